@@ -1,0 +1,24 @@
+"""credo: a local-first memory engine for AI agents.
+
+``from credo import Memory`` is the public entry point; ``Memory(path)`` opens or creates a
+store. Heavy parts (numpy lanes, the MCP server) load lazily so the hook starts fast.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+__all__ = ["Memory", "__version__"]
+
+if TYPE_CHECKING:
+    from credo.memory import Memory
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Memory":
+        from credo.memory import Memory
+
+        return Memory
+    raise AttributeError(f"module 'credo' has no attribute {name!r}")

@@ -1,0 +1,309 @@
+"""The ``credo`` command line. It only picks the store and the output format; ``Memory`` does
+the work and ``render`` formats it. Every ``CredoError`` becomes one ``Error: ...`` line on
+stderr and exit status 1, in one place (``CredoGroup.invoke``)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from credo.errors import CredoError
+
+if TYPE_CHECKING:
+    from credo.memory import Memory
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class CredoGroup(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CredoError as exc:
+            click.echo(f"Error: {_one_line(str(exc))}", err=True)
+            ctx.exit(1)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except KeyboardInterrupt:
+            click.echo("Error: interrupted; nothing half-written was kept", err=True)
+            ctx.exit(130)
+        except Exception as exc:
+            if os.environ.get("CREDO_DEBUG"):
+                raise
+            click.echo(
+                f"Error: internal error ({type(exc).__name__}: {_one_line(str(exc))}); "
+                "rerun with CREDO_DEBUG=1 for a traceback",
+                err=True,
+            )
+            ctx.exit(2)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def json_option(func: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
+
+
+def _memory(ctx: click.Context) -> Memory:
+    from credo.memory import Memory
+
+    obj = ctx.ensure_object(dict)
+    if "memory" not in obj:
+        obj["memory"] = Memory(obj.get("db"), source="cli")
+        ctx.call_on_close(obj["memory"].close)
+    return obj["memory"]
+
+
+def _emit(as_json: bool, data: Any, text: str | Callable[[], str]) -> None:
+    if as_json:
+        from credo.render import json_text
+
+        click.echo(json_text(data))
+    else:
+        click.echo(text() if callable(text) else text)
+
+
+@click.group(cls=CredoGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    envvar="CREDO_DB",
+    help="Store file (default: .credo/memory.db in the git work tree, else the user data dir).",
+)
+@click.version_option(package_name="credo")
+@click.pass_context
+def cli(ctx: click.Context, db: str | None) -> None:
+    """credo: local-first memory for AI agents."""
+    ctx.ensure_object(dict)["db"] = db
+
+
+@cli.command()
+@json_option
+@click.pass_context
+def init(ctx: click.Context, as_json: bool) -> None:
+    """Create the store (or open and migrate it) and print where it is."""
+    stats = _memory(ctx).stats()
+    _emit(
+        as_json,
+        {"path": stats.path, "schema_version": stats.schema_version},
+        f"store ready: {stats.path} (schema v{stats.schema_version})",
+    )
+
+
+@cli.command()
+@click.argument("text")
+@click.option("--doc", help="Anchor the belief to a document: path, path#L12-L30 or URL.")
+@click.option("--lock", is_flag=True, help="Lock it: user ground truth, always retrieved.")
+@click.option(
+    "--kind",
+    default="factual",
+    show_default=True,
+    help="factual, requirement, preference, correction, procedure, note.",
+)
+@click.option("--origin", default="user_stated", show_default=True)
+@click.option("--session", help="Group the belief under a session name.")
+@click.option("--id", "belief_id", help="Use this id instead of the content-hash id.")
+@json_option
+@click.pass_context
+def remember(
+    ctx: click.Context,
+    text: str,
+    doc: str | None,
+    lock: bool,
+    kind: str,
+    origin: str,
+    session: str | None,
+    belief_id: str | None,
+    as_json: bool,
+) -> None:
+    """Store TEXT as a belief and print its id (the same text again corroborates it)."""
+    memory = _memory(ctx)
+    new_id = memory.remember(
+        text, doc=doc, kind=kind, origin=origin, session=session, lock=lock, id=belief_id
+    )
+    _emit(as_json, memory.get(new_id), new_id)
+
+
+@cli.command()
+@click.argument("belief_id")
+@json_option
+@click.pass_context
+def lock(ctx: click.Context, belief_id: str, as_json: bool) -> None:
+    """Lock a belief (always included first in retrieval)."""
+    belief = _memory(ctx).lock(belief_id)
+    _emit(as_json, belief, f"locked {belief.id}")
+
+
+@cli.command()
+@click.argument("belief_id")
+@json_option
+@click.pass_context
+def unlock(ctx: click.Context, belief_id: str, as_json: bool) -> None:
+    """Unlock a belief."""
+    belief = _memory(ctx).unlock(belief_id)
+    _emit(as_json, belief, f"unlocked {belief.id}")
+
+
+@cli.command()
+@click.argument("src")
+@click.argument("dst")
+@click.argument("edge_type", metavar="TYPE")
+@click.option("--weight", type=float, help="Edge weight in [-1, 1] (default: the type's valence).")
+@click.option("--anchor-text", help="Words SRC uses for DST; they make DST findable by them.")
+@json_option
+@click.pass_context
+def relate(
+    ctx: click.Context,
+    src: str,
+    dst: str,
+    edge_type: str,
+    weight: float | None,
+    anchor_text: str | None,
+    as_json: bool,
+) -> None:
+    """Add a typed edge SRC -TYPE-> DST (SUPPORTS, CITES, DERIVED_FROM, ...)."""
+    edge = _memory(ctx).relate(src, dst, edge_type, weight=weight, anchor_text=anchor_text)
+    _emit(as_json, edge, f"{edge.src} -{edge.type.value}({edge.weight:g})-> {edge.dst}")
+
+
+@cli.command()
+@click.argument("belief_id")
+@click.option("--hard", is_flag=True, help="Remove it for good: text, edges, anchors, log text.")
+@json_option
+@click.pass_context
+def forget(ctx: click.Context, belief_id: str, hard: bool, as_json: bool) -> None:
+    """Forget a belief (soft by default: kept for audit, never retrieved)."""
+    _memory(ctx).forget(belief_id, hard=hard)
+    _emit(
+        as_json,
+        {"id": belief_id, "hard": hard},
+        f"forgot {belief_id}" + (" (hard)" if hard else ""),
+    )
+
+
+@cli.command()
+@click.argument("belief_id")
+@click.argument("signal", type=click.Choice(["used", "harmful"]))
+@json_option
+@click.pass_context
+def feedback(ctx: click.Context, belief_id: str, signal: str, as_json: bool) -> None:
+    """Record that a belief was used (more confidence) or harmful (less)."""
+    belief = _memory(ctx).feedback(belief_id, signal)  # type: ignore[arg-type]
+    _emit(as_json, belief, f"{belief.id}: confidence {belief.confidence:.3f}")
+
+
+@cli.command()
+@click.argument("belief_id")
+@json_option
+@click.pass_context
+def show(ctx: click.Context, belief_id: str, as_json: bool) -> None:
+    """Show one belief with its anchors and edges."""
+    from credo.render import belief_text
+
+    memory = _memory(ctx)
+    belief = memory.get(belief_id)
+    anchors = memory.anchors(belief_id)
+    edges = memory.edges(belief_id)
+    _emit(
+        as_json,
+        {"belief": belief, "anchors": anchors, "edges": edges},
+        lambda: belief_text(belief, anchors, edges),
+    )
+
+
+@cli.command()
+@json_option
+@click.pass_context
+def stats(ctx: click.Context, as_json: bool) -> None:
+    """Counts of beliefs, edges, anchors and the file size."""
+    from credo.render import stats_text
+
+    result = _memory(ctx).stats()
+    _emit(as_json, result, lambda: stats_text(result))
+
+
+@cli.command(name="import")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@json_option
+@click.pass_context
+def import_(ctx: click.Context, file: str, as_json: bool) -> None:
+    """Import JSONL records (beliefs, edges, anchors) in one transaction; '-' reads stdin."""
+    memory = _memory(ctx)
+    source: Any = file
+    if file == "-":
+        source = (line.decode("utf-8", errors="strict") for line in sys.stdin.buffer)
+    try:
+        report = memory.import_records(source)
+    except UnicodeDecodeError as exc:
+        raise click.ClickException(f"stdin is not valid UTF-8: {exc}") from None
+    _emit(
+        as_json,
+        report,
+        f"imported {report.beliefs_added} beliefs ({report.beliefs_corroborated} corroborated, "
+        f"{report.beliefs_unchanged} unchanged), {report.edges_added} edges, "
+        f"{report.anchors_added} anchors from {report.source}",
+    )
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@json_option
+@click.pass_context
+def export(ctx: click.Context, file: str, as_json: bool) -> None:
+    """Export every belief, edge and anchor as JSONL records (byte-stable order)."""
+    report = _memory(ctx).export_records(file)
+    _emit(
+        as_json,
+        report,
+        f"exported {report.beliefs} beliefs, {report.edges} edges, {report.anchors} anchors "
+        f"to {report.path}",
+    )
+
+
+@cli.command()
+@click.argument("belief_id")
+@click.argument("uri")
+@click.option("--lines", help="Line range in the document, like 12-30.")
+@json_option
+@click.pass_context
+def link(ctx: click.Context, belief_id: str, uri: str, lines: str | None, as_json: bool) -> None:
+    """Anchor a belief to a document (path, path#L12-L30, file:// URI or URL)."""
+    anchor = _memory(ctx).link(belief_id, uri, lines=lines)
+    _emit(as_json, anchor, f"{anchor.belief_id} -> {anchor.doc_uri}")
+
+
+@cli.command()
+@click.argument("belief_id", required=False)
+@click.option("--doc", "doc", help="List the beliefs anchored to this document or folder.")
+@json_option
+@click.pass_context
+def anchors(ctx: click.Context, belief_id: str | None, doc: str | None, as_json: bool) -> None:
+    """A belief's document anchors, or with --doc the beliefs anchored to a document."""
+    memory = _memory(ctx)
+    if (belief_id is None) == (doc is None):
+        raise click.UsageError("give either a belief ID or --doc PATH")
+    found = (
+        memory.anchors(belief_id) if belief_id is not None else memory.beliefs_for_doc(doc or "")
+    )
+    _emit(
+        as_json,
+        found,
+        lambda: (
+            "\n".join(f"{a.belief_id}  {a.doc_uri}  ({a.anchor_type})" for a in found)
+            or "no anchors"
+        ),
+    )
+
+
+def main() -> None:
+    cli(prog_name="credo")
+
+
+if __name__ == "__main__":
+    main()

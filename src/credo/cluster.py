@@ -1,0 +1,334 @@
+"""Intentional clustering: a diversity-aware pack over graph-connected candidate clusters.
+
+Why: the score-order pack (`credo.pack.pack_by_score`) fills the budget with the top of
+the ranking, and the top is often one topic restated by several tightly linked beliefs.
+A multi-fact question then gets many views of one fact and none of the others. This
+module changes *selection* at fixed scores (it never re-scores): first one representative
+from each of the best few clusters, then the rest of the budget by score.
+
+Pipeline (seed: intentional-clustering spec memo; SYSTEM.md § Intentional clustering):
+
+1. `cluster_candidates`: clusters are the connected components of the candidate-induced
+   subgraph. An edge joins two candidates when its weight is >= `edge_weight_floor` and
+   both endpoints are candidates; direction is ignored, self-edges and edges to
+   non-candidates are ignored. Components come from a union-find (`credo.unionfind`).
+   Members are ordered by (score desc, id asc); the representative is the first member;
+   `seed_score` is its score; clusters are numbered 0.. densely in representative order,
+   (seed_score desc, representative id asc).
+2. `pack_with_clusters`, two greedy stages:
+   - Stage 1 walks the clusters in that order and takes each representative while fewer
+     than `cluster_diversity_target` clusters are covered. A representative that does not
+     fit ends Stage 1 when `fallback_to_score` is True, else its cluster is skipped.
+   - Stage 2 walks the remaining candidates in `flattened_score_order` (all candidates,
+     (score desc, id asc)) and takes them while they fit, stopping at the first that does
+     not, exactly like the score-order pack.
+
+Knobs and their failure modes:
+- `edge_weight_floor` (default 0.4, between RELATES_TO 0.3 and CITES/DERIVED_FROM 0.5 in
+  `EDGE_VALENCE`). Too low: weak links chain everything into one giant cluster, Stage 1
+  takes a single representative and there is no diversity. Too high: every candidate is a
+  singleton, each representative is simply the next belief by score, and (with
+  `fallback_to_score=True`) the pack degenerates to the score-order pack.
+- `cluster_diversity_target` (default 3). 0 turns Stage 1 off (pure score order). Large
+  values spend the budget on one belief per cluster, pushing out the second-best member
+  of the best cluster even when it outranks every other cluster's representative.
+- `fallback_to_score` (default True). True keeps the output close to score order on tight
+  budgets: one large representative ends the diversity pass. False skips it and keeps
+  looking for smaller representatives, buying coverage with lower-ranked beliefs.
+
+Locked beliefs are not handled here: the caller places them first, charges their cost and
+passes the remaining budget.
+
+Cost: O(E * alpha(N)) for the union-find plus O(N log N) for the sorts; the microbench
+`bench/cluster_micro.py` measures both calls together at N <= 200, E <= 1000.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from credo.errors import InvalidInputError
+from credo.pack import PackResult, fitting_prefix, validate_budget, validate_costs
+from credo.types import Edge
+from credo.unionfind import UnionFind
+
+DEFAULT_CLUSTER_EDGE_FLOOR = 0.4
+DEFAULT_CLUSTER_DIVERSITY_TARGET = 3
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalCluster:
+    """One connected component of the candidate subgraph.
+
+    Attributes:
+        cluster_id: dense index, 0 for the cluster with the best representative.
+        member_ids: candidate ids, (score desc, id asc).
+        representative_id: member_ids[0], the best-scored member.
+        seed_score: the representative's score.
+    """
+
+    cluster_id: int
+    member_ids: tuple[str, ...]
+    representative_id: str
+    seed_score: float
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterPackResult(PackResult):
+    """A `PackResult` that also says which cluster each selected belief came from.
+
+    Attributes:
+        cluster_ids: cluster id of each selected belief, parallel to `selected`.
+        representative_ids: the Stage-1 picks, one per covered cluster, in pack order;
+            always a prefix of `selected`.
+    """
+
+    cluster_ids: tuple[int, ...]
+    representative_ids: tuple[str, ...]
+
+    @property
+    def clusters_covered(self) -> int:
+        """Number of distinct clusters among the selected beliefs."""
+        return len(set(self.cluster_ids))
+
+
+def cluster_candidates(
+    candidates: Sequence[str],
+    candidate_scores: Mapping[str, float],
+    *,
+    edges: Iterable[Edge],
+    edge_weight_floor: float = DEFAULT_CLUSTER_EDGE_FLOOR,
+) -> list[RetrievalCluster]:
+    """Group candidates into clusters: connected components over edges >= the floor.
+
+    Args:
+        candidates: candidate belief ids, any order; a repeated id counts once.
+        candidate_scores: rank score of every candidate (finite or infinite, not NaN).
+        edges: edges touching the candidates, e.g. `edges_for_beliefs(candidates)`; edges
+            with an endpoint outside `candidates` are ignored, as are self-edges.
+        edge_weight_floor: an edge joins its endpoints iff weight >= this floor.
+
+    Returns:
+        Clusters in representative order, numbered 0..len-1. Every candidate is in
+        exactly one cluster; a candidate without qualifying edges is a singleton. The
+        result does not depend on the order of `candidates` or of `edges`.
+
+    Raises:
+        InvalidInputError: NaN floor, or a candidate without a score or with a NaN score.
+    """
+    if math.isnan(edge_weight_floor):
+        raise InvalidInputError("edge_weight_floor is NaN; pass a number such as 0.4")
+    ordered = _score_order(dict.fromkeys(candidates), candidate_scores)
+    components = _join_components(ordered, edges, edge_weight_floor)
+    return _clusters_from_roots(ordered, components, candidate_scores)
+
+
+def flattened_score_order(
+    clusters: Iterable[RetrievalCluster], candidate_scores: Mapping[str, float]
+) -> tuple[str, ...]:
+    """All members of all clusters by (score desc, id asc), ignoring cluster boundaries.
+
+    This is the order of the score-order pack, and the order Stage 2 walks.
+
+    Raises:
+        InvalidInputError: an id is in two clusters, a representative is not a member of
+            its cluster, or a member has no (or a NaN) score.
+    """
+    return tuple(_score_order(_cluster_index(clusters), candidate_scores))
+
+
+def pack_with_clusters(
+    clusters: Sequence[RetrievalCluster],
+    *,
+    candidate_scores: Mapping[str, float],
+    token_costs: Mapping[str, int],
+    token_budget: int,
+    cluster_diversity_target: int = DEFAULT_CLUSTER_DIVERSITY_TARGET,
+    fallback_to_score: bool = True,
+) -> ClusterPackResult:
+    """Two-stage pack: one representative from each of the best clusters, then by score.
+
+    Args:
+        clusters: from `cluster_candidates` (any order; walked by (seed_score desc,
+            representative id asc)).
+        candidate_scores: score of every member (the one given to `cluster_candidates`).
+        token_costs: token cost of every member (>= 0).
+        token_budget: tokens available (>= 0), after locked beliefs were charged.
+        cluster_diversity_target: how many distinct clusters Stage 1 tries to cover
+            (>= 0; 0 means a plain score-order pack).
+        fallback_to_score: when a representative does not fit, True ends Stage 1 (go to
+            Stage 2), False skips that cluster and tries the next one.
+
+    Returns:
+        A `ClusterPackResult`: `selected` is Stage 1's representatives then Stage 2's
+        picks; `dropped` is every other member in flattened score order. No id appears
+        twice and `used_tokens` <= `token_budget`.
+
+    Raises:
+        InvalidInputError: negative budget or target, a member with a missing or negative
+            cost, a missing or NaN score, or an id in two clusters.
+    """
+    validate_budget(token_budget)
+    if cluster_diversity_target < 0:
+        raise InvalidInputError(
+            f"cluster_diversity_target is {cluster_diversity_target}; it must be >= 0 "
+            "(0 turns the diversity stage off)"
+        )
+    cluster_of = _cluster_index(clusters)
+    flat = _score_order(cluster_of, candidate_scores)
+    validate_costs(flat, token_costs)
+
+    representatives, used = _stage_one(
+        clusters, token_costs, token_budget, cluster_diversity_target, fallback_to_score
+    )
+    taken = set(representatives)
+    remaining = [belief_id for belief_id in flat if belief_id not in taken]
+    count, stage_two_used = fitting_prefix(remaining, token_costs, token_budget - used)
+
+    selected = (*representatives, *remaining[:count])
+    return ClusterPackResult(
+        selected=selected,
+        dropped=tuple(remaining[count:]),
+        used_tokens=used + stage_two_used,
+        budget=token_budget,
+        cluster_ids=tuple(cluster_of[belief_id] for belief_id in selected),
+        representative_ids=tuple(representatives),
+    )
+
+
+def _stage_one(
+    clusters: Sequence[RetrievalCluster],
+    token_costs: Mapping[str, int],
+    token_budget: int,
+    target: int,
+    fallback_to_score: bool,
+) -> tuple[list[str], int]:
+    """Stage 1: representatives in cluster order until `target` clusters are covered.
+
+    Returns the picks (distinct clusters, so distinct ids) and their total cost.
+    """
+    picks: list[str] = []
+    used = 0
+    if target == 0:
+        return picks, used
+    for cluster in _representative_order(clusters):
+        cost = token_costs[cluster.representative_id]
+        if used + cost <= token_budget:
+            picks.append(cluster.representative_id)
+            used += cost
+            if len(picks) >= target:
+                break
+        elif fallback_to_score:
+            break
+    return picks, used
+
+
+def _representative_order(clusters: Sequence[RetrievalCluster]) -> list[RetrievalCluster]:
+    """Clusters by (seed_score desc, representative id asc), whatever order they came in.
+
+    Two stable sorts (id asc, then score desc) give the same order as one sort on the key
+    (-score, id) without building a tuple per cluster; Python's sort stays stable with
+    reverse=True.
+    """
+    ordered = sorted(clusters, key=_representative_key)
+    ordered.sort(key=_seed_score_key, reverse=True)
+    return ordered
+
+
+def _representative_key(cluster: RetrievalCluster) -> str:
+    return cluster.representative_id
+
+
+def _seed_score_key(cluster: RetrievalCluster) -> float:
+    return cluster.seed_score
+
+
+def _score_order(ids: Iterable[str], candidate_scores: Mapping[str, float]) -> list[str]:
+    """Ids by (score desc, id asc); validates that every id has a non-NaN score.
+
+    NaN is refused because it compares false with everything and would make the order
+    depend on the input order. Same two-stable-sorts trick as `_representative_order`.
+    """
+    ordered = sorted(ids)
+    for belief_id in ordered:
+        score = candidate_scores.get(belief_id)
+        if score is None:
+            raise InvalidInputError(
+                f"no score for candidate {belief_id!r}; pass a score for every candidate"
+            )
+        if score != score:  # NaN; cheaper than math.isnan on the hot path
+            raise InvalidInputError(f"score of candidate {belief_id!r} is NaN")
+    ordered.sort(key=candidate_scores.__getitem__, reverse=True)
+    return ordered
+
+
+def _join_components(
+    candidates: Sequence[str], edges: Iterable[Edge], edge_weight_floor: float
+) -> UnionFind[str]:
+    """Union the endpoints of every qualifying edge; direction does not matter."""
+    components: UnionFind[str] = UnionFind(candidates)
+    # Reading the membership map directly keeps the per-edge cost to dict lookups; the
+    # weight test comes first because it is the cheapest and rejects the most edges.
+    members = dict.fromkeys(candidates)
+    union = components.union
+    for edge in edges:
+        if edge.weight >= edge_weight_floor:
+            src = edge.src
+            dst = edge.dst
+            if src != dst and src in members and dst in members:
+                union(src, dst)
+    return components
+
+
+def _clusters_from_roots(
+    ordered: Sequence[str],
+    components: UnionFind[str],
+    candidate_scores: Mapping[str, float],
+) -> list[RetrievalCluster]:
+    """Build clusters from candidates already in (score desc, id asc) order.
+
+    Walking candidates in that order and appending each to its root's group leaves every
+    group sorted and first-seen groups first: a group is first seen at its best member,
+    its representative, so dict insertion order is representative order. One sort for
+    everything, none per cluster.
+    """
+    groups: dict[str, list[str]] = {}
+    find = components.find
+    for belief_id in ordered:
+        root = find(belief_id)
+        group = groups.get(root)
+        if group is None:
+            groups[root] = [belief_id]
+        else:
+            group.append(belief_id)
+    return [
+        RetrievalCluster(
+            cluster_id=index,
+            member_ids=tuple(members),
+            representative_id=members[0],
+            seed_score=candidate_scores[members[0]],
+        )
+        for index, members in enumerate(groups.values())
+    ]
+
+
+def _cluster_index(clusters: Iterable[RetrievalCluster]) -> dict[str, int]:
+    """Map each member id to its cluster id; refuses an id that is in two clusters."""
+    cluster_of: dict[str, int] = {}
+    for cluster in clusters:
+        for belief_id in cluster.member_ids:
+            if belief_id in cluster_of:
+                raise InvalidInputError(
+                    f"belief {belief_id!r} is in clusters {cluster_of[belief_id]} and "
+                    f"{cluster.cluster_id}; clusters must be disjoint "
+                    "(build them with cluster_candidates)"
+                )
+            cluster_of[belief_id] = cluster.cluster_id
+        if cluster_of.get(cluster.representative_id) != cluster.cluster_id:
+            raise InvalidInputError(
+                f"cluster {cluster.cluster_id} has representative "
+                f"{cluster.representative_id!r}, which is not one of its members"
+            )
+    return cluster_of

@@ -1,0 +1,147 @@
+"""Where the store lives and which settings apply, resolved in one place.
+
+Store path, highest first: an explicit path (``--db`` / ``Memory(path)``), env ``CREDO_DB``,
+``.credo/memory.db`` at the root of the current git work tree, the per-user data folder.
+
+Settings come from ``.credo.toml`` (looked up from the current folder upward), then env
+variables override single keys. Unknown keys and wrong types are errors, not silent no-ops.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from credo.errors import InvalidInputError
+
+CONFIG_FILE = ".credo.toml"
+STORE_DIR = ".credo"
+STORE_FILE = "memory.db"
+
+
+def find_upward(start: Path, name: str) -> Path | None:
+    """The first ``start/name``, ``start/../name``, ... that exists."""
+    for folder in (start, *start.parents):
+        candidate = folder / name
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def git_root(start: Path) -> Path | None:
+    """The work tree root holding ``start`` (a ``.git`` folder or file marks it)."""
+    marker = find_upward(start, ".git")
+    return marker.parent if marker else None
+
+
+def user_data_dir() -> Path:
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "credo"
+    if sys.platform == "win32":
+        return Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local")) / "credo"
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "credo"
+
+
+def resolve_db_path(
+    explicit: str | os.PathLike[str] | None = None, *, cwd: Path | None = None
+) -> Path:
+    if explicit is not None and str(explicit).strip():
+        return Path(explicit).expanduser()
+    env = os.environ.get("CREDO_DB", "").strip()
+    if env:
+        return Path(env).expanduser()
+    root = git_root((cwd or Path.cwd()).resolve())
+    if root is not None:
+        return root / STORE_DIR / STORE_FILE
+    return user_data_dir() / STORE_FILE
+
+
+@dataclass(frozen=True)
+class RetrievalSettings:
+    """``[retrieval]`` in .credo.toml. Defaults are the benchmarked ones (docs/BENCHMARKS.md)."""
+
+    token_budget: int = 2400
+    use_intentional_clustering: bool = False
+    cluster_edge_weight_floor: float = 0.4
+    cluster_diversity_target: int = 3
+
+
+@dataclass(frozen=True)
+class Settings:
+    retrieval: RetrievalSettings = RetrievalSettings()
+    source: Path | None = None  # the .credo.toml these came from, if any
+
+
+# env variable -> (section, key). CREDO_INTENTIONAL_CLUSTERING is the seed's name.
+ENV_OVERRIDES: dict[str, tuple[str, str]] = {
+    "CREDO_TOKEN_BUDGET": ("retrieval", "token_budget"),
+    "CREDO_INTENTIONAL_CLUSTERING": ("retrieval", "use_intentional_clustering"),
+    "CREDO_CLUSTER_EDGE_WEIGHT_FLOOR": ("retrieval", "cluster_edge_weight_floor"),
+    "CREDO_CLUSTER_DIVERSITY_TARGET": ("retrieval", "cluster_diversity_target"),
+}
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def parse_bool(raw: str, *, name: str) -> bool:
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise InvalidInputError(f"{name}={raw!r} is not a boolean; use 1 or 0")
+
+
+def _coerce(value: Any, kind: type, name: str) -> Any:
+    if isinstance(value, str) and kind is not str:
+        try:
+            return parse_bool(value, name=name) if kind is bool else kind(value.strip())
+        except ValueError as exc:
+            raise InvalidInputError(f"{name}={value!r} is not a valid {kind.__name__}") from exc
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise InvalidInputError(f"{name}={value!r} must be a {kind.__name__}")
+    return value
+
+
+def _apply(section: RetrievalSettings, values: dict[str, Any], origin: str) -> RetrievalSettings:
+    known = {f.name: f.type for f in fields(section)}
+    updates: dict[str, Any] = {}
+    for key, value in values.items():
+        if key not in known:
+            raise InvalidInputError(
+                f"unknown setting {key!r} in {origin}; known: {', '.join(sorted(known))}"
+            )
+        kind = {"int": int, "float": float, "bool": bool, "str": str}[str(known[key])]
+        updates[key] = _coerce(value, kind, f"{origin}:{key}")
+    return replace(section, **updates)
+
+
+def load_settings(cwd: Path | None = None, env: dict[str, str] | None = None) -> Settings:
+    environ = os.environ if env is None else env
+    source = find_upward((cwd or Path.cwd()).resolve(), CONFIG_FILE)
+    retrieval = RetrievalSettings()
+    if source is not None:
+        try:
+            data = tomllib.loads(source.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise InvalidInputError(f"cannot read {source}: {exc}") from exc
+        unknown = sorted(set(data) - {"retrieval"})
+        if unknown:
+            raise InvalidInputError(f"unknown section {unknown[0]!r} in {source}")
+        section = data.get("retrieval", {})
+        if not isinstance(section, dict):
+            raise InvalidInputError(f"[retrieval] in {source} must be a table")
+        retrieval = _apply(retrieval, section, str(source))
+    for name, (_section, key) in ENV_OVERRIDES.items():
+        raw = environ.get(name)
+        if raw is not None and raw.strip():
+            retrieval = _apply(retrieval, {key: raw}, name)
+    return Settings(retrieval=retrieval, source=source)

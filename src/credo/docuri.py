@@ -1,0 +1,107 @@
+"""How a document reference becomes the ``doc_uri`` stored in ``belief_documents``.
+
+SYSTEM.md decides: a file inside the project root is stored repo-relative
+(``docs/deploy.md``), with a line range both in the fragment (``#L12-L30``) and in
+``position_hint`` (``L12-L30``); a file outside the root becomes an absolute ``file:///``
+URI; web URLs (and any other ``scheme://`` URI) are kept as given. Empty URIs are refused.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from urllib.parse import quote, unquote, urlsplit
+
+from credo.errors import InvalidInputError
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_LINES = re.compile(r"^L?(\d+)(?:\s*-\s*L?(\d+))?$")
+MAX_URI_CHARS = 4_000
+
+
+@dataclass(frozen=True, slots=True)
+class NormalisedUri:
+    uri: str  # what is stored: path or URI, with a #L.. fragment when lines are known
+    position_hint: str | None
+
+
+def parse_lines(spec: str) -> tuple[int, int]:
+    """'12-30', 'L12-L30' or '7' -> (start, end); raises on anything else."""
+    match = _LINES.match(spec.strip())
+    if not match:
+        raise InvalidInputError(f"line range {spec!r} is not like 12-30 or L12-L30")
+    start = int(match.group(1))
+    end = int(match.group(2) or start)
+    if start < 1 or end < start:
+        raise InvalidInputError(f"line range {spec!r} must satisfy 1 <= start <= end")
+    return start, end
+
+
+def line_hint(start: int, end: int) -> str:
+    return f"L{start}-L{end}"
+
+
+def normalise_doc_uri(
+    raw: object, *, root: Path | None = None, lines: tuple[int, int] | None = None
+) -> NormalisedUri:
+    """Normalise a user-given document reference (path, ``file://`` URI or URL)."""
+    if not isinstance(raw, str) or not raw.strip():
+        raise InvalidInputError("document URI is empty; give a path, file:// URI or URL")
+    text = raw.strip()
+    if len(text) > MAX_URI_CHARS or any(ord(ch) < 32 for ch in text):
+        raise InvalidInputError(
+            f"document URI {text[:60]!r} is too long or holds control characters"
+        )
+    base, _, fragment = text.partition("#")
+    if lines is None and fragment:
+        try:
+            lines = parse_lines(fragment)
+            fragment = ""
+        except InvalidInputError:
+            pass  # a non-line fragment (#section-name) is kept as written
+    hint = line_hint(*lines) if lines else (fragment or None)
+    if _SCHEME.match(base) and not base.lower().startswith("file://"):
+        return NormalisedUri(_with_fragment(base, lines, fragment), hint)
+    if base.lower().startswith("file://"):
+        path = Path(unquote(urlsplit(base).path))
+    else:
+        path = Path(base).expanduser()
+    if not base:
+        raise InvalidInputError(f"document URI {text!r} has no path before '#'")
+    stored = _path_uri(path, root)
+    return NormalisedUri(_with_fragment(stored, lines, fragment), hint)
+
+
+def _path_uri(path: Path, root: Path | None) -> str:
+    resolved_root = root.resolve() if root else None
+    absolute = path if path.is_absolute() else (resolved_root or Path.cwd()) / path
+    absolute = Path(_collapse(absolute))
+    if resolved_root is not None:
+        try:
+            return PurePosixPath(absolute.relative_to(resolved_root)).as_posix()
+        except ValueError:
+            pass
+    return "file://" + quote(absolute.as_posix(), safe="/:._-~")
+
+
+def _collapse(path: Path) -> str:
+    """Remove '.' and '..' without touching the disk (the file may be gone)."""
+    parts: list[str] = []
+    for part in path.parts[1:]:
+        if part == "..":
+            if parts:
+                parts.pop()
+        elif part not in (".", ""):
+            parts.append(part)
+    return path.parts[0] + "/".join(parts) if path.parts else str(path)
+
+
+def _with_fragment(uri: str, lines: tuple[int, int] | None, fragment: str) -> str:
+    if lines:
+        return f"{uri}#{line_hint(*lines)}"
+    return f"{uri}#{fragment}" if fragment else uri
+
+
+def strip_fragment(uri: str) -> str:
+    return uri.partition("#")[0]

@@ -1,0 +1,425 @@
+"""``Memory``: the one composition root. It opens the store and orchestrates; the store runs
+the SQL, the engine modules do the maths, the surfaces render."""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from credo import identity, importer
+from credo.config import Settings, git_root, load_settings, resolve_db_path
+from credo.docuri import normalise_doc_uri, parse_lines
+from credo.errors import ConflictError, InvalidInputError, NotFoundError, StoreError
+from credo.records import anchor_line, belief_line, edge_line
+from credo.store import NewBelief, Store
+from credo.types import (
+    ANCHOR_TYPES,
+    BELIEF_KINDS,
+    EDGE_VALENCE,
+    ORIGINS,
+    Belief,
+    DocAnchor,
+    Edge,
+    EdgeType,
+    StoreStats,
+)
+
+ImportReport = importer.ImportReport
+Signal = Literal["used", "harmful"]
+
+
+@dataclass(frozen=True, slots=True)
+class ExportReport:
+    beliefs: int
+    edges: int
+    anchors: int
+    path: str
+
+
+def parse_edge_type(value: object) -> EdgeType:
+    if isinstance(value, EdgeType):
+        return value
+    if isinstance(value, str):
+        try:
+            return EdgeType(value.strip().upper())
+        except ValueError:
+            pass
+    known = ", ".join(t.value for t in EdgeType)
+    raise InvalidInputError(f"unknown edge type {value!r}; use one of {known}")
+
+
+class Memory:
+    """A credo store: beliefs, typed edges and document anchors in one SQLite file.
+
+    Args:
+        path: the store file; ``None`` resolves it (env ``CREDO_DB``, the git work tree's
+            ``.credo/memory.db``, the per-user data folder). ``":memory:"`` works for tests.
+        root: the project root that document paths are made relative to (default: the git
+            work tree of the current folder, else the current folder).
+        settings: explicit settings; by default ``.credo.toml`` plus env overrides.
+        source: the name written to ``ingest_log`` for writes made through this object.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        root: str | os.PathLike[str] | None = None,
+        settings: Settings | None = None,
+        source: str = "api",
+    ) -> None:
+        self.path = resolve_db_path(path) if str(path) != ":memory:" else Path(":memory:")
+        cwd = Path.cwd()
+        self.root = Path(root).resolve() if root is not None else (git_root(cwd) or cwd)
+        self.settings = settings if settings is not None else load_settings(cwd)
+        self.source = source
+        self.store = Store(self.path)
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reads -----------------------------------------------------------------------------
+    def get(self, belief_id: str) -> Belief:
+        """The belief with this id (soft-deleted ones too; check ``deleted_at``)."""
+        belief = self.store.get_belief(belief_id)
+        if belief is None:
+            raise NotFoundError(f"no belief with id {belief_id!r}")
+        return belief
+
+    def stats(self) -> StoreStats:
+        return self.store.stats()
+
+    def edges(self, belief_id: str) -> list[Edge]:
+        """Edges into and out of a belief, ordered by (src, dst, type)."""
+        self.get(belief_id)
+        return self.store.edges_touching([belief_id])
+
+    def _live(self, belief_id: str) -> Belief:
+        belief = self.get(belief_id)
+        if belief.deleted_at is not None:
+            raise NotFoundError(
+                f"belief {belief_id!r} is forgotten; remember it again to revive it"
+            )
+        return belief
+
+    # -- writes ----------------------------------------------------------------------------
+    def remember(
+        self,
+        text: str,
+        *,
+        doc: str | None = None,
+        kind: str = "factual",
+        origin: str = "user_stated",
+        session: str | None = None,
+        lock: bool = False,
+        id: str | None = None,
+    ) -> str:
+        """Store a belief and return its id.
+
+        The same normalised text remembered again (without an explicit id) corroborates the
+        existing belief instead of adding a row; a forgotten one is revived. ``doc`` adds a
+        ``manual`` document anchor.
+        """
+        content = identity.clean_content(text)
+        if kind not in BELIEF_KINDS:
+            raise InvalidInputError(f"kind {kind!r} must be one of {', '.join(BELIEF_KINDS)}")
+        if origin not in ORIGINS:
+            raise InvalidInputError(f"origin {origin!r} must be one of {', '.join(ORIGINS)}")
+        if id is not None:
+            identity.check_id(id)
+        anchor = normalise_doc_uri(doc, root=self.root) if doc is not None else None
+        digest = identity.content_hash(content)
+        now = time.time()
+        with self.store.transaction(), self.store.write_errors():
+            existing = (
+                self.store.get_belief(id) if id is not None else self.store.find_by_hash(digest)
+            )
+            if existing is not None and existing.content_hash != digest:
+                if id is not None:
+                    raise ConflictError(
+                        f"id {id!r} already holds other text; forget it first or pick another id"
+                    )
+                existing = None  # a 60-bit hash-prefix collision: fall through to a new id
+            if existing is not None:
+                belief_id = existing.id
+                if existing.deleted_at is not None:
+                    self.store.set_deleted(belief_id, None, now)
+                self.store.add_corroboration(belief_id, self.source, session, now)
+                if lock and not existing.locked:
+                    self.store.set_locked(belief_id, True, now)
+                self.store.append_log([(now, "corroborate", belief_id, self.source, None)])
+            else:
+                belief_id = id if id is not None else self._free_id(digest)
+                self.store.insert_beliefs(
+                    [
+                        NewBelief(
+                            belief_id,
+                            content,
+                            digest,
+                            kind,
+                            origin,
+                            lock,
+                            1.0,
+                            1.0,
+                            session,
+                            now,
+                            now,
+                        )
+                    ]
+                )
+                self.store.append_log(
+                    [
+                        (
+                            now,
+                            "remember",
+                            belief_id,
+                            self.source,
+                            {
+                                "content": content,
+                                "kind": kind,
+                                "origin": origin,
+                                "session": session,
+                                "locked": lock,
+                            },
+                        )
+                    ]
+                )
+            if anchor is not None:
+                self._link(belief_id, anchor.uri, "manual", anchor.position_hint, now)
+        return belief_id
+
+    def _free_id(self, digest: str) -> str:
+        belief_id = identity.derived_id(digest)
+        width = len(belief_id)
+        while (
+            other := self.store.get_belief(belief_id)
+        ) is not None and other.content_hash != digest:
+            width += 4  # extend the hash prefix until it is unique
+            belief_id = "b" + digest[: width - 1]
+        return belief_id
+
+    def lock(self, belief_id: str) -> Belief:
+        """Mark a belief as user ground truth: always retrieved first, never trimmed."""
+        return self._set_lock(belief_id, True)
+
+    def unlock(self, belief_id: str) -> Belief:
+        return self._set_lock(belief_id, False)
+
+    def _set_lock(self, belief_id: str, locked: bool) -> Belief:
+        now = time.time()
+        with self.store.transaction(), self.store.write_errors():
+            self._live(belief_id)
+            self.store.set_locked(belief_id, locked, now)
+            self.store.append_log(
+                [(now, "lock" if locked else "unlock", belief_id, self.source, None)]
+            )
+        return self.get(belief_id)
+
+    def relate(
+        self,
+        src: str,
+        dst: str,
+        type: str | EdgeType,
+        weight: float | None = None,
+        anchor_text: str | None = None,
+    ) -> Edge:
+        """Add a typed edge src -> dst; the weight defaults to the type's valence."""
+        edge_type = parse_edge_type(type)
+        if weight is None:
+            weight = EDGE_VALENCE[edge_type]
+        if (
+            isinstance(weight, bool)
+            or not isinstance(weight, int | float)
+            or not math.isfinite(weight)
+            or not -1.0 <= weight <= 1.0
+        ):
+            raise InvalidInputError(f"edge weight {weight!r} must be a number within [-1, 1]")
+        if src == dst:
+            raise InvalidInputError(f"self-edge {src!r} -> {dst!r} is not allowed")
+        if anchor_text is not None:
+            anchor_text = identity.clean_content(anchor_text)
+        now = time.time()
+        edge = Edge(src, dst, edge_type, float(weight), anchor_text, now)
+        with self.store.transaction(), self.store.write_errors():
+            self._live(src)
+            self._live(dst)
+            if self.store.get_edge(src, dst, edge_type) is not None:
+                raise ConflictError(f"edge {src} -{edge_type.value}-> {dst} already exists")
+            self.store.insert_edges([edge])
+            self.store.append_log(
+                [
+                    (
+                        now,
+                        "relate",
+                        src,
+                        self.source,
+                        {
+                            "dst": dst,
+                            "type": edge_type.value,
+                            "weight": edge.weight,
+                            "anchor_text": anchor_text,
+                        },
+                    )
+                ]
+            )
+        return edge
+
+    def forget(self, belief_id: str, *, hard: bool = False) -> None:
+        """Soft-delete a belief (kept for audit, out of retrieval), or with ``hard`` remove it
+        with its edges, anchors and the text of its log entries."""
+        now = time.time()
+        with self.store.transaction(), self.store.write_errors():
+            belief = self.get(belief_id)
+            if hard:
+                self.store.delete_belief(belief_id)
+                self.store.redact_log(belief_id)
+                self.store.append_log([(now, "forget_hard", belief_id, self.source, None)])
+            elif belief.deleted_at is None:
+                self.store.set_deleted(belief_id, now, now)
+                self.store.append_log([(now, "forget", belief_id, self.source, None)])
+
+    def feedback(self, belief_id: str, signal: Signal) -> Belief:
+        """Record that a retrieved belief was used (alpha + 1) or harmful (beta + 1)."""
+        if signal not in ("used", "harmful"):
+            raise InvalidInputError(f"feedback {signal!r} must be 'used' or 'harmful'")
+        now = time.time()
+        with self.store.transaction(), self.store.write_errors():
+            belief = self._live(belief_id)
+            alpha = belief.alpha + (signal == "used")
+            beta = belief.beta + (signal == "harmful")
+            self.store.set_evidence(belief_id, alpha, beta, now)
+            self.store.append_log([(now, "feedback", belief_id, self.source, {"signal": signal})])
+        return self.get(belief_id)
+
+    # -- document anchors ------------------------------------------------------------------
+    def link(
+        self,
+        belief_id: str,
+        doc_uri: str,
+        *,
+        anchor_type: str = "manual",
+        position_hint: str | None = None,
+        lines: str | tuple[int, int] | None = None,
+    ) -> DocAnchor:
+        """Anchor a belief to a document (idempotent on (belief_id, normalised doc_uri))."""
+        if anchor_type not in ANCHOR_TYPES:
+            raise InvalidInputError(
+                f"anchor_type {anchor_type!r} must be one of {', '.join(ANCHOR_TYPES)}"
+            )
+        span = parse_lines(lines) if isinstance(lines, str) else lines
+        normalised = normalise_doc_uri(doc_uri, root=self.root, lines=span)
+        hint = position_hint if position_hint is not None else normalised.position_hint
+        now = time.time()
+        with self.store.transaction(), self.store.write_errors():
+            self._live(belief_id)
+            self._link(belief_id, normalised.uri, anchor_type, hint, now)
+            stored = self.store.get_anchor(belief_id, normalised.uri)
+        assert stored is not None
+        return stored
+
+    def _link(
+        self, belief_id: str, uri: str, anchor_type: str, hint: str | None, now: float
+    ) -> None:
+        if self.store.insert_anchors([DocAnchor(belief_id, uri, anchor_type, hint, now)]):
+            self.store.append_log(
+                [
+                    (
+                        now,
+                        "link",
+                        belief_id,
+                        self.source,
+                        {
+                            "doc_uri": uri,
+                            "anchor_type": anchor_type,
+                            "position_hint": hint,
+                        },
+                    )
+                ]
+            )
+
+    def anchors(self, belief_id: str) -> list[DocAnchor]:
+        """A belief's document anchors, oldest first."""
+        self.get(belief_id)
+        return self.store.anchors_for([belief_id]).get(belief_id, [])
+
+    def anchors_for_beliefs(self, belief_ids: Iterable[str]) -> dict[str, list[DocAnchor]]:
+        """Anchors of many beliefs in one query."""
+        return self.store.anchors_for(belief_ids)
+
+    def beliefs_for_doc(self, doc_uri_or_path: str) -> list[DocAnchor]:
+        """The reverse lookup: anchors pointing at a document; a folder path (or any path
+        prefix ending in '/') lists every document under it."""
+        if not isinstance(doc_uri_or_path, str) or not doc_uri_or_path.strip():
+            raise InvalidInputError("document path is empty; give a path, folder or URL")
+        raw = doc_uri_or_path.strip()
+        folder = raw.endswith("/")
+        normalised = normalise_doc_uri(raw, root=self.root).uri
+        if folder and not normalised.endswith("/"):
+            normalised += "/"
+        exact_doc = self.store.anchors_for_doc(normalised, prefix=True)
+        if folder or "#" in normalised:
+            return exact_doc
+        # A file name matches its own anchors and their #L.. fragments, not other files
+        # that merely share the prefix (docs/a.md must not list docs/a.md.bak).
+        return [
+            a
+            for a in exact_doc
+            if a.doc_uri == normalised
+            or a.doc_uri.startswith(normalised + "#")
+            or a.doc_uri.startswith(normalised + "/")
+        ]
+
+    # -- records ---------------------------------------------------------------------------
+    def import_records(
+        self, source: str | os.PathLike[str] | Iterable[dict[str, Any] | str]
+    ) -> ImportReport:
+        """Import JSONL records (a path, or an iterable of dicts / JSON lines) in one
+        transaction: a malformed line aborts it with its line number; nothing is written."""
+        if isinstance(source, os.PathLike):
+            source = Path(source)
+        with self.store.write_errors():
+            return importer.import_records(self.store, source, root=self.root)
+
+    def export_records(self, path: str | os.PathLike[str]) -> ExportReport:
+        """Write every belief, edge and anchor as JSONL (sorted, byte-stable). The file is
+        written beside its target and renamed into place, so a failed export leaves no half
+        file."""
+        target = Path(path)
+        counts = [0, 0, 0]
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".credo-export-", dir=target.parent)
+        except OSError as exc:
+            raise StoreError(f"cannot write {target}: {exc.strerror or exc}") from exc
+        try:
+            with (
+                os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out,
+                self.store.transaction(),
+            ):
+                for belief in self.store.iter_beliefs():
+                    out.write(belief_line(belief) + "\n")
+                    counts[0] += 1
+                for edge in self.store.iter_edges():
+                    out.write(edge_line(edge) + "\n")
+                    counts[1] += 1
+                for anchor in self.store.iter_anchors():
+                    out.write(anchor_line(anchor) + "\n")
+                    counts[2] += 1
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return ExportReport(counts[0], counts[1], counts[2], str(target))

@@ -1,0 +1,126 @@
+"""The score-order pack: fit ranked beliefs into a token budget.
+
+The pack is the last engine step before rendering (STYLE.md: rank -> cluster -> pack).
+It is pure: ids, costs and a budget in, a `PackResult` out; no store, no scores.
+
+Rule: walk the ids in rank order and take each one while it fits; stop at the first one
+that does not fit, and report it and everything after it as dropped. Stopping (instead of
+skipping to smaller, lower-ranked beliefs) keeps the output a prefix of the ranking, so a
+result never shows a low-ranked belief while hiding a better one, and "what was dropped"
+is one contiguous tail that the caller can report honestly.
+
+Locked beliefs are not handled here: the caller places them first, charges their cost, and
+passes what remains as `token_budget`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from credo.errors import InvalidInputError
+
+
+@dataclass(frozen=True, slots=True)
+class PackResult:
+    """What a pack selected and what it left out.
+
+    Attributes:
+        selected: ids in pack order (the order to render them in).
+        dropped: ids that did not make it, in the order the pack considered them.
+        used_tokens: sum of the token costs of `selected`; never more than `budget`.
+        budget: the token budget the pack was given.
+    """
+
+    selected: tuple[str, ...]
+    dropped: tuple[str, ...]
+    used_tokens: int
+    budget: int
+
+    @property
+    def remaining_tokens(self) -> int:
+        """Budget left unused: budget - used_tokens (>= 0)."""
+        return self.budget - self.used_tokens
+
+
+def validate_budget(token_budget: int) -> None:
+    """Reject a negative budget (zero is allowed: it selects only zero-cost beliefs).
+
+    Raises:
+        InvalidInputError: `token_budget` < 0.
+    """
+    if token_budget < 0:
+        raise InvalidInputError(
+            f"token_budget is {token_budget}; it must be >= 0 (use 0 to select nothing)"
+        )
+
+
+def validate_costs(ids: Iterable[str], token_costs: Mapping[str, int]) -> None:
+    """Check that every id has a token cost and that no cost is negative.
+
+    A negative cost would let a pack exceed its budget while its running total looks
+    fine, so it is an error, not a value to clamp.
+
+    Raises:
+        InvalidInputError: an id has no cost, or a negative one.
+    """
+    for belief_id in ids:
+        cost = token_costs.get(belief_id)
+        if cost is None:
+            raise InvalidInputError(
+                f"no token cost for belief {belief_id!r}; pass a cost for every candidate"
+            )
+        if cost < 0:
+            raise InvalidInputError(
+                f"token cost of belief {belief_id!r} is {cost}; costs must be >= 0"
+            )
+
+
+def fitting_prefix(
+    ordered_ids: Sequence[str], token_costs: Mapping[str, int], token_budget: int
+) -> tuple[int, int]:
+    """Length and cost of the longest prefix of `ordered_ids` that fits in `token_budget`.
+
+    The shared core of every "take while it fits, stop at the first that does not" loop
+    (the score-order pack and Stage 2 of the cluster pack). Does not validate.
+
+    Returns:
+        (n, used): ordered_ids[:n] fits with cost `used` <= token_budget, and either n is
+        len(ordered_ids) or ordered_ids[n] does not fit in token_budget - used.
+    """
+    used = 0
+    for index, belief_id in enumerate(ordered_ids):
+        cost = token_costs[belief_id]
+        if used + cost > token_budget:
+            return index, used
+        used += cost
+    return len(ordered_ids), used
+
+
+def pack_by_score(
+    ordered_ids: Iterable[str], *, token_costs: Mapping[str, int], token_budget: int
+) -> PackResult:
+    """Pack ids given in rank order: take while they fit, stop at the first that does not.
+
+    Args:
+        ordered_ids: belief ids, best first. A repeated id counts once (first place).
+        token_costs: token cost of each id (>= 0).
+        token_budget: tokens available (>= 0), after any locked beliefs were charged.
+
+    Returns:
+        A `PackResult`: `selected` is the longest prefix of the ranking whose total cost is
+        <= `token_budget`; `dropped` is the rest, in rank order.
+
+    Raises:
+        InvalidInputError: negative budget, or an id with a missing or negative cost.
+    """
+    validate_budget(token_budget)
+    ids = list(dict.fromkeys(ordered_ids))  # de-duplicate, keep first (best) place
+    validate_costs(ids, token_costs)
+    count, used = fitting_prefix(ids, token_costs, token_budget)
+    return PackResult(
+        selected=tuple(ids[:count]),
+        dropped=tuple(ids[count:]),
+        used_tokens=used,
+        budget=token_budget,
+    )

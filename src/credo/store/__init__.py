@@ -1,0 +1,101 @@
+"""The store: the only layer that runs SQL. It returns dataclasses, never rows.
+
+``Store`` is the narrow interface the engine talks to; a PostgreSQL backend would implement
+the same methods (tsvector for ``keyword_search``, recursive CTEs for graph walks).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+from credo.errors import StoreError
+from credo.store.anchors import AnchorTable
+from credo.store.beliefs import BeliefTable, NewBelief
+from credo.store.db import Transactions, connect
+from credo.store.edges import EdgeTable
+from credo.store.fts import FtsIndex, KeywordHit
+from credo.store.log import LogEntry, LogTable
+from credo.store.migrations import LATEST_VERSION, MIGRATIONS, Migration, current_version, migrate
+from credo.types import StoreStats
+
+__all__ = ["LATEST_VERSION", "KeywordHit", "LogEntry", "NewBelief", "Store"]
+
+
+class Store(BeliefTable, EdgeTable, AnchorTable, LogTable, FtsIndex):
+    """One SQLite file: opened, migrated, and wrapped in a re-entrant transaction scope."""
+
+    def __init__(self, path: str | Path, *, migrations: tuple[Migration, ...] = MIGRATIONS) -> None:
+        self.path = str(path)
+        self.conn = connect(self.path)
+        try:
+            self.schema_version = migrate(self.conn, self.path, migrations)
+        except sqlite3.DatabaseError as exc:
+            self.conn.close()
+            raise StoreError(f"cannot open store {self.path}: {exc}") from exc
+        except BaseException:
+            self.conn.close()
+            raise
+        self._tx = Transactions(self.conn, self.path)
+
+    def transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        """All writes go through here: one atomic unit, nested scopes join the outer one."""
+        return self._tx.scope()
+
+    @contextlib.contextmanager
+    def write_errors(self) -> Iterator[None]:
+        """Turn SQLite failures of a write into StoreError with the store's path."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"write to {self.path} failed: {exc}") from exc
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def stats(self) -> StoreStats:
+        one = self.conn.execute
+        beliefs, locked, deleted = one(
+            "SELECT count(*) FILTER (WHERE deleted_at IS NULL), "
+            "count(*) FILTER (WHERE locked = 1 AND deleted_at IS NULL), "
+            "count(*) FILTER (WHERE deleted_at IS NOT NULL) FROM beliefs"
+        ).fetchone()
+        by_type = {
+            str(t): int(n)
+            for t, n in one("SELECT type, count(*) FROM edges GROUP BY type ORDER BY type")
+        }
+        anchors = one("SELECT count(*) FROM belief_documents").fetchone()[0]
+        log_entries = one("SELECT count(*) FROM ingest_log").fetchone()[0]
+        size = 0
+        if self.path != ":memory:":
+            page_count = one("PRAGMA page_count").fetchone()[0]
+            page_size = one("PRAGMA page_size").fetchone()[0]
+            size = int(page_count) * int(page_size)
+        return StoreStats(
+            beliefs=int(beliefs),
+            locked=int(locked),
+            deleted=int(deleted),
+            edges=sum(by_type.values()),
+            anchors=int(anchors),
+            log_entries=int(log_entries),
+            schema_version=current_version(self.conn),
+            path=self.path,
+            size_bytes=size,
+            edges_by_type=by_type,
+        )
+
+    def integrity_check(self) -> list[str]:
+        """Problems SQLite finds in the file and the FTS index; empty when healthy."""
+        problems = [str(r[0]) for r in self.conn.execute("PRAGMA integrity_check")]
+        problems = [p for p in problems if p != "ok"]
+        try:
+            self.fts_integrity_check()
+        except sqlite3.DatabaseError as exc:
+            problems.append(f"fts: {exc}")
+        problems += [
+            f"foreign key: {r[0]} row {r[1]} -> {r[2]}"
+            for r in self.conn.execute("PRAGMA foreign_key_check")
+        ]
+        return problems

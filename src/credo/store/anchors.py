@@ -1,0 +1,88 @@
+"""SQL over ``belief_documents`` (the belief↔document linker's table)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+
+from credo.types import DocAnchor
+
+_COLUMNS = "belief_id, doc_uri, anchor_type, position_hint, created_at"
+
+
+def _anchor(row: Sequence[object]) -> DocAnchor:
+    return DocAnchor(
+        belief_id=str(row[0]),
+        doc_uri=str(row[1]),
+        anchor_type=str(row[2]),
+        position_hint=None if row[3] is None else str(row[3]),
+        created_at=float(row[4]),  # type: ignore[arg-type]
+    )
+
+
+class AnchorTable:
+    conn: sqlite3.Connection
+
+    def insert_anchors(self, anchors: Iterable[DocAnchor]) -> int:
+        """INSERT OR IGNORE: a (belief_id, doc_uri) pair is stored once. Returns rows added."""
+        before = self.conn.total_changes
+        self.conn.executemany(
+            f"INSERT OR IGNORE INTO belief_documents({_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
+            (
+                (a.belief_id, a.doc_uri, a.anchor_type, a.position_hint, a.created_at)
+                for a in anchors
+            ),
+        )
+        return self.conn.total_changes - before
+
+    def update_position(self, belief_id: str, doc_uri: str, new_uri: str, hint: str | None) -> None:
+        self.conn.execute(
+            "UPDATE belief_documents SET doc_uri = ?, position_hint = ? "
+            "WHERE belief_id = ? AND doc_uri = ?",
+            (new_uri, hint, belief_id, doc_uri),
+        )
+
+    def get_anchor(self, belief_id: str, doc_uri: str) -> DocAnchor | None:
+        row = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM belief_documents WHERE belief_id = ? AND doc_uri = ?",
+            (belief_id, doc_uri),
+        ).fetchone()
+        return _anchor(row) if row else None
+
+    def anchors_for(self, ids: Iterable[str]) -> dict[str, list[DocAnchor]]:
+        """Anchors of many beliefs in one query, each list ordered by (created_at, doc_uri)."""
+        rows = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM belief_documents "
+            "WHERE belief_id IN (SELECT value FROM json_each(?)) "
+            "ORDER BY belief_id, created_at, doc_uri",
+            (json.dumps(list(ids)),),
+        )
+        grouped: dict[str, list[DocAnchor]] = {}
+        for anchor in map(_anchor, rows):
+            grouped.setdefault(anchor.belief_id, []).append(anchor)
+        return grouped
+
+    def anchors_for_doc(self, uri_or_prefix: str, *, prefix: bool) -> list[DocAnchor]:
+        """Reverse lookup. With ``prefix``, a folder lists every document under it."""
+        if prefix:
+            # Compare on the URI without its #fragment so "docs/a.md" finds "docs/a.md#L1-L4".
+            rows = self.conn.execute(
+                f"SELECT {_COLUMNS} FROM belief_documents WHERE doc_uri = ? "
+                "OR (doc_uri >= ? AND doc_uri < ?) ORDER BY doc_uri, belief_id",
+                (uri_or_prefix, uri_or_prefix, uri_or_prefix + "\U0010ffff"),
+            )
+        else:
+            rows = self.conn.execute(
+                f"SELECT {_COLUMNS} FROM belief_documents WHERE doc_uri = ? ORDER BY belief_id",
+                (uri_or_prefix,),
+            )
+        return [_anchor(r) for r in rows]
+
+    def iter_anchors(self) -> Iterator[DocAnchor]:
+        yield from map(
+            _anchor,
+            self.conn.execute(
+                f"SELECT {_COLUMNS} FROM belief_documents ORDER BY belief_id, doc_uri"
+            ),
+        )

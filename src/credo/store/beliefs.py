@@ -1,0 +1,158 @@
+"""SQL over the ``beliefs`` and ``belief_corroborations`` tables."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from credo.types import Belief
+
+_COLUMNS = (
+    "b.id, b.content, b.content_hash, b.kind, b.origin, b.locked, b.alpha, b.beta, "
+    "b.session, b.created_at, b.updated_at, b.deleted_at, "
+    "(SELECT count(*) FROM belief_corroborations c WHERE c.belief_id = b.id)"
+)
+
+
+def _belief(row: Sequence[object]) -> Belief:
+    return Belief(
+        id=str(row[0]),
+        content=str(row[1]),
+        content_hash=str(row[2]),
+        kind=str(row[3]),
+        origin=str(row[4]),
+        locked=bool(row[5]),
+        alpha=float(row[6]),  # type: ignore[arg-type]
+        beta=float(row[7]),  # type: ignore[arg-type]
+        session=None if row[8] is None else str(row[8]),
+        created_at=float(row[9]),  # type: ignore[arg-type]
+        updated_at=float(row[10]),  # type: ignore[arg-type]
+        deleted_at=None if row[11] is None else float(row[11]),  # type: ignore[arg-type]
+        corroborations=int(row[12]),  # type: ignore[call-overload]
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class NewBelief:
+    """A belief row to insert (the store fills nothing in)."""
+
+    id: str
+    content: str
+    content_hash: str
+    kind: str
+    origin: str
+    locked: bool
+    alpha: float
+    beta: float
+    session: str | None
+    created_at: float
+    updated_at: float
+    deleted_at: float | None = None
+
+
+class BeliefTable:
+    conn: sqlite3.Connection
+
+    def get_belief(self, belief_id: str) -> Belief | None:
+        row = self.conn.execute(f"SELECT {_COLUMNS} FROM beliefs b WHERE b.id = ?", (belief_id,))
+        found = row.fetchone()
+        return _belief(found) if found else None
+
+    def get_beliefs(self, ids: Iterable[str]) -> dict[str, Belief]:
+        """Many beliefs in one query (the id list travels as one JSON parameter)."""
+        payload = _json_list(ids)
+        rows = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM beliefs b WHERE b.id IN (SELECT value FROM json_each(?))",
+            (payload,),
+        )
+        return {belief.id: belief for belief in map(_belief, rows)}
+
+    def existing_ids(self, ids: Iterable[str]) -> set[str]:
+        rows = self.conn.execute(
+            "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?))",
+            (_json_list(ids),),
+        )
+        return {str(r[0]) for r in rows}
+
+    def find_by_hash(self, content_hash: str) -> Belief | None:
+        """The belief holding this normalised text: a live one first, then the newest deleted."""
+        row = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM beliefs b WHERE b.content_hash = ? "
+            "ORDER BY b.deleted_at IS NOT NULL, b.deleted_at DESC, b.id LIMIT 1",
+            (content_hash,),
+        ).fetchone()
+        return _belief(row) if row else None
+
+    def insert_beliefs(self, beliefs: Iterable[NewBelief]) -> None:
+        self.conn.executemany(
+            "INSERT INTO beliefs(id, content, content_hash, kind, origin, locked, alpha, beta, "
+            "session, created_at, updated_at, deleted_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                (
+                    b.id,
+                    b.content,
+                    b.content_hash,
+                    b.kind,
+                    b.origin,
+                    int(b.locked),
+                    b.alpha,
+                    b.beta,
+                    b.session,
+                    b.created_at,
+                    b.updated_at,
+                    b.deleted_at,
+                )
+                for b in beliefs
+            ),
+        )
+
+    def set_locked(self, belief_id: str, locked: bool, at: float) -> None:
+        self.conn.execute(
+            "UPDATE beliefs SET locked = ?, updated_at = ? WHERE id = ?",
+            (int(locked), at, belief_id),
+        )
+
+    def set_deleted(self, belief_id: str, deleted_at: float | None, at: float) -> None:
+        self.conn.execute(
+            "UPDATE beliefs SET deleted_at = ?, updated_at = ? WHERE id = ?",
+            (deleted_at, at, belief_id),
+        )
+
+    def set_evidence(self, belief_id: str, alpha: float, beta: float, at: float) -> None:
+        self.conn.execute(
+            "UPDATE beliefs SET alpha = ?, beta = ?, updated_at = ? WHERE id = ?",
+            (alpha, beta, at, belief_id),
+        )
+
+    def delete_belief(self, belief_id: str) -> None:
+        """Hard delete; edges, anchors and corroborations go with it (ON DELETE CASCADE)."""
+        self.conn.execute("DELETE FROM beliefs WHERE id = ?", (belief_id,))
+
+    def add_corroboration(
+        self, belief_id: str, source: str | None, session: str | None, at: float
+    ) -> None:
+        self.conn.execute(
+            "INSERT INTO belief_corroborations(belief_id, source, session, created_at) "
+            "VALUES (?, ?, ?, ?)",
+            (belief_id, source, session, at),
+        )
+
+    def iter_beliefs(self) -> Iterator[Belief]:
+        """Every belief, deleted ones included, by id (the export order)."""
+        yield from map(
+            _belief, self.conn.execute(f"SELECT {_COLUMNS} FROM beliefs b ORDER BY b.id")
+        )
+
+    def locked_beliefs(self) -> list[Belief]:
+        rows = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM beliefs b WHERE b.locked = 1 AND b.deleted_at IS NULL "
+            "ORDER BY b.created_at, b.id"
+        )
+        return [_belief(r) for r in rows]
+
+
+def _json_list(ids: Iterable[str]) -> str:
+    import json
+
+    return json.dumps(list(ids))

@@ -1,0 +1,90 @@
+"""Opening a store file: pragmas, integrity of the open, and the transaction scope."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+from credo.errors import StoreError
+
+# Writers wait this long for another process's write lock before failing with a clear error.
+BUSY_TIMEOUT_MS = 10_000
+
+
+def connect(path: str | Path, *, read_only: bool = False) -> sqlite3.Connection:
+    """Open ``path`` (":memory:" allowed) with credo's pragmas.
+
+    WAL lets readers (the hook) run beside a writer; ``synchronous=FULL`` makes a commit
+    survive power loss, not only a process crash; foreign keys enforce cascades.
+    """
+    target = str(path)
+    if target != ":memory:":
+        parent = Path(target).parent
+        if not parent.exists():
+            try:
+                parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create folder {parent} for the store: {exc}") from exc
+    try:
+        if read_only:
+            conn = sqlite3.connect(
+                f"file:{target}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
+            )
+        else:
+            conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        # Reading the schema is the first real access: a non-database file fails here.
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        if target != ":memory:" and not read_only:
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise StoreError(f"cannot switch {target} to WAL mode (got {mode})")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA secure_delete = ON")  # a hard forget leaves no text behind
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"cannot open store {target}: {exc}") from exc
+    return conn
+
+
+class Transactions:
+    """Re-entrant transaction scope over one connection: nested scopes join the outer one."""
+
+    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+        self._conn = conn
+        self._path = path
+        self._depth = 0
+
+    @property
+    def active(self) -> bool:
+        return self._depth > 0
+
+    @contextlib.contextmanager
+    def scope(self) -> Iterator[sqlite3.Connection]:
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self._conn
+            finally:
+                self._depth -= 1
+            return
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"cannot write to {self._path}: {exc}") from exc
+        self._depth = 1
+        try:
+            yield self._conn
+        except BaseException:
+            self._depth = 0
+            self._conn.execute("ROLLBACK")
+            raise
+        self._depth = 0
+        try:
+            self._conn.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            with contextlib.suppress(sqlite3.DatabaseError):
+                self._conn.execute("ROLLBACK")
+            raise StoreError(f"cannot commit to {self._path}: {exc}") from exc

@@ -1,0 +1,90 @@
+"""The FTS5 keyword index: query building and BM25F search.
+
+This module is the only place that speaks FTS5 syntax. User text never reaches MATCH raw:
+it is cut into word tokens, each token is double-quoted (quotes inside doubled), and the
+tokens are OR-ed, so operators such as NEAR, AND, ``-``, ``^``, ``*`` and ``:`` are plain words.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+
+# Longest query text considered; the rest is ignored (a pasted file must not cost seconds).
+MAX_QUERY_CHARS = 4_000
+# Most distinct terms OR-ed into one MATCH; more terms add latency, rarely recall.
+MAX_QUERY_TERMS = 48
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+STOPWORDS = frozenset(
+    ["a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "aren't", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my", "myself", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "yourself", "yourselves", "s", "t", "d", "ll", "m", "o", "re", "ve", "y", "did", "didn", "doesn", "don", "isn", "wasn", "weren", "won", "wouldn", "hasn", "haven", "hadn", "shouldn", "couldn", "mustn", "needn", "shan", "also", "get", "got", "really", "like", "yeah", "oh", "ok", "okay"]
+)
+
+
+def query_terms(text: str) -> list[str]:
+    """Distinct, lower-cased, non-stopword word tokens of ``text``, in first-seen order."""
+    seen: dict[str, None] = {}
+    for match in _WORD.finditer(text[:MAX_QUERY_CHARS]):
+        term = match.group(0).lower()
+        if term in STOPWORDS or term in seen:
+            continue
+        seen[term] = None
+        if len(seen) >= MAX_QUERY_TERMS:
+            break
+    return list(seen)
+
+
+def quote(term: str) -> str:
+    """An FTS5 string literal for ``term``: safe for any input."""
+    return '"' + term.replace('"', '""') + '"'
+
+
+def match_expression(terms: list[str]) -> str | None:
+    """OR of quoted terms, or None when there is nothing to search for."""
+    return " OR ".join(quote(t) for t in terms) if terms else None
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordHit:
+    belief_id: str
+    score: float  # higher is better (negated FTS5 bm25)
+
+
+class FtsIndex:
+    conn: sqlite3.Connection
+
+    def keyword_search(
+        self,
+        terms: list[str],
+        *,
+        limit: int,
+        content_weight: float = 1.0,
+        anchor_weight: float = 0.5,
+    ) -> list[KeywordHit]:
+        """BM25F over (content, anchor_text) for live, unlocked beliefs, best first.
+
+        Ties are broken by belief id so the order is deterministic.
+        """
+        expression = match_expression(terms)
+        if expression is None:
+            return []
+        try:
+            rows = self.conn.execute(
+                "SELECT b.id, -bm25(beliefs_fts, ?, ?) AS s FROM beliefs_fts "
+                "JOIN beliefs b ON b.rid = beliefs_fts.rowid "
+                "WHERE beliefs_fts MATCH ? AND b.locked = 0 "
+                "ORDER BY s DESC, b.id LIMIT ?",
+                (content_weight, anchor_weight, expression, limit),
+            ).fetchall()
+        except sqlite3.OperationalError:
+            # Quoting makes every term a literal; a failure here would be a tokenizer edge
+            # case (for example a term FTS5 cannot parse), and no hits is the honest answer.
+            return []
+        return [KeywordHit(str(r[0]), float(r[1])) for r in rows]
+
+    def fts_integrity_check(self) -> None:
+        self.conn.execute(
+            "INSERT INTO beliefs_fts(beliefs_fts, rank) VALUES ('integrity-check', 1)"
+        )

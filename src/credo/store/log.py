@@ -1,0 +1,61 @@
+"""SQL over ``ingest_log``: the append-only record of every write."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+REDACTED = '{"redacted":true}'
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    seq: int
+    at: float
+    op: str
+    belief_id: str | None
+    source_path: str | None
+    payload: dict[str, Any]
+
+
+class LogTable:
+    conn: sqlite3.Connection
+
+    def append_log(
+        self,
+        entries: Iterable[tuple[float, str, str | None, str | None, dict[str, Any] | None]],
+    ) -> None:
+        """Append (at, op, belief_id, source_path, payload) rows."""
+        self.conn.executemany(
+            "INSERT INTO ingest_log(at, op, belief_id, source_path, payload) VALUES (?,?,?,?,?)",
+            (
+                (at, op, bid, src, None if p is None else json.dumps(p, sort_keys=True))
+                for at, op, bid, src, p in entries
+            ),
+        )
+
+    def redact_log(self, belief_id: str) -> None:
+        """Erase the payloads that mention a hard-forgotten belief (its text must leave)."""
+        self.conn.execute(
+            "UPDATE ingest_log SET payload = ? WHERE belief_id = ? AND payload IS NOT ?",
+            (REDACTED, belief_id, REDACTED),
+        )
+
+    def log_entries(self, belief_id: str | None = None) -> Iterator[LogEntry]:
+        if belief_id is None:
+            rows = self.conn.execute(
+                "SELECT seq, at, op, belief_id, source_path, payload FROM ingest_log ORDER BY seq"
+            )
+        else:
+            rows = self.conn.execute(
+                "SELECT seq, at, op, belief_id, source_path, payload FROM ingest_log "
+                "WHERE belief_id = ? ORDER BY seq",
+                (belief_id,),
+            )
+        for seq, at, op, bid, src, payload in rows:
+            yield LogEntry(
+                int(seq), float(at), str(op), bid, src, json.loads(payload) if payload else {}
+            )

@@ -1,0 +1,240 @@
+"""Forward-only schema migrations, each applied in its own transaction.
+
+A migration is never renumbered or edited once shipped; a new change is a new ``mNNN``.
+The applied versions are recorded in ``_migrations``; a database carrying a version newer
+than this code knows is refused untouched (``SchemaVersionError``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from credo.errors import SchemaVersionError, StoreError
+
+EDGE_TYPE_CHECK = (
+    "'SUPPORTS','IMPLEMENTS','TESTS','CITES','DERIVED_FROM','RELATES_TO',"
+    "'TEMPORAL_NEXT','SUPERSEDES','RESOLVES','CONTRADICTS'"
+)
+
+M001_INITIAL = f"""
+CREATE TABLE beliefs (
+    rid          INTEGER PRIMARY KEY,  -- explicit so VACUUM never renumbers FTS rowids
+    id           TEXT NOT NULL UNIQUE,
+    content      TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    kind         TEXT NOT NULL,
+    origin       TEXT NOT NULL,
+    locked       INTEGER NOT NULL DEFAULT 0 CHECK (locked IN (0, 1)),
+    alpha        REAL NOT NULL DEFAULT 1.0 CHECK (alpha > 0),
+    beta         REAL NOT NULL DEFAULT 1.0 CHECK (beta > 0),
+    session      TEXT,
+    created_at   REAL NOT NULL,
+    updated_at   REAL NOT NULL,
+    deleted_at   REAL,
+    anchor_text  TEXT NOT NULL DEFAULT ''  -- incoming edges' anchor text, for BM25F
+);
+CREATE INDEX beliefs_content_hash ON beliefs(content_hash);
+CREATE INDEX beliefs_locked ON beliefs(locked) WHERE locked = 1;
+CREATE INDEX beliefs_session ON beliefs(session) WHERE session IS NOT NULL;
+
+CREATE TABLE edges (
+    src         TEXT NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
+    dst         TEXT NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
+    type        TEXT NOT NULL CHECK (type IN ({EDGE_TYPE_CHECK})),
+    weight      REAL NOT NULL,
+    anchor_text TEXT,
+    created_at  REAL NOT NULL,
+    PRIMARY KEY (src, dst, type),
+    CHECK (src <> dst)
+) WITHOUT ROWID;
+CREATE INDEX edges_dst ON edges(dst, src);
+
+CREATE TABLE belief_corroborations (
+    belief_id  TEXT NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
+    source     TEXT,
+    session    TEXT,
+    created_at REAL NOT NULL
+);
+CREATE INDEX belief_corroborations_belief ON belief_corroborations(belief_id);
+
+CREATE TABLE ingest_log (
+    seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+    at          REAL NOT NULL,
+    op          TEXT NOT NULL,
+    belief_id   TEXT,
+    source_path TEXT,
+    payload     TEXT
+);
+CREATE INDEX ingest_log_belief ON ingest_log(belief_id);
+CREATE TRIGGER ingest_log_no_delete BEFORE DELETE ON ingest_log
+BEGIN SELECT RAISE(ABORT, 'ingest_log is append-only'); END;
+-- The one permitted update is redaction by a hard forget (the text must leave the file).
+CREATE TRIGGER ingest_log_no_update BEFORE UPDATE ON ingest_log
+WHEN NEW.payload IS NOT '{{"redacted":true}}' OR NEW.seq IS NOT OLD.seq OR NEW.op IS NOT OLD.op
+BEGIN SELECT RAISE(ABORT, 'ingest_log is append-only'); END;
+
+-- External-content FTS5 over live beliefs only; triggers keep it in step with beliefs.
+CREATE VIRTUAL TABLE beliefs_fts USING fts5(
+    content, anchor_text,
+    content='beliefs', content_rowid='rid',
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER beliefs_fts_insert AFTER INSERT ON beliefs WHEN NEW.deleted_at IS NULL
+BEGIN
+    INSERT INTO beliefs_fts(rowid, content, anchor_text)
+    VALUES (NEW.rid, NEW.content, NEW.anchor_text);
+END;
+CREATE TRIGGER beliefs_fts_delete AFTER DELETE ON beliefs WHEN OLD.deleted_at IS NULL
+BEGIN
+    INSERT INTO beliefs_fts(beliefs_fts, rowid, content, anchor_text)
+    VALUES ('delete', OLD.rid, OLD.content, OLD.anchor_text);
+END;
+CREATE TRIGGER beliefs_fts_unindex AFTER UPDATE OF content, anchor_text, deleted_at ON beliefs
+WHEN OLD.deleted_at IS NULL
+BEGIN
+    INSERT INTO beliefs_fts(beliefs_fts, rowid, content, anchor_text)
+    VALUES ('delete', OLD.rid, OLD.content, OLD.anchor_text);
+END;
+CREATE TRIGGER beliefs_fts_reindex AFTER UPDATE OF content, anchor_text, deleted_at ON beliefs
+WHEN NEW.deleted_at IS NULL
+BEGIN
+    INSERT INTO beliefs_fts(rowid, content, anchor_text)
+    VALUES (NEW.rid, NEW.content, NEW.anchor_text);
+END;
+
+-- A belief's anchor_text is the anchor text of its incoming edges, in a fixed order.
+CREATE TRIGGER edges_anchor_insert AFTER INSERT ON edges WHEN NEW.anchor_text IS NOT NULL
+BEGIN
+    UPDATE beliefs SET anchor_text = coalesce((
+        SELECT group_concat(anchor_text, ' ') FROM (
+            SELECT anchor_text FROM edges
+            WHERE dst = NEW.dst AND anchor_text IS NOT NULL ORDER BY src, type)), '')
+    WHERE id = NEW.dst;
+END;
+CREATE TRIGGER edges_anchor_delete AFTER DELETE ON edges WHEN OLD.anchor_text IS NOT NULL
+BEGIN
+    UPDATE beliefs SET anchor_text = coalesce((
+        SELECT group_concat(anchor_text, ' ') FROM (
+            SELECT anchor_text FROM edges
+            WHERE dst = OLD.dst AND anchor_text IS NOT NULL ORDER BY src, type)), '')
+    WHERE id = OLD.dst;
+END;
+CREATE TRIGGER edges_anchor_update AFTER UPDATE OF anchor_text ON edges
+BEGIN
+    UPDATE beliefs SET anchor_text = coalesce((
+        SELECT group_concat(anchor_text, ' ') FROM (
+            SELECT anchor_text FROM edges
+            WHERE dst = NEW.dst AND anchor_text IS NOT NULL ORDER BY src, type)), '')
+    WHERE id = NEW.dst;
+END;
+"""
+
+# The seed's schema, verbatim in shape: PK (belief_id, doc_uri), cascade, both directions.
+M002_BELIEF_DOCUMENTS = """
+CREATE TABLE belief_documents (
+    belief_id     TEXT NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
+    doc_uri       TEXT NOT NULL CHECK (length(trim(doc_uri)) > 0),
+    anchor_type   TEXT NOT NULL CHECK (anchor_type IN ('ingest', 'manual', 'derived')),
+    position_hint TEXT,
+    created_at    REAL NOT NULL,
+    PRIMARY KEY (belief_id, doc_uri)
+);
+CREATE INDEX idx_belief_documents_belief ON belief_documents(belief_id);
+CREATE INDEX idx_belief_documents_doc ON belief_documents(doc_uri);
+"""
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    apply: Callable[[sqlite3.Connection], None]
+
+
+def _script(sql: str) -> Callable[[sqlite3.Connection], None]:
+    def run(conn: sqlite3.Connection) -> None:
+        # executescript() would COMMIT our open transaction; run statement by statement.
+        for statement in _split_statements(sql):
+            conn.execute(statement)
+
+    return run
+
+
+def _split_statements(sql: str) -> list[str]:
+    statements: list[str] = []
+    buffer = ""
+    for line in sql.splitlines(keepends=True):
+        if not buffer and (not line.strip() or line.lstrip().startswith("--")):
+            continue
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        raise AssertionError(f"incomplete SQL statement in migration: {buffer[:60]!r}")
+    return statements
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "m001_initial", _script(M001_INITIAL)),
+    Migration(2, "m002_belief_documents", _script(M002_BELIEF_DOCUMENTS)),
+)
+LATEST_VERSION = MIGRATIONS[-1].version
+
+
+def current_version(conn: sqlite3.Connection) -> int:
+    """The highest applied migration, 0 for a fresh file."""
+    exists = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'"
+    ).fetchone()
+    if not exists:
+        return 0
+    row = conn.execute("SELECT max(version) FROM _migrations").fetchone()
+    return int(row[0] or 0)
+
+
+def migrate(
+    conn: sqlite3.Connection, path: str, migrations: tuple[Migration, ...] = MIGRATIONS
+) -> int:
+    """Bring the schema up to date; returns the resulting version.
+
+    Each migration runs under ``BEGIN IMMEDIATE`` and re-reads the version inside the
+    transaction, so two processes opening a fresh file at once apply each step exactly once.
+    """
+    latest = migrations[-1].version
+    version = current_version(conn)
+    if version > latest:
+        raise SchemaVersionError(
+            f"{path} has schema version {version}, newer than this credo understands "
+            f"({latest}); upgrade credo to open it (the file was not modified)"
+        )
+    for migration in migrations:
+        if migration.version <= version:
+            continue
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"cannot migrate {path}: {exc}") from exc
+        try:
+            version = current_version(conn)
+            if version >= migration.version:
+                conn.execute("COMMIT")
+                continue
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS _migrations ("
+                "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+            )
+            migration.apply(conn)
+            conn.execute(
+                "INSERT INTO _migrations(version, name, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.name, time.time()),
+            )
+            conn.execute("COMMIT")
+            version = migration.version
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return version

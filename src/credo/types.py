@@ -1,0 +1,114 @@
+"""Plain data shared by every layer: beliefs, edges, anchors and retrieval results.
+
+The store returns these dataclasses (never rows); the engine and the surfaces consume them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class EdgeType(StrEnum):
+    """Typed relation between two beliefs. The value is the name stored in the database."""
+
+    SUPPORTS = "SUPPORTS"
+    IMPLEMENTS = "IMPLEMENTS"
+    TESTS = "TESTS"
+    CITES = "CITES"
+    DERIVED_FROM = "DERIVED_FROM"
+    RELATES_TO = "RELATES_TO"
+    TEMPORAL_NEXT = "TEMPORAL_NEXT"
+    SUPERSEDES = "SUPERSEDES"
+    RESOLVES = "RESOLVES"
+    CONTRADICTS = "CONTRADICTS"
+
+
+# Default weight (valence) of each edge type (SYSTEM.md § Data model). The stored weight is
+# the valence unless the caller gives one, so a threshold on weight means something.
+EDGE_VALENCE: dict[EdgeType, float] = {
+    EdgeType.SUPPORTS: 1.0,
+    EdgeType.IMPLEMENTS: 0.65,
+    EdgeType.TESTS: 0.55,
+    EdgeType.CITES: 0.5,
+    EdgeType.DERIVED_FROM: 0.5,
+    EdgeType.RELATES_TO: 0.3,
+    EdgeType.TEMPORAL_NEXT: 0.2,
+    EdgeType.SUPERSEDES: 0.0,
+    EdgeType.RESOLVES: 0.0,
+    EdgeType.CONTRADICTS: -0.5,
+}
+
+BELIEF_KINDS = ("factual", "requirement", "preference", "correction", "procedure", "note")
+ORIGINS = (
+    "user_stated",
+    "user_corrected",
+    "agent_inferred",
+    "document",
+    "conversation",
+    "import",
+)
+ANCHOR_TYPES = ("ingest", "manual", "derived")
+
+
+@dataclass(frozen=True, slots=True)
+class Belief:
+    """One stored statement and its evidence counts."""
+
+    id: str
+    content: str
+    content_hash: str
+    kind: str
+    origin: str
+    locked: bool
+    alpha: float
+    beta: float
+    session: str | None
+    created_at: float
+    updated_at: float
+    deleted_at: float | None
+    corroborations: int = 0
+
+    @property
+    def confidence(self) -> float:
+        """Posterior mean of the Beta-Bernoulli evidence: alpha / (alpha + beta)."""
+        return self.alpha / (self.alpha + self.beta)
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """A typed, weighted relation src -> dst."""
+
+    src: str
+    dst: str
+    type: EdgeType
+    weight: float
+    anchor_text: str | None = None
+    created_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class DocAnchor:
+    """A belief's link to a document (seed: doc-linker spec memo)."""
+
+    belief_id: str
+    doc_uri: str
+    anchor_type: str
+    position_hint: str | None
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class StoreStats:
+    """Counts that describe a store."""
+
+    beliefs: int
+    locked: int
+    deleted: int
+    edges: int
+    anchors: int
+    log_entries: int
+    schema_version: int
+    path: str
+    size_bytes: int
+    edges_by_type: dict[str, int] = field(default_factory=dict)
