@@ -46,8 +46,9 @@ Cost: O(E * alpha(N)) for the union-find plus O(N log N) for the sorts; the micr
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from credo.errors import InvalidInputError
 from credo.pack import PackResult, fitting_prefix, validate_budget, validate_costs
@@ -56,6 +57,9 @@ from credo.unionfind import UnionFind
 
 DEFAULT_CLUSTER_EDGE_FLOOR = 0.4
 DEFAULT_CLUSTER_DIVERSITY_TARGET = 3
+
+_BY_REPRESENTATIVE = attrgetter("representative_id")
+_BY_SEED_SCORE = attrgetter("seed_score")
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,9 +124,20 @@ def cluster_candidates(
     """
     if math.isnan(edge_weight_floor):
         raise InvalidInputError("edge_weight_floor is NaN; pass a number such as 0.4")
-    ordered = _score_order(dict.fromkeys(candidates), candidate_scores)
-    components = _join_components(ordered, edges, edge_weight_floor)
-    return _clusters_from_roots(ordered, components, candidate_scores)
+    unique = dict.fromkeys(candidates)  # de-duplicated, and an O(1) membership test
+    components = _join_components(unique, edges, edge_weight_floor)
+    ranked = _score_order(unique, candidate_scores)
+    # Partitioning the ranked list keeps each cluster ranked and puts the clusters in
+    # representative order: a cluster is first met at its best member.
+    return [
+        RetrievalCluster(
+            cluster_id=index,
+            member_ids=tuple(members),
+            representative_id=members[0],
+            seed_score=candidate_scores[members[0]],
+        )
+        for index, members in enumerate(components.partition(ranked))
+    ]
 
 
 def flattened_score_order(
@@ -136,7 +151,7 @@ def flattened_score_order(
         InvalidInputError: an id is in two clusters, a representative is not a member of
             its cluster, or a member has no (or a NaN) score.
     """
-    return tuple(_score_order(_cluster_index(clusters), candidate_scores))
+    return tuple(_score_order(_cluster_index(tuple(clusters)), candidate_scores))
 
 
 def pack_with_clusters(
@@ -168,7 +183,8 @@ def pack_with_clusters(
 
     Raises:
         InvalidInputError: negative budget or target, a member with a missing or negative
-            cost, a missing or NaN score, or an id in two clusters.
+            cost, a missing or NaN score, an id in two clusters, or a representative that
+            is not a member of its cluster.
     """
     validate_budget(token_budget)
     if cluster_diversity_target < 0:
@@ -193,7 +209,7 @@ def pack_with_clusters(
         dropped=tuple(remaining[count:]),
         used_tokens=used + stage_two_used,
         budget=token_budget,
-        cluster_ids=tuple(cluster_of[belief_id] for belief_id in selected),
+        cluster_ids=tuple(map(cluster_of.__getitem__, selected)),
         representative_ids=tuple(representatives),
     )
 
@@ -232,103 +248,90 @@ def _representative_order(clusters: Sequence[RetrievalCluster]) -> list[Retrieva
     (-score, id) without building a tuple per cluster; Python's sort stays stable with
     reverse=True.
     """
-    ordered = sorted(clusters, key=_representative_key)
-    ordered.sort(key=_seed_score_key, reverse=True)
+    ordered = sorted(clusters, key=_BY_REPRESENTATIVE)
+    ordered.sort(key=_BY_SEED_SCORE, reverse=True)
     return ordered
-
-
-def _representative_key(cluster: RetrievalCluster) -> str:
-    return cluster.representative_id
-
-
-def _seed_score_key(cluster: RetrievalCluster) -> float:
-    return cluster.seed_score
 
 
 def _score_order(ids: Iterable[str], candidate_scores: Mapping[str, float]) -> list[str]:
-    """Ids by (score desc, id asc); validates that every id has a non-NaN score.
+    """Ids by (score desc, id asc); every id must have a score, and no score is NaN.
 
     NaN is refused because it compares false with everything and would make the order
-    depend on the input order. Same two-stable-sorts trick as `_representative_order`.
+    depend on the input order. Ties are broken by id with two stable sorts (id asc, then
+    score desc; Python's sort stays stable with reverse=True), and the id sort only runs
+    when two scores are actually equal: fused float scores rarely tie, and sorting the
+    ids is the dearer of the two sorts.
     """
-    ordered = sorted(ids)
-    for belief_id in ordered:
-        score = candidate_scores.get(belief_id)
-        if score is None:
-            raise InvalidInputError(
-                f"no score for candidate {belief_id!r}; pass a score for every candidate"
-            )
-        if score != score:  # NaN; cheaper than math.isnan on the hot path
-            raise InvalidInputError(f"score of candidate {belief_id!r} is NaN")
-    ordered.sort(key=candidate_scores.__getitem__, reverse=True)
+    ordered = list(ids)
+    score_of = candidate_scores.__getitem__
+    try:
+        distinct_scores = set(map(score_of, ordered))
+    except KeyError as missing:
+        raise InvalidInputError(
+            f"no score for candidate {missing.args[0]!r}; pass a score for every candidate"
+        ) from None
+    # A NaN anywhere makes the sum NaN (so does inf + -inf: the scan then finds nothing).
+    if math.isnan(sum(distinct_scores)):
+        _reject_nan_scores(ordered, candidate_scores)
+    if len(distinct_scores) < len(ordered):
+        ordered.sort()
+    ordered.sort(key=score_of, reverse=True)
     return ordered
 
 
+def _reject_nan_scores(ids: Iterable[str], candidate_scores: Mapping[str, float]) -> None:
+    for belief_id in ids:
+        if math.isnan(candidate_scores[belief_id]):
+            raise InvalidInputError(
+                f"score of candidate {belief_id!r} is NaN; pass a number for every candidate"
+            )
+
+
 def _join_components(
-    candidates: Sequence[str], edges: Iterable[Edge], edge_weight_floor: float
+    candidates: Collection[str], edges: Iterable[Edge], edge_weight_floor: float
 ) -> UnionFind[str]:
-    """Union the endpoints of every qualifying edge; direction does not matter."""
+    """Union the endpoints of every qualifying edge; direction does not matter.
+
+    The weight test comes first because it is the cheapest and rejects the most edges;
+    the pairs are collected by a comprehension and merged in one `union_all` call,
+    because a Python call per edge would dominate the cost. A self-edge needs no test:
+    the union of a key with itself merges nothing.
+    """
+    pairs = [
+        (edge.src, edge.dst)
+        for edge in edges
+        if edge.weight >= edge_weight_floor and edge.src in candidates and edge.dst in candidates
+    ]
     components: UnionFind[str] = UnionFind(candidates)
-    # Reading the membership map directly keeps the per-edge cost to dict lookups; the
-    # weight test comes first because it is the cheapest and rejects the most edges.
-    members = dict.fromkeys(candidates)
-    union = components.union
-    for edge in edges:
-        if edge.weight >= edge_weight_floor:
-            src = edge.src
-            dst = edge.dst
-            if src != dst and src in members and dst in members:
-                union(src, dst)
+    components.union_all(pairs)
     return components
 
 
-def _clusters_from_roots(
-    ordered: Sequence[str],
-    components: UnionFind[str],
-    candidate_scores: Mapping[str, float],
-) -> list[RetrievalCluster]:
-    """Build clusters from candidates already in (score desc, id asc) order.
-
-    Walking candidates in that order and appending each to its root's group leaves every
-    group sorted and first-seen groups first: a group is first seen at its best member,
-    its representative, so dict insertion order is representative order. One sort for
-    everything, none per cluster.
-    """
-    groups: dict[str, list[str]] = {}
-    find = components.find
-    for belief_id in ordered:
-        root = find(belief_id)
-        group = groups.get(root)
-        if group is None:
-            groups[root] = [belief_id]
-        else:
-            group.append(belief_id)
-    return [
-        RetrievalCluster(
-            cluster_id=index,
-            member_ids=tuple(members),
-            representative_id=members[0],
-            seed_score=candidate_scores[members[0]],
-        )
-        for index, members in enumerate(groups.values())
-    ]
-
-
-def _cluster_index(clusters: Iterable[RetrievalCluster]) -> dict[str, int]:
-    """Map each member id to its cluster id; refuses an id that is in two clusters."""
-    cluster_of: dict[str, int] = {}
+def _cluster_index(clusters: Sequence[RetrievalCluster]) -> dict[str, int]:
+    """Map each member id to its cluster id, refusing overlapping or malformed clusters."""
+    cluster_of = {
+        belief_id: cluster.cluster_id for cluster in clusters for belief_id in cluster.member_ids
+    }
+    if len(cluster_of) < sum(len(cluster.member_ids) for cluster in clusters):
+        _reject_overlap(clusters)
     for cluster in clusters:
-        for belief_id in cluster.member_ids:
-            if belief_id in cluster_of:
-                raise InvalidInputError(
-                    f"belief {belief_id!r} is in clusters {cluster_of[belief_id]} and "
-                    f"{cluster.cluster_id}; clusters must be disjoint "
-                    "(build them with cluster_candidates)"
-                )
-            cluster_of[belief_id] = cluster.cluster_id
         if cluster_of.get(cluster.representative_id) != cluster.cluster_id:
             raise InvalidInputError(
                 f"cluster {cluster.cluster_id} has representative "
                 f"{cluster.representative_id!r}, which is not one of its members"
             )
     return cluster_of
+
+
+def _reject_overlap(clusters: Iterable[RetrievalCluster]) -> None:
+    """Name the first id found in two clusters (or twice in one)."""
+    seen: dict[str, int] = {}
+    for cluster in clusters:
+        for belief_id in cluster.member_ids:
+            if belief_id in seen:
+                raise InvalidInputError(
+                    f"belief {belief_id!r} is in cluster {seen[belief_id]} and in cluster "
+                    f"{cluster.cluster_id}; each candidate must be in exactly one cluster "
+                    "(build clusters with cluster_candidates)"
+                )
+            seen[belief_id] = cluster.cluster_id

@@ -100,8 +100,10 @@ def parse_bool(raw: str, *, name: str) -> bool:
 
 def _coerce(value: Any, kind: type, name: str) -> Any:
     if isinstance(value, str) and kind is not str:
+        if kind is bool:
+            return parse_bool(value, name=name)
         try:
-            return parse_bool(value, name=name) if kind is bool else kind(value.strip())
+            return kind(value.strip())
         except ValueError as exc:
             raise InvalidInputError(f"{name}={value!r} is not a valid {kind.__name__}") from exc
     if kind is float and isinstance(value, int) and not isinstance(value, bool):

@@ -55,7 +55,7 @@ def validate_budget(token_budget: int) -> None:
         )
 
 
-def validate_costs(ids: Iterable[str], token_costs: Mapping[str, int]) -> None:
+def validate_costs(ids: Sequence[str], token_costs: Mapping[str, int]) -> None:
     """Check that every id has a token cost and that no cost is negative.
 
     A negative cost would let a pack exceed its budget while its running total looks
@@ -64,16 +64,18 @@ def validate_costs(ids: Iterable[str], token_costs: Mapping[str, int]) -> None:
     Raises:
         InvalidInputError: an id has no cost, or a negative one.
     """
-    for belief_id in ids:
-        cost = token_costs.get(belief_id)
-        if cost is None:
-            raise InvalidInputError(
-                f"no token cost for belief {belief_id!r}; pass a cost for every candidate"
-            )
-        if cost < 0:
-            raise InvalidInputError(
-                f"token cost of belief {belief_id!r} is {cost}; costs must be >= 0"
-            )
+    try:
+        # One C-level pass in the common, valid case; the scan names the culprit.
+        lowest = min(map(token_costs.__getitem__, ids), default=0)
+    except KeyError as missing:
+        raise InvalidInputError(
+            f"no token cost for belief {missing.args[0]!r}; pass a cost for every candidate"
+        ) from None
+    if lowest < 0:
+        culprit = next(belief_id for belief_id in ids if token_costs[belief_id] < 0)
+        raise InvalidInputError(
+            f"token cost of belief {culprit!r} is {token_costs[culprit]}; costs must be >= 0"
+        )
 
 
 def fitting_prefix(

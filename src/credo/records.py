@@ -116,10 +116,25 @@ class _Fields:
 
 
 _BELIEF_KEYS = frozenset(
-    ["kind", "id", "content", "doc", "session", "locked", "belief_kind", "origin", "alpha", "beta", "created_at", "updated_at", "deleted_at", "corroborations"]
+    [
+        "kind",
+        "id",
+        "content",
+        "doc",
+        "session",
+        "locked",
+        "belief_kind",
+        "origin",
+        "alpha",
+        "beta",
+        "created_at",
+        "updated_at",
+        "deleted_at",
+        "corroborations",
+    ]
 )
-_EDGE_KEYS = frozenset(["kind", "src", "dst", "type", "weight", "anchor_text", "created_at"])
-_ANCHOR_KEYS = frozenset(["kind", "belief_id", "doc_uri", "anchor_type", "position_hint", "created_at"])
+_EDGE_KEYS = frozenset("kind src dst type weight anchor_text created_at".split())
+_ANCHOR_KEYS = frozenset("kind belief_id doc_uri anchor_type position_hint created_at".split())
 
 
 def parse_line(obj: Any, source: str, line: int) -> Record:

@@ -45,12 +45,12 @@ class UnionFind(Generic[K]):
     __slots__ = ("_parent", "_size")
 
     def __init__(self, keys: Iterable[K] = ()) -> None:
-        self._parent: dict[K, K] = {}
-        # Sizes are kept for roots only: a merged root's entry is dropped, so the map
-        # never holds stale counts.
-        self._size: dict[K, int] = {}
-        for key in keys:
-            self.add(key)
+        # Built in bulk (not through add) because the clustering hot path creates one
+        # union-find per retrieve(); a repeated key is simply kept once.
+        self._parent: dict[K, K] = {key: key for key in keys}
+        # Only a root's size is meaningful; a merged root keeps its last count, which is
+        # never read again (dropping it would cost a dict operation per merge).
+        self._size: dict[K, int] = dict.fromkeys(self._parent, 1)
 
     def __len__(self) -> int:
         """Number of keys (not of sets)."""
@@ -78,49 +78,58 @@ class UnionFind(Generic[K]):
             NotFoundError: `key` was never added (a query never creates a set; a silent
                 singleton would hide a caller's typo).
         """
-        parent = self._parent
         try:
-            root = parent[key]
+            return _root(self._parent, key)
         except KeyError:
             raise NotFoundError(
                 f"union-find has no key {key!r}; add it (or union it) before find"
             ) from None
-        if root == key:  # Fast path: most finds after compression land on a root.
-            return root
-        while True:
-            up = parent[root]
-            if up == root:
-                break
-            root = up
-        # Second pass: point every node on the path straight at the root.
-        while key != root:
-            up = parent[key]
-            parent[key] = root
-            key = up
-        return root
 
     def union(self, a: K, b: K) -> bool:
         """Merge the sets of `a` and `b`, adding either key if it is new.
 
         Union by size hangs the smaller tree under the larger, which bounds tree height by
         log2(n) even before compression. Returns True if two distinct sets were merged,
-        False if `a` and `b` were already together.
+        False if `a` and `b` were already together (or are the same key).
+        """
+        return self.union_all(((a, b),)) == 1
+
+    def union_all(self, pairs: Iterable[tuple[K, K]]) -> int:
+        """`union` every pair; returns how many merges happened.
+
+        The bulk form exists for speed: clustering unions up to ~1000 edges per retrieve()
+        and a Python call per edge would dominate its cost. The loop inlines the common
+        case of `find` (a key that is a root or a root's child, which compression makes
+        the norm) and falls back to the full walk only for deeper keys.
         """
         parent = self._parent
-        if a not in parent:
-            self.add(a)
-        if b not in parent:
-            self.add(b)
-        root_a = self.find(a)
-        root_b = self.find(b)
-        if root_a == root_b:
-            return False
         size = self._size
-        if size[root_a] < size[root_b]:
-            root_a, root_b = root_b, root_a
-        parent[root_b] = root_a
-        size[root_a] += size.pop(root_b)
-        return True
+        merged = 0
+        for a, b in pairs:
+            try:
+                root_a = parent[a]
+            except KeyError:
+                self.add(a)
+                root_a = a
+            if parent[root_a] != root_a:
+                root_a = _root(parent, a)
+            try:
+                root_b = parent[b]
+            except KeyError:
+                self.add(b)
+                root_b = b
+            if parent[root_b] != root_b:
+                root_b = _root(parent, b)
+            if root_a == root_b:
+                continue
+            size_a = size[root_a]
+            size_b = size[root_b]
+            if size_a < size_b:
+                root_a, root_b = root_b, root_a
+            parent[root_b] = root_a
+            size[root_a] = size_a + size_b
+            merged += 1
+        return merged
 
     def connected(self, a: K, b: K) -> bool:
         """True if `a` and `b` are in the same set (both must have been added)."""
@@ -130,15 +139,59 @@ class UnionFind(Generic[K]):
         """Number of keys in `key`'s set."""
         return self._size[self.find(key)]
 
+    def partition(self, keys: Iterable[K]) -> list[list[K]]:
+        """Split `keys` by set, keeping their order: groups by first appearance in `keys`.
+
+        Members keep the order of `keys`, so passing keys already sorted by some ranking
+        yields groups sorted by that ranking and ordered by their best member, with no
+        per-group sort (this is how clustering gets its member and cluster order).
+        A key that appears twice in `keys` appears twice in its group.
+
+        Raises:
+            NotFoundError: a key was never added.
+        """
+        parent = self._parent
+        groups: dict[K, list[K]] = {}
+        for key in keys:
+            try:
+                root = parent[key]
+                if parent[root] != root:
+                    root = _root(parent, key)
+            except KeyError:
+                raise NotFoundError(
+                    f"union-find has no key {key!r}; add it (or union it) before partition"
+                ) from None
+            group = groups.get(root)
+            if group is None:
+                groups[root] = [key]
+            else:
+                group.append(key)
+        return list(groups.values())
+
     def components(self) -> list[tuple[K, ...]]:
         """All sets, deterministically: each sorted ascending, sets sorted by first member.
 
         Independent of insertion and union order, so results can be compared, cached and
-        shown. Cost O(n log n) for the sorts.
+        shown. Partitioning the sorted keys gives both orders at once: O(n log n).
         """
-        groups: dict[K, list[K]] = {}
-        for key in self._parent:
-            groups.setdefault(self.find(key), []).append(key)
-        sorted_groups = [tuple(sorted(group)) for group in groups.values()]
-        sorted_groups.sort(key=lambda group: group[0])
-        return sorted_groups
+        return [tuple(group) for group in self.partition(sorted(self._parent))]
+
+
+def _root(parent: dict[K, K], key: K) -> K:
+    """Root of `key` with full path compression (two passes: find, then re-point).
+
+    Raises KeyError for an unknown key; the public methods turn it into NotFoundError.
+    """
+    root = parent[key]
+    if parent[root] == root:  # Depth <= 1, the common case: nothing to compress.
+        return root
+    while True:
+        up = parent[root]
+        if up == root:
+            break
+        root = up
+    while key != root:
+        up = parent[key]
+        parent[key] = root
+        key = up
+    return root

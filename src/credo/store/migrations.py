@@ -92,17 +92,14 @@ BEGIN
     INSERT INTO beliefs_fts(beliefs_fts, rowid, content, anchor_text)
     VALUES ('delete', OLD.rid, OLD.content, OLD.anchor_text);
 END;
-CREATE TRIGGER beliefs_fts_unindex AFTER UPDATE OF content, anchor_text, deleted_at ON beliefs
-WHEN OLD.deleted_at IS NULL
+-- One trigger, two statements: separate triggers would fire in an unspecified order, and
+-- the index must drop the old row before it takes the new one.
+CREATE TRIGGER beliefs_fts_update AFTER UPDATE OF content, anchor_text, deleted_at ON beliefs
 BEGIN
     INSERT INTO beliefs_fts(beliefs_fts, rowid, content, anchor_text)
-    VALUES ('delete', OLD.rid, OLD.content, OLD.anchor_text);
-END;
-CREATE TRIGGER beliefs_fts_reindex AFTER UPDATE OF content, anchor_text, deleted_at ON beliefs
-WHEN NEW.deleted_at IS NULL
-BEGIN
+    SELECT 'delete', OLD.rid, OLD.content, OLD.anchor_text WHERE OLD.deleted_at IS NULL;
     INSERT INTO beliefs_fts(rowid, content, anchor_text)
-    VALUES (NEW.rid, NEW.content, NEW.anchor_text);
+    SELECT NEW.rid, NEW.content, NEW.anchor_text WHERE NEW.deleted_at IS NULL;
 END;
 
 -- A belief's anchor_text is the anchor text of its incoming edges, in a fixed order.

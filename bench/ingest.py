@@ -1,0 +1,46 @@
+"""Import throughput: 100k beliefs + 200k edges from JSONL into a fresh store.
+
+    python bench/ingest.py [--beliefs 100000] [--edges-per-belief 2]
+
+Prints beliefs/second (whole import: parse, validate, insert, FTS index, log, commit),
+records/second and the resulting file size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from credo import Memory
+from synth import write_records
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--beliefs", type=int, default=100_000)
+    parser.add_argument("--edges-per-belief", type=int, default=2)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        records = write_records(Path(folder) / "records.jsonl", args.beliefs, args.edges_per_belief)
+        db = Path(folder) / "bench.db"
+        started = time.perf_counter()
+        with Memory(db, root=Path(folder)) as memory:
+            report = memory.import_records(records)
+            elapsed = time.perf_counter() - started
+            size = sum(p.stat().st_size for p in Path(folder).glob("bench.db*"))
+        records_total = report.beliefs_added + report.edges_added
+        print(f"beliefs imported     {report.beliefs_added:>10,}")
+        print(f"edges imported       {report.edges_added:>10,}")
+        print(f"seconds              {elapsed:>10.2f}")
+        print(f"beliefs/second       {report.beliefs_added / elapsed:>10,.0f}")
+        print(f"records/second       {records_total / elapsed:>10,.0f}")
+        print(f"store size (MiB)     {size / 1_048_576:>10.1f}  (db+wal)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,5 @@
+"""``python -m credo`` runs the CLI."""
+
+from credo.cli import main
+
+main()

@@ -1,0 +1,42 @@
+"""Pure splitting of files into belief-sized chunks, each with its exact line range.
+
+No database and no file walking: text in, `Chunk` list out, deterministic, and no
+splitter raises on any input text. `credo ingest` turns each chunk into one belief
+anchored to its file and lines.
+
+- `split_markdown`: section-aware Markdown (headings, paragraphs, list items, tables).
+- `split_code`: docstrings and comments of Python and C-family, JS/TS, Go, Rust, Java and
+  shell sources.
+- `split_text`: plain text by paragraph.
+- `split_file`: picks one of the above by extension (`language_for`).
+"""
+
+from __future__ import annotations
+
+from credo.chunk.code import split_code
+from credo.chunk.language import EXTENSIONS, language_for, split_file
+from credo.chunk.markdown import split_markdown
+from credo.chunk.model import (
+    MAX_PARAGRAPH_CHARS,
+    MIN_MEANINGFUL_CHARS,
+    MIN_SENTENCE_CHARS,
+    ROLES,
+    Chunk,
+    source_lines,
+)
+from credo.chunk.text import split_text
+
+__all__ = [
+    "EXTENSIONS",
+    "MAX_PARAGRAPH_CHARS",
+    "MIN_MEANINGFUL_CHARS",
+    "MIN_SENTENCE_CHARS",
+    "ROLES",
+    "Chunk",
+    "language_for",
+    "source_lines",
+    "split_code",
+    "split_file",
+    "split_markdown",
+    "split_text",
+]

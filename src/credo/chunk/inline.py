@@ -1,0 +1,230 @@
+"""Markdown inline markup to plain belief text, collecting link targets on the way.
+
+Kept: the words a reader sees, inline code with its backticks, link and image text,
+autolink URLs. Removed: emphasis and strikethrough marks, link and image targets (they go
+to `links`), HTML tags and comments, footnote references, backslash escapes, GitHub alert
+markers. The entities ``&amp; &lt; &gt; &quot; &#39; &apos; &nbsp;`` become their
+characters; other entities stay as written (so no word appears that the source lacks).
+Text inside code spans is never touched.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from credo.chunk.model import find_urls, normalise, unique
+
+# Code spans and backslash escapes are swapped for numbered placeholders first, so no later
+# rule rewrites their content; NUL cannot occur in the text (see `clean_inline`).
+_MASK_START = re.compile(r"[`\\]")
+_ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
+# Any character some rule below reacts to; text without one is only whitespace-normalised.
+_MARKUP = re.compile(r"[`\\<\[*_~&\x00]")
+
+# A link target: <anything> or a URL with balanced parentheses, then an optional title.
+_TARGET = (
+    r"\(\s*(<[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
+    r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)"
+)
+# Link text: brackets nest one level ("[a [b] c]"); written unrolled, which re runs fast.
+_LABEL = r"\[([^\[\]]*(?:\[[^\[\]]*\][^\[\]]*)*)\]"
+_IMAGE = re.compile("!" + _LABEL + _TARGET)
+_LINK = re.compile(_LABEL + _TARGET)
+_REFERENCE = re.compile(r"(!?)" + _LABEL + r"\[([^\[\]]*)\]")
+_SHORTCUT = re.compile(r"(!?)\[([^\[\]]+)\](?![\[(:])")
+_FOOTNOTE = re.compile(r"\[\^[^\[\]\s]+\]:?")
+_ALERT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]", re.I)
+_AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*|[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+)>")
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
+_HTML_TARGET = re.compile(r"\b(?:href|src)\s*=\s*[\"']([^\"']+)[\"']", re.I)
+_BREAK_TAG = re.compile(r"<br\s*/?>", re.I)
+_STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", re.S)
+_EMPHASIS_STAR = re.compile(r"\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*")
+_EMPHASIS_UNDERSCORE = re.compile(r"(?<![\w\\])_(?=[^\s_])([^_]+?)(?<=[^\s_])_(?!\w)")
+_STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~", re.S)
+_HARD_BREAK = re.compile(r"\\\n")
+_ENTITIES = {
+    "&amp;": "&",
+    "&lt;": "<",
+    "&gt;": ">",
+    "&quot;": '"',
+    "&#39;": "'",
+    "&apos;": "'",
+    "&nbsp;": " ",
+}
+_ENTITY = re.compile("|".join(_ENTITIES))
+
+
+def clean_inline(raw: str, refs: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
+    """Belief text and link targets of a piece of Markdown inline content.
+
+    `refs` maps lower-cased reference labels to their targets, so ``[text][label]`` and
+    ``[label]`` resolve like inline links.
+    """
+    if not _MARKUP.search(raw):
+        # Most paragraphs carry no markup at all: skip every rule (it keeps ingest fast).
+        return normalise(raw), unique(find_urls(raw))
+    raw = raw.replace("\x00", "")
+    masked, kept = _mask(raw)
+    links: list[str] = []
+    prose = _strip_prose(masked, refs, links)
+    links.extend(find_urls(prose))
+    text = _unmask(prose, kept) if kept else prose
+    return normalise(text.replace("\x00", "")), unique(links)
+
+
+def _mask(raw: str) -> tuple[str, list[str]]:
+    """Swap code spans and backslash escapes for placeholders (CommonMark span rules)."""
+    if "`" not in raw and "\\" not in raw:
+        return raw, []
+    if "\\\n" in raw:
+        raw = _HARD_BREAK.sub(" ", raw)
+    kept: list[str] = []
+    out: list[str] = []
+    position = 0
+    while (match := _MASK_START.search(raw, position)) is not None:
+        start = match.start()
+        if raw[start] == "\\":
+            end = start + 2 if raw[start + 1 : start + 2] in _ESCAPABLE else start + 1
+            piece = raw[start + 1 : end] or "\\"
+        else:
+            end = _code_span_end(raw, start)
+            piece = raw[start:end]
+            if end < 0:  # no closing run: the backticks are literal text
+                end = _run_end(raw, start)
+                piece = raw[start:end]
+        out.append(raw[position:start])
+        out.append(f"\x00{len(kept)}\x00")
+        kept.append(piece)
+        position = end
+    out.append(raw[position:])
+    return "".join(out), kept
+
+
+def _run_end(raw: str, start: int) -> int:
+    end = start
+    while end < len(raw) and raw[end] == "`":
+        end += 1
+    return end
+
+
+def _code_span_end(raw: str, start: int) -> int:
+    """End of the code span opened by the backtick run at `start`, or -1 if it never closes.
+
+    The closing run must have exactly the opening run's length.
+    """
+    opener_end = _run_end(raw, start)
+    run = raw[start:opener_end]
+    found = raw.find(run, opener_end)
+    while found >= 0:
+        run_end = _run_end(raw, found)
+        if run_end - found == len(run):
+            return run_end
+        found = raw.find(run, run_end)
+    return -1
+
+
+def _unmask(text: str, kept: list[str]) -> str:
+    def restore(match: re.Match[str]) -> str:
+        index = int(match.group(1))
+        return kept[index] if index < len(kept) else ""
+
+    return _PLACEHOLDER.sub(restore, text)
+
+
+def _strip_prose(text: str, refs: Mapping[str, str], links: list[str]) -> str:
+    """Apply every removal rule to text outside code spans.
+
+    Order matters: comments go first (a link inside one is not a link), then links (a
+    target may be written ``<a b.md>``, which would read as a tag), then HTML.
+    """
+    if "<!--" in text:
+        text = _HTML_COMMENT.sub(" ", text)
+    if "[" in text:
+        text = _strip_links(text, refs, links)
+    if "<" in text:
+        text = _strip_html(text, links)
+    if "*" in text or "_" in text or "~" in text:
+        text = _strip_emphasis(text)
+    if "&" in text:
+        text = _ENTITY.sub(lambda m: _ENTITIES[m.group()], text)
+    return text
+
+
+def _strip_html(text: str, links: list[str]) -> str:
+    text = _AUTOLINK.sub(lambda m: _autolink(m, links), text)
+    if "=" in text:
+        links.extend(_HTML_TARGET.findall(text))
+    text = _BREAK_TAG.sub(" ", text)
+    return _HTML_TAG.sub(_tag_gap, text)
+
+
+def _tag_gap(match: re.Match[str]) -> str:
+    """A removed tag leaves a space only between two word characters ("2<sup>30</sup>")."""
+    text, start, end = match.string, match.start(), match.end()
+    joins_words = (
+        start > 0 and end < len(text) and text[start - 1].isalnum() and text[end].isalnum()
+    )
+    return " " if joins_words else ""
+
+
+def _autolink(match: re.Match[str], links: list[str]) -> str:
+    target = match.group(1)
+    if "@" not in target or ":" in target:
+        links.append(target)
+    return target
+
+
+def _strip_links(text: str, refs: Mapping[str, str], links: list[str]) -> str:
+    if "[^" in text:
+        text = _FOOTNOTE.sub("", text)
+    if "[!" in text:
+        text = _ALERT.sub(" ", text)
+    # Images first: in a badge, [![alt](image)](target), the image sits inside the link.
+    if "![" in text:
+        text = _IMAGE.sub(lambda m: _inline_link(m, links), text)
+    if "](" in text:
+        text = _LINK.sub(lambda m: _inline_link(m, links), text)
+    if refs:
+        text = _REFERENCE.sub(lambda m: _reference(m, refs, links), text)
+        text = _SHORTCUT.sub(lambda m: _shortcut(m, refs, links), text)
+    return text
+
+
+def _inline_link(match: re.Match[str], links: list[str]) -> str:
+    target = match.group(2)
+    if target.startswith("<") and target.endswith(">"):
+        target = target[1:-1]
+    links.append(target)
+    return match.group(1)
+
+
+def _reference(match: re.Match[str], refs: Mapping[str, str], links: list[str]) -> str:
+    label = normalise(match.group(3) or match.group(2)).lower()
+    if label not in refs:
+        return match.group()
+    links.append(refs[label])
+    return match.group(2)
+
+
+def _shortcut(match: re.Match[str], refs: Mapping[str, str], links: list[str]) -> str:
+    label = normalise(match.group(2)).lower()
+    if label not in refs:
+        return match.group()
+    links.append(refs[label])
+    return match.group(2)
+
+
+def _strip_emphasis(text: str) -> str:
+    if "**" in text or "__" in text:
+        text = _STRONG.sub(r"\2", text)
+    if "*" in text:
+        text = _EMPHASIS_STAR.sub(r"\1", text)
+    if "_" in text:
+        text = _EMPHASIS_UNDERSCORE.sub(r"\1", text)
+    if "~~" in text:
+        text = _STRIKE.sub(r"\1", text)
+    return text

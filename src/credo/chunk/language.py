@@ -1,0 +1,54 @@
+"""Which splitter reads which file: the extension table and `split_file`."""
+
+from __future__ import annotations
+
+import re
+
+from credo.chunk.code import split_code
+from credo.chunk.markdown import split_markdown
+from credo.chunk.model import Chunk
+from credo.chunk.text import split_text
+from credo.errors import InvalidInputError
+
+# Extension (lower case, no dot) -> language. Kotlin, Scala and Swift share Java's comment
+# and string rules (// and /* */, triple-quoted text blocks); C# and C++ share C's.
+EXTENSIONS: dict[str, str] = {
+    **dict.fromkeys(("md", "markdown", "mdown", "mkd", "mkdn", "mdx"), "markdown"),
+    **dict.fromkeys(("py", "pyi", "pyw"), "python"),
+    **dict.fromkeys(("c", "h", "cc", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "cs"), "c"),
+    **dict.fromkeys(("js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts"), "js"),
+    "go": "go",
+    "rs": "rust",
+    **dict.fromkeys(("java", "kt", "kts", "scala", "swift", "groovy"), "java"),
+    **dict.fromkeys(("sh", "bash", "zsh", "ksh"), "shell"),
+    **dict.fromkeys(("txt", "text", "rst"), "text"),
+}
+
+
+def language_for(path: str) -> str | None:
+    """The language of `path` from its extension (case-insensitive), None if unsupported.
+
+    One of "markdown", "python", "c", "js", "go", "rust", "java", "shell", "text".
+    """
+    name = re.split(r"[/\\]", path)[-1]
+    _, dot, extension = name.rpartition(".")
+    if not dot or not _:
+        return None  # no extension, or a dot file such as ".bashrc"
+    return EXTENSIONS.get(extension.lower())
+
+
+def split_file(path: str, text: str) -> list[Chunk]:
+    """Chunks of a file's `text`, with the splitter `language_for(path)` picks.
+
+    Raises:
+        InvalidInputError: `path` has an extension credo does not read.
+    """
+    language = language_for(path)
+    if language is None:
+        known = ", ".join(f".{ext}" for ext in sorted(EXTENSIONS))
+        raise InvalidInputError(f"cannot split {path!r}: unsupported file type; supported: {known}")
+    if language == "markdown":
+        return split_markdown(text)
+    if language == "text":
+        return split_text(text)
+    return split_code(text, language)

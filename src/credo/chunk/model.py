@@ -1,0 +1,94 @@
+"""The chunk: one belief-sized piece of a file, with the exact lines it came from.
+
+Shared by every splitter: the `Chunk` dataclass, the size limits, how lines are counted,
+whitespace normalisation and bare-URL detection.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+ROLES = ("heading", "paragraph", "bullet", "sentence", "code_comment", "docstring", "text")
+
+# A paragraph (or list item, comment block, docstring paragraph) whose cleaned text is
+# longer than this is split into sentences: a belief should state one thing, and ~600
+# characters is about four ordinary sentences.
+MAX_PARAGRAPH_CHARS = 600
+
+# A sentence shorter than this ("Yes.", "See below.") is glued to its neighbour so it
+# does not become a belief that means nothing on its own.
+MIN_SENTENCE_CHARS = 20
+
+# A chunk needs at least this many letters or digits; "---", "***" or "1." are markup.
+MIN_MEANINGFUL_CHARS = 3
+
+# No leading \b: a literal prefix lets re skip ahead fast, and "xhttp://" never occurs.
+_URL = re.compile(r"https?://[^\s<>()\[\]{}\"'`\x00]+")
+_URL_TAIL = ".,;:!?*_~"
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One piece of a file that becomes one belief.
+
+    Attributes:
+        text: The belief text: whitespace-normalised, markup that adds no meaning removed.
+        start_line: First source line the text came from (1-based).
+        end_line: Last source line the text came from (1-based, inclusive).
+        role: "heading", "paragraph", "bullet", "sentence", "code_comment", "docstring"
+            or "text".
+        section: Heading path (Markdown) or qualified-name path (code) around the chunk.
+        heading_index: Index, in the returned list, of the nearest enclosing heading
+            chunk; None at top level and for code and plain text.
+        links: Link and image targets and bare URLs in the chunk, as written, in order,
+            each once.
+
+    Lines are counted as Python's universal-newlines mode counts them (``\\n``, ``\\r\\n``
+    and ``\\r`` each end a line), so the numbers match a file read with ``open(path)``.
+    """
+
+    text: str
+    start_line: int
+    end_line: int
+    role: str
+    section: tuple[str, ...] = ()
+    heading_index: int | None = None
+    links: tuple[str, ...] = ()
+
+
+def source_lines(text: str) -> list[str]:
+    """Split `text` into lines the way universal-newlines mode does (see `Chunk`)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.split("\n")
+
+
+def normalise(text: str) -> str:
+    """Collapse every run of whitespace (newlines included) to one space and trim."""
+    return " ".join(text.split())
+
+
+def is_meaningful(text: str, minimum: int = MIN_MEANINGFUL_CHARS) -> bool:
+    """True when `text` holds at least `minimum` letters or digits."""
+    count = 0
+    for char in text:
+        if char.isalnum():
+            count += 1
+            if count >= minimum:
+                return True
+    return False
+
+
+def find_urls(text: str) -> list[str]:
+    """Bare http(s) URLs in `text`, trailing sentence punctuation trimmed."""
+    if "http" not in text:
+        return []
+    return [match.group().rstrip(_URL_TAIL) for match in _URL.finditer(text)]
+
+
+def unique(items: list[str]) -> tuple[str, ...]:
+    """`items` without repeats, first occurrence kept (deterministic order)."""
+    if not items:
+        return ()
+    return tuple(dict.fromkeys(item for item in items if item))

@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from credo import Memory
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Iterator[Memory]:
+    with Memory(tmp_path / "memory.db", root=tmp_path) as mem:
+        yield mem
+
+
+@pytest.fixture
+def mem_memory(tmp_path: Path) -> Iterator[Memory]:
+    with Memory(":memory:", root=tmp_path) as mem:
+        yield mem
+
+
+def credo_command() -> list[str]:
+    exe = shutil.which("credo")
+    return [exe] if exe else [sys.executable, "-m", "credo"]
+
+
+class CliRun:
+    """Runs the real ``credo`` entry point in a fresh process against one store."""
+
+    def __init__(self, db: Path, cwd: Path) -> None:
+        self.db, self.cwd = db, cwd
+
+    def __call__(
+        self,
+        *args: str,
+        stdin: str | None = None,
+        check: bool = False,
+        env: dict[str, str] | None = None,
+    ) -> subprocess.CompletedProcess[str]:
+        environment = {**os.environ, "CREDO_DB": str(self.db), **(env or {})}
+        environment.pop("CREDO_DEBUG", None)
+        done = subprocess.run(
+            [*credo_command(), *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            cwd=self.cwd,
+            env=environment,
+            timeout=120,
+            check=False,
+        )
+        if check and done.returncode != 0:
+            raise AssertionError(f"credo {' '.join(args)} failed: {done.stderr}")
+        return done
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> CliRun:
+    return CliRun(tmp_path / "cli.db", tmp_path)

@@ -1,0 +1,88 @@
+"""The CLI through the real ``credo`` entry point, in fresh processes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import CliRun
+
+
+def test_remember_show_stats_round(run: CliRun) -> None:
+    belief_id = run(
+        "remember", "Deploys go through ops/deploy.sh", "--doc", "ops/deploy.sh#L1-L9", check=True
+    ).stdout.strip()
+    shown = json.loads(run("show", belief_id, "--json", check=True).stdout)
+    assert shown["belief"]["content"] == "Deploys go through ops/deploy.sh"
+    assert shown["anchors"][0]["doc_uri"] == "ops/deploy.sh#L1-L9"
+    other = json.loads(run("remember", "Staging first", "--lock", "--json", check=True).stdout)
+    assert other["locked"] is True
+    edge = json.loads(
+        run("relate", belief_id, other["id"], "supports", "--json", check=True).stdout
+    )
+    assert edge["type"] == "SUPPORTS" and edge["weight"] == 1.0
+    stats = json.loads(run("stats", "--json", check=True).stdout)
+    assert (stats["beliefs"], stats["locked"], stats["edges"], stats["anchors"]) == (2, 1, 1, 1)
+    assert "beliefs:" in run("stats", check=True).stdout
+    assert (
+        json.loads(run("feedback", belief_id, "used", "--json", check=True).stdout)["alpha"] == 2.0
+    )
+    assert run("unlock", other["id"], check=True).stdout.startswith("unlocked")
+    assert run("lock", other["id"], check=True).stdout.startswith("locked")
+    anchors = json.loads(run("anchors", "--doc", "ops/", "--json", check=True).stdout)
+    assert [a["belief_id"] for a in anchors] == [belief_id]
+    run("forget", belief_id, check=True)
+    assert json.loads(run("show", belief_id, "--json", check=True).stdout)["belief"]["deleted_at"]
+
+
+def test_import_export_through_cli(run: CliRun, tmp_path: Path) -> None:
+    records = tmp_path / "in.jsonl"
+    records.write_text(
+        '{"kind":"belief","id":"a","content":"Alpha ships first"}\n'
+        '{"kind":"belief","id":"b","content":"Beta follows"}\n'
+        '{"kind":"edge","src":"b","dst":"a","type":"TEMPORAL_NEXT"}\n',
+        encoding="utf-8",
+    )
+    report = json.loads(run("import", str(records), "--json", check=True).stdout)
+    assert report["beliefs_added"] == 2 and report["edges_added"] == 1
+    run("export", str(tmp_path / "out.jsonl"), check=True)
+    lines = (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["kind"] for line in lines] == ["belief", "belief", "edge"]
+    stdin = run(
+        "import", "-", stdin='{"kind":"belief","id":"c","content":"from stdin"}\n', check=True
+    )
+    assert "imported 1 beliefs" in stdin.stdout
+
+
+def test_errors_are_one_line_with_nonzero_exit(run: CliRun, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"kind":"belief","content":"ok"}\n{oops\n', encoding="utf-8")
+    cases = [
+        ("remember", "   "),
+        ("show", "missing-id"),
+        ("relate", "x", "y", "LIKES"),
+        ("import", str(bad)),
+        ("import", str(tmp_path / "nope.jsonl")),
+        ("link", "missing-id", "docs/a.md"),
+    ]
+    for args in cases:
+        done = run(*args)
+        assert done.returncode == 1, args
+        assert done.stderr.startswith("Error: "), (args, done.stderr)
+        assert done.stderr.count("\n") == 1, (args, done.stderr)
+        assert "Traceback" not in done.stderr
+    assert json.loads(run("stats", "--json", check=True).stdout)["beliefs"] == 0
+
+
+def test_corrupt_store_is_a_clean_error(run: CliRun) -> None:
+    run.db.write_bytes(b"garbage" * 1000)
+    done = run("stats")
+    assert done.returncode == 1
+    assert done.stderr.startswith("Error: cannot open store")
+    assert run.db.read_bytes() == b"garbage" * 1000
+
+
+def test_usage_errors_exit_nonzero(run: CliRun) -> None:
+    done = run("anchors")
+    assert done.returncode == 2
+    assert "give either a belief ID or --doc PATH" in done.stderr

@@ -1,0 +1,63 @@
+"""Store path resolution and settings precedence."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from credo.config import load_settings, resolve_db_path
+from credo.errors import InvalidInputError
+
+
+def test_store_path_precedence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    sub = repo / "src" / "pkg"
+    sub.mkdir(parents=True)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("CREDO_DB", raising=False)
+    assert resolve_db_path(None, cwd=sub) == repo / ".credo" / "memory.db"
+    assert resolve_db_path(None, cwd=tmp_path) == tmp_path / "xdg" / "credo" / "memory.db"
+    monkeypatch.setenv("CREDO_DB", str(tmp_path / "env.db"))
+    assert resolve_db_path(None, cwd=sub) == tmp_path / "env.db"
+    assert resolve_db_path(tmp_path / "explicit.db", cwd=sub) == tmp_path / "explicit.db"
+
+
+def test_settings_from_toml_found_upward_and_env_overrides(tmp_path: Path) -> None:
+    (tmp_path / ".credo.toml").write_text(
+        "[retrieval]\ntoken_budget = 1500\ncluster_edge_weight_floor = 0.5\n"
+        "use_intentional_clustering = true\n",
+        encoding="utf-8",
+    )
+    deep = tmp_path / "a" / "b"
+    deep.mkdir(parents=True)
+    settings = load_settings(deep, env={})
+    assert settings.source == tmp_path / ".credo.toml"
+    assert settings.retrieval.token_budget == 1500
+    assert settings.retrieval.cluster_edge_weight_floor == 0.5
+    assert settings.retrieval.use_intentional_clustering is True
+    overridden = load_settings(
+        deep, env={"CREDO_INTENTIONAL_CLUSTERING": "0", "CREDO_TOKEN_BUDGET": "900"}
+    )
+    assert overridden.retrieval.use_intentional_clustering is False
+    assert overridden.retrieval.token_budget == 900
+
+
+@pytest.mark.parametrize(
+    ("toml", "env", "message"),
+    [
+        ("[retrieval]\ntoken_budgt = 5\n", {}, "unknown setting 'token_budgt'"),
+        ("[retreival]\n", {}, "unknown section 'retreival'"),
+        ("[retrieval]\ntoken_budget = 'lots'\n", {}, "not a valid int"),
+        ("[retrieval]\ntoken_budget = true\n", {}, "must be a int"),
+        ("not = [valid toml", {}, "cannot read"),
+        ("", {"CREDO_INTENTIONAL_CLUSTERING": "maybe"}, "not a boolean"),
+    ],
+)
+def test_bad_settings_are_clear_errors(
+    tmp_path: Path, toml: str, env: dict[str, str], message: str
+) -> None:
+    (tmp_path / ".credo.toml").write_text(toml, encoding="utf-8")
+    with pytest.raises(InvalidInputError, match=message):
+        load_settings(tmp_path, env=env)

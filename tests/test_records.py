@@ -1,0 +1,190 @@
+"""Records import/export: one transaction, line-numbered errors, byte-identical round trips."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from credo import Memory
+from credo.errors import RecordsError
+from credo.types import EdgeType
+
+GOOD = [
+    {"kind": "belief", "id": "n1", "content": "Releases are cut on Thursdays", "session": "s1"},
+    {
+        "kind": "belief",
+        "id": "n2",
+        "content": "Release notes live in CHANGELOG.md",
+        "doc": "CHANGELOG.md#L1-L40",
+        "locked": True,
+    },
+    {"kind": "belief", "content": "Hotfixes skip the release train"},
+    {"kind": "edge", "src": "n2", "dst": "n1", "type": "SUPPORTS"},
+    {"kind": "anchor", "belief_id": "n1", "doc_uri": "docs/release.md", "anchor_type": "manual"},
+]
+
+
+def _write(path: Path, rows: list[object]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_import_keeps_ids_and_links(memory: Memory, tmp_path: Path) -> None:
+    report = memory.import_records(_write(tmp_path / "r.jsonl", GOOD))
+    assert (report.beliefs_added, report.edges_added, report.anchors_added) == (3, 1, 2)
+    assert memory.get("n2").locked
+    assert [a.doc_uri for a in memory.anchors("n2")] == ["CHANGELOG.md#L1-L40"]
+    assert [e.type for e in memory.edges("n1")] == [EdgeType.SUPPORTS]
+    assert memory.get("n1").session == "s1"
+
+
+def test_reimport_is_idempotent(memory: Memory, tmp_path: Path) -> None:
+    path = _write(tmp_path / "r.jsonl", GOOD)
+    memory.import_records(path)
+    before = memory.stats()
+    report = memory.import_records(path)
+    assert report.beliefs_added == 0 and report.edges_added == 0 and report.anchors_added == 0
+    after = memory.stats()
+    assert (after.beliefs, after.edges, after.anchors) == (
+        before.beliefs,
+        before.edges,
+        before.anchors,
+    )
+
+
+BAD_LINES = [
+    ("{not json", "invalid JSON"),
+    ('["a list"]', "JSON object"),
+    ('{"kind": "belief"}', "missing required field 'content'"),
+    ('{"kind": "belief", "content": "   "}', "empty"),
+    ('{"kind": "belief", "content": 7}', "must be a string"),
+    ('{"kind": "belief", "content": "x", "locked": "yes"}', "true or false"),
+    ('{"kind": "belief", "content": "x", "colour": "red"}', "unknown field 'colour'"),
+    ('{"kind": "thing"}', "unknown record kind"),
+    ('{"kind": "edge", "src": "n1", "dst": "n2", "type": "LIKES"}', "unknown edge type"),
+    ('{"kind": "edge", "src": "n1", "dst": "ghost", "type": "CITES"}', "'ghost' is not a known"),
+    ('{"kind": "edge", "src": "n1", "dst": "n1", "type": "CITES"}', "self-edge"),
+    ('{"kind": "edge", "src": "n2", "dst": "n1", "type": "SUPPORTS"}', "duplicate edge"),
+    ('{"kind": "edge", "src": "n1", "dst": "n2", "type": "CITES", "weight": 9}', "within [-1, 1]"),
+    ('{"kind": "anchor", "belief_id": "n1", "doc_uri": " "}', "empty"),
+    ('{"kind": "anchor", "belief_id": "ghost", "doc_uri": "a.md"}', "'ghost' is not a known"),
+    ('{"kind": "belief", "id": "n1", "content": "other text"}', "already used on line 1"),
+    ("[" * 100_000, "nested too deeply"),
+]
+
+
+@pytest.mark.parametrize(("bad", "message"), BAD_LINES, ids=[m for _, m in BAD_LINES])
+def test_malformed_line_aborts_whole_import(
+    memory: Memory, tmp_path: Path, bad: str, message: str
+) -> None:
+    memory.remember("already here")
+    before = list(memory.store.iter_beliefs())
+    lines = [json.dumps(r) for r in GOOD] + [bad]
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(RecordsError) as info:
+        memory.import_records(path)
+    text = str(info.value)
+    assert ":6:" in text and message in text and "\n" not in text
+    assert list(memory.store.iter_beliefs()) == before
+    assert memory.stats().edges == 0
+
+
+def test_invalid_utf8_names_the_line(memory: Memory, tmp_path: Path) -> None:
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes(b'{"kind":"belief","content":"ok"}\n{"kind":"belief","content":"caf\xe9"}\n')
+    with pytest.raises(RecordsError, match=r":2: invalid UTF-8"):
+        memory.import_records(path)
+    assert memory.stats().beliefs == 0
+
+
+def test_missing_file_is_a_clear_error(memory: Memory, tmp_path: Path) -> None:
+    with pytest.raises(RecordsError, match="cannot read records file"):
+        memory.import_records(tmp_path / "nope.jsonl")
+
+
+def test_edge_to_a_stored_belief_is_accepted(memory: Memory) -> None:
+    stored = memory.remember("stored earlier", id="old")
+    memory.import_records(
+        [
+            {"kind": "belief", "id": "new", "content": "imported later"},
+            {"kind": "edge", "src": "new", "dst": stored, "type": "CITES"},
+        ]
+    )
+    assert [e.dst for e in memory.edges("new")] == ["old"]
+
+
+# -- round trip --------------------------------------------------------------------------
+
+_texts = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
+    min_size=1,
+    max_size=30,
+).filter(lambda t: t.strip())
+
+
+@st.composite
+def stores(draw: st.DrawFn) -> list[dict[str, object]]:
+    texts = draw(
+        st.lists(_texts, min_size=1, max_size=12, unique_by=lambda t: t.strip().casefold())
+    )
+    rows: list[dict[str, object]] = []
+    ids = [f"id-{i}" for i in range(len(texts))]
+    for belief_id, text in zip(ids, texts, strict=True):
+        row: dict[str, object] = {
+            "kind": "belief",
+            "id": belief_id,
+            "content": text,
+            "locked": draw(st.booleans()),
+            "session": draw(st.none() | st.sampled_from(["s1", "s2"])),
+            "created_at": draw(st.floats(0, 2e9, allow_nan=False)),
+        }
+        if draw(st.booleans()):
+            row["doc"] = draw(st.sampled_from(["docs/a.md", "docs/b.md#L2-L9", "https://x.org/p"]))
+        rows.append(row)
+    if len(ids) > 1:
+        pairs = draw(
+            st.lists(
+                st.tuples(
+                    st.sampled_from(ids), st.sampled_from(ids), st.sampled_from(list(EdgeType))
+                ),
+                max_size=20,
+            )
+        )
+        seen = set()
+        for src, dst, edge_type in pairs:
+            if src != dst and (src, dst, edge_type) not in seen:
+                seen.add((src, dst, edge_type))
+                rows.append(
+                    {
+                        "kind": "edge",
+                        "src": src,
+                        "dst": dst,
+                        "type": edge_type.value,
+                        "weight": draw(st.floats(-1, 1, allow_nan=False)),
+                    }
+                )
+    return rows
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(stores())
+def test_export_import_export_is_byte_identical(
+    tmp_path_factory: pytest.TempPathFactory, rows: list[dict[str, object]]
+) -> None:
+    folder = tmp_path_factory.mktemp("rt")
+    with Memory(folder / "a.db", root=folder) as first:
+        first.import_records(rows)
+        b = first.remember("written through the API", doc="docs/api.md#L3-L4")
+        first.feedback(b, "used")
+        first.export_records(folder / "one.jsonl")
+    with Memory(folder / "b.db", root=folder) as second:
+        second.import_records(folder / "one.jsonl")
+        second.export_records(folder / "two.jsonl")
+    assert (folder / "one.jsonl").read_bytes() == (folder / "two.jsonl").read_bytes()

@@ -1,0 +1,195 @@
+"""UnionFind: examples, and components checked against a plain BFS oracle (hypothesis)."""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from credo.errors import NotFoundError
+from credo.unionfind import UnionFind
+
+
+def bfs_components(keys: list[int], pairs: list[tuple[int, int]]) -> list[tuple[int, ...]]:
+    """Reference: connected components by breadth-first search over undirected pairs."""
+    neighbours: dict[int, set[int]] = {key: set() for key in keys}
+    for a, b in pairs:
+        neighbours.setdefault(a, set()).add(b)
+        neighbours.setdefault(b, set()).add(a)
+    seen: set[int] = set()
+    components: list[tuple[int, ...]] = []
+    for start in sorted(neighbours):
+        if start in seen:
+            continue
+        seen.add(start)
+        queue = deque([start])
+        members = []
+        while queue:
+            node = queue.popleft()
+            members.append(node)
+            for other in neighbours[node]:
+                if other not in seen:
+                    seen.add(other)
+                    queue.append(other)
+        components.append(tuple(sorted(members)))
+    return sorted(components)
+
+
+keys_and_pairs = st.integers(min_value=0, max_value=30).flatmap(
+    lambda n: st.tuples(
+        st.just(list(range(n))),
+        st.lists(
+            st.tuples(st.integers(0, n + 5), st.integers(0, n + 5)),  # some keys never added
+            max_size=3 * n + 3,
+        ),
+    )
+)
+
+
+@given(keys_and_pairs)
+def test_components_match_bfs_oracle(case: tuple[list[int], list[tuple[int, int]]]) -> None:
+    keys, pairs = case
+    uf = UnionFind(keys)
+    for a, b in pairs:
+        uf.union(a, b)
+    assert uf.components() == bfs_components(keys, pairs)
+
+
+@given(keys_and_pairs, st.randoms(use_true_random=False))
+def test_components_independent_of_order(
+    case: tuple[list[int], list[tuple[int, int]]], rng: random.Random
+) -> None:
+    keys, pairs = case
+    forward = UnionFind(keys)
+    forward.union_all(pairs)
+    shuffled_keys = list(keys)
+    shuffled_pairs = [(b, a) for a, b in pairs]
+    rng.shuffle(shuffled_keys)
+    rng.shuffle(shuffled_pairs)
+    backward = UnionFind(shuffled_keys)
+    backward.union_all(shuffled_pairs)
+    assert forward.components() == backward.components()
+
+
+@given(keys_and_pairs)
+def test_union_reports_merges_exactly(case: tuple[list[int], list[tuple[int, int]]]) -> None:
+    """union is True iff the two keys were apart before; sets = keys - merges."""
+    keys, pairs = case
+    uf = UnionFind(keys)
+    merges = 0
+    for a, b in pairs:
+        apart = a != b and (a not in uf or b not in uf or not uf.connected(a, b))
+        merged = uf.union(a, b)
+        assert merged == apart
+        merges += merged
+    assert len(uf.components()) == len(uf) - merges
+    for component in uf.components():
+        assert all(uf.size_of(key) == len(component) for key in component)
+
+
+@given(keys_and_pairs)
+def test_union_all_equals_repeated_union(case: tuple[list[int], list[tuple[int, int]]]) -> None:
+    keys, pairs = case
+    one_by_one = UnionFind(keys)
+    merges = sum(one_by_one.union(a, b) for a, b in pairs)
+    bulk = UnionFind(keys)
+    assert bulk.union_all(pairs) == merges
+    assert bulk.components() == one_by_one.components()
+
+
+def test_new_keys_are_singletons() -> None:
+    uf = UnionFind(["b", "a"])
+    assert uf.components() == [("a",), ("b",)]
+    assert uf.find("a") == "a"
+    assert not uf.connected("a", "b")
+    assert len(uf) == 2
+    assert list(uf) == ["b", "a"]
+
+
+def test_add_reports_whether_new() -> None:
+    uf: UnionFind[str] = UnionFind()
+    assert uf.add("x") is True
+    assert uf.add("x") is False
+    assert "x" in uf
+    assert "y" not in uf
+
+
+def test_repeated_keys_are_kept_once() -> None:
+    uf = UnionFind(["a", "a", "b"])
+    assert len(uf) == 2
+
+
+@pytest.mark.parametrize(
+    ("pairs", "expected"),
+    [
+        ([], [("a",), ("b",), ("c",), ("d",)]),
+        ([("a", "b")], [("a", "b"), ("c",), ("d",)]),
+        ([("d", "a"), ("c", "b")], [("a", "d"), ("b", "c")]),
+        ([("a", "b"), ("c", "d"), ("d", "a")], [("a", "b", "c", "d")]),
+        ([("a", "a")], [("a",), ("b",), ("c",), ("d",)]),
+    ],
+)
+def test_components_examples(pairs: list[tuple[str, str]], expected: list[tuple[str, ...]]) -> None:
+    uf = UnionFind(["d", "c", "b", "a"])
+    uf.union_all(pairs)
+    assert uf.components() == expected
+
+
+def test_union_returns_false_when_already_joined() -> None:
+    uf = UnionFind(["a", "b"])
+    assert uf.union("a", "b") is True
+    assert uf.union("b", "a") is False
+    assert uf.union("a", "a") is False
+
+
+def test_union_adds_unknown_keys() -> None:
+    uf: UnionFind[str] = UnionFind()
+    assert uf.union("x", "y") is True
+    assert uf.components() == [("x", "y")]
+
+
+@pytest.mark.parametrize("call", ["find", "size_of", "partition"])
+def test_query_of_unknown_key_raises_not_found(call: str) -> None:
+    uf = UnionFind(["a"])
+    with pytest.raises(NotFoundError, match="no key 'zz'"):
+        if call == "partition":
+            uf.partition(["a", "zz"])
+        else:
+            getattr(uf, call)("zz")
+
+
+def test_not_found_is_a_key_error() -> None:
+    with pytest.raises(KeyError):
+        UnionFind(["a"]).find("zz")
+
+
+def test_deep_path_is_compressed() -> None:
+    """Union by size allows depth 2 here (d -> c -> a); one find flattens it."""
+    uf = UnionFind(["a", "b", "c", "d"])
+    uf.union("a", "b")
+    uf.union("c", "d")
+    uf.union("a", "c")
+    root = uf.find("d")
+    assert root == uf.find("a")
+    assert uf._parent["d"] == root  # white-box: the path now points at the root
+
+
+def test_deep_path_is_followed_in_bulk_and_partition() -> None:
+    uf = UnionFind(["a", "b", "c", "d", "e", "f"])
+    uf.union_all([("a", "b"), ("c", "d"), ("a", "c")])  # d is two levels deep
+    assert uf.union_all([("d", "e")]) == 1
+    uf.union_all([("e", "f")])
+    uf2 = UnionFind(["a", "b", "c", "d"])
+    uf2.union_all([("a", "b"), ("c", "d"), ("a", "c")])
+    assert uf2.partition(["d", "b"]) == [["d", "b"]]
+    assert uf.components() == [("a", "b", "c", "d", "e", "f")]
+
+
+def test_partition_keeps_the_given_order() -> None:
+    uf = UnionFind(["a", "b", "c", "d"])
+    uf.union_all([("a", "c"), ("b", "d")])
+    assert uf.partition(["d", "a", "c", "b"]) == [["d", "b"], ["a", "c"]]
+    assert uf.partition([]) == []
