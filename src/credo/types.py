@@ -112,3 +112,37 @@ class StoreStats:
     path: str
     size_bytes: int
     edges_by_type: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievedBelief:
+    """One belief in a retrieval result, with why it is there."""
+
+    id: str
+    content: str
+    score: float
+    locked: bool
+    tokens: int  # what it costs in the rendered block
+    lanes: dict[str, float] = field(default_factory=dict)  # lane -> its score contribution
+    cluster_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalResult:
+    """What ``Memory.retrieve`` returns: the pack, in order, and what did not fit.
+
+    ``doc_anchors`` is parallel to ``beliefs`` when anchors were asked for, else ``None``.
+    """
+
+    query: str
+    beliefs: tuple[RetrievedBelief, ...]
+    token_budget: int
+    used_tokens: int
+    dropped: tuple[str, ...] = ()  # ranked candidates that did not fit the budget
+    locked_overflow: tuple[str, ...] = ()  # locked beliefs beyond their half of the budget
+    doc_anchors: tuple[tuple[DocAnchor, ...], ...] | None = None
+    clustering: bool = False
+
+    @property
+    def ids(self) -> list[str]:
+        return [b.id for b in self.beliefs]

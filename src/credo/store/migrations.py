@@ -143,6 +143,31 @@ CREATE INDEX idx_belief_documents_belief ON belief_documents(belief_id);
 CREATE INDEX idx_belief_documents_doc ON belief_documents(doc_uri);
 """
 
+# Files `credo ingest` has read: unchanged files (same hash) are skipped on re-ingest.
+M003_INGESTED_FILES = """
+CREATE TABLE ingested_files (
+    path         TEXT PRIMARY KEY,  -- repo-relative (or file:/// outside the root)
+    content_hash TEXT NOT NULL,
+    size         INTEGER NOT NULL,
+    mtime        REAL NOT NULL,
+    ingested_at  REAL NOT NULL,
+    beliefs      INTEGER NOT NULL DEFAULT 0
+);
+"""
+
+# Persisted HRR traces (one BLOB per belief with edges) and the parameters they were built
+# with; `_meta` holds small key/value facts about the store.
+M004_HRR = """
+CREATE TABLE _meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE hrr_traces (
+    belief_id TEXT PRIMARY KEY REFERENCES beliefs(id) ON DELETE CASCADE,
+    trace     BLOB NOT NULL
+);
+"""
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -178,6 +203,8 @@ def _split_statements(sql: str) -> list[str]:
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "m001_initial", _script(M001_INITIAL)),
     Migration(2, "m002_belief_documents", _script(M002_BELIEF_DOCUMENTS)),
+    Migration(3, "m003_ingested_files", _script(M003_INGESTED_FILES)),
+    Migration(4, "m004_hrr", _script(M004_HRR)),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 
