@@ -267,6 +267,56 @@ def export(ctx: click.Context, file: str, as_json: bool) -> None:
 
 
 @cli.command()
+@click.argument("query")
+@click.option("--budget", type=int, help="Token budget (default: [retrieval] token_budget, 2400).")
+@click.option(
+    "--cluster/--no-cluster",
+    "cluster",
+    default=None,
+    help="Intentional clustering on or off (default: settings).",
+)
+@click.option(
+    "--lane",
+    "lane_flags",
+    multiple=True,
+    metavar="NAME=on|off",
+    help="Turn a lane on or off, e.g. --lane bfs=on (repeatable).",
+)
+@click.option("--explain", is_flag=True, help="Show each lane's contribution.")
+@click.option("--no-anchors", is_flag=True, help="Leave document anchors out.")
+@json_option
+@click.pass_context
+def search(
+    ctx: click.Context,
+    query: str,
+    budget: int | None,
+    cluster: bool | None,
+    lane_flags: tuple[str, ...],
+    explain: bool,
+    no_anchors: bool,
+    as_json: bool,
+) -> None:
+    """Retrieve the beliefs that matter for QUERY, packed into the token budget."""
+    from credo.config import parse_bool
+    from credo.render import result_json, result_text
+
+    lanes: dict[str, bool] = {}
+    for flag in lane_flags:
+        name, sep, value = flag.partition("=")
+        if not sep:
+            raise click.BadParameter(f"{flag!r} is not NAME=on|off", param_hint="--lane")
+        lanes[name.strip()] = parse_bool(value, name=f"--lane {name}")
+    result = _memory(ctx).retrieve(
+        query,
+        token_budget=budget,
+        lanes=lanes,
+        use_intentional_clustering=cluster,
+        with_doc_anchors=not no_anchors,
+    )
+    _emit(as_json, result_json(result), lambda: result_text(result, explain=explain))
+
+
+@cli.command()
 @click.argument("belief_id")
 @click.argument("uri")
 @click.option("--lines", help="Line range in the document, like 12-30.")

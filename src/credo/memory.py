@@ -7,13 +7,13 @@ import math
 import os
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from credo import identity, importer
-from credo.config import Settings, git_root, load_settings, resolve_db_path
+from credo import identity, importer, retrieval
+from credo.config import Settings, git_root, load_settings, parse_bool, resolve_db_path
 from credo.docuri import normalise_doc_uri, parse_lines
 from credo.errors import ConflictError, InvalidInputError, NotFoundError, StoreError
 from credo.records import anchor_line, belief_line, edge_line
@@ -27,6 +27,7 @@ from credo.types import (
     DocAnchor,
     Edge,
     EdgeType,
+    RetrievalResult,
     StoreStats,
 )
 
@@ -303,6 +304,47 @@ class Memory:
             self.store.set_evidence(belief_id, alpha, beta, now)
             self.store.append_log([(now, "feedback", belief_id, self.source, {"signal": signal})])
         return self.get(belief_id)
+
+    # -- retrieval -------------------------------------------------------------------------
+    def retrieve(
+        self,
+        query: str,
+        *,
+        token_budget: int | None = None,
+        lanes: Mapping[str, bool] | None = None,
+        use_intentional_clustering: bool | None = None,
+        cluster_edge_weight_floor: float | None = None,
+        cluster_diversity_target: int | None = None,
+        with_doc_anchors: bool = False,
+    ) -> RetrievalResult:
+        """The beliefs that matter for ``query``, packed into ``token_budget`` tokens.
+
+        Locked beliefs come first; the rest are ranked by the lanes (docs/RETRIEVAL.md) and
+        packed by score, or by intentional clustering when it is on. Clustering resolves as
+        env ``CREDO_INTENTIONAL_CLUSTERING`` > the argument > ``[retrieval]`` in .credo.toml
+        > the default. Same store and query give a byte-identical result.
+        """
+        settings = self.settings.retrieval
+        env = os.environ.get("CREDO_INTENTIONAL_CLUSTERING", "").strip()
+        if env:
+            clustering_on = parse_bool(env, name="CREDO_INTENTIONAL_CLUSTERING")
+        elif use_intentional_clustering is not None:
+            clustering_on = use_intentional_clustering
+        else:
+            clustering_on = settings.use_intentional_clustering
+        options = retrieval.Options(
+            token_budget=settings.token_budget if token_budget is None else token_budget,
+            lanes={**retrieval.DEFAULT_LANES, **(lanes or {})},
+            use_intentional_clustering=clustering_on,
+            cluster_edge_weight_floor=settings.cluster_edge_weight_floor
+            if cluster_edge_weight_floor is None
+            else cluster_edge_weight_floor,
+            cluster_diversity_target=settings.cluster_diversity_target
+            if cluster_diversity_target is None
+            else cluster_diversity_target,
+            with_doc_anchors=with_doc_anchors,
+        )
+        return retrieval.retrieve(self.store, query, options)
 
     # -- document anchors ------------------------------------------------------------------
     def link(

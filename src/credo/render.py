@@ -11,7 +11,7 @@ import json
 from enum import Enum
 from typing import Any
 
-from credo.types import Belief, DocAnchor, Edge, StoreStats
+from credo.types import Belief, DocAnchor, Edge, RetrievalResult, StoreStats
 
 
 def to_jsonable(value: Any) -> Any:
@@ -78,4 +78,55 @@ def stats_text(stats: StoreStats) -> str:
         f"log:        {stats.log_entries} entries",
         f"size:       {stats.size_bytes / 1_048_576:.2f} MiB",
     ]
+    return "\n".join(lines)
+
+
+def result_json(result: RetrievalResult) -> dict[str, Any]:
+    """The retrieval result as JSON: beliefs with scores, lanes, clusters and anchors."""
+    anchors = result.doc_anchors
+    beliefs = []
+    for index, belief in enumerate(result.beliefs):
+        item = to_jsonable(belief)
+        item["lanes"] = {k: round(v, 6) for k, v in sorted(belief.lanes.items())}
+        item["score"] = round(belief.score, 6)
+        if anchors is not None:
+            item["doc_anchors"] = to_jsonable(list(anchors[index]))
+        beliefs.append(item)
+    return {
+        "query": result.query,
+        "token_budget": result.token_budget,
+        "used_tokens": result.used_tokens,
+        "clustering": result.clustering,
+        "beliefs": beliefs,
+        "dropped": list(result.dropped),
+        "locked_overflow": list(result.locked_overflow),
+    }
+
+
+def result_text(result: RetrievalResult, *, explain: bool = False) -> str:
+    """People's view of a retrieval: one block per belief, grouped by cluster when on."""
+    if not result.beliefs:
+        return f"no beliefs match {result.query!r}"
+    lines = [
+        f"{len(result.beliefs)} beliefs, {result.used_tokens}/{result.token_budget} tokens"
+        + (", intentional clustering on" if result.clustering else "")
+    ]
+    anchors = result.doc_anchors
+    for index, belief in enumerate(result.beliefs):
+        tag = "LOCKED" if belief.locked else f"{belief.score:.3f}"
+        cluster = "" if belief.cluster_id is None else f"  [cluster {belief.cluster_id}]"
+        lines.append(f"{index + 1:>3}. ({tag}) {belief.id}{cluster}")
+        lines.append(f"     {belief.content}")
+        if anchors is not None and anchors[index]:
+            lines.append("     ↳ " + ", ".join(a.doc_uri for a in anchors[index]))
+        if explain and not belief.locked:
+            parts = ", ".join(f"{lane} {value:.3f}" for lane, value in sorted(belief.lanes.items()))
+            lines.append(f"     lanes: {parts}")
+    if result.dropped:
+        lines.append(f"... {len(result.dropped)} more ranked beliefs did not fit the budget")
+    if result.locked_overflow:
+        lines.append(
+            f"... {len(result.locked_overflow)} locked beliefs beyond half the budget: "
+            + ", ".join(result.locked_overflow)
+        )
     return "\n".join(lines)

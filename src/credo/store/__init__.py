@@ -17,14 +17,15 @@ from credo.store.beliefs import BeliefTable, NewBelief
 from credo.store.db import Transactions, connect
 from credo.store.edges import EdgeTable
 from credo.store.fts import FtsIndex, KeywordHit
+from credo.store.graph import GraphQueries, Link
 from credo.store.log import LogEntry, LogTable
 from credo.store.migrations import LATEST_VERSION, MIGRATIONS, Migration, current_version, migrate
 from credo.types import StoreStats
 
-__all__ = ["LATEST_VERSION", "KeywordHit", "LogEntry", "NewBelief", "Store"]
+__all__ = ["LATEST_VERSION", "KeywordHit", "Link", "LogEntry", "NewBelief", "Store"]
 
 
-class Store(BeliefTable, EdgeTable, AnchorTable, LogTable, FtsIndex):
+class Store(BeliefTable, EdgeTable, AnchorTable, LogTable, FtsIndex, GraphQueries):
     """One SQLite file: opened, migrated, and wrapped in a re-entrant transaction scope."""
 
     def __init__(self, path: str | Path, *, migrations: tuple[Migration, ...] = MIGRATIONS) -> None:

@@ -1,0 +1,67 @@
+"""Score composition: one formula over the lanes, a bounded posterior term, a floor.
+
+    score(b) = sum_lane  w_lane * s_lane(b)  +  w_post * (confidence(b) - 1/2)
+
+Each lane score s_lane is in [0, 1] (the lane's raw score divided by its best raw score in
+this query, so no lane's units dominate another's). confidence = alpha / (alpha + beta), so
+the posterior term is bounded by +-w_post/2: feedback reorders near-ties, it never lifts an
+irrelevant belief over a relevant one. A candidate is kept only if its score reaches
+``floor`` times the best score of the query (a relative relevance floor: weak matches never
+fill the budget just because it has room). Ties are broken by belief id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+def _default_weights() -> dict[str, float]:
+    return {"bm25f": 1.0, "heat": 0.35, "bfs": 0.25, "hrr": 1.0, "doc": 0.8}
+
+
+@dataclass(frozen=True)
+class Weights:
+    lanes: dict[str, float] = field(default_factory=_default_weights)
+    posterior: float = 0.05
+    floor: float = 0.08
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    id: str
+    score: float
+    lanes: dict[str, float]
+
+
+def normalise(raw: Mapping[str, float]) -> dict[str, float]:
+    """Divide by the best value; an empty or all-zero lane contributes nothing."""
+    best = max(raw.values(), default=0.0)
+    if best <= 0:
+        return {}
+    return {k: v / best for k, v in raw.items() if v > 0}
+
+
+def compose(
+    lane_scores: Mapping[str, Mapping[str, float]],
+    confidence: Mapping[str, float],
+    weights: Weights,
+) -> list[Scored]:
+    """Rank candidates (the keys of ``confidence``) by the formula above, best first."""
+    normalised = {lane: normalise(scores) for lane, scores in lane_scores.items()}
+    ranked: list[Scored] = []
+    for belief_id, conf in confidence.items():
+        parts: dict[str, float] = {}
+        for lane, scores in normalised.items():
+            value = scores.get(belief_id)
+            if value:
+                parts[lane] = weights.lanes.get(lane, 0.0) * value
+        if not parts:
+            continue
+        total = sum(parts[k] for k in sorted(parts)) + weights.posterior * (conf - 0.5)
+        ranked.append(Scored(belief_id, round(total, 9), parts))
+    ranked.sort(key=lambda s: (-s.score, s.id))
+    if not ranked:
+        return ranked
+    threshold = weights.floor * ranked[0].score
+    return [s for s in ranked if s.score >= threshold and s.score > 0]

@@ -1,0 +1,81 @@
+"""Graph reads for the retrieval lanes: one batched query per hop, live beliefs only."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """An edge seen from the lanes: direction kept, type as its stored name."""
+
+    src: str
+    dst: str
+    type: str
+    weight: float
+
+
+class GraphQueries:
+    conn: sqlite3.Connection
+
+    def links_touching(self, ids: Iterable[str], *, limit: int) -> list[Link]:
+        """Edges with one end in ``ids`` and both ends live (not forgotten), in a stable
+        order, at most ``limit`` of them (bounded fan-out for hub beliefs)."""
+        payload = json.dumps(sorted(set(ids)))
+        rows = self.conn.execute(
+            "WITH c(id) AS (SELECT value FROM json_each(?)), "
+            "hits AS ("
+            " SELECT e.src, e.dst, e.type, e.weight FROM edges e WHERE e.src IN c"
+            " UNION"
+            " SELECT e.src, e.dst, e.type, e.weight FROM edges e WHERE e.dst IN c) "
+            "SELECT h.src, h.dst, h.type, h.weight FROM hits h "
+            "JOIN beliefs s ON s.id = h.src AND s.deleted_at IS NULL "
+            "JOIN beliefs d ON d.id = h.dst AND d.deleted_at IS NULL "
+            "ORDER BY h.src, h.dst, h.type LIMIT ?",
+            (payload, limit),
+        )
+        return [Link(str(r[0]), str(r[1]), str(r[2]), float(r[3])) for r in rows]
+
+    def live_unlocked(self, ids: Iterable[str]) -> dict[str, tuple[str, float, float]]:
+        """id -> (content, alpha, beta) for the live, unlocked beliefs among ``ids``."""
+        rows = self.conn.execute(
+            "SELECT id, content, alpha, beta FROM beliefs "
+            "WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL AND locked = 0",
+            (json.dumps(list(ids)),),
+        )
+        return {str(r[0]): (str(r[1]), float(r[2]), float(r[3])) for r in rows}
+
+    def doc_anchor_matches(self, needles: Iterable[str], *, limit: int) -> list[tuple[str, str]]:
+        """(belief_id, doc_uri) of live beliefs whose anchor names a document matching a
+        needle: the whole path (or a folder prefix) or its last path segments.
+
+        A needle with a '/' is matched as a path prefix (index range scan); a bare file
+        name as the final segment, which needs a LIKE scan of the anchors table; callers
+        only pass names that look like files.
+        """
+        out: list[tuple[str, str]] = []
+        for needle in needles:
+            if "/" in needle or needle.startswith("http"):
+                rows = self.conn.execute(
+                    "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
+                    "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
+                    "WHERE a.doc_uri >= ? AND a.doc_uri < ? ORDER BY a.doc_uri, a.belief_id LIMIT ?",
+                    (needle, needle + "\U0010ffff", limit),
+                )
+                found = [(str(r[0]), str(r[1])) for r in rows]
+                if found or "/" not in needle:
+                    out += found
+                    continue
+            pattern = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            rows = self.conn.execute(
+                "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
+                "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
+                "WHERE a.doc_uri LIKE ? ESCAPE '\\' OR a.doc_uri LIKE ? ESCAPE '\\' "
+                "ORDER BY a.doc_uri, a.belief_id LIMIT ?",
+                (pattern, pattern + "#%", limit),
+            )
+            out += [(str(r[0]), str(r[1])) for r in rows]
+        return out
