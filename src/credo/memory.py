@@ -81,6 +81,10 @@ class Memory:
         self.settings = settings if settings is not None else load_settings(cwd)
         self.source = source
         self.store = Store(self.path)
+        from credo import hrr_sync
+
+        if hrr_sync.enabled_dim(self.store) is not None:
+            self._hrr_sync = hrr_sync.HrrSync(self.store)
 
     # -- lifecycle -------------------------------------------------------------------------
     def close(self) -> None:
@@ -345,6 +349,27 @@ class Memory:
             with_doc_anchors=with_doc_anchors,
         )
         return retrieval.retrieve(self.store, query, options)
+
+    def enable_hrr(self, dim: int | None = None) -> int:
+        """Turn on the HRR structural lane's persisted traces: build them once from the
+        stored edges; from then on every write updates them incrementally. Returns the
+        number of edges encoded."""
+        from credo import hrr, hrr_sync
+
+        size = hrr.DEFAULT_DIM if dim is None else dim
+        if isinstance(size, bool) or not isinstance(size, int) or not 16 <= size <= 8192:
+            raise InvalidInputError(f"HRR dimension {dim!r} must be an integer in [16, 8192]")
+        with self.store.transaction(), self.store.write_errors():
+            count = hrr_sync.build(self.store, size, self.store.iter_edges())
+        if not hasattr(self, "_hrr_sync"):
+            self._hrr_sync = hrr_sync.HrrSync(self.store)
+        return count
+
+    def disable_hrr(self) -> None:
+        from credo import hrr_sync
+
+        with self.store.transaction(), self.store.write_errors():
+            hrr_sync.disable(self.store)
 
     # -- document anchors ------------------------------------------------------------------
     def link(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from credo.errors import StoreError
@@ -16,8 +16,10 @@ from credo.store.anchors import AnchorTable
 from credo.store.beliefs import BeliefTable, NewBelief
 from credo.store.db import Transactions, connect
 from credo.store.edges import EdgeTable
+from credo.store.files import FileTable
 from credo.store.fts import FtsIndex, KeywordHit
 from credo.store.graph import GraphQueries, Link
+from credo.store.hrr import HrrTraces
 from credo.store.log import LogEntry, LogTable
 from credo.store.migrations import LATEST_VERSION, MIGRATIONS, Migration, current_version, migrate
 from credo.types import StoreStats
@@ -25,7 +27,9 @@ from credo.types import StoreStats
 __all__ = ["LATEST_VERSION", "KeywordHit", "Link", "LogEntry", "NewBelief", "Store"]
 
 
-class Store(BeliefTable, EdgeTable, AnchorTable, LogTable, FtsIndex, GraphQueries):
+class Store(
+    BeliefTable, EdgeTable, AnchorTable, LogTable, FtsIndex, GraphQueries, HrrTraces, FileTable
+):
     """One SQLite file: opened, migrated, and wrapped in a re-entrant transaction scope."""
 
     def __init__(self, path: str | Path, *, migrations: tuple[Migration, ...] = MIGRATIONS) -> None:
@@ -40,6 +44,11 @@ class Store(BeliefTable, EdgeTable, AnchorTable, LogTable, FtsIndex, GraphQuerie
             self.conn.close()
             raise
         self._tx = Transactions(self.conn, self.path)
+
+    def before_commit(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` at the end of every outermost write transaction, before COMMIT
+        (derived state such as HRR traces is flushed inside the same transaction)."""
+        self._tx.before_commit.append(callback)
 
     def transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """All writes go through here: one atomic unit, nested scopes join the outer one."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from credo.errors import StoreError
@@ -56,6 +56,7 @@ class Transactions:
         self._conn = conn
         self._path = path
         self._depth = 0
+        self.before_commit: list[Callable[[], None]] = []
 
     @property
     def active(self) -> bool:
@@ -77,6 +78,8 @@ class Transactions:
         self._depth = 1
         try:
             yield self._conn
+            for callback in self.before_commit:
+                callback()
         except BaseException:
             self._depth = 0
             self._conn.execute("ROLLBACK")

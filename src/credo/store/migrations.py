@@ -143,15 +143,18 @@ CREATE INDEX idx_belief_documents_belief ON belief_documents(belief_id);
 CREATE INDEX idx_belief_documents_doc ON belief_documents(doc_uri);
 """
 
-# Files `credo ingest` has read: unchanged files (same hash) are skipped on re-ingest.
+# Files `credo ingest` has read: unchanged files (same sha256) are skipped on re-ingest.
+# first_belief is what a Markdown link to the file CITES (its top heading or first chunk);
+# keeping it here lets a later file cite an unchanged one without re-reading it.
 M003_INGESTED_FILES = """
 CREATE TABLE ingested_files (
     path         TEXT PRIMARY KEY,  -- repo-relative (or file:/// outside the root)
-    content_hash TEXT NOT NULL,
+    content_hash TEXT NOT NULL,     -- sha256 of the file's bytes
     size         INTEGER NOT NULL,
     mtime        REAL NOT NULL,
     ingested_at  REAL NOT NULL,
-    beliefs      INTEGER NOT NULL DEFAULT 0
+    beliefs      INTEGER NOT NULL DEFAULT 0,
+    first_belief TEXT REFERENCES beliefs(id) ON DELETE SET NULL
 );
 """
 

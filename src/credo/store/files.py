@@ -1,0 +1,228 @@
+"""SQL for `credo ingest` and `credo doctor`: the ``ingested_files`` ledger and the bulk
+reads and writes over beliefs, anchors and the log that re-ingesting a file needs.
+
+Every method takes or returns many rows at once (ids travel as one JSON parameter), so
+ingesting a file costs a handful of statements, not one per chunk.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+# The highest code point: "a#" <= uri < "a#" + _TOP selects every "a#..." (an index range).
+_TOP = "\U0010ffff"
+
+
+@dataclass(frozen=True, slots=True)
+class IngestedFile:
+    """One row of ``ingested_files``: what the last ingest of a file saw."""
+
+    path: str
+    content_hash: str
+    size: int
+    mtime: float
+    ingested_at: float
+    beliefs: int
+    first_belief: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class BeliefKey:
+    """The few belief columns ingest decides on (no content, no evidence counts)."""
+
+    id: str
+    content_hash: str
+    origin: str
+    locked: bool
+    deleted_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class FileAnchor:
+    """An ``ingest`` anchor into one file, with the belief it belongs to."""
+
+    belief: BeliefKey
+    doc_uri: str
+    position_hint: str | None
+
+
+def _file(row: Sequence[object]) -> IngestedFile:
+    return IngestedFile(
+        path=str(row[0]),
+        content_hash=str(row[1]),
+        size=int(row[2]),  # type: ignore[call-overload]
+        mtime=float(row[3]),  # type: ignore[arg-type]
+        ingested_at=float(row[4]),  # type: ignore[arg-type]
+        beliefs=int(row[5]),  # type: ignore[call-overload]
+        first_belief=None if row[6] is None else str(row[6]),
+    )
+
+
+def _key(row: Sequence[object]) -> BeliefKey:
+    return BeliefKey(
+        id=str(row[0]),
+        content_hash=str(row[1]),
+        origin=str(row[2]),
+        locked=bool(row[3]),
+        deleted_at=None if row[4] is None else float(row[4]),  # type: ignore[arg-type]
+    )
+
+
+_FILE_COLUMNS = "path, content_hash, size, mtime, ingested_at, beliefs, first_belief"
+_KEY_COLUMNS = "b.id, b.content_hash, b.origin, b.locked, b.deleted_at"
+
+
+class FileTable:
+    conn: sqlite3.Connection
+
+    # -- the ingested_files ledger ---------------------------------------------------------
+    def get_ingested_file(self, path: str) -> IngestedFile | None:
+        row = self.conn.execute(
+            f"SELECT {_FILE_COLUMNS} FROM ingested_files WHERE path = ?", (path,)
+        ).fetchone()
+        return _file(row) if row else None
+
+    def ingested_files(self, prefix: str = "") -> list[IngestedFile]:
+        """Ledger rows whose path starts with ``prefix`` (all rows for ""), by path."""
+        rows = self.conn.execute(
+            f"SELECT {_FILE_COLUMNS} FROM ingested_files WHERE path >= ? AND path < ? "
+            "ORDER BY path",
+            (prefix, prefix + _TOP),
+        )
+        return [_file(r) for r in rows]
+
+    def record_ingested_files(self, files: Iterable[IngestedFile]) -> None:
+        self.conn.executemany(
+            f"INSERT INTO ingested_files({_FILE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(path) DO UPDATE SET content_hash = excluded.content_hash, "
+            "size = excluded.size, mtime = excluded.mtime, ingested_at = excluded.ingested_at, "
+            "beliefs = excluded.beliefs, first_belief = excluded.first_belief",
+            (
+                (f.path, f.content_hash, f.size, f.mtime, f.ingested_at, f.beliefs, f.first_belief)
+                for f in files
+            ),
+        )
+
+    def drop_ingested_file(self, path: str) -> None:
+        self.conn.execute("DELETE FROM ingested_files WHERE path = ?", (path,))
+
+    # -- beliefs ---------------------------------------------------------------------------
+    def beliefs_by_hash(self, digests: Iterable[str]) -> dict[str, BeliefKey]:
+        """For each content hash, the belief holding it: a live one first, then the newest
+        deleted, then the smallest id (the order ``find_by_hash`` uses)."""
+        rows = self.conn.execute(
+            f"SELECT {_KEY_COLUMNS} FROM beliefs b "
+            "WHERE b.content_hash IN (SELECT value FROM json_each(?)) "
+            "ORDER BY b.content_hash, b.deleted_at IS NOT NULL, b.deleted_at DESC, b.id",
+            (json.dumps(list(digests)),),
+        )
+        found: dict[str, BeliefKey] = {}
+        for key in map(_key, rows):
+            found.setdefault(key.content_hash, key)
+        return found
+
+    def content_hashes(self, ids: Iterable[str]) -> dict[str, str]:
+        """id -> content_hash for the ids that exist (to detect a hash-prefix collision)."""
+        rows = self.conn.execute(
+            "SELECT id, content_hash FROM beliefs WHERE id IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(ids)),),
+        )
+        return {str(r[0]): str(r[1]) for r in rows}
+
+    def set_deleted_many(self, ids: Iterable[str], deleted_at: float | None, at: float) -> None:
+        """Soft-delete (or with ``deleted_at=None`` revive) many beliefs in one statement."""
+        self.conn.execute(
+            "UPDATE beliefs SET deleted_at = ?, updated_at = ? "
+            "WHERE id IN (SELECT value FROM json_each(?))",
+            (deleted_at, at, json.dumps(list(ids))),
+        )
+
+    def live_beliefs_without_anchors(self) -> list[tuple[str, str]]:
+        """(id, content) of live beliefs that have no document anchor at all, by id."""
+        rows = self.conn.execute(
+            "SELECT b.id, b.content FROM beliefs b WHERE b.deleted_at IS NULL AND NOT EXISTS "
+            "(SELECT 1 FROM belief_documents d WHERE d.belief_id = b.id) ORDER BY b.id"
+        )
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    def belief_texts(self, ids: Iterable[str]) -> dict[str, tuple[str, float | None]]:
+        """id -> (content, deleted_at) for many beliefs in one query."""
+        rows = self.conn.execute(
+            "SELECT id, content, deleted_at FROM beliefs "
+            "WHERE id IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(ids)),),
+        )
+        return {str(r[0]): (str(r[1]), None if r[2] is None else float(r[2])) for r in rows}
+
+    # -- anchors ---------------------------------------------------------------------------
+    def ingest_anchors_of_file(self, path: str) -> list[FileAnchor]:
+        """The ``ingest`` anchors into ``path`` (URIs ``path#...``), with their beliefs."""
+        lower = path + "#"
+        rows = self.conn.execute(
+            f"SELECT {_KEY_COLUMNS}, d.doc_uri, d.position_hint FROM belief_documents d "
+            "JOIN beliefs b ON b.id = d.belief_id "
+            "WHERE d.doc_uri >= ? AND d.doc_uri < ? AND d.anchor_type = 'ingest' "
+            "ORDER BY d.doc_uri, d.belief_id",
+            (lower, lower + _TOP),
+        )
+        return [FileAnchor(_key(r), str(r[5]), None if r[6] is None else str(r[6])) for r in rows]
+
+    def anchored_elsewhere(self, ids: Iterable[str], path: str) -> set[str]:
+        """The ids among ``ids`` that hold an ``ingest`` anchor into a file other than
+        ``path`` (they still stand on another document)."""
+        lower = path + "#"
+        rows = self.conn.execute(
+            "SELECT DISTINCT belief_id FROM belief_documents "
+            "WHERE belief_id IN (SELECT value FROM json_each(?)) AND anchor_type = 'ingest' "
+            "AND NOT (doc_uri >= ? AND doc_uri < ?)",
+            (json.dumps(list(ids)), lower, lower + _TOP),
+        )
+        return {str(r[0]) for r in rows}
+
+    def existing_anchor_keys(self, keys: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
+        """The (belief_id, doc_uri) pairs among ``keys`` that are stored."""
+        rows = self.conn.execute(
+            "SELECT d.belief_id, d.doc_uri FROM json_each(?) j JOIN belief_documents d "
+            "ON d.belief_id = json_extract(j.value, '$[0]') "
+            "AND d.doc_uri = json_extract(j.value, '$[1]')",
+            (json.dumps([list(k) for k in keys]),),
+        )
+        return {(str(r[0]), str(r[1])) for r in rows}
+
+    def move_anchor(self, belief_id: str, old_uri: str, new_uri: str, hint: str | None) -> None:
+        """Point an anchor row at a new URI and position; the row is updated, never copied.
+
+        When the belief already holds ``new_uri`` (say, a manual anchor on the same lines),
+        that row stays and the old one goes, so the (belief_id, doc_uri) key holds.
+        """
+        cur = self.conn.execute(
+            "UPDATE OR IGNORE belief_documents SET doc_uri = ?, position_hint = ? "
+            "WHERE belief_id = ? AND doc_uri = ?",
+            (new_uri, hint, belief_id, old_uri),
+        )
+        if cur.rowcount == 0 and old_uri != new_uri:
+            self.delete_anchors([(belief_id, old_uri)])
+
+    def delete_anchors(self, keys: Iterable[tuple[str, str]]) -> None:
+        self.conn.executemany(
+            "DELETE FROM belief_documents WHERE belief_id = ? AND doc_uri = ?", keys
+        )
+
+    # -- the log ---------------------------------------------------------------------------
+    def log_source_paths(self, ids: Iterable[str]) -> dict[str, list[str]]:
+        """id -> the distinct non-null ``source_path`` values of its log rows, oldest first."""
+        rows = self.conn.execute(
+            "SELECT belief_id, source_path FROM ingest_log "
+            "WHERE belief_id IN (SELECT value FROM json_each(?)) AND source_path IS NOT NULL "
+            "ORDER BY seq",
+            (json.dumps(list(ids)),),
+        )
+        sources: dict[str, list[str]] = {}
+        for belief_id, source in rows:
+            paths = sources.setdefault(str(belief_id), [])
+            if source not in paths:
+                paths.append(str(source))
+        return sources

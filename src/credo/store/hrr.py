@@ -1,0 +1,47 @@
+"""SQL over ``hrr_traces`` and ``_meta`` (the persisted HRR lane state)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping
+
+
+class HrrTraces:
+    conn: sqlite3.Connection
+
+    def meta_get(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM _meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def meta_set(self, key: str, value: str | None) -> None:
+        if value is None:
+            self.conn.execute("DELETE FROM _meta WHERE key = ?", (key,))
+        else:
+            self.conn.execute(
+                "INSERT INTO _meta(key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    def load_traces(self, ids: Iterable[str]) -> dict[str, bytes]:
+        rows = self.conn.execute(
+            "SELECT belief_id, trace FROM hrr_traces "
+            "WHERE belief_id IN (SELECT value FROM json_each(?))",
+            (json.dumps(sorted(set(ids))),),
+        )
+        return {str(r[0]): bytes(r[1]) for r in rows}
+
+    def save_traces(self, traces: Mapping[str, bytes | None]) -> None:
+        """Write traces; ``None`` (an all-zero trace) deletes the row."""
+        gone = [(k,) for k, v in traces.items() if v is None]
+        kept = [(k, v) for k, v in traces.items() if v is not None]
+        self.conn.executemany("DELETE FROM hrr_traces WHERE belief_id = ?", gone)
+        self.conn.executemany(
+            "INSERT INTO hrr_traces(belief_id, trace) VALUES (?, ?) "
+            "ON CONFLICT(belief_id) DO UPDATE SET trace = excluded.trace",
+            kept,
+        )
+
+    def clear_traces(self) -> None:
+        self.conn.execute("DELETE FROM hrr_traces")
