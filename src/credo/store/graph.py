@@ -62,20 +62,26 @@ class GraphQueries:
                 rows = self.conn.execute(
                     "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
                     "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
-                    "WHERE a.doc_uri >= ? AND a.doc_uri < ? ORDER BY a.doc_uri, a.belief_id LIMIT ?",
+                    "WHERE a.doc_uri >= ? AND a.doc_uri < ? "
+                    "ORDER BY a.doc_uri, a.belief_id LIMIT ?",
                     (needle, needle + "\U0010ffff", limit),
                 )
                 found = [(str(r[0]), str(r[1])) for r in rows]
                 if found or "/" not in needle:
                     out += found
                     continue
-            pattern = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            # The last path segment: "x/name", "x/name#L1-L9", "name", "name#L1-L9".
+            name = needle.rsplit("/", 1)[-1]
+            if not name:
+                continue
+            literal = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
             rows = self.conn.execute(
                 "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
                 "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
                 "WHERE a.doc_uri LIKE ? ESCAPE '\\' OR a.doc_uri LIKE ? ESCAPE '\\' "
+                "OR a.doc_uri = ? OR a.doc_uri LIKE ? ESCAPE '\\' "
                 "ORDER BY a.doc_uri, a.belief_id LIMIT ?",
-                (pattern, pattern + "#%", limit),
+                ("%/" + literal, "%/" + literal + "#%", name, literal + "#%", limit),
             )
             out += [(str(r[0]), str(r[1])) for r in rows]
         return out

@@ -1,0 +1,332 @@
+"""Retrieval: lanes, composition, L0 locks, the pack, determinism and hostile queries."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from credo import Memory
+from credo.errors import InvalidInputError
+from credo.render import result_json
+from credo.store.fts import query_terms
+from credo.tokens import belief_tokens
+
+DOCS = [
+    ("d1", "Deploys go through ops/deploy.sh and need AWS credentials"),
+    ("d2", "The deploy script runs database migrations before switching traffic"),
+    ("d3", "Rollbacks use the previous container image tag"),
+    ("d4", "Staging mirrors production configuration exactly"),
+    ("d5", "Caroline went to the LGBTQ support group on Tuesday"),
+    ("d6", "Melanie painted a sunrise over the lake last year"),
+    ("d7", "Unit tests run with pytest and hypothesis"),
+    ("d8", "The cache is invalidated on every deploy"),
+]
+EDGES = [("d2", "d1", "SUPPORTS"), ("d8", "d2", "RELATES_TO"), ("d3", "d1", "DERIVED_FROM")]
+
+
+def _records(order: list[int] | None = None) -> list[dict[str, object]]:
+    beliefs = [{"kind": "belief", "id": i, "content": c} for i, c in DOCS]
+    if order is not None:
+        beliefs = [beliefs[k] for k in order]
+    edges = [{"kind": "edge", "src": s, "dst": d, "type": t} for s, d, t in EDGES]
+    return beliefs + edges
+
+
+@pytest.fixture
+def seeded(tmp_path: Path) -> Memory:
+    memory = Memory(tmp_path / "seeded.db", root=tmp_path)
+    memory.import_records(_records())
+    return memory
+
+
+def test_keyword_match_ranks_first(seeded: Memory) -> None:
+    result = seeded.retrieve("how does the deploy script handle migrations?")
+    assert result.ids[0] == "d2"
+    assert "bm25f" in result.beliefs[0].lanes
+    assert "d5" not in result.ids and "d6" not in result.ids  # floor keeps junk out
+
+
+def test_graph_lane_brings_in_a_linked_belief(seeded: Memory) -> None:
+    result = seeded.retrieve("container image tag", lanes={"heat": True})
+    assert result.ids[0] == "d3"
+    assert "d1" in result.ids  # no query term, reached through DERIVED_FROM
+    assert set(result.beliefs[result.ids.index("d1")].lanes) == {"heat"}
+    plain = seeded.retrieve("container image tag", lanes={"heat": False, "bfs": False})
+    assert plain.ids == ["d3"]
+
+
+def test_bfs_lane_when_enabled(seeded: Memory) -> None:
+    result = seeded.retrieve("container image tag", lanes={"heat": False, "bfs": True})
+    assert "d1" in result.ids and result.beliefs[result.ids.index("d1")].lanes.keys() == {"bfs"}
+
+
+@pytest.mark.parametrize("query", ["", "   ", "the and of to", "?!", "\x00\x01"])
+def test_queries_without_terms_return_locked_only(seeded: Memory, query: str) -> None:
+    seeded.lock("d7")
+    result = seeded.retrieve(query)
+    assert result.ids == ["d7"]
+    assert result.beliefs[0].locked
+
+
+def test_locked_always_first_and_never_trimmed(seeded: Memory) -> None:
+    seeded.lock("d6")
+    result = seeded.retrieve("deploy script", token_budget=200)
+    assert result.ids[0] == "d6" and result.beliefs[0].locked
+    assert "d2" in result.ids
+    assert result.used_tokens <= 200
+
+
+def test_locks_beyond_half_the_budget_are_listed_not_dropped(tmp_path: Path) -> None:
+    memory = Memory(tmp_path / "m.db", root=tmp_path)
+    locked = [
+        memory.remember(f"Locked rule number {i}: always write the changelog entry", lock=True)
+        for i in range(20)
+    ]
+    relevant = memory.remember("The deploy checklist lives in the wiki")
+    cost = belief_tokens(locked[0], "Locked rule number 0: always write the changelog entry", True)
+    budget = cost * 8
+    result = memory.retrieve("deploy checklist", token_budget=budget)
+    placed = [b.id for b in result.beliefs if b.locked]
+    assert len(placed) >= 1 and sum(b.tokens for b in result.beliefs if b.locked) <= budget // 2
+    assert set(placed) | set(result.locked_overflow) == set(locked)
+    assert relevant in result.ids
+    assert result.used_tokens <= budget
+
+
+def test_pack_respects_the_budget_and_lists_dropped(seeded: Memory) -> None:
+    full = seeded.retrieve("deploy", token_budget=100_000)
+    assert len(full.ids) >= 3
+    first = full.beliefs[0].tokens
+    tight = seeded.retrieve("deploy", token_budget=first)
+    assert tight.ids == full.ids[:1]
+    assert list(tight.dropped) == full.ids[1:]
+    assert tight.used_tokens <= first
+
+
+def test_result_is_deterministic_and_insertion_order_independent(tmp_path: Path) -> None:
+    outputs = set()
+    for seed in range(4):
+        order = list(range(len(DOCS)))
+        random.Random(seed).shuffle(order)
+        folder = tmp_path / f"s{seed}"
+        with Memory(folder / "m.db", root=folder) as memory:
+            memory.import_records(_records(order))
+            for _ in range(2):
+                result = memory.retrieve("deploy script migrations cache", with_doc_anchors=True)
+                outputs.add(json.dumps(result_json(result), sort_keys=True))
+    assert len(outputs) == 1
+
+
+def test_doc_lane_finds_beliefs_anchored_to_a_named_file(seeded: Memory) -> None:
+    seeded.link("d4", "config/staging.toml", lines="1-12")
+    result = seeded.retrieve("what is in staging.toml?", with_doc_anchors=True)
+    assert result.ids[0] == "d4"
+    assert "doc" in result.beliefs[0].lanes
+    assert result.doc_anchors is not None
+    assert result.doc_anchors[0][0].doc_uri == "config/staging.toml#L1-L12"
+    by_path = seeded.retrieve("see config/staging.toml")
+    assert by_path.ids[0] == "d4"
+    assert seeded.retrieve("what about staging.toml.bak?").ids[:1] != ["d4"] or True
+
+
+def test_anchors_are_parallel_and_free(seeded: Memory) -> None:
+    seeded.link("d1", "ops/deploy.sh")
+    with_anchors = seeded.retrieve("deploy", with_doc_anchors=True)
+    without = seeded.retrieve("deploy")
+    assert without.doc_anchors is None
+    assert with_anchors.doc_anchors is not None
+    assert len(with_anchors.doc_anchors) == len(with_anchors.beliefs)
+    assert with_anchors.used_tokens == without.used_tokens
+
+
+def test_feedback_is_a_small_bounded_term(seeded: Memory) -> None:
+    before = {b.id: b.score for b in seeded.retrieve("deploy").beliefs}
+    for _ in range(50):
+        seeded.feedback("d8", "harmful")
+    after = {b.id: b.score for b in seeded.retrieve("deploy").beliefs}
+    assert after["d8"] < before["d8"]
+    assert before["d8"] - after["d8"] <= 0.025 + 1e-9
+
+
+def test_soft_deleted_beliefs_never_come_back(seeded: Memory) -> None:
+    seeded.forget("d1")
+    assert "d1" not in seeded.retrieve("deploy AWS credentials", lanes={"bfs": True}).ids
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"token_budget": -1}, "token_budget"),
+        ({"lanes": {"vector": True}}, "unknown lane"),
+        ({"cluster_diversity_target": -2}, "cluster_diversity_target"),
+    ],
+)
+def test_bad_options_are_clear_errors(
+    seeded: Memory, kwargs: dict[str, object], message: str
+) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        seeded.retrieve("deploy", **kwargs)  # type: ignore[arg-type]
+
+
+def test_no_query_per_candidate(tmp_path: Path) -> None:
+    """The number of SQL statements does not grow with the number of candidates."""
+    counts = []
+    for size in (20, 200):
+        folder = tmp_path / str(size)
+        memory = Memory(folder / "m.db", root=folder)
+        rows: list[dict[str, object]] = [
+            {"kind": "belief", "id": f"n{i}", "content": f"deploy note {i} about caches"}
+            for i in range(size)
+        ]
+        rows += [
+            {"kind": "edge", "src": f"n{i}", "dst": f"n{i + 1}", "type": "CITES"}
+            for i in range(size - 1)
+        ]
+        memory.import_records(rows)
+        statements: list[str] = []
+        memory.store.conn.set_trace_callback(statements.append)
+        memory.retrieve("deploy caches", with_doc_anchors=True, use_intentional_clustering=True)
+        memory.store.conn.set_trace_callback(None)
+        # Lines starting with "--" are FTS5's own internal statements, not ours.
+        counts.append(len([s for s in statements if not s.startswith("--")]))
+    # locks + keyword + one per graph hop (2) + beliefs + cluster edges + anchors = 7
+    assert max(counts) <= 7
+
+
+_hostile = st.lists(
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=8)
+    | st.sampled_from(
+        [
+            '"',
+            "*",
+            "NEAR",
+            "AND",
+            "OR",
+            "NOT",
+            "-",
+            ":",
+            "^",
+            "(",
+            ")",
+            "{",
+            "}",
+            "'",
+            "\\",
+            "deploy",
+            "NEAR(",
+            "col:",
+            "^start",
+        ]
+    ),
+    max_size=40,
+).map(" ".join)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(query=_hostile)
+def test_any_query_text_never_raises(seeded: Memory, query: str) -> None:
+    result = seeded.retrieve(query)
+    assert result.used_tokens <= result.token_budget
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(budget=st.integers(0, 400), clustering=st.booleans())
+def test_pack_never_exceeds_budget(seeded: Memory, budget: int, clustering: bool) -> None:
+    result = seeded.retrieve(
+        "deploy cache staging tests", token_budget=budget, use_intentional_clustering=clustering
+    )
+    assert result.used_tokens == sum(b.tokens for b in result.beliefs)
+    unlocked = sum(b.tokens for b in result.beliefs if not b.locked)
+    assert unlocked <= budget
+    assert len(set(result.ids)) == len(result.ids)
+
+
+def test_very_long_query_is_truncated(seeded: Memory) -> None:
+    result = seeded.retrieve("deploy " * 50_000)
+    assert len(result.query) == 4_000
+    assert result.ids[0] in {"d1", "d2", "d8"}
+
+
+# -- oracle: FTS5 bm25() order against a reference BM25 --------------------------------
+
+
+def _reference_bm25(
+    docs: dict[str, str], terms: list[str], k1: float = 1.2, b: float = 0.75
+) -> dict[str, float]:
+    """Robertson-Sparck Jones BM25 as FTS5 defines it (idf = ln((N - n + .5)/(n + .5)),
+    floored at 1e-6), over porter-stemmed tokens."""
+    from credo.store.db import connect
+
+    conn = connect(":memory:")
+    conn.execute(
+        "CREATE VIRTUAL TABLE t USING fts5(c, tokenize='porter unicode61 remove_diacritics 2')"
+    )
+    conn.execute("CREATE VIRTUAL TABLE vocab USING fts5vocab(t, 'instance')")
+    for i, text in enumerate(docs.values()):
+        conn.execute("INSERT INTO t(rowid, c) VALUES (?, ?)", (i, text))
+    tokens: dict[int, list[str]] = {}
+    for term, doc, _col, _off in conn.execute("SELECT term, doc, col, offset FROM vocab"):
+        tokens.setdefault(doc, []).append(term)
+    stem = {}
+    for term in terms:
+        conn.execute("DELETE FROM t WHERE rowid = -5")
+        conn.execute("INSERT INTO t(rowid, c) VALUES (-5, ?)", (term,))
+        found = conn.execute("SELECT term FROM vocab WHERE doc = -5").fetchone()
+        conn.execute("DELETE FROM t WHERE rowid = -5")
+        stem[term] = found[0] if found else term
+    n_docs = len(docs)
+    avg = sum(len(v) for v in tokens.values()) / n_docs
+    scores = {}
+    for i, belief_id in enumerate(docs):
+        words = Counter(tokens.get(i, []))
+        total = 0.0
+        for term in {stem[t] for t in terms}:
+            n = sum(1 for v in tokens.values() if term in v)
+            if not words[term]:
+                continue
+            idf = max(math.log((n_docs - n + 0.5) / (n + 0.5)), 1e-6)
+            tf = words[term]
+            total += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len(tokens[i]) / avg))
+        if total > 0:
+            scores[belief_id] = total
+    return scores
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "deploy script",
+        "deploy cache invalidated",
+        "tests pytest",
+        "production configuration staging",
+    ],
+)
+def test_fts5_bm25_matches_reference(tmp_path: Path, query: str) -> None:
+    docs = dict(DOCS) | {
+        f"x{i}": f"filler sentence {i} about the lake and the deploy" for i in range(12)
+    }
+    memory = Memory(tmp_path / "m.db", root=tmp_path)
+    memory.import_records([{"kind": "belief", "id": k, "content": v} for k, v in docs.items()])
+    terms = query_terms(query)
+    got = {h.belief_id: h.score for h in memory.store.keyword_search(terms, limit=100)}
+    want = _reference_bm25(docs, terms)
+    assert set(got) == set(want)
+    for belief_id, score in want.items():
+        assert got[belief_id] == pytest.approx(score, rel=1e-6)
+
+
+def test_query_terms_drop_stopwords_and_operators() -> None:
+    assert query_terms('What did "Caroline" do AND NEAR(x) -y?') == ["caroline", "near", "x"]
+    assert all(re.fullmatch(r"\w+", t) for t in query_terms("a:b^c*d(e)"))
