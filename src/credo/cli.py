@@ -19,7 +19,33 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+# Commands that live in their own modules, imported only when run: the hook must not pay
+# for the MCP SDK, and `credo search` must not pay for ingest. name -> "module:attribute".
+LAZY_COMMANDS: dict[str, str] = {
+    "mcp": "credo.cli_agent:mcp",
+    "hook": "credo.cli_agent:hook",
+    "setup": "credo.cli_agent:setup",
+    "dedup": "credo.cli_dedup:dedup",
+}
+
+
 class CredoGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = LAZY_COMMANDS.get(cmd_name)
+        if target is None:
+            return super().get_command(ctx, cmd_name)
+        import importlib
+
+        module, _, attribute = target.partition(":")
+        try:
+            command = getattr(importlib.import_module(module), attribute)
+        except (ImportError, AttributeError):
+            return None  # that part is not installed in this build
+        return command if isinstance(command, click.Command) else None
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
