@@ -377,6 +377,81 @@ def anchors(ctx: click.Context, belief_id: str | None, doc: str | None, as_json:
     )
 
 
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@json_option
+@click.pass_context
+def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
+    """Read files and folders into anchored beliefs (respects .gitignore; re-runs are
+    incremental)."""
+    import dataclasses
+
+    from rich.progress import Progress
+
+    memory = _memory(ctx)
+    with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
+        task = bar.add_task("ingest", total=None)
+
+        def progress(done: int, total: int, path: str) -> None:
+            bar.update(task, completed=done, total=total, description=path[-40:])
+
+        report = memory.ingest(*paths, progress=progress)
+    skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(report.skipped.items()) if n)
+    _emit(
+        as_json,
+        dataclasses.asdict(report),
+        f"{report.files_ingested} files ingested, {report.files_unchanged} unchanged"
+        + (f", skipped: {skipped}" if skipped else "")
+        + f"\nbeliefs: {report.beliefs_added} added, {report.beliefs_kept} kept, "
+        f"{report.beliefs_moved} moved, {report.beliefs_stale} stale; "
+        f"{report.edges_added} edges, {report.anchors_added} anchors "
+        f"in {report.seconds:.1f} s",
+    )
+
+
+@cli.command()
+@click.option("--fix", is_flag=True, help="Move shifted line ranges to where the text now is.")
+@click.option(
+    "--backfill-anchors",
+    is_flag=True,
+    help="Anchor older beliefs from the source paths in the ingest log.",
+)
+@json_option
+@click.pass_context
+def doctor(ctx: click.Context, fix: bool, backfill_anchors: bool, as_json: bool) -> None:
+    """Check the store and its anchors; exits 1 when something is wrong."""
+    import dataclasses
+
+    memory = _memory(ctx)
+    problems = memory.store.integrity_check()
+    backfill = dataclasses.asdict(memory.backfill_anchors()) if backfill_anchors else None
+    report = memory.doctor(fix=fix)
+    data = {
+        "integrity": problems or ["ok"],
+        **dataclasses.asdict(report),
+        "healthy": report.healthy and not problems,
+    }
+    if backfill is not None:
+        data["backfill"] = backfill
+
+    def text() -> str:
+        lines = [
+            f"integrity: {'; '.join(problems) if problems else 'ok'}",
+            f"anchors checked: {report.checked}, ok: {report.ok}, "
+            f"missing files: {len(report.missing_files)}, shifted: {len(report.shifted)}"
+            + (f", fixed: {report.fixed}" if fix else ""),
+        ]
+        lines += [f"  missing  {p.belief_id}  {p.doc_uri}" for p in report.missing_files]
+        lines += [f"  shifted  {p.belief_id}  {p.doc_uri}" for p in report.shifted]
+        if backfill is not None:
+            lines.append(f"backfill: {backfill}")
+        return "\n".join(lines)
+
+    _emit(as_json, data, text)
+    if not data["healthy"]:
+        ctx.exit(1)
+
+
 def main() -> None:
     cli(prog_name="credo")
 

@@ -7,10 +7,10 @@ import math
 import os
 import tempfile
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from credo import identity, importer, retrieval
 from credo.config import Settings, git_root, load_settings, parse_bool, resolve_db_path
@@ -30,6 +30,10 @@ from credo.types import (
     RetrievalResult,
     StoreStats,
 )
+
+if TYPE_CHECKING:
+    from credo.doctor import BackfillReport, DoctorReport
+    from credo.ingest import IngestReport
 
 ImportReport = importer.ImportReport
 Signal = Literal["used", "harmful"]
@@ -448,6 +452,34 @@ class Memory:
             or a.doc_uri.startswith(normalised + "#")
             or a.doc_uri.startswith(normalised + "/")
         ]
+
+    # -- documents -------------------------------------------------------------------------
+    def ingest(
+        self,
+        *paths: str | os.PathLike[str],
+        progress: Callable[[int, int, str], None] | None = None,
+    ) -> IngestReport:
+        """Read files and folders into beliefs (Markdown by section, code by docstrings and
+        comments, text by paragraph), each anchored to its file and line range; unchanged
+        files are skipped, changed ones re-anchored (docs/INGEST.md)."""
+        from credo.ingest import ingest_paths
+
+        if not paths:
+            raise InvalidInputError("give at least one file or folder to ingest")
+        return ingest_paths(self.store, paths, root=self.root, progress=progress)
+
+    def doctor(self, *, fix: bool = False) -> DoctorReport:
+        """Check every anchor: files that vanished, line ranges that no longer hold the
+        belief's text; with ``fix``, move ranges to where the text now is."""
+        from credo.doctor import check_anchors, fix_anchors
+
+        return (fix_anchors if fix else check_anchors)(self.store, self.root)
+
+    def backfill_anchors(self) -> BackfillReport:
+        """Anchor beliefs that have none, from the source paths in ``ingest_log``."""
+        from credo.doctor import backfill_anchors
+
+        return backfill_anchors(self.store, self.root)
 
     # -- records ---------------------------------------------------------------------------
     def import_records(

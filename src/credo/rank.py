@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 
 
 def _default_weights() -> dict[str, float]:
-    return {"bm25f": 1.0, "heat": 0.35, "bfs": 0.25, "hrr": 1.0, "doc": 0.8}
+    return {"bm25f": 1.0, "heat": 0.6, "bfs": 0.5, "hrr": 1.0, "doc": 0.8}
 
 
 @dataclass(frozen=True)
 class Weights:
     lanes: dict[str, float] = field(default_factory=_default_weights)
     posterior: float = 0.05
-    floor: float = 0.08
+    floor: float = 0.03
 
 
 @dataclass(frozen=True, slots=True)

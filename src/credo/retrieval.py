@@ -30,7 +30,7 @@ from credo.types import Belief, RetrievalResult, RetrievedBelief
 DEFAULT_LANES: dict[str, bool] = {
     "bm25f": True,
     "heat": True,
-    "bfs": False,
+    "bfs": True,
     "hrr": False,
     "doc": True,
 }

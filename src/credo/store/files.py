@@ -170,17 +170,17 @@ class FileTable:
         )
         return [FileAnchor(_key(r), str(r[5]), None if r[6] is None else str(r[6])) for r in rows]
 
-    def anchored_elsewhere(self, ids: Iterable[str], path: str) -> set[str]:
-        """The ids among ``ids`` that hold an ``ingest`` anchor into a file other than
-        ``path`` (they still stand on another document)."""
+    def ingest_anchors_elsewhere(self, ids: Iterable[str], path: str) -> list[tuple[str, str]]:
+        """(belief_id, doc_uri) of the ``ingest`` anchors of ``ids`` into files other than
+        ``path`` (where those beliefs stand, or stood, on another document)."""
         lower = path + "#"
         rows = self.conn.execute(
-            "SELECT DISTINCT belief_id FROM belief_documents "
+            "SELECT belief_id, doc_uri FROM belief_documents "
             "WHERE belief_id IN (SELECT value FROM json_each(?)) AND anchor_type = 'ingest' "
-            "AND NOT (doc_uri >= ? AND doc_uri < ?)",
+            "AND NOT (doc_uri >= ? AND doc_uri < ?) ORDER BY belief_id, doc_uri",
             (json.dumps(list(ids)), lower, lower + _TOP),
         )
-        return {str(r[0]) for r in rows}
+        return [(str(r[0]), str(r[1])) for r in rows]
 
     def existing_anchor_keys(self, keys: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
         """The (belief_id, doc_uri) pairs among ``keys`` that are stored."""

@@ -1,0 +1,181 @@
+"""``credo doctor``: vanished files, shifted ranges, --fix, and backfill from ingest_log."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from credo import Memory, identity
+from credo.doctor import (
+    FileText,
+    backfill_anchors,
+    check_anchors,
+    fix_anchors,
+    range_holds,
+    words,
+)
+from credo.ingest import ingest_paths
+
+GUIDE = """\
+# Guide
+
+Credo keeps every belief in one SQLite file on the local disk.
+
+## Install
+
+- Install the package with pip before anything else.
+- Run the doctor after large edits to the documentation.
+"""
+
+DEPLOY = "# Deploy\n\nDeploy the service with care and watch the logs.\n"
+
+
+def bid(text: str) -> str:
+    return identity.derived_id(identity.content_hash(text))
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    folder = tmp_path / "project"
+    (folder / "docs").mkdir(parents=True)
+    (folder / "docs" / "guide.md").write_text(GUIDE, encoding="utf-8")
+    (folder / "docs" / "deploy.md").write_text(DEPLOY, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def mem(tmp_path: Path, root: Path) -> Iterator[Memory]:
+    with Memory(tmp_path / "memory.db", root=root) as memory:
+        ingest_paths(memory.store, [root], root=root)
+        yield memory
+
+
+def test_a_fresh_ingest_is_healthy(mem: Memory, root: Path) -> None:
+    report = check_anchors(mem.store, root)
+    assert report.healthy
+    assert report.checked == mem.stats().anchors
+    assert report.ok == report.checked
+    assert report.missing_files == [] and report.shifted == []
+
+
+def test_doctor_reports_a_vanished_file(mem: Memory, root: Path) -> None:
+    (root / "docs" / "deploy.md").unlink()
+    report = check_anchors(mem.store, root)
+    assert not report.healthy
+    assert {p.doc_uri for p in report.missing_files} == {
+        "docs/deploy.md#L1-L1",
+        "docs/deploy.md#L3-L3",
+    }
+    assert all(p.problem == "missing_file" for p in report.missing_files)
+    assert report.shifted == []
+
+
+def test_doctor_reports_a_shifted_range_and_fix_repairs_it(mem: Memory, root: Path) -> None:
+    guide = root / "docs" / "guide.md"
+    guide.write_text(GUIDE.replace("# Guide\n", "# Guide\n\nTwo new lines\nat the top.\n"))
+    report = check_anchors(mem.store, root)
+    shifted = {p.belief_id: p for p in report.shifted}
+    doctor_bullet = bid("Run the doctor after large edits to the documentation.")
+    assert shifted[doctor_bullet].lines == (8, 8)
+    assert shifted[doctor_bullet].found == (11, 11)
+    assert bid("Guide") not in shifted  # line 1 did not move
+
+    fixed = fix_anchors(mem.store, root)
+
+    assert {p.belief_id for p in fixed.fixed} == set(shifted)
+    assert check_anchors(mem.store, root).healthy
+    anchors = mem.anchors(doctor_bullet)
+    assert [(a.doc_uri, a.position_hint) for a in anchors] == [("docs/guide.md#L11-L11", "L11-L11")]
+    moves = [e for e in mem.store.log_entries(doctor_bullet) if e.op == "doctor"]
+    assert moves and moves[-1].payload == {
+        "from": "docs/guide.md#L8-L8",
+        "to": "docs/guide.md#L11-L11",
+    }
+
+
+def test_text_found_nowhere_is_reported_not_fixed(mem: Memory, root: Path) -> None:
+    guide = root / "docs" / "guide.md"
+    guide.write_text(GUIDE.replace("Install the package with pip", "Use uv"), encoding="utf-8")
+    report = fix_anchors(mem.store, root)
+    gone = bid("Install the package with pip before anything else.")
+    problem = next(p for p in report.shifted if p.belief_id == gone)
+    assert problem.found is None
+    assert problem not in report.fixed
+    assert not report.healthy
+
+
+def test_urls_and_stale_beliefs_are_skipped(mem: Memory, root: Path) -> None:
+    web = mem.remember("The changelog is published on the project site.")
+    mem.link(web, "https://example.com/changelog")
+    mem.forget(bid("Deploy"))
+    (root / "docs" / "deploy.md").unlink()
+    report = check_anchors(mem.store, root)
+    assert report.skipped == 2  # the URL anchor and the stale belief's anchor
+    assert {p.belief_id for p in report.missing_files} == {
+        bid("Deploy the service with care and watch the logs.")
+    }
+
+
+def test_manual_anchor_with_a_hint_only_is_checked_and_fixed(mem: Memory, root: Path) -> None:
+    belief = mem.remember("Deploy the service with care and watch the logs.")
+    mem.link(belief, "docs/deploy.md", position_hint="L1-L1")
+    report = check_anchors(mem.store, root)
+    assert [(p.doc_uri, p.found) for p in report.shifted] == [("docs/deploy.md", (3, 3))]
+    fix_anchors(mem.store, root)
+    manual = [a for a in mem.anchors(belief) if a.anchor_type == "manual"]
+    assert [(a.doc_uri, a.position_hint) for a in manual] == [("docs/deploy.md", "L3-L3")]
+
+
+def test_backfill_writes_anchors_from_ingest_log_sources(mem: Memory, root: Path) -> None:
+    # Beliefs written before belief_documents existed: the log knows their source file.
+    bullet = bid("Run the doctor after large edits to the documentation.")
+    title = bid("Deploy")
+    mem.store.delete_anchors((a.belief_id, a.doc_uri) for a in mem.anchors(bullet))
+    mem.store.delete_anchors((a.belief_id, a.doc_uri) for a in mem.anchors(title))
+    stated = mem.remember("A belief typed by a person has no source file.")
+
+    report = backfill_anchors(mem.store, root)
+
+    assert (report.considered, report.anchored, report.located, report.no_source) == (3, 2, 2, 1)
+    assert [(a.doc_uri, a.anchor_type, a.position_hint) for a in mem.anchors(bullet)] == [
+        ("docs/guide.md#L8-L8", "ingest", "L8-L8")
+    ]
+    assert [a.doc_uri for a in mem.anchors(title)] == ["docs/deploy.md#L1-L1"]
+    assert mem.anchors(stated) == []
+    assert [e.op for e in mem.store.log_entries(bullet)][-1] == "backfill"
+    again = backfill_anchors(mem.store, root)
+    assert (again.considered, again.anchored) == (1, 0)
+
+
+def test_backfill_without_the_text_anchors_the_file(mem: Memory, root: Path) -> None:
+    title = bid("Guide")
+    mem.store.delete_anchors((a.belief_id, a.doc_uri) for a in mem.anchors(title))
+    (root / "docs" / "guide.md").write_text("# Handbook\n", encoding="utf-8")
+    report = backfill_anchors(mem.store, root)
+    assert (report.anchored, report.located) == (1, 0)
+    assert [(a.doc_uri, a.position_hint) for a in mem.anchors(title)] == [("docs/guide.md", None)]
+
+
+@pytest.mark.parametrize(
+    ("lines", "start", "end", "text", "holds"),
+    [
+        (["# A **bold** [link](x.md)"], 1, 1, "A bold link", True),
+        (["one", "two"], 1, 1, "one two", False),
+        (["one", "two"], 1, 2, "One,  TWO!", True),
+        (["    '''f docs.'''"], 1, 1, "pkg.f: f docs.", True),  # the code label is optional
+        (["x"], 2, 2, "x", False),  # past the end
+        (["x"], 1, 1, "...", False),  # no words
+    ],
+)
+def test_range_holds(lines: list[str], start: int, end: int, text: str, holds: bool) -> None:
+    assert range_holds(lines, start, end, text) is holds
+
+
+def test_locate_prefers_the_tightest_then_nearest_span() -> None:
+    text = FileText("alpha beta\n\nalpha\nnoise\nbeta\n\nalpha beta\n")
+    assert text.locate("alpha beta") == (1, 1)
+    assert text.locate("alpha beta", near=7) == (7, 7)
+    assert text.locate("gamma") is None
+    assert words("Don't_stop-me") == ["don", "t", "stop", "me"]
