@@ -26,6 +26,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "hook": "credo.cli_agent:hook",
     "setup": "credo.cli_agent:setup",
     "dedup": "credo.cli_dedup:dedup",
+    "demo": "credo.demo:demo",
 }
 
 
