@@ -2,7 +2,8 @@
 
     python bench/latency.py [--sizes 1000,10000,100000] [--queries 300]
 
-For each size: warm ``Memory.retrieve`` p50/p99 in one process (default lanes, budget
+Beliefs are Zipf-distributed text over a 20k-word vocabulary (bench/synth.py); queries are
+3-6 topical words of the same vocabulary. For each size: warm ``Memory.retrieve`` p50/p99 in one process (default lanes, budget
 2400), the first query after opening the store in a fresh process (open + retrieve), and
 ``credo search`` end to end as a fresh process (what a shell user waits for).
 Targets (issue #3): warm p50 <= 1 ms and p99 <= 5 ms at 10k; warm p50 <= 5 ms at 100k;
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import shutil
 import statistics
 import subprocess
@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from synth import WORDS, write_records  # noqa: E402
+from synth import ZipfText, write_records  # noqa: E402
 
 from credo import Memory  # noqa: E402
 
@@ -39,8 +39,9 @@ print(time.perf_counter() - t0)
 
 
 def queries(count: int, seed: int = 11) -> list[str]:
-    rng = random.Random(seed)
-    return [" ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 6))) for _ in range(count)]
+    """Queries of 3-6 topical words from the stores' Zipf vocabulary (bench/synth.py)."""
+    text = ZipfText(seed)
+    return [text.query() for _ in range(count)]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -82,21 +83,32 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             db = Path(folder) / "bench.db"
             with Memory(db, root=Path(folder)) as memory:
-                memory.import_records(write_records(Path(folder) / "r.jsonl", size, 2))
+                memory.import_records(write_records(Path(folder) / "r.jsonl", size, 2, text="zipf"))
             times = warm(db, texts)
             first = [
-                float(subprocess.run([sys.executable, "-c", FIRST_QUERY, str(db), texts[i]],
-                                     check=True, capture_output=True, text=True).stdout) * 1000
+                float(
+                    subprocess.run(
+                        [sys.executable, "-c", FIRST_QUERY, str(db), texts[i]],
+                        check=True,
+                        capture_output=True,
+                        text=True,
+                    ).stdout
+                )
+                * 1000
                 for i in range(args.fresh_runs)
             ]
             env = {**os.environ, "CREDO_DB": str(db)}
             e2e = []
             for i in range(args.fresh_runs):
                 started = time.perf_counter()
-                subprocess.run([credo, "search", texts[i]], check=True, capture_output=True, env=env)
+                subprocess.run(
+                    [credo, "search", texts[i]], check=True, capture_output=True, env=env
+                )
                 e2e.append((time.perf_counter() - started) * 1000)
-            print(f"{size:>8} {statistics.median(times):>9.2f} {percentile(times, 0.99):>9.2f} "
-                  f"{statistics.median(first):>9.1f} {statistics.median(e2e):>11.1f}")
+            print(
+                f"{size:>8} {statistics.median(times):>9.2f} {percentile(times, 0.99):>9.2f} "
+                f"{statistics.median(first):>9.1f} {statistics.median(e2e):>11.1f}"
+            )
 
 
 if __name__ == "__main__":

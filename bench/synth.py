@@ -6,6 +6,7 @@ frequencies (a Zipf-like draw) rather than unique random strings.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -46,13 +47,53 @@ def sentence(rng: random.Random) -> str:
     return " ".join(words) + "."
 
 
-def write_records(path: Path, beliefs: int, edges_per_belief: int, seed: int = 7) -> Path:
+SYLLABLES = "ka lo mi ne ru sa te vo xi za bre dru fla gri ple sto tra qui".split()
+
+
+def zipf_vocabulary(size: int = 20_000, seed: int = 3) -> list[str]:
+    """Distinct pronounceable pseudo-words, most frequent first."""
     rng = random.Random(seed)
+    words: dict[str, None] = {}
+    while len(words) < size:
+        words["".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4)))] = None
+    return list(words)
+
+
+class ZipfText:
+    """Sentences whose word frequencies follow Zipf's law (exponent 1.07) over a 20k-word
+    vocabulary, like natural text: a few very common words, a long tail of rare ones."""
+
+    def __init__(self, seed: int = 7) -> None:
+        self.rng = random.Random(seed)
+        self.words = zipf_vocabulary()
+        weights = [1.0 / (rank + 1) ** 1.07 for rank in range(len(self.words))]
+        self.cumulative = list(itertools.accumulate(weights))
+
+    def sentence(self) -> str:
+        picks = self.rng.choices(self.words, cum_weights=self.cumulative, k=self.rng.randint(8, 22))
+        return " ".join(picks).capitalize() + "."
+
+    def query(self) -> str:
+        """3-6 content words: ranks 50-5,000 (users type topical words, not 'the')."""
+        count = self.rng.randint(3, 6)
+        return " ".join(self.words[int(50 * 100 ** self.rng.random())] for _ in range(count))
+
+
+def write_records(
+    path: Path, beliefs: int, edges_per_belief: int, seed: int = 7, *, text: str = "software"
+) -> Path:
+    """A records file of ``beliefs`` beliefs and ``beliefs * edges_per_belief`` edges.
+
+    ``text="software"`` draws from a 150-word software vocabulary (every word is common: a
+    worst case for keyword search); ``text="zipf"`` from a Zipf-distributed 20k vocabulary.
+    """
+    rng = random.Random(seed)
+    zipf = ZipfText(seed) if text == "zipf" else None
     with path.open("w", encoding="utf-8") as out:
         for i in range(beliefs):
+            content = zipf.sentence() if zipf else sentence(rng)
             out.write(
-                json.dumps({"kind": "belief", "id": f"n{i}", "content": f"{sentence(rng)} #{i}"})
-                + "\n"
+                json.dumps({"kind": "belief", "id": f"n{i}", "content": f"{content} #{i}"}) + "\n"
             )
         seen: set[tuple[int, int, str]] = set()
         target = beliefs * edges_per_belief

@@ -22,22 +22,25 @@ class GraphQueries:
     conn: sqlite3.Connection
 
     def links_touching(self, ids: Iterable[str], *, limit: int) -> list[Link]:
-        """Edges with one end in ``ids`` and both ends live (not forgotten), in a stable
-        order, at most ``limit`` of them (bounded fan-out for hub beliefs)."""
+        """Edges with one end in ``ids`` whose other end is live (not forgotten), sorted by
+        (src, dst, type), at most ``limit`` of them (bounded fan-out for hub beliefs).
+
+        ``ids`` must themselves be live (they come from the keyword index or an earlier hop),
+        so only the far end is checked; an edge inside ``ids`` is returned once.
+        """
         payload = json.dumps(sorted(set(ids)))
         rows = self.conn.execute(
-            "WITH c(id) AS (SELECT value FROM json_each(?)), "
-            "hits AS ("
-            " SELECT e.src, e.dst, e.type, e.weight FROM edges e WHERE e.src IN c"
-            " UNION"
-            " SELECT e.src, e.dst, e.type, e.weight FROM edges e WHERE e.dst IN c) "
-            "SELECT h.src, h.dst, h.type, h.weight FROM hits h "
-            "JOIN beliefs s ON s.id = h.src AND s.deleted_at IS NULL "
-            "JOIN beliefs d ON d.id = h.dst AND d.deleted_at IS NULL "
-            "ORDER BY h.src, h.dst, h.type LIMIT ?",
-            (payload, limit),
-        )
-        return [Link(str(r[0]), str(r[1]), str(r[2]), float(r[3])) for r in rows]
+            "WITH c(id) AS (SELECT value FROM json_each(?)) "
+            "SELECT e.src, e.dst, e.type, e.weight FROM edges e "
+            "JOIN beliefs d ON d.id = e.dst WHERE e.src IN c AND d.deleted_at IS NULL "
+            "UNION ALL "
+            "SELECT e.src, e.dst, e.type, e.weight FROM edges e "
+            "JOIN beliefs s ON s.id = e.src "
+            "WHERE e.dst IN c AND e.src NOT IN c AND s.deleted_at IS NULL",
+            (payload,),
+        ).fetchall()
+        rows.sort()
+        return [Link(src, dst, kind, weight) for src, dst, kind, weight in rows[:limit]]
 
     def live_unlocked(self, ids: Iterable[str]) -> dict[str, tuple[str, float, float]]:
         """id -> (content, alpha, beta) for the live, unlocked beliefs among ``ids``."""
