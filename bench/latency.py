@@ -2,10 +2,11 @@
 
     python bench/latency.py [--sizes 1000,10000,100000] [--queries 300]
 
-Beliefs are Zipf-distributed text over a 20k-word vocabulary (bench/synth.py); queries are
-3-6 topical words of the same vocabulary. For each size: warm ``Memory.retrieve`` p50/p99 in one process (default lanes, budget
-2400), the first query after opening the store in a fresh process (open + retrieve), and
-``credo search`` end to end as a fresh process (what a shell user waits for).
+Beliefs are Zipf-distributed text over a 20k-word vocabulary (bench/synth.py); queries
+are 3-6 topical words of the same vocabulary. For each size: warm ``Memory.retrieve``
+p50/p99 in one process (default lanes, budget 2400), the first query after opening the
+store in a fresh process (open + retrieve), and ``credo search`` end to end as a fresh
+process (what a shell user waits for).
 Targets (issue #3): warm p50 <= 1 ms and p99 <= 5 ms at 10k; warm p50 <= 5 ms at 100k;
 first query <= 30 ms at 10k; `credo search` <= 150 ms at 10k.
 """
@@ -24,9 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from synth import ZipfText, write_records  # noqa: E402
-
-from credo import Memory  # noqa: E402
+from credo import Memory
+from synth import ZipfText, write_records
 
 FIRST_QUERY = """
 import sys, time
