@@ -231,12 +231,18 @@ def _bfs(seeds: Mapping[str, float], hops: list[list[Link]], decay: float) -> di
     return reached
 
 
+# Anchors one named document may contribute. The scan is an index range (or one LIKE pass),
+# so this is cheap; a small cap would cut a long file at an arbitrary point (rows come in
+# doc_uri order, and "#L1000" sorts before "#L2"), leaving most of the named file unscored.
+DOC_LANE_LIMIT = 20_000
+
+
 def _doc(store: Store, text: str) -> dict[str, float]:
     found = mentions(text)
     if not found:
         return {}
     scores: dict[str, float] = {}
     for needle, value in found:
-        for belief_id, _uri in store.doc_anchor_matches([needle], limit=200):
+        for belief_id, _uri in store.doc_anchor_matches([needle], limit=DOC_LANE_LIMIT):
             scores[belief_id] = max(scores.get(belief_id, 0.0), value)
     return scores

@@ -42,6 +42,18 @@ class GraphQueries:
         rows.sort()
         return [Link(src, dst, kind, weight) for src, dst, kind, weight in rows[:limit]]
 
+    def _stem_matches(self, stem: str, limit: int) -> list[tuple[str, str]]:
+        """Anchors to a file whose name without extension is ``stem`` (any folder)."""
+        literal = _like_literal(stem)
+        rows = self.conn.execute(
+            "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
+            "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
+            "WHERE a.doc_uri LIKE ? ESCAPE '\\' OR a.doc_uri LIKE ? ESCAPE '\\' "
+            "ORDER BY a.doc_uri, a.belief_id LIMIT ?",
+            ("%/" + literal + ".%", literal + ".%", limit),
+        )
+        return [(str(r[0]), str(r[1])) for r in rows]
+
     def live_unlocked(self, ids: Iterable[str]) -> dict[str, tuple[str, float, float]]:
         """id -> (content, alpha, beta) for the live, unlocked beliefs among ``ids``."""
         rows = self.conn.execute(
@@ -61,6 +73,9 @@ class GraphQueries:
         """
         out: list[tuple[str, str]] = []
         for needle in needles:
+            if needle.startswith("page:"):
+                out += self._stem_matches(needle.removeprefix("page:"), limit)
+                continue
             if "/" in needle or needle.startswith("http"):
                 rows = self.conn.execute(
                     "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
@@ -69,7 +84,9 @@ class GraphQueries:
                     "ORDER BY a.doc_uri, a.belief_id LIMIT ?",
                     (needle, needle + "\U0010ffff", limit),
                 )
-                found = [(str(r[0]), str(r[1])) for r in rows]
+                # A prefix scan also finds "docs/a.md.bak" for "docs/a.md": keep the file
+                # itself, its #fragments, and what lies under it when it is a folder.
+                found = [(str(r[0]), str(r[1])) for r in rows if _names_doc(needle, str(r[1]))]
                 if found or "/" not in needle:
                     out += found
                     continue
@@ -77,7 +94,7 @@ class GraphQueries:
             name = needle.rsplit("/", 1)[-1]
             if not name:
                 continue
-            literal = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            literal = _like_literal(name)
             rows = self.conn.execute(
                 "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
                 "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
@@ -88,3 +105,14 @@ class GraphQueries:
             )
             out += [(str(r[0]), str(r[1])) for r in rows]
         return out
+
+
+def _like_literal(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _names_doc(needle: str, uri: str) -> bool:
+    """Whether ``uri`` is the document ``needle`` names (or lies under it as a folder)."""
+    if needle.endswith("/") or uri == needle:
+        return uri.startswith(needle)
+    return uri.startswith(needle) and uri[len(needle)] in "#/?"

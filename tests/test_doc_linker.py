@@ -1,0 +1,412 @@
+"""The belief↔document linker (issue 5): A3 idempotence, A4 migration, URI normalisation,
+cascade, the reverse lookup, the doc lane, and the A1 corpus' well-formedness.
+
+Why these tests: the linker's contract is a (belief_id, normalised doc_uri) key. Every
+surface (API, CLI, ingest, import) funnels through that normalisation, so the tests pin the
+exact stored strings rather than "something equivalent".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from credo import Memory
+from credo.errors import InvalidInputError
+from credo.store import LATEST_VERSION, Store
+from credo.store.migrations import MIGRATIONS
+
+CORPUS = Path(__file__).resolve().parent / "corpus" / "doc_linker"
+NAME_KINDS = {"path", "file", "page", "url"}
+
+
+def _rows(memory: Memory, belief_id: str) -> list[tuple[Any, ...]]:
+    return memory.store.conn.execute(
+        "SELECT doc_uri, anchor_type, position_hint FROM belief_documents WHERE belief_id = ?",
+        (belief_id,),
+    ).fetchall()
+
+
+# -- A3: link is idempotent ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def root() -> Iterator[Path]:
+    """A project root shared by hypothesis examples (function-scoped tmp_path is not)."""
+    with tempfile.TemporaryDirectory(prefix="credo-linker-") as folder:
+        yield Path(folder).resolve()
+
+
+def _same_doc_forms(root: Path) -> list[str]:
+    """Spellings of one document that must all normalise to ``docs/deploy.md#L12-L30``."""
+    return [
+        "docs/deploy.md#L12-L30",
+        "./docs/deploy.md#L12-L30",
+        "docs/../docs/deploy.md#12-30",
+        f"{root}/docs/deploy.md#L12-L30",
+        f"file://{root}/docs/deploy.md#L12-L30",
+        "  docs/deploy.md#L12-L30  ",
+    ]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(min_value=1, max_value=12),
+    form=st.sampled_from(
+        [
+            "docs/deploy.md",
+            "docs/deploy.md#L3-L9",
+            "https://example.com/guide#install",
+            "https://example.com/a/b?x=1",
+            "file:///outside/notes.txt",
+            "/outside/notes.txt#L1-L2",
+        ]
+    ),
+    anchor_type=st.sampled_from(["manual", "ingest", "derived"]),
+)
+def test_a3_linking_n_times_leaves_one_row(root: Path, n: int, form: str, anchor_type: str) -> None:
+    with Memory(":memory:", root=root) as memory:
+        belief = memory.remember("Deploys go through the blue-green script")
+        anchors = [memory.link(belief, form, anchor_type=anchor_type) for _ in range(n)]
+        assert len(_rows(memory, belief)) == 1
+        assert all(a == anchors[0] for a in anchors)  # the first write wins, created_at too
+        assert memory.anchors(belief) == [anchors[0]]
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_a3_equivalent_spellings_share_one_row(root: Path, data: st.DataObject) -> None:
+    forms = data.draw(st.lists(st.sampled_from(_same_doc_forms(root)), min_size=1, max_size=10))
+    with Memory(":memory:", root=root) as memory:
+        belief = memory.remember("Staging mirrors production")
+        for form in forms:
+            memory.link(belief, form)
+        assert _rows(memory, belief) == [("docs/deploy.md#L12-L30", "manual", "L12-L30")]
+
+
+# -- A4: an older store is migrated on open ------------------------------------------------
+
+
+def test_a4_pre_linker_store_migrates_and_anchor_round_trips(tmp_path: Path) -> None:
+    path = tmp_path / "v1.db"
+    old = Store(path, migrations=MIGRATIONS[:1])
+    now = 1_700_000_000.0
+    old.conn.execute(
+        "INSERT INTO beliefs(id, content, content_hash, kind, origin, created_at, updated_at) "
+        "VALUES ('old-1', 'Releases are cut on Thursdays', 'h1', 'factual', 'user_stated', ?, ?)",
+        (now, now),
+    )
+    assert old.schema_version == 1
+    old.close()
+    raw = sqlite3.connect(path)
+    tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    raw.close()
+    assert "belief_documents" not in tables
+
+    with Memory(path, root=tmp_path) as memory:
+        assert memory.stats().schema_version == LATEST_VERSION
+        written = memory.link("old-1", "docs/release.md", lines=(4, 11))
+        assert written.doc_uri == "docs/release.md#L4-L11"
+        assert written.position_hint == "L4-L11"
+    with Memory(path, root=tmp_path) as reopened:  # read back from disk, not a cache
+        assert reopened.anchors("old-1") == [written]
+        assert reopened.beliefs_for_doc("docs/release.md") == [written]
+        indexes = {
+            tuple(r[2] for r in reopened.store.conn.execute(f"PRAGMA index_info('{name}')"))
+            for (name,) in reopened.store.conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'index' "
+                "AND tbl_name = 'belief_documents'"
+            )
+        }
+        assert ("doc_uri",) in indexes  # document -> beliefs
+        assert any(cols[:1] == ("belief_id",) for cols in indexes)  # belief -> documents
+
+
+# -- cascade and rejection -----------------------------------------------------------------
+
+
+def test_hard_forget_cascades_to_anchors_soft_forget_keeps_them(memory: Memory) -> None:
+    soft = memory.remember("Soft-deleted beliefs keep their anchors for audit")
+    hard = memory.remember("Hard-deleted beliefs take their anchors with them")
+    for belief in (soft, hard):
+        memory.link(belief, "docs/audit.md", lines="1-3")
+        memory.link(belief, "https://example.com/audit")
+    memory.forget(soft)
+    memory.forget(hard, hard=True)
+    assert len(_rows(memory, soft)) == 2
+    assert _rows(memory, hard) == []
+    assert [a.belief_id for a in memory.beliefs_for_doc("docs/audit.md")] == [soft]
+
+
+def test_raw_delete_cascades(memory: Memory) -> None:
+    """The FK itself cascades (not only Memory.forget's code path)."""
+    belief = memory.remember("A belief deleted by raw SQL")
+    memory.link(belief, "docs/raw.md")
+    with memory.store.transaction():
+        memory.store.conn.execute("DELETE FROM beliefs WHERE id = ?", (belief,))
+    assert _rows(memory, belief) == []
+
+
+@pytest.mark.parametrize("uri", ["", " ", "\t", "\n  \n", "#L1-L2"])
+def test_empty_uris_are_rejected_clearly(memory: Memory, uri: str) -> None:
+    belief = memory.remember("Anchors need a document")
+    with pytest.raises(InvalidInputError, match=r"(?i)empty|no path"):
+        memory.link(belief, uri)
+    with pytest.raises(InvalidInputError, match=r"(?i)empty|no path"):
+        memory.remember("Another belief", doc=uri)
+    assert _rows(memory, belief) == []
+    if uri.strip() == "":
+        with pytest.raises(InvalidInputError, match="empty"):
+            memory.beliefs_for_doc(uri)
+
+
+# -- URIs are stored exactly as normalised -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("given_uri", "lines", "stored", "hint"),
+    [
+        ("docs/deploy.md", None, "docs/deploy.md", None),
+        ("./docs/deploy.md", None, "docs/deploy.md", None),
+        ("docs/sub/../deploy.md", None, "docs/deploy.md", None),
+        ("  docs/deploy.md  ", None, "docs/deploy.md", None),
+        ("{root}/docs/deploy.md", None, "docs/deploy.md", None),
+        ("file://{root}/docs/deploy.md", None, "docs/deploy.md", None),
+        ("/outside/notes.md", None, "file:///outside/notes.md", None),
+        ("/outside/my notes.md", None, "file:///outside/my%20notes.md", None),
+        ("file:///outside/notes.md", None, "file:///outside/notes.md", None),
+        ("{root}/../elsewhere/x.md", None, "file://{parent}/elsewhere/x.md", None),
+        ("docs/deploy.md#L12-L30", None, "docs/deploy.md#L12-L30", "L12-L30"),
+        ("docs/deploy.md#12-30", None, "docs/deploy.md#L12-L30", "L12-L30"),
+        ("docs/deploy.md#L7", None, "docs/deploy.md#L7-L7", "L7-L7"),
+        ("docs/deploy.md", (12, 30), "docs/deploy.md#L12-L30", "L12-L30"),
+        ("docs/deploy.md", "12-30", "docs/deploy.md#L12-L30", "L12-L30"),
+        ("docs/deploy.md#L1-L2", (12, 30), "docs/deploy.md#L12-L30", "L12-L30"),
+        ("docs/deploy.md#rollback", None, "docs/deploy.md#rollback", "rollback"),
+        ("/outside/notes.md#L3-L4", None, "file:///outside/notes.md#L3-L4", "L3-L4"),
+        ("https://example.com/guide", None, "https://example.com/guide", None),
+        ("https://example.com/guide#install", None, "https://example.com/guide#install", "install"),
+        ("https://example.com/a.md#L3-L9", None, "https://example.com/a.md#L3-L9", "L3-L9"),
+        ("https://example.com/a.md", (3, 9), "https://example.com/a.md#L3-L9", "L3-L9"),
+        ("https://example.com/s?q=1&x=2", None, "https://example.com/s?q=1&x=2", None),
+    ],
+)
+def test_uri_normalisation(
+    tmp_path: Path,
+    given_uri: str,
+    lines: str | tuple[int, int] | None,
+    stored: str,
+    hint: str | None,
+) -> None:
+    root = (tmp_path / "project").resolve()
+    root.mkdir()
+    fill = {"root": root.as_posix(), "parent": root.parent.as_posix()}
+    with Memory(tmp_path / "m.db", root=root) as memory:
+        belief = memory.remember("Normalisation is pinned to exact strings")
+        anchor = memory.link(belief, given_uri.format(**fill), lines=lines)
+        assert anchor.doc_uri == stored.format(**fill)
+        assert anchor.position_hint == hint
+        assert _rows(memory, belief) == [(stored.format(**fill), "manual", hint)]
+
+
+def test_explicit_position_hint_wins(memory: Memory) -> None:
+    belief = memory.remember("A section-name hint")
+    anchor = memory.link(belief, "docs/deploy.md", position_hint="#rollback")
+    assert (anchor.doc_uri, anchor.position_hint) == ("docs/deploy.md", "#rollback")
+
+
+# -- reverse lookup ------------------------------------------------------------------------
+
+
+def test_beliefs_for_doc_prefix_on_folder_and_file(memory: Memory) -> None:
+    ids = {
+        name: memory.remember(f"Belief about {name}")
+        for name in ("a1", "a2", "sub", "bak", "other", "web")
+    }
+    memory.link(ids["a1"], "docs/a.md", lines=(1, 2))
+    memory.link(ids["a2"], "docs/a.md", lines=(5, 6))
+    memory.link(ids["sub"], "docs/sub/b.md")
+    memory.link(ids["bak"], "docs/a.md.bak")
+    memory.link(ids["other"], "other/c.md")
+    memory.link(ids["web"], "https://example.com/docs/a.md")
+
+    def found(query: str) -> set[str]:
+        return {a.belief_id for a in memory.beliefs_for_doc(query)}
+
+    assert found("docs/") == {ids[k] for k in ("a1", "a2", "sub", "bak")}
+    assert found("docs/sub/") == {ids["sub"]}
+    assert found("docs/a.md") == {ids["a1"], ids["a2"]}  # not docs/a.md.bak
+    assert found("./docs/a.md") == {ids["a1"], ids["a2"]}
+    assert found(str(memory.root / "docs" / "a.md")) == {ids["a1"], ids["a2"]}
+    assert found("docs/a.md#L5-L6") == {ids["a2"]}
+    assert found("docs/a.md.bak") == {ids["bak"]}
+    assert found("other/") == {ids["other"]}
+    assert found("https://example.com/docs/") == {ids["web"]}
+    assert found("docs/missing.md") == set()
+
+
+def test_beliefs_for_doc_after_ingest(tmp_path: Path) -> None:
+    (tmp_path / "docs" / "ops").mkdir(parents=True)
+    (tmp_path / "docs" / "deploy.md").write_text(
+        "# Deploy\n\nDeploys run through the blue-green script.\n", encoding="utf-8"
+    )
+    (tmp_path / "docs" / "ops" / "pager.md").write_text(
+        "# Pager\n\nThe pager rotates every Monday.\n", encoding="utf-8"
+    )
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path / "docs")
+        folder = memory.beliefs_for_doc("docs/")
+        assert {a.doc_uri.partition("#")[0] for a in folder} == {
+            "docs/deploy.md",
+            "docs/ops/pager.md",
+        }
+        deploy = memory.beliefs_for_doc("docs/deploy.md")
+        assert {a.doc_uri for a in deploy} == {"docs/deploy.md#L1-L1", "docs/deploy.md#L3-L3"}
+        assert all(a.anchor_type == "ingest" for a in deploy)
+
+
+# -- the doc lane --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def two_docs(memory: Memory) -> dict[str, str]:
+    """Two beliefs whose words tie for BM25F; only their anchors tell them apart."""
+    ids = {
+        "deploy": memory.remember("Rollbacks use the previous release tag"),
+        "ops": memory.remember("Rollbacks use the previous release branch"),
+        "web": memory.remember("Rollbacks use the previous release build"),
+    }
+    memory.link(ids["deploy"], "docs/deploy.md", lines=(10, 12))
+    memory.link(ids["ops"], "runbooks/ops.md", lines=(3, 4))
+    memory.link(ids["web"], "https://wiki.example.com/release-guide#rollback")
+    return ids
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("what does docs/deploy.md say about rollbacks", "deploy"),
+        ("rollbacks in deploy.md", "deploy"),
+        ("rollbacks in ./docs/deploy.md?", "deploy"),
+        ("in runbooks/ops.md, how do rollbacks work", "ops"),
+        ("ops.md rollbacks", "ops"),
+        ("rollbacks per https://wiki.example.com/release-guide", "web"),
+        ("rollbacks (see runbooks/)", "ops"),
+    ],
+)
+def test_doc_lane_ranks_the_named_documents_belief_first(
+    memory: Memory, two_docs: dict[str, str], query: str, expected: str
+) -> None:
+    result = memory.retrieve(query, with_doc_anchors=True)
+    assert result.beliefs[0].id == two_docs[expected]
+    assert "doc" in result.beliefs[0].lanes
+    assert result.doc_anchors is not None
+    assert result.doc_anchors[0] == tuple(memory.anchors(two_docs[expected]))
+    off = memory.retrieve(query, with_doc_anchors=True, lanes={"doc": False})
+    assert all("doc" not in b.lanes for b in off.beliefs)
+
+
+def test_doc_lane_ignores_words_that_only_look_like_files(
+    memory: Memory, two_docs: dict[str, str]
+) -> None:
+    result = memory.retrieve("rollbacks since v1.2, e.g. the release", with_doc_anchors=True)
+    assert all("doc" not in b.lanes for b in result.beliefs)
+
+
+def test_doc_lane_does_not_match_a_longer_file_name(memory: Memory) -> None:
+    """'docs/a.md' names that file, not 'docs/a.md.txt' (the prefix scan over-matches)."""
+    right = memory.remember("The wombat policy, first copy")
+    wrong = memory.remember("The wombat policy, backup copy")
+    memory.link(right, "docs/a.md", lines=(3, 3))
+    memory.link(wrong, "docs/a.md.txt", lines=(1, 1))
+    result = memory.retrieve("wombat policy in docs/a.md")
+    lanes = {b.id: b.lanes for b in result.beliefs}
+    assert "doc" in lanes[right]
+    assert "doc" not in lanes[wrong]
+
+
+def test_doc_lane_covers_every_belief_of_a_long_named_file(tmp_path: Path) -> None:
+    """A named file with more than 200 anchors is cut at 200 rows in doc_uri order, where
+    '#L703' sorts after '#L1..'-'#L6..': the passage the user asks about gets no doc score."""
+    (tmp_path / "docs").mkdir()
+    paragraphs = [f"Paragraph {i} covers topic{i} and the zebra migration." for i in range(399)]
+    paragraphs[350] = "The quokka rotation runbook lives here."
+    (tmp_path / "docs" / "big.md").write_text(
+        "# Big\n\n" + "\n\n".join(paragraphs) + "\n", encoding="utf-8"
+    )
+    (tmp_path / "docs" / "other.md").write_text(
+        "# Other\n\nThe quokka rotation is also mentioned here.\n", encoding="utf-8"
+    )
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path / "docs")
+        result = memory.retrieve("what does docs/big.md say about quokka rotation")
+        assert result.beliefs[0].content == "The quokka rotation runbook lives here."
+
+
+# -- A1: the labelled corpus ---------------------------------------------------------------
+
+
+def _corpus_rows() -> list[dict[str, Any]]:
+    lines = (CORPUS / "queries.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def test_corpus_is_well_formed() -> None:
+    rows = _corpus_rows()
+    assert len(rows) >= 50
+    assert len({r["id"] for r in rows}) == len(rows)
+    assert len({r["query"] for r in rows}) == len(rows)
+    naming = [r for r in rows if r["names"] is not None]
+    assert 3 * len(naming) >= len(rows)  # at least a third name a file or page
+    assert {r["names"] for r in naming} <= NAME_KINDS
+    for row in rows:
+        assert row["query"].strip() and row["expected_texts"] and row["expected_sections"]
+        assert row["expected_doc_uris"]
+        for uri in row["expected_doc_uris"]:
+            assert (CORPUS / uri).is_file(), (row["id"], uri)
+            assert uri.startswith("docs/") and "#" not in uri
+        for section in row["expected_sections"]:
+            uri, _, heading = section.partition("#")
+            assert uri in row["expected_doc_uris"], (row["id"], section)
+            text = (CORPUS / uri).read_text(encoding="utf-8").replace("*", "").replace("`", "")
+            assert heading and heading in text, (row["id"], section)
+        if row["names"] in ("path", "file"):
+            # The query spells the file as users do: a name with its extension.
+            named = re.findall(r"[\w./-]+\.(?:md|rst)\b", row["query"])
+            assert any(
+                n.rsplit("/", 1)[-1] in {u.rsplit("/", 1)[-1] for u in row["expected_doc_uris"]}
+                for n in named
+            ), row["id"]
+        if row["names"] == "url":
+            assert "https://" in row["query"], row["id"]
+    assert (CORPUS / "README.md").is_file()
+    assert (CORPUS / "docs" / "LICENSE").is_file()
+
+
+def test_corpus_labels_resolve_against_the_ingested_tree(tmp_path: Path) -> None:
+    """Every expected text is held by a belief, every section heading parses, and the
+    labelled section holds one of the row's expected passages (labels agree with each
+    other). The bench refuses to run otherwise; this keeps the corpus from rotting."""
+    from bench.doc_linker import build_judge, load_queries
+
+    queries = load_queries(CORPUS / "queries.jsonl")
+    with Memory(tmp_path / "m.db", root=CORPUS) as memory:
+        report = memory.ingest(CORPUS / "docs")
+        assert report.files_ingested >= 15
+        judge = build_judge(memory, CORPUS, queries)
+    assert judge.problems == []
+    for query in queries:
+        relevant = judge.relevant(query)
+        assert relevant, query.id
+        assert any(judge.in_sections(i, query.expected_sections) for i in relevant), query.id
+        docs = set(judge.docs_of(sorted(relevant)))
+        assert docs & set(query.expected_doc_uris), query.id
