@@ -27,6 +27,8 @@ LAZY_COMMANDS: dict[str, str] = {
     "setup": "credo.cli_agent:setup",
     "dedup": "credo.cli_dedup:dedup",
     "demo": "credo.demo:demo",
+    "backup": "credo.cli_ops:backup",
+    "restore": "credo.cli_ops:restore",
 }
 
 
