@@ -106,7 +106,8 @@ def pack_on(pool: Pool, budget: int, floor: float, target: int) -> list[str]:
         token_budget=budget,
         cluster_diversity_target=target,
     )
-    return list(packed.selected)
+    # retrieve() lists the cluster pack's selection in score order (what the model reads).
+    return sorted(packed.selected, key=lambda i: (-pool.scores[i], i))
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:

@@ -1,5 +1,5 @@
-"""``python -m credo`` runs the CLI."""
+"""``python -m credo`` runs the CLI (the hook through its click-free fast path)."""
 
-from credo.cli import main
+from credo.hook import console_main
 
-main()
+console_main()

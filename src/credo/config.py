@@ -66,7 +66,7 @@ class RetrievalSettings:
     """``[retrieval]`` in .credo.toml. Defaults are the benchmarked ones (docs/BENCHMARKS.md)."""
 
     token_budget: int = 2400
-    use_intentional_clustering: bool = False
+    use_intentional_clustering: bool = True  # A2 and A3 pass: docs/BENCHMARKS.md
     cluster_edge_weight_floor: float = 0.4
     cluster_diversity_target: int = 3
 

@@ -65,4 +65,10 @@ def check_id(belief_id: object) -> str:
         )
     if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in belief_id):
         raise InvalidInputError(f"belief id {belief_id[:60]!r} contains control characters")
+    if any(ch.isspace() or ch in "[]" for ch in belief_id):
+        # The memory block renders `[id]` / `[id locked]`: a space or bracket could forge
+        # the lock flag or a second id.
+        raise InvalidInputError(
+            f"belief id {belief_id[:60]!r} must not contain spaces or brackets; use - or _"
+        )
     return belief_id

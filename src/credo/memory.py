@@ -12,11 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from credo import identity, importer, retrieval
+from credo import identity, retrieval
 from credo.config import Settings, git_root, load_settings, parse_bool, resolve_db_path
 from credo.docuri import normalise_doc_uri, parse_lines
 from credo.errors import ConflictError, InvalidInputError, NotFoundError, StoreError
-from credo.records import anchor_line, belief_line, edge_line
 from credo.store import NewBelief, Store
 from credo.types import (
     ANCHOR_TYPES,
@@ -33,9 +32,9 @@ from credo.types import (
 
 if TYPE_CHECKING:
     from credo.doctor import BackfillReport, DoctorReport
+    from credo.importer import ImportReport
     from credo.ingest import IngestReport
 
-ImportReport = importer.ImportReport
 Signal = Literal["used", "harmful"]
 
 
@@ -85,9 +84,11 @@ class Memory:
         self.settings = settings if settings is not None else load_settings(cwd)
         self.source = source
         self.store = Store(self.path)
-        from credo import hrr_sync
+        # numpy (100+ ms to import) only for a store with the HRR lane on: the Claude Code
+        # hook opens a Memory in a fresh process for every prompt.
+        if self.store.meta_get("hrr_dim"):
+            from credo import hrr_sync
 
-        if hrr_sync.enabled_dim(self.store) is not None:
             self._hrr_sync = hrr_sync.HrrSync(self.store)
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -489,6 +490,8 @@ class Memory:
         transaction: a malformed line aborts it with its line number; nothing is written."""
         if isinstance(source, os.PathLike):
             source = Path(source)
+        from credo import importer  # the read path (hook, search) never parses records
+
         with self.store.write_errors():
             return importer.import_records(self.store, source, root=self.root)
 
@@ -496,6 +499,8 @@ class Memory:
         """Write every belief, edge and anchor as JSONL (sorted, byte-stable). The file is
         written beside its target and renamed into place, so a failed export leaves no half
         file."""
+        from credo.records import anchor_line, belief_line, edge_line
+
         target = Path(path)
         counts = [0, 0, 0]
         try:

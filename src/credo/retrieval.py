@@ -105,8 +105,12 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             cluster_diversity_target=options.cluster_diversity_target,
         )
         cluster_of = {m: c.cluster_id for c in clusters for m in c.member_ids}
+        # Clustering changes which beliefs are packed, not how relevant each one is: the
+        # result lists them by score, so a model reads the best first either way.
+        selected = sorted(packed.selected, key=lambda i: (-scores[i], i))
     else:
         packed = pack_by_score([s.id for s in ranked], token_costs=costs, token_budget=remaining)
+        selected = list(packed.selected)
 
     by_id = {s.id: s for s in ranked}
     out = [
@@ -119,7 +123,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         RetrievedBelief(
             i, content[i], by_id[i].score, False, costs[i], dict(by_id[i].lanes), cluster_of.get(i)
         )
-        for i in packed.selected
+        for i in selected
     ]
     anchors = None
     if options.with_doc_anchors:

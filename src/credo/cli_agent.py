@@ -1,0 +1,90 @@
+"""The agent-facing commands, loaded lazily by ``credo.cli`` (``LAZY_COMMANDS``):
+``credo mcp``, ``credo hook prompt`` and ``credo setup claude``.
+
+Each imports its real module only when it runs: ``credo hook prompt`` must not pay for the
+MCP SDK, and ``credo mcp`` must not pay for setup.
+"""
+
+from __future__ import annotations
+
+import click
+
+
+def _db(ctx: click.Context) -> str | None:
+    """The ``--db`` / ``CREDO_DB`` value the root group resolved (``None``: the default)."""
+    obj = ctx.find_root().obj
+    return obj.get("db") if isinstance(obj, dict) else None
+
+
+@click.command()
+@click.pass_context
+def mcp(ctx: click.Context) -> None:
+    """Serve the store to an agent over MCP on stdio (stdout is the protocol)."""
+    try:
+        from credo import mcp_server
+    except ImportError as exc:
+        raise click.ClickException(
+            f"the MCP SDK is not installed ({exc}); run: pip install 'credo[mcp]'"
+        ) from None
+    mcp_server.serve(_db(ctx))
+
+
+@click.group()
+def hook() -> None:
+    """Hooks that agents run (Claude Code: `credo hook prompt`)."""
+
+
+@hook.command()
+@click.pass_context
+def prompt(ctx: click.Context) -> None:
+    """Read Claude Code's UserPromptSubmit JSON on stdin and print the memory block.
+
+    Always exits 0: problems go to the hook log (~/.cache/credo/hook.log), never to the
+    prompt.
+    """
+    from credo import hook as prompt_hook
+
+    ctx.exit(prompt_hook.main(_db(ctx)))
+
+
+@click.group()
+def setup() -> None:
+    """Wire credo into an agent."""
+
+
+@setup.command()
+@click.option(
+    "--project",
+    "scope",
+    flag_value="project",
+    default=True,
+    help="This git work tree: .claude/settings.json and .mcp.json (default).",
+)
+@click.option(
+    "--user",
+    "scope",
+    flag_value="user",
+    help="Every project: ~/.claude/settings.json and ~/.claude.json.",
+)
+@click.option("--remove", is_flag=True, help="Take out exactly what setup added.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def claude(scope: str, remove: bool, as_json: bool) -> None:
+    """Install the UserPromptSubmit hook and the MCP server into Claude Code (idempotent,
+    with a timestamped backup of every file it changes)."""
+    from credo.claude_setup import setup_claude
+    from credo.render import json_text
+
+    report = setup_claude("user" if scope == "user" else "project", remove=remove)
+    if as_json:
+        click.echo(json_text(report))
+        return
+    if not report.changes:
+        click.echo(
+            f"nothing to {'remove' if remove else 'change'}: Claude Code ({report.scope}) is "
+            f"{'not set up' if remove else 'already set up'} for credo"
+        )
+        return
+    for line in report.changes:
+        click.echo(line)
+    for path in report.backups:
+        click.echo(f"backup: {path}")

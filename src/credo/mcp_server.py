@@ -1,0 +1,249 @@
+"""``credo mcp``: the MCP server (stdio) on the official ``mcp`` SDK 2.x (``MCPServer``).
+
+Every tool is one ``Memory`` call: the server parses nothing itself, renders through
+``credo.render`` and turns ``CredoError`` into a ``ToolError`` the model can read and recover
+from. Nothing here writes to stdout: on stdio, stdout is the protocol.
+
+This module imports the SDK at import time; only ``credo mcp`` (and tests) import it, so the
+hook and the rest of the CLI never pay for it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+from pydantic import Field
+
+from credo import __version__
+from credo.errors import CredoError
+from credo.memory import Memory
+from credo.render import memory_block, result_json, to_jsonable
+from credo.types import BELIEF_KINDS, EdgeType
+
+SERVER_NAME = "credo"
+
+INSTRUCTIONS = """\
+credo is this project's long-term memory: short statements (beliefs) that the user or \
+earlier sessions recorded, linked to each other and to the files they are about.
+
+1. Call search_memory first, with the user's request or the topic you are about to work \
+on, before you answer, plan or edit. Beliefs marked locked are user-confirmed ground truth: \
+follow them over your own assumptions.
+2. When the user states a durable fact, preference or correction, or you verify one, save \
+it with remember_belief (one short self-contained statement; pass doc= for the file it is \
+about). Lock it with lock_belief only when the user confirms it as a rule.
+3. After a belief helped or misled you, report it with give_feedback (used / harmful).
+4. Connect beliefs with relate_beliefs, and beliefs to files with link_document; \
+list_anchors answers "which beliefs are about this file?".
+Tool errors explain what was wrong and what to do; fix the call and retry."""
+
+
+def _write(*, idempotent: bool, destructive: bool = False) -> ToolAnnotations:
+    # open_world_hint=False on writes too: the store is a local file, not the outside world.
+    return ToolAnnotations(
+        read_only_hint=False,
+        destructive_hint=destructive,
+        idempotent_hint=idempotent,
+        open_world_hint=False,
+    )
+
+
+READ_ONLY = ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+
+BeliefId = Annotated[
+    str, Field(min_length=1, max_length=200, description="A belief id, as search_memory shows it.")
+]
+
+
+@contextlib.contextmanager
+def _tool_errors() -> Iterator[None]:
+    """CredoError messages are written to be shown to a model (errors.py): pass them on as a
+    ToolError, so the call returns is_error with the message and the server keeps running."""
+    try:
+        yield
+    except CredoError as exc:
+        raise ToolError(" ".join(str(exc).split())) from None
+
+
+def build_server(memory: Memory) -> MCPServer:
+    """An ``MCPServer`` whose tools act on ``memory`` (opened once, by the caller).
+
+    The tools are ``async`` so they run on the event loop one at a time: the store is one
+    SQLite connection, and each call takes milliseconds.
+    """
+    server = MCPServer(
+        SERVER_NAME,
+        title="credo memory",
+        instructions=INSTRUCTIONS,
+        version=__version__,
+        log_level="WARNING",
+    )
+
+    @server.tool(title="Search memory", annotations=READ_ONLY)
+    async def search_memory(
+        query: Annotated[
+            str,
+            Field(
+                min_length=1,
+                description="What you need to know: the user's request or the topic at hand.",
+            ),
+        ],
+        budget: Annotated[
+            int, Field(ge=1, le=100_000, description="Token budget for the packed beliefs.")
+        ] = 2400,
+    ) -> dict[str, Any]:
+        """Recall what this project's memory knows about a topic. Call it first.
+
+        Returns the beliefs that matter for the query, packed into the token budget: locked
+        beliefs (user-confirmed ground truth) first, then the best matches by relevance. Each
+        belief has its id (use it with the other tools), content, locked flag, score,
+        cluster_id (beliefs on the same sub-topic share one) and doc_anchors (the files and
+        line ranges it is about). `memory_block` is the same result as one text block.
+        """
+        with _tool_errors():
+            result = memory.retrieve(query, token_budget=budget, with_doc_anchors=True)
+        return {**result_json(result), "memory_block": memory_block(result)}
+
+    @server.tool(title="Remember a belief", annotations=_write(idempotent=False))
+    async def remember_belief(
+        text: Annotated[
+            str,
+            Field(
+                min_length=1,
+                description="One short, self-contained statement (not a whole document).",
+            ),
+        ],
+        doc: Annotated[
+            str | None,
+            Field(
+                description="Optional file the belief is about: path, path#L12-L30 or URL.",
+            ),
+        ] = None,
+        kind: Annotated[str, Field(description=f"One of: {', '.join(BELIEF_KINDS)}.")] = "factual",
+    ) -> dict[str, Any]:
+        """Save a durable fact, preference, requirement or correction to memory.
+
+        Returns the stored belief with its id. Saving the same text again corroborates the
+        existing belief instead of duplicating it. Use it for what the user states or what
+        you verified, not for guesses.
+        """
+        with _tool_errors():
+            belief_id = memory.remember(text, doc=doc, kind=kind, origin="agent_inferred")
+            belief = memory.get(belief_id)
+            anchors = memory.anchors(belief_id)
+        return {"belief": to_jsonable(belief), "anchors": to_jsonable(anchors)}
+
+    @server.tool(title="Lock a belief", annotations=_write(idempotent=True))
+    async def lock_belief(id: BeliefId) -> dict[str, Any]:
+        """Mark a belief as user-confirmed ground truth: it is then always recalled first.
+
+        Only lock what the user confirmed as a rule. Returns the updated belief.
+        """
+        with _tool_errors():
+            belief = memory.lock(id)
+        return {"belief": to_jsonable(belief)}
+
+    @server.tool(title="Relate two beliefs", annotations=_write(idempotent=False))
+    async def relate_beliefs(
+        src: BeliefId,
+        dst: BeliefId,
+        type: Annotated[
+            str,
+            Field(description=f"Edge type, one of: {', '.join(t.value for t in EdgeType)}."),
+        ],
+        weight: Annotated[
+            float | None,
+            Field(ge=-1.0, le=1.0, description="Optional weight in [-1, 1]; default by type."),
+        ] = None,
+    ) -> dict[str, Any]:
+        """Add a typed edge src -> dst, e.g. a correction SUPERSEDES an old belief, a test
+        TESTS a requirement, evidence SUPPORTS a claim. Related beliefs are recalled together.
+
+        Returns the edge. Adding the same (src, dst, type) twice is an error.
+        """
+        with _tool_errors():
+            edge = memory.relate(src, dst, type, weight=weight)
+        return {"edge": to_jsonable(edge)}
+
+    @server.tool(title="Link a belief to a document", annotations=_write(idempotent=True))
+    async def link_document(
+        id: BeliefId,
+        uri: Annotated[
+            str,
+            Field(min_length=1, description="File path (repo-relative or absolute) or URL."),
+        ],
+        lines: Annotated[
+            str | None, Field(description="Optional line range in the file, like '12-30'.")
+        ] = None,
+    ) -> dict[str, Any]:
+        """Anchor a belief to the file (and line range) it is about, so a search that names
+        the file finds it and results show where it comes from. Returns the anchor."""
+        with _tool_errors():
+            anchor = memory.link(id, uri, lines=lines)
+        return {"anchor": to_jsonable(anchor)}
+
+    @server.tool(title="List document anchors", annotations=READ_ONLY)
+    async def list_anchors(
+        id: Annotated[
+            str | None, Field(description="A belief id: list the documents it is about.")
+        ] = None,
+        doc: Annotated[
+            str | None,
+            Field(description="A file, folder/ or URL: list the beliefs anchored to it."),
+        ] = None,
+    ) -> dict[str, Any]:
+        """Give exactly one of `id` (the documents a belief is about) or `doc` (the beliefs
+        about a file or everything under a folder/). Returns the anchors."""
+        if (id is None) == (doc is None):
+            raise ToolError("give exactly one of id (a belief id) or doc (a path or URL)")
+        with _tool_errors():
+            found = memory.anchors(id) if id is not None else memory.beliefs_for_doc(doc or "")
+        return {"anchors": to_jsonable(found)}
+
+    @server.tool(title="Forget a belief", annotations=_write(idempotent=True, destructive=True))
+    async def forget_belief(
+        id: BeliefId,
+        hard: Annotated[
+            bool,
+            Field(description="Erase it for good (text, edges, anchors) instead of hiding it."),
+        ] = False,
+    ) -> dict[str, Any]:
+        """Forget a wrong or obsolete belief: by default it is hidden from recall but kept for
+        audit (remembering the same text revives it); hard=True erases it. Prefer
+        relate_beliefs(new, old, "SUPERSEDES") when a newer belief replaces it."""
+        with _tool_errors():
+            memory.forget(id, hard=hard)
+        return {"id": id, "forgotten": True, "hard": hard}
+
+    @server.tool(title="Give feedback on a belief", annotations=_write(idempotent=False))
+    async def give_feedback(
+        id: BeliefId,
+        signal: Annotated[
+            Literal["used", "harmful"],
+            Field(description="'used' if it helped, 'harmful' if it was wrong or misleading."),
+        ],
+    ) -> dict[str, Any]:
+        """Report whether a recalled belief helped ('used') or misled you ('harmful'); this
+        moves its confidence, which ranking takes into account. Returns the belief."""
+        with _tool_errors():
+            belief = memory.feedback(id, signal)
+        return {"belief": to_jsonable(belief)}
+
+    return server
+
+
+def serve(db: str | None = None) -> None:
+    """Open the store once (resolved like the CLI: ``db``, env ``CREDO_DB``, the git work
+    tree's ``.credo/memory.db``) and serve it on stdio until the client closes the pipe."""
+    memory = Memory(db, source="mcp")
+    try:
+        build_server(memory).run("stdio")
+    finally:
+        memory.close()

@@ -1,0 +1,403 @@
+"""Real clients, end to end: Claude Code itself and the MCP Inspector CLI.
+
+Claude Code (npm ``@anthropic-ai/claude-code``) runs ``claude -p`` in a project where
+``credo setup claude --project`` was run. It talks to a scripted fake of the Messages API on
+127.0.0.1 (``ANTHROPIC_BASE_URL``), so no API key or network is needed past the npm install.
+The fake answers the main-loop request with a ``tool_use`` of ``mcp__credo__search_memory``
+and the follow-up with text; the test then checks that
+
+- the hook's memory block reached the model request (the user turn carries it), and
+- the tool call reached credo's MCP server and its result came back in the ``tool_result``.
+
+The packages are installed once into ``.cache/claude-e2e`` under the repository (not
+committed); without npm or the registry the tests skip with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from credo.memory import Memory
+
+REPO = Path(__file__).resolve().parents[1]
+CACHE = Path(os.environ.get("CREDO_E2E_CACHE", REPO / ".cache" / "claude-e2e"))
+PACKAGES = ["@anthropic-ai/claude-code", "@modelcontextprotocol/inspector"]
+TOOL = "mcp__credo__search_memory"
+LOCKED = "Production deploys need a green staging run first"
+ANCHORED = "The deploy script lives in scripts/deploy.sh and takes the target env"
+
+
+def _install() -> Path:
+    """The cache folder with both packages installed (npm install on first use)."""
+    claude = CACHE / "node_modules" / ".bin" / "claude"
+    inspector = CACHE / "node_modules" / ".bin" / "mcp-inspector"
+    if claude.exists() and inspector.exists():
+        return CACHE
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not installed; Claude Code end-to-end tests need Node.js and npm")
+    CACHE.mkdir(parents=True, exist_ok=True)
+    manifest = CACHE / "package.json"
+    if not manifest.exists():
+        manifest.write_text('{"name": "credo-e2e-cache", "private": true}\n')
+    try:
+        done = subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", *PACKAGES],
+            cwd=CACHE,
+            capture_output=True,
+            text=True,
+            timeout=240,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.skip("npm install timed out (registry unreachable?)")
+    if done.returncode != 0 or not claude.exists():
+        pytest.skip(f"npm install failed: {done.stderr.strip()[-300:]}")
+    return CACHE
+
+
+@pytest.fixture(scope="module")
+def npm_cache() -> Path:
+    return _install()
+
+
+# -- the scripted Messages API ----------------------------------------------------------------
+class FakeAnthropic:
+    """Records every /v1/messages request; answers with a scripted tool_use, then text."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+
+    def reply(self, body: dict[str, Any]) -> dict[str, Any]:
+        tools = {t.get("name") for t in body.get("tools") or []}
+        results = [
+            block
+            for message in body.get("messages") or []
+            if message.get("role") == "user" and isinstance(message.get("content"), list)
+            for block in message["content"]
+            if isinstance(block, dict) and block.get("type") == "tool_result"
+        ]
+        if TOOL in tools and not results:
+            content: list[dict[str, Any]] = [
+                {
+                    "type": "tool_use",
+                    "id": "toolu_credo_1",
+                    "name": TOOL,
+                    "input": {"query": "deploy staging production", "budget": 800},
+                }
+            ]
+            stop = "tool_use"
+        else:
+            content = [{"type": "text", "text": "Deploy after a green staging run."}]
+            stop = "end_turn"
+        return {
+            "id": f"msg_fake_{len(self.requests)}",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model", "claude-sonnet-4-5"),
+            "content": content,
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 10, "output_tokens": 5},
+        }
+
+
+def sse_events(message: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The streaming form of ``message`` (the event sequence the Messages API sends)."""
+    yield "message_start", {"type": "message_start", "message": {**message, "content": []}}
+    for index, block in enumerate(message["content"]):
+        if block["type"] == "text":
+            yield (
+                "content_block_start",
+                {
+                    "type": "content_block_start",
+                    "index": index,
+                    "content_block": {"type": "text", "text": ""},
+                },
+            )
+            delta = {"type": "text_delta", "text": block["text"]}
+        else:
+            yield (
+                "content_block_start",
+                {
+                    "type": "content_block_start",
+                    "index": index,
+                    "content_block": {**block, "input": {}},
+                },
+            )
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        yield "content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}
+        yield "content_block_stop", {"type": "content_block_stop", "index": index}
+    yield (
+        "message_delta",
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
+            "usage": {"output_tokens": 5},
+        },
+    )
+    yield "message_stop", {"type": "message_stop"}
+
+
+def make_handler(fake: FakeAnthropic) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:  # keep pytest output clean
+            pass
+
+        def _json(self, status: int, payload: dict[str, Any]) -> None:
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self) -> None:
+            self._json(404, {"type": "error", "error": {"type": "not_found_error"}})
+
+        def do_HEAD(self) -> None:
+            self.send_response(200)
+            self.end_headers()
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            body = json.loads(self.rfile.read(length) or b"{}")
+            path = self.path.split("?")[0]
+            if path.endswith("/count_tokens"):
+                self._json(200, {"input_tokens": 10})
+                return
+            if not path.endswith("/v1/messages"):
+                self._json(404, {"type": "error", "error": {"type": "not_found_error"}})
+                return
+            with fake.lock:
+                fake.requests.append(body)
+                message = fake.reply(body)
+            if not body.get("stream"):
+                self._json(200, message)
+                return
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("cache-control", "no-cache")
+            self.end_headers()
+            for event, data in sse_events(message):
+                self.wfile.write(f"event: {event}\ndata: {json.dumps(data)}\n\n".encode())
+            self.wfile.flush()
+            self.close_connection = True
+
+    return Handler
+
+
+@pytest.fixture
+def fake_api() -> Iterator[tuple[str, FakeAnthropic]]:
+    fake = FakeAnthropic()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(fake))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", fake
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+# -- the project ------------------------------------------------------------------------------
+def seeded_project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    home = tmp_path / "home"
+    home.mkdir()
+    with Memory(project / ".credo" / "memory.db", root=project) as memory:
+        locked = memory.remember(LOCKED, lock=True)
+        anchored = memory.remember(ANCHORED, doc="scripts/deploy.sh#L1-L40")
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("CREDO_", "CLAUDE", "ANTHROPIC"))
+    }
+    env.update(HOME=str(home), CREDO_HOOK_LOG=str(tmp_path / "hook.log"))
+    return project, {"locked": locked, "anchored": anchored, **env}
+
+
+def texts(value: Any) -> Iterator[str]:
+    """Every string inside a JSON value."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from texts(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from texts(item)
+
+
+@pytest.mark.parametrize("scope", ["project", "user"])
+def test_claude_code_gets_the_hook_block_and_calls_credo_over_mcp(
+    npm_cache: Path, fake_api: tuple[str, FakeAnthropic], tmp_path: Path, scope: str
+) -> None:
+    base_url, fake = fake_api
+    project, info = seeded_project(tmp_path)
+    locked_id, anchored_id = info.pop("locked"), info.pop("anchored")
+    env = info
+    setup = subprocess.run(
+        [sys.executable, "-m", "credo", "setup", "claude", f"--{scope}"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert setup.returncode == 0, setup.stderr
+    # The user's one-time approval of the project's .mcp.json servers (Claude Code asks for
+    # it interactively; -p cannot ask).
+    if scope == "project":
+        settings = Path(env["HOME"]) / ".claude" / "settings.json"
+        settings.parent.mkdir(parents=True)
+        settings.write_text(json.dumps({"enableAllProjectMcpServers": True}))
+
+    claude_env = {
+        **env,
+        "ANTHROPIC_BASE_URL": base_url,
+        "ANTHROPIC_API_KEY": "sk-ant-fake-key-for-local-test",
+        "ENABLE_TOOL_SEARCH": "false",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "MCP_TIMEOUT": "60000",
+        # -p connects MCP servers in the background by default; the scripted first reply
+        # needs credo's tools in that first request.
+        "MCP_CONNECTION_NONBLOCKING": "0",
+    }
+    claude = npm_cache / "node_modules" / ".bin" / "claude"
+    done = subprocess.run(
+        [
+            str(claude),
+            "-p",
+            "How do we deploy to production?",
+            "--output-format",
+            "json",
+            "--allowedTools",
+            TOOL,
+            "--model",
+            "claude-sonnet-4-5",
+        ],
+        cwd=project,
+        env=claude_env,
+        capture_output=True,
+        text=True,
+        timeout=150,
+    )
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+
+    with_tools = [r for r in fake.requests if TOOL in {t.get("name") for t in r.get("tools") or []}]
+    assert with_tools, f"no request offered {TOOL}: {[sorted(r) for r in fake.requests]}"
+    first = with_tools[0]
+    prompt_text = "\n".join(texts(first["messages"]))
+    # 1. The hook ran and its block reached the model, locked belief first, anchor shown.
+    assert '<credo-memory source="credo: local memory store' in prompt_text
+    assert f"[{locked_id} locked] {LOCKED}" in prompt_text
+    assert f"[{anchored_id}] {ANCHORED} (from scripts/deploy.sh#L1-L40)" in prompt_text
+    # The server's instructions reached the model too.
+    assert "Call search_memory first" in "\n".join(texts(first))
+
+    # 2. The scripted tool_use reached credo's MCP server and its result came back.
+    results = [
+        block
+        for request in fake.requests
+        for message in request["messages"]
+        if isinstance(message.get("content"), list)
+        for block in message["content"]
+        if isinstance(block, dict) and block.get("type") == "tool_result"
+    ]
+    assert results, "the tool result never came back to the API"
+    result = results[0]
+    assert result["tool_use_id"] == "toolu_credo_1" and not result.get("is_error")
+    returned = json.loads("".join(texts(result["content"])))  # search_memory's JSON
+    assert [b["id"] for b in returned["beliefs"]] == [locked_id, anchored_id]
+    assert returned["token_budget"] == 800  # the scripted arguments reached the tool
+    assert returned["beliefs"][1]["doc_anchors"][0]["doc_uri"] == "scripts/deploy.sh#L1-L40"
+    assert returned["memory_block"].startswith("<credo-memory")
+    assert json.loads(done.stdout)["result"] == "Deploy after a green staging run."
+
+    # 3. --remove takes credo out of Claude Code's view again.
+    listed = subprocess.run(
+        [str(claude), "mcp", "list"],
+        cwd=project,
+        env=claude_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "credo:" in listed.stdout
+    subprocess.run(
+        [sys.executable, "-m", "credo", "setup", "claude", f"--{scope}", "--remove"],
+        cwd=project,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    listed = subprocess.run(
+        [str(claude), "mcp", "list"],
+        cwd=project,
+        env=claude_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "credo" not in listed.stdout
+
+
+def test_mcp_inspector_lists_credos_tools(npm_cache: Path, tmp_path: Path) -> None:
+    project, info = seeded_project(tmp_path)
+    env = {k: v for k, v in info.items() if k not in ("locked", "anchored")}
+    npx = shutil.which("npx")
+    if npx is None:
+        pytest.skip("npx is not installed")
+    done = subprocess.run(
+        [
+            npx,
+            "--no-install",
+            "@modelcontextprotocol/inspector",
+            "--cli",
+            sys.executable,
+            "-m",
+            "credo",
+            "--db",
+            str(project / ".credo" / "memory.db"),
+            "mcp",
+            "--method",
+            "tools/list",
+        ],
+        cwd=npm_cache,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    tools = {t["name"]: t for t in json.loads(done.stdout)["tools"]}
+    assert sorted(tools) == sorted(
+        [
+            "search_memory",
+            "remember_belief",
+            "lock_belief",
+            "relate_beliefs",
+            "link_document",
+            "list_anchors",
+            "forget_belief",
+            "give_feedback",
+        ]
+    )
+    assert tools["search_memory"]["annotations"]["readOnlyHint"] is True
+    assert tools["forget_belief"]["annotations"]["destructiveHint"] is True

@@ -1,0 +1,299 @@
+"""``credo setup claude``: idempotent install, backups, and a remove that restores exactly."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from credo.claude_setup import (
+    HOOK_EVENT,
+    credo_argv,
+    hook_command,
+    is_credo_hook,
+    is_credo_server,
+    server_entry,
+    setup_claude,
+    targets,
+)
+from credo.errors import InvalidInputError
+from credo.memory import Memory
+
+ARGV = ["/opt/venv/bin/credo"]
+HOOK = "/opt/venv/bin/credo hook prompt"
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(folder))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    return folder
+
+
+@pytest.fixture
+def project(tmp_path: Path, home: Path) -> Path:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "src").mkdir()
+    return root
+
+
+def dump(path: Path, data: dict[str, Any]) -> bytes:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    return path.read_bytes()
+
+
+def load(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+OTHER_SETTINGS: dict[str, Any] = {
+    "model": "opus",
+    "permissions": {"allow": ["Bash(git status)"]},
+    "hooks": {
+        "UserPromptSubmit": [
+            {"hooks": [{"type": "command", "command": "echo branch: main"}]},
+        ],
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]},
+        ],
+    },
+}
+OTHER_MCP: dict[str, Any] = {
+    "mcpServers": {"github": {"type": "stdio", "command": "gh-mcp", "args": [], "env": {}}}
+}
+
+
+def test_project_install_writes_claude_codes_formats(project: Path) -> None:
+    report = setup_claude("project", cwd=project / "src", argv=ARGV)
+    settings = load(project / ".claude" / "settings.json")
+    assert settings == {
+        "hooks": {HOOK_EVENT: [{"hooks": [{"type": "command", "command": HOOK, "timeout": 10}]}]}
+    }
+    # The exact entry `claude mcp add -s project credo -- /opt/venv/bin/credo mcp` writes.
+    assert load(project / ".mcp.json") == {
+        "mcpServers": {"credo": {"type": "stdio", "command": ARGV[0], "args": ["mcp"], "env": {}}}
+    }
+    assert report.backups == [] and len(report.changes) == 2
+
+
+def test_install_is_idempotent(project: Path) -> None:
+    setup_claude("project", cwd=project, argv=ARGV)
+    before = {p: p.read_bytes() for p in targets("project", project).__dict__.values()}
+    again = setup_claude("project", cwd=project, argv=ARGV)
+    assert again.changes == [] and again.backups == []
+    assert {p: p.read_bytes() for p in before} == before
+    assert sorted(p.name for p in (project / ".claude").iterdir()) == ["settings.json"]
+
+
+def test_install_backs_up_and_remove_restores_exactly(project: Path) -> None:
+    settings_path = project / ".claude" / "settings.json"
+    mcp_path = project / ".mcp.json"
+    original_settings = dump(settings_path, OTHER_SETTINGS)
+    original_mcp = dump(mcp_path, OTHER_MCP)
+
+    report = setup_claude("project", cwd=project, argv=ARGV)
+    assert sorted(b.read_bytes() for b in report.backups) == sorted(
+        [original_settings, original_mcp]
+    )
+    assert all(".credo-backup-" in b.name for b in report.backups)
+    installed = load(settings_path)
+    assert (
+        installed["hooks"]["UserPromptSubmit"][0] == OTHER_SETTINGS["hooks"]["UserPromptSubmit"][0]
+    )
+    assert installed["hooks"]["PreToolUse"] == OTHER_SETTINGS["hooks"]["PreToolUse"]
+    assert set(load(mcp_path)["mcpServers"]) == {"github", "credo"}
+
+    removed = setup_claude("project", cwd=project, remove=True, argv=ARGV)
+    assert len(removed.changes) == 2
+    assert settings_path.read_bytes() == original_settings
+    assert mcp_path.read_bytes() == original_mcp
+
+
+def test_remove_of_a_fresh_install_leaves_no_files(project: Path) -> None:
+    setup_claude("project", cwd=project, argv=ARGV)
+    report = setup_claude("project", cwd=project, remove=True, argv=ARGV)
+    assert not (project / ".mcp.json").exists()
+    assert not (project / ".claude" / "settings.json").exists()
+    assert report.backups == []  # nothing of the user's was in them
+
+
+def test_remove_when_not_installed_changes_nothing(project: Path) -> None:
+    original = dump(project / ".claude" / "settings.json", OTHER_SETTINGS)
+    report = setup_claude("project", cwd=project, remove=True, argv=ARGV)
+    assert report.changes == [] and report.backups == []
+    assert (project / ".claude" / "settings.json").read_bytes() == original
+    assert not (project / ".mcp.json").exists()
+
+
+def test_remove_keeps_other_hooks_in_the_same_group(project: Path) -> None:
+    settings_path = project / ".claude" / "settings.json"
+    shared = {
+        "hooks": {
+            HOOK_EVENT: [
+                {
+                    "hooks": [
+                        {"type": "command", "command": "echo hi"},
+                        {"type": "command", "command": "/old/env/bin/credo hook prompt"},
+                    ]
+                }
+            ]
+        }
+    }
+    dump(settings_path, shared)
+    setup_claude("project", cwd=project, remove=True, argv=ARGV)
+    assert load(settings_path) == {
+        "hooks": {HOOK_EVENT: [{"hooks": [{"type": "command", "command": "echo hi"}]}]}
+    }
+
+
+def test_reinstall_from_another_environment_replaces_the_old_entries(project: Path) -> None:
+    setup_claude("project", cwd=project, argv=["/old/env/bin/credo"])
+    setup_claude("project", cwd=project, argv=ARGV)
+    groups = load(project / ".claude" / "settings.json")["hooks"][HOOK_EVENT]
+    commands = [h["command"] for g in groups for h in g["hooks"]]
+    assert commands == [HOOK]
+    assert load(project / ".mcp.json")["mcpServers"]["credo"]["command"] == ARGV[0]
+
+
+def test_a_users_own_server_named_credo_is_not_removed(project: Path) -> None:
+    mine = {"mcpServers": {"credo": {"command": "my-notes-server", "args": []}}}
+    original = dump(project / ".mcp.json", mine)
+    setup_claude("project", cwd=project, remove=True, argv=ARGV)
+    assert (project / ".mcp.json").read_bytes() == original
+
+
+def test_user_scope_uses_home_files(project: Path, home: Path) -> None:
+    user_json = dump(home / ".claude.json", {"numStartups": 3, "projects": {"/x": {}}})
+    setup_claude("user", cwd=project, argv=ARGV)
+    assert (
+        load(home / ".claude" / "settings.json")["hooks"][HOOK_EVENT][0]["hooks"][0]["command"]
+        == HOOK
+    )
+    data = load(home / ".claude.json")
+    assert data["numStartups"] == 3 and data["mcpServers"]["credo"]["args"] == ["mcp"]
+    assert not (project / ".mcp.json").exists()
+    setup_claude("user", cwd=project, remove=True, argv=ARGV)
+    assert (home / ".claude.json").read_bytes() == user_json
+
+
+def test_claude_config_dir_moves_the_user_files(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "cfg"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    where = targets("user", project)
+    assert (where.settings, where.mcp) == (config / "settings.json", config / ".claude.json")
+
+
+def test_file_mode_is_kept(project: Path) -> None:
+    path = project / ".mcp.json"
+    dump(path, OTHER_MCP)
+    path.chmod(0o600)
+    setup_claude("project", cwd=project, argv=ARGV)
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize(
+    "text", ["{not json", "[1, 2]", '{"hooks": []}', '{"hooks": {"UserPromptSubmit": {}}}']
+)
+def test_unusable_settings_are_refused_and_left_alone(project: Path, text: str) -> None:
+    path = project / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(text)
+    with pytest.raises(InvalidInputError):
+        setup_claude("project", cwd=project, argv=ARGV)
+    assert path.read_text() == text
+    assert not (project / ".mcp.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("entry", "ours"),
+    [
+        ({"type": "command", "command": HOOK}, True),
+        ({"type": "command", "command": "'/a b/credo' hook prompt"}, True),
+        ({"type": "command", "command": "/usr/bin/python3 -m credo hook prompt"}, True),
+        ({"type": "command", "command": "other hook prompt"}, False),
+        ({"type": "command", "command": "credo hook"}, False),
+        ({"type": "command", "command": "'unbalanced"}, False),
+        ({"type": "prompt", "prompt": "credo hook prompt"}, False),
+        ("credo hook prompt", False),
+    ],
+)
+def test_recognises_only_credo_hooks(entry: object, ours: bool) -> None:
+    assert is_credo_hook(entry) is ours
+
+
+def test_recognises_credo_servers() -> None:
+    assert is_credo_server(server_entry(ARGV))
+    assert is_credo_server(server_entry(["/usr/bin/python3", "-m", "credo"]))
+    assert not is_credo_server({"command": "credo", "args": ["serve"]})
+    assert not is_credo_server({"command": 3})
+
+
+def test_default_command_is_an_absolute_path_to_this_credo() -> None:
+    argv = credo_argv()
+    assert Path(argv[0]).is_absolute()
+    assert hook_command().endswith(" hook prompt")
+
+
+# -- through the real entry point ----------------------------------------------------------------
+def credo(args: list[str], cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CREDO_", "CLAUDE_"))}
+    env["HOME"] = str(home)
+    return subprocess.run(
+        [sys.executable, "-m", "credo", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_cli_install_then_the_installed_hook_command_runs(project: Path, home: Path) -> None:
+    done = credo(["setup", "claude", "--project"], project / "src", home)
+    assert done.returncode == 0, done.stderr
+    assert "added UserPromptSubmit hook" in done.stdout
+    again = credo(["setup", "claude"], project, home)
+    assert "already set up" in again.stdout
+
+    with Memory(project / ".credo" / "memory.db", root=project) as memory:
+        memory.remember("Run the linter before every commit", lock=True, id="lint")
+    command = load(project / ".claude" / "settings.json")["hooks"][HOOK_EVENT][0]["hooks"][0][
+        "command"
+    ]
+    # What Claude Code does: run the command through a shell, payload on stdin.
+    hook = subprocess.run(
+        shlex.split(command),
+        input=json.dumps({"prompt": "commit checklist", "cwd": str(project)}),
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env={**os.environ, "HOME": str(home), "CREDO_HOOK_LOG": str(home / "hook.log")},
+        timeout=60,
+    )
+    assert "[lint locked] Run the linter before every commit" in hook.stdout
+
+    removed = credo(["setup", "claude", "--remove", "--json"], project, home)
+    assert json.loads(removed.stdout)["removed"] is True
+    assert not (project / ".mcp.json").exists()
+    assert "not set up" in credo(["setup", "claude", "--remove"], project, home).stdout
+
+
+def test_cli_reports_a_broken_settings_file_in_one_line(project: Path, home: Path) -> None:
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text("{oops")
+    done = credo(["setup", "claude"], project, home)
+    assert done.returncode == 1
+    assert done.stderr.startswith("Error: ") and done.stderr.count("\n") == 1
+    assert "not valid JSON" in done.stderr
