@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from credo import Memory
+from credo import Memory, identity, importer, records
 from credo.errors import RecordsError
 from credo.types import EdgeType
 
@@ -188,3 +189,177 @@ def test_export_import_export_is_byte_identical(
         second.import_records(folder / "one.jsonl")
         second.export_records(folder / "two.jsonl")
     assert (folder / "one.jsonl").read_bytes() == (folder / "two.jsonl").read_bytes()
+
+
+# -- bulk import: index, log and the fast paths ------------------------------------------
+
+
+def _hits(memory: Memory, word: str) -> list[str]:
+    return [h.belief_id for h in memory.store.keyword_search([word], limit=5000)]
+
+
+def test_bulk_import_indexes_content_and_anchor_text(memory: Memory) -> None:
+    old = memory.remember("an older belief about kettles", id="old")
+    report = memory.import_records(
+        [
+            {"kind": "belief", "id": "a", "content": "Zebras graze at dawn"},
+            {"kind": "belief", "id": "b", "content": "Gone already"},
+            {"kind": "belief", "content": "Lions hunt at dusk"},
+            {"kind": "edge", "src": "a", "dst": old, "type": "CITES", "anchor_text": "teapot"},
+            {"kind": "edge", "src": "old", "dst": "a", "type": "CITES", "anchor_text": "stripes"},
+            {"kind": "edge", "src": "b", "dst": "a", "type": "SUPPORTS"},
+        ]
+    )
+    assert (report.beliefs_added, report.edges_added) == (3, 3)
+    assert _hits(memory, "zebra") == ["a"]
+    assert _hits(memory, "stripes") == ["a"]  # anchor text of an imported edge, new target
+    assert _hits(memory, "teapot") == ["old"]  # ... and of a stored target
+    assert _hits(memory, "lion") and _hits(memory, "gone") == ["b"]
+    assert memory.store.integrity_check() == []
+    # The flag that suspends the triggers never outlives the import.
+    assert memory.store.conn.execute("SELECT count(*) FROM _bulk_load").fetchone() == (0,)
+    memory.remember("Zebras also graze at noon")
+    assert len(_hits(memory, "zebra")) == 2  # the per-row trigger is back in force
+
+
+def test_deleted_beliefs_are_imported_unindexed(memory: Memory) -> None:
+    memory.import_records(
+        [
+            {"kind": "belief", "id": "a", "content": "Gone already", "deleted_at": 5.0},
+            {"kind": "belief", "id": "b", "content": "Still here"},
+        ]
+    )
+    assert memory.get("a").deleted_at == 5.0
+    assert _hits(memory, "gone") == [] and _hits(memory, "still") == ["b"]
+
+
+def test_bulk_import_of_many_records_stays_consistent(memory: Memory, tmp_path: Path) -> None:
+    rows: list[object] = [
+        {"kind": "belief", "id": f"n{i}", "content": f"note {i} about topic{i % 7}"}
+        for i in range(3000)
+    ]
+    rows += [
+        {"kind": "edge", "src": f"n{i}", "dst": f"n{(i * 7 + 1) % 3000}", "type": "CITES"}
+        for i in range(3000)
+    ]
+    rows.append(
+        {"kind": "edge", "src": "n1", "dst": "n2", "type": "RELATES_TO", "anchor_text": "glue"}
+    )
+    path = _write(tmp_path / "many.jsonl", rows)
+    report = memory.import_records(path)
+    assert (report.beliefs_added, report.edges_added) == (3000, 3001)
+    assert memory.store.integrity_check() == []
+    assert len(_hits(memory, "topic3")) == len([i for i in range(3000) if i % 7 == 3])
+    assert _hits(memory, "glue") == ["n2"]
+    again = memory.import_records(path)
+    assert (again.beliefs_added, again.edges_added) == (0, 0)
+    assert (again.beliefs_unchanged, again.edges_unchanged) == (3000, 3001)
+
+
+def test_import_log_rows(memory: Memory) -> None:
+    memory.import_records(
+        [
+            {"kind": "belief", "id": "a", "content": "first", "session": "s1"},
+            {"kind": "belief", "id": "b", "content": "second"},
+            {"kind": "edge", "src": "a", "dst": "b", "type": "CITES"},
+            {"kind": "edge", "src": "b", "dst": "a", "type": "SUPERSEDES"},
+            {"kind": "edge", "src": "b", "dst": "a", "type": "CITES", "anchor_text": "see"},
+        ]
+    )
+    entries = list(memory.store.log_entries())
+    imports = [(e.belief_id, e.source_path, e.payload) for e in entries if e.op == "import"]
+    assert imports == [
+        ("a", "<records>", {"content": "first", "session": "s1"}),
+        ("b", "<records>", {"content": "second", "session": None}),
+    ]
+    relates = sorted((e.belief_id, e.payload["type"]) for e in entries if e.op == "relate")
+    assert relates == [("b", "CITES"), ("b", "SUPERSEDES")]
+    (batch,) = [e for e in entries if e.op == "relate_batch"]
+    assert batch.belief_id is None and batch.payload == {"edges": [["a", "b", "CITES", 0.5]]}
+
+
+@pytest.mark.parametrize(
+    ("belief_id", "accepted"),
+    [("n1", True), ("a b", True), ("a\u200db", True), (" a", False), ("a\tb", False)],
+)
+def test_fast_id_check_agrees_with_identity(memory: Memory, belief_id: str, accepted: bool) -> None:
+    rows = [{"kind": "belief", "id": belief_id, "content": "text"}]
+    if accepted:
+        memory.import_records(rows)
+        assert memory.get(belief_id).content == "text"
+    else:
+        with pytest.raises(RecordsError, match=":1: belief id"):
+            memory.import_records(rows)
+
+
+def test_fast_content_hash_agrees_with_identity() -> None:
+    spaces = "".join(chr(c) for c in range(0x110000) if chr(c).isspace())
+    samples = [f"a{spaces}b{spaces}", "x\u3000y", "\u00c5ngstr\u00f6m  ZWEI\u00df", "ﬁ ligature"]
+    samples += [f"w{chr(c)}z" for c in range(0x3000)]
+    for text in samples:
+        assert importer.content_hash(text) == identity.content_hash(text), repr(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",))))
+def test_fast_content_hash_agrees_on_any_text(text: str) -> None:
+    assert importer.content_hash(text) == identity.content_hash(text)
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",))), st.none() | st.text())
+def test_belief_payload_is_the_sorted_json(content: str, session: str | None) -> None:
+    expected = json.dumps({"content": content, "session": session}, sort_keys=True)
+    assert importer._belief_payload(content, session) == expected
+
+
+def test_chunked_parse_keeps_line_numbers(
+    memory: Memory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(records, "CHUNK_BYTES", 64)  # a few lines per chunk
+    lines = ['\ufeff{"kind":"belief","id":"n0","content":"zero"}', "", "   "]
+    lines += [
+        json.dumps({"kind": "belief", "id": f"n{i}", "content": f"c{i}"}) for i in range(1, 9)
+    ]
+    lines.append('{"kind":"anchor","belief_id":"n1","doc_uri":"docs/a.md"}')
+    lines.append('{"kind":"edge","src":"n1","dst":"n2","type":"cites","weight":1}')
+    path = tmp_path / "chunks.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report = memory.import_records(path)
+    assert (report.beliefs_added, report.edges_added, report.anchors_added) == (9, 1, 1)
+    assert memory.edges("n1")[0].weight == 1.0
+    bad = [*lines[:9], '{"kind":"belief","id":"n1","content":"c1","locked":1}', *lines[9:]]
+    path.write_text("\n".join(bad) + "\n", encoding="utf-8")
+    with pytest.raises(RecordsError, match=r"chunks\.jsonl:10: field 'locked'"):
+        memory.import_records(path)
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        # Each line alone is invalid JSON, yet joined into one document they would parse
+        # (an object split over two lines, two objects on one line). The per-line reading
+        # must win.
+        ['{"kind":"belief","id":"a","x":[[1', "2]]}", '{"kind":"belief","content":"b"}],[{}'],
+        ['{"kind":"belief","id":"a",', '"content":"b"}'],
+        ['{"kind":"belief","id":"a","content":"b"}],[{"kind":"belief","content":"c"}', "]"],
+    ],
+)
+def test_lines_never_merge(memory: Memory, tmp_path: Path, lines: list[str]) -> None:
+    path = tmp_path / "tricky.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(RecordsError, match=r"tricky\.jsonl:1: invalid JSON"):
+        memory.import_records(path)
+    assert memory.stats().beliefs == 0
+
+
+def test_import_restores_garbage_collection(memory: Memory) -> None:
+    assert gc.isenabled()
+    with pytest.raises(RecordsError):
+        memory.import_records(['{"kind": "thing"}'])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        memory.import_records([{"kind": "belief", "content": "kept off"}])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from typing import NamedTuple
 
+from credo.store.edges import EdgeRow, insert_edge_rows
 from credo.types import Belief
 
 _COLUMNS = (
@@ -33,9 +35,12 @@ def _belief(row: Sequence[object]) -> Belief:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class NewBelief:
-    """A belief row to insert (the store fills nothing in)."""
+class NewBelief(NamedTuple):
+    """A belief row to insert (the store fills nothing in).
+
+    A NamedTuple in the column order of ``_INSERT``, so a batch goes to ``executemany``
+    as it is: an import creates one per belief.
+    """
 
     id: str
     content: str
@@ -49,6 +54,20 @@ class NewBelief:
     created_at: float
     updated_at: float
     deleted_at: float | None = None
+
+
+_INSERT = (
+    "INSERT INTO beliefs(id, content, content_hash, kind, origin, locked, alpha, beta, "
+    "session, created_at, updated_at, deleted_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+# A belief's anchor_text: the anchor text of its incoming edges in (src, type) order, the
+# same expression as the edges_anchor_* triggers of M001.
+_REFRESH_ANCHOR_TEXT = (
+    "UPDATE beliefs SET anchor_text = coalesce(("
+    "SELECT group_concat(anchor_text, ' ') FROM ("
+    "SELECT anchor_text FROM edges WHERE dst = ?1 AND anchor_text IS NOT NULL "
+    "ORDER BY src, type)), '') WHERE id = ?1"
+)
 
 
 class BeliefTable:
@@ -85,27 +104,58 @@ class BeliefTable:
         return _belief(row) if row else None
 
     def insert_beliefs(self, beliefs: Iterable[NewBelief]) -> None:
-        self.conn.executemany(
-            "INSERT INTO beliefs(id, content, content_hash, kind, origin, locked, alpha, beta, "
-            "session, created_at, updated_at, deleted_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                (
-                    b.id,
-                    b.content,
-                    b.content_hash,
-                    b.kind,
-                    b.origin,
-                    int(b.locked),
-                    b.alpha,
-                    b.beta,
-                    b.session,
-                    b.created_at,
-                    b.updated_at,
-                    b.deleted_at,
+        # bool binds as 0/1; NewBelief is already a row in column order.
+        self.conn.executemany(_INSERT, beliefs)
+
+    def bulk_insert(self, beliefs: Collection[NewBelief], edges: Collection[EdgeRow]) -> None:
+        """Insert many beliefs, then many edges, with the index work done in bulk.
+
+        Must run inside a write transaction. A ``_bulk_load`` row (see M001) suspends the
+        per-row FTS insert and anchor-text triggers; the new beliefs are then indexed by one
+        INSERT ... SELECT before any edge goes in (while their anchor_text is still empty,
+        so the FTS update trigger later deletes exactly what was indexed), and the flag is
+        removed before the anchor_text of the edges' targets is refreshed, so those updates
+        go through the ordinary FTS update trigger. ``edges`` are inserted in the order
+        given; (src, dst, type) order fills the primary key fastest.
+        """
+        conn = self.conn
+        if not beliefs and not edges:
+            return
+        row = conn.execute("SELECT max(rid) FROM beliefs").fetchone()
+        first_rid = int(row[0] or 0) + 1
+        conn.execute("INSERT INTO _bulk_load(active) VALUES (1)")
+        try:
+            conn.executemany(_INSERT, beliefs)
+            added = conn.execute(
+                "SELECT count(*) FROM beliefs WHERE rid >= ?", (first_rid,)
+            ).fetchone()[0]
+            if added == len(beliefs):
+                conn.execute(
+                    "INSERT INTO beliefs_fts(rowid, content, anchor_text) "
+                    "SELECT rid, content, anchor_text FROM beliefs "
+                    "WHERE rid >= ? AND deleted_at IS NULL",
+                    (first_rid,),
                 )
-                for b in beliefs
-            ),
+            else:  # rowids were not handed out past the old maximum (only at 2**63 - 1)
+                conn.execute(
+                    "INSERT INTO beliefs_fts(rowid, content, anchor_text) "
+                    "SELECT rid, content, anchor_text FROM beliefs "
+                    "WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL",
+                    (json.dumps([b.id for b in beliefs]),),
+                )
+            insert_edge_rows(conn, edges)
+        finally:
+            conn.execute("DELETE FROM _bulk_load")
+        targets = sorted({e[1] for e in edges if e[4] is not None})
+        conn.executemany(_REFRESH_ANCHOR_TEXT, ((t,) for t in targets))
+
+    def content_hashes(self, ids: Iterable[str]) -> dict[str, str]:
+        """id -> content_hash for those of ``ids`` that are stored (one query)."""
+        rows = self.conn.execute(
+            "SELECT id, content_hash FROM beliefs WHERE id IN (SELECT value FROM json_each(?))",
+            (_json_list(ids),),
         )
+        return dict(rows)  # rows are (id, content_hash) tuples of str
 
     def set_locked(self, belief_id: str, locked: bool, at: float) -> None:
         self.conn.execute(
@@ -153,6 +203,4 @@ class BeliefTable:
 
 
 def _json_list(ids: Iterable[str]) -> str:
-    import json
-
     return json.dumps(list(ids))

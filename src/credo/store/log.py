@@ -26,13 +26,23 @@ class LogTable:
 
     def append_log(
         self,
-        entries: Iterable[tuple[float, str, str | None, str | None, dict[str, Any] | None]],
+        entries: Iterable[tuple[float, str, str | None, str | None, dict[str, Any] | str | None]],
     ) -> None:
-        """Append (at, op, belief_id, source_path, payload) rows."""
+        """Append (at, op, belief_id, source_path, payload) rows.
+
+        A payload is a dict (stored as sorted-key JSON) or a string that already holds that
+        JSON: a bulk writer encodes its payloads itself, more cheaply than ``json.dumps``.
+        """
         self.conn.executemany(
             "INSERT INTO ingest_log(at, op, belief_id, source_path, payload) VALUES (?,?,?,?,?)",
             (
-                (at, op, bid, src, None if p is None else json.dumps(p, sort_keys=True))
+                (
+                    at,
+                    op,
+                    bid,
+                    src,
+                    p if p is None or type(p) is str else json.dumps(p, sort_keys=True),
+                )
                 for at, op, bid, src, p in entries
             ),
         )

@@ -76,13 +76,21 @@ CREATE TRIGGER ingest_log_no_update BEFORE UPDATE ON ingest_log
 WHEN NEW.payload IS NOT '{{"redacted":true}}' OR NEW.seq IS NOT OLD.seq OR NEW.op IS NOT OLD.op
 BEGIN SELECT RAISE(ABORT, 'ingest_log is append-only'); END;
 
+-- A row here suspends the per-row FTS insert and anchor-text triggers below. Only a bulk
+-- import writes it, inside its own transaction (so no other connection ever sees it), and
+-- removes it before it brings the index up to date in set-based statements
+-- (store/beliefs.py `bulk_insert`): one INSERT ... SELECT into the FTS index is several
+-- times faster than a trigger firing per row.
+CREATE TABLE _bulk_load (active INTEGER PRIMARY KEY CHECK (active = 1));
+
 -- External-content FTS5 over live beliefs only; triggers keep it in step with beliefs.
 CREATE VIRTUAL TABLE beliefs_fts USING fts5(
     content, anchor_text,
     content='beliefs', content_rowid='rid',
     tokenize='porter unicode61 remove_diacritics 2'
 );
-CREATE TRIGGER beliefs_fts_insert AFTER INSERT ON beliefs WHEN NEW.deleted_at IS NULL
+CREATE TRIGGER beliefs_fts_insert AFTER INSERT ON beliefs
+WHEN NEW.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM _bulk_load)
 BEGIN
     INSERT INTO beliefs_fts(rowid, content, anchor_text)
     VALUES (NEW.rid, NEW.content, NEW.anchor_text);
@@ -103,7 +111,8 @@ BEGIN
 END;
 
 -- A belief's anchor_text is the anchor text of its incoming edges, in a fixed order.
-CREATE TRIGGER edges_anchor_insert AFTER INSERT ON edges WHEN NEW.anchor_text IS NOT NULL
+CREATE TRIGGER edges_anchor_insert AFTER INSERT ON edges
+WHEN NEW.anchor_text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM _bulk_load)
 BEGIN
     UPDATE beliefs SET anchor_text = coalesce((
         SELECT group_concat(anchor_text, ' ') FROM (
