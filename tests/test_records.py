@@ -280,7 +280,14 @@ def test_import_log_rows(memory: Memory) -> None:
 
 @pytest.mark.parametrize(
     ("belief_id", "accepted"),
-    [("n1", True), ("a b", True), ("a\u200db", True), (" a", False), ("a\tb", False)],
+    [
+        ("n1", True),
+        ("a b", False),
+        ("a[b", False),
+        ("a\u200db", True),
+        (" a", False),
+        ("a\tb", False),
+    ],
 )
 def test_fast_id_check_agrees_with_identity(memory: Memory, belief_id: str, accepted: bool) -> None:
     rows = [{"kind": "belief", "id": belief_id, "content": "text"}]

@@ -49,7 +49,7 @@ def normalise_doc_uri(
     if not isinstance(raw, str) or not raw.strip():
         raise InvalidInputError("document URI is empty; give a path, file:// URI or URL")
     text = raw.strip()
-    if len(text) > MAX_URI_CHARS or any(ord(ch) < 32 for ch in text):
+    if len(text) > MAX_URI_CHARS or any(ord(ch) < 32 or 0xD800 <= ord(ch) <= 0xDFFF for ch in text):
         raise InvalidInputError(
             f"document URI {text[:60]!r} is too long or holds control characters"
         )

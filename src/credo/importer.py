@@ -94,6 +94,9 @@ def _check_id(belief_id: str) -> None:
         and belief_id.isprintable()  # no Cc/Cs characters, no whitespace but " "
         and belief_id[0] != " "
         and belief_id[-1] != " "
+        and " " not in belief_id  # the memory block renders [id]: no forged lock flag
+        and "[" not in belief_id
+        and "]" not in belief_id
     ):
         identity.check_id(belief_id)
 

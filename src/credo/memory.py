@@ -104,7 +104,10 @@ class Memory:
     # -- reads -----------------------------------------------------------------------------
     def get(self, belief_id: str) -> Belief:
         """The belief with this id (soft-deleted ones too; check ``deleted_at``)."""
-        belief = self.store.get_belief(belief_id)
+        try:
+            belief = self.store.get_belief(belief_id)
+        except UnicodeEncodeError:  # a lone surrogate can name no stored belief
+            belief = None
         if belief is None:
             raise NotFoundError(f"no belief with id {belief_id!r}")
         return belief
@@ -297,6 +300,7 @@ class Memory:
                 self.store.delete_belief(belief_id)
                 self.store.redact_log(belief_id)
                 self.store.append_log([(now, "forget_hard", belief_id, self.source, None)])
+                self.store.purge_deleted()
             elif belief.deleted_at is None:
                 self.store.set_deleted(belief_id, now, now)
                 self.store.append_log([(now, "forget", belief_id, self.source, None)])

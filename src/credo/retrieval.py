@@ -80,7 +80,8 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     text = query if isinstance(query, str) else ""
     if not isinstance(query, str):
         raise InvalidInputError(f"query must be a string, got {type(query).__name__}")
-    text = text[:MAX_QUERY_CHARS]
+    # Lone surrogates cannot reach SQLite; they become U+FFFD like any undecodable byte.
+    text = text[:MAX_QUERY_CHARS].encode("utf-8", "replace").decode("utf-8")
     budget = options.token_budget
 
     locked, locked_overflow, locked_used = _place_locked(store.locked_beliefs(), budget)

@@ -11,17 +11,24 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from credo.errors import StoreError
+from credo.errors import InvalidInputError, StoreError
 from credo.store.anchors import AnchorTable
 from credo.store.beliefs import BeliefTable, NewBelief
-from credo.store.db import Transactions, connect
+from credo.store.db import Transactions, connect, enable_wal
 from credo.store.edges import EdgeTable
 from credo.store.files import FileTable
 from credo.store.fts import FtsIndex, KeywordHit
 from credo.store.graph import GraphQueries, Link
 from credo.store.hrr import HrrTraces
 from credo.store.log import LogEntry, LogTable
-from credo.store.migrations import LATEST_VERSION, MIGRATIONS, Migration, current_version, migrate
+from credo.store.migrations import (
+    LATEST_VERSION,
+    MIGRATIONS,
+    Migration,
+    check_version,
+    current_version,
+    migrate,
+)
 from credo.types import StoreStats
 
 __all__ = ["LATEST_VERSION", "KeywordHit", "Link", "LogEntry", "NewBelief", "Store"]
@@ -34,8 +41,11 @@ class Store(
 
     def __init__(self, path: str | Path, *, migrations: tuple[Migration, ...] = MIGRATIONS) -> None:
         self.path = str(path)
-        self.conn = connect(self.path)
+        self.conn = connect(self.path, wal=False)
         try:
+            # Refuse a newer schema before WAL mode rewrites the header: never modified.
+            check_version(self.conn, self.path, migrations)
+            enable_wal(self.conn, self.path)
             self.schema_version = migrate(self.conn, self.path, migrations)
         except sqlite3.DatabaseError as exc:
             self.conn.close()
@@ -59,6 +69,11 @@ class Store(
         """Turn SQLite failures of a write into StoreError with the store's path."""
         try:
             yield
+        except UnicodeEncodeError as exc:
+            around = exc.object[max(0, exc.start - 20) : exc.end + 20]
+            raise InvalidInputError(
+                f"text {around!r} holds a lone surrogate (not valid Unicode); fix its encoding"
+            ) from None
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"write to {self.path} failed: {exc}") from exc
 

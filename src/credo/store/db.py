@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -15,7 +16,7 @@ BUSY_TIMEOUT_MS = 10_000
 CACHE_KIB = -65_536
 
 
-def connect(path: str | Path, *, read_only: bool = False) -> sqlite3.Connection:
+def connect(path: str | Path, *, read_only: bool = False, wal: bool = True) -> sqlite3.Connection:
     """Open ``path`` (":memory:" allowed) with credo's pragmas.
 
     WAL lets readers (the hook) run beside a writer; ``synchronous=FULL`` makes a commit
@@ -39,10 +40,8 @@ def connect(path: str | Path, *, read_only: bool = False) -> sqlite3.Connection:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         # Reading the schema is the first real access: a non-database file fails here.
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        if target != ":memory:" and not read_only:
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                raise StoreError(f"cannot switch {target} to WAL mode (got {mode})")
+        if wal and not read_only:
+            enable_wal(conn, target)
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA secure_delete = ON")  # a hard forget leaves no text behind
@@ -53,6 +52,27 @@ def connect(path: str | Path, *, read_only: bool = False) -> sqlite3.Connection:
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"cannot open store {target}: {exc}") from exc
     return conn
+
+
+def enable_wal(conn: sqlite3.Connection, target: str) -> None:
+    """Switch to WAL (it rewrites the file header: only once the schema is known good)."""
+    if target == ":memory:":
+        return
+    # Changing the journal mode needs an exclusive lock, and SQLite may answer BUSY at once
+    # rather than wait (two processes opening a fresh file together): retry, bounded.
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            break
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise StoreError(f"cannot open store {target}: {exc}") from exc
+            time.sleep(0.02)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open store {target}: {exc}") from exc
+    if str(mode).lower() != "wal":
+        raise StoreError(f"cannot switch {target} to WAL mode (got {mode})")
 
 
 class Transactions:

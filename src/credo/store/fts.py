@@ -95,6 +95,11 @@ class FtsIndex:
             return []
         return [KeywordHit(str(r[0]), float(r[1])) for r in rows]
 
+    def purge_deleted(self) -> None:
+        """Merge the index so the terms of deleted rows leave the file (SQLite < 3.42 has
+        no FTS5 'secure-delete' option; a hard forget must not leave words behind)."""
+        self.conn.execute("INSERT INTO beliefs_fts(beliefs_fts) VALUES ('optimize')")
+
     def fts_integrity_check(self) -> None:
         self.conn.execute(
             "INSERT INTO beliefs_fts(beliefs_fts, rank) VALUES ('integrity-check', 1)"

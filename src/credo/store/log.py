@@ -50,8 +50,9 @@ class LogTable:
     def redact_log(self, belief_id: str) -> None:
         """Erase the payloads that mention a hard-forgotten belief (its text must leave)."""
         self.conn.execute(
-            "UPDATE ingest_log SET payload = ? WHERE belief_id = ? AND payload IS NOT ?",
-            (REDACTED, belief_id, REDACTED),
+            "UPDATE ingest_log SET payload = ? WHERE payload IS NOT ? AND (belief_id = ? "
+            "OR (op = 'relate' AND json_extract(payload, '$.dst') = ?))",
+            (REDACTED, REDACTED, belief_id, belief_id),
         )
 
     def log_entries(self, belief_id: str | None = None) -> Iterator[LogEntry]:

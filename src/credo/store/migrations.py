@@ -83,10 +83,15 @@ BEGIN SELECT RAISE(ABORT, 'ingest_log is append-only'); END;
 -- times faster than a trigger firing per row.
 CREATE TABLE _bulk_load (active INTEGER PRIMARY KEY CHECK (active = 1));
 
+-- The FTS5 index's content table: live beliefs only, so the index (which leaves forgotten
+-- beliefs out) and its content agree, and FTS5's own integrity-check holds.
+CREATE VIEW beliefs_live AS
+    SELECT rid, content, anchor_text FROM beliefs WHERE deleted_at IS NULL;
+
 -- External-content FTS5 over live beliefs only; triggers keep it in step with beliefs.
 CREATE VIRTUAL TABLE beliefs_fts USING fts5(
     content, anchor_text,
-    content='beliefs', content_rowid='rid',
+    content='beliefs_live', content_rowid='rid',
     tokenize='porter unicode61 remove_diacritics 2'
 );
 CREATE TRIGGER beliefs_fts_insert AFTER INSERT ON beliefs
@@ -232,6 +237,20 @@ def current_version(conn: sqlite3.Connection) -> int:
     return int(row[0] or 0)
 
 
+def check_version(
+    conn: sqlite3.Connection, path: str, migrations: tuple[Migration, ...] = MIGRATIONS
+) -> int:
+    """The file's schema version; a version newer than this code is refused untouched."""
+    latest = migrations[-1].version
+    version = current_version(conn)
+    if version > latest:
+        raise SchemaVersionError(
+            f"{path} has schema version {version}, newer than this credo understands "
+            f"({latest}); upgrade credo to open it (the file was not modified)"
+        )
+    return version
+
+
 def migrate(
     conn: sqlite3.Connection, path: str, migrations: tuple[Migration, ...] = MIGRATIONS
 ) -> int:
@@ -240,13 +259,7 @@ def migrate(
     Each migration runs under ``BEGIN IMMEDIATE`` and re-reads the version inside the
     transaction, so two processes opening a fresh file at once apply each step exactly once.
     """
-    latest = migrations[-1].version
-    version = current_version(conn)
-    if version > latest:
-        raise SchemaVersionError(
-            f"{path} has schema version {version}, newer than this credo understands "
-            f"({latest}); upgrade credo to open it (the file was not modified)"
-        )
+    version = check_version(conn, path, migrations)
     for migration in migrations:
         if migration.version <= version:
             continue

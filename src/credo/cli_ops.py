@@ -1,0 +1,67 @@
+"""Operations commands, loaded lazily by ``credo.cli`` (``LAZY_COMMANDS``): ``credo backup``
+and ``credo restore``. They work on the store file through ``credo.backup``, never through
+``Memory``: a backup must not migrate the store it copies, and a restore must validate its
+source before anything opens the store.
+"""
+
+from __future__ import annotations
+
+import click
+
+from credo.config import resolve_db_path
+
+
+def _store_path(ctx: click.Context) -> str:
+    """The ``--db`` / ``CREDO_DB`` store the root group resolved, else the default one."""
+    obj = ctx.find_root().obj
+    db = obj.get("db") if isinstance(obj, dict) else None
+    return str(resolve_db_path(db))
+
+
+def _emit(as_json: bool, data: object, text: str) -> None:
+    if as_json:
+        from credo.render import json_text
+
+        click.echo(json_text(data))
+    else:
+        click.echo(text)
+
+
+@click.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.pass_context
+def backup(ctx: click.Context, path: str, as_json: bool) -> None:
+    """Copy the store to PATH with SQLite's online backup (safe while others write)."""
+    from credo import backup as ops
+
+    report = ops.backup(_store_path(ctx), path)
+    _emit(
+        as_json,
+        report,
+        f"backed up {report.beliefs} beliefs (schema v{report.schema_version}, "
+        f"{report.size_bytes / 1_048_576:.2f} MiB) to {report.path}",
+    )
+
+
+@click.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option(
+    "--no-keep",
+    is_flag=True,
+    help="Do not keep the current store as a .before-restore-<time> copy.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.pass_context
+def restore(ctx: click.Context, path: str, no_keep: bool, as_json: bool) -> None:
+    """Replace the store's content with the backup PATH (validated first; atomic)."""
+    from credo import backup as ops
+
+    report = ops.restore(path, _store_path(ctx), keep_old=not no_keep)
+    kept = f"; previous store kept at {report.previous_copy}" if report.previous_copy else ""
+    _emit(
+        as_json,
+        report,
+        f"restored {report.beliefs} beliefs (schema v{report.schema_version}) "
+        f"into {report.path}{kept}",
+    )

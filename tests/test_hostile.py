@@ -1,0 +1,306 @@
+"""Hostile and broken input (issue 7, part 3): every case ends in safe storage or a clear
+``CredoError``, never a crash, and a refused store file is never modified."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from credo import Memory
+from credo.errors import CredoError, InvalidInputError, RecordsError, SchemaVersionError
+from credo.identity import MAX_CONTENT_CHARS, normalise
+
+FTS_SYNTAX = [
+    '"unterminated',
+    "NEAR(alpha beta, 2)",
+    "alpha AND OR NOT beta",
+    "col:alpha * ^beta -gamma",
+    "(((",
+    'alpha* OR ""',
+    "{content anchor_text}: x",
+]
+SURROGATES = ["\ud800", "a\udfffb", "http://x\ud800/y.md"]
+HYPO = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@HYPO
+@given(text=st.text(max_size=300))
+def test_any_unicode_belief_text_is_stored_or_refused_clearly(
+    mem_memory: Memory, text: str
+) -> None:
+    try:
+        belief_id = mem_memory.remember(text)
+    except InvalidInputError:
+        assert not text.strip() or "\x00" in text
+        return
+    # The store is shared across examples: an earlier text equal after normalisation (case,
+    # NFKC, spaces) is corroborated instead of stored again.
+    assert normalise(mem_memory.get(belief_id).content) == normalise(text.strip())
+
+
+@HYPO
+@given(query=st.text(max_size=300))
+def test_any_unicode_query_retrieves_without_error(mem_memory: Memory, query: str) -> None:
+    mem_memory.remember("alpha beta gamma docs/deploy.md")
+    result = mem_memory.retrieve(query, with_doc_anchors=True)
+    assert result.used_tokens <= result.token_budget
+
+
+@HYPO
+@given(session=st.text(max_size=40), anchor=st.text(min_size=1, max_size=60))
+def test_any_unicode_session_and_anchor_text(mem_memory: Memory, session: str, anchor: str) -> None:
+    a = mem_memory.remember("first belief text")
+    b = mem_memory.remember("second belief text")
+    mem_memory.remember("third belief text", session=session)
+    try:
+        mem_memory.relate(a, b, "CITES", anchor_text=anchor)
+    except InvalidInputError:
+        assert not anchor.strip() or "\x00" in anchor
+    finally:
+        for edge in mem_memory.edges(a):
+            mem_memory.store.conn.execute(
+                "DELETE FROM edges WHERE src = ? AND dst = ?", (edge.src, edge.dst)
+            )
+
+
+@pytest.mark.parametrize("text", SURROGATES)
+def test_lone_surrogate_in_belief_text_is_refused(mem_memory: Memory, text: str) -> None:
+    with pytest.raises(InvalidInputError, match="surrogate"):
+        mem_memory.remember(text)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda m: m.retrieve("alpha http://x\ud800/y"),
+        lambda m: m.remember("fine text", session="\ud800"),
+        lambda m: m.remember("fine text", doc="\ud800.md"),
+        lambda m: m.get("\ud800"),
+        lambda m: m.forget("\ud800"),
+        lambda m: m.beliefs_for_doc("\ud800.md"),
+        lambda m: m.import_records([{"kind": "belief", "content": "ok", "session": "\ud800"}]),
+        lambda m: m.import_records(['{"kind": "belief", "content": "ok", "doc": "\\ud800"}']),
+    ],
+    ids=["query-url", "session", "doc", "get", "forget", "beliefs-for-doc", "import", "json"],
+)
+def test_lone_surrogates_elsewhere_are_clear_errors(mem_memory: Memory, call: object) -> None:
+    mem_memory.remember("alpha beta")
+    with contextlib.suppress(CredoError):
+        call(mem_memory)  # type: ignore[operator]
+    assert mem_memory.store.integrity_check() == []
+
+
+@pytest.mark.parametrize("syntax", FTS_SYNTAX)
+def test_fts5_syntax_in_every_text_field_is_plain_text(mem_memory: Memory, syntax: str) -> None:
+    target = mem_memory.remember(
+        f"plain {syntax} words",
+        session=syntax,
+        id="id-" + "".join(c if c.isalnum() else "_" for c in syntax),
+    )
+    other = mem_memory.remember(f"other {syntax}")
+    mem_memory.relate(other, target, "CITES", anchor_text=f"anchor {syntax}")
+    mem_memory.link(target, f"https://example.com/{syntax.replace(' ', '_')}")
+    for query in (syntax, f"plain {syntax}", f"anchor {syntax}"):
+        result = mem_memory.retrieve(query)
+        assert result.used_tokens <= result.token_budget
+    assert target in {b.id for b in mem_memory.retrieve(f"plain {syntax}").beliefs}
+    assert mem_memory.store.integrity_check() == []
+
+
+def test_ten_megabyte_texts_are_refused_or_truncated(mem_memory: Memory, tmp_path: Path) -> None:
+    huge = "x" * 10_000_000
+    with pytest.raises(InvalidInputError, match=str(MAX_CONTENT_CHARS)):
+        mem_memory.remember(huge)
+    a, b = mem_memory.remember("one"), mem_memory.remember("two")
+    with pytest.raises(InvalidInputError, match=str(MAX_CONTENT_CHARS)):
+        mem_memory.relate(a, b, "CITES", anchor_text=huge)
+    records = tmp_path / "huge.jsonl"
+    records.write_text(json.dumps({"kind": "belief", "content": huge}) + "\n")
+    with pytest.raises(RecordsError, match="line"):
+        mem_memory.import_records(records)
+    started = time.perf_counter()
+    mem_memory.retrieve("word " * 2_000_000)
+    assert time.perf_counter() - started < 5.0  # the query is cut at MAX_QUERY_CHARS
+    assert mem_memory.stats().beliefs == 2
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[" * 100_000,
+        '{"kind": "belief", "content": ' + "[" * 50_000 + "]" * 50_000 + "}",
+        '{"kind": "belief", "content": "trunc',
+        '{"kind": "belief"',
+        "\x00\x01garbage",
+        '{"kind": "edge", "src": {"a": {"b": {}}}, "dst": "x", "type": "CITES"}',
+    ],
+    ids=["deep-array", "deep-content", "truncated-string", "truncated-object", "binary", "nest"],
+)
+def test_broken_jsonl_is_refused_with_its_line_and_nothing_imported(
+    mem_memory: Memory, tmp_path: Path, line: str
+) -> None:
+    records = tmp_path / "bad.jsonl"
+    good = json.dumps({"kind": "belief", "content": "a good first line"})
+    records.write_text(good + "\n" + line + "\n", encoding="utf-8")
+    with pytest.raises(RecordsError, match=r":2:"):
+        mem_memory.import_records(records)
+    assert mem_memory.stats().beliefs == 0
+
+
+def test_truncated_file_tail_is_refused(mem_memory: Memory, tmp_path: Path) -> None:
+    records = tmp_path / "cut.jsonl"
+    records.write_bytes(b'{"kind": "belief", "content": "ok"}\n{"kind": "belief", "con')
+    with pytest.raises(RecordsError, match=r":2:"):
+        mem_memory.import_records(records)
+    assert mem_memory.stats().beliefs == 0
+
+
+def test_ingest_survives_symlink_loops_and_outside_links(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    docs = root / "docs"
+    docs.mkdir(parents=True)
+    (docs / "a.md").write_text("# A\n\nAlpha text about caching.\n", encoding="utf-8")
+    (docs / "loop").symlink_to(docs, target_is_directory=True)
+    (docs / "self").symlink_to(docs / "self")  # a link to itself: unreadable, skipped
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("# Outside\n\nText outside the root.\n")
+    (docs / "out").symlink_to(outside, target_is_directory=True)
+    (docs / "b.md").write_text("# B\n\nSee [x](../../outside/secret.md) and ../../../etc/x.md\n")
+    with Memory(root / ".credo" / "m.db", root=root) as memory:
+        report = memory.ingest(docs)
+        assert report.files_ingested >= 2
+        uris = [a.doc_uri for a in memory.store.iter_anchors()]
+        assert all(".." not in uri.split("#")[0].split("/") for uri in uris), uris
+        assert memory.store.integrity_check() == []
+        # A file outside the root given explicitly is anchored by an absolute file:// URI.
+        memory.ingest(outside / "secret.md")
+        assert any(
+            a.startswith("file:///") for a in (x.doc_uri for x in memory.store.iter_anchors())
+        )
+
+
+def test_ingest_of_a_missing_path_is_a_clear_error(memory: Memory, tmp_path: Path) -> None:
+    with pytest.raises(CredoError, match="nope"):
+        memory.ingest(tmp_path / "nope")
+
+
+def _make_store(path: Path) -> None:
+    with Memory(path, root=path.parent) as memory:
+        for i in range(200):
+            memory.remember(f"belief {i} about caching, deploys and retries " * 3)
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "header", "empty-pages"])
+def test_corrupted_or_truncated_store_is_a_clear_error(tmp_path: Path, damage: str) -> None:
+    db = tmp_path / "m.db"
+    _make_store(db)
+    data = db.read_bytes()
+    if damage == "truncate":
+        db.write_bytes(data[: len(data) // 2])
+    elif damage == "garbage":
+        db.write_bytes(data[:100] + os.urandom(len(data) - 100))
+    elif damage == "header":
+        db.write_bytes(b"not a database at all" + data[21:])
+    else:
+        db.write_bytes(data[:4096] + b"\x00" * (len(data) - 4096))
+    with pytest.raises(CredoError), Memory(db, root=tmp_path) as memory:
+        problems = memory.store.integrity_check()
+        memory.retrieve("caching")
+        if problems:
+            raise CredoError("; ".join(problems))
+
+
+def _bump_schema(db: Path, journal: str) -> None:
+    conn = sqlite3.connect(db)
+    conn.execute("INSERT INTO _migrations VALUES (99, 'm099_future', 0)")
+    conn.commit()
+    conn.execute(f"PRAGMA journal_mode = {journal}")
+    conn.close()
+
+
+def test_newer_schema_is_refused_and_untouched(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    _make_store(db)
+    _bump_schema(db, "wal")
+    before = _sha(db)
+    with pytest.raises(SchemaVersionError, match="newer"):
+        Memory(db, root=tmp_path)
+    assert _sha(db) == before
+
+
+def test_newer_schema_in_rollback_mode_is_untouched(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    _make_store(db)
+    _bump_schema(db, "delete")
+    before = _sha(db)
+    with pytest.raises(SchemaVersionError):
+        Memory(db, root=tmp_path)
+    assert _sha(db) == before
+
+
+READ_ONLY_SCRIPT = """
+import os, sys
+from credo import Memory
+from credo.errors import CredoError
+with Memory(":memory:", root="/") as warm:  # load lazy modules before dropping rights
+    warm.remember("warm up"); warm.retrieve("warm up", with_doc_anchors=True)
+if os.geteuid() == 0:
+    os.setgid(65534); os.setuid(65534)
+try:
+    with Memory(sys.argv[1], root="/") as memory:
+        memory.remember("a new belief")
+except CredoError as exc:
+    print("clear:", exc); sys.exit(3)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+@pytest.mark.parametrize("what", ["file", "folder"])
+def test_read_only_store_is_a_clear_error_and_untouched(tmp_path: Path, what: str) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = folder / "m.db"
+    _make_store(db)
+    before, names = _sha(db), sorted(os.listdir(folder))
+    for parent in (tmp_path, *tmp_path.parents):
+        if parent == Path(parent.anchor):
+            break
+        parent.chmod(parent.stat().st_mode | 0o005)  # let the demoted process walk down
+    if what == "file":
+        db.chmod(0o444)
+    else:
+        db.chmod(0o644)
+        folder.chmod(0o555)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", READ_ONLY_SCRIPT, str(db)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        folder.chmod(0o755)
+        db.chmod(0o644)
+    assert done.returncode == 3, done.stderr
+    assert "read" in done.stdout.lower()
+    assert _sha(db) == before
+    assert sorted(os.listdir(folder)) == names
