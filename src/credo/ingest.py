@@ -29,7 +29,8 @@ The rules (quoted in the docs):
   (relative to the chunk's file, then to the root; a bare file name also matches a file
   of that name found once in the walked tree).
 - **Edges.** Every chunk is DERIVED_FROM its section's heading chunk, and every heading
-  DERIVED_FROM its parent heading. A Markdown link to another file of the ingested tree
+  DERIVED_FROM its parent heading; in code, the scope's docstring plays the heading
+  (method -> class -> module, comments -> their scope's docstring). A Markdown link to another file of the ingested tree
   (relative to the linking file, ``/`` meaning the root; ``#fragment`` and ``?query``
   dropped) CITES that file's first top-level heading, else its first chunk. Edges are
   added, never removed, by ingest.

@@ -140,7 +140,42 @@ def _split_python(lines: list[str]) -> list[Chunk]:
     chunks = _comment_chunks(lines, "python", _scope_by_line(scopes, len(lines)))
     for path, node in scopes:
         chunks.extend(_docstring_chunks(node, path, lines))
-    return sorted(chunks, key=lambda chunk: (chunk.start_line, chunk.end_line))
+    return _link_scopes(sorted(chunks, key=lambda chunk: (chunk.start_line, chunk.end_line)))
+
+
+def _link_scopes(chunks: list[Chunk]) -> list[Chunk]:
+    """Give code the structure headings give Markdown: ``heading_index`` points at the
+    docstring that introduces the chunk's scope. A docstring's later paragraphs point at its
+    first; a first paragraph at the nearest enclosing scope's docstring (method -> class ->
+    module); a comment at its own scope's docstring, else the nearest enclosing one. Ingest
+    turns these into DERIVED_FROM edges, so a class and its methods form one cluster."""
+    first_doc: dict[tuple[str, ...], int] = {}
+    for index, chunk in enumerate(chunks):
+        if chunk.role == "docstring":
+            first_doc.setdefault(chunk.section, index)
+    linked: list[Chunk] = []
+    for index, chunk in enumerate(chunks):
+        own = first_doc.get(chunk.section)
+        parent: int | None
+        if chunk.role != "docstring":
+            parent = _enclosing_doc(chunk.section, first_doc)
+        elif own != index:
+            parent = own
+        else:  # a scope's first docstring paragraph: the enclosing scope's, if any
+            parent = _enclosing_doc(chunk.section[:-1], first_doc) if chunk.section else None
+        if parent is not None and parent >= index:
+            parent = None  # e.g. a licence comment above the module docstring
+        linked.append(dataclasses.replace(chunk, heading_index=parent))
+    return linked
+
+
+def _enclosing_doc(scope: tuple[str, ...], first_doc: dict[tuple[str, ...], int]) -> int | None:
+    while True:
+        if scope in first_doc:
+            return first_doc[scope]
+        if not scope:
+            return None
+        scope = scope[:-1]
 
 
 def _parse_python(source: str) -> ast.Module | None:

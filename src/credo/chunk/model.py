@@ -40,7 +40,8 @@ class Chunk:
             or "text".
         section: Heading path (Markdown) or qualified-name path (code) around the chunk.
         heading_index: Index, in the returned list, of the nearest enclosing heading
-            chunk; None at top level and for code and plain text.
+            chunk (in code: the docstring that introduces the chunk's scope); None at top
+            level and for plain text.
         links: Link and image targets and bare URLs in the chunk, as written, in order,
             each once.
 
