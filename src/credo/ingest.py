@@ -30,10 +30,10 @@ The rules (quoted in the docs):
   of that name found once in the walked tree).
 - **Edges.** Every chunk is DERIVED_FROM its section's heading chunk, and every heading
   DERIVED_FROM its parent heading; in code, the scope's docstring plays the heading
-  (method -> class -> module, comments -> their scope's docstring). A Markdown link to another file of the ingested tree
-  (relative to the linking file, ``/`` meaning the root; ``#fragment`` and ``?query``
-  dropped) CITES that file's first top-level heading, else its first chunk. Edges are
-  added, never removed, by ingest.
+  (method -> class -> module, comments -> their scope's docstring). A Markdown link to
+  another file of the ingested tree (relative to the linking file, ``/`` meaning the root;
+  ``#fragment`` and ``?query`` dropped) CITES that file's first top-level heading, else
+  its first chunk. Edges are added, never removed, by ingest.
 - **Vanished text.** After a file changes, a belief whose text left it loses nothing if it
   is still in the file elsewhere; otherwise it is marked stale (soft-deleted, the anchor
   kept for audit) when it is a ``document`` belief, unlocked, with no ``ingest`` anchor
