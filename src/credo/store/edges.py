@@ -73,7 +73,9 @@ class EdgeTable:
         payload = json.dumps(sorted(set(ids)))
         rows = self.conn.execute(
             f"WITH c(id) AS (SELECT value FROM json_each(?)) "
-            f"SELECT {_COLUMNS} FROM edges WHERE src IN c AND dst IN c ORDER BY src, dst, type",
+            # "+dst": look up by src only and filter dst; the plan SQLite would pick
+            # otherwise probes every (src, dst) pair, N^2 index lookups.
+            f"SELECT {_COLUMNS} FROM edges WHERE src IN c AND +dst IN c ORDER BY src, dst, type",
             (payload,),
         )
         return [_edge(r) for r in rows]
