@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tomllib
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -131,6 +130,8 @@ def load_settings(cwd: Path | None = None, env: dict[str, str] | None = None) ->
     source = find_upward((cwd or Path.cwd()).resolve(), CONFIG_FILE)
     retrieval = RetrievalSettings()
     if source is not None:
+        import tomllib  # only when a .credo.toml exists
+
         try:
             data = tomllib.loads(source.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 
@@ -46,6 +45,8 @@ def normalise(text: str) -> str:
 
 
 def content_hash(text: str) -> str:
+    import hashlib  # OpenSSL's load costs the read-only hook ~12 ms; only writes hash
+
     return hashlib.sha256(normalise(text).encode("utf-8")).hexdigest()
 
 

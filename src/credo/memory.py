@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from credo import identity, retrieval
 from credo.config import Settings, git_root, load_settings, parse_bool, resolve_db_path
-from credo.docuri import normalise_doc_uri, parse_lines
 from credo.errors import ConflictError, InvalidInputError, NotFoundError, StoreError
 from credo.store import NewBelief, Store
 from credo.types import (
@@ -153,6 +152,8 @@ class Memory:
             raise InvalidInputError(f"origin {origin!r} must be one of {', '.join(ORIGINS)}")
         if id is not None:
             identity.check_id(id)
+        from credo.docuri import normalise_doc_uri  # write path only
+
         anchor = normalise_doc_uri(doc, root=self.root) if doc is not None else None
         digest = identity.content_hash(content)
         now = time.time()
@@ -395,6 +396,8 @@ class Memory:
             raise InvalidInputError(
                 f"anchor_type {anchor_type!r} must be one of {', '.join(ANCHOR_TYPES)}"
             )
+        from credo.docuri import normalise_doc_uri, parse_lines
+
         span = parse_lines(lines) if isinstance(lines, str) else lines
         normalised = normalise_doc_uri(doc_uri, root=self.root, lines=span)
         hint = position_hint if position_hint is not None else normalised.position_hint
@@ -442,6 +445,8 @@ class Memory:
             raise InvalidInputError("document path is empty; give a path, folder or URL")
         raw = doc_uri_or_path.strip()
         folder = raw.endswith("/")
+        from credo.docuri import normalise_doc_uri
+
         normalised = normalise_doc_uri(raw, root=self.root).uri
         if folder and not normalised.endswith("/"):
             normalised += "/"
