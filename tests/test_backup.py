@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from credo import Memory
-from credo.backup import backup, restore, validate
 from credo.errors import SchemaVersionError, StoreError
+from credo.store.backup import backup, restore, validate
 from tests.conftest import CliRun
 
 MARKER = "zqxmarkerwombat"

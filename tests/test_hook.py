@@ -324,12 +324,12 @@ def test_ids_cannot_forge_a_lock_flag_or_a_second_id(tmp_path: Path, bad_id: str
         memory.remember("not locked at all", id=bad_id)
 
 
-CONSOLE = "import sys; from credo.hook import console_main; sys.argv[0] = 'credo'; console_main()"
+CONSOLE = "import sys; from credo.entry import console_main; sys.argv[0] = 'credo'; console_main()"
 
 
 FAST_PATH_PROBE = """
 import atexit, sys
-from credo.hook import console_main
+from credo.entry import console_main
 sys.argv[:] = ["credo", "hook", "prompt"]
 atexit.register(lambda: sys.stderr.write(str("click" in sys.modules)))
 console_main()

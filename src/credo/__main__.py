@@ -1,5 +1,5 @@
 """``python -m credo`` runs the CLI (the hook through its click-free fast path)."""
 
-from credo.hook import console_main
+from credo.entry import console_main
 
 console_main()

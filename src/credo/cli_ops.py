@@ -1,5 +1,5 @@
 """Operations commands, loaded lazily by ``credo.cli`` (``LAZY_COMMANDS``): ``credo backup``
-and ``credo restore``. They work on the store file through ``credo.backup``, never through
+and ``credo restore``. They work on the store file through ``credo.store.backup``, never through
 ``Memory``: a backup must not migrate the store it copies, and a restore must validate its
 source before anything opens the store.
 """
@@ -33,7 +33,7 @@ def _emit(as_json: bool, data: object, text: str) -> None:
 @click.pass_context
 def backup(ctx: click.Context, path: str, as_json: bool) -> None:
     """Copy the store to PATH with SQLite's online backup (safe while others write)."""
-    from credo import backup as ops
+    from credo.store import backup as ops
 
     report = ops.backup(_store_path(ctx), path)
     _emit(
@@ -55,7 +55,7 @@ def backup(ctx: click.Context, path: str, as_json: bool) -> None:
 @click.pass_context
 def restore(ctx: click.Context, path: str, no_keep: bool, as_json: bool) -> None:
     """Replace the store's content with the backup PATH (validated first; atomic)."""
-    from credo import backup as ops
+    from credo.store import backup as ops
 
     report = ops.restore(path, _store_path(ctx), keep_old=not no_keep)
     kept = f"; previous store kept at {report.previous_copy}" if report.previous_copy else ""

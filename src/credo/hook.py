@@ -131,16 +131,5 @@ def main(db: str | None = None) -> int:
     return run(sys.stdin.buffer, sys.stdout.buffer, db)
 
 
-def console_main() -> None:
-    """A ``credo`` console-script entry that runs ``credo hook prompt`` without loading
-    click and the CLI (about a sixth of the hook's time); any other command goes to
-    ``credo.cli.main`` unchanged. (To use it, point ``[project.scripts] credo`` here.)"""
-    if sys.argv[1:] == ["hook", "prompt"]:
-        sys.exit(main())
-    from credo.cli import main as cli_main
-
-    cli_main()
-
-
 if __name__ == "__main__":  # python -m credo.hook: the same hook without the CLI layer
     sys.exit(main())

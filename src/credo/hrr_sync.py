@@ -57,16 +57,7 @@ class HrrSync:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.pending: list[tuple[str, str, str, int]] = []
-        conn = store.conn
-        conn.create_function("credo_hrr_edge", 4, self._queue, deterministic=False)
-        conn.execute(
-            "CREATE TEMP TRIGGER IF NOT EXISTS credo_hrr_insert AFTER INSERT ON main.edges "
-            "BEGIN SELECT credo_hrr_edge(NEW.src, NEW.dst, NEW.type, 1); END"
-        )
-        conn.execute(
-            "CREATE TEMP TRIGGER IF NOT EXISTS credo_hrr_delete AFTER DELETE ON main.edges "
-            "BEGIN SELECT credo_hrr_edge(OLD.src, OLD.dst, OLD.type, -1); END"
-        )
+        store.watch_edges(self._queue)
         store.before_commit(self.flush)
 
     def _queue(self, src: str, dst: str, edge_type: str, sign: int) -> None:

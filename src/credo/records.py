@@ -301,15 +301,20 @@ def parse_line(obj: Any, source: str, line: int) -> Record:
     (and every error message) comes from the detailed validator.
     """
     if type(obj) is dict:
-        kind = obj.get("kind")
-        quick: Record | None = None
-        if kind == "belief":
-            quick = _quick_belief(obj, line)
-        elif kind == "edge":
-            quick = _quick_edge(obj, line)
+        quick = _quick(obj, line)
         if quick is not None:
             return quick
     return _checked(obj, source, line)
+
+
+def _quick(obj: dict[str, Any], line: int) -> Record | None:
+    """The fast path's record for a well-formed belief or edge, else None."""
+    kind = obj.get("kind")
+    if kind == "belief":
+        return _quick_belief(obj, line)
+    if kind == "edge":
+        return _quick_edge(obj, line)
+    return None
 
 
 def read_records(source: str | Path | Iterable[dict[str, Any] | str]) -> Iterator[Record]:
@@ -419,12 +424,7 @@ def _parse_chunk(
         if type(wrapper) is not list or len(wrapper) != 1 or type(wrapper[0]) is not dict:
             return None
         obj: dict[str, Any] = wrapper[0]
-        kind = obj.get("kind")
-        record: Record | None = None
-        if kind == "belief":
-            record = _quick_belief(obj, number)
-        elif kind == "edge":
-            record = _quick_edge(obj, number)
+        record = _quick(obj, number)
         if record is None and not all(type(v) in _SCALARS for v in obj.values()):
             return None  # a quick record has only scalar values by construction
         parsed.append((number, obj, record))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 
 class HrrTraces:
@@ -41,6 +41,20 @@ class HrrTraces:
             "INSERT INTO hrr_traces(belief_id, trace) VALUES (?, ?) "
             "ON CONFLICT(belief_id) DO UPDATE SET trace = excluded.trace",
             kept,
+        )
+
+    def watch_edges(self, callback: Callable[[str, str, str, int], None]) -> None:
+        """Call ``callback(src, dst, type, +1 | -1)`` for every edge this connection inserts
+        or deletes (cascades included), through temporary triggers: derived state such as
+        HRR traces cannot miss a write path."""
+        self.conn.create_function("credo_hrr_edge", 4, callback, deterministic=False)
+        self.conn.execute(
+            "CREATE TEMP TRIGGER IF NOT EXISTS credo_hrr_insert AFTER INSERT ON main.edges "
+            "BEGIN SELECT credo_hrr_edge(NEW.src, NEW.dst, NEW.type, 1); END"
+        )
+        self.conn.execute(
+            "CREATE TEMP TRIGGER IF NOT EXISTS credo_hrr_delete AFTER DELETE ON main.edges "
+            "BEGIN SELECT credo_hrr_edge(OLD.src, OLD.dst, OLD.type, -1); END"
         )
 
     def clear_traces(self) -> None:

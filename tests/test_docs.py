@@ -1,0 +1,23 @@
+"""The docs stay true: the CLI reference is what the commands say about themselves, and the
+README's quick start is exactly the two set-up commands CI runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.cli_reference import render
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_cli_reference_is_current() -> None:
+    written = (ROOT / "docs" / "CLI.md").read_text(encoding="utf-8")
+    assert written == render(), "regenerate: python -m tests.cli_reference > docs/CLI.md"
+
+
+def test_readme_quick_start_matches_ci() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "python3 -m pip install -e . && credo demo" in readme
+    assert "python3 -m pip install -e '.[test]' && python3 -m pytest" in readme
+    assert "python3 -m pip install --quiet -e '.[test]'" in ci and "python3 -m pytest" in ci
