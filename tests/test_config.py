@@ -61,3 +61,12 @@ def test_bad_settings_are_clear_errors(
     (tmp_path / ".credo.toml").write_text(toml, encoding="utf-8")
     with pytest.raises(InvalidInputError, match=message):
         load_settings(tmp_path, env=env)
+
+
+def test_settings_defaults_match_the_cluster_module() -> None:
+    from credo import cluster
+    from credo.config import RetrievalSettings
+
+    defaults = RetrievalSettings()
+    assert defaults.cluster_edge_weight_floor == cluster.DEFAULT_CLUSTER_EDGE_FLOOR
+    assert defaults.cluster_diversity_target == cluster.DEFAULT_CLUSTER_DIVERSITY_TARGET

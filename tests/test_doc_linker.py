@@ -410,3 +410,20 @@ def test_corpus_labels_resolve_against_the_ingested_tree(tmp_path: Path) -> None
         assert any(judge.in_sections(i, query.expected_sections) for i in relevant), query.id
         docs = set(judge.docs_of(sorted(relevant)))
         assert docs & set(query.expected_doc_uris), query.id
+
+
+def test_seed_contract_names(tmp_path: Path) -> None:
+    """The seed's API names do what Memory.link / anchors / anchors_for_beliefs do."""
+    from credo.linker import get_doc_anchors, get_doc_anchors_batch, link_belief_to_document
+
+    with Memory(tmp_path / "seed.db", root=tmp_path) as memory:
+        a = memory.remember("first")
+        b = memory.remember("second")
+        first = link_belief_to_document(memory, a, "docs/x.md", position_hint="L1-L2")
+        again = link_belief_to_document(memory, a, "docs/x.md", position_hint="L9-L9")
+        assert first == again and first.anchor_type == "ingest"
+        link_belief_to_document(memory, b, "https://example.org/p", anchor_type="manual")
+        assert get_doc_anchors(memory, a) == [first]
+        batch = get_doc_anchors_batch(memory, [a, b, "missing"])
+        assert sorted(batch) == sorted([a, b])
+        assert batch[b][0].doc_uri == "https://example.org/p"

@@ -101,7 +101,3 @@ def _with_fragment(uri: str, lines: tuple[int, int] | None, fragment: str) -> st
     if lines:
         return f"{uri}#{line_hint(*lines)}"
     return f"{uri}#{fragment}" if fragment else uri
-
-
-def strip_fragment(uri: str) -> str:
-    return uri.partition("#")[0]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from credo.hrr import HRR_FORMAT, HrrIndex
 from credo.store import Store
 from credo.types import Edge
 
@@ -30,6 +29,8 @@ def apply_edges(store: Store, dim: int, changes: Iterable[tuple[str, str, str, i
     batch = list(changes)
     if not batch:
         return
+    from credo.hrr import HrrIndex  # numpy: loaded only once the lane is on
+
     touched = sorted({end for src, dst, _, _ in batch for end in (src, dst)})
     index = HrrIndex(dim)
     for belief_id in touched:
@@ -72,6 +73,8 @@ class HrrSync:
 
 def build(store: Store, dim: int, edges: Iterable[Edge]) -> int:
     """Enable the lane: compute every trace from the stored edges once. Returns edges seen."""
+    from credo.hrr import HRR_FORMAT
+
     store.clear_traces()
     store.meta_set(META_DIM, str(dim))
     store.meta_set(META_FORMAT, HRR_FORMAT)

@@ -116,6 +116,7 @@ class _Plan:
         self.belief_lines: dict[str, int] = {}
         self.by_hash: dict[str, str] = {}
         self.corroborate: list[tuple[str, str | None]] = []
+        self.revive: list[str] = []
         self.corroboration_rows: list[tuple[str, int]] = []
         self.unchanged = 0
         self.edges: list[EdgeRow] = []  # file order
@@ -150,10 +151,13 @@ class _Plan:
         belief_id = rec.id
         if belief_id is None:
             belief_id = self.by_hash.get(digest)
+            found = None
             if belief_id is None:
                 found = self.store.find_by_hash(digest)
                 belief_id = found.id if found else identity.derived_id(digest)
-            if belief_id in self.beliefs or self.store.get_belief(belief_id):
+            if belief_id in self.beliefs or found is not None or self.store.get_belief(belief_id):
+                if found is not None and found.deleted_at is not None:
+                    self.revive.append(belief_id)  # like remember(): the same text revives it
                 self.corroborate.append((belief_id, rec.session))
                 return belief_id
         elif belief_id in self.beliefs:
@@ -261,15 +265,15 @@ def _import(
                 # The common case inline (200k edges pay for every attribute lookup);
                 # plan.add_edge re-checks an edge that fails here and names the problem.
                 line, src, dst, edge_type, weight, anchor_text, created = rec
-                name = str(edge_type)  # StrEnum: the value, without the slow .value property
-                key = (src, dst, name)
+                type_name = str(edge_type)  # StrEnum: the value, without the slow .value
+                key = (src, dst, type_name)
                 if weight is None:
-                    weight = _VALENCE[name]
+                    weight = _VALENCE[type_name]
                 if src == dst or key in edge_lines or not -1.0 <= weight <= 1.0:
                     plan.add_edge(rec)
                 edge_lines[key] = line
                 edges.append(
-                    (src, dst, name, weight, anchor_text, now if created is None else created)
+                    (src, dst, type_name, weight, anchor_text, now if created is None else created)
                 )
             elif type(rec) is BeliefRecord:
                 belief_id = add_belief(rec)
@@ -330,6 +334,8 @@ def _write(plan: _Plan, store: Store) -> ImportReport:
     src, now = plan.source, plan.now
     store.bulk_insert(beliefs, new_edges)
     anchors_added = store.insert_anchors(plan.anchors)
+    revived = sorted(set(plan.revive))
+    store.set_deleted_many(revived, None, now)
     for belief_id, session in plan.corroborate:
         store.add_corroboration(belief_id, src, session, now)
     for belief_id, count in plan.corroboration_rows:
@@ -338,6 +344,7 @@ def _write(plan: _Plan, store: Store) -> ImportReport:
     log: list[LogRow] = [
         (now, "import", b.id, src, _belief_payload(b.content, b.session)) for b in beliefs
     ]
+    log += [(now, "revive", bid, src, None) for bid in revived]
     log += [(now, "corroborate", bid, src, None) for bid, _ in plan.corroborate]
     batched = new_edges
     supersedes = EdgeType.SUPERSEDES.value

@@ -83,12 +83,12 @@ class Memory:
         self.settings = settings if settings is not None else load_settings(cwd)
         self.source = source
         self.store = Store(self.path)
-        # numpy (100+ ms to import) only for a store with the HRR lane on: the Claude Code
-        # hook opens a Memory in a fresh process for every prompt.
-        if self.store.meta_get("hrr_dim"):
-            from credo import hrr_sync
+        # Every connection watches edge writes (triggers that fire only while the HRR lane
+        # is on), so a process opened before `enable_hrr` elsewhere keeps traces true too.
+        # hrr_sync loads numpy only when it has traces to update.
+        from credo import hrr_sync
 
-            self._hrr_sync = hrr_sync.HrrSync(self.store)
+        self._hrr_sync = hrr_sync.HrrSync(self.store)
 
     # -- lifecycle -------------------------------------------------------------------------
     def close(self) -> None:
@@ -348,7 +348,8 @@ class Memory:
             clustering_on = settings.use_intentional_clustering
         options = retrieval.Options(
             token_budget=settings.token_budget if token_budget is None else token_budget,
-            lanes={**retrieval.DEFAULT_LANES, **(lanes or {})},
+            # the HRR lane is on by default exactly for stores that keep traces
+            lanes={"hrr": self.store.meta_get("hrr_dim") is not None, **(lanes or {})},
             use_intentional_clustering=clustering_on,
             cluster_edge_weight_floor=settings.cluster_edge_weight_floor
             if cluster_edge_weight_floor is None
@@ -371,8 +372,6 @@ class Memory:
             raise InvalidInputError(f"HRR dimension {dim!r} must be an integer in [16, 8192]")
         with self.store.transaction(), self.store.write_errors():
             count = hrr_sync.build(self.store, size, self.store.iter_edges())
-        if not hasattr(self, "_hrr_sync"):
-            self._hrr_sync = hrr_sync.HrrSync(self.store)
         return count
 
     def disable_hrr(self) -> None:
@@ -450,18 +449,7 @@ class Memory:
         normalised = normalise_doc_uri(raw, root=self.root).uri
         if folder and not normalised.endswith("/"):
             normalised += "/"
-        exact_doc = self.store.anchors_for_doc(normalised, prefix=True)
-        if folder or "#" in normalised:
-            return exact_doc
-        # A file name matches its own anchors and their #L.. fragments, not other files
-        # that merely share the prefix (docs/a.md must not list docs/a.md.bak).
-        return [
-            a
-            for a in exact_doc
-            if a.doc_uri == normalised
-            or a.doc_uri.startswith(normalised + "#")
-            or a.doc_uri.startswith(normalised + "/")
-        ]
+        return self.store.anchors_for_doc(normalised, prefix=True)
 
     # -- documents -------------------------------------------------------------------------
     def ingest(
@@ -471,7 +459,7 @@ class Memory:
     ) -> IngestReport:
         """Read files and folders into beliefs (Markdown by section, code by docstrings and
         comments, text by paragraph), each anchored to its file and line range; unchanged
-        files are skipped, changed ones re-anchored (docs/INGEST.md)."""
+        files are skipped, changed ones re-anchored (rules: the `credo.ingest` docstring)."""
         from credo.ingest import ingest_paths
 
         if not paths:
@@ -531,7 +519,10 @@ class Memory:
                 for anchor in self.store.iter_anchors():
                     out.write(anchor_line(anchor) + "\n")
                     counts[2] += 1
-            os.replace(tmp, target)
+            try:
+                os.replace(tmp, target)
+            except OSError as exc:
+                raise StoreError(f"cannot write {target}: {exc.strerror or exc}") from exc
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise

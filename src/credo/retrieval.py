@@ -42,7 +42,7 @@ class Options:
 
     token_budget: int = 2400
     lanes: Mapping[str, bool] = field(default_factory=lambda: dict(DEFAULT_LANES))
-    use_intentional_clustering: bool = False
+    use_intentional_clustering: bool = True  # as config.RetrievalSettings
     cluster_edge_weight_floor: float = clustering.DEFAULT_CLUSTER_EDGE_FLOOR
     cluster_diversity_target: int = clustering.DEFAULT_CLUSTER_DIVERSITY_TARGET
     with_doc_anchors: bool = False
@@ -77,14 +77,14 @@ def check_options(options: Options) -> None:
 
 def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     check_options(options)
-    text = query if isinstance(query, str) else ""
     if not isinstance(query, str):
         raise InvalidInputError(f"query must be a string, got {type(query).__name__}")
     # Lone surrogates cannot reach SQLite; they become U+FFFD like any undecodable byte.
-    text = text[:MAX_QUERY_CHARS].encode("utf-8", "replace").decode("utf-8")
+    text = query[:MAX_QUERY_CHARS].encode("utf-8", "replace").decode("utf-8")
     budget = options.token_budget
 
-    locked, locked_overflow, locked_used = _place_locked(store.locked_beliefs(), budget)
+    locked, locked_overflow, locked_costs = _place_locked(store.locked_beliefs(), budget)
+    locked_used = sum(locked_costs)
     ranked, content = _rank(store, text, options)
     remaining = budget - locked_used
     costs = {s.id: belief_tokens(s.id, content[s.id], False) for s in ranked}
@@ -115,10 +115,8 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
 
     by_id = {s.id: s for s in ranked}
     out = [
-        RetrievedBelief(
-            b.id, b.content, 0.0, True, belief_tokens(b.id, b.content, True), {"locked": 1.0}
-        )
-        for b in locked
+        RetrievedBelief(b.id, b.content, 0.0, True, cost, {"locked": 1.0})
+        for b, cost in zip(locked, locked_costs, strict=True)
     ]
     out += [
         RetrievedBelief(
@@ -142,24 +140,27 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     )
 
 
-def _place_locked(locked: list[Belief], budget: int) -> tuple[list[Belief], list[Belief], int]:
+def _place_locked(
+    locked: list[Belief], budget: int
+) -> tuple[list[Belief], list[Belief], list[int]]:
     """L0: locked beliefs first, never trimmed for relevance; but if they alone exceed half
     the budget, the other half stays reserved for the query, and the locks beyond it are
-    listed (``locked_overflow``), never dropped silently."""
-    half = budget // 2
+    listed (``locked_overflow``), never dropped silently. Returns (placed, overflow, the
+    placed beliefs' costs)."""
+    costs = [belief_tokens(b.id, b.content, True) for b in locked]
+    cap = budget if sum(costs) <= budget // 2 else budget // 2
     placed: list[Belief] = []
+    placed_costs: list[int] = []
     overflow: list[Belief] = []
     used = 0
-    total = sum(belief_tokens(b.id, b.content, True) for b in locked)
-    cap = budget if total <= half else half
-    for belief in locked:
-        cost = belief_tokens(belief.id, belief.content, True)
+    for belief, cost in zip(locked, costs, strict=True):
         if not overflow and used + cost <= cap:
             placed.append(belief)
+            placed_costs.append(cost)
             used += cost
         else:
             overflow.append(belief)
-    return placed, overflow, used
+    return placed, overflow, placed_costs
 
 
 def _rank(store: Store, text: str, options: Options) -> tuple[list[Scored], dict[str, str]]:
@@ -181,7 +182,9 @@ def _rank(store: Store, text: str, options: Options) -> tuple[list[Scored], dict
             bfs = _bfs(seeds, hops, options.bfs_decay)
             lane_scores["bfs"] = _best(bfs, keyword, options.graph_lane_limit)
     if lanes["doc"]:
-        lane_scores["doc"] = _doc(store, text)
+        # A folder named in the query can match thousands of anchors: bounded like the
+        # graph lanes (the keyword hits plus the lane's best others).
+        lane_scores["doc"] = _best(_doc(store, text), keyword, options.graph_lane_limit)
     if lanes["hrr"]:
         from credo.lanes.structural import structural_lane
 
@@ -240,6 +243,9 @@ def _bfs(seeds: Mapping[str, float], hops: list[list[Link]], decay: float) -> di
 # so this is cheap; a small cap would cut a long file at an arbitrary point (rows come in
 # doc_uri order, and "#L1000" sorts before "#L2"), leaving most of the named file unscored.
 DOC_LANE_LIMIT = 20_000
+# A folder names many documents at once: fewer rows, and a lower score than a named file.
+FOLDER_LIMIT = 2_000
+FOLDER_SCORE = 0.6
 
 
 def _doc(store: Store, text: str) -> dict[str, float]:
@@ -248,6 +254,10 @@ def _doc(store: Store, text: str) -> dict[str, float]:
         return {}
     scores: dict[str, float] = {}
     for needle, value in found:
-        for belief_id, _uri in store.doc_anchor_matches([needle], limit=DOC_LANE_LIMIT):
-            scores[belief_id] = max(scores.get(belief_id, 0.0), value)
+        folder = needle.endswith("/")
+        limit, score = (
+            (FOLDER_LIMIT, min(value, FOLDER_SCORE)) if folder else (DOC_LANE_LIMIT, value)
+        )
+        for belief_id, _uri in store.doc_anchor_matches([needle], limit=limit):
+            scores[belief_id] = max(scores.get(belief_id, 0.0), score)
     return scores

@@ -36,13 +36,6 @@ class AnchorTable:
         )
         return self.conn.total_changes - before
 
-    def update_position(self, belief_id: str, doc_uri: str, new_uri: str, hint: str | None) -> None:
-        self.conn.execute(
-            "UPDATE belief_documents SET doc_uri = ?, position_hint = ? "
-            "WHERE belief_id = ? AND doc_uri = ?",
-            (new_uri, hint, belief_id, doc_uri),
-        )
-
     def get_anchor(self, belief_id: str, doc_uri: str) -> DocAnchor | None:
         row = self.conn.execute(
             f"SELECT {_COLUMNS} FROM belief_documents WHERE belief_id = ? AND doc_uri = ?",
@@ -64,19 +57,20 @@ class AnchorTable:
         return grouped
 
     def anchors_for_doc(self, uri_or_prefix: str, *, prefix: bool) -> list[DocAnchor]:
-        """Reverse lookup. With ``prefix``, a folder lists every document under it."""
+        """Reverse lookup. With ``prefix``, a folder (``docs/``) lists every document under
+        it, and a file lists its own anchors with their ``#L..`` fragments, never another
+        file that merely shares the prefix (``docs/a.md`` is not ``docs/a.md.bak``)."""
         if prefix:
-            # Compare on the URI without its #fragment so "docs/a.md" finds "docs/a.md#L1-L4".
             rows = self.conn.execute(
-                f"SELECT {_COLUMNS} FROM belief_documents WHERE doc_uri = ? "
-                "OR (doc_uri >= ? AND doc_uri < ?) ORDER BY doc_uri, belief_id",
-                (uri_or_prefix, uri_or_prefix, uri_or_prefix + "\U0010ffff"),
+                f"SELECT {_COLUMNS} FROM belief_documents WHERE doc_uri >= ? AND doc_uri < ? "
+                "ORDER BY doc_uri, belief_id",
+                (uri_or_prefix, uri_or_prefix + "\U0010ffff"),
             )
-        else:
-            rows = self.conn.execute(
-                f"SELECT {_COLUMNS} FROM belief_documents WHERE doc_uri = ? ORDER BY belief_id",
-                (uri_or_prefix,),
-            )
+            return [a for a in map(_anchor, rows) if names_doc(uri_or_prefix, a.doc_uri)]
+        rows = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM belief_documents WHERE doc_uri = ? ORDER BY belief_id",
+            (uri_or_prefix,),
+        )
         return [_anchor(r) for r in rows]
 
     def iter_anchors(self) -> Iterator[DocAnchor]:
@@ -86,3 +80,10 @@ class AnchorTable:
                 f"SELECT {_COLUMNS} FROM belief_documents ORDER BY belief_id, doc_uri"
             ),
         )
+
+
+def names_doc(needle: str, uri: str) -> bool:
+    """Whether ``uri`` is the document ``needle`` names (or lies under it as a folder)."""
+    if needle.endswith("/") or uri == needle:
+        return uri.startswith(needle)
+    return uri.startswith(needle) and uri[len(needle)] in "#/?"

@@ -78,15 +78,6 @@ class BeliefTable:
         found = row.fetchone()
         return _belief(found) if found else None
 
-    def get_beliefs(self, ids: Iterable[str]) -> dict[str, Belief]:
-        """Many beliefs in one query (the id list travels as one JSON parameter)."""
-        payload = _json_list(ids)
-        rows = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM beliefs b WHERE b.id IN (SELECT value FROM json_each(?))",
-            (payload,),
-        )
-        return {belief.id: belief for belief in map(_belief, rows)}
-
     def existing_ids(self, ids: Iterable[str]) -> set[str]:
         rows = self.conn.execute(
             "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?))",

@@ -81,7 +81,8 @@ class EdgeTable:
         return [_edge(r) for r in rows]
 
     def edges_touching(self, ids: Iterable[str]) -> list[Edge]:
-        """Edges with at least one end in ``ids``, whose other end is a live belief (one query)."""
+        """Edges with at least one end in ``ids``, forgotten ends included (``credo show`` is
+        an audit view; the retrieval lanes use ``links_touching``, which skips them)."""
         payload = json.dumps(sorted(set(ids)))
         rows = self.conn.execute(
             f"WITH c(id) AS (SELECT value FROM json_each(?)) "

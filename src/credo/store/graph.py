@@ -7,6 +7,8 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from credo.store.anchors import names_doc
+
 
 @dataclass(frozen=True, slots=True)
 class Link:
@@ -30,17 +32,17 @@ class GraphQueries:
         """
         payload = json.dumps(sorted(set(ids)))
         rows = self.conn.execute(
-            "WITH c(id) AS (SELECT value FROM json_each(?)) "
+            "WITH c(id) AS (SELECT value FROM json_each(?)) SELECT * FROM ("
             "SELECT e.src, e.dst, e.type, e.weight FROM edges e "
             "JOIN beliefs d ON d.id = e.dst WHERE e.src IN c AND d.deleted_at IS NULL "
             "UNION ALL "
             "SELECT e.src, e.dst, e.type, e.weight FROM edges e "
             "JOIN beliefs s ON s.id = e.src "
-            "WHERE e.dst IN c AND e.src NOT IN c AND s.deleted_at IS NULL",
-            (payload,),
+            "WHERE e.dst IN c AND e.src NOT IN c AND s.deleted_at IS NULL"
+            ") ORDER BY 1, 2, 3 LIMIT ?",
+            (payload, limit),
         ).fetchall()
-        rows.sort()
-        return [Link(src, dst, kind, weight) for src, dst, kind, weight in rows[:limit]]
+        return [Link(src, dst, kind, weight) for src, dst, kind, weight in rows]
 
     def _stem_matches(self, stem: str, limit: int) -> list[tuple[str, str]]:
         """Anchors to a file whose name without extension is ``stem`` (any folder)."""
@@ -86,7 +88,7 @@ class GraphQueries:
                 )
                 # A prefix scan also finds "docs/a.md.bak" for "docs/a.md": keep the file
                 # itself, its #fragments, and what lies under it when it is a folder.
-                found = [(str(r[0]), str(r[1])) for r in rows if _names_doc(needle, str(r[1]))]
+                found = [(str(r[0]), str(r[1])) for r in rows if names_doc(needle, str(r[1]))]
                 if found or "/" not in needle:
                     out += found
                     continue
@@ -109,10 +111,3 @@ class GraphQueries:
 
 def _like_literal(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def _names_doc(needle: str, uri: str) -> bool:
-    """Whether ``uri`` is the document ``needle`` names (or lies under it as a folder)."""
-    if needle.endswith("/") or uri == needle:
-        return uri.startswith(needle)
-    return uri.startswith(needle) and uri[len(needle)] in "#/?"

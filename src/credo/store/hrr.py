@@ -6,6 +6,10 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 
+# The triggers fire only while the lane is on for this store (another process may turn it
+# on after this connection opened): a store without HRR pays one index probe per edge.
+_ENABLED = "EXISTS (SELECT 1 FROM main._meta WHERE key = 'hrr_dim')"
+
 
 class HrrTraces:
     conn: sqlite3.Connection
@@ -50,11 +54,11 @@ class HrrTraces:
         self.conn.create_function("credo_hrr_edge", 4, callback, deterministic=False)
         self.conn.execute(
             "CREATE TEMP TRIGGER IF NOT EXISTS credo_hrr_insert AFTER INSERT ON main.edges "
-            "BEGIN SELECT credo_hrr_edge(NEW.src, NEW.dst, NEW.type, 1); END"
+            f"WHEN {_ENABLED} BEGIN SELECT credo_hrr_edge(NEW.src, NEW.dst, NEW.type, 1); END"
         )
         self.conn.execute(
             "CREATE TEMP TRIGGER IF NOT EXISTS credo_hrr_delete AFTER DELETE ON main.edges "
-            "BEGIN SELECT credo_hrr_edge(OLD.src, OLD.dst, OLD.type, -1); END"
+            f"WHEN {_ENABLED} BEGIN SELECT credo_hrr_edge(OLD.src, OLD.dst, OLD.type, -1); END"
         )
 
     def clear_traces(self) -> None:
