@@ -10,6 +10,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "credo"
 SURFACES = {"cli", "cli_agent", "cli_dedup", "cli_ops", "mcp_server", "hook", "demo"}
+# The CLI is one surface spread over modules loaded lazily; they share its helpers.
+CLI_PARTS = {"cli", "cli_agent", "cli_dedup", "cli_ops", "demo"}
 
 
 def _modules() -> dict[str, ast.Module]:
@@ -47,7 +49,8 @@ def test_surfaces_do_not_import_each_other_at_module_level() -> None:
         if name not in SURFACES:
             continue
         imported = {i.removeprefix("credo.") for i in _imports(tree, top_level_only=True)}
-        assert not (imported & (SURFACES - {name})), name
+        allowed = CLI_PARTS if name in CLI_PARTS else {name}
+        assert not (imported & (SURFACES - allowed)), name
 
 
 def test_engine_and_store_never_import_surfaces() -> None:

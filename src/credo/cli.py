@@ -79,17 +79,24 @@ def json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
 
 
-def _memory(ctx: click.Context) -> Memory:
+def selected_db(ctx: click.Context) -> str | None:
+    """The ``--db`` / ``CREDO_DB`` value the root group took (``None``: the default store)."""
+    obj = ctx.find_root().obj
+    return obj.get("db") if isinstance(obj, dict) else None
+
+
+def open_memory(ctx: click.Context) -> Memory:
+    """The command's Memory, opened once per invocation and closed with the context."""
     from credo.memory import Memory
 
-    obj = ctx.ensure_object(dict)
+    obj = ctx.find_root().ensure_object(dict)
     if "memory" not in obj:
-        obj["memory"] = Memory(obj.get("db"), source="cli")
+        obj["memory"] = Memory(selected_db(ctx), source="cli")
         ctx.call_on_close(obj["memory"].close)
     return obj["memory"]
 
 
-def _emit(as_json: bool, data: Any, text: str | Callable[[], str]) -> None:
+def emit(as_json: bool, data: Any, text: str | Callable[[], str]) -> None:
     if as_json:
         from credo.render import json_text
 
@@ -117,8 +124,8 @@ def cli(ctx: click.Context, db: str | None) -> None:
 @click.pass_context
 def init(ctx: click.Context, as_json: bool) -> None:
     """Create the store (or open and migrate it) and print where it is."""
-    stats = _memory(ctx).stats()
-    _emit(
+    stats = open_memory(ctx).stats()
+    emit(
         as_json,
         {"path": stats.path, "schema_version": stats.schema_version},
         f"store ready: {stats.path} (schema v{stats.schema_version})",
@@ -152,11 +159,11 @@ def remember(
     as_json: bool,
 ) -> None:
     """Store TEXT as a belief and print its id (the same text again corroborates it)."""
-    memory = _memory(ctx)
+    memory = open_memory(ctx)
     new_id = memory.remember(
         text, doc=doc, kind=kind, origin=origin, session=session, lock=lock, id=belief_id
     )
-    _emit(as_json, memory.get(new_id), new_id)
+    emit(as_json, memory.get(new_id), new_id)
 
 
 @cli.command()
@@ -165,8 +172,8 @@ def remember(
 @click.pass_context
 def lock(ctx: click.Context, belief_id: str, as_json: bool) -> None:
     """Lock a belief (always included first in retrieval)."""
-    belief = _memory(ctx).lock(belief_id)
-    _emit(as_json, belief, f"locked {belief.id}")
+    belief = open_memory(ctx).lock(belief_id)
+    emit(as_json, belief, f"locked {belief.id}")
 
 
 @cli.command()
@@ -175,8 +182,8 @@ def lock(ctx: click.Context, belief_id: str, as_json: bool) -> None:
 @click.pass_context
 def unlock(ctx: click.Context, belief_id: str, as_json: bool) -> None:
     """Unlock a belief."""
-    belief = _memory(ctx).unlock(belief_id)
-    _emit(as_json, belief, f"unlocked {belief.id}")
+    belief = open_memory(ctx).unlock(belief_id)
+    emit(as_json, belief, f"unlocked {belief.id}")
 
 
 @cli.command()
@@ -197,8 +204,8 @@ def relate(
     as_json: bool,
 ) -> None:
     """Add a typed edge SRC -TYPE-> DST (SUPPORTS, CITES, DERIVED_FROM, ...)."""
-    edge = _memory(ctx).relate(src, dst, edge_type, weight=weight, anchor_text=anchor_text)
-    _emit(as_json, edge, f"{edge.src} -{edge.type.value}({edge.weight:g})-> {edge.dst}")
+    edge = open_memory(ctx).relate(src, dst, edge_type, weight=weight, anchor_text=anchor_text)
+    emit(as_json, edge, f"{edge.src} -{edge.type.value}({edge.weight:g})-> {edge.dst}")
 
 
 @cli.command()
@@ -208,8 +215,8 @@ def relate(
 @click.pass_context
 def forget(ctx: click.Context, belief_id: str, hard: bool, as_json: bool) -> None:
     """Forget a belief (soft by default: kept for audit, never retrieved)."""
-    _memory(ctx).forget(belief_id, hard=hard)
-    _emit(
+    open_memory(ctx).forget(belief_id, hard=hard)
+    emit(
         as_json,
         {"id": belief_id, "hard": hard},
         f"forgot {belief_id}" + (" (hard)" if hard else ""),
@@ -223,8 +230,8 @@ def forget(ctx: click.Context, belief_id: str, hard: bool, as_json: bool) -> Non
 @click.pass_context
 def feedback(ctx: click.Context, belief_id: str, signal: str, as_json: bool) -> None:
     """Record that a belief was used (more confidence) or harmful (less)."""
-    belief = _memory(ctx).feedback(belief_id, signal)  # type: ignore[arg-type]
-    _emit(as_json, belief, f"{belief.id}: confidence {belief.confidence:.3f}")
+    belief = open_memory(ctx).feedback(belief_id, signal)  # type: ignore[arg-type]
+    emit(as_json, belief, f"{belief.id}: confidence {belief.confidence:.3f}")
 
 
 @cli.command()
@@ -235,11 +242,11 @@ def show(ctx: click.Context, belief_id: str, as_json: bool) -> None:
     """Show one belief with its anchors and edges."""
     from credo.render import belief_text
 
-    memory = _memory(ctx)
+    memory = open_memory(ctx)
     belief = memory.get(belief_id)
     anchors = memory.anchors(belief_id)
     edges = memory.edges(belief_id)
-    _emit(
+    emit(
         as_json,
         {"belief": belief, "anchors": anchors, "edges": edges},
         lambda: belief_text(belief, anchors, edges),
@@ -253,8 +260,8 @@ def stats(ctx: click.Context, as_json: bool) -> None:
     """Counts of beliefs, edges, anchors and the file size."""
     from credo.render import stats_text
 
-    result = _memory(ctx).stats()
-    _emit(as_json, result, lambda: stats_text(result))
+    result = open_memory(ctx).stats()
+    emit(as_json, result, lambda: stats_text(result))
 
 
 @cli.command(name="import")
@@ -263,7 +270,7 @@ def stats(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def import_(ctx: click.Context, file: str, as_json: bool) -> None:
     """Import JSONL records (beliefs, edges, anchors) in one transaction; '-' reads stdin."""
-    memory = _memory(ctx)
+    memory = open_memory(ctx)
     source: Any = file
     if file == "-":
         source = (line.decode("utf-8", errors="strict") for line in sys.stdin.buffer)
@@ -271,7 +278,7 @@ def import_(ctx: click.Context, file: str, as_json: bool) -> None:
         report = memory.import_records(source)
     except UnicodeDecodeError as exc:
         raise click.ClickException(f"stdin is not valid UTF-8: {exc}") from None
-    _emit(
+    emit(
         as_json,
         report,
         f"imported {report.beliefs_added} beliefs ({report.beliefs_corroborated} corroborated, "
@@ -286,8 +293,8 @@ def import_(ctx: click.Context, file: str, as_json: bool) -> None:
 @click.pass_context
 def export(ctx: click.Context, file: str, as_json: bool) -> None:
     """Export every belief, edge and anchor as JSONL records (byte-stable order)."""
-    report = _memory(ctx).export_records(file)
-    _emit(
+    report = open_memory(ctx).export_records(file)
+    emit(
         as_json,
         report,
         f"exported {report.beliefs} beliefs, {report.edges} edges, {report.anchors} anchors "
@@ -335,14 +342,14 @@ def search(
         if not sep:
             raise click.BadParameter(f"{flag!r} is not NAME=on|off", param_hint="--lane")
         lanes[name.strip()] = parse_bool(value, name=f"--lane {name}")
-    result = _memory(ctx).retrieve(
+    result = open_memory(ctx).retrieve(
         query,
         token_budget=budget,
         lanes=lanes,
         use_intentional_clustering=cluster,
         with_doc_anchors=not no_anchors,
     )
-    _emit(as_json, result_json(result), lambda: result_text(result, explain=explain))
+    emit(as_json, result_json(result), lambda: result_text(result, explain=explain))
 
 
 @cli.command()
@@ -353,8 +360,8 @@ def search(
 @click.pass_context
 def link(ctx: click.Context, belief_id: str, uri: str, lines: str | None, as_json: bool) -> None:
     """Anchor a belief to a document (path, path#L12-L30, file:// URI or URL)."""
-    anchor = _memory(ctx).link(belief_id, uri, lines=lines)
-    _emit(as_json, anchor, f"{anchor.belief_id} -> {anchor.doc_uri}")
+    anchor = open_memory(ctx).link(belief_id, uri, lines=lines)
+    emit(as_json, anchor, f"{anchor.belief_id} -> {anchor.doc_uri}")
 
 
 @cli.command()
@@ -364,13 +371,13 @@ def link(ctx: click.Context, belief_id: str, uri: str, lines: str | None, as_jso
 @click.pass_context
 def anchors(ctx: click.Context, belief_id: str | None, doc: str | None, as_json: bool) -> None:
     """A belief's document anchors, or with --doc the beliefs anchored to a document."""
-    memory = _memory(ctx)
+    memory = open_memory(ctx)
     if (belief_id is None) == (doc is None):
         raise click.UsageError("give either a belief ID or --doc PATH")
     found = (
         memory.anchors(belief_id) if belief_id is not None else memory.beliefs_for_doc(doc or "")
     )
-    _emit(
+    emit(
         as_json,
         found,
         lambda: (
@@ -391,7 +398,7 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
 
     from rich.progress import Progress
 
-    memory = _memory(ctx)
+    memory = open_memory(ctx)
     with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
         task = bar.add_task("ingest", total=None)
 
@@ -400,7 +407,7 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
 
         report = memory.ingest(*paths, progress=progress)
     skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(report.skipped.items()) if n)
-    _emit(
+    emit(
         as_json,
         dataclasses.asdict(report),
         f"{report.files_ingested} files ingested, {report.files_unchanged} unchanged"
@@ -425,7 +432,7 @@ def doctor(ctx: click.Context, fix: bool, backfill_anchors: bool, as_json: bool)
     """Check the store and its anchors; exits 1 when something is wrong."""
     import dataclasses
 
-    memory = _memory(ctx)
+    memory = open_memory(ctx)
     problems = memory.store.integrity_check()
     backfill = dataclasses.asdict(memory.backfill_anchors()) if backfill_anchors else None
     report = memory.doctor(fix=fix)
@@ -450,7 +457,7 @@ def doctor(ctx: click.Context, fix: bool, backfill_anchors: bool, as_json: bool)
             lines.append(f"backfill: {backfill}")
         return "\n".join(lines)
 
-    _emit(as_json, data, text)
+    emit(as_json, data, text)
     if not data["healthy"]:
         ctx.exit(1)
 

@@ -9,11 +9,7 @@ from __future__ import annotations
 
 import click
 
-
-def _db(ctx: click.Context) -> str | None:
-    """The ``--db`` / ``CREDO_DB`` value the root group resolved (``None``: the default)."""
-    obj = ctx.find_root().obj
-    return obj.get("db") if isinstance(obj, dict) else None
+from credo.cli import selected_db as _db
 
 
 @click.command()

@@ -45,13 +45,12 @@ def dedup(
     as_json: bool,
 ) -> None:
     """Find near-duplicate beliefs and report them as clusters (--apply to mark them)."""
-    from credo.memory import Memory
+    from credo.cli import open_memory
     from credo.render import json_text
 
     if do_apply and do_undo:
         raise InvalidInputError("--apply and --undo exclude each other; pass one of them")
-    memory = Memory(ctx.ensure_object(dict).get("db"), source="cli")
-    ctx.call_on_close(memory.close)
+    memory = open_memory(ctx)
     if do_undo:
         removed = audit.undo(memory)
         data: Any = {"removed": [{"src": s, "dst": d} for s, d in removed]}

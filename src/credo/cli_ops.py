@@ -8,23 +8,13 @@ from __future__ import annotations
 
 import click
 
+from credo.cli import emit, selected_db
 from credo.config import resolve_db_path
 
 
 def _store_path(ctx: click.Context) -> str:
-    """The ``--db`` / ``CREDO_DB`` store the root group resolved, else the default one."""
-    obj = ctx.find_root().obj
-    db = obj.get("db") if isinstance(obj, dict) else None
-    return str(resolve_db_path(db))
-
-
-def _emit(as_json: bool, data: object, text: str) -> None:
-    if as_json:
-        from credo.render import json_text
-
-        click.echo(json_text(data))
-    else:
-        click.echo(text)
+    """The ``--db`` / ``CREDO_DB`` store the root group took, else the default one."""
+    return str(resolve_db_path(selected_db(ctx)))
 
 
 @click.command()
@@ -36,7 +26,7 @@ def backup(ctx: click.Context, path: str, as_json: bool) -> None:
     from credo.store import backup as ops
 
     report = ops.backup(_store_path(ctx), path)
-    _emit(
+    emit(
         as_json,
         report,
         f"backed up {report.beliefs} beliefs (schema v{report.schema_version}, "
@@ -59,7 +49,7 @@ def restore(ctx: click.Context, path: str, no_keep: bool, as_json: bool) -> None
 
     report = ops.restore(path, _store_path(ctx), keep_old=not no_keep)
     kept = f"; previous store kept at {report.previous_copy}" if report.previous_copy else ""
-    _emit(
+    emit(
         as_json,
         report,
         f"restored {report.beliefs} beliefs (schema v{report.schema_version}) "
