@@ -144,7 +144,9 @@ def test_hard_forget_cascades_to_anchors_soft_forget_keeps_them(memory: Memory) 
     memory.forget(hard, hard=True)
     assert len(_rows(memory, soft)) == 2
     assert _rows(memory, hard) == []
-    assert [a.belief_id for a in memory.beliefs_for_doc("docs/audit.md")] == [soft]
+    assert memory.beliefs_for_doc("docs/audit.md") == []  # a forgotten belief is not offered
+    audit = memory.beliefs_for_doc("docs/audit.md", include_forgotten=True)
+    assert [a.belief_id for a in audit] == [soft]  # ...but its anchor stays for audit
 
 
 def test_raw_delete_cascades(memory: Memory) -> None:

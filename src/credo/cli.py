@@ -367,15 +367,26 @@ def link(ctx: click.Context, belief_id: str, uri: str, lines: str | None, as_jso
 @cli.command()
 @click.argument("belief_id", required=False)
 @click.option("--doc", "doc", help="List the beliefs anchored to this document or folder.")
+@click.option(
+    "--include-forgotten", is_flag=True, help="With --doc, list forgotten beliefs too (audit)."
+)
 @json_option
 @click.pass_context
-def anchors(ctx: click.Context, belief_id: str | None, doc: str | None, as_json: bool) -> None:
+def anchors(
+    ctx: click.Context,
+    belief_id: str | None,
+    doc: str | None,
+    include_forgotten: bool,
+    as_json: bool,
+) -> None:
     """A belief's document anchors, or with --doc the beliefs anchored to a document."""
     memory = open_memory(ctx)
     if (belief_id is None) == (doc is None):
         raise click.UsageError("give either a belief ID or --doc PATH")
     found = (
-        memory.anchors(belief_id) if belief_id is not None else memory.beliefs_for_doc(doc or "")
+        memory.anchors(belief_id)
+        if belief_id is not None
+        else memory.beliefs_for_doc(doc or "", include_forgotten=include_forgotten)
     )
     emit(
         as_json,

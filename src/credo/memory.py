@@ -437,9 +437,12 @@ class Memory:
         """Anchors of many beliefs in one query."""
         return self.store.anchors_for(belief_ids)
 
-    def beliefs_for_doc(self, doc_uri_or_path: str) -> list[DocAnchor]:
+    def beliefs_for_doc(
+        self, doc_uri_or_path: str, *, include_forgotten: bool = False
+    ) -> list[DocAnchor]:
         """The reverse lookup: anchors pointing at a document; a folder path (or any path
-        prefix ending in '/') lists every document under it."""
+        prefix ending in '/') lists every document under it. Forgotten beliefs keep their
+        anchors for audit; ``include_forgotten`` lists them too."""
         if not isinstance(doc_uri_or_path, str) or not doc_uri_or_path.strip():
             raise InvalidInputError("document path is empty; give a path, folder or URL")
         raw = doc_uri_or_path.strip()
@@ -449,7 +452,11 @@ class Memory:
         normalised = normalise_doc_uri(raw, root=self.root).uri
         if folder and not normalised.endswith("/"):
             normalised += "/"
-        return self.store.anchors_for_doc(normalised, prefix=True)
+        found = self.store.anchors_for_doc(normalised, prefix=True)
+        if include_forgotten or not found:
+            return found
+        live = self.store.live_ids(a.belief_id for a in found)
+        return [a for a in found if a.belief_id in live]
 
     # -- documents -------------------------------------------------------------------------
     def ingest(

@@ -78,6 +78,15 @@ class BeliefTable:
         found = row.fetchone()
         return _belief(found) if found else None
 
+    def live_ids(self, ids: Iterable[str]) -> set[str]:
+        """Those of ``ids`` that name a stored, not forgotten belief (one query)."""
+        rows = self.conn.execute(
+            "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) "
+            "AND deleted_at IS NULL",
+            (_json_list(ids),),
+        )
+        return {str(r[0]) for r in rows}
+
     def existing_ids(self, ids: Iterable[str]) -> set[str]:
         rows = self.conn.execute(
             "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?))",
