@@ -86,3 +86,15 @@ def test_usage_errors_exit_nonzero(run: CliRun) -> None:
     done = run("anchors")
     assert done.returncode == 2
     assert "give either a belief ID or --doc PATH" in done.stderr
+
+
+def test_hrr_commands(run: CliRun) -> None:
+    a = run("remember", "the claim", "--id", "claim", check=True).stdout.strip()
+    run("remember", "a citing note", "--id", "note", check=True)
+    run("relate", "note", a, "CITES", check=True)
+    built = json.loads(run("enable-hrr", "--dim", "256", "--json", check=True).stdout)
+    assert built == {"edges_encoded": 1}
+    found = json.loads(run("search", "what cites claim", "--json", check=True).stdout)
+    assert "note" in [b["id"] for b in found["beliefs"]]
+    assert "hrr" in found["beliefs"][[b["id"] for b in found["beliefs"]].index("note")]["lanes"]
+    assert run("disable-hrr", check=True).stdout.startswith("HRR traces dropped")

@@ -430,6 +430,25 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
     )
 
 
+@cli.command(name="enable-hrr")
+@click.option("--dim", type=int, help="Vector dimension (default 1024; see docs/RETRIEVAL.md).")
+@json_option
+@click.pass_context
+def enable_hrr(ctx: click.Context, dim: int | None, as_json: bool) -> None:
+    """Keep HRR traces for this store and turn the structural lane on ("what cites ID")."""
+    count = open_memory(ctx).enable_hrr(dim)
+    emit(as_json, {"edges_encoded": count}, f"HRR traces built from {count} edges")
+
+
+@cli.command(name="disable-hrr")
+@json_option
+@click.pass_context
+def disable_hrr(ctx: click.Context, as_json: bool) -> None:
+    """Drop this store's HRR traces and turn the structural lane off."""
+    open_memory(ctx).disable_hrr()
+    emit(as_json, {"hrr": False}, "HRR traces dropped")
+
+
 @cli.command()
 @click.option("--fix", is_flag=True, help="Move shifted line ranges to where the text now is.")
 @click.option(
