@@ -98,3 +98,25 @@ def test_hrr_commands(run: CliRun) -> None:
     assert "note" in [b["id"] for b in found["beliefs"]]
     assert "hrr" in found["beliefs"][[b["id"] for b in found["beliefs"]].index("note")]["lanes"]
     assert run("disable-hrr", check=True).stdout.startswith("HRR traces dropped")
+
+
+def test_init_in_a_git_tree_keeps_the_store_out_of_git(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    from tests.conftest import credo_command
+
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if k != "CREDO_DB"}
+    done = subprocess.run(
+        [*credo_command(), "init"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert str(repo / ".credo" / "memory.db") in done.stdout
+    assert (repo / ".credo" / ".gitignore").read_text(encoding="utf-8") == "*\n"

@@ -28,6 +28,9 @@ def connect(path: str | Path, *, read_only: bool = False, wal: bool = True) -> s
         if not parent.exists():
             try:
                 parent.mkdir(parents=True, exist_ok=True)
+                if parent.name == ".credo":
+                    # The default store lives inside the work tree: keep it out of git.
+                    (parent / ".gitignore").write_text("*\n", encoding="utf-8")
             except OSError as exc:
                 raise StoreError(f"cannot create folder {parent} for the store: {exc}") from exc
     try:
