@@ -84,3 +84,12 @@ def claude(scope: str, remove: bool, as_json: bool) -> None:
         click.echo(line)
     for path in report.backups:
         click.echo(f"backup: {path}")
+    if not remove and report.scope == "project":
+        from credo.config import resolve_db_path
+
+        store = resolve_db_path(None)
+        if not store.exists():  # the hook reads a store, it never creates one
+            click.echo(
+                f"no store yet at {store}: `credo init` creates it, "
+                "`credo ingest docs/` or `credo remember ...` fills it"
+            )
