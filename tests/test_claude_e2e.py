@@ -330,14 +330,17 @@ def test_claude_code_gets_the_hook_block_and_calls_credo_over_mcp(
     assert json.loads(done.stdout)["result"] == "Deploy after a green staging run."
 
     # 3. --remove takes credo out of Claude Code's view again.
-    listed = subprocess.run(
-        [str(claude), "mcp", "list"],
-        cwd=project,
-        env=claude_env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    def mcp_list() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(claude), "mcp", "list"],
+            cwd=project,
+            env=claude_env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    listed = mcp_list()
     assert "credo:" in listed.stdout
     subprocess.run(
         [sys.executable, "-m", "credo", "setup", "claude", f"--{scope}", "--remove"],
@@ -347,14 +350,7 @@ def test_claude_code_gets_the_hook_block_and_calls_credo_over_mcp(
         capture_output=True,
         timeout=60,
     )
-    listed = subprocess.run(
-        [str(claude), "mcp", "list"],
-        cwd=project,
-        env=claude_env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    listed = mcp_list()
     assert "credo" not in listed.stdout
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 from credo.errors import InvalidInputError
@@ -11,8 +10,6 @@ from credo.errors import InvalidInputError
 # is a document and belongs in `credo ingest`, which splits it.
 MAX_CONTENT_CHARS = 20_000
 MAX_ID_CHARS = 200
-
-_SPACE = re.compile(r"\s+")
 
 
 def clean_content(text: object) -> str:
@@ -39,9 +36,11 @@ def clean_content(text: object) -> str:
 
 
 def normalise(text: str) -> str:
-    """The form two texts must share to count as the same belief: NFKC, case-folded,
-    whitespace collapsed."""
-    return _SPACE.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
+    r"""The form two texts must share to count as the same belief: NFKC, case-folded,
+    whitespace collapsed. ``" ".join(s.split())`` splits on exactly the characters
+    ``str.isspace`` accepts, like ``re.sub(r"\s+", " ", s).strip()``, several times faster
+    (a bulk import hashes every belief; tests/test_records.py checks the equality)."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def content_hash(text: str) -> str:

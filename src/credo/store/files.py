@@ -124,14 +124,6 @@ class FileTable:
             found.setdefault(key.content_hash, key)
         return found
 
-    def content_hashes(self, ids: Iterable[str]) -> dict[str, str]:
-        """id -> content_hash for the ids that exist (to detect a hash-prefix collision)."""
-        rows = self.conn.execute(
-            "SELECT id, content_hash FROM beliefs WHERE id IN (SELECT value FROM json_each(?))",
-            (json.dumps(list(ids)),),
-        )
-        return {str(r[0]): str(r[1]) for r in rows}
-
     def set_deleted_many(self, ids: Iterable[str], deleted_at: float | None, at: float) -> None:
         """Soft-delete (or with ``deleted_at=None`` revive) many beliefs in one statement."""
         self.conn.execute(
