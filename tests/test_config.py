@@ -70,3 +70,32 @@ def test_settings_defaults_match_the_cluster_module() -> None:
     defaults = RetrievalSettings()
     assert defaults.cluster_edge_weight_floor == cluster.DEFAULT_CLUSTER_EDGE_FLOOR
     assert defaults.cluster_diversity_target == cluster.DEFAULT_CLUSTER_DIVERSITY_TARGET
+
+
+def test_an_unreadable_folder_on_the_way_up_is_skipped(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    if sys.platform == "win32" or os.geteuid() != 0:
+        pytest.skip("needs root to run a demoted process")
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    for parent in (tmp_path, *tmp_path.parents):
+        if parent == Path(parent.anchor):
+            break
+        parent.chmod(parent.stat().st_mode | 0o005)
+    script = (
+        "import os, sys\nfrom pathlib import Path\nfrom credo.config import find_upward\n"
+        "os.setgid(65534); os.setuid(65534)\n"
+        "print(find_upward(Path(sys.argv[1]) / 'sub', '.credo.toml'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(private)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "None"

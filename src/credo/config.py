@@ -23,11 +23,15 @@ STORE_FILE = "memory.db"
 
 
 def find_upward(start: Path, name: str) -> Path | None:
-    """The first ``start/name``, ``start/../name``, ... that exists."""
+    """The first ``start/name``, ``start/../name``, ... that exists. A folder this process
+    may not look into holds nothing it can use, so the search goes on above it."""
     for folder in (start, *start.parents):
         candidate = folder / name
-        if candidate.exists():
-            return candidate
+        try:
+            if candidate.exists():
+                return candidate
+        except OSError:  # PermissionError: e.g. a private cwd seen by another user
+            continue
     return None
 
 
