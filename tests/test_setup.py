@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from credo import claude_setup
 from credo.claude_setup import (
     HOOK_EVENT,
     credo_argv,
@@ -244,6 +245,14 @@ def test_default_command_is_an_absolute_path_to_this_credo() -> None:
     argv = credo_argv()
     assert Path(argv[0]).is_absolute()
     assert hook_command().endswith(" hook prompt")
+
+
+def test_the_hook_skips_site_and_starts_from_the_package() -> None:
+    # site's .pth processing costs a third of the hook's budget; the read path needs none.
+    words = shlex.split(hook_command())
+    assert words[1] == "-S" and Path(words[2]).name == "hookstart.py"
+    assert Path(words[2]).parent == Path(claude_setup.__file__).resolve().parent
+    assert is_credo_hook({"type": "command", "command": hook_command()})
 
 
 # -- through the real entry point ----------------------------------------------------------------
