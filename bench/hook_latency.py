@@ -8,7 +8,8 @@ The store (10k beliefs, 20k edges by default; bench/synth.py Zipf text) is built
 ``Memory.import_records`` in a temporary git project. Three commands are timed per prompt,
 interleaved so machine load hits them alike:
 
-- the installed hook: the command ``credo setup claude`` writes, run through ``sh -c``;
+- the installed hook: the command ``credo setup claude`` writes (``python -S
+  .../credo/hookstart.py hook prompt``), run through ``sh -c``;
 - ``credo hook prompt``: the console script next to this interpreter;
 - ``python -m credo.hook``: the same hook without the click CLI layer;
 - ``python -c pass`` and ``python -S -c pass``: the interpreter's own start-up, the floors.
@@ -20,9 +21,11 @@ Target (issue #6): p50 <= 100 ms for the installed hook at 10k beliefs / 20k edg
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import resource
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -33,6 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import credo
 from credo import Memory
 from credo.claude_setup import credo_argv, hook_command
 from synth import ZipfText, write_records
@@ -76,9 +80,9 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def importtime(stdin: bytes, cwd: Path, env: dict[str, str], top: int) -> None:
-    """The largest cumulative imports of one hook run (``python -m credo hook prompt``: the
-    same code path as the console script, which the -X flag cannot be passed to)."""
-    argv = [sys.executable, "-X", "importtime", "-m", "credo", "hook", "prompt"]
+    """The largest cumulative imports of one run of the installed hook command."""
+    installed = shlex.split(hook_command())
+    argv = [installed[0], "-X", "importtime", *installed[1:]]
     done = subprocess.run(argv, input=stdin, cwd=cwd, env=env, capture_output=True, check=True)
     rows: list[tuple[int, int, str]] = []
     for line in done.stderr.decode().splitlines():
@@ -86,7 +90,7 @@ def importtime(stdin: bytes, cwd: Path, env: dict[str, str], top: int) -> None:
         if len(fields) == 3 and fields[0].strip().isdigit():
             rows.append((int(fields[1]), int(fields[0]), fields[2]))
     total = sum(cumulative for cumulative, _, name in rows if not name.startswith("  "))
-    print(f"\n{' '.join(argv[1:])}: {total / 1000:.1f} ms in imports")
+    print(f"\ninstalled hook with -X importtime: {total / 1000:.1f} ms in imports")
     print(f"{'cumulative ms':>14} {'self ms':>8}  module")
     for cumulative, own, name in sorted(rows, reverse=True)[:top]:
         print(f"{cumulative / 1000:>14.1f} {own / 1000:>8.1f}  {name.strip()}")
@@ -103,6 +107,11 @@ def main() -> None:
     )
     args = parser.parse_args()
 
+    # pip byte-compiles an installed package; an editable tree under
+    # PYTHONDONTWRITEBYTECODE=1 (this environment) would otherwise be compiled on every run.
+    package = Path(credo.__file__).parent
+    compileall.compile_dir(package, quiet=1)
+    print(f"byte-compiled {package}")
     root = Path(tempfile.mkdtemp(prefix="credo-hook-bench-"))
     try:
         project = build_project(root, args.beliefs, args.edges_per_belief)

@@ -47,11 +47,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from operator import attrgetter
+from typing import NamedTuple
 
 from credo.errors import InvalidInputError
-from credo.pack import PackResult, fitting_prefix, validate_budget, validate_costs
+from credo.pack import fitting_prefix, validate_budget, validate_costs
 from credo.types import Edge
 from credo.unionfind import UnionFind
 
@@ -62,8 +62,7 @@ _BY_REPRESENTATIVE = attrgetter("representative_id")
 _BY_SEED_SCORE = attrgetter("seed_score")
 
 
-@dataclass(frozen=True, slots=True)
-class RetrievalCluster:
+class RetrievalCluster(NamedTuple):
     """One connected component of the candidate subgraph.
 
     Attributes:
@@ -79,9 +78,9 @@ class RetrievalCluster:
     seed_score: float
 
 
-@dataclass(frozen=True, slots=True)
-class ClusterPackResult(PackResult):
-    """A `PackResult` that also says which cluster each selected belief came from.
+class ClusterPackResult(NamedTuple):
+    """A `PackResult` (its four fields first, same meaning) that also says which cluster
+    each selected belief came from.
 
     Attributes:
         cluster_ids: cluster id of each selected belief, parallel to `selected`.
@@ -89,8 +88,17 @@ class ClusterPackResult(PackResult):
             always a prefix of `selected`.
     """
 
+    selected: tuple[str, ...]
+    dropped: tuple[str, ...]
+    used_tokens: int
+    budget: int
     cluster_ids: tuple[int, ...]
     representative_ids: tuple[str, ...]
+
+    @property
+    def remaining_tokens(self) -> int:
+        """Budget left unused: budget - used_tokens (>= 0)."""
+        return self.budget - self.used_tokens
 
     @property
     def clusters_covered(self) -> int:

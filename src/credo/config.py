@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from credo.errors import InvalidInputError
 
@@ -64,8 +63,7 @@ def resolve_db_path(
     return user_data_dir() / STORE_FILE
 
 
-@dataclass(frozen=True)
-class RetrievalSettings:
+class RetrievalSettings(NamedTuple):
     """``[retrieval]`` in .credo.toml. Defaults are the benchmarked ones (docs/BENCHMARKS.md)."""
 
     token_budget: int = 2400
@@ -74,8 +72,7 @@ class RetrievalSettings:
     cluster_diversity_target: int = 3  # = credo.cluster.DEFAULT_CLUSTER_DIVERSITY_TARGET
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     retrieval: RetrievalSettings = RetrievalSettings()
     source: Path | None = None  # the .credo.toml these came from, if any
 
@@ -117,16 +114,15 @@ def _coerce(value: Any, kind: type, name: str) -> Any:
 
 
 def _apply(section: RetrievalSettings, values: dict[str, Any], origin: str) -> RetrievalSettings:
-    known = {f.name: f.type for f in fields(section)}
+    known = {name: type(default) for name, default in section._field_defaults.items()}
     updates: dict[str, Any] = {}
     for key, value in values.items():
         if key not in known:
             raise InvalidInputError(
                 f"unknown setting {key!r} in {origin}; known: {', '.join(sorted(known))}"
             )
-        kind = {"int": int, "float": float, "bool": bool, "str": str}[str(known[key])]
-        updates[key] = _coerce(value, kind, f"{origin}:{key}")
-    return replace(section, **updates)
+        updates[key] = _coerce(value, known[key], f"{origin}:{key}")
+    return section._replace(**updates)
 
 
 def load_settings(cwd: Path | None = None, env: dict[str, str] | None = None) -> Settings:

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from credo import identity, retrieval
 from credo.config import Settings, git_root, load_settings, parse_bool, resolve_db_path
@@ -37,8 +35,7 @@ if TYPE_CHECKING:
 Signal = Literal["used", "harmful"]
 
 
-@dataclass(frozen=True, slots=True)
-class ExportReport:
+class ExportReport(NamedTuple):
     beliefs: int
     edges: int
     anchors: int
@@ -509,6 +506,8 @@ class Memory:
         counts = [0, 0, 0]
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
+            import tempfile  # export only; the read path (the hook) must not pay for it
+
             fd, tmp = tempfile.mkstemp(prefix=".credo-export-", dir=target.parent)
         except OSError as exc:
             raise StoreError(f"cannot write {target}: {exc.strerror or exc}") from exc

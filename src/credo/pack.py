@@ -16,13 +16,12 @@ passes what remains as `token_budget`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from credo.errors import InvalidInputError
 
 
-@dataclass(frozen=True, slots=True)
-class PackResult:
+class PackResult(NamedTuple):
     """What a pack selected and what it left out.
 
     Attributes:

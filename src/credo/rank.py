@@ -13,22 +13,21 @@ fill the budget just because it has room). Ties are broken by belief id.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import NamedTuple
+
+DEFAULT_WEIGHTS: Mapping[str, float] = MappingProxyType(
+    {"bm25f": 1.0, "heat": 0.6, "bfs": 0.5, "hrr": 1.0, "doc": 0.8}
+)
 
 
-def _default_weights() -> dict[str, float]:
-    return {"bm25f": 1.0, "heat": 0.6, "bfs": 0.5, "hrr": 1.0, "doc": 0.8}
-
-
-@dataclass(frozen=True)
-class Weights:
-    lanes: dict[str, float] = field(default_factory=_default_weights)
+class Weights(NamedTuple):
+    lanes: Mapping[str, float] = DEFAULT_WEIGHTS
     posterior: float = 0.05
     floor: float = 0.03
 
 
-@dataclass(frozen=True, slots=True)
-class Scored:
+class Scored(NamedTuple):
     id: str
     score: float
     lanes: dict[str, float]

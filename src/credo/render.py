@@ -5,9 +5,8 @@ Surfaces call these; they never format data themselves.
 
 from __future__ import annotations
 
-import dataclasses
-import datetime as dt
 import json
+from collections.abc import Mapping
 from enum import Enum
 from typing import Any
 
@@ -15,15 +14,18 @@ from credo.types import Belief, DocAnchor, Edge, RetrievalResult, StoreStats
 
 
 def to_jsonable(value: Any) -> Any:
-    """Dataclasses, enums, tuples and paths as plain JSON values (deterministic order)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        data = {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    """Records, enums, tuples and paths as plain JSON values (deterministic order)."""
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a NamedTuple record
+        data = {name: to_jsonable(getattr(value, name)) for name in value._fields}
         if isinstance(value, Belief):
             data["confidence"] = round(value.confidence, 6)
         return data
+    if hasattr(type(value), "__dataclass_fields__"):  # the reports of the write commands
+        fields = type(value).__dataclass_fields__
+        return {name: to_jsonable(getattr(value, name)) for name in fields}
     if isinstance(value, Enum):
         return value.value
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
         items = [to_jsonable(v) for v in value]
@@ -40,6 +42,8 @@ def json_text(value: Any) -> str:
 def when(timestamp: float | None) -> str:
     if timestamp is None:
         return "-"
+    import datetime as dt  # only the text views show dates; the hook never does
+
     return dt.datetime.fromtimestamp(timestamp, tz=dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 

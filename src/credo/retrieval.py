@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import NamedTuple
 
 from credo import cluster as clustering
 from credo.errors import InvalidInputError
@@ -36,17 +37,16 @@ DEFAULT_LANES: dict[str, bool] = {
 }
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     """Everything that shapes one retrieval; ``Memory.retrieve`` resolves the defaults."""
 
     token_budget: int = 2400
-    lanes: Mapping[str, bool] = field(default_factory=lambda: dict(DEFAULT_LANES))
+    lanes: Mapping[str, bool] = MappingProxyType(DEFAULT_LANES)
     use_intentional_clustering: bool = True  # as config.RetrievalSettings
     cluster_edge_weight_floor: float = clustering.DEFAULT_CLUSTER_EDGE_FLOOR
     cluster_diversity_target: int = clustering.DEFAULT_CLUSTER_DIVERSITY_TARGET
     with_doc_anchors: bool = False
-    weights: Weights = field(default_factory=Weights)
+    weights: Weights = Weights()
     keyword_limit: int = 50  # BM25F hits considered
     graph_seeds: int = 20  # best BM25F hits that start the graph lanes
     graph_hops: int = 1  # BFS reach (a second hop added nothing on LoCoMo, cost 1.5 ms)

@@ -1,12 +1,18 @@
 """Plain data shared by every layer: beliefs, edges, anchors and retrieval results.
 
-The store returns these dataclasses (never rows); the engine and the surfaces consume them.
+The store returns these records (never rows); the engine and the surfaces consume them.
+They are ``NamedTuple`` classes rather than dataclasses because the hook starts a fresh
+interpreter per prompt: importing ``dataclasses`` (it pulls in ``inspect``) and building
+frozen dataclasses cost ~40 ms there, named tuples almost nothing. They are immutable and
+compare by value, as frozen dataclasses would.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from enum import StrEnum
+from types import MappingProxyType
+from typing import NamedTuple
 
 
 class EdgeType(StrEnum):
@@ -50,9 +56,12 @@ ORIGINS = (
 )
 ANCHOR_TYPES = ("ingest", "manual", "derived")
 
+# Immutable, so one shared default is safe (a dict default would be shared and mutable).
+NO_COUNTS: Mapping[str, int] = MappingProxyType({})
+NO_LANES: Mapping[str, float] = MappingProxyType({})
 
-@dataclass(frozen=True, slots=True)
-class Belief:
+
+class Belief(NamedTuple):
     """One stored statement and its evidence counts."""
 
     id: str
@@ -75,8 +84,7 @@ class Belief:
         return self.alpha / (self.alpha + self.beta)
 
 
-@dataclass(frozen=True, slots=True)
-class Edge:
+class Edge(NamedTuple):
     """A typed, weighted relation src -> dst."""
 
     src: str
@@ -87,8 +95,7 @@ class Edge:
     created_at: float = 0.0
 
 
-@dataclass(frozen=True, slots=True)
-class DocAnchor:
+class DocAnchor(NamedTuple):
     """A belief's link to a document (seed: doc-linker spec memo)."""
 
     belief_id: str
@@ -98,8 +105,7 @@ class DocAnchor:
     created_at: float
 
 
-@dataclass(frozen=True, slots=True)
-class StoreStats:
+class StoreStats(NamedTuple):
     """Counts that describe a store."""
 
     beliefs: int
@@ -111,11 +117,10 @@ class StoreStats:
     schema_version: int
     path: str
     size_bytes: int
-    edges_by_type: dict[str, int] = field(default_factory=dict)
+    edges_by_type: Mapping[str, int] = NO_COUNTS
 
 
-@dataclass(frozen=True, slots=True)
-class RetrievedBelief:
+class RetrievedBelief(NamedTuple):
     """One belief in a retrieval result, with why it is there."""
 
     id: str
@@ -123,12 +128,11 @@ class RetrievedBelief:
     score: float
     locked: bool
     tokens: int  # what it costs in the rendered block
-    lanes: dict[str, float] = field(default_factory=dict)  # lane -> its score contribution
+    lanes: Mapping[str, float] = NO_LANES  # lane -> its score contribution
     cluster_id: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class RetrievalResult:
+class RetrievalResult(NamedTuple):
     """What ``Memory.retrieve`` returns: the pack, in order, and what did not fit.
 
     ``doc_anchors`` is parallel to ``beliefs`` when anchors were asked for, else ``None``.

@@ -1,4 +1,4 @@
-"""The store: the only layer that runs SQL. It returns dataclasses, never rows.
+"""The store: the only layer that runs SQL. It returns records (named tuples), never rows.
 
 ``Store`` is the narrow interface the engine talks to; a PostgreSQL backend would implement
 the same methods (tsvector for ``keyword_search``, recursive CTEs for graph walks).

@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # The highest code point: "a#" <= uri < "a#" + _TOP selects every "a#..." (an index range).
 _TOP = "\U0010ffff"
 
 
-@dataclass(frozen=True, slots=True)
-class IngestedFile:
+class IngestedFile(NamedTuple):
     """One row of ``ingested_files``: what the last ingest of a file saw."""
 
     path: str
@@ -29,8 +28,7 @@ class IngestedFile:
     first_belief: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class BeliefKey:
+class BeliefKey(NamedTuple):
     """The few belief columns ingest decides on (no content, no evidence counts)."""
 
     id: str
@@ -40,8 +38,7 @@ class BeliefKey:
     deleted_at: float | None
 
 
-@dataclass(frozen=True, slots=True)
-class FileAnchor:
+class FileAnchor(NamedTuple):
     """An ``ingest`` anchor into one file, with the belief it belongs to."""
 
     belief: BeliefKey

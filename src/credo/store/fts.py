@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # Longest query text considered; the rest is ignored (a pasted file must not cost seconds).
 MAX_QUERY_CHARS = 4_000
@@ -57,8 +57,7 @@ def match_expression(terms: list[str]) -> str | None:
     return " OR ".join(quote(t) for t in terms) if terms else None
 
 
-@dataclass(frozen=True, slots=True)
-class KeywordHit:
+class KeywordHit(NamedTuple):
     belief_id: str
     score: float  # higher is better (negated FTS5 bm25)
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from credo.store.anchors import names_doc
 
 
-@dataclass(frozen=True, slots=True)
-class Link:
+class Link(NamedTuple):
     """An edge seen from the lanes: direction kept, type as its stored name."""
 
     src: str

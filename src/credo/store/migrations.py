@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from credo.errors import SchemaVersionError, StoreError
 
@@ -186,8 +186,7 @@ CREATE TABLE hrr_traces (
 """
 
 
-@dataclass(frozen=True)
-class Migration:
+class Migration(NamedTuple):
     version: int
     name: str
     apply: Callable[[sqlite3.Connection], None]
