@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "credo"
-SURFACES = {"cli", "cli_agent", "cli_dedup", "cli_ops", "mcp_server", "hook", "demo"}
+SURFACES = {"cli", "cli_agent", "cli_dedup", "cli_fast", "cli_ops", "mcp_server", "hook", "demo"}
 # The CLI is one surface spread over modules loaded lazily; they share its helpers.
-CLI_PARTS = {"cli", "cli_agent", "cli_dedup", "cli_ops", "demo"}
+CLI_PARTS = {"cli", "cli_agent", "cli_dedup", "cli_fast", "cli_ops", "demo"}
 
 
 def _modules() -> dict[str, ast.Module]:
