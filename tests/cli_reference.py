@@ -11,7 +11,11 @@ from credo.cli import cli
 
 
 def render() -> str:
-    context = click.Context(cli, info_name="credo", terminal_width=88, max_content_width=88)
+    # The group's context_settings (``-h``) as `credo --help` applies them; click caches each
+    # command's help option, so a context without them would render differently by order.
+    context = click.Context(
+        cli, info_name="credo", terminal_width=88, max_content_width=88, **cli.context_settings
+    )
     lines = [
         "# CLI reference",
         "",

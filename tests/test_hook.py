@@ -183,7 +183,9 @@ def test_stored_text_cannot_break_out_end_to_end(tmp_path: Path, project: Path) 
     assert text.count(f"</{MEMORY_BLOCK_TAG}>") == 1
     assert text.endswith(f"</{MEMORY_BLOCK_TAG}>\n")
     assert len(text.splitlines()) == 3
-    assert "&lt;/credo-memory&gt;" in text and "&quot;quoted&quot; &amp;" in text
+    assert "&lt;/credo-memory&gt;" in text and '"quoted" &amp;' in text
+    # quotes are element text, never an attribute: the header's attributes stay intact
+    assert text.splitlines()[0].count('"') == 10
 
 
 def test_hook_writes_utf8_whatever_the_locale(tmp_path: Path, project: Path) -> None:
@@ -237,7 +239,9 @@ def check_block(text: str, count: int) -> None:
     assert lines[-1] == f"</{MEMORY_BLOCK_TAG}>"
     for line in lines[1:-1]:
         assert line.startswith("[")
-        assert not set(line) & set("<>\"'\r\x00\x0b\x0c\x1b\x7f\x85\u2028\u2029")
+        # no tag can start or end on an entry line, and nothing breaks it; quotes may stay,
+        # as text outside any tag they cannot end an attribute
+        assert not set(line) & set("<>\r\x00\x0b\x0c\x1b\x7f\x85\u2028\u2029")
     assert text.count(f"<{MEMORY_BLOCK_TAG}") == 1
     assert text.count(f"</{MEMORY_BLOCK_TAG}") == 1
     assert len(text.splitlines()) == count + 2  # str.splitlines knows every line break

@@ -13,20 +13,20 @@ import re
 CHARS_PER_TOKEN = 4
 
 # One translate() pass: entities for markup, a space for anything that breaks a line.
+# Quotes stay as they are: belief text is element content, never an attribute value, so a
+# quote cannot end anything there, and "&#x27;" would charge 6 characters for each "'".
 _ESCAPES: dict[int, str] = {
     **{code: " " for code in (*range(32), 0x7F, 0x85, 0x2028, 0x2029)},
     ord("&"): "&amp;",
     ord("<"): "&lt;",
     ord(">"): "&gt;",
-    ord('"'): "&quot;",
-    ord("'"): "&#x27;",
 }
-_NEEDS_ESCAPE = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029&<>\"']")
+_NEEDS_ESCAPE = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029&<>]")
 
 
 def escape(text: str) -> str:
     """Escape text for the memory block: no stored text can open or close a tag (``<``,
-    ``>``, ``&`` and quotes become entities) or start a line of its own (line breaks and
+    ``>`` and ``&`` become entities) or start a line of its own (line breaks and
     other control characters become spaces), so it can never forge an entry or the end of
     the block."""
     if _NEEDS_ESCAPE.search(text) is None:
@@ -45,4 +45,9 @@ def estimate(text: str) -> int:
 
 
 def belief_tokens(belief_id: str, content: str, locked: bool) -> int:
+    """``estimate(entry_text(...))``; computed per candidate on every retrieval, so the
+    common case (nothing to escape) counts the line's characters without building it:
+    ``[`` id ``] `` content newline, plus `` locked`` for a locked belief."""
+    if _NEEDS_ESCAPE.search(belief_id) is None and _NEEDS_ESCAPE.search(content) is None:
+        return -(-(len(belief_id) + len(content) + (11 if locked else 4)) // CHARS_PER_TOKEN)
     return estimate(entry_text(belief_id, content, locked))
