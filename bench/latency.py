@@ -1,6 +1,6 @@
 """Retrieval latency on synthetic stores of 1k, 10k and 100k beliefs (2 edges per belief).
 
-    python bench/latency.py [--sizes 1000,10000,100000] [--queries 300]
+    python bench/latency.py [--sizes 1000,10000,100000] [--queries 300] [--stages]
 
 Beliefs are Zipf-distributed text over a 20k-word vocabulary (bench/synth.py); queries
 are 3-6 topical words of the same vocabulary. For each size: warm ``Memory.retrieve``
@@ -9,6 +9,10 @@ store in a fresh process (open + retrieve), and ``credo search`` end to end as a
 process (what a shell user waits for).
 Targets (issue #3): warm p50 <= 1 ms and p99 <= 5 ms at 10k; warm p50 <= 5 ms at 100k;
 first query <= 30 ms at 10k; `credo search` <= 150 ms at 10k.
+
+``--stages`` adds, per size, where the warm time goes: a second warm pass with each store
+read and engine step wrapped in a timer (the steps that exist in the code being measured;
+the timers add a few percent, so the headline figures come from the unwrapped pass).
 """
 
 from __future__ import annotations
@@ -61,6 +65,85 @@ def warm(db: Path, texts: list[str]) -> list[float]:
     return times
 
 
+# Store reads and engine steps timed by --stages: (module, attribute) of each.
+STAGES = (
+    [
+        ("credo.store:Store", name)
+        for name in (
+            "locked_beliefs",
+            "meta_get",
+            "keyword_search",
+            "keyword_beliefs",
+            "links_touching",
+            "links_with_ends",
+            "live_unlocked",
+            "edges_for_beliefs",
+            "pairs_among",
+            "anchors_for",
+            "doc_anchor_matches",
+        )
+    ]
+    + [
+        ("credo.retrieval", name)
+        for name in ("_heat", "_bfs", "_best", "_doc", "compose", "belief_tokens")
+    ]
+    + [
+        ("credo.retrieval:clustering", name)
+        for name in ("cluster_candidates", "pack_with_clusters", "pack_ranked")
+    ]
+)
+
+
+def stages(db: Path, texts: list[str]) -> None:
+    """Print the mean and p50 milliseconds per query of each stage, then the rest."""
+    import importlib
+
+    spent: dict[str, float] = {}
+    per_query: dict[str, list[float]] = {}
+    restore = []
+    for where, name in STAGES:
+        module_name, _, attribute = where.partition(":")
+        owner = importlib.import_module(module_name)
+        if attribute:
+            owner = getattr(owner, attribute)
+        original = getattr(owner, name, None)
+        if original is None:
+            continue
+
+        def timed(*args: object, _original=original, _name=name, **kwargs: object) -> object:
+            started = time.perf_counter()
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                spent[_name] = spent.get(_name, 0.0) + time.perf_counter() - started
+
+        restore.append((owner, name, original))
+        setattr(owner, name, timed)
+    totals = []
+    try:
+        with Memory(db, root=db.parent) as memory:
+            for text in texts[:20]:
+                memory.retrieve(text)
+            for text in texts:
+                spent.clear()
+                started = time.perf_counter()
+                memory.retrieve(text)
+                totals.append((time.perf_counter() - started) * 1000)
+                spent["(rest)"] = totals[-1] / 1000 - sum(spent.values())
+                for name, seconds in spent.items():
+                    per_query.setdefault(name, []).append(seconds * 1000)
+    finally:
+        for owner, name, original in restore:
+            setattr(owner, name, original)
+    print(f"  stages (wrapped pass: total p50 {statistics.median(totals):.2f} ms)")
+    for name, values in sorted(per_query.items(), key=lambda kv: -sum(kv[1])):
+        values += [0.0] * (len(texts) - len(values))  # a step some queries skip
+        print(
+            f"    {name:22s} mean {statistics.mean(values):6.3f}  "
+            f"p50 {statistics.median(values):6.3f} ms"
+        )
+
+
 def fresh(command: list[str], runs: int) -> list[float]:
     times = []
     for _ in range(runs):
@@ -75,6 +158,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--fresh-runs", type=int, default=15)
+    parser.add_argument("--stages", action="store_true", help="also print the stage profile")
     args = parser.parse_args()
     texts = queries(args.queries)
     credo = shutil.which("credo") or "credo"
@@ -109,6 +193,8 @@ def main() -> None:
                 f"{size:>8} {statistics.median(times):>9.2f} {percentile(times, 0.99):>9.2f} "
                 f"{statistics.median(first):>9.1f} {statistics.median(e2e):>11.1f}"
             )
+            if args.stages:
+                stages(db, texts)
 
 
 if __name__ == "__main__":

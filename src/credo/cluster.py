@@ -222,6 +222,70 @@ def pack_with_clusters(
     )
 
 
+def pack_ranked(
+    ranked_ids: Sequence[str],
+    *,
+    pairs: Iterable[tuple[str, str]],
+    token_costs: Mapping[str, int],
+    token_budget: int,
+    cluster_diversity_target: int = DEFAULT_CLUSTER_DIVERSITY_TARGET,
+    fallback_to_score: bool = True,
+) -> ClusterPackResult:
+    """`cluster_candidates` then `pack_with_clusters`, for candidates as retrieval holds
+    them: distinct, already in (score desc, id asc) order, every one with a cost >= 0.
+
+    ``pairs`` are the (src, dst) of the edges at or above the clustering floor (what
+    `cluster_candidates` keeps of its ``edges``; e.g. ``store.pairs_among(ranked_ids,
+    min_weight=floor)``); pairs with an end outside the candidates are ignored.
+
+    The result is the two calls' result (tested); what it skips is what those
+    preconditions make redundant, on every retrieve(): both score sorts (the ranked
+    order is the flattened score order), building a `RetrievalCluster` per component
+    and indexing them back (partitioning the ranked ids yields the clusters already in
+    representative order, members ranked), and the per-candidate validation. The caller
+    must guarantee the preconditions; the public pair checks them.
+
+    Raises:
+        InvalidInputError: negative budget or target.
+    """
+    validate_budget(token_budget)
+    if cluster_diversity_target < 0:
+        raise InvalidInputError(
+            f"cluster_diversity_target is {cluster_diversity_target}; it must be >= 0 "
+            "(0 turns the diversity stage off)"
+        )
+    members = dict.fromkeys(ranked_ids)
+    components: UnionFind[str] = UnionFind(members)
+    components.union_all([(a, b) for a, b in pairs if a in members and b in members])
+    groups = components.partition(ranked_ids)
+    # Stage 1 over the clusters in representative order (the order of the groups).
+    picks: list[str] = []
+    used = 0
+    if cluster_diversity_target:
+        for group in groups:
+            cost = token_costs[group[0]]
+            if used + cost <= token_budget:
+                picks.append(group[0])
+                used += cost
+                if len(picks) >= cluster_diversity_target:
+                    break
+            elif fallback_to_score:
+                break
+    taken = set(picks)
+    remaining = [belief_id for belief_id in ranked_ids if belief_id not in taken]
+    count, stage_two_used = fitting_prefix(remaining, token_costs, token_budget - used)
+    selected = (*picks, *remaining[:count])
+    cluster_of = {member: index for index, group in enumerate(groups) for member in group}
+    return ClusterPackResult(
+        selected=selected,
+        dropped=tuple(remaining[count:]),
+        used_tokens=used + stage_two_used,
+        budget=token_budget,
+        cluster_ids=tuple(map(cluster_of.__getitem__, selected)),
+        representative_ids=tuple(picks),
+    )
+
+
 def _stage_one(
     clusters: Sequence[RetrievalCluster],
     token_costs: Mapping[str, int],

@@ -46,7 +46,55 @@ def compose(
     confidence: Mapping[str, float],
     weights: Weights,
 ) -> list[Scored]:
-    """Rank candidates (the keys of ``confidence``) by the formula above, best first."""
+    """Rank candidates (the keys of ``confidence``) by the formula above, best first.
+
+    The result of ``compose_reference``, float for float (tested), with less work per
+    candidate: each lane's scores are walked once (lane by lane, not a lookup per lane per
+    candidate), the parts are summed in lane-name order only when the order can change
+    the float (two addends give the same sum either way), and the ranking is two stable
+    C-keyed sorts instead of a tuple key per candidate.
+    """
+    normalised = {lane: normalise(scores) for lane, scores in lane_scores.items()}
+    parts_of: dict[str, dict[str, float]] = {}
+    for lane, scores in normalised.items():
+        weight = weights.lanes.get(lane, 0.0)
+        for belief_id, value in scores.items():
+            if value and belief_id in confidence:
+                parts = parts_of.get(belief_id)
+                if parts is None:
+                    parts_of[belief_id] = {lane: weight * value}
+                else:
+                    parts[lane] = weight * value
+    posterior = weights.posterior
+    ranked: list[Scored] = []
+    for belief_id, parts in parts_of.items():
+        summed = sum(parts.values()) if len(parts) < 3 else sum(parts[k] for k in sorted(parts))
+        total = summed + posterior * (confidence[belief_id] - 0.5)
+        ranked.append(Scored(belief_id, round(total, 9), parts))
+    # (score desc, id asc): sort by id, then stably by score, best first.
+    ranked.sort(key=_by_id)
+    ranked.sort(key=_by_score, reverse=True)
+    if not ranked:
+        return ranked
+    threshold = weights.floor * ranked[0].score
+    return [s for s in ranked if s.score >= threshold and s.score > 0]
+
+
+def _by_id(s: Scored) -> str:
+    return s.id
+
+
+def _by_score(s: Scored) -> float:
+    return s.score
+
+
+def compose_reference(
+    lane_scores: Mapping[str, Mapping[str, float]],
+    confidence: Mapping[str, float],
+    weights: Weights,
+) -> list[Scored]:
+    """Rank candidates (the keys of ``confidence``) by the formula above, best first: the
+    readable form of ``compose``, which must return exactly the same (tested)."""
     normalised = {lane: normalise(scores) for lane, scores in lane_scores.items()}
     ranked: list[Scored] = []
     for belief_id, conf in confidence.items():

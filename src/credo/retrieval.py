@@ -2,8 +2,9 @@
 (score order or intentional clustering) and the anchor projection (SYSTEM.md § Retrieval).
 
 Pure orchestration over the store's batched reads: one keyword query, one query per graph
-hop, one belief fetch, one edge fetch for clustering, one anchor fetch. No lane touches the
-database per candidate.
+hop, one edge fetch for clustering, one anchor fetch, and one belief fetch only when the doc
+or HRR lane adds beliefs the keyword and graph reads did not return (those reads carry each
+belief's content and evidence with their rows). No lane touches the database per candidate.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from credo.errors import InvalidInputError
 from credo.lanes import LANES
 from credo.lanes.bfs import DEFAULT_DECAY, expand_hop
 from credo.lanes.doc import mentions
-from credo.lanes.heat import DEFAULT_T, adjacency, heat_kernel
+from credo.lanes.heat import DEFAULT_T, heat_over_links
 from credo.pack import pack_by_score
 from credo.rank import Scored, Weights, compose
 from credo.store import Store
@@ -83,46 +84,41 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     text = query[:MAX_QUERY_CHARS].encode("utf-8", "replace").decode("utf-8")
     budget = options.token_budget
 
-    locked, locked_overflow, locked_costs = _place_locked(store.locked_beliefs(), budget)
+    locked, locked_overflow, locked_costs = _place_locked(store.current_locks(), budget)
     locked_used = sum(locked_costs)
-    ranked, content = _rank(store, text, options)
+    ranked, content, around_seeds = _rank(store, text, options)
     remaining = budget - locked_used
-    costs = {s.id: belief_tokens(s.id, content[s.id], False) for s in ranked}
-    scores = {s.id: s.score for s in ranked}
+    ids = [s.id for s in ranked]
+    # Costed when the pack first asks: the candidates past the first that does not fit are
+    # never asked for (the cluster pack stops there), a third of them on a typical query.
+    costs = _Costs(content)
     cluster_of: dict[str, int] = {}
     if options.use_intentional_clustering and ranked:
-        ids = [s.id for s in ranked]
-        clusters = clustering.cluster_candidates(
+        # cluster_candidates + pack_with_clusters, for ids already ranked (compose's order).
+        packed = clustering.pack_ranked(
             ids,
-            scores,
-            edges=store.edges_for_beliefs(ids),
-            edge_weight_floor=options.cluster_edge_weight_floor,
-        )
-        packed = clustering.pack_with_clusters(
-            clusters,
-            candidate_scores=scores,
+            pairs=_candidate_pairs(store, ids, around_seeds, options.cluster_edge_weight_floor),
             token_costs=costs,
             token_budget=remaining,
             cluster_diversity_target=options.cluster_diversity_target,
         )
-        cluster_of = {m: c.cluster_id for c in clusters for m in c.member_ids}
-        # Clustering changes which beliefs are packed, not how relevant each one is: the
-        # result lists them by score, so a model reads the best first either way.
-        selected = sorted(packed.selected, key=lambda i: (-scores[i], i))
+        cluster_of = dict(zip(packed.selected, packed.cluster_ids, strict=True))
     else:
-        packed = pack_by_score([s.id for s in ranked], token_costs=costs, token_budget=remaining)
-        selected = list(packed.selected)
-
-    by_id = {s.id: s for s in ranked}
+        packed = pack_by_score(ids, token_costs=costs, token_budget=remaining)
+    # Clustering changes which beliefs are packed, not how relevant each one is: the
+    # result lists them by score (the order of ``ranked``), so a model reads the best
+    # first either way.
+    chosen = set(packed.selected)
     out = [
         RetrievedBelief(b.id, b.content, 0.0, True, cost, {"locked": 1.0})
         for b, cost in zip(locked, locked_costs, strict=True)
     ]
     out += [
         RetrievedBelief(
-            i, content[i], by_id[i].score, False, costs[i], dict(by_id[i].lanes), cluster_of.get(i)
+            s.id, content[s.id], s.score, False, costs[s.id], s.lanes, cluster_of.get(s.id)
         )
-        for i in selected
+        for s in ranked
+        if s.id in chosen
     ]
     anchors = None
     if options.with_doc_anchors:
@@ -138,6 +134,20 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         doc_anchors=anchors,
         clustering=options.use_intentional_clustering,
     )
+
+
+class _Costs(dict[str, int]):
+    """Token cost of each candidate, computed on first lookup from its content."""
+
+    __slots__ = ("_content",)
+
+    def __init__(self, content: Mapping[str, str]) -> None:
+        super().__init__()
+        self._content = content
+
+    def __missing__(self, belief_id: str) -> int:
+        cost = self[belief_id] = belief_tokens(belief_id, self._content[belief_id], False)
+        return cost
 
 
 def _place_locked(
@@ -163,18 +173,31 @@ def _place_locked(
     return placed, overflow, placed_costs
 
 
-def _rank(store: Store, text: str, options: Options) -> tuple[list[Scored], dict[str, str]]:
+def _rank(
+    store: Store, text: str, options: Options
+) -> tuple[list[Scored], dict[str, str], tuple[set[str], list[Link]] | None]:
+    """Candidates ranked by ``compose``, their content, and the graph seeds with every
+    live link touching them (None when the graph lanes did not run or a hub cut the
+    links short): clustering reuses those links instead of reading them again."""
     lanes = {**DEFAULT_LANES, **options.lanes}
     terms = query_terms(text)
     lane_scores: dict[str, dict[str, float]] = {}
     keyword: dict[str, float] = {}
+    # What composition needs of each belief met on the way, id -> (content, alpha, beta),
+    # or None for a locked one: the keyword and graph queries read it with their rows, so
+    # only beliefs the other lanes add are fetched at the end.
+    known: dict[str, tuple[str, float, float] | None] = {}
+    around_seeds: tuple[set[str], list[Link]] | None = None
     if lanes["bm25f"] and terms:
-        hits = store.keyword_search(terms, limit=options.keyword_limit)
+        hits, found = store.keyword_beliefs(terms, limit=options.keyword_limit)
         keyword = {h.belief_id: h.score for h in hits}
         lane_scores["bm25f"] = keyword
+        known.update(found)
     if (lanes["heat"] or lanes["bfs"]) and keyword:
         seeds = dict(sorted(keyword.items(), key=lambda kv: (-kv[1], kv[0]))[: options.graph_seeds])
-        hops = _neighbourhood(store, seeds, options)
+        hops = _neighbourhood(store, seeds, options, known)
+        if hops and len(hops[0]) < options.graph_max_links:
+            around_seeds = (set(seeds), hops[0])
         if lanes["heat"]:
             heat = _heat(seeds, hops[: options.heat_hops], options.heat_t)
             lane_scores["heat"] = _best(heat, keyword, options.graph_lane_limit)
@@ -190,41 +213,87 @@ def _rank(store: Store, text: str, options: Options) -> tuple[list[Scored], dict
 
         lane_scores["hrr"] = structural_lane(store, text)
     candidates = sorted({i for scores in lane_scores.values() for i in scores})
-    rows = store.live_unlocked(candidates)
+    missing = [i for i in candidates if i not in known]
+    if missing:
+        known.update(store.live_unlocked(missing))
+    rows = {i: row for i in candidates if (row := known.get(i)) is not None}
     confidence = {i: a / (a + b) for i, (_, a, b) in rows.items()}
     ranked = compose(lane_scores, confidence, options.weights)
-    return ranked, {i: rows[i][0] for i in confidence}
+    return ranked, {i: rows[i][0] for i in confidence}, around_seeds
+
+
+def _candidate_pairs(
+    store: Store,
+    ids: list[str],
+    around_seeds: tuple[set[str], list[Link]] | None,
+    floor: float,
+) -> list[tuple[str, str]]:
+    """(src, dst) of the edges at or above ``floor`` among the candidates ``ids``.
+
+    An edge with an end in the seeds is among the seeds' links already (all of them, when
+    ``around_seeds`` is given: both ends of an edge among candidates are live), so only the
+    other candidates' edges are read: a fifth fewer index lookups on a typical query.
+    """
+    if around_seeds is None:
+        return store.pairs_among(ids, min_weight=floor)
+    seeds, links = around_seeds
+    members = set(ids)
+    pairs = [
+        (link.src, link.dst)
+        for link in links
+        if link.weight >= floor and link.src in members and link.dst in members
+    ]
+    rest = [i for i in ids if i not in seeds]
+    return pairs + store.pairs_among(rest, min_weight=floor) if rest else pairs
 
 
 def _best(scores: dict[str, float], keep: Mapping[str, float], limit: int) -> dict[str, float]:
     """A graph lane's scores for the keyword hits plus its ``limit`` best other beliefs: the
     long tail of weakly reached neighbours would never clear the relevance floor, and
     carrying it through composition costs time on every query."""
-    extra = sorted((k for k in scores if k not in keep), key=lambda k: (-scores[k], k))[:limit]
-    return {k: scores[k] for k in (*(k for k in scores if k in keep), *extra)}
+    best = {k: v for k, v in scores.items() if k in keep}
+    others = [k for k in scores if k not in keep]
+    # (score desc, id asc) by two stable sorts, cheaper than a tuple key per belief.
+    others.sort()
+    others.sort(key=scores.__getitem__, reverse=True)
+    best.update((k, scores[k]) for k in others[:limit])
+    return best
 
 
-def _neighbourhood(store: Store, seeds: Mapping[str, float], options: Options) -> list[list[Link]]:
-    """The links of each hop outward from the seeds (one batched query per hop)."""
+def _neighbourhood(
+    store: Store,
+    seeds: Mapping[str, float],
+    options: Options,
+    known: dict[str, tuple[str, float, float] | None],
+) -> list[list[Link]]:
+    """The links of each hop outward from the seeds (one batched query per hop); the
+    beliefs they reach are added to ``known``."""
     seen = set(seeds)
     frontier = set(seeds)
     hops: list[list[Link]] = []
-    for _ in range(options.graph_hops):
+    for hop in range(options.graph_hops):
         if not frontier:
             break
-        links = store.links_touching(frontier, limit=options.graph_max_links)
+        links, ends = store.links_with_ends(frontier, limit=options.graph_max_links)
+        known.update(ends)
         hops.append(links)
-        reached = {end for link in links for end in (link.src, link.dst)} - seen
-        seen |= reached
-        frontier = reached
+        if hop + 1 < options.graph_hops:
+            frontier = _ends(links) - seen
+            seen |= frontier
     return hops
+
+
+def _ends(links: list[Link]) -> set[str]:
+    ends = {link.src for link in links}
+    ends.update([link.dst for link in links])
+    return ends
 
 
 def _heat(seeds: Mapping[str, float], hops: list[list[Link]], t: float) -> dict[str, float]:
     links = [link for hop in hops for link in hop]
-    nodes = set(seeds) | {end for link in links for end in (link.src, link.dst)}
     best = max(seeds.values())
-    heat = heat_kernel({k: v / best for k, v in seeds.items()}, adjacency(links, nodes), t=t)
+    # heat_kernel(seeds, adjacency(links, seeds and link ends)), built straight from links.
+    heat = heat_over_links({k: v / best for k, v in seeds.items()}, links, t=t)
     return {k: v for k, v in heat.items() if v > 1e-9}
 
 

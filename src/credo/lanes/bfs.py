@@ -20,13 +20,19 @@ def expand_hop(
     """Scores reached in one hop from ``frontier`` (node -> score) over ``links``."""
     reached: dict[str, float] = {}
     for link in links:
-        if link.weight <= 0:
+        weight = link.weight
+        if weight <= 0:
             continue
-        for here, there in ((link.src, link.dst), (link.dst, link.src)):
-            base = frontier.get(here)
-            if base is None:
-                continue
-            value = base * link.weight * decay
-            if value > reached.get(there, 0.0):
-                reached[there] = value
+        src, dst = link.src, link.dst
+        # Both directions, src -> dst first (the order matters only for equal values).
+        base = frontier.get(src)
+        if base is not None:
+            value = base * weight * decay
+            if value > reached.get(dst, 0.0):
+                reached[dst] = value
+        base = frontier.get(dst)
+        if base is not None:
+            value = base * weight * decay
+            if value > reached.get(src, 0.0):
+                reached[src] = value
     return reached

@@ -27,10 +27,15 @@ def adjacency(links: Sequence[Link], nodes: set[str]) -> dict[str, dict[str, flo
     """Symmetric positive weights among ``nodes``; parallel edges add up."""
     adj: dict[str, dict[str, float]] = {n: {} for n in nodes}
     for link in links:
-        if link.weight <= 0 or link.src not in nodes or link.dst not in nodes:
+        weight = link.weight
+        if weight <= 0:
             continue
-        adj[link.src][link.dst] = adj[link.src].get(link.dst, 0.0) + link.weight
-        adj[link.dst][link.src] = adj[link.dst].get(link.src, 0.0) + link.weight
+        src, dst = link.src, link.dst
+        out, back = adj.get(src), adj.get(dst)
+        if out is None or back is None:
+            continue
+        out[dst] = out.get(dst, 0.0) + weight
+        back[src] = back.get(src, 0.0) + weight  # read after the write: a self-loop adds twice
     return adj
 
 
@@ -41,7 +46,124 @@ def heat_kernel(
     t: float = DEFAULT_T,
     terms: int = TAYLOR_TERMS,
 ) -> dict[str, float]:
-    """exp(-tL) s over the graph ``adj`` (every node must be a key), by Taylor series."""
+    """exp(-tL) s over the graph ``adj`` (every node must be a key), by Taylor series.
+
+    Gives the very floats of ``heat_kernel_reference`` (tested); see ``_taylor`` for how.
+    """
+    order = sorted(adj)
+    index = {n: i for i, n in enumerate(order)}
+    rows = [{index[m]: w for m, w in adj[n].items()} for n in order]
+    return _taylor(order, index, rows, seeds, t, terms)
+
+
+def heat_over_links(
+    seeds: Mapping[str, float],
+    links: Sequence[Link],
+    *,
+    t: float = DEFAULT_T,
+    terms: int = TAYLOR_TERMS,
+) -> dict[str, float]:
+    """``heat_kernel(seeds, adjacency(links, nodes))`` with ``nodes`` the seeds and every
+    end of ``links``: the retrieval lane's form, which builds the graph straight from the
+    links with integer node indexes instead of a string-keyed adjacency (same floats:
+    each row keeps the adjacency's insertion order and sums, tested)."""
+    nodes = {link.src for link in links}
+    nodes.update([link.dst for link in links])
+    nodes.update(seeds)
+    order = sorted(nodes)
+    index = {n: i for i, n in enumerate(order)}
+    rows: list[dict[int, float]] = [{} for _ in order]
+    for link in links:
+        weight = link.weight
+        if weight <= 0:
+            continue
+        a, b = index[link.src], index[link.dst]
+        out, back = rows[a], rows[b]
+        out[b] = out.get(b, 0.0) + weight
+        back[a] = back.get(a, 0.0) + weight  # read after the write: a self-loop adds twice
+    return _taylor(order, index, rows, seeds, t, terms)
+
+
+def _taylor(
+    order: list[str],
+    index: Mapping[str, int],
+    rows: list[dict[int, float]],
+    seeds: Mapping[str, float],
+    t: float,
+    terms: int,
+) -> dict[str, float]:
+    """The Taylor series of ``heat_kernel_reference`` over nodes ``order`` (sorted names)
+    (``index`` their positions) whose neighbours are ``rows[i]`` (index -> weight, in
+    adjacency insertion order).
+
+    The arithmetic of the reference, operation for operation and in the same order, so
+    the floats are identical; what changes is the interpreter's work per step. The local
+    graph is mostly seeds and their leaves (one neighbour each), so nodes are stored
+    grouped by their number of neighbours and the groups of degree 0 to 3 are each one
+    list comprehension with the row written out: ``x - a - b`` is ``(x - a) - b``, the
+    reference's running subtraction over neighbours by name (by index, as indexes follow
+    names). Only nodes of higher degree (the seeds, a few per query) loop over their row.
+    (C-level ``map`` and ``itemgetter`` gathers per neighbour rank were tried: slower at
+    this size, ~70 leaves and a handful of seeds.)
+    """
+    inv_sqrt = [1.0 / math.sqrt(d) if d > 0 else 0.0 for d in [sum(r.values()) for r in rows]]
+    # Storage position of each node: by number of neighbours (4 and more together), then
+    # by name; the groups below are built in that order, so they concatenate in place.
+    buckets: list[list[int]] = [[], [], [], [], []]
+    for i, row in enumerate(rows):
+        buckets[min(len(row), 4)].append(i)
+    where = [0] * len(order)
+    position = 0
+    for bucket in buckets:
+        for i in bucket:
+            where[i] = position
+            position += 1
+    leaves: list[tuple[int, int, float]] = []
+    for i in buckets[1]:
+        ((j, w),) = rows[i].items()
+        leaves.append((where[i], where[j], w * inv_sqrt[i] * inv_sqrt[j]))
+    longer: list[list[tuple[int, list[tuple[int, float]]]]] = [[], [], []]
+    for group, bucket in zip(longer, buckets[2:], strict=True):
+        for i in bucket:
+            scale = inv_sqrt[i]
+            row = [(where[j], w * scale * inv_sqrt[j]) for j, w in sorted(rows[i].items())]
+            group.append((where[i], row))
+    pairs = [(i, j, w, h, v) for i, ((j, w), (h, v)) in longer[0]]
+    triples = [(i, j, w, h, v, g, u) for i, ((j, w), (h, v), (g, u)) in longer[1]]
+    wide = longer[2]
+    isolated = len(buckets[0])
+    term = [0.0] * len(order)
+    for n, value in seeds.items():
+        i = index.get(n)
+        if i is not None:  # a seed outside the graph carries no heat, as in the reference
+            term[where[i]] = float(value)
+    total = term[:]
+    for k in range(1, terms):
+        # L x = x - D^-1/2 W D^-1/2 x ; next term = (-t / k) * L * term
+        scale = -t / k
+        x = term
+        term = [scale * a for a in x[:isolated]]
+        term += [scale * (x[i] - w * x[j]) for i, j, w in leaves]
+        term += [scale * (x[i] - w * x[j] - v * x[h]) for i, j, w, h, v in pairs]
+        term += [scale * (x[i] - w * x[j] - v * x[h] - u * x[g]) for i, j, w, h, v, g, u in triples]
+        for i, row in wide:
+            value = x[i]
+            for j, w in row:
+                value -= w * x[j]
+            term.append(scale * value)
+        total = [a + b for a, b in zip(total, term, strict=True)]
+    return {n: max(total[where[i]], 0.0) for i, n in enumerate(order)}
+
+
+def heat_kernel_reference(
+    seeds: Mapping[str, float],
+    adj: Mapping[str, Mapping[str, float]],
+    *,
+    t: float = DEFAULT_T,
+    terms: int = TAYLOR_TERMS,
+) -> dict[str, float]:
+    """exp(-tL) s over the graph ``adj`` (every node must be a key), by Taylor series: the
+    readable form of ``heat_kernel``, which must give the very same floats (tested)."""
     order = sorted(adj)
     index = {n: i for i, n in enumerate(order)}
     degree = [sum(adj[n].values()) for n in order]

@@ -62,6 +62,19 @@ class KeywordHit(NamedTuple):
     score: float  # higher is better (negated FTS5 bm25)
 
 
+# Rows ranked beyond the limit, so that a few locked hits or a tie at the cut rarely send
+# ``keyword_beliefs`` to its exact (slower) query.
+_KEYWORD_SLACK = 16
+
+
+# (id, score, locked, content, alpha, beta, deleted_at) of a keyword hit.
+_Row = tuple[str, float, int, str, float, float, float | None]
+
+
+def _by_score_then_id(row: _Row) -> tuple[float, str]:
+    return -row[1], row[0]
+
+
 class FtsIndex:
     conn: sqlite3.Connection
 
@@ -77,22 +90,78 @@ class FtsIndex:
 
         Ties are broken by belief id so the order is deterministic.
         """
+        hits, _ = self.keyword_beliefs(
+            terms, limit=limit, content_weight=content_weight, anchor_weight=anchor_weight
+        )
+        return hits
+
+    def keyword_beliefs(
+        self,
+        terms: list[str],
+        *,
+        limit: int,
+        content_weight: float = 1.0,
+        anchor_weight: float = 0.5,
+    ) -> tuple[list[KeywordHit], dict[str, tuple[str, float, float]]]:
+        """``keyword_search``, plus id -> (content, alpha, beta) of the live hits (one query).
+
+        FTS5 scores every posting of the query's terms, and that is most of the cost; the
+        rest is what each scored row is joined to. So the index is ranked on its own (rowid
+        and score, the best ``limit + _KEYWORD_SLACK``) and only those few rows are joined
+        to ``beliefs`` to drop locked ones and read id and content. The inner order breaks
+        ties arbitrarily, so the result is only taken when it provably equals the exact
+        query (ties broken by id): fewer rows than asked for, or at least ``limit``
+        unlocked rows scoring strictly above the last one returned. Otherwise (ties at the
+        cut, or many locked hits) the exact query runs instead.
+        """
         expression = match_expression(terms)
         if expression is None:
-            return []
+            return [], {}
+        weights = (content_weight, anchor_weight)
         try:
-            rows = self.conn.execute(
-                "SELECT b.id, -bm25(beliefs_fts, ?, ?) AS s FROM beliefs_fts "
-                "JOIN beliefs b ON b.rid = beliefs_fts.rowid "
-                "WHERE beliefs_fts MATCH ? AND b.locked = 0 "
-                "ORDER BY s DESC, b.id LIMIT ?",
-                (content_weight, anchor_weight, expression, limit),
-            ).fetchall()
+            ranked = None if limit < 0 else self._keyword_top(expression, weights, limit)
+            if ranked is None:
+                ranked = self.conn.execute(
+                    "SELECT b.id, -bm25(beliefs_fts, ?, ?) AS s, b.locked, b.content, "
+                    "b.alpha, b.beta, b.deleted_at FROM beliefs_fts "
+                    "JOIN beliefs b ON b.rid = beliefs_fts.rowid "
+                    "WHERE beliefs_fts MATCH ? AND b.locked = 0 "
+                    "ORDER BY s DESC, b.id LIMIT ?",
+                    (*weights, expression, limit),
+                ).fetchall()
         except sqlite3.OperationalError:
             # Quoting makes every term a literal; a failure here would be a tokenizer edge
             # case (for example a term FTS5 cannot parse), and no hits is the honest answer.
-            return []
-        return [KeywordHit(str(r[0]), float(r[1])) for r in rows]
+            return [], {}
+        hits = [KeywordHit(r[0], r[1]) for r in ranked]  # TEXT id, REAL score
+        # The index holds live beliefs only; the check keeps a stale entry out all the same.
+        beliefs = {r[0]: (r[3], r[4], r[5]) for r in ranked if r[6] is None}
+        return hits, beliefs
+
+    def _keyword_top(
+        self, expression: str, weights: tuple[float, float], limit: int
+    ) -> list[_Row] | None:
+        """The fast path of ``keyword_beliefs``: its rows, or None when they are not
+        provably those of the exact query."""
+        wanted = limit + _KEYWORD_SLACK
+        rows = self.conn.execute(
+            "SELECT b.id, f.s, b.locked, b.content, b.alpha, b.beta, b.deleted_at FROM ("
+            "SELECT rowid AS r, -bm25(beliefs_fts, ?, ?) AS s FROM beliefs_fts "
+            "WHERE beliefs_fts MATCH ? ORDER BY s DESC LIMIT ?"
+            # LEFT JOIN: a row per ranked index entry (NULLs for an entry without a belief,
+            # which the exact query's inner join drops), so the count below is the index's.
+            ") AS f LEFT JOIN beliefs b ON b.rid = f.r",
+            (*weights, expression, wanted),
+        ).fetchall()
+        ranked = sorted((r for r in rows if r[0] is not None and not r[2]), key=_by_score_then_id)
+        if len(rows) == wanted:
+            # Every row scoring above the last one returned was returned; rows tied with
+            # it may have been left out, so they must not be needed.
+            last = min(r[1] for r in rows)
+            if sum(1 for r in ranked if r[1] > last) < limit:
+                return None
+        del ranked[limit:]
+        return ranked
 
     def purge_deleted(self) -> None:
         """Merge the index so the terms of deleted rows leave the file (SQLite < 3.42 has

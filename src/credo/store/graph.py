@@ -1,4 +1,5 @@
-"""Graph reads for the retrieval lanes: one batched query per hop, live beliefs only."""
+"""Reads for the retrieval pipeline: graph reads for the lanes (one batched query per hop,
+live beliefs only), the candidate subgraph for clustering, and the lock list."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from credo.store.anchors import names_doc
+from credo.types import Belief
 
 
 class Link(NamedTuple):
@@ -19,8 +21,43 @@ class Link(NamedTuple):
     weight: float
 
 
+# Edges with one end in the ids (json ?1) whose other end is live, with that end's row.
+_LINKS_WITH_ENDS = (
+    "WITH c(id) AS (SELECT value FROM json_each(?1)) "
+    "SELECT e.src, e.dst, e.type, e.weight, d.id, d.locked, d.content, d.alpha, d.beta "
+    "FROM edges e JOIN beliefs d ON d.id = e.dst "
+    "WHERE e.src IN c AND d.deleted_at IS NULL "
+    "UNION ALL "
+    "SELECT e.src, e.dst, e.type, e.weight, s.id, s.locked, s.content, s.alpha, s.beta "
+    "FROM edges e JOIN beliefs s ON s.id = e.src "
+    "WHERE e.dst IN c AND e.src NOT IN c AND s.deleted_at IS NULL "
+    "LIMIT ?2"
+)
+
+
 class GraphQueries:
     conn: sqlite3.Connection
+    # (store version, locked beliefs) as last read by ``current_locks``.
+    _locks_seen: tuple[tuple[int, int], tuple[Belief, ...]] | None = None
+
+    def current_locks(self) -> list[Belief]:
+        """``locked_beliefs`` (every retrieve places them first), read again only when the
+        store may have changed since the last read: another connection committed (``PRAGMA
+        data_version`` moves) or this one wrote (``total_changes`` moves, rolled-back
+        writes included). Inside an open transaction it always reads, and keeps nothing:
+        what it would see there may yet be rolled back. A store with 40 locks spends
+        ~0.2 ms per retrieve reading them; the version check costs ~5 us.
+        """
+        if self.conn.in_transaction:
+            return self.locked_beliefs()
+        version = (self.conn.execute("PRAGMA data_version").fetchone()[0], self.conn.total_changes)
+        seen = self._locks_seen
+        if seen is None or seen[0] != version:
+            seen = self._locks_seen = (version, tuple(self.locked_beliefs()))
+        return list(seen[1])
+
+    def locked_beliefs(self) -> list[Belief]:  # implemented by the beliefs table
+        raise NotImplementedError
 
     def links_touching(self, ids: Iterable[str], *, limit: int) -> list[Link]:
         """Edges with one end in ``ids`` whose other end is live (not forgotten), sorted by
@@ -42,6 +79,52 @@ class GraphQueries:
             (payload, limit),
         ).fetchall()
         return [Link(src, dst, kind, weight) for src, dst, kind, weight in rows]
+
+    def links_with_ends(
+        self, ids: Iterable[str], *, limit: int
+    ) -> tuple[list[Link], dict[str, tuple[str, float, float] | None]]:
+        """``links_touching``, plus the end of each link that the query checks is live
+        (every end outside ``ids``, and the dst of an edge inside them) as the engine needs
+        it: id -> (content, alpha, beta), or None when it is locked.
+
+        The far end is read anyway to check that it is live, so its row costs nothing
+        more here, and spares the engine a second fetch of the beliefs the graph lanes
+        reach (one query, like ``links_touching``).
+        """
+        payload = json.dumps(sorted(set(ids)))
+        # Unordered, with one row more than the limit: when all rows fit, sorting them here
+        # is cheaper than SQLite's sorter; a hub (more rows than the limit) needs the
+        # ordered cut, and gets it from the same query with ORDER BY.
+        rows = self.conn.execute(_LINKS_WITH_ENDS, (payload, limit + 1)).fetchall()
+        if len(rows) > limit:
+            rows = self.conn.execute(
+                f"SELECT * FROM ({_LINKS_WITH_ENDS}) ORDER BY 1, 2, 3 LIMIT ?3",
+                (payload, -1, limit),  # LIMIT -1: no limit inside, the cut is outside
+            ).fetchall()
+        else:
+            from operator import itemgetter
+
+            rows.sort(key=itemgetter(0, 1, 2))  # (src, dst, type), as ORDER BY 1, 2, 3
+        # Columns are typed by the schema (TEXT ids and content, REAL alpha and beta).
+        ends: dict[str, tuple[str, float, float] | None] = {
+            r[4]: None if r[5] else (r[6], r[7], r[8]) for r in rows
+        }
+        return [Link(r[0], r[1], r[2], r[3]) for r in rows], ends
+
+    def pairs_among(self, ids: Iterable[str], *, min_weight: float) -> list[tuple[str, str]]:
+        """(src, dst) of the edges whose both ends are in ``ids`` and whose weight is at
+        least ``min_weight``, in no particular order: the candidate-induced subgraph as
+        clustering sees it (one query; ``edges_for_beliefs`` filtered, without the columns
+        and the edges clustering would not read)."""
+        payload = json.dumps(sorted(set(ids)))
+        return self.conn.execute(
+            # The ids drive the join (a primary-key range per id) and "+dst" keeps the
+            # planner from probing the dst index per pair; dst is checked against the list.
+            "SELECT e.src, e.dst FROM json_each(?1) AS j "
+            "CROSS JOIN edges AS e ON e.src = j.value "
+            "WHERE e.weight >= ?2 AND +e.dst IN (SELECT value FROM json_each(?1))",
+            (payload, min_weight),
+        ).fetchall()
 
     def _stem_matches(self, stem: str, limit: int) -> list[tuple[str, str]]:
         """Anchors to a file whose name without extension is ``stem`` (any folder)."""

@@ -1,0 +1,300 @@
+"""The read path's optimised forms give exactly what their readable references give.
+
+Warm ``retrieve`` latency (issue #3) is spent in a handful of places, and each was rewritten
+for speed beside a reference that says what it computes: the keyword query (rank the index
+alone, join only the best rows), the heat kernel (rows grouped and unrolled), composition
+(lane by lane), the cluster pack (for already-ranked candidates), the graph reads that carry
+what composition needs, and the token estimate. Every test here compares the two, float for
+float and in order: a speed-up must never change a result.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from credo import Memory
+from credo.cluster import cluster_candidates, pack_ranked, pack_with_clusters
+from credo.lanes.heat import adjacency, heat_kernel, heat_kernel_reference, heat_over_links
+from credo.rank import Weights, compose, compose_reference
+from credo.store.graph import Link
+from credo.tokens import belief_tokens, entry_text, estimate
+from credo.types import Edge, EdgeType
+
+NAMES = [f"n{i}" for i in range(14)]
+
+# -- heat kernel ---------------------------------------------------------------------------
+
+_links = st.lists(
+    st.tuples(
+        st.sampled_from(NAMES),
+        st.sampled_from(NAMES),
+        st.sampled_from([-0.5, 0.0, 0.2, 0.3, 0.5, 1.0, 0.123456789]),
+    ),
+    max_size=40,
+).map(lambda rows: [Link(a, b, "SUPPORTS", w) for a, b, w in rows])
+_seeds = st.dictionaries(st.sampled_from(NAMES), st.floats(0.0, 1.0), max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(links=_links, seeds=_seeds, t=st.sampled_from([0.5, 1.0, 1.5]))
+def test_heat_kernel_equals_reference(links: list[Link], seeds: dict[str, float], t: float) -> None:
+    nodes = set(seeds) | {end for link in links for end in (link.src, link.dst)}
+    adj = adjacency(links, nodes)
+    want = heat_kernel_reference(seeds, adj, t=t)
+    assert heat_kernel(seeds, adj, t=t) == want
+    assert heat_over_links(seeds, links, t=t) == want
+    assert list(heat_over_links(seeds, links, t=t)) == list(want)  # same key order
+
+
+def test_heat_kernel_on_a_hub_and_seeds_outside_the_graph() -> None:
+    links = [Link("hub", f"m{i:03d}", "CITES", 0.5) for i in range(300)]
+    links += [Link(f"m{i:03d}", f"m{i + 1:03d}", "SUPPORTS", 1.0) for i in range(0, 300, 3)]
+    seeds = {"hub": 1.0, "m007": 0.5}
+    nodes = set(seeds) | {end for link in links for end in (link.src, link.dst)}
+    adj = adjacency(links, nodes)
+    assert heat_kernel(seeds, adj) == heat_kernel_reference(seeds, adj)
+    assert heat_over_links(seeds, links) == heat_kernel_reference(seeds, adj)
+    # a seed the graph does not hold carries no heat, in both forms
+    assert heat_kernel({"elsewhere": 1.0}, adj) == heat_kernel_reference({"elsewhere": 1.0}, adj)
+
+
+# -- composition ---------------------------------------------------------------------------
+
+_lane_scores = st.dictionaries(
+    st.sampled_from(["bm25f", "heat", "bfs", "doc", "hrr"]),
+    st.dictionaries(st.sampled_from(NAMES), st.floats(0.0, 30.0), max_size=12),
+    max_size=5,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lane_scores=_lane_scores,
+    confidence=st.dictionaries(st.sampled_from(NAMES), st.floats(0.01, 0.99), max_size=14),
+    floor=st.sampled_from([0.0, 0.03, 0.5]),
+)
+def test_compose_equals_reference(
+    lane_scores: dict[str, dict[str, float]], confidence: dict[str, float], floor: float
+) -> None:
+    weights = Weights(floor=floor)
+    got = compose(lane_scores, confidence, weights)
+    want = compose_reference(lane_scores, confidence, weights)
+    assert [(s.id, s.score, list(s.lanes.items())) for s in got] == [
+        (s.id, s.score, list(s.lanes.items())) for s in want
+    ]
+
+
+# -- the cluster pack for ranked candidates ------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    count=st.integers(0, 14),
+    scores=st.lists(st.sampled_from([0.1, 0.5, 0.5, 0.9, 1.0, 2.0]), min_size=14, max_size=14),
+    costs=st.lists(st.integers(0, 40), min_size=14, max_size=14),
+    pairs=st.lists(
+        st.tuples(st.integers(0, 15), st.integers(0, 15), st.sampled_from([0.2, 0.4, 0.5, 1.0])),
+        max_size=30,
+    ),
+    budget=st.integers(0, 200),
+    target=st.integers(0, 5),
+    fallback=st.booleans(),
+)
+def test_pack_ranked_equals_cluster_then_pack(
+    count: int,
+    scores: list[float],
+    costs: list[int],
+    pairs: list[tuple[int, int, float]],
+    budget: int,
+    target: int,
+    fallback: bool,
+) -> None:
+    ids = NAMES[:count]
+    score = dict(zip(ids, scores, strict=False))
+    cost = dict(zip(ids, costs, strict=False))
+    ranked = sorted(ids, key=lambda i: (-score[i], i))
+    # edges may point outside the candidates (n14, n15), as the store's would not
+    names = [*NAMES, "n14", "n15"]
+    edges = [Edge(names[a], names[b], EdgeType.SUPPORTS, w) for a, b, w in pairs]
+    want = pack_with_clusters(
+        cluster_candidates(ranked, score, edges=edges, edge_weight_floor=0.4),
+        candidate_scores=score,
+        token_costs=cost,
+        token_budget=budget,
+        cluster_diversity_target=target,
+        fallback_to_score=fallback,
+    )
+    got = pack_ranked(
+        ranked,
+        pairs=[(e.src, e.dst) for e in edges if e.weight >= 0.4],
+        token_costs=cost,
+        token_budget=budget,
+        cluster_diversity_target=target,
+        fallback_to_score=fallback,
+    )
+    assert got == want
+
+
+# -- the token estimate --------------------------------------------------------------------
+
+
+@given(
+    belief_id=st.text(max_size=8),
+    content=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60)
+    | st.sampled_from(["plain words", "a < b & c > d", "line\nbreak", "quote \" and ' "]),
+    locked=st.booleans(),
+)
+def test_belief_tokens_equals_the_rendered_line(belief_id: str, content: str, locked: bool) -> None:
+    assert belief_tokens(belief_id, content, locked) == estimate(
+        entry_text(belief_id, content, locked)
+    )
+
+
+# -- store reads for the engine ------------------------------------------------------------
+
+EXACT_KEYWORD_SQL = (
+    "SELECT b.id, -bm25(beliefs_fts, ?, ?) AS s FROM beliefs_fts "
+    "JOIN beliefs b ON b.rid = beliefs_fts.rowid "
+    "WHERE beliefs_fts MATCH ? AND b.locked = 0 "
+    "ORDER BY s DESC, b.id LIMIT ?"
+)
+
+
+def _exact_keyword(memory: Memory, expression: str, limit: int) -> list[tuple[str, float]]:
+    rows = memory.store.conn.execute(EXACT_KEYWORD_SQL, (1.0, 0.5, expression, limit))
+    return [(str(r[0]), float(r[1])) for r in rows]
+
+
+@pytest.fixture(scope="module")
+def ties(tmp_path_factory: pytest.TempPathFactory) -> Memory:
+    """Many beliefs with equal scores (the same words, the same length), some locked:
+    the keyword query's fast path must see that its cut may fall inside a tie."""
+    folder = tmp_path_factory.mktemp("ties")
+    memory = Memory(folder / "m.db", root=folder)
+    rng = random.Random(4)
+    words = ["alpha", "beta", "gamma", "delta", "omega"]
+    rows: list[dict[str, object]] = []
+    for i in range(400):
+        text = " ".join(rng.choice(words) for _ in range(rng.choice([3, 3, 3, 5])))
+        rows.append({"kind": "belief", "id": f"t{i:03d}", "content": f"{text} n{i % 7}"})
+    memory.import_records(rows)
+    for i in range(0, 400, 9):
+        memory.lock(f"t{i:03d}")
+    return memory
+
+
+@pytest.mark.parametrize("limit", [0, 1, 5, 50, 51, 120, 1000, -1])
+@pytest.mark.parametrize("terms", [["alpha"], ["alpha", "omega"], ["n3"], ["gamma", "n1"]])
+def test_keyword_fast_path_equals_the_exact_query(
+    ties: Memory, terms: list[str], limit: int
+) -> None:
+    expression = " OR ".join(f'"{t}"' for t in terms)
+    hits, found = ties.store.keyword_beliefs(terms, limit=limit)
+    assert [(h.belief_id, h.score) for h in hits] == _exact_keyword(ties, expression, limit)
+    assert set(found) == {h.belief_id for h in hits}
+    for belief_id, (content, alpha, beta) in found.items():
+        belief = ties.get(belief_id)
+        assert (content, alpha, beta) == (belief.content, belief.alpha, belief.beta)
+
+
+def test_graph_reads_for_the_engine(tmp_path: Path) -> None:
+    memory = Memory(tmp_path / "m.db", root=tmp_path)
+    rng = random.Random(2)
+    ids = [f"g{i:02d}" for i in range(40)]
+    memory.import_records([{"kind": "belief", "id": i, "content": f"note {i}"} for i in ids])
+    kinds = [t.value for t in EdgeType]
+    seen: set[tuple[str, str, str]] = set()
+    for _ in range(150):
+        src, dst, kind = rng.choice(ids), rng.choice(ids), rng.choice(kinds)
+        if src != dst and (src, dst, kind) not in seen:
+            seen.add((src, dst, kind))
+            memory.relate(src, dst, kind)
+    memory.lock("g03")
+    memory.forget("g04")
+    memory.feedback("g05", "used")
+    frontier = [i for i in ids[:10] if i != "g04"]  # live ids, as the lanes pass them
+    links, ends = memory.store.links_with_ends(frontier, limit=600)
+    assert links == memory.store.links_touching(frontier, limit=600)
+    reached = {e for link in links for e in (link.src, link.dst)}
+    assert reached - set(frontier) <= set(ends) <= reached
+    assert "g04" not in reached
+    for belief_id, row in ends.items():
+        belief = memory.get(belief_id)
+        assert row == (None if belief.locked else (belief.content, belief.alpha, belief.beta))
+    assert memory.store.links_with_ends(frontier, limit=7)[0] == links[:7]
+    candidates = ids[5:30]
+    for floor in (-1.0, 0.0, 0.4, 0.5, math.inf):
+        got = memory.store.pairs_among(candidates, min_weight=floor)
+        want = [e for e in memory.store.edges_for_beliefs(candidates) if e.weight >= floor]
+        assert sorted(got) == sorted((e.src, e.dst) for e in want)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(query=st.sampled_from(["alpha", "alpha omega", "n3 gamma", "beta delta n6", "zzz"]))
+def test_retrieval_over_ties_and_locks_is_deterministic(ties: Memory, query: str) -> None:
+    first = ties.retrieve(query, token_budget=300)
+    assert ties.retrieve(query, token_budget=300) == first
+
+
+@pytest.mark.parametrize("max_links", [600, 5])
+def test_cluster_pairs_reuse_the_seed_links(tmp_path: Path, max_links: int) -> None:
+    """Clustering reads only the non-seed candidates' edges and takes the seeds' from the
+    graph lanes' links: together, exactly the candidate-induced edges above the floor."""
+    from credo import retrieval
+
+    memory = Memory(tmp_path / "m.db", root=tmp_path)
+    rng = random.Random(9)
+    words = ["deploy", "cache", "staging", "token", "graph", "lake"]
+    ids = [f"p{i:02d}" for i in range(60)]
+    memory.import_records(
+        [{"kind": "belief", "id": i, "content": " ".join(rng.sample(words, 3))} for i in ids]
+    )
+    kinds = [t.value for t in EdgeType]
+    for _ in range(200):
+        src, dst, kind = rng.choice(ids), rng.choice(ids), rng.choice(kinds)
+        if src != dst and memory.store.get_edge(src, dst, EdgeType(kind)) is None:
+            memory.relate(src, dst, kind)
+    memory.lock("p07")
+    memory.forget("p08")
+    options = retrieval.Options(graph_max_links=max_links)
+    for query in ["deploy cache", "staging graph lake", "token"]:
+        ranked, _, around = retrieval._rank(memory.store, query, options)
+        assert (around is None) == (max_links == 5)
+        ids_ranked = [s.id for s in ranked]
+        for floor in (0.0, 0.4, 0.6):
+            got = retrieval._candidate_pairs(memory.store, ids_ranked, around, floor)
+            assert sorted(got) == sorted(memory.store.pairs_among(ids_ranked, min_weight=floor))
+
+
+def test_the_lock_list_is_read_again_after_any_write(tmp_path: Path) -> None:
+    """Locks are cached per store version: every kind of change shows on the next read."""
+    db = tmp_path / "m.db"
+    memory = Memory(db, root=tmp_path)
+    a = memory.remember("alpha note about deploys")
+    b = memory.remember("beta note about caches")
+    store = memory.store
+    assert store.current_locks() == []
+    memory.lock(a)
+    assert [x.id for x in store.current_locks()] == [a]
+    assert memory.retrieve("note").beliefs[0].locked
+    memory.unlock(a)
+    assert store.current_locks() == []
+    # another connection's commit
+    with Memory(db, root=tmp_path) as other:
+        other.lock(b)
+    assert [x.id for x in store.current_locks()] == [b]
+    # a write rolled back after the lock list was read inside the transaction
+    with pytest.raises(RuntimeError), store.transaction():
+        memory.lock(a)
+        assert {x.id for x in store.current_locks()} == {a, b}
+        raise RuntimeError("roll back")
+    assert [x.id for x in store.current_locks()] == [b]
+    memory.forget(b)
+    assert store.current_locks() == []
+    assert store.current_locks() == store.locked_beliefs()
