@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
+from typing import Any
 
 from credo.errors import InvalidInputError
 
@@ -39,14 +41,27 @@ def normalise(text: str) -> str:
     r"""The form two texts must share to count as the same belief: NFKC, case-folded,
     whitespace collapsed. ``" ".join(s.split())`` splits on exactly the characters
     ``str.isspace`` accepts, like ``re.sub(r"\s+", " ", s).strip()``, several times faster
-    (a bulk import hashes every belief; tests/test_records.py checks the equality)."""
+    (a bulk import hashes every belief; tests/test_records.py checks the equality). ASCII
+    text is its own NFKC form and case-folds as ``lower()`` does, which skips two passes."""
+    if text.isascii():
+        return " ".join(text.lower().split())
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def content_hash(text: str) -> str:
+    sha256 = _sha256 or _load_sha256()
+    return sha256(normalise(text).encode("utf-8")).hexdigest()
+
+
+_sha256: Callable[[bytes], Any] | None = None
+
+
+def _load_sha256() -> Callable[[bytes], Any]:
+    global _sha256
     import hashlib  # OpenSSL's load costs the read-only hook ~12 ms; only writes hash
 
-    return hashlib.sha256(normalise(text).encode("utf-8")).hexdigest()
+    _sha256 = hashlib.sha256
+    return _sha256
 
 
 def derived_id(digest: str) -> str:

@@ -8,16 +8,20 @@ id and corroborates an existing belief with the same normalised text. Edges need
 stored is skipped. Anchors need their belief and are idempotent on (belief_id, doc_uri).
 
 Speed (``bench/ingest.py``, 100k beliefs + 200k edges): the file is parsed a chunk of lines
-per ``json.loads`` (records.py), well-formed records take a fast path of plain type checks,
-edges are checked inline in the import loop, the checks that touch the store run once per
-import rather than once per record, the cyclic garbage collector pauses for the import,
-and the store writes beliefs and edges in bulk (``Store.bulk_insert``: the FTS index and
-anchor text are brought up to date in set-based statements, edges go in src order).
+per ``json.loads`` (records.py) and handed over a batch at a time, well-formed records take
+a fast path of plain type checks, edges are checked inline in the import loop, the checks
+that touch the store run once per import rather than once per record, the cyclic garbage
+collector pauses for the import, and the store writes in bulk (store/bulk.py: multi-row
+INSERTs, per-row triggers and CHECK constraints suspended, set-based FTS and anchor-text
+updates, indexes of an empty table built after its rows, edges in src order). Every edge
+end and anchor belief is checked here, so SQLite's foreign-key checks are off for the
+import's transaction. Into a fresh store, a writer thread inserts the beliefs while the
+rest of the file is parsed (``_Writes``).
 
 What the import logs in ``ingest_log``:
 
 - one ``import`` row per new belief (belief_id, source_path, its text and session): the row
-  the anchor backfill and a rebuild read;
+  the anchor backfill and a rebuild read (built in SQL from the new rows: ``log_beliefs``);
 - one ``corroborate`` row per corroboration of a stored belief, one ``link`` row per anchor;
 - edges in ``relate_batch`` rows of up to ``EDGE_LOG_BATCH`` edges each (belief_id NULL,
   payload ``{"edges": [[src, dst, type, weight], ...]}``, the fields the per-edge rows
@@ -32,19 +36,24 @@ from __future__ import annotations
 
 import gc
 import json
+import queue
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
+from itertools import islice, repeat
 from json.encoder import encode_basestring_ascii
-from operator import itemgetter
+from operator import is_not, itemgetter
 from pathlib import Path
 from typing import Any
 
 from credo import identity
 from credo.docuri import normalise_doc_uri
 from credo.errors import CredoError, RecordsError
-from credo.records import AnchorRecord, BeliefRecord, EdgeRecord, read_records
+from credo.records import AnchorRecord, BeliefRecord, EdgeRecord, Record, read_batches
 from credo.store import NewBelief, Store
+from credo.store.bulk import BULK_DDL_ROWS, BulkLoad
 from credo.store.edges import EdgeRow
 from credo.types import BELIEF_KINDS, EDGE_VALENCE, ORIGINS, DocAnchor, EdgeType
 
@@ -53,8 +62,11 @@ EdgeKey = tuple[str, str, str]
 
 # Edges per ``relate_batch`` log row.
 EDGE_LOG_BATCH = 10_000
+# New beliefs handed to the writer thread at a time (``_Writes``).
+STREAM_BELIEFS = 5000
 
 _VALENCE = {t.value: w for t, w in EDGE_VALENCE.items()}
+_new = tuple.__new__
 _KINDS = frozenset(BELIEF_KINDS)
 _ORIGINS = frozenset(ORIGINS)
 
@@ -99,6 +111,9 @@ class _Plan:
 
     def __init__(self, store: Store, source: str, root: Path, now: float) -> None:
         self.store, self.source, self.root, self.now = store, source, root, now
+        # Nothing stored yet: nothing in the file can match the store, so the lookups in it
+        # are skipped (and the store may meanwhile take this import's rows: ``_Writes``).
+        self.fresh = not store.has_beliefs() and not store.has_edges()
         self.beliefs: dict[str, NewBelief] = {}
         self.belief_lines: dict[str, int] = {}
         self.by_hash: dict[str, str] = {}
@@ -115,65 +130,86 @@ class _Plan:
         return _fail(self.source, line, message)
 
     def add_belief(self, rec: BeliefRecord) -> str:
-        try:
-            content = identity.clean_content(rec.content)
-            if rec.id is not None:
-                _check_id(rec.id)
-        except CredoError as exc:
-            raise self.error(rec.line, str(exc)) from None
-        kind = rec.belief_kind or "factual"
-        origin = rec.origin or "import"
+        (line, belief_id, text, _, session, locked, kind, origin, alpha, beta) = rec[:10]
+        content = text.strip()
+        # identity.clean_content's checks; for ASCII text (no lone surrogate possible) they
+        # reduce to these, and anything else gets the full check and its exact message.
+        if not (
+            content
+            and len(content) <= identity.MAX_CONTENT_CHARS
+            and content.isascii()
+            and "\x00" not in content
+        ):
+            try:
+                content = identity.clean_content(text)
+            except CredoError as exc:
+                raise self.error(line, str(exc)) from None
+        if belief_id is not None:
+            try:
+                _check_id(belief_id)
+            except CredoError as exc:
+                raise self.error(line, str(exc)) from None
+        kind = kind or "factual"
+        origin = origin or "import"
         if kind not in _KINDS:
-            raise self.error(
-                rec.line, f"belief_kind {kind!r} must be one of {', '.join(BELIEF_KINDS)}"
-            )
+            raise self.error(line, f"belief_kind {kind!r} must be one of {', '.join(BELIEF_KINDS)}")
         if origin not in _ORIGINS:
-            raise self.error(rec.line, f"origin {origin!r} must be one of {', '.join(ORIGINS)}")
-        alpha = 1.0 if rec.alpha is None else rec.alpha
-        beta = 1.0 if rec.beta is None else rec.beta
-        for name, value in (("alpha", alpha), ("beta", beta)):
-            if value <= 0:
-                raise self.error(rec.line, f"{name} must be > 0, got {value}")
+            raise self.error(line, f"origin {origin!r} must be one of {', '.join(ORIGINS)}")
+        alpha = 1.0 if alpha is None else alpha
+        beta = 1.0 if beta is None else beta
+        if alpha <= 0:
+            raise self.error(line, f"alpha must be > 0, got {alpha}")
+        if beta <= 0:
+            raise self.error(line, f"beta must be > 0, got {beta}")
         digest = identity.content_hash(content)
-        belief_id = rec.id
+        beliefs = self.beliefs
         if belief_id is None:
             belief_id = self.by_hash.get(digest)
             found = None
             if belief_id is None:
-                found = self.store.find_by_hash(digest)
+                found = None if self.fresh else self.store.find_by_hash(digest)
                 belief_id = found.id if found else identity.derived_id(digest)
-            if belief_id in self.beliefs or found is not None or self.store.get_belief(belief_id):
+            if (
+                belief_id in beliefs
+                or found is not None
+                or (not self.fresh and self.store.get_belief(belief_id))
+            ):
                 if found is not None and found.deleted_at is not None:
                     self.revive.append(belief_id)  # like remember(): the same text revives it
-                self.corroborate.append((belief_id, rec.session))
+                self.corroborate.append((belief_id, session))
                 return belief_id
-        elif belief_id in self.beliefs:
-            if self.beliefs[belief_id].content_hash != digest:
+        elif belief_id in beliefs:
+            if beliefs[belief_id].content_hash != digest:
                 first = self.belief_lines[belief_id]
                 raise self.error(
-                    rec.line, f"id {belief_id!r} already used on line {first} for other text"
+                    line, f"id {belief_id!r} already used on line {first} for other text"
                 )
             self.unchanged += 1
             return belief_id
-        created = self.now if rec.created_at is None else rec.created_at
-        self.beliefs[belief_id] = NewBelief(
-            belief_id,
-            content,
-            digest,
-            kind,
-            origin,
-            rec.locked,
-            alpha,
-            beta,
-            rec.session,
-            created,
-            created if rec.updated_at is None else rec.updated_at,
-            rec.deleted_at,
+        _, _, _, _, _, _, _, _, _, _, created, updated, deleted, corroborations = rec
+        if created is None:
+            created = self.now
+        beliefs[belief_id] = _new(  # NewBelief(...) without its Python-level __new__
+            NewBelief,
+            (
+                belief_id,
+                content,
+                digest,
+                kind,
+                origin,
+                locked,
+                alpha,
+                beta,
+                session,
+                created,
+                created if updated is None else updated,
+                deleted,
+            ),
         )
-        self.belief_lines[belief_id] = rec.line
+        self.belief_lines[belief_id] = line
         self.by_hash.setdefault(digest, belief_id)
-        if rec.corroborations:
-            self.corroboration_rows.append((belief_id, rec.corroborations))
+        if corroborations:
+            self.corroboration_rows.append((belief_id, corroborations))
         return belief_id
 
     def add_anchor(
@@ -202,10 +238,9 @@ class _Plan:
 
     def add_edge(self, rec: EdgeRecord) -> None:
         """Raise the error an edge that failed the inline checks of the import loop earns."""
-        src, dst = rec.src, rec.dst
+        src, dst, type_name = rec.src, rec.dst, rec.type
         if src == dst:
             raise self.error(rec.line, f"self-edge {src!r} -> {dst!r} is not allowed")
-        type_name = str(rec.type)
         key = (src, dst, type_name)
         if key in self.edge_lines:
             raise self.error(
@@ -244,43 +279,194 @@ def _import(
     name: str,
     now: float,
 ) -> ImportReport:
-    with store.transaction():
+    # Every edge end and anchor belief is checked against the file and the store before the
+    # import commits (``_check_against_store``): SQLite's own foreign-key checks would only
+    # repeat that work, two index probes per edge.
+    with store.transaction(foreign_keys=False):
         plan = _Plan(store, name, root, now)
-        add_belief, edge_lines, edges = plan.add_belief, plan.edge_lines, plan.edges
-        for rec in read_records(source):
-            if type(rec) is EdgeRecord:
-                # The common case inline (200k edges pay for every attribute lookup);
-                # plan.add_edge re-checks an edge that fails here and names the problem.
-                line, src, dst, edge_type, weight, anchor_text, created = rec
-                type_name = str(edge_type)  # StrEnum: the value, without the slow .value
-                key = (src, dst, type_name)
-                if weight is None:
-                    weight = _VALENCE[type_name]
-                if src == dst or key in edge_lines or not -1.0 <= weight <= 1.0:
-                    plan.add_edge(rec)
-                edge_lines[key] = line
-                edges.append(
-                    (src, dst, type_name, weight, anchor_text, now if created is None else created)
-                )
-            elif type(rec) is BeliefRecord:
-                belief_id = add_belief(rec)
-                if rec.doc is not None:
-                    plan.add_anchor(belief_id, rec.doc, "ingest", None, rec.created_at, rec.line)
-            elif type(rec) is AnchorRecord:
-                plan.add_anchor(
-                    rec.belief_id,
-                    rec.doc_uri,
-                    rec.anchor_type,
-                    rec.position_hint,
-                    rec.created_at,
-                    rec.line,
-                )
-        return _write(plan, store)
+        writes = _Writes(plan, store)
+        try:
+            for batch in read_batches(source):
+                _add_batch(plan, batch)
+                writes.send_beliefs()
+            return _write(plan, store, writes)
+        finally:
+            writes.close()  # before the rollback or commit
 
 
-def _check_against_store(plan: _Plan, store: Store) -> list[EdgeRow]:
-    """Drop stored beliefs, check every edge and anchor end; returns the edges to insert."""
-    stored = store.content_hashes(plan.beliefs) if plan.beliefs else {}
+def _add_batch(plan: _Plan, batch: list[Record]) -> None:
+    first_line, append, now = plan.edge_lines.setdefault, plan.edges.append, plan.now
+    add_belief = plan.add_belief
+    for rec in batch:
+        if type(rec) is EdgeRecord:
+            # The common case inline (200k edges pay for every attribute lookup);
+            # plan.add_edge re-checks an edge that fails here and names the problem.
+            line, src, dst, type_name, weight, anchor_text, created = rec
+            if weight is None:
+                weight = _VALENCE[type_name]
+            if (
+                src == dst
+                or not -1.0 <= weight <= 1.0
+                or first_line((src, dst, type_name), line) != line  # a duplicate
+            ):
+                plan.add_edge(rec)
+            append((src, dst, type_name, weight, anchor_text, now if created is None else created))
+        elif type(rec) is BeliefRecord:
+            belief_id = add_belief(rec)
+            if rec.doc is not None:
+                plan.add_anchor(belief_id, rec.doc, "ingest", None, rec.created_at, rec.line)
+        elif type(rec) is AnchorRecord:
+            plan.add_anchor(
+                rec.belief_id,
+                rec.doc_uri,
+                rec.anchor_type,
+                rec.position_hint,
+                rec.created_at,
+                rec.line,
+            )
+
+
+class _Writes:
+    """Where the import's inserts run: in order, inline or on a writer thread; either way
+    an error of theirs is kept and raised by ``join()``, after the problems of the file and
+    of its references (whose checks come first without the thread too).
+
+    Into a fresh store (no belief, no edge), the inserts go to a writer thread: each
+    ``STREAM_BELIEFS`` new beliefs go in (FTS-indexed and logged) as soon as the plan holds
+    them; once the file is read, the last ones go in while this thread checks the
+    references, then the edges, then the indexes are built while this thread builds the log
+    rows. SQLite releases the GIL while a statement runs, so both cores work. (Not the log
+    rows beside the edge inserts: ``json.dumps`` holds the GIL for a whole chunk, and each
+    of the short edge statements needs it back.) Only into a fresh store: nothing in the
+    file can conflict with a stored belief or edge, so what the plan accepts is final and
+    the checks need not read the store (which the writer meanwhile fills); the import stays
+    one transaction, written in the same order as inline. Nothing but the writer touches
+    the connection while it is alive.
+    """
+
+    def __init__(self, plan: _Plan, store: Store) -> None:
+        self.plan, self.store = plan, store
+        self.sent = 0  # beliefs handed over so far (the first of plan.beliefs)
+        self._load: BulkLoad | None = None
+        self._writer: _Writer | None = None
+        self._error: Exception | None = None  # of an inline job
+
+    def send_beliefs(self) -> None:
+        """While the file is read: start the writer, or feed it the plan's new beliefs."""
+        beliefs = self.plan.beliefs
+        if not self.plan.fresh or len(beliefs) - self.sent < STREAM_BELIEFS:
+            return
+        if self._writer is None:
+            self._load = self.store.bulk_load(big=True)  # reads the store: before the thread
+            self._writer = _Writer()
+            self._writer.submit(self._load.start)
+        self.add_beliefs(list(islice(beliefs.values(), self.sent, None)))
+
+    def load(self, *, big: bool = True) -> BulkLoad:
+        """The bulk load: the one begun already, else a new one (``big``: see
+        ``Store.bulk_load``), begun now; only called with no writer or from this thread."""
+        if self._load is None:
+            self._load = self.store.bulk_load(big=big)
+            self.submit(self._load.start)
+        return self._load
+
+    def add_beliefs(self, rows: list[NewBelief]) -> None:
+        self.submit(partial(_add_beliefs, self.plan, self.store, self.load(), rows))
+        self.sent += len(rows)
+
+    def add_edges(self, rows: list[EdgeRow]) -> None:
+        """Insert the edges and finish the load; return once the edge rows are in, so that
+        what this thread does next runs beside the index builds of ``finish`` (long
+        statements) rather than beside the edge inserts (short ones, each of which needs
+        the GIL back)."""
+        load = self.load()
+        inserted = threading.Event()
+        self.submit(partial(load.add_edges, rows))
+        self.submit(inserted.set)
+        self.submit(load.finish)
+        if self._writer is not None:
+            self._writer.wait_for(inserted)
+
+    def submit(self, job: Callable[[], object]) -> None:
+        if self._writer is not None:
+            self._writer.submit(job)
+        elif self._error is None:
+            try:
+                job()
+            except Exception as exc:  # raised by join(), like the writer's
+                self._error = exc
+
+    def join(self) -> None:
+        """Wait for the inserts; raise the first error one met."""
+        error = self._writer.join() if self._writer is not None else self._error
+        self._writer = None
+        if error is not None:
+            raise error
+
+    def close(self) -> None:
+        """Stop the writer (skipping what it has not begun) and restore the connection."""
+        try:
+            if self._writer is not None:
+                self._writer.cancel()
+        finally:
+            if self._load is not None:
+                self._load.close()
+
+
+class _Writer:
+    """Runs store calls in order on one background thread."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[Callable[[], object] | None] = queue.SimpleQueue()
+        self._error: BaseException | None = None
+        self._cancelled = False
+        self._thread = threading.Thread(target=self._run, name="credo-import-writer")
+        self._thread.start()
+
+    def submit(self, job: Callable[[], object]) -> None:
+        self._jobs.put(job)
+
+    def _run(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            if self._error is None and not self._cancelled:
+                try:
+                    job()
+                except BaseException as exc:  # handed to the parse thread by join()
+                    self._error = exc
+
+    def wait_for(self, event: threading.Event) -> None:
+        """Wait until a job sets ``event``, or the writer fails (and then skips that job)."""
+        while not event.wait(0.05):
+            if self._error is not None or not self._thread.is_alive():
+                return
+
+    def join(self) -> BaseException | None:
+        self._jobs.put(None)
+        self._wait()
+        return self._error
+
+    def cancel(self) -> None:
+        self._cancelled = True
+        self._jobs.put(None)
+        self._wait()
+
+    def _wait(self) -> None:
+        # Uninterruptible: the caller rolls back next, and a statement of a job still
+        # running after the rollback would write outside the transaction.
+        interrupted: BaseException | None = None
+        while self._thread.is_alive():
+            try:
+                self._thread.join()
+            except BaseException as exc:  # KeyboardInterrupt: re-raised once idle
+                interrupted = exc
+        if interrupted is not None:
+            raise interrupted
+
+
+def _check_against_store(plan: _Plan, store: Store | None) -> list[EdgeRow]:
+    """Drop stored beliefs, check every edge and anchor end; returns the edges to insert,
+    in insert order. ``store`` None: the store was fresh, nothing in it to look up."""
+    stored = store.content_hashes(plan.beliefs) if store is not None and plan.beliefs else {}
     for belief_id in sorted(stored, key=plan.belief_lines.__getitem__):
         new = plan.beliefs.pop(belief_id)
         if stored[belief_id] != new.content_hash:
@@ -289,11 +475,12 @@ def _check_against_store(plan: _Plan, store: Store) -> list[EdgeRow]:
                 f"id {belief_id!r} already holds other text in the store",
             )
         plan.unchanged += 1
-    ends = {e[0] for e in plan.edges}
-    ends.update([e[1] for e in plan.edges])
+    ends = set(map(itemgetter(0), plan.edges))
+    ends.update(map(itemgetter(1), plan.edges))
     ends.update([a.belief_id for a in plan.anchors])
-    outside = ends.difference(plan.beliefs)
-    missing = outside - store.existing_ids(outside) if outside else set()
+    missing = ends.difference(plan.beliefs)
+    if missing and store is not None:
+        missing -= store.existing_ids(missing)
     if missing:
         for edge in plan.edges:
             for end in edge[:2]:
@@ -306,7 +493,7 @@ def _check_against_store(plan: _Plan, store: Store) -> list[EdgeRow]:
                 raise plan.error(
                     line, f"anchor belief {anchor.belief_id!r} is not a known belief id"
                 )
-    already = store.existing_edge_keys(plan.edge_lines) if plan.edges else set()
+    already = store.existing_edge_keys(plan.edge_lines) if store is not None else set()
     new_edges = [e for e in plan.edges if e[:3] not in already] if already else plan.edges
     # Grouped by src, the primary key (src, dst, type) fills nearly front to back: twice as
     # fast as file order. Sorting on src alone compares plain strings, several times
@@ -315,43 +502,47 @@ def _check_against_store(plan: _Plan, store: Store) -> list[EdgeRow]:
     return new_edges
 
 
-def _write(plan: _Plan, store: Store) -> ImportReport:
-    new_edges = _check_against_store(plan, store)
+def _add_beliefs(plan: _Plan, store: Store, load: BulkLoad, rows: list[NewBelief]) -> None:
+    """Insert new beliefs and log them: the ``import`` rows, built in SQL from the rows just
+    inserted (a bound row each would cost more than the belief insert itself)."""
+    first = load.add_beliefs(rows)
+    if first is not None:
+        store.log_beliefs((first, first + len(rows) - 1), plan.now, "import", plan.source)
+    else:
+        store.append_log(
+            (plan.now, "import", b.id, plan.source, _belief_payload(b.content, b.session))
+            for b in rows
+        )
+
+
+def _write(plan: _Plan, store: Store, writes: _Writes) -> ImportReport:
+    """Check the plan's references, then insert the rest, log, and report. Into a fresh
+    store the checks and the log rows are built while the writer inserts (``_Writes``)."""
+    new_edges = None if plan.fresh else _check_against_store(plan, store)
     beliefs = list(plan.beliefs.values())
+    big = len(beliefs) + len(plan.edges) >= BULK_DDL_ROWS
+    writes.load(big=big)
+    writes.add_beliefs(beliefs[writes.sent :])
+    if new_edges is None:
+        new_edges = _check_against_store(plan, None)
+    writes.add_edges(new_edges)  # returns once the edge rows are in; the indexes follow
     src, now = plan.source, plan.now
-    store.bulk_insert(beliefs, new_edges)
-    anchors_added = store.insert_anchors(plan.anchors)
     revived = sorted(set(plan.revive))
+    log: list[LogRow] = [(now, "revive", bid, src, None) for bid in revived]
+    log += [(now, "corroborate", bid, src, None) for bid, _ in plan.corroborate]
+    log += _edge_log(new_edges, now, src)
+    log += [
+        (now, "link", a.belief_id, src, {"doc_uri": a.doc_uri, "anchor_type": a.anchor_type})
+        for a in plan.anchors
+    ]
+    writes.join()
+    anchors_added = store.insert_anchors(plan.anchors)
     store.set_deleted_many(revived, None, now)
     for belief_id, session in plan.corroborate:
         store.add_corroboration(belief_id, src, session, now)
     for belief_id, count in plan.corroboration_rows:
         for _ in range(count):
             store.add_corroboration(belief_id, src, None, now)
-    log: list[LogRow] = [
-        (now, "import", b.id, src, _belief_payload(b.content, b.session)) for b in beliefs
-    ]
-    log += [(now, "revive", bid, src, None) for bid in revived]
-    log += [(now, "corroborate", bid, src, None) for bid, _ in plan.corroborate]
-    batched = new_edges
-    supersedes = EdgeType.SUPERSEDES.value
-    if any(e[4] is not None or e[2] == supersedes for e in new_edges):
-        batched = []
-        for edge in new_edges:
-            s, d, t, weight, anchor_text, _ = edge
-            if anchor_text is None and t != supersedes:
-                batched.append(edge)
-            else:
-                payload = {"dst": d, "type": t, "weight": weight, "anchor_text": anchor_text}
-                log.append((now, "relate", s, src, payload))
-    for start in range(0, len(batched), EDGE_LOG_BATCH):
-        chunk = batched[start : start + EDGE_LOG_BATCH]
-        rows = [edge[:4] for edge in chunk]
-        log.append((now, "relate_batch", None, src, json.dumps({"edges": rows})))
-    log += [
-        (now, "link", a.belief_id, src, {"doc_uri": a.doc_uri, "anchor_type": a.anchor_type})
-        for a in plan.anchors
-    ]
     store.append_log(log)
     return ImportReport(
         beliefs_added=len(beliefs),
@@ -362,3 +553,31 @@ def _write(plan: _Plan, store: Store) -> ImportReport:
         anchors_added=anchors_added,
         source=src,
     )
+
+
+_LOGGED_FIELDS = itemgetter(0, 1, 2, 3)  # src, dst, type, weight
+
+
+def _edge_log(edges: list[EdgeRow], now: float, src: str) -> list[LogRow]:
+    """The log rows of new edges: ``relate`` rows for those that need one, ``relate_batch``
+    rows for the rest (see the module docstring)."""
+    log: list[LogRow] = []
+    batched = edges
+    supersedes = EdgeType.SUPERSEDES.value
+    if _has_anchor_text(edges) or supersedes in set(map(itemgetter(2), edges)):
+        batched = []
+        for edge in edges:
+            s, d, t, weight, anchor_text, _ = edge
+            if anchor_text is None and t != supersedes:
+                batched.append(edge)
+            else:
+                payload = {"dst": d, "type": t, "weight": weight, "anchor_text": anchor_text}
+                log.append((now, "relate", s, src, payload))
+    for start in range(0, len(batched), EDGE_LOG_BATCH):
+        rows = list(map(_LOGGED_FIELDS, batched[start : start + EDGE_LOG_BATCH]))
+        log.append((now, "relate_batch", None, src, json.dumps({"edges": rows})))
+    return log
+
+
+def _has_anchor_text(edges: list[EdgeRow]) -> bool:
+    return any(map(is_not, map(itemgetter(4), edges), repeat(None)))

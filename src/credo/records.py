@@ -11,9 +11,9 @@ the record. Export writes every field so that export -> import -> export is byte
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from credo.errors import RecordsError
 from credo.types import ANCHOR_TYPES, Belief, DocAnchor, Edge, EdgeType
@@ -45,7 +45,7 @@ class EdgeRecord(NamedTuple):
     line: int
     src: str
     dst: str
-    type: EdgeType
+    type: str  # an ``EdgeType`` value, as stored
     weight: float | None = None
     anchor_text: str | None = None
     created_at: float | None = None
@@ -177,7 +177,7 @@ def _checked(obj: Any, source: str, line: int) -> Record:
             line=line,
             src=f.text("src", required=True) or "",
             dst=f.text("dst", required=True) or "",
-            type=edge_type,
+            type=edge_type.value,
             weight=f.number("weight"),
             anchor_text=f.text("anchor_text"),
             created_at=f.number("created_at"),
@@ -210,9 +210,10 @@ def _finite(value: object) -> float | None:
     return None
 
 
+_BELIEF_DEFAULTS = BeliefRecord(0, None, "")[3:]
 _TEXT_FIELDS = ("doc", "session", "belief_kind", "origin")
 _NUMBER_FIELDS = ("alpha", "beta", "created_at", "updated_at", "deleted_at")
-_EDGE_TYPES = {t.value: t for t in EdgeType}
+_EDGE_TYPES = frozenset(t.value for t in EdgeType)
 
 
 def _quick_belief(obj: dict[str, Any], line: int) -> BeliefRecord | None:
@@ -273,11 +274,10 @@ def _quick_edge(obj: dict[str, Any], line: int) -> EdgeRecord | None:
     src, dst, type_name = obj.get("src"), obj.get("dst"), obj.get("type")
     if type(src) is not str or type(dst) is not str or type(type_name) is not str:
         return None
-    edge_type = _EDGE_TYPES.get(type_name)
-    if edge_type is None:
+    if type_name not in _EDGE_TYPES:
         return None
     if len(obj) == 4:
-        return EdgeRecord(line, src, dst, edge_type)  # exactly kind, src, dst and type
+        return EdgeRecord(line, src, dst, type_name)  # exactly kind, src, dst and type
     if not obj.keys() <= _EDGE_KEYS:
         return None
     weight, anchor_text, created_at = (
@@ -291,7 +291,7 @@ def _quick_edge(obj: dict[str, Any], line: int) -> EdgeRecord | None:
         return None
     if created_at is not None and (created_at := _finite(created_at)) is None:
         return None
-    return EdgeRecord(line, src, dst, edge_type, weight, anchor_text, created_at)
+    return EdgeRecord(line, src, dst, type_name, weight, anchor_text, created_at)
 
 
 def parse_line(obj: Any, source: str, line: int) -> Record:
@@ -323,16 +323,43 @@ def read_records(source: str | Path | Iterable[dict[str, Any] | str]) -> Iterato
     Invalid UTF-8, invalid JSON, a non-object line or a bad field raises ``RecordsError``
     naming the line. Blank lines are skipped.
     """
+    for batch in read_batches(source):
+        yield from batch
+
+
+# Records per batch read from an iterable source (a file is batched by ``CHUNK_BYTES``).
+BATCH_RECORDS = 1024
+
+
+def read_batches(source: str | Path | Iterable[dict[str, Any] | str]) -> Iterator[list[Record]]:
+    """``read_records`` a list at a time: the importer's loop then pays no generator step
+    per record.
+
+    Lazy like ``read_records``: a bad line raises only after the batch of the records
+    before it has been handed out, so the importer meets line n's problem before line
+    n+1's.
+    """
     if isinstance(source, str | Path):
         yield from _read_file(Path(source))
         return
-    for number, item in enumerate(source, start=1):
-        if isinstance(item, str):
-            if not item.strip():
-                continue
-            yield parse_line(_loads(item, "<records>", number), "<records>", number)
-        else:
-            yield parse_line(item, "<records>", number)
+    batch: list[Record] = []
+    try:
+        for number, item in enumerate(source, start=1):
+            if isinstance(item, str):
+                if not item.strip():
+                    continue
+                batch.append(parse_line(_loads(item, "<records>", number), "<records>", number))
+            else:
+                batch.append(parse_line(item, "<records>", number))
+            if len(batch) >= BATCH_RECORDS:
+                yield batch
+                batch = []
+    except RecordsError:
+        if batch:
+            yield batch
+        raise
+    if batch:
+        yield batch
 
 
 def _loads(text: str, source: str, line: int) -> Any:
@@ -350,7 +377,7 @@ _SCALARS = (str, int, float, bool, type(None))
 _BOM = "\ufeff".encode()
 
 
-def _read_file(path: Path) -> Iterator[Record]:
+def _read_file(path: Path) -> Iterator[list[Record]]:
     name = str(path)
     try:
         handle = path.open("rb")
@@ -359,16 +386,35 @@ def _read_file(path: Path) -> Iterator[Record]:
     with handle:
         first = 1
         while lines := handle.readlines(CHUNK_BYTES):
-            parsed = _parse_chunk(lines, first)
-            if parsed is None:
-                for number, raw in enumerate(lines, first):
-                    if (record := _parse_raw(raw, number, name)) is not None:
-                        yield record
-            else:
-                # Lazily: the importer must meet line n's problem before line n+1's.
-                for number, obj, record in parsed:
-                    yield record if record is not None else _checked(obj, name, number)
+            yield from _chunk_batches(lines, first, name)
             first += len(lines)
+
+
+def _chunk_batches(lines: list[bytes], first: int, name: str) -> Iterator[list[Record]]:
+    """The records of one chunk of lines, as one batch (or, before a bad line, the batch of
+    the lines above it, then the error)."""
+    parsed = _parse_chunk(lines, first)
+    if parsed is None:
+        batch: list[Record] = []
+        try:
+            for number, raw in enumerate(lines, first):
+                if (record := _parse_raw(raw, number, name)) is not None:
+                    batch.append(record)
+        except RecordsError:
+            if batch:
+                yield batch
+            raise
+        yield batch
+        return
+    records, slow = parsed
+    for index, number, obj in slow:  # in line order
+        try:
+            records[index] = _checked(obj, name, number)
+        except RecordsError:
+            if index:
+                yield cast("list[Record]", records[:index])  # filled in above index
+            raise
+    yield cast("list[Record]", records)  # every None is filled in by now
 
 
 def _parse_raw(raw: bytes, number: int, name: str) -> Record | None:
@@ -388,10 +434,10 @@ def _parse_raw(raw: bytes, number: int, name: str) -> Record | None:
 
 def _parse_chunk(
     lines: list[bytes], first: int
-) -> list[tuple[int, dict[str, Any], Record | None]] | None:
-    """Consecutive lines parsed as one JSON document: (line, object, quick record or None
-    when the detailed validator must look at it); None when a line needs the line-by-line
-    path (which then finds and names the problem).
+) -> tuple[list[Record | None], list[tuple[int, int, dict[str, Any]]]] | None:
+    """Consecutive lines parsed as one JSON document: the quick record of each line (None
+    where the detailed validator must look at it) and, for those, (index, line, object);
+    None when a line needs the line-by-line path (which then finds and names the problem).
 
     One ``json.loads`` over ``[[line1],[line2],...]`` costs a fraction of one call per line
     (key strings are shared, per-call overhead is paid once). It is exact, not a guess: a
@@ -400,35 +446,64 @@ def _parse_chunk(
     object with only scalar values, no joint can sit inside an object, so each wrapper holds
     exactly its own line's value, as parsing the line alone would give.
     """
-    kept: list[bytes] = []
-    numbers: list[int] = []
-    for number, raw in enumerate(lines, first):
-        if len(raw) > MAX_LINE_BYTES:
-            return None
-        if raw.isspace():
-            continue
-        if number == 1 and raw.startswith(_BOM):
-            raw = raw[len(_BOM) :]
-        kept.append(raw)
-        numbers.append(number)
+    kept: list[bytes] = lines
+    numbers: Sequence[int] = range(first, first + len(lines))
+    if first == 1 or max(map(len, lines)) > MAX_LINE_BYTES or any(map(bytes.isspace, lines)):
+        kept_lines: list[bytes] = []  # the uncommon case, line by line
+        kept_numbers: list[int] = []
+        for number, raw in enumerate(lines, first):
+            if len(raw) > MAX_LINE_BYTES:
+                return None
+            if raw.isspace():
+                continue
+            if number == 1 and raw.startswith(_BOM):
+                raw = raw[len(_BOM) :]
+            kept_lines.append(raw)
+            kept_numbers.append(number)
+        kept, numbers = kept_lines, kept_numbers
     if not kept:
-        return []
+        return [], []
     try:
         wrappers = json.loads((b"[[" + b"],[".join(kept) + b"]]").decode("utf-8"))
     except (ValueError, RecursionError):
         return None
     if len(wrappers) != len(kept):
         return None
-    parsed: list[tuple[int, dict[str, Any], Record | None]] = []
+    records: list[Record | None] = []
+    slow: list[tuple[int, int, dict[str, Any]]] = []
+    append, edge_types, new = records.append, _EDGE_TYPES, tuple.__new__
     for number, wrapper in zip(numbers, wrappers, strict=True):
-        if type(wrapper) is not list or len(wrapper) != 1 or type(wrapper[0]) is not dict:
+        if type(wrapper) is not list or len(wrapper) != 1:
             return None
-        obj: dict[str, Any] = wrapper[0]
+        obj = wrapper[0]
+        if type(obj) is not dict:
+            return None
+        # The two commonest shapes inline (hundreds of thousands of lines pay for every
+        # call); anything else goes through _quick, then _checked.
+        size, get = len(obj), obj.get
+        if size == 4 and get("kind") == "edge":
+            src, dst, type_name = get("src"), get("dst"), get("type")
+            if (
+                type(src) is str
+                and type(dst) is str
+                and type(type_name) is str
+                and type_name in edge_types
+            ):
+                # tuple.__new__: the NamedTuple's own __new__ is a Python-level call.
+                append(new(EdgeRecord, (number, src, dst, type_name, None, None, None)))
+                continue
+        elif size == 3 and get("kind") == "belief":
+            belief_id, content = get("id"), get("content")
+            if type(belief_id) is str and type(content) is str:
+                append(new(BeliefRecord, (number, belief_id, content, *_BELIEF_DEFAULTS)))
+                continue
         record = _quick(obj, number)
-        if record is None and not all(type(v) in _SCALARS for v in obj.values()):
-            return None  # a quick record has only scalar values by construction
-        parsed.append((number, obj, record))
-    return parsed
+        if record is None:
+            if not all(type(v) in _SCALARS for v in obj.values()):
+                return None  # a quick record has only scalar values by construction
+            slow.append((len(records), number, obj))
+        append(record)
+    return records, slow
 
 
 def _dump(obj: dict[str, Any]) -> str:

@@ -60,9 +60,15 @@ class Store(
         (derived state such as HRR traces is flushed inside the same transaction)."""
         self._tx.before_commit.append(callback)
 
-    def transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
-        """All writes go through here: one atomic unit, nested scopes join the outer one."""
-        return self._tx.scope()
+    def transaction(
+        self, *, foreign_keys: bool = True
+    ) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        """All writes go through here: one atomic unit, nested scopes join the outer one.
+
+        ``foreign_keys=False`` is for a bulk writer that has checked every reference itself
+        (the records import): SQLite then skips its own checks (see ``Transactions.scope``).
+        """
+        return self._tx.scope(foreign_keys=foreign_keys)
 
     @contextlib.contextmanager
     def write_errors(self) -> Iterator[None]:

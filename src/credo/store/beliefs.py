@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
-from credo.store.edges import EdgeRow, insert_edge_rows
+from credo.store.bulk import BulkLoad
 from credo.types import Belief
 
 _COLUMNS = (
@@ -60,14 +60,6 @@ _INSERT = (
     "INSERT INTO beliefs(id, content, content_hash, kind, origin, locked, alpha, beta, "
     "session, created_at, updated_at, deleted_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
 )
-# A belief's anchor_text: the anchor text of its incoming edges in (src, type) order, the
-# same expression as the edges_anchor_* triggers of M001.
-_REFRESH_ANCHOR_TEXT = (
-    "UPDATE beliefs SET anchor_text = coalesce(("
-    "SELECT group_concat(anchor_text, ' ') FROM ("
-    "SELECT anchor_text FROM edges WHERE dst = ?1 AND anchor_text IS NOT NULL "
-    "ORDER BY src, type)), '') WHERE id = ?1"
-)
 
 
 class BeliefTable:
@@ -94,6 +86,10 @@ class BeliefTable:
         )
         return {str(r[0]) for r in rows}
 
+    def has_beliefs(self) -> bool:
+        """Whether any belief row exists, forgotten ones included."""
+        return self.conn.execute("SELECT 1 FROM beliefs LIMIT 1").fetchone() is not None
+
     def find_by_hash(self, content_hash: str) -> Belief | None:
         """The belief holding this normalised text: a live one first, then the newest deleted."""
         row = self.conn.execute(
@@ -107,50 +103,15 @@ class BeliefTable:
         # bool binds as 0/1; NewBelief is already a row in column order.
         self.conn.executemany(_INSERT, beliefs)
 
-    def bulk_insert(self, beliefs: Collection[NewBelief], edges: Collection[EdgeRow]) -> None:
-        """Insert many beliefs, then many edges, with the index work done in bulk.
-
-        Must run inside a write transaction. A ``_bulk_load`` row (see M001) suspends the
-        per-row FTS insert and anchor-text triggers; the new beliefs are then indexed by one
-        INSERT ... SELECT before any edge goes in (while their anchor_text is still empty,
-        so the FTS update trigger later deletes exactly what was indexed), and the flag is
-        removed before the anchor_text of the edges' targets is refreshed, so those updates
-        go through the ordinary FTS update trigger. ``edges`` are inserted in the order
-        given; (src, dst, type) order fills the primary key fastest.
-        """
-        conn = self.conn
-        if not beliefs and not edges:
-            return
-        row = conn.execute("SELECT max(rid) FROM beliefs").fetchone()
-        first_rid = int(row[0] or 0) + 1
-        conn.execute("INSERT INTO _bulk_load(active) VALUES (1)")
-        try:
-            conn.executemany(_INSERT, beliefs)
-            added = conn.execute(
-                "SELECT count(*) FROM beliefs WHERE rid >= ?", (first_rid,)
-            ).fetchone()[0]
-            if added == len(beliefs):
-                conn.execute(
-                    "INSERT INTO beliefs_fts(rowid, content, anchor_text) "
-                    "SELECT rid, content, anchor_text FROM beliefs "
-                    "WHERE rid >= ? AND deleted_at IS NULL",
-                    (first_rid,),
-                )
-            else:  # rowids were not handed out past the old maximum (only at 2**63 - 1)
-                conn.execute(
-                    "INSERT INTO beliefs_fts(rowid, content, anchor_text) "
-                    "SELECT rid, content, anchor_text FROM beliefs "
-                    "WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL",
-                    (json.dumps([b.id for b in beliefs]),),
-                )
-            _insert_edges_without_triggers(conn, edges)
-        finally:
-            conn.execute("DELETE FROM _bulk_load")
-        targets = sorted({e[1] for e in edges if e[4] is not None})
-        conn.executemany(_REFRESH_ANCHOR_TEXT, ((t,) for t in targets))
+    def bulk_load(self, *, big: bool) -> BulkLoad:
+        """A bulk insert of beliefs and edges, fed in batches (store/bulk.py). ``big``: many
+        rows are coming, worth suspending triggers and indexes (schema changes) for."""
+        return BulkLoad(self.conn, big=big)
 
     def content_hashes(self, ids: Iterable[str]) -> dict[str, str]:
         """id -> content_hash for those of ``ids`` that are stored (one query)."""
+        if not self.has_beliefs():
+            return {}  # a fresh store: skip encoding and matching a bulk import's ids
         rows = self.conn.execute(
             "SELECT id, content_hash FROM beliefs WHERE id IN (SELECT value FROM json_each(?))",
             (_json_list(ids),),
@@ -204,22 +165,3 @@ class BeliefTable:
 
 def _json_list(ids: Iterable[str]) -> str:
     return json.dumps(list(ids))
-
-
-def _insert_edges_without_triggers(conn: sqlite3.Connection, edges: Collection[EdgeRow]) -> None:
-    """Insert many edges with the anchor-text triggers dropped for the duration: a trigger
-    invocation per row costs ~5 us even when its WHEN clause is false. The DDL is part of
-    the caller's transaction, so no other connection ever sees the triggers missing, and a
-    rollback restores them; the caller refreshes anchor text in one pass afterwards."""
-    if len(edges) < 1000:
-        insert_edge_rows(conn, edges)
-        return
-    triggers = conn.execute(
-        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'edges' "
-        "ORDER BY name"
-    ).fetchall()
-    for name, _ in triggers:
-        conn.execute(f'DROP TRIGGER "{name}"')
-    insert_edge_rows(conn, edges)
-    for _, sql in triggers:
-        conn.execute(sql)

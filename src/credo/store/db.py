@@ -92,7 +92,12 @@ class Transactions:
         return self._depth > 0
 
     @contextlib.contextmanager
-    def scope(self) -> Iterator[sqlite3.Connection]:
+    def scope(self, *, foreign_keys: bool = True) -> Iterator[sqlite3.Connection]:
+        """``foreign_keys=False``: SQLite skips its foreign-key checks for this transaction
+        (a bulk writer that has checked every reference itself; a check costs two index
+        probes per edge). The pragma is a no-op inside a transaction, so it is switched
+        around BEGIN ... COMMIT, and only by an outermost scope: a nested one keeps the
+        outer transaction's setting."""
         if self._depth:
             self._depth += 1
             try:
@@ -100,6 +105,17 @@ class Transactions:
             finally:
                 self._depth -= 1
             return
+        if not foreign_keys:
+            self._conn.execute("PRAGMA foreign_keys = OFF")
+        try:
+            with self._outermost() as conn:
+                yield conn
+        finally:
+            if not foreign_keys:
+                self._conn.execute("PRAGMA foreign_keys = ON")
+
+    @contextlib.contextmanager
+    def _outermost(self) -> Iterator[sqlite3.Connection]:
         try:
             self._conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:

@@ -52,14 +52,19 @@ class EdgeTable:
         )
         return cur.rowcount > 0
 
+    def has_edges(self) -> bool:
+        return self.conn.execute("SELECT 1 FROM edges LIMIT 1").fetchone() is not None
+
     def existing_edge_keys(self, keys: Iterable[tuple[str, str, str]]) -> set[tuple[str, str, str]]:
         """Those of ``keys`` (src, dst, type) that are stored.
 
         Reads the stored edges of the keys' sources (a primary-key prefix scan each), which
         on a bulk import is far cheaper than matching every key through JSON.
         """
+        if not self.has_edges():
+            return set()
         wanted = set(keys)
-        if not wanted or self.conn.execute("SELECT 1 FROM edges LIMIT 1").fetchone() is None:
+        if not wanted:
             return set()
         sources = json.dumps(sorted({k[0] for k in wanted}))
         rows = self.conn.execute(

@@ -45,6 +45,26 @@ class LogTable:
             ),
         )
 
+    def log_beliefs(
+        self, rids: tuple[int, int], at: float, op: str, source_path: str | None
+    ) -> None:
+        """Append one ``op`` row per belief whose rowid is in the range ``rids`` (first,
+        last), in rowid order, with the payload ``{"content": ..., "session": ...}``, in one
+        statement (a bulk import logs every belief it adds; one bound row each cost more
+        than the belief insert).
+
+        The payload is the text ``json.dumps(..., sort_keys=True)`` writes, except that
+        characters past ``~`` (DEL and all non-ASCII) stay as they are instead of ``\\u``
+        escapes: the same JSON.
+        """
+        self.conn.execute(
+            "INSERT INTO ingest_log(at, op, belief_id, source_path, payload) "
+            "SELECT ?, ?, id, ?, "
+            "'{\"content\": ' || json_quote(content) || ', \"session\": ' || json_quote(session) "
+            "|| '}' FROM beliefs WHERE rid BETWEEN ? AND ? ORDER BY rid",
+            (at, op, source_path, *rids),
+        )
+
     def redact_log(self, belief_id: str) -> None:
         """Erase the payloads that mention a hard-forgotten belief (its text must leave)."""
         self.conn.execute(

@@ -1,0 +1,194 @@
+"""Bulk writes of beliefs and edges (the records import), in steps, inside one transaction.
+
+A ``BulkLoad`` is opened inside a write transaction, takes belief and edge rows in batches
+and is finished before anything else writes; the caller rolls the transaction back if any
+step raises. The rows must be valid already (the importer checks every field, end and
+duplicate before it hands a row over), which is what makes these shortcuts safe:
+
+- CHECK constraints are skipped while rows go in (``PRAGMA ignore_check_constraints``): the
+  ``IN (...)`` lists of the edge type and of ``locked`` cost several microseconds a row.
+- The per-row triggers that keep the FTS index, the anchor text and (with the HRR lane
+  off) the HRR queue up to date are dropped and their work done in set-based statements:
+  each batch of beliefs is indexed by one INSERT ... SELECT as it goes in (while its
+  anchor_text is still empty, so the FTS update trigger later deletes exactly what was
+  indexed); at the end, with the triggers back, the anchor_text of the edges' targets is
+  refreshed through the ordinary FTS update trigger.
+- A table that held no row when the load began has its indexes built after its rows: one
+  sort instead of a random B-tree insert per row.
+- Rows go in as multi-row ``INSERT ... VALUES (...), (...)`` statements: one statement
+  execution per few hundred rows instead of one per row (half the cost), and one release
+  of the GIL per statement, which lets another Python thread run meanwhile.
+
+The DDL is part of the caller's transaction: no other connection ever sees a trigger or an
+index missing, and a rollback (or a crash) restores them. Below ``BULK_DDL_ROWS`` rows the
+schema is left alone (a schema reload costs more than a few hundred trigger firings) and
+the ``_bulk_load`` flag of M001 suspends the triggers instead.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from itertools import chain, repeat
+from operator import is_not, itemgetter
+
+BULK_DDL_ROWS = 1000
+
+# Rows per multi-row INSERT: past a hundred or so the statement gets no cheaper per row,
+# and larger ones hand the GIL to a parsing thread for longer (one hand-over costs up to
+# the interpreter's switch interval, 5 ms).
+ROWS_PER_STATEMENT = 2000
+
+BELIEF_COLUMNS = (
+    "id, content, content_hash, kind, origin, locked, alpha, beta, session, created_at, "
+    "updated_at, deleted_at"
+)
+EDGE_COLUMNS = "src, dst, type, weight, anchor_text, created_at"
+
+# The per-row triggers a load replaces with set-based statements. Any other trigger (one a
+# later migration adds) stays in force.
+_TRIGGERS = ("beliefs_fts_insert", "edges_anchor_insert")
+_TEMP_TRIGGERS = ("credo_hrr_insert",)  # store/hrr.py; kept while the HRR lane is on
+
+# A belief's anchor_text: the anchor text of its incoming edges in (src, type) order, the
+# same expression as the edges_anchor_* triggers of M001.
+_REFRESH_ANCHOR_TEXT = (
+    "UPDATE beliefs SET anchor_text = coalesce(("
+    "SELECT group_concat(anchor_text, ' ') FROM ("
+    "SELECT anchor_text FROM edges WHERE dst = ?1 AND anchor_text IS NOT NULL "
+    "ORDER BY src, type)), '') WHERE id = ?1"
+)
+
+
+def insert_rows(
+    conn: sqlite3.Connection, table: str, columns: str, rows: Sequence[Sequence[object]]
+) -> None:
+    """``INSERT INTO table(columns)`` every row, a few hundred rows per statement."""
+    if not rows:
+        return
+    width = columns.count(",") + 1
+    limit = conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    per = max(1, min(ROWS_PER_STATEMENT, limit // width))
+    head, one = f"INSERT INTO {table}({columns}) VALUES ", "(" + ",".join("?" * width) + ")"
+    full = head + ",".join([one] * per)
+    for start in range(0, len(rows), per):
+        part = rows[start : start + per]
+        sql = full if len(part) == per else head + ",".join([one] * len(part))
+        conn.execute(sql, list(chain.from_iterable(part)))
+
+
+class BulkLoad:
+    """One bulk insert of beliefs and edges, fed in batches (see the module docstring).
+
+    ``start()``, then any number of ``add_beliefs`` / ``add_edges`` calls, then
+    ``finish()``; nothing else may write between ``start`` and ``finish``. If a step raises,
+    ``close()``, then roll the transaction back.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, *, big: bool) -> None:
+        self.conn = conn
+        self.big = big
+        row = conn.execute("SELECT max(rid) FROM beliefs").fetchone()
+        self.first_rid = int(row[0] or 0) + 1
+        self.beliefs_added = 0
+        # SQLite gives a new row the largest rowid + 1 until that would pass 2**63 - 1, then
+        # picks one at random: far below that, the rows go in as first_rid, first_rid + 1...
+        self.contiguous = self.first_rid < 2**62
+        self._anchor_targets: set[str] = set()
+        self._restore: list[str] = []  # DDL that undoes the suspensions, in order
+
+    def start(self) -> None:
+        conn = self.conn
+        if self.big:
+            empty = [
+                t
+                for t in ("beliefs", "edges")
+                if conn.execute(f"SELECT 1 FROM {t} LIMIT 1").fetchone() is None
+            ]
+            self._drop("index", _indexes_of(conn, empty), temp=False)
+            self._drop("trigger", _TRIGGERS, temp=False)
+            hrr_on = conn.execute("SELECT 1 FROM _meta WHERE key = 'hrr_dim'").fetchone()
+            if hrr_on is None:  # else its trigger must see every edge
+                self._drop("trigger", _TEMP_TRIGGERS, temp=True)
+        else:
+            conn.execute("INSERT INTO _bulk_load(active) VALUES (1)")
+        conn.execute("PRAGMA ignore_check_constraints = ON")
+
+    def add_beliefs(self, rows: Sequence[Sequence[object]]) -> int | None:
+        """Insert belief rows (``NewBelief``) and index the live ones for FTS. Returns the
+        rowid of the first, the others following in order (None when the rowids are too
+        close to 2**63 - 1 to be sure of that: see ``contiguous``)."""
+        if not rows:
+            return None
+        conn = self.conn
+        first = self.first_rid + self.beliefs_added
+        insert_rows(conn, "beliefs", BELIEF_COLUMNS, rows)
+        self.beliefs_added += len(rows)
+        if self.contiguous:
+            conn.execute(
+                "INSERT INTO beliefs_fts(rowid, content, anchor_text) "
+                "SELECT rid, content, anchor_text FROM beliefs "
+                "WHERE rid >= ? AND deleted_at IS NULL",
+                (first,),
+            )
+            return first
+        else:
+            conn.execute(
+                "INSERT INTO beliefs_fts(rowid, content, anchor_text) "
+                "SELECT rid, content, anchor_text FROM beliefs "
+                "WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL",
+                (json.dumps([r[0] for r in rows]),),
+            )
+            return None
+
+    def add_edges(self, rows: Sequence[Sequence[object]]) -> None:
+        """Insert edge rows (``EdgeRow``); (src, dst, type) order fills the key fastest."""
+        insert_rows(self.conn, "edges", EDGE_COLUMNS, rows)
+        if any(map(is_not, map(itemgetter(4), rows), repeat(None))):  # any anchor text
+            self._anchor_targets.update([str(r[1]) for r in rows if r[4] is not None])
+
+    def finish(self) -> None:
+        """Restore checks, indexes and triggers; refresh anchor text."""
+        conn = self.conn
+        self.close()
+        if self.big:
+            for sql in self._restore:
+                conn.execute(sql)
+        else:
+            conn.execute("DELETE FROM _bulk_load")
+        conn.executemany(_REFRESH_ANCHOR_TEXT, ((t,) for t in sorted(self._anchor_targets)))
+
+    def close(self) -> None:
+        """Restore the connection's CHECK enforcement, also when a step raised (the rollback
+        that follows restores the schema, not a pragma). Idempotent."""
+        self.conn.execute("PRAGMA ignore_check_constraints = OFF")
+
+    def _drop(self, kind: str, names: Sequence[str], *, temp: bool) -> None:
+        """Drop those of the named triggers or indexes that exist; remember how to recreate
+        them. On an error they stay dropped: the caller's rollback restores them."""
+        if not names:
+            return
+        schema = "temp" if temp else "main"
+        found = self.conn.execute(
+            f"SELECT name, sql FROM {schema}.sqlite_master WHERE type = ? "
+            "AND name IN (SELECT value FROM json_each(?)) ORDER BY name",
+            (kind, json.dumps(list(names))),
+        ).fetchall()
+        for name, sql in found:
+            self.conn.execute(f'DROP {kind.upper()} {schema}."{name}"')
+            # SQLite stores a temp trigger's text without TEMP; recreated as stored, it
+            # would land in the main schema, for every connection.
+            self._restore.append("CREATE TEMP" + sql.removeprefix("CREATE") if temp else sql)
+
+
+def _indexes_of(conn: sqlite3.Connection, tables: Sequence[str]) -> list[str]:
+    """The explicit (not constraint) indexes of ``tables``."""
+    if not tables:
+        return []
+    rows = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
+        "AND tbl_name IN (SELECT value FROM json_each(?)) ORDER BY name",
+        (json.dumps(list(tables)),),
+    )
+    return [str(r[0]) for r in rows]
