@@ -79,6 +79,7 @@ STAGES = (
             "links_touching",
             "links_with_ends",
             "live_unlocked",
+            "successors",
             "edges_for_beliefs",
             "pairs_among",
             "anchors_for",
@@ -87,8 +88,20 @@ STAGES = (
     ]
     + [
         ("credo.retrieval", name)
-        for name in ("_heat", "_bfs", "_best", "_doc", "compose", "belief_tokens")
+        for name in (
+            "_heat",
+            "_bfs",
+            "_best",
+            "_doc",
+            "session_lane",
+            "windows",
+            "date_lane",
+            "compose",
+            "_explain_dialog",
+            "belief_tokens",
+        )
     ]
+    + [("credo.lanes.dialog", "dialog_step")]
     + [
         ("credo.retrieval:clustering", name)
         for name in ("cluster_candidates", "pack_with_clusters", "pack_ranked")
@@ -105,7 +118,10 @@ def stages(db: Path, texts: list[str]) -> None:
     restore = []
     for where, name in STAGES:
         module_name, _, attribute = where.partition(":")
-        owner = importlib.import_module(module_name)
+        try:
+            owner = importlib.import_module(module_name)
+        except ImportError:  # a step the code being measured does not have
+            continue
         if attribute:
             owner = getattr(owner, attribute)
         original = getattr(owner, name, None)

@@ -22,9 +22,10 @@ from credo import Memory
 from credo.cluster import cluster_candidates, pack_ranked, pack_with_clusters
 from credo.lanes.heat import adjacency, heat_kernel, heat_kernel_reference, heat_over_links
 from credo.rank import Weights, compose, compose_reference
+from credo.store.fts import CandidateRow
 from credo.store.graph import Link
 from credo.tokens import belief_tokens, entry_text, estimate
-from credo.types import Edge, EdgeType
+from credo.types import Belief, Edge, EdgeType
 
 NAMES = [f"n{i}" for i in range(14)]
 
@@ -67,9 +68,9 @@ def test_heat_kernel_on_a_hub_and_seeds_outside_the_graph() -> None:
 # -- composition ---------------------------------------------------------------------------
 
 _lane_scores = st.dictionaries(
-    st.sampled_from(["bm25f", "heat", "bfs", "doc", "hrr"]),
+    st.sampled_from(["bm25f", "heat", "bfs", "doc", "hrr", "session", "date"]),
     st.dictionaries(st.sampled_from(NAMES), st.floats(0.0, 30.0), max_size=12),
-    max_size=5,
+    max_size=7,
 )
 
 
@@ -166,6 +167,10 @@ EXACT_KEYWORD_SQL = (
 )
 
 
+def _row(belief: Belief) -> CandidateRow:
+    return (belief.content, belief.alpha, belief.beta, belief.session, belief.created_at)
+
+
 def _exact_keyword(memory: Memory, expression: str, limit: int) -> list[tuple[str, float]]:
     rows = memory.store.conn.execute(EXACT_KEYWORD_SQL, (1.0, 0.5, expression, limit))
     return [(str(r[0]), float(r[1])) for r in rows]
@@ -198,16 +203,25 @@ def test_keyword_fast_path_equals_the_exact_query(
     hits, found = ties.store.keyword_beliefs(terms, limit=limit)
     assert [(h.belief_id, h.score) for h in hits] == _exact_keyword(ties, expression, limit)
     assert set(found) == {h.belief_id for h in hits}
-    for belief_id, (content, alpha, beta) in found.items():
-        belief = ties.get(belief_id)
-        assert (content, alpha, beta) == (belief.content, belief.alpha, belief.beta)
+    for belief_id, row in found.items():
+        assert row == _row(ties.get(belief_id))
 
 
 def test_graph_reads_for_the_engine(tmp_path: Path) -> None:
     memory = Memory(tmp_path / "m.db", root=tmp_path)
     rng = random.Random(2)
     ids = [f"g{i:02d}" for i in range(40)]
-    memory.import_records([{"kind": "belief", "id": i, "content": f"note {i}"} for i in ids])
+    memory.import_records(
+        [
+            {
+                "kind": "belief",
+                "id": i,
+                "content": f"note {i}",
+                "session": f"s{n % 3}" if n % 2 else None,
+            }
+            for n, i in enumerate(ids)
+        ]
+    )
     kinds = [t.value for t in EdgeType]
     seen: set[tuple[str, str, str]] = set()
     for _ in range(150):
@@ -226,8 +240,21 @@ def test_graph_reads_for_the_engine(tmp_path: Path) -> None:
     assert "g04" not in reached
     for belief_id, row in ends.items():
         belief = memory.get(belief_id)
-        assert row == (None if belief.locked else (belief.content, belief.alpha, belief.beta))
+        assert row == (None if belief.locked else _row(belief))
     assert memory.store.links_with_ends(frontier, limit=7)[0] == links[:7]
+    # The dialog lane's read: TEMPORAL_NEXT successors that are live and unlocked, with rows.
+    pairs, rows = memory.store.successors(frontier, edge_type="TEMPORAL_NEXT", limit=600)
+    want = sorted(
+        (e.src, e.dst)
+        for e in memory.store.edges_touching(frontier)
+        if e.type is EdgeType.TEMPORAL_NEXT
+        and e.src in frontier
+        and (far := memory.get(e.dst)).deleted_at is None
+        and not far.locked
+    )
+    assert len(want) >= 2 and pairs == want
+    assert rows == {dst: _row(memory.get(dst)) for _, dst in want}
+    assert memory.store.successors(frontier, edge_type="TEMPORAL_NEXT", limit=1)[0] == want[:1]
     candidates = ids[5:30]
     for floor in (-1.0, 0.0, 0.4, 0.5, math.inf):
         got = memory.store.pairs_among(candidates, min_weight=floor)

@@ -263,3 +263,14 @@ def test_rowids_near_the_top_take_the_id_list_path(memory: Memory, tmp_path: Pat
     logged = {e.belief_id: e.payload for e in memory.store.log_entries() if e.op == "import"}
     assert logged["n5"] == {"content": "note 5 topic5", "session": "s2"}
     assert memory.store.integrity_check() == []
+
+
+def test_import_inside_an_outer_transaction_keeps_foreign_keys_on(
+    tmp_path: Path, streaming: type[_CountingWriter]
+) -> None:
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        with memory.store.transaction():
+            report = memory.import_records(_rows())
+            assert memory.store.conn.execute("PRAGMA foreign_keys").fetchone() == (1,)
+        assert streaming.started == 1 and report.edges_added == 1200
+        assert _pragmas(memory) == (1, 0) and memory.store.integrity_check() == []

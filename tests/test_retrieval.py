@@ -203,6 +203,37 @@ def test_no_query_per_candidate(tmp_path: Path) -> None:
     assert max(counts) <= 8
 
 
+def test_no_query_per_candidate_in_a_conversation(tmp_path: Path) -> None:
+    """The dialog, session and date lanes add one statement, the read of the questions'
+    successors, however many questions, sessions and candidates there are."""
+    counts = []
+    for size in (20, 200):
+        folder = tmp_path / str(size)
+        memory = Memory(folder / "m.db", root=folder)
+        rows: list[dict[str, object]] = [
+            {
+                "kind": "belief",
+                "id": f"t{i}",
+                "content": f"did you deploy cache {i}?" if i % 2 else f"yes, cache {i} is warm",
+                "session": f"s{i // 10}",
+                "created_at": 1683504000.0 + 3600 * i,
+            }
+            for i in range(size)
+        ]
+        rows += [
+            {"kind": "edge", "src": f"t{i}", "dst": f"t{i + 1}", "type": "TEMPORAL_NEXT"}
+            for i in range(size - 1)
+        ]
+        memory.import_records(rows)
+        statements: list[str] = []
+        memory.store.conn.set_trace_callback(statements.append)
+        result = memory.retrieve("deploy cache on 8 May 2023", with_doc_anchors=True)
+        memory.store.conn.set_trace_callback(None)
+        counts.append(len([s for s in statements if not s.startswith("--")]))
+        assert {"dialog", "session", "date"} <= {lane for b in result.beliefs for lane in b.lanes}
+    assert max(counts) <= 9
+
+
 _hostile = st.lists(
     st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=8)
     | st.sampled_from(

@@ -107,7 +107,8 @@ def _belief_payload(content: str, session: str | None) -> str:
 
 
 class _Plan:
-    """Everything one import will write, built before the first INSERT."""
+    """Everything one import will write, built as the file is read (before the first
+    INSERT, but for the beliefs ``_Writes`` streams into a fresh store)."""
 
     def __init__(self, store: Store, source: str, root: Path, now: float) -> None:
         self.store, self.source, self.root, self.now = store, source, root, now

@@ -16,8 +16,17 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
+# The dialog lane has no weight: it changes the bm25f lane's scores (lanes/dialog.py).
 DEFAULT_WEIGHTS: Mapping[str, float] = MappingProxyType(
-    {"bm25f": 1.0, "heat": 0.6, "bfs": 0.5, "hrr": 1.0, "doc": 0.8}
+    {
+        "bm25f": 1.0,
+        "heat": 0.3,
+        "bfs": 0.25,
+        "hrr": 1.0,
+        "doc": 0.8,
+        "session": 0.3,
+        "date": 0.5,
+    }
 )
 
 
@@ -50,11 +59,11 @@ def compose(
 
     The result of ``compose_reference``, float for float (tested), with less work per
     candidate: each lane's scores are walked once (lane by lane, not a lookup per lane per
-    candidate), the parts are summed in lane-name order only when the order can change
-    the float (two addends give the same sum either way), and the ranking is two stable
-    C-keyed sorts instead of a tuple key per candidate.
+    candidate), in lane-name order, so each candidate's parts are inserted in the order
+    they are summed in and need no sort, and the ranking is two stable C-keyed sorts
+    instead of a tuple key per candidate.
     """
-    normalised = {lane: normalise(scores) for lane, scores in lane_scores.items()}
+    normalised = {lane: normalise(lane_scores[lane]) for lane in sorted(lane_scores)}
     parts_of: dict[str, dict[str, float]] = {}
     for lane, scores in normalised.items():
         weight = weights.lanes.get(lane, 0.0)
@@ -68,8 +77,7 @@ def compose(
     posterior = weights.posterior
     ranked: list[Scored] = []
     for belief_id, parts in parts_of.items():
-        summed = sum(parts.values()) if len(parts) < 3 else sum(parts[k] for k in sorted(parts))
-        total = summed + posterior * (confidence[belief_id] - 0.5)
+        total = sum(parts.values()) + posterior * (confidence[belief_id] - 0.5)
         ranked.append(Scored(belief_id, round(total, 9), parts))
     # (score desc, id asc): sort by id, then stably by score, best first.
     ranked.sort(key=_by_id)
@@ -94,8 +102,9 @@ def compose_reference(
     weights: Weights,
 ) -> list[Scored]:
     """Rank candidates (the keys of ``confidence``) by the formula above, best first: the
-    readable form of ``compose``, which must return exactly the same (tested)."""
-    normalised = {lane: normalise(scores) for lane, scores in lane_scores.items()}
+    readable form of ``compose``, which must return exactly the same (tested). The parts
+    of each candidate are listed, and summed, in lane-name order."""
+    normalised = {lane: normalise(lane_scores[lane]) for lane in sorted(lane_scores)}
     ranked: list[Scored] = []
     for belief_id, conf in confidence.items():
         parts: dict[str, float] = {}

@@ -1,10 +1,12 @@
 """The retrieval pipeline: L0 locked beliefs, the lane fan-out, score composition, the pack
 (score order or intentional clustering) and the anchor projection (SYSTEM.md § Retrieval).
 
-Pure orchestration over the store's batched reads: one keyword query, one query per graph
-hop, one edge fetch for clustering, one anchor fetch, and one belief fetch only when the doc
-or HRR lane adds beliefs the keyword and graph reads did not return (those reads carry each
-belief's content and evidence with their rows). No lane touches the database per candidate.
+Pure orchestration over the store's batched reads: one keyword query, one read of the
+questions' successors when a keyword hit is a question (dialog lane), one query per graph
+hop, one edge fetch for clustering, one anchor fetch, and one belief fetch only when the
+doc or HRR lane adds beliefs the keyword and graph reads did not return (those reads carry
+each belief's content, evidence, session and created_at with their rows, which is all the
+session and date lanes read). No lane touches the database per candidate.
 """
 
 from __future__ import annotations
@@ -16,14 +18,16 @@ from typing import NamedTuple
 
 from credo import cluster as clustering
 from credo.errors import InvalidInputError
-from credo.lanes import LANES
+from credo.lanes import LANES, dialog
 from credo.lanes.bfs import DEFAULT_DECAY, expand_hop
+from credo.lanes.date import date_lane, windows
 from credo.lanes.doc import mentions
 from credo.lanes.heat import DEFAULT_T, heat_over_links
+from credo.lanes.session import session_lane
 from credo.pack import pack_by_score
 from credo.rank import Scored, Weights, compose
 from credo.store import Store
-from credo.store.fts import MAX_QUERY_CHARS, query_terms
+from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms
 from credo.store.graph import Link
 from credo.tokens import belief_tokens
 from credo.types import Belief, RetrievalResult, RetrievedBelief
@@ -31,10 +35,13 @@ from credo.types import Belief, RetrievalResult, RetrievedBelief
 # Lanes on by default: each earned its place in the LoCoMo ablation (docs/BENCHMARKS.md).
 DEFAULT_LANES: dict[str, bool] = {
     "bm25f": True,
+    "dialog": True,
     "heat": True,
     "bfs": True,
     "hrr": False,
     "doc": True,
+    "session": True,
+    "date": True,
 }
 
 
@@ -182,17 +189,20 @@ def _rank(
     lanes = {**DEFAULT_LANES, **options.lanes}
     terms = query_terms(text)
     lane_scores: dict[str, dict[str, float]] = {}
-    keyword: dict[str, float] = {}
-    # What composition needs of each belief met on the way, id -> (content, alpha, beta),
-    # or None for a locked one: the keyword and graph queries read it with their rows, so
-    # only beliefs the other lanes add are fetched at the end.
-    known: dict[str, tuple[str, float, float] | None] = {}
+    found: dict[str, float] = {}  # the keyword hits' scores as FTS5 gave them
+    keyword: dict[str, float] = {}  # and after the dialog lane
+    # What the engine needs of each belief met on the way (``CandidateRow``), or None for a
+    # locked one: the keyword and graph queries read it with their rows, so only beliefs
+    # the other lanes add are fetched at the end.
+    known: dict[str, CandidateRow | None] = {}
     around_seeds: tuple[set[str], list[Link]] | None = None
     if lanes["bm25f"] and terms:
-        hits, found = store.keyword_beliefs(terms, limit=options.keyword_limit)
-        keyword = {h.belief_id: h.score for h in hits}
+        hits, hit_rows = store.keyword_beliefs(terms, limit=options.keyword_limit)
+        found = keyword = {h.belief_id: h.score for h in hits}
+        known.update(hit_rows)
+        if lanes["dialog"]:
+            keyword = dialog.dialog_step(store, found, known, limit=options.graph_max_links)
         lane_scores["bm25f"] = keyword
-        known.update(found)
     if (lanes["heat"] or lanes["bfs"]) and keyword:
         seeds = dict(sorted(keyword.items(), key=lambda kv: (-kv[1], kv[0]))[: options.graph_seeds])
         hops = _neighbourhood(store, seeds, options, known)
@@ -217,9 +227,31 @@ def _rank(
     if missing:
         known.update(store.live_unlocked(missing))
     rows = {i: row for i in candidates if (row := known.get(i)) is not None}
-    confidence = {i: a / (a + b) for i, (_, a, b) in rows.items()}
+    # The session and date lanes add no candidates: they reorder the ones found above.
+    if lanes["session"] and keyword:
+        sessions = {i: row[3] for i, row in rows.items() if row[3] is not None}
+        lane_scores["session"] = session_lane(keyword, sessions)
+    if lanes["date"] and (dates := windows(text)):
+        lane_scores["date"] = date_lane(dates, {i: row[4] for i, row in rows.items()})
+    confidence = {i: row[1] / (row[1] + row[2]) for i, row in rows.items()}
     ranked = compose(lane_scores, confidence, options.weights)
+    if keyword is not found:
+        _explain_dialog(ranked, found, keyword, options.weights)
     return ranked, {i: rows[i][0] for i in confidence}, around_seeds
+
+
+def _explain_dialog(
+    ranked: list[Scored], found: Mapping[str, float], keyword: Mapping[str, float], weights: Weights
+) -> None:
+    """Show the dialog lane's share of each changed keyword score as its own part."""
+    best = max(keyword.values(), default=0.0)
+    weight = weights.lanes.get("bm25f", 0.0)
+    if best <= 0 or not weight:
+        return
+    changed = {i for i, score in keyword.items() if score != found.get(i)}
+    for scored in ranked:
+        if scored.id in changed:
+            dialog.explain(scored.lanes, found.get(scored.id, 0.0), best, weight)
 
 
 def _candidate_pairs(

@@ -1,3 +1,5 @@
-"""Retrieval lanes: each module finds candidates one way and scores them in [0, 1]."""
+"""Retrieval lanes: each module finds or scores candidates one way; compose (rank.py)
+normalises every lane to [0, 1]. The dialog lane has no scores of its own: it changes the
+keyword lane's."""
 
-LANES = ("bm25f", "heat", "bfs", "hrr", "doc")
+LANES = ("bm25f", "dialog", "heat", "bfs", "hrr", "doc", "session", "date")

@@ -67,8 +67,12 @@ class KeywordHit(NamedTuple):
 _KEYWORD_SLACK = 16
 
 
-# (id, score, locked, content, alpha, beta, deleted_at) of a keyword hit.
-_Row = tuple[str, float, int, str, float, float, float | None]
+# (id, score, locked, content, alpha, beta, deleted_at, session, created_at) of a keyword hit.
+_Row = tuple[str, float, int, str, float, float, float | None, str | None, float]
+
+CandidateRow = tuple[str, float, float, str | None, float]
+"""What the engine needs of a candidate belief: (content, alpha, beta, session, created_at).
+The keyword and graph reads return it with their rows, so no lane fetches it again."""
 
 
 def _by_score_then_id(row: _Row) -> tuple[float, str]:
@@ -102,8 +106,8 @@ class FtsIndex:
         limit: int,
         content_weight: float = 1.0,
         anchor_weight: float = 0.5,
-    ) -> tuple[list[KeywordHit], dict[str, tuple[str, float, float]]]:
-        """``keyword_search``, plus id -> (content, alpha, beta) of the live hits (one query).
+    ) -> tuple[list[KeywordHit], dict[str, CandidateRow]]:
+        """``keyword_search``, plus id -> ``CandidateRow`` of the live hits (one query).
 
         FTS5 scores every posting of the query's terms, and that is most of the cost; the
         rest is what each scored row is joined to. So the index is ranked on its own (rowid
@@ -123,7 +127,7 @@ class FtsIndex:
             if ranked is None:
                 ranked = self.conn.execute(
                     "SELECT b.id, -bm25(beliefs_fts, ?, ?) AS s, b.locked, b.content, "
-                    "b.alpha, b.beta, b.deleted_at FROM beliefs_fts "
+                    "b.alpha, b.beta, b.deleted_at, b.session, b.created_at FROM beliefs_fts "
                     "JOIN beliefs b ON b.rid = beliefs_fts.rowid "
                     "WHERE beliefs_fts MATCH ? AND b.locked = 0 "
                     "ORDER BY s DESC, b.id LIMIT ?",
@@ -135,7 +139,7 @@ class FtsIndex:
             return [], {}
         hits = [KeywordHit(r[0], r[1]) for r in ranked]  # TEXT id, REAL score
         # The index holds live beliefs only; the check keeps a stale entry out all the same.
-        beliefs = {r[0]: (r[3], r[4], r[5]) for r in ranked if r[6] is None}
+        beliefs = {r[0]: (r[3], r[4], r[5], r[7], r[8]) for r in ranked if r[6] is None}
         return hits, beliefs
 
     def _keyword_top(
@@ -145,7 +149,8 @@ class FtsIndex:
         provably those of the exact query."""
         wanted = limit + _KEYWORD_SLACK
         rows = self.conn.execute(
-            "SELECT b.id, f.s, b.locked, b.content, b.alpha, b.beta, b.deleted_at FROM ("
+            "SELECT b.id, f.s, b.locked, b.content, b.alpha, b.beta, b.deleted_at, b.session, "
+            "b.created_at FROM ("
             "SELECT rowid AS r, -bm25(beliefs_fts, ?, ?) AS s FROM beliefs_fts "
             "WHERE beliefs_fts MATCH ? ORDER BY s DESC LIMIT ?"
             # LEFT JOIN: a row per ranked index entry (NULLs for an entry without a belief,

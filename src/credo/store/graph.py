@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from credo.store.anchors import names_doc
+from credo.store.fts import CandidateRow
 from credo.types import Belief
 
 
@@ -24,11 +25,13 @@ class Link(NamedTuple):
 # Edges with one end in the ids (json ?1) whose other end is live, with that end's row.
 _LINKS_WITH_ENDS = (
     "WITH c(id) AS (SELECT value FROM json_each(?1)) "
-    "SELECT e.src, e.dst, e.type, e.weight, d.id, d.locked, d.content, d.alpha, d.beta "
+    "SELECT e.src, e.dst, e.type, e.weight, d.id, d.locked, d.content, d.alpha, d.beta, "
+    "d.session, d.created_at "
     "FROM edges e JOIN beliefs d ON d.id = e.dst "
     "WHERE e.src IN c AND d.deleted_at IS NULL "
     "UNION ALL "
-    "SELECT e.src, e.dst, e.type, e.weight, s.id, s.locked, s.content, s.alpha, s.beta "
+    "SELECT e.src, e.dst, e.type, e.weight, s.id, s.locked, s.content, s.alpha, s.beta, "
+    "s.session, s.created_at "
     "FROM edges e JOIN beliefs s ON s.id = e.src "
     "WHERE e.dst IN c AND e.src NOT IN c AND s.deleted_at IS NULL "
     "LIMIT ?2"
@@ -82,10 +85,10 @@ class GraphQueries:
 
     def links_with_ends(
         self, ids: Iterable[str], *, limit: int
-    ) -> tuple[list[Link], dict[str, tuple[str, float, float] | None]]:
+    ) -> tuple[list[Link], dict[str, CandidateRow | None]]:
         """``links_touching``, plus the end of each link that the query checks is live
         (every end outside ``ids``, and the dst of an edge inside them) as the engine needs
-        it: id -> (content, alpha, beta), or None when it is locked.
+        it: id -> ``CandidateRow``, or None when it is locked.
 
         The far end is read anyway to check that it is live, so its row costs nothing
         more here, and spares the engine a second fetch of the beliefs the graph lanes
@@ -105,9 +108,9 @@ class GraphQueries:
             from operator import itemgetter
 
             rows.sort(key=itemgetter(0, 1, 2))  # (src, dst, type), as ORDER BY 1, 2, 3
-        # Columns are typed by the schema (TEXT ids and content, REAL alpha and beta).
-        ends: dict[str, tuple[str, float, float] | None] = {
-            r[4]: None if r[5] else (r[6], r[7], r[8]) for r in rows
+        # Columns are typed by the schema (TEXT ids, content and session, REAL the rest).
+        ends: dict[str, CandidateRow | None] = {
+            r[4]: None if r[5] else (r[6], r[7], r[8], r[9], r[10]) for r in rows
         }
         return [Link(r[0], r[1], r[2], r[3]) for r in rows], ends
 
@@ -138,14 +141,34 @@ class GraphQueries:
         )
         return [(str(r[0]), str(r[1])) for r in rows]
 
-    def live_unlocked(self, ids: Iterable[str]) -> dict[str, tuple[str, float, float]]:
-        """id -> (content, alpha, beta) for the live, unlocked beliefs among ``ids``."""
+    def live_unlocked(self, ids: Iterable[str]) -> dict[str, CandidateRow]:
+        """id -> ``CandidateRow`` for the live, unlocked beliefs among ``ids``."""
         rows = self.conn.execute(
-            "SELECT id, content, alpha, beta FROM beliefs "
+            "SELECT id, content, alpha, beta, session, created_at FROM beliefs "
             "WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL AND locked = 0",
             (json.dumps(list(ids)),),
         )
-        return {str(r[0]): (str(r[1]), float(r[2]), float(r[3])) for r in rows}
+        return {r[0]: (r[1], r[2], r[3], r[4], r[5]) for r in rows}
+
+    def successors(
+        self, ids: Iterable[str], *, edge_type: str, limit: int
+    ) -> tuple[list[tuple[str, str]], dict[str, CandidateRow]]:
+        """(src, dst) of the ``edge_type`` edges out of ``ids`` whose dst is live and
+        unlocked, sorted, at most ``limit`` of them; plus id -> ``CandidateRow`` of those
+        dsts (one query: the dst row is read anyway to check it is live).
+
+        The ids drive the join, a primary-key range of ``edges`` per id.
+        """
+        rows = self.conn.execute(
+            "SELECT e.src, e.dst, d.content, d.alpha, d.beta, d.session, d.created_at "
+            "FROM json_each(?1) AS j CROSS JOIN edges AS e ON e.src = j.value "
+            "JOIN beliefs AS d ON d.id = e.dst "
+            "WHERE e.type = ?2 AND d.deleted_at IS NULL AND d.locked = 0 "
+            "ORDER BY e.src, e.dst LIMIT ?3",
+            (json.dumps(sorted(set(ids))), edge_type, limit),
+        ).fetchall()
+        pairs = [(r[0], r[1]) for r in rows]
+        return pairs, {r[1]: (r[2], r[3], r[4], r[5], r[6]) for r in rows}
 
     def doc_anchor_matches(self, needles: Iterable[str], *, limit: int) -> list[tuple[str, str]]:
         """(belief_id, doc_uri) of live beliefs whose anchor names a document matching a
