@@ -8,6 +8,7 @@ import random
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +19,7 @@ from credo.errors import InvalidInputError
 from credo.render import result_json
 from credo.store.fts import query_terms
 from credo.tokens import belief_tokens
+from credo.types import RetrievalResult
 
 DOCS = [
     ("d1", "Deploys go through ops/deploy.sh and need AWS credentials"),
@@ -176,6 +178,18 @@ def test_bad_options_are_clear_errors(
         seeded.retrieve("deploy", **kwargs)  # type: ignore[arg-type]
 
 
+def traced_retrieve(memory: Memory, query: str, **options: Any) -> tuple[int, RetrievalResult]:
+    """How many SQL statements one retrieve runs (lines starting with "--" are FTS5's own
+    internal statements, not ours), and its result."""
+    statements: list[str] = []
+    memory.store.conn.set_trace_callback(statements.append)
+    try:
+        result = memory.retrieve(query, with_doc_anchors=True, **options)
+    finally:
+        memory.store.conn.set_trace_callback(None)
+    return len([s for s in statements if not s.startswith("--")]), result
+
+
 def test_no_query_per_candidate(tmp_path: Path) -> None:
     """The number of SQL statements does not grow with the number of candidates."""
     counts = []
@@ -191,12 +205,8 @@ def test_no_query_per_candidate(tmp_path: Path) -> None:
             for i in range(size - 1)
         ]
         memory.import_records(rows)
-        statements: list[str] = []
-        memory.store.conn.set_trace_callback(statements.append)
-        memory.retrieve("deploy caches", with_doc_anchors=True, use_intentional_clustering=True)
-        memory.store.conn.set_trace_callback(None)
-        # Lines starting with "--" are FTS5's own internal statements, not ours.
-        counts.append(len([s for s in statements if not s.startswith("--")]))
+        statements, _ = traced_retrieve(memory, "deploy caches", use_intentional_clustering=True)
+        counts.append(statements)
     # HRR check + lock list (a version check, then the list: this first retrieve reads it)
     # + keyword (+ its exact form when, as here at 200, the cut falls inside a tie) + one
     # graph hop + cluster edges + anchors = 8; beliefs come with the keyword and graph rows.
@@ -225,11 +235,8 @@ def test_no_query_per_candidate_in_a_conversation(tmp_path: Path) -> None:
             for i in range(size - 1)
         ]
         memory.import_records(rows)
-        statements: list[str] = []
-        memory.store.conn.set_trace_callback(statements.append)
-        result = memory.retrieve("deploy cache on 8 May 2023", with_doc_anchors=True)
-        memory.store.conn.set_trace_callback(None)
-        counts.append(len([s for s in statements if not s.startswith("--")]))
+        statements, result = traced_retrieve(memory, "deploy cache on 8 May 2023")
+        counts.append(statements)
         assert {"dialog", "session", "date"} <= {lane for b in result.beliefs for lane in b.lanes}
     assert max(counts) <= 9
 

@@ -207,18 +207,30 @@ def pack_with_clusters(
     representatives, used = _stage_one(
         clusters, token_costs, token_budget, cluster_diversity_target, fallback_to_score
     )
-    taken = set(representatives)
-    remaining = [belief_id for belief_id in flat if belief_id not in taken]
-    count, stage_two_used = fitting_prefix(remaining, token_costs, token_budget - used)
+    return _stage_two(representatives, used, flat, cluster_of, token_costs, token_budget)
 
-    selected = (*representatives, *remaining[:count])
+
+def _stage_two(
+    picks: Sequence[str],
+    used: int,
+    ordered_ids: Sequence[str],
+    cluster_of: Mapping[str, int],
+    token_costs: Mapping[str, int],
+    token_budget: int,
+) -> ClusterPackResult:
+    """Stage 2: after the Stage-1 ``picks`` (costing ``used``), the rest in score order while
+    they fit, stopping at the first that does not."""
+    taken = set(picks)
+    remaining = [belief_id for belief_id in ordered_ids if belief_id not in taken]
+    count, stage_two_used = fitting_prefix(remaining, token_costs, token_budget - used)
+    selected = (*picks, *remaining[:count])
     return ClusterPackResult(
         selected=selected,
         dropped=tuple(remaining[count:]),
         used_tokens=used + stage_two_used,
         budget=token_budget,
         cluster_ids=tuple(map(cluster_of.__getitem__, selected)),
-        representative_ids=tuple(representatives),
+        representative_ids=tuple(picks),
     )
 
 
@@ -271,19 +283,8 @@ def pack_ranked(
                     break
             elif fallback_to_score:
                 break
-    taken = set(picks)
-    remaining = [belief_id for belief_id in ranked_ids if belief_id not in taken]
-    count, stage_two_used = fitting_prefix(remaining, token_costs, token_budget - used)
-    selected = (*picks, *remaining[:count])
     cluster_of = {member: index for index, group in enumerate(groups) for member in group}
-    return ClusterPackResult(
-        selected=selected,
-        dropped=tuple(remaining[count:]),
-        used_tokens=used + stage_two_used,
-        budget=token_budget,
-        cluster_ids=tuple(map(cluster_of.__getitem__, selected)),
-        representative_ids=tuple(picks),
-    )
+    return _stage_two(picks, used, ranked_ids, cluster_of, token_costs, token_budget)
 
 
 def _stage_one(
