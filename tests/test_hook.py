@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import credo
 from credo.errors import InvalidInputError
 from credo.memory import Memory
 from credo.render import MEMORY_BLOCK_TAG, memory_block
@@ -361,3 +362,27 @@ def test_console_entry_passes_other_commands_to_the_cli(tmp_path: Path, seeded: 
         timeout=60,
     )
     assert done.returncode == 0 and DEPLOY in done.stdout
+
+
+def test_the_installed_command_loads_only_the_light_read_path(seeded: Path) -> None:
+    """`python -S .../credo/hookstart.py` prints the block and never loads what would cost
+    the prompt tens of milliseconds: site, dataclasses/inspect, tempfile, click, numpy..."""
+    start = Path(credo.__file__).resolve().with_name("hookstart.py")
+    probe = (
+        "import atexit, sys\n"
+        "heavy = ('site', 'dataclasses', 'inspect', 'tempfile', 'click', 'rich', 'numpy', 'mcp')\n"
+        "atexit.register(lambda: sys.stderr.write(repr([m for m in heavy if m in sys.modules])))\n"
+        f"sys.argv = [{str(start)!r}, 'hook', 'prompt']\n"
+        f"exec(compile(open({str(start)!r}).read(), {str(start)!r}, 'exec'),"
+        f" {{'__file__': {str(start)!r}, '__name__': '__main__'}})\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", probe],
+        input=payload("how is the deploy done", seeded),
+        cwd=seeded,
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0
+    assert b"[deploy]" in done.stdout
+    assert done.stderr.decode().strip().endswith("[]")
