@@ -3,6 +3,7 @@ function, its effect on a retrieval, and switching it off."""
 
 from __future__ import annotations
 
+import heapq
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,7 +16,7 @@ from credo import Memory
 from credo.lanes import LANES
 from credo.lanes.date import DAY_SCORE, MONTH_SCORE, MONTHS, date_lane, windows
 from credo.lanes.dialog import answered, explain, is_question
-from credo.lanes.session import session_lane, session_scores, session_scores_reference
+from credo.lanes.session import session_lane, session_scores
 from credo.rank import DEFAULT_WEIGHTS
 from credo.render import result_json, result_text
 from credo.retrieval import DEFAULT_LANES
@@ -151,7 +152,10 @@ def test_no_sessions_no_session_scores() -> None:
 def test_session_scores_equal_the_reference_in_any_order(
     keyword: dict[str, float], sessions: dict[str, str | None], top: int
 ) -> None:
-    want = session_scores_reference(keyword, sessions, top=top)
+    want = {
+        g: sum(heapq.nlargest(top, (v for i, v in keyword.items() if sessions.get(i) == g)))
+        for g in {sessions.get(i) for i in keyword} - {None}
+    }
     assert session_scores(keyword, sessions, top=top) == want
     assert session_scores(dict(reversed(list(keyword.items()))), sessions, top=top) == want
 

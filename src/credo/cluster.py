@@ -194,18 +194,17 @@ def pack_with_clusters(
             cost, a missing or NaN score, an id in two clusters, or a representative that
             is not a member of its cluster.
     """
-    validate_budget(token_budget)
-    if cluster_diversity_target < 0:
-        raise InvalidInputError(
-            f"cluster_diversity_target is {cluster_diversity_target}; it must be >= 0 "
-            "(0 turns the diversity stage off)"
-        )
+    _validate_pack(token_budget, cluster_diversity_target)
     cluster_of = _cluster_index(clusters)
     flat = _score_order(cluster_of, candidate_scores)
     validate_costs(flat, token_costs)
 
     representatives, used = _stage_one(
-        clusters, token_costs, token_budget, cluster_diversity_target, fallback_to_score
+        (c.representative_id for c in _representative_order(clusters)),
+        token_costs,
+        token_budget,
+        cluster_diversity_target,
+        fallback_to_score,
     )
     return _stage_two(representatives, used, flat, cluster_of, token_costs, token_budget)
 
@@ -260,41 +259,41 @@ def pack_ranked(
     Raises:
         InvalidInputError: negative budget or target.
     """
+    _validate_pack(token_budget, cluster_diversity_target)
+    members = dict.fromkeys(ranked_ids)
+    components: UnionFind[str] = UnionFind(members)
+    components.union_all([(a, b) for a, b in pairs if a in members and b in members])
+    groups = components.partition(ranked_ids)
+    # Stage 1 over the clusters in representative order (the order of the groups).
+    picks, used = _stage_one(
+        (group[0] for group in groups),
+        token_costs,
+        token_budget,
+        cluster_diversity_target,
+        fallback_to_score,
+    )
+    cluster_of = {member: index for index, group in enumerate(groups) for member in group}
+    return _stage_two(picks, used, ranked_ids, cluster_of, token_costs, token_budget)
+
+
+def _validate_pack(token_budget: int, cluster_diversity_target: int) -> None:
     validate_budget(token_budget)
     if cluster_diversity_target < 0:
         raise InvalidInputError(
             f"cluster_diversity_target is {cluster_diversity_target}; it must be >= 0 "
             "(0 turns the diversity stage off)"
         )
-    members = dict.fromkeys(ranked_ids)
-    components: UnionFind[str] = UnionFind(members)
-    components.union_all([(a, b) for a, b in pairs if a in members and b in members])
-    groups = components.partition(ranked_ids)
-    # Stage 1 over the clusters in representative order (the order of the groups).
-    picks: list[str] = []
-    used = 0
-    if cluster_diversity_target:
-        for group in groups:
-            cost = token_costs[group[0]]
-            if used + cost <= token_budget:
-                picks.append(group[0])
-                used += cost
-                if len(picks) >= cluster_diversity_target:
-                    break
-            elif fallback_to_score:
-                break
-    cluster_of = {member: index for index, group in enumerate(groups) for member in group}
-    return _stage_two(picks, used, ranked_ids, cluster_of, token_costs, token_budget)
 
 
 def _stage_one(
-    clusters: Sequence[RetrievalCluster],
+    representatives: Iterable[str],
     token_costs: Mapping[str, int],
     token_budget: int,
     target: int,
     fallback_to_score: bool,
 ) -> tuple[list[str], int]:
-    """Stage 1: representatives in cluster order until `target` clusters are covered.
+    """Stage 1: ``representatives`` (one per cluster, in representative order) until
+    `target` clusters are covered.
 
     Returns the picks (distinct clusters, so distinct ids) and their total cost.
     """
@@ -302,10 +301,10 @@ def _stage_one(
     used = 0
     if target == 0:
         return picks, used
-    for cluster in _representative_order(clusters):
-        cost = token_costs[cluster.representative_id]
+    for representative in representatives:
+        cost = token_costs[representative]
         if used + cost <= token_budget:
-            picks.append(cluster.representative_id)
+            picks.append(representative)
             used += cost
             if len(picks) >= target:
                 break

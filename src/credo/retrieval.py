@@ -296,7 +296,7 @@ def _neighbourhood(
     store: Store,
     seeds: Mapping[str, float],
     options: Options,
-    known: dict[str, tuple[str, float, float] | None],
+    known: dict[str, CandidateRow | None],
 ) -> list[list[Link]]:
     """The links of each hop outward from the seeds (one batched query per hop); the
     beliefs they reach are added to ``known``."""

@@ -27,33 +27,11 @@ def adjacency(links: Sequence[Link], nodes: set[str]) -> dict[str, dict[str, flo
     """Symmetric positive weights among ``nodes``; parallel edges add up."""
     adj: dict[str, dict[str, float]] = {n: {} for n in nodes}
     for link in links:
-        weight = link.weight
-        if weight <= 0:
+        if link.weight <= 0 or link.src not in nodes or link.dst not in nodes:
             continue
-        src, dst = link.src, link.dst
-        out, back = adj.get(src), adj.get(dst)
-        if out is None or back is None:
-            continue
-        out[dst] = out.get(dst, 0.0) + weight
-        back[src] = back.get(src, 0.0) + weight  # read after the write: a self-loop adds twice
+        adj[link.src][link.dst] = adj[link.src].get(link.dst, 0.0) + link.weight
+        adj[link.dst][link.src] = adj[link.dst].get(link.src, 0.0) + link.weight
     return adj
-
-
-def heat_kernel(
-    seeds: Mapping[str, float],
-    adj: Mapping[str, Mapping[str, float]],
-    *,
-    t: float = DEFAULT_T,
-    terms: int = TAYLOR_TERMS,
-) -> dict[str, float]:
-    """exp(-tL) s over the graph ``adj`` (every node must be a key), by Taylor series.
-
-    Gives the very floats of ``heat_kernel_reference`` (tested); see ``_taylor`` for how.
-    """
-    order = sorted(adj)
-    index = {n: i for i, n in enumerate(order)}
-    rows = [{index[m]: w for m, w in adj[n].items()} for n in order]
-    return _taylor(order, index, rows, seeds, t, terms)
 
 
 def heat_over_links(
@@ -92,7 +70,7 @@ def _taylor(
     t: float,
     terms: int,
 ) -> dict[str, float]:
-    """The Taylor series of ``heat_kernel_reference`` over nodes ``order`` (sorted names)
+    """The Taylor series of ``heat_kernel`` over nodes ``order`` (sorted names)
     (``index`` their positions) whose neighbours are ``rows[i]`` (index -> weight, in
     adjacency insertion order).
 
@@ -133,10 +111,8 @@ def _taylor(
     wide = longer[2]
     isolated = len(buckets[0])
     term = [0.0] * len(order)
-    for n, value in seeds.items():
-        i = index.get(n)
-        if i is not None:  # a seed outside the graph carries no heat, as in the reference
-            term[where[i]] = float(value)
+    for n, value in seeds.items():  # every seed is a node (heat_over_links adds them)
+        term[where[index[n]]] = float(value)
     total = term[:]
     for k in range(1, terms):
         # L x = x - D^-1/2 W D^-1/2 x ; next term = (-t / k) * L * term
@@ -155,7 +131,7 @@ def _taylor(
     return {n: max(total[where[i]], 0.0) for i, n in enumerate(order)}
 
 
-def heat_kernel_reference(
+def heat_kernel(
     seeds: Mapping[str, float],
     adj: Mapping[str, Mapping[str, float]],
     *,
@@ -163,7 +139,7 @@ def heat_kernel_reference(
     terms: int = TAYLOR_TERMS,
 ) -> dict[str, float]:
     """exp(-tL) s over the graph ``adj`` (every node must be a key), by Taylor series: the
-    readable form of ``heat_kernel``, which must give the very same floats (tested)."""
+    readable form of ``heat_over_links``, which must give the very same floats (tested)."""
     order = sorted(adj)
     index = {n: i for i, n in enumerate(order)}
     degree = [sum(adj[n].values()) for n in order]

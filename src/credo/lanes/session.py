@@ -26,26 +26,8 @@ def session_scores(
     keyword: Mapping[str, float], session_of: Mapping[str, str | None], *, top: int = TOP
 ) -> dict[str, float]:
     """S(g) for each session with a keyword hit (hits missing from ``session_of``, or
-    without a session, are left out)."""
-    totals: dict[str, float] = {}
-    counts: dict[str, int] = {}
-    # Best hits first, so each session's sum is that of its best ``top`` scores, added in
-    # the same order whatever order the hits came in (equal scores give the same floats).
-    for belief_id in sorted(keyword, key=keyword.__getitem__, reverse=True):
-        session = session_of.get(belief_id)
-        if session is None:
-            continue
-        count = counts.get(session, 0)
-        if count < top:
-            counts[session] = count + 1
-            totals[session] = totals.get(session, 0.0) + keyword[belief_id]
-    return totals
-
-
-def session_scores_reference(
-    keyword: Mapping[str, float], session_of: Mapping[str, str | None], *, top: int = TOP
-) -> dict[str, float]:
-    """The readable form of ``session_scores``, which must give the same floats (tested)."""
+    without a session, are left out). Each sum adds its scores best first, so the floats
+    do not depend on the order the hits come in."""
     per: dict[str, list[float]] = {}
     for belief_id, score in keyword.items():
         session = session_of.get(belief_id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
+from operator import itemgetter
 from typing import NamedTuple
 
 from credo.store.anchors import names_doc
@@ -21,6 +22,8 @@ class Link(NamedTuple):
     type: str
     weight: float
 
+
+_SRC_DST_TYPE = itemgetter(0, 1, 2)
 
 # Edges with one end in the ids (json ?1) whose other end is live, with that end's row.
 _LINKS_WITH_ENDS = (
@@ -105,9 +108,7 @@ class GraphQueries:
                 (payload, -1, limit),  # LIMIT -1: no limit inside, the cut is outside
             ).fetchall()
         else:
-            from operator import itemgetter
-
-            rows.sort(key=itemgetter(0, 1, 2))  # (src, dst, type), as ORDER BY 1, 2, 3
+            rows.sort(key=_SRC_DST_TYPE)  # (src, dst, type), as ORDER BY 1, 2, 3
         # Columns are typed by the schema (TEXT ids, content and session, REAL the rest).
         ends: dict[str, CandidateRow | None] = {
             r[4]: None if r[5] else (r[6], r[7], r[8], r[9], r[10]) for r in rows
