@@ -42,9 +42,9 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
-from itertools import islice, repeat
+from itertools import islice
 from json.encoder import encode_basestring_ascii
-from operator import is_not, itemgetter
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +53,7 @@ from credo.docuri import normalise_doc_uri
 from credo.errors import CredoError, RecordsError
 from credo.records import AnchorRecord, BeliefRecord, EdgeRecord, Record, read_batches
 from credo.store import NewBelief, Store
-from credo.store.bulk import BULK_DDL_ROWS, BulkLoad
+from credo.store.bulk import BULK_DDL_ROWS, BulkLoad, has_anchor_text
 from credo.store.edges import EdgeRow
 from credo.types import BELIEF_KINDS, EDGE_VALENCE, ORIGINS, DocAnchor, EdgeType
 
@@ -565,7 +565,7 @@ def _edge_log(edges: list[EdgeRow], now: float, src: str) -> list[LogRow]:
     log: list[LogRow] = []
     batched = edges
     supersedes = EdgeType.SUPERSEDES.value
-    if _has_anchor_text(edges) or supersedes in set(map(itemgetter(2), edges)):
+    if has_anchor_text(edges) or supersedes in set(map(itemgetter(2), edges)):
         batched = []
         for edge in edges:
             s, d, t, weight, anchor_text, _ = edge
@@ -578,7 +578,3 @@ def _edge_log(edges: list[EdgeRow], now: float, src: str) -> list[LogRow]:
         rows = list(map(_LOGGED_FIELDS, batched[start : start + EDGE_LOG_BATCH]))
         log.append((now, "relate_batch", None, src, json.dumps({"edges": rows})))
     return log
-
-
-def _has_anchor_text(edges: list[EdgeRow]) -> bool:
-    return any(map(is_not, map(itemgetter(4), edges), repeat(None)))

@@ -317,27 +317,18 @@ def _quick(obj: dict[str, Any], line: int) -> Record | None:
     return None
 
 
-def read_records(source: str | Path | Iterable[dict[str, Any] | str]) -> Iterator[Record]:
-    """Parse records from a JSONL file path, or from an iterable of dicts or JSON strings.
-
-    Invalid UTF-8, invalid JSON, a non-object line or a bad field raises ``RecordsError``
-    naming the line. Blank lines are skipped.
-    """
-    for batch in read_batches(source):
-        yield from batch
-
-
 # Records per batch read from an iterable source (a file is batched by ``CHUNK_BYTES``).
 BATCH_RECORDS = 1024
 
 
 def read_batches(source: str | Path | Iterable[dict[str, Any] | str]) -> Iterator[list[Record]]:
-    """``read_records`` a list at a time: the importer's loop then pays no generator step
-    per record.
+    """Parse records from a JSONL file path, or from an iterable of dicts or JSON strings,
+    a list at a time (the importer's loop then pays no generator step per record).
 
-    Lazy like ``read_records``: a bad line raises only after the batch of the records
-    before it has been handed out, so the importer meets line n's problem before line
-    n+1's.
+    Invalid UTF-8, invalid JSON, a non-object line or a bad field raises ``RecordsError``
+    naming the line; blank lines are skipped. Lazy: a bad line raises only after the batch
+    of the records before it has been handed out, so the importer meets line n's problem
+    before line n+1's.
     """
     if isinstance(source, str | Path):
         yield from _read_file(Path(source))

@@ -145,7 +145,7 @@ class BulkLoad:
     def add_edges(self, rows: Sequence[Sequence[object]]) -> None:
         """Insert edge rows (``EdgeRow``); (src, dst, type) order fills the key fastest."""
         insert_rows(self.conn, "edges", EDGE_COLUMNS, rows)
-        if any(map(is_not, map(itemgetter(4), rows), repeat(None))):  # any anchor text
+        if has_anchor_text(rows):
             self._anchor_targets.update([str(r[1]) for r in rows if r[4] is not None])
 
     def finish(self) -> None:
@@ -180,6 +180,11 @@ class BulkLoad:
             # SQLite stores a temp trigger's text without TEMP; recreated as stored, it
             # would land in the main schema, for every connection.
             self._restore.append("CREATE TEMP" + sql.removeprefix("CREATE") if temp else sql)
+
+
+def has_anchor_text(edges: Sequence[Sequence[object]]) -> bool:
+    """Whether any edge row (``EdgeRow``) carries anchor text; C-level, as most carry none."""
+    return any(map(is_not, map(itemgetter(4), edges), repeat(None)))
 
 
 def _indexes_of(conn: sqlite3.Connection, tables: Sequence[str]) -> list[str]:
