@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from typing import NamedTuple
+
+from credo.store.bm25_mirror import Bm25Mirror, MirrorPolicy
 
 # Longest query text considered; the rest is ignored (a pasted file must not cost seconds).
 MAX_QUERY_CHARS = 4_000
@@ -79,8 +82,24 @@ def _by_score_then_id(row: _Row) -> tuple[float, str]:
     return -row[1], row[0]
 
 
+def _provable_best(rows: list[_Row], limit: int, wanted: int) -> list[_Row] | None:
+    """The exact query's answer (the ``limit`` best unlocked rows, ties by id) from the
+    ``wanted`` best index rows, or None when ties at the cut leave it unproven."""
+    ranked = sorted((r for r in rows if r[0] is not None and not r[2]), key=_by_score_then_id)
+    if len(rows) == wanted:
+        # Every row scoring above the last one returned was returned; rows tied with it
+        # may have been left out, so they must not be needed.
+        last = min(r[1] for r in rows)
+        if sum(1 for r in ranked if r[1] > last) < limit:
+            return None
+    del ranked[limit:]
+    return ranked
+
+
 class FtsIndex:
     conn: sqlite3.Connection
+    _bm25: MirrorPolicy | None = None  # this store's bm25 mirror, once it reads keywords
+    _version_seen: tuple[int, int] | None = None  # the store's version as last read
 
     def keyword_search(
         self,
@@ -123,7 +142,7 @@ class FtsIndex:
             return [], {}
         weights = (content_weight, anchor_weight)
         try:
-            ranked = None if limit < 0 else self._keyword_top(expression, weights, limit)
+            ranked = None if limit < 0 else self._keyword_top(terms, expression, weights, limit)
             if ranked is None:
                 ranked = self.conn.execute(
                     "SELECT b.id, -bm25(beliefs_fts, ?, ?) AS s, b.locked, b.content, "
@@ -143,14 +162,40 @@ class FtsIndex:
         return hits, beliefs
 
     def _keyword_top(
-        self, expression: str, weights: tuple[float, float], limit: int
+        self, terms: list[str], expression: str, weights: tuple[float, float], limit: int
     ) -> list[_Row] | None:
         """The fast path of ``keyword_beliefs``: its rows, or None when they are not
         provably those of the exact query."""
         wanted = limit + _KEYWORD_SLACK
-        rows = self.conn.execute(
-            "SELECT b.id, f.s, b.locked, b.content, b.alpha, b.beta, b.deleted_at, b.session, "
-            "b.created_at FROM ("
+        policy = self._mirror_policy()
+        mirror = policy.current(self.conn, self._version_seen)
+        if mirror is not None:
+            rows = self._mirrored_rows(mirror, terms, weights, wanted)
+            if rows is not None:
+                best = _provable_best(rows, limit, wanted)
+                if policy.checked:
+                    return best
+                # A new mirror's first answer is checked against FTS5's own: on a platform
+                # whose C arithmetic differs (fused multiply-add), FTS5 keeps ranking.
+                policy.check(
+                    best
+                    == _provable_best(self._ranked_rows(expression, weights, wanted), limit, wanted)
+                )
+                if policy.checked:
+                    return best
+        started = time.perf_counter()
+        rows = self._ranked_rows(expression, weights, wanted)
+        policy.charge(time.perf_counter() - started)
+        return _provable_best(rows, limit, wanted)
+
+    def _ranked_rows(
+        self, expression: str, weights: tuple[float, float], wanted: int
+    ) -> list[_Row]:
+        """The ``wanted`` best index rows by FTS5's bm25 (ties in any order), each joined
+        to its belief."""
+        return self.conn.execute(
+            "SELECT b.id, f.s, b.locked, b.content, b.alpha, b.beta, b.deleted_at, "
+            "b.session, b.created_at FROM ("
             "SELECT rowid AS r, -bm25(beliefs_fts, ?, ?) AS s FROM beliefs_fts "
             "WHERE beliefs_fts MATCH ? ORDER BY s DESC LIMIT ?"
             # LEFT JOIN: a row per ranked index entry (NULLs for an entry without a belief,
@@ -158,15 +203,28 @@ class FtsIndex:
             ") AS f LEFT JOIN beliefs b ON b.rid = f.r",
             (*weights, expression, wanted),
         ).fetchall()
-        ranked = sorted((r for r in rows if r[0] is not None and not r[2]), key=_by_score_then_id)
-        if len(rows) == wanted:
-            # Every row scoring above the last one returned was returned; rows tied with
-            # it may have been left out, so they must not be needed.
-            last = min(r[1] for r in rows)
-            if sum(1 for r in ranked if r[1] > last) < limit:
-                return None
-        del ranked[limit:]
-        return ranked
+
+    def _mirror_policy(self) -> MirrorPolicy:
+        if self._bm25 is None:
+            self._bm25 = MirrorPolicy()
+        return self._bm25
+
+    def _mirrored_rows(
+        self, mirror: Bm25Mirror, terms: list[str], weights: tuple[float, float], wanted: int
+    ) -> list[_Row] | None:
+        """``_ranked_rows`` from the in-memory mirror of bm25, or None when the mirror
+        cannot answer (a term of several tokens) or the store moved while it read."""
+        reads = mirror.reads
+        ranked = mirror.top(terms, weights, wanted)
+        if ranked is None:
+            return None
+        found = mirror.beliefs([rowid for rowid, _ in ranked])
+        if mirror.reads != reads and not self._mirror_policy().still(self.conn):
+            return None  # another connection committed while the mirror read
+        missing = (None,) * 8  # the LEFT JOIN's NULLs for a rowid without a belief
+        return [
+            (b[0], score, *b[1:]) for rowid, score in ranked for b in [found.get(rowid, missing)]
+        ]
 
     def purge_deleted(self) -> None:
         """Merge the index so the terms of deleted rows leave the file (SQLite < 3.42 has

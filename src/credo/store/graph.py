@@ -10,6 +10,7 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from credo.store.anchors import names_doc
+from credo.store.bm25_mirror import store_version
 from credo.store.fts import CandidateRow
 from credo.types import Belief
 
@@ -45,6 +46,8 @@ class GraphQueries:
     conn: sqlite3.Connection
     # (store version, locked beliefs) as last read by ``current_locks``.
     _locks_seen: tuple[tuple[int, int], tuple[Belief, ...]] | None = None
+    # The store's version as last read (the keyword index's mirror reuses it).
+    _version_seen: tuple[int, int] | None = None
 
     def current_locks(self) -> list[Belief]:
         """``locked_beliefs`` (every retrieve places them first), read again only when the
@@ -56,7 +59,7 @@ class GraphQueries:
         """
         if self.conn.in_transaction:
             return self.locked_beliefs()
-        version = (self.conn.execute("PRAGMA data_version").fetchone()[0], self.conn.total_changes)
+        version = self._version_seen = store_version(self.conn)
         seen = self._locks_seen
         if seen is None or seen[0] != version:
             seen = self._locks_seen = (version, tuple(self.locked_beliefs()))

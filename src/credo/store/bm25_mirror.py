@@ -1,0 +1,410 @@
+"""An in-memory mirror of FTS5's ``bm25()`` over the keyword index, for long-lived stores.
+
+FTS5 spends most of a keyword query in ``bm25()`` itself: per matching row it reads the
+row's size from the docsize table and walks its instances, ~2 us a row (6 of the ~10 ms of
+a query at 100k beliefs). The mirror keeps every row's size in memory, reads each query
+term's postings once (``fts5vocab``, cached per term) and scores them in numpy with the
+arithmetic of ``fts5Bm25Function`` (sqlite/ext/fts5/fts5_aux.c) operation by operation, so
+its scores are the same doubles FTS5 returns. ``keyword_beliefs`` then joins the best rows
+to ``beliefs`` exactly as it does with FTS5's own ranking: results are byte-identical.
+
+The mirror belongs to one store version (``PRAGMA data_version`` and the connection's
+``total_changes``) and is dropped when that moves. Building it reads every row's size
+(~30 ms at 10k beliefs, ~0.3 s at 100k), so a store builds it only once the keyword
+queries it answered at this version have cost about as much as a build: a one-shot process
+(the hook, ``credo search``) never pays, a store written between every read never builds,
+and a store read many times gets fast reads after spending at most twice the ideal (the
+ski-rental rule). A query the mirror cannot answer exactly (a term that is several tokens,
+a phrase in FTS5) goes to FTS5.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+# fts5_aux.c's constants.
+K1 = 1.2
+B = 0.75
+# A build's time, as measured here (a fixed part, then the docsize read and decode per index
+# row), before a store has measured its own: the first build's price in the ski-rental rule.
+ESTIMATED_BUILD_SECONDS = 0.002
+ESTIMATED_BUILD_SECONDS_PER_ROW = 3e-6
+# numpy's import, paid by the first build of a process that has not loaded it.
+ESTIMATED_NUMPY_IMPORT_SECONDS = 0.08
+# Postings kept per version (~24 bytes each); past it the term cache starts over.
+MAX_CACHED_POSTINGS = 4_000_000
+MAX_CACHED_TERMS = 50_000
+MAX_CACHED_BELIEFS = 200_000
+_NO_BELIEF: tuple[object, ...] = ()
+
+_TOKENIZE = re.compile(r"tokenize\s*=\s*'((?:[^']|'')*)'", re.IGNORECASE)
+
+
+class Postings:
+    """One index token's rows: their rowids (ascending), instance counts per column, and
+    the phrase frequency of each row under the column weights asked for (cached)."""
+
+    __slots__ = ("_frequencies", "counts", "docs")
+
+    def __init__(self, docs: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]) -> None:
+        self.docs = docs
+        self.counts = counts  # shape (rows, columns)
+        self._frequencies: dict[tuple[float, ...], npt.NDArray[np.float64]] = {}
+
+    def frequencies(self, weights: tuple[float, ...]) -> npt.NDArray[np.float64]:
+        """Each row's phrase frequency as fts5Bm25Function sums it: the weight of a column
+        added once per instance, instances in (column, offset) order. Repeated addition and
+        count x weight can round differently, so each distinct count vector is summed the
+        C way."""
+        found = self._frequencies.get(weights)
+        if found is None and _exact_products(weights) and self.counts.max(initial=0) < _EXACT:
+            # Every partial sum is then exactly representable: count x weight is the sum.
+            found = self.counts @ numpy_array(weights[: self.counts.shape[1]])
+            self._frequencies[weights] = found
+        if found is None:
+            import numpy
+
+            # Each count vector as one integer (mixed radix): a 1-D unique, ~10x faster.
+            radix = int(self.counts.max()) + 1 if len(self.counts) else 1
+            keys = self.counts @ (radix ** numpy.arange(self.counts.shape[1] - 1, -1, -1))
+            _, first, where = numpy.unique(keys, return_index=True, return_inverse=True)
+            sums = [_repeated_sum(c, weights) for c in self.counts[first].tolist()]
+            found = numpy.array(sums, dtype=numpy.float64)[where.reshape(-1)]
+            self._frequencies[weights] = found
+        return found
+
+
+# Counts below this and weights of at most 20 significant bits (a dyadic fraction, such as
+# 1.0 or 0.5) keep every partial sum under 2**52: repeated addition is then exact.
+_EXACT = 1 << 20
+
+
+def _exact_products(weights: tuple[float, ...]) -> bool:
+    for weight in weights:
+        numerator, denominator = float(weight).as_integer_ratio()
+        if abs(numerator) >= _EXACT or denominator >= _EXACT:
+            return False
+    return True
+
+
+def numpy_array(values: tuple[float, ...]) -> npt.NDArray[np.float64]:
+    import numpy
+
+    return numpy.array(values, dtype=numpy.float64)
+
+
+def _repeated_sum(counts: list[int], weights: tuple[float, ...]) -> float:
+    total = 0.0
+    for column, count in enumerate(counts):
+        weight = weights[column] if column < len(weights) else 1.0
+        for _ in range(count):
+            total += weight
+    return total
+
+
+class Bm25Mirror:
+    """Row sizes and per-term postings of one version of ``beliefs_fts``."""
+
+    def __init__(self, conn: sqlite3.Connection, tokenizer: Tokenizer) -> None:
+        import numpy as np
+
+        self._np = np
+        self._conn = conn
+        self._tokenizer = tokenizer
+        self.rows, totals = _averages(conn)
+        self.columns = len(totals)
+        # avgdl as fts5Bm25GetData computes it: all columns' tokens over the row count.
+        self.avgdl = float(sum(totals)) / float(self.rows) if self.rows else 0.0
+        sizes: dict[int, int] = {}
+        for rowid, blob in conn.execute("SELECT id, sz FROM beliefs_fts_docsize"):
+            sizes[rowid] = _varint_sum(blob)
+        top = max(sizes, default=-1) + 1
+        self._sizes = np.zeros(top, dtype=np.float64)
+        if sizes:
+            self._sizes[np.fromiter(sizes, np.int64, len(sizes))] = np.fromiter(
+                sizes.values(), np.float64, len(sizes)
+            )
+        self._postings: dict[str, Postings] = {}
+        self._cached = 0
+        self._beliefs: dict[int, tuple[object, ...]] = {}
+        self.reads = 0  # statements run after the build: none means nothing could move
+
+    def top(
+        self, terms: list[str], weights: tuple[float, ...], limit: int
+    ) -> list[tuple[int, float]] | None:
+        """(rowid, -bm25) of the ``limit`` best rows matching any of ``terms``, best first
+        (ties in no particular order, as FTS5's ``ORDER BY rank LIMIT``), or None when a
+        term is not a single index token (FTS5 must answer that query)."""
+        np = self._np
+        stems = self._tokenizer.stems(terms)
+        if stems is None or self.rows == 0:
+            return None
+        lists = [self._term_postings(stem) for stem in stems]
+        found = [p for p in lists if len(p.docs)]
+        if not found:
+            return []
+        docs, where = np.unique(np.concatenate([p.docs for p in found]), return_inverse=True)
+        if docs[-1] >= len(self._sizes):
+            return None  # a row newer than the sizes read: not this version after all
+        # k1 * (1 - b + b * D / avgdl), per row, as fts5Bm25Function groups it.
+        length = K1 * ((1 - B) + (B * self._sizes[docs]) / self.avgdl)
+        scores = np.zeros(len(docs), dtype=np.float64)
+        start = 0
+        for postings in lists:
+            hits = len(postings.docs)
+            if not hits:
+                continue  # a phrase no row holds adds 0.0 to every row: nothing
+            idf = _idf(self.rows, hits)
+            freq = postings.frequencies(weights)
+            at = where[start : start + hits]
+            start += hits
+            scores[at] += idf * ((freq * (K1 + 1.0)) / (freq + length[at]))
+        if len(docs) > limit:
+            best = np.argpartition(-scores, limit - 1)[:limit]
+            docs, scores = docs[best], scores[best]
+        order = np.argsort(-scores, kind="stable")
+        return list(zip(docs[order].tolist(), scores[order].tolist(), strict=True))
+
+    def beliefs(self, rowids: list[int]) -> dict[int, tuple[object, ...]]:
+        """rowid -> (id, locked, content, alpha, beta, deleted_at, session, created_at) of
+        the beliefs with these rowids (absent: none has it), read once per version."""
+        known = self._beliefs
+        rows: dict[int, tuple[object, ...]] = {}
+        missing: list[int] = []
+        for rowid in rowids:
+            row = known.get(rowid)
+            if row is None:
+                missing.append(rowid)
+            else:
+                rows[rowid] = row
+        if missing:
+            self.reads += 1
+            fetched = {
+                row[0]: row[1:]
+                for row in self._conn.execute(
+                    "SELECT rid, id, locked, content, alpha, beta, deleted_at, session, "
+                    "created_at FROM beliefs WHERE rid IN (SELECT value FROM json_each(?))",
+                    (json.dumps(missing),),
+                )
+            }
+            news = {rowid: fetched.get(rowid, _NO_BELIEF) for rowid in missing}
+            rows.update(news)
+            if len(known) + len(news) > MAX_CACHED_BELIEFS:
+                known.clear()
+            known.update(news)
+        return {rowid: row for rowid, row in rows.items() if row is not _NO_BELIEF}
+
+    def _term_postings(self, stem: str) -> Postings:
+        found = self._postings.get(stem)
+        if found is not None:
+            return found
+        np = self._np
+        self.reads += 1
+        rows = self._conn.execute(
+            "SELECT doc, col FROM temp.credo_fts_instances WHERE term = ?", (stem,)
+        ).fetchall()
+        columns = self._column_numbers()
+        docs = np.fromiter((r[0] for r in rows), np.int64, len(rows))
+        cols = np.fromiter((columns[r[1]] for r in rows), np.int64, len(rows))
+        if not len(docs):
+            return self._keep(stem, Postings(docs, np.zeros((0, self.columns), np.int64)), 0)
+        if not (docs[1:] >= docs[:-1]).all():
+            order = np.argsort(docs, kind="stable")
+            docs, cols = docs[order], cols[order]
+        # fts5vocab lists a term's instances by row: one run per row.
+        starts = np.flatnonzero(np.concatenate(([True], docs[1:] != docs[:-1])))
+        where = np.cumsum(np.concatenate(([0], (docs[1:] != docs[:-1]).astype(np.int64))))
+        counts = np.zeros((len(starts), self.columns), dtype=np.int64)
+        np.add.at(counts, (where, cols), 1)
+        return self._keep(stem, Postings(docs[starts], counts), len(rows))
+
+    def _keep(self, stem: str, postings: Postings, size: int) -> Postings:
+        if self._cached + size > MAX_CACHED_POSTINGS or len(self._postings) > MAX_CACHED_TERMS:
+            self._postings.clear()
+            self._cached = 0
+        self._postings[stem] = postings
+        self._cached += size
+        return postings
+
+    def _column_numbers(self) -> dict[str, int]:
+        names = getattr(self, "_columns", None)
+        if names is None:
+            info = self._conn.execute("PRAGMA table_info(beliefs_fts)").fetchall()
+            names = self._columns = {row[1]: row[0] for row in info}
+        return names
+
+
+def _idf(rows: int, hits: int) -> float:
+    """IDF as fts5Bm25GetData: log((N - n + 0.5) / (n + 0.5)), at least 1e-6."""
+    import math
+
+    idf = math.log((rows - hits + 0.5) / (hits + 0.5))
+    return idf if idf > 0.0 else 1e-6
+
+
+def _averages(conn: sqlite3.Connection) -> tuple[int, list[int]]:
+    """FTS5's averages record (row count, tokens per column), what xRowCount and
+    xColumnTotalSize read."""
+    row = conn.execute("SELECT block FROM beliefs_fts_data WHERE id = 1").fetchone()
+    values = _varints(bytes(row[0])) if row and row[0] else [0, 0, 0]
+    return values[0], values[1:]
+
+
+def _varints(blob: bytes) -> list[int]:
+    """SQLite varints (big-endian 7-bit groups; a ninth byte holds 8 bits)."""
+    out: list[int] = []
+    i = 0
+    while i < len(blob):
+        value = 0
+        for n in range(9):
+            byte = blob[i]
+            i += 1
+            if n == 8:
+                value = (value << 8) | byte
+                break
+            value = (value << 7) | (byte & 0x7F)
+            if byte < 0x80:
+                break
+        out.append(value)
+    return out
+
+
+def _varint_sum(blob: bytes) -> int:
+    if len(blob) == 2 and blob[0] < 0x80 and blob[1] < 0x80:
+        return blob[0] + blob[1]  # two short columns: nearly every row
+    return sum(_varints(blob))
+
+
+class Tokenizer:
+    """The index's tokenizer, asked through a private in-memory FTS5 table with the same
+    ``tokenize`` option: query terms become the tokens the index holds (porter stems)."""
+
+    def __init__(self, option: str) -> None:
+        self._conn = sqlite3.connect(":memory:", check_same_thread=False)
+        quoted = option.replace("'", "''")
+        self._conn.execute(f"CREATE VIRTUAL TABLE t USING fts5(x, tokenize='{quoted}')")
+        self._conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
+        self._stems: dict[str, str | None] = {}
+        self._lock = threading.Lock()  # one table: two threads must not fill it at once
+
+    def stems(self, terms: list[str]) -> list[str] | None:
+        """The single index token of each term, or None if any term is not exactly one."""
+        missing = [t for t in terms if t not in self._stems]
+        if missing:
+            with self._lock:
+                self._learn(missing)
+        out = [self._stems.get(t) for t in terms]
+        return None if any(s is None for s in out) else out  # type: ignore[return-value]
+
+    def _learn(self, terms: list[str]) -> None:
+        if len(self._stems) > MAX_CACHED_TERMS:
+            self._stems.clear()
+        conn = self._conn
+        with conn:
+            conn.execute("DELETE FROM t")
+            conn.executemany("INSERT INTO t(rowid, x) VALUES (?, ?)", enumerate(terms))
+            tokens: dict[int, list[str]] = {}
+            for doc, term in conn.execute("SELECT doc, term FROM v ORDER BY doc, offset"):
+                tokens.setdefault(doc, []).append(term)
+        for i, term in enumerate(terms):
+            found = tokens.get(i, [])
+            self._stems[term] = found[0] if len(found) == 1 else None
+
+
+def store_version(conn: sqlite3.Connection) -> tuple[int, int]:
+    """Moves when another connection commits (data_version) or this one writes."""
+    return conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes
+
+
+def tokenize_option(conn: sqlite3.Connection) -> str | None:
+    row = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'beliefs_fts'").fetchone()
+    match = _TOKENIZE.search(row[0]) if row and row[0] else None
+    return match.group(1).replace("''", "'") if match else None
+
+
+class MirrorPolicy:
+    """When a store builds, keeps and drops its mirror (the ski-rental rule above)."""
+
+    def __init__(self) -> None:
+        self.version: tuple[int, int] | None = None
+        self.mirror: Bm25Mirror | None = None
+        self.spent = 0.0  # seconds of FTS5 keyword queries at this version
+        self.build_seconds: float | None = None  # the last build's measured cost
+        self.tokenizer: Tokenizer | None = None
+        self.disabled = False
+        self.checked = False  # whether a mirror's answer was found equal to FTS5's
+        self._estimate: float | None = None  # the first build's price at this version
+
+    def check(self, equal: bool) -> None:
+        """The outcome of comparing a mirror's answer with FTS5's: a difference turns the
+        mirror off for good (this platform's C arithmetic is not numpy's)."""
+        self.checked = equal
+        if not equal:
+            self.disabled, self.mirror = True, None
+
+    def current(
+        self, conn: sqlite3.Connection, seen: tuple[int, int] | None = None
+    ) -> Bm25Mirror | None:
+        """The mirror of the store as it is now, or None (FTS5 answers). ``seen`` is the
+        store's version if the caller has just read it (retrieve's lock check): while no
+        mirror exists, it stands in for a read of its own."""
+        if self.disabled or conn.in_transaction:
+            return None
+        version = seen if self.mirror is None and seen is not None else store_version(conn)
+        if version != self.version:
+            self.version, self.mirror, self.spent, self._estimate = version, None, 0.0, None
+            return None
+        if self.mirror is None and self.spent >= self._price(conn):
+            if seen is not None and store_version(conn) != version:
+                self.version = None  # ``seen`` was stale: start counting again
+                return None
+            self.mirror = self._build(conn)
+        return self.mirror
+
+    def charge(self, seconds: float) -> None:
+        """Record what an FTS5 keyword query cost at this version."""
+        self.spent += seconds
+
+    def still(self, conn: sqlite3.Connection) -> bool:
+        """Whether the store is still at the mirror's version (no commit in between)."""
+        return store_version(conn) == self.version
+
+    def _price(self, conn: sqlite3.Connection) -> float:
+        if self.build_seconds is not None:
+            return self.build_seconds
+        if self.spent < ESTIMATED_BUILD_SECONDS:
+            return ESTIMATED_BUILD_SECONDS  # not worth a read of the row count yet
+        if self._estimate is None:
+            import sys
+
+            rows = _averages(conn)[0]
+            numpy = 0.0 if "numpy" in sys.modules else ESTIMATED_NUMPY_IMPORT_SECONDS
+            self._estimate = (
+                ESTIMATED_BUILD_SECONDS + rows * ESTIMATED_BUILD_SECONDS_PER_ROW + numpy
+            )
+        return self._estimate
+
+    def _build(self, conn: sqlite3.Connection) -> Bm25Mirror | None:
+        started = time.perf_counter()
+        if self.tokenizer is None:
+            option = tokenize_option(conn)
+            if option is None:
+                self.disabled = True
+                return None
+            self.tokenizer = Tokenizer(option)
+        conn.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.credo_fts_instances "
+            "USING fts5vocab(main, beliefs_fts, instance)"
+        )
+        mirror = Bm25Mirror(conn, self.tokenizer)
+        self.build_seconds = time.perf_counter() - started
+        return mirror

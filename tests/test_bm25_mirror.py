@@ -1,0 +1,244 @@
+"""The in-memory mirror of FTS5's bm25 gives exactly FTS5's answers, and is kept, built and
+dropped as its policy says (``credo.store.bm25_mirror``)."""
+
+from __future__ import annotations
+
+import math
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from credo import Memory
+from credo.store import Store
+from credo.store.bm25_mirror import ESTIMATED_BUILD_SECONDS, MirrorPolicy, _varints
+from credo.store.fts import KeywordHit, query_terms
+
+WORDS = "alpha beta gamma delta running runner runs café cafe naïve über Straße x1 42".split()
+
+
+def _policy(store: Store) -> MirrorPolicy:
+    return store._mirror_policy()
+
+
+def _force_mirror(store: Store, terms: list[str]) -> None:
+    """Build the mirror now, whatever it cost so far (the price is the ski-rental rule's)."""
+    policy = _policy(store)
+    store.keyword_beliefs(terms or ["alpha"], limit=5)  # records the version
+    policy.spent = math.inf
+    store.keyword_beliefs(terms or ["alpha"], limit=5)
+    assert policy.mirror is not None
+
+
+def _both(
+    store: Store, terms: list[str], limit: int, weights: tuple[float, float] = (1.0, 0.5)
+) -> tuple[object, object]:
+    """keyword_beliefs answered by FTS5, then by the mirror."""
+    policy = _policy(store)
+    policy.disabled = True
+    by_fts = store.keyword_beliefs(
+        terms, limit=limit, content_weight=weights[0], anchor_weight=weights[1]
+    )
+    policy.disabled = False
+    by_mirror = store.keyword_beliefs(
+        terms, limit=limit, content_weight=weights[0], anchor_weight=weights[1]
+    )
+    return by_fts, by_mirror
+
+
+def _memory(folder: Path, texts: list[str], anchors: dict[int, str] | None = None) -> Memory:
+    """Beliefs b000... with ``texts``; ``anchors`` fills the index's second column: belief
+    i gets an incoming edge (from its successor) with that anchor text."""
+    memory = Memory(folder / "m.db", root=folder)
+    rows: list[dict[str, object]] = [
+        {"kind": "belief", "id": f"b{i:03d}", "content": text} for i, text in enumerate(texts)
+    ]
+    memory.import_records(rows)
+    for i, text in (anchors or {}).items():
+        if i + 1 < len(texts):
+            memory.relate(f"b{i + 1:03d}", f"b{i:03d}", "CITES", anchor_text=text)
+    return memory
+
+
+_texts = st.lists(
+    st.lists(st.sampled_from(WORDS), min_size=1, max_size=12).map(" ".join),
+    min_size=1,
+    max_size=40,
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    texts=_texts,
+    queries=st.lists(
+        st.lists(st.sampled_from([*WORDS, "absent", "x1_y2"]), min_size=1, max_size=5),
+        min_size=1,
+        max_size=6,
+    ),
+    limit=st.sampled_from([1, 3, 10, 50]),
+    weights=st.sampled_from([(1.0, 0.5), (1.0, 1.0), (0.3, 1.7), (2.0, 0.1)]),
+    locked=st.sets(st.integers(0, 39), max_size=6),
+)
+def test_the_mirror_answers_exactly_as_fts5(
+    tmp_path_factory: pytest.TempPathFactory,
+    texts: list[str],
+    queries: list[list[str]],
+    limit: int,
+    weights: tuple[float, float],
+    locked: set[int],
+) -> None:
+    folder = tmp_path_factory.mktemp("mirror")
+    memory = _memory(folder, texts, anchors={0: "alpha guide alpha", 1: "gamma runs", 2: "Straße"})
+    for i in sorted(locked):
+        if i < len(texts):
+            memory.lock(f"b{i:03d}")
+    store = memory.store
+    _force_mirror(store, queries[0])
+    for words in queries:
+        terms = query_terms(" ".join(words))
+        by_fts, by_mirror = _both(store, terms, limit, weights)
+        assert by_mirror == by_fts
+    memory.close()
+
+
+def test_scores_are_the_same_doubles_on_a_larger_store(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    vocabulary = [f"w{i}" for i in range(300)]
+    texts = [
+        " ".join(rng.choice(vocabulary[: rng.choice([20, 300])]) for _ in range(rng.randint(3, 40)))
+        for _ in range(1500)
+    ]
+    memory = _memory(
+        tmp_path, texts, anchors={i: f"w{i % 300} w{i % 11}" for i in range(0, 1500, 7)}
+    )
+    store = memory.store
+    _force_mirror(store, ["w1"])
+    for _ in range(80):
+        terms = rng.sample(vocabulary, rng.randint(1, 6))
+        (fts_hits, fts_rows), (hits, rows) = _both(store, terms, 50)
+        assert [(h.belief_id, h.score.hex()) for h in hits] == [
+            (h.belief_id, h.score.hex()) for h in fts_hits
+        ]
+        assert rows == fts_rows
+
+
+def test_a_term_of_several_tokens_goes_to_fts5(tmp_path: Path) -> None:
+    memory = _memory(tmp_path, ["x1 y2 together", "x1 alone", "y2 alone"])
+    store = memory.store
+    _force_mirror(store, ["x1"])
+    mirror = _policy(store).mirror
+    assert mirror is not None
+    assert mirror.top(["x1_y2"], (1.0, 0.5), 10) is None  # a phrase: FTS5's to answer
+    by_fts, by_mirror = _both(store, ["x1_y2", "alone"], 10)
+    assert by_mirror == by_fts
+    hits = by_mirror[0]
+    assert isinstance(hits, list) and hits and isinstance(hits[0], KeywordHit)
+
+
+def test_a_write_drops_the_mirror_and_the_next_answer_sees_it(tmp_path: Path) -> None:
+    memory = _memory(tmp_path, ["alpha beta", "beta gamma", "gamma delta"])
+    store = memory.store
+    _force_mirror(store, ["beta"])
+    new = memory.remember("beta beta beta everywhere")
+    assert _policy(store).current(store.conn) is None  # the version moved
+    hits, _ = store.keyword_beliefs(["beta"], limit=5)
+    assert hits[0].belief_id == new
+    # forgetting is a write too
+    _force_mirror(store, ["beta"])
+    memory.forget(new)
+    hits, _ = store.keyword_beliefs(["beta"], limit=5)
+    assert new not in [h.belief_id for h in hits]
+
+
+def test_another_connection_s_commit_drops_the_mirror(tmp_path: Path) -> None:
+    memory = _memory(tmp_path, ["alpha beta", "beta gamma"])
+    store = memory.store
+    _force_mirror(store, ["beta"])
+    with Memory(tmp_path / "m.db", root=tmp_path) as other:
+        added = other.remember("beta delta beta")
+    hits, _ = store.keyword_beliefs(["beta"], limit=5)
+    assert added in [h.belief_id for h in hits]
+    assert _policy(store).mirror is None
+
+
+def test_inside_a_transaction_fts5_answers(tmp_path: Path) -> None:
+    memory = _memory(tmp_path, ["alpha beta", "beta gamma"])
+    store = memory.store
+    _force_mirror(store, ["beta"])
+    with store.transaction():
+        assert _policy(store).current(store.conn) is None
+        store.conn.execute("UPDATE beliefs SET content = 'beta beta beta' WHERE id = 'b000'")
+        hits, _ = store.keyword_beliefs(["beta"], limit=1)
+        assert hits[0].belief_id == "b000"  # the uncommitted write is seen
+
+
+def test_the_policy_builds_only_once_fts5_cost_what_a_build_costs(tmp_path: Path) -> None:
+    memory = _memory(tmp_path, ["alpha beta", "beta gamma"] * 20)
+    store = memory.store
+    policy = _policy(store)
+    store.keyword_beliefs(["beta"], limit=5)
+    assert policy.mirror is None and policy.spent > 0  # a first query never builds
+    policy.spent = ESTIMATED_BUILD_SECONDS  # as if many queries had run: now priced
+    price = policy._price(store.conn)
+    assert price > ESTIMATED_BUILD_SECONDS
+    policy.spent = price - 1e-6
+    store.keyword_beliefs(["beta"], limit=5)  # not yet: it answers, and is charged
+    assert policy.mirror is None and policy.spent >= price
+    store.keyword_beliefs(["beta"], limit=5)
+    assert policy.mirror is not None and policy.build_seconds is not None
+    # the next price is the build's measured cost, and a write starts the count again
+    assert policy._price(store.conn) == policy.build_seconds
+    memory.remember("delta")
+    store.keyword_beliefs(["beta"], limit=5)
+    assert policy.mirror is None and policy.spent > 0
+
+
+def test_a_mirror_that_differs_from_fts5_is_turned_off(tmp_path: Path) -> None:
+    memory = _memory(tmp_path, ["alpha beta", "beta gamma", "gamma"])
+    store = memory.store
+    policy = _policy(store)
+    store.keyword_beliefs(["beta"], limit=5)
+    policy.spent = math.inf
+    original = type(policy)._build
+
+    def skewed(self: MirrorPolicy, conn: sqlite3.Connection) -> object:
+        mirror = original(self, conn)
+        assert mirror is not None
+        mirror.avgdl *= 1.000001  # as if this platform's arithmetic differed
+        return mirror
+
+    type(policy)._build = skewed  # type: ignore[method-assign]
+    try:
+        hits, _ = store.keyword_beliefs(["beta"], limit=5)
+    finally:
+        type(policy)._build = original  # type: ignore[method-assign]
+    assert policy.disabled and policy.mirror is None
+    policy.disabled = True
+    assert store.keyword_beliefs(["beta"], limit=5)[0] == hits
+
+
+def test_retrieve_is_byte_identical_with_and_without_the_mirror(tmp_path: Path) -> None:
+    rng = random.Random(9)
+    vocabulary = [f"t{i}" for i in range(120)]
+    texts = [
+        " ".join(rng.choice(vocabulary) for _ in range(rng.randint(4, 15))) for _ in range(400)
+    ]
+    memory = _memory(tmp_path, texts)
+    pairs = {(rng.randrange(400), rng.randrange(400)) for _ in range(300)}
+    for a, b in sorted(pairs):
+        if a != b:
+            memory.relate(f"b{a:03d}", f"b{b:03d}", "SUPPORTS")
+    queries = [" ".join(rng.sample(vocabulary, 3)) for _ in range(30)]
+    plain = [repr(memory.retrieve(q)) for q in queries]
+    _force_mirror(memory.store, ["t1"])
+    assert [repr(memory.retrieve(q)) for q in queries] == plain
+
+
+def test_varints() -> None:
+    assert _varints(bytes([5, 0x81, 0x00, 0x7F])) == [5, 128, 127]
+    assert _varints(bytes([0xFF] * 8 + [0x01])) == [(2**56 - 1) << 8 | 1]
