@@ -10,6 +10,11 @@ process (what a shell user waits for).
 Targets (issue #3): warm p50 <= 1 ms and p99 <= 5 ms at 10k; warm p50 <= 5 ms at 100k;
 first query <= 30 ms at 10k; `credo search` <= 150 ms at 10k.
 
+The store builds its in-memory bm25 mirror once its FTS5 keyword queries have cost about
+what a build costs (credo/store/bm25_mirror.py): the bench prints at which measured query
+that happened, so the warm figures mix both. ``--mirror-side-by-side`` adds warm p50/p99
+with FTS5 ranking and with the mirror, query by query in turn, in one process.
+
 ``--stages`` adds, per size, where the warm time goes: a second warm pass with each store
 read and engine step wrapped in a timer (the steps that exist in the code being measured;
 the timers add a few percent, so the headline figures come from the unwrapped pass).
@@ -55,16 +60,60 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def warm(db: Path, texts: list[str]) -> list[float]:
+def warm(db: Path, texts: list[str]) -> tuple[list[float], str]:
+    """Warm retrieve times (ms), and when the store built its bm25 mirror."""
     with Memory(db, root=db.parent) as memory:
         for text in texts[:20]:
             memory.retrieve(text)
         times = []
-        for text in texts:
+        built_at = None
+        for i, text in enumerate(texts):
             started = time.perf_counter()
             memory.retrieve(text)
             times.append((time.perf_counter() - started) * 1000)
-    return times
+            if built_at is None and _mirror(memory) is not None:
+                built_at = i
+        policy = getattr(memory.store, "_bm25", None)
+    if built_at is None or policy is None or policy.build_seconds is None:
+        return times, "no bm25 mirror built"
+    return times, (
+        f"bm25 mirror built at measured query {built_at + 1} "
+        f"(20 warm-up queries before them; the build took {policy.build_seconds * 1000:.0f} ms)"
+    )
+
+
+def _mirror(memory: Memory) -> object | None:
+    policy = getattr(memory.store, "_bm25", None)  # absent in code before the mirror
+    return None if policy is None else policy.mirror
+
+
+def mirror_side_by_side(db: Path, texts: list[str]) -> None:
+    """Warm retrieve with FTS5 ranking and with the bm25 mirror, query by query in turn
+    (results asserted identical), once the mirror is built and has seen every term."""
+    with Memory(db, root=db.parent) as memory:
+        policy = memory.store._mirror_policy()
+        memory.retrieve(texts[0])
+        policy.spent = float("inf")
+        for text in texts:
+            memory.retrieve(text)
+        assert policy.mirror is not None
+        by_fts, by_mirror = [], []
+        for text in texts:
+            policy.disabled = True
+            started = time.perf_counter()
+            plain = memory.retrieve(text)
+            by_fts.append((time.perf_counter() - started) * 1000)
+            policy.disabled = False
+            started = time.perf_counter()
+            mirrored = memory.retrieve(text)
+            by_mirror.append((time.perf_counter() - started) * 1000)
+            assert mirrored == plain
+    fts50, mirror50 = statistics.median(by_fts), statistics.median(by_mirror)
+    print(
+        f"  side by side: FTS5 p50 {fts50:.2f} p99 {percentile(by_fts, 0.99):.2f} ms, "
+        f"mirror p50 {mirror50:.2f} p99 {percentile(by_mirror, 0.99):.2f} ms "
+        f"(p50 ratio {mirror50 / fts50:.2f})"
+    )
 
 
 # Store reads and engine steps timed by --stages: (module, attribute) of each.
@@ -177,6 +226,11 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--fresh-runs", type=int, default=15)
     parser.add_argument("--stages", action="store_true", help="also print the stage profile")
+    parser.add_argument(
+        "--mirror-side-by-side",
+        action="store_true",
+        help="also time warm retrieve with FTS5 ranking and with the bm25 mirror, interleaved",
+    )
     args = parser.parse_args()
     # pip byte-compiles an installed package; an editable tree under
     # PYTHONDONTWRITEBYTECODE=1 (this environment) would be compiled in every fresh process.
@@ -189,7 +243,7 @@ def main() -> None:
             db = Path(folder) / "bench.db"
             with Memory(db, root=Path(folder)) as memory:
                 memory.import_records(write_records(Path(folder) / "r.jsonl", size, 2, text="zipf"))
-            times = warm(db, texts)
+            times, mirror_note = warm(db, texts)
             first = [
                 float(
                     subprocess.run(
@@ -214,6 +268,9 @@ def main() -> None:
                 f"{size:>8} {statistics.median(times):>9.2f} {percentile(times, 0.99):>9.2f} "
                 f"{statistics.median(first):>9.1f} {statistics.median(e2e):>11.1f}"
             )
+            print(f"  {mirror_note}")
+            if args.mirror_side_by_side:
+                mirror_side_by_side(db, texts)
             if args.stages:
                 stages(db, texts)
 

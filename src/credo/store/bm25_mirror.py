@@ -133,6 +133,13 @@ class Bm25Mirror:
             self._sizes[np.fromiter(sizes, np.int64, len(sizes))] = np.fromiter(
                 sizes.values(), np.float64, len(sizes)
             )
+        names = [row[1] for row in conn.execute("PRAGMA table_info(beliefs_fts)")]
+        # The column of an instance as its number (fts5vocab names it).
+        self._column_number = (
+            "CASE col "
+            + " ".join(f"WHEN '{name}' THEN {i}" for i, name in enumerate(names))
+            + " END"
+        )
         self._postings: dict[str, Postings] = {}
         self._cached = 0
         self._beliefs: dict[int, tuple[object, ...]] = {}
@@ -209,23 +216,29 @@ class Bm25Mirror:
             return found
         np = self._np
         self.reads += 1
-        rows = self._conn.execute(
-            "SELECT doc, col FROM temp.credo_fts_instances WHERE term = ?", (stem,)
-        ).fetchall()
-        columns = self._column_numbers()
-        docs = np.fromiter((r[0] for r in rows), np.int64, len(rows))
-        cols = np.fromiter((columns[r[1]] for r in rows), np.int64, len(rows))
-        if not len(docs):
-            return self._keep(stem, Postings(docs, np.zeros((0, self.columns), np.int64)), 0)
+        # One string of (rowid x columns + column) per instance: SQLite builds it in C and
+        # numpy parses it, ~4x faster than a Python tuple per instance.
+        (listed,) = self._conn.execute(
+            f"SELECT group_concat(doc * {self.columns} + {self._column_number}, ',') "
+            "FROM temp.credo_fts_instances WHERE term = ?",
+            (stem,),
+        ).fetchone()
+        if not listed:
+            return self._keep(
+                stem, Postings(np.zeros(0, np.int64), np.zeros((0, self.columns), np.int64)), 0
+            )
+        keys = np.fromstring(listed, dtype=np.int64, sep=",")
+        docs, cols = np.divmod(keys, self.columns)
         if not (docs[1:] >= docs[:-1]).all():
             order = np.argsort(docs, kind="stable")
             docs, cols = docs[order], cols[order]
         # fts5vocab lists a term's instances by row: one run per row.
-        starts = np.flatnonzero(np.concatenate(([True], docs[1:] != docs[:-1])))
-        where = np.cumsum(np.concatenate(([0], (docs[1:] != docs[:-1]).astype(np.int64))))
+        changes = docs[1:] != docs[:-1]
+        starts = np.flatnonzero(np.concatenate(([True], changes)))
+        where = np.concatenate(([0], np.cumsum(changes)))
         counts = np.zeros((len(starts), self.columns), dtype=np.int64)
         np.add.at(counts, (where, cols), 1)
-        return self._keep(stem, Postings(docs[starts], counts), len(rows))
+        return self._keep(stem, Postings(docs[starts], counts), len(keys))
 
     def _keep(self, stem: str, postings: Postings, size: int) -> Postings:
         if self._cached + size > MAX_CACHED_POSTINGS or len(self._postings) > MAX_CACHED_TERMS:
@@ -234,13 +247,6 @@ class Bm25Mirror:
         self._postings[stem] = postings
         self._cached += size
         return postings
-
-    def _column_numbers(self) -> dict[str, int]:
-        names = getattr(self, "_columns", None)
-        if names is None:
-            info = self._conn.execute("PRAGMA table_info(beliefs_fts)").fetchall()
-            names = self._columns = {row[1]: row[0] for row in info}
-        return names
 
 
 def _idf(rows: int, hits: int) -> float:
