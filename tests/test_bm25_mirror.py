@@ -242,3 +242,15 @@ def test_retrieve_is_byte_identical_with_and_without_the_mirror(tmp_path: Path) 
 def test_varints() -> None:
     assert _varints(bytes([5, 0x81, 0x00, 0x7F])) == [5, 128, 127]
     assert _varints(bytes([0xFF] * 8 + [0x01])) == [(2**56 - 1) << 8 | 1]
+
+
+def test_closing_the_store_closes_the_tokenizer(tmp_path: Path) -> None:
+    memory = _memory(tmp_path, ["alpha beta", "beta gamma"])
+    _force_mirror(memory.store, ["beta"])
+    policy = _policy(memory.store)
+    tokenizer = policy.tokenizer
+    assert tokenizer is not None
+    memory.close()
+    assert policy.mirror is None and policy.tokenizer is None
+    with pytest.raises(sqlite3.ProgrammingError):
+        tokenizer.stems(["delta"])  # its connection is closed

@@ -84,6 +84,8 @@ class Store(
             raise StoreError(f"write to {self.path} failed: {exc}") from exc
 
     def close(self) -> None:
+        if self._bm25 is not None:
+            self._bm25.close()
         self.conn.close()
 
     def stats(self) -> StoreStats:

@@ -302,6 +302,9 @@ class Tokenizer:
         self._stems: dict[str, str | None] = {}
         self._lock = threading.Lock()  # one table: two threads must not fill it at once
 
+    def close(self) -> None:
+        self._conn.close()
+
     def stems(self, terms: list[str]) -> list[str] | None:
         """The single index token of each term, or None if any term is not exactly one."""
         missing = [t for t in terms if t not in self._stems]
@@ -349,6 +352,13 @@ class MirrorPolicy:
         self.disabled = False
         self.checked = False  # whether a mirror's answer was found equal to FTS5's
         self._estimate: float | None = None  # the first build's price at this version
+
+    def close(self) -> None:
+        """Let go of the mirror and close the tokenizer's own connection."""
+        self.mirror = None
+        if self.tokenizer is not None:
+            self.tokenizer.close()
+            self.tokenizer = None
 
     def check(self, equal: bool) -> None:
         """The outcome of comparing a mirror's answer with FTS5's: a difference turns the
