@@ -4,14 +4,16 @@ Warm ``retrieve`` latency (issue #3) is spent in a handful of places, and each w
 for speed beside a reference that says what it computes: the keyword query (rank the index
 alone, join only the best rows), the heat kernel (rows grouped and unrolled), composition
 (lane by lane), the cluster pack (for already-ranked candidates), the graph reads that carry
-what composition needs, and the token estimate. Every test here compares the two, float for
-float and in order: a speed-up must never change a result.
+what composition needs, the token estimate and escape, and the doc lane's checks that skip
+a pattern that cannot match. Every test here compares the two, float for float and in order:
+a speed-up must never change a result.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -20,11 +22,12 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.cluster import cluster_candidates, pack_ranked, pack_with_clusters
+from credo.lanes import doc
 from credo.lanes.heat import adjacency, heat_kernel, heat_over_links
 from credo.rank import Weights, compose, compose_reference
-from credo.store.fts import CandidateRow
+from credo.store.fts import STOPWORDS, CandidateRow
 from credo.store.graph import Link
-from credo.tokens import belief_tokens, entry_text, estimate
+from credo.tokens import belief_tokens, entry_text, escape, estimate
 from credo.types import Belief, Edge, EdgeType
 
 NAMES = [f"n{i}" for i in range(14)]
@@ -153,6 +156,77 @@ def test_belief_tokens_equals_the_rendered_line(belief_id: str, content: str, lo
     assert belief_tokens(belief_id, content, locked) == estimate(
         entry_text(belief_id, content, locked)
     )
+
+
+_BREAKS = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
+
+
+@given(
+    text=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)
+    | st.text(alphabet="ab &<>\n\x7f\x85\xa0\u2028\u200b", max_size=12)
+)
+def test_escape_equals_the_rule_it_implements(text: str) -> None:
+    """The shortcut for text with nothing to escape never skips a character that is."""
+    want = _BREAKS.sub(" ", text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    assert escape(text) == want
+
+
+# -- the doc lane's mentions ---------------------------------------------------------------
+
+
+def _mentions_reference(query: str) -> list[tuple[str, float]]:
+    """`doc.mentions` without its checks that skip a pattern (every pattern always runs)."""
+    found: dict[str, float] = {}
+    for match in doc._url().finditer(query):
+        found.setdefault(match.group(0).rstrip(".,;:"), 1.0)
+    rest = doc._url().sub(" ", query)
+    for match in doc._path().finditer(rest):
+        token = match.group(1).strip(".")
+        if not token:
+            continue
+        if "/" in token:
+            found.setdefault(token.removeprefix("./"), 1.0)
+        elif token.rsplit(".", 1)[-1].lower() in doc.FILE_EXTENSIONS:
+            found.setdefault(token, 0.8)
+        if len(found) >= doc.MAX_MENTIONS:
+            break
+    for match in doc._page().finditer(rest):
+        stem = (match.group(1) or match.group(2)).lower()
+        if stem not in STOPWORDS and stem not in doc._NOT_PAGES and len(found) < doc.MAX_MENTIONS:
+            found.setdefault(doc.PAGE_PREFIX + stem, 0.6)
+    return list(found.items())
+
+
+# Pieces that make each pattern match, and letters IGNORECASE matches outside ASCII.
+_QUERY_PIECES = st.sampled_from(
+    [
+        "the",
+        "deploy",
+        "page",
+        "PAGE",
+        "docs",
+        "Guide",
+        "fıle",
+        "ſetup",
+        "chapter",
+        "called",
+        "docs/ops/",
+        "a.md",
+        "v1.2",
+        "https://ex.io/a.",
+        "HTTP://x",
+        " ",
+        ".",
+        "/",
+        "'",
+        ":",
+    ]
+)
+
+
+@given(query=st.lists(_QUERY_PIECES, max_size=8).map("".join) | st.text(max_size=30))
+def test_mentions_equals_every_pattern_run(query: str) -> None:
+    assert doc.mentions(query) == _mentions_reference(query)
 
 
 # -- store reads for the engine ------------------------------------------------------------

@@ -7,7 +7,8 @@ Settings come from ``.credo.toml`` (looked up from the current folder upward), t
 variables override single keys. Unknown keys and wrong types are errors, not silent no-ops.
 """
 
-from __future__ import annotations
+# Annotations stay evaluated (no `from __future__ import annotations`): typing.NamedTuple
+# compiles each string annotation at import, ~25 us a field, paid by every fresh process.
 
 import os
 import sys

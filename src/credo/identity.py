@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -45,6 +44,8 @@ def normalise(text: str) -> str:
     text is its own NFKC form and case-folds as ``lower()`` does, which skips two passes."""
     if text.isascii():
         return " ".join(text.lower().split())
+    import unicodedata  # a C extension the read path (the hook) never needs
+
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
@@ -78,6 +79,8 @@ def check_id(belief_id: object) -> str:
             f"belief id {belief_id[:60]!r} must have no surrounding spaces and at most "
             f"{MAX_ID_CHARS} characters"
         )
+    import unicodedata
+
     if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in belief_id):
         raise InvalidInputError(f"belief id {belief_id[:60]!r} contains control characters")
     if any(ch.isspace() or ch in "[]" for ch in belief_id):

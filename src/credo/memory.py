@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from credo import identity, retrieval
+from credo import retrieval
 from credo.config import Settings, git_root, load_settings, parse_bool, resolve_db_path
 from credo.errors import ConflictError, InvalidInputError, NotFoundError, StoreError
 from credo.store import NewBelief, Store
@@ -142,6 +142,8 @@ class Memory:
         existing belief instead of adding a row; a forgotten one is revived. ``doc`` adds a
         ``manual`` document anchor.
         """
+        from credo import identity  # write path only (like docuri below)
+
         content = identity.clean_content(text)
         if kind not in BELIEF_KINDS:
             raise InvalidInputError(f"kind {kind!r} must be one of {', '.join(BELIEF_KINDS)}")
@@ -213,6 +215,8 @@ class Memory:
         return belief_id
 
     def _free_id(self, digest: str) -> str:
+        from credo import identity
+
         belief_id = identity.derived_id(digest)
         width = len(belief_id)
         while (
@@ -261,6 +265,8 @@ class Memory:
         if src == dst:
             raise InvalidInputError(f"self-edge {src!r} -> {dst!r} is not allowed")
         if anchor_text is not None:
+            from credo import identity
+
             anchor_text = identity.clean_content(anchor_text)
         now = time.time()
         edge = Edge(src, dst, edge_type, float(weight), anchor_text, now)

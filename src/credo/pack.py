@@ -13,7 +13,8 @@ Locked beliefs are not handled here: the caller places them first, charges their
 passes what remains as `token_budget`.
 """
 
-from __future__ import annotations
+# Annotations stay evaluated (no `from __future__ import annotations`): typing.NamedTuple
+# compiles each string annotation at import, ~25 us a field, paid by every fresh process.
 
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple

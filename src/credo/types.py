@@ -7,7 +7,8 @@ frozen dataclasses cost ~40 ms there, named tuples almost nothing. They are immu
 compare by value, as frozen dataclasses would.
 """
 
-from __future__ import annotations
+# Annotations stay evaluated (no `from __future__ import annotations`): typing.NamedTuple
+# compiles each string annotation at import, ~25 us a field, paid by every fresh process.
 
 from collections.abc import Mapping
 from enum import StrEnum

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from functools import cache
 
 DAY_SCORE = 1.0
 MONTH_SCORE = 0.5
@@ -42,15 +43,22 @@ _M = (
     "(?=[adfjmnos])(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?"
     "|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
-_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_DAY_MONTH_YEAR = re.compile(
-    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_M})\.?,?\s*(\d{{4}})\b", re.IGNORECASE
-)
-_MONTH_DAY_YEAR = re.compile(
-    rf"\b({_M})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s*(\d{{4}})\b", re.IGNORECASE
-)
-_MONTH_YEAR = re.compile(rf"\b({_M})\.?,?\s+(\d{{4}})\b", re.IGNORECASE)
 _YEAR = re.compile(r"\d{4}")  # every form names a year: most queries are done after one scan
+
+
+@cache
+def _forms() -> tuple[re.Pattern[str], ...]:
+    """The ISO, day-month-year, month-day-year and month-year patterns, compiled on the
+    first query that holds a year: the month names make them cost ~2 ms to compile, which a
+    process that never meets a year (a hook run, a one-shot search) need not pay."""
+    return (
+        re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"),
+        re.compile(
+            rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_M})\.?,?\s*(\d{{4}})\b", re.IGNORECASE
+        ),
+        re.compile(rf"\b({_M})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s*(\d{{4}})\b", re.IGNORECASE),
+        re.compile(rf"\b({_M})\.?,?\s+(\d{{4}})\b", re.IGNORECASE),
+    )
 
 
 def windows(text: str) -> list[tuple[float, float, float]]:
@@ -59,6 +67,7 @@ def windows(text: str) -> list[tuple[float, float, float]]:
     month-year outside the dates already read. At most ``MAX_WINDOWS``."""
     if _YEAR.search(text) is None:
         return []
+    iso, day_month_year, month_day_year, month_year = _forms()
     found: list[tuple[float, float, float]] = []
     # Spans of the days read, valid or not, which a month must not read again: "31 February
     # 2023" is no date, not February.
@@ -79,13 +88,13 @@ def windows(text: str) -> list[tuple[float, float, float]]:
         score = MONTH_SCORE if day is None else DAY_SCORE
         found.append((start.timestamp(), end.timestamp(), score))
 
-    for match in _ISO.finditer(text):
+    for match in iso.finditer(text):
         add(int(match[1]), int(match[2]), int(match[3]), match.span())
-    for match in _DAY_MONTH_YEAR.finditer(text):
+    for match in day_month_year.finditer(text):
         add(int(match[3]), MONTHS[match[2].lower()], int(match[1]), match.span())
-    for match in _MONTH_DAY_YEAR.finditer(text):
+    for match in month_day_year.finditer(text):
         add(int(match[3]), MONTHS[match[1].lower()], int(match[2]), match.span())
-    for match in _MONTH_YEAR.finditer(text):
+    for match in month_year.finditer(text):
         if not any(a <= match.start() < b for a, b in days):
             add(int(match[2]), MONTHS[match[1].lower()], None, match.span())
     return found[:MAX_WINDOWS]

@@ -11,13 +11,10 @@ next to "page", "docs", "guide"..., so ordinary words such as "types" never matc
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from credo.store.fts import STOPWORDS
 
-_URL = re.compile(r"https?://[^\s<>\"')\]]+", re.IGNORECASE)
-_PATH = re.compile(
-    r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]*|[\w-]+(?:\.[\w-]+)*\.[A-Za-z][\w]{0,7})(?![\w/])"
-)
 # Extensions that make a bare word a file name rather than an abbreviation or version.
 FILE_EXTENSIONS = frozenset(
     "md markdown rst txt py pyi js jsx ts tsx go rs java kt c h cc cpp hpp cs rb php sh bash "
@@ -25,34 +22,69 @@ FILE_EXTENSIONS = frozenset(
     "pl r ipynb lock mk dockerfile tf proto graphql xml csv".split()
 )
 MAX_MENTIONS = 8
-_PAGE = re.compile(
-    r"\b([A-Za-z][\w-]{2,40})\s+(?:page|docs?|documentation|guide|chapter|file)\b"
-    r"|\b(?:page|doc|chapter|file)\s+(?:called\s+|named\s+)?[\"'`]?([A-Za-z][\w-]{2,40})",
-    re.IGNORECASE,
-)
 PAGE_PREFIX = "page:"  # marks a page-name needle (a file stem, not a path)
+# The words a page name must stand beside (lower case; "doc" covers docs and documentation).
+_PAGE_WORDS = ("page", "doc", "guide", "chapter", "file")
+
+
+# The patterns are compiled on first use, and only for a query that could match them (the
+# checks in `mentions`): together they cost ~1.3 ms to compile, which a process whose
+# queries name no document (a hook run, a one-shot search) need not pay.
+@cache
+def _url() -> re.Pattern[str]:
+    return re.compile(r"https?://[^\s<>\"')\]]+", re.IGNORECASE)
+
+
+@cache
+def _path() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]*|[\w-]+(?:\.[\w-]+)*\.[A-Za-z][\w]{0,7})(?![\w/])"
+    )
+
+
+@cache
+def _page() -> re.Pattern[str]:
+    return re.compile(
+        r"\b([A-Za-z][\w-]{2,40})\s+(?:page|docs?|documentation|guide|chapter|file)\b"
+        r"|\b(?:page|doc|chapter|file)\s+(?:called\s+|named\s+)?[\"'`]?([A-Za-z][\w-]{2,40})",
+        re.IGNORECASE,
+    )
+
+
+def _may_name_page(text: str) -> bool:
+    """False only when `_page` cannot match: no page word in any case. Outside ASCII,
+    IGNORECASE also matches letters such as "ı" and "ſ", so such text is always matched."""
+    if not text.isascii():
+        return True
+    lowered = text.lower()
+    return any(word in lowered for word in _PAGE_WORDS)
 
 
 def mentions(query: str) -> list[tuple[str, float]]:
     """Document references in the query, with the score a match on each earns."""
     found: dict[str, float] = {}
-    for match in _URL.finditer(query):
-        found.setdefault(match.group(0).rstrip(".,;:"), 1.0)
-    rest = _URL.sub(" ", query)
-    for match in _PATH.finditer(rest):
-        token = match.group(1).strip(".")
-        if not token:
-            continue
-        if "/" in token:
-            found.setdefault(token.removeprefix("./"), 1.0)
-        elif token.rsplit(".", 1)[-1].lower() in FILE_EXTENSIONS:
-            found.setdefault(token, 0.8)
-        if len(found) >= MAX_MENTIONS:
-            break
-    for match in _PAGE.finditer(rest):
-        stem = (match.group(1) or match.group(2)).lower()
-        if stem not in STOPWORDS and stem not in _NOT_PAGES and len(found) < MAX_MENTIONS:
-            found.setdefault(PAGE_PREFIX + stem, 0.6)
+    rest = query
+    if "://" in query:
+        url = _url()
+        for match in url.finditer(query):
+            found.setdefault(match.group(0).rstrip(".,;:"), 1.0)
+        rest = url.sub(" ", query)
+    if "/" in rest or "." in rest:  # a path holds a slash, a file name a dot
+        for match in _path().finditer(rest):
+            token = match.group(1).strip(".")
+            if not token:
+                continue
+            if "/" in token:
+                found.setdefault(token.removeprefix("./"), 1.0)
+            elif token.rsplit(".", 1)[-1].lower() in FILE_EXTENSIONS:
+                found.setdefault(token, 0.8)
+            if len(found) >= MAX_MENTIONS:
+                break
+    if _may_name_page(rest):
+        for match in _page().finditer(rest):
+            stem = (match.group(1) or match.group(2)).lower()
+            if stem not in STOPWORDS and stem not in _NOT_PAGES and len(found) < MAX_MENTIONS:
+                found.setdefault(PAGE_PREFIX + stem, 0.6)
     return list(found.items())
 
 

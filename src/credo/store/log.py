@@ -1,6 +1,7 @@
 """SQL over ``ingest_log``: the append-only record of every write."""
 
-from __future__ import annotations
+# Annotations stay evaluated (no `from __future__ import annotations`): typing.NamedTuple
+# compiles each string annotation at import, ~25 us a field, paid by every fresh process.
 
 import json
 import sqlite3

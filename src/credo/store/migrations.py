@@ -5,7 +5,8 @@ The applied versions are recorded in ``_migrations``; a database carrying a vers
 than this code knows is refused untouched (``SchemaVersionError``).
 """
 
-from __future__ import annotations
+# Annotations stay evaluated (no `from __future__ import annotations`): typing.NamedTuple
+# compiles each string annotation at import, ~25 us a field, paid by every fresh process.
 
 import sqlite3
 import time
