@@ -9,7 +9,8 @@ each belief's content, evidence, session and created_at with their rows, which i
 session and date lanes read). No lane touches the database per candidate.
 """
 
-from __future__ import annotations
+# Annotations stay evaluated (no `from __future__ import annotations`): typing.NamedTuple
+# compiles each string annotation at import (Options), paid by every fresh process.
 
 import math
 from collections.abc import Mapping

@@ -46,7 +46,7 @@ MAX_CACHED_TERMS = 50_000
 MAX_CACHED_BELIEFS = 200_000
 _NO_BELIEF: tuple[object, ...] = ()
 
-_TOKENIZE = re.compile(r"tokenize\s*=\s*'((?:[^']|'')*)'", re.IGNORECASE)
+_TOKENIZE = r"tokenize\s*=\s*'((?:[^']|'')*)'"  # compiled when a mirror is built
 
 
 class Postings:
@@ -336,7 +336,7 @@ def store_version(conn: sqlite3.Connection) -> tuple[int, int]:
 
 def tokenize_option(conn: sqlite3.Connection) -> str | None:
     row = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'beliefs_fts'").fetchone()
-    match = _TOKENIZE.search(row[0]) if row and row[0] else None
+    match = re.search(_TOKENIZE, row[0], re.IGNORECASE) if row and row[0] else None
     return match.group(1).replace("''", "'") if match else None
 
 

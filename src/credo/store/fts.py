@@ -5,7 +5,8 @@ it is cut into word tokens, each token is double-quoted (quotes inside doubled),
 tokens are OR-ed, so operators such as NEAR, AND, ``-``, ``^``, ``*`` and ``:`` are plain words.
 """
 
-from __future__ import annotations
+# Annotations stay evaluated (no `from __future__ import annotations`): typing.NamedTuple
+# compiles each string annotation at import (KeywordHit), paid by every fresh process.
 
 import re
 import sqlite3
