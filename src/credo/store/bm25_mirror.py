@@ -44,6 +44,8 @@ ESTIMATED_NUMPY_IMPORT_SECONDS = 0.08
 MAX_CACHED_POSTINGS = 4_000_000
 MAX_CACHED_TERMS = 50_000
 MAX_CACHED_BELIEFS = 200_000
+# Posting strings shorter than this (~150 instances) are parsed in Python, longer in numpy.
+SMALL_POSTINGS_CHARS = 1_500
 _NO_BELIEF: tuple[object, ...] = ()
 
 _TOKENIZE = r"tokenize\s*=\s*'((?:[^']|'')*)'"  # compiled when a mirror is built
@@ -227,6 +229,8 @@ class Bm25Mirror:
             return self._keep(
                 stem, Postings(np.zeros(0, np.int64), np.zeros((0, self.columns), np.int64)), 0
             )
+        if len(listed) < SMALL_POSTINGS_CHARS:
+            return self._keep(stem, self._small_postings(listed), listed.count(",") + 1)
         keys = np.fromstring(listed, dtype=np.int64, sep=",")
         docs, cols = np.divmod(keys, self.columns)
         if not (docs[1:] >= docs[:-1]).all():
@@ -239,6 +243,24 @@ class Bm25Mirror:
         counts = np.zeros((len(starts), self.columns), dtype=np.int64)
         np.add.at(counts, (where, cols), 1)
         return self._keep(stem, Postings(docs[starts], counts), len(keys))
+
+    def _small_postings(self, listed: str) -> Postings:
+        """``_term_postings``' arrays built in Python: for a short list, a dozen numpy
+        calls cost more than the loop."""
+        by_row: dict[int, list[int]] = {}
+        columns = self.columns
+        for key in map(int, listed.split(",")):
+            row, column = divmod(key, columns)
+            counts = by_row.get(row)
+            if counts is None:
+                counts = by_row[row] = [0] * columns
+            counts[column] += 1
+        rows = sorted(by_row)
+        np = self._np
+        return Postings(
+            np.array(rows, dtype=np.int64),
+            np.array([by_row[r] for r in rows], dtype=np.int64).reshape(len(rows), columns),
+        )
 
     def _keep(self, stem: str, postings: Postings, size: int) -> Postings:
         if self._cached + size > MAX_CACHED_POSTINGS or len(self._postings) > MAX_CACHED_TERMS:
