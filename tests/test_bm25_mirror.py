@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
-from credo.store import Store
+from credo.store import Store, bm25_mirror
 from credo.store.bm25_mirror import ESTIMATED_BUILD_SECONDS, MirrorPolicy, _varints
 from credo.store.fts import KeywordHit, query_terms
 
@@ -177,7 +177,10 @@ def test_inside_a_transaction_fts5_answers(tmp_path: Path) -> None:
         assert hits[0].belief_id == "b000"  # the uncommitted write is seen
 
 
-def test_the_policy_builds_only_once_fts5_cost_what_a_build_costs(tmp_path: Path) -> None:
+def test_the_policy_builds_only_once_fts5_cost_what_a_build_costs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bm25_mirror, "MIN_ROWS", 10)
     memory = _memory(tmp_path, ["alpha beta", "beta gamma"] * 20)
     store = memory.store
     policy = _policy(store)
@@ -191,11 +194,12 @@ def test_the_policy_builds_only_once_fts5_cost_what_a_build_costs(tmp_path: Path
     assert policy.mirror is None and policy.spent >= price
     store.keyword_beliefs(["beta"], limit=5)
     assert policy.mirror is not None and policy.build_seconds is not None
-    # the next price is the build's measured cost, and a write starts the count again
-    assert policy._price(store.conn) == policy.build_seconds
+    # a write starts the count again, and the next price is the build's measured cost
     memory.remember("delta")
     store.keyword_beliefs(["beta"], limit=5)
     assert policy.mirror is None and policy.spent > 0
+    policy.spent = ESTIMATED_BUILD_SECONDS
+    assert policy._price(store.conn) == policy.build_seconds
 
 
 def test_a_mirror_that_differs_from_fts5_is_turned_off(tmp_path: Path) -> None:
@@ -254,3 +258,13 @@ def test_closing_the_store_closes_the_tokenizer(tmp_path: Path) -> None:
     assert policy.mirror is None and policy.tokenizer is None
     with pytest.raises(sqlite3.ProgrammingError):
         tokenizer.stems(["delta"])  # its connection is closed
+
+
+def test_a_small_index_never_builds_a_mirror(tmp_path: Path) -> None:
+    memory = _memory(tmp_path, ["alpha beta", "beta gamma"] * 20)
+    store = memory.store
+    policy = _policy(store)
+    store.keyword_beliefs(["beta"], limit=5)
+    policy.spent = 1e6  # FTS5 has cost more than any build would
+    store.keyword_beliefs(["beta"], limit=5)
+    assert policy.mirror is None and policy._price(store.conn) == math.inf

@@ -21,6 +21,7 @@ a phrase in FTS5) goes to FTS5.
 from __future__ import annotations
 
 import json
+import math
 import re
 import sqlite3
 import threading
@@ -34,6 +35,11 @@ if TYPE_CHECKING:
 # fts5_aux.c's constants.
 K1 = 1.2
 B = 0.75
+# Below this many index rows the mirror is never built: a query whose terms it has not yet
+# read costs it more than FTS5 (one fts5vocab read per term, ~0.1 ms), and the queries it
+# has read gain little (at 10k rows: +0.2 ms for unseen terms, -0.5 ms for seen ones, of
+# ~3.5 ms; at 100k: -3.4 and -5.5 ms of ~10; bench/latency.py --mirror-side-by-side).
+MIN_ROWS = 25_000
 # A build's time, as measured here (a fixed part, then the docsize read and decode per index
 # row), before a store has measured its own: the first build's price in the ski-rental rule.
 ESTIMATED_BUILD_SECONDS = 0.002
@@ -417,18 +423,22 @@ class MirrorPolicy:
         return store_version(conn) == self.version
 
     def _price(self, conn: sqlite3.Connection) -> float:
-        if self.build_seconds is not None:
-            return self.build_seconds
+        """What a build costs, in seconds; infinite for an index too small to gain."""
         if self.spent < ESTIMATED_BUILD_SECONDS:
             return ESTIMATED_BUILD_SECONDS  # not worth a read of the row count yet
-        if self._estimate is None:
+        if self._estimate is None:  # once per version
             import sys
 
             rows = _averages(conn)[0]
             numpy = 0.0 if "numpy" in sys.modules else ESTIMATED_NUMPY_IMPORT_SECONDS
-            self._estimate = (
-                ESTIMATED_BUILD_SECONDS + rows * ESTIMATED_BUILD_SECONDS_PER_ROW + numpy
-            )
+            if rows < MIN_ROWS:
+                self._estimate = math.inf
+            elif self.build_seconds is not None:
+                self._estimate = self.build_seconds
+            else:
+                self._estimate = (
+                    ESTIMATED_BUILD_SECONDS + rows * ESTIMATED_BUILD_SECONDS_PER_ROW + numpy
+                )
         return self._estimate
 
     def _build(self, conn: sqlite3.Connection) -> Bm25Mirror | None:
