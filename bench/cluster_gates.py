@@ -42,6 +42,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from ablation import add_lanes_off, apply_lanes_off
 from credo import Memory
 from credo.cluster import cluster_candidates, pack_with_clusters
 from credo.pack import pack_by_score
@@ -458,7 +459,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
     parser.add_argument("--skip-locomo", action="store_true")
     parser.add_argument("--json", type=Path, default=None, metavar="OUT")
+    add_lanes_off(parser)
     args = parser.parse_args(argv)
+    if off := apply_lanes_off(args.lanes_off):
+        print(f"lanes off: {', '.join(off)}")
     # The env switch beats the argument (SYSTEM.md); the bench must compare ON with OFF.
     for name in (
         "CREDO_INTENTIONAL_CLUSTERING",

@@ -54,6 +54,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from ablation import add_lanes_off, apply_lanes_off
 from credo import Memory
 from credo.config import Settings
 from credo.store.fts import match_expression, query_terms
@@ -438,7 +439,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--json", type=Path, default=None, metavar="OUT")
     parser.add_argument("--per-query", action="store_true", help="belief nDCG@10 per query")
+    add_lanes_off(parser)
     args = parser.parse_args(argv)
+    if off := apply_lanes_off(args.lanes_off):
+        print(f"lanes off: {', '.join(off)}")
     result = run(args.corpus.resolve())
     print(render(result, per_query=args.per_query))
     if args.json is not None:
