@@ -46,10 +46,12 @@ ESTIMATED_BUILD_SECONDS = 0.002
 ESTIMATED_BUILD_SECONDS_PER_ROW = 3e-6
 # numpy's import, paid by the first build of a process that has not loaded it.
 ESTIMATED_NUMPY_IMPORT_SECONDS = 0.08
-# Postings kept per version (~24 bytes each); past it the term cache starts over.
-MAX_CACHED_POSTINGS = 4_000_000
+# What one store's mirror may hold; past a cap that cache starts over. Postings cost ~32
+# bytes each (a 100k-belief index holds ~1.6M), a belief row ~200: ~50 MB at most, beside
+# 8 bytes per index row for the row sizes.
+MAX_CACHED_POSTINGS = 1_000_000
 MAX_CACHED_TERMS = 50_000
-MAX_CACHED_BELIEFS = 200_000
+MAX_CACHED_BELIEFS = 100_000
 # Posting strings shorter than this (~150 instances) are parsed in Python, longer in numpy.
 SMALL_POSTINGS_CHARS = 1_500
 _NO_BELIEF: tuple[object, ...] = ()
