@@ -268,3 +268,28 @@ def test_a_small_index_never_builds_a_mirror(tmp_path: Path) -> None:
     policy.spent = 1e6  # FTS5 has cost more than any build would
     store.keyword_beliefs(["beta"], limit=5)
     assert policy.mirror is None and policy._price(store.conn) == math.inf
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    counts=st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40)), min_size=1, max_size=30),
+    weights=st.sampled_from([(1.0, 0.5), (0.3, 1.7), (2.0,), (0.1, 0.1), (1e-3, 3.0), (7.0, 0.25)]),
+)
+def test_phrase_frequencies_are_summed_as_fts5_sums_them(
+    counts: list[tuple[int, int]], weights: tuple[float, ...]
+) -> None:
+    """A column's weight added once per instance, in (column, offset) order, as
+    fts5Bm25Function does; the product shortcut only where it gives the same double."""
+    import numpy as np
+
+    postings = bm25_mirror.Postings(
+        np.arange(len(counts), dtype=np.int64), np.array(counts, dtype=np.int64)
+    )
+    want = []
+    for per_column in counts:
+        total = 0.0
+        for column, count in enumerate(per_column):
+            for _ in range(count):
+                total += weights[column] if column < len(weights) else 1.0
+        want.append(total)
+    assert postings.frequencies(weights).tolist() == want

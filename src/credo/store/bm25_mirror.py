@@ -78,7 +78,7 @@ class Postings:
         found = self._frequencies.get(weights)
         if found is None and _exact_products(weights) and self.counts.max(initial=0) < _EXACT:
             # Every partial sum is then exactly representable: count x weight is the sum.
-            found = self.counts @ numpy_array(weights[: self.counts.shape[1]])
+            found = self.counts @ _column_weights(weights, self.counts.shape[1])
             self._frequencies[weights] = found
         if found is None:
             import numpy
@@ -93,9 +93,10 @@ class Postings:
         return found
 
 
-# Counts below this and weights of at most 20 significant bits (a dyadic fraction, such as
-# 1.0 or 0.5) keep every partial sum under 2**52: repeated addition is then exact.
-_EXACT = 1 << 20
+# Counts below 2**16 and weights whose numerator and (power-of-two) denominator are below
+# 2**16, such as 1.0 or 0.5: every partial sum is a multiple of 2**-16 below 2**32, which a
+# double holds exactly (48 bits), so repeated addition equals count x weight summed.
+_EXACT = 1 << 16
 
 
 def _exact_products(weights: tuple[float, ...]) -> bool:
@@ -106,10 +107,12 @@ def _exact_products(weights: tuple[float, ...]) -> bool:
     return True
 
 
-def numpy_array(values: tuple[float, ...]) -> npt.NDArray[np.float64]:
+def _column_weights(weights: tuple[float, ...], columns: int) -> npt.NDArray[np.float64]:
+    """One weight per column; FTS5 weighs a column given none 1.0."""
     import numpy
 
-    return numpy.array(values, dtype=numpy.float64)
+    padded = [weights[i] if i < len(weights) else 1.0 for i in range(columns)]
+    return numpy.array(padded, dtype=numpy.float64)
 
 
 def _repeated_sum(counts: list[int], weights: tuple[float, ...]) -> float:
