@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
-from credo.store import Store, bm25_mirror
-from credo.store.bm25_mirror import ESTIMATED_BUILD_SECONDS, MirrorPolicy, _varints
+from credo.store import Store, bm25_mirror, bm25_policy
+from credo.store.bm25_mirror import _varints
+from credo.store.bm25_policy import ESTIMATED_BUILD_SECONDS, MirrorPolicy
 from credo.store.fts import KeywordHit, query_terms
 
 WORDS = "alpha beta gamma delta running runner runs café cafe naïve über Straße x1 42".split()
@@ -180,7 +181,7 @@ def test_inside_a_transaction_fts5_answers(tmp_path: Path) -> None:
 def test_the_policy_builds_only_once_fts5_cost_what_a_build_costs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(bm25_mirror, "MIN_ROWS", 10)
+    monkeypatch.setattr(bm25_policy, "MIN_ROWS", 10)
     memory = _memory(tmp_path, ["alpha beta", "beta gamma"] * 20)
     store = memory.store
     policy = _policy(store)

@@ -8,14 +8,8 @@ arithmetic of ``fts5Bm25Function`` (sqlite/ext/fts5/fts5_aux.c) operation by ope
 its scores are the same doubles FTS5 returns. ``keyword_beliefs`` then joins the best rows
 to ``beliefs`` exactly as it does with FTS5's own ranking: results are byte-identical.
 
-The mirror belongs to one store version (``PRAGMA data_version`` and the connection's
-``total_changes``) and is dropped when that moves. Building it reads every row's size
-(~30 ms at 10k beliefs, ~0.3 s at 100k), so a store builds it only once the keyword
-queries it answered at this version have cost about as much as a build: a one-shot process
-(the hook, ``credo search``) never pays, a store written between every read never builds,
-and a store read many times gets fast reads after spending at most twice the ideal (the
-ski-rental rule). A query the mirror cannot answer exactly (a term that is several tokens,
-a phrase in FTS5) goes to FTS5.
+When a store builds, keeps and drops its mirror is ``bm25_policy``'s job. A query the
+mirror cannot answer exactly (a term that is several tokens, a phrase in FTS5) goes to FTS5.
 """
 
 from __future__ import annotations
@@ -25,7 +19,6 @@ import math
 import re
 import sqlite3
 import threading
-import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -35,17 +28,6 @@ if TYPE_CHECKING:
 # fts5_aux.c's constants.
 K1 = 1.2
 B = 0.75
-# Below this many index rows the mirror is never built: a query whose terms it has not yet
-# read costs it more than FTS5 (one fts5vocab read per term, ~0.1 ms), and the queries it
-# has read gain little (at 10k rows: +0.2 ms for unseen terms, -0.5 ms for seen ones, of
-# ~3.5 ms; at 100k: -3.4 and -5.5 ms of ~10; bench/latency.py --mirror-side-by-side).
-MIN_ROWS = 25_000
-# A build's time, as measured here (a fixed part, then the docsize read and decode per index
-# row), before a store has measured its own: the first build's price in the ski-rental rule.
-ESTIMATED_BUILD_SECONDS = 0.002
-ESTIMATED_BUILD_SECONDS_PER_ROW = 3e-6
-# numpy's import, paid by the first build of a process that has not loaded it.
-ESTIMATED_NUMPY_IMPORT_SECONDS = 0.08
 # What one store's mirror may hold; past a cap that cache starts over. Postings cost ~32
 # bytes each (a 100k-belief index holds ~1.6M), a belief row ~200: ~50 MB at most, beside
 # 8 bytes per index row for the row sizes.
@@ -133,7 +115,12 @@ class Bm25Mirror:
         self._np = np
         self._conn = conn
         self._tokenizer = tokenizer
-        self.rows, totals = _averages(conn)
+        # Each instance of a term in the index: what a term's postings are read from.
+        conn.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.credo_fts_instances "
+            "USING fts5vocab(main, beliefs_fts, instance)"
+        )
+        self.rows, totals = averages(conn)
         self.columns = len(totals)
         # avgdl as fts5Bm25GetData computes it: all columns' tokens over the row count.
         self.avgdl = float(sum(totals)) / float(self.rows) if self.rows else 0.0
@@ -284,13 +271,12 @@ class Bm25Mirror:
 
 def _idf(rows: int, hits: int) -> float:
     """IDF as fts5Bm25GetData: log((N - n + 0.5) / (n + 0.5)), at least 1e-6."""
-    import math
 
     idf = math.log((rows - hits + 0.5) / (hits + 0.5))
     return idf if idf > 0.0 else 1e-6
 
 
-def _averages(conn: sqlite3.Connection) -> tuple[int, list[int]]:
+def averages(conn: sqlite3.Connection) -> tuple[int, list[int]]:
     """FTS5's averages record (row count, tokens per column), what xRowCount and
     xColumnTotalSize read."""
     row = conn.execute("SELECT block FROM beliefs_fts_data WHERE id = 1").fetchone()
@@ -362,102 +348,7 @@ class Tokenizer:
             self._stems[term] = found[0] if len(found) == 1 else None
 
 
-def store_version(conn: sqlite3.Connection) -> tuple[int, int]:
-    """Moves when another connection commits (data_version) or this one writes."""
-    return conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes
-
-
 def tokenize_option(conn: sqlite3.Connection) -> str | None:
     row = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'beliefs_fts'").fetchone()
     match = re.search(_TOKENIZE, row[0], re.IGNORECASE) if row and row[0] else None
     return match.group(1).replace("''", "'") if match else None
-
-
-class MirrorPolicy:
-    """When a store builds, keeps and drops its mirror (the ski-rental rule above)."""
-
-    def __init__(self) -> None:
-        self.version: tuple[int, int] | None = None
-        self.mirror: Bm25Mirror | None = None
-        self.spent = 0.0  # seconds of FTS5 keyword queries at this version
-        self.build_seconds: float | None = None  # the last build's measured cost
-        self.tokenizer: Tokenizer | None = None
-        self.disabled = False
-        self.checked = False  # whether a mirror's answer was found equal to FTS5's
-        self._estimate: float | None = None  # the first build's price at this version
-
-    def close(self) -> None:
-        """Let go of the mirror and close the tokenizer's own connection."""
-        self.mirror = None
-        if self.tokenizer is not None:
-            self.tokenizer.close()
-            self.tokenizer = None
-
-    def check(self, equal: bool) -> None:
-        """The outcome of comparing a mirror's answer with FTS5's: a difference turns the
-        mirror off for good (this platform's C arithmetic is not numpy's)."""
-        self.checked = equal
-        if not equal:
-            self.disabled, self.mirror = True, None
-
-    def current(
-        self, conn: sqlite3.Connection, seen: tuple[int, int] | None = None
-    ) -> Bm25Mirror | None:
-        """The mirror of the store as it is now, or None (FTS5 answers). ``seen`` is the
-        store's version if the caller has just read it (retrieve's lock check): while no
-        mirror exists, it stands in for a read of its own."""
-        if self.disabled or conn.in_transaction:
-            return None
-        version = seen if self.mirror is None and seen is not None else store_version(conn)
-        if version != self.version:
-            self.version, self.mirror, self.spent, self._estimate = version, None, 0.0, None
-            return None
-        if self.mirror is None and self.spent >= self._price(conn):
-            if seen is not None and store_version(conn) != version:
-                self.version = None  # ``seen`` was stale: start counting again
-                return None
-            self.mirror = self._build(conn)
-        return self.mirror
-
-    def charge(self, seconds: float) -> None:
-        """Record what an FTS5 keyword query cost at this version."""
-        self.spent += seconds
-
-    def still(self, conn: sqlite3.Connection) -> bool:
-        """Whether the store is still at the mirror's version (no commit in between)."""
-        return store_version(conn) == self.version
-
-    def _price(self, conn: sqlite3.Connection) -> float:
-        """What a build costs, in seconds; infinite for an index too small to gain."""
-        if self.spent < ESTIMATED_BUILD_SECONDS:
-            return ESTIMATED_BUILD_SECONDS  # not worth a read of the row count yet
-        if self._estimate is None:  # once per version
-            import sys
-
-            rows = _averages(conn)[0]
-            numpy = 0.0 if "numpy" in sys.modules else ESTIMATED_NUMPY_IMPORT_SECONDS
-            if rows < MIN_ROWS:
-                self._estimate = math.inf
-            elif self.build_seconds is not None:
-                self._estimate = self.build_seconds
-            else:
-                self._estimate = (
-                    ESTIMATED_BUILD_SECONDS + rows * ESTIMATED_BUILD_SECONDS_PER_ROW + numpy
-                )
-        return self._estimate
-
-    def _build(self, conn: sqlite3.Connection) -> Bm25Mirror | None:
-        started = time.perf_counter()
-        if self.tokenizer is None:
-            option = tokenize_option(conn)
-            if option is None:
-                self.disabled = True
-                return None
-            self.tokenizer = Tokenizer(option)
-        conn.execute(
-            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.credo_fts_instances "
-            "USING fts5vocab(main, beliefs_fts, instance)"
-        )
-        mirror = Bm25Mirror(conn, self.tokenizer)
-        self.build_seconds = time.perf_counter() - started
-        return mirror

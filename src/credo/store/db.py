@@ -136,3 +136,8 @@ class Transactions:
             with contextlib.suppress(sqlite3.DatabaseError):
                 self._conn.execute("ROLLBACK")
             raise StoreError(f"cannot commit to {self._path}: {exc}") from exc
+
+
+def store_version(conn: sqlite3.Connection) -> tuple[int, int]:
+    """Moves when another connection commits (data_version) or this one writes."""
+    return conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes

@@ -13,7 +13,8 @@ import sqlite3
 import time
 from typing import NamedTuple
 
-from credo.store.bm25_mirror import Bm25Mirror, MirrorPolicy
+from credo.store.bm25_mirror import Bm25Mirror
+from credo.store.bm25_policy import MirrorPolicy
 
 # Longest query text considered; the rest is ignored (a pasted file must not cost seconds).
 MAX_QUERY_CHARS = 4_000

@@ -10,7 +10,7 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from credo.store.anchors import names_doc
-from credo.store.bm25_mirror import store_version
+from credo.store.db import store_version
 from credo.store.fts import CandidateRow
 from credo.types import Belief
 

@@ -1,0 +1,118 @@
+"""When a store builds, keeps and drops its in-memory bm25 mirror (``bm25_mirror``).
+
+A mirror belongs to one store version (``PRAGMA data_version`` and the connection's
+``total_changes``) and is dropped when that moves: a write by any connection. Building one
+reads every index row's size (~15 ms at 10k rows, ~0.1-0.3 s at 100k), so it is built by the
+ski-rental rule: once the FTS5 keyword queries answered at one version have cost what a
+build costs (estimated at first, then the last build's measured time). A one-shot process
+(the hook, ``credo search``) never builds one, a store written between reads never does,
+and a store read many times spends at most about twice the ideal. An index under
+``MIN_ROWS`` never gets one.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+import time
+
+from credo.store.bm25_mirror import Bm25Mirror, Tokenizer, averages, tokenize_option
+from credo.store.db import store_version
+
+# Below this many index rows the mirror is never built: a query whose terms it has not yet
+# read costs it more than FTS5 (one fts5vocab read per term, ~0.1 ms), and the queries it
+# has read gain little (at 10k rows: +0.2 ms for unseen terms, -0.5 ms for seen ones, of
+# ~3.5 ms; at 100k: -3.4 and -5.5 ms of ~10; bench/latency.py --mirror-side-by-side).
+MIN_ROWS = 25_000
+# A build's time, as measured here (a fixed part, then the docsize read and decode per index
+# row), before a store has measured its own: the first build's price in the ski-rental rule.
+ESTIMATED_BUILD_SECONDS = 0.002
+ESTIMATED_BUILD_SECONDS_PER_ROW = 3e-6
+# numpy's import, paid by the first build of a process that has not loaded it.
+ESTIMATED_NUMPY_IMPORT_SECONDS = 0.08
+
+
+class MirrorPolicy:
+    """When a store builds, keeps and drops its mirror (the ski-rental rule above)."""
+
+    def __init__(self) -> None:
+        self.version: tuple[int, int] | None = None
+        self.mirror: Bm25Mirror | None = None
+        self.spent = 0.0  # seconds of FTS5 keyword queries at this version
+        self.build_seconds: float | None = None  # the last build's measured cost
+        self.tokenizer: Tokenizer | None = None
+        self.disabled = False
+        self.checked = False  # whether a mirror's answer was found equal to FTS5's
+        self._estimate: float | None = None  # the first build's price at this version
+
+    def close(self) -> None:
+        """Let go of the mirror and close the tokenizer's own connection."""
+        self.mirror = None
+        if self.tokenizer is not None:
+            self.tokenizer.close()
+            self.tokenizer = None
+
+    def check(self, equal: bool) -> None:
+        """The outcome of comparing a mirror's answer with FTS5's: a difference turns the
+        mirror off for good (this platform's C arithmetic is not numpy's)."""
+        self.checked = equal
+        if not equal:
+            self.disabled, self.mirror = True, None
+
+    def current(
+        self, conn: sqlite3.Connection, seen: tuple[int, int] | None = None
+    ) -> Bm25Mirror | None:
+        """The mirror of the store as it is now, or None (FTS5 answers). ``seen`` is the
+        store's version if the caller has just read it (retrieve's lock check): while no
+        mirror exists, it stands in for a read of its own."""
+        if self.disabled or conn.in_transaction:
+            return None
+        version = seen if self.mirror is None and seen is not None else store_version(conn)
+        if version != self.version:
+            self.version, self.mirror, self.spent, self._estimate = version, None, 0.0, None
+            return None
+        if self.mirror is None and self.spent >= self._price(conn):
+            if seen is not None and store_version(conn) != version:
+                self.version = None  # ``seen`` was stale: start counting again
+                return None
+            self.mirror = self._build(conn)
+        return self.mirror
+
+    def charge(self, seconds: float) -> None:
+        """Record what an FTS5 keyword query cost at this version."""
+        self.spent += seconds
+
+    def still(self, conn: sqlite3.Connection) -> bool:
+        """Whether the store is still at the mirror's version (no commit in between)."""
+        return store_version(conn) == self.version
+
+    def _price(self, conn: sqlite3.Connection) -> float:
+        """What a build costs, in seconds; infinite for an index too small to gain."""
+        if self.spent < ESTIMATED_BUILD_SECONDS:
+            return ESTIMATED_BUILD_SECONDS  # not worth a read of the row count yet
+        if self._estimate is None:  # once per version
+            import sys
+
+            rows = averages(conn)[0]
+            numpy = 0.0 if "numpy" in sys.modules else ESTIMATED_NUMPY_IMPORT_SECONDS
+            if rows < MIN_ROWS:
+                self._estimate = math.inf
+            elif self.build_seconds is not None:
+                self._estimate = self.build_seconds
+            else:
+                self._estimate = (
+                    ESTIMATED_BUILD_SECONDS + rows * ESTIMATED_BUILD_SECONDS_PER_ROW + numpy
+                )
+        return self._estimate
+
+    def _build(self, conn: sqlite3.Connection) -> Bm25Mirror | None:
+        started = time.perf_counter()
+        if self.tokenizer is None:
+            option = tokenize_option(conn)
+            if option is None:
+                self.disabled = True
+                return None
+            self.tokenizer = Tokenizer(option)
+        mirror = Bm25Mirror(conn, self.tokenizer)
+        self.build_seconds = time.perf_counter() - started
+        return mirror
