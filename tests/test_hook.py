@@ -370,7 +370,8 @@ def test_the_installed_command_loads_only_the_light_read_path(seeded: Path) -> N
     start = Path(credo.__file__).resolve().with_name("hookstart.py")
     probe = (
         "import atexit, sys\n"
-        "heavy = ('site', 'dataclasses', 'inspect', 'tempfile', 'click', 'rich', 'numpy', 'mcp')\n"
+        "heavy = ('site', 'dataclasses', 'inspect', 'tempfile', 'click', 'rich', 'numpy', 'mcp',"
+        " 'threading', 'credo.store.bm25_mirror')\n"
         "atexit.register(lambda: sys.stderr.write(repr([m for m in heavy if m in sys.modules])))\n"
         f"sys.argv = [{str(start)!r}, 'hook', 'prompt']\n"
         f"exec(compile(open({str(start)!r}).read(), {str(start)!r}, 'exec'),"

@@ -18,7 +18,6 @@ import json
 import math
 import re
 import sqlite3
-import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -319,6 +318,8 @@ class Tokenizer:
         self._conn.execute(f"CREATE VIRTUAL TABLE t USING fts5(x, tokenize='{quoted}')")
         self._conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
         self._stems: dict[str, str | None] = {}
+        import threading  # here: the read path of a one-shot process never needs it
+
         self._lock = threading.Lock()  # one table: two threads must not fill it at once
 
     def close(self) -> None:

@@ -15,9 +15,12 @@ from __future__ import annotations
 import math
 import sqlite3
 import time
+from typing import TYPE_CHECKING
 
-from credo.store.bm25_mirror import Bm25Mirror, Tokenizer, averages, tokenize_option
 from credo.store.db import store_version
+
+if TYPE_CHECKING:  # loaded by the first build: a one-shot process never needs it
+    from credo.store.bm25_mirror import Bm25Mirror, Tokenizer
 
 # Below this many index rows the mirror is never built: a query whose terms it has not yet
 # read costs it more than FTS5 (one fts5vocab read per term, ~0.1 ms), and the queries it
@@ -93,6 +96,8 @@ class MirrorPolicy:
         if self._estimate is None:  # once per version
             import sys
 
+            from credo.store.bm25_mirror import averages
+
             rows = averages(conn)[0]
             numpy = 0.0 if "numpy" in sys.modules else ESTIMATED_NUMPY_IMPORT_SECONDS
             if rows < MIN_ROWS:
@@ -106,6 +111,8 @@ class MirrorPolicy:
         return self._estimate
 
     def _build(self, conn: sqlite3.Connection) -> Bm25Mirror | None:
+        from credo.store.bm25_mirror import Bm25Mirror, Tokenizer, tokenize_option
+
         started = time.perf_counter()
         if self.tokenizer is None:
             option = tokenize_option(conn)

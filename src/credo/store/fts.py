@@ -11,10 +11,12 @@ tokens are OR-ed, so operators such as NEAR, AND, ``-``, ``^``, ``*`` and ``:`` 
 import re
 import sqlite3
 import time
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from credo.store.bm25_mirror import Bm25Mirror
 from credo.store.bm25_policy import MirrorPolicy
+
+if TYPE_CHECKING:
+    from credo.store.bm25_mirror import Bm25Mirror
 
 # Longest query text considered; the rest is ignored (a pasted file must not cost seconds).
 MAX_QUERY_CHARS = 4_000
@@ -212,7 +214,7 @@ class FtsIndex:
         return self._bm25
 
     def _mirrored_rows(
-        self, mirror: Bm25Mirror, terms: list[str], weights: tuple[float, float], wanted: int
+        self, mirror: "Bm25Mirror", terms: list[str], weights: tuple[float, float], wanted: int
     ) -> list[_Row] | None:
         """``_ranked_rows`` from the in-memory mirror of bm25, or None when the mirror
         cannot answer (a term of several tokens) or the store moved while it read."""
