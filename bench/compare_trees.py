@@ -7,7 +7,8 @@ Each SRC is a folder holding the ``credo`` package (for example ``git worktree a
 2 edges per belief) with the NEW tree; then, in turn per round, a fresh process of each tree
 answers the latency bench's 300 queries after 20 warm-up ones (warm p50 / p99), and
 ``--first`` fresh processes of each tree run the first query after opening the store (as
-bench/latency.py's FIRST_QUERY). Interleaving lets the machine's drift hit both alike.
+bench/latency.py's FIRST_QUERY). Interleaving (which tree runs first alternates) lets the
+machine's drift hit both alike.
 """
 
 from __future__ import annotations
@@ -27,19 +28,11 @@ sys.path.insert(0, str(BENCH))
 from latency import FIRST_QUERY, queries  # noqa: E402
 
 WARM = f"""
-import sys, time, statistics
+import sys, statistics
+from pathlib import Path
 sys.path.insert(0, {str(BENCH)!r})
-from latency import percentile, queries
-from credo import Memory
-texts = queries(300)
-with Memory(sys.argv[1], root=sys.argv[2]) as memory:
-    for text in texts[:20]:
-        memory.retrieve(text)
-    times = []
-    for text in texts:
-        started = time.perf_counter()
-        memory.retrieve(text)
-        times.append((time.perf_counter() - started) * 1000)
+from latency import percentile, queries, warm
+times, _ = warm(Path(sys.argv[1]), queries(300))
 print(statistics.median(times), percentile(times, 0.99))
 """
 
@@ -50,6 +43,11 @@ def run(source: str, script: str, *args: str) -> str:
         [sys.executable, "-c", script, *args], env=env, capture_output=True, text=True, check=True
     )
     return done.stdout
+
+
+def _in_turn(trees: dict[str, str], turn: int) -> list[str]:
+    names = list(trees)
+    return names if turn % 2 == 0 else names[::-1]
 
 
 def main() -> None:
@@ -76,13 +74,15 @@ def main() -> None:
         run(trees["new"], build, db, folder, str(BENCH), str(args.beliefs))
         warm: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
         first: dict[str, list[float]] = {name: [] for name in trees}
-        for _ in range(args.rounds):
-            for name, source in trees.items():
-                p50, p99 = map(float, run(source, WARM, db, folder).split())
+        # Each round swaps which tree goes first: the second run meets pages the first one
+        # warmed.
+        for turn in range(args.rounds):
+            for name in _in_turn(trees, turn):
+                p50, p99 = map(float, run(trees[name], WARM, db).split())
                 warm[name].append((p50, p99))
         for i in range(args.first):
-            for name, source in trees.items():
-                first[name].append(float(run(source, FIRST_QUERY, db, texts[i])) * 1000)
+            for name in _in_turn(trees, i):
+                first[name].append(float(run(trees[name], FIRST_QUERY, db, texts[i])) * 1000)
     print(f"{args.beliefs} beliefs, {args.rounds} rounds of 300 warm queries, interleaved")
     for name in trees:
         p50s = " ".join(f"{p50:.2f}" for p50, _ in warm[name])

@@ -93,7 +93,7 @@ def mirror_side_by_side(db: Path, texts: list[str]) -> None:
     with Memory(db, root=db.parent) as memory:
         policy = memory.store._mirror_policy()
         memory.retrieve(texts[0])
-        policy.spent = float("inf")
+        policy.build_now()
         for text in texts:
             memory.retrieve(text)
         assert policy.mirror is not None

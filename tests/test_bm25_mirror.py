@@ -26,12 +26,12 @@ def _policy(store: Store) -> MirrorPolicy:
 
 
 def _force_mirror(store: Store, terms: list[str]) -> None:
-    """Build the mirror now, whatever it cost so far (the price is the ski-rental rule's)."""
+    """Build the mirror now, whatever it cost so far and however small the index."""
     policy = _policy(store)
     store.keyword_beliefs(terms or ["alpha"], limit=5)  # records the version
-    policy.spent = math.inf
+    policy.build_now()
     store.keyword_beliefs(terms or ["alpha"], limit=5)
-    assert policy.mirror is not None
+    assert policy.mirror is not None and not policy.disabled
 
 
 def _both(
@@ -47,6 +47,9 @@ def _both(
     by_mirror = store.keyword_beliefs(
         terms, limit=limit, content_weight=weights[0], anchor_weight=weights[1]
     )
+    # A mirror that differed from FTS5 would have handed over FTS5's answer and turned
+    # itself off: the comparison above only means something while it is on.
+    assert policy.mirror is not None and not policy.disabled
     return by_fts, by_mirror
 
 
@@ -208,7 +211,7 @@ def test_a_mirror_that_differs_from_fts5_is_turned_off(tmp_path: Path) -> None:
     store = memory.store
     policy = _policy(store)
     store.keyword_beliefs(["beta"], limit=5)
-    policy.spent = math.inf
+    policy.build_now()
     original = type(policy)._build
 
     def skewed(self: MirrorPolicy, conn: sqlite3.Connection) -> object:
@@ -219,11 +222,10 @@ def test_a_mirror_that_differs_from_fts5_is_turned_off(tmp_path: Path) -> None:
 
     type(policy)._build = skewed  # type: ignore[method-assign]
     try:
-        hits, _ = store.keyword_beliefs(["beta"], limit=5)
+        hits, _ = store.keyword_beliefs(["beta"], limit=5)  # FTS5's answer, handed over
     finally:
         type(policy)._build = original  # type: ignore[method-assign]
-    assert policy.disabled and policy.mirror is None
-    policy.disabled = True
+    assert policy.disabled and policy.mirror is None and policy.tokenizer is None
     assert store.keyword_beliefs(["beta"], limit=5)[0] == hits
 
 
@@ -294,3 +296,134 @@ def test_phrase_frequencies_are_summed_as_fts5_sums_them(
                 total += weights[column] if column < len(weights) else 1.0
         want.append(total)
     assert postings.frequencies(weights).tolist() == want
+
+
+def _fts5_answer(store: Store, terms: list[str], limit: int = 10) -> object:
+    policy = _policy(store)
+    disabled, policy.disabled = policy.disabled, True
+    try:
+        return store.keyword_beliefs(terms, limit=limit)
+    finally:
+        policy.disabled = disabled
+
+
+def test_a_commit_during_a_build_leaves_no_stale_mirror(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another connection commits while the mirror reads the row sizes: the mirror it
+    read belongs to a version already gone and is not kept (the same holds when another
+    thread of this process writes)."""
+    memory = _memory(tmp_path, ["alpha beta", "beta gamma", "gamma delta"] * 5)
+    store = memory.store
+    policy = _policy(store)
+    store.keyword_beliefs(["beta"], limit=5)
+    policy.build_now()
+    original = bm25_mirror.Bm25Mirror.__init__
+
+    def commit_meanwhile(self: object, *args: object) -> None:
+        original(self, *args)  # type: ignore[arg-type]
+        with Memory(tmp_path / "m.db", root=tmp_path) as other:
+            other.remember("beta beta beta beta")
+
+    monkeypatch.setattr(bm25_mirror.Bm25Mirror, "__init__", commit_meanwhile)
+    answer = store.keyword_beliefs(["beta"], limit=5)
+    monkeypatch.undo()
+    assert policy.mirror is None
+    assert answer == _fts5_answer(store, ["beta"], 5)
+    assert len(answer[0]) == 5 and answer[0][0].score > answer[0][-1].score
+
+
+def test_a_commit_while_the_mirror_reads_hands_the_query_to_fts5(tmp_path: Path) -> None:
+    memory = _memory(tmp_path, ["alpha beta", "beta gamma", "gamma delta"] * 5)
+    store = memory.store
+    _force_mirror(store, ["gamma"])
+    mirror = _policy(store).mirror
+    assert mirror is not None
+    original = mirror.beliefs
+
+    def commit_meanwhile(rowids: list[int]) -> dict[int, tuple[object, ...]]:
+        with Memory(tmp_path / "m.db", root=tmp_path) as other:
+            other.remember("beta again")
+        return original(rowids)
+
+    mirror.beliefs = commit_meanwhile  # type: ignore[method-assign]
+    answer = store.keyword_beliefs(["beta"], limit=50)
+    assert answer == _fts5_answer(store, ["beta"], 50)
+    assert any(row[0] == "beta again" for row in answer[1].values())  # the new belief is seen
+
+
+def test_only_an_answer_with_hits_proves_a_mirror(tmp_path: Path) -> None:
+    memory = _memory(tmp_path, ["alpha beta", "beta gamma"])
+    store = memory.store
+    store.keyword_beliefs(["beta"], limit=5)
+    _policy(store).build_now()
+    store.keyword_beliefs(["absent"], limit=5)  # builds it, and agrees on nothing
+    mirror = _policy(store).mirror
+    assert mirror is not None and not mirror.checked
+    store.keyword_beliefs(["beta"], limit=5)
+    assert mirror.checked
+
+
+def test_a_mirror_that_cannot_be_built_leaves_fts5_answering(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory = _memory(tmp_path, ["alpha beta", "beta gamma"])
+    store = memory.store
+    want = _fts5_answer(store, ["beta"], 5)
+
+    def unable(self: object, option: str) -> None:
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(bm25_mirror.Tokenizer, "__init__", unable)
+    store.keyword_beliefs(["beta"], limit=5)
+    _policy(store).build_now()
+    assert store.keyword_beliefs(["beta"], limit=5) == want
+    assert _policy(store).disabled
+    assert store.keyword_beliefs(["beta"], limit=5) == want
+
+
+def test_a_stale_version_seen_by_retrieve_builds_nothing(tmp_path: Path) -> None:
+    """retrieve's lock check reads the version; a write by this connection afterwards must
+    not let a mirror be built, or kept, under the version read before it."""
+    memory = _memory(tmp_path, ["alpha beta", "beta gamma"])
+    store = memory.store
+    memory.retrieve("beta")  # the lock check records the version
+    memory.remember("beta beta beta")  # moves it; keyword_beliefs below is called directly
+    policy = _policy(store)
+    policy.build_now()
+    store.keyword_beliefs(["beta"], limit=5)
+    assert policy.mirror is None or policy.mirror.version == bm25_policy.store_version(store.conn)
+    assert store.keyword_beliefs(["beta"], limit=5) == _fts5_answer(store, ["beta"], 5)
+
+
+def test_the_caches_starting_over_change_no_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bm25_mirror, "MAX_CACHED_POSTINGS", 5)
+    monkeypatch.setattr(bm25_mirror, "MAX_CACHED_TERMS", 1)
+    monkeypatch.setattr(bm25_mirror, "MAX_CACHED_BELIEFS", 3)
+    rng = random.Random(3)
+    words = [f"w{i}" for i in range(30)]
+    memory = _memory(tmp_path, [" ".join(rng.sample(words, 6)) for _ in range(200)])
+    store = memory.store
+    _force_mirror(store, ["w1"])
+    for _ in range(30):
+        terms = rng.sample(words, 3)
+        by_fts, by_mirror = _both(store, terms, 20)
+        assert by_mirror == by_fts
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    instances=st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 1)), max_size=600),
+    seed=st.integers(0, 9),
+)
+def test_postings_are_parsed_in_any_order(instances: list[tuple[int, int]], seed: int) -> None:
+    random.Random(seed).shuffle(instances)
+    listed = ",".join(str(row * 2 + column) for row, column in instances)
+    postings = bm25_mirror.parse_postings(listed, 2)
+    want: dict[int, list[int]] = {}
+    for row, column in instances:
+        want.setdefault(row, [0, 0])[column] += 1
+    assert postings.docs.tolist() == sorted(want)
+    assert postings.counts.tolist() == [want[row] for row in sorted(want)]

@@ -9,8 +9,7 @@ each belief's content, evidence, session and created_at with their rows, which i
 session and date lanes read). No lane touches the database per candidate.
 """
 
-# Annotations stay evaluated (no `from __future__ import annotations`): typing.NamedTuple
-# compiles each string annotation at import (Options), paid by every fresh process.
+# Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import math
 from collections.abc import Mapping

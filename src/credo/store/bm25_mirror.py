@@ -10,6 +10,13 @@ to ``beliefs`` exactly as it does with FTS5's own ranking: results are byte-iden
 
 When a store builds, keeps and drops its mirror is ``bm25_policy``'s job. A query the
 mirror cannot answer exactly (a term that is several tokens, a phrase in FTS5) goes to FTS5.
+
+Like ``fts.py``, this module speaks FTS5: besides the documented ``fts5vocab`` table it
+reads two of FTS5's shadow tables, whose layout is FTS5's file format (stable since 3.9):
+the averages record (``beliefs_fts_data`` row 1: row count, then tokens per column) and the
+row sizes (``beliefs_fts_docsize``: tokens per column), both as SQLite varints. If either
+ever changed, the mirror's first answer would differ from FTS5's, and the check in
+``fts.py`` would turn it off.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ MAX_CACHED_TERMS = 50_000
 MAX_CACHED_BELIEFS = 100_000
 # Posting strings shorter than this (~150 instances) are parsed in Python, longer in numpy.
 SMALL_POSTINGS_CHARS = 1_500
-_NO_BELIEF: tuple[object, ...] = ()
+_NO_BELIEF: tuple[object, ...] = ("no belief",)  # a marker compared by identity
 
 _TOKENIZE = r"tokenize\s*=\s*'((?:[^']|'')*)'"  # compiled when a mirror is built
 
@@ -105,12 +112,50 @@ def _repeated_sum(counts: list[int], weights: tuple[float, ...]) -> float:
     return total
 
 
+def parse_postings(listed: str, columns: int) -> Postings:
+    """A term's postings from its instances listed as "key,key,..." with key = rowid x
+    columns + column, in any order: rows ascending, instances counted per column."""
+    import numpy as np
+
+    if not listed:
+        return Postings(np.zeros(0, np.int64), np.zeros((0, columns), np.int64))
+    if len(listed) < SMALL_POSTINGS_CHARS:
+        # A short list: a dozen numpy calls would cost more than the loop.
+        by_row: dict[int, list[int]] = {}
+        for key in map(int, listed.split(",")):
+            row, column = divmod(key, columns)
+            counts = by_row.get(row)
+            if counts is None:
+                counts = by_row[row] = [0] * columns
+            counts[column] += 1
+        rows = sorted(by_row)
+        return Postings(
+            np.array(rows, dtype=np.int64),
+            np.array([by_row[r] for r in rows], dtype=np.int64).reshape(len(rows), columns),
+        )
+    keys = np.fromstring(listed, dtype=np.int64, sep=",")
+    docs, cols = np.divmod(keys, columns)
+    if not (docs[1:] >= docs[:-1]).all():  # fts5vocab lists by row; nothing promises it
+        order = np.argsort(docs, kind="stable")
+        docs, cols = docs[order], cols[order]
+    changes = docs[1:] != docs[:-1]
+    starts = np.flatnonzero(np.concatenate(([True], changes)))
+    where = np.concatenate(([0], np.cumsum(changes)))
+    counts = np.zeros((len(starts), columns), dtype=np.int64)
+    np.add.at(counts, (where, cols), 1)
+    return Postings(docs[starts], counts)
+
+
 class Bm25Mirror:
     """Row sizes and per-term postings of one version of ``beliefs_fts``."""
 
-    def __init__(self, conn: sqlite3.Connection, tokenizer: Tokenizer) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, tokenizer: Tokenizer, version: tuple[int, int]
+    ) -> None:
         import numpy as np
 
+        self.version = version  # the store version it was read at
+        self.checked = False  # whether an answer of it was found equal to FTS5's
         self._np = np
         self._conn = conn
         self._tokenizer = tokenizer
@@ -213,7 +258,6 @@ class Bm25Mirror:
         found = self._postings.get(stem)
         if found is not None:
             return found
-        np = self._np
         self.reads += 1
         # One string of (rowid x columns + column) per instance: SQLite builds it in C and
         # numpy parses it, ~4x faster than a Python tuple per instance.
@@ -222,42 +266,8 @@ class Bm25Mirror:
             "FROM temp.credo_fts_instances WHERE term = ?",
             (stem,),
         ).fetchone()
-        if not listed:
-            return self._keep(
-                stem, Postings(np.zeros(0, np.int64), np.zeros((0, self.columns), np.int64)), 0
-            )
-        if len(listed) < SMALL_POSTINGS_CHARS:
-            return self._keep(stem, self._small_postings(listed), listed.count(",") + 1)
-        keys = np.fromstring(listed, dtype=np.int64, sep=",")
-        docs, cols = np.divmod(keys, self.columns)
-        if not (docs[1:] >= docs[:-1]).all():
-            order = np.argsort(docs, kind="stable")
-            docs, cols = docs[order], cols[order]
-        # fts5vocab lists a term's instances by row: one run per row.
-        changes = docs[1:] != docs[:-1]
-        starts = np.flatnonzero(np.concatenate(([True], changes)))
-        where = np.concatenate(([0], np.cumsum(changes)))
-        counts = np.zeros((len(starts), self.columns), dtype=np.int64)
-        np.add.at(counts, (where, cols), 1)
-        return self._keep(stem, Postings(docs[starts], counts), len(keys))
-
-    def _small_postings(self, listed: str) -> Postings:
-        """``_term_postings``' arrays built in Python: for a short list, a dozen numpy
-        calls cost more than the loop."""
-        by_row: dict[int, list[int]] = {}
-        columns = self.columns
-        for key in map(int, listed.split(",")):
-            row, column = divmod(key, columns)
-            counts = by_row.get(row)
-            if counts is None:
-                counts = by_row[row] = [0] * columns
-            counts[column] += 1
-        rows = sorted(by_row)
-        np = self._np
-        return Postings(
-            np.array(rows, dtype=np.int64),
-            np.array([by_row[r] for r in rows], dtype=np.int64).reshape(len(rows), columns),
-        )
+        postings = parse_postings(listed or "", self.columns)
+        return self._keep(stem, postings, int(postings.counts.sum()))
 
     def _keep(self, stem: str, postings: Postings, size: int) -> Postings:
         if self._cached + size > MAX_CACHED_POSTINGS or len(self._postings) > MAX_CACHED_TERMS:
@@ -313,10 +323,15 @@ class Tokenizer:
     ``tokenize`` option: query terms become the tokens the index holds (porter stems)."""
 
     def __init__(self, option: str) -> None:
+        self.option = option
         self._conn = sqlite3.connect(":memory:", check_same_thread=False)
         quoted = option.replace("'", "''")
-        self._conn.execute(f"CREATE VIRTUAL TABLE t USING fts5(x, tokenize='{quoted}')")
-        self._conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
+        try:
+            self._conn.execute(f"CREATE VIRTUAL TABLE t USING fts5(x, tokenize='{quoted}')")
+            self._conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
+        except sqlite3.Error:
+            self._conn.close()
+            raise
         self._stems: dict[str, str | None] = {}
         import threading  # here: the read path of a one-shot process never needs it
 

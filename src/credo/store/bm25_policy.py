@@ -36,31 +36,42 @@ ESTIMATED_NUMPY_IMPORT_SECONDS = 0.08
 
 
 class MirrorPolicy:
-    """When a store builds, keeps and drops its mirror (the ski-rental rule above)."""
+    """When a store builds, keeps and drops its mirror (the ski-rental rule above).
+
+    A mirror carries the store version it was read at, checked before a build and after it,
+    so a commit by another connection (or another thread's write) during a build or a query
+    can never leave a stale mirror answering: ``current`` and ``at_version`` compare the
+    store with the mirror's own version, not with the accounting's.
+    """
 
     def __init__(self) -> None:
-        self.version: tuple[int, int] | None = None
+        self.version: tuple[int, int] | None = None  # the version ``spent`` is counted at
         self.mirror: Bm25Mirror | None = None
         self.spent = 0.0  # seconds of FTS5 keyword queries at this version
         self.build_seconds: float | None = None  # the last build's measured cost
         self.tokenizer: Tokenizer | None = None
         self.disabled = False
-        self.checked = False  # whether a mirror's answer was found equal to FTS5's
         self._estimate: float | None = None  # the first build's price at this version
+        self._forced = False
 
     def close(self) -> None:
-        """Let go of the mirror and close the tokenizer's own connection."""
+        """Let go of the mirror and close the tokenizer's own connection. (The temporary
+        fts5vocab table goes with the store's connection.)"""
         self.mirror = None
         if self.tokenizer is not None:
             self.tokenizer.close()
             self.tokenizer = None
 
-    def check(self, equal: bool) -> None:
-        """The outcome of comparing a mirror's answer with FTS5's: a difference turns the
-        mirror off for good (this platform's C arithmetic is not numpy's)."""
-        self.checked = equal
-        if not equal:
-            self.disabled, self.mirror = True, None
+    def disable(self) -> None:
+        """FTS5 answers from now on: a mirror differed from it (this platform's C
+        arithmetic is not numpy's) or could not be built or read."""
+        self.disabled = True
+        self.close()
+
+    def build_now(self) -> None:
+        """Build at the next keyword query, whatever the price or the index size (tests and
+        the latency bench's side-by-side pass)."""
+        self._forced = True
 
     def current(
         self, conn: sqlite3.Connection, seen: tuple[int, int] | None = None
@@ -70,24 +81,27 @@ class MirrorPolicy:
         mirror exists, it stands in for a read of its own."""
         if self.disabled or conn.in_transaction:
             return None
-        version = seen if self.mirror is None and seen is not None else store_version(conn)
+        mirror = self.mirror
+        if mirror is not None:
+            now = store_version(conn)
+            if now == mirror.version:
+                return mirror
+            self.mirror, seen = None, now  # the store moved: drop it
+        version = seen if seen is not None else store_version(conn)
         if version != self.version:
-            self.version, self.mirror, self.spent, self._estimate = version, None, 0.0, None
+            self.version, self.spent, self._estimate = version, 0.0, None
             return None
-        if self.mirror is None and self.spent >= self._price(conn):
-            if seen is not None and store_version(conn) != version:
-                self.version = None  # ``seen`` was stale: start counting again
-                return None
-            self.mirror = self._build(conn)
-        return self.mirror
+        if not self._forced and self.spent < self._price(conn):
+            return None
+        return self._build(conn)
 
     def charge(self, seconds: float) -> None:
         """Record what an FTS5 keyword query cost at this version."""
         self.spent += seconds
 
-    def still(self, conn: sqlite3.Connection) -> bool:
-        """Whether the store is still at the mirror's version (no commit in between)."""
-        return store_version(conn) == self.version
+    def at_version(self, conn: sqlite3.Connection, mirror: Bm25Mirror) -> bool:
+        """Whether the store is still at ``mirror``'s version (no commit since it read)."""
+        return store_version(conn) == mirror.version
 
     def _price(self, conn: sqlite3.Connection) -> float:
         """What a build costs, in seconds; infinite for an index too small to gain."""
@@ -114,12 +128,26 @@ class MirrorPolicy:
         from credo.store.bm25_mirror import Bm25Mirror, Tokenizer, tokenize_option
 
         started = time.perf_counter()
-        if self.tokenizer is None:
+        before = store_version(conn)
+        if before != self.version:
+            self.version = None  # ``seen`` was stale: count again from the next query
+            return None
+        try:
             option = tokenize_option(conn)
             if option is None:
-                self.disabled = True
+                self.disable()  # not an FTS5 table this code knows
                 return None
-            self.tokenizer = Tokenizer(option)
-        mirror = Bm25Mirror(conn, self.tokenizer)
+            if self.tokenizer is None or self.tokenizer.option != option:
+                if self.tokenizer is not None:
+                    self.tokenizer.close()
+                self.tokenizer = Tokenizer(option)
+            mirror = Bm25Mirror(conn, self.tokenizer, before)
+        except sqlite3.Error:
+            self.disable()
+            return None
         self.build_seconds = time.perf_counter() - started
+        self._forced = False
+        if store_version(conn) != before:
+            return None  # a commit landed while it read: this version is gone
+        self.mirror = mirror
         return mirror

@@ -5,8 +5,7 @@ it is cut into word tokens, each token is double-quoted (quotes inside doubled),
 tokens are OR-ed, so operators such as NEAR, AND, ``-``, ``^``, ``*`` and ``:`` are plain words.
 """
 
-# Annotations stay evaluated (no `from __future__ import annotations`): typing.NamedTuple
-# compiles each string annotation at import (KeywordHit), paid by every fresh process.
+# Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import re
 import sqlite3
@@ -103,7 +102,9 @@ def _provable_best(rows: list[_Row], limit: int, wanted: int) -> list[_Row] | No
 class FtsIndex:
     conn: sqlite3.Connection
     _bm25: MirrorPolicy | None = None  # this store's bm25 mirror, once it reads keywords
-    _version_seen: tuple[int, int] | None = None  # the store's version as last read
+    # The store's version as retrieve's lock check last read it (GraphQueries.current_locks
+    # writes it): while no mirror exists, the policy counts FTS5's cost against it.
+    _version_seen: tuple[int, int] | None = None
 
     def keyword_search(
         self,
@@ -174,19 +175,26 @@ class FtsIndex:
         policy = self._mirror_policy()
         mirror = policy.current(self.conn, self._version_seen)
         if mirror is not None:
-            rows = self._mirrored_rows(mirror, terms, weights, wanted)
+            try:
+                rows = self._mirrored_rows(mirror, terms, weights, wanted)
+            except sqlite3.Error:
+                policy.disable()  # FTS5 can still answer: it does, from now on
+                rows = None
             if rows is not None:
                 best = _provable_best(rows, limit, wanted)
-                if policy.checked:
+                if mirror.checked:
                     return best
-                # A new mirror's first answer is checked against FTS5's own: on a platform
-                # whose C arithmetic differs (fused multiply-add), FTS5 keeps ranking.
-                policy.check(
-                    best
-                    == _provable_best(self._ranked_rows(expression, weights, wanted), limit, wanted)
+                # Until a mirror has agreed with FTS5 on an answer with hits, FTS5 answers
+                # too: on a platform whose C arithmetic differs (fused multiply-add), the
+                # first difference turns the mirror off.
+                exact = _provable_best(
+                    self._ranked_rows(expression, weights, wanted), limit, wanted
                 )
-                if policy.checked:
-                    return best
+                if best != exact:
+                    policy.disable()
+                    return exact
+                mirror.checked = bool(best)
+                return best
         started = time.perf_counter()
         rows = self._ranked_rows(expression, weights, wanted)
         policy.charge(time.perf_counter() - started)
@@ -223,7 +231,7 @@ class FtsIndex:
         if ranked is None:
             return None
         found = mirror.beliefs([rowid for rowid, _ in ranked])
-        if mirror.reads != reads and not self._mirror_policy().still(self.conn):
+        if mirror.reads != reads and not self._mirror_policy().at_version(self.conn, mirror):
             return None  # another connection committed while the mirror read
         missing = (None,) * 8  # the LEFT JOIN's NULLs for a rowid without a belief
         return [
