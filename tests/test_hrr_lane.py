@@ -95,3 +95,18 @@ def test_hrr_agrees_with_exact_sql_on_a_generated_graph(tmp_path: Path, seed: in
         probes += 1
         agree += got == exact
     assert agree / probes >= 0.95, (agree, probes)
+
+
+def test_a_store_that_only_reads_makes_no_edge_triggers(tmp_path: Path) -> None:
+    """The HRR edge triggers are made before the first write, not at open: the hook and a
+    search, which only read, never pay for them; any write still finds them in place."""
+    memory = Memory(tmp_path / "m.db", root=tmp_path)
+    names = "SELECT name FROM sqlite_temp_master WHERE type = 'trigger' ORDER BY name"
+    memory.retrieve("anything")
+    assert memory.store.conn.execute(names).fetchall() == []
+    memory.remember("a first write")
+    assert [r[0] for r in memory.store.conn.execute(names)] == [
+        "credo_hrr_delete",
+        "credo_hrr_insert",
+    ]
+    memory.close()

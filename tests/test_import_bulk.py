@@ -88,6 +88,10 @@ def _snapshot(memory: Memory, folder: Path, name: str) -> tuple[bytes, list[Any]
 
 
 def _schema(memory: Memory) -> list[tuple[str, ...]]:
+    """The store's schema, temporary triggers included (made before the first write: one
+    empty write transaction runs that set-up, so "before" and "after" compare alike)."""
+    with memory.store.transaction():
+        pass
     conn = memory.store.conn
     rows = conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
     temp = conn.execute("SELECT type, name, sql FROM sqlite_temp_master ORDER BY type, name")

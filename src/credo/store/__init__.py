@@ -60,6 +60,10 @@ class Store(
         (derived state such as HRR traces is flushed inside the same transaction)."""
         self._tx.before_commit.append(callback)
 
+    def before_first_write(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` once, before this connection's first write transaction begins."""
+        self._tx.before_first_write.append(callback)
+
     def transaction(
         self, *, foreign_keys: bool = True
     ) -> contextlib.AbstractContextManager[sqlite3.Connection]:

@@ -86,6 +86,9 @@ class Transactions:
         self._path = path
         self._depth = 0
         self.before_commit: list[Callable[[], None]] = []
+        # Run once, before the first write transaction begins (outside it, so a rollback
+        # cannot undo them): set-up only writers need, which a read-only process skips.
+        self.before_first_write: list[Callable[[], None]] = []
 
     @property
     def active(self) -> bool:
@@ -116,6 +119,8 @@ class Transactions:
 
     @contextlib.contextmanager
     def _outermost(self) -> Iterator[sqlite3.Connection]:
+        while self.before_first_write:
+            self.before_first_write.pop(0)()
         try:
             self._conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
