@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 
+from credo.store.db import json_array
 from credo.types import DocAnchor
 
 _COLUMNS = "belief_id, doc_uri, anchor_type, position_hint, created_at"
@@ -49,7 +49,7 @@ class AnchorTable:
             f"SELECT {_COLUMNS} FROM belief_documents "
             "WHERE belief_id IN (SELECT value FROM json_each(?)) "
             "ORDER BY belief_id, created_at, doc_uri",
-            (json.dumps(list(ids)),),
+            (json_array(ids),),
         )
         grouped: dict[str, list[DocAnchor]] = {}
         for anchor in map(_anchor, rows):

@@ -2,11 +2,11 @@
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from credo.store.db import json_array
 from credo.types import Belief
 
 if TYPE_CHECKING:
@@ -77,14 +77,14 @@ class BeliefTable:
         rows = self.conn.execute(
             "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) "
             "AND deleted_at IS NULL",
-            (_json_list(ids),),
+            (json_array(ids),),
         )
         return {str(r[0]) for r in rows}
 
     def existing_ids(self, ids: Iterable[str]) -> set[str]:
         rows = self.conn.execute(
             "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?))",
-            (_json_list(ids),),
+            (json_array(ids),),
         )
         return {str(r[0]) for r in rows}
 
@@ -118,7 +118,7 @@ class BeliefTable:
             return {}  # a fresh store: skip encoding and matching a bulk import's ids
         rows = self.conn.execute(
             "SELECT id, content_hash FROM beliefs WHERE id IN (SELECT value FROM json_each(?))",
-            (_json_list(ids),),
+            (json_array(ids),),
         )
         return dict(rows)  # rows are (id, content_hash) tuples of str
 
@@ -165,7 +165,3 @@ class BeliefTable:
             "ORDER BY b.created_at, b.id"
         )
         return [_belief(r) for r in rows]
-
-
-def _json_list(ids: Iterable[str]) -> str:
-    return json.dumps(list(ids))

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 
+from credo.store.db import json_array
 from credo.types import Edge, EdgeType
 
 _COLUMNS = "src, dst, type, weight, anchor_text, created_at"
@@ -66,7 +66,7 @@ class EdgeTable:
         wanted = set(keys)
         if not wanted:
             return set()
-        sources = json.dumps(sorted({k[0] for k in wanted}))
+        sources = json_array(sorted({k[0] for k in wanted}))
         rows = self.conn.execute(
             "SELECT src, dst, type FROM edges WHERE src IN (SELECT value FROM json_each(?))",
             (sources,),
@@ -75,7 +75,7 @@ class EdgeTable:
 
     def edges_for_beliefs(self, ids: Iterable[str]) -> list[Edge]:
         """The candidate-induced subgraph: edges whose both ends are in ``ids`` (one query)."""
-        payload = json.dumps(sorted(set(ids)))
+        payload = json_array(sorted(set(ids)))
         rows = self.conn.execute(
             f"WITH c(id) AS (SELECT value FROM json_each(?)) "
             # "+dst": look up by src only and filter dst; the plan SQLite would pick
@@ -88,7 +88,7 @@ class EdgeTable:
     def edges_touching(self, ids: Iterable[str]) -> list[Edge]:
         """Edges with at least one end in ``ids``, forgotten ends included (``credo show`` is
         an audit view; the retrieval lanes use ``links_touching``, which skips them)."""
-        payload = json.dumps(sorted(set(ids)))
+        payload = json_array(sorted(set(ids)))
         rows = self.conn.execute(
             f"WITH c(id) AS (SELECT value FROM json_each(?)) "
             f"SELECT {_COLUMNS} FROM edges WHERE src IN c "

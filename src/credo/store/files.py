@@ -7,10 +7,11 @@ ingesting a file costs a handful of statements, not one per chunk.
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
+
+from credo.store.db import json_array
 
 # The highest code point: "a#" <= uri < "a#" + _TOP selects every "a#..." (an index range).
 _TOP = "\U0010ffff"
@@ -114,7 +115,7 @@ class FileTable:
             f"SELECT {_KEY_COLUMNS} FROM beliefs b "
             "WHERE b.content_hash IN (SELECT value FROM json_each(?)) "
             "ORDER BY b.content_hash, b.deleted_at IS NOT NULL, b.deleted_at DESC, b.id",
-            (json.dumps(list(digests)),),
+            (json_array(digests),),
         )
         found: dict[str, BeliefKey] = {}
         for key in map(_key, rows):
@@ -126,7 +127,7 @@ class FileTable:
         self.conn.execute(
             "UPDATE beliefs SET deleted_at = ?, updated_at = ? "
             "WHERE id IN (SELECT value FROM json_each(?))",
-            (deleted_at, at, json.dumps(list(ids))),
+            (deleted_at, at, json_array(ids)),
         )
 
     def live_beliefs_without_anchors(self) -> list[tuple[str, str]]:
@@ -142,7 +143,7 @@ class FileTable:
         rows = self.conn.execute(
             "SELECT id, content, deleted_at FROM beliefs "
             "WHERE id IN (SELECT value FROM json_each(?))",
-            (json.dumps(list(ids)),),
+            (json_array(ids),),
         )
         return {str(r[0]): (str(r[1]), None if r[2] is None else float(r[2])) for r in rows}
 
@@ -167,7 +168,7 @@ class FileTable:
             "SELECT belief_id, doc_uri FROM belief_documents "
             "WHERE belief_id IN (SELECT value FROM json_each(?)) AND anchor_type = 'ingest' "
             "AND NOT (doc_uri >= ? AND doc_uri < ?) ORDER BY belief_id, doc_uri",
-            (json.dumps(list(ids)), lower, lower + _TOP),
+            (json_array(ids), lower, lower + _TOP),
         )
         return [(str(r[0]), str(r[1])) for r in rows]
 
@@ -177,7 +178,7 @@ class FileTable:
             "SELECT d.belief_id, d.doc_uri FROM json_each(?) j JOIN belief_documents d "
             "ON d.belief_id = json_extract(j.value, '$[0]') "
             "AND d.doc_uri = json_extract(j.value, '$[1]')",
-            (json.dumps([list(k) for k in keys]),),
+            (_json_pairs(keys),),
         )
         return {(str(r[0]), str(r[1])) for r in rows}
 
@@ -207,7 +208,7 @@ class FileTable:
             "SELECT belief_id, source_path FROM ingest_log "
             "WHERE belief_id IN (SELECT value FROM json_each(?)) AND source_path IS NOT NULL "
             "ORDER BY seq",
-            (json.dumps(list(ids)),),
+            (json_array(ids),),
         )
         sources: dict[str, list[str]] = {}
         for belief_id, source in rows:
@@ -215,3 +216,9 @@ class FileTable:
             if source not in paths:
                 paths.append(str(source))
         return sources
+
+
+def _json_pairs(keys: Iterable[Sequence[str]]) -> str:
+    import json  # ingest only: the read path never needs the json module
+
+    return json.dumps([list(k) for k in keys])

@@ -3,14 +3,13 @@ live beliefs only), the candidate subgraph for clustering, and the lock list."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterable
 from operator import itemgetter
 from typing import NamedTuple
 
 from credo.store.anchors import names_doc
-from credo.store.db import store_version
+from credo.store.db import json_array, store_version
 from credo.store.fts import CandidateRow
 from credo.types import Belief
 
@@ -75,7 +74,7 @@ class GraphQueries:
         ``ids`` must themselves be live (they come from the keyword index or an earlier hop),
         so only the far end is checked; an edge inside ``ids`` is returned once.
         """
-        payload = json.dumps(sorted(set(ids)))
+        payload = json_array(sorted(set(ids)))
         rows = self.conn.execute(
             "WITH c(id) AS (SELECT value FROM json_each(?)) SELECT * FROM ("
             "SELECT e.src, e.dst, e.type, e.weight FROM edges e "
@@ -100,7 +99,7 @@ class GraphQueries:
         more here, and spares the engine a second fetch of the beliefs the graph lanes
         reach (one query, like ``links_touching``).
         """
-        payload = json.dumps(sorted(set(ids)))
+        payload = json_array(sorted(set(ids)))
         # Unordered, with one row more than the limit: when all rows fit, sorting them here
         # is cheaper than SQLite's sorter; a hub (more rows than the limit) needs the
         # ordered cut, and gets it from the same query with ORDER BY.
@@ -123,7 +122,7 @@ class GraphQueries:
         least ``min_weight``, in no particular order: the candidate-induced subgraph as
         clustering sees it (one query; ``edges_for_beliefs`` filtered, without the columns
         and the edges clustering would not read)."""
-        payload = json.dumps(sorted(set(ids)))
+        payload = json_array(sorted(set(ids)))
         return self.conn.execute(
             # The ids drive the join (a primary-key range per id) and "+dst" keeps the
             # planner from probing the dst index per pair; dst is checked against the list.
@@ -150,7 +149,7 @@ class GraphQueries:
         rows = self.conn.execute(
             "SELECT id, content, alpha, beta, session, created_at FROM beliefs "
             "WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL AND locked = 0",
-            (json.dumps(list(ids)),),
+            (json_array(ids),),
         )
         return {r[0]: (r[1], r[2], r[3], r[4], r[5]) for r in rows}
 
@@ -169,7 +168,7 @@ class GraphQueries:
             "JOIN beliefs AS d ON d.id = e.dst "
             "WHERE e.type = ?2 AND d.deleted_at IS NULL AND d.locked = 0 "
             "ORDER BY e.src, e.dst LIMIT ?3",
-            (json.dumps(sorted(set(ids))), edge_type, limit),
+            (json_array(sorted(set(ids))), edge_type, limit),
         ).fetchall()
         pairs = [(r[0], r[1]) for r in rows]
         return pairs, {r[1]: (r[2], r[3], r[4], r[5], r[6]) for r in rows}

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
+
+from credo.store.db import json_array
 
 # The triggers fire only while the lane is on for this store (another process may turn it
 # on after this connection opened): a store without HRR pays one index probe per edge.
@@ -32,7 +33,7 @@ class HrrTraces:
         rows = self.conn.execute(
             "SELECT belief_id, trace FROM hrr_traces "
             "WHERE belief_id IN (SELECT value FROM json_each(?))",
-            (json.dumps(sorted(set(ids))),),
+            (json_array(sorted(set(ids))),),
         )
         return {str(r[0]): bytes(r[1]) for r in rows}
 

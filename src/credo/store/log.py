@@ -2,7 +2,6 @@
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-import json
 import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
@@ -31,6 +30,8 @@ class LogTable:
         A payload is a dict (stored as sorted-key JSON) or a string that already holds that
         JSON: a bulk writer encodes its payloads itself, more cheaply than ``json.dumps``.
         """
+        import json  # write paths only: a process that only reads never loads it
+
         self.conn.executemany(
             "INSERT INTO ingest_log(at, op, belief_id, source_path, payload) VALUES (?,?,?,?,?)",
             (
@@ -74,6 +75,8 @@ class LogTable:
         )
 
     def log_entries(self, belief_id: str | None = None) -> Iterator[LogEntry]:
+        import json
+
         if belief_id is None:
             rows = self.conn.execute(
                 "SELECT seq, at, op, belief_id, source_path, payload FROM ingest_log ORDER BY seq"
