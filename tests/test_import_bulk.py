@@ -77,6 +77,18 @@ def streaming(monkeypatch: pytest.MonkeyPatch) -> type[_CountingWriter]:
     return _CountingWriter
 
 
+@pytest.fixture(params=[True, False], ids=["streamed", "plain"])
+def stream(
+    request: pytest.FixtureRequest,
+    streaming: type[_CountingWriter],
+    monkeypatch: pytest.MonkeyPatch,
+) -> bool:
+    """Each import test twice: through the writer thread, and with streaming out of reach."""
+    if not request.param:
+        monkeypatch.setattr(importer, "STREAM_BELIEFS", 10**9)
+    return bool(request.param)
+
+
 def _snapshot(memory: Memory, folder: Path, name: str) -> tuple[bytes, list[Any], list[str]]:
     memory.export_records(folder / f"{name}.jsonl")
     log = [(e.op, e.belief_id, e.source_path, e.payload) for e in memory.store.log_entries()]
@@ -147,12 +159,9 @@ def test_logged_belief_payload_is_the_sorted_json(memory: Memory) -> None:
     assert raw["n5"] == expected  # ASCII text: the very bytes json.dumps writes
 
 
-@pytest.mark.parametrize("stream", [True, False])
 def test_a_late_bad_line_leaves_store_schema_and_connection_unchanged(
-    tmp_path: Path, streaming: type[_CountingWriter], monkeypatch: pytest.MonkeyPatch, stream: bool
+    tmp_path: Path, streaming: type[_CountingWriter], stream: bool
 ) -> None:
-    if not stream:
-        monkeypatch.setattr(importer, "STREAM_BELIEFS", 10**9)
     rows = _rows()
     path = _write(tmp_path / "r.jsonl", rows, ('{"kind": "edge", "src": "n1"}',))
     with Memory(tmp_path / "m.db", root=tmp_path) as memory:
@@ -166,12 +175,9 @@ def test_a_late_bad_line_leaves_store_schema_and_connection_unchanged(
         assert memory.stats().beliefs == 601 and memory.store.integrity_check() == []
 
 
-@pytest.mark.parametrize("stream", [True, False])
 def test_an_error_of_the_writer_comes_after_the_files_own(
-    tmp_path: Path, streaming: type[_CountingWriter], monkeypatch: pytest.MonkeyPatch, stream: bool
+    tmp_path: Path, streaming: type[_CountingWriter], stream: bool
 ) -> None:
-    if not stream:
-        monkeypatch.setattr(importer, "STREAM_BELIEFS", 10**9)
     rows = _rows()
     rows[3]["session"] = "\ud800"  # a lone surrogate: only the insert itself finds it
     path = tmp_path / "r.jsonl"
