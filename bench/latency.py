@@ -1,6 +1,6 @@
 """Retrieval latency on synthetic stores of 1k, 10k and 100k beliefs (2 edges per belief).
 
-    python bench/latency.py [--sizes 1000,10000,100000] [--queries 300] [--stages]
+    python bench/latency.py [--sizes 1000,10000,100000] [--queries 300] [--stages] [--passes N]
 
 Beliefs are Zipf-distributed text over a 20k-word vocabulary (bench/synth.py); queries
 are 3-6 topical words of the same vocabulary. For each size: warm ``Memory.retrieve``
@@ -18,6 +18,11 @@ with FTS5 ranking and with the mirror, query by query in turn, in one process.
 ``--stages`` adds, per size, where the warm time goes: a second warm pass with each store
 read and engine step wrapped in a timer (the steps that exist in the code being measured;
 the timers add a few percent, so the headline figures come from the unwrapped pass).
+
+``--passes N`` runs the warm queries N times over (the headline warm figures stay those of
+the first pass) and adds p50/p99 of each query's median across the passes: this machine's
+speed drifts by a third from minute to minute, and a single pass's p99 is set by its three
+worst stalls.
 """
 
 from __future__ import annotations
@@ -60,14 +65,16 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def warm(db: Path, texts: list[str]) -> tuple[list[float], str]:
-    """Warm retrieve times (ms), and when the store built its bm25 mirror."""
+def warm(db: Path, texts: list[str], passes: int = 1) -> tuple[list[float], str]:
+    """Warm retrieve times (ms) of the first pass over ``texts``, and when the store built
+    its bm25 mirror. With ``passes`` > 1, the first pass's times are followed by those of
+    the other passes, in the same query order."""
     with Memory(db, root=db.parent) as memory:
         for text in texts[:20]:
             memory.retrieve(text)
         times = []
         built_at = None
-        for i, text in enumerate(texts):
+        for i, text in enumerate(texts * passes):
             started = time.perf_counter()
             memory.retrieve(text)
             times.append((time.perf_counter() - started) * 1000)
@@ -79,6 +86,18 @@ def warm(db: Path, texts: list[str]) -> tuple[list[float], str]:
     return times, (
         f"bm25 mirror built at measured query {built_at + 1} "
         f"(20 warm-up queries before them; the build took {policy.build_seconds * 1000:.0f} ms)"
+    )
+
+
+def print_per_query_medians(times: list[float], queries: int, passes: int) -> None:
+    """p50/p99 over the queries of each query's median time across the passes: what a
+    query costs, with the machine's passing stalls (a single pass's p99 is its 3rd-worst
+    time of 300, which one stall sets) filtered out. From the second pass on, the bm25
+    mirror (100k) has read every term, so its figures are those of seen terms."""
+    medians = [statistics.median(times[i::queries]) for i in range(queries)]
+    print(
+        f"  per-query median of {passes} passes: p50 {statistics.median(medians):.2f} "
+        f"p99 {percentile(medians, 0.99):.2f} ms"
     )
 
 
@@ -227,6 +246,12 @@ def main() -> None:
     parser.add_argument("--fresh-runs", type=int, default=15)
     parser.add_argument("--stages", action="store_true", help="also print the stage profile")
     parser.add_argument(
+        "--passes",
+        type=int,
+        default=1,
+        help="warm passes over the queries; > 1 adds p50/p99 of per-query medians",
+    )
+    parser.add_argument(
         "--mirror-side-by-side",
         action="store_true",
         help="also time warm retrieve with FTS5 ranking and with the bm25 mirror, interleaved",
@@ -243,7 +268,9 @@ def main() -> None:
             db = Path(folder) / "bench.db"
             with Memory(db, root=Path(folder)) as memory:
                 memory.import_records(write_records(Path(folder) / "r.jsonl", size, 2, text="zipf"))
-            times, mirror_note = warm(db, texts)
+            times, mirror_note = warm(db, texts, args.passes)
+            every_pass = times
+            times = times[: len(texts)]
             first = [
                 float(
                     subprocess.run(
@@ -269,6 +296,8 @@ def main() -> None:
                 f"{statistics.median(first):>9.1f} {statistics.median(e2e):>11.1f}"
             )
             print(f"  {mirror_note}")
+            if args.passes > 1:
+                print_per_query_medians(every_pass, len(texts), args.passes)
             if args.mirror_side_by_side:
                 mirror_side_by_side(db, texts)
             if args.stages:

@@ -1,5 +1,5 @@
-"""The conversation lanes: dialog (question -> answer), session and date; each one's pure
-function, its effect on a retrieval, and switching it off."""
+"""The conversation lanes: dialog (question -> answer), session, date and speaker; each
+one's pure function, its effect on a retrieval, and switching it off."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from credo.lanes import LANES
 from credo.lanes.date import DAY_SCORE, MONTH_SCORE, MONTHS, date_lane, windows
 from credo.lanes.dialog import answered, explain, is_question
 from credo.lanes.session import session_lane, session_scores
+from credo.lanes.speaker import label_words, speaker_lane
 from credo.rank import DEFAULT_WEIGHTS
 from credo.render import result_json, result_text
 from credo.retrieval import DEFAULT_LANES
@@ -32,14 +33,16 @@ def _ts(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> floa
 
 def test_the_new_lanes_are_known_on_by_default_and_weighted() -> None:
     assert set(DEFAULT_LANES) == set(LANES)
-    assert {lane: DEFAULT_LANES[lane] for lane in ("dialog", "session", "date")} == {
+    assert {lane: DEFAULT_LANES[lane] for lane in ("dialog", "session", "date", "speaker")} == {
         "dialog": True,
         "session": True,
         "date": True,
+        "speaker": True,
     }
     # dialog has no weight of its own: it changes the bm25f lane's scores
     assert set(DEFAULT_WEIGHTS) == set(LANES) - {"dialog"}
     assert (DEFAULT_WEIGHTS["session"], DEFAULT_WEIGHTS["date"]) == (0.3, 0.5)
+    assert DEFAULT_WEIGHTS["speaker"] == 0.2
     assert (DEFAULT_WEIGHTS["heat"], DEFAULT_WEIGHTS["bfs"]) == (0.3, 0.25)
 
 
@@ -230,6 +233,59 @@ def test_date_lane_scores_the_best_window_half_open() -> None:
     assert date_lane([], created) == {}
 
 
+# -- speaker: pure functions ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ("Melanie: I signed up for a pottery class.", ("melanie",)),
+        ("Jon Snow: winter is coming", ("jon", "snow")),
+        ("The User: prefers tabs", ("user",)),  # stopwords are not part of a name
+        ("José: hola", ("josé",)),
+        ("Decision: ship on Friday", ("decision",)),
+        ("One Two Three: a three-word tag", ("one", "two", "three")),
+        ("One Two Three Four: too long for a label", None),
+        ("Error 42: disk full", None),  # digits: not a name
+        ("snake_case: a key", None),
+        ("Melanie:no space after the colon", None),
+        ("Melanie - I signed up", None),
+        ("The: only a stopword", None),
+        ("a" * 41 + ": past the label's length", None),
+        ("a" * 40 + ": at the label's length", ("a" * 40,)),
+        ("", None),
+        (": nothing before it", None),
+        ("http://example.com: a URL is not a label", None),
+    ],
+)
+def test_label_words(content: str, words: tuple[str, ...] | None) -> None:
+    assert label_words(content) == words
+
+
+def test_speaker_lane_scores_the_turns_of_the_speakers_the_query_names() -> None:
+    contents = {
+        "m1": "Melanie: I signed up for a pottery class.",
+        "c1": "Caroline: Melanie, how was the pottery class?",
+        "j1": "Jon Snow: I went north.",
+        "p1": "no label in this one, Melanie",
+    }
+    assert speaker_lane({"melanie", "pottery"}, contents) == {"m1": 1.0}
+    assert speaker_lane({"jon", "north"}, contents) == {}  # every word of the name, or none
+    assert speaker_lane({"jon", "snow", "melanie"}, contents) == {"j1": 1.0, "m1": 1.0}
+    assert speaker_lane(set(), contents) == {}
+
+
+@given(st.text(max_size=80), st.sets(st.text(min_size=1, max_size=8), max_size=5))
+def test_speaker_lane_scores_only_candidates_and_only_with_one(
+    content: str, terms: set[str]
+) -> None:
+    words = label_words(content)  # never raises
+    assert words is None or (words and all(w.isalpha() and w == w.lower() for w in words))
+    got = speaker_lane(terms, {"a": content})
+    assert got in ({}, {"a": 1.0})
+    assert bool(got) == (words is not None and set(words) <= terms)
+
+
 # -- end to end ----------------------------------------------------------------------------
 
 MAY_8 = _ts(2023, 5, 8, 14)
@@ -335,13 +391,38 @@ def test_date_lane_lifts_what_was_written_on_the_named_day(tmp_path: Path) -> No
     assert off.ids == ["a-june", "b-may"]  # a tie, broken by id
 
 
+def test_speaker_lane_prefers_what_the_named_person_said(tmp_path: Path) -> None:
+    memory = Memory(tmp_path / "sp.db", root=tmp_path)
+    # The two turns match the query alike (a tie, broken by id); Melanie said what is asked.
+    memory.import_records(
+        _turns(
+            [
+                ("a-caroline", "Caroline: Melanie, your pottery class!", "s1", MAY_8),
+                ("b-melanie", "Melanie: and my pottery class!", "s1", MAY_8 + 1),
+                ("c-caroline", "Caroline: I have not been to a class in years.", "s2", JUNE_1),
+            ]
+        )
+    )
+    query = "What does Melanie do at her pottery class?"
+    on = memory.retrieve(query, token_budget=100_000)
+    assert on.ids[0] == "b-melanie"
+    assert on.beliefs[0].lanes["speaker"] == pytest.approx(DEFAULT_WEIGHTS["speaker"])
+    assert all("speaker" not in b.lanes for b in on.beliefs[1:])  # Caroline's turns
+    off = memory.retrieve(query, token_budget=100_000, lanes={"speaker": False})
+    assert off.ids[0] == "a-caroline"
+    assert all("speaker" not in b.lanes for b in off.beliefs)
+    assert set(on.ids) == set(off.ids)  # the lane adds no candidates
+
+
 def test_explain_and_json_show_the_new_lanes(chat: Memory) -> None:
     result = chat.retrieve(QUESTION + " on 8 May 2023", token_budget=100_000)
     text = result_text(result, explain=True)
-    for lane in ("dialog", "session", "date"):
+    for lane in ("dialog", "session", "date", "speaker"):
         assert f"{lane} " in text
     answer = result_json(result)["beliefs"][result.ids.index("c2")]
     assert {"dialog", "session", "date"} <= set(answer["lanes"])
+    melanie = result_json(result)["beliefs"][result.ids.index("c1")]
+    assert "speaker" in melanie["lanes"]
 
 
 def test_search_lane_flags_through_the_cli(run: CliRun, tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ DEFAULT_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "doc": 0.8,
         "session": 0.3,
         "date": 0.5,
+        "speaker": 0.2,
     }
 )
 

@@ -24,6 +24,7 @@ from credo.lanes.date import date_lane, windows
 from credo.lanes.doc import mentions
 from credo.lanes.heat import DEFAULT_T, heat_over_links
 from credo.lanes.session import session_lane
+from credo.lanes.speaker import speaker_lane
 from credo.pack import pack_by_score
 from credo.rank import Scored, Weights, compose
 from credo.store import Store
@@ -42,6 +43,7 @@ DEFAULT_LANES: dict[str, bool] = {
     "doc": True,
     "session": True,
     "date": True,
+    "speaker": True,
 }
 
 
@@ -227,12 +229,15 @@ def _rank(
     if missing:
         known.update(store.live_unlocked(missing))
     rows = {i: row for i in candidates if (row := known.get(i)) is not None}
-    # The session and date lanes add no candidates: they reorder the ones found above.
+    # The session, date and speaker lanes add no candidates: they reorder the ones found
+    # above.
     if lanes["session"] and keyword:
         sessions = {i: row[3] for i, row in rows.items() if row[3] is not None}
         lane_scores["session"] = session_lane(keyword, sessions)
     if lanes["date"] and (dates := windows(text)):
         lane_scores["date"] = date_lane(dates, {i: row[4] for i, row in rows.items()})
+    if lanes["speaker"] and terms:
+        lane_scores["speaker"] = speaker_lane(set(terms), {i: row[0] for i, row in rows.items()})
     confidence = {i: row[1] / (row[1] + row[2]) for i, row in rows.items()}
     ranked = compose(lane_scores, confidence, options.weights)
     if keyword is not found:

@@ -1,0 +1,54 @@
+"""The speaker lane: a question about a person is answered by what that person said.
+
+A conversation turn is stored as ``Name: text`` (how transcripts write turns, and how the
+LoCoMo bench stores them). "What activities does Melanie partake in?" is answered by
+Melanie's own turns ("Melanie: I signed up for a pottery class"), but to BM25F her name is
+a near-zero-weight term (it opens half the turns) and a turn that merely addresses her
+("Caroline: Melanie, how are the kids?") matches it as well. So, among the candidates the
+other lanes found:
+
+    s_speaker(c) = 1   if c opens with a label ``L: `` and every word of L (stopwords
+                       aside) is a term of the query
+                   0   otherwise
+
+A label is one to three words of letters before ``": "``: a speaker's name, or a note's
+short tag ("Decision: ...", "Licence: MIT"), which the query naming it makes relevant the
+same way. Text without such a label (prose, code, "Error 42: ...") is untouched, so on
+stores without labelled beliefs the lane does nothing. It adds no candidates: a named
+speaker said half of a conversation. The weight (0.2, rank.DEFAULT_WEIGHTS) was chosen on
+LoCoMo dev conversations 26 and 30 and confirmed on 41, 42 and 43 (docs/BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+
+from credo.store.fts import STOPWORDS
+
+# A label ends within this many characters ("Name: " or "Three Word Tag: ").
+MAX_LABEL_CHARS = 40
+MAX_LABEL_WORDS = 3
+
+
+def label_words(content: str) -> tuple[str, ...] | None:
+    """The lower-cased words of ``content``'s leading label, stopwords aside, or None when
+    it has no label (or only stopwords in it)."""
+    label, colon, _ = content[: MAX_LABEL_CHARS + 2].partition(": ")
+    if not colon:
+        return None
+    words = label.split(" ")
+    if len(words) > MAX_LABEL_WORDS or not all(word.isalpha() for word in words):
+        return None
+    named = tuple(w for w in (word.lower() for word in words) if w not in STOPWORDS)
+    return named or None
+
+
+def speaker_lane(terms: Collection[str], contents: Mapping[str, str]) -> dict[str, float]:
+    """s_speaker of each candidate (``contents``: candidate -> its text) whose label the
+    query's ``terms`` (lower-cased, as ``fts.query_terms`` gives them) name."""
+    scores: dict[str, float] = {}
+    for belief_id, content in contents.items():
+        named = label_words(content)
+        if named is not None and all(word in terms for word in named):
+            scores[belief_id] = 1.0
+    return scores
