@@ -124,6 +124,13 @@ def test_missing_store_prints_nothing_and_creates_nothing(tmp_path: Path, projec
     assert "no store at" in log_text(tmp_path)
 
 
+def test_a_blank_prompt_gets_the_locked_beliefs_alone(tmp_path: Path, seeded: Path) -> None:
+    done = run_hook(tmp_path, payload("   ", seeded), seeded)
+    block = done.stdout.decode()
+    assert done.returncode == 0 and "[rule-main locked]" in block
+    assert "[deploy]" not in block and "[cache]" not in block
+
+
 def test_empty_store_prints_nothing(tmp_path: Path, project: Path) -> None:
     Memory(project / ".credo" / "memory.db", root=project).close()
     done = run_hook(tmp_path, payload("deploy", project), project)

@@ -59,6 +59,52 @@ def test_old_file_is_migrated_with_data_intact(tmp_path: Path) -> None:
         assert [h.belief_id for h in hits] == ["old-2"]
 
 
+def test_m005_drops_a_forgotten_beliefs_anchor_text_from_an_old_file(tmp_path: Path) -> None:
+    """Before m005 a forgotten belief's anchor text stayed in what it cited; the upgrade
+    rebuilds those targets, and from then on forgetting and restoring keep them true."""
+    path = tmp_path / "v4.db"
+    store = Store(path, migrations=MIGRATIONS[:4])
+    now = 1_700_000_000.0
+    for i, (belief_id, content) in enumerate(
+        [("wrong", "We run Oracle in production"), ("target", "Schema changes use a runner")]
+    ):
+        store.conn.execute(
+            "INSERT INTO beliefs(id, content, content_hash, kind, origin, created_at, "
+            "updated_at) VALUES (?, ?, ?, 'factual', 'user_stated', ?, ?)",
+            (belief_id, content, f"h{i}", now, now),
+        )
+    store.conn.execute(
+        "INSERT INTO edges(src, dst, type, weight, anchor_text, created_at) "
+        "VALUES ('wrong', 'target', 'CITES', 0.5, 'oracle runbook', ?)",
+        (now,),
+    )
+    store.conn.execute("UPDATE beliefs SET deleted_at = ? WHERE id = 'wrong'", (now,))
+    kept = store.conn.execute("SELECT anchor_text FROM beliefs WHERE id = 'target'").fetchone()
+    assert kept == ("oracle runbook",)  # v4's triggers kept the forgotten belief's words
+    store.close()
+
+    with Memory(path, root=tmp_path) as memory:
+        assert memory.stats().schema_version == LATEST_VERSION
+
+        def anchor_text() -> str:
+            row = memory.store.conn.execute(
+                "SELECT anchor_text FROM beliefs WHERE id = 'target'"
+            ).fetchone()
+            return str(row[0])
+
+        assert anchor_text() == ""
+        assert memory.store.keyword_search(["runbook"], limit=5) == []
+        with memory.store.transaction():  # what remembering the forgotten text again does
+            memory.store.set_deleted("wrong", None, now)
+        assert anchor_text() == "oracle runbook"
+        assert [h.belief_id for h in memory.store.keyword_search(["runbook"], limit=5)] == [
+            "target"
+        ]
+        memory.forget("wrong")
+        assert anchor_text() == ""
+        memory.store.fts_integrity_check()
+
+
 def test_reopening_applies_nothing_twice(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
     Memory(path, root=tmp_path).close()

@@ -168,6 +168,9 @@ def test_soft_deleted_beliefs_never_come_back(seeded: Memory) -> None:
     [
         ({"token_budget": -1}, "token_budget"),
         ({"lanes": {"vector": True}}, "unknown lane"),
+        ({"lanes": {"heat": "off"}}, "must be True or False"),
+        ({"lanes": {"bfs": 1}}, "must be True or False"),
+        ({"lanes": ["heat"]}, "must map lane names"),
         ({"cluster_diversity_target": -2}, "cluster_diversity_target"),
     ],
 )

@@ -81,10 +81,10 @@ def project_dir(payload: dict[str, Any]) -> Path:
 
 
 def memory_block_for(payload: dict[str, Any], db: str | None = None) -> str:
-    """Retrieve for the payload's prompt and render the memory block ("" if none)."""
+    """Retrieve for the payload's prompt and render the memory block ("" if none). A blank
+    prompt gets the locked beliefs alone, as an empty query does: they go with every
+    prompt."""
     prompt: str = payload["prompt"]
-    if not prompt.strip():
-        return ""
     folder = project_dir(payload)
     from credo.config import git_root, resolve_db_path
 

@@ -11,9 +11,12 @@ rebuilt per query, and a rolled-back transaction leaves them untouched.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from credo.store import Store
-from credo.types import Edge
+
+if TYPE_CHECKING:
+    from credo.types import Edge
 
 META_DIM = "hrr_dim"
 META_FORMAT = "hrr_format"

@@ -91,8 +91,8 @@ def build_server(memory: Memory) -> MCPServer:
         query: Annotated[
             str,
             Field(
-                min_length=1,
-                description="What you need to know: the user's request or the topic at hand.",
+                description="What you need to know: the user's request or the topic at hand "
+                "(empty: only the locked beliefs).",
             ),
         ],
         budget: Annotated[

@@ -8,41 +8,37 @@ import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal
 
 from credo import retrieval
 from credo.config import Settings, git_root, load_settings, parse_bool, resolve_db_path
 from credo.errors import ConflictError, InvalidInputError, NotFoundError, StoreError
-from credo.store import NewBelief, Store
-from credo.types import (
-    ANCHOR_TYPES,
-    BELIEF_KINDS,
-    EDGE_VALENCE,
-    ORIGINS,
-    Belief,
-    DocAnchor,
-    Edge,
-    EdgeType,
-    RetrievalResult,
-    StoreStats,
-)
+from credo.store import Store
+from credo.types import ANCHOR_TYPES, BELIEF_KINDS, ORIGINS, Belief, DocAnchor, RetrievalResult
 
+# What only writes and the audit views use is imported where it is used, so a process that
+# only retrieves never builds those classes.
 if TYPE_CHECKING:
     from credo.doctor import BackfillReport, DoctorReport
     from credo.importer import ImportReport
     from credo.ingest import IngestReport
+    from credo.records import ExportReport as ExportReport  # re-exported, see __getattr__
+    from credo.types import Edge, EdgeType, StoreStats
 
 Signal = Literal["used", "harmful"]
 
 
-class ExportReport(NamedTuple):
-    beliefs: int
-    edges: int
-    anchors: int
-    path: str
+def __getattr__(name: str) -> Any:
+    if name == "ExportReport":  # its home is credo.records; still importable from here
+        from credo.records import ExportReport
+
+        return ExportReport
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def parse_edge_type(value: object) -> EdgeType:
+    from credo.types import EdgeType
+
     if isinstance(value, EdgeType):
         return value
     if isinstance(value, str):
@@ -82,7 +78,11 @@ class Memory:
         self.store = Store(self.path)
         # Every connection watches edge writes (triggers that fire only while the HRR lane
         # is on), so a process opened before `enable_hrr` elsewhere keeps traces true too.
-        # hrr_sync loads numpy only when it has traces to update.
+        # The watch starts before the first write: a process that only reads never loads
+        # hrr_sync, which loads numpy only when it has traces to update.
+        self.store.before_first_write(self._watch_edges)
+
+    def _watch_edges(self) -> None:
         from credo import hrr_sync
 
         self._hrr_sync = hrr_sync.HrrSync(self.store)
@@ -143,6 +143,7 @@ class Memory:
         ``manual`` document anchor.
         """
         from credo import identity  # write path only (like docuri below)
+        from credo.store.beliefs import NewBelief
 
         content = identity.clean_content(text)
         if kind not in BELIEF_KINDS:
@@ -252,6 +253,8 @@ class Memory:
         anchor_text: str | None = None,
     ) -> Edge:
         """Add a typed edge src -> dst; the weight defaults to the type's valence."""
+        from credo.types import EDGE_VALENCE, Edge
+
         edge_type = parse_edge_type(type)
         if weight is None:
             weight = EDGE_VALENCE[edge_type]
@@ -351,8 +354,9 @@ class Memory:
             clustering_on = settings.use_intentional_clustering
         options = retrieval.Options(
             token_budget=settings.token_budget if token_budget is None else token_budget,
-            # the HRR lane is on by default exactly for stores that keep traces
-            lanes={"hrr": self.store.meta_get("hrr_dim") is not None, **(lanes or {})},
+            lanes=retrieval.with_default_lanes(
+                lanes, hrr=self.store.meta_get("hrr_dim") is not None
+            ),
             use_intentional_clustering=clustering_on,
             cluster_edge_weight_floor=settings.cluster_edge_weight_floor
             if cluster_edge_weight_floor is None
@@ -506,7 +510,7 @@ class Memory:
         """Write every belief, edge and anchor as JSONL (sorted, byte-stable). The file is
         written beside its target and renamed into place, so a failed export leaves no half
         file."""
-        from credo.records import anchor_line, belief_line, edge_line
+        from credo.records import ExportReport, anchor_line, belief_line, edge_line
 
         target = Path(path)
         counts = [0, 0, 0]

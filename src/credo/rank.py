@@ -2,12 +2,15 @@
 
     score(b) = sum_lane  w_lane * s_lane(b)  +  w_post * (confidence(b) - 1/2)
 
-Each lane score s_lane is in [0, 1] (the lane's raw score divided by its best raw score in
-this query, so no lane's units dominate another's). confidence = alpha / (alpha + beta), so
-the posterior term is bounded by +-w_post/2: feedback reorders near-ties, it never lifts an
-irrelevant belief over a relevant one. A candidate is kept only if its score reaches
-``floor`` times the best score of the query (a relative relevance floor: weak matches never
-fill the budget just because it has room). Ties are broken by belief id.
+Each lane score s_lane is in [0, 1] (the lane's raw score divided by its best raw score
+among this query's candidates, so no lane's units dominate another's, and a belief that is
+not a candidate, a locked one the graph lanes reached, cannot scale a lane down).
+confidence = alpha / (alpha + beta), so the posterior term is bounded by +-w_post/2:
+feedback reorders near-ties, it never lifts an irrelevant belief over a relevant one; it is
+listed among a candidate's parts as ``posterior`` when it is not zero, so the parts always
+add up to the score. A candidate is kept only if its score reaches ``floor`` times the best
+score of the query (a relative relevance floor: weak matches never fill the budget just
+because it has room). Ties are broken by belief id.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
@@ -43,12 +46,13 @@ class Scored(NamedTuple):
     lanes: dict[str, float]
 
 
-def normalise(raw: Mapping[str, float]) -> dict[str, float]:
-    """Divide by the best value; an empty or all-zero lane contributes nothing."""
-    best = max(raw.values(), default=0.0)
+def normalise(raw: Mapping[str, float], among: Mapping[str, object]) -> dict[str, float]:
+    """The values of the keys ``among`` (the candidates) divided by the best of them; a lane
+    with no positive value among them contributes nothing."""
+    best = max((v for k, v in raw.items() if k in among), default=0.0)
     if best <= 0:
         return {}
-    return {k: v / best for k, v in raw.items() if v > 0}
+    return {k: v / best for k, v in raw.items() if v > 0 and k in among}
 
 
 def compose(
@@ -64,12 +68,12 @@ def compose(
     they are summed in and need no sort, and the ranking is two stable C-keyed sorts
     instead of a tuple key per candidate.
     """
-    normalised = {lane: normalise(lane_scores[lane]) for lane in sorted(lane_scores)}
+    normalised = {lane: normalise(lane_scores[lane], confidence) for lane in sorted(lane_scores)}
     parts_of: dict[str, dict[str, float]] = {}
     for lane, scores in normalised.items():
         weight = weights.lanes.get(lane, 0.0)
         for belief_id, value in scores.items():
-            if value and belief_id in confidence:
+            if value:
                 parts = parts_of.get(belief_id)
                 if parts is None:
                     parts_of[belief_id] = {lane: weight * value}
@@ -78,7 +82,10 @@ def compose(
     posterior = weights.posterior
     ranked: list[Scored] = []
     for belief_id, parts in parts_of.items():
-        total = sum(parts.values()) + posterior * (confidence[belief_id] - 0.5)
+        prior = posterior * (confidence[belief_id] - 0.5)
+        total = sum(parts.values()) + prior
+        if prior:
+            parts["posterior"] = prior  # after the sum: the lanes' parts are summed first
         ranked.append(Scored(belief_id, round(total, 9), parts))
     # (score desc, id asc): sort by id, then stably by score, best first.
     ranked.sort(key=_by_id)
@@ -105,7 +112,7 @@ def compose_reference(
     """Rank candidates (the keys of ``confidence``) by the formula above, best first: the
     readable form of ``compose``, which must return exactly the same (tested). The parts
     of each candidate are listed, and summed, in lane-name order."""
-    normalised = {lane: normalise(lane_scores[lane]) for lane in sorted(lane_scores)}
+    normalised = {lane: normalise(lane_scores[lane], confidence) for lane in sorted(lane_scores)}
     ranked: list[Scored] = []
     for belief_id, conf in confidence.items():
         parts: dict[str, float] = {}
@@ -115,7 +122,10 @@ def compose_reference(
                 parts[lane] = weights.lanes.get(lane, 0.0) * value
         if not parts:
             continue
-        total = sum(parts[k] for k in sorted(parts)) + weights.posterior * (conf - 0.5)
+        prior = weights.posterior * (conf - 0.5)
+        total = sum(parts[k] for k in sorted(parts)) + prior
+        if prior:
+            parts["posterior"] = prior
         ranked.append(Scored(belief_id, round(total, 9), parts))
     ranked.sort(key=lambda s: (-s.score, s.id))
     if not ranked:

@@ -497,6 +497,15 @@ def _parse_chunk(
     return records, slow
 
 
+class ExportReport(NamedTuple):
+    """What ``Memory.export_records`` wrote: counts per record kind, and the file."""
+
+    beliefs: int
+    edges: int
+    anchors: int
+    path: str
+
+
 def _dump(obj: dict[str, Any]) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 

@@ -8,9 +8,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from credo.types import Belief, DocAnchor, Edge, RetrievalResult, StoreStats
+from credo.types import Belief, DocAnchor, RetrievalResult
+
+if TYPE_CHECKING:  # made on first use (credo.types.once): the hook never builds them
+    from credo.types import Edge, StoreStats
 
 
 def to_jsonable(value: Any) -> Any:
@@ -109,7 +112,7 @@ def result_json(result: RetrievalResult) -> dict[str, Any]:
 
 def result_text(result: RetrievalResult, *, explain: bool = False) -> str:
     """People's view of a retrieval: one block per belief, grouped by cluster when on."""
-    if not result.beliefs:
+    if not (result.beliefs or result.dropped or result.locked_overflow):
         return f"no beliefs match {result.query!r}"
     lines = [
         f"{len(result.beliefs)} beliefs, {result.used_tokens}/{result.token_budget} tokens"
@@ -158,13 +161,15 @@ def _anchor_suffix(anchors: tuple[DocAnchor, ...]) -> str:
 def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
     """The block the hook prints: a header naming its source, one line per belief exactly as
     the budget charged it (``[id] content`` / ``[id locked] content``) plus a free
-    ``(from doc#L1-L9)`` anchor suffix, locked beliefs first, then the closing tag.
+    ``(from doc#L1-L9)`` anchor suffix, locked beliefs first, then one line naming the
+    locked beliefs beyond half the budget, if any (never dropped silently: the model learns
+    that more ground truth exists, and its ids), then the closing tag.
 
     An empty result renders as an empty string: nothing to add to the prompt.
     """
-    if not result.beliefs:
+    if not (result.beliefs or result.locked_overflow):
         return ""
-    from credo.tokens import entry_text
+    from credo.tokens import entry_text, escape
 
     projected = result.doc_anchors if anchors else None
     order = sorted(range(len(result.beliefs)), key=lambda i: not result.beliefs[i].locked)
@@ -179,5 +184,11 @@ def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
         entry = entry_text(belief.id, belief.content, belief.locked)
         suffix = _anchor_suffix(projected[index]) if projected is not None else ""
         lines.append(entry[:-1] + suffix + "\n")
+    if result.locked_overflow:
+        overflow = ", ".join(escape(i) for i in result.locked_overflow)
+        lines.append(
+            f"({len(result.locked_overflow)} more locked beliefs did not fit the budget: "
+            f"{overflow})\n"
+        )
     lines.append(f"</{MEMORY_BLOCK_TAG}>\n")
     return "".join(lines)

@@ -14,7 +14,7 @@ session and date lanes read). No lane touches the database per candidate.
 import math
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from credo import cluster as clustering
 from credo.errors import InvalidInputError
@@ -67,6 +67,16 @@ class Options(NamedTuple):
     bfs_decay: float = DEFAULT_DECAY
 
 
+def with_default_lanes(lanes: Mapping[str, bool] | None, *, hrr: bool) -> Mapping[str, bool]:
+    """The caller's lane switches over the store's HRR default (on exactly for stores that
+    keep traces); anything but a mapping is passed on for ``check_options`` to refuse."""
+    if lanes is None:
+        return {"hrr": hrr}
+    if not isinstance(lanes, Mapping):
+        return cast(Mapping[str, bool], lanes)  # a caller's mistake, refused with its type
+    return {"hrr": hrr, **lanes}
+
+
 def check_options(options: Options) -> None:
     if (
         isinstance(options.token_budget, bool)
@@ -74,9 +84,16 @@ def check_options(options: Options) -> None:
         or options.token_budget < 0
     ):
         raise InvalidInputError(f"token_budget {options.token_budget!r} must be an integer >= 0")
-    unknown = sorted(set(options.lanes) - set(LANES))
+    if not isinstance(options.lanes, Mapping):
+        raise InvalidInputError(
+            f"lanes must map lane names to True or False, got {type(options.lanes).__name__}"
+        )
+    unknown = sorted(set(options.lanes) - set(LANES), key=str)
     if unknown:
         raise InvalidInputError(f"unknown lane {unknown[0]!r}; lanes are {', '.join(LANES)}")
+    for lane, on in options.lanes.items():
+        if not isinstance(on, bool):  # "off" is truthy: it would leave the lane on
+            raise InvalidInputError(f"lane {lane!r} must be True or False, got {on!r}")
     floor = options.cluster_edge_weight_floor
     if not isinstance(floor, int | float) or not math.isfinite(floor):
         raise InvalidInputError(f"cluster_edge_weight_floor {floor!r} must be a number")
@@ -89,7 +106,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     check_options(options)
     if not isinstance(query, str):
         raise InvalidInputError(f"query must be a string, got {type(query).__name__}")
-    # Lone surrogates cannot reach SQLite; they become U+FFFD like any undecodable byte.
+    # Lone surrogates cannot reach SQLite; each becomes "?" (the encoder's replacement).
     text = query[:MAX_QUERY_CHARS].encode("utf-8", "replace").decode("utf-8")
     budget = options.token_budget
 

@@ -68,8 +68,11 @@ def mentions(query: str) -> list[tuple[str, float]]:
         url = _url()
         for match in url.finditer(query):
             found.setdefault(match.group(0).rstrip(".,;:"), 1.0)
+            if len(found) >= MAX_MENTIONS:
+                break  # each mention costs a read: a pasted list of links stays bounded
         rest = url.sub(" ", query)
-    if "/" in rest or "." in rest:  # a path holds a slash, a file name a dot
+    # A path holds a slash, a file name a dot.
+    if len(found) < MAX_MENTIONS and ("/" in rest or "." in rest):
         for match in _path().finditer(rest):
             token = match.group(1).strip(".")
             if not token:

@@ -10,17 +10,18 @@ import contextlib
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from credo.errors import InvalidInputError, StoreError
 from credo.store.anchors import AnchorTable
-from credo.store.beliefs import BeliefTable, NewBelief
+from credo.store.beliefs import BeliefTable
 from credo.store.db import Transactions, connect, enable_wal
 from credo.store.edges import EdgeTable
 from credo.store.files import FileTable
 from credo.store.fts import FtsIndex, KeywordHit
 from credo.store.graph import GraphQueries, Link
 from credo.store.hrr import HrrTraces
-from credo.store.log import LogEntry, LogTable
+from credo.store.log import LogTable
 from credo.store.migrations import (
     LATEST_VERSION,
     MIGRATIONS,
@@ -29,9 +30,26 @@ from credo.store.migrations import (
     current_version,
     migrate,
 )
-from credo.types import StoreStats
+
+if TYPE_CHECKING:
+    from credo.store.beliefs import NewBelief
+    from credo.store.log import LogEntry
+    from credo.types import StoreStats
 
 __all__ = ["LATEST_VERSION", "KeywordHit", "Link", "LogEntry", "NewBelief", "Store"]
+
+
+def __getattr__(name: str) -> Any:
+    # Write-path records, made on first use (see ``credo.types.once``).
+    if name == "NewBelief":
+        from credo.store.beliefs import NewBelief
+
+        return NewBelief
+    if name == "LogEntry":
+        from credo.store.log import LogEntry
+
+        return LogEntry
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Store(
@@ -93,6 +111,8 @@ class Store(
         self.conn.close()
 
     def stats(self) -> StoreStats:
+        from credo.types import StoreStats
+
         one = self.conn.execute
         beliefs, locked, deleted = one(
             "SELECT count(*) FILTER (WHERE deleted_at IS NULL), "

@@ -1,13 +1,14 @@
 """SQL over the ``beliefs`` and ``belief_corroborations`` tables."""
 
-# Evaluated annotations, for a cheaper import: see credo/types.py.
+# Evaluated annotations, for a cheaper import: see credo/types.py. Those naming a class made
+# on first use are quoted (the class does not exist yet when the function is defined).
 
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from credo.store.db import json_array
-from credo.types import Belief
+from credo.types import Belief, once
 
 if TYPE_CHECKING:
     from credo.store.bulk import BulkLoad
@@ -37,25 +38,37 @@ def _belief(row: Sequence[object]) -> Belief:
     )
 
 
-class NewBelief(NamedTuple):
-    """A belief row to insert (the store fills nothing in).
+@once
+def _define_new_belief() -> None:
+    """Made on first use: only writes build a NewBelief (see ``credo.types.once``)."""
+    global NewBelief
 
-    A NamedTuple in the column order of ``_INSERT``, so a batch goes to ``executemany``
-    as it is: an import creates one per belief.
-    """
+    class NewBelief(NamedTuple):
+        """A belief row to insert (the store fills nothing in).
 
-    id: str
-    content: str
-    content_hash: str
-    kind: str
-    origin: str
-    locked: bool
-    alpha: float
-    beta: float
-    session: str | None
-    created_at: float
-    updated_at: float
-    deleted_at: float | None = None
+        A NamedTuple in the column order of ``_INSERT``, so a batch goes to ``executemany``
+        as it is: an import creates one per belief.
+        """
+
+        id: str
+        content: str
+        content_hash: str
+        kind: str
+        origin: str
+        locked: bool
+        alpha: float
+        beta: float
+        session: str | None
+        created_at: float
+        updated_at: float
+        deleted_at: float | None = None
+
+
+def __getattr__(name: str) -> Any:
+    if name == "NewBelief":
+        _define_new_belief()
+        return NewBelief
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _INSERT = (
@@ -101,7 +114,7 @@ class BeliefTable:
         ).fetchone()
         return _belief(row) if row else None
 
-    def insert_beliefs(self, beliefs: Iterable[NewBelief]) -> None:
+    def insert_beliefs(self, beliefs: "Iterable[NewBelief]") -> None:
         # bool binds as 0/1; NewBelief is already a row in column order.
         self.conn.executemany(_INSERT, beliefs)
 

@@ -51,13 +51,14 @@ EDGE_COLUMNS = "src, dst, type, weight, anchor_text, created_at"
 _TRIGGERS = ("beliefs_fts_insert", "edges_anchor_insert")
 _TEMP_TRIGGERS = ("credo_hrr_insert",)  # store/hrr.py; kept while the HRR lane is on
 
-# A belief's anchor_text: the anchor text of its incoming edges in (src, type) order, the
-# same expression as the edges_anchor_* triggers of M001.
+# A belief's anchor_text: the anchor text of its incoming edges from live beliefs in (src,
+# type) order, the same expression as the edges_anchor_* triggers of M005.
 _REFRESH_ANCHOR_TEXT = (
     "UPDATE beliefs SET anchor_text = coalesce(("
     "SELECT group_concat(anchor_text, ' ') FROM ("
-    "SELECT anchor_text FROM edges WHERE dst = ?1 AND anchor_text IS NOT NULL "
-    "ORDER BY src, type)), '') WHERE id = ?1"
+    "SELECT e.anchor_text FROM edges e JOIN beliefs s ON s.id = e.src "
+    "WHERE e.dst = ?1 AND e.anchor_text IS NOT NULL AND s.deleted_at IS NULL "
+    "ORDER BY e.src, e.type)), '') WHERE id = ?1"
 )
 
 

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
+from credo import types  # Edge and EdgeType are made on first use: retrieval reads none
 from credo.store.db import json_array
-from credo.types import Edge, EdgeType
+
+if TYPE_CHECKING:
+    from credo.types import Edge, EdgeType
 
 _COLUMNS = "src, dst, type, weight, anchor_text, created_at"
 _INSERT = f"INSERT INTO edges({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
@@ -20,10 +24,10 @@ def insert_edge_rows(conn: sqlite3.Connection, rows: Iterable[EdgeRow]) -> None:
 
 
 def _edge(row: Sequence[object]) -> Edge:
-    return Edge(
+    return types.Edge(
         src=str(row[0]),
         dst=str(row[1]),
-        type=EdgeType(row[2]),
+        type=types.EdgeType(row[2]),
         weight=float(row[3]),  # type: ignore[arg-type]
         anchor_text=None if row[4] is None else str(row[4]),
         created_at=float(row[5]),  # type: ignore[arg-type]

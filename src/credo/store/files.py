@@ -5,49 +5,62 @@ Every method takes or returns many rows at once (ids travel as one JSON paramete
 ingesting a file costs a handful of statements, not one per chunk.
 """
 
-# Evaluated annotations, for a cheaper import: see credo/types.py.
+# Evaluated annotations, for a cheaper import: see credo/types.py. Those naming a class made
+# on first use are quoted (the class does not exist yet when the function is defined).
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from credo.store.db import json_array
+from credo.types import once
 
 # The highest code point: "a#" <= uri < "a#" + _TOP selects every "a#..." (an index range).
 _TOP = "\U0010ffff"
 
 
-class IngestedFile(NamedTuple):
-    """One row of ``ingested_files``: what the last ingest of a file saw."""
+@once
+def _define_records() -> None:
+    """Made on first use: only ingest and doctor build these (see ``credo.types.once``)."""
+    global IngestedFile, BeliefKey, FileAnchor
 
-    path: str
-    content_hash: str
-    size: int
-    mtime: float
-    ingested_at: float
-    beliefs: int
-    first_belief: str | None
+    class IngestedFile(NamedTuple):
+        """One row of ``ingested_files``: what the last ingest of a file saw."""
+
+        path: str
+        content_hash: str
+        size: int
+        mtime: float
+        ingested_at: float
+        beliefs: int
+        first_belief: str | None
+
+    class BeliefKey(NamedTuple):
+        """The few belief columns ingest decides on (no content, no evidence counts)."""
+
+        id: str
+        content_hash: str
+        origin: str
+        locked: bool
+        deleted_at: float | None
+
+    class FileAnchor(NamedTuple):
+        """An ``ingest`` anchor into one file, with the belief it belongs to."""
+
+        belief: BeliefKey
+        doc_uri: str
+        position_hint: str | None
 
 
-class BeliefKey(NamedTuple):
-    """The few belief columns ingest decides on (no content, no evidence counts)."""
-
-    id: str
-    content_hash: str
-    origin: str
-    locked: bool
-    deleted_at: float | None
+def __getattr__(name: str) -> Any:
+    if name in ("IngestedFile", "BeliefKey", "FileAnchor"):
+        _define_records()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class FileAnchor(NamedTuple):
-    """An ``ingest`` anchor into one file, with the belief it belongs to."""
-
-    belief: BeliefKey
-    doc_uri: str
-    position_hint: str | None
-
-
-def _file(row: Sequence[object]) -> IngestedFile:
+def _file(row: Sequence[object]) -> "IngestedFile":
+    _define_records()
     return IngestedFile(
         path=str(row[0]),
         content_hash=str(row[1]),
@@ -59,7 +72,8 @@ def _file(row: Sequence[object]) -> IngestedFile:
     )
 
 
-def _key(row: Sequence[object]) -> BeliefKey:
+def _key(row: Sequence[object]) -> "BeliefKey":
+    _define_records()
     return BeliefKey(
         id=str(row[0]),
         content_hash=str(row[1]),
@@ -77,13 +91,13 @@ class FileTable:
     conn: sqlite3.Connection
 
     # -- the ingested_files ledger ---------------------------------------------------------
-    def get_ingested_file(self, path: str) -> IngestedFile | None:
+    def get_ingested_file(self, path: str) -> "IngestedFile | None":
         row = self.conn.execute(
             f"SELECT {_FILE_COLUMNS} FROM ingested_files WHERE path = ?", (path,)
         ).fetchone()
         return _file(row) if row else None
 
-    def ingested_files(self, prefix: str = "") -> list[IngestedFile]:
+    def ingested_files(self, prefix: str = "") -> "list[IngestedFile]":
         """Ledger rows whose path starts with ``prefix`` (all rows for ""), by path."""
         rows = self.conn.execute(
             f"SELECT {_FILE_COLUMNS} FROM ingested_files WHERE path >= ? AND path < ? "
@@ -92,7 +106,7 @@ class FileTable:
         )
         return [_file(r) for r in rows]
 
-    def record_ingested_files(self, files: Iterable[IngestedFile]) -> None:
+    def record_ingested_files(self, files: "Iterable[IngestedFile]") -> None:
         self.conn.executemany(
             f"INSERT INTO ingested_files({_FILE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT(path) DO UPDATE SET content_hash = excluded.content_hash, "
@@ -108,7 +122,7 @@ class FileTable:
         self.conn.execute("DELETE FROM ingested_files WHERE path = ?", (path,))
 
     # -- beliefs ---------------------------------------------------------------------------
-    def beliefs_by_hash(self, digests: Iterable[str]) -> dict[str, BeliefKey]:
+    def beliefs_by_hash(self, digests: Iterable[str]) -> "dict[str, BeliefKey]":
         """For each content hash, the belief holding it: a live one first, then the newest
         deleted, then the smallest id (the order ``find_by_hash`` uses)."""
         rows = self.conn.execute(
@@ -148,8 +162,9 @@ class FileTable:
         return {str(r[0]): (str(r[1]), None if r[2] is None else float(r[2])) for r in rows}
 
     # -- anchors ---------------------------------------------------------------------------
-    def ingest_anchors_of_file(self, path: str) -> list[FileAnchor]:
+    def ingest_anchors_of_file(self, path: str) -> "list[FileAnchor]":
         """The ``ingest`` anchors into ``path`` (URIs ``path#...``), with their beliefs."""
+        _define_records()
         lower = path + "#"
         rows = self.conn.execute(
             f"SELECT {_KEY_COLUMNS}, d.doc_uri, d.position_hint FROM belief_documents d "

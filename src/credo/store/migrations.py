@@ -186,6 +186,63 @@ CREATE TABLE hrr_traces (
 """
 
 
+M005_LIVE_ANCHOR_TEXT = """
+-- A belief's anchor_text is the anchor text of the incoming edges whose source is live: a
+-- forgotten belief's words must not keep finding what it cited (M001's triggers read every
+-- incoming edge). The triggers are replaced, forgetting or restoring a belief refreshes
+-- the beliefs it cites, and the stores written before are brought in line.
+DROP TRIGGER edges_anchor_insert;
+DROP TRIGGER edges_anchor_delete;
+DROP TRIGGER edges_anchor_update;
+CREATE TRIGGER edges_anchor_insert AFTER INSERT ON edges
+WHEN NEW.anchor_text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM _bulk_load)
+BEGIN
+    UPDATE beliefs SET anchor_text = coalesce((
+        SELECT group_concat(anchor_text, ' ') FROM (
+            SELECT e.anchor_text FROM edges e JOIN beliefs s ON s.id = e.src
+            WHERE e.dst = NEW.dst AND e.anchor_text IS NOT NULL AND s.deleted_at IS NULL
+            ORDER BY e.src, e.type)), '')
+    WHERE id = NEW.dst;
+END;
+CREATE TRIGGER edges_anchor_delete AFTER DELETE ON edges WHEN OLD.anchor_text IS NOT NULL
+BEGIN
+    UPDATE beliefs SET anchor_text = coalesce((
+        SELECT group_concat(anchor_text, ' ') FROM (
+            SELECT e.anchor_text FROM edges e JOIN beliefs s ON s.id = e.src
+            WHERE e.dst = OLD.dst AND e.anchor_text IS NOT NULL AND s.deleted_at IS NULL
+            ORDER BY e.src, e.type)), '')
+    WHERE id = OLD.dst;
+END;
+CREATE TRIGGER edges_anchor_update AFTER UPDATE OF anchor_text ON edges
+BEGIN
+    UPDATE beliefs SET anchor_text = coalesce((
+        SELECT group_concat(anchor_text, ' ') FROM (
+            SELECT e.anchor_text FROM edges e JOIN beliefs s ON s.id = e.src
+            WHERE e.dst = NEW.dst AND e.anchor_text IS NOT NULL AND s.deleted_at IS NULL
+            ORDER BY e.src, e.type)), '')
+    WHERE id = NEW.dst;
+END;
+CREATE TRIGGER beliefs_anchor_source AFTER UPDATE OF deleted_at ON beliefs
+WHEN (OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL)
+BEGIN
+    UPDATE beliefs SET anchor_text = coalesce((
+        SELECT group_concat(anchor_text, ' ') FROM (
+            SELECT e.anchor_text FROM edges e JOIN beliefs s ON s.id = e.src
+            WHERE e.dst = beliefs.id AND e.anchor_text IS NOT NULL AND s.deleted_at IS NULL
+            ORDER BY e.src, e.type)), '')
+    WHERE id IN (SELECT dst FROM edges WHERE src = NEW.id AND anchor_text IS NOT NULL);
+END;
+UPDATE beliefs SET anchor_text = coalesce((
+    SELECT group_concat(anchor_text, ' ') FROM (
+        SELECT e.anchor_text FROM edges e JOIN beliefs s ON s.id = e.src
+        WHERE e.dst = beliefs.id AND e.anchor_text IS NOT NULL AND s.deleted_at IS NULL
+        ORDER BY e.src, e.type)), '')
+WHERE id IN (
+    SELECT e.dst FROM edges e JOIN beliefs s ON s.id = e.src
+    WHERE e.anchor_text IS NOT NULL AND s.deleted_at IS NOT NULL);
+"""
+
+
 class Migration(NamedTuple):
     version: int
     name: str
@@ -221,6 +278,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "m002_belief_documents", _script(M002_BELIEF_DOCUMENTS)),
     Migration(3, "m003_ingested_files", _script(M003_INGESTED_FILES)),
     Migration(4, "m004_hrr", _script(M004_HRR)),
+    Migration(5, "m005_live_anchor_text", _script(M005_LIVE_ANCHOR_TEXT)),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 
