@@ -3,12 +3,12 @@
     python bench/compare_trees.py OLD_SRC NEW_SRC [--beliefs 10000] [--rounds 4] [--first 30]
 
 Each SRC is a folder holding the ``credo`` package (for example ``git worktree add /tmp/old
-<commit>`` then ``/tmp/old/src``). One synthetic store is built (bench/synth.py, Zipf text,
-2 edges per belief) with the NEW tree; then, in turn per round, a fresh process of each tree
-answers the latency bench's 300 queries after 20 warm-up ones (warm p50 / p99), and
-``--first`` fresh processes of each tree run the first query after opening the store (as
-bench/latency.py's FIRST_QUERY). Interleaving (which tree runs first alternates) lets the
-machine's drift hit both alike.
+<commit>`` then ``/tmp/old/src``). Each tree builds its own synthetic store from the same
+records (bench/synth.py, Zipf text, 2 edges per belief; a tree may refuse a newer schema);
+then, in turn per round, a fresh process of each tree answers the latency bench's 300
+queries after 20 warm-up ones (warm p50 / p99), and ``--first`` fresh processes of each
+tree run the first query after opening the store (as bench/latency.py's FIRST_QUERY).
+Interleaving (which tree runs first alternates) lets the machine's drift hit both alike.
 """
 
 from __future__ import annotations
@@ -70,19 +70,23 @@ def main() -> None:
     )
     texts = queries(max(args.first, 1))
     with tempfile.TemporaryDirectory() as folder:
-        db = str(Path(folder) / "bench.db")
-        run(trees["new"], build, db, folder, str(BENCH), str(args.beliefs))
+        # One store per tree, from the same records: an older tree refuses a schema a newer
+        # one wrote, and a newer one would migrate the older one's store on open.
+        stores = {name: str(Path(folder) / f"{name}.db") for name in trees}
+        for name, source in trees.items():
+            run(source, build, stores[name], folder, str(BENCH), str(args.beliefs))
         warm: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
         first: dict[str, list[float]] = {name: [] for name in trees}
         # Each round swaps which tree goes first: the second run meets pages the first one
         # warmed.
         for turn in range(args.rounds):
             for name in _in_turn(trees, turn):
-                p50, p99 = map(float, run(trees[name], WARM, db).split())
+                p50, p99 = map(float, run(trees[name], WARM, stores[name]).split())
                 warm[name].append((p50, p99))
         for i in range(args.first):
             for name in _in_turn(trees, i):
-                first[name].append(float(run(trees[name], FIRST_QUERY, db, texts[i])) * 1000)
+                query = run(trees[name], FIRST_QUERY, stores[name], texts[i])
+                first[name].append(float(query) * 1000)
     print(f"{args.beliefs} beliefs, {args.rounds} rounds of 300 warm queries, interleaved")
     for name in trees:
         p50s = " ".join(f"{p50:.2f}" for p50, _ in warm[name])
