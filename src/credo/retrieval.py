@@ -246,8 +246,7 @@ def _rank(
     if missing:
         known.update(store.live_unlocked(missing))
     rows = {i: row for i in candidates if (row := known.get(i)) is not None}
-    # The session, date and speaker lanes add no candidates: they reorder the ones found
-    # above.
+    # The session, date and speaker lanes add no candidates: they reorder those above.
     if lanes["session"] and keyword:
         sessions = {i: row[3] for i, row in rows.items() if row[3] is not None}
         lane_scores["session"] = session_lane(keyword, sessions)
