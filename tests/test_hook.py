@@ -124,6 +124,25 @@ def test_missing_store_prints_nothing_and_creates_nothing(tmp_path: Path, projec
     assert "no store at" in log_text(tmp_path)
 
 
+def test_the_block_names_the_locked_beliefs_beyond_half_the_budget(
+    tmp_path: Path, project: Path
+) -> None:
+    """Never dropped silently (issue #3, L0): a line names the locks that did not fit."""
+    rule = "Locked team rule {n}: " + "always follow the documented release procedure " * 4
+    with Memory(project / ".credo" / "memory.db", root=project) as memory:
+        for n in range(30):
+            memory.remember(rule.format(n=n), lock=True, id=f"rule-{n:02d}")
+        memory.remember("The deploy checklist lives in the wiki", id="deploy")
+        expected = memory.retrieve("deploy checklist", with_doc_anchors=True)
+    assert expected.locked_overflow  # the store is set up so that locks overflow
+    done = run_hook(tmp_path, payload("deploy checklist", project), project)
+    block = done.stdout.decode("utf-8")
+    assert "[deploy]" in block
+    overflow = ", ".join(expected.locked_overflow)
+    assert f"({len(expected.locked_overflow)} more locked beliefs did not fit" in block
+    assert overflow in block
+
+
 def test_a_blank_prompt_gets_the_locked_beliefs_alone(tmp_path: Path, seeded: Path) -> None:
     done = run_hook(tmp_path, payload("   ", seeded), seeded)
     block = done.stdout.decode()

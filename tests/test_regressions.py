@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -118,37 +114,6 @@ def test_search_text_lists_locked_overflow_and_dropped_when_nothing_fits(run: Cl
     assert "no beliefs match" not in done.stdout
     assert lock_id in done.stdout  # listed compactly, as with a larger budget
     assert "did not fit" in done.stdout
-
-
-def test_hook_block_lists_locked_beliefs_beyond_half_the_budget(tmp_path: Path) -> None:
-    """The hook block names the locked beliefs beyond half the budget (it used to drop them
-    silently, though the result lists them)."""
-    project = tmp_path / "proj"
-    (project / ".git").mkdir(parents=True)
-    rule = "Locked team rule {n}: " + "always follow the documented release procedure " * 4
-    with Memory(project / ".credo" / "memory.db", root=project) as memory:
-        for n in range(30):
-            memory.remember(rule.format(n=n), lock=True, id=f"rule-{n:02d}")
-        memory.remember("The deploy checklist lives in the wiki", id="deploy")
-        expected = memory.retrieve("deploy checklist", with_doc_anchors=True)
-    assert expected.locked_overflow  # the store is set up so that locks overflow
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CREDO_")}
-    env["HOME"] = str(tmp_path / "home")
-    env["CREDO_HOOK_LOG"] = str(tmp_path / "hook.log")
-    payload = json.dumps({"prompt": "deploy checklist", "cwd": str(project)}).encode()
-    done = subprocess.run(
-        [sys.executable, "-m", "credo", "hook", "prompt"],
-        input=payload,
-        cwd=project,
-        env=env,
-        capture_output=True,
-        timeout=60,
-        check=True,
-    )
-    block = done.stdout.decode("utf-8")
-    assert "[deploy]" in block
-    missing = [i for i in expected.locked_overflow if i not in block]
-    assert not missing, f"locked beliefs dropped silently from the hook block: {missing}"
 
 
 # -- lanes: locked and forgotten beliefs must not shape the lanes ----------------------------

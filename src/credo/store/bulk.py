@@ -33,6 +33,8 @@ from collections.abc import Sequence
 from itertools import chain, repeat
 from operator import is_not, itemgetter
 
+from credo.store.migrations import LIVE_ANCHOR_TEXT
+
 BULK_DDL_ROWS = 1000
 
 # Rows per multi-row INSERT: past a hundred or so the statement gets no cheaper per row,
@@ -51,14 +53,9 @@ EDGE_COLUMNS = "src, dst, type, weight, anchor_text, created_at"
 _TRIGGERS = ("beliefs_fts_insert", "edges_anchor_insert")
 _TEMP_TRIGGERS = ("credo_hrr_insert",)  # store/hrr.py; kept while the HRR lane is on
 
-# A belief's anchor_text: the anchor text of its incoming edges from live beliefs in (src,
-# type) order, the same expression as the edges_anchor_* triggers of M005.
+# A belief's anchor_text, by the rule of the edges_anchor_* triggers (M005).
 _REFRESH_ANCHOR_TEXT = (
-    "UPDATE beliefs SET anchor_text = coalesce(("
-    "SELECT group_concat(anchor_text, ' ') FROM ("
-    "SELECT e.anchor_text FROM edges e JOIN beliefs s ON s.id = e.src "
-    "WHERE e.dst = ?1 AND e.anchor_text IS NOT NULL AND s.deleted_at IS NULL "
-    "ORDER BY e.src, e.type)), '') WHERE id = ?1"
+    f"UPDATE beliefs SET anchor_text = {LIVE_ANCHOR_TEXT.format(target='?1')} WHERE id = ?1"
 )
 
 

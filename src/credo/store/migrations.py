@@ -186,7 +186,16 @@ CREATE TABLE hrr_traces (
 """
 
 
-M005_LIVE_ANCHOR_TEXT = """
+# The anchor text of the belief whose id is {target}: its incoming edges' anchor text from
+# live beliefs, in (src, type) order. Frozen with M005 (store/bulk.py uses the same rule).
+LIVE_ANCHOR_TEXT = (
+    "coalesce((SELECT group_concat(anchor_text, ' ') FROM ("
+    "SELECT e.anchor_text FROM edges e JOIN beliefs s ON s.id = e.src "
+    "WHERE e.dst = {target} AND e.anchor_text IS NOT NULL AND s.deleted_at IS NULL "
+    "ORDER BY e.src, e.type)), '')"
+)
+
+M005_LIVE_ANCHOR_TEXT = f"""
 -- A belief's anchor_text is the anchor text of the incoming edges whose source is live: a
 -- forgotten belief's words must not keep finding what it cited (M001's triggers read every
 -- incoming edge). The triggers are replaced, forgetting or restoring a belief refreshes
@@ -197,46 +206,26 @@ DROP TRIGGER edges_anchor_update;
 CREATE TRIGGER edges_anchor_insert AFTER INSERT ON edges
 WHEN NEW.anchor_text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM _bulk_load)
 BEGIN
-    UPDATE beliefs SET anchor_text = coalesce((
-        SELECT group_concat(anchor_text, ' ') FROM (
-            SELECT e.anchor_text FROM edges e JOIN beliefs s ON s.id = e.src
-            WHERE e.dst = NEW.dst AND e.anchor_text IS NOT NULL AND s.deleted_at IS NULL
-            ORDER BY e.src, e.type)), '')
+    UPDATE beliefs SET anchor_text = {LIVE_ANCHOR_TEXT.format(target="NEW.dst")}
     WHERE id = NEW.dst;
 END;
 CREATE TRIGGER edges_anchor_delete AFTER DELETE ON edges WHEN OLD.anchor_text IS NOT NULL
 BEGIN
-    UPDATE beliefs SET anchor_text = coalesce((
-        SELECT group_concat(anchor_text, ' ') FROM (
-            SELECT e.anchor_text FROM edges e JOIN beliefs s ON s.id = e.src
-            WHERE e.dst = OLD.dst AND e.anchor_text IS NOT NULL AND s.deleted_at IS NULL
-            ORDER BY e.src, e.type)), '')
+    UPDATE beliefs SET anchor_text = {LIVE_ANCHOR_TEXT.format(target="OLD.dst")}
     WHERE id = OLD.dst;
 END;
 CREATE TRIGGER edges_anchor_update AFTER UPDATE OF anchor_text ON edges
 BEGIN
-    UPDATE beliefs SET anchor_text = coalesce((
-        SELECT group_concat(anchor_text, ' ') FROM (
-            SELECT e.anchor_text FROM edges e JOIN beliefs s ON s.id = e.src
-            WHERE e.dst = NEW.dst AND e.anchor_text IS NOT NULL AND s.deleted_at IS NULL
-            ORDER BY e.src, e.type)), '')
+    UPDATE beliefs SET anchor_text = {LIVE_ANCHOR_TEXT.format(target="NEW.dst")}
     WHERE id = NEW.dst;
 END;
 CREATE TRIGGER beliefs_anchor_source AFTER UPDATE OF deleted_at ON beliefs
 WHEN (OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL)
 BEGIN
-    UPDATE beliefs SET anchor_text = coalesce((
-        SELECT group_concat(anchor_text, ' ') FROM (
-            SELECT e.anchor_text FROM edges e JOIN beliefs s ON s.id = e.src
-            WHERE e.dst = beliefs.id AND e.anchor_text IS NOT NULL AND s.deleted_at IS NULL
-            ORDER BY e.src, e.type)), '')
+    UPDATE beliefs SET anchor_text = {LIVE_ANCHOR_TEXT.format(target="beliefs.id")}
     WHERE id IN (SELECT dst FROM edges WHERE src = NEW.id AND anchor_text IS NOT NULL);
 END;
-UPDATE beliefs SET anchor_text = coalesce((
-    SELECT group_concat(anchor_text, ' ') FROM (
-        SELECT e.anchor_text FROM edges e JOIN beliefs s ON s.id = e.src
-        WHERE e.dst = beliefs.id AND e.anchor_text IS NOT NULL AND s.deleted_at IS NULL
-        ORDER BY e.src, e.type)), '')
+UPDATE beliefs SET anchor_text = {LIVE_ANCHOR_TEXT.format(target="beliefs.id")}
 WHERE id IN (
     SELECT e.dst FROM edges e JOIN beliefs s ON s.id = e.src
     WHERE e.anchor_text IS NOT NULL AND s.deleted_at IS NOT NULL);
