@@ -1,51 +1,39 @@
 """What a process that only reads pays for. Open + retrieve, the path the API, the hook and
-`credo search` share, loads no write-path module and builds none of the classes that only
-writes and the audit views use: a named tuple class costs ~0.2 ms to build in every fresh
-process, and the first query after open has a latency target (issue #3, docs/BENCHMARKS.md
-§ Retrieval latency). Those classes are made on first use (``credo.types.once``); every
-name still imports, as one class, and pickles."""
+`credo search` share, loads no write-path module: the record classes only writes and the
+views of edges use live in ``credo.edge_types`` and ``credo.store.rows``, because a named
+tuple class costs ~0.2 ms to build in every fresh process and the first query after open
+has a latency target (issue #3, docs/BENCHMARKS.md § Retrieval latency). Every public name
+still imports from where it did."""
 
 from __future__ import annotations
 
 import ast
-import importlib
 import os
 import pickle
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from credo import Memory
-from credo.types import once
 
-# module -> the names it makes on first use
-DEFERRED = {
-    "credo.types": ("EdgeType", "EDGE_VALENCE", "Edge", "StoreStats"),
-    "credo.store.beliefs": ("NewBelief",),
-    "credo.store.log": ("LogEntry",),
-    "credo.store.files": ("IngestedFile", "BeliefKey", "FileAnchor"),
-    "credo.cluster": ("RetrievalCluster",),
-    "credo.pack": ("PackResult",),
+# Loaded by the first write (hrr_sync, identity, the row records), an edge read or write
+# (edge_types), an export (records) or an anchor write (docuri) only.
+WRITE_MODULES = {
+    "credo.docuri",
+    "credo.edge_types",
+    "credo.hrr_sync",
+    "credo.identity",
+    "credo.records",
+    "credo.store.rows",
 }
-# Loaded by the first write (hrr_sync, identity, docuri) or an export (records) only.
-WRITE_MODULES = {"credo.hrr_sync", "credo.records", "credo.identity", "credo.docuri"}
 
-# Runs ACTION, then prints (the loaded modules, the deferred names already built).
+# Runs ACTION, then prints the modules loaded.
 PROBE = """
 import sys
 ACTION
-deferred = DEFERRED
-built = sorted(
-    f"{module}.{name}"
-    for module, names in deferred.items()
-    for name in names
-    if name in vars(sys.modules.get(module, sys))
-)
-sys.stdout.write(repr((sorted(sys.modules), built)))
+sys.stdout.write(repr(sorted(sys.modules)))
 """
 
 RETRIEVE = """
@@ -79,12 +67,11 @@ def store(tmp_path: Path) -> Path:
     return path
 
 
-def _probe(action: str, store: Path) -> tuple[set[str], list[str]]:
-    script = PROBE.replace("ACTION", action).replace("DEFERRED", repr(DEFERRED))
+def _modules_after(action: str, store: Path) -> set[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CREDO_")}
     env["CREDO_HOOK_LOG"] = str(store.parent / "hook.log")
     done = subprocess.run(
-        [sys.executable, "-c", script, str(store), str(store.parent)],
+        [sys.executable, "-c", PROBE.replace("ACTION", action), str(store), str(store.parent)],
         cwd=store.parent,
         env=env,
         capture_output=True,
@@ -93,65 +80,35 @@ def _probe(action: str, store: Path) -> tuple[set[str], list[str]]:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    modules, built = ast.literal_eval(done.stdout)
-    return set(modules), built
+    return set(ast.literal_eval(done.stdout))
 
 
-def test_open_and_retrieve_build_no_write_path_class(store: Path) -> None:
-    modules, built = _probe(RETRIEVE, store)
-    assert modules & WRITE_MODULES == set()
-    assert built == []
+@pytest.mark.parametrize("action", [RETRIEVE, HOOK], ids=["retrieve", "hook"])
+def test_a_read_loads_no_write_path_module(store: Path, action: str) -> None:
+    assert _modules_after(action, store) & WRITE_MODULES == set()
 
 
-def test_the_hook_builds_no_write_path_class(store: Path) -> None:
-    """The hook also renders: render.py names Edge and StoreStats for type checking only."""
-    modules, built = _probe(HOOK, store)
-    assert modules & WRITE_MODULES == set()
-    assert built == []
-
-
-def test_a_write_then_builds_what_it_needs(store: Path) -> None:
+def test_a_write_then_loads_what_it_needs(store: Path) -> None:
     action = RETRIEVE + "\nwith Memory(sys.argv[1]) as memory:\n    memory.remember('new')\n"
-    modules, built = _probe(action, store)
-    assert {"credo.hrr_sync", "credo.identity"} <= modules
-    assert "credo.store.beliefs.NewBelief" in built
+    assert {"credo.hrr_sync", "credo.identity", "credo.store.rows"} <= _modules_after(action, store)
 
 
-@pytest.mark.parametrize(
-    ("module", "name"), [(m, n) for m, names in DEFERRED.items() for n in names]
-)
-def test_every_deferred_name_imports_as_one_plain_class(module: str, name: str) -> None:
-    namespace = importlib.import_module(module)
-    value = getattr(namespace, name)
-    assert getattr(namespace, name) is value
-    assert vars(namespace)[name] is value  # built once, then an ordinary module attribute
-    if isinstance(value, type):
-        assert (value.__module__, value.__qualname__) == (module, name)
-        assert pickle.loads(pickle.dumps(value)) is value
+def test_the_edge_records_still_import_from_credo_types() -> None:
+    import credo.types
+    from credo import edge_types
+    from credo.types import EDGE_VALENCE, Edge, EdgeType
 
-
-@pytest.mark.parametrize(
-    ("module", "name"),
-    [
-        ("credo.store", "NewBelief"),
-        ("credo.store", "LogEntry"),
-        ("credo.memory", "ExportReport"),
-    ],
-)
-def test_re_exported_names_still_import(module: str, name: str) -> None:
-    value = getattr(importlib.import_module(module), name)
-    home = importlib.import_module(value.__module__)
-    assert getattr(home, name) is value
-
-
-@pytest.mark.parametrize("module", [*DEFERRED, "credo.store", "credo.memory"])
-def test_an_unknown_name_is_still_an_attribute_error(module: str) -> None:
+    assert (Edge, EdgeType, EDGE_VALENCE) == (
+        edge_types.Edge,
+        edge_types.EdgeType,
+        edge_types.EDGE_VALENCE,
+    )
     with pytest.raises(AttributeError, match="no_such_name"):
-        importlib.import_module(module).no_such_name  # noqa: B018 (the access is the test)
+        credo.types.no_such_name  # noqa: B018 (the access is the test)
 
 
-def test_records_built_on_first_use_compare_and_pickle_as_before() -> None:
-    from credo.store.files import BeliefKey, FileAnchor
+def test_the_moved_records_compare_and_pickle_as_before() -> None:
+    from credo.store.rows import BeliefKey, FileAnchor
     from credo.types import EDGE_VALENCE, Edge, EdgeType
 
     edge = Edge("a", "b", EdgeType.CITES, EDGE_VALENCE[EdgeType.CITES])
@@ -160,27 +117,6 @@ def test_records_built_on_first_use_compare_and_pickle_as_before() -> None:
     anchor = FileAnchor(BeliefKey("b1", "h", "document", False, None), "a.md#L1-L2", "L1-L2")
     assert pickle.loads(pickle.dumps(anchor)) == anchor
     assert repr(edge).startswith("Edge(src='a', dst='b', type=<EdgeType.CITES: 'CITES'>")
-
-
-def test_once_defines_once_when_threads_race() -> None:
-    calls: list[int] = []
-    inside = threading.Event()
-
-    @once
-    def define() -> None:
-        calls.append(1)
-        inside.set()
-        time.sleep(0.05)  # a second caller arrives while the first is still defining
-
-    first = threading.Thread(target=define)
-    first.start()
-    inside.wait()
-    second = threading.Thread(target=define)
-    second.start()
-    first.join()
-    second.join()
-    define()
-    assert calls == [1]
 
 
 def test_a_connection_that_has_only_read_keeps_hrr_traces_true(tmp_path: Path) -> None:

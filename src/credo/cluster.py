@@ -43,27 +43,41 @@ Cost: O(E * alpha(N)) for the union-find plus O(N log N) for the sorts; the micr
 `bench/cluster_micro.py` measures both calls together at N <= 200, E <= 1000.
 """
 
-# Evaluated annotations, for a cheaper import: see credo/types.py. Those naming a class made
-# on first use are quoted (the class does not exist yet when the function is defined).
+# Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from credo.errors import InvalidInputError
 from credo.pack import fitting_prefix, validate_budget, validate_costs
-from credo.types import once
 from credo.unionfind import UnionFind
 
-if TYPE_CHECKING:
-    from credo.types import Edge
+if TYPE_CHECKING:  # retrieval passes (src, dst) pairs; a read never loads credo.edge_types
+    from credo.edge_types import Edge
 
 DEFAULT_CLUSTER_EDGE_FLOOR = 0.4
 DEFAULT_CLUSTER_DIVERSITY_TARGET = 3
 
 _BY_REPRESENTATIVE = attrgetter("representative_id")
 _BY_SEED_SCORE = attrgetter("seed_score")
+
+
+class RetrievalCluster(NamedTuple):
+    """One connected component of the candidate subgraph.
+
+    Attributes:
+        cluster_id: dense index, 0 for the cluster with the best representative.
+        member_ids: candidate ids, (score desc, id asc).
+        representative_id: member_ids[0], the best-scored member.
+        seed_score: the representative's score.
+    """
+
+    cluster_id: int
+    member_ids: tuple[str, ...]
+    representative_id: str
+    seed_score: float
 
 
 class ClusterPackResult(NamedTuple):
@@ -94,42 +108,13 @@ class ClusterPackResult(NamedTuple):
         return len(set(self.cluster_ids))
 
 
-@once
-def _define_retrieval_cluster() -> None:
-    """Made on first use: retrieval packs through `pack_ranked`, which builds none (see
-    ``credo.types.once``)."""
-    global RetrievalCluster
-
-    class RetrievalCluster(NamedTuple):
-        """One connected component of the candidate subgraph.
-
-        Attributes:
-            cluster_id: dense index, 0 for the cluster with the best representative.
-            member_ids: candidate ids, (score desc, id asc).
-            representative_id: member_ids[0], the best-scored member.
-            seed_score: the representative's score.
-        """
-
-        cluster_id: int
-        member_ids: tuple[str, ...]
-        representative_id: str
-        seed_score: float
-
-
-def __getattr__(name: str) -> Any:
-    if name == "RetrievalCluster":
-        _define_retrieval_cluster()
-        return RetrievalCluster
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def cluster_candidates(
     candidates: Sequence[str],
     candidate_scores: Mapping[str, float],
     *,
     edges: "Iterable[Edge]",
     edge_weight_floor: float = DEFAULT_CLUSTER_EDGE_FLOOR,
-) -> "list[RetrievalCluster]":
+) -> list[RetrievalCluster]:
     """Group candidates into clusters: connected components over edges >= the floor.
 
     Args:
@@ -152,7 +137,6 @@ def cluster_candidates(
     unique = dict.fromkeys(candidates)  # de-duplicated, and an O(1) membership test
     components = _join_components(unique, edges, edge_weight_floor)
     ranked = _score_order(unique, candidate_scores)
-    _define_retrieval_cluster()
     # Partitioning the ranked list keeps each cluster ranked and puts the clusters in
     # representative order: a cluster is first met at its best member.
     return [
@@ -167,7 +151,7 @@ def cluster_candidates(
 
 
 def flattened_score_order(
-    clusters: "Iterable[RetrievalCluster]", candidate_scores: Mapping[str, float]
+    clusters: Iterable[RetrievalCluster], candidate_scores: Mapping[str, float]
 ) -> tuple[str, ...]:
     """All members of all clusters by (score desc, id asc), ignoring cluster boundaries.
 
@@ -181,7 +165,7 @@ def flattened_score_order(
 
 
 def pack_with_clusters(
-    clusters: "Sequence[RetrievalCluster]",
+    clusters: Sequence[RetrievalCluster],
     *,
     candidate_scores: Mapping[str, float],
     token_costs: Mapping[str, int],
@@ -331,7 +315,7 @@ def _stage_one(
     return picks, used
 
 
-def _representative_order(clusters: "Sequence[RetrievalCluster]") -> "list[RetrievalCluster]":
+def _representative_order(clusters: Sequence[RetrievalCluster]) -> list[RetrievalCluster]:
     """Clusters by (seed_score desc, representative id asc), whatever order they came in.
 
     Two stable sorts (id asc, then score desc) give the same order as one sort on the key
@@ -397,7 +381,7 @@ def _join_components(
     return components
 
 
-def _cluster_index(clusters: "Sequence[RetrievalCluster]") -> dict[str, int]:
+def _cluster_index(clusters: Sequence[RetrievalCluster]) -> dict[str, int]:
     """Map each member id to its cluster id, refusing overlapping or malformed clusters."""
     cluster_of = {
         belief_id: cluster.cluster_id for cluster in clusters for belief_id in cluster.member_ids
@@ -413,7 +397,7 @@ def _cluster_index(clusters: "Sequence[RetrievalCluster]") -> dict[str, int]:
     return cluster_of
 
 
-def _reject_overlap(clusters: "Iterable[RetrievalCluster]") -> None:
+def _reject_overlap(clusters: Iterable[RetrievalCluster]) -> None:
     """Name the first id found in two clusters (or twice in one)."""
     seen: dict[str, int] = {}
     for cluster in clusters:

@@ -46,8 +46,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from credo.edge_types import EdgeType
 from credo.errors import InvalidInputError
-from credo.types import Belief, EdgeType
+from credo.types import Belief
 from credo.unionfind import UnionFind
 
 if TYPE_CHECKING:

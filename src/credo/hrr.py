@@ -75,8 +75,8 @@ from typing import Final, Literal
 import numpy as np
 import numpy.typing as npt
 
+from credo.edge_types import EdgeType
 from credo.errors import InvalidInputError
-from credo.types import EdgeType
 
 Direction = Literal["out", "in"]
 FloatVec = npt.NDArray[np.float64]

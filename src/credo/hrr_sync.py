@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from credo.store import Store
 
 if TYPE_CHECKING:
-    from credo.types import Edge
+    from credo.edge_types import Edge
 
 META_DIM = "hrr_dim"
 META_FORMAT = "hrr_format"

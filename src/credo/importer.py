@@ -50,12 +50,14 @@ from typing import Any
 
 from credo import identity
 from credo.docuri import normalise_doc_uri
+from credo.edge_types import EDGE_VALENCE, EdgeType
 from credo.errors import CredoError, RecordsError
 from credo.records import AnchorRecord, BeliefRecord, EdgeRecord, Record, read_batches
-from credo.store import NewBelief, Store
+from credo.store import Store
 from credo.store.bulk import BULK_DDL_ROWS, BulkLoad, has_anchor_text
 from credo.store.edges import EdgeRow
-from credo.types import BELIEF_KINDS, EDGE_VALENCE, ORIGINS, DocAnchor, EdgeType
+from credo.store.rows import NewBelief
+from credo.types import BELIEF_KINDS, ORIGINS, DocAnchor
 
 LogRow = tuple[float, str, str | None, str | None, dict[str, Any] | str | None]
 EdgeKey = tuple[str, str, str]

@@ -69,10 +69,11 @@ import pathspec
 from credo import identity
 from credo.chunk import Chunk, language_for, split_file
 from credo.docuri import line_hint, normalise_doc_uri
+from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
 from credo.errors import InvalidInputError
-from credo.store import NewBelief, Store
-from credo.store.files import FileAnchor, IngestedFile
-from credo.types import EDGE_VALENCE, DocAnchor, Edge, EdgeType
+from credo.store import Store
+from credo.store.rows import FileAnchor, IngestedFile, NewBelief
+from credo.types import DocAnchor
 
 # Larger files are logs, dumps or generated code, not documentation worth a belief per line.
 MAX_FILE_BYTES = 2 * 1024 * 1024

@@ -20,10 +20,11 @@ from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from credo import __version__
+from credo.edge_types import EdgeType
 from credo.errors import CredoError
 from credo.memory import Memory
 from credo.render import memory_block, result_json, to_jsonable
-from credo.types import BELIEF_KINDS, EdgeType
+from credo.types import BELIEF_KINDS
 
 SERVER_NAME = "credo"
 

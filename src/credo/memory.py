@@ -14,30 +14,30 @@ from credo import retrieval
 from credo.config import Settings, git_root, load_settings, parse_bool, resolve_db_path
 from credo.errors import ConflictError, InvalidInputError, NotFoundError, StoreError
 from credo.store import Store
-from credo.types import ANCHOR_TYPES, BELIEF_KINDS, ORIGINS, Belief, DocAnchor, RetrievalResult
+from credo.types import (
+    ANCHOR_TYPES,
+    BELIEF_KINDS,
+    ORIGINS,
+    Belief,
+    DocAnchor,
+    RetrievalResult,
+    StoreStats,
+)
 
-# What only writes and the audit views use is imported where it is used, so a process that
-# only retrieves never builds those classes.
+# Edges and the reports of the write paths are imported where they are used: a process
+# that only retrieves never loads them (tests/test_import_cost.py).
 if TYPE_CHECKING:
     from credo.doctor import BackfillReport, DoctorReport
+    from credo.edge_types import Edge, EdgeType
     from credo.importer import ImportReport
     from credo.ingest import IngestReport
-    from credo.records import ExportReport as ExportReport  # re-exported, see __getattr__
-    from credo.types import Edge, EdgeType, StoreStats
+    from credo.records import ExportReport
 
 Signal = Literal["used", "harmful"]
 
 
-def __getattr__(name: str) -> Any:
-    if name == "ExportReport":  # its home is credo.records; still importable from here
-        from credo.records import ExportReport
-
-        return ExportReport
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def parse_edge_type(value: object) -> EdgeType:
-    from credo.types import EdgeType
+    from credo.edge_types import EdgeType
 
     if isinstance(value, EdgeType):
         return value
@@ -143,7 +143,7 @@ class Memory:
         ``manual`` document anchor.
         """
         from credo import identity  # write path only (like docuri below)
-        from credo.store.beliefs import NewBelief
+        from credo.store.rows import NewBelief
 
         content = identity.clean_content(text)
         if kind not in BELIEF_KINDS:
@@ -253,7 +253,7 @@ class Memory:
         anchor_text: str | None = None,
     ) -> Edge:
         """Add a typed edge src -> dst; the weight defaults to the type's valence."""
-        from credo.types import EDGE_VALENCE, Edge
+        from credo.edge_types import EDGE_VALENCE, Edge
 
         edge_type = parse_edge_type(type)
         if weight is None:

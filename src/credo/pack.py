@@ -13,48 +13,33 @@ Locked beliefs are not handled here: the caller places them first, charges their
 passes what remains as `token_budget`.
 """
 
-# Evaluated annotations, for a cheaper import: see credo/types.py. Those naming a class made
-# on first use are quoted (the class does not exist yet when the function is defined).
+# Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from credo.errors import InvalidInputError
-from credo.types import once
 
 
-@once
-def _define_pack_result() -> None:
-    """Made on first use: retrieval packs by score only with clustering off, not by default
-    (see ``credo.types.once``)."""
-    global PackResult
+class PackResult(NamedTuple):
+    """What a pack selected and what it left out.
 
-    class PackResult(NamedTuple):
-        """What a pack selected and what it left out.
+    Attributes:
+        selected: ids in pack order (the order to render them in).
+        dropped: ids that did not make it, in the order the pack considered them.
+        used_tokens: sum of the token costs of `selected`; never more than `budget`.
+        budget: the token budget the pack was given.
+    """
 
-        Attributes:
-            selected: ids in pack order (the order to render them in).
-            dropped: ids that did not make it, in the order the pack considered them.
-            used_tokens: sum of the token costs of `selected`; never more than `budget`.
-            budget: the token budget the pack was given.
-        """
+    selected: tuple[str, ...]
+    dropped: tuple[str, ...]
+    used_tokens: int
+    budget: int
 
-        selected: tuple[str, ...]
-        dropped: tuple[str, ...]
-        used_tokens: int
-        budget: int
-
-        @property
-        def remaining_tokens(self) -> int:
-            """Budget left unused: budget - used_tokens (>= 0)."""
-            return self.budget - self.used_tokens
-
-
-def __getattr__(name: str) -> Any:
-    if name == "PackResult":
-        _define_pack_result()
-        return PackResult
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    @property
+    def remaining_tokens(self) -> int:
+        """Budget left unused: budget - used_tokens (>= 0)."""
+        return self.budget - self.used_tokens
 
 
 def validate_budget(token_budget: int) -> None:
@@ -115,7 +100,7 @@ def fitting_prefix(
 
 def pack_by_score(
     ordered_ids: Iterable[str], *, token_costs: Mapping[str, int], token_budget: int
-) -> "PackResult":
+) -> PackResult:
     """Pack ids given in rank order: take while they fit, stop at the first that does not.
 
     Args:
@@ -134,7 +119,6 @@ def pack_by_score(
     ids = list(dict.fromkeys(ordered_ids))  # de-duplicate, keep first (best) place
     validate_costs(ids, token_costs)
     count, used = fitting_prefix(ids, token_costs, token_budget)
-    _define_pack_result()
     return PackResult(
         selected=tuple(ids[:count]),
         dropped=tuple(ids[count:]),

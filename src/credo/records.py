@@ -15,8 +15,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
+from credo.edge_types import Edge, EdgeType
 from credo.errors import RecordsError
-from credo.types import ANCHOR_TYPES, Belief, DocAnchor, Edge, EdgeType
+from credo.types import ANCHOR_TYPES, Belief, DocAnchor
 
 # A records line longer than this is refused (a belief is at most 20k characters).
 MAX_LINE_BYTES = 1_000_000

@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from credo.types import Belief, DocAnchor, RetrievalResult
+from credo.types import Belief, DocAnchor, RetrievalResult, StoreStats
 
-if TYPE_CHECKING:  # made on first use (credo.types.once): the hook never builds them
-    from credo.types import Edge, StoreStats
+if TYPE_CHECKING:  # the hook renders no edges: it never loads credo.edge_types
+    from credo.edge_types import Edge
 
 
 def to_jsonable(value: Any) -> Any:

@@ -6,42 +6,36 @@ interpreter per prompt: importing ``dataclasses`` (it pulls in ``inspect``) and 
 frozen dataclasses cost ~40 ms there, named tuples almost nothing. They are immutable and
 compare by value, as frozen dataclasses would.
 
-Even a named tuple class costs ~0.2 ms to build (``namedtuple`` compiles its ``__new__``),
-so the records retrieval never builds (edges, edge types, store counts) are made on first
-use (`once`).
+Edges, their types and default weights live in ``credo.edge_types``: retrieval never builds
+them, and a fresh process would pay ~1 ms for them. They are importable from here as well,
+loaded on first use (``__getattr__`` below).
 """
 
 # Annotations stay evaluated (no `from __future__ import annotations`): typing.NamedTuple
 # compiles each string annotation at import, ~25 us a field, paid by every fresh process.
 
-from _thread import allocate_lock
-from collections.abc import Callable, Mapping
-from enum import StrEnum
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
+if TYPE_CHECKING:
+    from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
 
-def once(define: Callable[[], None]) -> Callable[[], None]:
-    """``define``, run by the first call only, also when threads race to make it.
-
-    How a module builds on first use the classes that a read-only process never needs:
-    ``define`` creates them as ``global`` names (so they keep a plain ``__qualname__``, and
-    pickle and type checkers see ordinary module attributes); the module's ``__getattr__``
-    (PEP 562) calls it when one is imported, and its own code before it builds one.
-    """
-    lock = allocate_lock()
-    done = False
-
-    def run() -> None:
-        nonlocal done
-        if done:
-            return
-        with lock:
-            if not done:
-                define()
-                done = True
-
-    return run
+__all__ = [
+    "ANCHOR_TYPES",
+    "BELIEF_KINDS",
+    "EDGE_VALENCE",
+    "NO_COUNTS",
+    "NO_LANES",
+    "ORIGINS",
+    "Belief",
+    "DocAnchor",
+    "Edge",
+    "EdgeType",
+    "RetrievalResult",
+    "RetrievedBelief",
+    "StoreStats",
+]
 
 
 BELIEF_KINDS = ("factual", "requirement", "preference", "correction", "procedure", "note")
@@ -125,68 +119,28 @@ class RetrievalResult(NamedTuple):
         return [b.id for b in self.beliefs]
 
 
-@once
-def _define_edge_records() -> None:
-    """Edges and store counts: written by `relate` and ingest, read by `credo show`, `stats`
-    and export, never by retrieval (its graph lanes read links, store/graph.py)."""
-    global EdgeType, EDGE_VALENCE, Edge, StoreStats
+class StoreStats(NamedTuple):
+    """Counts that describe a store."""
 
-    class EdgeType(StrEnum):
-        """Typed relation between two beliefs. The value is the name stored in the database."""
-
-        SUPPORTS = "SUPPORTS"
-        IMPLEMENTS = "IMPLEMENTS"
-        TESTS = "TESTS"
-        CITES = "CITES"
-        DERIVED_FROM = "DERIVED_FROM"
-        RELATES_TO = "RELATES_TO"
-        TEMPORAL_NEXT = "TEMPORAL_NEXT"
-        SUPERSEDES = "SUPERSEDES"
-        RESOLVES = "RESOLVES"
-        CONTRADICTS = "CONTRADICTS"
-
-    # Default weight (valence) of each edge type (SYSTEM.md § Data model). The stored weight
-    # is the valence unless the caller gives one, so a threshold on weight means something.
-    EDGE_VALENCE = {
-        EdgeType.SUPPORTS: 1.0,
-        EdgeType.IMPLEMENTS: 0.65,
-        EdgeType.TESTS: 0.55,
-        EdgeType.CITES: 0.5,
-        EdgeType.DERIVED_FROM: 0.5,
-        EdgeType.RELATES_TO: 0.3,
-        EdgeType.TEMPORAL_NEXT: 0.2,
-        EdgeType.SUPERSEDES: 0.0,
-        EdgeType.RESOLVES: 0.0,
-        EdgeType.CONTRADICTS: -0.5,
-    }
-
-    class Edge(NamedTuple):
-        """A typed, weighted relation src -> dst."""
-
-        src: str
-        dst: str
-        type: EdgeType
-        weight: float
-        anchor_text: str | None = None
-        created_at: float = 0.0
-
-    class StoreStats(NamedTuple):
-        """Counts that describe a store."""
-
-        beliefs: int
-        locked: int
-        deleted: int
-        edges: int
-        anchors: int
-        log_entries: int
-        schema_version: int
-        path: str
-        size_bytes: int
-        edges_by_type: Mapping[str, int] = NO_COUNTS
+    beliefs: int
+    locked: int
+    deleted: int
+    edges: int
+    anchors: int
+    log_entries: int
+    schema_version: int
+    path: str
+    size_bytes: int
+    edges_by_type: Mapping[str, int] = NO_COUNTS
 
 
-def __getattr__(name: str) -> Any:
-    if name in ("EdgeType", "EDGE_VALENCE", "Edge", "StoreStats"):
-        _define_edge_records()
-        return globals()[name]
+_EDGE_NAMES = ("EdgeType", "EDGE_VALENCE", "Edge")
+
+
+def __getattr__(name: str) -> object:
+    """The edge records of ``credo.edge_types``, loaded when first asked for (PEP 562)."""
+    if name in _EDGE_NAMES:
+        from credo import edge_types
+
+        return getattr(edge_types, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

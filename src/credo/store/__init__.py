@@ -10,7 +10,6 @@ import contextlib
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from credo.errors import InvalidInputError, StoreError
 from credo.store.anchors import AnchorTable
@@ -30,26 +29,9 @@ from credo.store.migrations import (
     current_version,
     migrate,
 )
+from credo.types import StoreStats
 
-if TYPE_CHECKING:
-    from credo.store.beliefs import NewBelief
-    from credo.store.log import LogEntry
-    from credo.types import StoreStats
-
-__all__ = ["LATEST_VERSION", "KeywordHit", "Link", "LogEntry", "NewBelief", "Store"]
-
-
-def __getattr__(name: str) -> Any:
-    # Write-path records, made on first use (see ``credo.types.once``).
-    if name == "NewBelief":
-        from credo.store.beliefs import NewBelief
-
-        return NewBelief
-    if name == "LogEntry":
-        from credo.store.log import LogEntry
-
-        return LogEntry
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = ["LATEST_VERSION", "KeywordHit", "Link", "Store"]
 
 
 class Store(
@@ -111,8 +93,6 @@ class Store(
         self.conn.close()
 
     def stats(self) -> StoreStats:
-        from credo.types import StoreStats
-
         one = self.conn.execute
         beliefs, locked, deleted = one(
             "SELECT count(*) FILTER (WHERE deleted_at IS NULL), "

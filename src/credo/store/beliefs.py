@@ -1,17 +1,18 @@
 """SQL over the ``beliefs`` and ``belief_corroborations`` tables."""
 
-# Evaluated annotations, for a cheaper import: see credo/types.py. Those naming a class made
-# on first use are quoted (the class does not exist yet when the function is defined).
+# Evaluated annotations, for a cheaper import: see credo/types.py. The write-path rows
+# (store/rows.py) are named in quotes: a read never loads them.
 
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING
 
 from credo.store.db import json_array
-from credo.types import Belief, once
+from credo.types import Belief
 
 if TYPE_CHECKING:
     from credo.store.bulk import BulkLoad
+    from credo.store.rows import NewBelief
 
 _COLUMNS = (
     "b.id, b.content, b.content_hash, b.kind, b.origin, b.locked, b.alpha, b.beta, "
@@ -36,39 +37,6 @@ def _belief(row: Sequence[object]) -> Belief:
         deleted_at=None if row[11] is None else float(row[11]),  # type: ignore[arg-type]
         corroborations=int(row[12]),  # type: ignore[call-overload]
     )
-
-
-@once
-def _define_new_belief() -> None:
-    """Made on first use: only writes build a NewBelief (see ``credo.types.once``)."""
-    global NewBelief
-
-    class NewBelief(NamedTuple):
-        """A belief row to insert (the store fills nothing in).
-
-        A NamedTuple in the column order of ``_INSERT``, so a batch goes to ``executemany``
-        as it is: an import creates one per belief.
-        """
-
-        id: str
-        content: str
-        content_hash: str
-        kind: str
-        origin: str
-        locked: bool
-        alpha: float
-        beta: float
-        session: str | None
-        created_at: float
-        updated_at: float
-        deleted_at: float | None = None
-
-
-def __getattr__(name: str) -> Any:
-    if name == "NewBelief":
-        _define_new_belief()
-        return NewBelief
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _INSERT = (

@@ -6,11 +6,10 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from credo import types  # Edge and EdgeType are made on first use: retrieval reads none
 from credo.store.db import json_array
 
-if TYPE_CHECKING:
-    from credo.types import Edge, EdgeType
+if TYPE_CHECKING:  # loaded by the first edge read or write: retrieval reads links, not these
+    from credo.edge_types import Edge, EdgeType
 
 _COLUMNS = "src, dst, type, weight, anchor_text, created_at"
 _INSERT = f"INSERT INTO edges({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
@@ -24,10 +23,12 @@ def insert_edge_rows(conn: sqlite3.Connection, rows: Iterable[EdgeRow]) -> None:
 
 
 def _edge(row: Sequence[object]) -> Edge:
-    return types.Edge(
+    from credo.edge_types import Edge, EdgeType
+
+    return Edge(
         src=str(row[0]),
         dst=str(row[1]),
-        type=types.EdgeType(row[2]),
+        type=EdgeType(row[2]),
         weight=float(row[3]),  # type: ignore[arg-type]
         anchor_text=None if row[4] is None else str(row[4]),
         created_at=float(row[5]),  # type: ignore[arg-type]

@@ -5,62 +5,25 @@ Every method takes or returns many rows at once (ids travel as one JSON paramete
 ingesting a file costs a handful of statements, not one per chunk.
 """
 
-# Evaluated annotations, for a cheaper import: see credo/types.py. Those naming a class made
-# on first use are quoted (the class does not exist yet when the function is defined).
+# Evaluated annotations, for a cheaper import: see credo/types.py. The write-path rows
+# (store/rows.py) are named in quotes: a read never loads them.
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING
 
 from credo.store.db import json_array
-from credo.types import once
+
+if TYPE_CHECKING:
+    from credo.store.rows import BeliefKey, FileAnchor, IngestedFile
 
 # The highest code point: "a#" <= uri < "a#" + _TOP selects every "a#..." (an index range).
 _TOP = "\U0010ffff"
 
 
-@once
-def _define_records() -> None:
-    """Made on first use: only ingest and doctor build these (see ``credo.types.once``)."""
-    global IngestedFile, BeliefKey, FileAnchor
-
-    class IngestedFile(NamedTuple):
-        """One row of ``ingested_files``: what the last ingest of a file saw."""
-
-        path: str
-        content_hash: str
-        size: int
-        mtime: float
-        ingested_at: float
-        beliefs: int
-        first_belief: str | None
-
-    class BeliefKey(NamedTuple):
-        """The few belief columns ingest decides on (no content, no evidence counts)."""
-
-        id: str
-        content_hash: str
-        origin: str
-        locked: bool
-        deleted_at: float | None
-
-    class FileAnchor(NamedTuple):
-        """An ``ingest`` anchor into one file, with the belief it belongs to."""
-
-        belief: BeliefKey
-        doc_uri: str
-        position_hint: str | None
-
-
-def __getattr__(name: str) -> Any:
-    if name in ("IngestedFile", "BeliefKey", "FileAnchor"):
-        _define_records()
-        return globals()[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def _file(row: Sequence[object]) -> "IngestedFile":
-    _define_records()
+    from credo.store.rows import IngestedFile
+
     return IngestedFile(
         path=str(row[0]),
         content_hash=str(row[1]),
@@ -73,7 +36,8 @@ def _file(row: Sequence[object]) -> "IngestedFile":
 
 
 def _key(row: Sequence[object]) -> "BeliefKey":
-    _define_records()
+    from credo.store.rows import BeliefKey
+
     return BeliefKey(
         id=str(row[0]),
         content_hash=str(row[1]),
@@ -164,7 +128,8 @@ class FileTable:
     # -- anchors ---------------------------------------------------------------------------
     def ingest_anchors_of_file(self, path: str) -> "list[FileAnchor]":
         """The ``ingest`` anchors into ``path`` (URIs ``path#...``), with their beliefs."""
-        _define_records()
+        from credo.store.rows import FileAnchor
+
         lower = path + "#"
         rows = self.conn.execute(
             f"SELECT {_KEY_COLUMNS}, d.doc_uri, d.position_hint FROM belief_documents d "

@@ -1,36 +1,16 @@
 """SQL over ``ingest_log``: the append-only record of every write."""
 
-# Evaluated annotations, for a cheaper import: see credo/types.py. Those naming a class made
-# on first use are quoted (the class does not exist yet when the function is defined).
+# Evaluated annotations, for a cheaper import: see credo/types.py. The write-path rows
+# (store/rows.py) are named in quotes: a read never loads them.
 
 import sqlite3
 from collections.abc import Iterable, Iterator
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from credo.types import once
+if TYPE_CHECKING:
+    from credo.store.rows import LogEntry
 
 REDACTED = '{"redacted":true}'
-
-
-@once
-def _define_log_entry() -> None:
-    """Made on first use: retrieval never reads the log (see ``credo.types.once``)."""
-    global LogEntry
-
-    class LogEntry(NamedTuple):
-        seq: int
-        at: float
-        op: str
-        belief_id: str | None
-        source_path: str | None
-        payload: dict[str, Any]
-
-
-def __getattr__(name: str) -> Any:
-    if name == "LogEntry":
-        _define_log_entry()
-        return LogEntry
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class LogTable:
@@ -92,7 +72,8 @@ class LogTable:
     def log_entries(self, belief_id: str | None = None) -> "Iterator[LogEntry]":
         import json
 
-        _define_log_entry()
+        from credo.store.rows import LogEntry
+
         if belief_id is None:
             rows = self.conn.execute(
                 "SELECT seq, at, op, belief_id, source_path, payload FROM ingest_log ORDER BY seq"
