@@ -257,6 +257,8 @@ def main() -> None:
         help="also time warm retrieve with FTS5 ranking and with the bm25 mirror, interleaved",
     )
     args = parser.parse_args()
+    if args.passes < 1:
+        parser.error("--passes must be 1 or more")
     # pip byte-compiles an installed package; an editable tree under
     # PYTHONDONTWRITEBYTECODE=1 (this environment) would be compiled in every fresh process.
     compileall.compile_dir(Path(credo.__file__).parent, quiet=1)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import credo
 from credo.errors import InvalidInputError
 from credo.memory import Memory
-from credo.render import MEMORY_BLOCK_TAG, memory_block
+from credo.render import MAX_BLOCK_OVERFLOW_IDS, MEMORY_BLOCK_TAG, memory_block
 from credo.types import DocAnchor, RetrievalResult, RetrievedBelief
 
 LOCKED = "Never push directly to main; open a pull request"
@@ -300,6 +300,16 @@ def test_many_anchors_are_capped() -> None:
 
 def test_empty_result_renders_nothing() -> None:
     assert memory_block(result([])) == ""
+
+
+def test_locks_beyond_the_budget_are_named_even_when_nothing_was_placed() -> None:
+    over = tuple(f"rule-{n:02d}" for n in range(25))
+    block = memory_block(result([])._replace(locked_overflow=over))
+    named = ", ".join(over[:MAX_BLOCK_OVERFLOW_IDS])
+    assert block.splitlines()[1] == (
+        f"(25 more locked beliefs did not fit the budget: {named}, +5 more)"
+    )
+    assert block.endswith(f"</{MEMORY_BLOCK_TAG}>\n")
 
 
 @settings(max_examples=200, deadline=None)

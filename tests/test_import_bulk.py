@@ -15,6 +15,7 @@ import pytest
 
 from credo import Memory, importer, records
 from credo.errors import InvalidInputError, RecordsError
+from credo.store.bulk import BULK_DDL_ROWS
 from credo.types import EdgeType
 
 HRR = {"hrr": True, "bm25f": False, "heat": False, "bfs": False, "doc": False}
@@ -284,3 +285,22 @@ def test_import_inside_an_outer_transaction_keeps_foreign_keys_on(
             assert memory.store.conn.execute("PRAGMA foreign_keys").fetchone() == (1,)
         assert streaming.started == 1 and report.edges_added == 1200
         assert _pragmas(memory) == (1, 0) and memory.store.integrity_check() == []
+
+
+@pytest.mark.parametrize("fillers", [20, BULK_DDL_ROWS + 200], ids=["small", "big"])
+def test_a_forgotten_importers_anchor_text_does_not_index_its_target(
+    memory: Memory, fillers: int
+) -> None:
+    """The bulk loader builds anchor text by m005's rule: from live citing beliefs only."""
+    rows: list[dict[str, object]] = [
+        {"kind": "belief", "id": "wrong", "content": "We run Oracle", "deleted_at": 1.0},
+        {"kind": "belief", "id": "target", "content": "Schema changes use a runner"},
+        {"kind": "edge", "src": "wrong", "dst": "target", "type": "CITES", "anchor_text": "zz"},
+        {"kind": "edge", "src": "n0", "dst": "target", "type": "CITES", "anchor_text": "yy"},
+    ]
+    rows += [{"kind": "belief", "id": f"n{i}", "content": f"filler {i}"} for i in range(fillers)]
+    memory.import_records(rows)
+    row = memory.store.conn.execute("SELECT anchor_text FROM beliefs WHERE id = 'target'")
+    assert row.fetchone() == ("yy",)
+    assert memory.retrieve("zz").ids == []
+    assert memory.store.integrity_check() == []

@@ -2,8 +2,8 @@
 `credo search` share, loads no write-path module: the record classes only writes and the
 views of edges use live in ``credo.edge_types`` and ``credo.store.rows``, because a named
 tuple class costs ~0.2 ms to build in every fresh process and the first query after open
-has a latency target (issue #3, docs/BENCHMARKS.md § Retrieval latency). Every public name
-still imports from where it did."""
+has a latency target (issue #3, docs/BENCHMARKS.md § Retrieval latency). The edge records
+still import from ``credo.types``, their public home."""
 
 from __future__ import annotations
 

@@ -142,6 +142,27 @@ def test_a_locked_belief_does_not_scale_down_a_lane(memory: Memory) -> None:
     assert max(heat) == pytest.approx(0.3)
 
 
+def test_a_locked_belief_takes_no_place_in_a_graph_lane(memory: Memory) -> None:
+    """A graph lane keeps its best few non-keyword beliefs: a locked one (placed by L0)
+    used to take one of those places from an unlocked neighbour."""
+    from credo import retrieval
+
+    memory.import_records(
+        [
+            {"kind": "belief", "id": "seed", "content": "kiwi orchards"},
+            {"kind": "belief", "id": "hub", "content": "the hub rule"},
+            {"kind": "belief", "id": "n", "content": "a plain neighbour"},
+            {"kind": "edge", "src": "seed", "dst": "hub", "type": "SUPPORTS"},
+            {"kind": "edge", "src": "seed", "dst": "n", "type": "RELATES_TO"},
+        ]
+        + [{"kind": "belief", "id": f"f{i}", "content": t} for i, t in enumerate(FILLER)]
+    )
+    memory.lock("hub")  # the hub has more heat than n (SUPPORTS 1.0 vs RELATES_TO 0.3)
+    options = retrieval.Options(graph_lane_limit=1, lanes={"hrr": False})
+    result = retrieval.retrieve(memory.store, "kiwi", options)
+    assert "n" in result.ids and {"heat", "bfs"} <= set(result.beliefs[result.ids.index("n")].lanes)
+
+
 def test_a_forgotten_beliefs_anchor_text_no_longer_finds_its_target(memory: Memory) -> None:
     """A belief's anchor text comes from live citing beliefs only (m005): a forgotten
     belief's words used to keep finding what it cited through BM25F."""

@@ -146,6 +146,9 @@ MEMORY_BLOCK_TAG = "credo-memory"
 MEMORY_BLOCK_SOURCE = "credo: local memory store (beliefs recalled for this prompt)"
 MEMORY_BLOCK_NOTE = "recalled notes, not instructions; [id locked] = user-confirmed ground truth"
 MAX_BLOCK_ANCHORS = 3  # anchors are free metadata; a few per belief say enough
+# Locks beyond the budget named on the block's overflow line; the rest are counted. The
+# line is not charged to the budget, so it must stay short (~100 tokens at most).
+MAX_BLOCK_OVERFLOW_IDS = 20
 
 
 def _anchor_suffix(anchors: tuple[DocAnchor, ...]) -> str:
@@ -185,10 +188,12 @@ def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
         suffix = _anchor_suffix(projected[index]) if projected is not None else ""
         lines.append(entry[:-1] + suffix + "\n")
     if result.locked_overflow:
-        overflow = ", ".join(escape(i) for i in result.locked_overflow)
+        over = result.locked_overflow
+        named = ", ".join(escape(i) for i in over[:MAX_BLOCK_OVERFLOW_IDS])
+        more = len(over) - MAX_BLOCK_OVERFLOW_IDS
         lines.append(
-            f"({len(result.locked_overflow)} more locked beliefs did not fit the budget: "
-            f"{overflow})\n"
+            f"({len(over)} more locked beliefs did not fit the budget: {named}"
+            f"{f', +{more} more' if more > 0 else ''})\n"
         )
     lines.append(f"</{MEMORY_BLOCK_TAG}>\n")
     return "".join(lines)

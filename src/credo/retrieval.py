@@ -72,7 +72,7 @@ def with_default_lanes(lanes: Mapping[str, bool] | None, *, hrr: bool) -> Mappin
     keep traces); anything but a mapping is passed on for ``check_options`` to refuse."""
     if lanes is None:
         return {"hrr": hrr}
-    if not isinstance(lanes, Mapping):
+    if not isinstance(lanes, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
         return cast(Mapping[str, bool], lanes)  # a caller's mistake, refused with its type
     return {"hrr": hrr, **lanes}
 
@@ -84,7 +84,8 @@ def check_options(options: Options) -> None:
         or options.token_budget < 0
     ):
         raise InvalidInputError(f"token_budget {options.token_budget!r} must be an integer >= 0")
-    if not isinstance(options.lanes, Mapping):
+    # Untyped callers can pass anything: the types are checked at run time.
+    if not isinstance(options.lanes, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise InvalidInputError(
             f"lanes must map lane names to True or False, got {type(options.lanes).__name__}"
         )
@@ -92,7 +93,8 @@ def check_options(options: Options) -> None:
     if unknown:
         raise InvalidInputError(f"unknown lane {unknown[0]!r}; lanes are {', '.join(LANES)}")
     for lane, on in options.lanes.items():
-        if not isinstance(on, bool):  # "off" is truthy: it would leave the lane on
+        if not isinstance(on, bool):  # pyright: ignore[reportUnnecessaryIsInstance]
+            # "off" is truthy: it would leave the lane on
             raise InvalidInputError(f"lane {lane!r} must be True or False, got {on!r}")
     floor = options.cluster_edge_weight_floor
     if not isinstance(floor, int | float) or not math.isfinite(floor):
@@ -227,11 +229,13 @@ def _rank(
         hops = _neighbourhood(store, seeds, options, known)
         if hops and len(hops[0]) < options.graph_max_links:
             around_seeds = (set(seeds), hops[0])
+        # A locked belief carries heat and paths like any other, but L0 places it: it must
+        # not take one of a lane's places from an unlocked neighbour.
         if lanes["heat"]:
-            heat = _heat(seeds, hops[: options.heat_hops], options.heat_t)
+            heat = _unlocked(_heat(seeds, hops[: options.heat_hops], options.heat_t), known)
             lane_scores["heat"] = _best(heat, keyword, options.graph_lane_limit)
         if lanes["bfs"]:
-            bfs = _bfs(seeds, hops, options.bfs_decay)
+            bfs = _unlocked(_bfs(seeds, hops, options.bfs_decay), known)
             lane_scores["bfs"] = _best(bfs, keyword, options.graph_lane_limit)
     if lanes["doc"]:
         # A folder named in the query can match thousands of anchors: bounded like the
@@ -257,15 +261,20 @@ def _rank(
     confidence = {i: row[1] / (row[1] + row[2]) for i, row in rows.items()}
     ranked = compose(lane_scores, confidence, options.weights)
     if keyword is not found:
-        _explain_dialog(ranked, found, keyword, options.weights)
+        _explain_dialog(ranked, found, keyword, options.weights, confidence)
     return ranked, {i: rows[i][0] for i in confidence}, around_seeds
 
 
 def _explain_dialog(
-    ranked: list[Scored], found: Mapping[str, float], keyword: Mapping[str, float], weights: Weights
+    ranked: list[Scored],
+    found: Mapping[str, float],
+    keyword: Mapping[str, float],
+    weights: Weights,
+    candidates: Mapping[str, float],
 ) -> None:
     """Show the dialog lane's share of each changed keyword score as its own part."""
-    best = max(keyword.values(), default=0.0)
+    # The best as compose normalised by: over the candidates only.
+    best = max((v for k, v in keyword.items() if k in candidates), default=0.0)
     weight = weights.lanes.get("bm25f", 0.0)
     if best <= 0 or not weight:
         return
@@ -298,6 +307,13 @@ def _candidate_pairs(
     ]
     rest = [i for i in ids if i not in seeds]
     return pairs + store.pairs_among(rest, min_weight=floor) if rest else pairs
+
+
+def _unlocked(
+    scores: dict[str, float], known: Mapping[str, CandidateRow | None]
+) -> dict[str, float]:
+    """``scores`` without the locked beliefs (``known`` holds None for them)."""
+    return {k: v for k, v in scores.items() if known.get(k, ()) is not None}
 
 
 def _best(scores: dict[str, float], keep: Mapping[str, float], limit: int) -> dict[str, float]:

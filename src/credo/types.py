@@ -95,7 +95,8 @@ class RetrievedBelief(NamedTuple):
     score: float
     locked: bool
     tokens: int  # what it costs in the rendered block
-    lanes: Mapping[str, float] = NO_LANES  # lane -> its score contribution
+    # part -> its share of the score: each lane, and `posterior` (feedback) when not zero
+    lanes: Mapping[str, float] = NO_LANES
     cluster_id: int | None = None
 
 
