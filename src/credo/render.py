@@ -151,14 +151,19 @@ MAX_BLOCK_ANCHORS = 3  # anchors are free metadata; a few per belief say enough
 MAX_BLOCK_OVERFLOW_IDS = 20
 
 
+def _listed(texts: tuple[str, ...], most: int) -> str:
+    """The first ``most`` of ``texts``, escaped and comma-separated, then how many more."""
+    from credo.tokens import escape
+
+    shown = ", ".join(escape(t) for t in texts[:most])
+    more = len(texts) - most
+    return f"{shown}, +{more} more" if more > 0 else shown
+
+
 def _anchor_suffix(anchors: tuple[DocAnchor, ...]) -> str:
     if not anchors:
         return ""
-    from credo.tokens import escape
-
-    shown = ", ".join(escape(a.doc_uri) for a in anchors[:MAX_BLOCK_ANCHORS])
-    more = len(anchors) - MAX_BLOCK_ANCHORS
-    return f" (from {shown}{f', +{more} more' if more > 0 else ''})"
+    return f" (from {_listed(tuple(a.doc_uri for a in anchors), MAX_BLOCK_ANCHORS)})"
 
 
 def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
@@ -172,7 +177,7 @@ def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
     """
     if not (result.beliefs or result.locked_overflow):
         return ""
-    from credo.tokens import entry_text, escape
+    from credo.tokens import entry_text
 
     projected = result.doc_anchors if anchors else None
     order = sorted(range(len(result.beliefs)), key=lambda i: not result.beliefs[i].locked)
@@ -187,13 +192,8 @@ def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
         entry = entry_text(belief.id, belief.content, belief.locked)
         suffix = _anchor_suffix(projected[index]) if projected is not None else ""
         lines.append(entry[:-1] + suffix + "\n")
-    if result.locked_overflow:
-        over = result.locked_overflow
-        named = ", ".join(escape(i) for i in over[:MAX_BLOCK_OVERFLOW_IDS])
-        more = len(over) - MAX_BLOCK_OVERFLOW_IDS
-        lines.append(
-            f"({len(over)} more locked beliefs did not fit the budget: {named}"
-            f"{f', +{more} more' if more > 0 else ''})\n"
-        )
+    if over := result.locked_overflow:
+        named = _listed(over, MAX_BLOCK_OVERFLOW_IDS)
+        lines.append(f"({len(over)} more locked beliefs did not fit the budget: {named})\n")
     lines.append(f"</{MEMORY_BLOCK_TAG}>\n")
     return "".join(lines)

@@ -256,13 +256,14 @@ def _rank(
         lane_scores["session"] = session_lane(keyword, sessions)
     if lanes["date"] and (dates := windows(text)):
         lane_scores["date"] = date_lane(dates, {i: row[4] for i, row in rows.items()})
+    content = {i: row[0] for i, row in rows.items()}
     if lanes["speaker"] and terms:
-        lane_scores["speaker"] = speaker_lane(set(terms), {i: row[0] for i, row in rows.items()})
+        lane_scores["speaker"] = speaker_lane(set(terms), content)
     confidence = {i: row[1] / (row[1] + row[2]) for i, row in rows.items()}
     ranked = compose(lane_scores, confidence, options.weights)
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
-    return ranked, {i: rows[i][0] for i in confidence}, around_seeds
+    return ranked, content, around_seeds
 
 
 def _explain_dialog(
