@@ -1,13 +1,13 @@
 """``--lanes-off LANE[,LANE...]`` for the benches that call ``Memory.retrieve`` with its
-defaults: the named lanes are switched off in ``credo.retrieval.DEFAULT_LANES`` for the
+defaults: the named lanes are switched off in ``credo.retrieval.pipeline.DEFAULT_LANES`` for the
 run, as the LoCoMo bench's ``--retrieve-kwargs '{"lanes": {...}}'`` does per call."""
 
 from __future__ import annotations
 
 import argparse
 
-from credo import retrieval
-from credo.lanes import LANES
+from credo.retrieval import pipeline as retrieval
+from credo.retrieval.lanes import LANES
 
 
 def add_lanes_off(parser: argparse.ArgumentParser) -> None:

@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from credo import Memory
-from credo.retrieval import Options
+from credo.retrieval.pipeline import Options
 from credo.store.fts import MAX_QUERY_CHARS, MAX_QUERY_TERMS
 from synth import write_records, zipf_vocabulary
 

@@ -44,8 +44,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ablation import add_lanes_off, apply_lanes_off
 from credo import Memory
-from credo.cluster import cluster_candidates, pack_with_clusters
-from credo.pack import pack_by_score
+from credo.retrieval.cluster import cluster_candidates, pack_with_clusters
+from credo.retrieval.pack import pack_by_score
 from credo.tokens import belief_tokens
 from credo.types import Edge
 from metrics import all_found_at_k, alpha_ndcg_at_k, cluster_coverage_at_k, ndcg_at_k, recall_at_k

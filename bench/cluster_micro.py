@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from credo.cluster import cluster_candidates, pack_with_clusters
+from credo.retrieval.cluster import cluster_candidates, pack_with_clusters
 from credo.types import EDGE_VALENCE, Edge, EdgeType
 
 SEED = 20240436

@@ -4,7 +4,7 @@
 
 Writers cycle through ``remember`` (new text), ``relate`` (an edge between two of their own
 acknowledged beliefs) and ``ingest`` (a fresh Markdown file in their own folder); readers
-cycle through ``retrieve`` and the hook (``credo.hook.memory_block_for``, the code behind
+cycle through ``retrieve`` and the hook (``credo.surfaces.hook.memory_block_for``, the code behind
 ``credo hook prompt``; reader 0 also runs the real ``credo hook prompt`` process now and
 then). Every worker opens its store the way its surface does: writers keep one ``Memory``
 open (the MCP server), readers reopen it every few operations (the hook runs per prompt).
@@ -118,7 +118,7 @@ def _hook_process(db: Path, root: Path, prompt: str, log: Path) -> None:
 
 def _reader(index: int, db: Path, root: Path, deadline: float, seed: int) -> WorkerReport:
     from credo import Memory
-    from credo.hook import HookSkip, memory_block_for
+    from credo.surfaces.hook import HookSkip, memory_block_for
 
     rng = random.Random(seed)
     report = WorkerReport(f"reader{index}")

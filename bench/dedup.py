@@ -5,7 +5,7 @@
 Beliefs are synthetic sentences (``synth.sentence``: 8-22 words from a software-project
 vocabulary, Zipf-like). For ~5% of them a near duplicate is planted by one realistic edit:
 re-cased and unpunctuated, one word appended, a short lead-in prepended, or the last word
-replaced. The store is built first (not timed); then ``credo.dedup.scan`` is timed end to
+replaced. The store is built first (not timed); then ``credo.knowledge.dedup.scan`` is timed end to
 end (reading every belief from SQLite, shingling, prefix-filter candidates, exact
 verification, union-find), ``--repeat`` times because the machine is shared. Printed:
 seconds, candidate pairs checked (vs. all pairs), and precision / recall of the found pairs
@@ -28,7 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from credo import Memory
-from credo import dedup as audit
+from credo.knowledge import dedup as audit
 from synth import WORDS, sentence
 
 SEED = 20240604

@@ -11,7 +11,7 @@ interleaved so machine load hits them alike:
 - the installed hook: the command ``credo setup claude`` writes (``python -S
   .../credo/hookstart.py hook prompt``), run through ``sh -c``;
 - ``credo hook prompt``: the console script next to this interpreter;
-- ``python -m credo.hook``: the same hook without the click CLI layer;
+- ``python -m credo.surfaces.hook``: the same hook without the click CLI layer;
 - ``python -c pass`` and ``python -S -c pass``: the interpreter's own start-up, the floors.
 
 Target (issue #6): p50 <= 100 ms for the installed hook at 10k beliefs / 20k edges. Then
@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import credo
 from credo import Memory
-from credo.claude_setup import credo_argv, hook_command
+from credo.surfaces.claude_setup import credo_argv, hook_command
 from synth import ZipfText, write_records
 
 
@@ -125,7 +125,7 @@ def main() -> None:
             # what `credo setup claude` installs, run through a shell as Claude Code does
             "installed hook": ["sh", "-c", hook_command()],
             "credo hook prompt": [*credo_argv(), "hook", "prompt"],
-            "python -m credo.hook": [sys.executable, "-m", "credo.hook"],
+            "python -m credo.surfaces.hook": [sys.executable, "-m", "credo.surfaces.hook"],
             "python -c pass": [sys.executable, "-c", "pass"],
             "python -S -c pass": [sys.executable, "-S", "-c", "pass"],
         }

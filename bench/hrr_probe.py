@@ -23,7 +23,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from credo.hrr import (
+from credo.retrieval.hrr import (
     DEFAULT_DIM,
     HrrIndex,
     bind,

@@ -4,7 +4,7 @@
 
 Generates a docs tree (nested folders; each file a title, an intro, sections and
 subsections with paragraphs, bullet lists, code fences, an occasional table, relative links
-to other files and bare path mentions), then runs `credo.ingest.ingest_paths` three times
+to other files and bare path mentions), then runs `credo.knowledge.ingest.ingest_paths` three times
 on a fresh store: the first ingest, a re-ingest with nothing changed (all files skipped by
 hash), and a re-ingest after editing 10% of the files. Prints files/s and beliefs/s for
 each, the counts, and the store size.
@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from credo import Memory
-from credo.ingest import IngestReport, ingest_paths
+from credo.knowledge.ingest import IngestReport, ingest_paths
 
 TOPICS = (
     "install deploy config storage retrieval ranking cluster anchors ingest doctor "

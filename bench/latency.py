@@ -155,7 +155,7 @@ STAGES = (
         )
     ]
     + [
-        ("credo.retrieval", name)
+        ("credo.retrieval.pipeline", name)
         for name in (
             "_heat",
             "_bfs",
@@ -169,9 +169,9 @@ STAGES = (
             "belief_tokens",
         )
     ]
-    + [("credo.lanes.dialog", "dialog_step")]
+    + [("credo.retrieval.lanes.dialog", "dialog_step")]
     + [
-        ("credo.retrieval:clustering", name)
+        ("credo.retrieval.pipeline:clustering", name)
         for name in ("cluster_candidates", "pack_with_clusters", "pack_ranked")
     ]
 )

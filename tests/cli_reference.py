@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from credo.cli import cli
+from credo.surfaces.cli.commands import cli
 
 
 def render() -> str:

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from credo.chunk import language_for, split_code, split_file
 from credo.errors import InvalidInputError
+from credo.knowledge.chunk import language_for, split_code, split_file
 from tests.test_chunk_markdown import brief, check_chunks, real_files
 
 PYTHON = textwrap.dedent(

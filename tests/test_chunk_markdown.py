@@ -13,13 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from credo.chunk import ROLES, Chunk, split_markdown
+from credo.knowledge.chunk import ROLES, Chunk, split_markdown
 
 _WORD = re.compile(r"\w+")
 
 
 def lines_of(text: str) -> list[str]:
-    """Universal-newline lines, computed independently of credo.chunk."""
+    """Universal-newline lines, computed independently of credo.knowledge.chunk."""
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from credo.chunk import split_text
+from credo.knowledge.chunk import split_text
 from tests.test_chunk_markdown import brief, check_chunks, real_files
 
 CASES = [

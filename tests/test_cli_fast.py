@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
-from credo.cli import cli
-from credo.cli_fast import SearchArgs, parse_search, run_search
+from credo.surfaces.cli.commands import cli
+from credo.surfaces.cli.fast import SearchArgs, parse_search, run_search
 from credo.types import EdgeType
 
 

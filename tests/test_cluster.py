@@ -12,15 +12,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from credo.cluster import (
+from credo.errors import InvalidInputError
+from credo.retrieval.cluster import (
     ClusterPackResult,
     RetrievalCluster,
     cluster_candidates,
     flattened_score_order,
     pack_with_clusters,
 )
-from credo.errors import InvalidInputError
-from credo.pack import pack_by_score
+from credo.retrieval.pack import pack_by_score
 from credo.types import EDGE_VALENCE, Edge, EdgeType
 
 FLOOR = 0.4

@@ -64,8 +64,8 @@ def test_bad_settings_are_clear_errors(
 
 
 def test_settings_defaults_match_the_cluster_module() -> None:
-    from credo import cluster
     from credo.config import RetrievalSettings
+    from credo.retrieval import cluster
 
     defaults = RetrievalSettings()
     assert defaults.cluster_edge_weight_floor == cluster.DEFAULT_CLUSTER_EDGE_FLOOR

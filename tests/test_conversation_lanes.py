@@ -13,14 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
-from credo.lanes import LANES
-from credo.lanes.date import DAY_SCORE, MONTH_SCORE, MONTHS, date_lane, windows
-from credo.lanes.dialog import answered, explain, is_question
-from credo.lanes.session import session_lane, session_scores
-from credo.lanes.speaker import label_words, speaker_lane
-from credo.rank import DEFAULT_WEIGHTS
-from credo.render import result_json, result_text
-from credo.retrieval import DEFAULT_LANES
+from credo.retrieval.lanes import LANES
+from credo.retrieval.lanes.date import DAY_SCORE, MONTH_SCORE, MONTHS, date_lane, windows
+from credo.retrieval.lanes.dialog import answered, explain, is_question
+from credo.retrieval.lanes.session import session_lane, session_scores
+from credo.retrieval.lanes.speaker import label_words, speaker_lane
+from credo.retrieval.pipeline import DEFAULT_LANES
+from credo.retrieval.rank import DEFAULT_WEIGHTS
+from credo.surfaces.render import result_json, result_text
 from tests.conftest import CliRun
 
 

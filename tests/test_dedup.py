@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
-from credo import dedup as audit
+from credo.knowledge import dedup as audit
 from credo.types import EdgeType
 from tests.conftest import CliRun
 

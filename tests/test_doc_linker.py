@@ -416,7 +416,11 @@ def test_corpus_labels_resolve_against_the_ingested_tree(tmp_path: Path) -> None
 
 def test_seed_contract_names(tmp_path: Path) -> None:
     """The seed's API names do what Memory.link / anchors / anchors_for_beliefs do."""
-    from credo.linker import get_doc_anchors, get_doc_anchors_batch, link_belief_to_document
+    from credo.knowledge.linker import (
+        get_doc_anchors,
+        get_doc_anchors_batch,
+        link_belief_to_document,
+    )
 
     with Memory(tmp_path / "seed.db", root=tmp_path) as memory:
         a = memory.remember("first")

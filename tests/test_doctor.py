@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from credo import Memory, identity
-from credo.doctor import (
+from credo import Memory
+from credo.knowledge import identity
+from credo.knowledge.doctor import (
     FileText,
     backfill_anchors,
     check_anchors,
@@ -16,7 +17,7 @@ from credo.doctor import (
     range_holds,
     words,
 )
-from credo.ingest import ingest_paths
+from credo.knowledge.ingest import ingest_paths
 
 GUIDE = """\
 # Guide

@@ -23,10 +23,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
-from credo.cluster import cluster_candidates, pack_ranked, pack_with_clusters
-from credo.lanes import doc
-from credo.lanes.heat import adjacency, heat_kernel, heat_over_links
-from credo.rank import Weights, compose, compose_reference
+from credo.retrieval.cluster import cluster_candidates, pack_ranked, pack_with_clusters
+from credo.retrieval.lanes import doc
+from credo.retrieval.lanes.heat import adjacency, heat_kernel, heat_over_links
+from credo.retrieval.rank import Weights, compose, compose_reference
 from credo.store.fts import STOPWORDS, CandidateRow
 from credo.store.graph import Link
 from credo.tokens import belief_tokens, entry_text, escape, estimate
@@ -347,7 +347,7 @@ def test_retrieval_over_ties_and_locks_is_deterministic(ties: Memory, query: str
 def test_cluster_pairs_reuse_the_seed_links(tmp_path: Path, max_links: int) -> None:
     """Clustering reads only the non-seed candidates' edges and takes the seeds' from the
     graph lanes' links: together, exactly the candidate-induced edges above the floor."""
-    from credo import retrieval
+    from credo.retrieval import pipeline as retrieval
 
     memory = Memory(tmp_path / "m.db", root=tmp_path)
     rng = random.Random(9)

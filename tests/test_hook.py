@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import credo
 from credo.errors import InvalidInputError
 from credo.memory import Memory
-from credo.render import MAX_BLOCK_OVERFLOW_IDS, MEMORY_BLOCK_TAG, memory_block
+from credo.surfaces.render import MAX_BLOCK_OVERFLOW_IDS, MEMORY_BLOCK_TAG, memory_block
 from credo.types import DocAnchor, RetrievalResult, RetrievedBelief
 
 LOCKED = "Never push directly to main; open a pull request"
@@ -330,7 +330,7 @@ def test_any_text_keeps_the_block_shape(
 # -- the import path stays light -----------------------------------------------------------------
 MODULES_AFTER_A_HOOK_RUN = """
 import io, json, sys
-from credo import hook
+from credo.surfaces import hook
 payload = json.dumps({"prompt": "how do we deploy?", "cwd": sys.argv[1]}).encode()
 out = io.BytesIO()
 assert hook.run(io.BytesIO(payload), out) == 0 and out.getvalue()

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.errors import CredoError, InvalidInputError, RecordsError, SchemaVersionError
-from credo.identity import MAX_CONTENT_CHARS, normalise
+from credo.knowledge.identity import MAX_CONTENT_CHARS, normalise
 
 FTS_SYNTAX = [
     '"unterminated',

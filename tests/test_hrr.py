@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from credo.errors import InvalidInputError
-from credo.hrr import (
+from credo.retrieval.hrr import (
     DEFAULT_DIM,
     FIXED_POINT_SCALE,
     HrrIndex,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from credo import Memory
-from credo.hrr_sync import enabled_dim
+from credo.retrieval.hrr_sync import enabled_dim
 from credo.types import EdgeType
 
 HRR = {"hrr": True, "bm25f": False, "heat": False, "bfs": False, "doc": False}

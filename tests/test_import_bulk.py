@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from credo import Memory, importer, records
+from credo import Memory
 from credo.errors import InvalidInputError, RecordsError
+from credo.knowledge import importer, records
 from credo.store.bulk import BULK_DDL_ROWS
 from credo.types import EdgeType
 

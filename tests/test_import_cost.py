@@ -21,11 +21,11 @@ from credo import Memory
 # Loaded by the first write (hrr_sync, identity, the row records), an edge read or write
 # (edge_types), an export (records) or an anchor write (docuri) only.
 WRITE_MODULES = {
-    "credo.docuri",
+    "credo.knowledge.docuri",
     "credo.edge_types",
-    "credo.hrr_sync",
-    "credo.identity",
-    "credo.records",
+    "credo.retrieval.hrr_sync",
+    "credo.knowledge.identity",
+    "credo.knowledge.records",
     "credo.store.rows",
 }
 
@@ -45,7 +45,7 @@ assert result.ids and result.doc_anchors, result
 
 HOOK = """
 import io, json
-from credo import hook
+from credo.surfaces import hook
 payload = json.dumps({"prompt": "how do we deploy the service", "cwd": sys.argv[2]})
 out = io.BytesIO()
 assert hook.run(io.BytesIO(payload.encode()), out, db=sys.argv[1]) == 0
@@ -90,7 +90,11 @@ def test_a_read_loads_no_write_path_module(store: Path, action: str) -> None:
 
 def test_a_write_then_loads_what_it_needs(store: Path) -> None:
     action = RETRIEVE + "\nwith Memory(sys.argv[1]) as memory:\n    memory.remember('new')\n"
-    assert {"credo.hrr_sync", "credo.identity", "credo.store.rows"} <= _modules_after(action, store)
+    assert {
+        "credo.retrieval.hrr_sync",
+        "credo.knowledge.identity",
+        "credo.store.rows",
+    } <= _modules_after(action, store)
 
 
 def test_the_edge_records_still_import_from_credo_types() -> None:

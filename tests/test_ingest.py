@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from credo import Memory, identity
-from credo.chunk import split_file
-from credo.doctor import range_holds
+from credo import Memory
 from credo.errors import InvalidInputError
-from credo.ingest import IngestReport, ingest_paths
+from credo.knowledge import identity
+from credo.knowledge.chunk import split_file
+from credo.knowledge.doctor import range_holds
+from credo.knowledge.ingest import IngestReport, ingest_paths
 from credo.store import Store
 from credo.types import DocAnchor, EdgeType
 
@@ -161,9 +162,9 @@ def test_a_named_file_is_read_even_if_ignored(tree: Path, mem: Memory) -> None:
 def test_too_large_dangling_link_and_unknown_extension(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import credo.ingest
+    from credo.knowledge.ingest import walk
 
-    monkeypatch.setattr(credo.ingest, "MAX_FILE_BYTES", 100)
+    monkeypatch.setattr(walk, "MAX_FILE_BYTES", 100)
     root = tmp_path / "project"
     write(root / "big.md", "# Big\n\n" + "A long paragraph of words. " * 20)
     write(root / "small.md", "# Small\n\nA short file.\n")

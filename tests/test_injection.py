@@ -3,7 +3,7 @@ hook's memory block, one of its entries, or an attribute of its header.
 
 Checked on every rendering path: ``tokens.entry_text`` (what the budget charges),
 ``render.memory_block`` over hand-built results (any string, hypothesis) and end to end
-through a real store and ``credo.hook.memory_block_for``.
+through a real store and ``credo.surfaces.hook.memory_block_for``.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.errors import InvalidInputError
-from credo.hook import memory_block_for
-from credo.render import MEMORY_BLOCK_TAG, memory_block
+from credo.surfaces.hook import memory_block_for
+from credo.surfaces.render import MEMORY_BLOCK_TAG, memory_block
 from credo.tokens import entry_text
 from credo.types import DocAnchor, RetrievalResult, RetrievedBelief
 

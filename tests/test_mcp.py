@@ -17,9 +17,9 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import CallToolResult
 
-from credo.cli import cli
-from credo.mcp_server import INSTRUCTIONS, build_server
 from credo.memory import Memory
+from credo.surfaces.cli.commands import cli
+from credo.surfaces.mcp_server import INSTRUCTIONS, build_server
 
 Session = Callable[[Client], Awaitable[None]]
 

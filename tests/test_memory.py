@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.errors import ConflictError, CredoError, InvalidInputError, NotFoundError
-from credo.identity import MAX_CONTENT_CHARS
+from credo.knowledge.identity import MAX_CONTENT_CHARS
 from credo.types import EDGE_VALENCE, EdgeType
 
 
@@ -166,7 +166,7 @@ def test_ingest_log_is_append_only(memory: Memory) -> None:
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=20))
 def test_dedup_is_by_normalised_text(mem_memory: Memory, texts: list[str]) -> None:
-    from credo.identity import content_hash
+    from credo.knowledge.identity import content_hash
 
     stored: dict[str, str] = {}
     for text in texts:

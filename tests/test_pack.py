@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from credo.errors import InvalidInputError
-from credo.pack import PackResult, fitting_prefix, pack_by_score
+from credo.retrieval.pack import PackResult, fitting_prefix, pack_by_score
 
 COSTS = {"a": 10, "b": 20, "c": 5, "d": 0, "e": 30}
 

@@ -12,8 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from credo import Memory, identity, importer, records
+from credo import Memory
 from credo.errors import RecordsError
+from credo.knowledge import identity, importer, records
 from credo.types import EdgeType
 
 GOOD = [

@@ -11,8 +11,8 @@ from mcp import Client
 
 from credo import Memory
 from credo.errors import StoreError
-from credo.lanes.doc import MAX_MENTIONS
-from credo.mcp_server import build_server
+from credo.retrieval.lanes.doc import MAX_MENTIONS
+from credo.surfaces.mcp_server import build_server
 from tests.conftest import CliRun
 
 
@@ -145,7 +145,7 @@ def test_a_locked_belief_does_not_scale_down_a_lane(memory: Memory) -> None:
 def test_a_locked_belief_takes_no_place_in_a_graph_lane(memory: Memory) -> None:
     """A graph lane keeps its best few non-keyword beliefs: a locked one (placed by L0)
     used to take one of those places from an unlocked neighbour."""
-    from credo import retrieval
+    from credo.retrieval import pipeline as retrieval
 
     memory.import_records(
         [

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.errors import InvalidInputError
-from credo.render import result_json
 from credo.store.fts import query_terms
+from credo.surfaces.render import result_json
 from credo.tokens import belief_tokens
 from credo.types import RetrievalResult
 

@@ -68,8 +68,8 @@ class RetrievalSettings(NamedTuple):
 
     token_budget: int = 2400
     use_intentional_clustering: bool = True  # A2 and A3 pass: docs/BENCHMARKS.md
-    cluster_edge_weight_floor: float = 0.4  # = credo.cluster.DEFAULT_CLUSTER_EDGE_FLOOR
-    cluster_diversity_target: int = 3  # = credo.cluster.DEFAULT_CLUSTER_DIVERSITY_TARGET
+    cluster_edge_weight_floor: float = 0.4  # = credo.retrieval.cluster.DEFAULT_CLUSTER_EDGE_FLOOR
+    cluster_diversity_target: int = 3  # = credo.retrieval.cluster.DEFAULT_CLUSTER_DIVERSITY_TARGET
 
 
 class Settings(NamedTuple):

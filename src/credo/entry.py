@@ -1,7 +1,8 @@
 """The ``credo`` console script: ``credo hook prompt`` goes straight to the hook, without
 loading click and the CLI (the hook runs in a fresh process on every prompt), and so does a
-plain ``credo search`` (``credo.cli_fast``); every other command goes to ``credo.cli``. A
-dispatcher, not a surface: it renders nothing."""
+plain ``credo search`` (``credo.surfaces.cli.fast``); every other command goes to
+``credo.surfaces.cli.commands``. A dispatcher, not a surface: it renders nothing. It stays at the
+package's top because the installed console script names it (``credo.entry:console_main``)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,15 @@ import sys
 
 def console_main() -> None:
     if sys.argv[1:] == ["hook", "prompt"]:
-        from credo.hook import main
+        from credo.surfaces.hook import main
 
         sys.exit(main())
     if "search" in sys.argv[1:4]:
-        from credo.cli_fast import run_search
+        from credo.surfaces.cli.fast import run_search
 
         status = run_search(sys.argv[1:])
         if status is not None:
             sys.exit(status)
-    from credo.cli import main as cli_main
+    from credo.surfaces.cli.commands import main as cli_main
 
     cli_main()

@@ -13,6 +13,6 @@ import sys
 
 sys.path[0] = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
-from credo.hook import main  # noqa: E402  (sys.path must be fixed first)
+from credo.surfaces.hook import main  # noqa: E402  (sys.path must be fixed first)
 
 sys.exit(main())

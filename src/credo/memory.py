@@ -10,9 +10,9 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from credo import retrieval
 from credo.config import Settings, git_root, load_settings, parse_bool, resolve_db_path
 from credo.errors import ConflictError, InvalidInputError, NotFoundError, StoreError
+from credo.retrieval import pipeline
 from credo.store import Store
 from credo.types import (
     ANCHOR_TYPES,
@@ -27,11 +27,11 @@ from credo.types import (
 # Edges and the reports of the write paths are imported where they are used: a process
 # that only retrieves never loads them (tests/test_import_cost.py).
 if TYPE_CHECKING:
-    from credo.doctor import BackfillReport, DoctorReport
     from credo.edge_types import Edge, EdgeType
-    from credo.importer import ImportReport
-    from credo.ingest import IngestReport
-    from credo.records import ExportReport
+    from credo.knowledge.doctor import BackfillReport, DoctorReport
+    from credo.knowledge.importer import ImportReport
+    from credo.knowledge.ingest import IngestReport
+    from credo.knowledge.records import ExportReport
 
 Signal = Literal["used", "harmful"]
 
@@ -83,7 +83,7 @@ class Memory:
         self.store.before_first_write(self._watch_edges)
 
     def _watch_edges(self) -> None:
-        from credo import hrr_sync
+        from credo.retrieval import hrr_sync
 
         self._hrr_sync = hrr_sync.HrrSync(self.store)
 
@@ -142,7 +142,7 @@ class Memory:
         existing belief instead of adding a row; a forgotten one is revived. ``doc`` adds a
         ``manual`` document anchor.
         """
-        from credo import identity  # write path only (like docuri below)
+        from credo.knowledge import identity  # write path only (like docuri below)
         from credo.store.rows import NewBelief
 
         content = identity.clean_content(text)
@@ -152,7 +152,7 @@ class Memory:
             raise InvalidInputError(f"origin {origin!r} must be one of {', '.join(ORIGINS)}")
         if id is not None:
             identity.check_id(id)
-        from credo.docuri import normalise_doc_uri  # write path only
+        from credo.knowledge.docuri import normalise_doc_uri  # write path only
 
         anchor = normalise_doc_uri(doc, root=self.root) if doc is not None else None
         digest = identity.content_hash(content)
@@ -216,7 +216,7 @@ class Memory:
         return belief_id
 
     def _free_id(self, digest: str) -> str:
-        from credo import identity
+        from credo.knowledge import identity
 
         belief_id = identity.derived_id(digest)
         width = len(belief_id)
@@ -268,7 +268,7 @@ class Memory:
         if src == dst:
             raise InvalidInputError(f"self-edge {src!r} -> {dst!r} is not allowed")
         if anchor_text is not None:
-            from credo import identity
+            from credo.knowledge import identity
 
             anchor_text = identity.clean_content(anchor_text)
         now = time.time()
@@ -352,9 +352,9 @@ class Memory:
             clustering_on = use_intentional_clustering
         else:
             clustering_on = settings.use_intentional_clustering
-        options = retrieval.Options(
+        options = pipeline.Options(
             token_budget=settings.token_budget if token_budget is None else token_budget,
-            lanes=retrieval.with_default_lanes(
+            lanes=pipeline.with_default_lanes(
                 lanes, hrr=self.store.meta_get("hrr_dim") is not None
             ),
             use_intentional_clustering=clustering_on,
@@ -366,13 +366,13 @@ class Memory:
             else cluster_diversity_target,
             with_doc_anchors=with_doc_anchors,
         )
-        return retrieval.retrieve(self.store, query, options)
+        return pipeline.retrieve(self.store, query, options)
 
     def enable_hrr(self, dim: int | None = None) -> int:
         """Turn on the HRR structural lane's persisted traces: build them once from the
         stored edges; from then on every write updates them incrementally. Returns the
         number of edges encoded."""
-        from credo import hrr, hrr_sync
+        from credo.retrieval import hrr, hrr_sync
 
         size = hrr.DEFAULT_DIM if dim is None else dim
         if isinstance(size, bool) or not isinstance(size, int) or not 16 <= size <= 8192:
@@ -382,7 +382,7 @@ class Memory:
         return count
 
     def disable_hrr(self) -> None:
-        from credo import hrr_sync
+        from credo.retrieval import hrr_sync
 
         with self.store.transaction(), self.store.write_errors():
             hrr_sync.disable(self.store)
@@ -402,7 +402,7 @@ class Memory:
             raise InvalidInputError(
                 f"anchor_type {anchor_type!r} must be one of {', '.join(ANCHOR_TYPES)}"
             )
-        from credo.docuri import normalise_doc_uri, parse_lines
+        from credo.knowledge.docuri import normalise_doc_uri, parse_lines
 
         span = parse_lines(lines) if isinstance(lines, str) else lines
         normalised = normalise_doc_uri(doc_uri, root=self.root, lines=span)
@@ -454,7 +454,7 @@ class Memory:
             raise InvalidInputError("document path is empty; give a path, folder or URL")
         raw = doc_uri_or_path.strip()
         folder = raw.endswith("/")
-        from credo.docuri import normalise_doc_uri
+        from credo.knowledge.docuri import normalise_doc_uri
 
         normalised = normalise_doc_uri(raw, root=self.root).uri
         if folder and not normalised.endswith("/"):
@@ -473,8 +473,9 @@ class Memory:
     ) -> IngestReport:
         """Read files and folders into beliefs (Markdown by section, code by docstrings and
         comments, text by paragraph), each anchored to its file and line range; unchanged
-        files are skipped, changed ones re-anchored (rules: the `credo.ingest` docstring)."""
-        from credo.ingest import ingest_paths
+        files are skipped, changed ones re-anchored (rules: the `credo.knowledge.ingest`
+        docstring)."""
+        from credo.knowledge.ingest import ingest_paths
 
         if not paths:
             raise InvalidInputError("give at least one file or folder to ingest")
@@ -483,13 +484,13 @@ class Memory:
     def doctor(self, *, fix: bool = False) -> DoctorReport:
         """Check every anchor: files that vanished, line ranges that no longer hold the
         belief's text; with ``fix``, move ranges to where the text now is."""
-        from credo.doctor import check_anchors, fix_anchors
+        from credo.knowledge.doctor import check_anchors, fix_anchors
 
         return (fix_anchors if fix else check_anchors)(self.store, self.root)
 
     def backfill_anchors(self) -> BackfillReport:
         """Anchor beliefs that have none, from the source paths in ``ingest_log``."""
-        from credo.doctor import backfill_anchors
+        from credo.knowledge.doctor import backfill_anchors
 
         return backfill_anchors(self.store, self.root)
 
@@ -501,7 +502,7 @@ class Memory:
         transaction: a malformed line aborts it with its line number; nothing is written."""
         if isinstance(source, os.PathLike):
             source = Path(source)
-        from credo import importer  # the read path (hook, search) never parses records
+        from credo.knowledge import importer  # the read path (hook, search) never parses records
 
         with self.store.write_errors():
             return importer.import_records(self.store, source, root=self.root)
@@ -510,7 +511,7 @@ class Memory:
         """Write every belief, edge and anchor as JSONL (sorted, byte-stable). The file is
         written beside its target and renamed into place, so a failed export leaves no half
         file."""
-        from credo.records import ExportReport, anchor_line, belief_line, edge_line
+        from credo.knowledge.records import ExportReport, anchor_line, belief_line, edge_line
 
         target = Path(path)
         counts = [0, 0, 0]

@@ -1,6 +1,6 @@
 """Disjoint sets over hashable keys: union-find with path compression and union by size.
 
-Two callers share it: retrieval-time clustering (`credo.cluster`, connected components of
+Two callers share it: retrieval-time clustering (`credo.retrieval.cluster`, connected components of
 the candidate subgraph, on the hot path) and the offline near-duplicate audit. It is
 therefore kept general (any hashable, mutually orderable key; str belief ids in practice)
 and free of anything belief-specific.

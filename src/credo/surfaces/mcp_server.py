@@ -1,8 +1,8 @@
 """``credo mcp``: the MCP server (stdio) on the official ``mcp`` SDK 2.x (``MCPServer``).
 
 Every tool is one ``Memory`` call: the server parses nothing itself, renders through
-``credo.render`` and turns ``CredoError`` into a ``ToolError`` the model can read and recover
-from. Nothing here writes to stdout: on stdio, stdout is the protocol.
+``credo.surfaces.render`` and turns ``CredoError`` into a ``ToolError`` the model can read and
+recover from. Nothing here writes to stdout: on stdio, stdout is the protocol.
 
 This module imports the SDK at import time; only ``credo mcp`` (and tests) import it, so the
 hook and the rest of the CLI never pay for it.
@@ -23,7 +23,7 @@ from credo import __version__
 from credo.edge_types import EdgeType
 from credo.errors import CredoError
 from credo.memory import Memory
-from credo.render import memory_block, result_json, to_jsonable
+from credo.surfaces.render import memory_block, result_json, to_jsonable
 from credo.types import BELIEF_KINDS
 
 SERVER_NAME = "credo"

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from credo.chunk.model import Chunk, find_urls, normalise, source_lines, unique
-from credo.chunk.sentence import Line, split_paragraph
+from credo.knowledge.chunk.model import Chunk, find_urls, normalise, source_lines, unique
+from credo.knowledge.chunk.sentence import Line, split_paragraph
 
 _ADORNMENT = re.compile(r"\s*([!-/:-@\[-`{-~])\1{2,}\s*$")
 

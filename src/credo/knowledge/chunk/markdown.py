@@ -23,7 +23,7 @@ Rules (CommonMark-shaped, line based, tolerant of anything):
   link reference definitions (their targets still resolve ``[text][label]`` links),
   thematic breaks, and any chunk with fewer than `MIN_MEANINGFUL_CHARS` letters or digits.
 - Other HTML blocks are paragraphs with their tags removed (so badge rows vanish).
-- Inline markup is cleaned as `credo.chunk.inline` documents.
+- Inline markup is cleaned as `credo.knowledge.chunk.inline` documents.
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from credo.chunk.inline import clean_inline
-from credo.chunk.model import Chunk, is_meaningful, normalise, source_lines
-from credo.chunk.sentence import Line, split_paragraph
+from credo.knowledge.chunk.inline import clean_inline
+from credo.knowledge.chunk.model import Chunk, is_meaningful, normalise, source_lines
+from credo.knowledge.chunk.sentence import Line, split_paragraph
 
 _ATX = re.compile(r"(#{1,6})(?=[ \t]|$)(.*)$")
 _ATX_CLOSE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")

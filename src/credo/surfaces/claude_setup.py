@@ -76,7 +76,7 @@ def credo_argv() -> list[str]:
 def hook_argv() -> list[str]:
     """The fast hook command: this interpreter without ``site`` running ``hookstart.py``
     (see there; ``site`` alone costs a third of the hook's time budget)."""
-    start = Path(__file__).resolve().with_name("hookstart.py")
+    start = Path(__file__).resolve().parents[1] / "hookstart.py"  # credo/, above surfaces/
     return [str(Path(sys.executable).absolute()), "-S", str(start)]
 
 

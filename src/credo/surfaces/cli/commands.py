@@ -22,13 +22,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 # Commands that live in their own modules, imported only when run: the hook must not pay
 # for the MCP SDK, and `credo search` must not pay for ingest. name -> "module:attribute".
 LAZY_COMMANDS: dict[str, str] = {
-    "mcp": "credo.cli_agent:mcp",
-    "hook": "credo.cli_agent:hook",
-    "setup": "credo.cli_agent:setup",
-    "dedup": "credo.cli_dedup:dedup",
-    "demo": "credo.demo:demo",
-    "backup": "credo.cli_ops:backup",
-    "restore": "credo.cli_ops:restore",
+    "mcp": "credo.surfaces.cli.agent:mcp",
+    "hook": "credo.surfaces.cli.agent:hook",
+    "setup": "credo.surfaces.cli.agent:setup",
+    "dedup": "credo.surfaces.cli.dedup:dedup",
+    "demo": "credo.surfaces.cli.demo:demo",
+    "backup": "credo.surfaces.cli.ops:backup",
+    "restore": "credo.surfaces.cli.ops:restore",
 }
 
 
@@ -98,7 +98,7 @@ def open_memory(ctx: click.Context) -> Memory:
 
 def emit(as_json: bool, data: Any, text: str | Callable[[], str]) -> None:
     if as_json:
-        from credo.render import json_text
+        from credo.surfaces.render import json_text
 
         click.echo(json_text(data))
     else:
@@ -240,7 +240,7 @@ def feedback(ctx: click.Context, belief_id: str, signal: str, as_json: bool) -> 
 @click.pass_context
 def show(ctx: click.Context, belief_id: str, as_json: bool) -> None:
     """Show one belief with its anchors and edges."""
-    from credo.render import belief_text
+    from credo.surfaces.render import belief_text
 
     memory = open_memory(ctx)
     belief = memory.get(belief_id)
@@ -258,7 +258,7 @@ def show(ctx: click.Context, belief_id: str, as_json: bool) -> None:
 @click.pass_context
 def stats(ctx: click.Context, as_json: bool) -> None:
     """Counts of beliefs, edges, anchors and the file size."""
-    from credo.render import stats_text
+    from credo.surfaces.render import stats_text
 
     result = open_memory(ctx).stats()
     emit(as_json, result, lambda: stats_text(result))
@@ -334,7 +334,7 @@ def search(
 ) -> None:
     """Retrieve the beliefs that matter for QUERY, packed into the token budget."""
     from credo.config import parse_bool
-    from credo.render import result_json, result_text
+    from credo.surfaces.render import result_json, result_text
 
     lanes: dict[str, bool] = {}
     for flag in lane_flags:

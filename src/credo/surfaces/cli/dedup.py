@@ -1,8 +1,8 @@
 """``credo dedup``: the near-duplicate audit on the command line.
 
-Loaded lazily by ``credo.cli`` (LAZY_COMMANDS), so ``credo search`` and the hook never pay
-for it. Like every command it only picks the store and the output format; ``credo.dedup``
-does the work.
+Loaded lazily by ``credo.surfaces.cli.commands`` (LAZY_COMMANDS), so ``credo search`` and the
+hook never pay for it. Like every command it only picks the store and the output format;
+``credo.knowledge.dedup`` does the work.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Any
 
 import click
 
-from credo import dedup as audit
 from credo.errors import InvalidInputError
+from credo.knowledge import dedup as audit
 
 _TEXT_CLUSTERS = 20  # clusters listed in text output; --json always lists all
 
@@ -45,8 +45,8 @@ def dedup(
     as_json: bool,
 ) -> None:
     """Find near-duplicate beliefs and report them as clusters (--apply to mark them)."""
-    from credo.cli import open_memory
-    from credo.render import json_text
+    from credo.surfaces.cli.commands import open_memory
+    from credo.surfaces.render import json_text
 
     if do_apply and do_undo:
         raise InvalidInputError("--apply and --undo exclude each other; pass one of them")

@@ -17,7 +17,7 @@ DEMO_QUERIES = (
 
 def demo_sources() -> list[Path]:
     """credo's package source, plus the README and docs/ of the checkout it runs from."""
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[2]  # credo/, above surfaces/cli/
     sources = [package]
     checkout = package.parent.parent
     for extra in ("README.md", "docs"):
@@ -33,7 +33,7 @@ def demo_sources() -> list[Path]:
 def demo(keep: str | None, budget: int, queries: tuple[str, ...]) -> None:
     """Ingest credo's own docs and code into a fresh store and run a few retrievals."""
     from credo.memory import Memory
-    from credo.render import result_text
+    from credo.surfaces.render import result_text
 
     with tempfile.TemporaryDirectory(prefix="credo-demo-") as folder:
         path = Path(keep) if keep else Path(folder) / "demo.db"

@@ -1,6 +1,6 @@
 """Intentional clustering: a diversity-aware pack over graph-connected candidate clusters.
 
-Why: the score-order pack (`credo.pack.pack_by_score`) fills the budget with the top of
+Why: the score-order pack (`credo.retrieval.pack.pack_by_score`) fills the budget with the top of
 the ranking, and the top is often one topic restated by several tightly linked beliefs.
 A multi-fact question then gets many views of one fact and none of the others. This
 module changes *selection* at fixed scores (it never re-scores): first one representative
@@ -51,7 +51,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from credo.errors import InvalidInputError
-from credo.pack import fitting_prefix, validate_budget, validate_costs
+from credo.retrieval.pack import fitting_prefix, validate_budget, validate_costs
 from credo.unionfind import UnionFind
 
 if TYPE_CHECKING:  # retrieval passes (src, dst) pairs; a read never loads credo.edge_types

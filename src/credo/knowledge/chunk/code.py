@@ -33,9 +33,16 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from credo.chunk.model import Chunk, find_urls, is_meaningful, normalise, source_lines, unique
-from credo.chunk.sentence import Line, split_paragraph
 from credo.errors import InvalidInputError
+from credo.knowledge.chunk.model import (
+    Chunk,
+    find_urls,
+    is_meaningful,
+    normalise,
+    source_lines,
+    unique,
+)
+from credo.knowledge.chunk.sentence import Line, split_paragraph
 
 
 @dataclass(frozen=True, slots=True)

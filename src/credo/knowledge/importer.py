@@ -48,11 +48,11 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from credo import identity
-from credo.docuri import normalise_doc_uri
 from credo.edge_types import EDGE_VALENCE, EdgeType
 from credo.errors import CredoError, RecordsError
-from credo.records import AnchorRecord, BeliefRecord, EdgeRecord, Record, read_batches
+from credo.knowledge import identity
+from credo.knowledge.docuri import normalise_doc_uri
+from credo.knowledge.records import AnchorRecord, BeliefRecord, EdgeRecord, Record, read_batches
 from credo.store import Store
 from credo.store.bulk import BULK_DDL_ROWS, BulkLoad, has_anchor_text
 from credo.store.edges import EdgeRow

@@ -32,7 +32,7 @@ def apply_edges(store: Store, dim: int, changes: Iterable[tuple[str, str, str, i
     batch = list(changes)
     if not batch:
         return
-    from credo.hrr import HrrIndex  # numpy: loaded only once the lane is on
+    from credo.retrieval.hrr import HrrIndex  # numpy: loaded only once the lane is on
 
     touched = sorted({end for src, dst, _, _ in batch for end in (src, dst)})
     index = HrrIndex(dim)
@@ -78,7 +78,7 @@ class HrrSync:
 
 def build(store: Store, dim: int, edges: Iterable[Edge]) -> int:
     """Enable the lane: compute every trace from the stored edges once. Returns edges seen."""
-    from credo.hrr import HRR_FORMAT
+    from credo.retrieval.hrr import HRR_FORMAT
 
     store.clear_traces()
     store.meta_set(META_DIM, str(dim))

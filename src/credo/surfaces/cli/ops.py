@@ -1,15 +1,15 @@
-"""Operations commands, loaded lazily by ``credo.cli`` (``LAZY_COMMANDS``): ``credo backup``
-and ``credo restore``. They work on the store file through ``credo.store.backup``, never through
-``Memory``: a backup must not migrate the store it copies, and a restore must validate its
-source before anything opens the store.
+"""Operations commands, loaded lazily by ``credo.surfaces.cli.commands`` (``LAZY_COMMANDS``):
+``credo backup`` and ``credo restore``. They work on the store file through
+``credo.store.backup``, never through ``Memory``: a backup must not migrate the store it copies,
+and a restore must validate its source before anything opens the store.
 """
 
 from __future__ import annotations
 
 import click
 
-from credo.cli import emit, selected_db
 from credo.config import resolve_db_path
+from credo.surfaces.cli.commands import emit, selected_db
 
 
 def _store_path(ctx: click.Context) -> str:

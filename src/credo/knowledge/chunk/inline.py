@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from credo.chunk.model import find_urls, normalise, unique
+from credo.knowledge.chunk.model import find_urls, normalise, unique
 
 # Code spans and backslash escapes are swapped for numbered placeholders first, so no later
 # rule rewrites their content; NUL cannot occur in the text (see `clean_inline`).

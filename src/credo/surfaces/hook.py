@@ -95,7 +95,7 @@ def memory_block_for(payload: dict[str, Any], db: str | None = None) -> str:
     # Settings (.credo.toml) are looked up from the current folder, as in the CLI.
     os.chdir(folder)
     from credo.memory import Memory
-    from credo.render import memory_block
+    from credo.surfaces.render import memory_block
 
     with Memory(store, root=git_root(folder) or folder, source="hook") as memory:
         result = memory.retrieve(prompt, with_doc_anchors=True)
@@ -131,5 +131,5 @@ def main(db: str | None = None) -> int:
     return run(sys.stdin.buffer, sys.stdout.buffer, db)
 
 
-if __name__ == "__main__":  # python -m credo.hook: the same hook without the CLI layer
+if __name__ == "__main__":  # python -m credo.surfaces.hook: the same hook without the CLI layer
     sys.exit(main())

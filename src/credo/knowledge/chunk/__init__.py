@@ -13,10 +13,10 @@ anchored to its file and lines.
 
 from __future__ import annotations
 
-from credo.chunk.code import split_code
-from credo.chunk.language import EXTENSIONS, language_for, split_file
-from credo.chunk.markdown import split_markdown
-from credo.chunk.model import (
+from credo.knowledge.chunk.code import split_code
+from credo.knowledge.chunk.language import EXTENSIONS, language_for, split_file
+from credo.knowledge.chunk.markdown import split_markdown
+from credo.knowledge.chunk.model import (
     MAX_PARAGRAPH_CHARS,
     MIN_MEANINGFUL_CHARS,
     MIN_SENTENCE_CHARS,
@@ -24,7 +24,7 @@ from credo.chunk.model import (
     Chunk,
     source_lines,
 )
-from credo.chunk.text import split_text
+from credo.knowledge.chunk.text import split_text
 
 __all__ = [
     "EXTENSIONS",

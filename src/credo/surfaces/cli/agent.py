@@ -1,4 +1,4 @@
-"""The agent-facing commands, loaded lazily by ``credo.cli`` (``LAZY_COMMANDS``):
+"""The agent-facing commands, loaded lazily by ``credo.surfaces.cli.commands`` (``LAZY_COMMANDS``):
 ``credo mcp``, ``credo hook prompt`` and ``credo setup claude``.
 
 Each imports its real module only when it runs: ``credo hook prompt`` must not pay for the
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from credo.cli import selected_db as _db
+from credo.surfaces.cli.commands import selected_db as _db
 
 
 @click.command()
@@ -17,7 +17,7 @@ from credo.cli import selected_db as _db
 def mcp(ctx: click.Context) -> None:
     """Serve the store to an agent over MCP on stdio (stdout is the protocol)."""
     try:
-        from credo import mcp_server
+        from credo.surfaces import mcp_server
     except ImportError as exc:
         raise click.ClickException(
             f"the MCP SDK is not installed ({exc}); run: pip install 'credo[mcp]'"
@@ -38,7 +38,7 @@ def prompt(ctx: click.Context) -> None:
     Always exits 0: problems go to the hook log (~/.cache/credo/hook.log), never to the
     prompt.
     """
-    from credo import hook as prompt_hook
+    from credo.surfaces import hook as prompt_hook
 
     ctx.exit(prompt_hook.main(_db(ctx)))
 
@@ -67,8 +67,8 @@ def setup() -> None:
 def claude(scope: str, remove: bool, as_json: bool) -> None:
     """Install the UserPromptSubmit hook and the MCP server into Claude Code (idempotent,
     with a timestamped backup of every file it changes)."""
-    from credo.claude_setup import setup_claude
-    from credo.render import json_text
+    from credo.surfaces.claude_setup import setup_claude
+    from credo.surfaces.render import json_text
 
     report = setup_claude("user" if scope == "user" else "project", remove=remove)
     if as_json:

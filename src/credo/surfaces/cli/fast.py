@@ -1,12 +1,12 @@
 """``credo search`` without click: the plain forms of the command a shell user types most.
 
-Importing click (and the CLI's dozens of commands) costs ~35 ms of a ~150 ms budget, so
-``credo [--db PATH] search QUERY [--budget N] [--json] [--explain] [--no-anchors]`` is
-parsed here and run straight through ``Memory`` and ``render``, exactly as ``credo.cli``'s
-``search`` would. Anything else (``--help``, ``--lane``, ``--cluster``, a malformed value,
-an unknown option) returns ``None`` and click takes over; so does any failure before the
-result is printed: click then runs the command again and reports the error its usual way.
-The output is the click command's, byte for byte (tests/test_cli_fast.py compares them).
+Importing click (and the CLI's dozens of commands) costs ~35 ms of a ~150 ms budget, so ``credo
+[--db PATH] search QUERY [--budget N] [--json] [--explain] [--no-anchors]`` is parsed here and
+run straight through ``Memory`` and ``render``, exactly as the ``search`` of
+``credo.surfaces.cli.commands`` would. Anything else (``--help``, ``--lane``, ``--cluster``, a
+malformed value, an unknown option) returns ``None`` and click takes over; so does any failure
+before the result is printed: click then runs the command again and reports the error its usual
+way. The output is the click command's, byte for byte (tests/test_cli_fast.py compares them).
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def run_search(argv: list[str]) -> int | None:
         return None
     try:
         from credo.memory import Memory
-        from credo.render import json_text, result_json, result_text
+        from credo.surfaces.render import json_text, result_json, result_text
 
         with Memory(args.db, source="cli") as memory:
             result = memory.retrieve(

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from credo.chunk.code import split_code
-from credo.chunk.markdown import split_markdown
-from credo.chunk.model import Chunk
-from credo.chunk.text import split_text
 from credo.errors import InvalidInputError
+from credo.knowledge.chunk.code import split_code
+from credo.knowledge.chunk.markdown import split_markdown
+from credo.knowledge.chunk.model import Chunk
+from credo.knowledge.chunk.text import split_text
 
 # Extension (lower case, no dot) -> language. Kotlin, Scala and Swift share Java's comment
 # and string rules (// and /* */, triple-quoted text blocks); C# and C++ share C's.

@@ -16,17 +16,17 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import NamedTuple, cast
 
-from credo import cluster as clustering
 from credo.errors import InvalidInputError
-from credo.lanes import LANES, dialog
-from credo.lanes.bfs import DEFAULT_DECAY, expand_hop
-from credo.lanes.date import date_lane, windows
-from credo.lanes.doc import mentions
-from credo.lanes.heat import DEFAULT_T, heat_over_links
-from credo.lanes.session import session_lane
-from credo.lanes.speaker import speaker_lane
-from credo.pack import pack_by_score
-from credo.rank import Scored, Weights, compose
+from credo.retrieval import cluster as clustering
+from credo.retrieval.lanes import LANES, dialog
+from credo.retrieval.lanes.bfs import DEFAULT_DECAY, expand_hop
+from credo.retrieval.lanes.date import date_lane, windows
+from credo.retrieval.lanes.doc import mentions
+from credo.retrieval.lanes.heat import DEFAULT_T, heat_over_links
+from credo.retrieval.lanes.session import session_lane
+from credo.retrieval.lanes.speaker import speaker_lane
+from credo.retrieval.pack import pack_by_score
+from credo.retrieval.rank import Scored, Weights, compose
 from credo.store import Store
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms
 from credo.store.graph import Link
@@ -242,7 +242,7 @@ def _rank(
         # graph lanes (the keyword hits plus the lane's best others).
         lane_scores["doc"] = _best(_doc(store, text), keyword, options.graph_lane_limit)
     if lanes["hrr"]:
-        from credo.lanes.structural import structural_lane
+        from credo.retrieval.lanes.structural import structural_lane
 
         lane_scores["hrr"] = structural_lane(store, text)
     candidates = sorted({i for scores in lane_scores.values() for i in scores})

@@ -1,5 +1,5 @@
 """The HRR structural lane: answers "what CITES X", "X SUPPORTS ?", "CITES:X" from the
-anchor's persisted trace (credo.hrr; Plate 1995).
+anchor's persisted trace (credo.retrieval.hrr; Plate 1995).
 
 The cleanup memory holds the symbol vectors of the anchor's live one-hop neighbours (one
 batched query): unbinding the asked role from the anchor's trace and keeping the
@@ -9,8 +9,8 @@ asked relation, by type and direction. No floor, no answer: noise never pads the
 
 from __future__ import annotations
 
-from credo.hrr import HrrIndex, noise_floor, parse_structural_query
-from credo.hrr_sync import enabled_dim
+from credo.retrieval.hrr import HrrIndex, noise_floor, parse_structural_query
+from credo.retrieval.hrr_sync import enabled_dim
 from credo.store import Store
 
 NEIGHBOUR_LIMIT = 2000

@@ -21,7 +21,7 @@ The rules (quoted in the docs):
   A text found nowhere is left as reported.
 - **Backfill** (``--backfill-anchors``): a live belief with no anchor at all gets an
   ``ingest`` anchor to the first ``source_path`` of its ``ingest_log`` rows that names an
-  existing file credo can read (see `credo.chunk.EXTENSIONS`; "api", "cli" or a records
+  existing file credo can read (see `credo.knowledge.chunk.EXTENSIONS`; "api", "cli" or a records
   file are not documents), with the line range where its text is found, else the file
   alone. Logged as op ``backfill``.
 """
@@ -37,16 +37,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
-from credo.chunk import language_for, source_lines
-from credo.docuri import line_hint, normalise_doc_uri, parse_lines
 from credo.errors import InvalidInputError
+from credo.knowledge.chunk import language_for, source_lines
+from credo.knowledge.docuri import line_hint, normalise_doc_uri, parse_lines
 from credo.store import Store
 from credo.types import DocAnchor
 
 # Letters and digits only: "_" and markup characters split words the same way on both sides.
 _WORD = re.compile(r"[^\W_]+")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
-# The label `credo.chunk.split_code` puts before a docstring: "Class.method: ".
+# The label `credo.knowledge.chunk.split_code` puts before a docstring: "Class.method: ".
 _LABEL = re.compile(r"^[A-Za-z_][\w.]*: ")
 # How far apart the words of one belief may lie in the file: its own words, twice over,
 # plus room for what markup adds (link targets, HTML tags). Wider spans are not one text.

@@ -17,7 +17,12 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
-from credo.chunk.model import MAX_PARAGRAPH_CHARS, MIN_SENTENCE_CHARS, Chunk, is_meaningful
+from credo.knowledge.chunk.model import (
+    MAX_PARAGRAPH_CHARS,
+    MIN_SENTENCE_CHARS,
+    Chunk,
+    is_meaningful,
+)
 
 Line = tuple[int, str]
 # Turns a raw piece of source into (belief text, links).

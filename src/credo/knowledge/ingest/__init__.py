@@ -1,0 +1,62 @@
+"""Document ingest: files and folders become beliefs anchored to their exact lines.
+
+The package: ``walk`` (which files a run reads, and reading one), ``state`` (what one run
+knows: its report, its caches, the CITES that wait), ``writer`` (one changed file's beliefs,
+anchors and edges) and ``run`` (``ingest_paths``: the run itself, its commits and clean-up).
+
+The rules (quoted in the docs):
+
+- **Walk.** Folders are walked in name order. ``.gitignore`` files are honoured the way git
+  reads them (a deeper file overrides a shallower one, ``!`` re-includes), including those
+  in the folders between the project root and a folder given on the command line. The
+  folders ``.git``, ``.credo``, ``__pycache__``, ``node_modules`` and ``.venv`` are never
+  entered. Symbolic links are followed, but a folder already visited (by its device and
+  inode) is not entered twice, so link loops end. A file named explicitly is read even if
+  a ``.gitignore`` lists it: the user asked for it.
+- **Skips** (counted by reason in the report, never an error): ``unsupported`` (an
+  extension no splitter reads, see `credo.knowledge.chunk.EXTENSIONS`, or a ``#`` in the path, which
+  a document URI cannot hold), ``too_large`` (over `MAX_FILE_BYTES`), ``binary`` (a NUL
+  byte in the first `SNIFF_BYTES`), ``not_utf8`` (not valid UTF-8) and ``unreadable`` (not
+  a regular file, a dangling link, no permission, or an I/O error).
+- **Unchanged files** (same sha256 as the ``ingested_files`` ledger records) are skipped.
+- **Beliefs.** Each chunk of `credo.knowledge.chunk.split_file` becomes one belief (origin
+  ``document``, kind ``factual``) whose id derives from its normalised text the way
+  ``Memory.remember`` derives it, so the same text anywhere is one belief: a belief whose
+  text survives an edit keeps its id, and text found in several files is one belief with
+  an anchor per file (each new file adds a corroboration). Within one file the first
+  occurrence anchors the belief.
+- **Anchors.** Each belief gets one ``ingest`` anchor per file, ``relpath#Lstart-Lend``
+  with position_hint ``Lstart-Lend`` (a file outside the root is a ``file:///`` URI). On
+  re-ingest the row is updated in place when the lines move. A path, file name or URL
+  mentioned in a chunk (a link target or a bare word) becomes a ``derived`` anchor: URLs
+  (``http``, ``https``, ``ftp``) as given, paths normalised and only when the file exists
+  (relative to the chunk's file, then to the root; a bare file name also matches a file
+  of that name found once in the walked tree).
+- **Edges.** Every chunk is DERIVED_FROM its section's heading chunk, and every heading
+  DERIVED_FROM its parent heading; in code, the scope's docstring plays the heading
+  (method -> class -> module, comments -> their scope's docstring). A Markdown link to
+  another file of the ingested tree (relative to the linking file, ``/`` meaning the root;
+  ``#fragment`` and ``?query`` dropped) CITES that file's first top-level heading, else
+  its first chunk. Edges are added, never removed, by ingest.
+- **Vanished text.** After a file changes, a belief whose text left it loses nothing if it
+  is still in the file elsewhere; otherwise it is marked stale (soft-deleted, the anchor
+  kept for audit) when it is a ``document`` belief, unlocked, with no ``ingest`` anchor
+  into another file; a belief that stands on another file, a locked one or one a person
+  stated keeps living and only loses this file's anchor. A file that vanished from a
+  folder being ingested is treated as emptied.
+- **Atomicity and audit.** Each file is written in one transaction scope, all or nothing
+  (consecutive files share a commit, at most `GROUP_FILES` files or `GROUP_SECONDS`, to
+  amortise the fsync; a failure rolls the group back and its files are re-read next run);
+  every write is logged
+  in ``ingest_log`` (op ``ingest``, ``source_path`` the file's URI, the action in the
+  payload). A file whose links point at files ingested later in the same run has its
+  CITES edges and its ledger row written in one last transaction, so an interrupted run
+  re-reads it next time instead of losing the edges.
+"""
+
+from __future__ import annotations
+
+from credo.knowledge.ingest.run import ingest_paths
+from credo.knowledge.ingest.state import IngestReport
+
+__all__ = ["IngestReport", "ingest_paths"]

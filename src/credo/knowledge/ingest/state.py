@@ -1,0 +1,119 @@
+"""What one ingest run knows: its report, the caches of URIs, links and file checks it
+fills as it goes, and the changed files whose CITES wait for files read later in the run."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+from credo.knowledge.docuri import normalise_doc_uri
+from credo.store import Store
+from credo.store.rows import IngestedFile
+
+LogRow = tuple[float, str, str | None, str | None, dict[str, Any] | None]
+# Any "x:" link (http:, mailto:, file: ...) names no file of the tree.
+_ANY_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+@dataclass(slots=True)
+class IngestReport:
+    """What one ``ingest_paths`` run did.
+
+    ``beliefs_kept`` counts beliefs of changed files whose text and lines are unchanged,
+    ``beliefs_moved`` those whose text survived at other lines (their anchor moved),
+    ``beliefs_stale`` those marked stale. ``skipped`` maps a reason of `SKIP_REASONS` to a
+    count; ``skipped_files`` lists (path, reason).
+    """
+
+    files_seen: int = 0
+    files_ingested: int = 0
+    files_unchanged: int = 0
+    files_removed: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+    skipped_files: list[tuple[str, str]] = field(default_factory=list)
+    beliefs_added: int = 0
+    beliefs_kept: int = 0
+    beliefs_moved: int = 0
+    beliefs_revived: int = 0
+    beliefs_corroborated: int = 0
+    beliefs_stale: int = 0
+    edges_added: int = 0
+    anchors_added: int = 0
+    chunks_rejected: int = 0  # chunks belief validation refused (e.g. over the size limit)
+    seconds: float = 0.0
+
+    @property
+    def files_skipped(self) -> int:
+        return sum(self.skipped.values())
+
+    def skip(self, path: str, reason: str) -> None:
+        self.skipped[reason] = self.skipped.get(reason, 0) + 1
+        self.skipped_files.append((path, reason))
+
+
+@dataclass(slots=True)
+class Deferred:
+    """A changed file whose CITES wait for targets ingested later in the run."""
+
+    ledger: IngestedFile
+    cites: list[tuple[str, str]]  # (citing belief id, target file URI)
+
+
+class Run:
+    def __init__(self, store: Store, root: Path) -> None:
+        self.store = store
+        self.root = root
+        self.report = IngestReport()
+        self.tree: dict[str, Path] = {}  # URI -> path of every walked file
+        self.names: dict[str, Path] = {}
+        self.first_belief: dict[str, str | None] = {}  # URI -> cite target, once known
+        self.deferred: list[Deferred] = []
+        self._uris: dict[Path, str] = {}
+        self._exists: dict[Path, bool] = {}
+        self._links: dict[tuple[str, Path], Path | None] = {}
+
+    def uri(self, path: Path) -> str:
+        found = self._uris.get(path)
+        if found is None:
+            found = self._uris[path] = file_uri(path, self.root)
+        return found
+
+    def link_path(self, link: str, source: Path) -> Path | None:
+        key = (link, source.parent)
+        if key not in self._links:
+            self._links[key] = link_path(link, source, self.root)
+        return self._links[key]
+
+    def is_file(self, path: Path) -> bool:
+        found = self._exists.get(path)
+        if found is None:
+            found = self._exists[path] = os.path.isfile(path)
+        return found
+
+    def cite_target(self, uri: str) -> str | None:
+        """The belief a link to ``uri`` cites, if that file's ingest is already written."""
+        if uri not in self.first_belief:
+            row = self.store.get_ingested_file(uri)
+            if row is None:
+                return None
+            self.first_belief[uri] = row.first_belief
+        return self.first_belief[uri]
+
+
+def file_uri(path: Path, root: Path) -> str:
+    return normalise_doc_uri(os.fspath(path), root=root).uri
+
+
+def link_path(link: str, source: Path, root: Path) -> Path | None:
+    """The local file a Markdown link target names, or None for URLs and in-page links."""
+    if _ANY_SCHEME.match(link):
+        return None  # http:, mailto:, file: ... are not files of the tree
+    target = unquote(link.split("#", 1)[0].split("?", 1)[0]).strip()
+    if not target:
+        return None
+    base = root if target.startswith("/") else source.parent
+    return Path(os.path.normpath(base / target.lstrip("/")))

@@ -1,0 +1,162 @@
+"""The disk side of ingest: which files a run reads (the walk rules of `credo.knowledge.ingest`)
+and reading one of them, or the reason it is skipped."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from credo.errors import InvalidInputError
+from credo.knowledge.chunk import language_for
+
+# Larger files are logs, dumps or generated code, not documentation worth a belief per line.
+MAX_FILE_BYTES = 2 * 1024 * 1024
+# git's own binary test: a NUL byte within the first 8 KB.
+SNIFF_BYTES = 8192
+# Never entered: version control, credo's own store, caches and dependency trees.
+SKIP_DIRS = frozenset({".git", ".credo", "__pycache__", "node_modules", ".venv"})
+SKIP_REASONS = ("unsupported", "too_large", "binary", "not_utf8", "unreadable")
+
+
+def start_path(raw: str | os.PathLike[str]) -> Path:
+    # abspath, not resolve: a symlinked file keeps the path the user sees.
+    path = Path(os.path.abspath(os.fspath(raw)))
+    if not os.path.lexists(path):
+        raise InvalidInputError(f"cannot ingest {os.fspath(raw)!r}: no such file or folder")
+    return path
+
+
+Specs = tuple[tuple[Path, pathspec.GitIgnoreSpec], ...]
+
+
+def walk_files(starts: Sequence[Path], root: Path) -> list[Path]:
+    """Candidate files under ``starts``, in walk order, each once (see the module rules)."""
+    seen: dict[Path, None] = {}
+    visited: set[tuple[int, int]] = set()
+    for start in starts:
+        if os.path.isdir(start):
+            for path in _walk_dir(start, _ancestor_specs(start, root), visited):
+                seen.setdefault(path, None)
+        else:
+            seen.setdefault(start, None)
+    return list(seen)
+
+
+def _ancestor_specs(folder: Path, root: Path) -> Specs:
+    """The .gitignore files of the folders from the root down to ``folder``'s parent."""
+    try:
+        parts = folder.relative_to(root).parts
+    except ValueError:
+        return ()
+    specs: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
+    current = root
+    for part in ("", *parts[:-1]):
+        current = current / part if part else current
+        spec = _load_spec(current)
+        if spec is not None:
+            specs.append((current, spec))
+    return tuple(specs)
+
+
+def _load_spec(folder: Path) -> pathspec.GitIgnoreSpec | None:
+    try:
+        text = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    return pathspec.GitIgnoreSpec.from_lines(text.splitlines())
+
+
+def _ignored(path: Path, is_dir: bool, specs: Specs) -> bool:
+    # The deepest .gitignore with a matching pattern decides, as in git.
+    for base, spec in reversed(specs):
+        relative = path.relative_to(base).as_posix() + ("/" if is_dir else "")
+        verdict = spec.check_file(relative).include
+        if verdict is not None:
+            return verdict
+    return False
+
+
+def _walk_dir(top: Path, specs: Specs, visited: set[tuple[int, int]]) -> Iterator[Path]:
+    stack: list[tuple[Path, Specs]] = [(top, specs)]
+    while stack:
+        folder, inherited = stack.pop()
+        try:
+            info = os.stat(folder)
+        except OSError:
+            continue
+        if (info.st_dev, info.st_ino) in visited:
+            continue  # a symlink loop or a second link to the same folder
+        visited.add((info.st_dev, info.st_ino))
+        own = _load_spec(folder)
+        active = (*inherited, (folder, own)) if own is not None else inherited
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            continue
+        subfolders: list[Path] = []
+        for entry in entries:
+            path = Path(entry.path)
+            is_dir = _is_dir(entry)
+            if is_dir and entry.name in SKIP_DIRS:
+                continue
+            if _ignored(path, is_dir, active):
+                continue
+            if is_dir:
+                subfolders.append(path)
+            elif entry.name != ".gitignore":
+                yield path  # files, and links that lead nowhere (reported unreadable)
+        stack.extend((sub, active) for sub in reversed(subfolders))
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def unique_names(files: Iterable[Path]) -> dict[str, Path]:
+    """File name -> path, for names found exactly once in the tree."""
+    counts: dict[str, list[Path]] = {}
+    for path in files:
+        counts.setdefault(path.name, []).append(path)
+    return {name: paths[0] for name, paths in counts.items() if len(paths) == 1}
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    text: str
+    digest: str
+    size: int
+    mtime: float
+
+
+def read_file(path: Path) -> Read | str:
+    """The file's text, or the reason it is skipped."""
+    if "#" in path.as_posix() or language_for(path.name) is None:
+        return "unsupported"
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            return "unreadable"  # a FIFO would block, a device would never end
+        if info.st_size > MAX_FILE_BYTES:
+            return "too_large"
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        return "unreadable"
+    if len(data) > MAX_FILE_BYTES:
+        return "too_large"
+    if b"\x00" in data[:SNIFF_BYTES]:
+        return "binary"
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return "not_utf8"
+    return Read(text, hashlib.sha256(data).hexdigest(), len(data), info.st_mtime)

@@ -1,0 +1,362 @@
+"""Writing one changed file of an ingest run: its beliefs and their ``ingest`` anchors, the
+beliefs whose text left it, its DERIVED_FROM and CITES edges, its ``derived`` anchors, its
+ledger row and its log (the rules of `credo.knowledge.ingest`)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
+from credo.errors import InvalidInputError
+from credo.knowledge import identity
+from credo.knowledge.chunk import Chunk
+from credo.knowledge.docuri import line_hint, normalise_doc_uri
+from credo.knowledge.ingest.state import Deferred, LogRow, Run
+from credo.knowledge.ingest.walk import Read
+from credo.store import Store
+from credo.store.rows import FileAnchor, IngestedFile, NewBelief
+from credo.types import DocAnchor
+
+# Schemes whose links are web documents; other "x:" links (mailto:, tel:) are not anchors.
+_URL = re.compile(r"^(?:https?|ftp)://", re.I)
+# A bare word that may name a file: it holds a "/" or ends in a short extension.
+_PATHLIKE = re.compile(r"^(?:[\w.~-]+/)*[\w.-]+(?:/|\.[A-Za-z0-9]{1,10})$")
+_WORD_EDGE = "`'\"()[]{}<>,;:!?*"
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    index: int  # position in the chunk list
+    chunk: Chunk
+    content: str
+    digest: str
+
+
+class FileWriter:
+    """Writes one changed file inside the caller's transaction."""
+
+    def __init__(
+        self, run: Run, path: Path, uri: str, read: Read | None, chunks: list[Chunk]
+    ) -> None:
+        self.run = run
+        self.store = run.store
+        self.report = run.report
+        self.path = path
+        self.uri = uri
+        self.read = read
+        self.chunks = chunks
+        self.now = time.time()
+        self.log: list[LogRow] = []
+        self.ids: dict[int, str] = {}  # chunk index -> belief id
+
+    def note(self, belief_id: str | None, payload: dict[str, Any]) -> None:
+        self.log.append((self.now, "ingest", belief_id, self.uri, payload))
+
+    def write(self) -> None:
+        """Beliefs, anchors, edges, the ledger row and the log of one changed file."""
+        pieces = self._pieces()
+        old = {a.belief.id: a for a in self.store.ingest_anchors_of_file(self.uri)}
+        self._write_beliefs(pieces, old)
+        self._retire(old, keep=set(self.ids.values()))
+        cites = self._write_structure_and_cites()
+        self._write_derived_anchors(pieces)
+        assert self.read is not None
+        ledger = IngestedFile(
+            self.uri,
+            self.read.digest,
+            self.read.size,
+            self.read.mtime,
+            self.now,
+            len(set(self.ids.values())),
+            self._cite_target_id(),
+        )
+        self.run.first_belief[self.uri] = ledger.first_belief
+        if cites:
+            self.run.deferred.append(Deferred(ledger, cites))
+        else:
+            self.store.record_ingested_files([ledger])
+        self.store.append_log(self.log)
+
+    def write_vanished(self) -> None:
+        """The file is gone from its folder: retire its beliefs as if it were emptied."""
+        old = {a.belief.id: a for a in self.store.ingest_anchors_of_file(self.uri)}
+        self._retire(old, keep=set())
+        self.store.drop_ingested_file(self.uri)
+        self.note(None, {"action": "vanished"})
+        self.store.append_log(self.log)
+
+    # -- beliefs and their ingest anchors --------------------------------------------------
+    def _pieces(self) -> list[Piece]:
+        pieces: list[Piece] = []
+        for index, chunk in enumerate(self.chunks):
+            try:
+                content = identity.clean_content(chunk.text)
+            except InvalidInputError:
+                self.report.chunks_rejected += 1
+                continue
+            pieces.append(Piece(index, chunk, content, identity.content_hash(content)))
+        return pieces
+
+    def _write_beliefs(self, pieces: list[Piece], old: dict[str, FileAnchor]) -> None:
+        firsts: dict[str, Piece] = {}
+        for piece in pieces:
+            firsts.setdefault(piece.digest, piece)  # the first occurrence anchors the belief
+        found = self.store.beliefs_by_hash(firsts)
+        fresh = free_ids(self.store, [d for d in firsts if d not in found])
+        ids = {d: (found[d].id if d in found else fresh[d]) for d in firsts}
+        self.ids = {piece.index: ids[piece.digest] for piece in pieces}
+        new_beliefs = [self._new_belief(ids[d], firsts[d]) for d in fresh]
+        self.store.insert_beliefs(new_beliefs)
+        self._revive([key.id for key in found.values() if key.deleted_at is not None])
+        unanchored: list[tuple[str, Piece]] = []
+        for digest, piece in firsts.items():
+            anchor = old.get(ids[digest])
+            if anchor is not None:
+                self._keep_or_move(anchor, piece)
+                continue
+            unanchored.append((ids[digest], piece))
+            if digest in found:
+                self._corroborate(ids[digest])
+        self._add_ingest_anchors(unanchored)
+
+    def _revive(self, ids: list[str]) -> None:
+        """Stale beliefs whose text is back. Their ingest anchors into other files were
+        kept for audit of files the text had left (a stale belief stands on no file), so
+        they go now: a live belief's anchors must be true."""
+        if not ids:
+            return
+        self.store.set_deleted_many(ids, None, self.now)
+        self.report.beliefs_revived += len(ids)
+        for belief_id in ids:
+            self.note(belief_id, {"action": "revive"})
+        leftovers = self.store.ingest_anchors_elsewhere(ids, self.uri)
+        self.store.delete_anchors(leftovers)
+        for belief_id, doc_uri in leftovers:
+            self.note(belief_id, {"action": "unanchor", "doc_uri": doc_uri})
+
+    def _new_belief(self, belief_id: str, piece: Piece) -> NewBelief:
+        self.report.beliefs_added += 1
+        self.note(
+            belief_id,
+            {
+                "action": "add",
+                "content": piece.content,
+                "kind": "factual",
+                "origin": "document",
+                "lines": hint(piece.chunk),
+            },
+        )
+        return NewBelief(
+            belief_id,
+            piece.content,
+            piece.digest,
+            "factual",
+            "document",
+            False,
+            1.0,
+            1.0,
+            None,
+            self.now,
+            self.now,
+        )
+
+    def _corroborate(self, belief_id: str) -> None:
+        # Text already known from elsewhere: this file is one more witness for it.
+        self.store.add_corroboration(belief_id, self.uri, None, self.now)
+        self.report.beliefs_corroborated += 1
+        self.note(belief_id, {"action": "corroborate"})
+
+    def _keep_or_move(self, anchor: FileAnchor, piece: Piece) -> None:
+        new_uri = self._anchor_uri(piece.chunk)
+        if anchor.doc_uri == new_uri:
+            self.report.beliefs_kept += 1
+            return
+        self.store.move_anchor(anchor.belief.id, anchor.doc_uri, new_uri, hint(piece.chunk))
+        self.report.beliefs_moved += 1
+        self.note(anchor.belief.id, {"action": "move", "from": anchor.doc_uri, "to": new_uri})
+
+    def _add_ingest_anchors(self, anchors: list[tuple[str, Piece]]) -> None:
+        rows = [
+            DocAnchor(belief_id, self._anchor_uri(p.chunk), "ingest", hint(p.chunk), self.now)
+            for belief_id, p in anchors
+        ]
+        self._insert_anchors(rows)
+
+    def _insert_anchors(self, rows: list[DocAnchor]) -> None:
+        # A manual anchor may already hold the same URI; it stays, and nothing is logged.
+        present = self.store.existing_anchor_keys((a.belief_id, a.doc_uri) for a in rows)
+        rows = [a for a in rows if (a.belief_id, a.doc_uri) not in present]
+        self.store.insert_anchors(rows)
+        self.report.anchors_added += len(rows)
+        for a in rows:
+            self.note(
+                a.belief_id,
+                {
+                    "action": "anchor",
+                    "doc_uri": a.doc_uri,
+                    "anchor_type": a.anchor_type,
+                    "position_hint": a.position_hint,
+                },
+            )
+
+    def _anchor_uri(self, chunk: Chunk) -> str:
+        return f"{self.uri}#{hint(chunk)}"
+
+    def _retire(self, old: dict[str, FileAnchor], keep: set[str]) -> None:
+        """Beliefs whose text left the file: stale, or only unanchored (module rules)."""
+        gone = [a for a in old.values() if a.belief.id not in keep and a.belief.deleted_at is None]
+        if not gone:
+            return
+        elsewhere = {
+            belief_id
+            for belief_id, _ in self.store.ingest_anchors_elsewhere(
+                [a.belief.id for a in gone], self.uri
+            )
+        }
+        stale: list[str] = []
+        unanchor: list[tuple[str, str]] = []
+        for anchor in gone:
+            belief = anchor.belief
+            if belief.origin == "document" and not belief.locked and belief.id not in elsewhere:
+                stale.append(belief.id)
+                self.note(belief.id, {"action": "stale", "doc_uri": anchor.doc_uri})
+            else:
+                unanchor.append((belief.id, anchor.doc_uri))
+                self.note(belief.id, {"action": "unanchor", "doc_uri": anchor.doc_uri})
+        self.store.set_deleted_many(stale, self.now, self.now)
+        self.store.delete_anchors(unanchor)
+        self.report.beliefs_stale += len(stale)
+
+    # -- edges ------------------------------------------------------------------------------
+    def _write_structure_and_cites(self) -> list[tuple[str, str]]:
+        """Write DERIVED_FROM and the CITES whose target is known; return deferred CITES."""
+        edges: list[Edge] = []
+        deferred: list[tuple[str, str]] = []
+        for index, belief_id in self.ids.items():
+            chunk = self.chunks[index]
+            if chunk.heading_index is not None and chunk.heading_index in self.ids:
+                edges.append(self._edge(belief_id, self.ids[chunk.heading_index], "DERIVED_FROM"))
+            for target_uri in self._cited_files(chunk):
+                if target_uri in self.run.first_belief or target_uri not in self.run.tree:
+                    target = self.run.cite_target(target_uri)
+                    if target is not None:
+                        edges.append(self._edge(belief_id, target, "CITES"))
+                else:
+                    deferred.append((belief_id, target_uri))  # ingested later in this run
+        for edge in insert_new_edges(self.store, edges):
+            self.report.edges_added += 1
+            self.note(edge.src, edge_payload(edge))
+        return deferred
+
+    def _edge(self, src: str, dst: str, type_name: str) -> Edge:
+        edge_type = EdgeType(type_name)
+        return Edge(src, dst, edge_type, EDGE_VALENCE[edge_type], None, self.now)
+
+    def _cited_files(self, chunk: Chunk) -> list[str]:
+        """URIs of the other files of the ingested tree this chunk links to."""
+        cited: list[str] = []
+        for link in chunk.links:
+            path = self.run.link_path(link, self.path)
+            if path is None:
+                continue
+            uri = self.run.uri(path)
+            if uri != self.uri and uri not in cited:
+                cited.append(uri)
+        return cited
+
+    def _cite_target_id(self) -> str | None:
+        """What links to this file cite: the first top-level heading, else the first chunk."""
+        for index, belief_id in self.ids.items():
+            chunk = self.chunks[index]
+            if chunk.role == "heading" and chunk.heading_index is None:
+                return belief_id
+        return next(iter(self.ids.values()), None)
+
+    # -- derived anchors --------------------------------------------------------------------
+    def _write_derived_anchors(self, pieces: list[Piece]) -> None:
+        rows: dict[tuple[str, str], DocAnchor] = {}
+        for piece in pieces:
+            belief_id = self.ids[piece.index]
+            for uri in self._mentions(piece.chunk):
+                rows.setdefault(
+                    (belief_id, uri), DocAnchor(belief_id, uri, "derived", None, self.now)
+                )
+        self._insert_anchors(list(rows.values()))
+
+    def _mentions(self, chunk: Chunk) -> list[str]:
+        """URLs and existing files the chunk names, as document URIs, each once."""
+        found: dict[str, None] = {}
+        for link in chunk.links:
+            if _URL.match(link):
+                self._add_url(found, link)
+            else:
+                path = self.run.link_path(link, self.path)
+                if path is not None and self.run.is_file(path):
+                    found.setdefault(self.run.uri(path), None)
+        for word in chunk.text.split():
+            path = self._bare_path(word)
+            if path is not None:
+                found.setdefault(self.run.uri(path), None)
+        return list(found)
+
+    def _add_url(self, found: dict[str, None], link: str) -> None:
+        # A URL too long or with control characters is not worth an anchor.
+        with contextlib.suppress(InvalidInputError):
+            found.setdefault(normalise_doc_uri(link).uri, None)
+
+    def _bare_path(self, word: str) -> Path | None:
+        """The existing file a bare word names, if any (see the module rules)."""
+        if "/" not in word and "." not in word:
+            return None  # most words: no regex, no disk
+        word = word.strip(_WORD_EDGE).rstrip(".")
+        if "://" in word or not _PATHLIKE.match(word):
+            return None
+        relative = word.lstrip("/")
+        for base in (self.path.parent, self.run.root):
+            candidate = Path(os.path.normpath(base / relative))
+            if self.run.is_file(candidate):
+                return candidate
+        return self.run.names.get(word) if "/" not in word else None
+
+
+def hint(chunk: Chunk) -> str:
+    return line_hint(chunk.start_line, chunk.end_line)
+
+
+def free_ids(store: Store, digests: list[str]) -> dict[str, str]:
+    """New belief ids for new texts: 'b' + hash prefix, lengthened until unused (as
+    ``Memory.remember`` does), checked for the whole file in one query."""
+    ids = {d: identity.derived_id(d) for d in digests}
+    taken = store.content_hashes(ids.values())
+    used: set[str] = set()
+    for digest, belief_id in ids.items():
+        width = len(belief_id)
+        while (taken.get(belief_id) not in (None, digest)) or belief_id in used:
+            width += 4  # a 60-bit prefix collision: extend the prefix until it is unique
+            belief_id = "b" + digest[: width - 1]
+            taken.update(store.content_hashes([belief_id]))
+        ids[digest] = belief_id
+        used.add(belief_id)
+    return ids
+
+
+def edge_payload(edge: Edge) -> dict[str, Any]:
+    return {"action": "edge", "dst": edge.dst, "type": edge.type.value, "weight": edge.weight}
+
+
+def insert_new_edges(store: Store, edges: list[Edge]) -> list[Edge]:
+    """Insert the edges not yet stored (self-edges dropped); return those inserted."""
+    unique: dict[tuple[str, str, str], Edge] = {}
+    for edge in edges:
+        if edge.src != edge.dst:
+            unique.setdefault((edge.src, edge.dst, edge.type.value), edge)
+    present = store.existing_edge_keys(unique)
+    added = [edge for key, edge in unique.items() if key not in present]
+    store.insert_edges(added)
+    return added
