@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
-from credo.errors import InvalidInputError
+from credo.errors import InvalidInputError, NotFoundError
 from credo.store import LATEST_VERSION, Store
 from credo.store.migrations import MIGRATIONS
 
@@ -414,22 +414,41 @@ def test_corpus_labels_resolve_against_the_ingested_tree(tmp_path: Path) -> None
         assert docs & set(query.expected_doc_uris), query.id
 
 
-def test_seed_contract_names(tmp_path: Path) -> None:
-    """The seed's API names do what Memory.link / anchors / anchors_for_beliefs do."""
+def test_seed_contract_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seed's functions take the store, as the memo's class diagram does, and do what
+    Memory.link / anchors / anchors_for_beliefs do (Memory calls them)."""
     from credo.knowledge.linker import (
         get_doc_anchors,
         get_doc_anchors_batch,
         link_belief_to_document,
     )
 
-    with Memory(tmp_path / "seed.db", root=tmp_path) as memory:
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    (project / "docs").mkdir()
+    monkeypatch.chdir(project / "docs")
+    with Memory(tmp_path / "seed.db", root=project) as memory:
+        store = memory.store
         a = memory.remember("first")
         b = memory.remember("second")
-        first = link_belief_to_document(memory, a, "docs/x.md", position_hint="L1-L2")
-        again = link_belief_to_document(memory, a, "docs/x.md", position_hint="L9-L9")
+        # No root given: the root is the git work tree of the current folder (docs/ here).
+        first = link_belief_to_document(store, a, "docs/x.md", position_hint="L1-L2")
+        assert first.doc_uri == "docs/x.md"
+        again = link_belief_to_document(store, a, str(project / "docs/x.md"), position_hint="L9")
         assert first == again and first.anchor_type == "ingest"
-        link_belief_to_document(memory, b, "https://example.org/p", anchor_type="manual")
-        assert get_doc_anchors(memory, a) == [first]
-        batch = get_doc_anchors_batch(memory, [a, b, "missing"])
+        link_belief_to_document(store, b, "https://example.org/p", anchor_type="manual")
+        assert get_doc_anchors(store, a) == [first] == memory.anchors(a)
+        batch = get_doc_anchors_batch(store, [a, b, "missing"])
         assert sorted(batch) == sorted([a, b])
         assert batch[b][0].doc_uri == "https://example.org/p"
+        assert [e.payload["doc_uri"] for e in store.log_entries() if e.op == "link"] == [
+            "docs/x.md",
+            "https://example.org/p",
+        ]
+        with pytest.raises(InvalidInputError, match="anchor_type"):
+            link_belief_to_document(store, a, "x.md", anchor_type="guessed")
+        memory.forget(b)
+        with pytest.raises(NotFoundError, match="forgotten"):
+            link_belief_to_document(store, b, "x.md")
+        with pytest.raises(NotFoundError, match="no belief"):
+            get_doc_anchors(store, "missing")

@@ -40,6 +40,13 @@ def git_root(start: Path) -> Path | None:
     return marker.parent if marker else None
 
 
+def project_root(cwd: Path | None = None) -> Path:
+    """The folder document paths are stored relative to: the git work tree of ``cwd`` (the
+    current folder by default), else ``cwd`` itself."""
+    here = cwd or Path.cwd()
+    return git_root(here) or here
+
+
 def user_data_dir() -> Path:
     if sys.platform == "darwin":
         return Path.home() / "Library" / "Application Support" / "credo"

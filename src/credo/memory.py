@@ -10,12 +10,11 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from credo.config import Settings, git_root, load_settings, parse_bool, resolve_db_path
-from credo.errors import ConflictError, InvalidInputError, NotFoundError, StoreError
+from credo.config import Settings, load_settings, parse_bool, project_root, resolve_db_path
+from credo.errors import ConflictError, InvalidInputError, StoreError
 from credo.retrieval import pipeline
 from credo.store import Store
 from credo.types import (
-    ANCHOR_TYPES,
     BELIEF_KINDS,
     ORIGINS,
     Belief,
@@ -72,7 +71,7 @@ class Memory:
     ) -> None:
         self.path = resolve_db_path(path) if str(path) != ":memory:" else Path(":memory:")
         cwd = Path.cwd()
-        self.root = Path(root).resolve() if root is not None else (git_root(cwd) or cwd)
+        self.root = Path(root).resolve() if root is not None else project_root(cwd)
         self.settings = settings if settings is not None else load_settings(cwd)
         self.source = source
         self.store = Store(self.path)
@@ -100,13 +99,7 @@ class Memory:
     # -- reads -----------------------------------------------------------------------------
     def get(self, belief_id: str) -> Belief:
         """The belief with this id (soft-deleted ones too; check ``deleted_at``)."""
-        try:
-            belief = self.store.get_belief(belief_id)
-        except UnicodeEncodeError:  # a lone surrogate can name no stored belief
-            belief = None
-        if belief is None:
-            raise NotFoundError(f"no belief with id {belief_id!r}")
-        return belief
+        return self.store.require_belief(belief_id)
 
     def stats(self) -> StoreStats:
         return self.store.stats()
@@ -117,12 +110,7 @@ class Memory:
         return self.store.edges_touching([belief_id])
 
     def _live(self, belief_id: str) -> Belief:
-        belief = self.get(belief_id)
-        if belief.deleted_at is not None:
-            raise NotFoundError(
-                f"belief {belief_id!r} is forgotten; remember it again to revive it"
-            )
-        return belief
+        return self.store.require_belief(belief_id, live=True)
 
     # -- writes ----------------------------------------------------------------------------
     def remember(
@@ -153,6 +141,7 @@ class Memory:
         if id is not None:
             identity.check_id(id)
         from credo.knowledge.docuri import normalise_doc_uri  # write path only
+        from credo.knowledge.linker import record_link
 
         anchor = normalise_doc_uri(doc, root=self.root) if doc is not None else None
         digest = identity.content_hash(content)
@@ -212,7 +201,15 @@ class Memory:
                     ]
                 )
             if anchor is not None:
-                self._link(belief_id, anchor.uri, "manual", anchor.position_hint, now)
+                record_link(
+                    self.store,
+                    belief_id,
+                    anchor.uri,
+                    "manual",
+                    anchor.position_hint,
+                    now,
+                    source=self.source,
+                )
         return belief_id
 
     def _free_id(self, digest: str) -> str:
@@ -398,51 +395,30 @@ class Memory:
         lines: str | tuple[int, int] | None = None,
     ) -> DocAnchor:
         """Anchor a belief to a document (idempotent on (belief_id, normalised doc_uri))."""
-        if anchor_type not in ANCHOR_TYPES:
-            raise InvalidInputError(
-                f"anchor_type {anchor_type!r} must be one of {', '.join(ANCHOR_TYPES)}"
-            )
-        from credo.knowledge.docuri import normalise_doc_uri, parse_lines
+        from credo.knowledge.linker import link_belief_to_document
 
-        span = parse_lines(lines) if isinstance(lines, str) else lines
-        normalised = normalise_doc_uri(doc_uri, root=self.root, lines=span)
-        hint = position_hint if position_hint is not None else normalised.position_hint
-        now = time.time()
-        with self.store.transaction(), self.store.write_errors():
-            self._live(belief_id)
-            self._link(belief_id, normalised.uri, anchor_type, hint, now)
-            stored = self.store.get_anchor(belief_id, normalised.uri)
-        assert stored is not None
-        return stored
-
-    def _link(
-        self, belief_id: str, uri: str, anchor_type: str, hint: str | None, now: float
-    ) -> None:
-        if self.store.insert_anchors([DocAnchor(belief_id, uri, anchor_type, hint, now)]):
-            self.store.append_log(
-                [
-                    (
-                        now,
-                        "link",
-                        belief_id,
-                        self.source,
-                        {
-                            "doc_uri": uri,
-                            "anchor_type": anchor_type,
-                            "position_hint": hint,
-                        },
-                    )
-                ]
-            )
+        return link_belief_to_document(
+            self.store,
+            belief_id,
+            doc_uri,
+            anchor_type,
+            position_hint,
+            root=self.root,
+            lines=lines,
+            source=self.source,
+        )
 
     def anchors(self, belief_id: str) -> list[DocAnchor]:
         """A belief's document anchors, oldest first."""
-        self.get(belief_id)
-        return self.store.anchors_for([belief_id]).get(belief_id, [])
+        from credo.knowledge.linker import get_doc_anchors
+
+        return get_doc_anchors(self.store, belief_id)
 
     def anchors_for_beliefs(self, belief_ids: Iterable[str]) -> dict[str, list[DocAnchor]]:
         """Anchors of many beliefs in one query."""
-        return self.store.anchors_for(belief_ids)
+        from credo.knowledge.linker import get_doc_anchors_batch
+
+        return get_doc_anchors_batch(self.store, belief_ids)
 
     def beliefs_for_doc(
         self, doc_uri_or_path: str, *, include_forgotten: bool = False

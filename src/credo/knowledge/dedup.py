@@ -44,7 +44,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from credo.edge_types import EdgeType
 from credo.errors import InvalidInputError
@@ -52,7 +52,7 @@ from credo.types import Belief
 from credo.unionfind import UnionFind
 
 if TYPE_CHECKING:
-    from credo.memory import Memory
+    from credo.store import Store
 
 SHINGLE_SIZE = 3
 DEFAULT_THRESHOLD = 0.7
@@ -227,6 +227,18 @@ def _clusters(
 # -- writes (through Memory, so they are validated and logged) ----------------------------------
 
 
+class MemoryView(Protocol):
+    """What dedup uses of a ``credo.Memory``, named by its shape: this layer sits below the
+    composition root and does not import it."""
+
+    store: Store
+    source: str  # the name its writes are logged under
+
+    def get(self, belief_id: str) -> Belief: ...
+
+    def relate(self, src: str, dst: str, type: EdgeType) -> object: ...
+
+
 @dataclass(frozen=True, slots=True)
 class ApplyReport:
     """Edges written by `apply`, and members left alone (and why)."""
@@ -237,7 +249,7 @@ class ApplyReport:
 
 
 def scan(
-    memory: Memory, *, threshold: float = DEFAULT_THRESHOLD, shingle_size: int = SHINGLE_SIZE
+    memory: MemoryView, *, threshold: float = DEFAULT_THRESHOLD, shingle_size: int = SHINGLE_SIZE
 ) -> DedupReport:
     """`find_duplicates` over every live belief of a store."""
     return find_duplicates(
@@ -245,7 +257,7 @@ def scan(
     )
 
 
-def apply(memory: Memory, report: DedupReport) -> ApplyReport:
+def apply(memory: MemoryView, report: DedupReport) -> ApplyReport:
     """Write SUPERSEDES newest -> each other member, in one transaction, logged as dedup's.
 
     Existing edges are left as they are (``Memory.relate`` would refuse them anyway), and
@@ -268,7 +280,7 @@ def apply(memory: Memory, report: DedupReport) -> ApplyReport:
     return ApplyReport(tuple(written), tuple(existing), tuple(locked))
 
 
-def undo(memory: Memory) -> tuple[tuple[str, str], ...]:
+def undo(memory: MemoryView) -> tuple[tuple[str, str], ...]:
     """Remove the SUPERSEDES edges dedup wrote that still exist; returns them (src, dst).
 
     The owner of an edge is the source of the last log entry that created it: an edge
@@ -291,7 +303,7 @@ def undo(memory: Memory) -> tuple[tuple[str, str], ...]:
     return tuple(removed)
 
 
-def _dedup_owned(memory: Memory) -> set[tuple[str, str]]:
+def _dedup_owned(memory: MemoryView) -> set[tuple[str, str]]:
     """SUPERSEDES edges whose last logged writer is dedup (replaying relate/unrelate)."""
     owner: dict[tuple[str, str], str | None] = {}
     for entry in memory.store.log_entries():
@@ -305,7 +317,7 @@ def _dedup_owned(memory: Memory) -> set[tuple[str, str]]:
 
 
 @contextmanager
-def _as_source(memory: Memory, source: str) -> Iterator[None]:
+def _as_source(memory: MemoryView, source: str) -> Iterator[None]:
     """Log the writes made inside under `source`: the mark `undo` looks for."""
     previous = memory.source
     memory.source = source

@@ -1,34 +1,110 @@
-"""The belief↔document linker's contract, in the seed's names (doc-linker spec memo):
-``link_belief_to_document``, ``get_doc_anchors`` and its batched form. They are the same
-operations as ``Memory.link``, ``Memory.anchors`` and ``Memory.anchors_for_beliefs``; this
-module only keeps the seed's vocabulary for callers written against it."""
+"""The belief↔document linker, in the seed's function style (doc-linker spec memo):
+``link_belief_to_document``, ``get_doc_anchors`` and its batched form, each over a store.
+
+This is where anchoring a belief happens: ``Memory.link``, ``Memory.anchors`` and
+``Memory.anchors_for_beliefs`` call these functions with the memory's store, project root and
+log source, so callers written against the seed and callers of ``Memory`` get the same
+validation, normalisation (`credo.knowledge.docuri`) and ``ingest_log`` entries.
+"""
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Iterable
+from pathlib import Path
 
-from credo.memory import Memory
-from credo.types import DocAnchor
+from credo.config import project_root
+from credo.errors import InvalidInputError
+from credo.knowledge.docuri import normalise_doc_uri, parse_lines
+from credo.store import Store
+from credo.types import ANCHOR_TYPES, DocAnchor
 
 
 def link_belief_to_document(
-    memory: Memory,
+    store: Store,
     belief_id: str,
     doc_uri: str,
-    *,
     anchor_type: str = "ingest",
     position_hint: str | None = None,
+    *,
+    root: str | os.PathLike[str] | None = None,
+    lines: str | tuple[int, int] | None = None,
+    source: str = "api",
 ) -> DocAnchor:
-    """Anchor a belief to a document; calling it again for the same (belief, normalised
-    URI) leaves one row (INSERT OR IGNORE)."""
-    return memory.link(belief_id, doc_uri, anchor_type=anchor_type, position_hint=position_hint)
+    """Anchor a live belief to a document and return the stored anchor.
+
+    Calling it again for the same (belief, normalised URI) leaves one row (INSERT OR IGNORE).
+
+    Args:
+        store: the open store.
+        belief_id: a stored, not forgotten belief.
+        doc_uri: a path, ``file://`` URI or URL; a path is stored relative to ``root``.
+        anchor_type: one of ``ingest``, ``manual``, ``derived``.
+        position_hint: where in the document; by default the line range of ``lines`` or of
+            a ``#L12-L30`` fragment.
+        root: the project root (default: the git work tree of the current folder, else the
+            folder, as for ``Memory``).
+        lines: a line range, ``"12-30"`` or ``(12, 30)``.
+        source: the name written to ``ingest_log``.
+
+    Raises:
+        InvalidInputError: an unknown anchor type, an empty URI or a malformed line range.
+        NotFoundError: no live belief has this id.
+    """
+    if anchor_type not in ANCHOR_TYPES:
+        raise InvalidInputError(
+            f"anchor_type {anchor_type!r} must be one of {', '.join(ANCHOR_TYPES)}"
+        )
+    span = parse_lines(lines) if isinstance(lines, str) else lines
+    base = Path(root).resolve() if root is not None else project_root()
+    normalised = normalise_doc_uri(doc_uri, root=base, lines=span)
+    hint = position_hint if position_hint is not None else normalised.position_hint
+    now = time.time()
+    with store.transaction(), store.write_errors():
+        store.require_belief(belief_id, live=True)
+        record_link(store, belief_id, normalised.uri, anchor_type, hint, now, source=source)
+        stored = store.get_anchor(belief_id, normalised.uri)
+    assert stored is not None
+    return stored
 
 
-def get_doc_anchors(memory: Memory, belief_id: str) -> list[DocAnchor]:
-    """A belief's anchors, ordered by created_at."""
-    return memory.anchors(belief_id)
+def record_link(
+    store: Store,
+    belief_id: str,
+    uri: str,
+    anchor_type: str,
+    hint: str | None,
+    now: float,
+    *,
+    source: str,
+) -> None:
+    """Insert an already normalised anchor inside the caller's transaction, and log it when
+    it is new."""
+    if store.insert_anchors([DocAnchor(belief_id, uri, anchor_type, hint, now)]):
+        store.append_log(
+            [
+                (
+                    now,
+                    "link",
+                    belief_id,
+                    source,
+                    {"doc_uri": uri, "anchor_type": anchor_type, "position_hint": hint},
+                )
+            ]
+        )
 
 
-def get_doc_anchors_batch(memory: Memory, belief_ids: Iterable[str]) -> dict[str, list[DocAnchor]]:
+def get_doc_anchors(store: Store, belief_id: str) -> list[DocAnchor]:
+    """A belief's anchors, oldest first.
+
+    Raises:
+        NotFoundError: no belief has this id (a forgotten one keeps its anchors for audit).
+    """
+    store.require_belief(belief_id)
+    return store.anchors_for([belief_id]).get(belief_id, [])
+
+
+def get_doc_anchors_batch(store: Store, belief_ids: Iterable[str]) -> dict[str, list[DocAnchor]]:
     """Anchors of many beliefs in one query (beliefs without anchors are absent)."""
-    return memory.anchors_for_beliefs(belief_ids)
+    return store.anchors_for(belief_ids)

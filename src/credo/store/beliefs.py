@@ -7,6 +7,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from credo.errors import NotFoundError
 from credo.store.db import json_array
 from credo.types import Belief
 
@@ -52,6 +53,24 @@ class BeliefTable:
         row = self.conn.execute(f"SELECT {_COLUMNS} FROM beliefs b WHERE b.id = ?", (belief_id,))
         found = row.fetchone()
         return _belief(found) if found else None
+
+    def require_belief(self, belief_id: str, *, live: bool = False) -> Belief:
+        """The belief with this id, soft-deleted ones too unless ``live``.
+
+        Raises:
+            NotFoundError: no belief has this id, or (``live``) it is forgotten.
+        """
+        try:
+            belief = self.get_belief(belief_id)
+        except UnicodeEncodeError:  # a lone surrogate can name no stored belief
+            belief = None
+        if belief is None:
+            raise NotFoundError(f"no belief with id {belief_id!r}")
+        if live and belief.deleted_at is not None:
+            raise NotFoundError(
+                f"belief {belief_id!r} is forgotten; remember it again to revive it"
+            )
+        return belief
 
     def live_ids(self, ids: Iterable[str]) -> set[str]:
         """Those of ``ids`` that name a stored, not forgotten belief (one query)."""
