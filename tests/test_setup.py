@@ -166,6 +166,21 @@ def test_reinstall_from_another_environment_replaces_the_old_entries(project: Pa
     assert load(project / ".mcp.json")["mcpServers"]["credo"]["command"] == ARGV[0]
 
 
+def test_reinstall_rewrites_an_older_installs_hook_command(project: Path) -> None:
+    """Every form setup ever wrote (console script, ``python -m credo``, ``hookstart.py`` of
+    another environment) is replaced by the current command, once."""
+    older = [
+        "/old/env/bin/credo hook prompt",
+        "/old/env/bin/python3 -m credo hook prompt",
+        "/old/env/bin/python3 -S /old/env/lib/site-packages/credo/hookstart.py hook prompt",
+    ]
+    hooks = [{"type": "command", "command": c} for c in older]
+    dump(project / ".claude" / "settings.json", {"hooks": {HOOK_EVENT: [{"hooks": hooks}]}})
+    setup_claude("project", cwd=project)
+    groups = load(project / ".claude" / "settings.json")["hooks"][HOOK_EVENT]
+    assert [h["command"] for g in groups for h in g["hooks"]] == [hook_command()]
+
+
 def test_a_users_own_server_named_credo_is_not_removed(project: Path) -> None:
     mine = {"mcpServers": {"credo": {"command": "my-notes-server", "args": []}}}
     original = dump(project / ".mcp.json", mine)
@@ -223,6 +238,13 @@ def test_unusable_settings_are_refused_and_left_alone(project: Path, text: str) 
         ({"type": "command", "command": HOOK}, True),
         ({"type": "command", "command": "'/a b/credo' hook prompt"}, True),
         ({"type": "command", "command": "/usr/bin/python3 -m credo hook prompt"}, True),
+        (
+            {
+                "type": "command",
+                "command": "/old/bin/python3 -S /old/site-packages/credo/hookstart.py hook prompt",
+            },
+            True,
+        ),
         ({"type": "command", "command": "other hook prompt"}, False),
         ({"type": "command", "command": "credo hook"}, False),
         ({"type": "command", "command": "'unbalanced"}, False),

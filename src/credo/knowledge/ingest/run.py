@@ -33,7 +33,7 @@ def ingest_paths(
     root: str | os.PathLike[str],
     progress: ProgressFn | None = None,
 ) -> IngestReport:
-    """Ingest files and folders into ``store`` (see the module docstring for the rules).
+    """Ingest files and folders into ``store`` (the rules: `credo.knowledge.ingest`).
 
     Args:
         store: the open store; each file is written in its own transaction.

@@ -36,7 +36,8 @@ Specs = tuple[tuple[Path, pathspec.GitIgnoreSpec], ...]
 
 
 def walk_files(starts: Sequence[Path], root: Path) -> list[Path]:
-    """Candidate files under ``starts``, in walk order, each once (see the module rules)."""
+    """Candidate files under ``starts``, in walk order, each once (the walk rules of
+    `credo.knowledge.ingest`)."""
     seen: dict[Path, None] = {}
     visited: set[tuple[int, int]] = set()
     for start in starts:

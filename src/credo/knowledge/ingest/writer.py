@@ -209,7 +209,8 @@ class FileWriter:
         return f"{self.uri}#{hint(chunk)}"
 
     def _retire(self, old: dict[str, FileAnchor], keep: set[str]) -> None:
-        """Beliefs whose text left the file: stale, or only unanchored (module rules)."""
+        """Beliefs whose text left the file: stale, or only unanchored (the rules of
+        `credo.knowledge.ingest`)."""
         gone = [a for a in old.values() if a.belief.id not in keep and a.belief.deleted_at is None]
         if not gone:
             return
@@ -311,7 +312,7 @@ class FileWriter:
             found.setdefault(normalise_doc_uri(link).uri, None)
 
     def _bare_path(self, word: str) -> Path | None:
-        """The existing file a bare word names, if any (see the module rules)."""
+        """The existing file a bare word names, if any (the rules of `credo.knowledge.ingest`)."""
         if "/" not in word and "." not in word:
             return None  # most words: no regex, no disk
         word = word.strip(_WORD_EDGE).rstrip(".")
