@@ -57,7 +57,7 @@ def link_belief_to_document(
             f"anchor_type {anchor_type!r} must be one of {', '.join(ANCHOR_TYPES)}"
         )
     span = parse_lines(lines) if isinstance(lines, str) else lines
-    base = Path(root).resolve() if root is not None else project_root()
+    base = Path(root) if root is not None else project_root()  # resolved by normalise
     normalised = normalise_doc_uri(doc_uri, root=base, lines=span)
     hint = position_hint if position_hint is not None else normalised.position_hint
     now = time.time()

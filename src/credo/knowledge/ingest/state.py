@@ -85,7 +85,7 @@ class Run:
     def link_path(self, link: str, source: Path) -> Path | None:
         key = (link, source.parent)
         if key not in self._links:
-            self._links[key] = link_path(link, source, self.root)
+            self._links[key] = _link_path(link, source, self.root)
         return self._links[key]
 
     def is_file(self, path: Path) -> bool:
@@ -108,7 +108,7 @@ def file_uri(path: Path, root: Path) -> str:
     return normalise_doc_uri(os.fspath(path), root=root).uri
 
 
-def link_path(link: str, source: Path, root: Path) -> Path | None:
+def _link_path(link: str, source: Path, root: Path) -> Path | None:
     """The local file a Markdown link target names, or None for URLs and in-page links."""
     if _ANY_SCHEME.match(link):
         return None  # http:, mailto:, file: ... are not files of the tree

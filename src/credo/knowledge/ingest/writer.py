@@ -108,7 +108,7 @@ class FileWriter:
         for piece in pieces:
             firsts.setdefault(piece.digest, piece)  # the first occurrence anchors the belief
         found = self.store.beliefs_by_hash(firsts)
-        fresh = free_ids(self.store, [d for d in firsts if d not in found])
+        fresh = _free_ids(self.store, [d for d in firsts if d not in found])
         ids = {d: (found[d].id if d in found else fresh[d]) for d in firsts}
         self.ids = {piece.index: ids[piece.digest] for piece in pieces}
         new_beliefs = [self._new_belief(ids[d], firsts[d]) for d in fresh]
@@ -149,7 +149,7 @@ class FileWriter:
                 "content": piece.content,
                 "kind": "factual",
                 "origin": "document",
-                "lines": hint(piece.chunk),
+                "lines": _hint(piece.chunk),
             },
         )
         return NewBelief(
@@ -177,13 +177,13 @@ class FileWriter:
         if anchor.doc_uri == new_uri:
             self.report.beliefs_kept += 1
             return
-        self.store.move_anchor(anchor.belief.id, anchor.doc_uri, new_uri, hint(piece.chunk))
+        self.store.move_anchor(anchor.belief.id, anchor.doc_uri, new_uri, _hint(piece.chunk))
         self.report.beliefs_moved += 1
         self.note(anchor.belief.id, {"action": "move", "from": anchor.doc_uri, "to": new_uri})
 
     def _add_ingest_anchors(self, anchors: list[tuple[str, Piece]]) -> None:
         rows = [
-            DocAnchor(belief_id, self._anchor_uri(p.chunk), "ingest", hint(p.chunk), self.now)
+            DocAnchor(belief_id, self._anchor_uri(p.chunk), "ingest", _hint(p.chunk), self.now)
             for belief_id, p in anchors
         ]
         self._insert_anchors(rows)
@@ -206,7 +206,7 @@ class FileWriter:
             )
 
     def _anchor_uri(self, chunk: Chunk) -> str:
-        return f"{self.uri}#{hint(chunk)}"
+        return f"{self.uri}#{_hint(chunk)}"
 
     def _retire(self, old: dict[str, FileAnchor], keep: set[str]) -> None:
         """Beliefs whose text left the file: stale, or only unanchored (the rules of
@@ -326,11 +326,11 @@ class FileWriter:
         return self.run.names.get(word) if "/" not in word else None
 
 
-def hint(chunk: Chunk) -> str:
+def _hint(chunk: Chunk) -> str:
     return line_hint(chunk.start_line, chunk.end_line)
 
 
-def free_ids(store: Store, digests: list[str]) -> dict[str, str]:
+def _free_ids(store: Store, digests: list[str]) -> dict[str, str]:
     """New belief ids for new texts: 'b' + hash prefix, lengthened until unused (as
     ``Memory.remember`` does), checked for the whole file in one query."""
     ids = {d: identity.derived_id(d) for d in digests}
