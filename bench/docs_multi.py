@@ -98,6 +98,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import credo
 import docs_baselines as base
+from ablation import add_lanes_off, apply_lanes_off
 from credo import Memory
 from credo.config import Settings
 from docs_corpora import BY_NAME, CORPORA, Corpus, fetch
@@ -573,7 +574,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--per-query", action="store_true", help="first matching rank per query and system"
     )
     parser.add_argument("--json", type=Path, default=None, metavar="OUT")
+    add_lanes_off(parser)
     args = parser.parse_args(argv)
+    apply_lanes_off(args.lanes_off)
     for name in ("CREDO_INTENTIONAL_CLUSTERING", "CREDO_TOKEN_BUDGET"):
         if name in os.environ:
             print(

@@ -70,6 +70,9 @@ class Belief(NamedTuple):
     updated_at: float
     deleted_at: float | None
     corroborations: int = 0
+    # Where an ingested belief sits: line 1 its trail (path › section › ...), then words
+    # for the keyword index (credo.knowledge.ingest.context); "" for the others.
+    context: str = ""
 
     @property
     def confidence(self) -> float:

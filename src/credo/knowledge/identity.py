@@ -10,6 +10,8 @@ from credo.errors import InvalidInputError
 # Longest belief text accepted, in characters. Beliefs are short statements; a longer text
 # is a document and belongs in `credo ingest`, which splits it.
 MAX_CONTENT_CHARS = 20_000
+# A belief's context (where it sits; credo.knowledge.ingest.context) is a few words.
+MAX_CONTEXT_CHARS = 2_000
 MAX_ID_CHARS = 200
 
 

@@ -189,7 +189,7 @@ class _Plan:
                 )
             self.unchanged += 1
             return belief_id
-        _, _, _, _, _, _, _, _, _, _, created, updated, deleted, corroborations = rec
+        _, _, _, _, _, _, _, _, _, _, created, updated, deleted, corroborations, context = rec
         if created is None:
             created = self.now
         beliefs[belief_id] = _new(  # NewBelief(...) without its Python-level __new__
@@ -207,6 +207,7 @@ class _Plan:
                 created,
                 created if updated is None else updated,
                 deleted,
+                context or "",
             ),
         )
         self.belief_lines[belief_id] = line

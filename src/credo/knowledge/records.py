@@ -17,6 +17,7 @@ from typing import Any, NamedTuple, cast
 
 from credo.edge_types import Edge, EdgeType
 from credo.errors import RecordsError
+from credo.knowledge.identity import MAX_CONTEXT_CHARS
 from credo.types import ANCHOR_TYPES, Belief, DocAnchor
 
 # A records line longer than this is refused (a belief is at most 20k characters).
@@ -40,6 +41,7 @@ class BeliefRecord(NamedTuple):
     updated_at: float | None = None
     deleted_at: float | None = None
     corroborations: int = 0
+    context: str | None = None
 
 
 class EdgeRecord(NamedTuple):
@@ -126,6 +128,7 @@ _BELIEF_KEYS = frozenset(
         "updated_at",
         "deleted_at",
         "corroborations",
+        "context",
     ]
 )
 _EDGE_KEYS = frozenset("kind src dst type weight anchor_text created_at".split())
@@ -149,6 +152,12 @@ def _checked(obj: Any, source: str, line: int) -> Record:
             raise f.error(
                 f"field 'corroborations' must be a non-negative integer, got {corroborations!r}"
             )
+        context = f.text("context")
+        if context is not None and len(context) > MAX_CONTEXT_CHARS:
+            raise f.error(
+                f"field 'context' is {len(context)} characters, over the limit of "
+                f"{MAX_CONTEXT_CHARS}"
+            )
         return BeliefRecord(
             line=line,
             id=f.text("id"),
@@ -164,6 +173,7 @@ def _checked(obj: Any, source: str, line: int) -> Record:
             updated_at=f.number("updated_at"),
             deleted_at=f.number("deleted_at"),
             corroborations=corroborations,
+            context=context,
         )
     if kind == "edge":
         f.check_keys(_EDGE_KEYS)
@@ -212,7 +222,7 @@ def _finite(value: object) -> float | None:
 
 
 _BELIEF_DEFAULTS = BeliefRecord(0, None, "")[3:]
-_TEXT_FIELDS = ("doc", "session", "belief_kind", "origin")
+_TEXT_FIELDS = ("doc", "session", "belief_kind", "origin", "context")
 _NUMBER_FIELDS = ("alpha", "beta", "created_at", "updated_at", "deleted_at")
 _EDGE_TYPES = frozenset(t.value for t in EdgeType)
 
@@ -250,7 +260,9 @@ def _quick_belief(obj: dict[str, Any], line: int) -> BeliefRecord | None:
     corroborations = get("corroborations", 0)
     if type(corroborations) is not int or corroborations < 0:
         return None
-    doc, session, belief_kind, origin = texts
+    doc, session, belief_kind, origin, context = texts
+    if context is not None and len(context) > MAX_CONTEXT_CHARS:
+        return None
     alpha, beta, created_at, updated_at, deleted_at = numbers
     return BeliefRecord(
         line,
@@ -267,6 +279,7 @@ def _quick_belief(obj: dict[str, Any], line: int) -> BeliefRecord | None:
         updated_at,
         deleted_at,
         corroborations,
+        context,
     )
 
 
@@ -529,6 +542,8 @@ def belief_line(belief: Belief) -> str:
         obj["deleted_at"] = belief.deleted_at
     if belief.corroborations:
         obj["corroborations"] = belief.corroborations
+    if belief.context:
+        obj["context"] = belief.context
     return _dump(obj)
 
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 _COLUMNS = (
     "b.id, b.content, b.content_hash, b.kind, b.origin, b.locked, b.alpha, b.beta, "
     "b.session, b.created_at, b.updated_at, b.deleted_at, "
-    "(SELECT count(*) FROM belief_corroborations c WHERE c.belief_id = b.id)"
+    "(SELECT count(*) FROM belief_corroborations c WHERE c.belief_id = b.id), b.context"
 )
 
 
@@ -37,12 +37,13 @@ def _belief(row: Sequence[object]) -> Belief:
         updated_at=float(row[10]),  # type: ignore[arg-type]
         deleted_at=None if row[11] is None else float(row[11]),  # type: ignore[arg-type]
         corroborations=int(row[12]),  # type: ignore[call-overload]
+        context=str(row[13]),
     )
 
 
 _INSERT = (
     "INSERT INTO beliefs(id, content, content_hash, kind, origin, locked, alpha, beta, "
-    "session, created_at, updated_at, deleted_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+    "session, created_at, updated_at, deleted_at, context) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
 
 

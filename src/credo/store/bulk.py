@@ -44,7 +44,7 @@ ROWS_PER_STATEMENT = 2000
 
 BELIEF_COLUMNS = (
     "id, content, content_hash, kind, origin, locked, alpha, beta, session, created_at, "
-    "updated_at, deleted_at"
+    "updated_at, deleted_at, context"
 )
 EDGE_COLUMNS = "src, dst, type, weight, anchor_text, created_at"
 
@@ -125,16 +125,16 @@ class BulkLoad:
         self.beliefs_added += len(rows)
         if self.contiguous:
             conn.execute(
-                "INSERT INTO beliefs_fts(rowid, content, anchor_text) "
-                "SELECT rid, content, anchor_text FROM beliefs "
+                "INSERT INTO beliefs_fts(rowid, content, anchor_text, context) "
+                "SELECT rid, content, anchor_text, context FROM beliefs "
                 "WHERE rid >= ? AND deleted_at IS NULL",
                 (first,),
             )
             return first
         else:
             conn.execute(
-                "INSERT INTO beliefs_fts(rowid, content, anchor_text) "
-                "SELECT rid, content, anchor_text FROM beliefs "
+                "INSERT INTO beliefs_fts(rowid, content, anchor_text, context) "
+                "SELECT rid, content, anchor_text, context FROM beliefs "
                 "WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL",
                 (json.dumps([r[0] for r in rows]),),
             )

@@ -108,6 +108,13 @@ class FileTable:
             (deleted_at, at, json_array(ids)),
         )
 
+    def set_contexts(self, contexts: Iterable[tuple[str, str]]) -> None:
+        """Set beliefs' context field (id, context); rows already equal are not rewritten,
+        so the FTS index is touched only where the context changed."""
+        self.conn.executemany(
+            "UPDATE beliefs SET context = ?2 WHERE id = ?1 AND context IS NOT ?2", contexts
+        )
+
     def live_beliefs_without_anchors(self) -> list[tuple[str, str]]:
         """(id, content) of live beliefs that have no document anchor at all, by id."""
         rows = self.conn.execute(

@@ -68,6 +68,14 @@ class KeywordHit(NamedTuple):
     score: float  # higher is better (negated FTS5 bm25)
 
 
+# BM25F column weights (FTS5 multiplies each column's term count by its weight): the text
+# itself; the words other beliefs use for it (anchor text); where it sits (path words and
+# section trail), which names a passage's topic without being its text.
+CONTENT_WEIGHT = 1.0
+ANCHOR_WEIGHT = 0.5
+CONTEXT_WEIGHT = 0.5
+_Weights = tuple[float, float, float]  # (content, anchor_text, context)
+
 # Rows ranked beyond the limit, so that a few locked hits or a tie at the cut rarely send
 # ``keyword_beliefs`` to its exact (slower) query.
 _KEYWORD_SLACK = 16
@@ -111,15 +119,20 @@ class FtsIndex:
         terms: list[str],
         *,
         limit: int,
-        content_weight: float = 1.0,
-        anchor_weight: float = 0.5,
+        content_weight: float = CONTENT_WEIGHT,
+        anchor_weight: float = ANCHOR_WEIGHT,
+        context_weight: float = CONTEXT_WEIGHT,
     ) -> list[KeywordHit]:
-        """BM25F over (content, anchor_text) for live, unlocked beliefs, best first.
+        """BM25F over (content, anchor_text, context) for live, unlocked beliefs, best first.
 
         Ties are broken by belief id so the order is deterministic.
         """
         hits, _ = self.keyword_beliefs(
-            terms, limit=limit, content_weight=content_weight, anchor_weight=anchor_weight
+            terms,
+            limit=limit,
+            content_weight=content_weight,
+            anchor_weight=anchor_weight,
+            context_weight=context_weight,
         )
         return hits
 
@@ -128,8 +141,9 @@ class FtsIndex:
         terms: list[str],
         *,
         limit: int,
-        content_weight: float = 1.0,
-        anchor_weight: float = 0.5,
+        content_weight: float = CONTENT_WEIGHT,
+        anchor_weight: float = ANCHOR_WEIGHT,
+        context_weight: float = CONTEXT_WEIGHT,
     ) -> tuple[list[KeywordHit], dict[str, CandidateRow]]:
         """``keyword_search``, plus id -> ``CandidateRow`` of the live hits (one query).
 
@@ -145,12 +159,12 @@ class FtsIndex:
         expression = match_expression(terms)
         if expression is None:
             return [], {}
-        weights = (content_weight, anchor_weight)
+        weights = (content_weight, anchor_weight, context_weight)
         try:
             ranked = None if limit < 0 else self._keyword_top(terms, expression, weights, limit)
             if ranked is None:
                 ranked = self.conn.execute(
-                    "SELECT b.id, -bm25(beliefs_fts, ?, ?) AS s, b.locked, b.content, "
+                    "SELECT b.id, -bm25(beliefs_fts, ?, ?, ?) AS s, b.locked, b.content, "
                     "b.alpha, b.beta, b.deleted_at, b.session, b.created_at FROM beliefs_fts "
                     "JOIN beliefs b ON b.rid = beliefs_fts.rowid "
                     "WHERE beliefs_fts MATCH ? AND b.locked = 0 "
@@ -167,7 +181,7 @@ class FtsIndex:
         return hits, beliefs
 
     def _keyword_top(
-        self, terms: list[str], expression: str, weights: tuple[float, float], limit: int
+        self, terms: list[str], expression: str, weights: _Weights, limit: int
     ) -> list[_Row] | None:
         """The fast path of ``keyword_beliefs``: its rows, or None when they are not
         provably those of the exact query."""
@@ -200,15 +214,13 @@ class FtsIndex:
         policy.charge(time.perf_counter() - started)
         return _provable_best(rows, limit, wanted)
 
-    def _ranked_rows(
-        self, expression: str, weights: tuple[float, float], wanted: int
-    ) -> list[_Row]:
+    def _ranked_rows(self, expression: str, weights: _Weights, wanted: int) -> list[_Row]:
         """The ``wanted`` best index rows by FTS5's bm25 (ties in any order), each joined
         to its belief."""
         return self.conn.execute(
             "SELECT b.id, f.s, b.locked, b.content, b.alpha, b.beta, b.deleted_at, "
             "b.session, b.created_at FROM ("
-            "SELECT rowid AS r, -bm25(beliefs_fts, ?, ?) AS s FROM beliefs_fts "
+            "SELECT rowid AS r, -bm25(beliefs_fts, ?, ?, ?) AS s FROM beliefs_fts "
             "WHERE beliefs_fts MATCH ? ORDER BY s DESC LIMIT ?"
             # LEFT JOIN: a row per ranked index entry (NULLs for an entry without a belief,
             # which the exact query's inner join drops), so the count below is the index's.
@@ -222,7 +234,11 @@ class FtsIndex:
         return self._bm25
 
     def _mirrored_rows(
-        self, mirror: "Bm25Mirror", terms: list[str], weights: tuple[float, float], wanted: int
+        self,
+        mirror: "Bm25Mirror",
+        terms: list[str],
+        weights: _Weights,
+        wanted: int,
     ) -> list[_Row] | None:
         """``_ranked_rows`` from the in-memory mirror of bm25, or None when the mirror
         cannot answer (a term of several tokens) or the store moved while it read."""

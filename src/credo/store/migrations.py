@@ -232,6 +232,47 @@ WHERE id IN (
 """
 
 
+# A context field beside content and anchor_text: the words that say where a belief sits
+# (its file's path, its section trail, in code the names its body uses), which a passage
+# often never repeats. FTS5 cannot add a column, so the index is rebuilt with three.
+M006_CONTEXT = """
+ALTER TABLE beliefs ADD COLUMN context TEXT NOT NULL DEFAULT '';
+DROP TRIGGER beliefs_fts_insert;
+DROP TRIGGER beliefs_fts_delete;
+DROP TRIGGER beliefs_fts_update;
+DROP TABLE beliefs_fts;
+DROP VIEW beliefs_live;
+CREATE VIEW beliefs_live AS
+    SELECT rid, content, anchor_text, context FROM beliefs WHERE deleted_at IS NULL;
+CREATE VIRTUAL TABLE beliefs_fts USING fts5(
+    content, anchor_text, context,
+    content='beliefs_live', content_rowid='rid',
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER beliefs_fts_insert AFTER INSERT ON beliefs
+WHEN NEW.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM _bulk_load)
+BEGIN
+    INSERT INTO beliefs_fts(rowid, content, anchor_text, context)
+    VALUES (NEW.rid, NEW.content, NEW.anchor_text, NEW.context);
+END;
+CREATE TRIGGER beliefs_fts_delete AFTER DELETE ON beliefs WHEN OLD.deleted_at IS NULL
+BEGIN
+    INSERT INTO beliefs_fts(beliefs_fts, rowid, content, anchor_text, context)
+    VALUES ('delete', OLD.rid, OLD.content, OLD.anchor_text, OLD.context);
+END;
+CREATE TRIGGER beliefs_fts_update
+AFTER UPDATE OF content, anchor_text, context, deleted_at ON beliefs
+BEGIN
+    INSERT INTO beliefs_fts(beliefs_fts, rowid, content, anchor_text, context)
+    SELECT 'delete', OLD.rid, OLD.content, OLD.anchor_text, OLD.context
+    WHERE OLD.deleted_at IS NULL;
+    INSERT INTO beliefs_fts(rowid, content, anchor_text, context)
+    SELECT NEW.rid, NEW.content, NEW.anchor_text, NEW.context WHERE NEW.deleted_at IS NULL;
+END;
+INSERT INTO beliefs_fts(beliefs_fts) VALUES ('rebuild');
+"""
+
+
 class Migration(NamedTuple):
     version: int
     name: str
@@ -268,6 +309,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "m003_ingested_files", _script(M003_INGESTED_FILES)),
     Migration(4, "m004_hrr", _script(M004_HRR)),
     Migration(5, "m005_live_anchor_text", _script(M005_LIVE_ANCHOR_TEXT)),
+    Migration(6, "m006_context", _script(M006_CONTEXT)),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -30,6 +30,7 @@ class NewBelief(NamedTuple):
     created_at: float
     updated_at: float
     deleted_at: float | None = None
+    context: str = ""  # where it sits (path words, section trail): the FTS context field
 
 
 class LogEntry(NamedTuple):

@@ -13,6 +13,7 @@ from urllib.parse import unquote
 
 from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
 from credo.knowledge.chunk import split_file
+from credo.knowledge.chunk.passage import passages
 from credo.knowledge.ingest.state import IngestReport, LogRow, Run, file_uri
 from credo.knowledge.ingest.walk import read_file, start_path, unique_names, walk_files
 from credo.knowledge.ingest.writer import FileWriter, edge_payload, insert_new_edges
@@ -111,7 +112,7 @@ def _ingest_one(run: Run, path: Path) -> None:
         run.report.files_unchanged += 1
         run.first_belief[uri] = prior.first_belief
         return
-    chunks = split_file(path.name, read.text)
+    chunks = passages(split_file(path.name, read.text))
     with run.store.transaction(), run.store.write_errors():
         FileWriter(run, path, uri, read, chunks).write()
     run.report.files_ingested += 1

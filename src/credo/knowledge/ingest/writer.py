@@ -17,6 +17,7 @@ from credo.errors import InvalidInputError
 from credo.knowledge import identity
 from credo.knowledge.chunk import Chunk
 from credo.knowledge.docuri import line_hint, normalise_doc_uri
+from credo.knowledge.ingest.context import context_field
 from credo.knowledge.ingest.state import Deferred, LogRow, Run
 from credo.knowledge.ingest.walk import Read
 from credo.store import Store
@@ -54,6 +55,7 @@ class FileWriter:
         self.now = time.time()
         self.log: list[LogRow] = []
         self.ids: dict[int, str] = {}  # chunk index -> belief id
+        self.contexts: list[tuple[str, str]] = []  # (belief id, context) of kept beliefs
 
     def note(self, belief_id: str | None, payload: dict[str, Any]) -> None:
         self.log.append((self.now, "ingest", belief_id, self.uri, payload))
@@ -124,6 +126,7 @@ class FileWriter:
             if digest in found:
                 self._corroborate(ids[digest])
         self._add_ingest_anchors(unanchored)
+        self.store.set_contexts(self.contexts)
 
     def _revive(self, ids: list[str]) -> None:
         """Stale beliefs whose text is back. Their ingest anchors into other files were
@@ -164,6 +167,8 @@ class FileWriter:
             None,
             self.now,
             self.now,
+            None,
+            context_field(self.uri, piece.chunk),
         )
 
     def _corroborate(self, belief_id: str) -> None:
@@ -173,6 +178,8 @@ class FileWriter:
         self.note(belief_id, {"action": "corroborate"})
 
     def _keep_or_move(self, anchor: FileAnchor, piece: Piece) -> None:
+        # The text stayed; its place may not have (a heading renamed, the file moved).
+        self.contexts.append((anchor.belief.id, context_field(self.uri, piece.chunk)))
         new_uri = self._anchor_uri(piece.chunk)
         if anchor.doc_uri == new_uri:
             self.report.beliefs_kept += 1

@@ -1,0 +1,140 @@
+"""Group a file's fine chunks into section-bounded passages: the unit that is indexed.
+
+A belief per bullet, heading or sentence (~80 characters) is too small for BM25: a
+keyword-dense one-liner (a changelog bullet, a heading, a reference list) outranks the
+paragraph that explains. So consecutive chunks of one section are joined into passages:
+
+- A passage never crosses a section: a heading (in code, a definition) starts a new
+  group, and only chunks with the same section trail join it.
+- Chunks are added in order while the passage stays within `PASSAGE_CAP` characters; a
+  single chunk longer than the cap is a passage of its own (splitters already cut long
+  paragraphs into sentences).
+- A group's last passage shorter than `PASSAGE_FLOOR` joins the one before it, so a
+  section does not end in a fragment.
+- A heading is folded into its section's first passage (its text leads the passage, its
+  line opens the range). A heading whose section holds nothing but subsections adds no
+  passage of its own: its title is in every descendant's trail, which ingest indexes in
+  the context field.
+
+The passage keeps the exact line range of what it joined, its section trail, and the
+union of its chunks' links and context words, so anchors stay true and re-ingest stays
+incremental (an unchanged passage has the same text, hence the same belief).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from credo.knowledge.chunk.model import Chunk, unique
+
+# ~200 tokens: about one screen paragraph or a short section, what a reader cites.
+PASSAGE_CAP = 800
+PASSAGE_FLOOR = 200
+# Roles that open a new section group even when the trail repeats (two "Example" headings
+# at one level share a trail; so do two overloads of one function).
+_OPENERS = frozenset({"heading", "definition"})
+
+
+def passages(
+    chunks: Sequence[Chunk], *, cap: int = PASSAGE_CAP, floor: int = PASSAGE_FLOOR
+) -> list[Chunk]:
+    """The passages of `chunks` (one file's, in document order); see the module docstring.
+
+    Pure and deterministic. Plain-text chunks (role "text") are already paragraphs and
+    pass through unchanged.
+    """
+    groups = _section_groups(chunks)
+    out: list[Chunk] = []
+    parents: list[tuple[tuple[str, ...], int]] = []  # (trail, passage index) of open sections
+    for position, group in enumerate(groups):
+        if _only_heading_before_child(group, groups[position + 1 : position + 2]):
+            continue
+        first = len(out)
+        for members in _fill(group, cap, floor):
+            out.append(_join(members))
+        trail = group[0].section
+        while parents and not _within(trail, parents[-1][0]):
+            parents.pop()
+        parent = parents[-1][1] if parents else None
+        for index in range(first, len(out)):
+            out[index] = _with_parent(out[index], parent if index == first else first)
+        if group[0].role in _OPENERS:
+            parents.append((trail, first))
+    return out
+
+
+def _section_groups(chunks: Sequence[Chunk]) -> list[list[Chunk]]:
+    groups: list[list[Chunk]] = []
+    for chunk in chunks:
+        current = groups[-1] if groups else None
+        if (
+            current is None
+            or chunk.role in _OPENERS
+            or chunk.role == "text"
+            or current[0].role == "text"
+            or chunk.section != current[0].section
+        ):
+            groups.append([chunk])
+        else:
+            current.append(chunk)
+    return groups
+
+
+def _only_heading_before_child(group: list[Chunk], following: list[list[Chunk]]) -> bool:
+    """A lone heading whose next group is one of its subsections."""
+    if len(group) != 1 or group[0].role != "heading" or not following:
+        return False
+    trail, child = group[0].section, following[0][0].section
+    return len(child) > len(trail) and child[: len(trail)] == trail
+
+
+def _within(trail: tuple[str, ...], outer: tuple[str, ...]) -> bool:
+    return len(trail) > len(outer) and trail[: len(outer)] == outer
+
+
+def _fill(group: list[Chunk], cap: int, floor: int) -> list[list[Chunk]]:
+    filled: list[list[Chunk]] = []
+    size = 0
+    for chunk in group:
+        length = len(chunk.text)
+        if filled and size + 1 + length <= cap:
+            filled[-1].append(chunk)
+            size += 1 + length
+        else:
+            filled.append([chunk])
+            size = length
+    if len(filled) > 1 and size < floor:
+        tail = filled.pop()
+        filled[-1].extend(tail)
+    return filled
+
+
+def _join(members: list[Chunk]) -> Chunk:
+    if len(members) == 1:
+        return members[0]
+    head = members[0]
+    return Chunk(
+        text="\n".join(m.text for m in members),
+        start_line=min(m.start_line for m in members),
+        end_line=max(m.end_line for m in members),
+        role=head.role if head.role in _OPENERS else "passage",
+        section=head.section,
+        heading_index=None,
+        links=unique([link for m in members for link in m.links]),
+        context=" ".join(unique([m.context for m in members])),
+    )
+
+
+def _with_parent(chunk: Chunk, parent: int | None) -> Chunk:
+    if chunk.heading_index == parent:
+        return chunk
+    return Chunk(
+        chunk.text,
+        chunk.start_line,
+        chunk.end_line,
+        chunk.role,
+        chunk.section,
+        parent,
+        chunk.links,
+        chunk.context,
+    )

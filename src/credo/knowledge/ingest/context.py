@@ -1,0 +1,49 @@
+"""The context field of an ingested belief: where it sits, in words a query may use.
+
+A passage often never names its topic; its page path and section headings do. So each
+ingested belief carries a context, indexed by BM25F in its own column (weight
+``credo.store.fts.CONTEXT_WEIGHT``) and never shown as its text:
+
+- line 1, the trail: the file's repo-relative path, then the section titles outermost
+  first, joined by `` › `` (``docs/guide/auth.md › OAuth2 › Scopes``); what a hit shows;
+- line 2, only when there is something to add: the words FTS5's tokenizer would not find
+  on its own (camelCase names split: ``AxiosHeaders`` -> ``axios headers``), then the
+  chunk's own context words (in code, the names a definition's body uses).
+"""
+
+from __future__ import annotations
+
+import re
+
+from credo.knowledge.chunk import Chunk
+from credo.knowledge.identity import MAX_CONTEXT_CHARS
+
+TRAIL_SEPARATOR = " › "
+# A lower-case or digit run followed by an upper-case letter, or an acronym before a word
+# ("HTTPHeaderDict" -> "HTTP Header Dict").
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+
+
+def trail(uri: str, section: tuple[str, ...]) -> str:
+    """``path › Section › Subsection``: a hit's place, as shown and as indexed."""
+    return TRAIL_SEPARATOR.join((uri, *section))
+
+
+def context_field(uri: str, chunk: Chunk) -> str:
+    """The context column of the belief `chunk` becomes in the file at `uri`."""
+    head = trail(uri, chunk.section)
+    split = _camel_words(head)
+    extra = " ".join(part for part in (split, chunk.context) if part)
+    text = f"{head}\n{extra}" if extra else head
+    return text[:MAX_CONTEXT_CHARS]
+
+
+def _camel_words(text: str) -> str:
+    words: dict[str, None] = {}
+    for word in _WORD.findall(text):
+        parts = _CAMEL.split(word)
+        if len(parts) > 1:
+            for part in parts:
+                words.setdefault(part.lower(), None)
+    return " ".join(words)
