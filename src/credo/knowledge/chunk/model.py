@@ -9,7 +9,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-ROLES = ("heading", "paragraph", "bullet", "sentence", "code_comment", "docstring", "text")
+ROLES = (
+    "heading",
+    "paragraph",
+    "bullet",
+    "sentence",
+    "code_comment",
+    "docstring",
+    "definition",
+    "text",
+    "passage",  # consecutive chunks of one section joined (credo.knowledge.chunk.passage)
+)
 
 # A paragraph (or list item, comment block, docstring paragraph) whose cleaned text is
 # longer than this is split into sentences: a belief should state one thing, and ~600
@@ -44,6 +54,9 @@ class Chunk:
             level and for plain text.
         links: Link and image targets and bare URLs in the chunk, as written, in order,
             each once.
+        context: Words that say what the chunk is about without being part of its text
+            (in code: the identifiers a definition's body uses), indexed in the context
+            field beside the path and the section trail, never shown.
 
     Lines are counted as Python's universal-newlines mode counts them (``\\n``, ``\\r\\n``
     and ``\\r`` each end a line), so the numbers match a file read with ``open(path)``.
@@ -56,6 +69,7 @@ class Chunk:
     section: tuple[str, ...] = ()
     heading_index: int | None = None
     links: tuple[str, ...] = ()
+    context: str = ""
 
 
 def source_lines(text: str) -> list[str]:
