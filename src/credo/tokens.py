@@ -1,9 +1,10 @@
 """The one token estimator, charged in the currency that is rendered.
 
 A belief costs what its line in the memory block costs: ``[id] content`` (``[id locked]``
-for a locked one) with the content escaped, at 4 characters per token
-(the estimate the LoCoMo reference figures use). Document anchors are metadata and cost
-nothing (seed: doc-linker spec memo).
+for a locked one) with the content escaped, plus `` (at TRAIL)`` for a belief ingest read
+from a document (its place: ``docs/auth.md › OAuth2 › Scopes L40-L58``), at 4 characters
+per token (the estimate the LoCoMo reference figures use). The other document anchors are
+metadata and cost nothing (seed: doc-linker spec memo).
 """
 
 from __future__ import annotations
@@ -39,20 +40,25 @@ def escape(text: str) -> str:
     return text.translate(_ESCAPES)
 
 
-def entry_text(belief_id: str, content: str, locked: bool) -> str:
-    """A belief's line in the memory block, as charged (its anchor is free metadata)."""
+def entry_text(belief_id: str, content: str, locked: bool, trail: str = "") -> str:
+    """A belief's line in the memory block, as charged (its other anchors are free
+    metadata)."""
     lock = " locked" if locked else ""
-    return f"[{escape(belief_id)}{lock}] {escape(content)}\n"
+    place = f" (at {escape(trail)})" if trail else ""
+    return f"[{escape(belief_id)}{lock}] {escape(content)}{place}\n"
 
 
 def estimate(text: str) -> int:
     return -(-len(text) // CHARS_PER_TOKEN)
 
 
-def belief_tokens(belief_id: str, content: str, locked: bool) -> int:
+def belief_tokens(belief_id: str, content: str, locked: bool, trail: str = "") -> int:
     """``estimate(entry_text(...))``; computed per candidate on every retrieval, so the
     common case (nothing to escape) counts the line's characters without building it:
-    ``[`` id ``] `` content newline, plus `` locked`` for a locked belief."""
-    if _plain(belief_id) and _plain(content):
-        return -(-(len(belief_id) + len(content) + (11 if locked else 4)) // CHARS_PER_TOKEN)
-    return estimate(entry_text(belief_id, content, locked))
+    ``[`` id ``] `` content newline, plus `` locked`` for a locked belief and
+    `` (at `` trail ``)`` for one with a trail."""
+    if _plain(belief_id) and _plain(content) and _plain(trail):
+        place = len(trail) + 6 if trail else 0
+        size = len(belief_id) + len(content) + (11 if locked else 4) + place
+        return -(-size // CHARS_PER_TOKEN)
+    return estimate(entry_text(belief_id, content, locked, trail))

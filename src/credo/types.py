@@ -54,6 +54,11 @@ NO_COUNTS: Mapping[str, int] = MappingProxyType({})
 NO_LANES: Mapping[str, float] = MappingProxyType({})
 
 
+def trail_of(context: str) -> str:
+    """A belief's place, the first line of its context (credo.knowledge.ingest.context)."""
+    return context.split("\n", 1)[0]
+
+
 class Belief(NamedTuple):
     """One stored statement and its evidence counts."""
 
@@ -73,6 +78,11 @@ class Belief(NamedTuple):
     # Where an ingested belief sits: line 1 its trail (path › section › ...), then words
     # for the keyword index (credo.knowledge.ingest.context); "" for the others.
     context: str = ""
+
+    @property
+    def trail(self) -> str:
+        """The first line of ``context``: the place shown with the belief."""
+        return trail_of(self.context)
 
     @property
     def confidence(self) -> float:
@@ -101,6 +111,7 @@ class RetrievedBelief(NamedTuple):
     # part -> its share of the score: each lane, and `posterior` (feedback) when not zero
     lanes: Mapping[str, float] = NO_LANES
     cluster_id: int | None = None
+    trail: str = ""  # where an ingested belief sits: "docs/a.md › Section L4-L9"
 
 
 class RetrievalResult(NamedTuple):

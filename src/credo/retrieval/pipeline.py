@@ -119,7 +119,8 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     ids = [s.id for s in ranked]
     # Costed when the pack first asks: the candidates past the first that does not fit are
     # never asked for (the cluster pack stops there), a third of them on a typical query.
-    costs = _Costs(content)
+    trails = store.trails(ids) if ids else {}
+    costs = _Costs(content, trails)
     cluster_of: dict[str, int] = {}
     if options.use_intentional_clustering and ranked:
         # cluster_candidates + pack_with_clusters, for ids already ranked (compose's order).
@@ -138,12 +139,19 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # first either way.
     chosen = set(packed.selected)
     out = [
-        RetrievedBelief(b.id, b.content, 0.0, True, cost, {"locked": 1.0})
+        RetrievedBelief(b.id, b.content, 0.0, True, cost, {"locked": 1.0}, None, b.trail)
         for b, cost in zip(locked, locked_costs, strict=True)
     ]
     out += [
         RetrievedBelief(
-            s.id, content[s.id], s.score, False, costs[s.id], s.lanes, cluster_of.get(s.id)
+            s.id,
+            content[s.id],
+            s.score,
+            False,
+            costs[s.id],
+            s.lanes,
+            cluster_of.get(s.id),
+            trails.get(s.id, ""),
         )
         for s in ranked
         if s.id in chosen
@@ -165,16 +173,19 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
 
 
 class _Costs(dict[str, int]):
-    """Token cost of each candidate, computed on first lookup from its content."""
+    """Token cost of each candidate, computed on first lookup from its content and trail."""
 
-    __slots__ = ("_content",)
+    __slots__ = ("_content", "_trails")
 
-    def __init__(self, content: Mapping[str, str]) -> None:
+    def __init__(self, content: Mapping[str, str], trails: Mapping[str, str]) -> None:
         super().__init__()
         self._content = content
+        self._trails = trails
 
     def __missing__(self, belief_id: str) -> int:
-        cost = self[belief_id] = belief_tokens(belief_id, self._content[belief_id], False)
+        cost = self[belief_id] = belief_tokens(
+            belief_id, self._content[belief_id], False, self._trails.get(belief_id, "")
+        )
         return cost
 
 
@@ -185,7 +196,7 @@ def _place_locked(
     the budget, the other half stays reserved for the query, and the locks beyond it are
     listed (``locked_overflow``), never dropped silently. Returns (placed, overflow, the
     placed beliefs' costs)."""
-    costs = [belief_tokens(b.id, b.content, True) for b in locked]
+    costs = [belief_tokens(b.id, b.content, True, b.trail) for b in locked]
     cap = budget if sum(costs) <= budget // 2 else budget // 2
     placed: list[Belief] = []
     placed_costs: list[int] = []

@@ -144,6 +144,16 @@ class GraphQueries:
         )
         return [(str(r[0]), str(r[1])) for r in rows]
 
+    def trails(self, ids: Iterable[str]) -> dict[str, str]:
+        """id -> trail (the first line of the context) of the beliefs among ``ids`` that
+        have one: those ingest read from a document."""
+        rows = self.conn.execute(
+            "SELECT id, substr(context, 1, instr(context || char(10), char(10)) - 1) "
+            "FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) AND context <> ''",
+            (json_array(ids),),
+        )
+        return dict(rows.fetchall())
+
     def live_unlocked(self, ids: Iterable[str]) -> dict[str, CandidateRow]:
         """id -> ``CandidateRow`` for the live, unlocked beliefs among ``ids``."""
         rows = self.conn.execute(

@@ -123,9 +123,12 @@ def result_text(result: RetrievalResult, *, explain: bool = False) -> str:
         tag = "LOCKED" if belief.locked else f"{belief.score:.3f}"
         cluster = "" if belief.cluster_id is None else f"  [cluster {belief.cluster_id}]"
         lines.append(f"{index + 1:>3}. ({tag}) {belief.id}{cluster}")
-        lines.append(f"     {belief.content}")
-        if anchors is not None and anchors[index]:
-            lines.append("     ↳ " + ", ".join(a.doc_uri for a in anchors[index]))
+        lines.append("     " + belief.content.replace("\n", "\n     "))
+        if belief.trail:
+            lines.append(f"     ↳ {belief.trail}")
+        others = _other_anchors(belief.trail, anchors[index]) if anchors is not None else ()
+        if others:
+            lines.append("     ↳ " + ", ".join(a.doc_uri for a in others))
         if explain and not belief.locked:
             parts = ", ".join(f"{lane} {value:.3f}" for lane, value in sorted(belief.lanes.items()))
             lines.append(f"     lanes: {parts}")
@@ -160,6 +163,13 @@ def _listed(texts: tuple[str, ...], most: int) -> str:
     return f"{shown}, +{more} more" if more > 0 else shown
 
 
+def _other_anchors(trail: str, anchors: tuple[DocAnchor, ...]) -> tuple[DocAnchor, ...]:
+    """The anchors a belief's trail does not already show (its ingest anchor is the trail)."""
+    if not trail:
+        return anchors
+    return tuple(a for a in anchors if a.anchor_type != "ingest")
+
+
 def _anchor_suffix(anchors: tuple[DocAnchor, ...]) -> str:
     if not anchors:
         return ""
@@ -168,8 +178,9 @@ def _anchor_suffix(anchors: tuple[DocAnchor, ...]) -> str:
 
 def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
     """The block the hook prints: a header naming its source, one line per belief exactly as
-    the budget charged it (``[id] content`` / ``[id locked] content``) plus a free
-    ``(from doc#L1-L9)`` anchor suffix, locked beliefs first, then one line naming the
+    the budget charged it (``[id] content`` / ``[id locked] content``, then ``(at TRAIL)``
+    for a passage of a document) plus a free ``(from doc#L1-L9)`` suffix naming its other
+    anchors, locked beliefs first, then one line naming the
     locked beliefs beyond half the budget, if any (never dropped silently: the model learns
     that more ground truth exists, and its ids), then the closing tag.
 
@@ -189,8 +200,12 @@ def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
     ]
     for index in order:
         belief = result.beliefs[index]
-        entry = entry_text(belief.id, belief.content, belief.locked)
-        suffix = _anchor_suffix(projected[index]) if projected is not None else ""
+        entry = entry_text(belief.id, belief.content, belief.locked, belief.trail)
+        suffix = (
+            _anchor_suffix(_other_anchors(belief.trail, projected[index]))
+            if projected is not None
+            else ""
+        )
         lines.append(entry[:-1] + suffix + "\n")
     if over := result.locked_overflow:
         named = _listed(over, MAX_BLOCK_OVERFLOW_IDS)

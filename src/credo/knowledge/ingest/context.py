@@ -5,7 +5,8 @@ ingested belief carries a context, indexed by BM25F in its own column (weight
 ``credo.store.fts.CONTEXT_WEIGHT``) and never shown as its text:
 
 - line 1, the trail: the file's repo-relative path, then the section titles outermost
-  first, joined by `` › `` (``docs/guide/auth.md › OAuth2 › Scopes``); what a hit shows;
+  first, joined by `` › ``, then the line range (``docs/guide/auth.md › OAuth2 › Scopes
+  L40-L58``); what a hit shows, charged to the budget with it;
 - line 2, only when there is something to add: the words FTS5's tokenizer would not find
   on its own (camelCase names split: ``AxiosHeaders`` -> ``axios headers``), then the
   chunk's own context words (in code, the names a definition's body uses).
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 
 from credo.knowledge.chunk import Chunk
+from credo.knowledge.docuri import line_hint
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
 
 TRAIL_SEPARATOR = " › "
@@ -25,14 +27,14 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 
 
-def trail(uri: str, section: tuple[str, ...]) -> str:
-    """``path › Section › Subsection``: a hit's place, as shown and as indexed."""
-    return TRAIL_SEPARATOR.join((uri, *section))
+def trail(uri: str, section: tuple[str, ...], start: int, end: int) -> str:
+    """``path › Section › Subsection L4-L9``: a hit's place, as shown and as indexed."""
+    return f"{TRAIL_SEPARATOR.join((uri, *section))} {line_hint(start, end)}"
 
 
 def context_field(uri: str, chunk: Chunk) -> str:
     """The context column of the belief `chunk` becomes in the file at `uri`."""
-    head = trail(uri, chunk.section)
+    head = trail(uri, chunk.section, chunk.start_line, chunk.end_line)
     split = _camel_words(head)
     extra = " ".join(part for part in (split, chunk.context) if part)
     text = f"{head}\n{extra}" if extra else head
