@@ -11,6 +11,10 @@ paragraph that explains. So consecutive chunks of one section are joined into pa
   paragraphs into sentences).
 - A group's last passage shorter than `PASSAGE_FLOOR` joins the one before it, so a
   section does not end in a fragment.
+- A code example ("code" chunk) joins its section's passage as words, not as text: its
+  names go to the passage's context (indexed, never shown) and its lines to its range, so
+  a question about ``help_option_names`` finds the section that shows it. A section of
+  code alone adds no passage.
 - A heading is folded into its section's first passage (its text leads the passage, its
   line opens the range). A heading whose section holds nothing but subsections adds no
   passage of its own: its title is in every descendant's trail, which ingest indexes in
@@ -23,6 +27,7 @@ incremental (an unchanged passage has the same text, hence the same belief).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from credo.knowledge.chunk.model import Chunk, unique
@@ -33,6 +38,9 @@ PASSAGE_FLOOR = 200
 # Roles that open a new section group even when the trail repeats (two "Example" headings
 # at one level share a trail; so do two overloads of one function).
 _OPENERS = frozenset({"heading", "definition"})
+# Names of three characters or more in a code example; at most this many per passage.
+_CODE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+MAX_CODE_WORDS = 80
 
 
 def passages(
@@ -51,7 +59,10 @@ def passages(
             continue
         first = len(out)
         for members in _fill(group, cap, floor):
-            out.append(_join(members))
+            if any(m.role != "code" for m in members):
+                out.append(_join(members))
+        if len(out) == first:
+            continue  # code alone: nothing to read
         trail = group[0].section
         while parents and not _within(trail, parents[-1][0]):
             parents.pop()
@@ -96,8 +107,8 @@ def _fill(group: list[Chunk], cap: int, floor: int) -> list[list[Chunk]]:
     filled: list[list[Chunk]] = []
     size = 0
     for chunk in group:
-        length = len(chunk.text)
-        if filled and size + 1 + length <= cap:
+        length = 0 if chunk.role == "code" else len(chunk.text)
+        if filled and (chunk.role == "code" or size + 1 + length <= cap):
             filled[-1].append(chunk)
             size += 1 + length
         else:
@@ -112,17 +123,26 @@ def _fill(group: list[Chunk], cap: int, floor: int) -> list[list[Chunk]]:
 def _join(members: list[Chunk]) -> Chunk:
     if len(members) == 1:
         return members[0]
-    head = members[0]
+    texts = [m for m in members if m.role != "code"]
+    head = texts[0]
+    contexts = [m.context for m in members] + [_code_words(m) for m in members]
     return Chunk(
-        text="\n".join(m.text for m in members),
+        text="\n".join(m.text for m in texts),
         start_line=min(m.start_line for m in members),
         end_line=max(m.end_line for m in members),
         role=head.role if head.role in _OPENERS else "passage",
         section=head.section,
         heading_index=None,
         links=unique([link for m in members for link in m.links]),
-        context=" ".join(unique([m.context for m in members])),
+        context=" ".join(unique(contexts)),
     )
+
+
+def _code_words(chunk: Chunk) -> str:
+    if chunk.role != "code":
+        return ""
+    names = unique(_CODE_NAME.findall(chunk.text))
+    return " ".join(names[:MAX_CODE_WORDS])
 
 
 def _with_parent(chunk: Chunk, parent: int | None) -> Chunk:

@@ -35,7 +35,7 @@ def trail(uri: str, section: tuple[str, ...], start: int, end: int) -> str:
 def context_field(uri: str, chunk: Chunk) -> str:
     """The context column of the belief `chunk` becomes in the file at `uri`."""
     head = trail(uri, chunk.section, chunk.start_line, chunk.end_line)
-    split = _camel_words(head)
+    split = _camel_words(f"{head} {chunk.context}")
     extra = " ".join(part for part in (split, chunk.context) if part)
     text = f"{head}\n{extra}" if extra else head
     return text[:MAX_CONTEXT_CHARS]
