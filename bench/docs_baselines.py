@@ -248,16 +248,25 @@ _JS_STATUS = ""
 
 
 def javascript_parser() -> object | None:
-    """A tree-sitter JavaScript parser, or None (said once on stderr) when not installed."""
+    """A tree-sitter JavaScript parser, or None (said once on stderr) when not installed.
+    The JavaScript grammar if present, else the TypeScript one credo depends on (TypeScript
+    is a superset: it parses the same definitions with the same node types)."""
     global _JS_PARSER, _JS_STATUS
     if _JS_STATUS:
         return _JS_PARSER
     try:
         import tree_sitter
-        import tree_sitter_javascript
 
-        _JS_PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_javascript.language()))
-        _JS_STATUS = "tree-sitter"
+        try:
+            import tree_sitter_javascript
+
+            grammar, _JS_STATUS = tree_sitter_javascript.language(), "tree-sitter-javascript"
+        except ImportError:
+            import tree_sitter_typescript
+
+            grammar = tree_sitter_typescript.language_typescript()
+            _JS_STATUS = "tree-sitter-typescript"
+        _JS_PARSER = tree_sitter.Parser(tree_sitter.Language(grammar))
     except Exception as exc:  # any failure means: no parser
         _JS_STATUS = f"unavailable ({type(exc).__name__}: {exc})"
         print(

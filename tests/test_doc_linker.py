@@ -259,7 +259,9 @@ def test_beliefs_for_doc_prefix_on_folder_and_file(memory: Memory) -> None:
 def test_beliefs_for_doc_after_ingest(tmp_path: Path) -> None:
     (tmp_path / "docs" / "ops").mkdir(parents=True)
     (tmp_path / "docs" / "deploy.md").write_text(
-        "# Deploy\n\nDeploys run through the blue-green script.\n", encoding="utf-8"
+        "# Deploy\n\nDeploys run through the blue-green script.\n\n"
+        "## Rollback\n\nA rollback redeploys the previous tag.\n",
+        encoding="utf-8",
     )
     (tmp_path / "docs" / "ops" / "pager.md").write_text(
         "# Pager\n\nThe pager rotates every Monday.\n", encoding="utf-8"
@@ -272,7 +274,7 @@ def test_beliefs_for_doc_after_ingest(tmp_path: Path) -> None:
             "docs/ops/pager.md",
         }
         deploy = memory.beliefs_for_doc("docs/deploy.md")
-        assert {a.doc_uri for a in deploy} == {"docs/deploy.md#L1-L1", "docs/deploy.md#L3-L3"}
+        assert {a.doc_uri for a in deploy} == {"docs/deploy.md#L1-L3", "docs/deploy.md#L5-L7"}
         assert all(a.anchor_type == "ingest" for a in deploy)
 
 
@@ -338,20 +340,26 @@ def test_doc_lane_does_not_match_a_longer_file_name(memory: Memory) -> None:
 
 def test_doc_lane_covers_every_belief_of_a_long_named_file(tmp_path: Path) -> None:
     """A named file with more than 200 anchors is cut at 200 rows in doc_uri order, where
-    '#L703' sorts after '#L1..'-'#L6..': the passage the user asks about gets no doc score."""
+    '#L923' sorts after '#L1..'-'#L8..': the passage the user asks about gets no doc score."""
     (tmp_path / "docs").mkdir()
     paragraphs = [f"Paragraph {i} covers topic{i} and the zebra migration." for i in range(399)]
-    paragraphs[350] = "The quokka rotation runbook lives here."
+    paragraphs[230] = "The quokka rotation runbook lives here."
+    # A section each, so that each paragraph is a passage (a belief) of its own; the
+    # quokka's, on lines 923-925, is the 378th anchor in doc_uri order.
+    sections = [f"## Part {i}\n\n{text}" for i, text in enumerate(paragraphs)]
     (tmp_path / "docs" / "big.md").write_text(
-        "# Big\n\n" + "\n\n".join(paragraphs) + "\n", encoding="utf-8"
+        "# Big\n\n" + "\n\n".join(sections) + "\n", encoding="utf-8"
     )
     (tmp_path / "docs" / "other.md").write_text(
         "# Other\n\nThe quokka rotation is also mentioned here.\n", encoding="utf-8"
     )
     with Memory(tmp_path / "m.db", root=tmp_path) as memory:
         memory.ingest(tmp_path / "docs")
+        anchors = sorted(a.doc_uri for a in memory.beliefs_for_doc("docs/big.md"))
+        assert len(anchors) == 399
+        assert anchors.index("docs/big.md#L923-L925") >= 200
         result = memory.retrieve("what does docs/big.md say about quokka rotation")
-        assert result.beliefs[0].content == "The quokka rotation runbook lives here."
+        assert result.beliefs[0].content == "Part 230\nThe quokka rotation runbook lives here."
 
 
 # -- A1: the labelled corpus ---------------------------------------------------------------

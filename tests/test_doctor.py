@@ -30,7 +30,20 @@ Credo keeps every belief in one SQLite file on the local disk.
 - Run the doctor after large edits to the documentation.
 """
 
-DEPLOY = "# Deploy\n\nDeploy the service with care and watch the logs.\n"
+DEPLOY = (
+    "# Deploy\n\nDeploy the service with care and watch the logs.\n\n"
+    "## Rollback\n\nRoll back by deploying the previous release tag.\n"
+)
+
+# The passages ingest makes of them: a heading leads its section's first passage.
+GUIDE_INTRO = "Guide\nCredo keeps every belief in one SQLite file on the local disk."
+GUIDE_INSTALL = (
+    "Install\n"
+    "Install the package with pip before anything else.\n"
+    "Run the doctor after large edits to the documentation."
+)
+DEPLOY_INTRO = "Deploy\nDeploy the service with care and watch the logs."
+DEPLOY_ROLLBACK = "Rollback\nRoll back by deploying the previous release tag."
 
 
 def bid(text: str) -> str:
@@ -66,8 +79,8 @@ def test_doctor_reports_a_vanished_file(mem: Memory, root: Path) -> None:
     report = check_anchors(mem.store, root)
     assert not report.healthy
     assert {p.doc_uri for p in report.missing_files} == {
-        "docs/deploy.md#L1-L1",
-        "docs/deploy.md#L3-L3",
+        "docs/deploy.md#L1-L3",
+        "docs/deploy.md#L5-L7",
     }
     assert all(p.problem == "missing_file" for p in report.missing_files)
     assert report.shifted == []
@@ -75,24 +88,24 @@ def test_doctor_reports_a_vanished_file(mem: Memory, root: Path) -> None:
 
 def test_doctor_reports_a_shifted_range_and_fix_repairs_it(mem: Memory, root: Path) -> None:
     guide = root / "docs" / "guide.md"
-    guide.write_text(GUIDE.replace("# Guide\n", "# Guide\n\nTwo new lines\nat the top.\n"))
+    guide.write_text(GUIDE.replace("## Install\n", "Two new lines\nin between.\n\n## Install\n"))
     report = check_anchors(mem.store, root)
     shifted = {p.belief_id: p for p in report.shifted}
-    doctor_bullet = bid("Run the doctor after large edits to the documentation.")
-    assert shifted[doctor_bullet].lines == (8, 8)
-    assert shifted[doctor_bullet].found == (11, 11)
-    assert bid("Guide") not in shifted  # line 1 did not move
+    install = bid(GUIDE_INSTALL)
+    assert shifted[install].lines == (5, 8)
+    assert shifted[install].found == (8, 11)
+    assert bid(GUIDE_INTRO) not in shifted  # lines 1-3 did not move
 
     fixed = fix_anchors(mem.store, root)
 
     assert {p.belief_id for p in fixed.fixed} == set(shifted)
     assert check_anchors(mem.store, root).healthy
-    anchors = mem.anchors(doctor_bullet)
-    assert [(a.doc_uri, a.position_hint) for a in anchors] == [("docs/guide.md#L11-L11", "L11-L11")]
-    moves = [e for e in mem.store.log_entries(doctor_bullet) if e.op == "doctor"]
+    anchors = mem.anchors(install)
+    assert [(a.doc_uri, a.position_hint) for a in anchors] == [("docs/guide.md#L8-L11", "L8-L11")]
+    moves = [e for e in mem.store.log_entries(install) if e.op == "doctor"]
     assert moves and moves[-1].payload == {
-        "from": "docs/guide.md#L8-L8",
-        "to": "docs/guide.md#L11-L11",
+        "from": "docs/guide.md#L5-L8",
+        "to": "docs/guide.md#L8-L11",
     }
 
 
@@ -100,7 +113,7 @@ def test_text_found_nowhere_is_reported_not_fixed(mem: Memory, root: Path) -> No
     guide = root / "docs" / "guide.md"
     guide.write_text(GUIDE.replace("Install the package with pip", "Use uv"), encoding="utf-8")
     report = fix_anchors(mem.store, root)
-    gone = bid("Install the package with pip before anything else.")
+    gone = bid(GUIDE_INSTALL)
     problem = next(p for p in report.shifted if p.belief_id == gone)
     assert problem.found is None
     assert problem not in report.fixed
@@ -110,13 +123,11 @@ def test_text_found_nowhere_is_reported_not_fixed(mem: Memory, root: Path) -> No
 def test_urls_and_stale_beliefs_are_skipped(mem: Memory, root: Path) -> None:
     web = mem.remember("The changelog is published on the project site.")
     mem.link(web, "https://example.com/changelog")
-    mem.forget(bid("Deploy"))
+    mem.forget(bid(DEPLOY_INTRO))
     (root / "docs" / "deploy.md").unlink()
     report = check_anchors(mem.store, root)
     assert report.skipped == 2  # the URL anchor and the stale belief's anchor
-    assert {p.belief_id for p in report.missing_files} == {
-        bid("Deploy the service with care and watch the logs.")
-    }
+    assert {p.belief_id for p in report.missing_files} == {bid(DEPLOY_ROLLBACK)}
 
 
 def test_manual_anchor_with_a_hint_only_is_checked_and_fixed(mem: Memory, root: Path) -> None:
@@ -131,27 +142,27 @@ def test_manual_anchor_with_a_hint_only_is_checked_and_fixed(mem: Memory, root: 
 
 def test_backfill_writes_anchors_from_ingest_log_sources(mem: Memory, root: Path) -> None:
     # Beliefs written before belief_documents existed: the log knows their source file.
-    bullet = bid("Run the doctor after large edits to the documentation.")
-    title = bid("Deploy")
-    mem.store.delete_anchors((a.belief_id, a.doc_uri) for a in mem.anchors(bullet))
+    install = bid(GUIDE_INSTALL)
+    title = bid(DEPLOY_INTRO)
+    mem.store.delete_anchors((a.belief_id, a.doc_uri) for a in mem.anchors(install))
     mem.store.delete_anchors((a.belief_id, a.doc_uri) for a in mem.anchors(title))
     stated = mem.remember("A belief typed by a person has no source file.")
 
     report = backfill_anchors(mem.store, root)
 
     assert (report.considered, report.anchored, report.located, report.no_source) == (3, 2, 2, 1)
-    assert [(a.doc_uri, a.anchor_type, a.position_hint) for a in mem.anchors(bullet)] == [
-        ("docs/guide.md#L8-L8", "ingest", "L8-L8")
+    assert [(a.doc_uri, a.anchor_type, a.position_hint) for a in mem.anchors(install)] == [
+        ("docs/guide.md#L5-L8", "ingest", "L5-L8")
     ]
-    assert [a.doc_uri for a in mem.anchors(title)] == ["docs/deploy.md#L1-L1"]
+    assert [a.doc_uri for a in mem.anchors(title)] == ["docs/deploy.md#L1-L3"]
     assert mem.anchors(stated) == []
-    assert [e.op for e in mem.store.log_entries(bullet)][-1] == "backfill"
+    assert [e.op for e in mem.store.log_entries(install)][-1] == "backfill"
     again = backfill_anchors(mem.store, root)
     assert (again.considered, again.anchored) == (1, 0)
 
 
 def test_backfill_without_the_text_anchors_the_file(mem: Memory, root: Path) -> None:
-    title = bid("Guide")
+    title = bid(GUIDE_INTRO)
     mem.store.delete_anchors((a.belief_id, a.doc_uri) for a in mem.anchors(title))
     (root / "docs" / "guide.md").write_text("# Handbook\n", encoding="utf-8")
     report = backfill_anchors(mem.store, root)

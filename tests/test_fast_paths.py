@@ -27,7 +27,13 @@ from credo.retrieval.cluster import cluster_candidates, pack_ranked, pack_with_c
 from credo.retrieval.lanes import doc
 from credo.retrieval.lanes.heat import adjacency, heat_kernel, heat_over_links
 from credo.retrieval.rank import Weights, compose, compose_reference
-from credo.store.fts import STOPWORDS, CandidateRow
+from credo.store.fts import (
+    ANCHOR_WEIGHT,
+    CONTENT_WEIGHT,
+    CONTEXT_WEIGHT,
+    STOPWORDS,
+    CandidateRow,
+)
 from credo.store.graph import Link
 from credo.tokens import belief_tokens, entry_text, escape, estimate
 from credo.types import Belief, Edge, EdgeType
@@ -234,7 +240,7 @@ def test_mentions_equals_every_pattern_run(query: str) -> None:
 # -- store reads for the engine ------------------------------------------------------------
 
 EXACT_KEYWORD_SQL = (
-    "SELECT b.id, -bm25(beliefs_fts, ?, ?) AS s FROM beliefs_fts "
+    "SELECT b.id, -bm25(beliefs_fts, ?, ?, ?) AS s FROM beliefs_fts "
     "JOIN beliefs b ON b.rid = beliefs_fts.rowid "
     "WHERE beliefs_fts MATCH ? AND b.locked = 0 "
     "ORDER BY s DESC, b.id LIMIT ?"
@@ -246,7 +252,8 @@ def _row(belief: Belief) -> CandidateRow:
 
 
 def _exact_keyword(memory: Memory, expression: str, limit: int) -> list[tuple[str, float]]:
-    rows = memory.store.conn.execute(EXACT_KEYWORD_SQL, (1.0, 0.5, expression, limit))
+    weights = (CONTENT_WEIGHT, ANCHOR_WEIGHT, CONTEXT_WEIGHT)
+    rows = memory.store.conn.execute(EXACT_KEYWORD_SQL, (*weights, expression, limit))
     return [(str(r[0]), float(r[1])) for r in rows]
 
 
@@ -263,6 +270,14 @@ def ties(tmp_path_factory: pytest.TempPathFactory) -> Memory:
         text = " ".join(rng.choice(words) for _ in range(rng.choice([3, 3, 3, 5])))
         rows.append({"kind": "belief", "id": f"t{i:03d}", "content": f"{text} n{i % 7}"})
     memory.import_records(rows)
+    # Some beliefs sit somewhere (the context column): the third weight counts, and the
+    # beliefs of one context still tie among themselves.
+    contexts = ["docs/alpha.md › Gamma", "docs/omega.md › N3", "src/beta.py › delta"]
+    with memory.store.transaction():
+        memory.store.conn.executemany(
+            "UPDATE beliefs SET context = ? WHERE id = ?",
+            [(contexts[i % 3], f"t{i:03d}") for i in range(0, 400, 4)],
+        )
     for i in range(0, 400, 9):
         memory.lock(f"t{i:03d}")
     return memory

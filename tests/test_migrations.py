@@ -10,6 +10,7 @@ import pytest
 
 from credo import Memory
 from credo.errors import SchemaVersionError, StoreError
+from credo.knowledge import identity
 from credo.store import LATEST_VERSION, Store, migrations
 from credo.store.migrations import MIGRATIONS
 
@@ -161,3 +162,145 @@ def test_pragmas(memory: Memory) -> None:
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 5000
+
+
+# -- m006: the context column, on a real v5 file -------------------------------------------
+
+NOTES = "# Ops\n\nThe staging database is rebuilt every Monday.\n"
+RUNBOOK = "Pager duty rotates weekly between the two oncall engineers.\n"
+
+
+def _v5_store(path: Path, root: Path) -> None:
+    """A file as credo wrote it at schema v5: stated beliefs, a CITES edge with anchor text,
+    a forgotten belief, and what ingest made of two files then (a belief per fine chunk:
+    the heading "Ops" apart from its paragraph), with their ledger rows."""
+    (root / "notes.md").write_text(NOTES, encoding="utf-8")
+    (root / "runbook.txt").write_text(RUNBOOK, encoding="utf-8")
+    conn = sqlite3.connect(path, isolation_level=None)
+    assert migrations.migrate(conn, str(path), migrations=MIGRATIONS[:5]) == 5
+    now = 1_700_000_000.0
+    beliefs = [
+        ("v5-deploy", "Deploys go through the blue green script", "user_stated", None),
+        ("v5-rollback", "Rollbacks redeploy the previous release tag", "user_stated", None),
+        ("v5-gone", "Zebra crossings were painted over", "user_stated", now),
+        ("v5-ops", "Ops", "document", None),
+        ("v5-staging", "The staging database is rebuilt every Monday.", "document", None),
+        ("v5-pager", RUNBOOK.strip(), "document", None),
+    ]
+    for belief_id, content, origin, deleted in beliefs:
+        conn.execute(
+            "INSERT INTO beliefs(id, content, content_hash, kind, origin, created_at, "
+            "updated_at, deleted_at) VALUES (?, ?, ?, 'factual', ?, ?, ?, ?)",
+            (belief_id, content, identity.content_hash(content), origin, now, now, deleted),
+        )
+    conn.execute(
+        "INSERT INTO edges(src, dst, type, weight, anchor_text, created_at) "
+        "VALUES ('v5-deploy', 'v5-rollback', 'CITES', 0.5, 'quokka procedure', ?)",
+        (now,),
+    )
+    conn.execute(
+        "INSERT INTO edges(src, dst, type, weight, created_at) "
+        "VALUES ('v5-staging', 'v5-ops', 'DERIVED_FROM', 0.5, ?)",
+        (now,),
+    )
+    for belief_id, uri in [
+        ("v5-ops", "notes.md#L1-L1"),
+        ("v5-staging", "notes.md#L3-L3"),
+        ("v5-pager", "runbook.txt#L1-L1"),
+    ]:
+        conn.execute(
+            "INSERT INTO belief_documents(belief_id, doc_uri, anchor_type, position_hint, "
+            "created_at) VALUES (?, ?, 'ingest', ?, ?)",
+            (belief_id, uri, uri.partition("#")[2], now),
+        )
+    for name, first, count in [("notes.md", "v5-ops", 2), ("runbook.txt", "v5-pager", 1)]:
+        data = (root / name).read_bytes()
+        conn.execute(
+            "INSERT INTO ingested_files VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (name, sha256(data).hexdigest(), len(data), now, now, count, first),
+        )
+    columns = [r[1] for r in conn.execute("PRAGMA table_info(beliefs)")]
+    assert "context" not in columns
+    conn.close()
+
+
+def _found(memory: Memory, query: str) -> set[str]:
+    return {b.id for b in memory.retrieve(query).beliefs}
+
+
+def _contexts(memory: Memory) -> dict[str, str]:
+    rows = memory.store.conn.execute("SELECT id, context FROM beliefs WHERE deleted_at IS NULL")
+    return {str(r[0]): str(r[1]) for r in rows}
+
+
+def test_a_v5_file_migrates_to_the_context_column_and_stays_searchable(tmp_path: Path) -> None:
+    path = tmp_path / "v5.db"
+    _v5_store(path, tmp_path)
+
+    with Memory(path, root=tmp_path) as memory:
+        assert memory.stats().schema_version == LATEST_VERSION == 6
+        memory.store.fts_integrity_check()
+        assert memory.store.integrity_check() == []
+        # Every live belief is found by its own words, the cited one by its anchor text
+        # alone; the forgotten one stays out of the rebuilt index.
+        assert "v5-deploy" in _found(memory, "blue green script")
+        assert "v5-rollback" in _found(memory, "previous release tag")
+        assert "v5-rollback" in _found(memory, "quokka")
+        assert "v5-staging" in _found(memory, "staging database Monday")
+        assert "v5-pager" in _found(memory, "pager oncall")
+        assert "v5-gone" not in _found(memory, "zebra crossings")
+        assert set(_contexts(memory).values()) == {""}  # old beliefs have no context yet
+
+        # Re-ingesting the changed files fills contexts: a belief whose text stayed keeps
+        # its id and gets its context; a heading and its paragraph become one passage.
+        (tmp_path / "runbook.txt").write_text(RUNBOOK + "\nEscalate after an hour.\n")
+        (tmp_path / "notes.md").write_text(NOTES + "\nIt takes ten minutes.\n")
+        report = memory.ingest(tmp_path / "runbook.txt", tmp_path / "notes.md")
+        assert report.files_ingested == 2 and report.beliefs_kept == 1
+        contexts = _contexts(memory)
+        assert contexts["v5-pager"] == "runbook.txt L1-L1"
+        passage = memory.retrieve("staging database Monday").beliefs[0]
+        assert passage.content == (
+            "Ops\nThe staging database is rebuilt every Monday.\nIt takes ten minutes."
+        )
+        assert contexts[passage.id] == "notes.md › Ops L1-L5"
+        assert memory.get("v5-ops").deleted_at is not None
+        assert memory.get("v5-staging").deleted_at is not None
+        assert contexts["v5-deploy"] == contexts["v5-rollback"] == ""  # not ingested
+        # The context column is searched: "notes" is only in the passage's path.
+        assert passage.id in _found(memory, "notes")
+        assert memory.store.integrity_check() == []
+
+
+def test_an_unchanged_file_of_a_v5_store_is_read_again_as_passages(tmp_path: Path) -> None:
+    path = tmp_path / "v5.db"
+    _v5_store(path, tmp_path)
+    with Memory(path, root=tmp_path) as memory:
+        report = memory.ingest(tmp_path / "notes.md", tmp_path / "runbook.txt")
+        assert _contexts(memory).get("v5-pager") == "runbook.txt L1-L1"
+        assert memory.get("v5-ops").deleted_at is not None  # "Ops" alone is no passage
+        assert report.files_ingested == 2
+
+
+def _dump(path: Path) -> list[str]:
+    conn = sqlite3.connect(path)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def test_a_v6_file_opened_again_is_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "v5.db"
+    _v5_store(path, tmp_path)
+    with Memory(path, root=tmp_path) as memory:
+        memory.ingest(tmp_path)
+        assert memory.stats().schema_version == 6
+    before = _dump(path)
+    assert any("CREATE VIRTUAL TABLE beliefs_fts" in line and "context" in line for line in before)
+    with Memory(path, root=tmp_path) as memory:
+        assert memory.stats().schema_version == 6
+        applied = memory.store.conn.execute("SELECT version FROM _migrations ORDER BY version")
+        assert [r[0] for r in applied] == [1, 2, 3, 4, 5, 6]
+        memory.store.fts_integrity_check()
+    assert _dump(path) == before

@@ -5,7 +5,9 @@ autolink URLs. Removed: emphasis and strikethrough marks, link and image targets
 to `links`), HTML tags and comments, footnote references, backslash escapes, GitHub alert
 markers. The entities ``&amp; &lt; &gt; &quot; &#39; &apos; &nbsp;`` become their
 characters; other entities stay as written (so no word appears that the source lacks).
-Text inside code spans is never touched.
+Text inside code spans is never touched. A MyST role (``{ref}`text```, ``{func}`~a.b```)
+reads as its text, without the role name or backticks: its title when written
+``title <target>``, else its content without a leading ``~`` or ``!``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from credo.knowledge.chunk.model import find_urls, normalise, unique
 _MASK_START = re.compile(r"[`\\]")
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
+# A MyST role name, as in {ref}`target`; and a role's "title <target>" content.
+_ROLE_NAME = re.compile(r"[A-Za-z][\w:.+-]*")
+_ROLE_TITLE = re.compile(r"(.*?\S)\s*<[^<>]*>\s*$", re.S)
 # Any character some rule below reacts to; text without one is only whitespace-normalised.
 _MARKUP = re.compile(r"[`\\<\[*_~&\x00]")
 
@@ -96,12 +101,30 @@ def _mask(raw: str) -> tuple[str, list[str]]:
             if end < 0:  # no closing run: the backticks are literal text
                 end = _run_end(raw, start)
                 piece = raw[start:end]
+            elif raw[start - 1 : start] == "}" and (role := _role_start(raw, position, start)) >= 0:
+                out.append(raw[position:role])
+                position, piece = start, _role_text(piece)
         out.append(raw[position:start])
         out.append(f"\x00{len(kept)}\x00")
         kept.append(piece)
         position = end
     out.append(raw[position:])
     return "".join(out), kept
+
+
+def _role_start(raw: str, position: int, start: int) -> int:
+    """Offset of the ``{name}`` that ends at `start` (a MyST role), or -1."""
+    brace = raw.rfind("{", position, start)
+    if brace < 0 or not _ROLE_NAME.fullmatch(raw, brace + 1, start - 1):
+        return -1
+    return brace
+
+
+def _role_text(span: str) -> str:
+    """What a MyST role shows: its title, or its target without ``~``/``!``."""
+    content = span.strip("`").strip()
+    titled = _ROLE_TITLE.match(content)
+    return titled.group(1) if titled else content.lstrip("~!")
 
 
 def _run_end(raw: str, start: int) -> int:

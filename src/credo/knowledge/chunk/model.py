@@ -18,6 +18,7 @@ ROLES = (
     "docstring",
     "definition",
     "text",
+    "code",  # a code block of a document (credo.knowledge.chunk.markdown)
     "passage",  # consecutive chunks of one section joined (credo.knowledge.chunk.passage)
 )
 

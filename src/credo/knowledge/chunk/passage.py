@@ -55,23 +55,26 @@ def passages(
     out: list[Chunk] = []
     parents: list[tuple[tuple[str, ...], int]] = []  # (trail, passage index) of open sections
     for position, group in enumerate(groups):
+        trail = group[0].section
+        while parents and not _within(trail, parents[-1][0]):
+            parents.pop()  # before any skip: a later sibling must not find this section open
         if _only_heading_before_child(group, groups[position + 1 : position + 2]):
             continue
         first = len(out)
-        for members in _fill(group, cap, floor):
-            if any(m.role != "code" for m in members):
-                out.append(_join(members))
+        out.extend(_join(members) for members in _fill(group, cap, floor))
         if len(out) == first:
             continue  # code alone: nothing to read
-        trail = group[0].section
-        while parents and not _within(trail, parents[-1][0]):
-            parents.pop()
         parent = parents[-1][1] if parents else None
         for index in range(first, len(out)):
             out[index] = _with_parent(out[index], parent if index == first else first)
-        if group[0].role in _OPENERS:
+        if group[0].role in _OPENERS or (first == 0 and _is_file_header(group[0])):
             parents.append((trail, first))
     return out
+
+
+def _is_file_header(chunk: Chunk) -> bool:
+    """A module docstring or file header comment: what a file's top definitions hang from."""
+    return chunk.role == "docstring" and not chunk.section
 
 
 def _section_groups(chunks: Sequence[Chunk]) -> list[list[Chunk]]:
@@ -104,20 +107,33 @@ def _within(trail: tuple[str, ...], outer: tuple[str, ...]) -> bool:
 
 
 def _fill(group: list[Chunk], cap: int, floor: int) -> list[list[Chunk]]:
+    """The group's chunks cut into passages. Code joins whatever passage is open (or the
+    next one); a lone heading always takes the chunk after it, whatever its size."""
     filled: list[list[Chunk]] = []
+    waiting: list[Chunk] = []  # code met before any text
     size = 0
     for chunk in group:
-        length = 0 if chunk.role == "code" else len(chunk.text)
-        if filled and (chunk.role == "code" or size + 1 + length <= cap):
+        if chunk.role == "code":
+            (filled[-1] if filled else waiting).append(chunk)
+            continue
+        length = len(chunk.text)
+        joins = filled and (size + 1 + length <= cap or _only_text_is_heading(filled[-1]))
+        if joins:
             filled[-1].append(chunk)
             size += 1 + length
         else:
-            filled.append([chunk])
+            filled.append([*waiting, chunk])
+            waiting = []
             size = length
     if len(filled) > 1 and size < floor:
         tail = filled.pop()
         filled[-1].extend(tail)
     return filled
+
+
+def _only_text_is_heading(members: list[Chunk]) -> bool:
+    texts = [m for m in members if m.role != "code"]
+    return len(texts) == 1 and texts[0].role == "heading"
 
 
 def _join(members: list[Chunk]) -> Chunk:

@@ -1,0 +1,134 @@
+"""The context field of an ingested belief: its trail, the camelCase words split, the cap."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from credo.knowledge.chunk import Chunk
+from credo.knowledge.identity import MAX_CONTEXT_CHARS
+from credo.knowledge.ingest.context import TRAIL_SEPARATOR, context_field, trail
+
+
+def chunk(
+    section: tuple[str, ...] = (), context: str = "", lines: tuple[int, int] = (3, 9)
+) -> Chunk:
+    return Chunk("Some text.", lines[0], lines[1], "paragraph", section, None, (), context)
+
+
+@pytest.mark.parametrize(
+    ("uri", "section", "lines", "expected"),
+    [
+        (
+            "docs/guide/auth.md",
+            ("OAuth2", "Scopes"),
+            (40, 58),
+            "docs/guide/auth.md › OAuth2 › Scopes L40-L58",
+        ),
+        ("notes.txt", (), (1, 1), "notes.txt L1-L1"),
+        ("a.md", ("Only",), (7, 7), "a.md › Only L7-L7"),
+        ("file:///tmp/x.md", ("A", "B", "C"), (1, 30), "file:///tmp/x.md › A › B › C L1-L30"),
+    ],
+)
+def test_trail_is_the_path_then_the_sections_then_the_lines(
+    uri: str, section: tuple[str, ...], lines: tuple[int, int], expected: str
+) -> None:
+    assert trail(uri, section, *lines) == expected
+    assert TRAIL_SEPARATOR == " › "
+
+
+@pytest.mark.parametrize(
+    ("uri", "section", "words"),
+    [
+        # A file named in camelCase: its words are found as a reader would type them.
+        ("lib/core/AxiosHeaders.js", (), "axios headers"),
+        # An acronym before a word ends where the word begins.
+        ("src/urllib3/_collections.py", ("HTTPHeaderDict",), "http header dict"),
+        ("src/x.js", ("XMLHttpRequest", "open"), "xml http request"),
+        ("src/x.py", ("parseURLQuery",), "parse url query"),
+        ("src/x.go", ("utf8Decoder",), "utf8 decoder"),
+        # A word split twice (path and section) is written once.
+        ("src/AxiosError.js", ("AxiosError",), "axios error"),
+    ],
+)
+def test_camel_case_names_are_split_into_words_on_line_two(
+    uri: str, section: tuple[str, ...], words: str
+) -> None:
+    head, _, extra = context_field(uri, chunk(section)).partition("\n")
+    assert head == trail(uri, section, 3, 9)
+    assert extra == words
+
+
+@pytest.mark.parametrize(
+    ("uri", "section"),
+    [
+        ("docs/guide.md", ("Install", "Upgrade")),  # plain words: the tokenizer finds them
+        ("src/snake_case_module.py", ("read_file",)),  # underscores split already
+        ("docs/API.md", ("HTTP", "URL")),  # an acronym alone is one word
+        ("notes.txt", ()),
+    ],
+)
+def test_without_anything_to_add_the_context_is_the_trail_alone(
+    uri: str, section: tuple[str, ...]
+) -> None:
+    assert context_field(uri, chunk(section)) == trail(uri, section, 3, 9)
+
+
+def test_the_chunks_own_context_words_follow_the_split_words() -> None:
+    field = context_field("src/AxiosHeaders.js", chunk(("set",), "normalizeHeader toJSON value"))
+    assert field == (
+        "src/AxiosHeaders.js › set L3-L9\n"
+        "axios headers normalize header to json normalizeHeader toJSON value"
+    )
+    # Plain context words alone make line two.
+    assert context_field("a.md", chunk(("A",), "retry backoff")) == "a.md › A L3-L9\nretry backoff"
+
+
+def test_context_is_capped_at_max_context_chars() -> None:
+    long_words = " ".join(f"wordNumber{i}" for i in range(1_000))
+    field = context_field("src/x.py", chunk(("f",), long_words))
+    assert len(field) == MAX_CONTEXT_CHARS
+    assert field.startswith("src/x.py › f L3-L9\n")
+    assert field == _uncapped("src/x.py", ("f",), long_words)[:MAX_CONTEXT_CHARS]
+
+
+def _uncapped(
+    uri: str, section: tuple[str, ...], context: str, lines: tuple[int, int] = (3, 9)
+) -> str:
+    """The field as `context_field` builds it, before the cap (a readable reference)."""
+    words: dict[str, None] = {}
+    head = trail(uri, section, *lines)
+    for word in re.findall(r"[A-Za-z][A-Za-z0-9]*", f"{head} {context}"):
+        parts = re.split(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", word)
+        if len(parts) > 1:
+            words.update(dict.fromkeys(p.lower() for p in parts))
+    extra = " ".join(part for part in (" ".join(words), context) if part)
+    return f"{head}\n{extra}" if extra else head
+
+
+_names = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,15}", fullmatch=True)
+
+
+@given(
+    uri=st.lists(_names, min_size=1, max_size=4).map("/".join),
+    section=st.lists(_names, max_size=3).map(tuple),
+    context=st.lists(_names, max_size=400).map(" ".join),
+    start=st.integers(1, 10_000),
+    length=st.integers(0, 100),
+)
+def test_context_field_properties(
+    uri: str, section: tuple[str, ...], context: str, start: int, length: int
+) -> None:
+    """Line one is the trail; line two, if any, only words; never over the cap; the same
+    input gives the same field."""
+    piece = chunk(section, context, (start, start + length))
+    field = context_field(uri, piece)
+    assert field == context_field(uri, piece)
+    assert len(field) <= MAX_CONTEXT_CHARS
+    assert field == _uncapped(uri, section, context, (start, start + length))[:MAX_CONTEXT_CHARS]
+    head = trail(uri, section, start, start + length)
+    assert field.partition("\n")[0] == head[:MAX_CONTEXT_CHARS]
+    assert field.count("\n") <= 1
