@@ -5,6 +5,7 @@ splitter raises on any input text. `credo ingest` turns each chunk into one beli
 anchored to its file and lines.
 
 - `split_markdown`: section-aware Markdown (headings, paragraphs, list items, tables).
+- `split_rst`: section-aware reStructuredText through docutils (Sphinx markup included).
 - `split_code`: docstrings and comments of Python and C-family, JS/TS, Go, Rust, Java and
   shell sources.
 - `split_text`: plain text by paragraph.
@@ -24,6 +25,7 @@ from credo.knowledge.chunk.model import (
     Chunk,
     source_lines,
 )
+from credo.knowledge.chunk.rst import split_rst
 from credo.knowledge.chunk.text import split_text
 
 __all__ = [
@@ -38,5 +40,6 @@ __all__ = [
     "split_code",
     "split_file",
     "split_markdown",
+    "split_rst",
     "split_text",
 ]

@@ -8,6 +8,7 @@ from credo.errors import InvalidInputError
 from credo.knowledge.chunk.code import split_code
 from credo.knowledge.chunk.markdown import split_markdown
 from credo.knowledge.chunk.model import Chunk
+from credo.knowledge.chunk.rst import split_rst
 from credo.knowledge.chunk.text import split_text
 
 # Extension (lower case, no dot) -> language. Kotlin, Scala and Swift share Java's comment
@@ -21,14 +22,15 @@ EXTENSIONS: dict[str, str] = {
     "rs": "rust",
     **dict.fromkeys(("java", "kt", "kts", "scala", "swift", "groovy"), "java"),
     **dict.fromkeys(("sh", "bash", "zsh", "ksh"), "shell"),
-    **dict.fromkeys(("txt", "text", "rst"), "text"),
+    **dict.fromkeys(("rst", "rest"), "rst"),
+    **dict.fromkeys(("txt", "text"), "text"),
 }
 
 
 def language_for(path: str) -> str | None:
     """The language of `path` from its extension (case-insensitive), None if unsupported.
 
-    One of "markdown", "python", "c", "js", "go", "rust", "java", "shell", "text".
+    One of "markdown", "rst", "python", "c", "js", "go", "rust", "java", "shell", "text".
     """
     name = re.split(r"[/\\]", path)[-1]
     _, dot, extension = name.rpartition(".")
@@ -49,6 +51,8 @@ def split_file(path: str, text: str) -> list[Chunk]:
         raise InvalidInputError(f"cannot split {path!r}: unsupported file type; supported: {known}")
     if language == "markdown":
         return split_markdown(text)
+    if language == "rst":
+        return split_rst(text)
     if language == "text":
         return split_text(text)
     return split_code(text, language)

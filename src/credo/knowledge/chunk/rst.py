@@ -1,0 +1,517 @@
+"""Split reStructuredText into section-aware chunks, read through docutils' doctree.
+
+The chunks are the kinds `split_markdown` makes:
+
+- Section titles are "heading" chunks; `Chunk.section` is the title path that docutils'
+  section tree gives (adornment styles decide the levels), a heading chunk's own section
+  ends with its own title and its `heading_index` points at its parent heading. A
+  heading's range is its title line only: the over- and underline are left out, as the
+  Markdown splitter leaves out a setext underline.
+- A paragraph is one "paragraph" chunk; past `MAX_PARAGRAPH_CHARS` it is split into
+  "sentence" chunks, each with the lines it touches.
+- List items are "bullet" chunks: the first paragraph of a bullet or enumerated item;
+  a definition list item as "term (classifier): definition"; a field as "name: body"
+  (docinfo and Sphinx ``:param x:`` fields alike); an option list item as "-o FILE:
+  description". Further paragraphs of an item are "paragraph" chunks, nested items
+  their own bullets.
+- Table rows (grid, simple, ``list-table``, ``csv-table``) are "paragraph" chunks with
+  their cells joined by `` | `` when each cell holds only paragraphs and the row's words
+  read in order from its lines (one-line rows); otherwise each cell's blocks are chunks
+  of their own.
+- Admonitions (``note``, ``warning``...) keep their text as paragraphs; a generic
+  admonition's, topic's or sidebar's title, a rubric, a caption and an attribution are
+  paragraphs. Version directives lead their first paragraph with a label
+  ("versionchanged 2.1: ..."); an unknown directive's argument (a signature, a tab name)
+  leads its first paragraph the same way; such a chunk's range runs from the directive's
+  line to the paragraph's last. See `credo.knowledge.chunk.rst_parse`.
+- Line blocks are one paragraph.
+- Skipped: literal blocks (``::``), doctest blocks, code and other skipped directives,
+  comments, substitution definitions, hyperlink targets, images, math blocks,
+  footnote labels, transitions, the ``contents`` topic, docutils' error reports.
+- Inline markup: emphasis marks go, inline literals keep single backticks (as Markdown's
+  code spans do), roles render as their text, footnote and citation references go,
+  ``|substitution|`` references stay as their name. Link targets (``text <url>`_``,
+  named and anonymous hyperlink targets, standalone URLs, ``:doc:`` and ``:download:``)
+  go to `Chunk.links`.
+
+Line ranges are recovered from the source, not trusted from docutils: see
+`credo.knowledge.chunk.rst_lines`. A chunk whose words cannot be placed in order in its
+lines (this needs markup that merges words) keeps its lines and takes their source text.
+
+Plain text instead (`split_text`): text over `MAX_RST_CHARS`, a line over `MAX_LINE_CHARS`
+(docutils' own limit), tables of more than `MAX_TABLE_CELLS` cells, a parse over its
+time budget, or any failure inside docutils (nesting deeper than Python's recursion
+limit). docutils is imported on the first call only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from credo.knowledge.chunk.model import (
+    MAX_PARAGRAPH_CHARS,
+    Chunk,
+    is_meaningful,
+    normalise,
+    source_lines,
+    unique,
+)
+from credo.knowledge.chunk.rst_lines import SourceIndex, Span, words
+from credo.knowledge.chunk.sentence import split_sentences
+from credo.knowledge.chunk.text import split_text
+
+MAX_RST_CHARS = 2_000_000
+MAX_LINE_CHARS = 10_000
+# docutils reads a table's grid before any of its text, so a time budget cannot stop it,
+# and that costs 0.1-0.5 ms a cell (more the wider the table): past this many cells in a
+# file (real documentation stays under a few hundred) the file is read as plain text.
+MAX_TABLE_CELLS = 10_000
+# Parse time budget: a fixed allowance plus time per character. Real Sphinx trees parse at
+# 1-4 microseconds a character, so only input ~5x slower than the slowest of them (or a
+# machine that much slower) reaches it; it is the one path whose outcome depends on time.
+_BUDGET_SECONDS = 2.0
+_BUDGET_PER_CHAR = 2e-5
+_GRID_BORDER = re.compile(r"[ \t]*\+(?:[-=]+\+)+[ \t]*$")
+_SIMPLE_BORDER = re.compile(r"[ \t]*=+(?:[ \t]+=+)+[ \t]*$")
+_RUN = re.compile(r"=+")
+# Characters str.splitlines() (hence docutils) breaks lines at but universal newlines do
+# not: each becomes a space, so line numbers agree; so does \x01, the renderer's marker.
+# NUL, docutils' own escape marker, reads as U+FFFD (as CommonMark has it for Markdown).
+_FOREIGN = re.compile("[\x00\x01\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+_PROTECT = re.compile(r"`[^`\n]*`")
+# An escaped space (``:class:`Flask`\ s``) joins what surrounds it; between two words it
+# stays a space so that both words remain words of the source.
+_ESCAPED_SPACE = "\x01"
+_JOINED_WORDS = re.compile(r"(?<=\w)\x01+(?=\w)")
+
+_SKIP = frozenset(
+    "literal_block doctest_block comment substitution_definition target raw system_message "
+    "pending image math_block transition label meta decoration colspec".split()
+)
+_TITLE_LIKE = frozenset("title subtitle rubric attribution caption".split())
+_INLINE_SKIP = frozenset(
+    "footnote_reference citation_reference image raw system_message generated".split()
+)
+
+
+def split_rst(text: str) -> list[Chunk]:
+    """Split reStructuredText `text` into chunks; see the module docstring for the rules.
+
+    Pure and deterministic (save a parse that runs out of its time budget, read as plain
+    text); never raises on any input string.
+    """
+    if len(text) > MAX_RST_CHARS:
+        return split_text(text)
+    lines = source_lines(text)
+    if lines and lines[0].startswith("\ufeff"):
+        lines[0] = lines[0][1:]
+    if _FOREIGN.search(text):
+        lines = [_FOREIGN.sub(_foreign, line) for line in lines]
+    if _too_long(lines) or _table_cells(lines) > MAX_TABLE_CELLS:
+        return split_text(text)
+    try:
+        from credo.knowledge.chunk import rst_parse  # docutils loads here, on first use
+
+        budget = _BUDGET_SECONDS + _BUDGET_PER_CHAR * len(text)
+        document = rst_parse.parse("\n".join(lines), budget)
+        named, anonymous = _targets(document)
+        return _Walker(SourceIndex(lines), named, anonymous).run(document)
+    except Exception:  # a time-out, or docutils failing on hostile input (deep nesting)
+        return split_text(text)
+
+
+@dataclass(slots=True)
+class _Part:
+    """One rendered piece of a chunk: its text, (link, anchor text) pairs and lines."""
+
+    text: str
+    links: list[tuple[str, str]]
+    span: Span | None
+    checked: bool = False  # the span is known to hold the text's words
+
+
+@dataclass
+class _Walker:
+    """Walks the doctree in document order, placing each chunk in the source."""
+
+    index: SourceIndex
+    targets: dict[str, str]  # hyperlink target name -> URI
+    anonymous: list[str]  # URIs of anonymous targets, the next one last
+    chunks: list[Chunk] = field(default_factory=list)
+    headings: list[tuple[str, int]] = field(default_factory=list)  # open: (title, chunk)
+    lo: int = 1  # no chunk starts before the previous chunk's start
+    after: int = 1  # ... and most start after its end
+
+    def run(self, document: Any) -> list[Chunk]:
+        self._children(document)
+        return self.chunks
+
+    # -- blocks ----------------------------------------------------------------------------
+    def _block(self, node: Any) -> None:
+        tag = node.tagname
+        if tag in _SKIP:
+            return
+        handler = _HANDLERS.get(tag)
+        if handler is not None:
+            handler(self, node)
+        else:
+            self._children(node)
+
+    def _children(self, node: Any) -> None:
+        for child in node.children:
+            self._block(child)
+
+    def _section(self, node: Any) -> None:
+        depth = len(self.headings)
+        children = list(node.children)
+        if children and children[0].tagname == "title":
+            self._heading(children.pop(0))
+        for child in children:
+            self._block(child)
+        del self.headings[depth:]
+
+    def _heading(self, node: Any) -> None:
+        part = self._part(node, self.lo, self.after)
+        if not is_meaningful(part.text, 1) or part.span is None:
+            return
+        start, end = part.span
+        section = (*(title for title, _ in self.headings), part.text)
+        parent = self.headings[-1][1] if self.headings else None
+        links = unique([link for link, _ in part.links])
+        self.chunks.append(Chunk(part.text, start, end, "heading", section, parent, links))
+        self.headings.append((part.text, len(self.chunks) - 1))
+        self.lo, self.after = start, end + 1
+
+    def _paragraph(self, node: Any) -> None:
+        self._emit([self._part(node, self.lo, self.after)], "paragraph")
+
+    def _topic(self, node: Any) -> None:
+        if "contents" not in node.get("classes", ()):
+            self._children(node)
+
+    def _item(self, node: Any) -> None:
+        self._lead([], list(node.children), "bullet")
+
+    def _definition_item(self, node: Any) -> None:
+        terms = [c for c in node.children if c.tagname == "term"]
+        classifiers = [c for c in node.children if c.tagname == "classifier"]
+        body = [c for c in node.children if c.tagname == "definition"]
+        suffix = ""
+        if classifiers:
+            suffix = " (" + ", ".join(self._render(c)[0] for c in classifiers) + ")"
+        self._lead(terms, list(body[0].children) if body else [], "bullet", suffix)
+
+    def _field(self, node: Any) -> None:
+        names = [c for c in node.children if c.tagname == "field_name"]
+        body = [c for c in node.children if c.tagname == "field_body"]
+        self._lead(names, list(body[0].children) if body else [], "bullet")
+
+    def _option_item(self, node: Any) -> None:
+        group = [c for c in node.children if c.tagname == "option_group"]
+        body = [c for c in node.children if c.tagname == "description"]
+        self._lead(group, list(body[0].children) if body else [], "bullet")
+
+    def _directive(self, node: Any) -> None:
+        children = list(node.children)
+        if "credo-directive" not in node.get("classes", ()) or not children:
+            self._children(node)
+            return
+        label = [children.pop(0)] if "credo-label" in children[0].get("classes", ()) else []
+        self._lead(label, children, "paragraph")
+
+    def _line_block(self, node: Any) -> None:
+        lines: list[Any] = []
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            for child in reversed(current.children):
+                (stack if child.tagname == "line_block" else lines).append(child)
+        lines.reverse()  # children were pushed in reverse; restore document order
+        self._emit(self._parts(lines), "paragraph", " ")
+
+    def _figure(self, node: Any) -> None:
+        images = [c.get("uri", "") for c in node.children if c.tagname == "image"]
+        for child in node.children:
+            if child.tagname == "caption":
+                part = self._part(child, self.lo, self.after)
+                part.links.extend((uri, "") for uri in images if uri)
+                self._emit([part], "paragraph")
+            else:
+                self._block(child)
+
+    def _row(self, node: Any) -> None:
+        entries = [c for c in node.children if c.tagname == "entry"]
+        if all(c.tagname == "paragraph" for entry in entries for c in entry.children):
+            cells: list[_Part] = []
+            for entry in entries:
+                parts = self._parts(list(entry.children), shared=True)
+                text = " ".join(part.text for part in parts)
+                spans = [part.span for part in parts]
+                span = _union(spans) if spans and None not in spans else None
+                cells.append(_Part(text, [link for part in parts for link in part.links], span))
+            if self._emit(cells, "paragraph", " | ", strict=True):
+                return
+        for entry in entries:  # a cell at a time: its lines are shared with its neighbours
+            self._children(entry)
+
+    # -- chunk assembly --------------------------------------------------------------------
+    def _lead(self, heads: list[Any], body: list[Any], role: str, suffix: str = "") -> None:
+        """One chunk of `heads` (a term, a field name, a label...) and the first paragraph
+        of `body`; the rest of `body` as blocks.
+
+        The paragraph is placed first (docutils' line for a term is the end of its
+        definition, a field name has none), then each head at the nearest line at or
+        before it that holds the head."""
+        parts: list[_Part] = []
+        if body and body[0].tagname == "paragraph":
+            parts.append(self._part(body.pop(0), self.lo, self.after))
+        last = parts[0].span[0] if parts and parts[0].span else None
+        for head in reversed(heads):
+            text, links = self._render(head) if head.tagname != "option_group" else _options(head)
+            needle = words(text)
+            if last is not None:
+                span = self.index.place_before(needle, _raw(head), last, self.lo)
+            else:  # docutils' line for a term is the end of its definition: no hint
+                span = self.index.place(needle, _raw(head), None, self.lo, self.after)
+            parts.insert(0, _Part(text, links, span))
+            last = span[0] if span else last
+        if heads and suffix and parts[0].text:
+            parts[0].text += suffix
+            parts[0].checked = False
+        if parts:
+            self._emit(parts, role)
+        for child in body:
+            self._block(child)
+
+    def _parts(self, nodes: list[Any], shared: bool = False) -> list[_Part]:
+        """Render and place `nodes` in order, each at or after the previous one's start."""
+        parts: list[_Part] = []
+        lo, after = self.lo, self.after
+        for node in nodes:
+            part = self._part(node, lo, after)
+            parts.append(part)
+            if part.span is not None and not shared:
+                lo, after = part.span[0], part.span[1] + 1
+        return parts
+
+    def _part(self, node: Any, lo: int, after: int) -> _Part:
+        text, links = self._render(node)
+        span = self.index.place(words(text), _raw(node), _hint(node), lo, after)
+        return _Part(text, links, span, checked=True)
+
+    def _emit(self, parts: list[_Part], role: str, sep: str = ": ", strict: bool = False) -> bool:
+        """Append the chunk (or sentence chunks) of `parts` joined by `sep`; False when
+        `strict` and its words do not read in order from the lines the parts span."""
+        parts = [part for part in parts if part.text]
+        text = sep.join(part.text for part in parts)
+        if not is_meaningful(text):
+            return not strict
+        needle = words(text)
+        found = [part.span for part in parts if part.span is not None]
+        span = _union(found) if len(found) == len(parts) else None
+        known = len(parts) == 1 and parts[0].checked
+        if span is None or not (known or self.index.holds(needle, *span)):
+            if strict:
+                return False
+            span = self.index.locate(needle, span[0] if span else None, self.lo, self.after)
+        if span is None:
+            if not found:
+                return False  # nowhere in the source: markup made these words
+            span = _union(found)
+            text = normalise(self.index.text(*span))
+            needle = words(text)
+        links = [link for part in parts for link in part.links]
+        self._append(text, needle, span, role, links)
+        self.lo, self.after = span[0], span[1] + 1
+        return True
+
+    def _append(
+        self, text: str, needle: list[str], span: Span, role: str, links: list[tuple[str, str]]
+    ) -> None:
+        section = tuple(title for title, _ in self.headings)
+        parent = self.headings[-1][1] if self.headings else None
+        if len(text) <= MAX_PARAGRAPH_CHARS:
+            found = unique([link for link, _ in links])
+            self.chunks.append(Chunk(text, span[0], span[1], role, section, parent, found))
+            return
+        lines = self.index.align(needle, *span) or [span[0]] * len(needle)
+        pending = list(links)
+        offset = 0
+        for piece, _, _ in split_sentences([(span[0], text)], _PROTECT):
+            count = len(words(piece))
+            piece_text = normalise(piece)
+            if count and is_meaningful(piece_text):
+                start, end = lines[offset], lines[offset + count - 1]
+                mine = [link for link, label in pending if label in piece_text]
+                pending = [pair for pair in pending if pair[0] not in mine]
+                chunk = Chunk(piece_text, start, end, "sentence", section, parent, unique(mine))
+                self.chunks.append(chunk)
+            offset += count
+
+    # -- inline ----------------------------------------------------------------------------
+    def _render(self, node: Any) -> tuple[str, list[tuple[str, str]]]:
+        """The text a reader sees in `node`, and its (link target, anchor text) pairs."""
+        pieces: list[str] = []
+        links: list[tuple[str, str]] = []
+        self._inline(node, pieces, links)
+        text = "".join(pieces)
+        if _ESCAPED_SPACE in text:
+            text = _JOINED_WORDS.sub(" ", text).replace(_ESCAPED_SPACE, "")
+        return normalise(text), links
+
+    def _inline(self, node: Any, pieces: list[str], links: list[tuple[str, str]]) -> None:
+        for child in node.children:
+            tag = child.tagname
+            if tag == "#text":
+                pieces.append(_unescape(str(child)))
+            elif tag in _INLINE_SKIP:
+                continue
+            elif tag == "literal":
+                pieces.extend(("`", _unescape(child.astext()), "`"))
+            else:
+                if tag == "reference":
+                    target = self._link(child)
+                    if target:
+                        links.append((target, normalise(child.astext())))
+                self._inline(child, pieces, links)
+
+    def _link(self, node: Any) -> str:
+        if node.get("refuri"):
+            return str(node["refuri"])
+        if node.get("anonymous"):
+            return self.anonymous.pop() if self.anonymous else ""
+        return self.targets.get(node.get("refname", ""), "")
+
+
+_HANDLERS = {
+    "section": _Walker._section,
+    "paragraph": _Walker._paragraph,
+    **dict.fromkeys(_TITLE_LIKE, _Walker._paragraph),
+    "topic": _Walker._topic,
+    "list_item": _Walker._item,
+    "definition_list_item": _Walker._definition_item,
+    "field": _Walker._field,
+    "option_list_item": _Walker._option_item,
+    "container": _Walker._directive,
+    "line_block": _Walker._line_block,
+    "figure": _Walker._figure,
+    "row": _Walker._row,
+}
+
+
+def _foreign(match: re.Match[str]) -> str:
+    return "\ufffd" if match.group() == "\x00" else " "
+
+
+def _too_long(lines: list[str]) -> bool:
+    """True when a line passes docutils' line length limit (which stops its parse)."""
+    return any(
+        len(line) > MAX_LINE_CHARS // 8 and len(line.expandtabs(8)) > MAX_LINE_CHARS
+        for line in lines
+    )
+
+
+def _table_cells(lines: list[str]) -> int:
+    """About how many cells the grid and simple tables of `lines` have.
+
+    A grid table's cells are counted on its border lines (``+---+---+``); a simple
+    table's as its columns times its lines, from a top border (after a blank line) to
+    the border with the same columns that a blank line follows."""
+    total = 0
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        index += 1
+        if "+" in line and _GRID_BORDER.match(line):
+            total += line.count("+") - 1
+        elif (
+            "=" in line
+            and _SIMPLE_BORDER.match(line)
+            and (index < 2 or not lines[index - 2].strip())
+        ):
+            layout = [match.span() for match in _RUN.finditer(line)]
+            start = index
+            while index < len(lines) and not _closes(lines, index, layout):
+                index += 1
+            total += len(layout) * (index - start + 1)
+            index += 1
+    return total
+
+
+def _closes(lines: list[str], index: int, layout: list[tuple[int, int]]) -> bool:
+    """True when line `index` is the bottom border of a simple table with `layout`."""
+    line = lines[index]
+    if "=" not in line or not _SIMPLE_BORDER.match(line):
+        return False
+    if index + 1 < len(lines) and lines[index + 1].strip():
+        return False
+    return [match.span() for match in _RUN.finditer(line)] == layout
+
+
+def _hint(node: Any) -> int | None:
+    """docutils' line for `node`, else its nearest ancestor's."""
+    while node is not None:
+        if isinstance(node.line, int) and node.line > 0:
+            return int(node.line)
+        node = node.parent
+    return None
+
+
+def _union(spans: list[Span | None]) -> Span:
+    found = [span for span in spans if span is not None]
+    return min(start for start, _ in found), max(end for _, end in found)
+
+
+def _unescape(text: str) -> str:
+    """docutils' null-escaped text with backslashes removed and escaped whitespace (which
+    reStructuredText drops) marked, for `_Walker._render` to resolve."""
+    if "\x00" not in text:
+        return text
+    text = text.replace("\x00 ", _ESCAPED_SPACE).replace("\x00\n", _ESCAPED_SPACE)
+    return text.replace("\x00", "")
+
+
+def _raw(node: Any) -> str:
+    raw = getattr(node, "rawsource", "")
+    return raw if isinstance(raw, str) else ""
+
+
+def _options(group: Any) -> tuple[str, list[tuple[str, str]]]:
+    """An option group as written: "-o FILE, --output=FILE"."""
+    options: list[str] = []
+    for option in group.children:
+        # An option argument's text starts with its delimiter ("=FILE", " FILE").
+        options.append("".join(_unescape(child.astext()) for child in option.children))
+    return normalise(", ".join(options)), []
+
+
+def _targets(document: Any) -> tuple[dict[str, str], list[str]]:
+    """Hyperlink target names to URIs (indirect targets, ``.. _a: b_``, followed), and
+    the URIs of anonymous targets (``__ url``) in reverse document order."""
+    uris: dict[str, str] = {}
+    aliases: dict[str, str] = {}
+    anonymous: list[str] = []
+    stack = [document]
+    while stack:
+        node = stack.pop()
+        if node.tagname == "target":
+            uri = str(node.get("refuri") or "")
+            if uri and node.get("anonymous"):
+                anonymous.append(uri)
+            for name in node.get("names", ()):
+                if uri:
+                    uris.setdefault(name, uri)
+                elif node.get("refname"):
+                    aliases.setdefault(name, str(node["refname"]))
+        stack.extend(reversed([c for c in node.children if c.tagname != "#text"]))
+    for name, alias in aliases.items():
+        seen = {name}
+        while alias in aliases and alias not in seen:
+            seen.add(alias)
+            alias = aliases[alias]
+        if alias in uris:
+            uris.setdefault(name, uris[alias])
+    anonymous.reverse()
+    return uris, anonymous

@@ -1,0 +1,224 @@
+"""Where a piece of a reStructuredText doctree sits in its source: exact line ranges.
+
+docutils' ``node.line`` is only a hint: a paragraph's is its first line, a title's the
+line of its underline, a term's the last line of its definition, a field name has none,
+and a directive's label is credo's own node. So each block is found again in the source
+lines docutils read (tabs expanded, trailing blanks removed):
+
+1. By its raw text. A paragraph's (title's, term's, line's...) ``rawsource`` is its source
+   lines with the indentation and any list, field, option or directive marker removed.
+   A *strong* match has the first raw line end its source line and each further raw line
+   be a whole source line; a *weak* match (table cells) only has each raw line within its
+   source line. The start is looked for at the hint and the lines around it, then
+   forward from the end of the previous chunk, then back to the previous chunk's start
+   (table cells share lines), a strong match preferred to a weak one.
+2. By its words, when there is no raw text or it does not match: the tightest span of
+   tokens holding the block's words in order, at or after the previous chunk's start,
+   nearest the hint.
+
+A term, a field name, an option group or a directive label is placed after the
+paragraph that follows it: at the nearest line at or before that paragraph's start.
+
+Every range found is checked: its lines hold the block's words in order (the rule of
+`credo.knowledge.doctor.range_holds`). A long paragraph is cut into sentences by aligning
+its words with the words of its lines.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+
+# Letters and digits only, case-folded: the words `credo.knowledge.doctor` compares.
+_WORD = re.compile(r"[^\W_]+")
+# How many first-word positions a word search tries, and how far apart its words may lie.
+_MAX_CANDIDATES = 256
+_SPAN_FACTOR = 2
+_SPAN_SLACK = 24
+# How far past the previous chunk a raw-text search looks before giving up.
+_MAX_SCAN = 4000
+# A weak match (see `SourceIndex._match`) is kept unless a strong one follows this closely.
+_WEAK_REACH = 64
+_STRONG = 2
+_WEAK = 1
+# How far before a definition its term (or a field body its name) may start.
+_MAX_BACK = 64
+
+Span = tuple[int, int]
+
+
+def words(text: str) -> list[str]:
+    """The normalised words ranges are checked by."""
+    return _WORD.findall(text.casefold())
+
+
+class SourceIndex:
+    """A file's lines as docutils reads them, and (built on first need) their words."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = [(line.expandtabs(8) if "\t" in line else line).rstrip() for line in lines]
+        self._line_words: dict[int, list[str]] = {}
+        self._tokens: list[tuple[str, int]] | None = None  # (word, line), in file order
+        self._positions: dict[str, list[int]] = {}
+        self._first_token: list[int] = []  # [n]: first token on line n + 1 or later
+
+    def line_words(self, number: int) -> list[str]:
+        found = self._line_words.get(number)
+        if found is None:
+            found = self._line_words[number] = words(self.lines[number - 1])
+        return found
+
+    def place(
+        self, needle: list[str], raw: str, hint: int | None, lo: int, after: int
+    ) -> Span | None:
+        """Lines of a block whose words are `needle`, at or after line `lo` (preferably at
+        or after `after`), found by its `raw` text or else by its words; see the module
+        docstring."""
+        if not needle:
+            return None
+        if raw:
+            raw_lines = [line.strip() for line in raw.split("\n")]
+            start = self._by_raw(raw_lines, hint, lo, after)
+            if start is not None:
+                span = (start, start + len(raw_lines) - 1)
+                if self.holds(needle, *span):
+                    return span
+        return self.locate(needle, hint, lo, after)
+
+    def place_before(self, needle: list[str], raw: str, last: int, lo: int) -> Span | None:
+        """Lines of a block that starts at line `last` or before it (back to `lo`): the
+        nearest start whose lines match `raw` (or, without it, hold `needle`)."""
+        if not needle:
+            return None
+        raw_lines = [line.strip() for line in raw.split("\n")] if raw else []
+        for start in range(last, max(lo, last - _MAX_BACK, 1) - 1, -1):
+            if raw_lines:
+                end = start + len(raw_lines) - 1
+                if self._match(raw_lines, start) and self.holds(needle, start, end):
+                    return start, end
+            elif needle[0] in self.line_words(start):
+                found = self.align(needle, start, min(last + len(needle), len(self.lines)))
+                if found is not None:
+                    return start, found[-1]
+        return None
+
+    def _by_raw(self, raw: list[str], hint: int | None, lo: int, after: int) -> int | None:
+        """The start line of `raw` in the source; see `_match` for what a match is."""
+        count = len(self.lines)
+        if hint is not None:
+            if hint >= after and self._match(raw, hint) == _STRONG:
+                return hint  # the usual case: docutils' line is the first line
+            near = [
+                (start < after, -grade, abs(start - hint), start)
+                for start in range(max(lo, hint - len(raw)), min(count, hint + 1) + 1)
+                if (grade := self._match(raw, start))
+            ]
+            if near:
+                return min(near)[-1]
+        for first, last in ((after, count), (lo, after - 1)):
+            weak: int | None = None
+            for start in range(max(first, 1), min(last, first + _MAX_SCAN) + 1):
+                grade = self._match(raw, start)
+                if grade == _STRONG:
+                    return start
+                if grade and weak is None:
+                    weak = start
+                if weak is not None and start - weak > _WEAK_REACH:
+                    break
+            if weak is not None:
+                return weak
+        return None
+
+    def _match(self, raw: list[str], start: int) -> int:
+        """How well source lines from `start` match `raw`, docutils' raw text of a block
+        (its lines stripped): `_STRONG` when the first raw line ends its source line (what
+        precedes it is a list, field or directive marker) and each further one is a whole
+        source line; `_WEAK` when each raw line is only within its source line (a table
+        cell); 0 when they do not match."""
+        if start < 1 or start + len(raw) - 1 > len(self.lines):
+            return 0
+        first = self.lines[start - 1]
+        if raw[0] not in first:
+            return 0
+        rest = self.lines[start : start - 1 + len(raw)]
+        if first.endswith(raw[0]) and all(
+            part == line.strip() for part, line in zip(raw[1:], rest, strict=True)
+        ):
+            return _STRONG
+        return _WEAK if all(part in line for part, line in zip(raw[1:], rest, strict=True)) else 0
+
+    def locate(self, needle: list[str], hint: int | None, lo: int, after: int) -> Span | None:
+        """The tightest token span holding `needle` in order, starting at line `lo` or
+        later; among spans not much wider than the needle, the one nearest the hint (or
+        `after`)."""
+        tokens = self._index()
+        first = self._positions.get(needle[0])
+        if not first:
+            return None
+        limit = _SPAN_FACTOR * len(needle) + _SPAN_SLACK
+        target = hint if hint is not None else after
+        best: tuple[tuple[bool, int, int], int, int] | None = None
+        begin = bisect_left(first, self._first_token[min(max(lo, 1), len(self.lines)) - 1])
+        for position in first[begin : begin + _MAX_CANDIDATES]:
+            end = self._greedy(needle, position, position + limit)
+            if end is None:
+                continue
+            span = end - position
+            start_line = tokens[position][1]
+            key = (span > len(needle) + len(needle) // 2 + 4, abs(start_line - target), span)
+            if best is None or key < best[0]:
+                best = (key, start_line, tokens[end][1])
+        return None if best is None else (best[1], best[2])
+
+    def _greedy(self, needle: list[str], position: int, limit: int) -> int | None:
+        """Token index of the last word when `needle` is matched greedily from
+        `position` (which holds its first word), or None past `limit`."""
+        for word in needle[1:]:
+            found = self._positions.get(word)
+            if not found:
+                return None
+            index = bisect_right(found, position)
+            if index == len(found) or found[index] > limit:
+                return None
+            position = found[index]
+        return position
+
+    def _index(self) -> list[tuple[str, int]]:
+        """Every word of the file with its line, and where each word occurs."""
+        if self._tokens is None:
+            self._tokens = []
+            for number in range(1, len(self.lines) + 1):
+                self._first_token.append(len(self._tokens))
+                for word in self.line_words(number):
+                    self._positions.setdefault(word, []).append(len(self._tokens))
+                    self._tokens.append((word, number))
+            self._first_token.append(len(self._tokens))
+        return self._tokens
+
+    def holds(self, needle: list[str], start: int, end: int) -> bool:
+        """True when lines `start`..`end` hold `needle`'s words in order."""
+        if start < 1 or end > len(self.lines) or end < start:
+            return False
+        remaining = (word for number in range(start, end + 1) for word in self.line_words(number))
+        return all(word in remaining for word in needle)
+
+    def align(self, needle: list[str], start: int, end: int) -> list[int] | None:
+        """The line of each word of `needle`, matched in order (greedily) within lines
+        `start`..`end`; None when they are not all there."""
+        if start < 1 or end > len(self.lines) or end < start:
+            return None
+        found: list[int] = []
+        wanted = iter(needle)
+        word = next(wanted, None)
+        for number in range(start, end + 1):
+            for token in self.line_words(number):
+                if token == word:
+                    found.append(number)
+                    word = next(wanted, None)
+                    if word is None:
+                        return found
+        return None if word is not None else found
+
+    def text(self, start: int, end: int) -> str:
+        """The source of lines `start`..`end`, as one line."""
+        return " ".join(line.strip() for line in self.lines[start - 1 : end])

@@ -1,0 +1,323 @@
+"""docutils configured to read any reStructuredText quietly, for `split_rst` to walk.
+
+Imported only when an ``.rst`` file is split (`split_rst` imports it lazily), so docutils
+never loads on the read path.
+
+The configuration never prints, never raises on markup, never reads another file and
+never runs code: ``report_level`` and ``halt_level`` 5 with the warning stream captured,
+``file_insertion_enabled`` and ``raw_enabled`` off, no syntax highlighting, no transforms
+(the walker resolves what it needs: hyperlink targets). Python warnings are silenced for
+the parse.
+
+Sphinx documents use directives and roles docutils does not know. While credo parses, the
+docutils registries are swapped for credo's own (under a lock; the process's registries
+are put back afterwards, and nothing another docutils user registered leaks in):
+
+- code and generated content is skipped: `SKIPPED_DIRECTIVES`, and any ``auto*``
+  directive (autodoc), which read source files credo indexes itself;
+- ``versionadded``, ``versionchanged``, ``deprecated`` and ``versionremoved`` keep their
+  text, led by a label such as "versionchanged 2.1";
+- any other unknown directive (``tab``, ``confval``, ``py:function``...) is parsed as a
+  container: its argument becomes a label (a signature, a tab name) and its content is
+  read as reStructuredText; its options are ignored. ``only``, ``ifconfig``, ``tabs``
+  and ``grid`` drop their argument (a condition, a layout); ``seealso``, ``todo``,
+  ``hlist`` and ``glossary`` take none (text on their first line is content);
+- any unknown role renders as its text: ``:func:`~a.b``` as "a.b", ``:ref:`Label
+  <target>``` as "Label"; ``:doc:`` and ``:download:`` targets become links (a ``:doc:``
+  name gets the ``.rst`` suffix so it resolves as a file).
+
+A parse that passes its time budget (checked each time a block's inline text is parsed)
+raises `ParseTimeout`; the caller falls back to plain text.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import import_module
+from typing import Any
+
+from docutils import frontend, nodes, utils
+from docutils.parsers import rst
+from docutils.parsers.rst import Directive, directives, roles, states
+from docutils.parsers.rst.languages import en
+
+# Directives whose content is code, a file list or generated from elsewhere.
+SKIPPED_DIRECTIVES = frozenset(
+    "code code-block sourcecode literalinclude highlight highlightlang toctree index "
+    "include raw contents sectnum header footer meta title target-notes "
+    "doctest testcode testoutput testsetup testcleanup ipython jupyter-execute "
+    "plot graphviz graph digraph inheritance-diagram mermaid uml productionlist "
+    "tabularcolumns module currentmodule py:module py:currentmodule program "
+    "sectionauthor moduleauthor codeauthor default-domain rst-class cssclass "
+    "autosummary click prompt code-tab program-output command-output exec "
+    "literalinclude-diff only-html spelling:word-list".split()
+)
+VERSION_DIRECTIVES = frozenset("versionadded versionchanged deprecated versionremoved".split())
+# Unknown directives whose argument is a condition or a layout, not text to keep.
+_CONTENT_ONLY = frozenset("only ifconfig tabs grid".split())
+# Sphinx directives with content and no argument: text on the first line is content.
+_BODY_ONLY = frozenset("seealso todo hlist glossary".split())
+_EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.S)
+_OPTION = re.compile(r"\s*:[^:\s][^:]*:(?:\s|$)")
+_LOCK = threading.Lock()
+
+
+class ParseTimeout(Exception):
+    """The parse passed its time budget."""
+
+
+def parse(text: str, budget: float) -> Any:
+    """The docutils document of `text`, parsed within `budget` seconds.
+
+    Raises:
+        ParseTimeout: the budget ran out. docutils itself may raise on input it cannot
+            handle (deep nesting); the caller treats any exception as "read as plain text".
+    """
+    document = utils.new_document("<rst>", _settings())
+    inliner = _inliner(time.perf_counter() + budget)
+    with _LOCK, _registries(), _pooled_state_machines(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rst.Parser(inliner=inliner).parse(text, document)
+    return document
+
+
+_SETTINGS: Any = None
+
+
+def _settings() -> Any:
+    global _SETTINGS
+    if _SETTINGS is None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            settings: Any = frontend.get_default_settings(rst.Parser)
+        settings.report_level = 5
+        settings.halt_level = 5
+        settings.file_insertion_enabled = False
+        settings.raw_enabled = False
+        settings.syntax_highlight = "none"
+        settings.language_code = "en"
+        settings.pep_references = False
+        settings.rfc_references = False
+        settings.character_level_inline_markup = False
+        _SETTINGS = settings
+    settings = _SETTINGS.copy()
+    settings.warning_stream = io.StringIO()  # captured, never shown
+    return settings
+
+
+def _inliner(deadline: float) -> Any:
+    """docutils' inline parser, checking the time budget before each block of text.
+
+    The check wraps the instance's method: `states.Inliner` cannot be subclassed (it
+    builds its patterns from its own class's attributes)."""
+    inliner: Any = states.Inliner()
+    parse_inline = inliner.parse
+
+    def parse(*args: Any, **kwargs: Any) -> Any:
+        if time.perf_counter() > deadline:
+            raise ParseTimeout
+        return parse_inline(*args, **kwargs)
+
+    inliner.parse = parse
+    return inliner
+
+
+@contextmanager
+def _registries() -> Iterator[None]:
+    saved = directives._directives, roles._roles  # type: ignore[attr-defined]
+    directives._directives = _Directives()  # type: ignore[attr-defined]
+    roles._roles = _Roles()  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        directives._directives, roles._roles = saved  # type: ignore[attr-defined]
+
+
+@contextmanager
+def _pooled_state_machines() -> Iterator[None]:
+    """Reuse the state machines docutils builds for each list, field list and run of
+    directives, for the length of one parse.
+
+    docutils builds a fresh one (fifteen states, each compiling its transition table)
+    for every such block, about a third of the time a Sphinx page takes; it already
+    keeps finished machines for reuse in ``nested_parse``, and this does the same in
+    ``nested_list_parse``: a machine goes back to the pool when docutils unlinks it, and
+    the next block of the same kind takes it (``run`` resets its position and states)."""
+    pool: dict[str, list[Any]] = {}
+
+    class Pooled(states.NestedStateMachine):  # type: ignore[misc]
+        def unlink(self) -> None:
+            pool.setdefault(self.initial_state, []).append(self)
+
+    def machine(*, debug: bool = False, **kwargs: Any) -> Any:
+        free = pool.get(kwargs.get("initial_state", ""))
+        return free.pop() if free else Pooled(debug=debug, **kwargs)
+
+    saved = states.RSTState.nested_sm
+    states.RSTState.nested_sm = staticmethod(machine)
+    try:
+        yield
+    finally:
+        states.RSTState.nested_sm = saved
+        for machines in pool.values():
+            for free in machines:
+                states.NestedStateMachine.unlink(free)
+        pool.clear()
+
+
+class _Directives(dict[str, Any]):
+    """Every name is a directive: docutils' own, credo's, or the generic container."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+    def __missing__(self, name: str) -> Any:
+        if name in SKIPPED_DIRECTIVES or name.startswith(("auto", "py:auto")):
+            found: Any = _Skip
+        elif name in VERSION_DIRECTIVES:
+            found = _Version
+        elif name in _CONTENT_ONLY:
+            found = _ContentOnly
+        elif name in _BODY_ONLY:
+            found = _Body
+        else:
+            found = _builtin(directives._directive_registry, en.directives, name)  # type: ignore[attr-defined]
+            found = found or _Generic
+        self[name] = found
+        return found
+
+
+class _Roles(dict[str, Any]):
+    """Every name is a role: docutils' own, or one that renders its text."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+    def __missing__(self, name: str) -> Any:
+        if name == "":
+            canonical = roles.DEFAULT_INTERPRETED_ROLE
+            found = roles._role_registry.get(canonical)  # type: ignore[attr-defined]
+        else:
+            canonical = en.roles.get(name)
+            found = roles._role_registry.get(canonical) if canonical else None  # type: ignore[attr-defined]
+        found = found or _text_role
+        self[name] = found
+        return found
+
+    def __delitem__(self, name: str) -> None:
+        # After a parse docutils drops the default role a document may have set.
+        self.pop(name, None)
+
+
+def _builtin(registry: dict[str, tuple[str, str]], names: dict[str, str], name: str) -> Any:
+    entry = registry.get(names.get(name, ""))
+    if entry is None:
+        return None
+    module = import_module("docutils.parsers.rst.directives." + entry[0])
+    return getattr(module, entry[1], None)
+
+
+def _without_options(argument: str) -> str:
+    """A directive argument without its option lines (``:noindex:``): with no option
+    spec, docutils leaves them in the argument (all of it when the argument is empty)."""
+    lines = argument.split("\n")
+    for index in range(len(lines)):
+        if _OPTION.match(lines[index]):
+            return "\n".join(lines[:index])
+    return argument
+
+
+class _Skip(Directive):
+    # No option spec: docutils then keeps option lines in the argument instead of parsing
+    # them with a state machine of their own (the slowest part of a directive).
+    has_content = True
+    optional_arguments = 1
+    final_argument_whitespace = True
+
+    def run(self) -> list[Any]:
+        return []
+
+
+class _Generic(Directive):
+    """An unknown directive: its argument becomes a label, its content is parsed."""
+
+    has_content = True
+    optional_arguments = 1
+    final_argument_whitespace = True
+    keep_label = True
+
+    def run(self) -> list[Any]:
+        node = nodes.container(classes=["credo-directive"])
+        node.line = self.lineno
+        label = _without_options(self.arguments[0]) if self.arguments else ""
+        if label and self.keep_label:
+            node += self._label(label)
+        self.state.nested_parse(self.content, self.content_offset, node)
+        return [node]
+
+    def _label(self, text: str, lines: int = 0) -> Any:
+        """A paragraph of `text`; its raw text is the directive's first lines, so the
+        walker finds it where the directive starts."""
+        inline, _ = self.state.inline_text(text, self.lineno)
+        count = lines or text.count("\n") + 1
+        raw = "\n".join(self.block_text.split("\n")[:count])
+        label = nodes.paragraph(raw, "", *inline, classes=["credo-label"])
+        label.line = self.lineno
+        return label
+
+
+class _ContentOnly(_Generic):
+    keep_label = False
+
+
+class _Body(_Generic):
+    optional_arguments = 0
+
+
+class _Version(_Generic):
+    """``.. versionchanged:: 2.1 text``: "versionchanged 2.1", then the text and content."""
+
+    required_arguments = 1
+    optional_arguments = 1
+
+    def run(self) -> list[Any]:
+        node = nodes.container(classes=["credo-directive"])
+        node.line = self.lineno
+        node += self._label(f"{self.name} {self.arguments[0]}", 1)
+        if len(self.arguments) > 1:
+            inline, _ = self.state.inline_text(self.arguments[1], self.lineno)
+            paragraph = nodes.paragraph(self.arguments[1], "", *inline)
+            paragraph.line = self.lineno
+            node += paragraph
+        self.state.nested_parse(self.content, self.content_offset, node)
+        return [node]
+
+
+def _text_role(
+    name: str,
+    rawtext: str,
+    text: str,
+    lineno: int,
+    inliner: Any,
+    options: Any = None,
+    content: Any = None,
+) -> tuple[list[Any], list[Any]]:
+    """An unknown (Sphinx) role: its title, or its target with ``~``/``!`` removed."""
+    match = _EXPLICIT_TITLE.match(text)
+    title, target = (match.group(1), match.group(2)) if match else (text, text)
+    if not match:
+        title = title.lstrip("~!")
+    short = name.rsplit(":", 1)[-1]
+    if short == "doc" or short == "download":
+        target = utils.unescape(target).strip()
+        if short == "doc" and target and "." not in target.rsplit("/", 1)[-1]:
+            target += ".rst"
+        if target:
+            return [nodes.reference(rawtext, title, refuri=target)], []
+    return [nodes.Text(title)], []
