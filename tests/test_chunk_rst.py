@@ -755,3 +755,11 @@ def test_real_rst_trees() -> None:
         assert "text" not in {c.role for c in chunks}, path
         total += len(chunks)
     assert total > 0
+
+
+def test_an_autodoc_directive_with_prose_keeps_it_labelled_with_the_name() -> None:
+    text = ".. autofunction:: attrs.evolve\n\n   Prose written under the directive.\n"
+    chunks = split_rst(text)
+    assert [(c.text, c.start_line, c.end_line) for c in chunks] == [
+        ("attrs.evolve: Prose written under the directive.", 1, 3)
+    ]

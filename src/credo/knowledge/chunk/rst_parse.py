@@ -13,8 +13,9 @@ Sphinx documents use directives and roles docutils does not know. While credo pa
 docutils registries are swapped for credo's own (under a lock; the process's registries
 are put back afterwards, and nothing another docutils user registered leaks in):
 
-- code and generated content is skipped: `SKIPPED_DIRECTIVES`, and any ``auto*``
-  directive (autodoc), which read source files credo indexes itself;
+- code and generated content is skipped: `SKIPPED_DIRECTIVES`; an autodoc directive
+  (``autofunction:: pkg.name``) keeps its argument as a label and the prose written under
+  it, like any other directive (its docstring is in the code, which credo reads itself);
 - ``versionadded``, ``versionchanged``, ``deprecated`` and ``versionremoved`` keep their
   text, led by a label such as "versionchanged 2.1";
 - any other unknown directive (``tab``, ``confval``, ``py:function``...) is parsed as a
@@ -178,8 +179,10 @@ class _Directives(dict[str, Any]):
         return True
 
     def __missing__(self, name: str) -> Any:
-        if name in SKIPPED_DIRECTIVES or name.startswith(("auto", "py:auto")):
+        if name in SKIPPED_DIRECTIVES:
             found: Any = _Skip
+        elif name.startswith(("auto", "py:auto")):
+            found = _Autodoc
         elif name in VERSION_DIRECTIVES:
             found = _Version
         elif name in _CONTENT_ONLY:
@@ -274,6 +277,16 @@ class _Generic(Directive):
 
 class _ContentOnly(_Generic):
     keep_label = False
+
+
+class _Autodoc(_Generic):
+    """``.. autofunction:: pkg.name``: nothing alone (the docstring is in the code); with
+    prose written under it, that prose labelled with the name."""
+
+    def run(self) -> list[Any]:
+        if not any(line.strip() for line in self.content):
+            return []
+        return super().run()
 
 
 class _Body(_Generic):
