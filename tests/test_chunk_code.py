@@ -1,9 +1,17 @@
-"""split_code, language_for and split_file: rule tables, properties, real source files."""
+"""split_code and split_file on code: rule tables per language, the fallback reader,
+hostile input, properties, and real source files."""
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import re
+import subprocess
+import sys
 import sysconfig
 import textwrap
+import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -11,8 +19,75 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo.errors import InvalidInputError
-from credo.knowledge.chunk import language_for, split_code, split_file
-from tests.test_chunk_markdown import brief, check_chunks, real_files
+from credo.knowledge.chunk import Chunk, code_treesitter, language_for, split_code, split_file
+from credo.knowledge.chunk.code_grammars import GRAMMARS, Grammar
+from credo.knowledge.chunk.code_names import MAX_CONTEXT_WORDS, context_words, own_segments
+from credo.knowledge.chunk.code_outline import is_commented_out_code, signature
+from credo.knowledge.doctor import belief_words, range_holds
+from tests.test_chunk_markdown import brief, check_chunks, lines_of, real_files
+
+_CONTEXT_WORD = re.compile(r"[a-z0-9]{2,}")
+
+
+def check(chunks: Sequence[Chunk], text: str) -> None:
+    """`check_chunks` plus what code adds: definitions, trails, context, order.
+
+    Two rules of `check_chunks` predate definitions: code scopes hang from docstrings, and
+    a docstring with a section starts with its ``qualified.name: `` label. Code scopes now
+    hang from definitions and the trail is the section (indexed as context), so those two
+    are checked here and the rest is handed to `check_chunks`.
+    """
+    lines = lines_of(text)
+    for index, chunk in enumerate(chunks):
+        if chunk.heading_index is not None:
+            assert 0 <= chunk.heading_index < index, chunk
+            assert chunks[chunk.heading_index].role in ("docstring", "definition"), chunk
+        if chunk.role == "definition":
+            assert chunk.section, chunk
+        else:
+            assert not chunk.context, chunk
+        words = chunk.context.split()
+        assert len(words) <= MAX_CONTEXT_WORDS and len(set(words)) == len(words), chunk
+        assert all(_CONTEXT_WORD.fullmatch(word) for word in words), chunk
+        # What the doctor checks of every anchor: the text's words, in order, in its lines.
+        if belief_words(chunk.text):
+            assert range_holds(lines, chunk.start_line, chunk.end_line, chunk.text), chunk
+    # Document order: by first line; on one line, definitions first, outer before inner.
+    keys = [
+        (c.start_line, 0, -c.end_line) if c.role == "definition" else (c.start_line, 1, 0)
+        for c in chunks
+    ]
+    assert keys == sorted(keys)
+    definitions = [c for c in chunks if c.role == "definition"]
+    for chunk in chunks:  # a chunk in a scope lies within a definition of that trail
+        if chunk.section and chunk.role != "definition":
+            assert any(_holds(d, chunk) and d.section == chunk.section for d in definitions)
+    check_chunks(
+        [
+            dataclasses.replace(
+                c, heading_index=None, section=() if c.role == "docstring" else c.section
+            )
+            for c in chunks
+        ],
+        text,
+    )
+
+
+def _holds(outer: Chunk, inner: Chunk) -> bool:
+    return outer.start_line <= inner.start_line and inner.end_line <= outer.end_line
+
+
+def full(chunks: Sequence[Chunk]) -> list[tuple[str, int, int, str, tuple[str, ...]]]:
+    return [(c.text, c.start_line, c.end_line, c.role, c.section) for c in chunks]
+
+
+@pytest.fixture
+def no_grammars(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every grammar as if not installed: the fallback reader reads all but valid Python."""
+    monkeypatch.setattr(code_treesitter, "_LOADED", dict.fromkeys(GRAMMARS))
+
+
+# -- Python --------------------------------------------------------------------------------
 
 PYTHON = textwrap.dedent(
     '''\
@@ -48,56 +123,146 @@ PYTHON = textwrap.dedent(
                 path: Where the file lives.
             """
             # inside parse
-            return {}
+            return load_json(path).get("settings words", DEFAULT_SETTINGS)
     '''
 )
 
 
 def test_python_rules() -> None:
     chunks = split_code(PYTHON, "python")
-    assert brief(chunks) == [
-        ("Load and check settings.", 3, 3, "docstring"),
-        ("Reads https://example.com/spec first.", 5, 5, "docstring"),
-        ("Why a cache: parsing is slow on large trees.", 9, 10, "code_comment"),
-        ("Second paragraph of the block.", 12, 12, "code_comment"),
-        ("Config: Settings holder.", 21, 21, "docstring"),
-        ("trailing note", 23, 23, "code_comment"),
-        ("Config.parse: Read the settings file.", 24, 24, "docstring"),
-        ("Config.parse: Args: path: Where the file lives.", 29, 30, "docstring"),
-        ("inside parse", 32, 32, "code_comment"),
+    assert full(chunks) == [
+        ("Load and check settings.", 3, 3, "docstring", ()),
+        ("Reads https://example.com/spec first.", 5, 5, "docstring", ()),
+        ("Why a cache: parsing is slow on large trees.", 9, 10, "code_comment", ()),
+        ("Second paragraph of the block.", 12, 12, "code_comment", ()),
+        ("class Config: Settings holder.", 20, 33, "definition", ("Config",)),
+        (
+            # A comment in a header stays where it is written: the text keeps the file's order.
+            "def parse(self, path): # trailing note: Read the settings file.",
+            23,
+            33,
+            "definition",
+            ("Config", "parse"),
+        ),
+        ("Args: path: Where the file lives.", 29, 30, "docstring", ("Config", "parse")),
+        ("inside parse", 32, 32, "code_comment", ("Config", "parse")),
     ]
     assert chunks[1].links == ("https://example.com/spec",)
-    assert chunks[6].section == ("Config", "parse")
-    assert chunks[8].section == ("Config", "parse")
-    assert chunks[2].section == ()
-    check_chunks(chunks, PYTHON)
+    # A class's context is what its body names outside its methods' bodies: their headers.
+    assert chunks[4].context == "parse path"
+    assert chunks[5].context == "load json path get default settings"
+    assert [c.heading_index for c in chunks] == [None, 0, 0, 0, 0, 4, 5, 5]
+    check(chunks, PYTHON)
 
 
-def test_python_syntax_error_falls_back_to_comments() -> None:
+DECORATED = textwrap.dedent(
+    """\
+    @dataclass(frozen=True)
+    class Point(Base, metaclass=Meta):
+        x: int
+
+        @property
+        async def fetch(
+            self,
+            url: str,  # where from
+            *,
+            timeout: float = 1.0,
+        ) -> bytes:
+            def inner(): return session.get(url)
+            return await inner()
+    """
+)
+
+
+def test_python_decorators_signatures_and_nesting() -> None:
+    chunks = split_code(DECORATED, "python")
+    assert full(chunks) == [
+        ("class Point(Base, metaclass=Meta)", 1, 13, "definition", ("Point",)),
+        (
+            "async def fetch(self, url: str, # where from *, timeout: float = 1.0) -> bytes",
+            5,
+            13,
+            "definition",
+            ("Point", "fetch"),
+        ),
+        ("def inner()", 12, 12, "definition", ("Point", "fetch", "inner")),
+    ]
+    contexts = ["property fetch url str timeout bytes", "inner", "session get url"]
+    assert [c.context for c in chunks] == contexts
+    assert [c.heading_index for c in chunks] == [None, 0, 1]
+    check(chunks, DECORATED)
+
+
+HEADER_COMMENTS = textwrap.dedent(
+    """\
+    @cache  # remember results
+    # between decorators
+    @trace
+    def f(a,  # noqa: E501
+          b):  # type: ignore
+        "Doc."
+        return a  # the answer
+    """
+)
+
+
+def test_comments_among_decorators_and_header_pragmas_are_dropped() -> None:
+    chunks = split_code(HEADER_COMMENTS, "python")
+    assert full(chunks) == [
+        ("def f(a, b): Doc.", 1, 7, "definition", ("f",)),
+        ("the answer", 7, 7, "code_comment", ("f",)),
+    ]
+    check(chunks, HEADER_COMMENTS)
+    js = "class A {\n  @dec // why\n  m(a /* the a */, b) {}\n}\n"
+    assert [c.text for c in split_code(js, "js")] == ["class A", "m(a /* the a */, b)"]
+
+
+def test_python_that_does_not_parse_is_read_by_tree_sitter() -> None:
+    source = (
+        'def broken(:\n    """Doc never parsed."""\n    # still found comment\n\n'
+        'def fine(x):\n    """Still read."""\n    return x\n'
+    )
+    chunks = split_code(source, "python")
+    assert ("def fine(x): Still read.", 5, 7, "definition", ("fine",)) in full(chunks)
+    assert ("still found comment", 3, 3, "code_comment", ("broken",)) in full(chunks)
+    check(chunks, source)
+
+
+@pytest.mark.usefixtures("no_grammars")
+def test_python_that_does_not_parse_without_its_grammar_falls_back_to_comments() -> None:
     source = 'def broken(:\n    """Doc never parsed."""\n    # still found comment\n'
     assert brief(split_code(source, "python")) == [("still found comment", 3, 3, "code_comment")]
 
 
-def test_python_nested_functions_and_async() -> None:
-    source = textwrap.dedent(
-        '''\
-        async def outer():
-            """Outer doc here."""
-            def inner():
-                """Inner doc here."""
-        '''
-    )
-    texts = [c.text for c in split_code(source, "python")]
-    assert texts == ["outer: Outer doc here.", "outer.inner: Inner doc here."]
+@pytest.mark.usefixtures("no_grammars")
+def test_valid_python_needs_no_grammar() -> None:
+    assert split_code(PYTHON, "python")[4].text == "class Config: Settings holder."
 
 
-def test_python_docstring_with_escaped_newlines_gets_whole_range() -> None:
+def test_python_docstring_with_escaped_newlines_is_taken_as_written() -> None:
     source = 'def f():\n    "First part.\\n\\nSecond part."\n'
     chunks = split_code(source, "python")
-    assert [(c.text, c.start_line, c.end_line) for c in chunks] == [
-        ("f: First part.", 2, 2),
-        ("f: Second part.", 2, 2),
-    ]
+    assert brief(chunks) == [("def f(): First part.\\n\\nSecond part.", 1, 2, "definition")]
+    check(chunks, source)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('"str // x" "str // y"\n', [('str // x" "str // y', 1, 1, "docstring")]),
+        ('def f():\n    "\\x86 bytes \\a."\n', [("def f(): \\x86 bytes \\a.", 1, 2, "definition")]),
+        ('class A: "One line."\n', [("class A: One line.", 1, 1, "definition")]),
+        (
+            'def café(x="é"):  # naïve\n    "Grüße, wörld."\n',
+            [('def café(x="é"): # naïve: Grüße, wörld.', 1, 2, "definition")],
+        ),
+    ],
+    ids=["concatenated", "escapes", "one-line", "non-ascii"],
+)
+def test_docstrings_are_taken_as_written(source: str, expected: list[object]) -> None:
+    chunks = split_code(source, "python")
+    assert brief(chunks) == expected
+    check(chunks, source)
 
 
 def test_long_docstring_is_split_into_sentences() -> None:
@@ -105,13 +270,417 @@ def test_long_docstring_is_split_into_sentences() -> None:
     source = f'def f():\n    """{body}"""\n'
     chunks = split_code(source, "python")
     assert len(chunks) == 30
-    assert all(c.role == "docstring" and c.text.startswith("f: Sentence") for c in chunks)
+    assert chunks[0].text == "def f(): Sentence 0 explains one more detail here."
+    assert all(c.role == "docstring" and c.text.startswith("Sentence") for c in chunks[1:])
+    check(chunks, source)
 
 
-C_FAMILY_CASES = [
+def test_python_licence_header_and_commented_out_code_are_skipped() -> None:
+    source = textwrap.dedent(
+        """\
+        # Copyright 2024 Example Corp.
+        # Licensed under the MIT License.
+
+        # A real remark about the module.
+        x = 1
+        # y = compute(x)
+        # return cache.get(key)
+        """
+    )
+    assert brief(split_code(source, "python")) == [
+        ("A real remark about the module.", 4, 4, "code_comment")
+    ]
+
+
+# -- other languages -----------------------------------------------------------------------
+
+JS = textwrap.dedent(
+    """\
+    'use strict';
+
+    /**
+     * Build a URL by appending params.
+     *
+     * @param {string} url The base URL
+     */
+    export function buildURL(url, params) {
+      // keep the hash out
+      return url + serialize(params, { encodeKey });
+    }
+
+    const encode = (val) => encodeURIComponent(val).replace('%20', '+');
+
+    class Axios extends Base {
+      /** Send a request. */
+      request(configOrUrl, config) {
+        return this.dispatchRequest(configOrUrl);
+      }
+    }
+
+    module.exports.helper = function (a, b) { return a + b; };
+    """
+)
+
+GO = textwrap.dedent(
+    """\
+    // Package retry computes backoff.
+    package retry
+
+    // Client sends requests.
+    type Client struct {
+    \tMax int // most attempts
+    }
+
+    // Backoff returns the delay before attempt n.
+    func (c *Client) Backoff(n int) time.Duration {
+    \treturn time.Duration(1<<n) * time.Millisecond
+    }
+    """
+)
+
+RUST = textwrap.dedent(
+    """\
+    //! Retry policies.
+
+    /// A retry policy.
+    #[derive(Debug)]
+    pub struct Policy {
+        max: u32,
+    }
+
+    impl Policy {
+        /// The delay before `attempt`.
+        pub fn backoff(&self, attempt: u32) -> Duration {
+            Duration::from_millis(1 << attempt) // exponential
+        }
+    }
+    """
+)
+
+JAVA = textwrap.dedent(
+    """\
+    /*
+     * Copyright 2020 Example Corp. Licensed under the Apache License 2.0.
+     */
+    package com.example;
+
+    /** Holds retry settings. */
+    @Deprecated
+    public class Retry<T> extends Base {
+        /**
+         * Computes the backoff.
+         * @param n attempt number
+         */
+        @Override
+        public long backoff(int n) throws IOException {
+            return shiftLeft(1L, n);
+        }
+        abstract void reset();
+    }
+    """
+)
+
+C = textwrap.dedent(
+    """\
+    #include <stdio.h>
+
+    /* Compute the backoff in milliseconds. */
+    static unsigned long *backoff(int attempt)
+    {
+        return compute_delay(attempt, MAX_DELAY); /* capped */
+    }
+    """
+)
+
+CPP = textwrap.dedent(
+    """\
+    namespace net {
+    // A retry policy.
+    template <typename T>
+    class Policy : public Base {
+     public:
+      /// Delay before attempt n.
+      int backoff(int n) const { return base_ << n; }
+    };
+    }
+    """
+)
+
+CSHARP = textwrap.dedent(
+    """\
+    using System;
+    namespace Example.Net {
+        /// <summary>A retry policy.</summary>
+        [Serializable]
+        public class Policy : Base {
+            public int Backoff(int n) { return Compute(n); }
+        }
+    }
+    """
+)
+
+SHELL = textwrap.dedent(
+    """\
+    #!/bin/sh
+    # Install the tool into PREFIX.
+    set -e
+
+    # Print usage and exit.
+    usage() {
+      echo "usage: $0 [prefix]"
+      exit 1
+    }
+    """
+)
+
+TSX = textwrap.dedent(
+    """\
+    /** Shows a button. */
+    export const Button = ({ label }: Props) => {
+      return <button onClick={handleClick}>{label}</button>;
+    };
+    """
+)
+
+TS = textwrap.dedent(
+    """\
+    export interface Options { retries: number }
+
+    const identity = <T>(x: T): T => x;
+
+    const api = { get: function (u: string) { return fetchJson(u); } };
+    """
+)
+
+LANGUAGE_CASES = [
+    pytest.param(
+        "js",
+        JS,
+        [
+            (
+                "Build a URL by appending params. @param {string} url The base URL "
+                "function buildURL(url, params)",
+                3,
+                11,
+                "definition",
+                ("buildURL",),
+                "url serialize params encode key",
+            ),
+            ("keep the hash out", 9, 9, "code_comment", ("buildURL",), ""),
+            (
+                "const encode = (val) =>",
+                13,
+                13,
+                "definition",
+                ("encode",),
+                "encode uri component val replace",
+            ),
+            ("class Axios extends Base", 15, 20, "definition", ("Axios",), "request config or url"),
+            (
+                "Send a request. request(configOrUrl, config)",
+                16,
+                19,
+                "definition",
+                ("Axios", "request"),
+                "dispatch request config or url",
+            ),
+            (
+                "module.exports.helper = function (a, b)",
+                22,
+                22,
+                "definition",
+                ("module.exports.helper",),
+                "",
+            ),
+        ],
+        id="js",
+    ),
+    pytest.param(
+        "go",
+        GO,
+        [
+            ("Package retry computes backoff.", 1, 1, "docstring", (), ""),
+            ("Client sends requests. type Client struct", 4, 7, "definition", ("Client",), "max"),
+            ("most attempts", 6, 6, "code_comment", ("Client",), ""),
+            (
+                "Backoff returns the delay before attempt n. "
+                "func (c *Client) Backoff(n int) time.Duration",
+                9,
+                12,
+                "definition",
+                ("Client", "Backoff"),
+                "time duration millisecond",
+            ),
+        ],
+        id="go",
+    ),
+    pytest.param(
+        "rust",
+        RUST,
+        [
+            ("Retry policies.", 1, 1, "docstring", (), ""),
+            ("A retry policy. pub struct Policy", 3, 7, "definition", ("Policy",), "max u32"),
+            ("impl Policy", 9, 14, "definition", ("Policy",), "backoff attempt u32 duration"),
+            (
+                "The delay before `attempt`. pub fn backoff(&self, attempt: u32) -> Duration",
+                10,
+                13,
+                "definition",
+                ("Policy", "backoff"),
+                "duration from millis attempt",
+            ),
+            ("exponential", 12, 12, "code_comment", ("Policy", "backoff"), ""),
+        ],
+        id="rust",
+    ),
+    pytest.param(
+        "java",
+        JAVA,
+        [
+            (
+                "Holds retry settings. public class Retry<T> extends Base",
+                6,
+                18,
+                "definition",
+                ("Retry",),
+                "override backoff io exception reset",
+            ),
+            (
+                "Computes the backoff. @param n attempt number "
+                "public long backoff(int n) throws IOException",
+                9,
+                16,
+                "definition",
+                ("Retry", "backoff"),
+                "shift left",
+            ),
+            ("abstract void reset()", 17, 17, "definition", ("Retry", "reset"), ""),
+        ],
+        id="java",
+    ),
+    pytest.param(
+        "c",
+        C,
+        [
+            (
+                "Compute the backoff in milliseconds. static unsigned long *backoff(int attempt)",
+                3,
+                7,
+                "definition",
+                ("backoff",),
+                "compute delay attempt max",
+            ),
+            ("capped", 6, 6, "code_comment", ("backoff",), ""),
+        ],
+        id="c",
+    ),
+    pytest.param(
+        "c",
+        CPP,
+        [
+            ("namespace net", 1, 9, "definition", ("net",), "policy base"),
+            (
+                "A retry policy. class Policy : public Base",
+                2,
+                8,
+                "definition",
+                ("net", "Policy"),
+                "backoff",
+            ),
+            (
+                "Delay before attempt n. int backoff(int n) const",
+                6,
+                7,
+                "definition",
+                ("net", "Policy", "backoff"),
+                "base",
+            ),
+        ],
+        id="cpp",
+    ),
+    pytest.param(
+        "c",
+        CSHARP,
+        [
+            (
+                "namespace Example.Net",
+                2,
+                8,
+                "definition",
+                ("Example.Net",),
+                "serializable policy base",
+            ),
+            (
+                "A retry policy. public class Policy : Base",
+                3,
+                7,
+                "definition",
+                ("Example.Net", "Policy"),
+                "backoff",
+            ),
+            (
+                "public int Backoff(int n)",
+                6,
+                6,
+                "definition",
+                ("Example.Net", "Policy", "Backoff"),
+                "compute",
+            ),
+        ],
+        id="csharp",
+    ),
+    pytest.param(
+        "shell",
+        SHELL,
+        [
+            ("Install the tool into PREFIX.", 2, 2, "docstring", (), ""),
+            ("Print usage and exit. usage()", 5, 9, "definition", ("usage",), "echo exit"),
+        ],
+        id="shell",
+    ),
+    pytest.param(
+        "js",
+        TSX,
+        [
+            (
+                "Shows a button. const Button = ({ label }: Props) =>",
+                1,
+                4,
+                "definition",
+                ("Button",),
+                "button on click handle label",
+            ),
+        ],
+        id="tsx",
+    ),
+    pytest.param(
+        "typescript",
+        TS,
+        [
+            ("interface Options", 1, 1, "definition", ("Options",), "retries number"),
+            ("const identity = <T>(x: T): T =>", 3, 3, "definition", ("identity",), ""),
+            ("get: function (u: string)", 5, 5, "definition", ("get",), "fetch json"),
+        ],
+        id="typescript",
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "source", "expected"), LANGUAGE_CASES)
+def test_language_rules(language: str, source: str, expected: list[object]) -> None:
+    chunks = split_code(source, language)
+    assert [(*row, c.context) for c, row in zip(chunks, full(chunks), strict=True)] == expected
+    check(chunks, source)
+
+
+# The comment rules, through each language's grammar and through the fallback reader: one
+# table, two readers, the same comments (what sits above the first line of code becomes the
+# file header, a "docstring", once a grammar reads the file).
+COMMENT_CASES = [
     pytest.param(
         "js",
         "/**\n * Adds numbers.\n * @param a first\n *\n * Second para.\n */\nfunction add() {}",
+        [("Adds numbers. @param a first Second para. function add()", 1, 7, "definition")],
         [
             ("Adds numbers. @param a first", 2, 3, "code_comment"),
             ("Second para.", 5, 5, "code_comment"),
@@ -122,41 +691,59 @@ C_FAMILY_CASES = [
         "js",
         'const u = "http://x//y"; // real one\nlet t = `multi\n// not a comment`;',
         [("real one", 1, 1, "code_comment")],
+        None,
         id="js-strings",
     ),
     pytest.param(
         "js",
-        "// eslint-disable-next-line no-console\n// @ts-ignore\n// kept comment",
+        "// eslint-disable-next-line no-console\n// @ts-ignore\n// kept comment\nx();",
+        [("kept comment", 3, 3, "docstring")],
         [("kept comment", 3, 3, "code_comment")],
         id="js-pragmas",
+    ),
+    pytest.param(
+        "js",
+        "/* eslint-disable no-console */\nx(); /* istanbul ignore next */",
+        [],
+        None,
+        id="js-block-pragmas",
     ),
     pytest.param(
         "c",
         "int x = 1; /* inline block */\nchar c = '\"'; // after char literal",
         [("inline block", 1, 1, "code_comment"), ("after char literal", 2, 2, "code_comment")],
+        None,
         id="c-char-literal",
     ),
     pytest.param(
         "c",
-        "// first line\n// second line\n\n// new group",
-        [("first line second line", 1, 2, "code_comment"), ("new group", 4, 4, "code_comment")],
+        "int x;\n// first line\n// second line\n\n// new group",
+        [("first line second line", 2, 3, "code_comment"), ("new group", 5, 5, "code_comment")],
+        None,
         id="c-groups",
     ),
     pytest.param(
         "c",
         "#include <stdio.h>\n/* one\n   two */",
         [("one two", 2, 3, "code_comment")],
+        None,
         id="c-hash-is-not-comment",
     ),
     pytest.param(
         "go",
         "//go:build linux\n// Package x does things.\nvar s = `raw\n// no`",
+        [("Package x does things.", 2, 2, "docstring")],
         [("Package x does things.", 2, 2, "code_comment")],
         id="go",
     ),
     pytest.param(
         "rust",
         "/// Doc for foo.\n//! Crate doc.\nfn f<'a>(x: &'a str) {} // lifetime ok",
+        [
+            ("Doc for foo. Crate doc.", 1, 2, "docstring"),
+            ("fn f<'a>(x: &'a str)", 3, 3, "definition"),
+            ("lifetime ok", 3, 3, "code_comment"),
+        ],
         [
             ("Doc for foo. Crate doc.", 1, 2, "code_comment"),
             ("lifetime ok", 3, 3, "code_comment"),
@@ -165,30 +752,79 @@ C_FAMILY_CASES = [
     ),
     pytest.param(
         "java",
-        'String s = """\n// text block\n""";\n// real',
-        [("real", 4, 4, "code_comment")],
+        'class A {\n  String s = """\n  // text block\n  """;\n  // real\n}',
+        [("class A", 1, 6, "definition"), ("real", 5, 5, "code_comment")],
+        [("real", 5, 5, "code_comment")],
         id="java-text-block",
     ),
     pytest.param(
         "shell",
         "#!/bin/sh\necho $# ${#x} 'a # b' # yes here\n# next line",
         [("yes here", 2, 2, "code_comment"), ("next line", 3, 3, "code_comment")],
+        None,
         id="shell",
     ),
     pytest.param(
         "shell",
-        "# shellcheck disable=SC2034\n# ------\n# Section\n# ------",
+        "# shellcheck disable=SC2034\n# ------\n# Section\n# ------\nls",
+        [("Section", 3, 3, "docstring")],
         [("Section", 3, 3, "code_comment")],
         id="shell-separators",
     ),
 ]
 
 
-@pytest.mark.parametrize(("language", "source", "expected"), C_FAMILY_CASES)
-def test_comment_rules(language: str, source: str, expected: list[object]) -> None:
+@pytest.mark.parametrize(("language", "source", "expected", "_"), COMMENT_CASES)
+def test_comment_rules(language: str, source: str, expected: list[object], _: object) -> None:
     chunks = split_code(source, language)
     assert brief(chunks) == expected
-    check_chunks(chunks, source)
+    check(chunks, source)
+
+
+@pytest.mark.usefixtures("no_grammars")
+@pytest.mark.parametrize(("language", "source", "by_grammar", "fallback"), COMMENT_CASES)
+def test_fallback_comment_rules(
+    language: str, source: str, by_grammar: list[object], fallback: list[object] | None
+) -> None:
+    chunks = split_code(source, language)
+    assert brief(chunks) == (by_grammar if fallback is None else fallback)
+    check(chunks, source)
+
+
+def test_doc_comment_is_the_comment_right_above() -> None:
+    source = (
+        "// The header.\n\nlet x = 1;\n// Apart from f.\n\ny(); // ends a line\n"
+        "function f() {}\n// Right above g.\nfunction g() {}\n"
+    )
+    chunks = split_code(source, "js")
+    assert full(chunks) == [
+        ("The header.", 1, 1, "docstring", ()),
+        ("Apart from f.", 4, 4, "code_comment", ()),
+        ("ends a line", 6, 6, "code_comment", ()),
+        ("function f()", 7, 7, "definition", ("f",)),
+        ("Right above g. function g()", 8, 9, "definition", ("g",)),
+    ]
+    check(chunks, source)
+
+
+def test_long_doc_comment_keeps_its_start_and_the_signature() -> None:
+    doc = "\n".join(f" * Sentence {n} explains one more detail here." for n in range(30))
+    source = f"/**\n{doc}\n */\nfunction f(a) {{}}\n"
+    [chunk] = split_code(source, "js")
+    assert chunk.text.startswith("Sentence 0 explains") and chunk.text.endswith(". function f(a)")
+    assert len(chunk.text) <= 600 + len(" function f(a)")
+    assert (chunk.start_line, chunk.end_line) == (1, 33)
+    check([chunk], source)
+
+
+def test_sniffing_picks_the_grammar_of_a_shared_extension() -> None:
+    assert split_code("using System.Text;\nclass A { void M() {} }", "c")[1].section == ("A", "M")
+    kotlin = '// Says hi.\nfun main() {\n  println("hi") // greet\n}\n'
+    assert brief(split_code(kotlin, "java")) == [
+        ("Says hi.", 1, 1, "code_comment"),
+        ("greet", 3, 3, "code_comment"),
+    ]
+    assert split_code(kotlin, "kotlin") == split_code(kotlin, "java")
 
 
 def test_unknown_language_raises() -> None:
@@ -197,57 +833,149 @@ def test_unknown_language_raises() -> None:
 
 
 def test_language_aliases() -> None:
-    assert split_code("// hi there", "TypeScript") == split_code("// hi there", "js")
+    assert split_code("// hi there\nx();", "TypeScript") == split_code("// hi there\nx();", "js")
+    assert split_code(C, "cpp") == split_code(C, "c")
 
 
-LANGUAGE_CASES = [
-    ("README.md", "markdown"),
-    ("docs/Guide.MARKDOWN", "markdown"),
-    ("src/credo/chunk/code.py", "python"),
-    ("stubs/x.pyi", "python"),
-    ("a/b.c", "c"),
-    ("a\\b\\lib.hpp", "c"),
-    ("app.tsx", "js"),
-    ("index.mjs", "js"),
-    ("main.go", "go"),
-    ("lib.rs", "rust"),
-    ("Main.java", "java"),
-    ("build.kts", "java"),
-    ("install.sh", "shell"),
-    ("notes.txt", "text"),
-    ("index.rst", "text"),
-    ("Makefile", None),
-    (".bashrc", None),
-    ("image.png", None),
-    ("archive.tar.gz", None),
-    ("", None),
+# -- the grammars -----------------------------------------------------------------------------
+
+
+def test_every_grammar_loads_once_and_is_cached() -> None:
+    for name in GRAMMARS:
+        assert code_treesitter.available(name), name
+        assert code_treesitter._load(name) is code_treesitter._load(name)
+
+
+def test_a_grammar_that_cannot_load_is_none() -> None:
+    missing = Grammar("tree_sitter_not_installed_anywhere", "", "c")
+    assert code_treesitter._try_load(missing) is None
+    bad_query = dataclasses.replace(GRAMMARS["go"], definitions="(no_such_node) @definition")
+    assert code_treesitter._try_load(bad_query) is None
+    assert code_treesitter.read_tree(["x"], "cobol") is None
+
+
+def test_the_read_path_never_loads_tree_sitter() -> None:
+    probe = (
+        "import sys\n"
+        "from credo.knowledge.chunk import split_code\n"
+        "split_code('def f():\\n    return 1\\n', 'python')\n"
+        "assert 'tree_sitter' not in sys.modules, 'python read needs no grammar'\n"
+        "split_code('func f() {}', 'go')\n"
+        "assert 'tree_sitter_go' in sys.modules and 'tree_sitter_rust' not in sys.modules\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+SIGNATURE_CASES = [
+    (
+        "def f(\n    self,\n    a: int = 1,\n) -> dict[str, int]:",
+        "def f(self, a: int = 1) -> dict[str, int]",
+    ),
+    ("[Serializable] public class A : B {", "public class A : B"),
+    ("[Serializable][Obsolete] class A", "class A"),
+    ("[Symbol.iterator]() {", "[Symbol.iterator]()"),
+    ("@Override\n  public void run();", "public void run()"),
+    ("fn " + "a" * 400, "fn …"),
 ]
 
 
-@pytest.mark.parametrize(("path", "language"), LANGUAGE_CASES)
-def test_language_for(path: str, language: str | None) -> None:
-    assert language_for(path) == language
+@pytest.mark.parametrize(("raw", "expected"), SIGNATURE_CASES)
+def test_signature(raw: str, expected: str) -> None:
+    assert signature(raw) == expected
 
 
-def test_split_file_dispatches() -> None:
-    assert split_file("a.md", "# Heading")[0].role == "heading"
-    assert split_file("a.py", "# a comment")[0].role == "code_comment"
-    assert split_file("a.txt", "plain words")[0].role == "text"
+def test_context_words() -> None:
+    names = ["HTTPConnectionPool", "get_backoff_time", "self", "sha256", "x", "buildURL", "get"]
+    assert context_words(names) == "http connection pool get backoff time sha256 build url"
+    assert len(context_words(f"name{n}" for n in range(500)).split()) == MAX_CONTEXT_WORDS
 
 
-def test_split_file_rejects_unsupported_path() -> None:
-    with pytest.raises(InvalidInputError, match=r"picture\.png"):
-        split_file("picture.png", "x")
+def test_own_segments() -> None:
+    bodies = [(0, 100), (10, 20), (30, 50), (35, 40), None, (60, 70)]
+    assert own_segments(bodies) == [
+        [(0, 10), (20, 30), (50, 60), (70, 100)],
+        [(10, 20)],
+        [(30, 35), (40, 50)],
+        [(35, 40)],
+        [],
+        [(60, 70)],
+    ]
 
 
-_LANGUAGES = ("python", "c", "js", "go", "rust", "java", "shell")
+@pytest.mark.parametrize(
+    ("comment", "is_code"),
+    [
+        ("x = compute(y)", True),
+        ("return cache.get(key);", True),
+        ("if (ready) {", True),
+        ("#include <stdio.h>", True),
+        ("if the value is None:", False),
+        ("See RFC(1234).", False),
+        ("Returns a map like {a: 1}", False),
+        ("n = number of items", False),
+    ],
+)
+def test_commented_out_code(comment: str, is_code: bool) -> None:
+    assert is_commented_out_code([(1, comment)]) is is_code
+
+
+# -- hostile input ----------------------------------------------------------------------------
+
+HOSTILE = [
+    ("python", "(" * 100_000),
+    ("js", "(" * 100_000 + "function f(){}"),
+    ("c", "{[(" * 100_000),
+    ("rust", "<[{(" * 60_000),
+    ("js", "/*" * 100_000),
+    ("python", '"""' * 100_000),
+    ("shell", "\"'" * 100_000),
+    ("go", "func f() {\x00}\n// c\x00mment here\n"),
+    ("rust", "fn f() {} // \ud800 lone surrogate"),
+    ("c", "int f()\r{\r// carriage returns only\rreturn 1;\r}\r"),
+    ("python", "".join("    " * i + f"def f{i}():\n" for i in range(95)) + "    " * 95 + "pass\n"),
+]
+
+
+@pytest.mark.parametrize(("language", "text"), HOSTILE, ids=lambda v: str(v)[:12])
+def test_hostile_input_is_read_in_bounded_time(language: str, text: str) -> None:
+    started = time.perf_counter()
+    chunks = split_code(text, language)
+    assert time.perf_counter() - started < 15
+    check(chunks, text)
+
+
+def test_huge_file_of_many_definitions() -> None:
+    source = "".join(
+        f"function f{i}(a) {{\n  // step {i}\n  return a + {i};\n}}\n" for i in range(20_000)
+    )
+    chunks = split_code(source, "js")
+    assert len(chunks) == 40_000
+    assert full(chunks[-2:]) == [
+        ("function f19999(a)", 79_997, 80_000, "definition", ("f19999",)),
+        ("step 19999", 79_998, 79_998, "code_comment", ("f19999",)),
+    ]
+
+
+def test_minified_line_keeps_exact_lines() -> None:
+    source = ";".join(f"function f{i}(a){{return a+{i}}}" for i in range(2_000))
+    chunks = split_code(source, "js")
+    assert len(chunks) == 2_000 and all(c.start_line == c.end_line == 1 for c in chunks)
+
+
+# -- properties -----------------------------------------------------------------------------------
+
+_LANGUAGES = ("python", "c", "js", "go", "rust", "java", "shell", "csharp", "tsx")
 _CODE_ALPHABET = "#/*'\"`\\!\n \tabcXYZ19:;=(){}<>-r"
 
 
 @given(st.text(), st.sampled_from(_LANGUAGES))
 def test_arbitrary_text_never_raises(text: str, language: str) -> None:
     chunks = split_code(text, language)
-    check_chunks(chunks, text)
+    check(chunks, text)
     assert split_code(text, language) == chunks
 
 
@@ -255,7 +983,49 @@ def test_arbitrary_text_never_raises(text: str, language: str) -> None:
 @settings(max_examples=300)
 def test_comment_soup_properties(text: str, language: str) -> None:
     chunks = split_code(text, language)
-    check_chunks(chunks, text)
+    check(chunks, text)
+    assert split_code(text, language) == chunks
+
+
+_TOKENS = st.sampled_from(
+    [
+        "function f(a) {",
+        "}",
+        "class A {",
+        "m() {",
+        "const g = (x) =>",
+        "x;",
+        "return a;",
+        "/** Doc here. */",
+        "// note here",
+        "/* block",
+        "*/",
+        '"str // x"',
+        "'q'",
+        "`t ${a}`",
+        "func (c *C) M() {",
+        "fn f() {",
+        "impl A {",
+        "def f():",
+        "    pass",
+        "\n",
+        "\n\n",
+        "#[attr]",
+        "@dec",
+        "type T struct {",
+        "namespace N {",
+        "void f(int a) {",
+    ]
+)
+
+
+@given(st.lists(_TOKENS, max_size=40), st.sampled_from(_LANGUAGES))
+@settings(max_examples=300)
+def test_code_shaped_soup_properties(tokens: list[str], language: str) -> None:
+    text = " ".join(tokens)
+    chunks = split_code(text, language)
+    check(chunks, text)
+    assert split_code(text, language) == chunks
 
 
 _IDENTIFIERS = st.sampled_from(["load", "Config", "parse_path", "run", "Helper"])
@@ -291,9 +1061,13 @@ def _python_module(draw: st.DrawFn) -> str:
 @given(_python_module())
 def test_generated_python_properties(source: str) -> None:
     chunks = split_code(source, "python")
-    check_chunks(chunks, source)
-    assert all(c.role in ("docstring", "code_comment") for c in chunks)
+    check(chunks, source)
+    assert all(c.role in ("docstring", "code_comment", "definition") for c in chunks)
     assert not any("in string" in c.text for c in chunks)
+    assert not any("string" in c.context.split() for c in chunks)
+
+
+# -- real files -----------------------------------------------------------------------------------
 
 
 def _stdlib_sample() -> list[Path]:
@@ -304,17 +1078,100 @@ def _stdlib_sample() -> list[Path]:
 @pytest.mark.parametrize("path", _stdlib_sample(), ids=lambda p: p.name)
 def test_real_python_files(path: Path) -> None:
     source = path.read_text(encoding="utf-8", errors="replace")
-    chunks = split_code(source, "python")
-    check_chunks(chunks, source)
+    check(split_code(source, "python"), source)
 
 
-_JS_FILES = real_files((".js", ".ts", ".go", ".rs", ".java", ".c", ".h", ".sh"), limit=80)
+_SOURCES = (".js", ".ts", ".go", ".rs", ".java", ".c", ".h", ".cc", ".cpp", ".cs", ".sh")
+_REAL_FILES = real_files(_SOURCES, limit=80)
 
 
-@pytest.mark.skipif(not _JS_FILES, reason="no C-family sources on this machine")
+@pytest.mark.skipif(not _REAL_FILES, reason="no C-family sources on this machine")
 def test_real_c_family_files() -> None:
-    for path in _JS_FILES:
+    for path in _REAL_FILES:
         language = language_for(str(path))
         assert language is not None
         source = path.read_text(encoding="utf-8", errors="replace")
-        check_chunks(split_code(source, language), source)
+        check(split_code(source, language), source)
+
+
+# Two pinned projects of the code benchmark (bench/docs_corpora.py fetches them).
+_BENCH = Path(os.environ.get("CREDO_BENCH_CACHE", Path.home() / ".cache" / "credo-bench"))
+_URLLIB3 = _BENCH / "urllib3-2.8.0" / "src" / "urllib3"
+_AXIOS = _BENCH / "axios-1.21.1" / "lib"
+
+
+def _tree(root: Path, suffix: str) -> Iterator[Path]:
+    return iter(sorted(root.rglob(f"*{suffix}")))
+
+
+@pytest.mark.skipif(not _URLLIB3.is_dir(), reason="urllib3 2.8.0 is not in the bench cache")
+def test_urllib3_definitions() -> None:
+    path = _URLLIB3 / "util" / "retry.py"
+    chunks = split_file(str(path), path.read_text(encoding="utf-8"))
+    by_trail = {c.section: c for c in chunks if c.role == "definition"}
+    backoff = by_trail[("Retry", "get_backoff_time")]
+    assert backoff.text == (
+        "def get_backoff_time(self) -> float: Formula for computing the current backoff"
+    )
+    assert (backoff.start_line, backoff.end_line) == (321, 338)
+    assert {"backoff", "factor", "jitter", "random"} <= set(backoff.context.split())
+    assert by_trail[("Retry",)].text == "class Retry: Retry configuration."
+    for path in _tree(_URLLIB3, ".py"):
+        text = path.read_text(encoding="utf-8")
+        check(split_file(str(path), text), text)
+
+
+@pytest.mark.skipif(not _AXIOS.is_dir(), reason="axios 1.21.1 is not in the bench cache")
+def test_axios_definitions() -> None:
+    path = _AXIOS / "helpers" / "buildURL.js"
+    chunks = split_file(str(path), path.read_text(encoding="utf-8"))
+    build = next(c for c in chunks if c.section == ("buildURL",) and c.role == "definition")
+    assert build.text.startswith("Build a URL by appending params to the end @param")
+    assert build.text.endswith("function buildURL(url, params, options)")
+    assert {"serialize", "params", "encode"} <= set(build.context.split())
+    for path in _tree(_AXIOS, ".js"):
+        text = path.read_text(encoding="utf-8")
+        check(split_file(str(path), text), text)
+
+
+# -- dispatch -------------------------------------------------------------------------------------
+
+LANGUAGE_FOR_CASES = [
+    ("README.md", "markdown"),
+    ("docs/Guide.MARKDOWN", "markdown"),
+    ("src/credo/chunk/code.py", "python"),
+    ("stubs/x.pyi", "python"),
+    ("a/b.c", "c"),
+    ("a\\b\\lib.hpp", "c"),
+    ("app.tsx", "js"),
+    ("index.mjs", "js"),
+    ("main.go", "go"),
+    ("lib.rs", "rust"),
+    ("Main.java", "java"),
+    ("build.kts", "java"),
+    ("install.sh", "shell"),
+    ("notes.txt", "text"),
+    ("index.rst", "rst"),
+    ("Makefile", None),
+    (".bashrc", None),
+    ("image.png", None),
+    ("archive.tar.gz", None),
+    ("", None),
+]
+
+
+@pytest.mark.parametrize(("path", "language"), LANGUAGE_FOR_CASES)
+def test_language_for(path: str, language: str | None) -> None:
+    assert language_for(path) == language
+
+
+def test_split_file_dispatches() -> None:
+    assert split_file("a.md", "# Heading")[0].role == "heading"
+    assert split_file("a.py", "# a comment")[0].role == "code_comment"
+    assert split_file("a.py", "def f(): pass")[0].role == "definition"
+    assert split_file("a.txt", "plain words")[0].role == "text"
+
+
+def test_split_file_rejects_unsupported_path() -> None:
+    with pytest.raises(InvalidInputError, match=r"picture\.png"):
+        split_file("picture.png", "x")

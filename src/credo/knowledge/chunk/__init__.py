@@ -6,8 +6,8 @@ anchored to its file and lines.
 
 - `split_markdown`: section-aware Markdown (headings, paragraphs, list items, tables).
 - `split_rst`: section-aware reStructuredText through docutils (Sphinx markup included).
-- `split_code`: docstrings and comments of Python and C-family, JS/TS, Go, Rust, Java and
-  shell sources.
+- `split_code`: definitions (signature, doc, body names), docstrings and comments of
+  Python (`ast`) and C/C++/C#, JS/TS, Go, Rust, Java and shell sources (tree-sitter).
 - `split_text`: plain text by paragraph.
 - `split_file`: picks one of the above by extension (`language_for`).
 """

@@ -1,0 +1,233 @@
+"""The hand-written comment reader: comments of any language credo reads, without a parser.
+
+It is what reads a file when its tree-sitter grammar is not installed or fails to load,
+when a file is mostly not the language its extension says, and a Python file that does
+not parse when tree-sitter-python is missing. The grammar readers share its paragraph
+rules (`comment_paragraphs`), so a comment reads the same either way.
+
+Rules:
+
+- Comments are found by a small lexer that knows each language's strings, so a ``#`` or
+  ``//`` inside a string is never a comment. Python, shell: ``#``; C, C++, C#, JS/TS, Go,
+  Rust, Java, Kotlin, Swift: ``//`` and ``/* */``. Doc-comment marks (``///``, ``//!``,
+  ``/**``) and the leading ``*`` of block-comment lines are removed.
+- Consecutive full-line comments in the same column form one paragraph; a comment line
+  with no letters or digits (``#``, ``# -----``) ends it. A comment after code on the same
+  line (a trailing comment) is a paragraph of its own. Inside a block comment, lines with
+  no letters or digits separate paragraphs.
+- Skipped: the shebang line, Python encoding declarations on lines 1-2, and tool pragmas
+  (``noqa``, ``type:``, ``pragma``, ``pylint:``, ``fmt:``, ``eslint``, ``@ts-``,
+  ``go:build``, ``NOLINT``, ``SPDX-License-Identifier``...).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from credo.knowledge.chunk.sentence import Line
+
+
+@dataclass(frozen=True, slots=True)
+class _Syntax:
+    """What the comment lexer needs to know about one language."""
+
+    marker: str  # regex of the line-comment marker
+    marker_chars: str  # characters stripped from the start of a line comment's text
+    quotes: tuple[tuple[str, bool, bool], ...]  # (delimiter, spans lines, backslash escapes)
+    block: tuple[str, str] | None = None
+    char_literals: bool = False  # ' opens a character literal ('x'), not a string
+
+    def token(self) -> re.Pattern[str]:
+        parts = [re.escape(q) for q, _, _ in sorted(self.quotes, key=lambda q: -len(q[0]))]
+        if self.block:
+            parts.append(re.escape(self.block[0]))
+        if self.char_literals:
+            parts.append("'")
+        parts.append(self.marker)
+        return re.compile("|".join(parts))
+
+
+_C_QUOTES = (('"', False, True),)
+SYNTAXES: dict[str, _Syntax] = {
+    # "#:" opens a Sphinx attribute comment; the colon is markup.
+    "python": _Syntax(
+        "#",
+        "#:",
+        (('"""', True, True), ("'''", True, True), ('"', False, True), ("'", False, True)),
+    ),
+    # In shell, # starts a comment only at the start of a word ($#, ${#x} are not).
+    "shell": _Syntax(r"(?<![^\s;|&(])#", "#", (("'", True, False), ('"', True, True))),
+    "c": _Syntax("//", "/!", _C_QUOTES, ("/*", "*/"), char_literals=True),
+    "js": _Syntax(
+        "//", "/!", (('"', False, True), ("'", False, True), ("`", True, True)), ("/*", "*/")
+    ),
+    "go": _Syntax("//", "/", (('"', False, True), ("`", True, False)), ("/*", "*/"), True),
+    "rust": _Syntax("//", "/!", (('"', True, True),), ("/*", "*/"), char_literals=True),
+    "java": _Syntax(
+        "//", "/!", (('"""', True, True), ('"', False, True)), ("/*", "*/"), char_literals=True
+    ),
+}
+_TOKENS = {name: syntax.token() for name, syntax in SYNTAXES.items()}
+
+_CHAR_LITERAL = re.compile(r"'(?:\\[^'\n]{1,10}|[^\\'\n]{1,2})'")
+BLOCK_LINE_PREFIX = re.compile(r"^\s*\*+(?!/)\s?")
+_PRAGMA = re.compile(
+    r"(?:noqa\b|type:|pragma\b|pylint:|fmt:|isort:|mypy:|pyright:|ruff:|nosec\b|flake8\b"
+    r"|-\*-|vim?:|eslint|@ts-|tslint:|jshint|prettier-ignore|istanbul\b|nolint|clang-format"
+    r"|go:|\+build\b|spdx-license-identifier|shellcheck\b|(?:end)?region\b)",
+    re.I,
+)
+# Tool directives written as block comments (/* eslint-disable */, /* istanbul ignore */).
+_BLOCK_PRAGMA = re.compile(
+    r"(?:eslint|global\s|globals\s|jshint|jscs:|istanbul\b|c8\s|prettier-ignore|tslint:|@ts-"
+    r"|webpack\w*:|spdx-license-identifier|clang-format|nolint)",
+    re.I,
+)
+_ENCODING = re.compile(r"coding[:=]")
+
+
+@dataclass(frozen=True, slots=True)
+class Fragment:
+    """One line's worth of comment text, as a lexer or a grammar found it."""
+
+    number: int  # 1-based line
+    column: int
+    text: str  # comment markers removed
+    block: int | None  # id of the block comment it belongs to; None for line comments
+    trailing: bool  # a line comment after code on the same line
+
+
+def comment_fragments(lines: list[str], language: str) -> list[Fragment]:
+    """Every comment line of `lines` in `language` (a key of `SYNTAXES`)."""
+    return _CommentLexer(lines, SYNTAXES[language], _TOKENS[language]).run()
+
+
+def comment_paragraphs(fragments: list[Fragment], lines: list[str]) -> list[list[Line]]:
+    """Group fragments into paragraphs (see the module docstring for the rules)."""
+    paragraphs: list[list[Line]] = []
+    current: list[Line] = []
+    last: tuple[object, int] | None = None
+    for fragment in fragments:
+        if is_noise(fragment, lines):
+            current, last = [], None
+            continue
+        text = fragment.text.strip()
+        key = ("block", fragment.block) if fragment.block is not None else fragment.column
+        if not (current and not fragment.trailing and last == (key, fragment.number - 1)):
+            current = []
+            paragraphs.append(current)
+        current.append((fragment.number, text))
+        last = None if fragment.trailing else (key, fragment.number)
+    return paragraphs
+
+
+def is_noise(fragment: Fragment, lines: list[str]) -> bool:
+    """Separators, pragmas, shebangs and encoding lines: never beliefs, they end a paragraph."""
+    text = fragment.text.strip()
+    if not any(char.isalnum() for char in text):
+        return True
+    if (_BLOCK_PRAGMA if fragment.block is not None else _PRAGMA).match(text):
+        return True
+    if fragment.number == 1 and lines[0].startswith("#!"):
+        return True
+    return fragment.number <= 2 and bool(_ENCODING.search(text))
+
+
+class _CommentLexer:
+    """Finds comments line by line, skipping string literals (which may span lines)."""
+
+    def __init__(self, lines: list[str], syntax: _Syntax, token: re.Pattern[str]) -> None:
+        self.lines = lines
+        self.syntax = syntax
+        self.token = token
+        self.quotes = {q: (spans, escapes) for q, spans, escapes in syntax.quotes}
+        self.open_quote: str | None = None  # a string literal still open at line end
+        self.open_block: int | None = None  # id of a block comment still open at line end
+        self.blocks = 0
+        self.fragments: list[Fragment] = []
+
+    def run(self) -> list[Fragment]:
+        for number, line in enumerate(self.lines, 1):
+            position = self._resume(number, line)
+            if position >= 0:
+                self._scan(number, line, position)
+        return self.fragments
+
+    def _resume(self, number: int, line: str) -> int:
+        """Where scanning starts on this line after a string or block left open (-1: none)."""
+        if self.open_quote is not None:
+            end = _closing(line, 0, self.open_quote, self.quotes[self.open_quote][1])
+            if end < 0:
+                return -1
+            self.open_quote = None
+            return end
+        if self.open_block is not None:
+            return self._continue_block(number, line)
+        return 0
+
+    def _continue_block(self, number: int, line: str) -> int:
+        assert self.syntax.block is not None and self.open_block is not None
+        close = line.find(self.syntax.block[1])
+        text = line if close < 0 else line[:close]
+        self._add(number, 0, BLOCK_LINE_PREFIX.sub("", text, count=1).rstrip("*"), self.open_block)
+        if close < 0:
+            return -1
+        self.open_block = None
+        return close + len(self.syntax.block[1])
+
+    def _scan(self, number: int, line: str, position: int) -> None:
+        while (match := self.token.search(line, position)) is not None:
+            found = match.group()
+            if found in self.quotes:
+                position = self._skip_string(line, match.end(), found)
+            elif found == "'":
+                literal = _CHAR_LITERAL.match(line, match.start())
+                position = literal.end() if literal else match.end()
+            elif self.syntax.block and found == self.syntax.block[0]:
+                position = self._block_comment(number, line, match)
+            else:
+                self._line_comment(number, line, match)
+                position = -1
+            if position < 0:
+                return
+
+    def _skip_string(self, line: str, start: int, quote: str) -> int:
+        spans, escapes = self.quotes[quote]
+        end = _closing(line, start, quote, escapes)
+        if end < 0 and spans:
+            self.open_quote = quote
+        return end
+
+    def _block_comment(self, number: int, line: str, match: re.Match[str]) -> int:
+        assert self.syntax.block is not None
+        self.blocks += 1
+        close = line.find(self.syntax.block[1], match.end())
+        text = line[match.end() : close if close >= 0 else len(line)].lstrip("*!").rstrip("*")
+        self._add(number, match.start(), text, self.blocks)
+        if close < 0:
+            self.open_block = self.blocks
+            return -1
+        return close + len(self.syntax.block[1])
+
+    def _line_comment(self, number: int, line: str, match: re.Match[str]) -> None:
+        text = line[match.end() :].lstrip(self.syntax.marker_chars)
+        trailing = bool(line[: match.start()].strip())
+        self.fragments.append(Fragment(number, match.start(), text, None, trailing))
+
+    def _add(self, number: int, column: int, text: str, block: int) -> None:
+        self.fragments.append(Fragment(number, column, text, block, False))
+
+
+def _closing(line: str, start: int, quote: str, escapes: bool) -> int:
+    """Offset just past the delimiter closing a string opened before `start` (-1: none)."""
+    while (found := line.find(quote, start)) >= 0:
+        if escapes:
+            backslashes = 0
+            while found - backslashes - 1 >= start and line[found - backslashes - 1] == "\\":
+                backslashes += 1
+            if backslashes % 2:
+                start = found + 1
+                continue
+        return found + len(quote)
+    return -1

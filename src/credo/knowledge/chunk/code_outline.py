@@ -1,0 +1,126 @@
+"""What a code reader returns: the file's outline, before it becomes chunks.
+
+A reader (`code_python` over Python's `ast`, `code_treesitter` over a tree-sitter grammar)
+finds the definitions, the module docstring or file header comment, and the comments left
+over; `code.split_code` turns that outline into chunks. The helpers here are the rules the
+readers share: how a signature and a name are tidied, what a licence or commented-out
+code looks like.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from credo.knowledge.chunk.code_fallback import Fragment
+from credo.knowledge.chunk.sentence import Line
+
+# A signature longer than this (a generated or minified one) is cut at a word boundary.
+MAX_SIGNATURE_CHARS = 300
+# A name (one element of a section trail) longer than this is cut.
+MAX_NAME_CHARS = 80
+
+# Decorators, annotations and attributes written before a signature: not its words.
+# An annotation ends at a space or the next annotation: "[Symbol.iterator]()" is a name.
+_LEADING_ANNOTATIONS = re.compile(r"^(?:(?:@[\w.]+(?:\([^()]*\))?|\[[^\[\]]*\])(?:\s+|(?=[@\[])))+")
+_OPEN_SPACE = re.compile(r"([(\[])\s+")
+_SPACE_CLOSE = re.compile(r"\s+([)\]])")
+_DANGLING_COMMA = re.compile(r",\s*([)\]])")
+
+_LICENSE = re.compile(
+    r"copyright\b|\(c\)\s*\d{4}|©|licen[cs]ed\b|\blicen[cs]e\b|permission is hereby granted"
+    r"|all rights reserved|without warranty",
+    re.I,
+)
+# A comment line that is code, not prose: a statement or a call, as an editor comments
+# out a line ("# x = compute(y)", "// return cache.get(key);", "#include <x.h>").
+_CODE_LINE = re.compile(
+    r"""^(?:
+        .*[;{]
+      | [})\]]+[;,)]*
+      | [\w.\[\]'"]+\s*(?:[-+*/%|&^]|//|<<|>>)?=\s*\S.*
+      | [\w.]+\(.*\)[.,;]?
+      | (?:import\s+[\w.]+(?:\s+as\s+\w+)?|from\s+[\w.]+\s+import\s+.+)
+      | (?:def|class|function|func|fn)\s+\w+\s*[(<:].*
+      | (?:if|elif|while|for|with|except)\b.*:
+      | (?:if|while|for|switch)\s*\(.*
+      | (?:const|let|var)\s+\w+\s*=.*
+      | return\b(?:\s+\S+)?;?
+      | return\b.*[;)\]]
+      | \#\s*include\s*[<"].*
+    )$""",
+    re.X,
+)
+# Three plain words in a row ("the value is") are prose, whatever else the line holds.
+_PROSE = re.compile(r"\b[A-Za-z]+ [a-z]+ [a-z]+\b")
+
+
+@dataclass(slots=True)
+class Definition:
+    """One function, class, method or type, as its reader found it.
+
+    Lines are the whole definition: decorators, attributes and a doc comment above it
+    included. `doc` is its docstring or doc comment as paragraphs of numbered lines, comment
+    markers removed; `doc_first` says the doc is written above the signature (a comment),
+    not below it (a docstring), so the chunk text keeps the file's order.
+    """
+
+    trail: tuple[str, ...]
+    start_line: int
+    end_line: int
+    signature: str
+    doc: list[list[Line]] = field(default_factory=list)
+    doc_first: bool = False
+    identifiers: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Outline:
+    """A file as a reader saw it.
+
+    Attributes:
+        definitions: In any order; `split_code` sorts.
+        header: The module docstring or file header comment, as paragraphs.
+        fragments: Comments that are neither a definition's doc nor the header.
+        code_start: First line of code; comments above it may be a licence header.
+    """
+
+    definitions: list[Definition]
+    header: list[list[Line]]
+    fragments: list[Fragment]
+    code_start: int
+
+
+def signature(raw: str) -> str:
+    """A definition's header as written, whitespace-normalised and tidied.
+
+    Leading decorators, annotations and attributes go; so do the spaces a multi-line
+    parameter list leaves inside brackets, a trailing comma before the closing one, and
+    the ``:`` or ``{`` that opens the body.
+    """
+    text = " ".join(raw.split())
+    text = _LEADING_ANNOTATIONS.sub("", text)
+    text = _DANGLING_COMMA.sub(r"\1", _SPACE_CLOSE.sub(r"\1", _OPEN_SPACE.sub(r"\1", text)))
+    text = text.rstrip(":{; ").rstrip()
+    if len(text) > MAX_SIGNATURE_CHARS:
+        cut = text.rfind(" ", 0, MAX_SIGNATURE_CHARS)
+        text = text[: cut if cut > 0 else MAX_SIGNATURE_CHARS] + " …"
+    return text
+
+
+def name(raw: str) -> str:
+    """One element of a section trail: whitespace and quotes removed, length capped."""
+    text = "".join(raw.split()).strip("'\"`")
+    return text[:MAX_NAME_CHARS] or "?"
+
+
+def is_licence(paragraph: list[Line]) -> bool:
+    """True for a licence or copyright notice: not what a reader asks the code about."""
+    return any(_LICENSE.search(text) for _, text in paragraph)
+
+
+def is_commented_out_code(paragraph: list[Line]) -> bool:
+    """True when every line of a comment paragraph reads as code, not prose."""
+    return all(
+        _CODE_LINE.match(line := text.strip()) and not _PROSE.search(line) for _, text in paragraph
+    )

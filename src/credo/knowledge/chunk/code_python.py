@@ -1,0 +1,205 @@
+"""Read a Python file with Python's own parser: `ast` for the structure, the comment lexer
+for comments (the standard `tokenize` is pure Python on 3.11 and costs twice the parse).
+
+Every ``def``, ``async def`` and ``class`` is a definition, wherever it sits (in a class,
+a function, an ``if`` or a ``try``): its lines run from its first decorator to its last
+line, its signature is its header as written (``async def fetch(self, url: str) -> bytes``)
+and its doc is its docstring, as written in the file. The module docstring is the
+header; comments stay comments.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from collections.abc import Iterator
+
+from credo.knowledge.chunk.code_fallback import Fragment, comment_fragments, is_noise
+from credo.knowledge.chunk.code_names import names, own_segments
+from credo.knowledge.chunk.code_outline import Definition, Outline, signature
+from credo.knowledge.chunk.sentence import Line
+
+_SCOPES = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+_OPENING_QUOTE = re.compile(r"\s*[rRuUbBfF]{0,2}(\"\"\"|\'\'\'|\"|\')")
+
+Scope = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def read_python(lines: list[str]) -> Outline | None:
+    """The outline of a Python file, or None when it does not parse (the caller falls back)."""
+    tree = _parse("\n".join(lines))
+    if tree is None:
+        return None
+    fragments = comment_fragments(lines, "python")
+    by_line = {fragment.number: fragment for fragment in fragments}
+    taken: set[int] = set()  # lines whose comment a definition's header took
+    found = list(_scopes(tree))
+    definitions = [_definition(node, trail, lines, by_line, taken) for trail, node in found]
+    _collect_names(lines, found, definitions)
+    header = _docstring(tree, lines)
+    left = [fragment for fragment in fragments if fragment.number not in taken]
+    return Outline(definitions, header, left, _code_start(tree, len(lines)))
+
+
+def _parse(source: str) -> ast.Module | None:
+    with warnings.catch_warnings():
+        # Invalid escape sequences and the like warn at parse time; they are not ours.
+        warnings.simplefilter("ignore")
+        try:
+            return ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+
+
+def _scopes(tree: ast.Module) -> Iterator[tuple[tuple[str, ...], Scope]]:
+    """Every class and function with its qualified-name trail, in source order."""
+    # An explicit stack, not recursion: deeply nested input must not overflow. Only
+    # statements with a body can hold a definition; expressions are never walked.
+    stack: list[tuple[tuple[str, ...], ast.AST]] = [((), tree)]
+    while stack:
+        trail, node = stack.pop()
+        if isinstance(node, _SCOPES):
+            yield trail, node
+        children: list[ast.AST] = []
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            value = getattr(node, field, None)
+            if value:
+                children.extend(c for c in value if hasattr(c, "body") or hasattr(c, "cases"))
+        for child in reversed(children):
+            if isinstance(child, _SCOPES):
+                stack.append(((*trail, child.name), child))
+            else:
+                stack.append((trail, child))
+
+
+def _definition(
+    node: Scope,
+    trail: tuple[str, ...],
+    lines: list[str],
+    by_line: dict[int, Fragment],
+    taken: set[int],
+) -> Definition:
+    """The definition of `node`. Comments in its header (between parameters, after the
+    colon, before the docstring) stay in the signature as written, so the text keeps the
+    file's order; pragmas there, and comments among its decorators, are dropped."""
+    start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    end = max(node.end_lineno or node.lineno, start)
+    taken.update(number for number in range(start, node.lineno) if number in by_line)
+    rows = []
+    for number, offset, row in _header(lines, node.lineno, node.col_offset, node.body[0]):
+        comment = by_line.get(number)
+        if comment is not None and offset <= comment.column < offset + len(row):
+            taken.add(number)
+            if is_noise(comment, lines):
+                row = row[: comment.column - offset]
+        rows.append(row)
+    return Definition(trail, start, end, signature(" ".join(rows)), _docstring(node, lines))
+
+
+def _header(lines: list[str], line: int, column: int, body: ast.stmt) -> list[tuple[int, int, str]]:
+    """The source from a definition's keyword to its body, as (line, offset, text) rows;
+    `ast` gives byte columns, converted here to character offsets."""
+    end_line = min(max(body.lineno, line), len(lines))
+    rows: list[tuple[int, int, str]] = []
+    for number in range(line, end_line + 1):
+        text = lines[number - 1]
+        start = _char_column(text, column) if number == line else 0
+        end = _char_column(text, body.col_offset) if number == end_line else len(text)
+        rows.append((number, start, text[start:end]))
+    return rows
+
+
+def _char_column(line: str, byte_column: int) -> int:
+    """`ast` counts columns in UTF-8 bytes; strings index by character."""
+    if line.isascii():
+        return byte_column
+    return len(line.encode("utf-8", "surrogatepass")[:byte_column].decode("utf-8", "ignore"))
+
+
+def _docstring(node: ast.AST, lines: list[str]) -> list[list[Line]]:
+    """Paragraphs of `node`'s docstring, taken as written between its quotes.
+
+    As written, because the value is not the file's words: escapes ("\\n", "\\x86") turn
+    into other characters and implicitly joined strings into words the file never holds,
+    and the anchor checks find a belief's words in its lines."""
+    body = getattr(node, "body", None)
+    if not isinstance(body, list) or not body or not isinstance(body[0], ast.Expr):
+        return []
+    literal = body[0].value
+    if not isinstance(literal, ast.Constant) or not isinstance(literal.value, str):
+        return []
+    start, end = literal.lineno, min(literal.end_lineno or literal.lineno, len(lines))
+    source = lines[start - 1 : end]
+    if literal.end_col_offset is not None:
+        source[-1] = source[-1][: _char_column(source[-1], literal.end_col_offset)]
+    source[0] = source[0][_char_column(source[0], literal.col_offset) :]
+    written = _rows_as_written(source)
+    if written is None:  # never seen: the literal's own slice starts and ends with quotes
+        return []
+    return docstring_paragraphs([(start + k, row) for k, row in enumerate(written)])
+
+
+def _rows_as_written(rows: list[str]) -> list[str] | None:
+    """The literal's source lines without its outer quotes (None if they cannot be found)."""
+    opening = _OPENING_QUOTE.match(rows[0])
+    if opening is None:
+        return None
+    quote = opening.group(1)
+    rows = [rows[0][opening.end() :], *rows[1:]]
+    closing = rows[-1].rfind(quote)
+    if closing < 0:
+        return None
+    rows[-1] = rows[-1][:closing]
+    return rows
+
+
+def docstring_paragraphs(numbered: list[Line]) -> list[list[Line]]:
+    """Blank-line separated paragraphs; a doctest (``>>>`` to the next blank) is dropped."""
+    paragraphs: list[list[Line]] = []
+    current: list[Line] = []
+    in_doctest = False
+    for number, row in numbered:
+        stripped = row.strip()
+        if not stripped:
+            current, in_doctest = [], False
+            continue
+        in_doctest = in_doctest or stripped.startswith(">>>")
+        if in_doctest:
+            current = []
+            continue
+        if not current:
+            paragraphs.append(current)
+        current.append((number, stripped))
+    return paragraphs
+
+
+def _code_start(tree: ast.Module, count: int) -> int:
+    if not tree.body:
+        return count + 1
+    first = tree.body[0]
+    return min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", []))])
+
+
+def _collect_names(
+    lines: list[str], found: list[tuple[tuple[str, ...], Scope]], definitions: list[Definition]
+) -> None:
+    """Give each definition the names its own body uses (nested definitions' bodies are
+    theirs; a class gets its methods' names and parameters, from their headers)."""
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+
+    def offset(line: int, byte_column: int) -> int:
+        line = min(max(line, 1), len(lines))
+        return starts[line - 1] + _char_column(lines[line - 1], byte_column)
+
+    bodies: list[tuple[int, int] | None] = []
+    for _, node in found:
+        first, end_line = node.body[0], node.end_lineno or node.lineno
+        bodies.append(
+            (offset(first.lineno, first.col_offset), offset(end_line, node.end_col_offset or 0))
+        )
+    text = "\n".join(lines)
+    for definition, segments in zip(definitions, own_segments(bodies), strict=True):
+        definition.identifiers = names(text, segments)

@@ -1,0 +1,372 @@
+"""Read a source file with its tree-sitter grammar (`code_grammars`).
+
+One parse per file and two queries, in C (definitions; comments); Python only looks at
+what those return, and a regex lexer reads each body's names (`code_names`). Each
+grammar is imported, loaded and its queries compiled once per process, on first use, so
+nothing here costs a process that never reads code (the read path never imports
+``tree_sitter``).
+
+- A definition's signature is its source from the ``@definition`` node (or the
+  declaration it is the only child of: ``const f = (a) =>``) to its body, a comment in
+  it kept as written (pragmas cut out). Its lines run from the comments and attachments
+  (decorators, Rust attributes) directly above it, with no blank line between, to its
+  end; a wrapper (``export``, a Python decorated definition) counts as part of it.
+- Those comments above are its doc (except in Python, whose doc is the body's first
+  string); so are neither a comment that ends a line of code nor a licence at the top.
+- The file header is the comments above the first line of code (in Python, the module
+  docstring).
+- A file whose root is an ERROR node, or that is more than half inside top-level ERROR
+  nodes with no definition found, is not this grammar's language (or not code): the
+  reader gives up and the caller falls back. A broken region in a file otherwise read
+  keeps the definitions tree-sitter recovered around and inside it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import threading
+import time
+from bisect import bisect_left
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from credo.knowledge.chunk.code_fallback import (
+    BLOCK_LINE_PREFIX,
+    Fragment,
+    comment_paragraphs,
+    is_noise,
+)
+from credo.knowledge.chunk.code_grammars import GRAMMARS, Grammar
+from credo.knowledge.chunk.code_names import LEXERS, names_in_bytes, own_segments
+from credo.knowledge.chunk.code_outline import Definition, Outline, name, signature
+from credo.knowledge.chunk.code_python import docstring_paragraphs
+from credo.knowledge.chunk.sentence import Line
+
+if TYPE_CHECKING:
+    from tree_sitter import Language, Node, Parser, Query, Tree
+
+_MAX_ERROR_SHARE = 0.5
+# The parse budget: half a second, plus two seconds a megabyte.
+_PARSE_SECONDS = 0.5
+_PARSE_SECONDS_PER_BYTE = 2.0 / 1_000_000
+_READ_BYTES = 1 << 16
+_LICENCE_WORDS = re.compile(rb"copyright|licen[cs]e|all rights reserved", re.I)
+_RECEIVER_TYPE = re.compile(r"(\w+)\s*(?:\[[^\]]*\])?\s*\)\s*$")
+_GENERICS = re.compile(r"^(?!operator)([^<]+)<.*$", re.S)
+
+
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    grammar: Grammar
+    language: Language
+    definitions: Query
+    comments: Query
+
+
+_LOADED: dict[str, _Loaded | None] = {}
+_LOCK = threading.Lock()
+
+
+def available(grammar: str) -> bool:
+    """True when `grammar` (a key of `GRAMMARS`) is installed and loads."""
+    return _load(grammar) is not None
+
+
+def read_tree(lines: list[str], grammar: str) -> Outline | None:
+    """The outline of a file read with `grammar`; None when the grammar is not installed
+    or fails to load, or the file is mostly not its language (the caller falls back)."""
+    loaded = _load(grammar)
+    if loaded is None:
+        return None
+    from tree_sitter import Parser, QueryCursor
+
+    source = "\n".join(lines).encode("utf-8", "replace")
+    tree = _parse(Parser(loaded.language), source)
+    if tree is None:
+        return None
+    root = tree.root_node
+    if root.is_error:
+        return None
+    comments = QueryCursor(loaded.comments).captures(root).get("comment", [])
+    reader = _Reader(lines, source, loaded, root, comments)
+    definitions = reader.definitions(QueryCursor(loaded.definitions).matches(root))
+    if not definitions and root.has_error and _mostly_errors(root, len(source)):
+        return None
+    lexer = LEXERS[loaded.grammar.lexer]
+    for found, segments in zip(
+        definitions, own_segments([f.body for f in definitions]), strict=True
+    ):
+        found.definition.identifiers = names_in_bytes(source, segments, lexer)
+    header = reader.header()
+    fragments = [
+        fragment
+        for comment in reader.comments
+        if comment.id not in reader.used
+        for fragment in reader.fragments(comment)
+    ]
+    outline_definitions = [found.definition for found in definitions]
+    return Outline(outline_definitions, header, fragments, reader.code_row + 1)
+
+
+def _parse(parser: Parser, source: bytes) -> Tree | None:
+    """The tree of `source`, or None when parsing runs past its time budget.
+
+    Code parses in milliseconds (a 2 MB file in well under a second); some hostile input
+    ("<[{(" repeated) sends tree-sitter's error recovery into seconds per hundred
+    kilobytes. A parse past the budget is cancelled and the file is read by the fallback.
+    The budget is ten times what real code needs, so chunks do not depend on the clock."""
+    deadline = time.monotonic() + _PARSE_SECONDS + len(source) * _PARSE_SECONDS_PER_BYTE
+
+    def cancel(_offset: int, _has_error: bool) -> bool:
+        return time.monotonic() > deadline
+
+    def read(offset: int, _point: object) -> bytes:
+        return source[offset : offset + _READ_BYTES]
+
+    try:
+        return parser.parse(read, progress_callback=cancel)
+    except ValueError:  # "Parsing failed": cancelled
+        return None
+
+
+def _load(name_: str) -> _Loaded | None:
+    if name_ not in _LOADED:
+        with _LOCK:
+            if name_ not in _LOADED:
+                _LOADED[name_] = _try_load(GRAMMARS.get(name_))
+    return _LOADED[name_]
+
+
+def _try_load(grammar: Grammar | None) -> _Loaded | None:
+    if grammar is None:
+        return None
+    try:
+        import tree_sitter
+
+        module = importlib.import_module(grammar.package)
+        language = tree_sitter.Language(getattr(module, grammar.function)())
+        comments = " ".join(f"({kind}) @comment" for kind in grammar.comments)
+        return _Loaded(
+            grammar,
+            language,
+            tree_sitter.Query(language, grammar.definitions),
+            tree_sitter.Query(language, comments),
+        )
+    except Exception:  # not installed, an ABI this tree-sitter cannot load, a bad query
+        return None
+
+
+def _mostly_errors(root: Node, size: int) -> bool:
+    """True when most of the file sits in top-level ERROR nodes: not this grammar's language,
+    or not code. (Querying every ERROR node costs quadratic time on deep broken input.)"""
+    broken = sum(child.end_byte - child.start_byte for child in root.children if child.is_error)
+    return broken > _MAX_ERROR_SHARE * max(size, 1)
+
+
+def _end_row(node: Node) -> int:
+    """Last row holding text of `node` (a node ending at column 0 ended on the row above)."""
+    row, column = node.end_point
+    return row - 1 if column == 0 and row > node.start_point[0] else row
+
+
+@dataclass(slots=True)
+class _Found:
+    definition: Definition
+    body: tuple[int, int] | None  # byte range of the body
+
+
+class _Reader:
+    """One file's tree: definitions, docs, header and comments."""
+
+    def __init__(
+        self, lines: list[str], source: bytes, loaded: _Loaded, root: Node, comments: list[Node]
+    ) -> None:
+        self.lines = lines
+        self.source = source
+        self.rows = source.split(b"\n")
+        self.grammar = loaded.grammar
+        self.root = root
+        self.comments = sorted(comments, key=lambda n: n.start_byte)
+        self.comment_starts = [c.start_byte for c in self.comments]
+        self.comment_types = frozenset(loaded.grammar.comments)
+        self.used: set[int] = set()  # ids of comments that became a doc or the header
+        self.blocks = 0
+        first_code = next(
+            (c for c in root.named_children if c.type not in self.comment_types), None
+        )
+        self.code_byte = first_code.start_byte if first_code else len(source)
+        self.code_row = first_code.start_point[0] if first_code else len(lines)
+
+    def text(self, start: int, end: int) -> str:
+        return self.source[start:end].decode("utf-8", "replace")
+
+    def definitions(self, matches: list[tuple[int, dict[str, list[Node]]]]) -> list[_Found]:
+        """Every definition with its trail, in document order, outer before inner."""
+        chosen: dict[int, tuple[Node, dict[str, list[Node]]]] = {}
+        for _, captures in matches:
+            node = captures["definition"][0]
+            if node.id not in chosen or "body" not in chosen[node.id][1]:
+                chosen[node.id] = (node, captures)
+        ordered = sorted(chosen.values(), key=lambda item: (item[0].start_byte, -item[0].end_byte))
+        found: list[_Found] = []
+        open_scopes: list[tuple[int, tuple[str, ...]]] = []  # (end byte, trail)
+        for node, captures in ordered:
+            while open_scopes and open_scopes[-1][0] <= node.start_byte:
+                open_scopes.pop()
+            trail = open_scopes[-1][1] if open_scopes else ()
+            receiver = captures.get("receiver")
+            if receiver and not trail:
+                owner = _RECEIVER_TYPE.search(self.node_text(receiver[0]))
+                trail = (owner.group(1),) if owner else ()
+            trail = (*trail, self.name(captures["name"][0]))
+            found.append(self.definition(node, captures.get("body", [None])[0], trail))
+            open_scopes.append((node.end_byte, trail))
+        return found
+
+    def node_text(self, node: Node) -> str:
+        return self.text(node.start_byte, node.end_byte)
+
+    def name(self, node: Node) -> str:
+        raw = name(self.node_text(node))
+        generic = _GENERICS.match(raw)
+        return generic.group(1) if generic else raw
+
+    def definition(self, node: Node, body: Node | None, trail: tuple[str, ...]) -> _Found:
+        opening = node
+        while (parent := opening.parent) is not None and (
+            parent.type in self.grammar.signature_parents and parent.named_child_count == 1
+        ):
+            opening = parent
+        outer = opening
+        while (parent := outer.parent) is not None and parent.type in self.grammar.wrappers:
+            outer = parent
+        docs, first_row = self.leading(outer)
+        end = body.start_byte if body is not None else opening.end_byte
+        self.take_comments(outer.start_byte, opening.start_byte)  # among decorators: dropped
+        definition = Definition(
+            trail,
+            first_row + 1,
+            _end_row(outer) + 1,
+            signature(self.take_comments(opening.start_byte, end)),
+        )
+        if self.grammar.docstrings:
+            definition.doc = self.docstring(body)
+        elif docs:
+            self.used.update(doc.id for doc in docs)
+            fragments = [f for doc in docs for f in self.fragments(doc)]
+            definition.doc = comment_paragraphs(fragments, self.lines)
+            definition.doc_first = True
+        span = (body.start_byte, body.end_byte) if body is not None else None
+        return _Found(definition, span)
+
+    def leading(self, node: Node) -> tuple[list[Node], int]:
+        """Doc comments directly above `node` and the first row of what belongs to it."""
+        docs: list[Node] = []
+        row = node.start_point[0]
+        sibling = node.prev_sibling
+        while sibling is not None and _end_row(sibling) >= row - 1:
+            if sibling.type in self.comment_types:
+                if self.ends_attachment(sibling):
+                    self.used.add(sibling.id)  # among decorators, as in Python: dropped
+                elif self.grammar.docstrings or self.is_trailing(sibling) or self.is_apart(sibling):
+                    break
+                else:
+                    docs.append(sibling)
+            elif sibling.type not in self.grammar.attachments:
+                break
+            row = sibling.start_point[0]
+            sibling = sibling.prev_sibling
+        docs.reverse()
+        return docs, row
+
+    def is_trailing(self, comment: Node) -> bool:
+        """A comment after code on its line: it remarks on that code."""
+        row, column = comment.start_point
+        return bool(self.rows[row][:column].strip())
+
+    def ends_attachment(self, comment: Node) -> bool:
+        """A comment after a decorator or attribute on its line (``@dec // why``)."""
+        before = comment.prev_sibling
+        return (
+            before is not None
+            and before.type in self.grammar.attachments
+            and _end_row(before) == comment.start_point[0]
+        )
+
+    def is_apart(self, comment: Node) -> bool:
+        """A licence at the top, or a crate/module doc (``//!``): not the next item's doc."""
+        head = self.source[comment.start_byte : comment.start_byte + 3]
+        if head in (b"//!", b"/*!"):
+            return True
+        return comment.start_byte < self.code_byte and bool(
+            _LICENCE_WORDS.search(self.source[comment.start_byte : comment.end_byte])
+        )
+
+    def take_comments(self, start: int, end: int) -> str:
+        """The source between two offsets. The comments there become part of it (a
+        signature keeps a remark between its parameters, as written, so the definition's
+        text keeps the file's order); pragmas and separators are cut out."""
+        pieces: list[str] = []
+        position = start
+        for index in range(bisect_left(self.comment_starts, start), len(self.comments)):
+            comment = self.comments[index]
+            if comment.start_byte >= end:
+                break
+            self.used.add(comment.id)
+            if all(is_noise(fragment, self.lines) for fragment in self.fragments(comment)):
+                pieces.append(self.text(position, comment.start_byte))
+                position = comment.end_byte
+        pieces.append(self.text(position, end))
+        return " ".join(pieces)
+
+    def docstring(self, body: Node | None) -> list[list[Line]]:
+        """Paragraphs of the string that opens `body` (Python), as written in the file."""
+        if body is None:
+            return []
+        first = next((c for c in body.named_children if c.type not in self.comment_types), None)
+        if first is None or first.type != "expression_statement" or first.named_child_count != 1:
+            return []
+        literal = first.named_children[0]
+        if literal.type != "string" or literal.child_count < 2:
+            return []
+        opening, closing = literal.children[0], literal.children[-1]
+        rows = self.text(opening.end_byte, closing.start_byte).split("\n")
+        start = opening.start_point[0] + 1
+        return docstring_paragraphs([(start + k, row) for k, row in enumerate(rows)])
+
+    def header(self) -> list[list[Line]]:
+        """The module docstring (Python) or the comments above the first line of code."""
+        if self.grammar.docstrings:
+            return self.docstring(self.root)
+        top = [
+            c
+            for c in self.comments
+            if c.start_byte < self.code_byte and c.id not in self.used and c.parent == self.root
+        ]
+        self.used.update(c.id for c in top)
+        fragments = [f for comment in top for f in self.fragments(comment)]
+        return comment_paragraphs(fragments, self.lines)
+
+    def fragments(self, comment: Node) -> list[Fragment]:
+        """The comment's lines, markers removed, as the fallback lexer would give them."""
+        row, column = comment.start_point
+        text = self.node_text(comment).rstrip("\r\n")
+        if not text.startswith("/*"):
+            if text.startswith("//"):
+                text = text[2:].lstrip("/!")
+            elif text.startswith("#"):
+                text = text.lstrip("#:")
+            return [Fragment(row + 1, column, text, None, self.is_trailing(comment))]
+        self.blocks += 1
+        body = text[2:-2] if text.endswith("*/") and len(text) >= 4 else text[2:]
+        fragments = []
+        for k, part in enumerate(body.split("\n")):
+            if k == 0:
+                cleaned = part.lstrip("*!").rstrip("*")
+            else:
+                cleaned = BLOCK_LINE_PREFIX.sub("", part, count=1).rstrip("*")
+            fragments.append(
+                Fragment(row + 1 + k, column if k == 0 else 0, cleaned, self.blocks, False)
+            )
+        return fragments
