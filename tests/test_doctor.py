@@ -176,7 +176,8 @@ def test_backfill_without_the_text_anchors_the_file(mem: Memory, root: Path) -> 
         (["# A **bold** [link](x.md)"], 1, 1, "A bold link", True),
         (["one", "two"], 1, 1, "one two", False),
         (["one", "two"], 1, 2, "One,  TWO!", True),
-        (["    '''f docs.'''"], 1, 1, "pkg.f: f docs.", True),  # the code label is optional
+        (["def f():", "    '''f docs.'''"], 1, 2, "def f() f docs.", True),  # signature + docstring
+        (["    '''f docs.'''"], 1, 1, "pkg.f: f docs.", False),  # every word is needed
         (["x"], 2, 2, "x", False),  # past the end
         (["x"], 1, 1, "...", False),  # no words
     ],

@@ -12,9 +12,8 @@ The rules (quoted in the docs):
   compared as normalised words: case-folded runs of letters and digits, so markup
   (emphasis, link targets, comment markers, line breaks) does not matter; the lines hold
   the text when the belief's words appear in them in order (words the markup adds, such as
-  a link target, may sit between them; a code docstring's ``name: `` label, which the
-  splitter takes from the ``def`` line, is not required). An anchor without a line range
-  only needs its file.
+  a link target, may sit between them). An anchor without a line range only needs its
+  file.
 - **Fix** (``--fix``): the belief's words are looked for in the current file; the
   tightest span of lines holding them (nearest the old range on a tie) becomes the new
   range, the anchor row is updated in place and the change logged (op ``doctor``).
@@ -46,8 +45,6 @@ from credo.types import DocAnchor
 # Letters and digits only: "_" and markup characters split words the same way on both sides.
 _WORD = re.compile(r"[^\W_]+")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
-# The label `credo.knowledge.chunk.split_code` puts before a docstring: "Class.method: ".
-_LABEL = re.compile(r"^[A-Za-z_][\w.]*: ")
 # How far apart the words of one belief may lie in the file: its own words, twice over,
 # plus room for what markup adds (link targets, HTML tags). Wider spans are not one text.
 _SPAN_FACTOR = 2
@@ -62,10 +59,8 @@ def words(text: str) -> list[str]:
 
 
 def belief_words(text: str) -> list[str]:
-    """The words a belief's lines must hold: a code docstring's ``qualified.name: `` label
-    is left out, because the splitter adds it from the ``def`` line above the range."""
-    label = _LABEL.match(text)
-    return words(text[label.end() :] if label else text)
+    """The words a belief's lines must hold: all of its own, in order."""
+    return words(text)
 
 
 def _is_subsequence(needle: list[str], haystack: Iterator[str]) -> bool:
