@@ -70,10 +70,11 @@ class KeywordHit(NamedTuple):
 
 # BM25F column weights (FTS5 multiplies each column's term count by its weight): the text
 # itself; the words other beliefs use for it (anchor text); where it sits (path words and
-# section trail), which names a passage's topic without being its text.
+# section trail), which names a passage's topic without being its text. Context at 1.0
+# ranked better than at 0.5 or 0.75 on the docs bench's five corpora (docs/BENCHMARKS.md).
 CONTENT_WEIGHT = 1.0
 ANCHOR_WEIGHT = 0.5
-CONTEXT_WEIGHT = 0.5
+CONTEXT_WEIGHT = 1.0
 _Weights = tuple[float, float, float]  # (content, anchor_text, context)
 
 # Rows ranked beyond the limit, so that a few locked hits or a tie at the cut rarely send
