@@ -333,13 +333,17 @@ class Memory:
         cluster_edge_weight_floor: float | None = None,
         cluster_diversity_target: int | None = None,
         with_doc_anchors: bool = False,
+        include_superseded: bool = False,
     ) -> RetrievalResult:
         """The beliefs that matter for ``query``, packed into ``token_budget`` tokens.
 
         Locked beliefs come first; the rest are ranked by the lanes (docs/RETRIEVAL.md) and
         packed by score, or by intentional clustering when it is on. Clustering resolves as
         env ``CREDO_INTENTIONAL_CLUSTERING`` > the argument > ``[retrieval]`` in .credo.toml
-        > the default. Same store and query give a byte-identical result.
+        > the default. A belief that a live belief supersedes is left out (its successor
+        stands in its place) unless ``include_superseded``; beliefs that contradict each
+        other are packed together (docs/RETRIEVAL.md § Beliefs change). Same store and
+        query give a byte-identical result.
         """
         settings = self.settings.retrieval
         env = os.environ.get("CREDO_INTENTIONAL_CLUSTERING", "").strip()
@@ -362,6 +366,7 @@ class Memory:
             if cluster_diversity_target is None
             else cluster_diversity_target,
             with_doc_anchors=with_doc_anchors,
+            include_superseded=include_superseded,
         )
         return pipeline.retrieve(self.store, query, options)
 

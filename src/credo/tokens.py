@@ -2,11 +2,18 @@
 
 A belief costs what its line in the memory block costs: ``[id] content`` (``[id locked]``
 for a locked one) with the content escaped, at 4 characters per token
-(the estimate the LoCoMo reference figures use). Document anchors are metadata and cost
-nothing (seed: doc-linker spec memo).
+(the estimate the LoCoMo reference figures use). What the line says about the belief's
+standing is inside the brackets and charged with it (``[b2; replaces b1]``, ``[b3;
+conflicts with b4]``, ``[b1; superseded by b2]``: ``marks``). Document anchors are metadata
+and cost nothing (seed: doc-linker spec memo).
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 CHARS_PER_TOKEN = 4
 
@@ -39,20 +46,47 @@ def escape(text: str) -> str:
     return text.translate(_ESCAPES)
 
 
-def entry_text(belief_id: str, content: str, locked: bool) -> str:
-    """A belief's line in the memory block, as charged (its anchor is free metadata)."""
+MARK_IDS = 3  # ids named in one mark; the rest are counted ("+2 more")
+
+
+def marks(
+    replaces: Sequence[str] = (),
+    conflicts: Sequence[str] = (),
+    superseded_by: Sequence[str] = (),
+) -> str:
+    """What the line says about a belief's standing (SYSTEM.md § Beliefs change), to go
+    inside its brackets: ``; replaces b1``, ``; conflicts with b4, b5``, ``; superseded by
+    b2``. Ids hold no spaces (identity.check_id), so no id can forge a clause."""
+    text = ""
+    for label, ids in (
+        ("replaces", replaces),
+        ("conflicts with", conflicts),
+        ("superseded by", superseded_by),
+    ):
+        if ids:
+            shown = ", ".join(escape(i) for i in ids[:MARK_IDS])
+            more = len(ids) - MARK_IDS
+            text += f"; {label} {shown}" + (f", +{more} more" if more > 0 else "")
+    return text
+
+
+def entry_text(belief_id: str, content: str, locked: bool, marked: str = "") -> str:
+    """A belief's line in the memory block, as charged (its anchor is free metadata);
+    ``marked`` is its ``marks``."""
     lock = " locked" if locked else ""
-    return f"[{escape(belief_id)}{lock}] {escape(content)}\n"
+    return f"[{escape(belief_id)}{lock}{marked}] {escape(content)}\n"
 
 
 def estimate(text: str) -> int:
     return -(-len(text) // CHARS_PER_TOKEN)
 
 
-def belief_tokens(belief_id: str, content: str, locked: bool) -> int:
+def belief_tokens(belief_id: str, content: str, locked: bool, marked: str = "") -> int:
     """``estimate(entry_text(...))``; computed per candidate on every retrieval, so the
     common case (nothing to escape) counts the line's characters without building it:
-    ``[`` id ``] `` content newline, plus `` locked`` for a locked belief."""
+    ``[`` id ``] `` content newline, plus `` locked`` for a locked belief, plus the marks
+    (escaped already)."""
     if _plain(belief_id) and _plain(content):
-        return -(-(len(belief_id) + len(content) + (11 if locked else 4)) // CHARS_PER_TOKEN)
-    return estimate(entry_text(belief_id, content, locked))
+        size = len(belief_id) + len(content) + len(marked) + (11 if locked else 4)
+        return -(-size // CHARS_PER_TOKEN)
+    return estimate(entry_text(belief_id, content, locked, marked))
