@@ -45,10 +45,12 @@ from typing import NamedTuple
 from credo.retrieval.rank import Scored, Weights
 from credo.store.fts import CandidateRow
 from credo.store.truth import CONTRADICTS, RESOLVES, SUPERSEDES, TruthFacts
-from credo.unionfind import UnionFind
 
 Fetch = Callable[[Iterable[str]], TruthFacts]
 NO_IDS: tuple[str, ...] = ()
+# (replaces, conflicts with, superseded by): what a belief's marks say (tokens.marks).
+Standing = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+_NONE: frozenset[str] = frozenset()
 
 
 class Currency(NamedTuple):
@@ -60,21 +62,22 @@ class Currency(NamedTuple):
             ``include_superseded``, the superseded candidates).
         superseded: ranked candidates left out because a live belief supersedes them.
         retired_locks: locks a live belief supersedes: not placed.
-        replaces: id -> the beliefs it hides directly (the ``replaces`` mark).
-        conflicts: id -> the beliefs it is in conflict with (the ``conflicts with`` mark).
-        superseded_by: id -> what supersedes it directly (history only).
-        groups: conflict groups of unlocked beliefs, each packed whole, members in rank order.
+        standing: id -> (replaces, conflicts, superseded_by) for the beliefs that have any:
+            the beliefs it hides directly, those it is in conflict with, and (history only)
+            those that supersede it directly; what its marks say.
+        groups: conflict groups of unlocked beliefs, each packed whole, best member first.
         rows: the rows of beliefs in ``ranked`` that were not candidates.
+        brought: the beliefs in ``ranked`` that are there only as a conflict brought along
+            (clustering reads the edges among the others).
     """
 
     ranked: list[Scored]
     superseded: tuple[str, ...] = ()
     retired_locks: frozenset[str] = frozenset()
-    replaces: Mapping[str, tuple[str, ...]] = {}
-    conflicts: Mapping[str, tuple[str, ...]] = {}
-    superseded_by: Mapping[str, tuple[str, ...]] = {}
+    standing: Mapping[str, Standing] = {}
     groups: tuple[tuple[str, ...], ...] = ()
     rows: Mapping[str, CandidateRow] = {}
+    brought: frozenset[str] = frozenset()
 
 
 class TruthGraph:
@@ -138,6 +141,8 @@ class TruthGraph:
 
     def reach(self, x: str) -> frozenset[str]:
         """Every belief that supersedes ``x``, directly or through others."""
+        if x not in self._succ:
+            return _NONE
         found = self._reach.get(x)
         if found is None:
             seen: set[str] = set()
@@ -163,14 +168,32 @@ class TruthGraph:
 
     def hides(self, y: str) -> tuple[str, ...]:
         """The beliefs ``y`` supersedes directly and that do not supersede it back."""
+        below = self._pred.get(y)
+        if below is None:
+            return NO_IDS
         reach = self.reach(y)
-        return tuple(sorted(x for x in self._pred.get(y, NO_IDS) if x not in reach))
+        return tuple(sorted(x for x in below if x not in reach))
 
-    def conflicts(self, x: str) -> list[str]:
+    @property
+    def superseding(self) -> Mapping[str, list[str]]:
+        """The beliefs read that supersede another (-> the ones they supersede)."""
+        return self._pred
+
+    @property
+    def against(self) -> Mapping[str, list[str]]:
+        """The beliefs read that have a CONTRADICTS edge (-> the other ends)."""
+        return self._against
+
+    def conflicts(self, x: str) -> Iterable[str]:
         """The beliefs joined to ``x`` by CONTRADICTS and not by RESOLVES (read, current or
-        not)."""
-        against = self._against.get(x, NO_IDS)
-        return sorted({y for y in against if (x, y) not in self._settled})
+        not), each once."""
+        against = self._against.get(x)
+        if against is None:
+            return NO_IDS
+        settled = self._settled
+        if not settled:
+            return dict.fromkeys(against)
+        return dict.fromkeys(y for y in against if (x, y) not in settled)
 
 
 def resolve(
@@ -195,76 +218,90 @@ def resolve(
         read: what ``fetch`` returned for the candidates and the locks, if the caller has it.
     """
     graph = TruthGraph(fetch)
-    ids = [s.id for s in ranked]
+    asked = [*(s.id for s in ranked), *locks]
     if read is None:
-        graph.load([*ids, *locks])
+        graph.load(asked)
     else:
-        graph.add([*ids, *locks], read)
+        graph.add(asked, read)
     if graph.empty:
         return Currency(ranked)
-    graph.close_upward([*ids, *locks])
-    rows_of = {**graph.rows, **rows}
-    shown, superseded, inherited = _supersede(ranked, graph, rows_of, weights)
-    for head, score in sorted(inherited.items()):
-        own = shown.get(head)
-        if own is None:
-            shown[head] = Scored(head, score, {"supersedes": score})
-        elif score > own.score:
-            shown[head] = _raised(own, score, "supersedes")
-    groups, conflicts = _conflicts(graph, shown, locks)
-    if include_superseded:
-        for s in ranked:
-            if s.id in superseded:
-                shown[s.id] = s
-    marked = [*shown, *locks]
-    replaces = {i: got for i in marked if (got := graph.hides(i))}
-    # Current beliefs before history at equal scores (a head inherits its predecessor's).
-    final = sorted(shown.values(), key=lambda s: (-s.score, s.id in superseded, s.id))
-    order = {s.id: n for n, s in enumerate(final)}
+    superseded: dict[str, None] = {}
+    retired: frozenset[str] = frozenset()
+    if graph.superseding:
+        graph.close_upward(asked)
+        ranked, superseded = _supersede(ranked, rows, graph, weights, include_superseded)
+        retired = frozenset(i for i in locks if not graph.current(i))
+    ranked, groups, conflicts, brought = _gather(ranked, graph, locks, superseded)
+    standing: dict[str, Standing] = {i: (NO_IDS, ys, NO_IDS) for i, ys in conflicts.items()}
+    if graph.superseding:  # (partners brought along may supersede others too)
+        shown = {s.id for s in ranked}.union(locks)
+        for i in graph.superseding:
+            if i in shown and (hidden := graph.hides(i)):
+                standing[i] = (hidden, *standing.get(i, (NO_IDS, NO_IDS, NO_IDS))[1:])
+        if include_superseded:
+            for i in superseded:
+                old = standing.get(i, (NO_IDS, NO_IDS, NO_IDS))
+                standing[i] = (old[0], old[1], graph.superseded_by(i))
     return Currency(
-        ranked=final,
+        ranked=ranked,
         superseded=() if include_superseded else tuple(superseded),
-        retired_locks=frozenset(i for i in locks if not graph.current(i)),
-        replaces=replaces,
-        conflicts=conflicts,
-        superseded_by=(
-            {i: graph.superseded_by(i) for i in superseded} if include_superseded else {}
-        ),
-        groups=tuple(tuple(sorted(g, key=order.__getitem__)) for g in groups),
-        rows={i: rows_of[i] for i in shown if i not in rows},
+        retired_locks=retired,
+        standing=standing,
+        groups=groups,
+        rows={s.id: graph.rows[s.id] for s in ranked if s.id not in rows},
+        brought=brought,
     )
 
 
 def _supersede(
     ranked: list[Scored],
-    graph: TruthGraph,
     rows: Mapping[str, CandidateRow],
+    graph: TruthGraph,
     weights: Weights,
-) -> tuple[dict[str, Scored], dict[str, None], dict[str, float]]:
-    """The current candidates (their evidence pooled), the superseded ones, and the best
-    score each unlocked head inherits from the candidates it stands in for."""
+    include_superseded: bool,
+) -> tuple[list[Scored], dict[str, None]]:
+    """The ranking with each superseded candidate replaced by its unlocked heads (kept
+    too, after them, with ``include_superseded``), the evidence of current beliefs pooled;
+    and the superseded candidates."""
     shown: dict[str, Scored] = {}
     superseded: dict[str, None] = {}
     inherited: dict[str, float] = {}
     for s in ranked:
         if graph.current(s.id):
             hidden = graph.hides(s.id)
-            shown[s.id] = _pooled(s, hidden, rows, weights) if hidden else s
+            shown[s.id] = _pooled(s, hidden, rows, graph.rows, weights) if hidden else s
             continue
         superseded[s.id] = None
         for head in graph.heads(s.id):
             if head not in graph.locked and inherited.get(head, -1.0) < s.score:
                 inherited[head] = s.score
-    return shown, superseded, inherited
+    for head, score in sorted(inherited.items()):
+        own = shown.get(head)
+        if own is None:
+            shown[head] = Scored(head, score, {"supersedes": score})
+        elif score > own.score:
+            shown[head] = _raised(own, score, "supersedes")
+    if include_superseded:
+        shown.update((s.id, s) for s in ranked if s.id in superseded)
+    # Current beliefs before history at equal scores (a head inherits its predecessor's).
+    final = sorted(shown.values(), key=lambda s: (-s.score, s.id in superseded, s.id))
+    return final, superseded
 
 
 def _pooled(
-    s: Scored, hidden: Sequence[str], rows: Mapping[str, CandidateRow], weights: Weights
+    s: Scored,
+    hidden: Sequence[str],
+    rows: Mapping[str, CandidateRow],
+    far: Mapping[str, CandidateRow],
+    weights: Weights,
 ) -> Scored:
     """``s`` with the posterior part recomputed from its evidence plus the positive evidence
     of the beliefs it hides."""
-    _content, alpha, beta, _session, _created = rows[s.id]
-    alpha += sum(max(rows[h][1] - 1.0, 0.0) for h in hidden if h in rows)
+    alpha, beta = rows[s.id][1], rows[s.id][2]
+    for h in hidden:
+        row = rows.get(h) or far.get(h)
+        if row is not None:
+            alpha += max(row[1] - 1.0, 0.0)
     prior = weights.posterior * (alpha / (alpha + beta) - 0.5)
     lanes = {k: v for k, v in s.lanes.items() if k != "posterior"}
     if prior:
@@ -277,42 +314,78 @@ def _raised(s: Scored, score: float, part: str) -> Scored:
     return Scored(s.id, score, {**s.lanes, part: round(score - s.score, 9)})
 
 
-def _conflicts(
-    graph: TruthGraph, shown: dict[str, Scored], locks: Sequence[str]
-) -> tuple[list[list[str]], dict[str, tuple[str, ...]]]:
-    """Bring the conflicts of the beliefs in ``shown`` along (added to it at the group's
-    score); return the groups of unlocked beliefs and every belief's conflict mark."""
-    relevant = list(shown)
-    others = {y for x in relevant for y in graph.conflicts(x)}
+def _gather(
+    ranked: list[Scored], graph: TruthGraph, locks: Sequence[str], superseded: Mapping[str, None]
+) -> tuple[list[Scored], tuple[tuple[str, ...], ...], dict[str, tuple[str, ...]], frozenset[str]]:
+    """Bring the conflicts of the current beliefs in ``ranked`` along. Returns the ranking
+    with each group at the place of its best member (the others after it, at its score),
+    the groups (that member first), every belief's conflict mark, and the beliefs brought
+    along that were not ranked."""
+    against = graph.against
+    if not against:
+        return ranked, (), {}, frozenset()
+    relevant = [s.id for s in ranked if s.id in against and s.id not in superseded]
     lock_set = set(locks)
-    others |= {y for x in locks for y in graph.conflicts(x) if y in lock_set}
-    if not others:
-        return [], {}
-    graph.close_upward(others)
-    marks: dict[str, set[str]] = {}
-    pairs: list[tuple[str, str]] = []
+    wanted = {y for x in relevant for y in graph.conflicts(x)}
+    wanted.update(y for x in locks if x in against for y in graph.conflicts(x) if y in lock_set)
+    if not wanted:
+        return ranked, (), {}, frozenset()
+    graph.close_upward(wanted)
+    marks: dict[str, list[str]] = {}
+    parent: dict[str, str] = {}  # union-find over the unlocked pairs (groups are small)
+    locked = graph.locked
     for x in relevant:
         for y in graph.conflicts(x):
-            if not graph.current(y):
-                continue
-            marks.setdefault(x, set()).add(y)
-            if y not in graph.locked:
-                marks.setdefault(y, set()).add(x)
-                pairs.append((x, y))
+            if graph.current(y):
+                marks.setdefault(x, []).append(y)
+                if y not in locked:
+                    marks.setdefault(y, []).append(x)
+                    a, b = _root(parent, x), _root(parent, y)
+                    if a != b:
+                        parent[max(a, b)] = min(a, b)
     for x in locks:
-        if graph.current(x):
+        if x in against and graph.current(x):
             for y in graph.conflicts(x):
                 if y in lock_set and graph.current(y):
-                    marks.setdefault(x, set()).add(y)
-    components: UnionFind[str] = UnionFind()
-    components.union_all(pairs)
-    groups = [list(group) for group in components.components()]
-    for group in groups:
-        for member in group:
-            if member not in shown:
-                shown[member] = Scored(member, 0.0, {})
-        best = max(shown[m].score for m in group)
-        for member in group:
-            if shown[member].score < best:
-                shown[member] = _raised(shown[member], best, "contradicts")
-    return groups, {x: tuple(sorted(ys)) for x, ys in marks.items()}
+                    marks.setdefault(x, []).append(y)
+    conflicts = {x: tuple(sorted(set(ys))) for x, ys in marks.items()}
+    if not parent:
+        return ranked, (), conflicts, frozenset()
+    components: dict[str, list[str]] = {}
+    for member in parent:
+        components.setdefault(_root(parent, member), []).append(member)
+    by_id = {s.id: s for s in ranked}
+    out: list[Scored] = []
+    placed: set[str] = set()
+    groups: list[tuple[str, ...]] = []
+    for s in ranked:
+        if s.id in placed:
+            continue
+        out.append(s)
+        if s.id not in parent:
+            continue
+        # The group takes the place of its best member, the others after it at its score:
+        # ranked ones in rank order, then those brought along, by id.
+        rest = [m for m in components[_root(parent, s.id)] if m != s.id]
+        rest.sort(key=lambda m: (m not in by_id, -by_id[m].score if m in by_id else 0.0, m))
+        for m in rest:
+            own = by_id.get(m)
+            if own is None:
+                out.append(Scored(m, s.score, {"contradicts": s.score}))
+            elif own.score < s.score:
+                out.append(_raised(own, s.score, "contradicts"))
+            else:
+                out.append(own)
+        placed.update(rest)
+        groups.append((s.id, *rest))
+    brought = frozenset(m for m in parent if m not in by_id)
+    return out, tuple(groups), conflicts, brought
+
+
+def _root(parent: dict[str, str], key: str) -> str:
+    """The root of ``key`` (added as its own root when new), halving the path on the way."""
+    root = parent.setdefault(key, key)
+    while root != key:
+        parent[key] = parent[root]
+        key, root = root, parent[root]
+    return root

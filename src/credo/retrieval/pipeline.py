@@ -35,8 +35,9 @@ from credo.tokens import belief_tokens, marks
 from credo.types import Belief, RetrievalResult, RetrievedBelief
 
 if TYPE_CHECKING:  # loaded only when a candidate has truth links (``_currency``)
-    from credo.retrieval.currency import Currency
+    from credo.retrieval.currency import Currency, Standing
 
+_NONE = ((), (), ())  # a belief's standing when it has none: no marks
 # Lanes on by default: each earned its place in the LoCoMo ablation (docs/BENCHMARKS.md).
 DEFAULT_LANES: dict[str, bool] = {
     "bm25f": True,
@@ -122,15 +123,18 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     content = {i: row[0] for i, row in rows.items()}
     state = _currency(store, ranked, rows, locks, options)
     units = None
-    marked: dict[str, str] = {}
+    standing: Mapping[str, Standing] = {}
+    relevant = None  # the ranked ids clustering reads edges among: all but those brought along
     if state is not None:
         if state.retired_locks:
             locks = [b for b in locks if b.id not in state.retired_locks]
         ranked = state.ranked
         content.update((i, row[0]) for i, row in state.rows.items())
-        marked = _marks(state)
+        standing = state.standing
         if state.groups:
             units = Units([s.id for s in ranked], state.groups)
+            relevant = [s.id for s in ranked if s.id not in state.brought]
+    marked = _Marks(standing)
     locked, locked_overflow, locked_costs = _place_locked(locks, budget, marked)
     locked_used = sum(locked_costs)
     remaining = budget - locked_used
@@ -144,7 +148,12 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     cluster_of: dict[str, int] = {}
     if options.use_intentional_clustering and ranked:
         # cluster_candidates + pack_with_clusters, for ids already ranked (compose's order).
-        pairs = _candidate_pairs(store, ids, around_seeds, options.cluster_edge_weight_floor)
+        pairs = _candidate_pairs(
+            store,
+            ids if relevant is None else relevant,
+            around_seeds,
+            options.cluster_edge_weight_floor,
+        )
         packed = clustering.pack_ranked(
             unit_ids,
             pairs=pairs if units is None else units.pairs(pairs),
@@ -164,9 +173,10 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # Clustering changes which beliefs are packed, not how relevant each one is: the
     # result lists them by score (the order of ``ranked``), so a model reads the best
     # first either way.
-    mark = _Marker(state)
     out = [
-        RetrievedBelief(b.id, b.content, 0.0, True, cost, {"locked": 1.0}, None, *mark(b.id))
+        RetrievedBelief(
+            b.id, b.content, 0.0, True, cost, {"locked": 1.0}, None, *standing.get(b.id, _NONE)
+        )
         for b, cost in zip(locked, locked_costs, strict=True)
     ]
     out += [
@@ -178,7 +188,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             costs[s.id],
             s.lanes,
             cluster_of.get(s.id),
-            *mark(s.id),
+            *standing.get(s.id, _NONE),
         )
         for s in ranked
         if s.id in chosen
@@ -227,34 +237,19 @@ def _currency(
     )
 
 
-def _marks(state: "Currency") -> dict[str, str]:
-    """id -> its marks (``tokens.marks``), for the beliefs that have any."""
-    keys = {*state.replaces, *state.conflicts, *state.superseded_by}
-    return {
-        i: marks(
-            state.replaces.get(i, ()), state.conflicts.get(i, ()), state.superseded_by.get(i, ())
-        )
-        for i in sorted(keys)
-    }
+class _Marks(dict[str, str]):
+    """id -> its marks (``tokens.marks``), made on first lookup ("" for none)."""
 
+    __slots__ = ("_standing",)
 
-class _Marker:
-    """A belief's (replaces, conflicts, superseded_by), as ``RetrievedBelief`` takes them."""
+    def __init__(self, standing: "Mapping[str, Standing]") -> None:
+        super().__init__()
+        self._standing = standing
 
-    __slots__ = ("_state",)
-
-    def __init__(self, state: "Currency | None") -> None:
-        self._state = state
-
-    def __call__(self, belief_id: str) -> tuple[tuple[str, ...], ...]:
-        state = self._state
-        if state is None:
-            return ((), (), ())
-        return (
-            state.replaces.get(belief_id, ()),
-            state.conflicts.get(belief_id, ()),
-            state.superseded_by.get(belief_id, ()),
-        )
+    def __missing__(self, belief_id: str) -> str:
+        said = self._standing.get(belief_id)
+        text = self[belief_id] = "" if said is None else marks(*said)
+        return text
 
 
 class _Costs(dict[str, int]):
@@ -268,9 +263,8 @@ class _Costs(dict[str, int]):
         self._marked = marked
 
     def __missing__(self, belief_id: str) -> int:
-        cost = self[belief_id] = belief_tokens(
-            belief_id, self._content[belief_id], False, self._marked.get(belief_id, "")
-        )
+        text = self._content[belief_id]
+        cost = self[belief_id] = belief_tokens(belief_id, text, False, self._marked[belief_id])
         return cost
 
 
@@ -281,7 +275,7 @@ def _place_locked(
     the budget, the other half stays reserved for the query, and the locks beyond it are
     listed (``locked_overflow``), never dropped silently. Returns (placed, overflow, the
     placed beliefs' costs)."""
-    costs = [belief_tokens(b.id, b.content, True, marked.get(b.id, "")) for b in locked]
+    costs = [belief_tokens(b.id, b.content, True, marked[b.id]) for b in locked]
     cap = budget if sum(costs) <= budget // 2 else budget // 2
     placed: list[Belief] = []
     placed_costs: list[int] = []

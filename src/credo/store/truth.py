@@ -12,6 +12,7 @@ met since the last write.
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import sqlite3
+import time
 from collections.abc import Iterable
 
 from credo.store.db import json_array, store_version
@@ -70,13 +71,44 @@ TruthFacts = tuple[dict[str, tuple[TruthLink, ...]], dict[str, CandidateRow], fr
 
 # A far end as read: (locked, its CandidateRow).
 _End = tuple[bool, CandidateRow]
-_Seen = tuple[tuple[int, int], dict[str, tuple[TruthLink, ...]], dict[str, _End]]
+
+# Every truth edge between two live beliefs, with both ends' rows: the whole index at once.
+_ALL = (
+    "SELECT e.src, e.dst, e.type, s.locked, s.content, s.alpha, s.beta, s.session, "
+    "s.created_at, d.locked, d.content, d.alpha, d.beta, d.session, d.created_at "
+    "FROM edges AS e JOIN beliefs AS s ON s.id = e.src JOIN beliefs AS d ON d.id = e.dst "
+    f"WHERE e.type IN {_TYPES} AND s.deleted_at IS NULL AND d.deleted_at IS NULL"
+)
+# What reading every truth edge costs, before a store has measured its own (a scan of the
+# edges table: ~7 ms for 20k edges here): the first price in the ski-rental rule below.
+ESTIMATED_SECONDS_PER_EDGE = 4e-7
+MIN_PRICE_SECONDS = 0.002  # below this much spent, no full read is worth a count of edges
+
+
+class _Memo:
+    """The truth links read at one store version. ``complete``: every live truth edge is
+    here (an id without an entry has none)."""
+
+    __slots__ = ("complete", "ends", "links", "spent", "version")
+
+    def __init__(self, version: tuple[int, int]) -> None:
+        self.version = version
+        self.links: dict[str, tuple[TruthLink, ...]] = {}
+        self.ends: dict[str, _End] = {}
+        self.complete = False
+        self.spent = 0.0  # seconds of batched reads at this version
 
 
 class TruthQueries:
+    """Reads a long-lived process repeats (the module docstring): answers kept per belief
+    until the store changes, and once the batched reads at one version have cost what
+    reading every truth edge costs, every truth edge read at once (the ski-rental rule of
+    the bm25 mirror, store/bm25_policy.py): a warm engine then reads none per query, a
+    one-shot process (the hook, ``credo search``) never pays for the whole."""
+
     conn: sqlite3.Connection
-    # (store version, id -> its links, id -> far end) as last read.
-    _truth_seen: "_Seen | None" = None
+    _truth_memo: _Memo | None = None
+    _truth_build_seconds: float | None = None  # the last full read's measured cost
 
     def truth_links(self, ids: Iterable[str]) -> TruthFacts:
         """The truth links of ``ids`` (which must be live): id -> its SUPERSEDES, CONTRADICTS
@@ -85,19 +117,23 @@ class TruthQueries:
         changed."""
         wanted = list(dict.fromkeys(ids))
         if self.conn.in_transaction:  # what it sees may yet be rolled back: keep nothing
-            links: dict[str, tuple[TruthLink, ...]] = {}
-            ends: dict[str, _End] = {}
-            self._read_truth(wanted, links, ends)
+            memo = _Memo((0, 0))
+            self._read_truth(wanted, memo)
         else:
             version = store_version(self.conn)
-            seen = self._truth_seen
-            if seen is None or seen[0] != version:
-                seen = self._truth_seen = (version, {}, {})
-            _, links, ends = seen
-            missing = [i for i in wanted if i not in links]
-            if missing:
-                self._read_truth(missing, links, ends)
-        found = {i: got for i in wanted if (got := links[i])}
+            memo = self._truth_memo
+            if memo is None or memo.version != version:
+                memo = self._truth_memo = _Memo(version)
+            if not memo.complete:
+                missing = [i for i in wanted if i not in memo.links]
+                if missing and memo.spent >= self._truth_price(memo.spent):
+                    self._read_all_truth(memo)
+                elif missing:
+                    started = time.perf_counter()
+                    self._read_truth(missing, memo)
+                    memo.spent += time.perf_counter() - started
+        links, ends = memo.links, memo.ends
+        found = {i: got for i in wanted if (got := links.get(i))}
         if not found:
             return {}, {}, frozenset()
         far = {dst if src == i else src for i, got in found.items() for src, dst, _ in got}
@@ -107,17 +143,43 @@ class TruthQueries:
             frozenset(end for end in far if ends[end][0]),
         )
 
-    def _read_truth(
-        self, ids: list[str], links: dict[str, tuple[TruthLink, ...]], ends: dict[str, _End]
-    ) -> None:
-        """Read the links of ``ids`` into ``links`` (an empty tuple for none) and their far
-        ends into ``ends``."""
+    def _read_truth(self, ids: list[str], memo: _Memo) -> None:
+        """Read the links of ``ids`` into ``memo`` (an empty tuple for none) and their far
+        ends."""
         read: dict[str, list[TruthLink]] = {i: [] for i in ids}
         for r in self.conn.execute(_LINKS, (json_array(ids),)):
             read[r[0]].append((r[1], r[2], r[3]))
-            ends[r[2] if r[1] == r[0] else r[1]] = (bool(r[4]), (r[5], r[6], r[7], r[8], r[9]))
+            memo.ends[r[2] if r[1] == r[0] else r[1]] = (
+                bool(r[4]),
+                (r[5], r[6], r[7], r[8], r[9]),
+            )
         for i, got in read.items():
-            links[i] = tuple(sorted(got)) if got else ()
+            memo.links[i] = tuple(sorted(got)) if got else ()
+
+    def _read_all_truth(self, memo: _Memo) -> None:
+        """Read every live truth edge into ``memo`` and mark it complete."""
+        started = time.perf_counter()
+        read: dict[str, list[TruthLink]] = {}
+        ends = memo.ends
+        for r in self.conn.execute(_ALL):
+            link = (r[0], r[1], r[2])
+            read.setdefault(r[0], []).append(link)
+            read.setdefault(r[1], []).append(link)
+            ends[r[0]] = (bool(r[3]), (r[4], r[5], r[6], r[7], r[8]))
+            ends[r[1]] = (bool(r[9]), (r[10], r[11], r[12], r[13], r[14]))
+        memo.links = {i: tuple(sorted(got)) for i, got in read.items()}
+        memo.complete = True
+        self._truth_build_seconds = time.perf_counter() - started
+
+    def _truth_price(self, spent: float) -> float:
+        """What reading every truth edge costs, in seconds (the last read's, else an
+        estimate from the number of edges, counted once ``spent`` makes it worth asking)."""
+        if self._truth_build_seconds is not None:
+            return self._truth_build_seconds
+        if spent < MIN_PRICE_SECONDS:
+            return MIN_PRICE_SECONDS
+        edges = self.conn.execute("SELECT count(*) FROM edges").fetchone()[0]
+        return edges * ESTIMATED_SECONDS_PER_EDGE
 
     def supersedes_path(self, start: str, goal: str) -> bool:
         """Whether SUPERSEDES edges lead from ``start`` to ``goal`` (any belief, forgotten
