@@ -59,7 +59,7 @@ CONTRACT: dict[str, tuple[str, str, dict[str, tuple[str, bool]], tuple[bool, boo
     "search_memory": (
         "retrieve",
         "search",
-        {"query": ("string", True), "budget": ("integer", False)},
+        {"query": ("string", True), "budget": ("integer", False), "history": ("boolean", False)},
         (True, False, True),
     ),
     "remember_belief": (
@@ -97,6 +97,13 @@ CONTRACT: dict[str, tuple[str, str, dict[str, tuple[str, bool]], tuple[bool, boo
         "forget",
         {"id": ("string", True), "hard": ("boolean", False)},
         (False, True, True),
+    ),
+    "list_conflicts": ("conflicts", "conflicts", {}, (True, False, True)),
+    "resolve_conflict": (
+        "resolve",
+        "resolve",
+        {"winner": ("string", True), "loser": ("string", True)},
+        (False, False, False),
     ),
     "give_feedback": (
         "feedback",

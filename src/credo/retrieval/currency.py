@@ -231,6 +231,9 @@ def resolve(
         graph.close_upward(asked)
         ranked, superseded = _supersede(ranked, rows, graph, weights, include_superseded)
         retired = frozenset(i for i in locks if not graph.current(i))
+        if include_superseded:  # history keeps a retired lock too, marked like the others
+            superseded.update(dict.fromkeys(sorted(retired)))
+            retired = frozenset()
     ranked, groups, conflicts, brought = _gather(ranked, graph, locks, superseded)
     standing: dict[str, Standing] = {i: (NO_IDS, ys, NO_IDS) for i, ys in conflicts.items()}
     if graph.superseding:  # (partners brought along may supersede others too)
@@ -239,7 +242,7 @@ def resolve(
             if i in shown and (hidden := graph.hides(i)):
                 standing[i] = (hidden, *standing.get(i, (NO_IDS, NO_IDS, NO_IDS))[1:])
         if include_superseded:
-            for i in superseded:
+            for i in superseded:  # (candidates and locks)
                 old = standing.get(i, (NO_IDS, NO_IDS, NO_IDS))
                 standing[i] = (old[0], old[1], graph.superseded_by(i))
     return Currency(

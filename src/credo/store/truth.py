@@ -186,6 +186,18 @@ class TruthQueries:
         ones included)."""
         return self.conn.execute(_PATH, (start, goal)).fetchone() is not None
 
+    def supersedes_below(self, ids: Iterable[str]) -> list[tuple[str, str]]:
+        """(src, dst) of every SUPERSEDES edge reachable from ``ids`` by following them from
+        src to dst (any belief, forgotten ones included): what a cycle check needs."""
+        rows = self.conn.execute(
+            "WITH RECURSIVE n(id) AS (SELECT value FROM json_each(?1) UNION "
+            f"SELECT e.dst FROM n JOIN edges AS e ON e.src = n.id WHERE e.type = '{SUPERSEDES}') "
+            "SELECT e.src, e.dst FROM n JOIN edges AS e ON e.src = n.id "
+            f"WHERE e.type = '{SUPERSEDES}' ORDER BY e.src, e.dst",
+            (json_array(sorted(set(ids))),),
+        ).fetchall()
+        return [(str(r[0]), str(r[1])) for r in rows]
+
     def lineage_edges(self, belief_id: str) -> list[tuple[str, str]]:
         """(src, dst) of every SUPERSEDES edge in the lineage of ``belief_id``: the beliefs
         joined to it by SUPERSEDES in either direction, forgotten ones included."""
