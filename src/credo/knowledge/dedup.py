@@ -30,8 +30,9 @@ Apply and undo: ``apply`` writes a SUPERSEDES edge from each cluster's newest be
 edge is checked and logged), skipping edges that already exist, locked members (user
 ground truth is never superseded automatically) and members that already supersede the
 kept one (the edge would close a cycle). Retrieval then packs one belief of each group,
-the kept one, carrying the group's positive evidence (credo.retrieval.currency). The writes are logged in ``ingest_log``
-with the source ``DEDUP_SOURCE``; that log is how ``undo`` finds them. (An anchor_text marker
+the kept one, carrying the group's positive evidence (credo.retrieval.currency). The writes
+are logged in ``ingest_log`` with the source ``DEDUP_SOURCE``; that log is how ``undo`` finds
+them. (An anchor_text marker
 was rejected: anchor text is indexed for BM25F, so a marker word would make every superseded
 belief match queries for it.) ``undo`` replays the log and removes the SUPERSEDES edges whose
 last writer was dedup and that still exist, logging an ``unrelate`` entry for each.
