@@ -180,6 +180,11 @@ class TruthGraph:
         return self._pred
 
     @property
+    def supersession(self) -> bool:
+        """Whether any SUPERSEDES link was read."""
+        return bool(self._succ or self._pred)
+
+    @property
     def against(self) -> Mapping[str, list[str]]:
         """The beliefs read that have a CONTRADICTS edge (-> the other ends)."""
         return self._against
@@ -227,7 +232,7 @@ def resolve(
         return Currency(ranked)
     superseded: dict[str, None] = {}
     retired: frozenset[str] = frozenset()
-    if graph.superseding:
+    if graph.supersession:
         graph.close_upward(asked)
         ranked, superseded = _supersede(ranked, rows, graph, weights, include_superseded)
         retired = frozenset(i for i in locks if not graph.current(i))
@@ -236,7 +241,7 @@ def resolve(
             retired = frozenset()
     ranked, groups, conflicts, brought = _gather(ranked, graph, locks, superseded)
     standing: dict[str, Standing] = {i: (NO_IDS, ys, NO_IDS) for i, ys in conflicts.items()}
-    if graph.superseding:  # (partners brought along may supersede others too)
+    if graph.supersession:  # (partners brought along may supersede others too)
         shown = {s.id for s in ranked}.union(locks)
         for i in graph.superseding:
             if i in shown and (hidden := graph.hides(i)):
