@@ -41,7 +41,8 @@ def scored(*pairs: tuple[str, float]) -> list[Scored]:
 
 def run(ranked: list[Scored], edges, locks=(), locked=(), **kw):
     rows = {s.id: ROW for s in ranked}
-    return resolve(ranked, rows, list(locks), fetch_from(edges, locked), weights=Weights(), **kw)
+    graph = TruthGraph(fetch_from(edges, locked))
+    return resolve(ranked, rows, list(locks), graph, weights=Weights(), **kw)
 
 
 # -- the pure rules ---------------------------------------------------------------------------

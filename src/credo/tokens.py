@@ -58,16 +58,22 @@ def marks(
     inside its brackets: ``; replaces b1``, ``; conflicts with b4, b5``, ``; superseded by
     b2``. Ids hold no spaces (identity.check_id), so no id can forge a clause."""
     text = ""
-    for label, ids in (
-        ("replaces", replaces),
-        ("conflicts with", conflicts),
-        ("superseded by", superseded_by),
-    ):
-        if ids:
-            shown = ", ".join(escape(i) for i in ids[:MARK_IDS])
-            more = len(ids) - MARK_IDS
-            text += f"; {label} {shown}" + (f", +{more} more" if more > 0 else "")
+    if replaces:
+        text += "; replaces " + _ids(replaces)
+    if conflicts:
+        text += "; conflicts with " + _ids(conflicts)
+    if superseded_by:
+        text += "; superseded by " + _ids(superseded_by)
     return text
+
+
+def _ids(ids: Sequence[str]) -> str:
+    """At most ``MARK_IDS`` ids, escaped, then how many more."""
+    if len(ids) == 1:
+        return escape(ids[0])
+    shown = ", ".join(escape(i) for i in ids[:MARK_IDS])
+    more = len(ids) - MARK_IDS
+    return shown + (f", +{more} more" if more > 0 else "")
 
 
 def entry_text(belief_id: str, content: str, locked: bool, marked: str = "") -> str:

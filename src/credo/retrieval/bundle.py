@@ -25,14 +25,15 @@ class Units:
     """
 
     def __init__(self, ranked_ids: Sequence[str], groups: Iterable[Sequence[str]]) -> None:
-        position = {belief_id: n for n, belief_id in enumerate(ranked_ids)}
+        """``groups`` hold their members in rank order (``currency`` gives them so)."""
         self.members: dict[str, tuple[str, ...]] = {}
         self.leader: dict[str, str] = {}
         for group in groups:
-            ordered = tuple(sorted(group, key=position.__getitem__))
+            ordered = tuple(group)
             self.members[ordered[0]] = ordered
-            self.leader.update((member, ordered[0]) for member in ordered)
-        self.ids = [i for i in ranked_ids if self.leader.get(i, i) == i]
+            self.leader.update(dict.fromkeys(ordered, ordered[0]))
+        leader = self.leader
+        self.ids = [i for i in ranked_ids if leader.get(i, i) == i]
 
     def costs(self, token_costs: Mapping[str, int]) -> "UnitCosts":
         return UnitCosts(self.members, token_costs)

@@ -98,10 +98,17 @@ class TruthGraph:
         self._against: dict[str, list[str]] = {}  # CONTRADICTS, either direction
         self._settled: set[tuple[str, str]] = set()  # RESOLVES, both orders
         self._reach: dict[str, frozenset[str]] = {}
+        self._conflicts: dict[str, tuple[str, ...]] = {}
+        self.linked: set[str] = set()  # the beliefs read that have a truth link
 
     @property
     def empty(self) -> bool:
-        return not (self._succ or self._pred or self._against)
+        return not self.linked
+
+    def touches(self, ids: Iterable[str]) -> bool:
+        """Whether any of ``ids`` (read) has a truth link."""
+        linked = self.linked
+        return any(i in linked for i in ids)
 
     def load(self, ids: Iterable[str]) -> None:
         missing = [i for i in dict.fromkeys(ids) if i not in self.read]
@@ -115,6 +122,7 @@ class TruthGraph:
         links, rows, locked = facts
         self.rows.update(rows)
         self.locked |= locked
+        self.linked.update(links)
         for belief_id, found in links.items():
             for src, dst, kind in found:
                 other = dst if src == belief_id else src
@@ -159,6 +167,11 @@ class TruthGraph:
         """The live beliefs that supersede ``x`` directly and do not descend from it."""
         return tuple(sorted(y for y in self.successors(x) if x not in self.reach(y)))
 
+    @property
+    def superseded_any(self) -> Mapping[str, list[str]]:
+        """The beliefs read that a live belief supersedes (-> those that do)."""
+        return self._succ
+
     def current(self, x: str) -> bool:
         return x not in self._succ or not self.superseded_by(x)
 
@@ -179,37 +192,37 @@ class TruthGraph:
         """The beliefs read that supersede another (-> the ones they supersede)."""
         return self._pred
 
-    @property
-    def supersession(self) -> bool:
-        """Whether any SUPERSEDES link was read."""
-        return bool(self._succ or self._pred)
+    def supersedes_any(self, ids: Iterable[str]) -> bool:
+        """Whether any of ``ids`` (read) supersedes or is superseded by a live belief."""
+        succ, pred = self._succ, self._pred
+        return bool(succ or pred) and any(i in succ or i in pred for i in ids)
 
     @property
     def against(self) -> Mapping[str, list[str]]:
         """The beliefs read that have a CONTRADICTS edge (-> the other ends)."""
         return self._against
 
-    def conflicts(self, x: str) -> Iterable[str]:
+    def conflicts(self, x: str) -> tuple[str, ...]:
         """The beliefs joined to ``x`` by CONTRADICTS and not by RESOLVES (read, current or
-        not), each once."""
-        against = self._against.get(x)
-        if against is None:
-            return NO_IDS
-        settled = self._settled
-        if not settled:
-            return dict.fromkeys(against)
-        return dict.fromkeys(y for y in against if (x, y) not in settled)
+        not), each once. ``x`` must be read, and so must they for what uses them."""
+        found = self._conflicts.get(x)
+        if found is None:
+            against = self._against.get(x, NO_IDS)
+            settled = self._settled
+            found = self._conflicts[x] = tuple(
+                dict.fromkeys(y for y in against if (x, y) not in settled)
+            )
+        return found
 
 
 def resolve(
     ranked: list[Scored],
     rows: Mapping[str, CandidateRow],
     locks: Sequence[str],
-    fetch: Fetch,
+    graph: TruthGraph,
     *,
     weights: Weights,
     include_superseded: bool = False,
-    read: TruthFacts | None = None,
 ) -> Currency:
     """Apply supersession and contradiction (the module docstring) to ``ranked``.
 
@@ -217,34 +230,33 @@ def resolve(
         ranked: the candidates as ``rank.compose`` ranked them (all unlocked and live).
         rows: the candidates' rows (their evidence is pooled from them).
         locks: the ids of the live locked beliefs, in placement order.
-        fetch: reads the truth links of live beliefs (``Store.truth_links``).
+        graph: the truth links, read as needed (it reads the candidates' and the locks'
+            first); a long-lived one may serve many queries at one store version.
         weights: the weights ``compose`` used (for the posterior part).
         include_superseded: keep superseded candidates, marked, instead of leaving them out.
-        read: what ``fetch`` returned for the candidates and the locks, if the caller has it.
     """
-    graph = TruthGraph(fetch)
     asked = [*(s.id for s in ranked), *locks]
-    if read is None:
-        graph.load(asked)
-    else:
-        graph.add(asked, read)
-    if graph.empty:
+    graph.load(asked)
+    touched = graph.linked.intersection(asked)
+    if not touched:
         return Currency(ranked)
     superseded: dict[str, None] = {}
     retired: frozenset[str] = frozenset()
-    if graph.supersession:
-        graph.close_upward(asked)
+    succ, pred = graph.superseded_any, graph.superseding
+    if not touched.isdisjoint(succ) or not touched.isdisjoint(pred):
+        # Only a belief with a successor needs its upward closure read.
+        graph.close_upward(touched.intersection(succ))
         ranked, superseded = _supersede(ranked, rows, graph, weights, include_superseded)
-        retired = frozenset(i for i in locks if not graph.current(i))
+        retired = frozenset(i for i in locks if i in succ and not graph.current(i))
         if include_superseded:  # history keeps a retired lock too, marked like the others
             superseded.update(dict.fromkeys(sorted(retired)))
             retired = frozenset()
-    ranked, groups, conflicts, brought = _gather(ranked, graph, locks, superseded)
+    ranked, groups, conflicts, brought = _gather(ranked, graph, locks, touched, superseded)
     standing: dict[str, Standing] = {i: (NO_IDS, ys, NO_IDS) for i, ys in conflicts.items()}
-    if graph.supersession:  # (partners brought along may supersede others too)
-        shown = {s.id for s in ranked}.union(locks)
-        for i in graph.superseding:
-            if i in shown and (hidden := graph.hides(i)):
+    if pred:  # what each packed belief hides (those brought along count too)
+        hiding = pred.keys() & {*(s.id for s in ranked), *locks}
+        for i in sorted(hiding):
+            if hidden := graph.hides(i):
                 standing[i] = (hidden, *standing.get(i, (NO_IDS, NO_IDS, NO_IDS))[1:])
         if include_superseded:
             for i in superseded:  # (candidates and locks)
@@ -271,12 +283,17 @@ def _supersede(
     """The ranking with each superseded candidate replaced by its unlocked heads (kept
     too, after them, with ``include_superseded``), the evidence of current beliefs pooled;
     and the superseded candidates."""
+    succ, pred = graph.superseded_any, graph.superseding
+    if not any(s.id in succ and not graph.current(s.id) for s in ranked) and not any(
+        s.id in pred and graph.hides(s.id) for s in ranked
+    ):
+        return ranked, {}  # no candidate superseded, none hiding another: nothing moves
     shown: dict[str, Scored] = {}
     superseded: dict[str, None] = {}
     inherited: dict[str, float] = {}
     for s in ranked:
-        if graph.current(s.id):
-            hidden = graph.hides(s.id)
+        if s.id not in succ or graph.current(s.id):
+            hidden = graph.hides(s.id) if s.id in pred else NO_IDS
             shown[s.id] = _pooled(s, hidden, rows, graph.rows, weights) if hidden else s
             continue
         superseded[s.id] = None
@@ -323,40 +340,52 @@ def _raised(s: Scored, score: float, part: str) -> Scored:
 
 
 def _gather(
-    ranked: list[Scored], graph: TruthGraph, locks: Sequence[str], superseded: Mapping[str, None]
+    ranked: list[Scored],
+    graph: TruthGraph,
+    locks: Sequence[str],
+    touched: set[str],
+    superseded: Mapping[str, None],
 ) -> tuple[list[Scored], tuple[tuple[str, ...], ...], dict[str, tuple[str, ...]], frozenset[str]]:
     """Bring the conflicts of the current beliefs in ``ranked`` along. Returns the ranking
     with each group at the place of its best member (the others after it, at its score),
-    the groups (that member first), every belief's conflict mark, and the beliefs brought
-    along that were not ranked."""
+    the groups (that member first, the others in ranking order), every belief's conflict
+    mark, and the beliefs brought along that were not ranked."""
     against = graph.against
-    if not against:
+    if touched.isdisjoint(against) and not superseded:  # (a head may bring a conflict)
         return ranked, (), {}, frozenset()
-    relevant = [s.id for s in ranked if s.id in against and s.id not in superseded]
+    # Each relevant belief's conflicts, read once (a head standing in may be new to touched).
+    found = {
+        s.id: others
+        for s in ranked
+        if s.id in against and s.id not in superseded and (others := graph.conflicts(s.id))
+    }
     lock_set = set(locks)
-    wanted = {y for x in relevant for y in graph.conflicts(x)}
-    wanted.update(y for x in locks if x in against for y in graph.conflicts(x) if y in lock_set)
+    wanted = {y for others in found.values() for y in others}
+    for x in locks:
+        if x in against:
+            wanted.update(y for y in graph.conflicts(x) if y in lock_set)
     if not wanted:
         return ranked, (), {}, frozenset()
     graph.close_upward(wanted)
+    current, locked, superseded_any = graph.current, graph.locked, graph.superseded_any
     marks: dict[str, list[str]] = {}
     parent: dict[str, str] = {}  # union-find over the unlocked pairs (groups are small)
-    locked = graph.locked
-    for x in relevant:
-        for y in graph.conflicts(x):
-            if graph.current(y):
-                marks.setdefault(x, []).append(y)
-                if y not in locked:
-                    marks.setdefault(y, []).append(x)
-                    a, b = _root(parent, x), _root(parent, y)
-                    if a != b:
-                        parent[max(a, b)] = min(a, b)
+    for x, others in found.items():
+        for y in others:
+            if y in superseded_any and not current(y):
+                continue
+            marks.setdefault(x, []).append(y)
+            if y not in locked:
+                marks.setdefault(y, []).append(x)
+                a, b = _root(parent, x), _root(parent, y)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
     for x in locks:
-        if x in against and graph.current(x):
+        if x in against and current(x):
             for y in graph.conflicts(x):
-                if y in lock_set and graph.current(y):
+                if y in lock_set and current(y):
                     marks.setdefault(x, []).append(y)
-    conflicts = {x: tuple(sorted(set(ys))) for x, ys in marks.items()}
+    conflicts = {x: tuple(sorted(set(ys))) if len(ys) > 1 else tuple(ys) for x, ys in marks.items()}
     if not parent:
         return ranked, (), conflicts, frozenset()
     components: dict[str, list[str]] = {}
@@ -375,7 +404,8 @@ def _gather(
         # The group takes the place of its best member, the others after it at its score:
         # ranked ones in rank order, then those brought along, by id.
         rest = [m for m in components[_root(parent, s.id)] if m != s.id]
-        rest.sort(key=lambda m: (m not in by_id, -by_id[m].score if m in by_id else 0.0, m))
+        if len(rest) > 1:
+            rest.sort(key=lambda m: (m not in by_id, -by_id[m].score if m in by_id else 0.0, m))
         for m in rest:
             own = by_id.get(m)
             if own is None:
@@ -393,6 +423,8 @@ def _gather(
 def _root(parent: dict[str, str], key: str) -> str:
     """The root of ``key`` (added as its own root when new), halving the path on the way."""
     root = parent.setdefault(key, key)
+    if root == key:
+        return key
     while root != key:
         parent[key] = parent[root]
         key, root = root, parent[root]

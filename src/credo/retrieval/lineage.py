@@ -79,7 +79,7 @@ def open_conflicts(store: Store) -> list[Conflict]:
     """Every open contradiction, each pair once, sorted by (first id, second id)."""
     pairs = store.contradiction_ids()
     ends = {end for pair in pairs for end in pair}
-    graph = TruthGraph(store.truth_links)
+    graph = TruthGraph(store.truth_reader().links)
     graph.close_upward(ends)
     beliefs = store.get_beliefs(ends)
     found: dict[tuple[str, str], Conflict] = {}

@@ -219,21 +219,35 @@ def _currency(
 ) -> "Currency | None":
     """Supersession and contradiction over the ranking (retrieval/currency.py), or None when
     no candidate and no lock has a SUPERSEDES, CONTRADICTS or RESOLVES edge to a live
-    belief: then nothing changes, and the module is not even loaded."""
+    belief: then nothing changes, and the module is not even loaded.
+
+    The truth graph is kept with the store's truth links while the store does not change,
+    so a long-lived process reads each belief's links once, whatever the queries."""
     lock_ids = [b.id for b in locks]
-    read = store.truth_links([*(s.id for s in ranked), *lock_ids])
-    if not read[0]:
-        return None
+    asked = [*(s.id for s in ranked), *lock_ids]
+    reader = store.truth_reader()
+    graph = reader.kept.get("graph")
+    if graph is None:
+        read = reader.links(asked)
+        if not read[0]:
+            return None
+        from credo.retrieval.currency import TruthGraph
+
+        graph = reader.kept["graph"] = TruthGraph(reader.links)
+        graph.add(asked, read)
+    else:
+        graph.load(asked)
+        if not graph.touches(asked):
+            return None
     from credo.retrieval.currency import resolve
 
     return resolve(
         ranked,
         rows,
         lock_ids,
-        store.truth_links,
+        graph,  # type: ignore[arg-type]
         weights=options.weights,
         include_superseded=options.include_superseded,
-        read=read,
     )
 
 

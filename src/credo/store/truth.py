@@ -13,7 +13,7 @@ met since the last write.
 
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from credo.store.db import json_array, store_version
 from credo.store.fts import CandidateRow
@@ -87,9 +87,10 @@ MIN_PRICE_SECONDS = 0.002  # below this much spent, no full read is worth a coun
 
 class _Memo:
     """The truth links read at one store version. ``complete``: every live truth edge is
-    here (an id without an entry has none)."""
+    here (an id without an entry has none). ``kept``: what the engine derived from them,
+    kept for as long as they hold (retrieval/pipeline.py keeps its truth graph there)."""
 
-    __slots__ = ("complete", "ends", "links", "spent", "version")
+    __slots__ = ("complete", "ends", "kept", "links", "spent", "version")
 
     def __init__(self, version: tuple[int, int]) -> None:
         self.version = version
@@ -97,6 +98,27 @@ class _Memo:
         self.ends: dict[str, _End] = {}
         self.complete = False
         self.spent = 0.0  # seconds of batched reads at this version
+        self.kept: dict[str, object] = {}
+
+
+class TruthReader:
+    """The truth links as one retrieve reads them: at the store version seen when it began
+    (data read later is at least as new, and the next retrieve sees the version move)."""
+
+    __slots__ = ("_memo", "_read")
+
+    def __init__(self, read: "Callable[[_Memo, Iterable[str]], TruthFacts]", memo: _Memo):
+        self._read = read
+        self._memo = memo
+
+    @property
+    def kept(self) -> dict[str, object]:
+        """What the engine derived at this version (empty when the store moved)."""
+        return self._memo.kept
+
+    def links(self, ids: Iterable[str]) -> TruthFacts:
+        """``TruthQueries.truth_links`` at this reader's version."""
+        return self._read(self._memo, ids)
 
 
 class TruthQueries:
@@ -115,23 +137,28 @@ class TruthQueries:
         and RESOLVES edges whose other end is live, sorted, for the ids that have any; and
         the row of every other end. One query for the ids not read since the store last
         changed."""
-        wanted = list(dict.fromkeys(ids))
+        return self.truth_reader().links(ids)
+
+    def truth_reader(self) -> TruthReader:
+        """A reader of the truth links at the store's current version (one version check)."""
         if self.conn.in_transaction:  # what it sees may yet be rolled back: keep nothing
-            memo = _Memo((0, 0))
-            self._read_truth(wanted, memo)
-        else:
-            version = store_version(self.conn)
-            memo = self._truth_memo
-            if memo is None or memo.version != version:
-                memo = self._truth_memo = _Memo(version)
-            if not memo.complete:
-                missing = [i for i in wanted if i not in memo.links]
-                if missing and memo.spent >= self._truth_price(memo.spent):
-                    self._read_all_truth(memo)
-                elif missing:
-                    started = time.perf_counter()
-                    self._read_truth(missing, memo)
-                    memo.spent += time.perf_counter() - started
+            return TruthReader(self._truth_at, _Memo((-1, -1)))
+        version = store_version(self.conn)
+        memo = self._truth_memo
+        if memo is None or memo.version != version:
+            memo = self._truth_memo = _Memo(version)
+        return TruthReader(self._truth_at, memo)
+
+    def _truth_at(self, memo: _Memo, ids: Iterable[str]) -> TruthFacts:
+        wanted = list(dict.fromkeys(ids))
+        if not memo.complete:
+            missing = [i for i in wanted if i not in memo.links]
+            if missing and memo.version[0] >= 0 and memo.spent >= self._truth_price(memo.spent):
+                self._read_all_truth(memo)
+            elif missing:
+                started = time.perf_counter()
+                self._read_truth(missing, memo)
+                memo.spent += time.perf_counter() - started
         links, ends = memo.links, memo.ends
         found = {i: got for i in wanted if (got := links.get(i))}
         if not found:
