@@ -547,6 +547,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     check_near_duplicates(scenarios, records)
     questions = [s.question for s in scenarios]
     results: dict[str, object] = {}
+    missed: dict[str, list[str]] = {}  # credo's questions without the current belief
     with (
         tempfile.TemporaryDirectory() as folder,
         Memory(Path(folder) / "updates.db", root=Path(folder)) as memory,
@@ -566,6 +567,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                 "credo --history": score(scenarios, history),
                 "FTS5": score(scenarios, plain),
             }
+            missed[str(budget)] = [
+                s.key for s, p in zip(scenarios, credo, strict=True) if s.current not in p
+            ]
         seconds = time.perf_counter() - started
     paths = {p: sum(s.path == p for s in scenarios) for p in PATHS}
     thirds = sum(len(s.ids) == 3 for s in scenarios)
@@ -585,6 +589,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                 f"{budget:>6}  {system:<16} {overall['current']:>8.3f} {overall['stale']:>7.3f}"
                 f"   {per_path}"
             )
+    for budget, keys in missed.items():
+        print(f"credo without the current value at {budget}: {', '.join(keys) or 'none'}")
     print(f"({seconds:.1f} s for the queries)")
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -597,6 +603,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                     "beliefs": len(records),
                     "updates": updates,
                     "budgets": results,
+                    "credo_missed": missed,
                     "scenario_list": [
                         {"key": s.key, "path": s.path, "question": s.question, "ids": s.ids}
                         for s in scenarios

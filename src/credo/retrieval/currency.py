@@ -39,7 +39,8 @@ Ties are broken by id everywhere; the result depends only on the store and the q
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import bisect
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from credo.retrieval.rank import Scored, Weights
@@ -110,7 +111,9 @@ class TruthGraph:
         linked = self.linked
         return any(i in linked for i in ids)
 
-    def load(self, ids: Iterable[str]) -> None:
+    def load(self, ids: Collection[str]) -> None:
+        if self.read.issuperset(ids):
+            return
         missing = [i for i in dict.fromkeys(ids) if i not in self.read]
         if not missing:
             return
@@ -246,7 +249,7 @@ def resolve(
     if not touched.isdisjoint(succ) or not touched.isdisjoint(pred):
         # Only a belief with a successor needs its upward closure read.
         graph.close_upward(touched.intersection(succ))
-        ranked, superseded = _supersede(ranked, rows, graph, weights, include_superseded)
+        ranked, superseded = _supersede(ranked, rows, graph, weights, include_superseded, touched)
         retired = frozenset(i for i in locks if i in succ and not graph.current(i))
         if include_superseded:  # history keeps a retired lock too, marked like the others
             superseded.update(dict.fromkeys(sorted(retired)))
@@ -254,7 +257,9 @@ def resolve(
     ranked, groups, conflicts, brought = _gather(ranked, graph, locks, touched, superseded)
     standing: dict[str, Standing] = {i: (NO_IDS, ys, NO_IDS) for i, ys in conflicts.items()}
     if pred:  # what each packed belief hides (those brought along count too)
-        hiding = pred.keys() & {*(s.id for s in ranked), *locks}
+        hiding = pred.keys() & {*(s.id for s in ranked), *locks} if superseded else ()
+        if not superseded:  # nothing moved: only the touched can hide, or what came along
+            hiding = pred.keys() & {*touched, *brought}
         for i in sorted(hiding):
             if hidden := graph.hides(i):
                 standing[i] = (hidden, *standing.get(i, (NO_IDS, NO_IDS, NO_IDS))[1:])
@@ -279,38 +284,45 @@ def _supersede(
     graph: TruthGraph,
     weights: Weights,
     include_superseded: bool,
+    touched: Collection[str],
 ) -> tuple[list[Scored], dict[str, None]]:
     """The ranking with each superseded candidate replaced by its unlocked heads (kept
     too, after them, with ``include_superseded``), the evidence of current beliefs pooled;
-    and the superseded candidates."""
+    and the superseded candidates, in rank order. Only the ``touched`` candidates (those
+    with a truth link) can change; the others keep their places."""
     succ, pred = graph.superseded_any, graph.superseding
-    if not any(s.id in succ and not graph.current(s.id) for s in ranked) and not any(
-        s.id in pred and graph.hides(s.id) for s in ranked
-    ):
+    gone = {x for x in touched if x in rows and x in succ and not graph.current(x)}
+    pooled = {
+        x: hidden
+        for x in touched
+        if x in rows and x in pred and x not in gone and (hidden := graph.hides(x))
+    }
+    if not gone and not pooled:
         return ranked, {}  # no candidate superseded, none hiding another: nothing moves
-    shown: dict[str, Scored] = {}
-    superseded: dict[str, None] = {}
+    by_id = {s.id: s for s in ranked}
+    moved = {x: _pooled(by_id[x], h, rows, graph.rows, weights) for x, h in pooled.items()}
     inherited: dict[str, float] = {}
-    for s in ranked:
-        if s.id not in succ or graph.current(s.id):
-            hidden = graph.hides(s.id) if s.id in pred else NO_IDS
-            shown[s.id] = _pooled(s, hidden, rows, graph.rows, weights) if hidden else s
-            continue
-        superseded[s.id] = None
-        for head in graph.heads(s.id):
-            if head not in graph.locked and inherited.get(head, -1.0) < s.score:
-                inherited[head] = s.score
-    for head, score in sorted(inherited.items()):
-        own = shown.get(head)
+    for x in gone:
+        score = by_id[x].score
+        for head in graph.heads(x):
+            if head not in graph.locked and inherited.get(head, -1.0) < score:
+                inherited[head] = score
+    for head, score in inherited.items():
+        own = moved.get(head) or by_id.get(head)
         if own is None:
-            shown[head] = Scored(head, score, {"supersedes": score})
+            moved[head] = Scored(head, score, {"supersedes": score})
         elif score > own.score:
-            shown[head] = _raised(own, score, "supersedes")
-    if include_superseded:
-        shown.update((s.id, s) for s in ranked if s.id in superseded)
+            moved[head] = _raised(own, score, "supersedes")
+
     # Current beliefs before history at equal scores (a head inherits its predecessor's).
-    final = sorted(shown.values(), key=lambda s: (-s.score, s.id in superseded, s.id))
-    return final, superseded
+    def key(s: Scored) -> tuple[float, bool, str]:
+        return (-s.score, s.id in gone, s.id)
+
+    out = [s for s in ranked if s.id not in gone and s.id not in moved]
+    placed = [*moved.values(), *(by_id[x] for x in gone if include_superseded)]
+    for s in sorted(placed, key=key):
+        bisect.insort(out, s, key=key)
+    return out, {s.id: None for s in ranked if s.id in gone}
 
 
 def _pooled(
