@@ -393,6 +393,8 @@ def test_mcp_inspector_lists_credos_tools(npm_cache: Path, tmp_path: Path) -> No
             "list_anchors",
             "forget_belief",
             "give_feedback",
+            "list_conflicts",
+            "resolve_conflict",
         ]
     )
     assert tools["search_memory"]["annotations"]["readOnlyHint"] is True

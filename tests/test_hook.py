@@ -17,6 +17,7 @@ import credo
 from credo.errors import InvalidInputError
 from credo.memory import Memory
 from credo.surfaces.render import MAX_BLOCK_OVERFLOW_IDS, MEMORY_BLOCK_TAG, memory_block
+from credo.tokens import estimate
 from credo.types import DocAnchor, RetrievalResult, RetrievedBelief
 
 LOCKED = "Never push directly to main; open a pull request"
@@ -423,3 +424,23 @@ def test_the_installed_command_loads_only_the_light_read_path(seeded: Path) -> N
     assert done.returncode == 0
     assert b"[deploy]" in done.stdout
     assert done.stderr.decode().strip().endswith("[]")
+
+
+def test_the_block_says_what_a_belief_replaced_and_what_disagrees(
+    tmp_path: Path, project: Path
+) -> None:
+    with Memory(project / ".credo" / "memory.db", root=project) as memory:
+        memory.remember("We deploy with Capistrano to staging", id="cap")
+        memory.remember("We deploy with Kamal to staging since March", id="kamal")
+        memory.remember("Staging deploys are done by hand by ops", id="hand")
+        memory.relate("kamal", "cap", "SUPERSEDES")
+        memory.relate("hand", "kamal", "CONTRADICTS")
+    done = run_hook(tmp_path, payload("how do we deploy to staging?", project), project)
+    lines = done.stdout.decode().splitlines()
+    assert lines[1:3] == [
+        "[kamal; replaces cap; conflicts with hand] We deploy with Kamal to staging since March",
+        "[hand; conflicts with kamal] Staging deploys are done by hand by ops",
+    ]
+    assert "Capistrano" not in done.stdout.decode()
+    charged = sum(estimate(line + "\n") for line in lines[1:3])  # marks included
+    assert f'tokens="{charged}/2400"' in lines[0]

@@ -59,7 +59,7 @@ CONTRACT: dict[str, tuple[str, str, dict[str, tuple[str, bool]], tuple[bool, boo
     "search_memory": (
         "retrieve",
         "search",
-        {"query": ("string", True), "budget": ("integer", False)},
+        {"query": ("string", True), "budget": ("integer", False), "history": ("boolean", False)},
         (True, False, True),
     ),
     "remember_belief": (
@@ -97,6 +97,13 @@ CONTRACT: dict[str, tuple[str, str, dict[str, tuple[str, bool]], tuple[bool, boo
         "forget",
         {"id": ("string", True), "hard": ("boolean", False)},
         (False, True, True),
+    ),
+    "list_conflicts": ("conflicts", "conflicts", {}, (True, False, True)),
+    "resolve_conflict": (
+        "resolve",
+        "resolve",
+        {"winner": ("string", True), "loser": ("string", True)},
+        (False, False, False),
     ),
     "give_feedback": (
         "feedback",
@@ -432,3 +439,57 @@ def test_mcp_command_reports_a_bad_store_on_stderr(tmp_path: Path) -> None:
     )
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.startswith("Error: cannot open store")
+
+
+# -- beliefs change: the same semantics through the tools -------------------------------------
+def test_superseding_contradicting_and_resolving_through_the_tools(memory: Memory) -> None:
+    old = memory.remember("We deploy with Capistrano to staging", id="old")
+    new = memory.remember("We deploy with Kamal to staging", id="new")
+    rule = memory.remember("Deploys to staging need a ticket", id="rule", lock=True)
+    hand = memory.remember("Staging deploys happen by hand", id="hand")
+
+    async def session(client: Client) -> None:
+        data(
+            await client.call_tool("relate_beliefs", {"src": new, "dst": old, "type": "SUPERSEDES"})
+        )
+        found = data(await client.call_tool("search_memory", {"query": "deploy staging"}))
+        ids = [b["id"] for b in found["beliefs"]]
+        assert old not in ids and found["superseded"] == [old]
+        current = next(b for b in found["beliefs"] if b["id"] == new)
+        assert current["replaces"] == [old]
+        assert f"[{new}; replaces {old}]" in found["memory_block"]
+        history = data(
+            await client.call_tool("search_memory", {"query": "deploy staging", "history": True})
+        )
+        stale = next(b for b in history["beliefs"] if b["id"] == old)
+        assert stale["superseded_by"] == [new]
+        # An agent cannot retire a lock: a tool error that says why.
+        refused = error(
+            await client.call_tool(
+                "relate_beliefs", {"src": hand, "dst": rule, "type": "SUPERSEDES"}
+            )
+        )
+        assert "locked" in refused and "only the user can retire a lock" in refused
+        assert "locked" in error(
+            await client.call_tool("resolve_conflict", {"winner": hand, "loser": rule})
+        )
+        data(
+            await client.call_tool(
+                "relate_beliefs", {"src": hand, "dst": new, "type": "CONTRADICTS"}
+            )
+        )
+        listed = data(await client.call_tool("list_conflicts", {}))["conflicts"]
+        assert [(c["first"]["id"], c["second"]["id"]) for c in listed] == [(hand, new)]
+        found = data(await client.call_tool("search_memory", {"query": "kamal"}))
+        assert {b["id"] for b in found["beliefs"]} >= {new, hand}
+        assert next(b for b in found["beliefs"] if b["id"] == hand)["conflicts"] == [new]
+        edges = data(await client.call_tool("resolve_conflict", {"winner": new, "loser": hand}))
+        assert [e["type"] for e in edges["edges"]] == ["SUPERSEDES", "RESOLVES"]
+        assert data(await client.call_tool("list_conflicts", {}))["conflicts"] == []
+        cycle = error(
+            await client.call_tool("relate_beliefs", {"src": old, "dst": new, "type": "SUPERSEDES"})
+        )
+        assert "would close a cycle" in cycle
+
+    in_process(memory, session)
+    assert memory.get(rule).locked and memory.get(old).deleted_at is None

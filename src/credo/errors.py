@@ -27,6 +27,11 @@ class ConflictError(CredoError):
     """The write contradicts what is stored (an id reused for other text, a duplicate edge)."""
 
 
+class LockedError(ConflictError):
+    """The write would retire a locked belief (user ground truth) without the user: a lock is
+    superseded only by a locked belief or with the user's explicit ``--force``."""
+
+
 class SchemaVersionError(CredoError):
     """The database was written by a newer credo; it is refused and left untouched."""
 

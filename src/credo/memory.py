@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from credo.knowledge.importer import ImportReport
     from credo.knowledge.ingest import IngestReport
     from credo.knowledge.records import ExportReport
+    from credo.retrieval.lineage import Conflict, History
 
 Signal = Literal["used", "harmful"]
 
@@ -248,9 +249,15 @@ class Memory:
         type: str | EdgeType,
         weight: float | None = None,
         anchor_text: str | None = None,
+        *,
+        force: bool = False,
     ) -> Edge:
-        """Add a typed edge src -> dst; the weight defaults to the type's valence."""
-        from credo.edge_types import EDGE_VALENCE, Edge
+        """Add a typed edge src -> dst; the weight defaults to the type's valence.
+
+        A SUPERSEDES edge may not close a cycle (``InvalidInputError``), nor retire a locked
+        belief unless src is locked too or ``force`` says the user wants it
+        (``LockedError``): credo.knowledge.supersession."""
+        from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
 
         edge_type = parse_edge_type(type)
         if weight is None:
@@ -263,7 +270,10 @@ class Memory:
         ):
             raise InvalidInputError(f"edge weight {weight!r} must be a number within [-1, 1]")
         if src == dst:
-            raise InvalidInputError(f"self-edge {src!r} -> {dst!r} is not allowed")
+            itself = (
+                ": a belief cannot supersede itself" if edge_type is EdgeType.SUPERSEDES else ""
+            )
+            raise InvalidInputError(f"self-edge {src!r} -> {dst!r} is not allowed{itself}")
         if anchor_text is not None:
             from credo.knowledge import identity
 
@@ -271,10 +281,14 @@ class Memory:
         now = time.time()
         edge = Edge(src, dst, edge_type, float(weight), anchor_text, now)
         with self.store.transaction(), self.store.write_errors():
-            self._live(src)
-            self._live(dst)
+            new, old = self._live(src), self._live(dst)
             if self.store.get_edge(src, dst, edge_type) is not None:
                 raise ConflictError(f"edge {src} -{edge_type.value}-> {dst} already exists")
+            if edge_type is EdgeType.SUPERSEDES:
+                from credo.knowledge.supersession import check_supersedes
+
+                verb = f"relate {src} {dst} SUPERSEDES"
+                check_supersedes(self.store, new, old, force=force, verb=verb)
             self.store.insert_edges([edge])
             self.store.append_log(
                 [
@@ -293,6 +307,43 @@ class Memory:
                 ]
             )
         return edge
+
+    def resolve(self, winner: str, loser: str, *, force: bool = False) -> list[Edge]:
+        """Settle a contradiction: ``winner`` SUPERSEDES and RESOLVES ``loser``, in one
+        transaction (the edges not yet there; ``ConflictError`` when both are). A locked
+        loser takes a locked winner or ``force``, as in ``relate``. Returns the edges
+        written."""
+        from credo.edge_types import EdgeType
+
+        written: list[Edge] = []
+        with self.store.transaction(), self.store.write_errors():
+            for kind in (EdgeType.SUPERSEDES, EdgeType.RESOLVES):
+                if self.store.get_edge(winner, loser, kind) is None:
+                    if kind is EdgeType.SUPERSEDES:
+                        from credo.knowledge.supersession import check_supersedes
+
+                        new, old = self._live(winner), self._live(loser)
+                        verb = f"resolve {winner} {loser}"
+                        check_supersedes(self.store, new, old, force=force, verb=verb)
+                    written.append(self.relate(winner, loser, kind, force=True))
+            if not written:
+                raise ConflictError(f"{winner} already supersedes and resolves {loser}")
+        return written
+
+    def conflicts(self) -> list[Conflict]:
+        """The open contradictions: live beliefs joined by CONTRADICTS, neither superseded,
+        the pair not resolved (a locked belief first: it outranks the other)."""
+        from credo.retrieval.lineage import open_conflicts
+
+        return open_conflicts(self.store)
+
+    def history(self, belief_id: str) -> History:
+        """A belief's lineage: every belief joined to it by SUPERSEDES, either way, with
+        dates, origins and which of them are current (forgotten ones too: an audit view)."""
+        from credo.retrieval.lineage import lineage
+
+        self.get(belief_id)
+        return lineage(self.store, belief_id)
 
     def forget(self, belief_id: str, *, hard: bool = False) -> None:
         """Soft-delete a belief (kept for audit, out of retrieval), or with ``hard`` remove it
@@ -333,13 +384,17 @@ class Memory:
         cluster_edge_weight_floor: float | None = None,
         cluster_diversity_target: int | None = None,
         with_doc_anchors: bool = False,
+        include_superseded: bool = False,
     ) -> RetrievalResult:
         """The beliefs that matter for ``query``, packed into ``token_budget`` tokens.
 
         Locked beliefs come first; the rest are ranked by the lanes (docs/RETRIEVAL.md) and
         packed by score, or by intentional clustering when it is on. Clustering resolves as
         env ``CREDO_INTENTIONAL_CLUSTERING`` > the argument > ``[retrieval]`` in .credo.toml
-        > the default. Same store and query give a byte-identical result.
+        > the default. A belief that a live belief supersedes is left out (its successor
+        stands in its place) unless ``include_superseded``; beliefs that contradict each
+        other are packed together (docs/RETRIEVAL.md § Beliefs change). Same store and
+        query give a byte-identical result.
         """
         settings = self.settings.retrieval
         env = os.environ.get("CREDO_INTENTIONAL_CLUSTERING", "").strip()
@@ -362,6 +417,7 @@ class Memory:
             if cluster_diversity_target is None
             else cluster_diversity_target,
             with_doc_anchors=with_doc_anchors,
+            include_superseded=include_superseded,
         )
         return pipeline.retrieve(self.store, query, options)
 

@@ -1,13 +1,20 @@
 """The one token estimator, charged in the currency that is rendered.
 
 A belief costs what its line in the memory block costs: ``[id] content`` (``[id locked]``
-for a locked one) with the content escaped, plus `` (at TRAIL)`` for a belief ingest read
-from a document (its place: ``docs/auth.md › OAuth2 › Scopes L40-L58``), at 4 characters
-per token (the estimate the LoCoMo reference figures use). The other document anchors are
-metadata and cost nothing (seed: doc-linker spec memo).
+for a locked one) with the content escaped, at 4 characters per token (the estimate the
+LoCoMo reference figures use). What the line says about the belief's standing is inside the
+brackets and charged with it (``[b2; replaces b1]``, ``[b3; conflicts with b4]``, ``[b1;
+superseded by b2]``: ``marks``), and so is the place of a passage ingest read from a
+document, `` (at TRAIL)`` after its text (``docs/auth.md › OAuth2 › Scopes L40-L58``). The
+other document anchors are metadata and cost nothing (seed: doc-linker spec memo).
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 CHARS_PER_TOKEN = 4
 
@@ -40,25 +47,59 @@ def escape(text: str) -> str:
     return text.translate(_ESCAPES)
 
 
-def entry_text(belief_id: str, content: str, locked: bool, trail: str = "") -> str:
+MARK_IDS = 3  # ids named in one mark; the rest are counted ("+2 more")
+
+
+def marks(
+    replaces: Sequence[str] = (),
+    conflicts: Sequence[str] = (),
+    superseded_by: Sequence[str] = (),
+) -> str:
+    """What the line says about a belief's standing (SYSTEM.md § Beliefs change), to go
+    inside its brackets: ``; replaces b1``, ``; conflicts with b4, b5``, ``; superseded by
+    b2``. Ids hold no spaces (identity.check_id), so no id can forge a clause."""
+    text = ""
+    if replaces:
+        text += "; replaces " + _ids(replaces)
+    if conflicts:
+        text += "; conflicts with " + _ids(conflicts)
+    if superseded_by:
+        text += "; superseded by " + _ids(superseded_by)
+    return text
+
+
+def _ids(ids: Sequence[str]) -> str:
+    """At most ``MARK_IDS`` ids, escaped, then how many more."""
+    if len(ids) == 1:
+        return escape(ids[0])
+    shown = ", ".join(escape(i) for i in ids[:MARK_IDS])
+    more = len(ids) - MARK_IDS
+    return shown + (f", +{more} more" if more > 0 else "")
+
+
+def entry_text(
+    belief_id: str, content: str, locked: bool, marked: str = "", trail: str = ""
+) -> str:
     """A belief's line in the memory block, as charged (its other anchors are free
-    metadata)."""
+    metadata); ``marked`` is its ``marks``, ``trail`` its place in a document."""
     lock = " locked" if locked else ""
     place = f" (at {escape(trail)})" if trail else ""
-    return f"[{escape(belief_id)}{lock}] {escape(content)}{place}\n"
+    return f"[{escape(belief_id)}{lock}{marked}] {escape(content)}{place}\n"
 
 
 def estimate(text: str) -> int:
     return -(-len(text) // CHARS_PER_TOKEN)
 
 
-def belief_tokens(belief_id: str, content: str, locked: bool, trail: str = "") -> int:
+def belief_tokens(
+    belief_id: str, content: str, locked: bool, marked: str = "", trail: str = ""
+) -> int:
     """``estimate(entry_text(...))``; computed per candidate on every retrieval, so the
     common case (nothing to escape) counts the line's characters without building it:
-    ``[`` id ``] `` content newline, plus `` locked`` for a locked belief and
-    `` (at `` trail ``)`` for one with a trail."""
+    ``[`` id ``] `` content newline, plus `` locked`` for a locked belief, plus the marks
+    (escaped already), plus `` (at `` trail ``)`` for one with a trail."""
     if _plain(belief_id) and _plain(content) and _plain(trail):
         place = len(trail) + 6 if trail else 0
-        size = len(belief_id) + len(content) + (11 if locked else 4) + place
+        size = len(belief_id) + len(content) + len(marked) + (11 if locked else 4) + place
         return -(-size // CHARS_PER_TOKEN)
-    return estimate(entry_text(belief_id, content, locked, trail))
+    return estimate(entry_text(belief_id, content, locked, marked, trail))

@@ -108,9 +108,13 @@ class RetrievedBelief(NamedTuple):
     score: float
     locked: bool
     tokens: int  # what it costs in the rendered block
-    # part -> its share of the score: each lane, and `posterior` (feedback) when not zero
+    # part -> its share of the score: each lane, `posterior` (feedback) when not zero, and
+    # what it inherits: `supersedes` (from what it replaced), `contradicts` (from its group)
     lanes: Mapping[str, float] = NO_LANES
     cluster_id: int | None = None
+    replaces: tuple[str, ...] = ()  # the beliefs it supersedes, left out of the pack
+    conflicts: tuple[str, ...] = ()  # the beliefs it contradicts, packed with it
+    superseded_by: tuple[str, ...] = ()  # with history on: what replaced it
     trail: str = ""  # where an ingested belief sits: "docs/a.md › Section L4-L9"
 
 
@@ -128,6 +132,7 @@ class RetrievalResult(NamedTuple):
     locked_overflow: tuple[str, ...] = ()  # locked beliefs beyond their half of the budget
     doc_anchors: tuple[tuple[DocAnchor, ...], ...] | None = None
     clustering: bool = False
+    superseded: tuple[str, ...] = ()  # ranked candidates left out: a live belief replaced them
 
     @property
     def ids(self) -> list[str]:

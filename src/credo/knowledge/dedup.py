@@ -27,9 +27,12 @@ exact Jaccard similarity; verified pairs are merged with ``credo.unionfind.Union
 
 Apply and undo: ``apply`` writes a SUPERSEDES edge from each cluster's newest belief
 (greatest created_at, then id) to every other member, through ``Memory.relate`` (so each
-edge is checked and logged), skipping edges that already exist and locked members (user
-ground truth is never superseded automatically). The writes are logged in ``ingest_log``
-with the source ``DEDUP_SOURCE``; that log is how ``undo`` finds them. (An anchor_text marker
+edge is checked and logged), skipping edges that already exist, locked members (user
+ground truth is never superseded automatically) and members that already supersede the
+kept one (the edge would close a cycle). Retrieval then packs one belief of each group,
+the kept one, carrying the group's positive evidence (credo.retrieval.currency). The writes
+are logged in ``ingest_log`` with the source ``DEDUP_SOURCE``; that log is how ``undo`` finds
+them. (An anchor_text marker
 was rejected: anchor text is indexed for BM25F, so a marker word would make every superseded
 belief match queries for it.) ``undo`` replays the log and removes the SUPERSEDES edges whose
 last writer was dedup and that still exist, logging an ``unrelate`` entry for each.
@@ -241,11 +244,14 @@ class MemoryView(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class ApplyReport:
-    """Edges written by `apply`, and members left alone (and why)."""
+    """Edges written by `apply`, and members left alone (and why): the edge is there, the
+    member is locked, or the member already supersedes the kept one (the edge would close a
+    cycle, which ``Memory.relate`` refuses)."""
 
     written: tuple[tuple[str, str], ...]
     skipped_existing: tuple[tuple[str, str], ...]
     skipped_locked: tuple[str, ...]
+    skipped_cycle: tuple[tuple[str, str], ...] = ()
 
 
 def scan(
@@ -266,6 +272,7 @@ def apply(memory: MemoryView, report: DedupReport) -> ApplyReport:
     written: list[tuple[str, str]] = []
     existing: list[tuple[str, str]] = []
     locked: list[str] = []
+    cycles: list[tuple[str, str]] = []
     store = memory.store
     with store.transaction(), _as_source(memory, DEDUP_SOURCE):
         for cluster in report.clusters:
@@ -274,10 +281,12 @@ def apply(memory: MemoryView, report: DedupReport) -> ApplyReport:
                     existing.append((cluster.keep_id, other))
                 elif memory.get(other).locked:
                     locked.append(other)
+                elif store.supersedes_path(other, cluster.keep_id):
+                    cycles.append((cluster.keep_id, other))
                 else:
                     memory.relate(cluster.keep_id, other, EdgeType.SUPERSEDES)
                     written.append((cluster.keep_id, other))
-    return ApplyReport(tuple(written), tuple(existing), tuple(locked))
+    return ApplyReport(tuple(written), tuple(existing), tuple(locked), tuple(cycles))
 
 
 def undo(memory: MemoryView) -> tuple[tuple[str, str], ...]:

@@ -499,11 +499,21 @@ def _check_against_store(plan: _Plan, store: Store | None) -> list[EdgeRow]:
                 )
     already = store.existing_edge_keys(plan.edge_lines) if store is not None else set()
     new_edges = [e for e in plan.edges if e[:3] not in already] if already else plan.edges
+    _check_cycles(plan, store, new_edges)
     # Grouped by src, the primary key (src, dst, type) fills nearly front to back: twice as
     # fast as file order. Sorting on src alone compares plain strings, several times
     # cheaper than comparing tuples.
     new_edges.sort(key=itemgetter(0))
     return new_edges
+
+
+def _check_cycles(plan: _Plan, store: Store | None, edges: list[EdgeRow]) -> None:
+    """Refuse a SUPERSEDES edge that closes a cycle (credo.knowledge.supersession)."""
+    from credo.knowledge.supersession import closing_edge, cycle_message
+
+    bad = closing_edge(store, edges, plan.edge_lines.__getitem__)
+    if bad is not None:
+        raise plan.error(plan.edge_lines[bad], cycle_message(bad[0], bad[1]))
 
 
 def _add_beliefs(plan: _Plan, store: Store, load: BulkLoad, rows: list[NewBelief]) -> None:

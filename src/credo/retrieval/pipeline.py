@@ -14,10 +14,11 @@ session and date lanes read). No lane touches the database per candidate.
 import math
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import NamedTuple, cast
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
+from credo.retrieval.bundle import Units
 from credo.retrieval.lanes import LANES, dialog
 from credo.retrieval.lanes.bfs import DEFAULT_DECAY, expand_hop
 from credo.retrieval.lanes.date import date_lane, windows
@@ -30,9 +31,13 @@ from credo.retrieval.rank import Scored, Weights, compose
 from credo.store import Store
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms
 from credo.store.graph import Link
-from credo.tokens import belief_tokens
+from credo.tokens import belief_tokens, marks
 from credo.types import Belief, RetrievalResult, RetrievedBelief
 
+if TYPE_CHECKING:  # loaded only when a candidate has truth links (``_currency``)
+    from credo.retrieval.currency import Currency, Standing
+
+_NONE = ((), (), ())  # a belief's standing when it has none: no marks
 # Lanes on by default: each earned its place in the LoCoMo ablation (docs/BENCHMARKS.md).
 DEFAULT_LANES: dict[str, bool] = {
     "bm25f": True,
@@ -56,6 +61,7 @@ class Options(NamedTuple):
     cluster_edge_weight_floor: float = clustering.DEFAULT_CLUSTER_EDGE_FLOOR
     cluster_diversity_target: int = clustering.DEFAULT_CLUSTER_DIVERSITY_TARGET
     with_doc_anchors: bool = False
+    include_superseded: bool = False  # pack superseded beliefs too, marked (history)
     weights: Weights = Weights()
     keyword_limit: int = 50  # BM25F hits considered
     graph_seeds: int = 20  # best BM25F hits that start the graph lanes
@@ -112,34 +118,74 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     text = query[:MAX_QUERY_CHARS].encode("utf-8", "replace").decode("utf-8")
     budget = options.token_budget
 
-    locked, locked_overflow, locked_costs = _place_locked(store.current_locks(), budget)
+    locks = store.current_locks()
+    ranked, rows, around_seeds = _rank(store, text, options)
+    content = {i: row[0] for i, row in rows.items()}
+    state = _currency(store, ranked, rows, locks, options)
+    units = None
+    standing: Mapping[str, Standing] = {}
+    relevant = None  # the ranked ids clustering reads edges among: all but those brought along
+    if state is not None:
+        if state.retired_locks:
+            locks = [b for b in locks if b.id not in state.retired_locks]
+        ranked = state.ranked
+        content.update((i, row[0]) for i, row in state.rows.items())
+        standing = state.standing
+        if state.groups:
+            units = Units([s.id for s in ranked], state.groups)
+            relevant = [s.id for s in ranked if s.id not in state.brought]
+    marked = _Marks(standing)
+    locked, locked_overflow, locked_costs = _place_locked(locks, budget, marked)
     locked_used = sum(locked_costs)
-    ranked, content, around_seeds = _rank(store, text, options)
     remaining = budget - locked_used
     ids = [s.id for s in ranked]
     # Costed when the pack first asks: the candidates past the first that does not fit are
     # never asked for (the cluster pack stops there), a third of them on a typical query.
     trails = store.trails(ids) if ids else {}
-    costs = _Costs(content, trails)
+    costs = _Costs(content, marked, trails)
+    # A conflict group is packed as one unit (retrieval/bundle.py).
+    unit_ids = ids if units is None else units.ids
+    unit_costs = costs if units is None else units.costs(costs)
     cluster_of: dict[str, int] = {}
     if options.use_intentional_clustering and ranked:
         # cluster_candidates + pack_with_clusters, for ids already ranked (compose's order).
+        pairs = _candidate_pairs(
+            store,
+            ids if relevant is None else relevant,
+            around_seeds,
+            options.cluster_edge_weight_floor,
+        )
         packed = clustering.pack_ranked(
-            ids,
-            pairs=_candidate_pairs(store, ids, around_seeds, options.cluster_edge_weight_floor),
-            token_costs=costs,
+            unit_ids,
+            pairs=pairs if units is None else units.pairs(pairs),
+            token_costs=unit_costs,
             token_budget=remaining,
             cluster_diversity_target=options.cluster_diversity_target,
         )
         cluster_of = dict(zip(packed.selected, packed.cluster_ids, strict=True))
     else:
-        packed = pack_by_score(ids, token_costs=costs, token_budget=remaining)
+        packed = pack_by_score(unit_ids, token_costs=unit_costs, token_budget=remaining)
+    dropped = packed.dropped
+    chosen = set(packed.selected)
+    if units is not None:
+        cluster_of = {m: c for u, c in cluster_of.items() for m in units.expand((u,))}
+        chosen = set(units.expand(packed.selected))
+        dropped = tuple(units.expand(dropped))
     # Clustering changes which beliefs are packed, not how relevant each one is: the
     # result lists them by score (the order of ``ranked``), so a model reads the best
     # first either way.
-    chosen = set(packed.selected)
     out = [
-        RetrievedBelief(b.id, b.content, 0.0, True, cost, {"locked": 1.0}, None, b.trail)
+        RetrievedBelief(
+            b.id,
+            b.content,
+            0.0,
+            True,
+            cost,
+            {"locked": 1.0},
+            None,
+            *standing.get(b.id, _NONE),
+            trail=b.trail,
+        )
         for b, cost in zip(locked, locked_costs, strict=True)
     ]
     out += [
@@ -151,7 +197,8 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             costs[s.id],
             s.lanes,
             cluster_of.get(s.id),
-            trails.get(s.id, ""),
+            *standing.get(s.id, _NONE),
+            trail=trails.get(s.id, ""),
         )
         for s in ranked
         if s.id in chosen
@@ -165,38 +212,101 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         beliefs=tuple(out),
         token_budget=budget,
         used_tokens=locked_used + packed.used_tokens,
-        dropped=tuple(packed.dropped),
+        dropped=tuple(dropped),
         locked_overflow=tuple(b.id for b in locked_overflow),
         doc_anchors=anchors,
         clustering=options.use_intentional_clustering,
+        superseded=() if state is None else state.superseded,
     )
 
 
+def _currency(
+    store: Store,
+    ranked: list[Scored],
+    rows: Mapping[str, CandidateRow],
+    locks: list[Belief],
+    options: Options,
+) -> "Currency | None":
+    """Supersession and contradiction over the ranking (retrieval/currency.py), or None when
+    no candidate and no lock has a SUPERSEDES, CONTRADICTS or RESOLVES edge to a live
+    belief: then nothing changes, and the module is not even loaded.
+
+    The truth graph is kept with the store's truth links while the store does not change,
+    so a long-lived process reads each belief's links once, whatever the queries."""
+    lock_ids = [b.id for b in locks]
+    asked = [*(s.id for s in ranked), *lock_ids]
+    reader = store.truth_reader()
+    graph = reader.kept.get("graph")
+    if graph is None:
+        read = reader.links(asked)
+        if not read[0]:
+            return None
+        from credo.retrieval.currency import TruthGraph
+
+        graph = reader.kept["graph"] = TruthGraph(reader.links)
+        graph.add(asked, read)
+    else:
+        graph.load(asked)
+        if not graph.touches(asked):
+            return None
+    from credo.retrieval.currency import resolve
+
+    return resolve(
+        ranked,
+        rows,
+        lock_ids,
+        graph,  # type: ignore[arg-type]
+        weights=options.weights,
+        include_superseded=options.include_superseded,
+    )
+
+
+class _Marks(dict[str, str]):
+    """id -> its marks (``tokens.marks``), made on first lookup ("" for none)."""
+
+    __slots__ = ("_standing",)
+
+    def __init__(self, standing: "Mapping[str, Standing]") -> None:
+        super().__init__()
+        self._standing = standing
+
+    def __missing__(self, belief_id: str) -> str:
+        said = self._standing.get(belief_id)
+        text = self[belief_id] = "" if said is None else marks(*said)
+        return text
+
+
 class _Costs(dict[str, int]):
-    """Token cost of each candidate, computed on first lookup from its content and trail."""
+    """Token cost of each candidate, computed on first lookup from its content, marks and
+    trail."""
 
-    __slots__ = ("_content", "_trails")
+    __slots__ = ("_content", "_marked", "_trails")
 
-    def __init__(self, content: Mapping[str, str], trails: Mapping[str, str]) -> None:
+    def __init__(
+        self, content: Mapping[str, str], marked: Mapping[str, str], trails: Mapping[str, str]
+    ) -> None:
         super().__init__()
         self._content = content
+        self._marked = marked
         self._trails = trails
 
     def __missing__(self, belief_id: str) -> int:
+        text = self._content[belief_id]
+        trail = self._trails.get(belief_id, "")
         cost = self[belief_id] = belief_tokens(
-            belief_id, self._content[belief_id], False, self._trails.get(belief_id, "")
+            belief_id, text, False, self._marked[belief_id], trail
         )
         return cost
 
 
 def _place_locked(
-    locked: list[Belief], budget: int
+    locked: list[Belief], budget: int, marked: Mapping[str, str]
 ) -> tuple[list[Belief], list[Belief], list[int]]:
     """L0: locked beliefs first, never trimmed for relevance; but if they alone exceed half
     the budget, the other half stays reserved for the query, and the locks beyond it are
     listed (``locked_overflow``), never dropped silently. Returns (placed, overflow, the
     placed beliefs' costs)."""
-    costs = [belief_tokens(b.id, b.content, True, b.trail) for b in locked]
+    costs = [belief_tokens(b.id, b.content, True, marked[b.id], b.trail) for b in locked]
     cap = budget if sum(costs) <= budget // 2 else budget // 2
     placed: list[Belief] = []
     placed_costs: list[int] = []
@@ -214,8 +324,8 @@ def _place_locked(
 
 def _rank(
     store: Store, text: str, options: Options
-) -> tuple[list[Scored], dict[str, str], tuple[set[str], list[Link]] | None]:
-    """Candidates ranked by ``compose``, their content, and the graph seeds with every
+) -> tuple[list[Scored], dict[str, CandidateRow], tuple[set[str], list[Link]] | None]:
+    """Candidates ranked by ``compose``, their rows, and the graph seeds with every
     live link touching them (None when the graph lanes did not run or a hub cut the
     links short): clustering reuses those links instead of reading them again."""
     lanes = {**DEFAULT_LANES, **options.lanes}
@@ -267,14 +377,13 @@ def _rank(
         lane_scores["session"] = session_lane(keyword, sessions)
     if lanes["date"] and (dates := windows(text)):
         lane_scores["date"] = date_lane(dates, {i: row[4] for i, row in rows.items()})
-    content = {i: row[0] for i, row in rows.items()}
     if lanes["speaker"] and terms:
-        lane_scores["speaker"] = speaker_lane(set(terms), content)
+        lane_scores["speaker"] = speaker_lane(set(terms), {i: row[0] for i, row in rows.items()})
     confidence = {i: row[1] / (row[1] + row[2]) for i, row in rows.items()}
     ranked = compose(lane_scores, confidence, options.weights)
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
-    return ranked, content, around_seeds
+    return ranked, rows, around_seeds
 
 
 def _explain_dialog(

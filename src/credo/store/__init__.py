@@ -29,13 +29,22 @@ from credo.store.migrations import (
     current_version,
     migrate,
 )
+from credo.store.truth import TruthQueries
 from credo.types import StoreStats
 
 __all__ = ["LATEST_VERSION", "KeywordHit", "Link", "Store"]
 
 
 class Store(
-    BeliefTable, EdgeTable, AnchorTable, LogTable, FtsIndex, GraphQueries, HrrTraces, FileTable
+    BeliefTable,
+    EdgeTable,
+    AnchorTable,
+    LogTable,
+    FtsIndex,
+    GraphQueries,
+    TruthQueries,
+    HrrTraces,
+    FileTable,
 ):
     """One SQLite file: opened, migrated, and wrapped in a re-entrant transaction scope."""
 

@@ -73,6 +73,15 @@ class BeliefTable:
             )
         return belief
 
+    def get_beliefs(self, ids: Iterable[str]) -> dict[str, Belief]:
+        """id -> ``Belief`` for those of ``ids`` that are stored, forgotten ones too (one
+        query)."""
+        rows = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM beliefs b WHERE b.id IN (SELECT value FROM json_each(?))",
+            (json_array(ids),),
+        )
+        return {str(r[0]): _belief(r) for r in rows}
+
     def live_ids(self, ids: Iterable[str]) -> set[str]:
         """Those of ``ids`` that name a stored, not forgotten belief (one query)."""
         rows = self.conn.execute(

@@ -40,7 +40,9 @@ it with remember_belief (one short self-contained statement; pass doc= for the f
 about). Lock it with lock_belief only when the user confirms it as a rule.
 3. After a belief helped or misled you, report it with give_feedback (used / harmful).
 4. Connect beliefs with relate_beliefs, and beliefs to files with link_document; \
-list_anchors answers "which beliefs are about this file?".
+list_anchors answers "which beliefs are about this file?". When a newer belief replaces an \
+old one, relate_beliefs(new, old, "SUPERSEDES"): searches then serve the new one. Beliefs \
+marked "conflicts with" disagree: ask the user which holds, then resolve_conflict.
 Tool errors explain what was wrong and what to do; fix the call and retry."""
 
 
@@ -99,17 +101,24 @@ def build_server(memory: Memory) -> MCPServer:
         budget: Annotated[
             int, Field(ge=1, le=100_000, description="Token budget for the packed beliefs.")
         ] = 2400,
+        history: Annotated[
+            bool, Field(description="Also pack superseded beliefs (marked superseded_by).")
+        ] = False,
     ) -> dict[str, Any]:
         """Recall what this project's memory knows about a topic. Call it first.
 
         Returns the beliefs that matter for the query, packed into the token budget: locked
         beliefs (user-confirmed ground truth) first, then the best matches by relevance. Each
         belief has its id (use it with the other tools), content, locked flag, score,
-        cluster_id (beliefs on the same sub-topic share one) and doc_anchors (the files and
-        line ranges it is about). `memory_block` is the same result as one text block.
+        cluster_id (beliefs on the same sub-topic share one), doc_anchors (the files and
+        line ranges it is about), replaces (older beliefs it supersedes, left out) and
+        conflicts (beliefs it contradicts, packed beside it: ask the user which holds).
+        `memory_block` is the same result as one text block.
         """
         with _tool_errors():
-            result = memory.retrieve(query, token_budget=budget, with_doc_anchors=True)
+            result = memory.retrieve(
+                query, token_budget=budget, with_doc_anchors=True, include_superseded=history
+            )
         return {**result_json(result), "memory_block": memory_block(result)}
 
     @server.tool(title="Remember a belief", annotations=_write(idempotent=False))
@@ -164,14 +173,34 @@ def build_server(memory: Memory) -> MCPServer:
             Field(ge=-1.0, le=1.0, description="Optional weight in [-1, 1]; default by type."),
         ] = None,
     ) -> dict[str, Any]:
-        """Add a typed edge src -> dst, e.g. a correction SUPERSEDES an old belief, a test
-        TESTS a requirement, evidence SUPPORTS a claim. Related beliefs are recalled together.
+        """Add a typed edge src -> dst, e.g. a correction SUPERSEDES an old belief (searches
+        then serve the new one in its place), a test TESTS a requirement, evidence SUPPORTS a
+        claim. Related beliefs are recalled together.
 
-        Returns the edge. Adding the same (src, dst, type) twice is an error.
+        Returns the edge. Adding the same (src, dst, type) twice is an error, and so is
+        superseding a locked belief: only the user can retire a lock.
         """
         with _tool_errors():
             edge = memory.relate(src, dst, type, weight=weight)
         return {"edge": to_jsonable(edge)}
+
+    @server.tool(title="List open contradictions", annotations=READ_ONLY)
+    async def list_conflicts() -> dict[str, Any]:
+        """List the open contradictions: pairs of current beliefs joined by CONTRADICTS and
+        not yet resolved, the locked one first when one is (it outranks the other). Returns
+        the pairs; settle one with resolve_conflict once the user says which holds."""
+        with _tool_errors():
+            found = memory.conflicts()
+        return {"conflicts": to_jsonable(found)}
+
+    @server.tool(title="Resolve a contradiction", annotations=_write(idempotent=False))
+    async def resolve_conflict(winner: BeliefId, loser: BeliefId) -> dict[str, Any]:
+        """Settle a contradiction the user decided: winner SUPERSEDES and RESOLVES loser, so
+        searches serve the winner only. A locked loser cannot be retired this way (the
+        user does it). Returns the edges written."""
+        with _tool_errors():
+            written = memory.resolve(winner, loser)
+        return {"edges": to_jsonable(written)}
 
     @server.tool(title="Link a belief to a document", annotations=_write(idempotent=True))
     async def link_document(

@@ -28,6 +28,9 @@ LAZY_COMMANDS: dict[str, str] = {
     "dedup": "credo.surfaces.cli.dedup:dedup",
     "demo": "credo.surfaces.cli.demo:demo",
     "backup": "credo.surfaces.cli.ops:backup",
+    "conflicts": "credo.surfaces.cli.truth:conflicts",
+    "history": "credo.surfaces.cli.truth:history",
+    "resolve": "credo.surfaces.cli.truth:resolve",
     "restore": "credo.surfaces.cli.ops:restore",
 }
 
@@ -192,6 +195,7 @@ def unlock(ctx: click.Context, belief_id: str, as_json: bool) -> None:
 @click.argument("edge_type", metavar="TYPE")
 @click.option("--weight", type=float, help="Edge weight in [-1, 1] (default: the type's valence).")
 @click.option("--anchor-text", help="Words SRC uses for DST; they make DST findable by them.")
+@click.option("--force", is_flag=True, help="Let SRC supersede a locked DST (the user's call).")
 @json_option
 @click.pass_context
 def relate(
@@ -201,10 +205,14 @@ def relate(
     edge_type: str,
     weight: float | None,
     anchor_text: str | None,
+    force: bool,
     as_json: bool,
 ) -> None:
-    """Add a typed edge SRC -TYPE-> DST (SUPPORTS, CITES, DERIVED_FROM, ...)."""
-    edge = open_memory(ctx).relate(src, dst, edge_type, weight=weight, anchor_text=anchor_text)
+    """Add a typed edge SRC -TYPE-> DST (SUPPORTS, CITES, DERIVED_FROM, ...). SRC SUPERSEDES
+    DST retires DST: searches serve SRC in its place."""
+    edge = open_memory(ctx).relate(
+        src, dst, edge_type, weight=weight, anchor_text=anchor_text, force=force
+    )
     emit(as_json, edge, f"{edge.src} -{edge.type.value}({edge.weight:g})-> {edge.dst}")
 
 
@@ -320,6 +328,7 @@ def export(ctx: click.Context, file: str, as_json: bool) -> None:
 )
 @click.option("--explain", is_flag=True, help="Show each lane's contribution.")
 @click.option("--no-anchors", is_flag=True, help="Leave document anchors out.")
+@click.option("--history", is_flag=True, help="Pack superseded beliefs too, marked.")
 @json_option
 @click.pass_context
 def search(
@@ -330,6 +339,7 @@ def search(
     lane_flags: tuple[str, ...],
     explain: bool,
     no_anchors: bool,
+    history: bool,
     as_json: bool,
 ) -> None:
     """Retrieve the beliefs that matter for QUERY, packed into the token budget."""
@@ -348,6 +358,7 @@ def search(
         lanes=lanes,
         use_intentional_clustering=cluster,
         with_doc_anchors=not no_anchors,
+        include_superseded=history,
     )
     emit(as_json, result_json(result), lambda: result_text(result, explain=explain))
 

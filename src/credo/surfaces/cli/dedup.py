@@ -65,7 +65,13 @@ def dedup(
             text += (
                 f"\nwrote {len(applied.written)} SUPERSEDES edges "
                 f"({len(applied.skipped_existing)} already there, "
-                f"{len(applied.skipped_locked)} locked members left alone); "
+                f"{len(applied.skipped_locked)} locked members left alone"
+                + (
+                    f", {len(applied.skipped_cycle)} that would close a cycle"
+                    if applied.skipped_cycle
+                    else ""
+                )
+                + "); "
                 "undo with `credo dedup --undo`"
             )
     click.echo(json_text(data) if as_json else text)

@@ -1,8 +1,8 @@
 """``credo search`` without click: the plain forms of the command a shell user types most.
 
 Importing click (and the CLI's dozens of commands) costs ~35 ms of a ~150 ms budget, so ``credo
-[--db PATH] search QUERY [--budget N] [--json] [--explain] [--no-anchors]`` is parsed here and
-run straight through ``Memory`` and ``render``, exactly as the ``search`` of
+[--db PATH] search QUERY [--budget N] [--json] [--explain] [--no-anchors] [--history]`` is
+parsed here and run straight through ``Memory`` and ``render``, exactly as the ``search`` of
 ``credo.surfaces.cli.commands`` would. Anything else (``--help``, ``--lane``, ``--cluster``, a
 malformed value, an unknown option) returns ``None`` and click takes over; so does any failure
 before the result is printed: click then runs the command again and reports the error its usual
@@ -15,7 +15,7 @@ import os
 import sys
 from typing import NamedTuple
 
-FLAGS = ("--json", "--explain", "--no-anchors")
+FLAGS = ("--json", "--explain", "--no-anchors", "--history")
 
 
 class SearchArgs(NamedTuple):
@@ -25,6 +25,7 @@ class SearchArgs(NamedTuple):
     as_json: bool
     explain: bool
     no_anchors: bool
+    history: bool = False
 
 
 def parse_search(argv: list[str]) -> SearchArgs | None:
@@ -58,7 +59,13 @@ def parse_search(argv: list[str]) -> SearchArgs | None:
     if query is None:
         return None
     return SearchArgs(
-        query, db, budget, "--json" in seen, "--explain" in seen, "--no-anchors" in seen
+        query,
+        db,
+        budget,
+        "--json" in seen,
+        "--explain" in seen,
+        "--no-anchors" in seen,
+        "--history" in seen,
     )
 
 
@@ -77,7 +84,10 @@ def run_search(argv: list[str]) -> int | None:
 
         with Memory(args.db, source="cli") as memory:
             result = memory.retrieve(
-                args.query, token_budget=args.budget, with_doc_anchors=not args.no_anchors
+                args.query,
+                token_budget=args.budget,
+                with_doc_anchors=not args.no_anchors,
+                include_superseded=args.history,
             )
         text = (
             json_text(result_json(result))

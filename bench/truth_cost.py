@@ -1,0 +1,115 @@
+"""What supersession and contradiction cost a warm retrieve, measured in pairs.
+
+    python bench/truth_cost.py [--size 10000] [--queries 300] [--passes 2]
+
+This machine's speed drifts by a third from minute to minute, more than the step costs, so
+two runs of bench/latency.py (one per tree) cannot resolve a fraction of a millisecond. Here
+each query is retrieved twice in one process, with the step on and with it off (the
+pipeline's ``_currency`` replaced by one that says "no truth links"), in alternating order;
+the figure is the median of the per-query differences. The stores are bench/latency.py's
+synthetic store (``synth.write_records(size, 2, text="zipf")``: 2 edges per belief, one in
+eight of them CONTRADICTS, none SUPERSEDES) and two variants of it with the same beliefs and
+the same other edges:
+
+- latency store: as bench/latency.py builds it (~0.25 CONTRADICTS per belief: about 40% of a
+  query's candidates are in a conflict, and ~50 beliefs are brought along per query);
+- sparse: one in twenty of those CONTRADICTS edges kept, and as many SUPERSEDES edges
+  (a belief superseding a neighbour: a store where beliefs sometimes change);
+- none: no SUPERSEDES, CONTRADICTS or RESOLVES edge (the step reads, finds nothing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from credo import Memory
+from credo.retrieval import pipeline
+from latency import queries
+from synth import write_records
+
+TRUTH = {"SUPERSEDES", "CONTRADICTS", "RESOLVES"}
+
+
+def variant(records: Path, name: str, out: Path) -> Path:
+    """The latency store's records with its truth edges kept (``latency``), thinned to one
+    in twenty plus as many turned into SUPERSEDES from the newer belief to the older
+    (``sparse``: never a cycle), or dropped (``none``)."""
+    kept: list[str] = []
+    truth = 0
+    seen: set[tuple[str, str]] = set()
+    for line in records.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        if record["kind"] == "edge" and record["type"] in TRUTH and name != "latency":
+            truth += 1
+            if name == "none" or truth % 20 not in (0, 10):
+                continue
+            if truth % 20 == 10:
+                older, newer = sorted((record["src"], record["dst"]), key=lambda i: int(i[1:]))
+                if (newer, older) in seen:
+                    continue
+                seen.add((newer, older))
+                line = json.dumps(
+                    {"kind": "edge", "src": newer, "dst": older, "type": "SUPERSEDES"}
+                )
+        kept.append(line)
+    out.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    return out
+
+
+def paired(db: Path, texts: list[str], passes: int) -> tuple[float, float, float]:
+    """(median on, median off, median of per-query on - off) in ms, warm."""
+    real = pipeline._currency
+
+    def off(*args: object) -> None:
+        return None
+
+    on_times: list[float] = []
+    off_times: list[float] = []
+    with Memory(db, root=db.parent) as memory:
+        for text in texts[:20]:
+            memory.retrieve(text)
+        for n, text in enumerate(texts * passes):
+            for step in (real, off) if n % 2 else (off, real):
+                pipeline._currency = step  # type: ignore[assignment]
+                started = time.perf_counter()
+                memory.retrieve(text)
+                spent = (time.perf_counter() - started) * 1000
+                (on_times if step is real else off_times).append(spent)
+    pipeline._currency = real
+    diffs = [a - b for a, b in zip(on_times, off_times, strict=True)]
+    return statistics.median(on_times), statistics.median(off_times), statistics.median(diffs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", type=int, default=10_000)
+    parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--passes", type=int, default=2)
+    args = parser.parse_args()
+    texts = queries(args.queries)
+    print(f"{args.size} beliefs, {args.queries} queries x {args.passes} passes, warm (ms)")
+    print(
+        f"{'store':<14} {'truth edges':>11} {'on p50':>8} {'off p50':>8} {'step (median diff)':>19}"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        base = write_records(Path(folder) / "r.jsonl", args.size, 2, text="zipf")
+        for name in ("latency store", "sparse", "none"):
+            records = variant(base, name.split()[0], Path(folder) / f"{name[:6]}.jsonl")
+            db = Path(folder) / f"{name[:6]}.db"
+            with Memory(db, root=Path(folder)) as memory:
+                memory.import_records(records)
+                truth = sum(memory.stats().edges_by_type.get(t, 0) for t in TRUTH)
+            on, off, step = paired(db, texts, args.passes)
+            print(f"{name:<14} {truth:>11} {on:>8.2f} {off:>8.2f} {step:>19.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+"""The views of beliefs changing: a belief's lineage (``credo history``) and the open
+contradictions (``credo conflicts``), under the rules retrieval packs by
+(``credo.retrieval.currency``). Read only; loaded by those commands, never by a query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, NamedTuple
+
+from credo.retrieval.currency import TruthGraph
+from credo.store.truth import SUPERSEDES
+
+if TYPE_CHECKING:
+    from credo.store import Store
+    from credo.store.truth import TruthFacts, TruthLink
+    from credo.types import Belief
+
+
+class Conflict(NamedTuple):
+    """Two live, current beliefs joined by CONTRADICTS and not by RESOLVES. ``first`` is the
+    locked one when one is (it outranks the other), else the smaller id."""
+
+    first: Belief
+    second: Belief
+
+
+class Step(NamedTuple):
+    """One belief of a lineage.
+
+    Attributes:
+        status: ``current`` (packed by default), ``superseded`` (a live belief supersedes
+            it) or ``forgotten``.
+        supersedes: the beliefs it supersedes directly (any status).
+        superseded_by: the beliefs that supersede it directly (any status).
+    """
+
+    belief: Belief
+    status: str
+    supersedes: tuple[str, ...]
+    superseded_by: tuple[str, ...]
+
+
+class History(NamedTuple):
+    """A belief's lineage, oldest first (created_at, then id); ``current`` names the
+    beliefs of it that retrieval packs."""
+
+    id: str
+    current: tuple[str, ...]
+    steps: tuple[Step, ...]
+
+
+def lineage(store: Store, belief_id: str) -> History:
+    """Every belief joined to ``belief_id`` by SUPERSEDES edges, in either direction."""
+    edges = store.lineage_edges(belief_id)
+    beliefs = store.get_beliefs({belief_id, *(end for edge in edges for end in edge)})
+    live = {i for i, b in beliefs.items() if b.deleted_at is None}
+    graph = TruthGraph(_serve([(s, d, SUPERSEDES) for s, d in edges if s in live and d in live]))
+    graph.close_upward(live)
+    steps = []
+    for belief in sorted(beliefs.values(), key=lambda b: (b.created_at, b.id)):
+        i = belief.id
+        status = (
+            "forgotten" if i not in live else "superseded" if not graph.current(i) else "current"
+        )
+        steps.append(
+            Step(
+                belief,
+                status,
+                tuple(sorted(d for s, d in edges if s == i)),
+                tuple(sorted(s for s, d in edges if d == i)),
+            )
+        )
+    current = tuple(sorted(s.belief.id for s in steps if s.status == "current"))
+    return History(belief_id, current, tuple(steps))
+
+
+def open_conflicts(store: Store) -> list[Conflict]:
+    """Every open contradiction, each pair once, sorted by (first id, second id)."""
+    pairs = store.contradiction_ids()
+    ends = {end for pair in pairs for end in pair}
+    graph = TruthGraph(store.truth_reader().links)
+    graph.close_upward(ends)
+    beliefs = store.get_beliefs(ends)
+    found: dict[tuple[str, str], Conflict] = {}
+    for a, b in pairs:
+        if not (graph.current(a) and graph.current(b)) or b not in graph.conflicts(a):
+            continue
+        first, second = beliefs[a], beliefs[b]
+        if (not second.locked, second.id) < (not first.locked, first.id):
+            first, second = second, first
+        found.setdefault((first.id, second.id), Conflict(first, second))
+    return [found[key] for key in sorted(found)]
+
+
+def _serve(links: list[TruthLink]) -> Callable[[Iterable[str]], TruthFacts]:
+    """A ``Fetch`` over links already in hand (a lineage is read whole)."""
+    by_id: dict[str, list[TruthLink]] = {}
+    for link in links:
+        by_id.setdefault(link[0], []).append(link)
+        by_id.setdefault(link[1], []).append(link)
+
+    def fetch(ids: Iterable[str]) -> TruthFacts:
+        return {i: tuple(by_id[i]) for i in ids if i in by_id}, {}, frozenset()
+
+    return fetch

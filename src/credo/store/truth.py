@@ -1,0 +1,243 @@
+"""Reads for truth maintenance: the SUPERSEDES, CONTRADICTS and RESOLVES edges between live
+beliefs (SYSTEM.md § Beliefs change). The store only reads them; which belief is current
+is decided above (``credo.retrieval.currency``).
+
+A retrieve asks for the links of its candidates in one batched query (``truth_links``). A
+long-lived process asks again for the beliefs its next query meets, so the answers are kept
+per belief until the store changes (another connection commits or this one writes: the
+version ``current_locks`` watches); a warm engine then reads only the beliefs it has not
+met since the last write.
+"""
+
+# Evaluated annotations, for a cheaper import: see credo/types.py.
+
+import sqlite3
+import time
+from collections.abc import Callable, Iterable
+
+from credo.store.db import json_array, store_version
+from credo.store.fts import CandidateRow
+
+SUPERSEDES = "SUPERSEDES"
+CONTRADICTS = "CONTRADICTS"
+RESOLVES = "RESOLVES"
+_TYPES = f"('{SUPERSEDES}','{CONTRADICTS}','{RESOLVES}')"
+
+
+# A SUPERSEDES, CONTRADICTS or RESOLVES edge between two live beliefs: (src, dst, type).
+# Plain tuples, like CandidateRow: a named tuple class costs every fresh process ~0.2 ms.
+TruthLink = tuple[str, str, str]
+
+
+# Each truth edge touching one of the ids (json ?1) whose other end is live, with that end's
+# row (locked, then a CandidateRow's columns): out-edges by the primary key, in-edges by
+# edges_dst, which holds (dst, src, type): neither side reads an edge row.
+_LINKS = (
+    "SELECT j.value, e.src, e.dst, e.type, b.locked, b.content, b.alpha, b.beta, b.session, "
+    "b.created_at FROM json_each(?1) AS j CROSS JOIN edges AS e ON e.src = j.value "
+    f"JOIN beliefs AS b ON b.id = e.dst WHERE e.type IN {_TYPES} AND b.deleted_at IS NULL "
+    "UNION ALL "
+    "SELECT j.value, e.src, e.dst, e.type, b.locked, b.content, b.alpha, b.beta, b.session, "
+    "b.created_at FROM json_each(?1) AS j CROSS JOIN edges AS e ON e.dst = j.value "
+    f"JOIN beliefs AS b ON b.id = e.src WHERE e.type IN {_TYPES} AND b.deleted_at IS NULL"
+)
+
+# The supersession lineage of a belief: every belief joined to it by SUPERSEDES edges in
+# either direction, forgotten ones included (history is an audit view).
+_LINEAGE = (
+    "WITH RECURSIVE n(id) AS (SELECT ?1 UNION "
+    f"SELECT e.src FROM n JOIN edges AS e ON e.dst = n.id WHERE e.type = '{SUPERSEDES}' UNION "
+    f"SELECT e.dst FROM n JOIN edges AS e ON e.src = n.id WHERE e.type = '{SUPERSEDES}' "
+    "LIMIT ?2) "
+    "SELECT e.src, e.dst FROM n JOIN edges AS e ON e.src = n.id "
+    f"WHERE e.type = '{SUPERSEDES}' ORDER BY e.src, e.dst"
+)
+
+# Is there a SUPERSEDES path from ?1 to ?2 (forgotten beliefs included: one revived would
+# bring the path back)?
+_PATH = (
+    "WITH RECURSIVE n(id) AS (SELECT ?1 UNION "
+    f"SELECT e.dst FROM n JOIN edges AS e ON e.src = n.id WHERE e.type = '{SUPERSEDES}') "
+    "SELECT 1 FROM n WHERE id = ?2 LIMIT 1"
+)
+
+LINEAGE_LIMIT = 10_000  # beliefs in one lineage: a bound, never reached by real chains
+
+
+# What ``truth_links`` read: (each asked belief's links, for those that have any; the row of
+# every other end met; which of those ends are locked).
+TruthFacts = tuple[dict[str, tuple[TruthLink, ...]], dict[str, CandidateRow], frozenset[str]]
+
+
+# A far end as read: (locked, its CandidateRow).
+_End = tuple[bool, CandidateRow]
+
+# Every truth edge between two live beliefs, with both ends' rows: the whole index at once.
+_ALL = (
+    "SELECT e.src, e.dst, e.type, s.locked, s.content, s.alpha, s.beta, s.session, "
+    "s.created_at, d.locked, d.content, d.alpha, d.beta, d.session, d.created_at "
+    "FROM edges AS e JOIN beliefs AS s ON s.id = e.src JOIN beliefs AS d ON d.id = e.dst "
+    f"WHERE e.type IN {_TYPES} AND s.deleted_at IS NULL AND d.deleted_at IS NULL"
+)
+# What reading every truth edge costs, before a store has measured its own (a scan of the
+# edges table: ~7 ms for 20k edges here): the first price in the ski-rental rule below.
+ESTIMATED_SECONDS_PER_EDGE = 4e-7
+MIN_PRICE_SECONDS = 0.002  # below this much spent, no full read is worth a count of edges
+
+
+class _Memo:
+    """The truth links read at one store version. ``complete``: every live truth edge is
+    here (an id without an entry has none). ``kept``: what the engine derived from them,
+    kept for as long as they hold (retrieval/pipeline.py keeps its truth graph there)."""
+
+    __slots__ = ("complete", "ends", "kept", "links", "spent", "version")
+
+    def __init__(self, version: tuple[int, int]) -> None:
+        self.version = version
+        self.links: dict[str, tuple[TruthLink, ...]] = {}
+        self.ends: dict[str, _End] = {}
+        self.complete = False
+        self.spent = 0.0  # seconds of batched reads at this version
+        self.kept: dict[str, object] = {}
+
+
+class TruthReader:
+    """The truth links as one retrieve reads them: at the store version seen when it began
+    (data read later is at least as new, and the next retrieve sees the version move)."""
+
+    __slots__ = ("_memo", "_read")
+
+    def __init__(self, read: "Callable[[_Memo, Iterable[str]], TruthFacts]", memo: _Memo):
+        self._read = read
+        self._memo = memo
+
+    @property
+    def kept(self) -> dict[str, object]:
+        """What the engine derived at this version (empty when the store moved)."""
+        return self._memo.kept
+
+    def links(self, ids: Iterable[str]) -> TruthFacts:
+        """``TruthQueries.truth_links`` at this reader's version."""
+        return self._read(self._memo, ids)
+
+
+class TruthQueries:
+    """Reads a long-lived process repeats (the module docstring): answers kept per belief
+    until the store changes, and once the batched reads at one version have cost what
+    reading every truth edge costs, every truth edge read at once (the ski-rental rule of
+    the bm25 mirror, store/bm25_policy.py): a warm engine then reads none per query, a
+    one-shot process (the hook, ``credo search``) never pays for the whole."""
+
+    conn: sqlite3.Connection
+    _truth_memo: _Memo | None = None
+    _truth_build_seconds: float | None = None  # the last full read's measured cost
+
+    def truth_links(self, ids: Iterable[str]) -> TruthFacts:
+        """The truth links of ``ids`` (which must be live): id -> its SUPERSEDES, CONTRADICTS
+        and RESOLVES edges whose other end is live, sorted, for the ids that have any; and
+        the row of every other end. One query for the ids not read since the store last
+        changed."""
+        return self.truth_reader().links(ids)
+
+    def truth_reader(self) -> TruthReader:
+        """A reader of the truth links at the store's current version (one version check)."""
+        if self.conn.in_transaction:  # what it sees may yet be rolled back: keep nothing
+            return TruthReader(self._truth_at, _Memo((-1, -1)))
+        version = store_version(self.conn)
+        memo = self._truth_memo
+        if memo is None or memo.version != version:
+            memo = self._truth_memo = _Memo(version)
+        return TruthReader(self._truth_at, memo)
+
+    def _truth_at(self, memo: _Memo, ids: Iterable[str]) -> TruthFacts:
+        wanted = list(dict.fromkeys(ids))
+        if not memo.complete:
+            missing = [i for i in wanted if i not in memo.links]
+            if missing and memo.version[0] >= 0 and memo.spent >= self._truth_price(memo.spent):
+                self._read_all_truth(memo)
+            elif missing:
+                started = time.perf_counter()
+                self._read_truth(missing, memo)
+                memo.spent += time.perf_counter() - started
+        links, ends = memo.links, memo.ends
+        found = {i: got for i in wanted if (got := links.get(i))}
+        if not found:
+            return {}, {}, frozenset()
+        far = {dst if src == i else src for i, got in found.items() for src, dst, _ in got}
+        return (
+            found,
+            {end: ends[end][1] for end in far},
+            frozenset(end for end in far if ends[end][0]),
+        )
+
+    def _read_truth(self, ids: list[str], memo: _Memo) -> None:
+        """Read the links of ``ids`` into ``memo`` (an empty tuple for none) and their far
+        ends."""
+        read: dict[str, list[TruthLink]] = {i: [] for i in ids}
+        for r in self.conn.execute(_LINKS, (json_array(ids),)):
+            read[r[0]].append((r[1], r[2], r[3]))
+            memo.ends[r[2] if r[1] == r[0] else r[1]] = (
+                bool(r[4]),
+                (r[5], r[6], r[7], r[8], r[9]),
+            )
+        for i, got in read.items():
+            memo.links[i] = tuple(sorted(got)) if got else ()
+
+    def _read_all_truth(self, memo: _Memo) -> None:
+        """Read every live truth edge into ``memo`` and mark it complete."""
+        started = time.perf_counter()
+        read: dict[str, list[TruthLink]] = {}
+        ends = memo.ends
+        for r in self.conn.execute(_ALL):
+            link = (r[0], r[1], r[2])
+            read.setdefault(r[0], []).append(link)
+            read.setdefault(r[1], []).append(link)
+            ends[r[0]] = (bool(r[3]), (r[4], r[5], r[6], r[7], r[8]))
+            ends[r[1]] = (bool(r[9]), (r[10], r[11], r[12], r[13], r[14]))
+        memo.links = {i: tuple(sorted(got)) for i, got in read.items()}
+        memo.complete = True
+        self._truth_build_seconds = time.perf_counter() - started
+
+    def _truth_price(self, spent: float) -> float:
+        """What reading every truth edge costs, in seconds (the last read's, else an
+        estimate from the number of edges, counted once ``spent`` makes it worth asking)."""
+        if self._truth_build_seconds is not None:
+            return self._truth_build_seconds
+        if spent < MIN_PRICE_SECONDS:
+            return MIN_PRICE_SECONDS
+        edges = self.conn.execute("SELECT count(*) FROM edges").fetchone()[0]
+        return edges * ESTIMATED_SECONDS_PER_EDGE
+
+    def supersedes_path(self, start: str, goal: str) -> bool:
+        """Whether SUPERSEDES edges lead from ``start`` to ``goal`` (any belief, forgotten
+        ones included)."""
+        return self.conn.execute(_PATH, (start, goal)).fetchone() is not None
+
+    def supersedes_below(self, ids: Iterable[str]) -> list[tuple[str, str]]:
+        """(src, dst) of every SUPERSEDES edge reachable from ``ids`` by following them from
+        src to dst (any belief, forgotten ones included): what a cycle check needs."""
+        rows = self.conn.execute(
+            "WITH RECURSIVE n(id) AS (SELECT value FROM json_each(?1) UNION "
+            f"SELECT e.dst FROM n JOIN edges AS e ON e.src = n.id WHERE e.type = '{SUPERSEDES}') "
+            "SELECT e.src, e.dst FROM n JOIN edges AS e ON e.src = n.id "
+            f"WHERE e.type = '{SUPERSEDES}' ORDER BY e.src, e.dst",
+            (json_array(sorted(set(ids))),),
+        ).fetchall()
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    def lineage_edges(self, belief_id: str) -> list[tuple[str, str]]:
+        """(src, dst) of every SUPERSEDES edge in the lineage of ``belief_id``: the beliefs
+        joined to it by SUPERSEDES in either direction, forgotten ones included."""
+        rows = self.conn.execute(_LINEAGE, (belief_id, LINEAGE_LIMIT)).fetchall()
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    def contradiction_ids(self) -> list[tuple[str, str]]:
+        """(src, dst) of every CONTRADICTS edge between two live beliefs, sorted (a scan of
+        the edges: for ``credo conflicts``, never the read path)."""
+        rows = self.conn.execute(
+            "SELECT e.src, e.dst FROM edges AS e "
+            "JOIN beliefs AS s ON s.id = e.src AND s.deleted_at IS NULL "
+            "JOIN beliefs AS d ON d.id = e.dst AND d.deleted_at IS NULL "
+            f"WHERE e.type = '{CONTRADICTS}' ORDER BY e.src, e.dst"
+        ).fetchall()
+        return [(str(r[0]), str(r[1])) for r in rows]

@@ -1,0 +1,425 @@
+"""Beliefs change (SYSTEM.md § Beliefs change; issue 15): supersession, contradiction and
+duplicates shape what retrieval packs, through the API, with every bad input defined."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+
+from credo import Memory
+from credo.errors import ConflictError, InvalidInputError, LockedError, NotFoundError
+from credo.knowledge import dedup
+from credo.retrieval.currency import TruthGraph, resolve
+from credo.retrieval.rank import Scored, Weights
+from credo.store.truth import TruthFacts
+from credo.tokens import belief_tokens, entry_text, estimate, marks
+
+ROW = ("text", 1.0, 1.0, None, 0.0)
+
+
+def fetch_from(edges: Iterable[tuple[str, str, str]], locked: Iterable[str] = ()):
+    """A ``Fetch`` over a fixed set of truth edges between live beliefs."""
+    by_id: dict[str, list[tuple[str, str, str]]] = {}
+    for edge in edges:
+        by_id.setdefault(edge[0], []).append(edge)
+        by_id.setdefault(edge[1], []).append(edge)
+    locks = frozenset(locked)
+
+    def fetch(ids: Iterable[str]) -> TruthFacts:
+        found = {i: tuple(sorted(by_id[i])) for i in ids if i in by_id}
+        far = {e for i, got in found.items() for edge in got for e in edge[:2] if e != i}
+        return found, {e: ROW for e in far}, frozenset(far & locks)
+
+    return fetch
+
+
+def scored(*pairs: tuple[str, float]) -> list[Scored]:
+    return [Scored(i, s, {"bm25f": s}) for i, s in pairs]
+
+
+def run(ranked: list[Scored], edges, locks=(), locked=(), **kw):
+    rows = {s.id: ROW for s in ranked}
+    graph = TruthGraph(fetch_from(edges, locked))
+    return resolve(ranked, rows, list(locks), graph, weights=Weights(), **kw)
+
+
+# -- the pure rules ---------------------------------------------------------------------------
+def test_no_truth_links_change_nothing() -> None:
+    ranked = scored(("a", 1.0), ("b", 0.5))
+    assert run(ranked, [("x", "y", "SUPERSEDES")]).ranked == ranked
+
+
+def test_a_superseded_candidate_gives_its_place_to_its_successor() -> None:
+    state = run(scored(("old", 1.0), ("x", 0.8)), [("new", "old", "SUPERSEDES")])
+    assert [s.id for s in state.ranked] == ["new", "x"]
+    new = state.ranked[0]
+    assert new.score == 1.0 and new.lanes == {"supersedes": 1.0}
+    assert state.superseded == ("old",)
+    assert state.standing["new"][0] == ("old",)
+    assert state.rows["new"] == ROW
+
+
+def test_a_ranked_successor_is_raised_to_its_predecessors_score() -> None:
+    state = run(scored(("old", 1.0), ("new", 0.6)), [("new", "old", "SUPERSEDES")])
+    assert [(s.id, s.score) for s in state.ranked] == [("new", 1.0)]
+    assert state.ranked[0].lanes == {"bm25f": 0.6, "supersedes": 0.4}
+
+
+def test_chains_resolve_to_the_newest_live_belief() -> None:
+    edges = [("b", "a", "SUPERSEDES"), ("c", "b", "SUPERSEDES")]
+    state = run(scored(("a", 1.0)), edges)
+    assert [s.id for s in state.ranked] == ["c"]
+    assert state.standing["c"][0] == ("b",)  # replaces what it hides directly
+
+
+def test_two_successors_both_stand_in() -> None:
+    edges = [("b", "a", "SUPERSEDES"), ("c", "a", "SUPERSEDES")]
+    assert [s.id for s in run(scored(("a", 1.0)), edges).ranked] == ["b", "c"]
+
+
+def test_a_legacy_cycle_hides_nobody() -> None:
+    """Written before the rule (or by hand): every belief on it stays current."""
+    edges = [("a", "b", "SUPERSEDES"), ("b", "a", "SUPERSEDES")]
+    state = run(scored(("a", 1.0), ("b", 0.5)), edges)
+    assert {s.id for s in state.ranked} == {"a", "b"} and state.superseded == ()
+    # ...until something outside supersedes a member
+    state = run(scored(("a", 1.0), ("b", 0.5)), [*edges, ("c", "a", "SUPERSEDES")])
+    assert "a" in state.superseded and "c" in {s.id for s in state.ranked}
+
+
+def test_history_keeps_the_superseded_after_their_successors() -> None:
+    state = run(scored(("old", 1.0)), [("new", "old", "SUPERSEDES")], include_superseded=True)
+    assert [s.id for s in state.ranked] == ["new", "old"]
+    assert state.standing["old"][2] == ("new",) and state.superseded == ()
+
+
+def test_a_locked_successor_stays_in_l0() -> None:
+    state = run(scored(("old", 1.0)), [("L", "old", "SUPERSEDES")], locks=["L"], locked=["L"])
+    assert state.ranked == [] and state.superseded == ("old",)
+    assert state.standing["L"][0] == ("old",)
+
+
+def test_a_superseded_lock_is_retired() -> None:
+    state = run([], [("new", "L", "SUPERSEDES")], locks=["L"], locked=["L"])
+    assert state.retired_locks == {"L"}
+
+
+def test_contradicting_beliefs_form_one_group_at_the_best_place() -> None:
+    state = run(scored(("a", 1.0), ("x", 0.8), ("b", 0.3)), [("a", "b", "CONTRADICTS")])
+    assert [(s.id, s.score) for s in state.ranked] == [("a", 1.0), ("b", 1.0), ("x", 0.8)]
+    assert state.groups == (("a", "b"),)
+    assert state.standing["a"][1] == ("b",) and state.standing["b"][1] == ("a",)
+    assert state.ranked[1].lanes == {"bm25f": 0.3, "contradicts": 0.7}
+
+
+def test_a_conflict_is_brought_along_but_brings_no_other() -> None:
+    edges = [("a", "p", "CONTRADICTS"), ("p", "q", "CONTRADICTS")]
+    state = run(scored(("a", 1.0)), edges)
+    assert [s.id for s in state.ranked] == ["a", "p"]
+    assert state.brought == {"p"} and state.standing["p"][1] == ("a",)
+
+
+def test_a_resolved_or_superseded_partner_is_no_conflict() -> None:
+    resolved = [("a", "b", "CONTRADICTS"), ("a", "b", "RESOLVES")]
+    assert run(scored(("a", 1.0)), resolved).groups == ()
+    replaced = [("a", "b", "CONTRADICTS"), ("c", "b", "SUPERSEDES")]
+    state = run(scored(("a", 1.0)), replaced)
+    assert state.groups == () and [s.id for s in state.ranked] == ["a"]
+
+
+def test_a_lock_outranks_what_contradicts_it() -> None:
+    state = run(scored(("x", 1.0)), [("x", "L", "CONTRADICTS")], locks=["L"], locked=["L"])
+    assert [s.id for s in state.ranked] == ["x"] and state.groups == ()
+    assert state.standing["x"][1] == ("L",) and "L" not in state.standing
+
+
+def test_two_locks_in_conflict_mark_each_other() -> None:
+    state = run([], [("L1", "L2", "CONTRADICTS")], locks=["L1", "L2"], locked=["L1", "L2"])
+    assert state.standing["L1"][1] == ("L2",) and state.standing["L2"][1] == ("L1",)
+
+
+def test_graph_reach_and_heads() -> None:
+    graph = TruthGraph(fetch_from([("b", "a", "SUPERSEDES"), ("c", "b", "SUPERSEDES")]))
+    graph.close_upward(["a"])
+    assert graph.reach("a") == {"b", "c"} and graph.heads("a") == ("c",)
+    assert graph.hides("c") == ("b",) and not graph.current("b")
+
+
+def test_marks_are_short_and_capped() -> None:
+    assert marks() == ""
+    assert marks(("a",), ("b", "c")) == "; replaces a; conflicts with b, c"
+    assert marks((), (), tuple("abcde")) == "; superseded by a, b, c, +2 more"
+
+
+# -- through Memory: supersession -------------------------------------------------------------
+@pytest.fixture
+def m(tmp_path: Path):
+    with Memory(":memory:", root=tmp_path) as memory:
+        yield memory
+
+
+def deploy(m: Memory) -> tuple[str, str]:
+    old = m.remember("We deploy with Capistrano to the staging servers", id="old")
+    new = m.remember("We deploy with Kamal to the staging servers since March", id="new")
+    return old, new
+
+
+@pytest.mark.parametrize("clustering", [True, False])
+def test_the_issue_scenario(m: Memory, clustering: bool) -> None:
+    old, new = deploy(m)
+    before = m.retrieve("how do we deploy to staging", use_intentional_clustering=clustering)
+    assert before.ids[0] == old  # the problem issue 15 reports
+    m.relate(new, old, "SUPERSEDES")
+    after = m.retrieve("how do we deploy to staging", use_intentional_clustering=clustering)
+    assert after.ids == [new] and after.superseded == (old,)
+    assert after.beliefs[0].replaces == (old,) and after.beliefs[0].score == before.beliefs[0].score
+    history = m.retrieve(
+        "how do we deploy to staging",
+        use_intentional_clustering=clustering,
+        include_superseded=True,
+    )
+    assert history.ids == [new, old] and history.beliefs[1].superseded_by == (new,)
+
+
+def test_forgetting_the_successor_makes_the_old_belief_current_again(m: Memory) -> None:
+    old, new = deploy(m)
+    m.relate(new, old, "SUPERSEDES")
+    m.forget(new)
+    assert m.retrieve("deploy staging").ids == [old]
+    m.remember("We deploy with Kamal to the staging servers since March")  # revives it
+    assert m.retrieve("deploy staging").ids == [new]
+    m.forget(new, hard=True)
+    assert m.retrieve("deploy staging").ids == [old]
+    assert m.get(old).deleted_at is None  # nothing lost
+
+
+def test_a_forgotten_link_breaks_the_chain(m: Memory) -> None:
+    """Only live beliefs and their edges count: with the middle of a chain forgotten, its
+    ends no longer touch, as after a hard forget."""
+    a = m.remember("Deploy tool is Capistrano", id="a")
+    b = m.remember("Deploy tool is Kamal", id="b")
+    c = m.remember("Deploy tool is Kamal 2", id="c")
+    m.relate(b, a, "SUPERSEDES")
+    m.relate(c, b, "SUPERSEDES")
+    assert m.retrieve("deploy tool").ids == [c]
+    m.forget(c)
+    assert m.retrieve("deploy tool").ids == [b]
+    m.remember("Deploy tool is Kamal 2")
+    m.forget(b)
+    assert sorted(m.retrieve("deploy tool").ids) == [a, c]
+
+
+def test_superseding_a_superseded_belief_is_allowed(m: Memory) -> None:
+    a = m.remember("Port is 8080", id="a")
+    b = m.remember("Port is 8081", id="b")
+    c = m.remember("Port is 9090", id="c")
+    m.relate(b, a, "SUPERSEDES")
+    m.relate(c, a, "SUPERSEDES")  # a tree: both successors are current
+    assert sorted(m.retrieve("port").ids) == [b, c]
+    m.relate(c, b, "SUPERSEDES")  # and now a chain: c is the newest
+    assert m.retrieve("port").ids == [c]
+
+
+def test_bad_supersession_is_refused_and_loses_nothing(m: Memory) -> None:
+    a = m.remember("Port is 8080", id="a")
+    b = m.remember("Port is 8081", id="b")
+    c = m.remember("Port is 9090", id="c")
+    with pytest.raises(InvalidInputError, match="cannot supersede itself"):
+        m.relate(a, a, "SUPERSEDES")
+    m.relate(b, a, "SUPERSEDES")
+    with pytest.raises(InvalidInputError, match="would close a cycle"):
+        m.relate(a, b, "SUPERSEDES")
+    m.relate(c, b, "SUPERSEDES")
+    m.forget(b)  # a forgotten belief still counts: reviving it would bring the cycle back
+    with pytest.raises(InvalidInputError, match="would close a cycle"):
+        m.relate(a, c, "SUPERSEDES")
+    with pytest.raises(NotFoundError, match="no belief with id 'nope'"):
+        m.relate("nope", a, "SUPERSEDES")
+    with pytest.raises(NotFoundError, match="forgotten"):
+        m.relate(a, b, "CONTRADICTS")
+    assert m.stats().beliefs == 2 and m.stats().deleted == 1
+    assert m.stats().edges_by_type == {"SUPERSEDES": 2}
+
+
+def test_a_cycle_in_an_import_is_refused_with_its_line(m: Memory) -> None:
+    m.remember("Port is 8080", id="a")
+    m.remember("Port is 8081", id="b")
+    m.relate("b", "a", "SUPERSEDES")
+    rows = [
+        {"kind": "belief", "id": "c", "content": "Port is 9090"},
+        {"kind": "edge", "src": "c", "dst": "b", "type": "SUPERSEDES"},
+        {"kind": "edge", "src": "a", "dst": "c", "type": "SUPERSEDES"},
+    ]
+    with pytest.raises(InvalidInputError, match=r":3: a SUPERSEDES c would close a cycle"):
+        m.import_records(rows)
+    assert m.stats().beliefs == 2  # nothing imported
+
+
+def test_a_legacy_cycle_in_the_store_loses_nothing(m: Memory) -> None:
+    a = m.remember("Port is 8080", id="a")
+    b = m.remember("Port is 8081", id="b")
+    m.relate(b, a, "SUPERSEDES")
+    with m.store.transaction():  # as an older credo could have written it
+        m.store.conn.execute(
+            "INSERT INTO edges(src, dst, type, weight, created_at) "
+            "VALUES ('a', 'b', 'SUPERSEDES', 0, 0)"
+        )
+    assert sorted(m.retrieve("port").ids) == [a, b]
+    assert m.history(a).current == ("a", "b")
+
+
+def test_a_lock_is_retired_only_by_the_user(m: Memory) -> None:
+    rule = m.remember("Never deploy on Fridays", id="rule", lock=True)
+    loose = m.remember("Deploy any day of the week", id="loose")
+    with pytest.raises(LockedError, match="only the user can retire a lock") as caught:
+        m.relate(loose, rule, "SUPERSEDES")
+    assert "credo relate loose rule SUPERSEDES --force" in str(caught.value)
+    assert m.retrieve("deploy").ids[0] == rule
+    m.relate(loose, rule, "SUPERSEDES", force=True)
+    result = m.retrieve("deploy")
+    assert result.ids == [loose] and result.beliefs[0].replaces == (rule,)
+    history = m.retrieve("deploy", include_superseded=True)
+    assert history.beliefs[0].id == rule and history.beliefs[0].superseded_by == (loose,)
+
+
+def test_a_locked_successor_needs_no_force(m: Memory) -> None:
+    old = m.remember("Never deploy on Fridays", id="old", lock=True)
+    new = m.remember("Never deploy on Fridays or Mondays", id="new", lock=True)
+    m.relate(new, old, "SUPERSEDES")
+    result = m.retrieve("deploy")
+    assert result.ids == [new] and result.beliefs[0].replaces == (old,)
+
+
+# -- through Memory: contradiction --------------------------------------------------------------
+@pytest.mark.parametrize("clustering", [True, False])
+def test_contradicting_beliefs_are_packed_together(m: Memory, clustering: bool) -> None:
+    kamal = m.remember("We deploy with Kamal", id="kamal")
+    cap = m.remember("Capistrano is how releases go out", id="cap")
+    for n in range(8):
+        m.remember(f"Kamal note {n} about deploy hooks and kamal secrets", id=f"n{n}")
+    m.relate(cap, kamal, "CONTRADICTS")
+    result = m.retrieve("kamal deploy", use_intentional_clustering=clustering)
+    assert cap in result.ids  # brought along, though it shares no word with the query
+    at = result.ids.index(kamal)
+    assert result.ids[at + 1] == cap
+    assert result.beliefs[at].conflicts == (cap,) and result.beliefs[at + 1].conflicts == (kamal,)
+    # too tight for both: neither, never one side alone
+    both = result.beliefs[at].tokens + result.beliefs[at + 1].tokens
+    tight = m.retrieve("we deploy with kamal", token_budget=both - 1)
+    assert kamal not in tight.ids and cap not in tight.ids
+    assert {kamal, cap} <= set(tight.dropped)
+
+
+def test_conflicts_and_resolve(m: Memory) -> None:
+    a = m.remember("The API lives at /v1", id="a")
+    b = m.remember("The API lives at /v2", id="b")
+    rule = m.remember("The API is versioned in the path", id="rule", lock=True)
+    m.relate(a, b, "CONTRADICTS")
+    m.relate(rule, a, "CONTRADICTS")
+    pairs = [(c.first.id, c.second.id) for c in m.conflicts()]
+    assert pairs == [("a", "b"), ("rule", "a")]  # the locked side first
+    written = m.resolve(b, a)
+    assert [e.type.value for e in written] == ["SUPERSEDES", "RESOLVES"]
+    assert m.conflicts() == []  # a is superseded: both of its disputes are closed
+    assert m.retrieve("api").ids == [rule, b]
+    with pytest.raises(ConflictError, match="already supersedes and resolves"):
+        m.resolve(b, a)
+    with pytest.raises(LockedError, match="credo resolve b rule --force"):
+        m.resolve(b, rule)
+    m.forget(b)
+    assert [(c.first.id, c.second.id) for c in m.conflicts()] == [("rule", "a")]
+
+
+def test_a_resolves_edge_alone_settles_a_pair(m: Memory) -> None:
+    a = m.remember("Tabs for indentation", id="a")
+    b = m.remember("Spaces for indentation", id="b")
+    m.relate(a, b, "CONTRADICTS")
+    m.relate(b, a, "RESOLVES")
+    result = m.retrieve("indentation")
+    assert sorted(result.ids) == [a, b]
+    assert all(x.conflicts == () for x in result.beliefs) and m.conflicts() == []
+
+
+def test_history_lists_the_lineage_with_dates_and_origins(m: Memory) -> None:
+    a = m.remember("Python 3.10", id="a", origin="document")
+    b = m.remember("Python 3.11", id="b")
+    c = m.remember("Python 3.12", id="c", origin="user_corrected")
+    m.relate(b, a, "SUPERSEDES")
+    m.relate(c, b, "SUPERSEDES")
+    m.forget(c)
+    found = m.history(a)
+    assert found.current == ("b",)
+    assert [(s.belief.id, s.status) for s in found.steps] == [
+        ("a", "superseded"),
+        ("b", "current"),
+        ("c", "forgotten"),
+    ]
+    assert found.steps[2].belief.origin == "user_corrected"
+    assert found.steps[1].supersedes == ("a",) and found.steps[1].superseded_by == ("c",)
+    with pytest.raises(NotFoundError):
+        m.history("nope")
+
+
+# -- duplicates ---------------------------------------------------------------------------------
+def test_dedup_packs_one_of_each_group_carrying_its_evidence(m: Memory) -> None:
+    texts = [
+        "Deploys go through ops/deploy.sh on the build host",
+        "Deploys go through ops/deploy.sh on the build host now",
+        "deploys go through ops/deploy.sh on the build host!",
+    ]
+    ids = [m.remember(t) for t in texts]
+    for _ in range(3):
+        m.feedback(ids[0], "used")
+    m.feedback(ids[1], "used")
+    m.feedback(ids[1], "harmful")
+    assert sorted(m.retrieve("deploy build host").ids) == sorted(ids)
+    report = dedup.scan(m)
+    applied = dedup.apply(m, report)
+    keep = report.clusters[0].keep_id
+    assert len(applied.written) == 2
+    result = m.retrieve("deploy build host")
+    assert result.ids == [keep] and set(result.beliefs[0].replaces) == set(ids) - {keep}
+    # The kept one's posterior counts the group's positive evidence: alpha' = alpha +
+    # sum(alpha_i - 1); its own beta stays.
+    own = m.get(keep)
+    alpha = own.alpha + sum(m.get(i).alpha - 1 for i in ids if i != keep)
+    posterior = Weights().posterior * (alpha / (alpha + own.beta) - 0.5)
+    assert result.beliefs[0].lanes["posterior"] == pytest.approx(posterior)
+    dedup.undo(m)
+    assert sorted(m.retrieve("deploy build host").ids) == sorted(ids)
+
+
+def test_dedup_skips_a_member_that_already_supersedes_the_kept_one(m: Memory) -> None:
+    old = m.remember("The staging port is 8080 for the api", id="old")
+    new = m.remember("The staging port is 8080 for the api now", id="new")
+    m.relate(old, new, "SUPERSEDES")  # the user said the older text holds
+    applied = dedup.apply(m, dedup.scan(m))
+    assert applied.written == () and applied.skipped_cycle == (("new", "old"),)
+
+
+# -- the token budget is charged as rendered ---------------------------------------------------
+def test_marks_are_charged_as_rendered(m: Memory) -> None:
+    old, new = deploy(m)
+    m.relate(new, old, "SUPERSEDES")
+    other = m.remember("We deploy to staging by hand", id="other")
+    m.relate(other, new, "CONTRADICTS")
+    result = m.retrieve("deploy staging")
+    for b in result.beliefs:
+        text = entry_text(b.id, b.content, b.locked, marks(b.replaces, b.conflicts))
+        assert (
+            b.tokens
+            == estimate(text)
+            == belief_tokens(b.id, b.content, b.locked, marks(b.replaces, b.conflicts))
+        )
+    assert result.used_tokens == sum(b.tokens for b in result.beliefs)
+
+
+def test_a_retrieve_is_byte_identical(m: Memory) -> None:
+    old, new = deploy(m)
+    m.relate(new, old, "SUPERSEDES")
+    other = m.remember("We deploy to staging by hand", id="other")
+    m.relate(other, new, "CONTRADICTS")
+    first = m.retrieve("deploy staging", include_superseded=True)
+    assert all(m.retrieve("deploy staging", include_superseded=True) == first for _ in range(3))
