@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 # At most this many context words per definition: enough to name what a body works with,
 # few enough that a long function does not drown its own signature in the context field.
-MAX_CONTEXT_WORDS = 60
+MAX_CONTEXT_WORDS = 150
 
 # Words an identifier splits into: "HTTPConnectionPool" -> HTTP, Connection, Pool;
 # "get_backoff_time" -> get, backoff, time; "sha256" -> sha256.
