@@ -294,7 +294,9 @@ def resolve(
         retired_locks=retired,
         standing=standing,
         groups=groups,
-        rows={s.id: graph.rows[s.id] for s in ranked if s.id not in rows},
+        rows={s.id: graph.rows[s.id] for s in ranked if s.id not in rows}
+        if superseded or brought
+        else None,
         brought=brought,
     )
 
