@@ -168,7 +168,9 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     dropped = packed.dropped
     chosen = set(packed.selected)
     if units is not None:
-        cluster_of = {m: c for u, c in cluster_of.items() for m in units.expand((u,))}
+        for leader, members in units.members.items():  # a group shares its leader's cluster
+            if (cluster := cluster_of.get(leader)) is not None:
+                cluster_of.update(dict.fromkeys(members, cluster))
         chosen = set(units.expand(packed.selected))
         dropped = tuple(units.expand(dropped))
     # Clustering changes which beliefs are packed, not how relevant each one is: the

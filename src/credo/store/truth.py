@@ -174,7 +174,8 @@ class TruthQueries:
         """Read the links of ``ids`` into ``memo`` (an empty tuple for none) and their far
         ends."""
         read: dict[str, list[TruthLink]] = {i: [] for i in ids}
-        for r in self.conn.execute(_LINKS, (json_array(ids),)):
+        # Sorted: the index pages are then walked in order (a cold process reads fewer).
+        for r in self.conn.execute(_LINKS, (json_array(sorted(ids)),)):
             read[r[0]].append((r[1], r[2], r[3]))
             memo.ends[r[2] if r[1] == r[0] else r[1]] = (
                 bool(r[4]),
