@@ -33,6 +33,7 @@ docstring points at the innermost definition around it, else at the module docst
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk.code_fallback import comment_fragments, comment_paragraphs
@@ -251,15 +252,4 @@ def _holds(outer: Chunk, inner: Chunk) -> bool:
 
 
 def _with_parent(chunk: Chunk, parent: int | None) -> Chunk:
-    if chunk.heading_index == parent:
-        return chunk
-    return Chunk(
-        chunk.text,
-        chunk.start_line,
-        chunk.end_line,
-        chunk.role,
-        chunk.section,
-        parent,
-        chunk.links,
-        chunk.context,
-    )
+    return chunk if chunk.heading_index == parent else replace(chunk, heading_index=parent)

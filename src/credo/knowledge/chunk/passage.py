@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from credo.knowledge.chunk.model import Chunk, unique
 
@@ -162,15 +163,4 @@ def _code_words(chunk: Chunk) -> str:
 
 
 def _with_parent(chunk: Chunk, parent: int | None) -> Chunk:
-    if chunk.heading_index == parent:
-        return chunk
-    return Chunk(
-        chunk.text,
-        chunk.start_line,
-        chunk.end_line,
-        chunk.role,
-        chunk.section,
-        parent,
-        chunk.links,
-        chunk.context,
-    )
+    return chunk if chunk.heading_index == parent else replace(chunk, heading_index=parent)
