@@ -121,11 +121,22 @@ class TruthGraph:
         self._settled: set[tuple[str, str]] = set()  # RESOLVES, both orders
         self._reach: dict[str, frozenset[str]] = {}
         self._conflicts: dict[str, tuple[str, ...]] = {}
+        # x -> (its current conflicts, the unlocked ones among them): fixed at a version.
+        self._live: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        self._closed: set[str] = set()  # the beliefs whose upward closure is read
+        # Beliefs met as a far end with no live SUPERSEDES edge: current, hiding nothing,
+        # their closure known without reading them.
+        self._still: set[str] = set()
         self.linked: set[str] = set()  # the beliefs read that have a truth link
 
     @property
     def empty(self) -> bool:
         return not self.linked
+
+    def touched(self, ids: Collection[str]) -> set[str]:
+        """Those of ``ids`` that have a truth link (read first)."""
+        self.load(ids)
+        return self.linked.intersection(ids)
 
     def touches(self, ids: Iterable[str]) -> bool:
         """Whether any of ``ids`` (read) has a truth link."""
@@ -143,9 +154,11 @@ class TruthGraph:
     def add(self, ids: Iterable[str], facts: TruthFacts) -> None:
         """Take in the facts read for ``ids`` (``load`` reads them; a caller may have them)."""
         self.read.update(ids)
-        links, rows, locked = facts
+        links, rows, locked = facts[0], facts[1], facts[2]
         self.rows.update(rows)
         self.locked |= locked
+        if len(facts) > 3:
+            self._still |= facts[3]  # type: ignore[misc]
         self.linked.update(links)
         for belief_id, found in links.items():
             for src, dst, kind in found:
@@ -160,13 +173,26 @@ class TruthGraph:
 
     def close_upward(self, ids: Iterable[str]) -> None:
         """Read ``ids`` and every belief that supersedes one of them, transitively."""
-        frontier = list(dict.fromkeys(ids))
+        closed = self._closed
+        frontier = [i for i in dict.fromkeys(ids) if i not in closed]
         seen = set(frontier)
         while frontier:
             self.load(frontier)
-            above = [y for x in frontier for y in self._succ.get(x, NO_IDS) if y not in seen]
+            above = [
+                y
+                for x in frontier
+                for y in self._succ.get(x, NO_IDS)
+                if y not in seen and y not in closed
+            ]
             frontier = list(dict.fromkeys(above))
             seen.update(frontier)
+        closed |= seen  # (what is read stays read while the graph lives)
+
+    def settle(self, ids: Iterable[str]) -> None:
+        """Make ``current`` and ``hides`` exact for ``ids``: ``close_upward`` for those not
+        known to have no SUPERSEDES edge (such a belief needs no read for either)."""
+        still = self._still
+        self.close_upward([i for i in ids if i not in still] if still else ids)
 
     def successors(self, x: str) -> Sequence[str]:
         return self._succ.get(x, NO_IDS)
@@ -238,6 +264,27 @@ class TruthGraph:
             )
         return found
 
+    @property
+    def live_known(self) -> Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+        """The beliefs whose ``live_conflicts`` are kept."""
+        return self._live
+
+    def live_conflicts(self, x: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(the current beliefs among ``conflicts(x)``, the unlocked ones among those), in
+        ``conflicts`` order. ``x`` must be read; its conflicts are settled here."""
+        found = self._live.get(x)
+        if found is None:
+            others = self.conflicts(x)
+            if others:
+                self.settle(others)
+                succ = self._succ
+                if succ:
+                    others = tuple(y for y in others if y not in succ or self.current(y))
+            locked = self.locked
+            free = tuple(y for y in others if y not in locked) if locked else others
+            found = self._live[x] = (others, free)
+        return found
+
 
 def resolve(
     ranked: list[Scored],
@@ -247,6 +294,7 @@ def resolve(
     *,
     weights: Weights,
     include_superseded: bool = False,
+    touched: set[str] | None = None,
 ) -> Currency:
     """Apply supersession and contradiction (the module docstring) to ``ranked``.
 
@@ -258,10 +306,11 @@ def resolve(
             first); a long-lived one may serve many queries at one store version.
         weights: the weights ``compose`` used (for the posterior part).
         include_superseded: keep superseded candidates, marked, instead of leaving them out.
+        touched: the candidates and locks that have a truth link, when the caller has read
+            them all into ``graph`` already (``TruthGraph.touched``).
     """
-    asked = [*(s.id for s in ranked), *locks]
-    graph.load(asked)
-    touched = graph.linked.intersection(asked)
+    if touched is None:
+        touched = graph.touched([*(s.id for s in ranked), *locks])
     if not touched:
         return Currency(ranked)
     superseded: dict[str, None] = {}
@@ -388,79 +437,107 @@ def _gather(
     against = graph.against
     if touched.isdisjoint(against) and not superseded:  # (a head may bring a conflict)
         return ranked, (), {}, frozenset()
-    # Each relevant belief's conflicts, read once (a head standing in may be new to touched).
-    found = {
-        s.id: others
-        for s in ranked
-        if s.id in against and s.id not in superseded and (others := graph.conflicts(s.id))
-    }
+    # The relevant beliefs with a CONTRADICTS edge (a head standing in may be new to
+    # touched; one whose conflicts are all resolved or superseded adds nothing below).
+    conflicts_of = graph.conflicts
+    found = [i for s in ranked if (i := s.id) in against and i not in superseded]
     lock_set = set(locks)
-    wanted = {y for others in found.values() for y in others}
-    for x in locks:
-        if x in against:
-            wanted.update(y for y in graph.conflicts(x) if y in lock_set)
-    if not wanted:
+    lock_wanted = [y for x in locks if x in against for y in conflicts_of(x) if y in lock_set]
+    if not found and not lock_wanted:
         return ranked, (), {}, frozenset()
-    graph.close_upward(wanted)
-    current, locked, superseded_any = graph.current, graph.locked, graph.superseded_any
+    # One batched read for every conflict not met yet (each belief's current conflicts are
+    # then kept by the graph: a warm query reads and filters none).
+    live, known = graph.live_conflicts, graph.live_known
+    fresh = {y for x in found if x not in known for y in conflicts_of(x)}
+    graph.settle([*fresh, *lock_wanted])
     marks: dict[str, list[str]] = {}
     parent: dict[str, str] = {}  # union-find over the unlocked pairs (groups are small)
-    for x, others in found.items():
-        for y in others:
-            if y in superseded_any and not current(y):
-                continue
-            marks.setdefault(x, []).append(y)
-            if y not in locked:
-                marks.setdefault(y, []).append(x)
-                a, b = _root(parent, x), _root(parent, y)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-    for x in locks:
-        if x in against and current(x):
-            for y in graph.conflicts(x):
-                if y in lock_set and current(y):
-                    marks.setdefault(x, []).append(y)
+    for x in found:
+        others, free = known.get(x) or live(x)
+        if not others:
+            continue
+        own = marks.get(x)
+        if own is None:
+            marks[x] = list(others)
+        else:
+            own.extend(others)
+        for y in free:
+            # y's mark, and the union of x's group with y's (a root is its group's least id).
+            mark = marks.get(y)
+            if mark is None:
+                marks[y] = [x]
+            else:
+                mark.append(x)
+            if x not in parent:
+                parent[x] = x
+            a = x
+            while a != (up := parent[a]):  # (path halving)
+                parent[a] = up = parent[up]
+                a = up
+            if y not in parent:
+                parent[y] = b = y
+            else:
+                b = y
+                while b != (up := parent[b]):
+                    parent[b] = up = parent[up]
+                    b = up
+            if a != b:
+                if a < b:
+                    parent[b] = a
+                else:
+                    parent[a] = b
+    if lock_wanted:
+        current = graph.current
+        for x in locks:
+            if x in against and current(x):
+                for y in conflicts_of(x):
+                    if y in lock_set and current(y):
+                        marks.setdefault(x, []).append(y)
     conflicts = {x: tuple(sorted(set(ys))) if len(ys) > 1 else tuple(ys) for x, ys in marks.items()}
     if not parent:
         return ranked, (), conflicts, frozenset()
     components: dict[str, list[str]] = {}
+    root_of: dict[str, str] = {}
     for member in parent:
-        components.setdefault(_root(parent, member), []).append(member)
+        root = member
+        while (up := parent[root]) != root:
+            root = up
+        root_of[member] = root
+        if (component := components.get(root)) is None:
+            components[root] = [member]
+        else:
+            component.append(member)
     by_id = {s.id: s for s in ranked}
     out: list[Scored] = []
     placed: set[str] = set()
     groups: list[tuple[str, ...]] = []
     for s in ranked:
-        if s.id in placed:
+        i = s.id
+        root = root_of.get(i)
+        if root is None:
+            out.append(s)
+            continue
+        if i in placed:
             continue
         out.append(s)
-        if s.id not in parent:
-            continue
         # The group takes the place of its best member, the others after it at its score:
         # ranked ones in rank order, then those brought along, by id.
-        rest = [m for m in components[_root(parent, s.id)] if m != s.id]
-        if len(rest) > 1:
+        component = components[root]
+        if len(component) == 2:
+            rest = [component[1] if component[0] == i else component[0]]
+        else:
+            rest = [m for m in component if m != i]
             rest.sort(key=lambda m: (m not in by_id, -by_id[m].score if m in by_id else 0.0, m))
+        score = s.score
         for m in rest:
             own = by_id.get(m)
             if own is None:
-                out.append(Scored(m, s.score, {"contradicts": s.score}))
-            elif own.score < s.score:
-                out.append(_raised(own, s.score, "contradicts"))
+                out.append(Scored(m, score, {"contradicts": score}))
+            elif own.score < score:
+                out.append(_raised(own, score, "contradicts"))
             else:
                 out.append(own)
         placed.update(rest)
-        groups.append((s.id, *rest))
+        groups.append((i, *rest))
     brought = frozenset(m for m in parent if m not in by_id)
     return out, tuple(groups), conflicts, brought
-
-
-def _root(parent: dict[str, str], key: str) -> str:
-    """The root of ``key`` (added as its own root when new), halving the path on the way."""
-    root = parent.setdefault(key, key)
-    if root == key:
-        return key
-    while root != key:
-        parent[key] = parent[root]
-        key, root = root, parent[root]
-    return root

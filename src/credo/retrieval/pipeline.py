@@ -235,9 +235,11 @@ def _currency(
 
     The truth graph is kept with the store's truth links while the store does not change,
     so a long-lived process reads each belief's links once, whatever the queries."""
+    reader = store.truth_reader()
+    if reader.none:  # no truth edge at all: nothing to ask, whatever the query
+        return None
     lock_ids = [b.id for b in locks]
     asked = [*(s.id for s in ranked), *lock_ids]
-    reader = store.truth_reader()
     graph = reader.kept.get("graph")
     if graph is None:
         read = reader.links(asked)
@@ -247,9 +249,10 @@ def _currency(
 
         graph = reader.kept["graph"] = TruthGraph(reader.links)
         graph.add(asked, read)
+        touched = graph.linked.intersection(asked)
     else:
-        graph.load(asked)
-        if not graph.touches(asked):
+        touched = graph.touched(asked)
+        if not touched:
             return None
     from credo.retrieval.currency import resolve
 
@@ -260,6 +263,7 @@ def _currency(
         graph,  # type: ignore[arg-type]
         weights=options.weights,
         include_superseded=options.include_superseded,
+        touched=touched,
     )
 
 

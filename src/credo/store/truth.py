@@ -29,16 +29,24 @@ _TYPES = f"('{SUPERSEDES}','{CONTRADICTS}','{RESOLVES}')"
 TruthLink = tuple[str, str, str]
 
 
+# Whether the belief ``b`` has no SUPERSEDES edge at all (forgotten ends included: a safe
+# "no"), by two index probes (the primary key, edges_dst; neither reads an edge row): such
+# a far end is current and hides nothing, so truth maintenance need not read its links.
+_STILL = (
+    f"NOT EXISTS (SELECT 1 FROM edges AS m WHERE m.dst = b.id AND m.type = '{SUPERSEDES}') "
+    f"AND NOT EXISTS (SELECT 1 FROM edges AS m WHERE m.src = b.id AND m.type = '{SUPERSEDES}')"
+)
+
 # Each truth edge touching one of the ids (json ?1) whose other end is live, with that end's
-# row (locked, then a CandidateRow's columns): out-edges by the primary key, in-edges by
-# edges_dst, which holds (dst, src, type): neither side reads an edge row.
+# row (locked, then a CandidateRow's columns, then ``_STILL``): out-edges by the primary
+# key, in-edges by edges_dst, which holds (dst, src, type): neither side reads an edge row.
 _LINKS = (
     "SELECT j.value, e.src, e.dst, e.type, b.locked, b.content, b.alpha, b.beta, b.session, "
-    "b.created_at FROM json_each(?1) AS j CROSS JOIN edges AS e ON e.src = j.value "
+    f"b.created_at, {_STILL} FROM json_each(?1) AS j CROSS JOIN edges AS e ON e.src = j.value "
     f"JOIN beliefs AS b ON b.id = e.dst WHERE e.type IN {_TYPES} AND b.deleted_at IS NULL "
     "UNION ALL "
     "SELECT j.value, e.src, e.dst, e.type, b.locked, b.content, b.alpha, b.beta, b.session, "
-    "b.created_at FROM json_each(?1) AS j CROSS JOIN edges AS e ON e.dst = j.value "
+    f"b.created_at, {_STILL} FROM json_each(?1) AS j CROSS JOIN edges AS e ON e.dst = j.value "
     f"JOIN beliefs AS b ON b.id = e.src WHERE e.type IN {_TYPES} AND b.deleted_at IS NULL"
 )
 
@@ -65,12 +73,18 @@ LINEAGE_LIMIT = 10_000  # beliefs in one lineage: a bound, never reached by real
 
 
 # What ``truth_links`` read: (each asked belief's links, for those that have any; the row of
-# every other end met; which of those ends are locked).
-TruthFacts = tuple[dict[str, tuple[TruthLink, ...]], dict[str, CandidateRow], frozenset[str]]
+# every other end met; which of those ends are locked), and optionally which of those ends
+# have no live SUPERSEDES edge (a fetch that does not know leaves it out: every end may).
+TruthFacts = (
+    tuple[dict[str, tuple[TruthLink, ...]], dict[str, CandidateRow], frozenset[str]]
+    | tuple[
+        dict[str, tuple[TruthLink, ...]], dict[str, CandidateRow], frozenset[str], frozenset[str]
+    ]
+)
 
 
-# A far end as read: (locked, its CandidateRow).
-_End = tuple[bool, CandidateRow]
+# A far end as read: (locked, its CandidateRow, it has no SUPERSEDES edge).
+_End = tuple[bool, CandidateRow, bool]
 
 # Every truth edge between two live beliefs, with both ends' rows: the whole index at once.
 _ALL = (
@@ -110,6 +124,13 @@ class TruthReader:
     def __init__(self, read: "Callable[[_Memo, Iterable[str]], TruthFacts]", memo: _Memo):
         self._read = read
         self._memo = memo
+
+    @property
+    def none(self) -> bool:
+        """Whether the store is known to hold no live truth edge at this version (once every
+        edge was read): then a query has nothing to ask."""
+        memo = self._memo
+        return memo.complete and not memo.links
 
     @property
     def kept(self) -> dict[str, object]:
@@ -162,12 +183,13 @@ class TruthQueries:
         links, ends = memo.links, memo.ends
         found = {i: got for i in wanted if (got := links.get(i))}
         if not found:
-            return {}, {}, frozenset()
+            return {}, {}, frozenset(), frozenset()
         far = {dst if src == i else src for i, got in found.items() for src, dst, _ in got}
         return (
             found,
             {end: ends[end][1] for end in far},
             frozenset(end for end in far if ends[end][0]),
+            frozenset(end for end in far if ends[end][2]),
         )
 
     def _read_truth(self, ids: list[str], memo: _Memo) -> None:
@@ -180,6 +202,7 @@ class TruthQueries:
             memo.ends[r[2] if r[1] == r[0] else r[1]] = (
                 bool(r[4]),
                 (r[5], r[6], r[7], r[8], r[9]),
+                bool(r[10]),
             )
         for i, got in read.items():
             memo.links[i] = tuple(sorted(got)) if got else ()
@@ -193,9 +216,13 @@ class TruthQueries:
             link = (r[0], r[1], r[2])
             read.setdefault(r[0], []).append(link)
             read.setdefault(r[1], []).append(link)
-            ends[r[0]] = (bool(r[3]), (r[4], r[5], r[6], r[7], r[8]))
-            ends[r[1]] = (bool(r[9]), (r[10], r[11], r[12], r[13], r[14]))
+            ends[r[0]] = (bool(r[3]), (r[4], r[5], r[6], r[7], r[8]), True)
+            ends[r[1]] = (bool(r[9]), (r[10], r[11], r[12], r[13], r[14]), True)
         memo.links = {i: tuple(sorted(got)) for i, got in read.items()}
+        for i, got in memo.links.items():  # every live edge is here: still unless one is
+            if any(kind == SUPERSEDES for _, _, kind in got):
+                locked, row, _ = ends[i]
+                ends[i] = (locked, row, False)
         memo.complete = True
         self._truth_build_seconds = time.perf_counter() - started
 

@@ -1,0 +1,141 @@
+"""The truth graph a long-lived process keeps changes no result: on random stores read
+through SQL (forgotten beliefs, both pack modes, history, any budget), a warm graph gives the
+retrieve result a cold one gives, and a fresh process gives it too; a warm graph reads nothing
+again. (The cheaper step was checked output for output against a frozen copy of the module
+before it when it was written; that copy is not kept.)"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from credo import Memory
+from credo.retrieval import currency
+from credo.retrieval.rank import Scored, Weights
+from credo.store.truth import TruthFacts
+
+N = 14
+KINDS = ("SUPERSEDES", "CONTRADICTS", "RESOLVES")
+
+
+def _canon(c: currency.Currency) -> tuple[object, ...]:
+    """Everything a Currency says, dict orders included."""
+    return (
+        c.ranked,
+        c.superseded,
+        c.retired_locks,
+        list(c.standing.items()),
+        c.groups,
+        list(c.rows.items()),
+        c.brought,
+    )
+
+
+def _fetch(edges: list[tuple[str, str, str]], locked: set[str], *, still: bool, reads: list[int]):
+    by_id: dict[str, list[tuple[str, str, str]]] = {}
+    for edge in edges:
+        by_id.setdefault(edge[0], []).append(edge)
+        by_id.setdefault(edge[1], []).append(edge)
+    moving = {e for s, d, k in edges if k == "SUPERSEDES" for e in (s, d)}
+
+    def fetch(ids: Iterable[str]) -> TruthFacts:
+        reads.append(1)
+        found = {i: tuple(sorted(by_id[i])) for i in ids if i in by_id}
+        far = {e for i, got in found.items() for edge in got for e in edge[:2] if e != i}
+        rows = {
+            e: (f"text {e}", 1.0 + int(e[1:]) % 4, 1.0 + int(e[1:]) % 3, None, 0.0) for e in far
+        }
+        if not still:
+            return found, rows, frozenset(far & locked)
+        return found, rows, frozenset(far & locked), frozenset(far - moving)
+
+    return fetch
+
+
+def test_a_warm_graph_reads_nothing_again() -> None:
+    """Once a query has met a belief's conflicts, the next query on the graph reads none."""
+    edges = [("b01", "b02", "CONTRADICTS"), ("b03", "b01", "CONTRADICTS")]
+    reads: list[int] = []
+    graph = currency.TruthGraph(_fetch(edges, set(), still=True, reads=reads))
+    ranked = [Scored("b01", 1.0, {"bm25f": 1.0})]
+    rows = {"b01": ("text", 1.0, 1.0, None, 0.0)}
+    first = currency.resolve(ranked, rows, [], graph, weights=Weights())
+    assert len(reads) == 1  # the conflicts have no SUPERSEDES edge: not read
+    again = currency.resolve(ranked, rows, [], graph, weights=Weights())
+    assert len(reads) == 1 and _canon(again) == _canon(first)
+    assert first.groups == (("b01", "b02", "b03"),)
+
+
+# -- through the store: SQL reads, forgotten beliefs, the whole retrieve -----------------------
+
+M = 10
+
+
+@st.composite
+def stores(draw: st.DrawFn) -> dict[str, object]:
+    pairs = [(i, j) for i in range(M) for j in range(M) if i != j]
+    newer = [(i, j) for i, j in pairs if i > j]
+    return {
+        "supersedes": draw(st.lists(st.sampled_from(newer), unique=True, max_size=6)),
+        "contradicts": draw(st.lists(st.sampled_from(pairs), unique=True, max_size=8)),
+        "resolves": draw(st.lists(st.sampled_from(pairs), unique=True, max_size=2)),
+        "forgotten": draw(st.dictionaries(st.integers(0, M - 1), st.booleans(), max_size=3)),
+        "locked": draw(st.sets(st.integers(0, M - 1), max_size=2)),
+        "clustering": draw(st.booleans()),
+        "history": draw(st.booleans()),
+        "budget": draw(st.integers(0, 200) | st.just(100_000)),
+    }
+
+
+def _build(tmp: Path, spec: dict[str, object]) -> Memory:
+    memory = Memory(":memory:", root=tmp)
+    rows: list[dict[str, object]] = [
+        {
+            "kind": "belief",
+            "id": f"b{i}",
+            # A third off the query: met only as the far end of a link.
+            "content": f"release note {i} about the deploy tool" + " detail" * (i % 3)
+            if i % 3
+            else f"kitchen recipe {i} with onions",
+            "locked": i in spec["locked"],  # type: ignore[operator]
+            "created_at": 1_700_000_000.0 + i,
+        }
+        for i in range(M)
+    ]
+    seen: set[tuple[int, int]] = set()
+    for kind in ("supersedes", "contradicts", "resolves"):
+        for i, j in spec[kind]:  # type: ignore[attr-defined]
+            if (i, j) in seen or (j, i) in seen:
+                continue
+            seen.add((i, j))
+            rows.append({"kind": "edge", "src": f"b{i}", "dst": f"b{j}", "type": kind.upper()})
+    memory.import_records(rows)
+    for i, hard in sorted(spec["forgotten"].items()):  # type: ignore[attr-defined]
+        memory.forget(f"b{i}", hard=hard)
+    return memory
+
+
+def _retrieve(memory: Memory, spec: dict[str, object]) -> object:
+    return memory.retrieve(
+        "deploy tool release note",
+        token_budget=spec["budget"],  # type: ignore[arg-type]
+        use_intentional_clustering=spec["clustering"],  # type: ignore[arg-type]
+        include_superseded=spec["history"],  # type: ignore[arg-type]
+    )
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(stores())
+def test_a_warm_graph_gives_what_a_cold_one_gives_on_random_stores(
+    tmp_path: Path, spec: dict[str, object]
+) -> None:
+    with _build(tmp_path, spec) as memory:
+        got = [_retrieve(memory, spec), _retrieve(memory, spec)]  # cold graph, then warm
+    with _build(tmp_path, spec) as memory:
+        fresh = _retrieve(memory, spec)
+    assert got[0] == got[1] == fresh
