@@ -375,3 +375,20 @@ def test_fts5_bm25_matches_reference(tmp_path: Path, query: str) -> None:
 def test_query_terms_drop_stopwords_and_operators() -> None:
     assert query_terms('What did "Caroline" do AND NEAR(x) -y?') == ["caroline", "near", "x"]
     assert all(re.fullmatch(r"\w+", t) for t in query_terms("a:b^c*d(e)"))
+
+
+def test_trails_are_read_only_from_a_store_that_has_some(tmp_path: Path) -> None:
+    memory = Memory(tmp_path / "m.db", root=tmp_path)
+    memory.remember("the deploy script lives in ops")
+    _, result = traced_retrieve(memory, "deploy script")
+    assert result.beliefs and all(b.trail == "" for b in result.beliefs)
+    traced: list[str] = []
+    memory.store.conn.set_trace_callback(traced.append)
+    memory.retrieve("deploy script")
+    memory.store.conn.set_trace_callback(None)
+    assert not any("substr(context" in s for s in traced)  # no belief has a context
+    (tmp_path / "ops.md").write_text("# Ops\n\nThe deploy script is run by hand.\n")
+    memory.ingest(tmp_path / "ops.md")
+    trails = {b.content: b.trail for b in memory.retrieve("deploy script").beliefs}
+    assert trails["Ops\nThe deploy script is run by hand."] == "ops.md › Ops L1-L3"
+    assert trails["the deploy script lives in ops"] == ""

@@ -47,6 +47,8 @@ class GraphQueries:
     _locks_seen: tuple[tuple[int, int], tuple[Belief, ...]] | None = None
     # The store's version as last read (the keyword index's mirror reuses it).
     _version_seen: tuple[int, int] | None = None
+    # (store version, whether any belief has a context) as `trails` last read it.
+    _contexts_seen: tuple[tuple[int, int] | None, bool] | None = None
 
     def current_locks(self) -> list[Belief]:
         """``locked_beliefs`` (every retrieve places them first), read again only when the
@@ -146,13 +148,30 @@ class GraphQueries:
 
     def trails(self, ids: Iterable[str]) -> dict[str, str]:
         """id -> trail (the first line of the context) of the beliefs among ``ids`` that
-        have one: those ingest read from a document."""
+        have one: those ingest read from a document. A store with none (known per store
+        version, as ``current_locks`` knows its locks) is not asked."""
+        if not self._has_contexts():
+            return {}
         rows = self.conn.execute(
             "SELECT id, substr(context, 1, instr(context || char(10), char(10)) - 1) "
             "FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) AND context <> ''",
             (json_array(ids),),
         )
         return dict(rows.fetchall())
+
+    def _has_contexts(self) -> bool:
+        # The version current_locks read at the start of this retrieve (as the keyword
+        # index's mirror reuses it): a retrieve writes nothing in between.
+        version = None if self.conn.in_transaction else self._version_seen
+        seen = self._contexts_seen
+        if version is None or seen is None or seen[0] != version:
+            found = self.conn.execute(
+                "SELECT EXISTS (SELECT 1 FROM beliefs WHERE context <> '')"
+            ).fetchone()[0]
+            seen = (version, bool(found))
+            if version is not None:
+                self._contexts_seen = seen
+        return seen[1]
 
     def live_unlocked(self, ids: Iterable[str]) -> dict[str, CandidateRow]:
         """id -> ``CandidateRow`` for the live, unlocked beliefs among ``ids``."""

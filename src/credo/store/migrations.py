@@ -270,6 +270,9 @@ BEGIN
     SELECT NEW.rid, NEW.content, NEW.anchor_text, NEW.context WHERE NEW.deleted_at IS NULL;
 END;
 INSERT INTO beliefs_fts(beliefs_fts) VALUES ('rebuild');
+-- Which beliefs have a context: a retrieve over a store without any (a conversation's
+-- memory) then skips reading trails, at the cost of one index probe.
+CREATE INDEX beliefs_with_context ON beliefs(rid) WHERE context <> '';
 -- Files ingested before were cut into sentences and carry no context: the next ingest
 -- must read them again, unchanged or not, to write their passages.
 UPDATE ingested_files SET content_hash = '';
