@@ -60,21 +60,21 @@ def marks(
     b2``. Ids hold no spaces (identity.check_id), so no id can forge a clause."""
     text = ""
     if replaces:
-        text += "; replaces " + _ids(replaces)
+        text += "; replaces " + listed(replaces, MARK_IDS)
     if conflicts:
-        text += "; conflicts with " + _ids(conflicts)
+        text += "; conflicts with " + listed(conflicts, MARK_IDS)
     if superseded_by:
-        text += "; superseded by " + _ids(superseded_by)
+        text += "; superseded by " + listed(superseded_by, MARK_IDS)
     return text
 
 
-def _ids(ids: Sequence[str]) -> str:
-    """At most ``MARK_IDS`` ids, escaped, then how many more."""
-    if len(ids) == 1:
-        return escape(ids[0])
-    shown = ", ".join(escape(i) for i in ids[:MARK_IDS])
-    more = len(ids) - MARK_IDS
-    return shown + (f", +{more} more" if more > 0 else "")
+def listed(texts: Sequence[str], most: int) -> str:
+    """The first ``most`` of ``texts``, escaped and comma-separated, then how many more."""
+    if len(texts) == 1:
+        return escape(texts[0])
+    shown = ", ".join(escape(t) for t in texts[:most])
+    more = len(texts) - most
+    return f"{shown}, +{more} more" if more > 0 else shown
 
 
 def entry_text(

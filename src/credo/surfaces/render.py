@@ -178,15 +178,6 @@ MAX_BLOCK_ANCHORS = 3  # anchors are free metadata; a few per belief say enough
 MAX_BLOCK_OVERFLOW_IDS = 20
 
 
-def _listed(texts: tuple[str, ...], most: int) -> str:
-    """The first ``most`` of ``texts``, escaped and comma-separated, then how many more."""
-    from credo.tokens import escape
-
-    shown = ", ".join(escape(t) for t in texts[:most])
-    more = len(texts) - most
-    return f"{shown}, +{more} more" if more > 0 else shown
-
-
 def _other_anchors(trail: str, anchors: tuple[DocAnchor, ...]) -> tuple[DocAnchor, ...]:
     """The anchors a belief's trail does not already show (its ingest anchor is the trail)."""
     if not trail:
@@ -197,7 +188,9 @@ def _other_anchors(trail: str, anchors: tuple[DocAnchor, ...]) -> tuple[DocAncho
 def _anchor_suffix(anchors: tuple[DocAnchor, ...]) -> str:
     if not anchors:
         return ""
-    return f" (from {_listed(tuple(a.doc_uri for a in anchors), MAX_BLOCK_ANCHORS)})"
+    from credo.tokens import listed
+
+    return f" (from {listed([a.doc_uri for a in anchors], MAX_BLOCK_ANCHORS)})"
 
 
 def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
@@ -213,7 +206,7 @@ def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
     """
     if not (result.beliefs or result.locked_overflow):
         return ""
-    from credo.tokens import entry_text, marks
+    from credo.tokens import entry_text, listed, marks
 
     projected = result.doc_anchors if anchors else None
     order = sorted(range(len(result.beliefs)), key=lambda i: not result.beliefs[i].locked)
@@ -234,7 +227,7 @@ def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
         )
         lines.append(entry[:-1] + suffix + "\n")
     if over := result.locked_overflow:
-        named = _listed(over, MAX_BLOCK_OVERFLOW_IDS)
+        named = listed(over, MAX_BLOCK_OVERFLOW_IDS)
         lines.append(f"({len(over)} more locked beliefs did not fit the budget: {named})\n")
     lines.append(f"</{MEMORY_BLOCK_TAG}>\n")
     return "".join(lines)

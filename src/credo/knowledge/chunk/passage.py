@@ -99,8 +99,7 @@ def _only_heading_before_child(group: list[Chunk], following: list[list[Chunk]])
     """A lone heading whose next group is one of its subsections."""
     if len(group) != 1 or group[0].role != "heading" or not following:
         return False
-    trail, child = group[0].section, following[0][0].section
-    return len(child) > len(trail) and child[: len(trail)] == trail
+    return _within(following[0][0].section, group[0].section)
 
 
 def _within(trail: tuple[str, ...], outer: tuple[str, ...]) -> bool:

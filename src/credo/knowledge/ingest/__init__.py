@@ -19,8 +19,10 @@ The rules (quoted in the docs):
   byte in the first `SNIFF_BYTES`), ``not_utf8`` (not valid UTF-8) and ``unreadable`` (not
   a regular file, a dangling link, no permission, or an I/O error).
 - **Unchanged files** (same sha256 as the ``ingested_files`` ledger records) are skipped.
-- **Beliefs.** Each chunk of `credo.knowledge.chunk.split_file` becomes one belief (origin
-  ``document``, kind ``factual``) whose id derives from its normalised text the way
+- **Beliefs.** Each passage (`credo.knowledge.chunk.passage.passages` over the chunks of
+  `credo.knowledge.chunk.split_file`) becomes one belief (origin ``document``, kind
+  ``factual``), with its context (`context.context_field`: its trail and extra words, the
+  index's third column), whose id derives from its normalised text the way
   ``Memory.remember`` derives it, so the same text anywhere is one belief: a belief whose
   text survives an edit keeps its id, and text found in several files is one belief with
   an anchor per file (each new file adds a corroboration). Within one file the first
@@ -32,9 +34,10 @@ The rules (quoted in the docs):
   (``http``, ``https``, ``ftp``) as given, paths normalised and only when the file exists
   (relative to the chunk's file, then to the root; a bare file name also matches a file
   of that name found once in the walked tree).
-- **Edges.** Every chunk is DERIVED_FROM its section's heading chunk, and every heading
-  DERIVED_FROM its parent heading; in code, the scope's docstring plays the heading
-  (method -> class -> module, comments -> their scope's docstring). A Markdown link to
+- **Edges.** A section's later passages are DERIVED_FROM its first, and a section's first
+  passage DERIVED_FROM the first passage of the section around it; in code, definitions
+  play the sections (method -> class), and a module docstring is what the top definitions
+  hang from. A Markdown link to
   another file of the ingested tree (relative to the linking file, ``/`` meaning the root;
   ``#fragment`` and ``?query`` dropped) CITES that file's first top-level heading, else
   its first chunk. Edges are added, never removed, by ingest.
