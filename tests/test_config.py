@@ -99,3 +99,20 @@ def test_an_unreadable_folder_on_the_way_up_is_skipped(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "None"
+
+
+def test_hook_settings_from_toml_and_env(tmp_path: Path) -> None:
+    (tmp_path / ".credo.toml").write_text(
+        "[hook]\ntoken_budget = 900\ncapture = false\n\n[retrieval]\ntoken_budget = 3000\n"
+    )
+    settings = load_settings(tmp_path, env={"CREDO_AUTO_LOCK_CORRECTIONS": "1"})
+    assert settings.hook.token_budget == 900
+    assert settings.hook.capture is False
+    assert settings.hook.auto_lock_corrections is True
+    assert settings.hook.session_start_budget == 600
+    assert settings.retrieval.token_budget == 3000
+    (tmp_path / ".credo.toml").write_text("[hook]\nbudget = 900\n")
+    with pytest.raises(InvalidInputError, match="unknown setting 'budget'"):
+        load_settings(tmp_path, env={})
+    with pytest.raises(InvalidInputError, match="CREDO_CAPTURE"):
+        load_settings(tmp_path.parent, env={"CREDO_CAPTURE": "maybe"})

@@ -238,7 +238,7 @@ def test_a_v5_file_migrates_to_the_context_column_and_stays_searchable(tmp_path:
     _v5_store(path, tmp_path)
 
     with Memory(path, root=tmp_path) as memory:
-        assert memory.stats().schema_version == LATEST_VERSION == 6
+        assert memory.stats().schema_version == LATEST_VERSION == 7
         memory.store.fts_integrity_check()
         assert memory.store.integrity_check() == []
         # Every live belief is found by its own words, the cited one by its anchor text
@@ -290,17 +290,31 @@ def _dump(path: Path) -> list[str]:
         conn.close()
 
 
-def test_a_v6_file_opened_again_is_unchanged(tmp_path: Path) -> None:
+def test_a_current_file_opened_again_is_unchanged(tmp_path: Path) -> None:
     path = tmp_path / "v5.db"
     _v5_store(path, tmp_path)
     with Memory(path, root=tmp_path) as memory:
         memory.ingest(tmp_path)
-        assert memory.stats().schema_version == 6
+        assert memory.stats().schema_version == LATEST_VERSION
     before = _dump(path)
     assert any("CREATE VIRTUAL TABLE beliefs_fts" in line and "context" in line for line in before)
     with Memory(path, root=tmp_path) as memory:
-        assert memory.stats().schema_version == 6
+        assert memory.stats().schema_version == LATEST_VERSION
         applied = memory.store.conn.execute("SELECT version FROM _migrations ORDER BY version")
-        assert [r[0] for r in applied] == [1, 2, 3, 4, 5, 6]
+        assert [r[0] for r in applied] == [1, 2, 3, 4, 5, 6, 7]
         memory.store.fts_integrity_check()
     assert _dump(path) == before
+
+
+def test_a_v6_file_gains_the_agent_day_tables_and_keeps_its_beliefs(tmp_path: Path) -> None:
+    path = tmp_path / "v5.db"
+    _v5_store(path, tmp_path)
+    with Memory(path, root=tmp_path) as memory:
+        before = sorted(_contexts(memory))
+        tables = {
+            str(r[0])
+            for r in memory.store.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }
+        assert {"injections", "captures", "feedback_events"} <= tables
+        assert sorted(_contexts(memory)) == before
+        assert memory.store.integrity_check() == []

@@ -79,9 +79,21 @@ class RetrievalSettings(NamedTuple):
     cluster_diversity_target: int = 3  # = credo.retrieval.cluster.DEFAULT_CLUSTER_DIVERSITY_TARGET
 
 
+class HookSettings(NamedTuple):
+    """``[hook]`` in .credo.toml: what the Claude Code hooks inject and capture
+    (docs/AGENT.md)."""
+
+    token_budget: int = 1400  # a real prompt's block; ~5.6 KB, under the 6 KB ceiling
+    session_start_budget: int = 600  # locks + the most useful beliefs at SessionStart
+    capture: bool = True  # what the user states or corrects in a prompt becomes a belief
+    auto_lock_corrections: bool = False  # opt in: captured corrections are locked at once
+    auto_feedback: bool = True  # a belief the reply used gains a little alpha at Stop
+
+
 class Settings(NamedTuple):
     retrieval: RetrievalSettings = RetrievalSettings()
     source: Path | None = None  # the .credo.toml these came from, if any
+    hook: HookSettings = HookSettings()
 
 
 # env variable -> (section, key). CREDO_INTENTIONAL_CLUSTERING is the seed's name.
@@ -90,7 +102,13 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "CREDO_INTENTIONAL_CLUSTERING": ("retrieval", "use_intentional_clustering"),
     "CREDO_CLUSTER_EDGE_WEIGHT_FLOOR": ("retrieval", "cluster_edge_weight_floor"),
     "CREDO_CLUSTER_DIVERSITY_TARGET": ("retrieval", "cluster_diversity_target"),
+    "CREDO_HOOK_TOKEN_BUDGET": ("hook", "token_budget"),
+    "CREDO_SESSION_START_BUDGET": ("hook", "session_start_budget"),
+    "CREDO_CAPTURE": ("hook", "capture"),
+    "CREDO_AUTO_LOCK_CORRECTIONS": ("hook", "auto_lock_corrections"),
+    "CREDO_AUTO_FEEDBACK": ("hook", "auto_feedback"),
 }
+SECTIONS = ("retrieval", "hook")
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -120,7 +138,7 @@ def _coerce(value: Any, kind: type, name: str) -> Any:
     return value
 
 
-def _apply(section: RetrievalSettings, values: dict[str, Any], origin: str) -> RetrievalSettings:
+def _apply(section: Any, values: dict[str, Any], origin: str) -> Any:
     known = {name: type(default) for name, default in section._field_defaults.items()}
     updates: dict[str, Any] = {}
     for key, value in values.items():
@@ -135,7 +153,7 @@ def _apply(section: RetrievalSettings, values: dict[str, Any], origin: str) -> R
 def load_settings(cwd: Path | None = None, env: dict[str, str] | None = None) -> Settings:
     environ = os.environ if env is None else env
     source = find_upward((cwd or Path.cwd()).resolve(), CONFIG_FILE)
-    retrieval = RetrievalSettings()
+    sections: dict[str, Any] = {"retrieval": RetrievalSettings(), "hook": HookSettings()}
     if source is not None:
         import tomllib  # only when a .credo.toml exists
 
@@ -143,15 +161,16 @@ def load_settings(cwd: Path | None = None, env: dict[str, str] | None = None) ->
             data = tomllib.loads(source.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise InvalidInputError(f"cannot read {source}: {exc}") from exc
-        unknown = sorted(set(data) - {"retrieval"})
+        unknown = sorted(set(data) - set(SECTIONS))
         if unknown:
             raise InvalidInputError(f"unknown section {unknown[0]!r} in {source}")
-        section = data.get("retrieval", {})
-        if not isinstance(section, dict):
-            raise InvalidInputError(f"[retrieval] in {source} must be a table")
-        retrieval = _apply(retrieval, section, str(source))
-    for name, (_section, key) in ENV_OVERRIDES.items():
-        raw = environ.get(name)
+        for name in SECTIONS:
+            values = data.get(name, {})
+            if not isinstance(values, dict):
+                raise InvalidInputError(f"[{name}] in {source} must be a table")
+            sections[name] = _apply(sections[name], values, str(source))
+    for env_name, (name, key) in ENV_OVERRIDES.items():
+        raw = environ.get(env_name)
         if raw is not None and raw.strip():
-            retrieval = _apply(retrieval, {key: raw}, name)
-    return Settings(retrieval=retrieval, source=source)
+            sections[name] = _apply(sections[name], {key: raw}, env_name)
+    return Settings(retrieval=sections["retrieval"], source=source, hook=sections["hook"])

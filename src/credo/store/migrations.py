@@ -279,6 +279,46 @@ UPDATE ingested_files SET content_hash = '';
 """
 
 
+# The agent's day (docs/AGENT.md): what the hooks injected, what they captured from the
+# user's own words, and the small automatic feedback they gave, each undoable by session.
+M007_AGENT_DAY = """
+CREATE TABLE injections (
+    id          INTEGER PRIMARY KEY,
+    at          REAL NOT NULL,
+    session     TEXT,
+    event       TEXT NOT NULL,
+    prompt_hash TEXT,
+    belief_ids  TEXT NOT NULL,
+    tokens      INTEGER NOT NULL,
+    chars       INTEGER NOT NULL,
+    reason      TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX injections_by_session ON injections(session, at);
+CREATE INDEX injections_by_time ON injections(at);
+CREATE TABLE captures (
+    belief_id   TEXT PRIMARY KEY REFERENCES beliefs(id) ON DELETE CASCADE,
+    session     TEXT,
+    at          REAL NOT NULL,
+    kind        TEXT NOT NULL,
+    transcript  TEXT,
+    turn        INTEGER,
+    listed_at   REAL
+);
+CREATE INDEX captures_by_session ON captures(session, at);
+CREATE TABLE feedback_events (
+    id          INTEGER PRIMARY KEY,
+    at          REAL NOT NULL,
+    session     TEXT,
+    belief_id   TEXT NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
+    signal      TEXT NOT NULL,
+    alpha_delta REAL NOT NULL,
+    beta_delta  REAL NOT NULL,
+    undone_at   REAL
+);
+CREATE INDEX feedback_events_by_session ON feedback_events(session, belief_id);
+"""
+
+
 class Migration(NamedTuple):
     version: int
     name: str
@@ -316,6 +356,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "m004_hrr", _script(M004_HRR)),
     Migration(5, "m005_live_anchor_text", _script(M005_LIVE_ANCHOR_TEXT)),
     Migration(6, "m006_context", _script(M006_CONTEXT)),
+    Migration(7, "m007_agent_day", _script(M007_AGENT_DAY)),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 
