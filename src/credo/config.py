@@ -83,7 +83,7 @@ class HookSettings(NamedTuple):
     """``[hook]`` in .credo.toml: what the Claude Code hooks inject and capture
     (docs/AGENT.md)."""
 
-    token_budget: int = 1200  # a real prompt's block: 4.8 KB charged + header and free anchors < 6 KB
+    token_budget: int = 1200  # 4.8 KB charged; with the header and free anchors under 6 KB
     session_start_budget: int = 600  # locks + the most useful beliefs at SessionStart
     capture: bool = True  # what the user states or corrects in a prompt becomes a belief
     auto_lock_corrections: bool = False  # opt in: captured corrections are locked at once
