@@ -311,7 +311,7 @@ def _terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 _ACK_HEADS = frozenset(
     """yes y yeah yep yup ya ok okay k kk sure thanks thx ty continue proceed lgtm next go do
-    sounds great perfect cool nice alright agreed fine good 👍 ✅ 👌 🙏 approved ship""".split()
+    sounds great perfect cool nice alright agreed fine good keep 👍 ✅ 👌 🙏 approved ship""".split()
 )
 _ACK_WORDS = _ACK_HEADS | frozenset(
     """please pls thank you it on ahead that looks keep going carry right correct all so

@@ -61,10 +61,12 @@ DURABLE = re.compile(
         in\s+(?:the\s+)?future|every\s+(?:single\s+)?time|each\s+time|whenever|at\s+all\s+times|
         by\s+default|as\s+a\s+rule|in\s+general|without\s+exception|ever\s+again|don'?t\s+ever|
         do\s+not\s+ever|not\s+ever|
-        for\s+(?:all|every)\s+(?:future\s+)?\w+|every\s+(?:commit|pr|pull\s+request|change|file|
-        module|function|test|release|deploy|migration|endpoint|component|script|time|new)|
-        all\s+(?:new\s+)?(?:commits|prs|files|modules|functions|tests|endpoints|components|
-        migrations|scripts|code)|any\s+(?:new\s+)?(?:code|file|test|function|module|commit)|
+        for\s+(?:all|every)\s+(?:future\s+)?\w+|
+        (?:every|all|any)\s+(?:(?:new|future|single|public|private|other|our)\s+)?(?:commits?|prs?|
+        pull\s+requests?|changes?|files?|modules?|functions?|methods?|class(?:es)?|helpers?|tests?|
+        releases?|deploys?|deployments?|migrations?|endpoints?|components?|scripts?|time|code|
+        packages?|dependenc(?:y|ies)|queries|query|apis?|services?|handlers?|routes?|tables?|
+        errors?|exceptions?|branches|branch|messages?|logs?|strings?|variables?)|
         anymore|any\s+more|no\s+longer|forever|ever)\b""",
     _I | re.VERBOSE,
 )
