@@ -39,7 +39,10 @@ SCAN_CHARS = 20_000  # a longer prompt is a paste; its head is where a person st
 MAX_SENTENCE_CHARS = 600  # a longer "sentence" is prose pasted from elsewhere, not a rule
 
 CORE = frozenset({"directive", "preference", "assertion"})
-CORRECTION_PARTNERS = frozenset({"durable", "preference", "assertion"})
+CORRECTION_PARTNERS = frozenset({"durable", "preference", "assertion", "contrast"})
+# "everywhere", "anything": general, but as common in one-off tasks ("fix it everywhere"), so
+# they back a preference, an assertion or a correction, never a bare directive.
+WEAK = "generic"
 
 
 @dataclass(frozen=True)
@@ -89,8 +92,9 @@ _TERMINAL = re.compile(r"[.!?:;]\W*$")
 
 
 def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
-    """(start, end, is_bullet) of each line that reads as prose, not pasted code or logs."""
-    lines: list[tuple[int, int, bool]] = []
+    """(start, end, is_bullet) of each line that reads as prose, not pasted code or logs;
+    (-1, -1, False) marks a break where pasted lines were."""
+    rows: list[tuple[int, int, str]] = []  # start, end, "prose" | "pasted" | "blank" | "hash"
     in_fence = False
     for match in _LINE.finditer(text):
         start, end = match.span()
@@ -99,21 +103,41 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
         line = text[start:end].rstrip("\r\n")
         if sig.FENCE.match(line):
             in_fence = not in_fence
+            rows.append((start, start, "pasted"))
             continue
-        blank = not line.strip()
-        pasted = (
-            in_fence
-            or blank
-            or sig.INDENTED_CODE.match(line) is not None
-            or sig.LOG_LINE.match(line) is not None
-            or sig.CODE_TAIL.search(line) is not None
+        if in_fence:
+            state = "pasted"
+        elif not line.strip():
+            state = "blank"
+        elif (
+            sig.INDENTED_CODE.match(line)
+            or sig.LOG_LINE.match(line)
+            or sig.CODE_TAIL.search(line)
             or _symbol_heavy(line)
-        )
-        if not pasted:
-            lines.append((start, start + len(line), sig.BULLET.match(line) is not None))
+        ):
+            state = "pasted"
+        else:
+            state = "hash" if sig.HASH_COMMENT.match(line) else "prose"
+        rows.append((start, start + len(line), state))
+    lines: list[tuple[int, int, bool]] = []
+    for index, (start, end, state) in enumerate(rows):
+        if state == "hash" and _next_to_paste(rows, index):
+            state = "pasted"  # "# always pin versions" between Dockerfile lines is a comment
+        if state in ("prose", "hash"):
+            lines.append((start, end, sig.BULLET.match(text, start, end) is not None))
         elif lines and lines[-1][0] >= 0:
             lines.append((-1, -1, False))  # a break: no sentence runs across pasted lines
     return lines
+
+
+def _next_to_paste(rows: list[tuple[int, int, str]], index: int) -> bool:
+    for step in (-1, 1):
+        at = index + step
+        while 0 <= at < len(rows) and rows[at][2] == "blank":
+            at += step
+        if 0 <= at < len(rows) and rows[at][2] == "pasted":
+            return True
+    return False
 
 
 def _symbol_heavy(line: str) -> bool:
@@ -236,13 +260,17 @@ def _fired(clean: str, core: str) -> set[str]:
         fired.add("scope")
     if sig.ASSERTION.search(clean):
         fired.add("assertion")
+    if sig.GENERIC.search(clean):
+        fired.add(WEAK)
     if sig.CORRECTION_LEAD.match(clean) or sig.CORRECTION_ANY.search(clean):
         fired.add("correction")
     return fired
 
 
 def _counts(fired: set[str]) -> bool:
-    others = fired - {"correction"}
+    others = fired - {"correction", WEAK}
+    if WEAK in fired and others & {"preference", "assertion"}:
+        others.add(WEAK)
     if "correction" in fired and (others & CORRECTION_PARTNERS or len(others) >= 2):
         return True
     return len(others) >= 2 and bool(others & CORE)
@@ -258,6 +286,8 @@ def _classify(text: str, sentence: str, *, carried: bool) -> Statement | None:
     fired = _fired(clean, core)
     if carried:
         fired.add("correction")
+    if "correction" in fired and sig.RESTATEMENT.match(core):
+        fired.add("assertion")  # "No, the table is `accounts`": the right fact, restated
     if not _counts(fired):
         return None
     kind: Kind = (

@@ -49,10 +49,14 @@ DIRECTIVE = re.compile(
         (?:(?:always|never|only|also)\s+)?
         (?:(?:{_VERBS})\b)"""
     r"""|^(?:please\s+)?(?:don'?t|do\s+not|dont|never|stop)\b"""
-    r"""|\b(?:make\s+sure|be\s+sure|ensure|remember\s+to|remember\s+that|keep\s+in\s+mind|note\s+that\s+we|you\s+(?:should|must|need\s+to|have\s+to)|"""
+    r"""|\b(?:make\s+sure|be\s+sure|ensure|remember\s+to|remember\s+that|keep\s+in\s+mind|"""
+    r"""note\s+that\s+we|you\s+(?:should|must|need\s+to|have\s+to)|"""
     r"""we\s+(?:should|must|need\s+to|have\s+to)|(?:should|must)\s+(?:always|never|be|not|use|go)|"""
     r"""must\s+not|mustn'?t|shouldn'?t\s+(?:ever|be)|is\s+not\s+allowed|are\s+not\s+allowed|"""
-    r"""is\s+forbidden|are\s+forbidden|is\s+required|are\s+required)\b""",
+    r"""is\s+forbidden|are\s+forbidden|is\s+required|are\s+required|"""
+    r"""must(?!\s+(?:have|be\s+(?:wrong|broken|missing|a\s+bug)))|has\s+to|needs?\s+to|shall|"""
+    r"""you\s+(?:don'?t|do\s+not|never)\s+(?!need|have|know|get|understand|seem|want|"""
+    r"""see|remember|care|mind|worry|bother)\w+)\b""",
     _I | re.VERBOSE,
 )
 
@@ -67,7 +71,11 @@ DURABLE = re.compile(
         releases?|deploys?|deployments?|migrations?|endpoints?|components?|scripts?|time|code|
         packages?|dependenc(?:y|ies)|queries|query|apis?|services?|handlers?|routes?|tables?|
         errors?|exceptions?|branches|branch|messages?|logs?|strings?|variables?)|
-        anymore|any\s+more|no\s+longer|forever|ever)\b""",
+        anymore|any\s+more|no\s+longer|forever|ever|(?:as\s+a\s+)?(?:general|hard|house|standing)\s+rule|
+        it\s+when(?:ever)?\s+(?:you|we|people|the\s+agent)|
+        stop\s+(?:using|adding|putting|writing|creating|doing|making|calling|importing|
+        committing|pushing|generating|suggesting|leaving|including|renaming|mocking|changing|
+        removing|deleting|touching|ignoring|skipping|wrapping|running|reformatting|inventing))\b""",
     _I | re.VERBOSE,
 )
 
@@ -82,9 +90,13 @@ PREFERENCE = re.compile(
 
 CONTRAST = re.compile(
     r"""\binstead\s+of\b|\brather\s+than\b|\bin\s+place\s+of\b|\bno\s+longer\b
+        |\brather\s+(?!than)[^.?!;]{1,80}?\bthan\b
         |\b[\w.@/+#-]+\s+over\s+(?!the\s+(?:network|wire|top|past|weekend|years?|phone)\b)
            [\w.@/+#`-]+
-        |[\w.`)'"-]\s*(?:,|—|–|-|;)\s*(?:and\s+)?not\s+(?!a\b|an\b|the\s+\w+\s+(?:one|way)\b)
+        |(?<!\bno)(?<!\byes)(?<!\bok)[\w.`)'"/*-]\s*(?:,|—|–|-|;)?\s+(?:and\s+)?not\s+
+           (?!a\b|an\b|the\s+\w+\s+(?:one|way)\b|(?:that|this|it|there|here|now|yet|really|quite|
+           sure|exactly|so|too|just|only|even|always|necessarily|at\s+all|much|many|bad|
+           good|great|bad|working|done|what|how|why|when|where|who|to|be|being|been|in|on)\b)
            [\w.`'"@/+#-]
         |\bnot\s+[\w.`@/+#-]+(?:\s+[\w.`@/+#-]+)?\s*,?\s+but\s+""",
     _I | re.VERBOSE,
@@ -103,12 +115,13 @@ SCOPE = re.compile(
 
 ASSERTION = re.compile(
     r"""\bwe(?:'re|\s+are)?\s+(?:always\s+|only\s+|never\s+|now\s+|still\s+)?
-        (?:use|using|run|deploy|target|ship|host|pin|build|write|name|keep|store|follow|
+        (?:use|using|run|deploy|target|ship|host|pin|build|write|name|keep|store|follow|release|
+        publish|merge|branch|tag|version|log|format|lint|test|vendor|squash|rebase|
         standardi[sz]ed\s+on|moved\s+to|switched\s+to|migrated\s+to|on)\b
         |\bwe\s+(?:don'?t|do\s+not|never|no\s+longer)\s+(?:use|run|deploy|support|allow|write|commit|push)\b
         |\bour\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|uses|runs|lives|goes|should|must)\b
-        |\b(?:the|our)\s+(?:(?:staging|prod|production|dev|local|test|main|default|primary|
-        [\w-]+)\s+)?(?:port|db|database|branch|package\s+manager|node\s+version|python\s+version|
+        |\b(?:the|our)\s+(?:[\w-]+\s+){0,2}?(?:port|db|database|branch|table|column|schema|
+        format|date\s+format|base\s+url|api|key|field|enum|id|package\s+manager|node\s+version|python\s+version|
         registry|host|hostname|url|endpoint|bucket|region|timezone|linter|formatter|
         test\s+runner|runtime|convention|naming\s+convention|style\s+guide|line\s+length|
         indent(?:ation)?|license|version|queue|cluster|namespace|tag|prefix)s?\s+
@@ -132,6 +145,7 @@ CORRECTION_ANY = re.compile(
         (?:wrong|incorrect|not\s+right|not\s+correct|mistaken)\b
         |\bi\s+(?:already\s+)?(?:said|told\s+you|asked\s+you|mentioned)\b
         |\bas\s+i\s+(?:said|mentioned)\b|\bhow\s+many\s+times\b
+        |\bwe'?ve\s+(?:talked|been)\s+(?:about|over|through)\s+this\b|^correction\b
         |\byou\s+(?:keep|kept)\s+(?:using|doing|adding|writing|putting|forgetting)\b
         |\bnot\s+[\w.`@/+#-]+(?:\s+[\w.`@/+#-]+)?\s*,?\s+but\s+
         |\bwe\s+(?:use|run|deploy|target)\s+[\w.`@/+#-]+(?:\s+[\w.`@/+#-]+)?\s*(?:,|—|–|-|;)?\s*not\b
@@ -142,17 +156,39 @@ CORRECTION_ANY = re.compile(
 # A sentence that is only a correcting interjection ("No.", "Nope!", "That's wrong.") lends its
 # correction to the sentence after it.
 BARE_CORRECTION = re.compile(
-    r"""^\W*(?:no+|nope|nah|wrong|incorrect|not\s+quite|no\s+no|no,\s*no|
+    r"""^\W*(?:no+(?:[\s,!.]+no+)*|nope|nah|wrong|incorrect|not\s+quite|wrong\s+\w+(?:\s+\w+)?|
+        (?:that'?s|this\s+is|it'?s)\s+not\s+(?:how|what)\s+(?:we|i)\b[^.!?]{0,60}|
         (?:that'?s|that\s+is|this\s+is|you'?re|you\s+are|it'?s)\s+(?:wrong|incorrect|not\s+right|
         not\s+correct|not\s+it))\W*$""",
+    _I | re.VERBOSE,
+)
+
+GENERIC = re.compile(
+    r"\b(?:everywhere|anywhere|everything|anything|any\s+time|anytime|in\s+all\s+cases|"
+    r"across\s+the\s+board|all\s+over|whatever\s+the)\b"
+    r"|^(?:when|whenever|each\s+time|any\s+time)\s+(?:you|we)\b[^,?]{1,80},",
+    _I,
+)
+
+# After a correction marker, a plain statement of the right fact counts as an assertion.
+RESTATEMENT = re.compile(
+    r"""(?:the|our|all|every)\b[^.?!;]{1,60}?\b(?:is|are|lives?|goes|go|runs?|uses?|
+        should\s+be|must\s+be|has\s+to\s+be)\s+
+        (?!(?:fine|ok|okay|good|great|bad|wrong|broken|right|correct|it|that|this|not|
+        failing|working|done|there|here|still|already|just|too|so|very)\b)[\w`"'/.:-]
+        |(?:it'?s|its|it\s+is|they'?re|they\s+are)\s+
+        (?!(?:fine|ok|okay|good|great|bad|wrong|broken|right|correct|not|failing|working|done|
+        there|here|still|already|just|too|so|very|the\s+other|that|this|a|an|only|probably|
+        maybe|because|about|like|more|less|better|worse)\b)[\w`"'/.:-]""",
     _I | re.VERBOSE,
 )
 
 # --- guards -----------------------------------------------------------------------------
 
 QUESTION_LEAD = re.compile(
-    r"""^(?:what|why|how|when|where|which|who|whose|whom|can|could|would|should|shall|will|
-        is|are|am|was|were|do|does|did|have|has|had|may|might|isn'?t|aren'?t|don'?t\s+you|
+    r"""^(?:what|why|how|where|which|who|whose|whom|can|could|would|should|shall|will|
+        when\s+(?:is|are|was|were|do|does|did|will|would|should|can|could)|
+        is|are|am|was|were|do(?!\s+not)|does|did|have|has|had|may|might|isn'?t|aren'?t|don'?t\s+you|
         doesn'?t|didn'?t|won'?t|wouldn'?t|shouldn'?t|couldn'?t|any\s+idea|anyone|any\s+reason|
         is\s+there|are\s+there|i\s+wonder|wondering|not\s+sure\s+(?:if|whether)|
         do\s+you\s+know|quick\s+question)\b""",
@@ -161,7 +197,7 @@ QUESTION_LEAD = re.compile(
 
 HYPOTHETICAL = re.compile(
     r"""^(?:if|what\s+if|suppose|supposing|imagine|assuming|say\s+we|let'?s\s+say|in\s+case|
-        unless|once|when|before|after|while|maybe|perhaps|possibly|probably|ideally|
+        unless|maybe|perhaps|possibly|probably|ideally|
         i\s+(?:think|guess|suppose|feel|believe)\s+(?:we|you|it)\s+(?:could|might|may)|
         in\s+theory|hypothetically|theoretically)\b
         |\b(?:should\s+we|shall\s+we|could\s+we|would\s+we|can\s+we|do\s+we|might\s+we|
@@ -177,7 +213,9 @@ HYPOTHETICAL = re.compile(
 
 # Markers of an instruction for this turn only.
 ONE_OFF = re.compile(
-    r"""\b(?:this|that|the)\s+(?:pr|pull\s+request|mr|merge\s+request|commit|branch|ticket|issue|
+    r"""\bthat\s+(?:pr|pull\s+request|commit|branch|file|function|method|class|one|time|line|
+        snippet|diff|patch|hunk|change|error|test\s+file|query|script|page)\b
+        |\bthis\s+(?:pr|pull\s+request|mr|merge\s+request|commit|branch|ticket|issue|
         bug|task|change|diff|patch|file|function|method|class|test|line|snippet|error|one|time|
         session|turn|run|build|case|step|query|script|page|component|hunk|section|paragraph|
         endpoint|migration|module)\b(?!\s+(?:of\s+(?:the\s+)?(?:repo|project|codebase)))
@@ -208,6 +246,7 @@ REPORT = re.compile(
 # --- code, logs and quotes ---------------------------------------------------------------
 
 FENCE = re.compile(r"^\s*(?:```|~~~)")
+HASH_COMMENT = re.compile(r"^\s*#(?!#)")
 INDENTED_CODE = re.compile(r"^(?: {4,}|\t)(?![-*+]\s|\d+[.)]\s)")
 LOG_LINE = re.compile(
     r"""^\s*(?:\$\s|>>>\s|\.\.\.\s|%\s|\#!|PS\s+[A-Z]:|[A-Za-z]:\\|>\s|
@@ -216,9 +255,10 @@ LOG_LINE = re.compile(
         npm\s+(?:ERR|WARN)|E\s{2,}|FAILED\b|PASSED\b|ERROR\b|WARN\b|INFO\b|DEBUG\b|
         \[[\w\s:.-]+\]|\d{4}-\d\d-\d\d[T\s]\d\d:|\d\d:\d\d:\d\d|\#\d+\s+\d|@@\s|
         [+-](?=[^\s+-])|diff\s+--git|index\s+[0-9a-f]{6,}|
+        (?:FROM|RUN|COPY|ADD|WORKDIR|CMD|ENTRYPOINT|ENV|ARG|EXPOSE|USER|LABEL|VOLUME)\s+\S|
         (?:def|class|import|function|const|let|var|return|public|private|protected|fn|func|
         package|struct|impl|\#include|\#define|SELECT|INSERT|UPDATE|DELETE|CREATE)\b(?!\s+(?:of|is|a)\b)|
-        from\s+[\w.]+\s+import\b|[{}\[\]()<>/]\s*$|<[a-zA-Z/])""",
+        from\s+[\w.]+\s+import\b|//\s|--\s|[{}\[\]()<>/]\s*$|<[a-zA-Z/])""",
     re.VERBOSE,
 )
 CODE_TAIL = re.compile(r"(?:[;{}]|\)\s*:|=>|->)\s*$")
