@@ -242,7 +242,10 @@ def _vetoed(clean: str, core: str) -> bool:
     if sig.HYPOTHETICAL.search(core) and not _CONDITIONAL_RULE.match(core):
         return True
     return bool(
-        sig.ONE_OFF.search(clean) or sig.REPORT.search(clean) or _NOT_ALWAYS.search(clean)
+        sig.ONE_OFF.search(clean)
+        or sig.REPORT.search(clean)
+        or _NOT_ALWAYS.search(clean)
+        or sig.CONTENT_FREE.match(core)
     )
 
 
@@ -250,7 +253,9 @@ def _fired(clean: str, core: str) -> set[str]:
     fired: set[str] = set()
     if sig.DIRECTIVE.search(core):
         fired.add("directive")
-    if sig.DURABLE.search(clean):
+    if any(
+        not sig.ARTIFACT_CLAUSE.search(clean, 0, m.start()) for m in sig.DURABLE.finditer(clean)
+    ):
         fired.add("durable")
     if sig.PREFERENCE.search(clean):
         fired.add("preference")
@@ -273,6 +278,8 @@ def _counts(fired: set[str]) -> bool:
         others.add(WEAK)
     if "correction" in fired and (others & CORRECTION_PARTNERS or len(others) >= 2):
         return True
+    if others == {"directive", "contrast"}:
+        return False  # "use X instead of Y" is as often this turn's choice as a rule
     return len(others) >= 2 and bool(others & CORE)
 
 

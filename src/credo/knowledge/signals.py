@@ -75,7 +75,7 @@ DURABLE = re.compile(
         it\s+when(?:ever)?\s+(?:you|we|people|the\s+agent)|
         stop\s+(?:using|adding|putting|writing|creating|doing|making|calling|importing|
         committing|pushing|generating|suggesting|leaving|including|renaming|mocking|changing|
-        removing|deleting|touching|ignoring|skipping|wrapping|running|reformatting|inventing))\b""",
+        removing|deleting|touching|ignoring|skipping|wrapping|reformatting|inventing))\b""",
     _I | re.VERBOSE,
 )
 
@@ -91,6 +91,7 @@ PREFERENCE = re.compile(
 CONTRAST = re.compile(
     r"""\binstead\s+of\b|\brather\s+than\b|\bin\s+place\s+of\b|\bno\s+longer\b
         |\brather\s+(?!than)[^.?!;]{1,80}?\bthan\b
+        |\bprefer\w*\s+[\w.`-]+(?:\s+[\w.`-]+)?\s+to\s+(?!(?:be|do|have|use|keep|see|get|make|go)\b)
         |\b[\w.@/+#-]+\s+over\s+(?!the\s+(?:network|wire|top|past|weekend|years?|phone)\b)
            [\w.@/+#`-]+
         |(?<!\bno)(?<!\byes)(?<!\bok)[\w.`)'"/*-]\s*(?:,|—|–|-|;)?\s+(?:and\s+)?not\s+
@@ -119,7 +120,7 @@ ASSERTION = re.compile(
         publish|merge|branch|tag|version|log|format|lint|test|vendor|squash|rebase|
         standardi[sz]ed\s+on|moved\s+to|switched\s+to|migrated\s+to|on)\b
         |\bwe\s+(?:don'?t|do\s+not|never|no\s+longer)\s+(?:use|run|deploy|support|allow|write|commit|push)\b
-        |\bour\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|uses|runs|lives|goes|should|must)\b
+        |\bour\s+[\w-]+(?:\s+[\w-]+)?\s+(?:uses|runs|lives|goes|should|must)\b
         |\b(?:the|our)\s+(?:[\w-]+\s+){0,2}?(?:port|db|database|branch|table|column|schema|
         format|date\s+format|base\s+url|api|key|field|enum|id|package\s+manager|node\s+version|python\s+version|
         registry|host|hostname|url|endpoint|bucket|region|timezone|linter|formatter|
@@ -183,6 +184,25 @@ RESTATEMENT = re.compile(
     _I | re.VERBOSE,
 )
 
+# A durable word inside a relative clause describes the thing to build ("add a check that
+# always validates"), and after "ensure the ..." a property of the code, not a habit of the
+# agent. A person as the clause's subject ("remember that we always") keeps it a rule.
+ARTIFACT_CLAUSE = re.compile(
+    r"""(?:\b(?:that|which)\s+
+        (?!(?:we|you|i|they|nobody|no\s+one|in|on|at|for|to|of|as|and|or|is|was|the|a|an)\b)
+        |\b(?:so\s+that|so|where)\s+(?!(?:we|you|i|they|nobody|no\s+one)\b)
+        |\b(?:ensure|make\s+sure|check)\s+(?:that\s+)?(?:the|it|this|its)\s+)
+        (?:[\w'`./-]+\s+){0,5}$""",
+    _I | re.VERBOSE,
+)
+
+# A rule with no content of its own ("Never do that again"): nothing to store.
+CONTENT_FREE = re.compile(
+    r"""^(?:please\s+)?(?:don'?t|do\s+not|never|stop)\s+(?:ever\s+)?(?:do(?:ing)?|say(?:ing)?|
+        try(?:ing)?)\s+(?:this|that|it|so)\b""",
+    _I | re.VERBOSE,
+)
+
 # --- guards -----------------------------------------------------------------------------
 
 QUESTION_LEAD = re.compile(
@@ -191,7 +211,8 @@ QUESTION_LEAD = re.compile(
         is|are|am|was|were|do(?!\s+not)|does|did|have|has|had|may|might|isn'?t|aren'?t|don'?t\s+you|
         doesn'?t|didn'?t|won'?t|wouldn'?t|shouldn'?t|couldn'?t|any\s+idea|anyone|any\s+reason|
         is\s+there|are\s+there|i\s+wonder|wondering|not\s+sure\s+(?:if|whether)|
-        do\s+you\s+know|quick\s+question)\b""",
+        do\s+you\s+know|quick\s+question|explain|describe|summari[sz]e|walk\s+me\s+through|
+        show\s+me\s+(?:how|why|what)|help\s+me\s+understand|tell\s+me\s+(?:how|why|what))\b""",
     _I | re.VERBOSE,
 )
 
@@ -218,13 +239,15 @@ ONE_OFF = re.compile(
         |\bthis\s+(?:pr|pull\s+request|mr|merge\s+request|commit|branch|ticket|issue|
         bug|task|change|diff|patch|file|function|method|class|test|line|snippet|error|one|time|
         session|turn|run|build|case|step|query|script|page|component|hunk|section|paragraph|
-        endpoint|migration|module)\b(?!\s+(?:of\s+(?:the\s+)?(?:repo|project|codebase)))
+        endpoint|migration|module|install|experiment|feature|fix|version|release|refactor|
+        spike|prototype|demo|ticket|story|sprint|example|repl|notebook|cell)\b(?!\s+(?:of\s+(?:the\s+)?(?:repo|project|codebase)))
         |\b(?:for\s+now|right\s+now|just\s+now|for\s+the\s+moment|at\s+the\s+moment|for\s+today|
         today|tonight|this\s+week|this\s+morning|this\s+afternoon|just\s+(?:this\s+)?once|
         for\s+once|temporarily|temporary|for\s+a\s+bit|for\s+a\s+while|until\s+\w+|
         next\s+(?:step|thing)|first\s+thing|then\s+(?:run|push|commit)|
         above|below|the\s+following|line\s+\d+|lines\s+\d+|
         ASAP|quickly|real\s+quick|for\s+the\s+demo|before\s+the\s+(?:demo|release|deadline))\b
+        |\b(?:refactor|fix|change|rewrite|update|rename|move|convert|redo|revert)\s+(?:this|that|it)\b
         |\b(?:in|on|to|from)\s+[\w/.-]+\.(?:py|js|ts|tsx|jsx|go|rs|rb|java|kt|c|h|cpp|md|json|yaml|
         yml|toml|sql|sh|css|html)\b""",
     _I | re.VERBOSE,
@@ -239,7 +262,10 @@ REPORT = re.compile(
         happens?|understood|knew|mind)|
         (?:i|we)\s+(?:always|never)\s+(?:forget|forgot|remember|knew|know|understood|
         understand|get|got|figured|see|saw|had|have|was|were|did|thought)|
-        don'?t\s+(?:worry|bother|mind)|never\s*mind|nevermind|no\s+worries|thank|thanks)\b""",
+        don'?t\s+(?:worry|bother|mind)|never\s*mind|nevermind|no\s+worries|thank|thanks|
+        fails?|failing|failed|broke|broken|crash(?:es|ed|ing)?|errors?\s+out|flaky|
+        (?:takes?|taking|took)\s+forever|
+        doesn'?t\s+work|isn'?t\s+working|here'?s\s+the\s+(?:error|log|trace|output|stack))\b""",
     _I | re.VERBOSE,
 )
 
