@@ -109,7 +109,8 @@ def main() -> None:
     print(f"{path.name}: {len(rows)} prompts, {tp + fn} to capture")
     print(f"precision {precision:.3f}  recall {recall:.3f}  (tp {tp}, fp {fp}, fn {fn}, tn {tn})")
     if kind_total:
-        print(f"kind accuracy {kind_right / kind_total:.3f} ({kind_right}/{kind_total} true positives)")
+        share = kind_right / kind_total
+        print(f"kind accuracy {share:.3f} ({kind_right}/{kind_total} true positives)")
         print(f"statement overlap {overlap / kind_total:.3f} ({overlap}/{kind_total})")
     ordered = sorted(times)
     p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]

@@ -25,7 +25,11 @@ POSITIVES = [
         "correction",
         "No, we never use npm in this repository.",
     ),
-    ("I prefer tabs over spaces in Go files", "preference", "I prefer tabs over spaces in Go files"),
+    (
+        "I prefer tabs over spaces in Go files",
+        "preference",
+        "I prefer tabs over spaces in Go files",
+    ),
     (
         "From now on, run the linter before every commit",
         "rule",
@@ -41,17 +45,29 @@ POSITIVES = [
         "rule",
         "Always use pnpm here.",
     ),
-    ("Nope. We deploy with helm, not kubectl apply.", "correction",
-     "Nope. We deploy with helm, not kubectl apply."),
-    ("going forward, make sure to add type hints to new functions", "rule",
-     "going forward, make sure to add type hints to new functions"),
-    ("I'd rather you used pathlib instead of os.path.", "preference",
-     "I'd rather you used pathlib instead of os.path."),
+    (
+        "Nope. We deploy with helm, not kubectl apply.",
+        "correction",
+        "Nope. We deploy with helm, not kubectl apply.",
+    ),
+    (
+        "going forward, make sure to add type hints to new functions",
+        "rule",
+        "going forward, make sure to add type hints to new functions",
+    ),
+    (
+        "I'd rather you used pathlib instead of os.path.",
+        "preference",
+        "I'd rather you used pathlib instead of os.path.",
+    ),
     ("Never commit generated protobuf code.", "rule", "Never commit generated protobuf code."),
     ("- don't ever force push to main\n- thanks", "rule", "don't ever force push to main"),
     ("In this repo we use ruff, not black.", "correction", "In this repo we use ruff, not black."),
-    ("Please stop adding docstrings to every private helper.", "rule",
-     "Please stop adding docstrings to every private helper."),
+    (
+        "Please stop adding docstrings to every private helper.",
+        "rule",
+        "Please stop adding docstrings to every private helper.",
+    ),
 ]
 
 NEGATIVES = [
@@ -73,7 +89,7 @@ NEGATIVES = [
     "The tests never pass on my laptop in this repo.",
     'The README says "always use npm ci in CI", is that still true?',
     "```\n# Always use pnpm\nnever_use = True\n```",
-    "Traceback (most recent call last):\n  File \"x.py\", line 3\nValueError: never use this",
+    'Traceback (most recent call last):\n  File "x.py", line 3\nValueError: never use this',
     "$ npm install\nnpm ERR! never gonna give you up\nnpm ERR! always",
     "> Never use var, always use let\n\nwhat does this comment mean",
     "yes",
@@ -163,8 +179,23 @@ def test_fast_enough_for_the_hook() -> None:
 
 @pytest.mark.parametrize(
     "prompt",
-    ["yes", "y", "ok", "okay thanks", "continue", "go on", "sounds good", "lgtm", "do it",
-     "proceed", "👍", "next", "Yes please!", "ok, go ahead", "keep going"],
+    [
+        "yes",
+        "y",
+        "ok",
+        "okay thanks",
+        "continue",
+        "go on",
+        "sounds good",
+        "lgtm",
+        "do it",
+        "proceed",
+        "👍",
+        "next",
+        "Yes please!",
+        "ok, go ahead",
+        "keep going",
+    ],
 )
 def test_acknowledgement(prompt: str) -> None:
     assert is_acknowledgement(prompt)
@@ -172,8 +203,18 @@ def test_acknowledgement(prompt: str) -> None:
 
 @pytest.mark.parametrize(
     "prompt",
-    ["", "yes?", "ok, now fix the login bug", "continue with step 3", "no", "run it",
-     "why?", "sounds good but use pnpm", "yes 2", "do it in auth.py"],
+    [
+        "",
+        "yes?",
+        "ok, now fix the login bug",
+        "continue with step 3",
+        "no",
+        "run it",
+        "why?",
+        "sounds good but use pnpm",
+        "yes 2",
+        "do it in auth.py",
+    ],
 )
 def test_not_acknowledgement(prompt: str) -> None:
     assert not is_acknowledgement(prompt)

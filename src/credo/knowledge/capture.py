@@ -77,8 +77,9 @@ def extract_statements(prompt: str) -> list[Statement]:
         if sig.BARE_CORRECTION.match(sentence):
             carry = start
             continue
-        statement = _classify(text[carry if carry is not None else start : end], sentence,
-                              carried=carry is not None)
+        statement = _classify(
+            text[carry if carry is not None else start : end], sentence, carried=carry is not None
+        )
         carry = None
         if statement is not None:
             out.append(statement)
@@ -297,11 +298,11 @@ def _classify(text: str, sentence: str, *, carried: bool) -> Statement | None:
         fired.add("assertion")  # "No, the table is `accounts`": the right fact, restated
     if not _counts(fired):
         return None
-    kind: Kind = (
-        "correction" if "correction" in fired
-        else "preference" if "preference" in fired
-        else "rule"
-    )
+    kind: Kind = "rule"
+    if "correction" in fired:
+        kind = "correction"
+    elif "preference" in fired:
+        kind = "preference"
     negated, asserted = _terms(clean)
     return Statement(
         text=text.strip(),
@@ -348,7 +349,8 @@ def _terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 _ACK_HEADS = frozenset(
     """yes y yeah yep yup ya ok okay k kk sure thanks thx ty continue proceed lgtm next go do
-    sounds great perfect cool nice alright agreed fine good keep 👍 ✅ 👌 🙏 approved ship""".split()
+    sounds great perfect cool nice alright agreed fine good keep approved ship
+    👍 ✅ 👌 🙏""".split()
 )
 _ACK_WORDS = _ACK_HEADS | frozenset(
     """please pls thank you it on ahead that looks keep going carry right correct all so

@@ -40,7 +40,9 @@ _TOKENS = re.compile(
     re.VERBOSE,
 )
 _BEARER = re.compile(r"(\bBearer\s+)(?!\[redacted\])[A-Za-z0-9._~+/=-]{12,}", re.IGNORECASE)
-_URL_PASSWORD = re.compile(r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@\[\]]*:)(?!\[redacted\]@)[^\s@/]+(@)")
+_URL_PASSWORD = re.compile(
+    r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@\[\]]*:)(?!\[redacted\]@)[^\s@/]+(@)"
+)
 _ASSIGNMENT = re.compile(
     r"""((?:\b|_)(?:api[_-]?key|apikey|access[_-]?key|secret[_-]?key|secret|client[_-]?secret|
         (?:access|auth|refresh|bearer|api|session|github|gh|slack|npm|pypi)?[_-]?token|

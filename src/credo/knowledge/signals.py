@@ -9,9 +9,9 @@ Signal classes are independent on purpose (no word feeds two classes), because a
 counts only when two of them fire:
 
 - ``directive``: the sentence tells the agent what to do (an imperative verb first, "don't",
-  "make sure to", "you should", "we need to").
+  "make sure to", "remember that", "you should", "must", "needs to").
 - ``durable``: it is meant to last ("always", "never", "from now on", "going forward",
-  "every time", "by default", "remember that").
+  "every time", "by default", "as a general rule", "stop adding").
 - ``preference``: the speaker's taste ("I prefer", "I'd rather", "we like", "I want").
 - ``contrast``: it names an alternative it rules out ("X over Y", "instead of", "rather than",
   "X, not Y", "no longer").
@@ -20,6 +20,8 @@ counts only when two of them fire:
 - ``assertion``: it states how things are done here ("we use", "our CI runs", "the staging DB
   is on port 5433").
 - ``correction``: it corrects the agent ("No,", "Actually", "that's wrong", "I told you").
+- ``generic`` (weak): "everywhere", "anything", "when you ...,": backs a preference or an
+  assertion, never a bare directive ("fix it everywhere" is one task).
 """
 
 from __future__ import annotations
