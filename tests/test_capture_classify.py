@@ -96,6 +96,18 @@ NEGATIVES = [
     "ok thanks, go on",
     "No, not that one, the other file.",
     "No, use the second approach.",
+    "Use pnpm instead of npm for this install.",
+    "Refactor this to use composition over inheritance.",
+    "Add a check that always validates the input.",
+    "Create a script that runs the linter on every commit.",
+    "Make it so the button is always visible.",
+    "Never do that again.",
+    "Stop running the tests, they take forever.",
+    "Our tests are flaky in this repo.",
+    "We're using Postgres 15 in this project and the migration fails, here's the error:",
+    "Explain why we prefer composition over inheritance.",
+    "We like to move fast here, so just merge it.",
+    "FROM python:3.12-slim\n# always pin versions\nRUN pip install uv",
 ]
 
 
@@ -111,6 +123,21 @@ def test_positive(prompt: str, kind: str, text: str) -> None:
 @pytest.mark.parametrize("prompt", NEGATIVES)
 def test_negative(prompt: str) -> None:
     assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "We don't use ORMs here, raw SQL only.",
+        "I'd like you to always show me the diff before committing.",
+        "In this project, tests go in tests/, not next to the code.",
+        "I hate when you add trailing summaries, keep answers short.",
+        "Remember that the API returns cents, not dollars.",
+        "When you write shell scripts for me, I like `set -euo pipefail` at the top.",
+    ],
+)
+def test_more_positive_phrasings(prompt: str) -> None:
+    assert [s.text for s in extract_statements(prompt)] == [prompt]
 
 
 def test_mixed_prompt_keeps_only_the_rule() -> None:

@@ -224,6 +224,7 @@ _CONDITIONAL_RULE = re.compile(
 _MODAL = re.compile(r"\b(?:would|could|might)\b", re.IGNORECASE)
 _NOT_ALWAYS = re.compile(r"\b(?:not|n't)\s+(?:always|ever)\b|\bnot\s+never\b", re.IGNORECASE)
 _WS = re.compile(r"\s+")
+_MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b", re.IGNORECASE)
 
 
 def _clean(sentence: str) -> str:
@@ -273,13 +274,15 @@ def _fired(clean: str, core: str) -> set[str]:
     return fired
 
 
-def _counts(fired: set[str]) -> bool:
+def _counts(fired: set[str], *, memo: bool) -> bool:
+    """Whether the classes that fired make a statement; ``memo``: it opens with "remember
+    that" or "keep in mind", asking that it be kept."""
     others = fired - {"correction", WEAK}
     if WEAK in fired and others & {"preference", "assertion"}:
         others.add(WEAK)
     if "correction" in fired and (others & CORRECTION_PARTNERS or len(others) >= 2):
         return True
-    if others == {"directive", "contrast"}:
+    if others == {"directive", "contrast"} and not memo:
         return False  # "use X instead of Y" is as often this turn's choice as a rule
     return len(others) >= 2 and bool(others & CORE)
 
@@ -296,7 +299,7 @@ def _classify(text: str, sentence: str, *, carried: bool) -> Statement | None:
         fired.add("correction")
     if "correction" in fired and sig.RESTATEMENT.match(core):
         fired.add("assertion")  # "No, the table is `accounts`": the right fact, restated
-    if not _counts(fired):
+    if not _counts(fired, memo=_MEMO.match(core) is not None):
         return None
     kind: Kind = "rule"
     if "correction" in fired:

@@ -74,7 +74,7 @@ DURABLE = re.compile(
         packages?|dependenc(?:y|ies)|queries|query|apis?|services?|handlers?|routes?|tables?|
         errors?|exceptions?|branches|branch|messages?|logs?|strings?|variables?)|
         anymore|any\s+more|no\s+longer|forever|ever|(?:as\s+a\s+)?(?:general|hard|house|standing)\s+rule|
-        it\s+when(?:ever)?\s+(?:you|we|people|the\s+agent)|
+        (?:\bit|hate|like|love|dislike|mind|annoys\s+me)\s+when(?:ever)?\s+(?:you|we|people|the\s+agent)|
         stop\s+(?:using|adding|putting|writing|creating|doing|making|calling|importing|
         committing|pushing|generating|suggesting|leaving|including|renaming|mocking|changing|
         removing|deleting|touching|ignoring|skipping|wrapping|reformatting|inventing))\b""",
@@ -110,7 +110,7 @@ SCOPE = re.compile(
         the)\s+(?:whole\s+|entire\s+)?(?:repo|repos|repository|repositories|project|projects|
         codebase|code\s*base|monorepo|team|company|org|organisation|organization|workspace|
         package|packages|app|service|services|stack)\b
-        |\b(?:here|in\s+here)\s+we\b|\bwe\s+(?:\w+\s+)?(?:here|in\s+this\s+team)\b
+        |\b(?:here|in\s+here)\s+we\b|\bwe\s+(?:[\w'-]+\s+){0,3}?(?:here|in\s+this\s+team)\b
         |\bour\s+(?:team|convention|conventions|style|standard|standards|policy|codebase|repo)\b
         |\bhouse\s+style\b|\bteam\s+(?:convention|rule|policy|standard)\b""",
     _I | re.VERBOSE,
@@ -129,7 +129,8 @@ ASSERTION = re.compile(
         test\s+runner|runtime|convention|naming\s+convention|style\s+guide|line\s+length|
         indent(?:ation)?|license|version|queue|cluster|namespace|tag|prefix)s?\s+
         (?:is|are|lives|runs|should\s+be|must\s+be|has\s+to\s+be|needs\s+to\s+be)\b
-        |\b(?:is|are|runs|lives)\s+(?:on|at)\s+port\b""",
+        |\b(?:is|are|runs|lives)\s+(?:on|at)\s+port\b
+        |\b[\w-]+s\s+(?:go|live|belong)\s+(?:in|under|into|inside)\b""",
     _I | re.VERBOSE,
 )
 
@@ -257,11 +258,11 @@ ONE_OFF = re.compile(
 
 # Reports about the code or the world, not rules for the agent ("the build always fails").
 REPORT = re.compile(
-    r"""\b(?:keeps?\s+(?:failing|crashing|breaking|timing\s+out)|always\s+(?:fails?|failing|
-        crashes|crashing|breaks|breaking|times?\s+out|returns?|throws?|hangs?|seems?|forgets?|
-        gets?|happens?|shows?|was|were|had|did)|never\s+(?:works?|worked|passes|passed|
-        finishes|finished|returns?|returned|seems?|was|were|had|did|got|loads?|ran|runs|
-        happens?|understood|knew|mind)|
+    r"""\b(?:keeps?\s+(?:failing|crashing|breaking|timing\s+out)|always\s+(?:fails|failing|
+        crashes|crashing|breaks|breaking|times\s+out|timing\s+out|returns|throws|hangs|seems|
+        forgets|gets|happens|shows|was|were|had|did)|never\s+(?:works|worked|passes|passed|
+        finishes|finished|returns|returned|seems|was|were|had|did|got|loads|ran|runs|
+        happens|understood|knew|mind)|
         (?:i|we)\s+(?:always|never)\s+(?:forget|forgot|remember|knew|know|understood|
         understand|get|got|figured|see|saw|had|have|was|were|did|thought)|
         don'?t\s+(?:worry|bother|mind)|never\s*mind|nevermind|no\s+worries|thank|thanks|
