@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SPLITS = ("dev", "heldout")
+SPLITS = ("dev", "dev2", "heldout")
 CAPTURING = ("correction", "preference", "rule")
 CATEGORIES = (
     *CAPTURING,
