@@ -20,6 +20,7 @@ from mcp.types import CallToolResult
 from credo.memory import Memory
 from credo.surfaces.cli.commands import cli
 from credo.surfaces.mcp_server import INSTRUCTIONS, build_server
+from tests.conftest import keep_global
 
 Session = Callable[[Client], Awaitable[None]]
 
@@ -322,7 +323,7 @@ def test_huge_query_is_truncated_not_an_error(memory: Memory) -> None:
 def server_env(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CREDO_")}
     env["HOME"] = str(tmp_path / "home")
-    return env
+    return keep_global(env)
 
 
 def test_stdio_subprocess_serves_every_call(tmp_path: Path) -> None:
