@@ -66,10 +66,20 @@ CONTRACT: dict[str, tuple[str, str, dict[str, tuple[str, bool]], tuple[bool, boo
     "remember_belief": (
         "remember",
         "remember",
-        {"text": ("string", True), "doc": ("string|null", False), "kind": ("string", False)},
+        {
+            "text": ("string", True),
+            "doc": ("string|null", False),
+            "kind": ("string", False),
+            "scope": ("string", False),
+        },
         (False, False, False),
     ),
-    "lock_belief": ("lock", "lock", {"id": ("string", True)}, (False, False, True)),
+    "lock_belief": (
+        "lock",
+        "lock",
+        {"id": ("string", True), "scope": ("string", False)},
+        (False, False, True),
+    ),
     "relate_beliefs": (
         "relate",
         "relate",
@@ -220,7 +230,7 @@ def test_every_tool_end_to_end(memory: Memory, tmp_path: Path) -> None:
         assert fed["belief"]["alpha"] == 2.0
 
         gone = data(await client.call_tool("forget_belief", {"id": smoke_id}))
-        assert gone == {"id": smoke_id, "forgotten": True, "hard": False}
+        assert gone == {"id": smoke_id, "forgotten": True, "hard": False, "store": "project"}
         data(await client.call_tool("forget_belief", {"id": deploy_id, "hard": True}))
         after = data(await client.call_tool("search_memory", {"query": "deploy staging"}))
         assert [b["id"] for b in after["beliefs"]] == [rule["id"]]
