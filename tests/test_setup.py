@@ -283,6 +283,7 @@ def test_the_hook_skips_site_and_starts_from_the_package() -> None:
 def credo(args: list[str], cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CREDO_", "CLAUDE_"))}
     env["HOME"] = str(home)
+    env["CREDO_GLOBAL_DB"] = os.environ["CREDO_GLOBAL_DB"]  # never the user's own
     return subprocess.run(
         [sys.executable, "-m", "credo", *args],
         cwd=cwd,
