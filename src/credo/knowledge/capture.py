@@ -15,7 +15,11 @@ reference system: regex *signal classes* (``credo.knowledge.signals``) and *guar
    guard vetoes it (a question, a hypothetical, an instruction for this turn only, a report
    about the code like "the build always fails"). A correction needs its marker ("No,",
    "Actually", "that's wrong") plus a durable, preference or assertion signal, or two others.
-   A bare "No." lends its correction to the sentence after it (both are kept as the text).
+   A bare "No." (or a short correction with no content of its own: "No, that's the old
+   hostname.") lends its correction to the sentence after it (both are kept as the text).
+   Some constructions carry two signals in their grammar and count alone: the *frames* of
+   ``credo.knowledge.frames`` (a first-person preference, a quantified law "every PR needs",
+   "we don't <verb>", "from now on ...", "remember that <present-tense fact>").
 
 Precision comes first (target >= 0.95 on ``bench/capture.py``'s labelled set): a missed
 statement can be said again, a wrong one becomes a belief the agent is shown in every session.
@@ -239,7 +243,9 @@ _MODAL = re.compile(r"\b(?:would|could|might)\b", re.IGNORECASE)
 _NOT_ALWAYS = re.compile(r"\b(?:not|n't)\s+(?:always|ever)\b|\bnot\s+never\b", re.IGNORECASE)
 _WS = re.compile(r"\s+")
 # "that's not the function I meant" denies, it names no alternative: not a contrast.
-_COPULA_NOT = re.compile(r"\b(?:that'?s|it'?s|this\s+is|that\s+is|it\s+is)\s+not\b", re.IGNORECASE)
+_COPULA_NOT = re.compile(
+    r"\b(?:that'?s|it'?s|this\s+is|that\s+is|it\s+is|rather|prefer)\s+not\b", re.IGNORECASE
+)
 _MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b", re.IGNORECASE)
 
 
@@ -312,13 +318,13 @@ def _frame(clean: str, core: str) -> str | None:
     """The name of a construction that states a rule on its own (``credo.knowledge.frames``)."""
     if fr.PREFERENCE_FRAME.match(core):
         return "preference_frame"
-    if fr.LAW.match(core) and not fr.NOW.search(core):
+    if fr.LAW.match(core) and not fr.NOW.search(core) and not fr.PERFECT.search(core):
         return "law"
     if fr.NEGATED_HABIT.match(core):
         return "negated_habit"
-    if fr.MEMO.match(core):
+    if fr.MEMO.match(core) and not fr.PAST.search(core):
         return "memo"
-    if fr.FUTURE_FRAME.search(clean) and len(core.split()) >= 3:
+    if fr.FUTURE_FRAME.search(clean) and len(core.split()) >= 3 and not fr.PLAN.search(core):
         return "future_frame"
     return None
 

@@ -5,9 +5,9 @@ must agree. Some constructions carry that agreement in their grammar, so one is 
 
 - ``preference frame``: a first-person, present-tense statement of taste with a general
   object ("I prefer table-driven tests", "I don't like magic numbers", "I'd rather you never
-  ...", "my preference is ..."). Praise of this turn's work ("I love how you ...", "I like
-  the new layout"), the speaker's own habits ("I like to ...", "we like to move fast") and
-  banter ("..., lol") are not frames.
+  ...", "I'd rather not <use/add/mock ...> ...", "my preference is ..."). Praise of this
+  turn's work ("I love how you ...", "I like the new layout"), the speaker's own habits ("I
+  like to ...", "we like to move fast") and banter ("..., lol") are not frames.
 - ``law``: a quantified subject with a present-tense verb, the shape of a generic rule
   ("every PR needs one approval", "all timestamps are UTC", "any change to X needs Y",
   "no one pushes to main").
@@ -16,7 +16,8 @@ must agree. Some constructions carry that agreement in their grammar, so one is 
   to", "we don't know").
 - ``future frame``: an explicit framing for later sessions ("from now on", "going forward",
   "for future sessions", "rule of thumb for this project") followed by content.
-- ``memo``: "remember that / remember: <present-tense clause>", a fact asked to be kept.
+- ``memo``: "remember that / remember: <present-tense clause>", a fact asked to be kept
+  (not one about the past: "remember that the tests were failing").
 
 And a class for the sentence's subject:
 
@@ -36,16 +37,22 @@ import re
 _I = re.IGNORECASE
 
 # Objects of "like"/"love"/"hate" that point at this turn's work or are not a taste at all.
-_DEICTIC_OBJECT = r"(?:how|it|that|this|these|those|what|the|your|when\s+it|you\b(?!\s+to))"
+_DEICTIC_OBJECT = r"(?:how|it|that|this|these|those|what|the|your|when\s+(?!you|we)|you\b(?!\s+to))"
+# "I prefer the second option": a choice among this turn's alternatives.
+_CHOICE = r"""(?:it|that|this|how|what|your|option|approach|version|one|
+    the\s+(?:first|second|third|last|other|former|latter|previous|original|new|old|one)|
+    (?:the\s+)?(?:former|latter))"""
 
 PREFERENCE_FRAME = re.compile(
     rf"""^(?:i|we)\s+(?:really\s+|much\s+|strongly\s+|generally\s+|usually\s+|do\s+|also\s+)?
-        prefer\s+(?!(?:it|that|this|how|what)\b)\S+\s+\S
+        prefer\s+(?!{_CHOICE}\b)\S+\s+\S
         |^i\s+(?:really\s+|much\s+|strongly\s+|generally\s+|usually\s+|do\s+|also\s+)?
-        (?:like|love|hate|dislike|don'?t\s+like|do\s+not\s+like|can'?t\s+stand)\s+
+        (?:like|hate|dislike|don'?t\s+like|do\s+not\s+like|can'?t\s+stand)\s+
         (?!{_DEICTIC_OBJECT}\b|to\b)\S+\s+\S
-        |^(?:i'?d|i\s+would|we'?d)\s+(?:much\s+)?rather\s+(?:you\s+|we\s+)?
+        |^(?:i'?d|i\s+would|we'?d)\s+(?:much\s+)?rather\s+(?:you|we)\s+
         (?:didn'?t|not|never|always|avoid)\b
+        |^(?:i'?d|i\s+would|we'?d)\s+(?:much\s+)?rather\s+not\s+(?:use|add|have|write|run|mix|rely|
+        depend|pull\s+in|introduce|mock|commit|push|ship|store|keep|put|import|call|vendor|pin)\b
         |^(?:my|our)\s+preference\s+(?:is|for)\b
         |^i'?m\s+(?:(?:very|quite|a\s+bit)\s+)?(?:picky|particular)\s+about\b
         |^i'?m\s+(?:much\s+)?(?:more\s+)?comfortable\s+with\s+(?!(?:it|that|this)\b)""",
@@ -56,6 +63,17 @@ PREFERENCE_FRAME = re.compile(
 BANTER = re.compile(
     r"\b(?:lol|lmao|rofl|haha\w*|hehe?|jk|used\s+to)\b|[\U0001F602\U0001F923\U0001F605\U0001F643]",
     _I,
+)
+
+# Present perfect reports what happened ("no one has reviewed it"), not a law.
+PERFECT = re.compile(
+    r"\b(?:has|have|hasn'?t|haven'?t)\s+(?:ever\s+|never\s+|not\s+)?(?:been|\w+ed|done|seen|made|"
+    r"written|taken|broken|gotten|got|run)\b",
+    _I,
+)
+# The speaker's own plans or a prediction, not a rule for the agent ("from now on I'll be out").
+PLAN = re.compile(
+    r"\b(?:i'?ll|i\s+will|i'?m\s+going\s+to|it'?ll|it\s+will|that'?ll|things\s+will)\b", _I
 )
 
 _PRESENT = (
@@ -90,7 +108,8 @@ FUTURE_FRAME = re.compile(
 
 MEMO = re.compile(
     rf"""^(?:remember|keep\s+in\s+mind|note|never\s+forget)(?:\s+that\b|\s*:)\s*
-        (?:[\w'/.+`<>*-]+\s+){{0,6}}?(?:still\s+|always\s+|never\s+|only\s+)?{_PRESENT}\b""",
+        (?:[\w'/.+`<>*-]+\s+){{0,6}}?(?:still\s+|always\s+|never\s+|only\s+)?
+        (?:{_PRESENT}|[a-z]{{2,}}[^s\W]s)\b""",
     _I | re.VERBOSE,
 )
 
@@ -114,6 +133,9 @@ NORMATIVE = re.compile(
         prefixed|suffixed|owned|frozen|generated|derived|required|forbidden|banned|deprecated)\b)""",
     _I | re.VERBOSE,
 )
+
+# The past: what happened, not what holds ("remember that the tests were failing").
+PAST = re.compile(r"\b(?:was|were|did|had|used\s+to|last\s+(?:week|time|night|month))\b", _I)
 
 # A clause about the present moment: a report of state, not a standing rule.
 NOW = re.compile(

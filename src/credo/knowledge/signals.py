@@ -249,11 +249,11 @@ ONE_OFF = re.compile(
         endpoint|migration|module|install|experiment|feature|fix|version|release|refactor|
         spike|prototype|demo|ticket|story|sprint|example|repl|notebook|cell)\b(?!\s+(?:of\s+(?:the\s+)?(?:repo|project|codebase)))
         |\b(?:for\s+now|right\s+now|just\s+now|for\s+the\s+moment|at\s+the\s+moment|for\s+today|
-        today|tonight|this\s+week|this\s+morning|this\s+afternoon|just\s+(?:this\s+)?once|
+        today|tonight|tomorrow|next\s+(?:week|month|sprint)|this\s+week|this\s+morning|this\s+afternoon|just\s+(?:this\s+)?once|
         for\s+once|yet|temporarily|temporary|for\s+a\s+bit|for\s+a\s+while|until\s+\w+|
         next\s+(?:step|thing)|first\s+thing|then\s+(?:run|push|commit)|
         above|below|the\s+following|line\s+\d+|lines\s+\d+|
-        ASAP|quickly|real\s+quick|for\s+the\s+demo|before\s+the\s+(?:demo|release|deadline))\b
+        the\s+\w+\s+one|ASAP|quickly|real\s+quick|for\s+the\s+demo|before\s+the\s+(?:demo|release|deadline))\b
         |\b(?:refactor|fix|change|rewrite|update|rename|move|convert|redo|revert)\s+(?:this|that|it)\b
         |\byou(?:'re|\s+are)\s+(?:adding|writing|creating|building|working\s+on|about\s+to)\b
         |\byou\s+just\s+(?:wrote|added|made|created|changed|built)\b
