@@ -1,6 +1,6 @@
 """Capture classifier on a labelled set of user prompts (issue #16, item 2).
 
-    python bench/capture.py [--split dev|heldout] [--data FILE] [--show-errors]
+    python bench/capture.py [--split dev|dev2|heldout] [--data FILE] [--both-dev] [--show-errors]
 
 Reads JSONL (default ``bench/capture/heldout.jsonl``; ``--split dev`` reads ``dev.jsonl``), one
 prompt per line with fields ``id, prompt, category, capture (bool), kind, statement``, and
@@ -15,6 +15,8 @@ captured when at least one statement comes out. Printed:
 - mean and p99 time per prompt (``extract_statements`` only, best of 3 runs per prompt).
 
 ``--show-errors`` lists every false positive and false negative (and kind mistakes).
+``--both-dev`` runs dev and dev2 and then prints one summary over both (the development
+figure; the held-out split is never part of it).
 The heldout split is the blind test: it is run once, when the classifier is done, never
 tuned on.
 """
@@ -71,10 +73,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--split", choices=("dev", "dev2", "heldout"), default="heldout")
     parser.add_argument("--data", type=Path, help="a JSONL file (overrides --split)")
+    parser.add_argument("--both-dev", action="store_true", help="dev + dev2, then combined")
     parser.add_argument("--show-errors", action="store_true")
     args = parser.parse_args()
+    if args.both_dev:
+        parts = [HERE / "dev.jsonl", HERE / "dev2.jsonl"]
+        rows = [row for path in parts for row in report(path, load(path), args.show_errors)]
+        report(Path("dev+dev2"), rows, show_errors=False)
+        return
     path = args.data or HERE / f"{args.split}.jsonl"
-    rows = load(path)
+    report(path, load(path), args.show_errors)
+
+
+def report(path: Path, rows: list[dict[str, Any]], show_errors: bool) -> list[dict[str, Any]]:
+    """Run the classifier over ``rows``, print the figures, return ``rows`` for chaining."""
 
     tp = fp = fn = tn = 0
     kind_right = kind_total = overlap = 0
@@ -120,9 +132,11 @@ def main() -> None:
     for category in sorted(table):
         counts = table[category]
         print(f"{category:<18}{counts['captured']:>10}{counts['not captured']:>14}")
-    if args.show_errors and errors:
+    if show_errors and errors:
         print()
         print("\n".join(errors))
+    print()
+    return rows
 
 
 if __name__ == "__main__":

@@ -155,7 +155,7 @@ def test_terms_for_supersession() -> None:
     assert port.negated == ("5432",) and port.asserted == ("5433",)
     (tabs,) = extract_statements("I prefer tabs over spaces in Go files")
     assert tabs.negated == ("spaces",) and tabs.asserted == ("tabs",)
-    assert tabs.signals == ("contrast", "preference")
+    assert tabs.signals == ("contrast", "preference", "preference_frame")
 
 
 def test_statement_is_redacted() -> None:
@@ -280,3 +280,110 @@ def test_signal_words_never_break_the_invariants(text: str) -> None:
 def test_acknowledgement_never_has_a_question_or_many_words(text: str) -> None:
     if "?" in text or len(text.split()) > ACK_MAX_WORDS:
         assert not is_acknowledgement(text)
+
+
+# --- frames: constructions that count on their own (credo.knowledge.frames) -------------------
+
+FRAME_POSITIVES = [
+    # (prompt, kind, the frame or class that carries it)
+    ("I prefer dataclasses to plain dicts for config objects.", "preference", "preference_frame"),
+    ("i really like early returns in validation code", "preference", "preference_frame"),
+    ("I don't like wildcard imports in library modules.", "preference", "preference_frame"),
+    ("I'd rather you never reformat files you didn't otherwise change.", "preference", None),
+    ("My preference is for explicit re-exports in __init__ files.", "preference", None),
+    ("I'm picky about this: one assertion per test where it reads well.", "preference", None),
+    ("Every migration needs a down step.", "rule", "law"),
+    ("All money amounts are integers in cents.", "rule", "law"),
+    ("Any new queue must have a dead-letter queue.", "rule", "law"),
+    ("We don't vendor dependencies.", "rule", "negated_habit"),
+    ("We never hand-edit the generated client.", "rule", "negated_habit"),
+    ("Going forward: the worker image is built from the shared base.", "rule", "future_frame"),
+    ("Remember that the search index lags the database by a minute.", "rule", "memo"),
+    ("Feature toggles are never read directly from env vars.", "rule", "habitual"),
+    ("Service names follow the team-purpose pattern.", "rule", "habitual"),
+]
+
+
+@pytest.mark.parametrize(("prompt", "kind", "signal"), FRAME_POSITIVES)
+def test_frame_positive(prompt: str, kind: str, signal: str | None) -> None:
+    (statement,) = extract_statements(prompt)
+    assert statement.kind == kind
+    if signal:
+        assert signal in statement.signals
+
+
+FRAME_NEGATIVES = [
+    # praise, banter, choices among this turn's options, the speaker's own habits
+    "I like the new sidebar a lot.",
+    "I love how tidy the diff turned out.",
+    "I prefer the second option.",
+    "I prefer your first version, honestly.",
+    "I like to read the diff before lunch.",
+    "I hate YAML anchors so much lol",
+    "I hate when the laptop fan spins up like that.",
+    "I'd rather not talk about the outage.",
+    # quantified or plural subjects reporting state, not a law
+    "All tests are green now.",
+    "No one has reviewed my PR.",
+    "Every deploy has been slow this week.",
+    "Each of the workers is idle.",
+    "Every time I open the notebook the kernel dies.",
+    "Customers are still seeing the old prices.",
+    # we + negation that reports, not prohibits
+    "We don't know which service sends the duplicate events.",
+    "We never agreed on a branching model.",
+    "We don't have a staging cluster.",
+    # future framing of the speaker's own plans or predictions
+    "From now on I'll be out on Fridays.",
+    "Going forward it'll be easier to test this.",
+    # someone else's rule, a plan for some day, a fact about tomorrow
+    "My manager says we should always pair on migrations.",
+    "we should write an ADR for the queue design someday",
+    "Remember that the demo is tomorrow.",
+    # the artefact being built now, and a denial that names no alternative
+    "Always log the user id in the handler you're adding.",
+    "No, that's not the module I meant. The other one.",
+    # pasted material without fences
+    "#!/bin/sh\n# never run this on a laptop\nrm -rf build/",
+    "## STYLE.md (excerpt)\n\n- Always use tabs.\n- Never use semicolons.",
+]
+
+
+@pytest.mark.parametrize("prompt", FRAME_NEGATIVES)
+def test_frame_negative(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    ("prompt", "first"),
+    [
+        ("Nope, that's the old bucket. Our artefacts go to the eu-west bucket.", "Nope"),
+        ("That's not our convention. We name fixtures after the model, never after the test.", "T"),
+    ],
+)
+def test_short_correction_lends_to_the_next_sentence(prompt: str, first: str) -> None:
+    (statement,) = extract_statements(prompt)
+    assert statement.kind == "correction"
+    assert statement.origin == "user_corrected"
+    assert statement.text == prompt and statement.text.startswith(first)
+
+
+def test_lending_reaches_only_the_next_sentence() -> None:
+    prompt = "No, that's the wrong port. Thanks for checking. The config lives in etc/app."
+    assert extract_statements(prompt) == []
+
+
+def test_correction_terms_after_lending() -> None:
+    (statement,) = extract_statements("Wrong again. The cache is on port 6380, not 6379.")
+    assert statement.kind == "correction"
+    assert statement.negated == ("6379",) and "6380" in statement.asserted
+
+
+def test_memo_about_the_past_is_not_kept() -> None:
+    assert extract_statements("Remember that the importer was rewritten last week.") == []
+    assert extract_statements("Remember that the staging tests were flaky.") == []
+
+
+def test_rather_not_with_a_work_verb_is_a_preference() -> None:
+    (statement,) = extract_statements("I'd rather not mock the clock in integration tests.")
+    assert statement.kind == "preference" and "preference_frame" in statement.signals

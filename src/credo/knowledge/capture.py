@@ -15,7 +15,11 @@ reference system: regex *signal classes* (``credo.knowledge.signals``) and *guar
    guard vetoes it (a question, a hypothetical, an instruction for this turn only, a report
    about the code like "the build always fails"). A correction needs its marker ("No,",
    "Actually", "that's wrong") plus a durable, preference or assertion signal, or two others.
-   A bare "No." lends its correction to the sentence after it (both are kept as the text).
+   A bare "No." (or a short correction with no content of its own: "No, that's the old
+   hostname.") lends its correction to the sentence after it (both are kept as the text).
+   Some constructions carry two signals in their grammar and count alone: the *frames* of
+   ``credo.knowledge.frames`` (a first-person preference, a quantified law "every PR needs",
+   "we don't <verb>", "from now on ...", "remember that <present-tense fact>").
 
 Precision comes first (target >= 0.95 on ``bench/capture.py``'s labelled set): a missed
 statement can be said again, a wrong one becomes a belief the agent is shown in every session.
@@ -27,6 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
 from credo.knowledge.redact import redact
 
@@ -37,8 +42,9 @@ Origin = Literal["user_corrected", "user_stated"]
 
 SCAN_CHARS = 20_000  # a longer prompt is a paste; its head is where a person states rules
 MAX_SENTENCE_CHARS = 600  # a longer "sentence" is prose pasted from elsewhere, not a rule
+LEND_MAX_WORDS = 12  # "No, that's the old hostname.": short enough to be only the correction
 
-CORE = frozenset({"directive", "preference", "assertion"})
+CORE = frozenset({"directive", "preference", "assertion", "habitual"})
 CORRECTION_PARTNERS = frozenset({"durable", "preference", "assertion", "contrast"})
 # "everywhere", "anything": general, but as common in one-off tasks ("fix it everywhere"), so
 # they back a preference, an assertion or a correction, never a bare directive.
@@ -77,10 +83,10 @@ def extract_statements(prompt: str) -> list[Statement]:
         if sig.BARE_CORRECTION.match(sentence):
             carry = start
             continue
-        statement = _classify(
+        statement, lends = _classify(
             text[carry if carry is not None else start : end], sentence, carried=carry is not None
         )
-        carry = None
+        carry = start if lends else None
         if statement is not None:
             out.append(statement)
     return out
@@ -97,6 +103,9 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
     (-1, -1, False) marks a break where pasted lines were."""
     rows: list[tuple[int, int, str]] = []  # start, end, "prose" | "pasted" | "blank" | "hash"
     in_fence = False
+    # A pasted block without fences: "script" from a shebang to the next blank line; "doc"
+    # after a line naming a document ("# CONTRIBUTING.md (excerpt)"), its bullets and blanks.
+    block = ""
     for match in _LINE.finditer(text):
         start, end = match.span()
         if start == end:
@@ -106,7 +115,15 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
             in_fence = not in_fence
             rows.append((start, start, "pasted"))
             continue
-        if in_fence:
+        if not in_fence and not rows and line.startswith("#!"):
+            block = "script"
+        elif not in_fence and sig.DOC_HEADER.match(line):
+            block = "doc"
+        elif (block == "script" and not line.strip()) or (
+            block == "doc" and line.strip() and not sig.BULLET.match(line)
+        ):
+            block = ""
+        if in_fence or block:
             state = "pasted"
         elif not line.strip():
             state = "blank"
@@ -208,7 +225,8 @@ def _split(text: str, start: int, end: int) -> list[tuple[int, int]]:
 _LEAD_IN = re.compile(
     r"""^(?:[\W_]+|(?:no|nope|nah|actually|ok|okay|also|and|but|so|btw|fyi|note|important|
     heads\s+up|reminder|pro\s+tip|one\s+more\s+thing|oh|hey|well|again|please\s+note|
-    just\s+so\s+you\s+know|for\s+the\s+record|as\s+a\s+reminder|wait|hmm+|um+|uh+|
+    tbh|honestly|fwiw|imo|imho|to\s+be\s+honest|
+    just\s+so\s+you\s+know|for\s+the\s+record|as\s+a\s+reminder|wait|hm+|um+|uh+|
     from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(?:\s+out)?|
     in\s+(?:the\s+)?future|in\s+general|generally|by\s+default|as\s+a\s+rule|
     (?:in|for|across)\s+(?:this|our|the)\s+(?:repo|repository|project|codebase|team|monorepo)|
@@ -224,6 +242,10 @@ _CONDITIONAL_RULE = re.compile(
 _MODAL = re.compile(r"\b(?:would|could|might)\b", re.IGNORECASE)
 _NOT_ALWAYS = re.compile(r"\b(?:not|n't)\s+(?:always|ever)\b|\bnot\s+never\b", re.IGNORECASE)
 _WS = re.compile(r"\s+")
+# "that's not the function I meant" denies, it names no alternative: not a contrast.
+_COPULA_NOT = re.compile(
+    r"\b(?:that'?s|it'?s|this\s+is|that\s+is|it\s+is|rather|prefer)\s+not\b", re.IGNORECASE
+)
 _MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b", re.IGNORECASE)
 
 
@@ -246,6 +268,9 @@ def _vetoed(clean: str, core: str) -> bool:
     return bool(
         sig.ONE_OFF.search(clean)
         or sig.REPORT.search(clean)
+        or fr.REPORTED.search(clean)
+        or fr.BANTER.search(clean)
+        or fr.PRAISE.search(clean)
         or _NOT_ALWAYS.search(clean)
         or sig.CONTENT_FREE.match(core)
     )
@@ -261,12 +286,14 @@ def _fired(clean: str, core: str) -> set[str]:
         fired.add("durable")
     if sig.PREFERENCE.search(clean):
         fired.add("preference")
-    if sig.CONTRAST.search(clean):
+    if sig.CONTRAST.search(_COPULA_NOT.sub(" ", clean)):
         fired.add("contrast")
     if sig.SCOPE.search(clean):
         fired.add("scope")
-    if sig.ASSERTION.search(clean):
+    if sig.ASSERTION.search(clean) or fr.NORMATIVE.search(clean):
         fired.add("assertion")
+    if fr.HABITUAL.match(core) and not fr.NOW.search(core) and not sig.DIRECTIVE.match(core):
+        fired.add("habitual")
     if sig.GENERIC.search(clean):
         fired.add(WEAK)
     if sig.CORRECTION_LEAD.match(clean) or sig.CORRECTION_ANY.search(clean):
@@ -287,27 +314,48 @@ def _counts(fired: set[str], *, memo: bool) -> bool:
     return len(others) >= 2 and bool(others & CORE)
 
 
-def _classify(text: str, sentence: str, *, carried: bool) -> Statement | None:
+def _frame(clean: str, core: str) -> str | None:
+    """The name of a construction that states a rule on its own (``credo.knowledge.frames``)."""
+    if fr.PREFERENCE_FRAME.match(core):
+        return "preference_frame"
+    if fr.LAW.match(core) and not fr.NOW.search(core) and not fr.PERFECT.search(core):
+        return "law"
+    if fr.NEGATED_HABIT.match(core):
+        return "negated_habit"
+    if fr.MEMO.match(core) and not fr.PAST.search(core):
+        return "memo"
+    if fr.FUTURE_FRAME.search(clean) and len(core.split()) >= 3 and not fr.PLAN.search(core):
+        return "future_frame"
+    return None
+
+
+def _classify(text: str, sentence: str, *, carried: bool) -> tuple[Statement | None, bool]:
+    """The statement ``sentence`` makes, if any, and whether it corrects without content of
+    its own ("No, that's the old hostname."), lending its correction to the next sentence."""
     if len(sentence) > MAX_SENTENCE_CHARS:
-        return None
+        return None, False
     clean = _clean(sentence)
     core = _LEAD_IN.sub("", clean)
     if not core or _vetoed(clean, core):
-        return None
+        return None, False
     fired = _fired(clean, core)
     if carried:
         fired.add("correction")
-    if "correction" in fired and sig.RESTATEMENT.match(core):
+    if "correction" in fired and sig.RESTATEMENT.search(core):
         fired.add("assertion")  # "No, the table is `accounts`": the right fact, restated
-    if not _counts(fired, memo=_MEMO.match(core) is not None):
-        return None
+    frame = _frame(clean, core)
+    if frame:
+        fired.add(frame)
+    elif not _counts(fired, memo=_MEMO.match(core) is not None):
+        lends = "correction" in fired and len(core.split()) <= LEND_MAX_WORDS
+        return None, lends
     kind: Kind = "rule"
     if "correction" in fired:
         kind = "correction"
-    elif "preference" in fired:
+    elif "preference" in fired or frame == "preference_frame":
         kind = "preference"
     negated, asserted = _terms(clean)
-    return Statement(
+    statement = Statement(
         text=text.strip(),
         kind=kind,
         origin="user_corrected" if kind == "correction" else "user_stated",
@@ -315,6 +363,7 @@ def _classify(text: str, sentence: str, *, carried: bool) -> Statement | None:
         asserted=asserted,
         signals=tuple(sorted(fired)),
     )
+    return statement, False
 
 
 # --- terms -------------------------------------------------------------------------------

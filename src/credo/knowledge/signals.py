@@ -139,8 +139,12 @@ CORRECTION_LEAD = re.compile(
     r"""^(?:no|nope|nah|wrong|incorrect|not\s+quite|not\s+really|actually|wait|hold\s+on|
         uh+|um+|hmm+|err?)\b(?!\s+(?:problem|worries|idea|clue|rush|need|way|doubt|matter|
         one|longer|more|sweat|thanks)\b)
-        |^(?:that'?s|that\s+is|this\s+is|it'?s|its|you'?re|you\s+are)\s+(?:wrong|incorrect|not\s+right|
-        not\s+correct|not\s+how|not\s+what)\b""",
+        |^(?:that'?s|that\s+is|this\s+is|it'?s|its|you'?re|you\s+are)\s+(?:(?:the\s+)?wrong|incorrect|
+        not\s+right|not\s+correct|not\s+how|not\s+what|outdated|out\s+of\s+date|
+        not\s+(?:our|the)\s+(?:style|convention|way|pattern|setup))\b
+        |^(?:actual+y|acutally|hm+\s*,?\s*no)\b
+        |^you'?(?:re|\s+are)\s+(?:mixing|confusing)\b|^you'?(?:ve|\s+have)\s+got\s+(?:it|this|that)\s+
+        (?:backwards|wrong|the\s+wrong\s+way)""",
     _I | re.VERBOSE,
 )
 
@@ -176,14 +180,14 @@ GENERIC = re.compile(
 
 # After a correction marker, a plain statement of the right fact counts as an assertion.
 RESTATEMENT = re.compile(
-    r"""(?:the|our|all|every)\b[^.?!;]{1,60}?\b(?:is|are|lives?|goes|go|runs?|uses?|
+    r"""(?:^|[:—–]\s*)(?:(?:the|our|all|every)\b[^.?!;]{1,60}?\b(?:is|are|lives?|goes|go|runs?|uses?|
         should\s+be|must\s+be|has\s+to\s+be)\s+
         (?!(?:fine|ok|okay|good|great|bad|wrong|broken|right|correct|it|that|this|not|
         failing|working|done|there|here|still|already|just|too|so|very)\b)[\w`"'/.:-]
         |(?:it'?s|its|it\s+is|they'?re|they\s+are)\s+
         (?!(?:fine|ok|okay|good|great|bad|wrong|broken|right|correct|not|failing|working|done|
         there|here|still|already|just|too|so|very|the\s+other|that|this|a|an|only|probably|
-        maybe|because|about|like|more|less|better|worse)\b)[\w`"'/.:-]""",
+        maybe|because|about|like|more|less|better|worse)\b)[\w`"'/.:-])""",
     _I | re.VERBOSE,
 )
 
@@ -245,12 +249,14 @@ ONE_OFF = re.compile(
         endpoint|migration|module|install|experiment|feature|fix|version|release|refactor|
         spike|prototype|demo|ticket|story|sprint|example|repl|notebook|cell)\b(?!\s+(?:of\s+(?:the\s+)?(?:repo|project|codebase)))
         |\b(?:for\s+now|right\s+now|just\s+now|for\s+the\s+moment|at\s+the\s+moment|for\s+today|
-        today|tonight|this\s+week|this\s+morning|this\s+afternoon|just\s+(?:this\s+)?once|
-        for\s+once|temporarily|temporary|for\s+a\s+bit|for\s+a\s+while|until\s+\w+|
+        today|tonight|tomorrow|next\s+(?:week|month|sprint)|this\s+week|this\s+morning|this\s+afternoon|just\s+(?:this\s+)?once|
+        for\s+once|yet|temporarily|temporary|for\s+a\s+bit|for\s+a\s+while|until\s+\w+|
         next\s+(?:step|thing)|first\s+thing|then\s+(?:run|push|commit)|
         above|below|the\s+following|line\s+\d+|lines\s+\d+|
-        ASAP|quickly|real\s+quick|for\s+the\s+demo|before\s+the\s+(?:demo|release|deadline))\b
+        the\s+\w+\s+one|ASAP|quickly|real\s+quick|for\s+the\s+demo|before\s+the\s+(?:demo|release|deadline))\b
         |\b(?:refactor|fix|change|rewrite|update|rename|move|convert|redo|revert)\s+(?:this|that|it)\b
+        |\byou(?:'re|\s+are)\s+(?:adding|writing|creating|building|working\s+on|about\s+to)\b
+        |\byou\s+just\s+(?:wrote|added|made|created|changed|built)\b
         |\b(?:in|on|to|from)\s+[\w/.-]+\.(?:py|js|ts|tsx|jsx|go|rs|rb|java|kt|c|h|cpp|md|json|yaml|
         yml|toml|sql|sh|css|html)\b""",
     _I | re.VERBOSE,
@@ -274,6 +280,13 @@ REPORT = re.compile(
 
 # --- code, logs and quotes ---------------------------------------------------------------
 
+# A line that introduces a pasted document: "# CONTRIBUTING.md (excerpt)", "from the README:".
+DOC_HEADER = re.compile(
+    r"""^\s*(?:\#{1,6}\s+|>\s*)?(?:(?:from|in|here'?s|this\s+is)\s+)?(?:(?:the|our|my)\s+)?
+        (?:[\w./-]+\.(?:md|rst|txt|adoc)|readme|contributing|changelog|style\s*guide|wiki)\b
+        [^\n]{0,40}?(?:\(?excerpt\)?|\(?snippet\)?|says|:)\s*$""",
+    _I | re.VERBOSE,
+)
 FENCE = re.compile(r"^\s*(?:```|~~~)")
 HASH_COMMENT = re.compile(r"^\s*#(?!#)")
 INDENTED_CODE = re.compile(r"^(?: {4,}|\t)(?![-*+]\s|\d+[.)]\s)")
@@ -296,7 +309,7 @@ INLINE_CODE = re.compile(r"`([^`\n]+)`")
 
 BULLET = re.compile(r"^\s*(?:[-*+•]\s+|\d+[.)]\s+|#{1,6}\s+|\[[ xX]\]\s+)")
 ABBREV = re.compile(
-    r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|fig|no|mr|mrs|ms|dr|st|jr|sr)\.|\b[A-Za-z]\.)$",
+    r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|fig|no|mr|mrs|ms|dr|st|jr|sr)\.|(?<!')\b[A-Za-z]\.)$",
     _I,
 )
 SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s+)")
