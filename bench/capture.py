@@ -71,7 +71,7 @@ def overlaps(label: str | None, statements: list[Statement]) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--split", choices=("dev", "dev2", "heldout"), default="heldout")
+    parser.add_argument("--split", choices=("dev", "dev2", "dev3", "heldout"), default="heldout")
     parser.add_argument("--data", type=Path, help="a JSONL file (overrides --split)")
     parser.add_argument("--both-dev", action="store_true", help="dev + dev2, then combined")
     parser.add_argument("--show-errors", action="store_true")
