@@ -5,11 +5,11 @@ leaves it alone (docs/agent-capture.md; SYSTEM.md § Beliefs change).
 Words. A text's *topic terms* are its word tokens, lower-cased, lightly stemmed
 (``_stem``), without the keyword index's stopwords and without the words that carry a
 statement's force rather than its subject (``FORCE_WORDS``, as written or stemmed:
-always, never, use, prefer, actually, repository...): "No, we never use npm in this repository. Always use pnpm for
-installing packages." is about {npm, pnpm, install, package}. Two texts *share* the topic
-terms in both. A text *mentions* a term (one of a statement's ``negated`` or ``asserted``
-terms, possibly several words) when the term's stemmed tokens occur in it, in order and
-side by side.
+always, never, use, prefer, actually, repository...): "No, we never use npm in this
+repository. Always use pnpm for installing packages." is about {npm, pnpm, install,
+package}. Two texts *share* the topic terms in both. A text *mentions* a term (one of a
+statement's ``negated`` or ``asserted`` terms, possibly several words) when the term's
+stemmed tokens occur in it, in order and side by side.
 
 The rule, over the candidates (live, current beliefs that are not document passages, found
 by the keyword index: ``Store.capture_candidates``):
