@@ -23,12 +23,12 @@ are not JSON objects, or JSON of an unexpected shape all yield what can be read,
 nothing. Only a caller that asks (``strict=True``) gets ``InvalidInputError`` for a path
 that is not a regular file.
 
-Bounds. ``user_turns`` reads at most ``max_bytes`` (64 MiB) from the start: turn numbers
-count from the first line, so it cannot start in the middle; turns past the bound are not
-returned (a session that long has had each prompt captured as it was submitted). A line
-over ``MAX_LINE_BYTES`` (1 MiB) is skipped unparsed (a tool's output or a paste, never a
-statement worth capturing) and counts as a line. ``last_assistant_text`` reads at most
-``max_bytes`` (8 MiB) from the end. Text is returned as valid UTF-8 (lone surrogates from
+Bounds. ``user_turns`` reads ``max_bytes`` (64 MiB) from the start, and the line that
+crosses the bound: turn numbers count from the first line, so it cannot start in the
+middle; turns past the bound are not returned (a session that long has had each prompt
+captured as it was submitted). A line over ``MAX_LINE_BYTES`` (1 MiB) is skipped
+unparsed (a tool's output or a paste, never a statement worth capturing) and counts as a
+line. ``last_assistant_text`` reads at most ``max_bytes`` (8 MiB) from the end. Text is returned as valid UTF-8 (lone surrogates from
 JSON escapes become ``?``), so it can be stored.
 """
 
