@@ -26,10 +26,10 @@ that is not a regular file.
 Bounds. ``user_turns`` reads ``max_bytes`` (64 MiB) from the start, and the line that
 crosses the bound: turn numbers count from the first line, so it cannot start in the
 middle; turns past the bound are not returned (a session that long has had each prompt
-captured as it was submitted). A line over ``MAX_LINE_BYTES`` (1 MiB) is skipped
-unparsed (a tool's output or a paste, never a statement worth capturing) and counts as a
-line. ``last_assistant_text`` reads at most ``max_bytes`` (8 MiB) from the end. Text is returned as valid UTF-8 (lone surrogates from
-JSON escapes become ``?``), so it can be stored.
+captured as it was submitted). A line over ``MAX_LINE_BYTES`` (1 MiB) is skipped unparsed
+(a tool's output or a paste, never a statement worth capturing) and counts as a line.
+``last_assistant_text`` reads at most ``max_bytes`` (8 MiB) from the end. Text is returned
+as valid UTF-8 (lone surrogates from JSON escapes become ``?``), so it can be stored.
 """
 
 from __future__ import annotations
