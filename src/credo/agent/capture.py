@@ -49,10 +49,9 @@ KINDS: dict[str, tuple[str, str]] = {
     "preference": ("preference", "user_stated"),
     "rule": ("requirement", "user_stated"),
 }
-# Candidates read per statement: enough to see a clear match among distractors sharing
-# words, few enough to stay a few milliseconds at 10k beliefs.
-CANDIDATES_PER_STATEMENT = 20
-MAX_SEARCH_TERMS = 48  # store.fts.MAX_QUERY_TERMS
+# Candidates read per statement (the newest that share two terms with it): enough to see
+# a clear match among distractors sharing words; the read stays under a millisecond.
+CANDIDATES_PER_STATEMENT = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +118,8 @@ def capture_transcript(memory: Memory, transcript: str, *, session: str | None) 
         InvalidInputError: ``transcript`` is not a non-empty string, or ``session`` is
             not a non-empty string or None.
     """
+    if transcript is None:
+        raise InvalidInputError("transcript must be the path of a Claude Code .jsonl transcript")
     _check(session=session, transcript=transcript, turn=None)
     from credo.knowledge.transcript import user_turns
 
@@ -195,15 +196,11 @@ def _capture(
     auto_lock = memory.settings.hook.auto_lock_corrections
     store = memory.store
     prepared = [(turn, st, text) for turn, st in found if (text := _clean(st.text)) is not None]
-    terms: dict[str, None] = {}
-    for _, statement, _ in prepared:
-        terms.update(dict.fromkeys(replace.search_terms(statement)))
+    groups = [replace.search_terms(statement) for _, statement, _ in prepared]
     written: list[str] = []
     now = time.time()
     with store.transaction(), store.write_errors():
-        pool = store.capture_candidates(
-            list(terms)[:MAX_SEARCH_TERMS], limit=CANDIDATES_PER_STATEMENT * len(prepared)
-        )
+        pool = store.capture_candidates(groups, limit=CANDIDATES_PER_STATEMENT * len(prepared))
         retired: set[str] = set()
         for turn, statement, text in prepared:
             existing = store.find_by_hash(identity.content_hash(text))

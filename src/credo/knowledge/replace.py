@@ -11,8 +11,9 @@ package}. Two texts *share* the topic terms in both. A text *mentions* a term (o
 statement's ``negated`` or ``asserted`` terms, possibly several words) when the term's
 stemmed tokens occur in it, in order and side by side.
 
-The rule, over the candidates (live, current beliefs that are not document passages, found
-by the keyword index: ``Store.capture_candidates``):
+The rule, over the candidates (live, current beliefs that are not document passages and
+hold at least two of the statement's search terms in the keyword index, the newest 30 per
+statement: ``Store.capture_candidates``):
 1. A candidate is a *clear match* when it shares at least ``MIN_SHARED_CLEAR`` (2) topic
    terms with the statement, mentions one of its ``negated`` terms and none of its
    ``asserted`` terms: it says what the statement rules out, and not what it prescribes.
