@@ -143,12 +143,13 @@ def captures(
 def mark_listed(memory: Memory, belief_ids: Sequence[str]) -> None:
     """Record that these captures were shown to the user (the first time counts; ids that
     name no capture are ignored: the Stop hook passes what it listed)."""
-    if isinstance(belief_ids, str) or not all(isinstance(i, str) for i in belief_ids):
+    ids = [] if isinstance(belief_ids, str) else list(belief_ids)
+    if isinstance(belief_ids, str) or not all(isinstance(i, str) for i in ids):
         raise InvalidInputError("belief_ids must be a sequence of belief id strings")
-    if not belief_ids:
+    if not ids:
         return
     with memory.store.transaction(), memory.store.write_errors():
-        memory.store.set_listed(belief_ids, time.time())
+        memory.store.set_listed(ids, time.time())
 
 
 def lock_captured(memory: Memory, *, session: str | None = None) -> list[str]:
