@@ -401,7 +401,8 @@ def test_one_keyword_query_per_prompt(
 
     monkeypatch.setattr(memory.store, "capture_candidates", spy)
     capture(memory, classifier, NPM, said("Always deploy to staging first", "rule"))
-    assert calls == [[["npm", "pnpm", "installing", "packages"], ["deploy", "staging", "first"]]]
+    words = ["npm", "pnpm", "installing", "packages", "deploy", "staging", "first"]
+    assert calls == [[words]]  # one group: the prompt's words
 
 
 # -- transcripts ------------------------------------------------------------------------------
@@ -507,20 +508,35 @@ def test_bad_input_is_one_typed_error(memory: Memory, call: Callable[[Memory], o
 
 # -- end to end, through the real classifier ---------------------------------------------------
 def test_a_correction_reaches_the_next_session(tmp_path: Path) -> None:
+    """However the classifier splits the prompt into statements, the correction replaces
+    the old belief and reaches the next session's retrieval."""
     db = tmp_path / "memory.db"
     with Memory(db, root=tmp_path) as memory:
         old = memory.remember("We use npm to install packages")
         got = cap.capture_prompt(memory, NPM_PROMPT, session="one", transcript=None, turn=1)
-        assert [(c.kind, c.supersedes) for c in got] == [("correction", (old,))]
+        [correction] = [c for c in got if c.supersedes]
+        assert (correction.kind, correction.supersedes) == ("correction", (old,))
+        assert all(c.contradicts == () for c in got)
     with Memory(db, root=tmp_path) as memory:  # session 2, a new process
         found = memory.retrieve("add the left-pad dependency with npm")
-        assert got[0].belief_id in found.ids and old not in found.ids
-        belief = memory.get(got[0].belief_id)
+        assert correction.belief_id in found.ids and old not in found.ids
+        belief = memory.get(correction.belief_id)
         assert (belief.kind, belief.origin, belief.session) == (
             "correction",
             "user_corrected",
             "one",
         )
+
+
+def test_a_correction_split_over_sentences_is_judged_as_one_prompt(
+    memory: Memory, classifier: Classifier
+) -> None:
+    old = memory.remember("We use npm to install packages")
+    no = said("No, we never use npm in this repository.", negated=("npm",))
+    rule = said("Always use pnpm for installing packages.", "rule", asserted=("pnpm",))
+    first, second = capture(memory, classifier, no, rule)
+    assert first.supersedes == (old,) and second.supersedes == ()
+    assert first.contradicts == () and second.contradicts == ()
 
 
 def test_questions_and_acknowledgements_capture_nothing(memory: Memory) -> None:

@@ -13,6 +13,7 @@ from credo.knowledge.replace import (
     Candidate,
     Verdict,
     judge,
+    judge_prompt,
     mentions,
     search_terms,
     topic_terms,
@@ -181,3 +182,43 @@ def test_invariants(statement_: Statement, candidates: list[Candidate], rnd: obj
     assert len(set(verdict.contradicts)) == len(verdict.contradicts)
     if statement_.kind != "correction":
         assert verdict.rule in ("none", "clear", "locked", "several")
+
+
+NO = statement(text="No, we never use npm in this repository.", asserted=())
+RULE = statement(kind="rule", text="Always use pnpm for installing packages.", negated=())
+OLD = Candidate("old", "We use npm to install packages")
+
+
+def test_a_prompt_split_into_sentences_is_judged_as_one() -> None:
+    assert judge(NO, [OLD]) == Verdict() and judge(RULE, [OLD]) == Verdict()
+    # The verdict goes to the statement whose negated term the old belief mentions.
+    assert judge_prompt([RULE, NO], [OLD]) == [Verdict(), Verdict(supersedes="old", rule="clear")]
+    assert judge_prompt([NO], [OLD]) == [Verdict()]  # one statement: no pooling
+
+
+def test_statements_judged_alone_take_precedence() -> None:
+    deploy = statement(
+        kind="rule",
+        text="Never deploy on Fridays; deploy on Mondays",
+        negated=("fridays",),
+        asserted=("mondays",),
+    )
+    fridays = Candidate("fri", "We deploy on Fridays after the standup")
+    verdicts = judge_prompt([NO, RULE, deploy], [OLD, fridays])
+    assert verdicts == [Verdict(), Verdict(), Verdict(supersedes="fri", rule="clear")]
+
+
+def test_a_candidate_is_retired_once_per_prompt() -> None:
+    verdicts = judge_prompt([NPM, NPM], [OLD])
+    assert [v.supersedes for v in verdicts] == ["old", None]
+
+
+@given(st.lists(STATEMENTS, min_size=1, max_size=3), CANDIDATES)
+def test_prompt_invariants(statements: list[Statement], candidates: list[Candidate]) -> None:
+    verdicts = judge_prompt(statements, candidates)
+    assert len(verdicts) == len(statements)
+    retired = [v.supersedes for v in verdicts if v.supersedes is not None]
+    assert len(retired) == len(set(retired))
+    locked = {c.id for c in candidates if c.locked}
+    assert not locked & set(retired)
+    assert judge_prompt(statements, list(reversed(candidates))) == verdicts

@@ -17,16 +17,18 @@ PNPM_RULE = "Never use yarn in CI. Always use pnpm for the build."
 
 
 def seed(run: CliRun, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, str]:
-    """Two sessions' captures over an older belief: the unmistakable correction through the
-    real classifier, the rule given as a ``Statement`` (what the classifier makes of other
-    phrasings is its own tests' business)."""
+    """Two sessions' captures over an older belief, the statements given directly (what
+    the classifier makes of a prompt is its own tests' business)."""
+    table = {
+        NPM_PROMPT: Statement(NPM_PROMPT, "correction", "user_corrected", ("npm",), ("pnpm",), ()),
+        PNPM_RULE: Statement(PNPM_RULE, "rule", "user_stated", ("yarn",), ("pnpm",), ()),
+    }
+    monkeypatch.setattr(capture, "extract_statements", lambda prompt: [table[prompt]])
     with Memory(run.db, root=run.cwd) as memory:
         old = memory.remember("We use npm to install packages")
         [a] = capture.capture_prompt(
             memory, NPM_PROMPT, session="s1", transcript="/var/t/s1.jsonl", turn=3
         )
-        rule = Statement(PNPM_RULE, "rule", "user_stated", ("yarn",), ("pnpm",), ())
-        monkeypatch.setattr(capture, "extract_statements", lambda prompt: [rule])
         [b] = capture.capture_prompt(memory, PNPM_RULE, session="s2", transcript=None, turn=None)
     return old, a.belief_id, b.belief_id
 

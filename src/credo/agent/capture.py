@@ -40,8 +40,9 @@ from credo.errors import ConflictError, InvalidInputError
 from credo.knowledge.capture import Statement, extract_statements
 
 if TYPE_CHECKING:
+    from credo.knowledge.replace import Verdict
     from credo.memory import Memory
-    from credo.store.rows import CaptureCandidate, CaptureRecord
+    from credo.store.rows import CaptureRecord
 
 # statement kind -> (belief kind, origin): DESIGN of issue #16.
 KINDS: dict[str, tuple[str, str]] = {
@@ -197,22 +198,29 @@ def _capture(
     auto_lock = memory.settings.hook.auto_lock_corrections
     store = memory.store
     prepared = [(turn, st, text) for turn, st in found if (text := _clean(st.text)) is not None]
-    groups = [replace.search_terms(statement) for _, statement, _ in prepared]
+    # One term group per prompt (its statements' words pooled, as judge_prompt may pool
+    # them): a candidate holds two words of one prompt.
+    groups: dict[int | None, dict[str, None]] = {}
+    for turn, statement, _ in prepared:
+        groups.setdefault(turn, {}).update(dict.fromkeys(replace.search_terms(statement)))
     written: list[str] = []
     now = time.time()
     with store.transaction(), store.write_errors():
-        pool = store.capture_candidates(groups, limit=CANDIDATES_PER_STATEMENT * len(prepared))
-        retired: set[str] = set()
+        pool = store.capture_candidates(
+            [list(g) for g in groups.values()], limit=CANDIDATES_PER_STATEMENT * len(prepared)
+        )
+        stored: list[tuple[int | None, Statement, str, bool]] = []  # ..., id, written
         for turn, statement, text in prepared:
             existing = store.find_by_hash(identity.content_hash(text))
             if existing is not None and existing.deleted_at is not None:
                 existing = None  # forgotten: remember revives and corroborates it
             seen = existing is not None and store.seen_in_session(existing.id, session)
-            if seen and existing is not None and store.get_capture(existing.id) is not None:
-                continue  # counted in this session already: a no-op
+            if existing is not None and seen and store.get_capture(existing.id) is not None:
+                stored.append((turn, statement, existing.id, False))  # a no-op: context only
+                continue
             kind, origin = KINDS[statement.kind]
             lock = auto_lock and statement.kind == "correction"
-            if seen and existing is not None:
+            if existing is not None and seen:
                 belief_id = existing.id  # remembered by hand in this session: no new count
             else:
                 belief_id = memory.remember(
@@ -223,20 +231,25 @@ def _capture(
                 record_link(store, belief_id, uri, "manual", hint, now, source=memory.source)
             record = CaptureRecord(belief_id, session, now, statement.kind, uri, turn, None)
             if store.insert_capture(record):
-                store.append_log(
-                    [
-                        (
-                            now,
-                            "capture",
-                            belief_id,
-                            memory.source,
-                            {"session": session, "turn": turn, "kind": statement.kind},
-                        )
-                    ]
-                )
-            candidates = [c for c in pool if c.id != belief_id and c.id not in retired]
-            retired |= _relate(memory, belief_id, statement, candidates)
+                payload = {"session": session, "turn": turn, "kind": statement.kind}
+                store.append_log([(now, "capture", belief_id, memory.source, payload)])
+            stored.append((turn, statement, belief_id, True))
             written.append(belief_id)
+        retired: set[str] = set()
+        for turn in dict.fromkeys(item[0] for item in stored):
+            prompt = [item for item in stored if item[0] == turn]
+            if not any(item[3] for item in prompt):
+                continue  # nothing new in this prompt: its edges were written before
+            own = {item[2] for item in prompt}
+            candidates = [
+                replace.Candidate(c.id, c.content, c.locked, c.score)
+                for c in pool
+                if c.id not in own and c.id not in retired
+            ]
+            verdicts = replace.judge_prompt([item[1] for item in prompt], candidates)
+            for (_, _, belief_id, new), verdict in zip(prompt, verdicts, strict=True):
+                if new:
+                    retired |= _write(memory, belief_id, verdict)
     records = [store.get_capture(b) for b in dict.fromkeys(written)]
     return _described(memory, [r for r in records if r is not None])
 
@@ -254,19 +267,13 @@ def _clean(text: str) -> str | None:
         return None
 
 
-def _relate(
-    memory: Memory, belief_id: str, statement: Statement, pool: list[CaptureCandidate]
-) -> set[str]:
-    """Write the verdict of ``knowledge.replace`` for one statement; returns the ids it
+def _write(memory: Memory, belief_id: str, verdict: Verdict) -> set[str]:
+    """Write a verdict of ``knowledge.replace`` for one captured belief; returns the ids it
     superseded. Edges already there (either way) are left as they are."""
     from credo.edge_types import EdgeType
-    from credo.knowledge import replace
     from credo.knowledge.supersession import check_supersedes
 
     store = memory.store
-    verdict = replace.judge(
-        statement, (replace.Candidate(c.id, c.content, c.locked, c.score) for c in pool)
-    )
     contradicts = list(verdict.contradicts)
     retired: set[str] = set()
     if verdict.supersedes is not None:

@@ -27,8 +27,16 @@ statement: ``Store.capture_candidates``):
    something about the same subject, the store cannot tell what. Preferences and rules
    without a clear match touch nothing.
 At most ``MAX_CONTRADICTS`` (3) CONTRADICTS edges per statement, the candidates sharing
-most terms first, then by keyword score, then by id. Everything is a function of the
-statement and the candidates: same input, same verdict.
+most terms first, then by keyword score, then by id.
+
+A prompt's statements (``judge_prompt``). Each is judged alone first. When none of them
+relates to anything, the prompt is judged as one statement (its texts joined, its negated
+and asserted terms pooled, a correction if any is one), because a user's correction often
+spans sentences the classifier splits ("No, we never use npm here. Always use pnpm for
+installing packages.": the first sentence alone has one topic term). That verdict goes to
+the statement whose own ``negated`` terms the replaced belief mentions (a correction
+first), else to the first correction, else to the first statement. Everything is a
+function of the statements and the candidates: same input, same verdicts.
 """
 
 from __future__ import annotations
@@ -81,6 +89,16 @@ class Candidate:
     content: str
     locked: bool = False
     score: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Pooled:
+    """A prompt's statements judged as one (``judge_prompt``)."""
+
+    text: str
+    kind: str
+    negated: tuple[str, ...]
+    asserted: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +189,43 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     if statement.kind == "correction" and unclear:
         return Verdict(contradicts=_best(unclear), rule="unclear")
     return Verdict()
+
+
+def judge_prompt(statements: Sequence[Statement], candidates: Iterable[Candidate]) -> list[Verdict]:
+    """One verdict per statement of one prompt (module docstring, "A prompt's statements").
+    A candidate superseded by one statement is no candidate for the next."""
+    pool = list(candidates)
+    verdicts: list[Verdict] = []
+    retired: set[str] = set()
+    for statement in statements:
+        verdict = judge(statement, (c for c in pool if c.id not in retired))
+        if verdict.supersedes is not None:
+            retired.add(verdict.supersedes)
+        verdicts.append(verdict)
+    if len(statements) < 2 or any(v != Verdict() for v in verdicts):
+        return verdicts
+    pooled = _Pooled(
+        " ".join(s.text for s in statements),
+        "correction" if any(s.kind == "correction" for s in statements) else statements[0].kind,
+        tuple(dict.fromkeys(t for s in statements for t in s.negated)),
+        tuple(dict.fromkeys(t for s in statements for t in s.asserted)),
+    )
+    verdict = judge(pooled, pool)
+    if verdict == Verdict():
+        return verdicts
+    verdicts[_lead(statements, pool, verdict)] = verdict
+    return verdicts
+
+
+def _lead(statements: Sequence[Statement], pool: list[Candidate], verdict: Verdict) -> int:
+    """Which statement of a prompt carries a pooled verdict."""
+    order = sorted(range(len(statements)), key=lambda i: (statements[i].kind != "correction", i))
+    target = verdict.supersedes or verdict.contradicts[0]
+    tokens = words(next(c.content for c in pool if c.id == target))
+    for i in order:
+        if any(mentions(tokens, term) for term in statements[i].negated):
+            return i
+    return order[0]
 
 
 def _best(found: list[tuple[int, Candidate]]) -> tuple[str, ...]:
