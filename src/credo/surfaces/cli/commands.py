@@ -28,6 +28,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "dedup": "credo.surfaces.cli.dedup:dedup",
     "demo": "credo.surfaces.cli.demo:demo",
     "backup": "credo.surfaces.cli.ops:backup",
+    "captured": "credo.surfaces.cli.capture:captured",
     "conflicts": "credo.surfaces.cli.truth:conflicts",
     "history": "credo.surfaces.cli.truth:history",
     "resolve": "credo.surfaces.cli.truth:resolve",
@@ -190,12 +191,28 @@ def remember(
 
 
 @cli.command()
-@click.argument("belief_id")
+@click.argument("belief_id", required=False)
+@click.option("--captured", is_flag=True, help="Lock every captured belief not locked yet.")
+@click.option("--session", help="With --captured: only those captured in this session.")
 @global_option("Lock it in the user-global store: every project's searches include it.")
 @json_option
 @click.pass_context
-def lock(ctx: click.Context, belief_id: str, use_global: bool, as_json: bool) -> None:
-    """Lock a belief (always included first in retrieval)."""
+def lock(
+    ctx: click.Context,
+    belief_id: str | None,
+    captured: bool,
+    session: str | None,
+    use_global: bool,
+    as_json: bool,
+) -> None:
+    """Lock a belief (always included first in retrieval), or with --captured every belief
+    captured from the user's words (`credo captured` lists them)."""
+    if captured and belief_id is None and not use_global:
+        from credo.surfaces.cli.capture import lock_captured
+
+        return lock_captured(ctx, session, as_json)
+    if captured or belief_id is None or session is not None:
+        raise click.UsageError("give either a belief ID or --captured [--session ID]")
     belief = open_store(ctx, use_global, create=False).lock(belief_id)
     emit(as_json, belief, f"locked {belief.id}" + (" (global)" if use_global else ""))
 
