@@ -19,7 +19,8 @@ Most useful. The live, unlocked beliefs with evidence of use, ranked by
 - the factor ``alpha / (alpha + beta)`` (the posterior mean) discounts harm, and a belief
   with more harm than use (beta > alpha) is left out.
 
-A belief with none of these is not shown: no evidence, no place at startup. Ties break by
+A belief whose usefulness is not above 0 (none of these) is not shown: no evidence, no place
+at startup. Ties break by
 id, so the same store gives the same block. Only current beliefs are shown: one a live
 belief supersedes, or one in an open contradiction (with no query to weigh the two sides,
 showing one would pick a side at random), is passed over (``superseded`` lists them),
@@ -27,8 +28,9 @@ with the truth links the pipeline reads (credo.retrieval.currency). The ranked b
 are packed like a query's (credo.retrieval.pack: take while they fit, stop at the first
 that does not), each charged as rendered (credo.tokens).
 
-Cost: one indexed SQL read of at most ``CANDIDATES`` beliefs (store/journal.py) besides the
-locks; a few ms at 10k beliefs.
+Cost: one indexed SQL read (store/journal.py ``useful_beliefs``: exact, yet it scores only
+the beliefs that can place) of at most ``candidates(token_budget)`` beliefs, besides the
+locks: ~3 ms at 10k beliefs.
 """
 
 from __future__ import annotations
@@ -49,7 +51,12 @@ if TYPE_CHECKING:
 W_USE = 1.0  # one injection
 W_FEEDBACK = 2.0  # an explicit "used" weighs as two injections; an automatic credit, half
 W_CORROBORATION = 1.0  # the same text stated again weighs as one injection
-CANDIDATES = 120  # ranked beliefs read; a 600-token budget holds far fewer
+
+
+def candidates(token_budget: int) -> int:
+    """Ranked beliefs read: a line costs at least ~6 tokens (an id and a few words), so a
+    fifth of the budget in beliefs is more than it can hold (120 for 600 tokens)."""
+    return max(20, min(token_budget // 5, 2_000))
 
 
 def session_start(
@@ -77,7 +84,7 @@ def session_start(
         use_weight=W_USE,
         feedback_weight=W_FEEDBACK,
         corroboration_weight=W_CORROBORATION,
-        limit=CANDIDATES,
+        limit=candidates(token_budget),
     )
     current, passed_over, replaced = _current(store, [b.id for b, _ in ranked])
     beliefs = {b.id: (b, times) for b, times in ranked if b.id in current}

@@ -155,21 +155,28 @@ class JournalTable:
             (use_weight * injected + feedback_weight * (alpha - 1)
              + corroboration_weight * corroborations) * alpha / (alpha + beta),
 
-        ties by id; at most ``limit``. Every candidate comes from an index (the counts'
-        key, ``beliefs_with_use``, the corroborations' belief index), never a scan of the
-        beliefs."""
+        ties by id; at most ``limit``. Exact, without scoring every injected belief: a
+        belief still at the prior (alpha = beta = 1) and never corroborated scores
+        ``use_weight * injected / 2``, so among those only the ``limit`` most injected can
+        place (read in order from ``injection_counts_by_times``); the beliefs off the prior
+        (``beliefs_with_evidence``) and the corroborated ones are few, and all scored."""
         rows = self.conn.execute(
-            "WITH c(id, times) AS ("
-            "SELECT belief_id, times FROM injection_counts "
-            "UNION ALL SELECT id, 0 FROM beliefs WHERE alpha > 1.0 "
-            "UNION ALL SELECT DISTINCT belief_id, 0 FROM belief_corroborations), "
-            "s(id, times) AS (SELECT id, max(times) FROM c GROUP BY id), "
-            "r(id, times, score) AS (SELECT b.id, s.times, "
-            "(?1 * s.times + ?2 * (b.alpha - 1.0) + ?3 * (SELECT count(*) FROM "
+            # CROSS JOIN keeps the counts outermost: read by times, stopped at the limit.
+            "WITH plain(id) AS (SELECT n.belief_id FROM injection_counts AS n "
+            "CROSS JOIN beliefs AS b ON b.id = n.belief_id WHERE b.deleted_at IS NULL "
+            "AND b.locked = 0 AND b.alpha = 1.0 AND b.beta = 1.0 "
+            "ORDER BY n.times DESC, n.belief_id LIMIT ?4), "
+            "c(id) AS (SELECT id FROM plain "
+            "UNION SELECT id FROM beliefs WHERE alpha <> 1.0 OR beta <> 1.0 "
+            "UNION SELECT belief_id FROM belief_corroborations), "
+            "r(id, times, score) AS (SELECT b.id, coalesce(n.times, 0), "
+            "(?1 * coalesce(n.times, 0) + ?2 * (b.alpha - 1.0) + ?3 * (SELECT count(*) FROM "
             "belief_corroborations AS k WHERE k.belief_id = b.id)) * b.alpha / (b.alpha + b.beta) "
-            "FROM s JOIN beliefs AS b ON b.id = s.id "
+            "FROM c JOIN beliefs AS b ON b.id = c.id "
+            "LEFT JOIN injection_counts AS n ON n.belief_id = b.id "
             "WHERE b.deleted_at IS NULL AND b.locked = 0 AND b.alpha >= b.beta), "
-            "top AS (SELECT id, times, score FROM r ORDER BY score DESC, id LIMIT ?4) "
+            "top AS (SELECT id, times, score FROM r WHERE score > 0 "
+            "ORDER BY score DESC, id LIMIT ?4) "
             f"SELECT {_COLUMNS}, top.times FROM top JOIN beliefs AS b ON b.id = top.id "
             "ORDER BY top.score DESC, top.id",
             (use_weight, feedback_weight, corroboration_weight, limit),

@@ -322,21 +322,23 @@ CREATE INDEX feedback_events_by_session ON feedback_events(session, belief_id);
 # What SessionStart ranks by (credo.agent.startup), read in a few ms at any size: counting
 # uses from the journal itself means reading every row's JSON list (~185 ms for 50k
 # injections). So each logged injection also bumps one counter per belief here (all time:
-# the journal is pruned, the counts are not; SessionStart's own injections are not uses).
-# Backfilled from the journal already written. The partial index finds the beliefs with
-# positive feedback (alpha above the prior) without scanning every belief.
+# the journal is pruned, the counts are not; SessionStart's own injections are not uses),
+# backfilled from the journal already written. The indexes let SessionStart read only its
+# few candidates (store/journal.py ``useful_beliefs``): the most injected beliefs in order,
+# and the beliefs whose evidence moved off the prior (few: feedback is rare).
 M008_INJECTION_COUNTS = """
 CREATE TABLE injection_counts (
     belief_id TEXT PRIMARY KEY REFERENCES beliefs(id) ON DELETE CASCADE,
     times     INTEGER NOT NULL CHECK (times > 0),
     last_at   REAL NOT NULL
 ) WITHOUT ROWID;
+CREATE INDEX injection_counts_by_times ON injection_counts(times DESC, belief_id);
 INSERT INTO injection_counts(belief_id, times, last_at)
     SELECT j.value, count(DISTINCT i.id), max(i.at) FROM injections AS i,
         json_each(CASE WHEN json_valid(i.belief_ids) THEN i.belief_ids ELSE '[]' END) AS j
     WHERE i.event <> 'session_start' AND j.value IN (SELECT id FROM beliefs)
     GROUP BY j.value;
-CREATE INDEX beliefs_with_use ON beliefs(id) WHERE alpha > 1.0;
+CREATE INDEX beliefs_with_evidence ON beliefs(id) WHERE alpha <> 1.0 OR beta <> 1.0;
 """
 
 
