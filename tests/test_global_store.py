@@ -1,4 +1,4 @@
-"""The user-global store (credo.agent.global_store, docs/agent-global.md): its locks join every
+"""The user-global store (credo.agent.global_store, docs/AGENT.md): its locks join every
 project's locks, marked global and charged as rendered; a rule locked in both shows once;
 reads never create, migrate or write the file; forget works on both stores; the CLI, the
 hook and the MCP server all see it. The autouse fixture in conftest.py points

@@ -1,5 +1,5 @@
 """Capture: what the user states or corrects becomes a belief (issue #16; docs/AGENT.md §
-Capture, folded from docs/agent-capture.md).
+Capture).
 
 The classifier (``credo.knowledge.capture.extract_statements``) finds the statements of a
 prompt: rules, preferences and corrections, deterministically. Here each becomes a belief:

@@ -1,6 +1,6 @@
 """Feedback without effort: when a reply uses a belief the session was shown, the belief's
 alpha grows a little, by a deterministic overlap rule; ``undo_session`` takes a session's
-credit back exactly (docs/agent-feedback.md).
+credit back exactly (docs/AGENT.md).
 
 The overlap rule. Words are cut as the keyword index cuts them (runs of letters and
 digits, lower-cased, accents dropped); a belief's *distinctive terms* are its distinct

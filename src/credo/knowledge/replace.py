@@ -1,6 +1,6 @@
 """What a captured statement replaces: the deterministic, precision-first rule that decides
 whether a statement the user made SUPERSEDES a stored belief, only CONTRADICTS it, or
-leaves it alone (docs/agent-capture.md; SYSTEM.md § Beliefs change).
+leaves it alone (docs/AGENT.md; SYSTEM.md § Beliefs change).
 
 Words. A text's *topic terms* are its word tokens, lower-cased, lightly stemmed
 (``_stem``), without the keyword index's stopwords and without the words that carry a
