@@ -73,10 +73,16 @@ def session_start(
     store = memory.store
     # L0 gives the locks a query leaves them (half the budget when they need more): with
     # twice the budget, that half is the whole budget. An empty query runs no lane.
+    from credo.agent.global_store import global_locks  # the user's own rules join, marked
+
     locks = pipeline.retrieve(
         store,
         "",
-        pipeline.Options(token_budget=2 * token_budget, use_intentional_clustering=False),
+        pipeline.Options(
+            token_budget=2 * token_budget,
+            use_intentional_clustering=False,
+            global_locks=global_locks(memory),
+        ),
     )
     locked = list(locks.beliefs)
     remaining = token_budget - locks.used_tokens

@@ -21,6 +21,7 @@ from pydantic import Field
 
 from credo import __version__
 from credo.agent import global_store
+from credo.agent.journal import log_injection
 from credo.edge_types import EdgeType
 from credo.errors import CredoError
 from credo.memory import Memory
@@ -129,7 +130,19 @@ def build_server(memory: Memory) -> MCPServer:
             result = memory.retrieve(
                 query, token_budget=budget, with_doc_anchors=True, include_superseded=history
             )
-        return {**result_json(result), "memory_block": memory_block(result)}
+            block = memory_block(result)
+            if block:  # what the model was given goes in the journal, as the hooks' does
+                log_injection(
+                    memory,
+                    event="mcp",
+                    session=None,
+                    prompt=query,
+                    belief_ids=[b.id for b in result.beliefs],
+                    tokens=result.used_tokens,
+                    chars=len(block),
+                    reason="search_memory",
+                )
+        return {**result_json(result), "memory_block": block}
 
     @server.tool(title="Remember a belief", annotations=_write(idempotent=False))
     async def remember_belief(
