@@ -34,8 +34,17 @@ from typing import Literal
 from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
 from credo.knowledge.redact import redact
+from credo.knowledge.score import THRESHOLD, score
+from credo.knowledge.shape import shape_cues
 
-__all__ = ["SCAN_CHARS", "Statement", "extract_statements", "is_acknowledgement"]
+__all__ = [
+    "SCAN_CHARS",
+    "Statement",
+    "cues",
+    "extract_statements",
+    "is_acknowledgement",
+    "sentence_cues",
+]
 
 Kind = Literal["correction", "preference", "rule"]
 Origin = Literal["user_corrected", "user_stated"]
@@ -74,21 +83,33 @@ class Statement:
 
 def extract_statements(prompt: str) -> list[Statement]:
     """The durable rules, preferences and corrections stated in ``prompt``, in prompt order."""
-    text = redact(prompt[:SCAN_CHARS])
-    spans = _sentences(text)
     out: list[Statement] = []
+    for text, sentence, fired in sentence_cues(prompt):
+        if fired is None:
+            continue
+        value = score(fired)
+        if value >= THRESHOLD:
+            out.append(_statement(text, sentence, fired, value))
+    return out
+
+
+def sentence_cues(prompt: str) -> list[tuple[str, str, set[str] | None]]:
+    """Each prose sentence of ``prompt`` (redacted) with the cues that fire on it: (the text a
+    statement would keep, the sentence, its cues or ``None`` when vetoed). A bare "No." (or a
+    short correction that does not count on its own: "No, that's the old hostname.") is kept
+    with the sentence after it, which inherits its correction."""
+    text = redact(prompt[:SCAN_CHARS])
+    out: list[tuple[str, str, set[str] | None]] = []
     carry: int | None = None  # start of a bare "No." that lends its correction onward
-    for start, end in spans:
+    for start, end in _sentences(text):
         sentence = text[start:end]
         if sig.BARE_CORRECTION.match(sentence):
             carry = start
             continue
-        statement, lends = _classify(
-            text[carry if carry is not None else start : end], sentence, carried=carry is not None
-        )
-        carry = start if lends else None
-        if statement is not None:
-            out.append(statement)
+        fired = cues(sentence, carried=carry is not None)
+        out.append((text[carry if carry is not None else start : end], sentence, fired))
+        lends = fired is not None and "correction" in fired and score(fired) < THRESHOLD
+        carry = start if lends and len(sentence.split()) <= LEND_MAX_WORDS else None
     return out
 
 
@@ -259,21 +280,28 @@ def _clean(sentence: str) -> str:
 
 
 def _vetoed(clean: str, core: str) -> bool:
+    """Hard vetoes: a question, or a rule with no content of its own ("Never do that again")."""
     if clean.rstrip("\"')]*_ ").endswith("?") or sig.QUESTION_LEAD.match(core):
         return True
-    if _MODAL.search(core) and sig.HYPOTHETICAL.search(core):
-        return True
+    return bool(sig.CONTENT_FREE.match(core))
+
+
+def _guards(clean: str, core: str) -> set[str]:
+    """The old guards, now negative cues: they lower the score instead of vetoing."""
+    fired: set[str] = set()
     if sig.HYPOTHETICAL.search(core) and not _CONDITIONAL_RULE.match(core):
-        return True
-    return bool(
-        sig.ONE_OFF.search(clean)
-        or sig.REPORT.search(clean)
-        or fr.REPORTED.search(clean)
-        or fr.BANTER.search(clean)
-        or fr.PRAISE.search(clean)
-        or _NOT_ALWAYS.search(clean)
-        or sig.CONTENT_FREE.match(core)
-    )
+        fired.add("hypothetical")
+    if sig.ONE_OFF.search(clean):
+        fired.add("one_off")
+    if sig.REPORT.search(clean):
+        fired.add("report")
+    if fr.REPORTED.search(clean):
+        fired.add("reported")
+    if fr.BANTER.search(clean) or fr.PRAISE.search(clean):
+        fired.add("banter")
+    if _NOT_ALWAYS.search(clean):
+        fired.add("not_always")
+    return fired
 
 
 def _fired(clean: str, core: str) -> set[str]:
@@ -301,9 +329,8 @@ def _fired(clean: str, core: str) -> set[str]:
     return fired
 
 
-def _counts(fired: set[str], *, memo: bool) -> bool:
-    """Whether the classes that fired make a statement; ``memo``: it opens with "remember
-    that" or "keep in mind", asking that it be kept."""
+def _pair(fired: set[str], *, memo: bool) -> bool:
+    """The round-2 decision, kept as one strong cue: two independent marker classes agree."""
     others = fired - {"correction", WEAK}
     if WEAK in fired and others & {"preference", "assertion"}:
         others.add(WEAK)
@@ -329,41 +356,48 @@ def _frame(clean: str, core: str) -> str | None:
     return None
 
 
-def _classify(text: str, sentence: str, *, carried: bool) -> tuple[Statement | None, bool]:
-    """The statement ``sentence`` makes, if any, and whether it corrects without content of
-    its own ("No, that's the old hostname."), lending its correction to the next sentence."""
+def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
+    """Every cue that fires on one sentence, or ``None`` when a hard veto applies (a question,
+    an over-long or content-free sentence). ``carried``: a bare "No." came just before."""
     if len(sentence) > MAX_SENTENCE_CHARS:
-        return None, False
+        return None
     clean = _clean(sentence)
     core = _LEAD_IN.sub("", clean)
     if not core or _vetoed(clean, core):
-        return None, False
-    fired = _fired(clean, core)
+        return None
+    fired = _fired(clean, core) | _guards(clean, core) | shape_cues(clean, core)
     if carried:
         fired.add("correction")
     if "correction" in fired and sig.RESTATEMENT.search(core):
         fired.add("assertion")  # "No, the table is `accounts`": the right fact, restated
+    if _pair(fired, memo=_MEMO.match(core) is not None):
+        fired.add("pair")
     frame = _frame(clean, core)
     if frame:
         fired.add(frame)
-    elif not _counts(fired, memo=_MEMO.match(core) is not None):
-        lends = "correction" in fired and len(core.split()) <= LEND_MAX_WORDS
-        return None, lends
+    words = len(core.split())
+    if words <= 3:
+        fired.add("short")
+    elif words > 40:
+        fired.add("long")
+    return fired
+
+
+def _statement(text: str, sentence: str, fired: set[str], value: float) -> Statement:
     kind: Kind = "rule"
-    if "correction" in fired:
+    if fired & {"correction", "reproach"}:
         kind = "correction"
-    elif "preference" in fired or frame == "preference_frame":
+    elif fired & {"preference", "preference_frame", "taste", "agent_behaviour"}:
         kind = "preference"
-    negated, asserted = _terms(clean)
-    statement = Statement(
+    negated, asserted = _terms(_clean(sentence))
+    return Statement(
         text=text.strip(),
         kind=kind,
         origin="user_corrected" if kind == "correction" else "user_stated",
         negated=negated,
         asserted=asserted,
-        signals=tuple(sorted(fired)),
+        signals=(*sorted(fired), f"score={value:.2f}"),
     )
-    return statement, False
 
 
 # --- terms -------------------------------------------------------------------------------

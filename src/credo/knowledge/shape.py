@@ -1,0 +1,226 @@
+"""Shape cues: weak, general features of a sentence's form (``credo.knowledge.capture``).
+
+The marker classes of ``credo.knowledge.signals`` name words that rules are often stated with.
+Rules are just as often stated as plain facts about the project ("Timestamps are UTC
+everywhere.", "Our API returns snake_case JSON.") or as a bare request with a general scope
+("async/await over .then chains in anything new, please."). What those share is a *shape*: a
+generic subject with a present-tense verb, a universal or project scope, deontic force, a
+contrast, a request about how the agent works. And what one-off talk shares is a shape too:
+deixis to this turn, the past, hedges, hearsay, complaints.
+
+Each cue here is one such feature. None decides anything: ``credo.knowledge.score`` sums
+their weights with the marker classes' into one score per sentence, and a threshold decides.
+Every pattern is compiled once at import (the hook runs this on every prompt).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["shape_cues"]
+
+_I = re.IGNORECASE | re.VERBOSE
+
+_PRESENT_VERB = r"""(?:is|are|isn'?t|aren'?t|uses?|lives?|goes|go|returns?|runs?|sits?|belongs?|
+    comes?|gets?|needs?|has\s+to|have\s+to|must|should|counts?|targets?|supports?|follows?|
+    owns?|stays?|extends?|converts?|expects?|hits?|means?|requires?|defaults?\s+to|starts?|
+    ends?|points?\s+to|talks?\s+to|works?|handles?|ships?|calls?|reads?|writes?|emits?|
+    gets?\s+\w+ed|is\s+\w+ed|are\s+\w+ed|count\s+as|counts\s+as)"""
+
+CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    # --- positive shapes ----------------------------------------------------------------
+    # A definite or possessive subject with a present-tense verb: a fact about the project.
+    (
+        "fact_subject",
+        re.compile(
+            rf"""^(?:(?:the|our|this|all|each|every|any)\s+)(?:[\w`'./*<>@:+-]+\s+){{0,4}}?
+            (?:always\s+|never\s+|only\s+|all\s+)?{_PRESENT_VERB}\b""",
+            _I,
+        ),
+    ),
+    # A bare subject (no article): "Timestamps are UTC", "Node 20 is the minimum".
+    (
+        "bare_subject",
+        re.compile(
+            rf"""^(?!(?:it|this|that|there|here|i|you|we|they|he|she|what|why|how|who|which|
+            if|when|so|and|but|or|just|please|also|then|now|today|maybe|not|no)\b)
+            [\w`'./*<>@:+-]+(?:\s+[\w`'./*<>@:+-]+){{0,4}}?\s+
+            (?:always\s+|never\s+|only\s+|all\s+)?{_PRESENT_VERB}\b""",
+            _I,
+        ),
+    ),
+    # Universal quantity or scope: "everywhere", "every notebook", "in anything new".
+    (
+        "universal",
+        re.compile(
+            r"""\b(?:everywhere|every\s+\w+|all\s+(?:the\s+)?\w+s\b|any(?:thing|one)?\s+\w+|
+            nothing|nobody|no\s+one|each\s+\w+|anything\s+new|in\s+general|by\s+default|
+            at\s+minimum|across\s+the\s+\w+|whenever|every\s+time|in\s+any\s+\w+)\b""",
+            _I,
+        ),
+    ),
+    # Project scope: the repo, the codebase, the team, a part of the product.
+    (
+        "project_scope",
+        re.compile(
+            r"""\b(?:in|on|for|across|throughout|within)\s+(?:this|our|the)\s+
+            (?:repo|repository|codebase|code|project|monorepo|team|firmware|app|backend|
+            frontend|site|docs|pipeline|game|service|company|org|notebooks|package|stack|cli)\b
+            |\bhere\b(?!\s+(?:is|are|'s))|\bin\s+ci\b|\bthis\s+(?:codebase|repo|project|team)\b""",
+            _I,
+        ),
+    ),
+    # Deontic force: must, needs to, has to, should, required, allowed, no X.
+    (
+        "deontic",
+        re.compile(
+            r"""\b(?:must|mustn'?t|needs?\s+to|has\s+to|have\s+to|should(?:n'?t)?|required|
+            requirement|(?:not\s+)?allowed|forbidden|mandatory|need\s+(?:a|an|two|one)|needs\s+\w+|
+            count\s+as|counts\s+as|is\s+the\s+minimum|minimum|at\s+least)\b""",
+            _I,
+        ),
+    ),
+    # "no X": a prohibition by noun ("no mocks", "no `any`", "no bare pip").
+    (
+        "no_noun",
+        re.compile(
+            r"""(?:^|[,;:.—–-]\s*|\band\s+)no\s+(?!(?:problem|worries|idea|clue|rush|need|
+            way|doubt|matter|longer|more|thanks|one|luck|big\s+deal)\b)[\w`.@/-]+""",
+            _I,
+        ),
+    ),
+    # "X over Y", "X, not Y", "X instead of Y", "X only".
+    (
+        "contrast_shape",
+        re.compile(
+            r"""[\w`)]\s*,?\s+(?:over|instead\s+of|rather\s+than)\s+[\w`.]
+            |[\w`)'"]\s*(?:,|—|–|;)\s*not\s+[\w`.'"@/-]|^not\s+`?[\w.@/-]+`?\s*[.,;]
+            |\b[\w`)-]+\s+only\b(?!\s+(?:if|when|because|for\s+(?:now|this)))""",
+            _I,
+        ),
+    ),
+    # A request about how the agent works in general.
+    (
+        "agent_behaviour",
+        re.compile(
+            r"""^(?:when|whenever|if)\s+you\s+[^,]{2,80},
+            |\bdon'?t\s+(?:ask\s+me|give\s+me|summari[sz]e|explain|apologi[sz]e|narrate|
+            repeat|pad|hedge)\b|^skip\s+the\b|\banswer\s+(?:me\s+)?in\b|\bjust\s+(?:answer|say|run|do)\b
+            |^less\s+\w+|^(?:keep|make)\s+(?:your|the)\s+(?:answers?|repl(?:y|ies)|diffs?|
+            summar(?:y|ies)|commits?|prs?|descriptions?|explanations?)\b|\byour\s+(?:answers?|
+            repl(?:y|ies)|pr\s+descriptions?|summar(?:y|ies)|explanations?|commit\s+messages?)\b
+            |\b(?:tell|show)\s+me\s+(?:why|first|before)\b|\bbefore\s+(?:running|you\s+run|
+            committing|pushing)\b|\bin\s+any\s+instructions\b|\bdo\s+the\s+same\b""",
+            _I,
+        ),
+    ),
+    # The speaker's taste or way of working, without "I prefer".
+    (
+        "taste",
+        re.compile(
+            r"""\b(?:i\s+find|for\s+me\b|drives?\s+me\s+(?:nuts|crazy|mad)|not\s+a\s+(?:big\s+)?fan|
+            (?:big|huge)\s+fan|can'?t\s+stand|i\s+(?:go\s+(?:with|for)|usually\s+want|want|like|
+            love|don'?t\s+love|hate|read|review|work|paste|forward|plan|think\s+in)\b|
+            helps\s+me|easier\s+(?:for\s+me|to\s+read|to\s+review)|that'?s\s+(?:just\s+)?how\s+i|
+            personally|i'?m\s+(?:still\s+learning|done\s+with)|me\s+i\b|i'?d\s+like\b)""",
+            _I,
+        ),
+    ),
+    # "please" with no one-off object: a general request.
+    ("please", re.compile(r"\bplease\b|\bpls\b", _I)),
+    # Correction openers and reproach.
+    (
+        "reproach",
+        re.compile(
+            r"""\bi\s+keep\s+telling\s+you\b|\byou\s+keep\b|\bagain\s+with\b|^again\b
+            |\byou(?:'ve|\s+have)\s+been\b|\bwhy\s+did\s+you\b|\bquick\s+correction\b
+            |\byou\s+(?:wrote|created|used|added|made|generated|put)\b[^.]{0,80}\bagain\b
+            |^(?:wrong|incorrect)\b|\bnot\s+right\b|\bis\s+wrong\b|\bthere\s+is\s+no\b
+            |\bthere'?s\s+no\b|^not\s+`|\bthat'?s\s+not\s+how\s+we\b|\bwe\s+moved\s+off\b""",
+            _I,
+        ),
+    ),
+    # A because/so clause that gives the reason for a convention.
+    ("reason", re.compile(r"(?:,|;|—|–)\s*(?:so|because|since)\b|\bso\s+that\b|\bor\s+the\b", _I)),
+    # --- negative shapes ----------------------------------------------------------------
+    (
+        "hedge",
+        re.compile(
+            r"""\b(?:not\s+sure|maybe|perhaps|probably|i\s+think\s+we\s+(?:might|could|should)|
+            who\s+knows|i\s+guess|sometimes|kind\s+of|sort\s+of|no\s+idea|unclear|dunno|
+            i\s+don'?t\s+care|either\s+way|i\s+wonder|might|could)\b""",
+            _I,
+        ),
+    ),
+    (
+        "hearsay",
+        re.compile(
+            r"""\b(?:i\s+was\s+told|(?:he|she|they|someone|people|my\s+\w+|the\s+\w+)\s+
+            (?:says?|said|thinks?|told\s+me|claims?)|according\s+to|apparently|supposedly|
+            i\s+heard|i\s+read)\b""",
+            _I,
+        ),
+    ),
+    (
+        "complaint",
+        re.compile(
+            r"""\b(?:ugh|sigh|argh|mess|annoying|ridiculous|terrible|awful|nightmare|
+            nobody\s+ever|no\s+one\s+ever|fun|lol|haha|lmao|😄|😅|😂|🙃)\b""",
+            _I,
+        ),
+    ),
+    (
+        "deixis",
+        re.compile(
+            r"""\b(?:this|that)\s+(?:pr|file|function|component|one|time|test|change|commit|
+            branch|bug|method|class|page|module|notebook|script|query|error|screen|view|ticket)\b
+            |\b(?:now|right\s+now|today|tonight|tomorrow|yesterday|for\s+now|for\s+this|
+            the\s+one\s+above|above|below|currently|at\s+the\s+moment|this\s+(?:week|sprint|morning))\b
+            |\b(?:you\s+just|just\s+(?:made|wrote|added))\b""",
+            _I,
+        ),
+    ),
+    (
+        "past",
+        re.compile(
+            r"""\b(?:was|were|did|had|used\s+to|got|went|broke|last\s+(?:time|week|night|month))\b
+            |\b(?:i|we|they|he|she|someone|you)\s+\w+ed\b""",
+            _I,
+        ),
+    ),
+    # An imperative on a named artefact: "fix auth.py", "update the Button component".
+    (
+        "artefact_task",
+        re.compile(
+            r"""^(?:please\s+)?(?:can\s+you\s+)?(?:fix|update|change|refactor|rename|add|remove|
+            delete|write|create|move|look|check|debug|profile|wire|implement|redo|make|convert|
+            bump|run|open|draft|review|port|migrate)\b
+            (?![^.]*\b(?:always|never|every|all|any|anything|from\s+now|going\s+forward|
+            by\s+default|whenever)\b)""",
+            _I,
+        ),
+    ),
+    (
+        "named_file",
+        re.compile(
+            r"""\b[\w/-]+\.(?:py|js|ts|tsx|jsx|go|rs|rb|java|kt|c|h|cpp|cs|swift|md|json|yaml|
+            yml|toml|sql|sh|css|scss|html|ipynb|tf|proto)\b""",
+            _I,
+        ),
+    ),
+    ("question_word", re.compile(r"\b(?:can|could|would)\s+you\b|\bhow\s+do\s+i\b", _I)),
+)
+
+
+# Cues read on the whole sentence: the lead-in words ("No,", "Again") are part of them.
+_ON_CLEAN = frozenset({"reproach", "no_noun", "contrast_shape"})
+
+
+def shape_cues(clean: str, core: str) -> set[str]:
+    """The shape cues that fire on a sentence: ``core`` for the cues anchored at its start
+    (the lead-in words removed), ``clean`` for the rest."""
+    fired: set[str] = set()
+    for name, pattern in CUES:
+        if pattern.search(clean if name in _ON_CLEAN else core):
+            fired.add(name)
+    return fired
