@@ -58,6 +58,11 @@ CORRECTION_PARTNERS = frozenset({"durable", "preference", "assertion", "contrast
 # "everywhere", "anything": general, but as common in one-off tasks ("fix it everywhere"), so
 # they back a preference, an assertion or a correction, never a bare directive.
 WEAK = "generic"
+# Negative cues strong enough to veto: hypotheticals, hedges, someone else's words, banter and
+# complaints, reports of state ("the build always fails", "customers are complaining").
+VETOES = frozenset(
+    {"hypothetical", "hedge", "reported", "hearsay", "banter", "complaint", "report", "progressive"}
+)
 
 
 @dataclass(frozen=True)
@@ -366,6 +371,8 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
     if not core or _vetoed(clean, core):
         return None
     fired = _fired(clean, core) | _guards(clean, core) | shape_cues(clean, core)
+    if fired & VETOES:
+        return None
     if carried:
         fired.add("correction")
     if "correction" in fired and sig.RESTATEMENT.search(core):
@@ -375,6 +382,10 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
     frame = _frame(clean, core)
     if frame:
         fired.add(frame)
+    if frame or "pair" in fired:
+        fired.add("round2")  # what round 2 captured: two marker classes, or one frame
+    if sig.DIRECTIVE.match(core) and fired & {"durable", "universal", "project_scope", "scope"}:
+        fired.add("general_imperative")
     words = len(core.split())
     if words <= 3:
         fired.add("short")

@@ -42,8 +42,9 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "bare_subject",
         re.compile(
-            rf"""^(?!(?:it|this|that|there|here|i|you|we|they|he|she|what|why|how|who|which|
-            if|when|so|and|but|or|just|please|also|then|now|today|maybe|not|no)\b)
+            rf"""^(?!(?:it|this|that|these|those|there|here|i|you|we|they|he|she|what|why|how|
+            who|which|if|when|so|and|but|or|just|please|also|then|now|today|maybe|not|no|the|
+            a|an|our|my|your|their|its|his|her|all|every|each|any|some|one)\b)
             [\w`'./*<>@:+-]+(?:\s+[\w`'./*<>@:+-]+){{0,4}}?\s+
             (?:always\s+|never\s+|only\s+|all\s+)?{_PRESENT_VERB}\b""",
             _I,
@@ -208,6 +209,8 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
+    # Present progressive: what is happening now ("customers are complaining").
+    ("progressive", re.compile(r"\b(?:is|are|am|'re|'s)\s+(?!going\s+to)\w+ing\b", _I)),
     ("question_word", re.compile(r"\b(?:can|could|would)\s+you\b|\bhow\s+do\s+i\b", _I)),
 )
 
@@ -223,4 +226,12 @@ def shape_cues(clean: str, core: str) -> set[str]:
     for name, pattern in CUES:
         if pattern.search(clean if name in _ON_CLEAN else core):
             fired.add(name)
+    # Conjunctions the linear score cannot form by itself: a general shape with general scope.
+    general = bool(fired & _GENERAL) and not fired & _NOW
+    if general and fired & {"bare_subject", "fact_subject"}:
+        fired.add("general_fact")
     return fired
+
+
+_GENERAL = frozenset({"universal", "deontic", "contrast_shape", "project_scope", "no_noun"})
+_NOW = frozenset({"deixis", "past", "progressive", "hedge", "hearsay"})
