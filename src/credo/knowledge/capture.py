@@ -60,8 +60,23 @@ CORRECTION_PARTNERS = frozenset({"durable", "preference", "assertion", "contrast
 WEAK = "generic"
 # Negative cues strong enough to veto: hypotheticals, hedges, someone else's words, banter and
 # complaints, reports of state ("the build always fails", "customers are complaining").
+# An explicit framing for later sessions outweighs them ("use this one from now on").
+RESCUES = frozenset({"future"})
 VETOES = frozenset(
-    {"hypothetical", "hedge", "reported", "hearsay", "banter", "complaint", "report", "progressive"}
+    {
+        "hypothetical",
+        "hedge",
+        "reported",
+        "hearsay",
+        "banter",
+        "complaint",
+        "report",
+        "progressive",
+        "tag_question",
+        "one_off",
+        "state_report",
+        "deictic_task",
+    }
 )
 
 
@@ -371,7 +386,9 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
     if not core or _vetoed(clean, core):
         return None
     fired = _fired(clean, core) | _guards(clean, core) | shape_cues(clean, core)
-    if fired & VETOES:
+    if fr.FUTURE_FRAME.search(clean):
+        fired.add("future")
+    if fired & VETOES and not fired & RESCUES:
         return None
     if carried:
         fired.add("correction")
@@ -398,7 +415,7 @@ def _statement(text: str, sentence: str, fired: set[str], value: float) -> State
     kind: Kind = "rule"
     if fired & {"correction", "reproach"}:
         kind = "correction"
-    elif fired & {"preference", "preference_frame", "taste", "agent_behaviour"}:
+    elif fired & {"preference", "preference_frame", "taste", "agent_behaviour", "speaker_habit"}:
         kind = "preference"
     negated, asserted = _terms(_clean(sentence))
     return Statement(

@@ -94,7 +94,8 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "contrast_shape",
         re.compile(
-            r"""[\w`)]\s*,?\s+(?:over|instead\s+of|rather\s+than)\s+[\w`.]
+            r"""(?:^|[,:;—–]\s*)[\w`./@-]+(?:\s+[\w`./@-]+){0,3}\s+over\s+[\w`.]
+            |[\w`)]\s*,?\s+(?:instead\s+of|rather\s+than)\s+[\w`.]
             |[\w`)'"]\s*(?:,|—|–|;)\s*not\s+[\w`.'"@/-]|^not\s+`?[\w.@/-]+`?\s*[.,;]
             |\b[\w`)-]+\s+only\b(?!\s+(?:if|when|because|for\s+(?:now|this)))""",
             _I,
@@ -115,15 +116,24 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
-    # The speaker's taste or way of working, without "I prefer".
+    # The speaker's taste, without "I prefer": "I find X easier", "drives me nuts", "not a fan".
     (
         "taste",
         re.compile(
             r"""\b(?:i\s+find|for\s+me\b|drives?\s+me\s+(?:nuts|crazy|mad)|not\s+a\s+(?:big\s+)?fan|
-            (?:big|huge)\s+fan|can'?t\s+stand|i\s+(?:go\s+(?:with|for)|usually\s+want|want|like|
-            love|don'?t\s+love|hate|read|review|work|paste|forward|plan|think\s+in)\b|
-            helps\s+me|easier\s+(?:for\s+me|to\s+read|to\s+review)|that'?s\s+(?:just\s+)?how\s+i|
-            personally|i'?m\s+(?:still\s+learning|done\s+with)|me\s+i\b|i'?d\s+like\b)""",
+            (?:big|huge)\s+fan|can'?t\s+stand|i\s+(?:go\s+(?:with|for)|usually\s+want|don'?t\s+love|
+            think\s+in)\b|helps\s+me|(?:easier|cleaner|clearer|nicer)\s+(?:for\s+me|to\s+(?:read|
+            review|follow|debug))|that'?s\s+(?:just\s+)?how\s+i|personally|
+            i'?m\s+(?:still\s+learning|done\s+with)|^me\s+i\b|much\s+easier|i\s+find\s+them)""",
+            _I,
+        ),
+    ),
+    # The speaker's way of working: "I want", "I read the diff", "I review on my phone".
+    (
+        "speaker_habit",
+        re.compile(
+            r"""\bi\s+(?:want|like|love|hate|read|review|work|paste|forward|plan|use|always|never|
+            usually)\b|\bi'?d\s+like\b""",
             _I,
         ),
     ),
@@ -149,7 +159,8 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"""\b(?:not\s+sure|maybe|perhaps|probably|i\s+think\s+we\s+(?:might|could|should)|
             who\s+knows|i\s+guess|sometimes|kind\s+of|sort\s+of|no\s+idea|unclear|dunno|
-            i\s+don'?t\s+care|either\s+way|i\s+wonder|might|could)\b""",
+            i\s+don'?t\s+care|either\s+way|i\s+wonder|might|could|ideal\s+world|
+            would(?!\s+(?:rather|prefer|like|love|appreciate)))\b""",
             _I,
         ),
     ),
@@ -166,18 +177,31 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "complaint",
         re.compile(
             r"""\b(?:ugh|sigh|argh|mess|annoying|ridiculous|terrible|awful|nightmare|
-            nobody\s+ever|no\s+one\s+ever|fun|lol|haha|lmao|😄|😅|😂|🙃)\b""",
+            nobody\s+ever|no\s+one\s+ever|fun|lol|haha|lmao)\b|[😄😅😂🙃🤦]""",
             _I,
         ),
     ),
     (
         "deixis",
         re.compile(
-            r"""\b(?:this|that)\s+(?:pr|file|function|component|one|time|test|change|commit|
-            branch|bug|method|class|page|module|notebook|script|query|error|screen|view|ticket)\b
-            |\b(?:now|right\s+now|today|tonight|tomorrow|yesterday|for\s+now|for\s+this|
-            the\s+one\s+above|above|below|currently|at\s+the\s+moment|this\s+(?:week|sprint|morning))\b
+            r"""\b(?:this|that)\s+(?:[\w-]+\s+)?(?:pr|file|function|component|one|time|test|change|
+            commit|branch|bug|method|class|page|module|notebook|script|query|error|screen|view|
+            ticket|run|job|cell|draft|doc|endpoint|migration|table|model|service|hook|loop)\b
+            |\b(?:for|in|on)\s+this\s+(?!(?:repo|repository|project|codebase|team|company|org)\b)\w+
+            |\bnot\s+what\s+i\b
+            |\b(?:
+            for\s+this(?!\s+(?:repo|repository|project|codebase|team|company))|i\s+meant|
+            the\s+one\s+above|above|below)\b
             |\b(?:you\s+just|just\s+(?:made|wrote|added))\b""",
+            _I,
+        ),
+    ),
+    # The present moment: "now", "today", "for now", "at the moment".
+    (
+        "now",
+        re.compile(
+            r"""\b(?:(?<!from\s)now(?!\s+on\b)|right\s+now|today|tonight|tomorrow|yesterday|
+            currently|at\s+the\s+moment|this\s+(?:week|sprint|morning|afternoon|quarter))\b""",
             _I,
         ),
     ),
@@ -211,6 +235,19 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     # Present progressive: what is happening now ("customers are complaining").
     ("progressive", re.compile(r"\b(?:is|are|am|'re|'s)\s+(?!going\s+to)\w+ing\b", _I)),
+    # A pronoun subject: about something in this conversation ("it always takes ages").
+    ("pronoun_subject", re.compile(r"^(?:it|this|that|they|these|those|he|she)\b", _I)),
+    # A pronoun that always/never/keeps doing something: a report ("it always takes ages").
+    ("state_report", re.compile(r"^(?:it|this|that|they|he|she)\s+(?:always|never|keeps?|still)\b", _I)),
+    # A tag question ("..., don't they", "..., right"): asks, even without a question mark.
+    (
+        "tag_question",
+        re.compile(
+            r",\s*(?:(?:don'?t|doesn'?t|isn'?t|aren'?t|won'?t|can'?t|do|does|is|are)\s+(?:they|it|we|you|"
+            r"i|he|she)|right|no|eh)\b\W*$",
+            _I,
+        ),
+    ),
     ("question_word", re.compile(r"\b(?:can|could|would)\s+you\b|\bhow\s+do\s+i\b", _I)),
 )
 
@@ -228,10 +265,21 @@ def shape_cues(clean: str, core: str) -> set[str]:
             fired.add(name)
     # Conjunctions the linear score cannot form by itself: a general shape with general scope.
     general = bool(fired & _GENERAL) and not fired & _NOW
+    if fired & {"deixis", "now", "named_file"} and (
+        "artefact_task" in fired or _IMPERATIVE.match(core)
+    ):
+        fired.add("deictic_task")  # "fix auth.py", "switch the tab bar in that component now"
+    if "bare_subject" in fired and _IMPERATIVE.match(core):
+        fired.discard("bare_subject")  # "Use git switch to get ...": a verb, not a subject
     if general and fired & {"bare_subject", "fact_subject"}:
         fired.add("general_fact")
     return fired
 
 
+_IMPERATIVE = re.compile(
+    r"^(?:please\s+)?(?:use|run|make|add|put|keep|write|get|set|let|go|try|move|switch|check|"
+    r"take|give|call|fix|change|update|create|open|do|see|find|look|show|tell|find|list|pick)\b",
+    re.IGNORECASE,
+)
 _GENERAL = frozenset({"universal", "deontic", "contrast_shape", "project_scope", "no_noun"})
-_NOW = frozenset({"deixis", "past", "progressive", "hedge", "hearsay"})
+_NOW = frozenset({"deixis", "now", "past", "progressive", "hedge", "hearsay"})

@@ -256,9 +256,7 @@ ONE_OFF = re.compile(
         the\s+\w+\s+one|ASAP|quickly|real\s+quick|for\s+the\s+demo|before\s+the\s+(?:demo|release|deadline))\b
         |\b(?:refactor|fix|change|rewrite|update|rename|move|convert|redo|revert)\s+(?:this|that|it)\b
         |\byou(?:'re|\s+are)\s+(?:adding|writing|creating|building|working\s+on|about\s+to)\b
-        |\byou\s+just\s+(?:wrote|added|made|created|changed|built)\b
-        |\b(?:in|on|to|from)\s+[\w/.-]+\.(?:py|js|ts|tsx|jsx|go|rs|rb|java|kt|c|h|cpp|md|json|yaml|
-        yml|toml|sql|sh|css|html)\b""",
+        |\byou\s+just\s+(?:wrote|added|made|created|changed|built)\b""",
     _I | re.VERBOSE,
 )
 
@@ -292,7 +290,7 @@ HASH_COMMENT = re.compile(r"^\s*#(?!#)")
 INDENTED_CODE = re.compile(r"^(?: {4,}|\t)(?![-*+]\s|\d+[.)]\s)")
 LOG_LINE = re.compile(
     r"""^\s*(?:\$\s|>>>\s|\.\.\.\s|%\s|\#!|PS\s+[A-Z]:|[A-Za-z]:\\|>\s|
-        Traceback\b|File\s+"|at\s+[\w.$<>]+\s*\(|Caused\s+by:|\w*(?:Error|Exception|Warning)\b:?|
+        Traceback\b|File\s+"|\S+:\d+(?::\d+)?:\s|at\s+[\w.$<>]+\s*\(|Caused\s+by:|\w*(?:Error|Exception|Warning)\b:?|
         (?:error|warning|warn|info|debug|trace|fatal|panic|note|hint)(?:\[\w+\])?:|
         npm\s+(?:ERR|WARN)|E\s{2,}|FAILED\b|PASSED\b|ERROR\b|WARN\b|INFO\b|DEBUG\b|
         \[[\w\s:.-]+\]|\d{4}-\d\d-\d\d[T\s]\d\d:|\d\d:\d\d:\d\d|\#\d+\s+\d|@@\s|
