@@ -287,6 +287,7 @@ _WS = re.compile(r"\s+")
 _COPULA_NOT = re.compile(
     r"\b(?:that'?s|it'?s|this\s+is|that\s+is|it\s+is|rather|prefer)\s+not\b", re.IGNORECASE
 )
+_NOW_LEAD = re.compile(r"^(?:now|then|next)\b", re.IGNORECASE)
 _MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b", re.IGNORECASE)
 
 
@@ -388,6 +389,10 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
     fired = _fired(clean, core) | _guards(clean, core) | shape_cues(clean, core)
     if fr.FUTURE_FRAME.search(clean):
         fired.add("future")
+    if fired & {"deixis", "now", "named_file"} and (
+        "artefact_task" in fired or sig.DIRECTIVE.match(core) or _NOW_LEAD.match(core)
+    ):
+        fired.add("deictic_task")  # "fix auth.py", "now switch the tab bar in that component"
     if fired & VETOES and not fired & RESCUES:
         return None
     if carried:

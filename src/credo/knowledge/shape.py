@@ -253,7 +253,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 
 # Cues read on the whole sentence: the lead-in words ("No,", "Again") are part of them.
-_ON_CLEAN = frozenset({"reproach", "no_noun", "contrast_shape"})
+_ON_CLEAN = frozenset({"reproach", "no_noun", "contrast_shape", "deixis", "now"})
 
 
 def shape_cues(clean: str, core: str) -> set[str]:
@@ -265,10 +265,6 @@ def shape_cues(clean: str, core: str) -> set[str]:
             fired.add(name)
     # Conjunctions the linear score cannot form by itself: a general shape with general scope.
     general = bool(fired & _GENERAL) and not fired & _NOW
-    if fired & {"deixis", "now", "named_file"} and (
-        "artefact_task" in fired or _IMPERATIVE.match(core)
-    ):
-        fired.add("deictic_task")  # "fix auth.py", "switch the tab bar in that component now"
     if "bare_subject" in fired and _IMPERATIVE.match(core):
         fired.discard("bare_subject")  # "Use git switch to get ...": a verb, not a subject
     if general and fired & {"bare_subject", "fact_subject"}:
