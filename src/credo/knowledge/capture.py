@@ -76,6 +76,8 @@ VETOES = frozenset(
         "one_off",
         "state_report",
         "deictic_task",
+        "turn_scope",
+        "repair",
     }
 )
 
@@ -287,7 +289,7 @@ _WS = re.compile(r"\s+")
 _COPULA_NOT = re.compile(
     r"\b(?:that'?s|it'?s|this\s+is|that\s+is|it\s+is|rather|prefer)\s+not\b", re.IGNORECASE
 )
-_NOW_LEAD = re.compile(r"^(?:now|then|next)\b", re.IGNORECASE)
+_NOW_LEAD = re.compile(r"^(?:(?:please|ok|okay|so|and)\s+)?(?:now|then|next)\b", re.IGNORECASE)
 _MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b", re.IGNORECASE)
 
 

@@ -94,7 +94,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "contrast_shape",
         re.compile(
-            r"""(?:^|[,:;—–]\s*)[\w`./@-]+(?:\s+[\w`./@-]+){0,3}\s+over\s+[\w`.]
+            r"""(?:^|[,:;—–]\s*)[\w`./@-]+(?:\s+[\w`./@-]+){0,2}\s+over\s+[\w`.]
             |[\w`)]\s*,?\s+(?:instead\s+of|rather\s+than)\s+[\w`.]
             |[\w`)'"]\s*(?:,|—|–|;)\s*not\s+[\w`.'"@/-]|^not\s+`?[\w.@/-]+`?\s*[.,;]
             |\b[\w`)-]+\s+only\b(?!\s+(?:if|when|because|for\s+(?:now|this)))""",
@@ -186,13 +186,31 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"""\b(?:this|that)\s+(?:[\w-]+\s+)?(?:pr|file|function|component|one|time|test|change|
             commit|branch|bug|method|class|page|module|notebook|script|query|error|screen|view|
-            ticket|run|job|cell|draft|doc|endpoint|migration|table|model|service|hook|loop)\b
-            |\b(?:for|in|on)\s+this\s+(?!(?:repo|repository|project|codebase|team|company|org)\b)\w+
-            |\bnot\s+what\s+i\b
+            ticket|run|job|cell|draft|doc|endpoint|migration|table|model|service|hook|loop|
+            message|thing|part|line|bit|output|result|trace|list|step|section|paragraph)\b
             |\b(?:
             for\s+this(?!\s+(?:repo|repository|project|codebase|team|company))|i\s+meant|
             the\s+one\s+above|above|below)\b
             |\b(?:you\s+just|just\s+(?:made|wrote|added))\b""",
+            _I,
+        ),
+    ),
+    # A scope of this turn: "for this debug run", "in this notebook" (not "in this repo").
+    (
+        "turn_scope",
+        re.compile(
+            r"""\b(?:for|in|on|during)\s+this\s+(?!(?:repo|repository|project|codebase|code|team|
+            company|org|organisation|organization|monorepo|firmware|app|site|game|service|
+            package|workspace|stack)\b)\w+""",
+            _I,
+        ),
+    ),
+    # Repair of the conversation itself: "I meant the other one", "ignore that last message".
+    (
+        "repair",
+        re.compile(
+            r"""\bi\s+meant\b|\bnot\s+what\s+i\s+(?:expected|meant|wanted|asked)\b
+            |\bignore\s+(?:that|this|my|the\s+last)\b|\bnever\s*mind\b""",
             _I,
         ),
     ),
@@ -253,7 +271,9 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 
 # Cues read on the whole sentence: the lead-in words ("No,", "Again") are part of them.
-_ON_CLEAN = frozenset({"reproach", "no_noun", "contrast_shape", "deixis", "now"})
+_ON_CLEAN = frozenset(
+    {"reproach", "no_noun", "contrast_shape", "deixis", "now", "turn_scope", "repair"}
+)
 
 
 def shape_cues(clean: str, core: str) -> set[str]:
