@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from credo.knowledge.capture import sentence_cues
+from credo.knowledge.score import concepts
 
 HERE = Path(__file__).resolve().parent / "capture"
 FILES = ("dev", "dev2", "dev3")
@@ -59,7 +60,7 @@ def load(name: str) -> list[Prompt]:
         for _text, sentence, fired in sentence_cues(row["prompt"]):
             if fired is not None:
                 positive = bool(row["capture"]) and matches(row["statement"], sentence)
-                sentences.append((positive, frozenset(fired)))
+                sentences.append((positive, frozenset(concepts(fired))))
         out.append((bool(row["capture"]), sentences))
     return out
 

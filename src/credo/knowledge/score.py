@@ -1,67 +1,104 @@
 """One score per sentence from its cues (``credo.knowledge.capture``): the weights, summed.
 
-A sentence is captured when the sum of the weights of the cues that fired reaches
-``THRESHOLD``. The weights were fitted by ``bench/capture_fit.py`` (L2-regularised logistic
-regression over the sentences of the development files, leave-one-file-out checked) and
-then rounded; they are plain numbers so a capture can be explained by reading them.
+Cues are grouped into *concepts* first (``CONCEPTS``): "I prefer", "I find X easier" and "not
+a fan of" are one concept, taste; "Actually", "that's wrong" and "you keep" are one,
+correction. A concept counts once however many of its cues fire, and the weight belongs to
+the concept, not to the phrasing: a new phrasing of a known concept scores the same, which is
+what lets the score carry over to people who word things differently.
+
+A sentence is captured when the sum of the weights of its concepts reaches ``THRESHOLD``. The
+weights were fitted by ``bench/capture_fit.py`` (L2-regularised logistic regression over the
+sentences of the development files, checked leave-one-file-out) and rounded; they are plain
+numbers so a capture can be explained by reading them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["BIAS", "THRESHOLD", "WEIGHTS", "score"]
+__all__ = ["CONCEPTS", "THRESHOLD", "WEIGHTS", "concepts", "score"]
 
-BIAS = 0.0
-THRESHOLD = 2.36
+CONCEPTS: dict[str, str] = {
+    # the round-2 decision: two marker classes agree, or one frame
+    "round2": "round2",
+    # the speaker's taste or way of working
+    "preference": "taste",
+    "preference_frame": "taste",
+    "taste": "taste",
+    "speaker_habit": "habit",
+    "agent_behaviour": "agent",
+    # the agent got it wrong
+    "correction": "correction",
+    "reproach": "correction",
+    # a generic or project subject with a present-tense verb
+    "fact_subject": "fact",
+    "bare_subject": "fact",
+    "habitual": "fact",
+    "assertion": "fact",
+    "law": "fact",
+    "negated_habit": "fact",
+    "memo": "fact",
+    "general_fact": "general_fact",
+    # general scope
+    "universal": "general",
+    "generic": "general",
+    "durable": "general",
+    "scope": "project",
+    "project_scope": "project",
+    "future": "future",
+    "future_frame": "future",
+    # rules something out
+    "contrast": "contrast",
+    "contrast_shape": "contrast",
+    "no_noun": "contrast",
+    # force
+    "deontic": "deontic",
+    "directive": "directive",
+    "general_imperative": "general_imperative",
+    "please": "please",
+    "reason": "reason",
+    # against
+    "deixis": "deixis",
+    "now": "deixis",
+    "named_file": "artefact",
+    "artefact_task": "artefact",
+    "past": "past",
+    "short": "short",
+    "long": "long",
+    "pronoun_subject": "pronoun",
+}
+
+THRESHOLD = 2.32
 WEIGHTS: dict[str, float] = {
-    "agent_behaviour": 1.41,
-    "reproach": 1.3,
-    "round2": 1.24,
-    "assertion": 1.12,
-    "taste": 1.1,
-    "fact_subject": 1.05,
-    "no_noun": 0.98,
-    "correction": 0.94,
-    "universal": 0.91,
-    "contrast_shape": 0.87,
-    "bare_subject": 0.81,
-    "preference": 0.75,
-    "future_frame": 0.73,
-    "generic": 0.61,
-    "preference_frame": 0.61,
-    "general_imperative": 0.6,
-    "general_fact": 0.59,
-    "habitual": 0.56,
-    "scope": 0.56,
-    "reason": 0.47,
-    "contrast": 0.45,
-    "negated_habit": 0.27,
-    "law": 0.26,
-    "durable": 0.25,
-    "project_scope": 0.21,
-    "please": 0.2,
-    "pair": 0.13,
-    "memo": 0.1,
-    "named_file": 0.06,
-    "deontic": -0.3,
-    "directive": -0.3,
-    "hearsay": -0.4,
-    "past": -0.41,
-    "complaint": -0.54,
-    "reported": -0.56,
-    "short": -0.66,
-    "progressive": -0.69,
-    "banter": -0.71,
-    "hypothetical": -0.76,
-    "hedge": -1.0,
-    "deixis": -1.28,
-    "artefact_task": -1.33,
-    "report": -1.53,
-    "one_off": -1.76,
+    "fact": 1.86,
+    "taste": 1.83,
+    "round2": 1.72,
+    "contrast": 1.46,
+    "correction": 1.43,
+    "general": 1.22,
+    "agent": 1.1,
+    "general_imperative": 0.45,
+    "reason": 0.44,
+    "future": 0.29,
+    "project": 0.27,
+    "pronoun": 0.2,
+    "general_fact": 0.17,
+    "please": 0.09,
+    "habit": -0.02,
+    "deontic": -0.13,
+    "deixis": -0.14,
+    "directive": -0.26,
+    "past": -0.36,
+    "short": -0.75,
+    "artefact": -1.26,
 }
 
 
+def concepts(fired: Iterable[str]) -> set[str]:
+    """The concepts of the cues that fired (cues outside ``CONCEPTS`` are only explanation)."""
+    return {CONCEPTS[name] for name in fired if name in CONCEPTS}
+
+
 def score(fired: Iterable[str]) -> float:
-    """The bias plus the weight of every cue that fired (unknown cues weigh nothing)."""
-    return BIAS + sum(WEIGHTS.get(name, 0.0) for name in fired)
+    """The sum of the weights of the concepts of the cues that fired."""
+    return sum(WEIGHTS.get(name, 0.0) for name in concepts(fired))
