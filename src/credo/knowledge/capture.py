@@ -35,7 +35,7 @@ from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
 from credo.knowledge.redact import redact
 from credo.knowledge.score import THRESHOLD, score
-from credo.knowledge.shape import shape_cues
+from credo.knowledge.shape import shape_cues, shape_veto
 
 __all__ = [
     "SCAN_CHARS",
@@ -58,28 +58,6 @@ CORRECTION_PARTNERS = frozenset({"durable", "preference", "assertion", "contrast
 # "everywhere", "anything": general, but as common in one-off tasks ("fix it everywhere"), so
 # they back a preference, an assertion or a correction, never a bare directive.
 WEAK = "generic"
-# Negative cues strong enough to veto: hypotheticals, hedges, someone else's words, banter and
-# complaints, reports of state ("the build always fails", "customers are complaining").
-# An explicit framing for later sessions outweighs them ("use this one from now on").
-RESCUES = frozenset({"future"})
-VETOES = frozenset(
-    {
-        "hypothetical",
-        "hedge",
-        "reported",
-        "hearsay",
-        "banter",
-        "complaint",
-        "report",
-        "progressive",
-        "tag_question",
-        "one_off",
-        "state_report",
-        "deictic_task",
-        "turn_scope",
-        "repair",
-    }
-)
 
 
 @dataclass(frozen=True)
@@ -201,13 +179,15 @@ def _next_to_paste(rows: list[tuple[int, int, str]], index: int) -> bool:
     return False
 
 
+_LETTER = re.compile(r"[^\W\d_]|\s")
+
+
 def _symbol_heavy(line: str) -> bool:
     """A line that is mostly punctuation and digits: a table row, a path list, a hash dump."""
     stripped = line.strip()
     if len(stripped) < 24:
         return False
-    letters = sum(ch.isalpha() or ch.isspace() for ch in stripped)
-    return letters / len(stripped) < 0.7
+    return len(_LETTER.findall(stripped)) / len(stripped) < 0.7
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
@@ -275,22 +255,19 @@ _LEAD_IN = re.compile(
     (?:in|for|across)\s+(?:this|our|the)\s+(?:repo|repository|project|codebase|team|monorepo)|
     (?:that'?s|that\s+is|this\s+is|you'?re|you\s+are|it'?s)\s+(?:wrong|incorrect|not\s+right))
     (?:[\s,:;.!—–-]+|$))+""",
-    re.IGNORECASE | re.VERBOSE,
+    re.VERBOSE,
 )
 _CONDITIONAL_RULE = re.compile(
     r"^(?:if|when|whenever|before|after|once)\b[^,?]{1,100},\s*(?:always|never|make\s+sure|"
     r"don'?t|do\s+not|please|remember)\b",
-    re.IGNORECASE,
 )
-_MODAL = re.compile(r"\b(?:would|could|might)\b", re.IGNORECASE)
-_NOT_ALWAYS = re.compile(r"\b(?:not|n't)\s+(?:always|ever)\b|\bnot\s+never\b", re.IGNORECASE)
+_MODAL = re.compile(r"\b(?:would|could|might)\b")
+_NOT_ALWAYS = re.compile(r"\b(?:not|n't)\s+(?:always|ever)\b|\bnot\s+never\b")
 _WS = re.compile(r"\s+")
 # "that's not the function I meant" denies, it names no alternative: not a contrast.
-_COPULA_NOT = re.compile(
-    r"\b(?:that'?s|it'?s|this\s+is|that\s+is|it\s+is|rather|prefer)\s+not\b", re.IGNORECASE
-)
-_NOW_LEAD = re.compile(r"^(?:(?:please|ok|okay|so|and)\s+)?(?:now|then|next)\b", re.IGNORECASE)
-_MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b", re.IGNORECASE)
+_COPULA_NOT = re.compile(r"\b(?:that'?s|it'?s|this\s+is|that\s+is|it\s+is|rather|prefer)\s+not\b")
+_NOW_LEAD = re.compile(r"^(?:(?:please|ok|okay|so|and)\s+)?(?:now|then|next)\b")
+_MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b")
 
 
 def _clean(sentence: str) -> str:
@@ -309,22 +286,22 @@ def _vetoed(clean: str, core: str) -> bool:
     return bool(sig.CONTENT_FREE.match(core))
 
 
-def _guards(clean: str, core: str) -> set[str]:
-    """The old guards, now negative cues: they lower the score instead of vetoing."""
-    fired: set[str] = set()
-    if sig.HYPOTHETICAL.search(core) and not _CONDITIONAL_RULE.match(core):
-        fired.add("hypothetical")
+def _guard(clean: str, core: str) -> str | None:
+    """The first of the round-2 guards that fires: each now vetoes only when no explicit
+    framing for later sessions ("from now on") outweighs it."""
     if sig.ONE_OFF.search(clean):
-        fired.add("one_off")
+        return "one_off"
     if sig.REPORT.search(clean):
-        fired.add("report")
+        return "report"
+    if sig.HYPOTHETICAL.search(core) and not _CONDITIONAL_RULE.match(core):
+        return "hypothetical"
     if fr.REPORTED.search(clean):
-        fired.add("reported")
+        return "reported"
     if fr.BANTER.search(clean) or fr.PRAISE.search(clean):
-        fired.add("banter")
+        return "banter"
     if _NOT_ALWAYS.search(clean):
-        fired.add("not_always")
-    return fired
+        return "not_always"
+    return None
 
 
 def _fired(clean: str, core: str) -> set[str]:
@@ -384,19 +361,21 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
     an over-long or content-free sentence). ``carried``: a bare "No." came just before."""
     if len(sentence) > MAX_SENTENCE_CHARS:
         return None
-    clean = _clean(sentence)
+    # Every pattern from here on reads lower-cased text (none is compiled IGNORECASE: faster).
+    clean = _clean(sentence).lower()
     core = _LEAD_IN.sub("", clean)
     if not core or _vetoed(clean, core):
         return None
-    fired = _fired(clean, core) | _guards(clean, core) | shape_cues(clean, core)
-    if fr.FUTURE_FRAME.search(clean):
+    future = fr.FUTURE_FRAME.search(clean) is not None
+    if not future and (_guard(clean, core) or shape_veto(clean, core)):
+        return None
+    fired = _fired(clean, core) | shape_cues(clean, core)
+    if future:
         fired.add("future")
-    if fired & {"deixis", "now", "named_file"} and (
+    elif fired & {"deixis", "now", "named_file"} and (
         "artefact_task" in fired or sig.DIRECTIVE.match(core) or _NOW_LEAD.match(core)
     ):
-        fired.add("deictic_task")  # "fix auth.py", "now switch the tab bar in that component"
-    if fired & VETOES and not fired & RESCUES:
-        return None
+        return None  # a task on this turn's referent: "fix auth.py", "now switch that tab bar"
     if carried:
         fired.add("correction")
     if "correction" in fired and sig.RESTATEMENT.search(core):
