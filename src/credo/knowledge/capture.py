@@ -35,7 +35,7 @@ from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
 from credo.knowledge.redact import redact
 from credo.knowledge.score import THRESHOLD, score
-from credo.knowledge.shape import shape_cues, shape_veto
+from credo.knowledge.shape import gated, shape_cues, shape_veto
 
 __all__ = [
     "SCAN_CHARS",
@@ -314,7 +314,7 @@ def _fired(clean: str, core: str) -> set[str]:
         fired.add("durable")
     if sig.PREFERENCE.search(clean):
         fired.add("preference")
-    if sig.CONTRAST.search(_COPULA_NOT.sub(" ", clean)):
+    if gated(sig.CONTRAST, sig.CONTRAST_GATE, _COPULA_NOT.sub(" ", clean)):
         fired.add("contrast")
     if sig.SCOPE.search(clean):
         fired.add("scope")
@@ -324,7 +324,9 @@ def _fired(clean: str, core: str) -> set[str]:
         fired.add("habitual")
     if sig.GENERIC.search(clean):
         fired.add(WEAK)
-    if sig.CORRECTION_LEAD.match(clean) or sig.CORRECTION_ANY.search(clean):
+    if sig.CORRECTION_LEAD.match(clean) or gated(
+        sig.CORRECTION_ANY, sig.CORRECTION_ANY_GATE, clean
+    ):
         fired.add("correction")
     return fired
 

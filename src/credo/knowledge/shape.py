@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CUES", "VETO_CUES", "shape_cues", "shape_veto"]
+__all__ = ["CUES", "GATES", "VETO_CUES", "gated", "shape_cues", "shape_veto"]
 
 _I = re.VERBOSE  # every cue reads the lower-cased sentence: faster than IGNORECASE
 
@@ -145,7 +145,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"""\bi\s+keep\s+telling\s+you\b|\byou\s+keep\b|\bagain\s+with\b|^again\b
             |\byou(?:'ve|\s+have)\s+been\b|\bwhy\s+did\s+you\b|\bquick\s+correction\b
-            |\byou\s+(?:wrote|created|used|added|made|generated|put)\b[^.]{0,80}\bagain\b
+            |^you\s+(?:wrote|created|used|added|made|generated|put)\b.*\bagain\W*$
             |^(?:wrong|incorrect)\b|\bnot\s+right\b|\bis\s+wrong\b|\bthere\s+is\s+no\b
             |\bthere'?s\s+no\b|^not\s+`|\bthat'?s\s+not\s+how\s+we\b|\bwe\s+moved\s+off\b""",
             _I,
@@ -291,8 +291,48 @@ VETO_CUES = frozenset(
 _ON_CLEAN = frozenset(
     {"reproach", "no_noun", "contrast_shape", "deixis", "now", "turn_scope", "repair"}
 )
+# Gates: a costly cue is searched only when one of these substrings is in the sentence (every
+# branch of its pattern needs one of them; tests/test_capture_classify.py checks that).
+GATES: dict[str, tuple[str, ...]] = {
+    "reproach": (
+        "keep",
+        "again",
+        "been",
+        "did you",
+        "correction",
+        "wrong",
+        "incorrect",
+        "not ",
+        "s no",
+        "is no",
+        "moved off",
+    ),
+    "contrast_shape": (" over ", "instead of", "rather than", "not", "only"),
+    "agent_behaviour": (
+        "you",
+        "skip",
+        "answer",
+        "just ",
+        "less",
+        "keep",
+        "make",
+        "me ",
+        "before",
+        "instructions",
+        "same",
+        "don't",
+        "dont",
+    ),
+}
 _VETOES = tuple((n, p, n in _ON_CLEAN) for n, p in CUES if n in VETO_CUES)
-_SCORED = tuple((n, p, n in _ON_CLEAN) for n, p in CUES if n not in VETO_CUES)
+_SCORED = tuple((n, p, n in _ON_CLEAN, GATES.get(n, ())) for n, p in CUES if n not in VETO_CUES)
+
+
+def gated(pattern: re.Pattern[str], gate: tuple[str, ...], text: str) -> bool:
+    """``pattern.search(text)``, skipped when ``gate`` is given and none of it is in ``text``."""
+    if gate and not any(token in text for token in gate):
+        return False
+    return pattern.search(text) is not None
 
 
 def shape_veto(clean: str, core: str) -> str | None:
@@ -307,7 +347,11 @@ def shape_veto(clean: str, core: str) -> str | None:
 def shape_cues(clean: str, core: str) -> set[str]:
     """The scoring shape cues that fire on the lower-cased sentence (``clean``, and ``core``
     without its lead-in words, for the cues anchored at its start)."""
-    fired = {n for n, pattern, on_clean in _SCORED if pattern.search(clean if on_clean else core)}
+    fired = {
+        name
+        for name, pattern, on_clean, gate in _SCORED
+        if gated(pattern, gate, clean if on_clean else core)
+    }
     if "bare_subject" in fired and _IMPERATIVE.match(core):
         fired.discard("bare_subject")  # "Use git switch to get ...": a verb, not a subject
     # A conjunction the linear score cannot form by itself: a fact with a general scope.

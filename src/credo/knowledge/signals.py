@@ -108,6 +108,9 @@ CONTRAST = re.compile(
     _L | re.VERBOSE,
 )
 
+# Substrings one of which every branch of CONTRAST needs (a cheap gate before the search).
+CONTRAST_GATE = ("instead of", "rather", "in place of", "no longer", "prefer", " over ", "not")
+
 SCOPE = re.compile(
     r"""\b(?:in|for|across|throughout|within)\s+(?:this|our|the\s+whole|the\s+entire|all\s+(?:of\s+)?our|
         the)\s+(?:whole\s+|entire\s+)?(?:repo|repos|repository|repositories|project|projects|
@@ -162,6 +165,23 @@ CORRECTION_ANY = re.compile(
         |\bwe\s+(?:use|run|deploy|target)\s+[\w.`@/+#-]+(?:\s+[\w.`@/+#-]+)?\s*(?:,|—|–|-|;)?\s*not\b
         |\b(?:it'?s|it\s+is|that'?s|the\s+\w+\s+is|is)\s+[\w.`@/+#-]+\s*(?:,|—|–|;)\s*not\s+[\w.`@/+#-]""",
     _L | re.VERBOSE,
+)
+
+CORRECTION_ANY_GATE = (
+    "wrong",
+    "incorrect",
+    "mistaken",
+    "said",
+    "told you",
+    "asked you",
+    "mentioned",
+    "how many times",
+    "we've",
+    "weve",
+    "correction",
+    "keep",
+    "kept",
+    "not",
 )
 
 # A sentence that is only a correcting interjection ("No.", "Nope!", "That's wrong.") lends its
