@@ -51,7 +51,8 @@ Origin = Literal["user_corrected", "user_stated"]
 
 SCAN_CHARS = 20_000  # a longer prompt is a paste; its head is where a person states rules
 MAX_SENTENCE_CHARS = 600  # a longer "sentence" is prose pasted from elsewhere, not a rule
-LEND_MAX_WORDS = 12  # "No, that's the old hostname.": short enough to be only the correction
+LEND_MAX_WORDS = 12
+POINTER_MAX_WORDS = 8  # "No, that's the old hostname.": short enough to be only the correction
 
 CORE = frozenset({"directive", "preference", "assertion", "habitual"})
 CORRECTION_PARTNERS = frozenset({"durable", "preference", "assertion", "contrast"})
@@ -107,10 +108,28 @@ def sentence_cues(prompt: str) -> list[tuple[str, str, set[str] | None]]:
             carry = start
             continue
         fired = cues(sentence, carried=carry is not None)
+        lends = (
+            fired is not None
+            and "correction" in fired
+            and len(sentence.split()) <= LEND_MAX_WORDS
+            and (score(fired) < THRESHOLD or _pointer(fired, sentence))
+        )
+        if lends and carry is None:
+            carry = start
+            continue  # "That's not our convention.": the next sentence says what is
         out.append((text[carry if carry is not None else start : end], sentence, fired))
-        lends = fired is not None and "correction" in fired and score(fired) < THRESHOLD
-        carry = start if lends and len(sentence.split()) <= LEND_MAX_WORDS else None
+        carry = start if lends else None
     return out
+
+
+def _pointer(fired: set[str], sentence: str) -> bool:
+    """A short correction that only points ("That's not our convention.", "That seeding is
+    wrong."): it names no alternative, so the sentence after it carries the content."""
+    return (
+        "pronoun_subject" in fired
+        and not fired & {"contrast", "contrast_shape", "no_noun"}
+        and len(sentence.split()) <= POINTER_MAX_WORDS
+    )
 
 
 # --- sentences ---------------------------------------------------------------------------
@@ -331,9 +350,14 @@ def _fired(clean: str, core: str) -> set[str]:
     return fired
 
 
+_MARKERS = frozenset(
+    {"directive", "durable", "preference", "contrast", "scope", "assertion", "habitual"}
+)
+
+
 def _pair(fired: set[str], *, memo: bool) -> bool:
     """The round-2 decision, kept as one strong cue: two independent marker classes agree."""
-    others = fired - {"correction", WEAK}
+    others = fired & _MARKERS
     if WEAK in fired and others & {"preference", "assertion"}:
         others.add(WEAK)
     if "correction" in fired and (others & CORRECTION_PARTNERS or len(others) >= 2):

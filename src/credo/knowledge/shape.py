@@ -54,8 +54,8 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "universal",
         re.compile(
-            r"""\b(?:everywhere|every\s+\w+|all\s+(?:the\s+)?\w+s\b|any(?:thing|one)?\s+\w+|
-            nothing|nobody|no\s+one|each\s+\w+|anything\s+new|in\s+general|by\s+default|
+            r"""\b(?:everywhere|every\s+(?!of\b)\w+|all\s+(?:the\s+)?(?!of\b)\w+s\b|
+            any(?:thing|one)?\s+(?!of\b)\w+|nothing|nobody|no\s+one|each\s+(?!of\b)\w+|anything\s+new|in\s+general|by\s+default|
             at\s+minimum|across\s+the\s+\w+|whenever|every\s+time|in\s+any\s+\w+)\b""",
             _I,
         ),
