@@ -1,6 +1,6 @@
 """Fit the capture score's weights (``credo.knowledge.score``) and check them by file.
 
-    python bench/capture_fit.py [--target 0.97] [--l2 1.0] [--write]
+    python bench/capture_fit.py [--target 0.98] [--l2 5.0] [--write]
 
 Every prose sentence of every prompt in ``dev.jsonl``, ``dev2.jsonl`` and ``dev3.jsonl`` gets
 its cues from ``credo.knowledge.capture.sentence_cues``. A sentence is labelled positive when
@@ -116,8 +116,8 @@ def choose(prompts: list[Prompt], scores: list[float], target: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--target", type=float, default=0.97)
-    parser.add_argument("--l2", type=float, default=1.0)
+    parser.add_argument("--target", type=float, default=0.98)
+    parser.add_argument("--l2", type=float, default=5.0)
     parser.add_argument("--write", action="store_true", help="write the weights to score.py")
     args = parser.parse_args()
     data = {name: load(name) for name in FILES}

@@ -228,7 +228,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"""\b(?:was|were|did|didn'?t|wasn'?t|weren'?t|had|used\s+to|got|went|broke|
             last\s+(?:time|week|night|month))\b
-            |\b(?:i|we|they|he|she|someone|you)\s+\w+ed\b""",
+            |\b(?:i|we|they|he|she|someone|you|just)\s+[\w-]+ed\b""",
             _I,
         ),
     ),

@@ -315,7 +315,8 @@ LOG_LINE = re.compile(
     r"""^\s*(?:\$\s|>>>\s|\.\.\.\s|%\s|\#!|PS\s+[A-Z]:|[A-Za-z]:\\|>\s|
         Traceback\b|File\s+"|\S+:\d+(?::\d+)?:\s|at\s+[\w.$<>]+\s*\(|Caused\s+by:|\w*(?:Error|Exception|Warning)\b:?|
         (?:error|warning|warn|info|debug|trace|fatal|panic|note|hint)(?:\[\w+\])?:|
-        npm\s+(?:ERR|WARN)|E\s{2,}|FAILED\b|PASSED\b|ERROR\b|WARN\b|INFO\b|DEBUG\b|
+        npm\s+(?:ERR|WARN)|(?:ERROR|WARNING|WARN|INFO|DEBUG|FATAL|CRITICAL|NOTICE)\b|
+        \S+(?:\s{3,}\S+){2,}|E\s{2,}|FAILED\b|PASSED\b|ERROR\b|WARN\b|INFO\b|DEBUG\b|
         \[[\w\s:.-]+\]|\d{4}-\d\d-\d\d[T\s]\d\d:|\d\d:\d\d:\d\d|\#\d+\s+\d|@@\s|
         [+-](?=[^\s+-])|diff\s+--git|index\s+[0-9a-f]{6,}|
         (?:FROM|RUN|COPY|ADD|WORKDIR|CMD|ENTRYPOINT|ENV|ARG|EXPOSE|USER|LABEL|VOLUME)\s+\S|
