@@ -286,6 +286,12 @@ _WS = re.compile(r"\s+")
 # "that's not the function I meant" denies, it names no alternative: not a contrast.
 _COPULA_NOT = re.compile(r"\b(?:that'?s|it'?s|this\s+is|that\s+is|it\s+is|rather|prefer)\s+not\b")
 _NOW_LEAD = re.compile(r"^(?:(?:please|ok|okay|so|and)\s+)?(?:now|then|next)\b")
+# A quantifier inside a relative or purpose clause describes the thing to build or find.
+_ARTEFACT_SCOPE = re.compile(
+    r"\b(?:that|which|to)\s+(?:[\w'./-]+\s+){0,5}?(?:every|all|each|any)\b"
+)
+# A clause ending in a command on "it": "..., so just merge it", "and then fix it".
+_IT_TASK = re.compile(r"(?:^|,|\b(?:so|and|then))\s+(?:just\s+)?[a-z]+\s+(?:it|them)\W*$")
 _MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b")
 
 
@@ -396,10 +402,13 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
     if not future and (_guard(clean, core) or shape_veto(clean, core)):
         return None
     fired = _fired(clean, core) | shape_cues(clean, core)
+    if "universal" in fired and _ARTEFACT_SCOPE.search(core):
+        fired.discard("universal")  # "a script that runs on every commit": what to build
     if future:
         fired.add("future")
-    elif fired & {"deixis", "now", "named_file"} and (
-        "artefact_task" in fired or sig.DIRECTIVE.match(core) or _NOW_LEAD.match(core)
+    elif _IT_TASK.search(core) or (
+        fired & {"deixis", "now", "named_file"}
+        and ("artefact_task" in fired or sig.DIRECTIVE.match(core) or _NOW_LEAD.match(core))
     ):
         return None  # a task on this turn's referent: "fix auth.py", "now switch that tab bar"
     if carried:

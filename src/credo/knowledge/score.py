@@ -68,29 +68,29 @@ CONCEPTS: dict[str, str] = {
     "pronoun_subject": "pronoun",
 }
 
-THRESHOLD = 1.49
+THRESHOLD = 1.55
 WEIGHTS: dict[str, float] = {
-    "fact": 1.47,
-    "round2": 1.35,
+    "fact": 1.49,
+    "round2": 1.33,
     "taste": 1.28,
-    "contrast": 1.14,
-    "correction": 0.91,
-    "general": 0.9,
-    "agent": 0.76,
-    "general_imperative": 0.32,
-    "reason": 0.3,
-    "general_fact": 0.22,
-    "directive": 0.22,
-    "pronoun": 0.2,
-    "project": 0.2,
+    "contrast": 1.12,
+    "correction": 0.98,
+    "general": 0.88,
+    "agent": 0.71,
+    "reason": 0.29,
+    "general_imperative": 0.29,
+    "directive": 0.26,
+    "general_fact": 0.2,
+    "pronoun": 0.18,
+    "project": 0.18,
     "please": 0.17,
     "future": 0.16,
     "habit": 0.13,
-    "deontic": 0.06,
-    "deixis": -0.06,
-    "past": -0.12,
-    "artefact": -0.59,
-    "short": -0.83,
+    "deontic": 0.07,
+    "deixis": 0.0,
+    "past": -0.11,
+    "artefact": -0.6,
+    "short": -0.85,
 }
 
 

@@ -352,6 +352,8 @@ def shape_cues(clean: str, core: str) -> set[str]:
         for name, pattern, on_clean, gate in _SCORED
         if gated(pattern, gate, clean if on_clean else core)
     }
+    if "now" in fired:
+        fired -= {"fact_subject", "bare_subject"}  # "all tests are green now": a state
     if "bare_subject" in fired and _IMPERATIVE.match(core):
         fired.discard("bare_subject")  # "Use git switch to get ...": a verb, not a subject
     # A conjunction the linear score cannot form by itself: a fact with a general scope.
