@@ -291,7 +291,7 @@ _ARTEFACT_SCOPE = re.compile(
     r"\b(?:that|which|to)\s+(?:[\w'./-]+\s+){0,5}?(?:every|all|each|any)\b"
 )
 # A clause ending in a command on "it": "..., so just merge it", "and then fix it".
-_IT_TASK = re.compile(r"(?:^|,|\b(?:so|and|then))\s+(?:just\s+)?[a-z]+\s+(?:it|them)\W*$")
+_IT_TASK = re.compile(r"(?:^|,|\b(?:so|and|then))\s+(?:just\s+)?(?!do\b)[a-z]+\s+(?:it|them)\W*$")
 _MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b")
 
 

@@ -34,7 +34,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "fact_subject",
         re.compile(
             rf"""^(?:(?:the|our|this|all|each|every|any)\s+)(?:[\w`'./*<>@:+-]+\s+){{0,4}}?
-            (?:always\s+|never\s+|only\s+|all\s+)?{_PRESENT_VERB}\b""",
+            (?:always\s+|never\s+|only\s+|all\s+)?(?:{_PRESENT_VERB}|[a-z]{{2,}}[^s\W']s)\b""",
             _I,
         ),
     ),
@@ -113,6 +113,24 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             repl(?:y|ies)|pr\s+descriptions?|summar(?:y|ies)|explanations?|commit\s+messages?)\b
             |\b(?:tell|show)\s+me\s+(?:why|first|before)\b|\bbefore\s+(?:running|you\s+run|
             committing|pushing)\b|\bin\s+any\s+instructions\b|\bdo\s+the\s+same\b""",
+            _I,
+        ),
+    ),
+    # A noun phrase and "please": "short answers please", "type hints everywhere, please".
+    (
+        "np_please",
+        re.compile(
+            r"""^(?!(?:can|could|would|will|just|and|so|ok|okay)\b)[\w`'./-]+(?:\s+[\w`'./-]+){0,5}?
+            ,?\s+(?:please|pls)\b""",
+            _I,
+        ),
+    ),
+    # A second clause that says what to do: "..., use named ones", "..., split them up".
+    (
+        "clause_imperative",
+        re.compile(
+            r"""[,;:—–]\s+(?:so\s+|and\s+|just\s+|please\s+)?(?:use|keep|write|split|give|put|
+            make|add|avoid|prefer|stick|name|do|pick|leave|stay|go\s+with)\b""",
             _I,
         ),
     ),
@@ -211,6 +229,16 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"""\bi\s+meant\b|\bnot\s+what\s+i\s+(?:expected|meant|wanted|asked)\b
             |\bignore\s+(?:that|this|my|the\s+last)\b|\bnever\s*mind\b""",
+            _I,
+        ),
+    ),
+    # A subject and a past-tense verb: "all the tests passed on my machine".
+    (
+        "past_subject",
+        re.compile(
+            r"""^(?:(?:the|our|all|every|each|my|this|that|these|those)\s+)?(?:[\w`'./-]+\s+){1,4}?
+            (?:just\s+|never\s+|always\s+)?(?:[a-z]+ed|broke|went|ran|got|made|took|came|was|were)\b
+            (?!\s+(?:by|with|in|to|as|from|into|under|via|through)\b)""",
             _I,
         ),
     ),
@@ -352,10 +380,10 @@ def shape_cues(clean: str, core: str) -> set[str]:
         for name, pattern, on_clean, gate in _SCORED
         if gated(pattern, gate, clean if on_clean else core)
     }
-    if "now" in fired:
+    if fired & {"now", "past_subject"}:
         fired -= {"fact_subject", "bare_subject"}  # "all tests are green now": a state
-    if "bare_subject" in fired and _IMPERATIVE.match(core):
-        fired.discard("bare_subject")  # "Use git switch to get ...": a verb, not a subject
+    if fired & {"bare_subject", "np_please"} and _IMPERATIVE.match(core):
+        fired -= {"bare_subject", "np_please"}  # "Use git switch to get ...": a verb, not a subject
     # A conjunction the linear score cannot form by itself: a fact with a general scope.
     if fired & _GENERAL and not fired & _NOW and fired & {"bare_subject", "fact_subject"}:
         fired.add("general_fact")

@@ -163,7 +163,8 @@ CORRECTION_ANY = re.compile(
         |\byou\s+(?:keep|kept)\s+(?:using|doing|adding|writing|putting|forgetting)\b
         |\bnot\s+[\w.`@/+#-]+(?:\s+[\w.`@/+#-]+)?\s*,?\s+but\s+
         |\bwe\s+(?:use|run|deploy|target)\s+[\w.`@/+#-]+(?:\s+[\w.`@/+#-]+)?\s*(?:,|—|–|-|;)?\s*not\b
-        |\b(?:it'?s|it\s+is|that'?s|the\s+\w+\s+is|is)\s+[\w.`@/+#-]+\s*(?:,|—|–|;)\s*not\s+[\w.`@/+#-]""",
+        |\b(?:it'?s|it\s+is|that'?s|the\s+\w+\s+is|is)\s+[\w.`@/+#=-]+(?:\s+[\w.`@/+#=-]+){0,3}
+        \s*(?:,|—|–|;)\s*not\s+[\w.`@/+#-]""",
     _L | re.VERBOSE,
 )
 
