@@ -424,6 +424,8 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
         fired.add("round2")  # what round 2 captured: two marker classes, or one frame
     if sig.DIRECTIVE.match(core) and fired & {"durable", "universal", "project_scope", "scope"}:
         fired.add("general_imperative")
+    if "reproach" in fired:
+        fired.add("correction")  # "I keep telling you", "Incorrect —": a correction marker too
     words = len(core.split())
     if words <= 3:
         fired.add("short")
@@ -434,7 +436,7 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
 
 def _statement(text: str, sentence: str, fired: set[str], value: float) -> Statement:
     kind: Kind = "rule"
-    if fired & {"correction", "reproach"}:
+    if "correction" in fired:
         kind = "correction"
     elif fired & {"preference", "preference_frame", "taste", "agent_behaviour", "speaker_habit"}:
         kind = "preference"

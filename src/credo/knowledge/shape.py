@@ -146,12 +146,13 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
-    # The speaker's way of working: "I want", "I read the diff", "I review on my phone".
+    # The speaker's way of working: "I read the diff", "I review on my phone" (taste words
+    # like "I like" are the marker class ``preference``, not counted twice).
     (
         "speaker_habit",
         re.compile(
-            r"""\bi\s+(?:want|like|love|hate|read|review|work|paste|forward|plan|use|always|never|
-            usually)\b|\bi'?d\s+like\b""",
+            r"""\bi\s+(?:read|review|work|paste|forward|plan|use|always|never|usually|skim|
+            check|test|debug|deploy)\b""",
             _I,
         ),
     ),
@@ -242,6 +243,13 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
+    # The speaker's own machine: what happens there is a report, not a rule.
+    (
+        "my_setup",
+        re.compile(
+            r"\bon\s+my\s+(?:laptop|machine|mac|phone|box|computer|pc|end|side|setup|desktop)\b", _I
+        ),
+    ),
     # The present moment: "now", "today", "for now", "at the moment".
     (
         "now",
@@ -313,6 +321,7 @@ VETO_CUES = frozenset(
         "state_report",
         "turn_scope",
         "repair",
+        "my_setup",
     }
 )
 # Cues read on the whole sentence: the lead-in words ("No,", "Again") are part of them.
