@@ -71,11 +71,11 @@ CONCEPTS: dict[str, str] = {
     "pronoun_subject": "pronoun",
 }
 
-THRESHOLD = 1.55
+THRESHOLD = 1.49
 WEIGHTS: dict[str, float] = {
     "round2": 1.38,
-    "fact": 1.36,
-    "taste": 1.29,
+    "fact": 1.37,
+    "taste": 1.3,
     "contrast": 1.21,
     "general": 0.97,
     "correction": 0.85,
@@ -85,15 +85,15 @@ WEIGHTS: dict[str, float] = {
     "general_imperative": 0.26,
     "project": 0.19,
     "future": 0.15,
-    "please": 0.12,
-    "deontic": 0.12,
-    "general_fact": 0.11,
+    "general_fact": 0.14,
+    "please": 0.13,
+    "deontic": 0.11,
     "pronoun": 0.09,
     "deixis": 0.02,
     "habit": -0.06,
-    "past": -0.09,
+    "past": -0.16,
     "artefact": -0.61,
-    "short": -0.85,
+    "short": -0.84,
 }
 
 

@@ -238,7 +238,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "past_subject",
         re.compile(
             r"""^(?:(?:the|our|all|every|each|my|this|that|these|those)\s+)?(?:[\w`'./-]+\s+){1,4}?
-            (?:just\s+|never\s+|always\s+)?(?:[a-z]+ed|broke|went|ran|got|made|took|came|was|were)\b
+            (?:just\s+|never\s+|always\s+)?(?:[a-z]+(?<!e)ed|broke|went|ran|got|made|took|came|was|were)\b
             (?!\s+(?:by|with|in|to|as|from|into|under|via|through)\b)""",
             _I,
         ),
@@ -264,7 +264,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"""\b(?:was|were|did|didn'?t|wasn'?t|weren'?t|had|used\s+to|got|went|broke|
             last\s+(?:time|week|night|month))\b
-            |\b(?:i|we|they|he|she|someone|you|just)\s+[\w-]+ed\b""",
+            |\b(?:i|we|they|he|she|someone|you|just)\s+[\w-]+(?<!e)ed\b""",
             _I,
         ),
     ),
@@ -326,7 +326,16 @@ VETO_CUES = frozenset(
 )
 # Cues read on the whole sentence: the lead-in words ("No,", "Again") are part of them.
 _ON_CLEAN = frozenset(
-    {"reproach", "no_noun", "contrast_shape", "deixis", "now", "turn_scope", "repair"}
+    {
+        "reproach",
+        "no_noun",
+        "contrast_shape",
+        "deixis",
+        "now",
+        "turn_scope",
+        "repair",
+        "project_scope",
+    }
 )
 # Gates: a costly cue is searched only when one of these substrings is in the sentence (every
 # branch of its pattern needs one of them; tests/test_capture_classify.py checks that).
