@@ -411,7 +411,7 @@ CUE_EXAMPLES = [
     ("please", "Sorted imports please."),
     ("reproach", "You keep adding print calls to the handlers."),
     ("reason", "Builds run on arm64, so avoid x86-only wheels."),
-    ("deixis", "That function returns a tuple."),
+    ("deixis", "That loop starts at zero."),
     ("now", "The queue is empty now."),
     ("past", "We tried Bazel once."),
     ("past_subject", "The nightly job stalled twice."),
