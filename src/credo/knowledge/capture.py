@@ -1,8 +1,9 @@
 """Deterministic capture: which sentences of a user's prompt state a durable rule, preference
 or correction worth keeping as a belief (issue #16; SYSTEM.md § "The agent's day").
 
-No model, stdlib ``re`` only, the same answer every time. The method follows aelfrice, the
-reference system: regex *signal classes* (``credo.knowledge.signals``) and *guards* that veto.
+No model, stdlib ``re`` only, the same answer every time. Round 2 followed aelfrice (regex
+signal classes, two must agree) and overfitted marker words; round 3 scores each sentence's
+shape from weak, general cues summed into one score.
 
 1. The prompt is capped (``SCAN_CHARS``) and redacted (``credo.knowledge.redact``) first, so a
    statement is always a verbatim piece of the redacted prompt and never carries a secret.
@@ -10,16 +11,28 @@ reference system: regex *signal classes* (``credo.knowledge.signals``) and *guar
    (``> ...``), stack traces, shell sessions, log lines, diffs and lines shaped like code.
 3. What is left is split into sentences (markdown bullets and headings, line breaks, ``.!?``
    with abbreviations kept whole; a soft-wrapped line continues its sentence).
-4. A sentence counts when at least two independent signal classes fire, one of them saying
-   what to do or how things are (``directive``, ``preference`` or ``assertion``), and no
-   guard vetoes it (a question, a hypothetical, an instruction for this turn only, a report
-   about the code like "the build always fails"). A correction needs its marker ("No,",
-   "Actually", "that's wrong") plus a durable, preference or assertion signal, or two others.
-   A bare "No." (or a short correction with no content of its own: "No, that's the old
-   hostname.") lends its correction to the sentence after it (both are kept as the text).
-   Some constructions carry two signals in their grammar and count alone: the *frames* of
-   ``credo.knowledge.frames`` (a first-person preference, a quantified law "every PR needs",
-   "we don't <verb>", "from now on ...", "remember that <present-tense fact>").
+4. Each sentence is scored by its *shape*, from many weak, general cues, none decisive:
+   - the marker classes of ``credo.knowledge.signals`` and the frames of
+     ``credo.knowledge.frames`` (round 2's rule, "two classes agree or one frame", is one cue);
+   - the shape cues of ``credo.knowledge.shape``: a definite or bare subject with a
+     present-tense verb ("Our API returns snake_case JSON."), universal or project scope
+     ("everywhere", "in anything new", "in this repo"), deontic force, a contrast ("X over Y",
+     "X, not Y", "no X", "X only"), the speaker's taste without "I prefer" ("I find",
+     "drives me nuts", "not a fan"), requests about how the agent works ("when you X, Y",
+     "skip the", "X please"), reproach ("you keep", "I keep telling you"), and against:
+     deixis to this turn, the past, a pronoun subject, a task on a named file.
+   Cues are grouped into concepts (``credo.knowledge.score.CONCEPTS``) so a new phrasing of a
+   known concept weighs the same; the concept weights are summed and the sentence counts when
+   the sum reaches ``THRESHOLD``. The weights are fitted, leave-one-file-out checked, by
+   ``bench/capture_fit.py``. ``Statement.signals`` lists every cue that fired and the score.
+5. Some negative cues veto outright, before any scoring: a question, a hypothetical or hedge
+   ("not sure", "maybe"), hearsay ("I was told", "X says"), banter and complaints ("ugh",
+   "nobody ever"), reports of state ("the build always fails", "customers are asking"), a
+   scope of this turn ("for this spike", "for now"), a repair of the conversation ("I meant
+   the other one"), a task on this turn's referent ("fix auth.py", "so just merge it"),
+   unless an explicit framing for later sessions ("from now on") outweighs them.
+6. A bare "No." (or a short correction that only points: "That's not our convention.") lends
+   its correction to the sentence after it; both are kept as the statement's text.
 
 Precision comes first (target >= 0.95 on ``bench/capture.py``'s labelled set): a missed
 statement can be said again, a wrong one becomes a belief the agent is shown in every session.
@@ -280,7 +293,6 @@ _CONDITIONAL_RULE = re.compile(
     r"^(?:if|when|whenever|before|after|once)\b[^,?]{1,100},\s*(?:always|never|make\s+sure|"
     r"don'?t|do\s+not|please|remember)\b",
 )
-_MODAL = re.compile(r"\b(?:would|could|might)\b")
 _NOT_ALWAYS = re.compile(r"\b(?:not|n't)\s+(?:always|ever)\b|\bnot\s+never\b")
 _WS = re.compile(r"\s+")
 # "that's not the function I meant" denies, it names no alternative: not a contrast.

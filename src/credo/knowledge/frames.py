@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import re
 
-_I = re.IGNORECASE
 # The patterns read lower-cased text (``credo.knowledge.capture`` lowers each sentence once):
 # without IGNORECASE the regex engine can skip ahead on literal prefixes.
 _L = 0
