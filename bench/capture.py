@@ -1,6 +1,7 @@
 """Capture classifier on a labelled set of user prompts (issue #16, item 2).
 
-    python bench/capture.py [--split dev|dev2|heldout] [--data FILE] [--both-dev] [--show-errors]
+    python bench/capture.py [--split dev|dev2|dev3|heldout] [--data FILE] [--both-dev]
+                            [--folds] [--show-errors]
 
 Reads JSONL (default ``bench/capture/heldout.jsonl``; ``--split dev`` reads ``dev.jsonl``), one
 prompt per line with fields ``id, prompt, category, capture (bool), kind, statement``, and
@@ -17,6 +18,12 @@ captured when at least one statement comes out. Printed:
 ``--show-errors`` lists every false positive and false negative (and kind mistakes).
 ``--both-dev`` runs dev and dev2 and then prints one summary over both (the development
 figure; the held-out split is never part of it).
+``--folds`` prints the leave-one-file-out table over the three development files (dev, dev2,
+dev3): one row per file with its precision and recall, then the combined figure. With the
+code as it is, each row just evaluates that file with the shipped weights. The cue patterns
+were written, and the weights fitted, with all three files in view, so this table is an aid,
+not a blind figure. The honest leave-one-file-out estimate (weights and threshold fitted on
+two files, scored on the third) is printed by ``bench/capture_fit.py``.
 The heldout split is the blind test: it is run once, when the classifier is done, never
 tuned on.
 """
@@ -74,8 +81,12 @@ def main() -> None:
     parser.add_argument("--split", choices=("dev", "dev2", "dev3", "heldout"), default="heldout")
     parser.add_argument("--data", type=Path, help="a JSONL file (overrides --split)")
     parser.add_argument("--both-dev", action="store_true", help="dev + dev2, then combined")
+    parser.add_argument("--folds", action="store_true", help="dev, dev2, dev3: one row each")
     parser.add_argument("--show-errors", action="store_true")
     args = parser.parse_args()
+    if args.folds:
+        folds()
+        return
     if args.both_dev:
         parts = [HERE / "dev.jsonl", HERE / "dev2.jsonl"]
         rows = [row for path in parts for row in report(path, load(path), args.show_errors)]
@@ -83,6 +94,40 @@ def main() -> None:
         return
     path = args.data or HERE / f"{args.split}.jsonl"
     report(path, load(path), args.show_errors)
+
+
+DEV_FILES = ("dev", "dev2", "dev3")
+
+
+def figures(rows: list[dict[str, Any]]) -> tuple[int, int, int]:
+    """(true positives, false positives, false negatives) of the prompt-level decision."""
+    tp = fp = fn = 0
+    for row in rows:
+        predicted = bool(extract_statements(row["prompt"]))
+        tp += predicted and row["capture"]
+        fp += predicted and not row["capture"]
+        fn += not predicted and row["capture"]
+    return tp, fp, fn
+
+
+def folds() -> None:
+    """One row per development file, then all three together (not blind: see the docstring)."""
+    print(f"{'file':<10}{'prompts':>8}{'precision':>11}{'recall':>8}{'tp':>5}{'fp':>4}{'fn':>4}")
+    total = [0, 0, 0]
+    count = 0
+    for name in DEV_FILES:
+        rows = load(HERE / f"{name}.jsonl")
+        tp, fp, fn = figures(rows)
+        total = [total[0] + tp, total[1] + fp, total[2] + fn]
+        count += len(rows)
+        print(_row(name, len(rows), tp, fp, fn))
+    print(_row("combined", count, *total))
+
+
+def _row(name: str, prompts: int, tp: int, fp: int, fn: int) -> str:
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    return f"{name:<10}{prompts:>8}{precision:>11.3f}{recall:>8.3f}{tp:>5}{fp:>4}{fn:>4}"
 
 
 def report(path: Path, rows: list[dict[str, Any]], show_errors: bool) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from credo.knowledge.capture import (
     ACK_MAX_WORDS,
     SCAN_CHARS,
     Statement,
+    cues,
     extract_statements,
     is_acknowledgement,
 )
@@ -155,7 +156,8 @@ def test_terms_for_supersession() -> None:
     assert port.negated == ("5432",) and port.asserted == ("5433",)
     (tabs,) = extract_statements("I prefer tabs over spaces in Go files")
     assert tabs.negated == ("spaces",) and tabs.asserted == ("tabs",)
-    assert tabs.signals == ("contrast", "preference", "preference_frame")
+    assert {"contrast", "preference", "preference_frame"} <= set(tabs.signals)
+    assert tabs.signals[-1].startswith("score=")
 
 
 def test_statement_is_redacted() -> None:
@@ -387,3 +389,192 @@ def test_memo_about_the_past_is_not_kept() -> None:
 def test_rather_not_with_a_work_verb_is_a_preference() -> None:
     (statement,) = extract_statements("I'd rather not mock the clock in integration tests.")
     assert statement.kind == "preference" and "preference_frame" in statement.signals
+
+
+# --- round 3: shape cues, concepts and one score (credo.knowledge.shape, .score) -------------
+# Every sentence below was written for these tests; none comes from the benchmark files.
+
+CUE_EXAMPLES = [
+    # (cue, a sentence it fires on)
+    ("fact_subject", "Our scheduler retries a job three times."),
+    ("bare_subject", "Feature flags live in the flags service."),
+    ("universal", "Every handler logs its request id."),
+    ("project_scope", "In this codebase errors are values."),
+    ("deontic", "Release notes need a migration section."),
+    ("no_noun", "Plain SQL, no query builders."),
+    ("contrast_shape", "Vitest over Jest."),
+    ("agent_behaviour", "When you propose a refactor, list the risks first."),
+    ("np_please", "Shorter commit messages please."),
+    ("clause_imperative", "Mutable defaults are a trap, use None and build inside."),
+    ("taste", "I find long chains of ternaries hard to follow."),
+    ("speaker_habit", "I review on a small screen."),
+    ("please", "Sorted imports please."),
+    ("reproach", "You keep adding print calls to the handlers."),
+    ("reason", "Builds run on arm64, so avoid x86-only wheels."),
+    ("deixis", "That loop starts at zero."),
+    ("now", "The queue is empty now."),
+    ("past", "We tried Bazel once."),
+    ("past_subject", "The nightly job stalled twice."),
+    ("artefact_task", "Update the README with the new flag."),
+    ("named_file", "Defaults are in settings.py."),
+    ("pronoun_subject", "It runs on every push."),
+    ("general_fact", "Our services talk to each other over gRPC only."),
+    ("future", "From now on the docs build runs in CI."),
+    ("round2", "Never vendor the SDK."),
+]
+
+
+@pytest.mark.parametrize(("cue", "sentence"), CUE_EXAMPLES)
+def test_cue_fires(cue: str, sentence: str) -> None:
+    fired = cues(sentence)
+    assert fired is not None and cue in fired
+
+
+@pytest.mark.parametrize(
+    ("cue", "sentence"),
+    [
+        ("fact_subject", "All the tests passed on the runner."),  # past, not a fact
+        ("fact_subject", "All the queues are empty now."),  # a state now
+        ("universal", "Write a helper that retries every request."),  # what to build
+        ("bare_subject", "Use git switch to get onto the branch."),  # a verb, not a subject
+        ("past_subject", "Release notes need a migration section."),  # "need" is not past
+        ("speaker_habit", "I like short functions."),  # counted once, as preference
+    ],
+)
+def test_cue_does_not_fire(cue: str, sentence: str) -> None:
+    fired = cues(sentence)
+    assert fired is None or cue not in fired
+
+
+VETOED = [
+    # (the cue that vetoes, a sentence)
+    ("hedge", "Maybe lint rules should be stricter everywhere."),
+    ("hedge", "Not sure we should always rebase."),
+    ("hearsay", "I was told the API never returns nulls."),
+    ("hearsay", "My lead thinks we should never use ORMs."),
+    ("complaint", "Ugh, nobody ever updates the changelog."),
+    ("progressive", "Customers are asking for a dark mode everywhere."),
+    ("tag_question", "Tabs are always better, aren't they"),
+    ("state_report", "It always takes ages to link the binary."),
+    ("turn_scope", "For this spike, skip the tests entirely."),
+    ("repair", "Sorry, I meant the other config, not this one."),
+    ("my_setup", "The tests never pass on my laptop."),
+    ("deictic_task", "Change that helper to return a tuple."),
+    ("deictic_task", "Look at settings.py for the defaults."),
+    ("deictic_task", "We always rebase, so just merge it."),
+]
+
+
+@pytest.mark.parametrize(("cue", "sentence"), VETOED)
+def test_negative_cues_veto(cue: str, sentence: str) -> None:
+    assert cues(sentence) is None, cue
+    assert extract_statements(sentence) == []
+
+
+def test_a_future_frame_outweighs_a_veto() -> None:
+    assert cues("Use this one for installs from now on.") is not None
+
+
+SHAPE_POSITIVES = [
+    # plain facts about the project, with a general scope or a contrast
+    ("Invoice numbers are strings, never integers.", "rule"),
+    ("Migrations live in db/migrations and run in order.", "rule"),
+    ("Config values come from environment variables everywhere.", "rule"),
+    ("Pydantic models only at the edges, plain dataclasses inside.", "rule"),
+    ("Named exports only.", "rule"),
+    # preferences without "I prefer"
+    ("Kotlin coroutines over RxJava in anything new, please.", "rule"),
+    ("I find snapshot tests hard to review, so keep them small.", "preference"),
+    ("Long functions drive me nuts, split them up.", "preference"),
+    ("Not a fan of default exports, use named ones.", "preference"),
+    # corrections in a longer prompt
+    ("Wrong port again. The cache listens on 6380, not 6379.", "correction"),
+    ("I keep telling you: the changelog is generated, never edited by hand.", "correction"),
+]
+
+
+@pytest.mark.parametrize(("prompt", "kind"), SHAPE_POSITIVES)
+def test_shape_positive(prompt: str, kind: str) -> None:
+    statements = extract_statements(prompt)
+    assert statements, prompt
+    assert statements[0].kind == kind
+    assert statements[0].signals[-1].startswith("score=")
+
+
+def test_correction_inside_a_longer_prompt() -> None:
+    prompt = (
+        "Context: I'm porting the exporter to the new queue.\n\n"
+        "It's `just test`, not `make test`, and there is no Makefile in this repo.\n\n"
+        "Today: make the export idempotent."
+    )
+    (statement,) = extract_statements(prompt)
+    assert statement.kind == "correction"
+    assert statement.text.startswith("It's `just test`")
+
+
+SHAPE_NEGATIVES = [
+    "nobody here ever writes docs, it's a mess",
+    "Not sure we should always rebase, merges are fine sometimes.",
+    "My lead says we never use ORMs, no idea why.",
+    "I was told the staging DB is on port 5433 but who knows.",
+    "Fix the import order in utils.py.",
+    "Rename the variable in that function to user_id.",
+    "We used Jenkins back then.",
+    "Maybe we should use tabs everywhere?",
+    "Use the second approach for this one.",
+    "All the tests passed on my machine.",
+    "Ugh, every build takes ages today.",
+    "I meant the other config file, sorry.",
+    "Could you check whether every endpoint has auth?",
+    "Write a test that covers every branch of parse_date.",
+]
+
+
+@pytest.mark.parametrize("prompt", SHAPE_NEGATIVES)
+def test_shape_negative(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+def test_every_cue_has_a_concept_or_is_a_veto() -> None:
+    from credo.knowledge.score import CONCEPTS, WEIGHTS
+    from credo.knowledge.shape import CUES, VETO_CUES
+
+    for name, _ in CUES:
+        assert name in CONCEPTS or name in VETO_CUES or name in EXPLANATION_ONLY, name
+    assert set(WEIGHTS) <= set(CONCEPTS.values())
+
+
+EXPLANATION_ONLY = {"tag_question", "question_word", "artefact_task"}
+
+
+def test_score_is_the_sum_of_concept_weights() -> None:
+    from credo.knowledge.score import THRESHOLD, WEIGHTS, concepts, score
+
+    fired = {"preference", "taste", "preference_frame", "contrast_shape"}
+    assert concepts(fired) == {"taste", "contrast"}  # three taste cues count once
+    assert score(fired) == pytest.approx(WEIGHTS["taste"] + WEIGHTS["contrast"])
+    assert score(set()) == 0.0 < THRESHOLD
+
+
+GATE_WORDS = st.sampled_from(
+    "not over only rather than instead of you keep again been did correction wrong "
+    "incorrect there is no that's how we moved off skip answer just less make your me before "
+    "instructions same don't dont said told mentioned kept we've the a use x , . — ; : ` "
+    "i pnpm npm it's tabs spaces in place prefer no longer".split(" ")
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(GATE_WORDS, max_size=16).map(" ".join))
+def test_gates_never_change_a_search(text: str) -> None:
+    from credo.knowledge import signals as sig
+    from credo.knowledge.shape import CUES, GATES, gated
+
+    patterns = dict(CUES)
+    for name, gate in GATES.items():
+        assert gated(patterns[name], gate, text) == (patterns[name].search(text) is not None)
+    for pattern, gate in (
+        (sig.CONTRAST, sig.CONTRAST_GATE),
+        (sig.CORRECTION_ANY, sig.CORRECTION_ANY_GATE),
+    ):
+        assert gated(pattern, gate, text) == (pattern.search(text) is not None)

@@ -1,8 +1,9 @@
 """Deterministic capture: which sentences of a user's prompt state a durable rule, preference
 or correction worth keeping as a belief (issue #16; SYSTEM.md § "The agent's day").
 
-No model, stdlib ``re`` only, the same answer every time. The method follows aelfrice, the
-reference system: regex *signal classes* (``credo.knowledge.signals``) and *guards* that veto.
+No model, stdlib ``re`` only, the same answer every time. Round 2 followed aelfrice (regex
+signal classes, two must agree) and overfitted marker words; round 3 scores each sentence's
+shape from weak, general cues summed into one score.
 
 1. The prompt is capped (``SCAN_CHARS``) and redacted (``credo.knowledge.redact``) first, so a
    statement is always a verbatim piece of the redacted prompt and never carries a secret.
@@ -10,16 +11,28 @@ reference system: regex *signal classes* (``credo.knowledge.signals``) and *guar
    (``> ...``), stack traces, shell sessions, log lines, diffs and lines shaped like code.
 3. What is left is split into sentences (markdown bullets and headings, line breaks, ``.!?``
    with abbreviations kept whole; a soft-wrapped line continues its sentence).
-4. A sentence counts when at least two independent signal classes fire, one of them saying
-   what to do or how things are (``directive``, ``preference`` or ``assertion``), and no
-   guard vetoes it (a question, a hypothetical, an instruction for this turn only, a report
-   about the code like "the build always fails"). A correction needs its marker ("No,",
-   "Actually", "that's wrong") plus a durable, preference or assertion signal, or two others.
-   A bare "No." (or a short correction with no content of its own: "No, that's the old
-   hostname.") lends its correction to the sentence after it (both are kept as the text).
-   Some constructions carry two signals in their grammar and count alone: the *frames* of
-   ``credo.knowledge.frames`` (a first-person preference, a quantified law "every PR needs",
-   "we don't <verb>", "from now on ...", "remember that <present-tense fact>").
+4. Each sentence is scored by its *shape*, from many weak, general cues, none decisive:
+   - the marker classes of ``credo.knowledge.signals`` and the frames of
+     ``credo.knowledge.frames`` (round 2's rule, "two classes agree or one frame", is one cue);
+   - the shape cues of ``credo.knowledge.shape``: a definite or bare subject with a
+     present-tense verb ("Our API returns snake_case JSON."), universal or project scope
+     ("everywhere", "in anything new", "in this repo"), deontic force, a contrast ("X over Y",
+     "X, not Y", "no X", "X only"), the speaker's taste without "I prefer" ("I find",
+     "drives me nuts", "not a fan"), requests about how the agent works ("when you X, Y",
+     "skip the", "X please"), reproach ("you keep", "I keep telling you"), and against:
+     deixis to this turn, the past, a pronoun subject, a task on a named file.
+   Cues are grouped into concepts (``credo.knowledge.score.CONCEPTS``) so a new phrasing of a
+   known concept weighs the same; the concept weights are summed and the sentence counts when
+   the sum reaches ``THRESHOLD``. The weights are fitted, leave-one-file-out checked, by
+   ``bench/capture_fit.py``. ``Statement.signals`` lists every cue that fired and the score.
+5. Some negative cues veto outright, before any scoring: a question, a hypothetical or hedge
+   ("not sure", "maybe"), hearsay ("I was told", "X says"), banter and complaints ("ugh",
+   "nobody ever"), reports of state ("the build always fails", "customers are asking"), a
+   scope of this turn ("for this spike", "for now"), a repair of the conversation ("I meant
+   the other one"), a task on this turn's referent ("fix auth.py", "so just merge it"),
+   unless an explicit framing for later sessions ("from now on") outweighs them.
+6. A bare "No." (or a short correction that only points: "That's not our convention.") lends
+   its correction to the sentence after it; both are kept as the statement's text.
 
 Precision comes first (target >= 0.95 on ``bench/capture.py``'s labelled set): a missed
 statement can be said again, a wrong one becomes a belief the agent is shown in every session.
@@ -34,15 +47,25 @@ from typing import Literal
 from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
 from credo.knowledge.redact import redact
+from credo.knowledge.score import THRESHOLD, score
+from credo.knowledge.shape import gated, shape_cues, shape_veto
 
-__all__ = ["SCAN_CHARS", "Statement", "extract_statements", "is_acknowledgement"]
+__all__ = [
+    "SCAN_CHARS",
+    "Statement",
+    "cues",
+    "extract_statements",
+    "is_acknowledgement",
+    "sentence_cues",
+]
 
 Kind = Literal["correction", "preference", "rule"]
 Origin = Literal["user_corrected", "user_stated"]
 
 SCAN_CHARS = 20_000  # a longer prompt is a paste; its head is where a person states rules
 MAX_SENTENCE_CHARS = 600  # a longer "sentence" is prose pasted from elsewhere, not a rule
-LEND_MAX_WORDS = 12  # "No, that's the old hostname.": short enough to be only the correction
+LEND_MAX_WORDS = 12
+POINTER_MAX_WORDS = 8  # "No, that's the old hostname.": short enough to be only the correction
 
 CORE = frozenset({"directive", "preference", "assertion", "habitual"})
 CORRECTION_PARTNERS = frozenset({"durable", "preference", "assertion", "contrast"})
@@ -74,22 +97,52 @@ class Statement:
 
 def extract_statements(prompt: str) -> list[Statement]:
     """The durable rules, preferences and corrections stated in ``prompt``, in prompt order."""
-    text = redact(prompt[:SCAN_CHARS])
-    spans = _sentences(text)
     out: list[Statement] = []
+    for text, sentence, fired in sentence_cues(prompt):
+        if fired is None:
+            continue
+        value = score(fired)
+        if value >= THRESHOLD:
+            out.append(_statement(text, sentence, fired, value))
+    return out
+
+
+def sentence_cues(prompt: str) -> list[tuple[str, str, set[str] | None]]:
+    """Each prose sentence of ``prompt`` (redacted) with the cues that fire on it: (the text a
+    statement would keep, the sentence, its cues or ``None`` when vetoed). A bare "No." (or a
+    short correction that does not count on its own: "No, that's the old hostname.") is kept
+    with the sentence after it, which inherits its correction."""
+    text = redact(prompt[:SCAN_CHARS])
+    out: list[tuple[str, str, set[str] | None]] = []
     carry: int | None = None  # start of a bare "No." that lends its correction onward
-    for start, end in spans:
+    for start, end in _sentences(text):
         sentence = text[start:end]
         if sig.BARE_CORRECTION.match(sentence):
             carry = start
             continue
-        statement, lends = _classify(
-            text[carry if carry is not None else start : end], sentence, carried=carry is not None
+        fired = cues(sentence, carried=carry is not None)
+        lends = (
+            fired is not None
+            and "correction" in fired
+            and len(sentence.split()) <= LEND_MAX_WORDS
+            and (score(fired) < THRESHOLD or _pointer(fired, sentence))
         )
+        if lends and carry is None:
+            carry = start
+            continue  # "That's not our convention.": the next sentence says what is
+        out.append((text[carry if carry is not None else start : end], sentence, fired))
         carry = start if lends else None
-        if statement is not None:
-            out.append(statement)
     return out
+
+
+def _pointer(fired: set[str], sentence: str) -> bool:
+    """A short correction that only points ("That's not our convention.", "That seeding is
+    wrong."): it names no alternative, so the sentence after it carries the content."""
+    return (
+        "pronoun_subject" in fired
+        and not fired & {"contrast", "contrast_shape", "no_noun"}
+        and len(sentence.split()) <= POINTER_MAX_WORDS
+    )
 
 
 # --- sentences ---------------------------------------------------------------------------
@@ -158,13 +211,15 @@ def _next_to_paste(rows: list[tuple[int, int, str]], index: int) -> bool:
     return False
 
 
+_LETTER = re.compile(r"[^\W\d_]|\s")
+
+
 def _symbol_heavy(line: str) -> bool:
     """A line that is mostly punctuation and digits: a table row, a path list, a hash dump."""
     stripped = line.strip()
     if len(stripped) < 24:
         return False
-    letters = sum(ch.isalpha() or ch.isspace() for ch in stripped)
-    return letters / len(stripped) < 0.7
+    return len(_LETTER.findall(stripped)) / len(stripped) < 0.7
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
@@ -232,21 +287,24 @@ _LEAD_IN = re.compile(
     (?:in|for|across)\s+(?:this|our|the)\s+(?:repo|repository|project|codebase|team|monorepo)|
     (?:that'?s|that\s+is|this\s+is|you'?re|you\s+are|it'?s)\s+(?:wrong|incorrect|not\s+right))
     (?:[\s,:;.!—–-]+|$))+""",
-    re.IGNORECASE | re.VERBOSE,
+    re.VERBOSE,
 )
 _CONDITIONAL_RULE = re.compile(
     r"^(?:if|when|whenever|before|after|once)\b[^,?]{1,100},\s*(?:always|never|make\s+sure|"
     r"don'?t|do\s+not|please|remember)\b",
-    re.IGNORECASE,
 )
-_MODAL = re.compile(r"\b(?:would|could|might)\b", re.IGNORECASE)
-_NOT_ALWAYS = re.compile(r"\b(?:not|n't)\s+(?:always|ever)\b|\bnot\s+never\b", re.IGNORECASE)
+_NOT_ALWAYS = re.compile(r"\b(?:not|n't)\s+(?:always|ever)\b|\bnot\s+never\b")
 _WS = re.compile(r"\s+")
 # "that's not the function I meant" denies, it names no alternative: not a contrast.
-_COPULA_NOT = re.compile(
-    r"\b(?:that'?s|it'?s|this\s+is|that\s+is|it\s+is|rather|prefer)\s+not\b", re.IGNORECASE
+_COPULA_NOT = re.compile(r"\b(?:that'?s|it'?s|this\s+is|that\s+is|it\s+is|rather|prefer)\s+not\b")
+_NOW_LEAD = re.compile(r"^(?:(?:please|ok|okay|so|and)\s+)?(?:now|then|next)\b")
+# A quantifier inside a relative or purpose clause describes the thing to build or find.
+_ARTEFACT_SCOPE = re.compile(
+    r"\b(?:that|which|to)\s+(?:[\w'./-]+\s+){0,5}?(?:every|all|each|any)\b"
 )
-_MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b", re.IGNORECASE)
+# A clause ending in a command on "it": "..., so just merge it", "and then fix it".
+_IT_TASK = re.compile(r"(?:^|,|\b(?:so|and|then))\s+(?:just\s+)?(?!do\b)[a-z]+\s+(?:it|them)\W*$")
+_MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b")
 
 
 def _clean(sentence: str) -> str:
@@ -259,21 +317,28 @@ def _clean(sentence: str) -> str:
 
 
 def _vetoed(clean: str, core: str) -> bool:
+    """Hard vetoes: a question, or a rule with no content of its own ("Never do that again")."""
     if clean.rstrip("\"')]*_ ").endswith("?") or sig.QUESTION_LEAD.match(core):
         return True
-    if _MODAL.search(core) and sig.HYPOTHETICAL.search(core):
-        return True
+    return bool(sig.CONTENT_FREE.match(core))
+
+
+def _guard(clean: str, core: str) -> str | None:
+    """The first of the round-2 guards that fires: each now vetoes only when no explicit
+    framing for later sessions ("from now on") outweighs it."""
+    if sig.ONE_OFF.search(clean):
+        return "one_off"
+    if sig.REPORT.search(clean):
+        return "report"
     if sig.HYPOTHETICAL.search(core) and not _CONDITIONAL_RULE.match(core):
-        return True
-    return bool(
-        sig.ONE_OFF.search(clean)
-        or sig.REPORT.search(clean)
-        or fr.REPORTED.search(clean)
-        or fr.BANTER.search(clean)
-        or fr.PRAISE.search(clean)
-        or _NOT_ALWAYS.search(clean)
-        or sig.CONTENT_FREE.match(core)
-    )
+        return "hypothetical"
+    if fr.REPORTED.search(clean):
+        return "reported"
+    if fr.BANTER.search(clean) or fr.PRAISE.search(clean):
+        return "banter"
+    if _NOT_ALWAYS.search(clean):
+        return "not_always"
+    return None
 
 
 def _fired(clean: str, core: str) -> set[str]:
@@ -286,7 +351,7 @@ def _fired(clean: str, core: str) -> set[str]:
         fired.add("durable")
     if sig.PREFERENCE.search(clean):
         fired.add("preference")
-    if sig.CONTRAST.search(_COPULA_NOT.sub(" ", clean)):
+    if gated(sig.CONTRAST, sig.CONTRAST_GATE, _COPULA_NOT.sub(" ", clean)):
         fired.add("contrast")
     if sig.SCOPE.search(clean):
         fired.add("scope")
@@ -296,15 +361,21 @@ def _fired(clean: str, core: str) -> set[str]:
         fired.add("habitual")
     if sig.GENERIC.search(clean):
         fired.add(WEAK)
-    if sig.CORRECTION_LEAD.match(clean) or sig.CORRECTION_ANY.search(clean):
+    if sig.CORRECTION_LEAD.match(clean) or gated(
+        sig.CORRECTION_ANY, sig.CORRECTION_ANY_GATE, clean
+    ):
         fired.add("correction")
     return fired
 
 
-def _counts(fired: set[str], *, memo: bool) -> bool:
-    """Whether the classes that fired make a statement; ``memo``: it opens with "remember
-    that" or "keep in mind", asking that it be kept."""
-    others = fired - {"correction", WEAK}
+_MARKERS = frozenset(
+    {"directive", "durable", "preference", "contrast", "scope", "assertion", "habitual"}
+)
+
+
+def _pair(fired: set[str], *, memo: bool) -> bool:
+    """The round-2 decision, kept as one strong cue: two independent marker classes agree."""
+    others = fired & _MARKERS
     if WEAK in fired and others & {"preference", "assertion"}:
         others.add(WEAK)
     if "correction" in fired and (others & CORRECTION_PARTNERS or len(others) >= 2):
@@ -329,41 +400,67 @@ def _frame(clean: str, core: str) -> str | None:
     return None
 
 
-def _classify(text: str, sentence: str, *, carried: bool) -> tuple[Statement | None, bool]:
-    """The statement ``sentence`` makes, if any, and whether it corrects without content of
-    its own ("No, that's the old hostname."), lending its correction to the next sentence."""
+def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
+    """Every cue that fires on one sentence, or ``None`` when a hard veto applies (a question,
+    an over-long or content-free sentence). ``carried``: a bare "No." came just before."""
     if len(sentence) > MAX_SENTENCE_CHARS:
-        return None, False
-    clean = _clean(sentence)
+        return None
+    # Every pattern from here on reads lower-cased text (none is compiled IGNORECASE: faster).
+    clean = _clean(sentence).lower()
     core = _LEAD_IN.sub("", clean)
     if not core or _vetoed(clean, core):
-        return None, False
-    fired = _fired(clean, core)
+        return None
+    future = fr.FUTURE_FRAME.search(clean) is not None
+    if not future and (_guard(clean, core) or shape_veto(clean, core)):
+        return None
+    fired = _fired(clean, core) | shape_cues(clean, core)
+    if "universal" in fired and _ARTEFACT_SCOPE.search(core):
+        fired.discard("universal")  # "a script that runs on every commit": what to build
+    if future:
+        fired.add("future")
+    elif _IT_TASK.search(core) or (
+        fired & {"deixis", "now", "named_file"}
+        and ("artefact_task" in fired or sig.DIRECTIVE.match(core) or _NOW_LEAD.match(core))
+    ):
+        return None  # a task on this turn's referent: "fix auth.py", "now switch that tab bar"
     if carried:
         fired.add("correction")
     if "correction" in fired and sig.RESTATEMENT.search(core):
         fired.add("assertion")  # "No, the table is `accounts`": the right fact, restated
+    if _pair(fired, memo=_MEMO.match(core) is not None):
+        fired.add("pair")
     frame = _frame(clean, core)
     if frame:
         fired.add(frame)
-    elif not _counts(fired, memo=_MEMO.match(core) is not None):
-        lends = "correction" in fired and len(core.split()) <= LEND_MAX_WORDS
-        return None, lends
+    if frame or "pair" in fired:
+        fired.add("round2")  # what round 2 captured: two marker classes, or one frame
+    if sig.DIRECTIVE.match(core) and fired & {"durable", "universal", "project_scope", "scope"}:
+        fired.add("general_imperative")
+    if "reproach" in fired:
+        fired.add("correction")  # "I keep telling you", "Incorrect —": a correction marker too
+    words = len(core.split())
+    if words <= 3:
+        fired.add("short")
+    elif words > 40:
+        fired.add("long")
+    return fired
+
+
+def _statement(text: str, sentence: str, fired: set[str], value: float) -> Statement:
     kind: Kind = "rule"
     if "correction" in fired:
         kind = "correction"
-    elif "preference" in fired or frame == "preference_frame":
+    elif fired & {"preference", "preference_frame", "taste", "agent_behaviour", "speaker_habit"}:
         kind = "preference"
-    negated, asserted = _terms(clean)
-    statement = Statement(
+    negated, asserted = _terms(_clean(sentence))
+    return Statement(
         text=text.strip(),
         kind=kind,
         origin="user_corrected" if kind == "correction" else "user_stated",
         negated=negated,
         asserted=asserted,
-        signals=tuple(sorted(fired)),
+        signals=(*sorted(fired), f"score={value:.2f}"),
     )
-    return statement, False
 
 
 # --- terms -------------------------------------------------------------------------------

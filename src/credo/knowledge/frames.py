@@ -34,7 +34,9 @@ from __future__ import annotations
 
 import re
 
-_I = re.IGNORECASE
+# The patterns read lower-cased text (``credo.knowledge.capture`` lowers each sentence once):
+# without IGNORECASE the regex engine can skip ahead on literal prefixes.
+_L = 0
 
 # Objects of "like"/"love"/"hate" that point at this turn's work or are not a taste at all.
 _DEICTIC_OBJECT = r"(?:how|it|that|this|these|those|what|the|your|when\s+(?!you|we)|you\b(?!\s+to))"
@@ -56,24 +58,24 @@ PREFERENCE_FRAME = re.compile(
         |^(?:my|our)\s+preference\s+(?:is|for)\b
         |^i'?m\s+(?:(?:very|quite|a\s+bit)\s+)?(?:picky|particular)\s+about\b
         |^i'?m\s+(?:much\s+)?(?:more\s+)?comfortable\s+with\s+(?!(?:it|that|this)\b)""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 # Talk, not a request: laughter, and the past "used to".
 BANTER = re.compile(
     r"\b(?:lol|lmao|rofl|haha\w*|hehe?|jk|used\s+to)\b|[\U0001F602\U0001F923\U0001F605\U0001F643]",
-    _I,
+    _L,
 )
 
 # Present perfect reports what happened ("no one has reviewed it"), not a law.
 PERFECT = re.compile(
     r"\b(?:has|have|hasn'?t|haven'?t)\s+(?:ever\s+|never\s+|not\s+)?(?:been|\w+ed|done|seen|made|"
     r"written|taken|broken|gotten|got|run)\b",
-    _I,
+    _L,
 )
 # The speaker's own plans or a prediction, not a rule for the agent ("from now on I'll be out").
 PLAN = re.compile(
-    r"\b(?:i'?ll|i\s+will|i'?m\s+going\s+to|it'?ll|it\s+will|that'?ll|things\s+will)\b", _I
+    r"\b(?:i'?ll|i\s+will|i'?m\s+going\s+to|it'?ll|it\s+will|that'?ll|things\s+will)\b", _L
 )
 
 _PRESENT = (
@@ -87,7 +89,7 @@ LAW = re.compile(
         (?!(?:of|the|this|that|these|those|time|times|good|done|set|right|clear|idea|problem|
         worries|luck|way|need|thanks|doubt|matter|more|longer|way|sir|chance|reason)\b)
         (?:[\w'/.+`<>*-]+\s+){{0,5}}?{_PRESENT}\b""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 NEGATED_HABIT = re.compile(
@@ -95,7 +97,7 @@ NEGATED_HABIT = re.compile(
         (?!(?:know|have|need|care|think|see|get|got|want|mind|understand|remember|really|
         even|usually|always|like|seem|agree|expect|recall|get|bother|worry|use\s+it)\b)
         [a-z][a-z-]*(?<!ed)\b""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 FUTURE_FRAME = re.compile(
@@ -103,14 +105,14 @@ FUTURE_FRAME = re.compile(
         (?:for|in)\s+(?:all\s+)?future\s+(?:sessions?|work|changes|prs)|for\s+next\s+time|
         rules?\s+(?:of\s+thumb\s+)?for\s+(?:this|our|the)\s+(?:repo|repository|project|codebase|team)|
         rule\s+of\s+thumb|(?:as\s+a\s+)?(?:general|hard|house|standing|team)\s+rule)\b""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 MEMO = re.compile(
     rf"""^(?:remember|keep\s+in\s+mind|note|never\s+forget)(?:\s+that\b|\s*:)\s*
         (?:[\w'/.+`<>*-]+\s+){{0,6}}?(?:still\s+|always\s+|never\s+|only\s+)?
         (?:{_PRESENT}|[a-z]{{2,}}[^s\W]s)\b""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 _PLURAL = r"[a-z][\w-]*[^s'\W_]s"
@@ -123,7 +125,7 @@ HABITUAL = re.compile(
         (?:\s+here)?\s+
         (?:always\s+|never\s+|only\s+)?(?:are|aren'?t|go|follow|need|must|should|have|live|
         get|use|run|stay|happen|never|always|only|don'?t)\b""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 # Predicates that state a convention by themselves ("names follow X", "docs are written in Y").
@@ -131,23 +133,23 @@ NORMATIVE = re.compile(
     r"""\b(?:follows?|go(?:es)?\s+(?:through|behind|to|in|into|under)|
         (?:is|are)\s+(?:always\s+|never\s+|only\s+)?(?:written|named|formatted|stored|kept|
         prefixed|suffixed|owned|frozen|generated|derived|required|forbidden|banned|deprecated)\b)""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 # The past: what happened, not what holds ("remember that the tests were failing").
-PAST = re.compile(r"\b(?:was|were|did|had|used\s+to|last\s+(?:week|time|night|month))\b", _I)
+PAST = re.compile(r"\b(?:was|were|did|had|used\s+to|last\s+(?:week|time|night|month))\b", _L)
 
 # A clause about the present moment: a report of state, not a standing rule.
 NOW = re.compile(
-    r"\b(?:now|currently|still|again|yesterday|today|at\s+the\s+moment|so\s+far|lately)\b", _I
+    r"\b(?:now|currently|still|again|yesterday|today|at\s+the\s+moment|so\s+far|lately)\b", _L
 )
 
 # Praise of what the agent just did ("I love how you always ..."), not a taste.
-PRAISE = re.compile(r"\b(?:love|like|liked|loved)\s+(?:how|that|the\s+way)\s+you\b", _I)
+PRAISE = re.compile(r"\b(?:love|like|liked|loved)\s+(?:how|that|the\s+way)\s+you\b", _L)
 
 # Someone else's opinion, or a plan for some day: not the user's rule.
 REPORTED = re.compile(
     r"""\b(?:thinks|says|believes|claims|suggests|insists|told\s+me|wants\s+us)\b
         |\b(?:someday|some\s+day|one\s+day|eventually|at\s+some\s+point)\b""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )

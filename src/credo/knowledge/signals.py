@@ -29,6 +29,9 @@ from __future__ import annotations
 import re
 
 _I = re.IGNORECASE
+# The sentence-level patterns read lower-cased text (``credo.knowledge.capture`` lowers each
+# sentence once): without IGNORECASE the regex engine can skip ahead on literal prefixes.
+_L = 0
 
 # Imperative verbs a rule starts with. A one-off task starts with them too, which is why a
 # directive alone never counts.
@@ -59,7 +62,7 @@ DIRECTIVE = re.compile(
     r"""must(?!\s+(?:have|be\s+(?:wrong|broken|missing|a\s+bug)))|has\s+to|needs?\s+to|shall|"""
     r"""you\s+(?:don'?t|do\s+not|never)\s+(?!need|have|know|get|understand|seem|want|"""
     r"""see|remember|care|mind|worry|bother)\w+)\b""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 DURABLE = re.compile(
@@ -78,7 +81,7 @@ DURABLE = re.compile(
         stop\s+(?:using|adding|putting|writing|creating|doing|making|calling|importing|
         committing|pushing|generating|suggesting|leaving|including|renaming|mocking|changing|
         removing|deleting|touching|ignoring|skipping|wrapping|reformatting|inventing))\b""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 PREFERENCE = re.compile(
@@ -87,7 +90,7 @@ PREFERENCE = re.compile(
         |\b(?:i'?d|i\s+would|we'?d|we\s+would)\s+(?:much\s+)?(?:rather|prefer|like)\b
         |\bmy\s+preference\b|\bour\s+preference\b|\bpreferred\b|\bis\s+preferable\b
         |\bi'?m\s+not\s+a\s+fan\s+of\b|\bi'?m\s+a\s+fan\s+of\b""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 CONTRAST = re.compile(
@@ -102,8 +105,11 @@ CONTRAST = re.compile(
            good|great|bad|working|done|what|how|why|when|where|who|to|be|being|been|in|on)\b)
            [\w.`'"@/+#-]
         |\bnot\s+[\w.`@/+#-]+(?:\s+[\w.`@/+#-]+)?\s*,?\s+but\s+""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
+
+# Substrings one of which every branch of CONTRAST needs (a cheap gate before the search).
+CONTRAST_GATE = ("instead of", "rather", "in place of", "no longer", "prefer", " over ", "not")
 
 SCOPE = re.compile(
     r"""\b(?:in|for|across|throughout|within)\s+(?:this|our|the\s+whole|the\s+entire|all\s+(?:of\s+)?our|
@@ -113,7 +119,7 @@ SCOPE = re.compile(
         |\b(?:here|in\s+here)\s+we\b|\bwe\s+(?:[\w'-]+\s+){0,3}?(?:here|in\s+this\s+team)\b
         |\bour\s+(?:team|convention|conventions|style|standard|standards|policy|codebase|repo)\b
         |\bhouse\s+style\b|\bteam\s+(?:convention|rule|policy|standard)\b""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 ASSERTION = re.compile(
@@ -131,7 +137,7 @@ ASSERTION = re.compile(
         (?:is|are|lives|runs|should\s+be|must\s+be|has\s+to\s+be|needs\s+to\s+be)\b
         |\b(?:is|are|runs|lives)\s+(?:on|at)\s+port\b
         |\b[\w-]+s\s+(?:go|live|belong)\s+(?:in|under|into|inside)\b""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 # Leading markers that correct the agent: the sentence (or the prompt) opens with them.
@@ -145,7 +151,7 @@ CORRECTION_LEAD = re.compile(
         |^(?:actual+y|acutally|hm+\s*,?\s*no)\b
         |^you'?(?:re|\s+are)\s+(?:mixing|confusing)\b|^you'?(?:ve|\s+have)\s+got\s+(?:it|this|that)\s+
         (?:backwards|wrong|the\s+wrong\s+way)""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 CORRECTION_ANY = re.compile(
@@ -157,8 +163,26 @@ CORRECTION_ANY = re.compile(
         |\byou\s+(?:keep|kept)\s+(?:using|doing|adding|writing|putting|forgetting)\b
         |\bnot\s+[\w.`@/+#-]+(?:\s+[\w.`@/+#-]+)?\s*,?\s+but\s+
         |\bwe\s+(?:use|run|deploy|target)\s+[\w.`@/+#-]+(?:\s+[\w.`@/+#-]+)?\s*(?:,|—|–|-|;)?\s*not\b
-        |\b(?:it'?s|it\s+is|that'?s|the\s+\w+\s+is|is)\s+[\w.`@/+#-]+\s*(?:,|—|–|;)\s*not\s+[\w.`@/+#-]""",
-    _I | re.VERBOSE,
+        |\b(?:it'?s|it\s+is|that'?s|the\s+\w+\s+is|is)\s+[\w.`@/+#=-]+(?:\s+[\w.`@/+#=-]+){0,3}
+        \s*(?:,|—|–|;)\s*not\s+[\w.`@/+#-]""",
+    _L | re.VERBOSE,
+)
+
+CORRECTION_ANY_GATE = (
+    "wrong",
+    "incorrect",
+    "mistaken",
+    "said",
+    "told you",
+    "asked you",
+    "mentioned",
+    "how many times",
+    "we've",
+    "weve",
+    "correction",
+    "keep",
+    "kept",
+    "not",
 )
 
 # A sentence that is only a correcting interjection ("No.", "Nope!", "That's wrong.") lends its
@@ -175,7 +199,7 @@ GENERIC = re.compile(
     r"\b(?:everywhere|anywhere|everything|anything|any\s+time|anytime|in\s+all\s+cases|"
     r"across\s+the\s+board|all\s+over|whatever\s+the)\b"
     r"|^(?:when|whenever|each\s+time|any\s+time)\s+(?:you|we)\b[^,?]{1,80},",
-    _I,
+    _L,
 )
 
 # After a correction marker, a plain statement of the right fact counts as an assertion.
@@ -188,7 +212,7 @@ RESTATEMENT = re.compile(
         (?!(?:fine|ok|okay|good|great|bad|wrong|broken|right|correct|not|failing|working|done|
         there|here|still|already|just|too|so|very|the\s+other|that|this|a|an|only|probably|
         maybe|because|about|like|more|less|better|worse)\b)[\w`"'/.:-])""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 # A durable word inside a relative clause describes the thing to build ("add a check that
@@ -200,14 +224,14 @@ ARTIFACT_CLAUSE = re.compile(
         |\b(?:so\s+that|so|where)\s+(?!(?:we|you|i|they|nobody|no\s+one)\b)
         |\b(?:ensure|make\s+sure|check)\s+(?:that\s+)?(?:the|it|this|its)\s+)
         (?:[\w'`./-]+\s+){0,5}$""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 # A rule with no content of its own ("Never do that again"): nothing to store.
 CONTENT_FREE = re.compile(
     r"""^(?:please\s+)?(?:don'?t|do\s+not|never|stop)\s+(?:ever\s+)?(?:do(?:ing)?|say(?:ing)?|
         try(?:ing)?)\s+(?:this|that|it|so)\b""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 # --- guards -----------------------------------------------------------------------------
@@ -220,7 +244,7 @@ QUESTION_LEAD = re.compile(
         is\s+there|are\s+there|i\s+wonder|wondering|not\s+sure\s+(?:if|whether)|
         do\s+you\s+know|quick\s+question|explain|describe|summari[sz]e|walk\s+me\s+through|
         show\s+me\s+(?:how|why|what)|help\s+me\s+understand|tell\s+me\s+(?:how|why|what))\b""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 HYPOTHETICAL = re.compile(
@@ -236,7 +260,7 @@ HYPOTHETICAL = re.compile(
         would\s+(?:be|make)|was\s+thinking|were\s+thinking|i\s+don'?t\s+know|no\s+idea|
         someone\s+said|they\s+said|he\s+said|she\s+said|people\s+say|the\s+docs\s+say|
         (?:says|said)\s*:|according\s+to)\b""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 # Markers of an instruction for this turn only.
@@ -253,13 +277,11 @@ ONE_OFF = re.compile(
         for\s+once|yet|temporarily|temporary|for\s+a\s+bit|for\s+a\s+while|until\s+\w+|
         next\s+(?:step|thing)|first\s+thing|then\s+(?:run|push|commit)|
         above|below|the\s+following|line\s+\d+|lines\s+\d+|
-        the\s+\w+\s+one|ASAP|quickly|real\s+quick|for\s+the\s+demo|before\s+the\s+(?:demo|release|deadline))\b
+        the\s+\w+\s+one|asap|quickly|real\s+quick|for\s+the\s+demo|before\s+the\s+(?:demo|release|deadline))\b
         |\b(?:refactor|fix|change|rewrite|update|rename|move|convert|redo|revert)\s+(?:this|that|it)\b
         |\byou(?:'re|\s+are)\s+(?:adding|writing|creating|building|working\s+on|about\s+to)\b
-        |\byou\s+just\s+(?:wrote|added|made|created|changed|built)\b
-        |\b(?:in|on|to|from)\s+[\w/.-]+\.(?:py|js|ts|tsx|jsx|go|rs|rb|java|kt|c|h|cpp|md|json|yaml|
-        yml|toml|sql|sh|css|html)\b""",
-    _I | re.VERBOSE,
+        |\byou\s+just\s+(?:wrote|added|made|created|changed|built)\b""",
+    _L | re.VERBOSE,
 )
 
 # Reports about the code or the world, not rules for the agent ("the build always fails").
@@ -275,7 +297,7 @@ REPORT = re.compile(
         fails?|failing|failed|broke|broken|crash(?:es|ed|ing)?|errors?\s+out|flaky|
         (?:takes?|taking|took)\s+forever|
         doesn'?t\s+work|isn'?t\s+working|here'?s\s+the\s+(?:error|log|trace|output|stack))\b""",
-    _I | re.VERBOSE,
+    _L | re.VERBOSE,
 )
 
 # --- code, logs and quotes ---------------------------------------------------------------
@@ -292,9 +314,10 @@ HASH_COMMENT = re.compile(r"^\s*#(?!#)")
 INDENTED_CODE = re.compile(r"^(?: {4,}|\t)(?![-*+]\s|\d+[.)]\s)")
 LOG_LINE = re.compile(
     r"""^\s*(?:\$\s|>>>\s|\.\.\.\s|%\s|\#!|PS\s+[A-Z]:|[A-Za-z]:\\|>\s|
-        Traceback\b|File\s+"|at\s+[\w.$<>]+\s*\(|Caused\s+by:|\w*(?:Error|Exception|Warning)\b:?|
+        Traceback\b|File\s+"|\S+:\d+(?::\d+)?:\s|at\s+[\w.$<>]+\s*\(|Caused\s+by:|\w*(?:Error|Exception|Warning)\b:?|
         (?:error|warning|warn|info|debug|trace|fatal|panic|note|hint)(?:\[\w+\])?:|
-        npm\s+(?:ERR|WARN)|E\s{2,}|FAILED\b|PASSED\b|ERROR\b|WARN\b|INFO\b|DEBUG\b|
+        npm\s+(?:ERR|WARN)|(?:ERROR|WARNING|WARN|INFO|DEBUG|FATAL|CRITICAL|NOTICE)\b|
+        \S+(?:\s{3,}\S+){2,}|E\s{2,}|FAILED\b|PASSED\b|ERROR\b|WARN\b|INFO\b|DEBUG\b|
         \[[\w\s:.-]+\]|\d{4}-\d\d-\d\d[T\s]\d\d:|\d\d:\d\d:\d\d|\#\d+\s+\d|@@\s|
         [+-](?=[^\s+-])|diff\s+--git|index\s+[0-9a-f]{6,}|
         (?:FROM|RUN|COPY|ADD|WORKDIR|CMD|ENTRYPOINT|ENV|ARG|EXPOSE|USER|LABEL|VOLUME)\s+\S|

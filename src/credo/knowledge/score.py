@@ -1,0 +1,107 @@
+"""One score per sentence from its cues (``credo.knowledge.capture``): the weights, summed.
+
+Cues are grouped into *concepts* first (``CONCEPTS``): "I prefer", "I find X easier" and "not
+a fan of" are one concept, taste; "Actually", "that's wrong" and "you keep" are one,
+correction. A concept counts once however many of its cues fire, and the weight belongs to
+the concept, not to the phrasing: a new phrasing of a known concept scores the same, which is
+what lets the score carry over to people who word things differently.
+
+A sentence is captured when the sum of the weights of its concepts reaches ``THRESHOLD``. The
+weights were fitted by ``bench/capture_fit.py`` (L2-regularised logistic regression over the
+sentences of the development files, checked leave-one-file-out) and rounded; they are plain
+numbers so a capture can be explained by reading them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = ["CONCEPTS", "THRESHOLD", "WEIGHTS", "concepts", "score"]
+
+CONCEPTS: dict[str, str] = {
+    # the round-2 decision: two marker classes agree, or one frame
+    "round2": "round2",
+    # the speaker's taste or way of working
+    "preference": "taste",
+    "preference_frame": "taste",
+    "taste": "taste",
+    "speaker_habit": "habit",
+    "agent_behaviour": "agent",
+    "np_please": "agent",
+    "clause_imperative": "directive",
+    # the agent got it wrong
+    "correction": "correction",
+    "reproach": "correction",
+    # a generic or project subject with a present-tense verb
+    "fact_subject": "fact",
+    "bare_subject": "fact",
+    "habitual": "fact",
+    "assertion": "fact",
+    "law": "fact",
+    "negated_habit": "fact",
+    "memo": "fact",
+    "general_fact": "general_fact",
+    # general scope
+    "universal": "general",
+    "generic": "general",
+    "durable": "general",
+    "scope": "project",
+    "project_scope": "project",
+    "future": "future",
+    "future_frame": "future",
+    # rules something out
+    "contrast": "contrast",
+    "contrast_shape": "contrast",
+    "no_noun": "contrast",
+    # force
+    "deontic": "deontic",
+    "directive": "directive",
+    "general_imperative": "general_imperative",
+    "please": "please",
+    "reason": "reason",
+    # against
+    "deixis": "deixis",
+    "now": "deixis",
+    "named_file": "artefact",
+    "artefact_task": "artefact",
+    "past": "past",
+    "past_subject": "past",
+    "short": "short",
+    "long": "long",
+    "pronoun_subject": "pronoun",
+}
+
+THRESHOLD = 1.49
+WEIGHTS: dict[str, float] = {
+    "round2": 1.38,
+    "fact": 1.37,
+    "taste": 1.3,
+    "contrast": 1.21,
+    "general": 0.97,
+    "correction": 0.85,
+    "agent": 0.62,
+    "directive": 0.41,
+    "reason": 0.34,
+    "general_imperative": 0.26,
+    "project": 0.19,
+    "future": 0.15,
+    "general_fact": 0.14,
+    "please": 0.13,
+    "deontic": 0.11,
+    "pronoun": 0.09,
+    "deixis": 0.02,
+    "habit": -0.06,
+    "past": -0.16,
+    "artefact": -0.61,
+    "short": -0.84,
+}
+
+
+def concepts(fired: Iterable[str]) -> set[str]:
+    """The concepts of the cues that fired (cues outside ``CONCEPTS`` are only explanation)."""
+    return {CONCEPTS[name] for name in fired if name in CONCEPTS}
+
+
+def score(fired: Iterable[str]) -> float:
+    """The sum of the weights of the concepts of the cues that fired."""
+    return sum(WEIGHTS.get(name, 0.0) for name in concepts(fired))
