@@ -78,7 +78,9 @@ def overlaps(label: str | None, statements: list[Statement]) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--split", choices=("dev", "dev2", "dev3", "heldout"), default="heldout")
+    parser.add_argument(
+        "--split", choices=("dev", "dev2", "dev3", "dev4", "heldout"), default="heldout"
+    )
     parser.add_argument("--data", type=Path, help="a JSONL file (overrides --split)")
     parser.add_argument("--both-dev", action="store_true", help="dev + dev2, then combined")
     parser.add_argument("--folds", action="store_true", help="dev, dev2, dev3: one row each")
@@ -96,7 +98,7 @@ def main() -> None:
     report(path, load(path), args.show_errors)
 
 
-DEV_FILES = ("dev", "dev2", "dev3")
+DEV_FILES = ("dev", "dev2", "dev3", "dev4")
 
 
 def figures(rows: list[dict[str, Any]]) -> tuple[int, int, int]:

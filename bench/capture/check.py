@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SPLITS = ("dev", "dev2", "dev3", "heldout")
+SPLITS = ("dev", "dev2", "dev3", "dev4", "heldout")
 CAPTURING = ("correction", "preference", "rule")
 CATEGORIES = (
     *CAPTURING,
