@@ -159,15 +159,16 @@ def inject(
 
 
 def on_prompt(memory: Memory, payload: dict[str, Any]) -> str:
-    """Capture, then the block for the prompt. An acknowledgement ("yes", "continue") gets
-    the locks alone, as a blank prompt does: they go with every prompt."""
+    """Capture, then the block for the prompt. An acknowledgement ("yes", "continue") or a
+    one-word prompt gets the locks alone, as a blank prompt does: they go with every prompt,
+    and a single word is too little to retrieve for without flooding the context."""
     from credo.knowledge.capture import is_acknowledgement
 
     prompt: str = payload["prompt"]
     session = text_field(payload, "session_id")
     hooks = memory.settings.hook
-    acknowledgement = is_acknowledgement(prompt)
-    if hooks.capture and not acknowledgement and prompt.strip():
+    acknowledgement = len(prompt.split()) <= 1 or is_acknowledgement(prompt)
+    if hooks.capture and not acknowledgement:
         from credo.agent.capture import capture_prompt
 
         capture_prompt(
