@@ -14,6 +14,22 @@ from credo import Memory
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 
+@pytest.fixture(autouse=True)
+def _private_global_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No test reads or writes the user's own global store (~/.local/share/credo/global.db):
+    each points CREDO_GLOBAL_DB at a file of its own, which does not exist until a test
+    writes it. Subprocesses (the CLI, the hook, the MCP server) inherit it through the
+    environment; tests that build a clean environment keep it (``keep_global``)."""
+    path = tmp_path / "user-global" / "global.db"
+    monkeypatch.setenv("CREDO_GLOBAL_DB", str(path))
+    return path
+
+
+def keep_global(env: dict[str, str]) -> dict[str, str]:
+    """``env`` with this test's CREDO_GLOBAL_DB, for tests that drop every CREDO_ variable."""
+    return {**env, "CREDO_GLOBAL_DB": os.environ["CREDO_GLOBAL_DB"]}
+
+
 @pytest.fixture
 def memory(tmp_path: Path) -> Iterator[Memory]:
     with Memory(tmp_path / "memory.db", root=tmp_path) as mem:

@@ -112,17 +112,21 @@ def test_only_the_store_imports_sqlite3() -> None:
     assert offenders == []
 
 
+SHARED_SURFACES = {"surfaces.render", "surfaces.install"}
+
+
 def test_surfaces_do_not_import_each_other_at_module_level() -> None:
     """The CLI is one surface spread over modules loaded lazily; they share its helpers.
-    The renderer is shared by all; the rest (MCP server, hook, setup) stand alone."""
+    The renderer is shared by all, and ``install`` by the client setups (file edits, the
+    server check, the byte-compile); the rest (MCP server, hook, setups) stand alone."""
     for name in MODULES:
-        if not name.startswith("surfaces.") or name == "surfaces.render":
+        if not name.startswith("surfaces.") or name in SHARED_SURFACES:
             continue
         own = "surfaces.cli" if name.startswith("surfaces.cli") else name
         others = {
             i
             for i in credo_imports(name, top_level_only=True)
-            if i.startswith("surfaces.") and i != "surfaces.render" and not i.startswith(own)
+            if i.startswith("surfaces.") and i not in SHARED_SURFACES and not i.startswith(own)
         }
         assert others == set(), f"credo.{name} imports {sorted(others)} at module level"
 

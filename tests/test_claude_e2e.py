@@ -226,6 +226,7 @@ def seeded_project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
         k: v for k, v in os.environ.items() if not k.startswith(("CREDO_", "CLAUDE", "ANTHROPIC"))
     }
     env.update(HOME=str(home), CREDO_HOOK_LOG=str(tmp_path / "hook.log"))
+    env["CREDO_GLOBAL_DB"] = os.environ["CREDO_GLOBAL_DB"]  # never the user's own
     return project, {"locked": locked, "anchored": anchored, **env}
 
 

@@ -19,6 +19,7 @@ from credo.memory import Memory
 from credo.surfaces.render import MAX_BLOCK_OVERFLOW_IDS, MEMORY_BLOCK_TAG, memory_block
 from credo.tokens import estimate
 from credo.types import DocAnchor, RetrievalResult, RetrievedBelief
+from tests.conftest import keep_global
 
 LOCKED = "Never push directly to main; open a pull request"
 DEPLOY = "Deploys go through staging first, then production after the smoke tests"
@@ -45,7 +46,7 @@ def hook_env(tmp_path: Path) -> dict[str, str]:
     env["HOME"] = str(tmp_path / "home")  # a missing store must not find the user's own
     env["XDG_DATA_HOME"] = str(tmp_path / "home" / "data")
     env["CREDO_HOOK_LOG"] = str(tmp_path / "hook.log")
-    return env
+    return keep_global(env)
 
 
 def run_hook(

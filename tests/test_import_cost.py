@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from credo import Memory
+from tests.conftest import keep_global
 
 # Loaded by the first write (hrr_sync, identity, the row records), an edge read or write
 # (edge_types), an export (records) or an anchor write (docuri) only.
@@ -70,6 +71,7 @@ def store(tmp_path: Path) -> Path:
 def _modules_after(action: str, store: Path) -> set[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CREDO_")}
     env["CREDO_HOOK_LOG"] = str(store.parent / "hook.log")
+    env = keep_global(env)
     done = subprocess.run(
         [sys.executable, "-c", PROBE.replace("ACTION", action), str(store), str(store.parent)],
         cwd=store.parent,

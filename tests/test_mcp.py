@@ -20,6 +20,7 @@ from mcp.types import CallToolResult
 from credo.memory import Memory
 from credo.surfaces.cli.commands import cli
 from credo.surfaces.mcp_server import INSTRUCTIONS, build_server
+from tests.conftest import keep_global
 
 Session = Callable[[Client], Awaitable[None]]
 
@@ -65,10 +66,20 @@ CONTRACT: dict[str, tuple[str, str, dict[str, tuple[str, bool]], tuple[bool, boo
     "remember_belief": (
         "remember",
         "remember",
-        {"text": ("string", True), "doc": ("string|null", False), "kind": ("string", False)},
+        {
+            "text": ("string", True),
+            "doc": ("string|null", False),
+            "kind": ("string", False),
+            "scope": ("string", False),
+        },
         (False, False, False),
     ),
-    "lock_belief": ("lock", "lock", {"id": ("string", True)}, (False, False, True)),
+    "lock_belief": (
+        "lock",
+        "lock",
+        {"id": ("string", True), "scope": ("string", False)},
+        (False, False, True),
+    ),
     "relate_beliefs": (
         "relate",
         "relate",
@@ -219,7 +230,7 @@ def test_every_tool_end_to_end(memory: Memory, tmp_path: Path) -> None:
         assert fed["belief"]["alpha"] == 2.0
 
         gone = data(await client.call_tool("forget_belief", {"id": smoke_id}))
-        assert gone == {"id": smoke_id, "forgotten": True, "hard": False}
+        assert gone == {"id": smoke_id, "forgotten": True, "hard": False, "store": "project"}
         data(await client.call_tool("forget_belief", {"id": deploy_id, "hard": True}))
         after = data(await client.call_tool("search_memory", {"query": "deploy staging"}))
         assert [b["id"] for b in after["beliefs"]] == [rule["id"]]
@@ -322,7 +333,7 @@ def test_huge_query_is_truncated_not_an_error(memory: Memory) -> None:
 def server_env(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CREDO_")}
     env["HOME"] = str(tmp_path / "home")
-    return env
+    return keep_global(env)
 
 
 def test_stdio_subprocess_serves_every_call(tmp_path: Path) -> None:

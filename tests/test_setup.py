@@ -11,16 +11,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from credo.errors import InvalidInputError
 from credo.memory import Memory
 from credo.surfaces import claude_setup
 from credo.surfaces.claude_setup import (
     HOOK_EVENT,
+    HOOKS,
+    add_hooks,
     credo_argv,
     hook_command,
     is_credo_hook,
     is_credo_server,
+    remove_hooks,
     server_entry,
     setup_claude,
     targets,
@@ -75,22 +80,32 @@ OTHER_MCP: dict[str, Any] = {
 
 
 def test_project_install_writes_claude_codes_formats(project: Path) -> None:
-    report = setup_claude("project", cwd=project / "src", argv=ARGV)
+    report = setup_claude("project", cwd=project / "src", argv=ARGV, check=False)
     settings = load(project / ".claude" / "settings.json")
+
+    def command(name: str, timeout: int = 10) -> dict[str, Any]:
+        entry = {"type": "command", "command": f"{ARGV[0]} hook {name}", "timeout": timeout}
+        return {"hooks": [entry]}
+
     assert settings == {
-        "hooks": {HOOK_EVENT: [{"hooks": [{"type": "command", "command": HOOK, "timeout": 10}]}]}
+        "hooks": {
+            "UserPromptSubmit": [command("prompt")],
+            "SessionStart": [command("session-start")],  # no matcher: startup, resume, compact
+            "Stop": [command("stop", 30)],
+            "PreToolUse": [{"matcher": "Task|Agent", **command("subagent")}],
+        }
     }
     # The exact entry `claude mcp add -s project credo -- /opt/venv/bin/credo mcp` writes.
     assert load(project / ".mcp.json") == {
         "mcpServers": {"credo": {"type": "stdio", "command": ARGV[0], "args": ["mcp"], "env": {}}}
     }
-    assert report.backups == [] and len(report.changes) == 2
+    assert report.backups == [] and len(report.changes) == 5
 
 
 def test_install_is_idempotent(project: Path) -> None:
-    setup_claude("project", cwd=project, argv=ARGV)
+    setup_claude("project", cwd=project, argv=ARGV, check=False)
     before = {p: p.read_bytes() for p in targets("project", project).__dict__.values()}
-    again = setup_claude("project", cwd=project, argv=ARGV)
+    again = setup_claude("project", cwd=project, argv=ARGV, check=False)
     assert again.changes == [] and again.backups == []
     assert {p: p.read_bytes() for p in before} == before
     assert sorted(p.name for p in (project / ".claude").iterdir()) == ["settings.json"]
@@ -102,7 +117,7 @@ def test_install_backs_up_and_remove_restores_exactly(project: Path) -> None:
     original_settings = dump(settings_path, OTHER_SETTINGS)
     original_mcp = dump(mcp_path, OTHER_MCP)
 
-    report = setup_claude("project", cwd=project, argv=ARGV)
+    report = setup_claude("project", cwd=project, argv=ARGV, check=False)
     assert sorted(b.read_bytes() for b in report.backups) == sorted(
         [original_settings, original_mcp]
     )
@@ -111,18 +126,20 @@ def test_install_backs_up_and_remove_restores_exactly(project: Path) -> None:
     assert (
         installed["hooks"]["UserPromptSubmit"][0] == OTHER_SETTINGS["hooks"]["UserPromptSubmit"][0]
     )
-    assert installed["hooks"]["PreToolUse"] == OTHER_SETTINGS["hooks"]["PreToolUse"]
+    # The user's PreToolUse group stays first and as it was; credo's comes after it.
+    assert installed["hooks"]["PreToolUse"][0] == OTHER_SETTINGS["hooks"]["PreToolUse"][0]
+    assert installed["hooks"]["PreToolUse"][1]["matcher"] == "Task|Agent"
     assert set(load(mcp_path)["mcpServers"]) == {"github", "credo"}
 
-    removed = setup_claude("project", cwd=project, remove=True, argv=ARGV)
-    assert len(removed.changes) == 2
+    removed = setup_claude("project", cwd=project, remove=True, argv=ARGV, check=False)
+    assert len(removed.changes) == 5
     assert settings_path.read_bytes() == original_settings
     assert mcp_path.read_bytes() == original_mcp
 
 
 def test_remove_of_a_fresh_install_leaves_no_files(project: Path) -> None:
-    setup_claude("project", cwd=project, argv=ARGV)
-    report = setup_claude("project", cwd=project, remove=True, argv=ARGV)
+    setup_claude("project", cwd=project, argv=ARGV, check=False)
+    report = setup_claude("project", cwd=project, remove=True, argv=ARGV, check=False)
     assert not (project / ".mcp.json").exists()
     assert not (project / ".claude" / "settings.json").exists()
     assert report.backups == []  # nothing of the user's was in them
@@ -130,7 +147,7 @@ def test_remove_of_a_fresh_install_leaves_no_files(project: Path) -> None:
 
 def test_remove_when_not_installed_changes_nothing(project: Path) -> None:
     original = dump(project / ".claude" / "settings.json", OTHER_SETTINGS)
-    report = setup_claude("project", cwd=project, remove=True, argv=ARGV)
+    report = setup_claude("project", cwd=project, remove=True, argv=ARGV, check=False)
     assert report.changes == [] and report.backups == []
     assert (project / ".claude" / "settings.json").read_bytes() == original
     assert not (project / ".mcp.json").exists()
@@ -151,15 +168,15 @@ def test_remove_keeps_other_hooks_in_the_same_group(project: Path) -> None:
         }
     }
     dump(settings_path, shared)
-    setup_claude("project", cwd=project, remove=True, argv=ARGV)
+    setup_claude("project", cwd=project, remove=True, argv=ARGV, check=False)
     assert load(settings_path) == {
         "hooks": {HOOK_EVENT: [{"hooks": [{"type": "command", "command": "echo hi"}]}]}
     }
 
 
 def test_reinstall_from_another_environment_replaces_the_old_entries(project: Path) -> None:
-    setup_claude("project", cwd=project, argv=["/old/env/bin/credo"])
-    setup_claude("project", cwd=project, argv=ARGV)
+    setup_claude("project", cwd=project, argv=["/old/env/bin/credo"], check=False)
+    setup_claude("project", cwd=project, argv=ARGV, check=False)
     groups = load(project / ".claude" / "settings.json")["hooks"][HOOK_EVENT]
     commands = [h["command"] for g in groups for h in g["hooks"]]
     assert commands == [HOOK]
@@ -176,21 +193,132 @@ def test_reinstall_rewrites_an_older_installs_hook_command(project: Path) -> Non
     ]
     hooks = [{"type": "command", "command": c} for c in older]
     dump(project / ".claude" / "settings.json", {"hooks": {HOOK_EVENT: [{"hooks": hooks}]}})
-    setup_claude("project", cwd=project)
+    setup_claude("project", cwd=project, check=False)
     groups = load(project / ".claude" / "settings.json")["hooks"][HOOK_EVENT]
     assert [h["command"] for g in groups for h in g["hooks"]] == [hook_command()]
+
+
+def test_an_old_install_is_upgraded_in_place(project: Path) -> None:
+    """An install from before SessionStart/Stop/subagent (UserPromptSubmit only, the same
+    command) keeps its entry where it is, gains the three others, and then stays put."""
+    path = project / ".claude" / "settings.json"
+    ours = {"type": "command", "command": HOOK, "timeout": 10}
+    old = {
+        "hooks": {
+            HOOK_EVENT: [
+                {"hooks": [{"type": "command", "command": "echo hi"}]},
+                {"hooks": [ours]},
+            ],
+            "PreToolUse": OTHER_SETTINGS["hooks"]["PreToolUse"],
+        }
+    }
+    dump(path, old)
+    report = setup_claude("project", cwd=project, argv=ARGV, check=False)
+    added = [c.split(": ", 1)[1] for c in report.changes if "settings.json" in c]
+    assert [c.split(" hook ")[0] for c in added] == [
+        "added SessionStart",
+        "added Stop",
+        "added PreToolUse",
+    ]
+    hooks = load(path)["hooks"]
+    assert hooks[HOOK_EVENT] == old["hooks"][HOOK_EVENT]
+    assert hooks["PreToolUse"][0] == old["hooks"]["PreToolUse"][0]
+    assert {e for e in hooks} == {h.event for h in HOOKS}
+    assert setup_claude("project", cwd=project, argv=ARGV, check=False).changes == []
+
+
+def test_a_stale_matcher_or_timeout_is_replaced(project: Path) -> None:
+    path = project / ".claude" / "settings.json"
+    setup_claude("project", cwd=project, argv=ARGV, check=False)
+    data = load(path)
+    data["hooks"]["PreToolUse"][0]["matcher"] = "Task"
+    data["hooks"]["Stop"][0]["hooks"][0]["timeout"] = 5
+    dump(path, data)
+    report = setup_claude("project", cwd=project, argv=ARGV, check=False)
+    assert len(report.changes) == 4  # removed + added, for each of the two
+    fresh = load(path)["hooks"]
+    assert fresh["PreToolUse"] == [
+        {
+            "matcher": "Task|Agent",
+            "hooks": [{"type": "command", "command": f"{ARGV[0]} hook subagent", "timeout": 10}],
+        }
+    ]
+    assert fresh["Stop"][0]["hooks"][0]["timeout"] == 30
+
+
+def test_remove_takes_credo_out_of_every_event(project: Path) -> None:
+    """Even an entry the user moved to another event or group is credo's and goes."""
+    path = project / ".claude" / "settings.json"
+    original = dump(path, OTHER_SETTINGS)
+    setup_claude("project", cwd=project, argv=ARGV, check=False)
+    data = load(path)
+    data["hooks"]["PreToolUse"][0]["hooks"].append(
+        {"type": "command", "command": f"{ARGV[0]} hook stop"}
+    )
+    dump(path, data)
+    report = setup_claude("project", cwd=project, remove=True, argv=ARGV, check=False)
+    assert sum("hook" in c for c in report.changes) == 5
+    assert json.loads(path.read_bytes()) == json.loads(original)
+
+
+# Claude Code settings a user might have: other events, matchers and commands (never credo's).
+USER_COMMANDS = st.sampled_from(["echo hi", "./guard.sh", "npx lint", "credo-notes sync"])
+USER_GROUP = st.fixed_dictionaries(
+    {
+        "hooks": st.lists(
+            st.builds(lambda c: {"type": "command", "command": c}, USER_COMMANDS),
+            min_size=1,
+            max_size=2,
+        )
+    },
+    optional={"matcher": st.sampled_from(["Bash", "Task|Agent", "*"])},
+)
+USER_SETTINGS = st.fixed_dictionaries(
+    {},
+    optional={
+        "model": st.just("opus"),
+        "hooks": st.dictionaries(
+            st.sampled_from(
+                ["UserPromptSubmit", "SessionStart", "Stop", "PreToolUse", "Notification"]
+            ),
+            st.lists(USER_GROUP, min_size=1, max_size=3),
+            min_size=1,
+        ),
+    },
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(USER_SETTINGS, st.sampled_from([ARGV, ["/old/env/bin/credo"]]))
+def test_install_is_idempotent_and_remove_restores_the_users_settings(
+    user: dict[str, Any], argv: list[str]
+) -> None:
+    data = json.loads(json.dumps(user))
+    assert add_hooks(argv)(data)
+    once = json.loads(json.dumps(data))
+    assert add_hooks(argv)(data) == [] and data == once
+    ours = [
+        h["command"]
+        for groups in data["hooks"].values()
+        for g in groups
+        for h in g["hooks"]
+        if is_credo_hook(h)
+    ]
+    assert sorted(ours) == sorted(hook_command(argv, h.name) for h in HOOKS)
+    assert len(remove_hooks()(data)) == len(HOOKS)
+    assert data == user
 
 
 def test_a_users_own_server_named_credo_is_not_removed(project: Path) -> None:
     mine = {"mcpServers": {"credo": {"command": "my-notes-server", "args": []}}}
     original = dump(project / ".mcp.json", mine)
-    setup_claude("project", cwd=project, remove=True, argv=ARGV)
+    setup_claude("project", cwd=project, remove=True, argv=ARGV, check=False)
     assert (project / ".mcp.json").read_bytes() == original
 
 
 def test_user_scope_uses_home_files(project: Path, home: Path) -> None:
     user_json = dump(home / ".claude.json", {"numStartups": 3, "projects": {"/x": {}}})
-    setup_claude("user", cwd=project, argv=ARGV)
+    setup_claude("user", cwd=project, argv=ARGV, check=False)
     assert (
         load(home / ".claude" / "settings.json")["hooks"][HOOK_EVENT][0]["hooks"][0]["command"]
         == HOOK
@@ -198,7 +326,7 @@ def test_user_scope_uses_home_files(project: Path, home: Path) -> None:
     data = load(home / ".claude.json")
     assert data["numStartups"] == 3 and data["mcpServers"]["credo"]["args"] == ["mcp"]
     assert not (project / ".mcp.json").exists()
-    setup_claude("user", cwd=project, remove=True, argv=ARGV)
+    setup_claude("user", cwd=project, remove=True, argv=ARGV, check=False)
     assert (home / ".claude.json").read_bytes() == user_json
 
 
@@ -215,7 +343,7 @@ def test_file_mode_is_kept(project: Path) -> None:
     path = project / ".mcp.json"
     dump(path, OTHER_MCP)
     path.chmod(0o600)
-    setup_claude("project", cwd=project, argv=ARGV)
+    setup_claude("project", cwd=project, argv=ARGV, check=False)
     assert path.stat().st_mode & 0o777 == 0o600
 
 
@@ -227,7 +355,7 @@ def test_unusable_settings_are_refused_and_left_alone(project: Path, text: str) 
     path.parent.mkdir()
     path.write_text(text)
     with pytest.raises(InvalidInputError):
-        setup_claude("project", cwd=project, argv=ARGV)
+        setup_claude("project", cwd=project, argv=ARGV, check=False)
     assert path.read_text() == text
     assert not (project / ".mcp.json").exists()
 
@@ -245,7 +373,13 @@ def test_unusable_settings_are_refused_and_left_alone(project: Path, text: str) 
             },
             True,
         ),
+        ({"type": "command", "command": "/v/bin/credo hook session-start"}, True),
+        ({"type": "command", "command": "/v/bin/credo hook stop"}, True),
+        ({"type": "command", "command": "/p -S /v/site/credo/hookstart.py hook subagent"}, True),
+        ({"type": "command", "command": "/v/bin/credo hook session-end"}, False),
+        ({"type": "command", "command": "/v/bin/credo hook"}, False),
         ({"type": "command", "command": "other hook prompt"}, False),
+        ({"type": "command", "command": "./my-script stop hook stop"}, False),
         ({"type": "command", "command": "credo hook"}, False),
         ({"type": "command", "command": "'unbalanced"}, False),
         ({"type": "prompt", "prompt": "credo hook prompt"}, False),
@@ -283,6 +417,7 @@ def test_the_hook_skips_site_and_starts_from_the_package() -> None:
 def credo(args: list[str], cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CREDO_", "CLAUDE_"))}
     env["HOME"] = str(home)
+    env["CREDO_GLOBAL_DB"] = os.environ["CREDO_GLOBAL_DB"]  # never the user's own
     return subprocess.run(
         [sys.executable, "-m", "credo", *args],
         cwd=cwd,
@@ -326,7 +461,7 @@ def test_cli_install_then_the_installed_hook_command_runs(project: Path, home: P
 def test_cli_reports_a_broken_settings_file_in_one_line(project: Path, home: Path) -> None:
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.json").write_text("{oops")
-    done = credo(["setup", "claude"], project, home)
+    done = credo(["setup", "claude", "--skip-check"], project, home)
     assert done.returncode == 1
     assert done.stderr.startswith("Error: ") and done.stderr.count("\n") == 1
     assert "not valid JSON" in done.stderr

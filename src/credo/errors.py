@@ -42,3 +42,8 @@ class StoreError(CredoError):
 
 class RecordsError(InvalidInputError):
     """A records (JSONL) file is malformed; the message carries the line number."""
+
+
+class SetupError(CredoError):
+    """An agent client cannot be wired to credo as asked (the MCP server it would register
+    does not start); the message says how to fix it, and nothing was written."""

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from credo.agent import global_store
 from credo.config import Settings, load_settings, parse_bool, project_root, resolve_db_path
 from credo.errors import ConflictError, InvalidInputError, StoreError
 from credo.retrieval import pipeline
@@ -89,6 +90,7 @@ class Memory:
 
     # -- lifecycle -------------------------------------------------------------------------
     def close(self) -> None:
+        global_store.release(self)
         self.store.close()
 
     def __enter__(self) -> Memory:
@@ -388,13 +390,14 @@ class Memory:
     ) -> RetrievalResult:
         """The beliefs that matter for ``query``, packed into ``token_budget`` tokens.
 
-        Locked beliefs come first; the rest are ranked by the lanes (docs/RETRIEVAL.md) and
-        packed by score, or by intentional clustering when it is on. Clustering resolves as
-        env ``CREDO_INTENTIONAL_CLUSTERING`` > the argument > ``[retrieval]`` in .credo.toml
-        > the default. A belief that a live belief supersedes is left out (its successor
-        stands in its place) unless ``include_superseded``; beliefs that contradict each
-        other are packed together (docs/RETRIEVAL.md § Beliefs change). Same store and
-        query give a byte-identical result.
+        Locked beliefs come first (the project's, then the user-global store's, marked
+        ``scope="global"``: credo.agent.global_store); the rest are ranked by the lanes
+        (docs/RETRIEVAL.md) and packed by score, or by intentional clustering when it is on.
+        Clustering resolves as env ``CREDO_INTENTIONAL_CLUSTERING`` > the argument >
+        ``[retrieval]`` in .credo.toml > the default. A belief that a live belief supersedes
+        is left out (its successor stands in its place) unless ``include_superseded``;
+        beliefs that contradict each other are packed together (docs/RETRIEVAL.md § Beliefs
+        change). Same store and query give a byte-identical result.
         """
         settings = self.settings.retrieval
         env = os.environ.get("CREDO_INTENTIONAL_CLUSTERING", "").strip()
@@ -418,6 +421,7 @@ class Memory:
             else cluster_diversity_target,
             with_doc_anchors=with_doc_anchors,
             include_superseded=include_superseded,
+            global_locks=global_store.global_locks(self),  # the user's own rules, marked
         )
         return pipeline.retrieve(self.store, query, options)
 

@@ -54,11 +54,13 @@ def marks(
     replaces: Sequence[str] = (),
     conflicts: Sequence[str] = (),
     superseded_by: Sequence[str] = (),
+    scope: str = "",
 ) -> str:
     """What the line says about a belief's standing (SYSTEM.md § Beliefs change), to go
     inside its brackets: ``; replaces b1``, ``; conflicts with b4, b5``, ``; superseded by
-    b2``. Ids hold no spaces (identity.check_id), so no id can forge a clause."""
-    text = ""
+    b2``; first, where it comes from when not the project's own store (``; global``).
+    Ids hold no spaces (identity.check_id), so no id can forge a clause."""
+    text = "; " + scope if scope else ""
     if replaces:
         text += "; replaces " + listed(replaces, MARK_IDS)
     if conflicts:

@@ -25,6 +25,7 @@ __all__ = [
     "ANCHOR_TYPES",
     "BELIEF_KINDS",
     "EDGE_VALENCE",
+    "GLOBAL_SCOPE",
     "NO_COUNTS",
     "NO_LANES",
     "ORIGINS",
@@ -48,6 +49,7 @@ ORIGINS = (
     "import",
 )
 ANCHOR_TYPES = ("ingest", "manual", "derived")
+GLOBAL_SCOPE = "global"  # RetrievedBelief.scope of the user-global store's locks
 
 # Immutable, so one shared default is safe (a dict default would be shared and mutable).
 NO_COUNTS: Mapping[str, int] = MappingProxyType({})
@@ -116,6 +118,7 @@ class RetrievedBelief(NamedTuple):
     conflicts: tuple[str, ...] = ()  # the beliefs it contradicts, packed with it
     superseded_by: tuple[str, ...] = ()  # with history on: what replaced it
     trail: str = ""  # where an ingested belief sits: "docs/a.md › Section L4-L9"
+    scope: str = ""  # "global": a lock of the user-global store (credo.agent.global_store)
 
 
 class RetrievalResult(NamedTuple):

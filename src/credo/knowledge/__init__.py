@@ -1,4 +1,5 @@
 """The knowledge path: what turns files and records into beliefs and keeps them true.
 Parsers (``chunk/``), document ingest (``ingest/``), the records format and its importer,
-document URIs and anchors (``docuri``, ``linker``, ``doctor``), belief identity, and the
-near-duplicate audit (``dedup``)."""
+document URIs and anchors (``docuri``, ``linker``, ``doctor``), belief identity, the
+near-duplicate audit (``dedup``), and capture from what the user types (``capture`` with its
+``signals``, and ``redact``, which keeps secrets out of stored text)."""

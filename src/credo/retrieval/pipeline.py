@@ -32,7 +32,7 @@ from credo.store import Store
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms
 from credo.store.graph import Link
 from credo.tokens import belief_tokens, marks
-from credo.types import Belief, RetrievalResult, RetrievedBelief
+from credo.types import GLOBAL_SCOPE, Belief, RetrievalResult, RetrievedBelief
 
 if TYPE_CHECKING:  # loaded only when a candidate has truth links (``_currency``)
     from credo.retrieval.currency import Currency, Standing
@@ -62,6 +62,8 @@ class Options(NamedTuple):
     cluster_diversity_target: int = clustering.DEFAULT_CLUSTER_DIVERSITY_TARGET
     with_doc_anchors: bool = False
     include_superseded: bool = False  # pack superseded beliefs too, marked (history)
+    # The user-global store's locks (credo.agent.global_store), placed after the project's.
+    global_locks: tuple[Belief, ...] = ()
     weights: Weights = Weights()
     keyword_limit: int = 50  # BM25F hits considered
     graph_seeds: int = 20  # best BM25F hits that start the graph lanes
@@ -120,6 +122,9 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
 
     locks = store.current_locks()
     ranked, rows, around_seeds = _rank(store, text, options)
+    shared = _global(options.global_locks, locks)
+    if shared:  # a global lock stands in for the project belief with its id
+        ranked = [s for s in ranked if s.id not in shared]
     content = {i: row[0] for i, row in rows.items()}
     state = _currency(store, ranked, rows, locks, options)
     units = None
@@ -135,6 +140,9 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             units = Units([s.id for s in ranked], state.groups)
             relevant = [s.id for s in ranked if s.id not in state.brought]
     marked = _Marks(standing)
+    if shared:  # after the project's locks, in the global store's order; marked "global"
+        locks = [*locks, *shared.values()]
+        marked.update(dict.fromkeys(shared, marks(scope=GLOBAL_SCOPE)))
     locked, locked_overflow, locked_costs = _place_locked(locks, budget, marked)
     locked_used = sum(locked_costs)
     remaining = budget - locked_used
@@ -187,6 +195,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             None,
             *standing.get(b.id, _NONE),
             trail=b.trail,
+            scope=GLOBAL_SCOPE if b.id in shared else "",
         )
         for b, cost in zip(locked, locked_costs, strict=True)
     ]
@@ -220,6 +229,17 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         clustering=options.use_intentional_clustering,
         superseded=() if state is None else state.superseded,
     )
+
+
+def _global(found: tuple[Belief, ...], locks: list[Belief]) -> dict[str, Belief]:
+    """The global locks to place, by id: those the project has not locked already under
+    the same id or text (the project's copy stands, shown once). The project's locks are
+    taken before supersession: one the project retired keeps its global twin out too."""
+    if not found:
+        return {}
+    ids = {b.id for b in locks}
+    texts = {b.content_hash for b in locks}
+    return {b.id: b for b in found if b.id not in ids and b.content_hash not in texts}
 
 
 def _currency(

@@ -14,6 +14,7 @@ from pathlib import Path
 from credo.errors import InvalidInputError, StoreError
 from credo.store.anchors import AnchorTable
 from credo.store.beliefs import BeliefTable
+from credo.store.captures import CaptureTable
 from credo.store.db import Transactions, connect, enable_wal
 from credo.store.edges import EdgeTable
 from credo.store.files import FileTable
@@ -45,6 +46,7 @@ class Store(
     TruthQueries,
     HrrTraces,
     FileTable,
+    CaptureTable,
 ):
     """One SQLite file: opened, migrated, and wrapped in a re-entrant transaction scope."""
 

@@ -72,3 +72,26 @@ class FileAnchor(NamedTuple):
     belief: BeliefKey
     doc_uri: str
     position_hint: str | None
+
+
+class CaptureRecord(NamedTuple):
+    """One ``captures`` row: the belief's first capture."""
+
+    belief_id: str
+    session: str | None
+    at: float
+    kind: str  # the statement's kind: correction, preference or rule
+    transcript: str | None  # the transcript's doc_uri, as anchored
+    turn: int | None
+    listed_at: float | None  # when the Stop hook showed it to the user
+
+
+class CaptureCandidate(NamedTuple):
+    """A live, current, non-document belief that shares words with a captured statement."""
+
+    id: str
+    content: str
+    kind: str
+    origin: str
+    locked: bool
+    score: float  # BM25F, higher is better

@@ -1,11 +1,15 @@
 """``credo setup claude``: wire credo into Claude Code, and unwire it exactly.
 
-Two entries are written, in Claude Code's own formats:
+Two kinds of entries are written, in Claude Code's own formats:
 
-- the ``UserPromptSubmit`` hook, in ``settings.json``::
+- four hooks, in ``settings.json``, each ``<python> -S <site>/credo/hookstart.py hook <event>``::
 
       {"hooks": {"UserPromptSubmit": [{"hooks": [
-          {"type": "command", "command": "/py -S /site/credo/hookstart.py hook prompt"}]}]}}
+          {"type": "command", "command": "/py -S /site/credo/hookstart.py hook prompt",
+           "timeout": 10}]}],
+                 "SessionStart": [...hook session-start...],   (no matcher: every source)
+                 "Stop": [...hook stop...],
+                 "PreToolUse": [{"matcher": "Task|Agent", "hooks": [...hook subagent...]}]}}
 
   (``.claude/settings.json`` in the git work tree for ``--project``; ``~/.claude/settings.json``
   for ``--user``);
@@ -13,33 +17,60 @@ Two entries are written, in Claude Code's own formats:
   (``--project``) or in ``~/.claude.json`` (``--user``; where ``claude mcp add -s user``
   writes). ``CLAUDE_CONFIG_DIR`` moves both user files, as it does for Claude Code.
 
-Install is idempotent (a second run changes nothing); a file is backed up with a timestamp
-before it is first changed, written atomically, and never rewritten when it cannot be parsed.
-``--remove`` takes out only credo's hook and server, and drops the containers (``hooks``,
-``UserPromptSubmit``, a matcher group, ``mcpServers``, a file) only when credo's removal left
-them empty, so other hooks and servers stay as they were.
+Before anything is written the server is started and must answer ``tools/list``
+(``install.check_server``), and credo's package is byte-compiled (``install.compile_package``).
+Install is idempotent (a second run changes nothing; an older install is brought up to date
+in place); a file is backed up with a timestamp before it is first changed, written
+atomically, and never rewritten when it cannot be parsed. ``--remove`` takes out only
+credo's hooks and server, and drops the containers (``hooks``, an event's list, a matcher
+group, ``mcpServers``, a file) only when credo's removal left them empty, so other hooks and
+servers stay as they were.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import sys
-import tempfile
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from credo.config import git_root
-from credo.errors import InvalidInputError, StoreError
+from credo.errors import InvalidInputError
+from credo.surfaces.install import (
+    JSON,
+    SERVER_NAME,
+    Edit,
+    SetupReport,
+    apply,
+    credo_argv,
+    is_credo_server,
+    prepare,
+)
 
 Scope = Literal["project", "user"]
-HOOK_EVENT = "UserPromptSubmit"
-SERVER_NAME = "credo"
-HOOK_TIMEOUT_S = 10  # Claude Code kills a slower hook; credo's takes well under a second
+
+
+@dataclass(frozen=True)
+class Hook:
+    """One hook credo installs: Claude Code's event, its matcher, credo's ``hook`` command."""
+
+    event: str
+    name: str  # the word after ``hook``: what hookstart.py runs
+    matcher: str | None = None  # None: every occurrence (SessionStart: startup, resume, compact)
+    timeout: int = 10  # Claude Code kills a slower hook; credo's take well under a second
+
+
+HOOKS = (
+    Hook("UserPromptSubmit", "prompt"),
+    Hook("SessionStart", "session-start"),
+    Hook("Stop", "stop", timeout=30),  # reads the transcript, which can be long
+    Hook("PreToolUse", "subagent", matcher="Task|Agent"),  # the tools that start subagents
+)
+HOOK_EVENT = HOOKS[0].event
+HOOK_NAMES = frozenset(h.name for h in HOOKS)
+HOOK_TIMEOUT_S = HOOKS[0].timeout
 
 
 @dataclass(frozen=True)
@@ -50,29 +81,6 @@ class Targets:
     mcp: Path
 
 
-@dataclass
-class SetupReport:
-    """What install / remove did, file by file (``changes`` is human-readable)."""
-
-    scope: Scope
-    removed: bool
-    changes: list[str] = field(default_factory=list)
-    backups: list[Path] = field(default_factory=list)
-    files: list[Path] = field(default_factory=list)
-
-
-def credo_argv() -> list[str]:
-    """How Claude Code should start credo: the console script beside this interpreter (an
-    absolute path, so no PATH lookup or version-manager shim per prompt), else
-    ``python -m credo``."""
-    bindir = Path(sys.executable).parent
-    for name in ("credo", "credo.exe"):
-        script = bindir / name
-        if script.is_file():
-            return [str(script.absolute())]
-    return [str(Path(sys.executable).absolute()), "-m", "credo"]
-
-
 def hook_argv() -> list[str]:
     """The fast hook command: this interpreter without ``site`` running ``hookstart.py``
     (see there; ``site`` alone costs a third of the hook's time budget)."""
@@ -80,8 +88,8 @@ def hook_argv() -> list[str]:
     return [str(Path(sys.executable).absolute()), "-S", str(start)]
 
 
-def hook_command(argv: list[str] | None = None) -> str:
-    return shlex.join([*(argv or hook_argv()), "hook", "prompt"])
+def hook_command(argv: list[str] | None = None, name: str = "prompt") -> str:
+    return shlex.join([*(argv or hook_argv()), "hook", name])
 
 
 def server_entry(argv: list[str] | None = None) -> dict[str, Any]:
@@ -94,10 +102,14 @@ def claude_config_dir() -> Path:
     return Path(explicit).expanduser() if explicit else Path.home() / ".claude"
 
 
+def project_root(cwd: Path | None = None) -> Path:
+    here = (cwd or Path.cwd()).resolve()
+    return git_root(here) or here
+
+
 def targets(scope: Scope, cwd: Path | None = None) -> Targets:
     if scope == "project":
-        here = (cwd or Path.cwd()).resolve()
-        root = git_root(here) or here
+        root = project_root(cwd)
         return Targets(root / ".claude" / "settings.json", root / ".mcp.json")
     config = claude_config_dir()
     user_json = (
@@ -110,8 +122,9 @@ def targets(scope: Scope, cwd: Path | None = None) -> Targets:
 
 # -- recognising credo's own entries ---------------------------------------------------------
 def is_credo_hook(entry: object) -> bool:
-    """A hook entry credo wrote: a command ending in ``credo ... hook prompt`` (any install
-    path, so a reinstall from another environment replaces the old one)."""
+    """A hook entry credo wrote: a command ending in ``credo ... hook <event>`` for one of
+    credo's events (any install path, so a reinstall from another environment replaces the
+    old one)."""
     if not isinstance(entry, dict) or entry.get("type") != "command":
         return False
     command = entry.get("command")
@@ -121,156 +134,89 @@ def is_credo_hook(entry: object) -> bool:
         words = shlex.split(command)
     except ValueError:
         return False
-    return words[-2:] == ["hook", "prompt"] and any(
-        "credo" in Path(w).name or Path(w).parent.name == "credo" for w in words[:-2]
-    )
-
-
-def is_credo_server(entry: object) -> bool:
-    if not isinstance(entry, dict):
-        return False
-    words = [entry.get("command"), *(entry.get("args") or [])]
     return (
-        all(isinstance(w, str) for w in words)
-        and words[-1:] == ["mcp"]
-        and any("credo" in Path(str(w)).name for w in words[:-1])
+        len(words) > 2
+        and words[-2] == "hook"
+        and words[-1] in HOOK_NAMES
+        and any("credo" in Path(w).name or Path(w).parent.name == "credo" for w in words[:-2])
     )
-
-
-# -- JSON files ---------------------------------------------------------------------------------
-def read_json(path: Path) -> dict[str, Any] | None:
-    """The object in ``path`` (``None`` if the file does not exist)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    if not text.strip():
-        return {}
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise InvalidInputError(
-            f"{path} is not valid JSON ({exc}); fix it or move it away, then rerun"
-        ) from None
-    if not isinstance(data, dict):
-        raise InvalidInputError(f"{path} holds a JSON {type(data).__name__}, not an object")
-    return data
-
-
-def backup(path: Path) -> Path:
-    stamp = time.strftime("%Y%m%dT%H%M%S")
-    target = path.with_name(f"{path.name}.credo-backup-{stamp}")
-    counter = 1
-    while target.exists():
-        counter += 1
-        target = path.with_name(f"{path.name}.credo-backup-{stamp}-{counter}")
-    target.write_bytes(path.read_bytes())
-    return target
-
-
-def _default_mode() -> int:
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-def write_json(path: Path, data: dict[str, Any]) -> None:
-    """Write beside the target and rename, so Claude Code never reads half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    mode = path.stat().st_mode & 0o777 if path.exists() else _default_mode()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        os.chmod(tmp, mode)  # mkstemp makes 0600; keep the file's mode, or the usual one
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-Edit = Callable[[dict[str, Any]], list[str]]
-
-
-def apply(path: Path, edit: Edit, report: SetupReport) -> None:
-    """Run ``edit`` on the file's data; write (after a backup) only if something changed.
-    On ``--remove``, a file that held nothing but credo's entries is deleted."""
-    before = read_json(path)
-    data = json.loads(json.dumps(before)) if before is not None else {}
-    changes = edit(data)
-    if not changes:
-        return
-    report.changes += [f"{path}: {c}" for c in changes]
-    report.files.append(path)
-    if report.removed and not data:
-        # credo's entries were all the file held: nothing of the user's to back up.
-        path.unlink()
-        report.changes.append(f"{path}: removed (nothing else was in it)")
-        return
-    if before is not None and path.stat().st_size:
-        report.backups.append(backup(path))
-    write_json(path, data)
 
 
 # -- the edits ----------------------------------------------------------------------------------
-def add_hook(command: str) -> Edit:
+def _groups(hooks: dict[str, Any], event: str) -> list[Any]:
+    groups = hooks.get(event, [])
+    if not isinstance(groups, list):
+        raise InvalidInputError(f"'hooks.{event}' in Claude Code settings is not a list")
+    return groups
+
+
+def _take_out(hooks: dict[str, Any], event: str) -> list[str]:
+    """Remove credo's entries from one event's groups; drop what that leaves empty."""
+    groups = hooks.get(event)
+    if not isinstance(groups, list):
+        return []
+    changes: list[str] = []
+    kept_groups = []
+    for group in groups:
+        entries = group.get("hooks") if isinstance(group, dict) else None
+        if not isinstance(entries, list) or not any(is_credo_hook(e) for e in entries):
+            kept_groups.append(group)
+            continue
+        kept = [e for e in entries if not is_credo_hook(e)]
+        changes += [f"removed {event} hook `{e['command']}`" for e in entries if e not in kept]
+        if kept:
+            kept_groups.append({**group, "hooks": kept})
+    if changes:
+        if kept_groups:
+            hooks[event] = kept_groups
+        else:
+            del hooks[event]
+    return changes
+
+
+def add_hooks(argv: list[str] | None = None) -> Edit:
+    """Each of ``HOOKS`` exactly once, in its own group; credo entries that differ (another
+    environment's path, an older form, a stale timeout or matcher) are replaced."""
+
     def edit(data: dict[str, Any]) -> list[str]:
         hooks = data.setdefault("hooks", {})
         if not isinstance(hooks, dict):
             raise InvalidInputError("'hooks' in Claude Code settings is not an object")
-        groups = hooks.setdefault(HOOK_EVENT, [])
-        if not isinstance(groups, list):
-            raise InvalidInputError(f"'hooks.{HOOK_EVENT}' in Claude Code settings is not a list")
-        ours = [
-            entry
-            for group in groups
-            if isinstance(group, dict)
-            for entry in group.get("hooks") or []
-            if is_credo_hook(entry)
-        ]
-        if [e.get("command") for e in ours] == [command]:
-            return []
-        changes = remove_hook()(data) if ours else []
-        hooks = data.setdefault("hooks", {})
-        hooks.setdefault(HOOK_EVENT, []).append(
-            {"hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}]}
-        )
-        return [*changes, f"added {HOOK_EVENT} hook `{command}`"]
+        changes: list[str] = []
+        for hook in HOOKS:
+            entry: dict[str, Any] = {
+                "type": "command",
+                "command": hook_command(argv, hook.name),
+                "timeout": hook.timeout,
+            }
+            ours = [
+                (group.get("matcher"), e)
+                for group in _groups(hooks, hook.event)
+                if isinstance(group, dict)
+                for e in group.get("hooks") or []
+                if is_credo_hook(e)
+            ]
+            if ours == [(hook.matcher, entry)]:
+                continue
+            changes += _take_out(hooks, hook.event)
+            matcher = {} if hook.matcher is None else {"matcher": hook.matcher}
+            hooks.setdefault(hook.event, []).append({**matcher, "hooks": [entry]})
+            changes.append(f"added {hook.event} hook `{entry['command']}`")
+        return changes
 
     return edit
 
 
-def remove_hook() -> Edit:
+def remove_hooks() -> Edit:
+    """credo's entries under every event (not only its four: an entry a user moved counts)."""
+
     def edit(data: dict[str, Any]) -> list[str]:
         hooks = data.get("hooks")
-        groups = hooks.get(HOOK_EVENT) if isinstance(hooks, dict) else None
-        if not isinstance(groups, list):
+        if not isinstance(hooks, dict):
             return []
-        changes: list[str] = []
-        kept_groups = []
-        for group in groups:
-            entries = group.get("hooks") if isinstance(group, dict) else None
-            if not isinstance(entries, list) or not any(is_credo_hook(e) for e in entries):
-                kept_groups.append(group)
-                continue
-            kept = [e for e in entries if not is_credo_hook(e)]
-            changes += [
-                f"removed {HOOK_EVENT} hook `{e['command']}`" for e in entries if e not in kept
-            ]
-            if kept:
-                kept_groups.append({**group, "hooks": kept})
-        if not changes:
-            return []
-        assert isinstance(hooks, dict)
-        if kept_groups:
-            hooks[HOOK_EVENT] = kept_groups
-        else:
-            del hooks[HOOK_EVENT]
-            if not hooks:
-                del data["hooks"]
+        changes = [c for event in list(hooks) for c in _take_out(hooks, event)]
+        if changes and not hooks:
+            del data["hooks"]
         return changes
 
     return edit
@@ -311,14 +257,19 @@ def setup_claude(
     remove: bool = False,
     cwd: Path | None = None,
     argv: list[str] | None = None,
+    check: bool = True,
 ) -> SetupReport:
-    """Install (or with ``remove`` uninstall) credo's hook and MCP server for one scope."""
+    """Install (or with ``remove`` uninstall) credo's hooks and MCP server for one scope.
+
+    Install first checks that the server answers ``tools/list`` (unless ``check`` is false;
+    ``SetupError`` otherwise, with nothing written) and byte-compiles credo's package."""
     where = targets(scope, cwd)
-    report = SetupReport(scope=scope, removed=remove)
+    report = SetupReport(client="claude", scope=scope, removed=remove)
     if remove:
-        apply(where.settings, remove_hook(), report)
-        apply(where.mcp, remove_server(), report)
-    else:
-        apply(where.settings, add_hook(hook_command(argv)), report)
-        apply(where.mcp, add_server(server_entry(argv)), report)
+        apply([(where.settings, remove_hooks(), JSON), (where.mcp, remove_server(), JSON)], report)
+        return report
+    entry = server_entry(argv)
+    workdir = project_root(cwd) if scope == "project" else (cwd or Path.cwd())
+    prepare(report, [entry["command"], *entry["args"]], cwd=workdir, check=check)
+    apply([(where.settings, add_hooks(argv), JSON), (where.mcp, add_server(entry), JSON)], report)
     return report

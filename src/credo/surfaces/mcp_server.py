@@ -20,6 +20,7 @@ from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from credo import __version__
+from credo.agent import global_store
 from credo.edge_types import EdgeType
 from credo.errors import CredoError
 from credo.memory import Memory
@@ -59,6 +60,15 @@ def _write(*, idempotent: bool, destructive: bool = False) -> ToolAnnotations:
 READ_ONLY = ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
 )
+
+Scope = Annotated[
+    Literal["project", "global"],
+    Field(
+        description="'global': the user-global store, for the user's own rules in every "
+        "project (its locked beliefs join every project's searches); only when the user "
+        "asks for that.",
+    ),
+]
 
 BeliefId = Annotated[
     str, Field(min_length=1, max_length=200, description="A belief id, as search_memory shows it.")
@@ -137,6 +147,7 @@ def build_server(memory: Memory) -> MCPServer:
             ),
         ] = None,
         kind: Annotated[str, Field(description=f"One of: {', '.join(BELIEF_KINDS)}.")] = "factual",
+        scope: Scope = "project",
     ) -> dict[str, Any]:
         """Save a durable fact, preference, requirement or correction to memory.
 
@@ -144,20 +155,22 @@ def build_server(memory: Memory) -> MCPServer:
         existing belief instead of duplicating it. Use it for what the user states or what
         you verified, not for guesses.
         """
-        with _tool_errors():
-            belief_id = memory.remember(text, doc=doc, kind=kind, origin="agent_inferred")
-            belief = memory.get(belief_id)
-            anchors = memory.anchors(belief_id)
+        with _tool_errors(), _store(memory, scope) as target:
+            belief_id = target.remember(text, doc=doc, kind=kind, origin="agent_inferred")
+            belief = target.get(belief_id)
+            anchors = target.anchors(belief_id)
         return {"belief": to_jsonable(belief), "anchors": to_jsonable(anchors)}
 
     @server.tool(title="Lock a belief", annotations=_write(idempotent=True))
-    async def lock_belief(id: BeliefId) -> dict[str, Any]:
+    async def lock_belief(id: BeliefId, scope: Scope = "project") -> dict[str, Any]:
         """Mark a belief as user-confirmed ground truth: it is then always recalled first.
 
-        Only lock what the user confirmed as a rule. Returns the updated belief.
+        Only lock what the user confirmed as a rule. Returns the updated belief. A belief
+        of the user-global store (remembered with scope 'global') is locked with scope
+        'global': every project then recalls it, marked global.
         """
-        with _tool_errors():
-            belief = memory.lock(id)
+        with _tool_errors(), _store(memory, scope, create=False) as target:
+            belief = target.lock(id)
         return {"belief": to_jsonable(belief)}
 
     @server.tool(title="Relate two beliefs", annotations=_write(idempotent=False))
@@ -247,10 +260,12 @@ def build_server(memory: Memory) -> MCPServer:
     ) -> dict[str, Any]:
         """Forget a wrong or obsolete belief: by default it is hidden from recall but kept for
         audit (remembering the same text revives it); hard=True erases it. Prefer
-        relate_beliefs(new, old, "SUPERSEDES") when a newer belief replaces it."""
+        relate_beliefs(new, old, "SUPERSEDES") when a newer belief replaces it. An id this
+        project's store does not hold is forgotten in the user-global store (`store` says
+        which)."""
         with _tool_errors():
-            memory.forget(id, hard=hard)
-        return {"id": id, "forgotten": True, "hard": hard}
+            where = global_store.forget(memory, id, hard=hard)
+        return {"id": id, "forgotten": True, "hard": hard, "store": where}
 
     @server.tool(title="Give feedback on a belief", annotations=_write(idempotent=False))
     async def give_feedback(
@@ -267,6 +282,16 @@ def build_server(memory: Memory) -> MCPServer:
         return {"belief": to_jsonable(belief)}
 
     return server
+
+
+@contextlib.contextmanager
+def _store(memory: Memory, scope: str, *, create: bool = True) -> Iterator[Memory]:
+    """The project's store, or the user-global one opened for this call."""
+    if scope != "global":
+        yield memory
+        return
+    with global_store.open_global(create=create, source="mcp") as other:
+        yield other
 
 
 def serve(db: str | None = None) -> None:

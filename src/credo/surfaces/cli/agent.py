@@ -1,5 +1,5 @@
 """The agent-facing commands, loaded lazily by ``credo.surfaces.cli.commands`` (``LAZY_COMMANDS``):
-``credo mcp``, ``credo hook prompt`` and ``credo setup claude``.
+``credo mcp``, ``credo hook prompt`` and ``credo setup claude|codex|cursor``.
 
 Each imports its real module only when it runs: ``credo hook prompt`` must not pay for the
 MCP SDK, and ``credo mcp`` must not pay for setup.
@@ -7,9 +7,16 @@ MCP SDK, and ``credo mcp`` must not pay for setup.
 
 from __future__ import annotations
 
+import shlex
+import sys
+from typing import TYPE_CHECKING
+
 import click
 
 from credo.surfaces.cli.commands import selected_db as _db
+
+if TYPE_CHECKING:
+    from credo.surfaces.install import SetupReport
 
 
 @click.command()
@@ -18,9 +25,10 @@ def mcp(ctx: click.Context) -> None:
     """Serve the store to an agent over MCP on stdio (stdout is the protocol)."""
     try:
         from credo.surfaces import mcp_server
-    except ImportError as exc:
+    except ImportError as exc:  # a core dependency, so only a broken environment gets here
+        python = shlex.quote(sys.executable)
         raise click.ClickException(
-            f"the MCP SDK is not installed ({exc}); run: pip install 'credo[mcp]'"
+            f"the MCP SDK does not import ({exc}); fix: {python} -m pip install 'mcp>=2,<3'"
         ) from None
     mcp_server.serve(_db(ctx))
 
@@ -67,7 +75,29 @@ def subagent(ctx: click.Context) -> None:
 
 @click.group()
 def setup() -> None:
-    """Wire credo into an agent."""
+    """Wire credo into an agent (Claude Code, Codex CLI, Cursor)."""
+
+
+def _show(report: SetupReport, client: str, as_json: bool) -> None:
+    from credo.surfaces.render import json_text
+
+    if as_json:
+        click.echo(json_text(report))
+        return
+    if report.checked:
+        click.echo(f"checked: MCP server {report.checked}")
+    for note in report.notes:
+        click.echo(note)
+    if not report.changes:
+        click.echo(
+            f"nothing to {'remove' if report.removed else 'change'}: {client} ({report.scope}) "
+            f"is {'not set up' if report.removed else 'already set up'} for credo"
+        )
+        return
+    for line in report.changes:
+        click.echo(line)
+    for path in report.backups:
+        click.echo(f"backup: {path}")
 
 
 @setup.command()
@@ -85,28 +115,21 @@ def setup() -> None:
     help="Every project: ~/.claude/settings.json and ~/.claude.json.",
 )
 @click.option("--remove", is_flag=True, help="Take out exactly what setup added.")
+@click.option(
+    "--skip-check", is_flag=True, help="Do not start the MCP server first (offline or CI)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def claude(scope: str, remove: bool, as_json: bool) -> None:
-    """Install the UserPromptSubmit hook and the MCP server into Claude Code (idempotent,
-    with a timestamped backup of every file it changes)."""
+def claude(scope: str, remove: bool, skip_check: bool, as_json: bool) -> None:
+    """Install the hooks (UserPromptSubmit, SessionStart, Stop, PreToolUse on Task|Agent) and
+    the MCP server into Claude Code. The server must answer tools/list first; idempotent,
+    with a timestamped backup of every file it changes."""
     from credo.surfaces.claude_setup import setup_claude
-    from credo.surfaces.render import json_text
 
-    report = setup_claude("user" if scope == "user" else "project", remove=remove)
-    if as_json:
-        click.echo(json_text(report))
-        return
-    if not report.changes:
-        click.echo(
-            f"nothing to {'remove' if remove else 'change'}: Claude Code ({report.scope}) is "
-            f"{'not set up' if remove else 'already set up'} for credo"
-        )
-        return
-    for line in report.changes:
-        click.echo(line)
-    for path in report.backups:
-        click.echo(f"backup: {path}")
-    if not remove and report.scope == "project":
+    report = setup_claude(
+        "user" if scope == "user" else "project", remove=remove, check=not skip_check
+    )
+    _show(report, "Claude Code", as_json)
+    if not as_json and report.changes and not remove and report.scope == "project":
         from credo.config import resolve_db_path
 
         store = resolve_db_path(None)
@@ -115,3 +138,41 @@ def claude(scope: str, remove: bool, as_json: bool) -> None:
                 f"no store yet at {store}: `credo init` creates it, "
                 "`credo ingest docs/` or `credo remember ...` fills it"
             )
+
+
+@setup.command()
+@click.option("--remove", is_flag=True, help="Take out exactly what setup added.")
+@click.option(
+    "--skip-check", is_flag=True, help="Do not start the MCP server first (offline or CI)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def codex(remove: bool, skip_check: bool, as_json: bool) -> None:
+    """Register the MCP server with Codex CLI: [mcp_servers.credo] in $CODEX_HOME/config.toml
+    (default ~/.codex/config.toml), keeping the file's comments and other tables."""
+    from credo.surfaces.client_setup import setup_codex
+
+    _show(setup_codex(remove=remove, check=not skip_check), "Codex", as_json)
+
+
+@setup.command()
+@click.option(
+    "--project",
+    "scope",
+    flag_value="project",
+    default=True,
+    help="This git work tree: .cursor/mcp.json (default).",
+)
+@click.option("--user", "scope", flag_value="user", help="Every project: ~/.cursor/mcp.json.")
+@click.option("--remove", is_flag=True, help="Take out exactly what setup added.")
+@click.option(
+    "--skip-check", is_flag=True, help="Do not start the MCP server first (offline or CI)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def cursor(scope: str, remove: bool, skip_check: bool, as_json: bool) -> None:
+    """Register the MCP server with Cursor (mcpServers.credo in .cursor/mcp.json)."""
+    from credo.surfaces.client_setup import setup_cursor
+
+    report = setup_cursor(
+        "user" if scope == "user" else "project", remove=remove, check=not skip_check
+    )
+    _show(report, "Cursor", as_json)

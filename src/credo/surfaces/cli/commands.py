@@ -28,6 +28,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "dedup": "credo.surfaces.cli.dedup:dedup",
     "demo": "credo.surfaces.cli.demo:demo",
     "backup": "credo.surfaces.cli.ops:backup",
+    "captured": "credo.surfaces.cli.capture:captured",
     "conflicts": "credo.surfaces.cli.truth:conflicts",
     "history": "credo.surfaces.cli.truth:history",
     "resolve": "credo.surfaces.cli.truth:resolve",
@@ -99,6 +100,24 @@ def open_memory(ctx: click.Context) -> Memory:
     return obj["memory"]
 
 
+def open_store(ctx: click.Context, use_global: bool, *, create: bool = True) -> Memory:
+    """The project's store, or with ``--global`` the user-global one (created by a write
+    that adds to it, never by one that needs a belief there already)."""
+    if not use_global:
+        return open_memory(ctx)
+    from credo.agent.global_store import open_global
+
+    obj = ctx.find_root().ensure_object(dict)
+    if "global" not in obj:
+        obj["global"] = open_global(create=create, source="cli")
+        ctx.call_on_close(obj["global"].close)
+    return obj["global"]
+
+
+def global_option(help: str) -> Callable[[F], F]:
+    return click.option("--global", "use_global", is_flag=True, help=help)
+
+
 def emit(as_json: bool, data: Any, text: str | Callable[[], str]) -> None:
     if as_json:
         from credo.surfaces.render import json_text
@@ -148,6 +167,7 @@ def init(ctx: click.Context, as_json: bool) -> None:
 @click.option("--origin", default="user_stated", show_default=True)
 @click.option("--session", help="Group the belief under a session name.")
 @click.option("--id", "belief_id", help="Use this id instead of the content-hash id.")
+@global_option("Store it in the user-global store; with --lock, every project gets it.")
 @json_option
 @click.pass_context
 def remember(
@@ -159,10 +179,11 @@ def remember(
     origin: str,
     session: str | None,
     belief_id: str | None,
+    use_global: bool,
     as_json: bool,
 ) -> None:
     """Store TEXT as a belief and print its id (the same text again corroborates it)."""
-    memory = open_memory(ctx)
+    memory = open_store(ctx, use_global)
     new_id = memory.remember(
         text, doc=doc, kind=kind, origin=origin, session=session, lock=lock, id=belief_id
     )
@@ -170,23 +191,41 @@ def remember(
 
 
 @cli.command()
-@click.argument("belief_id")
+@click.argument("belief_id", required=False)
+@click.option("--captured", is_flag=True, help="Lock every captured belief not locked yet.")
+@click.option("--session", help="With --captured: only those captured in this session.")
+@global_option("Lock it in the user-global store: every project's searches include it.")
 @json_option
 @click.pass_context
-def lock(ctx: click.Context, belief_id: str, as_json: bool) -> None:
-    """Lock a belief (always included first in retrieval)."""
-    belief = open_memory(ctx).lock(belief_id)
-    emit(as_json, belief, f"locked {belief.id}")
+def lock(
+    ctx: click.Context,
+    belief_id: str | None,
+    captured: bool,
+    session: str | None,
+    use_global: bool,
+    as_json: bool,
+) -> None:
+    """Lock a belief (always included first in retrieval), or with --captured every belief
+    captured from the user's words (`credo captured` lists them)."""
+    if captured and belief_id is None and not use_global:
+        from credo.surfaces.cli.capture import lock_captured
+
+        return lock_captured(ctx, session, as_json)
+    if captured or belief_id is None or session is not None:
+        raise click.UsageError("give either a belief ID or --captured [--session ID]")
+    belief = open_store(ctx, use_global, create=False).lock(belief_id)
+    emit(as_json, belief, f"locked {belief.id}" + (" (global)" if use_global else ""))
 
 
 @cli.command()
 @click.argument("belief_id")
+@global_option("Unlock it in the user-global store.")
 @json_option
 @click.pass_context
-def unlock(ctx: click.Context, belief_id: str, as_json: bool) -> None:
+def unlock(ctx: click.Context, belief_id: str, use_global: bool, as_json: bool) -> None:
     """Unlock a belief."""
-    belief = open_memory(ctx).unlock(belief_id)
-    emit(as_json, belief, f"unlocked {belief.id}")
+    belief = open_store(ctx, use_global, create=False).unlock(belief_id)
+    emit(as_json, belief, f"unlocked {belief.id}" + (" (global)" if use_global else ""))
 
 
 @cli.command()
@@ -219,15 +258,23 @@ def relate(
 @cli.command()
 @click.argument("belief_id")
 @click.option("--hard", is_flag=True, help="Remove it for good: text, edges, anchors, log text.")
+@global_option("Forget it in the user-global store (by default: there when not in the project).")
 @json_option
 @click.pass_context
-def forget(ctx: click.Context, belief_id: str, hard: bool, as_json: bool) -> None:
-    """Forget a belief (soft by default: kept for audit, never retrieved)."""
-    open_memory(ctx).forget(belief_id, hard=hard)
+def forget(ctx: click.Context, belief_id: str, hard: bool, use_global: bool, as_json: bool) -> None:
+    """Forget a belief (soft by default: kept for audit, never retrieved). An id the
+    project's store does not hold is looked up in the user-global store."""
+    if use_global:
+        open_store(ctx, True, create=False).forget(belief_id, hard=hard)
+        where = "global"
+    else:
+        from credo.agent.global_store import forget as forget_anywhere
+
+        where = forget_anywhere(open_memory(ctx), belief_id, hard=hard)
     emit(
         as_json,
-        {"id": belief_id, "hard": hard},
-        f"forgot {belief_id}" + (" (hard)" if hard else ""),
+        {"id": belief_id, "hard": hard, "store": where},
+        f"forgot {belief_id} ({where} store{', hard' if hard else ''})",
     )
 
 

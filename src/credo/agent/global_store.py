@@ -1,0 +1,134 @@
+"""The user-global store: one credo store per user (``global.db`` in the per-user data folder)
+for personal rules such as "never force-push". Its LOCKS join every project's locks in
+retrieval, after the project's own, marked ``global`` (docs/AGENT.md § The global store).
+
+- Where: env ``CREDO_GLOBAL_DB`` (a path; ``off``, ``0`` or ``none`` turns the store off),
+  else ``config.user_data_dir() / "global.db"``.
+- Reads are cheap and never write: no file, no open; otherwise one read-only connection per
+  ``Memory`` that re-reads the locks only when the file changed (``store.locks``). Reading
+  never creates or migrates the file; ``open_global`` (the write commands) does.
+- Only locked global beliefs join; its other beliefs stay in the global store. A rule
+  locked in a project too (same id or same text) is shown once, as the project's.
+"""
+
+from __future__ import annotations
+
+import os
+import weakref
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from credo.config import user_data_dir
+from credo.errors import InvalidInputError, NotFoundError, StoreError
+from credo.store.locks import LockReader
+
+if TYPE_CHECKING:
+    from credo.memory import Memory
+    from credo.types import Belief
+
+ENV = "CREDO_GLOBAL_DB"
+FILE = "global.db"
+SCOPE = "global"  # RetrievedBelief.scope of its locks; "" is the project's own
+_OFF = {"off", "0", "none", "false", "no"}
+
+
+def global_path() -> Path | None:
+    """The global store's file, or ``None`` when ``CREDO_GLOBAL_DB`` turns it off."""
+    raw = os.environ.get(ENV, "").strip()
+    if raw.lower() in _OFF:
+        return None
+    return Path(raw).expanduser() if raw else user_data_dir() / FILE
+
+
+def open_global(*, create: bool = True, source: str = "api") -> Memory:
+    """The global store as a ``Memory``, for writes (``remember``, ``lock``, ``forget``).
+    Opening it creates the file (``create``) and migrates it, as any store open does.
+
+    Raises:
+        InvalidInputError: the store is off (``CREDO_GLOBAL_DB=off``).
+        NotFoundError: ``create=False`` and there is no global store yet.
+    """
+    path = global_path()
+    if path is None:
+        raise InvalidInputError(
+            f"the global store is off ({ENV}={os.environ.get(ENV, '')!r}); "
+            f"unset {ENV} or set it to a file path"
+        )
+    if not create and not path.is_file():
+        raise NotFoundError(f"no global store at {path}; `credo remember --global TEXT` creates it")
+    from credo.memory import Memory  # a peer module: imported when a write needs it
+
+    return Memory(path, root=path.parent, source=source)
+
+
+class _Cached:
+    __slots__ = ("path", "reader")
+
+    def __init__(self, path: Path, reader: LockReader | None) -> None:
+        self.path = path
+        self.reader = reader  # None: this Memory's own store is the global file
+
+
+# One reader per Memory, dropped with it (or by ``release`` when it closes).
+_READERS: weakref.WeakKeyDictionary[Memory, _Cached] = weakref.WeakKeyDictionary()
+
+
+def global_locks(memory: Memory) -> tuple[Belief, ...]:
+    """The global store's current locks, in placement order (created_at, id); ``()`` when
+    the store is off or missing, or when ``memory`` is the global store itself (its locks
+    are its own). The pipeline dedupes them against the project's (``pipeline.Options``).
+
+    Raises:
+        StoreError: the file exists but cannot be read (the message names the way out).
+    """
+    path = global_path()
+    cached = _READERS.get(memory)
+    if path is None:
+        release(memory)
+        return ()
+    if cached is None or cached.path != path:
+        release(memory)
+        reader = None if _same_file(memory.path, path) else LockReader(path)
+        cached = _READERS[memory] = _Cached(path, reader)
+    if cached.reader is None:
+        return ()
+    try:
+        return cached.reader.locks()
+    except StoreError as exc:
+        raise StoreError(f"global store: {exc}; fix or move the file, or set {ENV}=off") from exc
+
+
+def release(memory: Memory) -> None:
+    """Close ``memory``'s read-only connection to the global store, if it has one."""
+    cached = _READERS.pop(memory, None)
+    if cached is not None and cached.reader is not None:
+        cached.reader.close()
+
+
+def forget(memory: Memory, belief_id: str, *, hard: bool = False) -> str:
+    """Forget ``belief_id`` where it is: in ``memory``'s store, else (when the id is not
+    there) in the global store. Returns where it was forgotten: ``"project"`` or
+    ``"global"``. An id in neither raises the project's ``NotFoundError``."""
+    try:
+        memory.forget(belief_id, hard=hard)
+        return "project"
+    except NotFoundError:
+        path = global_path()
+        if path is None or not path.is_file() or _same_file(memory.path, path):
+            raise
+        with open_global(create=False, source=memory.source) as other:
+            if other.store.get_belief(belief_id) is None:
+                raise
+            other.forget(belief_id, hard=hard)
+    return SCOPE
+
+
+def _same_file(store: Path, path: Path) -> bool:
+    if str(store) == ":memory:":
+        return False
+    try:
+        return store.resolve() == path.resolve() or (
+            path.exists() and store.exists() and os.path.samefile(store, path)
+        )
+    except OSError:
+        return False

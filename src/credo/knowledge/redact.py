@@ -1,0 +1,71 @@
+"""Secret redaction: captured text is always passed through ``redact`` before it is stored
+(issue #16: secrets are never stored). By pattern, stdlib ``re`` only.
+
+Covered: PEM private key blocks; provider keys (OpenAI ``sk-``, Anthropic ``sk-ant-``,
+GitHub ``ghp_``/``gho_``/``ghu_``/``ghs_``/``ghr_``/``github_pat_``, AWS ``AKIA``/``ASIA``,
+Slack ``xox[abprs]-``, Google ``AIza``); JWTs; ``Bearer`` tokens; passwords in URLs
+(``scheme://user:pass@host`` keeps the user and the host); and generic assignments whose key
+names a secret (``api_key=...``, ``token: ...``, ``password=...``), which keep the key.
+
+Each secret becomes ``[redacted]``. The marker matches no pattern, and ``redact`` repeats
+until nothing changes (a replacement can expose a shorter match), so it is idempotent:
+``redact(redact(x)) == redact(x)``. Over-redacting a value that only looks like a secret is
+the accepted cost; leaking one is not.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["MARKER", "redact"]
+
+MARKER = "[redacted]"
+_MAX_PASSES = 4  # each pass only shrinks secrets into markers; two passes settle in practice
+
+_PEM = re.compile(
+    r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+    r"(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,-]*)"
+)
+_TOKENS = re.compile(
+    r"""(?<![\w-])(?:
+        sk-ant-[A-Za-z0-9_-]{16,}
+        |sk-(?:proj-|live-|test-|svcacct-)?[A-Za-z0-9_-]{20,}
+        |gh[pousr]_[A-Za-z0-9]{20,}
+        |github_pat_[A-Za-z0-9_]{20,}
+        |(?:AKIA|ASIA)[0-9A-Z]{16}
+        |xox[abprs]-[A-Za-z0-9-]{10,}
+        |AIza[0-9A-Za-z_-]{30,}
+        |eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}
+    )""",
+    re.VERBOSE,
+)
+_BEARER = re.compile(r"(\bBearer\s+)(?!\[redacted\])[A-Za-z0-9._~+/=-]{12,}", re.IGNORECASE)
+_URL_PASSWORD = re.compile(
+    r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@\[\]]*:)(?!\[redacted\]@)[^\s@/]+(@)"
+)
+_ASSIGNMENT = re.compile(
+    r"""((?:\b|_)(?:api[_-]?key|apikey|access[_-]?key|secret[_-]?key|secret|client[_-]?secret|
+        (?:access|auth|refresh|bearer|api|session|github|gh|slack|npm|pypi)?[_-]?token|
+        password|passwd|pwd|passphrase|private[_-]?key|auth|credentials?)
+        ["']?\s*[:=]\s*["']?)
+        (?!\[redacted\])([^\s"',;}<>]{6,})""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def _once(text: str) -> str:
+    text = _PEM.sub(MARKER, text)
+    text = _TOKENS.sub(MARKER, text)
+    text = _BEARER.sub(lambda m: m.group(1) + MARKER, text)
+    text = _URL_PASSWORD.sub(lambda m: m.group(1) + MARKER + m.group(2), text)
+    return _ASSIGNMENT.sub(lambda m: m.group(1) + MARKER, text)
+
+
+def redact(text: str) -> str:
+    """``text`` with every secret the patterns know replaced by ``[redacted]``."""
+    for _ in range(_MAX_PASSES):
+        redacted = _once(text)
+        if redacted == text:
+            return text
+        text = redacted
+    return text

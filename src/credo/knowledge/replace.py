@@ -1,0 +1,233 @@
+"""What a captured statement replaces: the deterministic, precision-first rule that decides
+whether a statement the user made SUPERSEDES a stored belief, only CONTRADICTS it, or
+leaves it alone (docs/agent-capture.md; SYSTEM.md § Beliefs change).
+
+Words. A text's *topic terms* are its word tokens, lower-cased, lightly stemmed
+(``_stem``), without the keyword index's stopwords and without the words that carry a
+statement's force rather than its subject (``FORCE_WORDS``, as written or stemmed:
+always, never, use, prefer, actually, repository...): "No, we never use npm in this
+repository. Always use pnpm for installing packages." is about {npm, pnpm, install,
+package}. Two texts *share* the topic terms in both. A text *mentions* a term (one of a
+statement's ``negated`` or ``asserted`` terms, possibly several words) when the term's
+stemmed tokens occur in it, in order and side by side.
+
+The rule, over the candidates (live, current beliefs that are not document passages and
+hold at least two of the statement's search terms in the keyword index, the newest 30 per
+statement: ``Store.capture_candidates``):
+1. A candidate is a *clear match* when it shares at least ``MIN_SHARED_CLEAR`` (2) topic
+   terms with the statement, mentions one of its ``negated`` terms and none of its
+   ``asserted`` terms: it says what the statement rules out, and not what it prescribes.
+2. Exactly one clear match: the statement SUPERSEDES it, unless it is locked (the user's
+   word; a capture never retires it): then CONTRADICTS, and the lock outranks in
+   retrieval. Any kind of statement (correction, preference, rule).
+3. Several clear matches: the statement cannot say which it replaces: CONTRADICTS each.
+4. No clear match, and the statement is a correction: each candidate sharing at least
+   ``MIN_SHARED_UNCLEAR`` (3) topic terms that mentions none of the statement's
+   ``asserted`` terms (one that does agrees with it) is CONTRADICTED: the user corrected
+   something about the same subject, the store cannot tell what. Preferences and rules
+   without a clear match touch nothing.
+At most ``MAX_CONTRADICTS`` (3) CONTRADICTS edges per statement, the candidates sharing
+most terms first, then by keyword score, then by id.
+
+A prompt's statements (``judge_prompt``). Each is judged alone first. When none of them
+relates to anything, the prompt is judged as one statement (its texts joined, its negated
+and asserted terms pooled, a correction if any is one), because a user's correction often
+spans sentences the classifier splits ("No, we never use npm here. Always use pnpm for
+installing packages.": the first sentence alone has one topic term). That verdict goes to
+the statement whose own ``negated`` terms the replaced belief mentions (a correction
+first), else to the first correction, else to the first statement. Everything is a
+function of the statements and the candidates: same input, same verdicts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from credo.store.fts import STOPWORDS
+
+MIN_SHARED_CLEAR = 2
+MIN_SHARED_UNCLEAR = 3
+MAX_CONTRADICTS = 3
+
+# Words that say how strongly or in what scope something holds, not what it is about:
+# counted as topic they would join every rule to every other ("always use ..." in "this
+# repository"). Compared after stemming.
+FORCE_WORDS = frozenset(
+    """
+    always never ever use uses used using prefer prefers preferred rather please instead
+    actually wrong right correct incorrect no yes must should shall need needs sure from
+    now forward going anymore any more longer repository repo project codebase team we us
+    our let lets
+    """.split()
+)
+_NOT_TOPIC = STOPWORDS | FORCE_WORDS
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+class Statement(Protocol):
+    """What the rule reads of a captured statement (credo.knowledge.capture.Statement)."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def negated(self) -> tuple[str, ...]: ...
+    @property
+    def asserted(self) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A stored belief the statement may replace (``score``: its keyword score)."""
+
+    id: str
+    content: str
+    locked: bool = False
+    score: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Pooled:
+    """A prompt's statements judged as one (``judge_prompt``)."""
+
+    text: str
+    kind: str
+    negated: tuple[str, ...]
+    asserted: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    supersedes: str | None = None  # the one belief the statement replaces
+    contradicts: tuple[str, ...] = ()  # beliefs it disagrees with, without replacing them
+    rule: str = "none"  # which step decided: clear, locked, several, unclear, none
+
+
+def _stem(word: str) -> str:
+    """A light, deterministic suffix strip (both sides of every comparison go through it,
+    so a miss loses a shared term, never invents one)."""
+    if len(word) > 5 and word.endswith("ing"):
+        return word[:-3]
+    if len(word) > 4 and word.endswith("ed"):
+        return word[:-2]
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def words(text: str) -> list[str]:
+    """The stemmed, lower-cased word tokens of ``text``, in order."""
+    return [_stem(w.lower()) for w in _WORD.findall(text)]
+
+
+def topic_terms(text: str) -> frozenset[str]:
+    """The stemmed words ``text`` is about (see the module docstring)."""
+    found: set[str] = set()
+    for word in _WORD.findall(text.lower()):
+        stem = _stem(word)
+        if len(stem) > 1 and not {word, stem} & _NOT_TOPIC:
+            found.add(stem)
+    return frozenset(found)
+
+
+def search_terms(statement: Statement) -> list[str]:
+    """The words to look candidates up by in the keyword index: the statement's own words
+    (the index stems them itself) whose stem is a topic term, in first-seen order."""
+    topic = topic_terms(statement.text)
+    seen: dict[str, None] = {}
+    for word in _WORD.findall(statement.text):
+        if _stem(word.lower()) in topic:
+            seen.setdefault(word.lower(), None)
+    return list(seen)
+
+
+def mentions(tokens: Sequence[str], term: str) -> bool:
+    """Whether the stemmed ``tokens`` hold ``term``'s tokens side by side, in order."""
+    needle = words(term)
+    if not needle:
+        return False
+    width = len(needle)
+    first = needle[0]
+    return any(
+        tokens[i] == first and list(tokens[i : i + width]) == needle
+        for i in range(len(tokens) - width + 1)
+    )
+
+
+def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
+    """The verdict of the rule (module docstring) on ``statement`` and ``candidates``."""
+    topic = topic_terms(statement.text)
+    if len(topic) < MIN_SHARED_CLEAR:
+        return Verdict()
+    clear: list[tuple[int, Candidate]] = []
+    unclear: list[tuple[int, Candidate]] = []
+    for candidate in candidates:
+        shared = len(topic & topic_terms(candidate.content))
+        if shared < MIN_SHARED_CLEAR:
+            continue
+        tokens = words(candidate.content)
+        if any(mentions(tokens, term) for term in statement.asserted):
+            continue  # it says what the statement prescribes: it agrees
+        if any(mentions(tokens, term) for term in statement.negated):
+            clear.append((shared, candidate))
+        elif shared >= MIN_SHARED_UNCLEAR:
+            unclear.append((shared, candidate))
+    if len(clear) == 1:
+        only = clear[0][1]
+        if only.locked:
+            return Verdict(contradicts=(only.id,), rule="locked")
+        return Verdict(supersedes=only.id, rule="clear")
+    if clear:
+        return Verdict(contradicts=_best(clear), rule="several")
+    if statement.kind == "correction" and unclear:
+        return Verdict(contradicts=_best(unclear), rule="unclear")
+    return Verdict()
+
+
+def judge_prompt(statements: Sequence[Statement], candidates: Iterable[Candidate]) -> list[Verdict]:
+    """One verdict per statement of one prompt (module docstring, "A prompt's statements").
+    A candidate superseded by one statement is no candidate for the next."""
+    pool = list(candidates)
+    verdicts: list[Verdict] = []
+    retired: set[str] = set()
+    for statement in statements:
+        verdict = judge(statement, (c for c in pool if c.id not in retired))
+        if verdict.supersedes is not None:
+            retired.add(verdict.supersedes)
+        verdicts.append(verdict)
+    if len(statements) < 2 or any(v != Verdict() for v in verdicts):
+        return verdicts
+    pooled = _Pooled(
+        " ".join(s.text for s in statements),
+        "correction" if any(s.kind == "correction" for s in statements) else statements[0].kind,
+        tuple(dict.fromkeys(t for s in statements for t in s.negated)),
+        tuple(dict.fromkeys(t for s in statements for t in s.asserted)),
+    )
+    verdict = judge(pooled, pool)
+    if verdict == Verdict():
+        return verdicts
+    verdicts[_lead(statements, pool, verdict)] = verdict
+    return verdicts
+
+
+def _lead(statements: Sequence[Statement], pool: list[Candidate], verdict: Verdict) -> int:
+    """Which statement of a prompt carries a pooled verdict."""
+    order = sorted(range(len(statements)), key=lambda i: (statements[i].kind != "correction", i))
+    target = verdict.supersedes or verdict.contradicts[0]
+    tokens = words(next(c.content for c in pool if c.id == target))
+    for i in order:
+        if any(mentions(tokens, term) for term in statements[i].negated):
+            return i
+    return order[0]
+
+
+def _best(found: list[tuple[int, Candidate]]) -> tuple[str, ...]:
+    ranked = sorted(found, key=lambda pair: (-pair[0], -pair[1].score, pair[1].id))
+    return tuple(candidate.id for _, candidate in ranked[:MAX_CONTRADICTS])

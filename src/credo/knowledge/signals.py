@@ -1,0 +1,345 @@
+"""The regex vocabulary of capture (``credo.knowledge.capture``): signal classes that say a
+sentence states something durable, guards that veto it, and the line shapes of pasted code
+and logs. Kept apart from the algorithm so the word lists can grow without hiding it.
+
+Every pattern is compiled once at import: the UserPromptSubmit hook runs the classifier on
+every prompt and its budget is a few milliseconds.
+
+Signal classes are independent on purpose (no word feeds two classes), because a sentence
+counts only when two of them fire:
+
+- ``directive``: the sentence tells the agent what to do (an imperative verb first, "don't",
+  "make sure to", "remember that", "you should", "must", "needs to").
+- ``durable``: it is meant to last ("always", "never", "from now on", "going forward",
+  "every time", "by default", "as a general rule", "stop adding").
+- ``preference``: the speaker's taste ("I prefer", "I'd rather", "we like", "I want").
+- ``contrast``: it names an alternative it rules out ("X over Y", "instead of", "rather than",
+  "X, not Y", "no longer").
+- ``scope``: it is about the project, not this turn ("in this repo", "in our codebase",
+  "for this team", "across the project").
+- ``assertion``: it states how things are done here ("we use", "our CI runs", "the staging DB
+  is on port 5433").
+- ``correction``: it corrects the agent ("No,", "Actually", "that's wrong", "I told you").
+- ``generic`` (weak): "everywhere", "anything", "when you ...,": backs a preference or an
+  assertion, never a bare directive ("fix it everywhere" is one task).
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+
+# Imperative verbs a rule starts with. A one-off task starts with them too, which is why a
+# directive alone never counts.
+_VERBS = (
+    "use|prefer|keep|put|write|run|avoid|add|name|call|store|place|format|indent|wrap|"
+    "commit|push|merge|rebase|squash|sign|tag|branch|deploy|release|pin|lock|install|"
+    "import|export|test|lint|check|document|comment|log|raise|throw|return|handle|validate|"
+    "sort|stick|follow|default|target|build|compile|cache|mock|stub|prefix|suffix|end|start|"
+    "begin|open|close|include|exclude|ignore|skip|leave|limit|stay|make|let|treat|send|ask|"
+    "tell|reply|respond|answer|explain|mention|show|print|touch|edit|change|modify|update|"
+    "upgrade|bump|remove|delete|drop|rename|move|split|reuse|rely|depend|go|bail|fail|"
+    "prefix|type|annotate|declare|define|structure|order|group|separate|generate|regenerate|"
+    "create|open|review|squash|amend|force|switch|migrate|route|expose|hardcode|hard-code|"
+    "inline|extract|refactor|write|read|assume|guess|invent|add|stop|quit|print|emit|"
+    "capitalize|lowercase|uppercase|spell|say|talk|use|pass|catch|wrap|await|block|set"
+)
+
+DIRECTIVE = re.compile(
+    rf"""^(?:please\s+|pls\s+|and\s+|also\s+|so\s+|just\s+)?
+        (?:(?:always|never|only|also)\s+)?
+        (?:(?:{_VERBS})\b)"""
+    r"""|^(?:please\s+)?(?:don'?t|do\s+not|dont|never|stop)\b"""
+    r"""|\b(?:make\s+sure|be\s+sure|ensure|remember\s+to|remember\s+that|keep\s+in\s+mind|"""
+    r"""note\s+that\s+we|you\s+(?:should|must|need\s+to|have\s+to)|"""
+    r"""we\s+(?:should|must|need\s+to|have\s+to)|(?:should|must)\s+(?:always|never|be|not|use|go)|"""
+    r"""must\s+not|mustn'?t|shouldn'?t\s+(?:ever|be)|is\s+not\s+allowed|are\s+not\s+allowed|"""
+    r"""is\s+forbidden|are\s+forbidden|is\s+required|are\s+required|"""
+    r"""must(?!\s+(?:have|be\s+(?:wrong|broken|missing|a\s+bug)))|has\s+to|needs?\s+to|shall|"""
+    r"""you\s+(?:don'?t|do\s+not|never)\s+(?!need|have|know|get|understand|seem|want|"""
+    r"""see|remember|care|mind|worry|bother)\w+)\b""",
+    _I | re.VERBOSE,
+)
+
+DURABLE = re.compile(
+    r"""\b(?:always|never|from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on|
+        in\s+(?:the\s+)?future|every\s+(?:single\s+)?time|each\s+time|whenever|at\s+all\s+times|
+        by\s+default|as\s+a\s+rule|in\s+general|without\s+exception|ever\s+again|don'?t\s+ever|
+        do\s+not\s+ever|not\s+ever|
+        for\s+(?:all|every)\s+(?:future\s+)?\w+|
+        (?:every|all|any)\s+(?:(?:new|future|single|public|private|other|our)\s+)?(?:commits?|prs?|
+        pull\s+requests?|changes?|files?|modules?|functions?|methods?|class(?:es)?|helpers?|tests?|
+        releases?|deploys?|deployments?|migrations?|endpoints?|components?|scripts?|time|code|
+        packages?|dependenc(?:y|ies)|queries|query|apis?|services?|handlers?|routes?|tables?|
+        errors?|exceptions?|branches|branch|messages?|logs?|strings?|variables?)|
+        anymore|any\s+more|no\s+longer|forever|ever|(?:as\s+a\s+)?(?:general|hard|house|standing)\s+rule|
+        (?:\bit|hate|like|love|dislike|mind|annoys\s+me)\s+when(?:ever)?\s+(?:you|we|people|the\s+agent)|
+        stop\s+(?:using|adding|putting|writing|creating|doing|making|calling|importing|
+        committing|pushing|generating|suggesting|leaving|including|renaming|mocking|changing|
+        removing|deleting|touching|ignoring|skipping|wrapping|reformatting|inventing))\b""",
+    _I | re.VERBOSE,
+)
+
+PREFERENCE = re.compile(
+    r"""\b(?:i|we)\s+(?:really\s+|much\s+|strongly\s+|generally\s+|usually\s+)?
+        (?:prefer|like|love|want|favou?r|hate|dislike|don'?t\s+like|do\s+not\s+like)\b
+        |\b(?:i'?d|i\s+would|we'?d|we\s+would)\s+(?:much\s+)?(?:rather|prefer|like)\b
+        |\bmy\s+preference\b|\bour\s+preference\b|\bpreferred\b|\bis\s+preferable\b
+        |\bi'?m\s+not\s+a\s+fan\s+of\b|\bi'?m\s+a\s+fan\s+of\b""",
+    _I | re.VERBOSE,
+)
+
+CONTRAST = re.compile(
+    r"""\binstead\s+of\b|\brather\s+than\b|\bin\s+place\s+of\b|\bno\s+longer\b
+        |\brather\s+(?!than)[^.?!;]{1,80}?\bthan\b
+        |\bprefer\w*\s+[\w.`-]+(?:\s+[\w.`-]+)?\s+to\s+(?!(?:be|do|have|use|keep|see|get|make|go)\b)
+        |\b[\w.@/+#-]+\s+over\s+(?!the\s+(?:network|wire|top|past|weekend|years?|phone)\b)
+           [\w.@/+#`-]+
+        |(?<!\bno)(?<!\byes)(?<!\bok)[\w.`)'"/*-]\s*(?:,|—|–|-|;)?\s+(?:and\s+)?not\s+
+           (?!a\b|an\b|the\s+\w+\s+(?:one|way)\b|(?:that|this|it|there|here|now|yet|really|quite|
+           sure|exactly|so|too|just|only|even|always|necessarily|at\s+all|much|many|bad|
+           good|great|bad|working|done|what|how|why|when|where|who|to|be|being|been|in|on)\b)
+           [\w.`'"@/+#-]
+        |\bnot\s+[\w.`@/+#-]+(?:\s+[\w.`@/+#-]+)?\s*,?\s+but\s+""",
+    _I | re.VERBOSE,
+)
+
+SCOPE = re.compile(
+    r"""\b(?:in|for|across|throughout|within)\s+(?:this|our|the\s+whole|the\s+entire|all\s+(?:of\s+)?our|
+        the)\s+(?:whole\s+|entire\s+)?(?:repo|repos|repository|repositories|project|projects|
+        codebase|code\s*base|monorepo|team|company|org|organisation|organization|workspace|
+        package|packages|app|service|services|stack)\b
+        |\b(?:here|in\s+here)\s+we\b|\bwe\s+(?:[\w'-]+\s+){0,3}?(?:here|in\s+this\s+team)\b
+        |\bour\s+(?:team|convention|conventions|style|standard|standards|policy|codebase|repo)\b
+        |\bhouse\s+style\b|\bteam\s+(?:convention|rule|policy|standard)\b""",
+    _I | re.VERBOSE,
+)
+
+ASSERTION = re.compile(
+    r"""\bwe(?:'re|\s+are)?\s+(?:always\s+|only\s+|never\s+|now\s+|still\s+)?
+        (?:use|using|run|deploy|target|ship|host|pin|build|write|name|keep|store|follow|release|
+        publish|merge|branch|tag|version|log|format|lint|test|vendor|squash|rebase|
+        standardi[sz]ed\s+on|moved\s+to|switched\s+to|migrated\s+to|on)\b
+        |\bwe\s+(?:don'?t|do\s+not|never|no\s+longer)\s+(?:use|run|deploy|support|allow|write|commit|push)\b
+        |\bour\s+[\w-]+(?:\s+[\w-]+)?\s+(?:uses|runs|lives|goes|should|must)\b
+        |\b(?:the|our)\s+(?:[\w-]+\s+){0,2}?(?:port|db|database|branch|table|column|schema|
+        format|date\s+format|base\s+url|api|key|field|enum|id|package\s+manager|node\s+version|python\s+version|
+        registry|host|hostname|url|endpoint|bucket|region|timezone|linter|formatter|
+        test\s+runner|runtime|convention|naming\s+convention|style\s+guide|line\s+length|
+        indent(?:ation)?|license|version|queue|cluster|namespace|tag|prefix)s?\s+
+        (?:is|are|lives|runs|should\s+be|must\s+be|has\s+to\s+be|needs\s+to\s+be)\b
+        |\b(?:is|are|runs|lives)\s+(?:on|at)\s+port\b
+        |\b[\w-]+s\s+(?:go|live|belong)\s+(?:in|under|into|inside)\b""",
+    _I | re.VERBOSE,
+)
+
+# Leading markers that correct the agent: the sentence (or the prompt) opens with them.
+CORRECTION_LEAD = re.compile(
+    r"""^(?:no|nope|nah|wrong|incorrect|not\s+quite|not\s+really|actually|wait|hold\s+on|
+        uh+|um+|hmm+|err?)\b(?!\s+(?:problem|worries|idea|clue|rush|need|way|doubt|matter|
+        one|longer|more|sweat|thanks)\b)
+        |^(?:that'?s|that\s+is|this\s+is|it'?s|its|you'?re|you\s+are)\s+(?:(?:the\s+)?wrong|incorrect|
+        not\s+right|not\s+correct|not\s+how|not\s+what|outdated|out\s+of\s+date|
+        not\s+(?:our|the)\s+(?:style|convention|way|pattern|setup))\b
+        |^(?:actual+y|acutally|hm+\s*,?\s*no)\b
+        |^you'?(?:re|\s+are)\s+(?:mixing|confusing)\b|^you'?(?:ve|\s+have)\s+got\s+(?:it|this|that)\s+
+        (?:backwards|wrong|the\s+wrong\s+way)""",
+    _I | re.VERBOSE,
+)
+
+CORRECTION_ANY = re.compile(
+    r"""\b(?:that'?s|that\s+is|this\s+is|you'?re|you\s+are|you\s+were|you\s+got\s+it)\s+
+        (?:wrong|incorrect|not\s+right|not\s+correct|mistaken)\b
+        |\bi\s+(?:already\s+)?(?:said|told\s+you|asked\s+you|mentioned)\b
+        |\bas\s+i\s+(?:said|mentioned)\b|\bhow\s+many\s+times\b
+        |\bwe'?ve\s+(?:talked|been)\s+(?:about|over|through)\s+this\b|^correction\b
+        |\byou\s+(?:keep|kept)\s+(?:using|doing|adding|writing|putting|forgetting)\b
+        |\bnot\s+[\w.`@/+#-]+(?:\s+[\w.`@/+#-]+)?\s*,?\s+but\s+
+        |\bwe\s+(?:use|run|deploy|target)\s+[\w.`@/+#-]+(?:\s+[\w.`@/+#-]+)?\s*(?:,|—|–|-|;)?\s*not\b
+        |\b(?:it'?s|it\s+is|that'?s|the\s+\w+\s+is|is)\s+[\w.`@/+#-]+\s*(?:,|—|–|;)\s*not\s+[\w.`@/+#-]""",
+    _I | re.VERBOSE,
+)
+
+# A sentence that is only a correcting interjection ("No.", "Nope!", "That's wrong.") lends its
+# correction to the sentence after it.
+BARE_CORRECTION = re.compile(
+    r"""^\W*(?:no+(?:[\s,!.]+no+)*|nope|nah|wrong|incorrect|not\s+quite|wrong\s+\w+(?:\s+\w+)?|
+        (?:that'?s|this\s+is|it'?s)\s+not\s+(?:how|what)\s+(?:we|i)\b[^.!?]{0,60}|
+        (?:that'?s|that\s+is|this\s+is|you'?re|you\s+are|it'?s)\s+(?:wrong|incorrect|not\s+right|
+        not\s+correct|not\s+it))\W*$""",
+    _I | re.VERBOSE,
+)
+
+GENERIC = re.compile(
+    r"\b(?:everywhere|anywhere|everything|anything|any\s+time|anytime|in\s+all\s+cases|"
+    r"across\s+the\s+board|all\s+over|whatever\s+the)\b"
+    r"|^(?:when|whenever|each\s+time|any\s+time)\s+(?:you|we)\b[^,?]{1,80},",
+    _I,
+)
+
+# After a correction marker, a plain statement of the right fact counts as an assertion.
+RESTATEMENT = re.compile(
+    r"""(?:^|[:—–]\s*)(?:(?:the|our|all|every)\b[^.?!;]{1,60}?\b(?:is|are|lives?|goes|go|runs?|uses?|
+        should\s+be|must\s+be|has\s+to\s+be)\s+
+        (?!(?:fine|ok|okay|good|great|bad|wrong|broken|right|correct|it|that|this|not|
+        failing|working|done|there|here|still|already|just|too|so|very)\b)[\w`"'/.:-]
+        |(?:it'?s|its|it\s+is|they'?re|they\s+are)\s+
+        (?!(?:fine|ok|okay|good|great|bad|wrong|broken|right|correct|not|failing|working|done|
+        there|here|still|already|just|too|so|very|the\s+other|that|this|a|an|only|probably|
+        maybe|because|about|like|more|less|better|worse)\b)[\w`"'/.:-])""",
+    _I | re.VERBOSE,
+)
+
+# A durable word inside a relative clause describes the thing to build ("add a check that
+# always validates"), and after "ensure the ..." a property of the code, not a habit of the
+# agent. A person as the clause's subject ("remember that we always") keeps it a rule.
+ARTIFACT_CLAUSE = re.compile(
+    r"""(?:\b(?:that|which)\s+
+        (?!(?:we|you|i|they|nobody|no\s+one|in|on|at|for|to|of|as|and|or|is|was|the|a|an)\b)
+        |\b(?:so\s+that|so|where)\s+(?!(?:we|you|i|they|nobody|no\s+one)\b)
+        |\b(?:ensure|make\s+sure|check)\s+(?:that\s+)?(?:the|it|this|its)\s+)
+        (?:[\w'`./-]+\s+){0,5}$""",
+    _I | re.VERBOSE,
+)
+
+# A rule with no content of its own ("Never do that again"): nothing to store.
+CONTENT_FREE = re.compile(
+    r"""^(?:please\s+)?(?:don'?t|do\s+not|never|stop)\s+(?:ever\s+)?(?:do(?:ing)?|say(?:ing)?|
+        try(?:ing)?)\s+(?:this|that|it|so)\b""",
+    _I | re.VERBOSE,
+)
+
+# --- guards -----------------------------------------------------------------------------
+
+QUESTION_LEAD = re.compile(
+    r"""^(?:what|why|how|where|which|who|whose|whom|can|could|would|should|shall|will|
+        when\s+(?:is|are|was|were|do|does|did|will|would|should|can|could)|
+        is|are|am|was|were|do(?!\s+not)|does|did|have|has|had|may|might|isn'?t|aren'?t|don'?t\s+you|
+        doesn'?t|didn'?t|won'?t|wouldn'?t|shouldn'?t|couldn'?t|any\s+idea|anyone|any\s+reason|
+        is\s+there|are\s+there|i\s+wonder|wondering|not\s+sure\s+(?:if|whether)|
+        do\s+you\s+know|quick\s+question|explain|describe|summari[sz]e|walk\s+me\s+through|
+        show\s+me\s+(?:how|why|what)|help\s+me\s+understand|tell\s+me\s+(?:how|why|what))\b""",
+    _I | re.VERBOSE,
+)
+
+HYPOTHETICAL = re.compile(
+    r"""^(?:if|what\s+if|suppose|supposing|imagine|assuming|say\s+we|let'?s\s+say|in\s+case|
+        unless|maybe|perhaps|possibly|probably|ideally|
+        i\s+(?:think|guess|suppose|feel|believe)\s+(?:we|you|it)\s+(?:could|might|may)|
+        in\s+theory|hypothetically|theoretically)\b
+        |\b(?:should\s+we|shall\s+we|could\s+we|would\s+we|can\s+we|do\s+we|might\s+we|
+        would\s+it|could\s+it|might\s+be|may\s+be\s+(?:worth|better|good)|we\s+(?:could|might)|
+        you\s+(?:could|might)|is\s+it\s+(?:better|worth|ok|okay)|whether\s+(?:to|we)|
+        or\s+not|wonder\s+(?:if|whether)|not\s+sure\s+(?:if|whether|why|how|what)|
+        thinking\s+(?:about|of)|considering|consider\s+(?:using|switching|moving)|
+        would\s+(?:be|make)|was\s+thinking|were\s+thinking|i\s+don'?t\s+know|no\s+idea|
+        someone\s+said|they\s+said|he\s+said|she\s+said|people\s+say|the\s+docs\s+say|
+        (?:says|said)\s*:|according\s+to)\b""",
+    _I | re.VERBOSE,
+)
+
+# Markers of an instruction for this turn only.
+ONE_OFF = re.compile(
+    r"""\bthat\s+(?:pr|pull\s+request|commit|branch|file|function|method|class|one|time|line|
+        snippet|diff|patch|hunk|change|error|test\s+file|query|script|page)\b
+        |\bthis\s+(?:pr|pull\s+request|mr|merge\s+request|commit|branch|ticket|issue|
+        bug|task|change|diff|patch|file|function|method|class|test|line|snippet|error|one|time|
+        session|turn|run|build|case|step|query|script|page|component|hunk|section|paragraph|
+        endpoint|migration|module|install|experiment|feature|fix|version|release|refactor|
+        spike|prototype|demo|ticket|story|sprint|example|repl|notebook|cell)\b(?!\s+(?:of\s+(?:the\s+)?(?:repo|project|codebase)))
+        |\b(?:for\s+now|right\s+now|just\s+now|for\s+the\s+moment|at\s+the\s+moment|for\s+today|
+        today|tonight|tomorrow|next\s+(?:week|month|sprint)|this\s+week|this\s+morning|this\s+afternoon|just\s+(?:this\s+)?once|
+        for\s+once|yet|temporarily|temporary|for\s+a\s+bit|for\s+a\s+while|until\s+\w+|
+        next\s+(?:step|thing)|first\s+thing|then\s+(?:run|push|commit)|
+        above|below|the\s+following|line\s+\d+|lines\s+\d+|
+        the\s+\w+\s+one|ASAP|quickly|real\s+quick|for\s+the\s+demo|before\s+the\s+(?:demo|release|deadline))\b
+        |\b(?:refactor|fix|change|rewrite|update|rename|move|convert|redo|revert)\s+(?:this|that|it)\b
+        |\byou(?:'re|\s+are)\s+(?:adding|writing|creating|building|working\s+on|about\s+to)\b
+        |\byou\s+just\s+(?:wrote|added|made|created|changed|built)\b
+        |\b(?:in|on|to|from)\s+[\w/.-]+\.(?:py|js|ts|tsx|jsx|go|rs|rb|java|kt|c|h|cpp|md|json|yaml|
+        yml|toml|sql|sh|css|html)\b""",
+    _I | re.VERBOSE,
+)
+
+# Reports about the code or the world, not rules for the agent ("the build always fails").
+REPORT = re.compile(
+    r"""\b(?:keeps?\s+(?:failing|crashing|breaking|timing\s+out)|always\s+(?:fails|failing|
+        crashes|crashing|breaks|breaking|times\s+out|timing\s+out|returns|throws|hangs|seems|
+        forgets|gets|happens|shows|was|were|had|did)|never\s+(?:works|worked|passes|passed|
+        finishes|finished|returns|returned|seems|was|were|had|did|got|loads|ran|runs|
+        happens|understood|knew|mind)|
+        (?:i|we)\s+(?:always|never)\s+(?:forget|forgot|remember|knew|know|understood|
+        understand|get|got|figured|see|saw|had|have|was|were|did|thought)|
+        don'?t\s+(?:worry|bother|mind)|never\s*mind|nevermind|no\s+worries|thank|thanks|
+        fails?|failing|failed|broke|broken|crash(?:es|ed|ing)?|errors?\s+out|flaky|
+        (?:takes?|taking|took)\s+forever|
+        doesn'?t\s+work|isn'?t\s+working|here'?s\s+the\s+(?:error|log|trace|output|stack))\b""",
+    _I | re.VERBOSE,
+)
+
+# --- code, logs and quotes ---------------------------------------------------------------
+
+# A line that introduces a pasted document: "# CONTRIBUTING.md (excerpt)", "from the README:".
+DOC_HEADER = re.compile(
+    r"""^\s*(?:\#{1,6}\s+|>\s*)?(?:(?:from|in|here'?s|this\s+is)\s+)?(?:(?:the|our|my)\s+)?
+        (?:[\w./-]+\.(?:md|rst|txt|adoc)|readme|contributing|changelog|style\s*guide|wiki)\b
+        [^\n]{0,40}?(?:\(?excerpt\)?|\(?snippet\)?|says|:)\s*$""",
+    _I | re.VERBOSE,
+)
+FENCE = re.compile(r"^\s*(?:```|~~~)")
+HASH_COMMENT = re.compile(r"^\s*#(?!#)")
+INDENTED_CODE = re.compile(r"^(?: {4,}|\t)(?![-*+]\s|\d+[.)]\s)")
+LOG_LINE = re.compile(
+    r"""^\s*(?:\$\s|>>>\s|\.\.\.\s|%\s|\#!|PS\s+[A-Z]:|[A-Za-z]:\\|>\s|
+        Traceback\b|File\s+"|at\s+[\w.$<>]+\s*\(|Caused\s+by:|\w*(?:Error|Exception|Warning)\b:?|
+        (?:error|warning|warn|info|debug|trace|fatal|panic|note|hint)(?:\[\w+\])?:|
+        npm\s+(?:ERR|WARN)|E\s{2,}|FAILED\b|PASSED\b|ERROR\b|WARN\b|INFO\b|DEBUG\b|
+        \[[\w\s:.-]+\]|\d{4}-\d\d-\d\d[T\s]\d\d:|\d\d:\d\d:\d\d|\#\d+\s+\d|@@\s|
+        [+-](?=[^\s+-])|diff\s+--git|index\s+[0-9a-f]{6,}|
+        (?:FROM|RUN|COPY|ADD|WORKDIR|CMD|ENTRYPOINT|ENV|ARG|EXPOSE|USER|LABEL|VOLUME)\s+\S|
+        (?:def|class|import|function|const|let|var|return|public|private|protected|fn|func|
+        package|struct|impl|\#include|\#define|SELECT|INSERT|UPDATE|DELETE|CREATE)\b(?!\s+(?:of|is|a)\b)|
+        from\s+[\w.]+\s+import\b|//\s|--\s|[{}\[\]()<>/]\s*$|<[a-zA-Z/])""",
+    re.VERBOSE,
+)
+CODE_TAIL = re.compile(r"(?:[;{}]|\)\s*:|=>|->)\s*$")
+INLINE_QUOTED = re.compile(r"\"[^\"\n]{3,}\"|“[^”\n]{3,}”|'[^'\n]{8,}'(?!\w)")
+INLINE_CODE = re.compile(r"`([^`\n]+)`")
+
+BULLET = re.compile(r"^\s*(?:[-*+•]\s+|\d+[.)]\s+|#{1,6}\s+|\[[ xX]\]\s+)")
+ABBREV = re.compile(
+    r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|fig|no|mr|mrs|ms|dr|st|jr|sr)\.|(?<!')\b[A-Za-z]\.)$",
+    _I,
+)
+SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s+)")
+
+# --- terms for supersession --------------------------------------------------------------
+
+TERM = r"(`[^`\n]{1,40}`|[\w@/+#][\w.@/+#:-]*)"
+NEGATED_TERM = re.compile(
+    rf"""\b(?:never|don'?t|do\s+not|dont|stop|avoid|no\s+longer|not|instead\s+of|
+        rather\s+than|in\s+place\s+of|over|without|ban|drop|remove)
+        (?:\s+(?:ever|again|use|using|run|running|add|adding|call|calling|install|installing|
+        import|importing|write|writing|touch|touching|commit|committing|put|putting|pick|
+        choose|the|a|an|any|on|to|with|be|via|in|into))*\s+{TERM}""",
+    _I | re.VERBOSE,
+)
+ASSERTED_TERM = re.compile(
+    rf"""\b(?:use|using|prefer|with|switch\s+to|switched\s+to|moved\s+to|migrate\s+to|
+        migrated\s+to|stick\s+(?:to|with)|go\s+with|is\s+on\s+port|on\s+port|is|are|be|
+        standardi[sz]ed\s+on)
+        (?:\s+(?:the|a|an|only|always))*\s+{TERM}""",
+    _I | re.VERBOSE,
+)
+LEADING_ALT = re.compile(
+    rf"{TERM}\s+(?:over|instead\s+of|rather\s+than|in\s+place\s+of)\b|{TERM}\s*(?:,|—|–|;)\s*not\b",
+    _I,
+)
+STOP_TERMS = frozenset(
+    """a an the this that these those it its it's we our you your i me my to of in on at by for
+    with and or but not no be is are was were do does did use using always never ever just
+    only also any all some very really please here there then so than as from into onto
+    one ones thing things way stuff them they he she his her us if when while again more
+    anymore longer instead rather""".split()
+)

@@ -1,0 +1,389 @@
+"""The capture classifier (credo.knowledge.capture): clear statements are captured with the
+right kind and terms, hard negatives are not, and the invariants hold on arbitrary text."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from credo.knowledge.capture import (
+    ACK_MAX_WORDS,
+    SCAN_CHARS,
+    Statement,
+    extract_statements,
+    is_acknowledgement,
+)
+from credo.knowledge.redact import redact
+
+POSITIVES = [
+    # (prompt, kind, text of the first statement)
+    (
+        "No, we never use npm in this repository. Always use pnpm for installing packages.",
+        "correction",
+        "No, we never use npm in this repository.",
+    ),
+    (
+        "I prefer tabs over spaces in Go files",
+        "preference",
+        "I prefer tabs over spaces in Go files",
+    ),
+    (
+        "From now on, run the linter before every commit",
+        "rule",
+        "From now on, run the linter before every commit",
+    ),
+    (
+        "Actually the staging DB is on port 5433, not 5432",
+        "correction",
+        "Actually the staging DB is on port 5433, not 5432",
+    ),
+    (
+        "Always use pnpm here. Now add left-pad to the web package.",
+        "rule",
+        "Always use pnpm here.",
+    ),
+    (
+        "Nope. We deploy with helm, not kubectl apply.",
+        "correction",
+        "Nope. We deploy with helm, not kubectl apply.",
+    ),
+    (
+        "going forward, make sure to add type hints to new functions",
+        "rule",
+        "going forward, make sure to add type hints to new functions",
+    ),
+    (
+        "I'd rather you used pathlib instead of os.path.",
+        "preference",
+        "I'd rather you used pathlib instead of os.path.",
+    ),
+    ("Never commit generated protobuf code.", "rule", "Never commit generated protobuf code."),
+    ("- don't ever force push to main\n- thanks", "rule", "don't ever force push to main"),
+    ("In this repo we use ruff, not black.", "correction", "In this repo we use ruff, not black."),
+    (
+        "Please stop adding docstrings to every private helper.",
+        "rule",
+        "Please stop adding docstrings to every private helper.",
+    ),
+]
+
+NEGATIVES = [
+    "fix the failing test in auth.py",
+    "use pnpm to add left-pad",
+    "the build is failing again",
+    "I don't know why npm fails here",
+    "should we always use pnpm?",
+    "Do you prefer tabs or spaces for this?",
+    "it's always failing on CI, why?",
+    "never mind, I found it",
+    "don't worry about the lint warnings for now",
+    "I always forget how the release script works, explain it",
+    "remember to bump the version in this PR",
+    "If we moved to pnpm, would the lockfile change much?",
+    "Maybe we should always pin versions. Thoughts?",
+    "For now, use the mock client instead of the real one.",
+    "Just this once, skip the pre-commit hooks.",
+    "The tests never pass on my laptop in this repo.",
+    'The README says "always use npm ci in CI", is that still true?',
+    "```\n# Always use pnpm\nnever_use = True\n```",
+    'Traceback (most recent call last):\n  File "x.py", line 3\nValueError: never use this',
+    "$ npm install\nnpm ERR! never gonna give you up\nnpm ERR! always",
+    "> Never use var, always use let\n\nwhat does this comment mean",
+    "yes",
+    "ok thanks, go on",
+    "No, not that one, the other file.",
+    "No, use the second approach.",
+    "Use pnpm instead of npm for this install.",
+    "Refactor this to use composition over inheritance.",
+    "Add a check that always validates the input.",
+    "Create a script that runs the linter on every commit.",
+    "Make it so the button is always visible.",
+    "Never do that again.",
+    "Stop running the tests, they take forever.",
+    "Our tests are flaky in this repo.",
+    "We're using Postgres 15 in this project and the migration fails, here's the error:",
+    "Explain why we prefer composition over inheritance.",
+    "We like to move fast here, so just merge it.",
+    "FROM python:3.12-slim\n# always pin versions\nRUN pip install uv",
+]
+
+
+@pytest.mark.parametrize(("prompt", "kind", "text"), POSITIVES)
+def test_positive(prompt: str, kind: str, text: str) -> None:
+    statements = extract_statements(prompt)
+    assert statements, prompt
+    assert statements[0].kind == kind
+    assert statements[0].text == text
+    assert statements[0].origin == ("user_corrected" if kind == "correction" else "user_stated")
+
+
+@pytest.mark.parametrize("prompt", NEGATIVES)
+def test_negative(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "We don't use ORMs here, raw SQL only.",
+        "I'd like you to always show me the diff before committing.",
+        "In this project, tests go in tests/, not next to the code.",
+        "I hate when you add trailing summaries, keep answers short.",
+        "Remember that the API returns cents, not dollars.",
+        "When you write shell scripts for me, I like `set -euo pipefail` at the top.",
+    ],
+)
+def test_more_positive_phrasings(prompt: str) -> None:
+    assert [s.text for s in extract_statements(prompt)] == [prompt]
+
+
+def test_mixed_prompt_keeps_only_the_rule() -> None:
+    prompt = "Add a retry to the fetch call in api.ts. Always use pnpm in this repo. Thanks!"
+    assert [s.text for s in extract_statements(prompt)] == ["Always use pnpm in this repo."]
+
+
+def test_terms_for_supersession() -> None:
+    (npm, pnpm) = extract_statements(
+        "No, we never use npm in this repository. Always use pnpm for installing packages."
+    )
+    assert npm.negated == ("npm",) and "npm" not in npm.asserted
+    assert "pnpm" in pnpm.asserted
+    (port,) = extract_statements("Actually the staging DB is on port 5433, not 5432")
+    assert port.negated == ("5432",) and port.asserted == ("5433",)
+    (tabs,) = extract_statements("I prefer tabs over spaces in Go files")
+    assert tabs.negated == ("spaces",) and tabs.asserted == ("tabs",)
+    assert tabs.signals == ("contrast", "preference", "preference_frame")
+
+
+def test_statement_is_redacted() -> None:
+    prompt = "From now on always use the key sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAA for tests."
+    (statement,) = extract_statements(prompt)
+    assert "sk-ant" not in statement.text and "[redacted]" in statement.text
+
+
+def test_code_fence_content_is_ignored_but_prose_around_it_is_not() -> None:
+    prompt = (
+        "Here is the config:\n```toml\n# always use tabs\n```\n"
+        "From now on, always use spaces in TOML files."
+    )
+    assert [s.text for s in extract_statements(prompt)] == [
+        "From now on, always use spaces in TOML files."
+    ]
+
+
+def test_soft_wrapped_sentence_is_one_statement() -> None:
+    prompt = "Going forward, please always run the type checker\nbefore you push anything."
+    (statement,) = extract_statements(prompt)
+    assert statement.text == prompt
+
+
+def test_long_prompt_is_scanned_only_in_its_head() -> None:
+    tail = "Never use npm in this repo, always pnpm."
+    assert extract_statements(tail)
+    assert extract_statements("word " * (SCAN_CHARS // 5) + "\n" + tail) == []
+
+
+def test_deterministic() -> None:
+    prompt = POSITIVES[0][0] + "\n" + POSITIVES[3][0]
+    assert extract_statements(prompt) == extract_statements(prompt)
+
+
+def test_fast_enough_for_the_hook() -> None:
+    prompt = (
+        "Can you look at the login flow? It throws on empty passwords.\n"
+        "No, we never use npm in this repository. Always use pnpm for installing packages.\n"
+        "Also the tests in tests/auth are slow, see if you can speed them up."
+    )
+    extract_statements(prompt)
+    start = time.perf_counter()
+    for _ in range(200):
+        extract_statements(prompt)
+    assert (time.perf_counter() - start) / 200 < 0.002  # well under 1 ms when not under load
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "yes",
+        "y",
+        "ok",
+        "okay thanks",
+        "continue",
+        "go on",
+        "sounds good",
+        "lgtm",
+        "do it",
+        "proceed",
+        "👍",
+        "next",
+        "Yes please!",
+        "ok, go ahead",
+        "keep going",
+    ],
+)
+def test_acknowledgement(prompt: str) -> None:
+    assert is_acknowledgement(prompt)
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "",
+        "yes?",
+        "ok, now fix the login bug",
+        "continue with step 3",
+        "no",
+        "run it",
+        "why?",
+        "sounds good but use pnpm",
+        "yes 2",
+        "do it in auth.py",
+    ],
+)
+def test_not_acknowledgement(prompt: str) -> None:
+    assert not is_acknowledgement(prompt)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=400))
+def test_never_raises_and_statements_come_from_the_redacted_prompt(text: str) -> None:
+    redacted = redact(text)
+    for statement in extract_statements(text):
+        assert isinstance(statement, Statement)
+        assert statement.text and statement.text in redacted
+        assert statement.kind in {"correction", "preference", "rule"}
+
+
+WORDS = st.sampled_from(
+    "always never use pnpm npm no actually we in this repo prefer over not , . ? ! \n - "
+    "from now on please stop make sure to the tests I'd rather instead of port 5433 `x` "
+    "``` > $ if should".split(" ")
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(WORDS, max_size=40).map(" ".join))
+def test_signal_words_never_break_the_invariants(text: str) -> None:
+    redacted = redact(text)
+    first = extract_statements(text)
+    assert first == extract_statements(text)
+    for statement in first:
+        assert statement.text in redacted
+        assert set(statement.signals) >= {"correction"} or statement.kind != "correction"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60))
+def test_acknowledgement_never_has_a_question_or_many_words(text: str) -> None:
+    if "?" in text or len(text.split()) > ACK_MAX_WORDS:
+        assert not is_acknowledgement(text)
+
+
+# --- frames: constructions that count on their own (credo.knowledge.frames) -------------------
+
+FRAME_POSITIVES = [
+    # (prompt, kind, the frame or class that carries it)
+    ("I prefer dataclasses to plain dicts for config objects.", "preference", "preference_frame"),
+    ("i really like early returns in validation code", "preference", "preference_frame"),
+    ("I don't like wildcard imports in library modules.", "preference", "preference_frame"),
+    ("I'd rather you never reformat files you didn't otherwise change.", "preference", None),
+    ("My preference is for explicit re-exports in __init__ files.", "preference", None),
+    ("I'm picky about this: one assertion per test where it reads well.", "preference", None),
+    ("Every migration needs a down step.", "rule", "law"),
+    ("All money amounts are integers in cents.", "rule", "law"),
+    ("Any new queue must have a dead-letter queue.", "rule", "law"),
+    ("We don't vendor dependencies.", "rule", "negated_habit"),
+    ("We never hand-edit the generated client.", "rule", "negated_habit"),
+    ("Going forward: the worker image is built from the shared base.", "rule", "future_frame"),
+    ("Remember that the search index lags the database by a minute.", "rule", "memo"),
+    ("Feature toggles are never read directly from env vars.", "rule", "habitual"),
+    ("Service names follow the team-purpose pattern.", "rule", "habitual"),
+]
+
+
+@pytest.mark.parametrize(("prompt", "kind", "signal"), FRAME_POSITIVES)
+def test_frame_positive(prompt: str, kind: str, signal: str | None) -> None:
+    (statement,) = extract_statements(prompt)
+    assert statement.kind == kind
+    if signal:
+        assert signal in statement.signals
+
+
+FRAME_NEGATIVES = [
+    # praise, banter, choices among this turn's options, the speaker's own habits
+    "I like the new sidebar a lot.",
+    "I love how tidy the diff turned out.",
+    "I prefer the second option.",
+    "I prefer your first version, honestly.",
+    "I like to read the diff before lunch.",
+    "I hate YAML anchors so much lol",
+    "I hate when the laptop fan spins up like that.",
+    "I'd rather not talk about the outage.",
+    # quantified or plural subjects reporting state, not a law
+    "All tests are green now.",
+    "No one has reviewed my PR.",
+    "Every deploy has been slow this week.",
+    "Each of the workers is idle.",
+    "Every time I open the notebook the kernel dies.",
+    "Customers are still seeing the old prices.",
+    # we + negation that reports, not prohibits
+    "We don't know which service sends the duplicate events.",
+    "We never agreed on a branching model.",
+    "We don't have a staging cluster.",
+    # future framing of the speaker's own plans or predictions
+    "From now on I'll be out on Fridays.",
+    "Going forward it'll be easier to test this.",
+    # someone else's rule, a plan for some day, a fact about tomorrow
+    "My manager says we should always pair on migrations.",
+    "we should write an ADR for the queue design someday",
+    "Remember that the demo is tomorrow.",
+    # the artefact being built now, and a denial that names no alternative
+    "Always log the user id in the handler you're adding.",
+    "No, that's not the module I meant. The other one.",
+    # pasted material without fences
+    "#!/bin/sh\n# never run this on a laptop\nrm -rf build/",
+    "## STYLE.md (excerpt)\n\n- Always use tabs.\n- Never use semicolons.",
+]
+
+
+@pytest.mark.parametrize("prompt", FRAME_NEGATIVES)
+def test_frame_negative(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    ("prompt", "first"),
+    [
+        ("Nope, that's the old bucket. Our artefacts go to the eu-west bucket.", "Nope"),
+        ("That's not our convention. We name fixtures after the model, never after the test.", "T"),
+    ],
+)
+def test_short_correction_lends_to_the_next_sentence(prompt: str, first: str) -> None:
+    (statement,) = extract_statements(prompt)
+    assert statement.kind == "correction"
+    assert statement.origin == "user_corrected"
+    assert statement.text == prompt and statement.text.startswith(first)
+
+
+def test_lending_reaches_only_the_next_sentence() -> None:
+    prompt = "No, that's the wrong port. Thanks for checking. The config lives in etc/app."
+    assert extract_statements(prompt) == []
+
+
+def test_correction_terms_after_lending() -> None:
+    (statement,) = extract_statements("Wrong again. The cache is on port 6380, not 6379.")
+    assert statement.kind == "correction"
+    assert statement.negated == ("6379",) and "6380" in statement.asserted
+
+
+def test_memo_about_the_past_is_not_kept() -> None:
+    assert extract_statements("Remember that the importer was rewritten last week.") == []
+    assert extract_statements("Remember that the staging tests were flaky.") == []
+
+
+def test_rather_not_with_a_work_verb_is_a_preference() -> None:
+    (statement,) = extract_statements("I'd rather not mock the clock in integration tests.")
+    assert statement.kind == "preference" and "preference_frame" in statement.signals

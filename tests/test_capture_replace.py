@@ -1,0 +1,224 @@
+"""The rule that decides what a captured statement supersedes or contradicts
+(credo.knowledge.replace): a table of cases, and its invariants under hypothesis."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from credo.knowledge.capture import Statement
+from credo.knowledge.replace import (
+    MAX_CONTRADICTS,
+    Candidate,
+    Verdict,
+    judge,
+    judge_prompt,
+    mentions,
+    search_terms,
+    topic_terms,
+    words,
+)
+
+NPM = Statement(
+    text="No, we never use npm in this repository. Always use pnpm for installing packages.",
+    kind="correction",
+    origin="user_corrected",
+    negated=("npm",),
+    asserted=("pnpm",),
+    signals=("correction", "rule"),
+)
+
+
+def statement(kind: str = "correction", **fields: object) -> Statement:
+    base = {**NPM.__dict__, "kind": kind, **fields}
+    return Statement(**base)  # type: ignore[arg-type]
+
+
+def test_topic_terms_leave_out_stopwords_and_force_words() -> None:
+    assert topic_terms(NPM.text) == {"npm", "pnpm", "install", "package"}
+    assert search_terms(NPM) == ["npm", "pnpm", "installing", "packages"]
+    assert topic_terms("We always prefer using it") == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("term", "text", "found"),
+    [
+        ("npm", "We use npm to install", True),
+        ("npm", "We use pnpm to install", False),  # a word, not a substring
+        ("port 5432", "the port 5432 is taken", True),
+        ("port 5432", "5432 is the port", False),  # side by side, in order
+        ("packages", "each package", True),  # stemmed
+        ("", "anything", False),
+    ],
+)
+def test_mentions(term: str, text: str, found: bool) -> None:
+    assert mentions(words(text), term) is found
+
+
+CASES = [
+    # (why, statement, candidates, verdict)
+    (
+        "one clear match is superseded",
+        NPM,
+        [Candidate("old", "We use npm to install packages")],
+        Verdict(supersedes="old", rule="clear"),
+    ),
+    (
+        "one shared term is not enough",
+        NPM,
+        [Candidate("old", "Run npm test before pushing")],
+        Verdict(),
+    ),
+    (
+        "a candidate that says what the statement prescribes agrees",
+        NPM,
+        [Candidate("old", "Install packages with pnpm, not npm")],
+        Verdict(),
+    ),
+    (
+        "a locked clear match is contradicted, never retired",
+        NPM,
+        [Candidate("old", "We use npm to install packages", locked=True)],
+        Verdict(contradicts=("old",), rule="locked"),
+    ),
+    (
+        "several clear matches are each contradicted",
+        NPM,
+        [
+            Candidate("a", "We use npm to install packages"),
+            Candidate("b", "npm installs the packages in CI"),
+        ],
+        Verdict(contradicts=("a", "b"), rule="several"),
+    ),
+    (
+        "an unclear correction contradicts what shares three terms",
+        statement(negated=(), asserted=("pnpm",)),
+        [
+            Candidate("a", "npm is how we install packages"),
+            Candidate("b", "install packages offline"),  # two shared terms only
+        ],
+        Verdict(contradicts=("a",), rule="unclear"),
+    ),
+    (
+        "a rule without a clear match touches nothing",
+        statement(kind="rule", negated=(), asserted=("pnpm",)),
+        [Candidate("a", "npm is how we install packages")],
+        Verdict(),
+    ),
+    (
+        "a preference supersedes under the clear rule",
+        statement(kind="preference"),
+        [Candidate("a", "We use npm to install packages")],
+        Verdict(supersedes="a", rule="clear"),
+    ),
+    (
+        "a statement with under two topic terms matches nothing",
+        statement(text="Never use npm."),
+        [Candidate("a", "We use npm to install packages")],
+        Verdict(),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("statement_", "candidates", "verdict"),
+    [c[1:] for c in CASES],
+    ids=[c[0] for c in CASES],
+)
+def test_the_rule(statement_: Statement, candidates: list[Candidate], verdict: Verdict) -> None:
+    assert judge(statement_, candidates) == verdict
+
+
+def test_contradictions_are_bounded_and_ordered() -> None:
+    candidates = [
+        Candidate(f"c{i}", "npm installs packages" + (" offline fast" if i % 2 else ""), score=i)
+        for i in range(8)
+    ]
+    verdict = judge(NPM, candidates)
+    assert verdict.rule == "several"
+    assert len(verdict.contradicts) == MAX_CONTRADICTS
+    # All share the same terms; the better keyword score first, then the id.
+    assert verdict.contradicts == ("c7", "c6", "c5")
+
+
+WORDS = st.sampled_from(
+    "npm pnpm yarn install installing packages package deploy staging kamal never use the we "
+    "always port 5432 5433 database".split()
+)
+TEXTS = st.lists(WORDS, min_size=1, max_size=10).map(" ".join)
+CANDIDATES = st.lists(
+    st.builds(Candidate, st.text("abcdef", min_size=1, max_size=3), TEXTS, st.booleans()),
+    max_size=8,
+    unique_by=lambda c: c.id,
+)
+STATEMENTS = st.builds(
+    Statement,
+    text=TEXTS,
+    kind=st.sampled_from(["correction", "preference", "rule"]),
+    origin=st.just("user_stated"),
+    negated=st.lists(WORDS, max_size=2).map(tuple),
+    asserted=st.lists(WORDS, max_size=2).map(tuple),
+    signals=st.just(()),
+)
+
+
+@given(STATEMENTS, CANDIDATES, st.randoms())
+def test_invariants(statement_: Statement, candidates: list[Candidate], rnd: object) -> None:
+    verdict = judge(statement_, candidates)
+    shuffled = list(candidates)
+    rnd.shuffle(shuffled)  # type: ignore[attr-defined]
+    assert judge(statement_, shuffled) == verdict  # order does not matter
+    by_id = {c.id: c for c in candidates}
+    if verdict.supersedes is not None:
+        old = by_id[verdict.supersedes]
+        assert not old.locked  # a lock is never retired
+        tokens = words(old.content)
+        assert any(mentions(tokens, t) for t in statement_.negated)
+        assert not any(mentions(tokens, t) for t in statement_.asserted)
+        assert len(topic_terms(old.content) & topic_terms(statement_.text)) >= 2
+        assert verdict.contradicts == ()
+    assert len(verdict.contradicts) <= MAX_CONTRADICTS
+    assert len(set(verdict.contradicts)) == len(verdict.contradicts)
+    if statement_.kind != "correction":
+        assert verdict.rule in ("none", "clear", "locked", "several")
+
+
+NO = statement(text="No, we never use npm in this repository.", asserted=())
+RULE = statement(kind="rule", text="Always use pnpm for installing packages.", negated=())
+OLD = Candidate("old", "We use npm to install packages")
+
+
+def test_a_prompt_split_into_sentences_is_judged_as_one() -> None:
+    assert judge(NO, [OLD]) == Verdict() and judge(RULE, [OLD]) == Verdict()
+    # The verdict goes to the statement whose negated term the old belief mentions.
+    assert judge_prompt([RULE, NO], [OLD]) == [Verdict(), Verdict(supersedes="old", rule="clear")]
+    assert judge_prompt([NO], [OLD]) == [Verdict()]  # one statement: no pooling
+
+
+def test_statements_judged_alone_take_precedence() -> None:
+    deploy = statement(
+        kind="rule",
+        text="Never deploy on Fridays; deploy on Mondays",
+        negated=("fridays",),
+        asserted=("mondays",),
+    )
+    fridays = Candidate("fri", "We deploy on Fridays after the standup")
+    verdicts = judge_prompt([NO, RULE, deploy], [OLD, fridays])
+    assert verdicts == [Verdict(), Verdict(), Verdict(supersedes="fri", rule="clear")]
+
+
+def test_a_candidate_is_retired_once_per_prompt() -> None:
+    verdicts = judge_prompt([NPM, NPM], [OLD])
+    assert [v.supersedes for v in verdicts] == ["old", None]
+
+
+@given(st.lists(STATEMENTS, min_size=1, max_size=3), CANDIDATES)
+def test_prompt_invariants(statements: list[Statement], candidates: list[Candidate]) -> None:
+    verdicts = judge_prompt(statements, candidates)
+    assert len(verdicts) == len(statements)
+    retired = [v.supersedes for v in verdicts if v.supersedes is not None]
+    assert len(retired) == len(set(retired))
+    locked = {c.id for c in candidates if c.locked}
+    assert not locked & set(retired)
+    assert judge_prompt(statements, list(reversed(candidates))) == verdicts

@@ -1,0 +1,150 @@
+"""Secret redaction (credo.knowledge.redact): each pattern family is removed, the rest of the
+text is kept, and redaction is idempotent."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from credo.knowledge.redact import MARKER, redact
+
+ALNUM = string.ascii_letters + string.digits
+UPPER_DIGITS = string.ascii_uppercase + string.digits
+
+
+def chars(alphabet: str, lo: int, hi: int) -> st.SearchStrategy[str]:
+    return st.text(alphabet=alphabet, min_size=lo, max_size=hi)
+
+
+# One generator per pattern family: the secret as it appears in the wild.
+SECRETS: dict[str, st.SearchStrategy[str]] = {
+    "openai": chars(ALNUM + "_-", 20, 60).map(lambda s: "sk-" + s),
+    "openai_proj": chars(ALNUM + "_-", 20, 60).map(lambda s: "sk-proj-" + s),
+    "anthropic": chars(ALNUM + "_-", 20, 90).map(lambda s: "sk-ant-api03-" + s),
+    "github": st.tuples(st.sampled_from("pousr"), chars(ALNUM, 36, 40)).map(
+        lambda t: f"gh{t[0]}_{t[1]}"
+    ),
+    "github_pat": chars(ALNUM + "_", 22, 82).map(lambda s: "github_pat_" + s),
+    "aws": st.tuples(st.sampled_from(["AKIA", "ASIA"]), chars(UPPER_DIGITS, 16, 16)).map("".join),
+    "slack": st.tuples(st.sampled_from("bpa"), chars(ALNUM + "-", 10, 50)).map(
+        lambda t: f"xox{t[0]}-{t[1]}"
+    ),
+    "google": chars(ALNUM + "_-", 35, 35).map(lambda s: "AIza" + s),
+    "jwt": st.tuples(
+        chars(ALNUM + "_-", 10, 40), chars(ALNUM + "_-", 10, 80), chars(ALNUM + "_-", 10, 60)
+    ).map(lambda t: f"eyJ{t[0]}.eyJ{t[1]}.{t[2]}"),
+    "bearer": chars(ALNUM + "._-", 16, 60).map(lambda s: "x" + s),
+    "url_password": chars(ALNUM + "!$%&*", 6, 30),
+    "assignment": chars(ALNUM + "!$%&*+-_", 8, 40),
+    "pem": chars(ALNUM + "+/", 40, 200),
+}
+
+
+def embed(family: str, secret: str) -> str:
+    """The secret in a realistic context; the part that must vanish is ``secret``."""
+    if family == "bearer":
+        return f"curl -H 'Authorization: Bearer {secret}' https://api.example.com"
+    if family == "url_password":
+        return f"connect to postgres://app:{secret}@db.internal:5432/main please"
+    if family == "assignment":
+        return f"set API_KEY={secret} and password: {secret} in the env"
+    if family == "pem":
+        return (
+            "here is the key\n-----BEGIN RSA PRIVATE KEY-----\n"
+            f"{secret}\n{secret[::-1]}\n-----END RSA PRIVATE KEY-----\nthanks"
+        )
+    return f"the key is {secret} so use it"
+
+
+@pytest.mark.parametrize("family", sorted(SECRETS))
+def test_each_family_is_redacted(family: str) -> None:
+    @settings(max_examples=60, deadline=None)
+    @given(SECRETS[family])
+    def check(secret: str) -> None:
+        text = embed(family, secret)
+        out = redact(text)
+        assert secret not in out
+        assert MARKER in out
+        assert redact(out) == out
+
+    check()
+
+
+def test_context_is_kept() -> None:
+    assert (
+        redact("connect to postgres://app:hunter22@db.internal:5432/main please")
+        == "connect to postgres://app:[redacted]@db.internal:5432/main please"
+    )
+    assert redact("API_KEY=abc123def456 rest") == "API_KEY=[redacted] rest"
+    assert redact("Authorization: Bearer abcdefghijklmnop") == "Authorization: Bearer [redacted]"
+    assert redact("use sk-ant-api03-abcdefghijklmnopqrstuvwxyz now") == "use [redacted] now"
+    pem = "a\n-----BEGIN PRIVATE KEY-----\nMIIabc\n-----END PRIVATE KEY-----\nb"
+    assert redact(pem) == "a\n[redacted]\nb"
+
+
+def test_unterminated_private_key_is_redacted_to_its_end() -> None:
+    out = redact("key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\n")
+    assert "b3BlbnNzaC1rZXktdjEAAAA" not in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No, we never use npm in this repository. Always use pnpm.",
+        "the password policy needs 12 characters",
+        "token budget is 1400 tokens; see https://example.com/docs",
+        "git clone https://github.com/org/repo.git",
+        "ssh://git@github.com/org/repo.git",
+        "the sk-learn package and ghp are fine words",
+        "max_tokens=512 and token_budget=1400",
+    ],
+)
+def test_secret_free_text_is_unchanged(text: str) -> None:
+    assert redact(text) == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=string.ascii_lowercase + " .,!?\n'()", max_size=300))
+def test_prose_without_secrets_is_unchanged(text: str) -> None:
+    assert redact(text) == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_idempotent_on_arbitrary_text(text: str) -> None:
+    once = redact(text)
+    assert redact(once) == once
+
+
+MIXED = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [
+                "token=",
+                "password: ",
+                "Bearer ",
+                "://u:",
+                "@h",
+                " ",
+                "\n",
+                "sk-",
+                "-----BEGIN PRIVATE KEY-----",
+                "-----END PRIVATE KEY-----",
+                "eyJ",
+                ".",
+            ]
+        ),
+        chars(ALNUM + "_-", 1, 30),
+    ),
+    max_size=30,
+).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(MIXED)
+def test_idempotent_on_secret_shaped_text(text: str) -> None:
+    once = redact(text)
+    assert redact(once) == once
