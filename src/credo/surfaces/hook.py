@@ -225,7 +225,7 @@ def on_stop(memory: Memory, payload: dict[str, Any]) -> str:
             reply = last_assistant_text(transcript)
         if reply:
             feedback_from_reply(memory, session=session, reply=reply)
-    fresh = [c for c in captures(memory, session=session, unlisted=True)]
+    fresh = captures(memory, session=session, unlisted=True)
     if not fresh:
         return ""
     mark_listed(memory, [c.belief_id for c in fresh])
