@@ -238,7 +238,7 @@ def test_a_v5_file_migrates_to_the_context_column_and_stays_searchable(tmp_path:
     _v5_store(path, tmp_path)
 
     with Memory(path, root=tmp_path) as memory:
-        assert memory.stats().schema_version == LATEST_VERSION == 7
+        assert memory.stats().schema_version == LATEST_VERSION == 8
         memory.store.fts_integrity_check()
         assert memory.store.integrity_check() == []
         # Every live belief is found by its own words, the cited one by its anchor text
@@ -301,7 +301,7 @@ def test_a_current_file_opened_again_is_unchanged(tmp_path: Path) -> None:
     with Memory(path, root=tmp_path) as memory:
         assert memory.stats().schema_version == LATEST_VERSION
         applied = memory.store.conn.execute("SELECT version FROM _migrations ORDER BY version")
-        assert [r[0] for r in applied] == [1, 2, 3, 4, 5, 6, 7]
+        assert [r[0] for r in applied] == [1, 2, 3, 4, 5, 6, 7, 8]
         memory.store.fts_integrity_check()
     assert _dump(path) == before
 
@@ -317,4 +317,47 @@ def test_a_v6_file_gains_the_agent_day_tables_and_keeps_its_beliefs(tmp_path: Pa
         }
         assert {"injections", "captures", "feedback_events"} <= tables
         assert sorted(_contexts(memory)) == before
+        assert memory.store.integrity_check() == []
+
+
+def test_a_v7_journal_is_counted_by_m008(tmp_path: Path) -> None:
+    """m008 backfills the use counts from the journal a v7 store wrote: SessionStart's own
+    rows, ids the store does not hold and malformed rows count nothing; a block naming a
+    belief twice counts once."""
+    path = tmp_path / "v7.db"
+    store = Store(path, migrations=MIGRATIONS[:7])
+    rows = [
+        ("a", "b"),
+        ("a", "a"),
+        ("b", "ghost"),
+    ]
+    with store.transaction():
+        for n in ("a", "b", "c"):
+            store.conn.execute(
+                "INSERT INTO beliefs(id, content, content_hash, kind, origin, created_at, "
+                "updated_at) VALUES (?, ?, ?, 'note', 'import', 1, 1)",
+                (n, f"text {n}", f"h{n}"),
+            )
+        for at, ids in enumerate(rows):
+            store.conn.execute(
+                "INSERT INTO injections(at, session, event, belief_ids, tokens, chars) "
+                "VALUES (?, 's', 'prompt', ?, 1, 1)",
+                (at, '["' + '","'.join(ids) + '"]'),
+            )
+        store.conn.execute(
+            "INSERT INTO injections(at, session, event, belief_ids, tokens, chars) "
+            "VALUES (9, 's', 'session_start', '[\"c\"]', 1, 1)"
+        )
+        store.conn.execute(
+            "INSERT INTO injections(at, session, event, belief_ids, tokens, chars) "
+            "VALUES (9, 's', 'prompt', 'not json', 1, 1)"
+        )
+    assert store.schema_version == 7
+    store.close()
+    with Memory(path, root=tmp_path) as memory:
+        assert memory.stats().schema_version == LATEST_VERSION == 8
+        counts = dict(memory.store.conn.execute("SELECT belief_id, times FROM injection_counts"))
+        assert counts == {"a": 2, "b": 2}
+        indexes = {str(r[0]) for r in memory.store.conn.execute("SELECT name FROM sqlite_master")}
+        assert {"injection_counts_by_times", "beliefs_with_evidence"} <= indexes
         assert memory.store.integrity_check() == []

@@ -21,6 +21,7 @@ from credo.store.files import FileTable
 from credo.store.fts import FtsIndex, KeywordHit
 from credo.store.graph import GraphQueries, Link
 from credo.store.hrr import HrrTraces
+from credo.store.journal import JournalTable
 from credo.store.log import LogTable
 from credo.store.migrations import (
     LATEST_VERSION,
@@ -47,6 +48,7 @@ class Store(
     HrrTraces,
     FileTable,
     CaptureTable,
+    JournalTable,
 ):
     """One SQLite file: opened, migrated, and wrapped in a re-entrant transaction scope."""
 

@@ -319,6 +319,29 @@ CREATE INDEX feedback_events_by_session ON feedback_events(session, belief_id);
 """
 
 
+# What SessionStart ranks by (credo.agent.startup), read in a few ms at any size: counting
+# uses from the journal itself means reading every row's JSON list (~185 ms for 50k
+# injections). So each logged injection also bumps one counter per belief here (all time:
+# the journal is pruned, the counts are not; SessionStart's own injections are not uses),
+# backfilled from the journal already written. The indexes let SessionStart read only its
+# few candidates (store/journal.py ``useful_beliefs``): the most injected beliefs in order,
+# and the beliefs whose evidence moved off the prior (few: feedback is rare).
+M008_INJECTION_COUNTS = """
+CREATE TABLE injection_counts (
+    belief_id TEXT PRIMARY KEY REFERENCES beliefs(id) ON DELETE CASCADE,
+    times     INTEGER NOT NULL CHECK (times > 0),
+    last_at   REAL NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX injection_counts_by_times ON injection_counts(times DESC, belief_id);
+INSERT INTO injection_counts(belief_id, times, last_at)
+    SELECT j.value, count(DISTINCT i.id), max(i.at) FROM injections AS i,
+        json_each(CASE WHEN json_valid(i.belief_ids) THEN i.belief_ids ELSE '[]' END) AS j
+    WHERE i.event <> 'session_start' AND j.value IN (SELECT id FROM beliefs)
+    GROUP BY j.value;
+CREATE INDEX beliefs_with_evidence ON beliefs(id) WHERE alpha <> 1.0 OR beta <> 1.0;
+"""
+
+
 class Migration(NamedTuple):
     version: int
     name: str
@@ -357,6 +380,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "m005_live_anchor_text", _script(M005_LIVE_ANCHOR_TEXT)),
     Migration(6, "m006_context", _script(M006_CONTEXT)),
     Migration(7, "m007_agent_day", _script(M007_AGENT_DAY)),
+    Migration(8, "m008_injection_counts", _script(M008_INJECTION_COUNTS)),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

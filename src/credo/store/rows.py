@@ -1,5 +1,5 @@
 """Rows the write paths hand to the store or get back from it: a belief to insert, a log
-entry, and the ingest ledger's records.
+entry, the ingest ledger's records, and the agent journal's (injections, feedback events).
 
 A read (the hook, `credo search`, a retrieve) never builds one, and each named tuple class
 costs a fresh process ~0.2 ms to make: so they live here, loaded by the first write, the
@@ -95,3 +95,30 @@ class CaptureCandidate(NamedTuple):
     origin: str
     locked: bool
     score: float  # BM25F, higher is better
+
+
+class Injection(NamedTuple):
+    """One row of the journal: what one hook (or tool) call injected."""
+
+    id: int
+    at: float
+    session: str | None
+    event: str  # prompt | session_start | subagent | mcp
+    prompt_hash: str | None  # sha256 hex of the prompt; the text itself is never kept
+    belief_ids: tuple[str, ...]  # in pack order
+    tokens: int
+    chars: int
+    reason: str
+
+
+class FeedbackEvent(NamedTuple):
+    """One automatic evidence change, with what undoing it takes back."""
+
+    id: int
+    at: float
+    session: str | None
+    belief_id: str
+    signal: str
+    alpha_delta: float
+    beta_delta: float
+    undone_at: float | None

@@ -6,7 +6,7 @@ Surfaces call these; they never format data themselves.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # the hook renders no edges: it never loads credo.edge_types
 
     from credo.agent.capture import Captured
     from credo.edge_types import Edge
+    from credo.store.rows import Injection
 
 
 def to_jsonable(value: Any) -> Any:
@@ -270,4 +271,26 @@ def captured_message(captured: Sequence[Captured], session: str | None) -> str:
     if sum(not item.locked for item in captured) > 1:
         scope = f" --session {session}" if session else ""
         lines.append(f"lock them all: credo lock --captured{scope}")
+
+
+LOG_IDS = 3  # belief ids named on a journal line; the rest are counted ("+2 more")
+LOG_SESSION_CHARS = 12  # a session id's head: enough to tell sessions apart on a screen
+
+
+def injections_text(rows: Sequence[Injection], *, session: str | None = None) -> str:
+    """``credo log``: one line per injection, newest first: time, session, event, tokens,
+    characters, the first belief ids, and why."""
+    if not rows:
+        return "no injections logged" + (f" for session {session}" if session else "")
+    from credo.tokens import listed
+
+    lines = []
+    for row in rows:
+        who = (row.session or "-")[:LOG_SESSION_CHARS]
+        ids = listed(row.belief_ids, LOG_IDS) if row.belief_ids else "-"
+        reason = f"  ({row.reason})" if row.reason else ""
+        lines.append(
+            f"{when(row.at)}  {who:<{LOG_SESSION_CHARS}}  {row.event:<13} "
+            f"{row.tokens:>5} tok {row.chars:>6} ch  {ids}{reason}"
+        )
     return "\n".join(lines)

@@ -31,6 +31,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "captured": "credo.surfaces.cli.capture:captured",
     "conflicts": "credo.surfaces.cli.truth:conflicts",
     "history": "credo.surfaces.cli.truth:history",
+    "log": "credo.surfaces.cli.journal:log",
     "resolve": "credo.surfaces.cli.truth:resolve",
     "restore": "credo.surfaces.cli.ops:restore",
 }
@@ -279,12 +280,35 @@ def forget(ctx: click.Context, belief_id: str, hard: bool, use_global: bool, as_
 
 
 @cli.command()
-@click.argument("belief_id")
-@click.argument("signal", type=click.Choice(["used", "harmful"]))
+@click.argument("belief_id", required=False)
+@click.argument("signal", required=False, type=click.Choice(["used", "harmful"]))
+@click.option(
+    "--undo-session",
+    metavar="ID",
+    help="Instead: take back the automatic feedback a Claude Code session gave.",
+)
 @json_option
 @click.pass_context
-def feedback(ctx: click.Context, belief_id: str, signal: str, as_json: bool) -> None:
-    """Record that a belief was used (more confidence) or harmful (less)."""
+def feedback(
+    ctx: click.Context,
+    belief_id: str | None,
+    signal: str | None,
+    undo_session: str | None,
+    as_json: bool,
+) -> None:
+    """Record that a belief was used (more confidence) or harmful (less), or with
+    --undo-session undo a session's automatic feedback."""
+    from credo.errors import InvalidInputError
+
+    if undo_session is not None:
+        if belief_id is not None:
+            raise InvalidInputError("give BELIEF_ID SIGNAL or --undo-session ID, not both")
+        from credo.surfaces.cli.journal import undo
+
+        undo(ctx, undo_session, as_json)
+        return
+    if belief_id is None or signal is None:
+        raise InvalidInputError("give BELIEF_ID and SIGNAL (used or harmful), or --undo-session ID")
     belief = open_memory(ctx).feedback(belief_id, signal)  # type: ignore[arg-type]
     emit(as_json, belief, f"{belief.id}: confidence {belief.confidence:.3f}")
 

@@ -1,0 +1,166 @@
+"""What SessionStart shows before the first prompt (at startup, resume, clear and compact):
+the locks, then the project's most useful beliefs, packed into a small budget.
+
+Locks. Placed first by the retrieval pipeline's own L0 (the same locks, retired and marked
+as a prompt's block has them), with the whole budget theirs: there is no query here to
+keep half of it for. Locks beyond the budget are never dropped silently: the result names
+them (``locked_overflow``), and the block's overflow line tells the model they exist.
+
+Most useful. The live, unlocked beliefs with evidence of use, ranked by
+
+    usefulness = (W_USE * injected + W_FEEDBACK * (alpha - 1)
+                  + W_CORROBORATION * corroborations) * alpha / (alpha + beta)
+
+- ``injected``: how often a prompt, subagent or MCP block carried the belief (the journal's
+  use counts; SessionStart's own picks do not count, or they would pick themselves);
+- ``alpha - 1``: positive feedback above the uniform prior (an explicit ``used`` adds 1,
+  the automatic credit of a reply 0.25, credo.agent.feedback);
+- ``corroborations``: the times the same text was stated again;
+- the factor ``alpha / (alpha + beta)`` (the posterior mean) discounts harm, and a belief
+  with more harm than use (beta > alpha) is left out.
+
+A belief whose usefulness is not above 0 (none of these) is not shown: no evidence, no place
+at startup. Ties break by
+id, so the same store gives the same block. Only current beliefs are shown: one a live
+belief supersedes, or one in an open contradiction (with no query to weigh the two sides,
+showing one would pick a side at random), is passed over (``superseded`` lists them),
+with the truth links the pipeline reads (credo.retrieval.currency). The ranked beliefs
+are packed like a query's (credo.retrieval.pack: take while they fit, stop at the first
+that does not), each charged as rendered (credo.tokens).
+
+Cost: one indexed SQL read (store/journal.py ``useful_beliefs``: exact, yet it scores only
+the beliefs that can place) of at most ``candidates(token_budget)`` beliefs, besides the
+locks: ~3 ms at 10k beliefs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from credo.errors import InvalidInputError
+from credo.retrieval import pipeline
+from credo.retrieval.pack import pack_by_score
+from credo.tokens import belief_tokens, marks
+from credo.types import RetrievalResult, RetrievedBelief
+
+if TYPE_CHECKING:
+    from credo.memory import Memory
+    from credo.store import Store
+    from credo.types import Belief
+
+W_USE = 1.0  # one injection
+W_FEEDBACK = 2.0  # an explicit "used" weighs as two injections; an automatic credit, half
+W_CORROBORATION = 1.0  # the same text stated again weighs as one injection
+
+
+def candidates(token_budget: int) -> int:
+    """Ranked beliefs read: a line costs at least ~6 tokens (an id and a few words), so a
+    fifth of the budget in beliefs is more than it can hold (120 for 600 tokens)."""
+    return max(20, min(token_budget // 5, 2_000))
+
+
+def session_start(
+    memory: Memory, *, token_budget: int, with_doc_anchors: bool = True
+) -> RetrievalResult:
+    """The locks, then the most useful current beliefs, within ``token_budget`` tokens (the
+    module docstring gives the rule). The result's ``query`` is empty.
+
+    Raises:
+        InvalidInputError: ``token_budget`` is not an integer >= 0.
+    """
+    if isinstance(token_budget, bool) or not isinstance(token_budget, int) or token_budget < 0:
+        raise InvalidInputError(f"token_budget {token_budget!r} must be an integer >= 0")
+    store = memory.store
+    # L0 gives the locks a query leaves them (half the budget when they need more): with
+    # twice the budget, that half is the whole budget. An empty query runs no lane.
+    locks = pipeline.retrieve(
+        store,
+        "",
+        pipeline.Options(token_budget=2 * token_budget, use_intentional_clustering=False),
+    )
+    locked = list(locks.beliefs)
+    remaining = token_budget - locks.used_tokens
+    ranked = store.useful_beliefs(
+        use_weight=W_USE,
+        feedback_weight=W_FEEDBACK,
+        corroboration_weight=W_CORROBORATION,
+        limit=candidates(token_budget),
+    )
+    current, passed_over, replaced = _current(store, [b.id for b, _ in ranked])
+    beliefs = {b.id: (b, times) for b, times in ranked if b.id in current}
+    marked = {i: marks(replaced[i]) if i in replaced else "" for i in beliefs}
+    costs = {
+        i: belief_tokens(i, b.content, False, marked[i], b.trail) for i, (b, _) in beliefs.items()
+    }
+    packed = pack_by_score(beliefs, token_costs=costs, token_budget=max(remaining, 0))
+    useful = [_entry(*beliefs[i], costs[i], replaced.get(i, ())) for i in packed.selected]
+    out = (*locked, *useful)
+    anchors = None
+    if with_doc_anchors and out:
+        found = store.anchors_for([b.id for b in out])
+        anchors = tuple(tuple(found.get(b.id, ())) for b in out)
+    return RetrievalResult(
+        query="",
+        beliefs=out,
+        token_budget=token_budget,
+        used_tokens=locks.used_tokens + packed.used_tokens,
+        dropped=packed.dropped,
+        locked_overflow=locks.locked_overflow,
+        doc_anchors=anchors,
+        clustering=False,
+        superseded=passed_over,
+    )
+
+
+def usefulness(belief: Belief, injected: int) -> dict[str, float]:
+    """The parts of a belief's usefulness (they add up to it): ``used``, ``feedback``,
+    ``corroborated``, each times the posterior mean (the module docstring)."""
+    mean = belief.alpha / (belief.alpha + belief.beta)
+    parts = {
+        "used": W_USE * injected * mean,
+        "feedback": W_FEEDBACK * (belief.alpha - 1.0) * mean,
+        "corroborated": W_CORROBORATION * belief.corroborations * mean,
+    }
+    return {k: round(v, 9) for k, v in parts.items() if v}
+
+
+def _entry(belief: Belief, injected: int, cost: int, replaces: tuple[str, ...]) -> RetrievedBelief:
+    parts = usefulness(belief, injected)
+    return RetrievedBelief(
+        belief.id,
+        belief.content,
+        round(sum(parts.values()), 9),
+        False,
+        cost,
+        parts,
+        None,
+        replaces,
+        trail=belief.trail,
+    )
+
+
+def _current(
+    store: Store, ids: list[str]
+) -> tuple[set[str], tuple[str, ...], dict[str, tuple[str, ...]]]:
+    """(the ids that are current and in no open contradiction, those passed over in rank
+    order, and what each current one replaces): the truth links the pipeline reads, read
+    only when the store holds any."""
+    reader = store.truth_reader()
+    if not ids or reader.none:
+        return set(ids), (), {}
+    facts = reader.links(ids)
+    if not facts[0]:
+        return set(ids), (), {}
+    from credo.retrieval.currency import TruthGraph
+
+    graph = TruthGraph(reader.links)
+    graph.add(ids, facts)
+    touched = graph.linked.intersection(ids)
+    graph.close_upward(touched.intersection(graph.superseded_any))
+    out = {
+        i
+        for i in touched
+        if not graph.current(i) or (i in graph.against and graph.live_conflicts(i)[0])
+    }
+    replaced = {i: hidden for i in touched - out if (hidden := graph.hides(i))}
+    return set(ids) - out, tuple(i for i in ids if i in out), replaced
