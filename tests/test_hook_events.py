@@ -8,16 +8,34 @@ import json
 import os
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import credo
 from credo.memory import Memory
 from tests.test_hook import DEPLOY, LOCKED, hook_env, log_text
 
 CORRECTION = "No, we never use npm in this repository. Always use pnpm for installing packages."
 REPO = Path(__file__).resolve().parents[1]
+HOOKSTART = Path(credo.__file__).parent / "hookstart.py"  # what `credo setup claude` installs
+
+
+def wait_for(check: Callable[[], bool], seconds: float = 20.0) -> None:
+    """Capture runs detached after the prompt hook exits: wait for its write."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError("the detached capture did not finish in time")
+        time.sleep(0.05)
+
+
+def captured_count(project: Path) -> int:
+    with Memory(project / ".credo" / "memory.db", root=project) as memory:
+        return int(memory.store.conn.execute("SELECT count(*) FROM captures").fetchone()[0])
 
 
 @pytest.fixture
@@ -36,7 +54,7 @@ def hook(
 ) -> subprocess.CompletedProcess[bytes]:
     stdin = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
     return subprocess.run(
-        [sys.executable, "-m", "credo", "hook", event],
+        [sys.executable, "-S", str(HOOKSTART), "hook", event],
         input=stdin,
         cwd=cwd,
         env=hook_env(tmp_path),
@@ -111,15 +129,18 @@ def test_a_correction_is_captured_supersedes_and_is_listed_once_at_stop(
 ) -> None:
     transcript = project / "transcript.jsonl"
     done = hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=CORRECTION), project)
-    assert done.returncode == 0 and "error" not in log_text(tmp_path)
+    assert done.returncode == 0
+    wait_for(lambda: captured_count(project) > 0)
+    assert "error" not in log_text(tmp_path)
     with Memory(project / ".credo" / "memory.db", root=project) as memory:
         found = memory.retrieve("which tool installs packages")
         contents = [b.content for b in found.beliefs]
         assert any("Always use pnpm" in c for c in contents)
         assert not any(c.startswith("We use npm") for c in contents)  # superseded
         pnpm = next(b for b in found.beliefs if "Always use pnpm" in b.content)
-        assert memory.get(pnpm.id).origin == "user_corrected"
-        assert memory.get(pnpm.id).session == "s1"
+        npm = next(b for b in found.beliefs if "never use npm" in b.content)
+        assert memory.get(npm.id).origin == "user_corrected"
+        assert memory.get(pnpm.id).session == memory.get(npm.id).session == "s1"
     write_transcript(transcript, [(CORRECTION, "Understood, pnpm from now on.")])
     stop = hook(tmp_path, "stop", base(project, "Stop", stop_hook_active=False), project)
     message = json.loads(stop.stdout)["systemMessage"]
@@ -130,8 +151,9 @@ def test_a_correction_is_captured_supersedes_and_is_listed_once_at_stop(
 
 def test_a_prompt_with_secrets_stores_none_of_them(tmp_path: Path, project: Path) -> None:
     key = "sk-ant-api03-" + "a1B2" * 20
-    prompt = f"From now on, always deploy with the token {key} and never with the old one."
+    prompt = f"No, the staging password is {key}. Always use it for the integration tests."
     hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=prompt), project)
+    wait_for(lambda: captured_count(project) > 0)
     store = (project / ".credo" / "memory.db").read_bytes()
     assert key.encode() not in store
     assert b"a1B2a1B2a1B2" not in store
@@ -232,7 +254,7 @@ def test_concurrent_sessions_capture_at_once(tmp_path: Path, project: Path) -> N
     ]
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "credo", "hook", "prompt"],
+            [sys.executable, "-S", str(HOOKSTART), "hook", "prompt"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             cwd=project,
@@ -244,6 +266,7 @@ def test_concurrent_sessions_capture_at_once(tmp_path: Path, project: Path) -> N
         payload = base(project, "UserPromptSubmit", session=f"s{index}", prompt=prompt)
         proc.communicate(json.dumps(payload).encode(), timeout=120)
         assert proc.returncode == 0
+    wait_for(lambda: captured_count(project) == 6, seconds=60)
     assert "error" not in log_text(tmp_path), log_text(tmp_path)
     with Memory(project / ".credo" / "memory.db", root=project) as memory:
         assert memory.store.integrity_check() == []

@@ -23,8 +23,9 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 if TYPE_CHECKING:
     from credo.memory import Memory
@@ -158,33 +159,54 @@ def inject(
     return block
 
 
-def on_prompt(memory: Memory, payload: dict[str, Any]) -> str:
-    """Capture, then the block for the prompt. An acknowledgement ("yes", "continue") or a
-    one-word prompt gets the locks alone, as a blank prompt does: they go with every prompt,
-    and a single word is too little to retrieve for without flooding the context."""
-    from credo.knowledge.capture import is_acknowledgement
+class Outcome(NamedTuple):
+    """What a hook prints, and the work it leaves for after (``later``: run detached, so
+    Claude Code does not wait for it)."""
+
+    output: str
+    later: Callable[[], None] | None = None
+
+
+def on_prompt(memory: Memory, payload: dict[str, Any], db: str | None) -> Outcome:
+    """The block for the prompt, then capture, detached. An acknowledgement ("yes",
+    "continue") or a one-word prompt gets the locks alone, as a blank prompt does: they go
+    with every prompt, and a single word is too little to retrieve for.
+
+    Capture runs after the block is printed, in a detached child: its patterns cost tens
+    of milliseconds to compile in a fresh process, and its write need not hold up the
+    prompt. Stop captures from the transcript as well, and capture is idempotent within a
+    session, so a child that never ran loses nothing."""
+    from credo.knowledge.acknowledge import is_acknowledgement
 
     prompt: str = payload["prompt"]
     session = text_field(payload, "session_id")
     hooks = memory.settings.hook
     acknowledgement = len(prompt.split()) <= 1 or is_acknowledgement(prompt)
-    if hooks.capture and not acknowledgement:
-        from credo.agent.capture import capture_prompt
-
-        capture_prompt(
-            memory,
-            prompt,
-            session=session,
-            transcript=text_field(payload, "transcript_path"),
-            turn=None,
-        )
     query = "" if acknowledgement else prompt
     result = memory.retrieve(query, token_budget=hooks.token_budget, with_doc_anchors=True)
     reason = "acknowledgement: locks only" if acknowledgement else "retrieval"
-    return inject(memory, result, event="prompt", session=session, prompt=prompt, reason=reason)
+    block = inject(memory, result, event="prompt", session=session, prompt=prompt, reason=reason)
+    if not hooks.capture or acknowledgement:
+        return Outcome(block)
+    return Outcome(block, later=lambda: capture_later(payload, db))
 
 
-def on_session_start(memory: Memory, payload: dict[str, Any]) -> str:
+def capture_later(payload: dict[str, Any], db: str | None) -> None:
+    """Capture what the prompt states or corrects (in the detached child: a store of its
+    own, opened afresh)."""
+    from credo.agent.capture import capture_prompt
+
+    with open_memory(payload, db) as memory:
+        capture_prompt(
+            memory,
+            payload["prompt"],
+            session=text_field(payload, "session_id"),
+            transcript=text_field(payload, "transcript_path"),
+            turn=None,
+        )
+
+
+def on_session_start(memory: Memory, payload: dict[str, Any], db: str | None) -> Outcome:
     """The locks and the most useful beliefs, as SessionStart's ``additionalContext``."""
     from credo.agent.startup import session_start
 
@@ -199,12 +221,12 @@ def on_session_start(memory: Memory, payload: dict[str, Any]) -> str:
         reason=source,
     )
     if not block:
-        return ""
+        return Outcome("")
     output = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": block}}
-    return json.dumps(output, ensure_ascii=False)
+    return Outcome(json.dumps(output, ensure_ascii=False))
 
 
-def on_stop(memory: Memory, payload: dict[str, Any]) -> str:
+def on_stop(memory: Memory, payload: dict[str, Any], db: str | None) -> Outcome:
     """Capture from the transcript, credit what the reply used, and list for the user what
     this session captured since the last listing (``systemMessage``: shown, not sent to
     the model)."""
@@ -219,22 +241,26 @@ def on_stop(memory: Memory, payload: dict[str, Any]) -> str:
         from credo.agent.feedback import feedback_from_reply
 
         reply = text_field(payload, "last_assistant_message")
-        if reply is None and transcript is not None:
-            from credo.knowledge.transcript import last_assistant_text
+        prompt = None
+        if transcript is not None:
+            from credo.knowledge.transcript import last_assistant_text, user_turns
 
-            reply = last_assistant_text(transcript)
+            reply = reply or last_assistant_text(transcript)
+            turns = user_turns(transcript)
+            prompt = turns[-1].text if turns else None  # its words are echoes, not use
         if reply:
-            feedback_from_reply(memory, session=session, reply=reply)
+            feedback_from_reply(memory, session=session, reply=reply, prompt=prompt)
     fresh = captures(memory, session=session, unlisted=True)
     if not fresh:
-        return ""
+        return Outcome("")
     mark_listed(memory, [c.belief_id for c in fresh])
     from credo.surfaces.render import captured_message
 
-    return json.dumps({"systemMessage": captured_message(fresh, session)}, ensure_ascii=False)
+    message = captured_message(fresh, session)
+    return Outcome(json.dumps({"systemMessage": message}, ensure_ascii=False))
 
 
-def on_subagent(memory: Memory, payload: dict[str, Any]) -> str:
+def on_subagent(memory: Memory, payload: dict[str, Any], db: str | None) -> Outcome:
     """The memory block for a subagent's task, in front of the prompt it is given."""
     tool_input = payload.get("tool_input")
     if payload.get("tool_name") not in SUBAGENT_TOOLS or not isinstance(tool_input, dict):
@@ -254,10 +280,10 @@ def on_subagent(memory: Memory, payload: dict[str, Any]) -> str:
         reason=str(tool_input.get("subagent_type") or "subagent")[:80],
     )
     if not block:
-        return ""
+        return Outcome("")
     updated = {**tool_input, "prompt": f"{block}\n{task}"}
     output = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": updated}}
-    return json.dumps(output, ensure_ascii=False)
+    return Outcome(json.dumps(output, ensure_ascii=False))
 
 
 HANDLERS = {
@@ -268,26 +294,46 @@ HANDLERS = {
 }
 
 
-def output_for(event: str, payload: dict[str, Any], db: str | None = None) -> str:
-    """What the hook prints for ``event`` ("" for nothing)."""
+def outcome_for(event: str, payload: dict[str, Any], db: str | None = None) -> Outcome:
+    """What the hook prints for ``event`` ("" for nothing), and what it leaves for after."""
     with open_memory(payload, db) as memory:
-        return HANDLERS[event](memory, payload)
+        return HANDLERS[event](memory, payload, db)
 
 
 def memory_block_for(payload: dict[str, Any], db: str | None = None) -> str:
-    """The UserPromptSubmit output for ``payload`` (kept for callers of the one-event hook)."""
-    return output_for("prompt", payload, db)
+    """The UserPromptSubmit block for ``payload``, capture left out."""
+    return outcome_for("prompt", payload, db).output
+
+
+def run_detached(job: Callable[[], None]) -> None:
+    """Run ``job`` in a child that outlives this process: a session of its own, its output
+    to /dev/null, so Claude Code (which waits for the hook and its pipes) does not wait
+    for it. Where there is no fork, or with ``CREDO_HOOK_INLINE=1``, it runs here."""
+    if not hasattr(os, "fork") or os.environ.get("CREDO_HOOK_INLINE", "").strip() == "1":
+        job()
+        return
+    if os.fork():
+        return
+    try:
+        os.setsid()
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        job()
+    except BaseException as exc:  # nobody to tell but the log
+        log(f"error after the hook: {type(exc).__name__}: {exc}")
+    finally:
+        os._exit(0)
 
 
 def run(stdin: BinaryIO, stdout: BinaryIO, db: str | None = None, event: str = "prompt") -> int:
     """Read the payload, print the event's output, return the exit status: always 0."""
     started = time.perf_counter()
-    output = ""
     try:
         if event not in HANDLERS:
             raise HookSkip(f"unknown hook event {event[:40]!r}; known: {', '.join(HANDLERS)}")
         payload = parse_payload(stdin.read(MAX_PAYLOAD_BYTES + 1), event)
-        output = output_for(event, payload, db)
+        output, later = outcome_for(event, payload, db)
     except HookSkip as skip:
         log(f"skip {event[:40]}: {skip}")
         return 0
@@ -304,6 +350,8 @@ def run(stdin: BinaryIO, stdout: BinaryIO, db: str | None = None, event: str = "
     elapsed = (time.perf_counter() - started) * 1000
     if os.environ.get("CREDO_HOOK_TRACE"):
         log(f"ok {event}: {len(output)} chars in {elapsed:.1f} ms")
+    if later is not None:
+        run_detached(later)
     return 0
 
 

@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING, Any
 from credo.types import Belief, DocAnchor, RetrievalResult, RetrievedBelief, StoreStats
 
 if TYPE_CHECKING:  # the hook renders no edges: it never loads credo.edge_types
-    from collections.abc import Sequence
-
     from credo.agent.capture import Captured
     from credo.edge_types import Edge
     from credo.store.rows import Injection
@@ -271,6 +269,7 @@ def captured_message(captured: Sequence[Captured], session: str | None) -> str:
     if sum(not item.locked for item in captured) > 1:
         scope = f" --session {session}" if session else ""
         lines.append(f"lock them all: credo lock --captured{scope}")
+    return "\n".join(lines)
 
 
 LOG_IDS = 3  # belief ids named on a journal line; the rest are counted ("+2 more")
