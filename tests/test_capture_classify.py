@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from credo.knowledge.acknowledge import ACK_MAX_WORDS
 from credo.knowledge.capture import (
-    ACK_MAX_WORDS,
     SCAN_CHARS,
     Statement,
     cues,

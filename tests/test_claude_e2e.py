@@ -78,6 +78,7 @@ class FakeAnthropic:
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
+        self.use_tool = True  # answer the first request offering credo's tool with a call
 
     def reply(self, body: dict[str, Any]) -> dict[str, Any]:
         tools = {t.get("name") for t in body.get("tools") or []}
@@ -88,7 +89,7 @@ class FakeAnthropic:
             for block in message["content"]
             if isinstance(block, dict) and block.get("type") == "tool_result"
         ]
-        if TOOL in tools and not results:
+        if self.use_tool and TOOL in tools and not results:
             content: list[dict[str, Any]] = [
                 {
                     "type": "tool_use",
@@ -400,3 +401,112 @@ def test_mcp_inspector_lists_credos_tools(npm_cache: Path, tmp_path: Path) -> No
     )
     assert tools["search_memory"]["annotations"]["readOnlyHint"] is True
     assert tools["forget_belief"]["annotations"]["destructiveHint"] is True
+
+
+# -- a day: two sessions in a project installed by the README's first command -----------------
+CORRECTION = "No, we never use npm in this repository. Always use pnpm for installing packages."
+
+
+@pytest.fixture(scope="module")
+def readme_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh venv with credo installed exactly as the README's first command does
+    (``python3 -m pip install -e .``, no extras)."""
+    venv = tmp_path_factory.mktemp("readme-venv") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    done = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "-e", str(REPO)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"pip install -e . failed (registry unreachable?): {done.stderr[-300:]}")
+    return venv
+
+
+def claude_env_for(env: dict[str, str], base_url: str) -> dict[str, str]:
+    return {
+        **env,
+        "ANTHROPIC_BASE_URL": base_url,
+        "ANTHROPIC_API_KEY": "sk-ant-fake-key-for-local-test",
+        "ENABLE_TOOL_SEARCH": "false",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "MCP_TIMEOUT": "60000",
+        "MCP_CONNECTION_NONBLOCKING": "0",
+    }
+
+
+def test_a_correction_in_session_one_reaches_the_model_in_session_two(
+    npm_cache: Path,
+    readme_venv: Path,
+    fake_api: tuple[str, FakeAnthropic],
+    tmp_path: Path,
+) -> None:
+    base_url, fake = fake_api
+    fake.use_tool = False
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("CREDO_", "CLAUDE", "ANTHROPIC"))
+    }
+    env.update(
+        HOME=str(home),
+        CREDO_HOOK_LOG=str(tmp_path / "hook.log"),
+        CREDO_GLOBAL_DB=str(tmp_path / "global.db"),
+        PATH=f"{readme_venv / 'bin'}{os.pathsep}{env.get('PATH', '')}",
+    )
+    credo = str(readme_venv / "bin" / "credo")
+
+    def run(*argv: str) -> str:
+        done = subprocess.run(
+            [credo, *argv], cwd=project, env=env, capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, (argv, done.stdout[-1000:], done.stderr[-1000:])
+        return done.stdout
+
+    run("init")
+    locked = run("remember", LOCKED, "--lock").split()[-1]
+    run("setup", "claude", "--project")  # checks that the MCP server answers tools/list
+    (home / ".claude" / "settings.json").write_text(
+        json.dumps({"enableAllProjectMcpServers": True})
+    )
+    claude = npm_cache / "node_modules" / ".bin" / "claude"
+
+    def session(prompt: str) -> list[dict[str, Any]]:
+        before = len(fake.requests)
+        done = subprocess.run(
+            [str(claude), "-p", prompt, "--output-format", "json", "--model", "claude-sonnet-4-5"],
+            cwd=project,
+            env=claude_env_for(env, base_url),
+            capture_output=True,
+            text=True,
+            timeout=150,
+        )
+        assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+        return [r for r in fake.requests[before:] if r.get("tools")]
+
+    first = session(CORRECTION)
+    assert first, "session 1 sent no main-loop request"
+    # The SessionStart context (the locks, here) is in session 1's first request.
+    assert f"[{locked} locked] {LOCKED}" in "\n".join(texts(first[0]["messages"]))
+    # The correction was captured, as the user's correction, in session 1.
+    captured = json.loads(run("captured", "--json"))
+    assert any("Always use pnpm" in c["content"] for c in captured), captured
+
+    second = session("add the left-pad dependency with npm")
+    assert second, "session 2 sent no main-loop request"
+    request = second[0]
+    text = "\n".join(texts(request["messages"]))
+    # Session 1's correction reaches the model in session 2, a new process.
+    assert "Always use pnpm for installing packages" in text
+    # The credo MCP tools are offered.
+    assert TOOL in {t.get("name") for t in request.get("tools") or []}
+    # And every injection was journalled, by session.
+    log = json.loads(run("log", "--json"))
+    assert {entry["event"] for entry in log} >= {"session_start", "prompt"}
+    assert len({entry["session"] for entry in log}) == 2

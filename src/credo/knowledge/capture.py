@@ -46,6 +46,7 @@ from typing import Literal
 
 from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
+from credo.knowledge.acknowledge import is_acknowledgement
 from credo.knowledge.redact import redact
 from credo.knowledge.score import THRESHOLD, score
 from credo.knowledge.shape import gated, shape_cues, shape_veto
@@ -492,37 +493,3 @@ def _terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         if term and term not in asserted:
             asserted.append(term)
     return tuple(negated), tuple(t for t in asserted if t not in negated)
-
-
-# --- acknowledgements --------------------------------------------------------------------
-
-_ACK_HEADS = frozenset(
-    """yes y yeah yep yup ya ok okay k kk sure thanks thx ty continue proceed lgtm next go do
-    sounds great perfect cool nice alright agreed fine good keep approved ship
-    👍 ✅ 👌 🙏""".split()
-)
-_ACK_WORDS = _ACK_HEADS | frozenset(
-    """please pls thank you it on ahead that looks keep going carry right correct all so
-    much lot very works done s thats sgtm now""".split()
-)
-_ACK_TOKEN = re.compile(r"[^\W\d_]+|[\U0001F300-\U0001FAFF\u2705\u2714]", re.UNICODE)
-ACK_MAX_WORDS = 6
-
-
-def is_acknowledgement(prompt: str) -> bool:
-    """A short prompt that carries no task and no question ("yes", "ok thanks", "go on").
-
-    Conservative: every word must come from a small vocabulary of assent, at least one of
-    them a head word ("yes", "ok", "continue", "lgtm", ...), at most ``ACK_MAX_WORDS`` words,
-    and no question mark, digit or other content.
-    """
-    stripped = prompt.strip()
-    if not stripped or "?" in stripped or len(stripped) > 80:
-        return False
-    rest = _ACK_TOKEN.sub(" ", stripped.lower())
-    if rest.strip(" \t\n.,!:;-—–~*()'\"\ufe0f"):
-        return False  # digits, code, paths: something beyond assent
-    words = _ACK_TOKEN.findall(stripped.lower())
-    if not words or len(words) > ACK_MAX_WORDS:
-        return False
-    return all(w in _ACK_WORDS for w in words) and any(w in _ACK_HEADS for w in words)

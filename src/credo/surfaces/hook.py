@@ -1,9 +1,17 @@
-"""``credo hook prompt``: Claude Code's ``UserPromptSubmit`` hook.
+"""``credo hook EVENT``: credo's Claude Code hooks (docs/AGENT.md).
 
-Claude Code runs the hook in a fresh process for every prompt and adds what it prints on
-stdout (exit 0) to the model's context. So this path must be fast and must never get in the
-way: whatever goes wrong (no store, a malformed payload, a broken store, a bug) it prints
-nothing, exits 0 and writes one line to the hook log instead.
+- ``prompt`` (UserPromptSubmit): capture what the user states or corrects, then print the
+  memory block for the prompt (the locks alone for an acknowledgement such as "yes").
+- ``session-start`` (SessionStart: startup, resume, clear, compact): the locks and the
+  project's most useful beliefs, as ``additionalContext``.
+- ``stop`` (Stop): capture from the transcript's user turns, credit the beliefs the reply
+  used, and show the user what was captured this turn with the command that locks it.
+- ``subagent`` (PreToolUse on Task/Agent): the memory block for the subagent's own prompt,
+  put in front of that prompt through ``updatedInput``.
+
+Claude Code runs a hook in a fresh process each time, so this path must be fast and must
+never get in the way: whatever goes wrong (no store, a malformed payload, a broken store, a
+bug) it prints nothing, exits 0 and writes one line to the hook log instead.
 
 Only the standard library is imported up front; the engine is imported once a store is
 known to exist, and nothing here touches click, numpy or the MCP SDK.
@@ -15,8 +23,13 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
+
+if TYPE_CHECKING:
+    from credo.memory import Memory
+    from credo.types import RetrievalResult
 
 # A prompt payload is small JSON; reading more than this would only waste the user's time.
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024
@@ -52,7 +65,17 @@ def log(message: str) -> None:
         pass
 
 
-def parse_payload(raw: bytes) -> dict[str, Any]:
+# event argument -> the Claude Code event whose payload it reads
+EVENTS = {
+    "prompt": "UserPromptSubmit",
+    "session-start": "SessionStart",
+    "stop": "Stop",
+    "subagent": "PreToolUse",
+}
+SUBAGENT_TOOLS = ("Task", "Agent")  # the tools that start a subagent (the setup's matcher)
+
+
+def parse_payload(raw: bytes, event: str = "prompt") -> dict[str, Any]:
     """The hook JSON; raises ``HookSkip`` (never the prompt's text) when it is unusable."""
     if len(raw) > MAX_PAYLOAD_BYTES:
         raise HookSkip(f"payload over {MAX_PAYLOAD_BYTES} bytes; skipped")
@@ -64,9 +87,13 @@ def parse_payload(raw: bytes) -> dict[str, Any]:
         raise HookSkip(f"payload is not JSON ({exc.__class__.__name__}: {exc})") from None
     if not isinstance(payload, dict):
         raise HookSkip(f"payload is a JSON {type(payload).__name__}, not an object")
-    prompt = payload.get("prompt")
-    if not isinstance(prompt, str):
-        raise HookSkip(f"payload has no string 'prompt' (got {type(prompt).__name__})")
+    named = payload.get("hook_event_name")
+    if named is not None and named != EVENTS.get(event):
+        raise HookSkip(f"payload is for {str(named)[:40]!r}, not {EVENTS.get(event)!r}")
+    if event == "prompt":
+        prompt = payload.get("prompt")
+        if not isinstance(prompt, str):
+            raise HookSkip(f"payload has no string 'prompt' (got {type(prompt).__name__})")
     return payload
 
 
@@ -80,11 +107,14 @@ def project_dir(payload: dict[str, Any]) -> Path:
     return Path.cwd()
 
 
-def memory_block_for(payload: dict[str, Any], db: str | None = None) -> str:
-    """Retrieve for the payload's prompt and render the memory block ("" if none). A blank
-    prompt gets the locked beliefs alone, as an empty query does: they go with every
-    prompt."""
-    prompt: str = payload["prompt"]
+def text_field(payload: dict[str, Any], name: str) -> str | None:
+    """A string field of the payload, or ``None`` (Claude Code may leave any of them out)."""
+    value = payload.get(name)
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def open_memory(payload: dict[str, Any], db: str | None) -> Memory:
+    """The project's store, opened for the hook; ``HookSkip`` when there is none."""
     folder = project_dir(payload)
     from credo.config import git_root, resolve_db_path
 
@@ -95,41 +125,245 @@ def memory_block_for(payload: dict[str, Any], db: str | None = None) -> str:
     # Settings (.credo.toml) are looked up from the current folder, as in the CLI.
     os.chdir(folder)
     from credo.memory import Memory
+
+    return Memory(store, root=git_root(folder) or folder, source="hook")
+
+
+def inject(
+    memory: Memory,
+    result: RetrievalResult,
+    *,
+    event: str,
+    session: str | None,
+    prompt: str | None,
+    reason: str,
+) -> str:
+    """Render ``result`` as the memory block and journal it (nothing is journalled for an
+    empty block: nothing was injected)."""
     from credo.surfaces.render import memory_block
 
-    with Memory(store, root=git_root(folder) or folder, source="hook") as memory:
-        result = memory.retrieve(prompt, with_doc_anchors=True)
-    return memory_block(result)
+    block = memory_block(result)
+    if block:
+        from credo.agent.journal import log_injection
+
+        log_injection(
+            memory,
+            event=event,
+            session=session,
+            prompt=prompt,
+            belief_ids=[b.id for b in result.beliefs],
+            tokens=result.used_tokens,
+            chars=len(block),
+            reason=reason,
+        )
+    return block
 
 
-def run(stdin: BinaryIO, stdout: BinaryIO, db: str | None = None) -> int:
-    """Read the payload, print the block, return the exit status: always 0."""
+class Outcome(NamedTuple):
+    """What a hook prints, and the work it leaves for after (``later``: run detached, so
+    Claude Code does not wait for it)."""
+
+    output: str
+    later: Callable[[], None] | None = None
+
+
+def on_prompt(memory: Memory, payload: dict[str, Any], db: str | None) -> Outcome:
+    """The block for the prompt, then capture, detached. An acknowledgement ("yes",
+    "continue") or a one-word prompt gets the locks alone, as a blank prompt does: they go
+    with every prompt, and a single word is too little to retrieve for.
+
+    Capture runs after the block is printed, in a detached child: its patterns cost tens
+    of milliseconds to compile in a fresh process, and its write need not hold up the
+    prompt. Stop captures from the transcript as well, and capture is idempotent within a
+    session, so a child that never ran loses nothing."""
+    from credo.knowledge.acknowledge import is_acknowledgement
+
+    prompt: str = payload["prompt"]
+    session = text_field(payload, "session_id")
+    hooks = memory.settings.hook
+    acknowledgement = len(prompt.split()) <= 1 or is_acknowledgement(prompt)
+    query = "" if acknowledgement else prompt
+    result = memory.retrieve(query, token_budget=hooks.token_budget, with_doc_anchors=True)
+    reason = "acknowledgement: locks only" if acknowledgement else "retrieval"
+    block = inject(memory, result, event="prompt", session=session, prompt=prompt, reason=reason)
+    if not hooks.capture or acknowledgement:
+        return Outcome(block)
+    return Outcome(block, later=lambda: capture_later(payload, db))
+
+
+def capture_later(payload: dict[str, Any], db: str | None) -> None:
+    """Capture what the prompt states or corrects (in the detached child: a store of its
+    own, opened afresh)."""
+    from credo.agent.capture import capture_prompt
+
+    with open_memory(payload, db) as memory:
+        capture_prompt(
+            memory,
+            payload["prompt"],
+            session=text_field(payload, "session_id"),
+            transcript=text_field(payload, "transcript_path"),
+            turn=None,
+        )
+
+
+def on_session_start(memory: Memory, payload: dict[str, Any], db: str | None) -> Outcome:
+    """The locks and the most useful beliefs, as SessionStart's ``additionalContext``."""
+    from credo.agent.startup import session_start
+
+    source = text_field(payload, "source") or "startup"
+    result = session_start(memory, token_budget=memory.settings.hook.session_start_budget)
+    block = inject(
+        memory,
+        result,
+        event="session_start",
+        session=text_field(payload, "session_id"),
+        prompt=None,
+        reason=source,
+    )
+    if not block:
+        return Outcome("")
+    output = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": block}}
+    return Outcome(json.dumps(output, ensure_ascii=False))
+
+
+def on_stop(memory: Memory, payload: dict[str, Any], db: str | None) -> Outcome:
+    """Capture from the transcript, credit what the reply used, and list for the user what
+    this session captured since the last listing (``systemMessage``: shown, not sent to
+    the model)."""
+    from credo.agent.capture import capture_transcript, captures, mark_listed
+
+    session = text_field(payload, "session_id")
+    transcript = text_field(payload, "transcript_path")
+    hooks = memory.settings.hook
+    if hooks.capture and transcript is not None:
+        capture_transcript(memory, transcript, session=session)
+    if hooks.auto_feedback and session is not None:
+        from credo.agent.feedback import feedback_from_reply
+
+        reply = text_field(payload, "last_assistant_message")
+        prompt = None
+        if transcript is not None:
+            from credo.knowledge.transcript import last_assistant_text, user_turns
+
+            reply = reply or last_assistant_text(transcript)
+            turns = user_turns(transcript)
+            prompt = turns[-1].text if turns else None  # its words are echoes, not use
+        if reply:
+            feedback_from_reply(memory, session=session, reply=reply, prompt=prompt)
+    fresh = captures(memory, session=session, unlisted=True)
+    if not fresh:
+        return Outcome("")
+    mark_listed(memory, [c.belief_id for c in fresh])
+    from credo.surfaces.render import captured_message
+
+    message = captured_message(fresh, session)
+    return Outcome(json.dumps({"systemMessage": message}, ensure_ascii=False))
+
+
+def on_subagent(memory: Memory, payload: dict[str, Any], db: str | None) -> Outcome:
+    """The memory block for a subagent's task, in front of the prompt it is given."""
+    tool_input = payload.get("tool_input")
+    if payload.get("tool_name") not in SUBAGENT_TOOLS or not isinstance(tool_input, dict):
+        raise HookSkip(f"not a subagent call: {str(payload.get('tool_name'))[:40]!r}")
+    task = tool_input.get("prompt")
+    if not isinstance(task, str) or not task.strip():
+        raise HookSkip("the subagent call has no string 'prompt'")
+    result = memory.retrieve(
+        task, token_budget=memory.settings.hook.token_budget, with_doc_anchors=True
+    )
+    block = inject(
+        memory,
+        result,
+        event="subagent",
+        session=text_field(payload, "session_id"),
+        prompt=task,
+        reason=str(tool_input.get("subagent_type") or "subagent")[:80],
+    )
+    if not block:
+        return Outcome("")
+    updated = {**tool_input, "prompt": f"{block}\n{task}"}
+    output = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": updated}}
+    return Outcome(json.dumps(output, ensure_ascii=False))
+
+
+HANDLERS = {
+    "prompt": on_prompt,
+    "session-start": on_session_start,
+    "stop": on_stop,
+    "subagent": on_subagent,
+}
+
+
+def outcome_for(event: str, payload: dict[str, Any], db: str | None = None) -> Outcome:
+    """What the hook prints for ``event`` ("" for nothing), and what it leaves for after."""
+    with open_memory(payload, db) as memory:
+        return HANDLERS[event](memory, payload, db)
+
+
+def memory_block_for(payload: dict[str, Any], db: str | None = None) -> str:
+    """The UserPromptSubmit block for ``payload``, capture left out."""
+    return outcome_for("prompt", payload, db).output
+
+
+def run_detached(job: Callable[[], None]) -> None:
+    """Run ``job`` in a child that outlives this process: a session of its own, its output
+    to /dev/null, so Claude Code (which waits for the hook and its pipes) does not wait
+    for it. Where there is no fork, or with ``CREDO_HOOK_INLINE=1``, it runs here."""
+    if not hasattr(os, "fork") or os.environ.get("CREDO_HOOK_INLINE", "").strip() == "1":
+        job()
+        return
+    if os.fork():
+        return
+    try:
+        os.setsid()
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        job()
+    except BaseException as exc:  # nobody to tell but the log
+        log(f"error after the hook: {type(exc).__name__}: {exc}")
+    finally:
+        os._exit(0)
+
+
+def run(stdin: BinaryIO, stdout: BinaryIO, db: str | None = None, event: str = "prompt") -> int:
+    """Read the payload, print the event's output, return the exit status: always 0."""
     started = time.perf_counter()
     try:
-        payload = parse_payload(stdin.read(MAX_PAYLOAD_BYTES + 1))
-        block = memory_block_for(payload, db)
+        if event not in HANDLERS:
+            raise HookSkip(f"unknown hook event {event[:40]!r}; known: {', '.join(HANDLERS)}")
+        payload = parse_payload(stdin.read(MAX_PAYLOAD_BYTES + 1), event)
+        output, later = outcome_for(event, payload, db)
     except HookSkip as skip:
-        log(f"skip: {skip}")
+        log(f"skip {event[:40]}: {skip}")
         return 0
     except (Exception, KeyboardInterrupt) as exc:
-        # Any failure, ours or the store's: the prompt goes through without memory.
-        log(f"error: {type(exc).__name__}: {exc}")
+        # Any failure, ours or the store's: the agent goes on without memory.
+        log(f"error {event[:40]}: {type(exc).__name__}: {exc}")
         return 0
-    if block:
+    if output:
         try:
-            stdout.write(block.encode("utf-8"))
+            stdout.write(output.encode("utf-8"))
             stdout.flush()
         except OSError as exc:  # Claude Code closed the pipe (timeout): nothing to do
-            log(f"error: cannot write the block: {exc}")
+            log(f"error {event}: cannot write the output: {exc}")
     elapsed = (time.perf_counter() - started) * 1000
     if os.environ.get("CREDO_HOOK_TRACE"):
-        log(f"ok: {len(block)} chars in {elapsed:.1f} ms")
+        log(f"ok {event}: {len(output)} chars in {elapsed:.1f} ms")
+    if later is not None:
+        run_detached(later)
     return 0
 
 
-def main(db: str | None = None) -> int:
-    return run(sys.stdin.buffer, sys.stdout.buffer, db)
+def event_from_argv(argv: list[str]) -> str:
+    """``... hook EVENT`` -> EVENT; ``prompt`` when none is named (the first hook's form)."""
+    return argv[-1] if len(argv) >= 2 and argv[-2] == "hook" else "prompt"
 
 
-if __name__ == "__main__":  # python -m credo.surfaces.hook: the same hook without the CLI layer
-    sys.exit(main())
+def main(db: str | None = None, event: str | None = None) -> int:
+    chosen = event if event is not None else event_from_argv(sys.argv)
+    return run(sys.stdin.buffer, sys.stdout.buffer, db, chosen)
+
+
+if __name__ == "__main__":  # python -m credo.surfaces.hook EVENT: the hook without the CLI
+    sys.exit(main(event=sys.argv[1] if len(sys.argv) > 1 else "prompt"))

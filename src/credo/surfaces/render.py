@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from credo.types import Belief, DocAnchor, RetrievalResult, RetrievedBelief, StoreStats
 
 if TYPE_CHECKING:  # the hook renders no edges: it never loads credo.edge_types
+    from credo.agent.capture import Captured
     from credo.edge_types import Edge
     from credo.store.rows import Injection
 
@@ -240,6 +241,35 @@ def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
         lines.append(f"({len(over)} more locked beliefs did not fit the budget: {named})\n")
     lines.append(f"</{MEMORY_BLOCK_TAG}>\n")
     return "".join(lines)
+
+
+MAX_LISTED_CAPTURES = 10  # a Stop message lists this many; the rest are counted
+MAX_LISTED_TEXT = 160  # characters of each captured text shown
+
+
+def captured_message(captured: Sequence[Captured], session: str | None) -> str:
+    """What Stop shows the user (never the model): the beliefs captured from their words
+    since the last listing, each with the command that locks it, and the one that locks
+    them all."""
+    count = len(captured)
+    lines = [f"credo captured {count} belief{'s' if count != 1 else ''} from what you said:"]
+    for item in captured[:MAX_LISTED_CAPTURES]:
+        text = " ".join(item.text.split())
+        if len(text) > MAX_LISTED_TEXT:
+            text = text[: MAX_LISTED_TEXT - 1] + "…"
+        state = "locked" if item.locked else f"lock: credo lock {item.belief_id}"
+        changed = ""
+        if item.supersedes:
+            changed = f"; replaces {', '.join(item.supersedes)}"
+        elif item.contradicts:
+            changed = f"; conflicts with {', '.join(item.contradicts)}"
+        lines.append(f"  [{item.belief_id}] ({item.kind}{changed}) {text}  ({state})")
+    if count > MAX_LISTED_CAPTURES:
+        lines.append(f"  … and {count - MAX_LISTED_CAPTURES} more: credo captured")
+    if sum(not item.locked for item in captured) > 1:
+        scope = f" --session {session}" if session else ""
+        lines.append(f"lock them all: credo lock --captured{scope}")
+    return "\n".join(lines)
 
 
 LOG_IDS = 3  # belief ids named on a journal line; the rest are counted ("+2 more")

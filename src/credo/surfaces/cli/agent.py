@@ -35,20 +35,42 @@ def mcp(ctx: click.Context) -> None:
 
 @click.group()
 def hook() -> None:
-    """Hooks that agents run (Claude Code: `credo hook prompt`)."""
+    """Claude Code's hooks: each reads the event's JSON on stdin and always exits 0 (problems
+    go to the hook log, ~/.cache/credo/hook.log, never to the agent)."""
+
+
+def _run_hook(ctx: click.Context, event: str) -> None:
+    from credo.surfaces import hook as hooks
+
+    ctx.exit(hooks.main(_db(ctx), event=event))
 
 
 @hook.command()
 @click.pass_context
 def prompt(ctx: click.Context) -> None:
-    """Read Claude Code's UserPromptSubmit JSON on stdin and print the memory block.
+    """UserPromptSubmit: capture what the user states or corrects, print the memory block."""
+    _run_hook(ctx, "prompt")
 
-    Always exits 0: problems go to the hook log (~/.cache/credo/hook.log), never to the
-    prompt.
-    """
-    from credo.surfaces import hook as prompt_hook
 
-    ctx.exit(prompt_hook.main(_db(ctx)))
+@hook.command("session-start")
+@click.pass_context
+def session_start(ctx: click.Context) -> None:
+    """SessionStart: the locks and the project's most useful beliefs."""
+    _run_hook(ctx, "session-start")
+
+
+@hook.command()
+@click.pass_context
+def stop(ctx: click.Context) -> None:
+    """Stop: capture from the transcript, credit used beliefs, list what was captured."""
+    _run_hook(ctx, "stop")
+
+
+@hook.command()
+@click.pass_context
+def subagent(ctx: click.Context) -> None:
+    """PreToolUse on Task/Agent: the memory block in front of the subagent's prompt."""
+    _run_hook(ctx, "subagent")
 
 
 @click.group()

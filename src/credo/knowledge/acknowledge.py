@@ -1,0 +1,40 @@
+"""Whether a prompt is only an acknowledgement ("yes", "ok thanks", "go on").
+
+Its own module because the prompt hook asks it on every prompt, in a fresh process: the
+capture classifier's patterns take tens of milliseconds to compile, this takes none of them.
+"""
+
+from __future__ import annotations
+
+import re
+
+_ACK_HEADS = frozenset(
+    """yes y yeah yep yup ya ok okay k kk sure thanks thx ty continue proceed lgtm next go do
+    sounds great perfect cool nice alright agreed fine good keep approved ship
+    👍 ✅ 👌 🙏""".split()
+)
+_ACK_WORDS = _ACK_HEADS | frozenset(
+    """please pls thank you it on ahead that looks keep going carry right correct all so
+    much lot very works done s thats sgtm now""".split()
+)
+_ACK_TOKEN = re.compile(r"[^\W\d_]+|[\U0001F300-\U0001FAFF\u2705\u2714]", re.UNICODE)
+ACK_MAX_WORDS = 6
+
+
+def is_acknowledgement(prompt: str) -> bool:
+    """A short prompt that carries no task and no question ("yes", "ok thanks", "go on").
+
+    Conservative: every word must come from a small vocabulary of assent, at least one of
+    them a head word ("yes", "ok", "continue", "lgtm", ...), at most ``ACK_MAX_WORDS`` words,
+    and no question mark, digit or other content.
+    """
+    stripped = prompt.strip()
+    if not stripped or "?" in stripped or len(stripped) > 80:
+        return False
+    rest = _ACK_TOKEN.sub(" ", stripped.lower())
+    if rest.strip(" \t\n.,!:;-—–~*()'\"\ufe0f"):
+        return False  # digits, code, paths: something beyond assent
+    words = _ACK_TOKEN.findall(stripped.lower())
+    if not words or len(words) > ACK_MAX_WORDS:
+        return False
+    return all(w in _ACK_WORDS for w in words) and any(w in _ACK_HEADS for w in words)
