@@ -571,3 +571,22 @@ def test_capture_costs_a_few_milliseconds_at_10k(big: Memory, classifier: Classi
         timings.append(time.perf_counter() - started)
     median = sorted(timings)[2]
     assert median < 0.05, timings  # a few ms locally; generous for a loaded CI machine
+
+
+def test_statements_of_one_prompt_are_linked_so_one_brings_the_other(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        for n in range(20):
+            memory.remember(f"note {n} about deploys and the build pipeline")
+        found = cap.capture_prompt(
+            memory,
+            "No, we never use npm in this repository. Always use pnpm for installing packages.",
+            session="s1",
+            transcript=None,
+            turn=None,
+        )
+        assert len(found) == 2
+        first, second = (c.belief_id for c in found)
+        edges = memory.edges(second)
+        assert [(e.src, e.dst, e.type.value) for e in edges] == [(second, first, "SUPPORTS")]
+        packed = [b.id for b in memory.retrieve("add the left-pad dependency with npm").beliefs]
+        assert first in packed and second in packed

@@ -495,8 +495,8 @@ def test_a_correction_in_session_one_reaches_the_model_in_session_two(
     # The SessionStart context (the locks, here) is in session 1's first request.
     assert f"[{locked} locked] {LOCKED}" in "\n".join(texts(first[0]["messages"]))
     # The correction was captured, as the user's correction, in session 1.
-    captured = json.loads(run("captured", "--json"))
-    assert any("Always use pnpm" in c["content"] for c in captured), captured
+    captured = json.loads(run("captured", "--json"))["captures"]
+    assert any("never use npm" in c["text"] for c in captured), captured
 
     second = session("add the left-pad dependency with npm")
     assert second, "session 2 sent no main-loop request"

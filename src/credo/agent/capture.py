@@ -250,6 +250,7 @@ def _capture(
             for (_, _, belief_id, new), verdict in zip(prompt, verdicts, strict=True):
                 if new:
                     retired |= _write(memory, belief_id, verdict)
+            _link_said_together(memory, [item[2] for item in prompt])
     records = [store.get_capture(b) for b in dict.fromkeys(written)]
     return _described(memory, [r for r in records if r is not None])
 
@@ -294,6 +295,21 @@ def _write(memory: Memory, belief_id: str, verdict: Verdict) -> set[str]:
         ):
             memory.relate(belief_id, other, EdgeType.CONTRADICTS)
     return retired
+
+
+def _link_said_together(memory: Memory, belief_ids: list[str]) -> None:
+    """Statements of one prompt ("No, we never use npm here. Always use pnpm.") say one
+    thing together: each SUPPORTS the one before it, so a search that finds one brings the
+    other (the graph lanes, and one cluster in the pack). Edges already there either way
+    are left alone."""
+    from credo.edge_types import EdgeType
+
+    store = memory.store
+    ordered = list(dict.fromkeys(belief_ids))
+    for later, earlier in zip(ordered[1:], ordered, strict=False):
+        if any({e.src, e.dst} == {later, earlier} for e in store.edges_touching([later])):
+            continue
+        memory.relate(later, earlier, EdgeType.SUPPORTS)
 
 
 def _described(memory: Memory, records: list[CaptureRecord]) -> list[Captured]:
