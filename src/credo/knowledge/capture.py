@@ -99,6 +99,8 @@ def extract_statements(prompt: str) -> list[Statement]:
     """The durable rules, preferences and corrections stated in ``prompt``, in prompt order."""
     out: list[Statement] = []
     for text, sentence, fired in sentence_cues(prompt):
+        if sig.DOUBT.search(sentence.lower()):
+            out.clear()  # "my lead says we should never use ORMs. I'm not convinced."
         if fired is None:
             continue
         value = score(fired)
@@ -166,8 +168,10 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
         line = text[start:end].rstrip("\r\n")
         if sig.FENCE.match(line):
             in_fence = not in_fence
-            rows.append((start, start, "pasted"))
+            rows.append((start, start, "fence"))
             continue
+        if not in_fence and block != "comment" and sig.COMMENT_OPEN.match(line):
+            block = "comment"  # a C comment block: its " * Never call ..." lines are code
         if not in_fence and not rows and line.startswith("#!"):
             block = "script"
         elif not in_fence and sig.DOC_HEADER.match(line):
@@ -178,6 +182,10 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
             block = ""
         if in_fence or block:
             state = "pasted"
+            if block == "comment" and "*/" in line:
+                block = ""
+        elif line.strip() and rows and rows[-1][2] == "pasted":
+            state = "pasted"  # a line glued to a log or code line (no blank between) is part of it
         elif not line.strip():
             state = "blank"
         elif (
@@ -194,6 +202,8 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
     for index, (start, end, state) in enumerate(rows):
         if state == "hash" and _next_to_paste(rows, index):
             state = "pasted"  # "# always pin versions" between Dockerfile lines is a comment
+        if state == "fence":
+            state = "pasted"
         if state in ("prose", "hash"):
             lines.append((start, end, sig.BULLET.match(text, start, end) is not None))
         elif lines and lines[-1][0] >= 0:
@@ -411,7 +421,10 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
     if not core or _vetoed(clean, core):
         return None
     future = fr.FUTURE_FRAME.search(clean) is not None
-    if not future and (_guard(clean, core) or shape_veto(clean, core)):
+    veto = shape_veto(clean, core)
+    if veto == "turn_scope" or sig.DOUBT.search(clean):
+        return None  # a scope word wins over a rule word: "from here on in this session"
+    if not future and (veto or _guard(clean, core)):
         return None
     fired = _fired(clean, core) | shape_cues(clean, core)
     if "universal" in fired and _ARTEFACT_SCOPE.search(core):

@@ -188,7 +188,8 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"""\b(?:i\s+was\s+told|(?:he|she|they|someone|people|my\s+\w+|the\s+\w+)\s+
             (?:says?|said|thinks?|told\s+me|claims?)|according\s+to|apparently|supposedly|
-            i\s+heard|i\s+read)\b""",
+            i\s+heard|i\s+read|keeps?\s+saying|(?:is|are|was|were)\s+saying|
+            said\s+(?:on|in|at|that)|recommends|suggests)\b""",
             _I,
         ),
     ),
@@ -196,7 +197,11 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "complaint",
         re.compile(
             r"""\b(?:ugh|sigh|argh|mess|annoying|ridiculous|terrible|awful|nightmare|
-            nobody\s+ever|no\s+one\s+ever|fun|lol|haha|lmao)\b|[😄😅😂🙃🤦]""",
+            nobody\s+ever|no\s+one\s+ever|fun|lol|haha|lmao|
+            i\s+(?:hate|love|like|dislike)\s+(?:how|that)|never\s+thought|here\s+we\s+are|
+            in\s+that\s+order|(?:is|are)\s+(?:older|newer|bigger|smaller|slower|faster|worse|
+            uglier|longer)\s+than|but\s+(?:some|most|many|a\s+few|half|nobody|no\s+one|none)|
+            (?:nobody|no\s+one)\s+(?:follows|reads|uses|knows|cares|remembers))\b|[😄😅😂🙃🤦]""",
             _I,
         ),
     ),
@@ -210,7 +215,19 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             |\b(?:
             for\s+this(?!\s+(?:repo|repository|project|codebase|team|company))|i\s+meant|
             the\s+one\s+above|above|below)\b
-            |\b(?:you\s+just|just\s+(?:made|wrote|added))\b""",
+            |\b(?:you\s+just|just\s+(?:made|wrote|added))\b
+            |^(?:please\s+)?(?:keep|make|leave|write|put|send|format|do)\s+(?:it|them)\b
+            (?!\s+(?:when|whenever))""",
+            _I,
+        ),
+    ),
+    # A piece of the code at hand: "the loop should start at 1", "the index is off by one".
+    (
+        "code_local",
+        re.compile(
+            r"""\bthe\s+(?:loop|index|counter|offset|condition|bound|upper\s+bound|lower\s+bound|
+            slice|range|variable|return\s+value|off-by-one|regex|assertion)\b(?!\s+names?)
+            |\blen\s*-\s*1\b""",
             _I,
         ),
     ),
@@ -322,6 +339,7 @@ VETO_CUES = frozenset(
         "turn_scope",
         "repair",
         "my_setup",
+        "code_local",
     }
 )
 # Cues read on the whole sentence: the lead-in words ("No,", "Again") are part of them.
