@@ -34,7 +34,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "fact_subject",
         re.compile(
             rf"""^(?:(?:the|our|this|all|each|every|any)\s+)(?:[\w`'./*<>@:+-]+\s+){{0,4}}?
-            (?:always\s+|never\s+|only\s+|all\s+)?(?:{_PRESENT_VERB}|[a-z]{{2,}}[^s\W']s)\b""",
+            (?:always\s+|never\s+|only\s+|all\s+)?{_PRESENT_VERB}\b""",
             _I,
         ),
     ),
@@ -189,7 +189,8 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"""\b(?:i\s+was\s+told|(?:he|she|they|someone|people|my\s+\w+|the\s+\w+)\s+
             (?:says?|said|thinks?|told\s+me|claims?)|according\s+to|apparently|supposedly|
             i\s+heard|i\s+read|keeps?\s+saying|(?:is|are|was|were)\s+saying|
-            said\s+(?:on|in|at|that)|recommends|suggests)\b""",
+            said\s+(?:on|in|at|that)|recommends|suggests|(?:pro\s+)?tip|
+            from\s+the\s+(?:docs|readme|wiki|manual|book|blog|article))\b""",
             _I,
         ),
     ),
@@ -218,6 +219,27 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             |\b(?:you\s+just|just\s+(?:made|wrote|added))\b
             |^(?:please\s+)?(?:keep|make|leave|write|put|send|format|do)\s+(?:it|them)\b
             (?!\s+(?:when|whenever))""",
+            _I,
+        ),
+    ),
+    # An opinion about the world: "concurrency is hard", "Kubernetes is overkill here".
+    (
+        "opinion",
+        re.compile(
+            r"""\b(?:is|are|'s|'re)\s+(?:so\s+|really\s+|very\s+|too\s+|pretty\s+|kind\s+of\s+)?
+            (?:hard|easy|great|terrible|overkill|cool|awesome|weird|amazing|painful|fun|boring|
+            hell|magic|underrated|overrated|the\s+best|the\s+worst)\b""",
+            _I,
+        ),
+    ),
+    # A claim about people, not a rule for them, unless it carries force ("everyone must ...").
+    (
+        "people_claim",
+        re.compile(
+            r"""^(?:most\s+|all\s+|many\s+|some\s+)?(?:developers|devs|people|engineers|
+            programmers|users|customers|managers|everyone|everybody)\b
+            (?![^.]*\b(?:must|should|needs?\s+to|has\s+to|have\s+to|may\s+not|can'?t|cannot|
+            allowed)\b)""",
             _I,
         ),
     ),
@@ -319,7 +341,9 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "tag_question",
         re.compile(
             r",\s*(?:(?:don'?t|doesn'?t|isn'?t|aren'?t|won'?t|can'?t|do|does|is|are)\s+(?:they|it|we|you|"
-            r"i|he|she)|right|no|eh)\b\W*$",
+            r"i|he|she)|right|no|eh)\b\W*$"
+            r"|,\s*(?:is|are|was|does|do|can|should)\s+(?:that|this|it)\s+(?:normal|ok|okay|"
+            r"expected|right|fine|a\s+problem)\b",
             _I,
         ),
     ),
@@ -340,6 +364,8 @@ VETO_CUES = frozenset(
         "repair",
         "my_setup",
         "code_local",
+        "opinion",
+        "people_claim",
     }
 )
 # Cues read on the whole sentence: the lead-in words ("No,", "Again") are part of them.
