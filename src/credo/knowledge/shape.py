@@ -228,7 +228,9 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"""\b(?:is|are|'s|'re)\s+(?:so\s+|really\s+|very\s+|too\s+|pretty\s+|kind\s+of\s+)?
             (?:hard|easy|great|terrible|overkill|cool|awesome|weird|amazing|painful|fun|boring|
-            hell|magic|underrated|overrated|the\s+best|the\s+worst)\b""",
+            hell|magic|underrated|overrated|the\s+best|the\s+worst|like)\b
+            |\b(?:surprised|surprising|interestingly|strangely|oddly|funnily|classic)\b
+            |^never\s+a\b|^always\s+the\s+same\b""",
             _I,
         ),
     ),
@@ -237,9 +239,20 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "people_claim",
         re.compile(
             r"""^(?:most\s+|all\s+|many\s+|some\s+)?(?:developers|devs|people|engineers|
-            programmers|users|customers|managers|everyone|everybody)\b
+            programmers|users|customers|managers|everyone|everybody|
+            (?:the\s+)?(?:[\w-]+\s+)?(?:team|folks|guys|devs|intern|interns))\b
             (?![^.]*\b(?:must|should|needs?\s+to|has\s+to|have\s+to|may\s+not|can'?t|cannot|
             allowed)\b)""",
+            _I,
+        ),
+    ),
+    # "the X should Y" with no general scope: how the code at hand should be fixed ("the
+    # second argument should be the timeout"). A durable fact is stated with "is", "we use".
+    (
+        "local_should",
+        re.compile(
+            r"""\bthe\s+(?:[\w`.'-]+\s+){0,4}?should\b
+            (?![^.]*\b(?:always|never|every|all|any|by\s+default|from\s+now\s+on)\b)""",
             _I,
         ),
     ),
@@ -366,6 +379,7 @@ VETO_CUES = frozenset(
         "code_local",
         "opinion",
         "people_claim",
+        "local_should",
     }
 )
 # Cues read on the whole sentence: the lead-in words ("No,", "Again") are part of them.
