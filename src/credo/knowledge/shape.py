@@ -179,6 +179,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"""\b(?:not\s+sure|maybe|perhaps|probably|i\s+think\s+we\s+(?:might|could|should)|
             who\s+knows|i\s+guess|sometimes|kind\s+of|sort\s+of|no\s+idea|unclear|dunno|
             i\s+don'?t\s+care|either\s+way|i\s+wonder|might|could|ideal\s+world|
+            doesn'?t\s+matter|i\s+don'?t\s+mind|whatever\s+(?:you|the\s+\w+)\s+(?:wants?|prefers?|thinks?)|
             would(?!\s+(?:rather|prefer|like|love|appreciate)))\b""",
             _I,
         ),
@@ -189,7 +190,8 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"""\b(?:i\s+was\s+told|(?:he|she|they|someone|people|my\s+\w+|the\s+\w+)\s+
             (?:says?|said|thinks?|told\s+me|claims?)|according\s+to|apparently|supposedly|
             i\s+heard|i\s+read|keeps?\s+saying|(?:is|are|was|were)\s+saying|
-            said\s+(?:on|in|at|that)|recommends|suggests|(?:pro\s+)?tip|
+            said\s+(?:on|in|at|that)|recommends|suggests|(?:pro\s+)?tip|the\s+(?:old\s+)?saying|
+            as\s+they\s+say|
             from\s+the\s+(?:docs|readme|wiki|manual|book|blog|article))\b""",
             _I,
         ),
@@ -238,7 +240,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "people_claim",
         re.compile(
-            r"""^(?:most\s+|all\s+|many\s+|some\s+)?(?:developers|devs|people|engineers|
+            r"""^(?:our\s+|the\s+)?(?:most\s+|all\s+|many\s+|some\s+)?(?:developers|devs|people|engineers|
             programmers|users|customers|managers|everyone|everybody|
             (?:the\s+)?(?:[\w-]+\s+)?(?:team|folks|guys|devs|intern|interns))\b
             (?![^.]*\b(?:must|should|needs?\s+to|has\s+to|have\s+to|may\s+not|can'?t|cannot|
@@ -261,7 +263,8 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "code_local",
         re.compile(
             r"""\bthe\s+(?:loop|index|counter|offset|condition|bound|upper\s+bound|lower\s+bound|
-            slice|range|variable|return\s+value|off-by-one|regex|assertion)\b(?!\s+names?)
+            slice|range|variable|return\s+value|off-by-one|regex|assertion|bug|issue|problem|crash|
+            typo|culprit)\b(?!\s+names?)
             |\blen\s*-\s*1\b""",
             _I,
         ),
@@ -280,7 +283,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "repair",
         re.compile(
-            r"""\bi\s+meant\b|\bnot\s+what\s+i\s+(?:expected|meant|wanted|asked)\b
+            r"""\bi\s+meant\b|\bi\s+(?:wanted|asked\s+for|was\s+asking)\b|\bnot\s+what\s+i\s+(?:expected|meant|wanted|asked)\b
             |\bignore\s+(?:that|this|my|the\s+last)\b|\bnever\s*mind\b""",
             _I,
         ),
