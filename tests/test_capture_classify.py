@@ -564,7 +564,10 @@ GATE_WORDS = st.sampled_from(
     "not over only rather than instead of you keep again been did correction wrong "
     "incorrect there is no that's how we moved off skip answer just less make your me before "
     "instructions same don't dont said told mentioned kept we've the a use x , . — ; : ` "
-    "i pnpm npm it's tabs spaces in place prefer no longer".split(" ")
+    "i pnpm npm it's tabs spaces in place prefer no longer this that meant above below it them "
+    "should the len say said thinks told claims tip from docs is are 's 're like surprising "
+    "classic never a always the wanted asked what ignore on my laptop running how do i can "
+    "for during keep, my lead the linter ,".split(" ")
 )
 
 

@@ -415,6 +415,46 @@ GATES: dict[str, tuple[str, ...]] = {
         "moved off",
     ),
     "contrast_shape": (" over ", "instead of", "rather than", "not", "only"),
+    "opinion": (
+        "is ",
+        "are ",
+        "'s ",
+        "'re ",
+        "like",
+        "surpris",
+        "interesting",
+        "strange",
+        "oddly",
+        "funnily",
+        "classic",
+        "never a",
+        "always the",
+    ),
+    "repair": ("meant", "wanted", "asked", "asking", "what i", "ignore", "never"),
+    "deixis": ("this", "that", "meant", "above", "below", "just", " it", " them"),
+    "hearsay": (
+        "say",
+        "said",
+        "think",
+        "told",
+        "claim",
+        "according",
+        "apparent",
+        "suppos",
+        "heard",
+        "i read",
+        "recommend",
+        "suggest",
+        "tip",
+        "from the",
+    ),
+    "local_should": ("should",),
+    "code_local": ("the ", "len"),
+    "my_setup": ("on my",),
+    "turn_scope": ("this",),
+    "progressive": ("ing",),
+    "tag_question": (",",),
+    "question_word": ("you", "how do i"),
     "agent_behaviour": (
         "you",
         "skip",
@@ -431,7 +471,7 @@ GATES: dict[str, tuple[str, ...]] = {
         "dont",
     ),
 }
-_VETOES = tuple((n, p, n in _ON_CLEAN) for n, p in CUES if n in VETO_CUES)
+_VETOES = tuple((n, p, n in _ON_CLEAN, GATES.get(n, ())) for n, p in CUES if n in VETO_CUES)
 _SCORED = tuple((n, p, n in _ON_CLEAN, GATES.get(n, ())) for n, p in CUES if n not in VETO_CUES)
 
 
@@ -445,8 +485,8 @@ def gated(pattern: re.Pattern[str], gate: tuple[str, ...], text: str) -> bool:
 def shape_veto(clean: str, core: str) -> str | None:
     """The first veto cue that fires on the lower-cased sentence (``clean``, and ``core``
     without its lead-in words), if any."""
-    for name, pattern, on_clean in _VETOES:
-        if pattern.search(clean if on_clean else core):
+    for name, pattern, on_clean, gate in _VETOES:
+        if gated(pattern, gate, clean if on_clean else core):
             return name
     return None
 
