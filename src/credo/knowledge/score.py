@@ -8,8 +8,10 @@ what lets the score carry over to people who word things differently.
 
 A sentence is captured when the sum of the weights of its concepts reaches ``THRESHOLD``. The
 weights were fitted by ``bench/capture_fit.py`` (L2-regularised logistic regression over the
-sentences of the development files, checked leave-one-file-out) and rounded; they are plain
-numbers so a capture can be explained by reading them.
+sentences of the four development files, checked leave-one-file-out) and rounded; they are
+plain numbers so a capture can be explained by reading them. The threshold is the lowest at
+which every development file on its own reaches 0.98 precision, plus a margin of 0.3 for
+phrasings no file has (``python bench/capture_fit.py --target 0.98 --margin 0.3 --write``).
 """
 
 from __future__ import annotations
@@ -69,27 +71,27 @@ CONCEPTS: dict[str, str] = {
     "long": "long",
 }
 
-THRESHOLD = 1.72
+THRESHOLD = 1.77
 WEIGHTS: dict[str, float] = {
-    "fact": 1.57,
-    "round2": 1.44,
-    "contrast": 1.36,
+    "fact": 1.58,
+    "round2": 1.45,
+    "contrast": 1.37,
     "taste": 1.32,
-    "general": 0.88,
-    "correction": 0.83,
+    "general": 0.86,
+    "correction": 0.77,
     "agent": 0.56,
     "general_fact": 0.44,
     "general_imperative": 0.42,
-    "reason": 0.4,
-    "deontic": 0.31,
-    "project": 0.3,
-    "directive": 0.24,
+    "reason": 0.41,
+    "deontic": 0.32,
+    "project": 0.31,
+    "directive": 0.23,
     "future": 0.15,
     "habit": -0.09,
-    "deixis": -0.1,
-    "past": -0.18,
+    "deixis": -0.12,
+    "past": -0.19,
     "artefact": -0.68,
-    "short": -0.89,
+    "short": -0.88,
 }
 
 
