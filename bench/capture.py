@@ -1,6 +1,6 @@
 """Capture classifier on a labelled set of user prompts (issue #16, item 2).
 
-    python bench/capture.py [--split dev|dev2|dev3|heldout] [--data FILE] [--both-dev]
+    python bench/capture.py [--split dev|dev2|dev3|dev4|heldout] [--data FILE] [--both-dev]
                             [--folds] [--show-errors]
 
 Reads JSONL (default ``bench/capture/heldout.jsonl``; ``--split dev`` reads ``dev.jsonl``), one
@@ -18,12 +18,12 @@ captured when at least one statement comes out. Printed:
 ``--show-errors`` lists every false positive and false negative (and kind mistakes).
 ``--both-dev`` runs dev and dev2 and then prints one summary over both (the development
 figure; the held-out split is never part of it).
-``--folds`` prints the leave-one-file-out table over the three development files (dev, dev2,
-dev3): one row per file with its precision and recall, then the combined figure. With the
-code as it is, each row just evaluates that file with the shipped weights. The cue patterns
-were written, and the weights fitted, with all three files in view, so this table is an aid,
-not a blind figure. The honest leave-one-file-out estimate (weights and threshold fitted on
-two files, scored on the third) is printed by ``bench/capture_fit.py``.
+``--folds`` prints one row per development file (dev, dev2, dev3, dev4) with its precision
+and recall, then the combined figure. With the code as it is, each row just evaluates that
+file with the shipped weights. The cue patterns were written, and the weights fitted, with
+all four files in view, so this table is an aid, not a blind figure. The leave-one-file-out
+estimate (weights and threshold fitted on three files, scored on the fourth) is printed by
+``bench/capture_fit.py``.
 The heldout split is the blind test: it is run once, when the classifier is done, never
 tuned on.
 """
@@ -83,7 +83,7 @@ def main() -> None:
     )
     parser.add_argument("--data", type=Path, help="a JSONL file (overrides --split)")
     parser.add_argument("--both-dev", action="store_true", help="dev + dev2, then combined")
-    parser.add_argument("--folds", action="store_true", help="dev, dev2, dev3: one row each")
+    parser.add_argument("--folds", action="store_true", help="dev, dev2, dev3, dev4: one row each")
     parser.add_argument("--show-errors", action="store_true")
     args = parser.parse_args()
     if args.folds:
@@ -113,7 +113,7 @@ def figures(rows: list[dict[str, Any]]) -> tuple[int, int, int]:
 
 
 def folds() -> None:
-    """One row per development file, then all three together (not blind: see the docstring)."""
+    """One row per development file, then all four together (not blind: see the docstring)."""
     print(f"{'file':<10}{'prompts':>8}{'precision':>11}{'recall':>8}{'tp':>5}{'fp':>4}{'fn':>4}")
     total = [0, 0, 0]
     count = 0

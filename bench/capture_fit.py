@@ -1,20 +1,24 @@
 """Fit the capture score's weights (``credo.knowledge.score``) and check them by file.
 
-    python bench/capture_fit.py [--target 0.98] [--l2 5.0] [--write]
+    python bench/capture_fit.py [--target 0.98] [--margin 0.3] [--l2 5.0] [--write]
 
-Every prose sentence of every prompt in ``dev.jsonl``, ``dev2.jsonl`` and ``dev3.jsonl`` gets
-its cues from ``credo.knowledge.capture.sentence_cues``. A sentence is labelled positive when
-its prompt is labelled ``capture`` and the sentence overlaps the labelled statement (the
-benchmark's rule: one contains the other, or they share half their words); every other
-sentence is negative. An L2-regularised logistic regression (plain gradient descent, stdlib
-only) gives one weight per cue. The threshold is the lowest score whose *prompt-level*
-precision on the training files reaches ``--target``, so recall is the most it can be there.
+Every prose sentence of every prompt in the four development files (``dev``, ``dev2``,
+``dev3``, ``dev4``) gets its cues from ``credo.knowledge.capture.sentence_cues``. A sentence is
+labelled positive when its prompt is labelled ``capture`` and the sentence overlaps the
+labelled statement (the benchmark's rule: one contains the other, or they share half their
+words); every other sentence is negative. An L2-regularised logistic regression (plain
+gradient descent, stdlib only) gives one weight per cue concept.
 
-Leave-one-file-out: for each file, weights and threshold are fitted on the other two and the
-held-out file is scored with them. Those three figures are the estimate for unseen text (the
-cue *patterns* were written with all three files in view, so even they lean optimistic).
-Then the weights are fitted on all three and printed (``--write`` puts them in score.py).
-The heldout split is never read here.
+The operating point is chosen by the *worst* file, not the pooled figure: the threshold is the
+lowest score at which every training file, on its own, reaches ``--target`` prompt-level
+precision, and ``--margin`` is added on top. Every blind set so far lost about 0.1 precision
+against the estimate, so the margin buys room for phrasings no file has yet.
+
+Leave-one-file-out: for each file, weights and threshold are fitted on the other three and the
+held-out file is scored with them; the table shows each fold and the worst one. The cue
+*patterns* were written with the development files in view, so only a fold whose file the cues
+were not developed on is blind; the others lean optimistic. Then the weights are fitted on all
+four and printed (``--write`` puts them in score.py). The heldout split is never read here.
 """
 
 from __future__ import annotations
@@ -104,38 +108,61 @@ def evaluate(prompts: list[Prompt], scores: list[float], threshold: float) -> tu
     return (tp / (tp + fp) if tp + fp else 1.0), (tp / (tp + fn) if tp + fn else 1.0)
 
 
-def choose(prompts: list[Prompt], scores: list[float], target: float) -> float:
-    """The lowest threshold whose precision on ``prompts`` reaches ``target``."""
-    best = max(scores) + 1e-6
-    for threshold in sorted(set(scores), reverse=True):
-        precision, _ = evaluate(prompts, scores, threshold)
-        if precision >= target:
+def choose(
+    files: list[list[Prompt]], bias: float, weights: dict[str, float], target: float
+) -> float:
+    """The lowest threshold at which every file in ``files`` reaches ``target`` precision."""
+    scored = [(f, prompt_scores(f, bias, weights)) for f in files]
+    candidates = sorted({s for _, scores in scored for s in scores}, reverse=True)
+    best = candidates[0] + 1e-6 if candidates else 0.0
+    for threshold in candidates:
+        if all(evaluate(f, scores, threshold)[0] >= target for f, scores in scored):
             best = threshold
     return best
 
 
+def counts(prompts: list[Prompt], scores: list[float], threshold: float) -> tuple[int, int, int]:
+    pairs = list(zip(prompts, scores, strict=True))
+    tp = sum(1 for (y, _), s in pairs if y and s >= threshold)
+    fp = sum(1 for (y, _), s in pairs if not y and s >= threshold)
+    fn = sum(1 for (y, _), s in pairs if y and s < threshold)
+    return tp, fp, fn
+
+
+def _row(name: str, prompts: list[Prompt], scores: list[float], threshold: float) -> str:
+    tp, fp, fn = counts(prompts, scores, threshold)
+    precision, recall = evaluate(prompts, scores, threshold)
+    return f"{name:<10}{precision:>10.3f}{recall:>8.3f}{tp:>5}{fp:>4}{fn:>4}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--target", type=float, default=0.98)
+    parser.add_argument("--target", type=float, default=0.98, help="each file's precision")
+    parser.add_argument("--margin", type=float, default=0.3, help="added to the chosen threshold")
     parser.add_argument("--l2", type=float, default=5.0)
     parser.add_argument("--write", action="store_true", help="write the weights to score.py")
     args = parser.parse_args()
     data = {name: load(name) for name in FILES}
-    print(f"{'held out':<10}{'precision':>10}{'recall':>8}   (fitted on the other two)")
+    print(
+        f"{'held out':<10}{'precision':>10}{'recall':>8}{'tp':>5}{'fp':>4}{'fn':>4}"
+        "   (fitted on the other three)"
+    )
+    worst = 1.0
     for held in FILES:
-        train = [p for name in FILES if name != held for p in data[name]]
-        bias, weights = fit(train, args.l2)
-        threshold = choose(train, prompt_scores(train, bias, weights), args.target)
-        precision, recall = evaluate(
-            data[held], prompt_scores(data[held], bias, weights), threshold
-        )
-        print(f"{held:<10}{precision:>10.3f}{recall:>8.3f}")
+        train = [data[name] for name in FILES if name != held]
+        bias, weights = fit([p for f in train for p in f], args.l2)
+        threshold = choose(train, bias, weights, args.target) + args.margin
+        scores = prompt_scores(data[held], bias, weights)
+        print(_row(held, data[held], scores, threshold))
+        worst = min(worst, evaluate(data[held], scores, threshold)[0])
+    print(f"{'worst fold':<10}{worst:>10.3f}")
     everything = [p for name in FILES for p in data[name]]
     bias, weights = fit(everything, args.l2)
-    scores = prompt_scores(everything, bias, weights)
-    threshold = choose(everything, scores, args.target)
-    precision, recall = evaluate(everything, scores, threshold)
-    print(f"{'all three':<10}{precision:>10.3f}{recall:>8.3f}   (fitted on all: not blind)")
+    threshold = choose(list(data.values()), bias, weights, args.target) + args.margin
+    print("fitted on all four (not blind):")
+    for name in FILES:
+        print(_row(name, data[name], prompt_scores(data[name], bias, weights), threshold))
+    print(_row("all four", everything, prompt_scores(everything, bias, weights), threshold))
     # Shift so the bias is 0 and the threshold absorbs it: simpler to read.
     shown = {k: round(v, 2) for k, v in sorted(weights.items(), key=lambda kv: -kv[1])}
     print(f"THRESHOLD = {round(threshold - bias, 2)}")

@@ -34,7 +34,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "fact_subject",
         re.compile(
             rf"""^(?:(?:the|our|this|all|each|every|any)\s+)(?:[\w`'./*<>@:+-]+\s+){{0,4}}?
-            (?:always\s+|never\s+|only\s+|all\s+)?(?:{_PRESENT_VERB}|[a-z]{{2,}}[^s\W']s)\b""",
+            (?:always\s+|never\s+|only\s+|all\s+)?{_PRESENT_VERB}\b""",
             _I,
         ),
     ),
@@ -179,6 +179,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"""\b(?:not\s+sure|maybe|perhaps|probably|i\s+think\s+we\s+(?:might|could|should)|
             who\s+knows|i\s+guess|sometimes|kind\s+of|sort\s+of|no\s+idea|unclear|dunno|
             i\s+don'?t\s+care|either\s+way|i\s+wonder|might|could|ideal\s+world|
+            doesn'?t\s+matter|i\s+don'?t\s+mind|whatever\s+(?:you|the\s+\w+)\s+(?:wants?|prefers?|thinks?)|
             would(?!\s+(?:rather|prefer|like|love|appreciate)))\b""",
             _I,
         ),
@@ -188,7 +189,10 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"""\b(?:i\s+was\s+told|(?:he|she|they|someone|people|my\s+\w+|the\s+\w+)\s+
             (?:says?|said|thinks?|told\s+me|claims?)|according\s+to|apparently|supposedly|
-            i\s+heard|i\s+read)\b""",
+            i\s+heard|i\s+read|keeps?\s+saying|(?:is|are|was|were)\s+saying|
+            said\s+(?:on|in|at|that)|recommends|suggests|(?:pro\s+)?tip|the\s+(?:old\s+)?saying|
+            as\s+they\s+say|
+            from\s+the\s+(?:docs|readme|wiki|manual|book|blog|article))\b""",
             _I,
         ),
     ),
@@ -196,7 +200,11 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "complaint",
         re.compile(
             r"""\b(?:ugh|sigh|argh|mess|annoying|ridiculous|terrible|awful|nightmare|
-            nobody\s+ever|no\s+one\s+ever|fun|lol|haha|lmao)\b|[😄😅😂🙃🤦]""",
+            nobody\s+ever|no\s+one\s+ever|fun|lol|haha|lmao|
+            i\s+(?:hate|love|like|dislike)\s+(?:how|that)|never\s+thought|here\s+we\s+are|
+            in\s+that\s+order|(?:is|are)\s+(?:older|newer|bigger|smaller|slower|faster|worse|
+            uglier|longer)\s+than|but\s+(?:some|most|many|a\s+few|half|nobody|no\s+one|none)|
+            (?:nobody|no\s+one)\s+(?:follows|reads|uses|knows|cares|remembers))\b|[😄😅😂🙃🤦]""",
             _I,
         ),
     ),
@@ -210,7 +218,54 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             |\b(?:
             for\s+this(?!\s+(?:repo|repository|project|codebase|team|company))|i\s+meant|
             the\s+one\s+above|above|below)\b
-            |\b(?:you\s+just|just\s+(?:made|wrote|added))\b""",
+            |\b(?:you\s+just|just\s+(?:made|wrote|added))\b
+            |^(?:please\s+)?(?:keep|make|leave|write|put|send|format|do)\s+(?:it|them)\b
+            (?!\s+(?:when|whenever))""",
+            _I,
+        ),
+    ),
+    # An opinion about the world: "concurrency is hard", "Kubernetes is overkill here".
+    (
+        "opinion",
+        re.compile(
+            r"""\b(?:is|are|'s|'re)\s+(?:so\s+|really\s+|very\s+|too\s+|pretty\s+|kind\s+of\s+)?
+            (?:hard|easy|great|terrible|overkill|cool|awesome|weird|amazing|painful|fun|boring|
+            hell|magic|underrated|overrated|the\s+best|the\s+worst|like)\b
+            |\b(?:surprised|surprising|interestingly|strangely|oddly|funnily|classic)\b
+            |^never\s+a\b|^always\s+the\s+same\b""",
+            _I,
+        ),
+    ),
+    # A claim about people, not a rule for them, unless it carries force ("everyone must ...").
+    (
+        "people_claim",
+        re.compile(
+            r"""^(?:our\s+|the\s+)?(?:most\s+|all\s+|many\s+|some\s+)?(?:developers|devs|people|engineers|
+            programmers|users|customers|managers|everyone|everybody|
+            (?:the\s+)?(?:[\w-]+\s+)?(?:team|folks|guys|devs|intern|interns))\b
+            (?![^.]*\b(?:must|should|needs?\s+to|has\s+to|have\s+to|may\s+not|can'?t|cannot|
+            allowed)\b)""",
+            _I,
+        ),
+    ),
+    # "the X should Y" with no general scope: how the code at hand should be fixed ("the
+    # second argument should be the timeout"). A durable fact is stated with "is", "we use".
+    (
+        "local_should",
+        re.compile(
+            r"""\bthe\s+(?:[\w`.'-]+\s+){0,4}?should\b
+            (?![^.]*\b(?:always|never|every|all|any|by\s+default|from\s+now\s+on)\b)""",
+            _I,
+        ),
+    ),
+    # A piece of the code at hand: "the loop should start at 1", "the index is off by one".
+    (
+        "code_local",
+        re.compile(
+            r"""\bthe\s+(?:loop|index|counter|offset|condition|bound|upper\s+bound|lower\s+bound|
+            slice|range|variable|return\s+value|off-by-one|regex|assertion|bug|issue|problem|crash|
+            typo|culprit)\b(?!\s+names?)
+            |\blen\s*-\s*1\b""",
             _I,
         ),
     ),
@@ -228,7 +283,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "repair",
         re.compile(
-            r"""\bi\s+meant\b|\bnot\s+what\s+i\s+(?:expected|meant|wanted|asked)\b
+            r"""\bi\s+meant\b|\bi\s+(?:wanted|asked\s+for|was\s+asking)\b|\bnot\s+what\s+i\s+(?:expected|meant|wanted|asked)\b
             |\bignore\s+(?:that|this|my|the\s+last)\b|\bnever\s*mind\b""",
             _I,
         ),
@@ -302,7 +357,9 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "tag_question",
         re.compile(
             r",\s*(?:(?:don'?t|doesn'?t|isn'?t|aren'?t|won'?t|can'?t|do|does|is|are)\s+(?:they|it|we|you|"
-            r"i|he|she)|right|no|eh)\b\W*$",
+            r"i|he|she)|right|no|eh)\b\W*$"
+            r"|,\s*(?:is|are|was|does|do|can|should)\s+(?:that|this|it)\s+(?:normal|ok|okay|"
+            r"expected|right|fine|a\s+problem)\b",
             _I,
         ),
     ),
@@ -322,6 +379,10 @@ VETO_CUES = frozenset(
         "turn_scope",
         "repair",
         "my_setup",
+        "code_local",
+        "opinion",
+        "people_claim",
+        "local_should",
     }
 )
 # Cues read on the whole sentence: the lead-in words ("No,", "Again") are part of them.
@@ -354,6 +415,46 @@ GATES: dict[str, tuple[str, ...]] = {
         "moved off",
     ),
     "contrast_shape": (" over ", "instead of", "rather than", "not", "only"),
+    "opinion": (
+        "is ",
+        "are ",
+        "'s ",
+        "'re ",
+        "like",
+        "surpris",
+        "interesting",
+        "strange",
+        "oddly",
+        "funnily",
+        "classic",
+        "never a",
+        "always the",
+    ),
+    "repair": ("meant", "wanted", "asked", "asking", "what i", "ignore", "never"),
+    "deixis": ("this", "that", "meant", "above", "below", "just", " it", " them"),
+    "hearsay": (
+        "say",
+        "said",
+        "think",
+        "told",
+        "claim",
+        "according",
+        "apparent",
+        "suppos",
+        "heard",
+        "i read",
+        "recommend",
+        "suggest",
+        "tip",
+        "from the",
+    ),
+    "local_should": ("should",),
+    "code_local": ("the ", "len"),
+    "my_setup": ("on my",),
+    "turn_scope": ("this",),
+    "progressive": ("ing",),
+    "tag_question": (",",),
+    "question_word": ("you", "how do i"),
     "agent_behaviour": (
         "you",
         "skip",
@@ -370,7 +471,7 @@ GATES: dict[str, tuple[str, ...]] = {
         "dont",
     ),
 }
-_VETOES = tuple((n, p, n in _ON_CLEAN) for n, p in CUES if n in VETO_CUES)
+_VETOES = tuple((n, p, n in _ON_CLEAN, GATES.get(n, ())) for n, p in CUES if n in VETO_CUES)
 _SCORED = tuple((n, p, n in _ON_CLEAN, GATES.get(n, ())) for n, p in CUES if n not in VETO_CUES)
 
 
@@ -384,8 +485,8 @@ def gated(pattern: re.Pattern[str], gate: tuple[str, ...], text: str) -> bool:
 def shape_veto(clean: str, core: str) -> str | None:
     """The first veto cue that fires on the lower-cased sentence (``clean``, and ``core``
     without its lead-in words), if any."""
-    for name, pattern, on_clean in _VETOES:
-        if pattern.search(clean if on_clean else core):
+    for name, pattern, on_clean, gate in _VETOES:
+        if gated(pattern, gate, clean if on_clean else core):
             return name
     return None
 

@@ -295,8 +295,18 @@ REPORT = re.compile(
         understand|get|got|figured|see|saw|had|have|was|were|did|thought)|
         don'?t\s+(?:worry|bother|mind)|never\s*mind|nevermind|no\s+worries|thank|thanks|
         fails?|failing|failed|broke|broken|crash(?:es|ed|ing)?|errors?\s+out|flaky|
+        complains?|complaining|warns\s+about|yells|
         (?:takes?|taking|took)\s+forever|
         doesn'?t\s+work|isn'?t\s+working|here'?s\s+the\s+(?:error|log|trace|output|stack))\b""",
+    _L | re.VERBOSE,
+)
+
+# Doubt about what was just said: "I'm not convinced", "not sure I agree", "I think that
+# changed". A rule followed by doubt is being discussed, not adopted.
+DOUBT = re.compile(
+    r"""\b(?:i'?m\s+not\s+(?:convinced|sold|so\s+sure)|not\s+sure\s+(?:i\s+agree|that'?s\s+(?:still\s+)?
+        (?:true|right|the\s+case))|i\s+(?:don'?t|do\s+not)\s+(?:agree|buy\s+(?:it|that))|i\s+disagree|
+        i\s+think\s+(?:that|it|this)\s+(?:has\s+|'s\s+)?changed|(?:that|it)\s+might\s+have\s+changed)\b""",
     _L | re.VERBOSE,
 )
 
@@ -310,6 +320,7 @@ DOC_HEADER = re.compile(
     _I | re.VERBOSE,
 )
 FENCE = re.compile(r"^\s*(?:```|~~~)")
+COMMENT_OPEN = re.compile(r"^\s*/\*(?!.*\*/)")
 HASH_COMMENT = re.compile(r"^\s*#(?!#)")
 INDENTED_CODE = re.compile(r"^(?: {4,}|\t)(?![-*+]\s|\d+[.)]\s)")
 LOG_LINE = re.compile(
@@ -323,7 +334,8 @@ LOG_LINE = re.compile(
         (?:FROM|RUN|COPY|ADD|WORKDIR|CMD|ENTRYPOINT|ENV|ARG|EXPOSE|USER|LABEL|VOLUME)\s+\S|
         (?:def|class|import|function|const|let|var|return|public|private|protected|fn|func|
         package|struct|impl|\#include|\#define|SELECT|INSERT|UPDATE|DELETE|CREATE)\b(?!\s+(?:of|is|a)\b)|
-        from\s+[\w.]+\s+import\b|//\s|--\s|[{}\[\]()<>/]\s*$|<[a-zA-Z/])""",
+        from\s+[\w.]+\s+import\b|//+[\s!]|/\*|\*/|--\s|[{}\[\]()<>/]\s*$|<[a-zA-Z/]|
+        .*\b(?:ERROR|WARNING|WARN|FATAL|CRITICAL)\b:)""",
     re.VERBOSE,
 )
 CODE_TAIL = re.compile(r"(?:[;{}]|\)\s*:|=>|->)\s*$")
