@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import pytest
 
@@ -129,3 +130,17 @@ def test_a_malformed_row_reads_as_no_ids(memory: Memory) -> None:
         )
     assert journal.injections(memory)[0].belief_ids == ()
     assert journal.injected_ids(memory, "s1") == []
+
+
+def test_a_journal_write_leaves_the_edge_watch_for_the_first_edge_write(tmp_path: Path) -> None:
+    """The hook journals every prompt: that write loads no edge watcher (hrr_sync), and
+    the first write that can touch edges still installs it."""
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        a, b = memory.remember("alpha rule"), memory.remember("beta rule")
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        journal.log_injection(
+            memory, event="prompt", session="s", prompt="q", belief_ids=[a], tokens=1, chars=1
+        )
+        assert not hasattr(memory, "_hrr_sync")
+        memory.relate(a, b, "SUPPORTS")
+        assert hasattr(memory, "_hrr_sync")

@@ -65,7 +65,8 @@ def log_injection(
         raise InvalidInputError("belief_ids must be strings")
     digest = None if prompt is None else prompt_hash(prompt)
     now = time.time()
-    with memory.store.transaction(), memory.store.write_errors():
+    # The journal's own tables only: no edge watcher is loaded for it (a hook's cost).
+    with memory.store.transaction(beliefs_or_edges=False), memory.store.write_errors():
         row = memory.store.insert_injection(
             now, session, event, digest, ids, tokens, chars, reason[:MAX_REASON_CHARS]
         )

@@ -78,14 +78,16 @@ class Store(
         self._tx.before_first_write.append(callback)
 
     def transaction(
-        self, *, foreign_keys: bool = True
+        self, *, foreign_keys: bool = True, beliefs_or_edges: bool = True
     ) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """All writes go through here: one atomic unit, nested scopes join the outer one.
 
         ``foreign_keys=False`` is for a bulk writer that has checked every reference itself
         (the records import): SQLite then skips its own checks (see ``Transactions.scope``).
+        ``beliefs_or_edges=False`` is for a write of the journal alone (the hook's per-prompt
+        log): the edge watchers are not loaded for it.
         """
-        return self._tx.scope(foreign_keys=foreign_keys)
+        return self._tx.scope(foreign_keys=foreign_keys, beliefs_or_edges=beliefs_or_edges)
 
     @contextlib.contextmanager
     def write_errors(self) -> Iterator[None]:

@@ -95,12 +95,16 @@ class Transactions:
         return self._depth > 0
 
     @contextlib.contextmanager
-    def scope(self, *, foreign_keys: bool = True) -> Iterator[sqlite3.Connection]:
+    def scope(
+        self, *, foreign_keys: bool = True, beliefs_or_edges: bool = True
+    ) -> Iterator[sqlite3.Connection]:
         """``foreign_keys=False``: SQLite skips its foreign-key checks for this transaction
         (a bulk writer that has checked every reference itself; a check costs two index
         probes per edge). The pragma is a no-op inside a transaction, so it is switched
         around BEGIN ... COMMIT, and only by an outermost scope: a nested one keeps the
-        outer transaction's setting."""
+        outer transaction's setting. ``beliefs_or_edges=False`` (a write of the journal's
+        own tables) leaves the ``before_first_write`` callbacks for a later write that
+        needs them: they watch edges, which such a write never touches."""
         if self._depth:
             self._depth += 1
             try:
@@ -111,15 +115,15 @@ class Transactions:
         if not foreign_keys:
             self._conn.execute("PRAGMA foreign_keys = OFF")
         try:
-            with self._outermost() as conn:
+            with self._outermost(watch=beliefs_or_edges) as conn:
                 yield conn
         finally:
             if not foreign_keys:
                 self._conn.execute("PRAGMA foreign_keys = ON")
 
     @contextlib.contextmanager
-    def _outermost(self) -> Iterator[sqlite3.Connection]:
-        while self.before_first_write:
+    def _outermost(self, *, watch: bool = True) -> Iterator[sqlite3.Connection]:
+        while watch and self.before_first_write:
             self.before_first_write.pop(0)()
         try:
             self._conn.execute("BEGIN IMMEDIATE")
