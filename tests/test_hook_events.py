@@ -287,3 +287,24 @@ def test_a_real_prompt_block_stays_under_6_kb_by_default(tmp_path: Path) -> None
         done = hook(tmp_path, "prompt", base(root, "UserPromptSubmit", prompt=prompt), root)
         assert done.stdout.startswith(b"<credo-memory")
         assert len(done.stdout) <= 6 * 1024, len(done.stdout)
+
+
+@pytest.mark.parametrize("written_before", [False, True])
+def test_a_capture_is_anchored_to_its_turn_of_the_transcript(
+    tmp_path: Path, project: Path, written_before: bool
+) -> None:
+    """Whether Claude Code has written the prompt to the transcript before the hook runs or
+    not, the capture names the prompt's own turn."""
+    turns = [("how do deploys work?", "Through staging."), ("and rollbacks?", "By tag.")]
+    if written_before:
+        turns.append((CORRECTION, ""))
+    write_transcript(project / "transcript.jsonl", turns)
+    hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=CORRECTION), project)
+    wait_for(lambda: captured_count(project) == 2)
+    with Memory(project / ".credo" / "memory.db", root=project) as memory:
+        hints = {
+            a.position_hint
+            for row in memory.store.conn.execute("SELECT belief_id FROM captures")
+            for a in memory.anchors(str(row[0]))
+        }
+    assert hints == {"turn 3"}

@@ -196,14 +196,26 @@ def capture_later(payload: dict[str, Any], db: str | None) -> None:
     own, opened afresh)."""
     from credo.agent.capture import capture_prompt
 
+    transcript = text_field(payload, "transcript_path")
     with open_memory(payload, db) as memory:
         capture_prompt(
             memory,
             payload["prompt"],
             session=text_field(payload, "session_id"),
-            transcript=text_field(payload, "transcript_path"),
-            turn=None,
+            transcript=transcript,
+            turn=prompt_turn(transcript, payload["prompt"]) if transcript else None,
         )
+
+
+def prompt_turn(transcript: str, prompt: str) -> int:
+    """The prompt's turn number in the transcript: its own entry when Claude Code wrote it
+    before the hook ran, else the one after the last user turn."""
+    from credo.knowledge.transcript import user_turns
+
+    turns = user_turns(transcript)
+    if turns and turns[-1].text.strip() == prompt.strip():
+        return turns[-1].number
+    return (turns[-1].number if turns else 0) + 1
 
 
 def on_session_start(memory: Memory, payload: dict[str, Any], db: str | None) -> Outcome:
