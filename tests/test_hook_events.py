@@ -308,3 +308,19 @@ def test_a_capture_is_anchored_to_its_turn_of_the_transcript(
             for a in memory.anchors(str(row[0]))
         }
     assert hints == {"turn 3"}
+
+
+def test_a_project_without_a_store_still_gets_the_users_global_rules(tmp_path: Path) -> None:
+    root = tmp_path / "bare"
+    (root / ".git").mkdir(parents=True)
+    from credo.agent.global_store import open_global
+
+    with open_global() as personal:
+        rule = personal.remember("Never force-push to any branch", lock=True)
+    prompt = base(root, "UserPromptSubmit", prompt="how do I clean up this branch history?")
+    done = hook(tmp_path, "prompt", prompt, root)
+    assert f"[{rule} locked; global] Never force-push to any branch" in done.stdout.decode()
+    start = hook(tmp_path, "session-start", base(root, "SessionStart", source="startup"), root)
+    assert rule in json.loads(start.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert hook(tmp_path, "stop", base(root, "Stop"), root).stdout == b""
+    assert not (root / ".credo").exists()  # nothing created in the project

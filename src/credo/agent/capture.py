@@ -41,6 +41,7 @@ from credo.knowledge.capture import Statement, extract_statements
 
 if TYPE_CHECKING:
     from credo.knowledge.replace import Verdict
+    from credo.knowledge.transcript import Turn
     from credo.memory import Memory
     from credo.store.rows import CaptureRecord
 
@@ -124,7 +125,17 @@ def capture_transcript(memory: Memory, transcript: str, *, session: str | None) 
     _check(session=session, transcript=transcript, turn=None)
     from credo.knowledge.transcript import user_turns
 
-    found = [(t.number, s) for t in user_turns(transcript) for s in extract_statements(t.text)]
+    return capture_turns(memory, user_turns(transcript), transcript=transcript, session=session)
+
+
+def capture_turns(
+    memory: Memory, turns: Sequence[Turn], *, transcript: str, session: str | None
+) -> list[Captured]:
+    """Capture the statements of ``turns`` (read from ``transcript``), in one transaction,
+    each anchored to its turn. Stop passes the last few: the prompt hook captured the
+    earlier ones, and a long session's transcript would cost the classifier seconds."""
+    _check(session=session, transcript=transcript, turn=None)
+    found = [(t.number, s) for t in turns for s in extract_statements(t.text)]
     if not found:
         return []
     return _capture(memory, found, session, transcript)

@@ -113,20 +113,36 @@ def text_field(payload: dict[str, Any], name: str) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
 
 
-def open_memory(payload: dict[str, Any], db: str | None) -> Memory:
-    """The project's store, opened for the hook; ``HookSkip`` when there is none."""
+def open_memory(payload: dict[str, Any], db: str | None, *, global_only: bool = False) -> Memory:
+    """The project's store, opened for the hook; ``HookSkip`` when there is none. With
+    ``global_only``, a project without a store still gets the user-global store's locks,
+    through an empty store in memory (nothing is created in the project)."""
     folder = project_dir(payload)
     from credo.config import git_root, resolve_db_path
 
     store = resolve_db_path(db, cwd=folder)
     if not store.is_file():
         # Opening would create an empty store in a project that never asked for one.
-        raise HookSkip(f"no store at {store}; run `credo init` or `credo remember` first")
+        if not (global_only and _has_global_store()):
+            raise HookSkip(f"no store at {store}; run `credo init` or `credo remember` first")
+        store = Path(":memory:")
     # Settings (.credo.toml) are looked up from the current folder, as in the CLI.
     os.chdir(folder)
     from credo.memory import Memory
 
     return Memory(store, root=git_root(folder) or folder, source="hook")
+
+
+def _has_global_store() -> bool:
+    from credo.agent.global_store import global_path
+
+    path = global_path()
+    return path is not None and path.is_file()
+
+
+def in_memory(memory: Memory) -> bool:
+    """The stand-in store of a project without one: nothing to capture into or keep."""
+    return str(memory.path) == ":memory:"
 
 
 def inject(
@@ -186,7 +202,7 @@ def on_prompt(memory: Memory, payload: dict[str, Any], db: str | None) -> Outcom
     result = memory.retrieve(query, token_budget=hooks.token_budget, with_doc_anchors=True)
     reason = "acknowledgement: locks only" if acknowledgement else "retrieval"
     block = inject(memory, result, event="prompt", session=session, prompt=prompt, reason=reason)
-    if not hooks.capture or acknowledgement:
+    if not hooks.capture or acknowledgement or in_memory(memory):
         return Outcome(block)
     return Outcome(block, later=lambda: capture_later(payload, db))
 
@@ -238,28 +254,37 @@ def on_session_start(memory: Memory, payload: dict[str, Any], db: str | None) ->
     return Outcome(json.dumps(output, ensure_ascii=False))
 
 
+STOP_TURNS = 3  # the user turns Stop captures from: this exchange's, and a margin
+
+
 def on_stop(memory: Memory, payload: dict[str, Any], db: str | None) -> Outcome:
-    """Capture from the transcript, credit what the reply used, and list for the user what
-    this session captured since the last listing (``systemMessage``: shown, not sent to
-    the model)."""
-    from credo.agent.capture import capture_transcript, captures, mark_listed
+    """Capture from the transcript's last user turns (those the prompt hook's detached
+    capture may have missed), credit what the reply used, and list for the user what this
+    session captured since the last listing (``systemMessage``: shown, not sent to the
+    model)."""
+    from credo.agent.capture import captures, mark_listed
 
     session = text_field(payload, "session_id")
     transcript = text_field(payload, "transcript_path")
     hooks = memory.settings.hook
+    turns = []
+    if transcript is not None and (hooks.capture or hooks.auto_feedback):
+        from credo.knowledge.transcript import user_turns
+
+        turns = user_turns(transcript)
     if hooks.capture and transcript is not None:
-        capture_transcript(memory, transcript, session=session)
+        from credo.agent.capture import capture_turns
+
+        capture_turns(memory, turns[-STOP_TURNS:], transcript=transcript, session=session)
     if hooks.auto_feedback and session is not None:
         from credo.agent.feedback import feedback_from_reply
 
         reply = text_field(payload, "last_assistant_message")
-        prompt = None
-        if transcript is not None:
-            from credo.knowledge.transcript import last_assistant_text, user_turns
+        if reply is None and transcript is not None:
+            from credo.knowledge.transcript import last_assistant_text
 
-            reply = reply or last_assistant_text(transcript)
-            turns = user_turns(transcript)
-            prompt = turns[-1].text if turns else None  # its words are echoes, not use
+            reply = last_assistant_text(transcript)
+        prompt = turns[-1].text if turns else None  # its words are echoes, not use
         if reply:
             feedback_from_reply(memory, session=session, reply=reply, prompt=prompt)
     fresh = captures(memory, session=session, unlisted=True)
@@ -308,7 +333,7 @@ HANDLERS = {
 
 def outcome_for(event: str, payload: dict[str, Any], db: str | None = None) -> Outcome:
     """What the hook prints for ``event`` ("" for nothing), and what it leaves for after."""
-    with open_memory(payload, db) as memory:
+    with open_memory(payload, db, global_only=event != "stop") as memory:
         return HANDLERS[event](memory, payload, db)
 
 
