@@ -79,6 +79,7 @@ class FakeAnthropic:
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
         self.use_tool = True  # answer the first request offering credo's tool with a call
+        self.agent_task: str | None = None  # with a task: the main loop starts a subagent
 
     def reply(self, body: dict[str, Any]) -> dict[str, Any]:
         tools = {t.get("name") for t in body.get("tools") or []}
@@ -89,6 +90,21 @@ class FakeAnthropic:
             for block in message["content"]
             if isinstance(block, dict) and block.get("type") == "tool_result"
         ]
+        agent_tool = next((name for name in ("Agent", "Task") if name in tools), None)
+        if self.agent_task is not None and agent_tool is not None and not results:
+            content_: list[dict[str, Any]] = [
+                {
+                    "type": "tool_use",
+                    "id": "toolu_agent_1",
+                    "name": agent_tool,
+                    "input": {
+                        "description": "Check the deploy steps",
+                        "prompt": self.agent_task,
+                        "subagent_type": "general-purpose",
+                    },
+                }
+            ]
+            return self.message(body, content_, "tool_use")
         if self.use_tool and TOOL in tools and not results:
             content: list[dict[str, Any]] = [
                 {
@@ -102,6 +118,11 @@ class FakeAnthropic:
         else:
             content = [{"type": "text", "text": "Deploy after a green staging run."}]
             stop = "end_turn"
+        return self.message(body, content, stop)
+
+    def message(
+        self, body: dict[str, Any], content: list[dict[str, Any]], stop: str
+    ) -> dict[str, Any]:
         return {
             "id": f"msg_fake_{len(self.requests)}",
             "type": "message",
@@ -510,3 +531,56 @@ def test_a_correction_in_session_one_reaches_the_model_in_session_two(
     log = json.loads(run("log", "--json"))
     assert {entry["event"] for entry in log} >= {"session_start", "prompt"}
     assert len({entry["session"] for entry in log}) == 2
+
+
+def test_a_subagent_gets_the_memory_block_in_its_own_prompt(
+    npm_cache: Path, fake_api: tuple[str, FakeAnthropic], tmp_path: Path
+) -> None:
+    """The main loop starts a subagent (the Agent tool); credo's PreToolUse hook puts the
+    memory block for the subagent's task in front of the task, so the subagent's own
+    request carries it."""
+    base_url, fake = fake_api
+    project, info = seeded_project(tmp_path)
+    anchored_id = info.pop("anchored")
+    info.pop("locked")
+    env = info
+    setup = subprocess.run(
+        [sys.executable, "-m", "credo", "setup", "claude", "--project", "--skip-check"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert setup.returncode == 0, setup.stderr
+    task = "Find out which script deploys the service and what arguments it takes"
+    fake.agent_task = task
+    fake.use_tool = False
+    claude = npm_cache / "node_modules" / ".bin" / "claude"
+    done = subprocess.run(
+        [
+            str(claude),
+            "-p",
+            "Delegate: how is the service deployed?",
+            "--output-format",
+            "json",
+            "--model",
+            "claude-sonnet-4-5",
+        ],
+        cwd=project,
+        env=claude_env_for(env, base_url),
+        capture_output=True,
+        text=True,
+        timeout=150,
+    )
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+    carrying = [
+        "\n".join(texts(r["messages"]))
+        for r in fake.requests
+        if task in "\n".join(texts(r["messages"]))
+        and "Delegate: how is the service deployed?" not in "\n".join(texts(r["messages"]))
+    ]
+    assert carrying, "no subagent request carried the task"
+    subagent_text = carrying[0]
+    assert "<credo-memory" in subagent_text
+    assert f"[{anchored_id}] {ANCHORED}" in subagent_text
