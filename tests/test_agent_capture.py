@@ -8,7 +8,6 @@ tests go through the real ``extract_statements`` with unmistakable prompts."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -562,15 +561,18 @@ def big(tmp_path: Path) -> Iterator[Memory]:
         yield memory
 
 
-def test_capture_costs_a_few_milliseconds_at_10k(big: Memory, classifier: Classifier) -> None:
+def test_capture_at_10k_corroborates_once_per_session(big: Memory, classifier: Classifier) -> None:
+    """At 10k beliefs (its cost is measured by bench/hook_latency.py, not here)."""
     classifier[NPM_PROMPT] = [NPM]
-    timings = []
-    for session in ("a", "b", "c", "d", "e"):
-        started = time.perf_counter()
-        cap.capture_prompt(big, NPM_PROMPT, session=session, transcript="/t/x.jsonl", turn=1)
-        timings.append(time.perf_counter() - started)
-    median = sorted(timings)[2]
-    assert median < 0.05, timings  # a few ms locally; generous for a loaded CI machine
+    ids = {
+        c.belief_id
+        for session in ("a", "b", "c")
+        for c in cap.capture_prompt(
+            big, NPM_PROMPT, session=session, transcript="/t/x.jsonl", turn=1
+        )
+    }
+    assert len(ids) == 1
+    assert len(cap.captures(big)) == 1
 
 
 def test_statements_of_one_prompt_are_linked_so_one_brings_the_other(tmp_path: Path) -> None:

@@ -213,14 +213,10 @@ def test_fast_at_ten_thousand_beliefs(tmp_path: Path) -> None:
                 ids = [f"b{rng.randrange(10_000):05d}" for _ in range(rng.randint(1, 12))]
                 memory.store.insert_injection(now, "s", "prompt", None, ids, 1, 1, "")
     with Memory(path, root=tmp_path) as memory:
-        session_start(memory, token_budget=600)  # the first read warms the page cache
-        times = []
-        for _ in range(7):
-            started = time.perf_counter()
-            result = session_start(memory, token_budget=600)
-            times.append(time.perf_counter() - started)
+        # Its cost is measured by bench/hook_latency.py (the session-start hook), not here.
+        result = session_start(memory, token_budget=600)
         assert len(result.beliefs) > 15
-        assert sorted(times)[3] < 0.025, times  # measured ~3 ms; generous for slow CI
+        assert session_start(memory, token_budget=600) == result
 
 
 @settings(

@@ -3,8 +3,6 @@ right kind and terms, hard negatives are not, and the invariants hold on arbitra
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -191,19 +189,6 @@ def test_long_prompt_is_scanned_only_in_its_head() -> None:
 def test_deterministic() -> None:
     prompt = POSITIVES[0][0] + "\n" + POSITIVES[3][0]
     assert extract_statements(prompt) == extract_statements(prompt)
-
-
-def test_fast_enough_for_the_hook() -> None:
-    prompt = (
-        "Can you look at the login flow? It throws on empty passwords.\n"
-        "No, we never use npm in this repository. Always use pnpm for installing packages.\n"
-        "Also the tests in tests/auth are slow, see if you can speed them up."
-    )
-    extract_statements(prompt)
-    start = time.perf_counter()
-    for _ in range(200):
-        extract_statements(prompt)
-    assert (time.perf_counter() - start) / 200 < 0.002  # well under 1 ms when not under load
 
 
 @pytest.mark.parametrize(

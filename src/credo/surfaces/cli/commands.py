@@ -281,7 +281,9 @@ def forget(ctx: click.Context, belief_id: str, hard: bool, use_global: bool, as_
 
 @cli.command()
 @click.argument("belief_id", required=False)
-@click.argument("signal", required=False, type=click.Choice(["used", "harmful"]))
+@click.argument(
+    "signal", required=False, type=click.Choice(["used", "harmful"]), metavar="[used|harmful]"
+)
 @click.option(
     "--undo-session",
     metavar="ID",
