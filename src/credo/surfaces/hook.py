@@ -23,7 +23,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
@@ -141,12 +141,18 @@ def open_memory(payload: dict[str, Any], db: str | None, *, global_only: bool = 
     return Memory(store, root=git_root(folder) or folder, settings=settings, source="hook")
 
 
-def store_path(folder: Path, db: str | None, cwd: Path | None = None) -> Path:
+def store_path(
+    folder: Path,
+    db: str | None,
+    cwd: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Path:
     """The store a hook in ``folder`` reads (credo.config.resolve_db_path), absolute: a
-    relative ``--db`` or ``CREDO_DB`` is taken from the hook process's folder ``cwd``."""
+    relative ``--db`` or ``CREDO_DB`` is taken from the hook process's folder ``cwd``.
+    ``cwd`` and ``environ`` are the hook process's (the warm server passes the client's)."""
     from credo.config import resolve_db_path
 
-    store = resolve_db_path(db, cwd=folder)
+    store = resolve_db_path(db, cwd=folder, environ=environ)
     return store if store.is_absolute() else (cwd if cwd is not None else Path.cwd()) / store
 
 
