@@ -4,8 +4,6 @@
 store. Heavy parts (numpy lanes, the MCP server) load lazily so the hook starts fast.
 """
 
-from __future__ import annotations
-
 # Not ``typing.TYPE_CHECKING``: importing ``typing`` (with re, enum, functools behind it)
 # costs ~10 ms, and the hook's warm path imports this package and little else.
 TYPE_CHECKING = False
@@ -20,7 +18,7 @@ if TYPE_CHECKING:
     from credo.memory import Memory
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     if name == "Memory":
         from credo.memory import Memory
 
