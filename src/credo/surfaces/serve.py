@@ -265,6 +265,7 @@ class Listener:
         self._stop = threading.Event()
         self._sock: socket.socket | None = None
         self._lock_fd: int | None = None
+        self._bound: int | None = None  # the inode of the socket file it bound
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._worker = Worker()
         self._threads: list[threading.Thread] = []
@@ -304,7 +305,10 @@ class Listener:
         from credo.surfaces import hook
 
         assert self._lock_fd is not None
-        fcntl.flock(self._lock_fd, fcntl.LOCK_EX)  # until the owner exits
+        try:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_EX)  # until the owner exits
+        except OSError:
+            return  # this listener stopped (its lock file closed) while it waited
         if self._stop.is_set():
             return
         try:
@@ -323,6 +327,7 @@ class Listener:
         try:
             sock.bind(self.path)
             os.chmod(self.path, 0o600)  # inside a 0700 folder: nobody else saw it before
+            self._bound = os.lstat(self.path).st_ino
             sock.listen(LISTEN_BACKLOG)
             sock.settimeout(0.25)  # the accept loop checks for stop this often
         except OSError:
@@ -406,10 +411,7 @@ class Listener:
         self._stop.set()
         if self._sock is not None:
             with contextlib.suppress(OSError):
-                mine = os.fstat(self._sock.fileno()).st_ino
-                there = os.lstat(self.path)
-                # a socket's inode is not the file's on every system: match by both tries
-                if stat.S_ISSOCK(there.st_mode) and (there.st_ino == mine or self.owner):
+                if os.lstat(self.path).st_ino == self._bound:  # still the file it bound
                     os.unlink(self.path)
             self._sock.close()
         self._worker.stop()
