@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from credo.memory import Memory
 from credo.surfaces import serve, warm
@@ -611,3 +613,40 @@ def test_capture_runs_after_the_reply_on_the_server(
             break
         time.sleep(0.05)
     assert count >= 1
+
+
+# -- the client's own pieces ---------------------------------------------------------------------
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(JSON_VALUES, st.sampled_from(["", " ", "\n\t "]), st.booleans())
+def test_the_clients_json_reads_what_json_loads_reads(
+    value: object, space: str, ascii_only: bool
+) -> None:
+    text = space + json.dumps(value, ensure_ascii=ascii_only) + space
+    assert warm.loads(text) == json.loads(text)
+
+
+@pytest.mark.parametrize("text", ["", "{", "[1,", '{"a": 1} x', "nul", '"open'])
+def test_the_clients_json_refuses_what_json_loads_refuses(text: str) -> None:
+    with pytest.raises(ValueError):
+        json.loads(text)
+    with pytest.raises(ValueError):
+        warm.loads(text)
+
+
+def test_credo_serve_needs_a_store(tmp_path: Path, env: dict[str, str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "credo", "--db", str(tmp_path / "none.db"), "serve"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1 and "no store at" in done.stderr
+    assert not (tmp_path / "none.db").exists()
