@@ -4,19 +4,21 @@
 store. Heavy parts (numpy lanes, the MCP server) load lazily so the hook starts fast.
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any
+# Not ``typing.TYPE_CHECKING``: importing ``typing`` (with re, enum, functools behind it)
+# costs ~10 ms, and the hook's warm path imports this package and little else.
+TYPE_CHECKING = False
 
 __version__ = "0.1.0"
 
 __all__ = ["Memory", "__version__"]
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from credo.memory import Memory
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     if name == "Memory":
         from credo.memory import Memory
 

@@ -11,6 +11,7 @@ variables override single keys. Unknown keys and wrong types are errors, not sil
 
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -57,11 +58,16 @@ def user_data_dir() -> Path:
 
 
 def resolve_db_path(
-    explicit: str | os.PathLike[str] | None = None, *, cwd: Path | None = None
+    explicit: str | os.PathLike[str] | None = None,
+    *,
+    cwd: Path | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> Path:
+    """The store's path (the module docstring's order). ``environ``: whose ``CREDO_DB``
+    counts (this process's by default; the warm server passes the hook's)."""
     if explicit is not None and str(explicit).strip():
         return Path(explicit).expanduser()
-    env = os.environ.get("CREDO_DB", "").strip()
+    env = (os.environ if environ is None else environ).get("CREDO_DB", "").strip()
     if env:
         return Path(env).expanduser()
     root = git_root((cwd or Path.cwd()).resolve())

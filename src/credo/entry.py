@@ -13,7 +13,7 @@ HOOK_EVENTS = ("prompt", "session-start", "stop", "subagent")  # = credo.surface
 
 def console_main() -> None:
     if len(sys.argv) == 3 and sys.argv[1] == "hook" and sys.argv[2] in HOOK_EVENTS:
-        from credo.surfaces.hook import main
+        from credo.surfaces.warm import main
 
         sys.exit(main(event=sys.argv[2]))
     if "search" in sys.argv[1:4]:

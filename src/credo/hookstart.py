@@ -6,6 +6,9 @@ code runs; the read path needs nothing outside the standard library and this pac
 the package's parent folder is all that must be on ``sys.path``. Running a file puts its own
 folder first on ``sys.path``, where credo's ``types.py`` would shadow the standard library's,
 so that entry is replaced before anything else is imported.
+
+The hook asks the store's warm server first (credo.surfaces.warm: the standard library's C
+parts only) and imports the engine only when nobody answers.
 """
 
 import os
@@ -13,6 +16,6 @@ import sys
 
 sys.path[0] = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
-from credo.surfaces.hook import main  # noqa: E402  (sys.path must be fixed first)
+from credo.surfaces.warm import main  # noqa: E402  (sys.path must be fixed first)
 
 sys.exit(main())

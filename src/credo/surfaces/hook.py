@@ -23,7 +23,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
@@ -85,6 +85,12 @@ def parse_payload(raw: bytes, event: str = "prompt") -> dict[str, Any]:
         payload = json.loads(raw.decode("utf-8", errors="replace"))
     except ValueError as exc:
         raise HookSkip(f"payload is not JSON ({exc.__class__.__name__}: {exc})") from None
+    return check_payload(payload, event)
+
+
+def check_payload(payload: object, event: str) -> dict[str, Any]:
+    """``payload`` if it is one ``event`` can answer, else ``HookSkip`` (the warm server
+    checks what the client parsed with this too)."""
     if not isinstance(payload, dict):
         raise HookSkip(f"payload is a JSON {type(payload).__name__}, not an object")
     named = payload.get("hook_event_name")
@@ -94,17 +100,18 @@ def parse_payload(raw: bytes, event: str = "prompt") -> dict[str, Any]:
         prompt = payload.get("prompt")
         if not isinstance(prompt, str):
             raise HookSkip(f"payload has no string 'prompt' (got {type(prompt).__name__})")
-    return payload
+    return payload  # pyright: ignore[reportUnknownVariableType]
 
 
-def project_dir(payload: dict[str, Any]) -> Path:
-    """The folder Claude Code runs in (payload ``cwd``), else this process's folder."""
-    cwd = payload.get("cwd")
-    if isinstance(cwd, str) and cwd.strip():
-        folder = Path(cwd).expanduser()
-        if folder.is_dir():
-            return folder.resolve()
-    return Path.cwd()
+def project_dir(payload: dict[str, Any], cwd: Path | None = None) -> Path:
+    """The folder Claude Code runs in (payload ``cwd``), else the hook process's folder
+    (``cwd``: the warm server passes the client's)."""
+    folder = payload.get("cwd")
+    if isinstance(folder, str) and folder.strip():
+        found = Path(folder).expanduser()
+        if found.is_dir():
+            return found.resolve()
+    return cwd if cwd is not None else Path.cwd()
 
 
 def text_field(payload: dict[str, Any], name: str) -> str | None:
@@ -118,19 +125,35 @@ def open_memory(payload: dict[str, Any], db: str | None, *, global_only: bool = 
     ``global_only``, a project without a store still gets the user-global store's locks,
     through an empty store in memory (nothing is created in the project)."""
     folder = project_dir(payload)
-    from credo.config import git_root, resolve_db_path
+    from credo.config import git_root, load_settings
 
-    store = resolve_db_path(db, cwd=folder)
+    store = store_path(folder, db)
     if not store.is_file():
         # Opening would create an empty store in a project that never asked for one.
         if not (global_only and _has_global_store()):
             raise HookSkip(f"no store at {store}; run `credo init` or `credo remember` first")
         store = Path(":memory:")
-    # Settings (.credo.toml) are looked up from the current folder, as in the CLI.
-    os.chdir(folder)
     from credo.memory import Memory
 
-    return Memory(store, root=git_root(folder) or folder, source="hook")
+    # Settings (.credo.toml) are looked up from the project's folder, as the CLI does from
+    # its own; nothing here changes this process's folder (the warm server shares the code).
+    settings = load_settings(folder)
+    return Memory(store, root=git_root(folder) or folder, settings=settings, source="hook")
+
+
+def store_path(
+    folder: Path,
+    db: str | None,
+    cwd: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Path:
+    """The store a hook in ``folder`` reads (credo.config.resolve_db_path), absolute: a
+    relative ``--db`` or ``CREDO_DB`` is taken from the hook process's folder ``cwd``.
+    ``cwd`` and ``environ`` are the hook process's (the warm server passes the client's)."""
+    from credo.config import resolve_db_path
+
+    store = resolve_db_path(db, cwd=folder, environ=environ)
+    return store if store.is_absolute() else (cwd if cwd is not None else Path.cwd()) / store
 
 
 def _has_global_store() -> bool:
@@ -176,14 +199,15 @@ def inject(
 
 
 class Outcome(NamedTuple):
-    """What a hook prints, and the work it leaves for after (``later``: run detached, so
-    Claude Code does not wait for it)."""
+    """What a hook prints, and the work it leaves for after (``later``, given a store to
+    write to: run in a detached child on the direct path, so Claude Code does not wait for
+    it, or on the warm server's worker thread after the reply)."""
 
     output: str
-    later: Callable[[], None] | None = None
+    later: Callable[[Memory], None] | None = None
 
 
-def on_prompt(memory: Memory, payload: dict[str, Any], db: str | None) -> Outcome:
+def on_prompt(memory: Memory, payload: dict[str, Any]) -> Outcome:
     """The block for the prompt, then capture, detached. An acknowledgement ("yes",
     "continue") or a one-word prompt gets the locks alone, as a blank prompt does: they go
     with every prompt, and a single word is too little to retrieve for.
@@ -204,23 +228,22 @@ def on_prompt(memory: Memory, payload: dict[str, Any], db: str | None) -> Outcom
     block = inject(memory, result, event="prompt", session=session, prompt=prompt, reason=reason)
     if not hooks.capture or acknowledgement or in_memory(memory):
         return Outcome(block)
-    return Outcome(block, later=lambda: capture_later(payload, db))
+    return Outcome(block, later=lambda store: capture_later(store, payload))
 
 
-def capture_later(payload: dict[str, Any], db: str | None) -> None:
-    """Capture what the prompt states or corrects (in the detached child: a store of its
-    own, opened afresh)."""
+def capture_later(memory: Memory, payload: dict[str, Any]) -> None:
+    """Capture what the prompt states or corrects (in the detached child, a store of its
+    own, opened afresh; in the warm server, its store)."""
     from credo.agent.capture import capture_prompt
 
     transcript = text_field(payload, "transcript_path")
-    with open_memory(payload, db) as memory:
-        capture_prompt(
-            memory,
-            payload["prompt"],
-            session=text_field(payload, "session_id"),
-            transcript=transcript,
-            turn=prompt_turn(transcript, payload["prompt"]) if transcript else None,
-        )
+    capture_prompt(
+        memory,
+        payload["prompt"],
+        session=text_field(payload, "session_id"),
+        transcript=transcript,
+        turn=prompt_turn(transcript, payload["prompt"]) if transcript else None,
+    )
 
 
 def prompt_turn(transcript: str, prompt: str) -> int:
@@ -234,7 +257,7 @@ def prompt_turn(transcript: str, prompt: str) -> int:
     return (turns[-1].number if turns else 0) + 1
 
 
-def on_session_start(memory: Memory, payload: dict[str, Any], db: str | None) -> Outcome:
+def on_session_start(memory: Memory, payload: dict[str, Any]) -> Outcome:
     """The locks and the most useful beliefs, as SessionStart's ``additionalContext``."""
     from credo.agent.startup import session_start
 
@@ -257,7 +280,7 @@ def on_session_start(memory: Memory, payload: dict[str, Any], db: str | None) ->
 STOP_TURNS = 3  # the user turns Stop captures from: this exchange's, and a margin
 
 
-def on_stop(memory: Memory, payload: dict[str, Any], db: str | None) -> Outcome:
+def on_stop(memory: Memory, payload: dict[str, Any]) -> Outcome:
     """Capture from the transcript's last user turns (those the prompt hook's detached
     capture may have missed), credit what the reply used, and list for the user what this
     session captured since the last listing (``systemMessage``: shown, not sent to the
@@ -297,7 +320,7 @@ def on_stop(memory: Memory, payload: dict[str, Any], db: str | None) -> Outcome:
     return Outcome(json.dumps({"systemMessage": message}, ensure_ascii=False))
 
 
-def on_subagent(memory: Memory, payload: dict[str, Any], db: str | None) -> Outcome:
+def on_subagent(memory: Memory, payload: dict[str, Any]) -> Outcome:
     """The memory block for a subagent's task, in front of the prompt it is given."""
     tool_input = payload.get("tool_input")
     if payload.get("tool_name") not in SUBAGENT_TOOLS or not isinstance(tool_input, dict):
@@ -334,7 +357,7 @@ HANDLERS = {
 def outcome_for(event: str, payload: dict[str, Any], db: str | None = None) -> Outcome:
     """What the hook prints for ``event`` ("" for nothing), and what it leaves for after."""
     with open_memory(payload, db, global_only=event != "stop") as memory:
-        return HANDLERS[event](memory, payload, db)
+        return HANDLERS[event](memory, payload)
 
 
 def memory_block_for(payload: dict[str, Any], db: str | None = None) -> str:
@@ -364,12 +387,19 @@ def run_detached(job: Callable[[], None]) -> None:
 
 
 def run(stdin: BinaryIO, stdout: BinaryIO, db: str | None = None, event: str = "prompt") -> int:
-    """Read the payload, print the event's output, return the exit status: always 0."""
+    """Read the payload, print the event's output, return the exit status: always 0. The
+    direct path: this process opens the store (credo.surfaces.warm asks a warm server
+    first)."""
+    return run_bytes(stdin.read(MAX_PAYLOAD_BYTES + 1), stdout, db, event)
+
+
+def run_bytes(raw: bytes, stdout: BinaryIO, db: str | None = None, event: str = "prompt") -> int:
+    """``run`` on a payload already read."""
     started = time.perf_counter()
     try:
         if event not in HANDLERS:
             raise HookSkip(f"unknown hook event {event[:40]!r}; known: {', '.join(HANDLERS)}")
-        payload = parse_payload(stdin.read(MAX_PAYLOAD_BYTES + 1), event)
+        payload = parse_payload(raw, event)
         output, later = outcome_for(event, payload, db)
     except HookSkip as skip:
         log(f"skip {event[:40]}: {skip}")
@@ -388,8 +418,14 @@ def run(stdin: BinaryIO, stdout: BinaryIO, db: str | None = None, event: str = "
     if os.environ.get("CREDO_HOOK_TRACE"):
         log(f"ok {event}: {len(output)} chars in {elapsed:.1f} ms")
     if later is not None:
-        run_detached(later)
+        job = later
+        run_detached(lambda: _with_store(payload, db, job))
     return 0
+
+
+def _with_store(payload: dict[str, Any], db: str | None, job: Callable[[Memory], None]) -> None:
+    with open_memory(payload, db) as memory:
+        job(memory)
 
 
 def event_from_argv(argv: list[str]) -> str:
@@ -398,8 +434,10 @@ def event_from_argv(argv: list[str]) -> str:
 
 
 def main(db: str | None = None, event: str | None = None) -> int:
-    chosen = event if event is not None else event_from_argv(sys.argv)
-    return run(sys.stdin.buffer, sys.stdout.buffer, db, chosen)
+    """The hook command: the warm server's answer if one gives it, else the direct path."""
+    from credo.surfaces import warm
+
+    return warm.main(event if event is not None else event_from_argv(sys.argv), db)
 
 
 if __name__ == "__main__":  # python -m credo.surfaces.hook EVENT: the hook without the CLI

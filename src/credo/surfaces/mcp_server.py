@@ -309,9 +309,18 @@ def _store(memory: Memory, scope: str, *, create: bool = True) -> Iterator[Memor
 
 def serve(db: str | None = None) -> None:
     """Open the store once (resolved like the CLI: ``db``, env ``CREDO_DB``, the git work
-    tree's ``.credo/memory.db``) and serve it on stdio until the client closes the pipe."""
+    tree's ``.credo/memory.db``) and serve it on stdio until the client closes the pipe;
+    the hooks' warm socket for the same store is served beside it (``CREDO_WARM=off``
+    turns that off)."""
     memory = Memory(db, source="mcp")
+    # The hooks' warm server (credo.surfaces.serve) in background threads, on its own
+    # Memory: the hook of every prompt in this session asks it first.
+    from credo.surfaces import serve as warm_server
+
+    listener = warm_server.start_quietly(memory.path) if memory.path.is_file() else None
     try:
         build_server(memory).run("stdio")
     finally:
+        if listener is not None:
+            listener.stop()
         memory.close()

@@ -1,5 +1,5 @@
 """The agent-facing commands, loaded lazily by ``credo.surfaces.cli.commands`` (``LAZY_COMMANDS``):
-``credo mcp``, ``credo hook prompt`` and ``credo setup claude|codex|cursor``.
+``credo mcp``, ``credo serve``, ``credo hook prompt`` and ``credo setup claude|codex|cursor``.
 
 Each imports its real module only when it runs: ``credo hook prompt`` must not pay for the
 MCP SDK, and ``credo mcp`` must not pay for setup.
@@ -31,6 +31,32 @@ def mcp(ctx: click.Context) -> None:
             f"the MCP SDK does not import ({exc}); fix: {python} -m pip install 'mcp>=2,<3'"
         ) from None
     mcp_server.serve(_db(ctx))
+
+
+@click.command()
+@click.pass_context
+def serve(ctx: click.Context) -> None:
+    """Keep the store open and answer the hooks over a local socket (Ctrl-C stops).
+
+    The installed hook asks this process first and reads the store itself when nobody
+    answers; the output is the same. `credo mcp` serves the same socket in the background.
+    One server per store: a second one stands by and takes over when the first exits."""
+    import socket
+
+    from credo.config import resolve_db_path
+    from credo.errors import NotFoundError
+
+    store = resolve_db_path(_db(ctx)).expanduser().absolute()
+    if not store.is_file():
+        raise NotFoundError(f"no store at {store}; `credo init` creates it")
+    if not hasattr(socket, "AF_UNIX"):
+        raise click.ClickException("this system has no Unix sockets; the hook reads the store")
+    from credo.surfaces import serve as server
+
+    try:
+        server.serve_forever(store, lambda line: click.echo(line, err=True))
+    except OSError as exc:
+        raise click.ClickException(f"cannot serve {store}: {exc}") from None
 
 
 @click.group()

@@ -34,6 +34,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "log": "credo.surfaces.cli.journal:log",
     "resolve": "credo.surfaces.cli.truth:resolve",
     "restore": "credo.surfaces.cli.ops:restore",
+    "serve": "credo.surfaces.cli.agent:serve",
 }
 
 

@@ -1,0 +1,317 @@
+"""The warm path of the hook: where a store's warm server listens, whether that socket can be
+trusted, and the tiny client the installed hook asks first (docs/AGENT.md § Warm engine).
+
+Claude Code starts the hook in a fresh interpreter for every event, and the direct path
+(open the store, retrieve, render) costs that process its imports and a cold page cache. A
+long-lived process that keeps the store open (``credo serve``, or the MCP server Claude Code
+starts, credo.surfaces.serve) answers the same event over a Unix domain socket instead; the
+hook only reads stdin, asks, and prints the answer. When nobody answers (no server, a dead
+or hung one, a socket it must not trust, a server for another store or with other settings)
+it runs the direct path exactly as before, so the output is the same either way.
+
+This module is the client's whole import: the standard library's C parts (``_socket``,
+``_json``) and ``os``, nothing of the engine. ``json``, ``socket`` and ``pathlib`` are left
+out on purpose: with ``re`` and ``enum`` behind them they cost more than the answer
+(~15 ms of a ~13 ms interpreter start-up).
+
+Where: ``$XDG_RUNTIME_DIR/credo`` (else ``~/.cache/credo/run``), a folder of this user's
+with mode 0700; the socket is ``<first 24 hex of sha256(resolved store path)>.sock``, mode
+0600. Trust: the folder and the socket must belong to this user and give nobody else any
+access, and on Linux the process at the other end must run as this user too
+(``SO_PEERCRED``). Anything else and the client does not connect.
+
+Protocol: one JSON request per connection, ``{"v": 1, "event": ..., "payload": {...},
+"cwd": ..., "db": ..., "env": {...}, "inline": ...}``, then the client shuts its side;
+one JSON reply ``{"ok": true, "output": "..."}`` (or ``{"ok": false, "error": ...}``:
+the client falls back). ``env`` carries the variables that change what a hook prints
+(``CREDO_*`` settings, the global store, ``HOME`` and ``XDG_DATA_HOME``); the server
+refuses a request whose variables differ from its own.
+"""
+
+import os
+import sys
+
+try:  # the C halves of socket and json: no re, no enum
+    import _json
+    import _socket
+except ImportError:  # an interpreter without them: the direct path always
+    _json = None  # type: ignore[assignment]
+    _socket = None  # type: ignore[assignment]
+
+PROTOCOL = 1
+MAX_PAYLOAD_BYTES = 8 * 1024 * 1024  # = credo.surfaces.hook.MAX_PAYLOAD_BYTES
+MAX_REQUEST_BYTES = MAX_PAYLOAD_BYTES + 64 * 1024  # the payload, its envelope
+MAX_REPLY_BYTES = 2 * MAX_PAYLOAD_BYTES  # a subagent's updatedInput carries its prompt back
+CONNECT_SECONDS = 0.01  # a live server accepts at once; a full backlog is as good as none
+REPLY_SECONDS = 2.0  # once accepted, the longest the hook waits for the answer
+# Variables whose value changes a hook's output, compared by the server with its own.
+ENV_PREFIX = "CREDO_"
+ENV_NAMES = ("HOME", "XDG_DATA_HOME")
+# CREDO_ variables that change where things go, not what is printed (CREDO_DB is resolved
+# by the server from the request, not compared: `credo serve --db` serves the same file).
+ENV_IGNORED = frozenset(
+    {"CREDO_HOOK_LOG", "CREDO_HOOK_TRACE", "CREDO_HOOK_INLINE", "CREDO_WARM", "CREDO_DEBUG"}
+)
+HOOK_EVENTS = ("prompt", "session-start", "stop", "subagent")  # = credo.surfaces.hook.EVENTS
+SOCKET_PATH_MAX = 104  # sun_path: 108 bytes on Linux, 104 on macOS
+
+
+def current_uid() -> int:
+    """This process's user (a seam: tests stand in another user's id)."""
+    return os.getuid()
+
+
+# -- where ---------------------------------------------------------------------------------
+def run_dir() -> str:
+    """``$XDG_RUNTIME_DIR/credo``, else ``~/.cache/credo/run`` (``$XDG_CACHE_HOME`` too)."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR", "").strip()
+    if runtime and os.path.isabs(runtime):
+        return os.path.join(runtime, "credo")
+    cache = os.environ.get("XDG_CACHE_HOME", "").strip() or os.path.join(
+        os.path.expanduser("~"), ".cache"
+    )
+    return os.path.join(cache, "credo", "run")
+
+
+def store_key(store: str) -> str:
+    """The socket's name for a store: a hash of its resolved path (any length fits)."""
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found]  # 3.12+: no OpenSSL
+    except ImportError:
+        try:
+            from _sha256 import sha256  # type: ignore[import-not-found]
+        except ImportError:
+            from hashlib import sha256
+    return sha256(os.path.realpath(store).encode("utf-8", "surrogateescape")).hexdigest()[:24]
+
+
+def socket_path(store: str) -> str:
+    return os.path.join(run_dir(), store_key(store) + ".sock")
+
+
+def owner_only(st: os.stat_result, *, kind: int) -> str | None:
+    """Why a file or folder must not be trusted, or ``None``: it must be of ``kind`` (its
+    ``S_IFMT`` bits; a symlink is never followed), belong to this user and give nobody
+    else any access."""
+    if st.st_mode & 0o170000 != kind:
+        return "not a socket" if kind == 0o140000 else "not a folder"
+    if st.st_uid != current_uid():
+        return f"owned by uid {st.st_uid}, not {current_uid()}"
+    if st.st_mode & 0o077:
+        return f"mode {st.st_mode & 0o777:o} lets others in"
+    return None
+
+
+FOLDER = 0o040000
+SOCKET = 0o140000
+
+
+def untrusted(path: str) -> str | None:
+    """Why the socket at ``path`` (and its folder) must not be used, or ``None``."""
+    try:
+        why = owner_only(os.lstat(os.path.dirname(path)), kind=FOLDER)
+        if why is not None:
+            return f"folder {os.path.dirname(path)}: {why}"
+        why = owner_only(os.lstat(path), kind=SOCKET)
+    except OSError as exc:
+        return f"{path}: {exc.strerror}"
+    return None if why is None else f"socket {path}: {why}"
+
+
+def peer_uid(sock: "_socket.socket") -> int | None:
+    """The user of the process at the other end (Linux ``SO_PEERCRED``), else ``None``."""
+    option = getattr(_socket, "SO_PEERCRED", None)
+    if option is None:
+        return None
+    creds = sock.getsockopt(_socket.SOL_SOCKET, option, 12)  # struct ucred: pid, uid, gid
+    return int.from_bytes(creds[4:8], sys.byteorder)
+
+
+# -- the store a hook reads (credo.config.resolve_db_path, without pathlib) ----------------
+def project_dir(payload: dict, cwd: str) -> str:  # type: ignore[type-arg]
+    """= credo.surfaces.hook.project_dir: the payload's ``cwd`` if it is a folder."""
+    folder = payload.get("cwd")
+    if isinstance(folder, str) and folder.strip():
+        folder = os.path.expanduser(folder)
+        if os.path.isdir(folder):
+            return os.path.realpath(folder)
+    return cwd
+
+
+def store_for(folder: str, db: str | None) -> str:
+    """= credo.config.resolve_db_path(db, cwd=folder), absolute. The server checks it again
+    with the engine's own function: a difference only costs the warm answer."""
+    explicit = db if db is not None and db.strip() else os.environ.get("CREDO_DB", "").strip()
+    if explicit:
+        return os.path.abspath(os.path.expanduser(explicit))
+    here = folder
+    while True:
+        try:
+            if os.path.exists(os.path.join(here, ".git")):
+                return os.path.join(here, ".credo", "memory.db")
+        except OSError:
+            pass
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        here = parent
+    if sys.platform == "darwin":
+        base = os.path.join(os.path.expanduser("~"), "Library", "Application Support")
+    else:
+        base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+            os.path.expanduser("~"), ".local", "share"
+        )
+    return os.path.join(base, "credo", "memory.db")
+
+
+def env_fingerprint(environ: "os._Environ[str] | dict[str, str]") -> dict[str, str]:
+    """The variables a server must share with the hook to print what the hook would."""
+    return {
+        k: v
+        for k, v in sorted(environ.items())
+        if (k.startswith(ENV_PREFIX) and k not in ENV_IGNORED) or k in ENV_NAMES
+    }
+
+
+# -- JSON through _json (json.loads' own C scanner, without the json package) -------------
+class _Context:
+    """What ``_json.make_scanner`` reads from a ``JSONDecoder``: the same settings."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+
+    @staticmethod
+    def parse_constant(name: str) -> float:
+        return {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}[name]
+
+
+def loads(text: str) -> object:
+    """``json.loads(text)`` for a document ``json.loads`` accepts; raises ``ValueError``
+    otherwise (never a partial value)."""
+    scan = _json.make_scanner(_Context())
+    start = len(text) - len(text.lstrip(" \t\n\r"))
+    try:
+        value, end = scan(text, start)
+    except (StopIteration, SystemError):
+        # The scanner raises json.decoder's error only when that module is loaded; when it
+        # is not, a SystemError says the same: not JSON.
+        raise ValueError("not JSON") from None
+    if text[end:].strip(" \t\n\r"):
+        raise ValueError("extra data after the JSON value")
+    return value
+
+
+def _string(value: str) -> str:
+    return _json.encode_basestring_ascii(value)
+
+
+def request(
+    event: str, payload_text: str, cwd: str, db: str | None, env: dict[str, str], inline: bool
+) -> bytes:
+    """The request line: the payload goes as it came (the server parses the same text)."""
+    fields = ",".join(f"{_string(k)}:{_string(v)}" for k, v in env.items())
+    return (
+        f'{{"v":{PROTOCOL},"event":{_string(event)},"cwd":{_string(cwd)},'
+        f'"db":{"null" if db is None else _string(db)},"env":{{{fields}}},'
+        f'"inline":{"true" if inline else "false"},"payload":{payload_text}}}'
+    ).encode("utf-8", "surrogatepass")
+
+
+# -- the client ----------------------------------------------------------------------------
+def ask(event: str, raw: bytes, db: str | None = None) -> bytes | None:
+    """What the warm server prints for this hook event, or ``None``: ask nobody, or nobody
+    answered well (the caller then runs the direct path). Never raises; never waits more
+    than ``CONNECT_SECONDS`` to connect and ``REPLY_SECONDS`` after."""
+    if _socket is None or not hasattr(_socket, "AF_UNIX"):
+        return None
+    if os.environ.get("CREDO_WARM", "").strip().lower() in {"0", "off", "no", "false"}:
+        return None
+    if event not in HOOK_EVENTS or len(raw) > MAX_PAYLOAD_BYTES or not raw.strip():
+        return None
+    try:
+        text = raw.decode("utf-8", errors="replace")
+        payload = loads(text)
+        if not isinstance(payload, dict):
+            return None  # the direct path logs why
+        cwd = os.getcwd()
+        path = socket_path(store_for(project_dir(payload, cwd), db))
+        if len(path.encode()) > SOCKET_PATH_MAX or untrusted(path) is not None:
+            return None
+        message = request(
+            event,
+            text,
+            cwd,
+            db,
+            env_fingerprint(os.environ),
+            os.environ.get("CREDO_HOOK_INLINE", "").strip() == "1",
+        )
+        reply = _exchange(path, message)
+        if reply is None:
+            return None
+        answer = loads(reply.decode("utf-8"))
+        if not isinstance(answer, dict) or answer.get("ok") is not True:
+            return None
+        output = answer.get("output")
+        return output.encode("utf-8") if isinstance(output, str) else None
+    except (OSError, ValueError, UnicodeError, RecursionError):
+        return None
+
+
+def _exchange(path: str, message: bytes) -> bytes | None:
+    import time
+
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(CONNECT_SECONDS)
+        sock.connect(path)
+        uid = peer_uid(sock)
+        if uid is not None and uid != current_uid():
+            return None
+        deadline = time.monotonic() + REPLY_SECONDS
+        sock.settimeout(REPLY_SECONDS)
+        sock.sendall(message)
+        sock.shutdown(_socket.SHUT_WR)
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            sock.settimeout(left)
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > MAX_REPLY_BYTES:
+                return None
+            chunks.append(chunk)
+        return b"".join(chunks) or None  # nothing at all: the server died mid-request
+    finally:
+        sock.close()
+
+
+def main(event: str | None = None, db: str | None = None) -> int:
+    """The hook command: ask the warm server, else run the direct path
+    (credo.surfaces.hook) on the same bytes. Always 0."""
+    chosen = event if event is not None else event_from_argv(sys.argv)
+    raw = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
+    output = ask(chosen, raw, db)
+    if output is None:
+        from credo.surfaces.hook import run_bytes  # the engine, only now
+
+        return run_bytes(raw, sys.stdout.buffer, db, chosen)
+    if output:
+        try:
+            sys.stdout.buffer.write(output)
+            sys.stdout.buffer.flush()
+        except OSError:
+            pass  # Claude Code closed the pipe (its timeout): nothing to tell it
+    return 0
+
+
+def event_from_argv(argv: list[str]) -> str:
+    """``... hook EVENT`` -> EVENT; ``prompt`` when none is named (the first hook's form)."""
+    return argv[-1] if len(argv) >= 2 and argv[-2] == "hook" else "prompt"
