@@ -144,3 +144,20 @@ def test_a_journal_write_leaves_the_edge_watch_for_the_first_edge_write(tmp_path
         assert not hasattr(memory, "_hrr_sync")
         memory.relate(a, b, "SUPPORTS")
         assert hasattr(memory, "_hrr_sync")
+
+
+def test_a_journal_write_leaves_the_read_caches_current(tmp_path: Path) -> None:
+    """A warm process journals every prompt: that must not make its keyword mirror, graph
+    and truth caches stale (they key on store_version), while a belief write still does."""
+    from credo.store.db import store_version
+
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        a = memory.remember("alpha rule for deploys")
+        memory.retrieve("alpha deploys")
+        before = store_version(memory.store.conn)
+        journal.log_injection(
+            memory, event="prompt", session="s", prompt="q", belief_ids=[a], tokens=1, chars=1
+        )
+        assert store_version(memory.store.conn) == before
+        memory.remember("beta rule for deploys")
+        assert store_version(memory.store.conn) != before

@@ -36,10 +36,16 @@ def connect(path: str | Path, *, read_only: bool = False, wal: bool = True) -> s
     try:
         if read_only:
             conn = sqlite3.connect(
-                f"file:{target}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
+                f"file:{target}?mode=ro",
+                uri=True,
+                isolation_level=None,
+                check_same_thread=False,
+                factory=Connection,
             )
         else:
-            conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(
+                target, isolation_level=None, check_same_thread=False, factory=Connection
+            )
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         # Reading the schema is the first real access: a non-database file fails here.
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -129,6 +135,19 @@ class Transactions:
             self._conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise StoreError(f"cannot write to {self._path}: {exc}") from exc
+        if watch:
+            yield from self._run()
+            return
+        # A write of the journal's own tables: the read caches (keyword mirror, graph,
+        # truth) hold none of them, so it must not make them stale (store_version).
+        start = self._conn.total_changes
+        try:
+            yield from self._run()
+        finally:
+            if isinstance(self._conn, Connection):
+                self._conn.unseen_changes += self._conn.total_changes - start
+
+    def _run(self) -> Iterator[sqlite3.Connection]:
         self._depth = 1
         try:
             yield self._conn
@@ -147,9 +166,18 @@ class Transactions:
             raise StoreError(f"cannot commit to {self._path}: {exc}") from exc
 
 
+class Connection(sqlite3.Connection):
+    """A connection that counts its own writes the read caches need not see (the
+    journal's), so a long-lived process that journals every prompt keeps them warm."""
+
+    unseen_changes = 0
+
+
 def store_version(conn: sqlite3.Connection) -> tuple[int, int]:
-    """Moves when another connection commits (data_version) or this one writes."""
-    return conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes
+    """Moves when another connection commits (data_version) or this one writes, but not
+    for this connection's journal writes (``Connection.unseen_changes``)."""
+    unseen = conn.unseen_changes if isinstance(conn, Connection) else 0
+    return conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes - unseen
 
 
 def json_array(values: Iterable[str]) -> str:
