@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
 from credo.retrieval.bundle import Units
+from credo.retrieval.compress import SHORT_CHARS, VERBATIM, Compressed, Terms, compress
 from credo.retrieval.lanes import LANES, dialog
 from credo.retrieval.lanes.bfs import DEFAULT_DECAY, expand_hop
 from credo.retrieval.lanes.date import date_lane, windows
@@ -150,7 +151,10 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # Costed when the pack first asks: the candidates past the first that does not fit are
     # never asked for (the cluster pack stops there), a third of them on a typical query.
     trails = store.trails(ids) if ids else {}
-    costs = _Costs(content, marked, trails)
+    # Compress (rank -> cluster -> compress -> pack): each candidate is charged as rendered.
+    # Only long ones can be cut, and of those what a person stated stays verbatim.
+    long = [i for i in ids if len(content[i]) > SHORT_CHARS]
+    costs = _Costs(content, marked, trails, Terms(text), store.stated(long) if long else set())
     # A conflict group is packed as one unit (retrieval/bundle.py).
     unit_ids = ids if units is None else units.ids
     unit_costs = costs if units is None else units.costs(costs)
@@ -196,6 +200,9 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             *standing.get(b.id, _NONE),
             trail=b.trail,
             scope=GLOBAL_SCOPE if b.id in shared else "",
+            strategy=VERBATIM,
+            rendered=b.content,
+            original_chars=len(b.content),
         )
         for b, cost in zip(locked, locked_costs, strict=True)
     ]
@@ -210,6 +217,9 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             cluster_of.get(s.id),
             *standing.get(s.id, _NONE),
             trail=trails.get(s.id, ""),
+            strategy=costs.shown(s.id).strategy,
+            rendered=costs.shown(s.id).text,
+            original_chars=len(content[s.id]),
         )
         for s in ranked
         if s.id in chosen
@@ -303,26 +313,42 @@ class _Marks(dict[str, str]):
 
 
 class _Costs(dict[str, int]):
-    """Token cost of each candidate, computed on first lookup from its content, marks and
-    trail."""
+    """Token cost of each candidate as the compress stage renders it (``rendered``),
+    computed on first lookup from its content, marks and trail."""
 
-    __slots__ = ("_content", "_marked", "_trails")
+    __slots__ = ("_content", "_keep", "_marked", "_terms", "_trails", "rendered")
 
     def __init__(
-        self, content: Mapping[str, str], marked: Mapping[str, str], trails: Mapping[str, str]
+        self,
+        content: Mapping[str, str],
+        marked: Mapping[str, str],
+        trails: Mapping[str, str],
+        terms: Terms,
+        keep: set[str],
     ) -> None:
         super().__init__()
         self._content = content
         self._marked = marked
         self._trails = trails
+        self._terms = terms
+        self._keep = keep
+        self.rendered: dict[str, Compressed] = {}
 
     def __missing__(self, belief_id: str) -> int:
-        text = self._content[belief_id]
+        shown = self.rendered[belief_id] = compress(
+            self._content[belief_id], self._terms, keep=belief_id in self._keep
+        )
         trail = self._trails.get(belief_id, "")
         cost = self[belief_id] = belief_tokens(
-            belief_id, text, False, self._marked[belief_id], trail
+            belief_id, shown.text, False, self._marked[belief_id], trail
         )
         return cost
+
+    def shown(self, belief_id: str) -> Compressed:
+        """How the candidate is rendered (compressed on first lookup, with its cost)."""
+        if belief_id not in self.rendered:
+            self[belief_id]  # noqa: B018  (computes and keeps both)
+        return self.rendered[belief_id]
 
 
 def _place_locked(
