@@ -13,10 +13,10 @@ charges what is rendered (``tokens.belief_tokens`` over the rendered text):
   order, with "…" where text is cut. A term is what the keyword index makes of a query
   word (``store.stem``: unicode61 folding and porter stems, tested against FTS5), so a
   sentence "carries" a term exactly when the keyword lane would match it there.
-  Sentences are chosen greedily by how many of the query's terms not yet covered they add
-  (ties: the earlier sentence), while the snippet stays within ``SNIPPET_CAP`` characters;
-  the first is always kept (a sentence longer than the cap is cut to a window of the cap
-  around its first matching word, at word boundaries).
+  Sentences are taken by how many distinct query terms they carry (ties: the earlier
+  sentence), each only if it adds a term not yet shown and the snippet stays within
+  ``SNIPPET_CAP`` characters; the first is always kept (a sentence longer than the cap is
+  cut to a window of the cap around its first matching word, at word boundaries).
 - **headline**: when no sentence carries a term (a candidate the graph or session lanes
   brought), the first sentence, joined by the next ones while it is shorter than
   ``HEADLINE_MIN`` (a heading alone says little) and within ``HEADLINE_CAP``.
@@ -36,15 +36,18 @@ per retrieve (``Terms``) and only the candidates the pack reaches are compressed
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import re
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from credo.store.fts import query_terms
 from credo.store.stem import fold, stem, tokens
+from credo.tokens import belief_tokens
 
 VERBATIM = "verbatim"
 SNIPPET = "snippet"
 HEADLINE = "headline"
 STRATEGIES = (VERBATIM, SNIPPET, HEADLINE)
+COMPRESS_MODES = ("auto", "always", "off")  # pipeline.Options.compress
 
 SHORT_CHARS = 200  # at most this long: verbatim (~50 tokens)
 SNIPPET_CAP = 280  # a snippet's kept text, at most (~70 tokens), but its first sentence
@@ -53,9 +56,12 @@ HEADLINE_CAP = 160
 MIN_SAVING = 40  # a cut must save at least this many characters (~10 tokens)
 GAP = "…"
 
-# A sentence ends at a line break, or after . ! ? (and a closing quote or bracket) followed
-# by white space and a character that is not a lower-case letter ("e.g. the" stays whole).
-_BOUNDARY = re.compile(r"\s*\n\s*|(?:(?<=[.!?])|(?<=[.!?][\"')\]”’]))\s+(?=[^a-z\s])")
+# A sentence ends at a line break, or after . ! ? (and a closing quote or bracket) and
+# white space when the next word does not start in lower case ("e.g. the" stays whole).
+_BOUNDARY = re.compile(r"([.!?][\"')\]”’]?)\s+")
+_ASCII_WORD = re.compile(r"[a-z0-9]*")
+_ASCII_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789").__contains__
+_UNICODE_WORD = re.compile(r"[^\W_]+")
 _SPACE = re.compile(r"\s")
 
 Span = tuple[int, int]
@@ -63,7 +69,8 @@ Span = tuple[int, int]
 
 class Compressed(NamedTuple):
     """A candidate as rendered: its strategy, the text shown, and the spans of the stored
-    text that text keeps, in order (joined by " " or by " … " where text was cut)."""
+    text that text keeps, in order (joined by the white space between them, or by " … "
+    where text was cut: each piece between two "…" is a substring of the stored text)."""
 
     strategy: str
     text: str
@@ -74,57 +81,88 @@ class Terms:
     """The query's terms as the keyword index holds them (porter stems of the folded
     tokens of ``query_terms``), and a finder for the words of a text that carry them."""
 
-    __slots__ = ("_finder", "stems")
+    __slots__ = ("_heads", "stems")
 
     def __init__(self, query: str) -> None:
         self.stems = frozenset(stem(t) for term in query_terms(query) for t in tokens(term))
-        self._finder: re.Pattern[str] | None = None
+        self._heads: list[str] | None = None
 
     def hits(self, text: str) -> list[tuple[int, str]]:
         """(offset, stem) of each word of ``text`` whose stem is a query term, in order."""
-        if not self.stems:
-            return []
         wanted = self.stems
+        if not wanted:
+            return []
         if not text.isascii():
             return [
                 (m.start(), s)
-                for m in re.finditer(r"[^\W_]+", text)
+                for m in _UNICODE_WORD.finditer(text)
                 if (s := stem(fold(m.group()))) in wanted
             ]
-        finder = self._finder
-        if finder is None:
-            # A porter stem is the word's prefix but for its last letter ("hope" <- "hoping",
-            # "happi" <- "happy"), so only words that start so need stemming (tested).
-            heads = sorted({s[:-1] or s for s in wanted if s.isascii()}, key=lambda h: (-len(h), h))
-            if not heads:
-                return []
-            alternation = "|".join(map(re.escape, heads))
-            finder = self._finder = re.compile(
-                rf"(?<![A-Za-z0-9])(?:{alternation})[A-Za-z0-9]*", re.IGNORECASE
-            )
-        return [
-            (m.start(), s) for m in finder.finditer(text) if (s := stem(m.group().lower())) in wanted
-        ]
+        heads = self._heads
+        if heads is None:
+            heads = self._heads = sorted({head(s) for s in wanted if s.isascii()})
+        lower = text.lower()
+        found: dict[int, str] = {}
+        for prefix in heads:
+            at = lower.find(prefix)
+            while at >= 0:
+                end = _ASCII_WORD.match(lower, at).end()  # type: ignore[union-attr]
+                if (
+                    (at == 0 or not _ASCII_ALNUM(lower[at - 1]))
+                    and at not in found
+                    and (s := stem(lower[at:end])) in wanted
+                ):
+                    found[at] = s
+                at = lower.find(prefix, end)
+        return sorted(found.items())
 
 
-def sentences(text: str) -> list[Span]:
-    """The sentences of ``text`` as (start, end) spans, without surrounding white space."""
+def head(stem_: str) -> str:
+    """What every word with this porter stem starts with: the stem, but for a last "e",
+    "i" or "l" that the stemmer may have written ("hope" <- "hoping", "happi" <- "happy",
+    "capabl" <- "capabilities"; tested), so only words that start so need stemming."""
+    return stem_[:-1] if len(stem_) > 1 and stem_[-1] in "eil" else stem_
+
+
+def sentences(text: str, start: int = 0, end: int | None = None) -> list[Span]:
+    """The sentences of ``text[start:end]`` as (start, end) spans of ``text``, without
+    surrounding white space: a line break always ends one."""
+    stop = len(text) if end is None else end
     spans: list[Span] = []
-    start = 0
-    for boundary in _BOUNDARY.finditer(text):
-        _add(text, start, boundary.start(), spans)
-        start = boundary.end()
-    _add(text, start, len(text), spans)
+    while start < stop:
+        line_end = text.find("\n", start, stop)
+        line_end = stop if line_end < 0 else line_end
+        spans += _line_sentences(text, start, line_end)
+        start = line_end + 1
     return spans
 
 
-def _add(text: str, start: int, end: int, spans: list[Span]) -> None:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    if end > start:
-        spans.append((start, end))
+def _line_sentences(text: str, start: int, end: int) -> list[Span]:
+    """The sentences of one line, ``text[start:end]`` (no line break inside)."""
+    spans: list[Span] = []
+    for boundary in _BOUNDARY.finditer(text, start, end):
+        after = boundary.end()
+        if after < end and text[after].islower():
+            continue  # "e.g. the": not the end of a sentence
+        _keep(text, start, boundary.start() + len(boundary.group(1)), spans)
+        start = after
+    _keep(text, start, end, spans)
+    return spans
+
+
+def _keep(text: str, start: int, end: int, spans: list[Span]) -> None:
+    piece = text[start:end]
+    stripped = piece.strip()
+    if stripped:
+        start += len(piece) - len(piece.lstrip())
+        spans.append((start, start + len(stripped)))
+
+
+def _line(text: str, offset: int) -> Span:
+    """The line of ``text`` around ``offset``: a line break always ends a sentence, so the
+    sentences of a line are found without reading the rest of the text."""
+    end = text.find("\n", offset)
+    return text.rfind("\n", 0, offset) + 1, len(text) if end < 0 else end
 
 
 def verbatim(text: str) -> Compressed:
@@ -136,12 +174,11 @@ def compress(text: str, terms: Terms, *, keep: bool = False) -> Compressed:
     a locked or user-stated belief, always verbatim."""
     if keep or len(text) <= SHORT_CHARS:
         return verbatim(text)
-    parts = sentences(text)
     hits = terms.hits(text)
     if hits:
-        strategy, spans = SNIPPET, _snippet(text, parts, hits)
+        strategy, spans = SNIPPET, _snippet(text, hits)
     else:
-        strategy, spans = HEADLINE, _headline(text, parts)
+        strategy, spans = HEADLINE, _headline(text)
     shown = join(text, spans)
     if not spans or len(shown) > len(text) - MIN_SAVING:
         return verbatim(text)
@@ -156,7 +193,8 @@ def join(text: str, spans: list[Span] | tuple[Span, ...]) -> str:
     previous = None
     for start, end in spans:
         if previous is not None:
-            out.append(f" {GAP} " if text[previous:start].strip() else " ")
+            gap = text[previous:start]
+            out.append(f" {GAP} " if gap.strip() else gap)  # white space kept as it is
         out.append(text[start:end])
         previous = end
     if text[spans[-1][1] :].strip():
@@ -164,51 +202,54 @@ def join(text: str, spans: list[Span] | tuple[Span, ...]) -> str:
     return "".join(out)
 
 
-def _snippet(text: str, parts: list[Span], hits: list[tuple[int, str]]) -> list[Span]:
-    """The sentences chosen by new-term coverage within the cap, in document order."""
-    carried: dict[int, dict[str, int]] = {}  # sentence index -> stem -> first offset
+def _snippet(text: str, hits: list[tuple[int, str]]) -> list[Span]:
+    """The sentences that carry the most of the query's terms, within the cap, in document
+    order (module docstring)."""
+    carried: dict[Span, dict[str, int]] = {}  # sentence -> stem -> its first offset
+    parts: list[Span] = []
+    line_end = -1
     index = 0
-    for offset, found in hits:
-        while index + 1 < len(parts) and parts[index][1] <= offset:
+    for offset, found in hits:  # in document order, so are the sentences found
+        if offset >= line_end:  # the sentences of the hit's line, read once
+            line_start, line_end = _line(text, offset)
+            parts = _line_sentences(text, line_start, line_end)
+            index = 0
+        while index < len(parts) - 1 and parts[index][1] <= offset:
             index += 1
-        carried.setdefault(index, {}).setdefault(found, offset)
+        if parts:
+            carried.setdefault(parts[index], {}).setdefault(found, offset)
+    # Most distinct terms first, then the earlier; each taken if it adds a term and fits.
+    ranked = sorted(carried.items(), key=lambda item: -len(item[1]))  # stable: earlier first
     covered: set[str] = set()
-    chosen: dict[int, Span] = {}
-    tried: set[int] = set()
+    chosen: list[Span] = []
     used = 0
-    while True:
-        best, gain = -1, 0
-        for i, stems in carried.items():  # in document order: ties go to the earlier
-            new = len(stems.keys() - covered)
-            if i not in tried and new > gain:
-                best, gain = i, new
-        if best < 0:
-            break
-        tried.add(best)
-        start, end = parts[best]
+    for (start, end), stems in ranked:
+        if covered.issuperset(stems):
+            continue
         if not chosen and end - start > SNIPPET_CAP:
-            start, end = _window(text, start, end, min(carried[best].values()), SNIPPET_CAP)
+            start, end = _window(text, start, end, min(stems.values()), SNIPPET_CAP)
         elif chosen and used + 3 + end - start > SNIPPET_CAP:
             continue  # does not fit; a shorter sentence may still add its terms
-        chosen[best] = (start, end)
+        chosen.append((start, end))
         used += end - start + (3 if used else 0)
-        covered |= carried[best].keys()
-    return [chosen[i] for i in sorted(chosen)]
+        covered.update(stems)
+    chosen.sort()
+    return chosen
 
 
-def _headline(text: str, parts: list[Span]) -> list[Span]:
-    if not parts:
-        return []
-    start, end = parts[0]
-    if end - start > HEADLINE_CAP:
-        return [_window(text, start, end, start, HEADLINE_CAP)]
-    kept = [(start, end)]
-    size = end - start
-    for span in parts[1:]:
-        if size >= HEADLINE_MIN or size + 1 + span[1] - span[0] > HEADLINE_CAP:
-            break
-        kept.append(span)
-        size += 1 + span[1] - span[0]
+def _headline(text: str) -> list[Span]:
+    kept: list[Span] = []
+    size = 0
+    line_start, line_end = 0, -1
+    while line_end < len(text):
+        line_start, line_end = _line(text, line_end + 1)
+        for start, end in sentences(text, line_start, line_end):
+            if not kept and end - start > HEADLINE_CAP:
+                return [_window(text, start, end, start, HEADLINE_CAP)]
+            if kept and (size >= HEADLINE_MIN or size + 1 + end - start > HEADLINE_CAP):
+                return kept
+            kept.append((start, end))
+            size += end - start + (1 if size else 0)
     return kept
 
 
@@ -228,15 +269,67 @@ def _window(text: str, start: int, end: int, focus: int, cap: int) -> Span:
     return left, right
 
 
-__all__ = [
-    "HEADLINE",
-    "SNIPPET",
-    "STRATEGIES",
-    "VERBATIM",
-    "Compressed",
-    "Terms",
-    "compress",
-    "join",
-    "sentences",
-    "verbatim",
-]
+class Costs(dict[str, int]):
+    """Token cost of each candidate as the compress stage renders it (``rendered``),
+    computed on first lookup from its content, marks and trail."""
+
+    __slots__ = ("_content", "_keep", "_marked", "_terms", "_trails", "rendered")
+
+    def __init__(
+        self,
+        content: Mapping[str, str],
+        marked: Mapping[str, str],
+        trails: Mapping[str, str],
+        terms: Terms,
+        keep: set[str],
+    ) -> None:
+        super().__init__()
+        self._content = content
+        self._marked = marked
+        self._trails = trails
+        self._terms = terms
+        self._keep = keep
+        self.rendered: dict[str, Compressed] = {}
+
+    def __missing__(self, belief_id: str) -> int:
+        shown = self.rendered[belief_id] = compress(
+            self._content[belief_id], self._terms, keep=belief_id in self._keep
+        )
+        trail = self._trails.get(belief_id, "")
+        cost = self[belief_id] = belief_tokens(
+            belief_id, shown.text, False, self._marked[belief_id], trail
+        )
+        return cost
+
+    def shown(self, belief_id: str) -> Compressed:
+        """How the candidate is rendered (compressed on first lookup, with its cost)."""
+        if belief_id not in self.rendered:
+            self[belief_id]
+        return self.rendered[belief_id]
+
+
+def verbatim_ids(
+    ids: list[str],
+    content: Mapping[str, str],
+    marked: Mapping[str, str],
+    trails: Mapping[str, str],
+    budget: int,
+    mode: str,
+    stated: Callable[[list[str]], set[str]],
+) -> set[str]:
+    """The long candidates the compress stage must show verbatim (it never cuts short
+    ones): what a person stated or corrected, or all of them when every candidate fits the
+    budget whole (``mode`` "auto": a cut would only hide text for nothing) or when
+    compression is off. ``stated`` reads which of the given ids a person stated
+    (``Store.stated``)."""
+    long = [i for i in ids if len(content[i]) > SHORT_CHARS]
+    if not long or mode == "off":
+        return set(long)
+    if mode == "always":
+        return stated(long)
+    whole = 0
+    for i in ids:
+        whole += belief_tokens(i, content[i], False, marked[i], trails.get(i, ""))
+        if whole > budget:
+            return stated(long)
+    return set(long)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
 from credo.retrieval.bundle import Units
-from credo.retrieval.compress import SHORT_CHARS, VERBATIM, Compressed, Terms, compress
+from credo.retrieval.compress import COMPRESS_MODES, VERBATIM, Costs, Terms, verbatim_ids
 from credo.retrieval.lanes import LANES, dialog
 from credo.retrieval.lanes.bfs import DEFAULT_DECAY, expand_hop
 from credo.retrieval.lanes.date import date_lane, windows
@@ -63,6 +63,9 @@ class Options(NamedTuple):
     cluster_diversity_target: int = clustering.DEFAULT_CLUSTER_DIVERSITY_TARGET
     with_doc_anchors: bool = False
     include_superseded: bool = False  # pack superseded beliefs too, marked (history)
+    # The compress stage (retrieval/compress.py): "auto" cuts long candidates unless all of
+    # them fit whole; "always" cuts them whatever the budget; "off" shows every one whole.
+    compress: str = "auto"
     # The user-global store's locks (credo.agent.global_store), placed after the project's.
     global_locks: tuple[Belief, ...] = ()
     weights: Weights = Weights()
@@ -108,6 +111,10 @@ def check_options(options: Options) -> None:
     floor = options.cluster_edge_weight_floor
     if not isinstance(floor, int | float) or not math.isfinite(floor):
         raise InvalidInputError(f"cluster_edge_weight_floor {floor!r} must be a number")
+    if options.compress not in COMPRESS_MODES:
+        raise InvalidInputError(
+            f"compress {options.compress!r} must be one of {', '.join(COMPRESS_MODES)}"
+        )
     target = options.cluster_diversity_target
     if isinstance(target, bool) or not isinstance(target, int) or target < 0:
         raise InvalidInputError(f"cluster_diversity_target {target!r} must be an integer >= 0")
@@ -152,9 +159,8 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # never asked for (the cluster pack stops there), a third of them on a typical query.
     trails = store.trails(ids) if ids else {}
     # Compress (rank -> cluster -> compress -> pack): each candidate is charged as rendered.
-    # Only long ones can be cut, and of those what a person stated stays verbatim.
-    long = [i for i in ids if len(content[i]) > SHORT_CHARS]
-    costs = _Costs(content, marked, trails, Terms(text), store.stated(long) if long else set())
+    kept = verbatim_ids(ids, content, marked, trails, remaining, options.compress, store.stated)
+    costs = Costs(content, marked, trails, Terms(text), kept)
     # A conflict group is packed as one unit (retrieval/bundle.py).
     unit_ids = ids if units is None else units.ids
     unit_costs = costs if units is None else units.costs(costs)
@@ -310,45 +316,6 @@ class _Marks(dict[str, str]):
         said = self._standing.get(belief_id)
         text = self[belief_id] = "" if said is None else marks(*said)
         return text
-
-
-class _Costs(dict[str, int]):
-    """Token cost of each candidate as the compress stage renders it (``rendered``),
-    computed on first lookup from its content, marks and trail."""
-
-    __slots__ = ("_content", "_keep", "_marked", "_terms", "_trails", "rendered")
-
-    def __init__(
-        self,
-        content: Mapping[str, str],
-        marked: Mapping[str, str],
-        trails: Mapping[str, str],
-        terms: Terms,
-        keep: set[str],
-    ) -> None:
-        super().__init__()
-        self._content = content
-        self._marked = marked
-        self._trails = trails
-        self._terms = terms
-        self._keep = keep
-        self.rendered: dict[str, Compressed] = {}
-
-    def __missing__(self, belief_id: str) -> int:
-        shown = self.rendered[belief_id] = compress(
-            self._content[belief_id], self._terms, keep=belief_id in self._keep
-        )
-        trail = self._trails.get(belief_id, "")
-        cost = self[belief_id] = belief_tokens(
-            belief_id, shown.text, False, self._marked[belief_id], trail
-        )
-        return cost
-
-    def shown(self, belief_id: str) -> Compressed:
-        """How the candidate is rendered (compressed on first lookup, with its cost)."""
-        if belief_id not in self.rendered:
-            self[belief_id]  # noqa: B018  (computes and keeps both)
-        return self.rendered[belief_id]
 
 
 def _place_locked(
