@@ -8,8 +8,9 @@ query, each system fills ``PACK_BUDGET`` tokens (1,500) and is scored on what is
     doc recall        |label files with a packed unit| / |label files|
     all groups        multi queries only: 1 when every group has a packed unit
     units, tokens     how many units the pack holds, and the tokens they cost
-    block bytes       credo only: the UTF-8 size of the hook's memory block
-                      (``render.memory_block``) for that result
+    block bytes       credo only: the UTF-8 size of the memory block (``render.memory_block``)
+                      for that result, and for the hook's own default budget
+                      (``config.HookSettings().token_budget``, 1,200 tokens): "hook bytes"
 
 Charging, the same way for every system: credo's pack is ``Memory.retrieve(query,
 token_budget=1500, with_doc_anchors=True)`` with its own estimator (each belief's rendered
@@ -50,6 +51,7 @@ class Pack:
         self.units = list(units)
         self.tokens = tokens
         self.block = block
+        self.hook_block = 0
         self.pieces = 0
         self.substring = 0
         self.in_lines = 0
@@ -73,7 +75,10 @@ def baseline_pack(index: Any, loc: Callable[[Any], Loc], query: str) -> Pack:
 def credo_pack(
     memory: Any, texts: dict[str, list[str]], anchor_locs: Callable[[Any], tuple[Loc, ...]]
 ) -> Packer:
+    from credo.config import HookSettings
     from credo.surfaces.render import memory_block
+
+    hook_budget = HookSettings().token_budget
 
     def pack(query: str) -> Pack:
         result = memory.retrieve(query, token_budget=PACK_BUDGET, with_doc_anchors=True)
@@ -83,6 +88,8 @@ def credo_pack(
             result.used_tokens,
             len(memory_block(result).encode("utf-8")),
         )
+        hook = memory.retrieve(query, token_budget=hook_budget, with_doc_anchors=True)
+        out.hook_block = len(memory_block(hook).encode("utf-8"))
         for belief, found in zip(result.beliefs, anchors, strict=True):
             strategy = getattr(belief, "strategy", "verbatim")  # a credo before compress
             out.strategies[strategy] = out.strategies.get(strategy, 0) + 1
@@ -138,6 +145,7 @@ def score(pack: Pack, query: Any) -> dict[str, Any]:
         "units": len(pack.units),
         "tokens": pack.tokens,
         "block_bytes": pack.block,
+        "hook_bytes": pack.hook_block,
         "pieces": pack.pieces,
         "substring": pack.substring,
         "in_lines": pack.in_lines,
@@ -159,6 +167,9 @@ def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     blocks = [r["block_bytes"] for r in rows if r["block_bytes"]]
     out["block_bytes_max"] = max(blocks) if blocks else None
     out["block_bytes_p50"] = statistics.median(blocks) if blocks else None
+    hooks = [r["hook_bytes"] for r in rows if r.get("hook_bytes")]
+    out["hook_bytes_max"] = max(hooks) if hooks else None
+    out["hook_bytes_p50"] = statistics.median(hooks) if hooks else None
     out["pieces"] = sum(r["pieces"] for r in rows)
     out["substring"] = sum(r["substring"] for r in rows)
     out["in_lines"] = sum(r["in_lines"] for r in rows)
@@ -210,5 +221,6 @@ def credo_notes(row: dict[str, Any]) -> str:
     ok = f"{row['substring']}/{pieces} substrings, {row['in_lines']}/{pieces} in their lines"
     return (
         f"credo strategies {row['strategies']}; fidelity: {ok}; block bytes p50 "
-        f"{row['block_bytes_p50']}, max {row['block_bytes_max']}"
+        f"{row['block_bytes_p50']}, max {row['block_bytes_max']}; hook block (default "
+        f"budget) p50 {row['hook_bytes_p50']}, max {row['hook_bytes_max']}"
     )

@@ -270,42 +270,48 @@ def _window(text: str, start: int, end: int, focus: int, cap: int) -> Span:
 
 
 class Costs(dict[str, int]):
-    """Token cost of each candidate as the compress stage renders it (``rendered``),
-    computed on first lookup from its content, marks and trail."""
+    """Token cost of each candidate as the compress stage renders it, computed on first
+    lookup from its content, marks and trail; ``cut`` holds the candidates it cut."""
 
-    __slots__ = ("_content", "_keep", "_marked", "_terms", "_trails", "rendered")
+    __slots__ = ("_content", "_keep", "_marked", "_query", "_terms", "_trails", "cut")
 
     def __init__(
         self,
         content: Mapping[str, str],
         marked: Mapping[str, str],
         trails: Mapping[str, str],
-        terms: Terms,
+        query: str,
         keep: set[str],
     ) -> None:
         super().__init__()
         self._content = content
         self._marked = marked
         self._trails = trails
-        self._terms = terms
+        self._query = query
+        self._terms: Terms | None = None  # read only when a long candidate is rendered
         self._keep = keep
-        self.rendered: dict[str, Compressed] = {}
+        self.cut: dict[str, Compressed] = {}
 
     def __missing__(self, belief_id: str) -> int:
-        shown = self.rendered[belief_id] = compress(
-            self._content[belief_id], self._terms, keep=belief_id in self._keep
-        )
+        text = self._content[belief_id]
+        if len(text) > SHORT_CHARS and belief_id not in self._keep:
+            terms = self._terms
+            if terms is None:
+                terms = self._terms = Terms(self._query)
+            shown = compress(text, terms)
+            if shown.strategy != VERBATIM:
+                self.cut[belief_id] = shown
+                text = shown.text
         trail = self._trails.get(belief_id, "")
         cost = self[belief_id] = belief_tokens(
-            belief_id, shown.text, False, self._marked[belief_id], trail
+            belief_id, text, False, self._marked[belief_id], trail
         )
         return cost
 
-    def shown(self, belief_id: str) -> Compressed:
-        """How the candidate is rendered (compressed on first lookup, with its cost)."""
-        if belief_id not in self.rendered:
-            self[belief_id]
-        return self.rendered[belief_id]
+    def shown(self, belief_id: str) -> tuple[str, str]:
+        """(strategy, text shown) of a candidate whose cost was asked for."""
+        found = self.cut.get(belief_id)
+        return (VERBATIM, self._content[belief_id]) if found is None else found[:2]
 
 
 def verbatim_ids(

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
 from credo.retrieval.bundle import Units
-from credo.retrieval.compress import COMPRESS_MODES, VERBATIM, Costs, Terms, verbatim_ids
+from credo.retrieval.compress import COMPRESS_MODES, VERBATIM, Costs, verbatim_ids
 from credo.retrieval.lanes import LANES, dialog
 from credo.retrieval.lanes.bfs import DEFAULT_DECAY, expand_hop
 from credo.retrieval.lanes.date import date_lane, windows
@@ -160,7 +160,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     trails = store.trails(ids) if ids else {}
     # Compress (rank -> cluster -> compress -> pack): each candidate is charged as rendered.
     kept = verbatim_ids(ids, content, marked, trails, remaining, options.compress, store.stated)
-    costs = Costs(content, marked, trails, Terms(text), kept)
+    costs = Costs(content, marked, trails, text, kept)
     # A conflict group is packed as one unit (retrieval/bundle.py).
     unit_ids = ids if units is None else units.ids
     unit_costs = costs if units is None else units.costs(costs)
@@ -204,11 +204,11 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             {"locked": 1.0},
             None,
             *standing.get(b.id, _NONE),
-            trail=b.trail,
-            scope=GLOBAL_SCOPE if b.id in shared else "",
-            strategy=VERBATIM,
-            rendered=b.content,
-            original_chars=len(b.content),
+            b.trail,
+            GLOBAL_SCOPE if b.id in shared else "",
+            VERBATIM,  # a lock is never cut
+            b.content,
+            len(b.content),
         )
         for b, cost in zip(locked, locked_costs, strict=True)
     ]
@@ -222,10 +222,10 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             s.lanes,
             cluster_of.get(s.id),
             *standing.get(s.id, _NONE),
-            trail=trails.get(s.id, ""),
-            strategy=costs.shown(s.id).strategy,
-            rendered=costs.shown(s.id).text,
-            original_chars=len(content[s.id]),
+            trails.get(s.id, ""),
+            "",
+            *costs.shown(s.id),  # the strategy and the text rendered (compress)
+            len(content[s.id]),
         )
         for s in ranked
         if s.id in chosen
