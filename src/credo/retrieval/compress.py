@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 from credo.store.fts import query_terms
 from credo.store.stem import fold, stem, tokens
-from credo.tokens import belief_tokens
+from credo.tokens import CHARS_PER_TOKEN, belief_tokens
 
 VERBATIM = "verbatim"
 SNIPPET = "snippet"
@@ -281,7 +281,7 @@ class Costs(dict[str, int]):
         marked: Mapping[str, str],
         trails: Mapping[str, str],
         query: str,
-        keep: set[str],
+        keep: "set[str] | Callable[[], set[str]]",
     ) -> None:
         super().__init__()
         self._content = content
@@ -294,7 +294,7 @@ class Costs(dict[str, int]):
 
     def __missing__(self, belief_id: str) -> int:
         text = self._content[belief_id]
-        if len(text) > SHORT_CHARS and belief_id not in self._keep:
+        if len(text) > SHORT_CHARS and belief_id not in self._kept():
             terms = self._terms
             if terms is None:
                 terms = self._terms = Terms(self._query)
@@ -307,6 +307,12 @@ class Costs(dict[str, int]):
             belief_id, text, False, self._marked[belief_id], trail
         )
         return cost
+
+    def _kept(self) -> set[str]:
+        keep = self._keep
+        if not isinstance(keep, set):  # read when the first long candidate is met
+            keep = self._keep = keep()
+        return keep
 
     def shown(self, belief_id: str) -> tuple[str, str]:
         """(strategy, text shown) of a candidate whose cost was asked for."""
@@ -322,20 +328,33 @@ def verbatim_ids(
     budget: int,
     mode: str,
     stated: Callable[[list[str]], set[str]],
-) -> set[str]:
+) -> "set[str] | Callable[[], set[str]]":
     """The long candidates the compress stage must show verbatim (it never cuts short
-    ones): what a person stated or corrected, or all of them when every candidate fits the
-    budget whole (``mode`` "auto": a cut would only hide text for nothing) or when
-    compression is off. ``stated`` reads which of the given ids a person stated
-    (``Store.stated``)."""
+    ones): all of them when compression is off or when every candidate fits the budget
+    whole (``mode`` "auto": a cut would only hide text for nothing); else what a person
+    stated or corrected, read by ``stated`` (``Store.stated``, one batched query) only when
+    the pack first reaches a long candidate: returned as that reader."""
     long = [i for i in ids if len(content[i]) > SHORT_CHARS]
     if not long or mode == "off":
         return set(long)
-    if mode == "always":
-        return stated(long)
+    if mode == "auto" and _fits_whole(ids, content, marked, trails, budget):
+        return set(long)
+    return lambda: stated(long)
+
+
+def _fits_whole(
+    ids: list[str],
+    content: Mapping[str, str],
+    marked: Mapping[str, str],
+    trails: Mapping[str, str],
+    budget: int,
+) -> bool:
+    # A line costs at least (its text + id + "[] \n") / 4: most packs are ruled out here.
+    if sum(len(content[i]) + len(i) + 4 for i in ids) > CHARS_PER_TOKEN * budget:
+        return False
     whole = 0
     for i in ids:
         whole += belief_tokens(i, content[i], False, marked[i], trails.get(i, ""))
         if whole > budget:
-            return stated(long)
-    return set(long)
+            return False
+    return True
