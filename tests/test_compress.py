@@ -1,6 +1,7 @@
-"""The compress stage (retrieval/compress.py) and the index's tokenizer in Python
-(store/stem.py): snippets keep the stored text's characters in order, the pack charges what
-is rendered, retrieval stays deterministic, and what a person stated is never cut."""
+"""The compress stage (retrieval/compress.py, its text rules in snippet.py) and the index's
+tokenizer in Python (store/stem.py): snippets keep the stored text's characters in order,
+the pack charges what is rendered, retrieval stays deterministic, and what a person stated
+is never cut."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
-from credo.retrieval.compress import (
+from credo.retrieval.snippet import (
     GAP,
     HEADLINE,
     SHORT_CHARS,
