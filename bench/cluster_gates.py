@@ -77,8 +77,11 @@ class Pool:
 
 
 def candidate_pool(memory: Memory, query: str) -> Pool:
-    """All ranked candidates of ``query`` (clustering OFF, nothing cut by the budget)."""
-    result = memory.retrieve(query, token_budget=RANK_BUDGET, use_intentional_clustering=False)
+    """All ranked candidates of ``query`` (clustering OFF, nothing cut by the budget), each
+    costing what a pack smaller than the whole pool charges: its compressed rendering."""
+    result = memory.retrieve(
+        query, token_budget=RANK_BUDGET, use_intentional_clustering=False, compress="always"
+    )
     ranked = [b for b in result.beliefs if not b.locked]
     ids = tuple(b.id for b in ranked)
     return Pool(

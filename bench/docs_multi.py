@@ -2,6 +2,7 @@
 
     python bench/docs_corpora.py                      # fetch the five pinned corpora once
     python bench/docs_multi.py [--queries DIR] [--corpus NAME ...] [--per-query] [--json OUT]
+                               [--pack]   # in-pack metrics at 1,500 tokens: bench/docs_pack.py
 
 Corpora: ``bench/docs_corpora.py`` (black, click, flask documentation; urllib3 and axios
 source), each pinned by version and sha256. Only ``corpus.files(root)`` is read, by every
@@ -98,6 +99,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import credo
 import docs_baselines as base
+import docs_pack
 from ablation import add_lanes_off, apply_lanes_off
 from credo import Memory
 from credo.config import Settings
@@ -271,7 +273,9 @@ def fts_ranker(index: base.FtsIndex) -> Ranker:
 # -- one corpus ----------------------------------------------------------------------------
 
 
-def run_corpus(corpus: Corpus, queries: list[Query], meta: dict[str, Any]) -> dict[str, Any]:
+def run_corpus(
+    corpus: Corpus, queries: list[Query], meta: dict[str, Any], *, pack: bool = False
+) -> dict[str, Any]:
     root = fetch(corpus)
     files = corpus.files(root)
     started = time.perf_counter()
@@ -283,6 +287,10 @@ def run_corpus(corpus: Corpus, queries: list[Query], meta: dict[str, Any]) -> di
     rankings: dict[str, dict[str, list[Hit]]] = {}
     times: dict[str, dict[str, float]] = {}
     build: dict[str, dict[str, Any]] = {}
+    packs: dict[str, dict[str, dict[str, Any]]] = {}  # --pack: system -> query -> scores
+
+    def measure_pack(name: str, packer: docs_pack.Packer) -> None:
+        packs[name] = {q.id: docs_pack.score(packer(q.text), q) for q in queries}
 
     def measure(name: str, rank: Ranker) -> None:
         rankings[name], times[name] = {}, {}
@@ -306,6 +314,8 @@ def run_corpus(corpus: Corpus, queries: list[Query], meta: dict[str, Any]) -> di
                 "anchors": stats.anchors,
             }
             measure("credo", credo_ranker(memory))
+            if pack:
+                measure_pack("credo", docs_pack.credo_pack(memory, texts, anchor_locs))
         finally:
             memory.close()
     unit_problems: list[str] = []
@@ -320,6 +330,13 @@ def run_corpus(corpus: Corpus, queries: list[Query], meta: dict[str, Any]) -> di
         build[name] = {"seconds": round(time.perf_counter() - t + cut_s, 3), "rows": len(units)}
         try:
             measure(name, fts_ranker(index))
+            if pack:
+                measure_pack(
+                    name,
+                    lambda text, index=index: docs_pack.baseline_pack(
+                        index, lambda u: Loc(u.path, u.start, u.end), text
+                    ),
+                )
         finally:
             index.close()
     systems = ["credo", *layouts]
@@ -361,6 +378,8 @@ def run_corpus(corpus: Corpus, queries: list[Query], meta: dict[str, Any]) -> di
             for name in systems
         },
         "verdict": verdict(summary),
+        "pack": {name: docs_pack.summarise(list(rows.values())) for name, rows in packs.items()},
+        "pack_per_query": packs,
     }
 
 
@@ -482,6 +501,8 @@ def render(report: dict[str, Any], *, per_query: bool) -> str:
         ]
         if per_query:
             out += [*per_query_lines(r), ""]
+    if report.get("pack_mean"):
+        out += pack_lines(report)
     mean = report["mean"]
     order = [n for n in ("credo", *base.DOC_LAYOUTS, *base.CODE_LAYOUTS, BEST) if n in mean]
     out += [f"== mean over {len(report['corpora'])} corpora (unweighted)"]
@@ -502,6 +523,19 @@ def render(report: dict[str, Any], *, per_query: bool) -> str:
         value = "-" if x["value"] is None else f"{x['value']:.3f}"
         out.append(f"    {m:<15} {value} >= {x['target']:.2f}: {'yes' if x['holds'] else 'NO'}")
     return "\n".join(out)
+
+
+def pack_lines(report: dict[str, Any]) -> list[str]:
+    """--pack: in-pack metrics per corpus and their mean (bench/docs_pack.py)."""
+    out: list[str] = []
+    for r in report["corpora"]:
+        out += [f"== {r['corpus']}: in the pack at {docs_pack.PACK_BUDGET} tokens"]
+        out += docs_pack.table(r["pack"])
+        out += [docs_pack.credo_notes(r["pack"]["credo"]), ""]
+    out += [f"== in the pack at {docs_pack.PACK_BUDGET} tokens, mean over corpora (unweighted)"]
+    out += docs_pack.table(report["pack_mean"])
+    out.append("")
+    return out
 
 
 def per_query_lines(r: dict[str, Any]) -> list[str]:
@@ -574,6 +608,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--per-query", action="store_true", help="first matching rank per query and system"
     )
     parser.add_argument("--json", type=Path, default=None, metavar="OUT")
+    parser.add_argument(
+        "--pack",
+        action="store_true",
+        help=f"also in-pack metrics at {docs_pack.PACK_BUDGET} tokens (bench/docs_pack.py)",
+    )
     add_lanes_off(parser)
     args = parser.parse_args(argv)
     apply_lanes_off(args.lanes_off)
@@ -599,7 +638,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 file=sys.stderr,
             )
             continue
-        results.append(run_corpus(corpus, queries, meta))
+        results.append(run_corpus(corpus, queries, meta, pack=args.pack))
     if not results:
         print("docs_multi: no corpus has a query file", file=sys.stderr)
         return 2
@@ -627,6 +666,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "corpora": results,
         "mean": mean,
         "targets": targets(mean),
+        "pack_mean": docs_pack.mean_over([r["pack"] for r in results]) if args.pack else None,
     }
     print(render(report, per_query=args.per_query))
     if args.json is not None:

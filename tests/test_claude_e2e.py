@@ -409,6 +409,7 @@ def test_mcp_inspector_lists_credos_tools(npm_cache: Path, tmp_path: Path) -> No
     assert sorted(tools) == sorted(
         [
             "search_memory",
+            "get_belief",
             "remember_belief",
             "lock_belief",
             "relate_beliefs",

@@ -110,6 +110,7 @@ CONTRACT: dict[str, tuple[str, str, dict[str, tuple[str, bool]], tuple[bool, boo
         (False, True, True),
     ),
     "list_conflicts": ("conflicts", "conflicts", {}, (True, False, True)),
+    "get_belief": ("get", "show", {"id": ("string", True)}, (True, False, True)),
     "resolve_conflict": (
         "resolve",
         "resolve",
@@ -248,6 +249,34 @@ def test_search_with_a_small_budget_and_clusters(memory: Memory) -> None:
         small = data(await client.call_tool("search_memory", {"query": "deploy", "budget": 40}))
         assert small["used_tokens"] <= 40 and small["dropped"]
         assert len(small["memory_block"].splitlines()) == len(small["beliefs"]) + 2
+
+    in_process(memory, session)
+
+
+def test_get_belief_reads_whole_what_search_shows_cut(memory: Memory) -> None:
+    long = (
+        "The release train leaves every second Tuesday. Tags are cut from main after the "
+        "freeze. Hotfixes go to the release branch and are merged back the same day. The "
+        "changelog is written by the person who cuts the tag, from the merged pull requests."
+    )
+    memory.remember(long, origin="conversation", id="train")
+    memory.remember("Unrelated note about the office coffee machine", id="coffee")
+
+    async def session(client: Client) -> None:
+        found = data(await client.call_tool("search_memory", {"query": "hotfixes", "budget": 30}))
+        (belief,) = found["beliefs"]
+        assert belief["id"] == "train" and belief["strategy"] == "snippet"
+        assert (
+            belief["rendered"]
+            == "… Hotfixes go to the release branch and are merged back the same day. …"
+        )
+        assert belief["original_chars"] == len(long) and belief["content"] == long
+        assert "[train] … Hotfixes go to" in found["memory_block"]
+        whole = data(await client.call_tool("get_belief", {"id": "train"}))
+        assert whole["belief"]["content"] == long
+        assert whole["belief"]["origin"] == "conversation"
+        assert whole["anchors"] == [] and whole["edges"] == []
+        assert "no belief" in error(await client.call_tool("get_belief", {"id": "missing"}))
 
     in_process(memory, session)
 

@@ -387,6 +387,7 @@ class Memory:
         cluster_diversity_target: int | None = None,
         with_doc_anchors: bool = False,
         include_superseded: bool = False,
+        compress: str = "auto",
     ) -> RetrievalResult:
         """The beliefs that matter for ``query``, packed into ``token_budget`` tokens.
 
@@ -397,7 +398,10 @@ class Memory:
         ``[retrieval]`` in .credo.toml > the default. A belief that a live belief supersedes
         is left out (its successor stands in its place) unless ``include_superseded``;
         beliefs that contradict each other are packed together (docs/RETRIEVAL.md § Beliefs
-        change). Same store and query give a byte-identical result.
+        change). Long candidates are rendered cut to what the query matches (``compress``:
+        "auto", the default, when they do not all fit whole; "always"; "off": never;
+        docs/RETRIEVAL.md § Compress), and charged as rendered. Same store and query give a
+        byte-identical result.
         """
         settings = self.settings.retrieval
         env = os.environ.get("CREDO_INTENTIONAL_CLUSTERING", "").strip()
@@ -421,6 +425,7 @@ class Memory:
             else cluster_diversity_target,
             with_doc_anchors=with_doc_anchors,
             include_superseded=include_superseded,
+            compress=compress,
             global_locks=global_store.global_locks(self),  # the user's own rules, marked
         )
         return pipeline.retrieve(self.store, query, options)

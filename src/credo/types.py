@@ -119,6 +119,17 @@ class RetrievedBelief(NamedTuple):
     superseded_by: tuple[str, ...] = ()  # with history on: what replaced it
     trail: str = ""  # where an ingested belief sits: "docs/a.md › Section L4-L9"
     scope: str = ""  # "global": a lock of the user-global store (credo.agent.global_store)
+    # The compress stage (retrieval/compress.py): how it is rendered in the pack ("verbatim",
+    # "snippet" or "headline"), the text rendered and charged ("" = ``content`` as is), and
+    # the stored text's length in characters (0 = not said).
+    strategy: str = "verbatim"
+    rendered: str = ""
+    original_chars: int = 0
+
+    @property
+    def shown(self) -> str:
+        """The text the pack renders: ``rendered`` when set, else ``content``."""
+        return self.rendered or self.content
 
 
 class RetrievalResult(NamedTuple):

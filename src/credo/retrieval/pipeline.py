@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
 from credo.retrieval.bundle import Units
+from credo.retrieval.compress import COMPRESS_MODES, VERBATIM, Costs, verbatim_ids
 from credo.retrieval.lanes import LANES, dialog
 from credo.retrieval.lanes.bfs import DEFAULT_DECAY, expand_hop
 from credo.retrieval.lanes.date import date_lane, windows
@@ -62,6 +63,9 @@ class Options(NamedTuple):
     cluster_diversity_target: int = clustering.DEFAULT_CLUSTER_DIVERSITY_TARGET
     with_doc_anchors: bool = False
     include_superseded: bool = False  # pack superseded beliefs too, marked (history)
+    # The compress stage (retrieval/compress.py): "auto" cuts long candidates unless all of
+    # them fit whole; "always" cuts them whatever the budget; "off" shows every one whole.
+    compress: str = "auto"
     # The user-global store's locks (credo.agent.global_store), placed after the project's.
     global_locks: tuple[Belief, ...] = ()
     weights: Weights = Weights()
@@ -107,6 +111,10 @@ def check_options(options: Options) -> None:
     floor = options.cluster_edge_weight_floor
     if not isinstance(floor, int | float) or not math.isfinite(floor):
         raise InvalidInputError(f"cluster_edge_weight_floor {floor!r} must be a number")
+    if options.compress not in COMPRESS_MODES:
+        raise InvalidInputError(
+            f"compress {options.compress!r} must be one of {', '.join(COMPRESS_MODES)}"
+        )
     target = options.cluster_diversity_target
     if isinstance(target, bool) or not isinstance(target, int) or target < 0:
         raise InvalidInputError(f"cluster_diversity_target {target!r} must be an integer >= 0")
@@ -150,7 +158,9 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # Costed when the pack first asks: the candidates past the first that does not fit are
     # never asked for (the cluster pack stops there), a third of them on a typical query.
     trails = store.trails(ids) if ids else {}
-    costs = _Costs(content, marked, trails)
+    # Compress (rank -> cluster -> compress -> pack): each candidate is charged as rendered.
+    kept = verbatim_ids(ids, content, marked, trails, remaining, options.compress, store.stated)
+    costs = Costs(content, marked, trails, text, kept)
     # A conflict group is packed as one unit (retrieval/bundle.py).
     unit_ids = ids if units is None else units.ids
     unit_costs = costs if units is None else units.costs(costs)
@@ -194,8 +204,11 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             {"locked": 1.0},
             None,
             *standing.get(b.id, _NONE),
-            trail=b.trail,
-            scope=GLOBAL_SCOPE if b.id in shared else "",
+            b.trail,
+            GLOBAL_SCOPE if b.id in shared else "",
+            VERBATIM,  # a lock is never cut
+            b.content,
+            len(b.content),
         )
         for b, cost in zip(locked, locked_costs, strict=True)
     ]
@@ -209,7 +222,10 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             s.lanes,
             cluster_of.get(s.id),
             *standing.get(s.id, _NONE),
-            trail=trails.get(s.id, ""),
+            trails.get(s.id, ""),
+            "",
+            *costs.shown(s.id),  # the strategy and the text rendered (compress)
+            len(content[s.id]),
         )
         for s in ranked
         if s.id in chosen
@@ -300,29 +316,6 @@ class _Marks(dict[str, str]):
         said = self._standing.get(belief_id)
         text = self[belief_id] = "" if said is None else marks(*said)
         return text
-
-
-class _Costs(dict[str, int]):
-    """Token cost of each candidate, computed on first lookup from its content, marks and
-    trail."""
-
-    __slots__ = ("_content", "_marked", "_trails")
-
-    def __init__(
-        self, content: Mapping[str, str], marked: Mapping[str, str], trails: Mapping[str, str]
-    ) -> None:
-        super().__init__()
-        self._content = content
-        self._marked = marked
-        self._trails = trails
-
-    def __missing__(self, belief_id: str) -> int:
-        text = self._content[belief_id]
-        trail = self._trails.get(belief_id, "")
-        cost = self[belief_id] = belief_tokens(
-            belief_id, text, False, self._marked[belief_id], trail
-        )
-        return cost
 
 
 def _place_locked(

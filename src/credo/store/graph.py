@@ -159,6 +159,16 @@ class GraphQueries:
         )
         return dict(rows.fetchall())
 
+    def stated(self, ids: Iterable[str]) -> set[str]:
+        """The beliefs among ``ids`` a person stated or corrected (origin ``user_stated`` or
+        ``user_corrected``, or kind ``correction``): the compress stage shows them verbatim."""
+        rows = self.conn.execute(
+            "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) "
+            "AND (origin IN ('user_stated', 'user_corrected') OR kind = 'correction')",
+            (json_array(ids),),
+        )
+        return {row[0] for row in rows}
+
     def _has_contexts(self) -> bool:
         # The version current_locks read at the start of this retrieve (as the keyword
         # index's mirror reuses it): a retrieve writes nothing in between.

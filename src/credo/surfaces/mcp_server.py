@@ -36,7 +36,8 @@ earlier sessions recorded, linked to each other and to the files they are about.
 
 1. Call search_memory first, with the user's request or the topic you are about to work \
 on, before you answer, plan or edit. Beliefs marked locked are user-confirmed ground truth: \
-follow them over your own assumptions.
+follow them over your own assumptions. A long belief may be shown cut to the sentences that \
+match ("…" where text is left out): get_belief reads it whole.
 2. When the user states a durable fact, preference or correction, or you verify one, save \
 it with remember_belief (one short self-contained statement; pass doc= for the file it is \
 about). Lock it with lock_belief only when the user confirms it as a rule.
@@ -120,7 +121,9 @@ def build_server(memory: Memory) -> MCPServer:
 
         Returns the beliefs that matter for the query, packed into the token budget: locked
         beliefs (user-confirmed ground truth) first, then the best matches by relevance. Each
-        belief has its id (use it with the other tools), content, locked flag, score,
+        belief has its id (use it with the other tools), content, rendered (what the block
+        shows: a long belief may be cut to the sentences that match, `strategy` snippet or
+        headline; get_belief reads it whole), locked flag, score,
         cluster_id (beliefs on the same sub-topic share one), doc_anchors (the files and
         line ranges it is about), replaces (older beliefs it supersedes, left out) and
         conflicts (beliefs it contradicts, packed beside it: ask the user which holds).
@@ -143,6 +146,22 @@ def build_server(memory: Memory) -> MCPServer:
                     reason="search_memory",
                 )
         return {**result_json(result), "memory_block": block}
+
+    @server.tool(title="Get a belief", annotations=READ_ONLY)
+    async def get_belief(id: BeliefId) -> dict[str, Any]:
+        """Read one belief whole: its full text (search_memory may show a long belief cut
+        to the sentences that match, with "…" where text is left out), kind, origin,
+        locked flag, confidence, its anchors (files and line ranges) and its edges. Returns
+        them as `credo show ID --json` does."""
+        with _tool_errors():
+            belief = memory.get(id)
+            anchors = memory.anchors(id)
+            edges = memory.edges(id)
+        return {
+            "belief": to_jsonable(belief),
+            "anchors": to_jsonable(anchors),
+            "edges": to_jsonable(edges),
+        }
 
     @server.tool(title="Remember a belief", annotations=_write(idempotent=False))
     async def remember_belief(

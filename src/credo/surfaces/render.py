@@ -100,6 +100,8 @@ def result_json(result: RetrievalResult) -> dict[str, Any]:
         item["score"] = round(belief.score, 6)
         if not belief.scope:  # only a global lock says where it comes from
             del item["scope"]
+        item["rendered"] = belief.shown
+        item["original_chars"] = belief.original_chars or len(belief.content)
         if anchors is not None:
             item["doc_anchors"] = to_jsonable(list(anchors[index]))
         beliefs.append(item)
@@ -129,7 +131,7 @@ def result_text(result: RetrievalResult, *, explain: bool = False) -> str:
         tag += f", {belief.scope}" if belief.scope else ""
         cluster = "" if belief.cluster_id is None else f"  [cluster {belief.cluster_id}]"
         lines.append(f"{index + 1:>3}. ({tag}) {belief.id}{cluster}")
-        lines.append("     " + belief.content.replace("\n", "\n     "))
+        lines.append("     " + belief.shown.replace("\n", "\n     "))
         if belief.trail:
             lines.append(f"     ↳ {belief.trail}")
         others = _other_anchors(belief.trail, anchors[index]) if anchors is not None else ()
@@ -140,6 +142,7 @@ def result_text(result: RetrievalResult, *, explain: bool = False) -> str:
             lines.append(f"     lanes: {parts}")
         if explain:
             lines += _standing(belief)
+            lines.append(_compressed(belief))
     if result.dropped:
         lines.append(f"... {len(result.dropped)} more ranked beliefs did not fit the budget")
     if result.locked_overflow:
@@ -153,6 +156,16 @@ def result_text(result: RetrievalResult, *, explain: bool = False) -> str:
             + ", ".join(result.superseded)
         )
     return "\n".join(lines)
+
+
+def _compressed(belief: RetrievedBelief) -> str:
+    """--explain's line on how the compress stage rendered a belief."""
+    if belief.strategy == "verbatim":
+        return f"     shown: verbatim, {len(belief.content)} chars"
+    return (
+        f"     shown: {belief.strategy}, {len(belief.shown)} of {len(belief.content)} chars "
+        f"(full text: credo show {belief.id})"
+    )
 
 
 def _standing(belief: RetrievedBelief) -> list[str]:
@@ -179,6 +192,8 @@ MEMORY_BLOCK_NOTE = (
 )
 # Added to the note only when the block holds a lock of the user-global store.
 MEMORY_BLOCK_GLOBAL_NOTE = "; global = the user's own rule for every project"
+# Added only when the compress stage cut a belief's text (retrieval/compress.py).
+MEMORY_BLOCK_CUT_NOTE = "; … = text left out (get_belief or `credo show ID` gives it whole)"
 MAX_BLOCK_ANCHORS = 3  # anchors are free metadata; a few per belief say enough
 # Locks beyond the budget named on the block's overflow line; the rest are counted. The
 # line is not charged to the budget, so it must stay short (~100 tokens at most).
@@ -221,6 +236,8 @@ def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
     note = MEMORY_BLOCK_NOTE
     if any(b.scope for b in result.beliefs):
         note += MEMORY_BLOCK_GLOBAL_NOTE
+    if any(b.strategy != "verbatim" for b in result.beliefs):
+        note += MEMORY_BLOCK_CUT_NOTE
     lines = [
         f'<{MEMORY_BLOCK_TAG} source="{MEMORY_BLOCK_SOURCE}" beliefs="{len(result.beliefs)}" '
         f'locked="{locked}" tokens="{result.used_tokens}/{result.token_budget}" '
@@ -229,7 +246,7 @@ def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
     for index in order:
         belief = result.beliefs[index]
         marked = marks(belief.replaces, belief.conflicts, belief.superseded_by, belief.scope)
-        entry = entry_text(belief.id, belief.content, belief.locked, marked, belief.trail)
+        entry = entry_text(belief.id, belief.shown, belief.locked, marked, belief.trail)
         suffix = (
             _anchor_suffix(_other_anchors(belief.trail, projected[index]))
             if projected is not None

@@ -1,0 +1,146 @@
+"""The compress stage: how each candidate is rendered in the pack, chosen before it is packed.
+
+SYSTEM.md names the pipeline rank -> cluster -> compress -> pack. What reaches the agent is
+the pack, and a long passage that answers with one sentence would spend a budget's worth of
+lines on the rest. So each candidate is rendered by one of three strategies, and the pack
+charges what is rendered (``tokens.belief_tokens`` over the rendered text):
+
+- **verbatim**: the text as stored. Always for what a person stated or corrected (origin
+  ``user_stated`` / ``user_corrected``, kind ``correction``), for locked beliefs (placed by
+  L0, never compressed), and for any text of at most ``SHORT_CHARS`` characters (~50
+  tokens: a cut would save too little to be worth a gap).
+- **snippet** (query-biased): the sentences that carry the query's terms, in document
+  order, with "…" where text is cut. A term is what the keyword index makes of a query
+  word (``store.stem``: unicode61 folding and porter stems, tested against FTS5), so a
+  sentence "carries" a term exactly when the keyword lane would match it there.
+  Sentences are taken by how many distinct query terms they carry (ties: the earlier
+  sentence), each only if it adds a term not yet shown and the snippet stays within
+  ``SNIPPET_CAP`` characters; the first is always kept (a sentence longer than the cap is
+  cut to a window of the cap around its first matching word, at word boundaries).
+- **headline**: when no sentence carries a term (a candidate the graph or session lanes
+  brought), the first sentence, joined by the next ones while it is shorter than
+  ``HEADLINE_MIN`` (a heading alone says little) and within ``HEADLINE_CAP``.
+
+A snippet or headline that would save fewer than ``MIN_SAVING`` characters is verbatim
+instead. Sentences are cut at line breaks and after ``.``, ``!`` or ``?`` (a closing quote
+or bracket may follow) when the next word does not start in lower case. Every kept piece is
+a span of the stored text, in order (``snippet.Compressed.spans``): a snippet never changes a
+character it keeps. The full text stays reachable: ``credo show ID``, the MCP tool
+``get_belief``, and for a passage of a document its trail (``path › section L40-L58``),
+which the rendered line carries.
+
+Pure and deterministic: text and query in, text out. This module is the stage (what is
+cut, what it costs); the text rules live in ``retrieval/snippet.py``, loaded when the pack
+first reaches a long candidate. The query's terms are computed once per retrieve
+(``snippet.Terms``), and only the candidates the pack reaches are rendered.
+"""
+
+# Evaluated annotations, for a cheaper import: see credo/types.py.
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+from credo.tokens import CHARS_PER_TOKEN, belief_tokens
+
+if TYPE_CHECKING:  # the text rules load with the first long candidate
+    from credo.retrieval.snippet import Compressed, Terms
+
+VERBATIM = "verbatim"
+SNIPPET = "snippet"
+HEADLINE = "headline"
+STRATEGIES = (VERBATIM, SNIPPET, HEADLINE)
+COMPRESS_MODES = ("auto", "always", "off")  # pipeline.Options.compress
+SHORT_CHARS = 200  # at most this long: verbatim (~50 tokens)
+
+
+class Costs(dict[str, int]):
+    """Token cost of each candidate as the compress stage renders it, computed on first
+    lookup from its content, marks and trail; ``cut`` holds the candidates it cut."""
+
+    __slots__ = ("_content", "_keep", "_marked", "_query", "_terms", "_trails", "cut")
+
+    def __init__(
+        self,
+        content: Mapping[str, str],
+        marked: Mapping[str, str],
+        trails: Mapping[str, str],
+        query: str,
+        keep: "set[str] | Callable[[], set[str]]",
+    ) -> None:
+        super().__init__()
+        self._content = content
+        self._marked = marked
+        self._trails = trails
+        self._query = query
+        self._terms: Terms | None = None  # read only when a long candidate is rendered
+        self._keep = keep
+        self.cut: dict[str, Compressed] = {}
+
+    def __missing__(self, belief_id: str) -> int:
+        text = self._content[belief_id]
+        if len(text) > SHORT_CHARS and belief_id not in self._kept():
+            from credo.retrieval.snippet import Terms, compress
+
+            terms = self._terms
+            if terms is None:
+                terms = self._terms = Terms(self._query)
+            shown = compress(text, terms)
+            if shown.strategy != VERBATIM:
+                self.cut[belief_id] = shown
+                text = shown.text
+        trail = self._trails.get(belief_id, "")
+        cost = self[belief_id] = belief_tokens(
+            belief_id, text, False, self._marked[belief_id], trail
+        )
+        return cost
+
+    def _kept(self) -> set[str]:
+        keep = self._keep
+        if not isinstance(keep, set):  # read when the first long candidate is met
+            keep = self._keep = keep()
+        return keep
+
+    def shown(self, belief_id: str) -> tuple[str, str]:
+        """(strategy, text shown) of a candidate whose cost was asked for."""
+        found = self.cut.get(belief_id)
+        return (VERBATIM, self._content[belief_id]) if found is None else found[:2]
+
+
+def verbatim_ids(
+    ids: list[str],
+    content: Mapping[str, str],
+    marked: Mapping[str, str],
+    trails: Mapping[str, str],
+    budget: int,
+    mode: str,
+    stated: Callable[[list[str]], set[str]],
+) -> "set[str] | Callable[[], set[str]]":
+    """The long candidates the compress stage must show verbatim (it never cuts short
+    ones): all of them when compression is off or when every candidate fits the budget
+    whole (``mode`` "auto": a cut would only hide text for nothing); else what a person
+    stated or corrected, read by ``stated`` (``Store.stated``, one batched query) only when
+    the pack first reaches a long candidate: returned as that reader."""
+    long = [i for i in ids if len(content[i]) > SHORT_CHARS]
+    if not long or mode == "off":
+        return set(long)
+    if mode == "auto" and _fits_whole(ids, content, marked, trails, budget):
+        return set(long)
+    return lambda: stated(long)
+
+
+def _fits_whole(
+    ids: list[str],
+    content: Mapping[str, str],
+    marked: Mapping[str, str],
+    trails: Mapping[str, str],
+    budget: int,
+) -> bool:
+    # A line costs at least (its text + id + "[] \n") / 4: most packs are ruled out here.
+    if sum(len(content[i]) + len(i) + 4 for i in ids) > CHARS_PER_TOKEN * budget:
+        return False
+    whole = 0
+    for i in ids:
+        whole += belief_tokens(i, content[i], False, marked[i], trails.get(i, ""))
+        if whole > budget:
+            return False
+    return True

@@ -1,0 +1,326 @@
+"""The compress stage (retrieval/compress.py, its text rules in snippet.py) and the index's
+tokenizer in Python (store/stem.py): snippets keep the stored text's characters in order,
+the pack charges what is rendered, retrieval stays deterministic, and what a person stated
+is never cut."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from credo import Memory
+from credo.retrieval.snippet import (
+    GAP,
+    HEADLINE,
+    SHORT_CHARS,
+    SNIPPET,
+    SNIPPET_CAP,
+    VERBATIM,
+    Terms,
+    compress,
+    head,
+    join,
+    sentences,
+)
+from credo.store.stem import stem, tokens
+from credo.surfaces.render import json_text, memory_block, result_json, result_text
+from credo.tokens import belief_tokens, marks
+
+# -- the tokenizer against FTS5 itself ----------------------------------------------------------
+
+_FTS = sqlite3.connect(":memory:")
+_FTS.execute(
+    "CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter unicode61 remove_diacritics 2')"
+)
+_FTS.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
+
+
+def fts_tokens(text: str) -> list[str]:
+    with _FTS:
+        _FTS.execute("DELETE FROM t")
+        _FTS.execute("INSERT INTO t(rowid, x) VALUES (1, ?)", (text,))
+        return [r[0] for r in _FTS.execute("SELECT term FROM v ORDER BY offset")]
+
+
+WORDS = """
+caresses ponies ties caress cats feed agreed plastered bled motoring sing conflated troubled
+sized hopping tanned falling hissing fizzed failing filing happy sky relational conditional
+rational valenci hesitanci digitizer conformabli radicalli differentli vileli analogousli
+vietnamization predication operator feudalism decisiveness hopefulness callousness formaliti
+sensitiviti sensibiliti triplicate formative formalize electriciti electrical hopeful goodness
+revival allowance inference airliner gyroscopic adjustable defensible irritant replacement
+adjustment dependent adoption homologou communism activate angulariti homologous effective
+bowdlerize probate rate cease controll roll generalizations oscillators yes yyy eyed dying
+configuration configure configuring retries retried retry deploying deployment staging
+""".split()
+
+
+@pytest.mark.parametrize("word", WORDS)
+def test_stem_is_the_index_token(word: str) -> None:
+    assert [stem(t) for t in tokens(word)] == fts_tokens(word)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=14))
+def test_stem_matches_fts5_on_any_lower_case_word(word: str) -> None:
+    assert [stem(t) for t in tokens(word)] == fts_tokens(word)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet="abcdEFG xyz_-.,'0123é", max_size=40))
+def test_tokens_are_the_index_tokens(text: str) -> None:
+    assert [stem(t) for t in tokens(text)] == fts_tokens(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=14))
+def test_every_word_starts_with_its_stems_head(word: str) -> None:
+    """What Terms.hits relies on to stem only the words that can match."""
+    assert word.startswith(head(stem(word)))
+
+
+@pytest.mark.parametrize("word", [*WORDS, "capabilities", "readability", "hoping", "sky"])
+def test_every_listed_word_starts_with_its_stems_head(word: str) -> None:
+    assert word.startswith(head(stem(word)))
+
+
+# -- the strategies -----------------------------------------------------------------------------
+
+PASSAGE = (
+    "Configuration\n"
+    "Flask's config object is a dict subclass. You can load values from a file with "
+    "from_pyfile. Environment variables are read with from_prefixed_env, which parses JSON "
+    "values. The SECRET_KEY must be set before sessions work. Testing mode turns on "
+    "propagation of exceptions, e.g. the test client sees them. Debug mode is not for "
+    "production."
+)
+
+
+def test_snippet_keeps_the_sentences_with_the_query_terms_in_order() -> None:
+    shown = compress(PASSAGE, Terms("secret key for sessions; debugging in production"))
+    assert shown.strategy == SNIPPET
+    assert shown.text == (
+        f"{GAP} The SECRET_KEY must be set before sessions work. {GAP} "
+        "Debug mode is not for production."
+    )
+    assert shown.text == join(PASSAGE, shown.spans)
+
+
+def test_headline_when_no_sentence_carries_a_term() -> None:
+    shown = compress(PASSAGE, Terms("xyzzy plugh"))
+    assert shown.strategy == HEADLINE
+    # the heading alone is short: the next sentences join it up to HEADLINE_MIN
+    assert shown.text.startswith("Configuration\nFlask's config object is a dict subclass.")
+    assert shown.text.endswith(GAP)
+
+
+def test_short_and_kept_text_is_verbatim() -> None:
+    short = "Deploy with make release. Staging first."
+    assert compress(short, Terms("staging")).strategy == VERBATIM
+    kept = compress(PASSAGE, Terms("secret key"), keep=True)
+    assert kept.strategy == VERBATIM and kept.text == PASSAGE
+
+
+def test_a_cut_that_saves_little_is_verbatim() -> None:
+    text = "word " * 45 + "Staging here."
+    assert len(text) > SHORT_CHARS
+    shown = compress(text, Terms("word staging"))
+    assert shown.strategy == VERBATIM and shown.text == text
+
+
+def test_a_sentence_longer_than_the_cap_is_cut_around_its_match() -> None:
+    text = " ".join(f"filler{i}" for i in range(80)) + " the retry delay doubles " + "x " * 60
+    shown = compress(text, Terms("retry delay"))
+    assert shown.strategy == SNIPPET
+    assert "the retry delay doubles" in shown.text
+    assert len(shown.text) <= SNIPPET_CAP + 4
+
+
+_SENTENCE = st.builds(
+    lambda words, end: " ".join(words).capitalize() + end,
+    st.lists(
+        st.sampled_from(["deploy", "staging", "cache", "the", "is", "é", "x_y", "3.4"]),
+        min_size=1,
+        max_size=12,
+    ),
+    st.sampled_from([".", "!", "?", ".\n", "\n", ". "]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_SENTENCE, min_size=1, max_size=30).map(" ".join),
+    st.sampled_from(["deploy staging", "cache", "nothing", "", "x_y é"]),
+)
+def test_every_kept_piece_is_the_stored_text_in_order(text: str, query: str) -> None:
+    shown = compress(text, Terms(query))
+    assert shown.strategy in (VERBATIM, SNIPPET, HEADLINE)
+    last = 0
+    for start, end in shown.spans:
+        assert last <= start < end <= len(text)
+        last = end
+    assert shown.text == join(text, shown.spans)
+    # what lies between the "…" marks is a substring of the text, in order
+    at = 0
+    for piece in (p.strip() for p in shown.text.split(GAP)):
+        if piece:
+            found = text.find(piece, at)
+            assert found >= 0
+            at = found + len(piece)
+    assert compress(text, Terms(query)) == shown  # deterministic
+    if shown.strategy != VERBATIM:
+        assert len(shown.text) < len(text)
+    for start, end in sentences(text):
+        assert text[start:end] == text[start:end].strip()
+
+
+# -- in the pipeline ----------------------------------------------------------------------------
+
+LONG_TURN = (
+    "Melanie: I went camping with the kids last weekend. We hiked to the lake and swam for "
+    "hours. Then we painted the sunrise, which I had wanted to do for ages. The pottery "
+    "class starts next month and I signed up already."
+)
+
+
+@pytest.fixture
+def store(memory: Memory) -> Memory:
+    memory.remember(LONG_TURN, origin="conversation", id="turn1")
+    memory.remember(LONG_TURN.replace("Melanie", "Caroline"), id="stated1")  # user_stated
+    memory.remember(
+        LONG_TURN.replace("Melanie", "Joan"), origin="conversation", kind="correction", id="fix1"
+    )
+    memory.remember("Melanie likes pottery.", origin="conversation", id="short1")
+    memory.remember(LONG_TURN.replace("Melanie", "Rule"), origin="conversation", id="lock1")
+    memory.lock("lock1")
+    return memory
+
+
+def test_pipeline_charges_each_belief_as_rendered(store: Memory) -> None:
+    result = store.retrieve("when does the pottery class start", token_budget=200)
+    # the candidates do not all fit whole (4 x ~57 tokens + 8), so the long ones are cut
+    by_id = {b.id: b for b in result.beliefs}
+    assert by_id["turn1"].strategy == SNIPPET
+    assert (
+        by_id["turn1"].shown
+        == f"{GAP} The pottery class starts next month and I signed up already."
+    )
+    assert by_id["turn1"].original_chars == len(LONG_TURN)
+    assert by_id["turn1"].content == LONG_TURN  # the API keeps the full text
+    for kept in {"stated1", "fix1", "short1", "lock1"} & set(by_id):
+        assert by_id[kept].strategy == VERBATIM
+        assert by_id[kept].shown == by_id[kept].content
+    for b in result.beliefs:
+        marked = marks(b.replaces, b.conflicts, b.superseded_by, b.scope)
+        assert b.tokens == belief_tokens(b.id, b.shown, b.locked, marked, b.trail)
+    assert result.used_tokens == sum(b.tokens for b in result.beliefs)
+    block = memory_block(result)
+    assert f"[turn1] {GAP} The pottery class starts" in block
+    assert "get_belief" in block  # the note says what "…" means
+    assert "lock1" in by_id and LONG_TURN.replace("Melanie", "Rule") in block
+
+
+def test_nothing_is_cut_when_everything_fits_whole(store: Memory) -> None:
+    result = store.retrieve("when does the pottery class start", token_budget=2400)
+    assert not result.dropped
+    assert {b.strategy for b in result.beliefs} == {VERBATIM}
+    assert "get_belief" not in memory_block(result)
+
+
+def test_compression_fits_what_would_not_fit_whole(memory: Memory) -> None:
+    memory.remember(LONG_TURN, origin="conversation", id="turn1")
+    assert belief_tokens("turn1", LONG_TURN, False) > 40
+    result = memory.retrieve("when does the pottery class start", token_budget=40)
+    assert result.ids == ["turn1"] and result.used_tokens <= 40
+
+
+def test_same_store_and_query_give_byte_identical_json(store: Memory, tmp_path: Path) -> None:
+    first = json_text(
+        result_json(store.retrieve("when does the pottery class start", token_budget=200))
+    )
+    again = json_text(
+        result_json(store.retrieve("when does the pottery class start", token_budget=200))
+    )
+    assert first == again
+    first = json.loads(first)
+    compressed = [b for b in first["beliefs"] if b["strategy"] != VERBATIM]
+    assert compressed and all(
+        set(b) >= {"strategy", "rendered", "original_chars", "content"} for b in compressed
+    )
+
+
+def test_explain_says_what_was_cut(store: Memory) -> None:
+    text = result_text(store.retrieve("pottery class", token_budget=200), explain=True)
+    assert "shown: snippet, " in text and "credo show turn1" in text
+    assert "shown: verbatim" in text
+
+
+def test_top_ranking_does_not_change_with_the_budget(store: Memory) -> None:
+    """Compress changes what is rendered and how many fit, never the order."""
+    wide = store.retrieve("pottery class kids", token_budget=100_000).ids
+    narrow = store.retrieve("pottery class kids", token_budget=200).ids
+    assert [i for i in wide if i in narrow] == narrow
+
+
+def test_snippets_of_a_document_are_at_their_lines(tmp_path: Path) -> None:
+    doc = tmp_path / "docs" / "guide.md"
+    doc.parent.mkdir()
+    body = " ".join(
+        f"Paragraph sentence number {i} talks about topic{i} in some detail." for i in range(12)
+    )
+    doc.write_text(
+        "# Guide\n\n## Retries\n\n" + body + "\nThe retry delay doubles after each failure.\n",
+        encoding="utf-8",
+    )
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(doc)
+        result = memory.retrieve(
+            "how is the retry delay grown", token_budget=60, with_doc_anchors=True
+        )
+        assert result.doc_anchors is not None
+        cut = [
+            (b, a)
+            for b, a in zip(result.beliefs, result.doc_anchors, strict=True)
+            if b.strategy == SNIPPET
+        ]
+        assert cut
+        lines = doc.read_text(encoding="utf-8").splitlines()
+        for belief, anchors in cut:
+            assert "retry delay doubles" in belief.shown
+            assert re.search(r"L\d+-L\d+", belief.trail)
+            (anchor,) = [a for a in anchors if a.anchor_type == "ingest"]
+            first, last = map(int, re.findall(r"\d+", anchor.position_hint or ""))
+            source = "\n".join(lines[first - 1 : last])
+            for piece in (p.strip() for p in belief.shown.split(GAP)):
+                if piece:
+                    assert piece in belief.content
+                    assert piece in source  # plain text: the words are the file's
+
+
+def test_a_belief_built_without_the_compress_fields_renders_its_content() -> None:
+    from credo.types import RetrievalResult, RetrievedBelief
+
+    belief = RetrievedBelief("b1", "plain text", 1.0, False, 5)
+    assert (belief.strategy, belief.shown, belief.original_chars) == ("verbatim", "plain text", 0)
+    result = RetrievalResult("q", (belief,), 100, 5)
+    assert "[b1] plain text" in memory_block(result)
+    item = result_json(result)["beliefs"][0]
+    assert item["rendered"] == "plain text" and item["original_chars"] == len("plain text")
+
+
+def test_compress_modes(store: Memory) -> None:
+    from credo.errors import InvalidInputError
+
+    query = "when does the pottery class start"
+    cut = {b.id: b.strategy for b in store.retrieve(query, compress="always").beliefs}
+    assert cut["turn1"] == SNIPPET and cut["stated1"] == VERBATIM
+    off = store.retrieve(query, token_budget=200, compress="off")
+    assert {b.strategy for b in off.beliefs} == {VERBATIM} and off.dropped
+    with pytest.raises(InvalidInputError, match="compress 'sometimes' must be one of"):
+        store.retrieve(query, compress="sometimes")
