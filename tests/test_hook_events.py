@@ -324,3 +324,18 @@ def test_a_project_without_a_store_still_gets_the_users_global_rules(tmp_path: P
     assert rule in json.loads(start.stdout)["hookSpecificOutput"]["additionalContext"]
     assert hook(tmp_path, "stop", base(root, "Stop"), root).stdout == b""
     assert not (root / ".credo").exists()  # nothing created in the project
+
+
+def test_a_block_of_multibyte_text_still_stays_under_6_kb(tmp_path: Path) -> None:
+    """The budget counts characters; text in a non-Latin script weighs three bytes each.
+    The hook retrieves again with a smaller budget until the block fits 6 KB."""
+    root = tmp_path / "cjk"
+    (root / ".git").mkdir(parents=True)
+    with Memory(root / ".credo" / "memory.db", root=root) as memory:
+        for n in range(60):
+            memory.remember(f"部署 deploy note {n}: " + "部署流程需要先在预发布环境验证" * 6)
+    done = hook(
+        tmp_path, "prompt", base(root, "UserPromptSubmit", prompt="how do we deploy 部署?"), root
+    )
+    assert done.stdout.startswith(b"<credo-memory")
+    assert 4 * 1024 < len(done.stdout) <= 6 * 1024, len(done.stdout)

@@ -168,6 +168,27 @@ def in_memory(memory: Memory) -> bool:
     return str(memory.path) == ":memory:"
 
 
+MAX_BLOCK_BYTES = 6 * 1024  # what a prompt's block may weigh (issue #16), whatever its text
+
+
+def retrieve_for_hook(memory: Memory, query: str, token_budget: int) -> RetrievalResult:
+    """The hook's retrieval, its block kept under ``MAX_BLOCK_BYTES``. The budget counts
+    characters (4 to a token) of the beliefs alone; the header, the free anchor suffixes
+    and multi-byte text ("…", "›", non-Latin scripts) come on top. A block that still
+    weighs more is retrieved again with the budget scaled down (deterministic: the same
+    store and prompt take the same steps)."""
+    from credo.surfaces.render import memory_block
+
+    budget = token_budget
+    for _ in range(3):
+        result = memory.retrieve(query, token_budget=budget, with_doc_anchors=True)
+        size = len(memory_block(result).encode("utf-8"))
+        if size <= MAX_BLOCK_BYTES or budget <= 1:
+            return result
+        budget = max(1, int(budget * MAX_BLOCK_BYTES / size * 0.95))
+    return result
+
+
 def inject(
     memory: Memory,
     result: RetrievalResult,
@@ -223,7 +244,7 @@ def on_prompt(memory: Memory, payload: dict[str, Any]) -> Outcome:
     hooks = memory.settings.hook
     acknowledgement = len(prompt.split()) <= 1 or is_acknowledgement(prompt)
     query = "" if acknowledgement else prompt
-    result = memory.retrieve(query, token_budget=hooks.token_budget, with_doc_anchors=True)
+    result = retrieve_for_hook(memory, query, hooks.token_budget)
     reason = "acknowledgement: locks only" if acknowledgement else "retrieval"
     block = inject(memory, result, event="prompt", session=session, prompt=prompt, reason=reason)
     if not hooks.capture or acknowledgement or in_memory(memory):
@@ -328,9 +349,7 @@ def on_subagent(memory: Memory, payload: dict[str, Any]) -> Outcome:
     task = tool_input.get("prompt")
     if not isinstance(task, str) or not task.strip():
         raise HookSkip("the subagent call has no string 'prompt'")
-    result = memory.retrieve(
-        task, token_budget=memory.settings.hook.token_budget, with_doc_anchors=True
-    )
+    result = retrieve_for_hook(memory, task, memory.settings.hook.token_budget)
     block = inject(
         memory,
         result,
