@@ -19,8 +19,10 @@ edges per belief) in a temporary git project, and one row of the issue's table:
   second pass over the same queries (terms seen) is printed beside it;
 - **hook p50, installed command**: ``sh -c "python -S .../credo/hookstart.py hook prompt"``
   (what ``credo setup claude`` installs) with a question on stdin, without a server
-  (``CREDO_WARM=off``: the direct path) and with ``credo serve`` up on the store, each as a
-  ratio to ``python -S -c pass`` timed in the same loop;
+  (``CREDO_WARM=off``: the direct path, on a copy of the store, so that its journal write,
+  a commit by another process, does not drop the server's caches before each warm round)
+  and with ``credo serve`` up on the store, each as a ratio to ``python -S -c pass`` timed
+  in the same loop;
 - **``credo search``** end to end (the console script beside this interpreter);
 - **RSS of the warm server**: ``VmHWM`` (peak resident set) of the ``credo serve`` process
   from ``/proc/<pid>/status`` after the hooks have run.
@@ -28,9 +30,10 @@ edges per belief) in a temporary git project, and one row of the issue's table:
 Every fresh-process command runs once per round, interleaved (the order rotates each round)
 with the floor, so the machine's drift hits them alike. Capture is off
 (``CREDO_CAPTURE=0``, for the server and the hooks): no detached capture child runs between
-commands, so no settle pause is needed. The server answers three untimed hook requests
-before the rounds. The package is byte-compiled first, as ``credo setup`` does (this
-environment sets ``PYTHONDONTWRITEBYTECODE=1``). The load average is printed with every row.
+commands, so no settle pause is needed. The server answers three untimed requests (through
+the client in this process, asked until answered) before the rounds. The package is
+byte-compiled first, as ``credo setup`` does (this environment sets
+``PYTHONDONTWRITEBYTECODE=1``). The load average is printed with every row.
 
 Issue #17's targets are printed as PASS/FAIL lines at the end.
 """
@@ -43,12 +46,14 @@ import json
 import os
 import resource
 import shlex
+import shutil
 import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -137,8 +142,13 @@ def warm(db: Path, root: Path, warmup: list[str], texts: list[str]) -> dict[str,
     }
 
 
-def start_server(project: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    """``credo serve`` on the project's store, once its socket answers a hook request."""
+def start_server(
+    project: Path, env: dict[str, str], warmups: Sequence[bytes] = ()
+) -> subprocess.Popen[bytes]:
+    """``credo serve`` on the project's store, once its socket answers a hook request; then
+    each of ``warmups`` (prompt payloads) answered, untimed, through the client in this
+    process, asked again until the server answers: a hook command that timed out would take
+    the direct path and journal from another process, which drops the server's caches."""
     from credo.surfaces import warm as client
 
     server = subprocess.Popen(
@@ -154,11 +164,12 @@ def start_server(project: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
     os.environ.update(env)
     deadline = time.monotonic() + 300  # a 1M store's first open reads a lot
     try:
-        while client.ask("prompt", probe) is None:
-            if server.poll() is not None or time.monotonic() > deadline:
-                server.kill()
-                raise SystemExit(f"credo serve did not start: {server.stderr.read()!r}")
-            time.sleep(0.05)
+        for payload in [probe, *warmups]:
+            while client.ask("prompt", payload) is None:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    server.kill()
+                    raise SystemExit(f"credo serve did not start: {server.stderr.read()!r}")
+                time.sleep(0.05)
     finally:
         os.environ.clear()
         os.environ.update(saved)
@@ -208,15 +219,24 @@ def fresh(
 ) -> tuple[dict[str, list[float]], dict[str, list[float]], int, float, float, int]:
     """The fresh-process commands, interleaved; then the server's peak RSS. Returns wall
     times, CPU times, rounds whose warm hook printed the direct path's bytes, VmHWM, VmRSS
-    and the number of answers the server gave."""
+    and the number of answers the server gave.
+
+    The direct hook runs in a copy of the project (the same store file, copied): its journal
+    write, a commit by another process, would drop the server's caches (its bm25 mirror,
+    graph and truth caches) before every warm round, which no warm hook does to its server."""
     db = project / ".credo" / "memory.db"
     hook = shlex.join([*hook_argv(), "hook", "prompt"])
     direct = {**env, "CREDO_WARM": "off"}
     search_env = {**direct, "CREDO_DB": str(db)}
-    server = start_server(project, env)
+    twin = project.parent / "proj-direct"
+    (twin / ".credo").mkdir(parents=True)
+    (twin / ".git").mkdir()
+    for part in db.parent.glob(f"{db.name}*"):
+        shutil.copyfile(part, twin / ".credo" / part.name)
+    # the server's first answers read cold pages (and wait for its start-up work): untimed
+    warmups = [prompt(project, f"warm-up-{i}", texts[-1 - i]) for i in range(3)]
+    server = start_server(project, env, warmups)
     try:
-        for i in range(3):  # the server's first answers read cold pages; untimed
-            run(["sh", "-c", hook], prompt(project, f"warm-up-{i}", texts[-1 - i]), project, env)
         wall: dict[str, list[float]] = {}
         cpu: dict[str, list[float]] = {}
         same = 0
@@ -224,7 +244,7 @@ def fresh(
             question = f"How does {texts[i]} work here?"
             commands: list[tuple[str, list[str], bytes, dict[str, str]]] = [
                 (FIRST, [sys.executable, "-c", FIRST_RETRIEVE, str(db), texts[i]], b"", direct),
-                (HOOK, ["sh", "-c", hook], prompt(project, f"direct-{i}", question), direct),
+                (HOOK, ["sh", "-c", hook], prompt(twin, f"direct-{i}", question), direct),
                 (WARM_HOOK, ["sh", "-c", hook], prompt(project, f"warm-{i}", question), env),
                 (FLOOR, [sys.executable, "-S", "-c", "pass"], b"", direct),
                 (SEARCH, [*credo_argv(), "search", texts[i]], b"", search_env),
