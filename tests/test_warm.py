@@ -268,6 +268,27 @@ def test_the_warm_path_imports_none_of_the_engine(
 
 
 # -- the store moves under the server ----------------------------------------------------------
+def test_a_server_builds_its_keyword_mirror_before_the_first_request(
+    project: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from credo.store import bm25_policy
+
+    monkeypatch.setattr(bm25_policy, "MIN_ROWS", 1)  # the project's 4 beliefs are enough
+    listener = serve.start(store_of(project))
+    try:
+        assert listener.owner
+        deadline = time.monotonic() + 10
+        while True:  # the worker thread builds it, under the engine's lock
+            with listener.engine.lock:
+                policy = listener.engine.memory().store._bm25
+                if policy is not None and policy.mirror is not None:
+                    break
+            assert time.monotonic() < deadline, "no mirror built"
+            time.sleep(0.01)
+    finally:
+        listener.stop()
+
+
 def test_a_write_by_another_process_is_in_the_next_answer(
     project: Path, env: dict[str, str], servers: list[Server]
 ) -> None:

@@ -101,6 +101,20 @@ class Engine:
         self._memory, self._identity = memory, _identity(self.store)
         return memory
 
+    def prepare(self) -> None:
+        """Build what a long life repays before the first request needs it: the store's
+        bm25 mirror, for an index large enough to gain (~0.3 s at 100k beliefs, ~1.8 s at
+        1M, which a one-shot process never pays, and a server would otherwise pay in the
+        middle of a request, once FTS5's cost reached it). A request that comes meanwhile
+        waits for the lock, or its hook falls back to the direct path."""
+        from credo.surfaces import hook
+
+        with self.lock:
+            try:
+                self.memory().store.prepare_keyword_mirror()
+            except Exception as exc:  # the requests still work, with FTS5 ranking
+                hook.log(f"warm: not prepared {self.store}: {type(exc).__name__}: {exc}")
+
     def drop(self) -> None:
         """Forget the open store after a failure: the next request opens it afresh."""
         if self._memory is not None:
@@ -334,6 +348,7 @@ class Listener:
             sock.close()
             raise
         self._sock, self.owner = sock, True
+        self._worker.submit(self.engine.prepare)  # a standby prepares when it takes over
 
     # -- serving -------------------------------------------------------------------------
     def serve_in_background(self) -> None:
