@@ -171,22 +171,24 @@ def in_memory(memory: Memory) -> bool:
 MAX_BLOCK_BYTES = 6 * 1024  # what a prompt's block may weigh (issue #16), whatever its text
 
 
-def retrieve_for_hook(memory: Memory, query: str, token_budget: int) -> RetrievalResult:
-    """The hook's retrieval, its block kept under ``MAX_BLOCK_BYTES``. The budget counts
-    characters (4 to a token) of the beliefs alone; the header, the free anchor suffixes
-    and multi-byte text ("…", "›", non-Latin scripts) come on top. A block that still
-    weighs more is retrieved again with the budget scaled down (deterministic: the same
-    store and prompt take the same steps)."""
+def retrieve_for_hook(memory: Memory, query: str, token_budget: int) -> tuple[RetrievalResult, str]:
+    """The hook's retrieval and its memory block, kept under ``MAX_BLOCK_BYTES``. The
+    budget counts characters (4 to a token) of the beliefs alone; the header, the free
+    anchor suffixes and multi-byte text ("…", "›", non-Latin scripts) come on top. A block
+    that still weighs more is retrieved again with the budget scaled down (deterministic:
+    the same store and prompt take the same steps). The block is returned with its result
+    so that ``inject`` need not render it again."""
     from credo.surfaces.render import memory_block
 
     budget = token_budget
     for _ in range(3):
         result = memory.retrieve(query, token_budget=budget, with_doc_anchors=True)
-        size = len(memory_block(result).encode("utf-8"))
+        block = memory_block(result)
+        size = len(block.encode("utf-8"))
         if size <= MAX_BLOCK_BYTES or budget <= 1:
-            return result
+            return result, block
         budget = max(1, int(budget * MAX_BLOCK_BYTES / size * 0.95))
-    return result
+    return result, block
 
 
 def inject(
@@ -197,12 +199,15 @@ def inject(
     session: str | None,
     prompt: str | None,
     reason: str,
+    block: str | None = None,
 ) -> str:
-    """Render ``result`` as the memory block and journal it (nothing is journalled for an
-    empty block: nothing was injected)."""
-    from credo.surfaces.render import memory_block
+    """Render ``result`` as the memory block (``block``, when the caller rendered it
+    already) and journal it (nothing is journalled for an empty block: nothing was
+    injected)."""
+    if block is None:
+        from credo.surfaces.render import memory_block
 
-    block = memory_block(result)
+        block = memory_block(result)
     if block:
         from credo.agent.journal import log_injection
 
@@ -244,9 +249,17 @@ def on_prompt(memory: Memory, payload: dict[str, Any]) -> Outcome:
     hooks = memory.settings.hook
     acknowledgement = len(prompt.split()) <= 1 or is_acknowledgement(prompt)
     query = "" if acknowledgement else prompt
-    result = retrieve_for_hook(memory, query, hooks.token_budget)
+    result, rendered = retrieve_for_hook(memory, query, hooks.token_budget)
     reason = "acknowledgement: locks only" if acknowledgement else "retrieval"
-    block = inject(memory, result, event="prompt", session=session, prompt=prompt, reason=reason)
+    block = inject(
+        memory,
+        result,
+        event="prompt",
+        session=session,
+        prompt=prompt,
+        reason=reason,
+        block=rendered,
+    )
     if not hooks.capture or acknowledgement or in_memory(memory):
         return Outcome(block)
     return Outcome(block, later=lambda store: capture_later(store, payload))
@@ -349,7 +362,7 @@ def on_subagent(memory: Memory, payload: dict[str, Any]) -> Outcome:
     task = tool_input.get("prompt")
     if not isinstance(task, str) or not task.strip():
         raise HookSkip("the subagent call has no string 'prompt'")
-    result = retrieve_for_hook(memory, task, memory.settings.hook.token_budget)
+    result, rendered = retrieve_for_hook(memory, task, memory.settings.hook.token_budget)
     block = inject(
         memory,
         result,
@@ -357,6 +370,7 @@ def on_subagent(memory: Memory, payload: dict[str, Any]) -> Outcome:
         session=text_field(payload, "session_id"),
         prompt=task,
         reason=str(tool_input.get("subagent_type") or "subagent")[:80],
+        block=rendered,
     )
     if not block:
         return Outcome("")
