@@ -24,12 +24,12 @@ from credo.surfaces.claude_setup import (
     credo_argv,
     hook_command,
     is_credo_hook,
-    is_credo_server,
     remove_hooks,
     server_entry,
     setup_claude,
     targets,
 )
+from credo.surfaces.install import is_credo_server
 
 ARGV = ["/opt/venv/bin/credo"]
 HOOK = "/opt/venv/bin/credo hook prompt"

@@ -40,13 +40,13 @@ from credo.config import git_root
 from credo.errors import InvalidInputError
 from credo.surfaces.install import (
     JSON,
-    SERVER_NAME,
     Edit,
     SetupReport,
+    add_json_server,
     apply,
     credo_argv,
-    is_credo_server,
     prepare,
+    remove_json_server,
 )
 
 Scope = Literal["project", "user"]
@@ -222,35 +222,6 @@ def remove_hooks() -> Edit:
     return edit
 
 
-def add_server(entry: dict[str, Any]) -> Edit:
-    def edit(data: dict[str, Any]) -> list[str]:
-        servers = data.setdefault("mcpServers", {})
-        if not isinstance(servers, dict):
-            raise InvalidInputError("'mcpServers' is not an object")
-        if servers.get(SERVER_NAME) == entry:
-            return []
-        verb = "replaced" if SERVER_NAME in servers else "added"
-        servers[SERVER_NAME] = entry
-        return [
-            f"{verb} MCP server {SERVER_NAME!r} `{shlex.join([entry['command'], *entry['args']])}`"
-        ]
-
-    return edit
-
-
-def remove_server() -> Edit:
-    def edit(data: dict[str, Any]) -> list[str]:
-        servers = data.get("mcpServers")
-        if not isinstance(servers, dict) or not is_credo_server(servers.get(SERVER_NAME)):
-            return []  # absent, or a server the user named 'credo' themselves: not ours
-        del servers[SERVER_NAME]
-        if not servers:
-            del data["mcpServers"]
-        return [f"removed MCP server {SERVER_NAME!r}"]
-
-    return edit
-
-
 def setup_claude(
     scope: Scope = "project",
     *,
@@ -266,10 +237,15 @@ def setup_claude(
     where = targets(scope, cwd)
     report = SetupReport(client="claude", scope=scope, removed=remove)
     if remove:
-        apply([(where.settings, remove_hooks(), JSON), (where.mcp, remove_server(), JSON)], report)
+        apply(
+            [(where.settings, remove_hooks(), JSON), (where.mcp, remove_json_server(), JSON)],
+            report,
+        )
         return report
     entry = server_entry(argv)
     workdir = project_root(cwd) if scope == "project" else (cwd or Path.cwd())
     prepare(report, [entry["command"], *entry["args"]], cwd=workdir, check=check)
-    apply([(where.settings, add_hooks(argv), JSON), (where.mcp, add_server(entry), JSON)], report)
+    apply(
+        [(where.settings, add_hooks(argv), JSON), (where.mcp, add_json_server(entry), JSON)], report
+    )
     return report

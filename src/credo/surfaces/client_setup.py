@@ -38,10 +38,12 @@ from credo.surfaces.install import (
     Edit,
     FileFormat,
     SetupReport,
+    add_json_server,
     apply,
     credo_argv,
     is_credo_server,
     prepare,
+    remove_json_server,
 )
 
 Scope = Literal["project", "user"]
@@ -152,35 +154,6 @@ def remove_codex_server() -> Edit:
     return edit
 
 
-# -- Cursor: JSON --------------------------------------------------------------------------------
-def add_cursor_server(command: str, args: list[str]) -> Edit:
-    def edit(data: dict[str, Any]) -> list[str]:
-        servers = data.setdefault("mcpServers", {})
-        if not isinstance(servers, dict):
-            raise InvalidInputError("'mcpServers' in the Cursor config is not an object")
-        entry = {"command": command, "args": args}
-        if servers.get(SERVER_NAME) == entry:
-            return []
-        verb = "replaced" if SERVER_NAME in servers else "added"
-        servers[SERVER_NAME] = entry
-        return [f"{verb} MCP server {SERVER_NAME!r} `{shlex.join([command, *args])}`"]
-
-    return edit
-
-
-def remove_cursor_server() -> Edit:
-    def edit(data: dict[str, Any]) -> list[str]:
-        servers = data.get("mcpServers")
-        if not isinstance(servers, dict) or not is_credo_server(servers.get(SERVER_NAME)):
-            return []
-        del servers[SERVER_NAME]
-        if not servers:
-            del data["mcpServers"]
-        return [f"removed MCP server {SERVER_NAME!r}"]
-
-    return edit
-
-
 # -- the commands --------------------------------------------------------------------------------
 def setup_codex(
     *, remove: bool = False, argv: list[str] | None = None, check: bool = True
@@ -209,10 +182,11 @@ def setup_cursor(
     path = cursor_config(scope, cwd)
     report = SetupReport(client="cursor", scope=scope, removed=remove)
     if remove:
-        apply([(path, remove_cursor_server(), JSON)], report)
+        apply([(path, remove_json_server(), JSON)], report)
         return report
     command, args = command_of(argv)
     workdir = path.parent.parent if scope == "project" else (cwd or Path.cwd())
     prepare(report, [command, *args], cwd=workdir, check=check)
-    apply([(path, add_cursor_server(command, args), JSON)], report)
+    entry = {"command": command, "args": args}
+    apply([(path, add_json_server(entry, " in the Cursor config"), JSON)], report)
     return report

@@ -289,3 +289,37 @@ def apply(edits: list[tuple[Path, Edit, FileFormat]], report: SetupReport) -> No
         if before:
             report.backups.append(backup(path))
         write_text(path, text)
+
+
+# -- the mcpServers entry (the JSON clients: Claude Code, Cursor) --------------------------------
+def add_json_server(entry: dict[str, Any], where: str = "") -> Edit:
+    """Put ``entry`` under ``mcpServers`` as ``credo`` (``where`` names the config in the
+    error, e.g. " in the Cursor config")."""
+
+    def edit(data: dict[str, Any]) -> list[str]:
+        servers = data.setdefault("mcpServers", {})
+        if not isinstance(servers, dict):
+            raise InvalidInputError(f"'mcpServers'{where} is not an object")
+        if servers.get(SERVER_NAME) == entry:
+            return []
+        verb = "replaced" if SERVER_NAME in servers else "added"
+        servers[SERVER_NAME] = entry
+        shown = shlex.join([entry["command"], *entry["args"]])
+        return [f"{verb} MCP server {SERVER_NAME!r} `{shown}`"]
+
+    return edit
+
+
+def remove_json_server() -> Edit:
+    """Take credo's entry out of ``mcpServers`` (and ``mcpServers`` once it is empty)."""
+
+    def edit(data: dict[str, Any]) -> list[str]:
+        servers = data.get("mcpServers")
+        if not isinstance(servers, dict) or not is_credo_server(servers.get(SERVER_NAME)):
+            return []  # absent, or a server the user named 'credo' themselves: not ours
+        del servers[SERVER_NAME]
+        if not servers:
+            del data["mcpServers"]
+        return [f"removed MCP server {SERVER_NAME!r}"]
+
+    return edit
