@@ -36,7 +36,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from credo.config import git_root
 from credo.errors import InvalidInputError
 from credo.surfaces.install import (
     JSON,
@@ -46,6 +45,7 @@ from credo.surfaces.install import (
     apply,
     credo_argv,
     prepare,
+    project_root,
     remove_json_server,
 )
 
@@ -100,11 +100,6 @@ def server_entry(argv: list[str] | None = None) -> dict[str, Any]:
 def claude_config_dir() -> Path:
     explicit = os.environ.get("CLAUDE_CONFIG_DIR", "").strip()
     return Path(explicit).expanduser() if explicit else Path.home() / ".claude"
-
-
-def project_root(cwd: Path | None = None) -> Path:
-    here = (cwd or Path.cwd()).resolve()
-    return git_root(here) or here
 
 
 def targets(scope: Scope, cwd: Path | None = None) -> Targets:

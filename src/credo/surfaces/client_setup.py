@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from credo.config import git_root
 from credo.errors import InvalidInputError
 from credo.surfaces.install import (
     JSON,
@@ -43,6 +42,7 @@ from credo.surfaces.install import (
     credo_argv,
     is_credo_server,
     prepare,
+    project_root,
     remove_json_server,
 )
 
@@ -57,8 +57,7 @@ def codex_config(env: dict[str, str] | None = None) -> Path:
 def cursor_config(scope: Scope, cwd: Path | None = None) -> Path:
     if scope == "user":
         return Path.home() / ".cursor" / "mcp.json"
-    here = (cwd or Path.cwd()).resolve()
-    return (git_root(here) or here) / ".cursor" / "mcp.json"
+    return project_root(cwd) / ".cursor" / "mcp.json"
 
 
 def command_of(argv: list[str] | None = None) -> tuple[str, list[str]]:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from credo.config import project_root as config_project_root
 from credo.errors import InvalidInputError, SetupError, StoreError
 
 SERVER_NAME = "credo"
@@ -72,6 +73,12 @@ def is_credo_server(entry: object) -> bool:
         and words[-1:] == ["mcp"]
         and any("credo" in Path(str(w)).name for w in words[:-1])
     )
+
+
+def project_root(cwd: Path | None = None) -> Path:
+    """The git work tree holding ``cwd`` (resolved; the current folder by default), else
+    ``cwd`` itself: where a client's project-scope config goes."""
+    return config_project_root((cwd or Path.cwd()).resolve())
 
 
 # -- the server check -----------------------------------------------------------------------------
