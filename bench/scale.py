@@ -60,7 +60,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import credo
 from credo import Memory
-from credo.surfaces.claude_setup import credo_argv, hook_argv
+from credo.surfaces.claude_setup import hook_argv
+from credo.surfaces.install import credo_argv
 from synth import ZipfText, write_records
 
 FIRST_RETRIEVE = """

@@ -21,7 +21,6 @@ from credo.surfaces.claude_setup import (
     HOOK_EVENT,
     HOOKS,
     add_hooks,
-    credo_argv,
     hook_command,
     is_credo_hook,
     remove_hooks,
@@ -29,7 +28,7 @@ from credo.surfaces.claude_setup import (
     setup_claude,
     targets,
 )
-from credo.surfaces.install import is_credo_server
+from credo.surfaces.install import credo_argv, is_credo_server
 
 ARGV = ["/opt/venv/bin/credo"]
 HOOK = "/opt/venv/bin/credo hook prompt"

@@ -43,10 +43,10 @@ from credo.surfaces.install import (
     SetupReport,
     add_json_server,
     apply,
-    credo_argv,
     prepare,
     project_root,
     remove_json_server,
+    server_command,
 )
 
 Scope = Literal["project", "user"]
@@ -93,8 +93,8 @@ def hook_command(argv: list[str] | None = None, name: str = "prompt") -> str:
 
 
 def server_entry(argv: list[str] | None = None) -> dict[str, Any]:
-    parts = argv or credo_argv()
-    return {"type": "stdio", "command": parts[0], "args": [*parts[1:], "mcp"], "env": {}}
+    command, args = server_command(argv)
+    return {"type": "stdio", "command": command, "args": args, "env": {}}
 
 
 def claude_config_dir() -> Path:

@@ -39,11 +39,11 @@ from credo.surfaces.install import (
     SetupReport,
     add_json_server,
     apply,
-    credo_argv,
     is_credo_server,
     prepare,
     project_root,
     remove_json_server,
+    server_command,
 )
 
 Scope = Literal["project", "user"]
@@ -58,11 +58,6 @@ def cursor_config(scope: Scope, cwd: Path | None = None) -> Path:
     if scope == "user":
         return Path.home() / ".cursor" / "mcp.json"
     return project_root(cwd) / ".cursor" / "mcp.json"
-
-
-def command_of(argv: list[str] | None = None) -> tuple[str, list[str]]:
-    parts = argv or credo_argv()
-    return parts[0], [*parts[1:], "mcp"]
 
 
 # -- Codex: TOML ---------------------------------------------------------------------------------
@@ -163,7 +158,7 @@ def setup_codex(
     if remove:
         apply([(path, remove_codex_server(), TOML)], report)
         return report
-    command, args = command_of(argv)
+    command, args = server_command(argv)
     prepare(report, [command, *args], cwd=Path.cwd(), check=check)
     apply([(path, add_codex_server(command, args), TOML)], report)
     return report
@@ -183,7 +178,7 @@ def setup_cursor(
     if remove:
         apply([(path, remove_json_server(), JSON)], report)
         return report
-    command, args = command_of(argv)
+    command, args = server_command(argv)
     workdir = path.parent.parent if scope == "project" else (cwd or Path.cwd())
     prepare(report, [command, *args], cwd=workdir, check=check)
     entry = {"command": command, "args": args}

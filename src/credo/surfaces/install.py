@@ -63,6 +63,13 @@ def credo_argv() -> list[str]:
     return [str(Path(sys.executable).absolute()), "-m", "credo"]
 
 
+def server_command(argv: list[str] | None = None) -> tuple[str, list[str]]:
+    """(command, args) a client runs for credo's MCP server: ``argv`` (``credo_argv()`` by
+    default) followed by ``mcp``."""
+    parts = argv or credo_argv()
+    return parts[0], [*parts[1:], "mcp"]
+
+
 def is_credo_server(entry: object) -> bool:
     """A server entry credo wrote: ``<...credo...> [...] mcp`` (any install path)."""
     if not isinstance(entry, Mapping):
