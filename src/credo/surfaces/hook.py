@@ -461,16 +461,11 @@ def _with_store(payload: dict[str, Any], db: str | None, job: Callable[[Memory],
         job(memory)
 
 
-def event_from_argv(argv: list[str]) -> str:
-    """``... hook EVENT`` -> EVENT; ``prompt`` when none is named (the first hook's form)."""
-    return argv[-1] if len(argv) >= 2 and argv[-2] == "hook" else "prompt"
-
-
 def main(db: str | None = None, event: str | None = None) -> int:
     """The hook command: the warm server's answer if one gives it, else the direct path."""
     from credo.surfaces import warm
 
-    return warm.main(event if event is not None else event_from_argv(sys.argv), db)
+    return warm.main(event, db)  # no event: warm.event_from_argv reads it
 
 
 if __name__ == "__main__":  # python -m credo.surfaces.hook EVENT: the hook without the CLI
