@@ -484,9 +484,9 @@ def start(store: Path) -> Listener:
 def start_quietly(store: Path) -> Listener | None:
     """``start`` for the MCP server: a listener that cannot start is logged, not raised
     (the hooks take the direct path, the MCP tools work as before)."""
-    from credo.surfaces import hook
+    from credo.surfaces import hook, warm
 
-    if os.environ.get("CREDO_WARM", "").strip().lower() in {"0", "off", "no", "false"}:
+    if warm.turned_off():
         return None
     if not hasattr(socket, "AF_UNIX"):
         return None

@@ -221,13 +221,18 @@ def request(
 
 
 # -- the client ----------------------------------------------------------------------------
+def turned_off() -> bool:
+    """``CREDO_WARM=0`` (or off, no, false): no hook asks a server, and none is started."""
+    return os.environ.get("CREDO_WARM", "").strip().lower() in {"0", "off", "no", "false"}
+
+
 def ask(event: str, raw: bytes, db: str | None = None) -> bytes | None:
     """What the warm server prints for this hook event, or ``None``: ask nobody, or nobody
     answered well (the caller then runs the direct path). Never raises; never waits more
     than ``CONNECT_SECONDS`` to connect and ``REPLY_SECONDS`` after."""
     if _socket is None or not hasattr(_socket, "AF_UNIX"):
         return None
-    if os.environ.get("CREDO_WARM", "").strip().lower() in {"0", "off", "no", "false"}:
+    if turned_off():
         return None
     if event not in HOOK_EVENTS or len(raw) > MAX_PAYLOAD_BYTES or not raw.strip():
         return None
