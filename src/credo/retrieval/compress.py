@@ -48,7 +48,6 @@ if TYPE_CHECKING:  # the text rules load with the first long candidate
 VERBATIM = "verbatim"
 SNIPPET = "snippet"
 HEADLINE = "headline"
-STRATEGIES = (VERBATIM, SNIPPET, HEADLINE)
 COMPRESS_MODES = ("auto", "always", "off")  # pipeline.Options.compress
 SHORT_CHARS = 200  # at most this long: verbatim (~50 tokens)
 

@@ -70,7 +70,6 @@ HOOKS = (
 )
 HOOK_EVENT = HOOKS[0].event
 HOOK_NAMES = frozenset(h.name for h in HOOKS)
-HOOK_TIMEOUT_S = HOOKS[0].timeout
 
 
 @dataclass(frozen=True)
