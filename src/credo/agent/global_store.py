@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from credo.config import user_data_dir
 from credo.errors import InvalidInputError, NotFoundError, StoreError
 from credo.store.locks import LockReader
+from credo.types import GLOBAL_SCOPE
 
 if TYPE_CHECKING:
     from credo.memory import Memory
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
 
 ENV = "CREDO_GLOBAL_DB"
 FILE = "global.db"
-SCOPE = "global"  # RetrievedBelief.scope of its locks; "" is the project's own
 _OFF = {"off", "0", "none", "false", "no"}
 
 
@@ -120,7 +120,7 @@ def forget(memory: Memory, belief_id: str, *, hard: bool = False) -> str:
             if other.store.get_belief(belief_id) is None:
                 raise
             other.forget(belief_id, hard=hard)
-    return SCOPE
+    return GLOBAL_SCOPE
 
 
 def _same_file(store: Path, path: Path) -> bool:
