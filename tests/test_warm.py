@@ -671,3 +671,13 @@ def test_credo_serve_needs_a_store(tmp_path: Path, env: dict[str, str]) -> None:
     )
     assert done.returncode == 1 and "no store at" in done.stderr
     assert not (tmp_path / "none.db").exists()
+
+
+def test_the_light_clients_copies_stay_in_step_with_the_hook() -> None:
+    """The stdlib-only client and the entry point keep their own copies (importing the hook
+    would cost them its imports); this keeps the copies true."""
+    from credo import entry
+    from credo.surfaces import hook, warm
+
+    assert warm.HOOK_EVENTS == entry.HOOK_EVENTS == tuple(hook.EVENTS)
+    assert warm.MAX_PAYLOAD_BYTES == hook.MAX_PAYLOAD_BYTES
