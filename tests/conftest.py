@@ -31,6 +31,28 @@ def keep_global(env: dict[str, str]) -> dict[str, str]:
 
 
 @pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh HOME with no client config folder set elsewhere (the setup tests: Claude
+    Code's CLAUDE_CONFIG_DIR, Codex's CODEX_HOME)."""
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(folder))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    return folder
+
+
+@pytest.fixture
+def project(tmp_path: Path, home: Path) -> Path:
+    """A git work tree under a fresh HOME, where `credo setup --project` writes (modules
+    with a project of their own define their own fixture, which wins)."""
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "src").mkdir()
+    return root
+
+
+@pytest.fixture
 def memory(tmp_path: Path) -> Iterator[Memory]:
     with Memory(tmp_path / "memory.db", root=tmp_path) as mem:
         yield mem

@@ -21,23 +21,6 @@ from credo.surfaces.install import credo_argv
 ARGV = ["/opt/venv/bin/credo"]
 
 
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    monkeypatch.setenv("HOME", str(folder))
-    monkeypatch.delenv("CODEX_HOME", raising=False)
-    return folder
-
-
-@pytest.fixture
-def project(tmp_path: Path, home: Path) -> Path:
-    root = tmp_path / "proj"
-    (root / ".git").mkdir(parents=True)
-    (root / "src").mkdir()
-    return root
-
-
 def codex_reads(path: Path) -> dict[str, Any]:
     with path.open("rb") as f:
         return tomllib.load(f)

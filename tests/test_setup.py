@@ -34,23 +34,6 @@ ARGV = ["/opt/venv/bin/credo"]
 HOOK = "/opt/venv/bin/credo hook prompt"
 
 
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    monkeypatch.setenv("HOME", str(folder))
-    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
-    return folder
-
-
-@pytest.fixture
-def project(tmp_path: Path, home: Path) -> Path:
-    root = tmp_path / "proj"
-    (root / ".git").mkdir(parents=True)
-    (root / "src").mkdir()
-    return root
-
-
 def dump(path: Path, data: dict[str, Any]) -> bytes:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
