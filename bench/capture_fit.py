@@ -34,7 +34,7 @@ from credo.knowledge.capture import sentence_cues
 from credo.knowledge.score import concepts
 
 HERE = Path(__file__).resolve().parent / "capture"
-FILES = ("dev", "dev2", "dev3", "dev4")
+FILES = ("dev", "dev2", "dev3", "dev4", "dev5")
 SCORE_PY = Path(__file__).resolve().parent.parent / "src" / "credo" / "knowledge" / "score.py"
 Prompt = tuple[bool, list[tuple[bool, frozenset[str]]]]  # label, (sentence label, cues)
 
