@@ -206,29 +206,6 @@ def test_the_policy_builds_only_once_fts5_cost_what_a_build_costs(
     assert policy._price(store.conn) == policy.build_seconds
 
 
-def test_prepare_builds_at_once_for_an_index_large_enough(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    memory = _memory(tmp_path, ["alpha beta", "beta gamma"] * 20)
-    store = memory.store
-    policy = _policy(store)
-    assert not store.prepare_keyword_mirror()  # under MIN_ROWS: never, as by the rule
-    assert policy.mirror is None
-    monkeypatch.setattr(bm25_policy, "MIN_ROWS", 10)
-    assert store.prepare_keyword_mirror()  # no query has cost anything yet
-    mirror = policy.mirror
-    assert mirror is not None and policy.spent == 0
-    assert store.prepare_keyword_mirror() and policy.mirror is mirror  # kept while current
-    hits, _ = store.keyword_beliefs(["beta"], limit=5)
-    assert policy.mirror is mirror
-    policy.disabled = True
-    assert store.keyword_beliefs(["beta"], limit=5)[0] == hits
-    assert not store.prepare_keyword_mirror()  # a disabled mirror stays off
-    policy.disabled = False
-    memory.remember("delta beta")  # a write: the next prepare reads the store again
-    assert store.prepare_keyword_mirror() and policy.mirror is not mirror
-
-
 def test_a_mirror_that_differs_from_fts5_is_turned_off(tmp_path: Path) -> None:
     memory = _memory(tmp_path, ["alpha beta", "beta gamma", "gamma"])
     store = memory.store

@@ -10,12 +10,13 @@ import contextlib
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError, StoreError
 from credo.store.anchors import AnchorTable
 from credo.store.beliefs import BeliefTable
 from credo.store.captures import CaptureTable
-from credo.store.db import Transactions, connect, enable_wal
+from credo.store.db import Transactions, connect, enable_wal, store_version
 from credo.store.edges import EdgeTable
 from credo.store.files import FileTable
 from credo.store.fts import FtsIndex, KeywordHit
@@ -33,6 +34,9 @@ from credo.store.migrations import (
 )
 from credo.store.truth import TruthQueries
 from credo.types import StoreStats
+
+if TYPE_CHECKING:  # loaded by a long-lived process's first warm read: the hook never needs it
+    from credo.store.warm import WarmIndex, WarmPlan
 
 __all__ = ["LATEST_VERSION", "KeywordHit", "Link", "Store"]
 
@@ -102,7 +106,46 @@ class Store(
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"write to {self.path} failed: {exc}") from exc
 
+    def warm_plan(self) -> WarmPlan | None:
+        """What reading this store's warm index takes (``store/warm.py``): its path, its
+        version now and its tokenizer. None for a store no other connection can open
+        (":memory:") or inside a transaction. ``read_index(plan)`` then reads it on a
+        connection of its own (a background thread may, while this store answers from
+        SQL), and ``install_warm`` puts it to use."""
+        if self.conn.in_transaction or self.path == ":memory:":
+            return None
+        from credo.store.bm25_mirror import tokenize_option
+        from credo.store.warm import WarmPlan
+
+        return WarmPlan(self.path, store_version(self.conn), tokenize_option(self.conn))
+
+    def install_warm(self, index: WarmIndex) -> bool:
+        """Answer reads from ``index`` if the store has not moved since it was read."""
+        if self.conn.in_transaction or store_version(self.conn) != index.version:
+            return False
+        self._warm = index
+        if index.mirror is not None:
+            index.mirror.rebind(self.conn)
+            self._mirror_policy().adopt(index.mirror)
+        return True
+
+    def build_warm(self) -> bool:
+        """``warm_plan``, ``read_index`` and ``install_warm``, here and now (a service that
+        holds a store for many queries): True when the reads are warm."""
+        plan = self.warm_plan()
+        if plan is None:
+            return False
+        from credo.store.warm import read_index
+
+        return self.install_warm(read_index(plan))
+
+    @property
+    def warm(self) -> bool:
+        """Whether the reads are answered by a warm index of the store as it is now."""
+        return self._warm_now() is not None
+
     def close(self) -> None:
+        self._warm = None
         if self._bm25 is not None:
             self._bm25.close()
         self.conn.close()

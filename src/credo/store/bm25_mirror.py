@@ -188,6 +188,26 @@ class Bm25Mirror:
         self._cached = 0
         self._beliefs: dict[int, tuple[object, ...]] = {}
         self.reads = 0  # statements run after the build: none means nothing could move
+        # Every term's postings are held (``read_all_terms``): a term not held is in no row.
+        self.complete = False
+
+    def read_all_terms(self) -> None:
+        """Read every term's postings now, in one pass over the index (the warm index:
+        ``store/warm.py``), so no query reads ``fts5vocab`` again; no cache cap applies."""
+        postings = self._postings
+        postings.clear()
+        for stem, listed in self._conn.execute(
+            f"SELECT term, group_concat(doc * {self.columns} + {self._column_number}, ',') "
+            "FROM temp.credo_fts_instances GROUP BY term"
+        ):
+            postings[stem] = parse_postings(listed or "", self.columns)
+        self._cached = 0
+        self.complete = True
+
+    def rebind(self, conn: sqlite3.Connection) -> None:
+        """Read beliefs on ``conn`` from now on: a mirror read on a connection of its own
+        (the warm index) answers on the store's, at the same version."""
+        self._conn = conn
 
     def top(
         self, terms: list[str], weights: tuple[float, ...], limit: int
@@ -258,6 +278,8 @@ class Bm25Mirror:
         found = self._postings.get(stem)
         if found is not None:
             return found
+        if self.complete:
+            return parse_postings("", self.columns)  # a term no row holds
         self.reads += 1
         # One string of (rowid x columns + column) per instance: SQLite builds it in C and
         # numpy parses it, ~4x faster than a Python tuple per instance.

@@ -95,22 +95,12 @@ class MirrorPolicy:
             return None
         return self._build(conn)
 
-    def prepare(self, conn: sqlite3.Connection) -> bool:
-        """Build the mirror now, whatever the keyword queries so far have cost, if the index
-        has ``MIN_ROWS`` rows or more: for a long-lived process (the warm server), which will
-        answer enough queries to repay the build, and is better off paying it before the
-        first than in the middle of one (1.8 s at 1M rows). True when a mirror is current."""
-        if self.disabled or conn.in_transaction:
-            return False
-        from credo.store.bm25_mirror import averages
-
-        if averages(conn)[0] < MIN_ROWS:
-            return False
-        version = store_version(conn)
-        if self.mirror is not None and self.mirror.version == version:
-            return True
-        self.mirror, self.version, self.spent, self._estimate = None, version, 0.0, None
-        return self._build(conn) is not None
+    def adopt(self, mirror: Bm25Mirror) -> None:
+        """Answer from ``mirror``, read elsewhere at the store's current version (the warm
+        index): kept, and dropped, like one built here."""
+        if self.disabled:
+            return
+        self.mirror, self.version, self.spent, self._estimate = mirror, mirror.version, 0.0, None
 
     def charge(self, seconds: float) -> None:
         """Record what an FTS5 keyword query cost at this version."""

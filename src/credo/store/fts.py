@@ -229,11 +229,6 @@ class FtsIndex:
             (*weights, expression, wanted),
         ).fetchall()
 
-    def prepare_keyword_mirror(self) -> bool:
-        """Build the in-memory bm25 mirror now when the index is large enough to gain from
-        one (``MirrorPolicy.prepare``): for a process that will answer many queries."""
-        return self._mirror_policy().prepare(self.conn)
-
     def _mirror_policy(self) -> MirrorPolicy:
         if self._bm25 is None:
             self._bm25 = MirrorPolicy()

@@ -6,12 +6,15 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 from operator import itemgetter
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from credo.store.anchors import names_doc
 from credo.store.db import json_array, store_version
 from credo.store.fts import CandidateRow
 from credo.types import Belief
+
+if TYPE_CHECKING:
+    from credo.store.warm import WarmIndex
 
 
 class Link(NamedTuple):
@@ -49,6 +52,20 @@ class GraphQueries:
     _version_seen: tuple[int, int] | None = None
     # (store version, whether any belief has a context) as `trails` last read it.
     _contexts_seen: tuple[tuple[int, int] | None, bool] | None = None
+    # The warm index (store/warm.py) of a long-lived process, while the store is at its
+    # version: the reads below answer from it instead of SQL, with the same rows.
+    _warm: WarmIndex | None = None
+
+    def _warm_now(self) -> WarmIndex | None:
+        """The warm index if the store is still at its version; a moved store lets it go
+        (the reads fall back to SQL until a new one is installed)."""
+        warm = self._warm
+        if warm is None or self.conn.in_transaction:
+            return None  # inside a transaction the reads must see its own writes
+        if store_version(self.conn) != warm.version:
+            self._warm = None
+            return None
+        return warm
 
     def current_locks(self) -> list[Belief]:
         """``locked_beliefs`` (every retrieve places them first), read again only when the
@@ -101,6 +118,12 @@ class GraphQueries:
         more here, and spares the engine a second fetch of the beliefs the graph lanes
         reach (one query, like ``links_touching``).
         """
+        warm = self._warm_now()
+        if warm is not None:
+            found, ends = warm.graph.links_with_ends(
+                ids, limit, lambda wanted: warm.rows(self.conn, wanted)
+            )
+            return [Link(*row) for row in found], ends
         payload = json_array(sorted(set(ids)))
         # Unordered, with one row more than the limit: when all rows fit, sorting them here
         # is cheaper than SQLite's sorter; a hub (more rows than the limit) needs the
@@ -124,6 +147,9 @@ class GraphQueries:
         least ``min_weight``, in no particular order: the candidate-induced subgraph as
         clustering sees it (one query; ``edges_for_beliefs`` filtered, without the columns
         and the edges clustering would not read)."""
+        warm = self._warm_now()
+        if warm is not None:
+            return warm.graph.pairs_among(ids, min_weight)
         payload = json_array(sorted(set(ids)))
         return self.conn.execute(
             # The ids drive the join (a primary-key range per id) and "+dst" keeps the
@@ -152,6 +178,9 @@ class GraphQueries:
         version, as ``current_locks`` knows its locks) is not asked."""
         if not self._has_contexts():
             return {}
+        warm = self._warm_now()
+        if warm is not None:
+            return warm.trails(self.conn, ids)
         rows = self.conn.execute(
             "SELECT id, substr(context, 1, instr(context || char(10), char(10)) - 1) "
             "FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) AND context <> ''",
@@ -162,6 +191,9 @@ class GraphQueries:
     def stated(self, ids: Iterable[str]) -> set[str]:
         """The beliefs among ``ids`` a person stated or corrected (origin ``user_stated`` or
         ``user_corrected``, or kind ``correction``): the compress stage shows them verbatim."""
+        warm = self._warm_now()
+        if warm is not None:
+            return warm.stated(self.conn, ids)
         rows = self.conn.execute(
             "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) "
             "AND (origin IN ('user_stated', 'user_corrected') OR kind = 'correction')",
@@ -185,6 +217,9 @@ class GraphQueries:
 
     def live_unlocked(self, ids: Iterable[str]) -> dict[str, CandidateRow]:
         """id -> ``CandidateRow`` for the live, unlocked beliefs among ``ids``."""
+        warm = self._warm_now()
+        if warm is not None:
+            return warm.rows(self.conn, ids)
         rows = self.conn.execute(
             "SELECT id, content, alpha, beta, session, created_at FROM beliefs "
             "WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL AND locked = 0",

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from credo.config import Settings
     from credo.memory import Memory
+    from credo.store.warm import Keeper
 
 MAX_CONNECTIONS = 64  # beyond: closed at once (those hooks take the direct path)
 CONNECTION_SECONDS = 2.0  # = warm.REPLY_SECONDS: what a client waits at most
@@ -78,6 +79,7 @@ class Engine:
         self._identity: tuple[int, int] | None = None
         self._settings: dict[Path, tuple[object, Settings]] = {}
         self.reopened = 0  # how often a replaced (or broken) store was opened again
+        self.keeper: Keeper | None = None  # the warm index's thread, from ``prepare``
         with self.lock:
             self.memory()
 
@@ -102,18 +104,26 @@ class Engine:
         return memory
 
     def prepare(self) -> None:
-        """Build what a long life repays before the first request needs it: the store's
-        bm25 mirror, for an index large enough to gain (~0.3 s at 100k beliefs, ~1.8 s at
-        1M, which a one-shot process never pays, and a server would otherwise pay in the
-        middle of a request, once FTS5's cost reached it). A request that comes meanwhile
-        waits for the lock, or its hook falls back to the direct path."""
+        """Keep the store's warm index (credo/store/warm.py: every term's postings, the
+        graph, per-version row caches) current from a thread of its own, starting now:
+        ~0.6 s to read at 10k beliefs, tens of seconds at 1M, which a one-shot process never
+        pays. Until it is in place, and after each write until it is read again, requests
+        are answered from SQL, with the same output."""
+        from credo.store.warm import Keeper
         from credo.surfaces import hook
 
-        with self.lock:
-            try:
-                self.memory().store.prepare_keyword_mirror()
-            except Exception as exc:  # the requests still work, with FTS5 ranking
-                hook.log(f"warm: not prepared {self.store}: {type(exc).__name__}: {exc}")
+        if self.keeper is None:
+            self.keeper = Keeper(
+                self.lock,
+                lambda: None if self._memory is None else self._memory.store,
+                lambda exc: hook.log(f"warm: no warm index: {type(exc).__name__}: {exc}"),
+            )
+        self.keeper.poke()
+
+    def poke(self) -> None:
+        """The store may have moved (a request or a capture ran): check the warm index."""
+        if self.keeper is not None:
+            self.keeper.poke()
 
     def drop(self) -> None:
         """Forget the open store after a failure: the next request opens it afresh."""
@@ -393,6 +403,7 @@ class Listener:
                     conn.sendall(reply)
             if later is not None:
                 self._worker.submit(later)
+            self._worker.submit(self.engine.poke)  # after the capture, if any
         except Exception as exc:  # a connection never takes the server down
             hook.log(f"warm: connection failed: {type(exc).__name__}: {exc}")
         finally:
@@ -430,6 +441,8 @@ class Listener:
                     os.unlink(self.path)
             self._sock.close()
         self._worker.stop()
+        if self.engine.keeper is not None:
+            self.engine.keeper.stop()
         with self.engine.lock:
             self.engine.close()
         if self._lock_fd is not None:

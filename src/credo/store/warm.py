@@ -1,0 +1,212 @@
+"""The warm index: what retrieval reads, held in memory for one store version.
+
+A long-lived process (``credo serve``, the MCP server's listener, a service holding a
+``Memory``) answers many queries of one store. It keeps:
+- the keyword index's bm25 mirror with every term's postings read up front
+  (``bm25_mirror``), so no query reads ``fts5vocab``;
+- the graph (``warm_graph``): live beliefs and their edges as adjacency lists;
+- per-version caches of the rows, trails and origins of the beliefs queries meet.
+
+An index is read on a read-only connection of its own, inside one read transaction, so a
+background thread can read it while the store's connection answers queries from SQLite.
+It is installed only if the store has not moved since before the read began: no commit by
+any connection and no write of this one (``store_version``) in between, so what was read is
+exactly that version. Every read then checks the version again and falls back to SQL the
+moment it moves; the stale index is let go at once (at a million beliefs it is ~1 GB).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, NamedTuple
+
+from credo.store.db import connect, json_array
+from credo.store.fts import CandidateRow
+from credo.store.warm_graph import WarmGraph
+
+if TYPE_CHECKING:
+    from credo.store import Store
+    from credo.store.bm25_mirror import Bm25Mirror
+
+# Past this many cached rows (or trails, or origins) a cache starts over: a few hundred
+# bytes a row, so tens of MB at most, whatever the store's size.
+MAX_CACHED = 200_000
+
+
+class WarmIndex:
+    """One store version's graph and keyword mirror, and its belief caches."""
+
+    __slots__ = ("_rows", "_stated", "_trails", "graph", "mirror", "version")
+
+    def __init__(
+        self, version: tuple[int, int], graph: WarmGraph, mirror: Bm25Mirror | None
+    ) -> None:
+        self.version = version
+        self.graph = graph
+        self.mirror = mirror
+        self._rows: dict[str, CandidateRow] = {}
+        self._trails: dict[str, str | None] = {}
+        self._stated: dict[str, bool] = {}
+
+    def rows(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, CandidateRow]:
+        """id -> ``CandidateRow`` of the live, unlocked beliefs among ``ids`` (sorted by id,
+        as ``GraphQueries.live_unlocked``); rows not yet cached are read in one query."""
+        wanted = self.graph.live_unlocked(ids)
+        known = self._rows
+        missing = [i for i in wanted if i not in known]
+        if missing:
+            if len(known) + len(missing) > MAX_CACHED:
+                known.clear()
+            known.update(
+                (r[0], (r[1], r[2], r[3], r[4], r[5]))
+                for r in conn.execute(
+                    "SELECT id, content, alpha, beta, session, created_at FROM beliefs "
+                    "WHERE id IN (SELECT value FROM json_each(?))",
+                    (json_array(missing),),
+                )
+            )
+        return {i: known[i] for i in wanted}
+
+    def trails(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
+        """``GraphQueries.trails`` from the cache (the caller knows the store has some)."""
+        asked = list(dict.fromkeys(ids))
+        known = self._trails
+        missing = [i for i in asked if i not in known]
+        if missing:
+            if len(known) + len(missing) > MAX_CACHED:
+                known.clear()
+            known.update(dict.fromkeys(missing))
+            known.update(
+                conn.execute(
+                    "SELECT id, substr(context, 1, instr(context || char(10), char(10)) - 1) "
+                    "FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) "
+                    "AND context <> ''",
+                    (json_array(missing),),
+                )
+            )
+        return {i: trail for i in asked if (trail := known[i]) is not None}
+
+    def stated(self, conn: sqlite3.Connection, ids: Iterable[str]) -> set[str]:
+        """``GraphQueries.stated`` from the cache."""
+        asked = list(dict.fromkeys(ids))
+        known = self._stated
+        missing = [i for i in asked if i not in known]
+        if missing:
+            if len(known) + len(missing) > MAX_CACHED:
+                known.clear()
+            known.update(dict.fromkeys(missing, False))
+            known.update(
+                (row[0], True)
+                for row in conn.execute(
+                    "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) "
+                    "AND (origin IN ('user_stated', 'user_corrected') OR kind = 'correction')",
+                    (json_array(missing),),
+                )
+            )
+        return {i for i in asked if known[i]}
+
+
+class WarmPlan(NamedTuple):
+    """What ``read_index`` needs of a store, taken on the store's own connection."""
+
+    path: str
+    version: tuple[int, int]  # the store's version before the read began
+    tokenizer: str | None  # the keyword index's tokenize option (None: no mirror)
+
+
+def read_index(plan: WarmPlan) -> WarmIndex:
+    """Read the warm index of the store at ``plan.path`` on a connection of its own, in one
+    read transaction. The store installs it only if it is still at ``plan.version``
+    (``Store.install_warm``): then nothing committed since, and this read saw that version."""
+    conn = connect(plan.path, read_only=True, wal=False)
+    try:
+        conn.execute("BEGIN")
+        graph = WarmGraph(conn)
+        mirror = _full_mirror(conn, plan.version, plan.tokenizer)
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+    return WarmIndex(plan.version, graph, mirror)
+
+
+def _full_mirror(
+    conn: sqlite3.Connection, version: tuple[int, int], option: str | None
+) -> Bm25Mirror | None:
+    if option is None:
+        return None
+    from credo.store.bm25_mirror import Bm25Mirror, Tokenizer
+
+    tokenizer = Tokenizer(option)
+    mirror = Bm25Mirror(conn, tokenizer, version)
+    mirror.read_all_terms()
+    return mirror
+
+
+class Keeper:
+    """Keeps a shared store's warm index current from a thread of its own.
+
+    ``poke`` after anything that may have moved the store (a request answered, a write):
+    the thread then checks, and if the index is missing or stale, reads a new one off the
+    lock (``read_index``) and installs it under the lock. A store that moved during the
+    read is read again after ``retry_seconds``; meanwhile every read goes to SQL, with the
+    same answers. ``store_of`` gives the store in use (holding ``lock``), or None.
+    """
+
+    def __init__(
+        self,
+        lock: threading.Lock,
+        store_of: Callable[[], Store | None],
+        on_error: Callable[[Exception], None],
+        *,
+        retry_seconds: float = 0.5,
+    ) -> None:
+        self._lock = lock
+        self._store_of = store_of
+        self._on_error = on_error
+        self._retry = retry_seconds
+        self._wake = threading.Event()
+        self._stopped = False
+        self.installed = 0  # indexes put to use, for tests and the bench
+        self._thread = threading.Thread(target=self._run, name="credo-warm-index", daemon=True)
+        self._thread.start()
+
+    def poke(self) -> None:
+        self._wake.set()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stopped = True
+        self._wake.set()
+        self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while True:
+            self._wake.wait()
+            if self._stopped:
+                return
+            self._wake.clear()
+            try:
+                settled = self.refresh()
+            except Exception as exc:  # the reads stay on SQL; say why, once per failure
+                self._on_error(exc)
+                settled = True
+            if not settled and not self._stopped:
+                threading.Event().wait(self._retry)
+                self._wake.set()
+
+    def refresh(self) -> bool:
+        """Make the index current; False when the store moved while it was read."""
+        with self._lock:
+            store = self._store_of()
+            if store is None or store.warm:
+                return True
+            plan = store.warm_plan()
+        if plan is None:
+            return True
+        index = read_index(plan)
+        with self._lock:
+            if self._store_of() is not store or not store.install_warm(index):
+                return False
+        self.installed += 1
+        return True

@@ -1,0 +1,275 @@
+"""The warm index (credo/store/warm.py) changes no result: on random stores, with random
+queries and writes interleaved (new beliefs, edges, locks, forgets, another connection's
+commits), a store answering from its warm index gives exactly the retrieve results of a store
+answering from SQL, whether its index is current, stale or being read again; and the keeper
+thread puts a new index in place after a write."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from credo import Memory
+from credo.store.warm import Keeper, read_index
+
+WORDS = ("deploy", "staging", "cache", "token", "schema", "lock", "query", "graph", "budget")
+TYPES = ("SUPPORTS", "RELATES_TO", "CITES", "CONTRADICTS", "SUPERSEDES", "TEMPORAL_NEXT")
+
+texts = st.lists(st.sampled_from(WORDS), min_size=1, max_size=6).map(" ".join)
+# One step: ("remember", text), ("relate", i, j, type, weight), ("lock", i), ("forget", i),
+# ("query", text, budget, clustering), ("warm",): read and install the index again.
+steps = st.one_of(
+    st.tuples(st.just("remember"), texts),
+    st.tuples(
+        st.just("relate"),
+        st.integers(0, 30),
+        st.integers(0, 30),
+        st.sampled_from(TYPES),
+        st.sampled_from([None, 0.2, 0.9, 1.5]),
+    ),
+    st.tuples(st.just("lock"), st.integers(0, 30)),
+    st.tuples(st.just("forget"), st.integers(0, 30)),
+    st.tuples(st.just("query"), texts, st.sampled_from([60, 400, 2400]), st.booleans()),
+    st.tuples(st.just("warm")),
+)
+
+
+def _apply(memory: Memory, ids: list[str], step: tuple[object, ...]) -> None:
+    """A write through the public API; one the API refuses (a cycle, a lock) is skipped."""
+    from credo.errors import CredoError
+
+    kind = step[0]
+    try:
+        if kind == "remember":
+            ids.append(memory.remember(str(step[1]), id=f"b{len(ids):02d}"))
+        elif kind == "relate" and ids:
+            src, dst = ids[int(step[1]) % len(ids)], ids[int(step[2]) % len(ids)]  # type: ignore[call-overload]
+            if src != dst:
+                memory.relate(src, dst, str(step[3]), step[4])  # type: ignore[arg-type]
+        elif kind == "lock" and ids:
+            memory.lock(ids[int(step[1]) % len(ids)])  # type: ignore[call-overload]
+        elif kind == "forget" and ids:
+            memory.forget(ids[int(step[1]) % len(ids)])  # type: ignore[call-overload]
+    except CredoError:
+        pass
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    first=st.lists(texts, min_size=2, max_size=25),
+    edges=st.lists(
+        st.tuples(st.integers(0, 30), st.integers(0, 30), st.sampled_from(TYPES)), max_size=40
+    ),
+    script=st.lists(steps, min_size=1, max_size=25),
+    other_writer=st.booleans(),
+)
+def test_warm_reads_give_the_results_of_sql_reads(
+    tmp_path_factory: pytest.TempPathFactory,
+    first: list[str],
+    edges: list[tuple[int, int, str]],
+    script: list[tuple[object, ...]],
+    other_writer: bool,
+) -> None:
+    folder = tmp_path_factory.mktemp("warm")
+    db = folder / "m.db"
+    ids: list[str] = []
+    with Memory(db, root=folder) as writer:
+        for text in first:
+            _apply(writer, ids, ("remember", text))
+        for src, dst, kind in edges:
+            _apply(writer, ids, ("relate", src, dst, kind, None))
+        warm = Memory(db, root=folder)
+        cold = Memory(db, root=folder)
+        try:
+            assert warm.store.build_warm()
+            for step in script:
+                if step[0] == "query":
+                    text, budget, clustering = step[1], step[2], step[3]
+                    options = {
+                        "token_budget": budget,
+                        "use_intentional_clustering": clustering,
+                        "with_doc_anchors": True,
+                    }
+                    got = warm.retrieve(str(text), **options)  # type: ignore[arg-type]
+                    assert got == cold.retrieve(str(text), **options)  # type: ignore[arg-type]
+                elif step[0] == "warm":
+                    warm.store.build_warm()
+                    assert warm.store.warm
+                else:
+                    # Another connection's commit, or the warm store's own write.
+                    _apply(writer if other_writer else warm, ids, step)
+        finally:
+            warm.close()
+            cold.close()
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    first=st.lists(texts, min_size=2, max_size=25),
+    edges=st.lists(
+        st.tuples(
+            st.integers(0, 30),
+            st.integers(0, 30),
+            st.sampled_from(TYPES),
+            st.sampled_from([None, -0.5, 0.2, 0.9, 1.5]),
+        ),
+        max_size=60,
+    ),
+    changes=st.lists(steps, max_size=6),
+    asks=st.lists(
+        st.tuples(
+            st.lists(st.integers(0, 30), max_size=8),
+            st.sampled_from([-1, 0, 1, 3, 600]),
+            st.sampled_from([-1.0, 0.0, 0.5, 1.0]),
+        ),
+        min_size=1,
+        max_size=10,
+    ),
+)
+def test_each_warm_read_returns_the_rows_of_its_sql(
+    tmp_path_factory: pytest.TempPathFactory,
+    first: list[str],
+    edges: list[tuple[int, int, str, float | None]],
+    changes: list[tuple[object, ...]],
+    asks: list[tuple[list[int], int, float]],
+) -> None:
+    """Read by read, in order (lists and dicts item by item), hub cuts included."""
+    folder = tmp_path_factory.mktemp("reads")
+    db = folder / "m.db"
+    ids: list[str] = []
+    with Memory(db, root=folder) as writer:
+        for text in first:
+            _apply(writer, ids, ("remember", text))
+        for src, dst, kind, weight in edges:
+            _apply(writer, ids, ("relate", src, dst, kind, weight))
+        for step in changes:
+            if step[0] not in ("query", "warm"):
+                _apply(writer, ids, step)
+        with Memory(db, root=folder) as warm, Memory(db, root=folder) as cold:
+            assert warm.store.build_warm()
+            for picks, limit, floor in asks:
+                asked = [ids[i % len(ids)] for i in picks] + ["nobody"]
+                got = warm.store.links_with_ends(asked, limit=limit)
+                want = cold.store.links_with_ends(asked, limit=limit)
+                assert got[0] == want[0] and list(got[1].items()) == list(want[1].items())
+                got_pairs = warm.store.pairs_among(asked, min_weight=floor)
+                assert got_pairs == cold.store.pairs_among(asked, min_weight=floor)
+                assert warm.store.live_unlocked(asked) == cold.store.live_unlocked(asked)
+                assert warm.store.stated(asked) == cold.store.stated(asked)
+                assert warm.store.trails(asked) == cold.store.trails(asked)
+            assert warm.store.warm
+
+
+def _store(tmp_path: Path) -> Memory:
+    memory = Memory(tmp_path / "m.db", root=tmp_path)
+    a = memory.remember("deploy staging with kamal", id="a")
+    b = memory.remember("staging servers run the cache", id="b")
+    memory.remember("tokens are counted by the budget", id="c")
+    memory.relate(a, b, "SUPPORTS")
+    return memory
+
+
+def test_a_write_lets_the_index_go_and_sql_answers(tmp_path: Path) -> None:
+    memory = _store(tmp_path)
+    assert memory.store.build_warm() and memory.store.warm
+    before = memory.retrieve("staging deploy")
+    memory.remember("deploy staging on fridays never", id="d")
+    assert not memory.store.warm  # the write moved the store: the index is stale
+    after = memory.retrieve("staging deploy")
+    assert "d" in [b.id for b in after.beliefs] and after != before
+    assert memory.store.build_warm() and memory.retrieve("staging deploy") == after
+    memory.close()
+
+
+def test_an_index_read_before_a_commit_is_never_installed(tmp_path: Path) -> None:
+    memory = _store(tmp_path)
+    plan = memory.store.warm_plan()
+    assert plan is not None
+    other = Memory(tmp_path / "m.db", root=tmp_path)
+    other.remember("the cache is flushed at deploy", id="e")  # commits after the plan
+    other.close()
+    index = read_index(plan)
+    assert not memory.store.install_warm(index) and not memory.store.warm
+    assert "e" in [b.id for b in memory.retrieve("cache deploy").beliefs]
+    memory.close()
+
+
+def test_a_store_in_memory_has_no_warm_index() -> None:
+    with Memory(":memory:") as memory:
+        memory.remember("deploy staging")
+        assert memory.store.warm_plan() is None and not memory.store.build_warm()
+
+
+def test_inside_a_transaction_sql_answers(tmp_path: Path) -> None:
+    memory = _store(tmp_path)
+    assert memory.store.build_warm()
+    with memory.store.transaction():
+        assert not memory.store.warm
+        assert memory.store.warm_plan() is None
+    assert memory.store.warm  # nothing was written: the index still holds
+    memory.close()
+
+
+def _wait(predicate: object, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():  # type: ignore[operator]
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_the_keeper_reads_the_index_again_after_a_write(tmp_path: Path) -> None:
+    memory = _store(tmp_path)
+    lock = threading.Lock()
+    errors: list[Exception] = []
+    keeper = Keeper(lock, lambda: memory.store, errors.append, retry_seconds=0.01)
+    try:
+        keeper.poke()
+        assert _wait(lambda: keeper.installed == 1)
+        with lock:
+            assert memory.store.warm
+            memory.remember("budget tokens for the hook", id="f")
+            assert not memory.store.warm
+        keeper.poke()
+        assert _wait(lambda: keeper.installed == 2)
+        with lock:
+            assert memory.store.warm
+            assert "f" in [b.id for b in memory.retrieve("budget tokens").beliefs]
+    finally:
+        keeper.stop()
+        memory.close()
+    assert not errors
+
+
+def test_the_keeper_says_why_it_could_not_read(tmp_path: Path) -> None:
+    class Broken:  # a store whose file is gone by the time the keeper reads it
+        path = str(tmp_path / "gone.db")
+        warm = False
+
+        def warm_plan(self) -> object:
+            from credo.store.warm import WarmPlan
+
+            return WarmPlan(self.path, (0, 0), None)
+
+    errors: list[Exception] = []
+    keeper = Keeper(threading.Lock(), lambda: Broken(), errors.append)  # type: ignore[arg-type, return-value]
+    try:
+        keeper.poke()
+        assert _wait(lambda: bool(errors))
+    finally:
+        keeper.stop()
+    assert "gone.db" in str(errors[0])
