@@ -13,15 +13,17 @@ edges per belief) in a temporary git project, and one row of the issue's table:
 - **first retrieve, fresh process**: ``python -c`` that imports credo, opens the store and
   retrieves once (timed inside the process: imports + open + retrieve; the interpreter's
   own start is not in it), median of ``--rounds`` runs, each with a different query;
-- **warm p50 / p99**: ``Memory.retrieve`` in this process over ``--queries`` queries, after
-  a warm-up pass over as many *other* queries (the caches and the bm25 mirror are built,
-  the measured queries still meet terms the mirror has not read, as a server's do); a
-  second pass over the same queries (terms seen) is printed beside it;
+- **warm p50 / p99**: ``Memory.retrieve`` in this process with the store's warm index read
+  first, as the warm server keeps it (store/warm.py; its read time and the growth of peak
+  RSS are printed), over ``--queries`` queries after a warm-up pass over as many *other*
+  queries; each query is also answered, in turn, by a second store of the same file
+  reading SQL (results asserted equal), printed beside it; and a second pass;
 - **hook p50, installed command**: ``sh -c "python -S .../credo/hookstart.py hook prompt"``
   (what ``credo setup claude`` installs) with a question on stdin, without a server
   (``CREDO_WARM=off``: the direct path, on a copy of the store, so that its journal write,
   a commit by another process, does not drop the server's caches before each warm round)
-  and with ``credo serve`` up on the store, each as a ratio to ``python -S -c pass`` timed
+  and with ``credo serve`` up on the store and its warm index read (the bench waits for the
+  server's log line), each as a ratio to ``python -S -c pass`` timed
   in the same loop;
 - **``credo search``** end to end (the console script beside this interpreter);
 - **RSS of the warm server**: ``VmHWM`` (peak resident set) of the ``credo serve`` process
@@ -118,28 +120,43 @@ def build(root: Path, beliefs: int) -> tuple[Path, dict[str, float]]:
 
 
 def warm(db: Path, root: Path, warmup: list[str], texts: list[str]) -> dict[str, float]:
-    """Warm retrieve in this process: a warm-up pass over ``warmup``, then ``texts`` twice
-    (new terms for the mirror, then seen ones)."""
-    with Memory(db, root=root) as memory:
+    """Warm retrieve in this process, as the warm server answers: the store's warm index read
+    (timed, with the growth of this process's peak RSS), a warm-up pass over ``warmup``,
+    then ``texts`` twice, each query answered in turn by the warm store and by a store of the
+    same file reading SQL (the code without the index, side by side: results asserted equal)."""
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    with Memory(db, root=root) as memory, Memory(db, root=root) as sql:
+        started = time.perf_counter()
+        assert memory.store.build_warm()
+        built = time.perf_counter() - started
+        grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - before
         for text in warmup:
             memory.retrieve(text)
-        passes = []
+            sql.retrieve(text)
+        passes: list[list[float]] = []
+        by_sql: list[float] = []
         for _ in range(2):
             times = []
             for text in texts:
                 started = time.perf_counter()
-                memory.retrieve(text)
+                got = memory.retrieve(text)
                 times.append((time.perf_counter() - started) * 1000)
+                started = time.perf_counter()
+                want = sql.retrieve(text)
+                by_sql.append((time.perf_counter() - started) * 1000)
+                assert got == want, text
             passes.append(times)
-        policy = getattr(memory.store, "_bm25", None)
-        mirror = policy is not None and policy.mirror is not None
+        assert memory.store.warm
     first, second = passes
     return {
         "p50": statistics.median(first),
         "p99": percentile(first, 0.99),
         "seen_p50": statistics.median(second),
         "seen_p99": percentile(second, 0.99),
-        "mirror": float(mirror),
+        "sql_p50": statistics.median(by_sql),
+        "sql_p99": percentile(by_sql, 0.99),
+        "index_s": built,
+        "index_mib": grown,
     }
 
 
@@ -174,6 +191,13 @@ def start_server(
     finally:
         os.environ.clear()
         os.environ.update(saved)
+    # The timed rounds measure a warm server: wait until its warm index is in place.
+    log = Path(env["CREDO_HOOK_LOG"])
+    while "warm index of" not in (log.read_text() if log.exists() else ""):
+        if server.poll() is not None or time.monotonic() > deadline:
+            server.kill()
+            raise SystemExit(f"credo serve read no warm index: see {log}")
+        time.sleep(0.1)
     return server
 
 
@@ -223,8 +247,8 @@ def fresh(
     and the number of answers the server gave.
 
     The direct hook runs in a copy of the project (the same store file, copied): its journal
-    write, a commit by another process, would drop the server's caches (its bm25 mirror,
-    graph and truth caches) before every warm round, which no warm hook does to its server."""
+    write, a commit by another process, would drop the server's caches (its warm index,
+    truth caches) before every warm round, which no warm hook does to its server."""
     db = project / ".credo" / "memory.db"
     hook = shlex.join([*hook_argv(), "hook", "prompt"])
     direct = {**env, "CREDO_WARM": "off"}
@@ -279,6 +303,7 @@ def measure(size: int, rounds: int, queries: int) -> dict[str, float]:
     root = Path(tempfile.mkdtemp(prefix=f"credo-scale-{size}-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("CREDO_")}
     env["CREDO_CAPTURE"] = "0"
+    env["CREDO_HOOK_LOG"] = str(root / "hook.log")  # the server says when its index is read
     env["XDG_RUNTIME_DIR"] = str(root / "run")  # this run's own socket folder
     (root / "run").mkdir(mode=0o700)
     try:
@@ -292,9 +317,10 @@ def measure(size: int, rounds: int, queries: int) -> dict[str, float]:
         )
         row.update(warm(project / ".credo" / "memory.db", project, warmup, texts))
         print(
-            f"  warm p50 {row['p50']:.2f} p99 {row['p99']:.2f} ms (terms seen: "
-            f"{row['seen_p50']:.2f} / {row['seen_p99']:.2f}; bm25 mirror "
-            f"{'built' if row['mirror'] else 'not built'}; load {load()})",
+            f"  warm index read in {row['index_s']:.2f} s (peak RSS +{row['index_mib']:.0f} "
+            f"MiB); warm p50 {row['p50']:.2f} p99 {row['p99']:.2f} ms (second pass "
+            f"{row['seen_p50']:.2f} / {row['seen_p99']:.2f}); the same queries read from SQL, "
+            f"in turn: p50 {row['sql_p50']:.2f} p99 {row['sql_p99']:.2f} ms; load {load()}",
             flush=True,
         )
         wall, cpu, same, hwm, rss, answers = fresh(project, env, texts, rounds)

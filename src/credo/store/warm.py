@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -151,20 +152,21 @@ class Keeper:
     the thread then checks, and if the index is missing or stale, reads a new one off the
     lock (``read_index``) and installs it under the lock. A store that moved during the
     read is read again after ``retry_seconds``; meanwhile every read goes to SQL, with the
-    same answers. ``store_of`` gives the store in use (holding ``lock``), or None.
+    same answers. ``store_of`` gives the store in use (holding ``lock``), or None; ``say``
+    gets one line per index installed and per failure (the server's log).
     """
 
     def __init__(
         self,
         lock: threading.Lock,
         store_of: Callable[[], Store | None],
-        on_error: Callable[[Exception], None],
+        say: Callable[[str], None],
         *,
         retry_seconds: float = 0.5,
     ) -> None:
         self._lock = lock
         self._store_of = store_of
-        self._on_error = on_error
+        self._say = say
         self._retry = retry_seconds
         self._wake = threading.Event()
         self._stopped = False
@@ -189,7 +191,7 @@ class Keeper:
             try:
                 settled = self.refresh()
             except Exception as exc:  # the reads stay on SQL; say why, once per failure
-                self._on_error(exc)
+                self._say(f"no warm index: {type(exc).__name__}: {exc}")
                 settled = True
             if not settled and not self._stopped:
                 threading.Event().wait(self._retry)
@@ -204,9 +206,12 @@ class Keeper:
             plan = store.warm_plan()
         if plan is None:
             return True
+        started = time.perf_counter()
         index = read_index(plan)
         with self._lock:
             if self._store_of() is not store or not store.install_warm(index):
                 return False
         self.installed += 1
+        seconds = time.perf_counter() - started
+        self._say(f"warm index of {len(index.graph.live)} beliefs read in {seconds:.2f} s")
         return True

@@ -116,7 +116,7 @@ class Engine:
             self.keeper = Keeper(
                 self.lock,
                 lambda: None if self._memory is None else self._memory.store,
-                lambda exc: hook.log(f"warm: no warm index: {type(exc).__name__}: {exc}"),
+                lambda said: hook.log(f"warm: {self.store}: {said}"),
             )
         self.keeper.poke()
 
