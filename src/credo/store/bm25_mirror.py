@@ -43,6 +43,7 @@ MAX_CACHED_BELIEFS = 100_000
 # Posting strings shorter than this (~150 instances) are parsed in Python, longer in numpy.
 SMALL_POSTINGS_CHARS = 1_500
 _NO_BELIEF: tuple[object, ...] = ("no belief",)  # a marker compared by identity
+_INT32 = 2**31
 
 _TOKENIZE = r"tokenize\s*=\s*'((?:[^']|'')*)'"  # compiled when a mirror is built
 
@@ -54,8 +55,12 @@ class Postings:
     __slots__ = ("_frequencies", "counts", "docs")
 
     def __init__(self, docs: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]) -> None:
-        self.docs = docs
-        self.counts = counts  # shape (rows, columns)
+        # Held as 32-bit integers when they fit (always, but for rowids past 2**31): a warm
+        # index holds every term's postings, ~15M of them at a million beliefs.
+        self.docs = docs.astype("int32") if len(docs) and docs[-1] < _INT32 else docs
+        self.counts = (  # shape (rows, columns)
+            counts.astype("int32") if len(counts) and counts.max() < _INT32 else counts
+        )
         self._frequencies: dict[tuple[float, ...], npt.NDArray[np.float64]] = {}
 
     def frequencies(self, weights: tuple[float, ...]) -> npt.NDArray[np.float64]:
