@@ -165,8 +165,11 @@ def direct(event: str, payload: dict[str, Any], project: Path, env: dict[str, st
 
 
 def log_lines(env: dict[str, str]) -> list[str]:
+    """The hook log, without the warm index's lines: its thread writes them whenever it has
+    read an index, between any two requests."""
     path = Path(env["CREDO_HOOK_LOG"])
-    return path.read_text().splitlines() if path.exists() else []
+    lines = path.read_text().splitlines() if path.exists() else []
+    return [line for line in lines if ": warm index of " not in line]
 
 
 TIMES = {"at", "mtime", "applied_at"}
@@ -268,23 +271,52 @@ def test_the_warm_path_imports_none_of_the_engine(
 
 
 # -- the store moves under the server ----------------------------------------------------------
-def test_a_server_builds_its_keyword_mirror_before_the_first_request(
-    project: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from credo.store import bm25_policy
+def _until_warm(listener: serve.Listener, installed: int) -> None:
+    deadline = time.monotonic() + 20
+    while True:  # the keeper's thread reads it, and installs it under the engine's lock
+        keeper = listener.engine.keeper
+        if keeper is not None and keeper.installed >= installed:
+            with listener.engine.lock:
+                if listener.engine.memory().store.warm:
+                    return
+        assert time.monotonic() < deadline, f"no warm index number {installed}"
+        time.sleep(0.01)
 
-    monkeypatch.setattr(bm25_policy, "MIN_ROWS", 1)  # the project's 4 beliefs are enough
+
+def test_a_server_reads_its_warm_index_and_again_after_another_process_writes(
+    project: Path, env: dict[str, str]
+) -> None:
     listener = serve.start(store_of(project))
     try:
         assert listener.owner
-        deadline = time.monotonic() + 10
-        while True:  # the worker thread builds it, under the engine's lock
-            with listener.engine.lock:
-                policy = listener.engine.memory().store._bm25
-                if policy is not None and policy.mirror is not None:
-                    break
-            assert time.monotonic() < deadline, "no mirror built"
-            time.sleep(0.01)
+        _until_warm(listener, 1)
+        with Memory(store_of(project), root=project) as other:
+            other.remember("The staging database is db-staging-7", id="stagingdb")
+        ask = base(project, "UserPromptSubmit", prompt="which staging database do we use?")
+        output, _ = listener.engine.answer(
+            {
+                "v": 1,
+                "event": "prompt",
+                "cwd": str(project),
+                "db": None,
+                "env": warm.env_fingerprint(os.environ),
+                "payload": ask,
+            }
+        )
+        assert "[stagingdb] The staging database is db-staging-7" in output  # from SQL
+        listener.engine.poke()  # as after every request
+        _until_warm(listener, 2)
+        again, _ = listener.engine.answer(
+            {
+                "v": 1,
+                "event": "prompt",
+                "cwd": str(project),
+                "db": None,
+                "env": warm.env_fingerprint(os.environ),
+                "payload": ask,
+            }
+        )
+        assert again == output  # and the same from the new index
     finally:
         listener.stop()
 
