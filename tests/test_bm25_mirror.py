@@ -427,3 +427,35 @@ def test_postings_are_parsed_in_any_order(instances: list[tuple[int, int]], seed
         want.setdefault(row, [0, 0])[column] += 1
     assert postings.docs.tolist() == sorted(want)
     assert postings.counts.tolist() == [want[row] for row in sorted(want)]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    texts=st.lists(
+        st.lists(st.sampled_from(WORDS), min_size=1, max_size=12).map(" ".join),
+        min_size=1,
+        max_size=30,
+    ),
+    anchors=st.dictionaries(st.integers(0, 29), st.sampled_from(WORDS), max_size=8),
+)
+def test_every_term_read_at_once_equals_each_term_read_alone(
+    tmp_path_factory: pytest.TempPathFactory, texts: list[str], anchors: dict[int, str]
+) -> None:
+    """The warm index's one-pass read gives each term the postings its own read gives."""
+    from credo.store.bm25_mirror import Bm25Mirror, Tokenizer, tokenize_option
+
+    folder = tmp_path_factory.mktemp("all")
+    memory = _memory(folder, texts, {k: v for k, v in anchors.items() if k < len(texts) - 1})
+    conn = memory.store.conn
+    tokenizer = Tokenizer(tokenize_option(conn) or "")
+    alone = Bm25Mirror(conn, tokenizer, (0, 0))
+    together = Bm25Mirror(conn, tokenizer, (0, 0))
+    together.read_all_terms()
+    assert together.complete
+    stems = [row[0] for row in conn.execute("SELECT term FROM temp.credo_fts_instances")]
+    for stem in [*dict.fromkeys(stems), "nowhere"]:
+        one, other = alone._term_postings(stem), together._term_postings(stem)
+        assert one.docs.tolist() == other.docs.tolist()
+        assert one.counts.tolist() == other.counts.tolist()
+    tokenizer.close()
+    memory.close()

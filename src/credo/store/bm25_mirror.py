@@ -57,9 +57,10 @@ class Postings:
     def __init__(self, docs: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]) -> None:
         # Held as 32-bit integers when they fit (always, but for rowids past 2**31): a warm
         # index holds every term's postings, ~15M of them at a million beliefs.
-        self.docs = docs.astype("int32") if len(docs) and docs[-1] < _INT32 else docs
+        small = len(docs) and docs[-1] < _INT32
+        self.docs = docs.astype("int32", copy=False) if small else docs
         self.counts = (  # shape (rows, columns)
-            counts.astype("int32") if len(counts) and counts.max() < _INT32 else counts
+            counts.astype("int32", copy=False) if small and counts.max() < _INT32 else counts
         )
         self._frequencies: dict[tuple[float, ...], npt.NDArray[np.float64]] = {}
 
@@ -197,15 +198,47 @@ class Bm25Mirror:
         self.complete = False
 
     def read_all_terms(self) -> None:
-        """Read every term's postings now, in one pass over the index (the warm index:
-        ``store/warm.py``), so no query reads ``fts5vocab`` again; no cache cap applies."""
-        postings = self._postings
-        postings.clear()
-        for stem, listed in self._conn.execute(
-            f"SELECT term, group_concat(doc * {self.columns} + {self._column_number}, ',') "
-            "FROM temp.credo_fts_instances GROUP BY term"
+        """Hold every term's postings from now on (the warm index: ``store/warm.py``), so no
+        query reads ``fts5vocab`` again. Two passes over the index, both in its own order
+        (term, then row): the instance count of each term, then every instance as one
+        string, parsed by numpy at once; the postings sit in three flat arrays (a term's
+        rows are a slice), ~16 bytes a posting, and the terms queries ask for are cached as
+        ``Postings`` as before. If the passes do not line up (an index whose order is not
+        this), nothing changes: terms are read one by one, as without."""
+        np = self._np
+        conn, columns = self._conn, self.columns
+        terms: list[str] = []
+        sizes: list[int] = []
+        for stem, count in conn.execute(
+            "SELECT term, count(*) FROM temp.credo_fts_instances GROUP BY term"
         ):
-            postings[stem] = parse_postings(listed or "", self.columns)
+            terms.append(stem)
+            sizes.append(count)
+        (listed,) = conn.execute(
+            f"SELECT group_concat(doc * {columns} + {self._column_number}, ',') "
+            "FROM temp.credo_fts_instances"
+        ).fetchone()
+        keys = np.fromstring(listed or "", dtype=np.int64, sep=",")
+        del listed
+        if len(keys) != sum(sizes):
+            return
+        docs, cols = np.divmod(keys, columns)
+        del keys
+        term_of = np.repeat(np.arange(len(terms), dtype=np.int64), sizes)
+        same_term = term_of[1:] == term_of[:-1]
+        if (same_term & (docs[1:] < docs[:-1])).any():
+            return  # a term's rows out of order: not the order assumed
+        first = np.concatenate(([True], ~same_term | (docs[1:] != docs[:-1])))
+        starts = np.flatnonzero(first)
+        where = np.cumsum(first) - 1
+        counts = np.bincount(where * columns + cols, minlength=len(starts) * columns)
+        self._all_counts = counts.reshape(len(starts), columns).astype(np.int32)
+        self._all_docs = docs[starts].astype(
+            np.int32 if len(docs) and docs.max() < _INT32 else np.int64
+        )
+        self._starts = np.searchsorted(term_of[starts], np.arange(len(terms) + 1))
+        self._term_index = {stem: i for i, stem in enumerate(terms)}
+        self._postings.clear()
         self._cached = 0
         self.complete = True
 
@@ -284,7 +317,12 @@ class Bm25Mirror:
         if found is not None:
             return found
         if self.complete:
-            return parse_postings("", self.columns)  # a term no row holds
+            at = self._term_index.get(stem)
+            if at is None:
+                return parse_postings("", self.columns)  # a term no row holds
+            start, end = int(self._starts[at]), int(self._starts[at + 1])
+            postings = Postings(self._all_docs[start:end], self._all_counts[start:end])
+            return self._keep(stem, postings, end - start)
         self.reads += 1
         # One string of (rowid x columns + column) per instance: SQLite builds it in C and
         # numpy parses it, ~4x faster than a Python tuple per instance.

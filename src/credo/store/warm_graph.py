@@ -45,8 +45,11 @@ class WarmGraph:
         }
         self.out: dict[str, list[_Adjacent]] = {}
         self.into: dict[str, list[_Adjacent]] = {}
-        weights: dict[float, float] = {}  # one float object per distinct weight
+        # One object per distinct weight, type and id (the live beliefs' own strings): a
+        # million beliefs' four million edge ends would otherwise each hold a copy.
+        weights: dict[float, float] = {}
         types: dict[str, str] = {}
+        ids: dict[str, str] = {i: i for i in self.live}
         out, into = self.out, self.into
         # Primary-key order: each out list is in (dst, type) order, each in list in
         # (src, type) order, as the sorted reads below need them.
@@ -55,6 +58,8 @@ class WarmGraph:
         ):
             weight = weights.setdefault(weight, weight)
             kind = types.setdefault(kind, kind)
+            src = ids.setdefault(src, src)
+            dst = ids.setdefault(dst, dst)
             found = out.get(src)
             if found is None:
                 found = out[src] = []
