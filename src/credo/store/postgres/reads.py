@@ -57,7 +57,7 @@ _TRUTH_LINKS = (
 
 # The lineage: PostgreSQL allows one recursive reference, so both directions are one join.
 _LINEAGE = (
-    "WITH RECURSIVE n(id) AS (SELECT %(start)s::text COLLATE \"C\" UNION "
+    'WITH RECURSIVE n(id) AS (SELECT %(start)s::text COLLATE "C" UNION '
     "SELECT CASE WHEN e.dst = n.id THEN e.src ELSE e.dst END FROM n "
     f"JOIN edges AS e ON (e.dst = n.id OR e.src = n.id) WHERE e.type = '{SUPERSEDES}') "
     "SELECT e.src, e.dst FROM n JOIN edges AS e ON e.src = n.id "
@@ -217,7 +217,7 @@ class Reads:
 
     def supersedes_path(self, start: str, goal: str) -> bool:
         row = self.conn.execute(
-            "WITH RECURSIVE n(id) AS (SELECT %s::text COLLATE \"C\" UNION "
+            'WITH RECURSIVE n(id) AS (SELECT %s::text COLLATE "C" UNION '
             f"SELECT e.dst FROM n JOIN edges AS e ON e.src = n.id WHERE e.type = '{SUPERSEDES}') "
             "SELECT 1 FROM n WHERE id = %s LIMIT 1",
             (start, goal),
@@ -226,7 +226,7 @@ class Reads:
 
     def supersedes_below(self, ids: Iterable[str]) -> list[tuple[str, str]]:
         rows = self.conn.execute(
-            "WITH RECURSIVE n(id) AS (SELECT unnest(%s::text[]) COLLATE \"C\" UNION "
+            'WITH RECURSIVE n(id) AS (SELECT unnest(%s::text[]) COLLATE "C" UNION '
             f"SELECT e.dst FROM n JOIN edges AS e ON e.src = n.id WHERE e.type = '{SUPERSEDES}') "
             "SELECT e.src, e.dst FROM n JOIN edges AS e ON e.src = n.id "
             f"WHERE e.type = '{SUPERSEDES}' ORDER BY e.src, e.dst",
