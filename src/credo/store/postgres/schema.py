@@ -315,7 +315,12 @@ LATEST_VERSION = MIGRATIONS[-1].version
 
 def current_version(conn: psycopg.Connection) -> int:
     """The highest applied migration, 0 for a database credo has not used."""
-    row = conn.execute("SELECT to_regclass('_migrations') IS NOT NULL").fetchone()
+    # pg_class read as a table (this statement's snapshot), not to_regclass: that consults
+    # the catalog cache, which may not yet know of a table another process just committed.
+    row = conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "WHERE c.relname = '_migrations' AND n.nspname = current_schema())"
+    ).fetchone()
     if not row or not row[0]:
         return 0
     found = conn.execute("SELECT max(version) FROM _migrations").fetchone()

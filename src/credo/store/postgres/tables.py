@@ -56,7 +56,10 @@ class Tables:
         return _belief(row) if row else None
 
     def require_belief(self, belief_id: str, *, live: bool = False) -> Belief:
-        belief = self.get_belief(belief_id) if "\x00" not in belief_id else None
+        try:  # a NUL or a lone surrogate can name no stored belief
+            belief = self.get_belief(belief_id) if "\x00" not in belief_id else None
+        except UnicodeEncodeError:
+            belief = None
         if belief is None:
             raise NotFoundError(f"no belief with id {belief_id!r}")
         if live and belief.deleted_at is not None:
