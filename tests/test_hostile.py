@@ -44,9 +44,7 @@ def _sha(path: Path) -> str:
 
 @HYPO
 @given(text=st.text(max_size=300))
-def test_any_unicode_belief_text_is_stored_or_refused_clearly(
-    memory: Memory, text: str
-) -> None:
+def test_any_unicode_belief_text_is_stored_or_refused_clearly(memory: Memory, text: str) -> None:
     try:
         belief_id = memory.remember(text)
     except InvalidInputError:
