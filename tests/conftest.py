@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -52,9 +53,70 @@ def project(tmp_path: Path, home: Path) -> Path:
     return root
 
 
+# A PostgreSQL server for the tests (.ci/postgres prints one; .ci/run always sets it). Where
+# it is unset the PostgreSQL half of the shared suite is skipped, never failed.
+POSTGRES = os.environ.get("CREDO_TEST_POSTGRES", "").strip()
+BACKENDS = ("sqlite", "postgres")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """The shared suite: in a module that sets ``BOTH_BACKENDS = True``, every test that
+    opens a store through the ``backend`` fixture (``memory``, ``store_location``) runs
+    against SQLite and PostgreSQL, unless marked ``sqlite_only``."""
+    if (
+        "backend" in metafunc.fixturenames
+        and getattr(metafunc.module, "BOTH_BACKENDS", False)
+        and not metafunc.definition.get_closest_marker("sqlite_only")
+    ):
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
+
+
 @pytest.fixture
-def memory(tmp_path: Path) -> Iterator[Memory]:
-    with Memory(tmp_path / "memory.db", root=tmp_path) as mem:
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(getattr(request, "param", "sqlite"))
+
+
+def postgres_schema_url(base: str, schema: str) -> str:
+    """``base`` with its search_path set to ``schema``: one store per schema."""
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+    parts = urlsplit(base)
+    query = [*parse_qsl(parts.query), ("options", f"-csearch_path={schema}")]
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+@contextlib.contextmanager
+def postgres_store() -> Iterator[str]:
+    """A fresh, empty PostgreSQL store (a schema of its own), dropped afterwards."""
+    if not POSTGRES:
+        pytest.skip("CREDO_TEST_POSTGRES is unset (.ci/run starts a server and sets it)")
+    import uuid
+
+    import psycopg
+
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(POSTGRES, autocommit=True) as admin:
+        admin.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield postgres_schema_url(POSTGRES, schema)
+    finally:
+        with psycopg.connect(POSTGRES, autocommit=True) as admin:
+            admin.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def store_location(backend: str, tmp_path: Path) -> Iterator[str | Path]:
+    """Where a test's store lives: a file, or an empty PostgreSQL store."""
+    if backend == "sqlite":
+        yield tmp_path / "memory.db"
+        return
+    with postgres_store() as url:
+        yield url
+
+
+@pytest.fixture
+def memory(store_location: str | Path, tmp_path: Path) -> Iterator[Memory]:
+    with Memory(store_location, root=tmp_path) as mem:
         yield mem
 
 

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.errors import InvalidInputError, NotFoundError
-from credo.store import LATEST_VERSION, Store
+from credo.store import LATEST_VERSION
+from credo.store import SqliteStore as Store
 from credo.store.migrations import MIGRATIONS
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "doc_linker"

@@ -20,4 +20,7 @@ def test_readme_quick_start_matches_ci() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "python3 -m pip install -e . && credo demo" in readme
     assert "python3 -m pip install -e '.[test]' && python3 -m pytest" in readme
-    assert "python3 -m pip install --quiet -e '.[test]'" in ci and "python3 -m pytest" in ci
+    # CI adds the postgres extra and a throwaway server (.ci/postgres): the PostgreSQL tests,
+    # skipped where CREDO_TEST_POSTGRES is unset, always run there.
+    assert "python3 -m pip install --quiet -e '.[test,postgres]'" in ci
+    assert "python3 -m pytest" in ci and ".ci/postgres start" in ci

@@ -25,7 +25,7 @@ from credo.agent.global_store import global_locks, global_path, open_global
 from credo.errors import InvalidInputError, NotFoundError, StoreError
 from credo.memory import Memory
 from credo.retrieval import pipeline
-from credo.store import Store
+from credo.store import SqliteStore as Store
 from credo.store.migrations import MIGRATIONS, current_version
 from credo.surfaces.mcp_server import build_server
 from credo.surfaces.render import memory_block, result_json, result_text

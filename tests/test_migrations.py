@@ -11,7 +11,8 @@ import pytest
 from credo import Memory
 from credo.errors import SchemaVersionError, StoreError
 from credo.knowledge import identity
-from credo.store import LATEST_VERSION, Store, migrations
+from credo.store import LATEST_VERSION, migrations
+from credo.store import SqliteStore as Store
 from credo.store.migrations import MIGRATIONS
 
 

@@ -7,6 +7,7 @@ import math
 import random
 import re
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,10 @@ from credo.store.fts import query_terms
 from credo.surfaces.render import result_json
 from credo.tokens import belief_tokens
 from credo.types import RetrievalResult
+
+# The shared suite (tests/conftest.py): the tests that open their store through
+# ``store_location`` or ``memory`` run on SQLite and PostgreSQL.
+BOTH_BACKENDS = True
 
 DOCS = [
     ("d1", "Deploys go through ops/deploy.sh and need AWS credentials"),
@@ -43,10 +48,10 @@ def _records(order: list[int] | None = None) -> list[dict[str, object]]:
 
 
 @pytest.fixture
-def seeded(tmp_path: Path) -> Memory:
-    memory = Memory(tmp_path / "seeded.db", root=tmp_path)
-    memory.import_records(_records())
-    return memory
+def seeded(store_location: str | Path, tmp_path: Path) -> Iterator[Memory]:
+    with Memory(store_location, root=tmp_path) as memory:
+        memory.import_records(_records())
+        yield memory
 
 
 def test_keyword_match_ranks_first(seeded: Memory) -> None:
@@ -86,8 +91,7 @@ def test_locked_always_first_and_never_trimmed(seeded: Memory) -> None:
     assert result.used_tokens <= 200
 
 
-def test_locks_beyond_half_the_budget_are_listed_not_dropped(tmp_path: Path) -> None:
-    memory = Memory(tmp_path / "m.db", root=tmp_path)
+def test_locks_beyond_half_the_budget_are_listed_not_dropped(memory: Memory) -> None:
     locked = [
         memory.remember(f"Locked rule number {i}: always write the changelog entry", lock=True)
         for i in range(20)
@@ -358,11 +362,10 @@ def _reference_bm25(
         "production configuration staging",
     ],
 )
-def test_fts5_bm25_matches_reference(tmp_path: Path, query: str) -> None:
+def test_fts5_bm25_matches_reference(memory: Memory, query: str) -> None:
     docs = dict(DOCS) | {
         f"x{i}": f"filler sentence {i} about the lake and the deploy" for i in range(12)
     }
-    memory = Memory(tmp_path / "m.db", root=tmp_path)
     memory.import_records([{"kind": "belief", "id": k, "content": v} for k, v in docs.items()])
     terms = query_terms(query)
     got = {h.belief_id: h.score for h in memory.store.keyword_search(terms, limit=100)}

@@ -1,7 +1,10 @@
 """Where the store lives and which settings apply, resolved in one place.
 
-Store path, highest first: an explicit path (``--db`` / ``Memory(path)``), env ``CREDO_DB``,
-``.credo/memory.db`` at the root of the current git work tree, the per-user data folder.
+Store location, highest first: an explicit one (``--db`` / ``Memory(path)``), env
+``CREDO_DB``, ``[store] location`` in ``.credo.toml`` (a relative path is taken from the
+file's folder), ``.credo/memory.db`` at the root of the current git work tree, the per-user
+data folder. A location is a path (SQLite) or a ``postgresql://`` URL (a PostgreSQL server);
+any other URL is an error, never a folder named after its scheme.
 
 Settings come from ``.credo.toml`` (looked up from the current folder upward), then env
 variables override single keys. Unknown keys and wrong types are errors, not silent no-ops.
@@ -10,6 +13,7 @@ variables override single keys. Unknown keys and wrong types are errors, not sil
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import os
+import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -57,20 +61,89 @@ def user_data_dir() -> Path:
     return Path(base) / "credo"
 
 
+# "scheme://": what makes a location a URL rather than a path (RFC 3986 scheme characters).
+_URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+class PostgresUrl(str):
+    """A ``postgresql://`` store location: the text libpq reads (credentials included, so
+    it is shown only as ``redacted``)."""
+
+    @property
+    def redacted(self) -> str:
+        """The URL without its password (``user:***@``) and without a ``password=`` query
+        parameter's value: what a message or a log may show."""
+        return redact_url(self)
+
+
+def redact_url(url: str) -> str:
+    out = re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*://[^/?#@]*?):[^/?#@]*@", r"\1:***@", url)
+    return re.sub(r"(?i)([?&]password=)[^&#]*", r"\1***", out)
+
+
+def parse_location(raw: str | os.PathLike[str], *, base: Path | None = None) -> Path | PostgresUrl:
+    """A store location as given: a ``postgresql://`` (or ``postgres://``) URL, or a path
+    (``~`` expanded; a relative one joined to ``base`` when given).
+
+    Raises:
+        InvalidInputError: the location is some other URL (``scheme://...``).
+    """
+    text = os.fspath(raw).strip()
+    found = _URL.match(text)
+    if found:
+        scheme = found.group(1).lower()
+        if scheme in POSTGRES_SCHEMES:
+            return PostgresUrl(text)
+        raise InvalidInputError(
+            f"store location {redact_url(text)!r} is a {scheme}:// URL; give a file path "
+            "(SQLite) or a postgresql:// URL (PostgreSQL)"
+        )
+    path = Path(text).expanduser()
+    return base / path if base is not None and not path.is_absolute() else path
+
+
+def _configured_location(cwd: Path) -> Path | PostgresUrl | None:
+    """``[store] location`` of the nearest ``.credo.toml``, if it sets one."""
+    source = find_upward(cwd, CONFIG_FILE)
+    if source is None:
+        return None
+    import tomllib  # only when a .credo.toml exists
+
+    try:
+        data = tomllib.loads(source.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise InvalidInputError(f"cannot read {source}: {exc}") from exc
+    section = data.get("store", {})
+    if not isinstance(section, dict):
+        raise InvalidInputError(f"[store] in {source} must be a table")
+    value = section.get("location")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInputError(f"{source}:location={value!r} must be a path or a URL")
+    return parse_location(value, base=source.parent)
+
+
 def resolve_db_path(
     explicit: str | os.PathLike[str] | None = None,
     *,
     cwd: Path | None = None,
     environ: Mapping[str, str] | None = None,
-) -> Path:
-    """The store's path (the module docstring's order). ``environ``: whose ``CREDO_DB``
-    counts (this process's by default; the warm server passes the hook's)."""
+) -> Path | PostgresUrl:
+    """The store's location (the module docstring's order): a path, or a ``PostgresUrl``.
+    ``environ``: whose ``CREDO_DB`` counts (this process's by default; the warm server
+    passes the hook's)."""
     if explicit is not None and str(explicit).strip():
-        return Path(explicit).expanduser()
+        return parse_location(explicit)
     env = (os.environ if environ is None else environ).get("CREDO_DB", "").strip()
     if env:
-        return Path(env).expanduser()
-    root = git_root((cwd or Path.cwd()).resolve())
+        return parse_location(env)
+    here = (cwd or Path.cwd()).resolve()
+    configured = _configured_location(here)
+    if configured is not None:
+        return configured
+    root = git_root(here)
     if root is not None:
         return root / STORE_DIR / STORE_FILE
     return user_data_dir() / STORE_FILE
@@ -167,9 +240,13 @@ def load_settings(cwd: Path | None = None, env: dict[str, str] | None = None) ->
             data = tomllib.loads(source.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise InvalidInputError(f"cannot read {source}: {exc}") from exc
-        unknown = sorted(set(data) - set(SECTIONS))
+        unknown = sorted(set(data) - set(SECTIONS) - {"store"})
         if unknown:
             raise InvalidInputError(f"unknown section {unknown[0]!r} in {source}")
+        store = data.get("store", {})
+        extra = sorted(set(store) - {"location"}) if isinstance(store, dict) else []
+        if extra:  # [store] is read by resolve_db_path; only its keys are checked here
+            raise InvalidInputError(f"unknown setting {extra[0]!r} in {source}; known: location")
         for name in SECTIONS:
             values = data.get(name, {})
             if not isinstance(values, dict):

@@ -14,7 +14,7 @@ from credo.agent import global_store
 from credo.config import Settings, load_settings, parse_bool, project_root, resolve_db_path
 from credo.errors import ConflictError, InvalidInputError, StoreError
 from credo.retrieval import pipeline
-from credo.store import Store
+from credo.store import open_store
 from credo.types import (
     BELIEF_KINDS,
     ORIGINS,
@@ -52,10 +52,12 @@ def parse_edge_type(value: object) -> EdgeType:
 
 
 class Memory:
-    """A credo store: beliefs, typed edges and document anchors in one SQLite file.
+    """A credo store: beliefs, typed edges and document anchors in one SQLite file, or on a
+    PostgreSQL server shared by a team.
 
     Args:
-        path: the store file; ``None`` resolves it (env ``CREDO_DB``, the git work tree's
+        path: the store file, or a ``postgresql://`` URL; ``None`` resolves it (env
+            ``CREDO_DB``, ``[store] location`` in .credo.toml, the git work tree's
             ``.credo/memory.db``, the per-user data folder). ``":memory:"`` works for tests.
         root: the project root that document paths are made relative to (default: the git
             work tree of the current folder, else the current folder).
@@ -76,7 +78,7 @@ class Memory:
         self.root = Path(root).resolve() if root is not None else project_root(cwd)
         self.settings = settings if settings is not None else load_settings(cwd)
         self.source = source
-        self.store = Store(self.path)
+        self.store = open_store(self.path)
         # Every connection watches edge writes (triggers that fire only while the HRR lane
         # is on), so a process opened before `enable_hrr` elsewhere keeps traces true too.
         # The watch starts before the first write: a process that only reads never loads

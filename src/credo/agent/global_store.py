@@ -123,8 +123,8 @@ def forget(memory: Memory, belief_id: str, *, hard: bool = False) -> str:
     return GLOBAL_SCOPE
 
 
-def _same_file(store: Path, path: Path) -> bool:
-    if str(store) == ":memory:":
+def _same_file(store: Path | str, path: Path) -> bool:
+    if not isinstance(store, Path) or str(store) == ":memory:":  # a PostgreSQL store
         return False
     try:
         return store.resolve() == path.resolve() or (

@@ -54,8 +54,9 @@ from credo.knowledge import identity
 from credo.knowledge.docuri import normalise_doc_uri
 from credo.knowledge.records import AnchorRecord, BeliefRecord, EdgeRecord, Record, read_batches
 from credo.store import Store
-from credo.store.bulk import BULK_DDL_ROWS, BulkLoad, has_anchor_text
+from credo.store.bulk import BULK_DDL_ROWS, has_anchor_text
 from credo.store.edges import EdgeRow
+from credo.store.protocol import BulkLoader
 from credo.store.rows import NewBelief
 from credo.types import BELIEF_KINDS, ORIGINS, DocAnchor
 
@@ -351,7 +352,7 @@ class _Writes:
     def __init__(self, plan: _Plan, store: Store) -> None:
         self.plan, self.store = plan, store
         self.sent = 0  # beliefs handed over so far (the first of plan.beliefs)
-        self._load: BulkLoad | None = None
+        self._load: BulkLoader | None = None
         self._writer: _Writer | None = None
         self._error: Exception | None = None  # of an inline job
 
@@ -366,7 +367,7 @@ class _Writes:
             self._writer.submit(self._load.start)
         self.add_beliefs(list(islice(beliefs.values(), self.sent, None)))
 
-    def load(self, *, big: bool = True) -> BulkLoad:
+    def load(self, *, big: bool = True) -> BulkLoader:
         """The bulk load: the one begun already, else a new one (``big``: see
         ``Store.bulk_load``), begun now; only called with no writer or from this thread."""
         if self._load is None:
@@ -516,7 +517,7 @@ def _check_cycles(plan: _Plan, store: Store | None, edges: list[EdgeRow]) -> Non
         raise plan.error(plan.edge_lines[bad], cycle_message(bad[0], bad[1]))
 
 
-def _add_beliefs(plan: _Plan, store: Store, load: BulkLoad, rows: list[NewBelief]) -> None:
+def _add_beliefs(plan: _Plan, store: Store, load: BulkLoader, rows: list[NewBelief]) -> None:
     """Insert new beliefs and log them: the ``import`` rows, built in SQL from the rows just
     inserted (a bound row each would cost more than the belief insert itself)."""
     first = load.add_beliefs(rows)

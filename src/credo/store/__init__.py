@@ -1,7 +1,8 @@
 """The store: the only layer that runs SQL. It returns records (named tuples), never rows.
 
-``Store`` is the narrow interface the engine talks to; a PostgreSQL backend would implement
-the same methods (tsvector for ``keyword_search``, recursive CTEs for graph walks).
+``Store`` (store/protocol.py) is the interface the engine talks to. ``SqliteStore`` here is
+one SQLite file; ``PostgresStore`` (store/postgres/) is a team's PostgreSQL server, loaded
+only for a ``postgresql://`` location (``open_store``).
 """
 
 from __future__ import annotations
@@ -32,16 +33,30 @@ from credo.store.migrations import (
     current_version,
     migrate,
 )
+from credo.store.protocol import Store
 from credo.store.truth import TruthQueries
 from credo.types import StoreStats
 
 if TYPE_CHECKING:  # loaded by a long-lived process's first warm read: the hook never needs it
     from credo.store.warm import WarmIndex, WarmPlan
 
-__all__ = ["LATEST_VERSION", "KeywordHit", "Link", "Store"]
+__all__ = ["LATEST_VERSION", "KeywordHit", "Link", "SqliteStore", "Store", "open_store"]
 
 
-class Store(
+def open_store(location: str | Path) -> Store:
+    """The store at ``location``: a ``postgresql://`` URL (``credo.config.PostgresUrl``)
+    opens a PostgreSQL server, anything else a SQLite file (psycopg is imported only for
+    the former)."""
+    from credo.config import PostgresUrl
+
+    if isinstance(location, PostgresUrl):
+        from credo.store.postgres.store import PostgresStore
+
+        return PostgresStore(location)
+    return SqliteStore(location)
+
+
+class SqliteStore(
     BeliefTable,
     EdgeTable,
     AnchorTable,

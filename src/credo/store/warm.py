@@ -28,7 +28,7 @@ from credo.store.fts import CandidateRow
 from credo.store.warm_graph import WarmGraph
 
 if TYPE_CHECKING:
-    from credo.store import Store
+    from credo.store import SqliteStore
     from credo.store.bm25_mirror import Bm25Mirror
 
 # Past this many cached rows (or trails, or origins) a cache starts over: a few hundred
@@ -159,7 +159,7 @@ class Keeper:
     def __init__(
         self,
         lock: threading.Lock,
-        store_of: Callable[[], Store | None],
+        store_of: Callable[[], SqliteStore | None],
         say: Callable[[str], None],
         *,
         retry_seconds: float = 0.5,

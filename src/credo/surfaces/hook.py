@@ -153,6 +153,8 @@ def store_path(
     from credo.config import resolve_db_path
 
     store = resolve_db_path(db, cwd=folder, environ=environ)
+    if not isinstance(store, Path):  # a PostgreSQL URL: nothing to make absolute
+        return store  # type: ignore[return-value]
     return store if store.is_absolute() else (cwd if cwd is not None else Path.cwd()) / store
 
 

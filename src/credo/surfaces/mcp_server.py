@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -336,7 +337,11 @@ def serve(db: str | None = None) -> None:
     # Memory: the hook of every prompt in this session asks it first.
     from credo.surfaces import serve as warm_server
 
-    listener = warm_server.start_quietly(memory.path) if memory.path.is_file() else None
+    # A SQLite file only: a PostgreSQL store is read directly.
+    path = memory.path
+    listener = (
+        warm_server.start_quietly(path) if isinstance(path, Path) and path.is_file() else None
+    )
     try:
         build_server(memory).run("stdio")
     finally:

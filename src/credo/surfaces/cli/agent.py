@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -46,7 +47,12 @@ def serve(ctx: click.Context) -> None:
     from credo.config import resolve_db_path
     from credo.errors import NotFoundError
 
-    store = resolve_db_path(_db(ctx)).expanduser().absolute()
+    location = resolve_db_path(_db(ctx))
+    if not isinstance(location, Path):
+        raise click.ClickException(
+            "the warm server serves a SQLite store; a PostgreSQL store is read directly"
+        )
+    store = location.expanduser().absolute()
     if not store.is_file():
         raise NotFoundError(f"no store at {store}; `credo init` creates it")
     if not hasattr(socket, "AF_UNIX"):
@@ -159,7 +165,8 @@ def claude(scope: str, remove: bool, skip_check: bool, as_json: bool) -> None:
         from credo.config import resolve_db_path
 
         store = resolve_db_path(None)
-        if not store.exists():  # the hook reads a store, it never creates one
+        # The hook reads a store, it never creates one (a PostgreSQL one is the server's).
+        if isinstance(store, Path) and not store.exists():
             click.echo(
                 f"no store yet at {store}: `credo init` creates it, "
                 "`credo ingest docs/` or `credo remember ...` fills it"

@@ -134,7 +134,8 @@ def emit(as_json: bool, data: Any, text: str | Callable[[], str]) -> None:
     "--db",
     type=click.Path(dir_okay=False),
     envvar="CREDO_DB",
-    help="Store file (default: .credo/memory.db in the git work tree, else the user data dir).",
+    help="Store file or postgresql:// URL (default: [store] location in .credo.toml, else "
+    ".credo/memory.db in the git work tree, else the user data dir).",
 )
 @click.version_option(package_name="credo")
 @click.pass_context

@@ -13,8 +13,18 @@ from credo.surfaces.cli.commands import emit, selected_db
 
 
 def _store_path(ctx: click.Context) -> str:
-    """The ``--db`` / ``CREDO_DB`` store the root group took, else the default one."""
-    return str(resolve_db_path(selected_db(ctx)))
+    """The ``--db`` / ``CREDO_DB`` store the root group took, else the default one: a
+    file. A PostgreSQL store is refused (the server's own tools back it up)."""
+    from credo.config import PostgresUrl
+    from credo.errors import InvalidInputError
+
+    location = resolve_db_path(selected_db(ctx))
+    if isinstance(location, PostgresUrl):
+        raise InvalidInputError(
+            f"{ctx.info_name} works on a SQLite file, and {location.redacted} is a PostgreSQL "
+            "server: use pg_dump and pg_restore, or `credo export` and `credo import`"
+        )
+    return str(location)
 
 
 @click.command()

@@ -1,0 +1,266 @@
+"""The keyword index on PostgreSQL: kept in step before each COMMIT, searched by BM25F.
+
+Writing: the triggers of schema.py queue the rows whose indexed text changed
+(``fts_dirty``); ``flush_keyword_index`` tokenizes them on the client (tokenizer.py) and
+rewrites their postings, sizes and the totals, inside the writer's transaction.
+
+Searching: one statement reads the totals and the postings of the query's tokens (one
+snapshot); BM25F is computed here (bm25.py, FTS5's arithmetic); the best rows are joined
+to their beliefs, a few at a time, until the answer is provably the exact query's (the
+``limit`` best live, unlocked rows, ties by id: what store/fts.py's SQL returns).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from credo.store.fts import (
+    ANCHOR_WEIGHT,
+    CONTENT_WEIGHT,
+    CONTEXT_WEIGHT,
+    CandidateRow,
+    KeywordHit,
+)
+from credo.store.postgres import bm25
+from credo.store.postgres.tokenizer import Tokenizer
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from credo.store.rows import CaptureCandidate
+
+FLUSH_CHUNK = 5_000  # rows tokenized and copied per round
+_SLACK = 16  # rows joined beyond the limit, as store/fts.py's fast path
+
+# (id, score, locked, content, alpha, beta, deleted_at, session, created_at)
+_Row = tuple[str, float, int, str, float, float, float | None, str | None, float]
+
+
+def flush_keyword_index(conn: psycopg.Connection, tokenizer: Tokenizer) -> int:
+    """Index the queued rows (inside the caller's transaction). Returns how many."""
+    done = 0
+    while True:
+        dirty = [
+            int(r[0])
+            for r in conn.execute(
+                "DELETE FROM fts_dirty WHERE rid IN (SELECT rid FROM fts_dirty LIMIT %s) "
+                "RETURNING rid",
+                (FLUSH_CHUNK,),
+            )
+        ]
+        if not dirty:
+            return done
+        done += len(dirty)
+        _reindex(conn, tokenizer, dirty)
+
+
+def _reindex(conn: psycopg.Connection, tokenizer: Tokenizer, rids: list[int]) -> None:
+    removed = conn.execute(
+        "DELETE FROM fts_docs WHERE rid = ANY(%s) RETURNING sizes", (rids,)
+    ).fetchall()
+    conn.execute("DELETE FROM fts_postings WHERE rid = ANY(%s)", (rids,))
+    live = conn.execute(
+        "SELECT rid, content, anchor_text, context FROM beliefs "
+        "WHERE rid = ANY(%s) AND deleted_at IS NULL ORDER BY rid",
+        (rids,),
+    ).fetchall()
+    docs = tokenizer.documents([(int(r[0]), r[1], r[2], r[3]) for r in live])
+    delta = [0, 0, 0]
+    for (sizes,) in removed:
+        for i, size in enumerate(sizes):
+            delta[i] -= int(size)
+    with conn.cursor() as cur:
+        with cur.copy("COPY fts_docs (rid, sizes) FROM STDIN") as copy:
+            for rid, (_, sizes) in docs.items():
+                copy.write_row((rid, list(sizes)))
+                for i, size in enumerate(sizes):
+                    delta[i] += size
+        with cur.copy("COPY fts_postings (term, rid, col, n, dl, pos) FROM STDIN") as copy:
+            for rid, (postings, sizes) in docs.items():
+                length = sum(sizes)
+                for (term, column), offsets in postings.items():
+                    copy.write_row((term, rid, column, len(offsets), length, offsets))
+    conn.execute(
+        "UPDATE fts_totals SET nrows = nrows + %s, "
+        "sizes = ARRAY[sizes[1] + %s, sizes[2] + %s, sizes[3] + %s]::bigint[]",
+        (len(docs) - len(removed), *delta),
+    )
+
+
+class KeywordIndex:
+    conn: psycopg.Connection
+    _tokenizer: Tokenizer
+
+    def _scored(
+        self, phrases: Sequence[Sequence[str]], weights: Sequence[float]
+    ) -> dict[int, float]:
+        """rid -> BM25F of every row holding one of ``phrases`` (one statement)."""
+        tokens = sorted({t for p in phrases for t in p})
+        if not tokens:
+            return {}
+        multi = sorted({t for p in phrases if len(p) > 1 for t in p})
+        rows = self.conn.execute(
+            "SELECT t.nrows, t.sizes, p.term, p.rid, p.col, p.n, p.dl, "
+            "CASE WHEN p.term = ANY(%s) THEN p.pos END "
+            "FROM fts_totals AS t LEFT JOIN fts_postings AS p ON p.term = ANY(%s)",
+            (multi, tokens),
+        ).fetchall()
+        if not rows:
+            return {}
+        nrows, totals = int(rows[0][0]), rows[0][1]
+        sizes: dict[int, int] = {}
+        counts: dict[str, dict[int, list[int]]] = {}
+        positions: dict[tuple[str, int, int], list[int]] = {}
+        for _, _, term, rid, column, n, length, offsets in rows:
+            if term is None:
+                continue
+            sizes[rid] = length
+            counts.setdefault(term, {}).setdefault(rid, []).extend([column] * n)
+            if offsets is not None:
+                positions[(term, rid, column)] = offsets
+        instances: list[dict[int, list[int]]] = []
+        for phrase in phrases:
+            if len(phrase) == 1:
+                found = counts.get(phrase[0], {})
+                instances.append({rid: sorted(cols) for rid, cols in found.items()})
+            else:
+                instances.append(bm25.phrase_instances(phrase, positions))
+        return bm25.scores(instances, sizes, nrows, sum(int(s) for s in totals), weights)
+
+    def keyword_search(
+        self,
+        terms: list[str],
+        *,
+        limit: int,
+        content_weight: float = CONTENT_WEIGHT,
+        anchor_weight: float = ANCHOR_WEIGHT,
+        context_weight: float = CONTEXT_WEIGHT,
+    ) -> list[KeywordHit]:
+        hits, _ = self.keyword_beliefs(
+            terms,
+            limit=limit,
+            content_weight=content_weight,
+            anchor_weight=anchor_weight,
+            context_weight=context_weight,
+        )
+        return hits
+
+    def keyword_beliefs(
+        self,
+        terms: list[str],
+        *,
+        limit: int,
+        content_weight: float = CONTENT_WEIGHT,
+        anchor_weight: float = ANCHOR_WEIGHT,
+        context_weight: float = CONTEXT_WEIGHT,
+    ) -> tuple[list[KeywordHit], dict[str, CandidateRow]]:
+        """store/fts.py's ``keyword_beliefs``, the same ids and scores: BM25F over
+        (content, anchor_text, context) for live, unlocked beliefs, ties by id."""
+        if not terms:
+            return [], {}
+        weights = (content_weight, anchor_weight, context_weight)
+        scored = self._scored(self._tokenizer.phrases(terms), weights)
+        ranked = self._best(scored, limit)
+        hits = [KeywordHit(r[0], r[1]) for r in ranked]
+        beliefs = {r[0]: (r[3], r[4], r[5], r[7], r[8]) for r in ranked if r[6] is None}
+        return hits, beliefs
+
+    def _best(self, scored: dict[int, float], limit: int) -> list[_Row]:
+        """The ``limit`` best (score, then id) unlocked beliefs among ``scored`` rows
+        (all of them for a negative limit), joined a slice at a time."""
+        order = sorted(scored, key=lambda rid: -scored[rid])
+        unlocked: list[_Row] = []
+        start, step = 0, (limit + _SLACK if limit >= 0 else len(order))
+        while start < len(order):
+            part = order[start : start + step]
+            start += len(part)
+            for r in self.conn.execute(
+                "SELECT rid, id, locked, content, alpha, beta, deleted_at, session, "
+                "created_at FROM beliefs WHERE rid = ANY(%s) AND locked = 0",
+                (part,),
+            ):
+                unlocked.append((r[1], scored[r[0]], *r[2:]))  # type: ignore[arg-type]
+            if limit >= 0 and start < len(order):
+                below = scored[order[start]]  # no row left to read scores above it
+                if sum(1 for row in unlocked if row[1] > below) >= limit:
+                    break
+            step *= 2
+        unlocked.sort(key=lambda row: (-row[1], row[0]))
+        return unlocked if limit < 0 else unlocked[:limit]
+
+    def capture_candidates(
+        self, term_groups: Sequence[Sequence[str]], *, limit: int
+    ) -> list[CaptureCandidate]:
+        """store/captures.py's ``capture_candidates``: live, current, non-document beliefs
+        holding two terms of one group, newest (by row) first, BM25F over content and
+        context as the score."""
+        from credo.store.captures import MAX_PAIRS
+        from credo.store.rows import CaptureCandidate
+
+        pairs: dict[tuple[str, str], None] = {}
+        for group in term_groups:
+            terms = list(dict.fromkeys(group))
+            for i, first in enumerate(terms):
+                for second in terms[i + 1 :]:
+                    pairs.setdefault((first, second), None)
+        if not pairs or limit <= 0:
+            return []
+        chosen = list(pairs)[:MAX_PAIRS]
+        flat = [t for pair in chosen for t in pair]
+        phrases = self._tokenizer.phrases(flat)
+        weights = (CONTENT_WEIGHT, 0.0, CONTEXT_WEIGHT)
+        # Rows holding both phrases of some pair.
+        holding = [set(self._scored([p], weights)) for p in phrases]
+        matched: set[int] = set()
+        for i in range(0, len(phrases), 2):
+            if phrases[i] and phrases[i + 1]:
+                matched |= holding[i] & holding[i + 1]
+        if not matched:
+            return []
+        scored = self._scored(phrases, weights)
+        rows = self.conn.execute(
+            "SELECT b.rid, b.id, b.content, b.kind, b.origin, b.locked FROM beliefs b "
+            "WHERE b.rid = ANY(%s) AND b.deleted_at IS NULL AND b.origin <> 'document' "
+            "AND NOT EXISTS (SELECT 1 FROM edges e JOIN beliefs n ON n.id = e.src "
+            "AND n.deleted_at IS NULL WHERE e.dst = b.id AND e.type = 'SUPERSEDES') "
+            "ORDER BY b.rid DESC LIMIT %s",
+            (sorted(matched), limit),
+        ).fetchall()
+        return [
+            CaptureCandidate(r[1], r[2], r[3], r[4], bool(r[5]), scored.get(r[0], 0.0))
+            for r in rows
+        ]
+
+    def prepare_keyword_mirror(self) -> bool:
+        """No mirror on PostgreSQL: every query reads its postings (one statement)."""
+        return False
+
+    def purge_deleted(self) -> None:
+        """Nothing to merge: a hard forget deletes the row's postings with it."""
+
+    def fts_integrity_check(self) -> list[str]:
+        """Problems of the keyword index: rows indexed that are not live beliefs, live
+        beliefs not indexed, totals that disagree with the rows."""
+        problems: list[str] = []
+        (stale,) = self.conn.execute(
+            "SELECT count(*) FROM fts_docs d LEFT JOIN beliefs b ON b.rid = d.rid "
+            "WHERE b.rid IS NULL OR b.deleted_at IS NOT NULL"
+        ).fetchone() or (0,)
+        (missing,) = self.conn.execute(
+            "SELECT count(*) FROM beliefs b WHERE b.deleted_at IS NULL AND NOT EXISTS "
+            "(SELECT 1 FROM fts_docs d WHERE d.rid = b.rid) "
+            "AND NOT EXISTS (SELECT 1 FROM fts_dirty q WHERE q.rid = b.rid)"
+        ).fetchone() or (0,)
+        agree = self.conn.execute(
+            "SELECT t.nrows = (SELECT count(*) FROM fts_docs) AND t.sizes = (SELECT "
+            "ARRAY[coalesce(sum(sizes[1]), 0), coalesce(sum(sizes[2]), 0), "
+            "coalesce(sum(sizes[3]), 0)]::bigint[] FROM fts_docs) FROM fts_totals t"
+        ).fetchone()
+        if stale:
+            problems.append(f"fts: {stale} indexed rows are not live beliefs")
+        if missing:
+            problems.append(f"fts: {missing} live beliefs are not indexed")
+        if not agree or not agree[0]:
+            problems.append("fts: the index totals disagree with its rows")
+        return problems

@@ -1,0 +1,248 @@
+"""The retrieval pipeline's reads on PostgreSQL: store/graph.py's and store/truth.py's
+methods, with the same results (rows in the same order, ties broken by id in code-point
+order: every text column is ``COLLATE "C"``).
+
+Nothing is kept between calls: SQLite's caches key on ``PRAGMA data_version``, which a
+server has no cheap equivalent of; each retrieve reads what it needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from credo.store.anchors import names_doc
+from credo.store.fts import CandidateRow
+from credo.store.graph import Link, _like_literal  # pyright: ignore[reportPrivateUsage]
+from credo.store.truth import (
+    _STILL,  # pyright: ignore[reportPrivateUsage]
+    _TYPES,  # pyright: ignore[reportPrivateUsage]
+    CONTRADICTS,
+    SUPERSEDES,
+    TruthFacts,
+    TruthReader,
+    _Memo,  # pyright: ignore[reportPrivateUsage]
+)
+from credo.types import Belief
+
+if TYPE_CHECKING:
+    import psycopg
+
+_TOP = "\U0010ffff"
+
+_LINKS_WITH_ENDS = (
+    "SELECT * FROM ("
+    "SELECT e.src, e.dst, e.type, e.weight, d.id AS end_id, d.locked, d.content, d.alpha, "
+    "d.beta, d.session, d.created_at FROM edges e JOIN beliefs d ON d.id = e.dst "
+    "WHERE e.src = ANY(%(ids)s) AND d.deleted_at IS NULL "
+    "UNION ALL "
+    "SELECT e.src, e.dst, e.type, e.weight, s.id, s.locked, s.content, s.alpha, s.beta, "
+    "s.session, s.created_at FROM edges e JOIN beliefs s ON s.id = e.src "
+    "WHERE e.dst = ANY(%(ids)s) AND NOT e.src = ANY(%(ids)s) AND s.deleted_at IS NULL"
+    ") AS x ORDER BY 1, 2, 3 LIMIT %(limit)s"
+)
+
+# store/truth.py's _LINKS, its ids as an array.
+_TRUTH_LINKS = (
+    "SELECT j.value, e.src, e.dst, e.type, b.locked, b.content, b.alpha, b.beta, b.session, "
+    f"b.created_at, {_STILL} FROM unnest(%(ids)s::text[]) AS j(value) "
+    "JOIN edges AS e ON e.src = j.value "
+    f"JOIN beliefs AS b ON b.id = e.dst WHERE e.type IN {_TYPES} AND b.deleted_at IS NULL "
+    "UNION ALL "
+    "SELECT j.value, e.src, e.dst, e.type, b.locked, b.content, b.alpha, b.beta, b.session, "
+    f"b.created_at, {_STILL} FROM unnest(%(ids)s::text[]) AS j(value) "
+    "JOIN edges AS e ON e.dst = j.value "
+    f"JOIN beliefs AS b ON b.id = e.src WHERE e.type IN {_TYPES} AND b.deleted_at IS NULL"
+)
+
+# The lineage: PostgreSQL allows one recursive reference, so both directions are one join.
+_LINEAGE = (
+    'WITH RECURSIVE n(id) AS (SELECT %(start)s::text COLLATE "C" UNION '
+    "SELECT CASE WHEN e.dst = n.id THEN e.src ELSE e.dst END FROM n "
+    f"JOIN edges AS e ON (e.dst = n.id OR e.src = n.id) WHERE e.type = '{SUPERSEDES}') "
+    "SELECT e.src, e.dst FROM n JOIN edges AS e ON e.src = n.id "
+    f"WHERE e.type = '{SUPERSEDES}' ORDER BY e.src, e.dst"
+)
+
+
+class Reads:
+    conn: psycopg.Connection
+
+    def locked_beliefs(self) -> list[Belief]:  # the tables mixin
+        raise NotImplementedError
+
+    def current_locks(self) -> list[Belief]:
+        return self.locked_beliefs()
+
+    def links_touching(self, ids: Iterable[str], *, limit: int) -> list[Link]:
+        links, _ = self.links_with_ends(ids, limit=limit)
+        return links
+
+    def links_with_ends(
+        self, ids: Iterable[str], *, limit: int
+    ) -> tuple[list[Link], dict[str, CandidateRow | None]]:
+        rows = self.conn.execute(
+            _LINKS_WITH_ENDS, {"ids": sorted(set(ids)), "limit": limit if limit >= 0 else None}
+        ).fetchall()
+        ends: dict[str, CandidateRow | None] = {
+            r[4]: None if r[5] else (r[6], r[7], r[8], r[9], r[10]) for r in rows
+        }
+        return [Link(r[0], r[1], r[2], r[3]) for r in rows], ends
+
+    def pairs_among(self, ids: Iterable[str], *, min_weight: float) -> list[tuple[str, str]]:
+        payload = sorted(set(ids))
+        rows = self.conn.execute(
+            "SELECT src, dst FROM edges WHERE src = ANY(%s) AND weight >= %s AND dst = ANY(%s)",
+            (payload, min_weight, payload),
+        )
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    def _stem_matches(self, stem: str, limit: int) -> list[tuple[str, str]]:
+        literal = _like_literal(stem)
+        rows = self.conn.execute(
+            "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
+            "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
+            "WHERE a.doc_uri ILIKE %s OR a.doc_uri ILIKE %s "
+            "ORDER BY a.doc_uri, a.belief_id LIMIT %s",
+            ("%/" + literal + ".%", literal + ".%", limit),
+        )
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    def trails(self, ids: Iterable[str]) -> dict[str, str]:
+        rows = self.conn.execute(
+            "SELECT id, split_part(context, E'\\n', 1) FROM beliefs "
+            "WHERE id = ANY(%s) AND context <> ''",
+            (list(ids),),
+        )
+        return {str(r[0]): str(r[1]) for r in rows}
+
+    def stated(self, ids: Iterable[str]) -> set[str]:
+        rows = self.conn.execute(
+            "SELECT id FROM beliefs WHERE id = ANY(%s) "
+            "AND (origin IN ('user_stated', 'user_corrected') OR kind = 'correction')",
+            (list(ids),),
+        )
+        return {str(r[0]) for r in rows}
+
+    def live_unlocked(self, ids: Iterable[str]) -> dict[str, CandidateRow]:
+        rows = self.conn.execute(
+            "SELECT id, content, alpha, beta, session, created_at FROM beliefs "
+            "WHERE id = ANY(%s) AND deleted_at IS NULL AND locked = 0",
+            (list(ids),),
+        )
+        return {r[0]: (r[1], r[2], r[3], r[4], r[5]) for r in rows}
+
+    def successors(
+        self, ids: Iterable[str], *, edge_type: str, limit: int
+    ) -> tuple[list[tuple[str, str]], dict[str, CandidateRow]]:
+        rows = self.conn.execute(
+            "SELECT e.src, e.dst, d.content, d.alpha, d.beta, d.session, d.created_at "
+            "FROM edges AS e JOIN beliefs AS d ON d.id = e.dst "
+            "WHERE e.src = ANY(%s) AND e.type = %s AND d.deleted_at IS NULL AND d.locked = 0 "
+            "ORDER BY e.src, e.dst LIMIT %s",
+            (sorted(set(ids)), edge_type, limit if limit >= 0 else None),
+        ).fetchall()
+        pairs = [(r[0], r[1]) for r in rows]
+        return pairs, {r[1]: (r[2], r[3], r[4], r[5], r[6]) for r in rows}
+
+    def doc_anchor_matches(self, needles: Iterable[str], *, limit: int) -> list[tuple[str, str]]:
+        """store/graph.py's ``doc_anchor_matches``; LIKE there is case-blind for ASCII
+        letters only, which ILIKE under ``COLLATE "C"`` is too."""
+        out: list[tuple[str, str]] = []
+        for needle in needles:
+            if needle.startswith("page:"):
+                out += self._stem_matches(needle.removeprefix("page:"), limit)
+                continue
+            if "/" in needle or needle.startswith("http"):
+                rows = self.conn.execute(
+                    "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
+                    "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
+                    "WHERE a.doc_uri >= %s AND a.doc_uri < %s "
+                    "ORDER BY a.doc_uri, a.belief_id LIMIT %s",
+                    (needle, needle + _TOP, limit),
+                )
+                found = [(str(r[0]), str(r[1])) for r in rows if names_doc(needle, str(r[1]))]
+                if found or "/" not in needle:
+                    out += found
+                    continue
+            name = needle.rsplit("/", 1)[-1]
+            if not name:
+                continue
+            literal = _like_literal(name)
+            rows = self.conn.execute(
+                "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
+                "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
+                "WHERE a.doc_uri ILIKE %s OR a.doc_uri ILIKE %s "
+                "OR a.doc_uri = %s OR a.doc_uri ILIKE %s "
+                "ORDER BY a.doc_uri, a.belief_id LIMIT %s",
+                ("%/" + literal, "%/" + literal + "#%", name, literal + "#%", limit),
+            )
+            out += [(str(r[0]), str(r[1])) for r in rows]
+        return out
+
+    # -- truth maintenance -------------------------------------------------------------
+    def truth_links(self, ids: Iterable[str]) -> TruthFacts:
+        return self.truth_reader().links(ids)
+
+    def truth_reader(self) -> TruthReader:
+        """A reader that keeps nothing past itself (store/truth.py's reader inside a
+        transaction): every retrieve reads the links of its own candidates."""
+        return TruthReader(self._truth_at, _Memo((-1, -1)))
+
+    def _truth_at(self, memo: _Memo, ids: Iterable[str]) -> TruthFacts:
+        wanted = list(dict.fromkeys(ids))
+        missing = [i for i in wanted if i not in memo.links]
+        if missing:
+            read: dict[str, list[tuple[str, str, str]]] = {i: [] for i in missing}
+            for r in self.conn.execute(_TRUTH_LINKS, {"ids": sorted(missing)}):
+                read[r[0]].append((r[1], r[2], r[3]))
+                memo.ends[r[2] if r[1] == r[0] else r[1]] = (
+                    bool(r[4]),
+                    (r[5], r[6], r[7], r[8], r[9]),
+                    bool(r[10]),
+                )
+            for i, got in read.items():
+                memo.links[i] = tuple(sorted(got)) if got else ()
+        found = {i: got for i in wanted if (got := memo.links.get(i))}
+        if not found:
+            return {}, {}, frozenset(), frozenset()
+        ends = memo.ends
+        far = {dst if src == i else src for i, got in found.items() for src, dst, _ in got}
+        return (
+            found,
+            {end: ends[end][1] for end in far},
+            frozenset(end for end in far if ends[end][0]),
+            frozenset(end for end in far if ends[end][2]),
+        )
+
+    def supersedes_path(self, start: str, goal: str) -> bool:
+        row = self.conn.execute(
+            'WITH RECURSIVE n(id) AS (SELECT %s::text COLLATE "C" UNION '
+            f"SELECT e.dst FROM n JOIN edges AS e ON e.src = n.id WHERE e.type = '{SUPERSEDES}') "
+            "SELECT 1 FROM n WHERE id = %s LIMIT 1",
+            (start, goal),
+        ).fetchone()
+        return row is not None
+
+    def supersedes_below(self, ids: Iterable[str]) -> list[tuple[str, str]]:
+        rows = self.conn.execute(
+            'WITH RECURSIVE n(id) AS (SELECT unnest(%s::text[]) COLLATE "C" UNION '
+            f"SELECT e.dst FROM n JOIN edges AS e ON e.src = n.id WHERE e.type = '{SUPERSEDES}') "
+            "SELECT e.src, e.dst FROM n JOIN edges AS e ON e.src = n.id "
+            f"WHERE e.type = '{SUPERSEDES}' ORDER BY e.src, e.dst",
+            (sorted(set(ids)),),
+        ).fetchall()
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    def lineage_edges(self, belief_id: str) -> list[tuple[str, str]]:
+        rows = self.conn.execute(_LINEAGE, {"start": belief_id}).fetchall()
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    def contradiction_ids(self) -> list[tuple[str, str]]:
+        rows = self.conn.execute(
+            "SELECT e.src, e.dst FROM edges AS e "
+            "JOIN beliefs AS s ON s.id = e.src AND s.deleted_at IS NULL "
+            "JOIN beliefs AS d ON d.id = e.dst AND d.deleted_at IS NULL "
+            f"WHERE e.type = '{CONTRADICTS}' ORDER BY e.src, e.dst"
+        ).fetchall()
+        return [(str(r[0]), str(r[1])) for r in rows]
