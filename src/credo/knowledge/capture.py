@@ -57,6 +57,7 @@ from typing import Literal
 from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
 from credo.knowledge.acknowledge import is_acknowledgement
+from credo.knowledge.mood import descriptive
 from credo.knowledge.redact import redact
 from credo.knowledge.score import THRESHOLD, score
 from credo.knowledge.shape import gated, shape_cues, shape_veto
@@ -421,6 +422,14 @@ def _frame(clean: str, core: str) -> str | None:
     return None
 
 
+# A state or a measure in the main clause describes, unless the sentence also prescribes:
+# "when a test is flaky, quarantine it", "the timeout is 30s, not 60s".
+_ANCHORED_MOODS = frozenset({"state", "measure"})
+_PRESCRIBES = frozenset(
+    {"directive", "deontic", "preference", "preference_frame", "taste", "contrast", "future"}
+)
+
+
 def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
     """Every cue that fires on one sentence, or ``None`` when a hard veto applies (a question,
     an over-long or content-free sentence). ``carried``: a bare "No." came just before."""
@@ -437,7 +446,12 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
         return None  # a scope word wins over a rule word: "from here on in this session"
     if not future and (veto or _guard(clean, core)):
         return None
+    mood = None if future else descriptive(core)
+    if mood and mood not in _ANCHORED_MOODS:
+        return None  # a description, not a prescription: "Someone should automate the renewal"
     fired = _fired(clean, core) | shape_cues(clean, core)
+    if mood and not fired & _PRESCRIBES:
+        return None  # "The CI runners are always slow on Mondays": how things are, no one told
     if "universal" in fired and _ARTEFACT_SCOPE.search(core):
         fired.discard("universal")  # "a script that runs on every commit": what to build
     if future:
