@@ -48,7 +48,7 @@ _ADVERBS = r"""(?:(?:always|never|usually|often|sometimes|still|so|really|very|p
 # a permission ("--force-with-lease on your own branches is fine").
 _STATE_ADJECTIVES = r"""(?:slow|slower|slowest|fast|faster|quick|sluggish|laggy|flaky|flakey|
     unreliable|reliable|unstable|stable|broken|down|stuck|dead|red|green|late|early|noisy|
-    busy|overloaded|huge|tiny|massive|expensive|cheap|costly|messy|fragile|brittle|buggy|weird|
+    busy|idle|empty|full|missing|gone|ready|offline|unavailable|healthy|unhealthy|overloaded|huge|tiny|massive|expensive|cheap|costly|messy|fragile|brittle|buggy|weird|
     strange|odd|annoying|painful|hard|easy|tricky|confusing|great|terrible|awful|horrible|
     nice|lovely|beautiful|ugly|gross|fun|boring|amazing|awesome|cool|crazy|insane|
     ridiculous|useless|pointless|perfect|better|worse|best|worst|happy|sad|tired|sick|bored|
@@ -150,7 +150,9 @@ _CLAUSE_END = re.compile(
 )
 _BUT = re.compile(r"\bbut\b")
 # A sentence that opens with a subordinate clause has its main clause after the first comma.
-_SUBORDINATE = re.compile(r"^(?:if|when|whenever|before|after|once|unless|since|because|as\s+long\s+as)\b[^,]*,\s*")
+_SUBORDINATE = re.compile(
+    r"^(?:if|when|whenever|before|after|once|unless|since|because|as\s+long\s+as)\b[^,]*,\s*"
+)
 
 
 def descriptive(core: str) -> str | None:
