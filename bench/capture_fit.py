@@ -174,7 +174,7 @@ def summary(rows: list[tuple[str, int, int, int]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--target", type=float, default=0.98, help="out-of-fold precision")
-    parser.add_argument("--margin", type=float, default=0.3, help="added to the chosen threshold")
+    parser.add_argument("--margin", type=float, default=0.6, help="added to the chosen threshold")
     parser.add_argument("--l2", type=float, default=5.0)
     parser.add_argument("--write", action="store_true", help="write the weights to score.py")
     args = parser.parse_args()
