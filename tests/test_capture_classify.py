@@ -356,8 +356,12 @@ def test_short_correction_lends_to_the_next_sentence(prompt: str, first: str) ->
 
 
 def test_lending_reaches_only_the_next_sentence() -> None:
-    prompt = "No, that's the wrong port. Thanks for checking. The config lives in etc/app."
-    assert extract_statements(prompt) == []
+    # A taste that counts only with a correction behind it: lent from the sentence just
+    # before, not from two sentences back.
+    taste = "I find tabs easier to read."
+    assert extract_statements(taste) == []
+    assert extract_statements(f"No, that's the wrong port. {taste}")
+    assert extract_statements(f"No, that's the wrong port. Thanks for checking. {taste}") == []
 
 
 def test_correction_terms_after_lending() -> None:
@@ -397,7 +401,7 @@ CUE_EXAMPLES = [
     ("reproach", "You keep adding print calls to the handlers."),
     ("reason", "Builds run on arm64, so avoid x86-only wheels."),
     ("deixis", "That loop starts at zero."),
-    ("now", "The queue is empty now."),
+    ("now", "The queue holds three jobs now."),
     ("past", "We tried Bazel once."),
     ("past_subject", "The nightly job stalled twice."),
     ("artefact_task", "Update the README with the new flag."),

@@ -38,13 +38,15 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
-    # A bare subject (no article): "Timestamps are UTC", "Node 20 is the minimum".
+    # A bare subject (no article): "Timestamps are UTC", "Node 20 is the minimum". Not a
+    # subordinator: "Before you start, pull main" opens with a clause, not a subject.
     (
         "bare_subject",
         re.compile(
             rf"""^(?!(?:it|this|that|these|those|there|here|i|you|we|they|he|she|what|why|how|
             who|which|if|when|so|and|but|or|just|please|also|then|now|today|maybe|not|no|the|
-            a|an|our|my|your|their|its|his|her|all|every|each|any|some|one)\b)
+            a|an|our|my|your|their|its|his|her|all|every|each|any|some|one|
+            before|after|once|until|while|whilst|because|since|unless|although|though|as)\b)
             [\w`'./*<>@:+-]+(?:\s+[\w`'./*<>@:+-]+){{0,4}}?\s+
             (?:always\s+|never\s+|only\s+|all\s+)?{_PRESENT_VERB}\b""",
             _I,
@@ -176,7 +178,8 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "hedge",
         re.compile(
-            r"""\b(?:not\s+sure|maybe|perhaps|probably|i\s+think\s+we\s+(?:might|could|should)|
+            r"""\b(?:not\s+sure|maybe|perhaps|probably|likely|unlikely|possibly|presumably|
+            i\s+think\s+we\s+(?:might|could|should)|
             who\s+knows|i\s+guess|sometimes|kind\s+of|sort\s+of|no\s+idea|unclear|dunno|
             i\s+don'?t\s+care|either\s+way|i\s+wonder|might|could|ideal\s+world|
             doesn'?t\s+matter|i\s+don'?t\s+mind|whatever\s+(?:you|the\s+\w+)\s+(?:wants?|prefers?|thinks?)|

@@ -1,0 +1,182 @@
+"""Mood: does a sentence describe the world, or prescribe how to work? (``credo.knowledge.capture``)
+
+A rule, a preference or a correction *prescribes*: it tells the agent what to do, or states a
+convention the project keeps ("Timestamps are UTC", "we rebase, never merge"). Talk that
+borrows a rule's words *describes*: what happened, what is happening, how something behaves or
+feels, what the speaker will do, what someone ought to do some day. The fourth blind set showed
+that every false positive of round 4 was of this second kind, worded with "never", "always",
+"only" or "prefer": "Jenkins has never been reliable here", "The CI runners are always slow on
+Mondays", "Someone should automate the renewal", "Never again am I upgrading Xcode".
+
+Each check below reads the *form of the main clause* (its aspect, its predicate, its subject),
+not a phrasing: the grammar of a description does not change with the topic. A sentence that
+fires one is not captured, unless it also carries explicit force for later sessions (the caller
+keeps that exception: "from now on", a deontic verb).
+
+- ``perfect``: present or past perfect ("has never been", "hasn't worked", "had broken"): what
+  has happened so far. The speaker's own "I've told you / said / mentioned" is a reproach, not
+  history, and is left to the correction cues.
+- ``progressive``: past progressive ("the tests were passing"), what was going on.
+- ``state``: a copula with a state or evaluative adjective ("are always slow", "is so flaky",
+  "is only 40%"): how something behaves or feels, not what to do.
+- ``wish``: an indefinite agent with a modal ("someone should", "somebody needs to"): a wish,
+  addressed to no one.
+- ``vow``: the speaker's own future action ("never again am I", "I'll never", "I'm not going to
+  ever"): a plan or a vow of the speaker, not a rule for the agent.
+- ``repair``: the speaker corrects their own message ("I mean my own message", "typo in my
+  last prompt"), not the agent.
+- ``while``: a clause that bounds the instruction to what is going on now ("while we debug
+  this", "until I'm done with the migration").
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["MOODS", "descriptive"]
+
+_V = re.VERBOSE  # every pattern reads the lower-cased sentence
+
+# Adverbs that may stand between a copula and its predicate.
+_ADVERBS = r"""(?:(?:always|never|usually|often|sometimes|still|so|really|very|pretty|quite|too|
+    super|kind\s+of|sort\s+of|a\s+bit|a\s+little|way|just|only|also|incredibly|painfully|
+    notoriously|constantly|rarely|mostly|all|getting|even|not|n't)\s+)*"""
+
+# State and evaluative adjectives: how a thing behaves or feels. Closed-ish by meaning (speed,
+# reliability, health, difficulty, mood), not by topic; convention adjectives ("lowercase",
+# "immutable", "required", "private") are deliberately absent, and so is "fine", which grants
+# a permission ("--force-with-lease on your own branches is fine").
+_STATE_ADJECTIVES = r"""(?:slow|slower|slowest|fast|faster|quick|sluggish|laggy|flaky|flakey|
+    unreliable|reliable|unstable|stable|broken|down|stuck|dead|red|green|late|early|noisy|
+    busy|idle|empty|full|missing|gone|ready|offline|unavailable|healthy|unhealthy|overloaded|huge|tiny|massive|expensive|cheap|costly|messy|fragile|brittle|buggy|weird|
+    strange|odd|annoying|painful|hard|easy|tricky|confusing|great|terrible|awful|horrible|
+    nice|lovely|beautiful|ugly|gross|fun|boring|amazing|awesome|cool|crazy|insane|
+    ridiculous|useless|pointless|perfect|better|worse|best|worst|happy|sad|tired|sick|bored|
+    scared|afraid|nervous|excited|glad|sorry|surprised|frustrated|annoyed|angry|done|over|
+    overkill|overrated|underrated|magic|cursed|haunted|a\s+(?:mess|pain|nightmare|joke|
+    disaster|classic|mystery|law\s+of\s+nature)|like\s+that)\b"""
+
+_COPULA = r"(?:is|are|was|were|be|been|'s|'re|seems?|looks?|feels?|gets?|got|became|becomes?)"
+
+MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "perfect",
+        re.compile(
+            r"""(?:\s(?:has|have|hasn'?t|haven'?t|had|hadn'?t)|'ve|'s(?=\s+(?:\w+\s+)?been))\s+
+            (?:(?:ever|never|not|always|already|just|still|also|all|really|only|long)\s+)*
+            (?:been|had|gone|seen|done|worked|broken|changed|failed|passed|run|made|taken|
+            got|gotten|come|become|happened|moved|used|stopped|started|caused|needed|
+            [a-z]{3,}ed)\b""",
+            _V,
+        ),
+    ),
+    (
+        "progressive",
+        re.compile(r"\b(?:was|were|wasn'?t|weren'?t)\s+(?:still\s+|just\s+|not\s+)?[a-z]{2,}ing\b"),
+    ),
+    ("state", re.compile(rf"\b{_COPULA}\s+{_ADVERBS}{_STATE_ADJECTIVES}", _V)),
+    (
+        "measure",
+        re.compile(
+            r"""\b(?:is|are|was|were|'s|sits?|stays?|stuck|hovers?|at)\s+(?:only\s+|just\s+|
+            about\s+|around\s+|at\s+|still\s+|now\s+|like\s+)*~?\d[\d.,]*\s*(?:%|percent|ms|s\b|
+            seconds?|minutes?|mins?|hours?|gb|mb|kb)""",
+            _V,
+        ),
+    ),
+    (
+        "wish",
+        re.compile(
+            r"""\b(?:someone|somebody|anyone|anybody|one\s+of\s+us|someday|some\s+day)\s+
+            (?:really\s+)?(?:should|ought|needs?\s+to|has\s+to|must|could|can|will|would|might)\b""",
+            _V,
+        ),
+    ),
+    (
+        "vow",
+        re.compile(
+            r"""\b(?:am|will|shall|do|would)\s+i\b(?!\s+(?:need|have|want))
+            |\bi(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to)\s+(?:never|not|always)\b
+            |\bi'?m\s+(?:never|not)\s+(?:ever\s+)?(?:going\s+to|doing|touching|using|upgrading)\b""",
+            _V,
+        ),
+    ),
+    (
+        "repair",
+        re.compile(
+            r"""\bi\s+mean\s+(?:my|the\s+(?:ticket|issue|number|id))\b
+            |\bmy\s+(?:own\s+)?(?:last\s+|previous\s+|earlier\s+|first\s+)?(?:own\s+)?
+            (?:message|prompt|comment|question|note)\s+(?:was|is|had|has)\b
+            |\btypo\s+(?:in|on)\s+my\b""",
+            _V,
+        ),
+    ),
+    (
+        "while",
+        re.compile(
+            r"""\b(?:while|whilst)\s+(?:we|i|you)(?:'re|'m|\s+are|\s+am)?\s+[a-z]+
+            |\buntil\s+(?:we|i|you)(?:'re|'m|\s+are|\s+am)?\s+(?:done|finish|finished|fix|fixed|
+            land|merge|ship|sort|figure|get|are\s+done)\b""",
+            _V,
+        ),
+    ),
+)
+
+# Every pattern needs one of these substrings somewhere (a cheap gate before the search;
+# tests/test_capture_mood.py checks each pattern's gate against its matches).
+GATES: dict[str, tuple[str, ...]] = {
+    "perfect": ("has", "have", "had", "'s ", "'ve", "haven", "hasn"),
+    "progressive": ("was", "were"),
+    "measure": tuple("0123456789"),
+    "wish": ("some", "any", "one of us"),
+    "vow": (" i", "i'"),
+    "repair": ("i mean", "my ", "typo"),
+    "while": ("while", "whilst", "until"),
+}
+
+
+# The speaker, the team and the agent as the subject of a perfect: "I've told you", "we've
+# moved to pnpm", "you've been adding semicolons" are a reproach or a convention's change.
+_PERSONAL = frozenset({"i", "we", "you", "to"})  # "to": "I want every plot to have labelled axes"
+_LAST_WORD = re.compile(r"(\w+)\W*$")
+
+
+# Checks read on the main clause only: in "Our API is snake_case, always has been" or "run
+# `pnpm lint` before you tell me something is done" the description is a reason or a time, and
+# the main clause prescribes.
+_MAIN_CLAUSE = frozenset({"perfect", "progressive", "state", "measure"})
+_CLAUSE_END = re.compile(
+    r"[,;:—–(]\s|\s-\s|\s(?:so|because|since|but|when|whenever|where|before|after|if|unless)\s"
+)
+_BUT = re.compile(r"\bbut\b")
+# A sentence that opens with a subordinate clause has its main clause after the first comma.
+_SUBORDINATE = re.compile(
+    r"^(?:if|when|whenever|before|after|once|unless|since|because|as\s+long\s+as)\b[^,]*,\s*"
+)
+
+
+def descriptive(core: str) -> str | None:
+    """The first mood check that fires on ``core`` (the lower-cased sentence without its
+    lead-in words), or ``None`` when the sentence may prescribe."""
+    lead = _SUBORDINATE.match(core)
+    main = core[lead.end() :] if lead else core
+    end = _CLAUSE_END.search(main)
+    main = main[: end.start()] if end else main
+    for name, pattern in MOODS:
+        text = main if name in _MAIN_CLAUSE else core
+        gate = GATES.get(name)
+        if gate and not any(token in text for token in gate):
+            continue
+        for match in pattern.finditer(text):
+            if name == "perfect" and _subject(text, match.start()) in _PERSONAL:
+                continue
+            if name == "while" and _BUT.search(text, match.end()):
+                continue  # "X is fine while I'm poking around, but Y should use Z": Y is the rule
+            return name
+    return None
+
+
+def _subject(core: str, at: int) -> str:
+    """The word just before position ``at`` (the subject of an auxiliary there)."""
+    word = _LAST_WORD.search(core, 0, at)
+    return word.group(1) if word else ""
