@@ -437,11 +437,17 @@ def test_postings_are_parsed_in_any_order(instances: list[tuple[int, int]], seed
         max_size=30,
     ),
     anchors=st.dictionaries(st.integers(0, 29), st.sampled_from(WORDS), max_size=8),
+    chunk=st.sampled_from([1, 3, 50, 2_000_000]),
 )
 def test_every_term_read_at_once_equals_each_term_read_alone(
-    tmp_path_factory: pytest.TempPathFactory, texts: list[str], anchors: dict[int, str]
+    tmp_path_factory: pytest.TempPathFactory,
+    texts: list[str],
+    anchors: dict[int, str],
+    chunk: int,
 ) -> None:
-    """The warm index's one-pass read gives each term the postings its own read gives."""
+    """The warm index's read of every term (in ranges of ``chunk`` instances) gives each
+    term the postings its own read gives."""
+    from credo.store import bm25_mirror
     from credo.store.bm25_mirror import Bm25Mirror, Tokenizer, tokenize_option
 
     folder = tmp_path_factory.mktemp("all")
@@ -450,7 +456,11 @@ def test_every_term_read_at_once_equals_each_term_read_alone(
     tokenizer = Tokenizer(tokenize_option(conn) or "")
     alone = Bm25Mirror(conn, tokenizer, (0, 0))
     together = Bm25Mirror(conn, tokenizer, (0, 0))
-    together.read_all_terms()
+    default, bm25_mirror.ALL_TERMS_CHUNK = bm25_mirror.ALL_TERMS_CHUNK, chunk
+    try:
+        together.read_all_terms()
+    finally:
+        bm25_mirror.ALL_TERMS_CHUNK = default
     assert together.complete
     stems = [row[0] for row in conn.execute("SELECT term FROM temp.credo_fts_instances")]
     for stem in [*dict.fromkeys(stems), "nowhere"]:

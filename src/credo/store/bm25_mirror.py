@@ -42,6 +42,9 @@ MAX_CACHED_TERMS = 50_000
 MAX_CACHED_BELIEFS = 100_000
 # Posting strings shorter than this (~150 instances) are parsed in Python, longer in numpy.
 SMALL_POSTINGS_CHARS = 1_500
+# Instances parsed at once when every term is read (``read_all_terms``): ~100 MB at most of
+# text and arrays in flight, whatever the index's size.
+ALL_TERMS_CHUNK = 2_000_000
 _NO_BELIEF: tuple[object, ...] = ("no belief",)  # a marker compared by identity
 _INT32 = 2**31
 
@@ -199,14 +202,15 @@ class Bm25Mirror:
 
     def read_all_terms(self) -> None:
         """Hold every term's postings from now on (the warm index: ``store/warm.py``), so no
-        query reads ``fts5vocab`` again. Two passes over the index, both in its own order
-        (term, then row): the instance count of each term, then every instance as one
-        string, parsed by numpy at once; the postings sit in three flat arrays (a term's
-        rows are a slice), ~16 bytes a posting, and the terms queries ask for are cached as
-        ``Postings`` as before. If the passes do not line up (an index whose order is not
-        this), nothing changes: terms are read one by one, as without."""
+        query reads ``fts5vocab`` again. First the instance count of each term (the index's
+        term order), then the instances of a range of terms at a time as one string, which
+        numpy parses at once (``ALL_TERMS_CHUNK`` instances: a bounded peak). The postings
+        sit in three flat arrays, a term's rows a slice, ~16 bytes a posting; the terms
+        queries ask for are cached as ``Postings`` as before. If a range's count does not
+        match, or a term's rows are out of order, nothing changes: terms are read one by
+        one, as without."""
         np = self._np
-        conn, columns = self._conn, self.columns
+        conn = self._conn
         terms: list[str] = []
         sizes: list[int] = []
         for stem, count in conn.execute(
@@ -214,33 +218,62 @@ class Bm25Mirror:
         ):
             terms.append(stem)
             sizes.append(count)
-        (listed,) = conn.execute(
-            f"SELECT group_concat(doc * {columns} + {self._column_number}, ',') "
-            "FROM temp.credo_fts_instances"
-        ).fetchone()
-        keys = np.fromstring(listed or "", dtype=np.int64, sep=",")
-        del listed
-        if len(keys) != sum(sizes):
-            return
-        docs, cols = np.divmod(keys, columns)
-        del keys
-        term_of = np.repeat(np.arange(len(terms), dtype=np.int64), sizes)
-        same_term = term_of[1:] == term_of[:-1]
-        if (same_term & (docs[1:] < docs[:-1])).any():
-            return  # a term's rows out of order: not the order assumed
-        first = np.concatenate(([True], ~same_term | (docs[1:] != docs[:-1])))
-        starts = np.flatnonzero(first)
-        where = np.cumsum(first) - 1
-        counts = np.bincount(where * columns + cols, minlength=len(starts) * columns)
-        self._all_counts = counts.reshape(len(starts), columns).astype(np.int32)
-        self._all_docs = docs[starts].astype(
-            np.int32 if len(docs) and docs.max() < _INT32 else np.int64
-        )
-        self._starts = np.searchsorted(term_of[starts], np.arange(len(terms) + 1))
+        parts = []
+        lo = 0
+        while lo < len(terms):
+            hi, held = lo, 0
+            while hi < len(terms) and (hi == lo or held + sizes[hi] <= ALL_TERMS_CHUNK):
+                held += sizes[hi]
+                hi += 1
+            part = self._term_range(terms, sizes, lo, hi)
+            if part is None:
+                return
+            parts.append(part)
+            lo = hi
+        if parts:
+            docs, counts, term_of = (np.concatenate(arrays) for arrays in zip(*parts, strict=True))
+        else:
+            docs = np.zeros(0, np.int64)
+            counts = np.zeros((0, self.columns), np.int32)
+            term_of = np.zeros(0, np.int64)
+        self._all_docs, self._all_counts = docs, counts
+        self._starts = np.searchsorted(term_of, np.arange(len(terms) + 1))
         self._term_index = {stem: i for i, stem in enumerate(terms)}
         self._postings.clear()
         self._cached = 0
         self.complete = True
+
+    def _term_range(
+        self, terms: list[str], sizes: list[int], lo: int, hi: int
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int64]] | None:
+        """(row, instance counts per column, term number) of each posting of ``terms[lo:hi]``,
+        or None when the index does not list them as ``read_all_terms`` expects."""
+        np, columns = self._np, self.columns
+        (listed,) = self._conn.execute(
+            f"SELECT group_concat(doc * {columns} + {self._column_number}, ',') "
+            "FROM temp.credo_fts_instances WHERE term >= ? AND term <= ?",
+            (terms[lo], terms[hi - 1]),
+        ).fetchone()
+        keys = np.fromstring(listed or "", dtype=np.int64, sep=",")
+        del listed
+        if len(keys) != sum(sizes[lo:hi]):
+            return None
+        docs, cols = np.divmod(keys, columns)
+        del keys
+        term_of = np.repeat(np.arange(lo, hi, dtype=np.int64), sizes[lo:hi])
+        same_term = term_of[1:] == term_of[:-1]
+        if (same_term & (docs[1:] < docs[:-1])).any():
+            return None  # a term's rows out of order: not the order assumed
+        first = np.concatenate(([True], ~same_term | (docs[1:] != docs[:-1])))
+        starts = np.flatnonzero(first)
+        where = np.cumsum(first) - 1
+        counts = np.bincount(where * columns + cols, minlength=len(starts) * columns)
+        wide = len(docs) and docs.max() >= _INT32
+        return (
+            docs[starts].astype(np.int64 if wide else np.int32),
+            counts.reshape(len(starts), columns).astype(np.int32),
+            term_of[starts],
+        )
 
     def rebind(self, conn: sqlite3.Connection) -> None:
         """Read beliefs on ``conn`` from now on: a mirror read on a connection of its own
