@@ -213,5 +213,5 @@ class Keeper:
                 return False
         self.installed += 1
         seconds = time.perf_counter() - started
-        self._say(f"warm index of {len(index.graph.live)} beliefs read in {seconds:.2f} s")
+        self._say(f"warm index of {index.graph.live} beliefs read in {seconds:.2f} s")
         return True

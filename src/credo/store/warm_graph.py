@@ -1,9 +1,13 @@
 """The graph reads of ``GraphQueries`` answered from memory, for one store version.
 
-A long-lived process (the warm server) keeps every live belief's locked flag and every
-edge as adjacency lists, read once per store version on a connection of its own
-(``store/warm.py``). The answers are those of the SQL in ``graph.py``, row for row and in
-the same order, so retrieval gives byte-identical results either way (tests/test_warm_index.py):
+A long-lived process (the warm server) keeps every belief's state (live or not, locked or
+not) and every edge, read once per store version on a connection of its own
+(``store/warm.py``). Beliefs are numbered by their rowid, so the edges are flat numpy
+arrays (compressed rows: each belief's out-edges, and its in-edges, are one slice), ~30
+bytes an edge and ~110 a belief at a million beliefs, where Python tuples and lists took
+~320 an edge. The answers are those of the SQL in ``graph.py``, row for row and in the
+same order, so retrieval gives byte-identical results either way
+(tests/test_warm_index.py):
 - ``links_with_ends``: the links sorted by (src, dst, type) and cut at the limit, as the
   ordered query does; each end's row comes from the per-version row cache;
 - ``pairs_among``: the ids sorted, then each one's out-edges in primary-key order
@@ -17,11 +21,17 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from credo.store.fts import CandidateRow
 
-# (other end, type, weight) of an edge as seen from one of its ends.
-_Adjacent = tuple[str, str, float]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+# A belief's state, by rowid.
+ABSENT, UNLOCKED, LOCKED = 0, 1, 2
+BATCH = 65_536  # edge rows read at a time
 # (src, dst, type, weight, the end the SQL checks is live) of one link.
 _LinkRow = tuple[str, str, str, float, str]
 
@@ -30,44 +40,81 @@ def _by_src_dst_type(row: _LinkRow) -> tuple[str, str, str]:
     return row[0], row[1], row[2]
 
 
-class WarmGraph:
-    """Live beliefs (id -> locked) and edges (out and in lists), of one store version."""
+class _Slices:
+    """One direction of the edges: for belief rowid r, its edges are ``[start[r],
+    start[r + 1])`` of ``other`` (the far end's rowid), ``kind`` (a type number) and
+    ``weight``."""
 
-    __slots__ = ("into", "live", "out")
+    __slots__ = ("kind", "other", "start", "weight")
+
+    def __init__(
+        self, near: npt.NDArray[np.int64], far: npt.NDArray[np.int64], kind: npt.NDArray[np.int64],
+        weight: npt.NDArray[np.float64], size: int,
+    ) -> None:  # fmt: skip
+        import numpy
+
+        order = numpy.argsort(near, kind="stable")
+        self.other = far[order].astype(numpy.int32)
+        self.kind = kind[order].astype(numpy.int8)
+        self.weight = weight[order]
+        self.start = numpy.searchsorted(near[order], numpy.arange(size + 1))
+
+    def of(self, rid: int) -> tuple[list[int], list[int], list[float]]:
+        start, end = self.start[rid], self.start[rid + 1]
+        return (
+            self.other[start:end].tolist(),
+            self.kind[start:end].tolist(),
+            self.weight[start:end].tolist(),
+        )
+
+
+class WarmGraph:
+    """Beliefs (id <-> rowid, state) and edges (out and in slices), of one store version."""
+
+    __slots__ = ("_ids", "_into", "_kinds", "_out", "_rids", "_state", "live")
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         """Read on ``conn`` inside the caller's read transaction (one snapshot)."""
-        self.live: dict[str, bool] = {
-            belief_id: bool(locked)
-            for belief_id, locked in conn.execute(
-                "SELECT id, locked FROM beliefs WHERE deleted_at IS NULL"
-            )
-        }
-        self.out: dict[str, list[_Adjacent]] = {}
-        self.into: dict[str, list[_Adjacent]] = {}
-        # One object per distinct weight, type and id (the live beliefs' own strings): a
-        # million beliefs' four million edge ends would otherwise each hold a copy.
-        weights: dict[float, float] = {}
-        types: dict[str, str] = {}
-        ids: dict[str, str] = {i: i for i in self.live}
-        out, into = self.out, self.into
-        # Primary-key order: each out list is in (dst, type) order, each in list in
-        # (src, type) order, as the sorted reads below need them.
-        for src, dst, kind, weight in conn.execute(
-            "SELECT src, dst, type, weight FROM edges ORDER BY src, dst, type"
+        import numpy
+
+        size = conn.execute("SELECT coalesce(max(rid), -1) + 1 FROM beliefs").fetchone()[0]
+        self._ids: list[str | None] = [None] * size
+        self._rids: dict[str, int] = {}
+        self._state = numpy.zeros(size, dtype=numpy.int8)
+        for rid, belief_id, state in conn.execute(
+            "SELECT rid, id, CASE WHEN deleted_at IS NOT NULL THEN 0 WHEN locked THEN 2 "
+            "ELSE 1 END FROM beliefs"
         ):
-            weight = weights.setdefault(weight, weight)
-            kind = types.setdefault(kind, kind)
-            src = ids.setdefault(src, src)
-            dst = ids.setdefault(dst, dst)
-            found = out.get(src)
-            if found is None:
-                found = out[src] = []
-            found.append((dst, kind, weight))
-            found = into.get(dst)
-            if found is None:
-                found = into[dst] = []
-            found.append((src, kind, weight))
+            self._ids[rid] = belief_id
+            self._rids[belief_id] = rid
+            self._state[rid] = state
+        self.live = int(numpy.count_nonzero(self._state))
+        self._kinds: list[str] = [row[0] for row in conn.execute("SELECT DISTINCT type FROM edges")]
+        code = " ".join(f"WHEN ? THEN {i}" for i in range(len(self._kinds)))
+        count = conn.execute("SELECT count(*) FROM edges").fetchone()[0]
+        # (src rowid, dst rowid, type number, weight) per edge, filled a batch at a time:
+        # the rows as Python tuples all at once would double the peak.
+        table = numpy.zeros((count, 4), dtype=numpy.float64)
+        cursor = conn.execute(
+            "SELECT s.rid, d.rid, "
+            + (f"CASE e.type {code} END" if self._kinds else "0")
+            + ", e.weight FROM edges e JOIN beliefs s ON s.id = e.src "
+            "JOIN beliefs d ON d.id = e.dst",
+            self._kinds,
+        )
+        at = 0
+        while batch := cursor.fetchmany(BATCH):
+            table[at : at + len(batch)] = batch
+            at += len(batch)
+        src, dst = table[:, 0].astype(numpy.int64), table[:, 1].astype(numpy.int64)
+        kind, weight = table[:, 2].astype(numpy.int64), table[:, 3].copy()
+        del table
+        self._out = _Slices(src, dst, kind, weight, size)
+        self._into = _Slices(dst, src, kind, weight, size)
+
+    def _rid_list(self, ids: Iterable[str]) -> list[tuple[str, int]]:
+        rids = self._rids
+        return [(i, rid) for i in set(ids) if (rid := rids.get(i)) is not None]
 
     def links_with_ends(
         self,
@@ -77,38 +124,49 @@ class WarmGraph:
     ) -> tuple[list[tuple[str, str, str, float]], dict[str, CandidateRow | None]]:
         """``GraphQueries.links_with_ends`` as (src, dst, type, weight) tuples and the ends;
         ``rows_of`` gives the rows of live unlocked ids."""
-        asked = set(ids)
-        live = self.live
+        asked = self._rid_list(ids)
+        inside = {rid for _, rid in asked}
+        names, kinds, state = self._ids, self._kinds, self._state
         found: list[_LinkRow] = []
-        for src in asked:
-            for dst, kind, weight in self.out.get(src, ()):
-                if dst in live:
-                    found.append((src, dst, kind, weight, dst))
-        for dst in asked:
-            for src, kind, weight in self.into.get(dst, ()):
-                if src not in asked and src in live:
-                    found.append((src, dst, kind, weight, src))
+        for src, rid in asked:
+            others, types, weights = self._out.of(rid)
+            for other, kind, weight in zip(others, types, weights, strict=True):
+                if state[other]:
+                    dst = names[other]
+                    found.append((src, dst, kinds[kind], weight, dst))  # type: ignore[arg-type]
+        for dst, rid in asked:
+            others, types, weights = self._into.of(rid)
+            for other, kind, weight in zip(others, types, weights, strict=True):
+                if other not in inside and state[other]:
+                    src = names[other]
+                    found.append((src, dst, kinds[kind], weight, src))  # type: ignore[arg-type]
         found.sort(key=_by_src_dst_type)
         if limit >= 0:
             del found[limit:]
         ends = dict.fromkeys(row[4] for row in found)
-        rows = rows_of([end for end in ends if not live[end]])
+        rids = self._rids
+        rows = rows_of([end for end in ends if state[rids[end]] == UNLOCKED])
         return [row[:4] for row in found], {end: rows.get(end) for end in ends}
 
     def pairs_among(self, ids: Iterable[str], min_weight: float) -> list[tuple[str, str]]:
         """``GraphQueries.pairs_among``: (src, dst) of the edges inside ``ids`` weighing at
         least ``min_weight``."""
-        members = sorted(set(ids))
-        inside = set(members)
-        out = self.out
-        return [
-            (src, dst)
-            for src in members
-            for dst, _kind, weight in out.get(src, ())
-            if weight >= min_weight and dst in inside
-        ]
+        asked = sorted(self._rid_list(ids))
+        inside = {rid for _, rid in asked}
+        names, kinds = self._ids, self._kinds
+        pairs: list[tuple[str, str]] = []
+        for src, rid in asked:
+            others, types, weights = self._out.of(rid)
+            kept = [
+                (names[other], kinds[kind])
+                for other, kind, weight in zip(others, types, weights, strict=True)
+                if weight >= min_weight and other in inside
+            ]
+            kept.sort()  # (dst, type): the primary key's order
+            pairs += [(src, dst) for dst, _kind in kept]  # type: ignore[misc]
+        return pairs
 
     def live_unlocked(self, ids: Iterable[str]) -> list[str]:
         """The live, unlocked ids among ``ids``, sorted (as the id index gives them)."""
-        live = self.live
-        return sorted({i for i in ids if live.get(i) is False})
+        state = self._state
+        return sorted(i for i, rid in self._rid_list(ids) if state[rid] == UNLOCKED)
