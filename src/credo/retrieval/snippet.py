@@ -184,9 +184,8 @@ def _snippet(text: str, hits: list[tuple[int, str]]) -> list[Span]:
             index += 1
         if parts:
             carried.setdefault(parts[index], {}).setdefault(found, offset)
-    if not carried:
-        return []
-    # max() keeps the first of equals: the earlier sentence (carried is in document order)
+    # Each hit lies in a sentence of its line, so there is one at least; max() keeps the
+    # first of equals: the earlier sentence (``carried`` is in document order).
     (start, end), stems = max(carried.items(), key=lambda item: len(item[1]))
     if end - start > SNIPPET_CAP:
         start, end = _window(text, start, end, min(stems.values()), SNIPPET_CAP)
