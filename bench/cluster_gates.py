@@ -210,9 +210,14 @@ def systems(floor: float = DEFAULT_FLOOR, target: int = DEFAULT_TARGET) -> dict[
 def check_wiring(
     memory: Memory, rows: Sequence[Mapping[str, Any]], pools: Sequence[Pool], budget: int
 ) -> None:
-    """The recomputed ON pack must equal Memory.retrieve's own ON pack (the shipped path)."""
+    """The recomputed ON pack must equal Memory.retrieve's own ON pack (the shipped path),
+    both pricing candidates as the pool does (``compress="always"``: the default, "auto",
+    also shows the ranking's head whole, a share of each budget, which a pool priced once for
+    every budget cannot hold)."""
     for row, pool in zip(rows, pools, strict=True):
-        live = memory.retrieve(row["query"], token_budget=budget, use_intentional_clustering=True)
+        live = memory.retrieve(
+            row["query"], token_budget=budget, use_intentional_clustering=True, compress="always"
+        )
         if live.ids != pack_on(pool, budget, DEFAULT_FLOOR, DEFAULT_TARGET):
             raise SystemExit(f"recomputed ON pack differs from retrieve() for {row['query']!r}")
 

@@ -11,6 +11,13 @@ Figures, overall and per category (1-5): recall@5, recall@10, nDCG@10, all evide
 top 10 (multi-evidence questions only), recall inside a 1,500-token pack (what the prompt
 hook injects), question counts and mean retrieve latency.
 
+Recall inside the pack counts a turn as packed whatever the pack shows of it, so a pack that
+cuts turns to fit more of them scores higher even where the cut drops the answer. "Answer
+terms in pack" checks what the agent reads: for each question whose answer shares a term
+with its evidence turns (terms as the keyword index holds them: ``query_terms``, folded and
+stemmed), the share of those shared terms that the pack's rendered text of the evidence turns
+still holds (0 for an evidence turn left out). A baseline shows every turn whole.
+
 Systems:
     fts5-baseline  standalone FTS5 table (porter unicode61), OR of quoted non-stopword terms
                    (credo's own ``query_terms``), ordered by bm25(); its pack is the ranked
@@ -49,6 +56,7 @@ from typing import Any, Protocol
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from credo.store.fts import query_terms
+from credo.store.stem import stem, tokens
 from metrics import all_found_at_k, ndcg_at_k, recall_at_k, recall_within_budget
 
 DEFAULT_DATASET = (
@@ -89,6 +97,7 @@ class Question:
     text: str
     category: int
     evidence: frozenset[str]  # turn ids
+    answer: str = ""  # the reference answer ("" for questions without one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +208,7 @@ def _parse_conversation(sample: Mapping[str, Any]) -> Conversation:
                 text=str(qa["question"]),
                 category=int(qa["category"]),
                 evidence=frozenset(evidence),
+                answer=str(qa.get("answer", "")),
             )
         )
     return Conversation(
@@ -236,8 +246,9 @@ class Index(Protocol):
         """Turn ids, best first."""
         ...
 
-    def pack(self, question: str, budget: int) -> list[tuple[str, int]]:
-        """What the system would inject at ``budget`` tokens: (turn id, token cost), in order."""
+    def pack(self, question: str, budget: int) -> list[tuple[str, int, str]]:
+        """What the system would inject at ``budget`` tokens: (turn id, token cost, the text
+        shown of the turn), in order."""
         ...
 
     def close(self) -> None: ...
@@ -268,6 +279,7 @@ class _Fts5Index:
             [(t.id, t.content) for t in conversation.turns],
         )
         self.cost = {t.id: token_cost(t.content) for t in conversation.turns}
+        self.content = {t.id: t.content for t in conversation.turns}
 
     def rank(self, question: str) -> list[str]:
         terms = query_terms(question)
@@ -280,9 +292,9 @@ class _Fts5Index:
         ).fetchall()
         return [str(r[0]) for r in rows]
 
-    def pack(self, question: str, budget: int) -> list[tuple[str, int]]:
+    def pack(self, question: str, budget: int) -> list[tuple[str, int, str]]:
         # recall_within_budget cuts this at the budget; the full ranking is cheap here.
-        return [(turn_id, self.cost[turn_id]) for turn_id in self.rank(question)]
+        return [(i, self.cost[i], self.content[i]) for i in self.rank(question)]
 
     def close(self) -> None:
         self.conn.close()
@@ -307,9 +319,10 @@ class _CredoIndex:
         result = self.memory.retrieve(question, token_budget=RANK_BUDGET, **self.kwargs)
         return [b.id for b in result.beliefs]
 
-    def pack(self, question: str, budget: int) -> list[tuple[str, int]]:
+    def pack(self, question: str, budget: int) -> list[tuple[str, int, str]]:
         result = self.memory.retrieve(question, token_budget=budget, **self.kwargs)
-        return [(b.id, b.tokens) for b in result.beliefs]
+        # ``shown``: the text the pack renders (a belief of a credo before compress: content)
+        return [(b.id, b.tokens, getattr(b, "shown", b.content)) for b in result.beliefs]
 
     def close(self) -> None:
         self.memory.close()
@@ -355,6 +368,7 @@ class _Scores:
     ndcg10: list[float] = field(default_factory=list)
     all10: list[float] = field(default_factory=list)  # multi-evidence questions only
     pack_recall: list[float] = field(default_factory=list)
+    answer_in_pack: list[float] = field(default_factory=list)  # questions with answer terms
     pack_items: list[int] = field(default_factory=list)
     pack_tokens: list[int] = field(default_factory=list)
     rank_ms: list[float] = field(default_factory=list)
@@ -372,6 +386,8 @@ class _Scores:
             "all_evidence@10": mean(self.all10),
             "multi_evidence_questions": len(self.all10),
             f"recall@pack{PACK_BUDGET}": mean(self.pack_recall),
+            "answer_terms_in_pack": mean(self.answer_in_pack),
+            "answer_questions": len(self.answer_in_pack),
             "pack_beliefs_mean": mean(self.pack_items),
             "pack_tokens_mean": mean(self.pack_tokens),
             "rank_ms_mean": mean(self.rank_ms),
@@ -385,26 +401,55 @@ def _timed(call: Any, *args: Any) -> tuple[Any, float]:
     return value, (time.perf_counter() - started) * 1000.0
 
 
+def terms(text: str) -> set[str]:
+    """The keyword index's terms of ``text``: its ``query_terms``, folded and stemmed."""
+    return {stem(t) for term in query_terms(text) for t in tokens(term)}
+
+
+def answer_in_pack(
+    question: Question, shown: Mapping[str, str], evidence_text: Mapping[str, str]
+) -> float | None:
+    """Share of the answer's terms found in the evidence turns that the pack still shows of
+    them (module docstring); None when the answer shares no term with its evidence."""
+    answer = terms(question.answer)
+    wanted = answer & set().union(*(terms(evidence_text[e]) for e in question.evidence))
+    if not wanted:
+        return None
+    seen = set().union(*(terms(shown[e]) for e in question.evidence if e in shown))
+    return len(wanted & seen) / len(wanted)
+
+
 def _score_question(
-    index: Index, question: Question, budget: int, groups: Sequence[_Scores]
+    index: Index,
+    question: Question,
+    budget: int,
+    groups: Sequence[_Scores],
+    evidence_text: Mapping[str, str],
 ) -> None:
     ranked, rank_ms = _timed(index.rank, question.text)
     packed, pack_ms = _timed(index.pack, question.text, budget)
     relevant = question.evidence
     fitted: list[int] = []
+    shown: dict[str, str] = {}
     used = 0
-    for _, cost in packed:  # what actually fits, the same cut recall_within_budget makes
+    for turn_id, cost, text in packed:  # what fits, the same cut recall_within_budget makes
         if used + cost > budget:
             break
         used += cost
         fitted.append(cost)
+        shown[turn_id] = text
+    answer = answer_in_pack(question, shown, evidence_text)
     for group in groups:
         group.recall5.append(recall_at_k(ranked, relevant, 5))
         group.recall10.append(recall_at_k(ranked, relevant, 10))
         group.ndcg10.append(ndcg_at_k(ranked, relevant, 10))
         if len(relevant) > 1:
             group.all10.append(float(all_found_at_k(ranked, relevant, 10)))
-        group.pack_recall.append(recall_within_budget(packed, relevant, budget))
+        group.pack_recall.append(
+            recall_within_budget([(i, cost) for i, cost, _ in packed], relevant, budget)
+        )
+        if answer is not None:
+            group.answer_in_pack.append(answer)
         group.pack_items.append(len(fitted))
         group.pack_tokens.append(used)
         group.rank_ms.append(rank_ms)
@@ -431,10 +476,11 @@ def evaluate(
             started = time.perf_counter()
             index = system.open(conversation, Path(folder))
             setup_seconds += time.perf_counter() - started
+            text = {t.id: t.content for t in conversation.turns}
             try:
                 for question in conversation.questions:
                     groups = [overall, by_category.setdefault(question.category, _Scores())]
-                    _score_question(index, question, pack_budget, groups)
+                    _score_question(index, question, pack_budget, groups, text)
             finally:
                 index.close()
         if progress:
@@ -458,7 +504,7 @@ def _fmt(value: float | None, digits: int = 3) -> str:
 def format_table(figures: Mapping[str, Any]) -> str:
     header = (
         f"{'group':<16}{'n':>5}{'R@5':>8}{'R@10':>8}{'nDCG@10':>9}"
-        f"{'all@10':>8}{'(n)':>6}{f'R@{PACK_BUDGET}tok':>11}{'ms/q':>8}"
+        f"{'all@10':>8}{'(n)':>6}{f'R@{PACK_BUDGET}tok':>11}{'ans@pack':>9}{'ms/q':>8}"
     )
     rows = [header, "-" * len(header)]
     groups = [("overall", figures["overall"])] + [
@@ -469,12 +515,13 @@ def format_table(figures: Mapping[str, Any]) -> str:
             f"{name:<16}{s['questions']:>5}{_fmt(s['recall@5']):>8}{_fmt(s['recall@10']):>8}"
             f"{_fmt(s['ndcg@10']):>9}{_fmt(s['all_evidence@10']):>8}"
             f"{s['multi_evidence_questions']:>6}{_fmt(s[f'recall@pack{PACK_BUDGET}']):>11}"
-            f"{_fmt(s['rank_ms_mean'], 2):>8}"
+            f"{_fmt(s['answer_terms_in_pack']):>9}{_fmt(s['rank_ms_mean'], 2):>8}"
         )
     o = figures["overall"]
     rows.append(
         f"pack: {_fmt(o['pack_beliefs_mean'], 1)} beliefs, {_fmt(o['pack_tokens_mean'], 0)} "
-        f"tokens on average; setup {figures['setup_seconds']:.2f}s; "
+        f"tokens on average; answer terms in pack {_fmt(o['answer_terms_in_pack'])} "
+        f"({o['answer_questions']} questions); setup {figures['setup_seconds']:.2f}s; "
         f"ms/q is the ranking call (pack call {_fmt(o['pack_ms_mean'], 2)} ms)"
     )
     return "\n".join(rows)

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
+from credo.retrieval.compress import HEAD_SHARE
 from credo.retrieval.snippet import (
     GAP,
     HEADLINE,
@@ -102,14 +103,17 @@ PASSAGE = (
 )
 
 
-def test_snippet_keeps_the_sentences_with_the_query_terms_in_order() -> None:
+def test_snippet_is_the_sentence_with_the_most_query_terms() -> None:
+    # secret, key, session (3) against debug, product (2)
     shown = compress(PASSAGE, Terms("secret key for sessions; debugging in production"))
     assert shown.strategy == SNIPPET
-    assert shown.text == (
-        f"{GAP} The SECRET_KEY must be set before sessions work. {GAP} "
-        "Debug mode is not for production."
-    )
+    assert shown.text == f"{GAP} The SECRET_KEY must be set before sessions work. {GAP}"
     assert shown.text == join(PASSAGE, shown.spans)
+
+
+def test_of_sentences_with_as_many_terms_the_earlier_is_the_snippet() -> None:
+    shown = compress(PASSAGE, Terms("sessions production"))  # one term each
+    assert shown.text == f"{GAP} The SECRET_KEY must be set before sessions work. {GAP}"
 
 
 def test_headline_when_no_sentence_carries_a_term() -> None:
@@ -231,6 +235,31 @@ def test_nothing_is_cut_when_everything_fits_whole(store: Memory) -> None:
     assert not result.dropped
     assert {b.strategy for b in result.beliefs} == {VERBATIM}
     assert "get_belief" not in memory_block(result)
+
+
+def test_the_head_of_the_ranking_is_shown_whole(memory: Memory) -> None:
+    for n in range(6):  # six long turns, ~65 tokens each: they do not all fit in 300
+        memory.remember(
+            LONG_TURN.replace("the kids", f"the kids{n}") + " Pottery" * n,
+            origin="conversation",
+            id=f"turn{n}",
+        )
+    query = "when does the pottery class start"
+    result = memory.retrieve(query, token_budget=300)
+    first, second, *rest = result.beliefs
+    # the best one's whole line fits in a quarter of the budget (HEAD_SHARE), the next's
+    # whole line would not fit beside it: the best is shown whole, the others cut
+    assert (
+        first.tokens
+        <= HEAD_SHARE * 300
+        < first.tokens + belief_tokens(second.id, second.content, False)
+    )
+    assert first.strategy == VERBATIM and first.shown == first.content
+    assert {b.strategy for b in (second, *rest)} == {SNIPPET}
+    wide = memory.retrieve(query, token_budget=100_000)
+    assert sum(b.tokens for b in wide.beliefs) > 300  # whole, they would not all fit
+    always = memory.retrieve(query, token_budget=300, compress="always")
+    assert always.beliefs[0].id == first.id and always.beliefs[0].strategy == SNIPPET
 
 
 def test_compression_fits_what_would_not_fit_whole(memory: Memory) -> None:

@@ -7,16 +7,19 @@ charges what is rendered (``tokens.belief_tokens`` over the rendered text):
 
 - **verbatim**: the text as stored. Always for what a person stated or corrected (origin
   ``user_stated`` / ``user_corrected``, kind ``correction``), for locked beliefs (placed by
-  L0, never compressed), and for any text of at most ``SHORT_CHARS`` characters (~50
-  tokens: a cut would save too little to be worth a gap).
-- **snippet** (query-biased): the sentences that carry the query's terms, in document
-  order, with "…" where text is cut. A term is what the keyword index makes of a query
-  word (``store.stem``: unicode61 folding and porter stems, tested against FTS5), so a
-  sentence "carries" a term exactly when the keyword lane would match it there.
-  Sentences are taken by how many distinct query terms they carry (ties: the earlier
-  sentence), each only if it adds a term not yet shown and the snippet stays within
-  ``SNIPPET_CAP`` characters; the first is always kept (a sentence longer than the cap is
-  cut to a window of the cap around its first matching word, at word boundaries).
+  L0, never compressed), for any text of at most ``SHORT_CHARS`` characters (~50 tokens: a
+  cut would save too little to be worth a gap), and, in "auto", for the head of the
+  ranking: the best candidates whose whole lines fit in ``HEAD_SHARE`` of the budget
+  (``head_ids``: the answer sits most often there, and a cut there is where it is lost).
+- **snippet** (query-biased), for the candidates below the head: the one sentence that
+  carries the most distinct query terms (ties: the earlier), with "…" where text is cut. A
+  term is what the keyword index makes of a query word (``store.stem``: unicode61 folding
+  and porter stems, tested against FTS5), so a sentence "carries" a term exactly when the
+  keyword lane would match it there. A sentence longer than ``SNIPPET_CAP`` characters is
+  cut to a window of the cap around its first matching word, at word boundaries. One
+  sentence, not several: below the head a candidate is a pointer with its best evidence,
+  and the shorter line lets more of the ranking into the pack (bench figures:
+  docs/BENCHMARKS.md § Compress before pack).
 - **headline**: when no sentence carries a term (a candidate the graph or session lanes
   brought), the first sentence, joined by the next ones while it is shorter than
   ``HEADLINE_MIN`` (a heading alone says little) and within ``HEADLINE_CAP``.
@@ -50,6 +53,7 @@ SNIPPET = "snippet"
 HEADLINE = "headline"
 COMPRESS_MODES = ("auto", "always", "off")  # pipeline.Options.compress
 SHORT_CHARS = 200  # at most this long: verbatim (~50 tokens)
+HEAD_SHARE = 0.25  # "auto": the ranking's head, shown whole, costs at most this share
 
 
 class Costs(dict[str, int]):
@@ -117,14 +121,40 @@ def verbatim_ids(
     """The long candidates the compress stage must show verbatim (it never cuts short
     ones): all of them when compression is off or when every candidate fits the budget
     whole (``mode`` "auto": a cut would only hide text for nothing); else what a person
-    stated or corrected, read by ``stated`` (``Store.stated``, one batched query) only when
-    the pack first reaches a long candidate: returned as that reader."""
+    stated or corrected, read by ``stated`` (``Store.stated``, one batched query), and in
+    "auto" the head of the ranking (``head_ids``); worked out only when the pack first reaches
+    a long candidate: returned as that reader. ``ids`` are in rank order."""
     long = [i for i in ids if len(content[i]) > SHORT_CHARS]
     if not long or mode == "off":
         return set(long)
     if mode == "auto" and _fits_whole(ids, content, marked, trails, budget):
         return set(long)
-    return lambda: stated(long)
+    if mode == "always":
+        return lambda: stated(long)
+    return lambda: stated(long) | head_ids(ids, content, marked, trails, budget)
+
+
+def head_ids(
+    ids: list[str],
+    content: Mapping[str, str],
+    marked: Mapping[str, str],
+    trails: Mapping[str, str],
+    budget: int,
+) -> set[str]:
+    """The best-ranked candidates shown whole: the longest prefix of ``ids`` (rank order)
+    whose whole lines cost at most ``HEAD_SHARE`` of the budget. The answer sits most often
+    in the first few candidates, and a cut there is where it is lost (a sentence that
+    restates the query is kept, the next one that answers it is not); further down, the
+    shorter line is what lets one more candidate into the pack."""
+    allowed = HEAD_SHARE * budget
+    whole = 0
+    out: set[str] = set()
+    for i in ids:
+        whole += belief_tokens(i, content[i], False, marked[i], trails.get(i, ""))
+        if whole > allowed:
+            break
+        out.add(i)
+    return out
 
 
 def _fits_whole(

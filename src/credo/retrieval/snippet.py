@@ -16,7 +16,7 @@ from credo.retrieval.compress import HEADLINE, SHORT_CHARS, SNIPPET, VERBATIM
 from credo.store.fts import query_terms
 from credo.store.stem import fold, stem, tokens
 
-SNIPPET_CAP = 280  # a snippet's kept text, at most (~70 tokens), but its first sentence
+SNIPPET_CAP = 280  # a sentence longer than this (~70 tokens) is cut to a window of it
 HEADLINE_MIN = 60  # a first sentence shorter than this (a heading) takes the next one
 HEADLINE_CAP = 160
 MIN_SAVING = 40  # a cut must save at least this many characters (~10 tokens)
@@ -169,8 +169,8 @@ def join(text: str, spans: list[Span] | tuple[Span, ...]) -> str:
 
 
 def _snippet(text: str, hits: list[tuple[int, str]]) -> list[Span]:
-    """The sentences that carry the most of the query's terms, within the cap, in document
-    order (module docstring)."""
+    """The sentence that carries the most distinct query terms (the earlier on a tie), cut
+    to a window of the cap around its first matching word when it is longer."""
     carried: dict[Span, dict[str, int]] = {}  # sentence -> stem -> its first offset
     parts: list[Span] = []
     line_end = -1
@@ -184,23 +184,12 @@ def _snippet(text: str, hits: list[tuple[int, str]]) -> list[Span]:
             index += 1
         if parts:
             carried.setdefault(parts[index], {}).setdefault(found, offset)
-    # Most distinct terms first, then the earlier; each taken if it adds a term and fits.
-    ranked = sorted(carried.items(), key=lambda item: -len(item[1]))  # stable: earlier first
-    covered: set[str] = set()
-    chosen: list[Span] = []
-    used = 0
-    for (start, end), stems in ranked:
-        if covered.issuperset(stems):
-            continue
-        if not chosen and end - start > SNIPPET_CAP:
-            start, end = _window(text, start, end, min(stems.values()), SNIPPET_CAP)
-        elif chosen and used + 3 + end - start > SNIPPET_CAP:
-            continue  # does not fit; a shorter sentence may still add its terms
-        chosen.append((start, end))
-        used += end - start + (3 if used else 0)
-        covered.update(stems)
-    chosen.sort()
-    return chosen
+    # Each hit lies in a sentence of its line, so there is one at least; max() keeps the
+    # first of equals: the earlier sentence (``carried`` is in document order).
+    (start, end), stems = max(carried.items(), key=lambda item: len(item[1]))
+    if end - start > SNIPPET_CAP:
+        start, end = _window(text, start, end, min(stems.values()), SNIPPET_CAP)
+    return [(start, end)]
 
 
 def _headline(text: str) -> list[Span]:
