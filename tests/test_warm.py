@@ -293,29 +293,13 @@ def test_a_server_reads_its_warm_index_and_again_after_another_process_writes(
         with Memory(store_of(project), root=project) as other:
             other.remember("The staging database is db-staging-7", id="stagingdb")
         ask = base(project, "UserPromptSubmit", prompt="which staging database do we use?")
-        output, _ = listener.engine.answer(
-            {
-                "v": 1,
-                "event": "prompt",
-                "cwd": str(project),
-                "db": None,
-                "env": warm.env_fingerprint(os.environ),
-                "payload": ask,
-            }
-        )
+        request = {"v": 1, "event": "prompt", "cwd": str(project), "db": None,
+                   "env": warm.env_fingerprint(os.environ), "payload": ask}  # fmt: skip
+        output, _ = listener.engine.answer(request)
         assert "[stagingdb] The staging database is db-staging-7" in output  # from SQL
         listener.engine.poke()  # as after every request
         _until_warm(listener, 2)
-        again, _ = listener.engine.answer(
-            {
-                "v": 1,
-                "event": "prompt",
-                "cwd": str(project),
-                "db": None,
-                "env": warm.env_fingerprint(os.environ),
-                "payload": ask,
-            }
-        )
+        again, _ = listener.engine.answer(request)
         assert again == output  # and the same from the new index
     finally:
         listener.stop()

@@ -21,7 +21,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from credo.store.db import connect, json_array
 from credo.store.fts import CandidateRow
@@ -47,7 +47,7 @@ class WarmIndex:
         self.version = version
         self.graph = graph
         self.mirror = mirror
-        self._rows: dict[str, CandidateRow] = {}
+        self._rows: dict[str, CandidateRow | None] = {}
         self._trails: dict[str, str | None] = {}
         self._stated: dict[str, bool] = {}
 
@@ -55,58 +55,54 @@ class WarmIndex:
         """id -> ``CandidateRow`` of the live, unlocked beliefs among ``ids`` (sorted by id,
         as ``GraphQueries.live_unlocked``); rows not yet cached are read in one query."""
         wanted = self.graph.live_unlocked(ids)
-        known = self._rows
-        missing = [i for i in wanted if i not in known]
-        if missing:
-            if len(known) + len(missing) > MAX_CACHED:
-                known.clear()
-            known.update(
-                (r[0], (r[1], r[2], r[3], r[4], r[5]))
-                for r in conn.execute(
-                    "SELECT id, content, alpha, beta, session, created_at FROM beliefs "
-                    "WHERE id IN (SELECT value FROM json_each(?))",
-                    (json_array(missing),),
-                )
-            )
-        return {i: known[i] for i in wanted}
+        _fill(self._rows, wanted, None, conn, _ROWS, lambda r: (r[0], tuple(r[1:])))
+        return {i: row for i in wanted if (row := self._rows[i]) is not None}
 
     def trails(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
         """``GraphQueries.trails`` from the cache (the caller knows the store has some)."""
         asked = list(dict.fromkeys(ids))
-        known = self._trails
-        missing = [i for i in asked if i not in known]
-        if missing:
-            if len(known) + len(missing) > MAX_CACHED:
-                known.clear()
-            known.update(dict.fromkeys(missing))
-            known.update(
-                conn.execute(
-                    "SELECT id, substr(context, 1, instr(context || char(10), char(10)) - 1) "
-                    "FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) "
-                    "AND context <> ''",
-                    (json_array(missing),),
-                )
-            )
-        return {i: trail for i in asked if (trail := known[i]) is not None}
+        _fill(self._trails, asked, None, conn, _TRAILS, tuple)
+        return {i: trail for i in asked if (trail := self._trails[i]) is not None}
 
     def stated(self, conn: sqlite3.Connection, ids: Iterable[str]) -> set[str]:
         """``GraphQueries.stated`` from the cache."""
         asked = list(dict.fromkeys(ids))
-        known = self._stated
-        missing = [i for i in asked if i not in known]
-        if missing:
-            if len(known) + len(missing) > MAX_CACHED:
-                known.clear()
-            known.update(dict.fromkeys(missing, False))
-            known.update(
-                (row[0], True)
-                for row in conn.execute(
-                    "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) "
-                    "AND (origin IN ('user_stated', 'user_corrected') OR kind = 'correction')",
-                    (json_array(missing),),
-                )
-            )
-        return {i for i in asked if known[i]}
+        _fill(self._stated, asked, False, conn, _STATED, lambda r: (r[0], True))
+        return {i for i in asked if self._stated[i]}
+
+
+# What the caches read, for the ids in json ?: the SQL of GraphQueries' own reads.
+_ROWS = (
+    "SELECT id, content, alpha, beta, session, created_at FROM beliefs "
+    "WHERE id IN (SELECT value FROM json_each(?))"
+)
+_TRAILS = (
+    "SELECT id, substr(context, 1, instr(context || char(10), char(10)) - 1) "
+    "FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) AND context <> ''"
+)
+_STATED = (
+    "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) "
+    "AND (origin IN ('user_stated', 'user_corrected') OR kind = 'correction')"
+)
+
+
+def _fill(
+    known: dict[str, Any],
+    asked: list[str],
+    absent: object,
+    conn: sqlite3.Connection,
+    sql: str,
+    entry: Callable[[Any], tuple[str, Any]],
+) -> None:
+    """Read the ids of ``asked`` that ``known`` lacks (``absent`` for those ``sql`` finds
+    nothing for); a cache past ``MAX_CACHED`` starts over."""
+    missing = [i for i in asked if i not in known]
+    if not missing:
+        return
+    if len(known) + len(missing) > MAX_CACHED:
+        known.clear()
+    known.update(dict.fromkeys(missing, absent))
+    known.update(entry(row) for row in conn.execute(sql, (json_array(missing),)))
 
 
 class WarmPlan(NamedTuple):
