@@ -305,6 +305,29 @@ def test_a_server_reads_its_warm_index_and_again_after_another_process_writes(
         listener.stop()
 
 
+def test_the_server_journals_after_its_reply(project: Path, env: dict[str, str]) -> None:
+    """The journal's commit (an fsync) is not on the prompt's path: the reply comes first,
+    the row with the work after it, and it is the row the direct path writes."""
+    from credo.agent.journal import injections
+
+    engine = serve.Engine(store_of(project))
+    try:
+        ask = base(project, "UserPromptSubmit", prompt="how do we deploy to production?")
+        request = {"v": 1, "event": "prompt", "cwd": str(project), "db": None,
+                   "env": warm.env_fingerprint(os.environ), "payload": ask}  # fmt: skip
+        output, later = engine.answer(request)
+        assert "[deploy]" in output and later is not None
+        with engine.lock:
+            assert injections(engine.memory()) == []
+        later()
+        with engine.lock:
+            (row,) = injections(engine.memory())
+            assert row.event == "prompt" and row.session == ask["session_id"]
+            assert engine.memory().deferred_writes is None
+    finally:
+        engine.close()
+
+
 def test_a_write_by_another_process_is_in_the_next_answer(
     project: Path, env: dict[str, str], servers: list[Server]
 ) -> None:

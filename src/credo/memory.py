@@ -78,6 +78,10 @@ class Memory:
         self.root = Path(root).resolve() if root is not None else project_root(cwd)
         self.settings = settings if settings is not None else load_settings(cwd)
         self.source = source
+        # A long-lived server sets a list here: the injection journal's writes wait in it,
+        # to run after the reply is sent (agent/journal.py), so no commit's fsync holds up
+        # a prompt; None (everyone else) writes at once.
+        self.deferred_writes: list[Callable[[Memory], None]] | None = None
         self.store = open_store(self.path)
         # Every connection watches edge writes (triggers that fire only while the HRR lane
         # is on), so a process opened before `enable_hrr` elsewhere keeps traces true too.

@@ -77,13 +77,20 @@ def log_injection(
         raise InvalidInputError("belief_ids must be strings")
     digest = None if prompt is None else prompt_hash(prompt)
     now = time.time()
-    # The journal's own tables only: no edge watcher is loaded for it (a hook's cost).
-    with memory.store.transaction(beliefs_or_edges=False), memory.store.write_errors():
-        row = memory.store.insert_injection(
-            now, session, event, digest, ids, tokens, chars, reason[:MAX_REASON_CHARS]
-        )
-        if row % PRUNE_EVERY == 0:
-            memory.store.prune_injections(KEEP)
+
+    def write(into: Memory) -> None:
+        # The journal's own tables only: no edge watcher is loaded for it (a hook's cost).
+        with into.store.transaction(beliefs_or_edges=False), into.store.write_errors():
+            row = into.store.insert_injection(
+                now, session, event, digest, ids, tokens, chars, reason[:MAX_REASON_CHARS]
+            )
+            if row % PRUNE_EVERY == 0:
+                into.store.prune_injections(KEEP)
+
+    if memory.deferred_writes is not None:
+        memory.deferred_writes.append(write)  # the warm server's: after its reply
+    else:
+        write(memory)
 
 
 def injections(memory: Memory, *, session: str | None = None, limit: int = 50) -> list[Injection]:

@@ -192,7 +192,12 @@ class Engine:
         with self.lock:
             try:
                 with self.bound(folder) as memory:
-                    output, later = hook.HANDLERS[event](memory, payload)
+                    memory.deferred_writes = writes = []
+                    try:
+                        output, later = hook.HANDLERS[event](memory, payload)
+                    finally:
+                        memory.deferred_writes = None
+                    later = _after(writes, later)
                     if later is not None and inline:
                         later(memory)
                         later = None
@@ -220,6 +225,22 @@ class Engine:
             except Exception as exc:  # nobody to tell but the log
                 self.drop()
                 hook.log(f"error after the hook (warm): {type(exc).__name__}: {exc}")
+
+
+def _after(
+    writes: list[Callable[[Memory], None]], later: Callable[[Memory], None] | None
+) -> Callable[[Memory], None] | None:
+    """The work after the reply: the journal writes the handler deferred, then its own."""
+    if not writes:
+        return later
+
+    def job(memory: Memory) -> None:
+        for write in writes:
+            write(memory)
+        if later is not None:
+            later(memory)
+
+    return job
 
 
 def _compared(env: dict[str, str]) -> dict[str, str]:
