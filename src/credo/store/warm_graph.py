@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 # A belief's state, by rowid.
 ABSENT, UNLOCKED, LOCKED = 0, 1, 2
 BATCH = 65_536  # edge rows read at a time
+MAX_SEEN = 200_000  # beliefs whose edges are kept as Python values, per direction
+# (far end's rowid, its id, type, weight, its state) of one edge.
+_Edge = tuple[int, str, str, float, int]
 # (src, dst, type, weight, the end the SQL checks is live) of one link.
 _LinkRow = tuple[str, str, str, float, str]
 
@@ -71,7 +74,9 @@ class _Slices:
 class WarmGraph:
     """Beliefs (id <-> rowid, state) and edges (out and in slices), of one store version."""
 
-    __slots__ = ("_ids", "_into", "_kinds", "_out", "_rids", "_state", "live")
+    __slots__ = (
+        "_ids", "_into", "_into_seen", "_kinds", "_out", "_out_seen", "_rids", "_state", "live",
+    )  # fmt: skip
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         """Read on ``conn`` inside the caller's read transaction (one snapshot)."""
@@ -111,6 +116,25 @@ class WarmGraph:
         del table
         self._out = _Slices(src, dst, kind, weight, size)
         self._into = _Slices(dst, src, kind, weight, size)
+        # Each belief's edges as the reads use them, made on first use: the same beliefs come
+        # back query after query, and a slice costs ~2 us to turn into Python values.
+        self._out_seen: dict[int, list[_Edge]] = {}
+        self._into_seen: dict[int, list[_Edge]] = {}
+
+    def _edges(self, slices: _Slices, seen: dict[int, list[_Edge]], rid: int) -> list[_Edge]:
+        """(far rowid, far id, type, weight, far state) of each edge of ``rid``."""
+        found = seen.get(rid)
+        if found is None:
+            if len(seen) >= MAX_SEEN:
+                seen.clear()
+            others, types, weights = slices.of(rid)
+            names, kinds = self._ids, self._kinds
+            states = self._state[others].tolist()
+            found = seen[rid] = [
+                (other, names[other], kinds[kind], weight, state)  # type: ignore[misc]
+                for other, kind, weight, state in zip(others, types, weights, states, strict=True)
+            ]
+        return found
 
     def _rid_list(self, ids: Iterable[str]) -> list[tuple[str, int]]:
         rids = self._rids
@@ -126,25 +150,21 @@ class WarmGraph:
         ``rows_of`` gives the rows of live unlocked ids."""
         asked = self._rid_list(ids)
         inside = {rid for _, rid in asked}
-        names, kinds, state = self._ids, self._kinds, self._state
+        out, out_seen, into, into_seen = self._out, self._out_seen, self._into, self._into_seen
         found: list[_LinkRow] = []
         for src, rid in asked:
-            others, types, weights = self._out.of(rid)
-            for other, kind, weight in zip(others, types, weights, strict=True):
-                if state[other]:
-                    dst = names[other]
-                    found.append((src, dst, kinds[kind], weight, dst))  # type: ignore[arg-type]
+            for _other, dst, kind, weight, state in self._edges(out, out_seen, rid):
+                if state:
+                    found.append((src, dst, kind, weight, dst))
         for dst, rid in asked:
-            others, types, weights = self._into.of(rid)
-            for other, kind, weight in zip(others, types, weights, strict=True):
-                if other not in inside and state[other]:
-                    src = names[other]
-                    found.append((src, dst, kinds[kind], weight, src))  # type: ignore[arg-type]
+            for other, src, kind, weight, state in self._edges(into, into_seen, rid):
+                if state and other not in inside:
+                    found.append((src, dst, kind, weight, src))
         found.sort(key=_by_src_dst_type)
         if limit >= 0:
             del found[limit:]
         ends = dict.fromkeys(row[4] for row in found)
-        rids = self._rids
+        rids, state = self._rids, self._state
         rows = rows_of([end for end in ends if state[rids[end]] == UNLOCKED])
         return [row[:4] for row in found], {end: rows.get(end) for end in ends}
 
@@ -153,17 +173,16 @@ class WarmGraph:
         least ``min_weight``."""
         asked = sorted(self._rid_list(ids))
         inside = {rid for _, rid in asked}
-        names, kinds = self._ids, self._kinds
+        out, seen = self._out, self._out_seen
         pairs: list[tuple[str, str]] = []
         for src, rid in asked:
-            others, types, weights = self._out.of(rid)
             kept = [
-                (names[other], kinds[kind])
-                for other, kind, weight in zip(others, types, weights, strict=True)
+                (dst, kind)
+                for other, dst, kind, weight, _state in self._edges(out, seen, rid)
                 if weight >= min_weight and other in inside
             ]
             kept.sort()  # (dst, type): the primary key's order
-            pairs += [(src, dst) for dst, _kind in kept]  # type: ignore[misc]
+            pairs += [(src, dst) for dst, _kind in kept]
         return pairs
 
     def live_unlocked(self, ids: Iterable[str]) -> list[str]:
