@@ -2,7 +2,7 @@
 
     python bench/capture_fit.py [--target 0.98] [--margin 0.6] [--l2 5.0] [--write]
 
-Every prose sentence of every prompt in the five development files (``dev`` ... ``dev5``) gets
+Every prose sentence of every prompt in the six development files (``dev`` ... ``dev6``) gets
 its cues from ``credo.knowledge.capture.sentence_cues``. A sentence is labelled positive when
 its prompt is labelled ``capture`` and the sentence overlaps the labelled statement (the
 benchmark's rule: one contains the other, or they share half their words); every other
@@ -36,7 +36,7 @@ from credo.knowledge.capture import sentence_cues
 from credo.knowledge.score import concepts
 
 HERE = Path(__file__).resolve().parent / "capture"
-FILES = ("dev", "dev2", "dev3", "dev4", "dev5")
+FILES = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6")
 SCORE_PY = Path(__file__).resolve().parent.parent / "src" / "credo" / "knowledge" / "score.py"
 Prompt = tuple[bool, list[tuple[bool, frozenset[str]]]]  # label, (sentence label, cues)
 

@@ -2,8 +2,8 @@
 
 Usage: python bench/capture/check.py
 
-Checks every line of dev.jsonl, dev2.jsonl, dev3.jsonl, dev4.jsonl, dev5.jsonl and
-heldout.jsonl: valid JSON, the fixed field set, unique ids across the files, no
+Checks every line of dev.jsonl, dev2.jsonl, dev3.jsonl, dev4.jsonl, dev5.jsonl,
+dev6.jsonl and heldout.jsonl: valid JSON, the fixed field set, unique ids across the files, no
 prompt in two files, a known category, capture true exactly for the three
 capturing categories, kind equal to the category (or null), and the statement a
 verbatim substring of the prompt. Exits 1 with one line per problem.
@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5", "heldout")
+SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "heldout")
 CAPTURING = ("correction", "preference", "rule")
 CATEGORIES = (
     *CAPTURING,
