@@ -78,7 +78,9 @@ def _rich_store(path: Path) -> None:
             tokens=40,
             chars=160,
         )
-        feedback_from_reply(memory, session="s2", reply="The deploy script runs migrations first, then pnpm.")
+        feedback_from_reply(
+            memory, session="s2", reply="The deploy script runs migrations first, then pnpm."
+        )
 
 
 def _rows(location: Path | PostgresUrl) -> Rows:
@@ -93,9 +95,7 @@ def _rows(location: Path | PostgresUrl) -> Rows:
 def _answers(location: Path | PostgresUrl) -> list[str]:
     with Memory(location, root=DOCS) as memory:
         assert memory.store.integrity_check() == []
-        return [
-            json.dumps(result_json(memory.retrieve(q, with_doc_anchors=True))) for q in QUERIES
-        ]
+        return [json.dumps(result_json(memory.retrieve(q, with_doc_anchors=True))) for q in QUERIES]
 
 
 def test_sqlite_to_postgres_to_sqlite_keeps_every_row_and_every_answer(
