@@ -36,8 +36,6 @@ class PostgresStore(Tables, Reads, Ledger, KeywordIndex, TableDump):
     def __init__(
         self, url: str, *, migrations: tuple[schema.Migration, ...] = schema.MIGRATIONS
     ) -> None:
-        import psycopg
-
         self._url = url
         self.path = redact_url(url)  # what messages and ``stats`` show
         self._tokenizer = Tokenizer()
@@ -45,7 +43,9 @@ class PostgresStore(Tables, Reads, Ledger, KeywordIndex, TableDump):
         self._before_commit: list[Callable[[], None]] = []
         self._before_first_write: list[Callable[[], None]] = []
         self._depth = 0
-        self.conn = connect(url)
+        self.conn = connect(url)  # imports psycopg (or says how to install it)
+        import psycopg
+
         try:
             self.schema_version = schema.migrate(
                 self.conn, self.path, migrations, after=self._index_queued
