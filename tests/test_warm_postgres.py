@@ -96,9 +96,7 @@ TIMES = {"at", "mtime"}
 def _without_times(rows: dict[str, list[tuple[object, ...]]]) -> dict[str, list[object]]:
     out: dict[str, list[object]] = {}
     for table in TABLES:
-        kept = [
-            i for i, c in enumerate(table.columns) if c not in TIMES and not c.endswith("_at")
-        ]
+        kept = [i for i, c in enumerate(table.columns) if c not in TIMES and not c.endswith("_at")]
         out[table.name] = sorted(repr(tuple(r[i] for i in kept)) for r in rows[table.name])
     return out
 
@@ -252,3 +250,27 @@ def test_a_server_refuses_a_hook_that_reads_another_database(
         assert listener.engine.answer({**request, "db": with_password})[0] == output
     finally:
         listener.stop()
+
+
+def test_the_mcp_server_serves_the_hook_socket_of_a_postgres_store(
+    project: Path, stores: tuple[PostgresUrl, PostgresUrl], env: dict[str, str]
+) -> None:
+    url = stores[0]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "credo", "--db", url, "mcp"],
+        env=env,
+        stdin=subprocess.PIPE,  # held open: the MCP server waits on it
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        ask = json.dumps(base(project, "UserPromptSubmit", prompt="how is the deploy done"))
+        deadline = time.monotonic() + 30
+        while (answer := warm.ask("prompt", ask.encode(), url)) is None:
+            assert server.poll() is None, "credo mcp exited"
+            assert time.monotonic() < deadline, "credo mcp served no hook socket"
+            time.sleep(0.05)
+        assert b"[deploy]" in answer
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
