@@ -272,5 +272,10 @@ def test_the_mcp_server_serves_the_hook_socket_of_a_postgres_store(
             time.sleep(0.05)
         assert b"[deploy]" in answer
     finally:
-        server.terminate()
-        server.wait(timeout=20)
+        assert server.stdin is not None
+        server.stdin.close()  # the client closes the pipe: the MCP server ends
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
