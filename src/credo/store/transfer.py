@@ -12,8 +12,8 @@ SQLite, credo's own tables on PostgreSQL), the schema's ``_migrations`` (the tar
 its own, with the same numbers) and transient queues.
 
 The source is read in one snapshot (writers may go on meanwhile); the target is written in
-one transaction under its write lock, after checking it is empty: a failure leaves it as it
-was. Both are brought to the latest schema first, so their columns are the same.
+one transaction under its write lock, after checking it is empty: a failure leaves no row
+in it. Both are brought to the latest schema first, so their columns are the same.
 """
 
 from __future__ import annotations
@@ -145,7 +145,8 @@ def migrate_store(
         InvalidInputError: ``target`` is ``source``, or holds data already.
         NotFoundError: ``source`` is a file that does not exist.
         StoreError: either store cannot be opened (a server's password is never shown),
-            or the write fails; the target is left as it was.
+            or the write fails; the target holds no row (a SQLite file this call
+            created is removed; a database keeps the empty schema its opening created).
     """
     from credo.config import PostgresUrl
     from credo.store import open_store
