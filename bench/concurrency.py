@@ -1,6 +1,7 @@
 """Several processes on one store: writers and readers at once, nothing failed, nothing lost.
 
     python bench/concurrency.py [--seconds 60] [--writers 4] [--readers 4] [--json]
+                                [--backend sqlite|postgres] [--postgres URL]
 
 Writers cycle through ``remember`` (new text), ``relate`` (an edge between two of their own
 acknowledged beliefs) and ``ingest`` (a fresh Markdown file in their own folder); readers
@@ -13,11 +14,16 @@ Afterwards the store must pass ``integrity_check`` and hold every write a worker
 acknowledged. The report gives operations per second, per-operation latency (p50, p99,
 worst: the worst wait on the write lock shows up there) and any failure verbatim.
 ``tests/test_concurrency.py`` runs the same code for a few seconds.
+
+``--backend postgres`` runs the same workers on a PostgreSQL store (a fresh schema on the
+server of ``--postgres``, ``CREDO_BENCH_POSTGRES`` or ``CREDO_TEST_POSTGRES``; see
+bench/pgschema.py): writers then serialise on the store's advisory lock, over the network.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -57,7 +63,7 @@ def _sentence(rng: random.Random, n: int = 8) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(n))
 
 
-def _writer(index: int, db: Path, root: Path, deadline: float, seed: int) -> WorkerReport:
+def _writer(index: int, db: str, root: Path, deadline: float, seed: int) -> WorkerReport:
     from credo import Memory
 
     rng = random.Random(seed)
@@ -103,7 +109,7 @@ def _writer(index: int, db: Path, root: Path, deadline: float, seed: int) -> Wor
     return report
 
 
-def _hook_process(db: Path, root: Path, prompt: str, log: Path) -> None:
+def _hook_process(db: str, root: Path, prompt: str, log: Path) -> None:
     exe = shutil.which("credo")
     command = [exe] if exe else [sys.executable, "-m", "credo"]
     subprocess.run(
@@ -116,7 +122,7 @@ def _hook_process(db: Path, root: Path, prompt: str, log: Path) -> None:
     )
 
 
-def _reader(index: int, db: Path, root: Path, deadline: float, seed: int) -> WorkerReport:
+def _reader(index: int, db: str, root: Path, deadline: float, seed: int) -> WorkerReport:
     from credo import Memory
     from credo.surfaces.hook import HookSkip, memory_block_for
 
@@ -152,7 +158,7 @@ def _reader(index: int, db: Path, root: Path, deadline: float, seed: int) -> Wor
     return report
 
 
-def worker_main(role: str, index: int, db: Path, root: Path, deadline: float, out: Path) -> None:
+def worker_main(role: str, index: int, db: str, root: Path, deadline: float, out: Path) -> None:
     """Entry point of one worker process: run until ``deadline``, write the report."""
     seed = 1000 * index + (1 if role == "writer" else 2)
     try:
@@ -186,7 +192,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def run_mixed(
-    db: Path, root: Path, *, seconds: float, writers: int = 4, readers: int = 4
+    db: Path | str, root: Path, *, seconds: float, writers: int = 4, readers: int = 4
 ) -> MixedReport:
     """Start ``writers`` + ``readers`` worker processes on ``db`` for ``seconds``, then check
     the store against everything they saw acknowledged."""
@@ -275,7 +281,9 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--worker", choices=["writer", "reader"])
     parser.add_argument("--index", type=int, default=0)
-    parser.add_argument("--db", type=Path)
+    parser.add_argument("--db")
+    parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--postgres", help="the server for --backend postgres")
     parser.add_argument("--root", type=Path)
     parser.add_argument("--deadline", type=float)
     parser.add_argument("--out", type=Path)
@@ -285,13 +293,19 @@ def main() -> None:
         return
     root = Path(tempfile.mkdtemp(prefix="credo-bench-conc-"))
     try:
-        report = run_mixed(
-            root / "memory.db",
-            root,
-            seconds=args.seconds,
-            writers=args.writers,
-            readers=args.readers,
-        )
+        with contextlib.ExitStack() as stack:
+            db: Path | str = root / "memory.db"
+            if args.backend == "postgres":
+                from pgschema import fresh_store, server_url
+
+                db = stack.enter_context(fresh_store(server_url(args.postgres), "conc"))
+            report = run_mixed(
+                db,
+                root,
+                seconds=args.seconds,
+                writers=args.writers,
+                readers=args.readers,
+            )
     finally:
         shutil.rmtree(root, ignore_errors=True)
     data: dict[str, Any] = report.__dict__
@@ -299,7 +313,8 @@ def main() -> None:
         print(json.dumps(data, indent=2))
         return
     print(
-        f"{report.writers} writers + {report.readers} readers, {report.seconds:g} s: "
+        f"{args.backend}: {report.writers} writers + {report.readers} readers, "
+        f"{report.seconds:g} s: "
         f"{report.ops} ops, {report.ops_per_second:.1f} ops/s, worst wait "
         f"{report.worst_wait_ms:.1f} ms"
     )

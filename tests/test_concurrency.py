@@ -15,6 +15,7 @@ from bench.concurrency import run_mixed
 
 from credo import Memory
 from credo.store import LATEST_VERSION
+from tests.conftest import postgres_store
 
 OPEN_SCRIPT = """
 import sys, time
@@ -33,6 +34,18 @@ def test_four_writers_four_readers_nothing_failed_nothing_lost(tmp_path: Path) -
     assert report.lost == []
     assert report.integrity == []
     # Every kind of operation really ran, in every role.
+    assert {"remember", "relate", "ingest", "retrieve", "hook"} <= set(report.latency_ms)
+    assert report.acknowledged["beliefs"] > 20
+    assert report.acknowledged["edges"] > 5
+
+
+def test_on_postgres_four_writers_four_readers_nothing_failed_nothing_lost(
+    tmp_path: Path,
+) -> None:
+    """The same workers on a PostgreSQL store: writers serialise on its advisory lock."""
+    with postgres_store() as url:
+        report = run_mixed(url, tmp_path, seconds=5.0, writers=4, readers=4)
+    assert (report.failures, report.lost, report.integrity) == ([], [], [])
     assert {"remember", "relate", "ingest", "retrieve", "hook"} <= set(report.latency_ms)
     assert report.acknowledged["beliefs"] > 20
     assert report.acknowledged["edges"] > 5

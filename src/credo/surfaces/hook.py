@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 if TYPE_CHECKING:
+    from credo.config import PostgresUrl
     from credo.memory import Memory
     from credo.types import RetrievalResult
 
@@ -128,7 +129,7 @@ def open_memory(payload: dict[str, Any], db: str | None, *, global_only: bool = 
     from credo.config import git_root, load_settings
 
     store = store_path(folder, db)
-    if not store.is_file():
+    if isinstance(store, Path) and not store.is_file():
         # Opening would create an empty store in a project that never asked for one.
         if not (global_only and _has_global_store()):
             raise HookSkip(f"no store at {store}; run `credo init` or `credo remember` first")
@@ -146,7 +147,7 @@ def store_path(
     db: str | None,
     cwd: Path | None = None,
     environ: Mapping[str, str] | None = None,
-) -> Path:
+) -> Path | PostgresUrl:
     """The store a hook in ``folder`` reads (credo.config.resolve_db_path), absolute: a
     relative ``--db`` or ``CREDO_DB`` is taken from the hook process's folder ``cwd``.
     ``cwd`` and ``environ`` are the hook process's (the warm server passes the client's)."""
@@ -154,7 +155,7 @@ def store_path(
 
     store = resolve_db_path(db, cwd=folder, environ=environ)
     if not isinstance(store, Path):  # a PostgreSQL URL: nothing to make absolute
-        return store  # type: ignore[return-value]
+        return store
     return store if store.is_absolute() else (cwd if cwd is not None else Path.cwd()) / store
 
 

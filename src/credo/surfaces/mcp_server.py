@@ -337,10 +337,10 @@ def serve(db: str | None = None) -> None:
     # Memory: the hook of every prompt in this session asks it first.
     from credo.surfaces import serve as warm_server
 
-    # A SQLite file only: a PostgreSQL store is read directly.
+    # A SQLite file (once it exists) or a PostgreSQL store.
     path = memory.path
     listener = (
-        warm_server.start_quietly(path) if isinstance(path, Path) and path.is_file() else None
+        warm_server.start_quietly(path) if not isinstance(path, Path) or path.is_file() else None
     )
     try:
         build_server(memory).run("stdio")

@@ -7,7 +7,10 @@ background thread beside the MCP protocol.
 - **One store, kept open.** One ``Memory`` per process, opened once. It follows writes by
   other processes by itself (every cache of the store is keyed by SQLite's
   ``data_version``); a file *replaced* under it (a new inode or device: moved or copied
-  over) is seen by a ``stat`` before each request and reopened.
+  over) is seen by a ``stat`` before each request and reopened. A PostgreSQL store (a
+  ``postgresql://`` location) is served the same way on one connection, without the warm
+  index (store/warm.py reads SQLite): every request reads the server, which is what the
+  hook saves is the process start and psycopg's import (~290 ms), not the queries.
 - **The same handlers.** A request runs credo.surfaces.hook's own event handler on that
   ``Memory``, with the settings the hook would load (``.credo.toml`` from the payload's
   project folder, cached per folder while the file is unchanged) and the project's root;
@@ -45,7 +48,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from credo.config import Settings
+    from credo.config import PostgresUrl, Settings
     from credo.memory import Memory
     from credo.store.warm import Keeper
 
@@ -69,10 +72,14 @@ def _identity(path: Path) -> tuple[int, int] | None:
 class Engine:
     """The store one server answers for: one ``Memory``, one lock around every use of it."""
 
-    def __init__(self, store: Path) -> None:
+    def __init__(self, store: Path | PostgresUrl) -> None:
+        from credo.config import PostgresUrl
         from credo.surfaces import warm
 
-        self.store = store.resolve()
+        # A PostgreSQL URL, or the file's resolved path; ``shown`` is what logs may print.
+        self.postgres = isinstance(store, PostgresUrl)
+        self.store: Path | PostgresUrl = store if self.postgres else Path(store).resolve()
+        self.shown = store.redacted if isinstance(store, PostgresUrl) else str(self.store)
         self.lock = threading.Lock()
         self.env = _compared(warm.env_fingerprint(os.environ))
         self._memory: Memory | None = None
@@ -87,7 +94,7 @@ class Engine:
         """The open store, opened again when its file was replaced (hold ``lock``)."""
         from credo.surfaces import hook
 
-        now = _identity(self.store)
+        now = (0, 0) if isinstance(self.store, str) else _identity(self.store)
         if now is None:
             self.close()
             raise Refused(f"no store at {self.store}")
@@ -95,12 +102,13 @@ class Engine:
             return self._memory
         if self._memory is not None:
             self.reopened += 1
-            hook.log(f"warm: {self.store} was replaced; opened again")
+            hook.log(f"warm: {self.shown} was replaced; opened again")
         self.close()
         from credo.memory import Memory
 
-        memory = Memory(self.store, root=self.store.parent, source="hook")
-        self._memory, self._identity = memory, _identity(self.store)
+        root = Path.cwd() if isinstance(self.store, str) else self.store.parent  # per request
+        memory = Memory(self.store, root=root, source="hook")
+        self._memory, self._identity = memory, now
         return memory
 
     def prepare(self) -> None:
@@ -108,15 +116,18 @@ class Engine:
         graph, per-version row caches) current from a thread of its own, starting now:
         ~0.6 s to read at 10k beliefs, tens of seconds at 1M, which a one-shot process never
         pays. Until it is in place, and after each write until it is read again, requests
-        are answered from SQL, with the same output."""
+        are answered from SQL, with the same output. (None on PostgreSQL: the module
+        docstring.)"""
         from credo.store.warm import Keeper
         from credo.surfaces import hook
 
+        if self.postgres:
+            return
         if self.keeper is None:
             self.keeper = Keeper(
                 self.lock,
                 lambda: None if self._memory is None else self._memory.store,
-                lambda said: hook.log(f"warm: {self.store}: {said}"),
+                lambda said: hook.log(f"warm: {self.shown}: {said}"),
             )
         self.keeper.poke()
 
@@ -182,8 +193,11 @@ class Engine:
             raise Refused(f"the hook's environment differs in {', '.join(names)}")
         folder = hook.project_dir(payload, cwd)
         store = hook.store_path(folder, db, cwd, env)
-        if store.resolve() != self.store:
-            raise Refused(f"the hook reads {store}, this server serves {self.store}")
+        if not self.serves(store):
+            from credo.config import redact_url
+
+            shown = redact_url(str(store))
+            raise Refused(f"the hook reads {shown}, this server serves {self.shown}")
         try:
             payload = hook.check_payload(payload, event)
         except hook.HookSkip as skip:
@@ -214,6 +228,17 @@ class Engine:
             return output, None
         job = later
         return output, lambda: self._later(folder, job)
+
+    def serves(self, store: Path | PostgresUrl) -> bool:
+        """Whether a hook reading ``store`` reads this server's store: the same resolved
+        file, or a URL with the same socket key (the same server and database, whatever
+        the password)."""
+        from credo.surfaces import warm
+
+        if isinstance(store, str) or isinstance(self.store, str):
+            both = isinstance(store, str) and isinstance(self.store, str)
+            return both and warm.store_key(str(store)) == warm.store_key(str(self.store))
+        return store.resolve() == self.store
 
     def _later(self, folder: Path, job: Callable[[Memory], None]) -> None:
         from credo.surfaces import hook
@@ -338,7 +363,7 @@ class Listener:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            hook.log(f"warm: {self.engine.store} is served by another process; standing by")
+            hook.log(f"warm: {self.engine.shown} is served by another process; standing by")
             self._spawn(self._standby, "credo-warm-standby")
             return False
         self._own()
@@ -361,7 +386,7 @@ class Listener:
         except OSError as exc:
             hook.log(f"warm: cannot take over {self.path}: {exc}")
             return
-        hook.log(f"warm: took over {self.path} for {self.engine.store}")
+        hook.log(f"warm: took over {self.path} for {self.engine.shown}")
         self._accept()
 
     def _own(self) -> None:
@@ -502,7 +527,7 @@ def private_folder(path: str) -> str:
     return path
 
 
-def start(store: Path) -> Listener:
+def start(store: Path | PostgresUrl) -> Listener:
     """Open ``store`` and listen for it in background threads (owner or standby).
 
     Raises:
@@ -515,7 +540,7 @@ def start(store: Path) -> Listener:
     return listener
 
 
-def start_quietly(store: Path) -> Listener | None:
+def start_quietly(store: Path | PostgresUrl) -> Listener | None:
     """``start`` for the MCP server: a listener that cannot start is logged, not raised
     (the hooks take the direct path, the MCP tools work as before)."""
     from credo.surfaces import hook, warm
@@ -531,16 +556,16 @@ def start_quietly(store: Path) -> Listener | None:
         return None
 
 
-def serve_forever(store: Path, say: Callable[[str], None]) -> None:
+def serve_forever(store: Path | PostgresUrl, say: Callable[[str], None]) -> None:
     """``credo serve``: serve ``store`` until SIGINT or SIGTERM."""
     import signal
 
     listener = start(store)
     if listener.owner:
-        say(f"serving {listener.engine.store} on {listener.path}")
+        say(f"serving {listener.engine.shown} on {listener.path}")
     else:
         say(
-            f"another process serves {listener.engine.store} on {listener.path}; "
+            f"another process serves {listener.engine.shown} on {listener.path}; "
             "standing by to take over when it exits"
         )
     done = threading.Event()

@@ -15,10 +15,17 @@ out on purpose: with ``re`` and ``enum`` behind them they cost more than the ans
 (~15 ms of a ~13 ms interpreter start-up).
 
 Where: ``$XDG_RUNTIME_DIR/credo`` (else ``~/.cache/credo/run``), a folder of this user's
-with mode 0700; the socket is ``<first 24 hex of sha256(resolved store path)>.sock``, mode
-0600. Trust: the folder and the socket must belong to this user and give nobody else any
-access, and on Linux the process at the other end must run as this user too
-(``SO_PEERCRED``). Anything else and the client does not connect.
+with mode 0700; the socket is ``<first 24 hex of sha256(store key)>.sock``, mode 0600. The
+key of a SQLite store is its resolved path; of a PostgreSQL store, its URL without the
+password, with the libpq variables (``PG*``, PGPASSWORD aside) that also pick the server:
+a hook whose URL or libpq settings name another server finds no socket. The store is found
+as the engine finds it (``--db``, ``CREDO_DB``, ``[store] location`` of the nearest
+``.credo.toml``, the git work tree's, the user's), so a hook on a PostgreSQL store never
+imports psycopg while a server answers.
+
+Trust: the folder and the socket must belong to this user and give nobody else any access,
+and on Linux the process at the other end must run as this user too (``SO_PEERCRED``).
+Anything else and the client does not connect.
 
 Protocol: one JSON request per connection, ``{"v": 1, "event": ..., "payload": {...},
 "cwd": ..., "db": ..., "env": {...}, "inline": ...}``, then the client shuts its side;
@@ -73,8 +80,44 @@ def run_dir() -> str:
     return os.path.join(cache, "credo", "run")
 
 
+POSTGRES_PREFIXES = ("postgresql://", "postgres://")  # = credo.config.POSTGRES_SCHEMES
+CONFIG_FILE = ".credo.toml"  # = credo.config.CONFIG_FILE
+
+
+def is_postgres(location: str) -> bool:
+    """Whether a store location is a PostgreSQL URL (credo.config.parse_location's test)."""
+    return location.strip()[:13].lower().startswith(POSTGRES_PREFIXES)
+
+
+def without_password(url: str) -> str:
+    """``url`` with no password: none in its user part, no ``password=`` parameter."""
+    scheme, _, rest = url.strip().partition("://")
+    ends = [i for i in (rest.find("/"), rest.find("?"), rest.find("#")) if i >= 0]
+    end = min(ends) if ends else len(rest)
+    authority, tail = rest[:end], rest[end:]
+    if "@" in authority:
+        user, _, host = authority.rpartition("@")
+        authority = user.partition(":")[0] + "@" + host
+    path, mark, query = tail.partition("?")
+    if mark:
+        query, hash_mark, fragment = query.partition("#")
+        kept = [p for p in query.split("&") if p.partition("=")[0].lower() != "password"]
+        tail = path + ("?" + "&".join(kept) if kept else "") + hash_mark + fragment
+    return scheme.lower() + "://" + authority + tail
+
+
+def key_text(store: str) -> str:
+    """What a store's socket is named after (the module docstring)."""
+    if not is_postgres(store):
+        return os.path.realpath(store)
+    libpq = sorted(
+        f"{k}={v}" for k, v in os.environ.items() if k.startswith("PG") and k != "PGPASSWORD"
+    )
+    return "\n".join([without_password(store), *libpq])
+
+
 def store_key(store: str) -> str:
-    """The socket's name for a store: a hash of its resolved path (any length fits)."""
+    """The socket's name for a store: a hash of its ``key_text`` (any length fits)."""
     try:
         from _sha2 import sha256  # type: ignore[import-not-found]  # 3.12+: no OpenSSL
     except ImportError:
@@ -82,7 +125,7 @@ def store_key(store: str) -> str:
             from _sha256 import sha256  # type: ignore[import-not-found]
         except ImportError:
             from hashlib import sha256
-    return sha256(os.path.realpath(store).encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    return sha256(key_text(store).encode("utf-8", "surrogateescape")).hexdigest()[:24]
 
 
 def socket_path(store: str) -> str:
@@ -139,11 +182,20 @@ def project_dir(payload: dict, cwd: str) -> str:  # type: ignore[type-arg]
 
 
 def store_for(folder: str, db: str | None) -> str:
-    """= credo.config.resolve_db_path(db, cwd=folder), absolute. The server checks it again
-    with the engine's own function: a difference only costs the warm answer."""
+    """= credo.config.resolve_db_path(db, cwd=folder), absolute, or a PostgreSQL URL. The
+    server checks it again with the engine's own function: a difference only costs the
+    warm answer.
+
+    Raises:
+        ValueError: ``.credo.toml`` says where the store is in a form read here only by
+            the engine (the hook then takes the direct path).
+    """
     explicit = db if db is not None and db.strip() else os.environ.get("CREDO_DB", "").strip()
     if explicit:
-        return os.path.abspath(os.path.expanduser(explicit))
+        return _located(explicit, None)
+    configured = configured_location(folder)
+    if configured is not None:
+        return configured
     here = folder
     while True:
         try:
@@ -162,6 +214,83 @@ def store_for(folder: str, db: str | None) -> str:
             os.path.expanduser("~"), ".local", "share"
         )
     return os.path.join(base, "credo", "memory.db")
+
+
+def _located(location: str, base: str | None) -> str:
+    """= credo.config.parse_location: a URL as it is, a path expanded and made absolute
+    (from ``base`` when given, else this process's folder)."""
+    location = location.strip()
+    if is_postgres(location):
+        return location
+    path = os.path.expanduser(location)
+    if base is not None and not os.path.isabs(path):
+        path = os.path.join(base, path)
+    return os.path.abspath(path)
+
+
+def configured_location(folder: str) -> str | None:
+    """``[store] location`` of the nearest ``.credo.toml`` from ``folder`` up (None: the
+    file is missing or sets none). Read without tomllib (its import costs more than a warm
+    answer): only the ``[store]`` table's ``location = "..."`` (or ``'...'``) is read, and
+    any other way of writing it raises ``ValueError``.
+    """
+    here = folder
+    while True:
+        source = os.path.join(here, CONFIG_FILE)
+        try:
+            if os.path.exists(source):
+                break
+        except OSError:
+            pass
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+    with open(source, encoding="utf-8") as handle:  # OSError, UnicodeError: direct path
+        text = handle.read()
+    section: str | None = None
+    found: str | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            section = None if line.startswith("[[") else line[1 : line.index("]")].strip()
+            continue
+        key, equals, value = line.partition("=")
+        key = key.strip()
+        if not equals:
+            continue
+        if section is None and key.split(".")[0].strip().strip("\"'") == "store":
+            raise ValueError("[store] written inline")
+        if section == "store" and key.strip("\"'") == "location":
+            found = _toml_string(value.strip())
+    return None if found is None else _located(found, here)
+
+
+def _toml_string(value: str) -> str:
+    """A one-line TOML string and its comment: ``"basic"`` (JSON's escapes) or
+    ``'literal'``. ``ValueError`` for anything else."""
+    if value.startswith(('"""', "'''")):
+        raise ValueError("a multi-line string")
+    if value.startswith("'"):
+        end = value.index("'", 1)
+        text = value[1:end]
+    elif value.startswith('"'):
+        end = 1
+        while end < len(value) and value[end] != '"':
+            end += 2 if value[end] == "\\" else 1
+        if end >= len(value):
+            raise ValueError("an unclosed string")
+        text = loads(value[: end + 1])  # type: ignore[assignment]
+        if not isinstance(text, str):
+            raise ValueError("not a string")
+    else:
+        raise ValueError("not a string")
+    rest = value[end + 1 :].strip()
+    if rest and not rest.startswith("#"):
+        raise ValueError("text after the string")
+    return text
 
 
 def env_fingerprint(environ: "os._Environ[str] | dict[str, str]") -> dict[str, str]:

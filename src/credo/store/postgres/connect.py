@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import re
+import sys
+from types import ModuleType
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -49,6 +51,26 @@ def scrub(text: str, url: str) -> str:
     return re.sub(r"(?i)(password\s*=\s*)\S+", r"\1***", out)
 
 
+def import_psycopg() -> ModuleType:
+    """psycopg, also in an interpreter started without ``site`` (the installed hook runs
+    ``python -S``, and a hook no warm server answers reads the store itself): then the
+    site-packages folders are added first, as ``site`` would have at start-up.
+
+    Raises:
+        ImportError: psycopg is not installed.
+    """
+    try:
+        import psycopg
+    except ImportError:
+        if not sys.flags.no_site:
+            raise
+        import site
+
+        site.main()
+        import psycopg
+    return psycopg
+
+
 def connect(url: str) -> psycopg.Connection:
     """An autocommit connection to ``url``.
 
@@ -57,7 +79,7 @@ def connect(url: str) -> psycopg.Connection:
             (the message names the redacted URL, never its password).
     """
     try:
-        import psycopg
+        psycopg = import_psycopg()
     except ImportError:
         raise StoreError(
             f"store {redact_url(url)} is a PostgreSQL server; install the driver with "

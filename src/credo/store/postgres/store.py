@@ -18,6 +18,7 @@ from credo.config import redact_url
 from credo.errors import InvalidInputError, StoreError
 from credo.store.postgres import schema
 from credo.store.postgres.connect import LOCK_TIMEOUT_MS, connect, scrub
+from credo.store.postgres.dump import TableDump
 from credo.store.postgres.keyword import KeywordIndex, flush_keyword_index
 from credo.store.postgres.ledger import Ledger
 from credo.store.postgres.reads import Reads
@@ -29,14 +30,12 @@ if TYPE_CHECKING:
     import psycopg
 
 
-class PostgresStore(Tables, Reads, Ledger, KeywordIndex):
+class PostgresStore(Tables, Reads, Ledger, KeywordIndex, TableDump):
     """One PostgreSQL database: opened, migrated, written in serialised transactions."""
 
     def __init__(
         self, url: str, *, migrations: tuple[schema.Migration, ...] = schema.MIGRATIONS
     ) -> None:
-        import psycopg
-
         self._url = url
         self.path = redact_url(url)  # what messages and ``stats`` show
         self._tokenizer = Tokenizer()
@@ -44,7 +43,9 @@ class PostgresStore(Tables, Reads, Ledger, KeywordIndex):
         self._before_commit: list[Callable[[], None]] = []
         self._before_first_write: list[Callable[[], None]] = []
         self._depth = 0
-        self.conn = connect(url)
+        self.conn = connect(url)  # imports psycopg (or says how to install it)
+        import psycopg
+
         try:
             self.schema_version = schema.migrate(
                 self.conn, self.path, migrations, after=self._index_queued

@@ -48,12 +48,8 @@ def serve(ctx: click.Context) -> None:
     from credo.errors import NotFoundError
 
     location = resolve_db_path(_db(ctx))
-    if not isinstance(location, Path):
-        raise click.ClickException(
-            "the warm server serves a SQLite store; a PostgreSQL store is read directly"
-        )
-    store = location.expanduser().absolute()
-    if not store.is_file():
+    store = location if not isinstance(location, Path) else location.expanduser().absolute()
+    if isinstance(store, Path) and not store.is_file():
         raise NotFoundError(f"no store at {store}; `credo init` creates it")
     if not hasattr(socket, "AF_UNIX"):
         raise click.ClickException("this system has no Unix sockets; the hook reads the store")
@@ -62,7 +58,8 @@ def serve(ctx: click.Context) -> None:
     try:
         server.serve_forever(store, lambda line: click.echo(line, err=True))
     except OSError as exc:
-        raise click.ClickException(f"cannot serve {store}: {exc}") from None
+        shown = store if isinstance(store, Path) else store.redacted
+        raise click.ClickException(f"cannot serve {shown}: {exc}") from None
 
 
 @click.group()

@@ -32,6 +32,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "conflicts": "credo.surfaces.cli.truth:conflicts",
     "history": "credo.surfaces.cli.truth:history",
     "log": "credo.surfaces.cli.journal:log",
+    "migrate": "credo.surfaces.cli.ops:migrate",
     "resolve": "credo.surfaces.cli.truth:resolve",
     "restore": "credo.surfaces.cli.ops:restore",
     "serve": "credo.surfaces.cli.agent:serve",

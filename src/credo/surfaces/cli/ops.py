@@ -1,7 +1,8 @@
 """Operations commands, loaded lazily by ``credo.surfaces.cli.commands`` (``LAZY_COMMANDS``):
-``credo backup`` and ``credo restore``. They work on the store file through
-``credo.store.backup``, never through ``Memory``: a backup must not migrate the store it copies,
-and a restore must validate its source before anything opens the store.
+``credo backup`` and ``credo restore``, and ``credo migrate``. Backup and restore work on the
+store file through ``credo.store.backup``, never through ``Memory``: a backup must not migrate
+the store it copies, and a restore must validate its source before anything opens the store.
+``credo migrate --to`` copies a store's rows into another store (``credo.store.transfer``).
 """
 
 from __future__ import annotations
@@ -64,4 +65,47 @@ def restore(ctx: click.Context, path: str, no_keep: bool, as_json: bool) -> None
         report,
         f"restored {report.beliefs} beliefs (schema v{report.schema_version}) "
         f"into {report.path}{kept}",
+    )
+
+
+@click.command()
+@click.option(
+    "--to",
+    "to",
+    required=True,
+    metavar="LOCATION",
+    help="The new store: a file path (SQLite) or a postgresql:// URL; it must be empty.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.pass_context
+def migrate(ctx: click.Context, to: str, as_json: bool) -> None:
+    """Copy the whole store (beliefs, edges, anchors, log, journal, captures, ledger, HRR
+    traces) into the empty store LOCATION, SQLite or PostgreSQL, either way."""
+    import sys
+
+    from rich.progress import Progress
+
+    from credo.config import parse_location
+    from credo.store.transfer import migrate_store
+
+    source = resolve_db_path(selected_db(ctx))
+    target = parse_location(to)
+    with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
+        tasks: dict[str, object] = {}
+
+        def progress(table: str, rows: int) -> None:
+            if table not in tasks:
+                tasks[table] = bar.add_task(f"copying {table}", total=None)
+            bar.advance(tasks[table], rows)  # type: ignore[arg-type]
+
+        report = migrate_store(source, target, progress=progress)
+    rows = report.rows
+    emit(
+        as_json,
+        report,
+        f"copied {rows['beliefs']} beliefs, {rows['edges']} edges, "
+        f"{rows['belief_documents']} anchors, {rows['ingest_log']} log entries, "
+        f"{rows['injections']} injections and {rows['captures']} captures from "
+        f"{report.source} to {report.target} in {report.seconds:.1f} s; point --db, "
+        "CREDO_DB or [store] location at it to use it",
     )
