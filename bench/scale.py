@@ -299,7 +299,8 @@ def fresh(
 def measure(size: int, rounds: int, queries: int) -> dict[str, float]:
     text = ZipfText(seed=11)
     texts = [text.query() for _ in range(queries)]
-    warmup = [ZipfText(seed=12).query() for _ in range(queries)]
+    others = ZipfText(seed=12)  # one generator: a new one per query would repeat its first
+    warmup = [others.query() for _ in range(queries)]
     root = Path(tempfile.mkdtemp(prefix=f"credo-scale-{size}-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("CREDO_")}
     env["CREDO_CAPTURE"] = "0"
