@@ -42,9 +42,9 @@ Knobs and their failure modes:
 Why the aspect gate (``carried``): Stage 1's only effect on the pack is to promote a
 representative past better-ranked candidates, which it pushes out of a full budget. That
 pays when the representative brings a part of the query the ranking above it leaves out
-(a second fact of a multi-fact question); it costs recall when it repeats what the
-ranking above already says, the usual case for the weakest covered clusters of a query
-with fewer topics than the target. So the query's terms act as its aspects (term-level
+(a second fact of a multi-fact question); it costs recall when it only repeats query words
+the ranking above already shows, as a weak, unrelated cluster does when a query has fewer
+topics than the target. So the query's terms act as its aspects (term-level
 diversification: Dang & Croft, SIGIR 2013), and a promotion must add one. Measured on the
 A1 corpus (docs/BENCHMARKS.md § Intentional clustering): without the gate Stage 1 gains
 two multi-fact rows and loses two (uplift 0.000 once the compress stage lets the score
