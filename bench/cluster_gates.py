@@ -17,13 +17,23 @@ What it measures, and why this way:
   all-evidence inside a pack of ~10 turns, on the multi-evidence questions.
 * Knob sweep: floor in {0.1..0.6} x diversity target in {1..5} on both data sets.
 
-Every candidate list comes from one ``Memory.retrieve`` call with clustering OFF and a
-budget that fits everything: that is the ranked candidate pool with its scores and token
-costs. The packs are then recomputed with the same pure functions ``retrieve`` uses
-(``pack_by_score``, ``cluster_candidates`` + ``pack_with_clusters``) for every system and
-knob setting, so one retrieval serves 30 sweep points. A check at start-up asserts that the
-recomputed ON pack equals ``Memory.retrieve(use_intentional_clustering=True)`` on every A1
-query, so the shortcut measures the shipped code path.
+Every candidate list comes from ``Memory.retrieve`` with clustering OFF and a budget that
+fits everything: that is the ranked candidate pool with its scores, read twice, once with
+every candidate shown whole (``compress="off"``) and once with every long one cut
+(``"always"``). What a pack at a given budget charges is then decided as ``retrieve``'s
+default (``compress="auto"``) decides it, by the same function (``compress.verbatim_ids``:
+nothing cut when everything fits, else the ranking's head whole and the rest cut), with
+the query terms each line then shows (the cluster pack's aspect gate reads them). The packs
+are recomputed with the same pure functions ``retrieve`` uses (``pack_by_score``,
+``cluster_candidates`` + ``pack_with_clusters``) for every system and knob setting, so one
+pool serves 30 sweep points. A check at start-up asserts that the recomputed OFF and ON
+packs equal ``Memory.retrieve``'s own, at its default options, on every A1 query, so the
+shortcut measures the shipped code path. (Until this check used the default, it priced
+with ``"always"`` and did not cover OFF: docs/BENCHMARKS.md § Intentional clustering.)
+
+The pack budget is ten median beliefs, the median of each belief's whole line: the A1
+corpus' median belief (81 characters) is short, so the compress stage shows it whole and
+the budget means "about ten beliefs" with or without the stage.
 """
 
 from __future__ import annotations
@@ -36,7 +46,7 @@ import statistics
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,8 +55,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ablation import add_lanes_off, apply_lanes_off
 from credo import Memory
 from credo.retrieval.cluster import cluster_candidates, pack_with_clusters
+from credo.retrieval.compress import SHORT_CHARS, verbatim_ids
 from credo.retrieval.pack import pack_by_score
-from credo.tokens import belief_tokens
+from credo.retrieval.snippet import Terms
+from credo.tokens import belief_tokens, marks
 from credo.types import Edge
 from metrics import all_found_at_k, alpha_ndcg_at_k, cluster_coverage_at_k, ndcg_at_k, recall_at_k
 
@@ -66,28 +78,84 @@ _WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True, slots=True)
+class Priced:
+    """What each candidate costs and which query terms its line shows, at one budget."""
+
+    costs: dict[str, int]
+    carried: dict[str, frozenset[str]]
+
+
+@dataclass(frozen=True, slots=True)
 class Pool:
     """The ranked candidates of one query: what every pack below chooses from."""
 
     ids: tuple[str, ...]  # score order
     scores: dict[str, float]
-    costs: dict[str, int]
+    content: dict[str, str]
+    marks: dict[str, str]  # each line's standing marks (tokens.marks), charged with it
+    trails: dict[str, str]
+    stated: frozenset[str]  # what a person stated: never cut (Store.stated)
+    whole: Priced  # every candidate shown whole
+    cut: Priced  # every long candidate cut ("always")
     words: dict[str, frozenset[str]]  # for MMR's lexical similarity
     edges: tuple[Edge, ...]
+    _at: dict[int, Priced] = field(default_factory=dict, compare=False)
+
+    def at(self, budget: int) -> Priced:
+        """Costs and terms at ``budget`` as ``retrieve``'s default, "auto", renders them."""
+        found = self._at.get(budget)
+        if found is None:
+            kept = verbatim_ids(
+                list(self.ids),
+                self.content,
+                self.marks,
+                self.trails,
+                budget,
+                "auto",
+                lambda long: set(self.stated.intersection(long)),
+            )
+            if not isinstance(kept, set):
+                kept = kept()
+            whole = {i for i in self.ids if len(self.content[i]) <= SHORT_CHARS or i in kept}
+            found = self._at[budget] = Priced(
+                {i: (self.whole if i in whole else self.cut).costs[i] for i in self.ids},
+                {i: (self.whole if i in whole else self.cut).carried[i] for i in self.ids},
+            )
+        return found
 
 
 def candidate_pool(memory: Memory, query: str) -> Pool:
-    """All ranked candidates of ``query`` (clustering OFF, nothing cut by the budget), each
-    costing what a pack smaller than the whole pool charges: its compressed rendering."""
-    result = memory.retrieve(
-        query, token_budget=RANK_BUDGET, use_intentional_clustering=False, compress="always"
-    )
-    ranked = [b for b in result.beliefs if not b.locked]
-    ids = tuple(b.id for b in ranked)
+    """All ranked candidates of ``query`` (clustering OFF, nothing cut by the budget), read
+    shown whole and shown cut."""
+    terms = Terms(query)
+    seen: list[tuple[str, ...]] = []
+    priced: list[Priced] = []
+    ranked: list[Any] = []
+    for mode in ("off", "always"):
+        result = memory.retrieve(
+            query, token_budget=RANK_BUDGET, use_intentional_clustering=False, compress=mode
+        )
+        ranked = [b for b in result.beliefs if not b.locked]
+        seen.append(tuple(b.id for b in ranked))
+        priced.append(
+            Priced(
+                {b.id: b.tokens for b in ranked},
+                {b.id: frozenset(s for _, s in terms.hits(b.shown)) for b in ranked},
+            )
+        )
+    if seen[0] != seen[1]:  # compress never changes the ranking
+        raise SystemExit(f"the ranking of {query!r} depends on compress")
+    ids = seen[0]
+    content = {b.id: b.content for b in ranked}
     return Pool(
         ids=ids,
         scores={b.id: b.score for b in ranked},
-        costs={b.id: b.tokens for b in ranked},
+        content=content,
+        marks={b.id: marks(b.replaces, b.conflicts, b.superseded_by) for b in ranked},
+        trails={b.id: b.trail for b in ranked},
+        stated=frozenset(memory.store.stated([i for i in ids if len(content[i]) > SHORT_CHARS])),
+        whole=priced[0],
+        cut=priced[1],
         words={b.id: frozenset(_WORD.findall(b.content.lower())) for b in ranked},
         edges=tuple(memory.store.edges_for_beliefs(ids)),
     )
@@ -95,20 +163,23 @@ def candidate_pool(memory: Memory, query: str) -> Pool:
 
 def pack_off(pool: Pool, budget: int) -> list[str]:
     """The score-order pack (clustering OFF)."""
-    return list(pack_by_score(pool.ids, token_costs=pool.costs, token_budget=budget).selected)
+    costs = pool.at(budget).costs
+    return list(pack_by_score(pool.ids, token_costs=costs, token_budget=budget).selected)
 
 
 def pack_on(pool: Pool, budget: int, floor: float, target: int) -> list[str]:
     """The cluster pack, exactly as ``retrieval.retrieve`` calls it."""
     if not pool.ids:
         return []
+    priced = pool.at(budget)
     clusters = cluster_candidates(pool.ids, pool.scores, edges=pool.edges, edge_weight_floor=floor)
     packed = pack_with_clusters(
         clusters,
         candidate_scores=pool.scores,
-        token_costs=pool.costs,
+        token_costs=priced.costs,
         token_budget=budget,
         cluster_diversity_target=target,
+        carried=priced.carried,
     )
     # retrieve() lists the cluster pack's selection in score order (what the model reads).
     return sorted(packed.selected, key=lambda i: (-pool.scores[i], i))
@@ -130,6 +201,7 @@ def pack_mmr(pool: Pool, budget: int, lam: float = MMR_LAMBDA, limit: int = 50) 
     if not pool.ids:
         return []
     best = max(pool.scores.values()) or 1.0
+    costs = pool.at(budget).costs
     remaining = sorted(pool.ids)
     max_sim = dict.fromkeys(remaining, 0.0)
     chosen: list[str] = []
@@ -139,9 +211,9 @@ def pack_mmr(pool: Pool, budget: int, lam: float = MMR_LAMBDA, limit: int = 50) 
             remaining,
             key=lambda i: (lam * pool.scores[i] / best - (1 - lam) * max_sim[i], _neg(i)),
         )
-        if used + pool.costs[pick] > budget:
+        if used + costs[pick] > budget:
             break
-        used += pool.costs[pick]
+        used += costs[pick]
         chosen.append(pick)
         remaining.remove(pick)
         for other in remaining:
@@ -210,16 +282,22 @@ def systems(floor: float = DEFAULT_FLOOR, target: int = DEFAULT_TARGET) -> dict[
 def check_wiring(
     memory: Memory, rows: Sequence[Mapping[str, Any]], pools: Sequence[Pool], budget: int
 ) -> None:
-    """The recomputed ON pack must equal Memory.retrieve's own ON pack (the shipped path),
-    both pricing candidates as the pool does (``compress="always"``: the default, "auto",
-    also shows the ranking's head whole, a share of each budget, which a pool priced once for
-    every budget cannot hold)."""
+    """The recomputed OFF and ON packs must equal Memory.retrieve's own at its default
+    options (the shipped path: compress "auto", the default knobs), selection and cost."""
     for row, pool in zip(rows, pools, strict=True):
-        live = memory.retrieve(
-            row["query"], token_budget=budget, use_intentional_clustering=True, compress="always"
-        )
-        if live.ids != pack_on(pool, budget, DEFAULT_FLOOR, DEFAULT_TARGET):
-            raise SystemExit(f"recomputed ON pack differs from retrieve() for {row['query']!r}")
+        for on, packed in ((False, pack_off(pool, budget)), (True, pack_on_default(pool, budget))):
+            live = memory.retrieve(row["query"], token_budget=budget, use_intentional_clustering=on)
+            costs = pool.at(budget).costs
+            if list(live.ids) != packed or live.used_tokens != sum(costs[i] for i in packed):
+                system = "ON" if on else "OFF"
+                raise SystemExit(
+                    f"recomputed {system} pack differs from retrieve() for {row['query']!r} "
+                    f"at {budget} tokens"
+                )
+
+
+def pack_on_default(pool: Pool, budget: int) -> list[str]:
+    return pack_on(pool, budget, DEFAULT_FLOOR, DEFAULT_TARGET)
 
 
 def a1_figures(folder: Path) -> dict[str, Any]:

@@ -94,21 +94,48 @@ def test_floor_from_argument_and_toml(project: Path) -> None:
 
 def test_diversity_target_from_argument_and_toml(project: Path) -> None:
     """With room for two beliefs, target 0 packs the score order (a1, a2); target 2 spends
-    the second slot on the other cluster's representative (a1, b)."""
+    the second slot on the other cluster's representative (a1, b). b shows a query term
+    ("delta") that a1 and a2 do not, which the aspect gate asks of a representative that
+    jumps the ranking (retrieval/cluster.py); beliefs that match nothing keep the shared
+    terms' idf above zero, so the ranking is a1, a2, b."""
     from credo.tokens import belief_tokens
 
-    budget = belief_tokens("a1", "alpha beta gamma alpha beta gamma", False) + belief_tokens(
-        "a2", "alpha beta gamma alpha", False
+    query = "alpha beta gamma delta"
+    a1, a2 = "alpha beta gamma alpha beta gamma", "alpha beta gamma alpha"
+    budget = belief_tokens("a1", a1, False) + belief_tokens("a2", a2, False)
+    (project / ".credo.toml").write_text(
+        "[retrieval]\ncluster_diversity_target = 2\n", encoding="utf-8"
     )
-    with _open(project, "[retrieval]\ncluster_diversity_target = 2\n") as memory:
+    with Memory(project / "m.db", root=project) as memory:
+        memory.remember(a1, id="a1")
+        memory.remember(a2, id="a2")
+        memory.remember("alpha delta", id="b")
+        memory.relate("a1", "a2", "CITES")
+        for i in range(10):
+            memory.remember(f"lorem ipsum dolor {i}", id=f"filler{i}")
         score_order = memory.retrieve(
-            QUERY, token_budget=BUDGET, use_intentional_clustering=False
+            query, token_budget=BUDGET, use_intentional_clustering=False
         ).ids
-        from_toml = memory.retrieve(QUERY, token_budget=budget, use_intentional_clustering=True)
+        from_toml = memory.retrieve(query, token_budget=budget, use_intentional_clustering=True)
         from_arg = memory.retrieve(
-            QUERY, token_budget=budget, use_intentional_clustering=True, cluster_diversity_target=0
+            query, token_budget=budget, use_intentional_clustering=True, cluster_diversity_target=0
         )
     assert score_order == ["a1", "a2", "b"]
     assert from_toml.ids == ["a1", "b"]  # listed by score, selected for diversity
     assert sorted(b.cluster_id for b in from_toml.beliefs) == [0, 1]
     assert from_arg.ids == ["a1", "a2"]
+
+
+def test_a_representative_that_adds_no_query_term_is_not_promoted(project: Path) -> None:
+    """The aspect gate through retrieve(): b ("alpha beta") shows no query term a1 does not
+    show, so target 2 does not spend a1's second slot on it; the pack is the score order's."""
+    from credo.tokens import belief_tokens
+
+    budget = belief_tokens("a1", "alpha beta gamma alpha beta gamma", False) + belief_tokens(
+        "a2", "alpha beta gamma alpha", False
+    )
+    with _open(project) as memory:
+        result = memory.retrieve(
+            QUERY, token_budget=budget, use_intentional_clustering=True, cluster_diversity_target=2
+        )
+    assert result.ids == ["a1", "a2"]

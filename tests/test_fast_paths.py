@@ -116,6 +116,7 @@ def test_compose_equals_reference(
     budget=st.integers(0, 200),
     target=st.integers(0, 5),
     fallback=st.booleans(),
+    terms=st.none() | st.lists(st.sets(st.sampled_from("abcd")), min_size=14, max_size=14),
 )
 def test_pack_ranked_equals_cluster_then_pack(
     count: int,
@@ -125,10 +126,13 @@ def test_pack_ranked_equals_cluster_then_pack(
     budget: int,
     target: int,
     fallback: bool,
+    terms: list[set[str]] | None,
 ) -> None:
     ids = NAMES[:count]
     score = dict(zip(ids, scores, strict=False))
     cost = dict(zip(ids, costs, strict=False))
+    # the query terms each candidate shows (the aspect gate), or none given (the seed's pack)
+    carried = None if terms is None else dict(zip(ids, map(frozenset, terms), strict=False))
     ranked = sorted(ids, key=lambda i: (-score[i], i))
     # edges may point outside the candidates (n14, n15), as the store's would not
     names = [*NAMES, "n14", "n15"]
@@ -140,6 +144,7 @@ def test_pack_ranked_equals_cluster_then_pack(
         token_budget=budget,
         cluster_diversity_target=target,
         fallback_to_score=fallback,
+        carried=carried,
     )
     got = pack_ranked(
         ranked,
@@ -148,6 +153,7 @@ def test_pack_ranked_equals_cluster_then_pack(
         token_budget=budget,
         cluster_diversity_target=target,
         fallback_to_score=fallback,
+        carried=carried,
     )
     assert got == want
 

@@ -19,6 +19,9 @@ Pipeline (seed: intentional-clustering spec memo; SYSTEM.md § Intentional clust
    - Stage 1 walks the clusters in that order and takes each representative while fewer
      than `cluster_diversity_target` clusters are covered. A representative that does not
      fit ends Stage 1 when `fallback_to_score` is True, else its cluster is skipped.
+     Given the query terms each candidate carries (``carried``; retrieval always gives
+     them), a representative that would jump better-ranked candidates must carry a query
+     term none of them carries, or Stage 1 ends there (`_Aspects`).
    - Stage 2 walks the remaining candidates in `flattened_score_order` (all candidates,
      (score desc, id asc)) and takes them while they fit, stopping at the first that does
      not, exactly like the score-order pack.
@@ -35,6 +38,17 @@ Knobs and their failure modes:
 - `fallback_to_score` (default True). True keeps the output close to score order on tight
   budgets: one large representative ends the diversity pass. False skips it and keeps
   looking for smaller representatives, buying coverage with lower-ranked beliefs.
+
+Why the aspect gate (``carried``): Stage 1's only effect on the pack is to promote a
+representative past better-ranked candidates, which it pushes out of a full budget. That
+pays when the representative brings a part of the query the ranking above it leaves out
+(a second fact of a multi-fact question); it costs recall when it only repeats query words
+the ranking above already shows, as a weak, unrelated cluster does when a query has fewer
+topics than the target. So the query's terms act as its aspects (term-level
+diversification: Dang & Croft, SIGIR 2013), and a promotion must add one. Measured on the
+A1 corpus (docs/BENCHMARKS.md § Intentional clustering): without the gate Stage 1 gains
+two multi-fact rows and loses two (uplift 0.000 once the compress stage lets the score
+order reach further); with it, it gains the two and loses none.
 
 Locked beliefs are not handled here: the caller places them first, charges their cost and
 passes the remaining budget.
@@ -172,6 +186,7 @@ def pack_with_clusters(
     token_budget: int,
     cluster_diversity_target: int = DEFAULT_CLUSTER_DIVERSITY_TARGET,
     fallback_to_score: bool = True,
+    carried: Mapping[str, Collection[str]] | None = None,
 ) -> ClusterPackResult:
     """Two-stage pack: one representative from each of the best clusters, then by score.
 
@@ -185,6 +200,9 @@ def pack_with_clusters(
             (>= 0; 0 means a plain score-order pack).
         fallback_to_score: when a representative does not fit, True ends Stage 1 (go to
             Stage 2), False skips that cluster and tries the next one.
+        carried: the query terms each member carries; when given, a representative that
+            would jump better-ranked members must carry a term none of them carries, or
+            Stage 1 ends (the module docstring's aspect gate). None: the seed's Stage 1.
 
     Returns:
         A `ClusterPackResult`: `selected` is Stage 1's representatives then Stage 2's
@@ -207,6 +225,7 @@ def pack_with_clusters(
         token_budget,
         cluster_diversity_target,
         fallback_to_score,
+        None if carried is None else _Aspects(flat, carried),
     )
     return _stage_two(representatives, used, flat, cluster_of, token_costs, token_budget)
 
@@ -243,13 +262,16 @@ def pack_ranked(
     token_budget: int,
     cluster_diversity_target: int = DEFAULT_CLUSTER_DIVERSITY_TARGET,
     fallback_to_score: bool = True,
+    carried: Mapping[str, Collection[str]] | None = None,
 ) -> ClusterPackResult:
     """`cluster_candidates` then `pack_with_clusters`, for candidates as retrieval holds
     them: distinct, already in (score desc, id asc) order, every one with a cost >= 0.
 
     ``pairs`` are the (src, dst) of the edges at or above the clustering floor (what
     `cluster_candidates` keeps of its ``edges``; e.g. ``store.pairs_among(ranked_ids,
-    min_weight=floor)``); pairs with an end outside the candidates are ignored.
+    min_weight=floor)``); pairs with an end outside the candidates are ignored. ``carried``
+    as `pack_with_clusters` takes it (read only for a representative that would jump
+    better-ranked candidates).
 
     The result is the two calls' result (tested); what it skips is what those
     preconditions make redundant, on every retrieve(): both score sorts (the ranked
@@ -273,6 +295,7 @@ def pack_ranked(
         token_budget,
         cluster_diversity_target,
         fallback_to_score,
+        None if carried is None else _Aspects(ranked_ids, carried),
     )
     cluster_of = {member: index for index, group in enumerate(groups) for member in group}
     return _stage_two(picks, used, ranked_ids, cluster_of, token_costs, token_budget)
@@ -293,9 +316,11 @@ def _stage_one(
     token_budget: int,
     target: int,
     fallback_to_score: bool,
+    aspects: "_Aspects | None" = None,
 ) -> tuple[list[str], int]:
     """Stage 1: ``representatives`` (one per cluster, in representative order) until
-    `target` clusters are covered.
+    `target` clusters are covered, or (with ``aspects``) until one would be promoted
+    without adding a query term.
 
     Returns the picks (distinct clusters, so distinct ids) and their total cost.
     """
@@ -304,6 +329,8 @@ def _stage_one(
     if target == 0:
         return picks, used
     for representative in representatives:
+        if aspects is not None and not aspects.promotes(representative, len(picks)):
+            break
         cost = token_costs[representative]
         if used + cost <= token_budget:
             picks.append(representative)
@@ -313,6 +340,42 @@ def _stage_one(
         elif fallback_to_score:
             break
     return picks, used
+
+
+class _Aspects:
+    """Stage 1's aspect gate over the ranked candidates and the query terms each carries.
+
+    Representatives arrive in rank order (a cluster is met at its best member), and the
+    picks so far are representatives too, so one ranked before this one is left out
+    exactly when its rank exceeds the number of picks. Terms are read only then, and each
+    candidate's once: a representative next in line is taken as the score order would
+    take it, and a pool of singletons never reads a term.
+    """
+
+    __slots__ = ("_at", "_carried", "_ranked", "_read", "_seen")
+
+    def __init__(self, ranked: Sequence[str], carried: Mapping[str, Collection[str]]) -> None:
+        self._ranked = ranked
+        self._carried = carried
+        self._at = 0  # the rank of the last representative asked about
+        self._seen: set[str] = set()  # the terms of ranked[: self._read]
+        self._read = 0
+
+    def promotes(self, representative: str, picked: int) -> bool:
+        """Whether Stage 1 may take ``representative`` after ``picked`` picks: it is next
+        in line, or it carries a query term no better-ranked candidate carries."""
+        ranked = self._ranked
+        rank = self._at
+        while ranked[rank] != representative:
+            rank += 1
+        self._at = rank
+        if rank == picked:
+            return True
+        carried, seen = self._carried, self._seen
+        for belief_id in ranked[self._read : rank]:
+            seen.update(carried[belief_id])
+        self._read = rank
+        return not seen.issuperset(carried[representative])
 
 
 def _representative_order(clusters: Sequence[RetrievalCluster]) -> list[RetrievalCluster]:

@@ -40,7 +40,7 @@ first reaches a long candidate. The query's terms are computed once per retrieve
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from credo.tokens import CHARS_PER_TOKEN, belief_tokens
@@ -107,6 +107,35 @@ class Costs(dict[str, int]):
         """(strategy, text shown) of a candidate whose cost was asked for."""
         found = self.cut.get(belief_id)
         return (VERBATIM, self._content[belief_id]) if found is None else found[:2]
+
+    def carried(self, belief_id: str) -> frozenset[str]:
+        """The query terms (as the keyword index stems them) that the candidate's line
+        shows once rendered: what the cluster pack's aspect gate reads."""
+        self[belief_id]  # renders it: the text below is what is shown
+        terms = self._terms
+        if terms is None:
+            from credo.retrieval.snippet import Terms
+
+            terms = self._terms = Terms(self._query)
+        return frozenset(stem for _, stem in terms.hits(self.shown(belief_id)[1]))
+
+
+class Carried(dict[str, frozenset[str]]):
+    """The query terms each pack unit shows (``Costs.carried``; a conflict group's, the
+    union of its members'), read on first lookup: the cluster pack asks only for the
+    candidates ranked above a representative it would promote."""
+
+    __slots__ = ("_costs", "_members")
+
+    def __init__(self, costs: Costs, members: Mapping[str, Sequence[str]] | None = None):
+        super().__init__()
+        self._costs = costs
+        self._members = members or {}
+
+    def __missing__(self, unit: str) -> frozenset[str]:
+        members = self._members.get(unit, (unit,))
+        found = self[unit] = frozenset().union(*map(self._costs.carried, members))
+        return found
 
 
 def verbatim_ids(

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
 from credo.retrieval.bundle import Units
-from credo.retrieval.compress import COMPRESS_MODES, VERBATIM, Costs, verbatim_ids
+from credo.retrieval.compress import COMPRESS_MODES, VERBATIM, Carried, Costs, verbatim_ids
 from credo.retrieval.lanes import LANES, dialog
 from credo.retrieval.lanes.bfs import DEFAULT_DECAY, expand_hop
 from credo.retrieval.lanes.date import date_lane, windows
@@ -179,6 +179,10 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             token_costs=unit_costs,
             token_budget=remaining,
             cluster_diversity_target=options.cluster_diversity_target,
+            # Stage 1 promotes a representative only for a query term the candidates
+            # ranked above it do not show (cluster.py § the aspect gate), read from the
+            # lines the compress stage renders.
+            carried=Carried(costs, None if units is None else units.members),
         )
         cluster_of = dict(zip(packed.selected, packed.cluster_ids, strict=True))
     else:
