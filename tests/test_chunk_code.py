@@ -663,6 +663,30 @@ LANGUAGE_CASES = [
         ],
         id="typescript",
     ),
+    pytest.param(
+        "js",
+        "const defaults = {\n  transformRequest: [\n    // Serialise plain objects.\n"
+        "    function transformRequest(data) {\n      return JSON.stringify(data);\n    },\n"
+        "  ],\n  hooks: [(x) => x + 1],\n};\n"
+        "app.get('/', function handleRoot(req, res) {\n  res.send(ok);\n});\n"
+        "run(function () { skip(); });\n",
+        [
+            # A function in an array under a key is named by the key (axios' defaults).
+            (
+                "Serialise plain objects. function transformRequest(data)",
+                3,
+                6,
+                "definition",
+                ("transformRequest",),
+                "json stringify data",
+            ),
+            ("(x) =>", 8, 8, "definition", ("hooks",), ""),
+            # A named function passed as an argument (a callback) is a definition; an
+            # anonymous one has no name to find it by.
+            ("function handleRoot(req, res)", 10, 12, "definition", ("handleRoot",), "res send ok"),
+        ],
+        id="js-functions-in-arrays-and-named-callbacks",
+    ),
 ]
 
 
