@@ -89,13 +89,19 @@ _lane_scores = st.dictionaries(
     lane_scores=_lane_scores,
     confidence=st.dictionaries(st.sampled_from(NAMES), st.floats(0.01, 0.99), max_size=14),
     floor=st.sampled_from([0.0, 0.03, 0.5]),
+    history=st.sets(st.sampled_from(NAMES), max_size=5),
+    factor=st.sampled_from([1.0, 0.85, 0.3]),
 )
 def test_compose_equals_reference(
-    lane_scores: dict[str, dict[str, float]], confidence: dict[str, float], floor: float
+    lane_scores: dict[str, dict[str, float]],
+    confidence: dict[str, float],
+    floor: float,
+    history: set[str],
+    factor: float,
 ) -> None:
-    weights = Weights(floor=floor)
-    got = compose(lane_scores, confidence, weights)
-    want = compose_reference(lane_scores, confidence, weights)
+    weights = Weights(floor=floor, history=factor)
+    got = compose(lane_scores, confidence, weights, history)
+    want = compose_reference(lane_scores, confidence, weights, history)
     assert [(s.id, s.score, list(s.lanes.items())) for s in got] == [
         (s.id, s.score, list(s.lanes.items())) for s in want
     ]
@@ -382,7 +388,7 @@ def test_cluster_pairs_reuse_the_seed_links(tmp_path: Path, max_links: int) -> N
     memory.forget("p08")
     options = retrieval.Options(graph_max_links=max_links)
     for query in ["deploy cache", "staging graph lake", "token"]:
-        ranked, _, around = retrieval._rank(memory.store, query, options)
+        ranked, _, around, _ = retrieval._rank(memory.store, query, options)
         assert (around is None) == (max_links == 5)
         ids_ranked = [s.id for s in ranked]
         for floor in (0.0, 0.4, 0.6):
