@@ -209,6 +209,9 @@ def _mentions_reference(query: str) -> list[tuple[str, float]]:
         stem = (match.group(1) or match.group(2)).lower()
         if stem not in STOPWORDS and stem not in doc._NOT_PAGES and len(found) < doc.MAX_MENTIONS:
             found.setdefault(doc.PAGE_PREFIX + stem, 0.6)
+    for match in doc._CONVENTIONAL.finditer(rest):
+        if len(found) < doc.MAX_MENTIONS:
+            found.setdefault(doc.PAGE_PREFIX + match.group(1).lower(), 0.6)
     return list(found.items())
 
 
@@ -227,6 +230,8 @@ _QUERY_PIECES = st.sampled_from(
         "called",
         "docs/ops/",
         "a.md",
+        "README",
+        "Readme",
         "v1.2",
         "https://ex.io/a.",
         "HTTP://x",
