@@ -224,8 +224,7 @@ CASES = [
         ".. py:function:: send_file(path)\n   :noindex:\n\n   Send a file.\n\n"
         ".. tabs::\n\n   .. tab:: Linux\n\n      Use apt.\n\n.. seealso:: The other page.\n",
         [
-            ("send_file(path)", 1, 1, "heading"),  # an object description: see below
-            ("Send a file.", 4, 4, "paragraph"),
+            ("send_file(path): Send a file.", 1, 4, "paragraph"),
             ("Linux: Use apt.", 8, 10, "paragraph"),
             ("The other page.", 12, 12, "paragraph"),
         ],
@@ -758,57 +757,23 @@ _RST_FILES = [path for root in _rst_trees() for path in _sample(root)]
 
 @pytest.mark.skipif(not _RST_FILES, reason="no reStructuredText trees on this machine")
 def test_real_rst_trees() -> None:
-    """Every chunk of every real file holds its lines; headings follow the adornments
-    (object descriptions aside); no real file falls back to plain text."""
+    """Every chunk of every real file holds its lines; headings follow the adornments;
+    no real file falls back to plain text."""
     total = 0
     for path in _RST_FILES:
         text = path.read_text(encoding="utf-8", errors="replace")
         chunks = split_rst(text)
         check_rst(chunks, text)
-        lines = text.splitlines()
         headings = [(c.start_line, len(c.section)) for c in chunks if c.role == "heading"]
-        # Object descriptions (``.. py:function:: name``) are sections without adornment.
-        titles = [h for h in headings if not lines[h[0] - 1].lstrip().startswith(".. ")]
-        assert titles == expected_titles(text), path
+        assert headings == expected_titles(text), path
         assert "text" not in {c.role for c in chunks}, path
         total += len(chunks)
     assert total > 0
 
 
-def test_an_autodoc_directive_with_prose_keeps_it_under_the_name() -> None:
+def test_an_autodoc_directive_with_prose_keeps_it_labelled_with_the_name() -> None:
     text = ".. autofunction:: attrs.evolve\n\n   Prose written under the directive.\n"
     chunks = split_rst(text)
-    assert [(c.text, c.start_line, c.end_line, c.section) for c in chunks] == [
-        ("attrs.evolve", 1, 1, ("attrs.evolve",)),
-        ("Prose written under the directive.", 3, 3, ("attrs.evolve",)),
+    assert [(c.text, c.start_line, c.end_line) for c in chunks] == [
+        ("attrs.evolve: Prose written under the directive.", 1, 3)
     ]
-    check_rst(chunks, text)
-
-
-@pytest.mark.parametrize(
-    "directive", ["py:data", "data", "confval", "std:confval", "js:function", "class", "option"]
-)
-def test_an_object_description_is_a_section_titled_by_its_name(directive: str) -> None:
-    """Sphinx object descriptions are what API and settings pages are made of: each is a
-    unit a reader looks up by name, so it is a section (its name in its passages' trail),
-    and the section's prose after it is the section's again."""
-    text = (
-        "Settings\n========\n\nIntro.\n\n"
-        f".. {directive}:: SECRET_KEY\n   :type: str\n\n   Signs the cookie.\n\n"
-        "   .. versionadded:: 1.0\n\nAfter.\n"
-    )
-    chunks = split_rst(text)
-    assert [(c.text, c.start_line, c.end_line, c.section, c.heading_index) for c in chunks] == [
-        ("Settings", 1, 1, ("Settings",), None),
-        ("Intro.", 4, 4, ("Settings",), 0),
-        ("SECRET_KEY", 6, 6, ("Settings", "SECRET_KEY"), 0),
-        ("Signs the cookie.", 9, 9, ("Settings", "SECRET_KEY"), 2),
-        ("versionadded 1.0", 11, 11, ("Settings", "SECRET_KEY"), 2),
-        ("After.", 13, 13, ("Settings",), 0),
-    ]
-    check_rst(chunks, text)
-
-
-def test_a_directive_that_is_no_object_description_labels_its_text() -> None:
-    chunks = split_rst(".. tab:: Linux\n\n   Use apt.\n")
-    assert [(c.text, c.section) for c in chunks] == [("Linux: Use apt.", ())]

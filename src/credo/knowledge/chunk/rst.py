@@ -237,14 +237,6 @@ class _Walker:
             self._children(node)
             return
         label = [children.pop(0)] if "credo-label" in children[0].get("classes", ()) else []
-        if label and "credo-object" in node.get("classes", ()):
-            depth = len(self.headings)
-            self._heading(label[0])
-            if len(self.headings) > depth:  # an object description: a section of its own
-                for child in children:
-                    self._block(child)
-                del self.headings[depth:]
-                return
         self._lead(label, children, "paragraph")
 
     def _line_block(self, node: Any) -> None:

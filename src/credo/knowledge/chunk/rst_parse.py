@@ -18,16 +18,13 @@ are put back afterwards, and nothing another docutils user registered leaks in):
   literal block, as ``::`` makes one, carrying its lines: the walker gives its names to
   its passage's context, never its text;
 - other code and generated content is skipped: `SKIPPED_DIRECTIVES`; an autodoc directive
-  (``autofunction:: pkg.name``) alone adds nothing (its docstring is in the code, which
-  credo reads itself), with prose written under it it is an object description (below);
+  (``autofunction:: pkg.name``) keeps its argument as a label and the prose written under
+  it, like any other directive (its docstring is in the code, which credo reads itself);
 - ``versionadded``, ``versionchanged``, ``deprecated`` and ``versionremoved`` keep their
   text, led by a label such as "versionchanged 2.1";
-- a Sphinx object description (``py:function``, ``confval``, ``data``, ``class``...: a
-  directive named by `OBJECT_TYPES`, with or without its domain) is a section of its own:
-  its argument (a name or a signature) is its title, its content its body;
-- any other unknown directive (``tab``, ``dropdown``...) is parsed as a container: its
-  argument becomes a label (a tab name, a title) and its content is read as
-  reStructuredText; its options are ignored. ``only``, ``ifconfig``, ``tabs``
+- any other unknown directive (``tab``, ``confval``, ``py:function``...) is parsed as a
+  container: its argument becomes a label (a signature, a tab name) and its content is
+  read as reStructuredText; its options are ignored. ``only``, ``ifconfig``, ``tabs``
   and ``grid`` drop their argument (a condition, a layout); ``seealso``, ``todo``,
   ``hlist`` and ``glossary`` take none (text on their first line is content);
 - any unknown role renders as its text: ``:func:`~a.b``` as "a.b", ``:ref:`Label
@@ -69,14 +66,6 @@ SKIPPED_DIRECTIVES = frozenset(
 # Directives whose content is code written in the page: read as a literal block.
 CODE_DIRECTIVES = frozenset("code code-block sourcecode testcode doctest".split())
 VERSION_DIRECTIVES = frozenset("versionadded versionchanged deprecated versionremoved".split())
-# Sphinx object descriptions (``.. py:function:: name(args)``, ``.. confval:: name``), named
-# with or without a domain (``py:``, ``js:``, ``std:``...): their argument is the object.
-OBJECT_TYPES = frozenset(
-    "function method classmethod staticmethod class attribute data exception decorator "
-    "decoratormethod property type member var macro struct union enum enumerator "
-    "namespace concept confval envvar option describe object event setting directive "
-    "role fixture".split()
-)
 # Unknown directives whose argument is a condition or a layout, not text to keep.
 _CONTENT_ONLY = frozenset("only ifconfig tabs grid".split())
 # Sphinx directives with content and no argument: text on the first line is content.
@@ -208,8 +197,6 @@ class _Directives(dict[str, Any]):
             found = _ContentOnly
         elif name in _BODY_ONLY:
             found = _Body
-        elif name.rsplit(":", 1)[-1] in OBJECT_TYPES:
-            found = _Object
         else:
             found = _builtin(directives._directive_registry, en.directives, name)  # type: ignore[attr-defined]
             found = found or _Generic
@@ -313,21 +300,11 @@ class _Generic(Directive):
         return label
 
 
-class _Object(_Generic):
-    """A Sphinx object description: a container the walker reads as a section titled by
-    the object's name or signature (its label)."""
-
-    def run(self) -> list[Any]:
-        found = super().run()
-        found[0]["classes"].append("credo-object")
-        return found
-
-
 class _ContentOnly(_Generic):
     keep_label = False
 
 
-class _Autodoc(_Object):
+class _Autodoc(_Generic):
     """``.. autofunction:: pkg.name``: nothing alone (the docstring is in the code); with
     prose written under it, that prose labelled with the name."""
 
