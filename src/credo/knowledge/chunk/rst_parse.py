@@ -13,10 +13,9 @@ Sphinx documents use directives and roles docutils does not know. While credo pa
 docutils registries are swapped for credo's own (under a lock; the process's registries
 are put back afterwards, and nothing another docutils user registered leaks in):
 
-- a code directive (``code-block``, ``code``, ``sourcecode``, ``testcode``,
-  ``doctest``) becomes a
-  literal block, as ``::`` makes one, carrying its lines: the walker gives its names to
-  its passage's context, never its text;
+- a code directive (``code-block``, ``code``, ``sourcecode``) becomes a literal block,
+  as ``::`` makes one, carrying its lines: the walker gives its names to its passage's
+  context, never its text;
 - other code and generated content is skipped: `SKIPPED_DIRECTIVES`; an autodoc directive
   (``autofunction:: pkg.name``) keeps its argument as a label and the prose written under
   it, like any other directive (its docstring is in the code, which credo reads itself);
@@ -56,15 +55,16 @@ from docutils.parsers.rst.languages import en
 SKIPPED_DIRECTIVES = frozenset(
     "literalinclude highlight highlightlang toctree index "
     "include raw contents sectnum header footer meta title target-notes "
-    "testoutput testsetup testcleanup ipython jupyter-execute "
+    "doctest testcode testoutput testsetup testcleanup ipython jupyter-execute "
     "plot graphviz graph digraph inheritance-diagram mermaid uml productionlist "
     "tabularcolumns module currentmodule py:module py:currentmodule program "
     "sectionauthor moduleauthor codeauthor default-domain rst-class cssclass "
     "autosummary click prompt code-tab program-output command-output exec "
     "literalinclude-diff only-html spelling:word-list".split()
 )
-# Directives whose content is code written in the page: read as a literal block.
-CODE_DIRECTIVES = frozenset("code code-block sourcecode testcode doctest".split())
+# Directives whose content is code written in the page: read as a literal block. (Doctests
+# are skipped with their printed output: measured, their words mislead more than help.)
+CODE_DIRECTIVES = frozenset("code code-block sourcecode".split())
 VERSION_DIRECTIVES = frozenset("versionadded versionchanged deprecated versionremoved".split())
 # Unknown directives whose argument is a condition or a layout, not text to keep.
 _CONTENT_ONLY = frozenset("only ifconfig tabs grid".split())
