@@ -21,7 +21,13 @@ from hypothesis import strategies as st
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk import Chunk, code_treesitter, language_for, split_code, split_file
 from credo.knowledge.chunk.code_grammars import GRAMMARS, Grammar
-from credo.knowledge.chunk.code_names import MAX_CONTEXT_WORDS, context_words, own_segments
+from credo.knowledge.chunk.code_names import (
+    MAX_CONTEXT_WORDS,
+    MAX_STRING_WORDS,
+    context_words,
+    names,
+    own_segments,
+)
 from credo.knowledge.chunk.code_outline import is_commented_out_code, signature
 from credo.knowledge.doctor import belief_words, range_holds
 from tests.test_chunk_markdown import brief, check_chunks, lines_of, real_files
@@ -47,7 +53,8 @@ def check(chunks: Sequence[Chunk], text: str) -> None:
         else:
             assert not chunk.context, chunk
         words = chunk.context.split()
-        assert len(words) <= MAX_CONTEXT_WORDS and len(set(words)) == len(words), chunk
+        assert len(words) <= MAX_CONTEXT_WORDS + MAX_STRING_WORDS, chunk
+        assert len(set(words)) == len(words), chunk
         assert all(_CONTEXT_WORD.fullmatch(word) for word in words), chunk
         # What the doctor checks of every anchor: the text's words, in order, in its lines.
         if belief_words(chunk.text):
@@ -150,7 +157,8 @@ def test_python_rules() -> None:
     assert chunks[1].links == ("https://example.com/spec",)
     # A class's context is what its body names outside its methods' bodies: their headers.
     assert chunks[4].context == "parse path"
-    assert chunks[5].context == "load json path get default settings"
+    # Names first, then the words of its short strings ("settings" is there already).
+    assert chunks[5].context == "load json path get default settings words"
     assert [c.heading_index for c in chunks] == [None, 0, 0, 0, 0, 4, 5, 5]
     check(chunks, PYTHON)
 
@@ -634,7 +642,14 @@ LANGUAGE_CASES = [
         SHELL,
         [
             ("Install the tool into PREFIX.", 2, 2, "docstring", (), ""),
-            ("Print usage and exit. usage()", 5, 9, "definition", ("usage",), "echo exit"),
+            (
+                "Print usage and exit. usage()",
+                5,
+                9,
+                "definition",
+                ("usage",),
+                "echo exit usage prefix",
+            ),
         ],
         id="shell",
     ),
@@ -662,6 +677,30 @@ LANGUAGE_CASES = [
             ("get: function (u: string)", 5, 5, "definition", ("get",), "fetch json"),
         ],
         id="typescript",
+    ),
+    pytest.param(
+        "js",
+        "const defaults = {\n  transformRequest: [\n    // Serialise plain objects.\n"
+        "    function transformRequest(data) {\n      return JSON.stringify(data);\n    },\n"
+        "  ],\n  hooks: [(x) => x + 1],\n};\n"
+        "app.get('/', function handleRoot(req, res) {\n  res.send(ok);\n});\n"
+        "run(function () { skip(); });\n",
+        [
+            # A function in an array under a key is named by the key (axios' defaults).
+            (
+                "Serialise plain objects. function transformRequest(data)",
+                3,
+                6,
+                "definition",
+                ("transformRequest",),
+                "json stringify data",
+            ),
+            ("(x) =>", 8, 8, "definition", ("hooks",), ""),
+            # A named function passed as an argument (a callback) is a definition; an
+            # anonymous one has no name to find it by.
+            ("function handleRoot(req, res)", 10, 12, "definition", ("handleRoot",), "res send ok"),
+        ],
+        id="js-functions-in-arrays-and-named-callbacks",
     ),
 ]
 
@@ -894,6 +933,27 @@ def test_context_words() -> None:
     assert len(context_words(f"name{n}" for n in range(500)).split()) == MAX_CONTEXT_WORDS
 
 
+def test_context_words_take_string_words_after_names_with_their_own_cap() -> None:
+    assert context_words(["get_header"], ['"Content-Length and the header"', "'get'"]) == (
+        "get header content length"  # stopwords and words already there left out
+    )
+    many = [f"'word{n}'" for n in range(200)]
+    words = context_words((f"name{n}" for n in range(500)), many).split()
+    assert len(words) == MAX_CONTEXT_WORDS + MAX_STRING_WORDS
+
+
+def test_body_words_keep_one_line_strings_only() -> None:
+    body = (
+        'x = "Received response"  # a comment\n'
+        'y = """A long\ntext"""\n'
+        "z = f'{code} failed'\n"
+        f"w = '{'a' * 300}'\n"
+    )
+    found = names(body, [(0, len(body))])
+    assert found.names == ["x", "y", "z", "w"]
+    assert found.strings == ['"Received response"', "f'{code} failed'"]
+
+
 def test_own_segments() -> None:
     bodies = [(0, 100), (10, 20), (30, 50), (35, 40), None, (60, 70)]
     assert own_segments(bodies) == [
@@ -1064,7 +1124,8 @@ def test_generated_python_properties(source: str) -> None:
     check(chunks, source)
     assert all(c.role in ("docstring", "code_comment", "definition") for c in chunks)
     assert not any("in string" in c.text for c in chunks)
-    assert not any("string" in c.context.split() for c in chunks)
+    # A string's words may be context (its definition's), a comment's never are.
+    assert not any("Reads" in c.context.split() for c in chunks)
 
 
 # -- real files -----------------------------------------------------------------------------------

@@ -150,13 +150,25 @@ CASES = [
         "Before.\n\n.. code-block:: python\n   :caption: x\n\n   import os\n\n"
         ".. literalinclude:: ../x.py\n\n.. toctree::\n   :maxdepth: 2\n\n   install\n\n"
         ".. autofunction:: flask.url_for\n\n.. highlight:: text\n\nAfter.\n",
-        [("Before.", 1, 1, "paragraph"), ("After.", 19, 19, "paragraph")],
-        id="code-toctree-autodoc-skipped",
+        [
+            ("Before.", 1, 1, "paragraph"),
+            ("import os", 3, 6, "code"),  # from the directive to its last line of code
+            ("After.", 19, 19, "paragraph"),
+        ],
+        id="code-kept-toctree-autodoc-skipped",
     ),
     pytest.param(
-        "Run this::\n\n    pip install flask\n\nOr this:\n\n::\n\n    make\n\n>>> 1 + 1\n2\n",
-        [("Run this:", 1, 1, "paragraph"), ("Or this:", 5, 5, "paragraph")],
-        id="literal-and-doctest-blocks-skipped",
+        "Run this::\n\n    pip install flask\n\nOr this:\n\n::\n\n    make\n\n>>> 1 + 1\n2\n"
+        "\n.. sourcecode:: pycon\n\n   >>> app.run()\n\n\n.. testcode::\n\n   run(1)\n",
+        [
+            ("Run this:", 1, 1, "paragraph"),
+            ("pip install flask", 3, 3, "code"),
+            ("Or this:", 5, 5, "paragraph"),
+            ("make", 9, 9, "code"),
+            # Doctest blocks and directives are tests, their printed output included: skipped.
+            (">>> app.run()", 14, 16, "code"),
+        ],
+        id="literal-and-code-blocks-doctests-skipped",
     ),
     pytest.param(
         ".. a comment\n   spanning lines\n\n.. |name| replace:: Flask\n\n.. _label:\n\n"
@@ -443,6 +455,7 @@ def test_a_realistic_sphinx_page() -> None:
         ),
         ("A Minimal Application", 15, 15, "heading"),
         ("A minimal Flask application looks something like this:", 18, 18, "paragraph"),
+        ("from flask import Flask app = Flask(__name__)", 20, 24, "code"),
         ("So what did that code do?", 26, 26, "paragraph"),
         (
             "First we imported the flask.Flask class. An instance of this class will be our "

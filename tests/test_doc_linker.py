@@ -320,6 +320,20 @@ def test_doc_lane_ranks_the_named_documents_belief_first(
     assert all("doc" not in b.lanes for b in off.beliefs)
 
 
+def test_doc_lane_reads_a_conventional_file_named_in_capitals(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("# Tool\n\nAdd the badge to your page.\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "badge.md").write_text("# Badge\n\nAdd the badge to your page.\n")
+    memory = Memory(tmp_path / "m.db", root=tmp_path)
+    memory.ingest(tmp_path / "README.md", tmp_path / "docs" / "badge.md")
+    named = memory.retrieve("what badge does the README add", with_doc_anchors=True)
+    assert named.beliefs[0].trail.startswith("README.md")
+    assert "doc" in named.beliefs[0].lanes
+    plain = memory.retrieve("what badge does the readme add", with_doc_anchors=True)
+    assert all("doc" not in b.lanes for b in plain.beliefs)  # a word, not a file's name
+    memory.close()
+
+
 def test_doc_lane_ignores_words_that_only_look_like_files(
     memory: Memory, two_docs: dict[str, str]
 ) -> None:

@@ -89,13 +89,19 @@ _lane_scores = st.dictionaries(
     lane_scores=_lane_scores,
     confidence=st.dictionaries(st.sampled_from(NAMES), st.floats(0.01, 0.99), max_size=14),
     floor=st.sampled_from([0.0, 0.03, 0.5]),
+    history=st.sets(st.sampled_from(NAMES), max_size=5),
+    factor=st.sampled_from([1.0, 0.85, 0.3]),
 )
 def test_compose_equals_reference(
-    lane_scores: dict[str, dict[str, float]], confidence: dict[str, float], floor: float
+    lane_scores: dict[str, dict[str, float]],
+    confidence: dict[str, float],
+    floor: float,
+    history: set[str],
+    factor: float,
 ) -> None:
-    weights = Weights(floor=floor)
-    got = compose(lane_scores, confidence, weights)
-    want = compose_reference(lane_scores, confidence, weights)
+    weights = Weights(floor=floor, history=factor)
+    got = compose(lane_scores, confidence, weights, history)
+    want = compose_reference(lane_scores, confidence, weights, history)
     assert [(s.id, s.score, list(s.lanes.items())) for s in got] == [
         (s.id, s.score, list(s.lanes.items())) for s in want
     ]
@@ -209,6 +215,9 @@ def _mentions_reference(query: str) -> list[tuple[str, float]]:
         stem = (match.group(1) or match.group(2)).lower()
         if stem not in STOPWORDS and stem not in doc._NOT_PAGES and len(found) < doc.MAX_MENTIONS:
             found.setdefault(doc.PAGE_PREFIX + stem, 0.6)
+    for match in doc._CONVENTIONAL.finditer(rest):
+        if len(found) < doc.MAX_MENTIONS:
+            found.setdefault(doc.PAGE_PREFIX + match.group(1).lower(), 0.6)
     return list(found.items())
 
 
@@ -227,6 +236,8 @@ _QUERY_PIECES = st.sampled_from(
         "called",
         "docs/ops/",
         "a.md",
+        "README",
+        "Readme",
         "v1.2",
         "https://ex.io/a.",
         "HTTP://x",
@@ -388,7 +399,7 @@ def test_cluster_pairs_reuse_the_seed_links(tmp_path: Path, max_links: int) -> N
     memory.forget("p08")
     options = retrieval.Options(graph_max_links=max_links)
     for query in ["deploy cache", "staging graph lake", "token"]:
-        ranked, _, around = retrieval._rank(memory.store, query, options)
+        ranked, _, around, _ = retrieval._rank(memory.store, query, options)
         assert (around is None) == (max_links == 5)
         ids_ranked = [s.id for s in ranked]
         for floor in (0.0, 0.4, 0.6):

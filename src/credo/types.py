@@ -29,6 +29,7 @@ __all__ = [
     "NO_COUNTS",
     "NO_LANES",
     "ORIGINS",
+    "TRAIL_SEPARATOR",
     "Belief",
     "DocAnchor",
     "Edge",
@@ -50,6 +51,8 @@ ORIGINS = (
 )
 ANCHOR_TYPES = ("ingest", "manual", "derived")
 GLOBAL_SCOPE = "global"  # RetrievedBelief.scope of the user-global store's locks
+# Between the parts of a trail: ``docs/guide/auth.md › OAuth2 › Scopes L40-L58``.
+TRAIL_SEPARATOR = " › "
 
 # Immutable, so one shared default is safe (a dict default would be shared and mutable).
 NO_COUNTS: Mapping[str, int] = MappingProxyType({})
@@ -110,8 +113,9 @@ class RetrievedBelief(NamedTuple):
     score: float
     locked: bool
     tokens: int  # what it costs in the rendered block
-    # part -> its share of the score: each lane, `posterior` (feedback) when not zero, and
-    # what it inherits: `supersedes` (from what it replaced), `contradicts` (from its group)
+    # part -> its share of the score: each lane, `posterior` (feedback) when not zero,
+    # `history` (what a changelog passage gives up, below zero), and what it inherits:
+    # `supersedes` (from what it replaced), `contradicts` (from its group)
     lanes: Mapping[str, float] = NO_LANES
     cluster_id: int | None = None
     replaces: tuple[str, ...] = ()  # the beliefs it supersedes, left out of the pack

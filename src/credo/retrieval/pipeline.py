@@ -28,6 +28,7 @@ from credo.retrieval.lanes.heat import DEFAULT_T, heat_over_links
 from credo.retrieval.lanes.session import session_lane
 from credo.retrieval.lanes.speaker import speaker_lane
 from credo.retrieval.pack import pack_by_score
+from credo.retrieval.prior import is_history
 from credo.retrieval.rank import Scored, Weights, compose
 from credo.store import Store
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms
@@ -129,7 +130,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     budget = options.token_budget
 
     locks = store.current_locks()
-    ranked, rows, around_seeds = _rank(store, text, options)
+    ranked, rows, around_seeds, known_trails = _rank(store, text, options)
     shared = _global(options.global_locks, locks)
     if shared:  # a global lock stands in for the project belief with its id
         ranked = [s for s in ranked if s.id not in shared]
@@ -157,7 +158,10 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     ids = [s.id for s in ranked]
     # Costed when the pack first asks: the candidates past the first that does not fit are
     # never asked for (the cluster pack stops there), a third of them on a typical query.
-    trails = store.trails(ids) if ids else {}
+    unread = [i for i in ids if i not in rows]  # brought along by supersession
+    trails = {i: t for i in ids if (t := known_trails.get(i)) is not None}
+    if unread:
+        trails.update(store.trails(unread))
     # Compress (rank -> cluster -> compress -> pack): each candidate is charged as rendered.
     kept = verbatim_ids(ids, content, marked, trails, remaining, options.compress, store.stated)
     costs = Costs(content, marked, trails, text, kept)
@@ -347,10 +351,17 @@ def _place_locked(
 
 def _rank(
     store: Store, text: str, options: Options
-) -> tuple[list[Scored], dict[str, CandidateRow], tuple[set[str], list[Link]] | None]:
-    """Candidates ranked by ``compose``, their rows, and the graph seeds with every
-    live link touching them (None when the graph lanes did not run or a hub cut the
-    links short): clustering reuses those links instead of reading them again."""
+) -> tuple[
+    list[Scored],
+    dict[str, CandidateRow],
+    tuple[set[str], list[Link]] | None,
+    dict[str, str],
+]:
+    """Candidates ranked by ``compose``, their rows, the graph seeds with every live link
+    touching them (None when the graph lanes did not run or a hub cut the links short):
+    clustering reuses those links instead of reading them again; and the candidates'
+    trails (those that have one), which tell changelog passages (retrieval/prior.py) and
+    which the pack renders."""
     lanes = {**DEFAULT_LANES, **options.lanes}
     terms = query_terms(text)
     lane_scores: dict[str, dict[str, float]] = {}
@@ -403,10 +414,12 @@ def _rank(
     if lanes["speaker"] and terms:
         lane_scores["speaker"] = speaker_lane(set(terms), {i: row[0] for i, row in rows.items()})
     confidence = {i: row[1] / (row[1] + row[2]) for i, row in rows.items()}
-    ranked = compose(lane_scores, confidence, options.weights)
+    trails = store.trails(list(rows)) if rows else {}
+    history = {i for i, trail in trails.items() if is_history(trail)}
+    ranked = compose(lane_scores, confidence, options.weights, history)
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
-    return ranked, rows, around_seeds
+    return ranked, rows, around_seeds, trails
 
 
 def _explain_dialog(

@@ -1,6 +1,6 @@
 """Score composition: one formula over the lanes, a bounded posterior term, a floor.
 
-    score(b) = sum_lane  w_lane * s_lane(b)  +  w_post * (confidence(b) - 1/2)
+    score(b) = h(b) * sum_lane  w_lane * s_lane(b)  +  w_post * (confidence(b) - 1/2)
 
 Each lane score s_lane is in [0, 1] (the lane's raw score divided by its best raw score
 among this query's candidates, so no lane's units dominate another's, and a belief that is
@@ -8,14 +8,16 @@ not a candidate, a locked one the graph lanes reached, cannot scale a lane down)
 confidence = alpha / (alpha + beta), so the posterior term is bounded by +-w_post/2:
 feedback reorders near-ties, it never lifts an irrelevant belief over a relevant one; it is
 listed among a candidate's parts as ``posterior`` when it is not zero, so the parts always
-add up to the score. A candidate is kept only if its score reaches ``floor`` times the best
-score of the query (a relative relevance floor: weak matches never fill the budget just
-because it has room). Ties are broken by belief id.
+add up to the score. h(b) is ``Weights.history`` for a passage of a changelog (a record of
+past changes that repeats the words of the pages it changed: retrieval/prior.py), else 1;
+what it takes off is listed as the part ``history``. A candidate is kept only if its score
+reaches ``floor`` times the best score of the query (a relative relevance floor: weak
+matches never fill the budget just because it has room). Ties are broken by belief id.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -38,6 +40,9 @@ class Weights(NamedTuple):
     lanes: Mapping[str, float] = DEFAULT_WEIGHTS
     posterior: float = 0.05
     floor: float = 0.03
+    # A changelog passage's lanes count this much (retrieval/prior.py): measured on the
+    # docs bench's three changelogs at 0.85 and 0.7 (docs/BENCHMARKS.md).
+    history: float = 0.85
 
 
 class Scored(NamedTuple):
@@ -59,6 +64,7 @@ def compose(
     lane_scores: Mapping[str, Mapping[str, float]],
     confidence: Mapping[str, float],
     weights: Weights,
+    history: Collection[str] = (),
 ) -> list[Scored]:
     """Rank candidates (the keys of ``confidence``) by the formula above, best first.
 
@@ -83,7 +89,12 @@ def compose(
     ranked: list[Scored] = []
     for belief_id, parts in parts_of.items():
         prior = posterior * (confidence[belief_id] - 0.5)
-        total = sum(parts.values()) + prior
+        total = sum(parts.values())
+        if belief_id in history and weights.history != 1.0:
+            taken = (weights.history - 1.0) * total
+            total += taken
+            parts["history"] = taken
+        total += prior
         if prior:
             parts["posterior"] = prior  # after the sum: the lanes' parts are summed first
         ranked.append(Scored(belief_id, round(total, 9), parts))
@@ -108,6 +119,7 @@ def compose_reference(
     lane_scores: Mapping[str, Mapping[str, float]],
     confidence: Mapping[str, float],
     weights: Weights,
+    history: Collection[str] = (),
 ) -> list[Scored]:
     """Rank candidates (the keys of ``confidence``) by the formula above, best first: the
     readable form of ``compose``, which must return exactly the same (tested). The parts
@@ -123,7 +135,11 @@ def compose_reference(
         if not parts:
             continue
         prior = weights.posterior * (conf - 0.5)
-        total = sum(parts[k] for k in sorted(parts)) + prior
+        total = sum(parts[k] for k in sorted(parts))
+        if belief_id in history and weights.history != 1.0:
+            parts["history"] = (weights.history - 1.0) * total
+            total += parts["history"]
+        total += prior
         if prior:
             parts["posterior"] = prior
         ranked.append(Scored(belief_id, round(total, 9), parts))

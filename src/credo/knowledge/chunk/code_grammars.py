@@ -67,6 +67,8 @@ _TYPESCRIPT = f"""
 (assignment_expression
   left: [(identifier) (member_expression)] @name right: {_FUNCTION_VALUE}) @definition
 (pair key: (_) @name value: {_FUNCTION_VALUE}) @definition
+(pair key: (_) @name value: (array {_FUNCTION_VALUE} @definition))
+(arguments (function_expression name: (identifier) @name body: (_) @body) @definition)
 (public_field_definition name: (_) @name value: {_FUNCTION_VALUE}) @definition
 """
 _JS_WRAPPERS = frozenset({"export_statement", "expression_statement", "ambient_declaration"})

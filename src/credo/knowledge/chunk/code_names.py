@@ -1,9 +1,14 @@
-"""The names a definition's body uses: its context words.
+"""The names a definition's body uses, and the words of its short strings: its context.
 
 A parser gives each body's byte or character range; a regex lexer then reads the names in
-the parts of the body outside nested definitions (`own_segments`), skipping strings and
-comments, in C. Asking the tree for every identifier node costs several times more, for
-the same words.
+the parts of the body outside nested definitions (`own_segments`), skipping comments (the
+chunker reads them as text), in C. Asking the tree for every identifier node costs several
+times more, for the same words.
+
+A body's one-line strings are words a reader may ask with: messages (``"Received response
+with both Content-Length and Transfer-Encoding set"``), header names, methods, modes. Their
+words follow the names in the context, with a cap of their own; a triple-quoted or long
+string (a docstring, a template) is left out.
 """
 
 from __future__ import annotations
@@ -11,10 +16,17 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from credo.store.fts import STOPWORDS
 
 # At most this many context words per definition: enough to name what a body works with,
 # few enough that a long function does not drown its own signature in the context field.
 MAX_CONTEXT_WORDS = 150
+# Words of a body's strings, after its names: at most this many, from strings of at most
+# `MAX_STRING_CHARS` characters on one line.
+MAX_STRING_WORDS = 50
+MAX_STRING_CHARS = 200
 
 # Words an identifier splits into: "HTTPConnectionPool" -> HTTP, Connection, Pool;
 # "get_backoff_time" -> get, backoff, time; "sha256" -> sha256.
@@ -35,9 +47,10 @@ KEYWORDS = frozenset(
     volatile where while with yield""".split()
 )
 
-# Each lexer: a string or a comment matches an alternative without a group (findall gives
-# ""), a name matches the group. Every string and comment alternative also ends at the
-# text's end when its closing delimiter is missing, so a scan is linear on any input.
+# Each lexer: a comment matches an alternative without a group (findall gives ""), a
+# string the first group, a name the second. Every string and comment alternative also
+# ends at the text's end when its closing delimiter is missing, so a scan is linear on
+# any input.
 _C_COMMENTS = r"/\*[\s\S]*?(?:\*/|$)|//[^\n]*"
 _C_STRINGS = r'"(?:[^"\\\n]|\\.)*"?' + r"|'(?:[^'\\\n]|\\.){0,8}'" + r"|`[\s\S]*?(?:`|$)"
 _JS_STRINGS = r'"(?:[^"\\\n]|\\.)*"?' + r"|'(?:[^'\\\n]|\\.)*'?" + r"|`(?:[^`\\]|\\[\s\S])*`?"
@@ -47,18 +60,53 @@ _PYTHON_STRINGS = (
     + r"|'''[\s\S]*?(?:'''|$)"
     + r'|"(?:[^"\\\n]|\\.)*"?'
     + r"|'(?:[^'\\\n]|\\.)*'?)"
-    + r"|#[^\n]*"
 )
-_SHELL_STRINGS = r"'[^']*'?" + r'|"(?:[^"\\]|\\[\s\S])*"?' + r"|(?<![\w$])#[^\n]*"
+_PYTHON_COMMENTS = r"#[^\n]*"
+_SHELL_STRINGS = r"'[^']*'?" + r'|"(?:[^"\\]|\\[\s\S])*"?'
+_SHELL_COMMENTS = r"(?<![\w$])#[^\n]*"
+
+
+def _lexer(comments: str, strings: str, name: str) -> str:
+    return f"{comments}|({strings})|({name})"
+
 
 # The Python reader works on text; the tree-sitter reader on UTF-8 bytes.
-PYTHON_NAMES = re.compile(_PYTHON_STRINGS + r"|([^\W\d]\w*)")
+PYTHON_NAMES = re.compile(_lexer(_PYTHON_COMMENTS, _PYTHON_STRINGS, r"[^\W\d]\w*"))
 LEXERS: dict[str, re.Pattern[bytes]] = {
-    "c": re.compile((_C_COMMENTS + "|" + _C_STRINGS + r"|([A-Za-z_]\w*)").encode()),
-    "js": re.compile((_C_COMMENTS + "|" + _JS_STRINGS + r"|([A-Za-z_$][\w$]*)").encode()),
-    "python": re.compile((_PYTHON_STRINGS + r"|([A-Za-z_]\w*)").encode()),
-    "shell": re.compile((_SHELL_STRINGS + r"|([A-Za-z_]\w*)").encode()),
+    "c": re.compile(_lexer(_C_COMMENTS, _C_STRINGS, r"[A-Za-z_]\w*").encode()),
+    "js": re.compile(_lexer(_C_COMMENTS, _JS_STRINGS, r"[A-Za-z_$][\w$]*").encode()),
+    "python": re.compile(_lexer(_PYTHON_COMMENTS, _PYTHON_STRINGS, r"[A-Za-z_]\w*").encode()),
+    "shell": re.compile(_lexer(_SHELL_COMMENTS, _SHELL_STRINGS, r"[A-Za-z_]\w*").encode()),
 }
+
+
+class BodyWords(NamedTuple):
+    """What a body says: its names (each once, keywords left out) and its one-line strings
+    of at most `MAX_STRING_CHARS` characters (each once, quotes included)."""
+
+    names: list[str]
+    strings: list[str]
+
+
+def _one_line(string: str) -> bool:
+    """A string worth reading: short, on one line, not triple-quoted (a docstring)."""
+    return (
+        0 < len(string) <= MAX_STRING_CHARS
+        and "\n" not in string
+        and not string.endswith(("'''", '"""'))
+    )
+
+
+def _body_words(found: Iterable[tuple[str, str]]) -> BodyWords:
+    names_: list[str] = []
+    strings: list[str] = []
+    for string, name in dict.fromkeys(found):
+        if name:
+            if name not in KEYWORDS:
+                names_.append(name)
+        elif _one_line(string):
+            strings.append(string)
+    return BodyWords(names_, strings)
 
 
 def own_segments(bodies: Sequence[tuple[int, int] | None]) -> list[list[tuple[int, int]]]:
@@ -88,23 +136,27 @@ def own_segments(bodies: Sequence[tuple[int, int] | None]) -> list[list[tuple[in
     return segments
 
 
-def names(text: str, segments: list[tuple[int, int]]) -> list[str]:
-    """The Python names in `text`'s segments, each once, keywords left out."""
-    found: list[str] = []
+def names(text: str, segments: list[tuple[int, int]]) -> BodyWords:
+    """The Python names and strings in `text`'s segments (see `BodyWords`)."""
+    found: list[tuple[str, str]] = []
     for start, end in segments:
         found.extend(PYTHON_NAMES.findall(text, start, end))
-    return [name for name in dict.fromkeys(found) if name and name not in KEYWORDS]
+    return _body_words(found)
 
 
 def names_in_bytes(
     source: bytes, segments: list[tuple[int, int]], lexer: re.Pattern[bytes]
-) -> list[str]:
-    """The names `lexer` (one of `LEXERS`) finds in `source`'s segments, as `names`."""
-    found: list[bytes] = []
+) -> BodyWords:
+    """The names and strings `lexer` (one of `LEXERS`) finds in `source`'s segments, as
+    `names`."""
+    found: list[tuple[bytes, bytes]] = []
     for start, end in segments:
         found.extend(lexer.findall(source, start, end))
-    decoded = (raw.decode("ascii", "replace") for raw in dict.fromkeys(found) if raw)
-    return [name for name in decoded if name not in KEYWORDS]
+    decoded = (
+        (string.decode("utf-8", "replace"), name.decode("ascii", "replace"))
+        for string, name in found
+    )
+    return _body_words(decoded)
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -113,14 +165,25 @@ def _parts(identifier: str) -> tuple[str, ...]:
     return tuple(w for w in words if len(w) > 1 and not w.isdigit() and w not in _NOISE_WORDS)
 
 
-def context_words(identifiers: Iterable[str]) -> str:
+def context_words(identifiers: Iterable[str], strings: Iterable[str] = ()) -> str:
     """The words of `identifiers`, split at ``_`` and case changes, lower-cased, each once
-    in first-seen order, at most `MAX_CONTEXT_WORDS`; single letters and numbers dropped."""
+    in first-seen order, at most `MAX_CONTEXT_WORDS`; then the words of `strings` not
+    already there, at most `MAX_STRING_WORDS`; single letters and numbers dropped."""
     seen: dict[str, None] = {}
     for identifier in identifiers:
         for word in _parts(identifier):
             if word not in seen:
                 seen[word] = None
                 if len(seen) >= MAX_CONTEXT_WORDS:
+                    break
+        else:
+            continue
+        break
+    limit = len(seen) + MAX_STRING_WORDS
+    for string in strings:
+        for word in _parts(string):
+            if word not in seen and word not in STOPWORDS:
+                seen[word] = None
+                if len(seen) >= limit:
                     return " ".join(seen)
     return " ".join(seen)

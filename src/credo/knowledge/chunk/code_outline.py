@@ -72,6 +72,7 @@ class Definition:
     doc: list[list[Line]] = field(default_factory=list)
     doc_first: bool = False
     identifiers: list[str] = field(default_factory=list)
+    strings: list[str] = field(default_factory=list)  # its body's short strings
 
 
 @dataclass(slots=True)

@@ -202,4 +202,5 @@ def _collect_names(
         )
     text = "\n".join(lines)
     for definition, segments in zip(definitions, own_segments(bodies), strict=True):
-        definition.identifiers = names(text, segments)
+        words = names(text, segments)
+        definition.identifiers, definition.strings = words.names, words.strings

@@ -97,7 +97,8 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
     for found, segments in zip(
         definitions, own_segments([f.body for f in definitions]), strict=True
     ):
-        found.definition.identifiers = names_in_bytes(source, segments, lexer)
+        words = names_in_bytes(source, segments, lexer)
+        found.definition.identifiers, found.definition.strings = words.names, words.strings
     header = reader.header()
     fragments = [
         fragment

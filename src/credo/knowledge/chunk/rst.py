@@ -25,8 +25,10 @@ The chunks are the kinds `split_markdown` makes:
   leads its first paragraph the same way; such a chunk's range runs from the directive's
   line to the paragraph's last. See `credo.knowledge.chunk.rst_parse`.
 - Line blocks are one paragraph.
-- Skipped: literal blocks (``::``), doctest blocks, code and other skipped directives,
-  comments, substitution definitions, hyperlink targets, images, math blocks,
+- Literal blocks (``::``) and code directives are "code" chunks: their names go to their
+  passage's context and their lines to its range (`passage`), as a Markdown fence's do.
+- Skipped: doctest blocks, other skipped directives (file includes, doctests, generated
+  content), comments, substitution definitions, hyperlink targets, images, math blocks,
   footnote labels, transitions, the ``contents`` topic, docutils' error reports.
 - Inline markup: emphasis marks go, inline literals keep single backticks (as Markdown's
   code spans do), roles render as their text, footnote and citation references go,
@@ -87,7 +89,7 @@ _ESCAPED_SPACE = "\x01"
 _JOINED_WORDS = re.compile(r"(?<=\w)\x01+(?=\w)")
 
 _SKIP = frozenset(
-    "literal_block doctest_block comment substitution_definition target raw system_message "
+    "doctest_block comment substitution_definition target raw system_message "
     "pending image math_block transition label meta decoration colspec".split()
 )
 _TITLE_LIKE = frozenset("title subtitle rubric attribution caption".split())
@@ -186,6 +188,21 @@ class _Walker:
 
     def _paragraph(self, node: Any) -> None:
         self._emit([self._part(node, self.lo, self.after)], "paragraph")
+
+    def _code(self, node: Any) -> None:
+        text = normalise(node.astext())
+        if not is_meaningful(text):
+            return
+        needle = words(text)
+        span = node.get("credo-lines")  # a code directive's own lines (rst_parse._Code)
+        if span is None or not self.index.holds(needle, *span):
+            span = self.index.place(needle, _raw(node), _hint(node), self.lo, self.after)
+        if span is None:
+            return
+        section = tuple(title for title, _ in self.headings)
+        parent = self.headings[-1][1] if self.headings else None
+        self.chunks.append(Chunk(text, span[0], span[1], "code", section, parent))
+        self.lo, self.after = span[0], span[1] + 1
 
     def _topic(self, node: Any) -> None:
         if "contents" not in node.get("classes", ()):
@@ -390,6 +407,7 @@ _HANDLERS = {
     "paragraph": _Walker._paragraph,
     **dict.fromkeys(_TITLE_LIKE, _Walker._paragraph),
     "topic": _Walker._topic,
+    "literal_block": _Walker._code,
     "list_item": _Walker._item,
     "definition_list_item": _Walker._definition_item,
     "field": _Walker._field,

@@ -13,7 +13,10 @@ Sphinx documents use directives and roles docutils does not know. While credo pa
 docutils registries are swapped for credo's own (under a lock; the process's registries
 are put back afterwards, and nothing another docutils user registered leaks in):
 
-- code and generated content is skipped: `SKIPPED_DIRECTIVES`; an autodoc directive
+- a code directive (``code-block``, ``code``, ``sourcecode``) becomes a literal block,
+  as ``::`` makes one, carrying its lines: the walker gives its names to its passage's
+  context, never its text;
+- other code and generated content is skipped: `SKIPPED_DIRECTIVES`; an autodoc directive
   (``autofunction:: pkg.name``) keeps its argument as a label and the prose written under
   it, like any other directive (its docstring is in the code, which credo reads itself);
 - ``versionadded``, ``versionchanged``, ``deprecated`` and ``versionremoved`` keep their
@@ -50,7 +53,7 @@ from docutils.parsers.rst.languages import en
 
 # Directives whose content is code, a file list or generated from elsewhere.
 SKIPPED_DIRECTIVES = frozenset(
-    "code code-block sourcecode literalinclude highlight highlightlang toctree index "
+    "literalinclude highlight highlightlang toctree index "
     "include raw contents sectnum header footer meta title target-notes "
     "doctest testcode testoutput testsetup testcleanup ipython jupyter-execute "
     "plot graphviz graph digraph inheritance-diagram mermaid uml productionlist "
@@ -59,6 +62,9 @@ SKIPPED_DIRECTIVES = frozenset(
     "autosummary click prompt code-tab program-output command-output exec "
     "literalinclude-diff only-html spelling:word-list".split()
 )
+# Directives whose content is code written in the page: read as a literal block. (Doctests
+# are skipped with their printed output: measured, their words mislead more than help.)
+CODE_DIRECTIVES = frozenset("code code-block sourcecode".split())
 VERSION_DIRECTIVES = frozenset("versionadded versionchanged deprecated versionremoved".split())
 # Unknown directives whose argument is a condition or a layout, not text to keep.
 _CONTENT_ONLY = frozenset("only ifconfig tabs grid".split())
@@ -181,6 +187,8 @@ class _Directives(dict[str, Any]):
     def __missing__(self, name: str) -> Any:
         if name in SKIPPED_DIRECTIVES:
             found: Any = _Skip
+        elif name in CODE_DIRECTIVES:
+            found = _Code
         elif name.startswith(("auto", "py:auto")):
             found = _Autodoc
         elif name in VERSION_DIRECTIVES:
@@ -245,6 +253,23 @@ class _Skip(Directive):
 
     def run(self) -> list[Any]:
         return []
+
+
+class _Code(_Skip):
+    """``.. code-block:: python``: a literal block of its content, whose ``credo-lines``
+    run from the directive's line to its last line of code (as a Markdown fence's do)."""
+
+    def run(self) -> list[Any]:
+        lines = list(self.content)
+        while lines and not lines[-1].strip():
+            lines.pop()
+        if not lines:
+            return []
+        text = "\n".join(lines)
+        node = nodes.literal_block(text, text)
+        node.line = self.lineno
+        node["credo-lines"] = (self.lineno, self.content_offset + len(lines))
+        return [node]
 
 
 class _Generic(Directive):

@@ -19,8 +19,8 @@ import re
 from credo.knowledge.chunk import Chunk
 from credo.knowledge.docuri import line_hint
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
+from credo.types import TRAIL_SEPARATOR
 
-TRAIL_SEPARATOR = " › "
 # A lower-case or digit run followed by an upper-case letter, or an acronym before a word
 # ("HTTPHeaderDict" -> "HTTP Header Dict").
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")

@@ -5,7 +5,9 @@ A query that mentions a path (``docs/deploy.md``, or a folder ``docs/ops/``), a 
 the beliefs whose anchors point there. A full path or URL scores 1.0, a bare file name 0.8
 (it may name several files), a page name 0.6 (it is a guess). A bare word is a file name
 only with a known extension, so "v1.2" or "e.g." never match; a word is a page name only
-next to "page", "docs", "guide"..., so ordinary words such as "types" never match.
+next to "page", "docs", "guide"..., so ordinary words such as "types" never match, or when
+it is a project file's conventional name written as such, in capitals (``the README``,
+``CHANGES: which release...``).
 """
 
 from __future__ import annotations
@@ -51,6 +53,13 @@ def _page() -> re.Pattern[str]:
     )
 
 
+# A project's conventional top-level files, named in capitals without their extension.
+_CONVENTIONAL = re.compile(
+    r"\b(README|CHANGES|CHANGELOG|HISTORY|SECURITY|CONTRIBUTING|LICENSE|AUTHORS|INSTALL"
+    r"|NOTICE|MAINTAINERS|CODE_OF_CONDUCT)\b"
+)
+
+
 def _may_name_page(text: str) -> bool:
     """False only when `_page` cannot match: no page word in any case. Outside ASCII,
     IGNORECASE also matches letters such as "ı" and "ſ", so such text is always matched."""
@@ -88,6 +97,9 @@ def mentions(query: str) -> list[tuple[str, float]]:
             stem = (match.group(1) or match.group(2)).lower()
             if stem not in STOPWORDS and stem not in _NOT_PAGES and len(found) < MAX_MENTIONS:
                 found.setdefault(PAGE_PREFIX + stem, 0.6)
+    for match in _CONVENTIONAL.finditer(rest):
+        if len(found) < MAX_MENTIONS:
+            found.setdefault(PAGE_PREFIX + match.group(1).lower(), 0.6)
     return list(found.items())
 
 

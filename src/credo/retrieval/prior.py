@@ -1,0 +1,51 @@
+"""Which candidates are records of past changes: a changelog's passages.
+
+A changelog (``CHANGES.md``, ``HISTORY.rst``, ``docs/whatsnew/3.12.rst``...) mentions every
+feature again, once when it came and once each time it changed, in one-line entries packed
+with the words of the documentation that explains it. So its passages compete with the
+pages a question is about, and a list of unrelated entries matches the words of a question
+spread over several of them. What was changed, and when, is what a changelog answers; how
+something works now is what the rest of the documentation does. `rank.compose` weighs a
+changelog passage's lanes by `rank.Weights.history` (below 1): it still answers the
+questions whose words it matches best ("which release added X?").
+
+Told by the trail ingest gives a passage (``CHANGES.md › Version 2.0.0 L12-L30``): a
+documentation file (Markdown, reStructuredText, AsciiDoc, plain text) whose name, or a
+folder of whose path, is one a changelog goes by. Code is never one (``history.py`` is a
+module). Pure; no I/O.
+"""
+
+# Evaluated annotations, for a cheaper import: see credo/types.py.
+
+import re
+from functools import lru_cache
+
+from credo.types import TRAIL_SEPARATOR
+
+# File stems (lower case, before the first dot) and folder names a changelog goes by.
+_NAMES = frozenset(
+    "changes changelog changelogs history news releases release_notes release-notes "
+    "releasenotes whatsnew whats_new whats-new".split()
+)
+_FOLDERS = frozenset(
+    "changelog changelogs changes newsfragments releases release_notes release-notes "
+    "whatsnew".split()
+)
+_DOCS = frozenset(("", "md", "markdown", "mdx", "rst", "rest", "txt", "text", "adoc"))
+_LINES = re.compile(r" L\d+-L\d+$")
+
+
+def is_history(trail: str) -> bool:
+    """True when `trail` (a passage's, as ingest writes it) places it in a changelog."""
+    return _is_history_path(trail.split(TRAIL_SEPARATOR, 1)[0])
+
+
+@lru_cache(maxsize=4096)
+def _is_history_path(head: str) -> bool:
+    """`head`: a trail up to its first separator (a path, or a path and its lines)."""
+    path = _LINES.sub("", head).rsplit("#", 1)[0]
+    *folders, name = path.lower().replace("\\", "/").split("/")
+    stem, _, extension = name.partition(".")
+    if extension.rsplit(".", 1)[-1] not in _DOCS:
+        return False
+    return stem in _NAMES or any(folder in _FOLDERS for folder in folders)

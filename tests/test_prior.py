@@ -1,0 +1,72 @@
+"""Which passages are a changelog's (retrieval/prior.py), and what that does to a ranking."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from credo import Memory
+from credo.retrieval.prior import is_history
+from credo.retrieval.rank import Weights, compose, compose_reference
+
+
+@pytest.mark.parametrize(
+    ("trail", "history"),
+    [
+        ("CHANGES.md › Version 8.2.0 L486-L504", True),
+        ("CHANGES.rst › Version 2.0.0 L538-L552", True),
+        ("HISTORY.rst L1-L40", True),
+        ("docs/changelog.md › 1.2.0 L3-L9", True),
+        ("NEWS L10-L12", True),
+        ("docs/whatsnew/3.12.rst › Summary L1-L30", True),
+        ("docs/releases/4.2.txt L1-L5", True),
+        ("newsfragments/123.feature.rst L1-L1", True),
+        (r"C:\project\CHANGELOG.adoc L1-L2", True),
+        # Documentation about changes, code named like a changelog: not one.
+        ("docs/guide.md › Changes in behaviour L1-L9", False),
+        ("docs/history-of-the-project.md L1-L9", False),
+        ("src/history.py › History › undo L10-L30", False),
+        ("lib/changes/apply.js › apply L1-L9", False),
+        ("docs/news/announcing.md L1-L9", False),
+        ("", False),
+    ],
+)
+def test_a_changelog_is_told_by_its_file_or_folder_name(trail: str, history: bool) -> None:
+    assert is_history(trail) is history
+
+
+def test_a_changelog_candidate_gives_up_a_share_listed_as_its_own_part() -> None:
+    lanes = {"bm25f": {"doc": 10.0, "log": 10.0}, "heat": {"doc": 1.0, "log": 1.0}}
+    confidence = {"doc": 0.5, "log": 0.5}
+    weights = Weights(history=0.75)
+    ranked = compose(lanes, confidence, weights, {"log"})
+    assert ranked == compose_reference(lanes, confidence, weights, {"log"})
+    assert [s.id for s in ranked] == ["doc", "log"]  # a tie, broken by the prior
+    log = ranked[1]
+    assert log.score == pytest.approx(0.75 * ranked[0].score)
+    assert log.lanes["history"] < 0
+    assert sum(log.lanes.values()) == pytest.approx(log.score)
+    unchanged = compose(lanes, confidence, Weights(history=1.0), {"log"})
+    assert [s.score for s in unchanged] == [ranked[0].score] * 2
+    assert "history" not in unchanged[1].lanes
+
+
+def test_the_page_that_explains_outranks_the_changelog_entry_with_its_words(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "retries.md").write_text(
+        "# Retries\n\nSet `max_retries` to retry a failed request; each retry waits "
+        "longer than the one before it.\n"
+    )
+    (tmp_path / "CHANGES.md").write_text(
+        "# Version 2.0\n\n- Add `max_retries` to retry a failed request.\n"
+        "- Fix a crash in the retry loop when a request failed twice.\n"
+    )
+    memory = Memory(tmp_path / "m.db", root=tmp_path)
+    memory.ingest(tmp_path / "docs" / "retries.md", tmp_path / "CHANGES.md")
+    result = memory.retrieve("retry a failed request with max_retries")
+    assert [b.trail.split(" ")[0] for b in result.beliefs] == ["docs/retries.md", "CHANGES.md"]
+    assert "history" in result.beliefs[1].lanes
+    memory.close()
