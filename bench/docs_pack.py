@@ -76,6 +76,7 @@ def credo_pack(
     memory: Any, texts: dict[str, list[str]], anchor_locs: Callable[[Any], tuple[Loc, ...]]
 ) -> Packer:
     from credo.config import HookSettings
+    from credo.surfaces.hook import retrieve_for_hook
     from credo.surfaces.render import memory_block
 
     hook_budget = HookSettings().token_budget
@@ -88,8 +89,9 @@ def credo_pack(
             result.used_tokens,
             len(memory_block(result).encode("utf-8")),
         )
-        hook = memory.retrieve(query, token_budget=hook_budget, with_doc_anchors=True)
-        out.hook_block = len(memory_block(hook).encode("utf-8"))
+        # What the prompt hook injects: its retrieval, kept under its byte cap.
+        _, block = retrieve_for_hook(memory, query, hook_budget)
+        out.hook_block = len(block.encode("utf-8"))
         for belief, found in zip(result.beliefs, anchors, strict=True):
             strategy = getattr(belief, "strategy", "verbatim")  # a credo before compress
             out.strategies[strategy] = out.strategies.get(strategy, 0) + 1
