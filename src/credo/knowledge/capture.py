@@ -488,12 +488,17 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
     return fired
 
 
-def _statement(text: str, sentence: str, fired: set[str], value: float) -> Statement:
-    kind: Kind = "rule"
+def kind_of(fired: set[str]) -> Kind:
+    """The kind of a captured sentence from its cues."""
     if "correction" in fired:
-        kind = "correction"
-    elif fired & {"preference", "preference_frame", "taste", "agent_behaviour", "speaker_habit"}:
-        kind = "preference"
+        return "correction"
+    if fired & {"preference", "preference_frame", "taste", "agent_behaviour", "speaker_habit"}:
+        return "preference"
+    return "rule"
+
+
+def _statement(text: str, sentence: str, fired: set[str], value: float) -> Statement:
+    kind = kind_of(fired)
     negated, asserted = _terms(_clean(sentence))
     return Statement(
         text=text.strip(),
