@@ -64,7 +64,7 @@ from credo.knowledge.acknowledge import is_acknowledgement
 from credo.knowledge.mood import descriptive
 from credo.knowledge.redact import redact
 from credo.knowledge.score import THRESHOLD, score
-from credo.knowledge.shape import gated, shape_cues, shape_veto
+from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
 
 __all__ = [
     "SCAN_CHARS",
@@ -446,7 +446,7 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
         return None
     future = fr.FUTURE_FRAME.search(clean) is not None
     veto = shape_veto(clean, core)
-    if veto == "turn_scope" or sig.DOUBT.search(clean):
+    if veto in HARD_VETOES or sig.DOUBT.search(clean):
         return None  # a scope word wins over a rule word: "from here on in this session"
     if not future and (veto or _guard(clean, core)):
         return None

@@ -97,7 +97,8 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"""\b(?:am|will|shall|do|would)\s+i\b(?!\s+(?:need|have|want))
             |\bi(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to)\s+(?:never|not|always)\b
-            |\bi'?m\s+(?:never|not)\s+(?:ever\s+)?(?:going\s+to|doing|touching|using|upgrading)\b""",
+            |\bi'?m\s+(?:never|not)\s+(?:ever\s+)?(?:going\s+to|doing|touching|using|upgrading)\b
+            |\blet\s+me\s+(?:think|check|look|see|try|get\s+back|figure|sort|dig|sit|sleep)\b""",
             _V,
         ),
     ),
@@ -129,7 +130,7 @@ GATES: dict[str, tuple[str, ...]] = {
     "progressive": ("was", "were"),
     "measure": tuple("0123456789"),
     "wish": ("some", "any", "one of us"),
-    "vow": (" i", "i'"),
+    "vow": (" i", "i'", "let me"),
     "repair": ("i mean", "my ", "typo"),
     "while": ("while", "whilst", "until"),
 }

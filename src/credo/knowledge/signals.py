@@ -230,7 +230,10 @@ ARTIFACT_CLAUSE = re.compile(
 # A rule with no content of its own ("Never do that again"): nothing to store.
 CONTENT_FREE = re.compile(
     r"""^(?:please\s+)?(?:don'?t|do\s+not|never|stop)\s+(?:ever\s+)?(?:do(?:ing)?|say(?:ing)?|
-        try(?:ing)?)\s+(?:this|that|it|so)\b""",
+        try(?:ing)?)\s+(?:this|that|it|so)\b
+        |^i\s+(?:really\s+)?(?:love|hate|like|dislike|adore)\s+(?:it|this|that)
+        (?:\s+(?:codebase|project|repo|job|place|team|part|language|framework))?
+        (?:\s*[,.!;]|\s+(?:and|so|but)\b|\s*$)""",
     _L | re.VERBOSE,
 )
 
