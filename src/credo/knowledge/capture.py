@@ -133,7 +133,9 @@ def sentence_cues(prompt: str) -> list[tuple[str, str, set[str] | None]]:
     text = redact(prompt[:SCAN_CHARS])
     out: list[tuple[str, str, set[str] | None]] = []
     carry: int | None = None  # start of a bare "No." that lends its correction onward
-    for start, end in _sentences(text):
+    spans = _sentences(text)
+    erred = any(sig.AGENT_ERRED.search(_clean(text[a:b]).lower()) for a, b in spans)
+    for start, end in spans:
         sentence = text[start:end]
         if sig.BARE_CORRECTION.match(sentence):
             carry = start
@@ -148,6 +150,8 @@ def sentence_cues(prompt: str) -> list[tuple[str, str, set[str] | None]]:
         if lends and carry is None:
             carry = start
             continue  # "That's not our convention.": the next sentence says what is
+        if fired is not None and erred:
+            fired.add("agent_erred")  # explanation and kind only: it is not a scored concept
         out.append((text[carry if carry is not None else start : end], sentence, fired))
         carry = start if lends else None
     return out
@@ -331,6 +335,7 @@ _ARTEFACT_SCOPE = re.compile(
 # A clause ending in a command on "it": "..., so just merge it", "and then fix it".
 _IT_TASK = re.compile(r"(?:^|,|\b(?:so|and|then))\s+(?:just\s+)?(?!do\b)[a-z]+\s+(?:it|them)\W*$")
 _MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b")
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b")
 
 
 def _clean(sentence: str) -> str:
@@ -480,6 +485,8 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
         fired.add("general_imperative")
     if "reproach" in fired:
         fired.add("correction")  # "I keep telling you", "Incorrect —": a correction marker too
+    if _FIRST_PERSON.search(clean):
+        fired.add("first_person")  # kind only: "Explicit imports only, `import *` hurts my head"
     words = len(core.split())
     if words <= 3:
         fired.add("short")
@@ -489,10 +496,16 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
 
 
 def kind_of(fired: set[str]) -> Kind:
-    """The kind of a captured sentence from its cues."""
+    """The kind of a captured sentence from its cues: a correction marker in it; else the
+    speaker's taste; else a mistake of the agent named elsewhere in the prompt (the sentence
+    answers it); else the speaker in the first person (their way of working); else a rule."""
     if "correction" in fired:
         return "correction"
     if fired & {"preference", "preference_frame", "taste", "agent_behaviour", "speaker_habit"}:
+        return "preference"
+    if "agent_erred" in fired:
+        return "correction"
+    if "first_person" in fired:
         return "preference"
     return "rule"
 

@@ -46,7 +46,8 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"""^(?!(?:it|this|that|these|those|there|here|i|you|we|they|he|she|what|why|how|
             who|which|if|when|so|and|but|or|just|please|also|then|now|today|maybe|not|no|the|
             a|an|our|my|your|their|its|his|her|all|every|each|any|some|one|
-            before|after|once|until|while|whilst|because|since|unless|although|though|as)\b)
+            before|after|once|until|while|whilst|because|since|unless|although|though|as|
+            yes|yep|yeah|yup|ok|okay|sure|fine|cool|great|thanks)\b)
             [\w`'./*<>@:+-]+(?:\s+[\w`'./*<>@:+-]+){{0,4}}?\s+
             (?<!\bto\s)(?:always\s+|never\s+|only\s+|all\s+)?{_PRESENT_VERB}\b""",
             _I,

@@ -185,6 +185,30 @@ CORRECTION_ANY_GATE = (
     "not",
 )
 
+# Evidence, anywhere in the prompt's prose, that the agent got something wrong: what it did
+# ("You wrote `database` in the .env.example", "the column you added"), the user repeating
+# themselves ("I have informed earlier also", "for the third time"), "stop doing X", a pointer
+# at the wrong thing ("that's the old namespace", "wrong bucket"). A rule stated in such a
+# prompt answers the mistake: its kind is correction (bench/capture/README.md: "A 'we use X,
+# not Y' that answers the agent's mistake is a correction").
+AGENT_ERRED = re.compile(
+    r"""\byou(?:'ve|\s+have)?\s+(?:just\s+|also\s+|again\s+|still\s+)?(?:wrote|put|made|set|ran|
+        got|did|went|broke|left|chose|gave|[a-z]{2,}(?<!e)ed)\b
+        |\byour\s+(?:last\s+|previous\s+|earlier\s+|latest\s+|new\s+)?(?:fixtures?|diffs?|changes?|
+        prs?|plan|summary|suggestions?|patch|draft|fix|migration|snippet|example)\b
+        |\b(?:that'?s|this\s+is|it'?s|those\s+are|these\s+are)\s+(?:the\s+)?(?:old|wrong|outdated|
+        deprecated|legacy|previous|public)\b
+        |^\W*(?:close|almost|not\s+quite)\s*,\s*but\b|^\W*wrong\s+\w+
+        |\bi\s+(?:have\s+|'ve\s+)?(?:already\s+)?(?:told|said|informed|mentioned|corrected|flagged|
+        explained)\b|\b(?:told|said|informed|mentioned|corrected|flagged)\s+(?:you\s+)?
+        (?:this\s+|that\s+)?(?:before|earlier|already|twice|yesterday|last)\b
+        |\bfor\s+the\s+(?:second|third|fourth|fifth|last|\w+th|\d+\w*)\s+time\b
+        |^\W*(?:please\s+|pls\s+|and\s+)?stop\s+\w+ing\b|\bstill\s+(?:using|doing|adding|writing)\b
+        |\b(?:not|isn'?t|is\s+not)\s+correct\b|\bto\s+correct\b|\bcorrection\b
+        |\b(?:anymore|any\s+more|no\s+longer)\b|\bwe\s+(?:moved|switched|migrated)\s+(?:to|off|away)\b""",
+    _L | re.VERBOSE,
+)
+
 # A sentence that is only a correcting interjection ("No.", "Nope!", "That's wrong.") lends its
 # correction to the sentence after it.
 BARE_CORRECTION = re.compile(
