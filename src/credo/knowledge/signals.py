@@ -140,10 +140,12 @@ ASSERTION = re.compile(
     _L | re.VERBOSE,
 )
 
-# Leading markers that correct the agent: the sentence (or the prompt) opens with them.
+# Leading markers that correct the agent: the sentence (or the prompt) opens with them. A
+# hesitation ("hmm", "uh") is not one by itself ("hmm, that didn't do anything"), only in front
+# of one ("Uh, no.", "Hmm, not quite").
 CORRECTION_LEAD = re.compile(
-    r"""^(?:no|nope|nah|wrong|incorrect|not\s+quite|not\s+really|actually|wait|hold\s+on|
-        uh+|um+|hmm+|err?)\b(?!\s+(?:problem|worries|idea|clue|rush|need|way|doubt|matter|
+    r"""^(?:(?:uh+|um+|hm+|err?)\W+)?(?:no|nope|nah|wrong|incorrect|not\s+quite|not\s+really|
+        actually|wait|hold\s+on)\b(?!\s+(?:problem|worries|idea|clue|rush|need|way|doubt|matter|
         one|longer|more|sweat|thanks)\b)
         |^(?:that'?s|that\s+is|this\s+is|it'?s|its|you'?re|you\s+are)\s+(?:(?:the\s+)?wrong|incorrect|
         not\s+right|not\s+correct|not\s+how|not\s+what|outdated|out\s+of\s+date|
