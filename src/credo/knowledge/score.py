@@ -70,27 +70,27 @@ CONCEPTS: dict[str, str] = {
     "long": "long",
 }
 
-THRESHOLD = 1.68
+THRESHOLD = 1.6
 WEIGHTS: dict[str, float] = {
     "fact": 1.91,
-    "round2": 1.5,
+    "round2": 1.49,
     "taste": 1.37,
     "contrast": 1.36,
-    "correction": 0.81,
-    "general": 0.75,
+    "correction": 0.8,
+    "general": 0.74,
     "agent": 0.55,
     "general_imperative": 0.49,
-    "reason": 0.43,
-    "general_fact": 0.35,
+    "reason": 0.41,
+    "general_fact": 0.37,
     "deontic": 0.33,
-    "project": 0.3,
+    "project": 0.28,
     "directive": 0.25,
     "future": 0.1,
     "long": -0.04,
-    "deixis": -0.19,
-    "past": -0.5,
+    "deixis": -0.18,
+    "past": -0.57,
     "artefact": -0.87,
-    "short": -1.17,
+    "short": -1.18,
 }
 
 

@@ -433,9 +433,10 @@ _ON_CLEAN = frozenset(
         "referent",
     }
 )
-# Vetoes that a framing for later sessions ("from now on") does not lift: a scope word wins
-# over a rule word ("From now on, until this ticket is merged, use ...").
-HARD_VETOES = frozenset({"turn_scope", "until_scope"})
+# Vetoes that a framing for later sessions ("from now on", "Team rule:") does not lift: a
+# scope word wins over a rule word ("From now on, until this ticket is merged, use ..."), and
+# talk about lunch is chit-chat however it is framed.
+HARD_VETOES = frozenset({"turn_scope", "until_scope", "leisure"})
 # Gates: a costly cue is searched only when one of these substrings is in the sentence (every
 # branch of its pattern needs one of them; tests/test_capture_classify.py checks that).
 GATES: dict[str, tuple[str, ...]] = {
@@ -543,6 +544,8 @@ def shape_cues(clean: str, core: str) -> set[str]:
         for name, pattern, on_clean, gate in _SCORED
         if gated(pattern, gate, clean if on_clean else core)
     }
+    if "past_subject" in fired and _PRESENT_PASSIVE.match(core):
+        fired.discard("past_subject")  # "Staging is never used for load tests": present, passive
     if fired & {"now", "past_subject"}:
         fired -= {"fact_subject", "bare_subject"}  # "all tests are green now": a state
     if fired & {"bare_subject", "np_please"} and _IMPERATIVE.match(core):
@@ -556,6 +559,9 @@ def shape_cues(clean: str, core: str) -> set[str]:
 _IMPERATIVE = re.compile(
     r"^(?:please\s+)?(?:use|run|make|add|put|keep|write|get|set|let|go|try|move|switch|check|"
     r"take|give|call|fix|change|update|create|open|do|see|find|look|show|tell|list|pick)\b"
+)
+_PRESENT_PASSIVE = re.compile(
+    r"^(?:[\w`'./-]+\s+){1,5}?(?:is|are)\s+(?:(?:always|never|only|all|not|also)\s+)?[a-z]+ed\b"
 )
 _GENERAL = frozenset({"universal", "deontic", "contrast_shape", "project_scope", "no_noun"})
 _NOW = frozenset({"deixis", "now", "past"})
