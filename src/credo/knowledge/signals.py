@@ -199,7 +199,7 @@ AGENT_ERRED = re.compile(
         |\byour\s+(?:last\s+|previous\s+|earlier\s+|latest\s+|new\s+)?(?:fixtures?|diffs?|changes?|
         prs?|plan|summary|suggestions?|patch|draft|fix|migration|snippet|example)\b
         |\b(?:that'?s|this\s+is|it'?s|those\s+are|these\s+are)\s+(?:the\s+)?(?:old|wrong|outdated|
-        deprecated|legacy|previous|public)\b
+        deprecated|legacy|previous|public)\b|\b(?:that'?s|this\s+is|it'?s)\s+not\s+(?:our|the\s+right)\s+\w+
         |^\W*(?:close|almost|not\s+quite)\s*,\s*but\b|^\W*wrong\s+\w+
         |\bi\s+(?:have\s+|'ve\s+)?(?:already\s+)?(?:told|said|informed|mentioned|corrected|flagged|
         explained)\b|\b(?:told|said|informed|mentioned|corrected|flagged)\s+(?:you\s+)?
