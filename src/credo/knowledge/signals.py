@@ -195,7 +195,7 @@ CORRECTION_ANY_GATE = (
 # not Y' that answers the agent's mistake is a correction").
 AGENT_ERRED = re.compile(
     r"""\byou(?:'ve|\s+have)?\s+(?:just\s+|also\s+|again\s+|still\s+)?(?:wrote|put|made|set|ran|
-        got|did|went|broke|left|chose|gave|[a-z]{2,}(?<!e)ed)\b
+        got|did|went|broke|left|chose|gave|had|[a-z]{2,}(?<!e)ed)\b|\bmisunderst(?:anding|ood)\b
         |\byour\s+(?:last\s+|previous\s+|earlier\s+|latest\s+|new\s+)?(?:fixtures?|diffs?|changes?|
         prs?|plan|summary|suggestions?|patch|draft|fix|migration|snippet|example)\b
         |\b(?:that'?s|this\s+is|it'?s|those\s+are|these\s+are)\s+(?:the\s+)?(?:old|wrong|outdated|
