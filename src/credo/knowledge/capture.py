@@ -27,7 +27,10 @@ constants in ``score.py``. There is no model file and nothing is learned at run 
    this session", which beats "from now on"), a repair of the conversation ("I meant", "I
    wanted"), a one-off fix of the code at hand ("that's wrong, the loop should start at 1",
    "the second argument should be the timeout"), a task on this turn's referent ("fix
-   auth.py", "keep it short").
+   auth.py", "keep it short"), a pick among this turn's referents ("no, the other
+   `parse_date`"), talk about life outside the work (food, drink, the weather), and a taste
+   with no content ("I love this codebase"). Two scopes win even over "from now on": this
+   turn's ("for this spike") and an event ahead ("until this ticket is merged").
    Then the mood of the main clause (``credo.knowledge.mood``): a sentence that *describes*
    (perfect or past progressive aspect, a state or a measure, a wish, the speaker's vow, a
    repair of the speaker's own message, a "while we ..." scope) is not captured, unless it
@@ -42,6 +45,12 @@ constants in ``score.py``. There is no model file and nothing is learned at run 
    cue that fired and the score, so a capture explains itself.
 6. A bare "No." (or a short correction that only points: "That's not our convention.") lends
    its correction to the sentence after it; both are kept as the statement's text.
+7. The kind (``kind_of``): a correction marker in the sentence makes a correction; else the
+   speaker's taste a preference; else a mistake of the agent named anywhere in the prompt
+   ("You wrote `database` in the .env.example", "I have told you before", "stop adding X",
+   "that's the old namespace") makes the rule a correction, since it answers the mistake; else
+   the speaker in the first person ("`import *` makes my head hurt") a preference; else a
+   rule. These two pieces of evidence decide the kind (and so the origin) only, never the score.
 
 The operating point is chosen for text no one has seen. Four blind sets each came in about
 0.1 below the precision estimated on the development files, so ``bench/capture_fit.py`` picks

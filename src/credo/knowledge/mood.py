@@ -22,7 +22,7 @@ keeps that exception: "from now on", a deontic verb).
 - ``wish``: an indefinite agent with a modal ("someone should", "somebody needs to"): a wish,
   addressed to no one.
 - ``vow``: the speaker's own future action ("never again am I", "I'll never", "I'm not going to
-  ever"): a plan or a vow of the speaker, not a rule for the agent.
+  ever", "let me think about it"): a plan or a vow of the speaker, not a rule for the agent.
 - ``repair``: the speaker corrects their own message ("I mean my own message", "typo in my
   last prompt"), not the agent.
 - ``while``: a clause that bounds the instruction to what is going on now ("while we debug
