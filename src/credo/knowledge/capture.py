@@ -123,13 +123,19 @@ class Statement:
 def extract_statements(prompt: str) -> list[Statement]:
     """The durable rules, preferences and corrections stated in ``prompt``, in prompt order."""
     out: list[Statement] = []
-    for text, sentence, fired in sentence_cues(prompt):
+    redacted, spans, rows = _rows(prompt)
+    erred: bool | None = None  # the prompt names a mistake of the agent: asked once, if needed
+    for text, sentence, fired in rows:
         if sig.DOUBT.search(sentence.lower()):
             out.clear()  # "my lead says we should never use ORMs. I'm not convinced."
         if fired is None:
             continue
         value = score(fired)
         if value >= THRESHOLD:
+            if erred is None:
+                erred = _erred(redacted, spans)
+            if erred:
+                fired.add("agent_erred")
             out.append(_statement(text, sentence, fired, value))
     return out
 
@@ -139,11 +145,30 @@ def sentence_cues(prompt: str) -> list[tuple[str, str, set[str] | None]]:
     statement would keep, the sentence, its cues or ``None`` when vetoed). A bare "No." (or a
     short correction that does not count on its own: "No, that's the old hostname.") is kept
     with the sentence after it, which inherits its correction."""
+    text, spans, rows = _rows(prompt)
+    if _erred(text, spans):
+        for _, _, fired in rows:
+            if fired is not None:
+                fired.add("agent_erred")  # explanation and kind only: not a scored concept
+    return rows
+
+
+def _erred(text: str, spans: list[tuple[int, int]]) -> bool:
+    """Does a prose sentence of ``text`` name a mistake of the agent (``sig.agent_erred``)?"""
+    pattern = sig.agent_erred()
+    return any(pattern.search(_clean(text[a:b]).lower()) for a, b in spans)
+
+
+Row = tuple[str, str, "set[str] | None"]
+
+
+def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
+    """The redacted prompt, its sentence spans, and ``sentence_cues``'s rows without the
+    prompt-level kind evidence."""
     text = redact(prompt[:SCAN_CHARS])
-    out: list[tuple[str, str, set[str] | None]] = []
+    out: list[Row] = []
     carry: int | None = None  # start of a bare "No." that lends its correction onward
     spans = _sentences(text)
-    erred = any(sig.AGENT_ERRED.search(_clean(text[a:b]).lower()) for a, b in spans)
     for start, end in spans:
         sentence = text[start:end]
         if sig.BARE_CORRECTION.match(sentence):
@@ -159,11 +184,9 @@ def sentence_cues(prompt: str) -> list[tuple[str, str, set[str] | None]]:
         if lends and carry is None:
             carry = start
             continue  # "That's not our convention.": the next sentence says what is
-        if fired is not None and erred:
-            fired.add("agent_erred")  # explanation and kind only: it is not a scored concept
         out.append((text[carry if carry is not None else start : end], sentence, fired))
         carry = start if lends else None
-    return out
+    return text, spans, out
 
 
 def _pointer(fired: set[str], sentence: str) -> bool:
@@ -544,17 +567,18 @@ def _term(raw: str) -> str:
 
 def _terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What the statement rules out and what it prescribes, for supersession matching."""
+    patterns = sig.term_patterns()
     negated: list[str] = []
-    for match in sig.NEGATED_TERM.finditer(clean):
+    for match in patterns.negated.finditer(clean):
         term = _term(match.group(1))
         if term and term not in negated:
             negated.append(term)
     asserted: list[str] = []
-    for match in sig.LEADING_ALT.finditer(clean):
+    for match in patterns.leading.finditer(clean):
         term = _term(match.group(1) or match.group(2) or "")
         if term and term not in asserted:
             asserted.append(term)
-    for match in sig.ASSERTED_TERM.finditer(clean):
+    for match in patterns.asserted.finditer(clean):
         if _NEGATION_BEFORE.search(clean, 0, match.start()):
             continue
         term = _term(match.group(1))

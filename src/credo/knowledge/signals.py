@@ -27,6 +27,8 @@ counts only when two of them fire:
 from __future__ import annotations
 
 import re
+from functools import cache
+from typing import NamedTuple
 
 _I = re.IGNORECASE
 # The sentence-level patterns read lower-cased text (``credo.knowledge.capture`` lowers each
@@ -193,9 +195,9 @@ CORRECTION_ANY_GATE = (
 # at the wrong thing ("that's the old namespace", "wrong bucket"). A rule stated in such a
 # prompt answers the mistake: its kind is correction (bench/capture/README.md: "A 'we use X,
 # not Y' that answers the agent's mistake is a correction").
-AGENT_ERRED = re.compile(
-    r"""\byou(?:'ve|\s+have)?\s+(?:just\s+|also\s+|again\s+|still\s+)?(?:wrote|put|made|set|ran|
-        got|did|went|broke|left|chose|gave|had|[a-z]{2,}(?<!e)ed)\b|\bmisunderst(?:anding|ood)\b
+_AGENT_ERRED = r"""
+        \byou(?:'ve|\s+have)?\s+(?:just\s+|also\s+|again\s+|still\s+)?(?:wrote|put|made|set|
+        ran|got|did|went|broke|left|chose|gave|had|[a-z]{2,}(?<!e)ed)\b|\bmisunderst(?:anding|ood)\b
         |\byour\s+(?:last\s+|previous\s+|earlier\s+|latest\s+|new\s+)?(?:fixtures?|diffs?|changes?|
         prs?|plan|summary|suggestions?|patch|draft|fix|migration|snippet|example)\b
         |\b(?:that'?s|this\s+is|it'?s|those\s+are|these\s+are)\s+(?:the\s+)?(?:old|wrong|outdated|
@@ -207,9 +209,15 @@ AGENT_ERRED = re.compile(
         |\bfor\s+the\s+(?:second|third|fourth|fifth|last|\w+th|\d+\w*)\s+time\b
         |^\W*(?:please\s+|pls\s+|and\s+)?stop\s+\w+ing\b|\bstill\s+(?:using|doing|adding|writing)\b
         |\b(?:not|isn'?t|is\s+not)\s+correct\b|\bto\s+correct\b|\bcorrection\b
-        |\b(?:anymore|any\s+more|no\s+longer)\b|\bwe\s+(?:moved|switched|migrated)\s+(?:to|off|away)\b""",
-    _L | re.VERBOSE,
-)
+        |\b(?:anymore|any\s+more|no\s+longer)\b|\bwe\s+(?:moved|switched|migrated)\s+(?:to|off|away)\b"""
+
+
+@cache
+def agent_erred() -> re.Pattern[str]:
+    """``_AGENT_ERRED`` compiled on first use: only a prompt with a captured statement needs
+    it (most prompts capture nothing, and the capture child is a fresh process each time)."""
+    return re.compile(_AGENT_ERRED, _L | re.VERBOSE)
+
 
 # A sentence that is only a correcting interjection ("No.", "Nope!", "That's wrong.") lends its
 # correction to the sentence after it.
@@ -381,25 +389,40 @@ SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s+)")
 # --- terms for supersession --------------------------------------------------------------
 
 TERM = r"(`[^`\n]{1,40}`|[\w@/+#][\w.@/+#:-]*)"
-NEGATED_TERM = re.compile(
-    rf"""\b(?:never|don'?t|do\s+not|dont|stop|avoid|no\s+longer|not|instead\s+of|
-        rather\s+than|in\s+place\s+of|over|without|ban|drop|remove)
-        (?:\s+(?:ever|again|use|using|run|running|add|adding|call|calling|install|installing|
-        import|importing|write|writing|touch|touching|commit|committing|put|putting|pick|
-        choose|the|a|an|any|on|to|with|be|via|in|into))*\s+{TERM}""",
-    _I | re.VERBOSE,
-)
-ASSERTED_TERM = re.compile(
-    rf"""\b(?:use|using|prefer|with|switch\s+to|switched\s+to|moved\s+to|migrate\s+to|
-        migrated\s+to|stick\s+(?:to|with)|go\s+with|is\s+on\s+port|on\s+port|is|are|be|
-        standardi[sz]ed\s+on)
-        (?:\s+(?:the|a|an|only|always))*\s+{TERM}""",
-    _I | re.VERBOSE,
-)
-LEADING_ALT = re.compile(
-    rf"{TERM}\s+(?:over|instead\s+of|rather\s+than|in\s+place\s+of)\b|{TERM}\s*(?:,|—|–|;)\s*not\b",
-    _I,
-)
+
+
+class TermPatterns(NamedTuple):
+    negated: re.Pattern[str]  # what a statement rules out ("never use npm")
+    asserted: re.Pattern[str]  # what it prescribes ("use pnpm")
+    leading: re.Pattern[str]  # an alternative named first ("pnpm over npm", "pnpm, not npm")
+
+
+@cache
+def term_patterns() -> TermPatterns:
+    """The term patterns, compiled on first use: only a captured statement needs them."""
+    return TermPatterns(
+        re.compile(
+            rf"""\b(?:never|don'?t|do\s+not|dont|stop|avoid|no\s+longer|not|instead\s+of|
+            rather\s+than|in\s+place\s+of|over|without|ban|drop|remove)
+            (?:\s+(?:ever|again|use|using|run|running|add|adding|call|calling|install|installing|
+            import|importing|write|writing|touch|touching|commit|committing|put|putting|pick|
+            choose|the|a|an|any|on|to|with|be|via|in|into))*\s+{TERM}""",
+            _I | re.VERBOSE,
+        ),
+        re.compile(
+            rf"""\b(?:use|using|prefer|with|switch\s+to|switched\s+to|moved\s+to|migrate\s+to|
+            migrated\s+to|stick\s+(?:to|with)|go\s+with|is\s+on\s+port|on\s+port|is|are|be|
+            standardi[sz]ed\s+on)
+            (?:\s+(?:the|a|an|only|always))*\s+{TERM}""",
+            _I | re.VERBOSE,
+        ),
+        re.compile(
+            rf"{TERM}\s+(?:over|instead\s+of|rather\s+than|in\s+place\s+of)\b|{TERM}\s*(?:,|—|–|;)\s*not\b",
+            _I,
+        ),
+    )
+
+
 STOP_TERMS = frozenset(
     """a an the this that these those it its it's we our you your i me my to of in on at by for
     with and or but not no be is are was were do does did use using always never ever just
