@@ -120,6 +120,9 @@ class Statement:
     signals: tuple[str, ...]
 
 
+Row = tuple[str, str, set[str] | None]  # the text kept, the sentence, its cues (None: vetoed)
+
+
 def extract_statements(prompt: str) -> list[Statement]:
     """The durable rules, preferences and corrections stated in ``prompt``, in prompt order."""
     out: list[Statement] = []
@@ -140,7 +143,7 @@ def extract_statements(prompt: str) -> list[Statement]:
     return out
 
 
-def sentence_cues(prompt: str) -> list[tuple[str, str, set[str] | None]]:
+def sentence_cues(prompt: str) -> list[Row]:
     """Each prose sentence of ``prompt`` (redacted) with the cues that fire on it: (the text a
     statement would keep, the sentence, its cues or ``None`` when vetoed). A bare "No." (or a
     short correction that does not count on its own: "No, that's the old hostname.") is kept
@@ -157,9 +160,6 @@ def _erred(text: str, spans: list[tuple[int, int]]) -> bool:
     """Does a prose sentence of ``text`` name a mistake of the agent (``sig.agent_erred``)?"""
     pattern = sig.agent_erred()
     return any(pattern.search(_clean(text[a:b]).lower()) for a, b in spans)
-
-
-Row = tuple[str, str, "set[str] | None"]
 
 
 def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
