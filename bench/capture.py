@@ -21,9 +21,9 @@ figure; the held-out split is never part of it).
 ``--folds`` prints one row per development file (dev, dev2, ..., dev6) with its precision and
 recall, then the combined figure. With the code as it is, each row just evaluates that
 file with the shipped weights. The cue patterns were written, and the weights fitted, with
-all five files in view, so this table is an aid, not a blind figure. It then prints the
-leave-one-file-out estimate of ``bench/capture_fit.py`` (weights and threshold fitted on four
-files, scored on the fifth), with the worst and the mean fold: the figure to read, though the
+all six files in view, so this table is an aid, not a blind figure. It then prints the
+leave-one-file-out estimate of ``bench/capture_fit.py`` (weights and threshold fitted on five
+files, scored on the sixth), with the worst and the mean fold: the figure to read, though the
 cue *patterns* were still written with every file in view.
 The heldout split is the blind test: it is run once, when the classifier is done, never
 tuned on.
@@ -118,7 +118,7 @@ def figures(rows: list[dict[str, Any]]) -> tuple[int, int, int]:
 
 
 def folds() -> None:
-    """One row per development file with the shipped classifier, then all five together (not
+    """One row per development file with the shipped classifier, then all six together (not
     blind: see the docstring); then the leave-one-file-out estimate of ``capture_fit``."""
     print(f"{'file':<10}{'prompts':>8}{'precision':>11}{'recall':>8}{'tp':>5}{'fp':>4}{'fn':>4}")
     total = [0, 0, 0]
@@ -131,14 +131,17 @@ def folds() -> None:
         print(_row(name, len(rows), tp, fp, fn))
     print(_row("combined", count, *total))
     print()
-    print("leave-one-file-out (weights and threshold fitted on the other four files):")
-    from capture_fit import FILES, lofo, summary
+    print("leave-one-file-out (weights and threshold fitted on the other five files):")
+    from capture_fit import FILES, fold_row, lofo, summary
     from capture_fit import load as load_cues
 
     data = {name: load_cues(name) for name in FILES}
     rows = lofo(data, l2=5.0, target=0.98, margin=0.6)
-    for name, tp, fp, fn in rows:
-        print(_row(name, len(data[name]), tp, fp, fn))
+    print(
+        f"{'file':<10}{'prompts':>8}{'precision':>10}{'recall':>8}{'tp':>5}{'fp':>4}{'fn':>4}{'kind':>8}"
+    )
+    for row in rows:
+        print(fold_row(row, len(data[row[0]])))
     print(summary(rows))
 
 

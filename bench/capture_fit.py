@@ -15,11 +15,11 @@ scores reach ``--target`` prompt-level precision; ``--margin`` is added on top. 
 scores (and, before, the worst file in-sample) picked thresholds that every blind set missed
 by about 0.1 precision.
 
-Leave-one-file-out: for each file, weights and threshold are fitted on the other four (the
+Leave-one-file-out: for each file, weights and threshold are fitted on the other five (the
 threshold by the nested rule above) and the held-out file is scored with them; the table shows
 each fold, the worst and the mean. The cue *patterns* were written with the development files
 in view, so the fold is held out for the fitted part only and leans optimistic. Then the
-weights are fitted on all five and printed (``--write`` puts them in score.py). The heldout
+weights are fitted on all six and printed (``--write`` puts them in score.py). The heldout
 split is never read here.
 """
 
@@ -32,13 +32,14 @@ import re
 from pathlib import Path
 from typing import Any
 
-from credo.knowledge.capture import sentence_cues
+from credo.knowledge.capture import kind_of, sentence_cues
 from credo.knowledge.score import concepts
 
 HERE = Path(__file__).resolve().parent / "capture"
 FILES = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6")
 SCORE_PY = Path(__file__).resolve().parent.parent / "src" / "credo" / "knowledge" / "score.py"
-Prompt = tuple[bool, list[tuple[bool, frozenset[str]]]]  # label, (sentence label, cues)
+# label, (sentence label, cues), the labelled kind, each sentence's kind
+Prompt = tuple[bool, list[tuple[bool, frozenset[str]]], str | None, list[str]]
 
 
 def _words(text: str) -> set[str]:
@@ -63,16 +64,18 @@ def load(name: str) -> list[Prompt]:
             continue
         row: dict[str, Any] = json.loads(line)
         sentences = []
+        kinds: list[str] = []
         for _text, sentence, fired in sentence_cues(row["prompt"]):
             if fired is not None:
                 positive = bool(row["capture"]) and matches(row["statement"], sentence)
                 sentences.append((positive, frozenset(concepts(fired))))
-        out.append((bool(row["capture"]), sentences))
+                kinds.append(kind_of(fired))
+        out.append((bool(row["capture"]), sentences, row.get("kind"), kinds))
     return out
 
 
 def fit(prompts: list[Prompt], l2: float, steps: int = 400) -> tuple[float, dict[str, float]]:
-    rows = [(y, cues) for _, sentences in prompts for y, cues in sentences]
+    rows = [(y, cues) for _, sentences, _, _ in prompts for y, cues in sentences]
     names = sorted({c for _, cues in rows for c in cues})
     weights = dict.fromkeys(names, 0.0)
     bias = 0.0
@@ -99,14 +102,14 @@ def fit(prompts: list[Prompt], l2: float, steps: int = 400) -> tuple[float, dict
 def prompt_scores(prompts: list[Prompt], bias: float, weights: dict[str, float]) -> list[float]:
     return [
         max((bias + sum(weights.get(c, 0.0) for c in cues) for _, cues in s), default=-1e9)
-        for _, s in prompts
+        for _, s, _, _ in prompts
     ]
 
 
 def evaluate(prompts: list[Prompt], scores: list[float], threshold: float) -> tuple[float, float]:
-    tp = sum(1 for (y, _), s in zip(prompts, scores, strict=True) if y and s >= threshold)
-    fp = sum(1 for (y, _), s in zip(prompts, scores, strict=True) if not y and s >= threshold)
-    fn = sum(1 for (y, _), s in zip(prompts, scores, strict=True) if y and s < threshold)
+    tp = sum(1 for (y, *_), s in zip(prompts, scores, strict=True) if y and s >= threshold)
+    fp = sum(1 for (y, *_), s in zip(prompts, scores, strict=True) if not y and s >= threshold)
+    fn = sum(1 for (y, *_), s in zip(prompts, scores, strict=True) if y and s < threshold)
     return (tp / (tp + fp) if tp + fp else 1.0), (tp / (tp + fn) if tp + fn else 1.0)
 
 
@@ -120,7 +123,7 @@ def choose(files: list[list[Prompt]], l2: float, target: float) -> float:
         rest = [p for other, f in enumerate(files) if other != index for p in f]
         bias, weights = fit(rest, l2)
         scores = prompt_scores(held, bias, weights)
-        pairs.extend((y, s - bias) for (y, _), s in zip(held, scores, strict=True))
+        pairs.extend((y, s - bias) for (y, *_), s in zip(held, scores, strict=True))
     best = max(s for _, s in pairs) + 1e-6
     for threshold in sorted({s for _, s in pairs}, reverse=True):
         tp = sum(1 for y, s in pairs if y and s >= threshold)
@@ -130,11 +133,25 @@ def choose(files: list[list[Prompt]], l2: float, target: float) -> float:
     return best
 
 
+def kind_right(
+    prompts: list[Prompt], bias: float, weights: dict[str, float], threshold: float
+) -> int:
+    """How many true positives get the labelled kind (the first captured sentence's kind, as
+    ``bench/capture.py`` counts it)."""
+    right = 0
+    for y, sentences, kind, kinds in prompts:
+        for (_, cues), got in zip(sentences, kinds, strict=True):
+            if bias + sum(weights.get(c, 0.0) for c in cues) >= threshold:
+                right += y and got == kind
+                break
+    return right
+
+
 def counts(prompts: list[Prompt], scores: list[float], threshold: float) -> tuple[int, int, int]:
     pairs = list(zip(prompts, scores, strict=True))
-    tp = sum(1 for (y, _), s in pairs if y and s >= threshold)
-    fp = sum(1 for (y, _), s in pairs if not y and s >= threshold)
-    fn = sum(1 for (y, _), s in pairs if y and s < threshold)
+    tp = sum(1 for (y, *_), s in pairs if y and s >= threshold)
+    fp = sum(1 for (y, *_), s in pairs if not y and s >= threshold)
+    fn = sum(1 for (y, *_), s in pairs if y and s < threshold)
     return tp, fp, fn
 
 
@@ -144,32 +161,45 @@ def _row(name: str, prompts: list[Prompt], scores: list[float], threshold: float
     return f"{name:<10}{precision:>10.3f}{recall:>8.3f}{tp:>5}{fp:>4}{fn:>4}"
 
 
-def lofo(
-    data: dict[str, list[Prompt]], l2: float, target: float, margin: float
-) -> list[tuple[str, int, int, int]]:
+Fold = tuple[str, int, int, int, int]  # file, tp, fp, fn, true positives of the right kind
+
+
+def lofo(data: dict[str, list[Prompt]], l2: float, target: float, margin: float) -> list[Fold]:
     """Leave-one-file-out: weights fitted on the other files, the threshold chosen on their
     out-of-fold scores (``choose``) plus ``margin``, the held-out file scored. One
-    (file, tp, fp, fn) per file."""
+    (file, tp, fp, fn, kind right) per file."""
     rows = []
     for held in data:
         train = [data[name] for name in data if name != held]
         bias, weights = fit([p for f in train for p in f], l2)
         threshold = bias + choose(train, l2, target) + margin
-        rows.append(
-            (held, *counts(data[held], prompt_scores(data[held], bias, weights), threshold))
-        )
+        scores = prompt_scores(data[held], bias, weights)
+        found = counts(data[held], scores, threshold)
+        rows.append((held, *found, kind_right(data[held], bias, weights, threshold)))
     return rows
 
 
-def summary(rows: list[tuple[str, int, int, int]]) -> str:
-    """Worst and mean fold precision and recall, and the pooled figure."""
-    precisions = [tp / (tp + fp) if tp + fp else 1.0 for _, tp, fp, _ in rows]
-    recalls = [tp / (tp + fn) if tp + fn else 1.0 for _, tp, _, fn in rows]
-    tp, fp, fn = (sum(r[i] for r in rows) for i in (1, 2, 3))
+def fold_row(row: Fold, prompts: int | None = None) -> str:
+    """One fold as a table row: precision, recall, tp, fp, fn, kind accuracy."""
+    name, tp, fp, fn, kinds = row
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    size = f"{prompts:>8}" if prompts is not None else ""
+    kind = kinds / tp if tp else 1.0
+    return f"{name:<10}{size}{precision:>10.3f}{recall:>8.3f}{tp:>5}{fp:>4}{fn:>4}{kind:>8.3f}"
+
+
+def summary(rows: list[Fold]) -> str:
+    """Worst and mean fold precision, recall and kind accuracy, and the pooled figure."""
+    precisions = [tp / (tp + fp) if tp + fp else 1.0 for _, tp, fp, _, _ in rows]
+    recalls = [tp / (tp + fn) if tp + fn else 1.0 for _, tp, _, fn, _ in rows]
+    kinds = [k / tp if tp else 1.0 for _, tp, _, _, k in rows]
+    tp, fp, fn, right = (sum(r[i] for r in rows) for i in (1, 2, 3, 4))
     return (
-        f"worst fold precision {min(precisions):.3f}, recall {min(recalls):.3f}; "
-        f"mean fold precision {sum(precisions) / len(rows):.3f}, "
-        f"recall {sum(recalls) / len(rows):.3f}; pooled {tp / (tp + fp):.3f} / {tp / (tp + fn):.3f}"
+        f"worst fold precision {min(precisions):.3f}, recall {min(recalls):.3f}, "
+        f"kind {min(kinds):.3f}; mean fold precision {sum(precisions) / len(rows):.3f}, "
+        f"recall {sum(recalls) / len(rows):.3f}, kind {sum(kinds) / len(rows):.3f}; "
+        f"pooled {tp / (tp + fp):.3f} / {tp / (tp + fn):.3f} / kind {right / tp:.3f}"
     )
 
 
@@ -181,12 +211,10 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="write the weights to score.py")
     args = parser.parse_args()
     data = {name: load(name) for name in FILES}
-    print(f"{'held out':<10}{'precision':>10}{'recall':>8}{'tp':>5}{'fp':>4}{'fn':>4}")
+    print(f"{'held out':<10}{'precision':>10}{'recall':>8}{'tp':>5}{'fp':>4}{'fn':>4}{'kind':>8}")
     rows = lofo(data, args.l2, args.target, args.margin)
-    for name, tp, fp, fn in rows:
-        precision = tp / (tp + fp) if tp + fp else 1.0
-        recall = tp / (tp + fn) if tp + fn else 1.0
-        print(f"{name:<10}{precision:>10.3f}{recall:>8.3f}{tp:>5}{fp:>4}{fn:>4}")
+    for row in rows:
+        print(fold_row(row))
     print(summary(rows))
     everything = [p for name in FILES for p in data[name]]
     bias, weights = fit(everything, args.l2)

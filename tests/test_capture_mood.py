@@ -85,7 +85,7 @@ def test_prescriptions_with_the_same_words_are_captured(prompt: str) -> None:
 _WORDS = st.sampled_from(
     "has have had hasn't been always never slow is are were was passing someone should "
     "i am will while we until done my message typo mean 40 % ms it's 've the tests ci "
-    "jenkins only so really flaky ready but".split()
+    "jenkins only so really flaky ready but let me think check".split()
 )
 
 

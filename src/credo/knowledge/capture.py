@@ -27,7 +27,10 @@ constants in ``score.py``. There is no model file and nothing is learned at run 
    this session", which beats "from now on"), a repair of the conversation ("I meant", "I
    wanted"), a one-off fix of the code at hand ("that's wrong, the loop should start at 1",
    "the second argument should be the timeout"), a task on this turn's referent ("fix
-   auth.py", "keep it short").
+   auth.py", "keep it short"), a pick among this turn's referents ("no, the other
+   `parse_date`"), talk about life outside the work (food, drink, the weather), and a taste
+   with no content ("I love this codebase"). Two scopes win even over "from now on": this
+   turn's ("for this spike") and an event ahead ("until this ticket is merged").
    Then the mood of the main clause (``credo.knowledge.mood``): a sentence that *describes*
    (perfect or past progressive aspect, a state or a measure, a wish, the speaker's vow, a
    repair of the speaker's own message, a "while we ..." scope) is not captured, unless it
@@ -42,6 +45,12 @@ constants in ``score.py``. There is no model file and nothing is learned at run 
    cue that fired and the score, so a capture explains itself.
 6. A bare "No." (or a short correction that only points: "That's not our convention.") lends
    its correction to the sentence after it; both are kept as the statement's text.
+7. The kind (``kind_of``): a correction marker in the sentence makes a correction; else the
+   speaker's taste a preference; else a mistake of the agent named anywhere in the prompt
+   ("You wrote `database` in the .env.example", "I have told you before", "stop adding X",
+   "that's the old namespace") makes the rule a correction, since it answers the mistake; else
+   the speaker in the first person ("`import *` makes my head hurt") a preference; else a
+   rule. These two pieces of evidence decide the kind (and so the origin) only, never the score.
 
 The operating point is chosen for text no one has seen. Four blind sets each came in about
 0.1 below the precision estimated on the development files, so ``bench/capture_fit.py`` picks
@@ -64,7 +73,7 @@ from credo.knowledge.acknowledge import is_acknowledgement
 from credo.knowledge.mood import descriptive
 from credo.knowledge.redact import redact
 from credo.knowledge.score import THRESHOLD, score
-from credo.knowledge.shape import gated, shape_cues, shape_veto
+from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
 
 __all__ = [
     "SCAN_CHARS",
@@ -111,29 +120,56 @@ class Statement:
     signals: tuple[str, ...]
 
 
+Row = tuple[str, str, set[str] | None]  # the text kept, the sentence, its cues (None: vetoed)
+
+
 def extract_statements(prompt: str) -> list[Statement]:
     """The durable rules, preferences and corrections stated in ``prompt``, in prompt order."""
     out: list[Statement] = []
-    for text, sentence, fired in sentence_cues(prompt):
+    redacted, spans, rows = _rows(prompt)
+    erred: bool | None = None  # the prompt names a mistake of the agent: asked once, if needed
+    for text, sentence, fired in rows:
         if sig.DOUBT.search(sentence.lower()):
             out.clear()  # "my lead says we should never use ORMs. I'm not convinced."
         if fired is None:
             continue
         value = score(fired)
         if value >= THRESHOLD:
+            if erred is None:
+                erred = _erred(redacted, spans)
+            if erred:
+                fired.add("agent_erred")
             out.append(_statement(text, sentence, fired, value))
     return out
 
 
-def sentence_cues(prompt: str) -> list[tuple[str, str, set[str] | None]]:
+def sentence_cues(prompt: str) -> list[Row]:
     """Each prose sentence of ``prompt`` (redacted) with the cues that fire on it: (the text a
     statement would keep, the sentence, its cues or ``None`` when vetoed). A bare "No." (or a
     short correction that does not count on its own: "No, that's the old hostname.") is kept
     with the sentence after it, which inherits its correction."""
+    text, spans, rows = _rows(prompt)
+    if _erred(text, spans):
+        for _, _, fired in rows:
+            if fired is not None:
+                fired.add("agent_erred")  # explanation and kind only: not a scored concept
+    return rows
+
+
+def _erred(text: str, spans: list[tuple[int, int]]) -> bool:
+    """Does a prose sentence of ``text`` name a mistake of the agent (``sig.agent_erred``)?"""
+    pattern = sig.agent_erred()
+    return any(pattern.search(_clean(text[a:b]).lower()) for a, b in spans)
+
+
+def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
+    """The redacted prompt, its sentence spans, and ``sentence_cues``'s rows without the
+    prompt-level kind evidence."""
     text = redact(prompt[:SCAN_CHARS])
-    out: list[tuple[str, str, set[str] | None]] = []
+    out: list[Row] = []
     carry: int | None = None  # start of a bare "No." that lends its correction onward
-    for start, end in _sentences(text):
+    spans = _sentences(text)
+    for start, end in spans:
         sentence = text[start:end]
         if sig.BARE_CORRECTION.match(sentence):
             carry = start
@@ -150,7 +186,7 @@ def sentence_cues(prompt: str) -> list[tuple[str, str, set[str] | None]]:
             continue  # "That's not our convention.": the next sentence says what is
         out.append((text[carry if carry is not None else start : end], sentence, fired))
         carry = start if lends else None
-    return out
+    return text, spans, out
 
 
 def _pointer(fired: set[str], sentence: str) -> bool:
@@ -331,6 +367,7 @@ _ARTEFACT_SCOPE = re.compile(
 # A clause ending in a command on "it": "..., so just merge it", "and then fix it".
 _IT_TASK = re.compile(r"(?:^|,|\b(?:so|and|then))\s+(?:just\s+)?(?!do\b)[a-z]+\s+(?:it|them)\W*$")
 _MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b")
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b")
 
 
 def _clean(sentence: str) -> str:
@@ -446,7 +483,7 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
         return None
     future = fr.FUTURE_FRAME.search(clean) is not None
     veto = shape_veto(clean, core)
-    if veto == "turn_scope" or sig.DOUBT.search(clean):
+    if veto in HARD_VETOES or sig.DOUBT.search(clean):
         return None  # a scope word wins over a rule word: "from here on in this session"
     if not future and (veto or _guard(clean, core)):
         return None
@@ -480,6 +517,8 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
         fired.add("general_imperative")
     if "reproach" in fired:
         fired.add("correction")  # "I keep telling you", "Incorrect —": a correction marker too
+    if _FIRST_PERSON.search(clean):
+        fired.add("first_person")  # kind only: "Explicit imports only, `import *` hurts my head"
     words = len(core.split())
     if words <= 3:
         fired.add("short")
@@ -488,12 +527,23 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
     return fired
 
 
-def _statement(text: str, sentence: str, fired: set[str], value: float) -> Statement:
-    kind: Kind = "rule"
+def kind_of(fired: set[str]) -> Kind:
+    """The kind of a captured sentence from its cues: a correction marker in it; else the
+    speaker's taste; else a mistake of the agent named elsewhere in the prompt (the sentence
+    answers it); else the speaker in the first person (their way of working); else a rule."""
     if "correction" in fired:
-        kind = "correction"
-    elif fired & {"preference", "preference_frame", "taste", "agent_behaviour", "speaker_habit"}:
-        kind = "preference"
+        return "correction"
+    if fired & {"preference", "preference_frame", "taste", "agent_behaviour", "speaker_habit"}:
+        return "preference"
+    if "agent_erred" in fired:
+        return "correction"
+    if "first_person" in fired:
+        return "preference"
+    return "rule"
+
+
+def _statement(text: str, sentence: str, fired: set[str], value: float) -> Statement:
+    kind = kind_of(fired)
     negated, asserted = _terms(_clean(sentence))
     return Statement(
         text=text.strip(),
@@ -517,17 +567,18 @@ def _term(raw: str) -> str:
 
 def _terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What the statement rules out and what it prescribes, for supersession matching."""
+    patterns = sig.term_patterns()
     negated: list[str] = []
-    for match in sig.NEGATED_TERM.finditer(clean):
+    for match in patterns.negated.finditer(clean):
         term = _term(match.group(1))
         if term and term not in negated:
             negated.append(term)
     asserted: list[str] = []
-    for match in sig.LEADING_ALT.finditer(clean):
+    for match in patterns.leading.finditer(clean):
         term = _term(match.group(1) or match.group(2) or "")
         if term and term not in asserted:
             asserted.append(term)
-    for match in sig.ASSERTED_TERM.finditer(clean):
+    for match in patterns.asserted.finditer(clean):
         if _NEGATION_BEFORE.search(clean, 0, match.start()):
             continue
         term = _term(match.group(1))

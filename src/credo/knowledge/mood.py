@@ -22,7 +22,7 @@ keeps that exception: "from now on", a deontic verb).
 - ``wish``: an indefinite agent with a modal ("someone should", "somebody needs to"): a wish,
   addressed to no one.
 - ``vow``: the speaker's own future action ("never again am I", "I'll never", "I'm not going to
-  ever"): a plan or a vow of the speaker, not a rule for the agent.
+  ever", "let me think about it"): a plan or a vow of the speaker, not a rule for the agent.
 - ``repair``: the speaker corrects their own message ("I mean my own message", "typo in my
   last prompt"), not the agent.
 - ``while``: a clause that bounds the instruction to what is going on now ("while we debug
@@ -97,7 +97,8 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"""\b(?:am|will|shall|do|would)\s+i\b(?!\s+(?:need|have|want))
             |\bi(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to)\s+(?:never|not|always)\b
-            |\bi'?m\s+(?:never|not)\s+(?:ever\s+)?(?:going\s+to|doing|touching|using|upgrading)\b""",
+            |\bi'?m\s+(?:never|not)\s+(?:ever\s+)?(?:going\s+to|doing|touching|using|upgrading)\b
+            |\blet\s+me\s+(?:think|check|look|see|try|get\s+back|figure|sort|dig|sit|sleep)\b""",
             _V,
         ),
     ),
@@ -129,7 +130,7 @@ GATES: dict[str, tuple[str, ...]] = {
     "progressive": ("was", "were"),
     "measure": tuple("0123456789"),
     "wish": ("some", "any", "one of us"),
-    "vow": (" i", "i'"),
+    "vow": (" i", "i'", "let me"),
     "repair": ("i mean", "my ", "typo"),
     "while": ("while", "whilst", "until"),
 }

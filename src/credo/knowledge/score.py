@@ -8,9 +8,9 @@ what lets the score carry over to people who word things differently.
 
 A sentence is captured when the sum of the weights of its concepts reaches ``THRESHOLD``. The
 weights were fitted by ``bench/capture_fit.py`` (L2-regularised logistic regression over the
-sentences of the five development files) and rounded; they are plain numbers so a capture can
+sentences of the six development files) and rounded; they are plain numbers so a capture can
 be explained by reading them. The threshold is chosen on *out-of-fold* scores (each file
-scored by weights fitted on the other four, as unseen text will be) at 0.98 pooled precision,
+scored by weights fitted on the other five, as unseen text will be) at 0.98 pooled precision,
 plus a margin of 0.6 for phrasings no file has (``python bench/capture_fit.py --write``).
 """
 
@@ -27,7 +27,6 @@ CONCEPTS: dict[str, str] = {
     "preference": "taste",
     "preference_frame": "taste",
     "taste": "taste",
-    "speaker_habit": "habit",
     "agent_behaviour": "agent",
     "np_please": "agent",
     "clause_imperative": "directive",
@@ -71,27 +70,27 @@ CONCEPTS: dict[str, str] = {
     "long": "long",
 }
 
-THRESHOLD = 1.72
+THRESHOLD = 1.6
 WEIGHTS: dict[str, float] = {
-    "fact": 1.79,
-    "contrast": 1.41,
-    "round2": 1.38,
-    "taste": 1.22,
-    "general": 0.79,
-    "correction": 0.76,
-    "agent": 0.54,
-    "general_imperative": 0.45,
-    "reason": 0.42,
-    "general_fact": 0.38,
-    "deontic": 0.36,
-    "directive": 0.21,
-    "project": 0.19,
-    "future": 0.08,
-    "deixis": -0.11,
-    "habit": -0.18,
-    "past": -0.3,
-    "artefact": -0.73,
-    "short": -1.11,
+    "fact": 1.91,
+    "round2": 1.49,
+    "taste": 1.37,
+    "contrast": 1.36,
+    "correction": 0.8,
+    "general": 0.74,
+    "agent": 0.55,
+    "general_imperative": 0.49,
+    "reason": 0.41,
+    "general_fact": 0.37,
+    "deontic": 0.33,
+    "project": 0.28,
+    "directive": 0.25,
+    "future": 0.1,
+    "long": -0.04,
+    "deixis": -0.18,
+    "past": -0.57,
+    "artefact": -0.87,
+    "short": -1.18,
 }
 
 

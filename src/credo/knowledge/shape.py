@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CUES", "GATES", "VETO_CUES", "gated", "shape_cues", "shape_veto"]
+__all__ = ["CUES", "GATES", "HARD_VETOES", "VETO_CUES", "gated", "shape_cues", "shape_veto"]
 
 _I = re.VERBOSE  # every cue reads the lower-cased sentence: faster than IGNORECASE
 
@@ -34,7 +34,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "fact_subject",
         re.compile(
             rf"""^(?:(?:the|our|this|all|each|every|any)\s+)(?:[\w`'./*<>@:+-]+\s+){{0,4}}?
-            (?:always\s+|never\s+|only\s+|all\s+)?{_PRESENT_VERB}\b""",
+            (?<!\bto\s)(?:always\s+|never\s+|only\s+|all\s+)?{_PRESENT_VERB}\b""",
             _I,
         ),
     ),
@@ -46,9 +46,10 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"""^(?!(?:it|this|that|these|those|there|here|i|you|we|they|he|she|what|why|how|
             who|which|if|when|so|and|but|or|just|please|also|then|now|today|maybe|not|no|the|
             a|an|our|my|your|their|its|his|her|all|every|each|any|some|one|
-            before|after|once|until|while|whilst|because|since|unless|although|though|as)\b)
+            before|after|once|until|while|whilst|because|since|unless|although|though|as|
+            yes|yep|yeah|yup|ok|okay|sure|fine|cool|great|thanks)\b)
             [\w`'./*<>@:+-]+(?:\s+[\w`'./*<>@:+-]+){{0,4}}?\s+
-            (?:always\s+|never\s+|only\s+|all\s+)?{_PRESENT_VERB}\b""",
+            (?<!\bto\s)(?:always\s+|never\s+|only\s+|all\s+)?{_PRESENT_VERB}\b""",
             _I,
         ),
     ),
@@ -195,7 +196,9 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             i\s+heard|i\s+read|keeps?\s+saying|(?:is|are|was|were)\s+saying|
             said\s+(?:on|in|at|that)|recommends|suggests|(?:pro\s+)?tip|the\s+(?:old\s+)?saying|
             as\s+they\s+say|
-            from\s+the\s+(?:docs|readme|wiki|manual|book|blog|article))\b""",
+            from\s+the\s+(?:docs|readme|wiki|manual|book|blog|article)
+            |(?:the|our|my|their)\s+(?:[\w-]+\s+){0,2}?(?:docs|documentation|readme|wiki|manual|
+            guide|handbook|book|spec|linter|tutorial)\s+(?:says?|said|recommends?|suggests?))\b""",
             _I,
         ),
     ),
@@ -207,7 +210,8 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             i\s+(?:hate|love|like|dislike)\s+(?:how|that)|never\s+thought|here\s+we\s+are|
             in\s+that\s+order|(?:is|are)\s+(?:older|newer|bigger|smaller|slower|faster|worse|
             uglier|longer)\s+than|but\s+(?:some|most|many|a\s+few|half|nobody|no\s+one|none)|
-            (?:nobody|no\s+one)\s+(?:follows|reads|uses|knows|cares|remembers))\b|[😄😅😂🙃🤦]""",
+            (?:nobody|no\s+one)\s+(?:follows|reads|uses|knows|cares|remembers|bothers|enforces))\b
+            |[😄😅😂🙃🤦]""",
             _I,
         ),
     ),
@@ -224,6 +228,29 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             |\b(?:you\s+just|just\s+(?:made|wrote|added))\b
             |^(?:please\s+)?(?:keep|make|leave|write|put|send|format|do)\s+(?:it|them)\b
             (?!\s+(?:when|whenever))""",
+            _I,
+        ),
+    ),
+    # Life outside the work: food, drink, the weather. Talk about it is chit-chat even with a
+    # rule's words in it ("I prefer rainy days for deep work", "whoever breaks the build buys
+    # croissants"); a rule for the agent has no use for these nouns.
+    (
+        "leisure",
+        re.compile(
+            r"""\b(?:coffee|tea|beers?|wine|rainy|sunny|lunch|breakfast|dinner|pizza|croissants?|
+            donuts?|doughnuts?|cake|snacks?|gym)\b""",
+            _I,
+        ),
+    ),
+    # A pick among referents of this turn: "no, the other `parse_date`" points, it states nothing.
+    ("referent", re.compile(r"^\W*(?:(?:no|nope|nah|wait)\W+)?the\s+other\s+(?!way\b)", _I)),
+    # A rule bounded by an event ahead: "until this ticket is merged", "until we ship".
+    (
+        "until_scope",
+        re.compile(
+            r"""\buntil\s+(?:this|that|these|those|we|i|you)\b
+            |\buntil\s+(?:the\s+|[\w-]+'s\s+)(?:[\w-]+\s+){0,3}?(?:is|are|gets?|lands?|ends?|ships?|
+            merges?|goes|comes)\b""",
             _I,
         ),
     ),
@@ -332,7 +359,8 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"""^(?:please\s+)?(?:can\s+you\s+)?(?:fix|update|change|refactor|rename|add|remove|
             delete|write|create|move|look|check|debug|profile|wire|implement|redo|make|convert|
-            bump|run|open|draft|review|port|migrate)\b
+            bump|run|open|draft|review|port|migrate|rewrite|replace|swap|tweak|adjust|edit|modify|
+            simplify|extract|inline|revert|undo|try|clean\s+up)\b
             (?![^.]*\b(?:always|never|every|all|any|anything|from\s+now|going\s+forward|
             by\s+default|whenever)\b)""",
             _I,
@@ -373,6 +401,9 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
 # Negative cues strong enough to veto a sentence outright (``shape_veto``).
 VETO_CUES = frozenset(
     {
+        "leisure",
+        "referent",
+        "until_scope",
         "hedge",
         "hearsay",
         "complaint",
@@ -399,8 +430,13 @@ _ON_CLEAN = frozenset(
         "turn_scope",
         "repair",
         "project_scope",
+        "referent",
     }
 )
+# Vetoes that a framing for later sessions ("from now on", "Team rule:") does not lift: a
+# scope word wins over a rule word ("From now on, until this ticket is merged, use ..."), and
+# talk about lunch is chit-chat however it is framed.
+HARD_VETOES = frozenset({"turn_scope", "until_scope", "leisure"})
 # Gates: a costly cue is searched only when one of these substrings is in the sentence (every
 # branch of its pattern needs one of them; tests/test_capture_classify.py checks that).
 GATES: dict[str, tuple[str, ...]] = {
@@ -455,6 +491,7 @@ GATES: dict[str, tuple[str, ...]] = {
     "code_local": ("the ", "len"),
     "my_setup": ("on my",),
     "turn_scope": ("this",),
+    "until_scope": ("until",),
     "progressive": ("ing",),
     "tag_question": (",",),
     "question_word": ("you", "how do i"),
@@ -474,7 +511,12 @@ GATES: dict[str, tuple[str, ...]] = {
         "dont",
     ),
 }
-_VETOES = tuple((n, p, n in _ON_CLEAN, GATES.get(n, ())) for n, p in CUES if n in VETO_CUES)
+_VETOES = tuple(
+    sorted(
+        ((n, p, n in _ON_CLEAN, GATES.get(n, ())) for n, p in CUES if n in VETO_CUES),
+        key=lambda cue: cue[0] not in HARD_VETOES,  # hard vetoes are reported first
+    )
+)
 _SCORED = tuple((n, p, n in _ON_CLEAN, GATES.get(n, ())) for n, p in CUES if n not in VETO_CUES)
 
 
@@ -502,6 +544,8 @@ def shape_cues(clean: str, core: str) -> set[str]:
         for name, pattern, on_clean, gate in _SCORED
         if gated(pattern, gate, clean if on_clean else core)
     }
+    if "past_subject" in fired and _PRESENT_PASSIVE.match(core):
+        fired.discard("past_subject")  # "Staging is never used for load tests": present, passive
     if fired & {"now", "past_subject"}:
         fired -= {"fact_subject", "bare_subject"}  # "all tests are green now": a state
     if fired & {"bare_subject", "np_please"} and _IMPERATIVE.match(core):
@@ -515,6 +559,9 @@ def shape_cues(clean: str, core: str) -> set[str]:
 _IMPERATIVE = re.compile(
     r"^(?:please\s+)?(?:use|run|make|add|put|keep|write|get|set|let|go|try|move|switch|check|"
     r"take|give|call|fix|change|update|create|open|do|see|find|look|show|tell|list|pick)\b"
+)
+_PRESENT_PASSIVE = re.compile(
+    r"^(?:[\w`'./-]+\s+){1,5}?(?:is|are)\s+(?:(?:always|never|only|all|not|also)\s+)?[a-z]+ed\b"
 )
 _GENERAL = frozenset({"universal", "deontic", "contrast_shape", "project_scope", "no_noun"})
 _NOW = frozenset({"deixis", "now", "past"})

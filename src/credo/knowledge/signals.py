@@ -27,6 +27,8 @@ counts only when two of them fire:
 from __future__ import annotations
 
 import re
+from functools import cache
+from typing import NamedTuple
 
 _I = re.IGNORECASE
 # The sentence-level patterns read lower-cased text (``credo.knowledge.capture`` lowers each
@@ -140,10 +142,12 @@ ASSERTION = re.compile(
     _L | re.VERBOSE,
 )
 
-# Leading markers that correct the agent: the sentence (or the prompt) opens with them.
+# Leading markers that correct the agent: the sentence (or the prompt) opens with them. A
+# hesitation ("hmm", "uh") is not one by itself ("hmm, that didn't do anything"), only in front
+# of one ("Uh, no.", "Hmm, not quite").
 CORRECTION_LEAD = re.compile(
-    r"""^(?:no|nope|nah|wrong|incorrect|not\s+quite|not\s+really|actually|wait|hold\s+on|
-        uh+|um+|hmm+|err?)\b(?!\s+(?:problem|worries|idea|clue|rush|need|way|doubt|matter|
+    r"""^(?:(?:uh+|um+|hm+|err?)\W+)?(?:no|nope|nah|wrong|incorrect|not\s+quite|not\s+really|
+        actually|wait|hold\s+on)\b(?!\s+(?:problem|worries|idea|clue|rush|need|way|doubt|matter|
         one|longer|more|sweat|thanks)\b)
         |^(?:that'?s|that\s+is|this\s+is|it'?s|its|you'?re|you\s+are)\s+(?:(?:the\s+)?wrong|incorrect|
         not\s+right|not\s+correct|not\s+how|not\s+what|outdated|out\s+of\s+date|
@@ -184,6 +188,36 @@ CORRECTION_ANY_GATE = (
     "kept",
     "not",
 )
+
+# Evidence, anywhere in the prompt's prose, that the agent got something wrong: what it did
+# ("You wrote `database` in the .env.example", "the column you added"), the user repeating
+# themselves ("I have informed earlier also", "for the third time"), "stop doing X", a pointer
+# at the wrong thing ("that's the old namespace", "wrong bucket"). A rule stated in such a
+# prompt answers the mistake: its kind is correction (bench/capture/README.md: "A 'we use X,
+# not Y' that answers the agent's mistake is a correction").
+_AGENT_ERRED = r"""
+        \byou(?:'ve|\s+have)?\s+(?:just\s+|also\s+|again\s+|still\s+)?(?:wrote|put|made|set|
+        ran|got|did|went|broke|left|chose|gave|had|[a-z]{2,}(?<!e)ed)\b|\bmisunderst(?:anding|ood)\b
+        |\byour\s+(?:last\s+|previous\s+|earlier\s+|latest\s+|new\s+)?(?:fixtures?|diffs?|changes?|
+        prs?|plan|summary|suggestions?|patch|draft|fix|migration|snippet|example)\b
+        |\b(?:that'?s|this\s+is|it'?s|those\s+are|these\s+are)\s+(?:the\s+)?(?:old|wrong|outdated|
+        deprecated|legacy|previous|public)\b|\b(?:that'?s|this\s+is|it'?s)\s+not\s+(?:our|the\s+right)\s+\w+
+        |^\W*(?:close|almost|not\s+quite)\s*,\s*but\b|^\W*wrong\s+\w+
+        |\bi\s+(?:have\s+|'ve\s+)?(?:already\s+)?(?:told|said|informed|mentioned|corrected|flagged|
+        explained)\b|\b(?:told|said|informed|mentioned|corrected|flagged)\s+(?:you\s+)?
+        (?:this\s+|that\s+)?(?:before|earlier|already|twice|yesterday|last)\b
+        |\bfor\s+the\s+(?:second|third|fourth|fifth|last|\w+th|\d+\w*)\s+time\b
+        |^\W*(?:please\s+|pls\s+|and\s+)?stop\s+\w+ing\b|\bstill\s+(?:using|doing|adding|writing)\b
+        |\b(?:not|isn'?t|is\s+not)\s+correct\b|\bto\s+correct\b|\bcorrection\b
+        |\b(?:anymore|any\s+more|no\s+longer)\b|\bwe\s+(?:moved|switched|migrated)\s+(?:to|off|away)\b"""
+
+
+@cache
+def agent_erred() -> re.Pattern[str]:
+    """``_AGENT_ERRED`` compiled on first use: only a prompt with a captured statement needs
+    it (most prompts capture nothing, and the capture child is a fresh process each time)."""
+    return re.compile(_AGENT_ERRED, _L | re.VERBOSE)
+
 
 # A sentence that is only a correcting interjection ("No.", "Nope!", "That's wrong.") lends its
 # correction to the sentence after it.
@@ -230,7 +264,10 @@ ARTIFACT_CLAUSE = re.compile(
 # A rule with no content of its own ("Never do that again"): nothing to store.
 CONTENT_FREE = re.compile(
     r"""^(?:please\s+)?(?:don'?t|do\s+not|never|stop)\s+(?:ever\s+)?(?:do(?:ing)?|say(?:ing)?|
-        try(?:ing)?)\s+(?:this|that|it|so)\b""",
+        try(?:ing)?)\s+(?:this|that|it|so)\b
+        |^i\s+(?:really\s+)?(?:love|hate|like|dislike|adore)\s+(?:it|this|that)
+        (?:\s+(?:codebase|project|repo|job|place|team|part|language|framework))?
+        (?:\s*[,.!;]|\s+(?:and|so|but)\b|\s*$)""",
     _L | re.VERBOSE,
 )
 
@@ -352,25 +389,40 @@ SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s+)")
 # --- terms for supersession --------------------------------------------------------------
 
 TERM = r"(`[^`\n]{1,40}`|[\w@/+#][\w.@/+#:-]*)"
-NEGATED_TERM = re.compile(
-    rf"""\b(?:never|don'?t|do\s+not|dont|stop|avoid|no\s+longer|not|instead\s+of|
-        rather\s+than|in\s+place\s+of|over|without|ban|drop|remove)
-        (?:\s+(?:ever|again|use|using|run|running|add|adding|call|calling|install|installing|
-        import|importing|write|writing|touch|touching|commit|committing|put|putting|pick|
-        choose|the|a|an|any|on|to|with|be|via|in|into))*\s+{TERM}""",
-    _I | re.VERBOSE,
-)
-ASSERTED_TERM = re.compile(
-    rf"""\b(?:use|using|prefer|with|switch\s+to|switched\s+to|moved\s+to|migrate\s+to|
-        migrated\s+to|stick\s+(?:to|with)|go\s+with|is\s+on\s+port|on\s+port|is|are|be|
-        standardi[sz]ed\s+on)
-        (?:\s+(?:the|a|an|only|always))*\s+{TERM}""",
-    _I | re.VERBOSE,
-)
-LEADING_ALT = re.compile(
-    rf"{TERM}\s+(?:over|instead\s+of|rather\s+than|in\s+place\s+of)\b|{TERM}\s*(?:,|—|–|;)\s*not\b",
-    _I,
-)
+
+
+class TermPatterns(NamedTuple):
+    negated: re.Pattern[str]  # what a statement rules out ("never use npm")
+    asserted: re.Pattern[str]  # what it prescribes ("use pnpm")
+    leading: re.Pattern[str]  # an alternative named first ("pnpm over npm", "pnpm, not npm")
+
+
+@cache
+def term_patterns() -> TermPatterns:
+    """The term patterns, compiled on first use: only a captured statement needs them."""
+    return TermPatterns(
+        re.compile(
+            rf"""\b(?:never|don'?t|do\s+not|dont|stop|avoid|no\s+longer|not|instead\s+of|
+            rather\s+than|in\s+place\s+of|over|without|ban|drop|remove)
+            (?:\s+(?:ever|again|use|using|run|running|add|adding|call|calling|install|installing|
+            import|importing|write|writing|touch|touching|commit|committing|put|putting|pick|
+            choose|the|a|an|any|on|to|with|be|via|in|into))*\s+{TERM}""",
+            _I | re.VERBOSE,
+        ),
+        re.compile(
+            rf"""\b(?:use|using|prefer|with|switch\s+to|switched\s+to|moved\s+to|migrate\s+to|
+            migrated\s+to|stick\s+(?:to|with)|go\s+with|is\s+on\s+port|on\s+port|is|are|be|
+            standardi[sz]ed\s+on)
+            (?:\s+(?:the|a|an|only|always))*\s+{TERM}""",
+            _I | re.VERBOSE,
+        ),
+        re.compile(
+            rf"{TERM}\s+(?:over|instead\s+of|rather\s+than|in\s+place\s+of)\b|{TERM}\s*(?:,|—|–|;)\s*not\b",
+            _I,
+        ),
+    )
+
+
 STOP_TERMS = frozenset(
     """a an the this that these those it its it's we our you your i me my to of in on at by for
     with and or but not no be is are was were do does did use using always never ever just
