@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from credo.store.anchors import names_doc
+from credo.store.docmatch import DocAnchorMatches
 from credo.store.fts import CandidateRow
-from credo.store.graph import Link, _like_literal  # pyright: ignore[reportPrivateUsage]
+from credo.store.graph import Link
 from credo.store.truth import (
     _STILL,  # pyright: ignore[reportPrivateUsage]
     _TYPES,  # pyright: ignore[reportPrivateUsage]
@@ -28,7 +28,6 @@ from credo.types import Belief
 if TYPE_CHECKING:
     import psycopg
 
-_TOP = "\U0010ffff"
 
 _LINKS_WITH_ENDS = (
     "SELECT * FROM ("
@@ -65,8 +64,24 @@ _LINEAGE = (
 )
 
 
-class Reads:
+_DOC_ANCHORS = (
+    "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
+    "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL WHERE "
+)
+_DOC_ORDER = " ORDER BY a.doc_uri, a.belief_id LIMIT %s"
+
+
+class Reads(DocAnchorMatches):
     conn: psycopg.Connection
+    # store/graph.py's statements: LIKE there is case-blind for ASCII letters only, which
+    # ILIKE under ``COLLATE "C"`` is too (backslash is the escape in both).
+    _PREFIX_SQL = _DOC_ANCHORS + "a.doc_uri >= %s AND a.doc_uri < %s" + _DOC_ORDER
+    _NAME_SQL = (
+        _DOC_ANCHORS
+        + "a.doc_uri ILIKE %s OR a.doc_uri ILIKE %s OR a.doc_uri = %s OR a.doc_uri ILIKE %s"
+        + _DOC_ORDER
+    )
+    _STEM_SQL = _DOC_ANCHORS + "a.doc_uri ILIKE %s OR a.doc_uri ILIKE %s" + _DOC_ORDER
 
     def locked_beliefs(self) -> list[Belief]:  # the tables mixin
         raise NotImplementedError
@@ -94,17 +109,6 @@ class Reads:
         rows = self.conn.execute(
             "SELECT src, dst FROM edges WHERE src = ANY(%s) AND weight >= %s AND dst = ANY(%s)",
             (payload, min_weight, payload),
-        )
-        return [(str(r[0]), str(r[1])) for r in rows]
-
-    def _stem_matches(self, stem: str, limit: int) -> list[tuple[str, str]]:
-        literal = _like_literal(stem)
-        rows = self.conn.execute(
-            "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
-            "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
-            "WHERE a.doc_uri ILIKE %s OR a.doc_uri ILIKE %s "
-            "ORDER BY a.doc_uri, a.belief_id LIMIT %s",
-            ("%/" + literal + ".%", literal + ".%", limit),
         )
         return [(str(r[0]), str(r[1])) for r in rows]
 
@@ -144,41 +148,6 @@ class Reads:
         ).fetchall()
         pairs = [(r[0], r[1]) for r in rows]
         return pairs, {r[1]: (r[2], r[3], r[4], r[5], r[6]) for r in rows}
-
-    def doc_anchor_matches(self, needles: Iterable[str], *, limit: int) -> list[tuple[str, str]]:
-        """store/graph.py's ``doc_anchor_matches``; LIKE there is case-blind for ASCII
-        letters only, which ILIKE under ``COLLATE "C"`` is too."""
-        out: list[tuple[str, str]] = []
-        for needle in needles:
-            if needle.startswith("page:"):
-                out += self._stem_matches(needle.removeprefix("page:"), limit)
-                continue
-            if "/" in needle or needle.startswith("http"):
-                rows = self.conn.execute(
-                    "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
-                    "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
-                    "WHERE a.doc_uri >= %s AND a.doc_uri < %s "
-                    "ORDER BY a.doc_uri, a.belief_id LIMIT %s",
-                    (needle, needle + _TOP, limit),
-                )
-                found = [(str(r[0]), str(r[1])) for r in rows if names_doc(needle, str(r[1]))]
-                if found or "/" not in needle:
-                    out += found
-                    continue
-            name = needle.rsplit("/", 1)[-1]
-            if not name:
-                continue
-            literal = _like_literal(name)
-            rows = self.conn.execute(
-                "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
-                "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
-                "WHERE a.doc_uri ILIKE %s OR a.doc_uri ILIKE %s "
-                "OR a.doc_uri = %s OR a.doc_uri ILIKE %s "
-                "ORDER BY a.doc_uri, a.belief_id LIMIT %s",
-                ("%/" + literal, "%/" + literal + "#%", name, literal + "#%", limit),
-            )
-            out += [(str(r[0]), str(r[1])) for r in rows]
-        return out
 
     # -- truth maintenance -------------------------------------------------------------
     def truth_links(self, ids: Iterable[str]) -> TruthFacts:
