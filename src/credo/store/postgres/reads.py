@@ -17,9 +17,9 @@ from credo.store.graph import Link
 from credo.store.truth import (
     _STILL,  # pyright: ignore[reportPrivateUsage]
     _TYPES,  # pyright: ignore[reportPrivateUsage]
-    CONTRADICTS,
     SUPERSEDES,
     TruthFacts,
+    TruthLinks,
     TruthReader,
     _Memo,  # pyright: ignore[reportPrivateUsage]
 )
@@ -71,7 +71,7 @@ _DOC_ANCHORS = (
 _DOC_ORDER = " ORDER BY a.doc_uri, a.belief_id LIMIT %s"
 
 
-class Reads(DocAnchorMatches):
+class Reads(DocAnchorMatches, TruthLinks):
     conn: psycopg.Connection
     # store/graph.py's statements: LIKE there is case-blind for ASCII letters only, which
     # ILIKE under ``COLLATE "C"`` is too (backslash is the escape in both).
@@ -150,9 +150,6 @@ class Reads(DocAnchorMatches):
         return pairs, {r[1]: (r[2], r[3], r[4], r[5], r[6]) for r in rows}
 
     # -- truth maintenance -------------------------------------------------------------
-    def truth_links(self, ids: Iterable[str]) -> TruthFacts:
-        return self.truth_reader().links(ids)
-
     def truth_reader(self) -> TruthReader:
         """A reader that keeps nothing past itself (store/truth.py's reader inside a
         transaction): every retrieve reads the links of its own candidates."""
@@ -162,27 +159,8 @@ class Reads(DocAnchorMatches):
         wanted = list(dict.fromkeys(ids))
         missing = [i for i in wanted if i not in memo.links]
         if missing:
-            read: dict[str, list[tuple[str, str, str]]] = {i: [] for i in missing}
-            for r in self.conn.execute(_TRUTH_LINKS, {"ids": sorted(missing)}):
-                read[r[0]].append((r[1], r[2], r[3]))
-                memo.ends[r[2] if r[1] == r[0] else r[1]] = (
-                    bool(r[4]),
-                    (r[5], r[6], r[7], r[8], r[9]),
-                    bool(r[10]),
-                )
-            for i, got in read.items():
-                memo.links[i] = tuple(sorted(got)) if got else ()
-        found = {i: got for i in wanted if (got := memo.links.get(i))}
-        if not found:
-            return {}, {}, frozenset(), frozenset()
-        ends = memo.ends
-        far = {dst if src == i else src for i, got in found.items() for src, dst, _ in got}
-        return (
-            found,
-            {end: ends[end][1] for end in far},
-            frozenset(end for end in far if ends[end][0]),
-            frozenset(end for end in far if ends[end][2]),
-        )
+            memo.add(missing, self.conn.execute(_TRUTH_LINKS, {"ids": sorted(missing)}))
+        return memo.facts(wanted)
 
     def supersedes_path(self, start: str, goal: str) -> bool:
         row = self.conn.execute(
@@ -205,13 +183,4 @@ class Reads(DocAnchorMatches):
 
     def lineage_edges(self, belief_id: str) -> list[tuple[str, str]]:
         rows = self.conn.execute(_LINEAGE, {"start": belief_id}).fetchall()
-        return [(str(r[0]), str(r[1])) for r in rows]
-
-    def contradiction_ids(self) -> list[tuple[str, str]]:
-        rows = self.conn.execute(
-            "SELECT e.src, e.dst FROM edges AS e "
-            "JOIN beliefs AS s ON s.id = e.src AND s.deleted_at IS NULL "
-            "JOIN beliefs AS d ON d.id = e.dst AND d.deleted_at IS NULL "
-            f"WHERE e.type = '{CONTRADICTS}' ORDER BY e.src, e.dst"
-        ).fetchall()
         return [(str(r[0]), str(r[1])) for r in rows]
