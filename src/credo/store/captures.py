@@ -41,6 +41,18 @@ _CANDIDATES = (
 MAX_PAIRS = 120
 
 
+def term_pairs(term_groups: Iterable[Sequence[str]]) -> list[tuple[str, str]]:
+    """The distinct pairs of distinct terms within each group, in the order met, at most
+    ``MAX_PAIRS``: a candidate holds both terms of one pair (both backends ask this)."""
+    pairs: dict[tuple[str, str], None] = {}
+    for group in term_groups:
+        terms = list(dict.fromkeys(group))
+        for i, first in enumerate(terms):
+            for second in terms[i + 1 :]:
+                pairs.setdefault((first, second), None)
+    return list(pairs)[:MAX_PAIRS]
+
+
 def _record(row: Sequence[object]) -> CaptureRecord:
     from credo.store.rows import CaptureRecord
 
@@ -119,15 +131,10 @@ class CaptureTable:
         by a live belief, not document passages (origin ``document``), locked ones too,
         holding at least two terms of one of ``term_groups`` (a statement's words each;
         the index stems them), newest first. One query, quoted by ``store.fts``."""
-        pairs: dict[str, None] = {}
-        for group in term_groups:
-            terms = list(dict.fromkeys(group))
-            for i, first in enumerate(terms):
-                for second in terms[i + 1 :]:
-                    pairs.setdefault(f"({quote(first)} AND {quote(second)})", None)
+        pairs = term_pairs(term_groups)
         if not pairs or limit <= 0:
             return []
-        expression = " OR ".join(list(pairs)[:MAX_PAIRS])
+        expression = " OR ".join(f"({quote(a)} AND {quote(b)})" for a, b in pairs)
         try:
             rows = self.conn.execute(_CANDIDATES, (expression, limit)).fetchall()
         except sqlite3.OperationalError:
