@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from credo.store.beliefs import _COLUMNS, _belief  # pyright: ignore[reportPrivateUsage]
+from credo.store.beliefs import _COLUMNS  # pyright: ignore[reportPrivateUsage]
 from credo.store.captures import _COLUMNS as _CAPTURE_COLUMNS  # pyright: ignore[reportPrivateUsage]
 from credo.store.captures import _record  # pyright: ignore[reportPrivateUsage]
 from credo.store.db import json_array
@@ -19,12 +19,11 @@ from credo.store.files import (
 )
 from credo.store.journal import (
     _EVENT_COLUMNS,  # pyright: ignore[reportPrivateUsage]
-    _INJECTION_COLUMNS,  # pyright: ignore[reportPrivateUsage]
     NOT_A_USE,
-    _event,  # pyright: ignore[reportPrivateUsage]
-    _injection,  # pyright: ignore[reportPrivateUsage]
+    JournalRows,
+    JournalTable,
 )
-from credo.types import Belief
+from credo.store.postgres.pyformat import pyformat
 
 if TYPE_CHECKING:
     import psycopg
@@ -32,10 +31,8 @@ if TYPE_CHECKING:
     from credo.store.rows import (
         BeliefKey,
         CaptureRecord,
-        FeedbackEvent,
         FileAnchor,
         IngestedFile,
-        Injection,
     )
 
 _TOP = "\U0010ffff"
@@ -43,8 +40,43 @@ _TOP = "\U0010ffff"
 _IDS = "(CASE WHEN {c} ~ '^\\[' THEN {c}::jsonb ELSE '[]'::jsonb END)"
 
 
-class Ledger:
+class Ledger(JournalRows):
     conn: psycopg.Connection
+    _PRUNE = pyformat(JournalTable._PRUNE)
+    _INJECTIONS = pyformat(JournalTable._INJECTIONS)
+    _SESSION_INJECTIONS = pyformat(JournalTable._SESSION_INJECTIONS)
+    _INJECTED_IN_SESSION = (
+        "SELECT j.value FROM injections AS i, jsonb_array_elements_text("
+        f"{_IDS.format(c='i.belief_ids')}) WITH ORDINALITY AS j(value, k) "
+        "WHERE i.session = %s ORDER BY i.id, j.k"
+    )
+    _INJECTION_COUNT = pyformat(JournalTable._INJECTION_COUNT)
+    # store/journal.py's formula and order.
+    _USEFUL = (
+        "WITH plain(id) AS (SELECT n.belief_id FROM injection_counts AS n "
+        "JOIN beliefs AS b ON b.id = n.belief_id WHERE b.deleted_at IS NULL "
+        "AND b.locked = 0 AND b.alpha = 1.0 AND b.beta = 1.0 "
+        "ORDER BY n.times DESC, n.belief_id LIMIT %(limit)s), "
+        "c(id) AS (SELECT id FROM plain "
+        "UNION SELECT id FROM beliefs WHERE alpha <> 1.0 OR beta <> 1.0 "
+        "UNION SELECT belief_id FROM belief_corroborations), "
+        "r(id, times, score) AS (SELECT b.id, coalesce(n.times, 0), "
+        "(%(use)s::float8 * coalesce(n.times, 0) + %(fb)s::float8 * (b.alpha - 1.0) "
+        "+ %(co)s::float8 * (SELECT count(*) FROM belief_corroborations AS k "
+        "WHERE k.belief_id = b.id)) * b.alpha / (b.alpha + b.beta) "
+        "FROM c JOIN beliefs AS b ON b.id = c.id "
+        "LEFT JOIN injection_counts AS n ON n.belief_id = b.id "
+        "WHERE b.deleted_at IS NULL AND b.locked = 0 AND b.alpha >= b.beta), "
+        "top AS (SELECT id, times, score FROM r WHERE score > 0 "
+        "ORDER BY score DESC, id LIMIT %(limit)s) "
+        f"SELECT {_COLUMNS}, top.times FROM top JOIN beliefs AS b ON b.id = top.id "
+        "ORDER BY top.score DESC, top.id"
+    )
+    _FEEDBACK_GIVEN = pyformat(JournalTable._FEEDBACK_GIVEN)
+    _FEEDBACK_EVENTS = (
+        f"SELECT {_EVENT_COLUMNS} FROM feedback_events WHERE session = %s "
+        "AND (%s::int = 0 OR undone_at IS NULL) ORDER BY id"
+    )
 
     # -- the ingested_files ledger ---------------------------------------------------------
     def get_ingested_file(self, path: str) -> IngestedFile | None:
@@ -253,80 +285,6 @@ class Ledger:
             )
         return int(row[0]) if row else 0
 
-    def prune_injections(self, keep: int) -> int:
-        cur = self.conn.execute(
-            "DELETE FROM injections WHERE id <= "
-            "(SELECT id FROM injections ORDER BY id DESC LIMIT 1 OFFSET %s)",
-            (keep,),
-        )
-        return cur.rowcount
-
-    def injections(self, *, session: str | None = None, limit: int = 50) -> list[Injection]:
-        if session is None:
-            rows = self.conn.execute(
-                f"SELECT {_INJECTION_COLUMNS} FROM injections ORDER BY id DESC LIMIT %s",
-                (limit,),
-            )
-        else:
-            rows = self.conn.execute(
-                f"SELECT {_INJECTION_COLUMNS} FROM injections WHERE session = %s "
-                "ORDER BY id DESC LIMIT %s",
-                (session, limit),
-            )
-        return [_injection(r) for r in rows]
-
-    def injected_in_session(self, session: str) -> list[str]:
-        rows = self.conn.execute(
-            "SELECT j.value FROM injections AS i, jsonb_array_elements_text("
-            f"{_IDS.format(c='i.belief_ids')}) WITH ORDINALITY AS j(value, k) "
-            "WHERE i.session = %s ORDER BY i.id, j.k",
-            (session,),
-        )
-        return list(dict.fromkeys(str(r[0]) for r in rows))
-
-    def injection_count(self, belief_id: str) -> int:
-        row = self.conn.execute(
-            "SELECT times FROM injection_counts WHERE belief_id = %s", (belief_id,)
-        ).fetchone()
-        return int(row[0]) if row else 0
-
-    def useful_beliefs(
-        self,
-        *,
-        use_weight: float,
-        feedback_weight: float,
-        corroboration_weight: float,
-        limit: int,
-    ) -> list[tuple[Belief, int]]:
-        """store/journal.py's ``useful_beliefs``: the same formula and order."""
-        rows = self.conn.execute(
-            "WITH plain(id) AS (SELECT n.belief_id FROM injection_counts AS n "
-            "JOIN beliefs AS b ON b.id = n.belief_id WHERE b.deleted_at IS NULL "
-            "AND b.locked = 0 AND b.alpha = 1.0 AND b.beta = 1.0 "
-            "ORDER BY n.times DESC, n.belief_id LIMIT %(limit)s), "
-            "c(id) AS (SELECT id FROM plain "
-            "UNION SELECT id FROM beliefs WHERE alpha <> 1.0 OR beta <> 1.0 "
-            "UNION SELECT belief_id FROM belief_corroborations), "
-            "r(id, times, score) AS (SELECT b.id, coalesce(n.times, 0), "
-            "(%(use)s::float8 * coalesce(n.times, 0) + %(fb)s::float8 * (b.alpha - 1.0) "
-            "+ %(co)s::float8 * (SELECT count(*) FROM belief_corroborations AS k "
-            "WHERE k.belief_id = b.id)) * b.alpha / (b.alpha + b.beta) "
-            "FROM c JOIN beliefs AS b ON b.id = c.id "
-            "LEFT JOIN injection_counts AS n ON n.belief_id = b.id "
-            "WHERE b.deleted_at IS NULL AND b.locked = 0 AND b.alpha >= b.beta), "
-            "top AS (SELECT id, times, score FROM r WHERE score > 0 "
-            "ORDER BY score DESC, id LIMIT %(limit)s) "
-            f"SELECT {_COLUMNS}, top.times FROM top JOIN beliefs AS b ON b.id = top.id "
-            "ORDER BY top.score DESC, top.id",
-            {
-                "use": use_weight,
-                "fb": feedback_weight,
-                "co": corroboration_weight,
-                "limit": limit,
-            },
-        )
-        return [(_belief(r), int(r[14])) for r in rows]
-
     def insert_feedback_events(
         self, events: Iterable[tuple[float, str | None, str, str, float, float]]
     ) -> None:
@@ -336,21 +294,6 @@ class Ledger:
                 "beta_delta) VALUES (%s,%s,%s,%s,%s,%s)",
                 list(events),
             )
-
-    def feedback_given(self, session: str, signal: str) -> set[str]:
-        rows = self.conn.execute(
-            "SELECT DISTINCT belief_id FROM feedback_events WHERE session = %s AND signal = %s",
-            (session, signal),
-        )
-        return {str(r[0]) for r in rows}
-
-    def feedback_events(self, session: str, *, open_only: bool = False) -> list[FeedbackEvent]:
-        undone = " AND undone_at IS NULL" if open_only else ""
-        rows = self.conn.execute(
-            f"SELECT {_EVENT_COLUMNS} FROM feedback_events WHERE session = %s{undone} ORDER BY id",
-            (session,),
-        )
-        return [_event(r) for r in rows]
 
     def mark_feedback_undone(self, event_ids: Iterable[int], at: float) -> None:
         self.conn.execute(
