@@ -14,8 +14,8 @@ from credo.store.db import json_array
 from credo.store.files import (
     _FILE_COLUMNS,  # pyright: ignore[reportPrivateUsage]
     _KEY_COLUMNS,  # pyright: ignore[reportPrivateUsage]
-    _file,  # pyright: ignore[reportPrivateUsage]
-    _key,  # pyright: ignore[reportPrivateUsage]
+    FileRows,
+    FileTable,
 )
 from credo.store.journal import (
     _EVENT_COLUMNS,  # pyright: ignore[reportPrivateUsage]
@@ -29,19 +29,37 @@ if TYPE_CHECKING:
     import psycopg
 
     from credo.store.rows import (
-        BeliefKey,
         CaptureRecord,
-        FileAnchor,
         IngestedFile,
     )
 
-_TOP = "\U0010ffff"
 # A JSON array held as text, as jsonb ('[]' for anything else: json_valid's guard).
 _IDS = "(CASE WHEN {c} ~ '^\\[' THEN {c}::jsonb ELSE '[]'::jsonb END)"
 
 
-class Ledger(JournalRows):
+class Ledger(FileRows, JournalRows):
     conn: psycopg.Connection
+    _id_list = staticmethod(list)
+    _GET_FILE = pyformat(FileTable._GET_FILE)
+    _FILES = pyformat(FileTable._FILES)
+    _DROP_FILE = pyformat(FileTable._DROP_FILE)
+    _BY_HASH = (
+        f"SELECT {_KEY_COLUMNS} FROM beliefs b WHERE b.content_hash = ANY(%s) "
+        "ORDER BY b.content_hash, b.deleted_at IS NOT NULL, b.deleted_at DESC NULLS LAST, "
+        "b.id"
+    )
+    _TEXTS = "SELECT id, content, deleted_at FROM beliefs WHERE id = ANY(%s)"
+    _UNANCHORED = FileTable._UNANCHORED
+    _FILE_ANCHORS = pyformat(FileTable._FILE_ANCHORS)
+    _ANCHORS_ELSEWHERE = (
+        "SELECT belief_id, doc_uri FROM belief_documents "
+        "WHERE belief_id = ANY(%s) AND anchor_type = 'ingest' "
+        "AND NOT (doc_uri >= %s AND doc_uri < %s) ORDER BY belief_id, doc_uri"
+    )
+    _SOURCES = (
+        "SELECT belief_id, source_path FROM ingest_log WHERE belief_id = ANY(%s) "
+        "AND source_path IS NOT NULL ORDER BY seq"
+    )
     _PRUNE = pyformat(JournalTable._PRUNE)
     _INJECTIONS = pyformat(JournalTable._INJECTIONS)
     _SESSION_INJECTIONS = pyformat(JournalTable._SESSION_INJECTIONS)
@@ -79,20 +97,6 @@ class Ledger(JournalRows):
     )
 
     # -- the ingested_files ledger ---------------------------------------------------------
-    def get_ingested_file(self, path: str) -> IngestedFile | None:
-        row = self.conn.execute(
-            f"SELECT {_FILE_COLUMNS} FROM ingested_files WHERE path = %s", (path,)
-        ).fetchone()
-        return _file(row) if row else None
-
-    def ingested_files(self, prefix: str = "") -> list[IngestedFile]:
-        rows = self.conn.execute(
-            f"SELECT {_FILE_COLUMNS} FROM ingested_files WHERE path >= %s AND path < %s "
-            "ORDER BY path",
-            (prefix, prefix + _TOP),
-        )
-        return [_file(r) for r in rows]
-
     def record_ingested_files(self, files: Iterable[IngestedFile]) -> None:
         with self.conn.cursor() as cur:
             cur.executemany(
@@ -103,21 +107,6 @@ class Ledger(JournalRows):
                 "first_belief = excluded.first_belief",
                 [tuple(f) for f in files],
             )
-
-    def drop_ingested_file(self, path: str) -> None:
-        self.conn.execute("DELETE FROM ingested_files WHERE path = %s", (path,))
-
-    def beliefs_by_hash(self, digests: Iterable[str]) -> dict[str, BeliefKey]:
-        rows = self.conn.execute(
-            f"SELECT {_KEY_COLUMNS} FROM beliefs b WHERE b.content_hash = ANY(%s) "
-            "ORDER BY b.content_hash, b.deleted_at IS NOT NULL, b.deleted_at DESC NULLS LAST, "
-            "b.id",
-            (list(digests),),
-        )
-        found: dict[str, BeliefKey] = {}
-        for key in map(_key, rows):
-            found.setdefault(key.content_hash, key)
-        return found
 
     def set_deleted_many(self, ids: Iterable[str], deleted_at: float | None, at: float) -> None:
         self.conn.execute(
@@ -131,42 +120,6 @@ class Ledger(JournalRows):
                 "UPDATE beliefs SET context = %s WHERE id = %s AND context IS DISTINCT FROM %s",
                 [(context, belief_id, context) for belief_id, context in contexts],
             )
-
-    def live_beliefs_without_anchors(self) -> list[tuple[str, str]]:
-        rows = self.conn.execute(
-            "SELECT b.id, b.content FROM beliefs b WHERE b.deleted_at IS NULL AND NOT EXISTS "
-            "(SELECT 1 FROM belief_documents d WHERE d.belief_id = b.id) ORDER BY b.id"
-        )
-        return [(str(r[0]), str(r[1])) for r in rows]
-
-    def belief_texts(self, ids: Iterable[str]) -> dict[str, tuple[str, float | None]]:
-        rows = self.conn.execute(
-            "SELECT id, content, deleted_at FROM beliefs WHERE id = ANY(%s)", (list(ids),)
-        )
-        return {str(r[0]): (str(r[1]), None if r[2] is None else float(r[2])) for r in rows}
-
-    def ingest_anchors_of_file(self, path: str) -> list[FileAnchor]:
-        from credo.store.rows import FileAnchor
-
-        lower = path + "#"
-        rows = self.conn.execute(
-            f"SELECT {_KEY_COLUMNS}, d.doc_uri, d.position_hint FROM belief_documents d "
-            "JOIN beliefs b ON b.id = d.belief_id "
-            "WHERE d.doc_uri >= %s AND d.doc_uri < %s AND d.anchor_type = 'ingest' "
-            "ORDER BY d.doc_uri, d.belief_id",
-            (lower, lower + _TOP),
-        )
-        return [FileAnchor(_key(r), str(r[5]), None if r[6] is None else str(r[6])) for r in rows]
-
-    def ingest_anchors_elsewhere(self, ids: Iterable[str], path: str) -> list[tuple[str, str]]:
-        lower = path + "#"
-        rows = self.conn.execute(
-            "SELECT belief_id, doc_uri FROM belief_documents "
-            "WHERE belief_id = ANY(%s) AND anchor_type = 'ingest' "
-            "AND NOT (doc_uri >= %s AND doc_uri < %s) ORDER BY belief_id, doc_uri",
-            (list(ids), lower, lower + _TOP),
-        )
-        return [(str(r[0]), str(r[1])) for r in rows]
 
     def existing_anchor_keys(self, keys: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
         pairs = list(keys)
@@ -195,19 +148,6 @@ class Ledger(JournalRows):
                 "DELETE FROM belief_documents WHERE belief_id = %s AND doc_uri = %s",
                 [tuple(k) for k in keys],
             )
-
-    def log_source_paths(self, ids: Iterable[str]) -> dict[str, list[str]]:
-        rows = self.conn.execute(
-            "SELECT belief_id, source_path FROM ingest_log WHERE belief_id = ANY(%s) "
-            "AND source_path IS NOT NULL ORDER BY seq",
-            (list(ids),),
-        )
-        sources: dict[str, list[str]] = {}
-        for belief_id, source in rows:
-            paths = sources.setdefault(str(belief_id), [])
-            if source not in paths:
-                paths.append(str(source))
-        return sources
 
     # -- captures --------------------------------------------------------------------------
     def insert_capture(self, record: CaptureRecord) -> bool:
