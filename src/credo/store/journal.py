@@ -76,6 +76,38 @@ class JournalRows:
     _USEFUL: ClassVar[str]  # named: use, fb, co, limit (see ``useful_beliefs``)
     _FEEDBACK_GIVEN: ClassVar[str]  # (session, signal)
     _FEEDBACK_EVENTS: ClassVar[str]  # (session, open_only)
+    # (at, session, event, prompt_hash, belief_ids as JSON, tokens, chars, reason)
+    _APPEND: ClassVar[str]
+    _COUNT_USES: ClassVar[str]  # named: at, ids (``_id_list``); ids not stored are skipped
+
+    @staticmethod
+    def _id_list(ids: Iterable[str]) -> object:
+        raise NotImplementedError
+
+    @staticmethod
+    def _inserted_id(cursor: Any) -> int:
+        """The id of the row ``_APPEND`` inserted."""
+        raise NotImplementedError
+
+    def insert_injection(
+        self,
+        at: float,
+        session: str | None,
+        event: str,
+        prompt_hash: str | None,
+        belief_ids: Sequence[str],
+        tokens: int,
+        chars: int,
+        reason: str,
+    ) -> int:
+        """Append one journal row and, unless ``event`` is SessionStart's, count one use of
+        each distinct belief it names that the store holds (a global lock is not here).
+        Returns the row's id. Call inside a transaction."""
+        row = (at, session, event, prompt_hash, json_array(belief_ids), tokens, chars, reason)
+        cursor = self.conn.execute(self._APPEND, row)
+        if event != NOT_A_USE and belief_ids:
+            self.conn.execute(self._COUNT_USES, {"at": at, "ids": self._id_list(belief_ids)})
+        return self._inserted_id(cursor)
 
     def prune_injections(self, keep: int) -> int:
         """Delete all but the newest ``keep`` journal rows (by id); returns how many went."""
@@ -146,6 +178,18 @@ class JournalRows:
 
 class JournalTable(JournalRows):
     conn: sqlite3.Connection
+    _id_list = staticmethod(json_array)
+    _APPEND = (
+        "INSERT INTO injections(at, session, event, prompt_hash, belief_ids, tokens, chars, "
+        "reason) VALUES (?,?,?,?,?,?,?,?)"
+    )
+    # (WHERE true: an upsert's SELECT needs one, or ON reads as a join constraint.)
+    _COUNT_USES = (
+        "INSERT INTO injection_counts(belief_id, times, last_at) "
+        "SELECT DISTINCT j.value, 1, :at FROM json_each(:ids) AS j "
+        "JOIN beliefs AS b ON b.id = j.value WHERE true "
+        "ON CONFLICT(belief_id) DO UPDATE SET times = times + 1, last_at = :at"
+    )
     _PRUNE = (
         "DELETE FROM injections WHERE id <= "
         "(SELECT id FROM injections ORDER BY id DESC LIMIT 1 OFFSET ?)"
@@ -188,36 +232,8 @@ class JournalTable(JournalRows):
         "AND (? = 0 OR undone_at IS NULL) ORDER BY id"
     )
 
-    # -- injections ----------------------------------------------------------------------
-    def insert_injection(
-        self,
-        at: float,
-        session: str | None,
-        event: str,
-        prompt_hash: str | None,
-        belief_ids: Sequence[str],
-        tokens: int,
-        chars: int,
-        reason: str,
-    ) -> int:
-        """Append one journal row and, unless ``event`` is SessionStart's, count one use of
-        each distinct belief it names that the store holds (a global lock is not here).
-        Returns the row's id. Call inside a transaction."""
-        ids = json_array(belief_ids)
-        cursor = self.conn.execute(
-            "INSERT INTO injections(at, session, event, prompt_hash, belief_ids, tokens, chars, "
-            "reason) VALUES (?,?,?,?,?,?,?,?)",
-            (at, session, event, prompt_hash, ids, tokens, chars, reason),
-        )
-        if event != NOT_A_USE and belief_ids:
-            # (WHERE true: an upsert's SELECT needs one, or ON reads as a join constraint.)
-            self.conn.execute(
-                "INSERT INTO injection_counts(belief_id, times, last_at) "
-                "SELECT DISTINCT j.value, 1, ?1 FROM json_each(?2) AS j "
-                "JOIN beliefs AS b ON b.id = j.value WHERE true "
-                "ON CONFLICT(belief_id) DO UPDATE SET times = times + 1, last_at = ?1",
-                (at, ids),
-            )
+    @staticmethod
+    def _inserted_id(cursor: sqlite3.Cursor) -> int:
         return int(cursor.lastrowid or 0)
 
     # -- feedback events ---------------------------------------------------------------

@@ -4,13 +4,12 @@ same results."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from credo.store.beliefs import _COLUMNS  # pyright: ignore[reportPrivateUsage]
 from credo.store.captures import _COLUMNS as _CAPTURE_COLUMNS  # pyright: ignore[reportPrivateUsage]
 from credo.store.captures import _record  # pyright: ignore[reportPrivateUsage]
-from credo.store.db import json_array
 from credo.store.files import (
     _FILE_COLUMNS,  # pyright: ignore[reportPrivateUsage]
     _KEY_COLUMNS,  # pyright: ignore[reportPrivateUsage]
@@ -19,7 +18,6 @@ from credo.store.files import (
 )
 from credo.store.journal import (
     _EVENT_COLUMNS,  # pyright: ignore[reportPrivateUsage]
-    NOT_A_USE,
     JournalRows,
     JournalTable,
 )
@@ -91,6 +89,14 @@ class Ledger(FileRows, JournalRows):
         "ORDER BY top.score DESC, top.id"
     )
     _FEEDBACK_GIVEN = pyformat(JournalTable._FEEDBACK_GIVEN)
+    _APPEND = pyformat(JournalTable._APPEND) + " RETURNING id"
+    _COUNT_USES = (
+        "INSERT INTO injection_counts(belief_id, times, last_at) "
+        "SELECT DISTINCT j, 1, %(at)s::float8 FROM unnest(%(ids)s::text[]) AS j "
+        "JOIN beliefs AS b ON b.id = j "
+        "ON CONFLICT (belief_id) DO UPDATE SET times = injection_counts.times + 1, "
+        "last_at = %(at)s::float8"
+    )
     _FEEDBACK_EVENTS = (
         f"SELECT {_EVENT_COLUMNS} FROM feedback_events WHERE session = %s "
         "AND (%s::int = 0 OR undone_at IS NULL) ORDER BY id"
@@ -198,31 +204,9 @@ class Ledger(FileRows, JournalRows):
         return row is not None
 
     # -- the journal -----------------------------------------------------------------------
-    def insert_injection(
-        self,
-        at: float,
-        session: str | None,
-        event: str,
-        prompt_hash: str | None,
-        belief_ids: Sequence[str],
-        tokens: int,
-        chars: int,
-        reason: str,
-    ) -> int:
-        row = self.conn.execute(
-            "INSERT INTO injections(at, session, event, prompt_hash, belief_ids, tokens, chars, "
-            "reason) VALUES (%s,%s,%s,%s,%s,%s,%s,%s) RETURNING id",
-            (at, session, event, prompt_hash, json_array(belief_ids), tokens, chars, reason),
-        ).fetchone()
-        if event != NOT_A_USE and belief_ids:
-            self.conn.execute(
-                "INSERT INTO injection_counts(belief_id, times, last_at) "
-                "SELECT DISTINCT j, 1, %(at)s::float8 FROM unnest(%(ids)s::text[]) AS j "
-                "JOIN beliefs AS b ON b.id = j "
-                "ON CONFLICT (belief_id) DO UPDATE SET times = injection_counts.times + 1, "
-                "last_at = %(at)s::float8",
-                {"at": at, "ids": list(belief_ids)},
-            )
+    @staticmethod
+    def _inserted_id(cursor: psycopg.Cursor) -> int:
+        row = cursor.fetchone()
         return int(row[0]) if row else 0
 
     def insert_feedback_events(
