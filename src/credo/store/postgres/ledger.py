@@ -8,8 +8,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from credo.store.beliefs import _COLUMNS  # pyright: ignore[reportPrivateUsage]
-from credo.store.captures import _COLUMNS as _CAPTURE_COLUMNS  # pyright: ignore[reportPrivateUsage]
-from credo.store.captures import _record  # pyright: ignore[reportPrivateUsage]
+from credo.store.captures import CaptureRows, CaptureTable
 from credo.store.files import (
     _FILE_COLUMNS,  # pyright: ignore[reportPrivateUsage]
     _KEY_COLUMNS,  # pyright: ignore[reportPrivateUsage]
@@ -27,7 +26,6 @@ if TYPE_CHECKING:
     import psycopg
 
     from credo.store.rows import (
-        CaptureRecord,
         IngestedFile,
     )
 
@@ -35,9 +33,21 @@ if TYPE_CHECKING:
 _IDS = "(CASE WHEN {c} ~ '^\\[' THEN {c}::jsonb ELSE '[]'::jsonb END)"
 
 
-class Ledger(FileRows, JournalRows):
+class Ledger(FileRows, CaptureRows, JournalRows):
     conn: psycopg.Connection
     _id_list = staticmethod(list)
+    _MARK = "%s"
+    _INSERT = (
+        "INSERT INTO captures(belief_id, session, at, kind, transcript, turn, listed_at) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (belief_id) DO NOTHING"
+    )
+    _GET = pyformat(CaptureTable._GET)
+    _LISTED = "UPDATE captures SET listed_at = %s WHERE listed_at IS NULL AND belief_id = ANY(%s)"
+    _SEEN = (
+        "SELECT 1 FROM beliefs WHERE id = %(id)s AND session IS NOT DISTINCT FROM %(s)s "
+        "UNION ALL SELECT 1 FROM belief_corroborations WHERE belief_id = %(id)s "
+        "AND session IS NOT DISTINCT FROM %(s)s LIMIT 1"
+    )
     _GET_FILE = pyformat(FileTable._GET_FILE)
     _FILES = pyformat(FileTable._FILES)
     _DROP_FILE = pyformat(FileTable._DROP_FILE)
@@ -156,53 +166,6 @@ class Ledger(FileRows, JournalRows):
             )
 
     # -- captures --------------------------------------------------------------------------
-    def insert_capture(self, record: CaptureRecord) -> bool:
-        cur = self.conn.execute(
-            "INSERT INTO captures(belief_id, session, at, kind, transcript, turn, listed_at) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (belief_id) DO NOTHING",
-            tuple(record),
-        )
-        return cur.rowcount > 0
-
-    def get_capture(self, belief_id: str) -> CaptureRecord | None:
-        row = self.conn.execute(
-            f"SELECT {_CAPTURE_COLUMNS} FROM captures c WHERE c.belief_id = %s", (belief_id,)
-        ).fetchone()
-        return _record(row) if row else None
-
-    def capture_records(
-        self, *, session: str | None = None, unlisted: bool = False
-    ) -> list[CaptureRecord]:
-        where = ["b.deleted_at IS NULL"]
-        params: list[object] = []
-        if session is not None:
-            where.append("c.session = %s")
-            params.append(session)
-        if unlisted:
-            where.append("c.listed_at IS NULL")
-        rows = self.conn.execute(
-            f"SELECT {_CAPTURE_COLUMNS} FROM captures c JOIN beliefs b ON b.id = c.belief_id "
-            f"WHERE {' AND '.join(where)} ORDER BY c.at, c.belief_id",
-            params,
-        )
-        return [_record(r) for r in rows]
-
-    def set_listed(self, belief_ids: Iterable[str], at: float) -> int:
-        cur = self.conn.execute(
-            "UPDATE captures SET listed_at = %s WHERE listed_at IS NULL AND belief_id = ANY(%s)",
-            (at, list(belief_ids)),
-        )
-        return cur.rowcount
-
-    def seen_in_session(self, belief_id: str, session: str | None) -> bool:
-        row = self.conn.execute(
-            "SELECT 1 FROM beliefs WHERE id = %(id)s AND session IS NOT DISTINCT FROM %(s)s "
-            "UNION ALL SELECT 1 FROM belief_corroborations WHERE belief_id = %(id)s "
-            "AND session IS NOT DISTINCT FROM %(s)s LIMIT 1",
-            {"id": belief_id, "s": session},
-        ).fetchone()
-        return row is not None
-
     # -- the journal -----------------------------------------------------------------------
     @staticmethod
     def _inserted_id(cursor: psycopg.Cursor) -> int:
