@@ -69,6 +69,29 @@ class BeliefRows:
     def _id_list(ids: Iterable[str]) -> object:
         raise NotImplementedError
 
+    @staticmethod
+    def _storable(text: str) -> bool:
+        """Whether the backend can hold ``text`` at all (PostgreSQL refuses a NUL)."""
+        return True
+
+    def require_belief(self, belief_id: str, *, live: bool = False) -> Belief:
+        """The belief with this id, soft-deleted ones too unless ``live``.
+
+        Raises:
+            NotFoundError: no belief has this id, or (``live``) it is forgotten.
+        """
+        try:  # a lone surrogate (or what else the backend cannot hold) names none
+            belief = self.get_belief(belief_id) if self._storable(belief_id) else None
+        except UnicodeEncodeError:
+            belief = None
+        if belief is None:
+            raise NotFoundError(f"no belief with id {belief_id!r}")
+        if live and belief.deleted_at is not None:
+            raise NotFoundError(
+                f"belief {belief_id!r} is forgotten; remember it again to revive it"
+            )
+        return belief
+
     def get_belief(self, belief_id: str) -> Belief | None:
         found = self.conn.execute(self._BELIEF, (belief_id,)).fetchone()
         return _belief(found) if found else None
@@ -143,24 +166,6 @@ class BeliefTable(BeliefRows):
         f"SELECT {_COLUMNS} FROM beliefs b WHERE b.locked = 1 AND b.deleted_at IS NULL "
         "ORDER BY b.created_at, b.id"
     )
-
-    def require_belief(self, belief_id: str, *, live: bool = False) -> Belief:
-        """The belief with this id, soft-deleted ones too unless ``live``.
-
-        Raises:
-            NotFoundError: no belief has this id, or (``live``) it is forgotten.
-        """
-        try:
-            belief = self.get_belief(belief_id)
-        except UnicodeEncodeError:  # a lone surrogate can name no stored belief
-            belief = None
-        if belief is None:
-            raise NotFoundError(f"no belief with id {belief_id!r}")
-        if live and belief.deleted_at is not None:
-            raise NotFoundError(
-                f"belief {belief_id!r} is forgotten; remember it again to revive it"
-            )
-        return belief
 
     def insert_beliefs(self, beliefs: "Iterable[NewBelief]") -> None:
         # bool binds as 0/1; NewBelief is already a row in column order.

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from credo.errors import NotFoundError
 from credo.store.anchors import _COLUMNS as _ANCHOR_COLUMNS  # pyright: ignore[reportPrivateUsage]
 from credo.store.anchors import _anchor, names_doc  # pyright: ignore[reportPrivateUsage]
 from credo.store.beliefs import _COLUMNS, BeliefRows, BeliefTable, _belief  # pyright: ignore[reportPrivateUsage]
@@ -65,18 +64,9 @@ class Tables(BeliefRows):
     _edge_watchers: list[Callable[[str, str, str, int], None]]
 
     # -- beliefs ---------------------------------------------------------------------------
-    def require_belief(self, belief_id: str, *, live: bool = False) -> Belief:
-        try:  # a NUL or a lone surrogate can name no stored belief
-            belief = self.get_belief(belief_id) if "\x00" not in belief_id else None
-        except UnicodeEncodeError:
-            belief = None
-        if belief is None:
-            raise NotFoundError(f"no belief with id {belief_id!r}")
-        if live and belief.deleted_at is not None:
-            raise NotFoundError(
-                f"belief {belief_id!r} is forgotten; remember it again to revive it"
-            )
-        return belief
+    @staticmethod
+    def _storable(text: str) -> bool:
+        return "\x00" not in text
 
     def insert_beliefs(self, beliefs: Iterable[NewBelief]) -> None:
         with self.conn.cursor() as cur:
