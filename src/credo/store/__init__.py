@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from credo.errors import InvalidInputError, StoreError
+from credo.errors import StoreError
 from credo.store.anchors import AnchorTable
 from credo.store.beliefs import BeliefTable
 from credo.store.captures import CaptureTable
@@ -35,6 +35,7 @@ from credo.store.migrations import (
     migrate,
 )
 from credo.store.protocol import Store
+from credo.store.report import store_stats, unencodable
 from credo.store.truth import TruthQueries
 from credo.types import StoreStats
 
@@ -116,10 +117,7 @@ class SqliteStore(
         try:
             yield
         except UnicodeEncodeError as exc:
-            around = exc.object[max(0, exc.start - 20) : exc.end + 20]
-            raise InvalidInputError(
-                f"text {around!r} holds a lone surrogate (not valid Unicode); fix its encoding"
-            ) from None
+            raise unencodable(exc) from None
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"write to {self.path} failed: {exc}") from exc
 
@@ -168,34 +166,16 @@ class SqliteStore(
         self.conn.close()
 
     def stats(self) -> StoreStats:
-        one = self.conn.execute
-        beliefs, locked, deleted = one(
-            "SELECT count(*) FILTER (WHERE deleted_at IS NULL), "
-            "count(*) FILTER (WHERE locked = 1 AND deleted_at IS NULL), "
-            "count(*) FILTER (WHERE deleted_at IS NOT NULL) FROM beliefs"
-        ).fetchone()
-        by_type = {
-            str(t): int(n)
-            for t, n in one("SELECT type, count(*) FROM edges GROUP BY type ORDER BY type")
-        }
-        anchors = one("SELECT count(*) FROM belief_documents").fetchone()[0]
-        log_entries = one("SELECT count(*) FROM ingest_log").fetchone()[0]
         size = 0
         if self.path != ":memory:":
-            page_count = one("PRAGMA page_count").fetchone()[0]
-            page_size = one("PRAGMA page_size").fetchone()[0]
+            page_count = self.conn.execute("PRAGMA page_count").fetchone()[0]
+            page_size = self.conn.execute("PRAGMA page_size").fetchone()[0]
             size = int(page_count) * int(page_size)
-        return StoreStats(
-            beliefs=int(beliefs),
-            locked=int(locked),
-            deleted=int(deleted),
-            edges=sum(by_type.values()),
-            anchors=int(anchors),
-            log_entries=int(log_entries),
-            schema_version=current_version(self.conn),
+        return store_stats(
+            self.conn,
             path=self.path,
+            schema_version=current_version(self.conn),
             size_bytes=size,
-            edges_by_type=by_type,
         )
 
     def integrity_check(self) -> list[str]:

@@ -5,7 +5,7 @@
 
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from credo.errors import NotFoundError
 from credo.store.db import json_array
@@ -47,13 +47,32 @@ _INSERT = (
 )
 
 
-class BeliefTable:
-    conn: sqlite3.Connection
+class BeliefRows:
+    """The belief reads and writes whose Python is the same on both backends; each
+    backend's class gives the statements (PostgreSQL's in store/postgres/tables.py) and
+    how a list of ids travels as one parameter (``_id_list``)."""
 
-    def get_belief(self, belief_id: str) -> Belief | None:
-        row = self.conn.execute(f"SELECT {_COLUMNS} FROM beliefs b WHERE b.id = ?", (belief_id,))
-        found = row.fetchone()
-        return _belief(found) if found else None
+    conn: Any  # sqlite3.Connection or psycopg.Connection
+    _BELIEF: ClassVar[str]  # (id): _COLUMNS
+    _BELIEFS: ClassVar[str]  # (ids): _COLUMNS
+    _LIVE_IDS: ClassVar[str]  # (ids): id of those not forgotten
+    _EXISTING_IDS: ClassVar[str]  # (ids): id
+    _BELIEF_BY_HASH: ClassVar[str]  # (content_hash): _COLUMNS, live first, newest deleted next
+    _SET_LOCKED: ClassVar[str]  # (locked 0/1, at, id)
+    _SET_DELETED: ClassVar[str]  # (deleted_at, at, id)
+    _SET_EVIDENCE: ClassVar[str]  # (alpha, beta, at, id)
+    _DELETE_BELIEF: ClassVar[str]  # (id)
+    _CORROBORATE: ClassVar[str]  # (belief_id, source, session, created_at)
+    _LOCKED: ClassVar[str]  # (): _COLUMNS of live locked beliefs, oldest first
+
+    @staticmethod
+    def _id_list(ids: Iterable[str]) -> object:
+        raise NotImplementedError
+
+    @staticmethod
+    def _storable(text: str) -> bool:
+        """Whether the backend can hold ``text`` at all (PostgreSQL refuses a NUL)."""
+        return True
 
     def require_belief(self, belief_id: str, *, live: bool = False) -> Belief:
         """The belief with this id, soft-deleted ones too unless ``live``.
@@ -61,9 +80,9 @@ class BeliefTable:
         Raises:
             NotFoundError: no belief has this id, or (``live``) it is forgotten.
         """
-        try:
-            belief = self.get_belief(belief_id)
-        except UnicodeEncodeError:  # a lone surrogate can name no stored belief
+        try:  # a lone surrogate (or what else the backend cannot hold) names none
+            belief = self.get_belief(belief_id) if self._storable(belief_id) else None
+        except UnicodeEncodeError:
             belief = None
         if belief is None:
             raise NotFoundError(f"no belief with id {belief_id!r}")
@@ -73,29 +92,22 @@ class BeliefTable:
             )
         return belief
 
+    def get_belief(self, belief_id: str) -> Belief | None:
+        found = self.conn.execute(self._BELIEF, (belief_id,)).fetchone()
+        return _belief(found) if found else None
+
     def get_beliefs(self, ids: Iterable[str]) -> dict[str, Belief]:
         """id -> ``Belief`` for those of ``ids`` that are stored, forgotten ones too (one
         query)."""
-        rows = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM beliefs b WHERE b.id IN (SELECT value FROM json_each(?))",
-            (json_array(ids),),
-        )
+        rows = self.conn.execute(self._BELIEFS, (self._id_list(ids),))
         return {str(r[0]): _belief(r) for r in rows}
 
     def live_ids(self, ids: Iterable[str]) -> set[str]:
         """Those of ``ids`` that name a stored, not forgotten belief (one query)."""
-        rows = self.conn.execute(
-            "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) "
-            "AND deleted_at IS NULL",
-            (json_array(ids),),
-        )
-        return {str(r[0]) for r in rows}
+        return {str(r[0]) for r in self.conn.execute(self._LIVE_IDS, (self._id_list(ids),))}
 
     def existing_ids(self, ids: Iterable[str]) -> set[str]:
-        rows = self.conn.execute(
-            "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?))",
-            (json_array(ids),),
-        )
+        rows = self.conn.execute(self._EXISTING_IDS, (self._id_list(ids),))
         return {str(r[0]) for r in rows}
 
     def has_beliefs(self) -> bool:
@@ -104,12 +116,56 @@ class BeliefTable:
 
     def find_by_hash(self, content_hash: str) -> Belief | None:
         """The belief holding this normalised text: a live one first, then the newest deleted."""
-        row = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM beliefs b WHERE b.content_hash = ? "
-            "ORDER BY b.deleted_at IS NOT NULL, b.deleted_at DESC, b.id LIMIT 1",
-            (content_hash,),
-        ).fetchone()
+        row = self.conn.execute(self._BELIEF_BY_HASH, (content_hash,)).fetchone()
         return _belief(row) if row else None
+
+    def set_locked(self, belief_id: str, locked: bool, at: float) -> None:
+        self.conn.execute(self._SET_LOCKED, (int(locked), at, belief_id))
+
+    def set_deleted(self, belief_id: str, deleted_at: float | None, at: float) -> None:
+        self.conn.execute(self._SET_DELETED, (deleted_at, at, belief_id))
+
+    def set_evidence(self, belief_id: str, alpha: float, beta: float, at: float) -> None:
+        self.conn.execute(self._SET_EVIDENCE, (alpha, beta, at, belief_id))
+
+    def delete_belief(self, belief_id: str) -> None:
+        """Hard delete; edges, anchors and corroborations go with it (ON DELETE CASCADE)."""
+        self.conn.execute(self._DELETE_BELIEF, (belief_id,))
+
+    def add_corroboration(
+        self, belief_id: str, source: str | None, session: str | None, at: float
+    ) -> None:
+        self.conn.execute(self._CORROBORATE, (belief_id, source, session, at))
+
+    def locked_beliefs(self) -> list[Belief]:
+        return [_belief(r) for r in self.conn.execute(self._LOCKED)]
+
+
+class BeliefTable(BeliefRows):
+    conn: sqlite3.Connection
+    _id_list = staticmethod(json_array)
+    _BELIEF = f"SELECT {_COLUMNS} FROM beliefs b WHERE b.id = ?"
+    _BELIEFS = f"SELECT {_COLUMNS} FROM beliefs b WHERE b.id IN (SELECT value FROM json_each(?))"
+    _LIVE_IDS = (
+        "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL"
+    )
+    _EXISTING_IDS = "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?))"
+    _BELIEF_BY_HASH = (
+        f"SELECT {_COLUMNS} FROM beliefs b WHERE b.content_hash = ? "
+        "ORDER BY b.deleted_at IS NOT NULL, b.deleted_at DESC, b.id LIMIT 1"
+    )
+    _SET_LOCKED = "UPDATE beliefs SET locked = ?, updated_at = ? WHERE id = ?"
+    _SET_DELETED = "UPDATE beliefs SET deleted_at = ?, updated_at = ? WHERE id = ?"
+    _SET_EVIDENCE = "UPDATE beliefs SET alpha = ?, beta = ?, updated_at = ? WHERE id = ?"
+    _DELETE_BELIEF = "DELETE FROM beliefs WHERE id = ?"
+    _CORROBORATE = (
+        "INSERT INTO belief_corroborations(belief_id, source, session, created_at) "
+        "VALUES (?, ?, ?, ?)"
+    )
+    _LOCKED = (
+        f"SELECT {_COLUMNS} FROM beliefs b WHERE b.locked = 1 AND b.deleted_at IS NULL "
+        "ORDER BY b.created_at, b.id"
+    )
 
     def insert_beliefs(self, beliefs: "Iterable[NewBelief]") -> None:
         # bool binds as 0/1; NewBelief is already a row in column order.
@@ -132,46 +188,8 @@ class BeliefTable:
         )
         return dict(rows)  # rows are (id, content_hash) tuples of str
 
-    def set_locked(self, belief_id: str, locked: bool, at: float) -> None:
-        self.conn.execute(
-            "UPDATE beliefs SET locked = ?, updated_at = ? WHERE id = ?",
-            (int(locked), at, belief_id),
-        )
-
-    def set_deleted(self, belief_id: str, deleted_at: float | None, at: float) -> None:
-        self.conn.execute(
-            "UPDATE beliefs SET deleted_at = ?, updated_at = ? WHERE id = ?",
-            (deleted_at, at, belief_id),
-        )
-
-    def set_evidence(self, belief_id: str, alpha: float, beta: float, at: float) -> None:
-        self.conn.execute(
-            "UPDATE beliefs SET alpha = ?, beta = ?, updated_at = ? WHERE id = ?",
-            (alpha, beta, at, belief_id),
-        )
-
-    def delete_belief(self, belief_id: str) -> None:
-        """Hard delete; edges, anchors and corroborations go with it (ON DELETE CASCADE)."""
-        self.conn.execute("DELETE FROM beliefs WHERE id = ?", (belief_id,))
-
-    def add_corroboration(
-        self, belief_id: str, source: str | None, session: str | None, at: float
-    ) -> None:
-        self.conn.execute(
-            "INSERT INTO belief_corroborations(belief_id, source, session, created_at) "
-            "VALUES (?, ?, ?, ?)",
-            (belief_id, source, session, at),
-        )
-
     def iter_beliefs(self) -> Iterator[Belief]:
         """Every belief, deleted ones included, by id (the export order)."""
         yield from map(
             _belief, self.conn.execute(f"SELECT {_COLUMNS} FROM beliefs b ORDER BY b.id")
         )
-
-    def locked_beliefs(self) -> list[Belief]:
-        rows = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM beliefs b WHERE b.locked = 1 AND b.deleted_at IS NULL "
-            "ORDER BY b.created_at, b.id"
-        )
-        return [_belief(r) for r in rows]

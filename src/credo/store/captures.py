@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from credo.store.db import json_array
 from credo.store.fts import CONTENT_WEIGHT, CONTEXT_WEIGHT, quote
@@ -41,6 +41,18 @@ _CANDIDATES = (
 MAX_PAIRS = 120
 
 
+def term_pairs(term_groups: Iterable[Sequence[str]]) -> list[tuple[str, str]]:
+    """The distinct pairs of distinct terms within each group, in the order met, at most
+    ``MAX_PAIRS``: a candidate holds both terms of one pair (both backends ask this)."""
+    pairs: dict[tuple[str, str], None] = {}
+    for group in term_groups:
+        terms = list(dict.fromkeys(group))
+        for i, first in enumerate(terms):
+            for second in terms[i + 1 :]:
+                pairs.setdefault((first, second), None)
+    return list(pairs)[:MAX_PAIRS]
+
+
 def _record(row: Sequence[object]) -> CaptureRecord:
     from credo.store.rows import CaptureRecord
 
@@ -55,22 +67,27 @@ def _record(row: Sequence[object]) -> CaptureRecord:
     )
 
 
-class CaptureTable:
-    conn: sqlite3.Connection
+class CaptureRows:
+    """The captures' reads and writes whose Python is the same on both backends; each
+    backend's class gives the statements (PostgreSQL's in store/postgres/ledger.py)."""
+
+    conn: Any  # sqlite3.Connection or psycopg.Connection
+    _MARK: ClassVar[str]  # the dialect's parameter mark
+    _INSERT: ClassVar[str]  # a CaptureRecord; the first capture of a belief stays
+    _GET: ClassVar[str]  # (belief_id)
+    _LISTED: ClassVar[str]  # (at, belief_ids as ``_id_list``)
+    _SEEN: ClassVar[str]  # named: id, s
+
+    @staticmethod
+    def _id_list(ids: Iterable[str]) -> object:
+        raise NotImplementedError
 
     def insert_capture(self, record: CaptureRecord) -> bool:
         """INSERT OR IGNORE (the first capture of a belief stays). Returns whether added."""
-        cur = self.conn.execute(
-            "INSERT OR IGNORE INTO captures(belief_id, session, at, kind, transcript, turn, "
-            "listed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            record,
-        )
-        return cur.rowcount > 0
+        return self.conn.execute(self._INSERT, tuple(record)).rowcount > 0
 
     def get_capture(self, belief_id: str) -> CaptureRecord | None:
-        row = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM captures c WHERE c.belief_id = ?", (belief_id,)
-        ).fetchone()
+        row = self.conn.execute(self._GET, (belief_id,)).fetchone()
         return _record(row) if row else None
 
     def capture_records(
@@ -81,7 +98,7 @@ class CaptureTable:
         where = ["b.deleted_at IS NULL"]
         params: list[object] = []
         if session is not None:
-            where.append("c.session = ?")
+            where.append(f"c.session = {self._MARK}")
             params.append(session)
         if unlisted:
             where.append("c.listed_at IS NULL")
@@ -94,23 +111,33 @@ class CaptureTable:
 
     def set_listed(self, belief_ids: Iterable[str], at: float) -> int:
         """Mark captures as shown (once: a capture listed before keeps its time)."""
-        cur = self.conn.execute(
-            "UPDATE captures SET listed_at = ? WHERE listed_at IS NULL "
-            "AND belief_id IN (SELECT value FROM json_each(?))",
-            (at, json_array(belief_ids)),
-        )
-        return cur.rowcount
+        return self.conn.execute(self._LISTED, (at, self._id_list(belief_ids))).rowcount
 
     def seen_in_session(self, belief_id: str, session: str | None) -> bool:
         """Whether the belief was created or corroborated in ``session`` (None matches the
         writes that named no session): a capture counts once per session."""
-        row = self.conn.execute(
-            "SELECT 1 FROM beliefs WHERE id = ?1 AND session IS ?2 UNION ALL "
-            "SELECT 1 FROM belief_corroborations WHERE belief_id = ?1 AND session IS ?2 "
-            "LIMIT 1",
-            (belief_id, session),
-        ).fetchone()
+        row = self.conn.execute(self._SEEN, {"id": belief_id, "s": session}).fetchone()
         return row is not None
+
+
+class CaptureTable(CaptureRows):
+    conn: sqlite3.Connection
+    _MARK = "?"
+    _id_list = staticmethod(json_array)
+    _INSERT = (
+        "INSERT OR IGNORE INTO captures(belief_id, session, at, kind, transcript, turn, "
+        "listed_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    )
+    _GET = f"SELECT {_COLUMNS} FROM captures c WHERE c.belief_id = ?"
+    _LISTED = (
+        "UPDATE captures SET listed_at = ? WHERE listed_at IS NULL "
+        "AND belief_id IN (SELECT value FROM json_each(?))"
+    )
+    _SEEN = (
+        "SELECT 1 FROM beliefs WHERE id = :id AND session IS :s UNION ALL "
+        "SELECT 1 FROM belief_corroborations WHERE belief_id = :id AND session IS :s "
+        "LIMIT 1"
+    )
 
     def capture_candidates(
         self, term_groups: Iterable[Sequence[str]], *, limit: int
@@ -119,15 +146,10 @@ class CaptureTable:
         by a live belief, not document passages (origin ``document``), locked ones too,
         holding at least two terms of one of ``term_groups`` (a statement's words each;
         the index stems them), newest first. One query, quoted by ``store.fts``."""
-        pairs: dict[str, None] = {}
-        for group in term_groups:
-            terms = list(dict.fromkeys(group))
-            for i, first in enumerate(terms):
-                for second in terms[i + 1 :]:
-                    pairs.setdefault(f"({quote(first)} AND {quote(second)})", None)
+        pairs = term_pairs(term_groups)
         if not pairs or limit <= 0:
             return []
-        expression = " OR ".join(list(pairs)[:MAX_PAIRS])
+        expression = " OR ".join(f"({quote(a)} AND {quote(b)})" for a, b in pairs)
         try:
             rows = self.conn.execute(_CANDIDATES, (expression, limit)).fetchall()
         except sqlite3.OperationalError:

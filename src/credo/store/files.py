@@ -10,7 +10,7 @@ ingesting a file costs a handful of statements, not one per chunk.
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from credo.store.db import json_array
 
@@ -51,24 +51,119 @@ _FILE_COLUMNS = "path, content_hash, size, mtime, ingested_at, beliefs, first_be
 _KEY_COLUMNS = "b.id, b.content_hash, b.origin, b.locked, b.deleted_at"
 
 
-class FileTable:
-    conn: sqlite3.Connection
+class FileRows:
+    """The ledger's reads and writes whose Python is the same on both backends; each
+    backend's class gives the statements (PostgreSQL's in store/postgres/ledger.py) and
+    how a list of ids travels as one parameter (``_id_list``)."""
+
+    conn: Any  # sqlite3.Connection or psycopg.Connection
+    _GET_FILE: ClassVar[str]  # (path)
+    _FILES: ClassVar[str]  # (low, high): the paths in [low, high), by path
+    _DROP_FILE: ClassVar[str]  # (path)
+    _BY_HASH: ClassVar[str]  # (digests): _KEY_COLUMNS, in find_by_hash's order per hash
+    _TEXTS: ClassVar[str]  # (ids): id, content, deleted_at
+    _UNANCHORED: ClassVar[str]  # (): id, content of live beliefs without anchors, by id
+    _FILE_ANCHORS: ClassVar[str]  # (low, high): _KEY_COLUMNS, doc_uri, position_hint
+    _ANCHORS_ELSEWHERE: ClassVar[str]  # (ids, low, high): belief_id, doc_uri
+    _SOURCES: ClassVar[str]  # (ids): belief_id, source_path by seq
+
+    @staticmethod
+    def _id_list(ids: Iterable[str]) -> object:
+        raise NotImplementedError
 
     # -- the ingested_files ledger ---------------------------------------------------------
     def get_ingested_file(self, path: str) -> "IngestedFile | None":
-        row = self.conn.execute(
-            f"SELECT {_FILE_COLUMNS} FROM ingested_files WHERE path = ?", (path,)
-        ).fetchone()
+        row = self.conn.execute(self._GET_FILE, (path,)).fetchone()
         return _file(row) if row else None
 
     def ingested_files(self, prefix: str = "") -> "list[IngestedFile]":
         """Ledger rows whose path starts with ``prefix`` (all rows for ""), by path."""
-        rows = self.conn.execute(
-            f"SELECT {_FILE_COLUMNS} FROM ingested_files WHERE path >= ? AND path < ? "
-            "ORDER BY path",
-            (prefix, prefix + _TOP),
-        )
-        return [_file(r) for r in rows]
+        return [_file(r) for r in self.conn.execute(self._FILES, (prefix, prefix + _TOP))]
+
+    def drop_ingested_file(self, path: str) -> None:
+        self.conn.execute(self._DROP_FILE, (path,))
+
+    # -- beliefs ---------------------------------------------------------------------------
+    def beliefs_by_hash(self, digests: Iterable[str]) -> "dict[str, BeliefKey]":
+        """For each content hash, the belief holding it: a live one first, then the newest
+        deleted, then the smallest id (the order ``find_by_hash`` uses)."""
+        found: dict[str, BeliefKey] = {}
+        for key in map(_key, self.conn.execute(self._BY_HASH, (self._id_list(digests),))):
+            found.setdefault(key.content_hash, key)
+        return found
+
+    def live_beliefs_without_anchors(self) -> list[tuple[str, str]]:
+        """(id, content) of live beliefs that have no document anchor at all, by id."""
+        return [(str(r[0]), str(r[1])) for r in self.conn.execute(self._UNANCHORED)]
+
+    def belief_texts(self, ids: Iterable[str]) -> dict[str, tuple[str, float | None]]:
+        """id -> (content, deleted_at) for many beliefs in one query."""
+        rows = self.conn.execute(self._TEXTS, (self._id_list(ids),))
+        return {str(r[0]): (str(r[1]), None if r[2] is None else float(r[2])) for r in rows}
+
+    # -- anchors ---------------------------------------------------------------------------
+    def ingest_anchors_of_file(self, path: str) -> "list[FileAnchor]":
+        """The ``ingest`` anchors into ``path`` (URIs ``path#...``), with their beliefs."""
+        from credo.store.rows import FileAnchor
+
+        lower = path + "#"
+        rows = self.conn.execute(self._FILE_ANCHORS, (lower, lower + _TOP))
+        return [FileAnchor(_key(r), str(r[5]), None if r[6] is None else str(r[6])) for r in rows]
+
+    def ingest_anchors_elsewhere(self, ids: Iterable[str], path: str) -> list[tuple[str, str]]:
+        """(belief_id, doc_uri) of the ``ingest`` anchors of ``ids`` into files other than
+        ``path`` (where those beliefs stand, or stood, on another document)."""
+        lower = path + "#"
+        rows = self.conn.execute(self._ANCHORS_ELSEWHERE, (self._id_list(ids), lower, lower + _TOP))
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    # -- the log ---------------------------------------------------------------------------
+    def log_source_paths(self, ids: Iterable[str]) -> dict[str, list[str]]:
+        """id -> the distinct non-null ``source_path`` values of its log rows, oldest first."""
+        sources: dict[str, list[str]] = {}
+        for belief_id, source in self.conn.execute(self._SOURCES, (self._id_list(ids),)):
+            paths = sources.setdefault(str(belief_id), [])
+            if source not in paths:
+                paths.append(str(source))
+        return sources
+
+
+class FileTable(FileRows):
+    conn: sqlite3.Connection
+    _id_list = staticmethod(json_array)
+    _GET_FILE = f"SELECT {_FILE_COLUMNS} FROM ingested_files WHERE path = ?"
+    _FILES = (
+        f"SELECT {_FILE_COLUMNS} FROM ingested_files WHERE path >= ? AND path < ? ORDER BY path"
+    )
+    _DROP_FILE = "DELETE FROM ingested_files WHERE path = ?"
+    _BY_HASH = (
+        f"SELECT {_KEY_COLUMNS} FROM beliefs b "
+        "WHERE b.content_hash IN (SELECT value FROM json_each(?)) "
+        "ORDER BY b.content_hash, b.deleted_at IS NOT NULL, b.deleted_at DESC, b.id"
+    )
+    _TEXTS = (
+        "SELECT id, content, deleted_at FROM beliefs WHERE id IN (SELECT value FROM json_each(?))"
+    )
+    _UNANCHORED = (
+        "SELECT b.id, b.content FROM beliefs b WHERE b.deleted_at IS NULL AND NOT EXISTS "
+        "(SELECT 1 FROM belief_documents d WHERE d.belief_id = b.id) ORDER BY b.id"
+    )
+    _FILE_ANCHORS = (
+        f"SELECT {_KEY_COLUMNS}, d.doc_uri, d.position_hint FROM belief_documents d "
+        "JOIN beliefs b ON b.id = d.belief_id "
+        "WHERE d.doc_uri >= ? AND d.doc_uri < ? AND d.anchor_type = 'ingest' "
+        "ORDER BY d.doc_uri, d.belief_id"
+    )
+    _ANCHORS_ELSEWHERE = (
+        "SELECT belief_id, doc_uri FROM belief_documents "
+        "WHERE belief_id IN (SELECT value FROM json_each(?)) AND anchor_type = 'ingest' "
+        "AND NOT (doc_uri >= ? AND doc_uri < ?) ORDER BY belief_id, doc_uri"
+    )
+    _SOURCES = (
+        "SELECT belief_id, source_path FROM ingest_log "
+        "WHERE belief_id IN (SELECT value FROM json_each(?)) AND source_path IS NOT NULL "
+        "ORDER BY seq"
+    )
 
     def record_ingested_files(self, files: "Iterable[IngestedFile]") -> None:
         self.conn.executemany(
@@ -81,24 +176,6 @@ class FileTable:
                 for f in files
             ),
         )
-
-    def drop_ingested_file(self, path: str) -> None:
-        self.conn.execute("DELETE FROM ingested_files WHERE path = ?", (path,))
-
-    # -- beliefs ---------------------------------------------------------------------------
-    def beliefs_by_hash(self, digests: Iterable[str]) -> "dict[str, BeliefKey]":
-        """For each content hash, the belief holding it: a live one first, then the newest
-        deleted, then the smallest id (the order ``find_by_hash`` uses)."""
-        rows = self.conn.execute(
-            f"SELECT {_KEY_COLUMNS} FROM beliefs b "
-            "WHERE b.content_hash IN (SELECT value FROM json_each(?)) "
-            "ORDER BY b.content_hash, b.deleted_at IS NOT NULL, b.deleted_at DESC, b.id",
-            (json_array(digests),),
-        )
-        found: dict[str, BeliefKey] = {}
-        for key in map(_key, rows):
-            found.setdefault(key.content_hash, key)
-        return found
 
     def set_deleted_many(self, ids: Iterable[str], deleted_at: float | None, at: float) -> None:
         """Soft-delete (or with ``deleted_at=None`` revive) many beliefs in one statement."""
@@ -114,50 +191,6 @@ class FileTable:
         self.conn.executemany(
             "UPDATE beliefs SET context = ?2 WHERE id = ?1 AND context IS NOT ?2", contexts
         )
-
-    def live_beliefs_without_anchors(self) -> list[tuple[str, str]]:
-        """(id, content) of live beliefs that have no document anchor at all, by id."""
-        rows = self.conn.execute(
-            "SELECT b.id, b.content FROM beliefs b WHERE b.deleted_at IS NULL AND NOT EXISTS "
-            "(SELECT 1 FROM belief_documents d WHERE d.belief_id = b.id) ORDER BY b.id"
-        )
-        return [(str(r[0]), str(r[1])) for r in rows]
-
-    def belief_texts(self, ids: Iterable[str]) -> dict[str, tuple[str, float | None]]:
-        """id -> (content, deleted_at) for many beliefs in one query."""
-        rows = self.conn.execute(
-            "SELECT id, content, deleted_at FROM beliefs "
-            "WHERE id IN (SELECT value FROM json_each(?))",
-            (json_array(ids),),
-        )
-        return {str(r[0]): (str(r[1]), None if r[2] is None else float(r[2])) for r in rows}
-
-    # -- anchors ---------------------------------------------------------------------------
-    def ingest_anchors_of_file(self, path: str) -> "list[FileAnchor]":
-        """The ``ingest`` anchors into ``path`` (URIs ``path#...``), with their beliefs."""
-        from credo.store.rows import FileAnchor
-
-        lower = path + "#"
-        rows = self.conn.execute(
-            f"SELECT {_KEY_COLUMNS}, d.doc_uri, d.position_hint FROM belief_documents d "
-            "JOIN beliefs b ON b.id = d.belief_id "
-            "WHERE d.doc_uri >= ? AND d.doc_uri < ? AND d.anchor_type = 'ingest' "
-            "ORDER BY d.doc_uri, d.belief_id",
-            (lower, lower + _TOP),
-        )
-        return [FileAnchor(_key(r), str(r[5]), None if r[6] is None else str(r[6])) for r in rows]
-
-    def ingest_anchors_elsewhere(self, ids: Iterable[str], path: str) -> list[tuple[str, str]]:
-        """(belief_id, doc_uri) of the ``ingest`` anchors of ``ids`` into files other than
-        ``path`` (where those beliefs stand, or stood, on another document)."""
-        lower = path + "#"
-        rows = self.conn.execute(
-            "SELECT belief_id, doc_uri FROM belief_documents "
-            "WHERE belief_id IN (SELECT value FROM json_each(?)) AND anchor_type = 'ingest' "
-            "AND NOT (doc_uri >= ? AND doc_uri < ?) ORDER BY belief_id, doc_uri",
-            (json_array(ids), lower, lower + _TOP),
-        )
-        return [(str(r[0]), str(r[1])) for r in rows]
 
     def existing_anchor_keys(self, keys: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
         """The (belief_id, doc_uri) pairs among ``keys`` that are stored."""
@@ -187,22 +220,6 @@ class FileTable:
         self.conn.executemany(
             "DELETE FROM belief_documents WHERE belief_id = ? AND doc_uri = ?", keys
         )
-
-    # -- the log ---------------------------------------------------------------------------
-    def log_source_paths(self, ids: Iterable[str]) -> dict[str, list[str]]:
-        """id -> the distinct non-null ``source_path`` values of its log rows, oldest first."""
-        rows = self.conn.execute(
-            "SELECT belief_id, source_path FROM ingest_log "
-            "WHERE belief_id IN (SELECT value FROM json_each(?)) AND source_path IS NOT NULL "
-            "ORDER BY seq",
-            (json_array(ids),),
-        )
-        sources: dict[str, list[str]] = {}
-        for belief_id, source in rows:
-            paths = sources.setdefault(str(belief_id), [])
-            if source not in paths:
-                paths.append(str(source))
-        return sources
 
 
 def _json_pairs(keys: Iterable[Sequence[str]]) -> str:

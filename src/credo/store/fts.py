@@ -75,26 +75,26 @@ class KeywordHit(NamedTuple):
 CONTENT_WEIGHT = 1.0
 ANCHOR_WEIGHT = 0.5
 CONTEXT_WEIGHT = 1.0
-_Weights = tuple[float, float, float]  # (content, anchor_text, context)
+KeywordWeights = tuple[float, float, float]  # (content, anchor_text, context)
 
 # Rows ranked beyond the limit, so that a few locked hits or a tie at the cut rarely send
 # ``keyword_beliefs`` to its exact (slower) query.
-_KEYWORD_SLACK = 16
+KEYWORD_SLACK = 16
 
 
 # (id, score, locked, content, alpha, beta, deleted_at, session, created_at) of a keyword hit.
-_Row = tuple[str, float, int, str, float, float, float | None, str | None, float]
+KeywordRow = tuple[str, float, int, str, float, float, float | None, str | None, float]
 
 CandidateRow = tuple[str, float, float, str | None, float]
 """What the engine needs of a candidate belief: (content, alpha, beta, session, created_at).
 The keyword and graph reads return it with their rows, so no lane fetches it again."""
 
 
-def _by_score_then_id(row: _Row) -> tuple[float, str]:
+def _by_score_then_id(row: KeywordRow) -> tuple[float, str]:
     return -row[1], row[0]
 
 
-def _provable_best(rows: list[_Row], limit: int, wanted: int) -> list[_Row] | None:
+def _provable_best(rows: list[KeywordRow], limit: int, wanted: int) -> list[KeywordRow] | None:
     """The exact query's answer (the ``limit`` best unlocked rows, ties by id) from the
     ``wanted`` best index rows, or None when ties at the cut leave it unproven."""
     ranked = sorted((r for r in rows if r[0] is not None and not r[2]), key=_by_score_then_id)
@@ -108,12 +108,14 @@ def _provable_best(rows: list[_Row], limit: int, wanted: int) -> list[_Row] | No
     return ranked
 
 
-class FtsIndex:
-    conn: sqlite3.Connection
-    _bm25: MirrorPolicy | None = None  # this store's bm25 mirror, once it reads keywords
-    # The store's version as retrieve's lock check last read it (GraphQueries.current_locks
-    # writes it): while no mirror exists, the policy counts FTS5's cost against it.
-    _version_seen: tuple[int, int] | None = None
+class KeywordReads:
+    """``keyword_search`` and ``keyword_beliefs`` over a backend's ranked rows: the
+    ``limit`` best live, unlocked rows by score, ties by id (``_keyword_rows``)."""
+
+    def _keyword_rows(
+        self, terms: list[str], weights: KeywordWeights, limit: int
+    ) -> list[KeywordRow]:
+        raise NotImplementedError
 
     def keyword_search(
         self,
@@ -128,14 +130,8 @@ class FtsIndex:
 
         Ties are broken by belief id so the order is deterministic.
         """
-        hits, _ = self.keyword_beliefs(
-            terms,
-            limit=limit,
-            content_weight=content_weight,
-            anchor_weight=anchor_weight,
-            context_weight=context_weight,
-        )
-        return hits
+        ranked = self._keyword_rows(terms, (content_weight, anchor_weight, context_weight), limit)
+        return [KeywordHit(r[0], r[1]) for r in ranked]
 
     def keyword_beliefs(
         self,
@@ -146,11 +142,29 @@ class FtsIndex:
         anchor_weight: float = ANCHOR_WEIGHT,
         context_weight: float = CONTEXT_WEIGHT,
     ) -> tuple[list[KeywordHit], dict[str, CandidateRow]]:
-        """``keyword_search``, plus id -> ``CandidateRow`` of the live hits (one query).
+        """``keyword_search``, plus id -> ``CandidateRow`` of the live hits (one query)."""
+        ranked = self._keyword_rows(terms, (content_weight, anchor_weight, context_weight), limit)
+        hits = [KeywordHit(r[0], r[1]) for r in ranked]  # TEXT id, REAL score
+        # The index holds live beliefs only; the check keeps a stale entry out all the same.
+        beliefs = {r[0]: (r[3], r[4], r[5], r[7], r[8]) for r in ranked if r[6] is None}
+        return hits, beliefs
+
+
+class FtsIndex(KeywordReads):
+    conn: sqlite3.Connection
+    _bm25: MirrorPolicy | None = None  # this store's bm25 mirror, once it reads keywords
+    # The store's version as retrieve's lock check last read it (GraphQueries.current_locks
+    # writes it): while no mirror exists, the policy counts FTS5's cost against it.
+    _version_seen: tuple[int, int] | None = None
+
+    def _keyword_rows(
+        self, terms: list[str], weights: KeywordWeights, limit: int
+    ) -> list[KeywordRow]:
+        """The ``limit`` best live, unlocked rows by FTS5's bm25 (all for a negative limit).
 
         FTS5 scores every posting of the query's terms, and that is most of the cost; the
         rest is what each scored row is joined to. So the index is ranked on its own (rowid
-        and score, the best ``limit + _KEYWORD_SLACK``) and only those few rows are joined
+        and score, the best ``limit + KEYWORD_SLACK``) and only those few rows are joined
         to ``beliefs`` to drop locked ones and read id and content. The inner order breaks
         ties arbitrarily, so the result is only taken when it provably equals the exact
         query (ties broken by id): fewer rows than asked for, or at least ``limit``
@@ -159,8 +173,7 @@ class FtsIndex:
         """
         expression = match_expression(terms)
         if expression is None:
-            return [], {}
-        weights = (content_weight, anchor_weight, context_weight)
+            return []
         try:
             ranked = None if limit < 0 else self._keyword_top(terms, expression, weights, limit)
             if ranked is None:
@@ -175,18 +188,15 @@ class FtsIndex:
         except sqlite3.OperationalError:
             # Quoting makes every term a literal; a failure here would be a tokenizer edge
             # case (for example a term FTS5 cannot parse), and no hits is the honest answer.
-            return [], {}
-        hits = [KeywordHit(r[0], r[1]) for r in ranked]  # TEXT id, REAL score
-        # The index holds live beliefs only; the check keeps a stale entry out all the same.
-        beliefs = {r[0]: (r[3], r[4], r[5], r[7], r[8]) for r in ranked if r[6] is None}
-        return hits, beliefs
+            return []
+        return ranked
 
     def _keyword_top(
-        self, terms: list[str], expression: str, weights: _Weights, limit: int
-    ) -> list[_Row] | None:
+        self, terms: list[str], expression: str, weights: KeywordWeights, limit: int
+    ) -> list[KeywordRow] | None:
         """The fast path of ``keyword_beliefs``: its rows, or None when they are not
         provably those of the exact query."""
-        wanted = limit + _KEYWORD_SLACK
+        wanted = limit + KEYWORD_SLACK
         policy = self._mirror_policy()
         mirror = policy.current(self.conn, self._version_seen)
         if mirror is not None:
@@ -215,7 +225,9 @@ class FtsIndex:
         policy.charge(time.perf_counter() - started)
         return _provable_best(rows, limit, wanted)
 
-    def _ranked_rows(self, expression: str, weights: _Weights, wanted: int) -> list[_Row]:
+    def _ranked_rows(
+        self, expression: str, weights: KeywordWeights, wanted: int
+    ) -> list[KeywordRow]:
         """The ``wanted`` best index rows by FTS5's bm25 (ties in any order), each joined
         to its belief."""
         return self.conn.execute(
@@ -238,9 +250,9 @@ class FtsIndex:
         self,
         mirror: "Bm25Mirror",
         terms: list[str],
-        weights: _Weights,
+        weights: KeywordWeights,
         wanted: int,
-    ) -> list[_Row] | None:
+    ) -> list[KeywordRow] | None:
         """``_ranked_rows`` from the in-memory mirror of bm25, or None when the mirror
         cannot answer (a term of several tokens) or the store moved while it read."""
         reads = mirror.reads

@@ -8,8 +8,8 @@ from collections.abc import Iterable
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
-from credo.store.anchors import names_doc
 from credo.store.db import json_array, store_version
+from credo.store.docmatch import DocAnchorMatches
 from credo.store.fts import CandidateRow
 from credo.types import Belief
 
@@ -44,8 +44,19 @@ _LINKS_WITH_ENDS = (
 )
 
 
-class GraphQueries:
+_DOC_ANCHORS = (
+    "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
+    "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL WHERE "
+)
+_DOC_ORDER = " ORDER BY a.doc_uri, a.belief_id LIMIT ?"
+_LIKE = "a.doc_uri LIKE ? ESCAPE '\\'"
+
+
+class GraphQueries(DocAnchorMatches):
     conn: sqlite3.Connection
+    _PREFIX_SQL = _DOC_ANCHORS + "a.doc_uri >= ? AND a.doc_uri < ?" + _DOC_ORDER
+    _NAME_SQL = _DOC_ANCHORS + f"{_LIKE} OR {_LIKE} OR a.doc_uri = ? OR {_LIKE}" + _DOC_ORDER
+    _STEM_SQL = _DOC_ANCHORS + f"{_LIKE} OR {_LIKE}" + _DOC_ORDER
     # (store version, locked beliefs) as last read by ``current_locks``.
     _locks_seen: tuple[tuple[int, int], tuple[Belief, ...]] | None = None
     # The store's version as last read (the keyword index's mirror reuses it).
@@ -160,18 +171,6 @@ class GraphQueries:
             (payload, min_weight),
         ).fetchall()
 
-    def _stem_matches(self, stem: str, limit: int) -> list[tuple[str, str]]:
-        """Anchors to a file whose name without extension is ``stem`` (any folder)."""
-        literal = _like_literal(stem)
-        rows = self.conn.execute(
-            "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
-            "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
-            "WHERE a.doc_uri LIKE ? ESCAPE '\\' OR a.doc_uri LIKE ? ESCAPE '\\' "
-            "ORDER BY a.doc_uri, a.belief_id LIMIT ?",
-            ("%/" + literal + ".%", literal + ".%", limit),
-        )
-        return [(str(r[0]), str(r[1])) for r in rows]
-
     def trails(self, ids: Iterable[str]) -> dict[str, str]:
         """id -> trail (the first line of the context) of the beliefs among ``ids`` that
         have one: those ingest read from a document. A store with none (known per store
@@ -246,50 +245,3 @@ class GraphQueries:
         ).fetchall()
         pairs = [(r[0], r[1]) for r in rows]
         return pairs, {r[1]: (r[2], r[3], r[4], r[5], r[6]) for r in rows}
-
-    def doc_anchor_matches(self, needles: Iterable[str], *, limit: int) -> list[tuple[str, str]]:
-        """(belief_id, doc_uri) of live beliefs whose anchor names a document matching a
-        needle: the whole path (or a folder prefix) or its last path segments.
-
-        A needle with a '/' is matched as a path prefix (index range scan); a bare file
-        name as the final segment, which needs a LIKE scan of the anchors table; callers
-        only pass names that look like files.
-        """
-        out: list[tuple[str, str]] = []
-        for needle in needles:
-            if needle.startswith("page:"):
-                out += self._stem_matches(needle.removeprefix("page:"), limit)
-                continue
-            if "/" in needle or needle.startswith("http"):
-                rows = self.conn.execute(
-                    "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
-                    "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
-                    "WHERE a.doc_uri >= ? AND a.doc_uri < ? "
-                    "ORDER BY a.doc_uri, a.belief_id LIMIT ?",
-                    (needle, needle + "\U0010ffff", limit),
-                )
-                # A prefix scan also finds "docs/a.md.bak" for "docs/a.md": keep the file
-                # itself, its #fragments, and what lies under it when it is a folder.
-                found = [(str(r[0]), str(r[1])) for r in rows if names_doc(needle, str(r[1]))]
-                if found or "/" not in needle:
-                    out += found
-                    continue
-            # The last path segment: "x/name", "x/name#L1-L9", "name", "name#L1-L9".
-            name = needle.rsplit("/", 1)[-1]
-            if not name:
-                continue
-            literal = _like_literal(name)
-            rows = self.conn.execute(
-                "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
-                "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
-                "WHERE a.doc_uri LIKE ? ESCAPE '\\' OR a.doc_uri LIKE ? ESCAPE '\\' "
-                "OR a.doc_uri = ? OR a.doc_uri LIKE ? ESCAPE '\\' "
-                "ORDER BY a.doc_uri, a.belief_id LIMIT ?",
-                ("%/" + literal, "%/" + literal + "#%", name, literal + "#%", limit),
-            )
-            out += [(str(r[0]), str(r[1])) for r in rows]
-        return out
-
-
-def _like_literal(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

@@ -8,7 +8,7 @@ module only reads and writes rows.
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from credo.store.beliefs import _COLUMNS, _belief
 from credo.store.db import json_array
@@ -63,10 +63,32 @@ def _event(row: Sequence[object]) -> "FeedbackEvent":
     )
 
 
-class JournalTable:
-    conn: sqlite3.Connection
+class JournalRows:
+    """The journal's reads and writes whose Python is the same on both backends; each
+    backend's class gives the statements (PostgreSQL's in store/postgres/ledger.py)."""
 
-    # -- injections ----------------------------------------------------------------------
+    conn: Any  # sqlite3.Connection or psycopg.Connection
+    _PRUNE: ClassVar[str]  # (keep)
+    _INJECTIONS: ClassVar[str]  # (limit)
+    _SESSION_INJECTIONS: ClassVar[str]  # (session, limit)
+    _INJECTED_IN_SESSION: ClassVar[str]  # (session): belief ids in injection, list order
+    _INJECTION_COUNT: ClassVar[str]  # (belief_id)
+    _USEFUL: ClassVar[str]  # named: use, fb, co, limit (see ``useful_beliefs``)
+    _FEEDBACK_GIVEN: ClassVar[str]  # (session, signal)
+    _FEEDBACK_EVENTS: ClassVar[str]  # (session, open_only)
+    # (at, session, event, prompt_hash, belief_ids as JSON, tokens, chars, reason)
+    _APPEND: ClassVar[str]
+    _COUNT_USES: ClassVar[str]  # named: at, ids (``_id_list``); ids not stored are skipped
+
+    @staticmethod
+    def _id_list(ids: Iterable[str]) -> object:
+        raise NotImplementedError
+
+    @staticmethod
+    def _inserted_id(cursor: Any) -> int:
+        """The id of the row ``_APPEND`` inserted."""
+        raise NotImplementedError
+
     def insert_injection(
         self,
         at: float,
@@ -81,62 +103,32 @@ class JournalTable:
         """Append one journal row and, unless ``event`` is SessionStart's, count one use of
         each distinct belief it names that the store holds (a global lock is not here).
         Returns the row's id. Call inside a transaction."""
-        ids = json_array(belief_ids)
-        cursor = self.conn.execute(
-            "INSERT INTO injections(at, session, event, prompt_hash, belief_ids, tokens, chars, "
-            "reason) VALUES (?,?,?,?,?,?,?,?)",
-            (at, session, event, prompt_hash, ids, tokens, chars, reason),
-        )
+        row = (at, session, event, prompt_hash, json_array(belief_ids), tokens, chars, reason)
+        cursor = self.conn.execute(self._APPEND, row)
         if event != NOT_A_USE and belief_ids:
-            # (WHERE true: an upsert's SELECT needs one, or ON reads as a join constraint.)
-            self.conn.execute(
-                "INSERT INTO injection_counts(belief_id, times, last_at) "
-                "SELECT DISTINCT j.value, 1, ?1 FROM json_each(?2) AS j "
-                "JOIN beliefs AS b ON b.id = j.value WHERE true "
-                "ON CONFLICT(belief_id) DO UPDATE SET times = times + 1, last_at = ?1",
-                (at, ids),
-            )
-        return int(cursor.lastrowid or 0)
+            self.conn.execute(self._COUNT_USES, {"at": at, "ids": self._id_list(belief_ids)})
+        return self._inserted_id(cursor)
 
     def prune_injections(self, keep: int) -> int:
         """Delete all but the newest ``keep`` journal rows (by id); returns how many went."""
-        cursor = self.conn.execute(
-            "DELETE FROM injections WHERE id <= "
-            "(SELECT id FROM injections ORDER BY id DESC LIMIT 1 OFFSET ?)",
-            (keep,),
-        )
-        return cursor.rowcount
+        return self.conn.execute(self._PRUNE, (keep,)).rowcount
 
     def injections(self, *, session: str | None = None, limit: int = 50) -> "list[Injection]":
         """Journal rows, newest first; one session's when ``session`` is given."""
         if session is None:
-            rows = self.conn.execute(
-                f"SELECT {_INJECTION_COLUMNS} FROM injections ORDER BY id DESC LIMIT ?",
-                (limit,),
-            )
+            rows = self.conn.execute(self._INJECTIONS, (limit,))
         else:
-            rows = self.conn.execute(
-                f"SELECT {_INJECTION_COLUMNS} FROM injections WHERE session = ? "
-                "ORDER BY id DESC LIMIT ?",
-                (session, limit),
-            )
+            rows = self.conn.execute(self._SESSION_INJECTIONS, (session, limit))
         return [_injection(r) for r in rows]
 
     def injected_in_session(self, session: str) -> list[str]:
         """Every belief id a session's injections named, distinct, first injected first."""
-        rows = self.conn.execute(
-            "SELECT j.value FROM injections AS i, json_each("
-            "CASE WHEN json_valid(i.belief_ids) THEN i.belief_ids ELSE '[]' END) AS j "
-            "WHERE i.session = ? ORDER BY i.id, j.key",
-            (session,),
-        )
+        rows = self.conn.execute(self._INJECTED_IN_SESSION, (session,))
         return list(dict.fromkeys(str(r[0]) for r in rows))
 
     def injection_count(self, belief_id: str) -> int:
         """How often the belief was injected (SessionStart's own picks aside)."""
-        row = self.conn.execute(
-            "SELECT times FROM injection_counts WHERE belief_id = ?", (belief_id,)
-        ).fetchone()
+        row = self.conn.execute(self._INJECTION_COUNT, (belief_id,)).fetchone()
         return int(row[0]) if row else 0
 
     # -- SessionStart's candidates -----------------------------------------------------
@@ -161,27 +153,88 @@ class JournalTable:
         place (read in order from ``injection_counts_by_times``); the beliefs off the prior
         (``beliefs_with_evidence``) and the corroborated ones are few, and all scored."""
         rows = self.conn.execute(
-            # CROSS JOIN keeps the counts outermost: read by times, stopped at the limit.
-            "WITH plain(id) AS (SELECT n.belief_id FROM injection_counts AS n "
-            "CROSS JOIN beliefs AS b ON b.id = n.belief_id WHERE b.deleted_at IS NULL "
-            "AND b.locked = 0 AND b.alpha = 1.0 AND b.beta = 1.0 "
-            "ORDER BY n.times DESC, n.belief_id LIMIT ?4), "
-            "c(id) AS (SELECT id FROM plain "
-            "UNION SELECT id FROM beliefs WHERE alpha <> 1.0 OR beta <> 1.0 "
-            "UNION SELECT belief_id FROM belief_corroborations), "
-            "r(id, times, score) AS (SELECT b.id, coalesce(n.times, 0), "
-            "(?1 * coalesce(n.times, 0) + ?2 * (b.alpha - 1.0) + ?3 * (SELECT count(*) FROM "
-            "belief_corroborations AS k WHERE k.belief_id = b.id)) * b.alpha / (b.alpha + b.beta) "
-            "FROM c JOIN beliefs AS b ON b.id = c.id "
-            "LEFT JOIN injection_counts AS n ON n.belief_id = b.id "
-            "WHERE b.deleted_at IS NULL AND b.locked = 0 AND b.alpha >= b.beta), "
-            "top AS (SELECT id, times, score FROM r WHERE score > 0 "
-            "ORDER BY score DESC, id LIMIT ?4) "
-            f"SELECT {_COLUMNS}, top.times FROM top JOIN beliefs AS b ON b.id = top.id "
-            "ORDER BY top.score DESC, top.id",
-            (use_weight, feedback_weight, corroboration_weight, limit),
+            self._USEFUL,
+            {
+                "use": use_weight,
+                "fb": feedback_weight,
+                "co": corroboration_weight,
+                "limit": limit,
+            },
         )
         return [(_belief(r), int(r[14])) for r in rows]
+
+    # -- feedback events ---------------------------------------------------------------
+    def feedback_given(self, session: str, signal: str) -> set[str]:
+        """The beliefs a session already has a ``signal`` event for, undone ones too."""
+        rows = self.conn.execute(self._FEEDBACK_GIVEN, (session, signal))
+        return {str(r[0]) for r in rows}
+
+    def feedback_events(self, session: str, *, open_only: bool = False) -> "list[FeedbackEvent]":
+        """A session's feedback events in the order they were given (only those not undone
+        yet with ``open_only``)."""
+        rows = self.conn.execute(self._FEEDBACK_EVENTS, (session, int(open_only)))
+        return [_event(r) for r in rows]
+
+
+class JournalTable(JournalRows):
+    conn: sqlite3.Connection
+    _id_list = staticmethod(json_array)
+    _APPEND = (
+        "INSERT INTO injections(at, session, event, prompt_hash, belief_ids, tokens, chars, "
+        "reason) VALUES (?,?,?,?,?,?,?,?)"
+    )
+    # (WHERE true: an upsert's SELECT needs one, or ON reads as a join constraint.)
+    _COUNT_USES = (
+        "INSERT INTO injection_counts(belief_id, times, last_at) "
+        "SELECT DISTINCT j.value, 1, :at FROM json_each(:ids) AS j "
+        "JOIN beliefs AS b ON b.id = j.value WHERE true "
+        "ON CONFLICT(belief_id) DO UPDATE SET times = times + 1, last_at = :at"
+    )
+    _PRUNE = (
+        "DELETE FROM injections WHERE id <= "
+        "(SELECT id FROM injections ORDER BY id DESC LIMIT 1 OFFSET ?)"
+    )
+    _INJECTIONS = f"SELECT {_INJECTION_COLUMNS} FROM injections ORDER BY id DESC LIMIT ?"
+    _SESSION_INJECTIONS = (
+        f"SELECT {_INJECTION_COLUMNS} FROM injections WHERE session = ? ORDER BY id DESC LIMIT ?"
+    )
+    _INJECTED_IN_SESSION = (
+        "SELECT j.value FROM injections AS i, json_each("
+        "CASE WHEN json_valid(i.belief_ids) THEN i.belief_ids ELSE '[]' END) AS j "
+        "WHERE i.session = ? ORDER BY i.id, j.key"
+    )
+    _INJECTION_COUNT = "SELECT times FROM injection_counts WHERE belief_id = ?"
+    _USEFUL = (
+        # CROSS JOIN keeps the counts outermost: read by times, stopped at the limit.
+        "WITH plain(id) AS (SELECT n.belief_id FROM injection_counts AS n "
+        "CROSS JOIN beliefs AS b ON b.id = n.belief_id WHERE b.deleted_at IS NULL "
+        "AND b.locked = 0 AND b.alpha = 1.0 AND b.beta = 1.0 "
+        "ORDER BY n.times DESC, n.belief_id LIMIT :limit), "
+        "c(id) AS (SELECT id FROM plain "
+        "UNION SELECT id FROM beliefs WHERE alpha <> 1.0 OR beta <> 1.0 "
+        "UNION SELECT belief_id FROM belief_corroborations), "
+        "r(id, times, score) AS (SELECT b.id, coalesce(n.times, 0), "
+        "(:use * coalesce(n.times, 0) + :fb * (b.alpha - 1.0) + :co * (SELECT count(*) FROM "
+        "belief_corroborations AS k WHERE k.belief_id = b.id)) * b.alpha / (b.alpha + b.beta) "
+        "FROM c JOIN beliefs AS b ON b.id = c.id "
+        "LEFT JOIN injection_counts AS n ON n.belief_id = b.id "
+        "WHERE b.deleted_at IS NULL AND b.locked = 0 AND b.alpha >= b.beta), "
+        "top AS (SELECT id, times, score FROM r WHERE score > 0 "
+        "ORDER BY score DESC, id LIMIT :limit) "
+        f"SELECT {_COLUMNS}, top.times FROM top JOIN beliefs AS b ON b.id = top.id "
+        "ORDER BY top.score DESC, top.id"
+    )
+    _FEEDBACK_GIVEN = (
+        "SELECT DISTINCT belief_id FROM feedback_events WHERE session = ? AND signal = ?"
+    )
+    _FEEDBACK_EVENTS = (
+        f"SELECT {_EVENT_COLUMNS} FROM feedback_events WHERE session = ? "
+        "AND (? = 0 OR undone_at IS NULL) ORDER BY id"
+    )
+
+    @staticmethod
+    def _inserted_id(cursor: sqlite3.Cursor) -> int:
+        return int(cursor.lastrowid or 0)
 
     # -- feedback events ---------------------------------------------------------------
     def insert_feedback_events(
@@ -193,24 +246,6 @@ class JournalTable:
             "beta_delta) VALUES (?,?,?,?,?,?)",
             events,
         )
-
-    def feedback_given(self, session: str, signal: str) -> set[str]:
-        """The beliefs a session already has a ``signal`` event for, undone ones too."""
-        rows = self.conn.execute(
-            "SELECT DISTINCT belief_id FROM feedback_events WHERE session = ? AND signal = ?",
-            (session, signal),
-        )
-        return {str(r[0]) for r in rows}
-
-    def feedback_events(self, session: str, *, open_only: bool = False) -> "list[FeedbackEvent]":
-        """A session's feedback events in the order they were given (only those not undone
-        yet with ``open_only``)."""
-        undone = " AND undone_at IS NULL" if open_only else ""
-        rows = self.conn.execute(
-            f"SELECT {_EVENT_COLUMNS} FROM feedback_events WHERE session = ?{undone} ORDER BY id",
-            (session,),
-        )
-        return [_event(r) for r in rows]
 
     def mark_feedback_undone(self, event_ids: Iterable[int], at: float) -> None:
         self.conn.execute(

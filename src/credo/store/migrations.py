@@ -400,14 +400,18 @@ def check_version(
     conn: sqlite3.Connection, path: str, migrations: tuple[Migration, ...] = MIGRATIONS
 ) -> int:
     """The file's schema version; a version newer than this code is refused untouched."""
-    latest = migrations[-1].version
     version = current_version(conn)
+    refuse_newer(path, version, migrations[-1].version, "file")
+    return version
+
+
+def refuse_newer(where: str, version: int, latest: int, container: str) -> None:
+    """Refuse a store whose schema is newer than this code (both backends, untouched)."""
     if version > latest:
         raise SchemaVersionError(
-            f"{path} has schema version {version}, newer than this credo understands "
-            f"({latest}); upgrade credo to open it (the file was not modified)"
+            f"{where} has schema version {version}, newer than this credo understands "
+            f"({latest}); upgrade credo to open it (the {container} was not modified)"
         )
-    return version
 
 
 def migrate(

@@ -13,7 +13,8 @@ met since the last write.
 
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from credo.store.db import json_array, store_version
 from credo.store.fts import CandidateRow
@@ -114,6 +115,34 @@ class _Memo:
         self.spent = 0.0  # seconds of batched reads at this version
         self.kept: dict[str, object] = {}
 
+    def add(self, ids: list[str], rows: "Iterable[Sequence[Any]]") -> None:
+        """Keep the links of ``ids`` (an empty tuple for none) and their far ends from
+        ``rows`` of ``_LINKS`` (or a backend's statement of the same columns)."""
+        read: dict[str, list[TruthLink]] = {i: [] for i in ids}
+        for r in rows:
+            read[r[0]].append((r[1], r[2], r[3]))
+            self.ends[r[2] if r[1] == r[0] else r[1]] = (
+                bool(r[4]),
+                (r[5], r[6], r[7], r[8], r[9]),
+                bool(r[10]),
+            )
+        for i, got in read.items():
+            self.links[i] = tuple(sorted(got)) if got else ()
+
+    def facts(self, wanted: list[str]) -> "TruthFacts":
+        """What ``truth_links`` answers for ``wanted``, from the links kept."""
+        links, ends = self.links, self.ends
+        found = {i: got for i in wanted if (got := links.get(i))}
+        if not found:
+            return {}, {}, frozenset(), frozenset()
+        far = {dst if src == i else src for i, got in found.items() for src, dst, _ in got}
+        return (
+            found,
+            {end: ends[end][1] for end in far},
+            frozenset(end for end in far if ends[end][0]),
+            frozenset(end for end in far if ends[end][2]),
+        )
+
 
 class TruthReader:
     """The truth links as one retrieve reads them: at the store version seen when it began
@@ -142,7 +171,34 @@ class TruthReader:
         return self._read(self._memo, ids)
 
 
-class TruthQueries:
+class TruthLinks:
+    """What both backends read of the truth edges the same way."""
+
+    conn: Any  # sqlite3.Connection or psycopg.Connection
+
+    def truth_reader(self) -> TruthReader:
+        raise NotImplementedError
+
+    def truth_links(self, ids: Iterable[str]) -> TruthFacts:
+        """The truth links of ``ids`` (which must be live): id -> its SUPERSEDES, CONTRADICTS
+        and RESOLVES edges whose other end is live, sorted, for the ids that have any; and
+        the row of every other end. One query for the ids not read since the store last
+        changed."""
+        return self.truth_reader().links(ids)
+
+    def contradiction_ids(self) -> list[tuple[str, str]]:
+        """(src, dst) of every CONTRADICTS edge between two live beliefs, sorted (a scan of
+        the edges: for ``credo conflicts``, never the read path)."""
+        rows = self.conn.execute(
+            "SELECT e.src, e.dst FROM edges AS e "
+            "JOIN beliefs AS s ON s.id = e.src AND s.deleted_at IS NULL "
+            "JOIN beliefs AS d ON d.id = e.dst AND d.deleted_at IS NULL "
+            f"WHERE e.type = '{CONTRADICTS}' ORDER BY e.src, e.dst"
+        ).fetchall()
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+
+class TruthQueries(TruthLinks):
     """Reads a long-lived process repeats (the module docstring): answers kept per belief
     until the store changes, and once the batched reads at one version have cost what
     reading every truth edge costs, every truth edge read at once (the ski-rental rule of
@@ -152,13 +208,6 @@ class TruthQueries:
     conn: sqlite3.Connection
     _truth_memo: _Memo | None = None
     _truth_build_seconds: float | None = None  # the last full read's measured cost
-
-    def truth_links(self, ids: Iterable[str]) -> TruthFacts:
-        """The truth links of ``ids`` (which must be live): id -> its SUPERSEDES, CONTRADICTS
-        and RESOLVES edges whose other end is live, sorted, for the ids that have any; and
-        the row of every other end. One query for the ids not read since the store last
-        changed."""
-        return self.truth_reader().links(ids)
 
     def truth_reader(self) -> TruthReader:
         """A reader of the truth links at the store's current version (one version check)."""
@@ -180,32 +229,13 @@ class TruthQueries:
                 started = time.perf_counter()
                 self._read_truth(missing, memo)
                 memo.spent += time.perf_counter() - started
-        links, ends = memo.links, memo.ends
-        found = {i: got for i in wanted if (got := links.get(i))}
-        if not found:
-            return {}, {}, frozenset(), frozenset()
-        far = {dst if src == i else src for i, got in found.items() for src, dst, _ in got}
-        return (
-            found,
-            {end: ends[end][1] for end in far},
-            frozenset(end for end in far if ends[end][0]),
-            frozenset(end for end in far if ends[end][2]),
-        )
+        return memo.facts(wanted)
 
     def _read_truth(self, ids: list[str], memo: _Memo) -> None:
         """Read the links of ``ids`` into ``memo`` (an empty tuple for none) and their far
         ends."""
-        read: dict[str, list[TruthLink]] = {i: [] for i in ids}
         # Sorted: the index pages are then walked in order (a cold process reads fewer).
-        for r in self.conn.execute(_LINKS, (json_array(sorted(ids)),)):
-            read[r[0]].append((r[1], r[2], r[3]))
-            memo.ends[r[2] if r[1] == r[0] else r[1]] = (
-                bool(r[4]),
-                (r[5], r[6], r[7], r[8], r[9]),
-                bool(r[10]),
-            )
-        for i, got in read.items():
-            memo.links[i] = tuple(sorted(got)) if got else ()
+        memo.add(ids, self.conn.execute(_LINKS, (json_array(sorted(ids)),)))
 
     def _read_all_truth(self, memo: _Memo) -> None:
         """Read every live truth edge into ``memo`` and mark it complete."""
@@ -257,15 +287,4 @@ class TruthQueries:
         """(src, dst) of every SUPERSEDES edge in the lineage of ``belief_id``: the beliefs
         joined to it by SUPERSEDES in either direction, forgotten ones included."""
         rows = self.conn.execute(_LINEAGE, (belief_id, LINEAGE_LIMIT)).fetchall()
-        return [(str(r[0]), str(r[1])) for r in rows]
-
-    def contradiction_ids(self) -> list[tuple[str, str]]:
-        """(src, dst) of every CONTRADICTS edge between two live beliefs, sorted (a scan of
-        the edges: for ``credo conflicts``, never the read path)."""
-        rows = self.conn.execute(
-            "SELECT e.src, e.dst FROM edges AS e "
-            "JOIN beliefs AS s ON s.id = e.src AND s.deleted_at IS NULL "
-            "JOIN beliefs AS d ON d.id = e.dst AND d.deleted_at IS NULL "
-            f"WHERE e.type = '{CONTRADICTS}' ORDER BY e.src, e.dst"
-        ).fetchall()
         return [(str(r[0]), str(r[1])) for r in rows]

@@ -16,11 +16,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from credo.store.fts import (
-    ANCHOR_WEIGHT,
     CONTENT_WEIGHT,
     CONTEXT_WEIGHT,
-    CandidateRow,
-    KeywordHit,
+    KEYWORD_SLACK,
+    KeywordReads,
+    KeywordRow,
+    KeywordWeights,
 )
 from credo.store.postgres import bm25
 from credo.store.postgres.tokenizer import Tokenizer
@@ -31,10 +32,6 @@ if TYPE_CHECKING:
     from credo.store.rows import CaptureCandidate
 
 FLUSH_CHUNK = 5_000  # rows tokenized and copied per round
-_SLACK = 16  # rows joined beyond the limit, as store/fts.py's fast path
-
-# (id, score, locked, content, alpha, beta, deleted_at, session, created_at)
-_Row = tuple[str, float, int, str, float, float, float | None, str | None, float]
 
 
 def flush_keyword_index(conn: psycopg.Connection, tokenizer: Tokenizer) -> int:
@@ -137,7 +134,7 @@ def rows_unlike_their_text(conn: psycopg.Connection, tokenizer: Tokenizer) -> in
                 differ += 1
 
 
-class KeywordIndex:
+class KeywordIndex(KeywordReads):
     conn: psycopg.Connection
     _tokenizer: Tokenizer
 
@@ -177,50 +174,21 @@ class KeywordIndex:
                 instances.append(bm25.phrase_instances(phrase, positions))
         return bm25.scores(instances, sizes, nrows, sum(int(s) for s in totals), weights)
 
-    def keyword_search(
-        self,
-        terms: list[str],
-        *,
-        limit: int,
-        content_weight: float = CONTENT_WEIGHT,
-        anchor_weight: float = ANCHOR_WEIGHT,
-        context_weight: float = CONTEXT_WEIGHT,
-    ) -> list[KeywordHit]:
-        hits, _ = self.keyword_beliefs(
-            terms,
-            limit=limit,
-            content_weight=content_weight,
-            anchor_weight=anchor_weight,
-            context_weight=context_weight,
-        )
-        return hits
-
-    def keyword_beliefs(
-        self,
-        terms: list[str],
-        *,
-        limit: int,
-        content_weight: float = CONTENT_WEIGHT,
-        anchor_weight: float = ANCHOR_WEIGHT,
-        context_weight: float = CONTEXT_WEIGHT,
-    ) -> tuple[list[KeywordHit], dict[str, CandidateRow]]:
-        """store/fts.py's ``keyword_beliefs``, the same ids and scores: BM25F over
-        (content, anchor_text, context) for live, unlocked beliefs, ties by id."""
+    def _keyword_rows(
+        self, terms: list[str], weights: KeywordWeights, limit: int
+    ) -> list[KeywordRow]:
+        """store/fts.py's rows, the same ids and scores: BM25F over (content, anchor_text,
+        context) for live, unlocked beliefs, ties by id."""
         if not terms:
-            return [], {}
-        weights = (content_weight, anchor_weight, context_weight)
-        scored = self._scored(self._tokenizer.phrases(terms), weights)
-        ranked = self._best(scored, limit)
-        hits = [KeywordHit(r[0], r[1]) for r in ranked]
-        beliefs = {r[0]: (r[3], r[4], r[5], r[7], r[8]) for r in ranked if r[6] is None}
-        return hits, beliefs
+            return []
+        return self._best(self._scored(self._tokenizer.phrases(terms), weights), limit)
 
-    def _best(self, scored: dict[int, float], limit: int) -> list[_Row]:
+    def _best(self, scored: dict[int, float], limit: int) -> list[KeywordRow]:
         """The ``limit`` best (score, then id) unlocked beliefs among ``scored`` rows
         (all of them for a negative limit), joined a slice at a time."""
         order = sorted(scored, key=lambda rid: -scored[rid])
-        unlocked: list[_Row] = []
-        start, step = 0, (limit + _SLACK if limit >= 0 else len(order))
+        unlocked: list[KeywordRow] = []
+        start, step = 0, (limit + KEYWORD_SLACK if limit >= 0 else len(order))
         while start < len(order):
             part = order[start : start + step]
             start += len(part)
@@ -244,19 +212,13 @@ class KeywordIndex:
         """store/captures.py's ``capture_candidates``: live, current, non-document beliefs
         holding two terms of one group, newest (by row) first, BM25F over content and
         context as the score."""
-        from credo.store.captures import MAX_PAIRS
+        from credo.store.captures import term_pairs
         from credo.store.rows import CaptureCandidate
 
-        pairs: dict[tuple[str, str], None] = {}
-        for group in term_groups:
-            terms = list(dict.fromkeys(group))
-            for i, first in enumerate(terms):
-                for second in terms[i + 1 :]:
-                    pairs.setdefault((first, second), None)
+        pairs = term_pairs(term_groups)
         if not pairs or limit <= 0:
             return []
-        chosen = list(pairs)[:MAX_PAIRS]
-        flat = [t for pair in chosen for t in pair]
+        flat = [t for pair in pairs for t in pair]
         phrases = self._tokenizer.phrases(flat)
         weights = (CONTENT_WEIGHT, 0.0, CONTEXT_WEIGHT)
         # Rows holding both phrases of some pair.

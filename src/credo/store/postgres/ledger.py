@@ -4,63 +4,115 @@ same results."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from credo.store.beliefs import _COLUMNS, _belief  # pyright: ignore[reportPrivateUsage]
-from credo.store.captures import _COLUMNS as _CAPTURE_COLUMNS  # pyright: ignore[reportPrivateUsage]
-from credo.store.captures import _record  # pyright: ignore[reportPrivateUsage]
-from credo.store.db import json_array
+from credo.store.beliefs import _COLUMNS  # pyright: ignore[reportPrivateUsage]
+from credo.store.captures import CaptureRows, CaptureTable
 from credo.store.files import (
     _FILE_COLUMNS,  # pyright: ignore[reportPrivateUsage]
     _KEY_COLUMNS,  # pyright: ignore[reportPrivateUsage]
-    _file,  # pyright: ignore[reportPrivateUsage]
-    _key,  # pyright: ignore[reportPrivateUsage]
+    FileRows,
+    FileTable,
 )
 from credo.store.journal import (
     _EVENT_COLUMNS,  # pyright: ignore[reportPrivateUsage]
-    _INJECTION_COLUMNS,  # pyright: ignore[reportPrivateUsage]
-    NOT_A_USE,
-    _event,  # pyright: ignore[reportPrivateUsage]
-    _injection,  # pyright: ignore[reportPrivateUsage]
+    JournalRows,
+    JournalTable,
 )
-from credo.types import Belief
+from credo.store.postgres.pyformat import pyformat
 
 if TYPE_CHECKING:
     import psycopg
 
     from credo.store.rows import (
-        BeliefKey,
-        CaptureRecord,
-        FeedbackEvent,
-        FileAnchor,
         IngestedFile,
-        Injection,
     )
 
-_TOP = "\U0010ffff"
 # A JSON array held as text, as jsonb ('[]' for anything else: json_valid's guard).
 _IDS = "(CASE WHEN {c} ~ '^\\[' THEN {c}::jsonb ELSE '[]'::jsonb END)"
 
 
-class Ledger:
+class Ledger(FileRows, CaptureRows, JournalRows):
     conn: psycopg.Connection
+    _id_list = staticmethod(list)
+    _MARK = "%s"
+    _INSERT = (
+        "INSERT INTO captures(belief_id, session, at, kind, transcript, turn, listed_at) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (belief_id) DO NOTHING"
+    )
+    _GET = pyformat(CaptureTable._GET)
+    _LISTED = "UPDATE captures SET listed_at = %s WHERE listed_at IS NULL AND belief_id = ANY(%s)"
+    _SEEN = (
+        "SELECT 1 FROM beliefs WHERE id = %(id)s AND session IS NOT DISTINCT FROM %(s)s "
+        "UNION ALL SELECT 1 FROM belief_corroborations WHERE belief_id = %(id)s "
+        "AND session IS NOT DISTINCT FROM %(s)s LIMIT 1"
+    )
+    _GET_FILE = pyformat(FileTable._GET_FILE)
+    _FILES = pyformat(FileTable._FILES)
+    _DROP_FILE = pyformat(FileTable._DROP_FILE)
+    _BY_HASH = (
+        f"SELECT {_KEY_COLUMNS} FROM beliefs b WHERE b.content_hash = ANY(%s) "
+        "ORDER BY b.content_hash, b.deleted_at IS NOT NULL, b.deleted_at DESC NULLS LAST, "
+        "b.id"
+    )
+    _TEXTS = "SELECT id, content, deleted_at FROM beliefs WHERE id = ANY(%s)"
+    _UNANCHORED = FileTable._UNANCHORED
+    _FILE_ANCHORS = pyformat(FileTable._FILE_ANCHORS)
+    _ANCHORS_ELSEWHERE = (
+        "SELECT belief_id, doc_uri FROM belief_documents "
+        "WHERE belief_id = ANY(%s) AND anchor_type = 'ingest' "
+        "AND NOT (doc_uri >= %s AND doc_uri < %s) ORDER BY belief_id, doc_uri"
+    )
+    _SOURCES = (
+        "SELECT belief_id, source_path FROM ingest_log WHERE belief_id = ANY(%s) "
+        "AND source_path IS NOT NULL ORDER BY seq"
+    )
+    _PRUNE = pyformat(JournalTable._PRUNE)
+    _INJECTIONS = pyformat(JournalTable._INJECTIONS)
+    _SESSION_INJECTIONS = pyformat(JournalTable._SESSION_INJECTIONS)
+    _INJECTED_IN_SESSION = (
+        "SELECT j.value FROM injections AS i, jsonb_array_elements_text("
+        f"{_IDS.format(c='i.belief_ids')}) WITH ORDINALITY AS j(value, k) "
+        "WHERE i.session = %s ORDER BY i.id, j.k"
+    )
+    _INJECTION_COUNT = pyformat(JournalTable._INJECTION_COUNT)
+    # store/journal.py's formula and order.
+    _USEFUL = (
+        "WITH plain(id) AS (SELECT n.belief_id FROM injection_counts AS n "
+        "JOIN beliefs AS b ON b.id = n.belief_id WHERE b.deleted_at IS NULL "
+        "AND b.locked = 0 AND b.alpha = 1.0 AND b.beta = 1.0 "
+        "ORDER BY n.times DESC, n.belief_id LIMIT %(limit)s), "
+        "c(id) AS (SELECT id FROM plain "
+        "UNION SELECT id FROM beliefs WHERE alpha <> 1.0 OR beta <> 1.0 "
+        "UNION SELECT belief_id FROM belief_corroborations), "
+        "r(id, times, score) AS (SELECT b.id, coalesce(n.times, 0), "
+        "(%(use)s::float8 * coalesce(n.times, 0) + %(fb)s::float8 * (b.alpha - 1.0) "
+        "+ %(co)s::float8 * (SELECT count(*) FROM belief_corroborations AS k "
+        "WHERE k.belief_id = b.id)) * b.alpha / (b.alpha + b.beta) "
+        "FROM c JOIN beliefs AS b ON b.id = c.id "
+        "LEFT JOIN injection_counts AS n ON n.belief_id = b.id "
+        "WHERE b.deleted_at IS NULL AND b.locked = 0 AND b.alpha >= b.beta), "
+        "top AS (SELECT id, times, score FROM r WHERE score > 0 "
+        "ORDER BY score DESC, id LIMIT %(limit)s) "
+        f"SELECT {_COLUMNS}, top.times FROM top JOIN beliefs AS b ON b.id = top.id "
+        "ORDER BY top.score DESC, top.id"
+    )
+    _FEEDBACK_GIVEN = pyformat(JournalTable._FEEDBACK_GIVEN)
+    _APPEND = pyformat(JournalTable._APPEND) + " RETURNING id"
+    _COUNT_USES = (
+        "INSERT INTO injection_counts(belief_id, times, last_at) "
+        "SELECT DISTINCT j, 1, %(at)s::float8 FROM unnest(%(ids)s::text[]) AS j "
+        "JOIN beliefs AS b ON b.id = j "
+        "ON CONFLICT (belief_id) DO UPDATE SET times = injection_counts.times + 1, "
+        "last_at = %(at)s::float8"
+    )
+    _FEEDBACK_EVENTS = (
+        f"SELECT {_EVENT_COLUMNS} FROM feedback_events WHERE session = %s "
+        "AND (%s::int = 0 OR undone_at IS NULL) ORDER BY id"
+    )
 
     # -- the ingested_files ledger ---------------------------------------------------------
-    def get_ingested_file(self, path: str) -> IngestedFile | None:
-        row = self.conn.execute(
-            f"SELECT {_FILE_COLUMNS} FROM ingested_files WHERE path = %s", (path,)
-        ).fetchone()
-        return _file(row) if row else None
-
-    def ingested_files(self, prefix: str = "") -> list[IngestedFile]:
-        rows = self.conn.execute(
-            f"SELECT {_FILE_COLUMNS} FROM ingested_files WHERE path >= %s AND path < %s "
-            "ORDER BY path",
-            (prefix, prefix + _TOP),
-        )
-        return [_file(r) for r in rows]
-
     def record_ingested_files(self, files: Iterable[IngestedFile]) -> None:
         with self.conn.cursor() as cur:
             cur.executemany(
@@ -71,21 +123,6 @@ class Ledger:
                 "first_belief = excluded.first_belief",
                 [tuple(f) for f in files],
             )
-
-    def drop_ingested_file(self, path: str) -> None:
-        self.conn.execute("DELETE FROM ingested_files WHERE path = %s", (path,))
-
-    def beliefs_by_hash(self, digests: Iterable[str]) -> dict[str, BeliefKey]:
-        rows = self.conn.execute(
-            f"SELECT {_KEY_COLUMNS} FROM beliefs b WHERE b.content_hash = ANY(%s) "
-            "ORDER BY b.content_hash, b.deleted_at IS NOT NULL, b.deleted_at DESC NULLS LAST, "
-            "b.id",
-            (list(digests),),
-        )
-        found: dict[str, BeliefKey] = {}
-        for key in map(_key, rows):
-            found.setdefault(key.content_hash, key)
-        return found
 
     def set_deleted_many(self, ids: Iterable[str], deleted_at: float | None, at: float) -> None:
         self.conn.execute(
@@ -99,42 +136,6 @@ class Ledger:
                 "UPDATE beliefs SET context = %s WHERE id = %s AND context IS DISTINCT FROM %s",
                 [(context, belief_id, context) for belief_id, context in contexts],
             )
-
-    def live_beliefs_without_anchors(self) -> list[tuple[str, str]]:
-        rows = self.conn.execute(
-            "SELECT b.id, b.content FROM beliefs b WHERE b.deleted_at IS NULL AND NOT EXISTS "
-            "(SELECT 1 FROM belief_documents d WHERE d.belief_id = b.id) ORDER BY b.id"
-        )
-        return [(str(r[0]), str(r[1])) for r in rows]
-
-    def belief_texts(self, ids: Iterable[str]) -> dict[str, tuple[str, float | None]]:
-        rows = self.conn.execute(
-            "SELECT id, content, deleted_at FROM beliefs WHERE id = ANY(%s)", (list(ids),)
-        )
-        return {str(r[0]): (str(r[1]), None if r[2] is None else float(r[2])) for r in rows}
-
-    def ingest_anchors_of_file(self, path: str) -> list[FileAnchor]:
-        from credo.store.rows import FileAnchor
-
-        lower = path + "#"
-        rows = self.conn.execute(
-            f"SELECT {_KEY_COLUMNS}, d.doc_uri, d.position_hint FROM belief_documents d "
-            "JOIN beliefs b ON b.id = d.belief_id "
-            "WHERE d.doc_uri >= %s AND d.doc_uri < %s AND d.anchor_type = 'ingest' "
-            "ORDER BY d.doc_uri, d.belief_id",
-            (lower, lower + _TOP),
-        )
-        return [FileAnchor(_key(r), str(r[5]), None if r[6] is None else str(r[6])) for r in rows]
-
-    def ingest_anchors_elsewhere(self, ids: Iterable[str], path: str) -> list[tuple[str, str]]:
-        lower = path + "#"
-        rows = self.conn.execute(
-            "SELECT belief_id, doc_uri FROM belief_documents "
-            "WHERE belief_id = ANY(%s) AND anchor_type = 'ingest' "
-            "AND NOT (doc_uri >= %s AND doc_uri < %s) ORDER BY belief_id, doc_uri",
-            (list(ids), lower, lower + _TOP),
-        )
-        return [(str(r[0]), str(r[1])) for r in rows]
 
     def existing_anchor_keys(self, keys: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
         pairs = list(keys)
@@ -164,168 +165,12 @@ class Ledger:
                 [tuple(k) for k in keys],
             )
 
-    def log_source_paths(self, ids: Iterable[str]) -> dict[str, list[str]]:
-        rows = self.conn.execute(
-            "SELECT belief_id, source_path FROM ingest_log WHERE belief_id = ANY(%s) "
-            "AND source_path IS NOT NULL ORDER BY seq",
-            (list(ids),),
-        )
-        sources: dict[str, list[str]] = {}
-        for belief_id, source in rows:
-            paths = sources.setdefault(str(belief_id), [])
-            if source not in paths:
-                paths.append(str(source))
-        return sources
-
     # -- captures --------------------------------------------------------------------------
-    def insert_capture(self, record: CaptureRecord) -> bool:
-        cur = self.conn.execute(
-            "INSERT INTO captures(belief_id, session, at, kind, transcript, turn, listed_at) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (belief_id) DO NOTHING",
-            tuple(record),
-        )
-        return cur.rowcount > 0
-
-    def get_capture(self, belief_id: str) -> CaptureRecord | None:
-        row = self.conn.execute(
-            f"SELECT {_CAPTURE_COLUMNS} FROM captures c WHERE c.belief_id = %s", (belief_id,)
-        ).fetchone()
-        return _record(row) if row else None
-
-    def capture_records(
-        self, *, session: str | None = None, unlisted: bool = False
-    ) -> list[CaptureRecord]:
-        where = ["b.deleted_at IS NULL"]
-        params: list[object] = []
-        if session is not None:
-            where.append("c.session = %s")
-            params.append(session)
-        if unlisted:
-            where.append("c.listed_at IS NULL")
-        rows = self.conn.execute(
-            f"SELECT {_CAPTURE_COLUMNS} FROM captures c JOIN beliefs b ON b.id = c.belief_id "
-            f"WHERE {' AND '.join(where)} ORDER BY c.at, c.belief_id",
-            params,
-        )
-        return [_record(r) for r in rows]
-
-    def set_listed(self, belief_ids: Iterable[str], at: float) -> int:
-        cur = self.conn.execute(
-            "UPDATE captures SET listed_at = %s WHERE listed_at IS NULL AND belief_id = ANY(%s)",
-            (at, list(belief_ids)),
-        )
-        return cur.rowcount
-
-    def seen_in_session(self, belief_id: str, session: str | None) -> bool:
-        row = self.conn.execute(
-            "SELECT 1 FROM beliefs WHERE id = %(id)s AND session IS NOT DISTINCT FROM %(s)s "
-            "UNION ALL SELECT 1 FROM belief_corroborations WHERE belief_id = %(id)s "
-            "AND session IS NOT DISTINCT FROM %(s)s LIMIT 1",
-            {"id": belief_id, "s": session},
-        ).fetchone()
-        return row is not None
-
     # -- the journal -----------------------------------------------------------------------
-    def insert_injection(
-        self,
-        at: float,
-        session: str | None,
-        event: str,
-        prompt_hash: str | None,
-        belief_ids: Sequence[str],
-        tokens: int,
-        chars: int,
-        reason: str,
-    ) -> int:
-        row = self.conn.execute(
-            "INSERT INTO injections(at, session, event, prompt_hash, belief_ids, tokens, chars, "
-            "reason) VALUES (%s,%s,%s,%s,%s,%s,%s,%s) RETURNING id",
-            (at, session, event, prompt_hash, json_array(belief_ids), tokens, chars, reason),
-        ).fetchone()
-        if event != NOT_A_USE and belief_ids:
-            self.conn.execute(
-                "INSERT INTO injection_counts(belief_id, times, last_at) "
-                "SELECT DISTINCT j, 1, %(at)s::float8 FROM unnest(%(ids)s::text[]) AS j "
-                "JOIN beliefs AS b ON b.id = j "
-                "ON CONFLICT (belief_id) DO UPDATE SET times = injection_counts.times + 1, "
-                "last_at = %(at)s::float8",
-                {"at": at, "ids": list(belief_ids)},
-            )
+    @staticmethod
+    def _inserted_id(cursor: psycopg.Cursor) -> int:
+        row = cursor.fetchone()
         return int(row[0]) if row else 0
-
-    def prune_injections(self, keep: int) -> int:
-        cur = self.conn.execute(
-            "DELETE FROM injections WHERE id <= "
-            "(SELECT id FROM injections ORDER BY id DESC LIMIT 1 OFFSET %s)",
-            (keep,),
-        )
-        return cur.rowcount
-
-    def injections(self, *, session: str | None = None, limit: int = 50) -> list[Injection]:
-        if session is None:
-            rows = self.conn.execute(
-                f"SELECT {_INJECTION_COLUMNS} FROM injections ORDER BY id DESC LIMIT %s",
-                (limit,),
-            )
-        else:
-            rows = self.conn.execute(
-                f"SELECT {_INJECTION_COLUMNS} FROM injections WHERE session = %s "
-                "ORDER BY id DESC LIMIT %s",
-                (session, limit),
-            )
-        return [_injection(r) for r in rows]
-
-    def injected_in_session(self, session: str) -> list[str]:
-        rows = self.conn.execute(
-            "SELECT j.value FROM injections AS i, jsonb_array_elements_text("
-            f"{_IDS.format(c='i.belief_ids')}) WITH ORDINALITY AS j(value, k) "
-            "WHERE i.session = %s ORDER BY i.id, j.k",
-            (session,),
-        )
-        return list(dict.fromkeys(str(r[0]) for r in rows))
-
-    def injection_count(self, belief_id: str) -> int:
-        row = self.conn.execute(
-            "SELECT times FROM injection_counts WHERE belief_id = %s", (belief_id,)
-        ).fetchone()
-        return int(row[0]) if row else 0
-
-    def useful_beliefs(
-        self,
-        *,
-        use_weight: float,
-        feedback_weight: float,
-        corroboration_weight: float,
-        limit: int,
-    ) -> list[tuple[Belief, int]]:
-        """store/journal.py's ``useful_beliefs``: the same formula and order."""
-        rows = self.conn.execute(
-            "WITH plain(id) AS (SELECT n.belief_id FROM injection_counts AS n "
-            "JOIN beliefs AS b ON b.id = n.belief_id WHERE b.deleted_at IS NULL "
-            "AND b.locked = 0 AND b.alpha = 1.0 AND b.beta = 1.0 "
-            "ORDER BY n.times DESC, n.belief_id LIMIT %(limit)s), "
-            "c(id) AS (SELECT id FROM plain "
-            "UNION SELECT id FROM beliefs WHERE alpha <> 1.0 OR beta <> 1.0 "
-            "UNION SELECT belief_id FROM belief_corroborations), "
-            "r(id, times, score) AS (SELECT b.id, coalesce(n.times, 0), "
-            "(%(use)s::float8 * coalesce(n.times, 0) + %(fb)s::float8 * (b.alpha - 1.0) "
-            "+ %(co)s::float8 * (SELECT count(*) FROM belief_corroborations AS k "
-            "WHERE k.belief_id = b.id)) * b.alpha / (b.alpha + b.beta) "
-            "FROM c JOIN beliefs AS b ON b.id = c.id "
-            "LEFT JOIN injection_counts AS n ON n.belief_id = b.id "
-            "WHERE b.deleted_at IS NULL AND b.locked = 0 AND b.alpha >= b.beta), "
-            "top AS (SELECT id, times, score FROM r WHERE score > 0 "
-            "ORDER BY score DESC, id LIMIT %(limit)s) "
-            f"SELECT {_COLUMNS}, top.times FROM top JOIN beliefs AS b ON b.id = top.id "
-            "ORDER BY top.score DESC, top.id",
-            {
-                "use": use_weight,
-                "fb": feedback_weight,
-                "co": corroboration_weight,
-                "limit": limit,
-            },
-        )
-        return [(_belief(r), int(r[14])) for r in rows]
 
     def insert_feedback_events(
         self, events: Iterable[tuple[float, str | None, str, str, float, float]]
@@ -336,21 +181,6 @@ class Ledger:
                 "beta_delta) VALUES (%s,%s,%s,%s,%s,%s)",
                 list(events),
             )
-
-    def feedback_given(self, session: str, signal: str) -> set[str]:
-        rows = self.conn.execute(
-            "SELECT DISTINCT belief_id FROM feedback_events WHERE session = %s AND signal = %s",
-            (session, signal),
-        )
-        return {str(r[0]) for r in rows}
-
-    def feedback_events(self, session: str, *, open_only: bool = False) -> list[FeedbackEvent]:
-        undone = " AND undone_at IS NULL" if open_only else ""
-        rows = self.conn.execute(
-            f"SELECT {_EVENT_COLUMNS} FROM feedback_events WHERE session = %s{undone} ORDER BY id",
-            (session,),
-        )
-        return [_event(r) for r in rows]
 
     def mark_feedback_undone(self, event_ids: Iterable[int], at: float) -> None:
         self.conn.execute(

@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from credo.store.anchors import names_doc
+from credo.store.docmatch import DocAnchorMatches
 from credo.store.fts import CandidateRow
-from credo.store.graph import Link, _like_literal  # pyright: ignore[reportPrivateUsage]
+from credo.store.graph import Link
 from credo.store.truth import (
     _STILL,  # pyright: ignore[reportPrivateUsage]
     _TYPES,  # pyright: ignore[reportPrivateUsage]
-    CONTRADICTS,
     SUPERSEDES,
     TruthFacts,
+    TruthLinks,
     TruthReader,
     _Memo,  # pyright: ignore[reportPrivateUsage]
 )
@@ -28,7 +28,6 @@ from credo.types import Belief
 if TYPE_CHECKING:
     import psycopg
 
-_TOP = "\U0010ffff"
 
 _LINKS_WITH_ENDS = (
     "SELECT * FROM ("
@@ -65,8 +64,24 @@ _LINEAGE = (
 )
 
 
-class Reads:
+_DOC_ANCHORS = (
+    "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
+    "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL WHERE "
+)
+_DOC_ORDER = " ORDER BY a.doc_uri, a.belief_id LIMIT %s"
+
+
+class Reads(DocAnchorMatches, TruthLinks):
     conn: psycopg.Connection
+    # store/graph.py's statements: LIKE there is case-blind for ASCII letters only, which
+    # ILIKE under ``COLLATE "C"`` is too (backslash is the escape in both).
+    _PREFIX_SQL = _DOC_ANCHORS + "a.doc_uri >= %s AND a.doc_uri < %s" + _DOC_ORDER
+    _NAME_SQL = (
+        _DOC_ANCHORS
+        + "a.doc_uri ILIKE %s OR a.doc_uri ILIKE %s OR a.doc_uri = %s OR a.doc_uri ILIKE %s"
+        + _DOC_ORDER
+    )
+    _STEM_SQL = _DOC_ANCHORS + "a.doc_uri ILIKE %s OR a.doc_uri ILIKE %s" + _DOC_ORDER
 
     def locked_beliefs(self) -> list[Belief]:  # the tables mixin
         raise NotImplementedError
@@ -94,17 +109,6 @@ class Reads:
         rows = self.conn.execute(
             "SELECT src, dst FROM edges WHERE src = ANY(%s) AND weight >= %s AND dst = ANY(%s)",
             (payload, min_weight, payload),
-        )
-        return [(str(r[0]), str(r[1])) for r in rows]
-
-    def _stem_matches(self, stem: str, limit: int) -> list[tuple[str, str]]:
-        literal = _like_literal(stem)
-        rows = self.conn.execute(
-            "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
-            "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
-            "WHERE a.doc_uri ILIKE %s OR a.doc_uri ILIKE %s "
-            "ORDER BY a.doc_uri, a.belief_id LIMIT %s",
-            ("%/" + literal + ".%", literal + ".%", limit),
         )
         return [(str(r[0]), str(r[1])) for r in rows]
 
@@ -145,45 +149,7 @@ class Reads:
         pairs = [(r[0], r[1]) for r in rows]
         return pairs, {r[1]: (r[2], r[3], r[4], r[5], r[6]) for r in rows}
 
-    def doc_anchor_matches(self, needles: Iterable[str], *, limit: int) -> list[tuple[str, str]]:
-        """store/graph.py's ``doc_anchor_matches``; LIKE there is case-blind for ASCII
-        letters only, which ILIKE under ``COLLATE "C"`` is too."""
-        out: list[tuple[str, str]] = []
-        for needle in needles:
-            if needle.startswith("page:"):
-                out += self._stem_matches(needle.removeprefix("page:"), limit)
-                continue
-            if "/" in needle or needle.startswith("http"):
-                rows = self.conn.execute(
-                    "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
-                    "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
-                    "WHERE a.doc_uri >= %s AND a.doc_uri < %s "
-                    "ORDER BY a.doc_uri, a.belief_id LIMIT %s",
-                    (needle, needle + _TOP, limit),
-                )
-                found = [(str(r[0]), str(r[1])) for r in rows if names_doc(needle, str(r[1]))]
-                if found or "/" not in needle:
-                    out += found
-                    continue
-            name = needle.rsplit("/", 1)[-1]
-            if not name:
-                continue
-            literal = _like_literal(name)
-            rows = self.conn.execute(
-                "SELECT a.belief_id, a.doc_uri FROM belief_documents a "
-                "JOIN beliefs b ON b.id = a.belief_id AND b.deleted_at IS NULL "
-                "WHERE a.doc_uri ILIKE %s OR a.doc_uri ILIKE %s "
-                "OR a.doc_uri = %s OR a.doc_uri ILIKE %s "
-                "ORDER BY a.doc_uri, a.belief_id LIMIT %s",
-                ("%/" + literal, "%/" + literal + "#%", name, literal + "#%", limit),
-            )
-            out += [(str(r[0]), str(r[1])) for r in rows]
-        return out
-
     # -- truth maintenance -------------------------------------------------------------
-    def truth_links(self, ids: Iterable[str]) -> TruthFacts:
-        return self.truth_reader().links(ids)
-
     def truth_reader(self) -> TruthReader:
         """A reader that keeps nothing past itself (store/truth.py's reader inside a
         transaction): every retrieve reads the links of its own candidates."""
@@ -193,27 +159,8 @@ class Reads:
         wanted = list(dict.fromkeys(ids))
         missing = [i for i in wanted if i not in memo.links]
         if missing:
-            read: dict[str, list[tuple[str, str, str]]] = {i: [] for i in missing}
-            for r in self.conn.execute(_TRUTH_LINKS, {"ids": sorted(missing)}):
-                read[r[0]].append((r[1], r[2], r[3]))
-                memo.ends[r[2] if r[1] == r[0] else r[1]] = (
-                    bool(r[4]),
-                    (r[5], r[6], r[7], r[8], r[9]),
-                    bool(r[10]),
-                )
-            for i, got in read.items():
-                memo.links[i] = tuple(sorted(got)) if got else ()
-        found = {i: got for i in wanted if (got := memo.links.get(i))}
-        if not found:
-            return {}, {}, frozenset(), frozenset()
-        ends = memo.ends
-        far = {dst if src == i else src for i, got in found.items() for src, dst, _ in got}
-        return (
-            found,
-            {end: ends[end][1] for end in far},
-            frozenset(end for end in far if ends[end][0]),
-            frozenset(end for end in far if ends[end][2]),
-        )
+            memo.add(missing, self.conn.execute(_TRUTH_LINKS, {"ids": sorted(missing)}))
+        return memo.facts(wanted)
 
     def supersedes_path(self, start: str, goal: str) -> bool:
         row = self.conn.execute(
@@ -236,13 +183,4 @@ class Reads:
 
     def lineage_edges(self, belief_id: str) -> list[tuple[str, str]]:
         rows = self.conn.execute(_LINEAGE, {"start": belief_id}).fetchall()
-        return [(str(r[0]), str(r[1])) for r in rows]
-
-    def contradiction_ids(self) -> list[tuple[str, str]]:
-        rows = self.conn.execute(
-            "SELECT e.src, e.dst FROM edges AS e "
-            "JOIN beliefs AS s ON s.id = e.src AND s.deleted_at IS NULL "
-            "JOIN beliefs AS d ON d.id = e.dst AND d.deleted_at IS NULL "
-            f"WHERE e.type = '{CONTRADICTS}' ORDER BY e.src, e.dst"
-        ).fetchall()
         return [(str(r[0]), str(r[1])) for r in rows]

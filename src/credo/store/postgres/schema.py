@@ -20,8 +20,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from credo.errors import SchemaVersionError, StoreError
-from credo.store.migrations import EDGE_TYPE_CHECK
+from credo.errors import StoreError
+from credo.store.migrations import EDGE_TYPE_CHECK, refuse_newer
 
 if TYPE_CHECKING:
     import psycopg
@@ -343,11 +343,7 @@ def migrate(
     """
     latest = migrations[-1].version
     version = current_version(conn)
-    if version > latest:
-        raise SchemaVersionError(
-            f"{where} has schema version {version}, newer than this credo understands "
-            f"({latest}); upgrade credo to open it (the database was not modified)"
-        )
+    refuse_newer(where, version, latest, "database")
     for migration in migrations:
         if migration.version <= version:
             continue

@@ -24,6 +24,7 @@ from credo.store.postgres.ledger import Ledger
 from credo.store.postgres.reads import Reads
 from credo.store.postgres.tables import Tables
 from credo.store.postgres.tokenizer import Tokenizer
+from credo.store.report import store_stats, unencodable
 from credo.types import StoreStats
 
 if TYPE_CHECKING:
@@ -117,10 +118,7 @@ class PostgresStore(Tables, Reads, Ledger, KeywordIndex, TableDump):
         try:
             yield
         except UnicodeEncodeError as exc:
-            around = exc.object[max(0, exc.start - 20) : exc.end + 20]
-            raise InvalidInputError(
-                f"text {around!r} holds a lone surrogate (not valid Unicode); fix its encoding"
-            ) from None
+            raise unencodable(exc) from None
         except psycopg.DataError as exc:
             raise InvalidInputError(
                 f"write to {self.path} refused a value: {self._scrub(exc)}"
@@ -136,30 +134,14 @@ class PostgresStore(Tables, Reads, Ledger, KeywordIndex, TableDump):
 
     # -- reports ---------------------------------------------------------------------------
     def stats(self) -> StoreStats:
-        one = self.conn.execute
-        beliefs, locked, deleted = one(
-            "SELECT count(*) FILTER (WHERE deleted_at IS NULL), "
-            "count(*) FILTER (WHERE locked = 1 AND deleted_at IS NULL), "
-            "count(*) FILTER (WHERE deleted_at IS NOT NULL) FROM beliefs"
-        ).fetchone() or (0, 0, 0)
-        by_type = {
-            str(t): int(n)
-            for t, n in one("SELECT type, count(*) FROM edges GROUP BY type ORDER BY type")
-        }
-        (anchors,) = one("SELECT count(*) FROM belief_documents").fetchone() or (0,)
-        (log_entries,) = one("SELECT count(*) FROM ingest_log").fetchone() or (0,)
-        (size,) = one("SELECT pg_database_size(current_database())").fetchone() or (0,)
-        return StoreStats(
-            beliefs=int(beliefs),
-            locked=int(locked),
-            deleted=int(deleted),
-            edges=sum(by_type.values()),
-            anchors=int(anchors),
-            log_entries=int(log_entries),
-            schema_version=schema.current_version(self.conn),
+        (size,) = self.conn.execute("SELECT pg_database_size(current_database())").fetchone() or (
+            0,
+        )
+        return store_stats(
+            self.conn,
             path=self.path,
+            schema_version=schema.current_version(self.conn),
             size_bytes=int(size),
-            edges_by_type=by_type,
         )
 
     def integrity_check(self) -> list[str]:

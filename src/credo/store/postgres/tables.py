@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from credo.errors import NotFoundError
 from credo.store.anchors import _COLUMNS as _ANCHOR_COLUMNS  # pyright: ignore[reportPrivateUsage]
 from credo.store.anchors import _anchor, names_doc  # pyright: ignore[reportPrivateUsage]
-from credo.store.beliefs import _COLUMNS, _belief  # pyright: ignore[reportPrivateUsage]
+from credo.store.beliefs import _COLUMNS, BeliefRows, BeliefTable, _belief  # pyright: ignore[reportPrivateUsage]
 from credo.store.edges import _COLUMNS as _EDGE_COLUMNS  # pyright: ignore[reportPrivateUsage]
 from credo.store.edges import EdgeRow
 from credo.store.log import REDACTED
+from credo.store.postgres.pyformat import pyformat
 from credo.types import Belief, DocAnchor
 
 if TYPE_CHECKING:
@@ -44,56 +44,29 @@ def _edge(row: Iterable[object]) -> Edge:
     return edge(tuple(row))
 
 
-class Tables:
+class Tables(BeliefRows):
     conn: psycopg.Connection
+    _id_list = staticmethod(list)
+    _BELIEF = pyformat(BeliefTable._BELIEF)
+    _BELIEFS = f"SELECT {_COLUMNS} FROM beliefs b WHERE b.id = ANY(%s)"
+    _LIVE_IDS = "SELECT id FROM beliefs WHERE id = ANY(%s) AND deleted_at IS NULL"
+    _EXISTING_IDS = "SELECT id FROM beliefs WHERE id = ANY(%s)"
+    _BELIEF_BY_HASH = (
+        f"SELECT {_COLUMNS} FROM beliefs b WHERE b.content_hash = %s "
+        "ORDER BY b.deleted_at IS NOT NULL, b.deleted_at DESC NULLS LAST, b.id LIMIT 1"
+    )
+    _SET_LOCKED = pyformat(BeliefTable._SET_LOCKED)
+    _SET_DELETED = pyformat(BeliefTable._SET_DELETED)
+    _SET_EVIDENCE = pyformat(BeliefTable._SET_EVIDENCE)
+    _DELETE_BELIEF = pyformat(BeliefTable._DELETE_BELIEF)
+    _CORROBORATE = pyformat(BeliefTable._CORROBORATE)
+    _LOCKED = BeliefTable._LOCKED
     _edge_watchers: list[Callable[[str, str, str, int], None]]
 
     # -- beliefs ---------------------------------------------------------------------------
-    def get_belief(self, belief_id: str) -> Belief | None:
-        row = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM beliefs b WHERE b.id = %s", (belief_id,)
-        ).fetchone()
-        return _belief(row) if row else None
-
-    def require_belief(self, belief_id: str, *, live: bool = False) -> Belief:
-        try:  # a NUL or a lone surrogate can name no stored belief
-            belief = self.get_belief(belief_id) if "\x00" not in belief_id else None
-        except UnicodeEncodeError:
-            belief = None
-        if belief is None:
-            raise NotFoundError(f"no belief with id {belief_id!r}")
-        if live and belief.deleted_at is not None:
-            raise NotFoundError(
-                f"belief {belief_id!r} is forgotten; remember it again to revive it"
-            )
-        return belief
-
-    def get_beliefs(self, ids: Iterable[str]) -> dict[str, Belief]:
-        rows = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM beliefs b WHERE b.id = ANY(%s)", (list(ids),)
-        )
-        return {str(r[0]): _belief(r) for r in rows}
-
-    def live_ids(self, ids: Iterable[str]) -> set[str]:
-        rows = self.conn.execute(
-            "SELECT id FROM beliefs WHERE id = ANY(%s) AND deleted_at IS NULL", (list(ids),)
-        )
-        return {str(r[0]) for r in rows}
-
-    def existing_ids(self, ids: Iterable[str]) -> set[str]:
-        rows = self.conn.execute("SELECT id FROM beliefs WHERE id = ANY(%s)", (list(ids),))
-        return {str(r[0]) for r in rows}
-
-    def has_beliefs(self) -> bool:
-        return self.conn.execute("SELECT 1 FROM beliefs LIMIT 1").fetchone() is not None
-
-    def find_by_hash(self, content_hash: str) -> Belief | None:
-        row = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM beliefs b WHERE b.content_hash = %s "
-            "ORDER BY b.deleted_at IS NOT NULL, b.deleted_at DESC NULLS LAST, b.id LIMIT 1",
-            (content_hash,),
-        ).fetchone()
-        return _belief(row) if row else None
+    @staticmethod
+    def _storable(text: str) -> bool:
+        return "\x00" not in text
 
     def insert_beliefs(self, beliefs: Iterable[NewBelief]) -> None:
         with self.conn.cursor() as cur:
@@ -110,46 +83,9 @@ class Tables:
         )
         return {str(r[0]): str(r[1]) for r in rows}
 
-    def set_locked(self, belief_id: str, locked: bool, at: float) -> None:
-        self.conn.execute(
-            "UPDATE beliefs SET locked = %s, updated_at = %s WHERE id = %s",
-            (int(locked), at, belief_id),
-        )
-
-    def set_deleted(self, belief_id: str, deleted_at: float | None, at: float) -> None:
-        self.conn.execute(
-            "UPDATE beliefs SET deleted_at = %s, updated_at = %s WHERE id = %s",
-            (deleted_at, at, belief_id),
-        )
-
-    def set_evidence(self, belief_id: str, alpha: float, beta: float, at: float) -> None:
-        self.conn.execute(
-            "UPDATE beliefs SET alpha = %s, beta = %s, updated_at = %s WHERE id = %s",
-            (alpha, beta, at, belief_id),
-        )
-
-    def delete_belief(self, belief_id: str) -> None:
-        self.conn.execute("DELETE FROM beliefs WHERE id = %s", (belief_id,))
-
-    def add_corroboration(
-        self, belief_id: str, source: str | None, session: str | None, at: float
-    ) -> None:
-        self.conn.execute(
-            "INSERT INTO belief_corroborations(belief_id, source, session, created_at) "
-            "VALUES (%s, %s, %s, %s)",
-            (belief_id, source, session, at),
-        )
-
     def iter_beliefs(self) -> Iterator[Belief]:
         with self.conn.cursor() as cur:
             yield from map(_belief, cur.execute(f"SELECT {_COLUMNS} FROM beliefs b ORDER BY b.id"))
-
-    def locked_beliefs(self) -> list[Belief]:
-        rows = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM beliefs b WHERE b.locked = 1 AND b.deleted_at IS NULL "
-            "ORDER BY b.created_at, b.id"
-        )
-        return [_belief(r) for r in rows]
 
     # -- edges -----------------------------------------------------------------------------
     def get_edge(self, src: str, dst: str, edge_type: EdgeType) -> Edge | None:
