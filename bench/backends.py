@@ -55,7 +55,7 @@ from credo.surfaces.claude_setup import hook_argv
 from credo.surfaces.install import credo_argv
 from credo.surfaces.render import result_json
 from pgschema import fresh_store, server_url
-from scale import FIRST_RETRIEVE, load, percentile, prompt, run
+from scale import FIRST_RETRIEVE, load, percentile, prompt, run, stop
 from synth import ZipfText, write_records
 
 FLOOR = "python -S -c pass"
@@ -169,18 +169,6 @@ def start_server(
             raise SystemExit(f"credo serve read no warm index: see {log}")
         time.sleep(0.1)
     return server
-
-
-def stop(server: subprocess.Popen[bytes]) -> int:
-    """Stop a server; how many answers it gave."""
-    server.send_signal(signal.SIGTERM)
-    try:
-        _, said = server.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        _, said = server.communicate()
-    last = said.decode().strip().splitlines()[-1:] or [""]
-    return int(last[0].split()[2]) if last[0].startswith("stopped after") else -1
 
 
 def fresh(

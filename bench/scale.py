@@ -285,15 +285,20 @@ def fresh(
             same += out[HOOK] == out[WARM_HOOK] and bool(out[HOOK])
         hwm, rss = peak_rss_mib(server.pid)
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            _, said = server.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            _, said = server.communicate()
-    last = said.decode().strip().splitlines()[-1:] or [""]
-    answers = int(last[0].split()[2]) if last[0].startswith("stopped after") else -1
+        answers = stop(server)
     return wall, cpu, same, hwm, rss, answers
+
+
+def stop(server: subprocess.Popen[bytes]) -> int:
+    """Stop a server; how many answers it gave (-1: it did not say)."""
+    server.send_signal(signal.SIGTERM)
+    try:
+        _, said = server.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        _, said = server.communicate()
+    last = said.decode().strip().splitlines()[-1:] or [""]
+    return int(last[0].split()[2]) if last[0].startswith("stopped after") else -1
 
 
 def measure(size: int, rounds: int, queries: int) -> dict[str, float]:
