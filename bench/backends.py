@@ -37,7 +37,6 @@ import contextlib
 import json
 import os
 import shlex
-import signal
 import statistics
 import subprocess
 import sys
