@@ -54,8 +54,8 @@ from credo.surfaces.claude_setup import hook_argv
 from credo.surfaces.install import credo_argv
 from credo.surfaces.render import result_json
 from pgschema import fresh_store, server_url
-from scale import FIRST_RETRIEVE, load, percentile, prompt, run, stop
-from synth import ZipfText, write_records
+from scale import FIRST_RETRIEVE, hook_env, load, percentile, prompt, query_sets, run, stop
+from synth import write_records
 
 FLOOR = "python -S -c pass"
 PG_DIRECT = "hook, PostgreSQL, no server"
@@ -216,16 +216,9 @@ def fresh(
 
 
 def measure(size: int, base: str, rounds: int, queries: int) -> dict[str, float]:
-    text = ZipfText(seed=11)
-    texts = [text.query() for _ in range(queries)]
-    others = ZipfText(seed=12)  # one generator: a new one per query would repeat its first
-    warmup = [others.query() for _ in range(queries)]
+    texts, warmup = query_sets(queries)
     root = Path(tempfile.mkdtemp(prefix=f"credo-backends-{size}-"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CREDO_")}
-    env["CREDO_CAPTURE"] = "0"
-    env["CREDO_HOOK_LOG"] = str(root / "hook.log")
-    env["XDG_RUNTIME_DIR"] = str(root / "run")
-    (root / "run").mkdir(mode=0o700)
+    env = hook_env(root)
     row: dict[str, float] = {"size": size}
     try:
         with contextlib.ExitStack() as stack:

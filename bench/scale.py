@@ -301,17 +301,29 @@ def stop(server: subprocess.Popen[bytes]) -> int:
     return int(last[0].split()[2]) if last[0].startswith("stopped after") else -1
 
 
-def measure(size: int, rounds: int, queries: int) -> dict[str, float]:
-    text = ZipfText(seed=11)
-    texts = [text.query() for _ in range(queries)]
-    others = ZipfText(seed=12)  # one generator: a new one per query would repeat its first
-    warmup = [others.query() for _ in range(queries)]
-    root = Path(tempfile.mkdtemp(prefix=f"credo-scale-{size}-"))
+def query_sets(count: int) -> tuple[list[str], list[str]]:
+    """``count`` measured queries and as many *other* ones for the warm-up (one generator
+    each: a new one per query would repeat its first)."""
+    measured, others = ZipfText(seed=11), ZipfText(seed=12)
+    return [measured.query() for _ in range(count)], [others.query() for _ in range(count)]
+
+
+def hook_env(root: Path) -> dict[str, str]:
+    """The environment of the servers and hooks of a run in ``root``: no CREDO_* setting of
+    the caller's, capture off, its own hook log (the server says there when its index is
+    read) and its own socket folder."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("CREDO_")}
     env["CREDO_CAPTURE"] = "0"
-    env["CREDO_HOOK_LOG"] = str(root / "hook.log")  # the server says when its index is read
-    env["XDG_RUNTIME_DIR"] = str(root / "run")  # this run's own socket folder
+    env["CREDO_HOOK_LOG"] = str(root / "hook.log")
+    env["XDG_RUNTIME_DIR"] = str(root / "run")
     (root / "run").mkdir(mode=0o700)
+    return env
+
+
+def measure(size: int, rounds: int, queries: int) -> dict[str, float]:
+    texts, warmup = query_sets(queries)
+    root = Path(tempfile.mkdtemp(prefix=f"credo-scale-{size}-"))
+    env = hook_env(root)
     try:
         print(f"\n== {size:,} beliefs (load before: {load()})", flush=True)
         project, row = build(root, size)

@@ -23,12 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from credo import Memory
-from synth import ZipfText, write_records
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+from scale import percentile, query_sets
+from synth import write_records
 
 
 def measure(db: Path, texts: list[str], warmup: list[str]) -> None:
@@ -67,9 +63,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--db", type=Path, action="append", default=[], help="an existing store")
     args = parser.parse_args()
-    queries, others = ZipfText(seed=11), ZipfText(seed=12)
-    texts = [queries.query() for _ in range(args.queries)]
-    warmup = [others.query() for _ in range(args.queries)]
+    texts, warmup = query_sets(args.queries)
     for db in args.db:
         print(db)
         measure(db, texts, warmup)
