@@ -39,6 +39,14 @@ steps = st.one_of(
 )
 
 
+# Random stores are slow to build, and each example makes its own folder.
+STORES = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
 def _apply(memory: Memory, ids: list[str], step: tuple[object, ...]) -> None:
     """A write through the public API; one the API refuses (a cycle, a lock) is skipped."""
     from credo.errors import CredoError
@@ -59,11 +67,7 @@ def _apply(memory: Memory, ids: list[str], step: tuple[object, ...]) -> None:
         pass
 
 
-@settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@STORES
 @given(
     first=st.lists(texts, min_size=2, max_size=25),
     edges=st.lists(
@@ -112,11 +116,7 @@ def test_warm_reads_give_the_results_of_sql_reads(
             cold.close()
 
 
-@settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@STORES
 @given(
     first=st.lists(texts, min_size=2, max_size=25),
     edges=st.lists(
