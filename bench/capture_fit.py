@@ -2,7 +2,7 @@
 
     python bench/capture_fit.py [--target 0.98] [--margin 0.6] [--l2 5.0] [--write]
 
-Every prose sentence of every prompt in the six development files (``dev`` ... ``dev6``) gets
+Every prose sentence of every prompt in the seven development files (``dev`` ... ``dev7``) gets
 its cues from ``credo.knowledge.capture.sentence_cues``. A sentence is labelled positive when
 its prompt is labelled ``capture`` and the sentence overlaps the labelled statement (the
 benchmark's rule: one contains the other, or they share half their words); every other
@@ -19,7 +19,7 @@ Leave-one-file-out: for each file, weights and threshold are fitted on the other
 threshold by the nested rule above) and the held-out file is scored with them; the table shows
 each fold, the worst and the mean. The cue *patterns* were written with the development files
 in view, so the fold is held out for the fitted part only and leans optimistic. Then the
-weights are fitted on all six and printed (``--write`` puts them in score.py). The heldout
+weights are fitted on all seven and printed (``--write`` puts them in score.py). The heldout
 split is never read here.
 """
 
@@ -36,7 +36,7 @@ from credo.knowledge.capture import kind_of, sentence_cues
 from credo.knowledge.score import concepts
 
 HERE = Path(__file__).resolve().parent / "capture"
-FILES = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6")
+FILES = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7")
 SCORE_PY = Path(__file__).resolve().parent.parent / "src" / "credo" / "knowledge" / "score.py"
 # label, (sentence label, cues), the labelled kind, each sentence's kind
 Prompt = tuple[bool, list[tuple[bool, frozenset[str]]], str | None, list[str]]
