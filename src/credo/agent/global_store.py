@@ -13,6 +13,7 @@ retrieval, after the project's own, marked ``global`` (docs/AGENT.md § The glob
 
 from __future__ import annotations
 
+import functools
 import os
 import weakref
 from pathlib import Path
@@ -34,7 +35,19 @@ _OFF = {"off", "0", "none", "false", "no"}
 
 def global_path() -> Path | None:
     """The global store's file, or ``None`` when ``CREDO_GLOBAL_DB`` turns it off."""
-    raw = os.environ.get(ENV, "").strip()
+    get = os.environ.get
+    return _path_for(get(ENV, ""), *(get(name) for name in _FOLDER_SETTINGS))
+
+
+# What ``config.user_data_dir`` reads: the cache key of a resolved path.
+_FOLDER_SETTINGS = ("XDG_DATA_HOME", "HOME", "LOCALAPPDATA", "USERPROFILE")
+
+
+@functools.lru_cache(maxsize=8)
+def _path_for(raw: str, *_folders: str | None) -> Path | None:
+    """``global_path`` for these settings: every retrieve asks, and building the path costs
+    more than the lock read it leads to."""
+    raw = raw.strip()
     if raw.lower() in _OFF:
         return None
     return Path(raw).expanduser() if raw else user_data_dir() / FILE
