@@ -469,3 +469,33 @@ def test_every_term_read_at_once_equals_each_term_read_alone(
         assert one.counts.tolist() == other.counts.tolist()
     tokenizer.close()
     memory.close()
+
+
+@pytest.mark.parametrize("locked_count", [0, 5, 77])
+def test_ties_at_the_cut_are_broken_by_id_without_fts5(tmp_path: Path, locked_count: int) -> None:
+    """Far more rows than asked for tie at the cut (same words, same length) and ids do not
+    follow rowids: the mirror reads every tied row and answers as the exact query does,
+    ties by id, without asking FTS5; when locked rows leave too few, FTS5 answers."""
+    rng = random.Random(5)
+    names = [f"b{i:03d}" for i in range(90)]
+    rng.shuffle(names)
+    texts = ["alpha beta"] * 80 + ["alpha alpha beta"] * 4 + ["gamma"] * 6
+    memory = Memory(tmp_path / "m.db", root=tmp_path)
+    memory.import_records(
+        [{"kind": "belief", "id": n, "content": t} for n, t in zip(names, texts, strict=True)]
+    )
+    for name in sorted(names[:80])[:locked_count]:
+        memory.lock(name)
+    store = memory.store
+    _force_mirror(store, ["gamma"])  # no tie there: FTS5 agrees, and the mirror is trusted
+    assert _policy(store).mirror.checked
+    want = _fts5_answer(store, ["alpha"], 10)
+    asked: list[str] = []
+    store.conn.set_trace_callback(lambda sql: asked.append(sql) if sql.startswith("SELECT b.id") else None)
+    got = store.keyword_beliefs(["alpha"], limit=10)
+    store.conn.set_trace_callback(None)
+    assert got == want
+    tied = [h.belief_id for h in got[0] if h.score == got[0][-1].score]
+    assert len(tied) >= 3 and tied == sorted(tied)
+    assert bool(asked) == (locked_count == 77)  # 7 unlocked rows left: fewer than 10
+    memory.close()

@@ -316,9 +316,10 @@ def resolve(
     superseded: dict[str, None] = {}
     retired: frozenset[str] = frozenset()
     succ, pred = graph.superseded_any, graph.superseding
-    if not touched.isdisjoint(succ) or not touched.isdisjoint(pred):
+    # (keys(): a set's isdisjoint walks a whole dict, and these grow with the process)
+    if not succ.keys().isdisjoint(touched) or not pred.keys().isdisjoint(touched):
         # Only a belief with a successor needs its upward closure read.
-        graph.close_upward(touched.intersection(succ))
+        graph.close_upward(succ.keys() & touched)
         ranked, superseded = _supersede(ranked, rows, graph, weights, include_superseded, touched)
         retired = frozenset(i for i in locks if i in succ and not graph.current(i))
         if include_superseded:  # history keeps a retired lock too, marked like the others
@@ -435,7 +436,7 @@ def _gather(
     the groups (that member first, the others in ranking order), every belief's conflict
     mark, and the beliefs brought along that were not ranked."""
     against = graph.against
-    if touched.isdisjoint(against) and not superseded:  # (a head may bring a conflict)
+    if against.keys().isdisjoint(touched) and not superseded:  # (a head may bring a conflict)
         return ranked, (), {}, frozenset()
     # The relevant beliefs with a CONTRADICTS edge (a head standing in may be new to
     # touched; one whose conflicts are all resolved or superseded adds nothing below).

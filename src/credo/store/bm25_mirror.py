@@ -281,11 +281,18 @@ class Bm25Mirror:
         self._conn = conn
 
     def top(
-        self, terms: list[str], weights: tuple[float, ...], limit: int
+        self,
+        terms: list[str],
+        weights: tuple[float, ...],
+        limit: int,
+        *,
+        through_ties: bool = False,
     ) -> list[tuple[int, float]] | None:
         """(rowid, -bm25) of the ``limit`` best rows matching any of ``terms``, best first
         (ties in no particular order, as FTS5's ``ORDER BY rank LIMIT``), or None when a
-        term is not a single index token (FTS5 must answer that query)."""
+        term is not a single index token (FTS5 must answer that query). With
+        ``through_ties``, every row tied with the last of those comes too: the caller can
+        then break ties by id itself instead of asking FTS5 for every match."""
         np = self._np
         stems = self._tokenizer.stems(terms)
         if stems is None or self.rows == 0:
@@ -311,7 +318,11 @@ class Bm25Mirror:
             start += hits
             scores[at] += idf * ((freq * (K1 + 1.0)) / (freq + length[at]))
         if len(docs) > limit:
-            best = np.argpartition(-scores, limit - 1)[:limit]
+            if through_ties:
+                cut = np.partition(scores, len(scores) - limit)[len(scores) - limit]
+                best = np.flatnonzero(scores >= cut)
+            else:
+                best = np.argpartition(-scores, limit - 1)[:limit]
             docs, scores = docs[best], scores[best]
         order = np.argsort(-scores, kind="stable")
         return list(zip(docs[order].tolist(), scores[order].tolist(), strict=True))

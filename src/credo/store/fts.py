@@ -108,6 +108,18 @@ def _provable_best(rows: list[KeywordRow], limit: int, wanted: int) -> list[Keyw
     return ranked
 
 
+def _best_through_ties(rows: list[KeywordRow], limit: int) -> list[KeywordRow] | None:
+    """The exact query's answer from every index row scoring at least the ``wanted``-th
+    best (``Bm25Mirror.top(through_ties=True)``): any row left out scores below all of
+    them, so the ``limit`` best unlocked rows by score and id are here, when there are that
+    many. None when locked rows leave fewer (the exact query must look further)."""
+    ranked = sorted((r for r in rows if r[0] is not None and not r[2]), key=_by_score_then_id)
+    if len(ranked) < limit:
+        return None
+    del ranked[limit:]
+    return ranked
+
+
 class KeywordReads:
     """``keyword_search`` and ``keyword_beliefs`` over a backend's ranked rows: the
     ``limit`` best live, unlocked rows by score, ties by id (``_keyword_rows``)."""
@@ -208,6 +220,15 @@ class FtsIndex(KeywordReads):
             if rows is not None:
                 best = _provable_best(rows, limit, wanted)
                 if mirror.checked:
+                    if best is None:  # ties at the cut: read every tied row, break them here
+                        try:
+                            tied = self._mirrored_rows(
+                                mirror, terms, weights, wanted, through_ties=True
+                            )
+                        except sqlite3.Error:
+                            policy.disable()
+                            return None
+                        best = None if tied is None else _best_through_ties(tied, limit)
                     return best
                 # Until a mirror has agreed with FTS5 on an answer with hits, FTS5 answers
                 # too: on a platform whose C arithmetic differs (fused multiply-add), the
@@ -252,11 +273,14 @@ class FtsIndex(KeywordReads):
         terms: list[str],
         weights: KeywordWeights,
         wanted: int,
+        *,
+        through_ties: bool = False,
     ) -> list[KeywordRow] | None:
-        """``_ranked_rows`` from the in-memory mirror of bm25, or None when the mirror
-        cannot answer (a term of several tokens) or the store moved while it read."""
+        """``_ranked_rows`` from the in-memory mirror of bm25 (with ``through_ties``, every
+        row tied with the last one too), or None when the mirror cannot answer (a term of
+        several tokens) or the store moved while it read."""
         reads = mirror.reads
-        ranked = mirror.top(terms, weights, wanted)
+        ranked = mirror.top(terms, weights, wanted, through_ties=through_ties)
         if ranked is None:
             return None
         found = mirror.beliefs([rowid for rowid, _ in ranked])
