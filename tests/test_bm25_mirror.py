@@ -491,7 +491,11 @@ def test_ties_at_the_cut_are_broken_by_id_without_fts5(tmp_path: Path, locked_co
     assert _policy(store).mirror.checked
     want = _fts5_answer(store, ["alpha"], 10)
     asked: list[str] = []
-    exact_reads = lambda sql: asked.append(sql) if sql.startswith("SELECT b.id") else None  # noqa: E731
+
+    def exact_reads(sql: str) -> None:
+        if sql.startswith("SELECT b.id"):  # the keyword queries FTS5 answers
+            asked.append(sql)
+
     store.conn.set_trace_callback(exact_reads)
     got = store.keyword_beliefs(["alpha"], limit=10)
     store.conn.set_trace_callback(None)
