@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
 from credo.retrieval import currency
 from credo.retrieval.rank import Scored, Weights
+from credo.store import truth
 from credo.store.truth import TruthFacts
 
 N = 14
@@ -139,3 +141,51 @@ def test_a_warm_graph_gives_what_a_cold_one_gives_on_random_stores(
     with _build(tmp_path, spec) as memory:
         fresh = _retrieve(memory, spec)
     assert got[0] == got[1] == fresh
+
+
+_SPEC: dict[str, object] = {
+    "locked": {2},
+    "supersedes": [(1, 0), (4, 3), (6, 4)],
+    "contradicts": [(7, 8), (9, 7), (5, 1)],
+    "resolves": [(9, 7)],
+    "forgotten": {6: False},
+    "budget": 400,
+    "clustering": True,
+    "history": False,
+}
+_QUERIES = ("deploy tool release note", "kitchen recipe onions", "detail about the release")
+
+
+def _answers(memory: Memory) -> list[object]:
+    return [memory.retrieve(q, token_budget=400) for q in _QUERIES]
+
+
+@pytest.mark.parametrize("cap", [-1.0, 10.0])
+def test_a_full_read_is_bought_only_while_it_is_short(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cap: float
+) -> None:
+    """No price is too small here, so the ski-rental rule reads every truth edge at once by
+    the second query, unless that read costs more than ``MAX_FULL_READ_SECONDS``: either
+    way, the same answers."""
+    with _build(tmp_path, _SPEC) as memory:
+        want = _answers(memory)
+    monkeypatch.setattr(truth, "MIN_PRICE_SECONDS", 0.0)
+    monkeypatch.setattr(truth, "ESTIMATED_SECONDS_PER_EDGE", 0.0)
+    monkeypatch.setattr(truth, "MAX_FULL_READ_SECONDS", cap)
+    with _build(tmp_path, _SPEC) as memory:
+        assert _answers(memory) == want
+        assert memory.store._truth_memo.complete == (cap > 0)
+
+
+def test_the_links_kept_start_over_past_max_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with _build(tmp_path, _SPEC) as memory:
+        want = _answers(memory)
+    monkeypatch.setattr(truth, "MAX_KEPT", 2)
+    with _build(tmp_path, _SPEC) as memory:
+        memos = []
+        for q, expected in zip(_QUERIES, want, strict=True):
+            assert memory.retrieve(q, token_budget=400) == expected
+            memos.append(memory.store._truth_memo)
+        assert len({id(memo) for memo in memos}) == 3  # each query found it full: anew

@@ -98,6 +98,13 @@ _ALL = (
 # edges table: ~7 ms for 20k edges here): the first price in the ski-rental rule below.
 ESTIMATED_SECONDS_PER_EDGE = 4e-7
 MIN_PRICE_SECONDS = 0.002  # below this much spent, no full read is worth a count of edges
+# A full read is bought only while it stays short: at a million beliefs with a quarter of a
+# million truth edges it took ~5 s and ~390 MiB, a stall no query may take. Such a store stays
+# on batched reads (a warm engine's reads per query are then those of the beliefs it meets).
+MAX_FULL_READ_SECONDS = 0.25
+# Beliefs whose links one version keeps before it starts over: a long-lived process at one
+# version would otherwise keep every belief it ever met.
+MAX_KEPT = 200_000
 
 
 class _Memo:
@@ -215,7 +222,11 @@ class TruthQueries(TruthLinks):
             return TruthReader(self._truth_at, _Memo((-1, -1)))
         version = store_version(self.conn)
         memo = self._truth_memo
-        if memo is None or memo.version != version:
+        if (
+            memo is None
+            or memo.version != version
+            or (not memo.complete and len(memo.links) > MAX_KEPT)
+        ):
             memo = self._truth_memo = _Memo(version)
         return TruthReader(self._truth_at, memo)
 
@@ -223,7 +234,7 @@ class TruthQueries(TruthLinks):
         wanted = list(dict.fromkeys(ids))
         if not memo.complete:
             missing = [i for i in wanted if i not in memo.links]
-            if missing and memo.version[0] >= 0 and memo.spent >= self._truth_price(memo.spent):
+            if missing and memo.version[0] >= 0 and self._full_read_pays(memo.spent):
                 self._read_all_truth(memo)
             elif missing:
                 started = time.perf_counter()
@@ -255,6 +266,12 @@ class TruthQueries(TruthLinks):
                 ends[i] = (locked, row, False)
         memo.complete = True
         self._truth_build_seconds = time.perf_counter() - started
+
+    def _full_read_pays(self, spent: float) -> bool:
+        """Whether the batched reads at this version have cost what reading every truth edge
+        costs (the ski-rental rule), and that read is short enough to take in a query."""
+        price = self._truth_price(spent)
+        return spent >= price and price <= MAX_FULL_READ_SECONDS
 
     def _truth_price(self, spent: float) -> float:
         """What reading every truth edge costs, in seconds (the last read's, else an
