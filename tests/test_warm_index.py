@@ -170,6 +170,10 @@ def test_each_warm_read_returns_the_rows_of_its_sql(
                 assert warm.store.live_unlocked(asked) == cold.store.live_unlocked(asked)
                 assert warm.store.stated(asked) == cold.store.stated(asked)
                 assert warm.store.trails(asked) == cold.store.trails(asked)
+                got_truth = warm.store.truth_links(asked)
+                want_truth = cold.store.truth_links(asked)
+                assert got_truth == want_truth
+                assert [list(part) for part in got_truth] == [list(p) for p in want_truth]
             assert warm.store.warm
 
 
@@ -273,3 +277,28 @@ def test_the_keeper_says_why_it_could_not_read(tmp_path: Path) -> None:
     finally:
         keeper.stop()
     assert errors[0].startswith("no warm index: ") and "gone.db" in errors[0]
+
+
+def test_truth_links_from_the_warm_graph_are_those_of_sql(tmp_path: Path) -> None:
+    """Locked far ends, forgotten ones (out of play, yet still an edge for ``_STILL``),
+    RESOLVES, and edges into the asked beliefs as well as out of them."""
+    db = tmp_path / "m.db"
+    with Memory(db, root=tmp_path) as writer:
+        for name in "abcdefgh":
+            writer.remember(f"deploy note {name}", id=name)
+        writer.relate("b", "a", "SUPERSEDES")
+        writer.relate("c", "d", "CONTRADICTS")
+        writer.relate("e", "d", "CONTRADICTS")
+        writer.relate("e", "d", "RESOLVES")
+        writer.relate("f", "g", "SUPERSEDES")
+        writer.relate("h", "c", "CONTRADICTS")
+        writer.relate("h", "a", "SUPPORTS")
+        writer.relate("g", "h", "CONTRADICTS")
+        writer.lock("d")
+        writer.forget("g")
+    with Memory(db, root=tmp_path) as warm, Memory(db, root=tmp_path) as cold:
+        assert warm.store.build_warm()
+        for asked in (["c", "e"], ["a", "b", "h"], ["f"], ["h", "nobody"], list("abcdefgh")):
+            got, want = warm.store.truth_links(asked), cold.store.truth_links(asked)
+            assert got == want and [list(p) for p in got] == [list(p) for p in want]
+        assert warm.store.warm

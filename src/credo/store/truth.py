@@ -23,6 +23,7 @@ SUPERSEDES = "SUPERSEDES"
 CONTRADICTS = "CONTRADICTS"
 RESOLVES = "RESOLVES"
 _TYPES = f"('{SUPERSEDES}','{CONTRADICTS}','{RESOLVES}')"
+_KINDS = frozenset((SUPERSEDES, CONTRADICTS, RESOLVES))
 
 
 # A SUPERSEDES, CONTRADICTS or RESOLVES edge between two live beliefs: (src, dst, type).
@@ -213,6 +214,7 @@ class TruthQueries(TruthLinks):
     one-shot process (the hook, ``credo search``) never pays for the whole."""
 
     conn: sqlite3.Connection
+    _warm_now: Callable[[], Any]  # GraphQueries': the warm index at this version, or None
     _truth_memo: _Memo | None = None
     _truth_build_seconds: float | None = None  # the last full read's measured cost
 
@@ -245,6 +247,10 @@ class TruthQueries(TruthLinks):
     def _read_truth(self, ids: list[str], memo: _Memo) -> None:
         """Read the links of ``ids`` into ``memo`` (an empty tuple for none) and their far
         ends."""
+        warm = self._warm_now()
+        if warm is not None:  # the warm index's graph holds every edge: no query
+            memo.add(ids, warm.truth_rows(self.conn, ids, _KINDS, SUPERSEDES))
+            return
         # Sorted: the index pages are then walked in order (a cold process reads fewer).
         memo.add(ids, self.conn.execute(_LINKS, (json_array(sorted(ids)),)))
 

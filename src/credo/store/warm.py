@@ -58,6 +58,25 @@ class WarmIndex:
         _fill(self._rows, wanted, None, conn, _ROWS, lambda r: (r[0], tuple(r[1:])))
         return {i: row for i in wanted if (row := self._rows[i]) is not None}
 
+    def truth_rows(
+        self, conn: sqlite3.Connection, ids: Iterable[str], kinds: frozenset[str], still: str
+    ) -> list[tuple[object, ...]]:
+        """The rows of store/truth.py's ``_LINKS`` for ``ids``: each truth link (an edge of a
+        type in ``kinds`` to a live belief) with its far end's locked flag, row and whether
+        that end has no ``still`` (SUPERSEDES) edge at all; the rows from the row cache."""
+        graph = self.graph
+        links = graph.truth_links(ids, kinds)
+        if not links:
+            return []
+        ends = list(dict.fromkeys(link[4] for link in links))
+        _fill(self._rows, ends, None, conn, _ROWS, lambda r: (r[0], tuple(r[1:])))
+        rows = self._rows
+        facts = {end: (graph.locked(end), rows[end], not graph.moves(end, still)) for end in ends}
+        return [
+            (asked, src, dst, kind, (fact := facts[far])[0], *fact[1], fact[2])  # type: ignore[misc]
+            for asked, src, dst, kind, far in links
+        ]
+
     def trails(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
         """``GraphQueries.trails`` from the cache (the caller knows the store has some)."""
         asked = list(dict.fromkeys(ids))

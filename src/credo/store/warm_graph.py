@@ -185,6 +185,34 @@ class WarmGraph:
             pairs += [(src, dst) for dst, _kind in kept]
         return pairs
 
+    def truth_links(
+        self, ids: Iterable[str], kinds: frozenset[str]
+    ) -> list[tuple[str, str, str, str, str]]:
+        """(asked id, src, dst, type, far end) of each edge of a type in ``kinds`` between an
+        asked id and a live belief, each id's out-edges then its in-edges: the rows of
+        store/truth.py's ``_LINKS``, without the far ends' columns (``locked``, ``moves``)."""
+        out, out_seen, into, into_seen = self._out, self._out_seen, self._into, self._into_seen
+        found: list[tuple[str, str, str, str, str]] = []
+        for asked, rid in self._rid_list(ids):
+            for _other, dst, kind, _weight, state in self._edges(out, out_seen, rid):
+                if state and kind in kinds:
+                    found.append((asked, asked, dst, kind, dst))
+            for _other, src, kind, _weight, state in self._edges(into, into_seen, rid):
+                if state and kind in kinds:
+                    found.append((asked, src, asked, kind, src))
+        return found
+
+    def locked(self, belief_id: str) -> bool:
+        return self._state[self._rids[belief_id]] == LOCKED
+
+    def moves(self, belief_id: str, kind: str) -> bool:
+        """Whether ``belief_id`` has an edge of ``kind`` either way, to a forgotten belief too
+        (truth.py's ``_STILL``, negated)."""
+        rid = self._rids[belief_id]
+        return any(e[2] == kind for e in self._edges(self._out, self._out_seen, rid)) or any(
+            e[2] == kind for e in self._edges(self._into, self._into_seen, rid)
+        )
+
     def live_unlocked(self, ids: Iterable[str]) -> list[str]:
         """The live, unlocked ids among ``ids``, sorted (as the id index gives them)."""
         state = self._state
