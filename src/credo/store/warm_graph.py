@@ -75,7 +75,8 @@ class WarmGraph:
     """Beliefs (id <-> rowid, state) and edges (out and in slices), of one store version."""
 
     __slots__ = (
-        "_ids", "_into", "_into_seen", "_kinds", "_out", "_out_seen", "_rids", "_state", "live",
+        "_ids", "_into", "_into_seen", "_kinds", "_out", "_out_seen", "_rids", "_state",
+        "_touching", "live",
     )  # fmt: skip
 
     def __init__(self, conn: sqlite3.Connection) -> None:
@@ -114,6 +115,14 @@ class WarmGraph:
         src, dst = table[:, 0].astype(numpy.int64), table[:, 1].astype(numpy.int64)
         kind, weight = table[:, 2].astype(numpy.int64), table[:, 3].copy()
         del table
+        # The edge types touching each belief, either way, forgotten ends included: a bit per
+        # type number (None past 64 types). Truth reads skip the beliefs no truth edge touches.
+        self._touching: npt.NDArray[np.uint64] | None = None
+        if len(self._kinds) <= 64:
+            bits = numpy.left_shift(numpy.uint64(1), kind.astype(numpy.uint64))
+            self._touching = numpy.zeros(size, dtype=numpy.uint64)
+            numpy.bitwise_or.at(self._touching, src, bits)
+            numpy.bitwise_or.at(self._touching, dst, bits)
         self._out = _Slices(src, dst, kind, weight, size)
         self._into = _Slices(dst, src, kind, weight, size)
         # Each belief's edges as the reads use them, made on first use: the same beliefs come
@@ -193,7 +202,12 @@ class WarmGraph:
         store/truth.py's ``_LINKS``, without the far ends' columns (``locked``, ``moves``)."""
         out, out_seen, into, into_seen = self._out, self._out_seen, self._into, self._into_seen
         found: list[tuple[str, str, str, str, str]] = []
-        for asked, rid in self._rid_list(ids):
+        asked_rids = self._rid_list(ids)
+        if self._touching is not None and asked_rids:
+            touched = self._touching[[rid for _, rid in asked_rids]] & self._bits(kinds)
+            picked = zip(asked_rids, touched.tolist(), strict=True)
+            asked_rids = [pair for pair, bits in picked if bits]
+        for asked, rid in asked_rids:
             for _other, dst, kind, _weight, state in self._edges(out, out_seen, rid):
                 if state and kind in kinds:
                     found.append((asked, asked, dst, kind, dst))
@@ -209,9 +223,14 @@ class WarmGraph:
         """Whether ``belief_id`` has an edge of ``kind`` either way, to a forgotten belief too
         (truth.py's ``_STILL``, negated)."""
         rid = self._rids[belief_id]
+        if self._touching is not None:
+            return bool(int(self._touching[rid]) & self._bits(frozenset((kind,))))
         return any(e[2] == kind for e in self._edges(self._out, self._out_seen, rid)) or any(
             e[2] == kind for e in self._edges(self._into, self._into_seen, rid)
         )
+
+    def _bits(self, kinds: frozenset[str]) -> int:
+        return sum(1 << i for i, name in enumerate(self._kinds) if name in kinds)
 
     def live_unlocked(self, ids: Iterable[str]) -> list[str]:
         """The live, unlocked ids among ``ids``, sorted (as the id index gives them)."""
