@@ -7,9 +7,17 @@ ingested belief carries a context, indexed by BM25F in its own column (weight
 - line 1, the trail: the file's repo-relative path, then the section titles outermost
   first, joined by `` › ``, then the line range (``docs/guide/auth.md › OAuth2 › Scopes
   L40-L58``); what a hit shows, charged to the budget with it;
-- line 2, only when there is something to add: the words FTS5's tokenizer would not find
-  on its own (camelCase names split: ``AxiosHeaders`` -> ``axios headers``), then the
-  chunk's own context words (in code, the names a definition's body uses).
+- line 2, only when there is something to add: the passage's own section title (in code,
+  its definition's name) once more, then the words FTS5's tokenizer would not find on its
+  own (camelCase names split: ``AxiosHeaders`` -> ``axios headers``), then the chunk's
+  own context words (in code, the names a definition's body uses).
+
+Why the own title twice: every passage under a section repeats that section's title in its
+trail, so a deep page's ancestor titles match a query as strongly as the one heading that
+says what this passage is about, and a short passage under a matching ancestor (an
+"Installation › Vundle" three lines long under "Official plugin") outranks the section the
+question names. Counting the innermost title twice makes the trail say, in BM25's terms,
+which of its titles is this passage's (docs/BENCHMARKS.md § Ranking, third pass).
 """
 
 from __future__ import annotations
@@ -36,7 +44,8 @@ def context_field(uri: str, chunk: Chunk) -> str:
     """The context column of the belief `chunk` becomes in the file at `uri`."""
     head = trail(uri, chunk.section, chunk.start_line, chunk.end_line)
     split = _camel_words(f"{head} {chunk.context}")
-    extra = " ".join(part for part in (split, chunk.context) if part)
+    own = chunk.section[-1] if chunk.section else ""  # see the module docstring
+    extra = " ".join(part for part in (own, split, chunk.context) if part)
     text = f"{head}\n{extra}" if extra else head
     return text[:MAX_CONTEXT_CHARS]
 
