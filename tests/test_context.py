@@ -11,13 +11,26 @@ from hypothesis import strategies as st
 
 from credo.knowledge.chunk import Chunk
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
-from credo.knowledge.ingest.context import TRAIL_SEPARATOR, context_field, trail
+from credo.knowledge.ingest.context import (
+    LENGTH_FILLER,
+    LENGTH_FLOOR_TOKENS,
+    TRAIL_SEPARATOR,
+    context_field,
+    trail,
+)
+from credo.store.stem import tokens
+
+# A passage long enough that its field carries no filler (the tests of the filler below).
+LONG_TEXT = " ".join(f"word{i}" for i in range(LENGTH_FLOOR_TOKENS))
 
 
 def chunk(
-    section: tuple[str, ...] = (), context: str = "", lines: tuple[int, int] = (3, 9)
+    section: tuple[str, ...] = (),
+    context: str = "",
+    lines: tuple[int, int] = (3, 9),
+    text: str = LONG_TEXT,
 ) -> Chunk:
-    return Chunk("Some text.", lines[0], lines[1], "paragraph", section, None, (), context)
+    return Chunk(text, lines[0], lines[1], "paragraph", section, None, (), context)
 
 
 @pytest.mark.parametrize(
@@ -147,3 +160,31 @@ def test_context_field_properties(
     head = trail(uri, section, start, start + length)
     assert field.partition("\n")[0] == head[:MAX_CONTEXT_CHARS]
     assert field.count("\n") <= 1
+
+
+def test_a_short_passage_is_filled_up_to_the_length_floor() -> None:
+    """BM25's length norm would turn a short passage's trail into a lift: its field
+    carries filler, a word no query holds, up to the floor (content and context)."""
+    piece = chunk(("Vim", "Vundle"), text="or with Vundle:")
+    field = context_field("docs/editors.md", piece)
+    head, extra, filler = field.split("\n")
+    assert head == trail("docs/editors.md", ("Vim", "Vundle"), 3, 9)
+    assert extra == "Vundle"
+    assert set(filler.split()) == {LENGTH_FILLER}
+    assert len(tokens(piece.text)) + len(tokens(field)) == LENGTH_FLOOR_TOKENS
+    # At the floor or above: no filler.
+    assert LENGTH_FILLER not in context_field("docs/editors.md", chunk(("Vim", "Vundle")))
+
+
+@given(text=st.text(max_size=400), section=st.lists(_names, max_size=3).map(tuple))
+def test_every_field_reaches_the_floor_and_filler_only_fills(
+    text: str, section: tuple[str, ...]
+) -> None:
+    piece = chunk(section, text=text)
+    field = context_field("src/x.py", piece)
+    assert len(tokens(text)) + len(tokens(field)) >= LENGTH_FLOOR_TOKENS
+    lines = field.split("\n")
+    if LENGTH_FILLER in field:
+        assert set(lines[-1].split()) == {LENGTH_FILLER}
+        assert LENGTH_FILLER not in "\n".join(lines[:-1])
+        assert len(tokens(text)) + len(tokens("\n".join(lines[:-1]))) < LENGTH_FLOOR_TOKENS

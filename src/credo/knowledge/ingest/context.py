@@ -12,12 +12,22 @@ ingested belief carries a context, indexed by BM25F in its own column (weight
   own (camelCase names split: ``AxiosHeaders`` -> ``axios headers``), then the chunk's
   own context words (in code, the names a definition's body uses).
 
+- line 3, only for a short passage: filler tokens up to `LENGTH_FLOOR_TOKENS` (below).
+
 Why the own title twice: every passage under a section repeats that section's title in its
 trail, so a deep page's ancestor titles match a query as strongly as the one heading that
 says what this passage is about, and a short passage under a matching ancestor (an
 "Installation › Vundle" three lines long under "Official plugin") outranks the section the
 question names. Counting the innermost title twice makes the trail say, in BM25's terms,
 which of its titles is this passage's (docs/BENCHMARKS.md § Ranking, third pass).
+
+Why filler: BM25 divides a term's weight by the row's length (all columns' tokens), so a
+passage of a few words (a signature without a docstring, a three-line subsection) turns
+the words of its trail, which every passage of its section carries alike, into a large
+lift over the passage the question is about. FTS5's ``bm25()`` takes no floor on that
+length, so a passage whose content and context hold fewer than `LENGTH_FLOOR_TOKENS`
+tokens carries `LENGTH_FILLER` up to it: a word no query holds, which only counts toward
+the length. Only ingested passages carry it; a note's length is its own.
 """
 
 from __future__ import annotations
@@ -27,12 +37,16 @@ import re
 from credo.knowledge.chunk import Chunk
 from credo.knowledge.docuri import line_hint
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
+from credo.store.stem import tokens
 from credo.types import TRAIL_SEPARATOR
 
 # A lower-case or digit run followed by an upper-case letter, or an acronym before a word
 # ("HTTPHeaderDict" -> "HTTP Header Dict").
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+# The passage floor's 200 characters (chunk/passage.py) in tokens, at ~5 characters each.
+LENGTH_FLOOR_TOKENS = 40
+LENGTH_FILLER = "credolengthfiller"  # one token; no query is expected to hold it
 
 
 def trail(uri: str, section: tuple[str, ...], start: int, end: int) -> str:
@@ -47,6 +61,9 @@ def context_field(uri: str, chunk: Chunk) -> str:
     own = chunk.section[-1] if chunk.section else ""  # see the module docstring
     extra = " ".join(part for part in (own, split, chunk.context) if part)
     text = f"{head}\n{extra}" if extra else head
+    short = LENGTH_FLOOR_TOKENS - len(tokens(chunk.text)) - len(tokens(text))
+    if short > 0:  # see the module docstring
+        text = f"{text}\n{' '.join([LENGTH_FILLER] * short)}"
     return text[:MAX_CONTEXT_CHARS]
 
 
