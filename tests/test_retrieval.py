@@ -422,3 +422,17 @@ def test_a_named_paths_words_leave_the_keyword_query(tmp_path: Path) -> None:
         # Nothing but the path: its words are all there is to search for.
         alone = memory.retrieve("docs/guide/deploy.md")
         assert {"bm25f", "doc"} <= set(alone.beliefs[0].lanes)
+
+
+def test_a_named_urls_words_stay_in_the_keyword_query(tmp_path: Path) -> None:
+    """A URL names a page the passages link to, often by its words: they stay."""
+    page = tmp_path / "extending.md"
+    page.write_text(
+        "# Extending\n\nAn example for that is the package "
+        "[environ-config](https://github.com/hynek/environ-config).\n",
+        encoding="utf-8",
+    )
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(page)
+        result = memory.retrieve("which page links to https://github.com/hynek/environ-config")
+        assert result.beliefs and {"bm25f", "doc"} <= set(result.beliefs[0].lanes)

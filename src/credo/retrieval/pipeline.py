@@ -548,15 +548,16 @@ FOLDER_SCORE = 0.6
 
 
 def _without_named(terms: list[str], paths: list[str]) -> list[str]:
-    """The query's terms without the words of the paths and URLs it names that the store
-    holds (``docs/integrations/github_actions.md: what outputs...`` keeps ``outputs``...).
+    """The query's terms without the words of the paths it names that the store holds
+    (``docs/integrations/github_actions.md: what outputs...`` keeps ``outputs``...).
 
     The doc lane scores the named document's passages already. Left in the keyword query,
     the path's words match the trail of every one of its passages alike, and BM25's length
     norm turns that constant into a lift for the shortest of them, over the passage the
     rest of the question is about. A bare file name or a page name is a guess (it may be
-    the topic: "the settings in my pyproject.toml"), so its words stay; so do all of them
-    when nothing else is left."""
+    the topic: "the settings in my pyproject.toml"), and a URL names a page the passages
+    link to, often in its own words ("the package environ-config"): their words stay; so
+    do all of them when nothing else is left."""
     if not paths:
         return terms
     named = {term for path in paths for term in query_terms(path)}
@@ -564,7 +565,7 @@ def _without_named(terms: list[str], paths: list[str]) -> list[str]:
 
 
 def _doc(store: Store, text: str) -> tuple[dict[str, float], list[str]]:
-    """The doc lane's scores, and the full paths and URLs of the query that matched."""
+    """The doc lane's scores, and the full paths of the query that matched."""
     found = mentions(text)
     if not found:
         return {}, []
@@ -579,6 +580,8 @@ def _doc(store: Store, text: str) -> tuple[dict[str, float], list[str]]:
         for belief_id, _uri in store.doc_anchor_matches([needle], limit=limit):
             scores[belief_id] = max(scores.get(belief_id, 0.0), score)
             matched = True
-        if matched and value >= 1.0:  # a path or URL (mentions scores a guess below 1)
+        # A path (mentions scores a guess below 1); not a URL, which names a page the
+        # passages link to, often by its words, not one whose trail they carry.
+        if matched and value >= 1.0 and "://" not in needle:
             paths.append(needle)
     return scores, paths
