@@ -10,9 +10,8 @@ ingested belief carries a context, indexed by BM25F in its own column (weight
 - line 2, only when there is something to add: the passage's own section title (in code,
   its definition's name) once more, then the words FTS5's tokenizer would not find on its
   own (camelCase names split: ``AxiosHeaders`` -> ``axios headers``), then the chunk's
-  own context words (in code, the names a definition's body uses).
-
-- line 3, only for a short passage: filler tokens up to `LENGTH_FLOOR_TOKENS` (below).
+  own context words (in code, the names a definition's body uses);
+- a last line only for a short passage: filler up to `LENGTH_FLOOR_TOKENS` tokens (below).
 
 Why the own title twice: every passage under a section repeats that section's title in its
 trail, so a deep page's ancestor titles match a query as strongly as the one heading that
