@@ -1,4 +1,5 @@
-"""The context field of an ingested belief: its trail, the camelCase words split, the cap."""
+"""The context field of an ingested belief: its trail, its own title again, the camelCase
+words split, the cap."""
 
 from __future__ import annotations
 
@@ -10,13 +11,26 @@ from hypothesis import strategies as st
 
 from credo.knowledge.chunk import Chunk
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
-from credo.knowledge.ingest.context import TRAIL_SEPARATOR, context_field, trail
+from credo.knowledge.ingest.context import (
+    LENGTH_FILLER,
+    LENGTH_FLOOR_TOKENS,
+    TRAIL_SEPARATOR,
+    context_field,
+    trail,
+)
+from credo.store.stem import tokens
+
+# A passage long enough that its field carries no filler (the tests of the filler below).
+LONG_TEXT = " ".join(f"word{i}" for i in range(LENGTH_FLOOR_TOKENS))
 
 
 def chunk(
-    section: tuple[str, ...] = (), context: str = "", lines: tuple[int, int] = (3, 9)
+    section: tuple[str, ...] = (),
+    context: str = "",
+    lines: tuple[int, int] = (3, 9),
+    text: str = LONG_TEXT,
 ) -> Chunk:
-    return Chunk("Some text.", lines[0], lines[1], "paragraph", section, None, (), context)
+    return Chunk(text, lines[0], lines[1], "paragraph", section, None, (), context)
 
 
 @pytest.mark.parametrize(
@@ -45,13 +59,13 @@ def test_trail_is_the_path_then_the_sections_then_the_lines(
     [
         # A file named in camelCase: its words are found as a reader would type them.
         ("lib/core/AxiosHeaders.js", (), "axios headers"),
-        # An acronym before a word ends where the word begins.
-        ("src/urllib3/_collections.py", ("HTTPHeaderDict",), "http header dict"),
-        ("src/x.js", ("XMLHttpRequest", "open"), "xml http request"),
-        ("src/x.py", ("parseURLQuery",), "parse url query"),
-        ("src/x.go", ("utf8Decoder",), "utf8 decoder"),
+        # An acronym before a word ends where the word begins (after the own title).
+        ("src/urllib3/_collections.py", ("HTTPHeaderDict",), "HTTPHeaderDict http header dict"),
+        ("src/x.js", ("XMLHttpRequest", "open"), "open xml http request"),
+        ("src/x.py", ("parseURLQuery",), "parseURLQuery parse url query"),
+        ("src/x.go", ("utf8Decoder",), "utf8Decoder utf8 decoder"),
         # A word split twice (path and section) is written once.
-        ("src/AxiosError.js", ("AxiosError",), "axios error"),
+        ("src/AxiosError.js", ("AxiosError",), "AxiosError axios error"),
     ],
 )
 def test_camel_case_names_are_split_into_words_on_line_two(
@@ -68,23 +82,36 @@ def test_camel_case_names_are_split_into_words_on_line_two(
         ("docs/guide.md", ("Install", "Upgrade")),  # plain words: the tokenizer finds them
         ("src/snake_case_module.py", ("read_file",)),  # underscores split already
         ("docs/API.md", ("HTTP", "URL")),  # an acronym alone is one word
-        ("notes.txt", ()),
     ],
 )
-def test_without_anything_to_add_the_context_is_the_trail_alone(
+def test_without_anything_else_to_add_line_two_is_the_own_title(
     uri: str, section: tuple[str, ...]
 ) -> None:
-    assert context_field(uri, chunk(section)) == trail(uri, section, 3, 9)
+    assert context_field(uri, chunk(section)) == f"{trail(uri, section, 3, 9)}\n{section[-1]}"
+
+
+def test_outside_any_section_the_context_is_the_trail_alone() -> None:
+    assert context_field("notes.txt", chunk(())) == trail("notes.txt", (), 3, 9)
+
+
+def test_the_own_title_counts_twice_its_ancestors_once() -> None:
+    """The innermost title is this passage's; the ancestors' are every sibling's too."""
+    field = context_field("docs/editors.md", chunk(("Vim", "Official plugin", "Vundle")))
+    index = field.lower()
+    assert index.count("vundle") == 2
+    assert index.count("official plugin") == 1 and index.count("vim") == 1
 
 
 def test_the_chunks_own_context_words_follow_the_split_words() -> None:
     field = context_field("src/AxiosHeaders.js", chunk(("set",), "normalizeHeader toJSON value"))
     assert field == (
         "src/AxiosHeaders.js › set L3-L9\n"
-        "axios headers normalize header to json normalizeHeader toJSON value"
+        "set axios headers normalize header to json normalizeHeader toJSON value"
     )
-    # Plain context words alone make line two.
-    assert context_field("a.md", chunk(("A",), "retry backoff")) == "a.md › A L3-L9\nretry backoff"
+    # The own title, then plain context words, make line two.
+    field = context_field("a.md", chunk(("A",), "retry backoff"))
+    assert field == "a.md › A L3-L9\nA retry backoff"
+    assert context_field("a.md", chunk((), "retry backoff")) == "a.md L3-L9\nretry backoff"
 
 
 def test_context_is_capped_at_max_context_chars() -> None:
@@ -105,7 +132,8 @@ def _uncapped(
         parts = re.split(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", word)
         if len(parts) > 1:
             words.update(dict.fromkeys(p.lower() for p in parts))
-    extra = " ".join(part for part in (" ".join(words), context) if part)
+    own = section[-1] if section else ""
+    extra = " ".join(part for part in (own, " ".join(words), context) if part)
     return f"{head}\n{extra}" if extra else head
 
 
@@ -132,3 +160,31 @@ def test_context_field_properties(
     head = trail(uri, section, start, start + length)
     assert field.partition("\n")[0] == head[:MAX_CONTEXT_CHARS]
     assert field.count("\n") <= 1
+
+
+def test_a_short_passage_is_filled_up_to_the_length_floor() -> None:
+    """BM25's length norm would turn a short passage's trail into a lift: its field
+    carries filler, a word no query holds, up to the floor (content and context)."""
+    piece = chunk(("Vim", "Vundle"), text="or with Vundle:")
+    field = context_field("docs/editors.md", piece)
+    head, extra, filler = field.split("\n")
+    assert head == trail("docs/editors.md", ("Vim", "Vundle"), 3, 9)
+    assert extra == "Vundle"
+    assert set(filler.split()) == {LENGTH_FILLER}
+    assert len(tokens(piece.text)) + len(tokens(field)) == LENGTH_FLOOR_TOKENS
+    # At the floor or above: no filler.
+    assert LENGTH_FILLER not in context_field("docs/editors.md", chunk(("Vim", "Vundle")))
+
+
+@given(text=st.text(max_size=400), section=st.lists(_names, max_size=3).map(tuple))
+def test_every_field_reaches_the_floor_and_filler_only_fills(
+    text: str, section: tuple[str, ...]
+) -> None:
+    piece = chunk(section, text=text)
+    field = context_field("src/x.py", piece)
+    assert len(tokens(text)) + len(tokens(field)) >= LENGTH_FLOOR_TOKENS
+    lines = field.split("\n")
+    if LENGTH_FILLER in field:
+        assert set(lines[-1].split()) == {LENGTH_FILLER}
+        assert LENGTH_FILLER not in "\n".join(lines[:-1])
+        assert len(tokens(text)) + len(tokens("\n".join(lines[:-1]))) < LENGTH_FLOOR_TOKENS

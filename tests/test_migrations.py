@@ -14,6 +14,7 @@ from credo.knowledge import identity
 from credo.store import LATEST_VERSION, migrations
 from credo.store import SqliteStore as Store
 from credo.store.migrations import MIGRATIONS
+from credo.types import trail_of
 
 
 def _old_store(path: Path) -> None:
@@ -259,12 +260,12 @@ def test_a_v5_file_migrates_to_the_context_column_and_stays_searchable(tmp_path:
         report = memory.ingest(tmp_path / "runbook.txt", tmp_path / "notes.md")
         assert report.files_ingested == 2 and report.beliefs_kept == 1
         contexts = _contexts(memory)
-        assert contexts["v5-pager"] == "runbook.txt L1-L1"
+        assert trail_of(contexts["v5-pager"]) == "runbook.txt L1-L1"
         passage = memory.retrieve("staging database Monday").beliefs[0]
         assert passage.content == (
             "Ops\nThe staging database is rebuilt every Monday.\nIt takes ten minutes."
         )
-        assert contexts[passage.id] == "notes.md › Ops L1-L5"
+        assert trail_of(contexts[passage.id]) == "notes.md › Ops L1-L5"
         assert memory.get("v5-ops").deleted_at is not None
         assert memory.get("v5-staging").deleted_at is not None
         assert contexts["v5-deploy"] == contexts["v5-rollback"] == ""  # not ingested
@@ -278,7 +279,7 @@ def test_an_unchanged_file_of_a_v5_store_is_read_again_as_passages(tmp_path: Pat
     _v5_store(path, tmp_path)
     with Memory(path, root=tmp_path) as memory:
         report = memory.ingest(tmp_path / "notes.md", tmp_path / "runbook.txt")
-        assert _contexts(memory).get("v5-pager") == "runbook.txt L1-L1"
+        assert trail_of(_contexts(memory).get("v5-pager", "")) == "runbook.txt L1-L1"
         assert memory.get("v5-ops").deleted_at is not None  # "Ops" alone is no passage
         assert report.files_ingested == 2
 

@@ -395,3 +395,44 @@ def test_trails_are_read_only_from_a_store_that_has_some(tmp_path: Path) -> None
     trails = {b.content: b.trail for b in memory.retrieve("deploy script").beliefs}
     assert trails["Ops\nThe deploy script is run by hand."] == "ops.md › Ops L1-L3"
     assert trails["the deploy script lives in ops"] == ""
+
+
+def test_a_named_paths_words_leave_the_keyword_query(tmp_path: Path) -> None:
+    """The doc lane scores a named file's passages; its path's words would match every
+    passage's trail alike and lift the shortest. The rest of the question ranks them."""
+    page = tmp_path / "docs" / "guide" / "deploy.md"
+    page.parent.mkdir(parents=True)
+    page.write_text(
+        "# Deploy guide\n\n## Rollbacks\n\nUse the previous tag.\n\n## Outputs\n\n"
+        + "The deploy step writes its outputs to the build folder. " * 4
+        + "\n",
+        encoding="utf-8",
+    )
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(page)
+        result = memory.retrieve("According to docs/guide/deploy.md, what outputs are written?")
+        by_text = {b.content.split("\n")[0]: b for b in result.beliefs}
+        assert result.beliefs[0].content.startswith("Outputs")
+        # The rollback section shares only the path's words: the doc lane alone brings it.
+        assert set(by_text["Rollbacks"].lanes) == {"doc"}
+        assert "bm25f" in by_text["Outputs"].lanes
+        # A bare file name may be the topic ("my pyproject.toml"): its words stay.
+        bare = memory.retrieve("what does deploy.md say about rollbacks?")
+        assert "bm25f" in {k for b in bare.beliefs for k in b.lanes}
+        # Nothing but the path: its words are all there is to search for.
+        alone = memory.retrieve("docs/guide/deploy.md")
+        assert {"bm25f", "doc"} <= set(alone.beliefs[0].lanes)
+
+
+def test_a_named_urls_words_stay_in_the_keyword_query(tmp_path: Path) -> None:
+    """A URL names a page the passages link to, often by its words: they stay."""
+    page = tmp_path / "extending.md"
+    page.write_text(
+        "# Extending\n\nAn example for that is the package "
+        "[environ-config](https://github.com/hynek/environ-config).\n",
+        encoding="utf-8",
+    )
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(page)
+        result = memory.retrieve("which page links to https://github.com/hynek/environ-config")
+        assert result.beliefs and {"bm25f", "doc"} <= set(result.beliefs[0].lanes)

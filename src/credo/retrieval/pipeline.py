@@ -364,6 +364,10 @@ def _rank(
     which the pack renders."""
     lanes = {**DEFAULT_LANES, **options.lanes}
     terms = query_terms(text)
+    named: dict[str, float] = {}  # the doc lane's scores, read first: see _without_named
+    if lanes["doc"]:
+        named, paths = _doc(store, text)
+        terms = _without_named(terms, paths)
     lane_scores: dict[str, dict[str, float]] = {}
     found: dict[str, float] = {}  # the keyword hits' scores as FTS5 gave them
     keyword: dict[str, float] = {}  # and after the dialog lane
@@ -395,7 +399,7 @@ def _rank(
     if lanes["doc"]:
         # A folder named in the query can match thousands of anchors: bounded like the
         # graph lanes (the keyword hits plus the lane's best others).
-        lane_scores["doc"] = _best(_doc(store, text), keyword, options.graph_lane_limit)
+        lane_scores["doc"] = _best(named, keyword, options.graph_lane_limit)
     if lanes["hrr"]:
         from credo.retrieval.lanes.structural import structural_lane
 
@@ -543,16 +547,41 @@ FOLDER_LIMIT = 2_000
 FOLDER_SCORE = 0.6
 
 
-def _doc(store: Store, text: str) -> dict[str, float]:
+def _without_named(terms: list[str], paths: list[str]) -> list[str]:
+    """The query's terms without the words of the paths it names that the store holds
+    (``docs/integrations/github_actions.md: what outputs...`` keeps ``outputs``...).
+
+    The doc lane scores the named document's passages already. Left in the keyword query,
+    the path's words match the trail of every one of its passages alike, and BM25's length
+    norm turns that constant into a lift for the shortest of them, over the passage the
+    rest of the question is about. A bare file name or a page name is a guess (it may be
+    the topic: "the settings in my pyproject.toml"), and a URL names a page the passages
+    link to, often in its own words ("the package environ-config"): their words stay; so
+    do all of them when nothing else is left."""
+    if not paths:
+        return terms
+    named = {term for path in paths for term in query_terms(path)}
+    return [t for t in terms if t not in named] or terms
+
+
+def _doc(store: Store, text: str) -> tuple[dict[str, float], list[str]]:
+    """The doc lane's scores, and the full paths of the query that matched."""
     found = mentions(text)
     if not found:
-        return {}
+        return {}, []
     scores: dict[str, float] = {}
+    paths: list[str] = []
     for needle, value in found:
         folder = needle.endswith("/")
         limit, score = (
             (FOLDER_LIMIT, min(value, FOLDER_SCORE)) if folder else (DOC_LANE_LIMIT, value)
         )
+        matched = False
         for belief_id, _uri in store.doc_anchor_matches([needle], limit=limit):
             scores[belief_id] = max(scores.get(belief_id, 0.0), score)
-    return scores
+            matched = True
+        # A path (mentions scores a guess below 1); not a URL, which names a page the
+        # passages link to, often by its words, not one whose trail they carry.
+        if matched and value >= 1.0 and "://" not in needle:
+            paths.append(needle)
+    return scores, paths

@@ -7,9 +7,26 @@ ingested belief carries a context, indexed by BM25F in its own column (weight
 - line 1, the trail: the file's repo-relative path, then the section titles outermost
   first, joined by `` › ``, then the line range (``docs/guide/auth.md › OAuth2 › Scopes
   L40-L58``); what a hit shows, charged to the budget with it;
-- line 2, only when there is something to add: the words FTS5's tokenizer would not find
-  on its own (camelCase names split: ``AxiosHeaders`` -> ``axios headers``), then the
-  chunk's own context words (in code, the names a definition's body uses).
+- line 2, only when there is something to add: the passage's own section title (in code,
+  its definition's name) once more, then the words FTS5's tokenizer would not find on its
+  own (camelCase names split: ``AxiosHeaders`` -> ``axios headers``), then the chunk's
+  own context words (in code, the names a definition's body uses);
+- a last line only for a short passage: filler up to `LENGTH_FLOOR_TOKENS` tokens (below).
+
+Why the own title twice: every passage under a section repeats that section's title in its
+trail, so a deep page's ancestor titles match a query as strongly as the one heading that
+says what this passage is about, and a short passage under a matching ancestor (an
+"Installation › Vundle" three lines long under "Official plugin") outranks the section the
+question names. Counting the innermost title twice makes the trail say, in BM25's terms,
+which of its titles is this passage's (docs/BENCHMARKS.md § Ranking, third pass).
+
+Why filler: BM25 divides a term's weight by the row's length (all columns' tokens), so a
+passage of a few words (a signature without a docstring, a three-line subsection) turns
+the words of its trail, which every passage of its section carries alike, into a large
+lift over the passage the question is about. FTS5's ``bm25()`` takes no floor on that
+length, so a passage whose content and context hold fewer than `LENGTH_FLOOR_TOKENS`
+tokens carries `LENGTH_FILLER` up to it: a word no query holds, which only counts toward
+the length. Only ingested passages carry it; a note's length is its own.
 """
 
 from __future__ import annotations
@@ -19,12 +36,16 @@ import re
 from credo.knowledge.chunk import Chunk
 from credo.knowledge.docuri import line_hint
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
+from credo.store.stem import tokens
 from credo.types import TRAIL_SEPARATOR
 
 # A lower-case or digit run followed by an upper-case letter, or an acronym before a word
 # ("HTTPHeaderDict" -> "HTTP Header Dict").
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+# The passage floor's 200 characters (chunk/passage.py) in tokens, at ~5 characters each.
+LENGTH_FLOOR_TOKENS = 40
+LENGTH_FILLER = "credolengthfiller"  # one token; no query is expected to hold it
 
 
 def trail(uri: str, section: tuple[str, ...], start: int, end: int) -> str:
@@ -36,8 +57,12 @@ def context_field(uri: str, chunk: Chunk) -> str:
     """The context column of the belief `chunk` becomes in the file at `uri`."""
     head = trail(uri, chunk.section, chunk.start_line, chunk.end_line)
     split = _camel_words(f"{head} {chunk.context}")
-    extra = " ".join(part for part in (split, chunk.context) if part)
+    own = chunk.section[-1] if chunk.section else ""  # see the module docstring
+    extra = " ".join(part for part in (own, split, chunk.context) if part)
     text = f"{head}\n{extra}" if extra else head
+    short = LENGTH_FLOOR_TOKENS - len(tokens(chunk.text)) - len(tokens(text))
+    if short > 0:  # see the module docstring
+        text = f"{text}\n{' '.join([LENGTH_FILLER] * short)}"
     return text[:MAX_CONTEXT_CHARS]
 
 
