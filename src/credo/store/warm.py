@@ -17,6 +17,7 @@ moment it moves; the stale index is let go at once (at a million beliefs it is ~
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 import threading
 import time
@@ -227,6 +228,10 @@ class Keeper:
             if self._store_of() is not store or not store.install_warm(index):
                 return False
         self.installed += 1
+        # The index lives until the store moves: later collections need not walk it (the
+        # warm server holds the collector off while it answers: surfaces/serve.py).
+        gc.collect()
+        gc.freeze()
         seconds = time.perf_counter() - started
         self._say(f"warm index of {index.graph.live} beliefs read in {seconds:.2f} s")
         return True
