@@ -86,9 +86,7 @@ def main() -> None:
     )
     parser.add_argument("--data", type=Path, help="a JSONL file (overrides --split)")
     parser.add_argument("--both-dev", action="store_true", help="dev + dev2, then combined")
-    parser.add_argument(
-        "--folds", action="store_true", help="dev, dev2, ..., dev7: one row each"
-    )
+    parser.add_argument("--folds", action="store_true", help="dev, dev2, ..., dev7: one row each")
     parser.add_argument("--show-errors", action="store_true")
     args = parser.parse_args()
     if args.folds:
@@ -103,6 +101,8 @@ def main() -> None:
     report(path, load(path), args.show_errors)
 
 
+# The fit's settings of record (``bench/capture_fit.py``'s defaults).
+L2, TARGET, MARGIN = 5.0, 0.98, 0.6
 DEV_FILES = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7")
 
 
@@ -130,19 +130,27 @@ def folds() -> None:
         count += len(rows)
         print(_row(name, len(rows), tp, fp, fn))
     print(_row("combined", count, *total))
-    print()
-    print("leave-one-file-out (weights and threshold fitted on the other five files):")
-    from capture_fit import FILES, fold_row, lofo, summary
+    from capture_fit import FILES, fold_row, lofo, progressive, summary
     from capture_fit import load as load_cues
 
     data = {name: load_cues(name) for name in FILES}
-    rows = lofo(data, l2=5.0, target=0.98, margin=0.6)
-    print(
-        f"{'file':<10}{'prompts':>8}{'precision':>10}{'recall':>8}{'tp':>5}{'fp':>4}{'fn':>4}{'kind':>8}"
-    )
-    for row in rows:
-        print(fold_row(row, len(data[row[0]])))
-    print(summary(rows))
+    header = f"{'file':<10}{'prompts':>8}{'precision':>10}{'recall':>8}{'tp':>5}{'fp':>4}{'fn':>4}{'kind':>8}"
+    for title, rows in (
+        (
+            "progressive (weights and threshold fitted on the files written before each one):",
+            progressive(data, l2=L2, target=TARGET, margin=MARGIN),
+        ),
+        (
+            "leave-one-file-out (weights and threshold fitted on the other files):",
+            lofo(data, l2=L2, target=TARGET, margin=MARGIN),
+        ),
+    ):
+        print()
+        print(title)
+        print(header)
+        for row in rows:
+            print(fold_row(row, len(data[row[0]])))
+        print(summary(rows))
 
 
 def _row(name: str, prompts: int, tp: int, fp: int, fn: int) -> str:

@@ -100,7 +100,8 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"""(?:^|[,:;—–]\s*)[\w`./@-]+(?:\s+[\w`./@-]+){0,2}\s+over\s+[\w`.]
             |[\w`)]\s*,?\s+(?:instead\s+of|rather\s+than)\s+[\w`.]
             |[\w`)'"]\s*(?:,|—|–|;)\s*not\s+[\w`.'"@/-]|^not\s+`?[\w.@/-]+`?\s*[.,;]
-            |\b[\w`)-]+\s+only\b(?!\s+(?:if|when|because|for\s+(?:now|this)))""",
+            |\b[\w`)-]+\s+only\b(?!\s+(?:if|when|because|for\s+(?:now|this)|that|this|it|them|
+            those|these)\b)""",
             _I,
         ),
     ),
@@ -243,7 +244,21 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     # A pick among referents of this turn: "no, the other `parse_date`" points, it states nothing.
-    ("referent", re.compile(r"^\W*(?:(?:no|nope|nah|wait)\W+)?the\s+other\s+(?!way\b)", _I)),
+    # A pick among this turn's referents: "no, the other one", "not that migration, the one
+    # before it".
+    (
+        "referent",
+        re.compile(
+            r"""^\W*(?:(?:no|nope|nah|wait)\W+)?the\s+other\s+(?!way\b)
+            |\bnot\s+(?:that|this)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s*,\s*the\b
+            |\bthe\s+one\s+(?:before|after|above|below|next\s+to)\b""",
+            _I,
+        ),
+    ),
+    # A third person ("he", "his", "she", "her"): a claim about a colleague's habits or
+    # wishes ("Jonas always writes his commit messages in German"). A rule is about the
+    # project, the agent or the speaker, and no rule in the development files names one.
+    ("third_person", re.compile(r"\b(?:he|she|him|his|her|hers)\b", _I)),
     # A rule bounded by an event ahead: "until this ticket is merged", "until we ship".
     (
         "until_scope",
@@ -314,7 +329,9 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "repair",
         re.compile(
             r"""\bi\s+meant\b|\bi\s+(?:wanted|asked\s+for|was\s+asking)\b|\bnot\s+what\s+i\s+(?:expected|meant|wanted|asked)\b
-            |\bignore\s+(?:that|this|my|the\s+last)\b|\bnever\s*mind\b""",
+            |\bignore\s+(?:that|this|my|the\s+last|what\s+i\s+said)\b|\bnever\s*mind\b
+            |\bi\s+was\s+wrong\b|\bmy\s+(?:bad|mistake)\b|\bi\s+misspoke\b|\bscratch\s+that\b
+            |\bi\s+stand\s+corrected\b""",
             _I,
         ),
     ),
@@ -340,7 +357,9 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "now",
         re.compile(
             r"""\b(?:(?<!from\s)now(?!\s+on\b)|right\s+now|today|tonight|tomorrow|yesterday|
-            currently|at\s+the\s+moment|this\s+(?:week|sprint|morning|afternoon|quarter))\b""",
+            currently|at\s+the\s+moment|this\s+(?:week|sprint|morning|afternoon|quarter)|
+            (?:is|are|'s|was)\s+(?:on|this|next)\s+(?:monday|tuesday|wednesday|thursday|friday|
+            saturday|sunday)(?!s))\b""",
             _I,
         ),
     ),
@@ -417,6 +436,7 @@ VETO_CUES = frozenset(
         "opinion",
         "people_claim",
         "local_should",
+        "third_person",
     }
 )
 # Cues read on the whole sentence: the lead-in words ("No,", "Again") are part of them.
@@ -469,7 +489,20 @@ GATES: dict[str, tuple[str, ...]] = {
         "never a",
         "always the",
     ),
-    "repair": ("meant", "wanted", "asked", "asking", "what i", "ignore", "never"),
+    "repair": (
+        "meant",
+        "wanted",
+        "asked",
+        "asking",
+        "what i",
+        "ignore",
+        "never",
+        "wrong",
+        "my ",
+        "misspoke",
+        "scratch",
+        "corrected",
+    ),
     "deixis": ("this", "that", "meant", "above", "below", "just", " it", " them"),
     "hearsay": (
         "say",
