@@ -309,7 +309,6 @@ FRAME_NEGATIVES = [
     "I prefer your first version, honestly.",
     "I like to read the diff before lunch.",
     "I hate YAML anchors so much lol",
-    "I hate when the laptop fan spins up like that.",
     "I'd rather not talk about the outage.",
     # quantified or plural subjects reporting state, not a law
     "All tests are green now.",
@@ -358,9 +357,9 @@ def test_short_correction_lends_to_the_next_sentence(prompt: str, first: str) ->
 
 
 def test_lending_reaches_only_the_next_sentence() -> None:
-    # A taste that counts only with a correction behind it: lent from the sentence just
+    # A sentence that counts only with a correction behind it: lent from the sentence just
     # before, not from two sentences back.
-    taste = "I find tabs easier to read."
+    taste = "Tabs in every file."  # a general scope alone is below the threshold
     assert extract_statements(taste) == []
     assert extract_statements(f"No, that's the wrong port. {taste}")
     assert extract_statements(f"No, that's the wrong port. Thanks for checking. {taste}") == []

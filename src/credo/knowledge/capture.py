@@ -366,6 +366,14 @@ _ARTEFACT_SCOPE = re.compile(
 )
 # A clause ending in a command on "it": "..., so just merge it", "and then fix it".
 _IT_TASK = re.compile(r"(?:^|,|\b(?:so|and|then))\s+(?:just\s+)?(?!do\b)[a-z]+\s+(?:it|them)\W*$")
+# The speaker's taste for a thing at hand ("I like the new sidebar", "I love how you split
+# that") or for this conversation ("I'd rather not talk about the outage"). A preference
+# names a kind of thing or a way of working ("I like small PRs"), not a referent.
+_TASTE_FOR_REFERENT = re.compile(
+    r"^i\s+(?:really\s+|just\s+|much\s+)?(?:like|love|enjoy|hate|dislike|adore|prefer)\s+"
+    r"(?:the|this|that|these|those|your|how|what)\b"
+    r"|^(?:i'?d|i\s+would)\s+(?:much\s+)?rather\s+not\s+(?:talk|discuss|get\s+into|go\s+into)\b"
+)
 _MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b")
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b")
 
@@ -493,6 +501,8 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
     fired = _fired(clean, core) | shape_cues(clean, core)
     if mood and not fired & _PRESCRIBES:
         return None  # "The CI runners are always slow on Mondays": how things are, no one told
+    if _TASTE_FOR_REFERENT.match(core) and not fired & {"universal", "durable", WEAK}:
+        fired -= {"preference", "taste"}  # praise or a gripe: "I like the new sidebar a lot"
     if "universal" in fired and _ARTEFACT_SCOPE.search(core):
         fired.discard("universal")  # "a script that runs on every commit": what to build
     if future:

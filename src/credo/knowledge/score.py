@@ -70,27 +70,27 @@ CONCEPTS: dict[str, str] = {
     "long": "long",
 }
 
-THRESHOLD = 1.6
+THRESHOLD = 1.21
 WEIGHTS: dict[str, float] = {
-    "fact": 1.91,
-    "round2": 1.49,
-    "taste": 1.37,
-    "contrast": 1.36,
-    "correction": 0.8,
-    "general": 0.74,
+    "fact": 1.73,
+    "contrast": 1.51,
+    "round2": 1.37,
+    "taste": 1.32,
+    "correction": 0.95,
+    "general": 0.76,
     "agent": 0.55,
-    "general_imperative": 0.49,
-    "reason": 0.41,
+    "reason": 0.4,
     "general_fact": 0.37,
-    "deontic": 0.33,
-    "project": 0.28,
-    "directive": 0.25,
-    "future": 0.1,
-    "long": -0.04,
-    "deixis": -0.18,
-    "past": -0.57,
-    "artefact": -0.87,
-    "short": -1.18,
+    "project": 0.33,
+    "general_imperative": 0.33,
+    "deontic": 0.29,
+    "future": 0.12,
+    "directive": 0.1,
+    "long": -0.03,
+    "deixis": -0.25,
+    "past": -0.62,
+    "artefact": -0.91,
+    "short": -1.08,
 }
 
 

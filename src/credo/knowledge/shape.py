@@ -184,6 +184,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             i\s+think\s+we\s+(?:might|could|should)|
             who\s+knows|i\s+guess|sometimes|kind\s+of|sort\s+of|no\s+idea|unclear|dunno|
             i\s+don'?t\s+care|either\s+way|i\s+wonder|might|could|ideal\s+world|
+            back\s+and\s+forth|on\s+the\s+fence|torn\s+(?:on|about|between)|can'?t\s+decide|undecided|
             doesn'?t\s+matter|i\s+don'?t\s+mind|whatever\s+(?:you|the\s+\w+)\s+(?:wants?|prefers?|thinks?)|
             would(?!\s+(?:rather|prefer|like|love|appreciate)))\b""",
             _I,
