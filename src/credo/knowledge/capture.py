@@ -226,7 +226,7 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
             block = "comment"  # a C comment block: its " * Never call ..." lines are code
         if not in_fence and not rows and line.startswith("#!"):
             block = "script"
-        elif not in_fence and sig.DOC_HEADER.match(line):
+        elif not in_fence and (sig.DOC_HEADER.match(line) or _doc_intro(line)):
             block = "doc"
         elif (block == "script" and not line.strip()) or (
             block == "doc" and line.strip() and not sig.BULLET.match(line)
@@ -261,6 +261,15 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
         elif lines and lines[-1][0] >= 0:
             lines.append((-1, -1, False))  # a break: no sentence runs across pasted lines
     return lines
+
+
+def _doc_intro(line: str) -> bool:
+    stripped = line.rstrip()
+    return (
+        stripped.endswith(":")
+        and len(stripped) <= sig.DOC_INTRO_CHARS
+        and sig.DOC_INTRO.search(stripped) is not None
+    )
 
 
 def _next_to_paste(rows: list[tuple[int, int, str]], index: int) -> bool:

@@ -359,11 +359,17 @@ DOUBT = re.compile(
 DOC_HEADER = re.compile(
     r"""^\s*(?:\#{1,6}\s+|>\s*)?(?:(?:from|in|here'?s|this\s+is)\s+)?(?:(?:the|our|my)\s+)?
         (?:[\w./-]+\.(?:md|rst|txt|adoc)|readme|contributing|changelog|style\s*guide|wiki)\b
-        [^\n]{0,40}?(?:\(?excerpt\)?|\(?snippet\)?|says|:)\s*$
-        |^[^\n]{0,80}?\b(?:[\w./-]+\.(?:md|rst|txt|adoc)|readme|contributing|changelog|
-        style\s*guide|wiki)\b[^\n]{0,20}?:\s*$""",
+        [^\n]{0,40}?(?:\(?excerpt\)?|\(?snippet\)?|says|:)\s*$""",
     _I | re.VERBOSE,
 )
+# A short line that names a document further in and ends in ':' ("fyi this is what upstream
+# has in CONTRIBUTING.md:") introduces a paste too. Searched only on such lines (it is slow).
+DOC_INTRO = re.compile(
+    r"""\b(?:[\w./-]+\.(?:md|rst|txt|adoc)|readme|contributing|changelog|style\s*guide|wiki)\b
+    [^\n]{0,20}?:\s*$""",
+    _I | re.VERBOSE,
+)
+DOC_INTRO_CHARS = 120
 FENCE = re.compile(r"^\s*(?:```|~~~)")
 COMMENT_OPEN = re.compile(r"^\s*/\*(?!.*\*/)")
 HASH_COMMENT = re.compile(r"^\s*#(?!#)")
