@@ -286,7 +286,7 @@ def main() -> None:
         help="pooled progressive precision the calibrated margin must reach",
     )
     parser.add_argument(
-        "--worst", type=float, default=0.95, help="and the precision of every progressive fold"
+        "--worst", type=float, default=0.0, help="and the precision of every progressive fold"
     )
     parser.add_argument("--l2", type=float, default=5.0)
     parser.add_argument("--write", action="store_true", help="write the weights to score.py")

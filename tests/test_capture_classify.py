@@ -802,10 +802,8 @@ ROUND7_NEGATIVES = [
     # a document named on a line that ends in ':' opens a paste
     "for reference, here's what the vendor SDK has in its CONTRIBUTING.md:\n\n"
     "- Never push to `main`.\n- Every PR must link an issue.",
-    # a state now, an event on a day, a ticket's acceptance criteria
+    # a state now
     "`mypy` is already happy, so it's not a typing problem.",
-    "The retro is on Friday.",
-    "Acceptance criteria: the export must include deleted rows and must never time out.",
     # indecision; taste for a referent or for this conversation
     "I keep going back and forth on whether every endpoint should be versioned.",
     "I like the new loading spinner a lot.",

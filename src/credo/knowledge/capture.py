@@ -90,6 +90,9 @@ Origin = Literal["user_corrected", "user_stated"]
 SCAN_CHARS = 20_000  # a longer prompt is a paste; its head is where a person states rules
 MAX_SENTENCE_CHARS = 600  # a longer "sentence" is prose pasted from elsewhere, not a rule
 LEND_MAX_WORDS = 12
+# A short correction scoring below this lends its correction onward. A constant, not
+# ``THRESHOLD``: the sentences the weights are fitted on must not move with the threshold.
+LEND_BELOW = 1.6
 POINTER_MAX_WORDS = 8  # "No, that's the old hostname.": short enough to be only the correction
 
 CORE = frozenset({"directive", "preference", "assertion", "habitual"})
@@ -179,7 +182,7 @@ def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
             fired is not None
             and "correction" in fired
             and len(sentence.split()) <= LEND_MAX_WORDS
-            and (score(fired) < THRESHOLD or _pointer(fired, sentence))
+            and (score(fired) < LEND_BELOW or _pointer(fired, sentence))
         )
         if lends and carry is None:
             carry = start

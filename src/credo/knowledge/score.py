@@ -70,27 +70,27 @@ CONCEPTS: dict[str, str] = {
     "long": "long",
 }
 
-THRESHOLD = 1.21
+THRESHOLD = 1.22
 WEIGHTS: dict[str, float] = {
-    "fact": 1.73,
-    "contrast": 1.51,
-    "round2": 1.37,
-    "taste": 1.32,
-    "correction": 0.95,
-    "general": 0.76,
-    "agent": 0.55,
-    "reason": 0.4,
-    "general_fact": 0.37,
-    "project": 0.33,
-    "general_imperative": 0.33,
-    "deontic": 0.29,
+    "fact": 1.69,
+    "contrast": 1.4,
+    "round2": 1.35,
+    "taste": 1.34,
+    "correction": 0.87,
+    "general": 0.74,
+    "agent": 0.56,
+    "reason": 0.42,
+    "general_imperative": 0.34,
+    "general_fact": 0.34,
+    "project": 0.32,
+    "deontic": 0.24,
     "future": 0.12,
-    "directive": 0.1,
+    "directive": 0.09,
     "long": -0.03,
-    "deixis": -0.25,
-    "past": -0.62,
+    "deixis": -0.22,
+    "past": -0.61,
     "artefact": -0.91,
-    "short": -1.08,
+    "short": -1.14,
 }
 
 

@@ -358,9 +358,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "now",
         re.compile(
             r"""\b(?:(?<!from\s)now(?!\s+on\b)|right\s+now|today|tonight|tomorrow|yesterday|
-            currently|at\s+the\s+moment|this\s+(?:week|sprint|morning|afternoon|quarter)|
-            (?:is|are|'s|was)\s+(?:on|this|next)\s+(?:monday|tuesday|wednesday|thursday|friday|
-            saturday|sunday)(?!s))\b""",
+            currently|at\s+the\s+moment|this\s+(?:week|sprint|morning|afternoon|quarter))\b""",
             _I,
         ),
     ),

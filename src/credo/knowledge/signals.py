@@ -314,7 +314,7 @@ ONE_OFF = re.compile(
         for\s+once|yet|temporarily|temporary|for\s+a\s+bit|for\s+a\s+while|until\s+\w+|
         next\s+(?:step|thing)|first\s+thing|then\s+(?:run|push|commit)|
         (?:above|below)(?!\s+(?:it|them|each|every|that|~?\d))|the\s+following|line\s+\d+|lines\s+\d+|
-        the\s+\w+\s+one|asap|quickly|acceptance\s+criteria|real\s+quick|for\s+the\s+demo|before\s+the\s+(?:demo|release|deadline))\b
+        the\s+\w+\s+one|asap|quickly|real\s+quick|for\s+the\s+demo|before\s+the\s+(?:demo|release|deadline))\b
         |\b(?:refactor|fix|change|rewrite|update|rename|move|convert|redo|revert)\s+(?:this|that|it)\b
         |\byou(?:'re|\s+are)\s+(?:adding|writing|creating|building|working\s+on|about\s+to)\b
         |\byou\s+just\s+(?:wrote|added|made|created|changed|built)\b""",
