@@ -802,8 +802,10 @@ ROUND7_NEGATIVES = [
     # a document named on a line that ends in ':' opens a paste
     "for reference, here's what the vendor SDK has in its CONTRIBUTING.md:\n\n"
     "- Never push to `main`.\n- Every PR must link an issue.",
-    # a state now
+    # a state now; a named day is a day of this week
     "`mypy` is already happy, so it's not a typing problem.",
+    "The design review is on Wednesday.",
+    "Please write up the outage notes for Tuesday's review, short bullets, no code.",
     # indecision; taste for a referent or for this conversation
     "I keep going back and forth on whether every endpoint should be versioned.",
     "I like the new loading spinner a lot.",
@@ -824,6 +826,9 @@ ROUND7_RULES_KEPT = [
     "I'd prefer explicit return types on every exported function.",
     "I'd appreciate it if you ran the formatter before handing code back.",
     "I'd rather see a failing test first, then the fix.",
+    # a schedule names days too
+    "The release train leaves every second Wednesday, not every Monday.",
+    "Deploys to prod happen on Tuesday and Thursday mornings only.",
 ]
 
 

@@ -70,24 +70,24 @@ CONCEPTS: dict[str, str] = {
     "long": "long",
 }
 
-THRESHOLD = 1.22
+THRESHOLD = 1.14
 WEIGHTS: dict[str, float] = {
-    "fact": 1.69,
+    "fact": 1.71,
     "contrast": 1.4,
     "round2": 1.35,
     "taste": 1.34,
     "correction": 0.87,
-    "general": 0.74,
+    "general": 0.73,
     "agent": 0.56,
     "reason": 0.42,
     "general_imperative": 0.34,
-    "general_fact": 0.34,
-    "project": 0.32,
+    "general_fact": 0.33,
+    "project": 0.33,
     "deontic": 0.24,
     "future": 0.12,
-    "directive": 0.09,
+    "directive": 0.08,
     "long": -0.03,
-    "deixis": -0.22,
+    "deixis": -0.47,
     "past": -0.61,
     "artefact": -0.91,
     "short": -1.14,

@@ -358,7 +358,12 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "now",
         re.compile(
             r"""\b(?:(?<!from\s)now(?!\s+on\b)|right\s+now|today|tonight|tomorrow|yesterday|
-            currently|at\s+the\s+moment|this\s+(?:week|sprint|morning|afternoon|quarter))\b""",
+            currently|at\s+the\s+moment|this\s+(?:week|sprint|morning|afternoon|quarter))\b
+            # a named day is a day of this week ("on Thursday", "Monday's retro"); a plural,
+            # "every (second) Friday" or "a Friday" is a schedule
+            |(?<!every\s)(?<!each\s)(?<!\ba\s)(?<!second\s)(?<!other\s)
+            \b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b(?!s)
+            (?!\s+(?:and|or|through|to|mornings?|afternoons?|evenings?|nights?)\b)""",
             _I,
         ),
     ),
