@@ -1,6 +1,7 @@
 """Fit the capture score's weights (``credo.knowledge.score``) and check them by file.
 
-    python bench/capture_fit.py [--target 0.98] [--margin 0.6] [--l2 5.0] [--write]
+    python bench/capture_fit.py [--target 0.98] [--precision 0.96] [--worst 0.0] [--margin M]
+                                [--l2 5.0] [--write]
 
 Every prose sentence of every prompt in the seven development files (``dev`` ... ``dev7``) gets
 its cues from ``credo.knowledge.capture.sentence_cues``. A sentence is labelled positive when
@@ -11,16 +12,21 @@ only) gives one weight per cue concept.
 
 The operating point is chosen on *out-of-fold* scores: each training file is scored by weights
 fitted on the other training files, and the threshold is the lowest at which those pooled
-scores reach ``--target`` prompt-level precision; ``--margin`` is added on top. In-sample
+scores reach ``--target`` prompt-level precision; a margin is added on top. In-sample
 scores (and, before, the worst file in-sample) picked thresholds that every blind set missed
 by about 0.1 precision.
 
-Leave-one-file-out: for each file, weights and threshold are fitted on the other five (the
-threshold by the nested rule above) and the held-out file is scored with them; the table shows
-each fold, the worst and the mean. The cue *patterns* were written with the development files
-in view, so the fold is held out for the fitted part only and leans optimistic. Then the
-weights are fitted on all seven and printed (``--write`` puts them in score.py). The heldout
-split is never read here.
+Progressive validation (the estimate to read): each file from ``dev3`` on is scored by
+weights and threshold fitted only on the files written before it, as each blind set met the
+classifier of its round. The margin is calibrated on it unless ``--margin`` is given: the
+smallest (0.0, 0.1, ... 1.0) at which the progressive folds reach ``--precision`` pooled (and
+``--worst`` in every fold, off by default: one false positive moves a fold by 0.009).
+Leave-one-file-out follows: weights and threshold fitted on the other six, each file scored.
+The cue *patterns* were written with the development files in view, so both estimates hold
+out the fitted part only and lean optimistic; the latest file least, since its cues were
+written before it was opened, except for what a round wrote after. Then the weights are
+fitted on all seven and printed (``--write`` puts them in score.py). The heldout split is
+never read here.
 """
 
 from __future__ import annotations
