@@ -358,12 +358,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "now",
         re.compile(
             r"""\b(?:(?<!from\s)now(?!\s+on\b)|right\s+now|today|tonight|tomorrow|yesterday|
-            currently|at\s+the\s+moment|this\s+(?:week|sprint|morning|afternoon|quarter))\b
-            # a named day is a day of this week ("on Thursday", "Monday's retro"); a plural,
-            # "every (second) Friday" or "a Friday" is a schedule
-            |(?<!every\s)(?<!each\s)(?<!\ba\s)(?<!second\s)(?<!other\s)
-            \b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b(?!s)
-            (?!\s+(?:and|or|through|to|mornings?|afternoons?|evenings?|nights?)\b)""",
+            currently|at\s+the\s+moment|this\s+(?:week|sprint|morning|afternoon|quarter))\b""",
             _I,
         ),
     ),
@@ -529,6 +524,7 @@ GATES: dict[str, tuple[str, ...]] = {
     "my_setup": ("on my",),
     "turn_scope": ("this",),
     "until_scope": ("until",),
+    "referent": ("the other", "not ", "the one"),
     "progressive": ("ing",),
     "tag_question": (",",),
     "question_word": ("you", "how do i"),
@@ -581,6 +577,8 @@ def shape_cues(clean: str, core: str) -> set[str]:
         for name, pattern, on_clean, gate in _SCORED
         if gated(pattern, gate, clean if on_clean else core)
     }
+    if "now" not in fired and "day" in clean and _WEEKDAY.search(clean):
+        fired.add("now")
     if "past_subject" in fired and _PRESENT_PASSIVE.match(core):
         fired.discard("past_subject")  # "Staging is never used for load tests": present, passive
     if fired & {"now", "past_subject"}:
@@ -593,6 +591,15 @@ def shape_cues(clean: str, core: str) -> set[str]:
     return fired
 
 
+# A named day is a day of this week, like "tomorrow" ("on Thursday", "Monday's retro"); a
+# plural, "every (second) Friday" or "a Friday" is a schedule. Counts as "now"; searched only
+# when "day" is in the sentence.
+_WEEKDAY = re.compile(
+    r"""(?<!every\s)(?<!each\s)(?<!\ba\s)(?<!second\s)(?<!other\s)
+    \b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b(?!s)
+    (?!\s+(?:and|or|through|to|mornings?|afternoons?|evenings?|nights?)\b)""",
+    _I,
+)
 _IMPERATIVE = re.compile(
     r"^(?:please\s+)?(?:use|run|make|add|put|keep|write|get|set|let|go|try|move|switch|check|"
     r"take|give|call|fix|change|update|create|open|do|see|find|look|show|tell|list|pick)\b"
