@@ -309,7 +309,6 @@ FRAME_NEGATIVES = [
     "I prefer your first version, honestly.",
     "I like to read the diff before lunch.",
     "I hate YAML anchors so much lol",
-    "I hate when the laptop fan spins up like that.",
     "I'd rather not talk about the outage.",
     # quantified or plural subjects reporting state, not a law
     "All tests are green now.",
@@ -358,9 +357,9 @@ def test_short_correction_lends_to_the_next_sentence(prompt: str, first: str) ->
 
 
 def test_lending_reaches_only_the_next_sentence() -> None:
-    # A taste that counts only with a correction behind it: lent from the sentence just
+    # A sentence that counts only with a correction behind it: lent from the sentence just
     # before, not from two sentences back.
-    taste = "I find tabs easier to read."
+    taste = "Tabs in every file."  # a general scope alone is below the threshold
     assert extract_statements(taste) == []
     assert extract_statements(f"No, that's the wrong port. {taste}")
     assert extract_statements(f"No, that's the wrong port. Thanks for checking. {taste}") == []
@@ -567,7 +566,9 @@ GATE_WORDS = st.sampled_from(
     "i pnpm npm it's tabs spaces in place prefer no longer this that meant above below it them "
     "should the len say said thinks told claims tip from docs is are 's 're like surprising "
     "classic never a always the wanted asked what ignore on my laptop running how do i can "
-    "for during keep, my lead the linter , until we the release lands coffee".split(" ")
+    "for during keep, my lead the linter , until we the release lands coffee "
+    "i was wrong my bad misspoke scratch that stand corrected fails failing test "
+    "don't bother asking the one before it his her only that".split(" ")
 )
 
 
@@ -780,3 +781,94 @@ def test_kind_evidence_never_changes_what_is_captured(rule: str, context: str) -
     if alone is not None and together is not None:
         assert score(alone) == score(together)
         assert together - alone <= {"agent_erred"}
+
+
+# Round 7: description classes that recur across the development files, with test sentences
+# written for the round (not taken from the benchmark files).
+ROUND7_NEGATIVES = [
+    # a subjectless past: the speaker's history, not an imperative
+    "Never touched Haskell before this job.",
+    "Always wanted to try Zig for the parser.",
+    # doubt about a rule just quoted
+    'The old handbook says "squash everything". No idea whether anyone still does.',
+    # the speaker retracts their own claim
+    "My bad, I was wrong about the port. The config you had is fine.",
+    "Scratch that, the timeout was never the problem.",
+    # a colleague's habit or wish, by pronoun
+    "Priya always formats her SQL by hand, it drives the reviewers a bit nuts.",
+    "Tom never runs the linter before he pushes.",
+    # a pick among this turn's referents by position
+    "No, not that commit, the one after it.",
+    # a document named on a line that ends in ':' opens a paste
+    "for reference, here's what the vendor SDK has in its CONTRIBUTING.md:\n\n"
+    "- Never push to `main`.\n- Every PR must link an issue.",
+    # a state now; a named day is a day of this week
+    "`mypy` is already happy, so it's not a typing problem.",
+    "The design review is on Wednesday.",
+    "Please write up the outage notes for Tuesday's review, short bullets, no code.",
+    # indecision; taste for a referent or for this conversation
+    "I keep going back and forth on whether every endpoint should be versioned.",
+    "I like the new loading spinner a lot.",
+    "I prefer the third option.",
+    "I'd rather not talk about the migration incident.",
+    # "only" on this turn's referent
+    "regenerate the snapshot and commit only that",
+]
+
+
+@pytest.mark.parametrize("prompt", ROUND7_NEGATIVES)
+def test_round7_negative_classes(prompt: str) -> None:
+    assert extract_statements(prompt) == [], prompt
+
+
+ROUND7_RULES_KEPT = [
+    # conditional-mood preferences
+    "I'd prefer explicit return types on every exported function.",
+    "I'd appreciate it if you ran the formatter before handing code back.",
+    "I'd rather see a failing test first, then the fix.",
+    # a schedule names days too
+    "The release train leaves every second Wednesday, not every Monday.",
+    "Deploys to prod happen on Tuesday and Thursday mornings only.",
+]
+
+
+@pytest.mark.parametrize("prompt", ROUND7_RULES_KEPT)
+def test_round7_vetoes_leave_rules_alone(prompt: str) -> None:
+    assert extract_statements(prompt), prompt
+
+
+NOT_REPORTS = [
+    # "fail" as the consequence of breaking a rule, "a failing test" as a thing to write
+    "A p99 over 300 ms fails the load test.",
+    "Any migration without a down step fails review.",
+    "Show me a failing test before you write the fix.",
+    # "don't bother" with a gerund is a request; "below it" places a thing, not this turn's text
+    "Don't bother asking me before running read-only git commands.",
+    "In every module, put the public function first and the helpers below it.",
+]
+
+
+@pytest.mark.parametrize("sentence", NOT_REPORTS)
+def test_rule_words_that_are_not_reports_or_one_offs(sentence: str) -> None:
+    assert cues(sentence) is not None, sentence
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The nightly build fails on arm64 every time.",
+        "Go through the failing tests one by one.",
+        "Don't bother, it's fine.",
+        "Fix the typo in the paragraph below.",
+    ],
+)
+def test_their_twins_still_are(sentence: str) -> None:
+    assert cues(sentence) is None, sentence
+
+
+def test_a_subjectless_past_is_history_but_a_base_form_is_an_imperative() -> None:
+    from credo.knowledge.mood import descriptive
+
+    assert descriptive("never used typst before this thesis") == "history"
+    assert descriptive("never embed secrets in the image") is None
+    assert descriptive("never need a lockfile for scripts") is None

@@ -52,13 +52,19 @@ constants in ``score.py``. There is no model file and nothing is learned at run 
    the speaker in the first person ("`import *` makes my head hurt") a preference; else a
    rule. These two pieces of evidence decide the kind (and so the origin) only, never the score.
 
-The operating point is chosen for text no one has seen. Four blind sets each came in about
-0.1 below the precision estimated on the development files, so ``bench/capture_fit.py`` picks
-the threshold on out-of-fold scores (each file scored by weights fitted on the others) and
-adds a margin on top, and cues that fire on as much generic talk as on rules ("please", a
-pronoun subject, any verb ending in -s after "the X") were removed rather than new positive
-patterns added. Precision comes first (target >= 0.95): a missed statement can be said
-again, a wrong one becomes a belief the agent is shown in every session.
+The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
+threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a
+margin, and calibrates the margin on a *progressive* validation: each development file scored
+by weights and threshold fitted only on the files written before it, the way each blind set
+met its round's classifier; the margin is the smallest at which those folds reach 0.96
+precision pooled. The sixth blind set showed why not more: its false positives (a new
+author's near misses) scored high, and margins from 0.2 to 0.6 left its precision where it
+was while recall fell by 0.1. Precision is won by the cues, not the threshold: cues that fire
+on as much generic talk as on rules ("please", a pronoun subject, any verb ending in -s after
+"the X") were removed, and the descriptions added are grammatical classes seen in several
+files (a subjectless past, a named day, a third person's habit, the speaker's retraction).
+Precision comes first (target >= 0.95): a missed statement can be said again, a wrong one
+becomes a belief the agent is shown in every session.
 """
 
 from __future__ import annotations
@@ -90,6 +96,9 @@ Origin = Literal["user_corrected", "user_stated"]
 SCAN_CHARS = 20_000  # a longer prompt is a paste; its head is where a person states rules
 MAX_SENTENCE_CHARS = 600  # a longer "sentence" is prose pasted from elsewhere, not a rule
 LEND_MAX_WORDS = 12
+# A short correction scoring below this lends its correction onward. A constant, not
+# ``THRESHOLD``: the sentences the weights are fitted on must not move with the threshold.
+LEND_BELOW = 1.6
 POINTER_MAX_WORDS = 8  # "No, that's the old hostname.": short enough to be only the correction
 
 CORE = frozenset({"directive", "preference", "assertion", "habitual"})
@@ -179,7 +188,7 @@ def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
             fired is not None
             and "correction" in fired
             and len(sentence.split()) <= LEND_MAX_WORDS
-            and (score(fired) < THRESHOLD or _pointer(fired, sentence))
+            and (score(fired) < LEND_BELOW or _pointer(fired, sentence))
         )
         if lends and carry is None:
             carry = start
@@ -226,7 +235,7 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
             block = "comment"  # a C comment block: its " * Never call ..." lines are code
         if not in_fence and not rows and line.startswith("#!"):
             block = "script"
-        elif not in_fence and sig.DOC_HEADER.match(line):
+        elif not in_fence and (sig.DOC_HEADER.match(line) or _doc_intro(line)):
             block = "doc"
         elif (block == "script" and not line.strip()) or (
             block == "doc" and line.strip() and not sig.BULLET.match(line)
@@ -261,6 +270,15 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
         elif lines and lines[-1][0] >= 0:
             lines.append((-1, -1, False))  # a break: no sentence runs across pasted lines
     return lines
+
+
+def _doc_intro(line: str) -> bool:
+    stripped = line.rstrip()
+    return (
+        stripped.endswith(":")
+        and len(stripped) <= sig.DOC_INTRO_CHARS
+        and sig.DOC_INTRO.search(stripped) is not None
+    )
 
 
 def _next_to_paste(rows: list[tuple[int, int, str]], index: int) -> bool:
@@ -366,6 +384,14 @@ _ARTEFACT_SCOPE = re.compile(
 )
 # A clause ending in a command on "it": "..., so just merge it", "and then fix it".
 _IT_TASK = re.compile(r"(?:^|,|\b(?:so|and|then))\s+(?:just\s+)?(?!do\b)[a-z]+\s+(?:it|them)\W*$")
+# The speaker's taste for a thing at hand ("I like the new sidebar", "I love how you split
+# that") or for this conversation ("I'd rather not talk about the outage"). A preference
+# names a kind of thing or a way of working ("I like small PRs"), not a referent.
+_TASTE_FOR_REFERENT = re.compile(
+    r"^i\s+(?:really\s+|just\s+|much\s+)?(?:like|love|enjoy|hate|dislike|adore|prefer)\s+"
+    r"(?:the|this|that|these|those|your|how|what)\b"
+    r"|^(?:i'?d|i\s+would)\s+(?:much\s+)?rather\s+not\s+(?:talk|discuss|get\s+into|go\s+into)\b"
+)
 _MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b")
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b")
 
@@ -493,6 +519,8 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
     fired = _fired(clean, core) | shape_cues(clean, core)
     if mood and not fired & _PRESCRIBES:
         return None  # "The CI runners are always slow on Mondays": how things are, no one told
+    if _TASTE_FOR_REFERENT.match(core) and not fired & {"universal", "durable", WEAK}:
+        fired -= {"preference", "taste"}  # praise or a gripe: "I like the new sidebar a lot"
     if "universal" in fired and _ARTEFACT_SCOPE.search(core):
         fired.discard("universal")  # "a script that runs on every commit": what to build
     if future:

@@ -55,6 +55,8 @@ PREFERENCE_FRAME = re.compile(
         (?:didn'?t|not|never|always|avoid)\b
         |^(?:i'?d|i\s+would|we'?d)\s+(?:much\s+)?rather\s+not\s+(?:use|add|have|write|run|mix|rely|
         depend|pull\s+in|introduce|mock|commit|push|ship|store|keep|put|import|call|vendor|pin)\b
+        |^(?:i'?d|i\s+would)\s+(?:much\s+|really\s+|generally\s+)?(?:rather|prefer)\s+(?!(?:be|not)\b)\S+\s+\S
+        |^i'?d\s+(?:really\s+)?(?:appreciate|like)\s+it\s+if\s+you\b
         |^(?:my|our)\s+preference\s+(?:is|for)\b
         |^i'?m\s+(?:(?:very|quite|a\s+bit)\s+)?(?:picky|particular)\s+about\b
         |^i'?m\s+(?:much\s+)?(?:more\s+)?comfortable\s+with\s+(?!(?:it|that|this)\b)""",

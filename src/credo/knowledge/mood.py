@@ -19,6 +19,8 @@ keeps that exception: "from now on", a deontic verb).
 - ``progressive``: past progressive ("the tests were passing"), what was going on.
 - ``state``: a copula with a state or evaluative adjective ("are always slow", "is so flaky",
   "is only 40%"): how something behaves or feels, not what to do.
+- ``history``: a subjectless past ("Never used Typst before", "Always wanted to try Zig"):
+  the speaker's history; an imperative's verb would be in its base form.
 - ``wish``: an indefinite agent with a modal ("someone should", "somebody needs to"): a wish,
   addressed to no one.
 - ``vow``: the speaker's own future action ("never again am I", "I'll never", "I'm not going to
@@ -40,7 +42,7 @@ _V = re.VERBOSE  # every pattern reads the lower-cased sentence
 # Adverbs that may stand between a copula and its predicate.
 _ADVERBS = r"""(?:(?:always|never|usually|often|sometimes|still|so|really|very|pretty|quite|too|
     super|kind\s+of|sort\s+of|a\s+bit|a\s+little|way|just|only|also|incredibly|painfully|
-    notoriously|constantly|rarely|mostly|all|getting|even|not|n't)\s+)*"""
+    notoriously|constantly|rarely|mostly|all|getting|even|not|n't|already)\s+)*"""
 
 # State and evaluative adjectives: how a thing behaves or feels. Closed-ish by meaning (speed,
 # reliability, health, difficulty, mood), not by topic; convention adjectives ("lowercase",
@@ -81,6 +83,18 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"""\b(?:is|are|was|were|'s|sits?|stays?|stuck|hovers?|at)\s+(?:only\s+|just\s+|
             about\s+|around\s+|at\s+|still\s+|now\s+|like\s+)*~?\d[\d.,]*\s*(?:%|percent|ms|s\b|
             seconds?|minutes?|mins?|hours?|gb|mb|kb)""",
+            _V,
+        ),
+    ),
+    # A sentence with no subject that opens on a past tense: the speaker's history ("Never
+    # used Typst before this thesis", "Always wanted to try Zig"). An imperative's verb is in
+    # its base form, so "Never used" cannot be one.
+    (
+        "history",
+        re.compile(
+            r"""^(?:never|always|just|once|already)\s+(?:(?:really|even|ever)\s+)?
+            (?:(?!(?:embed|shred|shed|wed|bed|feed|need|seed|heed|speed|proceed|exceed|succeed)\b)
+            [a-z]{2,}ed|got|had|saw|knew|heard|thought|went|made|took|came|ran|wrote|did|was|were)\b""",
             _V,
         ),
     ),
@@ -129,6 +143,7 @@ GATES: dict[str, tuple[str, ...]] = {
     "perfect": ("has", "have", "had", "'s ", "'ve", "haven", "hasn"),
     "progressive": ("was", "were"),
     "measure": tuple("0123456789"),
+    "history": ("never", "always", "just", "once", "already"),
     "wish": ("some", "any", "one of us"),
     "vow": (" i", "i'", "let me"),
     "repair": ("i mean", "my ", "typo"),

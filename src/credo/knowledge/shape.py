@@ -100,7 +100,8 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"""(?:^|[,:;—–]\s*)[\w`./@-]+(?:\s+[\w`./@-]+){0,2}\s+over\s+[\w`.]
             |[\w`)]\s*,?\s+(?:instead\s+of|rather\s+than)\s+[\w`.]
             |[\w`)'"]\s*(?:,|—|–|;)\s*not\s+[\w`.'"@/-]|^not\s+`?[\w.@/-]+`?\s*[.,;]
-            |\b[\w`)-]+\s+only\b(?!\s+(?:if|when|because|for\s+(?:now|this)))""",
+            |\b[\w`)-]+\s+only\b(?!\s+(?:if|when|because|for\s+(?:now|this)|that|this|it|them|
+            those|these)\b)""",
             _I,
         ),
     ),
@@ -183,6 +184,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             i\s+think\s+we\s+(?:might|could|should)|
             who\s+knows|i\s+guess|sometimes|kind\s+of|sort\s+of|no\s+idea|unclear|dunno|
             i\s+don'?t\s+care|either\s+way|i\s+wonder|might|could|ideal\s+world|
+            back\s+and\s+forth|on\s+the\s+fence|torn\s+(?:on|about|between)|can'?t\s+decide|undecided|
             doesn'?t\s+matter|i\s+don'?t\s+mind|whatever\s+(?:you|the\s+\w+)\s+(?:wants?|prefers?|thinks?)|
             would(?!\s+(?:rather|prefer|like|love|appreciate)))\b""",
             _I,
@@ -243,7 +245,21 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     # A pick among referents of this turn: "no, the other `parse_date`" points, it states nothing.
-    ("referent", re.compile(r"^\W*(?:(?:no|nope|nah|wait)\W+)?the\s+other\s+(?!way\b)", _I)),
+    # A pick among this turn's referents: "no, the other one", "not that migration, the one
+    # before it".
+    (
+        "referent",
+        re.compile(
+            r"""^\W*(?:(?:no|nope|nah|wait)\W+)?the\s+other\s+(?!way\b)
+            |\bnot\s+(?:that|this)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s*,\s*the\b
+            |\bthe\s+one\s+(?:before|after|above|below|next\s+to)\b""",
+            _I,
+        ),
+    ),
+    # A third person ("he", "his", "she", "her"): a claim about a colleague's habits or
+    # wishes ("Jonas always writes his commit messages in German"). A rule is about the
+    # project, the agent or the speaker, and no rule in the development files names one.
+    ("third_person", re.compile(r"\b(?:he|she|him|his|her|hers)\b", _I)),
     # A rule bounded by an event ahead: "until this ticket is merged", "until we ship".
     (
         "until_scope",
@@ -314,7 +330,9 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "repair",
         re.compile(
             r"""\bi\s+meant\b|\bi\s+(?:wanted|asked\s+for|was\s+asking)\b|\bnot\s+what\s+i\s+(?:expected|meant|wanted|asked)\b
-            |\bignore\s+(?:that|this|my|the\s+last)\b|\bnever\s*mind\b""",
+            |\bignore\s+(?:that|this|my|the\s+last|what\s+i\s+said)\b|\bnever\s*mind\b
+            |\bi\s+was\s+wrong\b|\bmy\s+(?:bad|mistake)\b|\bi\s+misspoke\b|\bscratch\s+that\b
+            |\bi\s+stand\s+corrected\b""",
             _I,
         ),
     ),
@@ -417,6 +435,7 @@ VETO_CUES = frozenset(
         "opinion",
         "people_claim",
         "local_should",
+        "third_person",
     }
 )
 # Cues read on the whole sentence: the lead-in words ("No,", "Again") are part of them.
@@ -469,7 +488,20 @@ GATES: dict[str, tuple[str, ...]] = {
         "never a",
         "always the",
     ),
-    "repair": ("meant", "wanted", "asked", "asking", "what i", "ignore", "never"),
+    "repair": (
+        "meant",
+        "wanted",
+        "asked",
+        "asking",
+        "what i",
+        "ignore",
+        "never",
+        "wrong",
+        "my ",
+        "misspoke",
+        "scratch",
+        "corrected",
+    ),
     "deixis": ("this", "that", "meant", "above", "below", "just", " it", " them"),
     "hearsay": (
         "say",
@@ -492,6 +524,7 @@ GATES: dict[str, tuple[str, ...]] = {
     "my_setup": ("on my",),
     "turn_scope": ("this",),
     "until_scope": ("until",),
+    "referent": ("the other", "not ", "the one"),
     "progressive": ("ing",),
     "tag_question": (",",),
     "question_word": ("you", "how do i"),
@@ -544,6 +577,8 @@ def shape_cues(clean: str, core: str) -> set[str]:
         for name, pattern, on_clean, gate in _SCORED
         if gated(pattern, gate, clean if on_clean else core)
     }
+    if "now" not in fired and "day" in clean and _WEEKDAY.search(clean):
+        fired.add("now")
     if "past_subject" in fired and _PRESENT_PASSIVE.match(core):
         fired.discard("past_subject")  # "Staging is never used for load tests": present, passive
     if fired & {"now", "past_subject"}:
@@ -556,6 +591,15 @@ def shape_cues(clean: str, core: str) -> set[str]:
     return fired
 
 
+# A named day is a day of this week, like "tomorrow" ("on Thursday", "Monday's retro"); a
+# plural, "every (second) Friday" or "a Friday" is a schedule. Counts as "now"; searched only
+# when "day" is in the sentence.
+_WEEKDAY = re.compile(
+    r"""(?<!every\s)(?<!each\s)(?<!\ba\s)(?<!second\s)(?<!other\s)
+    \b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b(?!s)
+    (?!\s+(?:and|or|through|to|mornings?|afternoons?|evenings?|nights?)\b)""",
+    _I,
+)
 _IMPERATIVE = re.compile(
     r"^(?:please\s+)?(?:use|run|make|add|put|keep|write|get|set|let|go|try|move|switch|check|"
     r"take|give|call|fix|change|update|create|open|do|see|find|look|show|tell|list|pick)\b"
