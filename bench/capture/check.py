@@ -2,11 +2,11 @@
 
 Usage: python bench/capture/check.py
 
-Checks every line of dev.jsonl, dev2.jsonl, dev3.jsonl, dev4.jsonl, dev5.jsonl,
-dev6.jsonl, dev7.jsonl, dev8.jsonl and heldout.jsonl (when present): valid JSON, the fixed field set, unique ids across the files, no
-prompt in two files, a known category, capture true exactly for the three
-capturing categories, kind equal to the category (or null), and the statement a
-verbatim substring of the prompt. Exits 1 with one line per problem.
+Checks every line of dev.jsonl, dev2.jsonl, ... dev8.jsonl and heldout.jsonl (when
+present): valid JSON, the fixed field set, unique ids across the files, no prompt in two
+files, a known category, capture true exactly for the three capturing categories, kind
+equal to the category (or null), and the statement a verbatim substring of the prompt.
+Exits 1 with one line per problem.
 """
 
 from __future__ import annotations
