@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
+from credo.store import warm_graph
 from credo.store.warm import Keeper, read_index
 
 WORDS = ("deploy", "staging", "cache", "token", "schema", "lock", "query", "graph", "budget")
@@ -279,9 +280,14 @@ def test_the_keeper_says_why_it_could_not_read(tmp_path: Path) -> None:
     assert errors[0].startswith("no warm index: ") and "gone.db" in errors[0]
 
 
-def test_truth_links_from_the_warm_graph_are_those_of_sql(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kept", [warm_graph.MAX_SEEN, 2])
+def test_truth_links_from_the_warm_graph_are_those_of_sql(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept: int
+) -> None:
     """Locked far ends, forgotten ones (out of play, yet still an edge for ``_STILL``),
-    RESOLVES, and edges into the asked beliefs as well as out of them."""
+    RESOLVES, and edges into the asked beliefs as well as out of them; with the beliefs'
+    edges kept as usual, and with that memo starting over at every other belief."""
+    monkeypatch.setattr(warm_graph, "MAX_SEEN", kept)
     db = tmp_path / "m.db"
     with Memory(db, root=tmp_path) as writer:
         for name in "abcdefgh":
@@ -301,4 +307,11 @@ def test_truth_links_from_the_warm_graph_are_those_of_sql(tmp_path: Path) -> Non
         for asked in (["c", "e"], ["a", "b", "h"], ["f"], ["h", "nobody"], list("abcdefgh")):
             got, want = warm.store.truth_links(asked), cold.store.truth_links(asked)
             assert got == want and [list(p) for p in got] == [list(p) for p in want]
+            for limit in (-1, 2):
+                got_links = warm.store.links_with_ends(asked, limit=limit)
+                want_links = cold.store.links_with_ends(asked, limit=limit)
+                assert got_links[0] == want_links[0]
+                assert list(got_links[1].items()) == list(want_links[1].items())
+            floor = {"min_weight": 0.0}
+            assert warm.store.pairs_among(asked, **floor) == cold.store.pairs_among(asked, **floor)
         assert warm.store.warm
