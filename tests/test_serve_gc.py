@@ -97,3 +97,34 @@ def test_a_request_is_answered_with_the_collector_held_off(
         listener.stop()
     assert seen == [False]
     assert gc.isenabled()
+
+
+def test_a_cycle_frozen_with_an_index_is_collected_at_the_next_one(
+    tmp_path: Path, collecting: None
+) -> None:
+    """The keeper freezes what lives when an index is installed; a cycle that held then and
+    is garbage by the next install is collected there, not kept for good."""
+    import threading
+    import weakref
+
+    from credo.store.warm import Keeper
+
+    class Node:
+        pass
+
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.remember("deploy with kamal", id="a")
+        lock = threading.Lock()
+        keeper = Keeper(lock, lambda: memory.store, lambda said: None)
+        try:
+            cycle = Node()
+            cycle.self = cycle  # type: ignore[attr-defined]
+            gone = weakref.ref(cycle)
+            assert keeper.refresh()  # frozen with the first index
+            del cycle
+            memory.remember("staging first", id="b")  # the store moves: a new index
+            assert keeper.refresh()
+            assert gone() is None
+        finally:
+            keeper.stop()
+            gc.unfreeze()

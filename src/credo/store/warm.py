@@ -229,7 +229,10 @@ class Keeper:
                 return False
         self.installed += 1
         # The index lives until the store moves: later collections need not walk it (the
-        # warm server holds the collector off while it answers: surfaces/serve.py).
+        # warm server holds the collector off while it answers: surfaces/serve.py). What the
+        # last freeze kept is let go first: a cycle it held that has since become garbage (a
+        # past version's truth graph) is collected here, not kept for good.
+        gc.unfreeze()
         gc.collect()
         gc.freeze()
         seconds = time.perf_counter() - started
