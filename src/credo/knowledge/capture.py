@@ -253,6 +253,7 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
             sig.INDENTED_CODE.match(line)
             or sig.LOG_LINE.match(line)
             or sig.CODE_TAIL.search(line)
+            or _machine_shaped(line)
             or _symbol_heavy(line)
         ):
             state = "pasted"
@@ -289,6 +290,16 @@ def _next_to_paste(rows: list[tuple[int, int, str]], index: int) -> bool:
         if 0 <= at < len(rows) and rows[at][2] == "pasted":
             return True
     return False
+
+
+def _machine_shaped(line: str) -> bool:
+    """A log or config line by its shape: ``key=value`` pairs, a qualified exception name, a
+    ``key: value`` line with a quoted, bracketed, block or one-token value."""
+    return (
+        len(sig.KEY_VALUE.findall(line)) >= 2
+        or sig.QUALIFIED_EXCEPTION.match(line) is not None
+        or sig.CONFIG_LINE.match(line) is not None
+    )
 
 
 _LETTER = re.compile(r"[^\W\d_]|\s")
@@ -491,7 +502,7 @@ def _frame(clean: str, core: str) -> str | None:
 
 # A state or a measure in the main clause describes, unless the sentence also prescribes:
 # "when a test is flaky, quarantine it", "the timeout is 30s, not 60s".
-_ANCHORED_MOODS = frozenset({"state", "measure"})
+_ANCHORED_MOODS = frozenset({"state", "measure", "ongoing"})
 _PRESCRIBES = frozenset(
     {"directive", "deontic", "preference", "preference_frame", "taste", "contrast", "future"}
 )

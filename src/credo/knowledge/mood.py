@@ -81,8 +81,34 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "measure",
         re.compile(
             r"""\b(?:is|are|was|were|'s|sits?|stays?|stuck|hovers?|at)\s+(?:only\s+|just\s+|
-            about\s+|around\s+|at\s+|still\s+|now\s+|like\s+)*~?\d[\d.,]*\s*(?:%|percent|ms|s\b|
+            about\s+|around\s+|at\s+|still\s+|now\s+|like\s+|back\s+|under\s+|over\s+|
+            below\s+|above\s+|down\s+to\s+|up\s+to\s+)*~?\d[\d.,]*\s*(?:%|percent|ms|s\b|
             seconds?|minutes?|mins?|hours?|gb|mb|kb)""",
+            _V,
+        ),
+    ),
+    # Present progressive in the main clause: what is going on ("I'm handing the pager to
+    # Priya at 18:00", "the worker is retrying"). "going to" is a plan, left to ``vow``.
+    (
+        "ongoing",
+        re.compile(
+            r"""\b(?:am|is|are|'m|'re|isn'?t|aren'?t)\s+(?:still\s+|just\s+|currently\s+|now\s+|
+            already\s+|not\s+)?(?!going\b|nothing\b|something\b|anything\b|everything\b)
+            [a-z]{2,}ing\b""",
+            _V,
+        ),
+    ),
+    # Evidence for a finding: the speaker reports what they saw or half-recall ("Looks like
+    # the policy is in audit mode", "turns out", "which tracks with", "... I think").
+    (
+        "finding",
+        re.compile(
+            r"""^(?:(?:it\s+)?(?:looks|seems|sounds)\s+like|turns\s+out|apparently|
+            (?:it\s+)?turns\s+out)\b
+            |\b(?:which|that)\s+(?:tracks|lines\s+up|matches|fits|explains)\s+with\b
+            |\b(?:which|that)\s+explains\b
+            |\bi\s+(?:half-?remember|vaguely\s+remember|recall|seem\s+to\s+remember)\b
+            |,?\s+i\s+(?:think|guess|believe|suppose)\W*$""",
             _V,
         ),
     ),
@@ -143,6 +169,8 @@ GATES: dict[str, tuple[str, ...]] = {
     "perfect": ("has", "have", "had", "'s ", "'ve", "haven", "hasn"),
     "progressive": ("was", "were"),
     "measure": tuple("0123456789"),
+    "ongoing": ("ing",),
+    "finding": ("like", "turns", "apparently", "with", "explains", "remember", "recall", " i "),
     "history": ("never", "always", "just", "once", "already"),
     "wish": ("some", "any", "one of us"),
     "vow": (" i", "i'", "let me"),
@@ -160,7 +188,7 @@ _LAST_WORD = re.compile(r"(\w+)\W*$")
 # Checks read on the main clause only: in "Our API is snake_case, always has been" or "run
 # `pnpm lint` before you tell me something is done" the description is a reason or a time, and
 # the main clause prescribes.
-_MAIN_CLAUSE = frozenset({"perfect", "progressive", "state", "measure"})
+_MAIN_CLAUSE = frozenset({"perfect", "progressive", "ongoing", "state", "measure"})
 _CLAUSE_END = re.compile(
     r"[,;:—–(]\s|\s-\s|\s(?:so|because|since|but|when|whenever|where|before|after|if|unless)\s"
 )
