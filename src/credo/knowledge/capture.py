@@ -296,7 +296,7 @@ def _machine_shaped(line: str) -> bool:
     """A log or config line by its shape: ``key=value`` pairs, a qualified exception name, a
     ``key: value`` line with a quoted, bracketed, block or one-token value."""
     return (
-        len(sig.KEY_VALUE.findall(line)) >= 2
+        len(sig.KEY_VALUE.findall(sig.INLINE_CODE.sub(" ", line))) >= 2  # in backticks: prose
         or sig.QUALIFIED_EXCEPTION.match(line) is not None
         or sig.CONFIG_LINE.match(line) is not None
     )
@@ -402,6 +402,22 @@ _TASTE_FOR_REFERENT = re.compile(
     r"^i\s+(?:really\s+|just\s+|much\s+)?(?:like|love|enjoy|hate|dislike|adore|prefer)\s+"
     r"(?:the|this|that|these|those|your|how|what)\b"
     r"|^(?:i'?d|i\s+would)\s+(?:much\s+)?rather\s+not\s+(?:talk|discuss|get\s+into|go\s+into)\b"
+)
+# The speaker's wish about the thing at hand ("I'd like to understand it before I approve").
+_WISH_FOR_REFERENT = re.compile(
+    r"^(?:i'?d|i\s+would)\s+(?:really\s+)?(?:like|love|want)\s+to\s+[a-z]+\s+(?:it|this|that|them)\b"
+)
+# An imperative that asks for information ("grep for every place that reads X and list them",
+# "find which workflow builds that URL"): its answer is for this turn. A durable word keeps
+# it, and so does a condition on the work ("show me the command before you run anything with
+# sudo", "always grep for the existing name first": ways of working).
+_RETRIEVAL_TASK = re.compile(
+    r"^(?:please\s+)?(?:grep|rg|find|search|look\s+up|show\s+me|tell\s+me|"
+    r"figure\s+out|dig\s+up|check\s+(?:which|whether|if|where|what))\b"
+)
+_DURABLE_WORD = re.compile(
+    r"\b(?:always|never|whenever|every\s+time|from\s+now\s+on|going\s+forward|by\s+default|"
+    r"in\s+general|first|(?:before|after|when|whenever|if|once)\s+(?:you|i|we))\b"
 )
 _MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b")
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b")
@@ -530,6 +546,10 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
     fired = _fired(clean, core) | shape_cues(clean, core)
     if mood and not fired & _PRESCRIBES:
         return None  # "The CI runners are always slow on Mondays": how things are, no one told
+    if _RETRIEVAL_TASK.match(core) and not _DURABLE_WORD.search(core):
+        return None  # a question in the imperative: "find which workflow builds that URL"
+    if _WISH_FOR_REFERENT.match(core):
+        fired -= {"preference", "preference_frame", "taste"}
     if _TASTE_FOR_REFERENT.match(core) and not fired & {"universal", "durable", WEAK}:
         fired -= {"preference", "taste"}  # praise or a gripe: "I like the new sidebar a lot"
     if "universal" in fired and _ARTEFACT_SCOPE.search(core):

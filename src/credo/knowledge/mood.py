@@ -112,6 +112,35 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
             _V,
         ),
     ),
+    # A plan or a piece of work the team means to do once ("The plan is to delete webpack in
+    # Q2", "we should automate the whole release checklist"): a change to make, not a way of
+    # working. A quantifier or "always" in the same clause makes it a rule ("we should always
+    # pin", "we have to add a changelog entry for every PR") and is left alone.
+    (
+        "plan",
+        re.compile(
+            r"""\b(?:the|our|my)\s+(?:plan|idea|goal)\s+is\s+to\b
+            |\bwe(?:'re|\s+are)\s+planning\b|\bwe\s+plan\s+to\b
+            |\bwe\s+(?:really\s+)?(?:should|ought\s+to|need\s+to|gotta)\s+
+            (?:probably\s+|eventually\s+|finally\s+|just\s+)?
+            (?:automate|build|write|set\s+up|migrate|rewrite|refactor|clean\s+up|replace|
+            upgrade|get\s+rid\s+of|look\s+into|try|kill|delete|remove|deprecate)\b
+            (?![^,;]*\b(?:always|never|every|each|whenever|any|all)\b)""",
+            _V,
+        ),
+    ),
+    # A time on the clock or a deadline with no recurrence: an appointment ("Anouk has to
+    # leave at 4", "the freeze starts at 18:00", "by end of day"). A rule's time recurs
+    # ("every night at 2", "never on Fridays"); ``descriptive`` checks the recurrence word.
+    (
+        "appointment",
+        re.compile(
+            r"""\bat\s+(?:\d{1,2}:\d\d|\d{1,2}\s*(?:am|pm)\b|(?:1[0-2]|0?[1-9])(?=\s*(?:[,.;]|$|\s+(?:so|and|but|
+            today|tomorrow|tonight|sharp))))
+            |\bby\s+(?:eod|end\s+of\s+(?:day|the\s+week|week))\b""",
+            _V,
+        ),
+    ),
     # A sentence with no subject that opens on a past tense: the speaker's history ("Never
     # used Typst before this thesis", "Always wanted to try Zig"). An imperative's verb is in
     # its base form, so "Never used" cannot be one.
@@ -171,6 +200,8 @@ GATES: dict[str, tuple[str, ...]] = {
     "measure": tuple("0123456789"),
     "ongoing": ("ing",),
     "finding": ("like", "turns", "apparently", "with", "explains", "remember", "recall", " i "),
+    "plan": ("plan", "idea", "goal", "we "),
+    "appointment": ("at ", "eod", "end of"),
     "history": ("never", "always", "just", "once", "already"),
     "wish": ("some", "any", "one of us"),
     "vow": (" i", "i'", "let me"),
@@ -183,6 +214,11 @@ GATES: dict[str, tuple[str, ...]] = {
 # moved to pnpm", "you've been adding semicolons" are a reproach or a convention's change.
 _PERSONAL = frozenset({"i", "we", "you", "to"})  # "to": "I want every plot to have labelled axes"
 _LAST_WORD = re.compile(r"(\w+)\W*$")
+_EVER = re.compile(r"\bever\b")
+_RECURS = re.compile(
+    r"\b(?:every|each|daily|nightly|weekly|monthly|always|never|whenever|by\s+default|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun|week)days|weekends?|any)\b"
+)
 
 
 # Checks read on the main clause only: in "Our API is snake_case, always has been" or "run
@@ -212,8 +248,14 @@ def descriptive(core: str) -> str | None:
         if gate and not any(token in text for token in gate):
             continue
         for match in pattern.finditer(text):
-            if name == "perfect" and _subject(text, match.start()) in _PERSONAL:
-                continue
+            if (
+                name == "perfect"
+                and _subject(text, match.start()) in _PERSONAL
+                and not _EVER.search(match.group())
+            ):
+                continue  # "I've told you" reproaches; "the most German thing I've ever" tells
+            if name == "appointment" and _RECURS.search(core):
+                continue  # "deploys stop at 16:00 on fridays": a time that recurs is a rule's
             if name == "while" and _BUT.search(text, match.end()):
                 continue  # "X is fine while I'm poking around, but Y should use Z": Y is the rule
             return name
