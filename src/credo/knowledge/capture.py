@@ -211,6 +211,10 @@ def _pointer(fired: set[str], sentence: str) -> bool:
 # --- sentences ---------------------------------------------------------------------------
 
 _LINE = re.compile(r"[^\n]*\n?")
+# An e-mail style quote ("> I moved formatPrice into utils"), not a shell prompt (">>>").
+_QUOTE_LINE = re.compile(r"^\s*>(?!>)")
+_WORD = re.compile(r"(?<![\w:./-])[A-Za-z]{2,}(?![\w:./-])")
+QUOTE_MIN_WORDS = 4
 _TERMINAL = re.compile(r"[.!?:;]\W*$")
 
 
@@ -245,6 +249,8 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
             state = "pasted"
             if block == "comment" and "*/" in line:
                 block = ""
+        elif _quoted_prose(line):
+            state = "quoted"  # "> what the agent said": someone else's words, not a paste
         elif line.strip() and rows and rows[-1][2] == "pasted":
             state = "pasted"  # a line glued to a log or code line (no blank between) is part of it
         elif not line.strip():
@@ -264,13 +270,21 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
     for index, (start, end, state) in enumerate(rows):
         if state == "hash" and _next_to_paste(rows, index):
             state = "pasted"  # "# always pin versions" between Dockerfile lines is a comment
-        if state == "fence":
-            state = "pasted"
+        if state in ("fence", "quoted"):
+            state = "pasted"  # no sentence runs across it; the reply after a quote is prose
         if state in ("prose", "hash"):
             lines.append((start, end, sig.BULLET.match(text, start, end) is not None))
         elif lines and lines[-1][0] >= 0:
             lines.append((-1, -1, False))  # a break: no sentence runs across pasted lines
     return lines
+
+
+def _quoted_prose(line: str) -> bool:
+    """An e-mail style quote of prose ("> I moved formatPrice into utils so ..."). The reply
+    after it is the user's own text, so it does not glue onto the quote as a log line would;
+    a quoted tool line ("> Task :app:compileKotlin") still does."""
+    quote = _QUOTE_LINE.match(line)
+    return quote is not None and len(_WORD.findall(line, quote.end())) >= QUOTE_MIN_WORDS
 
 
 def _doc_intro(line: str) -> bool:

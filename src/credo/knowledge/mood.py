@@ -226,7 +226,7 @@ _RECURS = re.compile(
 # the main clause prescribes.
 _MAIN_CLAUSE = frozenset({"perfect", "progressive", "ongoing", "state", "measure"})
 _CLAUSE_END = re.compile(
-    r"[,;:—–(]\s|\s-\s|\s(?:so|because|since|but|when|whenever|where|before|after|if|unless)\s"
+    r"[,;:—–(]\s|\s-\s|\s(?:so|because|since|but|when|whenever|where|before|after|if|unless|while|whilst|until)\s"
 )
 _BUT = re.compile(r"\bbut\b")
 # A sentence that opens with a subordinate clause has its main clause after the first comma.
