@@ -178,12 +178,15 @@ def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
     out: list[Row] = []
     carry: int | None = None  # start of a bare "No." that lends its correction onward
     spans = _sentences(text)
-    for start, end in spans:
+    build = False  # the prompt opened by asking for a new artefact: what follows is its spec
+    for index, (start, end) in enumerate(spans):
         sentence = text[start:end]
         if sig.BARE_CORRECTION.match(sentence):
             carry = start
             continue
-        fired = cues(sentence, carried=carry is not None)
+        if index == 0:
+            build = _BUILD_TASK.match(_LEAD_IN.sub("", _clean(sentence).lower())) is not None
+        fired = cues(sentence, carried=carry is not None, spec=build)
         lends = (
             fired is not None
             and "correction" in fired
@@ -433,6 +436,23 @@ _DURABLE_WORD = re.compile(
     r"\b(?:always|never|whenever|every\s+time|from\s+now\s+on|going\s+forward|by\s+default|"
     r"in\s+general|first|(?:before|after|when|whenever|if|once)\s+(?:you|i|we))\b"
 )
+# A request for a new artefact ("Write a management command that ...", "Implement PAY-812",
+# "Please prepare a one-page summary ..."): the sentences of its prompt describe that artefact.
+_BUILD_TASK = re.compile(
+    r"^(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:write|implement|create|build|draft|"
+    r"prepare|generate|scaffold|add|make|set\s+up)\s+(?:me\s+|us\s+)?(?:a|an|[a-z]+-\d+)\b"
+)
+# What makes a sentence in such a prompt more than the spec: the team's or the speaker's voice
+# ("we never use ...", "I prefer ..."), a quantifier ("to any new image") or a word for later
+# sessions.
+_LATER = (
+    r"always|never|whenever|any|every|each|from\s+now\s+on|going\s+forward|in\s+general|"
+    r"in\s+this\s+(?:repo|codebase|project)"
+)
+_VOICE = re.compile(rf"\b(?:we|we're|we've|our|us|i|i'm|i'd|my|{_LATER})\b")
+# The request itself needs the word for later: its pronouns belong to the artefact ("Draft a
+# reply saying we'll add the story in a follow-up").
+_LATER_WORD = re.compile(rf"\b(?:{_LATER})\b")
 _MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b")
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b")
 
@@ -538,9 +558,12 @@ _PRESCRIBES = frozenset(
 )
 
 
-def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
+def cues(sentence: str, *, carried: bool = False, spec: bool = False) -> set[str] | None:
     """Every cue that fires on one sentence, or ``None`` when a hard veto applies (a question,
-    an over-long or content-free sentence). ``carried``: a bare "No." came just before."""
+    an over-long or content-free sentence). ``carried``: a bare "No." came just before.
+    ``spec``: the prompt opened by asking for a new artefact ("Write a management command
+    that ..."), so a sentence without the team's or the speaker's voice or a word for later
+    sessions is that artefact's spec ("Dry run by default.", "the endpoint must return 404")."""
     if len(sentence) > MAX_SENTENCE_CHARS:
         return None
     # Every pattern from here on reads lower-cased text (none is compiled IGNORECASE: faster).
@@ -560,6 +583,10 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
     fired = _fired(clean, core) | shape_cues(clean, core)
     if mood and not fired & _PRESCRIBES:
         return None  # "The CI runners are always slow on Mondays": how things are, no one told
+    if (spec and not _VOICE.search(core)) or (
+        _BUILD_TASK.match(core) and not _LATER_WORD.search(core)
+    ):
+        return None  # the spec of what this turn builds, not a rule of the project
     if _RETRIEVAL_TASK.match(core) and not _DURABLE_WORD.search(core):
         return None  # a question in the imperative: "find which workflow builds that URL"
     if _WISH_FOR_REFERENT.match(core):
