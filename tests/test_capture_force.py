@@ -139,3 +139,14 @@ def test_a_quoted_tool_line_still_glues() -> None:
         "w: Orders.kt:14 'toUpperCase' is deprecated. Always use uppercase() instead."
     )
     assert sentence_cues(prompt) == []
+
+
+def test_a_reply_to_a_quoted_claim_is_a_correction() -> None:
+    prompt = (
+        "> I'll push the image to the public registry.\n"
+        "Service images go to our internal Harbor, never to the public registry."
+    )
+    kinds = [s.kind for s in extract_statements(prompt)]
+    assert kinds == ["correction"]
+    # Without the quote the same sentence is a rule: the quote is the evidence of a mistake.
+    assert [s.kind for s in extract_statements(prompt.split("\n", 1)[1])] == ["rule"]

@@ -166,7 +166,13 @@ def sentence_cues(prompt: str) -> list[Row]:
 
 
 def _erred(text: str, spans: list[tuple[int, int]]) -> bool:
-    """Does a prose sentence of ``text`` name a mistake of the agent (``sig.agent_erred``)?"""
+    """Does a prose sentence of ``text`` name a mistake of the agent (``sig.agent_erred``), or
+    does the prompt quote a claim of the agent to answer it ("> I'll push the image to ghcr"
+    then the user's reply)? A quoted question ("> Should I also update the docs?") is not."""
+    if ">" in text and any(
+        _quoted_prose(line) and not line.rstrip().endswith("?") for line in text.splitlines()
+    ):
+        return True
     pattern = sig.agent_erred()
     return any(pattern.search(_clean(text[a:b]).lower()) for a, b in spans)
 
