@@ -15,7 +15,10 @@ constants in ``score.py``. There is no model file and nothing is learned at run 
 2. Pasted material is dropped line by line: fenced and indented code, quoted lines
    (``> ...``), C comment blocks and ``///`` doc comments, stack traces, shell sessions, log
    lines (also a prose line glued to one with no blank line between: tools print advice),
-   diffs and lines shaped like code.
+   diffs and lines shaped like code or machine output (two ``key=value`` pairs, a qualified
+   exception name, a config ``key: value`` line). A quoted line of prose ("> what the agent
+   said") is someone else's words too, but the user's reply under it is read: it does not
+   glue onto the quote the way a line glued to a log does.
 3. What is left is split into sentences (markdown bullets and headings, line breaks, ``.!?``
    with abbreviations kept whole; a soft-wrapped line continues its sentence).
 4. Vetoes come first, before any scoring: a question, a hypothetical or hedge ("not sure",
@@ -28,12 +31,17 @@ constants in ``score.py``. There is no model file and nothing is learned at run 
    wanted"), a one-off fix of the code at hand ("that's wrong, the loop should start at 1",
    "the second argument should be the timeout"), a task on this turn's referent ("fix
    auth.py", "keep it short"), a pick among this turn's referents ("no, the other
-   `parse_date`"), talk about life outside the work (food, drink, the weather), and a taste
-   with no content ("I love this codebase"). Two scopes win even over "from now on": this
+   `parse_date`"), talk about life outside the work (food, drink, the weather), a taste
+   with no content ("I love this codebase"), a question put as an imperative ("grep for
+   every place that reads X and list them"), and the spec of an artefact this turn asks for
+   ("Write a management command that ... Dry run by default.": after such a request, a
+   sentence without the team's or the speaker's voice or a word for later sessions describes
+   the artefact). Two scopes win even over "from now on": this
    turn's ("for this spike") and an event ahead ("until this ticket is merged").
    Then the mood of the main clause (``credo.knowledge.mood``): a sentence that *describes*
-   (perfect or past progressive aspect, a state or a measure, a wish, the speaker's vow, a
-   repair of the speaker's own message, a "while we ..." scope) is not captured, unless it
+   (perfect or progressive aspect, a state or a measure, a finding, a plan, an appointment,
+   a wish, the speaker's vow, a repair of the speaker's own message, a "while we ..." scope)
+   is not captured; a state, a measure or an ongoing action is let through when the sentence
    also prescribes (a directive, a deontic verb, a preference, a contrast, "from now on").
 5. The scoring cues (none decisive): the marker classes of ``credo.knowledge.signals`` and the
    frames of ``credo.knowledge.frames`` (round 2's rule, "two classes agree or one frame", is
@@ -48,7 +56,7 @@ constants in ``score.py``. There is no model file and nothing is learned at run 
 7. The kind (``kind_of``): a correction marker in the sentence makes a correction; else the
    speaker's taste a preference; else a mistake of the agent named anywhere in the prompt
    ("You wrote `database` in the .env.example", "I have told you before", "stop adding X",
-   "that's the old namespace") makes the rule a correction, since it answers the mistake; else
+   "that's the old namespace", a quoted claim of the agent) makes the rule a correction, since it answers the mistake; else
    the speaker in the first person ("`import *` makes my head hurt") a preference; else a
    rule. These two pieces of evidence decide the kind (and so the origin) only, never the score.
 

@@ -15,8 +15,16 @@ keeps that exception: "from now on", a deontic verb).
 
 - ``perfect``: present or past perfect ("has never been", "hasn't worked", "had broken"): what
   has happened so far. The speaker's own "I've told you / said / mentioned" is a reproach, not
-  history, and is left to the correction cues.
+  history, and is left to the correction cues; "I've ever" is the speaker's experience.
 - ``progressive``: past progressive ("the tests were passing"), what was going on.
+- ``ongoing``: present progressive in the main clause ("I'm handing the pager to Priya"): what
+  is going on now. Anchored like a state: a contrast or a directive in the sentence wins.
+- ``finding``: evidence for what the speaker found or half-recalls ("looks like", "turns out",
+  "which tracks with", a trailing "I think", "I half-remember").
+- ``plan``: a plan or a piece of work to do once ("the plan is to", "we should automate the
+  checklist"), unless a quantifier or "always" in its clause makes it a rule.
+- ``appointment``: a clock time or a deadline with no recurrence ("has to leave at 4", "by
+  end of day"); "every night at 2" recurs and is a rule's time.
 - ``state``: a copula with a state or evaluative adjective ("are always slow", "is so flaky",
   "is only 40%"): how something behaves or feels, not what to do.
 - ``history``: a subjectless past ("Never used Typst before", "Always wanted to try Zig"):
