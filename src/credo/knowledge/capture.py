@@ -57,8 +57,9 @@ constants in ``score.py``. There is no model file and nothing is learned at run 
    speaker's taste a preference; else a mistake of the agent named anywhere in the prompt
    ("You wrote `database` in the .env.example", "I have told you before", "stop adding X",
    "that's the old namespace", a quoted claim of the agent) makes the rule a correction,
-   since it answers the mistake; else the speaker in the first person ("`import *` makes my head hurt") a preference; else a
-   rule. These two pieces of evidence decide the kind (and so the origin) only, never the score.
+   since it answers the mistake; else the speaker in the first person ("`import *` makes my
+   head hurt") a preference; else a rule. These pieces of evidence decide the kind (and so
+   the origin) only, never the score.
 
 The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
 threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a
