@@ -21,10 +21,10 @@ figure; the held-out split is never part of it).
 ``--folds`` prints one row per development file (dev, dev2, ..., dev8) with its precision and
 recall, then the combined figure. With the code as it is, each row just evaluates that
 file with the shipped weights. The cue patterns were written, and the weights fitted, with
-all seven files in view, so this table is an aid, not a blind figure. It then prints the
+all eight files in view, so this table is an aid, not a blind figure. It then prints the
 progressive estimate of ``bench/capture_fit.py`` (each file from dev3 on scored by weights and
 threshold fitted on the files written before it: the figure to read) and the
-leave-one-file-out one (fitted on the other six), with the worst and the mean fold; the cue
+leave-one-file-out one (fitted on the other seven), with the worst and the mean fold; the cue
 *patterns* were still written with every file in view.
 The heldout split is the blind test: it is run once, when the classifier is done, never
 tuned on.
@@ -119,7 +119,7 @@ def figures(rows: list[dict[str, Any]]) -> tuple[int, int, int]:
 
 
 def folds() -> None:
-    """One row per development file with the shipped classifier, then all seven together (not
+    """One row per development file with the shipped classifier, then all eight together (not
     blind: see the docstring); then the progressive and leave-one-file-out estimates."""
     print(f"{'file':<10}{'prompts':>8}{'precision':>11}{'recall':>8}{'tp':>5}{'fp':>4}{'fn':>4}")
     total = [0, 0, 0]

@@ -21,7 +21,7 @@ weights and threshold fitted only on the files written before it, as each blind 
 classifier of its round. The margin is calibrated on it unless ``--margin`` is given: the
 smallest (0.0, 0.1, ... 1.0) at which the progressive folds reach ``--precision`` pooled (and
 ``--worst`` in every fold, off by default: one false positive moves a fold by 0.009).
-Leave-one-file-out follows: weights and threshold fitted on the other six, each file scored.
+Leave-one-file-out follows: weights and threshold fitted on the other seven, each file scored.
 The cue *patterns* were written with the development files in view, so both estimates hold
 out the fitted part only and lean optimistic; the latest file least, since its cues were
 written before it was opened, except for what a round wrote after. Then the weights are

@@ -15,7 +15,10 @@ constants in ``score.py``. There is no model file and nothing is learned at run 
 2. Pasted material is dropped line by line: fenced and indented code, quoted lines
    (``> ...``), C comment blocks and ``///`` doc comments, stack traces, shell sessions, log
    lines (also a prose line glued to one with no blank line between: tools print advice),
-   diffs and lines shaped like code.
+   diffs and lines shaped like code or machine output (two ``key=value`` pairs, a qualified
+   exception name, a config ``key: value`` line). A quoted line of prose ("> what the agent
+   said") is someone else's words too, but the user's reply under it is read: it does not
+   glue onto the quote the way a line glued to a log does.
 3. What is left is split into sentences (markdown bullets and headings, line breaks, ``.!?``
    with abbreviations kept whole; a soft-wrapped line continues its sentence).
 4. Vetoes come first, before any scoring: a question, a hypothetical or hedge ("not sure",
@@ -28,12 +31,17 @@ constants in ``score.py``. There is no model file and nothing is learned at run 
    wanted"), a one-off fix of the code at hand ("that's wrong, the loop should start at 1",
    "the second argument should be the timeout"), a task on this turn's referent ("fix
    auth.py", "keep it short"), a pick among this turn's referents ("no, the other
-   `parse_date`"), talk about life outside the work (food, drink, the weather), and a taste
-   with no content ("I love this codebase"). Two scopes win even over "from now on": this
+   `parse_date`"), talk about life outside the work (food, drink, the weather), a taste
+   with no content ("I love this codebase"), a question put as an imperative ("grep for
+   every place that reads X and list them"), and the spec of an artefact this turn asks for
+   ("Write a management command that ... Dry run by default.": after such a request, a
+   sentence without the team's or the speaker's voice or a word for later sessions describes
+   the artefact). Two scopes win even over "from now on": this
    turn's ("for this spike") and an event ahead ("until this ticket is merged").
    Then the mood of the main clause (``credo.knowledge.mood``): a sentence that *describes*
-   (perfect or past progressive aspect, a state or a measure, a wish, the speaker's vow, a
-   repair of the speaker's own message, a "while we ..." scope) is not captured, unless it
+   (perfect or progressive aspect, a state or a measure, a finding, a plan, an appointment,
+   a wish, the speaker's vow, a repair of the speaker's own message, a "while we ..." scope)
+   is not captured; a state, a measure or an ongoing action is let through when the sentence
    also prescribes (a directive, a deontic verb, a preference, a contrast, "from now on").
 5. The scoring cues (none decisive): the marker classes of ``credo.knowledge.signals`` and the
    frames of ``credo.knowledge.frames`` (round 2's rule, "two classes agree or one frame", is
@@ -48,9 +56,10 @@ constants in ``score.py``. There is no model file and nothing is learned at run 
 7. The kind (``kind_of``): a correction marker in the sentence makes a correction; else the
    speaker's taste a preference; else a mistake of the agent named anywhere in the prompt
    ("You wrote `database` in the .env.example", "I have told you before", "stop adding X",
-   "that's the old namespace") makes the rule a correction, since it answers the mistake; else
-   the speaker in the first person ("`import *` makes my head hurt") a preference; else a
-   rule. These two pieces of evidence decide the kind (and so the origin) only, never the score.
+   "that's the old namespace", a quoted claim of the agent) makes the rule a correction,
+   since it answers the mistake; else the speaker in the first person ("`import *` makes my
+   head hurt") a preference; else a rule. These pieces of evidence decide the kind (and so
+   the origin) only, never the score.
 
 The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
 threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a
@@ -166,7 +175,13 @@ def sentence_cues(prompt: str) -> list[Row]:
 
 
 def _erred(text: str, spans: list[tuple[int, int]]) -> bool:
-    """Does a prose sentence of ``text`` name a mistake of the agent (``sig.agent_erred``)?"""
+    """Does a prose sentence of ``text`` name a mistake of the agent (``sig.agent_erred``), or
+    does the prompt quote a claim of the agent to answer it ("> I'll push the image to ghcr"
+    then the user's reply)? A quoted question ("> Should I also update the docs?") is not."""
+    if ">" in text and any(
+        _quoted_prose(line) and not line.rstrip().endswith("?") for line in text.splitlines()
+    ):
+        return True
     pattern = sig.agent_erred()
     return any(pattern.search(_clean(text[a:b]).lower()) for a, b in spans)
 
@@ -178,12 +193,15 @@ def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
     out: list[Row] = []
     carry: int | None = None  # start of a bare "No." that lends its correction onward
     spans = _sentences(text)
-    for start, end in spans:
+    build = False  # the prompt opened by asking for a new artefact: what follows is its spec
+    for index, (start, end) in enumerate(spans):
         sentence = text[start:end]
         if sig.BARE_CORRECTION.match(sentence):
             carry = start
             continue
-        fired = cues(sentence, carried=carry is not None)
+        if index == 0:
+            build = _BUILD_TASK.match(_LEAD_IN.sub("", _clean(sentence).lower())) is not None
+        fired = cues(sentence, carried=carry is not None, spec=build)
         lends = (
             fired is not None
             and "correction" in fired
@@ -211,6 +229,10 @@ def _pointer(fired: set[str], sentence: str) -> bool:
 # --- sentences ---------------------------------------------------------------------------
 
 _LINE = re.compile(r"[^\n]*\n?")
+# An e-mail style quote ("> I moved formatPrice into utils"), not a shell prompt (">>>").
+_QUOTE_LINE = re.compile(r"^\s*>(?!>)")
+_WORD = re.compile(r"(?<![\w:./-])[A-Za-z]{2,}(?![\w:./-])")
+QUOTE_MIN_WORDS = 4
 _TERMINAL = re.compile(r"[.!?:;]\W*$")
 
 
@@ -245,6 +267,8 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
             state = "pasted"
             if block == "comment" and "*/" in line:
                 block = ""
+        elif _quoted_prose(line):
+            state = "quoted"  # "> what the agent said": someone else's words, not a paste
         elif line.strip() and rows and rows[-1][2] == "pasted":
             state = "pasted"  # a line glued to a log or code line (no blank between) is part of it
         elif not line.strip():
@@ -253,6 +277,7 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
             sig.INDENTED_CODE.match(line)
             or sig.LOG_LINE.match(line)
             or sig.CODE_TAIL.search(line)
+            or _machine_shaped(line)
             or _symbol_heavy(line)
         ):
             state = "pasted"
@@ -263,13 +288,21 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
     for index, (start, end, state) in enumerate(rows):
         if state == "hash" and _next_to_paste(rows, index):
             state = "pasted"  # "# always pin versions" between Dockerfile lines is a comment
-        if state == "fence":
-            state = "pasted"
+        if state in ("fence", "quoted"):
+            state = "pasted"  # no sentence runs across it; the reply after a quote is prose
         if state in ("prose", "hash"):
             lines.append((start, end, sig.BULLET.match(text, start, end) is not None))
         elif lines and lines[-1][0] >= 0:
             lines.append((-1, -1, False))  # a break: no sentence runs across pasted lines
     return lines
+
+
+def _quoted_prose(line: str) -> bool:
+    """An e-mail style quote of prose ("> I moved formatPrice into utils so ..."). The reply
+    after it is the user's own text, so it does not glue onto the quote as a log line would;
+    a quoted tool line ("> Task :app:compileKotlin") still does."""
+    quote = _QUOTE_LINE.match(line)
+    return quote is not None and len(_WORD.findall(line, quote.end())) >= QUOTE_MIN_WORDS
 
 
 def _doc_intro(line: str) -> bool:
@@ -289,6 +322,16 @@ def _next_to_paste(rows: list[tuple[int, int, str]], index: int) -> bool:
         if 0 <= at < len(rows) and rows[at][2] == "pasted":
             return True
     return False
+
+
+def _machine_shaped(line: str) -> bool:
+    """A log or config line by its shape: ``key=value`` pairs, a qualified exception name, a
+    ``key: value`` line with a quoted, bracketed, block or one-token value."""
+    return (
+        len(sig.KEY_VALUE.findall(sig.INLINE_CODE.sub(" ", line))) >= 2  # in backticks: prose
+        or sig.QUALIFIED_EXCEPTION.match(line) is not None
+        or sig.CONFIG_LINE.match(line) is not None
+    )
 
 
 _LETTER = re.compile(r"[^\W\d_]|\s")
@@ -392,6 +435,39 @@ _TASTE_FOR_REFERENT = re.compile(
     r"(?:the|this|that|these|those|your|how|what)\b"
     r"|^(?:i'?d|i\s+would)\s+(?:much\s+)?rather\s+not\s+(?:talk|discuss|get\s+into|go\s+into)\b"
 )
+# The speaker's wish about the thing at hand ("I'd like to understand it before I approve").
+_WISH_FOR_REFERENT = re.compile(
+    r"^(?:i'?d|i\s+would)\s+(?:really\s+)?(?:like|love|want)\s+to\s+[a-z]+\s+(?:it|this|that|them)\b"
+)
+# An imperative that asks for information ("grep for every place that reads X and list them",
+# "find which workflow builds that URL"): its answer is for this turn. A durable word keeps
+# it, and so does a condition on the work ("show me the command before you run anything with
+# sudo", "always grep for the existing name first": ways of working).
+_RETRIEVAL_TASK = re.compile(
+    r"^(?:please\s+)?(?:grep|rg|find|search|look\s+up|show\s+me|tell\s+me|"
+    r"figure\s+out|dig\s+up|check\s+(?:which|whether|if|where|what))\b"
+)
+_DURABLE_WORD = re.compile(
+    r"\b(?:always|never|whenever|every\s+time|from\s+now\s+on|going\s+forward|by\s+default|"
+    r"in\s+general|first|(?:before|after|when|whenever|if|once)\s+(?:you|i|we))\b"
+)
+# A request for a new artefact ("Write a management command that ...", "Implement PAY-812",
+# "Please prepare a one-page summary ..."): the sentences of its prompt describe that artefact.
+_BUILD_TASK = re.compile(
+    r"^(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:write|implement|create|build|draft|"
+    r"prepare|generate|scaffold|add|make|set\s+up)\s+(?:me\s+|us\s+)?(?:a|an|[a-z]+-\d+)\b"
+)
+# What makes a sentence in such a prompt more than the spec: the team's or the speaker's voice
+# ("we never use ...", "I prefer ..."), a quantifier ("to any new image") or a word for later
+# sessions.
+_LATER = (
+    r"always|never|whenever|any|every|each|from\s+now\s+on|going\s+forward|in\s+general|"
+    r"in\s+this\s+(?:repo|codebase|project)"
+)
+_VOICE = re.compile(rf"\b(?:we|we're|we've|our|us|i|i'm|i'd|my|{_LATER})\b")
+# The request itself needs the word for later: its pronouns belong to the artefact ("Draft a
+# reply saying we'll add the story in a follow-up").
+_LATER_WORD = re.compile(rf"\b(?:{_LATER})\b")
 _MEMO = re.compile(r"(?:remember|keep\s+in\s+mind|note|never\s+forget)\b")
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b")
 
@@ -491,15 +567,18 @@ def _frame(clean: str, core: str) -> str | None:
 
 # A state or a measure in the main clause describes, unless the sentence also prescribes:
 # "when a test is flaky, quarantine it", "the timeout is 30s, not 60s".
-_ANCHORED_MOODS = frozenset({"state", "measure"})
+_ANCHORED_MOODS = frozenset({"state", "measure", "ongoing"})
 _PRESCRIBES = frozenset(
     {"directive", "deontic", "preference", "preference_frame", "taste", "contrast", "future"}
 )
 
 
-def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
+def cues(sentence: str, *, carried: bool = False, spec: bool = False) -> set[str] | None:
     """Every cue that fires on one sentence, or ``None`` when a hard veto applies (a question,
-    an over-long or content-free sentence). ``carried``: a bare "No." came just before."""
+    an over-long or content-free sentence). ``carried``: a bare "No." came just before.
+    ``spec``: the prompt opened by asking for a new artefact ("Write a management command
+    that ..."), so a sentence without the team's or the speaker's voice or a word for later
+    sessions is that artefact's spec ("Dry run by default.", "the endpoint must return 404")."""
     if len(sentence) > MAX_SENTENCE_CHARS:
         return None
     # Every pattern from here on reads lower-cased text (none is compiled IGNORECASE: faster).
@@ -519,6 +598,14 @@ def cues(sentence: str, *, carried: bool = False) -> set[str] | None:
     fired = _fired(clean, core) | shape_cues(clean, core)
     if mood and not fired & _PRESCRIBES:
         return None  # "The CI runners are always slow on Mondays": how things are, no one told
+    if (spec and not _VOICE.search(core)) or (
+        _BUILD_TASK.match(core) and not _LATER_WORD.search(core)
+    ):
+        return None  # the spec of what this turn builds, not a rule of the project
+    if _RETRIEVAL_TASK.match(core) and not _DURABLE_WORD.search(core):
+        return None  # a question in the imperative: "find which workflow builds that URL"
+    if _WISH_FOR_REFERENT.match(core):
+        fired -= {"preference", "preference_frame", "taste"}
     if _TASTE_FOR_REFERENT.match(core) and not fired & {"universal", "durable", WEAK}:
         fired -= {"preference", "taste"}  # praise or a gripe: "I like the new sidebar a lot"
     if "universal" in fired and _ARTEFACT_SCOPE.search(core):

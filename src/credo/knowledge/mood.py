@@ -15,8 +15,16 @@ keeps that exception: "from now on", a deontic verb).
 
 - ``perfect``: present or past perfect ("has never been", "hasn't worked", "had broken"): what
   has happened so far. The speaker's own "I've told you / said / mentioned" is a reproach, not
-  history, and is left to the correction cues.
+  history, and is left to the correction cues; "I've ever" is the speaker's experience.
 - ``progressive``: past progressive ("the tests were passing"), what was going on.
+- ``ongoing``: present progressive in the main clause ("I'm handing the pager to Priya"): what
+  is going on now. Anchored like a state: a contrast or a directive in the sentence wins.
+- ``finding``: evidence for what the speaker found or half-recalls ("looks like", "turns out",
+  "which tracks with", a trailing "I think", "I half-remember").
+- ``plan``: a plan or a piece of work to do once ("the plan is to", "we should automate the
+  checklist"), unless a quantifier or "always" in its clause makes it a rule.
+- ``appointment``: a clock time or a deadline with no recurrence ("has to leave at 4", "by
+  end of day"); "every night at 2" recurs and is a rule's time.
 - ``state``: a copula with a state or evaluative adjective ("are always slow", "is so flaky",
   "is only 40%"): how something behaves or feels, not what to do.
 - ``history``: a subjectless past ("Never used Typst before", "Always wanted to try Zig"):
@@ -81,8 +89,63 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "measure",
         re.compile(
             r"""\b(?:is|are|was|were|'s|sits?|stays?|stuck|hovers?|at)\s+(?:only\s+|just\s+|
-            about\s+|around\s+|at\s+|still\s+|now\s+|like\s+)*~?\d[\d.,]*\s*(?:%|percent|ms|s\b|
+            about\s+|around\s+|at\s+|still\s+|now\s+|like\s+|back\s+|under\s+|over\s+|
+            below\s+|above\s+|down\s+to\s+|up\s+to\s+)*~?\d[\d.,]*\s*(?:%|percent|ms|s\b|
             seconds?|minutes?|mins?|hours?|gb|mb|kb)""",
+            _V,
+        ),
+    ),
+    # Present progressive in the main clause: what is going on ("I'm handing the pager to
+    # Priya at 18:00", "the worker is retrying"). "going to" is a plan, left to ``vow``.
+    (
+        "ongoing",
+        re.compile(
+            r"""\b(?:am|is|are|'m|'re|isn'?t|aren'?t)\s+(?:still\s+|just\s+|currently\s+|now\s+|
+            already\s+|not\s+)?(?!going\b|nothing\b|something\b|anything\b|everything\b)
+            [a-z]{2,}ing\b""",
+            _V,
+        ),
+    ),
+    # Evidence for a finding: the speaker reports what they saw or half-recall ("Looks like
+    # the policy is in audit mode", "turns out", "which tracks with", "... I think").
+    (
+        "finding",
+        re.compile(
+            r"""^(?:(?:it\s+)?(?:looks|seems|sounds)\s+like|turns\s+out|apparently|
+            (?:it\s+)?turns\s+out)\b
+            |\b(?:which|that)\s+(?:tracks|lines\s+up|matches|fits|explains)\s+with\b
+            |\b(?:which|that)\s+explains\b
+            |\bi\s+(?:half-?remember|vaguely\s+remember|recall|seem\s+to\s+remember)\b
+            |,?\s+i\s+(?:think|guess|believe|suppose)\W*$""",
+            _V,
+        ),
+    ),
+    # A plan or a piece of work the team means to do once ("The plan is to delete webpack in
+    # Q2", "we should automate the whole release checklist"): a change to make, not a way of
+    # working. A quantifier or "always" in the same clause makes it a rule ("we should always
+    # pin", "we have to add a changelog entry for every PR") and is left alone.
+    (
+        "plan",
+        re.compile(
+            r"""\b(?:the|our|my)\s+(?:plan|idea|goal)\s+is\s+to\b
+            |\bwe(?:'re|\s+are)\s+planning\b|\bwe\s+plan\s+to\b
+            |\bwe\s+(?:really\s+)?(?:should|ought\s+to|need\s+to|gotta)\s+
+            (?:probably\s+|eventually\s+|finally\s+|just\s+)?
+            (?:automate|build|write|set\s+up|migrate|rewrite|refactor|clean\s+up|replace|
+            upgrade|get\s+rid\s+of|look\s+into|try|kill|delete|remove|deprecate)\b
+            (?![^,;]*\b(?:always|never|every|each|whenever|any|all)\b)""",
+            _V,
+        ),
+    ),
+    # A time on the clock or a deadline with no recurrence: an appointment ("Anouk has to
+    # leave at 4", "the freeze starts at 18:00", "by end of day"). A rule's time recurs
+    # ("every night at 2", "never on Fridays"); ``descriptive`` checks the recurrence word.
+    (
+        "appointment",
+        re.compile(
+            r"""\bat\s+(?:\d{1,2}:\d\d|\d{1,2}\s*(?:am|pm)\b|(?:1[0-2]|0?[1-9])(?=\s*(?:[,.;]|$|\s+(?:so|and|but|
+            today|tomorrow|tonight|sharp))))
+            |\bby\s+(?:eod|end\s+of\s+(?:day|the\s+week|week))\b""",
             _V,
         ),
     ),
@@ -143,6 +206,10 @@ GATES: dict[str, tuple[str, ...]] = {
     "perfect": ("has", "have", "had", "'s ", "'ve", "haven", "hasn"),
     "progressive": ("was", "were"),
     "measure": tuple("0123456789"),
+    "ongoing": ("ing",),
+    "finding": ("like", "turns", "apparently", "with", "explains", "remember", "recall", " i "),
+    "plan": ("plan", "idea", "goal", "we "),
+    "appointment": ("at ", "eod", "end of"),
     "history": ("never", "always", "just", "once", "already"),
     "wish": ("some", "any", "one of us"),
     "vow": (" i", "i'", "let me"),
@@ -155,14 +222,19 @@ GATES: dict[str, tuple[str, ...]] = {
 # moved to pnpm", "you've been adding semicolons" are a reproach or a convention's change.
 _PERSONAL = frozenset({"i", "we", "you", "to"})  # "to": "I want every plot to have labelled axes"
 _LAST_WORD = re.compile(r"(\w+)\W*$")
+_EVER = re.compile(r"\bever\b")
+_RECURS = re.compile(
+    r"\b(?:every|each|daily|nightly|weekly|monthly|always|never|whenever|by\s+default|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun|week)days|weekends?|any)\b"
+)
 
 
 # Checks read on the main clause only: in "Our API is snake_case, always has been" or "run
 # `pnpm lint` before you tell me something is done" the description is a reason or a time, and
 # the main clause prescribes.
-_MAIN_CLAUSE = frozenset({"perfect", "progressive", "state", "measure"})
+_MAIN_CLAUSE = frozenset({"perfect", "progressive", "ongoing", "state", "measure"})
 _CLAUSE_END = re.compile(
-    r"[,;:—–(]\s|\s-\s|\s(?:so|because|since|but|when|whenever|where|before|after|if|unless)\s"
+    r"[,;:—–(]\s|\s-\s|\s(?:so|because|since|but|when|whenever|where|before|after|if|unless|while|whilst|until)\s"
 )
 _BUT = re.compile(r"\bbut\b")
 # A sentence that opens with a subordinate clause has its main clause after the first comma.
@@ -184,8 +256,14 @@ def descriptive(core: str) -> str | None:
         if gate and not any(token in text for token in gate):
             continue
         for match in pattern.finditer(text):
-            if name == "perfect" and _subject(text, match.start()) in _PERSONAL:
-                continue
+            if (
+                name == "perfect"
+                and _subject(text, match.start()) in _PERSONAL
+                and not _EVER.search(match.group())
+            ):
+                continue  # "I've told you" reproaches; "the most German thing I've ever" tells
+            if name == "appointment" and _RECURS.search(core):
+                continue  # "deploys stop at 16:00 on fridays": a time that recurs is a rule's
             if name == "while" and _BUT.search(text, match.end()):
                 continue  # "X is fine while I'm poking around, but Y should use Z": Y is the rule
             return name

@@ -8,9 +8,9 @@ what lets the score carry over to people who word things differently.
 
 A sentence is captured when the sum of the weights of its concepts reaches ``THRESHOLD``. The
 weights were fitted by ``bench/capture_fit.py`` (L2-regularised logistic regression over the
-sentences of the seven development files) and rounded; they are plain numbers so a capture can
+sentences of the eight development files) and rounded; they are plain numbers so a capture can
 be explained by reading them. The threshold is chosen on *out-of-fold* scores (each file
-scored by weights fitted on the other six, as unseen text will be) at 0.98 pooled precision,
+scored by weights fitted on the other seven, as unseen text will be) at 0.98 pooled precision,
 plus a margin calibrated on a progressive (time-ordered) validation: the smallest at which
 each file, scored by a fit on the files written before it, reaches 0.96 precision pooled
 (0.2 here; ``python bench/capture_fit.py --write``).
@@ -72,27 +72,27 @@ CONCEPTS: dict[str, str] = {
     "long": "long",
 }
 
-THRESHOLD = 1.14
+THRESHOLD = 1.19
 WEIGHTS: dict[str, float] = {
-    "fact": 1.71,
-    "contrast": 1.4,
-    "round2": 1.35,
-    "taste": 1.34,
+    "fact": 1.76,
+    "contrast": 1.46,
+    "round2": 1.39,
+    "taste": 1.39,
     "correction": 0.87,
-    "general": 0.73,
-    "agent": 0.56,
-    "reason": 0.42,
-    "general_imperative": 0.34,
-    "general_fact": 0.33,
-    "project": 0.33,
-    "deontic": 0.24,
-    "future": 0.12,
-    "directive": 0.08,
+    "general": 0.71,
+    "agent": 0.54,
+    "general_fact": 0.43,
+    "reason": 0.4,
+    "deontic": 0.31,
+    "project": 0.31,
+    "general_imperative": 0.3,
+    "directive": 0.21,
+    "future": 0.1,
     "long": -0.03,
-    "deixis": -0.47,
-    "past": -0.61,
-    "artefact": -0.91,
-    "short": -1.14,
+    "deixis": -0.46,
+    "past": -0.59,
+    "artefact": -0.89,
+    "short": -1.25,
 }
 
 

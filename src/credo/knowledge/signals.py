@@ -389,6 +389,16 @@ LOG_LINE = re.compile(
         .*\b(?:ERROR|WARNING|WARN|FATAL|CRITICAL)\b:|.*\b[A-Z]\w*(?:Error|Exception|Warning):\s)""",
     re.VERBOSE,
 )
+# Machine-shaped lines that LOG_LINE's prefixes miss: two or more ``key=value`` pairs (logfmt,
+# build tools' status lines), a qualified exception name ("google.api_core.exceptions.BadRequest:
+# 400 ..."), a config line whose value is quoted, bracketed, a block scalar or one bare token
+# (``name: "[checkout-api] p99"``, ``renotify_interval: 30``, ``message: |``). Prose puts
+# several words after a colon and rarely writes ``a=b`` twice.
+KEY_VALUE = re.compile(r"(?<![\w=])[A-Za-z_][\w.-]*=[^\s=]")
+QUALIFIED_EXCEPTION = re.compile(r"^\s*(?:[a-z_]\w*\.)+[A-Z]\w*(?::\s|:?$)")
+CONFIG_LINE = re.compile(
+    r"""^\s*[a-z_][A-Za-z0-9_.-]*:\s*(?:["'\[{]|[|>][-+]?\s*$|[\w.@/-]+\s*$)""", re.VERBOSE
+)
 CODE_TAIL = re.compile(r"(?:[;{}]|\)\s*:|=>|->)\s*$")
 INLINE_QUOTED = re.compile(r"\"[^\"\n]{3,}\"|“[^”\n]{3,}”|'[^'\n]{8,}'(?!\w)")
 INLINE_CODE = re.compile(r"`([^`\n]+)`")
