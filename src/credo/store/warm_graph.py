@@ -35,6 +35,7 @@ BATCH = 65_536  # edge rows read at a time
 MAX_SEEN = 200_000  # beliefs whose edges are kept as Python values, per direction
 # (far end's rowid, its id, type, weight, its state) of one edge.
 _Edge = tuple[int, str, str, float, int]
+_Edges = tuple[_Edge, ...]
 # (src, dst, type, weight, the end the SQL checks is live) of one link.
 _LinkRow = tuple[str, str, str, float, str]
 
@@ -84,16 +85,20 @@ class WarmGraph:
         import numpy
 
         size = conn.execute("SELECT coalesce(max(rid), -1) + 1 FROM beliefs").fetchone()[0]
-        self._ids: list[str | None] = [None] * size
+        ids: list[str | None] = [None] * size
         self._rids: dict[str, int] = {}
         self._state = numpy.zeros(size, dtype=numpy.int8)
         for rid, belief_id, state in conn.execute(
             "SELECT rid, id, CASE WHEN deleted_at IS NOT NULL THEN 0 WHEN locked THEN 2 "
             "ELSE 1 END FROM beliefs"
         ):
-            self._ids[rid] = belief_id
+            ids[rid] = belief_id
             self._rids[belief_id] = rid
             self._state[rid] = state
+        # Tuples: the collector stops walking a tuple of strings after its first look, a list
+        # of a million it would walk at every full collection (so too each belief's edges).
+        self._ids: tuple[str | None, ...] = tuple(ids)
+        del ids
         self.live = int(numpy.count_nonzero(self._state))
         self._kinds: list[str] = [row[0] for row in conn.execute("SELECT DISTINCT type FROM edges")]
         code = " ".join(f"WHEN ? THEN {i}" for i in range(len(self._kinds)))
@@ -127,10 +132,10 @@ class WarmGraph:
         self._into = _Slices(dst, src, kind, weight, size)
         # Each belief's edges as the reads use them, made on first use: the same beliefs come
         # back query after query, and a slice costs ~2 us to turn into Python values.
-        self._out_seen: dict[int, list[_Edge]] = {}
-        self._into_seen: dict[int, list[_Edge]] = {}
+        self._out_seen: dict[int, _Edges] = {}
+        self._into_seen: dict[int, _Edges] = {}
 
-    def _edges(self, slices: _Slices, seen: dict[int, list[_Edge]], rid: int) -> list[_Edge]:
+    def _edges(self, slices: _Slices, seen: dict[int, _Edges], rid: int) -> _Edges:
         """(far rowid, far id, type, weight, far state) of each edge of ``rid``."""
         found = seen.get(rid)
         if found is None:
@@ -139,15 +144,13 @@ class WarmGraph:
             others, types, weights = slices.of(rid)
             names, kinds = self._ids, self._kinds
             states = self._state[others].tolist()
-            found = seen[rid] = [
+            found = seen[rid] = tuple(
                 (other, names[other], kinds[kind], weight, state)  # type: ignore[misc]
                 for other, kind, weight, state in zip(others, types, weights, states, strict=True)
-            ]
+            )
         return found
 
-    def _edges_of(
-        self, slices: _Slices, seen: dict[int, list[_Edge]], rids: list[int]
-    ) -> list[list[_Edge]]:
+    def _edges_of(self, slices: _Slices, seen: dict[int, _Edges], rids: list[int]) -> list[_Edges]:
         """``_edges`` of each of ``rids``, those not kept yet gathered in one numpy pass (a
         slice and three ``tolist`` per belief cost ~8 us; a query meets ~100 new beliefs
         at a million)."""
@@ -179,7 +182,7 @@ class WarmGraph:
             ]
             start = 0
             for rid, count in zip(missing, counts.tolist(), strict=True):
-                seen[rid] = rows[start : start + count]  # type: ignore[assignment]
+                seen[rid] = tuple(rows[start : start + count])  # type: ignore[arg-type]
                 start += count
         return [self._edges(slices, seen, rid) for rid in rids]
 
