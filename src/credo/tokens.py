@@ -80,12 +80,14 @@ def listed(texts: Sequence[str], most: int) -> str:
 
 
 def entry_text(
-    belief_id: str, content: str, locked: bool, marked: str = "", trail: str = ""
+    belief_id: str, content: str, locked: bool, marked: str = "", trail: str = "", lines: str = ""
 ) -> str:
     """A belief's line in the memory block, as charged (its other anchors are free
-    metadata); ``marked`` is its ``marks``, ``trail`` its place in a document."""
+    metadata); ``marked`` is its ``marks``, ``trail`` its place in a document, shown whole
+    (`` (at TRAIL)``), or ``lines`` its line range alone (`` (L40-L58)``), for a passage
+    the block shows under its file and section lines (retrieval/place.py)."""
     lock = " locked" if locked else ""
-    place = f" (at {escape(trail)})" if trail else ""
+    place = f" (at {escape(trail)})" if trail else f" ({escape(lines)})" if lines else ""
     return f"[{escape(belief_id)}{lock}{marked}] {escape(content)}{place}\n"
 
 
@@ -94,14 +96,15 @@ def estimate(text: str) -> int:
 
 
 def belief_tokens(
-    belief_id: str, content: str, locked: bool, marked: str = "", trail: str = ""
+    belief_id: str, content: str, locked: bool, marked: str = "", trail: str = "", lines: str = ""
 ) -> int:
     """``estimate(entry_text(...))``; computed per candidate on every retrieval, so the
     common case (nothing to escape) counts the line's characters without building it:
     ``[`` id ``] `` content newline, plus `` locked`` for a locked belief, plus the marks
-    (escaped already), plus `` (at `` trail ``)`` for one with a trail."""
-    if _plain(belief_id) and _plain(content) and _plain(trail):
-        place = len(trail) + 6 if trail else 0
+    (escaped already), plus `` (at `` trail ``)`` for one with a trail, or `` (`` lines
+    ``)``."""
+    if _plain(belief_id) and _plain(content) and _plain(trail) and _plain(lines):
+        place = len(trail) + 6 if trail else len(lines) + 3 if lines else 0
         size = len(belief_id) + len(content) + len(marked) + (11 if locked else 4) + place
         return -(-size // CHARS_PER_TOKEN)
-    return estimate(entry_text(belief_id, content, locked, marked, trail))
+    return estimate(entry_text(belief_id, content, locked, marked, trail, lines))

@@ -43,7 +43,8 @@ first reaches a long candidate. The query's terms are computed once per retrieve
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from credo.tokens import CHARS_PER_TOKEN, belief_tokens
+from credo.retrieval.place import Places, whole_costs
+from credo.tokens import CHARS_PER_TOKEN
 
 if TYPE_CHECKING:  # the text rules load with the first long candidate
     from credo.retrieval.snippet import Compressed, Terms
@@ -57,8 +58,10 @@ HEAD_SHARE = 0.25  # "auto": the ranking's head, shown whole, costs at most this
 
 
 class Costs(dict[str, int]):
-    """Token cost of each candidate as the compress stage renders it, computed on first
-    lookup from its content, marks and trail; ``cut`` holds the candidates it cut."""
+    """Token cost of each candidate's own line as the compress stage renders it, computed
+    on first lookup from its content, marks and place (``place.Places``: its trail whole,
+    or its line range under its file and section lines, which ``place.Charges`` charges);
+    ``cut`` holds the candidates it cut."""
 
     __slots__ = ("_content", "_keep", "_marked", "_query", "_terms", "_trails", "cut")
 
@@ -66,7 +69,7 @@ class Costs(dict[str, int]):
         self,
         content: Mapping[str, str],
         marked: Mapping[str, str],
-        trails: Mapping[str, str],
+        trails: Places,
         query: str,
         keep: "set[str] | Callable[[], set[str]]",
     ) -> None:
@@ -91,10 +94,7 @@ class Costs(dict[str, int]):
             if shown.strategy != VERBATIM:
                 self.cut[belief_id] = shown
                 text = shown.text
-        trail = self._trails.get(belief_id, "")
-        cost = self[belief_id] = belief_tokens(
-            belief_id, text, False, self._marked[belief_id], trail
-        )
+        cost = self[belief_id] = self._trails.line_tokens(belief_id, text, self._marked[belief_id])
         return cost
 
     def _kept(self) -> set[str]:
@@ -142,7 +142,7 @@ def verbatim_ids(
     ids: list[str],
     content: Mapping[str, str],
     marked: Mapping[str, str],
-    trails: Mapping[str, str],
+    trails: Places,
     budget: int,
     mode: str,
     stated: Callable[[list[str]], set[str]],
@@ -167,7 +167,7 @@ def head_ids(
     ids: list[str],
     content: Mapping[str, str],
     marked: Mapping[str, str],
-    trails: Mapping[str, str],
+    trails: Places,
     budget: int,
 ) -> set[str]:
     """The best-ranked candidates shown whole: the longest prefix of ``ids`` (rank order)
@@ -178,8 +178,9 @@ def head_ids(
     allowed = HEAD_SHARE * budget
     whole = 0
     out: set[str] = set()
-    for i in ids:
-        whole += belief_tokens(i, content[i], False, marked[i], trails.get(i, ""))
+    costs = whole_costs(ids, _WholeLines(content, marked, trails), trails)
+    for i, cost in zip(ids, costs, strict=True):
+        whole += cost
         if whole > allowed:
             break
         out.add(i)
@@ -190,15 +191,33 @@ def _fits_whole(
     ids: list[str],
     content: Mapping[str, str],
     marked: Mapping[str, str],
-    trails: Mapping[str, str],
+    trails: Places,
     budget: int,
 ) -> bool:
     # A line costs at least (its text + id + "[] \n") / 4: most packs are ruled out here.
     if sum(len(content[i]) + len(i) + 4 for i in ids) > CHARS_PER_TOKEN * budget:
         return False
     whole = 0
-    for i in ids:
-        whole += belief_tokens(i, content[i], False, marked[i], trails.get(i, ""))
+    for cost in whole_costs(ids, _WholeLines(content, marked, trails), trails):
+        whole += cost
         if whole > budget:
             return False
     return True
+
+
+class _WholeLines(dict[str, int]):
+    """id -> the cost of its own line with its text whole, on first lookup."""
+
+    __slots__ = ("_content", "_marked", "_places")
+
+    def __init__(self, content: Mapping[str, str], marked: Mapping[str, str], places: Places):
+        super().__init__()
+        self._content = content
+        self._marked = marked
+        self._places = places
+
+    def __missing__(self, belief_id: str) -> int:
+        cost = self[belief_id] = self._places.line_tokens(
+            belief_id, self._content[belief_id], self._marked[belief_id]
+        )
+        return cost

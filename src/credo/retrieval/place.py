@@ -1,0 +1,222 @@
+"""Where a packed passage sits, said once: the pack groups a document's passages under one
+line naming their file and one naming their section, so each passage's own line carries
+only its line range.
+
+A passage's trail (``docs/guide/auth.md › OAuth2 › Scopes L40-L58``) was about a third of
+its line in a 1,500-token pack, and most packed passages share a file with a better-ranked
+one, often a section too (docs/BENCHMARKS.md § Places said once). The block therefore reads:
+
+    in docs/guide/auth.md             a file line: the passages below are in this file
+    [b4] text (L1-L12)                a passage outside any section: its lines
+    › OAuth2 › Scopes                 a section line: titles outermost first
+    [b1] text (L40-L58)               a passage of that section: its lines
+    [b9] text (L59-L70)
+    › OAuth2 › Tokens
+    [b7] text (L80-L95)
+    in docs/other.md
+    ...
+
+Every line says one thing and starts with what it is: ``in `` a file, ``› `` a section,
+``[`` a belief; a passage's full trail is its file line, its section line (if any) and its
+lines, joined as ingest wrote them (``Place.trail``). Beliefs without a trail of that form
+(notes, conversation turns, locks, whose trail stays whole on their line) come first, in
+their order; then each file at the place of its best passage, its passages outside any
+section first, then each section at the place of its best passage, its passages by rank.
+
+Charged as rendered, line by line with the one estimator (``tokens.estimate``): a file or
+section line costs what it shows, and the first passage packed under it pays for it
+(``Charges``: the pack's greedy order decides, in both pack modes and for conflict groups).
+So the tokens a pack reports are the sum of the estimates of the lines it renders.
+"""
+
+# Evaluated annotations, for a cheaper import: see credo/types.py.
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
+
+from credo.tokens import belief_tokens, escape, estimate
+from credo.types import TRAIL_SEPARATOR
+
+FILE_MARK = "in "  # starts a file line
+SECTION_MARK = "› "  # starts a section line
+_LINES = re.compile(r"L\d+-L\d+")  # knowledge.docuri.line_hint's form
+
+
+class Place(NamedTuple):
+    """A passage's trail in its three parts: ``file``, ``section`` (its titles joined by
+    `` › ``, "" outside any section) and ``lines`` (``L40-L58``)."""
+
+    file: str
+    section: str
+    lines: str
+
+    @property
+    def trail(self) -> str:
+        """The trail the parts came from, exactly (``parse`` is its inverse)."""
+        head = f"{self.file}{TRAIL_SEPARATOR}{self.section}" if self.section else self.file
+        return f"{head} {self.lines}"
+
+
+def parse(trail: str) -> Place | None:
+    """The parts of a trail as ingest writes it (``path › Title › ... L4-L9``), or None for
+    any other (a belief without one, or a trail of another form: shown whole)."""
+    head, space, lines = trail.rpartition(" ")
+    if not space or not _LINES.fullmatch(lines):
+        return None
+    file, separator, section = head.partition(TRAIL_SEPARATOR)
+    if not file or (separator and not section):
+        return None
+    return Place(file, section, lines)
+
+
+def file_line(file: str) -> str:
+    return f"{FILE_MARK}{escape(file)}\n"
+
+
+def section_line(section: str) -> str:
+    return f"{SECTION_MARK}{escape(section)}\n"
+
+
+class Opened:
+    """The file and section lines a block already shows, and what a passage's would add."""
+
+    __slots__ = ("files", "sections")
+
+    def __init__(self) -> None:
+        self.files: set[str] = set()
+        self.sections: set[tuple[str, str]] = set()
+
+    def cost(self, place: Place | None) -> int:
+        """Tokens of the file and section lines ``place`` needs that are not shown yet."""
+        if place is None:
+            return 0
+        cost = 0 if place.file in self.files else estimate(file_line(place.file))
+        if place.section and (place.file, place.section) not in self.sections:
+            cost += estimate(section_line(place.section))
+        return cost
+
+    def open(self, place: Place | None) -> int:
+        """Show ``place``'s file and section lines; returns what that cost."""
+        cost = self.cost(place)
+        if place is not None:
+            self.files.add(place.file)
+            if place.section:
+                self.sections.add((place.file, place.section))
+        return cost
+
+
+class Places(dict[str, "Place | None"]):
+    """id -> its ``Place`` (None: shown whole or without a trail), parsed on first lookup
+    from ``trails`` (id -> trail, for the beliefs that have one)."""
+
+    __slots__ = ("_trails",)
+
+    def __init__(self, trails: Mapping[str, str]) -> None:
+        super().__init__()
+        self._trails = trails
+
+    def __missing__(self, belief_id: str) -> Place | None:
+        trail = self._trails.get(belief_id)
+        found = self[belief_id] = None if trail is None else parse(trail)
+        return found
+
+    def trail(self, belief_id: str) -> str:
+        """The belief's trail as stored ("" for none)."""
+        return self._trails.get(belief_id, "")
+
+    def line_tokens(self, belief_id: str, text: str, marked: str) -> int:
+        """The cost of the belief's own line showing ``text``: with its line range alone
+        when the block shows it under its file and section lines, else with its trail."""
+        place = self[belief_id]
+        if place is None:
+            return belief_tokens(belief_id, text, False, marked, self.trail(belief_id))
+        return belief_tokens(belief_id, text, False, marked, lines=place.lines)
+
+
+class Charges:
+    """What each pack unit costs given the units packed before it: its lines (``lines``,
+    each belief's own line as rendered) plus the file and section lines it is the first to
+    need. A conflict group (``members``: leader -> members in rank order) costs its
+    members' lines in order, each member seeing the lines the earlier ones opened.
+
+    The packs look a unit's cost up (``charges[unit]``, pure) and call ``take(unit)`` when
+    they pack it; ``charged`` then holds what each packed belief was charged."""
+
+    __slots__ = ("_lines", "_members", "_opened", "_places", "charged")
+
+    def __init__(
+        self,
+        lines: Mapping[str, int],
+        places: Mapping[str, Place | None],
+        members: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
+        self._lines = lines
+        self._places = places
+        self._members = members or {}
+        self._opened = Opened()
+        self.charged: dict[str, int] = {}
+
+    def __getitem__(self, unit: str) -> int:
+        group = self._members.get(unit)
+        if group is None:
+            return self._lines[unit] + self._opened.cost(self._places[unit])
+        return sum(self._member_costs(group).values())
+
+    def take(self, unit: str) -> None:
+        group = self._members.get(unit, (unit,))
+        self.charged.update(self._member_costs(group, commit=True))
+
+    def _member_costs(self, group: Sequence[str], *, commit: bool = False) -> dict[str, int]:
+        opened = self._opened
+        if not commit:  # a look-up must not open anything: try it on a copy
+            copy = Opened()
+            copy.files = set(opened.files)
+            copy.sections = set(opened.sections)
+            opened = copy
+        return {m: self._lines[m] + opened.open(self._places[m]) for m in group}
+
+
+def whole_costs(
+    ids: Iterable[str], lines: Mapping[str, int], places: Mapping[str, Place | None]
+) -> Iterable[int]:
+    """The cost of each of ``ids`` packed in this order: its line and the file and section
+    lines it is the first to need (what ``Charges`` charges a score-order pack)."""
+    opened = Opened()
+    for i in ids:
+        yield lines[i] + opened.open(places[i])
+
+
+class Row(NamedTuple):
+    """One belief's place in the block: its index in the result, the file and section
+    lines printed just before it ("" for none), and its ``Place`` (None: shown whole)."""
+
+    index: int
+    opens: str
+    place: Place | None
+
+
+def arrange(trails: Sequence[str], grouped: Sequence[bool]) -> list[Row]:
+    """The block's order for beliefs given in rank order, by their trails; ``grouped[i]``
+    False keeps belief i's trail whole on its line (a lock). Deterministic: the module
+    docstring's order, which depends only on the ranks and the trails."""
+    rows: list[Row] = []
+    files: dict[str, dict[str, list[int]]] = {}  # file -> section -> indexes, first-seen
+    places: list[Place | None] = []
+    for index, trail in enumerate(trails):
+        place = parse(trail) if grouped[index] and trail else None
+        places.append(place)
+        if place is None:
+            rows.append(Row(index, "", None))
+            continue
+        sections = files.setdefault(place.file, {"": []})
+        sections.setdefault(place.section, []).append(index)
+    for file, sections in files.items():
+        opens = file_line(file)
+        for section, indexes in sections.items():
+            if section:
+                opens += section_line(section)
+            for index in indexes:
+                rows.append(Row(index, opens, places[index]))
+                opens = ""
+    return rows
