@@ -39,7 +39,8 @@ from credo.tokens import belief_tokens, escape, estimate
 from credo.types import TRAIL_SEPARATOR
 
 FILE_MARK = "in "  # starts a file line
-SECTION_MARK = "› "  # starts a section line
+SECTION_MARK = "› "  # starts a section line, after its indent
+INDENT = "  "  # a section line's indent per level below the outermost
 _LINES = re.compile(r"L\d+-L\d+")  # knowledge.docuri.line_hint's form
 
 
@@ -74,26 +75,39 @@ def file_line(file: str) -> str:
     return f"{FILE_MARK}{escape(file)}\n"
 
 
-def section_line(section: str) -> str:
-    return f"{SECTION_MARK}{escape(section)}\n"
+def section_line(title: str, depth: int) -> str:
+    """The line of one section title, ``depth`` titles deep (1: the outermost), indented
+    two spaces a level under its parent's."""
+    return f"{INDENT * (depth - 1)}{SECTION_MARK}{escape(title)}\n"
+
+
+def titles(section: str) -> list[str]:
+    """A section's titles, outermost first."""
+    return section.split(TRAIL_SEPARATOR) if section else []
 
 
 class Opened:
-    """The file and section lines a block already shows, and what a passage's would add."""
+    """The file and section lines a block already shows, and what a passage's would add:
+    its file's line, and the line of each title on its section's path not shown yet."""
 
     __slots__ = ("files", "sections")
 
     def __init__(self) -> None:
         self.files: set[str] = set()
-        self.sections: set[tuple[str, str]] = set()
+        self.sections: set[tuple[str, str]] = set()  # (file, a section's path of titles)
 
     def cost(self, place: Place | None) -> int:
         """Tokens of the file and section lines ``place`` needs that are not shown yet."""
         if place is None:
             return 0
-        cost = 0 if place.file in self.files else estimate(file_line(place.file))
-        if place.section and (place.file, place.section) not in self.sections:
-            cost += estimate(section_line(place.section))
+        file, section = place.file, place.section
+        cost = 0 if file in self.files else estimate(file_line(file))
+        if section and (file, section) not in self.sections:
+            path = ""
+            for depth, title in enumerate(titles(section), 1):
+                path = f"{path}{TRAIL_SEPARATOR}{title}" if path else title
+                if (file, path) not in self.sections:
+                    cost += estimate(section_line(title, depth))
         return cost
 
     def open(self, place: Place | None) -> int:
@@ -101,9 +115,17 @@ class Opened:
         cost = self.cost(place)
         if place is not None:
             self.files.add(place.file)
-            if place.section:
-                self.sections.add((place.file, place.section))
+            path = ""
+            for title in titles(place.section):
+                path = f"{path}{TRAIL_SEPARATOR}{title}" if path else title
+                self.sections.add((place.file, path))
         return cost
+
+    def copy(self) -> "Opened":
+        out = Opened()
+        out.files = set(self.files)
+        out.sections = set(self.sections)
+        return out
 
 
 class Places(dict[str, "Place | None"]):
@@ -168,12 +190,8 @@ class Charges:
         self.charged.update(self._member_costs(group, commit=True))
 
     def _member_costs(self, group: Sequence[str], *, commit: bool = False) -> dict[str, int]:
-        opened = self._opened
-        if not commit:  # a look-up must not open anything: try it on a copy
-            copy = Opened()
-            copy.files = set(opened.files)
-            copy.sections = set(opened.sections)
-            opened = copy
+        # A look-up must not open anything: it tries the group on a copy.
+        opened = self._opened if commit else self._opened.copy()
         return {m: self._lines[m] + opened.open(self._places[m]) for m in group}
 
 
@@ -196,12 +214,22 @@ class Row(NamedTuple):
     place: Place | None
 
 
+class _Node:
+    """A file or a section in the block's outline: its passages, then its subsections."""
+
+    __slots__ = ("children", "passages")
+
+    def __init__(self) -> None:
+        self.passages: list[int] = []
+        self.children: dict[str, _Node] = {}  # title -> node, in first-seen order
+
+
 def arrange(trails: Sequence[str], grouped: Sequence[bool]) -> list[Row]:
     """The block's order for beliefs given in rank order, by their trails; ``grouped[i]``
     False keeps belief i's trail whole on its line (a lock). Deterministic: the module
     docstring's order, which depends only on the ranks and the trails."""
     rows: list[Row] = []
-    files: dict[str, dict[str, list[int]]] = {}  # file -> section -> indexes, first-seen
+    files: dict[str, _Node] = {}
     places: list[Place | None] = []
     for index, trail in enumerate(trails):
         place = parse(trail) if grouped[index] and trail else None
@@ -209,14 +237,19 @@ def arrange(trails: Sequence[str], grouped: Sequence[bool]) -> list[Row]:
         if place is None:
             rows.append(Row(index, "", None))
             continue
-        sections = files.setdefault(place.file, {"": []})
-        sections.setdefault(place.section, []).append(index)
-    for file, sections in files.items():
-        opens = file_line(file)
-        for section, indexes in sections.items():
-            if section:
-                opens += section_line(section)
-            for index in indexes:
-                rows.append(Row(index, opens, places[index]))
-                opens = ""
+        node = files.setdefault(place.file, _Node())
+        for title in titles(place.section):
+            node = node.children.setdefault(title, _Node())
+        node.passages.append(index)
+
+    def visit(node: _Node, opens: str, depth: int) -> None:
+        for index in node.passages:
+            rows.append(Row(index, opens, places[index]))
+            opens = ""
+        for title, child in node.children.items():
+            visit(child, opens + section_line(title, depth + 1), depth + 1)
+            opens = ""
+
+    for file, node in files.items():
+        visit(node, file_line(file), 0)
     return rows

@@ -205,7 +205,8 @@ MEMORY_BLOCK_NOTE = (
 )
 # Added when the block shows a passage under its file and section lines (retrieval/place.py).
 MEMORY_BLOCK_PLACE_NOTE = (
-    "; lines 'in F' and '› S' = file and section of the passages below them, (L4-L9) = their lines"
+    "; lines 'in F' / '› S' = the file / section (indented: a subsection) of the passages "
+    "below them, (L4-L9) = their lines"
 )
 # Added to the note only when the block holds a lock of the user-global store.
 MEMORY_BLOCK_GLOBAL_NOTE = "; global = the user's own rule for every project"
