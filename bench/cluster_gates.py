@@ -57,6 +57,7 @@ from credo import Memory
 from credo.retrieval.cluster import cluster_candidates, pack_with_clusters
 from credo.retrieval.compress import SHORT_CHARS, verbatim_ids
 from credo.retrieval.pack import pack_by_score
+from credo.retrieval.place import Places
 from credo.retrieval.snippet import Terms
 from credo.tokens import belief_tokens, marks
 from credo.types import Edge
@@ -109,7 +110,7 @@ class Pool:
                 list(self.ids),
                 self.content,
                 self.marks,
-                self.trails,
+                Places(self.trails),
                 budget,
                 "auto",
                 lambda long: set(self.stated.intersection(long)),
