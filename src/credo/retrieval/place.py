@@ -23,10 +23,11 @@ lines, joined as ingest wrote them (``Place.trail``). Beliefs without a trail of
 their order; then each file at the place of its best passage, its passages outside any
 section first, then each section at the place of its best passage, its passages by rank.
 
-Charged as rendered, line by line with the one estimator (``tokens.estimate``): a file or
-section line costs what it shows, and the first passage packed under it pays for it
-(``Charges``: the pack's greedy order decides, in both pack modes and for conflict groups).
-So the tokens a pack reports are the sum of the estimates of the lines it renders.
+Charged as rendered, with the one estimator (``tokens.estimate``) over the pack's lines
+taken as one text: a file or section line costs its characters, and the first passage
+packed under it pays for them (``Charges``: the pack's greedy order decides, in both pack
+modes and for conflict groups). So the tokens a pack reports are the estimate of the text
+of the lines it renders (locks aside: each is charged for its own line, before the pack).
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
@@ -35,7 +36,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
-from credo.tokens import belief_tokens, escape, estimate
+from credo.tokens import CHARS_PER_TOKEN, escape, line_chars
 from credo.types import TRAIL_SEPARATOR
 
 FILE_MARK = "in "  # starts a file line
@@ -97,21 +98,21 @@ class Opened:
         self.sections: set[tuple[str, str]] = set()  # (file, a section's path of titles)
 
     def cost(self, place: Place | None) -> int:
-        """Tokens of the file and section lines ``place`` needs that are not shown yet."""
+        """Characters of the file and section lines ``place`` needs that are not shown yet."""
         if place is None:
             return 0
         file, section = place.file, place.section
-        cost = 0 if file in self.files else estimate(file_line(file))
+        cost = 0 if file in self.files else len(file_line(file))
         if section and (file, section) not in self.sections:
             path = ""
             for depth, title in enumerate(titles(section), 1):
                 path = f"{path}{TRAIL_SEPARATOR}{title}" if path else title
                 if (file, path) not in self.sections:
-                    cost += estimate(section_line(title, depth))
+                    cost += len(section_line(title, depth))
         return cost
 
     def open(self, place: Place | None) -> int:
-        """Show ``place``'s file and section lines; returns what that cost."""
+        """Show ``place``'s file and section lines; returns their characters."""
         cost = self.cost(place)
         if place is not None:
             self.files.add(place.file)
@@ -147,25 +148,34 @@ class Places(dict[str, "Place | None"]):
         """The belief's trail as stored ("" for none)."""
         return self._trails.get(belief_id, "")
 
-    def line_tokens(self, belief_id: str, text: str, marked: str) -> int:
-        """The cost of the belief's own line showing ``text``: with its line range alone
-        when the block shows it under its file and section lines, else with its trail."""
+    def line_chars(self, belief_id: str, text: str, marked: str) -> int:
+        """The characters of the belief's own line showing ``text``: with its line range
+        alone when the block shows it under its file and section lines, else its trail."""
         place = self[belief_id]
         if place is None:
-            return belief_tokens(belief_id, text, False, marked, self.trail(belief_id))
-        return belief_tokens(belief_id, text, False, marked, lines=place.lines)
+            return line_chars(belief_id, text, False, marked, self.trail(belief_id))
+        return line_chars(belief_id, text, False, marked, lines=place.lines)
+
+
+def tokens_of(chars: int) -> int:
+    """The estimator (``tokens.estimate``) over a text of ``chars`` characters."""
+    return -(-chars // CHARS_PER_TOKEN)
 
 
 class Charges:
-    """What each pack unit costs given the units packed before it: its lines (``lines``,
-    each belief's own line as rendered) plus the file and section lines it is the first to
-    need. A conflict group (``members``: leader -> members in rank order) costs its
-    members' lines in order, each member seeing the lines the earlier ones opened.
+    """What each pack unit costs given the units packed before it, in tokens: the pack's
+    lines are charged as one text (the estimator over all their characters, rounded up
+    once), so a unit costs what its characters add to that estimate: its own line
+    (``lines``: each belief's line as rendered, in characters) and the file and section
+    lines it is the first to need. A conflict group (``members``: leader -> members in
+    rank order) adds its members' lines in order, each member seeing the lines the earlier
+    ones opened.
 
     The packs look a unit's cost up (``charges[unit]``, pure) and call ``take(unit)`` when
-    they pack it; ``charged`` then holds what each packed belief was charged."""
+    they pack it; ``charged`` then holds what each packed belief was charged, and the
+    charges of the packed beliefs add up to the estimate of the lines they render."""
 
-    __slots__ = ("_lines", "_members", "_opened", "_places", "charged")
+    __slots__ = ("_chars", "_lines", "_members", "_opened", "_places", "charged")
 
     def __init__(
         self,
@@ -177,29 +187,30 @@ class Charges:
         self._places = places
         self._members = members or {}
         self._opened = Opened()
+        self._chars = 0  # the characters of the lines taken so far
         self.charged: dict[str, int] = {}
 
     def __getitem__(self, unit: str) -> int:
         group = self._members.get(unit)
         if group is None:
-            return self._lines[unit] + self._opened.cost(self._places[unit])
-        return sum(self._member_costs(group).values())
+            added = self._lines[unit] + self._opened.cost(self._places[unit])
+        else:  # a look-up must not open anything: the group is tried on a copy
+            opened = self._opened.copy()
+            added = sum(self._lines[m] + opened.open(self._places[m]) for m in group)
+        return tokens_of(self._chars + added) - tokens_of(self._chars)
 
     def take(self, unit: str) -> None:
-        group = self._members.get(unit, (unit,))
-        self.charged.update(self._member_costs(group, commit=True))
-
-    def _member_costs(self, group: Sequence[str], *, commit: bool = False) -> dict[str, int]:
-        # A look-up must not open anything: it tries the group on a copy.
-        opened = self._opened if commit else self._opened.copy()
-        return {m: self._lines[m] + opened.open(self._places[m]) for m in group}
+        for member in self._members.get(unit, (unit,)):
+            before = self._chars
+            self._chars += self._lines[member] + self._opened.open(self._places[member])
+            self.charged[member] = tokens_of(self._chars) - tokens_of(before)
 
 
-def whole_costs(
+def whole_chars(
     ids: Iterable[str], lines: Mapping[str, int], places: Mapping[str, Place | None]
 ) -> Iterable[int]:
-    """The cost of each of ``ids`` packed in this order: its line and the file and section
-    lines it is the first to need (what ``Charges`` charges a score-order pack)."""
+    """The characters each of ``ids`` adds, packed in this order: its line and the file and
+    section lines it is the first to need (what ``Charges`` charges a score-order pack)."""
     opened = Opened()
     for i in ids:
         yield lines[i] + opened.open(places[i])
