@@ -87,57 +87,67 @@ def titles(section: str) -> list[str]:
     return section.split(TRAIL_SEPARATOR) if section else []
 
 
+# The lines a passage sits under, outermost first, as (key, characters): its file's line
+# (key: the file), then each title's line (key: the file and the titles down to it).
+Heads = tuple[tuple[str, int], ...]
+
+
+def heads(place: Place | None) -> Heads:
+    if place is None:
+        return ()
+    out = [(place.file, len(file_line(place.file)))]
+    path = ""
+    for depth, title in enumerate(titles(place.section), 1):
+        path = f"{path}{TRAIL_SEPARATOR}{title}" if path else title
+        out.append((f"{place.file}\n{path}", len(section_line(title, depth))))
+    return tuple(out)
+
+
 class Opened:
     """The file and section lines a block already shows, and what a passage's would add:
     its file's line, and the line of each title on its section's path not shown yet."""
 
-    __slots__ = ("files", "sections")
+    __slots__ = ("shown",)
 
-    def __init__(self) -> None:
-        self.files: set[str] = set()
-        self.sections: set[tuple[str, str]] = set()  # (file, a section's path of titles)
+    def __init__(self, shown: set[str] | None = None) -> None:
+        self.shown: set[str] = set() if shown is None else shown
 
-    def cost(self, place: Place | None) -> int:
-        """Characters of the file and section lines ``place`` needs that are not shown yet."""
-        if place is None:
+    def cost(self, needed: Heads) -> int:
+        """Characters of the lines in ``needed`` (``heads``) that are not shown yet."""
+        shown = self.shown
+        # A line is shown only with every line above it: the innermost says for all.
+        if not needed or needed[-1][0] in shown:
             return 0
-        file, section = place.file, place.section
-        cost = 0 if file in self.files else len(file_line(file))
-        if section and (file, section) not in self.sections:
-            path = ""
-            for depth, title in enumerate(titles(section), 1):
-                path = f"{path}{TRAIL_SEPARATOR}{title}" if path else title
-                if (file, path) not in self.sections:
-                    cost += len(section_line(title, depth))
-        return cost
+        return sum(chars for key, chars in needed if key not in shown)
 
-    def open(self, place: Place | None) -> int:
-        """Show ``place``'s file and section lines; returns their characters."""
-        cost = self.cost(place)
-        if place is not None:
-            self.files.add(place.file)
-            path = ""
-            for title in titles(place.section):
-                path = f"{path}{TRAIL_SEPARATOR}{title}" if path else title
-                self.sections.add((place.file, path))
+    def open(self, needed: Heads) -> int:
+        """Show the lines of ``needed``; returns the characters of those not shown yet."""
+        cost = self.cost(needed)
+        if cost:
+            self.shown.update(key for key, _ in needed)
         return cost
 
     def copy(self) -> "Opened":
-        out = Opened()
-        out.files = set(self.files)
-        out.sections = set(self.sections)
-        return out
+        return Opened(set(self.shown))
 
 
 class Places(dict[str, "Place | None"]):
     """id -> its ``Place`` (None: shown whole or without a trail), parsed on first lookup
     from ``trails`` (id -> trail, for the beliefs that have one)."""
 
-    __slots__ = ("_trails",)
+    __slots__ = ("_heads", "_trails")
 
     def __init__(self, trails: Mapping[str, str]) -> None:
         super().__init__()
         self._trails = trails
+        self._heads: dict[str, Heads] = {}
+
+    def heads(self, belief_id: str) -> Heads:
+        """The file and section lines the belief sits under (``heads``), made once."""
+        found = self._heads.get(belief_id)
+        if found is None:
+            found = self._heads[belief_id] = heads(self[belief_id])
+        return found
 
     def __missing__(self, belief_id: str) -> Place | None:
         trail = self._trails.get(belief_id)
@@ -180,7 +190,7 @@ class Charges:
     def __init__(
         self,
         lines: Mapping[str, int],
-        places: Mapping[str, Place | None],
+        places: Places,
         members: Mapping[str, Sequence[str]] | None = None,
     ) -> None:
         self._lines = lines
@@ -192,28 +202,27 @@ class Charges:
 
     def __getitem__(self, unit: str) -> int:
         group = self._members.get(unit)
+        heads = self._places.heads
         if group is None:
-            added = self._lines[unit] + self._opened.cost(self._places[unit])
+            added = self._lines[unit] + self._opened.cost(heads(unit))
         else:  # a look-up must not open anything: the group is tried on a copy
             opened = self._opened.copy()
-            added = sum(self._lines[m] + opened.open(self._places[m]) for m in group)
+            added = sum(self._lines[m] + opened.open(heads(m)) for m in group)
         return tokens_of(self._chars + added) - tokens_of(self._chars)
 
     def take(self, unit: str) -> None:
         for member in self._members.get(unit, (unit,)):
             before = self._chars
-            self._chars += self._lines[member] + self._opened.open(self._places[member])
+            self._chars += self._lines[member] + self._opened.open(self._places.heads(member))
             self.charged[member] = tokens_of(self._chars) - tokens_of(before)
 
 
-def whole_chars(
-    ids: Iterable[str], lines: Mapping[str, int], places: Mapping[str, Place | None]
-) -> Iterable[int]:
+def whole_chars(ids: Iterable[str], lines: Mapping[str, int], places: Places) -> Iterable[int]:
     """The characters each of ``ids`` adds, packed in this order: its line and the file and
     section lines it is the first to need (what ``Charges`` charges a score-order pack)."""
     opened = Opened()
     for i in ids:
-        yield lines[i] + opened.open(places[i])
+        yield lines[i] + opened.open(places.heads(i))
 
 
 class Row(NamedTuple):
