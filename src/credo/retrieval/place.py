@@ -95,11 +95,16 @@ Heads = tuple[tuple[str, int], ...]
 def heads(place: Place | None) -> Heads:
     if place is None:
         return ()
-    out = [(place.file, len(file_line(place.file)))]
+    file = place.file
+    out = [(file, len(file_line(file)))]
     path = ""
-    for depth, title in enumerate(titles(place.section), 1):
+    indent = len(INDENT)
+    for depth, title in enumerate(titles(place.section)):
         path = f"{path}{TRAIL_SEPARATOR}{title}" if path else title
-        out.append((f"{place.file}\n{path}", len(section_line(title, depth))))
+        # len(section_line(title, depth + 1)), without building the line when nothing in
+        # the title is escaped (escape keeps the length of all but ``&<>``)
+        size = len(escape(title)) if "&" in title or "<" in title or ">" in title else len(title)
+        out.append((f"{file}\n{path}", indent * depth + len(SECTION_MARK) + size + 1))
     return tuple(out)
 
 
@@ -201,14 +206,21 @@ class Charges:
         self.charged: dict[str, int] = {}
 
     def __getitem__(self, unit: str) -> int:
-        group = self._members.get(unit)
-        heads = self._places.heads
+        group = self._members.get(unit) if self._members else None
         if group is None:
-            added = self._lines[unit] + self._opened.cost(heads(unit))
+            needed = self._places.heads(unit)
+            shown = self._opened.shown
+            added = self._lines[unit]
+            # The common case, inline (a pack asks once per unit it reaches): no place,
+            # or the innermost line shown, which is shown only with every line above it.
+            if needed and needed[-1][0] not in shown:
+                added += sum(chars for key, chars in needed if key not in shown)
         else:  # a look-up must not open anything: the group is tried on a copy
+            heads = self._places.heads
             opened = self._opened.copy()
             added = sum(self._lines[m] + opened.open(heads(m)) for m in group)
-        return tokens_of(self._chars + added) - tokens_of(self._chars)
+        chars = self._chars
+        return -(-(chars + added) // CHARS_PER_TOKEN) + (-chars // CHARS_PER_TOKEN)
 
     def take(self, unit: str) -> None:
         for member in self._members.get(unit, (unit,)):
