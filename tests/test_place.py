@@ -58,6 +58,23 @@ def test_parse_is_the_inverse_of_place_trail(text: str) -> None:
     assert found is None or found.trail == text
 
 
+@pytest.mark.parametrize(
+    ("trail", "text", "shown"),
+    [
+        ("a.md › Deploy › Ship L9-L11", "Ship\nThe ship step uploads.", "The ship step uploads."),
+        ("a.md › Deploy › Ship L9-L11", "Ship step\nuploads.", None),  # not the title line
+        ("a.md › Ship L9-L11", "Ship …", None),  # a headline of the title alone
+        ("a.md › Ship L9-L11", "Ship\n…", None),  # nothing but a gap mark would be left
+        ("a.md L1-L3", "Ship\nuploads.", None),  # no section: no section line says it
+        ("odd trail", "odd\ntext", None),
+    ],
+)
+def test_a_passage_does_not_repeat_its_section_title(
+    trail: str, text: str, shown: str | None
+) -> None:
+    assert Places({"b1": trail}).untitled("b1", text) == shown
+
+
 # -- the pack charges what the block renders ------------------------------------------------
 
 FILES = ["docs/a.md", "docs/guide/b.rst", "src/c.py", "x y.md", "</credo-memory>.md", "[b1] z"]
@@ -284,4 +301,7 @@ def test_surfaces_show_the_short_place_and_keep_the_trail(docs: Memory) -> None:
             assert item["trail_shown"] == "" and "place" not in item
     text = result_text(result)
     assert "in docs/deploy.md" in text and "↳ docs/deploy.md ›" not in text
+    # The section line says the title: the passage's own line does not repeat it.
+    ship = next(b for b in passages if b.trail.endswith("› Ship L9-L11"))
+    assert ship.content.startswith("Ship\n") and ship.shown.startswith("The ship step")
     assert all(f"↳ {b.trail}" in result_text(result, explain=True) for b in passages)

@@ -63,7 +63,7 @@ class Costs(dict[str, int]):
     trail whole, or its line range under its file and section lines), which
     ``place.Charges`` charges in tokens; ``cut`` holds the candidates it cut."""
 
-    __slots__ = ("_content", "_keep", "_marked", "_query", "_terms", "_trails", "cut")
+    __slots__ = ("_content", "_keep", "_marked", "_query", "_terms", "_trails", "cut", "untitled")
 
     def __init__(
         self,
@@ -81,6 +81,7 @@ class Costs(dict[str, int]):
         self._terms: Terms | None = None  # read only when a long candidate is rendered
         self._keep = keep
         self.cut: dict[str, Compressed] = {}
+        self.untitled: dict[str, str] = {}  # the text shown without its section's title
 
     def __missing__(self, belief_id: str) -> int:
         text = self._content[belief_id]
@@ -94,6 +95,11 @@ class Costs(dict[str, int]):
             if shown.strategy != VERBATIM:
                 self.cut[belief_id] = shown
                 text = shown.text
+        # A passage's first line, when it is its section's title, is said by the section
+        # line above it (retrieval/place.py): shown once.
+        short = self._trails.untitled(belief_id, text)
+        if short is not None:
+            self.untitled[belief_id] = text = short
         cost = self[belief_id] = self._trails.line_chars(belief_id, text, self._marked[belief_id])
         return cost
 
@@ -104,7 +110,12 @@ class Costs(dict[str, int]):
         return keep
 
     def shown(self, belief_id: str) -> tuple[str, str]:
-        """(strategy, text shown) of a candidate whose cost was asked for."""
+        """(strategy, text shown on its line) of a candidate whose cost was asked for."""
+        strategy, text = self._rendered(belief_id)
+        return strategy, self.untitled.get(belief_id, text)
+
+    def _rendered(self, belief_id: str) -> tuple[str, str]:
+        """(strategy, text) as the strategy renders it, its section's title included."""
         found = self.cut.get(belief_id)
         return (VERBATIM, self._content[belief_id]) if found is None else found[:2]
 
@@ -117,7 +128,8 @@ class Costs(dict[str, int]):
             from credo.retrieval.snippet import Terms
 
             terms = self._terms = Terms(self._query)
-        return frozenset(stem for _, stem in terms.hits(self.shown(belief_id)[1]))
+        # The title's words count: the section line above the candidate's shows them.
+        return frozenset(stem for _, stem in terms.hits(self._rendered(belief_id)[1]))
 
 
 class Carried(dict[str, frozenset[str]]):
@@ -217,7 +229,7 @@ class _WholeLines(dict[str, int]):
         self._places = places
 
     def __missing__(self, belief_id: str) -> int:
-        cost = self[belief_id] = self._places.line_chars(
-            belief_id, self._content[belief_id], self._marked[belief_id]
-        )
+        text = self._content[belief_id]
+        text = self._places.untitled(belief_id, text) or text
+        cost = self[belief_id] = self._places.line_chars(belief_id, text, self._marked[belief_id])
         return cost

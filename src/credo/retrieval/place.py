@@ -163,6 +163,20 @@ class Places(dict[str, "Place | None"]):
         """The belief's trail as stored ("" for none)."""
         return self._trails.get(belief_id, "")
 
+    def untitled(self, belief_id: str, text: str) -> str | None:
+        """``text`` without its first line when that line is the title of the section the
+        block shows it under (ingest folds a section's heading into its first passage, and
+        the section line above says it already); None when nothing is dropped (no place, a
+        first line of another text, or nothing but a gap mark left)."""
+        place = self[belief_id]
+        if place is None or not place.section:
+            return None
+        title = place.section.rpartition(TRAIL_SEPARATOR)[2]
+        if not text.startswith(title) or text[len(title) : len(title) + 1] != "\n":
+            return None
+        rest = text[len(title) + 1 :]
+        return rest if rest.strip(" …\n") else None
+
     def line_chars(self, belief_id: str, text: str, marked: str) -> int:
         """The characters of the belief's own line showing ``text``: with its line range
         alone when the block shows it under its file and section lines, else its trail."""
