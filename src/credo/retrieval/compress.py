@@ -29,8 +29,9 @@ instead. Sentences are cut at line breaks and after ``.``, ``!`` or ``?`` (a clo
 or bracket may follow) when the next word does not start in lower case. Every kept piece is
 a span of the stored text, in order (``snippet.Compressed.spans``): a snippet never changes a
 character it keeps. The full text stays reachable: ``credo show ID``, the MCP tool
-``get_belief``, and for a passage of a document its trail (``path › section L40-L58``),
-which the rendered line carries.
+``get_belief``, and for a passage of a document its place (file, section, lines), which
+the block says above and on its line (retrieval/place.py, which also drops a passage's
+first line when it is the section title the line above shows).
 
 Pure and deterministic: text and query in, text out. This module is the stage (what is
 cut, what it costs); the text rules live in ``retrieval/snippet.py``, loaded when the pack

@@ -1,30 +1,35 @@
-"""Where a packed passage sits, said once: the pack groups a document's passages under one
-line naming their file and one naming their section, so each passage's own line carries
+"""Where a packed passage sits, said once: the pack shows a document's passages under one
+line naming their file and one line per section title, so each passage's own line carries
 only its line range.
 
-A passage's trail (``docs/guide/auth.md › OAuth2 › Scopes L40-L58``) was about a third of
-its line in a 1,500-token pack, and most packed passages share a file with a better-ranked
+A passage's trail (``docs/guide/auth.md › OAuth2 › Scopes L40-L58``) took 27–38% of a
+1,500-token pack's characters, and most packed passages share a file with a better-ranked
 one, often a section too (docs/BENCHMARKS.md § Places said once). The block therefore reads:
 
     in docs/guide/auth.md             a file line: the passages below are in this file
     [b4] text (L1-L12)                a passage outside any section: its lines
-    › OAuth2 › Scopes                 a section line: titles outermost first
-    [b1] text (L40-L58)               a passage of that section: its lines
+    › OAuth2                          a section title's line
+    [b2] text (L20-L38)               a passage of "OAuth2": its lines
+      › Scopes                        a subsection's title, indented under its parent
+    [b1] text (L40-L58)               a passage of "OAuth2 › Scopes"
     [b9] text (L59-L70)
-    › OAuth2 › Tokens
+      › Tokens
     [b7] text (L80-L95)
     in docs/other.md
     ...
 
-Every line says one thing and starts with what it is: ``in `` a file, ``› `` a section,
-``[`` a belief; a passage's full trail is its file line, its section line (if any) and its
-lines, joined as ingest wrote them (``Place.trail``). Beliefs without a trail of that form
+Every line says one thing and starts with what it is: ``in `` a file, ``› `` (after its
+indent) a section title, ``[`` a belief. A passage's full trail is its file line, the
+title lines above it (the nearest at each indent) and its lines, joined as ingest wrote
+them (``Place.trail``). A passage whose text starts with its section's title shows it
+once, on the title's line (``Places.untitled``). Beliefs without a trail of that form
 (notes, conversation turns, locks, whose trail stays whole on their line) come first, in
-their order; then each file at the place of its best passage, its passages outside any
-section first, then each section at the place of its best passage, its passages by rank.
+their order; then each file at the place of its best passage: its passages outside any
+section, then each title at the place of its best passage, a title's own passages (by
+rank) before its subsections.
 
 Charged as rendered, with the one estimator (``tokens.estimate``) over the pack's lines
-taken as one text: a file or section line costs its characters, and the first passage
+taken as one text: a file or title line costs its characters, and the first passage
 packed under it pays for them (``Charges``: the pack's greedy order decides, in both pack
 modes and for conflict groups). So the tokens a pack reports are the estimate of the text
 of the lines it renders (locks aside: each is charged for its own line, before the pack).
