@@ -296,7 +296,7 @@ def test_surfaces_show_the_short_place_and_keep_the_trail(docs: Memory) -> None:
             place = parse(item["trail"])
             assert place is not None
             assert item["trail_shown"] == place.lines
-            assert item["place"] == place._asdict()
+            assert item["place"] == place.as_dict()
         else:
             assert item["trail_shown"] == "" and "place" not in item
     text = result_text(result)

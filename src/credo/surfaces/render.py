@@ -103,7 +103,7 @@ def result_json(result: RetrievalResult) -> dict[str, Any]:
         # under its file and section lines (``place``); ``trail`` stays whole.
         item["trail_shown"] = belief.trail if place is None else place.lines
         if place is not None:
-            item["place"] = {"file": place.file, "section": place.section, "lines": place.lines}
+            item["place"] = place.as_dict()
         item["lanes"] = {k: round(v, 6) for k, v in sorted(belief.lanes.items())}
         item["score"] = round(belief.score, 6)
         if not belief.scope:  # only a global lock says where it comes from
@@ -288,7 +288,9 @@ def block_rows(result: RetrievalResult) -> list[Row]:
     order = sorted(range(len(result.beliefs)), key=lambda i: not result.beliefs[i].locked)
     beliefs = [result.beliefs[i] for i in order]
     rows = arrange([b.trail for b in beliefs], [not b.locked for b in beliefs])
-    return [row._replace(index=order[row.index]) for row in rows]
+    for row in rows:
+        row.index = order[row.index]
+    return rows
 
 
 def block_entry(belief: RetrievedBelief, place: Place | None) -> str:
