@@ -57,6 +57,7 @@ from credo import Memory
 from credo.retrieval.cluster import cluster_candidates, pack_with_clusters
 from credo.retrieval.compress import SHORT_CHARS, verbatim_ids
 from credo.retrieval.pack import pack_by_score
+from credo.retrieval.place import Charges, Places, tokens_of, whole_chars
 from credo.retrieval.snippet import Terms
 from credo.tokens import belief_tokens, marks
 from credo.types import Edge
@@ -79,7 +80,9 @@ _WORD = re.compile(r"\w+")
 
 @dataclass(frozen=True, slots=True)
 class Priced:
-    """What each candidate costs and which query terms its line shows, at one budget."""
+    """What each candidate's line holds and which query terms it shows, at one budget: its
+    characters, which the packs charge as retrieve() does (``place.Charges``: the pack's
+    lines as one text, a passage's file and section lines paid by the first under them)."""
 
     costs: dict[str, int]
     carried: dict[str, frozenset[str]]
@@ -109,7 +112,7 @@ class Pool:
                 list(self.ids),
                 self.content,
                 self.marks,
-                self.trails,
+                Places(self.trails),
                 budget,
                 "auto",
                 lambda long: set(self.stated.intersection(long)),
@@ -137,9 +140,15 @@ def candidate_pool(memory: Memory, query: str) -> Pool:
         )
         ranked = [b for b in result.beliefs if not b.locked]
         seen.append(tuple(b.id for b in ranked))
+        places = Places({b.id: b.trail for b in ranked if b.trail})
         priced.append(
             Priced(
-                {b.id: b.tokens for b in ranked},
+                {
+                    b.id: places.line_chars(
+                        b.id, b.shown, marks(b.replaces, b.conflicts, b.superseded_by)
+                    )
+                    for b in ranked
+                },
                 {b.id: frozenset(s for _, s in terms.hits(b.shown)) for b in ranked},
             )
         )
@@ -163,7 +172,7 @@ def candidate_pool(memory: Memory, query: str) -> Pool:
 
 def pack_off(pool: Pool, budget: int) -> list[str]:
     """The score-order pack (clustering OFF)."""
-    costs = pool.at(budget).costs
+    costs = Charges(pool.at(budget).costs, Places(pool.trails))
     return list(pack_by_score(pool.ids, token_costs=costs, token_budget=budget).selected)
 
 
@@ -176,7 +185,7 @@ def pack_on(pool: Pool, budget: int, floor: float, target: int) -> list[str]:
     packed = pack_with_clusters(
         clusters,
         candidate_scores=pool.scores,
-        token_costs=priced.costs,
+        token_costs=Charges(priced.costs, Places(pool.trails)),
         token_budget=budget,
         cluster_diversity_target=target,
         carried=priced.carried,
@@ -201,7 +210,7 @@ def pack_mmr(pool: Pool, budget: int, lam: float = MMR_LAMBDA, limit: int = 50) 
     if not pool.ids:
         return []
     best = max(pool.scores.values()) or 1.0
-    costs = pool.at(budget).costs
+    costs = Charges(pool.at(budget).costs, Places(pool.trails))
     remaining = sorted(pool.ids)
     max_sim = dict.fromkeys(remaining, 0.0)
     chosen: list[str] = []
@@ -211,9 +220,11 @@ def pack_mmr(pool: Pool, budget: int, lam: float = MMR_LAMBDA, limit: int = 50) 
             remaining,
             key=lambda i: (lam * pool.scores[i] / best - (1 - lam) * max_sim[i], _neg(i)),
         )
-        if used + costs[pick] > budget:
+        cost = costs[pick]
+        if used + cost > budget:
             break
-        used += costs[pick]
+        costs.take(pick)
+        used += cost
         chosen.append(pick)
         remaining.remove(pick)
         for other in remaining:
@@ -287,8 +298,8 @@ def check_wiring(
     for row, pool in zip(rows, pools, strict=True):
         for on, packed in ((False, pack_off(pool, budget)), (True, pack_on_default(pool, budget))):
             live = memory.retrieve(row["query"], token_budget=budget, use_intentional_clustering=on)
-            costs = pool.at(budget).costs
-            if list(live.ids) != packed or live.used_tokens != sum(costs[i] for i in packed):
+            lines = whole_chars(packed, pool.at(budget).costs, Places(pool.trails))
+            if list(live.ids) != packed or live.used_tokens != tokens_of(sum(lines)):
                 system = "ON" if on else "OFF"
                 raise SystemExit(
                     f"recomputed {system} pack differs from retrieve() for {row['query']!r} "

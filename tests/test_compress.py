@@ -31,7 +31,7 @@ from credo.retrieval.snippet import (
 )
 from credo.store.stem import stem, tokens
 from credo.surfaces.render import json_text, memory_block, result_json, result_text
-from credo.tokens import belief_tokens, marks
+from credo.tokens import belief_tokens, entry_text, estimate, marks
 
 # -- the tokenizer against FTS5 itself ----------------------------------------------------------
 
@@ -220,9 +220,16 @@ def test_pipeline_charges_each_belief_as_rendered(store: Memory) -> None:
     for kept in {"stated1", "fix1", "short1", "lock1"} & set(by_id):
         assert by_id[kept].strategy == VERBATIM
         assert by_id[kept].shown == by_id[kept].content
+    # A lock is charged by its own line; the pack's lines as one text (retrieval/place.py).
+    lines = ""
     for b in result.beliefs:
         marked = marks(b.replaces, b.conflicts, b.superseded_by, b.scope)
-        assert b.tokens == belief_tokens(b.id, b.shown, b.locked, marked, b.trail)
+        if b.locked:
+            assert b.tokens == belief_tokens(b.id, b.shown, b.locked, marked, b.trail)
+        else:
+            lines += entry_text(b.id, b.shown, b.locked, marked, b.trail)
+    locks = sum(b.tokens for b in result.beliefs if b.locked)
+    assert result.used_tokens == locks + estimate(lines)
     assert result.used_tokens == sum(b.tokens for b in result.beliefs)
     block = memory_block(result)
     assert f"[turn1] {GAP} The pottery class starts" in block

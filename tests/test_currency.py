@@ -14,7 +14,7 @@ from credo.knowledge import dedup
 from credo.retrieval.currency import TruthGraph, resolve
 from credo.retrieval.rank import Scored, Weights
 from credo.store.truth import TruthFacts
-from credo.tokens import belief_tokens, entry_text, estimate, marks
+from credo.tokens import entry_text, estimate, marks
 
 ROW = ("text", 1.0, 1.0, None, 0.0)
 
@@ -406,14 +406,15 @@ def test_marks_are_charged_as_rendered(m: Memory) -> None:
     other = m.remember("We deploy to staging by hand", id="other")
     m.relate(other, new, "CONTRADICTS")
     result = m.retrieve("deploy staging")
-    for b in result.beliefs:
-        text = entry_text(b.id, b.content, b.locked, marks(b.replaces, b.conflicts))
-        assert (
-            b.tokens
-            == estimate(text)
-            == belief_tokens(b.id, b.content, b.locked, marks(b.replaces, b.conflicts))
-        )
-    assert result.used_tokens == sum(b.tokens for b in result.beliefs)
+    # The pack's lines are charged as one text (retrieval/place.py): its marks included.
+    lines = "".join(
+        entry_text(b.id, b.content, b.locked, marks(b.replaces, b.conflicts))
+        for b in result.beliefs
+    )
+    assert not any(b.locked for b in result.beliefs)
+    assert result.used_tokens == estimate(lines) == sum(b.tokens for b in result.beliefs)
+    assert [b.id for b in result.beliefs if "; " in b.id] == []
+    assert any(b.replaces or b.conflicts for b in result.beliefs)
 
 
 def test_a_retrieve_is_byte_identical(m: Memory) -> None:

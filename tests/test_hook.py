@@ -446,5 +446,6 @@ def test_the_block_says_what_a_belief_replaced_and_what_disagrees(
         "[hand; conflicts with kamal] Staging deploys are done by hand by ops",
     ]
     assert "Capistrano" not in done.stdout.decode()
-    charged = sum(estimate(line + "\n") for line in lines[1:3])  # marks included
+    # marks included; the pack's lines charged as one text (retrieval/place.py)
+    charged = estimate("".join(line + "\n" for line in lines[1:3]))
     assert f'tokens="{charged}/{HookSettings().token_budget}"' in lines[0]

@@ -1,12 +1,17 @@
 """The one token estimator, charged in the currency that is rendered.
 
-A belief costs what its line in the memory block costs: ``[id] content`` (``[id locked]``
-for a locked one) with the content escaped, at 4 characters per token (the estimate the
-LoCoMo reference figures use). What the line says about the belief's standing is inside the
-brackets and charged with it (``[b2; replaces b1]``, ``[b3; conflicts with b4]``, ``[b1;
-superseded by b2]``: ``marks``), and so is the place of a passage ingest read from a
-document, `` (at TRAIL)`` after its text (``docs/auth.md › OAuth2 › Scopes L40-L58``). The
-other document anchors are metadata and cost nothing (seed: doc-linker spec memo).
+A belief's line in the memory block is ``[id] content`` (``[id locked]`` for a locked one)
+with the content escaped, at 4 characters per token (the estimate the LoCoMo reference
+figures use). What the line says about the belief's standing is inside the brackets and
+charged with it (``[b2; replaces b1]``, ``[b3; conflicts with b4]``, ``[b1; superseded by
+b2]``: ``marks``), and so is the place of a passage ingest read from a document: its line
+range, `` (L40-L58)``, under the block's lines naming its file and section
+(retrieval/place.py), or its whole trail, `` (at docs/auth.md › OAuth2 › Scopes
+L40-L58)``, on a line that stands alone. The other document anchors are metadata and cost
+nothing (seed: doc-linker spec memo). A locked belief is charged for its line alone
+(``belief_tokens``); the pack's lines, with the file and section lines among them, are
+charged as one text (``place.Charges`` over ``line_chars``), so the estimate is rounded
+up once per pack, not once per line.
 """
 
 from __future__ import annotations
@@ -80,12 +85,14 @@ def listed(texts: Sequence[str], most: int) -> str:
 
 
 def entry_text(
-    belief_id: str, content: str, locked: bool, marked: str = "", trail: str = ""
+    belief_id: str, content: str, locked: bool, marked: str = "", trail: str = "", lines: str = ""
 ) -> str:
     """A belief's line in the memory block, as charged (its other anchors are free
-    metadata); ``marked`` is its ``marks``, ``trail`` its place in a document."""
+    metadata); ``marked`` is its ``marks``, ``trail`` its place in a document, shown whole
+    (`` (at TRAIL)``), or ``lines`` its line range alone (`` (L40-L58)``), for a passage
+    the block shows under its file and section lines (retrieval/place.py)."""
     lock = " locked" if locked else ""
-    place = f" (at {escape(trail)})" if trail else ""
+    place = f" (at {escape(trail)})" if trail else f" ({escape(lines)})" if lines else ""
     return f"[{escape(belief_id)}{lock}{marked}] {escape(content)}{place}\n"
 
 
@@ -93,15 +100,21 @@ def estimate(text: str) -> int:
     return -(-len(text) // CHARS_PER_TOKEN)
 
 
-def belief_tokens(
-    belief_id: str, content: str, locked: bool, marked: str = "", trail: str = ""
+def line_chars(
+    belief_id: str, content: str, locked: bool, marked: str = "", trail: str = "", lines: str = ""
 ) -> int:
-    """``estimate(entry_text(...))``; computed per candidate on every retrieval, so the
-    common case (nothing to escape) counts the line's characters without building it:
-    ``[`` id ``] `` content newline, plus `` locked`` for a locked belief, plus the marks
-    (escaped already), plus `` (at `` trail ``)`` for one with a trail."""
-    if _plain(belief_id) and _plain(content) and _plain(trail):
-        place = len(trail) + 6 if trail else 0
-        size = len(belief_id) + len(content) + len(marked) + (11 if locked else 4) + place
-        return -(-size // CHARS_PER_TOKEN)
-    return estimate(entry_text(belief_id, content, locked, marked, trail))
+    """``len(entry_text(...))``; computed per candidate on every retrieval, so the common
+    case (nothing to escape) counts the line's characters without building it: ``[`` id
+    ``] `` content newline, plus `` locked`` for a locked belief, plus the marks (escaped
+    already), plus `` (at `` trail ``)`` for one with a trail, or `` (`` lines ``)``."""
+    if _plain(belief_id) and _plain(content) and _plain(trail) and _plain(lines):
+        place = len(trail) + 6 if trail else len(lines) + 3 if lines else 0
+        return len(belief_id) + len(content) + len(marked) + (11 if locked else 4) + place
+    return len(entry_text(belief_id, content, locked, marked, trail, lines))
+
+
+def belief_tokens(
+    belief_id: str, content: str, locked: bool, marked: str = "", trail: str = "", lines: str = ""
+) -> int:
+    """``estimate(entry_text(...))``: a line charged on its own (a locked belief's)."""
+    return -(-line_chars(belief_id, content, locked, marked, trail, lines) // CHARS_PER_TOKEN)

@@ -40,7 +40,8 @@ from typing import TYPE_CHECKING
 from credo.errors import InvalidInputError
 from credo.retrieval import pipeline
 from credo.retrieval.pack import pack_by_score
-from credo.tokens import belief_tokens, marks
+from credo.retrieval.place import Charges, Places
+from credo.tokens import marks
 from credo.types import RetrievalResult, RetrievedBelief
 
 if TYPE_CHECKING:
@@ -95,11 +96,12 @@ def session_start(
     current, passed_over, replaced = _current(store, [b.id for b, _ in ranked])
     beliefs = {b.id: (b, times) for b, times in ranked if b.id in current}
     marked = {i: marks(replaced[i]) if i in replaced else "" for i in beliefs}
-    costs = {
-        i: belief_tokens(i, b.content, False, marked[i], b.trail) for i, (b, _) in beliefs.items()
-    }
+    # Charged as the block renders them: a passage under its file and section lines.
+    places = Places({i: b.trail for i, (b, _) in beliefs.items() if b.trail})
+    lines = {i: places.line_chars(i, b.content, marked[i]) for i, (b, _) in beliefs.items()}
+    costs = Charges(lines, places)
     packed = pack_by_score(beliefs, token_costs=costs, token_budget=max(remaining, 0))
-    useful = [_entry(*beliefs[i], costs[i], replaced.get(i, ())) for i in packed.selected]
+    useful = [_entry(*beliefs[i], costs.charged[i], replaced.get(i, ())) for i in packed.selected]
     out = (*locked, *useful)
     anchors = None
     if with_doc_anchors and out:

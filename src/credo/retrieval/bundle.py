@@ -3,15 +3,15 @@
 ``currency`` says which beliefs contradict each other (a *group*, docs/RETRIEVAL.md § Beliefs
 change). Neither pack knows about groups: both take ranked ids and their costs. So a group
 goes to the pack as one unit under its best-ranked member's id (its *leader*), costing the
-sum of its members, and comes back as its members. Both packs (score order, intentional
-clustering) then keep a group whole with no change of their own, and every rule they
-follow (stop at the first unit that does not fit; one representative per cluster) holds
-for units. Pure: ids and costs in, ids out.
+sum of its members (``place.Charges``), and comes back as its members. Both packs (score
+order, intentional clustering) then keep a group whole with no change of their own, and
+every rule they follow (stop at the first unit that does not fit; one representative per
+cluster) holds for units. Pure: ids and costs in, ids out.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 
 
 class Units:
@@ -35,9 +35,6 @@ class Units:
         leader = self.leader
         self.ids = [i for i in ranked_ids if leader.get(i, i) == i]
 
-    def costs(self, token_costs: Mapping[str, int]) -> "UnitCosts":
-        return UnitCosts(self.members, token_costs)
-
     def pairs(self, pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
         """Edges between beliefs as edges between their units (an edge inside one dropped)."""
         lead = self.leader
@@ -47,21 +44,3 @@ class Units:
     def expand(self, unit_ids: Iterable[str]) -> list[str]:
         """The beliefs of ``unit_ids``, each group's members in rank order at its place."""
         return [member for unit in unit_ids for member in self.members.get(unit, (unit,))]
-
-
-class UnitCosts(dict[str, int]):
-    """Token cost of each unit: a lone belief's own, a group's the sum of its members'. Read
-    lazily through ``token_costs`` (the pack asks only for the units it reaches)."""
-
-    __slots__ = ("_costs", "_members")
-
-    def __init__(self, members: Mapping[str, Sequence[str]], token_costs: Mapping[str, int]):
-        super().__init__()
-        self._members = members
-        self._costs = token_costs
-
-    def __missing__(self, unit: str) -> int:
-        group = self._members.get(unit)
-        costs = self._costs
-        cost = self[unit] = costs[unit] if group is None else sum(costs[m] for m in group)
-        return cost

@@ -65,7 +65,13 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from credo.errors import InvalidInputError
-from credo.retrieval.pack import fitting_prefix, validate_budget, validate_costs
+from credo.retrieval.pack import (
+    TokenCosts,
+    fitting_prefix,
+    taker,
+    validate_budget,
+    validate_costs,
+)
 from credo.unionfind import UnionFind
 
 if TYPE_CHECKING:  # retrieval passes (src, dst) pairs; a read never loads credo.edge_types
@@ -182,7 +188,7 @@ def pack_with_clusters(
     clusters: Sequence[RetrievalCluster],
     *,
     candidate_scores: Mapping[str, float],
-    token_costs: Mapping[str, int],
+    token_costs: TokenCosts,
     token_budget: int,
     cluster_diversity_target: int = DEFAULT_CLUSTER_DIVERSITY_TARGET,
     fallback_to_score: bool = True,
@@ -235,7 +241,7 @@ def _stage_two(
     used: int,
     ordered_ids: Sequence[str],
     cluster_of: Mapping[str, int],
-    token_costs: Mapping[str, int],
+    token_costs: TokenCosts,
     token_budget: int,
 ) -> ClusterPackResult:
     """Stage 2: after the Stage-1 ``picks`` (costing ``used``), the rest in score order while
@@ -258,7 +264,7 @@ def pack_ranked(
     ranked_ids: Sequence[str],
     *,
     pairs: Iterable[tuple[str, str]],
-    token_costs: Mapping[str, int],
+    token_costs: TokenCosts,
     token_budget: int,
     cluster_diversity_target: int = DEFAULT_CLUSTER_DIVERSITY_TARGET,
     fallback_to_score: bool = True,
@@ -312,7 +318,7 @@ def _validate_pack(token_budget: int, cluster_diversity_target: int) -> None:
 
 def _stage_one(
     representatives: Iterable[str],
-    token_costs: Mapping[str, int],
+    token_costs: TokenCosts,
     token_budget: int,
     target: int,
     fallback_to_score: bool,
@@ -328,6 +334,7 @@ def _stage_one(
     used = 0
     if target == 0:
         return picks, used
+    take = taker(token_costs)
     for representative in representatives:
         if aspects is not None and not aspects.promotes(representative, len(picks)):
             break
@@ -335,6 +342,8 @@ def _stage_one(
         if used + cost <= token_budget:
             picks.append(representative)
             used += cost
+            if take is not None:
+                take(representative)
             if len(picks) >= target:
                 break
         elif fallback_to_score:

@@ -29,8 +29,9 @@ instead. Sentences are cut at line breaks and after ``.``, ``!`` or ``?`` (a clo
 or bracket may follow) when the next word does not start in lower case. Every kept piece is
 a span of the stored text, in order (``snippet.Compressed.spans``): a snippet never changes a
 character it keeps. The full text stays reachable: ``credo show ID``, the MCP tool
-``get_belief``, and for a passage of a document its trail (``path › section L40-L58``),
-which the rendered line carries.
+``get_belief``, and for a passage of a document its place (file, section, lines), which
+the block says above and on its line (retrieval/place.py, which also drops a passage's
+first line when it is the section title the line above shows).
 
 Pure and deterministic: text and query in, text out. This module is the stage (what is
 cut, what it costs); the text rules live in ``retrieval/snippet.py``, loaded when the pack
@@ -43,7 +44,8 @@ first reaches a long candidate. The query's terms are computed once per retrieve
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from credo.tokens import CHARS_PER_TOKEN, belief_tokens
+from credo.retrieval.place import Places, tokens_of, whole_chars
+from credo.tokens import CHARS_PER_TOKEN
 
 if TYPE_CHECKING:  # the text rules load with the first long candidate
     from credo.retrieval.snippet import Compressed, Terms
@@ -57,16 +59,18 @@ HEAD_SHARE = 0.25  # "auto": the ranking's head, shown whole, costs at most this
 
 
 class Costs(dict[str, int]):
-    """Token cost of each candidate as the compress stage renders it, computed on first
-    lookup from its content, marks and trail; ``cut`` holds the candidates it cut."""
+    """The characters of each candidate's own line as the compress stage renders it,
+    computed on first lookup from its content, marks and place (``place.Places``: its
+    trail whole, or its line range under its file and section lines), which
+    ``place.Charges`` charges in tokens; ``cut`` holds the candidates it cut."""
 
-    __slots__ = ("_content", "_keep", "_marked", "_query", "_terms", "_trails", "cut")
+    __slots__ = ("_content", "_keep", "_marked", "_query", "_terms", "_trails", "cut", "untitled")
 
     def __init__(
         self,
         content: Mapping[str, str],
         marked: Mapping[str, str],
-        trails: Mapping[str, str],
+        trails: Places,
         query: str,
         keep: "set[str] | Callable[[], set[str]]",
     ) -> None:
@@ -78,6 +82,7 @@ class Costs(dict[str, int]):
         self._terms: Terms | None = None  # read only when a long candidate is rendered
         self._keep = keep
         self.cut: dict[str, Compressed] = {}
+        self.untitled: dict[str, str] = {}  # the text shown without its section's title
 
     def __missing__(self, belief_id: str) -> int:
         text = self._content[belief_id]
@@ -91,10 +96,12 @@ class Costs(dict[str, int]):
             if shown.strategy != VERBATIM:
                 self.cut[belief_id] = shown
                 text = shown.text
-        trail = self._trails.get(belief_id, "")
-        cost = self[belief_id] = belief_tokens(
-            belief_id, text, False, self._marked[belief_id], trail
-        )
+        # A passage's first line, when it is its section's title, is said by the section
+        # line above it (retrieval/place.py): shown once.
+        short = self._trails.untitled(belief_id, text)
+        if short is not None:
+            self.untitled[belief_id] = text = short
+        cost = self[belief_id] = self._trails.line_chars(belief_id, text, self._marked[belief_id])
         return cost
 
     def _kept(self) -> set[str]:
@@ -104,7 +111,12 @@ class Costs(dict[str, int]):
         return keep
 
     def shown(self, belief_id: str) -> tuple[str, str]:
-        """(strategy, text shown) of a candidate whose cost was asked for."""
+        """(strategy, text shown on its line) of a candidate whose cost was asked for."""
+        strategy, text = self._rendered(belief_id)
+        return strategy, self.untitled.get(belief_id, text)
+
+    def _rendered(self, belief_id: str) -> tuple[str, str]:
+        """(strategy, text) as the strategy renders it, its section's title included."""
         found = self.cut.get(belief_id)
         return (VERBATIM, self._content[belief_id]) if found is None else found[:2]
 
@@ -117,7 +129,8 @@ class Costs(dict[str, int]):
             from credo.retrieval.snippet import Terms
 
             terms = self._terms = Terms(self._query)
-        return frozenset(stem for _, stem in terms.hits(self.shown(belief_id)[1]))
+        # The title's words count: the section line above the candidate's shows them.
+        return frozenset(stem for _, stem in terms.hits(self._rendered(belief_id)[1]))
 
 
 class Carried(dict[str, frozenset[str]]):
@@ -142,7 +155,7 @@ def verbatim_ids(
     ids: list[str],
     content: Mapping[str, str],
     marked: Mapping[str, str],
-    trails: Mapping[str, str],
+    trails: Places,
     budget: int,
     mode: str,
     stated: Callable[[list[str]], set[str]],
@@ -167,7 +180,7 @@ def head_ids(
     ids: list[str],
     content: Mapping[str, str],
     marked: Mapping[str, str],
-    trails: Mapping[str, str],
+    trails: Places,
     budget: int,
 ) -> set[str]:
     """The best-ranked candidates shown whole: the longest prefix of ``ids`` (rank order)
@@ -178,9 +191,10 @@ def head_ids(
     allowed = HEAD_SHARE * budget
     whole = 0
     out: set[str] = set()
-    for i in ids:
-        whole += belief_tokens(i, content[i], False, marked[i], trails.get(i, ""))
-        if whole > allowed:
+    added = whole_chars(ids, _WholeLines(content, marked, trails), trails)
+    for i, chars in zip(ids, added, strict=True):
+        whole += chars
+        if tokens_of(whole) > allowed:
             break
         out.add(i)
     return out
@@ -190,15 +204,33 @@ def _fits_whole(
     ids: list[str],
     content: Mapping[str, str],
     marked: Mapping[str, str],
-    trails: Mapping[str, str],
+    trails: Places,
     budget: int,
 ) -> bool:
     # A line costs at least (its text + id + "[] \n") / 4: most packs are ruled out here.
     if sum(len(content[i]) + len(i) + 4 for i in ids) > CHARS_PER_TOKEN * budget:
         return False
     whole = 0
-    for i in ids:
-        whole += belief_tokens(i, content[i], False, marked[i], trails.get(i, ""))
-        if whole > budget:
+    for chars in whole_chars(ids, _WholeLines(content, marked, trails), trails):
+        whole += chars
+        if tokens_of(whole) > budget:
             return False
     return True
+
+
+class _WholeLines(dict[str, int]):
+    """id -> the characters of its own line with its text whole, on first lookup."""
+
+    __slots__ = ("_content", "_marked", "_places")
+
+    def __init__(self, content: Mapping[str, str], marked: Mapping[str, str], places: Places):
+        super().__init__()
+        self._content = content
+        self._marked = marked
+        self._places = places
+
+    def __missing__(self, belief_id: str) -> int:
+        text = self._content[belief_id]
+        text = self._places.untitled(belief_id, text) or text
+        cost = self[belief_id] = self._places.line_chars(belief_id, text, self._marked[belief_id])
+        return cost

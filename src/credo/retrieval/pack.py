@@ -11,14 +11,32 @@ is one contiguous tail that the caller can report honestly.
 
 Locked beliefs are not handled here: the caller places them first, charges their cost, and
 passes what remains as `token_budget`.
+
+A unit's cost may depend on what was packed before it (retrieval/place.py: the first
+passage of a file pays for the line naming it). Such costs come as a mapping with a
+``take(unit)`` method: the pack looks a unit's cost up, and calls ``take`` once it packs
+it, in pack order, so the next look-up sees it (``fitting_prefix``, and the cluster pack's
+Stage 1). Plain mappings are fixed costs.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from typing import NamedTuple, Protocol
 
 from credo.errors import InvalidInputError
+
+
+class TokenCosts(Protocol):
+    """What a pack reads of its costs: a unit's cost, given the units taken so far (a
+    ``Mapping[str, int]`` is fixed costs; see the module docstring for ``take``)."""
+
+    def __getitem__(self, unit: str, /) -> int: ...
+
+
+def taker(token_costs: TokenCosts) -> Callable[[str], None] | None:
+    """The costs' ``take`` (called with each unit the pack takes), or None for fixed costs."""
+    return getattr(token_costs, "take", None)
 
 
 class PackResult(NamedTuple):
@@ -54,7 +72,7 @@ def validate_budget(token_budget: int) -> None:
         )
 
 
-def validate_costs(ids: Sequence[str], token_costs: Mapping[str, int]) -> None:
+def validate_costs(ids: Sequence[str], token_costs: TokenCosts) -> None:
     """Check that every id has a token cost and that no cost is negative.
 
     A negative cost would let a pack exceed its budget while its running total looks
@@ -78,7 +96,7 @@ def validate_costs(ids: Sequence[str], token_costs: Mapping[str, int]) -> None:
 
 
 def fitting_prefix(
-    ordered_ids: Sequence[str], token_costs: Mapping[str, int], token_budget: int
+    ordered_ids: Sequence[str], token_costs: TokenCosts, token_budget: int
 ) -> tuple[int, int]:
     """Length and cost of the longest prefix of `ordered_ids` that fits in `token_budget`.
 
@@ -90,22 +108,26 @@ def fitting_prefix(
         len(ordered_ids) or ordered_ids[n] does not fit in token_budget - used.
     """
     used = 0
+    take = taker(token_costs)
     for index, belief_id in enumerate(ordered_ids):
         cost = token_costs[belief_id]
         if used + cost > token_budget:
             return index, used
         used += cost
+        if take is not None:
+            take(belief_id)
     return len(ordered_ids), used
 
 
 def pack_by_score(
-    ordered_ids: Iterable[str], *, token_costs: Mapping[str, int], token_budget: int
+    ordered_ids: Iterable[str], *, token_costs: TokenCosts, token_budget: int
 ) -> PackResult:
     """Pack ids given in rank order: take while they fit, stop at the first that does not.
 
     Args:
         ordered_ids: belief ids, best first. A repeated id counts once (first place).
-        token_costs: token cost of each id (>= 0).
+        token_costs: token cost of each id (>= 0), fixed or given what was taken before it
+            (the module docstring).
         token_budget: tokens available (>= 0), after any locked beliefs were charged.
 
     Returns:

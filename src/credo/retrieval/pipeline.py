@@ -28,6 +28,7 @@ from credo.retrieval.lanes.heat import DEFAULT_T, heat_over_links
 from credo.retrieval.lanes.session import session_lane
 from credo.retrieval.lanes.speaker import speaker_lane
 from credo.retrieval.pack import pack_by_score
+from credo.retrieval.place import Charges, Places
 from credo.retrieval.prior import is_history
 from credo.retrieval.rank import Scored, Weights, compose
 from credo.store import Store
@@ -162,12 +163,15 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     trails = {i: t for i in ids if (t := known_trails.get(i)) is not None}
     if unread:
         trails.update(store.trails(unread))
-    # Compress (rank -> cluster -> compress -> pack): each candidate is charged as rendered.
-    kept = verbatim_ids(ids, content, marked, trails, remaining, options.compress, store.stated)
-    costs = Costs(content, marked, trails, text, kept)
+    # Compress (rank -> cluster -> compress -> pack): each candidate is charged as rendered,
+    # a passage's line with its line range alone, under its file and section lines, which
+    # the first passage packed under them pays for (retrieval/place.py).
+    places = Places(trails)
+    kept = verbatim_ids(ids, content, marked, places, remaining, options.compress, store.stated)
+    costs = Costs(content, marked, places, text, kept)
     # A conflict group is packed as one unit (retrieval/bundle.py).
     unit_ids = ids if units is None else units.ids
-    unit_costs = costs if units is None else units.costs(costs)
+    unit_costs = Charges(costs, places, None if units is None else units.members)
     cluster_of: dict[str, int] = {}
     if options.use_intentional_clustering and ranked:
         # cluster_candidates + pack_with_clusters, for ids already ranked (compose's order).
@@ -226,7 +230,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             content[s.id],
             s.score,
             False,
-            costs[s.id],
+            unit_costs.charged[s.id],  # its line, and the file or section lines it opened
             s.lanes,
             cluster_of.get(s.id),
             *standing.get(s.id, _NONE),

@@ -126,9 +126,11 @@ def build_server(memory: Memory) -> MCPServer:
         shows: a long belief may be cut to the sentences that match, `strategy` snippet or
         headline; get_belief reads it whole), locked flag, score,
         cluster_id (beliefs on the same sub-topic share one), doc_anchors (the files and
-        line ranges it is about), replaces (older beliefs it supersedes, left out) and
-        conflicts (beliefs it contradicts, packed beside it: ask the user which holds).
-        `memory_block` is the same result as one text block.
+        line ranges it is about), trail (a passage's file, section and lines, whole; place
+        splits it; the block says the file and section once, above the passages under them,
+        and each passage's line only its lines: trail_shown), replaces (older beliefs it
+        supersedes, left out) and conflicts (beliefs it contradicts, packed beside it: ask
+        the user which holds). `memory_block` is the same result as one text block.
         """
         with _tool_errors():
             result = memory.retrieve(
