@@ -123,7 +123,12 @@ def warm(db: Path, root: Path, warmup: list[str], texts: list[str]) -> dict[str,
     """Warm retrieve in this process, as the warm server answers: the store's warm index read
     (timed, with the growth of this process's peak RSS), a warm-up pass over ``warmup``,
     then ``texts`` twice, each query answered in turn by the warm store and by a store of the
-    same file reading SQL (the code without the index, side by side: results asserted equal)."""
+    same file reading SQL (the code without the index, side by side: results asserted equal).
+    Each timed answer holds the cycle collector off, as the server does from a request's
+    first byte to its reply's last (``serve.Collector``); its collections run in between."""
+    from credo.surfaces.serve import Collector
+
+    collector = Collector()
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     with Memory(db, root=root) as memory, Memory(db, root=root) as sql:
         started = time.perf_counter()
@@ -138,12 +143,14 @@ def warm(db: Path, root: Path, warmup: list[str], texts: list[str]) -> dict[str,
         for _ in range(2):
             times = []
             for text in texts:
-                started = time.perf_counter()
-                got = memory.retrieve(text)
-                times.append((time.perf_counter() - started) * 1000)
-                started = time.perf_counter()
-                want = sql.retrieve(text)
-                by_sql.append((time.perf_counter() - started) * 1000)
+                with collector.paused():
+                    started = time.perf_counter()
+                    got = memory.retrieve(text)
+                    times.append((time.perf_counter() - started) * 1000)
+                with collector.paused():
+                    started = time.perf_counter()
+                    want = sql.retrieve(text)
+                    by_sql.append((time.perf_counter() - started) * 1000)
                 assert got == want, text
             passes.append(times)
         assert memory.store.warm
