@@ -125,8 +125,9 @@ def warm(db: Path, root: Path, warmup: list[str], texts: list[str]) -> dict[str,
     then ``texts`` twice, each query answered in turn by the warm store and by a store of the
     same file reading SQL (the code without the index, side by side: results asserted equal).
     Each timed answer holds the cycle collector off, as the server does from a request's
-    first byte to its reply's last (``serve.Collector``); its collections run in between."""
-    from credo.surfaces.serve import Collector
+    first byte to its reply's last (credo/surfaces/collector.py); its collections run in
+    between."""
+    from credo.surfaces.collector import Collector
 
     collector = Collector()
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

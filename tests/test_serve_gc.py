@@ -1,6 +1,6 @@
 """The warm server holds Python's cycle collector off while it answers
-(``serve.Collector``): that is safe because answering makes no reference cycles, and the
-collector is free again between requests."""
+(credo/surfaces/collector.py): that is safe because answering makes no reference cycles,
+and the collector is free again between requests."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 
 from credo.memory import Memory
 from credo.surfaces import serve, warm
+from credo.surfaces.collector import Collector
 from tests.test_hook_events import base
 from tests.test_warm import env, project, run_dir, store_of  # noqa: F401  (fixtures)
 
@@ -62,7 +63,7 @@ def test_answering_makes_no_reference_cycles(tmp_path: Path, collecting: None) -
 
 
 def test_the_collector_is_held_off_while_any_request_is_answered(collecting: None) -> None:
-    collector = serve.Collector()
+    collector = Collector()
     with collector.paused():
         assert not gc.isenabled()
         with collector.paused():  # a second request at once

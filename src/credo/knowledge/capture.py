@@ -86,6 +86,7 @@ from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
 from credo.knowledge.acknowledge import is_acknowledgement
 from credo.knowledge.mood import descriptive
+from credo.knowledge.prose import quoted_prose, sentences
 from credo.knowledge.redact import redact
 from credo.knowledge.score import THRESHOLD, score
 from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
@@ -179,7 +180,7 @@ def _erred(text: str, spans: list[tuple[int, int]]) -> bool:
     does the prompt quote a claim of the agent to answer it ("> I'll push the image to ghcr"
     then the user's reply)? A quoted question ("> Should I also update the docs?") is not."""
     if ">" in text and any(
-        _quoted_prose(line) and not line.rstrip().endswith("?") for line in text.splitlines()
+        quoted_prose(line) and not line.rstrip().endswith("?") for line in text.splitlines()
     ):
         return True
     pattern = sig.agent_erred()
@@ -192,7 +193,7 @@ def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
     text = redact(prompt[:SCAN_CHARS])
     out: list[Row] = []
     carry: int | None = None  # start of a bare "No." that lends its correction onward
-    spans = _sentences(text)
+    spans = sentences(text)
     build = False  # the prompt opened by asking for a new artefact: what follows is its spec
     for index, (start, end) in enumerate(spans):
         sentence = text[start:end]
@@ -224,178 +225,6 @@ def _pointer(fired: set[str], sentence: str) -> bool:
         and not fired & {"contrast", "contrast_shape", "no_noun"}
         and len(sentence.split()) <= POINTER_MAX_WORDS
     )
-
-
-# --- sentences ---------------------------------------------------------------------------
-
-_LINE = re.compile(r"[^\n]*\n?")
-# An e-mail style quote ("> I moved formatPrice into utils"), not a shell prompt (">>>").
-_QUOTE_LINE = re.compile(r"^\s*>(?!>)")
-_WORD = re.compile(r"(?<![\w:./-])[A-Za-z]{2,}(?![\w:./-])")
-QUOTE_MIN_WORDS = 4
-_TERMINAL = re.compile(r"[.!?:;]\W*$")
-
-
-def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
-    """(start, end, is_bullet) of each line that reads as prose, not pasted code or logs;
-    (-1, -1, False) marks a break where pasted lines were."""
-    rows: list[tuple[int, int, str]] = []  # start, end, "prose" | "pasted" | "blank" | "hash"
-    in_fence = False
-    # A pasted block without fences: "script" from a shebang to the next blank line; "doc"
-    # after a line naming a document ("# CONTRIBUTING.md (excerpt)"), its bullets and blanks.
-    block = ""
-    for match in _LINE.finditer(text):
-        start, end = match.span()
-        if start == end:
-            break
-        line = text[start:end].rstrip("\r\n")
-        if sig.FENCE.match(line):
-            in_fence = not in_fence
-            rows.append((start, start, "fence"))
-            continue
-        if not in_fence and block != "comment" and sig.COMMENT_OPEN.match(line):
-            block = "comment"  # a C comment block: its " * Never call ..." lines are code
-        if not in_fence and not rows and line.startswith("#!"):
-            block = "script"
-        elif not in_fence and (sig.DOC_HEADER.match(line) or _doc_intro(line)):
-            block = "doc"
-        elif (block == "script" and not line.strip()) or (
-            block == "doc" and line.strip() and not sig.BULLET.match(line)
-        ):
-            block = ""
-        if in_fence or block:
-            state = "pasted"
-            if block == "comment" and "*/" in line:
-                block = ""
-        elif _quoted_prose(line):
-            state = "quoted"  # "> what the agent said": someone else's words, not a paste
-        elif line.strip() and rows and rows[-1][2] == "pasted":
-            state = "pasted"  # a line glued to a log or code line (no blank between) is part of it
-        elif not line.strip():
-            state = "blank"
-        elif (
-            sig.INDENTED_CODE.match(line)
-            or sig.LOG_LINE.match(line)
-            or sig.CODE_TAIL.search(line)
-            or _machine_shaped(line)
-            or _symbol_heavy(line)
-        ):
-            state = "pasted"
-        else:
-            state = "hash" if sig.HASH_COMMENT.match(line) else "prose"
-        rows.append((start, start + len(line), state))
-    lines: list[tuple[int, int, bool]] = []
-    for index, (start, end, state) in enumerate(rows):
-        if state == "hash" and _next_to_paste(rows, index):
-            state = "pasted"  # "# always pin versions" between Dockerfile lines is a comment
-        if state in ("fence", "quoted"):
-            state = "pasted"  # no sentence runs across it; the reply after a quote is prose
-        if state in ("prose", "hash"):
-            lines.append((start, end, sig.BULLET.match(text, start, end) is not None))
-        elif lines and lines[-1][0] >= 0:
-            lines.append((-1, -1, False))  # a break: no sentence runs across pasted lines
-    return lines
-
-
-def _quoted_prose(line: str) -> bool:
-    """An e-mail style quote of prose ("> I moved formatPrice into utils so ..."). The reply
-    after it is the user's own text, so it does not glue onto the quote as a log line would;
-    a quoted tool line ("> Task :app:compileKotlin") still does."""
-    quote = _QUOTE_LINE.match(line)
-    return quote is not None and len(_WORD.findall(line, quote.end())) >= QUOTE_MIN_WORDS
-
-
-def _doc_intro(line: str) -> bool:
-    stripped = line.rstrip()
-    return (
-        stripped.endswith(":")
-        and len(stripped) <= sig.DOC_INTRO_CHARS
-        and sig.DOC_INTRO.search(stripped) is not None
-    )
-
-
-def _next_to_paste(rows: list[tuple[int, int, str]], index: int) -> bool:
-    for step in (-1, 1):
-        at = index + step
-        while 0 <= at < len(rows) and rows[at][2] == "blank":
-            at += step
-        if 0 <= at < len(rows) and rows[at][2] == "pasted":
-            return True
-    return False
-
-
-def _machine_shaped(line: str) -> bool:
-    """A log or config line by its shape: ``key=value`` pairs, a qualified exception name, a
-    ``key: value`` line with a quoted, bracketed, block or one-token value."""
-    return (
-        len(sig.KEY_VALUE.findall(sig.INLINE_CODE.sub(" ", line))) >= 2  # in backticks: prose
-        or sig.QUALIFIED_EXCEPTION.match(line) is not None
-        or sig.CONFIG_LINE.match(line) is not None
-    )
-
-
-_LETTER = re.compile(r"[^\W\d_]|\s")
-
-
-def _symbol_heavy(line: str) -> bool:
-    """A line that is mostly punctuation and digits: a table row, a path list, a hash dump."""
-    stripped = line.strip()
-    if len(stripped) < 24:
-        return False
-    return len(_LETTER.findall(stripped)) / len(stripped) < 0.7
-
-
-def _sentences(text: str) -> list[tuple[int, int]]:
-    """Sentence spans over the prose lines of ``text``."""
-    units: list[tuple[int, int]] = []
-    current: tuple[int, int] | None = None
-    for start, end, bullet in _prose_lines(text):
-        if start < 0:
-            if current:
-                units.append(current)
-            current = None
-            continue
-        soft_wrap = (
-            current is not None
-            and not bullet
-            and not _TERMINAL.search(text[current[0] : current[1]])
-            and text[start:end].lstrip()[:1].islower()
-        )
-        if soft_wrap and current is not None:
-            current = (current[0], end)
-        else:
-            if current:
-                units.append(current)
-            current = (start, end)
-    if current:
-        units.append(current)
-    spans: list[tuple[int, int]] = []
-    for start, end in units:
-        bullet = sig.BULLET.match(text, start, end)
-        spans.extend(_split(text, bullet.end() if bullet else start, end))
-    return spans
-
-
-def _split(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Split one unit at sentence ends, keeping abbreviations and decimals whole."""
-    out: list[tuple[int, int]] = []
-    begin = start
-    for match in sig.SENTENCE_END.finditer(text, start, end):
-        stop = match.end()
-        head = text[begin:stop].rstrip()
-        if sig.ABBREV.search(head.rstrip("\"')]")):
-            continue
-        out.append((begin, stop))
-        begin = stop
-    out.append((begin, end))
-    spans = []
-    for a, b in out:
-        piece = text[a:b]
-        lead = len(piece) - len(piece.lstrip())
-        trail = len(piece) - len(piece.rstrip())
-        if b - trail > a + lead:
-            spans.append((a + lead, b - trail))
-    return spans
 
 
 # --- classification ----------------------------------------------------------------------
