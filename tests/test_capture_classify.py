@@ -627,11 +627,6 @@ ROUND4_NEGATIVES = [
 ]
 
 
-@pytest.mark.parametrize("prompt", ROUND4_NEGATIVES)
-def test_round4_negative_families(prompt: str) -> None:
-    assert extract_statements(prompt) == []
-
-
 def test_c_comment_blocks_and_lines_glued_to_a_log_are_pasted() -> None:
     header = (
         "/* util.h */\n/* Always hold the lock.\n * Never call from an interrupt. */\nvoid f(void);"
@@ -694,22 +689,12 @@ ROUND6_NEGATIVES = [
 ]
 
 
-@pytest.mark.parametrize("prompt", ROUND6_NEGATIVES)
-def test_round6_negative_classes(prompt: str) -> None:
-    assert extract_statements(prompt) == [], prompt
-
-
 ROUND6_RULES_KEPT = [
     # the same words, stating a rule
     "The dependency graph only goes the other way: `core` never imports `cli`.",
     "I like it when you run the linter yourself before telling me you're done.",
     "Tests must not sleep; use the fake clock everywhere.",
 ]
-
-
-@pytest.mark.parametrize("prompt", ROUND6_RULES_KEPT)
-def test_round6_vetoes_leave_rules_alone(prompt: str) -> None:
-    assert extract_statements(prompt), prompt
 
 
 def test_letting_the_speaker_decide_is_not_their_own_next_step() -> None:
@@ -816,8 +801,8 @@ ROUND7_NEGATIVES = [
 ]
 
 
-@pytest.mark.parametrize("prompt", ROUND7_NEGATIVES)
-def test_round7_negative_classes(prompt: str) -> None:
+@pytest.mark.parametrize("prompt", [*ROUND4_NEGATIVES, *ROUND6_NEGATIVES, *ROUND7_NEGATIVES])
+def test_the_false_positive_classes_of_each_round_capture_nothing(prompt: str) -> None:
     assert extract_statements(prompt) == [], prompt
 
 
@@ -832,8 +817,8 @@ ROUND7_RULES_KEPT = [
 ]
 
 
-@pytest.mark.parametrize("prompt", ROUND7_RULES_KEPT)
-def test_round7_vetoes_leave_rules_alone(prompt: str) -> None:
+@pytest.mark.parametrize("prompt", [*ROUND6_RULES_KEPT, *ROUND7_RULES_KEPT])
+def test_each_round_s_vetoes_leave_rules_alone(prompt: str) -> None:
     assert extract_statements(prompt), prompt
 
 
