@@ -315,3 +315,24 @@ def test_truth_links_from_the_warm_graph_are_those_of_sql(
             floor = {"min_weight": 0.0}
             assert warm.store.pairs_among(asked, **floor) == cold.store.pairs_among(asked, **floor)
         assert warm.store.warm
+
+
+def test_an_end_deleted_after_the_version_check_leaves_its_link_out(tmp_path: Path) -> None:
+    """Another connection hard-forgets a far end between the warm index's version check and
+    its row read: the link is left out, as the SQL statement's join leaves it out."""
+    from credo.store.truth import _KINDS, SUPERSEDES
+
+    db = tmp_path / "m.db"
+    with Memory(db, root=tmp_path) as memory:
+        memory.remember("deploy note a", id="a")
+        memory.remember("deploy note b", id="b")
+        memory.remember("deploy note c", id="c")
+        memory.relate("a", "b", "CONTRADICTS")
+        memory.relate("a", "c", "CONTRADICTS")
+        assert memory.store.build_warm()
+        index = memory.store._warm
+        assert index is not None
+        with Memory(db, root=tmp_path) as other:
+            other.forget("b", hard=True)
+        rows = index.truth_rows(memory.store.conn, ["a"], _KINDS, SUPERSEDES)
+        assert [(row[1], row[2]) for row in rows] == [("a", "c")]

@@ -295,7 +295,7 @@ def _currency(
             return None
         from credo.retrieval.currency import TruthGraph
 
-        graph = reader.kept["graph"] = TruthGraph(reader.links)
+        graph = reader.kept["graph"] = TruthGraph(reader.kept_links())
         graph.add(asked, read)
         touched = graph.linked.intersection(asked)
     else:

@@ -13,6 +13,7 @@ met since the last write.
 
 import sqlite3
 import time
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -95,9 +96,11 @@ _ALL = (
     "FROM edges AS e JOIN beliefs AS s ON s.id = e.src JOIN beliefs AS d ON d.id = e.dst "
     f"WHERE e.type IN {_TYPES} AND s.deleted_at IS NULL AND d.deleted_at IS NULL"
 )
-# What reading every truth edge costs, before a store has measured its own (a scan of the
-# edges table: ~7 ms for 20k edges here): the first price in the ski-rental rule below.
-ESTIMATED_SECONDS_PER_EDGE = 4e-7
+# What reading every truth edge costs per edge of the store, before a store has measured its
+# own: the first price in the ski-rental rule below. ~0.35 us an edge at 20k edges here, 2.4
+# us at 2M (cold pages, a quarter of them truth edges): the larger, so a big store never buys
+# a read that would stall a query on a guess.
+ESTIMATED_SECONDS_PER_EDGE = 2.5e-6
 MIN_PRICE_SECONDS = 0.002  # below this much spent, no full read is worth a count of edges
 # A full read is bought only while it stays short: at a million beliefs with a quarter of a
 # million truth edges it took ~5 s and ~390 MiB, a stall no query may take. Such a store stays
@@ -113,7 +116,7 @@ class _Memo:
     here (an id without an entry has none). ``kept``: what the engine derived from them,
     kept for as long as they hold (retrieval/pipeline.py keeps its truth graph there)."""
 
-    __slots__ = ("complete", "ends", "kept", "links", "spent", "version")
+    __slots__ = ("__weakref__", "complete", "ends", "kept", "links", "spent", "version")
 
     def __init__(self, version: tuple[int, int]) -> None:
         self.version = version
@@ -178,6 +181,20 @@ class TruthReader:
         """``TruthQueries.truth_links`` at this reader's version."""
         return self._read(self._memo, ids)
 
+    def kept_links(self) -> Callable[[Iterable[str]], TruthFacts]:
+        """``links`` for what is kept in ``kept``: it holds this version's memo weakly, so the
+        memo and what is derived from it make no reference cycle, and the store moving frees
+        them by reference counting alone (the warm server holds its collector off: AGENT.md)."""
+        memo, read = weakref.ref(self._memo), self._read
+
+        def links(ids: Iterable[str]) -> TruthFacts:
+            kept = memo()
+            if kept is None:  # (only what the memo kept can call this, and it went with it)
+                raise RuntimeError("the truth links of a store version no longer kept")
+            return read(kept, ids)
+
+        return links
+
 
 class TruthLinks:
     """What both backends read of the truth edges the same way."""
@@ -216,9 +233,12 @@ class TruthQueries(TruthLinks):
     conn: sqlite3.Connection
     _warm_now: Callable[[], Any]  # GraphQueries': the warm index at this version, or None
     _truth_memo: _Memo | None = None
-    _truth_build_seconds: float | None = None  # the last full read's measured cost
-    # (version, the estimate): counting the edges costs ~3 ms at a million beliefs
-    _truth_estimate: tuple[tuple[int, int], float] | None = None
+    # The last full read's measured seconds per edge of the store: a price that follows the
+    # store's size (a cost in seconds measured on a small store would stay cheap after a big
+    # ingest).
+    _truth_seconds_per_edge: float | None = None
+    # (version, its number of edges): counting them costs ~3 ms at a million beliefs
+    _truth_edges: tuple[tuple[int, int], int] | None = None
 
     def truth_reader(self) -> TruthReader:
         """A reader of the truth links at the store's current version (one version check)."""
@@ -273,7 +293,7 @@ class TruthQueries(TruthLinks):
                 locked, row, _ = ends[i]
                 ends[i] = (locked, row, False)
         memo.complete = True
-        self._truth_build_seconds = time.perf_counter() - started
+        self._truth_seconds_per_edge = (time.perf_counter() - started) / max(self._edge_count(), 1)
 
     def _full_read_pays(self, spent: float) -> bool:
         """Whether the batched reads at this version have cost what reading every truth edge
@@ -282,16 +302,20 @@ class TruthQueries(TruthLinks):
         return spent >= price and price <= MAX_FULL_READ_SECONDS
 
     def _truth_price(self, spent: float) -> float:
-        """What reading every truth edge costs, in seconds (the last read's, else an
-        estimate from the number of edges, counted once ``spent`` makes it worth asking)."""
-        if self._truth_build_seconds is not None:
-            return self._truth_build_seconds
+        """What reading every truth edge costs, in seconds: the store's edges (counted once
+        per version, once ``spent`` makes it worth asking) at the last read's measured rate,
+        else at the estimate's."""
         if spent < MIN_PRICE_SECONDS:
             return MIN_PRICE_SECONDS
-        if self._truth_estimate is None or self._truth_estimate[0] != store_version(self.conn):
-            edges = self.conn.execute("SELECT count(*) FROM edges").fetchone()[0]
-            self._truth_estimate = (store_version(self.conn), edges * ESTIMATED_SECONDS_PER_EDGE)
-        return self._truth_estimate[1]
+        rate = self._truth_seconds_per_edge
+        return self._edge_count() * (ESTIMATED_SECONDS_PER_EDGE if rate is None else rate)
+
+    def _edge_count(self) -> int:
+        version = store_version(self.conn)
+        if self._truth_edges is None or self._truth_edges[0] != version:
+            edges = int(self.conn.execute("SELECT count(*) FROM edges").fetchone()[0])
+            self._truth_edges = (version, edges)
+        return self._truth_edges[1]
 
     def supersedes_path(self, start: str, goal: str) -> bool:
         """Whether SUPERSEDES edges lead from ``start`` to ``goal`` (any belief, forgotten

@@ -17,7 +17,6 @@ moment it moves; the stale index is let go at once (at a million beliefs it is ~
 
 from __future__ import annotations
 
-import gc
 import sqlite3
 import threading
 import time
@@ -73,9 +72,12 @@ class WarmIndex:
         _fill(self._rows, ends, None, conn, _ROWS, lambda r: (r[0], tuple(r[1:])))
         rows = self._rows
         facts = {end: (graph.locked(end), rows[end], not graph.moves(end, still)) for end in ends}
+        # An end another connection deleted since the version was checked has no row: its
+        # link is left out, as the SQL statement's join to ``beliefs`` leaves it out.
         return [
-            (asked, src, dst, kind, (fact := facts[far])[0], *fact[1], fact[2])  # type: ignore[misc]
+            (asked, src, dst, kind, fact[0], *fact[1], fact[2])  # type: ignore[misc]
             for asked, src, dst, kind, far in links
+            if (fact := facts[far])[1] is not None
         ]
 
     def trails(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
@@ -228,13 +230,6 @@ class Keeper:
             if self._store_of() is not store or not store.install_warm(index):
                 return False
         self.installed += 1
-        # The index lives until the store moves: later collections need not walk it (the
-        # warm server holds the collector off while it answers: surfaces/serve.py). What the
-        # last freeze kept is let go first: a cycle it held that has since become garbage (a
-        # past version's truth graph) is collected here, not kept for good.
-        gc.unfreeze()
-        gc.collect()
-        gc.freeze()
         seconds = time.perf_counter() - started
         self._say(f"warm index of {index.graph.live} beliefs read in {seconds:.2f} s")
         return True

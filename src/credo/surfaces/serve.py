@@ -447,8 +447,9 @@ class Listener:
                 if uid is not None and uid != warm.current_uid():
                     hook.log(f"warm: refused a connection from uid {uid}")
                     return
+                raw = _read(conn)  # (the client's bytes are waited for with the collector free)
                 with self.collector.paused():
-                    reply, later = self._reply(_read(conn))
+                    reply, later = self._reply(raw)
                     with contextlib.suppress(OSError):
                         conn.sendall(reply)
             if later is not None:
