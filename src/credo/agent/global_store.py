@@ -40,7 +40,7 @@ def global_path() -> Path | None:
 
 
 # What ``config.user_data_dir`` reads: the cache key of a resolved path.
-_FOLDER_SETTINGS = ("XDG_DATA_HOME", "HOME", "LOCALAPPDATA", "USERPROFILE")
+_FOLDER_SETTINGS = ("XDG_DATA_HOME", "HOME", "LOCALAPPDATA", "USERPROFILE", "HOMEDRIVE", "HOMEPATH")
 
 
 @functools.lru_cache(maxsize=8)
