@@ -97,7 +97,7 @@ def _by_score_then_id(row: KeywordRow) -> tuple[float, str]:
 def _provable_best(rows: list[KeywordRow], limit: int, wanted: int) -> list[KeywordRow] | None:
     """The exact query's answer (the ``limit`` best unlocked rows, ties by id) from the
     ``wanted`` best index rows, or None when ties at the cut leave it unproven."""
-    ranked = sorted((r for r in rows if r[0] is not None and not r[2]), key=_by_score_then_id)
+    ranked = _unlocked_ranked(rows)
     if len(rows) == wanted:
         # Every row scoring above the last one returned was returned; rows tied with it
         # may have been left out, so they must not be needed.
@@ -108,12 +108,17 @@ def _provable_best(rows: list[KeywordRow], limit: int, wanted: int) -> list[Keyw
     return ranked
 
 
+def _unlocked_ranked(rows: list[KeywordRow]) -> list[KeywordRow]:
+    """The rows of live, unlocked beliefs, by score then id (the exact query's order)."""
+    return sorted((r for r in rows if r[0] is not None and not r[2]), key=_by_score_then_id)
+
+
 def _best_through_ties(rows: list[KeywordRow], limit: int) -> list[KeywordRow] | None:
     """The exact query's answer from every index row scoring at least the ``wanted``-th
     best (``Bm25Mirror.top(through_ties=True)``): any row left out scores below all of
     them, so the ``limit`` best unlocked rows by score and id are here, when there are that
     many. None when locked rows leave fewer (the exact query must look further)."""
-    ranked = sorted((r for r in rows if r[0] is not None and not r[2]), key=_by_score_then_id)
+    ranked = _unlocked_ranked(rows)
     if len(ranked) < limit:
         return None
     del ranked[limit:]

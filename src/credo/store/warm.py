@@ -55,7 +55,7 @@ class WarmIndex:
         """id -> ``CandidateRow`` of the live, unlocked beliefs among ``ids`` (sorted by id,
         as ``GraphQueries.live_unlocked``); rows not yet cached are read in one query."""
         wanted = self.graph.live_unlocked(ids)
-        _fill(self._rows, wanted, None, conn, _ROWS, lambda r: (r[0], tuple(r[1:])))
+        self._read_rows(conn, wanted)
         return {i: row for i in wanted if (row := self._rows[i]) is not None}
 
     def truth_rows(
@@ -69,7 +69,7 @@ class WarmIndex:
         if not links:
             return []
         ends = list(dict.fromkeys(link[4] for link in links))
-        _fill(self._rows, ends, None, conn, _ROWS, lambda r: (r[0], tuple(r[1:])))
+        self._read_rows(conn, ends)
         rows = self._rows
         facts = {end: (graph.locked(end), rows[end], not graph.moves(end, still)) for end in ends}
         # An end another connection deleted since the version was checked has no row: its
@@ -79,6 +79,10 @@ class WarmIndex:
             for asked, src, dst, kind, far in links
             if (fact := facts[far])[1] is not None
         ]
+
+    def _read_rows(self, conn: sqlite3.Connection, ids: list[str]) -> None:
+        """Cache the rows of ``ids`` not cached yet (None for an id with no belief)."""
+        _fill(self._rows, ids, None, conn, _ROWS, lambda r: (r[0], tuple(r[1:])))
 
     def trails(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
         """``GraphQueries.trails`` from the cache (the caller knows the store has some)."""

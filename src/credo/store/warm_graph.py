@@ -63,14 +63,6 @@ class _Slices:
         self.weight = weight[order]
         self.start = numpy.searchsorted(near[order], numpy.arange(size + 1))
 
-    def of(self, rid: int) -> tuple[list[int], list[int], list[float]]:
-        start, end = self.start[rid], self.start[rid + 1]
-        return (
-            self.other[start:end].tolist(),
-            self.kind[start:end].tolist(),
-            self.weight[start:end].tolist(),
-        )
-
 
 class WarmGraph:
     """Beliefs (id <-> rowid, state) and edges (out and in slices), of one store version."""
@@ -138,35 +130,24 @@ class WarmGraph:
     def _edges(self, slices: _Slices, seen: dict[int, _Edges], rid: int) -> _Edges:
         """(far rowid, far id, type, weight, far state) of each edge of ``rid``."""
         found = seen.get(rid)
-        if found is None:
-            if len(seen) >= MAX_SEEN:
-                seen.clear()
-            others, types, weights = slices.of(rid)
-            names, kinds = self._ids, self._kinds
-            states = self._state[others].tolist()
-            found = seen[rid] = tuple(
-                (other, names[other], kinds[kind], weight, state)  # type: ignore[misc]
-                for other, kind, weight, state in zip(others, types, weights, states, strict=True)
-            )
-        return found
+        return self._edges_of(slices, seen, [rid])[0] if found is None else found
 
     def _edges_of(self, slices: _Slices, seen: dict[int, _Edges], rids: list[int]) -> list[_Edges]:
         """``_edges`` of each of ``rids``, those not kept yet gathered in one numpy pass (a
         slice and three ``tolist`` per belief cost ~8 us; a query meets ~100 new beliefs
         at a million)."""
         missing = [rid for rid in dict.fromkeys(rids) if rid not in seen]
-        if len(missing) > 1:
+        if missing:
             import numpy
 
             if len(seen) + len(missing) > MAX_SEEN:
                 seen.clear()
+                missing = list(dict.fromkeys(rids))
             near = numpy.array(missing, dtype=numpy.int64)
             low, counts = slices.start[near], slices.start[near + 1] - slices.start[near]
             # Every edge position of every missing belief, in order: low[i] .. low[i]+counts[i].
             ends = numpy.cumsum(counts)
-            at = numpy.arange(int(ends[-1]) if len(ends) else 0) + numpy.repeat(
-                low - (ends - counts), counts
-            )
+            at = numpy.arange(int(ends[-1])) + numpy.repeat(low - (ends - counts), counts)
             others = slices.other[at]
             states = self._state[others].tolist()
             names, kinds = self._ids, self._kinds
@@ -184,7 +165,7 @@ class WarmGraph:
             for rid, count in zip(missing, counts.tolist(), strict=True):
                 seen[rid] = tuple(rows[start : start + count])  # type: ignore[arg-type]
                 start += count
-        return [self._edges(slices, seen, rid) for rid in rids]
+        return [seen[rid] for rid in rids]
 
     def _rid_list(self, ids: Iterable[str]) -> list[tuple[str, int]]:
         rids = self._rids
