@@ -93,7 +93,8 @@ def test_still_captured(prompt: str, text: str) -> None:
 
 def test_a_wish_about_the_referent_at_hand_is_not_a_preference() -> None:
     [(_, _, fired)] = sentence_cues("I'd like to understand it before I approve")
-    assert fired is not None and "preference" not in fired
+    # without the preference it is a fact with no force about the speaker: vetoed (round 9)
+    assert fired is None or "preference" not in fired
     assert extract_statements("I'd like to understand it before I approve") == []
 
 

@@ -15,7 +15,8 @@ keeps that exception: "from now on", a deontic verb).
 
 - ``perfect``: present or past perfect ("has never been", "hasn't worked", "had broken"): what
   has happened so far. The speaker's own "I've told you / said / mentioned" is a reproach, not
-  history, and is left to the correction cues; "I've ever" is the speaker's experience.
+  history, and is left to the correction cues; "I've ever" and "I've never (actually) read"
+  are the speaker's experience.
 - ``progressive``: past progressive ("the tests were passing"), what was going on.
 - ``ongoing``: present progressive in the main clause ("I'm handing the pager to Priya"): what
   is going on now. Anchored like a state: a contrast or a directive in the sentence wins.
@@ -73,10 +74,11 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "perfect",
         re.compile(
             r"""(?:\s(?:has|have|hasn'?t|haven'?t|had|hadn'?t)|'ve|'s(?=\s+(?:\w+\s+)?been))\s+
-            (?:(?:ever|never|not|always|already|just|still|also|all|really|only|long)\s+)*
+            (?:(?:ever|never|not|always|already|just|still|also|all|really|only|long|actually|
+            [a-z]{3,}ly)\s+)*
             (?:been|had|gone|seen|done|worked|broken|changed|failed|passed|run|made|taken|
-            got|gotten|come|become|happened|moved|used|stopped|started|caused|needed|
-            [a-z]{3,}ed)\b""",
+            got|gotten|come|become|happened|moved|used|stopped|started|caused|needed|read|
+            written|heard|tried|known|[a-z]{3,}ed)\b""",
             _V,
         ),
     ),
@@ -116,7 +118,10 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
             |\b(?:which|that)\s+(?:tracks|lines\s+up|matches|fits|explains)\s+with\b
             |\b(?:which|that)\s+explains\b
             |\bi\s+(?:half-?remember|vaguely\s+remember|recall|seem\s+to\s+remember)\b
-            |,?\s+i\s+(?:think|guess|believe|suppose)\W*$""",
+            |,?\s+i\s+(?:think|guess|believe|suppose)\W*$
+            |^i\s+(?:really\s+)?(?:think|guess|believe|suppose|reckon|suspect|feel\s+like)\b
+            (?!\s+in\b)
+            |\bnever\s+actually\b""",
             _V,
         ),
     ),
@@ -127,7 +132,7 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "plan",
         re.compile(
-            r"""\b(?:the|our|my)\s+(?:plan|idea|goal)\s+is\s+to\b
+            r"""\b(?:the|our|my)\s+(?:plan|idea|goal)\s+is\s+to\b|\b(?:the|our|my)\s+plan\s+is\b
             |\bwe(?:'re|\s+are)\s+planning\b|\bwe\s+plan\s+to\b
             |\bwe\s+(?:really\s+)?(?:should|ought\s+to|need\s+to|gotta)\s+
             (?:probably\s+|eventually\s+|finally\s+|just\s+)?
@@ -179,6 +184,17 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
             _V,
         ),
     ),
+    # A prediction about a third party ("Students are never going to read the style guide",
+    # "finance is going to ask"): what will happen, not what to do. The speaker's own "going
+    # to" is a vow (above); the team's or the agent's is left alone ("we're going to use X").
+    (
+        "prediction",
+        re.compile(
+            r"""(?:\s(?:is|are|isn'?t|aren'?t)|'re|'s)\s+(?:(?:never|not|always|ever|probably|
+            definitely|surely|just|really)\s+)*going\s+to\b""",
+            _V,
+        ),
+    ),
     (
         "repair",
         re.compile(
@@ -207,12 +223,29 @@ GATES: dict[str, tuple[str, ...]] = {
     "progressive": ("was", "were"),
     "measure": tuple("0123456789"),
     "ongoing": ("ing",),
-    "finding": ("like", "turns", "apparently", "with", "explains", "remember", "recall", " i "),
+    "finding": (
+        "like",
+        "turns",
+        "apparently",
+        "with",
+        "explains",
+        "remember",
+        "recall",
+        " i ",
+        "think",
+        "guess",
+        "believe",
+        "suppose",
+        "reckon",
+        "suspect",
+        "actually",
+    ),
     "plan": ("plan", "idea", "goal", "we "),
     "appointment": ("at ", "eod", "end of"),
     "history": ("never", "always", "just", "once", "already"),
     "wish": ("some", "any", "one of us"),
     "vow": (" i", "i'", "let me"),
+    "prediction": ("going to",),
     "repair": ("i mean", "my ", "typo"),
     "while": ("while", "whilst", "until"),
 }
@@ -223,6 +256,9 @@ GATES: dict[str, tuple[str, ...]] = {
 _PERSONAL = frozenset({"i", "we", "you", "to"})  # "to": "I want every plot to have labelled axes"
 _LAST_WORD = re.compile(r"(\w+)\W*$")
 _EVER = re.compile(r"\bever\b")
+# "I've never read the docs": the speaker's experience, like "ever" (a rule of the speaker's
+# is a habit in the present: "I never read generated docs").
+_NEVER = re.compile(r"\bnever\b")
 _RECURS = re.compile(
     r"\b(?:every|each|daily|nightly|weekly|monthly|always|never|whenever|by\s+default|"
     r"(?:mon|tues|wednes|thurs|fri|satur|sun|week)days|weekends?|any)\b"
@@ -232,7 +268,7 @@ _RECURS = re.compile(
 # Checks read on the main clause only: in "Our API is snake_case, always has been" or "run
 # `pnpm lint` before you tell me something is done" the description is a reason or a time, and
 # the main clause prescribes.
-_MAIN_CLAUSE = frozenset({"perfect", "progressive", "ongoing", "state", "measure"})
+_MAIN_CLAUSE = frozenset({"perfect", "progressive", "ongoing", "state", "measure", "prediction"})
 _CLAUSE_END = re.compile(
     r"[,;:—–(]\s|\s-\s|\s(?:so|because|since|but|when|whenever|where|before|after|if|unless|while|whilst|until)\s"
 )
@@ -260,10 +296,13 @@ def descriptive(core: str) -> str | None:
                 name == "perfect"
                 and _subject(text, match.start()) in _PERSONAL
                 and not _EVER.search(match.group())
+                and not (_subject(text, match.start()) == "i" and _NEVER.search(match.group()))
             ):
                 continue  # "I've told you" reproaches; "the most German thing I've ever" tells
             if name == "appointment" and _RECURS.search(core):
                 continue  # "deploys stop at 16:00 on fridays": a time that recurs is a rule's
+            if name == "prediction" and _subject(text, match.start() + 1) in _PERSONAL:
+                continue  # "we're going to use pnpm from now on": the team's decision
             if name == "while" and _BUT.search(text, match.end()):
                 continue  # "X is fine while I'm poking around, but Y should use Z": Y is the rule
             return name

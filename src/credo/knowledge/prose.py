@@ -18,6 +18,9 @@ _QUOTE_LINE = re.compile(r"^\s*>(?!>)")
 _WORD = re.compile(r"(?<![\w:./-])[A-Za-z]{2,}(?![\w:./-])")
 QUOTE_MIN_WORDS = 4
 _TERMINAL = re.compile(r"[.!?:;]\W*$")
+# A line opened by a comment marker of C-like languages or Lisp/ini/asm ("// Never call Close
+# twice", "; always check the property"): no one starts a line of prose with one.
+_COMMENT_LINE = re.compile(r"^\s*(?://(?!/)|;)")
 
 
 def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
@@ -58,7 +61,8 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
         elif not line.strip():
             state = "blank"
         elif (
-            sig.INDENTED_CODE.match(line)
+            _COMMENT_LINE.match(line)
+            or sig.INDENTED_CODE.match(line)
             or sig.LOG_LINE.match(line)
             or sig.CODE_TAIL.search(line)
             or _machine_shaped(line)

@@ -198,6 +198,7 @@ VETO_CUES = frozenset(
         "repair",
         "my_setup",
         "code_local",
+        "verdict",
         "opinion",
         "people_claim",
         "local_should",

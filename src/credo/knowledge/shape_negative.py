@@ -144,10 +144,11 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "code_local",
         re.compile(
-            r"""\bthe\s+(?:loop|index|counter|offset|condition|bound|upper\s+bound|lower\s+bound|
+            r"""\bthe\s+(?:(?:inner|outer|nested|first|second|third|last|final|main|while|for)\s+)?
+            (?:loop|index|counter|offset|condition|bound|upper\s+bound|lower\s+bound|
             slice|range|variable|return\s+value|off-by-one|regex|assertion|bug|issue|problem|crash|
             typo|culprit)\b(?!\s+names?)
-            |\blen\s*-\s*1\b""",
+            |\blen\s*-\s*1\b|\b\w+\([^()]*\)\s*[-+]\s*1\b""",
             _I,
         ),
     ),
@@ -169,6 +170,17 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             |\bignore\s+(?:that|this|my|the\s+last|what\s+i\s+said)\b|\bnever\s*mind\b
             |\bi\s+was\s+wrong\b|\bmy\s+(?:bad|mistake)\b|\bi\s+misspoke\b|\bscratch\s+that\b
             |\bi\s+stand\s+corrected\b""",
+            _I,
+        ),
+    ),
+    # A verdict on what the agent made this turn: "The config you had is fine", "what you
+    # wrote looks good". It approves a referent; it states nothing for later.
+    (
+        "verdict",
+        re.compile(
+            r"""\byou(?:'ve|\s+have)?\s+(?:had|have|wrote|made|added|did|proposed|suggested|
+            picked|chose)\b[^,.;]*?\b(?:is|are|was|were|looks?|seems?)\s+(?:fine|ok|okay|good|
+            great|correct|right)\b""",
             _I,
         ),
     ),

@@ -279,6 +279,8 @@ QUESTION_LEAD = re.compile(
         is|are|am|was|were|do(?!\s+not)|does|did|have|has|had|may|might|isn'?t|aren'?t|don'?t\s+you|
         doesn'?t|didn'?t|won'?t|wouldn'?t|shouldn'?t|couldn'?t|any\s+idea|anyone|any\s+reason|
         is\s+there|are\s+there|i\s+wonder|wondering|not\s+sure\s+(?:if|whether)|
+        i\s+(?:forget|(?:don'?t|do\s+not|can'?t|cannot)\s+(?:remember|recall|know))\s+
+        (?:\w+\s+)?(?:what|how|why|where|which|whether|if|when|who)|
         do\s+you\s+know|quick\s+question|explain|describe|summari[sz]e|walk\s+me\s+through|
         show\s+me\s+(?:how|why|what)|help\s+me\s+understand|tell\s+me\s+(?:how|why|what))\b""",
     _L | re.VERBOSE,
