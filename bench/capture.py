@@ -21,10 +21,10 @@ figure; the held-out split is never part of it).
 ``--folds`` prints one row per development file (dev, dev2, ..., dev9) with its precision and
 recall, then the combined figure. With the code as it is, each row just evaluates that
 file with the shipped weights. The cue patterns were written, and the weights fitted, with
-all eight files in view, so this table is an aid, not a blind figure. It then prints the
+all nine files in view, so this table is an aid, not a blind figure. It then prints the
 progressive estimate of ``bench/capture_fit.py`` (each file from dev3 on scored by weights and
 threshold fitted on the files written before it: the figure to read) and the
-leave-one-file-out one (fitted on the other seven), with the worst and the mean fold; the cue
+leave-one-file-out one (fitted on the other eight), with the worst and the mean fold; the cue
 *patterns* were still written with every file in view.
 The heldout split is the blind test: it is run once, when the classifier is done, never
 tuned on.
