@@ -1,6 +1,7 @@
 """Retrieval latency on synthetic stores of 1k, 10k and 100k beliefs (2 edges per belief).
 
     python bench/latency.py [--sizes 1000,10000,100000] [--queries 300] [--stages] [--passes N]
+                            [--floor] [--mirror-side-by-side]
 
 Beliefs are Zipf-distributed text over a 20k-word vocabulary (bench/synth.py); queries
 are 3-6 topical words of the same vocabulary. For each size: warm ``Memory.retrieve``
@@ -18,6 +19,12 @@ with FTS5 ranking and with the mirror, query by query in turn, in one process.
 ``--stages`` adds, per size, where the warm time goes: a second warm pass with each store
 read and engine step wrapped in a timer (the steps that exist in the code being measured;
 the timers add a few percent, so the headline figures come from the unwrapped pass).
+
+``--floor`` adds, per size, the warm engine against the lexical floor, query by query in turn
+in one process: a bare FTS5 top-50 (``SELECT rowid, bm25(...) ... MATCH ? ORDER BY rank LIMIT
+50`` on the query's terms, the rows not joined to anything) and ``Memory.retrieve`` on a store
+whose warm index is read (``Store.build_warm``, as the warm server answers), with the ratio of
+their medians (issue #17: at most 3x the floor).
 
 ``--passes N`` runs the warm queries N times over (the headline warm figures stay those of
 the first pass) and adds p50/p99 of each query's median across the passes: this machine's
@@ -86,6 +93,42 @@ def warm(db: Path, texts: list[str], passes: int = 1) -> tuple[list[float], str]
     return times, (
         f"bm25 mirror built at measured query {built_at + 1} "
         f"(20 warm-up queries before them; the build took {policy.build_seconds * 1000:.0f} ms)"
+    )
+
+
+def floor_side_by_side(db: Path, texts: list[str], passes: int = 3) -> None:
+    """The warm engine (warm index read) and a bare FTS5 top-50 of the same terms, each
+    query in turn, ``passes`` times over; p50 of each query's median, and their ratio."""
+    from credo.store.fts import match_expression, query_terms
+
+    with Memory(db, root=db.parent) as memory:
+        assert memory.store.build_warm()
+        conn = memory.store.conn
+        bare = (
+            "SELECT rowid, bm25(beliefs_fts) FROM beliefs_fts WHERE beliefs_fts MATCH ? "
+            "ORDER BY rank LIMIT 50"
+        )
+        expressions = [match_expression(query_terms(text)) for text in texts]
+        for text in texts[:20]:
+            memory.retrieve(text)
+        engine: list[list[float]] = [[] for _ in texts]
+        floor: list[list[float]] = [[] for _ in texts]
+        for _ in range(passes):
+            for i, (text, expression) in enumerate(zip(texts, expressions, strict=True)):
+                started = time.perf_counter()
+                if expression is not None:
+                    conn.execute(bare, (expression,)).fetchall()
+                floor[i].append((time.perf_counter() - started) * 1000)
+                started = time.perf_counter()
+                memory.retrieve(text)
+                engine[i].append((time.perf_counter() - started) * 1000)
+        assert memory.store.warm
+    engine50 = statistics.median(statistics.median(t) for t in engine)
+    floor50 = statistics.median(statistics.median(t) for t in floor)
+    print(
+        f"  warm engine vs lexical floor (per-query medians of {passes} passes): retrieve "
+        f"p50 {engine50:.2f} ms, bare FTS5 top-50 p50 {floor50:.2f} ms: "
+        f"{engine50 / floor50:.1f}x the floor"
     )
 
 
@@ -252,6 +295,11 @@ def main() -> None:
         help="warm passes over the queries; > 1 adds p50/p99 of per-query medians",
     )
     parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also time the warm engine against a bare FTS5 top-50, query by query",
+    )
+    parser.add_argument(
         "--mirror-side-by-side",
         action="store_true",
         help="also time warm retrieve with FTS5 ranking and with the bm25 mirror, interleaved",
@@ -300,6 +348,8 @@ def main() -> None:
             print(f"  {mirror_note}")
             if args.passes > 1:
                 print_per_query_medians(every_pass, len(texts), args.passes)
+            if args.floor:
+                floor_side_by_side(db, texts)
             if args.mirror_side_by_side:
                 mirror_side_by_side(db, texts)
             if args.stages:

@@ -25,11 +25,11 @@ HOOKSTART = Path(credo.__file__).parent / "hookstart.py"  # what `credo setup cl
 
 
 def wait_for(check: Callable[[], bool], seconds: float = 20.0) -> None:
-    """Capture runs detached after the prompt hook exits: wait for its write."""
+    """Capture and the journal write run detached after a hook exits: wait for them."""
     deadline = time.monotonic() + seconds
     while not check():
         if time.monotonic() > deadline:
-            raise AssertionError("the detached capture did not finish in time")
+            raise AssertionError("the detached write did not finish in time")
         time.sleep(0.05)
 
 
@@ -100,6 +100,7 @@ def test_session_start_gives_the_locks_as_additional_context(tmp_path: Path, pro
         tmp_path, "session-start", base(project, "SessionStart", source="compact"), project
     )
     assert json.loads(again.stdout) == json.loads(done.stdout)
+    wait_for(lambda: len(journal(project)) == 2)
     assert journal(project) == [
         ("s1", "session_start", "startup"),
         ("s1", "session_start", "compact"),
@@ -112,7 +113,7 @@ def test_an_acknowledgement_gets_the_locks_only(tmp_path: Path, project: Path, a
     block = done.stdout.decode()
     assert f"[rule-main locked] {LOCKED}" in block
     assert 'beliefs="1"' in block
-    assert journal(project) == [("s1", "prompt", "acknowledgement: locks only")]
+    wait_for(lambda: journal(project) == [("s1", "prompt", "acknowledgement: locks only")])
 
 
 def test_an_acknowledgement_without_locks_gets_nothing(tmp_path: Path) -> None:
@@ -203,7 +204,7 @@ def test_a_subagent_gets_the_block_in_front_of_its_prompt(tmp_path: Path, projec
     assert updated["prompt"].startswith("<credo-memory")
     assert updated["prompt"].endswith("\nFind out how deploys reach production")
     assert "[deploy]" in updated["prompt"]
-    assert journal(project) == [("s1", "subagent", "general-purpose")]
+    wait_for(lambda: journal(project) == [("s1", "subagent", "general-purpose")])
     other = base(project, "PreToolUse", tool_name="Bash", tool_input={"command": "ls"})
     assert hook(tmp_path, "subagent", other, project).stdout == b""
 

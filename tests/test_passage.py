@@ -207,6 +207,43 @@ def test_a_module_docstring_is_the_parent_of_top_definitions() -> None:
     assert [p.heading_index for p in run(chunks)] == [None, 0, 0]
 
 
+def test_a_comment_between_methods_keeps_the_class_open() -> None:
+    # The comment's trail is the class's own: more of the class, not a sibling of it. The
+    # methods after it hang from the class like those before it (issue #14, fourth pass:
+    # they used to lose their parent, and the graph lanes read them as unrelated).
+    chunks = [
+        Chunk("class Timeout: Timeout configuration.", 1, 40, "definition", ("Timeout",)),
+        Chunk("def __init__(self)", 3, 5, "definition", ("Timeout", "__init__")),
+        Chunk("__str__ kept for backwards compatibility", 7, 7, "code_comment", ("Timeout",)),
+        Chunk("def clone(self) -> Timeout", 9, 12, "definition", ("Timeout", "clone")),
+        Chunk("def read_timeout(self) -> float", 14, 40, "definition", ("Timeout", "read_timeout")),
+    ]
+    assert [p.heading_index for p in run(chunks)] == [None, 0, 0, 0, 0]
+
+
+def test_a_module_comment_between_functions_keeps_the_module_docstring_open() -> None:
+    chunks = [
+        Chunk("Tools for the client.", 1, 1, "docstring", ()),
+        Chunk("def fetch(url)", 3, 9, "definition", ("fetch",)),
+        Chunk("How should we wait on sockets?", 11, 11, "code_comment", ()),
+        Chunk("def close()", 13, 14, "definition", ("close",)),
+    ]
+    assert [p.heading_index for p in run(chunks)] == [None, 0, 0, 0]
+
+
+def test_a_second_heading_of_one_trail_is_a_sibling_not_a_child() -> None:
+    # An opener with the trail of an open section closes it (two "Example" headings).
+    chunks = [
+        heading(1, "API"),
+        para(2, 20, "API"),
+        heading(3, "API", "Example"),
+        para(4, 20, "API", "Example"),
+        heading(5, "API", "Example"),
+        para(6, 20, "API", "Example"),
+    ]
+    assert [p.heading_index for p in run(chunks)] == [None, 0, 0]
+
+
 def test_on_a_real_markdown_file() -> None:
     text = (
         "# Guide\n\nIntro words here.\n\n## Install\n\nUse pip.\nOr use uv.\n\n"

@@ -7,9 +7,10 @@ transcript), the belief ids in pack order, the block's tokens and characters, an
 looks as it does (``retrieval``, ``acknowledgement: locks only``, ``startup``,
 ``compact``...). ``credo log`` shows it; SessionStart ranks by the use counts it keeps.
 
-Logging is a write on the hook's path: one short transaction, one insert, one counter
-upsert; the journal keeps its newest ``KEEP`` rows, pruned in the same transaction once
-every ``PRUNE_EVERY`` rows (a delete by the primary key, so the hook pays for it rarely).
+Logging is one short transaction: one insert, one counter upsert; the journal keeps its
+newest ``KEEP`` rows, pruned in the same transaction once every ``PRUNE_EVERY`` rows (a
+delete by the primary key). A hook defers it (``Memory.deferred_writes``) until its output
+is out: the warm server writes after its reply, the direct path in its detached child.
 """
 
 from __future__ import annotations

@@ -71,7 +71,10 @@ class WarmIndex:
         ends = list(dict.fromkeys(link[4] for link in links))
         self._read_rows(conn, ends)
         rows = self._rows
-        facts = {end: (graph.locked(end), rows[end], not graph.moves(end, still)) for end in ends}
+        facts = {
+            end: (locked, rows[end], unmoved)
+            for end, (locked, unmoved) in zip(ends, graph.end_facts(ends, still), strict=True)
+        }
         # An end another connection deleted since the version was checked has no row: its
         # link is left out, as the SQL statement's join to ``beliefs`` leaves it out.
         return [

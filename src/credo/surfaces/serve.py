@@ -211,7 +211,7 @@ class Engine:
                         output, later = hook.HANDLERS[event](memory, payload)
                     finally:
                         memory.deferred_writes = None
-                    later = _after(writes, later)
+                    later = hook.deferred_then(writes, later)
                     if later is not None and inline:
                         later(memory)
                         later = None
@@ -250,22 +250,6 @@ class Engine:
             except Exception as exc:  # nobody to tell but the log
                 self.drop()
                 hook.log(f"error after the hook (warm): {type(exc).__name__}: {exc}")
-
-
-def _after(
-    writes: list[Callable[[Memory], None]], later: Callable[[Memory], None] | None
-) -> Callable[[Memory], None] | None:
-    """The work after the reply: the journal writes the handler deferred, then its own."""
-    if not writes:
-        return later
-
-    def job(memory: Memory) -> None:
-        for write in writes:
-            write(memory)
-        if later is not None:
-            later(memory)
-
-    return job
 
 
 def _compared(env: dict[str, str]) -> dict[str, str]:

@@ -57,7 +57,8 @@ def passages(
     parents: list[tuple[tuple[str, ...], int]] = []  # (trail, passage index) of open sections
     for position, group in enumerate(groups):
         trail = group[0].section
-        while parents and not _within(trail, parents[-1][0]):
+        opens = group[0].role in _OPENERS
+        while parents and not _under(trail, parents[-1][0], opens=opens):
             parents.pop()  # before any skip: a later sibling must not find this section open
         if _only_heading_before_child(group, groups[position + 1 : position + 2]):
             continue
@@ -100,6 +101,13 @@ def _only_heading_before_child(group: list[Chunk], following: list[list[Chunk]])
     if len(group) != 1 or group[0].role != "heading" or not following:
         return False
     return _within(following[0][0].section, group[0].section)
+
+
+def _under(trail: tuple[str, ...], section: tuple[str, ...], *, opens: bool) -> bool:
+    """Whether a group with `trail` belongs to the open `section`: a subsection of it, or
+    (for a group that opens no section of its own: a comment or docstring between two
+    methods, a module comment between two functions) more of the section's own text."""
+    return _within(trail, section) or (not opens and trail == section)
 
 
 def _within(trail: tuple[str, ...], outer: tuple[str, ...]) -> bool:
