@@ -18,7 +18,7 @@ from typing import Any, NamedTuple, cast
 from credo.edge_types import Edge, EdgeType
 from credo.errors import RecordsError
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
-from credo.types import ANCHOR_TYPES, Belief, DocAnchor
+from credo.types import ANCHOR_TYPES, RETENTIONS, Belief, DocAnchor
 
 # A records line longer than this is refused (a belief is at most 20k characters).
 MAX_LINE_BYTES = 1_000_000
@@ -42,6 +42,7 @@ class BeliefRecord(NamedTuple):
     deleted_at: float | None = None
     corroborations: int = 0
     context: str | None = None
+    retention: str | None = None  # None: told from the text (credo.knowledge.retention)
 
 
 class EdgeRecord(NamedTuple):
@@ -129,6 +130,7 @@ _BELIEF_KEYS = frozenset(
         "deleted_at",
         "corroborations",
         "context",
+        "retention",
     ]
 )
 _EDGE_KEYS = frozenset("kind src dst type weight anchor_text created_at".split())
@@ -158,6 +160,9 @@ def _checked(obj: Any, source: str, line: int) -> Record:
                 f"field 'context' is {len(context)} characters, over the limit of "
                 f"{MAX_CONTEXT_CHARS}"
             )
+        retention = f.text("retention")
+        if retention is not None and retention not in RETENTIONS:
+            raise f.error(f"retention {retention!r} must be one of {', '.join(RETENTIONS)}")
         return BeliefRecord(
             line=line,
             id=f.text("id"),
@@ -174,6 +179,7 @@ def _checked(obj: Any, source: str, line: int) -> Record:
             deleted_at=f.number("deleted_at"),
             corroborations=corroborations,
             context=context,
+            retention=retention,
         )
     if kind == "edge":
         f.check_keys(_EDGE_KEYS)
@@ -544,6 +550,8 @@ def belief_line(belief: Belief) -> str:
         obj["corroborations"] = belief.corroborations
     if belief.context:
         obj["context"] = belief.context
+    if belief.retention != "fact":  # a fact is the default: older exports stay byte-equal
+        obj["retention"] = belief.retention
     return _dump(obj)
 
 
