@@ -170,6 +170,7 @@ def test_each_warm_read_returns_the_rows_of_its_sql(
                 assert got_pairs == cold.store.pairs_among(asked, min_weight=floor)
                 assert warm.store.live_unlocked(asked) == cold.store.live_unlocked(asked)
                 assert warm.store.stated(asked) == cold.store.stated(asked)
+                assert warm.store.retention(asked) == cold.store.retention(asked)
                 assert warm.store.trails(asked) == cold.store.trails(asked)
                 got_truth = warm.store.truth_links(asked)
                 want_truth = cold.store.truth_links(asked)

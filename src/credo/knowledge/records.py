@@ -269,6 +269,9 @@ def _quick_belief(obj: dict[str, Any], line: int) -> BeliefRecord | None:
     doc, session, belief_kind, origin, context = texts
     if context is not None and len(context) > MAX_CONTEXT_CHARS:
         return None
+    retention = get("retention")
+    if retention is not None and retention not in RETENTIONS:
+        return None
     alpha, beta, created_at, updated_at, deleted_at = numbers
     return BeliefRecord(
         line,
@@ -286,6 +289,7 @@ def _quick_belief(obj: dict[str, Any], line: int) -> BeliefRecord | None:
         deleted_at,
         corroborations,
         context,
+        retention,
     )
 
 
