@@ -229,9 +229,7 @@ def test_a_snapshot_below_the_head_gets_the_tight_snippet(memory: Memory) -> Non
     strategies = {(b.retention, b.strategy) for b in headline.beliefs}
     assert ("snapshot", HEADLINE) in strategies and ("fact", SNIPPET) in strategies
     with pytest.raises(InvalidInputError, match="retention_rules"):
-        pipeline.retrieve(
-            memory.store, "x", pipeline.Options(retention_rules=frozenset({"soon"}))
-        )
+        pipeline.retrieve(memory.store, "x", pipeline.Options(retention_rules=frozenset({"soon"})))
 
 
 def test_what_a_person_stated_stays_whole_whatever_its_class(memory: Memory) -> None:
