@@ -24,6 +24,11 @@ charges what is rendered (``tokens.belief_tokens`` over the rendered text):
   brought), the first sentence, joined by the next ones while it is shorter than
   ``HEADLINE_MIN`` (a heading alone says little) and within ``HEADLINE_CAP``.
 
+A candidate's retention class (a snapshot: a changelog entry, a dated status; a transient
+note) may change its rendering, by the rules in ``RETENTION_RULES`` that are on
+(``DEFAULT_RETENTION_RULES``: "tight", a shorter snippet; the others measured and off:
+docs/BENCHMARKS.md § Retention classes). ``Classes`` reads the classes in one batch.
+
 A snippet or headline that would save fewer than ``MIN_SAVING`` characters is verbatim
 instead. Sentences are cut at line breaks and after ``.``, ``!`` or ``?`` (a closing quote
 or bracket may follow) when the next word does not start in lower case. Every kept piece is
@@ -122,12 +127,12 @@ class Costs(dict[str, int]):
             if terms is None:
                 terms = self._terms = Terms(self._query)
             classes = self._classes
-            dated = classes is not None and belief_id in classes.cut_below_head()
+            record = classes is not None and belief_id in classes.cut_below_head()
             shown = compress(
                 text,
                 terms,
-                headline=dated and self._headlines,
-                cap=TIGHT_CAP if dated and self._tight else SNIPPET_CAP,
+                headline=record and self._headlines,
+                cap=TIGHT_CAP if record and self._tight else SNIPPET_CAP,
             )
             if shown.strategy != VERBATIM:
                 self.cut[belief_id] = shown
