@@ -64,7 +64,7 @@ def test_a_statement_is_a_fact_unless_it_says_how_long_it_holds(text: str, expec
 def test_an_imported_document_passage_is_told_by_its_trail() -> None:
     assert of_record("document", "Drop 3.8.", "CHANGES.md › 2.0.0 L4-L9\nwords") == "snapshot"
     assert of_record("document", "Run it.", "docs/a.md › Usage L4-L9") == "fact"
-    assert of_record("import", "For now, use y.", "") == "transient"
+    assert of_record("import", "For now, use y.", "") == "fact"  # an import's rows: facts
 
 
 # -- written and stored -----------------------------------------------------------------------
@@ -134,23 +134,35 @@ def test_remember_tells_the_class_or_takes_the_one_given(memory: Memory) -> None
 def test_export_and_import_keep_the_class(memory: Memory, tmp_path: Path) -> None:
     kept = memory.remember("The API is at version 3.", retention="snapshot")
     fact = memory.remember("Never push to main.")
+    told = memory.remember("For now, use the mock.")  # transient: import has no text rules
+    said = memory.remember("Never push on Fridays.", retention="fact")
     out = tmp_path / "export.jsonl"
     memory.export_records(out)
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     by_id = {line["id"]: line for line in lines if line["kind"] == "belief"}
-    assert by_id[kept]["retention"] == "snapshot" and "retention" not in by_id[fact]
+    # Written where import would not tell the same class from the text, and only there.
+    assert by_id[kept]["retention"] == "snapshot" and by_id[told]["retention"] == "transient"
+    assert "retention" not in by_id[fact] and "retention" not in by_id[said]
     with Memory(tmp_path / "copy.db", root=tmp_path) as copy:
         copy.import_records(out)
-        assert copy.get(kept).retention == "snapshot" and copy.get(fact).retention == "fact"
+        classes = {i: copy.get(i).retention for i in (kept, fact, told, said)}
+        assert classes == {kept: "snapshot", fact: "fact", told: "transient", said: "fact"}
+        again = tmp_path / "again.jsonl"
+        copy.export_records(again)
+        assert again.read_bytes() == out.read_bytes()
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"kind": "belief", "content": "x", "retention": "forever"}\n')
     with Memory(tmp_path / "bad.db", root=tmp_path) as other, pytest.raises(RecordsError):
         other.import_records(bad)
     told = tmp_path / "told.jsonl"
-    told.write_text('{"kind": "belief", "id": "t1", "content": "For now, use the mock."}\n')
+    told.write_text(
+        '{"kind": "belief", "id": "t1", "content": "Drop 3.8.", "origin": "document", '
+        '"context": "CHANGES.md › 2.0.0 L4-L9"}\n'
+        '{"kind": "belief", "id": "t2", "content": "For now, use the mock."}\n'
+    )
     with Memory(tmp_path / "told.db", root=tmp_path) as other:
         other.import_records(told)
-        assert other.get("t1").retention == "transient"
+        assert other.get("t1").retention == "snapshot" and other.get("t2").retention == "fact"
 
 
 def test_a_v8_store_migrates_to_facts_and_reads_its_files_again(tmp_path: Path) -> None:

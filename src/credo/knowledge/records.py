@@ -5,7 +5,8 @@ One JSON object per line; ``kind`` says which record it is:
 ``{"kind":"edge","src":..,"dst":..,"type":"CITES","weight":..}``,
 ``{"kind":"anchor","belief_id":..,"doc_uri":..,"anchor_type":..,"position_hint":..}``.
 A belief's own kind (factual, preference...) travels as ``belief_kind`` because ``kind`` names
-the record. Export writes every field so that export -> import -> export is byte-identical.
+the record. Export writes every field so that export -> import -> export is byte-identical
+(``retention`` only where import would not tell the same class from the text).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, NamedTuple, cast
 from credo.edge_types import Edge, EdgeType
 from credo.errors import RecordsError
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
+from credo.knowledge.retention import of_record
 from credo.types import ANCHOR_TYPES, RETENTIONS, Belief, DocAnchor
 
 # A records line longer than this is refused (a belief is at most 20k characters).
@@ -554,8 +556,8 @@ def belief_line(belief: Belief) -> str:
         obj["corroborations"] = belief.corroborations
     if belief.context:
         obj["context"] = belief.context
-    if belief.retention != "fact":  # a fact is the default: older exports stay byte-equal
-        obj["retention"] = belief.retention
+    if belief.retention != of_record(belief.origin, belief.content, belief.context):
+        obj["retention"] = belief.retention  # else import tells it again from the text
     return _dump(obj)
 
 
