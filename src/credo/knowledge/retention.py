@@ -130,7 +130,7 @@ def of_record(origin: str, text: str, context: str) -> str:
     """The class of an imported belief that does not say its own: a document's passage by
     its trail (the first line of ``context``: ``path › Section L4-L9``), anything else a
     fact. An import is bulk data (a conversation's turns, another store's notes), and the
-    statement rules cost ~5 us a record, a tenth of an import's budget per belief; a
+    statement rules cost ~7 us a record, a seventh of an import's budget per belief; a
     record that knows its class says it (``"retention"``)."""
     trail = context.split("\n", 1)[0]
     if origin == "document" and trail:
