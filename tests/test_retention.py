@@ -265,3 +265,17 @@ def test_the_result_shows_every_packed_beliefs_class(memory: Memory) -> None:
     assert "retention: snapshot" in text and "retention: transient" in text
     shown = belief_text(memory.get("short"), [], [])
     assert "retention: snapshot" in shown
+
+
+def test_a_captured_rule_is_a_fact_and_a_time_limited_one_transient(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from credo.agent import capture as cap
+    from credo.knowledge.capture import Statement
+
+    rule = Statement("Always use pnpm to install packages.", "rule", "user_stated", (), (), ())
+    later = Statement("For now, skip the flaky payment test.", "rule", "user_stated", (), (), ())
+    monkeypatch.setattr(cap, "extract_statements", lambda prompt: [rule, later])
+    got = cap.capture_prompt(memory, "prompt", session="s1", transcript=None, turn=None)
+    classes = {memory.get(c.belief_id).content: memory.get(c.belief_id).retention for c in got}
+    assert classes == {rule.text: "fact", later.text: "transient"}
