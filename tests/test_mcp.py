@@ -71,6 +71,7 @@ CONTRACT: dict[str, tuple[str, str, dict[str, tuple[str, bool]], tuple[bool, boo
             "doc": ("string|null", False),
             "kind": ("string", False),
             "scope": ("string", False),
+            "retention": ("string|null", False),
         },
         (False, False, False),
     ),

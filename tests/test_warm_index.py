@@ -176,6 +176,7 @@ def test_each_warm_read_returns_the_rows_of_its_sql(
                 assert got_pairs == cold.store.pairs_among(asked, min_weight=floor)
                 assert warm.store.live_unlocked(asked) == cold.store.live_unlocked(asked)
                 assert warm.store.stated(asked) == cold.store.stated(asked)
+                assert warm.store.retention(asked) == cold.store.retention(asked)
                 assert warm.store.trails(asked) == cold.store.trails(asked)
                 # truth_links reads live ids (its contract): a forgotten one's links would
                 # depend on whether the version's every truth edge was read yet, a timed rule

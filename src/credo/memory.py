@@ -132,14 +132,16 @@ class Memory:
         session: str | None = None,
         lock: bool = False,
         id: str | None = None,
+        retention: str | None = None,
     ) -> str:
         """Store a belief and return its id.
 
         The same normalised text remembered again (without an explicit id) corroborates the
         existing belief instead of adding a row; a forgotten one is revived. ``doc`` adds a
-        ``manual`` document anchor.
+        ``manual`` document anchor. ``retention``: its class (None: told from the text).
         """
         from credo.knowledge import identity  # write path only (like docuri below)
+        from credo.knowledge.retention import resolve
         from credo.store.rows import NewBelief
 
         content = identity.clean_content(text)
@@ -149,6 +151,7 @@ class Memory:
             raise InvalidInputError(f"origin {origin!r} must be one of {', '.join(ORIGINS)}")
         if id is not None:
             identity.check_id(id)
+        kept_class = resolve(retention, content)  # the class a new belief is stored with
         from credo.knowledge.docuri import normalise_doc_uri  # write path only
         from credo.knowledge.linker import record_link
 
@@ -172,6 +175,8 @@ class Memory:
                 self.store.add_corroboration(belief_id, self.source, session, now)
                 if lock and not existing.locked:
                     self.store.set_locked(belief_id, True, now)
+                if retention is not None and retention != existing.retention:
+                    self.store.set_retention([(belief_id, retention)])
                 self.store.append_log([(now, "corroborate", belief_id, self.source, None)])
             else:
                 belief_id = id if id is not None else self._free_id(digest)
@@ -189,6 +194,7 @@ class Memory:
                             session,
                             now,
                             now,
+                            retention=kept_class,
                         )
                     ]
                 )
@@ -205,6 +211,7 @@ class Memory:
                                 "origin": origin,
                                 "session": session,
                                 "locked": lock,
+                                "retention": kept_class,
                             },
                         )
                     ]

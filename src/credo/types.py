@@ -29,6 +29,7 @@ __all__ = [
     "NO_COUNTS",
     "NO_LANES",
     "ORIGINS",
+    "RETENTIONS",
     "TRAIL_SEPARATOR",
     "Belief",
     "DocAnchor",
@@ -50,6 +51,11 @@ ORIGINS = (
     "import",
 )
 ANCHOR_TYPES = ("ingest", "manual", "derived")
+# A belief's retention class (docs/RETRIEVAL.md § Retention classes), set when it is written:
+# "fact" holds until changed (reference text, a rule a person stated); "snapshot" was true
+# at a time (a changelog entry, a dated status line, "we are on Postgres 15 now");
+# "transient" is meant for a while only ("for now, skip the flaky test").
+RETENTIONS = ("fact", "snapshot", "transient")
 GLOBAL_SCOPE = "global"  # RetrievedBelief.scope of the user-global store's locks
 # Between the parts of a trail: ``docs/guide/auth.md › OAuth2 › Scopes L40-L58``.
 TRAIL_SEPARATOR = " › "
@@ -83,6 +89,7 @@ class Belief(NamedTuple):
     # Where an ingested belief sits: line 1 its trail (path › section › ...), then words
     # for the keyword index (credo.knowledge.ingest.context); "" for the others.
     context: str = ""
+    retention: str = "fact"  # one of RETENTIONS
 
     @property
     def trail(self) -> str:
@@ -129,6 +136,7 @@ class RetrievedBelief(NamedTuple):
     strategy: str = "verbatim"
     rendered: str = ""
     original_chars: int = 0
+    retention: str = "fact"  # its retention class (RETENTIONS), which the strategy may read
 
     @property
     def shown(self) -> str:

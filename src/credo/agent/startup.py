@@ -144,6 +144,7 @@ def _entry(belief: Belief, injected: int, cost: int, replaces: tuple[str, ...]) 
         None,
         replaces,
         trail=belief.trail,
+        retention=belief.retention,
     )
 
 

@@ -53,6 +53,7 @@ from credo.errors import CredoError, RecordsError
 from credo.knowledge import identity
 from credo.knowledge.docuri import normalise_doc_uri
 from credo.knowledge.records import AnchorRecord, BeliefRecord, EdgeRecord, Record, read_batches
+from credo.knowledge.retention import of_record
 from credo.store import Store
 from credo.store.bulk import BULK_DDL_ROWS, has_anchor_text
 from credo.store.edges import EdgeRow
@@ -190,7 +191,9 @@ class _Plan:
                 )
             self.unchanged += 1
             return belief_id
-        _, _, _, _, _, _, _, _, _, _, created, updated, deleted, corroborations, context = rec
+        (*_, created, updated, deleted, corroborations, context, retention) = rec
+        if retention is None:  # a given class is checked when the record is read
+            retention = of_record(origin, content, context or "")
         if created is None:
             created = self.now
         beliefs[belief_id] = _new(  # NewBelief(...) without its Python-level __new__
@@ -209,6 +212,7 @@ class _Plan:
                 created if updated is None else updated,
                 deleted,
                 context or "",
+                retention,
             ),
         )
         self.belief_lines[belief_id] = line

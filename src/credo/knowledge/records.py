@@ -5,7 +5,8 @@ One JSON object per line; ``kind`` says which record it is:
 ``{"kind":"edge","src":..,"dst":..,"type":"CITES","weight":..}``,
 ``{"kind":"anchor","belief_id":..,"doc_uri":..,"anchor_type":..,"position_hint":..}``.
 A belief's own kind (factual, preference...) travels as ``belief_kind`` because ``kind`` names
-the record. Export writes every field so that export -> import -> export is byte-identical.
+the record. Export writes every field so that export -> import -> export is byte-identical
+(``retention`` only where import would not tell the same class from the text).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from typing import Any, NamedTuple, cast
 from credo.edge_types import Edge, EdgeType
 from credo.errors import RecordsError
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
-from credo.types import ANCHOR_TYPES, Belief, DocAnchor
+from credo.knowledge.retention import of_record
+from credo.types import ANCHOR_TYPES, RETENTIONS, Belief, DocAnchor
 
 # A records line longer than this is refused (a belief is at most 20k characters).
 MAX_LINE_BYTES = 1_000_000
@@ -42,6 +44,7 @@ class BeliefRecord(NamedTuple):
     deleted_at: float | None = None
     corroborations: int = 0
     context: str | None = None
+    retention: str | None = None  # None: told from the text (credo.knowledge.retention)
 
 
 class EdgeRecord(NamedTuple):
@@ -129,6 +132,7 @@ _BELIEF_KEYS = frozenset(
         "deleted_at",
         "corroborations",
         "context",
+        "retention",
     ]
 )
 _EDGE_KEYS = frozenset("kind src dst type weight anchor_text created_at".split())
@@ -158,6 +162,9 @@ def _checked(obj: Any, source: str, line: int) -> Record:
                 f"field 'context' is {len(context)} characters, over the limit of "
                 f"{MAX_CONTEXT_CHARS}"
             )
+        retention = f.text("retention")
+        if retention is not None and retention not in RETENTIONS:
+            raise f.error(f"retention {retention!r} must be one of {', '.join(RETENTIONS)}")
         return BeliefRecord(
             line=line,
             id=f.text("id"),
@@ -174,6 +181,7 @@ def _checked(obj: Any, source: str, line: int) -> Record:
             deleted_at=f.number("deleted_at"),
             corroborations=corroborations,
             context=context,
+            retention=retention,
         )
     if kind == "edge":
         f.check_keys(_EDGE_KEYS)
@@ -263,6 +271,9 @@ def _quick_belief(obj: dict[str, Any], line: int) -> BeliefRecord | None:
     doc, session, belief_kind, origin, context = texts
     if context is not None and len(context) > MAX_CONTEXT_CHARS:
         return None
+    retention = get("retention")
+    if retention is not None and retention not in RETENTIONS:
+        return None
     alpha, beta, created_at, updated_at, deleted_at = numbers
     return BeliefRecord(
         line,
@@ -280,6 +291,7 @@ def _quick_belief(obj: dict[str, Any], line: int) -> BeliefRecord | None:
         deleted_at,
         corroborations,
         context,
+        retention,
     )
 
 
@@ -544,6 +556,8 @@ def belief_line(belief: Belief) -> str:
         obj["corroborations"] = belief.corroborations
     if belief.context:
         obj["context"] = belief.context
+    if belief.retention != of_record(belief.origin, belief.content, belief.context):
+        obj["retention"] = belief.retention  # else import tells it again from the text
     return _dump(obj)
 
 

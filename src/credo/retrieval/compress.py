@@ -24,6 +24,11 @@ charges what is rendered (``tokens.belief_tokens`` over the rendered text):
   brought), the first sentence, joined by the next ones while it is shorter than
   ``HEADLINE_MIN`` (a heading alone says little) and within ``HEADLINE_CAP``.
 
+A candidate's retention class (a snapshot: a changelog entry, a dated status; a transient
+note) may change its rendering, by the rules in ``RETENTION_RULES`` that are on
+(``DEFAULT_RETENTION_RULES``: "tight", a shorter snippet; the others measured and off:
+docs/BENCHMARKS.md § Retention classes). ``Classes`` reads the classes in one batch.
+
 A snippet or headline that would save fewer than ``MIN_SAVING`` characters is verbatim
 instead. Sentences are cut at line breaks and after ``.``, ``!`` or ``?`` (a closing quote
 or bracket may follow) when the next word does not start in lower case. Every kept piece is
@@ -44,6 +49,7 @@ first reaches a long candidate. The query's terms are computed once per retrieve
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from credo.errors import InvalidInputError
 from credo.retrieval.place import Places, tokens_of, whole_chars
 from credo.tokens import CHARS_PER_TOKEN
 
@@ -56,6 +62,18 @@ HEADLINE = "headline"
 COMPRESS_MODES = ("auto", "always", "off")  # pipeline.Options.compress
 SHORT_CHARS = 200  # at most this long: verbatim (~50 tokens)
 HEAD_SHARE = 0.25  # "auto": the ranking's head, shown whole, costs at most this share
+# What a long candidate's retention class (credo.types.RETENTIONS) changes, for a snapshot
+# or a transient belief (never for one a person stated, which stays verbatim):
+#   "head"      it is not shown whole in the head of the ranking: a changelog section or a
+#               dated status is a list of separate items, and the query-biased snippet
+#               keeps the one the query names;
+#   "headline"  below the head it is shown as its headline, not a snippet;
+#   "tight"     below the head its snippet is cut to ``TIGHT_CAP`` characters, not the
+#               usual cap: one item of a record, around the words the query names.
+RETENTION_RULES = ("head", "headline", "tight")
+TIGHT_CAP = 160
+# On by default: what helped, measured (docs/BENCHMARKS.md § Retention classes).
+DEFAULT_RETENTION_RULES: frozenset[str] = frozenset({"tight"})
 
 
 class Costs(dict[str, int]):
@@ -64,7 +82,19 @@ class Costs(dict[str, int]):
     trail whole, or its line range under its file and section lines), which
     ``place.Charges`` charges in tokens; ``cut`` holds the candidates it cut."""
 
-    __slots__ = ("_content", "_keep", "_marked", "_query", "_terms", "_trails", "cut", "untitled")
+    __slots__ = (
+        "_classes",
+        "_content",
+        "_headlines",
+        "_keep",
+        "_marked",
+        "_query",
+        "_terms",
+        "_tight",
+        "_trails",
+        "cut",
+        "untitled",
+    )
 
     def __init__(
         self,
@@ -73,6 +103,7 @@ class Costs(dict[str, int]):
         trails: Places,
         query: str,
         keep: "set[str] | Callable[[], set[str]]",
+        classes: "Classes | None" = None,
     ) -> None:
         super().__init__()
         self._content = content
@@ -81,18 +112,28 @@ class Costs(dict[str, int]):
         self._query = query
         self._terms: Terms | None = None  # read only when a long candidate is rendered
         self._keep = keep
+        self._classes = classes
+        self._headlines = classes is not None and "headline" in classes.rules
+        self._tight = classes is not None and "tight" in classes.rules
         self.cut: dict[str, Compressed] = {}
         self.untitled: dict[str, str] = {}  # the text shown without its section's title
 
     def __missing__(self, belief_id: str) -> int:
         text = self._content[belief_id]
         if len(text) > SHORT_CHARS and belief_id not in self._kept():
-            from credo.retrieval.snippet import Terms, compress
+            from credo.retrieval.snippet import SNIPPET_CAP, Terms, compress
 
             terms = self._terms
             if terms is None:
                 terms = self._terms = Terms(self._query)
-            shown = compress(text, terms)
+            classes = self._classes
+            record = classes is not None and belief_id in classes.cut_below_head()
+            shown = compress(
+                text,
+                terms,
+                headline=record and self._headlines,
+                cap=TIGHT_CAP if record and self._tight else SNIPPET_CAP,
+            )
             if shown.strategy != VERBATIM:
                 self.cut[belief_id] = shown
                 text = shown.text
@@ -151,6 +192,54 @@ class Carried(dict[str, frozenset[str]]):
         return found
 
 
+class Classes:
+    """The retention class of each candidate that is not a fact (``Store.retention``): the
+    long candidates' read in one batch when the compress stage first asks (``read``), the
+    other packed ones' after the pack (``of_packed``); and the rules that read them."""
+
+    __slots__ = ("_found", "_read", "asked", "rules")
+
+    def __init__(
+        self,
+        read: Callable[[list[str]], dict[str, str]],
+        ids: list[str],
+        content: Mapping[str, str],
+        rules: frozenset[str] | None = None,
+    ) -> None:
+        self._read = read
+        self.asked = [i for i in ids if len(content[i]) > SHORT_CHARS]
+        self.rules = DEFAULT_RETENTION_RULES if rules is None else rules
+        self._found: dict[str, str] | None = None
+
+    @staticmethod
+    def check_rules(rules: object) -> None:
+        if rules is not None and (
+            not isinstance(rules, frozenset) or not rules <= set(RETENTION_RULES)
+        ):
+            raise InvalidInputError(
+                f"retention_rules {rules!r} must be a frozenset of {', '.join(RETENTION_RULES)}"
+            )
+
+    def cut_below_head(self) -> dict[str, str]:
+        """The classes read when a rule renders them differently below the head, else {}."""
+        return self.read() if self.rules & {"headline", "tight"} else {}
+
+    def read(self) -> dict[str, str]:
+        found = self._found
+        if found is None:
+            found = self._found = self._read(self.asked) if self.asked else {}
+        return found
+
+    def of_packed(self, packed: list[str]) -> dict[str, str]:
+        """The classes of the ``packed`` ids that are not facts: one more batch for those
+        the compress stage did not read (none on a store of facts alone)."""
+        found = self._found
+        covered = set(self.asked) if found is not None else set()
+        unread = [i for i in packed if i not in covered]
+        more = self._read(unread) if unread else {}
+        return {**(found or {}), **more} if more else (found or {})
+
+
 def verbatim_ids(
     ids: list[str],
     content: Mapping[str, str],
@@ -159,13 +248,15 @@ def verbatim_ids(
     budget: int,
     mode: str,
     stated: Callable[[list[str]], set[str]],
+    classes: Classes | None = None,
 ) -> "set[str] | Callable[[], set[str]]":
     """The long candidates the compress stage must show verbatim (it never cuts short
     ones): all of them when compression is off or when every candidate fits the budget
     whole (``mode`` "auto": a cut would only hide text for nothing); else what a person
     stated or corrected, read by ``stated`` (``Store.stated``, one batched query), and in
-    "auto" the head of the ranking (``head_ids``); worked out only when the pack first reaches
-    a long candidate: returned as that reader. ``ids`` are in rank order."""
+    "auto" the head of the ranking (``head_ids``: with the rule "head", its snapshot and
+    transient candidates, read by ``classes``, left out); worked out only when the pack
+    first reaches a long candidate: returned as that reader. ``ids`` are in rank order."""
     long = [i for i in ids if len(content[i]) > SHORT_CHARS]
     if not long or mode == "off":
         return set(long)
@@ -173,7 +264,9 @@ def verbatim_ids(
         return set(long)
     if mode == "always":
         return lambda: stated(long)
-    return lambda: stated(long) | head_ids(ids, content, marked, trails, budget)
+    if classes is None or "head" not in classes.rules:
+        return lambda: stated(long) | head_ids(ids, content, marked, trails, budget)
+    return lambda: stated(long) | head_ids(ids, content, marked, trails, budget, classes.read())
 
 
 def head_ids(
@@ -182,15 +275,19 @@ def head_ids(
     marked: Mapping[str, str],
     trails: Places,
     budget: int,
+    cut: Mapping[str, str] | None = None,
 ) -> set[str]:
     """The best-ranked candidates shown whole: the longest prefix of ``ids`` (rank order)
     whose whole lines cost at most ``HEAD_SHARE`` of the budget. The answer sits most often
     in the first few candidates, and a cut there is where it is lost (a sentence that
     restates the query is kept, the next one that answers it is not); further down, the
-    shorter line is what lets one more candidate into the pack."""
+    shorter line is what lets one more candidate into the pack. The ids in ``cut`` are not
+    shown whole, nor counted."""
     allowed = HEAD_SHARE * budget
     whole = 0
     out: set[str] = set()
+    if cut:
+        ids = [i for i in ids if i not in cut]
     added = whole_chars(ids, _WholeLines(content, marked, trails), trails)
     for i, chars in zip(ids, added, strict=True):
         whole += chars

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
 from credo.retrieval.bundle import Units
-from credo.retrieval.compress import COMPRESS_MODES, VERBATIM, Carried, Costs, verbatim_ids
+from credo.retrieval.compress import COMPRESS_MODES, VERBATIM, Carried, Classes, Costs, verbatim_ids
 from credo.retrieval.lanes import LANES, dialog
 from credo.retrieval.lanes.bfs import DEFAULT_DECAY, expand_hop
 from credo.retrieval.lanes.date import date_lane, windows
@@ -68,6 +68,8 @@ class Options(NamedTuple):
     # The compress stage (retrieval/compress.py): "auto" cuts long candidates unless all of
     # them fit whole; "always" cuts them whatever the budget; "off" shows every one whole.
     compress: str = "auto"
+    # What a retention class changes (compress.RETENTION_RULES); None: the default rules.
+    retention_rules: frozenset[str] | None = None
     # The user-global store's locks (credo.agent.global_store), placed after the project's.
     global_locks: tuple[Belief, ...] = ()
     weights: Weights = Weights()
@@ -113,6 +115,7 @@ def check_options(options: Options) -> None:
     floor = options.cluster_edge_weight_floor
     if not isinstance(floor, int | float) or not math.isfinite(floor):
         raise InvalidInputError(f"cluster_edge_weight_floor {floor!r} must be a number")
+    Classes.check_rules(options.retention_rules)
     if options.compress not in COMPRESS_MODES:
         raise InvalidInputError(
             f"compress {options.compress!r} must be one of {', '.join(COMPRESS_MODES)}"
@@ -167,8 +170,11 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # a passage's line with its line range alone, under its file and section lines, which
     # the first passage packed under them pays for (retrieval/place.py).
     places = Places(trails)
-    kept = verbatim_ids(ids, content, marked, places, remaining, options.compress, store.stated)
-    costs = Costs(content, marked, places, text, kept)
+    classes = Classes(store.retention, ids, content, options.retention_rules)
+    kept = verbatim_ids(
+        ids, content, marked, places, remaining, options.compress, store.stated, classes
+    )
+    costs = Costs(content, marked, places, text, kept, classes)
     # A conflict group is packed as one unit (retrieval/bundle.py).
     unit_ids = ids if units is None else units.ids
     unit_costs = Charges(costs, places, None if units is None else units.members)
@@ -206,6 +212,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # Clustering changes which beliefs are packed, not how relevant each one is: the
     # result lists them by score (the order of ``ranked``), so a model reads the best
     # first either way.
+    known = classes.of_packed([s.id for s in ranked if s.id in chosen])  # for the result
     out = [
         RetrievedBelief(
             b.id,
@@ -221,6 +228,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             VERBATIM,  # a lock is never cut
             b.content,
             len(b.content),
+            b.retention,
         )
         for b, cost in zip(locked, locked_costs, strict=True)
     ]
@@ -238,6 +246,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             "",
             *costs.shown(s.id),  # the strategy and the text rendered (compress)
             len(content[s.id]),
+            known.get(s.id, "fact"),
         )
         for s in ranked
         if s.id in chosen

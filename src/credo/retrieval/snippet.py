@@ -135,14 +135,23 @@ def verbatim(text: str) -> Compressed:
     return Compressed(VERBATIM, text, ((0, len(text)),) if text else ())
 
 
-def compress(text: str, terms: Terms, *, keep: bool = False) -> Compressed:
+def compress(
+    text: str,
+    terms: Terms,
+    *,
+    keep: bool = False,
+    headline: bool = False,
+    cap: int = SNIPPET_CAP,
+) -> Compressed:
     """``text`` rendered for the query ``terms`` (the module docstring's rules); ``keep``:
-    a locked or user-stated belief, always verbatim."""
+    a locked or user-stated belief, always verbatim; ``headline``: its headline whatever
+    the query, and ``cap`` a snippet's length (a snapshot below the head, with the
+    retention rule "headline" or "tight")."""
     if keep or len(text) <= SHORT_CHARS:
         return verbatim(text)
-    hits = terms.hits(text)
+    hits = [] if headline else terms.hits(text)
     if hits:
-        strategy, spans = SNIPPET, _snippet(text, hits)
+        strategy, spans = SNIPPET, _snippet(text, hits, cap)
     else:
         strategy, spans = HEADLINE, _headline(text)
     shown = join(text, spans)
@@ -168,9 +177,9 @@ def join(text: str, spans: list[Span] | tuple[Span, ...]) -> str:
     return "".join(out)
 
 
-def _snippet(text: str, hits: list[tuple[int, str]]) -> list[Span]:
+def _snippet(text: str, hits: list[tuple[int, str]], cap: int = SNIPPET_CAP) -> list[Span]:
     """The sentence that carries the most distinct query terms (the earlier on a tie), cut
-    to a window of the cap around its first matching word when it is longer."""
+    to a window of ``cap`` characters around its first matching word when it is longer."""
     carried: dict[Span, dict[str, int]] = {}  # sentence -> stem -> its first offset
     parts: list[Span] = []
     line_end = -1
@@ -187,8 +196,8 @@ def _snippet(text: str, hits: list[tuple[int, str]]) -> list[Span]:
     # Each hit lies in a sentence of its line, so there is one at least; max() keeps the
     # first of equals: the earlier sentence (``carried`` is in document order).
     (start, end), stems = max(carried.items(), key=lambda item: len(item[1]))
-    if end - start > SNIPPET_CAP:
-        start, end = _window(text, start, end, min(stems.values()), SNIPPET_CAP)
+    if end - start > cap:
+        start, end = _window(text, start, end, min(stems.values()), cap)
     return [(start, end)]
 
 

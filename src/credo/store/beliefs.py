@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 _COLUMNS = (
     "b.id, b.content, b.content_hash, b.kind, b.origin, b.locked, b.alpha, b.beta, "
     "b.session, b.created_at, b.updated_at, b.deleted_at, "
-    "(SELECT count(*) FROM belief_corroborations c WHERE c.belief_id = b.id), b.context"
+    "(SELECT count(*) FROM belief_corroborations c WHERE c.belief_id = b.id), b.context, "
+    "b.retention"
 )
 
 
@@ -38,12 +39,14 @@ def _belief(row: Sequence[object]) -> Belief:
         deleted_at=None if row[11] is None else float(row[11]),  # type: ignore[arg-type]
         corroborations=int(row[12]),  # type: ignore[call-overload]
         context=str(row[13]),
+        retention=str(row[14]),
     )
 
 
 _INSERT = (
     "INSERT INTO beliefs(id, content, content_hash, kind, origin, locked, alpha, beta, "
-    "session, created_at, updated_at, deleted_at, context) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    "session, created_at, updated_at, deleted_at, context, retention) "
+    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
 
 

@@ -44,7 +44,7 @@ ROWS_PER_STATEMENT = 2000
 
 BELIEF_COLUMNS = (
     "id, content, content_hash, kind, origin, locked, alpha, beta, session, created_at, "
-    "updated_at, deleted_at, context"
+    "updated_at, deleted_at, context, retention"
 )
 EDGE_COLUMNS = "src, dst, type, weight, anchor_text, created_at"
 

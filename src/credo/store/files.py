@@ -192,6 +192,12 @@ class FileTable(FileRows):
             "UPDATE beliefs SET context = ?2 WHERE id = ?1 AND context IS NOT ?2", contexts
         )
 
+    def set_retention(self, classes: Iterable[tuple[str, str]]) -> None:
+        """Set beliefs' retention class (id, class); rows already equal are not rewritten."""
+        self.conn.executemany(
+            "UPDATE beliefs SET retention = ?2 WHERE id = ?1 AND retention IS NOT ?2", classes
+        )
+
     def existing_anchor_keys(self, keys: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
         """The (belief_id, doc_uri) pairs among ``keys`` that are stored."""
         rows = self.conn.execute(

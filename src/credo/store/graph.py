@@ -62,7 +62,8 @@ class GraphQueries(DocAnchorMatches):
     # The store's version as last read (the keyword index's mirror reuses it).
     _version_seen: tuple[int, int] | None = None
     # (store version, whether any belief has a context) as `trails` last read it.
-    _contexts_seen: tuple[tuple[int, int] | None, bool] | None = None
+    # Per store version: whether any belief has a context, and any a class but fact.
+    _contexts_seen: tuple[tuple[int, int] | None, tuple[bool, bool]] | None = None
     # The warm index (store/warm.py) of a long-lived process, while the store is at its
     # version: the reads below answer from it instead of SQL, with the same rows.
     _warm: WarmIndex | None = None
@@ -200,19 +201,41 @@ class GraphQueries(DocAnchorMatches):
         )
         return {row[0] for row in rows}
 
+    def retention(self, ids: Iterable[str]) -> dict[str, str]:
+        """id -> retention class of the beliefs among ``ids`` that are not facts (a
+        snapshot, a transient one): what the compress stage and the result read. A store
+        with none (known per store version, through the partial index of m009) is not
+        asked."""
+        if not self._has(1):
+            return {}
+        warm = self._warm_now()
+        if warm is not None:
+            return warm.retention(self.conn, ids)
+        rows = self.conn.execute(
+            "SELECT id, retention FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) "
+            "AND retention <> 'fact'",
+            (json_array(ids),),
+        )
+        return dict(rows.fetchall())
+
     def _has_contexts(self) -> bool:
+        return self._has(0)
+
+    def _has(self, which: int) -> bool:
+        """Whether any belief has a context (``which`` 0) or a class other than fact (1)."""
         # The version current_locks read at the start of this retrieve (as the keyword
         # index's mirror reuses it): a retrieve writes nothing in between.
         version = None if self.conn.in_transaction else self._version_seen
         seen = self._contexts_seen
         if version is None or seen is None or seen[0] != version:
             found = self.conn.execute(
-                "SELECT EXISTS (SELECT 1 FROM beliefs WHERE context <> '')"
-            ).fetchone()[0]
-            seen = (version, bool(found))
+                "SELECT EXISTS (SELECT 1 FROM beliefs WHERE context <> ''), "
+                "EXISTS (SELECT 1 FROM beliefs WHERE retention <> 'fact')"
+            ).fetchone()
+            seen = (version, (bool(found[0]), bool(found[1])))
             if version is not None:
                 self._contexts_seen = seen
-        return seen[1]
+        return seen[1][which]
 
     def live_unlocked(self, ids: Iterable[str]) -> dict[str, CandidateRow]:
         """id -> ``CandidateRow`` for the live, unlocked beliefs among ``ids``."""

@@ -161,7 +161,7 @@ class JournalRows:
                 "limit": limit,
             },
         )
-        return [(_belief(r), int(r[14])) for r in rows]
+        return [(_belief(r), int(r[-1])) for r in rows]  # the count after the columns
 
     # -- feedback events ---------------------------------------------------------------
     def feedback_given(self, session: str, signal: str) -> set[str]:

@@ -17,9 +17,10 @@ from credo.store.migrations import current_version
 if TYPE_CHECKING:
     from credo.types import Belief
 
-# m006 added beliefs.context; an older file is read as it is (the migration waits for a
-# write command), its beliefs without a trail.
+# m006 added beliefs.context, m009 beliefs.retention; an older file is read as it is (the
+# migration waits for a write command), its beliefs without a trail, or as facts.
 _CONTEXT_SINCE = 6
+_RETENTION_SINCE = 9
 # Live locks that no live belief supersedes, in the order every store places its locks
 # (BeliefTable.locked_beliefs: created_at, then id).
 _LOCKS = (
@@ -69,7 +70,11 @@ class LockReader:
         schema = current_version(conn)
         if schema == 0:  # an empty file: no credo schema yet, so no locks
             return ()
-        columns = _COLUMNS if schema >= _CONTEXT_SINCE else _COLUMNS.replace("b.context", "''")
+        columns = _COLUMNS
+        if schema < _RETENTION_SINCE:
+            columns = columns.replace("b.retention", "'fact'")
+        if schema < _CONTEXT_SINCE:
+            columns = columns.replace("b.context", "''")
         return tuple(_belief(row) for row in conn.execute(_LOCKS.format(columns=columns)))
 
     def close(self) -> None:

@@ -342,6 +342,19 @@ CREATE INDEX beliefs_with_evidence ON beliefs(id) WHERE alpha <> 1.0 OR beta <> 
 """
 
 
+# A belief's retention class (credo.types.RETENTIONS), which the compress stage reads to
+# choose how it is rendered (retrieval/compress.py). Beliefs written before are facts, as
+# every belief was treated; the files ingested before are read again by the next ingest,
+# unchanged or not, so their changelog entries and dated passages get their class.
+M009_RETENTION = """
+ALTER TABLE beliefs ADD COLUMN retention TEXT NOT NULL DEFAULT 'fact'
+    CHECK (retention IN ('fact', 'snapshot', 'transient'));
+-- Whether a store holds any belief but facts, read once per store version by a retrieve.
+CREATE INDEX beliefs_not_facts ON beliefs(id) WHERE retention <> 'fact';
+UPDATE ingested_files SET content_hash = '';
+"""
+
+
 class Migration(NamedTuple):
     version: int
     name: str
@@ -381,6 +394,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "m006_context", _script(M006_CONTEXT)),
     Migration(7, "m007_agent_day", _script(M007_AGENT_DAY)),
     Migration(8, "m008_injection_counts", _script(M008_INJECTION_COUNTS)),
+    Migration(9, "m009_retention", _script(M009_RETENTION)),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

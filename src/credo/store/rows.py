@@ -31,6 +31,7 @@ class NewBelief(NamedTuple):
     updated_at: float
     deleted_at: float | None = None
     context: str = ""  # where it sits (path words, section trail): the FTS context field
+    retention: str = "fact"  # its retention class (credo.types.RETENTIONS)
 
 
 class LogEntry(NamedTuple):

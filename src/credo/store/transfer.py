@@ -55,7 +55,7 @@ TABLES: tuple[Table, ...] = (
     _table(
         "beliefs",
         "rid id content content_hash kind origin locked alpha beta session created_at "
-        "updated_at deleted_at anchor_text context",
+        "updated_at deleted_at anchor_text context retention",
         "rid",
         "rid",
     ),

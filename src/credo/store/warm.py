@@ -39,7 +39,7 @@ MAX_CACHED = 200_000
 class WarmIndex:
     """One store version's graph and keyword mirror, and its belief caches."""
 
-    __slots__ = ("_rows", "_stated", "_trails", "graph", "mirror", "version")
+    __slots__ = ("_classes", "_rows", "_stated", "_trails", "graph", "mirror", "version")
 
     def __init__(
         self, version: tuple[int, int], graph: WarmGraph, mirror: Bm25Mirror | None
@@ -50,6 +50,7 @@ class WarmIndex:
         self._rows: dict[str, CandidateRow | None] = {}
         self._trails: dict[str, str | None] = {}
         self._stated: dict[str, bool] = {}
+        self._classes: dict[str, str] = {}
 
     def rows(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, CandidateRow]:
         """id -> ``CandidateRow`` of the live, unlocked beliefs among ``ids`` (sorted by id,
@@ -99,6 +100,12 @@ class WarmIndex:
         _fill(self._stated, asked, False, conn, _STATED, lambda r: (r[0], True))
         return {i for i in asked if self._stated[i]}
 
+    def retention(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
+        """``GraphQueries.retention`` from the cache (the caller knows the store has some)."""
+        asked = list(dict.fromkeys(ids))
+        _fill(self._classes, asked, "fact", conn, _CLASSES, tuple)
+        return {i: kind for i in asked if (kind := self._classes[i]) != "fact"}
+
 
 # What the caches read, for the ids in json ?: the SQL of GraphQueries' own reads.
 _ROWS = (
@@ -108,6 +115,10 @@ _ROWS = (
 _TRAILS = (
     "SELECT id, substr(context, 1, instr(context || char(10), char(10)) - 1) "
     "FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) AND context <> ''"
+)
+_CLASSES = (
+    "SELECT id, retention FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) "
+    "AND retention <> 'fact'"
 )
 _STATED = (
     "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) "

@@ -183,6 +183,13 @@ def build_server(memory: Memory) -> MCPServer:
         ] = None,
         kind: Annotated[str, Field(description=f"One of: {', '.join(BELIEF_KINDS)}.")] = "factual",
         scope: Scope = "project",
+        retention: Annotated[
+            str | None,
+            Field(
+                description="fact (holds until changed), snapshot (true at a time: a status, "
+                "a version) or transient (for a while only); omitted: told from the text.",
+            ),
+        ] = None,
     ) -> dict[str, Any]:
         """Save a durable fact, preference, requirement or correction to memory.
 
@@ -191,7 +198,9 @@ def build_server(memory: Memory) -> MCPServer:
         you verified, not for guesses.
         """
         with _tool_errors(), _store(memory, scope) as target:
-            belief_id = target.remember(text, doc=doc, kind=kind, origin="agent_inferred")
+            belief_id = target.remember(
+                text, doc=doc, kind=kind, origin="agent_inferred", retention=retention
+            )
             belief = target.get(belief_id)
             anchors = target.anchors(belief_id)
         return {"belief": to_jsonable(belief), "anchors": to_jsonable(anchors)}

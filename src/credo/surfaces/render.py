@@ -57,7 +57,7 @@ def belief_text(belief: Belief, anchors: list[DocAnchor], edges: list[Edge]) -> 
     lines = [
         f"id:          {belief.id}",
         f"content:     {belief.content}",
-        f"kind:        {belief.kind}    origin: {belief.origin}",
+        f"kind:        {belief.kind}    origin: {belief.origin}    retention: {belief.retention}",
         f"locked:      {'yes' if belief.locked else 'no'}",
         f"confidence:  {belief.confidence:.3f}  (alpha {belief.alpha:g}, beta {belief.beta:g})",
         f"corroborated:{belief.corroborations:>2}",
@@ -172,12 +172,13 @@ def result_text(result: RetrievalResult, *, explain: bool = False) -> str:
 
 
 def _compressed(belief: RetrievedBelief) -> str:
-    """--explain's line on how the compress stage rendered a belief."""
+    """--explain's line on how the compress stage rendered a belief, and its retention
+    class (which the rendering may read: retrieval/compress.py)."""
     if belief.strategy == "verbatim":
-        return f"     shown: verbatim, {len(belief.content)} chars"
+        return f"     shown: verbatim, {len(belief.content)} chars; retention: {belief.retention}"
     return (
-        f"     shown: {belief.strategy}, {len(belief.shown)} of {len(belief.content)} chars "
-        f"(full text: credo show {belief.id})"
+        f"     shown: {belief.strategy}, {len(belief.shown)} of {len(belief.content)} chars; "
+        f"retention: {belief.retention} (full text: credo show {belief.id})"
     )
 
 

@@ -20,6 +20,7 @@ from credo.knowledge.docuri import line_hint, normalise_doc_uri
 from credo.knowledge.ingest.context import context_field
 from credo.knowledge.ingest.state import Deferred, LogRow, Run
 from credo.knowledge.ingest.walk import Read
+from credo.knowledge.retention import of_passage
 from credo.store import Store
 from credo.store.rows import FileAnchor, IngestedFile, NewBelief
 from credo.types import DocAnchor
@@ -56,6 +57,7 @@ class FileWriter:
         self.log: list[LogRow] = []
         self.ids: dict[int, str] = {}  # chunk index -> belief id
         self.contexts: list[tuple[str, str]] = []  # (belief id, context) of kept beliefs
+        self.classes: list[tuple[str, str]] = []  # (belief id, retention) of kept beliefs
 
     def note(self, belief_id: str | None, payload: dict[str, Any]) -> None:
         self.log.append((self.now, "ingest", belief_id, self.uri, payload))
@@ -127,6 +129,7 @@ class FileWriter:
                 self._corroborate(ids[digest])
         self._add_ingest_anchors(unanchored)
         self.store.set_contexts(self.contexts)
+        self.store.set_retention(self.classes)
 
     def _revive(self, ids: list[str]) -> None:
         """Stale beliefs whose text is back. Their ingest anchors into other files were
@@ -152,6 +155,7 @@ class FileWriter:
                 "content": piece.content,
                 "kind": "factual",
                 "origin": "document",
+                "retention": self._retention(piece),
                 "lines": _hint(piece.chunk),
             },
         )
@@ -169,7 +173,11 @@ class FileWriter:
             self.now,
             None,
             context_field(self.uri, piece.chunk),
+            self._retention(piece),
         )
+
+    def _retention(self, piece: Piece) -> str:
+        return of_passage(self.uri, piece.chunk.section, piece.content)
 
     def _corroborate(self, belief_id: str) -> None:
         # Text already known from elsewhere: this file is one more witness for it.
@@ -180,6 +188,7 @@ class FileWriter:
     def _keep_or_move(self, anchor: FileAnchor, piece: Piece) -> None:
         # The text stayed; its place may not have (a heading renamed, the file moved).
         self.contexts.append((anchor.belief.id, context_field(self.uri, piece.chunk)))
+        self.classes.append((anchor.belief.id, self._retention(piece)))
         new_uri = self._anchor_uri(piece.chunk)
         if anchor.doc_uri == new_uri:
             self.report.beliefs_kept += 1

@@ -137,6 +137,13 @@ class Ledger(FileRows, CaptureRows, JournalRows):
                 [(context, belief_id, context) for belief_id, context in contexts],
             )
 
+    def set_retention(self, classes: Iterable[tuple[str, str]]) -> None:
+        with self.conn.cursor() as cur:
+            cur.executemany(
+                "UPDATE beliefs SET retention = %s WHERE id = %s AND retention <> %s",
+                [(kind, belief_id, kind) for belief_id, kind in classes],
+            )
+
     def existing_anchor_keys(self, keys: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
         pairs = list(keys)
         rows = self.conn.execute(

@@ -128,6 +128,13 @@ class Reads(DocAnchorMatches, TruthLinks):
         )
         return {str(r[0]) for r in rows}
 
+    def retention(self, ids: Iterable[str]) -> dict[str, str]:
+        rows = self.conn.execute(
+            "SELECT id, retention FROM beliefs WHERE id = ANY(%s) AND retention <> 'fact'",
+            (list(ids),),
+        )
+        return {str(r[0]): str(r[1]) for r in rows}
+
     def live_unlocked(self, ids: Iterable[str]) -> dict[str, CandidateRow]:
         rows = self.conn.execute(
             "SELECT id, content, alpha, beta, session, created_at FROM beliefs "

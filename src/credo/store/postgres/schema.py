@@ -292,6 +292,13 @@ INSERT INTO injection_counts(belief_id, times, last_at)
 CREATE INDEX beliefs_with_evidence ON beliefs(id) WHERE alpha <> 1.0 OR beta <> 1.0;
 """
 
+M009_RETENTION = f"""
+ALTER TABLE beliefs ADD COLUMN retention {_T} NOT NULL DEFAULT 'fact'
+    CHECK (retention IN ('fact', 'snapshot', 'transient'));
+CREATE INDEX beliefs_not_facts ON beliefs(id) WHERE retention <> 'fact';
+UPDATE ingested_files SET content_hash = '';
+"""
+
 
 class Migration(NamedTuple):
     version: int
@@ -309,6 +316,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "m006_context", M006_CONTEXT),
     Migration(7, "m007_agent_day", M007_AGENT_DAY),
     Migration(8, "m008_injection_counts", M008_INJECTION_COUNTS),
+    Migration(9, "m009_retention", M009_RETENTION),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 _TOP = "\U0010ffff"
 _INSERT_BELIEF = (
     "INSERT INTO beliefs(id, content, content_hash, kind, origin, locked, alpha, beta, "
-    "session, created_at, updated_at, deleted_at, context) "
-    "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
+    "session, created_at, updated_at, deleted_at, context, retention) "
+    "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
 )
 _INSERT_EDGE = f"INSERT INTO edges({_EDGE_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s)"
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from credo.errors import CredoError
+from credo.types import RETENTIONS
 
 if TYPE_CHECKING:
     from credo.memory import Memory
@@ -171,6 +172,7 @@ def init(ctx: click.Context, as_json: bool) -> None:
 @click.option("--origin", default="user_stated", show_default=True)
 @click.option("--session", help="Group the belief under a session name.")
 @click.option("--id", "belief_id", help="Use this id instead of the content-hash id.")
+@click.option("--retention", type=click.Choice(RETENTIONS), help="Default: told from the text.")
 @global_option("Store it in the user-global store; with --lock, every project gets it.")
 @json_option
 @click.pass_context
@@ -183,13 +185,21 @@ def remember(
     origin: str,
     session: str | None,
     belief_id: str | None,
+    retention: str | None,
     use_global: bool,
     as_json: bool,
 ) -> None:
     """Store TEXT as a belief and print its id (the same text again corroborates it)."""
     memory = open_store(ctx, use_global)
     new_id = memory.remember(
-        text, doc=doc, kind=kind, origin=origin, session=session, lock=lock, id=belief_id
+        text,
+        doc=doc,
+        kind=kind,
+        origin=origin,
+        session=session,
+        lock=lock,
+        id=belief_id,
+        retention=retention,
     )
     emit(as_json, memory.get(new_id), new_id)
 
