@@ -203,7 +203,7 @@ STAGES = (
             "_heat",
             "_bfs",
             "_best",
-            "_doc",
+            "doc_scores",
             "session_lane",
             "windows",
             "date_lane",

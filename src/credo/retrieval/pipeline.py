@@ -23,7 +23,7 @@ from credo.retrieval.compress import COMPRESS_MODES, VERBATIM, Carried, Classes,
 from credo.retrieval.lanes import LANES, dialog
 from credo.retrieval.lanes.bfs import DEFAULT_DECAY, expand_hop
 from credo.retrieval.lanes.date import date_lane, windows
-from credo.retrieval.lanes.doc import mentions
+from credo.retrieval.lanes.doc import doc_scores, without_named
 from credo.retrieval.lanes.heat import DEFAULT_T, heat_over_links
 from credo.retrieval.lanes.session import session_lane
 from credo.retrieval.lanes.speaker import speaker_lane
@@ -377,10 +377,10 @@ def _rank(
     which the pack renders."""
     lanes = {**DEFAULT_LANES, **options.lanes}
     terms = query_terms(text)
-    named: dict[str, float] = {}  # the doc lane's scores, read first: see _without_named
+    named: dict[str, float] = {}  # the doc lane's scores, read first: see without_named
     if lanes["doc"]:
-        named, paths = _doc(store, text)
-        terms = _without_named(terms, paths)
+        named, paths = doc_scores(store, text)
+        terms = without_named(terms, paths)
     lane_scores: dict[str, dict[str, float]] = {}
     found: dict[str, float] = {}  # the keyword hits' scores as FTS5 gave them
     keyword: dict[str, float] = {}  # and after the dialog lane
@@ -549,52 +549,3 @@ def _bfs(seeds: Mapping[str, float], hops: list[list[Link]], decay: float) -> di
         frontier = {k: v for k, v in step.items() if v > reached.get(k, 0.0) and k not in seeds}
         reached.update(frontier)
     return reached
-
-
-# Anchors one named document may contribute. The scan is an index range (or one LIKE pass),
-# so this is cheap; a small cap would cut a long file at an arbitrary point (rows come in
-# doc_uri order, and "#L1000" sorts before "#L2"), leaving most of the named file unscored.
-DOC_LANE_LIMIT = 20_000
-# A folder names many documents at once: fewer rows, and a lower score than a named file.
-FOLDER_LIMIT = 2_000
-FOLDER_SCORE = 0.6
-
-
-def _without_named(terms: list[str], paths: list[str]) -> list[str]:
-    """The query's terms without the words of the paths it names that the store holds
-    (``docs/integrations/github_actions.md: what outputs...`` keeps ``outputs``...).
-
-    The doc lane scores the named document's passages already. Left in the keyword query,
-    the path's words match the trail of every one of its passages alike, and BM25's length
-    norm turns that constant into a lift for the shortest of them, over the passage the
-    rest of the question is about. A bare file name or a page name is a guess (it may be
-    the topic: "the settings in my pyproject.toml"), and a URL names a page the passages
-    link to, often in its own words ("the package environ-config"): their words stay; so
-    do all of them when nothing else is left."""
-    if not paths:
-        return terms
-    named = {term for path in paths for term in query_terms(path)}
-    return [t for t in terms if t not in named] or terms
-
-
-def _doc(store: Store, text: str) -> tuple[dict[str, float], list[str]]:
-    """The doc lane's scores, and the full paths of the query that matched."""
-    found = mentions(text)
-    if not found:
-        return {}, []
-    scores: dict[str, float] = {}
-    paths: list[str] = []
-    for needle, value in found:
-        folder = needle.endswith("/")
-        limit, score = (
-            (FOLDER_LIMIT, min(value, FOLDER_SCORE)) if folder else (DOC_LANE_LIMIT, value)
-        )
-        matched = False
-        for belief_id, _uri in store.doc_anchor_matches([needle], limit=limit):
-            scores[belief_id] = max(scores.get(belief_id, 0.0), score)
-            matched = True
-        # A path (mentions scores a guess below 1); not a URL, which names a page the
-        # passages link to, often by its words, not one whose trail they carry.
-        if matched and value >= 1.0 and "://" not in needle:
-            paths.append(needle)
-    return scores, paths

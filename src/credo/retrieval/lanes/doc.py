@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import TYPE_CHECKING
 
-from credo.store.fts import STOPWORDS
+from credo.store.fts import STOPWORDS, query_terms
+
+if TYPE_CHECKING:
+    from credo.store import Store
 
 # Extensions that make a bare word a file name rather than an abbreviation or version.
 FILE_EXTENSIONS = frozenset(
@@ -108,3 +112,51 @@ _NOT_PAGES = frozenset(
     "this that which what each every any another same whole first last "
     "next previous main home api python the".split()
 )
+
+# Anchors one named document may contribute. The scan is an index range (or one LIKE pass),
+# so this is cheap; a small cap would cut a long file at an arbitrary point (rows come in
+# doc_uri order, and "#L1000" sorts before "#L2"), leaving most of the named file unscored.
+DOC_LANE_LIMIT = 20_000
+# A folder names many documents at once: fewer rows, and a lower score than a named file.
+FOLDER_LIMIT = 2_000
+FOLDER_SCORE = 0.6
+
+
+def without_named(terms: list[str], paths: list[str]) -> list[str]:
+    """The query's terms without the words of the paths it names that the store holds
+    (``docs/integrations/github_actions.md: what outputs...`` keeps ``outputs``...).
+
+    The doc lane scores the named document's passages already. Left in the keyword query,
+    the path's words match the trail of every one of its passages alike, and BM25's length
+    norm turns that constant into a lift for the shortest of them, over the passage the
+    rest of the question is about. A bare file name or a page name is a guess (it may be
+    the topic: "the settings in my pyproject.toml"), and a URL names a page the passages
+    link to, often in its own words ("the package environ-config"): their words stay; so
+    do all of them when nothing else is left."""
+    if not paths:
+        return terms
+    named = {term for path in paths for term in query_terms(path)}
+    return [t for t in terms if t not in named] or terms
+
+
+def doc_scores(store: Store, text: str) -> tuple[dict[str, float], list[str]]:
+    """The doc lane's scores, and the full paths of the query that matched."""
+    found = mentions(text)
+    if not found:
+        return {}, []
+    scores: dict[str, float] = {}
+    paths: list[str] = []
+    for needle, value in found:
+        folder = needle.endswith("/")
+        limit, score = (
+            (FOLDER_LIMIT, min(value, FOLDER_SCORE)) if folder else (DOC_LANE_LIMIT, value)
+        )
+        matched = False
+        for belief_id, _uri in store.doc_anchor_matches([needle], limit=limit):
+            scores[belief_id] = max(scores.get(belief_id, 0.0), score)
+            matched = True
+        # A path (mentions scores a guess below 1); not a URL, which names a page the
+        # passages link to, often by its words, not one whose trail they carry.
+        if matched and value >= 1.0 and "://" not in needle:
+            paths.append(needle)
+    return scores, paths
