@@ -10,7 +10,8 @@ looks as it does (``retrieval``, ``acknowledgement: locks only``, ``startup``,
 Logging is one short transaction: one insert, one counter upsert; the journal keeps its
 newest ``KEEP`` rows, pruned in the same transaction once every ``PRUNE_EVERY`` rows (a
 delete by the primary key). A hook defers it (``Memory.deferred_writes``) until its output
-is out: the warm server writes after its reply, the direct path in its detached child.
+is out: the warm server writes after its reply, the direct path in the detached child that
+captures (or at once when there is nothing to capture: surfaces/hook.py).
 """
 
 from __future__ import annotations
