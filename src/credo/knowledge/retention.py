@@ -19,23 +19,13 @@ from __future__ import annotations
 import re
 
 from credo.errors import InvalidInputError
+from credo.store.changelog import is_changelog_path
 from credo.types import RETENTIONS, TRAIL_SEPARATOR
 
 FACT = "fact"
 SNAPSHOT = "snapshot"
 TRANSIENT = "transient"
 
-# File stems (lower case, before the first dot) and folders a changelog goes by: the names
-# retrieval/prior.py reads from a trail at query time, where they weigh the ranking.
-_NAMES = frozenset(
-    "changes changelog changelogs history news releases release_notes release-notes "
-    "releasenotes whatsnew whats_new whats-new".split()
-)
-_FOLDERS = frozenset(
-    "changelog changelogs changes newsfragments releases release_notes release-notes "
-    "whatsnew".split()
-)
-_DOCS = frozenset(("", "md", "markdown", "mdx", "rst", "rest", "txt", "text", "adoc"))
 _LINES = re.compile(r" L\d+-L\d+$")  # a trail's line range
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"  # "March", "Mar."
@@ -88,7 +78,7 @@ def resolve(given: str | None, text: str) -> str:
 def of_passage(uri: str, section: tuple[str, ...], text: str) -> str:
     """The class of an ingested passage: its file's path ``uri``, its heading trail
     ``section`` (outermost first) and its text."""
-    if _is_changelog(uri) or any(_RELEASE_HEADING.match(title.strip()) for title in section):
+    if is_changelog_path(uri) or any(_RELEASE_HEADING.match(title.strip()) for title in section):
         return SNAPSHOT
     if _DATED_LINE.match(text.lstrip()):
         return SNAPSHOT
@@ -137,11 +127,3 @@ def of_record(origin: str, text: str, context: str) -> str:
         uri, *section = _LINES.sub("", trail).split(TRAIL_SEPARATOR)
         return of_passage(uri, tuple(section), text)
     return FACT
-
-
-def _is_changelog(uri: str) -> bool:
-    *folders, name = uri.lower().replace("\\", "/").split("/")
-    stem, _, extension = name.partition(".")
-    if extension.rsplit(".", 1)[-1] not in _DOCS:
-        return False  # code is never one (``history.py`` is a module)
-    return stem in _NAMES or any(folder in _FOLDERS for folder in folders)

@@ -20,18 +20,9 @@ module). Pure; no I/O.
 import re
 from functools import lru_cache
 
+from credo.store.changelog import is_changelog_path
 from credo.types import TRAIL_SEPARATOR
 
-# File stems (lower case, before the first dot) and folder names a changelog goes by.
-_NAMES = frozenset(
-    "changes changelog changelogs history news releases release_notes release-notes "
-    "releasenotes whatsnew whats_new whats-new".split()
-)
-_FOLDERS = frozenset(
-    "changelog changelogs changes newsfragments releases release_notes release-notes "
-    "whatsnew".split()
-)
-_DOCS = frozenset(("", "md", "markdown", "mdx", "rst", "rest", "txt", "text", "adoc"))
 _LINES = re.compile(r" L\d+-L\d+$")
 
 
@@ -43,9 +34,4 @@ def is_history(trail: str) -> bool:
 @lru_cache(maxsize=4096)
 def _is_history_path(head: str) -> bool:
     """`head`: a trail up to its first separator (a path, or a path and its lines)."""
-    path = _LINES.sub("", head).rsplit("#", 1)[0]
-    *folders, name = path.lower().replace("\\", "/").split("/")
-    stem, _, extension = name.partition(".")
-    if extension.rsplit(".", 1)[-1] not in _DOCS:
-        return False
-    return stem in _NAMES or any(folder in _FOLDERS for folder in folders)
+    return is_changelog_path(_LINES.sub("", head).rsplit("#", 1)[0])
