@@ -86,7 +86,7 @@ from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
 from credo.knowledge.acknowledge import is_acknowledgement
 from credo.knowledge.mood import descriptive
-from credo.knowledge.prose import quoted_prose, sentences
+from credo.knowledge.prose import after_paste, quoted_prose, sentences
 from credo.knowledge.redact import redact
 from credo.knowledge.score import THRESHOLD, concepts, score
 from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
@@ -202,7 +202,8 @@ def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
             continue
         if index == 0:
             build = _BUILD_TASK.match(_LEAD_IN.sub("", _clean(sentence).lower())) is not None
-        fired = cues(sentence, carried=carry is not None, spec=build)
+        pointer = _DEMONSTRATIVE.match(sentence) is not None and after_paste(text, start)
+        fired = cues(sentence, carried=carry is not None, spec=build, on_paste=pointer)
         lends = (
             fired is not None
             and "correction" in fired
@@ -324,6 +325,8 @@ _ASIDE = re.compile(
     r",\s*(?:which|that)\s+(?:is|'s)\s+(?:fine|ok|okay|good|weird|odd|annoying|funny)\b"
     r"|\blet'?s\s+be\s+(?:real|honest)\b|\bhonestly\b"
 )
+# A sentence opened by a demonstrative or "it": right under a paste, it is about the paste.
+_DEMONSTRATIVE = re.compile(r"\s*(?:this|that|these|those|it)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b")
 
 
@@ -428,12 +431,16 @@ _PRESCRIBES = frozenset(
 )
 
 
-def cues(sentence: str, *, carried: bool = False, spec: bool = False) -> set[str] | None:
+def cues(
+    sentence: str, *, carried: bool = False, spec: bool = False, on_paste: bool = False
+) -> set[str] | None:
     """Every cue that fires on one sentence, or ``None`` when a hard veto applies (a question,
     an over-long or content-free sentence). ``carried``: a bare "No." came just before.
     ``spec``: the prompt opened by asking for a new artefact ("Write a management command
     that ..."), so a sentence without the team's or the speaker's voice or a word for later
-    sessions is that artefact's spec ("Dry run by default.", "the endpoint must return 404")."""
+    sessions is that artefact's spec ("Dry run by default.", "the endpoint must return 404").
+    ``on_paste``: the sentence opens with "this", "that" or "it" right under pasted code or
+    output, so its subject is the paste."""
     if len(sentence) > MAX_SENTENCE_CHARS:
         return None
     # Every pattern from here on reads lower-cased text (none is compiled IGNORECASE: faster).
@@ -490,9 +497,9 @@ def cues(sentence: str, *, carried: bool = False, spec: bool = False) -> set[str
     if (
         not concepts(fired) & _PRESCRIBING_CONCEPTS
         and "speaker_habit" not in fired  # "I review on a small screen": a way of working
-        and (_SPEAKER.search(core) or _ASIDE.search(core))
+        and (_SPEAKER.search(core) or _ASIDE.search(core) or on_paste)
     ):
-        return None  # a fact with no force: the speaker's situation, or a remark on it
+        return None  # a fact with no force: the speaker's situation, a remark, the paste's
     if _FIRST_PERSON.search(clean):
         fired.add("first_person")  # kind only: "Explicit imports only, `import *` hurts my head"
     words = len(core.split())

@@ -261,10 +261,13 @@ ARTIFACT_CLAUSE = re.compile(
     _L | re.VERBOSE,
 )
 
-# A rule with no content of its own ("Never do that again"): nothing to store.
+# A rule with no content of its own ("Never do that again", "Do not use it."): nothing to
+# store; a whole sentence that forbids only a pronoun points at something of this turn.
 CONTENT_FREE = re.compile(
     r"""^(?:please\s+)?(?:don'?t|do\s+not|never|stop)\s+(?:ever\s+)?(?:do(?:ing)?|say(?:ing)?|
         try(?:ing)?)\s+(?:this|that|it|so)\b
+        |^(?:please\s+)?(?:don'?t|do\s+not|never|stop|avoid)\s+(?:ever\s+)?[a-z]+\s+
+        (?:it|this|that|them|these|those)(?:\s+(?:again|anymore|any\s+more|ever))?\W*$
         |^i\s+(?:really\s+)?(?:love|hate|like|dislike|adore)\s+(?:it|this|that)
         (?:\s+(?:codebase|project|repo|job|place|team|part|language|framework))?
         (?:\s*[,.!;]|\s+(?:and|so|but)\b|\s*$)""",
@@ -365,10 +368,17 @@ DOC_HEADER = re.compile(
     _I | re.VERBOSE,
 )
 # A short line that names a document further in and ends in ':' ("fyi this is what upstream
-# has in CONTRIBUTING.md:") introduces a paste too. Searched only on such lines (it is slow).
+# has in CONTRIBUTING.md:") introduces a paste too, and so does one that names a third
+# party's comments ("review comments from Lena on PR #482:", "Sam's feedback:"): the list
+# under it is their words. The speaker's own ("my notes:", "comments so far:") is not.
+# Searched only on such lines (it is slow).
 DOC_INTRO = re.compile(
     r"""\b(?:[\w./-]+\.(?:md|rst|txt|adoc)|readme|contributing|changelog|style\s*guide|wiki)\b
-    [^\n]{0,20}?:\s*$""",
+    [^\n]{0,20}?:\s*$
+    |\b(?:comments?|feedback|review|notes|nits|suggestions|remarks|requests?)\s+(?:from|by)\s+
+    (?!me\b|you\b|us\b)[\w@][\w.@-]*[^\n]{0,40}:\s*$
+    |\b(?!your\b|my\b|our\b)[a-z]+'s\s+(?:code\s+)?(?:review|comments|feedback|notes|nits|
+    suggestions)\b[^\n]{0,40}:\s*$""",
     _I | re.VERBOSE,
 )
 DOC_INTRO_CHARS = 120
@@ -381,6 +391,8 @@ LOG_LINE = re.compile(
         Traceback\b|File\s+"|\S+:\d+(?::\d+)?:\s|at\s+[\w.$<>]+\s*\(|Caused\s+by:|\w*(?:Error|Exception|Warning)\b:?|
         (?:error|warning|warn|info|debug|trace|fatal|panic|note|hint)(?:\[\w+\])?:|
         npm\s+(?:ERR|WARN)|(?:ERROR|WARNING|WARN|INFO|DEBUG|FATAL|CRITICAL|NOTICE)\b|
+        (?i:npm|pnpm|yarn|pip3?|cargo|poetry|uv|brew|gradle|mvn|composer|bundle|gem)\s+
+        (?i:warn|warning|err!?|error|notice|info)\b|[✔✓✗✘❌⚠✖ℹ✅❗]|\[[✓✗✔✘]\]|
         \S+(?:\s{3,}\S+){2,}|E\s{2,}|FAILED\b|PASSED\b|ERROR\b|WARN\b|INFO\b|DEBUG\b|
         \[[\w\s:.-]+\]|\d{4}-\d\d-\d\d[T\s]\d\d:|\d\d:\d\d:\d\d|\#\d+\s+\d|@@\s|
         [+-](?=[^\s+-])|diff\s+--git|index\s+[0-9a-f]{6,}|
