@@ -34,8 +34,7 @@ PAIRS = [
     (
         "review comments from Sam on PR #12:\n1. We never use requests in this repo, always "
         "httpx.\n2. fix the typo\ncan you address both",
-        "comments so far:\n1. We never use requests in this repo, always httpx.\n"
-        "2. fix the typo\n",
+        "comments so far:\n1. We never use requests in this repo, always httpx.\n2. fix the typo\n",
     ),
     (
         "Sam's review notes:\n1. We never use requests in this repo, always httpx.\n",
@@ -55,6 +54,21 @@ PAIRS = [
         "make sure every test in the new file uses the `frozen_time` fixture",
         "make sure every test uses the `frozen_time` fixture",
     ),
+    # an assignment from a call is a line of code, and the comment beside it is code too
+    (
+        "df = pl.read_parquet(path)\n# never use pandas here, polars only\nprint(df)",
+        "# never use pandas here, polars only",
+    ),
+    (
+        "cfg = load_config(path)\nalways validate the schema before you touch the db",
+        "Always validate the schema before you touch the db.",
+    ),
+    # a remark after a statement makes it an anecdote ("Classic.", "Different world.")
+    (
+        "Every deploy there needed two approvals. Different world.",
+        "Every deploy needs two approvals.",
+    ),
+    ("Every deploy needs two approvals. Classic.", "Every deploy needs two approvals."),
     # a demonstrative right under a paste is the paste
     (
         "```php\n$x = Foo::getInstance();\n```\nthis is in a legacy block, refactor to "

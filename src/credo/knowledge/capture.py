@@ -61,6 +61,19 @@ constants in ``score.py``. There is no model file and nothing is learned at run 
    head hurt") a preference; else a rule. These pieces of evidence decide the kind (and so
    the origin) only, never the score.
 
+Round 9 asked more of a sentence that only has the form of a fact (no directive, deontic verb,
+contrast, taste or correction): it must not be the speaker's situation ("For the minimap I
+need X") nor carry an aside ("which is fine"); and it vetoed the speaker's experience in the
+perfect, leading hedges ("I think ..."), indirect questions ("I forget what"), predictions,
+comment lines (``//``, ``;``) and verdicts on the agent's work. Round 10 reads more pastes as
+pastes (a package manager's ``npm warn``/``pip error`` in any case, lines opened by a status
+glyph, an assignment from a call, a list under a header naming a third party's comments:
+"review comments from Lena:"); a sentence opened by "this"/"it" right under a paste is about
+the paste; a closing remark ("Classic.", "Different world.") drops what came before it, as
+doubt does; and it vetoes a forbidden pronoun ("Do not use it."), a person named by role with
+a habit ("the structural engineer always sends ..."), verdicts ("is always chaos"), and
+directives scoped to this turn's new artefact ("in the new file").
+
 The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
 threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a
 margin, and calibrates the margin on a *progressive* validation: each development file scored
@@ -148,8 +161,6 @@ def extract_statements(prompt: str) -> list[Statement]:
     redacted, spans, rows = _rows(prompt)
     erred: bool | None = None  # the prompt names a mistake of the agent: asked once, if needed
     for text, sentence, fired in rows:
-        if sig.DOUBT.search(sentence.lower()):
-            out.clear()  # "my lead says we should never use ORMs. I'm not convinced."
         if fired is None:
             continue
         value = score(fired)
@@ -197,6 +208,11 @@ def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
     build = False  # the prompt opened by asking for a new artefact: what follows is its spec
     for index, (start, end) in enumerate(spans):
         sentence = text[start:end]
+        lower = sentence.lower()
+        if sig.DOUBT.search(lower) or sig.REMARK.match(lower):
+            # "my lead says we should never use ORMs. I'm not convinced.", "... Classic.":
+            # what came before was hearsay or an anecdote, so none of it is kept.
+            out = [(kept, said, None) for kept, said, _ in out]
         if sig.BARE_CORRECTION.match(sentence):
             carry = start
             continue

@@ -99,6 +99,7 @@ def _pasted_line(line: str) -> bool:
         or sig.INDENTED_CODE.match(line)
         or sig.LOG_LINE.match(line)
         or sig.CODE_TAIL.search(line)
+        or sig.ASSIGNMENT.match(line)
         or _machine_shaped(line)
         or _symbol_heavy(line)
     )

@@ -414,6 +414,17 @@ CONFIG_LINE = re.compile(
     r"""^\s*[a-z_][A-Za-z0-9_.-]*:\s*(?:["'\[{]|[|>][-+]?\s*$|[\w.@/-]+\s*$)""", re.VERBOSE
 )
 CODE_TAIL = re.compile(r"(?:[;{}]|\)\s*:|=>|->)\s*$")
+# An assignment from a call or an index ("X = df[features].to_numpy()", "cfg = load(...)"):
+# 25 lines of 18 pasted prompts, none of prose.
+ASSIGNMENT = re.compile(r"^\s*[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*=\s*[\w.]+[\[(]")
+# A short sentence that only remarks on what came before ("Classic.", "Different world.",
+# "Kidding."): the statements before it were an anecdote, not a rule (9 in 7 files).
+REMARK = re.compile(
+    r"""^\W*(?:weird|odd|strange|funny|kidding|just\s+kidding|jk|lol|haha|go\s+figure|
+    different\s+(?:world|times)|classic|fun\s+times|oh\s+well|such\s+is\s+life|welp)
+    (?:\s+\w+)?\W*$""",
+    _L | re.VERBOSE,
+)
 INLINE_QUOTED = re.compile(r"\"[^\"\n]{3,}\"|“[^”\n]{3,}”|'[^'\n]{8,}'(?!\w)")
 INLINE_CODE = re.compile(r"`([^`\n]+)`")
 
