@@ -69,6 +69,15 @@ PAIRS = [
         "Every deploy needs two approvals.",
     ),
     ("Every deploy needs two approvals. Classic.", "Every deploy needs two approvals."),
+    # a prompt opened as a status update or today's plan reports; "from now on" still counts
+    (
+        "Here's the plan for today. Keep every change small enough to review on a call.",
+        "Here's the plan for today. From now on, keep every change small enough to review.",
+    ),
+    (
+        "Status: backfill at 60%. Migrations always run from the release branch.",
+        "Migrations always run from the release branch.",
+    ),
     # a demonstrative right under a paste is the paste
     (
         "```php\n$x = Foo::getInstance();\n```\nthis is in a legacy block, refactor to "

@@ -70,9 +70,10 @@ pastes (a package manager's ``npm warn``/``pip error`` in any case, lines opened
 glyph, an assignment from a call, a list under a header naming a third party's comments:
 "review comments from Lena:"); a sentence opened by "this"/"it" right under a paste is about
 the paste; a closing remark ("Classic.", "Different world.") drops what came before it, as
-doubt does; and it vetoes a forbidden pronoun ("Do not use it."), a person named by role with
-a habit ("the structural engineer always sends ..."), verdicts ("is always chaos"), and
-directives scoped to this turn's new artefact ("in the new file").
+doubt does; a prompt opened as a status update or today's plan reports, unless a sentence
+says "from now on"; and it vetoes a forbidden pronoun ("Do not use it."), a person named by
+role with a habit ("the structural engineer always sends ..."), verdicts ("is always
+chaos"), and directives scoped to this turn's new artefact ("in the new file").
 
 The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
 threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a
@@ -206,6 +207,7 @@ def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
     carry: int | None = None  # start of a bare "No." that lends its correction onward
     spans = sentences(text)
     build = False  # the prompt opened by asking for a new artefact: what follows is its spec
+    report = False  # it opened as a status update or today's plan: what follows reports
     for index, (start, end) in enumerate(spans):
         sentence = text[start:end]
         lower = sentence.lower()
@@ -218,8 +220,12 @@ def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
             continue
         if index == 0:
             build = _BUILD_TASK.match(_LEAD_IN.sub("", _clean(sentence).lower())) is not None
+            report = sig.REPORT_FRAME.match(lower) is not None
         pointer = _DEMONSTRATIVE.match(sentence) is not None and after_paste(text, start)
-        fired = cues(sentence, carried=carry is not None, spec=build, on_paste=pointer)
+        if report and not sig.LATER_SESSIONS.search(lower):
+            fired = None  # "Status: ...", "Here's the plan for today.": a report, not rules
+        else:
+            fired = cues(sentence, carried=carry is not None, spec=build, on_paste=pointer)
         lends = (
             fired is not None
             and "correction" in fired

@@ -417,6 +417,17 @@ CODE_TAIL = re.compile(r"(?:[;{}]|\)\s*:|=>|->)\s*$")
 # An assignment from a call or an index ("X = df[features].to_numpy()", "cfg = load(...)"):
 # 25 lines of 18 pasted prompts, none of prose.
 ASSIGNMENT = re.compile(r"^\s*[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*=\s*[\w.]+[\[(]")
+# A prompt opened as a status update or the plan for today ("Status: migrations done",
+# "Quick update before I log off.", "Here's the plan for today."): its sentences report or
+# plan; only an explicit word for later sessions makes one a rule.
+REPORT_FRAME = re.compile(
+    r"\W*(?:(?:quick|short|small)\s+)?(?:status\s+)?update\b(?!\s+(?:the|a|an|my|our|your)\b)"
+    r"|\W*status\s*(?::|update\b)|\W*(?:here'?s\s+)?(?:the\s+|my\s+|our\s+)?plan\s+for\s+today\b"
+)
+LATER_SESSIONS = re.compile(
+    r"\b(?:from\s+now\s+on|going\s+forward|moving\s+forward|in\s+general|by\s+default|"
+    r"in\s+(?:the\s+)?future|future\s+sessions|whenever)\b"
+)
 # A short sentence that only remarks on what came before ("Classic.", "Different world.",
 # "Kidding."): the statements before it were an anecdote, not a rule (9 in 7 files).
 REMARK = re.compile(
