@@ -78,6 +78,9 @@ PAIRS = [
         "Status: backfill at 60%. Migrations always run from the release branch.",
         "Migrations always run from the release branch.",
     ),
+    # assent to the agent's proposal approves a referent of this turn
+    ("that works for me", "That works for me: tabs in the Makefile, spaces elsewhere, always."),
+    ("yes go for the plan you described", "Always go for the plan with the fewest migrations."),
     # a demonstrative right under a paste is the paste
     (
         "```php\n$x = Foo::getInstance();\n```\nthis is in a legacy block, refactor to "

@@ -195,13 +195,19 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     # A verdict on what the agent made this turn: "The config you had is fine", "what you
-    # wrote looks good". It approves a referent; it states nothing for later.
+    # wrote looks good". It approves a referent; it states nothing for later. So does assent
+    # to its proposal, said as the whole sentence: "that works for me", "yes go for the
+    # plan you described".
     (
         "verdict",
         re.compile(
             r"""\byou(?:'ve|\s+have)?\s+(?:had|have|wrote|made|added|did|proposed|suggested|
             picked|chose)\b[^,.;]*?\b(?:is|are|was|were|looks?|seems?)\s+(?:fine|ok|okay|good|
-            great|correct|right)\b""",
+            great|correct|right)\b
+            |^(?:(?:yes|yeah|yep|ok|okay|sure)\W+)*(?:(?:that|this|it)(?:'s|\s+is)?\s+(?:works?|
+            sounds?\s+\w+|looks?\s+\w+|fine|good)\s+(?:for|to|by)\s+me\b|(?:go|going)\s+
+            (?:for|with|ahead\s+with)\s+(?:the|your)\s+(?:plan|option|approach|one|idea|version|
+            proposal)(?:\s+you\s+\w+)?)(?:\W+(?:thanks|thx|ty))?\W*$""",
             _I,
         ),
     ),
