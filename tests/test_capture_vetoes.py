@@ -30,6 +30,12 @@ PAIRS = [
         "[✗] Never run the emulator as root, always use the sdk user",
         "Never run the emulator as root, always use the sdk user.",
     ),
+    # a type declaration ending in its supertype is code; its comment is code too
+    (
+        "Scriptname GM_QuestScript extends Quest\n; always check the property is filled\n"
+        "Event OnInit()",
+        "Always check the property is filled before you read it.",
+    ),
     # a header naming a third party's comments: the list under it is theirs
     (
         "review comments from Sam on PR #12:\n1. We never use requests in this repo, always "

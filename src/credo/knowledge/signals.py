@@ -386,6 +386,10 @@ FENCE = re.compile(r"^\s*(?:```|~~~)")
 COMMENT_OPEN = re.compile(r"^\s*/\*(?!.*\*/)")
 HASH_COMMENT = re.compile(r"^\s*#(?!#)")
 INDENTED_CODE = re.compile(r"^(?: {4,}|\t)(?![-*+]\s|\d+[.)]\s)")
+# A line of tool output or code by its opening (or, for a few, its whole shape). Round 10
+# added a package manager's level word in any case ("npm warn", "pip error": npm prints lower
+# case since v9), status glyphs ("✖ 2 problems", "[✓] Flutter") and a type declaration
+# ending in its supertype ("Scriptname Foo extends Quest", "class X extends Y {").
 LOG_LINE = re.compile(
     r"""^\s*(?:\$\s|>>>\s|\.\.\.\s|%\s|\#!|PS\s+[A-Z]:|[A-Za-z]:\\|>\s|
         Traceback\b|File\s+"|\S+:\d+(?::\d+)?:\s|at\s+[\w.$<>]+\s*\(|Caused\s+by:|\w*(?:Error|Exception|Warning)\b:?|
@@ -400,7 +404,8 @@ LOG_LINE = re.compile(
         (?:def|class|import|function|const|let|var|return|public|private|protected|fn|func|
         package|struct|impl|\#include|\#define|SELECT|INSERT|UPDATE|DELETE|CREATE)\b(?!\s+(?:of|is|a)\b)|
         from\s+[\w.]+\s+import\b|//+[\s!]|/\*|\*/|--\s|[{}\[\]()<>/]\s*$|<[a-zA-Z/]|
-        .*\b(?:ERROR|WARNING|WARN|FATAL|CRITICAL)\b:|.*\b[A-Z]\w*(?:Error|Exception|Warning):\s)""",
+        .*\b(?:ERROR|WARNING|WARN|FATAL|CRITICAL)\b:|.*\b[A-Z]\w*(?:Error|Exception|Warning):\s|
+        .*\b(?:extends|implements)\s+[A-Z][\w.<>]*\s*\{?\s*$)""",
     re.VERBOSE,
 )
 # Machine-shaped lines that LOG_LINE's prefixes miss: two or more ``key=value`` pairs (logfmt,
