@@ -87,6 +87,14 @@ PAIRS = [
     # assent to the agent's proposal approves a referent of this turn
     ("that works for me", "That works for me: tabs in the Makefile, spaces elsewhere, always."),
     ("yes go for the plan you described", "Always go for the plan with the fewest migrations."),
+    (
+        "Note to self: deploys never go out on board meeting days.",
+        "Deploys never go out on board meeting days.",
+    ),
+    (
+        "Notes for myself:\n- deploys never go out on board meeting days\n- ask Anja",
+        "- deploys never go out on board meeting days\n- ask Anja",
+    ),
     # a demonstrative right under a paste is the paste
     (
         "```php\n$x = Foo::getInstance();\n```\nthis is in a legacy block, refactor to "

@@ -70,10 +70,10 @@ pastes (a package manager's ``npm warn``/``pip error`` in any case, lines opened
 glyph, an assignment from a call, a list under a header naming a third party's comments:
 "review comments from Lena:"); a sentence opened by "this"/"it" right under a paste is about
 the paste; a closing remark ("Classic.", "Different world.") drops what came before it, as
-doubt does; a prompt opened as a status update or today's plan reports, unless a sentence
-says "from now on"; and it vetoes a forbidden pronoun ("Do not use it."), a person named by
-role with a habit ("the structural engineer always sends ..."), verdicts ("is always
-chaos"), and directives scoped to this turn's new artefact ("in the new file").
+doubt does; a prompt opened as a status update, today's plan or a note to self reports,
+unless a sentence says "from now on"; and it vetoes a forbidden pronoun ("Do not use it."),
+a person named by role with a habit ("the structural engineer always sends ..."), verdicts
+("is always chaos"), and directives scoped to this turn's new artefact ("in the new file").
 
 The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
 threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a

@@ -423,11 +423,12 @@ CODE_TAIL = re.compile(r"(?:[;{}]|\)\s*:|=>|->)\s*$")
 # 25 lines of 18 pasted prompts, none of prose.
 ASSIGNMENT = re.compile(r"^\s*[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*=\s*[\w.]+[\[(]")
 # A prompt opened as a status update or the plan for today ("Status: migrations done",
-# "Quick update before I log off.", "Here's the plan for today."): its sentences report or
-# plan; only an explicit word for later sessions makes one a rule.
+# "Quick update before I log off.", "Here's the plan for today.") or as a note to self: its
+# sentences report or plan; only an explicit word for later sessions makes one a rule.
 REPORT_FRAME = re.compile(
     r"\W*(?:(?:quick|short|small)\s+)?(?:status\s+)?update\b(?!\s+(?:the|a|an|my|our|your)\b)"
     r"|\W*status\s*(?::|update\b)|\W*(?:here'?s\s+)?(?:the\s+|my\s+|our\s+)?plan\s+for\s+today\b"
+    r"|.{0,30}?\b(?:notes?|reminder)\s+(?:to|for)\s+(?:self|myself)\b"  # not for the agent
 )
 LATER_SESSIONS = re.compile(
     r"\b(?:from\s+now\s+on|going\s+forward|moving\s+forward|in\s+general|by\s+default|"
