@@ -95,6 +95,13 @@ PAIRS = [
         "Notes for myself:\n- deploys never go out on board meeting days\n- ask Anja",
         "- deploys never go out on board meeting days\n- ask Anja",
     ),
+    # a sentence opened by assent answers this turn's question
+    (
+        "> Should I also update the API docs?\nyes, but only the OpenAPI description, leave "
+        "the changelog to me",
+        "> Should I also update the API docs?\nyes, and from now on only the OpenAPI "
+        "description, leave the changelog to me",
+    ),
     # a demonstrative right under a paste is the paste
     (
         "```php\n$x = Foo::getInstance();\n```\nthis is in a legacy block, refactor to "

@@ -73,7 +73,8 @@ the paste; a closing remark ("Classic.", "Different world.") drops what came bef
 doubt does; a prompt opened as a status update, today's plan or a note to self reports,
 unless a sentence says "from now on"; and it vetoes a forbidden pronoun ("Do not use it."),
 a person named by role with a habit ("the structural engineer always sends ..."), verdicts
-("is always chaos"), and directives scoped to this turn's new artefact ("in the new file").
+("is always chaos"), an answer opened by "yes" or "sure" with no word for later, and
+directives scoped to this turn's new artefact ("in the new file").
 
 The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
 threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a
@@ -470,6 +471,10 @@ def cues(
     core = _LEAD_IN.sub("", clean)
     if not core or _vetoed(clean, core):
         return None
+    if sig.ASSENT_LEAD.match(clean) and not (
+        sig.LATER_SESSIONS.search(clean) or sig.ASSENT_KEEPS.search(clean)
+    ):
+        return None  # "yes, but only the OpenAPI description": an answer for this turn
     future = fr.FUTURE_FRAME.search(clean) is not None
     veto = shape_veto(clean, core)
     if veto in HARD_VETOES or sig.DOUBT.search(clean):

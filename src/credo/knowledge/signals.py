@@ -434,6 +434,10 @@ LATER_SESSIONS = re.compile(
     r"\b(?:from\s+now\s+on|going\s+forward|moving\s+forward|in\s+general|by\s+default|"
     r"in\s+(?:the\s+)?future|future\s+sessions|whenever)\b"
 )
+# A sentence opened by assent answers this turn's question ("yes, but only the OpenAPI
+# description"): 0 of 1,458 labelled statements open so. A word for later keeps it.
+ASSENT_LEAD = re.compile(r"\W*(?:yes|yeah|yep|yup|sure)\b")
+ASSENT_KEEPS = re.compile(r"\b(?:always|never|every\s+time)\b")
 # A short sentence that only remarks on what came before ("Classic.", "Different world.",
 # "Kidding."): the statements before it were an anecdote, not a rule (9 in 7 files).
 REMARK = re.compile(
