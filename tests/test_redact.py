@@ -6,7 +6,7 @@ from __future__ import annotations
 import string
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from credo.knowledge.redact import MARKER, redact
@@ -64,6 +64,7 @@ def test_each_family_is_redacted(family: str) -> None:
     @settings(max_examples=60, deadline=None)
     @given(SECRETS[family])
     def check(secret: str) -> None:
+        assume(secret not in embed(family, ""))  # "postgr" is in the context, not a leak
         text = embed(family, secret)
         out = redact(text)
         assert secret not in out

@@ -61,6 +61,21 @@ constants in ``score.py``. There is no model file and nothing is learned at run 
    head hurt") a preference; else a rule. These pieces of evidence decide the kind (and so
    the origin) only, never the score.
 
+Round 9 asked more of a sentence that only has the form of a fact (no directive, deontic verb,
+contrast, taste or correction): it must not be the speaker's situation ("For the minimap I
+need X") nor carry an aside ("which is fine"); and it vetoed the speaker's experience in the
+perfect, leading hedges ("I think ..."), indirect questions ("I forget what"), predictions,
+comment lines (``//``, ``;``) and verdicts on the agent's work. Round 10 reads more pastes as
+pastes (a package manager's ``npm warn``/``pip error`` in any case, lines opened by a status
+glyph, an assignment from a call, a list under a header naming a third party's comments:
+"review comments from Lena:"); a sentence opened by "this"/"it" right under a paste is about
+the paste; a closing remark ("Classic.", "Different world.") drops what came before it, as
+doubt does; a prompt opened as a status update, today's plan or a note to self reports,
+unless a sentence says "from now on"; and it vetoes a forbidden pronoun ("Do not use it."),
+a person named by role with a habit ("the structural engineer always sends ..."), verdicts
+("is always chaos"), an answer opened by "yes" or "sure" with no word for later, and
+directives scoped to this turn's new artefact ("in the new file").
+
 The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
 threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a
 margin, and calibrates the margin on a *progressive* validation: each development file scored
@@ -86,7 +101,7 @@ from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
 from credo.knowledge.acknowledge import is_acknowledgement
 from credo.knowledge.mood import descriptive
-from credo.knowledge.prose import quoted_prose, sentences
+from credo.knowledge.prose import after_paste, quoted_prose, sentences
 from credo.knowledge.redact import redact
 from credo.knowledge.score import THRESHOLD, concepts, score
 from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
@@ -148,8 +163,6 @@ def extract_statements(prompt: str) -> list[Statement]:
     redacted, spans, rows = _rows(prompt)
     erred: bool | None = None  # the prompt names a mistake of the agent: asked once, if needed
     for text, sentence, fired in rows:
-        if sig.DOUBT.search(sentence.lower()):
-            out.clear()  # "my lead says we should never use ORMs. I'm not convinced."
         if fired is None:
             continue
         value = score(fired)
@@ -195,14 +208,25 @@ def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
     carry: int | None = None  # start of a bare "No." that lends its correction onward
     spans = sentences(text)
     build = False  # the prompt opened by asking for a new artefact: what follows is its spec
+    report = False  # it opened as a status update or today's plan: what follows reports
     for index, (start, end) in enumerate(spans):
         sentence = text[start:end]
+        lower = sentence.lower()
+        if sig.DOUBT.search(lower) or sig.REMARK.match(lower):
+            # "my lead says we should never use ORMs. I'm not convinced.", "... Classic.":
+            # what came before was hearsay or an anecdote, so none of it is kept.
+            out = [(kept, said, None) for kept, said, _ in out]
         if sig.BARE_CORRECTION.match(sentence):
             carry = start
             continue
         if index == 0:
             build = _BUILD_TASK.match(_LEAD_IN.sub("", _clean(sentence).lower())) is not None
-        fired = cues(sentence, carried=carry is not None, spec=build)
+            report = sig.REPORT_FRAME.match(lower) is not None
+        pointer = _DEMONSTRATIVE.match(sentence) is not None and after_paste(text, start)
+        if report and not sig.LATER_SESSIONS.search(lower):
+            fired = None  # "Status: ...", "Here's the plan for today.": a report, not rules
+        else:
+            fired = cues(sentence, carried=carry is not None, spec=build, on_paste=pointer)
         lends = (
             fired is not None
             and "correction" in fired
@@ -324,6 +348,8 @@ _ASIDE = re.compile(
     r",\s*(?:which|that)\s+(?:is|'s)\s+(?:fine|ok|okay|good|weird|odd|annoying|funny)\b"
     r"|\blet'?s\s+be\s+(?:real|honest)\b|\bhonestly\b"
 )
+# A sentence opened by a demonstrative or "it": right under a paste, it is about the paste.
+_DEMONSTRATIVE = re.compile(r"\s*(?:this|that|these|those|it)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b")
 
 
@@ -428,12 +454,16 @@ _PRESCRIBES = frozenset(
 )
 
 
-def cues(sentence: str, *, carried: bool = False, spec: bool = False) -> set[str] | None:
+def cues(
+    sentence: str, *, carried: bool = False, spec: bool = False, on_paste: bool = False
+) -> set[str] | None:
     """Every cue that fires on one sentence, or ``None`` when a hard veto applies (a question,
     an over-long or content-free sentence). ``carried``: a bare "No." came just before.
     ``spec``: the prompt opened by asking for a new artefact ("Write a management command
     that ..."), so a sentence without the team's or the speaker's voice or a word for later
-    sessions is that artefact's spec ("Dry run by default.", "the endpoint must return 404")."""
+    sessions is that artefact's spec ("Dry run by default.", "the endpoint must return 404").
+    ``on_paste``: the sentence opens with "this", "that" or "it" right under pasted code or
+    output, so its subject is the paste."""
     if len(sentence) > MAX_SENTENCE_CHARS:
         return None
     # Every pattern from here on reads lower-cased text (none is compiled IGNORECASE: faster).
@@ -441,6 +471,10 @@ def cues(sentence: str, *, carried: bool = False, spec: bool = False) -> set[str
     core = _LEAD_IN.sub("", clean)
     if not core or _vetoed(clean, core):
         return None
+    if sig.ASSENT_LEAD.match(clean) and not (
+        sig.LATER_SESSIONS.search(clean) or sig.ASSENT_KEEPS.search(clean)
+    ):
+        return None  # "yes, but only the OpenAPI description": an answer for this turn
     future = fr.FUTURE_FRAME.search(clean) is not None
     veto = shape_veto(clean, core)
     if veto in HARD_VETOES or sig.DOUBT.search(clean):
@@ -490,9 +524,9 @@ def cues(sentence: str, *, carried: bool = False, spec: bool = False) -> set[str
     if (
         not concepts(fired) & _PRESCRIBING_CONCEPTS
         and "speaker_habit" not in fired  # "I review on a small screen": a way of working
-        and (_SPEAKER.search(core) or _ASIDE.search(core))
+        and (_SPEAKER.search(core) or _ASIDE.search(core) or on_paste)
     ):
-        return None  # a fact with no force: the speaker's situation, or a remark on it
+        return None  # a fact with no force: the speaker's situation, a remark, the paste's
     if _FIRST_PERSON.search(clean):
         fired.add("first_person")  # kind only: "Explicit imports only, `import *` hurts my head"
     words = len(core.split())

@@ -60,14 +60,7 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
             state = "pasted"  # a line glued to a log or code line (no blank between) is part of it
         elif not line.strip():
             state = "blank"
-        elif (
-            _COMMENT_LINE.match(line)
-            or sig.INDENTED_CODE.match(line)
-            or sig.LOG_LINE.match(line)
-            or sig.CODE_TAIL.search(line)
-            or _machine_shaped(line)
-            or _symbol_heavy(line)
-        ):
+        elif _pasted_line(line):
             state = "pasted"
         else:
             state = "hash" if sig.HASH_COMMENT.match(line) else "prose"
@@ -83,6 +76,33 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
         elif lines and lines[-1][0] >= 0:
             lines.append((-1, -1, False))  # a break: no sentence runs across pasted lines
     return lines
+
+
+def after_paste(text: str, start: int) -> bool:
+    """Does the sentence at ``start`` open a line right under pasted code or output (the last
+    non-blank line before it a fence or a code or log line)? Its "this" or "it" then points
+    at the paste ("this is in a legacy block, refactor ..."). A quoted line of prose does not
+    count: the user's reply to the agent's words follows it."""
+    head = text[:start]
+    if head.rstrip(" \t")[-1:] not in ("\n", ""):
+        return False  # the sentence starts mid-line, after another sentence
+    lines = [line for line in head.splitlines() if line.strip()]
+    if not lines:
+        return False
+    last = lines[-1]
+    return bool(sig.FENCE.match(last)) or (not quoted_prose(last) and _pasted_line(last))
+
+
+def _pasted_line(line: str) -> bool:
+    return bool(
+        _COMMENT_LINE.match(line)
+        or sig.INDENTED_CODE.match(line)
+        or sig.LOG_LINE.match(line)
+        or sig.CODE_TAIL.search(line)
+        or sig.ASSIGNMENT.match(line)
+        or _machine_shaped(line)
+        or _symbol_heavy(line)
+    )
 
 
 def quoted_prose(line: str) -> bool:

@@ -269,7 +269,7 @@ GATES: dict[str, tuple[str, ...]] = {
         "scratch",
         "corrected",
     ),
-    "deixis": ("this", "that", "meant", "above", "below", "just", " it", " them"),
+    "deixis": ("this", "that", "meant", "above", "below", "just", " it", " them", "the new"),
     "hearsay": (
         "say",
         "said",

@@ -62,6 +62,9 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             message|thing|part|line|bit|output|result|trace|list|step|section|paragraph)\b
             |\b(?:
             for\s+this(?!\s+(?:repo|repository|project|codebase|team|company))|i\s+meant|
+            (?:in|to|for|of|on)\s+the\s+new\s+(?:[\w-]+\s+)?(?:file|tests?|endpoint|component|
+            module|function|class|migration|page|script|screen|view|service|handler|route|job|
+            table|model|hook|method|client|branch|pr|commit|notebook|cell|fixture|helper|query)|
             the\s+one\s+above|above|below)\b
             |\b(?:you\s+just|just\s+(?:made|wrote|added))\b
             |^(?:please\s+)?(?:keep|make|leave|write|put|send|format|do)\s+(?:it|them)\b
@@ -95,7 +98,22 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     # A third person ("he", "his", "she", "her"): a claim about a colleague's habits or
     # wishes ("Jonas always writes his commit messages in German"). A rule is about the
     # project, the agent or the speaker, and no rule in the development files names one.
-    ("third_person", re.compile(r"\b(?:he|she|him|his|her|hers)\b", _I)),
+    # A person named by their role does the same when a habit follows ("the structural
+    # engineer always sends the grid in feet", "my lead keeps saying"), unless the sentence
+    # binds them ("the reviewer must ..."). "client" and "users" are left out: software too.
+    (
+        "third_person",
+        re.compile(
+            r"""\b(?:he|she|him|his|her|hers)\b
+            |^(?:the|our|my|their)\s+(?:[\w-]+\s+)?(?:customer|engineer|designer|manager|boss|pm|
+            vendor|reviewer|colleague|co-?worker|intern|contractor|architect|accountant|editor|
+            professor|teacher|supervisor|advisor|landlord|partner|lead|cto|ceo|sysadmin|dba|
+            auditor|consultant|agency|translator|tester|analyst|scientist|researcher|student)s?
+            \s+(?:always|never|usually|often|keeps?|constantly|still)\b
+            (?![^.]*\b(?:must|should|needs?\s+to|has\s+to|have\s+to|may\s+not|can'?t|cannot)\b)""",
+            _I,
+        ),
+    ),
     # A rule bounded by an event ahead: "until this ticket is merged", "until we ship".
     (
         "until_scope",
@@ -113,6 +131,9 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"""\b(?:is|are|'s|'re)\s+(?:so\s+|really\s+|very\s+|too\s+|pretty\s+|kind\s+of\s+)?
             (?:hard|easy|great|terrible|overkill|cool|awesome|weird|amazing|painful|fun|boring|
             hell|magic|underrated|overrated|the\s+best|the\s+worst|like)\b
+            |\b(?:is|are|'s|'re)\s+(?:always\s+|usually\s+|just\s+|so\s+|such\s+)?
+            (?:a\s+|an\s+|pure\s+|total\s+)?(?:chaos|mess|zoo|circus|madness|disaster|nightmare|
+            pain|lottery|gamble|joke|headache|minefield|dumpster\s+fire|brutal|insane|wild|cursed)\b
             |\b(?:surprised|surprising|interestingly|strangely|oddly|funnily|classic)\b
             |^never\s+a\b|^always\s+the\s+same\b""",
             _I,
@@ -174,13 +195,19 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     # A verdict on what the agent made this turn: "The config you had is fine", "what you
-    # wrote looks good". It approves a referent; it states nothing for later.
+    # wrote looks good". It approves a referent; it states nothing for later. So does assent
+    # to its proposal, said as the whole sentence: "that works for me", "yes go for the
+    # plan you described".
     (
         "verdict",
         re.compile(
             r"""\byou(?:'ve|\s+have)?\s+(?:had|have|wrote|made|added|did|proposed|suggested|
             picked|chose)\b[^,.;]*?\b(?:is|are|was|were|looks?|seems?)\s+(?:fine|ok|okay|good|
-            great|correct|right)\b""",
+            great|correct|right)\b
+            |^(?:(?:yes|yeah|yep|ok|okay|sure)\W+)*(?:(?:that|this|it)(?:'s|\s+is)?\s+(?:works?|
+            sounds?\s+\w+|looks?\s+\w+|fine|good)\s+(?:for|to|by)\s+me\b|(?:go|going)\s+
+            (?:for|with|ahead\s+with)\s+(?:the|your)\s+(?:plan|option|approach|one|idea|version|
+            proposal)(?:\s+you\s+\w+)?)(?:\W+(?:thanks|thx|ty))?\W*$""",
             _I,
         ),
     ),

@@ -261,10 +261,13 @@ ARTIFACT_CLAUSE = re.compile(
     _L | re.VERBOSE,
 )
 
-# A rule with no content of its own ("Never do that again"): nothing to store.
+# A rule with no content of its own ("Never do that again", "Do not use it."): nothing to
+# store; a whole sentence that forbids only a pronoun points at something of this turn.
 CONTENT_FREE = re.compile(
     r"""^(?:please\s+)?(?:don'?t|do\s+not|never|stop)\s+(?:ever\s+)?(?:do(?:ing)?|say(?:ing)?|
         try(?:ing)?)\s+(?:this|that|it|so)\b
+        |^(?:please\s+)?(?:don'?t|do\s+not|never|stop|avoid)\s+(?:ever\s+)?[a-z]+\s+
+        (?:it|this|that|them|these|those)(?:\s+(?:again|anymore|any\s+more|ever))?\W*$
         |^i\s+(?:really\s+)?(?:love|hate|like|dislike|adore)\s+(?:it|this|that)
         (?:\s+(?:codebase|project|repo|job|place|team|part|language|framework))?
         (?:\s*[,.!;]|\s+(?:and|so|but)\b|\s*$)""",
@@ -365,10 +368,17 @@ DOC_HEADER = re.compile(
     _I | re.VERBOSE,
 )
 # A short line that names a document further in and ends in ':' ("fyi this is what upstream
-# has in CONTRIBUTING.md:") introduces a paste too. Searched only on such lines (it is slow).
+# has in CONTRIBUTING.md:") introduces a paste too, and so does one that names a third
+# party's comments ("review comments from Lena on PR #482:", "Sam's feedback:"): the list
+# under it is their words. The speaker's own ("my notes:", "comments so far:") is not.
+# Searched only on such lines (it is slow).
 DOC_INTRO = re.compile(
     r"""\b(?:[\w./-]+\.(?:md|rst|txt|adoc)|readme|contributing|changelog|style\s*guide|wiki)\b
-    [^\n]{0,20}?:\s*$""",
+    [^\n]{0,20}?:\s*$
+    |\b(?:comments?|feedback|review|notes|nits|suggestions|remarks|requests?)\s+(?:from|by)\s+
+    (?!me\b|you\b|us\b)[\w@][\w.@-]*[^\n]{0,40}:\s*$
+    |\b(?!your\b|my\b|our\b)[a-z]+'s\s+(?:code\s+)?(?:review|comments|feedback|notes|nits|
+    suggestions)\b[^\n]{0,40}:\s*$""",
     _I | re.VERBOSE,
 )
 DOC_INTRO_CHARS = 120
@@ -376,11 +386,17 @@ FENCE = re.compile(r"^\s*(?:```|~~~)")
 COMMENT_OPEN = re.compile(r"^\s*/\*(?!.*\*/)")
 HASH_COMMENT = re.compile(r"^\s*#(?!#)")
 INDENTED_CODE = re.compile(r"^(?: {4,}|\t)(?![-*+]\s|\d+[.)]\s)")
+# A line of tool output or code by its opening (or, for a few, its whole shape). Round 10
+# added a package manager's level word in any case ("npm warn", "pip error": npm prints lower
+# case since v9), status glyphs ("✖ 2 problems", "[✓] Flutter") and a type declaration
+# ending in its supertype ("Scriptname Foo extends Quest", "class X extends Y {").
 LOG_LINE = re.compile(
     r"""^\s*(?:\$\s|>>>\s|\.\.\.\s|%\s|\#!|PS\s+[A-Z]:|[A-Za-z]:\\|>\s|
         Traceback\b|File\s+"|\S+:\d+(?::\d+)?:\s|at\s+[\w.$<>]+\s*\(|Caused\s+by:|\w*(?:Error|Exception|Warning)\b:?|
         (?:error|warning|warn|info|debug|trace|fatal|panic|note|hint)(?:\[\w+\])?:|
         npm\s+(?:ERR|WARN)|(?:ERROR|WARNING|WARN|INFO|DEBUG|FATAL|CRITICAL|NOTICE)\b|
+        (?i:npm|pnpm|yarn|pip3?|cargo|poetry|uv|brew|gradle|mvn|composer|bundle|gem)\s+
+        (?i:warn|warning|err!?|error|notice|info)\b|[✔✓✗✘❌⚠✖ℹ✅❗]|\[[✓✗✔✘]\]|
         \S+(?:\s{3,}\S+){2,}|E\s{2,}|FAILED\b|PASSED\b|ERROR\b|WARN\b|INFO\b|DEBUG\b|
         \[[\w\s:.-]+\]|\d{4}-\d\d-\d\d[T\s]\d\d:|\d\d:\d\d:\d\d|\#\d+\s+\d|@@\s|
         [+-](?=[^\s+-])|diff\s+--git|index\s+[0-9a-f]{6,}|
@@ -388,7 +404,8 @@ LOG_LINE = re.compile(
         (?:def|class|import|function|const|let|var|return|public|private|protected|fn|func|
         package|struct|impl|\#include|\#define|SELECT|INSERT|UPDATE|DELETE|CREATE)\b(?!\s+(?:of|is|a)\b)|
         from\s+[\w.]+\s+import\b|//+[\s!]|/\*|\*/|--\s|[{}\[\]()<>/]\s*$|<[a-zA-Z/]|
-        .*\b(?:ERROR|WARNING|WARN|FATAL|CRITICAL)\b:|.*\b[A-Z]\w*(?:Error|Exception|Warning):\s)""",
+        .*\b(?:ERROR|WARNING|WARN|FATAL|CRITICAL)\b:|.*\b[A-Z]\w*(?:Error|Exception|Warning):\s|
+        .*\b(?:extends|implements)\s+[A-Z][\w.<>]*\s*\{?\s*$)""",
     re.VERBOSE,
 )
 # Machine-shaped lines that LOG_LINE's prefixes miss: two or more ``key=value`` pairs (logfmt,
@@ -402,6 +419,33 @@ CONFIG_LINE = re.compile(
     r"""^\s*[a-z_][A-Za-z0-9_.-]*:\s*(?:["'\[{]|[|>][-+]?\s*$|[\w.@/-]+\s*$)""", re.VERBOSE
 )
 CODE_TAIL = re.compile(r"(?:[;{}]|\)\s*:|=>|->)\s*$")
+# An assignment from a call or an index ("X = df[features].to_numpy()", "cfg = load(...)"):
+# 25 lines of 18 pasted prompts, none of prose.
+ASSIGNMENT = re.compile(r"^\s*[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*=\s*[\w.]+[\[(]")
+# A prompt opened as a status update or the plan for today ("Status: migrations done",
+# "Quick update before I log off.", "Here's the plan for today.") or as a note to self: its
+# sentences report or plan; only an explicit word for later sessions makes one a rule.
+REPORT_FRAME = re.compile(
+    r"\W*(?:(?:quick|short|small)\s+)?(?:status\s+)?update\b(?!\s+(?:the|a|an|my|our|your)\b)"
+    r"|\W*status\s*(?::|update\b)|\W*(?:here'?s\s+)?(?:the\s+|my\s+|our\s+)?plan\s+for\s+today\b"
+    r"|.{0,30}?\b(?:notes?|reminder)\s+(?:to|for)\s+(?:self|myself)\b"  # not for the agent
+)
+LATER_SESSIONS = re.compile(
+    r"\b(?:from\s+now\s+on|going\s+forward|moving\s+forward|in\s+general|by\s+default|"
+    r"in\s+(?:the\s+)?future|future\s+sessions|whenever)\b"
+)
+# A sentence opened by assent answers this turn's question ("yes, but only the OpenAPI
+# description"): 0 of 1,458 labelled statements open so. A word for later keeps it.
+ASSENT_LEAD = re.compile(r"\W*(?:yes|yeah|yep|yup|sure)\b")
+ASSENT_KEEPS = re.compile(r"\b(?:always|never|every\s+time)\b")
+# A short sentence that only remarks on what came before ("Classic.", "Different world.",
+# "Kidding."): the statements before it were an anecdote, not a rule (9 in 7 files).
+REMARK = re.compile(
+    r"""^\W*(?:weird|odd|strange|funny|kidding|just\s+kidding|jk|lol|haha|go\s+figure|
+    different\s+(?:world|times)|classic|fun\s+times|oh\s+well|such\s+is\s+life|welp)
+    (?:\s+\w+)?\W*$""",
+    _L | re.VERBOSE,
+)
 INLINE_QUOTED = re.compile(r"\"[^\"\n]{3,}\"|“[^”\n]{3,}”|'[^'\n]{8,}'(?!\w)")
 INLINE_CODE = re.compile(r"`([^`\n]+)`")
 
