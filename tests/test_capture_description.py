@@ -1,7 +1,8 @@
-"""Descriptions that read like rules (round 9): the speaker's experience, predictions, hedged
-opinions, plans, indirect questions, a fix of the code at hand, comment lines of pasted code,
-and facts with no force that describe the speaker's situation or carry an aside. Each is
-checked with a twin that must still be captured, so a check that grows too wide fails too."""
+"""Descriptions that read like rules (round 9): indirect questions, a fix of the code at hand,
+comment lines of pasted code, and facts with no force that describe the speaker's situation or
+carry an aside (the speaker's experience, predictions, hedged opinions and plans are among the
+moods of tests/test_capture_force.py). Each is checked with a twin that must still be
+captured, so a check that grows too wide fails too."""
 
 from __future__ import annotations
 
@@ -9,36 +10,7 @@ import pytest
 
 from credo.knowledge import signals as sig
 from credo.knowledge.capture import extract_statements
-from credo.knowledge.mood import descriptive
 from credo.knowledge.shape import shape_veto
-
-# (mood, lower-cased sentence without its lead-in)
-DESCRIPTIONS = [
-    ("perfect", "i've never actually read the contributing guide end to end"),
-    ("perfect", "i have never seen this warning before"),
-    ("finding", "i think the changelog format is outdated, we should revisit it someday"),
-    ("finding", "the cache is always the first suspect and it's never actually the cache"),
-    ("prediction", "interns are never going to read the onboarding doc"),
-    ("prediction", "finance is going to ask about the gpu line"),
-    ("plan", "so the plan is retry twice, then page"),
-]
-
-PRESCRIPTIONS = [
-    "we're going to use uv for every python repo from now on",  # the team's decision
-    "if a fix is going to be more than 50 lines, i'd like a plan first",  # a condition
-    "i never read generated docs, link the source instead",  # a habit, not a perfect
-    "we've never allowed force pushes to main",  # the team's perfect: a convention
-]
-
-
-@pytest.mark.parametrize(("mood", "sentence"), DESCRIPTIONS)
-def test_description_is_recognised(mood: str, sentence: str) -> None:
-    assert descriptive(sentence) == mood
-
-
-@pytest.mark.parametrize("sentence", PRESCRIPTIONS)
-def test_prescription_is_not_a_description(sentence: str) -> None:
-    assert descriptive(sentence) is None
 
 
 @pytest.mark.parametrize(

@@ -28,6 +28,14 @@ DESCRIPTIONS = [
     ("appointment", "the freeze starts at 18:00 and i hand over the pager then"),
     ("perfect", "that's the longest yaml file i've ever seen"),
     ("measure", "p99 is back under 300ms after the rollback"),
+    # round 9: experience, predictions, hedges, plans (its other checks: test_capture_description)
+    ("perfect", "i've never actually read the contributing guide end to end"),
+    ("perfect", "i have never seen this warning before"),
+    ("finding", "i think the changelog format is outdated, we should revisit it someday"),
+    ("finding", "the cache is always the first suspect and it's never actually the cache"),
+    ("prediction", "interns are never going to read the onboarding doc"),
+    ("prediction", "finance is going to ask about the gpu line"),
+    ("plan", "so the plan is retry twice, then page"),
 ]
 
 PRESCRIPTIONS = [
@@ -36,6 +44,11 @@ PRESCRIPTIONS = [
     "the backup job runs at 2:00 every night, never during business hours",  # a time that recurs
     "commit bodies wrap at 72.",  # a column, not a clock time
     "i've told you twice: migrations go through alembic",  # the speaker's perfect reproaches
+    # round 9
+    "we're going to use uv for every python repo from now on",  # the team's decision
+    "if a fix is going to be more than 50 lines, i'd like a plan first",  # a condition
+    "i never read generated docs, link the source instead",  # a habit, not a perfect
+    "we've never allowed force pushes to main",  # the team's perfect: a convention
 ]
 
 
