@@ -3,7 +3,7 @@
     python bench/capture_fit.py [--target 0.98] [--precision 0.96] [--worst 0.0] [--margin M]
                                 [--l2 5.0] [--write]
 
-Every prose sentence of every prompt in the ten development files (``dev`` ... ``dev10``) gets
+Every prose sentence of every prompt in the eleven development files (``dev`` ... ``dev11``) gets
 its cues from ``credo.knowledge.capture.sentence_cues``. A sentence is labelled positive when
 its prompt is labelled ``capture`` and the sentence overlaps the labelled statement (the
 benchmark's rule: one contains the other, or they share half their words); every other
@@ -25,7 +25,7 @@ Leave-one-file-out follows: weights and threshold fitted on the other seven, eac
 The cue *patterns* were written with the development files in view, so both estimates hold
 out the fitted part only and lean optimistic; the latest file least, since its cues were
 written before it was opened, except for what a round wrote after. Then the weights are
-fitted on all ten and printed (``--write`` puts them in score.py). The heldout split is
+fitted on all eleven and printed (``--write`` puts them in score.py). The heldout split is
 never read here.
 """
 
@@ -42,7 +42,7 @@ from credo.knowledge.capture import kind_of, sentence_cues
 from credo.knowledge.score import concepts
 
 HERE = Path(__file__).resolve().parent / "capture"
-FILES = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10")
+FILES = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11")
 SCORE_PY = Path(__file__).resolve().parent.parent / "src" / "credo" / "knowledge" / "score.py"
 # label, (sentence label, cues), the labelled kind, each sentence's kind
 Prompt = tuple[bool, list[tuple[bool, frozenset[str]]], str | None, list[str]]
