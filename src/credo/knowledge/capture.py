@@ -105,6 +105,7 @@ from credo.knowledge.prose import after_paste, quoted_prose, sentences
 from credo.knowledge.redact import redact
 from credo.knowledge.score import THRESHOLD, concepts, score
 from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
+from credo.knowledge.waiver import waived
 
 __all__ = [
     "SCAN_CHARS",
@@ -527,6 +528,8 @@ def cues(
         and (_SPEAKER.search(core) or _ASIDE.search(core) or on_paste)
     ):
         return None  # a fact with no force: the speaker's situation, a remark, the paste's
+    if waived(clean, prescribes=bool(concepts(fired) & _PRESCRIBING_CONCEPTS)):
+        return None  # "it's fine", "my fault", "X returns garbage": the force is taken back
     if _FIRST_PERSON.search(clean):
         fired.add("first_person")  # kind only: "Explicit imports only, `import *` hurts my head"
     words = len(core.split())
