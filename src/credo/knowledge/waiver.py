@@ -25,7 +25,8 @@ _WAIVER = re.compile(
     (?!\s+(?:to|for|if|when|as\s+long)\b)
     |\bfine\s+as\s+is\b
     |\bno\s+strong\s+(?:opinion|feelings?|preference)\b
-    |\b(?:an?\s+)?opinion,?\s+not\s+a\s+(?:decision|rule)\b
+    |\b(?:opinion|preference|thought|suggestion|idea|hunch),?\s+not\s+a\s+
+    (?:decision|rule|requirement|request)\b
     |\bnot\s+now\b(?!\s+(?:that|when))
     |\b(?:none\s+of\s+this|it|this)\s+(?:needs?|has)\s+to\s+be\s+perfect\b""",
     re.VERBOSE,
