@@ -34,6 +34,15 @@ PAIRS = [
         "the demo is next week so none of this needs to be perfect",
         "Every public function needs a docstring.",
     ),
+    # not the speaker's to set
+    (
+        "The vendor's guide says table names must be plural. Anyway it's their schema not mine.",
+        "Table names are always singular in our schema.",
+    ),
+    (
+        "the other team never squashes, not my call though",
+        "We never squash merges in this repo.",
+    ),
     # conceded, then prescribed: the "but" clause still binds
     (
         "I always wondered why zig builds are so quick, not now though",

@@ -4,7 +4,8 @@ Round 11 looked for what the confident false positives of the tenth blind set sh
 than one more phrase per near miss. Three forms take back what the rule words seem to say:
 
 - a *waiver*: the speaker says the point does not bind ("it's fine", "fine as is", "no strong
-  opinion", "opinion, not a decision", "not now", "none of this needs to be perfect");
+  opinion", "opinion, not a decision", "not now", "none of this needs to be perfect") or is
+  not theirs to set ("their repo, not mine", "not my call");
 - the *speaker's own mistake*: the correction is of the speaker, not of the agent ("my
   fault", "my bad", "I exported the wrong file");
 - an *evaluation of state* in a sentence with no prescribing cue: "X returns garbage", "the
@@ -28,7 +29,9 @@ _WAIVER = re.compile(
     |\b(?:opinion|preference|thought|suggestion|idea|hunch),?\s+not\s+a\s+
     (?:decision|rule|requirement|request)\b
     |\bnot\s+now\b(?!\s+(?:that|when))
-    |\b(?:none\s+of\s+this|it|this)\s+(?:needs?|has)\s+to\s+be\s+perfect\b""",
+    |\b(?:none\s+of\s+this|it|this)\s+(?:needs?|has)\s+to\s+be\s+perfect\b
+    |\bnot\s+(?:mine|my\s+(?:call|problem|decision|repo|project|codebase))\b
+    |\b(?:their|his|her)\s+(?:call|problem|decision)\b""",
     re.VERBOSE,
 )
 _OWN_MISTAKE = re.compile(
