@@ -66,15 +66,15 @@ contrast, taste or correction): it must not be the speaker's situation ("For the
 need X") nor carry an aside ("which is fine"); and it vetoed the speaker's experience in the
 perfect, leading hedges ("I think ..."), indirect questions ("I forget what"), predictions,
 comment lines (``//``, ``;``) and verdicts on the agent's work. Round 10 reads more pastes as
-pastes (a package manager's ``npm warn``/``pip error`` in any case, lines opened by a status
-glyph, an assignment from a call, a list under a header naming a third party's comments:
-"review comments from Lena:"); a sentence opened by "this"/"it" right under a paste is about
-the paste; a closing remark ("Classic.", "Different world.") drops what came before it, as
-doubt does; a prompt opened as a status update, today's plan or a note to self reports,
-unless a sentence says "from now on"; and it vetoes a forbidden pronoun ("Do not use it."),
-a person named by role with a habit ("the structural engineer always sends ..."), verdicts
-("is always chaos"), an answer opened by "yes" or "sure" with no word for later, and
-directives scoped to this turn's new artefact ("in the new file").
+pastes (``npm warn``, status glyphs, an assignment from a call, a third party's comments); a
+sentence opened by "this"/"it" right under a paste is about the paste; a closing remark
+("Classic.") drops what came before it, as doubt does; a prompt opened as a status update,
+today's plan or a note to self reports, unless a sentence says "from now on"; and it vetoes a
+forbidden pronoun ("Do not use it."), a person named by role with a habit ("the structural
+engineer always sends ..."), verdicts ("is always chaos"), an answer opened by "yes" or "sure"
+with no word for later, and directives scoped to this turn's new artefact ("in the new file").
+Round 11 drops a sentence that takes its own force back (``credo.knowledge.waiver``): "it's
+fine", "not my call", "my fault", "X returns garbage".
 
 The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
 threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a
