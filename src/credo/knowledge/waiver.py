@@ -41,10 +41,13 @@ _OWN_MISTAKE = re.compile(
     re.VERBOSE,
 )
 _BUT = re.compile(r"\W*(?:but|as\s+long\s+as)\b")
-# A judgement of how a thing behaves or looks today, not a convention.
+# A judgement of how a thing behaves or looks today, not a convention: in the predicate ("X
+# returns garbage", "the numbers are off by 12"), not on the subject ("Flaky tests go in the
+# quarantine suite", "Junk files are deleted after 30 days" are rules).
 _EVALUATION = re.compile(
-    r"""\b(?:garbage|junk|broken|busted|flaky|wonky|messed\s+up|a\s+mess|off\s+by|
-    ugly|weird)\b""",
+    r"""\b(?:is|are|was|were|returns?|gives?|looks?|seems?|gets?|got|has|have|went|spits?\s+out)
+    \s+(?:[\w'-]+\s+){0,2}?(?:garbage|junk|broken|busted|flaky|wonky|messed\s+up|a\s+mess|
+    off\s+by|ugly|weird)\b""",
     re.VERBOSE,
 )
 
