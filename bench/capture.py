@@ -43,6 +43,11 @@ from typing import Any
 
 from credo.knowledge.capture import Statement, extract_statements
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "capture"))
+from check import dev_files
+
+DEV_FILES = dev_files()
+
 HERE = Path(__file__).resolve().parent / "capture"
 
 
@@ -82,24 +87,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
         "--split",
-        choices=(
-            "dev",
-            "dev2",
-            "dev3",
-            "dev4",
-            "dev5",
-            "dev6",
-            "dev7",
-            "dev8",
-            "dev9",
-            "dev10",
-            "heldout",
-        ),
+        choices=(*DEV_FILES, "heldout"),
         default="heldout",
     )
     parser.add_argument("--data", type=Path, help="a JSONL file (overrides --split)")
     parser.add_argument("--both-dev", action="store_true", help="dev + dev2, then combined")
-    parser.add_argument("--folds", action="store_true", help="dev, dev2, ..., dev11: one row each")
+    parser.add_argument("--folds", action="store_true", help="dev, dev2, ...: one row each")
     parser.add_argument("--show-errors", action="store_true")
     args = parser.parse_args()
     if args.folds:
@@ -116,19 +109,6 @@ def main() -> None:
 
 # The fit's settings of record: capture_fit's defaults, and the margin it calibrated.
 L2, TARGET, MARGIN = 5.0, 0.98, 0.2
-DEV_FILES = (
-    "dev",
-    "dev2",
-    "dev3",
-    "dev4",
-    "dev5",
-    "dev6",
-    "dev7",
-    "dev8",
-    "dev9",
-    "dev10",
-    "dev11",
-)
 
 
 def figures(rows: list[dict[str, Any]]) -> tuple[int, int, int]:

@@ -35,6 +35,7 @@ import argparse
 import json
 import math
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,10 @@ from credo.knowledge.capture import kind_of, sentence_cues
 from credo.knowledge.score import concepts
 
 HERE = Path(__file__).resolve().parent / "capture"
-FILES = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11")
+sys.path.insert(0, str(HERE))
+from check import dev_files  # noqa: E402
+
+FILES = dev_files()
 SCORE_PY = Path(__file__).resolve().parent.parent / "src" / "credo" / "knowledge" / "score.py"
 # label, (sentence label, cues), the labelled kind, each sentence's kind
 Prompt = tuple[bool, list[tuple[bool, frozenset[str]]], str | None, list[str]]

@@ -2,7 +2,7 @@
 
 Usage: python bench/capture/check.py
 
-Checks every line of dev.jsonl, dev2.jsonl, ... dev11.jsonl and heldout.jsonl (when
+Checks every line of every dev*.jsonl (found here, in their numbers' order) and heldout.jsonl (when
 present): valid JSON, the fixed field set, unique ids across the files, no prompt in two
 files, a known category, capture true exactly for the three capturing categories, kind
 equal to the category (or null), and the statement a verbatim substring of the prompt.
@@ -17,20 +17,20 @@ from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SPLITS = (
-    "dev",
-    "dev2",
-    "dev3",
-    "dev4",
-    "dev5",
-    "dev6",
-    "dev7",
-    "dev8",
-    "dev9",
-    "dev10",
-    "dev11",
-    "heldout",
-)
+
+
+def dev_files() -> tuple[str, ...]:
+    """dev, dev2, dev3, ... in their numbers' order: every development file here (each round
+    opens the spent blind set as the next one, so no list is edited by hand)."""
+    names = [
+        path.stem
+        for path in HERE.glob("dev*.jsonl")
+        if path.stem[3:].isdigit() or path.stem == "dev"
+    ]
+    return tuple(sorted(names, key=lambda name: int(name[3:] or 1)))
+
+
+SPLITS = (*dev_files(), "heldout")
 CAPTURING = ("correction", "preference", "rule")
 CATEGORIES = (
     *CAPTURING,
