@@ -2,10 +2,11 @@
 
 Usage: python bench/capture/check.py
 
-Checks every line of every dev*.jsonl (found here, in their numbers' order) and heldout.jsonl (when
-present): valid JSON, the fixed field set, unique ids across the files, no prompt in two
-files, a known category, capture true exactly for the three capturing categories, kind
-equal to the category (or null), and the statement a verbatim substring of the prompt.
+Checks every line of every dev*.jsonl (found here, in their numbers' order) and
+heldout.jsonl (when present): valid JSON, the fixed field set, unique ids across the files,
+no prompt in two files, a known category, capture true exactly for the three capturing
+categories, kind equal to the category (or null), and the statement a verbatim substring of
+the prompt.
 Exits 1 with one line per problem.
 """
 
