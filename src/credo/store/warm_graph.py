@@ -243,9 +243,6 @@ class WarmGraph:
                     found.append((asked, src, asked, kind, src))
         return found
 
-    def locked(self, belief_id: str) -> bool:
-        return self._state[self._rids[belief_id]] == LOCKED
-
     def end_facts(self, ids: list[str], kind: str) -> list[tuple[bool, bool]]:
         """(``locked``, not ``moves(kind)``) of each of ``ids``, read in one numpy pass."""
         rids = [self._rids[i] for i in ids]
