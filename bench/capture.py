@@ -1,6 +1,6 @@
 """Capture classifier on a labelled set of user prompts (issue #16, item 2).
 
-    python bench/capture.py [--split dev|dev2|...|dev11|heldout] [--data FILE] [--both-dev]
+    python bench/capture.py [--split dev|dev2|...|heldout] [--data FILE] [--both-dev]
                             [--folds] [--show-errors]
 
 Reads JSONL (default ``bench/capture/heldout.jsonl``; ``--split dev`` reads ``dev.jsonl``), one
@@ -18,13 +18,13 @@ captured when at least one statement comes out. Printed:
 ``--show-errors`` lists every false positive and false negative (and kind mistakes).
 ``--both-dev`` runs dev and dev2 and then prints one summary over both (the development
 figure; the held-out split is never part of it).
-``--folds`` prints one row per development file (dev, dev2, ..., dev11) with its precision and
+``--folds`` prints one row per development file (dev, dev2, ...) with its precision and
 recall, then the combined figure. With the code as it is, each row just evaluates that
 file with the shipped weights. The cue patterns were written, and the weights fitted, with
-all nine files in view, so this table is an aid, not a blind figure. It then prints the
+every file in view, so this table is an aid, not a blind figure. It then prints the
 progressive estimate of ``bench/capture_fit.py`` (each file from dev3 on scored by weights and
 threshold fitted on the files written before it: the figure to read) and the
-leave-one-file-out one (fitted on the other eight), with the worst and the mean fold; the cue
+leave-one-file-out one (fitted on the other files), with the worst and the mean fold; the cue
 *patterns* were still written with every file in view.
 The heldout split is the blind test: it is run once, when the classifier is done, never
 tuned on.
@@ -43,12 +43,11 @@ from typing import Any
 
 from credo.knowledge.capture import Statement, extract_statements
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "capture"))
-from check import dev_files
+HERE = Path(__file__).resolve().parent / "capture"
+sys.path.insert(0, str(HERE))
+from check import dev_files  # noqa: E402  (bench/capture/check.py: the development files)
 
 DEV_FILES = dev_files()
-
-HERE = Path(__file__).resolve().parent / "capture"
 
 
 def load(path: Path) -> list[dict[str, Any]]:
@@ -123,7 +122,7 @@ def figures(rows: list[dict[str, Any]]) -> tuple[int, int, int]:
 
 
 def folds() -> None:
-    """One row per development file with the shipped classifier, then all eight together (not
+    """One row per development file with the shipped classifier, then all together (not
     blind: see the docstring); then the progressive and leave-one-file-out estimates."""
     print(f"{'file':<10}{'prompts':>8}{'precision':>11}{'recall':>8}{'tp':>5}{'fp':>4}{'fn':>4}")
     total = [0, 0, 0]

@@ -3,7 +3,7 @@
     python bench/capture_fit.py [--target 0.98] [--precision 0.96] [--worst 0.0] [--margin M]
                                 [--l2 5.0] [--write]
 
-Every prose sentence of every prompt in the eleven development files (``dev`` ... ``dev11``) gets
+Every prose sentence of every prompt in the development files (``dev``, ``dev2``, ...) gets
 its cues from ``credo.knowledge.capture.sentence_cues``. A sentence is labelled positive when
 its prompt is labelled ``capture`` and the sentence overlaps the labelled statement (the
 benchmark's rule: one contains the other, or they share half their words); every other
@@ -21,11 +21,11 @@ weights and threshold fitted only on the files written before it, as each blind 
 classifier of its round. The margin is calibrated on it unless ``--margin`` is given: the
 smallest (0.0, 0.1, ... 1.0) at which the progressive folds reach ``--precision`` pooled (and
 ``--worst`` in every fold, off by default: one false positive moves a fold by 0.009).
-Leave-one-file-out follows: weights and threshold fitted on the other seven, each file scored.
+Leave-one-file-out follows: weights and threshold fitted on the other files, each scored.
 The cue *patterns* were written with the development files in view, so both estimates hold
 out the fitted part only and lean optimistic; the latest file least, since its cues were
 written before it was opened, except for what a round wrote after. Then the weights are
-fitted on all eleven and printed (``--write`` puts them in score.py). The heldout split is
+fitted on all of them and printed (``--write`` puts them in score.py). The heldout split is
 never read here.
 """
 
