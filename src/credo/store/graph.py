@@ -206,7 +206,7 @@ class GraphQueries(DocAnchorMatches):
         snapshot, a transient one): what the compress stage and the result read. A store
         with none (known per store version, through the partial index of m009) is not
         asked."""
-        if not self._has(1):
+        if not self._has_classes():
             return {}
         warm = self._warm_now()
         if warm is not None:
@@ -220,6 +220,9 @@ class GraphQueries(DocAnchorMatches):
 
     def _has_contexts(self) -> bool:
         return self._has(0)
+
+    def _has_classes(self) -> bool:
+        return self._has(1)
 
     def _has(self, which: int) -> bool:
         """Whether any belief has a context (``which`` 0) or a class other than fact (1)."""
