@@ -38,8 +38,8 @@ def test_locks_then_the_most_used_then_nothing_without_evidence(memory: Memory) 
     assert never not in result.ids
     assert result.beliefs[0].locked and not result.beliefs[1].locked
     assert result.beliefs[1].lanes == {"used": 1.0}  # 2 uses at the prior's mean 1/2
-    block = memory_block(result)
-    assert block.index(lock) < block.index(often) < block.index(once)
+    block = memory_block(result)  # each named by its short id
+    assert block.index(lock[:8]) < block.index(often[:8]) < block.index(once[:8])
 
 
 def test_session_start_picks_are_not_uses(memory: Memory) -> None:
@@ -79,7 +79,7 @@ def test_superseded_and_contested_beliefs_are_passed_over(memory: Memory) -> Non
     result = session_start(memory, token_budget=600)
     assert result.ids == [new, calm]
     assert result.beliefs[0].replaces == (old,)
-    assert f"[{new}; replaces {old}]" in memory_block(result)
+    assert f"[{new[:8]}; replaces {old[:8]}]" in memory_block(result)  # short ids
     assert set(result.superseded) == {old, left, right}
     memory.resolve(left, right)  # settled: left is current again, right is history
     assert session_start(memory, token_budget=600).ids == [left, new, calm]
@@ -96,7 +96,7 @@ def test_the_budget_holds_and_locks_beyond_it_are_named(memory: Memory) -> None:
     locks = [memory.remember(f"lock number {n} " + "x" * 60, lock=True) for n in range(6)]
     rest = [memory.remember(f"used belief {n} " + "y" * 40) for n in range(6)]
     _use(memory, rest)
-    cost = belief_tokens(locks[0], memory.get(locks[0]).content, True)
+    cost = belief_tokens(locks[0][:8], memory.get(locks[0]).content, True)  # its short id
     result = session_start(memory, token_budget=3 * cost)
     assert [b.id for b in result.beliefs] == locks[:3]  # the whole budget is the locks'
     assert result.locked_overflow == tuple(locks[3:])
@@ -176,8 +176,11 @@ def test_ranking_and_pack_match_the_oracle(
         # A prefix of the ranking, charged as rendered, within what the locks left.
         assert [b.id for b in useful] == expected[: len(useful)]
         assert list(result.dropped) == expected[len(useful) :]
-        # The useful beliefs' lines are charged as one text (retrieval/place.py).
-        lines = "".join(entry_text(b.id, b.content, False) for b in useful)
+        # The useful beliefs' lines are charged as one text (retrieval/place.py), each
+        # naming its belief by its short id (store/short_ids.py).
+        short = result.short_ids
+        lines = "".join(entry_text(short.get(b.id, b.id), b.content, False) for b in useful)
+        assert all(short[b.id] == b.id[:8] for b in useful)  # no two share a prefix here
         assert sum(b.tokens for b in useful) == estimate(lines) <= max(budget - locked_used, 0)
         assert result.used_tokens <= budget
         assert session_start(memory, token_budget=budget) == result  # deterministic

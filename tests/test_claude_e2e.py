@@ -328,8 +328,8 @@ def test_claude_code_gets_the_hook_block_and_calls_credo_over_mcp(
     prompt_text = "\n".join(texts(first["messages"]))
     # 1. The hook ran and its block reached the model, locked belief first, anchor shown.
     assert '<credo-memory source="credo: local memory store' in prompt_text
-    assert f"[{locked_id} locked] {LOCKED}" in prompt_text
-    assert f"[{anchored_id}] {ANCHORED} (from scripts/deploy.sh#L1-L40)" in prompt_text
+    assert f"[{locked_id[:8]} locked] {LOCKED}" in prompt_text  # its short id
+    assert f"[{anchored_id[:8]}] {ANCHORED} (from scripts/deploy.sh#L1-L40)" in prompt_text
     # The server's instructions reached the model too.
     assert "Call search_memory first" in "\n".join(texts(first))
 
@@ -515,7 +515,7 @@ def test_a_correction_in_session_one_reaches_the_model_in_session_two(
     first = session(CORRECTION)
     assert first, "session 1 sent no main-loop request"
     # The SessionStart context (the locks, here) is in session 1's first request.
-    assert f"[{locked} locked] {LOCKED}" in "\n".join(texts(first[0]["messages"]))
+    assert f"[{locked[:8]} locked] {LOCKED}" in "\n".join(texts(first[0]["messages"]))
     # The correction was captured, as the user's correction, in session 1.
     captured = json.loads(run("captured", "--json"))["captures"]
     assert any("never use npm" in c["text"] for c in captured), captured
@@ -584,4 +584,4 @@ def test_a_subagent_gets_the_memory_block_in_its_own_prompt(
     assert carrying, "no subagent request carried the task"
     subagent_text = carrying[0]
     assert "<credo-memory" in subagent_text
-    assert f"[{anchored_id}] {ANCHORED}" in subagent_text
+    assert f"[{anchored_id[:8]}] {ANCHORED}" in subagent_text

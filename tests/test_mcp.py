@@ -225,8 +225,12 @@ def test_every_tool_end_to_end(memory: Memory, tmp_path: Path) -> None:
         assert "cluster_id" in first
         block = found["memory_block"]
         assert block.startswith("<credo-memory") and block.endswith("</credo-memory>\n")
-        assert f"[{rule['id']} locked] Never push directly to main" in block
+        short = found["beliefs"][0]["short_id"]  # the block names a belief by its short id
+        assert len(short) == 8 and rule["id"].startswith(short)
+        assert f"[{short} locked] Never push directly to main" in block
         assert "(from docs/deploy.md#L1-L9)" in block
+        shown = data(await client.call_tool("get_belief", {"id": short}))
+        assert shown["belief"]["id"] == rule["id"]  # and every tool takes it back
 
         fed = data(await client.call_tool("give_feedback", {"id": deploy_id, "signal": "used"}))
         assert fed["belief"]["alpha"] == 2.0
@@ -391,8 +395,9 @@ def test_stdio_subprocess_serves_every_call(tmp_path: Path) -> None:
             assert "valid string" in error(await client.call_tool("search_memory", {"query": 1}))
             found = data(await client.call_tool("search_memory", {"query": "release tags"}))
             assert found["beliefs"][0]["id"] == belief_id
+            short = found["beliefs"][0]["short_id"]
             assert (
-                f"[{belief_id} locked] Releases are tagged vX.Y.Z (from RELEASE.md)"
+                f"[{short} locked] Releases are tagged vX.Y.Z (from RELEASE.md)"
                 in (found["memory_block"])
             )
 
@@ -498,7 +503,7 @@ def test_superseding_contradicting_and_resolving_through_the_tools(memory: Memor
         assert old not in ids and found["superseded"] == [old]
         current = next(b for b in found["beliefs"] if b["id"] == new)
         assert current["replaces"] == [old]
-        assert f"[{new}; replaces {old}]" in found["memory_block"]
+        assert f"[{new[:8]}; replaces {old[:8]}]" in found["memory_block"]
         history = data(
             await client.call_tool("search_memory", {"query": "deploy staging", "history": True})
         )

@@ -276,9 +276,9 @@ def test_retrieval_charges_the_block_it_renders(
     if result.beliefs:
         body = "".join(line + "\n" for line in _body(block) if " locked" not in line)
         assert estimate(body) == result.used_tokens
-        places = recovered(block)
+        places = recovered(block)  # the block's short ids name the beliefs (short_ids.py)
         assert {b.id: b.trail for b in result.beliefs if b.trail} == {
-            i: places[i] for i in places if i != "note1"
+            docs.full_id(i): places[i] for i in places if i != "note1"
         }
 
 

@@ -15,7 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
+from credo.store import warm as warm_module
 from credo.store import warm_graph
+from credo.store.short_ids import shortenable
 from credo.store.warm import Keeper, read_index
 
 WORDS = ("deploy", "staging", "cache", "token", "schema", "lock", "query", "graph", "budget")
@@ -178,6 +180,9 @@ def test_each_warm_read_returns_the_rows_of_its_sql(
                 assert warm.store.stated(asked) == cold.store.stated(asked)
                 assert warm.store.retention(asked) == cold.store.retention(asked)
                 assert warm.store.trails(asked) == cold.store.trails(asked)
+                derived = [i for i in asked if shortenable(i)]
+                shared = warm.store.sharing_short_prefix(derived)
+                assert shared == cold.store.sharing_short_prefix(derived)
                 # truth_links reads live ids (its contract): a forgotten one's links would
                 # depend on whether the version's every truth edge was read yet, a timed rule
                 live = [i for i in asked if i in alive]
@@ -195,6 +200,25 @@ def _store(tmp_path: Path) -> Memory:
     memory.remember("tokens are counted by the budget", id="c")
     memory.relate(a, b, "SUPPORTS")
     return memory
+
+
+def test_a_cache_that_starts_over_still_answers_every_id_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory = Memory(tmp_path / "m.db", root=tmp_path)
+    ids = [
+        memory.remember("deploy staging with kamal", id="b0a1b2c3d4e5f60"),
+        memory.remember("deploy staging on weekdays", id="b0a1b2c3d4ffff0"),
+        memory.remember("the cache runs on staging"),
+    ]
+    assert memory.store.build_warm()
+    monkeypatch.setattr(warm_module, "MAX_CACHED", 2)
+    assert memory.store.sharing_short_prefix(ids[:2]) == set(ids[:2])
+    assert memory.store.sharing_short_prefix(ids) == set(ids[:2])  # past the cap: read again
+    with Memory(tmp_path / "m.db", root=tmp_path) as cold:
+        assert memory.store.stated(ids) == cold.store.stated(ids) == set(ids)  # remembered
+    assert memory.store.warm
+    memory.close()
 
 
 def test_a_write_lets_the_index_go_and_sql_answers(tmp_path: Path) -> None:

@@ -10,6 +10,8 @@ write paths and the views that show edges, and ``credo.types`` hands them out on
 from enum import StrEnum
 from typing import NamedTuple
 
+from credo.errors import InvalidInputError
+
 
 class EdgeType(StrEnum):
     """Typed relation between two beliefs. The value is the name stored in the database."""
@@ -51,3 +53,16 @@ class Edge(NamedTuple):
     weight: float
     anchor_text: str | None = None
     created_at: float = 0.0
+
+
+def parse_edge_type(value: object) -> EdgeType:
+    """An edge type from its name, any case and spacing around it."""
+    if isinstance(value, EdgeType):
+        return value
+    if isinstance(value, str):
+        try:
+            return EdgeType(value.strip().upper())
+        except ValueError:
+            pass
+    known = ", ".join(t.value for t in EdgeType)
+    raise InvalidInputError(f"unknown edge type {value!r}; use one of {known}")

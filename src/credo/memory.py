@@ -37,20 +37,6 @@ if TYPE_CHECKING:
 Signal = Literal["used", "harmful"]
 
 
-def parse_edge_type(value: object) -> EdgeType:
-    from credo.edge_types import EdgeType
-
-    if isinstance(value, EdgeType):
-        return value
-    if isinstance(value, str):
-        try:
-            return EdgeType(value.strip().upper())
-        except ValueError:
-            pass
-    known = ", ".join(t.value for t in EdgeType)
-    raise InvalidInputError(f"unknown edge type {value!r}; use one of {known}")
-
-
 class Memory:
     """A credo store: beliefs, typed edges and document anchors in one SQLite file, or on a
     PostgreSQL server shared by a team.
@@ -107,15 +93,24 @@ class Memory:
 
     # -- reads -----------------------------------------------------------------------------
     def get(self, belief_id: str) -> Belief:
-        """The belief with this id (soft-deleted ones too; check ``deleted_at``)."""
-        return self.store.require_belief(belief_id)
+        """The belief with this id or its short form (soft-deleted ones too; check
+        ``deleted_at``)."""
+        return self.store.require_belief(self.full_id(belief_id))
+
+    def full_id(self, belief_id: str) -> str:
+        """The stored id that ``belief_id`` names: itself, or the one id its short form (the
+        block's, credo.store.short_ids) starts; ``AmbiguousIdError`` when it names several."""
+        from credo.store.short_ids import full_id
+
+        store = self.store
+        return full_id(belief_id, store.holds, store.ids_with_prefix)
 
     def stats(self) -> StoreStats:
         return self.store.stats()
 
     def edges(self, belief_id: str) -> list[Edge]:
         """Edges into and out of a belief, ordered by (src, dst, type)."""
-        self.get(belief_id)
+        belief_id = self.get(belief_id).id
         return self.store.edges_touching([belief_id])
 
     def _live(self, belief_id: str) -> Belief:
@@ -248,7 +243,7 @@ class Memory:
         return self._set_lock(belief_id, False)
 
     def _set_lock(self, belief_id: str, locked: bool) -> Belief:
-        now = time.time()
+        belief_id, now = self.full_id(belief_id), time.time()
         with self.store.transaction(), self.store.write_errors():
             self._live(belief_id)
             self.store.set_locked(belief_id, locked, now)
@@ -272,9 +267,9 @@ class Memory:
         A SUPERSEDES edge may not close a cycle (``InvalidInputError``), nor retire a locked
         belief unless src is locked too or ``force`` says the user wants it
         (``LockedError``): credo.knowledge.supersession."""
-        from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
+        from credo.edge_types import EDGE_VALENCE, Edge, EdgeType, parse_edge_type
 
-        edge_type = parse_edge_type(type)
+        src, dst, edge_type = self.full_id(src), self.full_id(dst), parse_edge_type(type)
         if weight is None:
             weight = EDGE_VALENCE[edge_type]
         if (
@@ -330,7 +325,7 @@ class Memory:
         written."""
         from credo.edge_types import EdgeType
 
-        written: list[Edge] = []
+        winner, loser, written = self.full_id(winner), self.full_id(loser), []
         with self.store.transaction(), self.store.write_errors():
             for kind in (EdgeType.SUPERSEDES, EdgeType.RESOLVES):
                 if self.store.get_edge(winner, loser, kind) is None:
@@ -357,8 +352,7 @@ class Memory:
         dates, origins and which of them are current (forgotten ones too: an audit view)."""
         from credo.retrieval.lineage import lineage
 
-        self.get(belief_id)
-        return lineage(self.store, belief_id)
+        return lineage(self.store, self.get(belief_id).id)
 
     def forget(self, belief_id: str, *, hard: bool = False) -> None:
         """Soft-delete a belief (kept for audit, out of retrieval), or with ``hard`` remove it
@@ -366,6 +360,7 @@ class Memory:
         now = time.time()
         with self.store.transaction(), self.store.write_errors():
             belief = self.get(belief_id)
+            belief_id = belief.id
             if hard:
                 self.store.delete_belief(belief_id)
                 self.store.redact_log(belief_id)
@@ -379,7 +374,7 @@ class Memory:
         """Record that a retrieved belief was used (alpha + 1) or harmful (beta + 1)."""
         if signal not in ("used", "harmful"):
             raise InvalidInputError(f"feedback {signal!r} must be 'used' or 'harmful'")
-        now = time.time()
+        belief_id, now = self.full_id(belief_id), time.time()
         with self.store.transaction(), self.store.write_errors():
             belief = self._live(belief_id)
             alpha = belief.alpha + (signal == "used")
@@ -477,7 +472,7 @@ class Memory:
 
         return link_belief_to_document(
             self.store,
-            belief_id,
+            self.full_id(belief_id),
             doc_uri,
             anchor_type,
             position_hint,
@@ -490,7 +485,7 @@ class Memory:
         """A belief's document anchors, oldest first."""
         from credo.knowledge.linker import get_doc_anchors
 
-        return get_doc_anchors(self.store, belief_id)
+        return get_doc_anchors(self.store, self.full_id(belief_id))
 
     def anchors_for_beliefs(self, belief_ids: Iterable[str]) -> dict[str, list[DocAnchor]]:
         """Anchors of many beliefs in one query."""

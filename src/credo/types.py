@@ -28,6 +28,7 @@ __all__ = [
     "GLOBAL_SCOPE",
     "NO_COUNTS",
     "NO_LANES",
+    "NO_SHORT_IDS",
     "ORIGINS",
     "RETENTIONS",
     "TRAIL_SEPARATOR",
@@ -63,6 +64,7 @@ TRAIL_SEPARATOR = " › "
 # Immutable, so one shared default is safe (a dict default would be shared and mutable).
 NO_COUNTS: Mapping[str, int] = MappingProxyType({})
 NO_LANES: Mapping[str, float] = MappingProxyType({})
+NO_SHORT_IDS: Mapping[str, str] = MappingProxyType({})
 
 
 def trail_of(context: str) -> str:
@@ -159,6 +161,8 @@ class RetrievalResult(NamedTuple):
     doc_anchors: tuple[tuple[DocAnchor, ...], ...] | None = None
     clustering: bool = False
     superseded: tuple[str, ...] = ()  # ranked candidates left out: a live belief replaced them
+    # id -> the short form the block shows it by (credo.store.short_ids), for those shown short
+    short_ids: Mapping[str, str] = NO_SHORT_IDS
 
     @property
     def ids(self) -> list[str]:

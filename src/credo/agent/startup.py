@@ -41,6 +41,7 @@ from credo.errors import InvalidInputError
 from credo.retrieval import pipeline
 from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
+from credo.store.short_ids import Shown
 from credo.tokens import marks
 from credo.types import RetrievalResult, RetrievedBelief
 
@@ -95,9 +96,13 @@ def session_start(
     )
     current, passed_over, replaced = _current(store, [b.id for b, _ in ranked])
     beliefs = {b.id: (b, times) for b, times in ranked if b.id in current}
-    marked = {i: marks(replaced[i]) if i in replaced else "" for i in beliefs}
+    # Named by their short ids, as a query's block names them (store/short_ids.py).
+    shown = Shown(list(beliefs), store.sharing_short_prefix, store.ids_with_prefix, {})
+    marked = {
+        i: marks(tuple(shown[r] for r in replaced[i])) if i in replaced else "" for i in beliefs
+    }
     # Charged as the block renders them: a passage under its file and section lines.
-    places = Places({i: b.trail for i, (b, _) in beliefs.items() if b.trail})
+    places = Places({i: b.trail for i, (b, _) in beliefs.items() if b.trail}, shown)
     lines = {i: places.line_chars(i, b.content, marked[i]) for i, (b, _) in beliefs.items()}
     costs = Charges(lines, places)
     packed = pack_by_score(beliefs, token_costs=costs, token_budget=max(remaining, 0))
@@ -117,6 +122,7 @@ def session_start(
         doc_anchors=anchors,
         clustering=False,
         superseded=passed_over,
+        short_ids={**locks.short_ids, **shown.changed()},
     )
 
 

@@ -34,6 +34,7 @@ from credo.retrieval.rank import Scored, Weights, compose
 from credo.store import Store
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms
 from credo.store.graph import Link
+from credo.store.short_ids import Shown
 from credo.tokens import belief_tokens, marks
 from credo.types import GLOBAL_SCOPE, Belief, RetrievalResult, RetrievedBelief
 
@@ -152,11 +153,14 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         if state.groups:
             units = Units([s.id for s in ranked], state.groups)
             relevant = [s.id for s in ranked if s.id not in state.brought]
-    marked = _Marks(standing)
+    # The ids the block shows: derived ones by their shortest unique prefix (short_ids.py).
+    asked = [*(b.id for b in locks), *(s.id for s in ranked)]
+    shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared)
+    marked = _Marks(standing, shown)
     if shared:  # after the project's locks, in the global store's order; marked "global"
         locks = [*locks, *shared.values()]
         marked.update(dict.fromkeys(shared, marks(scope=GLOBAL_SCOPE)))
-    locked, locked_overflow, locked_costs = _place_locked(locks, budget, marked)
+    locked, locked_overflow, locked_costs = _place_locked(locks, budget, marked, shown)
     locked_used = sum(locked_costs)
     remaining = budget - locked_used
     ids = [s.id for s in ranked]
@@ -169,7 +173,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # Compress (rank -> cluster -> compress -> pack): each candidate is charged as rendered,
     # a passage's line with its line range alone, under its file and section lines, which
     # the first passage packed under them pays for (retrieval/place.py).
-    places = Places(trails)
+    places = Places(trails, shown)
     classes = Classes(store.retention, ids, content, options.retention_rules)
     kept = verbatim_ids(
         ids, content, marked, places, remaining, options.compress, store.stated, classes
@@ -265,6 +269,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         doc_anchors=anchors,
         clustering=options.use_intentional_clustering,
         superseded=() if state is None else state.superseded,
+        short_ids=shown.changed(),
     )
 
 
@@ -327,26 +332,29 @@ def _currency(
 class _Marks(dict[str, str]):
     """id -> its marks (``tokens.marks``), made on first lookup ("" for none)."""
 
-    __slots__ = ("_standing",)
+    __slots__ = ("_shown", "_standing")
 
-    def __init__(self, standing: "Mapping[str, Standing]") -> None:
+    def __init__(self, standing: "Mapping[str, Standing]", shown: Mapping[str, str]) -> None:
         super().__init__()
         self._standing = standing
+        self._shown = shown
 
     def __missing__(self, belief_id: str) -> str:
         said = self._standing.get(belief_id)
-        text = self[belief_id] = "" if said is None else marks(*said)
+        shown = self._shown.__getitem__
+        text = "" if said is None else marks(*(tuple(map(shown, ids)) for ids in said))
+        self[belief_id] = text
         return text
 
 
 def _place_locked(
-    locked: list[Belief], budget: int, marked: Mapping[str, str]
+    locked: list[Belief], budget: int, marked: Mapping[str, str], shown: Mapping[str, str]
 ) -> tuple[list[Belief], list[Belief], list[int]]:
     """L0: locked beliefs first, never trimmed for relevance; but if they alone exceed half
     the budget, the other half stays reserved for the query, and the locks beyond it are
     listed (``locked_overflow``), never dropped silently. Returns (placed, overflow, the
     placed beliefs' costs)."""
-    costs = [belief_tokens(b.id, b.content, True, marked[b.id], b.trail) for b in locked]
+    costs = [belief_tokens(shown[b.id], b.content, True, marked[b.id], b.trail) for b in locked]
     cap = budget if sum(costs) <= budget // 2 else budget // 2
     placed: list[Belief] = []
     placed_costs: list[int] = []

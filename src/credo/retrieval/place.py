@@ -171,14 +171,16 @@ class Opened:
 
 class Places(dict[str, "Place | None"]):
     """id -> its ``Place`` (None: shown whole or without a trail), parsed on first lookup
-    from ``trails`` (id -> trail, for the beliefs that have one)."""
+    from ``trails`` (id -> trail, for the beliefs that have one); ``shown`` maps an id to
+    the form its line shows (credo.store.short_ids.Shown; whole when not given)."""
 
-    __slots__ = ("_heads", "_trails")
+    __slots__ = ("_heads", "_shown", "_trails")
 
-    def __init__(self, trails: Mapping[str, str]) -> None:
+    def __init__(self, trails: Mapping[str, str], shown: Mapping[str, str] | None = None) -> None:
         super().__init__()
         self._trails = trails
         self._heads: dict[str, Heads] = {}
+        self._shown = shown
 
     def heads(self, belief_id: str) -> Heads:
         """The file and section lines the belief sits under (``heads``), made once."""
@@ -214,8 +216,11 @@ class Places(dict[str, "Place | None"]):
         """The characters of the belief's own line showing ``text``: with its line range
         alone when the block shows it under its file and section lines, else its trail."""
         place = self[belief_id]
+        trail = self.trail(belief_id) if place is None else ""
+        if self._shown is not None:
+            belief_id = self._shown[belief_id]
         if place is None:
-            return line_chars(belief_id, text, False, marked, self.trail(belief_id))
+            return line_chars(belief_id, text, False, marked, trail)
         return line_chars(belief_id, text, False, marked, lines=place.lines)
 
 

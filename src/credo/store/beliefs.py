@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from credo.errors import NotFoundError
 from credo.store.db import json_array
+from credo.store.short_ids import SHORT_CHARS
 from credo.types import Belief
 
 if TYPE_CHECKING:
@@ -43,6 +44,14 @@ def _belief(row: Sequence[object]) -> Belief:
     )
 
 
+# The ids of json ? whose short prefix (credo.store.short_ids) starts another stored id too: an
+# index range of at most two rows each, bounded as ``short_ids.prefix_bounds`` bounds it.
+SHARING_SHORT_PREFIX = (
+    "SELECT j.value FROM json_each(?) j WHERE (SELECT count(*) FROM (SELECT 1 FROM beliefs b "
+    f"WHERE b.id >= substr(j.value, 1, {SHORT_CHARS}) AND b.id < substr(j.value, 1, "
+    f"{SHORT_CHARS - 1}) || char(unicode(substr(j.value, {SHORT_CHARS}, 1)) + 1) LIMIT 2)) > 1"
+)
+
 _INSERT = (
     "INSERT INTO beliefs(id, content, content_hash, kind, origin, locked, alpha, beta, "
     "session, created_at, updated_at, deleted_at, context, retention) "
@@ -60,6 +69,7 @@ class BeliefRows:
     _BELIEFS: ClassVar[str]  # (ids): _COLUMNS
     _LIVE_IDS: ClassVar[str]  # (ids): id of those not forgotten
     _EXISTING_IDS: ClassVar[str]  # (ids): id
+    _IDS_BETWEEN: ClassVar[str]  # (low, high, limit): id in [low, high), in id order
     _BELIEF_BY_HASH: ClassVar[str]  # (content_hash): _COLUMNS, live first, newest deleted next
     _SET_LOCKED: ClassVar[str]  # (locked 0/1, at, id)
     _SET_DELETED: ClassVar[str]  # (deleted_at, at, id)
@@ -95,6 +105,14 @@ class BeliefRows:
             )
         return belief
 
+    def holds(self, belief_id: str) -> bool:
+        """Whether a belief (forgotten ones too) has exactly this id; False for a text the
+        backend cannot hold (``require_belief``)."""
+        try:
+            return self._storable(belief_id) and self.get_belief(belief_id) is not None
+        except UnicodeEncodeError:
+            return False
+
     def get_belief(self, belief_id: str) -> Belief | None:
         found = self.conn.execute(self._BELIEF, (belief_id,)).fetchone()
         return _belief(found) if found else None
@@ -116,6 +134,14 @@ class BeliefRows:
     def has_beliefs(self) -> bool:
         """Whether any belief row exists, forgotten ones included."""
         return self.conn.execute("SELECT 1 FROM beliefs LIMIT 1").fetchone() is not None
+
+    def ids_with_prefix(self, prefix: str, limit: int) -> list[str]:
+        """Up to ``limit`` stored ids (forgotten ones too) that start with ``prefix``, a
+        derived id's prefix (credo.store.short_ids), in id order: one index range."""
+        from credo.store.short_ids import prefix_bounds
+
+        low, high = prefix_bounds(prefix)
+        return [str(r[0]) for r in self.conn.execute(self._IDS_BETWEEN, (low, high, limit))]
 
     def find_by_hash(self, content_hash: str) -> Belief | None:
         """The belief holding this normalised text: a live one first, then the newest deleted."""
@@ -153,6 +179,7 @@ class BeliefTable(BeliefRows):
         "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL"
     )
     _EXISTING_IDS = "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?))"
+    _IDS_BETWEEN = "SELECT id FROM beliefs WHERE id >= ? AND id < ? ORDER BY id LIMIT ?"
     _BELIEF_BY_HASH = (
         f"SELECT {_COLUMNS} FROM beliefs b WHERE b.content_hash = ? "
         "ORDER BY b.deleted_at IS NOT NULL, b.deleted_at DESC, b.id LIMIT 1"

@@ -188,6 +188,16 @@ class GraphQueries(DocAnchorMatches):
         )
         return dict(rows.fetchall())
 
+    def sharing_short_prefix(self, ids: list[str]) -> set[str]:
+        """Those of ``ids`` (derived ids) whose short prefix starts another stored id too
+        (credo.store.short_ids): one statement, or the warm index's per-version answers."""
+        warm = self._warm_now()
+        if warm is not None:
+            return warm.sharing_short_prefix(self.conn, ids)
+        from credo.store.beliefs import SHARING_SHORT_PREFIX
+
+        return {row[0] for row in self.conn.execute(SHARING_SHORT_PREFIX, (json_array(ids),))}
+
     def stated(self, ids: Iterable[str]) -> set[str]:
         """The beliefs among ``ids`` a person stated or corrected (origin ``user_stated`` or
         ``user_corrected``, or kind ``correction``): the compress stage shows them verbatim."""

@@ -39,7 +39,16 @@ MAX_CACHED = 200_000
 class WarmIndex:
     """One store version's graph and keyword mirror, and its belief caches."""
 
-    __slots__ = ("_classes", "_rows", "_stated", "_trails", "graph", "mirror", "version")
+    __slots__ = (
+        "_classes",
+        "_rows",
+        "_shared",
+        "_stated",
+        "_trails",
+        "graph",
+        "mirror",
+        "version",
+    )
 
     def __init__(
         self, version: tuple[int, int], graph: WarmGraph, mirror: Bm25Mirror | None
@@ -51,6 +60,7 @@ class WarmIndex:
         self._trails: dict[str, str | None] = {}
         self._stated: dict[str, bool] = {}
         self._classes: dict[str, str] = {}
+        self._shared: dict[str, bool] = {}
 
     def rows(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, CandidateRow]:
         """id -> ``CandidateRow`` of the live, unlocked beliefs among ``ids`` (sorted by id,
@@ -100,6 +110,13 @@ class WarmIndex:
         _fill(self._stated, asked, False, conn, _STATED, lambda r: (r[0], True))
         return {i for i in asked if self._stated[i]}
 
+    def sharing_short_prefix(self, conn: sqlite3.Connection, ids: list[str]) -> set[str]:
+        """``GraphQueries.sharing_short_prefix`` from the cache."""
+        from credo.store.beliefs import SHARING_SHORT_PREFIX
+
+        _fill(self._shared, ids, False, conn, SHARING_SHORT_PREFIX, lambda r: (r[0], True))
+        return {i for i in ids if self._shared[i]}
+
     def retention(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
         """``GraphQueries.retention`` from the cache (the caller knows the store has some)."""
         asked = list(dict.fromkeys(ids))
@@ -140,7 +157,8 @@ def _fill(
     if not missing:
         return
     if len(known) + len(missing) > MAX_CACHED:
-        known.clear()
+        known.clear()  # and read all of ``asked``: the caller looks each of them up
+        missing = list(dict.fromkeys(asked))
     known.update(dict.fromkeys(missing, absent))
     known.update(entry(row) for row in conn.execute(sql, (json_array(missing),)))
 

@@ -74,7 +74,12 @@ Scope = Annotated[
 ]
 
 BeliefId = Annotated[
-    str, Field(min_length=1, max_length=200, description="A belief id, as search_memory shows it.")
+    str,
+    Field(
+        min_length=1,
+        max_length=200,
+        description="A belief id: whole, or the short form the memory block shows.",
+    ),
 ]
 
 

@@ -10,7 +10,14 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from credo.types import Belief, DocAnchor, RetrievalResult, RetrievedBelief, StoreStats
+from credo.types import (
+    NO_SHORT_IDS,
+    Belief,
+    DocAnchor,
+    RetrievalResult,
+    RetrievedBelief,
+    StoreStats,
+)
 
 if TYPE_CHECKING:  # the hook renders no edges: it never loads credo.edge_types
     from credo.agent.capture import Captured
@@ -109,6 +116,7 @@ def result_json(result: RetrievalResult) -> dict[str, Any]:
         if not belief.scope:  # only a global lock says where it comes from
             del item["scope"]
         item["rendered"] = belief.shown
+        item["short_id"] = result.short_ids.get(belief.id, belief.id)  # as the block shows it
         item["original_chars"] = belief.original_chars or len(belief.content)
         if anchors is not None:
             item["doc_anchors"] = to_jsonable(list(anchors[index]))
@@ -268,7 +276,7 @@ def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
     ]
     for row in rows:
         belief = result.beliefs[row.index]
-        entry = row.opens + block_entry(belief, row.place)
+        entry = row.opens + block_entry(belief, row.place, result.short_ids)
         suffix = (
             _anchor_suffix(_other_anchors(belief.trail, projected[row.index]))
             if projected is not None
@@ -294,14 +302,22 @@ def block_rows(result: RetrievalResult) -> list[Row]:
     return rows
 
 
-def block_entry(belief: RetrievedBelief, place: Place | None) -> str:
-    """A belief's own line in the block, as charged (``tokens.entry_text``)."""
+def block_entry(
+    belief: RetrievedBelief, place: Place | None, short_ids: Mapping[str, str] = NO_SHORT_IDS
+) -> str:
+    """A belief's own line in the block, as charged (``tokens.entry_text``), each id in the
+    short form the pack charged (``short_ids``; credo.store.short_ids)."""
     from credo.tokens import entry_text, marks
 
-    marked = marks(belief.replaces, belief.conflicts, belief.superseded_by, belief.scope)
+    def short(ids: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(short_ids.get(i, i) for i in ids)
+
+    said = (short(belief.replaces), short(belief.conflicts), short(belief.superseded_by))
+    marked = marks(*said, belief.scope)
+    shown_id = short_ids.get(belief.id, belief.id)
     if place is None:
-        return entry_text(belief.id, belief.shown, belief.locked, marked, belief.trail)
-    return entry_text(belief.id, belief.shown, belief.locked, marked, lines=place.lines)
+        return entry_text(shown_id, belief.shown, belief.locked, marked, belief.trail)
+    return entry_text(shown_id, belief.shown, belief.locked, marked, lines=place.lines)
 
 
 MAX_LISTED_CAPTURES = 10  # a Stop message lists this many; the rest are counted

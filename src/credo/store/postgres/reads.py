@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from credo.store.docmatch import DocAnchorMatches
 from credo.store.fts import CandidateRow
 from credo.store.graph import Link
+from credo.store.short_ids import SHORT_CHARS
 from credo.store.truth import (
     _STILL,  # pyright: ignore[reportPrivateUsage]
     _TYPES,  # pyright: ignore[reportPrivateUsage]
@@ -71,6 +72,14 @@ _DOC_ANCHORS = (
 _DOC_ORDER = " ORDER BY a.doc_uri, a.belief_id LIMIT %s"
 
 
+# store/beliefs.py's SHARING_SHORT_PREFIX: the ids are text COLLATE "C" (code-point order).
+_SHARING_SHORT_PREFIX = (
+    "SELECT v FROM unnest(%s::text[]) AS v WHERE (SELECT count(*) FROM (SELECT 1 FROM beliefs b "
+    f'WHERE b.id >= left(v, {SHORT_CHARS}) COLLATE "C" AND b.id < left(v, {SHORT_CHARS - 1}) '
+    f'|| chr(ascii(substr(v, {SHORT_CHARS}, 1)) + 1) COLLATE "C" LIMIT 2) AS s) > 1'
+)
+
+
 class Reads(DocAnchorMatches, TruthLinks):
     conn: psycopg.Connection
     # store/graph.py's statements: LIKE there is case-blind for ASCII letters only, which
@@ -119,6 +128,9 @@ class Reads(DocAnchorMatches, TruthLinks):
             (list(ids),),
         )
         return {str(r[0]): str(r[1]) for r in rows}
+
+    def sharing_short_prefix(self, ids: list[str]) -> set[str]:
+        return {str(r[0]) for r in self.conn.execute(_SHARING_SHORT_PREFIX, (ids,))}
 
     def stated(self, ids: Iterable[str]) -> set[str]:
         rows = self.conn.execute(

@@ -51,6 +51,7 @@ class Tables(BeliefRows):
     _BELIEFS = f"SELECT {_COLUMNS} FROM beliefs b WHERE b.id = ANY(%s)"
     _LIVE_IDS = "SELECT id FROM beliefs WHERE id = ANY(%s) AND deleted_at IS NULL"
     _EXISTING_IDS = "SELECT id FROM beliefs WHERE id = ANY(%s)"
+    _IDS_BETWEEN = pyformat(BeliefTable._IDS_BETWEEN)  # the id column is COLLATE "C"
     _BELIEF_BY_HASH = (
         f"SELECT {_COLUMNS} FROM beliefs b WHERE b.content_hash = %s "
         "ORDER BY b.deleted_at IS NOT NULL, b.deleted_at DESC NULLS LAST, b.id LIMIT 1"

@@ -142,7 +142,10 @@ def emit(as_json: bool, data: Any, text: str | Callable[[], str]) -> None:
 @click.version_option(package_name="credo")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None) -> None:
-    """credo: local-first memory for AI agents."""
+    """credo: local-first memory for AI agents.
+
+    A belief ID may be given whole or in the short form the memory block shows it by (its
+    shortest unique prefix, at least 8 characters)."""
     ctx.ensure_object(dict)["db"] = db
 
 

@@ -1,0 +1,127 @@
+"""Short belief ids: the block shows the shortest unique prefix of an id, and every place
+that takes an id takes that prefix back (git's way with commit hashes).
+
+A derived id (``b`` and 15 hex digits, knowledge/identity.py) costs 19 characters a line in
+the block, ~9% of a documentation pack of 29 lines; most of it tells the model nothing. So
+a derived id is shown as its shortest prefix of at least ``SHORT_CHARS`` characters that no
+other id in its store starts with (forgotten beliefs count: ``credo show`` reads them), and
+``full_id`` turns such a prefix back into the id. An id a person or a record chose
+(``credo remember --id``, an import) is always shown whole: it was chosen to be read.
+
+A prefix is unique when it is shown; a belief written later may share it, and then the
+prefix names two beliefs: ``full_id`` refuses it (``AmbiguousIdError``, listing them)
+instead of guessing, as git does. With 28 bits at the shortest, that takes ~16k beliefs
+written after the block for even odds of one clash with a given id.
+"""
+
+# Evaluated annotations, for a cheaper import: see credo/types.py.
+
+import re
+from collections.abc import Callable
+
+from credo.errors import InvalidInputError
+
+SHORT_CHARS = 8  # "b" and 7 hex digits: 28 bits, as git's default abbreviation
+AMBIGUOUS_SHOWN = 5  # candidates an ambiguous prefix's error lists
+_DERIVED = re.compile(r"b[0-9a-f]+")
+# The same, one per line of a text: a retrieve's candidates sorted out in one scan (ids hold
+# no control character: identity.check_id).
+_DERIVED_LINES = re.compile(rf"^b[0-9a-f]{{{SHORT_CHARS},}}$", re.MULTILINE)
+
+# (prefix, limit) -> up to ``limit`` stored ids starting with ``prefix``, in id order
+# (``Store.ids_with_prefix``).
+PrefixLookup = Callable[[str, int], list[str]]
+# ids -> those whose first ``SHORT_CHARS`` characters start another stored id too
+# (``Store.sharing_short_prefix``: one statement for a retrieve's candidates).
+SharedLookup = Callable[[list[str]], set[str]]
+
+
+class AmbiguousIdError(InvalidInputError):
+    """A short id that names more than one belief."""
+
+
+def shortenable(belief_id: str) -> bool:
+    """Whether ``belief_id`` is a derived id longer than its shortest form."""
+    return len(belief_id) > SHORT_CHARS and _DERIVED.fullmatch(belief_id) is not None
+
+
+def shortest(belief_id: str, lookup: PrefixLookup) -> str:
+    """The shortest prefix of ``belief_id`` (at least ``SHORT_CHARS`` long) that no other
+    stored id starts with; the id itself when it is not a derived one, or when no shorter
+    prefix is unique (an id that is a prefix of another's)."""
+    if not shortenable(belief_id):
+        return belief_id
+    for width in range(SHORT_CHARS, len(belief_id)):
+        prefix = belief_id[:width]
+        if lookup(prefix, 2) == [belief_id]:
+            return prefix
+    return belief_id
+
+
+def full_id(text: str, exists: Callable[[str], bool], lookup: PrefixLookup) -> str:
+    """The stored id that ``text`` names: ``text`` itself when an id is exactly that, else
+    the one id a short form (a derived id's prefix of ``SHORT_CHARS`` or more) starts; else
+    ``text`` unchanged, for the caller's not-found error to name.
+
+    Raises:
+        AmbiguousIdError: ``text`` is a prefix of two or more stored ids and none is ``text``.
+    """
+    if not isinstance(text, str) or exists(text):
+        return text
+    if len(text) < SHORT_CHARS or _DERIVED.fullmatch(text) is None:
+        return text
+    found = lookup(text, AMBIGUOUS_SHOWN + 1)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        more = ", ..." if len(found) > AMBIGUOUS_SHOWN else ""
+        named = ", ".join(found[:AMBIGUOUS_SHOWN])
+        raise AmbiguousIdError(
+            f"short id {text!r} names more than one belief ({named}{more}); give more of it"
+        )
+    return text
+
+
+def prefix_bounds(prefix: str) -> tuple[str, str]:
+    """(low, high) such that an id starts with ``prefix`` exactly when low <= id < high, in
+    code-point order (SQLite's BINARY collation; PostgreSQL's columns are ``COLLATE "C"``).
+    ``prefix`` is a derived id's prefix: its last character is never the highest."""
+    return prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)
+
+
+class Shown(dict[str, str]):
+    """id -> the form the block shows (``shortest``), worked out on first lookup. The
+    candidates' are asked in one statement up front (``shared``): a derived id whose
+    ``SHORT_CHARS`` prefix no other id starts is shown by it; any other (a prefix that
+    another id shares, an id met later: a mark's) takes ``shortest``'s range reads. Ids in
+    ``whole`` (another store's: a global lock) are shown whole, since this store cannot
+    vouch that their prefix is unique."""
+
+    __slots__ = ("_alone", "_lookup", "_whole")
+
+    def __init__(
+        self,
+        candidates: list[str],
+        shared: SharedLookup,
+        lookup: PrefixLookup,
+        whole: "set[str] | dict[str, object]",
+    ) -> None:
+        super().__init__()
+        self._lookup = lookup
+        self._whole = whole
+        asked = _DERIVED_LINES.findall("\n".join(i for i in candidates if i not in whole))
+        self._alone = set(asked).difference(shared(asked)) if asked else set()
+
+    def __missing__(self, belief_id: str) -> str:
+        if belief_id in self._alone:
+            shown = belief_id[:SHORT_CHARS]
+        elif belief_id in self._whole:
+            shown = belief_id
+        else:
+            shown = shortest(belief_id, self._lookup)
+        self[belief_id] = shown
+        return shown
+
+    def changed(self) -> dict[str, str]:
+        """The ids shown short, in the order they were first asked for."""
+        return {i: s for i, s in self.items() if s != i}

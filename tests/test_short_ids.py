@@ -1,0 +1,149 @@
+"""Short belief ids (credo/short_ids.py): the block names a belief by the shortest unique
+prefix of its id, and every place that takes an id takes that prefix back."""
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from credo import Memory
+from credo.errors import InvalidInputError, NotFoundError
+from credo.store.short_ids import SHORT_CHARS, AmbiguousIdError, full_id, shortest
+from credo.surfaces.render import memory_block, result_json
+
+BOTH_BACKENDS = True
+
+# Derived ids ("b" + 15 hex digits) drawn from few leading digits, so that many share long
+# prefixes: the case the shortening has to get right.
+_IDS = st.lists(
+    st.tuples(
+        st.sampled_from(["0", "0a", "0a1b", "0a1b2c3", "0a1b2c3d4"]),
+        st.text("0af", min_size=15, max_size=15),
+    ).map(lambda parts: "b" + (parts[0] + parts[1])[:15]),
+    min_size=1,
+    max_size=40,
+    unique=True,
+)
+
+
+def _lookup(ids: list[str]):
+    ordered = sorted(ids)
+
+    def lookup(prefix: str, limit: int) -> list[str]:
+        return [i for i in ordered if i.startswith(prefix)][:limit]
+
+    return lookup
+
+
+@settings(max_examples=300, deadline=None)
+@given(_IDS)
+def test_the_short_form_is_the_shortest_prefix_no_other_id_starts_with(ids: list[str]) -> None:
+    lookup = _lookup(ids)
+    for belief_id in ids:
+        short = shortest(belief_id, lookup)
+        assert belief_id.startswith(short) and len(short) >= SHORT_CHARS
+        others = [i for i in ids if i != belief_id]
+        if short != belief_id:
+            assert not any(i.startswith(short) for i in others)
+        if len(short) > SHORT_CHARS:  # one character less would name another id too
+            assert any(i.startswith(short[:-1]) for i in others)
+        assert full_id(short, set(ids).__contains__, lookup) == belief_id  # and back
+
+
+def test_ids_a_person_chose_and_short_ids_are_shown_whole() -> None:
+    lookup = _lookup(["deploy-rule-2024", "b1234"])
+    assert shortest("deploy-rule-2024", lookup) == "deploy-rule-2024"
+    assert shortest("b1234", lookup) == "b1234"
+    assert shortest("B0123456789ABCDE", lookup) == "B0123456789ABCDE"  # not a derived id
+
+
+def test_a_prefix_of_two_ids_is_refused_with_both_named() -> None:
+    ids = ["b0a1b2c3d4e5f601", "b0a1b2c3d4e5f602", "b0a1b2c3ffffffff"]
+    lookup = _lookup(ids)
+    with pytest.raises(AmbiguousIdError, match="b0a1b2c3d4e5f601, b0a1b2c3d4e5f602"):
+        full_id("b0a1b2c3d4", set(ids).__contains__, lookup)
+    assert full_id("b0a1b2c3f", set(ids).__contains__, lookup) == "b0a1b2c3ffffffff"
+    # Too short to be a short id, or not one at all: given back for the not-found error.
+    assert full_id("b0a1b2c", set(ids).__contains__, lookup) == "b0a1b2c"
+    assert full_id("b0a1b2c3-x", set(ids).__contains__, lookup) == "b0a1b2c3-x"
+
+
+def test_an_exact_id_wins_over_the_ids_it_is_a_prefix_of() -> None:
+    ids = ["b0a1b2c3d", "b0a1b2c3d4e5f6"]
+    assert full_id("b0a1b2c3d", set(ids).__contains__, _lookup(ids)) == "b0a1b2c3d"
+
+
+def test_the_store_lists_ids_by_prefix_forgotten_ones_too(memory: Memory) -> None:
+    ids = ["b0a1b2c3d4e5f60", "b0a1b2c3d4e5f61", "b0a1b2c3ffffff0", "b0a1b2c4000000", "b0a1b2c"]
+    for n, belief_id in enumerate(ids):
+        memory.remember(f"note number {n} about prefixes", id=belief_id)
+    memory.forget(ids[1])
+    store = memory.store
+    assert store.ids_with_prefix("b0a1b2c3", 10) == ids[:3]
+    assert store.ids_with_prefix("b0a1b2c3d4e5f6", 1) == ids[:1]
+    assert store.ids_with_prefix("b0a1b2c4", 10) == [ids[3]]
+    assert store.ids_with_prefix("b0a1b2c5", 10) == []
+
+
+def test_every_write_and_read_takes_the_short_id(memory: Memory, tmp_path: Path) -> None:
+    old = memory.remember("We deploy with Capistrano to the staging servers")
+    new = memory.remember("We deploy with Kamal to the staging servers since March")
+    other = memory.remember("The staging servers run Ubuntu 24.04")
+    (tmp_path / "deploy.md").write_text("# Deploy\n\nKamal.\n", encoding="utf-8")
+    short = {i: i[:SHORT_CHARS] for i in (old, new, other)}
+    memory.relate(short[new], short[old], "SUPERSEDES")
+    assert [e.src for e in memory.edges(short[old])] == [new]
+    history = memory.history(short[old])
+    assert history.id == old and history.current == (new,)
+    assert memory.lock(short[new]).locked and not memory.unlock(short[new]).locked
+    assert memory.feedback(short[new], "used").alpha == 2.0
+    assert memory.link(short[new], "deploy.md").belief_id == new
+    assert [a.belief_id for a in memory.anchors(short[new])] == [new]
+    memory.relate(other, new, "CONTRADICTS")
+    assert memory.resolve(short[new], short[other])[0].src == new
+    memory.forget(short[other])
+    assert memory.get(short[other]).deleted_at is not None
+    with pytest.raises(NotFoundError):
+        memory.get("b" + "f" * 7)
+
+
+def test_the_block_names_beliefs_by_their_short_ids(memory: Memory) -> None:
+    old = memory.remember("We deploy with Capistrano to the staging servers")
+    new = memory.remember("We deploy with Kamal to the staging servers since March")
+    rule = memory.remember("Never deploy to staging on a Friday", lock=True)
+    memory.relate(new, old, "SUPERSEDES")
+    result = memory.retrieve("how do we deploy to staging")
+    block = memory_block(result)
+    assert f"[{rule[:8]} locked] Never deploy" in block
+    assert f"[{new[:8]}; replaces {old[:8]}] We deploy with Kamal" in block
+    assert new not in block and old not in block
+    found = {b["id"]: b["short_id"] for b in json.loads(json.dumps(result_json(result)))["beliefs"]}
+    assert found == {rule: rule[:8], new: new[:8]}
+
+
+def test_two_ids_sharing_a_prefix_are_shown_long_enough_to_tell_apart(memory: Memory) -> None:
+    first = memory.remember("deploy staging with kamal", id="b0a1b2c3d4e5f60")
+    second = memory.remember("deploy staging on weekdays", id="b0a1b2c3d4ffff0")
+    result = memory.retrieve("deploy staging")
+    assert result.short_ids == {first: "b0a1b2c3d4e", second: "b0a1b2c3d4f"}
+    block = memory_block(result)
+    assert "[b0a1b2c3d4e] deploy staging with kamal" in block
+    with pytest.raises(AmbiguousIdError):
+        memory.get("b0a1b2c3d4")
+    assert isinstance(AmbiguousIdError("x"), InvalidInputError)  # a typed, bad-input error
+
+
+@pytest.mark.sqlite_only
+def test_the_cli_takes_a_short_id_and_refuses_an_ambiguous_one(run) -> None:
+    first = run("remember", "deploy staging with kamal", "--id", "b0a1b2c3d4e5f60", check=True)
+    assert first.returncode == 0
+    run("remember", "deploy staging on weekdays", "--id", "b0a1b2c3d4ffff0", check=True)
+    shown = run("show", "b0a1b2c3d4e", "--json", check=True)
+    assert json.loads(shown.stdout)["belief"]["id"] == "b0a1b2c3d4e5f60"
+    run("lock", "b0a1b2c3d4f", check=True)
+    done = run("forget", "b0a1b2c3d4")
+    assert done.returncode != 0
+    assert done.stderr.strip().count("\n") == 0 and "more than one belief" in done.stderr
+    assert json.loads(run("show", "b0a1b2c3d4ffff0", "--json").stdout)["belief"]["locked"]
