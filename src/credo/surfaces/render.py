@@ -150,7 +150,9 @@ def result_text(result: RetrievalResult, *, explain: bool = False) -> str:
         tag = "LOCKED" if belief.locked else f"{belief.score:.3f}"
         tag += f", {belief.scope}" if belief.scope else ""
         cluster = "" if belief.cluster_id is None else f"  [cluster {belief.cluster_id}]"
-        lines.append(f"{index + 1:>3}. ({tag}) {belief.id}{cluster}")
+        # The short id the block names it by (--explain, the audit view: the whole id).
+        named = belief.id if explain else result.short_ids.get(belief.id, belief.id)
+        lines.append(f"{index + 1:>3}. ({tag}) {named}{cluster}")
         lines.append("     " + belief.shown.replace("\n", "\n     "))
         if belief.trail:
             shown = belief.trail if explain or row.place is None else row.place.lines
