@@ -10,8 +10,8 @@ other id in its store starts with (forgotten beliefs count: ``credo show`` reads
 
 A prefix is unique when it is shown; a belief written later may share it, and then the
 prefix names two beliefs: ``full_id`` refuses it (``AmbiguousIdError``, listing them)
-instead of guessing, as git does. With 28 bits at the shortest, that takes ~16k beliefs
-written after the block for even odds of one clash with a given id.
+instead of guessing, as git does. With 28 bits at the shortest, each belief written later
+shares a given 8-character prefix with odds of one in 268 million.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
