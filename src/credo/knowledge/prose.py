@@ -157,17 +157,23 @@ def sentences(text: str) -> list[tuple[int, int]]:
     """Sentence spans over the prose lines of ``text``."""
     units: list[tuple[int, int]] = []
     current: tuple[int, int] | None = None
+    in_item = False  # the current unit opened with a bullet
     for start, end, bullet in _prose_lines(text):
         if start < 0:
             if current:
                 units.append(current)
             current = None
             continue
+        line = text[start:end]
+        # A list item continues only on an indented line: a line at the margin after one
+        # ("- still need to tell Dana" then "nothing else changed, keep going") is a new
+        # paragraph, however it is cased; people do not wrap bullets by hand without indent.
         soft_wrap = (
             current is not None
             and not bullet
             and not _TERMINAL.search(text[current[0] : current[1]])
-            and text[start:end].lstrip()[:1].islower()
+            and line.lstrip()[:1].islower()
+            and (not in_item or line[:1] in " \t")
         )
         if soft_wrap and current is not None:
             current = (current[0], end)
@@ -175,6 +181,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
             if current:
                 units.append(current)
             current = (start, end)
+            in_item = bullet
     if current:
         units.append(current)
     spans: list[tuple[int, int]] = []

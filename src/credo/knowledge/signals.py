@@ -51,10 +51,14 @@ _VERBS = (
     "capitalize|lowercase|uppercase|spell|say|talk|use|pass|catch|wrap|await|block|set"
 )
 
+# A verb at the head of a sentence is an imperative only when no finite verb follows it:
+# "Build is green again", "Test was flaky", "Deploy has been slow" open on a noun subject.
+_NOUN_SUBJECT = r"(?!\s+(?:is|are|was|were|isn'?t|aren'?t|wasn'?t|weren'?t|has|had|hasn'?t)\b)"
+
 DIRECTIVE = re.compile(
     rf"""^(?:please\s+|pls\s+|and\s+|also\s+|so\s+|just\s+)?
         (?:(?:always|never|only|also)\s+)?
-        (?:(?:{_VERBS})\b)"""
+        (?:(?:{_VERBS})\b){_NOUN_SUBJECT}"""
     r"""|^(?:please\s+)?(?:don'?t|do\s+not|dont|never|stop)\b"""
     r"""|\b(?:make\s+sure|be\s+sure|ensure|remember\s+to|remember\s+that|keep\s+in\s+mind|"""
     r"""note\s+that\s+we|you\s+(?:should|must|need\s+to|have\s+to)|"""
@@ -449,7 +453,7 @@ REMARK = re.compile(
 INLINE_QUOTED = re.compile(r"\"[^\"\n]{3,}\"|“[^”\n]{3,}”|'[^'\n]{8,}'(?!\w)")
 INLINE_CODE = re.compile(r"`([^`\n]+)`")
 
-BULLET = re.compile(r"^\s*(?:[-*+•]\s+|\d+[.)]\s+|#{1,6}\s+|\[[ xX]\]\s+)")
+BULLET = re.compile(r"[ \t]*(?:[-*+•]\s+|\d+[.)]\s+|#{1,6}\s+|\[[ xX]\]\s+)")
 ABBREV = re.compile(
     r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|fig|no|mr|mrs|ms|dr|st|jr|sr)\.|(?<!')\b[A-Za-z]\.)$",
     _I,

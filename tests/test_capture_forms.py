@@ -1,0 +1,93 @@
+"""Round 12's checks: forms of English that read as a rule to a cue matcher and are not one.
+
+- A verb at the head of a sentence followed by a finite verb is a noun subject, not an
+  imperative ("Build is green again").
+- "like" before an auxiliary is a filler opening a question ("like is that possible ...").
+- A note with its subject dropped that says what is still to do ("still need to tell Dana").
+- The speaker's taste for a thing at hand ("I prefer the observatory at night") loses its
+  preference frame as it already lost its taste; the old joke's simile ("I like my X, unlike
+  my Y") is no preference either.
+- A list item ends at its line: a line at the margin after it is a new sentence, and the
+  bullet marker is not part of the sentence.
+
+Each negative has a twin that must still be captured, so a check that swallows rules fails
+here too.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from credo.knowledge.capture import extract_statements
+from credo.knowledge.prose import sentences
+
+# (a prompt that states no rule, its twin that does)
+PAIRS = [
+    # a noun subject, not an imperative: the sentence reports a state
+    (
+        "Build is green again, the cache was stale.",
+        "Build with `make release`, never with plain `make`.",
+    ),
+    (
+        "Test was red again this morning, the fixture was stale.",
+        "Test every migration against a copy of prod, never against prod itself.",
+    ),
+    # a filler before an auxiliary: the question goes on
+    (
+        "Can we drop the old tables at all? like is that possible with the backup policy",
+        "Never drop a table before the backup policy allows it.",
+    ),
+    # what is left to do, its subject dropped
+    (
+        "still need to tell the vendor about the new IP range",
+        "Always tell the vendor before the IP range changes.",
+    ),
+    # the speaker's taste for a referent, or the old joke
+    (
+        "I prefer the corner desk in the afternoons, the window side gets too hot",
+        "I prefer the `src/` layout for every new package.",
+    ),
+    (
+        "I prefer my logs verbose, unlike my standups.",
+        "I prefer my PR descriptions short: what, why, how to test.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("negative", "twin"), PAIRS, ids=[p[0][:40] for p in PAIRS])
+def test_a_form_that_only_looks_like_a_rule_is_not_captured(negative: str, twin: str) -> None:
+    assert extract_statements(negative) == []
+    assert extract_statements(twin), twin
+
+
+RECAP = (
+    "back from lunch, recap:\n"
+    "- bisect done, the bad commit was a91f3e2\n"
+    "- still need to tell Dana\n"
+    "nothing else changed, keep going with whatever was next"
+)
+
+
+def test_a_recap_list_is_not_glued_to_the_line_after_it() -> None:
+    assert extract_statements(RECAP) == []
+
+
+def _texts(prompt: str) -> list[str]:
+    return [prompt[a:b] for a, b in sentences(prompt)]
+
+
+def test_a_list_item_ends_at_its_line_and_loses_its_marker() -> None:
+    assert _texts(RECAP) == [
+        "back from lunch, recap:",
+        "bisect done, the bad commit was a91f3e2",
+        "still need to tell Dana",
+        "nothing else changed, keep going with whatever was next",
+    ]
+    # an indented line continues the item; so does a lower-case line after plain prose
+    assert _texts("- prefer small PRs that\n  touch one package\n") == [
+        "prefer small PRs that\n  touch one package"
+    ]
+    assert _texts("we rebase feature branches\nbefore every merge") == [
+        "we rebase feature branches\nbefore every merge"
+    ]
+    assert _texts("1. run the linter\n2. run the tests") == ["run the linter", "run the tests"]
