@@ -91,3 +91,32 @@ def test_a_list_item_ends_at_its_line_and_loses_its_marker() -> None:
         "we rebase feature branches\nbefore every merge"
     ]
     assert _texts("1. run the linter\n2. run the tests") == ["run the linter", "run the tests"]
+
+
+# (a sentence scoped to this turn or picking a referent, a durable twin with the same words)
+SCOPES = [
+    # "this" + the project's environment is not a scope of this turn
+    (
+        "In this notebook, always plot with seaborn.",
+        "On this cluster batch jobs always go through `srun`, never `mpirun`.",
+    ),
+    (
+        "For this debug run, always log every query.",
+        "the tests for this library run with `nox`, not tox.",
+    ),
+    # "X is the Y one" picks a referent; "the Y one is ..." states a fact about it
+    (
+        "Nope, `Transform` is the local one.",
+        "the staging bucket is `acme-stg`, the public one is only for the marketing site.",
+    ),
+    (
+        "write three hints for exercise 4 (the fizzbuzz one), getting more specific each time",
+        "no, the OPC UA server is on port 4841, not 4840; the default one is taken by SCADA.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("negative", "twin"), SCOPES, ids=[p[1][:40] for p in SCOPES])
+def test_the_environment_and_a_described_one_are_not_this_turn(negative: str, twin: str) -> None:
+    assert extract_statements(negative) == []
+    assert extract_statements(twin), twin

@@ -173,13 +173,15 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
-    # A scope of this turn: "for this debug run", "in this notebook" (not "in this repo").
+    # A scope of this turn: "for this debug run", "in this notebook" (not "in this repo", nor
+    # the project's environment: "on this cluster it's always `srun`").
     (
         "turn_scope",
         re.compile(
             r"""\b(?:for|in|on|during)\s+this\s+(?!(?:repo|repository|project|codebase|code|team|
             company|org|organisation|organization|monorepo|firmware|app|site|game|service|
-            package|workspace|stack)\b)\w+""",
+            package|workspace|stack|cluster|server|host|machine|board|device|mcu|network|
+            database|db|schema|platform|cloud|account|tenant|environment|library|lib)\b)\w+""",
             _I,
         ),
     ),

@@ -309,7 +309,10 @@ HYPOTHETICAL = re.compile(
     _L | re.VERBOSE,
 )
 
-# Markers of an instruction for this turn only.
+# Markers of an instruction for this turn only. "one" picks a referent of this turn when it is
+# an ordinal's ("the other one", "the wrong one") or the complement that identifies ("`Transform`
+# is the local one", "(the fizzbuzz one)"); as a subject it names a kind of thing a fact is about
+# ("the default one is taken by SCADA", "the markdown one is only kept for old links").
 ONE_OFF = re.compile(
     r"""\bthat\s+(?:pr|pull\s+request|commit|branch|file|function|method|class|one|time|line|
         snippet|diff|patch|hunk|change|error|test\s+file|query|script|page)\b
@@ -323,7 +326,8 @@ ONE_OFF = re.compile(
         for\s+once|yet|temporarily|temporary|for\s+a\s+bit|for\s+a\s+while|until\s+\w+|
         next\s+(?:step|thing)|first\s+thing|then\s+(?:run|push|commit)|
         (?:above|below)(?!\s+(?:it|them|each|every|that|~?\d))|the\s+following|line\s+\d+|lines\s+\d+|
-        the\s+\w+\s+one|asap|quickly|real\s+quick|for\s+the\s+demo|before\s+the\s+(?:demo|release|deadline))\b
+        the\s+(?:other|same|first|second|third|last|next|previous|right|wrong|new|correct)\s+one|
+        (?:(?:is|are|was|were)\s+|(?<=\()|(?<='s\s))the\s+\w+\s+one|asap|quickly|real\s+quick|for\s+the\s+demo|before\s+the\s+(?:demo|release|deadline))\b
         |\b(?:refactor|fix|change|rewrite|update|rename|move|convert|redo|revert)\s+(?:this|that|it)\b
         |\byou(?:'re|\s+are)\s+(?:adding|writing|creating|building|working\s+on|about\s+to)\b
         |\byou\s+just\s+(?:wrote|added|made|created|changed|built)\b""",
