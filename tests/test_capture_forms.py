@@ -7,6 +7,8 @@
 - The speaker's taste for a thing at hand ("I prefer the observatory at night") loses its
   preference frame as it already lost its taste; the old joke's simile ("I like my X, unlike
   my Y") is no preference either.
+- "I read" is hearsay only with a source ("I read somewhere that ..."); "I read the diff
+  anyway" is the speaker's habit, the reason for a preference.
 - A list item ends at its line: a line at the margin after it is a new sentence, and the
   bullet marker is not part of the sentence.
 
@@ -41,6 +43,15 @@ PAIRS = [
     (
         "still need to tell the vendor about the new IP range",
         "Always tell the vendor before the IP range changes.",
+    ),
+    # "I read" reports hearsay only with its source; else it is the speaker's habit
+    (
+        "I read somewhere that you should always use UUIDv7 for primary keys.",
+        "don't bother writing a recap at the end of each answer, I read the diff anyway.",
+    ),
+    (
+        "I read an article saying we should never use ORMs.",
+        "I read code top-down, so put the public function first in any module you write for me.",
     ),
     # the speaker's taste for a referent, or the old joke
     (

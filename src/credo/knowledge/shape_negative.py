@@ -26,12 +26,15 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
+    # Hearsay: what someone else says. "I read" reports only with its source ("I read
+    # somewhere that ..."); "I read the diff anyway" is the speaker's habit, a preference's reason.
     (
         "hearsay",
         re.compile(
             r"""\b(?:i\s+was\s+told|(?:he|she|they|someone|people|my\s+\w+|the\s+\w+)\s+
             (?:says?|said|thinks?|told\s+me|claims?)|according\s+to|apparently|supposedly|
-            i\s+heard|i\s+read|keeps?\s+saying|(?:is|are|was|were)\s+saying|
+            i\s+heard|i\s+read\s+(?:somewhere|that|about|online|(?:it|this)\s+(?:somewhere|online|on|in)|
+            an?\s+(?:article|post|blog|thread|paper|book))|keeps?\s+saying|(?:is|are|was|were)\s+saying|
             said\s+(?:on|in|at|that)|recommends|suggests|(?:pro\s+)?tip|the\s+(?:old\s+)?saying|
             as\s+they\s+say|
             from\s+the\s+(?:docs|readme|wiki|manual|book|blog|article)
