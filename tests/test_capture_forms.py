@@ -9,6 +9,8 @@
   my Y") is no preference either.
 - "I read" is hearsay only with a source ("I read somewhere that ..."); "I read the diff
   anyway" is the speaker's habit, the reason for a preference.
+- The speaker's machine ("on my laptop") makes a report, unless the sentence also prescribes
+  or corrects: then it is the reason ("I review on my phone, so keep diffs narrow").
 - A list item ends at its line: a line at the margin after it is a new sentence, and the
   bullet marker is not part of the sentence.
 
@@ -52,6 +54,11 @@ PAIRS = [
     (
         "I read an article saying we should never use ORMs.",
         "I read code top-down, so put the public function first in any module you write for me.",
+    ),
+    # the speaker's machine: a report, unless the sentence prescribes with it as the reason
+    (
+        "Docker never starts on my laptop after an update.",
+        "No, the API is on 8443, not 8080; 8080 is only on my laptop.",
     ),
     # the speaker's taste for a referent, or the old joke
     (

@@ -493,6 +493,10 @@ def cues(
     fired = _fired(clean, core) | shape_cues(clean, core)
     if mood and not fired & _PRESCRIBES:
         return None  # "The CI runners are always slow on Mondays": how things are, no one told
+    if "my_setup" in fired and not fired & (_PRESCRIBES | {"correction"}):
+        # "Docker never starts on my laptop": a report. The speaker's setup is often a rule's
+        # reason, though: "I review on my phone, so keep diffs narrow".
+        return None
     if (spec and not _VOICE.search(core)) or (
         _BUILD_TASK.match(core) and not _LATER_WORD.search(core)
     ):

@@ -226,7 +226,8 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
-    # The speaker's own machine: what happens there is a report, not a rule.
+    # The speaker's own machine: what happens there is a report, not a rule, unless the
+    # sentence also prescribes (``capture.cues`` checks: "I review on my phone, so ...").
     (
         "my_setup",
         re.compile(
