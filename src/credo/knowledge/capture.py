@@ -356,6 +356,15 @@ _ASIDE = re.compile(
 )
 # A sentence opened by a demonstrative or "it": right under a paste, it is about the paste.
 _DEMONSTRATIVE = re.compile(r"\s*(?:this|that|these|those|it)\b", re.IGNORECASE)
+# The speaker's own time of day or year ("I always code better after midnight", "I prefer
+# brewing stouts in winter"): with a taste or a habit alone, that is their life outside the
+# work, like the food and weather of the leisure veto. Anything more prescribing keeps it ("I'd
+# rather one Composition per cloud ...; I debug these at night").
+_OWN_TIME = re.compile(
+    r"^i\b.*\b(?:(?:in|during)\s+(?:the\s+)?(?:winter|summer|spring|autumn|fall|mornings?|"
+    r"evenings?|afternoons?)|at\s+night|on\s+(?:the\s+)?weekends?|on\s+(?:holiday|vacation)|"
+    r"after\s+midnight)\b"
+)
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b")
 
 
@@ -542,6 +551,8 @@ def cues(
         and (_SPEAKER.search(core) or _ASIDE.search(core) or on_paste)
     ):
         return None  # a fact with no force: the speaker's situation, a remark, the paste's
+    if _OWN_TIME.search(core) and not concepts(fired) & (_PRESCRIBING_CONCEPTS - {"taste"}):
+        return None  # "I prefer brewing stouts in winter": the speaker's day, not the work's
     if waived(clean, prescribes=bool(concepts(fired) & _PRESCRIBING_CONCEPTS)):
         return None  # "it's fine", "my fault", "X returns garbage": the force is taken back
     if _FIRST_PERSON.search(clean):
