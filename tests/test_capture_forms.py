@@ -9,8 +9,8 @@
   my Y") is no preference either.
 - "I read" is hearsay only with a source ("I read somewhere that ..."); "I read the diff
   anyway" is the speaker's habit, the reason for a preference.
-- A taste or a habit bound to the speaker's time of day or year ("I prefer brewing stouts in
-  winter") is about their life, as food and weather are.
+- A taste bound to the speaker's time of day or year ("I prefer brewing stouts in winter") is
+  about their life, as food and weather are.
 - The speaker's machine ("on my laptop") makes a report, unless the sentence also prescribes
   or corrects: then it is the reason ("I review on my phone, so keep diffs narrow").
 - A list item ends at its line: a line at the margin after it is a new sentence, and the
@@ -62,7 +62,7 @@ PAIRS = [
         "Docker never starts on my laptop after an update.",
         "No, the API is on 8443, not 8080; 8080 is only on my laptop.",
     ),
-    # the speaker's own time of day or year, with a taste alone: their life, not the work
+    # a taste for the speaker's own time of day or year, nothing else: their life, not the work
     (
         "I prefer hiking on weekends, the trails are empty in the mornings",
         "I prefer small PRs over big ones, I review them in the evenings.",

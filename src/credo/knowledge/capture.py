@@ -74,7 +74,9 @@ forbidden pronoun ("Do not use it."), a person named by role with a habit ("the 
 engineer always sends ..."), verdicts ("is always chaos"), an answer opened by "yes" or "sure"
 with no word for later, and directives scoped to this turn's new artefact ("in the new file").
 Round 11 drops a sentence that takes its own force back (``credo.knowledge.waiver``): "it's
-fine", "not my call", "my fault", "X returns garbage".
+fine", "not my call", "my fault", "X returns garbage". Round 12 reads a few forms by their
+grammar: a head verb with a finite verb after it is a noun ("Build is green again"), a taste for
+a referent or the speaker's own hours is no preference, a list item ends at its line.
 
 The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
 threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a
@@ -356,10 +358,10 @@ _ASIDE = re.compile(
 )
 # A sentence opened by a demonstrative or "it": right under a paste, it is about the paste.
 _DEMONSTRATIVE = re.compile(r"\s*(?:this|that|these|those|it)\b", re.IGNORECASE)
-# The speaker's own time of day or year ("I always code better after midnight", "I prefer
-# brewing stouts in winter"): with a taste or a habit alone, that is their life outside the
-# work, like the food and weather of the leisure veto. Anything more prescribing keeps it ("I'd
-# rather one Composition per cloud ...; I debug these at night").
+# A taste for the speaker's own time of day or year ("I prefer brewing stouts in winter"): with
+# nothing else prescribing, that is their life outside the work, like the food and weather of
+# the leisure veto. Anything more keeps it ("I'd rather one Composition per cloud than one giant
+# one; I debug these at night").
 _OWN_TIME = re.compile(
     r"^i\b.*\b(?:(?:in|during)\s+(?:the\s+)?(?:winter|summer|spring|autumn|fall|mornings?|"
     r"evenings?|afternoons?)|at\s+night|on\s+(?:the\s+)?weekends?|on\s+(?:holiday|vacation)|"
@@ -551,7 +553,7 @@ def cues(
         and (_SPEAKER.search(core) or _ASIDE.search(core) or on_paste)
     ):
         return None  # a fact with no force: the speaker's situation, a remark, the paste's
-    if _OWN_TIME.search(core) and not concepts(fired) & (_PRESCRIBING_CONCEPTS - {"taste"}):
+    if _OWN_TIME.search(core) and concepts(fired) & _PRESCRIBING_CONCEPTS == {"taste"}:
         return None  # "I prefer brewing stouts in winter": the speaker's day, not the work's
     if waived(clean, prescribes=bool(concepts(fired) & _PRESCRIBING_CONCEPTS)):
         return None  # "it's fine", "my fault", "X returns garbage": the force is taken back
