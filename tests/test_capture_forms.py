@@ -108,10 +108,16 @@ def test_a_list_item_ends_at_its_line_and_loses_its_marker() -> None:
         "still need to tell Dana",
         "nothing else changed, keep going with whatever was next",
     ]
-    # an indented line continues the item; so does a lower-case line after plain prose
+    # an indented line continues the item; a lower-case line after plain prose continues it
     assert _texts("- prefer small PRs that\n  touch one package\n") == [
         "prefer small PRs that\n  touch one package"
     ]
+    # so does a line at the margin after a line long enough to have been wrapped by hand
+    wrapped = (
+        "- keep every migration reversible and small enough to review in one sitting\n"
+        "so no batching"
+    )
+    assert _texts(wrapped) == [wrapped[2:]]
     assert _texts("we rebase feature branches\nbefore every merge") == [
         "we rebase feature branches\nbefore every merge"
     ]

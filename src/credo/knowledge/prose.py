@@ -18,6 +18,7 @@ _QUOTE_LINE = re.compile(r"^\s*>(?!>)")
 _WORD = re.compile(r"(?<![\w:./-])[A-Za-z]{2,}(?![\w:./-])")
 QUOTE_MIN_WORDS = 4
 _TERMINAL = re.compile(r"[.!?:;]\W*$")
+WRAP_CHARS = 60  # a line this long may have been wrapped by hand; a shorter one ended
 # A line opened by a comment marker of C-like languages or Lisp/ini/asm ("// Never call Close
 # twice", "; always check the property"): no one starts a line of prose with one.
 _COMMENT_LINE = re.compile(r"^\s*(?://(?!/)|;)")
@@ -158,6 +159,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
     units: list[tuple[int, int]] = []
     current: tuple[int, int] | None = None
     in_item = False  # the current unit opened with a bullet
+    last_line = 0  # length of the previous prose line
     for start, end, bullet in _prose_lines(text):
         if start < 0:
             if current:
@@ -165,16 +167,17 @@ def sentences(text: str) -> list[tuple[int, int]]:
             current = None
             continue
         line = text[start:end]
-        # A list item continues only on an indented line: a line at the margin after one
-        # ("- still need to tell Dana" then "nothing else changed, keep going") is a new
-        # paragraph, however it is cased; people do not wrap bullets by hand without indent.
+        # A list item continues on an indented line, or after a line long enough to have been
+        # wrapped by hand; a short item then a line at the margin ("- still need to tell
+        # Dana" then "nothing else changed, keep going") is a new paragraph, however cased.
         soft_wrap = (
             current is not None
             and not bullet
             and not _TERMINAL.search(text[current[0] : current[1]])
             and line.lstrip()[:1].islower()
-            and (not in_item or line[:1] in " \t")
+            and (not in_item or line[:1] in " \t" or last_line >= WRAP_CHARS)
         )
+        last_line = end - start
         if soft_wrap and current is not None:
             current = (current[0], end)
         else:
