@@ -74,7 +74,9 @@ forbidden pronoun ("Do not use it."), a person named by role with a habit ("the 
 engineer always sends ..."), verdicts ("is always chaos"), an answer opened by "yes" or "sure"
 with no word for later, and directives scoped to this turn's new artefact ("in the new file").
 Round 11 drops a sentence that takes its own force back (``credo.knowledge.waiver``): "it's
-fine", "not my call", "my fault", "X returns garbage".
+fine", "not my call", "my fault", "X returns garbage". Round 12 reads a few forms by their
+grammar: a head verb with a finite verb after it is a noun ("Build is green again"), a taste for
+a referent or the speaker's own hours is no preference, a list item ends at its line.
 
 The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
 threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a
@@ -105,6 +107,7 @@ from credo.knowledge.prose import after_paste, quoted_prose, sentences
 from credo.knowledge.redact import redact
 from credo.knowledge.score import THRESHOLD, concepts, score
 from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
+from credo.knowledge.terms import statement_terms
 from credo.knowledge.waiver import waived
 
 __all__ = [
@@ -259,6 +262,7 @@ _LEAD_IN = re.compile(
     heads\s+up|reminder|pro\s+tip|one\s+more\s+thing|oh|hey|well|again|please\s+note|
     tbh|honestly|fwiw|imo|imho|to\s+be\s+honest|
     just\s+so\s+you\s+know|for\s+the\s+record|as\s+a\s+reminder|wait|hm+|um+|uh+|
+    like(?=,?\s+(?:is|are|was|were|do|does|did|can|could|would|will|should|how|what|why|where)\b)|
     from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(?:\s+out)?|
     in\s+(?:the\s+)?future|in\s+general|generally|by\s+default|as\s+a\s+rule|
     (?:in|for|across)\s+(?:this|our|the)\s+(?:repo|repository|project|codebase|team|monorepo)|
@@ -289,6 +293,9 @@ _TASTE_FOR_REFERENT = re.compile(
     r"(?:the|this|that|these|those|your|how|what)\b"
     r"|^(?:i'?d|i\s+would)\s+(?:much\s+)?rather\s+not\s+(?:talk|discuss|get\s+into|go\s+into)\b"
 )
+# The speaker's taste likened to their own things ("I prefer my bugs reproducible, unlike my
+# sourdough", "I like my coffee like my pipelines"): the old joke's form, not a preference.
+_SIMILE = re.compile(r"\b(?:prefer|like|love)\s+my\s+.+?\b(?:un)?like\s+(?:i\s+\w+\s+)?my\b")
 # The speaker's wish about the thing at hand ("I'd like to understand it before I approve").
 _WISH_FOR_REFERENT = re.compile(
     r"^(?:i'?d|i\s+would)\s+(?:really\s+)?(?:like|love|want)\s+to\s+[a-z]+\s+(?:it|this|that|them)\b"
@@ -351,6 +358,15 @@ _ASIDE = re.compile(
 )
 # A sentence opened by a demonstrative or "it": right under a paste, it is about the paste.
 _DEMONSTRATIVE = re.compile(r"\s*(?:this|that|these|those|it)\b", re.IGNORECASE)
+# A taste for the speaker's own time of day or year ("I prefer brewing stouts in winter"): with
+# nothing else prescribing, that is their life outside the work, like the food and weather of
+# the leisure veto. Anything more keeps it ("I'd rather one Composition per cloud than one giant
+# one; I debug these at night").
+_OWN_TIME = re.compile(
+    r"^i\b.*\b(?:(?:in|during)\s+(?:the\s+)?(?:winter|summer|spring|autumn|fall|mornings?|"
+    r"evenings?|afternoons?)|at\s+night|on\s+(?:the\s+)?weekends?|on\s+(?:holiday|vacation)|"
+    r"after\s+midnight)\b"
+)
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b")
 
 
@@ -488,6 +504,10 @@ def cues(
     fired = _fired(clean, core) | shape_cues(clean, core)
     if mood and not fired & _PRESCRIBES:
         return None  # "The CI runners are always slow on Mondays": how things are, no one told
+    if "my_setup" in fired and not fired & (_PRESCRIBES | {"correction"}):
+        # "Docker never starts on my laptop": a report. The speaker's setup is often a rule's
+        # reason, though: "I review on my phone, so keep diffs narrow".
+        return None
     if (spec and not _VOICE.search(core)) or (
         _BUILD_TASK.match(core) and not _LATER_WORD.search(core)
     ):
@@ -496,8 +516,11 @@ def cues(
         return None  # a question in the imperative: "find which workflow builds that URL"
     if _WISH_FOR_REFERENT.match(core):
         fired -= {"preference", "preference_frame", "taste"}
-    if _TASTE_FOR_REFERENT.match(core) and not fired & {"universal", "durable", WEAK}:
-        fired -= {"preference", "taste"}  # praise or a gripe: "I like the new sidebar a lot"
+    no_taste = (
+        _TASTE_FOR_REFERENT.match(core) and not fired & {"universal", "durable", WEAK}
+    ) or _SIMILE.search(core)
+    if no_taste:
+        fired -= {"preference", "taste"}  # praise, a gripe or a joke: "I like the new sidebar"
     if "universal" in fired and _ARTEFACT_SCOPE.search(core):
         fired.discard("universal")  # "a script that runs on every commit": what to build
     if future:
@@ -514,6 +537,8 @@ def cues(
     if _pair(fired, memo=_MEMO.match(core) is not None):
         fired.add("pair")
     frame = _frame(clean, core)
+    if frame == "preference_frame" and no_taste:
+        frame = None  # "I prefer the observatory at night": the frame of that same taste
     if frame:
         fired.add(frame)
     if frame or "pair" in fired:
@@ -528,6 +553,8 @@ def cues(
         and (_SPEAKER.search(core) or _ASIDE.search(core) or on_paste)
     ):
         return None  # a fact with no force: the speaker's situation, a remark, the paste's
+    if _OWN_TIME.search(core) and concepts(fired) & _PRESCRIBING_CONCEPTS == {"taste"}:
+        return None  # "I prefer brewing stouts in winter": the speaker's day, not the work's
     if waived(clean, prescribes=bool(concepts(fired) & _PRESCRIBING_CONCEPTS)):
         return None  # "it's fine", "my fault", "X returns garbage": the force is taken back
     if _FIRST_PERSON.search(clean):
@@ -557,7 +584,7 @@ def kind_of(fired: set[str]) -> Kind:
 
 def _statement(text: str, sentence: str, fired: set[str], value: float) -> Statement:
     kind = kind_of(fired)
-    negated, asserted = _terms(_clean(sentence))
+    negated, asserted = statement_terms(_clean(sentence))
     return Statement(
         text=text.strip(),
         kind=kind,
@@ -566,35 +593,3 @@ def _statement(text: str, sentence: str, fired: set[str], value: float) -> State
         asserted=asserted,
         signals=(*sorted(fired), f"score={value:.2f}"),
     )
-
-
-# --- terms -------------------------------------------------------------------------------
-
-_NEGATION_BEFORE = re.compile(r"(?:n't|\bnot|\bnever|\bstop|\bavoid|\bno)\s*$", re.IGNORECASE)
-
-
-def _term(raw: str) -> str:
-    term = raw.strip("`").strip().rstrip(".,;:!?)'\"").lower()
-    return "" if term in sig.STOP_TERMS or len(term) > 40 else term
-
-
-def _terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """What the statement rules out and what it prescribes, for supersession matching."""
-    patterns = sig.term_patterns()
-    negated: list[str] = []
-    for match in patterns.negated.finditer(clean):
-        term = _term(match.group(1))
-        if term and term not in negated:
-            negated.append(term)
-    asserted: list[str] = []
-    for match in patterns.leading.finditer(clean):
-        term = _term(match.group(1) or match.group(2) or "")
-        if term and term not in asserted:
-            asserted.append(term)
-    for match in patterns.asserted.finditer(clean):
-        if _NEGATION_BEFORE.search(clean, 0, match.start()):
-            continue
-        term = _term(match.group(1))
-        if term and term not in asserted:
-            asserted.append(term)
-    return tuple(negated), tuple(t for t in asserted if t not in negated)

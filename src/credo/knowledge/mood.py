@@ -126,7 +126,8 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     # A plan or a piece of work the team means to do once ("The plan is to delete webpack in
-    # Q2", "we should automate the whole release checklist"): a change to make, not a way of
+    # Q2", "we should automate the whole release checklist"), or what is left to do in a note
+    # with its subject dropped ("still need to tell Dana"): a change to make, not a way of
     # working. A quantifier or "always" in the same clause makes it a rule ("we should always
     # pin", "we have to add a changelog entry for every PR") and is left alone.
     (
@@ -134,6 +135,7 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"""\b(?:the|our|my)\s+(?:plan|idea|goal)\s+is\s+to\b|\b(?:the|our|my)\s+plan\s+is\b
             |\bwe(?:'re|\s+are)\s+planning\b|\bwe\s+plan\s+to\b
+            |^(?:i\s+)?still\s+(?:need|have|got)\s+to\b
             |\bwe\s+(?:really\s+)?(?:should|ought\s+to|need\s+to|gotta)\s+
             (?:probably\s+|eventually\s+|finally\s+|just\s+)?
             (?:automate|build|write|set\s+up|migrate|rewrite|refactor|clean\s+up|replace|
@@ -240,7 +242,7 @@ GATES: dict[str, tuple[str, ...]] = {
         "suspect",
         "actually",
     ),
-    "plan": ("plan", "idea", "goal", "we "),
+    "plan": ("plan", "idea", "goal", "we ", "still"),
     "appointment": ("at ", "eod", "end of"),
     "history": ("never", "always", "just", "once", "already"),
     "wish": ("some", "any", "one of us"),

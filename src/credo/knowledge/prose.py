@@ -18,6 +18,7 @@ _QUOTE_LINE = re.compile(r"^\s*>(?!>)")
 _WORD = re.compile(r"(?<![\w:./-])[A-Za-z]{2,}(?![\w:./-])")
 QUOTE_MIN_WORDS = 4
 _TERMINAL = re.compile(r"[.!?:;]\W*$")
+WRAP_CHARS = 60  # a line this long may have been wrapped by hand; a shorter one ended
 # A line opened by a comment marker of C-like languages or Lisp/ini/asm ("// Never call Close
 # twice", "; always check the property"): no one starts a line of prose with one.
 _COMMENT_LINE = re.compile(r"^\s*(?://(?!/)|;)")
@@ -157,24 +158,33 @@ def sentences(text: str) -> list[tuple[int, int]]:
     """Sentence spans over the prose lines of ``text``."""
     units: list[tuple[int, int]] = []
     current: tuple[int, int] | None = None
+    in_item = False  # the current unit opened with a bullet
+    last_line = 0  # length of the previous prose line
     for start, end, bullet in _prose_lines(text):
         if start < 0:
             if current:
                 units.append(current)
             current = None
             continue
+        line = text[start:end]
+        # A list item continues on an indented line, or after a line long enough to have been
+        # wrapped by hand; a short item then a line at the margin ("- still need to tell
+        # Dana" then "nothing else changed, keep going") is a new paragraph, however cased.
         soft_wrap = (
             current is not None
             and not bullet
             and not _TERMINAL.search(text[current[0] : current[1]])
-            and text[start:end].lstrip()[:1].islower()
+            and line.lstrip()[:1].islower()
+            and (not in_item or line[:1] in " \t" or last_line >= WRAP_CHARS)
         )
+        last_line = end - start
         if soft_wrap and current is not None:
             current = (current[0], end)
         else:
             if current:
                 units.append(current)
             current = (start, end)
+            in_item = bullet
     if current:
         units.append(current)
     spans: list[tuple[int, int]] = []

@@ -196,7 +196,6 @@ VETO_CUES = frozenset(
         "state_report",
         "turn_scope",
         "repair",
-        "my_setup",
         "code_local",
         "verdict",
         "opinion",

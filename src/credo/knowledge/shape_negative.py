@@ -26,12 +26,15 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
+    # Hearsay: what someone else says. "I read" reports only with its source ("I read
+    # somewhere that ..."); "I read the diff anyway" is the speaker's habit, a preference's reason.
     (
         "hearsay",
         re.compile(
             r"""\b(?:i\s+was\s+told|(?:he|she|they|someone|people|my\s+\w+|the\s+\w+)\s+
             (?:says?|said|thinks?|told\s+me|claims?)|according\s+to|apparently|supposedly|
-            i\s+heard|i\s+read|keeps?\s+saying|(?:is|are|was|were)\s+saying|
+            i\s+heard|i\s+read\s+(?:somewhere|that|about|online|(?:it|this)\s+(?:somewhere|online|on|in)|
+            an?\s+(?:article|post|blog|thread|paper|book))|keeps?\s+saying|(?:is|are|was|were)\s+saying|
             said\s+(?:on|in|at|that)|recommends|suggests|(?:pro\s+)?tip|the\s+(?:old\s+)?saying|
             as\s+they\s+say|
             from\s+the\s+(?:docs|readme|wiki|manual|book|blog|article)
@@ -173,13 +176,15 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
-    # A scope of this turn: "for this debug run", "in this notebook" (not "in this repo").
+    # A scope of this turn: "for this debug run", "in this notebook" (not "in this repo", nor
+    # the project's environment: "on this cluster it's always `srun`").
     (
         "turn_scope",
         re.compile(
             r"""\b(?:for|in|on|during)\s+this\s+(?!(?:repo|repository|project|codebase|code|team|
             company|org|organisation|organization|monorepo|firmware|app|site|game|service|
-            package|workspace|stack)\b)\w+""",
+            package|workspace|stack|cluster|server|host|machine|board|device|mcu|network|
+            database|db|schema|platform|cloud|account|tenant|environment|library|lib)\b)\w+""",
             _I,
         ),
     ),
@@ -221,7 +226,8 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
-    # The speaker's own machine: what happens there is a report, not a rule.
+    # The speaker's own machine: what happens there is a report, not a rule, unless the
+    # sentence also prescribes (``capture.cues`` checks: "I review on my phone, so ...").
     (
         "my_setup",
         re.compile(

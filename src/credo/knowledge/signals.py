@@ -51,10 +51,14 @@ _VERBS = (
     "capitalize|lowercase|uppercase|spell|say|talk|use|pass|catch|wrap|await|block|set"
 )
 
+# A verb at the head of a sentence is an imperative only when no finite verb follows it:
+# "Build is green again", "Test was flaky", "Deploy has been slow" open on a noun subject.
+_NOUN_SUBJECT = r"(?!\s+(?:is|are|was|were|isn'?t|aren'?t|wasn'?t|weren'?t|has|had|hasn'?t)\b)"
+
 DIRECTIVE = re.compile(
     rf"""^(?:please\s+|pls\s+|and\s+|also\s+|so\s+|just\s+)?
         (?:(?:always|never|only|also)\s+)?
-        (?:(?:{_VERBS})\b)"""
+        (?:(?:{_VERBS})\b){_NOUN_SUBJECT}"""
     r"""|^(?:please\s+)?(?:don'?t|do\s+not|dont|never|stop)\b"""
     r"""|\b(?:make\s+sure|be\s+sure|ensure|remember\s+to|remember\s+that|keep\s+in\s+mind|"""
     r"""note\s+that\s+we|you\s+(?:should|must|need\s+to|have\s+to)|"""
@@ -305,7 +309,10 @@ HYPOTHETICAL = re.compile(
     _L | re.VERBOSE,
 )
 
-# Markers of an instruction for this turn only.
+# Markers of an instruction for this turn only. "one" picks a referent of this turn when it is
+# an ordinal's ("the other one", "the wrong one") or the complement that identifies ("`Transform`
+# is the local one", "(the fizzbuzz one)"); as a subject it names a kind of thing a fact is about
+# ("the default one is taken by SCADA", "the markdown one is only kept for old links").
 ONE_OFF = re.compile(
     r"""\bthat\s+(?:pr|pull\s+request|commit|branch|file|function|method|class|one|time|line|
         snippet|diff|patch|hunk|change|error|test\s+file|query|script|page)\b
@@ -319,7 +326,8 @@ ONE_OFF = re.compile(
         for\s+once|yet|temporarily|temporary|for\s+a\s+bit|for\s+a\s+while|until\s+\w+|
         next\s+(?:step|thing)|first\s+thing|then\s+(?:run|push|commit)|
         (?:above|below)(?!\s+(?:it|them|each|every|that|~?\d))|the\s+following|line\s+\d+|lines\s+\d+|
-        the\s+\w+\s+one|asap|quickly|real\s+quick|for\s+the\s+demo|before\s+the\s+(?:demo|release|deadline))\b
+        the\s+(?:other|same|first|second|third|last|next|previous|right|wrong|new|correct)\s+one|
+        (?:(?:is|are|was|were)\s+|(?<=\()|(?<='s\s))the\s+\w+\s+one|asap|quickly|real\s+quick|for\s+the\s+demo|before\s+the\s+(?:demo|release|deadline))\b
         |\b(?:refactor|fix|change|rewrite|update|rename|move|convert|redo|revert)\s+(?:this|that|it)\b
         |\byou(?:'re|\s+are)\s+(?:adding|writing|creating|building|working\s+on|about\s+to)\b
         |\byou\s+just\s+(?:wrote|added|made|created|changed|built)\b""",
@@ -449,7 +457,7 @@ REMARK = re.compile(
 INLINE_QUOTED = re.compile(r"\"[^\"\n]{3,}\"|“[^”\n]{3,}”|'[^'\n]{8,}'(?!\w)")
 INLINE_CODE = re.compile(r"`([^`\n]+)`")
 
-BULLET = re.compile(r"^\s*(?:[-*+•]\s+|\d+[.)]\s+|#{1,6}\s+|\[[ xX]\]\s+)")
+BULLET = re.compile(r"[ \t]*(?:[-*+•]\s+|\d+[.)]\s+|#{1,6}\s+|\[[ xX]\]\s+)")
 ABBREV = re.compile(
     r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|fig|no|mr|mrs|ms|dr|st|jr|sr)\.|(?<!')\b[A-Za-z]\.)$",
     _I,

@@ -1,0 +1,43 @@
+"""What a captured statement rules out and what it prescribes (``credo.knowledge.capture``).
+
+"never use npm, always pnpm" rules out ``npm`` and prescribes ``pnpm``; the two lists feed
+supersession matching (``credo.knowledge.supersession``), so a later "we use npm now" can be
+found to replace it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from credo.knowledge import signals as sig
+
+__all__ = ["statement_terms"]
+
+_NEGATION_BEFORE = re.compile(r"(?:n't|\bnot|\bnever|\bstop|\bavoid|\bno)\s*$", re.IGNORECASE)
+
+
+def _term(raw: str) -> str:
+    term = raw.strip("`").strip().rstrip(".,;:!?)'\"").lower()
+    return "" if term in sig.STOP_TERMS or len(term) > 40 else term
+
+
+def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What the statement rules out and what it prescribes, for supersession matching."""
+    patterns = sig.term_patterns()
+    negated: list[str] = []
+    for match in patterns.negated.finditer(clean):
+        term = _term(match.group(1))
+        if term and term not in negated:
+            negated.append(term)
+    asserted: list[str] = []
+    for match in patterns.leading.finditer(clean):
+        term = _term(match.group(1) or match.group(2) or "")
+        if term and term not in asserted:
+            asserted.append(term)
+    for match in patterns.asserted.finditer(clean):
+        if _NEGATION_BEFORE.search(clean, 0, match.start()):
+            continue
+        term = _term(match.group(1))
+        if term and term not in asserted:
+            asserted.append(term)
+    return tuple(negated), tuple(t for t in asserted if t not in negated)
