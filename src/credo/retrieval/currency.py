@@ -40,6 +40,7 @@ Ties are broken by id everywhere; the result depends only on the store and the q
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import bisect
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from credo.retrieval.rank import Scored, Weights
@@ -51,6 +52,9 @@ NO_IDS: tuple[str, ...] = ()
 # (replaces, conflicts with, superseded by): what a belief's marks say (tokens.marks).
 Standing = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 _NONE: frozenset[str] = frozenset()
+# What a belief in the pack by relevance brings (``TruthGraph.as_relevant``).
+Relevant = tuple[Standing | None, tuple[str, ...], tuple[str, ...], Standing]
+_new = tuple.__new__  # a Scored without its Python-level __new__: ~3x cheaper, per belief brought
 
 
 class Currency:
@@ -123,6 +127,7 @@ class TruthGraph:
         self._conflicts: dict[str, tuple[str, ...]] = {}
         # x -> (its current conflicts, the unlocked ones among them): fixed at a version.
         self._live: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        self._relevant: dict[str, Relevant] = {}  # x -> as_relevant(x)
         self._closed: set[str] = set()  # the beliefs whose upward closure is read
         # Beliefs met as a far end with no live SUPERSEDES edge: current, hiding nothing,
         # their closure known without reading them.
@@ -264,6 +269,22 @@ class TruthGraph:
             )
         return found
 
+    def as_relevant(self, x: str) -> Relevant:
+        """What ``x`` brings when it is in the pack by relevance (``live_conflicts``, kept):
+        its standing (None when it has no current conflict), its unlocked current
+        conflicts, the group they make with it when none of them is met otherwise (``x``
+        first, the others by id) and the standing of each of them then."""
+        found = self._relevant.get(x)
+        if found is None:
+            others, free = self.live_conflicts(x)
+            found = self._relevant[x] = (
+                (NO_IDS, tuple(sorted(set(others))), NO_IDS) if others else None,
+                free,
+                (x, *sorted(free)),
+                (NO_IDS, (x,), NO_IDS),
+            )
+        return found
+
     @property
     def live_known(self) -> Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]:
         """The beliefs whose ``live_conflicts`` are kept."""
@@ -314,23 +335,30 @@ def resolve(
     if not touched:
         return Currency(ranked)
     superseded: dict[str, None] = {}
+    heads: Collection[str] = ()
     retired: frozenset[str] = frozenset()
     succ, pred = graph.superseded_any, graph.superseding
     # (keys(): a set's isdisjoint walks a whole dict, and these grow with the process)
     if not succ.keys().isdisjoint(touched) or not pred.keys().isdisjoint(touched):
         # Only a belief with a successor needs its upward closure read.
         graph.close_upward(succ.keys() & touched)
-        ranked, superseded = _supersede(ranked, rows, graph, weights, include_superseded, touched)
+        ranked, superseded, heads = _supersede(
+            ranked, rows, graph, weights, include_superseded, touched
+        )
         retired = frozenset(i for i in locks if i in succ and not graph.current(i))
         if include_superseded:  # history keeps a retired lock too, marked like the others
             superseded.update(dict.fromkeys(sorted(retired)))
             retired = frozenset()
-    ranked, groups, conflicts, brought = _gather(ranked, graph, locks, touched, superseded)
-    standing: dict[str, Standing] = {i: (NO_IDS, ys, NO_IDS) for i, ys in conflicts.items()}
+    ranked, groups, standing, brought = _gather(ranked, graph, locks, touched, superseded)
     if pred:  # what each packed belief hides (those brought along count too)
-        hiding = pred.keys() & {*(s.id for s in ranked), *locks} if superseded else ()
-        if not superseded:  # nothing moved: only the touched can hide, or what came along
-            hiding = pred.keys() & {*touched, *brought}
+        # The packed beliefs that can hide one have a truth link: the touched candidates
+        # and locks (less those left out as superseded), the heads and those brought along.
+        packed = (
+            touched.difference(superseded) if superseded and not include_superseded else touched
+        )
+        hiding = pred.keys() & packed
+        if heads or brought:
+            hiding |= pred.keys() & {*heads, *brought}
         for i in sorted(hiding):
             if hidden := graph.hides(i):
                 standing[i] = (hidden, *standing.get(i, (NO_IDS, NO_IDS, NO_IDS))[1:])
@@ -338,15 +366,15 @@ def resolve(
             for i in superseded:  # (candidates and locks)
                 old = standing.get(i, (NO_IDS, NO_IDS, NO_IDS))
                 standing[i] = (old[0], old[1], graph.superseded_by(i))
+    far = graph.rows
     return Currency(
         ranked=ranked,
         superseded=() if include_superseded else tuple(superseded),
         retired_locks=retired,
         standing=standing,
         groups=groups,
-        rows={s.id: graph.rows[s.id] for s in ranked if s.id not in rows}
-        if superseded or brought
-        else None,
+        # (the beliefs ranked that were not candidates: heads standing in, and those brought)
+        rows={i: far[i] for i in (*heads, *brought) if i not in rows} if heads or brought else None,
         brought=brought,
     )
 
@@ -358,11 +386,12 @@ def _supersede(
     weights: Weights,
     include_superseded: bool,
     touched: Collection[str],
-) -> tuple[list[Scored], dict[str, None]]:
+) -> tuple[list[Scored], dict[str, None], Collection[str]]:
     """The ranking with each superseded candidate replaced by its unlocked heads (kept
     too, after them, with ``include_superseded``), the evidence of current beliefs pooled;
-    and the superseded candidates, in rank order. Only the ``touched`` candidates (those
-    with a truth link) can change; the others keep their places."""
+    the superseded candidates, in rank order; and the heads that stand in for them. Only
+    the ``touched`` candidates (those with a truth link) can change; the others keep their
+    places."""
     succ, pred = graph.superseded_any, graph.superseding
     gone = {x for x in touched if x in rows and x in succ and not graph.current(x)}
     pooled = {
@@ -371,8 +400,9 @@ def _supersede(
         if x in rows and x in pred and x not in gone and (hidden := graph.hides(x))
     }
     if not gone and not pooled:
-        return ranked, {}  # no candidate superseded, none hiding another: nothing moves
-    by_id = {s.id: s for s in ranked}
+        return ranked, {}, ()  # no candidate superseded, none hiding another: nothing moves
+    # Only a touched candidate moves, and only one can be a head: the others are not read.
+    by_id = {s.id: s for s in ranked if s.id in touched}
     moved = {x: _pooled(by_id[x], h, rows, graph.rows, weights) for x, h in pooled.items()}
     inherited: dict[str, float] = {}
     for x in gone:
@@ -395,7 +425,7 @@ def _supersede(
     placed = [*moved.values(), *(by_id[x] for x in gone if include_superseded)]
     for s in sorted(placed, key=key):
         bisect.insort(out, s, key=key)
-    return out, {s.id: None for s in ranked if s.id in gone}
+    return out, {i: None for i in by_id if i in gone}, inherited.keys()
 
 
 def _pooled(
@@ -430,115 +460,135 @@ def _gather(
     locks: Sequence[str],
     touched: set[str],
     superseded: Mapping[str, None],
-) -> tuple[list[Scored], tuple[tuple[str, ...], ...], dict[str, tuple[str, ...]], frozenset[str]]:
+) -> tuple[list[Scored], tuple[tuple[str, ...], ...], dict[str, Standing], frozenset[str]]:
     """Bring the conflicts of the current beliefs in ``ranked`` along. Returns the ranking
     with each group at the place of its best member (the others after it, at its score),
-    the groups (that member first, the others in ranking order), every belief's conflict
-    mark, and the beliefs brought along that were not ranked."""
+    the groups (that member first, the others in ranking order), every belief's standing as
+    to conflicts, and the beliefs brought along that were not ranked.
+
+    A group is a connected part of the links from each relevant belief (a current one in
+    ``ranked``) to its unlocked conflicts. Conflicts are symmetric among current unlocked
+    beliefs, so a ranked belief met as a conflict is relevant itself, and its mark (all its
+    current conflicts, kept by the graph) names every relevant belief it meets; one brought
+    along is marked with the relevant beliefs that brought it. Most groups are one relevant
+    belief and conflicts no other one meets: the graph keeps such a group whole. Only the
+    relevant beliefs are walked; the others keep their places, copied in slices."""
     against = graph.against
     if against.keys().isdisjoint(touched) and not superseded:  # (a head may bring a conflict)
         return ranked, (), {}, frozenset()
-    # The relevant beliefs with a CONTRADICTS edge (a head standing in may be new to
-    # touched; one whose conflicts are all resolved or superseded adds nothing below).
+    # The relevant beliefs with a CONTRADICTS edge, with their places (a head standing in
+    # may be new to touched; one whose conflicts are all resolved or superseded adds nothing).
+    if superseded:
+        found = [
+            (n, s) for n, s in enumerate(ranked) if (i := s.id) in against and i not in superseded
+        ]
+    else:
+        found = [(n, s) for n, s in enumerate(ranked) if s.id in against]
     conflicts_of = graph.conflicts
-    found = [i for s in ranked if (i := s.id) in against and i not in superseded]
     lock_set = set(locks)
     lock_wanted = [y for x in locks if x in against for y in conflicts_of(x) if y in lock_set]
     if not found and not lock_wanted:
         return ranked, (), {}, frozenset()
     # One batched read for every conflict not met yet (each belief's current conflicts are
     # then kept by the graph: a warm query reads and filters none).
-    live, known = graph.live_conflicts, graph.live_known
-    fresh = {y for x in found if x not in known for y in conflicts_of(x)}
-    graph.settle([*fresh, *lock_wanted])
-    marks: dict[str, list[str]] = {}
-    parent: dict[str, str] = {}  # union-find over the unlocked pairs (groups are small)
-    for x in found:
-        others, free = known.get(x) or live(x)
-        if not others:
-            continue
-        own = marks.get(x)
-        if own is None:
-            marks[x] = list(others)
-        else:
-            own.extend(others)
-        for y in free:
-            # y's mark, and the union of x's group with y's (a root is its group's least id).
-            mark = marks.get(y)
-            if mark is None:
-                marks[y] = [x]
-            else:
-                mark.append(x)
-            if x not in parent:
-                parent[x] = x
-            a = x
-            while a != (up := parent[a]):  # (path halving)
-                parent[a] = up = parent[up]
-                a = up
-            if y not in parent:
-                parent[y] = b = y
-            else:
-                b = y
-                while b != (up := parent[b]):
-                    parent[b] = up = parent[up]
-                    b = up
-            if a != b:
-                if a < b:
-                    parent[b] = a
-                else:
-                    parent[a] = b
+    known = graph.live_known
+    fresh = {y for _, s in found if (x := s.id) not in known for y in conflicts_of(x)}
+    if fresh or lock_wanted:
+        graph.settle([*fresh, *lock_wanted])
+    as_relevant = graph.as_relevant
+    relevant = {s.id: s for _, s in found}
+    walked = [(n, s, info) for n, s in found if (info := as_relevant(s.id))[0] is not None]
+    standing: dict[str, Standing] = {s.id: info[0] for _, s, info in walked}  # type: ignore[misc]
+    walked = [w for w in walked if w[2][1]]  # those with an unlocked conflict make groups
+    # The conflicts met twice, or relevant themselves: their groups are joined here.
+    met = [y for _, _, info in walked for y in info[1]]
+    distinct = set(met)
+    shared: set[str] = set()
+    if len(distinct) < len(met) or not distinct.isdisjoint(relevant):
+        shared = distinct.intersection(relevant)
+        shared.update(y for y, times in Counter(met).items() if times > 1)
+    group_of: dict[str, list[str]] = {}  # member -> its joined group (one shared list)
+    brought: list[str] = []
+    if shared:
+        brought_by: dict[str, list[str]] = {}  # one brought along -> the relevant that bring it
+        for _, s, info in walked:
+            free = info[1]
+            if shared.isdisjoint(free):
+                continue  # a group of its own, kept by the graph
+            x = s.id
+            group = group_of.get(x)
+            if group is None:
+                group = group_of[x] = [x]
+            for y in free:
+                if y not in relevant:
+                    if (by := brought_by.get(y)) is None:
+                        brought_by[y] = [x]
+                    else:
+                        by.append(x)
+                other = group_of.get(y)
+                if other is None:
+                    group_of[y] = group
+                    group.append(y)
+                elif other is not group:  # two groups join: the smaller moves into the larger
+                    if len(other) > len(group):
+                        group, other = other, group
+                    for m in other:
+                        group_of[m] = group
+                    group.extend(other)
+        for y, by in brought_by.items():
+            standing[y] = (NO_IDS, tuple(by) if len(by) == 1 else tuple(sorted(by)), NO_IDS)
+        brought += brought_by
     if lock_wanted:
         current = graph.current
         for x in locks:
             if x in against and current(x):
-                for y in conflicts_of(x):
-                    if y in lock_set and current(y):
-                        marks.setdefault(x, []).append(y)
-    conflicts = {x: tuple(sorted(set(ys))) if len(ys) > 1 else tuple(ys) for x, ys in marks.items()}
-    if not parent:
-        return ranked, (), conflicts, frozenset()
-    components: dict[str, list[str]] = {}
-    root_of: dict[str, str] = {}
-    for member in parent:
-        root = member
-        while (up := parent[root]) != root:
-            root = up
-        root_of[member] = root
-        if (component := components.get(root)) is None:
-            components[root] = [member]
-        else:
-            component.append(member)
-    by_id = {s.id: s for s in ranked}
+                mark = [y for y in conflicts_of(x) if y in lock_set and current(y)]
+                if mark:
+                    marked = standing[x][1] + tuple(mark) if x in standing else mark
+                    ys = tuple(sorted(set(marked))) if len(marked) > 1 else tuple(marked)
+                    standing[x] = (NO_IDS, ys, NO_IDS)
+    if not walked:
+        return ranked, (), standing, frozenset()
     out: list[Scored] = []
-    placed: set[str] = set()
     groups: list[tuple[str, ...]] = []
-    for s in ranked:
+    placed: set[str] = set()
+    start = 0
+    for n, s, info in walked:
         i = s.id
-        root = root_of.get(i)
-        if root is None:
+        out += ranked[start:n]
+        start = n + 1
+        score = s.score
+        group = group_of.get(i)
+        if group is None:  # a group of its own: the others are all brought along, by id
             out.append(s)
+            whole = info[2]
+            rest = whole[1:]
+            out += [_new(Scored, (m, score, {"contradicts": score})) for m in rest]
+            standing.update(dict.fromkeys(rest, info[3]))
+            brought += rest
+            groups.append(whole)
             continue
         if i in placed:
             continue
         out.append(s)
         # The group takes the place of its best member, the others after it at its score:
         # ranked ones in rank order, then those brought along, by id.
-        component = components[root]
-        if len(component) == 2:
-            rest = [component[1] if component[0] == i else component[0]]
+        if len(group) == 2:
+            rest = [group[1] if group[0] == i else group[0]]
         else:
-            rest = [m for m in component if m != i]
-            rest.sort(key=lambda m: (m not in by_id, -by_id[m].score if m in by_id else 0.0, m))
-        score = s.score
+            rest = [m for m in group if m != i]
+            rest.sort(
+                key=lambda m: (m not in relevant, -relevant[m].score if m in relevant else 0.0, m)
+            )
         for m in rest:
-            own = by_id.get(m)
+            own = relevant.get(m)
             if own is None:
-                out.append(Scored(m, score, {"contradicts": score}))
+                out.append(_new(Scored, (m, score, {"contradicts": score})))
             elif own.score < score:
                 out.append(_raised(own, score, "contradicts"))
             else:
                 out.append(own)
         placed.update(rest)
         groups.append((i, *rest))
-    brought = frozenset(m for m in parent if m not in by_id)
-    return out, tuple(groups), conflicts, brought
+    out += ranked[start:]
+    return out, tuple(groups), standing, frozenset(brought)

@@ -341,10 +341,25 @@ class _Marks(dict[str, str]):
 
     def __missing__(self, belief_id: str) -> str:
         said = self._standing.get(belief_id)
+        if said is None:
+            text = self[belief_id] = ""
+            return text
         shown = self._shown.__getitem__
-        text = "" if said is None else marks(*(tuple(map(shown, ids)) for ids in said))
+        named = tuple(tuple(map(shown, ids)) for ids in said)
+        text = _MARK_TEXTS.get(named)
+        if text is None:
+            if len(_MARK_TEXTS) >= MAX_MARK_TEXTS:
+                _MARK_TEXTS.clear()
+            text = _MARK_TEXTS[named] = marks(*named)
         self[belief_id] = text
         return text
+
+
+# Standing, as the block names the ids -> its marks: a belief in dispute is marked the same
+# way by every query at one store version, and making the text costs more than finding it
+# (a pure function: kept across versions, started over past the bound).
+_MARK_TEXTS: dict["Standing", str] = {}
+MAX_MARK_TEXTS = 50_000
 
 
 def _place_locked(
