@@ -53,7 +53,9 @@ NO_IDS: tuple[str, ...] = ()
 Standing = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 _NONE: frozenset[str] = frozenset()
 # What a belief in the pack by relevance brings (``TruthGraph.as_relevant``).
-Relevant = tuple[Standing | None, tuple[str, ...], tuple[str, ...], Standing]
+Relevant = tuple[
+    Standing | None, tuple[str, ...], tuple[str, ...], tuple[str, ...], Mapping[str, Standing]
+]
 _new = tuple.__new__  # a Scored without its Python-level __new__: ~3x cheaper, per belief brought
 
 
@@ -272,18 +274,25 @@ class TruthGraph:
     def as_relevant(self, x: str) -> Relevant:
         """What ``x`` brings when it is in the pack by relevance (``live_conflicts``, kept):
         its standing (None when it has no current conflict), its unlocked current
-        conflicts, the group they make with it when none of them is met otherwise (``x``
-        first, the others by id) and the standing of each of them then."""
+        conflicts; and when none of them is met otherwise, the group they make with it
+        (``x`` first, the others by id), the others, and their standing."""
         found = self._relevant.get(x)
         if found is None:
             others, free = self.live_conflicts(x)
+            rest = tuple(sorted(free))
             found = self._relevant[x] = (
                 (NO_IDS, tuple(sorted(set(others))), NO_IDS) if others else None,
                 free,
-                (x, *sorted(free)),
-                (NO_IDS, (x,), NO_IDS),
+                (x, *rest),
+                rest,
+                dict.fromkeys(rest, (NO_IDS, (x,), NO_IDS)),
             )
         return found
+
+    @property
+    def relevant_known(self) -> Mapping[str, Relevant]:
+        """The beliefs whose ``as_relevant`` is kept."""
+        return self._relevant
 
     @property
     def live_known(self) -> Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -349,7 +358,7 @@ def resolve(
         if include_superseded:  # history keeps a retired lock too, marked like the others
             superseded.update(dict.fromkeys(sorted(retired)))
             retired = frozenset()
-    ranked, groups, standing, brought = _gather(ranked, graph, locks, touched, superseded)
+    ranked, groups, standing, brought = _gather(ranked, graph, locks, touched, superseded, heads)
     if pred:  # what each packed belief hides (those brought along count too)
         # The packed beliefs that can hide one have a truth link: the touched candidates
         # and locks (less those left out as superseded), the heads and those brought along.
@@ -460,6 +469,7 @@ def _gather(
     locks: Sequence[str],
     touched: set[str],
     superseded: Mapping[str, None],
+    heads: Collection[str] = (),
 ) -> tuple[list[Scored], tuple[tuple[str, ...], ...], dict[str, Standing], frozenset[str]]:
     """Bring the conflicts of the current beliefs in ``ranked`` along. Returns the ranking
     with each group at the place of its best member (the others after it, at its score),
@@ -476,28 +486,35 @@ def _gather(
     against = graph.against
     if against.keys().isdisjoint(touched) and not superseded:  # (a head may bring a conflict)
         return ranked, (), {}, frozenset()
-    # The relevant beliefs with a CONTRADICTS edge, with their places (a head standing in
-    # may be new to touched; one whose conflicts are all resolved or superseded adds nothing).
-    if superseded:
-        found = [
-            (n, s) for n, s in enumerate(ranked) if (i := s.id) in against and i not in superseded
-        ]
+    # The relevant beliefs with a CONTRADICTS edge, with their places: the touched candidates
+    # and the heads standing in (a small set, so the ranking is walked with cheap probes).
+    if superseded or heads:
+        wanted = {i for i in (*touched, *heads) if i in against and i not in superseded}
     else:
-        found = [(n, s) for n, s in enumerate(ranked) if s.id in against]
+        wanted = {i for i in touched if i in against}
+    found = [(n, s) for n, s in enumerate(ranked) if s.id in wanted]
     conflicts_of = graph.conflicts
     lock_set = set(locks)
     lock_wanted = [y for x in locks if x in against for y in conflicts_of(x) if y in lock_set]
     if not found and not lock_wanted:
         return ranked, (), {}, frozenset()
-    # One batched read for every conflict not met yet (each belief's current conflicts are
-    # then kept by the graph: a warm query reads and filters none).
-    known = graph.live_known
-    fresh = {y for _, s in found if (x := s.id) not in known for y in conflicts_of(x)}
-    if fresh or lock_wanted:
-        graph.settle([*fresh, *lock_wanted])
-    as_relevant = graph.as_relevant
+    kept = graph.relevant_known
+    infos = [kept.get(s.id) for _, s in found]
+    if None in infos or lock_wanted:
+        # One batched read for every conflict not met yet (each belief's current conflicts
+        # are then kept by the graph: a warm query reads and filters none).
+        known = graph.live_known
+        fresh = {y for _, s in found if (x := s.id) not in known for y in conflicts_of(x)}
+        if fresh or lock_wanted:
+            graph.settle([*fresh, *lock_wanted])
+        as_relevant = graph.as_relevant
+        infos = [as_relevant(s.id) for _, s in found]
     relevant = {s.id: s for _, s in found}
-    walked = [(n, s, info) for n, s in found if (info := as_relevant(s.id))[0] is not None]
+    walked = [
+        (n, s, info)
+        for (n, s), info in zip(found, infos, strict=True)
+        if info[0] is not None  # type: ignore[index]
+    ]
     standing: dict[str, Standing] = {s.id: info[0] for _, s, info in walked}  # type: ignore[misc]
     walked = [w for w in walked if w[2][1]]  # those with an unlocked conflict make groups
     # The conflicts met twice, or relevant themselves: their groups are joined here.
@@ -561,12 +578,14 @@ def _gather(
         group = group_of.get(i)
         if group is None:  # a group of its own: the others are all brought along, by id
             out.append(s)
-            whole = info[2]
-            rest = whole[1:]
-            out += [_new(Scored, (m, score, {"contradicts": score})) for m in rest]
-            standing.update(dict.fromkeys(rest, info[3]))
+            rest = info[3]
+            if len(rest) == 1:
+                out.append(_new(Scored, (rest[0], score, {"contradicts": score})))
+            else:
+                out += [_new(Scored, (m, score, {"contradicts": score})) for m in rest]
+            standing.update(info[4])
             brought += rest
-            groups.append(whole)
+            groups.append(info[2])
             continue
         if i in placed:
             continue
