@@ -487,19 +487,25 @@ def _gather(
     if against.keys().isdisjoint(touched) and not superseded:  # (a head may bring a conflict)
         return ranked, (), {}, frozenset()
     # The relevant beliefs with a CONTRADICTS edge, with their places: the touched candidates
-    # and the heads standing in (a small set, so the ranking is walked with cheap probes).
-    if superseded or heads:
-        wanted = {i for i in (*touched, *heads) if i in against and i not in superseded}
-    else:
-        wanted = {i for i in touched if i in against}
+    # and the heads standing in (a small dict, so the ranking is walked with cheap probes),
+    # and what each brings, as the graph keeps it (one probe of a big dict per belief).
+    kept = graph.relevant_known
+    wanted: dict[str, Relevant | None] = {}
+    for i in (*touched, *heads) if heads else touched:
+        if (info := kept.get(i)) is not None:
+            wanted[i] = info
+        elif i in against:
+            wanted[i] = None
+    if superseded:
+        for i in superseded:
+            wanted.pop(i, None)
     found = [(n, s) for n, s in enumerate(ranked) if s.id in wanted]
     conflicts_of = graph.conflicts
     lock_set = set(locks)
     lock_wanted = [y for x in locks if x in against for y in conflicts_of(x) if y in lock_set]
     if not found and not lock_wanted:
         return ranked, (), {}, frozenset()
-    kept = graph.relevant_known
-    infos = [kept.get(s.id) for _, s in found]
+    infos = [wanted[s.id] for _, s in found]
     if None in infos or lock_wanted:
         # One batched read for every conflict not met yet (each belief's current conflicts
         # are then kept by the graph: a warm query reads and filters none).
