@@ -54,7 +54,12 @@ Standing = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 _NONE: frozenset[str] = frozenset()
 # What a belief in the pack by relevance brings (``TruthGraph.as_relevant``).
 Relevant = tuple[
-    Standing | None, tuple[str, ...], tuple[str, ...], tuple[str, ...], Mapping[str, Standing]
+    Standing | None,
+    tuple[str, ...],
+    tuple[str, ...],
+    tuple[str, ...],
+    Mapping[str, Standing],
+    Mapping[str, CandidateRow],
 ]
 _new = tuple.__new__  # a Scored without its Python-level __new__: ~3x cheaper, per belief brought
 
@@ -275,7 +280,7 @@ class TruthGraph:
         """What ``x`` brings when it is in the pack by relevance (``live_conflicts``, kept):
         its standing (None when it has no current conflict), its unlocked current
         conflicts; and when none of them is met otherwise, the group they make with it
-        (``x`` first, the others by id), the others, and their standing."""
+        (``x`` first, the others by id), the others, their standing and their rows."""
         found = self._relevant.get(x)
         if found is None:
             others, free = self.live_conflicts(x)
@@ -286,6 +291,8 @@ class TruthGraph:
                 (x, *rest),
                 rest,
                 dict.fromkeys(rest, (NO_IDS, (x,), NO_IDS)),
+                # (far ends' rows; one that is x itself has none: never a group of its own)
+                {y: row for y in rest if (row := self.rows.get(y)) is not None},
             )
         return found
 
@@ -358,7 +365,8 @@ def resolve(
         if include_superseded:  # history keeps a retired lock too, marked like the others
             superseded.update(dict.fromkeys(sorted(retired)))
             retired = frozenset()
-    ranked, groups, standing, brought = _gather(ranked, graph, locks, touched, superseded, heads)
+    ranked, groups, standing, found = _gather(ranked, graph, locks, touched, superseded, heads)
+    brought = frozenset(found)
     if pred:  # what each packed belief hides (those brought along count too)
         # The packed beliefs that can hide one have a truth link: the touched candidates
         # and locks (less those left out as superseded), the heads and those brought along.
@@ -375,15 +383,20 @@ def resolve(
             for i in superseded:  # (candidates and locks)
                 old = standing.get(i, (NO_IDS, NO_IDS, NO_IDS))
                 standing[i] = (old[0], old[1], graph.superseded_by(i))
-    far = graph.rows
+    # The rows of the beliefs ranked that were not candidates: those brought along (the graph
+    # keeps most with the groups), and the heads standing in.
+    if heads:
+        far = graph.rows
+        found.update((i, far[i]) for i in heads)
+    if found and not found.keys().isdisjoint(rows):
+        found = {i: row for i, row in found.items() if i not in rows}
     return Currency(
         ranked=ranked,
         superseded=() if include_superseded else tuple(superseded),
         retired_locks=retired,
         standing=standing,
         groups=groups,
-        # (the beliefs ranked that were not candidates: heads standing in, and those brought)
-        rows={i: far[i] for i in (*heads, *brought) if i not in rows} if heads or brought else None,
+        rows=found,
         brought=brought,
     )
 
@@ -470,7 +483,7 @@ def _gather(
     touched: set[str],
     superseded: Mapping[str, None],
     heads: Collection[str] = (),
-) -> tuple[list[Scored], tuple[tuple[str, ...], ...], dict[str, Standing], frozenset[str]]:
+) -> tuple[list[Scored], tuple[tuple[str, ...], ...], dict[str, Standing], dict[str, CandidateRow]]:
     """Bring the conflicts of the current beliefs in ``ranked`` along. Returns the ranking
     with each group at the place of its best member (the others after it, at its score),
     the groups (that member first, the others in ranking order), every belief's standing as
@@ -485,7 +498,7 @@ def _gather(
     relevant beliefs are walked; the others keep their places, copied in slices."""
     against = graph.against
     if against.keys().isdisjoint(touched) and not superseded:  # (a head may bring a conflict)
-        return ranked, (), {}, frozenset()
+        return ranked, (), {}, {}
     # The relevant beliefs with a CONTRADICTS edge, with their places: the touched candidates
     # and the heads standing in (a small dict, so the ranking is walked with cheap probes),
     # and what each brings, as the graph keeps it (one probe of a big dict per belief).
@@ -504,7 +517,7 @@ def _gather(
     lock_set = set(locks)
     lock_wanted = [y for x in locks if x in against for y in conflicts_of(x) if y in lock_set]
     if not found and not lock_wanted:
-        return ranked, (), {}, frozenset()
+        return ranked, (), {}, {}
     infos = [wanted[s.id] for _, s in found]
     if None in infos or lock_wanted:
         # One batched read for every conflict not met yet (each belief's current conflicts
@@ -531,7 +544,7 @@ def _gather(
         shared = distinct.intersection(relevant)
         shared.update(y for y, times in Counter(met).items() if times > 1)
     group_of: dict[str, list[str]] = {}  # member -> its joined group (one shared list)
-    brought: list[str] = []
+    brought: dict[str, CandidateRow] = {}  # (and their rows)
     if shared:
         brought_by: dict[str, list[str]] = {}  # one brought along -> the relevant that bring it
         for _, s, info in walked:
@@ -560,7 +573,8 @@ def _gather(
                     group.extend(other)
         for y, by in brought_by.items():
             standing[y] = (NO_IDS, tuple(by) if len(by) == 1 else tuple(sorted(by)), NO_IDS)
-        brought += brought_by
+        far = graph.rows
+        brought.update({y: far[y] for y in brought_by})
     if lock_wanted:
         current = graph.current
         for x in locks:
@@ -571,7 +585,7 @@ def _gather(
                     ys = tuple(sorted(set(marked))) if len(marked) > 1 else tuple(marked)
                     standing[x] = (NO_IDS, ys, NO_IDS)
     if not walked:
-        return ranked, (), standing, frozenset()
+        return ranked, (), standing, {}
     out: list[Scored] = []
     groups: list[tuple[str, ...]] = []
     placed: set[str] = set()
@@ -590,7 +604,7 @@ def _gather(
             else:
                 out += [_new(Scored, (m, score, {"contradicts": score})) for m in rest]
             standing.update(info[4])
-            brought += rest
+            brought.update(info[5])
             groups.append(info[2])
             continue
         if i in placed:
@@ -616,4 +630,4 @@ def _gather(
         placed.update(rest)
         groups.append((i, *rest))
     out += ranked[start:]
-    return out, tuple(groups), standing, frozenset(brought)
+    return out, tuple(groups), standing, brought
