@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from credo.retrieval import currency
@@ -48,9 +48,8 @@ def _fetch(edges: Iterable[tuple[str, str, str]], locked: frozenset[str], still:
 @st.composite
 def cases(draw: st.DrawFn) -> dict[str, object]:
     ids = [f"b{i}" for i in range(N)]
-    edges = draw(
-        st.lists(st.tuples(st.sampled_from(ids), st.sampled_from(ids), st.sampled_from(KINDS)))
-    )
+    edge = st.tuples(st.sampled_from(ids), st.sampled_from(ids), st.sampled_from(KINDS))
+    edges = draw(st.lists(edge, max_size=24))  # dense: groups join, chains and cycles form
     locked = draw(st.sets(st.sampled_from(ids), max_size=3))
     candidates = draw(st.lists(st.sampled_from(ids), unique=True, max_size=N))
     candidates = [i for i in candidates if i not in locked]
@@ -97,6 +96,26 @@ def _run(module: object, graph: object, case: dict[str, object]) -> tuple[object
 
 @settings(max_examples=600, deadline=None)
 @given(cases())
+@example(  # a group of its own whose conflicts the links do not list by id
+    {
+        "edges": [("b2", "b5", "CONTRADICTS"), ("b5", "b1", "CONTRADICTS")],
+        "locked": frozenset(),
+        "locks": [],
+        "ranked": [Scored("b5", 1.0, {"bm25f": 1.0}), Scored("b7", 0.5, {"bm25f": 0.5})],
+        "history": False,
+        "still": True,
+    }
+)
+@example(  # a conflict two relevant beliefs bring, the better one with the greater id
+    {
+        "edges": [("b9", "b1", "CONTRADICTS"), ("b1", "b3", "CONTRADICTS")],
+        "locked": frozenset(),
+        "locks": [],
+        "ranked": [Scored("b9", 1.0, {"bm25f": 1.0}), Scored("b3", 0.5, {"bm25f": 0.5})],
+        "history": False,
+        "still": True,
+    }
+)
 def test_resolve_says_what_the_reference_says(case: dict[str, object]) -> None:
     fetch = _fetch(case["edges"], case["locked"], case["still"])  # type: ignore[arg-type]
     want = _run(reference, reference.TruthGraph(fetch), case)

@@ -580,9 +580,8 @@ def _gather(
         for x in locks:
             if x in against and current(x):
                 mark = [y for y in conflicts_of(x) if y in lock_set and current(y)]
-                if mark:
-                    marked = standing[x][1] + tuple(mark) if x in standing else mark
-                    ys = tuple(sorted(set(marked))) if len(marked) > 1 else tuple(marked)
+                if mark:  # (a lock is never relevant nor brought: this is all its mark)
+                    ys = tuple(sorted(set(mark))) if len(mark) > 1 else tuple(mark)
                     standing[x] = (NO_IDS, ys, NO_IDS)
     if not walked:
         return ranked, (), standing, {}
