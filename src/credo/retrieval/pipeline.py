@@ -345,7 +345,12 @@ class _Marks(dict[str, str]):
             text = self[belief_id] = ""
             return text
         shown = self._shown.__getitem__
-        named = tuple(tuple(map(shown, ids)) for ids in said)
+        replaces, conflicts, superseded_by = said
+        named = (  # (each id asked of ``shown`` in this order: it lists the first asked first)
+            tuple(map(shown, replaces)) if replaces else replaces,
+            tuple(map(shown, conflicts)) if conflicts else conflicts,
+            tuple(map(shown, superseded_by)) if superseded_by else superseded_by,
+        )
         text = _MARK_TEXTS.get(named)
         if text is None:
             if len(_MARK_TEXTS) >= MAX_MARK_TEXTS:
