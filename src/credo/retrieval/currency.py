@@ -306,14 +306,15 @@ def _gather(
             graph.settle([*fresh, *lock_wanted])
         as_relevant = graph.as_relevant
         infos = [as_relevant(s.id) for _, s in found]
-    relevant = {s.id: s for _, s in found}
-    walked = [
-        (n, s, info)
-        for (n, s), info in zip(found, infos, strict=True)
-        if info[0] is not None  # type: ignore[index]
-    ]
-    standing: dict[str, Standing] = {s.id: info[0] for _, s, info in walked}  # type: ignore[misc]
-    walked = [w for w in walked if w[2][1]]  # those with an unlocked conflict make groups
+    relevant: dict[str, Scored] = {}
+    standing: dict[str, Standing] = {}
+    walked: list[tuple[int, Scored, Relevant]] = []  # those with an unlocked conflict
+    for (n, s), info in zip(found, infos, strict=True):
+        relevant[i := s.id] = s
+        if (mark := info[0]) is not None:  # type: ignore[index]
+            standing[i] = mark
+            if info[1]:  # type: ignore[index]
+                walked.append((n, s, info))  # type: ignore[arg-type]
     # The conflicts met twice, or relevant themselves: their groups are joined here.
     met = [y for _, _, info in walked for y in info[1]]
     distinct = set(met)
@@ -369,11 +370,12 @@ def _gather(
     start = 0
     for n, s, info in walked:
         i = s.id
-        out += ranked[start:n]
+        if n > start:
+            out += ranked[start:n]
         start = n + 1
         score = s.score
-        group = group_of.get(i)
-        if group is None:  # a group of its own: the others are all brought along, by id
+        if not group_of or (group := group_of.get(i)) is None:
+            # A group of its own: the others are all brought along, by id.
             out.append(s)
             rest = info[3]
             if len(rest) == 1:
