@@ -189,3 +189,28 @@ def test_the_links_kept_start_over_past_max_kept(
             assert memory.retrieve(q, token_budget=400) == expected
             memos.append(memory.store._truth_memo)
         assert len({id(memo) for memo in memos}) == 3  # each query found it full: anew
+
+
+def test_a_warm_store_without_truth_edges_asks_nothing(tmp_path: Path) -> None:
+    """With a warm index and no truth edge type in the store, the truth links are known read
+    in full (none), so no query asks about its candidates; a CONTRADICTS edge written later
+    moves the store, and the next query marks the conflict."""
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.import_records(
+            [
+                {"kind": "belief", "id": "a1", "content": "we deploy to staging with kamal"},
+                {"kind": "belief", "id": "a2", "content": "the kitchen opens at nine"},
+                {"kind": "edge", "src": "a1", "dst": "a2", "type": "RELATES_TO"},
+            ]
+        )
+        assert memory.store.build_warm()
+        before = {b.id: b.conflicts for b in memory.retrieve("deploy staging").beliefs}
+        assert before["a1"] == ()
+        memo = memory.store._truth_memo
+        assert memo is not None and memo.complete and not memo.links
+        memory.relate("a1", "a2", "CONTRADICTS")
+        after = {b.id: b.conflicts for b in memory.retrieve("deploy staging").beliefs}
+        assert after == {"a1": ("a2",), "a2": ("a1",)}
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:  # warm, with a truth edge type
+        assert memory.store.build_warm()
+        assert {b.id: b.conflicts for b in memory.retrieve("deploy staging").beliefs} == after

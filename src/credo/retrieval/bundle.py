@@ -20,27 +20,35 @@ class Units:
     Attributes:
         ids: the leaders and the beliefs in no group, in rank order (a subsequence of the
             ranking, so still (score desc, id asc)).
-        leader: member -> its group's leader, for the members of groups.
         members: leader -> its group's members, in rank order.
     """
 
+    __slots__ = ("_lead", "ids", "members")
+
     def __init__(self, ranked_ids: Sequence[str], groups: Iterable[Sequence[str]]) -> None:
         """``groups`` hold their members in rank order (``currency`` gives them so)."""
-        self.members: dict[str, tuple[str, ...]] = {}
-        self.leader: dict[str, str] = {}
-        for group in groups:
-            ordered = tuple(group)
-            self.members[ordered[0]] = ordered
-            self.leader.update(dict.fromkeys(ordered, ordered[0]))
-        leader = self.leader
-        self.ids = [i for i in ranked_ids if leader.get(i, i) == i]
+        self.members: dict[str, tuple[str, ...]] = {g[0]: tuple(g) for g in groups}
+        # (set-level work: a query on a store in dispute holds dozens of groups)
+        followers = set().union(*(g[1:] for g in self.members.values()))
+        self.ids = [i for i in ranked_ids if i not in followers]
+        self._lead: dict[str, str] | None = None
 
     def pairs(self, pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
         """Edges between beliefs as edges between their units (an edge inside one dropped)."""
-        lead = self.leader
-        moved = ((lead.get(a, a), lead.get(b, b)) for a, b in pairs)
-        return [(a, b) for a, b in moved if a != b]
+        lead = self._lead
+        if lead is None:  # (only the followers move: a leader is its own unit)
+            lead = self._lead = {m: g[0] for g in self.members.values() for m in g[1:]}
+        get = lead.get
+        return [(a, b) for a, b in ((get(a, a), get(b, b)) for a, b in pairs) if a != b]
 
     def expand(self, unit_ids: Iterable[str]) -> list[str]:
         """The beliefs of ``unit_ids``, each group's members in rank order at its place."""
-        return [member for unit in unit_ids for member in self.members.get(unit, (unit,))]
+        members = self.members
+        out: list[str] = []
+        for unit in unit_ids:
+            group = members.get(unit)
+            if group is None:
+                out.append(unit)
+            else:
+                out += group
+        return out

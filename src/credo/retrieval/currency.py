@@ -1,10 +1,10 @@
 """Which beliefs are current: supersession and contradiction shape the pack (SYSTEM.md
 § Beliefs change; docs/RETRIEVAL.md § Beliefs change).
 
-Pure: the ranked candidates, the locks and a way to read truth links (``Fetch``, the
-store's ``truth_links``) in; a ``Currency`` out, which the pipeline packs. Only live beliefs
-and the edges between them count: forgetting a belief (soft or hard) takes its edges out
-of play.
+Pure: the ranked candidates, the locks and the truth links around them (a ``TruthGraph``,
+retrieval/truth_graph.py, over the store's ``truth_links``) in; a ``Currency`` out, which
+the pipeline packs. Only live beliefs and the edges between them count: forgetting a
+belief (soft or hard) takes its edges out of play.
 
 Supersession. ``B SUPERSEDES A`` (src B, dst A) means B replaces A. A belief is *superseded*
 when a live belief supersedes it (directly) and does not itself descend from it (an edge
@@ -40,17 +40,16 @@ Ties are broken by id everywhere; the result depends only on the store and the q
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import bisect
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
 
 from credo.retrieval.rank import Scored, Weights
+from credo.retrieval.truth_graph import NO_IDS, Relevant, Standing, TruthGraph
 from credo.store.fts import CandidateRow
-from credo.store.truth import CONTRADICTS, RESOLVES, SUPERSEDES, TruthFacts
 
-Fetch = Callable[[Iterable[str]], TruthFacts]
-NO_IDS: tuple[str, ...] = ()
-# (replaces, conflicts with, superseded by): what a belief's marks say (tokens.marks).
-Standing = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
-_NONE: frozenset[str] = frozenset()
+__all__ = ["Currency", "Standing", "TruthGraph", "resolve"]
+
+_new = tuple.__new__  # a Scored without its Python-level __new__: ~3x cheaper, per belief brought
 
 
 class Currency:
@@ -102,190 +101,6 @@ class Currency:
         self.brought = brought
 
 
-class TruthGraph:
-    """The live truth links around some beliefs, read through ``fetch`` as they are needed.
-
-    ``successors(x)``: the beliefs that supersede x directly; ``predecessors(x)``: those x
-    supersedes directly. Both need x read (``load``); ``reach`` and everything built on it
-    need x's upward closure read (``close_upward``).
-    """
-
-    def __init__(self, fetch: Fetch) -> None:
-        self._fetch = fetch
-        self.read: set[str] = set()
-        self.rows: dict[str, CandidateRow] = {}
-        self.locked: set[str] = set()
-        self._succ: dict[str, list[str]] = {}
-        self._pred: dict[str, list[str]] = {}
-        self._against: dict[str, list[str]] = {}  # CONTRADICTS, either direction
-        self._settled: set[tuple[str, str]] = set()  # RESOLVES, both orders
-        self._reach: dict[str, frozenset[str]] = {}
-        self._conflicts: dict[str, tuple[str, ...]] = {}
-        # x -> (its current conflicts, the unlocked ones among them): fixed at a version.
-        self._live: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
-        self._closed: set[str] = set()  # the beliefs whose upward closure is read
-        # Beliefs met as a far end with no live SUPERSEDES edge: current, hiding nothing,
-        # their closure known without reading them.
-        self._still: set[str] = set()
-        self.linked: set[str] = set()  # the beliefs read that have a truth link
-
-    @property
-    def empty(self) -> bool:
-        return not self.linked
-
-    def touched(self, ids: Collection[str]) -> set[str]:
-        """Those of ``ids`` that have a truth link (read first)."""
-        self.load(ids)
-        return self.linked.intersection(ids)
-
-    def touches(self, ids: Iterable[str]) -> bool:
-        """Whether any of ``ids`` (read) has a truth link."""
-        linked = self.linked
-        return any(i in linked for i in ids)
-
-    def load(self, ids: Collection[str]) -> None:
-        if self.read.issuperset(ids):
-            return
-        missing = [i for i in dict.fromkeys(ids) if i not in self.read]
-        if not missing:
-            return
-        self.add(missing, self._fetch(missing))
-
-    def add(self, ids: Iterable[str], facts: TruthFacts) -> None:
-        """Take in the facts read for ``ids`` (``load`` reads them; a caller may have them)."""
-        self.read.update(ids)
-        links, rows, locked = facts[0], facts[1], facts[2]
-        self.rows.update(rows)
-        self.locked |= locked
-        if len(facts) > 3:
-            self._still |= facts[3]  # type: ignore[misc]
-        self.linked.update(links)
-        for belief_id, found in links.items():
-            for src, dst, kind in found:
-                other = dst if src == belief_id else src
-                if kind == SUPERSEDES:
-                    side = self._pred if src == belief_id else self._succ
-                    side.setdefault(belief_id, []).append(other)
-                elif kind == CONTRADICTS:
-                    self._against.setdefault(belief_id, []).append(other)
-                elif kind == RESOLVES:
-                    self._settled.update(((belief_id, other), (other, belief_id)))
-
-    def close_upward(self, ids: Iterable[str]) -> None:
-        """Read ``ids`` and every belief that supersedes one of them, transitively."""
-        closed = self._closed
-        frontier = [i for i in dict.fromkeys(ids) if i not in closed]
-        seen = set(frontier)
-        while frontier:
-            self.load(frontier)
-            above = [
-                y
-                for x in frontier
-                for y in self._succ.get(x, NO_IDS)
-                if y not in seen and y not in closed
-            ]
-            frontier = list(dict.fromkeys(above))
-            seen.update(frontier)
-        closed |= seen  # (what is read stays read while the graph lives)
-
-    def settle(self, ids: Iterable[str]) -> None:
-        """Make ``current`` and ``hides`` exact for ``ids``: ``close_upward`` for those not
-        known to have no SUPERSEDES edge (such a belief needs no read for either)."""
-        still = self._still
-        self.close_upward([i for i in ids if i not in still] if still else ids)
-
-    def successors(self, x: str) -> Sequence[str]:
-        return self._succ.get(x, NO_IDS)
-
-    def reach(self, x: str) -> frozenset[str]:
-        """Every belief that supersedes ``x``, directly or through others."""
-        if x not in self._succ:
-            return _NONE
-        found = self._reach.get(x)
-        if found is None:
-            seen: set[str] = set()
-            stack = list(self.successors(x))
-            while stack:
-                y = stack.pop()
-                if y not in seen:
-                    seen.add(y)
-                    stack.extend(self.successors(y))
-            found = self._reach[x] = frozenset(seen)
-        return found
-
-    def superseded_by(self, x: str) -> tuple[str, ...]:
-        """The live beliefs that supersede ``x`` directly and do not descend from it."""
-        return tuple(sorted(y for y in self.successors(x) if x not in self.reach(y)))
-
-    @property
-    def superseded_any(self) -> Mapping[str, list[str]]:
-        """The beliefs read that a live belief supersedes (-> those that do)."""
-        return self._succ
-
-    def current(self, x: str) -> bool:
-        return x not in self._succ or not self.superseded_by(x)
-
-    def heads(self, x: str) -> tuple[str, ...]:
-        """The current beliefs that supersede ``x``, directly or through a chain."""
-        return tuple(sorted(y for y in self.reach(x) if self.current(y)))
-
-    def hides(self, y: str) -> tuple[str, ...]:
-        """The beliefs ``y`` supersedes directly and that do not supersede it back."""
-        below = self._pred.get(y)
-        if below is None:
-            return NO_IDS
-        reach = self.reach(y)
-        return tuple(sorted(x for x in below if x not in reach))
-
-    @property
-    def superseding(self) -> Mapping[str, list[str]]:
-        """The beliefs read that supersede another (-> the ones they supersede)."""
-        return self._pred
-
-    def supersedes_any(self, ids: Iterable[str]) -> bool:
-        """Whether any of ``ids`` (read) supersedes or is superseded by a live belief."""
-        succ, pred = self._succ, self._pred
-        return bool(succ or pred) and any(i in succ or i in pred for i in ids)
-
-    @property
-    def against(self) -> Mapping[str, list[str]]:
-        """The beliefs read that have a CONTRADICTS edge (-> the other ends)."""
-        return self._against
-
-    def conflicts(self, x: str) -> tuple[str, ...]:
-        """The beliefs joined to ``x`` by CONTRADICTS and not by RESOLVES (read, current or
-        not), each once. ``x`` must be read, and so must they for what uses them."""
-        found = self._conflicts.get(x)
-        if found is None:
-            against = self._against.get(x, NO_IDS)
-            settled = self._settled
-            found = self._conflicts[x] = tuple(
-                dict.fromkeys(y for y in against if (x, y) not in settled)
-            )
-        return found
-
-    @property
-    def live_known(self) -> Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]:
-        """The beliefs whose ``live_conflicts`` are kept."""
-        return self._live
-
-    def live_conflicts(self, x: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """(the current beliefs among ``conflicts(x)``, the unlocked ones among those), in
-        ``conflicts`` order. ``x`` must be read; its conflicts are settled here."""
-        found = self._live.get(x)
-        if found is None:
-            others = self.conflicts(x)
-            if others:
-                self.settle(others)
-                succ = self._succ
-                if succ:
-                    others = tuple(y for y in others if y not in succ or self.current(y))
-            locked = self.locked
-            free = tuple(y for y in others if y not in locked) if locked else others
-            found = self._live[x] = (others, free)
-        return found
-
-
 def resolve(
     ranked: list[Scored],
     rows: Mapping[str, CandidateRow],
@@ -314,23 +129,31 @@ def resolve(
     if not touched:
         return Currency(ranked)
     superseded: dict[str, None] = {}
+    heads: Collection[str] = ()
     retired: frozenset[str] = frozenset()
     succ, pred = graph.superseded_any, graph.superseding
     # (keys(): a set's isdisjoint walks a whole dict, and these grow with the process)
     if not succ.keys().isdisjoint(touched) or not pred.keys().isdisjoint(touched):
         # Only a belief with a successor needs its upward closure read.
         graph.close_upward(succ.keys() & touched)
-        ranked, superseded = _supersede(ranked, rows, graph, weights, include_superseded, touched)
+        ranked, superseded, heads = _supersede(
+            ranked, rows, graph, weights, include_superseded, touched
+        )
         retired = frozenset(i for i in locks if i in succ and not graph.current(i))
         if include_superseded:  # history keeps a retired lock too, marked like the others
             superseded.update(dict.fromkeys(sorted(retired)))
             retired = frozenset()
-    ranked, groups, conflicts, brought = _gather(ranked, graph, locks, touched, superseded)
-    standing: dict[str, Standing] = {i: (NO_IDS, ys, NO_IDS) for i, ys in conflicts.items()}
+    ranked, groups, standing, found = _gather(ranked, graph, locks, touched, superseded, heads)
+    brought = frozenset(found)
     if pred:  # what each packed belief hides (those brought along count too)
-        hiding = pred.keys() & {*(s.id for s in ranked), *locks} if superseded else ()
-        if not superseded:  # nothing moved: only the touched can hide, or what came along
-            hiding = pred.keys() & {*touched, *brought}
+        # The packed beliefs that can hide one have a truth link: the touched candidates
+        # and locks (less those left out as superseded), the heads and those brought along.
+        packed = (
+            touched.difference(superseded) if superseded and not include_superseded else touched
+        )
+        hiding = pred.keys() & packed
+        if heads or brought:
+            hiding |= pred.keys() & {*heads, *brought}
         for i in sorted(hiding):
             if hidden := graph.hides(i):
                 standing[i] = (hidden, *standing.get(i, (NO_IDS, NO_IDS, NO_IDS))[1:])
@@ -338,15 +161,20 @@ def resolve(
             for i in superseded:  # (candidates and locks)
                 old = standing.get(i, (NO_IDS, NO_IDS, NO_IDS))
                 standing[i] = (old[0], old[1], graph.superseded_by(i))
+    # The rows of the beliefs ranked that were not candidates: those brought along (the graph
+    # keeps most with the groups), and the heads standing in.
+    if heads:
+        far = graph.rows
+        found.update((i, far[i]) for i in heads)
+    if found and not found.keys().isdisjoint(rows):
+        found = {i: row for i, row in found.items() if i not in rows}
     return Currency(
         ranked=ranked,
         superseded=() if include_superseded else tuple(superseded),
         retired_locks=retired,
         standing=standing,
         groups=groups,
-        rows={s.id: graph.rows[s.id] for s in ranked if s.id not in rows}
-        if superseded or brought
-        else None,
+        rows=found,
         brought=brought,
     )
 
@@ -358,11 +186,12 @@ def _supersede(
     weights: Weights,
     include_superseded: bool,
     touched: Collection[str],
-) -> tuple[list[Scored], dict[str, None]]:
+) -> tuple[list[Scored], dict[str, None], Collection[str]]:
     """The ranking with each superseded candidate replaced by its unlocked heads (kept
     too, after them, with ``include_superseded``), the evidence of current beliefs pooled;
-    and the superseded candidates, in rank order. Only the ``touched`` candidates (those
-    with a truth link) can change; the others keep their places."""
+    the superseded candidates, in rank order; and the heads that stand in for them. Only
+    the ``touched`` candidates (those with a truth link) can change; the others keep their
+    places."""
     succ, pred = graph.superseded_any, graph.superseding
     gone = {x for x in touched if x in rows and x in succ and not graph.current(x)}
     pooled = {
@@ -371,8 +200,9 @@ def _supersede(
         if x in rows and x in pred and x not in gone and (hidden := graph.hides(x))
     }
     if not gone and not pooled:
-        return ranked, {}  # no candidate superseded, none hiding another: nothing moves
-    by_id = {s.id: s for s in ranked}
+        return ranked, {}, ()  # no candidate superseded, none hiding another: nothing moves
+    # Only a touched candidate moves, and only one can be a head: the others are not read.
+    by_id = {s.id: s for s in ranked if s.id in touched}
     moved = {x: _pooled(by_id[x], h, rows, graph.rows, weights) for x, h in pooled.items()}
     inherited: dict[str, float] = {}
     for x in gone:
@@ -395,7 +225,7 @@ def _supersede(
     placed = [*moved.values(), *(by_id[x] for x in gone if include_superseded)]
     for s in sorted(placed, key=key):
         bisect.insort(out, s, key=key)
-    return out, {s.id: None for s in ranked if s.id in gone}
+    return out, {i: None for i in by_id if i in gone}, inherited.keys()
 
 
 def _pooled(
@@ -430,115 +260,153 @@ def _gather(
     locks: Sequence[str],
     touched: set[str],
     superseded: Mapping[str, None],
-) -> tuple[list[Scored], tuple[tuple[str, ...], ...], dict[str, tuple[str, ...]], frozenset[str]]:
+    heads: Collection[str] = (),
+) -> tuple[list[Scored], tuple[tuple[str, ...], ...], dict[str, Standing], dict[str, CandidateRow]]:
     """Bring the conflicts of the current beliefs in ``ranked`` along. Returns the ranking
     with each group at the place of its best member (the others after it, at its score),
-    the groups (that member first, the others in ranking order), every belief's conflict
-    mark, and the beliefs brought along that were not ranked."""
+    the groups (that member first, the others in ranking order), every belief's standing as
+    to conflicts, and the beliefs brought along that were not ranked.
+
+    A group is a connected part of the links from each relevant belief (a current one in
+    ``ranked``) to its unlocked conflicts. Conflicts are symmetric among current unlocked
+    beliefs, so a ranked belief met as a conflict is relevant itself, and its mark (all its
+    current conflicts, kept by the graph) names every relevant belief it meets; one brought
+    along is marked with the relevant beliefs that brought it. Most groups are one relevant
+    belief and conflicts no other one meets: the graph keeps such a group whole. Only the
+    relevant beliefs are walked; the others keep their places, copied in slices."""
     against = graph.against
     if against.keys().isdisjoint(touched) and not superseded:  # (a head may bring a conflict)
-        return ranked, (), {}, frozenset()
-    # The relevant beliefs with a CONTRADICTS edge (a head standing in may be new to
-    # touched; one whose conflicts are all resolved or superseded adds nothing below).
+        return ranked, (), {}, {}
+    # The relevant beliefs with a CONTRADICTS edge, with their places: the touched candidates
+    # and the heads standing in (a small dict, so the ranking is walked with cheap probes),
+    # and what each brings, as the graph keeps it (one probe of a big dict per belief).
+    kept = graph.relevant_known
+    wanted: dict[str, Relevant | None] = {}
+    for i in (*touched, *heads) if heads else touched:
+        if (info := kept.get(i)) is not None:
+            wanted[i] = info
+        elif i in against:
+            wanted[i] = None
+    if superseded:
+        for i in superseded:
+            wanted.pop(i, None)
+    found = [(n, s) for n, s in enumerate(ranked) if s.id in wanted]
     conflicts_of = graph.conflicts
-    found = [i for s in ranked if (i := s.id) in against and i not in superseded]
     lock_set = set(locks)
     lock_wanted = [y for x in locks if x in against for y in conflicts_of(x) if y in lock_set]
     if not found and not lock_wanted:
-        return ranked, (), {}, frozenset()
-    # One batched read for every conflict not met yet (each belief's current conflicts are
-    # then kept by the graph: a warm query reads and filters none).
-    live, known = graph.live_conflicts, graph.live_known
-    fresh = {y for x in found if x not in known for y in conflicts_of(x)}
-    graph.settle([*fresh, *lock_wanted])
-    marks: dict[str, list[str]] = {}
-    parent: dict[str, str] = {}  # union-find over the unlocked pairs (groups are small)
-    for x in found:
-        others, free = known.get(x) or live(x)
-        if not others:
-            continue
-        own = marks.get(x)
-        if own is None:
-            marks[x] = list(others)
-        else:
-            own.extend(others)
-        for y in free:
-            # y's mark, and the union of x's group with y's (a root is its group's least id).
-            mark = marks.get(y)
-            if mark is None:
-                marks[y] = [x]
-            else:
-                mark.append(x)
-            if x not in parent:
-                parent[x] = x
-            a = x
-            while a != (up := parent[a]):  # (path halving)
-                parent[a] = up = parent[up]
-                a = up
-            if y not in parent:
-                parent[y] = b = y
-            else:
-                b = y
-                while b != (up := parent[b]):
-                    parent[b] = up = parent[up]
-                    b = up
-            if a != b:
-                if a < b:
-                    parent[b] = a
-                else:
-                    parent[a] = b
+        return ranked, (), {}, {}
+    infos = [wanted[s.id] for _, s in found]
+    if None in infos or lock_wanted:
+        # One batched read for every conflict not met yet (each belief's current conflicts
+        # are then kept by the graph: a warm query reads and filters none).
+        known = graph.live_known
+        fresh = {y for _, s in found if (x := s.id) not in known for y in conflicts_of(x)}
+        if fresh or lock_wanted:
+            graph.settle([*fresh, *lock_wanted])
+        as_relevant = graph.as_relevant
+        infos = [as_relevant(s.id) for _, s in found]
+    relevant: dict[str, Scored] = {}
+    standing: dict[str, Standing] = {}
+    walked: list[tuple[int, Scored, Relevant]] = []  # those with an unlocked conflict
+    for (n, s), info in zip(found, infos, strict=True):
+        relevant[i := s.id] = s
+        if (mark := info[0]) is not None:  # type: ignore[index]
+            standing[i] = mark
+            if info[1]:  # type: ignore[index]
+                walked.append((n, s, info))  # type: ignore[arg-type]
+    # The conflicts met twice, or relevant themselves: their groups are joined here.
+    met = [y for _, _, info in walked for y in info[1]]
+    distinct = set(met)
+    shared: set[str] = set()
+    if len(distinct) < len(met) or not distinct.isdisjoint(relevant):
+        shared = distinct.intersection(relevant)
+        shared.update(y for y, times in Counter(met).items() if times > 1)
+    group_of: dict[str, list[str]] = {}  # member -> its joined group (one shared list)
+    brought: dict[str, CandidateRow] = {}  # (and their rows)
+    if shared:
+        brought_by: dict[str, list[str]] = {}  # one brought along -> the relevant that bring it
+        for _, s, info in walked:
+            free = info[1]
+            if shared.isdisjoint(free):
+                continue  # a group of its own, kept by the graph
+            x = s.id
+            group = group_of.get(x)
+            if group is None:
+                group = group_of[x] = [x]
+            for y in free:
+                if y not in relevant:
+                    if (by := brought_by.get(y)) is None:
+                        brought_by[y] = [x]
+                    else:
+                        by.append(x)
+                other = group_of.get(y)
+                if other is None:
+                    group_of[y] = group
+                    group.append(y)
+                elif other is not group:  # two groups join: the smaller moves into the larger
+                    if len(other) > len(group):
+                        group, other = other, group
+                    for m in other:
+                        group_of[m] = group
+                    group.extend(other)
+        for y, by in brought_by.items():
+            standing[y] = (NO_IDS, tuple(by) if len(by) == 1 else tuple(sorted(by)), NO_IDS)
+        far = graph.rows
+        brought.update({y: far[y] for y in brought_by})
     if lock_wanted:
         current = graph.current
         for x in locks:
             if x in against and current(x):
-                for y in conflicts_of(x):
-                    if y in lock_set and current(y):
-                        marks.setdefault(x, []).append(y)
-    conflicts = {x: tuple(sorted(set(ys))) if len(ys) > 1 else tuple(ys) for x, ys in marks.items()}
-    if not parent:
-        return ranked, (), conflicts, frozenset()
-    components: dict[str, list[str]] = {}
-    root_of: dict[str, str] = {}
-    for member in parent:
-        root = member
-        while (up := parent[root]) != root:
-            root = up
-        root_of[member] = root
-        if (component := components.get(root)) is None:
-            components[root] = [member]
-        else:
-            component.append(member)
-    by_id = {s.id: s for s in ranked}
+                mark = [y for y in conflicts_of(x) if y in lock_set and current(y)]
+                if mark:  # (a lock is never relevant nor brought: this is all its mark)
+                    ys = tuple(sorted(set(mark))) if len(mark) > 1 else tuple(mark)
+                    standing[x] = (NO_IDS, ys, NO_IDS)
+    if not walked:
+        return ranked, (), standing, {}
     out: list[Scored] = []
-    placed: set[str] = set()
     groups: list[tuple[str, ...]] = []
-    for s in ranked:
+    placed: set[str] = set()
+    start = 0
+    for n, s, info in walked:
         i = s.id
-        root = root_of.get(i)
-        if root is None:
+        if n > start:
+            out += ranked[start:n]
+        start = n + 1
+        score = s.score
+        if not group_of or (group := group_of.get(i)) is None:
+            # A group of its own: the others are all brought along, by id.
             out.append(s)
+            rest = info[3]
+            if len(rest) == 1:
+                out.append(_new(Scored, (rest[0], score, {"contradicts": score})))
+            else:
+                out += [_new(Scored, (m, score, {"contradicts": score})) for m in rest]
+            standing.update(info[4])
+            brought.update(info[5])
+            groups.append(info[2])
             continue
         if i in placed:
             continue
         out.append(s)
         # The group takes the place of its best member, the others after it at its score:
         # ranked ones in rank order, then those brought along, by id.
-        component = components[root]
-        if len(component) == 2:
-            rest = [component[1] if component[0] == i else component[0]]
+        if len(group) == 2:
+            rest = [group[1] if group[0] == i else group[0]]
         else:
-            rest = [m for m in component if m != i]
-            rest.sort(key=lambda m: (m not in by_id, -by_id[m].score if m in by_id else 0.0, m))
-        score = s.score
+            rest = [m for m in group if m != i]
+            rest.sort(
+                key=lambda m: (m not in relevant, -relevant[m].score if m in relevant else 0.0, m)
+            )
         for m in rest:
-            own = by_id.get(m)
+            own = relevant.get(m)
             if own is None:
-                out.append(Scored(m, score, {"contradicts": score}))
+                out.append(_new(Scored, (m, score, {"contradicts": score})))
             elif own.score < score:
                 out.append(_raised(own, score, "contradicts"))
             else:
                 out.append(own)
         placed.update(rest)
         groups.append((i, *rest))
-    brought = frozenset(m for m in parent if m not in by_id)
-    return out, tuple(groups), conflicts, brought
+    out += ranked[start:]
+    return out, tuple(groups), standing, brought

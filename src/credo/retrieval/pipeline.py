@@ -341,10 +341,30 @@ class _Marks(dict[str, str]):
 
     def __missing__(self, belief_id: str) -> str:
         said = self._standing.get(belief_id)
+        if said is None:
+            text = self[belief_id] = ""
+            return text
         shown = self._shown.__getitem__
-        text = "" if said is None else marks(*(tuple(map(shown, ids)) for ids in said))
+        replaces, conflicts, superseded_by = said
+        named = (  # (each id asked of ``shown`` in this order: it lists the first asked first)
+            tuple(map(shown, replaces)) if replaces else replaces,
+            tuple(map(shown, conflicts)) if conflicts else conflicts,
+            tuple(map(shown, superseded_by)) if superseded_by else superseded_by,
+        )
+        text = _MARK_TEXTS.get(named)
+        if text is None:
+            if len(_MARK_TEXTS) >= MAX_MARK_TEXTS:
+                _MARK_TEXTS.clear()
+            text = _MARK_TEXTS[named] = marks(*named)
         self[belief_id] = text
         return text
+
+
+# Standing, as the block names the ids -> its marks: a belief in dispute is marked the same
+# way by every query at one store version, and making the text costs more than finding it
+# (a pure function: kept across versions, started over past the bound).
+_MARK_TEXTS: dict["Standing", str] = {}
+MAX_MARK_TEXTS = 50_000
 
 
 def _place_locked(

@@ -252,6 +252,11 @@ class TruthQueries(TruthLinks):
             or (not memo.complete and len(memo.links) > MAX_KEPT)
         ):
             memo = self._truth_memo = _Memo(version)
+            warm = self._warm_now()
+            # A warm index at this version knows every edge type: none a truth link's, and
+            # every query can skip the step without asking about its candidates.
+            if warm is not None and warm.version == version and not warm.graph.holds_any(_KINDS):
+                memo.complete = True
         return TruthReader(self._truth_at, memo)
 
     def _truth_at(self, memo: _Memo, ids: Iterable[str]) -> TruthFacts:

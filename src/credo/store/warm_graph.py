@@ -265,6 +265,10 @@ class WarmGraph:
             e[2] == kind for e in self._edges(self._into, self._into_seen, rid)
         )
 
+    def holds_any(self, kinds: frozenset[str]) -> bool:
+        """Whether any edge (to a forgotten belief too) has a type in ``kinds``."""
+        return self._bits(kinds) != 0
+
     def _bits(self, kinds: frozenset[str]) -> int:
         found = self._bit_sets.get(kinds)
         if found is None:

@@ -1,0 +1,237 @@
+"""The live truth links around some beliefs (SYSTEM.md § Beliefs change), read through the
+store as a query needs them and kept, with what is derived from them, while the store stays
+at one version (retrieval/pipeline.py keeps one graph per version). Which belief is current
+and what is packed is decided with it in ``credo.retrieval.currency``.
+"""
+
+# Evaluated annotations, for a cheaper import: see credo/types.py.
+
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+
+from credo.store.fts import CandidateRow
+from credo.store.truth import CONTRADICTS, RESOLVES, SUPERSEDES, TruthFacts
+
+Fetch = Callable[[Iterable[str]], TruthFacts]
+NO_IDS: tuple[str, ...] = ()
+# (replaces, conflicts with, superseded by): what a belief's marks say (tokens.marks).
+Standing = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+_NONE: frozenset[str] = frozenset()
+# What a belief in the pack by relevance brings (``TruthGraph.as_relevant``).
+Relevant = tuple[
+    Standing | None,
+    tuple[str, ...],
+    tuple[str, ...],
+    tuple[str, ...],
+    Mapping[str, Standing],
+    Mapping[str, CandidateRow],
+]
+
+
+class TruthGraph:
+    """The live truth links around some beliefs, read through ``fetch`` as they are needed.
+
+    ``successors(x)``: the beliefs that supersede x directly; ``predecessors(x)``: those x
+    supersedes directly. Both need x read (``load``); ``reach`` and everything built on it
+    need x's upward closure read (``close_upward``).
+    """
+
+    def __init__(self, fetch: Fetch) -> None:
+        self._fetch = fetch
+        self.read: set[str] = set()
+        self.rows: dict[str, CandidateRow] = {}
+        self.locked: set[str] = set()
+        self._succ: dict[str, list[str]] = {}
+        self._pred: dict[str, list[str]] = {}
+        self._against: dict[str, list[str]] = {}  # CONTRADICTS, either direction
+        self._settled: set[tuple[str, str]] = set()  # RESOLVES, both orders
+        self._reach: dict[str, frozenset[str]] = {}
+        self._conflicts: dict[str, tuple[str, ...]] = {}
+        # x -> (its current conflicts, the unlocked ones among them): fixed at a version.
+        self._live: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        self._relevant: dict[str, Relevant] = {}  # x -> as_relevant(x)
+        self._closed: set[str] = set()  # the beliefs whose upward closure is read
+        # Beliefs met as a far end with no live SUPERSEDES edge: current, hiding nothing,
+        # their closure known without reading them.
+        self._still: set[str] = set()
+        self.linked: set[str] = set()  # the beliefs read that have a truth link
+
+    @property
+    def empty(self) -> bool:
+        return not self.linked
+
+    def touched(self, ids: Collection[str]) -> set[str]:
+        """Those of ``ids`` that have a truth link (read first)."""
+        self.load(ids)
+        return self.linked.intersection(ids)
+
+    def touches(self, ids: Iterable[str]) -> bool:
+        """Whether any of ``ids`` (read) has a truth link."""
+        linked = self.linked
+        return any(i in linked for i in ids)
+
+    def load(self, ids: Collection[str]) -> None:
+        if self.read.issuperset(ids):
+            return
+        missing = [i for i in dict.fromkeys(ids) if i not in self.read]
+        if not missing:
+            return
+        self.add(missing, self._fetch(missing))
+
+    def add(self, ids: Iterable[str], facts: TruthFacts) -> None:
+        """Take in the facts read for ``ids`` (``load`` reads them; a caller may have them)."""
+        self.read.update(ids)
+        links, rows, locked = facts[0], facts[1], facts[2]
+        self.rows.update(rows)
+        self.locked |= locked
+        if len(facts) > 3:
+            self._still |= facts[3]  # type: ignore[misc]
+        self.linked.update(links)
+        for belief_id, found in links.items():
+            for src, dst, kind in found:
+                other = dst if src == belief_id else src
+                if kind == SUPERSEDES:
+                    side = self._pred if src == belief_id else self._succ
+                    side.setdefault(belief_id, []).append(other)
+                elif kind == CONTRADICTS:
+                    self._against.setdefault(belief_id, []).append(other)
+                elif kind == RESOLVES:
+                    self._settled.update(((belief_id, other), (other, belief_id)))
+
+    def close_upward(self, ids: Iterable[str]) -> None:
+        """Read ``ids`` and every belief that supersedes one of them, transitively."""
+        closed = self._closed
+        frontier = [i for i in dict.fromkeys(ids) if i not in closed]
+        seen = set(frontier)
+        while frontier:
+            self.load(frontier)
+            above = [
+                y
+                for x in frontier
+                for y in self._succ.get(x, NO_IDS)
+                if y not in seen and y not in closed
+            ]
+            frontier = list(dict.fromkeys(above))
+            seen.update(frontier)
+        closed |= seen  # (what is read stays read while the graph lives)
+
+    def settle(self, ids: Iterable[str]) -> None:
+        """Make ``current`` and ``hides`` exact for ``ids``: ``close_upward`` for those not
+        known to have no SUPERSEDES edge (such a belief needs no read for either)."""
+        still = self._still
+        self.close_upward([i for i in ids if i not in still] if still else ids)
+
+    def successors(self, x: str) -> Sequence[str]:
+        return self._succ.get(x, NO_IDS)
+
+    def reach(self, x: str) -> frozenset[str]:
+        """Every belief that supersedes ``x``, directly or through others."""
+        if x not in self._succ:
+            return _NONE
+        found = self._reach.get(x)
+        if found is None:
+            seen: set[str] = set()
+            stack = list(self.successors(x))
+            while stack:
+                y = stack.pop()
+                if y not in seen:
+                    seen.add(y)
+                    stack.extend(self.successors(y))
+            found = self._reach[x] = frozenset(seen)
+        return found
+
+    def superseded_by(self, x: str) -> tuple[str, ...]:
+        """The live beliefs that supersede ``x`` directly and do not descend from it."""
+        return tuple(sorted(y for y in self.successors(x) if x not in self.reach(y)))
+
+    @property
+    def superseded_any(self) -> Mapping[str, list[str]]:
+        """The beliefs read that a live belief supersedes (-> those that do)."""
+        return self._succ
+
+    def current(self, x: str) -> bool:
+        return x not in self._succ or not self.superseded_by(x)
+
+    def heads(self, x: str) -> tuple[str, ...]:
+        """The current beliefs that supersede ``x``, directly or through a chain."""
+        return tuple(sorted(y for y in self.reach(x) if self.current(y)))
+
+    def hides(self, y: str) -> tuple[str, ...]:
+        """The beliefs ``y`` supersedes directly and that do not supersede it back."""
+        below = self._pred.get(y)
+        if below is None:
+            return NO_IDS
+        reach = self.reach(y)
+        return tuple(sorted(x for x in below if x not in reach))
+
+    @property
+    def superseding(self) -> Mapping[str, list[str]]:
+        """The beliefs read that supersede another (-> the ones they supersede)."""
+        return self._pred
+
+    def supersedes_any(self, ids: Iterable[str]) -> bool:
+        """Whether any of ``ids`` (read) supersedes or is superseded by a live belief."""
+        succ, pred = self._succ, self._pred
+        return bool(succ or pred) and any(i in succ or i in pred for i in ids)
+
+    @property
+    def against(self) -> Mapping[str, list[str]]:
+        """The beliefs read that have a CONTRADICTS edge (-> the other ends)."""
+        return self._against
+
+    def conflicts(self, x: str) -> tuple[str, ...]:
+        """The beliefs joined to ``x`` by CONTRADICTS and not by RESOLVES (read, current or
+        not), each once. ``x`` must be read, and so must they for what uses them."""
+        found = self._conflicts.get(x)
+        if found is None:
+            against = self._against.get(x, NO_IDS)
+            settled = self._settled
+            found = self._conflicts[x] = tuple(
+                dict.fromkeys(y for y in against if (x, y) not in settled)
+            )
+        return found
+
+    def as_relevant(self, x: str) -> Relevant:
+        """What ``x`` brings when it is in the pack by relevance (``live_conflicts``, kept):
+        its standing (None when it has no current conflict), its unlocked current
+        conflicts; and when none of them is met otherwise, the group they make with it
+        (``x`` first, the others by id), the others, their standing and their rows."""
+        found = self._relevant.get(x)
+        if found is None:
+            others, free = self.live_conflicts(x)
+            rest = tuple(sorted(free))
+            found = self._relevant[x] = (
+                (NO_IDS, tuple(sorted(set(others))), NO_IDS) if others else None,
+                free,
+                (x, *rest),
+                rest,
+                dict.fromkeys(rest, (NO_IDS, (x,), NO_IDS)),
+                # (far ends' rows; one that is x itself has none: never a group of its own)
+                {y: row for y in rest if (row := self.rows.get(y)) is not None},
+            )
+        return found
+
+    @property
+    def relevant_known(self) -> Mapping[str, Relevant]:
+        """The beliefs whose ``as_relevant`` is kept."""
+        return self._relevant
+
+    @property
+    def live_known(self) -> Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+        """The beliefs whose ``live_conflicts`` are kept."""
+        return self._live
+
+    def live_conflicts(self, x: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(the current beliefs among ``conflicts(x)``, the unlocked ones among those), in
+        ``conflicts`` order. ``x`` must be read; its conflicts are settled here."""
+        found = self._live.get(x)
+        if found is None:
+            others = self.conflicts(x)
+            if others:
+                self.settle(others)
+                succ = self._succ
+                if succ:
+                    others = tuple(y for y in others if y not in succ or self.current(y))
+            locked = self.locked
+            free = tuple(y for y in others if y not in locked) if locked else others
+            found = self._live[x] = (others, free)
+        return found

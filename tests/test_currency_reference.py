@@ -1,0 +1,172 @@
+"""The cheaper truth step changes no result: on random truth graphs (chains, cycles, a belief
+superseding itself, contradictions among candidates and far ends, resolved pairs, locked
+beliefs at either end) and random rankings, ``currency.resolve`` says what the frozen copy of
+the step before it says (tests/currency_reference.py), on a fresh graph and on a warm one;
+and a retrieve through the store gives the same result with either, in both pack modes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from credo.retrieval import currency
+from credo.retrieval.bundle import Units
+from credo.retrieval.rank import Scored, Weights
+from credo.store.truth import TruthFacts
+from tests import currency_reference as reference
+from tests.test_currency_warm import _build, _retrieve, stores
+
+N = 12
+KINDS = ("SUPERSEDES", "CONTRADICTS", "RESOLVES")
+
+
+def _fetch(edges: Iterable[tuple[str, str, str]], locked: frozenset[str], still: bool):
+    """A ``Fetch`` over fixed truth edges between live beliefs (as store/truth.py answers)."""
+    by_id: dict[str, list[tuple[str, str, str]]] = {}
+    for edge in edges:  # (a belief's edge to itself is read twice: as out- and in-edge)
+        by_id.setdefault(edge[0], []).append(edge)
+        by_id.setdefault(edge[1], []).append(edge)
+    moving = {e for s, d, k in edges if k == "SUPERSEDES" for e in (s, d)}
+
+    def fetch(ids: Iterable[str]) -> TruthFacts:
+        found = {i: tuple(sorted(by_id[i])) for i in ids if i in by_id}
+        far = {e for i, got in found.items() for edge in got for e in edge[:2] if e != i}
+        rows = {
+            e: (f"text {e}", 1.0 + int(e[1:]) % 4, 1.0 + int(e[1:]) % 3, None, 0.0) for e in far
+        }
+        if not still:
+            return found, rows, frozenset(far & locked)
+        return found, rows, frozenset(far & locked), frozenset(far - moving)
+
+    return fetch
+
+
+@st.composite
+def cases(draw: st.DrawFn) -> dict[str, object]:
+    ids = [f"b{i}" for i in range(N)]
+    edge = st.tuples(st.sampled_from(ids), st.sampled_from(ids), st.sampled_from(KINDS))
+    edges = draw(st.lists(edge, max_size=24))  # dense: groups join, chains and cycles form
+    locked = draw(st.sets(st.sampled_from(ids), max_size=3))
+    candidates = draw(st.lists(st.sampled_from(ids), unique=True, max_size=N))
+    candidates = [i for i in candidates if i not in locked]
+    scores = draw(st.lists(st.sampled_from([0.1, 0.25, 0.5, 0.75, 1.0]), min_size=N, max_size=N))
+    ranked = [Scored(i, scores[int(i[1:])], {"bm25f": scores[int(i[1:])]}) for i in candidates]
+    ranked.sort(key=lambda s: (-s.score, s.id))  # as rank.compose orders them
+    return {
+        "edges": sorted(set(edges)),
+        "locked": frozenset(locked),
+        "locks": draw(st.permutations(sorted(locked))),
+        "ranked": ranked,
+        "history": draw(st.booleans()),
+        "still": draw(st.booleans()),
+    }
+
+
+def _canon(c: object) -> tuple[object, ...]:
+    """What a Currency says (the standing and rows as mappings: only looked up)."""
+    return (
+        c.ranked,  # type: ignore[attr-defined]
+        c.superseded,  # type: ignore[attr-defined]
+        c.retired_locks,  # type: ignore[attr-defined]
+        dict(c.standing),  # type: ignore[attr-defined]
+        c.groups,  # type: ignore[attr-defined]
+        dict(c.rows),  # type: ignore[attr-defined]
+        c.brought,  # type: ignore[attr-defined]
+    )
+
+
+def _run(module: object, graph: object, case: dict[str, object]) -> tuple[object, ...]:
+    ranked = list(case["ranked"])  # type: ignore[call-overload]
+    rows = {s.id: (f"text {s.id}", 1.0 + int(s.id[1:]) % 4, 1.0, None, 0.0) for s in ranked}
+    return _canon(
+        module.resolve(  # type: ignore[attr-defined]
+            ranked,
+            rows,
+            list(case["locks"]),  # type: ignore[call-overload]
+            graph,
+            weights=Weights(),
+            include_superseded=case["history"],
+        )
+    )
+
+
+@settings(max_examples=600, deadline=None)
+@given(cases())
+@example(  # a group of its own whose conflicts the links do not list by id
+    {
+        "edges": [("b2", "b5", "CONTRADICTS"), ("b5", "b1", "CONTRADICTS")],
+        "locked": frozenset(),
+        "locks": [],
+        "ranked": [Scored("b5", 1.0, {"bm25f": 1.0}), Scored("b7", 0.5, {"bm25f": 0.5})],
+        "history": False,
+        "still": True,
+    }
+)
+@example(  # a conflict two relevant beliefs bring, the better one with the greater id
+    {
+        "edges": [("b9", "b1", "CONTRADICTS"), ("b1", "b3", "CONTRADICTS")],
+        "locked": frozenset(),
+        "locks": [],
+        "ranked": [Scored("b9", 1.0, {"bm25f": 1.0}), Scored("b3", 0.5, {"bm25f": 0.5})],
+        "history": False,
+        "still": True,
+    }
+)
+def test_resolve_says_what_the_reference_says(case: dict[str, object]) -> None:
+    fetch = _fetch(case["edges"], case["locked"], case["still"])  # type: ignore[arg-type]
+    want = _run(reference, reference.TruthGraph(fetch), case)
+    graph = currency.TruthGraph(fetch)
+    assert _run(currency, graph, case) == want
+    assert _run(currency, graph, case) == want  # warm: what the graph kept changes nothing
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from([f"b{i}" for i in range(N)]), unique=True),
+    st.data(),
+)
+def test_units_fold_groups_as_before(ranked_ids: list[str], data: st.DataObject) -> None:
+    """bundle.Units against the folding it replaced (disjoint groups in rank order)."""
+    shuffled = data.draw(st.permutations(ranked_ids))
+    cuts = data.draw(st.lists(st.integers(0, len(ranked_ids)), max_size=4))
+    groups, start = [], 0
+    for cut in sorted(cuts):
+        if cut > start:
+            groups.append(tuple(sorted(shuffled[start:cut], key=ranked_ids.index)))
+            start = cut
+    pairs = data.draw(
+        st.lists(st.tuples(st.sampled_from(ranked_ids), st.sampled_from(ranked_ids)))
+        if ranked_ids
+        else st.just([])
+    )
+    leader = {m: g[0] for g in groups for m in g}
+    units = Units(ranked_ids, groups)
+    assert units.ids == [i for i in ranked_ids if leader.get(i, i) == i]
+    assert units.members == {g[0]: g for g in groups}
+    moved = ((leader.get(a, a), leader.get(b, b)) for a, b in pairs)
+    assert units.pairs(pairs) == [(a, b) for a, b in moved if a != b]
+    want = [m for u in units.ids for m in units.members.get(u, (u,))]
+    assert units.expand(units.ids) == want
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(stores())
+def test_a_retrieve_gives_what_the_reference_step_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spec: dict[str, object]
+) -> None:
+    """Through the store (SQL reads, forgotten and locked ends, history, any budget, both
+    pack modes): the pipeline with the step as it is, then with the reference step."""
+    with _build(tmp_path, spec) as memory:
+        got = _retrieve(memory, spec)
+    with monkeypatch.context() as patch:
+        patch.setattr(currency, "resolve", reference.resolve)
+        patch.setattr(currency, "TruthGraph", reference.TruthGraph)
+        with _build(tmp_path, spec) as memory:
+            want = _retrieve(memory, spec)
+    assert got == want
