@@ -246,7 +246,7 @@ GATES: dict[str, tuple[str, ...]] = {
     "appointment": ("at ", "eod", "end of"),
     "history": ("never", "always", "just", "once", "already"),
     "wish": ("some", "any", "one of us"),
-    "vow": (" i", "i'", "let me"),
+    "vow": ("i ", " i", "i'", "let me"),  # "i ": the sentence may open with it
     "prediction": ("going to",),
     "repair": ("i mean", "my ", "typo"),
     "while": ("while", "whilst", "until"),
