@@ -1236,3 +1236,22 @@ def test_split_file_dispatches() -> None:
 def test_split_file_rejects_unsupported_path() -> None:
     with pytest.raises(InvalidInputError, match=r"picture\.png"):
         split_file("picture.png", "x")
+
+
+def test_characters_past_plane_one_never_crash_the_shell_grammar() -> None:
+    """tree-sitter-bash 0.25 dies of SIGSEGV on "{" and most characters past U+2C800 (found
+    by the hypothesis test above): the parser reads a stand-in, the chunks keep the file's
+    own characters. In a child process, so a crash fails this test, not the whole run."""
+    code = (
+        "from credo.knowledge.chunk.code import split_code\n"
+        "text = '# run {\\U000F0000} it\\necho hi\\n{\\U000F0000\\nfoo() {\\n  echo {\\U0010FFFF}\\n}\\n{\\U0010FFFF\\n'\n"
+        "for lang in ('shell', 'python', 'c', 'js', 'go', 'rust', 'java', 'csharp', 'tsx'):\n"
+        "    chunks = split_code(text, lang)\n"
+        "    assert '\\U00020000' not in ''.join(c.text for c in chunks), lang\n"
+        "print(''.join(c.text for c in split_code(text, 'shell')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr[-500:]
+    assert "\U000f0000" in done.stdout  # the file's own character, not the stand-in

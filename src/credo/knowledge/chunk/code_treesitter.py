@@ -52,6 +52,12 @@ _PARSE_SECONDS = 0.5
 _PARSE_SECONDS_PER_BYTE = 2.0 / 1_000_000
 _READ_BYTES = 1 << 16
 _LICENCE_WORDS = re.compile(rb"copyright|licen[cs]e|all rights reserved", re.I)
+# A character past plane 1 (UTF-8 F0 A0.. to F4): tree-sitter-bash 0.25 crashes the process
+# (SIGSEGV) on "{" followed by most of them (U+2C800 and up, sampled). The parser reads a
+# copy with each one swapped for U+20000, a letter of the same UTF-8 length, so every node's
+# byte offsets still name the file's own bytes, which the text is cut from.
+_PAST_PLANE_ONE = re.compile(rb"\xf0[\xa0-\xbf][\x80-\xbf]{2}|[\xf1-\xf4][\x80-\xbf]{3}")
+_STAND_IN = "\U00020000".encode()
 _RECEIVER_TYPE = re.compile(r"(\w+)\s*(?:\[[^\]]*\])?\s*\)\s*$")
 _GENERICS = re.compile(r"^(?!operator)([^<]+)<.*$", re.S)
 
@@ -82,7 +88,7 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
     from tree_sitter import Parser, QueryCursor
 
     source = "\n".join(lines).encode("utf-8", "replace")
-    tree = _parse(Parser(loaded.language), source)
+    tree = _parse(Parser(loaded.language), _PAST_PLANE_ONE.sub(_STAND_IN, source))
     if tree is None:
         return None
     root = tree.root_node
