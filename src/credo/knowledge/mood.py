@@ -121,6 +121,9 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
             |,?\s+i\s+(?:think|guess|believe|suppose)\W*$
             |^i\s+(?:really\s+)?(?:think|guess|believe|suppose|reckon|suspect|feel\s+like)\b
             (?!\s+in\b)
+            |^(?:my|our)\s+(?:hunch|guess|gut(?:\s+feeling)?|bet|theory|suspicion|impression|
+            (?:working\s+)?assumption)\s+(?:is|was|says|tells\s+me)\b
+            |^i\s+have\s+a\s+(?:hunch|feeling|suspicion)\b
             |\bnever\s+actually\b""",
             _V,
         ),
@@ -241,6 +244,14 @@ GATES: dict[str, tuple[str, ...]] = {
         "reckon",
         "suspect",
         "actually",
+        "hunch",
+        "gut",
+        "bet",
+        "theory",
+        "suspicion",
+        "impression",
+        "assumption",
+        "feeling",
     ),
     "plan": ("plan", "idea", "goal", "we ", "still"),
     "appointment": ("at ", "eod", "end of"),

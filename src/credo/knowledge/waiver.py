@@ -31,7 +31,8 @@ _WAIVER = re.compile(
     |\bnot\s+now\b(?!\s+(?:that|when))
     |\b(?:none\s+of\s+this|it|this)\s+(?:needs?|has)\s+to\s+be\s+perfect\b
     |\bnot\s+(?:mine|my\s+(?:call|problem|decision|repo|project|codebase))\b
-    |\b(?:their|his|her)\s+(?:call|problem|decision)\b""",
+    |\b(?:their|his|her)\s+(?:call|problem|decision)\b
+    |^(?:i'?m|i\s+am)\s+(?:just\s+)?not\s+saying\b""",
     re.VERBOSE,
 )
 _OWN_MISTAKE = re.compile(
