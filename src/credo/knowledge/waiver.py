@@ -5,7 +5,8 @@ than one more phrase per near miss. Three forms take back what the rule words se
 
 - a *waiver*: the speaker says the point does not bind ("it's fine", "fine as is", "no strong
   opinion", "opinion, not a decision", "not now", "none of this needs to be perfect") or is
-  not theirs to set ("their repo, not mine", "not my call");
+  not theirs to set ("their repo, not mine", "not my call"), or disclaims the rule its own
+  words state ("I'm not saying we should always use snapshots", round 13);
 - the *speaker's own mistake*: the correction is of the speaker, not of the agent ("my
   fault", "my bad", "I exported the wrong file");
 - an *evaluation of state* in a sentence with no prescribing cue: "X returns garbage", "the
