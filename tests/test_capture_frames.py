@@ -101,6 +101,11 @@ def test_the_frame_covers_its_list_only() -> None:
     assert text[start:end] == "- a\n- b"
 
 
+def test_a_text_to_turn_into_rules_is_not_a_text_to_review() -> None:
+    assert extract_statements("Tidy these into our team conventions:" + ITEMS)
+    assert not extract_statements("Tidy these into a wiki page for the offsite:" + ITEMS)
+
+
 def test_a_lead_that_frames_rules_names_no_frame() -> None:
     for lead in ("Rules for this repo:", "Context for today, since you forget:", "Recap for you:"):
         assert list_frames(lead + "\n- never push to main\n") == [], lead

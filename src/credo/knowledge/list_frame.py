@@ -18,7 +18,8 @@ lead names one of four frames:
 - ``record``: notes that record rather than instruct: notes to self, a recap or summary for
   the speaker, notes or minutes of a meeting or call;
 - ``review``: a text handed over to be worked on ("just sanity-check it", "please tidy these
-  into HANDOVER.md", "turn these into issues", "(draft)"): the items are that text's words.
+  into HANDOVER.md", "turn these into issues", "(draft)"): the items are that text's words,
+  unless the text is to become rules ("turn these into conventions for CLAUDE.md:").
 
 Leads that frame rules are left alone: "Rules for this repo:", "House rules", "Context for
 today since you won't remember yesterday:", "comments so far:", "recap for you:". A lead
@@ -52,6 +53,10 @@ _REVIEW = re.compile(
     r"rewrite|turn|format|clean\s+up)\s+(?:it|this|these|them|that)\b"
     r"|\(draft\)|\bdraft\s*:"
 )
+# ... unless the text is to become the rules: "turn these into conventions for CLAUDE.md:".
+_INTO_RULES = re.compile(
+    r"\b(?:rules?|conventions?|guidelines?|polic(?:y|ies)|claude\.md|agents\.md|memory)\b"
+)
 
 
 def _frame(lead: str) -> str | None:
@@ -62,7 +67,7 @@ def _frame(lead: str) -> str | None:
         return "answers"
     if _RECORD.search(lead):
         return "record"
-    if _REVIEW.search(lead):
+    if _REVIEW.search(lead) and not _INTO_RULES.search(lead):
         return "review"
     if _PLAN.search(lead):
         return "plan"
