@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from credo.knowledge.capture import extract_statements
+from credo.knowledge.capture import extract_statements, sentence_cues
 from credo.knowledge.list_frame import list_frames
 
 ITEMS = (
@@ -77,6 +77,12 @@ def test_an_answer_that_quantifies_over_what_is_to_come_is_kept() -> None:
     )
     texts = [s.text for s in extract_statements(prompt)]
     assert any("everything new publishes" in t for t in texts), texts
+
+
+def test_an_answer_that_names_a_standing_constraint_is_read() -> None:
+    prompt = "answers:\n1. yes\n2. at most 2 exports per user per hour, that's a hard limit\n"
+    _, sentence, fired = sentence_cues(prompt)[-1]
+    assert sentence.endswith("hard limit") and fired is not None
 
 
 def test_a_word_for_later_sessions_outlasts_the_frame() -> None:

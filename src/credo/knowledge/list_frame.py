@@ -114,8 +114,13 @@ def _items(lines: list[tuple[int, str]], first: int) -> tuple[int, int] | None:
 
 
 # An answer carries a rule past this turn when it quantifies over what is to come ("no — the
-# queue is RabbitMQ only in the legacy service; everything new publishes to NATS").
+# queue is RabbitMQ only in the legacy service; everything new publishes to NATS") or names
+# itself a standing constraint ("at most 3 per day, that's a hard limit from the studio").
 _ANSWER_KEEPS = frozenset({"durable", "universal", "generic"})
+_STANDING = re.compile(
+    r"\b(?:hard|strict|firm)\s+(?:limit|rule|requirement|constraint)\b|\bnon-?negotiable\b"
+    r"|\bno\s+exceptions\b"
+)
 
 
 def framed(lists: list[tuple[int, int, str]], start: int, lower: str, fired: set[str]) -> bool:
@@ -126,5 +131,6 @@ def framed(lists: list[tuple[int, int, str]], start: int, lower: str, fired: set
         if begin <= start < end:
             if sig.LATER_SESSIONS.search(lower):
                 return False
-            return not (frame == "answers" and fired & _ANSWER_KEEPS)
+            keeps = bool(fired & _ANSWER_KEEPS) or _STANDING.search(lower) is not None
+            return not (frame == "answers" and keeps)
     return False
