@@ -76,7 +76,8 @@ with no word for later, and directives scoped to this turn's new artefact ("in t
 Round 11 drops a sentence that takes its own force back (``credo.knowledge.waiver``): "it's
 fine", "not my call", "my fault", "X returns garbage". Round 12 reads a few forms by their
 grammar: a head verb with a finite verb after it is a noun ("Build is green again"), a taste for
-a referent or the speaker's own hours is no preference, a list item ends at its line.
+a referent or the speaker's own hours is no preference, a list item ends at its line. Round 13
+reads a list's lead-in (``credo.knowledge.list_frame``): items of a plan, answers, a record.
 
 The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
 threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a
@@ -102,6 +103,7 @@ from typing import Literal
 from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
 from credo.knowledge.acknowledge import is_acknowledgement
+from credo.knowledge.list_frame import framed, list_frames
 from credo.knowledge.mood import descriptive
 from credo.knowledge.prose import after_paste, quoted_prose, sentences
 from credo.knowledge.redact import redact
@@ -211,6 +213,7 @@ def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
     out: list[Row] = []
     carry: int | None = None  # start of a bare "No." that lends its correction onward
     spans = sentences(text)
+    lists = list_frames(text)
     build = False  # the prompt opened by asking for a new artefact: what follows is its spec
     report = False  # it opened as a status update or today's plan: what follows reports
     for index, (start, end) in enumerate(spans):
@@ -231,6 +234,8 @@ def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
             fired = None  # "Status: ...", "Here's the plan for today.": a report, not rules
         else:
             fired = cues(sentence, carried=carry is not None, spec=build, on_paste=pointer)
+        if fired is not None and framed(lists, start, lower, fired):
+            fired = None  # an item of a plan, answers, a record or a text to review
         lends = (
             fired is not None
             and "correction" in fired

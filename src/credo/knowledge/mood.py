@@ -21,7 +21,8 @@ keeps that exception: "from now on", a deontic verb).
 - ``ongoing``: present progressive in the main clause ("I'm handing the pager to Priya"): what
   is going on now. Anchored like a state: a contrast or a directive in the sentence wins.
 - ``finding``: evidence for what the speaker found or half-recalls ("looks like", "turns out",
-  "which tracks with", a trailing "I think", "I half-remember").
+  "which tracks with", a trailing "I think", "I half-remember"), or a guess named as one
+  ("my hunch is", "my gut says", "I have a feeling": round 13).
 - ``plan``: a plan or a piece of work to do once ("the plan is to", "we should automate the
   checklist"), unless a quantifier or "always" in its clause makes it a rule.
 - ``appointment``: a clock time or a deadline with no recurrence ("has to leave at 4", "by
@@ -121,6 +122,9 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
             |,?\s+i\s+(?:think|guess|believe|suppose)\W*$
             |^i\s+(?:really\s+)?(?:think|guess|believe|suppose|reckon|suspect|feel\s+like)\b
             (?!\s+in\b)
+            |^(?:my|our)\s+(?:hunch|guess|gut(?:\s+feeling)?|bet|theory|suspicion|impression)
+            \s+(?:is|was|says|tells\s+me)\b
+            |^i\s+have\s+a\s+(?:hunch|feeling|suspicion)\b
             |\bnever\s+actually\b""",
             _V,
         ),
@@ -241,6 +245,13 @@ GATES: dict[str, tuple[str, ...]] = {
         "reckon",
         "suspect",
         "actually",
+        "hunch",
+        "gut",
+        "bet",
+        "theory",
+        "suspicion",
+        "impression",
+        "feeling",
     ),
     "plan": ("plan", "idea", "goal", "we ", "still"),
     "appointment": ("at ", "eod", "end of"),

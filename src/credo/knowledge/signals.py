@@ -436,7 +436,7 @@ ASSIGNMENT = re.compile(r"^\s*[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*=\s*[\w.]+[\[(]")
 REPORT_FRAME = re.compile(
     r"\W*(?:(?:quick|short|small)\s+)?(?:status\s+)?update\b(?!\s+(?:the|a|an|my|our|your)\b)"
     r"|\W*status\s*(?::|update\b)|\W*(?:here'?s\s+)?(?:the\s+|my\s+|our\s+)?plan\s+for\s+today\b"
-    r"|.{0,30}?\b(?:notes?|reminder)\s+(?:to|for)\s+(?:self|myself)\b"  # not for the agent
+    r"|.{0,30}?\b(?:notes?|reminder|recap|summary)\s+(?:to|for)\s+(?:self|myself)\b"  # not for you
 )
 LATER_SESSIONS = re.compile(
     r"\b(?:from\s+now\s+on|going\s+forward|moving\s+forward|in\s+general|by\s+default|"

@@ -5,7 +5,8 @@ than one more phrase per near miss. Three forms take back what the rule words se
 
 - a *waiver*: the speaker says the point does not bind ("it's fine", "fine as is", "no strong
   opinion", "opinion, not a decision", "not now", "none of this needs to be perfect") or is
-  not theirs to set ("their repo, not mine", "not my call");
+  not theirs to set ("their repo, not mine", "not my call"), or disclaims the rule its own
+  words state ("I'm not saying we should always use snapshots", round 13);
 - the *speaker's own mistake*: the correction is of the speaker, not of the agent ("my
   fault", "my bad", "I exported the wrong file");
 - an *evaluation of state* in a sentence with no prescribing cue: "X returns garbage", "the
@@ -31,7 +32,8 @@ _WAIVER = re.compile(
     |\bnot\s+now\b(?!\s+(?:that|when))
     |\b(?:none\s+of\s+this|it|this)\s+(?:needs?|has)\s+to\s+be\s+perfect\b
     |\bnot\s+(?:mine|my\s+(?:call|problem|decision|repo|project|codebase))\b
-    |\b(?:their|his|her)\s+(?:call|problem|decision)\b""",
+    |\b(?:their|his|her)\s+(?:call|problem|decision)\b
+    |^(?:i'?m|i\s+am)\s+(?:just\s+)?not\s+saying\b""",
     re.VERBOSE,
 )
 _OWN_MISTAKE = re.compile(
