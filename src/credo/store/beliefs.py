@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from credo.errors import NotFoundError
 from credo.store.db import json_array
-from credo.store.short_ids import SHORT_CHARS
+from credo.store.short_ids import SHORT_CHARS, prefix_bounds
 from credo.types import Belief
 
 if TYPE_CHECKING:
@@ -138,8 +138,6 @@ class BeliefRows:
     def ids_with_prefix(self, prefix: str, limit: int) -> list[str]:
         """Up to ``limit`` stored ids (forgotten ones too) that start with ``prefix``, a
         derived id's prefix (credo.store.short_ids), in id order: one index range."""
-        from credo.store.short_ids import prefix_bounds
-
         low, high = prefix_bounds(prefix)
         return [str(r[0]) for r in self.conn.execute(self._IDS_BETWEEN, (low, high, limit))]
 
