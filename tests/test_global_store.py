@@ -288,8 +288,8 @@ def test_forget_finds_the_store_that_holds_the_id(project: Path, global_db: Path
     (rule_id,) = seed_global(RULE)
     with project_memory(project) as memory:
         own = memory.remember("Use pnpm")
-        assert global_store.forget(memory, own) == "project"
-        assert global_store.forget(memory, rule_id) == "global"
+        assert global_store.forget(memory, own[:8]) == ("project", own)  # a short id too
+        assert global_store.forget(memory, rule_id) == ("global", rule_id)
         assert memory.retrieve("").ids == []
         with pytest.raises(NotFoundError, match="nope"):
             global_store.forget(memory, "nope")

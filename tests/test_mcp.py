@@ -235,7 +235,7 @@ def test_every_tool_end_to_end(memory: Memory, tmp_path: Path) -> None:
         fed = data(await client.call_tool("give_feedback", {"id": deploy_id, "signal": "used"}))
         assert fed["belief"]["alpha"] == 2.0
 
-        gone = data(await client.call_tool("forget_belief", {"id": smoke_id}))
+        gone = data(await client.call_tool("forget_belief", {"id": smoke_id[:8]}))  # short
         assert gone == {"id": smoke_id, "forgotten": True, "hard": False, "store": "project"}
         data(await client.call_tool("forget_belief", {"id": deploy_id, "hard": True}))
         after = data(await client.call_tool("search_memory", {"query": "deploy staging"}))

@@ -147,3 +147,5 @@ def test_the_cli_takes_a_short_id_and_refuses_an_ambiguous_one(run) -> None:
     assert done.returncode != 0
     assert done.stderr.strip().count("\n") == 0 and "more than one belief" in done.stderr
     assert json.loads(run("show", "b0a1b2c3d4ffff0", "--json").stdout)["belief"]["locked"]
+    gone = run("forget", "b0a1b2c3d4e", check=True)  # names the whole id it forgot
+    assert gone.stdout.strip() == "forgot b0a1b2c3d4e5f60 (project store)"

@@ -118,22 +118,25 @@ def release(memory: Memory) -> None:
         cached.reader.close()
 
 
-def forget(memory: Memory, belief_id: str, *, hard: bool = False) -> str:
-    """Forget ``belief_id`` where it is: in ``memory``'s store, else (when the id is not
-    there) in the global store. Returns where it was forgotten: ``"project"`` or
-    ``"global"``. An id in neither raises the project's ``NotFoundError``."""
+def forget(memory: Memory, belief_id: str, *, hard: bool = False) -> tuple[str, str]:
+    """Forget ``belief_id`` (whole, or the short form a block shows) where it is: in
+    ``memory``'s store, else (when the id is not there) in the global store. Returns where
+    it was forgotten (``"project"`` or ``"global"``) and the whole id. An id in neither
+    raises the project's ``NotFoundError``."""
     try:
-        memory.forget(belief_id, hard=hard)
-        return "project"
+        full = memory.get(belief_id).id
+        memory.forget(full, hard=hard)
+        return "project", full
     except NotFoundError:
         path = global_path()
         if path is None or not path.is_file() or _same_file(memory.path, path):
             raise
         with open_global(create=False, source=memory.source) as other:
-            if other.store.get_belief(belief_id) is None:
+            full = other.full_id(belief_id)
+            if other.store.get_belief(full) is None:
                 raise
-            other.forget(belief_id, hard=hard)
-    return GLOBAL_SCOPE
+            other.forget(full, hard=hard)
+    return GLOBAL_SCOPE, full
 
 
 def _same_file(store: Path | str, path: Path) -> bool:

@@ -313,8 +313,8 @@ def build_server(memory: Memory) -> MCPServer:
         project's store does not hold is forgotten in the user-global store (`store` says
         which)."""
         with _tool_errors():
-            where = global_store.forget(memory, id, hard=hard)
-        return {"id": id, "forgotten": True, "hard": hard, "store": where}
+            where, full = global_store.forget(memory, id, hard=hard)
+        return {"id": full, "forgotten": True, "hard": hard, "store": where}
 
     @server.tool(title="Give feedback on a belief", annotations=_write(idempotent=False))
     async def give_feedback(

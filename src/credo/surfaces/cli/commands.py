@@ -282,12 +282,14 @@ def forget(ctx: click.Context, belief_id: str, hard: bool, use_global: bool, as_
     """Forget a belief (soft by default: kept for audit, never retrieved). An id the
     project's store does not hold is looked up in the user-global store."""
     if use_global:
-        open_store(ctx, True, create=False).forget(belief_id, hard=hard)
+        found = open_store(ctx, True, create=False)
+        belief_id = found.get(belief_id).id  # whole, for the message
+        found.forget(belief_id, hard=hard)
         where = "global"
     else:
         from credo.agent.global_store import forget as forget_anywhere
 
-        where = forget_anywhere(open_memory(ctx), belief_id, hard=hard)
+        where, belief_id = forget_anywhere(open_memory(ctx), belief_id, hard=hard)
     emit(
         as_json,
         {"id": belief_id, "hard": hard, "store": where},
