@@ -142,10 +142,8 @@ def emit(as_json: bool, data: Any, text: str | Callable[[], str]) -> None:
 @click.version_option(package_name="credo")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None) -> None:
-    """credo: local-first memory for AI agents.
-
-    A belief ID may be given whole or in the short form the memory block shows it by (its
-    shortest unique prefix, at least 8 characters)."""
+    """credo: local-first memory for AI agents. A belief ID may be given whole or by the
+    short prefix the memory block shows (its shortest unique one, at least 8 characters)."""
     ctx.ensure_object(dict)["db"] = db
 
 
@@ -283,8 +281,7 @@ def forget(ctx: click.Context, belief_id: str, hard: bool, use_global: bool, as_
     project's store does not hold is looked up in the user-global store."""
     if use_global:
         found = open_store(ctx, True, create=False)
-        belief_id = found.get(belief_id).id  # whole, for the message
-        found.forget(belief_id, hard=hard)
+        found.forget(belief_id := found.get(belief_id).id, hard=hard)  # whole, for the message
         where = "global"
     else:
         from credo.agent.global_store import forget as forget_anywhere
