@@ -6,7 +6,6 @@ and a retrieve through the store gives the same result with either, in both pack
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -16,33 +15,11 @@ from hypothesis import strategies as st
 from credo.retrieval import currency
 from credo.retrieval.bundle import Units
 from credo.retrieval.rank import Scored, Weights
-from credo.store.truth import TruthFacts
 from tests import currency_reference as reference
-from tests.test_currency_warm import _build, _retrieve, stores
+from tests.test_currency_warm import _build, _fetch, _retrieve, stores
 
 N = 12
 KINDS = ("SUPERSEDES", "CONTRADICTS", "RESOLVES")
-
-
-def _fetch(edges: Iterable[tuple[str, str, str]], locked: frozenset[str], still: bool):
-    """A ``Fetch`` over fixed truth edges between live beliefs (as store/truth.py answers)."""
-    by_id: dict[str, list[tuple[str, str, str]]] = {}
-    for edge in edges:  # (a belief's edge to itself is read twice: as out- and in-edge)
-        by_id.setdefault(edge[0], []).append(edge)
-        by_id.setdefault(edge[1], []).append(edge)
-    moving = {e for s, d, k in edges if k == "SUPERSEDES" for e in (s, d)}
-
-    def fetch(ids: Iterable[str]) -> TruthFacts:
-        found = {i: tuple(sorted(by_id[i])) for i in ids if i in by_id}
-        far = {e for i, got in found.items() for edge in got for e in edge[:2] if e != i}
-        rows = {
-            e: (f"text {e}", 1.0 + int(e[1:]) % 4, 1.0 + int(e[1:]) % 3, None, 0.0) for e in far
-        }
-        if not still:
-            return found, rows, frozenset(far & locked)
-        return found, rows, frozenset(far & locked), frozenset(far - moving)
-
-    return fetch
 
 
 @st.composite
@@ -117,7 +94,7 @@ def _run(module: object, graph: object, case: dict[str, object]) -> tuple[object
     }
 )
 def test_resolve_says_what_the_reference_says(case: dict[str, object]) -> None:
-    fetch = _fetch(case["edges"], case["locked"], case["still"])  # type: ignore[arg-type]
+    fetch = _fetch(case["edges"], case["locked"], still=case["still"], reads=[])  # type: ignore[arg-type]
     want = _run(reference, reference.TruthGraph(fetch), case)
     graph = currency.TruthGraph(fetch)
     assert _run(currency, graph, case) == want

@@ -1,8 +1,8 @@
 """The truth graph a long-lived process keeps changes no result: on random stores read
 through SQL (forgotten beliefs, both pack modes, history, any budget), a warm graph gives the
 retrieve result a cold one gives, and a fresh process gives it too; a warm graph reads nothing
-again. (The cheaper step was checked output for output against a frozen copy of the module
-before it when it was written; that copy is not kept.)"""
+again. (The step is checked output for output against a frozen copy of it as it was before
+it was made cheaper: tests/test_currency_reference.py.)"""
 
 from __future__ import annotations
 
@@ -36,7 +36,15 @@ def _canon(c: currency.Currency) -> tuple[object, ...]:
     )
 
 
-def _fetch(edges: list[tuple[str, str, str]], locked: set[str], *, still: bool, reads: list[int]):
+def _fetch(
+    edges: Iterable[tuple[str, str, str]],
+    locked: set[str] | frozenset[str],
+    *,
+    still: bool,
+    reads: list[int],
+):
+    """A ``Fetch`` over fixed truth edges between live beliefs (as store/truth.py answers);
+    each call appends to ``reads``."""
     by_id: dict[str, list[tuple[str, str, str]]] = {}
     for edge in edges:
         by_id.setdefault(edge[0], []).append(edge)
