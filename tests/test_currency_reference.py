@@ -2,7 +2,9 @@
 superseding itself, contradictions among candidates and far ends, resolved pairs, locked
 beliefs at either end) and random rankings, ``currency.resolve`` says what the frozen copy of
 the step before it says (tests/currency_reference.py), on a fresh graph and on a warm one;
-and a retrieve through the store gives the same result with either, in both pack modes."""
+and a retrieve through the store gives the same result with either, in both pack modes (the
+pipeline reading the groups the step keeps aside, ``Currency.tails``, or the reference's
+ranking with every group in it)."""
 
 from __future__ import annotations
 
@@ -134,6 +136,30 @@ def test_units_fold_groups_as_before(ranked_ids: list[str], data: st.DataObject)
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(stores())
+@example(  # groups of their own with several others, one joined group, one that hides one
+    {
+        "supersedes": [(9, 6)],
+        "contradicts": [(1, 0), (1, 3), (1, 6), (2, 4), (5, 4), (8, 9), (8, 0)],
+        "resolves": [],
+        "forgotten": {},
+        "locked": set(),
+        "clustering": True,
+        "history": False,
+        "budget": 100_000,
+    }
+)
+@example(
+    {
+        "supersedes": [(9, 6)],
+        "contradicts": [(1, 0), (1, 3), (7, 6), (2, 4), (5, 4), (8, 9)],
+        "resolves": [],
+        "forgotten": {},
+        "locked": {3},
+        "clustering": False,
+        "history": True,
+        "budget": 60,
+    }
+)
 def test_a_retrieve_gives_what_the_reference_step_gives(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spec: dict[str, object]
 ) -> None:
@@ -141,8 +167,15 @@ def test_a_retrieve_gives_what_the_reference_step_gives(
     pack modes): the pipeline with the step as it is, then with the reference step."""
     with _build(tmp_path, spec) as memory:
         got = _retrieve(memory, spec)
+
+    def eager(*args: object, **kwargs: object) -> currency.Currency:
+        """The reference step's result, every group in the ranking (no ``tails``)."""
+        c = reference.resolve(*args, **kwargs)  # type: ignore[arg-type]
+        fields = (c.superseded, c.retired_locks, c.standing, c.groups, c.rows, c.brought)
+        return currency.Currency(c.ranked, *fields)
+
     with monkeypatch.context() as patch:
-        patch.setattr(currency, "resolve", reference.resolve)
+        patch.setattr(currency, "resolve_lazy", eager)
         patch.setattr(currency, "TruthGraph", reference.TruthGraph)
         with _build(tmp_path, spec) as memory:
             want = _retrieve(memory, spec)

@@ -11,7 +11,7 @@ cluster) holds for units. Pure: ids and costs in, ids out.
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 
 class Units:
@@ -23,21 +23,35 @@ class Units:
         members: leader -> its group's members, in rank order.
     """
 
-    __slots__ = ("_lead", "ids", "members")
+    __slots__ = ("_eager", "_lead", "ids", "members")
 
-    def __init__(self, ranked_ids: Sequence[str], groups: Iterable[Sequence[str]]) -> None:
-        """``groups`` hold their members in rank order (``currency`` gives them so)."""
+    def __init__(
+        self,
+        ranked_ids: Sequence[str],
+        groups: Iterable[Sequence[str]],
+        aside: Mapping[str, tuple[str, ...]] | None = None,
+    ) -> None:
+        """``groups`` hold their members in rank order (``currency`` gives them so), all
+        of them in ``ranked_ids``. ``aside`` maps more leaders in ``ranked_ids`` to their
+        groups (the leader first): groups whose other members are not in ``ranked_ids``
+        (``Currency.tails``), nor ever in the pairs given to ``pairs``."""
         self.members: dict[str, tuple[str, ...]] = {g[0]: tuple(g) for g in groups}
+        self._eager = self.members
         # (set-level work: a query on a store in dispute holds dozens of groups)
         followers = set().union(*(g[1:] for g in self.members.values()))
-        self.ids = [i for i in ranked_ids if i not in followers]
+        self.ids = [i for i in ranked_ids if i not in followers] if followers else [*ranked_ids]
+        if aside:
+            self._eager = dict(self.members)
+            self.members.update(aside)
         self._lead: dict[str, str] | None = None
 
     def pairs(self, pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
         """Edges between beliefs as edges between their units (an edge inside one dropped)."""
         lead = self._lead
         if lead is None:  # (only the followers move: a leader is its own unit)
-            lead = self._lead = {m: g[0] for g in self.members.values() for m in g[1:]}
+            lead = self._lead = {m: g[0] for g in self._eager.values() for m in g[1:]}
+        if not lead:
+            return [(a, b) for a, b in pairs if a != b]
         get = lead.get
         return [(a, b) for a, b in ((get(a, a), get(b, b)) for a, b in pairs) if a != b]
 

@@ -47,7 +47,7 @@ from credo.retrieval.rank import Scored, Weights
 from credo.retrieval.truth_graph import NO_IDS, Relevant, Standing, TruthGraph
 from credo.store.fts import CandidateRow
 
-__all__ = ["Currency", "Standing", "TruthGraph", "resolve"]
+__all__ = ["Currency", "Standing", "TruthGraph", "resolve", "resolve_lazy"]
 
 _new = tuple.__new__  # a Scored without its Python-level __new__: ~3x cheaper, per belief brought
 
@@ -70,6 +70,10 @@ class Currency:
         rows: the rows of beliefs in ``ranked`` that were not candidates.
         brought: the beliefs in ``ranked`` that are there only as a conflict brought along
             (clustering reads the edges among the others).
+        tails: the groups of their own (most of them), kept aside by ``resolve_lazy``: the
+            relevant belief leading each -> what it brings (``TruthGraph.as_relevant``: its
+            group, the others, their standing, rows and texts). Their members are in none
+            of the fields above; ``expanded`` puts them there. Empty from ``resolve``.
     """
 
     __slots__ = (
@@ -80,6 +84,7 @@ class Currency:
         "rows",
         "standing",
         "superseded",
+        "tails",
     )
 
     def __init__(
@@ -91,6 +96,7 @@ class Currency:
         groups: tuple[tuple[str, ...], ...] = (),
         rows: Mapping[str, CandidateRow] | None = None,
         brought: frozenset[str] = frozenset(),
+        tails: Mapping[str, Relevant] | None = None,
     ) -> None:
         self.ranked = ranked
         self.superseded = superseded
@@ -99,6 +105,44 @@ class Currency:
         self.groups = groups
         self.rows: Mapping[str, CandidateRow] = {} if rows is None else rows
         self.brought = brought
+        self.tails: Mapping[str, Relevant] = {} if tails is None else tails
+
+    def expanded(self) -> "Currency":
+        """The same result with the ``tails`` in the other fields: each group's others right
+        after its leader at the leader's score (part ``contradicts``), by id; the groups in
+        the order of their leaders; the others' standing, rows and ids."""
+        tails = self.tails
+        if not tails:
+            return self
+        ranked: list[Scored] = []
+        groups: list[tuple[str, ...]] = []
+        standing = dict(self.standing)
+        rows = dict(self.rows)
+        brought = set(self.brought)
+        eager = {g[0]: g for g in self.groups}
+        for s in self.ranked:
+            ranked.append(s)
+            info = tails.get(s.id)
+            if info is None:
+                if (group := eager.get(s.id)) is not None:
+                    groups.append(group)
+                continue
+            score = s.score
+            ranked += [Scored(m, score, {"contradicts": score}) for m in info[3]]
+            groups.append(info[2])
+            for m, said in info[4].items():  # (a mark set since, e.g. what it hides, stays)
+                standing.setdefault(m, said)
+            rows.update(info[5])
+            brought.update(info[5])
+        return Currency(
+            ranked,
+            self.superseded,
+            self.retired_locks,
+            standing,
+            tuple(groups),
+            rows,
+            frozenset(brought),
+        )
 
 
 def resolve(
@@ -111,7 +155,32 @@ def resolve(
     include_superseded: bool = False,
     touched: set[str] | None = None,
 ) -> Currency:
-    """Apply supersession and contradiction (the module docstring) to ``ranked``.
+    """Apply supersession and contradiction (the module docstring) to ``ranked``: every
+    field filled (``resolve_lazy``, expanded)."""
+    return resolve_lazy(
+        ranked,
+        rows,
+        locks,
+        graph,
+        weights=weights,
+        include_superseded=include_superseded,
+        touched=touched,
+    ).expanded()
+
+
+def resolve_lazy(
+    ranked: list[Scored],
+    rows: Mapping[str, CandidateRow],
+    locks: Sequence[str],
+    graph: TruthGraph,
+    *,
+    weights: Weights,
+    include_superseded: bool = False,
+    touched: set[str] | None = None,
+) -> Currency:
+    """``resolve`` with the groups of their own kept aside in ``tails``, as the truth graph
+    keeps them: most of a query's groups, whose members the pack may never reach (the
+    pipeline reads them where it needs them).
 
     Args:
         ranked: the candidates as ``rank.compose`` ranked them (all unlocked and live).
@@ -143,7 +212,9 @@ def resolve(
         if include_superseded:  # history keeps a retired lock too, marked like the others
             superseded.update(dict.fromkeys(sorted(retired)))
             retired = frozenset()
-    ranked, groups, standing, found = _gather(ranked, graph, locks, touched, superseded, heads)
+    ranked, groups, standing, found, tails = _gather(
+        ranked, graph, locks, touched, superseded, heads
+    )
     brought = frozenset(found)
     if pred:  # what each packed belief hides (those brought along count too)
         # The packed beliefs that can hide one have a truth link: the touched candidates
@@ -154,9 +225,12 @@ def resolve(
         hiding = pred.keys() & packed
         if heads or brought:
             hiding |= pred.keys() & {*heads, *brought}
+        tailed = {m: info[4][m] for info in tails.values() for m in pred.keys() & info[4]}
+        hiding |= tailed.keys()
         for i in sorted(hiding):
             if hidden := graph.hides(i):
-                standing[i] = (hidden, *standing.get(i, (NO_IDS, NO_IDS, NO_IDS))[1:])
+                said = standing.get(i) or tailed.get(i) or (NO_IDS, NO_IDS, NO_IDS)
+                standing[i] = (hidden, *said[1:])
         if include_superseded:
             for i in superseded:  # (candidates and locks)
                 old = standing.get(i, (NO_IDS, NO_IDS, NO_IDS))
@@ -176,6 +250,7 @@ def resolve(
         groups=groups,
         rows=found,
         brought=brought,
+        tails=tails,
     )
 
 
@@ -261,11 +336,19 @@ def _gather(
     touched: set[str],
     superseded: Mapping[str, None],
     heads: Collection[str] = (),
-) -> tuple[list[Scored], tuple[tuple[str, ...], ...], dict[str, Standing], dict[str, CandidateRow]]:
+) -> tuple[
+    list[Scored],
+    tuple[tuple[str, ...], ...],
+    dict[str, Standing],
+    dict[str, CandidateRow],
+    dict[str, Relevant],
+]:
     """Bring the conflicts of the current beliefs in ``ranked`` along. Returns the ranking
     with each group at the place of its best member (the others after it, at its score),
     the groups (that member first, the others in ranking order), every belief's standing as
-    to conflicts, and the beliefs brought along that were not ranked.
+    to conflicts, the beliefs brought along that were not ranked; and the groups of their
+    own, kept aside (``Currency.tails``: the ranking, the groups, the standing and the rows
+    above hold none of their others).
 
     A group is a connected part of the links from each relevant belief (a current one in
     ``ranked``) to its unlocked conflicts. Conflicts are symmetric among current unlocked
@@ -276,7 +359,7 @@ def _gather(
     relevant beliefs are walked; the others keep their places, copied in slices."""
     against = graph.against
     if against.keys().isdisjoint(touched) and not superseded:  # (a head may bring a conflict)
-        return ranked, (), {}, {}
+        return ranked, (), {}, {}, {}
     # The relevant beliefs with a CONTRADICTS edge, with their places: the touched candidates
     # and the heads standing in (a small dict, so the ranking is walked with cheap probes),
     # and what each brings, as the graph keeps it (one probe of a big dict per belief).
@@ -295,7 +378,7 @@ def _gather(
     lock_set = set(locks)
     lock_wanted = [y for x in locks if x in against for y in conflicts_of(x) if y in lock_set]
     if not found and not lock_wanted:
-        return ranked, (), {}, {}
+        return ranked, (), {}, {}, {}
     infos = [wanted[s.id] for _, s in found]
     if None in infos or lock_wanted:
         # One batched read for every conflict not met yet (each belief's current conflicts
@@ -363,7 +446,10 @@ def _gather(
                     ys = tuple(sorted(set(mark))) if len(mark) > 1 else tuple(mark)
                     standing[x] = (NO_IDS, ys, NO_IDS)
     if not walked:
-        return ranked, (), standing, {}
+        return ranked, (), standing, {}, {}
+    if not group_of:  # every group one of its own: the ranking stays as it is
+        return ranked, (), standing, {}, {s.id: info for _, s, info in walked}
+    tails: dict[str, Relevant] = {}
     out: list[Scored] = []
     groups: list[tuple[str, ...]] = []
     placed: set[str] = set()
@@ -373,22 +459,14 @@ def _gather(
         if n > start:
             out += ranked[start:n]
         start = n + 1
-        score = s.score
-        if not group_of or (group := group_of.get(i)) is None:
-            # A group of its own: the others are all brought along, by id.
+        if (group := group_of.get(i)) is None:  # a group of its own: kept aside
             out.append(s)
-            rest = info[3]
-            if len(rest) == 1:
-                out.append(_new(Scored, (rest[0], score, {"contradicts": score})))
-            else:
-                out += [_new(Scored, (m, score, {"contradicts": score})) for m in rest]
-            standing.update(info[4])
-            brought.update(info[5])
-            groups.append(info[2])
+            tails[i] = info
             continue
         if i in placed:
             continue
         out.append(s)
+        score = s.score
         # The group takes the place of its best member, the others after it at its score:
         # ranked ones in rank order, then those brought along, by id.
         if len(group) == 2:
@@ -409,4 +487,4 @@ def _gather(
         placed.update(rest)
         groups.append((i, *rest))
     out += ranked[start:]
-    return out, tuple(groups), standing, brought
+    return out, tuple(groups), standing, brought, tails

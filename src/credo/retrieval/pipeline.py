@@ -40,6 +40,7 @@ from credo.types import GLOBAL_SCOPE, Belief, RetrievalResult, RetrievedBelief
 
 if TYPE_CHECKING:  # loaded only when a candidate has truth links (``_currency``)
     from credo.retrieval.currency import Currency, Standing
+    from credo.retrieval.truth_graph import Relevant
 
 _NONE = ((), (), ())  # a belief's standing when it has none: no marks
 # Lanes on by default: each earned its place in the LoCoMo ablation (docs/BENCHMARKS.md).
@@ -143,27 +144,34 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     state = _currency(store, ranked, rows, locks, options)
     units = None
     standing: Mapping[str, Standing] = {}
+    tails: Mapping[str, Relevant] = {}  # groups of their own, kept aside (Currency.tails)
     relevant = None  # the ranked ids clustering reads edges among: all but those brought along
+    ids = [s.id for s in ranked]
     if state is not None:
         if state.retired_locks:
             locks = [b for b in locks if b.id not in state.retired_locks]
         ranked = state.ranked
         content.update((i, row[0]) for i, row in state.rows.items())
         standing = state.standing
-        if state.groups:
-            units = Units([s.id for s in ranked], state.groups)
-            relevant = [s.id for s in ranked if s.id not in state.brought]
+        ids = [s.id for s in ranked]
+        tails = state.tails
+        if state.groups or tails:
+            for info in tails.values():
+                content.update(info[6])
+            units = Units(ids, state.groups, {x: info[2] for x, info in tails.items()})
+            relevant = [i for i in ids if i not in state.brought] if state.brought else ids
+        if tails:  # every group's others right after its leader, as the pack and block see them
+            ids = [m for i in ids for m in (tails[i][2] if i in tails else (i,))]
     # The ids the block shows: derived ones by their shortest unique prefix (short_ids.py).
-    asked = [*(b.id for b in locks), *(s.id for s in ranked)]
+    asked = [*(b.id for b in locks), *ids]
     shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared)
-    marked = _Marks(standing, shown)
+    marked = _Marks(standing, shown, tails)
     if shared:  # after the project's locks, in the global store's order; marked "global"
         locks = [*locks, *shared.values()]
         marked.update(dict.fromkeys(shared, marks(scope=GLOBAL_SCOPE)))
     locked, locked_overflow, locked_costs = _place_locked(locks, budget, marked, shown)
     locked_used = sum(locked_costs)
     remaining = budget - locked_used
-    ids = [s.id for s in ranked]
     # Costed when the pack first asks: the candidates past the first that does not fit are
     # never asked for (the cluster pack stops there), a third of them on a typical query.
     unread = [i for i in ids if i not in rows]  # brought along by supersession
@@ -216,7 +224,8 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # Clustering changes which beliefs are packed, not how relevant each one is: the
     # result lists them by score (the order of ``ranked``), so a model reads the best
     # first either way.
-    known = classes.of_packed([s.id for s in ranked if s.id in chosen])  # for the result
+    picked = _picked(ranked, chosen, standing, tails)
+    known = classes.of_packed([s.id for s, _ in picked])  # for the result
     out = [
         RetrievedBelief(
             b.id,
@@ -245,15 +254,14 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             unit_costs.charged[s.id],  # its line, and the file or section lines it opened
             s.lanes,
             cluster_of.get(s.id),
-            *standing.get(s.id, _NONE),
+            *said,
             trails.get(s.id, ""),
             "",
             *costs.shown(s.id),  # the strategy and the text rendered (compress)
             len(content[s.id]),
             known.get(s.id, "fact"),
         )
-        for s in ranked
-        if s.id in chosen
+        for s, said in picked
     ]
     anchors = None
     if options.with_doc_anchors:
@@ -271,6 +279,33 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         superseded=() if state is None else state.superseded,
         short_ids=shown.changed(),
     )
+
+
+def _picked(
+    ranked: list[Scored],
+    chosen: set[str],
+    standing: "Mapping[str, Standing]",
+    tails: "Mapping[str, Relevant]",
+) -> "list[tuple[Scored, Standing]]":
+    """The packed beliefs in rank order with their standing: a group kept aside
+    (``Currency.tails``) gives its others right after its leader, at its score, each
+    brought along by it (``currency``'s ranking, expanded where it is packed)."""
+    get = standing.get
+    if not tails:
+        return [(s, get(s.id, _NONE)) for s in ranked if s.id in chosen]
+    out: list[tuple[Scored, Standing]] = []
+    for s in ranked:
+        if s.id not in chosen:
+            continue
+        out.append((s, get(s.id, _NONE)))
+        info = tails.get(s.id)
+        if info is not None:
+            score = s.score
+            brought = info[4]  # (a mark set on one since, e.g. what it hides, comes first)
+            out += [
+                (Scored(m, score, {"contradicts": score}), get(m) or brought[m]) for m in info[3]
+            ]
+    return out
 
 
 def _global(found: tuple[Belief, ...], locks: list[Belief]) -> dict[str, Belief]:
@@ -316,9 +351,9 @@ def _currency(
         touched = graph.touched(asked)
         if not touched:
             return None
-    from credo.retrieval.currency import resolve
+    from credo.retrieval.currency import resolve_lazy
 
-    return resolve(
+    return resolve_lazy(
         ranked,
         rows,
         lock_ids,
@@ -330,17 +365,30 @@ def _currency(
 
 
 class _Marks(dict[str, str]):
-    """id -> its marks (``tokens.marks``), made on first lookup ("" for none)."""
+    """id -> its marks (``tokens.marks``), made on first lookup ("" for none); the others
+    of a group kept aside (``Currency.tails``) take their standing from it."""
 
-    __slots__ = ("_shown", "_standing")
+    __slots__ = ("_aside", "_shown", "_standing", "_tails")
 
-    def __init__(self, standing: "Mapping[str, Standing]", shown: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        standing: "Mapping[str, Standing]",
+        shown: Mapping[str, str],
+        tails: "Mapping[str, Relevant] | None" = None,
+    ) -> None:
         super().__init__()
         self._standing = standing
         self._shown = shown
+        self._tails = tails
+        self._aside: dict[str, Standing] | None = None
 
     def __missing__(self, belief_id: str) -> str:
         said = self._standing.get(belief_id)
+        if said is None and self._tails:
+            aside = self._aside
+            if aside is None:  # (one pass, at the first belief with no standing of its own)
+                aside = self._aside = {m: v for t in self._tails.values() for m, v in t[4].items()}
+            said = aside.get(belief_id)
         if said is None:
             text = self[belief_id] = ""
             return text

@@ -24,6 +24,7 @@ Relevant = tuple[
     tuple[str, ...],
     Mapping[str, Standing],
     Mapping[str, CandidateRow],
+    Mapping[str, str],
 ]
 
 
@@ -194,19 +195,22 @@ class TruthGraph:
         """What ``x`` brings when it is in the pack by relevance (``live_conflicts``, kept):
         its standing (None when it has no current conflict), its unlocked current
         conflicts; and when none of them is met otherwise, the group they make with it
-        (``x`` first, the others by id), the others, their standing and their rows."""
+        (``x`` first, the others by id), the others, their standing, their rows and their
+        texts."""
         found = self._relevant.get(x)
         if found is None:
             others, free = self.live_conflicts(x)
             rest = tuple(sorted(free))
+            # (far ends' rows; one that is x itself has none: never a group of its own)
+            rows = {y: row for y in rest if (row := self.rows.get(y)) is not None}
             found = self._relevant[x] = (
                 (NO_IDS, tuple(sorted(set(others))), NO_IDS) if others else None,
                 free,
                 (x, *rest),
                 rest,
                 dict.fromkeys(rest, (NO_IDS, (x,), NO_IDS)),
-                # (far ends' rows; one that is x itself has none: never a group of its own)
-                {y: row for y in rest if (row := self.rows.get(y)) is not None},
+                rows,
+                {y: row[0] for y, row in rows.items()},
             )
         return found
 
