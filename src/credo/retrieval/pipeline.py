@@ -141,19 +141,21 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     if shared:  # a global lock stands in for the project belief with its id
         ranked = [s for s in ranked if s.id not in shared]
     content = {i: row[0] for i, row in rows.items()}
-    state = _currency(store, ranked, rows, locks, options)
+    ids = [s.id for s in ranked]
+    state = _currency(store, ranked, ids, rows, locks, options)
     units = None
     standing: Mapping[str, Standing] = {}
     tails: Mapping[str, Relevant] = {}  # groups of their own, kept aside (Currency.tails)
     relevant = None  # the ranked ids clustering reads edges among: all but those brought along
-    ids = [s.id for s in ranked]
     if state is not None:
         if state.retired_locks:
             locks = [b for b in locks if b.id not in state.retired_locks]
-        ranked = state.ranked
-        content.update((i, row[0]) for i, row in state.rows.items())
+        if state.ranked is not ranked:  # (the same list when no belief moved)
+            ranked = state.ranked
+            ids = [s.id for s in ranked]
+        if state.rows:
+            content.update((i, row[0]) for i, row in state.rows.items())
         standing = state.standing
-        ids = [s.id for s in ranked]
         tails = state.tails
         if state.groups or tails:
             for info in tails.values():
@@ -322,6 +324,7 @@ def _global(found: tuple[Belief, ...], locks: list[Belief]) -> dict[str, Belief]
 def _currency(
     store: Store,
     ranked: list[Scored],
+    ids: list[str],
     rows: Mapping[str, CandidateRow],
     locks: list[Belief],
     options: Options,
@@ -331,12 +334,13 @@ def _currency(
     belief: then nothing changes, and the module is not even loaded.
 
     The truth graph is kept with the store's truth links while the store does not change,
-    so a long-lived process reads each belief's links once, whatever the queries."""
+    so a long-lived process reads each belief's links once, whatever the queries. ``ids``
+    are the ranked beliefs' ids."""
     reader = store.truth_reader()
     if reader.none:  # no truth edge at all: nothing to ask, whatever the query
         return None
     lock_ids = [b.id for b in locks]
-    asked = [*(s.id for s in ranked), *lock_ids]
+    asked = ids + lock_ids if lock_ids else ids
     graph = reader.kept.get("graph")
     if graph is None:
         read = reader.links(asked)

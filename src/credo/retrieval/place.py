@@ -267,10 +267,15 @@ class Charges:
             # or the innermost line shown, which is shown only with every line above it.
             if needed and needed[-1][0] not in shown:
                 added += sum(chars for key, chars in needed if key not in shown)
-        else:  # a look-up must not open anything: the group is tried on a copy
+        else:
             heads = self._places.heads
-            opened = self._opened.copy()
-            added = sum(self._lines[m] + opened.open(heads(m)) for m in group)
+            lines = self._lines
+            needed = [heads(m) for m in group]
+            if any(needed):  # a look-up must not open anything: the group is tried on a copy
+                opened = self._opened.copy()
+                added = sum(lines[m] + opened.open(n) for m, n in zip(group, needed, strict=True))
+            else:  # (no member under a file or section line: most groups, notes)
+                added = sum([lines[m] for m in group])
         chars = self._chars
         return -(-(chars + added) // CHARS_PER_TOKEN) + (-chars // CHARS_PER_TOKEN)
 
