@@ -225,7 +225,7 @@ def resolve_lazy(
         hiding = pred.keys() & packed
         if heads or brought:
             hiding |= pred.keys() & {*heads, *brought}
-        tailed = {m: info[4][m] for info in tails.values() for m in pred.keys() & info[4]}
+        tailed = {m: info[4][m] for info in tails.values() for m in info[7]}
         hiding |= tailed.keys()
         for i in sorted(hiding):
             if hidden := graph.hides(i):

@@ -25,6 +25,7 @@ Relevant = tuple[
     Mapping[str, Standing],
     Mapping[str, CandidateRow],
     Mapping[str, str],
+    tuple[str, ...],
 ]
 
 
@@ -195,8 +196,9 @@ class TruthGraph:
         """What ``x`` brings when it is in the pack by relevance (``live_conflicts``, kept):
         its standing (None when it has no current conflict), its unlocked current
         conflicts; and when none of them is met otherwise, the group they make with it
-        (``x`` first, the others by id), the others, their standing, their rows and their
-        texts."""
+        (``x`` first, the others by id), the others, their standing, their rows, their
+        texts, and those of them that supersede a belief (read: their links are read
+        when the conflicts are settled, unless known to have no SUPERSEDES edge)."""
         found = self._relevant.get(x)
         if found is None:
             others, free = self.live_conflicts(x)
@@ -211,6 +213,7 @@ class TruthGraph:
                 dict.fromkeys(rest, (NO_IDS, (x,), NO_IDS)),
                 rows,
                 {y: row[0] for y, row in rows.items()},
+                tuple(y for y in rest if y in self._pred),
             )
         return found
 
