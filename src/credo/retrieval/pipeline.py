@@ -31,18 +31,18 @@ from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
 from credo.retrieval.prior import is_history
 from credo.retrieval.rank import Scored, Weights, compose
+from credo.retrieval.standing import NO_STANDING, Marks, picked, place_locked
 from credo.store import Store
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms
 from credo.store.graph import Link
 from credo.store.short_ids import Shown
-from credo.tokens import belief_tokens, marks
+from credo.tokens import marks
 from credo.types import GLOBAL_SCOPE, Belief, RetrievalResult, RetrievedBelief
 
 if TYPE_CHECKING:  # loaded only when a candidate has truth links (``_currency``)
     from credo.retrieval.currency import Currency, Standing
     from credo.retrieval.truth_graph import Relevant
 
-_NONE = ((), (), ())  # a belief's standing when it has none: no marks
 # Lanes on by default: each earned its place in the LoCoMo ablation (docs/BENCHMARKS.md).
 DEFAULT_LANES: dict[str, bool] = {
     "bm25f": True,
@@ -167,11 +167,11 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # The ids the block shows: derived ones by their shortest unique prefix (short_ids.py).
     asked = [*(b.id for b in locks), *ids]
     shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared)
-    marked = _Marks(standing, shown, tails)
+    marked = Marks(standing, shown, tails)
     if shared:  # after the project's locks, in the global store's order; marked "global"
         locks = [*locks, *shared.values()]
         marked.update(dict.fromkeys(shared, marks(scope=GLOBAL_SCOPE)))
-    locked, locked_overflow, locked_costs = _place_locked(locks, budget, marked, shown)
+    locked, locked_overflow, locked_costs = place_locked(locks, budget, marked, shown)
     locked_used = sum(locked_costs)
     remaining = budget - locked_used
     # Costed when the pack first asks: the candidates past the first that does not fit are
@@ -226,8 +226,8 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # Clustering changes which beliefs are packed, not how relevant each one is: the
     # result lists them by score (the order of ``ranked``), so a model reads the best
     # first either way.
-    picked = _picked(ranked, chosen, standing, tails)
-    known = classes.of_packed([s.id for s, _ in picked])  # for the result
+    packed_standing = picked(ranked, chosen, standing, tails)
+    known = classes.of_packed([s.id for s, _ in packed_standing])  # for the result
     out = [
         RetrievedBelief(
             b.id,
@@ -237,7 +237,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             cost,
             {"locked": 1.0},
             None,
-            *standing.get(b.id, _NONE),
+            *standing.get(b.id, NO_STANDING),
             b.trail,
             GLOBAL_SCOPE if b.id in shared else "",
             VERBATIM,  # a lock is never cut
@@ -263,7 +263,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             len(content[s.id]),
             known.get(s.id, "fact"),
         )
-        for s, said in picked
+        for s, said in packed_standing
     ]
     anchors = None
     if options.with_doc_anchors:
@@ -281,33 +281,6 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         superseded=() if state is None else state.superseded,
         short_ids=shown.changed(),
     )
-
-
-def _picked(
-    ranked: list[Scored],
-    chosen: set[str],
-    standing: "Mapping[str, Standing]",
-    tails: "Mapping[str, Relevant]",
-) -> "list[tuple[Scored, Standing]]":
-    """The packed beliefs in rank order with their standing: a group kept aside
-    (``Currency.tails``) gives its others right after its leader, at its score, each
-    brought along by it (``currency``'s ranking, expanded where it is packed)."""
-    get = standing.get
-    if not tails:
-        return [(s, get(s.id, _NONE)) for s in ranked if s.id in chosen]
-    out: list[tuple[Scored, Standing]] = []
-    for s in ranked:
-        if s.id not in chosen:
-            continue
-        out.append((s, get(s.id, _NONE)))
-        info = tails.get(s.id)
-        if info is not None:
-            score = s.score
-            brought = info[4]  # (a mark set on one since, e.g. what it hides, comes first)
-            out += [
-                (Scored(m, score, {"contradicts": score}), get(m) or brought[m]) for m in info[3]
-            ]
-    return out
 
 
 def _global(found: tuple[Belief, ...], locks: list[Belief]) -> dict[str, Belief]:
@@ -366,80 +339,6 @@ def _currency(
         include_superseded=options.include_superseded,
         touched=touched,
     )
-
-
-class _Marks(dict[str, str]):
-    """id -> its marks (``tokens.marks``), made on first lookup ("" for none); the others
-    of a group kept aside (``Currency.tails``) take their standing from it."""
-
-    __slots__ = ("_aside", "_shown", "_standing", "_tails")
-
-    def __init__(
-        self,
-        standing: "Mapping[str, Standing]",
-        shown: Mapping[str, str],
-        tails: "Mapping[str, Relevant] | None" = None,
-    ) -> None:
-        super().__init__()
-        self._standing = standing
-        self._shown = shown
-        self._tails = tails
-        self._aside: dict[str, Standing] | None = None
-
-    def __missing__(self, belief_id: str) -> str:
-        said = self._standing.get(belief_id)
-        if said is None and self._tails:
-            aside = self._aside
-            if aside is None:  # (one pass, at the first belief with no standing of its own)
-                aside = self._aside = {m: v for t in self._tails.values() for m, v in t[4].items()}
-            said = aside.get(belief_id)
-        if said is None:
-            text = self[belief_id] = ""
-            return text
-        shown = self._shown.__getitem__
-        replaces, conflicts, superseded_by = said
-        named = (  # (each id asked of ``shown`` in this order: it lists the first asked first)
-            tuple(map(shown, replaces)) if replaces else replaces,
-            tuple(map(shown, conflicts)) if conflicts else conflicts,
-            tuple(map(shown, superseded_by)) if superseded_by else superseded_by,
-        )
-        text = _MARK_TEXTS.get(named)
-        if text is None:
-            if len(_MARK_TEXTS) >= MAX_MARK_TEXTS:
-                _MARK_TEXTS.clear()
-            text = _MARK_TEXTS[named] = marks(*named)
-        self[belief_id] = text
-        return text
-
-
-# Standing, as the block names the ids -> its marks: a belief in dispute is marked the same
-# way by every query at one store version, and making the text costs more than finding it
-# (a pure function: kept across versions, started over past the bound).
-_MARK_TEXTS: dict["Standing", str] = {}
-MAX_MARK_TEXTS = 50_000
-
-
-def _place_locked(
-    locked: list[Belief], budget: int, marked: Mapping[str, str], shown: Mapping[str, str]
-) -> tuple[list[Belief], list[Belief], list[int]]:
-    """L0: locked beliefs first, never trimmed for relevance; but if they alone exceed half
-    the budget, the other half stays reserved for the query, and the locks beyond it are
-    listed (``locked_overflow``), never dropped silently. Returns (placed, overflow, the
-    placed beliefs' costs)."""
-    costs = [belief_tokens(shown[b.id], b.content, True, marked[b.id], b.trail) for b in locked]
-    cap = budget if sum(costs) <= budget // 2 else budget // 2
-    placed: list[Belief] = []
-    placed_costs: list[int] = []
-    overflow: list[Belief] = []
-    used = 0
-    for belief, cost in zip(locked, costs, strict=True):
-        if not overflow and used + cost <= cap:
-            placed.append(belief)
-            placed_costs.append(cost)
-            used += cost
-        else:
-            overflow.append(belief)
-    return placed, overflow, placed_costs
 
 
 def _rank(

@@ -1,0 +1,125 @@
+"""What the block says of each belief's standing in the truth step's terms (SYSTEM.md §
+Beliefs change): its marks (``Marks``: "replaces", "conflicts with", "superseded by", named
+as the block shows ids), the locked beliefs placed first with theirs (``place_locked``), and
+the packed beliefs in rank order with their standing, a group the step kept aside
+(``Currency.tails``) expanded where it is packed (``picked``).
+"""
+
+# Evaluated annotations, for a cheaper import: see credo/types.py.
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from credo.retrieval.rank import Scored
+from credo.tokens import belief_tokens, marks
+from credo.types import Belief
+
+if TYPE_CHECKING:  # loaded only when a candidate has truth links (``pipeline._currency``)
+    from credo.retrieval.truth_graph import Relevant, Standing
+
+NO_STANDING = ((), (), ())  # a belief's standing when it has none: no marks
+_new = tuple.__new__  # a Scored without its Python-level __new__ (currency.py does the same)
+
+
+def picked(
+    ranked: list[Scored],
+    chosen: set[str],
+    standing: "Mapping[str, Standing]",
+    tails: "Mapping[str, Relevant]",
+) -> "list[tuple[Scored, Standing]]":
+    """The packed beliefs in rank order with their standing: a group kept aside
+    (``Currency.tails``) gives its others right after its leader, at its score, each
+    brought along by it (``currency``'s ranking, expanded where it is packed)."""
+    get = standing.get
+    if not tails:
+        return [(s, get(s.id, NO_STANDING)) for s in ranked if s.id in chosen]
+    out: list[tuple[Scored, Standing]] = []
+    for s in ranked:
+        if s.id not in chosen:
+            continue
+        out.append((s, get(s.id, NO_STANDING)))
+        info = tails.get(s.id)
+        if info is not None:
+            score = s.score
+            brought = info[4]  # (a mark set on one since, e.g. what it hides, comes first)
+            out += [
+                (_new(Scored, (m, score, {"contradicts": score})), get(m) or brought[m])
+                for m in info[3]
+            ]
+    return out
+
+
+class Marks(dict[str, str]):
+    """id -> its marks (``tokens.marks``), made on first lookup ("" for none); the others
+    of a group kept aside (``Currency.tails``) take their standing from it."""
+
+    __slots__ = ("_aside", "_shown", "_standing", "_tails")
+
+    def __init__(
+        self,
+        standing: "Mapping[str, Standing]",
+        shown: Mapping[str, str],
+        tails: "Mapping[str, Relevant] | None" = None,
+    ) -> None:
+        super().__init__()
+        self._standing = standing
+        self._shown = shown
+        self._tails = tails
+        self._aside: dict[str, Standing] | None = None
+
+    def __missing__(self, belief_id: str) -> str:
+        said = self._standing.get(belief_id)
+        if said is None and self._tails:
+            aside = self._aside
+            if aside is None:  # (one pass, at the first belief with no standing of its own)
+                aside = self._aside = {}
+                for t in self._tails.values():
+                    aside.update(t[4])
+            said = aside.get(belief_id)
+        if said is None:
+            text = self[belief_id] = ""
+            return text
+        shown = self._shown.__getitem__
+        replaces, conflicts, superseded_by = said
+        named = (  # (each id asked of ``shown`` in this order: it lists the first asked first)
+            tuple(map(shown, replaces)) if replaces else replaces,
+            tuple(map(shown, conflicts)) if conflicts else conflicts,
+            tuple(map(shown, superseded_by)) if superseded_by else superseded_by,
+        )
+        text = MARK_TEXTS.get(named)
+        if text is None:
+            if len(MARK_TEXTS) >= MAXMARK_TEXTS:
+                MARK_TEXTS.clear()
+            text = MARK_TEXTS[named] = marks(*named)
+        self[belief_id] = text
+        return text
+
+
+# Standing, as the block names the ids -> its marks: a belief in dispute is marked the same
+# way by every query at one store version, and making the text costs more than finding it
+# (a pure function: kept across versions, started over past the bound).
+MARK_TEXTS: dict["Standing", str] = {}
+MAXMARK_TEXTS = 50_000
+
+
+def place_locked(
+    locked: list[Belief], budget: int, marked: Mapping[str, str], shown: Mapping[str, str]
+) -> tuple[list[Belief], list[Belief], list[int]]:
+    """L0: locked beliefs first, never trimmed for relevance; but if they alone exceed half
+    the budget, the other half stays reserved for the query, and the locks beyond it are
+    listed (``locked_overflow``), never dropped silently. Returns (placed, overflow, the
+    placed beliefs' costs)."""
+    costs = [belief_tokens(shown[b.id], b.content, True, marked[b.id], b.trail) for b in locked]
+    cap = budget if sum(costs) <= budget // 2 else budget // 2
+    placed: list[Belief] = []
+    placed_costs: list[int] = []
+    overflow: list[Belief] = []
+    used = 0
+    for belief, cost in zip(locked, costs, strict=True):
+        if not overflow and used + cost <= cap:
+            placed.append(belief)
+            placed_costs.append(cost)
+            used += cost
+        else:
+            overflow.append(belief)
+    return placed, overflow, placed_costs
