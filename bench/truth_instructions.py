@@ -1,0 +1,119 @@
+"""What the truth step costs a warm retrieve, in instructions: a figure the machine's load
+cannot move.
+
+    python bench/truth_instructions.py SRC [SRC ...] [--queries 40] [--store latency|sparse|none]
+
+bench/truth_cost.py times the step in pairs, but on this shared machine its runs drift by
+more than a change to the step is worth. Here each SRC (a folder holding the ``credo``
+package: ``git archive`` or ``git worktree add`` a commit, then its ``src``) runs three
+child processes under valgrind's cachegrind (no cache simulation: instructions only) on one
+store built by the bench: each opens the store, reads its warm index and answers the
+queries twice (the truth graph filled); then one stops (``none``), one answers them twice
+more with the step (``on``) and one twice more without it (``off``: the pipeline's
+``_currency`` says "no truth links", as in truth_cost.py). Instructions per query are
+(on - none) / 2n and (off - none) / 2n, and the step is their difference. The store is
+truth_cost.py's latency store unless ``--store`` says otherwise. Instructions are not time
+(the step's probes of big dicts miss the cache more than the rest), but a change that
+removes instructions from the step removes them on every machine.
+
+Needs valgrind (Debian: ``apt-get install -y valgrind``); a few minutes per SRC.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+CHILD = """
+import sys
+sys.path.insert(0, {bench!r})
+from pathlib import Path
+from credo import Memory
+from credo.retrieval import pipeline
+from latency import queries
+db, mode, n = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+texts = queries(n)
+with Memory(db, root=db.parent) as memory:
+    assert memory.store.build_warm()
+    for _ in range(2):
+        for text in texts:
+            memory.retrieve(text)
+    if mode == "off":
+        pipeline._currency = lambda *args: None
+    if mode != "none":
+        for _ in range(2):
+            for text in texts:
+                memory.retrieve(text)
+"""
+
+
+def instructions(src: Path, db: Path, mode: str, n: int) -> int:
+    """Instructions of one child process (cachegrind's ``I refs``)."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    done = subprocess.run(
+        [
+            "valgrind",
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--cachegrind-out-file=/dev/null",
+            # the interpreter itself, not a shim script that would start it
+            os.path.realpath(sys.executable),
+            "-c",
+            CHILD.format(bench=str(Path(__file__).resolve().parent)),
+            str(db),
+            mode,
+            str(n),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"no instruction count from valgrind: {done.stderr[-500:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("src", nargs="+", type=Path, help="folders holding the credo package")
+    parser.add_argument("--queries", type=int, default=40)
+    parser.add_argument("--size", type=int, default=10_000)
+    parser.add_argument("--store", choices=("latency", "sparse", "none"), default="latency")
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed (Debian: apt-get install -y valgrind)")
+    from credo import Memory
+    from synth import write_records
+    from truth_cost import variant
+
+    n = args.queries
+    print(f"{args.size} beliefs ({args.store} store), {n} queries x 2, warm; instructions/query")
+    print(f"{'tree':<40} {'on':>12} {'off':>12} {'step':>12} {'step/off':>9}")
+    with tempfile.TemporaryDirectory() as folder:
+        base = write_records(Path(folder) / "r.jsonl", args.size, 2, text="zipf")
+        records = variant(base, args.store, Path(folder) / "v.jsonl")
+        db = Path(folder) / "store.db"
+        with Memory(db, root=Path(folder)) as memory:
+            memory.import_records(records)
+        for src in args.src:
+            none, on, off = (instructions(src.resolve(), db, m, n) for m in ("none", "on", "off"))
+            per_on, per_off = (on - none) / (2 * n), (off - none) / (2 * n)
+            step = per_on - per_off
+            print(
+                f"{str(src)[-40:]:<40} {per_on:>12,.0f} {per_off:>12,.0f} {step:>12,.0f} "
+                f"{step / per_off:>9.1%}"
+            )
+
+
+if __name__ == "__main__":
+    main()
