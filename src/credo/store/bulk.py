@@ -18,6 +18,11 @@ duplicate before it hands a row over), which is what makes these shortcuts safe:
 - Rows go in as multi-row ``INSERT ... VALUES (...), (...)`` statements: one statement
   execution per few hundred rows instead of one per row (half the cost), and one release
   of the GIL per statement, which lets another Python thread run meanwhile.
+- A column that holds the same None, False or True in every row of such a statement is
+  written as a literal (``insert_rows``): the sqlite3 module binds those values through an
+  adapter lookup that raises and clears an exception each time.
+- Into an empty store, past ``FTS_DEFER_MERGES_AT`` beliefs, FTS5 stops merging segments,
+  and merges them all once at the end (``'optimize'``); its settings are put back after.
 
 The DDL is part of the caller's transaction: no other connection ever sees a trigger or an
 index missing, and a rollback (or a crash) restores them. Below ``BULK_DDL_ROWS`` rows the
