@@ -1,7 +1,7 @@
 """Issue #17's scale table: credo at 10k and 100k beliefs (1M behind ``--million``).
 
     PYTHONPATH=src python bench/scale.py [--sizes 10000,100000] [--million]
-                                         [--queries 200] [--rounds 15]
+                                         [--queries 200] [--rounds 15] [--import-only]
 
 For each size, a synthetic store (bench/synth.py: Zipf text over a 20k-word vocabulary, two
 edges per belief) in a temporary git project, and one row of the issue's table:
@@ -37,7 +37,9 @@ the client in this process, asked until answered) before the rounds. The package
 byte-compiled first, as ``credo setup`` does (this environment sets
 ``PYTHONDONTWRITEBYTECODE=1``). The load average is printed with every row.
 
-Issue #17's targets are printed as PASS/FAIL lines at the end.
+Issue #17's targets are printed as PASS/FAIL lines at the end. ``--import-only`` stops each
+size after its import line (the import's seconds, beliefs/s, CPU seconds and file size) and
+prints the import targets alone.
 """
 
 from __future__ import annotations
@@ -328,7 +330,7 @@ def hook_env(root: Path) -> dict[str, str]:
     return env
 
 
-def measure(size: int, rounds: int, queries: int) -> dict[str, float]:
+def measure(size: int, rounds: int, queries: int, *, import_only: bool) -> dict[str, float]:
     texts, warmup = query_sets(queries)
     root = Path(tempfile.mkdtemp(prefix=f"credo-scale-{size}-"))
     env = hook_env(root)
@@ -341,6 +343,8 @@ def measure(size: int, rounds: int, queries: int) -> dict[str, float]:
             f"{row['beliefs']:,} beliefs, {row['edges']:,} edges; file {row['file_mib']:.1f} MiB",
             flush=True,
         )
+        if import_only:
+            return {**row, "size": size}
         row.update(warm(project / ".credo" / "memory.db", project, warmup, texts))
         print(
             f"  warm index read in {row['index_s']:.2f} s (peak RSS +{row['index_mib']:.0f} "
@@ -406,6 +410,8 @@ def targets(rows: list[dict[str, float]]) -> None:
     def check(name: str, value: float, limit: float, *, at_least: bool = False) -> None:
         checks.append((name, value, limit, value >= limit if at_least else value <= limit))
 
+    if any("p50" not in r for r in rows):  # --import-only: the import targets alone
+        by_size = {}
     if 10_000 in by_size:
         check("warm p50 at 10k (ms)", by_size[10_000]["p50"], 1.0)
     for size, r in sorted(by_size.items()):
@@ -424,6 +430,8 @@ def targets(rows: list[dict[str, float]]) -> None:
         check("warm p50 at 1M (ms)", r["p50"], 5.0)
         check("warm p99 at 1M (ms)", r["p99"], 20.0)
         check("server RSS at 1M (MiB)", r["hwm"], 1.5 * 1024)
+    million = [r for r in rows if int(r["size"]) == 1_000_000]
+    for r in million:
         check("import at 1M (beliefs/s)", r["per_s"], 20_000.0, at_least=True)
         check("file at 1M (MiB)", r["file_mib"], 1.2 * TODAY_1M_FILE_MIB)
     print()
@@ -438,6 +446,9 @@ def main() -> None:
     parser.add_argument("--million", action="store_true", help="add 1,000,000 beliefs")
     parser.add_argument("--queries", type=int, default=200, help="warm queries per pass")
     parser.add_argument("--rounds", type=int, default=15, help="fresh-process rounds")
+    parser.add_argument(
+        "--import-only", action="store_true", help="stop each size after its import"
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
     if args.million:
@@ -451,8 +462,9 @@ def main() -> None:
     print(f"byte-compiled {package}; {os.cpu_count()} CPUs; Python {sys.version.split()[0]}")
     print(f"capture off (CREDO_CAPTURE=0) for the server and the hooks; load: {load()}")
     started = time.perf_counter()
-    rows = [measure(size, args.rounds, args.queries) for size in sizes]
-    table(rows)
+    rows = [measure(s, args.rounds, args.queries, import_only=args.import_only) for s in sizes]
+    if not args.import_only:
+        table(rows)
     targets(rows)
     print(f"\n{time.perf_counter() - started:.0f} s in all; load at the end: {load()}")
 
