@@ -138,7 +138,8 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             (?:a\s+|an\s+|pure\s+|total\s+)?(?:chaos|mess|zoo|circus|madness|disaster|nightmare|
             pain|lottery|gamble|joke|headache|minefield|dumpster\s+fire|brutal|insane|wild|cursed)\b
             |\b(?:surprised|surprising|interestingly|strangely|oddly|funnily|classic)\b
-            |^never\s+a\b|^always\s+the\s+same\b""",
+            |^never\s+a\b|^always\s+the\s+same\b
+            |\b(?:is|are|'s|'re)\s+such\s+an?\b|^what\s+an?\b""",
             _I,
         ),
     ),
@@ -172,19 +173,22 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             (?:loop|index|counter|offset|condition|bound|upper\s+bound|lower\s+bound|
             slice|range|variable|return\s+value|off-by-one|regex|assertion|bug|issue|problem|crash|
             typo|culprit)\b(?!\s+names?)
+            |\b(?:that|it|this)(?:'s|\s+is)\s+an?\s+(?:[\w-]+\s+)?(?:issue|problem|bug|glitch)\b
             |\blen\s*-\s*1\b|\b\w+\([^()]*\)\s*[-+]\s*1\b""",
             _I,
         ),
     ),
     # A scope of this turn: "for this debug run", "in this notebook" (not "in this repo", nor
-    # the project's environment: "on this cluster it's always `srun`").
+    # the project's environment: "on this cluster it's always `srun`"); and one occasion
+    # counted (round 14: "this once, go ahead and force-push", "this one time").
     (
         "turn_scope",
         re.compile(
             r"""\b(?:for|in|on|during)\s+this\s+(?!(?:repo|repository|project|codebase|code|team|
             company|org|organisation|organization|monorepo|firmware|app|site|game|service|
             package|workspace|stack|cluster|server|host|machine|board|device|mcu|network|
-            database|db|schema|platform|cloud|account|tenant|environment|library|lib)\b)\w+""",
+            database|db|schema|platform|cloud|account|tenant|environment|library|lib)\b)\w+
+            |\bthis\s+(?:once|one\s+time)\b""",
             _I,
         ),
     ),
