@@ -81,7 +81,7 @@ def one_occasion(clean: str, core: str, fired: set[str], *, directive: bool) -> 
         return "retrieval_task"
     if _PASS_TASK.match(core):
         return "pass_task"
-    if "go" in core and _PERMISSION.search(core) and not fired & (_OWN_VOICE | {"universal"}):
+    if "go" in core and _PERMISSION.search(core) and not fired & _OWN_VOICE:
         return "permission"
     if _THIRD_PARTY_WISH.search(core) and not (directive or fired & _OWN_VOICE):
         return "third_party_wish"

@@ -1,0 +1,126 @@
+"""Round 14's checks: a sentence bound to one occasion, and tastes that are no preference.
+
+- A pass over the things at hand ("go through the configs and list ...") is one piece of work.
+- A permission ("go ahead and ...") is granted for the act at hand.
+- A third party's wish ("the client wants ...") is a request for this turn or hearsay.
+- A report behind a word about its urgency ("Not a priority, but ...") is a piece of work.
+- A sentence that tells the hour ("it's 2am and ...") is anchored in the moment.
+- "this once" / "this one time" scopes a sentence to this turn.
+- "X is such a ...", "What a ...": an exclamation evaluates, it prescribes nothing.
+- "That's a data issue": a diagnosis of the case at hand.
+- A taste for a time ("I hate Mondays") or a wish not to think about something is a feeling.
+
+Each negative has a twin that must still be captured: the same content said to hold later, in
+the speaker's own voice, or as an obligation. The wording is new, not taken from the labelled
+files.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from credo.knowledge.capture import extract_statements
+from credo.knowledge.occasion import one_occasion
+
+# (a sentence that states no standing rule, its twin that does)
+PAIRS = [
+    # a pass over the things at hand; the twin says when it is done
+    (
+        "Go through the Helm values files and bump every image tag that still points at 1.4.",
+        "Always go through the Helm values files and bump every image tag before a release.",
+    ),
+    (
+        "go through the migrations folder and zero-pad the file numbers",
+        "Migration file numbers are always zero-padded to four digits.",
+    ),
+    # a permission for the act at hand; the twin is a standing one
+    (
+        "go ahead and rebase my feature branch onto develop, nobody else uses it",
+        "Whenever you need to, go ahead and rebase my feature branches onto develop.",
+    ),
+    # a third party's wish; the twin is the speaker's own, with the wish as its reason
+    (
+        "The venue manager wants printed badges for the hackathon only, because of the lanyards.",
+        "I want every banner in the brand palette, because the marketing lead asked for that.",
+    ),
+    (
+        "Signups are flat this quarter, the founder wants a funnel chart for the board deck.",
+        "Funnel charts always start at zero on the y axis.",
+    ),
+    # a report behind a word about urgency; the twin states the rule outright
+    (
+        "Not a blocker, but the sidebar legend overlaps the map on small screens.",
+        "Not a priority, but from now on footer links keep a 16px gap from the cookie banner.",
+    ),
+    # the hour of speaking
+    (
+        "it's 3am and the deploy dashboard is the only tab still open",
+        "The deploy dashboard is the only place we roll back from.",
+    ),
+    # one occasion counted; the twin holds later
+    (
+        "this once, deploy straight to prod instead of staging",
+        "Always deploy to staging before prod.",
+    ),
+    (
+        "use yarn instead of pnpm this once, the lockfile is yarn's",
+        "Use pnpm instead of yarn, always.",
+    ),
+    # an exclamation evaluates
+    (
+        "Elixir is such a lovely language for supervision trees",
+        "Supervision trees in this repo are always declared in application.ex.",
+    ),
+    # a diagnosis of the case at hand
+    (
+        "That's a timezone issue, not a parser bug.",
+        "No, timestamps are stored in UTC, not local time.",
+    ),
+    # a taste for a time, a wish not to think about it
+    (
+        "I hate Fridays and this Friday hates me right back",
+        "I hate deploys on Fridays, never schedule one.",
+    ),
+    (
+        "I prefer not to think about how many cron jobs we have.",
+        "I prefer systemd timers over cron jobs for anything new.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("negative", "twin"), PAIRS)
+def test_a_one_occasion_sentence_is_not_captured_and_its_twin_is(negative: str, twin: str) -> None:
+    assert extract_statements(negative) == []
+    assert extract_statements(twin), twin
+
+
+def test_a_third_party_wish_given_as_the_reason_keeps_the_speakers_preference() -> None:
+    text = "I'd like every chart exported as SVG as well; the publisher wants that."
+    assert [s.kind for s in extract_statements(text)] == ["preference"]
+
+
+def test_an_information_request_still_names_its_form() -> None:
+    core = "grep for every caller of the old client and list them"
+    assert one_occasion(core, core, set(), directive=True) == "retrieval_task"
+
+
+DURABLE = st.sampled_from(
+    ["always", "never", "whenever you can,", "from now on,", "by default", "first"]
+)
+FORMS = st.sampled_from(
+    [
+        "go through the fixtures and {d} regenerate them",
+        "go ahead and {d} run the linter",
+        "the client wants {d} PDFs",
+        "{d} it's 2am in the build logs",
+    ]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(FORMS, DURABLE)
+def test_a_durable_word_lifts_every_occasion_form(form: str, durable: str) -> None:
+    sentence = form.format(d=durable).lower()
+    assert one_occasion(sentence, sentence, set(), directive=False) is None
