@@ -51,7 +51,7 @@ _PERMISSION = re.compile(r"\bgo\s+ahead\s+(?:and|with)\b|^go\s+ahead\b")
 # one of its clauses ("Keg returns are up, the owner wants a chart").
 _THIRD_PARTY_WISH = re.compile(
     r"""(?:^|[,;:—–]\s*|\b(?:and|but|so|because|since)\s+)
-    (?:the|our|my|their|a|an)\s+(?:[\w'-]+\s+){0,2}?
+    (?:the|our|my|their|a|an)\s+(?:[\w'-]+\s+){0,3}?
     (?:wants|would\s+like|insists|asked\s+for|asks\s+for|requested|is\s+asking\s+for|
     prefers|likes)\b""",
     re.VERBOSE,
