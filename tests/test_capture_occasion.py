@@ -3,6 +3,7 @@
 - A pass over the things at hand ("go through the configs and list ...") is one piece of work.
 - A permission ("go ahead and ...") is granted for the act at hand.
 - A third party's wish ("the client wants ...") is a request for this turn or hearsay.
+- A sentence scoped to one named event ("for the Berlin workshop") holds for that event.
 - A report behind a word about its urgency ("Not a priority, but ...") is a piece of work.
 - A sentence that tells the hour ("it's 2am and ...") is anchored in the moment.
 - "this once" / "this one time" scopes a sentence to this turn.
@@ -48,6 +49,11 @@ PAIRS = [
     (
         "Signups are flat this quarter, the founder wants a funnel chart for the board deck.",
         "Funnel charts always start at zero on the y axis.",
+    ),
+    # one named event; the twin quantifies over every occasion
+    (
+        "Metric units only for the Berlin workshop, not imperial.",
+        "Metric units only in every workshop handout, never imperial.",
     ),
     # a report behind a word about urgency; the twin states the rule outright
     (

@@ -20,6 +20,9 @@ authors, and no labelled statement has it.
   newsletter". What someone else wants is a request for this turn or hearsay the speaker has
   not adopted, unless the speaker also prescribes in their own voice ("I'd like every plot at
   300 dpi; the journal wants that": the wish is the reason).
+- **One event**: "for the Christmas concert only", "for the demo tomorrow", "at Monday's
+  retro". A rule holds for every occasion of a kind; a sentence scoped to one named event (a
+  definite or possessive determiner and an event noun) holds for that event.
 - **A report behind a word about urgency**: "Not a priority, but the legend overlaps on small
   screens." Urgency is said of a piece of work, not of a convention.
 - **The hour of speaking**: "it's 2am here and the gauge is the only thing awake". A sentence
@@ -65,6 +68,18 @@ _URGENCY_LEAD = re.compile(
     [^,]*,\s*but\b""",
     re.VERBOSE,
 )
+# One event named with a definite or possessive determiner: "for the Christmas concert only",
+# "for the demo tomorrow", "at Monday's retro". "for every demo" is a schedule, not one event.
+_EVENT = re.compile(
+    r"""\b(?:for|at|during|before|after|until)\s+(?:the|this|that|our|my|tomorrow'?s|today'?s|
+    tonight'?s|\w+day'?s|next\s+week'?s)\s+(?:[\w'-]+\s+)?(?:concert|demo|launch|meeting|
+    presentation|talk|conference|offsite|workshop|hackathon|wedding|party|interview|pitch|gala|
+    festival|tournament|exhibition|fair|trip|visit|audit|inspection|recital|rehearsal|retreat|
+    webinar|keynote|retro|standup)
+    (?=\W*$|\s*[,.;:!)—–]|\s+(?:tomorrow|today|tonight|next|this|on|in|at|only|so|because|since|
+    and|but)\b)""",
+    re.VERBOSE,
+)
 _CLOCK_TIME = re.compile(
     r"\bit'?s\s+(?:like\s+|almost\s+|nearly\s+|past\s+|already\s+)?"
     r"(?:\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\d{1,2}:\d\d\b)"
@@ -85,6 +100,8 @@ def one_occasion(clean: str, core: str, fired: set[str], *, directive: bool) -> 
         return "permission"
     if _THIRD_PARTY_WISH.search(core) and not (directive or fired & _OWN_VOICE):
         return "third_party_wish"
+    if _EVENT.search(core):
+        return "one_event"
     if _URGENCY_LEAD.match(clean):
         return "urgency"
     if "it" in clean and _CLOCK_TIME.search(clean):
