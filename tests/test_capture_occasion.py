@@ -9,7 +9,10 @@
 - "this once" / "this one time" scopes a sentence to this turn.
 - "X is such a ...", "What a ...": an exclamation evaluates, it prescribes nothing.
 - "That's a data issue": a diagnosis of the case at hand.
-- A taste for a time ("I hate Mondays") or a wish not to think about something is a feeling.
+- A taste for a time ("I hate Mondays"), a wish not to think about something or to be
+  elsewhere ("I'd rather be hiking"), a thing's feeling for the speaker ("Jira hates me back")
+  is a feeling.
+- "list the ones that ..." asks for information; "every occurrence of X" is one edit's extent.
 
 Each negative has a twin that must still be captured: the same content said to hold later, in
 the speaker's own voice, or as an obligation. The wording is new, not taken from the labelled
@@ -35,6 +38,16 @@ PAIRS = [
     (
         "go through the migrations folder and zero-pad the file numbers",
         "Migration file numbers are always zero-padded to four digits.",
+    ),
+    # an information request that ends by asking for the list
+    (
+        "Check every Dockerfile and list the ones that still use alpine 3.14.",
+        "Always check every Dockerfile for the alpine version before a release.",
+    ),
+    # a quantifier over the places of a text: the extent of one edit
+    (
+        "Rename every occurrence of `fooBar` to `foo_bar` in the utils module.",
+        "Rename every `fooBar` helper to snake_case in new modules.",
     ),
     # a permission for the act at hand; the twin is a standing one
     (
@@ -88,6 +101,14 @@ PAIRS = [
     (
         "I hate Fridays and this Friday hates me right back",
         "I hate deploys on Fridays, never schedule one.",
+    ),
+    (
+        "Honestly I'd rather be hiking than fixing CSS.",
+        "Honestly I'd rather have plain CSS than Tailwind.",
+    ),
+    (
+        "I hate Jira with a passion and Jira hates me back.",
+        "I hate Jira tickets without acceptance criteria, always add them.",
     ),
     (
         "I prefer not to think about how many cron jobs we have.",

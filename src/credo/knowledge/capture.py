@@ -110,7 +110,7 @@ from credo.knowledge.prose import after_paste, quoted_prose, sentences
 from credo.knowledge.redact import redact
 from credo.knowledge.score import THRESHOLD, concepts, score
 from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
-from credo.knowledge.taste import no_taste, own_time, wish_for_referent
+from credo.knowledge.taste import feeling, no_taste, own_time, wish_for_referent
 from credo.knowledge.terms import statement_terms
 from credo.knowledge.waiver import waived
 
@@ -286,9 +286,12 @@ _WS = re.compile(r"\s+")
 # "that's not the function I meant" denies, it names no alternative: not a contrast.
 _COPULA_NOT = re.compile(r"\b(?:that'?s|it'?s|this\s+is|that\s+is|it\s+is|rather|prefer)\s+not\b")
 _NOW_LEAD = re.compile(r"^(?:(?:please|ok|okay|so|and)\s+)?(?:now|then|next)\b")
-# A quantifier inside a relative or purpose clause describes the thing to build or find.
+# A quantifier inside a relative or purpose clause describes the thing to build or find; one
+# over the places of a text ("rename every occurrence of `fooBar`") is the extent of an edit.
 _ARTEFACT_SCOPE = re.compile(
     r"\b(?:that|which|to)\s+(?:[\w'./-]+\s+){0,5}?(?:every|all|each|any)\b"
+    r"|\b(?:every|each|all|any)\s+(?:the\s+)?(?:occurrences?|instances?|places?|call\s+sites?|"
+    r"usages?|references?|mentions?)\s+(?:of|where|that)\b"
 )
 # A clause ending in a command on "it": "..., so just merge it", "and then fix it".
 _IT_TASK = re.compile(r"(?:^|,|\b(?:so|and|then))\s+(?:just\s+)?(?!do\b)[a-z]+\s+(?:it|them)\W*$")
@@ -487,8 +490,8 @@ def cues(
         return None  # "find which workflow builds that URL", "the client wants it in PDF"
     if wish_for_referent(core):
         fired -= {"preference", "preference_frame", "taste"}
-    feeling = no_taste(core, general=bool(fired & {"universal", "durable", WEAK}))
-    if feeling:
+    no_preference = no_taste(core, general=bool(fired & {"universal", "durable", WEAK}))
+    if no_preference:
         fired -= {"preference", "taste"}  # praise, a gripe or a joke: "I like the new sidebar"
     if "universal" in fired and _ARTEFACT_SCOPE.search(core):
         fired.discard("universal")  # "a script that runs on every commit": what to build
@@ -506,7 +509,7 @@ def cues(
     if _pair(fired, memo=_MEMO.match(core) is not None):
         fired.add("pair")
     frame = _frame(clean, core)
-    if frame == "preference_frame" and feeling:
+    if frame == "preference_frame" and no_preference:
         frame = None  # "I prefer the observatory at night": the frame of that same taste
     if frame:
         fired.add(frame)
@@ -524,6 +527,8 @@ def cues(
         return None  # a fact with no force: the speaker's situation, a remark, the paste's
     if own_time(core) and concepts(fired) & _PRESCRIBING_CONCEPTS == {"taste"}:
         return None  # "I prefer brewing stouts in winter": the speaker's day, not the work's
+    if feeling(core) and not concepts(fired) & _PRESCRIBING_CONCEPTS - {"taste", "contrast"}:
+        return None  # "I'd rather be hiking than fixing CSS": its "rather than" states no rule
     if waived(clean, prescribes=bool(concepts(fired) & _PRESCRIBING_CONCEPTS)):
         return None  # "it's fine", "my fault", "X returns garbage": the force is taken back
     if _FIRST_PERSON.search(clean):

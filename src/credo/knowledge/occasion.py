@@ -8,7 +8,8 @@ was written (docs/BENCHMARKS.md, round 14): it names a grammatical form seen fro
 authors, and no labelled statement has it.
 
 - **An information request in the imperative** (round 10, moved here): "grep for every place
-  that reads X and list them", "find which workflow builds that URL".
+  that reads X and list them", "find which workflow builds that URL"; round 14, also when it
+  ends by asking for the list ("check every Dockerfile and list the ones that ...").
 - **A pass over the things at hand**: "Go through the Caddy configs and list every site that
   still uses Let's Encrypt", "go through the open issues ... and list them". Going through a
   set is one piece of work, done once.
@@ -48,6 +49,9 @@ _RETRIEVAL_TASK = re.compile(
     r"^(?:please\s+)?(?:grep|rg|find|search|look\s+up|show\s+me|tell\s+me|"
     r"figure\s+out|dig\s+up|check\s+(?:which|whether|if|where|what))\b"
 )
+# A request whose last clause asks for a list of what is there now: "check every Dockerfile
+# and list the ones that still use alpine".
+_LIST_REQUEST = re.compile(r"\band\s+list\s+(?:them|those|the\s+ones|every|all|each|any)\b")
 _PASS_TASK = re.compile(r"^(?:please\s+)?(?:go|comb|sweep|walk|work)\s+(?:through|over)\b")
 _PERMISSION = re.compile(r"\bgo\s+ahead\s+(?:and|with)\b|^go\s+ahead\b")
 # A person or body named with a determiner, then their wish: at the head of the sentence or of
@@ -92,7 +96,7 @@ def one_occasion(clean: str, core: str, fired: set[str], *, directive: bool) -> 
     far, ``directive``: ``core`` opens with an imperative."""
     if _DURABLE_WORD.search(core):
         return None
-    if _RETRIEVAL_TASK.match(core):
+    if _RETRIEVAL_TASK.match(core) or ("list" in core and _LIST_REQUEST.search(core)):
         return "retrieval_task"
     if _PASS_TASK.match(core):
         return "pass_task"

@@ -11,7 +11,8 @@ that is no part of the work to come, and those are praise, gripes and jokes:
 - a taste for the speaker's own hours (round 12: "I prefer brewing stouts in winter"), and,
   round 14, for a time itself ("I hate Mondays", in three files by three authors);
 - round 14: a wish not to think about something ("I prefer not to think about how many
-  Caddyfiles we have"): a feeling, not a way of working.
+  Caddyfiles we have"), to be elsewhere ("I'd rather be hiking"), a thing's feeling for the
+  speaker ("this Monday hates me back"): feelings, not ways of working.
 
 Each reads the lower-cased sentence without its lead-in words (``core``). Moved out of
 ``capture.py`` in round 14 (it was at the 600-line limit).
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["no_taste", "own_time", "wish_for_referent"]
+__all__ = ["feeling", "no_taste", "own_time", "wish_for_referent"]
 
 _TASTE_VERB = r"(?:like|love|enjoy|hate|dislike|adore|prefer)"
 _TASTE_FOR_REFERENT = re.compile(
@@ -30,9 +31,12 @@ _TASTE_FOR_REFERENT = re.compile(
     r"|^(?:i'?d|i\s+would)\s+(?:much\s+)?rather\s+not\s+(?:talk|discuss|get\s+into|go\s+into)\b"
 )
 _SIMILE = re.compile(r"\b(?:prefer|like|love)\s+my\s+.+?\b(?:un)?like\s+(?:i\s+\w+\s+)?my\b")
-# "I'd rather not know", "I prefer not to think about it": the speaker's feeling.
-_AVOIDANCE = re.compile(
+# "I'd rather not know", "I prefer not to think about it": the speaker's feeling. "I'd rather
+# be hiking" (four files, four authors): where the speaker wishes to be. "Jira hates me back": a
+# thing's feeling for the speaker, a joke.
+_FEELING = re.compile(
     r"\b(?:prefer|rather|like)\s+not\s+(?:to\s+)?(?:think|know|remember|imagine|picture|dwell)\b"
+    r"|\brather\s+be\s+[a-z]+ing\b|\b(?:hates?|loves?)\s+me\b"
 )
 _WISH_FOR_REFERENT = re.compile(
     r"^(?:i'?d|i\s+would)\s+(?:really\s+)?(?:like|love|want)\s+to\s+[a-z]+\s+(?:it|this|that|them)\b"
@@ -56,10 +60,17 @@ def wish_for_referent(core: str) -> bool:
 def no_taste(core: str, *, general: bool) -> bool:
     """Do the sentence's taste words say how the speaker feels rather than how to work? A
     taste for a referent counts only without a ``general`` scope ("I like the tests to run
-    everywhere" is a preference); a simile or a wish not to think about it never does."""
-    if _SIMILE.search(core) or _AVOIDANCE.search(core):
+    everywhere" is a preference); a simile or a feeling (``_FEELING``) never does."""
+    if _SIMILE.search(core) or _FEELING.search(core):
         return True
     return not general and _TASTE_FOR_REFERENT.match(core) is not None
+
+
+def feeling(core: str) -> bool:
+    """A feeling in a taste's words ("I'd rather be hiking", "I prefer not to think about
+    it", "Jira hates me back"): the caller drops the sentence when nothing but the taste and a
+    contrast ("rather ... than") prescribes."""
+    return _FEELING.search(core) is not None
 
 
 def own_time(core: str) -> bool:
