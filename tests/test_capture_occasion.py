@@ -8,7 +8,7 @@
 - A sentence that tells the hour ("it's 2am and ...") is anchored in the moment.
 - "this once" / "this one time" scopes a sentence to this turn.
 - "X is such a ...", "What a ...": an exclamation evaluates, it prescribes nothing.
-- "That's a data issue": a diagnosis of the case at hand.
+- "That's a data issue": a diagnosis of the case at hand; "Good call using a set": praise.
 - A taste for a time ("I hate Mondays"), a wish not to think about something or to be
   elsewhere ("I'd rather be hiking"), a thing's feeling for the speaker ("Jira hates me back")
   is a feeling.
@@ -91,6 +91,11 @@ PAIRS = [
     (
         "Elixir is such a lovely language for supervision trees",
         "Supervision trees in this repo are always declared in application.ex.",
+    ),
+    # praise of a call just made
+    (
+        "Good call using a set there, much cleaner.",
+        "Sets over lists for membership checks, much cleaner.",
     ),
     # a diagnosis of the case at hand
     (
