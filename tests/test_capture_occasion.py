@@ -12,6 +12,7 @@
 - A taste for a time ("I hate Mondays"), a wish not to think about something or to be
   elsewhere ("I'd rather be hiking"), a thing's feeling for the speaker ("Jira hates me back")
   is a feeling.
+- Pets, like food and the weather, are life outside the work ("I prefer cats to dogs").
 - "list the ones that ..." asks for information; "every occurrence of X" is one edit's extent.
 
 Each negative has a twin that must still be captured: the same content said to hold later, in
@@ -114,6 +115,11 @@ PAIRS = [
     (
         "I hate Jira with a passion and Jira hates me back.",
         "I hate Jira tickets without acceptance criteria, always add them.",
+    ),
+    # pets are life outside the work; a bare "cat" is also the command
+    (
+        "I prefer cats to dogs, but that's another story.",
+        "I prefer `bat` over `cat` when you show me a file.",
     ),
     (
         "I prefer not to think about how many cron jobs we have.",
