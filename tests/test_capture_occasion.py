@@ -13,6 +13,7 @@
   elsewhere ("I'd rather be hiking"), a thing's feeling for the speaker ("Jira hates me back")
   is a feeling.
 - Pets, like food and the weather, are life outside the work ("I prefer cats to dogs").
+- "Call it X, not Y" names the referent at hand, as "keep it short" acts on it.
 - "list the ones that ..." asks for information; "every occurrence of X" is one edit's extent.
 
 Each negative has a twin that must still be captured: the same content said to hold later, in
@@ -49,6 +50,11 @@ PAIRS = [
     (
         "Rename every occurrence of `fooBar` to `foo_bar` in the utils module.",
         "Rename every `fooBar` helper to snake_case in new modules.",
+    ),
+    # naming the referent at hand
+    (
+        "Call it `fetch_orders`, not `get_orders`.",
+        "Call helpers `fetch_*`, not `get_*`, in this codebase.",
     ),
     # a permission for the act at hand; the twin is a standing one
     (

@@ -70,7 +70,8 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             table|model|hook|method|client|branch|pr|commit|notebook|cell|fixture|helper|query)|
             the\s+one\s+above|above|below)\b
             |\b(?:you\s+just|just\s+(?:made|wrote|added))\b
-            |^(?:please\s+)?(?:keep|make|leave|write|put|send|format|do)\s+(?:it|them)\b
+            |^(?:please\s+)?(?:keep|make|leave|write|put|send|format|do|call|name|label|title)\s+
+            (?:it|them)\b
             (?!\s+(?:when|whenever))""",
             _I,
         ),
