@@ -109,6 +109,10 @@ PAIRS = [
         "That's a timezone issue, not a parser bug.",
         "No, timestamps are stored in UTC, not local time.",
     ),
+    (
+        "That's a CSS thing, not a JS thing.",
+        "That's the old stylesheet, we use `tokens.css` now, not `main.css`.",
+    ),
     # a taste for a time, a wish not to think about it
     (
         "I hate Fridays and this Friday hates me right back",

@@ -287,7 +287,7 @@ GATES: dict[str, tuple[str, ...]] = {
         "from the",
     ),
     "local_should": ("should",),
-    "code_local": ("the ", "len", "issue", "problem", "bug", "glitch"),
+    "code_local": ("the ", "len", "issue", "problem", "bug", "glitch", "thing"),
     "my_setup": ("on my",),
     "turn_scope": ("this",),
     "until_scope": ("until",),

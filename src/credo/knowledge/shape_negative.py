@@ -169,7 +169,9 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
-    # A piece of the code at hand: "the loop should start at 1", "the index is off by one".
+    # A piece of the code at hand: "the loop should start at 1", "the index is off by one";
+    # round 14, a diagnosis of the case at hand: "That's a data issue, not code", "it's a CSS
+    # thing" (a durable fact names its thing definitely: "that's the old namespace").
     (
         "code_local",
         re.compile(
@@ -177,7 +179,7 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             (?:loop|index|counter|offset|condition|bound|upper\s+bound|lower\s+bound|
             slice|range|variable|return\s+value|off-by-one|regex|assertion|bug|issue|problem|crash|
             typo|culprit)\b(?!\s+names?)
-            |\b(?:that|it|this)(?:'s|\s+is)\s+an?\s+(?:[\w-]+\s+)?(?:issue|problem|bug|glitch)\b
+            |\b(?:that|it|this)(?:'s|\s+is)\s+an?\s+(?:[\w-]+\s+)?(?:issue|problem|bug|glitch|thing)\b
             |\blen\s*-\s*1\b|\b\w+\([^()]*\)\s*[-+]\s*1\b""",
             _I,
         ),
