@@ -172,3 +172,19 @@ FORMS = st.sampled_from(
 def test_a_durable_word_lifts_every_occasion_form(form: str, durable: str) -> None:
     sentence = form.format(d=durable).lower()
     assert one_occasion(sentence, sentence, set(), directive=False) is None
+
+
+@pytest.mark.parametrize(
+    ("core", "expected"),
+    [
+        ("i hate mondays", True),
+        ("i love fridays, everything ships", True),
+        ("i prefer mornings for this kind of work", True),
+        ("i really hate winter deploys", False),  # a taste for deploys, not for a time
+        ("i hate deploys on fridays", False),
+    ],
+)
+def test_a_taste_for_a_time_is_the_speakers_own(core: str, expected: bool) -> None:
+    from credo.knowledge.taste import own_time
+
+    assert own_time(core) is expected

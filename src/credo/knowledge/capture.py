@@ -78,6 +78,9 @@ fine", "not my call", "my fault", "X returns garbage". Round 12 reads a few form
 grammar: a head verb with a finite verb after it is a noun ("Build is green again"), a taste for
 a referent or the speaker's own hours is no preference, a list item ends at its line. Round 13
 reads a list's lead-in (``credo.knowledge.list_frame``): items of a plan, answers, a record.
+Round 14 reads a sentence bound to one occasion (``credo.knowledge.occasion``): a pass over the
+things at hand, a permission, a third party's wish, one named event, a report behind a word about
+its urgency, the hour of speaking; and tastes that are feelings (``credo.knowledge.taste``).
 
 The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
 threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a

@@ -49,6 +49,8 @@ _OWN_TIME = re.compile(
     rf"|^i\s+(?:really\s+|just\s+|do\s+)?{_TASTE_VERB}s?\s+(?:(?:mon|tues|wednes|thurs|fri|"
     r"satur|sun)days|mornings|evenings|afternoons|nights|weekends|winters?|summers?|"
     r"autumns?|springtime|deadlines|meetings)\b"
+    # the time is the whole object: "I hate winter deploys" is a taste for deploys
+    r"(?=\W*$|\s*[,.;:!—–]|\s+(?:and|but|so|or|because|in|at|on|for|with|without|when|lol|haha)\b)"
 )
 
 
