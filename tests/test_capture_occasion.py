@@ -188,3 +188,46 @@ def test_a_taste_for_a_time_is_the_speakers_own(core: str, expected: bool) -> No
     from credo.knowledge.taste import own_time
 
     assert own_time(core) is expected
+
+
+OCCASION_PHRASES = st.sampled_from(
+    [
+        "go ahead and",
+        "go ahead with",
+        "the client wants",
+        "our lead would like",
+        "my boss likes",
+        "the team prefers",
+        "the vendor insists",
+        "the auditor asked for",
+        "a customer requested",
+        "for the demo",
+        "at monday's retro",
+        "for the launch party",
+        "it's 2am",
+        "it's 10:30",
+        "it's 9 pm",
+        "tomorrow",
+        "only",
+        ",",
+        ".",
+        "and",
+        "every site",
+        "x",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(OCCASION_PHRASES, max_size=8).map(" ".join))
+def test_the_substring_gates_never_change_a_form(text: str) -> None:
+    from credo.knowledge import occasion as oc
+
+    for pattern, gate in (
+        (oc._PERMISSION, ("ahead",)),
+        (oc._THIRD_PARTY_WISH, oc._WISH_VERBS),
+        (oc._EVENT, oc._EVENT_NOUNS),
+        (oc._CLOCK_TIME, ("am", "pm", ":")),
+    ):
+        if pattern.search(text):
+            assert any(token in text for token in gate), (pattern.pattern, text)

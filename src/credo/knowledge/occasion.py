@@ -63,6 +63,7 @@ _THIRD_PARTY_WISH = re.compile(
     prefers|likes)\b""",
     re.VERBOSE,
 )
+_WISH_VERBS = ("want", "like", "insist", "ask", "request", "prefer")
 # The speaker's own voice prescribing in the same sentence: the third party's wish is then
 # the reason for it.
 _OWN_VOICE = frozenset({"preference", "preference_frame", "taste", "agent_behaviour"})
@@ -74,14 +75,44 @@ _URGENCY_LEAD = re.compile(
 )
 # One event named with a definite or possessive determiner: "for the Christmas concert only",
 # "for the demo tomorrow", "at Monday's retro". "for every demo" is a schedule, not one event.
+_EVENT_NOUNS = (
+    "concert",
+    "demo",
+    "launch",
+    "meeting",
+    "presentation",
+    "talk",
+    "conference",
+    "offsite",
+    "workshop",
+    "hackathon",
+    "wedding",
+    "party",
+    "interview",
+    "pitch",
+    "gala",
+    "festival",
+    "tournament",
+    "exhibition",
+    "fair",
+    "trip",
+    "visit",
+    "audit",
+    "inspection",
+    "recital",
+    "rehearsal",
+    "retreat",
+    "webinar",
+    "keynote",
+    "retro",
+    "standup",
+)
 _EVENT = re.compile(
     r"""\b(?:for|at|during|before|after|until)\s+(?:the|this|that|our|my|tomorrow'?s|today'?s|
-    tonight'?s|\w+day'?s|next\s+week'?s)\s+(?:[\w'-]+\s+)?(?:concert|demo|launch|meeting|
-    presentation|talk|conference|offsite|workshop|hackathon|wedding|party|interview|pitch|gala|
-    festival|tournament|exhibition|fair|trip|visit|audit|inspection|recital|rehearsal|retreat|
-    webinar|keynote|retro|standup)
-    (?=\W*$|\s*[,.;:!)—–]|\s+(?:tomorrow|today|tonight|next|this|on|in|at|only|so|because|since|
-    and|but)\b)""",
+    tonight'?s|\w+day'?s|next\s+week'?s)\s+(?:[\w'-]+\s+)?"""
+    rf"(?:{'|'.join(_EVENT_NOUNS)})"
+    r"""(?=\W*$|\s*[,.;:!)—–]|\s+(?:tomorrow|today|tonight|next|this|on|in|at|only|so|because|
+    since|and|but)\b)""",
     re.VERBOSE,
 )
 _CLOCK_TIME = re.compile(
@@ -94,20 +125,31 @@ def one_occasion(clean: str, core: str, fired: set[str], *, directive: bool) -> 
     """The name of the one-occasion form the sentence takes, or ``None``. ``clean`` is the
     lower-cased sentence, ``core`` the same without its lead-in words, ``fired`` its cues so
     far, ``directive``: ``core`` opens with an imperative."""
-    if _DURABLE_WORD.search(core):
-        return None
+    form = _form(clean, core, fired, directive=directive)
+    if form is None or _DURABLE_WORD.search(core):
+        return None  # read last: most sentences take none of the forms
+    return form
+
+
+def _form(clean: str, core: str, fired: set[str], *, directive: bool) -> str | None:
+    # The substring tests skip a pattern that cannot match (the hook runs this on every
+    # sentence of every prompt).
     if _RETRIEVAL_TASK.match(core) or ("list" in core and _LIST_REQUEST.search(core)):
         return "retrieval_task"
     if _PASS_TASK.match(core):
         return "pass_task"
-    if "go" in core and _PERMISSION.search(core) and not fired & _OWN_VOICE:
+    if "ahead" in core and _PERMISSION.search(core) and not fired & _OWN_VOICE:
         return "permission"
-    if _THIRD_PARTY_WISH.search(core) and not (directive or fired & _OWN_VOICE):
+    if (
+        any(verb in core for verb in _WISH_VERBS)
+        and _THIRD_PARTY_WISH.search(core)
+        and not (directive or fired & _OWN_VOICE)
+    ):
         return "third_party_wish"
-    if _EVENT.search(core):
+    if any(noun in core for noun in _EVENT_NOUNS) and _EVENT.search(core):
         return "one_event"
     if _URGENCY_LEAD.match(clean):
         return "urgency"
-    if "it" in clean and _CLOCK_TIME.search(clean):
+    if ("am" in clean or "pm" in clean or ":" in clean) and _CLOCK_TIME.search(clean):
         return "clock_time"
     return None
