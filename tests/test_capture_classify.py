@@ -571,7 +571,7 @@ GATE_WORDS = st.sampled_from(
     "classic never a always the wanted asked what ignore on my laptop running how do i can "
     "for during keep, my lead the linter , until we the release lands coffee "
     "i was wrong my bad misspoke scratch that stand corrected fails failing test "
-    "don't bother asking the one before it his her only that".split(" ")
+    "don't bother asking the one before it his her only that issue data bug such once".split(" ")
 )
 
 

@@ -43,6 +43,10 @@ PAIRS = [
         "the other team never squashes, not my call though",
         "We never squash merges in this repo.",
     ),
+    (
+        "The marketing site is on WordPress, not our problem.",
+        "The marketing site is on WordPress, not Hugo.",
+    ),
     # conceded, then prescribed: the "but" clause still binds
     (
         "I always wondered why zig builds are so quick, not now though",

@@ -78,6 +78,9 @@ fine", "not my call", "my fault", "X returns garbage". Round 12 reads a few form
 grammar: a head verb with a finite verb after it is a noun ("Build is green again"), a taste for
 a referent or the speaker's own hours is no preference, a list item ends at its line. Round 13
 reads a list's lead-in (``credo.knowledge.list_frame``): items of a plan, answers, a record.
+Round 14 reads a sentence bound to one occasion (``credo.knowledge.occasion``): a pass over the
+things at hand, a permission, a third party's wish, one named event, a report behind a word about
+its urgency, the hour of speaking; and tastes that are feelings (``credo.knowledge.taste``).
 
 The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
 threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a
@@ -105,10 +108,12 @@ from credo.knowledge import signals as sig
 from credo.knowledge.acknowledge import is_acknowledgement
 from credo.knowledge.list_frame import framed, list_frames
 from credo.knowledge.mood import descriptive
+from credo.knowledge.occasion import one_occasion
 from credo.knowledge.prose import after_paste, quoted_prose, sentences
 from credo.knowledge.redact import redact
 from credo.knowledge.score import THRESHOLD, concepts, score
 from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
+from credo.knowledge.taste import feeling, no_taste, own_time, wish_for_referent
 from credo.knowledge.terms import statement_terms
 from credo.knowledge.waiver import waived
 
@@ -284,39 +289,15 @@ _WS = re.compile(r"\s+")
 # "that's not the function I meant" denies, it names no alternative: not a contrast.
 _COPULA_NOT = re.compile(r"\b(?:that'?s|it'?s|this\s+is|that\s+is|it\s+is|rather|prefer)\s+not\b")
 _NOW_LEAD = re.compile(r"^(?:(?:please|ok|okay|so|and)\s+)?(?:now|then|next)\b")
-# A quantifier inside a relative or purpose clause describes the thing to build or find.
+# A quantifier inside a relative or purpose clause describes the thing to build or find; one
+# over the places of a text ("rename every occurrence of `fooBar`") is the extent of an edit.
 _ARTEFACT_SCOPE = re.compile(
     r"\b(?:that|which|to)\s+(?:[\w'./-]+\s+){0,5}?(?:every|all|each|any)\b"
+    r"|\b(?:every|each|all|any)\s+(?:the\s+)?(?:occurrences?|instances?|places?|call\s+sites?|"
+    r"usages?|references?|mentions?)\s+(?:of|where|that)\b"
 )
 # A clause ending in a command on "it": "..., so just merge it", "and then fix it".
 _IT_TASK = re.compile(r"(?:^|,|\b(?:so|and|then))\s+(?:just\s+)?(?!do\b)[a-z]+\s+(?:it|them)\W*$")
-# The speaker's taste for a thing at hand ("I like the new sidebar", "I love how you split
-# that") or for this conversation ("I'd rather not talk about the outage"). A preference
-# names a kind of thing or a way of working ("I like small PRs"), not a referent.
-_TASTE_FOR_REFERENT = re.compile(
-    r"^i\s+(?:really\s+|just\s+|much\s+)?(?:like|love|enjoy|hate|dislike|adore|prefer)\s+"
-    r"(?:the|this|that|these|those|your|how|what)\b"
-    r"|^(?:i'?d|i\s+would)\s+(?:much\s+)?rather\s+not\s+(?:talk|discuss|get\s+into|go\s+into)\b"
-)
-# The speaker's taste likened to their own things ("I prefer my bugs reproducible, unlike my
-# sourdough", "I like my coffee like my pipelines"): the old joke's form, not a preference.
-_SIMILE = re.compile(r"\b(?:prefer|like|love)\s+my\s+.+?\b(?:un)?like\s+(?:i\s+\w+\s+)?my\b")
-# The speaker's wish about the thing at hand ("I'd like to understand it before I approve").
-_WISH_FOR_REFERENT = re.compile(
-    r"^(?:i'?d|i\s+would)\s+(?:really\s+)?(?:like|love|want)\s+to\s+[a-z]+\s+(?:it|this|that|them)\b"
-)
-# An imperative that asks for information ("grep for every place that reads X and list them",
-# "find which workflow builds that URL"): its answer is for this turn. A durable word keeps
-# it, and so does a condition on the work ("show me the command before you run anything with
-# sudo", "always grep for the existing name first": ways of working).
-_RETRIEVAL_TASK = re.compile(
-    r"^(?:please\s+)?(?:grep|rg|find|search|look\s+up|show\s+me|tell\s+me|"
-    r"figure\s+out|dig\s+up|check\s+(?:which|whether|if|where|what))\b"
-)
-_DURABLE_WORD = re.compile(
-    r"\b(?:always|never|whenever|every\s+time|from\s+now\s+on|going\s+forward|by\s+default|"
-    r"in\s+general|first|(?:before|after|when|whenever|if|once)\s+(?:you|i|we))\b"
-)
 # A request for a new artefact ("Write a management command that ...", "Implement PAY-812",
 # "Please prepare a one-page summary ..."): the sentences of its prompt describe that artefact.
 _BUILD_TASK = re.compile(
@@ -363,15 +344,6 @@ _ASIDE = re.compile(
 )
 # A sentence opened by a demonstrative or "it": right under a paste, it is about the paste.
 _DEMONSTRATIVE = re.compile(r"\s*(?:this|that|these|those|it)\b", re.IGNORECASE)
-# A taste for the speaker's own time of day or year ("I prefer brewing stouts in winter"): with
-# nothing else prescribing, that is their life outside the work, like the food and weather of
-# the leisure veto. Anything more keeps it ("I'd rather one Composition per cloud than one giant
-# one; I debug these at night").
-_OWN_TIME = re.compile(
-    r"^i\b.*\b(?:(?:in|during)\s+(?:the\s+)?(?:winter|summer|spring|autumn|fall|mornings?|"
-    r"evenings?|afternoons?)|at\s+night|on\s+(?:the\s+)?weekends?|on\s+(?:holiday|vacation)|"
-    r"after\s+midnight)\b"
-)
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b")
 
 
@@ -517,14 +489,12 @@ def cues(
         _BUILD_TASK.match(core) and not _LATER_WORD.search(core)
     ):
         return None  # the spec of what this turn builds, not a rule of the project
-    if _RETRIEVAL_TASK.match(core) and not _DURABLE_WORD.search(core):
-        return None  # a question in the imperative: "find which workflow builds that URL"
-    if _WISH_FOR_REFERENT.match(core):
+    if one_occasion(clean, core, fired, directive=sig.DIRECTIVE.match(core) is not None):
+        return None  # "find which workflow builds that URL", "the client wants it in PDF"
+    if wish_for_referent(core):
         fired -= {"preference", "preference_frame", "taste"}
-    no_taste = (
-        _TASTE_FOR_REFERENT.match(core) and not fired & {"universal", "durable", WEAK}
-    ) or _SIMILE.search(core)
-    if no_taste:
+    no_preference = no_taste(core, general=bool(fired & {"universal", "durable", WEAK}))
+    if no_preference:
         fired -= {"preference", "taste"}  # praise, a gripe or a joke: "I like the new sidebar"
     if "universal" in fired and _ARTEFACT_SCOPE.search(core):
         fired.discard("universal")  # "a script that runs on every commit": what to build
@@ -542,7 +512,7 @@ def cues(
     if _pair(fired, memo=_MEMO.match(core) is not None):
         fired.add("pair")
     frame = _frame(clean, core)
-    if frame == "preference_frame" and no_taste:
+    if frame == "preference_frame" and no_preference:
         frame = None  # "I prefer the observatory at night": the frame of that same taste
     if frame:
         fired.add(frame)
@@ -558,8 +528,10 @@ def cues(
         and (_SPEAKER.search(core) or _ASIDE.search(core) or on_paste)
     ):
         return None  # a fact with no force: the speaker's situation, a remark, the paste's
-    if _OWN_TIME.search(core) and concepts(fired) & _PRESCRIBING_CONCEPTS == {"taste"}:
+    if own_time(core) and concepts(fired) & _PRESCRIBING_CONCEPTS == {"taste"}:
         return None  # "I prefer brewing stouts in winter": the speaker's day, not the work's
+    if feeling(core) and not concepts(fired) & _PRESCRIBING_CONCEPTS - {"taste", "contrast"}:
+        return None  # "I'd rather be hiking than fixing CSS": its "rather than" states no rule
     if waived(clean, prescribes=bool(concepts(fired) & _PRESCRIBING_CONCEPTS)):
         return None  # "it's fine", "my fault", "X returns garbage": the force is taken back
     if _FIRST_PERSON.search(clean):

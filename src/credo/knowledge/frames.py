@@ -146,8 +146,15 @@ NOW = re.compile(
     r"\b(?:now|currently|still|again|yesterday|today|at\s+the\s+moment|so\s+far|lately)\b", _L
 )
 
-# Praise of what the agent just did ("I love how you always ..."), not a taste.
-PRAISE = re.compile(r"\b(?:love|like|liked|loved)\s+(?:how|that|the\s+way)\s+you\b", _L)
+# Praise of what the agent just did ("I love how you always ..."), not a taste; round 14: a
+# sentence opened by praise of a call or a find ("Good call using a set there", "Great call on
+# using `executeBlocking`", "Good catch by the reviewer: ...") evaluates what was just done.
+PRAISE = re.compile(
+    r"\b(?:love|like|liked|loved)\s+(?:how|that|the\s+way)\s+you\b"
+    r"|^\W*(?:(?:ok|okay|oh|ah)\W+)?(?:good|nice|great|excellent)\s+(?:call|catch|job|work|find|"
+    r"point|spot)\b",
+    _L,
+)
 
 # Someone else's opinion, or a plan for some day: not the user's rule.
 REPORTED = re.compile(

@@ -253,6 +253,7 @@ GATES: dict[str, tuple[str, ...]] = {
         "classic",
         "never a",
         "always the",
+        "what a",
     ),
     "repair": (
         "meant",
@@ -286,7 +287,7 @@ GATES: dict[str, tuple[str, ...]] = {
         "from the",
     ),
     "local_should": ("should",),
-    "code_local": ("the ", "len"),
+    "code_local": ("the ", "len", "issue", "problem", "bug", "glitch", "thing"),
     "my_setup": ("on my",),
     "turn_scope": ("this",),
     "until_scope": ("until",),

@@ -5,8 +5,9 @@ than one more phrase per near miss. Three forms take back what the rule words se
 
 - a *waiver*: the speaker says the point does not bind ("it's fine", "fine as is", "no strong
   opinion", "opinion, not a decision", "not now", "none of this needs to be perfect") or is
-  not theirs to set ("their repo, not mine", "not my call"), or disclaims the rule its own
-  words state ("I'm not saying we should always use snapshots", round 13);
+  not theirs to set ("their repo, not mine", "not my call", round 14: "not our problem"), or
+  disclaims the rule its own words state ("I'm not saying we should always use snapshots",
+  round 13);
 - the *speaker's own mistake*: the correction is of the speaker, not of the agent ("my
   fault", "my bad", "I exported the wrong file");
 - an *evaluation of state* in a sentence with no prescribing cue: "X returns garbage", "the
@@ -31,7 +32,8 @@ _WAIVER = re.compile(
     (?:decision|rule|requirement|request)\b
     |\bnot\s+now\b(?!\s+(?:that|when))
     |\b(?:none\s+of\s+this|it|this)\s+(?:needs?|has)\s+to\s+be\s+perfect\b
-    |\bnot\s+(?:mine|my\s+(?:call|problem|decision|repo|project|codebase))\b
+    |\bnot\s+(?:mine|ours|(?:my|our)\s+(?:call|problem|decision|repo|project|codebase|
+    concern|department|job|responsibility))\b
     |\b(?:their|his|her)\s+(?:call|problem|decision)\b
     |^(?:i'?m|i\s+am)\s+(?:just\s+)?not\s+saying\b""",
     re.VERBOSE,
