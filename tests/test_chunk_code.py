@@ -1002,9 +1002,9 @@ HOSTILE = [
 
 @pytest.mark.parametrize(("language", "text"), HOSTILE, ids=lambda v: str(v)[:12])
 def test_hostile_input_is_read_in_bounded_time(language: str, text: str) -> None:
-    started = time.perf_counter()
+    started = time.process_time()  # CPU seconds: a loaded machine stretches the wall clock
     chunks = split_code(text, language)
-    assert time.perf_counter() - started < 15
+    assert time.process_time() - started < 15  # a guard against a blow-up, not a speed target
     check(chunks, text)
 
 

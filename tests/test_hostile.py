@@ -136,9 +136,9 @@ def test_ten_megabyte_texts_are_refused_or_truncated(memory: Memory, tmp_path: P
     records.write_text(json.dumps({"kind": "belief", "content": huge}) + "\n")
     with pytest.raises(RecordsError, match="line"):
         memory.import_records(records)
-    started = time.perf_counter()
+    started = time.process_time()  # CPU seconds: a loaded machine stretches the wall clock
     memory.retrieve("word " * 2_000_000)
-    assert time.perf_counter() - started < 5.0  # the query is cut at MAX_QUERY_CHARS
+    assert time.process_time() - started < 5.0  # the query is cut at MAX_QUERY_CHARS
     assert memory.stats().beliefs == 2
 
 
