@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from credo.errors import InvalidInputError
@@ -1081,6 +1081,9 @@ _TOKENS = st.sampled_from(
 
 @given(st.lists(_TOKENS, max_size=40), st.sampled_from(_LANGUAGES))
 @settings(max_examples=300)
+@example(  # a comment that begins inside a definition and runs past its end (CI, stop 27)
+    ["function f(a) {", "}", "/* block", "\n", "function f(a) {", "*/"], "c"
+)
 def test_code_shaped_soup_properties(tokens: list[str], language: str) -> None:
     text = " ".join(tokens)
     chunks = split_code(text, language)

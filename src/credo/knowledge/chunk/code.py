@@ -145,7 +145,7 @@ def _outline_chunks(outline: Outline, lines: list[str]) -> list[Chunk]:
     chunks = _doc_chunks([p for p in outline.header if not is_licence(p)], ())
     for definition in sorted(outline.definitions, key=lambda d: (d.start_line, -d.end_line)):
         chunks.extend(_definition_chunks(definition))
-    scope = _scope_by_line(outline.definitions, len(lines))
+    scope = _Scopes(outline.definitions, len(lines))
     paragraphs = [
         paragraph
         for paragraph in comment_paragraphs(outline.fragments, lines)
@@ -203,12 +203,10 @@ def _doc_chunks(paragraphs: list[list[Line]], trail: tuple[str, ...]) -> list[Ch
     return chunks
 
 
-def _comment_chunks(
-    paragraphs: list[list[Line]], scope: list[tuple[str, ...]] | None = None
-) -> list[Chunk]:
+def _comment_chunks(paragraphs: list[list[Line]], scope: _Scopes | None = None) -> list[Chunk]:
     chunks: list[Chunk] = []
     for paragraph in paragraphs:
-        section = scope[paragraph[0][0]] if scope else ()
+        section = scope.around(paragraph[0][0], paragraph[-1][0]) if scope else ()
         chunks.extend(split_paragraph(paragraph, "code_comment", _clean, section))
     return chunks
 
@@ -217,15 +215,36 @@ def _clean(raw: str) -> tuple[str, tuple[str, ...]]:
     return normalise(raw), unique(find_urls(raw))
 
 
-def _scope_by_line(definitions: list[Definition], count: int) -> list[tuple[str, ...]]:
-    """The trail of the innermost definition around each line (index = line number)."""
-    by_line: list[tuple[str, ...]] = [()] * (count + 2)
-    # Outer definitions first, so inner ones overwrite them.
-    for definition in sorted(definitions, key=lambda d: (d.start_line, -d.end_line)):
-        start, end = definition.start_line, min(definition.end_line, count)
-        if end >= start:
-            by_line[start : end + 1] = [definition.trail] * (end + 1 - start)
-    return by_line
+class _Scopes:
+    """The innermost definition around each line, and the one each definition lies in: what
+    a comment paragraph's trail is read from (``around``)."""
+
+    def __init__(self, definitions: list[Definition], count: int) -> None:
+        # Outer definitions first, so inner ones overwrite them line by line.
+        self._definitions = sorted(definitions, key=lambda d: (d.start_line, -d.end_line))
+        self._outer: list[int] = []  # index of the definition holding each one, or -1
+        self._by_line = [-1] * (count + 2)
+        open_ones: list[int] = []
+        for index, definition in enumerate(self._definitions):
+            while open_ones and not _lines_hold(self._definitions[open_ones[-1]], definition):
+                open_ones.pop()
+            self._outer.append(open_ones[-1] if open_ones else -1)
+            open_ones.append(index)
+            start, end = definition.start_line, min(definition.end_line, count)
+            if end >= start:
+                self._by_line[start : end + 1] = [index] * (end + 1 - start)
+
+    def around(self, first: int, last: int) -> tuple[str, ...]:
+        """The trail of the innermost definition whose lines hold lines ``first`` to
+        ``last`` (a comment may begin inside a definition and run past its end), else ()."""
+        index = self._by_line[first]
+        while index >= 0 and self._definitions[index].end_line < last:
+            index = self._outer[index]
+        return self._definitions[index].trail if index >= 0 else ()
+
+
+def _lines_hold(outer: Definition, inner: Definition) -> bool:
+    return outer.start_line <= inner.start_line and inner.end_line <= outer.end_line
 
 
 def _link(chunks: list[Chunk]) -> list[Chunk]:
