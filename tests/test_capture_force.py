@@ -129,6 +129,14 @@ def test_a_request_with_a_quantifier_is_not_a_spec() -> None:
         # a config file with a block scalar: its text is the config's, not the user's
         'name: "p99 latency high"\nmessage: |\n  Always check the last deploy first.\n'
         "  Never silence this monitor for more than 2h.\noptions:\n  renotify_interval: 30",
+        # a compiler's diagnostics in tsc's two formats, and a Docker build's steps (legacy
+        # and BuildKit): the first line of each paste read as a rule before
+        "src/api/orders.ts:88:7 - error TS2322: Type 'string | undefined' is not assignable"
+        " to type 'string'.\n  Type 'undefined' must not be assigned to type 'string'.",
+        "src/api/orders.ts(88,7): error TS2322: the value must always be a string.",
+        "Step 5/9 : RUN pip install --no-cache-dir -r requirements/prod.txt\n"
+        "Successfully installed gunicorn-23.0.0",
+        "#7 [3/6] RUN npm ci --always-auth\n#7 0.512 npm warn config",
     ],
 )
 def test_machine_shaped_lines_are_pasted(prompt: str) -> None:
