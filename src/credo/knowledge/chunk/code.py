@@ -226,7 +226,7 @@ class _Scopes:
         self._by_line = [-1] * (count + 2)
         open_ones: list[int] = []
         for index, definition in enumerate(self._definitions):
-            while open_ones and not _lines_hold(self._definitions[open_ones[-1]], definition):
+            while open_ones and not _holds(self._definitions[open_ones[-1]], definition):
                 open_ones.pop()
             self._outer.append(open_ones[-1] if open_ones else -1)
             open_ones.append(index)
@@ -241,10 +241,6 @@ class _Scopes:
         while index >= 0 and self._definitions[index].end_line < last:
             index = self._outer[index]
         return self._definitions[index].trail if index >= 0 else ()
-
-
-def _lines_hold(outer: Definition, inner: Definition) -> bool:
-    return outer.start_line <= inner.start_line and inner.end_line <= outer.end_line
 
 
 def _link(chunks: list[Chunk]) -> list[Chunk]:
@@ -266,7 +262,8 @@ def _link(chunks: list[Chunk]) -> list[Chunk]:
     return linked
 
 
-def _holds(outer: Chunk, inner: Chunk) -> bool:
+def _holds(outer: Chunk | Definition, inner: Chunk | Definition) -> bool:
+    """Whether ``outer``'s lines hold ``inner``'s."""
     return outer.start_line <= inner.start_line and inner.end_line <= outer.end_line
 
 
