@@ -10,7 +10,7 @@ the packed beliefs in rank order with their standing, a group the step kept asid
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import Scored, brought_along
 from credo.tokens import belief_tokens, marks
 from credo.types import Belief
 
@@ -18,7 +18,6 @@ if TYPE_CHECKING:  # loaded only when a candidate has truth links (``pipeline._c
     from credo.retrieval.truth_graph import Relevant, Standing
 
 NO_STANDING = ((), (), ())  # a belief's standing when it has none: no marks
-_new = tuple.__new__  # a Scored without its Python-level __new__ (currency.py does the same)
 
 
 def picked(
@@ -42,10 +41,7 @@ def picked(
         if info is not None:
             score = s.score
             brought = info[4]  # (a mark set on one since, e.g. what it hides, comes first)
-            out += [
-                (_new(Scored, (m, score, {"contradicts": score})), get(m) or brought[m])
-                for m in info[3]
-            ]
+            out += [(brought_along(m, score), get(m) or brought[m]) for m in info[3]]
     return out
 
 
