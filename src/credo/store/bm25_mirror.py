@@ -28,6 +28,8 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import numpy as np
     import numpy.typing as npt
 
@@ -196,6 +198,8 @@ class Bm25Mirror:
         self._postings: dict[str, Postings] = {}
         self._cached = 0
         self._beliefs: dict[int, tuple[object, ...]] = {}
+        # Where rows are read before SQL (the warm index's row table), or None.
+        self.source: Callable[[list[int]], dict[int, tuple[object, ...]]] | None = None
         self.reads = 0  # statements run after the build: none means nothing could move
         # Every term's postings are held (``read_all_terms``): a term not held is in no row.
         self.complete = False
@@ -339,6 +343,13 @@ class Bm25Mirror:
                 missing.append(rowid)
             else:
                 rows[rowid] = row
+        if missing and self.source is not None:
+            held = self.source(missing)
+            rows.update(held)
+            missing = [rowid for rowid in missing if rowid not in held]
+            if len(known) + len(held) > MAX_CACHED_BELIEFS:
+                known.clear()
+            known.update(held)
         if missing:
             self.reads += 1
             fetched = {

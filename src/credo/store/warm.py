@@ -5,7 +5,9 @@ A long-lived process (``credo serve``, the MCP server's listener, a service hold
 - the keyword index's bm25 mirror with every term's postings read up front
   (``bm25_mirror``), so no query reads ``fts5vocab``;
 - the graph (``warm_graph``): live beliefs and their edges as adjacency lists;
-- per-version caches of the rows, trails and origins of the beliefs queries meet.
+- every live belief's row, compactly (``warm_rows``), with the rows of the beliefs queries
+  meet cached as Python values in front of it;
+- per-version caches of the trails and origins of the beliefs queries meet.
 
 An index is read on a read-only connection of its own, inside one read transaction, so a
 background thread can read it while the store's connection answers queries from SQLite.
@@ -26,6 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from credo.store.db import connect, json_array
 from credo.store.fts import CandidateRow
 from credo.store.warm_graph import WarmGraph
+from credo.store.warm_rows import WarmRows
 
 if TYPE_CHECKING:
     from credo.store import SqliteStore
@@ -47,15 +50,23 @@ class WarmIndex:
         "_trails",
         "graph",
         "mirror",
+        "table",
         "version",
     )
 
     def __init__(
-        self, version: tuple[int, int], graph: WarmGraph, mirror: Bm25Mirror | None
+        self,
+        version: tuple[int, int],
+        graph: WarmGraph,
+        mirror: Bm25Mirror | None,
+        table: WarmRows | None = None,
     ) -> None:
         self.version = version
         self.graph = graph
         self.mirror = mirror
+        self.table = table
+        if mirror is not None and table is not None:
+            mirror.source = self._indexed
         self._rows: dict[str, CandidateRow | None] = {}
         self._trails: dict[str, str | None] = {}
         self._stated: dict[str, bool] = {}
@@ -95,8 +106,38 @@ class WarmIndex:
         ]
 
     def _read_rows(self, conn: sqlite3.Connection, ids: list[str]) -> None:
-        """Cache the rows of ``ids`` not cached yet (None for an id with no belief)."""
+        """Cache the rows of ``ids`` not cached yet (None for an id with no belief): from
+        the row table, and from SQL for any it does not hold."""
+        table = self.table
+        if table is not None:
+            known = self._rows
+            missing = [i for i in dict.fromkeys(ids) if i not in known]
+            if missing:
+                if len(known) + len(missing) > MAX_CACHED:
+                    known.clear()
+                    missing = list(dict.fromkeys(ids))
+                rids = self.graph.rids(missing)
+                found = table.rows([max(rid, 0) for rid in rids])
+                for i, rid, row in zip(missing, rids, found, strict=True):
+                    if rid >= 0 and row is not None:
+                        known[i] = row
+            # Only a belief the table lacks (none, in one version) is left to SQL.
         _fill(self._rows, ids, None, conn, _ROWS, lambda r: (r[0], tuple(r[1:])))
+
+    def _indexed(self, rowids: list[int]) -> dict[int, tuple[object, ...]]:
+        """The keyword mirror's belief rows (``Bm25Mirror.beliefs``) of the live ones
+        among ``rowids``, from the row table: the others are left to SQL."""
+        table = self.table
+        assert table is not None
+        size = self.graph.size
+        held = [r for r in rowids if 0 <= r < size]
+        return {  # deleted_at is NULL: the table holds live beliefs only
+            rid: (name, locked, row[0], row[1], row[2], None, row[3], row[4])
+            for rid, (name, locked), row in zip(
+                held, self.graph.names(held), table.rows(held), strict=True
+            )
+            if row is not None
+        }
 
     def trails(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
         """``GraphQueries.trails`` from the cache (the caller knows the store has some)."""
@@ -179,11 +220,12 @@ def read_index(plan: WarmPlan) -> WarmIndex:
     try:
         conn.execute("BEGIN")
         graph = WarmGraph(conn)
+        table = WarmRows(conn, graph.size)
         mirror = _full_mirror(conn, plan.version, plan.tokenizer)
         conn.execute("COMMIT")
     finally:
         conn.close()
-    return WarmIndex(plan.version, graph, mirror)
+    return WarmIndex(plan.version, graph, mirror, table)
 
 
 def _full_mirror(

@@ -13,8 +13,7 @@ same order, so retrieval gives byte-identical results either way
 - ``pairs_among``: the ids sorted, then each one's out-edges in primary-key order
   (dst, type), as the primary-key search of the SQL walks them.
 
-Only the beliefs the queries meet are looked up in SQLite (``CandidateRow``), once per
-version: a million beliefs' text is not held, only their ids and edges.
+The beliefs' rows (``CandidateRow``) are held apart, compactly (``warm_rows``).
 """
 
 from __future__ import annotations
@@ -167,6 +166,22 @@ class WarmGraph:
                 seen[rid] = tuple(rows[start : start + count])  # type: ignore[arg-type]
                 start += count
         return [seen[rid] for rid in rids]
+
+    @property
+    def size(self) -> int:
+        """One past the highest rowid read."""
+        return len(self._ids)
+
+    def rids(self, ids: list[str]) -> list[int]:
+        """The rowid of each of ``ids`` (-1 for an id not read)."""
+        rids = self._rids
+        return [rids.get(i, -1) for i in ids]
+
+    def names(self, rids: list[int]) -> list[tuple[str | None, int]]:
+        """(id, ``locked`` as the column holds it) of each of ``rids``."""
+        state = self._state[rids].tolist() if rids else []
+        names = self._ids
+        return [(names[r], int(s == LOCKED)) for r, s in zip(rids, state, strict=True)]
 
     def _rid_list(self, ids: Iterable[str]) -> list[tuple[str, int]]:
         rids = self._rids
