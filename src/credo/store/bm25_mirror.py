@@ -25,7 +25,7 @@ import json
 import math
 import re
 import sqlite3
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -90,6 +90,20 @@ class Postings:
             found = numpy.array(sums, dtype=numpy.float64)[where.reshape(-1)]
             self._frequencies[weights] = found
         return found
+
+
+def _distinct(np: Any, rows: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.intp]]:
+    """``np.unique(rows, return_inverse=True)`` for rows that are sorted runs (one per
+    term): a stable sort finds the runs and merges them (timsort), where ``unique``'s
+    quicksort sorts from scratch; a third less time at a million beliefs."""
+    order = np.argsort(rows, kind="stable")
+    ordered = rows[order]
+    first = np.empty(len(ordered), dtype=np.bool_)
+    first[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    where = np.empty(len(rows), dtype=np.intp)
+    where[order] = np.cumsum(first) - 1
+    return ordered[first], where
 
 
 # Counts below 2**16 and weights whose numerator and (power-of-two) denominator are below
@@ -305,7 +319,7 @@ class Bm25Mirror:
         found = [p for p in lists if len(p.docs)]
         if not found:
             return []
-        docs, where = np.unique(np.concatenate([p.docs for p in found]), return_inverse=True)
+        docs, where = _distinct(np, np.concatenate([p.docs for p in found]))
         if docs[-1] >= len(self._sizes):
             return None  # a row newer than the sizes read: not this version after all
         # k1 * (1 - b + b * D / avgdl), per row, as fts5Bm25Function groups it.
