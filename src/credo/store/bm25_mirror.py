@@ -57,7 +57,7 @@ class Postings:
     """One index token's rows: their rowids (ascending), instance counts per column, and
     the phrase frequency of each row under the column weights asked for (cached)."""
 
-    __slots__ = ("_frequencies", "counts", "docs")
+    __slots__ = ("_frequencies", "counts", "docs", "parts")
 
     def __init__(self, docs: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]) -> None:
         # Held as 32-bit integers when they fit (always, but for rowids past 2**31): a warm
@@ -68,6 +68,8 @@ class Postings:
             counts.astype("int32", copy=False) if small and counts.max() < _INT32 else counts
         )
         self._frequencies: dict[tuple[float, ...], npt.NDArray[np.float64]] = {}
+        # Each row's part of the score, by column weights (``Bm25Mirror._parts``).
+        self.parts: dict[tuple[float, ...], npt.NDArray[np.float64]] = {}
 
     def frequencies(self, weights: tuple[float, ...]) -> npt.NDArray[np.float64]:
         """Each row's phrase frequency as fts5Bm25Function sums it: the weight of a column
@@ -322,19 +324,15 @@ class Bm25Mirror:
         docs, where = _distinct(np, np.concatenate([p.docs for p in found]))
         if docs[-1] >= len(self._sizes):
             return None  # a row newer than the sizes read: not this version after all
-        # k1 * (1 - b + b * D / avgdl), per row, as fts5Bm25Function groups it.
-        length = K1 * ((1 - B) + (B * self._sizes[docs]) / self.avgdl)
         scores = np.zeros(len(docs), dtype=np.float64)
         start = 0
         for postings in lists:
             hits = len(postings.docs)
             if not hits:
                 continue  # a phrase no row holds adds 0.0 to every row: nothing
-            idf = _idf(self.rows, hits)
-            freq = postings.frequencies(weights)
             at = where[start : start + hits]
             start += hits
-            scores[at] += idf * ((freq * (K1 + 1.0)) / (freq + length[at]))
+            scores[at] += self._parts(postings, weights)
         if len(docs) > limit:
             if through_ties:
                 cut = np.partition(scores, len(scores) - limit)[len(scores) - limit]
@@ -344,6 +342,19 @@ class Bm25Mirror:
             docs, scores = docs[best], scores[best]
         order = np.argsort(-scores, kind="stable")
         return list(zip(docs[order].tolist(), scores[order].tolist(), strict=True))
+
+    def _parts(self, postings: Postings, weights: tuple[float, ...]) -> npt.NDArray[np.float64]:
+        """Each of the term's rows' part of the bm25 sum, as fts5Bm25Function computes it:
+        fixed for a version and ``weights``, so computed once per term (the same doubles,
+        element by element, as computed per query)."""
+        found = postings.parts.get(weights)
+        if found is None:
+            freq = postings.frequencies(weights)
+            # k1 * (1 - b + b * D / avgdl), per row, as fts5Bm25Function groups it.
+            length = K1 * ((1 - B) + (B * self._sizes[postings.docs]) / self.avgdl)
+            idf = _idf(self.rows, len(postings.docs))
+            found = postings.parts[weights] = idf * ((freq * (K1 + 1.0)) / (freq + length))
+        return found
 
     def beliefs(self, rowids: list[int]) -> dict[int, tuple[object, ...]]:
         """rowid -> (id, locked, content, alpha, beta, deleted_at, session, created_at) of
