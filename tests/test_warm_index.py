@@ -20,7 +20,8 @@ from credo.store import warm_graph
 from credo.store.short_ids import shortenable
 from credo.store.warm import Keeper, read_index
 
-WORDS = ("deploy", "staging", "cache", "token", "schema", "lock", "query", "graph", "budget")
+# (two words outside ASCII: the row table holds text as UTF-8)
+WORDS = ("deploy", "staging", "cache", "token", "schema", "lock", "query", "graph", "café", "日本")
 TYPES = ("SUPPORTS", "RELATES_TO", "CITES", "CONTRADICTS", "SUPERSEDES", "TEMPORAL_NEXT")
 
 texts = st.lists(st.sampled_from(WORDS), min_size=1, max_size=6).map(" ".join)
@@ -57,7 +58,9 @@ def _apply(memory: Memory, ids: list[str], step: tuple[object, ...]) -> None:
     kind = step[0]
     try:
         if kind == "remember":
-            ids.append(memory.remember(str(step[1]), id=f"b{len(ids):02d}"))
+            # Every third belief in no session: the row table codes sessions.
+            session = (None, "s-a", "s-b")[len(ids) % 3]
+            ids.append(memory.remember(str(step[1]), id=f"b{len(ids):02d}", session=session))
         elif kind == "relate" and ids:
             src, dst = ids[int(step[1]) % len(ids)], ids[int(step[2]) % len(ids)]  # type: ignore[call-overload]
             if src != dst:
@@ -381,3 +384,36 @@ def test_an_end_deleted_after_the_version_check_leaves_its_link_out(
         rows = index.truth_rows(memory.store.conn, ["a"], _KINDS, SUPERSEDES)
         expected = [("a", "b"), ("a", "c")] if table else [("a", "c")]
         assert [(row[1], row[2]) for row in rows] == expected
+
+
+def test_the_row_table_holds_the_rows_sql_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every rowid's row from the table equals the SQL read's, across text buffers (a span of
+    4 rowids here), with forgotten and missing rowids None and sessions kept."""
+    from credo.store import warm_rows
+
+    monkeypatch.setattr(warm_rows, "SPAN", 4)
+    db = tmp_path / "m.db"
+    with Memory(db, root=tmp_path) as memory:
+        for n in range(11):
+            session = None if n % 3 else f"s{n % 2}"
+            memory.remember(f"note {n} café 日本 {'x' * n}", id=f"n{n}", session=session)
+        memory.forget("n4", hard=True)
+        memory.forget("n7")
+        conn = memory.store.conn
+        size = conn.execute("SELECT max(rid) + 2 FROM beliefs").fetchone()[0]
+        table = warm_rows.WarmRows(conn, size)
+        rids = list(range(size))
+        want: dict[int, tuple[object, ...]] = {
+            row[0]: tuple(row[1:])
+            for row in conn.execute(
+                "SELECT rid, content, alpha, beta, session, created_at FROM beliefs "
+                "WHERE deleted_at IS NULL"
+            )
+        }
+        got = table.rows(rids)
+        assert got == [want.get(rid) for rid in rids]
+        assert sum(row is None for row in got) >= 3  # the gap, the forgotten, one past the end
+        assert table.rows(rids[::-1]) == got[::-1]
+        assert table.rows([]) == []
