@@ -60,10 +60,10 @@ _THIRD_PARTY_WISH = re.compile(
     r"""(?:^|[,;:—–]\s*|\b(?:and|but|so|because|since)\s+)
     (?:the|our|my|their|a|an)\s+(?:[\w'-]+\s+){0,3}?
     (?:wants|would\s+like|insists|asked\s+for|asks\s+for|requested|is\s+asking\s+for|
-    prefers|likes)\b""",
+    prefers|likes|(?:would|'d)\s+(?:rather|prefer|love))\b""",
     re.VERBOSE,
 )
-_WISH_VERBS = ("want", "like", "insist", "ask", "request", "prefer")
+_WISH_VERBS = ("want", "like", "insist", "ask", "request", "prefer", "rather", "love")
 # The speaker's own voice prescribing in the same sentence: the third party's wish is then
 # the reason for it.
 _OWN_VOICE = frozenset({"preference", "preference_frame", "taste", "agent_behaviour"})

@@ -22,6 +22,14 @@ WRAP_CHARS = 60  # a line this long may have been wrapped by hand; a shorter one
 # A line opened by a comment marker of C-like languages or Lisp/ini/asm ("// Never call Close
 # twice", "; always check the property"): no one starts a line of prose with one.
 _COMMENT_LINE = re.compile(r"^\s*(?://(?!/)|;)")
+# A line wholly inside quotation marks ('"Never restart the workers. Always deploy from ..."'):
+# someone else's words handed over, as a "> " quote is (4 lines in 4 files, all negative).
+_QUOTED_LINE = re.compile(r"^\s*(?:[-*]\s+)?[\"“][^\"“”\n]{12,}[\"”][.,;]?\s*$")
+# A shell command with a flag and nothing of a sentence ("kubectl get pods -n payments"):
+# right above its output (no blank line between), it heads the paste.
+_COMMAND = re.compile(
+    r"^\s*(?:\$\s+)?[a-z][\w.-]*(?:\s+[\w./:@=,-]+)*?\s+--?[a-z][\w-]*(?:[\s=]+[\w./:@=,-]+)*\s*$"
+)
 
 
 def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
@@ -55,7 +63,7 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
             state = "pasted"
             if block == "comment" and "*/" in line:
                 block = ""
-        elif quoted_prose(line):
+        elif quoted_prose(line) or _QUOTED_LINE.match(line):
             state = "quoted"  # "> what the agent said": someone else's words, not a paste
         elif line.strip() and rows and rows[-1][2] == "pasted":
             state = "pasted"  # a line glued to a log or code line (no blank between) is part of it
@@ -70,6 +78,8 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
     for index, (start, end, state) in enumerate(rows):
         if state == "hash" and _next_to_paste(rows, index):
             state = "pasted"  # "# always pin versions" between Dockerfile lines is a comment
+        elif state == "prose" and _heads_output(text, rows, index):
+            state = "pasted"  # "kubectl get pods -n payments" above what it printed
         if state in ("fence", "quoted"):
             state = "pasted"  # no sentence runs across it; the reply after a quote is prose
         if state in ("prose", "hash"):
@@ -121,6 +131,16 @@ def _doc_intro(line: str) -> bool:
         and len(stripped) <= sig.DOC_INTRO_CHARS
         and sig.DOC_INTRO.search(stripped) is not None
     )
+
+
+def _heads_output(text: str, rows: list[tuple[int, int, str]], index: int) -> bool:
+    """Is row ``index`` a shell command line glued to the pasted line under it (no blank
+    line between)?"""
+    after = index + 1
+    if after >= len(rows) or rows[after][2] != "pasted":
+        return False
+    start, end, _ = rows[index]
+    return _COMMAND.match(text[start:end]) is not None
 
 
 def _next_to_paste(rows: list[tuple[int, int, str]], index: int) -> bool:

@@ -356,13 +356,20 @@ REPORT = re.compile(
 )
 
 # Doubt about what was just said: "I'm not convinced", "not sure I agree", "I think that
-# changed". A rule followed by doubt is being discussed, not adopted.
+# changed". A rule followed by doubt is being discussed, not adopted. Round 15: so is one left
+# undecided ("our partner hasn't agreed to that", "I'm leaning Python still, we'll talk
+# Thursday", "nothing's decided") or judged stale ("half of this is probably outdated").
 DOUBT = re.compile(
     r"""\b(?:i'?m\s+not\s+(?:convinced|sold|so\s+sure)|not\s+sure\s+(?:i\s+agree|that'?s\s+(?:still\s+)?
         (?:true|right|the\s+case))|i\s+(?:don'?t|do\s+not)\s+(?:agree|buy\s+(?:it|that))|i\s+disagree|
         i\s+think\s+(?:that|it|this)\s+(?:has\s+|'s\s+)?changed|(?:that|it)\s+might\s+have\s+changed|
         (?:no\s+idea|dunno|who\s+knows|i\s+wonder)\s+(?:if|whether)|
-        no\s+one\s+(?:knows|remembers)\s+(?:if|whether|why))\b""",
+        no\s+one\s+(?:knows|remembers)\s+(?:if|whether|why)|no\s+idea\s+how\s+(?:much|many)|
+        (?:half|most|some|parts?)\s+of\s+(?:this|it|that|these)\s+(?:is|are)\s+(?:probably\s+)?
+        (?:outdated|stale|wrong|obsolete)|
+        (?:hasn'?t|haven'?t|has\s+not|have\s+not)\s+(?:yet\s+)?(?:agreed|signed\s+off|decided)|
+        nothing'?s\s+(?:been\s+)?decided|i'?m\s+(?:still\s+)?leaning|
+        we'?ll\s+(?:talk|discuss|decide)(?:\s+(?:about\s+)?it)?)\b""",
     _L | re.VERBOSE,
 )
 
@@ -425,7 +432,7 @@ LOG_LINE = re.compile(
 KEY_VALUE = re.compile(r"(?<![\w=])[A-Za-z_][\w.-]*=[^\s=]")
 QUALIFIED_EXCEPTION = re.compile(r"^\s*(?:[a-z_]\w*\.)+[A-Z]\w*(?::\s|:?$)")
 CONFIG_LINE = re.compile(
-    r"""^\s*[a-z_][A-Za-z0-9_.-]*:\s*(?:["'\[{]|[|>][-+]?\s*$|[\w.@/-]+\s*$)""", re.VERBOSE
+    r"""^\s*(?:-\s+)?[a-z_][A-Za-z0-9_.-]*:\s*(?:["'\[{]|[|>][-+]?\s*$|[\w.@/-]+\s*$)""", re.VERBOSE
 )
 CODE_TAIL = re.compile(r"(?:[;{}]|\)\s*:|=>|->)\s*$")
 # An assignment from a call or an index ("X = df[features].to_numpy()", "cfg = load(...)"):

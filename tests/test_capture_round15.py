@@ -1,0 +1,116 @@
+"""Round 15 of capture: what a sentence is before what it says. A line wholly in quotation
+marks, a shell command above its output and a YAML list item are pasted; a list's lead-in
+that scopes it to one piece of work, hands over someone else's text or doubts it frames its
+items; a third party's wish, an undecided choice, the speaker's experience and acts bound to
+one occasion are not rules. Every negative here is captured by round 14's classifier; each
+twin that must still be captured is next to it."""
+
+from __future__ import annotations
+
+import pytest
+
+from credo.knowledge.capture import extract_statements, sentence_cues
+
+
+def _texts(prompt: str) -> list[str]:
+    return [s.text for s in extract_statements(prompt)]
+
+
+def _scored(prompt: str) -> list[str]:
+    """The sentences of ``prompt`` that reach the score (not vetoed, not pasted)."""
+    return [sentence for _, sentence, fired in sentence_cues(prompt) if fired is not None]
+
+
+# --- pasted lines ------------------------------------------------------------------------
+
+
+def test_a_line_wholly_in_quotes_is_someone_elses_words() -> None:
+    prompt = (
+        "The old ops wiki had this, copied verbatim:\n\n"
+        '"Always restart nginx after a cert renewal. Never edit the vhosts by hand."\n\n'
+        "No idea how much of it is still true."
+    )
+    assert _texts(prompt) == []
+    # The same words as the speaker's own line are a rule.
+    assert _texts("Never edit the vhosts by hand.")
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "kubectl get deploy -n billing\n"
+        "NAME          READY   UP-TO-DATE   AVAILABLE   AGE\n"
+        "billing-api   2/3     3            2           12d",
+        "helm list --all-namespaces\n"
+        "NAME     NAMESPACE   REVISION   UPDATED   STATUS     CHART\n"
+        "ingress  infra       7          2d ago    deployed   ingress-nginx-4.10.0",
+    ],
+)
+def test_a_command_above_its_output_is_pasted(prompt: str) -> None:
+    assert sentence_cues(prompt) == []
+
+
+def test_a_command_alone_or_apart_from_output_is_not_taken_for_a_paste() -> None:
+    # A blank line between a prose line and the paste keeps the prose line (the command shape
+    # needs the output glued under it).
+    prompt = "always pass --frozen-lockfile to install\n\nERROR  lockfile out of date"
+    assert _scored(prompt) == ["always pass --frozen-lockfile to install"]
+
+
+def test_a_yaml_list_item_is_config() -> None:
+    prompt = (
+        "- alert: Orders_QueueBacklog\n"
+        "  # never page on a warning, only critical goes to the pager\n"
+        '  expr: sum(rabbitmq_queue_messages{queue="orders"}) > 5000\n'
+        "  for: 15m\n"
+        "  labels:\n"
+        "    severity: critical"
+    )
+    assert _texts(prompt) == []
+
+
+# --- hearsay, undecided --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # a choice left open drops the rule before it, as doubt does
+        "The auditors want every export signed from now on. Legal hasn't agreed to that yet.",
+        "Squash-merge every feature branch. I'm still leaning that way, we'll decide it on "
+        "Thursday.",
+        "Squash-merge every feature branch. Half of this is probably outdated, it's from 2019.",
+    ],
+)
+def test_an_undecided_or_stale_rule_is_not_adopted(prompt: str) -> None:
+    assert _texts(prompt) == []
+
+
+def test_a_decided_rule_is_kept() -> None:
+    assert _texts("The auditors want every export signed, so from now on sign every export.")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "the library's docs say you must close the pool before exit, and we do",
+        "the upstream README states every plugin must register a version",
+    ],
+)
+def test_what_a_document_says_is_hearsay(sentence: str) -> None:
+    assert _texts(sentence) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "my co-founder would rather we write the backend in Elixir.",
+        "The designer would rather we use outline icons everywhere.",
+    ],
+)
+def test_a_third_partys_rather_is_their_wish(sentence: str) -> None:
+    assert _texts(sentence) == []
+
+
+def test_the_speakers_own_rather_is_a_preference() -> None:
+    assert _texts("I'd rather we write every new service in Elixir.")
