@@ -114,3 +114,42 @@ def test_a_third_partys_rather_is_their_wish(sentence: str) -> None:
 
 def test_the_speakers_own_rather_is_a_preference() -> None:
     assert _texts("I'd rather we write every new service in Elixir.")
+
+
+# --- list frames -------------------------------------------------------------------------
+
+_ITEMS = (
+    "- never push straight to main\n"
+    "- every PR needs a changelog entry\n"
+    "- always run the linter before committing\n"
+)
+
+
+@pytest.mark.parametrize(
+    "lead",
+    [
+        "For this migration only:",
+        "The customer demo is tomorrow, so for the rest of today:",
+        "While I'm away at the dentist:",
+        "One more thing before the launch:",
+        "From STYLE.md of the vendor's SDK, since you asked why the build broke:",
+        "Legal forwarded these and I'm not sure which of them still apply:",
+        "Their wiki page, pasted as-is:",
+        "Standup notes, mostly for me:",
+    ],
+)
+def test_a_lead_that_scopes_hands_over_or_records_frames_its_items(lead: str) -> None:
+    assert _texts(_ITEMS) != []  # the items alone are rules
+    assert _texts(f"{lead}\n{_ITEMS}") == []
+
+
+@pytest.mark.parametrize(
+    "lead",
+    [
+        "Rules from CONTRIBUTING.md, follow them from now on:",
+        "Copied from the old wiki as-is, these are our rules now:",
+        "House rules:",
+    ],
+)
+def test_a_lead_that_adopts_the_items_frames_nothing(lead: str) -> None:
+    assert len(_texts(f"{lead}\n{_ITEMS}")) >= 3
