@@ -153,3 +153,30 @@ def test_a_lead_that_scopes_hands_over_or_records_frames_its_items(lead: str) ->
 )
 def test_a_lead_that_adopts_the_items_frames_nothing(lead: str) -> None:
     assert len(_texts(f"{lead}\n{_ITEMS}")) >= 3
+
+
+# --- descriptions ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Never been this slow before.",  # the speaker's experience, "I've" left out
+        "The model checker found a deadlock in 9 steps, so `LockOrderNeverInverts` is wrong.",
+        "Jepsen found a lost write, so our fencing is wrong as designed.",
+        "the new checkout flow is still disabled for Canadian stores",
+    ],
+)
+def test_experience_findings_and_lasting_states_describe(sentence: str) -> None:
+    assert _texts(sentence) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Never use the queue for payments.",
+        "The legacy portal is still on PHP 7.4, so no enums and no match expressions.",
+    ],
+)
+def test_their_twins_prescribe(sentence: str) -> None:
+    assert _texts(sentence)
