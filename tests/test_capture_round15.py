@@ -180,3 +180,35 @@ def test_experience_findings_and_lasting_states_describe(sentence: str) -> None:
 )
 def test_their_twins_prescribe(sentence: str) -> None:
     assert _texts(sentence)
+
+
+# --- no standing as a rule (knowledge/standing.py) ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Question about our branching, not a bug report.",
+        "No rush, no ticket, just an idea.",
+        "option B: every service owns its schema, no shared tables",
+        "rebuild the search index for the Dutch catalogue only, shards 0 to 3",
+        "re-run the churn model with the 2023 cohort instead of 2024, just to compare",
+        "here's the staging token, use it once and don't save it anywhere: tok_live_x",
+        "hmm no, revert the last three commits, I want to try my version first",
+        "That was my typo, not yours. Leave the migration as it is.",
+        "the new monitor is so bright my partner bought blackout curtains",
+    ],
+)
+def test_a_label_an_alternative_or_an_act_done_once_has_no_standing(sentence: str) -> None:
+    assert _texts(sentence) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Every service owns its schema, no shared tables.",
+        "From now on, regenerate the client stubs whenever the proto files change.",
+    ],
+)
+def test_their_twins_with_a_word_for_later_are_kept(sentence: str) -> None:
+    assert _texts(sentence)

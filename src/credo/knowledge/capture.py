@@ -113,6 +113,7 @@ from credo.knowledge.prose import after_paste, quoted_prose, sentences
 from credo.knowledge.redact import redact
 from credo.knowledge.score import THRESHOLD, concepts, score
 from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
+from credo.knowledge.standing import no_standing
 from credo.knowledge.taste import feeling, no_taste, own_time, wish_for_referent
 from credo.knowledge.terms import statement_terms
 from credo.knowledge.waiver import waived
@@ -491,6 +492,8 @@ def cues(
         return None  # the spec of what this turn builds, not a rule of the project
     if one_occasion(clean, core, fired, directive=sig.DIRECTIVE.match(core) is not None):
         return None  # "find which workflow builds that URL", "the client wants it in PDF"
+    if no_standing(core):
+        return None  # "Quick question about ...", "option A: ...", "rerun it with 5bp costs"
     if wish_for_referent(core):
         fired -= {"preference", "preference_frame", "taste"}
     no_preference = no_taste(core, general=bool(fired & {"universal", "durable", WEAK}))
