@@ -57,6 +57,11 @@ def test_a_command_alone_or_apart_from_output_is_not_taken_for_a_paste() -> None
     assert _scored(prompt) == ["always pass --frozen-lockfile to install"]
 
 
+def test_a_comment_between_env_lines_is_the_files() -> None:
+    prompt = "APP_ENV=production\n# always use the pooled port in prod\nPGBOUNCER_PORT=6432"
+    assert _texts(prompt) == []
+
+
 def test_a_yaml_list_item_is_config() -> None:
     prompt = (
         "- alert: Orders_QueueBacklog\n"
@@ -134,6 +139,7 @@ _ITEMS = (
         "One more thing before the launch:",
         "From STYLE.md of the vendor's SDK, since you asked why the build broke:",
         "Legal forwarded these and I'm not sure which of them still apply:",
+        "The vendor contract lists these and I don't know which ones we meet:",
         "Their wiki page, pasted as-is:",
         "Standup notes, mostly for me:",
     ],

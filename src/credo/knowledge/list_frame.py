@@ -78,7 +78,9 @@ _SOURCE = re.compile(
 # A lead that doubts the items ("I'm not sure which of these are actually required:") or
 # scopes them to one piece of work or one stretch of time ("For this refactor only:", "so for
 # the rest of today:", "While I'm at lunch:", "Last thing before the release:").
-_DOUBTED = re.compile(r"\bnot\s+sure\s+(?:which|whether|if|what|how\s+many)\b")
+_DOUBTED = re.compile(
+    r"\b(?:not\s+sure|(?:don'?t|do\s+not)\s+know|no\s+idea)\s+(?:which|whether|if|what|how\s+many)\b"
+)
 _SCOPED = re.compile(
     r"""\b(?:for|in|during)\s+this\s+(?!(?:repo|repository|project|codebase|code|team|company|
     org|monorepo|app|site|service|package|workspace|stack)\b)\w+

@@ -25,6 +25,9 @@ _COMMENT_LINE = re.compile(r"^\s*(?://(?!/)|;)")
 # A line wholly inside quotation marks ('"Never restart the workers. Always deploy from ..."'):
 # someone else's words handed over, as a "> " quote is (4 lines in 4 files, all negative).
 _QUOTED_LINE = re.compile(r"^\s*(?:[-*]\s+)?[\"“][^\"“”\n]{12,}[\"”][.,;]?\s*$")
+# An env file's line ("DATABASE_URL=postgres://...", "export LOG_LEVEL=debug"): 51 lines of 20
+# prompts over the dev files, none of prose; a "# always ..." comment between two is the file's.
+_ENV_LINE = re.compile(r"^\s*(?:export\s+)?[A-Z][A-Z0-9_]*=\S*\s*$")
 # A shell command with a flag and nothing of a sentence ("kubectl get pods -n payments"):
 # right above its output (no blank line between), it heads the paste.
 _COMMAND = re.compile(
@@ -111,6 +114,7 @@ def _pasted_line(line: str) -> bool:
         or sig.LOG_LINE.match(line)
         or sig.CODE_TAIL.search(line)
         or sig.ASSIGNMENT.match(line)
+        or _ENV_LINE.match(line)
         or _machine_shaped(line)
         or _symbol_heavy(line)
     )
