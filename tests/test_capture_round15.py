@@ -218,3 +218,19 @@ def test_a_label_an_alternative_or_an_act_done_once_has_no_standing(sentence: st
 )
 def test_their_twins_with_a_word_for_later_are_kept(sentence: str) -> None:
     assert _texts(sentence)
+
+
+# --- tastes and habits -------------------------------------------------------------------
+
+
+def test_a_negated_taste_for_this_referent_is_no_preference() -> None:
+    assert _texts("Okay, I don't love this layout, but I don't have a better one either.") == []
+    # a habit of the agent named by the same words is one
+    assert _texts("I don't love how long your commit messages are.")
+
+
+def test_a_bare_plural_of_people_with_a_habit_is_a_claim_about_them() -> None:
+    assert (
+        _texts("beta testers always find the memory leak in the map screen, every release.") == []
+    )
+    assert _texts("Testers must always attach the build number to a bug report.")
