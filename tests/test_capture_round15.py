@@ -229,8 +229,18 @@ def test_a_negated_taste_for_this_referent_is_no_preference() -> None:
     assert _texts("I don't love how long your commit messages are.")
 
 
-def test_a_bare_plural_of_people_with_a_habit_is_a_claim_about_them() -> None:
+def test_a_third_partys_habit_told_with_emphasis_is_an_observation() -> None:
     assert (
-        _texts("beta testers always find the memory leak in the map screen, every release.") == []
+        _texts("beta testers always find the leak in the map screen, every single release.") == []
     )
+    # the team's own habit, or "every single time", is a way of working
+    assert _texts("We always run the full suite, every single release.")
     assert _texts("Testers must always attach the build number to a bug report.")
+
+
+def test_an_undecided_choice_drops_only_the_sentence_before_it() -> None:
+    prompt = (
+        "Always use pnpm in this repo. New services should be written in Go. "
+        "Our CTO hasn't agreed yet."
+    )
+    assert _texts(prompt) == ["Always use pnpm in this repo."]

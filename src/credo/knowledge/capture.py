@@ -229,6 +229,8 @@ def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
             # "my lead says we should never use ORMs. I'm not convinced.", "... Classic.":
             # what came before was hearsay or an anecdote, so none of it is kept.
             out = [(kept, said, None) for kept, said, _ in out]
+        elif out and sig.UNDECIDED.search(lower):
+            out[-1] = (out[-1][0], out[-1][1], None)  # "... we'll talk Thursday": that one only
         if sig.BARE_CORRECTION.match(sentence):
             carry = start
             continue
@@ -472,7 +474,7 @@ def cues(
         return None  # "yes, but only the OpenAPI description": an answer for this turn
     future = fr.FUTURE_FRAME.search(clean) is not None
     veto = shape_veto(clean, core)
-    if veto in HARD_VETOES or sig.DOUBT.search(clean):
+    if veto in HARD_VETOES or sig.DOUBT.search(clean) or sig.UNDECIDED.search(clean):
         return None  # a scope word wins over a rule word: "from here on in this session"
     if not future and (veto or _guard(clean, core)):
         return None

@@ -69,12 +69,14 @@ _STATE_ADJECTIVES = r"""(?:slow|slower|slowest|fast|faster|quick|sluggish|laggy|
     disaster|classic|mystery|law\s+of\s+nature)|like\s+that)\b"""
 
 _COPULA = r"(?:is|are|was|were|be|been|'s|'re|seems?|looks?|feels?|gets?|got|became|becomes?)"
-# "still" with a participle: a state that lasts until now and is expected to end ("the new
-# toggle is still disabled for EU customers", "the PR is still open"). A convention's word
-# stays out of the state adjectives ("root login is disabled"); "still" marks it as now. A
-# place is left out: "the site is still on PHP 7.4, so no enums" is a fact to work with.
-_STILL = r"""\b(?:is|are|'s|'re)\s+still\s+(?:not\s+)?(?:[a-z]{3,}ed|broken|down|open|closed|
-    pending|missing|there|behind|blocked|stuck)\b"""
+# "still" with a state expected to end: "the new toggle is still disabled for EU customers",
+# "the PR is still open". A convention's word stays out of the state adjectives ("root login
+# is disabled"); "still" marks it as now. A place and a convention's participle are left out:
+# "the site is still on PHP 7.4, so no enums", "Python 3.8 is still supported" are facts to
+# work with.
+_STILL = r"""\b(?:is|are|'s|'re)\s+still\s+(?:not\s+)?(?:disabled|enabled|hidden|broken|down|open|
+    closed|pending|missing|blocked|stuck|unmerged|unfixed|unresolved|unreviewed|unanswered|behind|
+    there)\b"""
 
 MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (

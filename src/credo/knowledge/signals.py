@@ -356,9 +356,8 @@ REPORT = re.compile(
 )
 
 # Doubt about what was just said: "I'm not convinced", "not sure I agree", "I think that
-# changed". A rule followed by doubt is being discussed, not adopted. Round 15: so is one left
-# undecided ("our partner hasn't agreed to that", "I'm leaning Python still, we'll talk
-# Thursday", "nothing's decided") or judged stale ("half of this is probably outdated").
+# changed". A rule followed by doubt is being discussed, not adopted. Round 15: so is a text
+# judged stale ("half of this is probably outdated", "no idea how much of it still holds").
 DOUBT = re.compile(
     r"""\b(?:i'?m\s+not\s+(?:convinced|sold|so\s+sure)|not\s+sure\s+(?:i\s+agree|that'?s\s+(?:still\s+)?
         (?:true|right|the\s+case))|i\s+(?:don'?t|do\s+not)\s+(?:agree|buy\s+(?:it|that))|i\s+disagree|
@@ -366,8 +365,14 @@ DOUBT = re.compile(
         (?:no\s+idea|dunno|who\s+knows|i\s+wonder)\s+(?:if|whether)|
         no\s+one\s+(?:knows|remembers)\s+(?:if|whether|why)|no\s+idea\s+how\s+(?:much|many)|
         (?:half|most|some|parts?)\s+of\s+(?:this|it|that|these)\s+(?:is|are)\s+(?:probably\s+)?
-        (?:outdated|stale|wrong|obsolete)|
-        (?:hasn'?t|haven'?t|has\s+not|have\s+not)\s+(?:yet\s+)?(?:agreed|signed\s+off|decided)|
+        (?:outdated|stale|wrong|obsolete))\b""",
+    _L | re.VERBOSE,
+)
+# A choice left open: the sentence before it is under discussion, not adopted ("my cofounder
+# would rather we use Go. I'm leaning Python still, we'll talk Thursday."). Unlike doubt it
+# drops only that sentence: "we'll discuss it" is about the last thing said.
+UNDECIDED = re.compile(
+    r"""\b(?:(?:hasn'?t|haven'?t|has\s+not|have\s+not)\s+(?:yet\s+)?(?:agreed|signed\s+off|decided)|
         nothing'?s\s+(?:been\s+)?decided|i'?m\s+(?:still\s+)?leaning|
         we'?ll\s+(?:talk|discuss|decide)(?:\s+(?:about\s+)?it)?)\b""",
     _L | re.VERBOSE,

@@ -21,6 +21,8 @@ statement has it.
   sentence: "always rerun the linter after a rebase" is a way of working.
 - **A degree and its consequence**: "the new keyboard is so loud my partner moved out": a
   story told by its result.
+- **A third party's habit told with emphasis**: "playtesters always find the softlock,
+  every single build": an observation, often a complaint, not the team's way of working.
 """
 
 from __future__ import annotations
@@ -41,9 +43,8 @@ _ALTERNATIVE = re.compile(
 )
 _AGAIN = re.compile(
     r"""^(?:please\s+|(?:and\s+)?then\s+|now\s+|just\s+)?
-    (?:re-?run|re-?generate|re-?build|re-?do|re-?try|re-?deploy|re-?render|re-?index|re-?process|
-    re-?compute|re-?export|re-?import|re-?train|re-?fetch|re-?send|re-?check|re-?test|re-?apply|
-    re-?install|re-?create|re-?upload|re-?publish)\b""",
+    (?:re-?run|re-?generate|re-?build|re-?do|re-?deploy|re-?render|re-?index|re-?process|
+    re-?compute|re-?export|re-?import|re-?train)\b""",
     re.VERBOSE,
 )
 # "use it once", not "once you're done" (a conjunction) nor "thank them once" (people).
@@ -58,9 +59,25 @@ _DEGREE_RESULT = re.compile(
     (?:i|my|we|our|the|it|he|she|they|you|nobody|no\s+one|everyone)\b""",
     re.VERBOSE,
 )
+# A third party's habit told with an emphatic recurrence: "playtesters always find the
+# softlock in the second cave, every single build", "finance always sends the inputs on a
+# Friday at 5, every single quarter". The speaker, the team and the agent are left out ("we
+# run the full suite, every single release" is the team's way of working), and so is "every
+# single time", which a preference uses too.
+_EMPHATIC_HABIT = re.compile(
+    r"""^(?!(?:i|i'm|we|we're|you|please|always|never)\b)(?:[\w'-]+\s+){1,3}?
+    (?:always|never|usually|keeps?)\b.*,\s*
+    (?:every\s+single\s+(?!time\b)[a-z]+|without\s+fail|like\s+clockwork)\W*$""",
+    re.VERBOSE,
+)
+# A word for later, or a condition on the work, keeps an act's sentence: "always rerun the
+# linter after a rebase", "regenerate the stubs when the protos change", "leave the vendored
+# copy as it is for good".
 _LATER = re.compile(
-    r"\b(?:always|never|whenever|every\s+time|from\s+now\s+on|going\s+forward|by\s+default|"
-    r"in\s+general|in\s+future)\b"
+    r"""\b(?:always|never|whenever|every\s+time|from\s+now\s+on|going\s+forward|
+    by\s+default|in\s+general|in\s+future|for\s+good|permanently|frozen|
+    (?:before|after|when|if|once|until)\s+(?:you|we|i|a|an|any|every|each|the|[a-z]+ing)\b)""",
+    re.VERBOSE,
 )
 
 
@@ -71,8 +88,10 @@ def no_standing(core: str) -> str | None:
         return "label"
     if _ALTERNATIVE.match(core):
         return "alternative"
-    if " so " in core and _DEGREE_RESULT.search(core):
+    if " so " in core and _DEGREE_RESULT.search(core) and not _LATER.search(core):
         return "degree_result"
+    if "," in core and _EMPHATIC_HABIT.match(core):
+        return "emphatic_habit"
     form = None
     if core.startswith(("re", "please re", "then re", "and then re", "now re", "just re")):
         form = "again" if _AGAIN.match(core) else None
