@@ -77,13 +77,16 @@ _SOURCE = re.compile(
 )
 # A lead that doubts the items ("I'm not sure which of these are actually required:") or
 # scopes them to one piece of work or one stretch of time ("For this refactor only:", "so for
-# the rest of today:", "While I'm at lunch:", "Last thing before the release:").
+# the rest of today:", "While I'm at lunch:", "Last thing before the release:"). The things a
+# project is made of are no such scope ("For this service:"), as in ``shape_negative``.
 _DOUBTED = re.compile(
     r"\b(?:not\s+sure|(?:don'?t|do\s+not)\s+know|no\s+idea)\s+(?:which|whether|if|what|how\s+many)\b"
 )
 _SCOPED = re.compile(
     r"""\b(?:for|in|during)\s+this\s+(?!(?:repo|repository|project|codebase|code|team|company|
-    org|monorepo|app|site|service|package|workspace|stack)\b)\w+
+    org|organisation|organization|monorepo|firmware|app|site|game|service|package|workspace|
+    stack|cluster|server|host|machine|board|device|mcu|network|database|db|schema|platform|
+    cloud|account|tenant|environment|library|lib|client|customer)\b)\w+
     |\bfor\s+the\s+rest\s+of\s+(?:today|tonight|the\s+(?:day|week|session|sprint))\b
     |\bfor\s+(?:now|today|tonight)\W*$|\bwhile\s+i'?m\s+(?:at|away|out|off|gone|on)\b
     |\b(?:before|for|until)\s+(?:the|this|tonight'?s|today'?s|tomorrow'?s)\s+

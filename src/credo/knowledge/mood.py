@@ -178,7 +178,7 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"""^(?:never|always|just|once|already)\s+(?:(?:really|even|ever)\s+)?
             (?:(?!(?:embed|shred|shed|wed|bed|feed|need|seed|heed|speed|proceed|exceed|succeed)\b)
             [a-z]{2,}ed|got|had|saw|knew|heard|thought|went|made|took|came|ran|wrote|did|was|were|
-            seen|been|gotten|known|gone|taken|written|done)\b""",
+            (?:seen|been|gotten|known|gone|taken|written|done)\b(?![^;]*(?:,\s*so\b|;)))\b""",
             _V,
         ),
     ),
