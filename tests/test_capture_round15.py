@@ -244,3 +244,15 @@ def test_an_undecided_choice_drops_only_the_sentence_before_it() -> None:
         "Our CTO hasn't agreed yet."
     )
     assert _texts(prompt) == ["Always use pnpm in this repo."]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "The build is so slow that we only run the unit tests on PRs; the full suite runs nightly.",
+        "Never seen a good reason to use ORMs here, so don't add one; we write SQL by hand.",
+        f"For this service:\n{_ITEMS}",
+    ],
+)
+def test_forms_that_go_on_to_prescribe_are_kept(prompt: str) -> None:
+    assert _texts(prompt)
