@@ -111,6 +111,7 @@ def test_what_a_document_says_is_hearsay(sentence: str) -> None:
     [
         "my co-founder would rather we write the backend in Elixir.",
         "The designer would rather we use outline icons everywhere.",
+        "The upstream maintainers want all PRs rebased, not merged.",
     ],
 )
 def test_a_third_partys_rather_is_their_wish(sentence: str) -> None:
@@ -142,6 +143,8 @@ _ITEMS = (
         "The vendor contract lists these and I don't know which ones we meet:",
         "Their wiki page, pasted as-is:",
         "Standup notes, mostly for me:",
+        "For the offsite on Friday:",
+        "Until the code freeze lifts:",
     ],
 )
 def test_a_lead_that_scopes_hands_over_or_records_frames_its_items(lead: str) -> None:
@@ -225,6 +228,7 @@ def test_their_twins_with_a_word_for_later_are_kept(sentence: str) -> None:
 
 def test_a_negated_taste_for_this_referent_is_no_preference() -> None:
     assert _texts("Okay, I don't love this layout, but I don't have a better one either.") == []
+    assert _texts("Not a fan of this particular chart, but it'll do for the deck.") == []
     # a habit of the agent named by the same words is one
     assert _texts("I don't love how long your commit messages are.")
 

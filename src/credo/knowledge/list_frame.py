@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 
 from credo.knowledge import signals as sig
+from credo.knowledge.occasion import names_one_event
 
 __all__ = ["FRAMES", "list_frames"]
 
@@ -77,7 +78,8 @@ _SOURCE = re.compile(
 )
 # A lead that doubts the items ("I'm not sure which of these are actually required:") or
 # scopes them to one piece of work or one stretch of time ("For this refactor only:", "so for
-# the rest of today:", "While I'm at lunch:", "Last thing before the release:"). The things a
+# the rest of today:", "While I'm at lunch:", "Until the freeze lifts:", one named event: "For
+# the workshop tomorrow:", "Last thing before the release:"). The things a
 # project is made of are no such scope ("For this service:"), as in ``shape_negative``.
 _DOUBTED = re.compile(
     r"\b(?:not\s+sure|(?:don'?t|do\s+not)\s+know|no\s+idea)\s+(?:which|whether|if|what|how\s+many)\b"
@@ -89,6 +91,7 @@ _SCOPED = re.compile(
     cloud|account|tenant|environment|library|lib|client|customer)\b)\w+
     |\bfor\s+the\s+rest\s+of\s+(?:today|tonight|the\s+(?:day|week|session|sprint))\b
     |\bfor\s+(?:now|today|tonight)\W*$|\bwhile\s+i'?m\s+(?:at|away|out|off|gone|on)\b
+    |^\W*until\s+(?!further\s+notice\b)
     |\b(?:before|for|until)\s+(?:the|this|tonight'?s|today'?s|tomorrow'?s)\s+
     (?:release|demo|deploy|launch|review|cutover|migration|handover)\b""",
     re.VERBOSE,
@@ -118,7 +121,7 @@ def _frame(lead: str) -> str | None:
         return "plan"
     if _ADOPTED.search(lead):
         return None
-    if _SCOPED.search(lead):
+    if _SCOPED.search(lead) or names_one_event(lead):
         return "scope"
     if _DOUBTED.search(lead) or sig.DOUBT.search(lead):
         return "source"
