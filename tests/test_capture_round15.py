@@ -50,6 +50,15 @@ def test_a_command_above_its_output_is_pasted(prompt: str) -> None:
     assert sentence_cues(prompt) == []
 
 
+def test_a_linters_stylish_rows_are_pasted() -> None:
+    prompt = (
+        "/web/src/cart.ts\n"
+        "  12:7  error    Unexpected any. Specify a different type  no-explicit-any\n"
+        "  40:1  warning  Always use === instead of ==  eqeqeq"
+    )
+    assert _texts(prompt) == []
+
+
 def test_a_command_alone_or_apart_from_output_is_not_taken_for_a_paste() -> None:
     # A blank line between a prose line and the paste keeps the prose line (the command shape
     # needs the output glued under it).

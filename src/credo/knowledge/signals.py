@@ -409,11 +409,13 @@ INDENTED_CODE = re.compile(r"^(?: {4,}|\t)(?![-*+]\s|\d+[.)]\s)")
 # A line of tool output or code by its opening (or, for a few, its whole shape). Round 10
 # added a package manager's level word in any case ("npm warn", "pip error": npm prints lower
 # case since v9), status glyphs ("✖ 2 problems", "[✓] Flutter") and a type declaration
-# ending in its supertype ("Scriptname Foo extends Quest", "class X extends Y {").
+# ending in its supertype ("Scriptname Foo extends Quest", "class X extends Y {"). Round 15: a
+# linter's "stylish" rows ("  40:1  warning  Always use === ...  eqeqeq").
 LOG_LINE = re.compile(
     r"""^\s*(?:\$\s|>>>\s|\.\.\.\s|%\s|\#!|PS\s+[A-Z]:|[A-Za-z]:\\|>\s|
         Traceback\b|File\s+"|\S+:\d+(?::\d+)?:\s|at\s+[\w.$<>]+\s*\(|Caused\s+by:|\w*(?:Error|Exception|Warning)\b:?|
         \S+(?::\d+:\d+\s+-|\(\d+,\d+\):)\s+(?:error|warning)\b|Step\s\d+/\d+\s:\s|\#\d+\s\[|
+        \d+:\d+\s+(?:error|warning|warn|info)\s|
         (?:error|warning|warn|info|debug|trace|fatal|panic|note|hint)(?:\[\w+\])?:|
         npm\s+(?:ERR|WARN)|(?:ERROR|WARNING|WARN|INFO|DEBUG|FATAL|CRITICAL|NOTICE)\b|
         (?i:npm|pnpm|yarn|pip3?|cargo|poetry|uv|brew|gradle|mvn|composer|bundle|gem)\s+
