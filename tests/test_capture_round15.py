@@ -200,7 +200,7 @@ def test_their_twins_prescribe(sentence: str) -> None:
     assert _texts(sentence)
 
 
-# --- no standing as a rule (knowledge/standing.py) ---------------------------------------
+# --- no standing as a rule (knowledge/talk.py) ---------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -81,6 +81,9 @@ reads a list's lead-in (``credo.knowledge.list_frame``): items of a plan, answer
 Round 14 reads a sentence bound to one occasion (``credo.knowledge.occasion``): a pass over the
 things at hand, a permission, a third party's wish, one named event, a report behind a word about
 its urgency, the hour of speaking; and tastes that are feelings (``credo.knowledge.taste``).
+Round 15 reads what a sentence is before what it says (``credo.knowledge.talk``): a label for
+the talk, an alternative weighed, an act done again or once; and more pasted lines, list leads
+that scope or hand over their items, a choice left undecided (it drops the sentence before it).
 
 The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
 threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a
@@ -113,7 +116,7 @@ from credo.knowledge.prose import after_paste, quoted_prose, sentences
 from credo.knowledge.redact import redact
 from credo.knowledge.score import THRESHOLD, concepts, score
 from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
-from credo.knowledge.standing import no_standing
+from credo.knowledge.talk import no_standing
 from credo.knowledge.taste import feeling, no_taste, own_time, wish_for_referent
 from credo.knowledge.terms import statement_terms
 from credo.knowledge.waiver import waived
