@@ -50,6 +50,16 @@ def test_a_command_above_its_output_is_pasted(prompt: str) -> None:
     assert sentence_cues(prompt) == []
 
 
+def test_a_comment_above_a_makefile_target_is_the_files() -> None:
+    prompt = (
+        "# never run this target against the shared cluster\nwipe-db:\n\tdropdb app && createdb app"
+    )
+    assert _texts(prompt) == []
+    # a label with words after its colon is a target only above a tab-indented recipe
+    prompt = "Note: never run the wipe target against the shared cluster\n    make wipe-db"
+    assert _texts(prompt)
+
+
 def test_a_linters_stylish_rows_are_pasted() -> None:
     prompt = (
         "/web/src/cart.ts\n"

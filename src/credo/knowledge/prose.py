@@ -28,6 +28,11 @@ _QUOTED_LINE = re.compile(r"^\s*(?:[-*]\s+)?[\"“][^\"“”\n]{12,}[\"”][.,;
 # An env file's line ("DATABASE_URL=postgres://...", "export LOG_LEVEL=debug"): 51 lines of 20
 # prompts over the dev files, none of prose; a "# always ..." comment between two is the file's.
 _ENV_LINE = re.compile(r"^\s*(?:export\s+)?[A-Z][A-Z0-9_]*=\S*\s*$")
+# A Makefile target ("test: schema") or a one-word key: above an indented recipe line it is
+# code (21 such lines in 13 dev prompts, all negative), and a "# never ..." comment over it is.
+_TARGET = re.compile(r"^[\w./${}()%-]+::?\s*$")
+# With prerequisites ("build: deps") only above a tab: "Location: EU" is a label's shape too.
+_TARGET_DEPS = re.compile(r"^[\w./${}()%-]+::?(?:\s+[\w./${}()%-]+)+\s*$")
 # A shell command with a flag and nothing of a sentence ("kubectl get pods -n payments"):
 # right above its output (no blank line between), it heads the paste.
 _COMMAND = re.compile(
@@ -77,12 +82,13 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
         else:
             state = "hash" if sig.HASH_COMMENT.match(line) else "prose"
         rows.append((start, start + len(line), state))
+    for index, (start, end, state) in enumerate(rows):
+        if state == "prose" and _heads_output(text, rows, index):
+            rows[index] = (start, end, "pasted")  # "kubectl get pods -n payments" above its output
     lines: list[tuple[int, int, bool]] = []
     for index, (start, end, state) in enumerate(rows):
         if state == "hash" and _next_to_paste(rows, index):
             state = "pasted"  # "# always pin versions" between Dockerfile lines is a comment
-        elif state == "prose" and _heads_output(text, rows, index):
-            state = "pasted"  # "kubectl get pods -n payments" above what it printed
         if state in ("fence", "quoted"):
             state = "pasted"  # no sentence runs across it; the reply after a quote is prose
         if state in ("prose", "hash"):
@@ -138,13 +144,16 @@ def _doc_intro(line: str) -> bool:
 
 
 def _heads_output(text: str, rows: list[tuple[int, int, str]], index: int) -> bool:
-    """Is row ``index`` a shell command line glued to the pasted line under it (no blank
-    line between)?"""
+    """Is row ``index`` a shell command or a Makefile target glued to the pasted line under
+    it (no blank line between)?"""
     after = index + 1
     if after >= len(rows) or rows[after][2] != "pasted":
         return False
     start, end, _ = rows[index]
-    return _COMMAND.match(text[start:end]) is not None
+    line = text[start:end]
+    if _COMMAND.match(line) or _TARGET.match(line):
+        return True
+    return text[end + 1 : end + 2] == "\t" and _TARGET_DEPS.match(line) is not None
 
 
 def _next_to_paste(rows: list[tuple[int, int, str]], index: int) -> bool:
