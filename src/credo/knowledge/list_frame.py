@@ -20,13 +20,14 @@ lead names one of six frames:
 - ``review``: a text handed over to be worked on ("just sanity-check it", "please tidy these
   into HANDOVER.md", "turn these into issues", "(draft)"): the items are that text's words,
   unless the text is to become rules ("turn these into conventions for CLAUDE.md:");
-- ``scope`` (round 15): the items hold for one piece of work or one stretch of time ("For
-  this refactor only:", "so for the rest of today:", "While I'm at lunch:", "Last thing
-  before the release:");
+- ``scope`` (round 15): the items hold for one piece of work, one stretch of time or one
+  event ("For this refactor only:", "so for the rest of today:", "While I'm at lunch:",
+  "Until the freeze lifts:", "For the workshop tomorrow:", "Last thing before the release:");
 - ``source`` (round 15): someone else's text handed over or doubted ("From CONTRIBUTING.md
   of the upstream project ...:", "The auditor sent this list and I'm not sure which of these
   are actually required:", "pasted as-is:"), unless the lead says to follow it or to make it
-  the rules ("Rules from CONTRIBUTING.md, follow them:", "put these in CLAUDE.md:").
+  the rules ("Rules from CONTRIBUTING.md, follow them:", "copied from the wiki as-is, these
+  are our rules now:").
 
 A lead that names a frame is itself part of it ("End of day notes, mostly for me:" is no
 preference).
@@ -72,15 +73,15 @@ _SOURCE = re.compile(
     r"""^(?:\W*|.*\b(?:from|in|of)\s+)(?:the\s+|their\s+|an?\s+)?(?:upstream\s+|old\s+)?
     [\w./-]+\.(?:md|rst|txt|adoc)\b
     |\b(?:sent|forwarded|shared|handed)\s+(?:me\s+|us\s+|over\s+)?(?:this|these|the\s+following)\b
-    |\b(?:pasted|copied)\s+(?:as[-\s]is|verbatim|below|here)\b|\bas[-\s]is\b
+    |\b(?:pasted|copied)\s+(?:as[-\s]is|verbatim|below|here)\b|,\s*as[-\s]is\W*$
     |\b(?:handover|handoff|hand-off)\s+(?:notes\s+)?from\b""",
     re.VERBOSE,
 )
 # A lead that doubts the items ("I'm not sure which of these are actually required:") or
 # scopes them to one piece of work or one stretch of time ("For this refactor only:", "so for
 # the rest of today:", "While I'm at lunch:", "Until the freeze lifts:", one named event: "For
-# the workshop tomorrow:", "Last thing before the release:"). The things a
-# project is made of are no such scope ("For this service:"), as in ``shape_negative``.
+# the workshop tomorrow:", "Last thing before the release:"). The things a project is made of
+# are no such scope ("For this service:"), as in ``shape_negative``.
 _DOUBTED = re.compile(
     r"\b(?:not\s+sure|(?:don'?t|do\s+not)\s+know|no\s+idea)\s+(?:which|whether|if|what|how\s+many)\b"
 )
@@ -126,7 +127,7 @@ def _frame(lead: str) -> str | None:
     if _DOUBTED.search(lead) or sig.DOUBT.search(lead):
         return "source"
     if _SOURCE.search(lead) and not _INTO_RULES.search(lead):
-        return "source"  # "put these in CLAUDE.md:" hands over the speaker's own rules
+        return "source"  # "..., these are our rules now:" hands over the speaker's own rules
     return None
 
 
