@@ -25,7 +25,7 @@ _COMMENT_LINE = re.compile(r"^\s*(?://(?!/)|;)")
 # A line wholly inside quotation marks ('"Never restart the workers. Always deploy from ..."'):
 # someone else's words handed over, as a "> " quote is (4 lines in 4 files, all negative).
 _QUOTED_LINE = re.compile(r"^\s*(?:[-*]\s+)?[\"“][^\"“”\n]{12,}[\"”][.,;]?\s*$")
-# An env file's line ("DATABASE_URL=postgres://...", "export LOG_LEVEL=debug"): 51 lines of 20
+# An env file's line ("DATABASE_URL=postgres://...", "export LOG_LEVEL=debug"): 51 lines of 16
 # prompts over the dev files, none of prose; a "# always ..." comment between two is the file's.
 _ENV_LINE = re.compile(r"^\s*(?:export\s+)?[A-Z][A-Z0-9_]*=\S*\s*$")
 # A Makefile target ("test: schema") or a one-word key: above an indented recipe line it is

@@ -434,8 +434,9 @@ LOG_LINE = re.compile(
 # Machine-shaped lines that LOG_LINE's prefixes miss: two or more ``key=value`` pairs (logfmt,
 # build tools' status lines), a qualified exception name ("google.api_core.exceptions.BadRequest:
 # 400 ..."), a config line whose value is quoted, bracketed, a block scalar or one bare token
-# (``name: "[checkout-api] p99"``, ``renotify_interval: 30``, ``message: |``). Prose puts
-# several words after a colon and rarely writes ``a=b`` twice.
+# (``name: "[checkout-api] p99"``, ``renotify_interval: 30``, ``message: |``), also as a
+# YAML list item (``- alert: HighLatency``, round 15). Prose puts several words after a colon
+# and rarely writes ``a=b`` twice.
 KEY_VALUE = re.compile(r"(?<![\w=])[A-Za-z_][\w.-]*=[^\s=]")
 QUALIFIED_EXCEPTION = re.compile(r"^\s*(?:[a-z_]\w*\.)+[A-Z]\w*(?::\s|:?$)")
 CONFIG_LINE = re.compile(
