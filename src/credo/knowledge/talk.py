@@ -48,8 +48,12 @@ _AGAIN = re.compile(
     re-?compute|re-?export|re-?import|re-?train)\b""",
     re.VERBOSE,
 )
-# "use it once", not "once you're done" (a conjunction) nor "thank them once" (people).
-_ONCE = re.compile(r"\b(?:it|this|that)\s+(?:only\s+)?once\b(?!\s+(?:you|we|i|the|it|ci)\b)")
+# "use it once", not "once you're done" (a conjunction), "run it once per deploy" (a rate) nor
+# "thank them once" (people).
+_ONCE = re.compile(
+    r"\b(?:it|this|that)\s+(?:only\s+)?once\b"
+    r"(?!\s+(?:you|we|i|the|it|ci|per|a|an|every|each|in)\b)"
+)
 _THIS_TURNS_EDIT = re.compile(
     r"""\b(?:undo|revert|roll\s+back)\s+(?:the\s+|your\s+|my\s+)?(?:last|previous|latest)\b
     |\b(?:leave|keep)\s+(?:[\w`']+\s+){0,3}?as\s+(?:it\s+is|they\s+are|is)\b""",
