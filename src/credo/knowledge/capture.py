@@ -81,6 +81,9 @@ reads a list's lead-in (``credo.knowledge.list_frame``): items of a plan, answer
 Round 14 reads a sentence bound to one occasion (``credo.knowledge.occasion``): a pass over the
 things at hand, a permission, a third party's wish, one named event, a report behind a word about
 its urgency, the hour of speaking; and tastes that are feelings (``credo.knowledge.taste``).
+Round 15 reads what a sentence is before what it says (``credo.knowledge.talk``): a label for
+the talk, an alternative weighed, an act done again or once; and more pasted lines, list leads
+that scope or hand over their items, a choice left undecided (it drops the sentence before it).
 
 The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
 threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a
@@ -113,6 +116,7 @@ from credo.knowledge.prose import after_paste, quoted_prose, sentences
 from credo.knowledge.redact import redact
 from credo.knowledge.score import THRESHOLD, concepts, score
 from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
+from credo.knowledge.talk import no_standing
 from credo.knowledge.taste import feeling, no_taste, own_time, wish_for_referent
 from credo.knowledge.terms import statement_terms
 from credo.knowledge.waiver import waived
@@ -228,6 +232,8 @@ def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
             # "my lead says we should never use ORMs. I'm not convinced.", "... Classic.":
             # what came before was hearsay or an anecdote, so none of it is kept.
             out = [(kept, said, None) for kept, said, _ in out]
+        elif out and sig.UNDECIDED.search(lower):
+            out[-1] = (out[-1][0], out[-1][1], None)  # "... we'll talk Thursday": that one only
         if sig.BARE_CORRECTION.match(sentence):
             carry = start
             continue
@@ -471,7 +477,7 @@ def cues(
         return None  # "yes, but only the OpenAPI description": an answer for this turn
     future = fr.FUTURE_FRAME.search(clean) is not None
     veto = shape_veto(clean, core)
-    if veto in HARD_VETOES or sig.DOUBT.search(clean):
+    if veto in HARD_VETOES or sig.DOUBT.search(clean) or sig.UNDECIDED.search(clean):
         return None  # a scope word wins over a rule word: "from here on in this session"
     if not future and (veto or _guard(clean, core)):
         return None
@@ -491,6 +497,8 @@ def cues(
         return None  # the spec of what this turn builds, not a rule of the project
     if one_occasion(clean, core, fired, directive=sig.DIRECTIVE.match(core) is not None):
         return None  # "find which workflow builds that URL", "the client wants it in PDF"
+    if no_standing(core):
+        return None  # "Quick question about ...", "option A: ...", "rerun it with 5bp costs"
     if wish_for_referent(core):
         fired -= {"preference", "preference_frame", "taste"}
     no_preference = no_taste(core, general=bool(fired & {"universal", "durable", WEAK}))

@@ -159,6 +159,8 @@ PRAISE = re.compile(
 # Someone else's opinion, or a plan for some day: not the user's rule.
 REPORTED = re.compile(
     r"""\b(?:thinks|says|believes|claims|suggests|insists|told\s+me|wants\s+us)\b
+        |\b(?:docs|documentation|guides?|readmes?|manuals?|specs?|rfcs?|wikis?|tutorials?|
+        articles?|posts?)\s+(?:says?|states?|claims?|recommends?|suggests?)\b
         |\b(?:someday|some\s+day|one\s+day|eventually|at\s+some\s+point)\b""",
     _L | re.VERBOSE,
 )

@@ -9,7 +9,7 @@ sentence looked like a rule, the line above its list said it was not one.
 
 A *lead* is a prose line ending in a colon with list items under it (blank lines between
 them allowed); its items run until the first line at the margin that is not an item. The
-lead names one of four frames:
+lead names one of six frames:
 
 - ``plan``: a plan, agenda or schedule for something ahead ("Plan for the hackathon",
   "here's my plan for tomorrow"): its items are the steps of one event;
@@ -19,7 +19,18 @@ lead names one of four frames:
   the speaker, notes or minutes of a meeting or call;
 - ``review``: a text handed over to be worked on ("just sanity-check it", "please tidy these
   into HANDOVER.md", "turn these into issues", "(draft)"): the items are that text's words,
-  unless the text is to become rules ("turn these into conventions for CLAUDE.md:").
+  unless the text is to become rules ("turn these into conventions for CLAUDE.md:");
+- ``scope`` (round 15): the items hold for one piece of work, one stretch of time or one
+  event ("For this refactor only:", "so for the rest of today:", "While I'm at lunch:",
+  "Until the freeze lifts:", "For the workshop tomorrow:", "Last thing before the release:");
+- ``source`` (round 15): someone else's text handed over or doubted ("From CONTRIBUTING.md
+  of the upstream project ...:", "The auditor sent this list and I'm not sure which of these
+  are actually required:", "pasted as-is:"), unless the lead says to follow it or to make it
+  the rules ("Rules from CONTRIBUTING.md, follow them:", "copied from the wiki as-is, these
+  are our rules now:").
+
+A lead that names a frame is itself part of it ("End of day notes, mostly for me:" is no
+preference).
 
 Leads that frame rules are left alone: "Rules for this repo:", "House rules", "Context for
 today since you won't remember yesterday:", "comments so far:", "recap for you:". A lead
@@ -31,10 +42,11 @@ from __future__ import annotations
 import re
 
 from credo.knowledge import signals as sig
+from credo.knowledge.occasion import names_one_event
 
 __all__ = ["FRAMES", "list_frames"]
 
-FRAMES = ("plan", "answers", "record", "review")
+FRAMES = ("plan", "answers", "record", "review", "scope", "source")
 
 _PLAN = re.compile(r"\b(?:plan|agenda|schedule|itinerary|run\s+of\s+show)\s+for\b")
 _ANSWERS = re.compile(
@@ -43,7 +55,9 @@ _ANSWERS = re.compile(
     r"|^\W*(?:re:?|to|for)\s+your\s+(?:\w+\s+)?questions?\W*$"
 )
 _RECORD = re.compile(
-    r"\b(?:notes?|reminders?|recap|summary|todos?)\s+(?:to|for)\s+(?:self|myself)\b"
+    r"\b(?:notes?|reminders?|recap|summary|todos?),?\s+(?:(?:mostly|just|only|mainly)\s+)?"
+    r"(?:to|for)\s+(?:self|myself|me)\b"
+    r"|\b(?:end[-\s]of[-\s](?:the[-\s])?day|eod|retro|standup|stand-up)\s+notes\b"
     r"|\b(?:meeting|call)\s+notes\b|\bminutes\s+(?:of|from)\b"
     r"|\bnotes\s+from\s+(?:the|a|an|our|my|today'?s|yesterday'?s)\b"
 )
@@ -52,6 +66,41 @@ _REVIEW = re.compile(
     r"\b(?:sanity[-\s]?check|proof-?read|tidy|polish|look\s+over|double[-\s]?check|reword|"
     r"rewrite|turn|format|clean\s+up)\s+(?:it|this|these|them|that)\b"
     r"|\(draft\)|\bdraft\s*:"
+)
+# Someone else's text handed over: a document named by its file ("From CONTRIBUTING.md of
+# the upstream project ...:"), a list someone sent, a text pasted as it is, a handover.
+_SOURCE = re.compile(
+    r"""^(?:\W*|.*\b(?:from|in|of)\s+)(?:the\s+|their\s+|an?\s+)?(?:upstream\s+|old\s+)?
+    [\w./-]+\.(?:md|rst|txt|adoc)\b
+    |\b(?:sent|forwarded|shared|handed)\s+(?:me\s+|us\s+|over\s+)?(?:this|these|the\s+following)\b
+    |\b(?:pasted|copied)\s+(?:as[-\s]is|verbatim|below|here)\b|,\s*as[-\s]is\W*$
+    |\b(?:handover|handoff|hand-off)\s+(?:notes\s+)?from\b""",
+    re.VERBOSE,
+)
+# A lead that doubts the items ("I'm not sure which of these are actually required:") or
+# scopes them to one piece of work or one stretch of time ("For this refactor only:", "so for
+# the rest of today:", "While I'm at lunch:", "Until the freeze lifts:", one named event: "For
+# the workshop tomorrow:", "Last thing before the release:"). The things a project is made of
+# are no such scope ("For this service:"), as in ``shape_negative``.
+_DOUBTED = re.compile(
+    r"\b(?:not\s+sure|(?:don'?t|do\s+not)\s+know|no\s+idea)\s+(?:which|whether|if|what|how\s+many)\b"
+)
+_SCOPED = re.compile(
+    r"""\b(?:for|in|during)\s+this\s+(?!(?:repo|repository|project|codebase|code|team|company|
+    org|organisation|organization|monorepo|firmware|app|site|game|service|package|workspace|
+    stack|cluster|server|host|machine|board|device|mcu|network|database|db|schema|platform|
+    cloud|account|tenant|environment|library|lib|client|customer)\b)\w+
+    |\bfor\s+the\s+rest\s+of\s+(?:today|tonight|the\s+(?:day|week|session|sprint))\b
+    |\bfor\s+(?:now|today|tonight)\W*$|\bwhile\s+i'?m\s+(?:at|away|out|off|gone|on)\b
+    |^\W*until\s+(?!further\s+notice\b)
+    |\b(?:before|for|until)\s+(?:the|this|tonight'?s|today'?s|tomorrow'?s)\s+
+    (?:release|demo|deploy|launch|review|cutover|migration|handover)\b""",
+    re.VERBOSE,
+)
+# Leads that hand the items over to be followed frame nothing: "Rules from CONTRIBUTING.md,
+# follow them:".
+_ADOPTED = re.compile(
+    r"\b(?:follow|apply|adopt|obey|stick\s+to|keep\s+to)\s+(?:them|these|those|this|it|all)\b"
 )
 # ... unless the text is to become the rules: "turn these into conventions for CLAUDE.md:".
 _INTO_RULES = re.compile(
@@ -71,6 +120,14 @@ def _frame(lead: str) -> str | None:
         return "review"
     if _PLAN.search(lead):
         return "plan"
+    if _ADOPTED.search(lead):
+        return None
+    if _SCOPED.search(lead) or names_one_event(lead):
+        return "scope"
+    if _DOUBTED.search(lead) or sig.DOUBT.search(lead):
+        return "source"
+    if _SOURCE.search(lead) and not _INTO_RULES.search(lead):
+        return "source"  # "..., these are our rules now:" hands over the speaker's own rules
     return None
 
 
@@ -94,7 +151,8 @@ def list_frames(text: str) -> list[tuple[int, int, str]]:
             continue
         span = _items(lines, index + 1)
         if span:
-            out.append((*span, frame))
+            # The lead itself belongs to its frame ("End of day notes, mostly for me:").
+            out.append((lines[index][0], span[1], frame))
     return out
 
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["one_occasion"]
+__all__ = ["names_one_event", "one_occasion"]
 
 # A word for later sessions, or a condition on the work ("before you run anything", "always
 # grep for the existing name first"): a way of working, whatever the sentence's form.
@@ -58,12 +58,12 @@ _PERMISSION = re.compile(r"\bgo\s+ahead\s+(?:and|with)\b|^go\s+ahead\b")
 # one of its clauses ("Keg returns are up, the owner wants a chart").
 _THIRD_PARTY_WISH = re.compile(
     r"""(?:^|[,;:—–]\s*|\b(?:and|but|so|because|since)\s+)
-    (?:the|our|my|their|a|an)\s+(?:[\w'-]+\s+){0,3}?
-    (?:wants|would\s+like|insists|asked\s+for|asks\s+for|requested|is\s+asking\s+for|
-    prefers|likes)\b""",
+    (?:the|our|my|their|a|an)\s+(?:(?!i\b|we\b)[\w'-]+\s+){0,3}?
+    (?:wants?|would\s+like|insists?|asked\s+for|asks\s+for|requested|is\s+asking\s+for|
+    prefers|likes|(?:would|'d)\s+(?:rather|prefer|love))\b""",
     re.VERBOSE,
 )
-_WISH_VERBS = ("want", "like", "insist", "ask", "request", "prefer")
+_WISH_VERBS = ("want", "like", "insist", "ask", "request", "prefer", "rather", "love")
 # The speaker's own voice prescribing in the same sentence: the third party's wish is then
 # the reason for it.
 _OWN_VOICE = frozenset({"preference", "preference_frame", "taste", "agent_behaviour"})
@@ -119,6 +119,12 @@ _CLOCK_TIME = re.compile(
     r"\bit'?s\s+(?:like\s+|almost\s+|nearly\s+|past\s+|already\s+)?"
     r"(?:\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\d{1,2}:\d\d\b)"
 )
+
+
+def names_one_event(text: str) -> bool:
+    """Does the lower-cased ``text`` name one event with a definite or possessive determiner
+    ("for the workshop tomorrow", "at Monday's retro")? Used by a list's lead too."""
+    return _EVENT.search(text) is not None
 
 
 def one_occasion(clean: str, core: str, fired: set[str], *, directive: bool) -> str | None:

@@ -22,6 +22,22 @@ WRAP_CHARS = 60  # a line this long may have been wrapped by hand; a shorter one
 # A line opened by a comment marker of C-like languages or Lisp/ini/asm ("// Never call Close
 # twice", "; always check the property"): no one starts a line of prose with one.
 _COMMENT_LINE = re.compile(r"^\s*(?://(?!/)|;)")
+# A line wholly inside quotation marks ('"Never restart the workers. Always deploy from ..."'):
+# someone else's words handed over, as a "> " quote is (4 lines in 4 files, all negative).
+_QUOTED_LINE = re.compile(r"^\s*(?:[-*]\s+)?[\"“][^\"“”\n]{12,}[\"”][.,;]?\s*$")
+# An env file's line ("DATABASE_URL=postgres://...", "export LOG_LEVEL=debug"): 51 lines of 16
+# prompts over the dev files, none of prose; a "# always ..." comment between two is the file's.
+_ENV_LINE = re.compile(r"^\s*(?:export\s+)?[A-Z][A-Z0-9_]*=\S*\s*$")
+# A Makefile target ("test: schema") or a one-word key: above an indented recipe line it is
+# code (21 such lines in 13 dev prompts, all negative), and a "# never ..." comment over it is.
+_TARGET = re.compile(r"^[\w./${}()%-]+::?\s*$")
+# With prerequisites ("build: deps") only above a tab: "Location: EU" is a label's shape too.
+_TARGET_DEPS = re.compile(r"^[\w./${}()%-]+::?(?:\s+[\w./${}()%-]+)+\s*$")
+# A shell command with a flag and nothing of a sentence ("kubectl get pods -n payments"):
+# right above its output (no blank line between), it heads the paste.
+_COMMAND = re.compile(
+    r"^\s*(?:\$\s+)?[a-z][\w.-]*(?:\s+[\w./:@=,-]+)*?\s+--?[a-z][\w-]*(?:[\s=]+[\w./:@=,-]+)*\s*$"
+)
 
 
 def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
@@ -55,7 +71,7 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
             state = "pasted"
             if block == "comment" and "*/" in line:
                 block = ""
-        elif quoted_prose(line):
+        elif quoted_prose(line) or _QUOTED_LINE.match(line):
             state = "quoted"  # "> what the agent said": someone else's words, not a paste
         elif line.strip() and rows and rows[-1][2] == "pasted":
             state = "pasted"  # a line glued to a log or code line (no blank between) is part of it
@@ -66,6 +82,9 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
         else:
             state = "hash" if sig.HASH_COMMENT.match(line) else "prose"
         rows.append((start, start + len(line), state))
+    for index, (start, end, state) in enumerate(rows):
+        if state == "prose" and _heads_output(text, rows, index):
+            rows[index] = (start, end, "pasted")  # "kubectl get pods -n payments" above its output
     lines: list[tuple[int, int, bool]] = []
     for index, (start, end, state) in enumerate(rows):
         if state == "hash" and _next_to_paste(rows, index):
@@ -101,6 +120,7 @@ def _pasted_line(line: str) -> bool:
         or sig.LOG_LINE.match(line)
         or sig.CODE_TAIL.search(line)
         or sig.ASSIGNMENT.match(line)
+        or _ENV_LINE.match(line)
         or _machine_shaped(line)
         or _symbol_heavy(line)
     )
@@ -121,6 +141,19 @@ def _doc_intro(line: str) -> bool:
         and len(stripped) <= sig.DOC_INTRO_CHARS
         and sig.DOC_INTRO.search(stripped) is not None
     )
+
+
+def _heads_output(text: str, rows: list[tuple[int, int, str]], index: int) -> bool:
+    """Is row ``index`` a shell command or a Makefile target glued to the pasted line under
+    it (no blank line between)?"""
+    after = index + 1
+    if after >= len(rows) or rows[after][2] != "pasted":
+        return False
+    start, end, _ = rows[index]
+    line = text[start:end]
+    if _COMMAND.match(line) or _TARGET.match(line):
+        return True
+    return text[end + 1 : end + 2] == "\t" and _TARGET_DEPS.match(line) is not None
 
 
 def _next_to_paste(rows: list[tuple[int, int, str]], index: int) -> bool:

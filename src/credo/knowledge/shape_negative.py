@@ -226,12 +226,14 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
-    # A subject and a past-tense verb: "all the tests passed on my machine".
+    # A subject and a past-tense verb: "all the tests passed on my machine"; round 15, a
+    # finding's verbs ("TLC found a counterexample ..., so X is wrong").
     (
         "past_subject",
         re.compile(
             r"""^(?:(?:the|our|all|every|each|my|this|that|these|those)\s+)?(?:[\w`'./-]+\s+){1,4}?
-            (?:just\s+|never\s+|always\s+)?(?:[a-z]+(?<!e)ed|broke|went|ran|got|made|took|came|was|were)\b
+            (?:just\s+|never\s+|always\s+)?(?:[a-z]+(?<!e)ed|broke|went|ran|got|made|took|came|was|were|
+            found|caught|saw)\b
             (?!\s+(?:by|with|in|to|as|from|into|under|via|through)\b)""",
             _I,
         ),

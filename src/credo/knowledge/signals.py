@@ -356,13 +356,25 @@ REPORT = re.compile(
 )
 
 # Doubt about what was just said: "I'm not convinced", "not sure I agree", "I think that
-# changed". A rule followed by doubt is being discussed, not adopted.
+# changed". A rule followed by doubt is being discussed, not adopted. Round 15: so is a text
+# judged stale ("half of this is probably outdated", "no idea how much of it still holds").
 DOUBT = re.compile(
     r"""\b(?:i'?m\s+not\s+(?:convinced|sold|so\s+sure)|not\s+sure\s+(?:i\s+agree|that'?s\s+(?:still\s+)?
         (?:true|right|the\s+case))|i\s+(?:don'?t|do\s+not)\s+(?:agree|buy\s+(?:it|that))|i\s+disagree|
         i\s+think\s+(?:that|it|this)\s+(?:has\s+|'s\s+)?changed|(?:that|it)\s+might\s+have\s+changed|
         (?:no\s+idea|dunno|who\s+knows|i\s+wonder)\s+(?:if|whether)|
-        no\s+one\s+(?:knows|remembers)\s+(?:if|whether|why))\b""",
+        no\s+one\s+(?:knows|remembers)\s+(?:if|whether|why)|no\s+idea\s+how\s+(?:much|many)|
+        (?:half|most|some|parts?)\s+of\s+(?:this|it|that|these)\s+(?:is|are)\s+(?:probably\s+)?
+        (?:outdated|stale|wrong|obsolete))\b""",
+    _L | re.VERBOSE,
+)
+# A choice left open: the sentence before it is under discussion, not adopted ("my cofounder
+# would rather we use Go. I'm leaning Python still, we'll talk Thursday."). Unlike doubt it
+# drops only that sentence: "we'll discuss it" is about the last thing said.
+UNDECIDED = re.compile(
+    r"""\b(?:(?:hasn'?t|haven'?t|has\s+not|have\s+not)\s+(?:yet\s+)?(?:agreed|signed\s+off|decided)|
+        nothing'?s\s+(?:been\s+)?decided|i'?m\s+(?:still\s+)?leaning|
+        we'?ll\s+(?:talk|discuss|decide)(?:\s+(?:about\s+)?it)?)\b""",
     _L | re.VERBOSE,
 )
 
@@ -397,11 +409,13 @@ INDENTED_CODE = re.compile(r"^(?: {4,}|\t)(?![-*+]\s|\d+[.)]\s)")
 # A line of tool output or code by its opening (or, for a few, its whole shape). Round 10
 # added a package manager's level word in any case ("npm warn", "pip error": npm prints lower
 # case since v9), status glyphs ("✖ 2 problems", "[✓] Flutter") and a type declaration
-# ending in its supertype ("Scriptname Foo extends Quest", "class X extends Y {").
+# ending in its supertype ("Scriptname Foo extends Quest", "class X extends Y {"). Round 15: a
+# linter's "stylish" rows ("  40:1  warning  Always use === ...  eqeqeq").
 LOG_LINE = re.compile(
     r"""^\s*(?:\$\s|>>>\s|\.\.\.\s|%\s|\#!|PS\s+[A-Z]:|[A-Za-z]:\\|>\s|
         Traceback\b|File\s+"|\S+:\d+(?::\d+)?:\s|at\s+[\w.$<>]+\s*\(|Caused\s+by:|\w*(?:Error|Exception|Warning)\b:?|
         \S+(?::\d+:\d+\s+-|\(\d+,\d+\):)\s+(?:error|warning)\b|Step\s\d+/\d+\s:\s|\#\d+\s\[|
+        \d+:\d+\s+(?:error|warning|warn|info)\s|
         (?:error|warning|warn|info|debug|trace|fatal|panic|note|hint)(?:\[\w+\])?:|
         npm\s+(?:ERR|WARN)|(?:ERROR|WARNING|WARN|INFO|DEBUG|FATAL|CRITICAL|NOTICE)\b|
         (?i:npm|pnpm|yarn|pip3?|cargo|poetry|uv|brew|gradle|mvn|composer|bundle|gem)\s+
@@ -420,12 +434,13 @@ LOG_LINE = re.compile(
 # Machine-shaped lines that LOG_LINE's prefixes miss: two or more ``key=value`` pairs (logfmt,
 # build tools' status lines), a qualified exception name ("google.api_core.exceptions.BadRequest:
 # 400 ..."), a config line whose value is quoted, bracketed, a block scalar or one bare token
-# (``name: "[checkout-api] p99"``, ``renotify_interval: 30``, ``message: |``). Prose puts
-# several words after a colon and rarely writes ``a=b`` twice.
+# (``name: "[checkout-api] p99"``, ``renotify_interval: 30``, ``message: |``), also as a
+# YAML list item (``- alert: HighLatency``, round 15). Prose puts several words after a colon
+# and rarely writes ``a=b`` twice.
 KEY_VALUE = re.compile(r"(?<![\w=])[A-Za-z_][\w.-]*=[^\s=]")
 QUALIFIED_EXCEPTION = re.compile(r"^\s*(?:[a-z_]\w*\.)+[A-Z]\w*(?::\s|:?$)")
 CONFIG_LINE = re.compile(
-    r"""^\s*[a-z_][A-Za-z0-9_.-]*:\s*(?:["'\[{]|[|>][-+]?\s*$|[\w.@/-]+\s*$)""", re.VERBOSE
+    r"""^\s*(?:-\s+)?[a-z_][A-Za-z0-9_.-]*:\s*(?:["'\[{]|[|>][-+]?\s*$|[\w.@/-]+\s*$)""", re.VERBOSE
 )
 CODE_TAIL = re.compile(r"(?:[;{}]|\)\s*:|=>|->)\s*$")
 # An assignment from a call or an index ("X = df[features].to_numpy()", "cfg = load(...)"):

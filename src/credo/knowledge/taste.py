@@ -28,6 +28,10 @@ _TASTE_VERB = r"(?:like|love|enjoy|hate|dislike|adore|prefer)"
 _TASTE_FOR_REFERENT = re.compile(
     rf"^i\s+(?:really\s+|just\s+|much\s+)?{_TASTE_VERB}\s+"
     r"(?:the|this|that|these|those|your|how|what)\b"
+    # negated, on a demonstrative: "I don't love this design" (round 15); "I don't love how
+    # chatty your PR descriptions are" names a habit of the agent and stays a preference
+    rf"|^i\s+(?:do\s+not|don'?t|didn'?t)\s+(?:really\s+)?{_TASTE_VERB}\s+(?:this|that|these|those)\b"
+    r"|^(?:i'?m\s+)?not\s+(?:a\s+|the\s+)?(?:big\s+|huge\s+)?fan\s+of\s+(?:this|that|these|those)\b"
     r"|^(?:i'?d|i\s+would)\s+(?:much\s+)?rather\s+not\s+(?:talk|discuss|get\s+into|go\s+into)\b"
 )
 _SIMILE = re.compile(r"\b(?:prefer|like|love)\s+my\s+.+?\b(?:un)?like\s+(?:i\s+\w+\s+)?my\b")
