@@ -19,6 +19,7 @@ moment it moves; the stale index is let go at once (at a million beliefs it is ~
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import threading
 import time
@@ -66,7 +67,8 @@ class WarmIndex:
         self.mirror = mirror
         self.table = table
         if mirror is not None and table is not None:
-            mirror.source = self._indexed
+            # (not a method of this index: the mirror it holds would hold it, a cycle)
+            mirror.source = functools.partial(_mirror_rows, graph, table)
         self._rows: dict[str, CandidateRow | None] = {}
         self._trails: dict[str, str | None] = {}
         self._stated: dict[str, bool] = {}
@@ -124,21 +126,6 @@ class WarmIndex:
             # Only a belief the table lacks (none, in one version) is left to SQL.
         _fill(self._rows, ids, None, conn, _ROWS, lambda r: (r[0], tuple(r[1:])))
 
-    def _indexed(self, rowids: list[int]) -> dict[int, tuple[object, ...]]:
-        """The keyword mirror's belief rows (``Bm25Mirror.beliefs``) of the live ones
-        among ``rowids``, from the row table: the others are left to SQL."""
-        table = self.table
-        assert table is not None
-        size = self.graph.size
-        held = [r for r in rowids if 0 <= r < size]
-        return {  # deleted_at is NULL: the table holds live beliefs only
-            rid: (name, locked, row[0], row[1], row[2], None, row[3], row[4])
-            for rid, (name, locked), row in zip(
-                held, self.graph.names(held), table.rows(held), strict=True
-            )
-            if row is not None
-        }
-
     def trails(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
         """``GraphQueries.trails`` from the cache (the caller knows the store has some)."""
         asked = list(dict.fromkeys(ids))
@@ -163,6 +150,20 @@ class WarmIndex:
         asked = list(dict.fromkeys(ids))
         _fill(self._classes, asked, "fact", conn, _CLASSES, tuple)
         return {i: kind for i in asked if (kind := self._classes[i]) != "fact"}
+
+
+def _mirror_rows(
+    graph: WarmGraph, table: WarmRows, rowids: list[int]
+) -> dict[int, tuple[object, ...]]:
+    """The keyword mirror's belief rows (``Bm25Mirror.beliefs``) of the live ones among
+    ``rowids``, from the row table: the others are left to SQL."""
+    size = graph.size
+    held = [r for r in rowids if 0 <= r < size]
+    return {  # deleted_at is NULL: the table holds live beliefs only
+        rid: (name, locked, row[0], row[1], row[2], None, row[3], row[4])
+        for rid, (name, locked), row in zip(held, graph.names(held), table.rows(held), strict=True)
+        if row is not None
+    }
 
 
 # What the caches read, for the ids in json ?: the SQL of GraphQueries' own reads.
