@@ -36,6 +36,15 @@ SECRETS: dict[str, st.SearchStrategy[str]] = {
     "jwt": st.tuples(
         chars(ALNUM + "_-", 10, 40), chars(ALNUM + "_-", 10, 80), chars(ALNUM + "_-", 10, 60)
     ).map(lambda t: f"eyJ{t[0]}.eyJ{t[1]}.{t[2]}"),
+    "stripe": st.tuples(
+        st.sampled_from(["sk_live_", "sk_test_", "rk_live_", "rk_test_"]), chars(ALNUM, 24, 99)
+    ).map("".join),
+    "stripe_webhook": chars(ALNUM, 32, 32).map(lambda s: "whsec_" + s),
+    "gitlab": chars(ALNUM + "_-", 20, 20).map(lambda s: "glpat-" + s),
+    "npm": chars(ALNUM, 36, 36).map(lambda s: "npm_" + s),
+    "pypi": chars(ALNUM + "_-", 60, 160).map(lambda s: "pypi-" + s),
+    "huggingface": chars(ALNUM, 34, 34).map(lambda s: "hf_" + s),
+    "env_key": chars(ALNUM + "!$%&*+-_/", 8, 40),
     "bearer": chars(ALNUM + "._-", 16, 60).map(lambda s: "x" + s),
     "url_password": chars(ALNUM + "!$%&*", 6, 30),
     "assignment": chars(ALNUM + "!$%&*+-_", 8, 40),
@@ -49,6 +58,8 @@ def embed(family: str, secret: str) -> str:
         return f"curl -H 'Authorization: Bearer {secret}' https://api.example.com"
     if family == "url_password":
         return f"connect to postgres://app:{secret}@db.internal:5432/main please"
+    if family == "env_key":
+        return f"here is my .env:\nSTRIPE_KEY={secret}\nexport MAPS_KEY='{secret}'\n"
     if family == "assignment":
         return f"set API_KEY={secret} and password: {secret} in the env"
     if family == "pem":
@@ -82,6 +93,8 @@ def test_context_is_kept() -> None:
     assert redact("API_KEY=abc123def456 rest") == "API_KEY=[redacted] rest"
     assert redact("Authorization: Bearer abcdefghijklmnop") == "Authorization: Bearer [redacted]"
     assert redact("use sk-ant-api03-abcdefghijklmnopqrstuvwxyz now") == "use [redacted] now"
+    assert redact("STRIPE_KEY=sk_test_51HxQeLKz9aBcDeFgHiJkLmNoP\n") == "STRIPE_KEY=[redacted]\n"
+    assert redact("MAPS_API_KEY=AbCdEf123456 rest") == "MAPS_API_KEY=[redacted] rest"
     pem = "a\n-----BEGIN PRIVATE KEY-----\nMIIabc\n-----END PRIVATE KEY-----\nb"
     assert redact(pem) == "a\n[redacted]\nb"
 
@@ -101,6 +114,8 @@ def test_unterminated_private_key_is_redacted_to_its_end() -> None:
         "ssh://git@github.com/org/repo.git",
         "the sk-learn package and ghp are fine words",
         "max_tokens=512 and token_budget=1400",
+        "rows.sort(key=by_name); sort_key=lambda_fn; PRIMARY_KEY=id",
+        "the sk_live_ prefix marks a live Stripe key",
     ],
 )
 def test_secret_free_text_is_unchanged(text: str) -> None:

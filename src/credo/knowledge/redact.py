@@ -35,6 +35,12 @@ _TOKENS = re.compile(
         |(?:AKIA|ASIA)[0-9A-Z]{16}
         |xox[abprs]-[A-Za-z0-9-]{10,}
         |AIza[0-9A-Za-z_-]{30,}
+        |(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}
+        |whsec_[A-Za-z0-9]{24,}
+        |glpat-[A-Za-z0-9_-]{20,}
+        |npm_[A-Za-z0-9]{36}
+        |pypi-[A-Za-z0-9_-]{50,}
+        |hf_[A-Za-z0-9]{30,}
         |eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}
     )""",
     re.VERBOSE,
@@ -53,11 +59,19 @@ _ASSIGNMENT = re.compile(
 )
 
 
+# An environment variable named for a key (``STRIPE_KEY=...``, ``export MAPS_API_KEY=...``):
+# upper case only, as env files and shells write them, so code's ``sort_key=...`` stays.
+_ENV_KEY = re.compile(
+    r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_KEY\s*=\s*["']?)(?!\[redacted\])([^\s"']{6,})"""
+)
+
+
 def _once(text: str) -> str:
     text = _PEM.sub(MARKER, text)
     text = _TOKENS.sub(MARKER, text)
     text = _BEARER.sub(lambda m: m.group(1) + MARKER, text)
     text = _URL_PASSWORD.sub(lambda m: m.group(1) + MARKER + m.group(2), text)
+    text = _ENV_KEY.sub(lambda m: m.group(1) + MARKER, text)
     return _ASSIGNMENT.sub(lambda m: m.group(1) + MARKER, text)
 
 
