@@ -36,10 +36,12 @@ if TYPE_CHECKING:
 # fts5_aux.c's constants.
 K1 = 1.2
 B = 0.75
-# What one store's mirror may hold; past a cap that cache starts over. Postings cost ~32
-# bytes each (a 100k-belief index holds ~1.6M), a belief row ~200: ~50 MB at most, beside
-# 8 bytes per index row for the row sizes.
-MAX_CACHED_POSTINGS = 1_000_000
+# What one store's mirror may hold; past a cap that cache starts over. A term's postings kept
+# cost 8 bytes each (their parts of the score) in a warm index, whose postings are views of
+# its flat arrays, ~24 read from SQL (a 100k-belief index holds ~1.6M), a belief row ~200:
+# ~32 MB and ~100 MB at most, beside 8 bytes per index row for the row sizes. At a million
+# beliefs a common term has ~50k postings: a smaller cap started over every ~50 queries.
+MAX_CACHED_POSTINGS = 4_000_000
 MAX_CACHED_TERMS = 50_000
 MAX_CACHED_BELIEFS = 100_000
 # Posting strings shorter than this (~150 instances) are parsed in Python, longer in numpy.
@@ -57,7 +59,7 @@ class Postings:
     """One index token's rows: their rowids (ascending), instance counts per column, and
     the phrase frequency of each row under the column weights asked for (cached)."""
 
-    __slots__ = ("_frequencies", "counts", "docs", "parts")
+    __slots__ = ("counts", "docs", "parts")
 
     def __init__(self, docs: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]) -> None:
         # Held as 32-bit integers when they fit (always, but for rowids past 2**31): a warm
@@ -67,7 +69,6 @@ class Postings:
         self.counts = (  # shape (rows, columns)
             counts.astype("int32", copy=False) if small and counts.max() < _INT32 else counts
         )
-        self._frequencies: dict[tuple[float, ...], npt.NDArray[np.float64]] = {}
         # Each row's part of the score, by column weights (``Bm25Mirror._parts``).
         self.parts: dict[tuple[float, ...], npt.NDArray[np.float64]] = {}
 
@@ -75,23 +76,18 @@ class Postings:
         """Each row's phrase frequency as fts5Bm25Function sums it: the weight of a column
         added once per instance, instances in (column, offset) order. Repeated addition and
         count x weight can round differently, so each distinct count vector is summed the
-        C way."""
-        found = self._frequencies.get(weights)
-        if found is None and _exact_products(weights) and self.counts.max(initial=0) < _EXACT:
+        C way. (Not kept: ``Bm25Mirror._parts`` keeps what is made of it.)"""
+        if _exact_products(weights) and self.counts.max(initial=0) < _EXACT:
             # Every partial sum is then exactly representable: count x weight is the sum.
-            found = self.counts @ _column_weights(weights, self.counts.shape[1])
-            self._frequencies[weights] = found
-        if found is None:
-            import numpy
+            return self.counts @ _column_weights(weights, self.counts.shape[1])
+        import numpy
 
-            # Each count vector as one integer (mixed radix): a 1-D unique, ~10x faster.
-            radix = int(self.counts.max()) + 1 if len(self.counts) else 1
-            keys = self.counts @ (radix ** numpy.arange(self.counts.shape[1] - 1, -1, -1))
-            _, first, where = numpy.unique(keys, return_index=True, return_inverse=True)
-            sums = [_repeated_sum(c, weights) for c in self.counts[first].tolist()]
-            found = numpy.array(sums, dtype=numpy.float64)[where.reshape(-1)]
-            self._frequencies[weights] = found
-        return found
+        # Each count vector as one integer (mixed radix): a 1-D unique, ~10x faster.
+        radix = int(self.counts.max()) + 1 if len(self.counts) else 1
+        keys = self.counts @ (radix ** numpy.arange(self.counts.shape[1] - 1, -1, -1))
+        _, first, where = numpy.unique(keys, return_index=True, return_inverse=True)
+        sums = [_repeated_sum(c, weights) for c in self.counts[first].tolist()]
+        return numpy.array(sums, dtype=numpy.float64)[where.reshape(-1)]
 
 
 def _distinct(np: Any, rows: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.intp]]:
