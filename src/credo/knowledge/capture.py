@@ -114,6 +114,7 @@ from credo.knowledge.mood import descriptive
 from credo.knowledge.occasion import one_occasion
 from credo.knowledge.prose import after_paste, quoted_prose, sentences
 from credo.knowledge.redact import redact
+from credo.knowledge.report import reports
 from credo.knowledge.score import THRESHOLD, concepts, score
 from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
 from credo.knowledge.talk import no_standing
@@ -536,6 +537,8 @@ def cues(
         and (_SPEAKER.search(core) or _ASIDE.search(core) or on_paste)
     ):
         return None  # a fact with no force: the speaker's situation, a remark, the paste's
+    if not concepts(fired) & _PRESCRIBING_CONCEPTS and reports(core):
+        return None  # "deleted it and it runs", "the feed is stale again": an event, a moment
     if own_time(core) and concepts(fired) & _PRESCRIBING_CONCEPTS == {"taste"}:
         return None  # "I prefer brewing stouts in winter": the speaker's day, not the work's
     if feeling(core) and not concepts(fired) & _PRESCRIBING_CONCEPTS - {"taste", "contrast"}:

@@ -1,0 +1,76 @@
+"""Round 16 of capture: a bare statement that reports what happened or holds now
+(``credo.knowledge.report``). Each negative here is captured by round 15's classifier; its
+twin, a standing fact or a sentence that prescribes, must still be captured. The wording is
+new, not a development file's."""
+
+from __future__ import annotations
+
+import pytest
+
+from credo.knowledge.capture import extract_statements
+from credo.knowledge.report import reports
+
+
+def _captured(prompt: str) -> bool:
+    return bool(extract_statements(prompt))
+
+
+# --- a bare statement that reports -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "the nightly export is half empty again",  # iterative aspect
+        "the importer works without the flag",  # an outcome
+        "the others are still on the old host",  # a subject with no head noun
+        "the rest lives in the legacy repo",
+    ],
+)
+def test_a_bare_report_is_not_captured(prompt: str) -> None:
+    assert not _captured(prompt)
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Nope, wrong again: queue names use dots, not dashes.",  # "again" with a correction
+        "Update the parser and never assume integer ids again.",  # ... with a directive
+        "Deleted accounts are purged after 30 days.",  # a participle before a noun
+        "the importer works in batches of 500",  # "works" with a circumstance of manner
+        "Generated code lives in the `gen/` folder.",  # a subject with its noun
+        "The mirror is read-only.",
+    ],
+)
+def test_its_twin_is_still_captured(prompt: str) -> None:
+    assert _captured(prompt)
+
+
+@pytest.mark.parametrize(
+    ("core", "form"),
+    [
+        ("the feed is stale again", "again"),
+        ("deleted it and it runs", "own_act"),
+        ("tried the second config, same error", "own_act"),
+        ("the new build compiles now", "outcome"),
+        ("the suite passes locally", "outcome"),
+        ("the other one is still on the old host", "headless"),
+    ],
+)
+def test_the_report_forms(core: str, form: str) -> None:
+    assert reports(core) == form
+
+
+@pytest.mark.parametrize(
+    "core",
+    [
+        "you ran the full suite again",  # a reproach, read as a correction
+        "deleted users' data is never restored",  # an adjective, not the speaker's act
+        "a column is dropped after the code stops using it, so a rollback still works",
+        "that's how my brain works",  # a clause that names a thing
+        "the works council agreement covers it",  # a noun
+        "the other services read through its api",
+    ],
+)
+def test_not_a_report_form(core: str) -> None:
+    assert reports(core) is None
