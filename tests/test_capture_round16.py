@@ -74,3 +74,34 @@ def test_the_report_forms(core: str, form: str) -> None:
 )
 def test_not_a_report_form(core: str) -> None:
     assert reports(core) is None
+
+
+# --- a choice left open drops the sentence before it --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("prompt", "twin"),
+    [
+        (
+            "From the architecture sync: we want all services on gRPC. Nothing changes yet, "
+            "there's an RFC first.",
+            "We want all services on gRPC.",
+        ),
+        (
+            "All new tables get a tenant_id column. No decisions yet, just collecting opinions.",
+            "All new tables get a tenant_id column.",
+        ),
+        (
+            "Honestly, feature flags should live in the config service. Not saying we'll do "
+            "it, curious what you think.",
+            "Feature flags live in the config service.",
+        ),
+    ],
+)
+def test_a_choice_left_open_is_not_adopted(prompt: str, twin: str) -> None:
+    assert not _captured(prompt)
+    assert _captured(twin)
+
+
+def test_a_rule_about_decisions_is_not_undecided() -> None:
+    assert _captured("No decisions get made in Slack; they go in an ADR.")

@@ -370,11 +370,16 @@ DOUBT = re.compile(
 )
 # A choice left open: the sentence before it is under discussion, not adopted ("my cofounder
 # would rather we use Go. I'm leaning Python still, we'll talk Thursday."). Unlike doubt it
-# drops only that sentence: "we'll discuss it" is about the last thing said.
+# drops only that sentence: "we'll discuss it" is about the last thing said. Round 16: so do
+# "nothing changes yet", "no decisions", "it's not decided" and "not saying we'll do it"; "No
+# decisions get made in Slack" is a rule and left alone.
 UNDECIDED = re.compile(
     r"""\b(?:(?:hasn'?t|haven'?t|has\s+not|have\s+not)\s+(?:yet\s+)?(?:agreed|signed\s+off|decided)|
         nothing'?s\s+(?:been\s+)?decided|i'?m\s+(?:still\s+)?leaning|
-        we'?ll\s+(?:talk|discuss|decide)(?:\s+(?:about\s+)?it)?)\b""",
+        we'?ll\s+(?:talk|discuss|decide)(?:\s+(?:about\s+)?it)?|
+        nothing\s+(?:changes|is\s+changing|'s\s+changing)\s+(?:yet|for\s+now|until)|
+        no\s+decisions?(?:\s+(?:made\s+)?yet)?(?=\s*[,.;:!—–]|\s*$)|(?:is|'s)\s+not\s+(?:yet\s+)?decided|
+        not\s+saying\s+(?:we|i)(?:'ll|\s+will|\s+should|\s+must)?\s)""",
     _L | re.VERBOSE,
 )
 
