@@ -105,3 +105,21 @@ def test_a_choice_left_open_is_not_adopted(prompt: str, twin: str) -> None:
 
 def test_a_rule_about_decisions_is_not_undecided() -> None:
     assert _captured("No decisions get made in Slack; they go in an ADR.")
+
+
+# --- a compiler's diagnostic after a tool's prefix is pasted -------------------------------
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "msbuild: src/Billing/Invoice.cs(88,13): warning CS0618: 'Money.Round()' is obsolete: "
+        "'Please use Money.RoundHalfEven instead. Do not call Round in new code.'\n"
+        "msbuild: Build succeeded with 1 warning(s).",
+        "ninja: src/io/reader.c:14:5: warning: never call gets(), it is unsafe",
+    ],
+)
+def test_a_prefixed_compiler_diagnostic_is_pasted(prompt: str) -> None:
+    assert not _captured(prompt)
+    # The same advice in the speaker's own words is a rule.
+    assert _captured("Do not call Money.Round in new code, use RoundHalfEven.")

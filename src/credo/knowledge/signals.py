@@ -415,7 +415,8 @@ INDENTED_CODE = re.compile(r"^(?: {4,}|\t)(?![-*+]\s|\d+[.)]\s)")
 # added a package manager's level word in any case ("npm warn", "pip error": npm prints lower
 # case since v9), status glyphs ("✖ 2 problems", "[✓] Flutter") and a type declaration
 # ending in its supertype ("Scriptname Foo extends Quest", "class X extends Y {"). Round 15: a
-# linter's "stylish" rows ("  40:1  warning  Always use === ...  eqeqeq").
+# linter's "stylish" rows ("  40:1  warning  Always use === ...  eqeqeq"). Round 16: a
+# compiler's diagnostic after a tool's prefix ("Unity: Assets/X.cs(42,17): warning CS0618: ...").
 LOG_LINE = re.compile(
     r"""^\s*(?:\$\s|>>>\s|\.\.\.\s|%\s|\#!|PS\s+[A-Z]:|[A-Za-z]:\\|>\s|
         Traceback\b|File\s+"|\S+:\d+(?::\d+)?:\s|at\s+[\w.$<>]+\s*\(|Caused\s+by:|\w*(?:Error|Exception|Warning)\b:?|
@@ -432,7 +433,7 @@ LOG_LINE = re.compile(
         (?:def|class|import|function|const|let|var|return|public|private|protected|fn|func|
         package|struct|impl|\#include|\#define|SELECT|INSERT|UPDATE|DELETE|CREATE)\b(?!\s+(?:of|is|a)\b)|
         from\s+[\w.]+\s+import\b|//+[\s!]|/\*|\*/|--\s|[{}\[\]()<>/]\s*$|<[a-zA-Z/]|
-        .*\b(?:ERROR|WARNING|WARN|FATAL|CRITICAL)\b:|.*\b[A-Z]\w*(?:Error|Exception|Warning):\s|
+        .*\b(?:ERROR|WARNING|WARN|FATAL|CRITICAL)\b:|.*\S(?:\(\d+,\d+\)|:\d+:\d+):\s+(?:error|warning)\b|.*\b[A-Z]\w*(?:Error|Exception|Warning):\s|
         .*\b(?:extends|implements)\s+[A-Z][\w.<>]*\s*\{?\s*$)""",
     re.VERBOSE,
 )
