@@ -123,3 +123,13 @@ def test_a_prefixed_compiler_diagnostic_is_pasted(prompt: str) -> None:
     assert not _captured(prompt)
     # The same advice in the speaker's own words is a rule.
     assert _captured("Do not call Money.Round in new code, use RoundHalfEven.")
+
+
+# --- a list's lead that names a piece of work on one day scopes its items -----------------
+
+
+def test_a_lead_for_one_days_work_scopes_its_items() -> None:
+    items = "- never run two shards at once\n- always compare row counts after each shard\n\n"
+    task = "turn this into a checklist"
+    assert not _captured("for the shard backfill this weekend:\n" + items + task)
+    assert _captured("backfill rules:\n" + items + task)
