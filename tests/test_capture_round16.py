@@ -133,3 +133,15 @@ def test_a_lead_for_one_days_work_scopes_its_items() -> None:
     task = "turn this into a checklist"
     assert not _captured("for the shard backfill this weekend:\n" + items + task)
     assert _captured("backfill rules:\n" + items + task)
+
+
+# --- the speaker's own promise, and a promise withheld ----------------------------------
+
+
+def test_a_promise_withheld_is_not_a_rule() -> None:
+    assert not _captured(
+        "Sales would love SSO for the free tier. I said I'd raise it, no promises."
+    )
+    # "I said" before the speaker's own "I'd" reports a promise; before a rule it repeats one.
+    assert [s.kind for s in extract_statements("I said we use pnpm.")] == ["correction"]
+    assert _captured("Every migration gets a rollback script, not a note in the PR.")
