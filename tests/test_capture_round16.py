@@ -145,3 +145,30 @@ def test_a_promise_withheld_is_not_a_rule() -> None:
     # "I said" before the speaker's own "I'd" reports a promise; before a rule it repeats one.
     assert [s.kind for s in extract_statements("I said we use pnpm.")] == ["correction"]
     assert _captured("Every migration gets a rollback script, not a note in the PR.")
+
+
+# --- a sentence that labels itself an opinion ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("prompt", "twin"),
+    [
+        (
+            "unpopular opinion: every service should own its own database.",
+            "Every service owns its own database.",
+        ),
+        (
+            "Hot take: feature flags should never outlive a sprint.",
+            "Feature flags never outlive a sprint.",
+        ),
+    ],
+)
+def test_an_opinion_labelled_as_such_is_not_a_rule(prompt: str, twin: str) -> None:
+    assert not _captured(prompt)
+    assert _captured(twin)
+
+
+def test_a_lead_thinking_out_loud_frames_its_items() -> None:
+    items = "- every new string goes through the TMS\n- nobody edits the json by hand\n"
+    assert not _captured("thinking out loud about the i18n work:\n" + items)
+    assert _captured("i18n rules:\n" + items)

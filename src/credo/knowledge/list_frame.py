@@ -77,7 +77,8 @@ _SOURCE = re.compile(
     |\b(?:handover|handoff|hand-off)\s+(?:notes\s+)?from\b""",
     re.VERBOSE,
 )
-# A lead that doubts the items ("I'm not sure which of these are actually required:") or
+# A lead that doubts the items ("I'm not sure which of these are actually required:", round 16:
+# "thinking out loud about ...:") or
 # scopes them to one piece of work or one stretch of time ("For this refactor only:", "so for
 # the rest of today:", "While I'm at lunch:", "Until the freeze lifts:", one named event: "For
 # the workshop tomorrow:", "Last thing before the release:"; round 16: any piece of work on one
@@ -85,6 +86,7 @@ _SOURCE = re.compile(
 # are no such scope ("For this service:"), as in ``shape_negative``.
 _DOUBTED = re.compile(
     r"\b(?:not\s+sure|(?:don'?t|do\s+not)\s+know|no\s+idea)\s+(?:which|whether|if|what|how\s+many)\b"
+    r"|\b(?:thinking\s+out\s+loud|hot\s+take)\b"
 )
 _SCOPED = re.compile(
     r"""\b(?:for|in|during)\s+this\s+(?!(?:repo|repository|project|codebase|code|team|company|

@@ -10,8 +10,9 @@ statement has it.
 
 - **A label** for the speech act: a sentence headed by the noun "question" ("Quick question
   about the linter config.") or that calls what was said a wish, a thought or an idea ("No
-  deadline, no ticket, just a wish."). It says what kind of talk surrounds it, not how to
-  work.
+  deadline, no ticket, just a wish."), or that opens by calling itself an opinion or a
+  passing thought (round 16: "hot take: ...", "unpopular opinion: ...", "thinking out loud:
+  ..."). It says what kind of talk surrounds it, not how to work.
 - **An alternative weighed**: a line labelled "option A:", "approach 2)": one of the choices
   the speaker asks about.
 - **An act done again, or once**: a verb with the prefix *re-* repeats one earlier act
@@ -36,9 +37,12 @@ _LABEL = re.compile(
     r"""^(?:(?:a|one|my)\s+)?(?:(?:quick|small|simple|general|dumb|honest|side|short)\s+)?
     question\b(?!\s+(?:is|was|remains)\b)
     |\bjust\s+(?:a|an)\s+(?:wish|thought|idea|suggestion|question|observation|hunch|musing|
-    heads[-\s]up|fyi|request)\b""",
+    heads[-\s]up|fyi|request)\b
+    |^(?:(?:kind\s+of\s+)?an?\s+)?(?:hot\s+take|(?:unpopular|controversial)\s+opinion|
+    (?:random|shower|stray)\s+thought|thinking\s+out\s+loud)\b""",
     re.VERBOSE,
 )
+_LABEL_WORDS = ("question", "just a", "take", "opinion", "thought", "loud")
 _ALTERNATIVE = re.compile(
     r"^(?:option|approach|alternative|choice|variant|proposal)\s+(?:[a-z]|\d{1,2})\s*[:)—–-]"
 )
@@ -89,7 +93,7 @@ _LATER = re.compile(
 def no_standing(core: str) -> str | None:
     """The name of the form that takes a rule's standing from the sentence, or ``None``.
     ``core`` is the lower-cased sentence without its lead-in words."""
-    if ("question" in core or "just a" in core) and _LABEL.search(core):
+    if any(word in core for word in _LABEL_WORDS) and _LABEL.search(core):
         return "label"
     if _ALTERNATIVE.match(core):
         return "alternative"
