@@ -172,3 +172,22 @@ def test_a_lead_thinking_out_loud_frames_its_items() -> None:
     items = "- every new string goes through the TMS\n- nobody edits the json by hand\n"
     assert not _captured("thinking out loud about the i18n work:\n" + items)
     assert _captured("i18n rules:\n" + items)
+
+
+# --- "over" needs an alternative after it -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        'security sent over "tokens must never be logged". do we log request headers anywhere?',
+        'the DPO sent over "backups must stay in the EU". are ours in Frankfurt?',
+    ],
+)
+def test_over_before_a_quote_names_no_alternative(prompt: str) -> None:
+    assert not _captured(prompt)
+
+
+def test_over_before_an_alternative_is_still_a_contrast() -> None:
+    assert _captured("async/await over .then chains in anything new, please.")
+    assert _captured("We pick composition over inheritance in the domain layer.")

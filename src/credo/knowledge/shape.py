@@ -99,7 +99,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "contrast_shape",
         re.compile(
-            r"""(?:^|[,:;—–]\s*)[\w`./@-]+(?:\s+[\w`./@-]+){0,2}\s+over\s+[\w`.]
+            r"""(?:^|[,:;—–]\s*)[\w`./@-]+(?:\s+[\w`./@-]+){0,2}\s+over\s+\.?[\w`]
             |[\w`)]\s*,?\s+(?:instead\s+of|rather\s+than)\s+[\w`.]
             |[\w`)'"]\s*(?:,|—|–|;)\s*not\s+[\w`.'"@/-]|^not\s+`?[\w.@/-]+`?\s*[.,;]
             |\b[\w`)-]+\s+only\b(?!\s+(?:if|when|because|for\s+(?:now|this)|that|this|it|them|

@@ -104,7 +104,7 @@ CONTRAST = re.compile(
         |\brather\s+(?!than)[^.?!;]{1,80}?\bthan\b
         |\bprefer\w*\s+[\w.`-]+(?:\s+[\w.`-]+)?\s+to\s+(?!(?:be|do|have|use|keep|see|get|make|go)\b)
         |\b[\w.@/+#-]+\s+over\s+(?!the\s+(?:network|wire|top|past|weekend|years?|phone)\b)
-           [\w.@/+#`-]+
+           (?=\.?[\w@/+#`])[\w.@/+#`-]+
         |(?<!\bno)(?<!\byes)(?<!\bok)[\w.`)'"/*-]\s*(?:,|—|–|-|;)?\s+(?:and\s+)?not\s+
            (?!a\b|an\b|the\s+\w+\s+(?:one|way)\b|(?:that|this|it|there|here|now|yet|really|quite|
            sure|exactly|so|too|just|only|even|always|necessarily|at\s+all|much|many|bad|
