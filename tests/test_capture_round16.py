@@ -191,3 +191,13 @@ def test_over_before_a_quote_names_no_alternative(prompt: str) -> None:
 def test_over_before_an_alternative_is_still_a_contrast() -> None:
     assert _captured("async/await over .then chains in anything new, please.")
     assert _captured("We pick composition over inheritance in the domain layer.")
+
+
+# --- "I find" with a counted object is a finding, not a taste ------------------------------
+
+
+def test_i_find_with_a_counted_object_is_a_finding() -> None:
+    assert not _captured(
+        "every release audit I find at least one hardcoded token, it's a ritual by now."
+    )
+    assert _captured("I find small PRs much easier to review.")

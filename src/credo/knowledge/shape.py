@@ -141,10 +141,12 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     # The speaker's taste, without "I prefer": "I find X easier", "drives me nuts", "not a fan".
+    # "I find at least one X" counts what was found (round 16): a finding, not a taste.
     (
         "taste",
         re.compile(
-            r"""\b(?:i\s+find|for\s+me\b|drives?\s+me\s+(?:nuts|crazy|mad)|not\s+a\s+(?:big\s+)?fan|
+            r"""\b(?:i\s+find(?!\s+(?:at\s+least|at\s+most|\d+|one|two|three|several|a\s+few|
+            a\s+couple)\s)|for\s+me\b|drives?\s+me\s+(?:nuts|crazy|mad)|not\s+a\s+(?:big\s+)?fan|
             (?:big|huge)\s+fan|can'?t\s+stand|i\s+(?:go\s+(?:with|for)|usually\s+want|don'?t\s+love|
             think\s+in)\b|helps\s+me|(?:easier|cleaner|clearer|nicer)\s+(?:for\s+me|to\s+(?:read|
             review|follow|debug))|that'?s\s+(?:just\s+)?how\s+i|personally|
