@@ -9,6 +9,7 @@ import pytest
 
 from credo.knowledge.capture import extract_statements
 from credo.knowledge.report import reports
+from credo.knowledge.talk import no_standing
 
 
 def _captured(prompt: str) -> bool:
@@ -201,3 +202,20 @@ def test_i_find_with_a_counted_object_is_a_finding() -> None:
         "every release audit I find at least one hardcoded token, it's a ritual by now."
     )
     assert _captured("I find small PRs much easier to review.")
+
+
+# --- one-off instructions with a rule's shape ---------------------------------------------
+
+
+def test_a_prohibition_narrowed_to_a_part_of_the_work_is_one_off() -> None:
+    assert not _captured("don't run the integration suite, just the unit tests for the scheduler")
+    # recurring, it is a way of working
+    assert _captured("Don't run the integration suite on every push, just the unit tests.")
+    assert no_standing("don't ask before running git commands, just run them") is None
+
+
+def test_that_command_is_this_turns_referent() -> None:
+    assert not _captured(
+        "paste me the zsh version of that command, it's for the Makefile not my shell"
+    )
+    assert _captured("Give me diffs, not whole files, when a change is small.")

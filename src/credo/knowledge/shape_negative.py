@@ -62,7 +62,8 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"""\b(?:this|that)\s+(?:[\w-]+\s+)?(?:pr|file|function|component|one|time|test|change|
             commit|branch|bug|method|class|page|module|notebook|script|query|error|screen|view|
             ticket|run|job|cell|draft|doc|endpoint|migration|table|model|service|hook|loop|
-            message|thing|part|line|bit|output|result|trace|list|step|section|paragraph)\b
+            message|thing|part|line|bit|output|result|trace|list|step|section|paragraph|command|
+            snippet)\b
             |\b(?:
             for\s+this(?!\s+(?:repo|repository|project|codebase|team|company))|i\s+meant|
             (?:in|to|for|of|on)\s+the\s+new\s+(?:[\w-]+\s+)?(?:file|tests?|endpoint|component|
