@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from credo.knowledge.capture import extract_statements
-from credo.knowledge.report import reports
+from credo.knowledge.report import one_incident, reports
 from credo.knowledge.talk import no_standing
 
 
@@ -219,3 +219,13 @@ def test_that_command_is_this_turns_referent() -> None:
         "paste me the zsh version of that command, it's for the Makefile not my shell"
     )
     assert _captured("Give me diffs, not whole files, when a change is small.")
+
+
+# --- one incident of the work at hand -----------------------------------------------------
+
+
+def test_a_definite_event_noun_places_one_incident() -> None:
+    assert not _captured("the leak is in the image cache, not the http client")
+    # another head noun: a standing fact
+    assert _captured("The error format is problem+json, not plain text.")
+    assert one_incident("the bug is in the parser, so always validate dates in the schema") is False

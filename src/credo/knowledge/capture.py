@@ -114,7 +114,7 @@ from credo.knowledge.mood import descriptive
 from credo.knowledge.occasion import one_occasion
 from credo.knowledge.prose import after_paste, quoted_prose, sentences
 from credo.knowledge.redact import redact
-from credo.knowledge.report import reports
+from credo.knowledge.report import one_incident, reports
 from credo.knowledge.score import THRESHOLD, concepts, score
 from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
 from credo.knowledge.talk import no_standing
@@ -498,6 +498,8 @@ def cues(
         return None  # the spec of what this turn builds, not a rule of the project
     if one_occasion(clean, core, fired, directive=sig.DIRECTIVE.match(core) is not None):
         return None  # "find which workflow builds that URL", "the client wants it in PDF"
+    if one_incident(core):
+        return None  # "the error is in the worker logs, not the API logs": this turn's incident
     if no_standing(core):
         return None  # "Quick question about ...", "option A: ...", "rerun it with 5bp costs"
     if wish_for_referent(core):

@@ -20,13 +20,20 @@ their force.
   locally"): how one attempt turned out. "the works council agreement" is a noun.
 - **A subject with no head noun**: "the rest", "the others", "the other one", "the first
   one": it points back to something named outside the sentence.
+
+``one_incident`` is asked of every sentence, prescribing or not: a definite singular noun of an
+event as the subject ("the error is in the worker logs, not the API logs", "no, the bug is in
+the lexer", "the real problem is the connection storm") places one incident of the work at
+hand; the README's one-off correction of this turn's referent. A word for later lifts it ("the
+bug is in the parser, so always validate dates in the schema layer"); "the error message",
+"the bug tracker" have another head noun.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["reports"]
+__all__ = ["one_incident", "reports"]
 
 _AGAIN = re.compile(r"\bagain\b")
 _YOU = re.compile(r"\byou(?:'ve|'re|'d)?\b")
@@ -73,3 +80,18 @@ def reports(core: str) -> str | None:
     if _HEADLESS.match(core):
         return "headless"
     return None
+
+
+_INCIDENT = re.compile(
+    r"""^the\s+(?:[\w-]+\s+)?
+    (?:error|bug|crash|failure|exception|problem|issue|regression|outage|leak|flake)
+    (?:'s|\s+is|\s+was|\s+lives|\s+sits|\s+comes)\b""",
+    re.VERBOSE,
+)
+_LATER = re.compile(r"\b(?:always|never|whenever|every|each|any|from\s+now\s+on|going\s+forward)\b")
+
+
+def one_incident(core: str) -> bool:
+    """Does the lower-cased ``core`` (the sentence without its lead-in words: "no, ...") place
+    one incident of the work at hand, with no word for later?"""
+    return _INCIDENT.match(core) is not None and not _LATER.search(core)
