@@ -229,3 +229,11 @@ def test_a_definite_event_noun_places_one_incident() -> None:
     # another head noun: a standing fact
     assert _captured("The error format is problem+json, not plain text.")
     assert one_incident("the bug is in the parser, so always validate dates in the schema") is False
+
+
+def test_till_then_bounds_the_sentence_by_an_event_ahead() -> None:
+    assert not _captured(
+        "our accessibility auditor only visits on thursdays, so I'll park the login changes "
+        "till then"
+    )
+    assert _captured("Login changes always get a review from the accessibility auditor.")

@@ -292,7 +292,7 @@ GATES: dict[str, tuple[str, ...]] = {
     "code_local": ("the ", "len", "issue", "problem", "bug", "glitch", "thing"),
     "my_setup": ("on my",),
     "turn_scope": ("this",),
-    "until_scope": ("until",),
+    "until_scope": ("until", "till then", "til then"),
     "referent": ("the other", "not ", "the one"),
     "progressive": ("ing",),
     "tag_question": (",",),

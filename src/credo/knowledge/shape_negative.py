@@ -122,11 +122,12 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
-    # A rule bounded by an event ahead: "until this ticket is merged", "until we ship".
+    # A rule bounded by an event ahead: "until this ticket is merged", "until we ship"; round 16:
+    # "till then", an event named just before ("... comes in on wednesdays, so I'll hold it till then").
     (
         "until_scope",
         re.compile(
-            r"""\buntil\s+(?:this|that|these|those|we|i|you)\b
+            r"""\buntil\s+(?:this|that|these|those|we|i|you)\b|\b(?:until|till|til)\s+then\b
             |\buntil\s+(?:the\s+|[\w-]+'s\s+)(?:[\w-]+\s+){0,3}?(?:is|are|gets?|lands?|ends?|ships?|
             merges?|goes|comes)\b""",
             _I,
