@@ -123,7 +123,8 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     # A rule bounded by an event ahead: "until this ticket is merged", "until we ship"; round 16:
-    # "till then", an event named just before ("... comes in on wednesdays, so I'll hold it till then").
+    # "till then", an event named just before ("... comes in on wednesdays, so I'll hold it
+    # till then").
     (
         "until_scope",
         re.compile(
