@@ -84,6 +84,9 @@ its urgency, the hour of speaking; and tastes that are feelings (``credo.knowled
 Round 15 reads what a sentence is before what it says (``credo.knowledge.talk``): a label for
 the talk, an alternative weighed, an act done again or once; and more pasted lines, list leads
 that scope or hand over their items, a choice left undecided (it drops the sentence before it).
+Round 16 asks more of a bare statement (``credo.knowledge.report``): one with no prescribing
+concept must not report an event or a passing state ("again", the speaker's own act, an outcome,
+a subject with no head noun); and a definite event noun as subject is one incident at hand.
 
 The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
 threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a
