@@ -52,7 +52,7 @@ _OUTCOME = re.compile(
     re.VERBOSE,
 )
 # ... in the main clause: "so a rollback still works" is a rule's reason, "how my brain works"
-# and "what CI runs" are clauses that name a thing.
+# is a clause that names a thing.
 _SUBORDINATE = re.compile(
     r"\b(?:so|because|since|when|whenever|if|once|after|until|unless|how|what|which|that|where)"
     r"\s+(?:[\w`'.-]+\s+){0,6}?$"
