@@ -84,6 +84,9 @@ its urgency, the hour of speaking; and tastes that are feelings (``credo.knowled
 Round 15 reads what a sentence is before what it says (``credo.knowledge.talk``): a label for
 the talk, an alternative weighed, an act done again or once; and more pasted lines, list leads
 that scope or hand over their items, a choice left undecided (it drops the sentence before it).
+Round 16 asks more of a bare statement (``credo.knowledge.report``): one with no prescribing
+concept must not report an event or a passing state ("again", the speaker's own act, an outcome,
+a subject with no head noun); and a definite event noun as subject is one incident at hand.
 
 The operating point is chosen for text no one has seen. ``bench/capture_fit.py`` picks the
 threshold on out-of-fold scores (each file scored by weights fitted on the others) plus a
@@ -114,6 +117,7 @@ from credo.knowledge.mood import descriptive
 from credo.knowledge.occasion import one_occasion
 from credo.knowledge.prose import after_paste, quoted_prose, sentences
 from credo.knowledge.redact import redact
+from credo.knowledge.report import one_incident, reports
 from credo.knowledge.score import THRESHOLD, concepts, score
 from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
 from credo.knowledge.talk import no_standing
@@ -497,6 +501,8 @@ def cues(
         return None  # the spec of what this turn builds, not a rule of the project
     if one_occasion(clean, core, fired, directive=sig.DIRECTIVE.match(core) is not None):
         return None  # "find which workflow builds that URL", "the client wants it in PDF"
+    if one_incident(core):
+        return None  # "the error is in the worker logs, not the API logs": this turn's incident
     if no_standing(core):
         return None  # "Quick question about ...", "option A: ...", "rerun it with 5bp costs"
     if wish_for_referent(core):
@@ -536,6 +542,8 @@ def cues(
         and (_SPEAKER.search(core) or _ASIDE.search(core) or on_paste)
     ):
         return None  # a fact with no force: the speaker's situation, a remark, the paste's
+    if not concepts(fired) & _PRESCRIBING_CONCEPTS and reports(core):
+        return None  # "deleted it and it runs", "the feed is stale again": an event, a moment
     if own_time(core) and concepts(fired) & _PRESCRIBING_CONCEPTS == {"taste"}:
         return None  # "I prefer brewing stouts in winter": the speaker's day, not the work's
     if feeling(core) and not concepts(fired) & _PRESCRIBING_CONCEPTS - {"taste", "contrast"}:

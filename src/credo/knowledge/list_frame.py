@@ -77,13 +77,16 @@ _SOURCE = re.compile(
     |\b(?:handover|handoff|hand-off)\s+(?:notes\s+)?from\b""",
     re.VERBOSE,
 )
-# A lead that doubts the items ("I'm not sure which of these are actually required:") or
+# A lead that doubts the items ("I'm not sure which of these are actually required:", round 16:
+# "thinking out loud about ...:") or
 # scopes them to one piece of work or one stretch of time ("For this refactor only:", "so for
 # the rest of today:", "While I'm at lunch:", "Until the freeze lifts:", one named event: "For
-# the workshop tomorrow:", "Last thing before the release:"). The things a project is made of
+# the workshop tomorrow:", "Last thing before the release:"; round 16: any piece of work on one
+# day, "for the table migration tonight:"). The things a project is made of
 # are no such scope ("For this service:"), as in ``shape_negative``.
 _DOUBTED = re.compile(
     r"\b(?:not\s+sure|(?:don'?t|do\s+not)\s+know|no\s+idea)\s+(?:which|whether|if|what|how\s+many)\b"
+    r"|\b(?:thinking\s+out\s+loud|hot\s+take)\b"
 )
 _SCOPED = re.compile(
     r"""\b(?:for|in|during)\s+this\s+(?!(?:repo|repository|project|codebase|code|team|company|
@@ -94,7 +97,9 @@ _SCOPED = re.compile(
     |\bfor\s+(?:now|today|tonight)\W*$|\bwhile\s+i'?m\s+(?:at|away|out|off|gone|on)\b
     |^\W*until\s+(?!further\s+notice\b)
     |\b(?:before|for|until)\s+(?:the|this|tonight'?s|today'?s|tomorrow'?s)\s+
-    (?:release|demo|deploy|launch|review|cutover|migration|handover)\b""",
+    (?:release|demo|deploy|launch|review|cutover|migration|handover)\b
+    |\b(?:for|during|before|after|until)\s+(?:the|this|our|my)\s+(?:[\w'-]+\s+){0,3}?
+    (?:tonight|today|tomorrow|this\s+(?:morning|afternoon|evening|weekend))\b""",
     re.VERBOSE,
 )
 # Leads that hand the items over to be followed frame nothing: "Rules from CONTRIBUTING.md,

@@ -99,7 +99,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "contrast_shape",
         re.compile(
-            r"""(?:^|[,:;—–]\s*)[\w`./@-]+(?:\s+[\w`./@-]+){0,2}\s+over\s+[\w`.]
+            r"""(?:^|[,:;—–]\s*)[\w`./@-]+(?:\s+[\w`./@-]+){0,2}\s+over\s+\.?[\w`]
             |[\w`)]\s*,?\s+(?:instead\s+of|rather\s+than)\s+[\w`.]
             |[\w`)'"]\s*(?:,|—|–|;)\s*not\s+[\w`.'"@/-]|^not\s+`?[\w.@/-]+`?\s*[.,;]
             |\b[\w`)-]+\s+only\b(?!\s+(?:if|when|because|for\s+(?:now|this)|that|this|it|them|
@@ -141,10 +141,12 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     # The speaker's taste, without "I prefer": "I find X easier", "drives me nuts", "not a fan".
+    # "I find at least one X" counts what was found (round 16): a finding, not a taste.
     (
         "taste",
         re.compile(
-            r"""\b(?:i\s+find|for\s+me\b|drives?\s+me\s+(?:nuts|crazy|mad)|not\s+a\s+(?:big\s+)?fan|
+            r"""\b(?:i\s+find(?!\s+(?:at\s+least|at\s+most|\d+|one|two|three|several|a\s+few|
+            a\s+couple)\s)|for\s+me\b|drives?\s+me\s+(?:nuts|crazy|mad)|not\s+a\s+(?:big\s+)?fan|
             (?:big|huge)\s+fan|can'?t\s+stand|i\s+(?:go\s+(?:with|for)|usually\s+want|don'?t\s+love|
             think\s+in)\b|helps\s+me|(?:easier|cleaner|clearer|nicer)\s+(?:for\s+me|to\s+(?:read|
             review|follow|debug))|that'?s\s+(?:just\s+)?how\s+i|personally|
@@ -290,7 +292,7 @@ GATES: dict[str, tuple[str, ...]] = {
     "code_local": ("the ", "len", "issue", "problem", "bug", "glitch", "thing"),
     "my_setup": ("on my",),
     "turn_scope": ("this",),
-    "until_scope": ("until",),
+    "until_scope": ("until", "till then", "til then"),
     "referent": ("the other", "not ", "the one"),
     "progressive": ("ing",),
     "tag_question": (",",),

@@ -62,7 +62,8 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"""\b(?:this|that)\s+(?:[\w-]+\s+)?(?:pr|file|function|component|one|time|test|change|
             commit|branch|bug|method|class|page|module|notebook|script|query|error|screen|view|
             ticket|run|job|cell|draft|doc|endpoint|migration|table|model|service|hook|loop|
-            message|thing|part|line|bit|output|result|trace|list|step|section|paragraph)\b
+            message|thing|part|line|bit|output|result|trace|list|step|section|paragraph|command|
+            snippet)\b
             |\b(?:
             for\s+this(?!\s+(?:repo|repository|project|codebase|team|company))|i\s+meant|
             (?:in|to|for|of|on)\s+the\s+new\s+(?:[\w-]+\s+)?(?:file|tests?|endpoint|component|
@@ -121,11 +122,13 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
-    # A rule bounded by an event ahead: "until this ticket is merged", "until we ship".
+    # A rule bounded by an event ahead: "until this ticket is merged", "until we ship"; round 16:
+    # "till then", an event named just before ("... comes in on wednesdays, so I'll hold it
+    # till then").
     (
         "until_scope",
         re.compile(
-            r"""\buntil\s+(?:this|that|these|those|we|i|you)\b
+            r"""\buntil\s+(?:this|that|these|those|we|i|you)\b|\b(?:until|till|til)\s+then\b
             |\buntil\s+(?:the\s+|[\w-]+'s\s+)(?:[\w-]+\s+){0,3}?(?:is|are|gets?|lands?|ends?|ships?|
             merges?|goes|comes)\b""",
             _I,

@@ -104,7 +104,7 @@ CONTRAST = re.compile(
         |\brather\s+(?!than)[^.?!;]{1,80}?\bthan\b
         |\bprefer\w*\s+[\w.`-]+(?:\s+[\w.`-]+)?\s+to\s+(?!(?:be|do|have|use|keep|see|get|make|go)\b)
         |\b[\w.@/+#-]+\s+over\s+(?!the\s+(?:network|wire|top|past|weekend|years?|phone)\b)
-           [\w.@/+#`-]+
+           (?=\.?[\w@/+#`])[\w.@/+#`-]+
         |(?<!\bno)(?<!\byes)(?<!\bok)[\w.`)'"/*-]\s*(?:,|—|–|-|;)?\s+(?:and\s+)?not\s+
            (?!a\b|an\b|the\s+\w+\s+(?:one|way)\b|(?:that|this|it|there|here|now|yet|really|quite|
            sure|exactly|so|too|just|only|even|always|necessarily|at\s+all|much|many|bad|
@@ -165,7 +165,7 @@ CORRECTION_LEAD = re.compile(
 CORRECTION_ANY = re.compile(
     r"""\b(?:that'?s|that\s+is|this\s+is|you'?re|you\s+are|you\s+were|you\s+got\s+it)\s+
         (?:wrong|incorrect|not\s+right|not\s+correct|mistaken)\b
-        |\bi\s+(?:already\s+)?(?:said|told\s+you|asked\s+you|mentioned)\b
+        |\bi\s+(?:already\s+)?(?:said|told\s+you|asked\s+you|mentioned)\b(?!\s+(?:that\s+)?(?:i|we)(?:'d|'ll|\s+would|\s+will)\b)
         |\bas\s+i\s+(?:said|mentioned)\b|\bhow\s+many\s+times\b
         |\bwe'?ve\s+(?:talked|been)\s+(?:about|over|through)\s+this\b|^correction\b
         |\byou\s+(?:keep|kept)\s+(?:using|doing|adding|writing|putting|forgetting)\b
@@ -198,7 +198,8 @@ CORRECTION_ANY_GATE = (
 # themselves ("I have informed earlier also", "for the third time"), "stop doing X", a pointer
 # at the wrong thing ("that's the old namespace", "wrong bucket"). A rule stated in such a
 # prompt answers the mistake: its kind is correction (bench/capture/README.md: "A 'we use X,
-# not Y' that answers the agent's mistake is a correction").
+# not Y' that answers the agent's mistake is a correction"). Round 16: "I said I'd ask" reports
+# the speaker's own promise; "I said" before a clause of the speaker's is not a repeat.
 _AGENT_ERRED = r"""
         \byou(?:'ve|\s+have)?\s+(?:just\s+|also\s+|again\s+|still\s+)?(?:wrote|put|made|set|
         ran|got|did|went|broke|left|chose|gave|had|[a-z]{2,}(?<!e)ed)\b|\bmisunderst(?:anding|ood)\b
@@ -208,7 +209,7 @@ _AGENT_ERRED = r"""
         deprecated|legacy|previous|public)\b|\b(?:that'?s|this\s+is|it'?s)\s+not\s+(?:our|the\s+right)\s+\w+
         |^\W*(?:close|almost|not\s+quite)\s*,\s*but\b|^\W*wrong\s+\w+
         |\bi\s+(?:have\s+|'ve\s+)?(?:already\s+)?(?:told|said|informed|mentioned|corrected|flagged|
-        explained)\b|\b(?:told|said|informed|mentioned|corrected|flagged)\s+(?:you\s+)?
+        explained)\b(?!\s+(?:that\s+)?(?:i|we)(?:'d|'ll|\s+would|\s+will)\b)|\b(?:told|said|informed|mentioned|corrected|flagged)\s+(?:you\s+)?
         (?:this\s+|that\s+)?(?:before|earlier|already|twice|yesterday|last)\b
         |\bfor\s+the\s+(?:second|third|fourth|fifth|last|\w+th|\d+\w*)\s+time\b
         |^\W*(?:please\s+|pls\s+|and\s+)?stop\s+\w+ing\b|\bstill\s+(?:using|doing|adding|writing)\b
@@ -370,11 +371,17 @@ DOUBT = re.compile(
 )
 # A choice left open: the sentence before it is under discussion, not adopted ("my cofounder
 # would rather we use Go. I'm leaning Python still, we'll talk Thursday."). Unlike doubt it
-# drops only that sentence: "we'll discuss it" is about the last thing said.
+# drops only that sentence: "we'll discuss it" is about the last thing said. Round 16: so do
+# "nothing changes yet", "no decisions", "it's not decided", "not saying we'll do it" and a
+# promise withheld ("not promising anything"); "No decisions get made in Slack" is a rule.
 UNDECIDED = re.compile(
     r"""\b(?:(?:hasn'?t|haven'?t|has\s+not|have\s+not)\s+(?:yet\s+)?(?:agreed|signed\s+off|decided)|
         nothing'?s\s+(?:been\s+)?decided|i'?m\s+(?:still\s+)?leaning|
-        we'?ll\s+(?:talk|discuss|decide)(?:\s+(?:about\s+)?it)?)\b""",
+        we'?ll\s+(?:talk|discuss|decide)(?:\s+(?:about\s+)?it)?|
+        nothing\s+(?:changes|is\s+changing|'s\s+changing)\s+(?:yet|for\s+now|until)|
+        no\s+decisions?(?:\s+(?:made\s+)?yet)?(?=\s*[,.;:!—–]|\s*$)|(?:is|'s)\s+not\s+(?:yet\s+)?decided|
+        not\s+saying\s+(?:we|i)(?:'ll|\s+will|\s+should|\s+must)?\s|
+        no\s+promises|not\s+promising|can'?t\s+promise|no\s+guarantees?)""",
     _L | re.VERBOSE,
 )
 
@@ -410,7 +417,8 @@ INDENTED_CODE = re.compile(r"^(?: {4,}|\t)(?![-*+]\s|\d+[.)]\s)")
 # added a package manager's level word in any case ("npm warn", "pip error": npm prints lower
 # case since v9), status glyphs ("✖ 2 problems", "[✓] Flutter") and a type declaration
 # ending in its supertype ("Scriptname Foo extends Quest", "class X extends Y {"). Round 15: a
-# linter's "stylish" rows ("  40:1  warning  Always use === ...  eqeqeq").
+# linter's "stylish" rows ("  40:1  warning  Always use === ...  eqeqeq"). Round 16: a
+# compiler's diagnostic after a tool's prefix ("Unity: Assets/X.cs(42,17): warning CS0618: ...").
 LOG_LINE = re.compile(
     r"""^\s*(?:\$\s|>>>\s|\.\.\.\s|%\s|\#!|PS\s+[A-Z]:|[A-Za-z]:\\|>\s|
         Traceback\b|File\s+"|\S+:\d+(?::\d+)?:\s|at\s+[\w.$<>]+\s*\(|Caused\s+by:|\w*(?:Error|Exception|Warning)\b:?|
@@ -427,7 +435,7 @@ LOG_LINE = re.compile(
         (?:def|class|import|function|const|let|var|return|public|private|protected|fn|func|
         package|struct|impl|\#include|\#define|SELECT|INSERT|UPDATE|DELETE|CREATE)\b(?!\s+(?:of|is|a)\b)|
         from\s+[\w.]+\s+import\b|//+[\s!]|/\*|\*/|--\s|[{}\[\]()<>/]\s*$|<[a-zA-Z/]|
-        .*\b(?:ERROR|WARNING|WARN|FATAL|CRITICAL)\b:|.*\b[A-Z]\w*(?:Error|Exception|Warning):\s|
+        .*\b(?:ERROR|WARNING|WARN|FATAL|CRITICAL)\b:|.*\S(?:\(\d+,\d+\)|:\d+:\d+):\s+(?:error|warning)\b|.*\b[A-Z]\w*(?:Error|Exception|Warning):\s|
         .*\b(?:extends|implements)\s+[A-Z][\w.<>]*\s*\{?\s*$)""",
     re.VERBOSE,
 )

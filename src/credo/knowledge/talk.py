@@ -10,8 +10,9 @@ statement has it.
 
 - **A label** for the speech act: a sentence headed by the noun "question" ("Quick question
   about the linter config.") or that calls what was said a wish, a thought or an idea ("No
-  deadline, no ticket, just a wish."). It says what kind of talk surrounds it, not how to
-  work.
+  deadline, no ticket, just a wish."), or that opens by calling itself an opinion or a
+  passing thought (round 16: "hot take: ...", "unpopular opinion: ...", "thinking out loud:
+  ..."). It says what kind of talk surrounds it, not how to work.
 - **An alternative weighed**: a line labelled "option A:", "approach 2)": one of the choices
   the speaker asks about.
 - **An act done again, or once**: a verb with the prefix *re-* repeats one earlier act
@@ -22,6 +23,9 @@ statement has it.
 - **A degree and its consequence**: "the new keyboard is so loud my partner moved out": a
   story told by its result. A result in the team's voice is left alone ("the build is so slow
   that we only run unit tests on PRs" states how the team works).
+- **A prohibition narrowed to a part of the work at hand** (round 16): "don't run the e2e
+  suite, just the unit tests for the parser". A way of working goes on with a verb: "don't
+  ask before running tests, just run them".
 - **A third party's habit told with emphasis**: "playtesters always find the softlock,
   every single build": an observation, often a complaint, not the team's way of working.
 """
@@ -36,9 +40,12 @@ _LABEL = re.compile(
     r"""^(?:(?:a|one|my)\s+)?(?:(?:quick|small|simple|general|dumb|honest|side|short)\s+)?
     question\b(?!\s+(?:is|was|remains)\b)
     |\bjust\s+(?:a|an)\s+(?:wish|thought|idea|suggestion|question|observation|hunch|musing|
-    heads[-\s]up|fyi|request)\b""",
+    heads[-\s]up|fyi|request)\b
+    |^(?:(?:kind\s+of\s+)?an?\s+)?(?:hot\s+take|(?:unpopular|controversial)\s+opinion|
+    (?:random|shower|stray)\s+thought|thinking\s+out\s+loud)\b""",
     re.VERBOSE,
 )
+_LABEL_WORDS = ("question", "just a", "take", "opinion", "thought", "loud")
 _ALTERNATIVE = re.compile(
     r"^(?:option|approach|alternative|choice|variant|proposal)\s+(?:[a-z]|\d{1,2})\s*[:)—–-]"
 )
@@ -75,6 +82,16 @@ _EMPHATIC_HABIT = re.compile(
     (?:every\s+single\s+(?!time\b)[a-z]+|without\s+fail|like\s+clockwork)\W*$""",
     re.VERBOSE,
 )
+# A prohibition narrowed to a part of the work at hand: "don't run the e2e suite, just the unit
+# tests for the parser", "don't refactor anything else, just the parser function" (round 16).
+# "don't ask before running tests, just run them" goes on with a verb: a way of working.
+_NARROWED = re.compile(
+    r"""^(?:please\s+)?(?:don'?t|do\s+not|no\s+need\s+to)\s+[^,;.]+,\s*(?:[^,;.]+,\s*)?
+    just\s+(?:the|this|that|these|those)\s+[^,;.]+(?:[,;.]|$)""",
+    re.VERBOSE,
+)
+# ... unless it recurs: "don't run the integration suite on every push, just the unit tests".
+_RECURRING = re.compile(r"\b(?:every|each|any|all)\b")
 # A word for later, or a condition on the work, keeps an act's sentence: "always rerun the
 # linter after a rebase", "regenerate the stubs when the protos change", "leave the vendored
 # copy as it is for good".
@@ -89,7 +106,7 @@ _LATER = re.compile(
 def no_standing(core: str) -> str | None:
     """The name of the form that takes a rule's standing from the sentence, or ``None``.
     ``core`` is the lower-cased sentence without its lead-in words."""
-    if ("question" in core or "just a" in core) and _LABEL.search(core):
+    if any(word in core for word in _LABEL_WORDS) and _LABEL.search(core):
         return "label"
     if _ALTERNATIVE.match(core):
         return "alternative"
@@ -97,6 +114,8 @@ def no_standing(core: str) -> str | None:
         return "degree_result"
     if "," in core and _EMPHATIC_HABIT.match(core):
         return "emphatic_habit"
+    if "just" in core and _NARROWED.match(core) and not _RECURRING.search(core):
+        return "narrowed"
     form = None
     if core.startswith(("re", "please re", "then re", "and then re", "now re", "just re")):
         form = "again" if _AGAIN.match(core) else None
