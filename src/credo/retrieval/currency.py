@@ -362,40 +362,37 @@ def _gather(
     # and the heads standing in (a small dict, so the ranking is walked with cheap probes),
     # and what each brings, as the graph keeps it (one probe of a big dict per belief).
     kept = graph.relevant_known
-    wanted: dict[str, Relevant | None] = {}
-    for i in (*touched, *heads) if heads else touched:
-        if (info := kept.get(i)) is not None:
-            wanted[i] = info
-        elif i in against:
-            wanted[i] = None
-    if superseded:
-        for i in superseded:
-            wanted.pop(i, None)
-    found = [(n, s) for n, s in enumerate(ranked) if s.id in wanted]
+    get = kept.get
+    wanted: Collection[str] = touched
+    if heads or superseded:
+        wanted = touched.union(heads).difference(superseded)
+    # One pass over the ranking: the relevant beliefs with a truth link, their places and
+    # what each brings, as the graph keeps it (None: not worked out yet).
+    found = [(n, s, get(s.id)) for n, s in enumerate(ranked) if s.id in wanted]
     conflicts_of = graph.conflicts
     lock_set = set(locks)
     lock_wanted = [y for x in locks if x in against for y in conflicts_of(x) if y in lock_set]
-    if not found and not lock_wanted:
-        return ranked, (), {}, {}, {}
-    infos = [wanted[s.id] for _, s in found]
-    if None in infos or lock_wanted:
+    if any(info is None for _, _, info in found) or lock_wanted:
+        # (one without a CONTRADICTS edge brings nothing: left out)
+        found = [f for f in found if f[2] is not None or f[1].id in against]
         # One batched read for every conflict not met yet (each belief's current conflicts
         # are then kept by the graph: a warm query reads and filters none).
         known = graph.live_known
-        fresh = {y for _, s in found if (x := s.id) not in known for y in conflicts_of(x)}
+        fresh = {y for _, s, _ in found if (x := s.id) not in known for y in conflicts_of(x)}
         if fresh or lock_wanted:
             graph.settle([*fresh, *lock_wanted])
         as_relevant = graph.as_relevant
-        infos = [as_relevant(s.id) for _, s in found]
-    relevant: dict[str, Scored] = {}
-    standing: dict[str, Standing] = {}
-    walked: list[tuple[int, Scored, Relevant]] = []  # those with an unlocked conflict
-    for (n, s), info in zip(found, infos, strict=True):
-        relevant[i := s.id] = s
-        if (mark := info[0]) is not None:  # type: ignore[index]
-            standing[i] = mark
-            if info[1]:  # type: ignore[index]
-                walked.append((n, s, info))  # type: ignore[arg-type]
+        found = [(n, s, as_relevant(s.id)) for n, s, _ in found]
+    if not found and not lock_wanted:
+        return ranked, (), {}, {}, {}
+    relevant: dict[str, Scored] = {s.id: s for _, s, _ in found}
+    standing: dict[str, Standing] = {
+        s.id: info[0]  # type: ignore[index]
+        for _, s, info in found
+        if info[0] is not None  # type: ignore[index]
+    }
+    # Those with an unlocked conflict (each has a current conflict, so a mark, too).
+    walked: list[tuple[int, Scored, Relevant]] = [f for f in found if f[2][1]]  # type: ignore[index,misc]
     # The conflicts met twice, or relevant themselves: their groups are joined here.
     met = [y for _, _, info in walked for y in info[1]]
     distinct = set(met)
@@ -447,24 +444,23 @@ def _gather(
         return ranked, (), standing, {}, {}
     if not group_of:  # every group one of its own: the ranking stays as it is
         return ranked, (), standing, {}, {s.id: info for _, s, info in walked}
-    tails: dict[str, Relevant] = {}
+    # A group of its own stays at its leader's place, kept aside: only the joined groups'
+    # leaders are walked, the ranking between them copied in slices.
+    tails = {s.id: info for _, s, info in walked if s.id not in group_of}
     out: list[Scored] = []
     groups: list[tuple[str, ...]] = []
     placed: set[str] = set()
     start = 0
-    for n, s, info in walked:
+    for n, s in [(n, s) for n, s, _ in walked if s.id in group_of]:
         i = s.id
         if n > start:
             out += ranked[start:n]
         start = n + 1
-        if (group := group_of.get(i)) is None:  # a group of its own: kept aside
-            out.append(s)
-            tails[i] = info
-            continue
         if i in placed:
             continue
         out.append(s)
         score = s.score
+        group = group_of[i]
         # The group takes the place of its best member, the others after it at its score:
         # ranked ones in rank order, then those brought along, by id.
         if len(group) == 2:
