@@ -197,7 +197,7 @@ class Classes:
     long candidates' read in one batch when the compress stage first asks (``read``), the
     other packed ones' after the pack (``of_packed``); and the rules that read them."""
 
-    __slots__ = ("_found", "_read", "asked", "rules")
+    __slots__ = ("_found", "_read", "asked", "over", "rules")
 
     def __init__(
         self,
@@ -207,7 +207,8 @@ class Classes:
         rules: frozenset[str] | None = None,
     ) -> None:
         self._read = read
-        self.asked = [i for i in ids if len(content[i]) > SHORT_CHARS]
+        self.asked = _long(ids, content)
+        self.over = (ids, content)  # what ``asked`` was read from
         self.rules = DEFAULT_RETENTION_RULES if rules is None else rules
         self._found: dict[str, str] | None = None
 
@@ -257,7 +258,11 @@ def verbatim_ids(
     "auto" the head of the ranking (``head_ids``: with the rule "head", its snapshot and
     transient candidates, read by ``classes``, left out); worked out only when the pack
     first reaches a long candidate: returned as that reader. ``ids`` are in rank order."""
-    long = [i for i in ids if len(content[i]) > SHORT_CHARS]
+    # (the long candidates are those ``classes`` reads: the same pass, made once)
+    if classes is not None and classes.over[0] is ids and classes.over[1] is content:
+        long = classes.asked
+    else:
+        long = _long(ids, content)
     if not long or mode == "off":
         return set(long)
     if mode == "auto" and _fits_whole(ids, content, marked, trails, budget):
@@ -267,6 +272,11 @@ def verbatim_ids(
     if classes is None or "head" not in classes.rules:
         return lambda: stated(long) | head_ids(ids, content, marked, trails, budget)
     return lambda: stated(long) | head_ids(ids, content, marked, trails, budget, classes.read())
+
+
+def _long(ids: list[str], content: Mapping[str, str]) -> list[str]:
+    """The ids whose text is longer than ``SHORT_CHARS``, in order."""
+    return [i for i in ids if len(content[i]) > SHORT_CHARS]
 
 
 def head_ids(
@@ -305,7 +315,8 @@ def _fits_whole(
     budget: int,
 ) -> bool:
     # A line costs at least (its text + id + "[] \n") / 4: most packs are ruled out here.
-    if sum(len(content[i]) + len(i) + 4 for i in ids) > CHARS_PER_TOKEN * budget:
+    least = sum(map(len, map(content.__getitem__, ids))) + sum(map(len, ids)) + 4 * len(ids)
+    if least > CHARS_PER_TOKEN * budget:
         return False
     whole = 0
     for chars in whole_chars(ids, _WholeLines(content, marked, trails), trails):

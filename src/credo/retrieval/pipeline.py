@@ -13,6 +13,8 @@ session and date lanes read). No lane touches the database per candidate.
 
 import math
 from collections.abc import Mapping
+from itertools import chain, filterfalse
+from operator import itemgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple, cast
 
@@ -158,12 +160,13 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         standing = state.standing
         tails = state.tails
         if state.groups or tails:
-            for info in tails.values():
-                content.update(info[6])
-            units = Units(ids, state.groups, {x: info[2] for x, info in tails.items()})
-            relevant = [i for i in ids if i not in state.brought] if state.brought else ids
-        if tails:  # every group's others right after its leader, as the pack and block see them
-            ids = [m for i in ids for m in (tails[i][2] if i in tails else (i,))]
+            # (C-level passes: a query on a store in dispute holds dozens of groups aside)
+            content.update(chain.from_iterable(map(dict.items, map(_TEXTS, tails.values()))))
+            aside = dict(zip(tails, map(_GROUP, tails.values()), strict=True))
+            units = Units(ids, state.groups, aside)
+            relevant = list(filterfalse(state.brought.__contains__, ids)) if state.brought else ids
+            if tails:  # every group's others right after its leader, as the pack and block see
+                ids = list(chain.from_iterable(map(aside.get, ids, zip(ids))))
     # The ids the block shows: derived ones by their shortest unique prefix (short_ids.py).
     asked = [*(b.id for b in locks), *ids]
     shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared)
@@ -176,8 +179,8 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     remaining = budget - locked_used
     # Costed when the pack first asks: the candidates past the first that does not fit are
     # never asked for (the cluster pack stops there), a third of them on a typical query.
-    unread = [i for i in ids if i not in rows]  # brought along by supersession
-    trails = {i: t for i in ids if (t := known_trails.get(i)) is not None}
+    unread = list(filterfalse(rows.__contains__, ids))  # brought along by the truth step
+    trails = {i: t for i in ids if (t := known_trails.get(i)) is not None} if known_trails else {}
     if unread:
         trails.update(store.trails(unread))
     # Compress (rank -> cluster -> compress -> pack): each candidate is charged as rendered,
@@ -218,9 +221,9 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     dropped = packed.dropped
     chosen = set(packed.selected)
     if units is not None:
-        for leader, members in units.members.items():  # a group shares its leader's cluster
-            if (cluster := cluster_of.get(leader)) is not None:
-                cluster_of.update(dict.fromkeys(members, cluster))
+        members_of = units.members
+        for leader in members_of.keys() & cluster_of.keys():  # a group shares its cluster
+            cluster_of.update(dict.fromkeys(members_of[leader], cluster_of[leader]))
         chosen = set(units.expand(packed.selected))
         dropped = tuple(units.expand(dropped))
     # Clustering changes which beliefs are packed, not how relevant each one is: the
@@ -281,6 +284,11 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         superseded=() if state is None else state.superseded,
         short_ids=shown.changed(),
     )
+
+
+# What ``Currency.tails`` keeps of a group aside: its members' texts, the group.
+_TEXTS = itemgetter(6)
+_GROUP = itemgetter(2)
 
 
 def _global(found: tuple[Belief, ...], locks: list[Belief]) -> dict[str, Belief]:
