@@ -72,10 +72,13 @@ class Currency:
             relevant belief leading each -> what it brings (``TruthGraph.as_relevant``: its
             group, the others, their standing, rows and texts). Their members are in none
             of the fields above; ``expanded`` puts them there. Empty from ``resolve``.
+        far: the rows the truth graph holds of beliefs that were not candidates (those
+            of the ``tails``' others among them).
     """
 
     __slots__ = (
         "brought",
+        "far",
         "groups",
         "ranked",
         "retired_locks",
@@ -95,6 +98,7 @@ class Currency:
         rows: Mapping[str, CandidateRow] | None = None,
         brought: frozenset[str] = frozenset(),
         tails: Mapping[str, Relevant] | None = None,
+        far: Mapping[str, CandidateRow] | None = None,
     ) -> None:
         self.ranked = ranked
         self.superseded = superseded
@@ -104,6 +108,7 @@ class Currency:
         self.rows: Mapping[str, CandidateRow] = {} if rows is None else rows
         self.brought = brought
         self.tails: Mapping[str, Relevant] = {} if tails is None else tails
+        self.far: Mapping[str, CandidateRow] = {} if far is None else far
 
     def expanded(self) -> "Currency":
         """The same result with the ``tails`` in the other fields: each group's others right
@@ -249,6 +254,7 @@ def resolve_lazy(
         rows=found,
         brought=brought,
         tails=tails,
+        far=graph.rows,
     )
 
 

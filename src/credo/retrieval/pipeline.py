@@ -21,7 +21,16 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
 from credo.retrieval.bundle import Units
-from credo.retrieval.compress import COMPRESS_MODES, VERBATIM, Carried, Classes, Costs, verbatim_ids
+from credo.retrieval.compress import (
+    COMPRESS_MODES,
+    VERBATIM,
+    Carried,
+    Classes,
+    Costs,
+    least_chars,
+    long_ids,
+    verbatim_ids,
+)
 from credo.retrieval.lanes import LANES, dialog
 from credo.retrieval.lanes.bfs import DEFAULT_DECAY, expand_hop
 from credo.retrieval.lanes.date import date_lane, windows
@@ -149,6 +158,8 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     standing: Mapping[str, Standing] = {}
     tails: Mapping[str, Relevant] = {}  # groups of their own, kept aside (Currency.tails)
     relevant = None  # the ranked ids clustering reads edges among: all but those brought along
+    long: list[str] | None = None  # the long candidates, and their least chars, when known
+    least: int | None = None
     if state is not None:
         if state.retired_locks:
             locks = [b for b in locks if b.id not in state.retired_locks]
@@ -161,11 +172,17 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         tails = state.tails
         if state.groups or tails:
             # (C-level passes: a query on a store in dispute holds dozens of groups aside)
-            content.update(chain.from_iterable(map(dict.items, map(_TEXTS, tails.values()))))
             aside = dict(zip(tails, map(_GROUP, tails.values()), strict=True))
             units = Units(ids, state.groups, aside)
             relevant = list(filterfalse(state.brought.__contains__, ids)) if state.brought else ids
             if tails:  # every group's others right after its leader, as the pack and block see
+                # Their texts are read when asked for (most never are: the pack stops first);
+                # what the compress stage reads of all of them, the graph keeps per group.
+                content = _Texts(content, state.far)
+                values = tails.values()
+                long = long_ids(ids, content)
+                long += chain.from_iterable(map(_LONG, values))
+                least = least_chars(ids, content) + sum(map(_LEAST, values))
                 ids = list(chain.from_iterable(map(aside.get, ids, zip(ids))))
     # The ids the block shows: derived ones by their shortest unique prefix (short_ids.py).
     asked = [*(b.id for b in locks), *ids]
@@ -187,9 +204,9 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # a passage's line with its line range alone, under its file and section lines, which
     # the first passage packed under them pays for (retrieval/place.py).
     places = Places(trails, shown)
-    classes = Classes(store.retention, ids, content, options.retention_rules)
+    classes = Classes(store.retention, ids, content, options.retention_rules, long)
     kept = verbatim_ids(
-        ids, content, marked, places, remaining, options.compress, store.stated, classes
+        ids, content, marked, places, remaining, options.compress, store.stated, classes, least
     )
     costs = Costs(content, marked, places, text, kept, classes)
     # A conflict group is packed as one unit (retrieval/bundle.py).
@@ -286,9 +303,26 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     )
 
 
-# What ``Currency.tails`` keeps of a group aside: its members' texts, the group.
-_TEXTS = itemgetter(6)
+# What ``Currency.tails`` keeps of a group aside (``TruthGraph.as_relevant``): the group, its
+# others longer than compress.SHORT_CHARS, the least their lines cost.
 _GROUP = itemgetter(2)
+_LONG = itemgetter(8)
+_LEAST = itemgetter(9)
+
+
+class _Texts(dict[str, str]):
+    """id -> text: those given, and the others of the groups kept aside read from their
+    rows (``Currency.far``) on first lookup."""
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, texts: Mapping[str, str], rows: Mapping[str, CandidateRow]) -> None:
+        super().__init__(texts)
+        self._rows = rows
+
+    def __missing__(self, belief_id: str) -> str:
+        text = self[belief_id] = self._rows[belief_id][0]
+        return text
 
 
 def _global(found: tuple[Belief, ...], locks: list[Belief]) -> dict[str, Belief]:
