@@ -8,9 +8,11 @@ the packed beliefs in rank order with their standing, a group the step kept asid
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Mapping
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from credo.retrieval.rank import Scored, brought_along
+from credo.store.short_ids import Shown, shortenable
 from credo.tokens import belief_tokens, marks
 from credo.types import Belief
 
@@ -49,7 +51,7 @@ class Marks(dict[str, str]):
     """id -> its marks (``tokens.marks``), made on first lookup ("" for none); the others
     of a group kept aside (``Currency.tails``) take their standing from it."""
 
-    __slots__ = ("_aside", "_shown", "_standing", "_tails")
+    __slots__ = ("_aside", "_plain", "_shown", "_standing", "_tails")
 
     def __init__(
         self,
@@ -62,6 +64,7 @@ class Marks(dict[str, str]):
         self._shown = shown
         self._tails = tails
         self._aside: dict[str, Standing] | None = None
+        self._plain = type(shown) is Shown  # (an id that is not derived is shown whole)
 
     def __missing__(self, belief_id: str) -> str:
         said = self._standing.get(belief_id)
@@ -74,6 +77,10 @@ class Marks(dict[str, str]):
             said = aside.get(belief_id)
         if said is None:
             text = self[belief_id] = ""
+            return text
+        plain = self._plain
+        if plain and (hit := PLAIN_MARKS.get(id(said))) is not None and hit[0] is said:
+            text = self[belief_id] = hit[1]
             return text
         shown = self._shown.__getitem__
         replaces, conflicts, superseded_by = said
@@ -88,6 +95,10 @@ class Marks(dict[str, str]):
                 MARK_TEXTS.clear()
             text = MARK_TEXTS[named] = marks(*named)
         self[belief_id] = text
+        if plain and not any(map(shortenable, chain(replaces, conflicts, superseded_by))):
+            if len(PLAIN_MARKS) >= MAXPLAIN_MARKS:
+                PLAIN_MARKS.clear()
+            PLAIN_MARKS[id(said)] = (said, text)
         return text
 
 
@@ -96,6 +107,13 @@ class Marks(dict[str, str]):
 # (a pure function: kept across versions, started over past the bound).
 MARK_TEXTS: dict["Standing", str] = {}
 MAXMARK_TEXTS = 50_000
+# A standing that names no derived id (each shown whole, whatever the store) -> (it, its
+# marks), by identity: the truth graph keeps a belief's standing as one tuple per store
+# version (``TruthGraph.as_relevant``), which every query at that version passes again, so
+# its marks are found without naming its ids or hashing them (the entry holds the tuple, so
+# its id is not reused while it is here).
+PLAIN_MARKS: dict[int, tuple["Standing", str]] = {}
+MAXPLAIN_MARKS = 20_000
 
 
 def place_locked(
