@@ -35,9 +35,7 @@ def picked(
     if not tails:
         return [(s, get(s.id, NO_STANDING)) for s in ranked if s.id in chosen]
     out: list[tuple[Scored, Standing]] = []
-    for s in ranked:
-        if s.id not in chosen:
-            continue
+    for s in [s for s in ranked if s.id in chosen]:
         out.append((s, get(s.id, NO_STANDING)))
         info = tails.get(s.id)
         if info is not None:
