@@ -380,6 +380,7 @@ def _currency(
         weights=options.weights,
         include_superseded=options.include_superseded,
         touched=touched,
+        ids=ids,
     )
 
 
