@@ -151,7 +151,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     shared = _global(options.global_locks, locks)
     if shared:  # a global lock stands in for the project belief with its id
         ranked = [s for s in ranked if s.id not in shared]
-    content = {i: row[0] for i, row in rows.items()}
+    content = _Texts(rows)
     ids = [s.id for s in ranked]
     state = _currency(store, ranked, ids, rows, locks, options)
     units = None
@@ -178,11 +178,12 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             if tails:  # every group's others right after its leader, as the pack and block see
                 # Their texts are read when asked for (most never are: the pack stops first);
                 # what the compress stage reads of all of them, the graph keeps per group.
-                content = _Texts(content, state.far)
+                content.far = state.far
                 values = tails.values()
                 long = long_ids(ids, content)
                 long += chain.from_iterable(map(_LONG, values))
-                least = least_chars(ids, content) + sum(map(_LEAST, values))
+                if long and options.compress == "auto":  # (read only then: verbatim_ids)
+                    least = least_chars(ids, content) + sum(map(_LEAST, values))
                 ids = list(chain.from_iterable(map(aside.get, ids, zip(ids))))
     # The ids the block shows: derived ones by their shortest unique prefix (short_ids.py).
     asked = [*(b.id for b in locks), *ids]
@@ -306,22 +307,23 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
 # What ``Currency.tails`` keeps of a group aside (``TruthGraph.as_relevant``): the group, its
 # others longer than compress.SHORT_CHARS, the least their lines cost.
 _GROUP = itemgetter(2)
+_TEXT = itemgetter(0)  # of a row (CandidateRow): the text
 _LONG = itemgetter(8)
 _LEAST = itemgetter(9)
 
 
 class _Texts(dict[str, str]):
-    """id -> text: those given, and the others of the groups kept aside read from their
-    rows (``Currency.far``) on first lookup."""
+    """id -> text: the candidates' (from their rows), and the others of the groups kept
+    aside read from ``far`` (``Currency.far``, the truth graph's rows) on first lookup."""
 
-    __slots__ = ("_rows",)
+    __slots__ = ("far",)
 
-    def __init__(self, texts: Mapping[str, str], rows: Mapping[str, CandidateRow]) -> None:
-        super().__init__(texts)
-        self._rows = rows
+    def __init__(self, rows: Mapping[str, CandidateRow]) -> None:
+        super().__init__(zip(rows, map(_TEXT, rows.values()), strict=True))
+        self.far: Mapping[str, CandidateRow] = {}
 
     def __missing__(self, belief_id: str) -> str:
-        text = self[belief_id] = self._rows[belief_id][0]
+        text = self[belief_id] = self.far[belief_id][0]
         return text
 
 
