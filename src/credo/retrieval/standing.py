@@ -8,7 +8,6 @@ the packed beliefs in rank order with their standing, a group the step kept asid
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Mapping
-from itertools import chain
 from typing import TYPE_CHECKING
 
 from credo.retrieval.rank import Scored, brought_along
@@ -76,12 +75,14 @@ class Marks(dict[str, str]):
         if said is None:
             text = self[belief_id] = ""
             return text
-        plain = self._plain
+        replaces, conflicts, superseded_by = said
+        # (only a conflicts-only standing: what the truth graph keeps; one a query makes,
+        # what a belief replaces, would only churn the table)
+        plain = self._plain and not replaces and not superseded_by
         if plain and (hit := PLAIN_MARKS.get(id(said))) is not None and hit[0] is said:
             text = self[belief_id] = hit[1]
             return text
         shown = self._shown.__getitem__
-        replaces, conflicts, superseded_by = said
         named = (  # (each id asked of ``shown`` in this order: it lists the first asked first)
             tuple(map(shown, replaces)) if replaces else replaces,
             tuple(map(shown, conflicts)) if conflicts else conflicts,
@@ -93,7 +94,7 @@ class Marks(dict[str, str]):
                 MARK_TEXTS.clear()
             text = MARK_TEXTS[named] = marks(*named)
         self[belief_id] = text
-        if plain and not any(map(shortenable, chain(replaces, conflicts, superseded_by))):
+        if plain and not any(map(shortenable, conflicts)):
             if len(PLAIN_MARKS) >= MAXPLAIN_MARKS:
                 PLAIN_MARKS.clear()
             PLAIN_MARKS[id(said)] = (said, text)
@@ -105,11 +106,11 @@ class Marks(dict[str, str]):
 # (a pure function: kept across versions, started over past the bound).
 MARK_TEXTS: dict["Standing", str] = {}
 MAXMARK_TEXTS = 50_000
-# A standing that names no derived id (each shown whole, whatever the store) -> (it, its
-# marks), by identity: the truth graph keeps a belief's standing as one tuple per store
-# version (``TruthGraph.as_relevant``), which every query at that version passes again, so
-# its marks are found without naming its ids or hashing them (the entry holds the tuple, so
-# its id is not reused while it is here).
+# A standing of conflicts only that names no derived id (each shown whole, whatever the
+# store) -> (it, its marks), by identity: the truth graph keeps a belief's standing as one
+# tuple per store version (``TruthGraph.as_relevant``), which every query at that version
+# passes again, so its marks are found without naming its ids or hashing them (the entry
+# holds the tuple, so its id is not reused while it is here).
 PLAIN_MARKS: dict[int, tuple["Standing", str]] = {}
 MAXPLAIN_MARKS = 20_000
 
