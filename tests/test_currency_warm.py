@@ -100,16 +100,21 @@ def stores(draw: st.DrawFn) -> dict[str, object]:
     }
 
 
-def _build(tmp: Path, spec: dict[str, object]) -> Memory:
+def _build(tmp: Path, spec: dict[str, object], long: bool = False) -> Memory:
+    """``long``: some of the beliefs longer than compress.SHORT_CHARS (cut in a pack), on
+    the query and off it (met only as the far end of a link)."""
     memory = Memory(":memory:", root=tmp)
+    more = 40 if long else 1
     rows: list[dict[str, object]] = [
         {
             "kind": "belief",
             "id": f"b{i}",
             # A third off the query: met only as the far end of a link.
-            "content": f"release note {i} about the deploy tool" + " detail" * (i % 3)
+            "content": f"release note {i} about the deploy tool"
+            + " detail" * (i % 3) * (more if i % 3 == 2 else 1)
+            + (". The deploy tool is kept." if long and i % 3 == 2 else "")
             if i % 3
-            else f"kitchen recipe {i} with onions",
+            else f"kitchen recipe {i} with onions" + " and garlic" * (more if i % 2 else 1),
             "locked": i in spec["locked"],  # type: ignore[operator]
             "created_at": 1_700_000_000.0 + i,
         }

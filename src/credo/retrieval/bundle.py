@@ -12,6 +12,7 @@ cluster) holds for units. Pure: ids and costs in, ids out.
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
 
 
 class Units:
@@ -57,12 +58,6 @@ class Units:
 
     def expand(self, unit_ids: Iterable[str]) -> list[str]:
         """The beliefs of ``unit_ids``, each group's members in rank order at its place."""
-        members = self.members
-        out: list[str] = []
-        for unit in unit_ids:
-            group = members.get(unit)
-            if group is None:
-                out.append(unit)
-            else:
-                out += group
-        return out
+        units = unit_ids if isinstance(unit_ids, list | tuple) else list(unit_ids)
+        # (C-level: a unit in no group is its own one-tuple)
+        return list(chain.from_iterable(map(self.members.get, units, zip(units))))

@@ -197,7 +197,7 @@ class Classes:
     long candidates' read in one batch when the compress stage first asks (``read``), the
     other packed ones' after the pack (``of_packed``); and the rules that read them."""
 
-    __slots__ = ("_found", "_read", "asked", "rules")
+    __slots__ = ("_found", "_read", "asked", "over", "rules")
 
     def __init__(
         self,
@@ -205,9 +205,12 @@ class Classes:
         ids: list[str],
         content: Mapping[str, str],
         rules: frozenset[str] | None = None,
+        asked: list[str] | None = None,
     ) -> None:
+        """``asked``: the long ones among ``ids`` when the caller knows them (in any order)."""
         self._read = read
-        self.asked = [i for i in ids if len(content[i]) > SHORT_CHARS]
+        self.asked = long_ids(ids, content) if asked is None else asked
+        self.over = (ids, content)  # what ``asked`` was read from
         self.rules = DEFAULT_RETENTION_RULES if rules is None else rules
         self._found: dict[str, str] | None = None
 
@@ -249,6 +252,7 @@ def verbatim_ids(
     mode: str,
     stated: Callable[[list[str]], set[str]],
     classes: Classes | None = None,
+    least: int | None = None,
 ) -> "set[str] | Callable[[], set[str]]":
     """The long candidates the compress stage must show verbatim (it never cuts short
     ones): all of them when compression is off or when every candidate fits the budget
@@ -256,17 +260,32 @@ def verbatim_ids(
     stated or corrected, read by ``stated`` (``Store.stated``, one batched query), and in
     "auto" the head of the ranking (``head_ids``: with the rule "head", its snapshot and
     transient candidates, read by ``classes``, left out); worked out only when the pack
-    first reaches a long candidate: returned as that reader. ``ids`` are in rank order."""
-    long = [i for i in ids if len(content[i]) > SHORT_CHARS]
+    first reaches a long candidate: returned as that reader. ``ids`` are in rank order;
+    ``least`` is ``least_chars(ids, content)`` when the caller knows it."""
+    # (the long candidates are those ``classes`` reads: the same pass, made once)
+    if classes is not None and classes.over[0] is ids and classes.over[1] is content:
+        long = classes.asked
+    else:
+        long = long_ids(ids, content)
     if not long or mode == "off":
         return set(long)
-    if mode == "auto" and _fits_whole(ids, content, marked, trails, budget):
+    if mode == "auto" and _fits_whole(ids, content, marked, trails, budget, least):
         return set(long)
     if mode == "always":
         return lambda: stated(long)
     if classes is None or "head" not in classes.rules:
         return lambda: stated(long) | head_ids(ids, content, marked, trails, budget)
     return lambda: stated(long) | head_ids(ids, content, marked, trails, budget, classes.read())
+
+
+def least_chars(ids: list[str], content: Mapping[str, str]) -> int:
+    """The characters the lines of ``ids`` take at the least: each its text, id and "[] \n"."""
+    return sum(map(len, map(content.__getitem__, ids))) + sum(map(len, ids)) + 4 * len(ids)
+
+
+def long_ids(ids: list[str], content: Mapping[str, str]) -> list[str]:
+    """The ids whose text is longer than ``SHORT_CHARS``, in order."""
+    return [i for i in ids if len(content[i]) > SHORT_CHARS]
 
 
 def head_ids(
@@ -303,9 +322,12 @@ def _fits_whole(
     marked: Mapping[str, str],
     trails: Places,
     budget: int,
+    least: int | None = None,
 ) -> bool:
     # A line costs at least (its text + id + "[] \n") / 4: most packs are ruled out here.
-    if sum(len(content[i]) + len(i) + 4 for i in ids) > CHARS_PER_TOKEN * budget:
+    if least is None:
+        least = least_chars(ids, content)
+    if least > CHARS_PER_TOKEN * budget:
         return False
     whole = 0
     for chars in whole_chars(ids, _WholeLines(content, marked, trails), trails):

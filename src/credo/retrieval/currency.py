@@ -40,14 +40,18 @@ Ties are broken by id everywhere; the result depends only on the store and the q
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import bisect
-from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
+from itertools import chain, compress
+from operator import eq, itemgetter
 
 from credo.retrieval.rank import Scored, Weights, brought_along
 from credo.retrieval.truth_graph import NO_IDS, Relevant, Standing, TruthGraph
 from credo.store.fts import CandidateRow
 
 __all__ = ["Currency", "Standing", "TruthGraph", "resolve", "resolve_lazy"]
+
+_MARK = itemgetter(0)  # of what a relevant belief brings (``Relevant``): its standing
+_FREE = itemgetter(1)  # its unlocked current conflicts
 
 
 class Currency:
@@ -72,10 +76,13 @@ class Currency:
             relevant belief leading each -> what it brings (``TruthGraph.as_relevant``: its
             group, the others, their standing, rows and texts). Their members are in none
             of the fields above; ``expanded`` puts them there. Empty from ``resolve``.
+        far: the rows the truth graph holds of beliefs that were not candidates (those
+            of the ``tails``' others among them).
     """
 
     __slots__ = (
         "brought",
+        "far",
         "groups",
         "ranked",
         "retired_locks",
@@ -95,6 +102,7 @@ class Currency:
         rows: Mapping[str, CandidateRow] | None = None,
         brought: frozenset[str] = frozenset(),
         tails: Mapping[str, Relevant] | None = None,
+        far: Mapping[str, CandidateRow] | None = None,
     ) -> None:
         self.ranked = ranked
         self.superseded = superseded
@@ -104,6 +112,7 @@ class Currency:
         self.rows: Mapping[str, CandidateRow] = {} if rows is None else rows
         self.brought = brought
         self.tails: Mapping[str, Relevant] = {} if tails is None else tails
+        self.far: Mapping[str, CandidateRow] = {} if far is None else far
 
     def expanded(self) -> "Currency":
         """The same result with the ``tails`` in the other fields: each group's others right
@@ -175,6 +184,7 @@ def resolve_lazy(
     weights: Weights,
     include_superseded: bool = False,
     touched: set[str] | None = None,
+    ids: list[str] | None = None,
 ) -> Currency:
     """``resolve`` with the groups of their own kept aside in ``tails``, as the truth graph
     keeps them: most of a query's groups, whose members the pack may never reach (the
@@ -190,11 +200,13 @@ def resolve_lazy(
         include_superseded: keep superseded candidates, marked, instead of leaving them out.
         touched: the candidates and locks that have a truth link, when the caller has read
             them all into ``graph`` already (``TruthGraph.touched``).
+        ids: the ids of ``ranked``, when the caller has them.
     """
     if touched is None:
         touched = graph.touched([*(s.id for s in ranked), *locks])
     if not touched:
         return Currency(ranked)
+    given = ranked
     superseded: dict[str, None] = {}
     heads: Collection[str] = ()
     retired: frozenset[str] = frozenset()
@@ -211,7 +223,7 @@ def resolve_lazy(
             superseded.update(dict.fromkeys(sorted(retired)))
             retired = frozenset()
     ranked, groups, standing, found, tails = _gather(
-        ranked, graph, locks, touched, superseded, heads
+        ranked, graph, locks, touched, superseded, heads, ids if ranked is given else None
     )
     brought = frozenset(found)
     if pred:  # what each packed belief hides (those brought along count too)
@@ -249,6 +261,7 @@ def resolve_lazy(
         rows=found,
         brought=brought,
         tails=tails,
+        far=graph.rows,
     )
 
 
@@ -334,6 +347,7 @@ def _gather(
     touched: set[str],
     superseded: Mapping[str, None],
     heads: Collection[str] = (),
+    ids: list[str] | None = None,
 ) -> tuple[
     list[Scored],
     tuple[tuple[str, ...], ...],
@@ -354,64 +368,67 @@ def _gather(
     current conflicts, kept by the graph) names every relevant belief it meets; one brought
     along is marked with the relevant beliefs that brought it. Most groups are one relevant
     belief and conflicts no other one meets: the graph keeps such a group whole. Only the
-    relevant beliefs are walked; the others keep their places, copied in slices."""
+    relevant beliefs are walked; the others keep their places, copied in slices. ``ids``:
+    the ranked beliefs' ids, when the caller has them."""
     against = graph.against
     if against.keys().isdisjoint(touched) and not superseded:  # (a head may bring a conflict)
         return ranked, (), {}, {}, {}
-    # The relevant beliefs with a CONTRADICTS edge, with their places: the touched candidates
-    # and the heads standing in (a small dict, so the ranking is walked with cheap probes),
-    # and what each brings, as the graph keeps it (one probe of a big dict per belief).
+    # The relevant beliefs with a truth link (the touched candidates and the heads standing
+    # in) in rank order, and what each brings as the graph keeps it (None: not worked out
+    # yet): C-level passes, one probe of a big dict per belief.
     kept = graph.relevant_known
-    wanted: dict[str, Relevant | None] = {}
-    for i in (*touched, *heads) if heads else touched:
-        if (info := kept.get(i)) is not None:
-            wanted[i] = info
-        elif i in against:
-            wanted[i] = None
-    if superseded:
-        for i in superseded:
-            wanted.pop(i, None)
-    found = [(n, s) for n, s in enumerate(ranked) if s.id in wanted]
+    wanted: Collection[str] = touched
+    if heads or superseded:
+        wanted = touched.union(heads).difference(superseded)
+    if ids is None:
+        ids = [s.id for s in ranked]
+    order = list(filter(wanted.__contains__, ids))
+    infos: list[Relevant] = list(map(kept.get, order))  # type: ignore[arg-type]
     conflicts_of = graph.conflicts
     lock_set = set(locks)
     lock_wanted = [y for x in locks if x in against for y in conflicts_of(x) if y in lock_set]
-    if not found and not lock_wanted:
-        return ranked, (), {}, {}, {}
-    infos = [wanted[s.id] for _, s in found]
     if None in infos or lock_wanted:
+        # (one without a CONTRADICTS edge brings nothing: left out)
+        order = [
+            i for i, info in zip(order, infos, strict=True) if info is not None or i in against
+        ]
         # One batched read for every conflict not met yet (each belief's current conflicts
         # are then kept by the graph: a warm query reads and filters none).
         known = graph.live_known
-        fresh = {y for _, s in found if (x := s.id) not in known for y in conflicts_of(x)}
+        fresh = {y for x in order if x not in known for y in conflicts_of(x)}
         if fresh or lock_wanted:
             graph.settle([*fresh, *lock_wanted])
-        as_relevant = graph.as_relevant
-        infos = [as_relevant(s.id) for _, s in found]
-    relevant: dict[str, Scored] = {}
-    standing: dict[str, Standing] = {}
-    walked: list[tuple[int, Scored, Relevant]] = []  # those with an unlocked conflict
-    for (n, s), info in zip(found, infos, strict=True):
-        relevant[i := s.id] = s
-        if (mark := info[0]) is not None:  # type: ignore[index]
-            standing[i] = mark
-            if info[1]:  # type: ignore[index]
-                walked.append((n, s, info))  # type: ignore[arg-type]
+        infos = list(map(graph.as_relevant, order))
+    if not order and not lock_wanted:
+        return ranked, (), {}, {}, {}
+    relevant = set(order)
+    said: list[Standing | None] = list(map(_MARK, infos))
+    standing: dict[str, Standing] = dict(zip(order, said, strict=True))  # type: ignore[arg-type]
+    if None in said:
+        standing = {i: mark for i, mark in standing.items() if mark is not None}
+    # Those with an unlocked conflict (each has a current conflict, so a mark, too).
+    frees: list[tuple[str, ...]] = list(map(_FREE, infos))
+    walked_ids, walked = order, infos
+    if not all(frees):
+        picks = list(map(bool, frees))
+        walked_ids, walked = list(compress(order, picks)), list(compress(infos, picks))
+        frees = list(compress(frees, picks))
     # The conflicts met twice, or relevant themselves: their groups are joined here.
-    met = [y for _, _, info in walked for y in info[1]]
+    met = list(chain.from_iterable(frees))
     distinct = set(met)
     shared: set[str] = set()
     if len(distinct) < len(met) or not distinct.isdisjoint(relevant):
         shared = distinct.intersection(relevant)
-        shared.update(y for y, times in Counter(met).items() if times > 1)
+        if len(distinct) < len(met):  # (sorted, a conflict met twice is next to itself)
+            met.sort()
+            shared.update(compress(met[1:], map(eq, met, met[1:])))
     group_of: dict[str, list[str]] = {}  # member -> its joined group (one shared list)
     brought: dict[str, CandidateRow] = {}  # (and their rows)
     if shared:
         brought_by: dict[str, list[str]] = {}  # one brought along -> the relevant that bring it
-        for _, s, info in walked:
-            free = info[1]
+        for x, free in zip(walked_ids, frees, strict=True):
             if shared.isdisjoint(free):
                 continue  # a group of its own, kept by the graph
-            x = s.id
             group = group_of.get(x)
             if group is None:
                 group = group_of[x] = [x]
@@ -446,39 +463,37 @@ def _gather(
     if not walked:
         return ranked, (), standing, {}, {}
     if not group_of:  # every group one of its own: the ranking stays as it is
-        return ranked, (), standing, {}, {s.id: info for _, s, info in walked}
-    tails: dict[str, Relevant] = {}
+        return ranked, (), standing, {}, dict(zip(walked_ids, walked, strict=True))
+    # A group of its own stays at its leader's place, kept aside: only the joined groups'
+    # leaders are walked, the ranking between them copied in slices.
+    tails = {i: info for i, info in zip(walked_ids, walked, strict=True) if i not in group_of}
+    place = dict(zip(ids, range(len(ids)), strict=True))
     out: list[Scored] = []
     groups: list[tuple[str, ...]] = []
     placed: set[str] = set()
     start = 0
-    for n, s, info in walked:
-        i = s.id
+    for i in [i for i in walked_ids if i in group_of]:
+        n = place[i]
         if n > start:
             out += ranked[start:n]
         start = n + 1
-        if (group := group_of.get(i)) is None:  # a group of its own: kept aside
-            out.append(s)
-            tails[i] = info
-            continue
         if i in placed:
             continue
+        s = ranked[n]
         out.append(s)
         score = s.score
+        group = group_of[i]
         # The group takes the place of its best member, the others after it at its score:
         # ranked ones in rank order, then those brought along, by id.
         if len(group) == 2:
             rest = [group[1] if group[0] == i else group[0]]
         else:
             rest = [m for m in group if m != i]
-            rest.sort(
-                key=lambda m: (m not in relevant, -relevant[m].score if m in relevant else 0.0, m)
-            )
+            rest.sort(key=lambda m: (m not in relevant, place[m] if m in relevant else 0, m))
         for m in rest:
-            own = relevant.get(m)
-            if own is None:
+            if m not in relevant:
                 out.append(brought_along(m, score))
-            elif own.score < score:
+            elif (own := ranked[place[m]]).score < score:
                 out.append(_raised(own, score, "contradicts"))
             else:
                 out.append(own)

@@ -13,13 +13,24 @@ session and date lanes read). No lane touches the database per candidate.
 
 import math
 from collections.abc import Mapping
+from itertools import chain, filterfalse
+from operator import itemgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
 from credo.retrieval.bundle import Units
-from credo.retrieval.compress import COMPRESS_MODES, VERBATIM, Carried, Classes, Costs, verbatim_ids
+from credo.retrieval.compress import (
+    COMPRESS_MODES,
+    VERBATIM,
+    Carried,
+    Classes,
+    Costs,
+    least_chars,
+    long_ids,
+    verbatim_ids,
+)
 from credo.retrieval.lanes import LANES, dialog
 from credo.retrieval.lanes.bfs import DEFAULT_DECAY, expand_hop
 from credo.retrieval.lanes.date import date_lane, windows
@@ -140,13 +151,15 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     shared = _global(options.global_locks, locks)
     if shared:  # a global lock stands in for the project belief with its id
         ranked = [s for s in ranked if s.id not in shared]
-    content = {i: row[0] for i, row in rows.items()}
+    content = _Texts(rows)
     ids = [s.id for s in ranked]
     state = _currency(store, ranked, ids, rows, locks, options)
     units = None
     standing: Mapping[str, Standing] = {}
     tails: Mapping[str, Relevant] = {}  # groups of their own, kept aside (Currency.tails)
     relevant = None  # the ranked ids clustering reads edges among: all but those brought along
+    long: list[str] | None = None  # the long candidates, and their least chars, when known
+    least: int | None = None
     if state is not None:
         if state.retired_locks:
             locks = [b for b in locks if b.id not in state.retired_locks]
@@ -158,12 +171,20 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         standing = state.standing
         tails = state.tails
         if state.groups or tails:
-            for info in tails.values():
-                content.update(info[6])
-            units = Units(ids, state.groups, {x: info[2] for x, info in tails.items()})
-            relevant = [i for i in ids if i not in state.brought] if state.brought else ids
-        if tails:  # every group's others right after its leader, as the pack and block see them
-            ids = [m for i in ids for m in (tails[i][2] if i in tails else (i,))]
+            # (C-level passes: a query on a store in dispute holds dozens of groups aside)
+            aside = dict(zip(tails, map(_GROUP, tails.values()), strict=True))
+            units = Units(ids, state.groups, aside)
+            relevant = list(filterfalse(state.brought.__contains__, ids)) if state.brought else ids
+            if tails:  # every group's others right after its leader, as the pack and block see
+                # Their texts are read when asked for (most never are: the pack stops first);
+                # what the compress stage reads of all of them, the graph keeps per group.
+                content.far = state.far
+                values = tails.values()
+                long = long_ids(ids, content)
+                long += chain.from_iterable(map(_LONG, values))
+                if long and options.compress == "auto":  # (read only then: verbatim_ids)
+                    least = least_chars(ids, content) + sum(map(_LEAST, values))
+                ids = list(chain.from_iterable(map(aside.get, ids, zip(ids))))
     # The ids the block shows: derived ones by their shortest unique prefix (short_ids.py).
     asked = [*(b.id for b in locks), *ids]
     shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared)
@@ -176,17 +197,17 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     remaining = budget - locked_used
     # Costed when the pack first asks: the candidates past the first that does not fit are
     # never asked for (the cluster pack stops there), a third of them on a typical query.
-    unread = [i for i in ids if i not in rows]  # brought along by supersession
-    trails = {i: t for i in ids if (t := known_trails.get(i)) is not None}
+    unread = list(filterfalse(rows.__contains__, ids))  # brought along by the truth step
+    trails = {i: t for i in ids if (t := known_trails.get(i)) is not None} if known_trails else {}
     if unread:
         trails.update(store.trails(unread))
     # Compress (rank -> cluster -> compress -> pack): each candidate is charged as rendered,
     # a passage's line with its line range alone, under its file and section lines, which
     # the first passage packed under them pays for (retrieval/place.py).
     places = Places(trails, shown)
-    classes = Classes(store.retention, ids, content, options.retention_rules)
+    classes = Classes(store.retention, ids, content, options.retention_rules, long)
     kept = verbatim_ids(
-        ids, content, marked, places, remaining, options.compress, store.stated, classes
+        ids, content, marked, places, remaining, options.compress, store.stated, classes, least
     )
     costs = Costs(content, marked, places, text, kept, classes)
     # A conflict group is packed as one unit (retrieval/bundle.py).
@@ -218,9 +239,9 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     dropped = packed.dropped
     chosen = set(packed.selected)
     if units is not None:
-        for leader, members in units.members.items():  # a group shares its leader's cluster
-            if (cluster := cluster_of.get(leader)) is not None:
-                cluster_of.update(dict.fromkeys(members, cluster))
+        members_of = units.members
+        for leader in members_of.keys() & cluster_of.keys():  # a group shares its cluster
+            cluster_of.update(dict.fromkeys(members_of[leader], cluster_of[leader]))
         chosen = set(units.expand(packed.selected))
         dropped = tuple(units.expand(dropped))
     # Clustering changes which beliefs are packed, not how relevant each one is: the
@@ -283,6 +304,29 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     )
 
 
+# What ``Currency.tails`` keeps of a group aside (``TruthGraph.as_relevant``): the group, its
+# others longer than compress.SHORT_CHARS, the least their lines cost.
+_GROUP = itemgetter(2)
+_TEXT = itemgetter(0)  # of a row (CandidateRow): the text
+_LONG = itemgetter(8)
+_LEAST = itemgetter(9)
+
+
+class _Texts(dict[str, str]):
+    """id -> text: the candidates' (from their rows), and the others of the groups kept
+    aside read from ``far`` (``Currency.far``, the truth graph's rows) on first lookup."""
+
+    __slots__ = ("far",)
+
+    def __init__(self, rows: Mapping[str, CandidateRow]) -> None:
+        super().__init__(zip(rows, map(_TEXT, rows.values()), strict=True))
+        self.far: Mapping[str, CandidateRow] = {}
+
+    def __missing__(self, belief_id: str) -> str:
+        text = self[belief_id] = self.far[belief_id][0]
+        return text
+
+
 def _global(found: tuple[Belief, ...], locks: list[Belief]) -> dict[str, Belief]:
     """The global locks to place, by id: those the project has not locked already under
     the same id or text (the project's copy stands, shown once). The project's locks are
@@ -338,6 +382,7 @@ def _currency(
         weights=options.weights,
         include_superseded=options.include_superseded,
         touched=touched,
+        ids=ids,
     )
 
 

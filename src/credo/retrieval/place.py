@@ -174,13 +174,15 @@ class Places(dict[str, "Place | None"]):
     from ``trails`` (id -> trail, for the beliefs that have one); ``shown`` maps an id to
     the form its line shows (credo.store.short_ids.Shown; whole when not given)."""
 
-    __slots__ = ("_heads", "_shown", "_trails")
+    __slots__ = ("_heads", "_shown", "_trails", "flat")
 
     def __init__(self, trails: Mapping[str, str], shown: Mapping[str, str] | None = None) -> None:
         super().__init__()
         self._trails = trails
         self._heads: dict[str, Heads] = {}
         self._shown = shown
+        # No belief has a trail: none sits under a file or section line (a store of notes).
+        self.flat = not trails
 
     def heads(self, belief_id: str) -> Heads:
         """The file and section lines the belief sits under (``heads``), made once."""
@@ -242,7 +244,7 @@ class Charges:
     they pack it; ``charged`` then holds what each packed belief was charged, and the
     charges of the packed beliefs add up to the estimate of the lines they render."""
 
-    __slots__ = ("_chars", "_lines", "_members", "_opened", "_places", "charged")
+    __slots__ = ("_chars", "_flat", "_lines", "_members", "_opened", "_places", "charged")
 
     def __init__(
         self,
@@ -256,10 +258,13 @@ class Charges:
         self._opened = Opened()
         self._chars = 0  # the characters of the lines taken so far
         self.charged: dict[str, int] = {}
+        self._flat = places.flat  # (then every unit costs its lines alone)
 
     def __getitem__(self, unit: str) -> int:
         group = self._members.get(unit) if self._members else None
-        if group is None:
+        if self._flat:
+            added = self._lines[unit] if group is None else sum([self._lines[m] for m in group])
+        elif group is None:
             needed = self._places.heads(unit)
             shown = self._opened.shown
             added = self._lines[unit]
@@ -280,6 +285,13 @@ class Charges:
         return -(-(chars + added) // CHARS_PER_TOKEN) + (-chars // CHARS_PER_TOKEN)
 
     def take(self, unit: str) -> None:
+        if self._flat:
+            lines, charged = self._lines, self.charged
+            for member in self._members.get(unit, (unit,)):
+                before = self._chars
+                self._chars = chars = before + lines[member]
+                charged[member] = -(-chars // CHARS_PER_TOKEN) + (-before // CHARS_PER_TOKEN)
+            return
         for member in self._members.get(unit, (unit,)):
             before = self._chars
             self._chars += self._lines[member] + self._opened.open(self._places.heads(member))
@@ -289,6 +301,12 @@ class Charges:
 def whole_chars(ids: Iterable[str], lines: Mapping[str, int], places: Places) -> Iterable[int]:
     """The characters each of ``ids`` adds, packed in this order: its line and the file and
     section lines it is the first to need (what ``Charges`` charges a score-order pack)."""
+    if places.flat:
+        return map(lines.__getitem__, ids)
+    return _opening(ids, lines, places)
+
+
+def _opening(ids: Iterable[str], lines: Mapping[str, int], places: Places) -> Iterable[int]:
     opened = Opened()
     for i in ids:
         yield lines[i] + opened.open(places.heads(i))

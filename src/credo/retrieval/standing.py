@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from credo.retrieval.rank import Scored, brought_along
+from credo.store.short_ids import Shown, shortenable
 from credo.tokens import belief_tokens, marks
 from credo.types import Belief
 
@@ -33,9 +34,7 @@ def picked(
     if not tails:
         return [(s, get(s.id, NO_STANDING)) for s in ranked if s.id in chosen]
     out: list[tuple[Scored, Standing]] = []
-    for s in ranked:
-        if s.id not in chosen:
-            continue
+    for s in [s for s in ranked if s.id in chosen]:
         out.append((s, get(s.id, NO_STANDING)))
         info = tails.get(s.id)
         if info is not None:
@@ -49,7 +48,7 @@ class Marks(dict[str, str]):
     """id -> its marks (``tokens.marks``), made on first lookup ("" for none); the others
     of a group kept aside (``Currency.tails``) take their standing from it."""
 
-    __slots__ = ("_aside", "_shown", "_standing", "_tails")
+    __slots__ = ("_aside", "_plain", "_shown", "_standing", "_tails")
 
     def __init__(
         self,
@@ -62,6 +61,7 @@ class Marks(dict[str, str]):
         self._shown = shown
         self._tails = tails
         self._aside: dict[str, Standing] | None = None
+        self._plain = type(shown) is Shown  # (an id that is not derived is shown whole)
 
     def __missing__(self, belief_id: str) -> str:
         said = self._standing.get(belief_id)
@@ -75,8 +75,14 @@ class Marks(dict[str, str]):
         if said is None:
             text = self[belief_id] = ""
             return text
-        shown = self._shown.__getitem__
         replaces, conflicts, superseded_by = said
+        # (only a conflicts-only standing: what the truth graph keeps; one a query makes,
+        # what a belief replaces, would only churn the table)
+        plain = self._plain and not replaces and not superseded_by
+        if plain and (hit := PLAIN_MARKS.get(id(said))) is not None and hit[0] is said:
+            text = self[belief_id] = hit[1]
+            return text
+        shown = self._shown.__getitem__
         named = (  # (each id asked of ``shown`` in this order: it lists the first asked first)
             tuple(map(shown, replaces)) if replaces else replaces,
             tuple(map(shown, conflicts)) if conflicts else conflicts,
@@ -88,6 +94,10 @@ class Marks(dict[str, str]):
                 MARK_TEXTS.clear()
             text = MARK_TEXTS[named] = marks(*named)
         self[belief_id] = text
+        if plain and not any(map(shortenable, conflicts)):
+            if len(PLAIN_MARKS) >= MAXPLAIN_MARKS:
+                PLAIN_MARKS.clear()
+            PLAIN_MARKS[id(said)] = (said, text)
         return text
 
 
@@ -96,6 +106,13 @@ class Marks(dict[str, str]):
 # (a pure function: kept across versions, started over past the bound).
 MARK_TEXTS: dict["Standing", str] = {}
 MAXMARK_TEXTS = 50_000
+# A standing of conflicts only that names no derived id (each shown whole, whatever the
+# store) -> (it, its marks), by identity: the truth graph keeps a belief's standing as one
+# tuple per store version (``TruthGraph.as_relevant``), which every query at that version
+# passes again, so its marks are found without naming its ids or hashing them (the entry
+# holds the tuple, so its id is not reused while it is here).
+PLAIN_MARKS: dict[int, tuple["Standing", str]] = {}
+MAXPLAIN_MARKS = 20_000
 
 
 def place_locked(

@@ -8,6 +8,7 @@ and what is packed is decided with it in ``credo.retrieval.currency``.
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
+from credo.retrieval.compress import SHORT_CHARS
 from credo.store.fts import CandidateRow
 from credo.store.truth import CONTRADICTS, RESOLVES, SUPERSEDES, TruthFacts
 
@@ -26,6 +27,8 @@ Relevant = tuple[
     Mapping[str, CandidateRow],
     Mapping[str, str],
     tuple[str, ...],
+    tuple[str, ...],
+    int,
 ]
 
 
@@ -197,8 +200,10 @@ class TruthGraph:
         its standing (None when it has no current conflict), its unlocked current
         conflicts; and when none of them is met otherwise, the group they make with it
         (``x`` first, the others by id), the others, their standing, their rows, their
-        texts, and those of them that supersede a belief (read: their links are read
-        when the conflicts are settled, unless known to have no SUPERSEDES edge)."""
+        texts, those of them that supersede a belief (read: their links are read
+        when the conflicts are settled, unless known to have no SUPERSEDES edge); and what
+        the compress stage reads of the others without their texts: those longer than
+        ``SHORT_CHARS``, and the least their lines can cost (``compress.least_chars``)."""
         found = self._relevant.get(x)
         if found is None:
             others, free = self.live_conflicts(x)
@@ -214,6 +219,8 @@ class TruthGraph:
                 rows,
                 {y: row[0] for y, row in rows.items()},
                 tuple(y for y in rest if y in self._pred),
+                tuple(y for y, row in rows.items() if len(row[0]) > SHORT_CHARS),
+                sum(len(row[0]) + len(y) + 4 for y, row in rows.items()),
             )
         return found
 
