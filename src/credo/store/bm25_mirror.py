@@ -57,7 +57,7 @@ _TOKENIZE = r"tokenize\s*=\s*'((?:[^']|'')*)'"  # compiled when a mirror is buil
 
 class Postings:
     """One index token's rows: their rowids (ascending), instance counts per column, and
-    the phrase frequency of each row under the column weights asked for (cached)."""
+    each row's part of the score under the column weights asked for (kept)."""
 
     __slots__ = ("counts", "docs", "parts")
 

@@ -119,9 +119,10 @@ class WarmIndex:
                     known.clear()
                     missing = list(dict.fromkeys(ids))
                 rids = self.graph.rids(missing)
-                found = table.rows([max(rid, 0) for rid in rids])
-                for i, rid, row in zip(missing, rids, found, strict=True):
-                    if rid >= 0 and row is not None:
+                held = [(i, rid) for i, rid in zip(missing, rids, strict=True) if rid >= 0]
+                found = table.rows([rid for _, rid in held])
+                for (i, _), row in zip(held, found, strict=True):
+                    if row is not None:
                         known[i] = row
             # Only a belief the table lacks (none, in one version) is left to SQL.
         _fill(self._rows, ids, None, conn, _ROWS, lambda r: (r[0], tuple(r[1:])))
