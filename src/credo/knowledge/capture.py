@@ -120,7 +120,7 @@ from credo.knowledge.redact import redact
 from credo.knowledge.report import one_incident, reports
 from credo.knowledge.score import THRESHOLD, concepts, score
 from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
-from credo.knowledge.state import aside, passing_state
+from credo.knowledge.state import aside, unstanding
 from credo.knowledge.talk import no_standing
 from credo.knowledge.taste import feeling, no_taste, own_time, wish_for_referent
 from credo.knowledge.terms import statement_terms
@@ -543,7 +543,7 @@ def cues(
         and (_SPEAKER.search(core) or _ASIDE.search(core) or on_paste)
     ):
         return None  # a fact with no force: the speaker's situation, a remark, the paste's
-    if not concepts(fired) & _PRESCRIBING_CONCEPTS and (reports(core) or passing_state(core)):
+    if not concepts(fired) & _PRESCRIBING_CONCEPTS and (reports(core) or unstanding(core)):
         return None  # "deleted it and it runs", "the ISR is tight": an event, a passing state
     if own_time(core) and concepts(fired) & _PRESCRIBING_CONCEPTS == {"taste"}:
         return None  # "I prefer brewing stouts in winter": the speaker's day, not the work's

@@ -419,10 +419,11 @@ INDENTED_CODE = re.compile(r"^(?: {4,}|\t)(?![-*+]\s|\d+[.)]\s)")
 # ending in its supertype ("Scriptname Foo extends Quest", "class X extends Y {"). Round 15: a
 # linter's "stylish" rows ("  40:1  warning  Always use === ...  eqeqeq"). Round 16: a
 # compiler's diagnostic after a tool's prefix ("Unity: Assets/X.cs(42,17): warning CS0618: ...").
+# Round 17: the column is optional ("Assets/Shaders/Water.shader(14): error: ...").
 LOG_LINE = re.compile(
     r"""^\s*(?:\$\s|>>>\s|\.\.\.\s|%\s|\#!|PS\s+[A-Z]:|[A-Za-z]:\\|>\s|
         Traceback\b|File\s+"|\S+:\d+(?::\d+)?:\s|at\s+[\w.$<>]+\s*\(|Caused\s+by:|\w*(?:Error|Exception|Warning)\b:?|
-        \S+(?::\d+:\d+\s+-|\(\d+,\d+\):)\s+(?:error|warning)\b|Step\s\d+/\d+\s:\s|\#\d+\s\[|
+        \S+(?::\d+:\d+\s+-|\(\d+(?:,\d+)?\):)\s+(?:error|warning)\b|Step\s\d+/\d+\s:\s|\#\d+\s\[|
         \d+:\d+\s+(?:error|warning|warn|info)\s|
         (?:error|warning|warn|info|debug|trace|fatal|panic|note|hint)(?:\[\w+\])?:|
         npm\s+(?:ERR|WARN)|(?:ERROR|WARNING|WARN|INFO|DEBUG|FATAL|CRITICAL|NOTICE)\b|
@@ -435,7 +436,7 @@ LOG_LINE = re.compile(
         (?:def|class|import|function|const|let|var|return|public|private|protected|fn|func|
         package|struct|impl|\#include|\#define|SELECT|INSERT|UPDATE|DELETE|CREATE)\b(?!\s+(?:of|is|a)\b)|
         from\s+[\w.]+\s+import\b|//+[\s!]|/\*|\*/|--\s|[{}\[\]()<>/]\s*$|<[a-zA-Z/]|
-        .*\b(?:ERROR|WARNING|WARN|FATAL|CRITICAL)\b:|.*\S(?:\(\d+,\d+\)|:\d+:\d+):\s+(?:error|warning)\b|.*\b[A-Z]\w*(?:Error|Exception|Warning):\s|
+        .*\b(?:ERROR|WARNING|WARN|FATAL|CRITICAL)\b:|.*\S(?:\(\d+(?:,\d+)?\)|:\d+:\d+):\s+(?:error|warning)\b|.*\b[A-Z]\w*(?:Error|Exception|Warning):\s|
         .*\b(?:extends|implements)\s+[A-Z][\w.<>]*\s*\{?\s*$)""",
     re.VERBOSE,
 )

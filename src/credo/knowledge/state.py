@@ -17,6 +17,11 @@ development files). What does tell them apart is the predicate:
   makes the state a standing one and keeps the sentence ("staging is always down on
   Sundays", "the copies are stale and nobody updates them").
 
+- **A lead**: a sentence that ends in a colon announces what follows it ("this is our PR
+  template, for reference:", "Recap of yesterday so we're on the same page:"); with no
+  prescribing word it states nothing itself. (A lead that scopes or sources a list's items is
+  read by ``list_frame``; this is the lead sentence itself.)
+
 Two forms are asked of every sentence, prescribing or not, because their force is someone
 else's or none:
 
@@ -32,7 +37,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["aside", "passing_state"]
+__all__ = ["aside", "unstanding"]
 
 _STATE = re.compile(
     r"""^(?:(?:the|our|my|this|that|their|your)\s+)?(?:[\w.`'-]+\s+){0,4}?
@@ -54,10 +59,16 @@ _PROPOSAL = re.compile(
 _CONTEXT = re.compile(r"^(?:(?:just|some)\s+)?for\s+(?:some\s+)?context\s*[,:—–-]")
 
 
-def passing_state(core: str) -> bool:
-    """Does the lower-cased ``core`` state how one thing stands today ("the ISR is tight",
-    "replica lag is back under a second"), with no quantifier over occasions?"""
-    return _STATE.match(core) is not None and not _OCCASIONS.search(core)
+def unstanding(core: str) -> str | None:
+    """Why the lower-cased ``core``, a sentence with no prescribing concept, is no standing
+    fact: "passing_state" ("the ISR is tight", "replica lag is back under a second", with no
+    quantifier over occasions), "lead" (it ends in a colon: "this is our PR template, for
+    reference:"); or ``None``."""
+    if _STATE.match(core) and not _OCCASIONS.search(core):
+        return "passing_state"
+    if core.rstrip().endswith(":"):
+        return "lead"
+    return None
 
 
 def aside(core: str) -> str | None:
