@@ -1,0 +1,113 @@
+"""Round 17 of capture: a passing state, a lead that ends in a colon, a third party's
+proposal, background labelled "for context" (``credo.knowledge.state``), and a diagnostic
+line with no column. Each negative here is captured by round 16's classifier; its twin, a
+standing fact or a sentence that prescribes, must still be captured. The wording is new, not
+a development file's."""
+
+from __future__ import annotations
+
+import pytest
+
+from credo.knowledge.capture import extract_statements
+from credo.knowledge.signals import LOG_LINE
+from credo.knowledge.state import aside, unstanding
+
+
+def _captured(prompt: str) -> bool:
+    return bool(extract_statements(prompt))
+
+
+# --- a passing state ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "the gpu box is free",
+        "the staging db is back under load",
+        "our beta is live in three regions",
+        "the new pricing page is already live",
+        "the token budget is tight",
+    ],
+)
+def test_a_passing_state_is_not_captured(prompt: str) -> None:
+    assert not _captured(prompt)
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Timestamps are UTC everywhere.",  # an individual-level predicate
+        "The audit log is append-only.",
+        "The wiki copies are stale and nobody maintains them.",  # over occasions
+        "The wiki is stale by design: the repo docs are the source of truth.",
+        "Build agents are ready-made images from the platform team.",  # not the adjective
+    ],
+)
+def test_a_standing_fact_is_still_captured(prompt: str) -> None:
+    assert _captured(prompt)
+
+
+@pytest.mark.parametrize(
+    ("core", "form"),
+    [
+        ("the gpu box is free", "passing_state"),
+        ("replica lag is back under two seconds", "passing_state"),
+        ("the ci runners are all green", "passing_state"),
+        ("here's the incident timeline, for reference:", "lead"),
+        ("timestamps are utc everywhere", None),
+        ("staging is down every sunday", None),
+    ],
+)
+def test_the_unstanding_forms(core: str, form: str | None) -> None:
+    assert unstanding(core) == form
+
+
+# --- a lead that ends in a colon ---------------------------------------------------------
+
+
+def test_a_lead_ending_in_a_colon_states_nothing() -> None:
+    prompt = "this is our release checklist, for reference:\n\n- bump\n- tag\n- publish"
+    assert not _captured(prompt)
+
+
+def test_a_rule_after_its_label_is_still_captured() -> None:
+    assert _captured("Team rule for migrations: every migration ships with a down step.")
+
+
+# --- a third party's proposal, background ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("prompt", "twin"),
+    [
+        (
+            "Marta suggested we should always squash-merge feature branches.",
+            "We should always squash-merge feature branches.",
+        ),
+        (
+            "the auditor proposed that we never store raw card numbers.",
+            "We never store raw card numbers.",
+        ),
+    ],
+)
+def test_a_third_partys_proposal_is_not_adopted(prompt: str, twin: str) -> None:
+    assert not _captured(prompt)
+    assert _captured(twin)
+
+
+def test_background_labelled_for_context_is_not_a_rule() -> None:
+    assert not _captured("for context, I'm a mobile dev, not really a backend person")
+    assert aside("for context, i'm a mobile dev") == "context"
+    assert aside("marta suggested we squash") == "proposal"
+    assert aside("we agreed to squash") is None
+    assert aside("i suggested we squash") is None
+
+
+# --- a diagnostic with a line and no column ----------------------------------------------
+
+
+def test_a_diagnostic_with_no_column_is_pasted() -> None:
+    line = "Shaders/Terrain.hlsl(88): error: noise.hlsl not found, not in any include path"
+    assert LOG_LINE.match(line)
+    assert not _captured(line)
