@@ -104,6 +104,17 @@ def test_background_labelled_for_context_is_not_a_rule() -> None:
     assert aside("i suggested we squash") is None
 
 
+def test_what_a_document_covers_is_not_a_rule() -> None:
+    assert not _captured("the contract only covers the web app")
+    assert aside("the contract only covers the web app") == "document"
+    assert aside("the contract says we own the ip") is None  # left to the hearsay veto
+
+
+def test_a_plea_for_patience_is_not_a_preference() -> None:
+    assert not _captured("rough week on support, bear with me")
+    assert aside("late shift, bear with me") == "plea"
+
+
 # --- a diagnostic with a line and no column ----------------------------------------------
 
 

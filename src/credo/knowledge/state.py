@@ -31,6 +31,10 @@ else's or none:
   suggested" are left to the other cues.
 - **Background, so labelled**: a sentence opened by "for context" ("for context, I'm a data
   scientist, not really a dev") says it is context for this turn's request.
+- **What a document covers**: a document as subject of a verb of content ("the policy only
+  mentions mobile apps", "the runbook lists three steps") reports the document, like the
+  hearsay veto's "the docs say"; verbs that prescribe ("says", "requires") are left to it.
+- **A plea for patience**: "long night on call, bear with me": a social formula.
 """
 
 from __future__ import annotations
@@ -56,6 +60,13 @@ _PROPOSAL = re.compile(
     (?:suggested|proposed|floated|pitched|recommended)\b""",
     re.VERBOSE,
 )
+_DOCUMENT = re.compile(
+    r"""^(?:the|our|this|that|their|your)\s+(?:[\w-]+\s+){0,2}?
+    (?:policy|docs?|documentation|readme|spec|ticket|contract|brief|rfc|adr|guide|wiki|page|
+    issue|email|handbook|runbook|agreement|license)\s+(?:only\s+|just\s+|also\s+)?
+    (?:mentions|lists|covers|describes|talks\s+about|refers\s+to)\b""",
+    re.VERBOSE,
+)
 _CONTEXT = re.compile(r"^(?:(?:just|some)\s+)?for\s+(?:some\s+)?context\s*[,:—–-]")
 
 
@@ -73,10 +84,15 @@ def unstanding(core: str) -> str | None:
 
 def aside(core: str) -> str | None:
     """The form of a sentence whose force is someone else's or none: "proposal" ("Rahul
-    suggested we should always ..."), "context" ("for context, I'm a data scientist"); or
+    suggested we should always ..."), "context" ("for context, I'm a data scientist"),
+    "document" ("the policy only mentions mobile apps"), "plea" ("bear with me"); or
     ``None``."""
     if _PROPOSAL.match(core):
         return "proposal"
     if _CONTEXT.match(core):
         return "context"
+    if _DOCUMENT.match(core):
+        return "document"
+    if "bear with me" in core:
+        return "plea"
     return None
