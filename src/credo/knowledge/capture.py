@@ -281,7 +281,7 @@ def _pointer(fired: set[str], sentence: str) -> bool:
 _LEAD_IN = re.compile(
     r"""^(?:[\W_]+|(?:no|nope|nah|actually|ok|okay|also|and|but|so|anyways?|btw|fyi|note|important|
     heads\s+up|reminder|pro\s+tip|one\s+more\s+thing|oh|hey|well|again|please\s+note|
-    tbh|honestly|fwiw|imo|imho|to\s+be\s+honest|
+    tbh|honestly|seriously|fwiw|imo|imho|to\s+be\s+honest|
     just\s+so\s+you\s+know|for\s+the\s+record|as\s+a\s+reminder|wait|hm+|um+|uh+|
     like(?=,?\s+(?:is|are|was|were|do|does|did|can|could|would|will|should|how|what|why|where)\b)|
     from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(?:\s+out)?|
