@@ -115,6 +115,32 @@ def test_a_plea_for_patience_is_not_a_preference() -> None:
     assert aside("late shift, bear with me") == "plea"
 
 
+def test_an_indirect_question_and_a_change_withheld_are_not_rules() -> None:
+    assert not _captured("curious what you make of it, not changing anything")
+    assert aside("curious what you think") == "question"
+    assert aside("curious readers are our audience") is None
+
+
+def test_a_dispute_left_for_later_is_not_adopted() -> None:
+    prompt = (
+        "my manager prefers squash merges, I prefer rebasing always, we'll argue about it later"
+    )
+    assert not _captured(prompt)
+    assert _captured("we always pin deps, we'll see if renovate can keep up")  # not a dispute
+
+
+@pytest.mark.parametrize(
+    ("prompt", "captured"),
+    [
+        ("no seriously, which node version does this repo pin", False),  # a question behind it
+        ("Seriously, never force-push to main.", True),  # a rule behind it: now captured
+        ("anyway I hate fridays, let's get going", False),  # a taste for a time
+    ],
+)
+def test_discourse_markers_in_the_lead_in(prompt: str, captured: bool) -> None:
+    assert _captured(prompt) is captured
+
+
 # --- a diagnostic with a line and no column ----------------------------------------------
 
 

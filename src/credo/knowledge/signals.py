@@ -374,11 +374,14 @@ DOUBT = re.compile(
 # drops only that sentence: "we'll discuss it" is about the last thing said. Round 16: so do
 # "nothing changes yet", "no decisions", "it's not decided", "not saying we'll do it" and a
 # promise withheld ("not promising anything"); "No decisions get made in Slack" is a rule.
+# Round 17: "we'll argue about it", "not changing anything" ("we'll see if ..." was left out:
+# "we always pin deps, we'll see if renovate keeps up" is a rule).
 UNDECIDED = re.compile(
     r"""\b(?:(?:hasn'?t|haven'?t|has\s+not|have\s+not)\s+(?:yet\s+)?(?:agreed|signed\s+off|decided)|
         nothing'?s\s+(?:been\s+)?decided|i'?m\s+(?:still\s+)?leaning|
-        we'?ll\s+(?:talk|discuss|decide)(?:\s+(?:about\s+)?it)?|
+        we'?ll\s+(?:talk|discuss|decide|argue|debate)(?:\s+(?:about\s+)?it)?|
         nothing\s+(?:changes|is\s+changing|'s\s+changing)\s+(?:yet|for\s+now|until)|
+        not\s+(?:changing|touching)\s+anything|
         no\s+decisions?(?:\s+(?:made\s+)?yet)?(?=\s*[,.;:!—–]|\s*$)|(?:is|'s)\s+not\s+(?:yet\s+)?decided|
         not\s+saying\s+(?:we|i)(?:'ll|\s+will|\s+should|\s+must)?\s|
         no\s+promises|not\s+promising|can'?t\s+promise|no\s+guarantees?)""",

@@ -34,6 +34,7 @@ else's or none:
 - **What a document covers**: a document as subject of a verb of content ("the policy only
   mentions mobile apps", "the runbook lists three steps") reports the document, like the
   hearsay veto's "the docs say"; verbs that prescribe ("says", "requires") are left to it.
+- **An indirect question**: "curious what you think", "just curious how you decide".
 - **A plea for patience**: "long night on call, bear with me": a social formula.
 """
 
@@ -67,6 +68,7 @@ _DOCUMENT = re.compile(
     (?:mentions|lists|covers|describes|talks\s+about|refers\s+to)\b""",
     re.VERBOSE,
 )
+_CURIOUS = re.compile(r"^(?:just\s+)?curious\s+(?:what|how|why|whether|if|about)\b")
 _CONTEXT = re.compile(r"^(?:(?:just|some)\s+)?for\s+(?:some\s+)?context\s*[,:—–-]")
 
 
@@ -85,7 +87,8 @@ def unstanding(core: str) -> str | None:
 def aside(core: str) -> str | None:
     """The form of a sentence whose force is someone else's or none: "proposal" ("Rahul
     suggested we should always ..."), "context" ("for context, I'm a data scientist"),
-    "document" ("the policy only mentions mobile apps"), "plea" ("bear with me"); or
+    "document" ("the policy only mentions mobile apps"), "question" ("curious what you
+    think"), "plea" ("bear with me"); or
     ``None``."""
     if _PROPOSAL.match(core):
         return "proposal"
@@ -93,6 +96,8 @@ def aside(core: str) -> str | None:
         return "context"
     if _DOCUMENT.match(core):
         return "document"
+    if _CURIOUS.match(core):
+        return "question"
     if "bear with me" in core:
         return "plea"
     return None
