@@ -9,21 +9,21 @@ them apart: labelled rules say "It's vitest now, everywhere.", "the app still su
 "black isn't used anymore" (docs/BENCHMARKS.md, round 17, counts each form over the eighteen
 development files). What does tell them apart is the predicate:
 
-- **A passing state** (``passing_state``; the caller asks it only of a sentence with no
-  prescribing concept): the copula's predicate is an adjective of a state that comes and goes
+``unstanding`` is asked only of a sentence with no prescribing concept:
+
+- **A passing state**: the copula's predicate is an adjective of a state that comes and goes
   ("free", "busy", "down", "live", "tight", "stale", "flaky", "stuck"), or "back" (a return to
   an earlier state). Grammar calls these stage-level predicates, as against the individual-level
   ones a standing fact uses ("are UTC", "is immutable", "is 1.74"). A quantifier over occasions
   makes the state a standing one and keeps the sentence ("staging is always down on
   Sundays", "the copies are stale and nobody updates them").
-
 - **A lead**: a sentence that ends in a colon announces what follows it ("this is our PR
   template, for reference:", "Recap of yesterday so we're on the same page:"); with no
   prescribing word it states nothing itself. (A lead that scopes or sources a list's items is
   read by ``list_frame``; this is the lead sentence itself.)
 
-Two forms are asked of every sentence, prescribing or not, because their force is someone
-else's or none:
+``aside`` is asked of every sentence, prescribing or not: the seventeenth blind set's false
+positives were mostly talk around the work, whose force is someone else's or none:
 
 - **A third party's proposal**, told in the past: "Rahul suggested we should always run the HIL
   tests before merge", "the auditor proposed that ...". The speaker reports an idea, not a rule
