@@ -120,6 +120,7 @@ from credo.knowledge.redact import redact
 from credo.knowledge.report import one_incident, reports
 from credo.knowledge.score import THRESHOLD, concepts, score
 from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
+from credo.knowledge.state import aside, unstanding
 from credo.knowledge.talk import no_standing
 from credo.knowledge.taste import feeling, no_taste, own_time, wish_for_referent
 from credo.knowledge.terms import statement_terms
@@ -278,9 +279,9 @@ def _pointer(fired: set[str], sentence: str) -> bool:
 # --- classification ----------------------------------------------------------------------
 
 _LEAD_IN = re.compile(
-    r"""^(?:[\W_]+|(?:no|nope|nah|actually|ok|okay|also|and|but|so|btw|fyi|note|important|
+    r"""^(?:[\W_]+|(?:no|nope|nah|actually|ok|okay|also|and|but|so|anyways?|btw|fyi|note|important|
     heads\s+up|reminder|pro\s+tip|one\s+more\s+thing|oh|hey|well|again|please\s+note|
-    tbh|honestly|fwiw|imo|imho|to\s+be\s+honest|
+    tbh|honestly|seriously|fwiw|imo|imho|to\s+be\s+honest|
     just\s+so\s+you\s+know|for\s+the\s+record|as\s+a\s+reminder|wait|hm+|um+|uh+|
     like(?=,?\s+(?:is|are|was|were|do|does|did|can|could|would|will|should|how|what|why|where)\b)|
     from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(?:\s+out)?|
@@ -501,8 +502,8 @@ def cues(
         return None  # the spec of what this turn builds, not a rule of the project
     if one_occasion(clean, core, fired, directive=sig.DIRECTIVE.match(core) is not None):
         return None  # "find which workflow builds that URL", "the client wants it in PDF"
-    if one_incident(core):
-        return None  # "the error is in the worker logs, not the API logs": this turn's incident
+    if one_incident(core) or aside(core):
+        return None  # "the error is in the worker logs, ...", "Rahul suggested we should ..."
     if no_standing(core):
         return None  # "Quick question about ...", "option A: ...", "rerun it with 5bp costs"
     if wish_for_referent(core):
@@ -542,8 +543,8 @@ def cues(
         and (_SPEAKER.search(core) or _ASIDE.search(core) or on_paste)
     ):
         return None  # a fact with no force: the speaker's situation, a remark, the paste's
-    if not concepts(fired) & _PRESCRIBING_CONCEPTS and reports(core):
-        return None  # "deleted it and it runs", "the feed is stale again": an event, a moment
+    if not concepts(fired) & _PRESCRIBING_CONCEPTS and (reports(core) or unstanding(core)):
+        return None  # "deleted it and it runs", "the ISR is tight": an event, a passing state
     if own_time(core) and concepts(fired) & _PRESCRIBING_CONCEPTS == {"taste"}:
         return None  # "I prefer brewing stouts in winter": the speaker's day, not the work's
     if feeling(core) and not concepts(fired) & _PRESCRIBING_CONCEPTS - {"taste", "contrast"}:

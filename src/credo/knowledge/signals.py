@@ -374,11 +374,14 @@ DOUBT = re.compile(
 # drops only that sentence: "we'll discuss it" is about the last thing said. Round 16: so do
 # "nothing changes yet", "no decisions", "it's not decided", "not saying we'll do it" and a
 # promise withheld ("not promising anything"); "No decisions get made in Slack" is a rule.
+# Round 17: "we'll argue about it", "not changing anything" ("we'll see if ..." was left out:
+# "we always pin deps, we'll see if renovate keeps up" is a rule).
 UNDECIDED = re.compile(
     r"""\b(?:(?:hasn'?t|haven'?t|has\s+not|have\s+not)\s+(?:yet\s+)?(?:agreed|signed\s+off|decided)|
         nothing'?s\s+(?:been\s+)?decided|i'?m\s+(?:still\s+)?leaning|
-        we'?ll\s+(?:talk|discuss|decide)(?:\s+(?:about\s+)?it)?|
+        we'?ll\s+(?:talk|discuss|decide|argue|debate)(?:\s+(?:about\s+)?it)?|
         nothing\s+(?:changes|is\s+changing|'s\s+changing)\s+(?:yet|for\s+now|until)|
+        not\s+(?:changing|touching)\s+anything|
         no\s+decisions?(?:\s+(?:made\s+)?yet)?(?=\s*[,.;:!—–]|\s*$)|(?:is|'s)\s+not\s+(?:yet\s+)?decided|
         not\s+saying\s+(?:we|i)(?:'ll|\s+will|\s+should|\s+must)?\s|
         no\s+promises|not\s+promising|can'?t\s+promise|no\s+guarantees?)""",
@@ -419,10 +422,11 @@ INDENTED_CODE = re.compile(r"^(?: {4,}|\t)(?![-*+]\s|\d+[.)]\s)")
 # ending in its supertype ("Scriptname Foo extends Quest", "class X extends Y {"). Round 15: a
 # linter's "stylish" rows ("  40:1  warning  Always use === ...  eqeqeq"). Round 16: a
 # compiler's diagnostic after a tool's prefix ("Unity: Assets/X.cs(42,17): warning CS0618: ...").
+# Round 17: the column is optional ("Assets/Shaders/Water.shader(14): error: ...").
 LOG_LINE = re.compile(
     r"""^\s*(?:\$\s|>>>\s|\.\.\.\s|%\s|\#!|PS\s+[A-Z]:|[A-Za-z]:\\|>\s|
         Traceback\b|File\s+"|\S+:\d+(?::\d+)?:\s|at\s+[\w.$<>]+\s*\(|Caused\s+by:|\w*(?:Error|Exception|Warning)\b:?|
-        \S+(?::\d+:\d+\s+-|\(\d+,\d+\):)\s+(?:error|warning)\b|Step\s\d+/\d+\s:\s|\#\d+\s\[|
+        \S+(?::\d+:\d+\s+-|\(\d+(?:,\d+)?\):)\s+(?:error|warning)\b|Step\s\d+/\d+\s:\s|\#\d+\s\[|
         \d+:\d+\s+(?:error|warning|warn|info)\s|
         (?:error|warning|warn|info|debug|trace|fatal|panic|note|hint)(?:\[\w+\])?:|
         npm\s+(?:ERR|WARN)|(?:ERROR|WARNING|WARN|INFO|DEBUG|FATAL|CRITICAL|NOTICE)\b|
@@ -435,7 +439,7 @@ LOG_LINE = re.compile(
         (?:def|class|import|function|const|let|var|return|public|private|protected|fn|func|
         package|struct|impl|\#include|\#define|SELECT|INSERT|UPDATE|DELETE|CREATE)\b(?!\s+(?:of|is|a)\b)|
         from\s+[\w.]+\s+import\b|//+[\s!]|/\*|\*/|--\s|[{}\[\]()<>/]\s*$|<[a-zA-Z/]|
-        .*\b(?:ERROR|WARNING|WARN|FATAL|CRITICAL)\b:|.*\S(?:\(\d+,\d+\)|:\d+:\d+):\s+(?:error|warning)\b|.*\b[A-Z]\w*(?:Error|Exception|Warning):\s|
+        .*\b(?:ERROR|WARNING|WARN|FATAL|CRITICAL)\b:|.*\S(?:\(\d+(?:,\d+)?\)|:\d+:\d+):\s+(?:error|warning)\b|.*\b[A-Z]\w*(?:Error|Exception|Warning):\s|
         .*\b(?:extends|implements)\s+[A-Z][\w.<>]*\s*\{?\s*$)""",
     re.VERBOSE,
 )
