@@ -14,7 +14,10 @@ more with the step (``on``) and one twice more without it (``off``: the pipeline
 (on - none) / 2n and (off - none) / 2n, and the step is their difference. The store is
 truth_cost.py's latency store unless ``--store`` says otherwise. Instructions are not time
 (the step's probes of big dicts miss the cache more than the rest), but a change that
-removes instructions from the step removes them on every machine.
+removes instructions from the step removes them on every machine. Each child reads every
+truth edge before its warm-up (the store would on the clock, which valgrind slows: a whole
+read landed in some children's warm-up and not others', and the same tree's step moved
+between 1.2M and 2.3M instructions) and runs with ``PYTHONHASHSEED=0``.
 
 Needs valgrind (Debian: ``apt-get install -y valgrind``); a few minutes per SRC.
 """
@@ -43,6 +46,10 @@ db, mode, n = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 texts = queries(n)
 with Memory(db, root=db.parent) as memory:
     assert memory.store.build_warm()
+    # Every truth edge read now: the store reads them all once its batched reads have cost
+    # as much (a rule on the clock), which valgrind's slowness makes fire in some children's
+    # warm-up and not others', a whole read's instructions in one side of the difference.
+    memory.store._read_all_truth(memory.store.truth_reader()._memo)
     for _ in range(2):
         for text in texts:
             memory.retrieve(text)
@@ -57,7 +64,8 @@ with Memory(db, root=db.parent) as memory:
 
 def instructions(src: Path, db: Path, mode: str, n: int) -> int:
     """Instructions of one child process (cachegrind's ``I refs``)."""
-    env = {**os.environ, "PYTHONPATH": str(src)}
+    # One hash seed for every child: set and dict orders, and so the work, the same.
+    env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
     done = subprocess.run(
         [
             "valgrind",
