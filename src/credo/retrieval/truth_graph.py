@@ -8,7 +8,7 @@ and what is packed is decided with it in ``credo.retrieval.currency``.
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
-from credo.retrieval.compress import SHORT_CHARS
+from credo.retrieval.compress import least_chars, long_ids
 from credo.store.fts import CandidateRow
 from credo.store.truth import CONTRADICTS, RESOLVES, SUPERSEDES, TruthFacts
 
@@ -210,6 +210,7 @@ class TruthGraph:
             rest = tuple(sorted(free))
             # (far ends' rows; one that is x itself has none: never a group of its own)
             rows = {y: row for y in rest if (row := self.rows.get(y)) is not None}
+            texts = {y: row[0] for y, row in rows.items()}
             found = self._relevant[x] = (
                 (NO_IDS, tuple(sorted(set(others))), NO_IDS) if others else None,
                 free,
@@ -217,10 +218,10 @@ class TruthGraph:
                 rest,
                 dict.fromkeys(rest, (NO_IDS, (x,), NO_IDS)),
                 rows,
-                {y: row[0] for y, row in rows.items()},
+                texts,
                 tuple(y for y in rest if y in self._pred),
-                tuple(y for y, row in rows.items() if len(row[0]) > SHORT_CHARS),
-                sum(len(row[0]) + len(y) + 4 for y, row in rows.items()),
+                tuple(long_ids(list(texts), texts)),
+                least_chars(list(texts), texts),
             )
         return found
 

@@ -364,24 +364,20 @@ class Bm25Mirror:
                 missing.append(rowid)
             else:
                 rows[rowid] = row
-        if missing and self.source is not None:
-            held = self.source(missing)
-            rows.update(held)
-            missing = [rowid for rowid in missing if rowid not in held]
-            if len(known) + len(held) > MAX_CACHED_BELIEFS:
-                known.clear()
-            known.update(held)
         if missing:
-            self.reads += 1
-            fetched = {
-                row[0]: row[1:]
-                for row in self._conn.execute(
-                    "SELECT rid, id, locked, content, alpha, beta, deleted_at, session, "
-                    "created_at FROM beliefs WHERE rid IN (SELECT value FROM json_each(?))",
-                    (json.dumps(missing),),
-                )
-            }
-            news = {rowid: fetched.get(rowid, _NO_BELIEF) for rowid in missing}
+            news = {} if self.source is None else self.source(missing)
+            unread = [rowid for rowid in missing if rowid not in news]
+            if unread:
+                self.reads += 1
+                fetched = {
+                    row[0]: row[1:]
+                    for row in self._conn.execute(
+                        "SELECT rid, id, locked, content, alpha, beta, deleted_at, session, "
+                        "created_at FROM beliefs WHERE rid IN (SELECT value FROM json_each(?))",
+                        (json.dumps(unread),),
+                    )
+                }
+                news.update((rowid, fetched.get(rowid, _NO_BELIEF)) for rowid in unread)
             rows.update(news)
             if len(known) + len(news) > MAX_CACHED_BELIEFS:
                 known.clear()

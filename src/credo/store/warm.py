@@ -109,23 +109,18 @@ class WarmIndex:
 
     def _read_rows(self, conn: sqlite3.Connection, ids: list[str]) -> None:
         """Cache the rows of ``ids`` not cached yet (None for an id with no belief): from
-        the row table, and from SQL for any it does not hold."""
+        the row table, and from SQL for any it does not hold (none, in one version)."""
+        held = None if self.table is None else self._held_rows
+        _fill(self._rows, ids, None, conn, _ROWS, lambda r: (r[0], tuple(r[1:])), held)
+
+    def _held_rows(self, ids: list[str]) -> dict[str, CandidateRow]:
+        """The rows the row table holds of ``ids`` (the live beliefs among them)."""
         table = self.table
-        if table is not None:
-            known = self._rows
-            missing = [i for i in dict.fromkeys(ids) if i not in known]
-            if missing:
-                if len(known) + len(missing) > MAX_CACHED:
-                    known.clear()
-                    missing = list(dict.fromkeys(ids))
-                rids = self.graph.rids(missing)
-                held = [(i, rid) for i, rid in zip(missing, rids, strict=True) if rid >= 0]
-                found = table.rows([rid for _, rid in held])
-                for (i, _), row in zip(held, found, strict=True):
-                    if row is not None:
-                        known[i] = row
-            # Only a belief the table lacks (none, in one version) is left to SQL.
-        _fill(self._rows, ids, None, conn, _ROWS, lambda r: (r[0], tuple(r[1:])))
+        assert table is not None
+        rids = self.graph.rids(ids)
+        held = [(i, rid) for i, rid in zip(ids, rids, strict=True) if rid >= 0]
+        found = table.rows([rid for _, rid in held])
+        return {i: row for (i, _), row in zip(held, found, strict=True) if row is not None}
 
     def trails(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
         """``GraphQueries.trails`` from the cache (the caller knows the store has some)."""
@@ -193,15 +188,23 @@ def _fill(
     conn: sqlite3.Connection,
     sql: str,
     entry: Callable[[Any], tuple[str, Any]],
+    held: Callable[[list[str]], dict[str, Any]] | None = None,
 ) -> None:
-    """Read the ids of ``asked`` that ``known`` lacks (``absent`` for those ``sql`` finds
-    nothing for); a cache past ``MAX_CACHED`` starts over."""
-    missing = [i for i in asked if i not in known]
+    """Read the ids of ``asked`` that ``known`` lacks: first from ``held`` when given (what
+    memory holds), the rest by ``sql`` (``absent`` for those it finds nothing for); a cache
+    past ``MAX_CACHED`` starts over."""
+    missing = [i for i in dict.fromkeys(asked) if i not in known]
     if not missing:
         return
     if len(known) + len(missing) > MAX_CACHED:
         known.clear()  # and read all of ``asked``: the caller looks each of them up
         missing = list(dict.fromkeys(asked))
+    if held is not None:
+        found = held(missing)
+        known.update(found)
+        missing = [i for i in missing if i not in found]
+        if not missing:
+            return
     known.update(dict.fromkeys(missing, absent))
     known.update(entry(row) for row in conn.execute(sql, (json_array(missing),)))
 
