@@ -53,8 +53,12 @@ def check(chunks: Sequence[Chunk], text: str) -> None:
         else:
             assert not chunk.context, chunk
         words = chunk.context.split()
-        assert len(words) <= MAX_CONTEXT_WORDS + MAX_STRING_WORDS, chunk
-        assert len(set(words)) == len(words), chunk
+        distinct = list(dict.fromkeys(words))
+        assert len(distinct) <= MAX_CONTEXT_WORDS + MAX_STRING_WORDS, chunk
+        # Each word once, then the salient names once more, in the same order.
+        again = words[len(distinct) :]
+        assert words[: len(distinct)] == distinct, chunk
+        assert len(set(again)) == len(again) and set(again) <= set(distinct), chunk
         assert all(_CONTEXT_WORD.fullmatch(word) for word in words), chunk
         # What the doctor checks of every anchor: the text's words, in order, in its lines.
         if belief_words(chunk.text):
@@ -195,7 +199,8 @@ def test_python_decorators_signatures_and_nesting() -> None:
         ),
         ("def inner()", 12, 12, "definition", ("Point", "fetch", "inner")),
     ]
-    contexts = ["property fetch url str timeout bytes", "inner", "session get url"]
+    # fetch's own body names inner twice (its header and the call): all it works on.
+    contexts = ["property fetch url str timeout bytes", "inner inner", "session get url"]
     assert [c.context for c in chunks] == contexts
     assert [c.heading_index for c in chunks] == [None, 0, 1]
     check(chunks, DECORATED)
@@ -483,7 +488,14 @@ LANGUAGE_CASES = [
                 ("encode",),
                 "encode uri component val replace",
             ),
-            ("class Axios extends Base", 15, 20, "definition", ("Axios",), "request config or url"),
+            (
+                "class Axios extends Base",
+                15,
+                20,
+                "definition",
+                ("Axios",),
+                "request config or url config",
+            ),
             (
                 "Send a request. request(configOrUrl, config)",
                 16,
@@ -517,7 +529,7 @@ LANGUAGE_CASES = [
                 12,
                 "definition",
                 ("Client", "Backoff"),
-                "time duration millisecond",
+                "time duration millisecond time",
             ),
         ],
         id="go",
@@ -576,7 +588,7 @@ LANGUAGE_CASES = [
                 7,
                 "definition",
                 ("backoff",),
-                "compute delay attempt max",
+                "compute delay attempt max delay",
             ),
             ("capped", 6, 6, "code_comment", ("backoff",), ""),
         ],
@@ -663,7 +675,7 @@ LANGUAGE_CASES = [
                 4,
                 "definition",
                 ("Button",),
-                "button on click handle label",
+                "button on click handle label button click",
             ),
         ],
         id="tsx",
@@ -929,8 +941,26 @@ def test_signature(raw: str, expected: str) -> None:
 
 def test_context_words() -> None:
     names = ["HTTPConnectionPool", "get_backoff_time", "self", "sha256", "x", "buildURL", "get"]
-    assert context_words(names) == "http connection pool get backoff time sha256 build url"
+    assert context_words(names) == "http connection pool get backoff time sha256 build url get"
     assert len(context_words(f"name{n}" for n in range(500)).split()) == MAX_CONTEXT_WORDS
+
+
+def test_context_words_write_a_salient_word_twice() -> None:
+    # 22 word uses, so 1/20 is 1.1 and the floor of two uses decides: "timeout" (4 uses)
+    # and "total" (2) are written again at the end, in first-seen order; words used once
+    # never are.
+    uses = ["read_timeout", "timeout", "total", "total", "connect_timeout", "timeout"]
+    uses += [f"name{n}" for n in range(14)]
+    words = context_words(uses).split()
+    assert words[:5] == ["read", "timeout", "total", "connect", "name0"]
+    assert words[-2:] == ["timeout", "total"]
+    assert words.count("timeout") == 2 and words.count("read") == 1
+    # In a long body the share decides: 3 uses of 100 is under 1/20, 6 is over.
+    many = ["rare"] * 3 + ["busy"] * 6 + [f"name{n}" for n in range(91)]
+    assert context_words(many).split()[-1:] == ["busy"]
+    # A word past the distinct-word cap is not brought back by its count.
+    capped = [f"name{n}" for n in range(MAX_CONTEXT_WORDS)] + ["late"] * 50
+    assert "late" not in context_words(capped).split()
 
 
 def test_context_words_take_string_words_after_names_with_their_own_cap() -> None:
@@ -951,6 +981,8 @@ def test_body_words_keep_one_line_strings_only() -> None:
     )
     found = names(body, [(0, len(body))])
     assert found.names == ["x", "y", "z", "w"]
+    body = "a = b\na = c  # a\n"
+    assert names(body, [(0, len(body))]).names == ["a", "a", "b", "c"]  # every use
     assert found.strings == ['"Received response"', "f'{code} failed'"]
 
 

@@ -18,7 +18,8 @@ inner, then the rest in the file's order):
   the signature). The lines are the whole definition, decorators and doc comment
   included, so an anchor points at the function; `section` is the qualified trail
   including itself (``("Retry", "get_backoff_time")``); `context` holds the words of the
-  identifiers its body uses, then of its short strings (`code_names`).
+  identifiers its body uses, then of its short strings, then its salient names once more
+  (`code_names`).
 - "docstring": the module docstring or file header comment (section ``()``), and a
   docstring's later paragraphs (section = its definition's trail). A paragraph past
   `MAX_PARAGRAPH_CHARS` is split into sentences.

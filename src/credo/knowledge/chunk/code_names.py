@@ -9,12 +9,21 @@ A body's one-line strings are words a reader may ask with: messages (``"Received
 with both Content-Length and Transfer-Encoding set"``), header names, methods, modes. Their
 words follow the names in the context, with a cap of their own; a triple-quoted or long
 string (a docstring, a template) is left out.
+
+A word is written once, however often the body uses it, with one exception: a word the
+body keeps coming back to, used at least twice and at least `SALIENT_SHARE` of all its
+name words' uses, is written a second time at the end. That is what the body works on
+(``timeout`` in ``Timeout.read_timeout``, ``decoder`` in ``_init_decoder``), and BM25 can
+only tell it from a name used in passing by its count. Every use written out (a function
+row's term frequencies) makes a long body's row long and lifts the comments and
+docstrings around it: measured worse (docs/BENCHMARKS.md § Ranking, sixth pass).
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -27,6 +36,9 @@ MAX_CONTEXT_WORDS = 150
 # `MAX_STRING_CHARS` characters on one line.
 MAX_STRING_WORDS = 50
 MAX_STRING_CHARS = 200
+# A word that is at least this share of a body's name words' uses (and used twice) is
+# written twice: what the body works on (see the module docstring).
+SALIENT_SHARE = 0.05
 
 # Words an identifier splits into: "HTTPConnectionPool" -> HTTP, Connection, Pool;
 # "get_backoff_time" -> get, backoff, time; "sha256" -> sha256.
@@ -81,8 +93,10 @@ LEXERS: dict[str, re.Pattern[bytes]] = {
 
 
 class BodyWords(NamedTuple):
-    """What a body says: its names (each once, keywords left out) and its one-line strings
-    of at most `MAX_STRING_CHARS` characters (each once, quotes included)."""
+    """What a body says: its names (keywords left out), each as many times as the body
+    uses it, in the order of their first use (how often a name is used is what
+    `context_words` reads salience from), and its one-line strings of at most
+    `MAX_STRING_CHARS` characters (each once, quotes included)."""
 
     names: list[str]
     strings: list[str]
@@ -100,10 +114,10 @@ def _one_line(string: str) -> bool:
 def _body_words(found: Iterable[tuple[str, str]]) -> BodyWords:
     names_: list[str] = []
     strings: list[str] = []
-    for string, name in dict.fromkeys(found):
+    for (string, name), count in Counter(found).items():
         if name:
             if name not in KEYWORDS:
-                names_.append(name)
+                names_.extend([name] * count)
         elif _one_line(string):
             strings.append(string)
     return BodyWords(names_, strings)
@@ -166,24 +180,25 @@ def _parts(identifier: str) -> tuple[str, ...]:
 
 
 def context_words(identifiers: Iterable[str], strings: Iterable[str] = ()) -> str:
-    """The words of `identifiers`, split at ``_`` and case changes, lower-cased, each once
-    in first-seen order, at most `MAX_CONTEXT_WORDS`; then the words of `strings` not
-    already there, at most `MAX_STRING_WORDS`; single letters and numbers dropped."""
-    seen: dict[str, None] = {}
-    for identifier in identifiers:
+    """The words of `identifiers` (a body's name uses, repeats included), split at ``_``
+    and case changes, lower-cased, each once in first-seen order, at most
+    `MAX_CONTEXT_WORDS`; then the words of `strings` not already there, at most
+    `MAX_STRING_WORDS`; then the salient words once more (used twice or more and at least
+    `SALIENT_SHARE` of the uses; see the module docstring). Single letters and numbers
+    dropped."""
+    uses: dict[str, int] = {}  # first-seen order
+    for identifier, count in Counter(identifiers).items():  # first-seen order too
         for word in _parts(identifier):
-            if word not in seen:
-                seen[word] = None
-                if len(seen) >= MAX_CONTEXT_WORDS:
-                    break
-        else:
-            continue
-        break
+            uses[word] = uses.get(word, 0) + count
+    words = list(uses)[:MAX_CONTEXT_WORDS]
+    seen = dict.fromkeys(words)
     limit = len(seen) + MAX_STRING_WORDS
     for string in strings:
         for word in _parts(string):
+            if len(seen) >= limit:
+                break
             if word not in seen and word not in STOPWORDS:
                 seen[word] = None
-                if len(seen) >= limit:
-                    return " ".join(seen)
-    return " ".join(seen)
+    least = max(2.0, SALIENT_SHARE * sum(uses.values()))
+    salient = [word for word in words if uses[word] >= least]
+    return " ".join([*seen, *salient])
