@@ -64,6 +64,53 @@ def test_heat_kernel_equals_reference(links: list[Link], seeds: dict[str, float]
     assert list(heat_over_links(seeds, links, t=t)) == list(want)  # same key order
 
 
+@settings(max_examples=300, deadline=None)
+@given(links=_links, seeds=_seeds, t=st.sampled_from([0.5, 1.0, 1.5]))
+def test_heat_kernel_in_arrays_gives_the_same_floats(
+    links: list[Link], seeds: dict[str, float], t: float
+) -> None:
+    """The whole-array Taylor series (a warm process's, numpy loaded) and the list one give
+    the same floats, zeros' signs too, in the same key order."""
+    import numpy  # noqa: F401  (heat_over_links takes the arrays' path once it is loaded)
+
+    from credo.retrieval.lanes import heat
+
+    nodes = set(seeds) | {end for link in links for end in (link.src, link.dst)}
+    order = sorted(nodes)
+    index = {n: i for i, n in enumerate(order)}
+    rows: list[dict[int, float]] = [{} for _ in order]
+    for link in links:
+        if link.weight > 0:
+            a, b = index[link.src], index[link.dst]
+            rows[a][b] = rows[a].get(b, 0.0) + link.weight
+            rows[b][a] = rows[b].get(a, 0.0) + link.weight
+    want = heat._taylor(order, index, rows, seeds, t, heat.TAYLOR_TERMS)
+    got = heat._taylor_arrays(order, index, rows, seeds, t, heat.TAYLOR_TERMS)
+    assert repr(got) == repr(want)
+    assert heat_over_links(seeds, links, t=t) == heat_kernel(seeds, adjacency(links, nodes), t=t)
+
+
+def test_heat_kernel_in_arrays_folds_a_hub_in_order() -> None:
+    """A hub's long row is subtracted neighbour by neighbour in the arrays' form too (a
+    reordered sum would differ in the last bits)."""
+    from credo.retrieval.lanes import heat
+
+    links = [Link("hub", f"m{i:03d}", "CITES", 0.1 + (i * 0.618034) % 1) for i in range(600)]
+    links += [Link(f"m{i:03d}", f"m{i + 1:03d}", "SUPPORTS", 0.3) for i in range(0, 600, 7)]
+    seeds = {"hub": 1.0, "m007": 0.5, "m123": 0.25}
+    order = sorted({"hub", *(f"m{i:03d}" for i in range(600))})
+    index = {n: i for i, n in enumerate(order)}
+    rows: list[dict[int, float]] = [{} for _ in order]
+    for link in links:
+        a, b = index[link.src], index[link.dst]
+        rows[a][b] = rows[a].get(b, 0.0) + link.weight
+        rows[b][a] = rows[b].get(a, 0.0) + link.weight
+    want = heat._taylor(order, index, rows, seeds, 1.0, heat.TAYLOR_TERMS)
+    assert repr(heat._taylor_arrays(order, index, rows, seeds, 1.0, heat.TAYLOR_TERMS)) == repr(
+        want
+    )
+
+
 def test_heat_kernel_on_a_hub_and_seeds_outside_the_graph() -> None:
     links = [Link("hub", f"m{i:03d}", "CITES", 0.5) for i in range(300)]
     links += [Link(f"m{i:03d}", f"m{i + 1:03d}", "SUPPORTS", 1.0) for i in range(0, 300, 3)]

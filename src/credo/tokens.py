@@ -107,7 +107,12 @@ def line_chars(
     case (nothing to escape) counts the line's characters without building it: ``[`` id
     ``] `` content newline, plus `` locked`` for a locked belief, plus the marks (escaped
     already), plus `` (at `` trail ``)`` for one with a trail, or `` (`` lines ``)``."""
-    if _plain(belief_id) and _plain(content) and _plain(trail) and _plain(lines):
+    if (
+        _plain(belief_id)
+        and _plain(content)
+        and (not trail or _plain(trail))  # (most lines have neither)
+        and (not lines or _plain(lines))
+    ):
         place = len(trail) + 6 if trail else len(lines) + 3 if lines else 0
         return len(belief_id) + len(content) + len(marked) + (11 if locked else 4) + place
     return len(entry_text(belief_id, content, locked, marked, trail, lines))

@@ -63,10 +63,11 @@ def brought_along(belief_id: str, score: float) -> Scored:
 def normalise(raw: Mapping[str, float], among: Mapping[str, object]) -> dict[str, float]:
     """The values of the keys ``among`` (the candidates) divided by the best of them; a lane
     with no positive value among them contributes nothing."""
-    best = max((v for k, v in raw.items() if k in among), default=0.0)
+    kept = {k: v for k, v in raw.items() if k in among}  # (one pass over the lane's scores)
+    best = max(kept.values(), default=0.0)
     if best <= 0:
         return {}
-    return {k: v / best for k, v in raw.items() if v > 0 and k in among}
+    return {k: v / best for k, v in kept.items() if v > 0}
 
 
 def compose(
@@ -106,7 +107,7 @@ def compose(
         total += prior
         if prior:
             parts["posterior"] = prior  # after the sum: the lanes' parts are summed first
-        ranked.append(Scored(belief_id, round(total, 9), parts))
+        ranked.append(_new(Scored, (belief_id, round(total, 9), parts)))
     # (score desc, id asc): sort by id, then stably by score, best first.
     ranked.sort(key=_by_id)
     ranked.sort(key=_by_score, reverse=True)

@@ -82,6 +82,13 @@ class WarmIndex:
         self._read_rows(conn, wanted)
         return {i: row for i in wanted if (row := self._rows[i]) is not None}
 
+    def unlocked_rows(self, conn: sqlite3.Connection, ids: list[str]) -> dict[str, CandidateRow]:
+        """``rows`` of ``ids`` the graph has already found live and unlocked (distinct), in
+        their order."""
+        self._read_rows(conn, ids)
+        rows = self._rows
+        return {i: row for i in ids if (row := rows[i]) is not None}
+
     def truth_rows(
         self, conn: sqlite3.Connection, ids: Iterable[str], kinds: frozenset[str], still: str
     ) -> list[tuple[object, ...]]:

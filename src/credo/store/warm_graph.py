@@ -35,8 +35,8 @@ MAX_SEEN = 200_000  # beliefs whose edges are kept as Python values, per directi
 # (far end's rowid, its id, type, weight, its state) of one edge.
 _Edge = tuple[int, str, str, float, int]
 _Edges = tuple[_Edge, ...]
-# (src, dst, type, weight, the end the SQL checks is live) of one link.
-_LinkRow = tuple[str, str, str, float, str]
+# (src, dst, type, weight, the end the SQL checks is live, its state) of one link.
+_LinkRow = tuple[str, str, str, float, str, int]
 
 
 def _by_src_dst_type(row: _LinkRow) -> tuple[str, str, str]:
@@ -68,7 +68,7 @@ class WarmGraph:
 
     __slots__ = (
         "_bit_sets", "_ids", "_into", "_into_seen", "_kinds", "_out", "_out_seen", "_rids",
-        "_state", "_touching", "live",
+        "_state", "_states", "_touching", "live",
     )  # fmt: skip
 
     def __init__(self, conn: sqlite3.Connection) -> None:
@@ -91,6 +91,9 @@ class WarmGraph:
         self._ids: tuple[str | None, ...] = tuple(ids)
         del ids
         self.live = int(numpy.count_nonzero(self._state))
+        # The states again as bytes, for one belief at a time: a byte is read as a Python
+        # int in a few ns, where a numpy scalar and its comparison cost ~100.
+        self._states = self._state.tobytes()
         self._kinds: list[str] = [row[0] for row in conn.execute("SELECT DISTINCT type FROM edges")]
         code = " ".join(f"WHEN ? THEN {i}" for i in range(len(self._kinds)))
         count = conn.execute("SELECT count(*) FROM edges").fetchone()[0]
@@ -194,7 +197,7 @@ class WarmGraph:
         rows_of: Callable[[list[str]], dict[str, CandidateRow]],
     ) -> tuple[list[tuple[str, str, str, float]], dict[str, CandidateRow | None]]:
         """``GraphQueries.links_with_ends`` as (src, dst, type, weight) tuples and the ends;
-        ``rows_of`` gives the rows of live unlocked ids."""
+        ``rows_of`` gives the rows of ids it is told are live and unlocked."""
         asked = self._rid_list(ids)
         inside = {rid for _, rid in asked}
         out, out_seen, into, into_seen = self._out, self._out_seen, self._into, self._into_seen
@@ -203,36 +206,46 @@ class WarmGraph:
         for (src, _rid), edges in zip(asked, self._edges_of(out, out_seen, rids), strict=True):
             for _other, dst, kind, weight, state in edges:
                 if state:
-                    found.append((src, dst, kind, weight, dst))
+                    found.append((src, dst, kind, weight, dst, state))
         for (dst, _rid), edges in zip(asked, self._edges_of(into, into_seen, rids), strict=True):
             for other, src, kind, weight, state in edges:
                 if state and other not in inside:
-                    found.append((src, dst, kind, weight, src))
+                    found.append((src, dst, kind, weight, src, state))
         found.sort(key=_by_src_dst_type)
         if limit >= 0:
             del found[limit:]
-        ends = dict.fromkeys(row[4] for row in found)
-        rids, state = self._rids, self._state
-        rows = rows_of([end for end in ends if state[rids[end]] == UNLOCKED])
+        ends = {row[4]: row[5] for row in found}  # each end checked live, and its state
+        rows = rows_of([end for end, state in ends.items() if state == UNLOCKED])
         return [row[:4] for row in found], {end: rows.get(end) for end in ends}
 
     def pairs_among(self, ids: Iterable[str], min_weight: float) -> list[tuple[str, str]]:
         """``GraphQueries.pairs_among``: (src, dst) of the edges inside ``ids`` weighing at
-        least ``min_weight``."""
-        asked = sorted(self._rid_list(ids))
-        inside = {rid for _, rid in asked}
-        out, seen = self._out, self._out_seen
-        pairs: list[tuple[str, str]] = []
-        edges_of = self._edges_of(out, seen, [rid for _, rid in asked])
-        for (src, _rid), edges in zip(asked, edges_of, strict=True):
-            kept = [
-                (dst, kind)
-                for other, dst, kind, weight, _state in edges
-                if weight >= min_weight and other in inside
-            ]
-            kept.sort()  # (dst, type): the primary key's order
-            pairs += [(src, dst) for dst, _kind in kept]
-        return pairs
+        least ``min_weight``, ordered by (src, dst, type) as the SQL's primary-key walk of
+        the sorted ids gives them. The out-edges of all the ids are gathered and filtered
+        as whole arrays; only the edges kept become Python values."""
+        rids = self._rids
+        near = [rid for i in set(ids) if (rid := rids.get(i)) is not None]
+        if not near:
+            return []
+        import numpy
+
+        asked = numpy.array(near, dtype=numpy.int64)
+        out = self._out
+        at, src = _positions(out.start, asked)
+        other = out.other[at]
+        keep = (out.weight[at] >= min_weight) & _among(other, asked)
+        if not keep.any():
+            return []
+        names, kinds = self._ids, self._kinds
+        found = sorted(
+            zip(
+                map(names.__getitem__, src[keep].tolist()),
+                map(names.__getitem__, other[keep].tolist()),
+                map(kinds.__getitem__, out.kind[at][keep].tolist()),
+                strict=True,
+            )
+        )
+        return [(s, d) for s, d, _kind in found]
 
     def truth_links(
         self, ids: Iterable[str], kinds: frozenset[str]
@@ -293,5 +306,31 @@ class WarmGraph:
 
     def live_unlocked(self, ids: Iterable[str]) -> list[str]:
         """The live, unlocked ids among ``ids``, sorted (as the id index gives them)."""
-        state = self._state
-        return sorted(i for i, rid in self._rid_list(ids) if state[rid] == UNLOCKED)
+        states = self._states
+        return sorted(i for i, rid in self._rid_list(ids) if states[rid] == UNLOCKED)
+
+
+def _positions(
+    start: npt.NDArray[np.int64], near: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every edge position of the beliefs ``near`` (their slices of ``start``, in turn) and
+    the near belief of each."""
+    import numpy
+
+    low = start[near]
+    counts = start[near + 1] - low
+    ends = numpy.cumsum(counts)
+    total = int(ends[-1]) if len(ends) else 0
+    at = numpy.arange(total) + numpy.repeat(low - (ends - counts), counts)
+    return at, numpy.repeat(near, counts)
+
+
+def _among(values: npt.NDArray[np.int32], members: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+    """Whether each of ``values`` is one of ``members`` (a search of them sorted: no array
+    the size of the store)."""
+    import numpy
+
+    ordered = numpy.sort(members)
+    at = numpy.searchsorted(ordered, values)
+    at[at == len(ordered)] = 0
+    return ordered[at] == values

@@ -15,7 +15,9 @@ query). The arithmetic runs in a fixed node order, so results are byte-identical
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping, Sequence
+from itertools import chain
 
 from credo.store.graph import Link
 
@@ -59,7 +61,59 @@ def heat_over_links(
         out, back = rows[a], rows[b]
         out[b] = out.get(b, 0.0) + weight
         back[a] = back.get(a, 0.0) + weight  # read after the write: a self-loop adds twice
-    return _taylor(order, index, rows, seeds, t, terms)
+    # Whole-array steps when numpy is loaded already (a warm process); a fresh process (the
+    # hook's direct path) does not pay numpy's import for this.
+    taylor = _taylor_arrays if "numpy" in sys.modules else _taylor
+    return taylor(order, index, rows, seeds, t, terms)
+
+
+def _taylor_arrays(
+    order: list[str],
+    index: Mapping[str, int],
+    rows: list[dict[int, float]],
+    seeds: Mapping[str, float],
+    t: float,
+    terms: int,
+) -> dict[str, float]:
+    """``_taylor`` as whole-array steps (numpy), the very same floats.
+
+    Each node is one segment of a flat array: itself at weight 1.0, then its neighbours by
+    index at their normalised weights. A step multiplies the flat weights by the gathered
+    values and folds each segment with ``subtract.reduceat``, a left fold (``x - a - b`` is
+    ``(x - a) - b``: the reference's running subtraction; ``1.0 * x`` is ``x``). Degrees
+    are ``sum(row.values())`` as there (insertion order); the products and the division
+    by the square root are the same IEEE operations elementwise."""
+    import numpy
+
+    size = len(order)
+    degree = numpy.array([sum(row.values()) for row in rows], dtype=numpy.float64)
+    with numpy.errstate(divide="ignore"):
+        inv_sqrt = numpy.where(degree > 0, 1.0 / numpy.sqrt(degree), 0.0)
+    entries = [sorted(row.items()) for row in rows]
+    counts = numpy.array([len(row) for row in entries], dtype=numpy.intp)
+    near = numpy.repeat(numpy.arange(size), counts)
+    segments = numpy.cumsum(counts) - counts + numpy.arange(size)  # node i's own place
+    gather = numpy.empty(size + len(near), dtype=numpy.intp)
+    flat = numpy.empty(size + len(near), dtype=numpy.float64)
+    gather[segments] = numpy.arange(size)
+    flat[segments] = 1.0
+    if len(near):
+        pairs = numpy.array(list(chain.from_iterable(entries)), dtype=numpy.float64)
+        far = pairs[:, 0].astype(numpy.intp)
+        at = numpy.arange(len(near)) + near + 1  # after the node and its earlier neighbours
+        gather[at] = far
+        flat[at] = pairs[:, 1] * inv_sqrt[near] * inv_sqrt[far]
+    term = numpy.zeros(size, dtype=numpy.float64)
+    for n, value in seeds.items():  # every seed is a node (heat_over_links adds them)
+        term[index[n]] = float(value)
+    total = term.copy()
+    fold = numpy.subtract.reduceat
+    for k in range(1, terms):
+        # L x = x - D^-1/2 W D^-1/2 x ; next term = (-t / k) * L * term
+        term = (-t / k) * fold(flat * term[gather], segments)
+        total += term
+    # max(value, 0.0): the value unless below 0.0 (a NaN and a -0.0 stay)
+    return dict(zip(order, numpy.where(total < 0.0, 0.0, total).tolist(), strict=True))
 
 
 def _taylor(

@@ -1,0 +1,103 @@
+"""What a warm retrieve costs at 10k, in instructions: a figure the machine's load cannot move.
+
+    python bench/warm_instructions.py SRC [SRC ...] [--db PATH] [--queries 100]
+
+bench/warm_trees.py times the trees in turn, but this machine is shared and its wall and CPU
+times drift by more than a step of the warm engine is worth. Here each SRC (a folder holding
+the ``credo`` package: ``git archive`` a commit, or a worktree's ``src``) runs two child
+processes under valgrind's cachegrind (no cache simulation: instructions only) on a copy of
+one store: each reads the warm index (``Store.build_warm``, as the server does) and answers
+the latency bench's queries twice (warm-up: the caches filled, the keyword mirror's terms
+read); then one stops and the other answers them twice more. Instructions per query are the
+difference over 2n. ``PYTHONHASHSEED=0`` in both. Instructions are not time (a cache miss
+costs more than an add), but a step that removes instructions removes them on every machine.
+
+The store is ``--db`` (copied, never written), else a 10k synthetic store built here as
+bench/latency.py builds it. Needs valgrind; a few minutes per SRC.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+CHILD = """
+import sys
+sys.path.insert(0, {bench!r})
+from pathlib import Path
+from latency import queries
+from credo import Memory
+db, count, passes = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+texts = queries(count)
+with Memory(db, root=db.parent) as memory:
+    assert memory.store.build_warm()
+    for _ in range(2 + passes):
+        for text in texts:
+            memory.retrieve(text)
+"""
+
+
+def instructions(src: Path, db: Path, count: int, passes: int, folder: Path) -> int:
+    copy = folder / f"run{passes}.db"
+    shutil.copyfile(db, copy)
+    env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0", "CREDO_CAPTURE": "0"}
+    done = subprocess.run(
+        [
+            "valgrind",
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            f"--cachegrind-out-file={folder / 'cachegrind.out'}",
+            os.path.realpath(sys.executable),
+            "-c",
+            CHILD.format(bench=str(BENCH)),
+            str(copy),
+            str(count),
+            str(passes),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"no instruction count from valgrind:\n{done.stderr[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("trees", nargs="+", type=Path, help="folders holding the credo package")
+    parser.add_argument("--db", type=Path, help="a store to copy (default: a 10k one, built)")
+    parser.add_argument("--queries", type=int, default=100)
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        raise SystemExit("needs valgrind")
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        db = args.db
+        if db is None:
+            from credo import Memory
+            from synth import write_records
+
+            db = folder / "bench.db"
+            with Memory(db, root=folder) as memory:
+                memory.import_records(write_records(folder / "r.jsonl", 10_000, 2, text="zipf"))
+        for tree in args.trees:
+            base = instructions(tree, db, args.queries, 0, folder)
+            more = instructions(tree, db, args.queries, 2, folder)
+            per_query = (more - base) / (2 * args.queries)
+            print(f"{tree}: {per_query:,.0f} instructions a warm query ({args.queries} queries)")
+
+
+if __name__ == "__main__":
+    main()
