@@ -39,8 +39,9 @@ def test_descriptions_are_not_captured(prompt: str) -> None:
 @pytest.mark.parametrize(
     "prompt",
     [
-        "Money is integer cents.",
-        "The test broker runs without TLS.",
+        # round 18: a bare fact needs a second piece of evidence (knowledge/evidence.py)
+        "Money is integer cents everywhere.",
+        "The test broker always runs without TLS.",
         "Kindly note the test DB is not to be used for load testing, I have informed earlier also.",
         "I think in pipelines, so write transforms as chained calls rather than temp variables.",
     ],

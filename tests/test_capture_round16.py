@@ -38,9 +38,10 @@ def test_a_bare_report_is_not_captured(prompt: str) -> None:
         "Nope, wrong again: queue names use dots, not dashes.",  # "again" with a correction
         "Update the parser and never assume integer ids again.",  # ... with a directive
         "Deleted accounts are purged after 30 days.",  # a participle before a noun
-        "the importer works in batches of 500",  # "works" with a circumstance of manner
-        "Generated code lives in the `gen/` folder.",  # a subject with its noun
-        "The mirror is read-only.",
+        # round 18: a bare fact needs a second piece of evidence (knowledge/evidence.py)
+        "the importer always works in batches of 500",  # "works" with a circumstance of manner
+        "Generated code always lives in the `gen/` folder.",  # a subject with its noun
+        "The mirror is always read-only.",
     ],
 )
 def test_its_twin_is_still_captured(prompt: str) -> None:

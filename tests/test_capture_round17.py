@@ -38,9 +38,9 @@ def test_a_passing_state_is_not_captured(prompt: str) -> None:
     "prompt",
     [
         "Timestamps are UTC everywhere.",  # an individual-level predicate
-        "The audit log is append-only.",
+        "The audit log is append-only, always.",  # round 18: a second piece of evidence
         "The wiki copies are stale and nobody maintains them.",  # over occasions
-        "The wiki is stale by design: the repo docs are the source of truth.",
+        "The wiki is stale by design: the repo docs are always the source of truth.",
         "Build agents are ready-made images from the platform team.",  # not the adjective
     ],
 )

@@ -50,7 +50,7 @@ PAIRS = [
     # conceded, then prescribed: the "but" clause still binds
     (
         "I always wondered why zig builds are so quick, not now though",
-        "Chatting in French with me is fine, but commit messages stay in English.",
+        "Chatting in French with me is fine, but commit messages always stay in English.",
     ),
     # the speaker's own mistake, not the agent's
     (

@@ -50,7 +50,8 @@ constants in ``score.py``. There is no model file and nothing is learned at run 
    deontic force, a contrast ("X over Y", "X, not Y", "no X"), the speaker's taste without "I
    prefer", requests about how the agent works, reproach ("you keep"); and against: deixis,
    the past, a task on a named file, a very short sentence. ``Statement.signals`` lists every
-   cue that fired and the score, so a capture explains itself.
+   cue that fired and the score, so a capture explains itself. One fact cue alone, in plain
+   prose, in a prompt that names no mistake of the agent, is not enough (``knowledge/evidence``).
 6. A bare "No." (or a short correction that only points: "That's not our convention.") lends
    its correction to the sentence after it; both are kept as the statement's text.
 7. The kind (``kind_of``): a correction marker in the sentence makes a correction; else the
@@ -112,6 +113,7 @@ from typing import Literal
 from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
 from credo.knowledge.acknowledge import is_acknowledgement
+from credo.knowledge.evidence import lone
 from credo.knowledge.list_frame import framed, list_frames
 from credo.knowledge.mood import descriptive
 from credo.knowledge.occasion import one_occasion
@@ -189,6 +191,8 @@ def extract_statements(prompt: str) -> list[Statement]:
         if value >= THRESHOLD:
             if erred is None:
                 erred = _erred(redacted, spans)
+            if not erred and lone(fired, sentence):
+                continue  # one fact cue, no mistake of the agent named: see knowledge/evidence
             if erred:
                 fired.add("agent_erred")
             out.append(_statement(text, sentence, fired, value))
@@ -201,10 +205,12 @@ def sentence_cues(prompt: str) -> list[Row]:
     short correction that does not count on its own: "No, that's the old hostname.") is kept
     with the sentence after it, which inherits its correction."""
     text, spans, rows = _rows(prompt)
-    if _erred(text, spans):
-        for _, _, fired in rows:
-            if fired is not None:
-                fired.add("agent_erred")  # explanation and kind only: not a scored concept
+    erred = _erred(text, spans)
+    for index, (kept, said, fired) in enumerate(rows):
+        if fired is not None and erred:
+            fired.add("agent_erred")  # explanation and kind only: not a scored concept
+        elif fired is not None and lone(fired, said):
+            rows[index] = (kept, said, None)  # as extract_statements drops it
     return rows
 
 

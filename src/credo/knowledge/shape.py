@@ -49,7 +49,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             who|which|if|when|so|and|but|or|just|please|also|then|now|today|maybe|not|no|the|
             a|an|our|my|your|their|its|his|her|all|every|each|any|some|one|
             before|after|once|until|while|whilst|because|since|unless|although|though|as|
-            yes|yep|yeah|yup|ok|okay|sure|fine|cool|great|thanks)\b)
+            yes|yep|yeah|yup|ok|okay|sure|fine|cool|great|thanks|for|during|with|from|by)\b)
             [\w`'./*<>@:+-]+(?:\s+[\w`'./*<>@:+-]+){{0,4}}?\s+
             (?<!\bto\s)(?:always\s+|never\s+|only\s+|all\s+)?{_PRESENT_VERB}\b""",
             _I,
