@@ -12,7 +12,8 @@ cluster) holds for units. Pure: ids and costs in, ids out.
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import chain
+from itertools import chain, compress, filterfalse
+from operator import itemgetter, ne
 
 
 class Units:
@@ -36,14 +37,14 @@ class Units:
         of them in ``ranked_ids``. ``aside`` maps more leaders in ``ranked_ids`` to their
         groups (the leader first): groups whose other members are not in ``ranked_ids``
         (``Currency.tails``), nor ever in the pairs given to ``pairs``."""
-        self.members: dict[str, tuple[str, ...]] = {g[0]: tuple(g) for g in groups}
-        self._eager = self.members
+        eager: dict[str, tuple[str, ...]] = {g[0]: tuple(g) for g in groups}
+        self._eager = eager
         # (set-level work: a query on a store in dispute holds dozens of groups)
-        followers = set().union(*(g[1:] for g in self.members.values()))
-        self.ids = [i for i in ranked_ids if i not in followers] if followers else [*ranked_ids]
-        if aside:
-            self._eager = dict(self.members)
-            self.members.update(aside)
+        followers = set().union(*(g[1:] for g in eager.values()))
+        self.ids = (
+            list(filterfalse(followers.__contains__, ranked_ids)) if followers else [*ranked_ids]
+        )
+        self.members = {**eager, **aside} if aside else eager
         self._lead: dict[str, str] | None = None
 
     def pairs(self, pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -51,8 +52,11 @@ class Units:
         lead = self._lead
         if lead is None:  # (only the followers move: a leader is its own unit)
             lead = self._lead = {m: g[0] for g in self._eager.values() for m in g[1:]}
-        if not lead:
-            return [(a, b) for a, b in pairs if a != b]
+        pairs = pairs if isinstance(pairs, list) else list(pairs)
+        # (C-level, most queries: no follower among them, each pair already one between
+        # units, but for self-edges)
+        if not lead or lead.keys().isdisjoint(chain.from_iterable(pairs)):
+            return list(compress(pairs, map(ne, map(_FIRST, pairs), map(_SECOND, pairs))))
         get = lead.get
         return [(a, b) for a, b in ((get(a, a), get(b, b)) for a, b in pairs) if a != b]
 
@@ -61,3 +65,7 @@ class Units:
         units = unit_ids if isinstance(unit_ids, list | tuple) else list(unit_ids)
         # (C-level: a unit in no group is its own one-tuple)
         return list(chain.from_iterable(map(self.members.get, units, zip(units))))
+
+
+_FIRST = itemgetter(0)  # of a pair
+_SECOND = itemgetter(1)

@@ -42,7 +42,7 @@ Ties are broken by id everywhere; the result depends only on the store and the q
 import bisect
 from collections.abc import Collection, Mapping, Sequence
 from itertools import chain, compress
-from operator import eq, itemgetter
+from operator import eq, itemgetter, not_
 
 from credo.retrieval.rank import Scored, Weights, brought_along
 from credo.retrieval.truth_graph import NO_IDS, Relevant, Standing, TruthGraph
@@ -78,12 +78,17 @@ class Currency:
             of the fields above; ``expanded`` puts them there. Empty from ``resolve``.
         far: the rows the truth graph holds of beliefs that were not candidates (those
             of the ``tails``' others among them).
+        ids: the ids of ``ranked``, when the step made them (None: not made).
+        plain: the relevant beliefs -> what each brings (``TruthGraph.as_relevant``), whose
+            marks the block takes as they are when their standing is the graph's.
     """
 
     __slots__ = (
         "brought",
         "far",
         "groups",
+        "ids",
+        "plain",
         "ranked",
         "retired_locks",
         "rows",
@@ -103,6 +108,8 @@ class Currency:
         brought: frozenset[str] = frozenset(),
         tails: Mapping[str, Relevant] | None = None,
         far: Mapping[str, CandidateRow] | None = None,
+        plain: Mapping[str, Relevant] | None = None,
+        ids: list[str] | None = None,
     ) -> None:
         self.ranked = ranked
         self.superseded = superseded
@@ -113,6 +120,8 @@ class Currency:
         self.brought = brought
         self.tails: Mapping[str, Relevant] = {} if tails is None else tails
         self.far: Mapping[str, CandidateRow] = {} if far is None else far
+        self.plain: Mapping[str, Relevant] = {} if plain is None else plain
+        self.ids = ids
 
     def expanded(self) -> "Currency":
         """The same result with the ``tails`` in the other fields: each group's others right
@@ -149,6 +158,7 @@ class Currency:
             tuple(groups),
             rows,
             frozenset(brought),
+            plain=self.plain,
         )
 
 
@@ -222,7 +232,7 @@ def resolve_lazy(
         if include_superseded:  # history keeps a retired lock too, marked like the others
             superseded.update(dict.fromkeys(sorted(retired)))
             retired = frozenset()
-    ranked, groups, standing, found, tails = _gather(
+    ranked, ranked_ids, groups, standing, found, tails, plain = _gather(
         ranked, graph, locks, touched, superseded, heads, ids if ranked is given else None
     )
     brought = frozenset(found)
@@ -262,6 +272,8 @@ def resolve_lazy(
         brought=brought,
         tails=tails,
         far=graph.rows,
+        plain=plain,
+        ids=ranked_ids,
     )
 
 
@@ -350,17 +362,20 @@ def _gather(
     ids: list[str] | None = None,
 ) -> tuple[
     list[Scored],
+    list[str] | None,
     tuple[tuple[str, ...], ...],
     dict[str, Standing],
     dict[str, CandidateRow],
     dict[str, Relevant],
+    dict[str, Relevant],
 ]:
     """Bring the conflicts of the current beliefs in ``ranked`` along. Returns the ranking
     with each group at the place of its best member (the others after it, at its score),
-    the groups (that member first, the others in ranking order), every belief's standing as
-    to conflicts, the beliefs brought along that were not ranked; and the groups of their
-    own, kept aside (``Currency.tails``: the ranking, the groups, the standing and the rows
-    above hold none of their others).
+    its ids when it moved (else None), the groups (that member first, the others in ranking
+    order), every belief's standing as to conflicts, the beliefs brought along that were
+    not ranked; the groups of their own, kept aside (``Currency.tails``: the ranking, the
+    groups, the standing and the rows above hold none of their others); and what each
+    relevant belief brings (``Currency.plain``).
 
     A group is a connected part of the links from each relevant belief (a current one in
     ``ranked``) to its unlocked conflicts. Conflicts are symmetric among current unlocked
@@ -372,7 +387,7 @@ def _gather(
     the ranked beliefs' ids, when the caller has them."""
     against = graph.against
     if against.keys().isdisjoint(touched) and not superseded:  # (a head may bring a conflict)
-        return ranked, (), {}, {}, {}
+        return ranked, None, (), {}, {}, {}, {}
     # The relevant beliefs with a truth link (the touched candidates and the heads standing
     # in) in rank order, and what each brings as the graph keeps it (None: not worked out
     # yet): C-level passes, one probe of a big dict per belief.
@@ -400,12 +415,14 @@ def _gather(
             graph.settle([*fresh, *lock_wanted])
         infos = list(map(graph.as_relevant, order))
     if not order and not lock_wanted:
-        return ranked, (), {}, {}, {}
+        return ranked, None, (), {}, {}, {}, {}
     relevant = set(order)
     said: list[Standing | None] = list(map(_MARK, infos))
     standing: dict[str, Standing] = dict(zip(order, said, strict=True))  # type: ignore[arg-type]
     if None in said:
         standing = {i: mark for i, mark in standing.items() if mark is not None}
+    # (what each brings, by id: its entry's first fields are read already, its marks not yet)
+    plain: dict[str, Relevant] = dict(zip(order, infos, strict=True))
     # Those with an unlocked conflict (each has a current conflict, so a mark, too).
     frees: list[tuple[str, ...]] = list(map(_FREE, infos))
     walked_ids, walked = order, infos
@@ -426,9 +443,12 @@ def _gather(
     brought: dict[str, CandidateRow] = {}  # (and their rows)
     if shared:
         brought_by: dict[str, list[str]] = {}  # one brought along -> the relevant that bring it
-        for x, free in zip(walked_ids, frees, strict=True):
-            if shared.isdisjoint(free):
-                continue  # a group of its own, kept by the graph
+        # (only those meeting a shared conflict: the others are groups of their own, kept by
+        # the graph; picked C-level)
+        joining = compress(
+            zip(walked_ids, frees, strict=True), map(not_, map(shared.isdisjoint, frees))
+        )
+        for x, free in joining:
             group = group_of.get(x)
             if group is None:
                 group = group_of[x] = [x]
@@ -460,27 +480,31 @@ def _gather(
                 if mark:  # (a lock is never relevant nor brought: this is all its mark)
                     ys = tuple(sorted(set(mark))) if len(mark) > 1 else tuple(mark)
                     standing[x] = (NO_IDS, ys, NO_IDS)
-    if not walked:
-        return ranked, (), standing, {}, {}
+    tails = dict(zip(walked_ids, walked, strict=True))
     if not group_of:  # every group one of its own: the ranking stays as it is
-        return ranked, (), standing, {}, dict(zip(walked_ids, walked, strict=True))
+        return ranked, None, (), standing, {}, tails, plain
     # A group of its own stays at its leader's place, kept aside: only the joined groups'
-    # leaders are walked, the ranking between them copied in slices.
-    tails = {i: info for i, info in zip(walked_ids, walked, strict=True) if i not in group_of}
-    place = dict(zip(ids, range(len(ids)), strict=True))
+    # leaders are walked, the ranking (and its ids) between them copied in slices.
+    leaders = list(filter(group_of.__contains__, walked_ids))
+    for i in leaders:
+        del tails[i]
+    at = ids.index  # (a few look-ups: the ids hold the very objects walked)
     out: list[Scored] = []
+    out_ids: list[str] = []
     groups: list[tuple[str, ...]] = []
     placed: set[str] = set()
     start = 0
-    for i in [i for i in walked_ids if i in group_of]:
-        n = place[i]
+    for i in leaders:
+        n = at(i, start)
         if n > start:
             out += ranked[start:n]
+            out_ids += ids[start:n]
         start = n + 1
         if i in placed:
             continue
         s = ranked[n]
         out.append(s)
+        out_ids.append(i)
         score = s.score
         group = group_of[i]
         # The group takes the place of its best member, the others after it at its score:
@@ -489,15 +513,17 @@ def _gather(
             rest = [group[1] if group[0] == i else group[0]]
         else:
             rest = [m for m in group if m != i]
-            rest.sort(key=lambda m: (m not in relevant, place[m] if m in relevant else 0, m))
+            rest.sort(key=lambda m: (m not in relevant, at(m) if m in relevant else 0, m))
         for m in rest:
             if m not in relevant:
                 out.append(brought_along(m, score))
-            elif (own := ranked[place[m]]).score < score:
+            elif (own := ranked[at(m)]).score < score:
                 out.append(_raised(own, score, "contradicts"))
             else:
                 out.append(own)
+        out_ids += rest
         placed.update(rest)
         groups.append((i, *rest))
     out += ranked[start:]
-    return out, tuple(groups), standing, brought, tails
+    out_ids += ids[start:]
+    return out, out_ids, tuple(groups), standing, brought, tails, plain

@@ -13,9 +13,9 @@ session and date lanes read). No lane touches the database per candidate.
 
 import math
 from collections.abc import Mapping
-from itertools import chain, filterfalse
+from itertools import chain, filterfalse, repeat
 from operator import itemgetter
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from credo.errors import InvalidInputError
@@ -157,6 +157,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     units = None
     standing: Mapping[str, Standing] = {}
     tails: Mapping[str, Relevant] = {}  # groups of their own, kept aside (Currency.tails)
+    plain: Mapping[str, Relevant] = {}  # what each relevant belief brings (Currency.plain)
     relevant = None  # the ranked ids clustering reads edges among: all but those brought along
     long: list[str] | None = None  # the long candidates, and their least chars, when known
     least: int | None = None
@@ -165,10 +166,11 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             locks = [b for b in locks if b.id not in state.retired_locks]
         if state.ranked is not ranked:  # (the same list when no belief moved)
             ranked = state.ranked
-            ids = [s.id for s in ranked]
+            ids = [s.id for s in ranked] if state.ids is None else state.ids
         if state.rows:
             content.update((i, row[0]) for i, row in state.rows.items())
         standing = state.standing
+        plain = state.plain
         tails = state.tails
         if state.groups or tails:
             # (C-level passes: a query on a store in dispute holds dozens of groups aside)
@@ -188,7 +190,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # The ids the block shows: derived ones by their shortest unique prefix (short_ids.py).
     asked = [*(b.id for b in locks), *ids]
     shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared)
-    marked = Marks(standing, shown, tails)
+    marked = Marks(standing, shown, tails, plain)
     if shared:  # after the project's locks, in the global store's order; marked "global"
         locks = [*locks, *shared.values()]
         marked.update(dict.fromkeys(shared, marks(scope=GLOBAL_SCOPE)))
@@ -213,6 +215,8 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # A conflict group is packed as one unit (retrieval/bundle.py).
     unit_ids = ids if units is None else units.ids
     unit_costs = Charges(costs, places, None if units is None else units.members)
+    if tails and places.flat:  # a group's others' lines the truth graph knows, when reached
+        unit_costs.known = lambda unit: (info := tails.get(unit)) is None or costs.update(info[13])
     cluster_of: dict[str, int] = {}
     if options.use_intentional_clustering and ranked:
         # cluster_candidates + pack_with_clusters, for ids already ranked (compose's order).
@@ -240,14 +244,16 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     chosen = set(packed.selected)
     if units is not None:
         members_of = units.members
-        for leader in members_of.keys() & cluster_of.keys():  # a group shares its cluster
-            cluster_of.update(dict.fromkeys(members_of[leader], cluster_of[leader]))
+        if cluster_of:  # a group shares its cluster (C-level: dozens of packed groups)
+            leads = list(filter(members_of.__contains__, packed.selected))
+            both = map(members_of.__getitem__, leads), map(repeat, map(cluster_of.get, leads))
+            cluster_of.update(chain.from_iterable(map(zip, *both)))
         chosen = set(units.expand(packed.selected))
         dropped = tuple(units.expand(dropped))
     # Clustering changes which beliefs are packed, not how relevant each one is: the
     # result lists them by score (the order of ``ranked``), so a model reads the best
     # first either way.
-    packed_standing = picked(ranked, chosen, standing, tails)
+    packed_standing = picked(ranked, chosen, standing, tails, content)
     known = classes.of_packed([s.id for s, _ in packed_standing])  # for the result
     out = [
         RetrievedBelief(
@@ -338,6 +344,9 @@ def _global(found: tuple[Belief, ...], locks: list[Belief]) -> dict[str, Belief]
     return {b.id: b for b in found if b.id not in ids and b.content_hash not in texts}
 
 
+_STEP: dict[str, "ModuleType"] = {}  # the truth step's module (retrieval/currency.py)
+
+
 def _currency(
     store: Store,
     ranked: list[Scored],
@@ -353,7 +362,7 @@ def _currency(
     The truth graph is kept with the store's truth links while the store does not change,
     so a long-lived process reads each belief's links once, whatever the queries. ``ids``
     are the ranked beliefs' ids."""
-    reader = store.truth_reader()
+    reader = store.truth_reader(seen=True)  # (at the version current_locks read)
     if reader.none:  # no truth edge at all: nothing to ask, whatever the query
         return None
     lock_ids = [b.id for b in locks]
@@ -372,9 +381,12 @@ def _currency(
         touched = graph.touched(asked)
         if not touched:
             return None
-    from credo.retrieval.currency import resolve_lazy
+    step = _STEP.get("currency")
+    if step is None:  # (an import statement costs a warm query ~1-5 us: once)
+        from credo.retrieval import currency as step
 
-    return resolve_lazy(
+        _STEP["currency"] = step
+    return step.resolve_lazy(
         ranked,
         rows,
         lock_ids,

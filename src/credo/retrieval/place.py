@@ -37,7 +37,7 @@ of the lines it renders (locks aside: each is charged for its own line, before t
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from credo.tokens import CHARS_PER_TOKEN, escape, line_chars
 from credo.types import TRAIL_SEPARATOR
@@ -244,7 +244,16 @@ class Charges:
     they pack it; ``charged`` then holds what each packed belief was charged, and the
     charges of the packed beliefs add up to the estimate of the lines they render."""
 
-    __slots__ = ("_chars", "_flat", "_lines", "_members", "_opened", "_places", "charged")
+    __slots__ = (
+        "_chars",
+        "_flat",
+        "_lines",
+        "_members",
+        "_opened",
+        "_places",
+        "charged",
+        "known",
+    )
 
     def __init__(
         self,
@@ -259,11 +268,19 @@ class Charges:
         self._chars = 0  # the characters of the lines taken so far
         self.charged: dict[str, int] = {}
         self._flat = places.flat  # (then every unit costs its lines alone)
+        # Called with a group's leader before its members' lines are read, when set (a
+        # pack without file or section lines): it may put lines known already in ``lines``.
+        self.known: Callable[[str], object] | None = None
 
     def __getitem__(self, unit: str) -> int:
         group = self._members.get(unit) if self._members else None
         if self._flat:
-            added = self._lines[unit] if group is None else sum([self._lines[m] for m in group])
+            if group is None:
+                added = self._lines[unit]
+            else:
+                if self.known is not None:
+                    self.known(unit)
+                added = sum([self._lines[m] for m in group])
         elif group is None:
             needed = self._places.heads(unit)
             shown = self._opened.shown

@@ -7,7 +7,9 @@ the packed beliefs in rank order with their standing, a group the step kept asid
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
+from itertools import chain, repeat
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from credo.retrieval.rank import Scored, brought_along
@@ -26,10 +28,12 @@ def picked(
     chosen: set[str],
     standing: "Mapping[str, Standing]",
     tails: "Mapping[str, Relevant]",
+    texts: "MutableMapping[str, str] | None" = None,
 ) -> "list[tuple[Scored, Standing]]":
     """The packed beliefs in rank order with their standing: a group kept aside
     (``Currency.tails``) gives its others right after its leader, at its score, each
-    brought along by it (``currency``'s ranking, expanded where it is packed)."""
+    brought along by it (``currency``'s ranking, expanded where it is packed); their texts
+    go in ``texts``, when given."""
     get = standing.get
     if not tails:
         return [(s, get(s.id, NO_STANDING)) for s in ranked if s.id in chosen]
@@ -39,39 +43,65 @@ def picked(
         info = tails.get(s.id)
         if info is not None:
             score = s.score
-            brought = info[4]  # (a mark set on one since, e.g. what it hides, comes first)
-            out += [(brought_along(m, score), get(m) or brought[m]) for m in info[3]]
+            # (the others' standing, one for all; one set on one since, e.g. what it hides,
+            # comes first)
+            said = info[11]
+            out += [(brought_along(m, score), get(m) or said) for m in info[3]]
+            if texts is not None:
+                texts.update(info[6])
     return out
 
 
 class Marks(dict[str, str]):
     """id -> its marks (``tokens.marks``), made on first lookup ("" for none); the others
-    of a group kept aside (``Currency.tails``) take their standing from it."""
+    of a group kept aside (``Currency.tails``) take their standing from it. ``plain``: what
+    the relevant beliefs bring (``Currency.plain``): the marks the truth graph keeps of
+    their standing, taken as they are when it is theirs in ``standing`` and the block shows
+    ids whole."""
 
-    __slots__ = ("_aside", "_plain", "_shown", "_standing", "_tails")
+    __slots__ = ("_aside", "_kept", "_plain", "_shown", "_standing", "_tails")
 
     def __init__(
         self,
         standing: "Mapping[str, Standing]",
         shown: Mapping[str, str],
         tails: "Mapping[str, Relevant] | None" = None,
+        plain: "Mapping[str, Relevant] | None" = None,
     ) -> None:
         super().__init__()
         self._standing = standing
         self._shown = shown
         self._tails = tails
-        self._aside: dict[str, Standing] | None = None
+        self._aside: dict[str, Relevant] | None = None
         self._plain = type(shown) is Shown  # (an id that is not derived is shown whole)
+        self._kept = plain if plain and self._plain else None
 
     def __missing__(self, belief_id: str) -> str:
         said = self._standing.get(belief_id)
-        if said is None and self._tails:
+        if said is not None:
+            kept = self._kept
+            if (
+                kept is not None
+                and (info := kept.get(belief_id)) is not None
+                and info[0] is said
+                and (text := info[10]) is not None
+            ):
+                self[belief_id] = text
+                return text
+        elif self._tails:
             aside = self._aside
             if aside is None:  # (one pass, at the first belief with no standing of its own)
-                aside = self._aside = {}
-                for t in self._tails.values():
-                    aside.update(t[4])
-            said = aside.get(belief_id)
+                # other -> the leader's entry, C-level: dozens of groups a query
+                values = self._tails.values()
+                aside = self._aside = dict(
+                    chain.from_iterable(map(zip, map(_OTHERS, values), map(repeat, values)))
+                )
+            info = aside.get(belief_id)
+            if info is not None:
+                if self._plain and (text := info[12]) is not None:
+                    self[belief_id] = text
+                    return text
+                said = info[11]
         if said is None:
             text = self[belief_id] = ""
             return text
@@ -99,6 +129,9 @@ class Marks(dict[str, str]):
                 PLAIN_MARKS.clear()
             PLAIN_MARKS[id(said)] = (said, text)
         return text
+
+
+_OTHERS = itemgetter(3)  # of what a relevant belief brings (``Relevant``): the others
 
 
 # Standing, as the block names the ids -> its marks: a belief in dispute is marked the same

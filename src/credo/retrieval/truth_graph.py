@@ -8,9 +8,11 @@ and what is packed is decided with it in ``credo.retrieval.currency``.
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
-from credo.retrieval.compress import least_chars, long_ids
+from credo.retrieval.compress import SHORT_CHARS, least_chars, long_ids
 from credo.store.fts import CandidateRow
+from credo.store.short_ids import shortenable
 from credo.store.truth import CONTRADICTS, RESOLVES, SUPERSEDES, TruthFacts
+from credo.tokens import line_chars, marks
 
 Fetch = Callable[[Iterable[str]], TruthFacts]
 NO_IDS: tuple[str, ...] = ()
@@ -29,7 +31,19 @@ Relevant = tuple[
     tuple[str, ...],
     tuple[str, ...],
     int,
+    str | None,
+    Standing,
+    str | None,
+    Mapping[str, int],
 ]
+
+
+def _plain_marks(conflicts: tuple[str, ...]) -> str | None:
+    """The marks of a standing of ``conflicts`` only, when the block shows each id whole
+    (none is a derived id it shortens: ``short_ids.shortenable``); else None."""
+    if any(map(shortenable, conflicts)):
+        return None
+    return marks((), conflicts, ())
 
 
 class TruthGraph:
@@ -201,9 +215,15 @@ class TruthGraph:
         conflicts; and when none of them is met otherwise, the group they make with it
         (``x`` first, the others by id), the others, their standing, their rows, their
         texts, those of them that supersede a belief (read: their links are read
-        when the conflicts are settled, unless known to have no SUPERSEDES edge); and what
+        when the conflicts are settled, unless known to have no SUPERSEDES edge); what
         the compress stage reads of the others without their texts: those longer than
-        ``SHORT_CHARS``, and the least their lines can cost (``compress.least_chars``)."""
+        ``SHORT_CHARS``, and the least their lines can cost (``compress.least_chars``);
+        and the marks (``tokens.marks``) of ``x``'s standing when the block shows every id
+        it names whole (None otherwise: ``standing.Marks`` names them), the others'
+        standing (one for all: conflicts with ``x``) and its marks, likewise; and the
+        characters of the others' lines as the compress stage renders them when nothing
+        about them depends on the query (``compress.Costs``: a short text, shown whole,
+        under no file or section line, those marks), for those it knows."""
         found = self._relevant.get(x)
         if found is None:
             others, free = self.live_conflicts(x)
@@ -211,17 +231,35 @@ class TruthGraph:
             # (far ends' rows; one that is x itself has none: never a group of its own)
             rows = {y: row for y in rest if (row := self.rows.get(y)) is not None}
             texts = {y: row[0] for y, row in rows.items()}
+            said = (NO_IDS, tuple(sorted(set(others))), NO_IDS) if others else None
+            brought = (NO_IDS, (x,), NO_IDS)
+            marked = _plain_marks(brought[1])
+            supersede = tuple(y for y in rest if y in self._pred)
+            # (one that supersedes a belief may be marked with what it hides: not known here)
+            lines = (
+                {
+                    y: line_chars(y, text, False, marked)
+                    for y, text in texts.items()
+                    if len(text) <= SHORT_CHARS and not shortenable(y)
+                }
+                if marked is not None and not supersede
+                else {}
+            )
             found = self._relevant[x] = (
-                (NO_IDS, tuple(sorted(set(others))), NO_IDS) if others else None,
+                said,
                 free,
                 (x, *rest),
                 rest,
-                dict.fromkeys(rest, (NO_IDS, (x,), NO_IDS)),
+                dict.fromkeys(rest, brought),
                 rows,
                 texts,
-                tuple(y for y in rest if y in self._pred),
+                supersede,
                 tuple(long_ids(list(texts), texts)),
                 least_chars(list(texts), texts),
+                None if said is None else _plain_marks(said[1]),
+                brought,
+                marked,
+                lines,
             )
         return found
 

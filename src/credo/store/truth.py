@@ -201,7 +201,7 @@ class TruthLinks:
 
     conn: Any  # sqlite3.Connection or psycopg.Connection
 
-    def truth_reader(self) -> TruthReader:
+    def truth_reader(self, *, seen: bool = False) -> TruthReader:
         raise NotImplementedError
 
     def truth_links(self, ids: Iterable[str]) -> TruthFacts:
@@ -239,12 +239,17 @@ class TruthQueries(TruthLinks):
     _truth_seconds_per_edge: float | None = None
     # (version, its number of edges): counting them costs ~3 ms at a million beliefs
     _truth_edges: tuple[tuple[int, int], int] | None = None
+    _version_seen: tuple[int, int] | None  # GraphQueries': as ``current_locks`` read it
 
-    def truth_reader(self) -> TruthReader:
-        """A reader of the truth links at the store's current version (one version check)."""
+    def truth_reader(self, *, seen: bool = False) -> TruthReader:
+        """A reader of the truth links at the store's current version (one version check;
+        ``seen``: none, the version ``current_locks`` read at the start of this retrieve,
+        as the keyword index's mirror reuses it: a retrieve writes nothing in between)."""
         if self.conn.in_transaction:  # what it sees may yet be rolled back: keep nothing
             return TruthReader(self._truth_at, _Memo((-1, -1)))
-        version = store_version(self.conn)
+        version = self._version_seen if seen else None
+        if version is None:
+            version = store_version(self.conn)
         memo = self._truth_memo
         if (
             memo is None

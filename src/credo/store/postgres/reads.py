@@ -169,9 +169,10 @@ class Reads(DocAnchorMatches, TruthLinks):
         return pairs, {r[1]: (r[2], r[3], r[4], r[5], r[6]) for r in rows}
 
     # -- truth maintenance -------------------------------------------------------------
-    def truth_reader(self) -> TruthReader:
+    def truth_reader(self, *, seen: bool = False) -> TruthReader:
         """A reader that keeps nothing past itself (store/truth.py's reader inside a
         transaction): every retrieve reads the links of its own candidates."""
+        del seen  # (no version is kept)
         return TruthReader(self._truth_at, _Memo((-1, -1)))
 
     def _truth_at(self, memo: _Memo, ids: Iterable[str]) -> TruthFacts:
