@@ -51,7 +51,8 @@ constants in ``score.py``. There is no model file and nothing is learned at run 
    prefer", requests about how the agent works, reproach ("you keep"); and against: deixis,
    the past, a task on a named file, a very short sentence. ``Statement.signals`` lists every
    cue that fired and the score, so a capture explains itself. One fact cue alone, in plain
-   prose, in a prompt that names no mistake of the agent, is not enough (``knowledge/evidence``).
+   prose, in a prompt that names no mistake of the agent, is not enough (``knowledge/evidence``);
+   nor is a directive with one other piece, about a thing of this turn (``knowledge/referent``).
 6. A bare "No." (or a short correction that only points: "That's not our convention.") lends
    its correction to the sentence after it; both are kept as the statement's text.
 7. The kind (``kind_of``): a correction marker in the sentence makes a correction; else the
@@ -119,6 +120,7 @@ from credo.knowledge.mood import descriptive
 from credo.knowledge.occasion import one_occasion
 from credo.knowledge.prose import after_paste, quoted_prose, sentences
 from credo.knowledge.redact import redact
+from credo.knowledge.referent import thin
 from credo.knowledge.report import one_incident, reports
 from credo.knowledge.score import THRESHOLD, concepts, score
 from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
@@ -191,8 +193,8 @@ def extract_statements(prompt: str) -> list[Statement]:
         if value >= THRESHOLD:
             if erred is None:
                 erred = _erred(redacted, spans)
-            if not erred and lone(fired, sentence):
-                continue  # one fact cue, no mistake of the agent named: see knowledge/evidence
+            if (not erred and lone(fired, sentence)) or thin(fired, sentence):
+                continue  # thin evidence: see knowledge/evidence and knowledge/referent
             if erred:
                 fired.add("agent_erred")
             out.append(_statement(text, sentence, fired, value))
@@ -209,7 +211,7 @@ def sentence_cues(prompt: str) -> list[Row]:
     for index, (kept, said, fired) in enumerate(rows):
         if fired is not None and erred:
             fired.add("agent_erred")  # explanation and kind only: not a scored concept
-        elif fired is not None and lone(fired, said):
+        if fired is not None and ((not erred and lone(fired, said)) or thin(fired, said)):
             rows[index] = (kept, said, None)  # as extract_statements drops it
     return rows
 
