@@ -46,12 +46,14 @@ first reaches a long candidate. The query's terms are computed once per retrieve
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import compress as selected
+from itertools import filterfalse, repeat
 from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError
 from credo.retrieval.place import Places, tokens_of, whole_chars
-from credo.tokens import CHARS_PER_TOKEN
+from credo.tokens import CHARS_PER_TOKEN, line_chars
 
 if TYPE_CHECKING:  # the text rules load with the first long candidate
     from credo.retrieval.snippet import Compressed, Terms
@@ -89,6 +91,7 @@ class Costs(dict[str, int]):
         "_keep",
         "_marked",
         "_query",
+        "_shown",
         "_terms",
         "_tight",
         "_trails",
@@ -104,6 +107,7 @@ class Costs(dict[str, int]):
         query: str,
         keep: "set[str] | Callable[[], set[str]]",
         classes: "Classes | None" = None,
+        shown: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__()
         self._content = content
@@ -117,6 +121,10 @@ class Costs(dict[str, int]):
         self._tight = classes is not None and "tight" in classes.rules
         self.cut: dict[str, Compressed] = {}
         self.untitled: dict[str, str] = {}  # the text shown without its section's title
+        # No belief has a trail (``Places.flat``, a store of notes): every line is its id as
+        # shown (``shown``, the one ``trails`` was given), its text and its marks, so the
+        # cost is counted here, without asking ``trails`` for a place that is never there.
+        self._shown = shown if trails.flat else None
 
     def __missing__(self, belief_id: str) -> int:
         text = self._content[belief_id]
@@ -137,6 +145,11 @@ class Costs(dict[str, int]):
             if shown.strategy != VERBATIM:
                 self.cut[belief_id] = shown
                 text = shown.text
+        shown = self._shown
+        if shown is not None:  # (the marks asked before the id: the order Places asks in)
+            marked = self._marked[belief_id]
+            cost = self[belief_id] = line_chars(shown[belief_id], text, False, marked)
+            return cost
         # A passage's first line, when it is its section's title, is said by the section
         # line above it (retrieval/place.py): shown once.
         short = self._trails.untitled(belief_id, text)
@@ -155,6 +168,12 @@ class Costs(dict[str, int]):
         """(strategy, text shown on its line) of a candidate whose cost was asked for."""
         strategy, text = self._rendered(belief_id)
         return strategy, self.untitled.get(belief_id, text)
+
+    def shown_all(self, ids: Iterable[str]) -> Iterable[tuple[str, str]]:
+        """``shown`` of each of ``ids``, in turn; C-level when none was cut or untitled."""
+        if self.cut or self.untitled:
+            return map(self.shown, ids)
+        return zip(repeat(VERBATIM), map(self._content.__getitem__, ids))
 
     def _rendered(self, belief_id: str) -> tuple[str, str]:
         """(strategy, text) as the strategy renders it, its section's title included."""
@@ -238,7 +257,7 @@ class Classes:
         the compress stage did not read (none on a store of facts alone)."""
         found = self._found
         covered = set(self.asked) if found is not None else set()
-        unread = [i for i in packed if i not in covered]
+        unread = list(filterfalse(covered.__contains__, packed))
         more = self._read(unread) if unread else {}
         return {**(found or {}), **more} if more else (found or {})
 
@@ -285,7 +304,7 @@ def least_chars(ids: list[str], content: Mapping[str, str]) -> int:
 
 def long_ids(ids: list[str], content: Mapping[str, str]) -> list[str]:
     """The ids whose text is longer than ``SHORT_CHARS``, in order."""
-    return [i for i in ids if len(content[i]) > SHORT_CHARS]
+    return list(selected(ids, map(SHORT_CHARS.__lt__, map(len, map(content.__getitem__, ids)))))
 
 
 def head_ids(

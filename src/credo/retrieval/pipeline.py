@@ -211,7 +211,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     kept = verbatim_ids(
         ids, content, marked, places, remaining, options.compress, store.stated, classes, least
     )
-    costs = Costs(content, marked, places, text, kept, classes)
+    costs = Costs(content, marked, places, text, kept, classes, shown)
     # A conflict group is packed as one unit (retrieval/bundle.py).
     unit_ids = ids if units is None else units.ids
     unit_costs = Charges(costs, places, None if units is None else units.members)
@@ -275,22 +275,27 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         for b, cost in zip(locked, locked_costs, strict=True)
     ]
     out += [
-        RetrievedBelief(
-            s.id,
-            content[s.id],
-            s.score,
-            False,
-            unit_costs.charged[s.id],  # its line, and the file or section lines it opened
-            s.lanes,
-            cluster_of.get(s.id),
-            *said,
-            trails.get(s.id, ""),
-            "",
-            *costs.shown(s.id),  # the strategy and the text rendered (compress)
-            len(content[s.id]),
-            known.get(s.id, "fact"),
+        _new(  # (a RetrievedBelief without its Python-level __new__: one per packed belief)
+            RetrievedBelief,
+            (
+                s.id,
+                content[s.id],
+                s.score,
+                False,
+                unit_costs.charged[s.id],  # its line, and the file or section lines it opened
+                s.lanes,
+                cluster_of.get(s.id),
+                *said,
+                trails.get(s.id, ""),
+                "",
+                *rendered,  # the strategy and the text rendered (compress)
+                len(content[s.id]),
+                known.get(s.id, "fact"),
+            ),
         )
-        for s, said in packed_standing
+        for (s, said), rendered in zip(
+            packed_standing, costs.shown_all(map(_FIRST, map(_FIRST, packed_standing))), strict=True
+        )
     ]
     anchors = None
     if options.with_doc_anchors:
@@ -309,6 +314,9 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         short_ids=shown.changed(),
     )
 
+
+_new = tuple.__new__
+_FIRST = itemgetter(0)  # of a packed belief (``picked``): its Scored; of a Scored: its id
 
 # What ``Currency.tails`` keeps of a group aside (``TruthGraph.as_relevant``): the group, its
 # others longer than compress.SHORT_CHARS, the least their lines cost.
@@ -453,8 +461,8 @@ def _rank(
         from credo.retrieval.lanes.structural import structural_lane
 
         lane_scores["hrr"] = structural_lane(store, text)
-    candidates = sorted({i for scores in lane_scores.values() for i in scores})
-    missing = [i for i in candidates if i not in known]
+    candidates = sorted(set().union(*lane_scores.values()))
+    missing = list(filterfalse(known.__contains__, candidates))
     if missing:
         known.update(store.live_unlocked(missing))
     rows = {i: row for i in candidates if (row := known.get(i)) is not None}
@@ -465,7 +473,7 @@ def _rank(
     if lanes["date"] and (dates := windows(text)):
         lane_scores["date"] = date_lane(dates, {i: row[4] for i, row in rows.items()})
     if lanes["speaker"] and terms:
-        lane_scores["speaker"] = speaker_lane(set(terms), {i: row[0] for i, row in rows.items()})
+        lane_scores["speaker"] = speaker_lane(set(terms), _Texts(rows))  # (id -> text, C-level)
     confidence = {i: row[1] / (row[1] + row[2]) for i, row in rows.items()}
     trails = store.trails(list(rows)) if rows else {}
     history = {i for i, trail in trails.items() if is_history(trail)}

@@ -356,15 +356,10 @@ class Bm25Mirror:
         """rowid -> (id, locked, content, alpha, beta, deleted_at, session, created_at) of
         the beliefs with these rowids (absent: none has it), read once per version."""
         known = self._beliefs
-        rows: dict[int, tuple[object, ...]] = {}
-        missing: list[int] = []
-        for rowid in rowids:
-            row = known.get(rowid)
-            if row is None:
-                missing.append(rowid)
-            else:
-                rows[rowid] = row
-        if missing:
+        rows = dict(zip(rowids, map(known.get, rowids), strict=True))  # (C-level: most held)
+        if None in rows.values():
+            missing = [rowid for rowid, row in rows.items() if row is None]
+            rows = {rowid: row for rowid, row in rows.items() if row is not None}
             news = {} if self.source is None else self.source(missing)
             unread = [rowid for rowid in missing if rowid not in news]
             if unread:

@@ -10,6 +10,7 @@ tokens are OR-ed, so operators such as NEAR, AND, ``-``, ``^``, ``*`` and ``:`` 
 import re
 import sqlite3
 import time
+from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from credo.store.bm25_policy import MirrorPolicy
@@ -93,8 +94,8 @@ CandidateRow = tuple[str, float, float, str | None, float]
 The keyword and graph reads return it with their rows, so no lane fetches it again."""
 
 
-def _by_score_then_id(row: KeywordRow) -> tuple[float, str]:
-    return -row[1], row[0]
+_ID = itemgetter(0)
+_SCORE = itemgetter(1)
 
 
 def _provable_best(rows: list[KeywordRow], limit: int, wanted: int) -> list[KeywordRow] | None:
@@ -113,7 +114,10 @@ def _provable_best(rows: list[KeywordRow], limit: int, wanted: int) -> list[Keyw
 
 def _unlocked_ranked(rows: list[KeywordRow]) -> list[KeywordRow]:
     """The rows of live, unlocked beliefs, by score then id (the exact query's order)."""
-    return sorted((r for r in rows if r[0] is not None and not r[2]), key=_by_score_then_id)
+    # (score desc, id asc) as two stable C-keyed sorts, without a key tuple per row
+    ranked = sorted([r for r in rows if r[0] is not None and not r[2]], key=_ID)
+    ranked.sort(key=_SCORE, reverse=True)
+    return ranked
 
 
 def _best_through_ties(rows: list[KeywordRow], limit: int) -> list[KeywordRow] | None:

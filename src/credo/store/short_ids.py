@@ -18,6 +18,7 @@ shares a given 8-character prefix with odds of one in 268 million.
 
 import re
 from collections.abc import Callable
+from itertools import filterfalse
 
 from credo.errors import InvalidInputError
 
@@ -110,7 +111,12 @@ class Shown(dict[str, str]):
         self._lookup = lookup
         self._whole = whole
         asked = _DERIVED_LINES.findall("\n".join(i for i in candidates if i not in whole))
-        self._alone = set(asked).difference(shared(asked)) if asked else set()
+        derived = set(asked)
+        self._alone = derived.difference(shared(asked)) if asked else derived
+        # The others are shown whole (not derived, or another store's): set here in one
+        # C-level pass, not one ``__missing__`` each. ``changed`` lists none of them.
+        others = list(filterfalse(derived.__contains__, candidates))
+        self.update(zip(others, others, strict=True))
 
     def __missing__(self, belief_id: str) -> str:
         if belief_id in self._alone:

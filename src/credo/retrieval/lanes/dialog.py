@@ -67,7 +67,14 @@ def dialog_step(
     """The keyword scores after the rule, a new dict, or ``keyword`` itself when the rule
     changes nothing. One batched read of the questions' successors (at most ``limit``
     pairs), whose rows are added to ``rows`` (id -> row of the keyword hits)."""
-    questions = [i for i in keyword if (row := rows.get(i)) is not None and is_question(row[0])]
+    # (a text without a question mark is no question: most are passed over without a call)
+    questions = [
+        i
+        for i in keyword
+        if (row := rows.get(i)) is not None
+        and ("?" in (text := row[0]) or "？" in text)
+        and is_question(text)
+    ]
     if not questions:
         return keyword
     pairs, found = store.successors(questions, edge_type=EDGE_TYPE, limit=limit)

@@ -25,12 +25,14 @@ confirmed on 41, 42 and 43 (docs/BENCHMARKS.md).
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from itertools import compress, repeat
 
 from credo.store.fts import STOPWORDS
 
 # A label ends within this many characters ("Name: " or "Three Word Tag: ").
 MAX_LABEL_CHARS = 40
 MAX_LABEL_WORDS = 3
+_FOUND = (-1).__lt__  # str.find found it
 
 
 def label_words(content: str) -> tuple[str, ...] | None:
@@ -54,7 +56,11 @@ def speaker_lane(terms: Collection[str], contents: Mapping[str, str]) -> dict[st
     scores: dict[str, float] = {}
     # A conversation has a few speakers: each label is read once per query, not per turn.
     named_by: dict[str, bool] = {}
-    for belief_id, content in contents.items():
+    # Only a text with ": " where a label may end can have one: those are found C-level
+    # (on a store of notes, few or none), and only they are read in Python.
+    texts = contents.values()
+    ends = map(str.find, texts, repeat(": "), repeat(0), repeat(MAX_LABEL_CHARS + 2))
+    for belief_id, content in compress(zip(contents, texts, strict=True), map(_FOUND, ends)):
         label, colon, _ = content[: MAX_LABEL_CHARS + 2].partition(": ")
         if not colon:
             continue
