@@ -25,15 +25,13 @@ Needs valgrind (Debian: ``apt-get install -y valgrind``); a few minutes per SRC.
 from __future__ import annotations
 
 import argparse
-import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cachegrind import python_instructions
 
 CHILD = """
 import sys
@@ -64,31 +62,8 @@ with Memory(db, root=db.parent) as memory:
 
 def instructions(src: Path, db: Path, mode: str, n: int) -> int:
     """Instructions of one child process (cachegrind's ``I refs``)."""
-    # One hash seed for every child: set and dict orders, and so the work, the same.
-    env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
-    done = subprocess.run(
-        [
-            "valgrind",
-            "--tool=cachegrind",
-            "--cache-sim=no",
-            "--cachegrind-out-file=/dev/null",
-            # the interpreter itself, not a shim script that would start it
-            os.path.realpath(sys.executable),
-            "-c",
-            CHILD.format(bench=str(Path(__file__).resolve().parent)),
-            str(db),
-            mode,
-            str(n),
-        ],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-    if found is None:
-        raise SystemExit(f"no instruction count from valgrind: {done.stderr[-500:]}")
-    return int(found.group(1).replace(",", ""))
+    code = CHILD.format(bench=str(Path(__file__).resolve().parent))
+    return python_instructions(src, code, [str(db), mode, str(n)])
 
 
 def main() -> None:

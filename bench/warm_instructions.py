@@ -19,16 +19,14 @@ bench/latency.py builds it. Needs valgrind; a few minutes per SRC.
 from __future__ import annotations
 
 import argparse
-import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
+from cachegrind import python_instructions  # noqa: E402
 
 CHILD = """
 import sys
@@ -49,29 +47,10 @@ with Memory(db, root=db.parent) as memory:
 def instructions(src: Path, db: Path, count: int, passes: int, folder: Path) -> int:
     copy = folder / f"run{passes}.db"
     shutil.copyfile(db, copy)
-    env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0", "CREDO_CAPTURE": "0"}
-    done = subprocess.run(
-        [
-            "valgrind",
-            "--tool=cachegrind",
-            "--cache-sim=no",
-            f"--cachegrind-out-file={folder / 'cachegrind.out'}",
-            os.path.realpath(sys.executable),
-            "-c",
-            CHILD.format(bench=str(BENCH)),
-            str(copy),
-            str(count),
-            str(passes),
-        ],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
+    code = CHILD.format(bench=str(BENCH))
+    return python_instructions(
+        src, code, [str(copy), str(count), str(passes)], {"CREDO_CAPTURE": "0"}
     )
-    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-    if found is None:
-        raise SystemExit(f"no instruction count from valgrind:\n{done.stderr[-2000:]}")
-    return int(found.group(1).replace(",", ""))
 
 
 def main() -> None:

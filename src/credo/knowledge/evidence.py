@@ -40,11 +40,11 @@ from collections.abc import Iterable
 
 from credo.knowledge.score import CONCEPTS
 
-__all__ = ["EVIDENCE", "lone"]
+__all__ = ["COUNTING", "EVIDENCE", "lone"]
 
 # The concepts that count for a capture (the positive side of ``score.WEIGHTS``; named here,
 # not read from the fitted weights, so a refit cannot move the rule).
-_FOR = frozenset(
+COUNTING = frozenset(
     {
         "round2",
         "taste",
@@ -62,7 +62,7 @@ _FOR = frozenset(
         "reason",
     }
 )
-EVIDENCE = frozenset(cue for cue, concept in CONCEPTS.items() if concept in _FOR)
+EVIDENCE = frozenset(cue for cue, concept in CONCEPTS.items() if concept in COUNTING)
 _FACT = frozenset({"fact_subject", "bare_subject", "assertion"})
 # A token of the code or the machine: backticks, a path, snake_case, a dotted or camelCase
 # name, an option flag, a port number.

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from credo.knowledge.evidence import COUNTING
 from credo.knowledge.passing import passing
 from credo.knowledge.relay import boxed, relayed
 from credo.knowledge.score import concepts
@@ -39,23 +40,8 @@ __all__ = ["parts_at_hand", "specific", "thin"]
 
 # The evidence besides a directive: exactly one of these, and nothing else that counts.
 _OTHER = ("contrast", "fact")
-_COUNTS = frozenset(
-    {
-        "taste",
-        "agent",
-        "directive",
-        "correction",
-        "fact",
-        "general_fact",
-        "general",
-        "project",
-        "future",
-        "contrast",
-        "deontic",
-        "general_imperative",
-        "reason",
-    }
-)
+# The concepts that count for a capture, the second round's frame aside.
+_COUNTS = COUNTING - {"round2"}
 _DEFINITE = re.compile(
     r"""\b(?:the(?!\s+(?:first|second|third|fourth|fifth|last|nth|\d+(?:st|nd|rd|th))\s+time\b)
     |these|those|this|it
