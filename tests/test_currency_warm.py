@@ -173,6 +173,31 @@ def _answers(memory: Memory) -> list[object]:
     return [memory.retrieve(q, token_budget=400) for q in _QUERIES]
 
 
+def test_installing_a_warm_index_reads_every_truth_edge_ahead(tmp_path: Path) -> None:
+    """A warm index of a store whose read of every truth edge is short reads them all with
+    it (``truth.read_truth_if_short``, off the lock) and the store takes them when it
+    installs the index: no query makes a batched read, and the answers are those of a store
+    read as queries meet its beliefs."""
+    with _build(tmp_path, _SPEC) as memory:
+        want = _answers(memory)
+    db = tmp_path / "ahead.db"
+    with _build(tmp_path, _SPEC) as memory:
+        memory.store.conn.execute("VACUUM INTO ?", (str(db),))
+    with Memory(db, root=tmp_path) as memory:
+        store = memory.store
+        assert store.build_warm()
+        assert store._truth_memo.complete
+        assert _answers(memory) == want
+    with Memory(db, root=tmp_path) as memory:  # met first, then the index: the graph stays
+        store = memory.store
+        assert _answers(memory) == want
+        memo = store._truth_memo
+        assert not memo.complete and "graph" in memo.kept
+        assert store.build_warm()
+        assert store._truth_memo is memo and memo.complete and "graph" in memo.kept
+        assert _answers(memory) == want
+
+
 @pytest.mark.parametrize("cap", [-1.0, 10.0])
 def test_a_full_read_is_bought_only_while_it_is_short(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cap: float

@@ -142,6 +142,8 @@ class SqliteStore(
         if index.mirror is not None:
             index.mirror.rebind(self.conn)
             self._mirror_policy().adopt(index.mirror)
+        if index.truth is not None:  # every truth edge, read with it (store/truth.py)
+            self._adopt_truth(index.version, index.truth)
         return True
 
     def build_warm(self) -> bool:

@@ -111,6 +111,45 @@ MAX_FULL_READ_SECONDS = 0.25
 MAX_KEPT = 200_000
 
 
+# (every truth link by belief, every end's row, the read's seconds per edge of the store)
+EveryTruthEdge = tuple[dict[str, tuple[TruthLink, ...]], dict[str, _End], float]
+
+
+def read_every_truth_edge(
+    conn: sqlite3.Connection,
+) -> tuple[dict[str, tuple[TruthLink, ...]], dict[str, _End]]:
+    """Every live truth edge on ``conn``: each linked belief's links, sorted, and each end's
+    (locked, row, still: no live SUPERSEDES edge)."""
+    read: dict[str, list[TruthLink]] = {}
+    ends: dict[str, _End] = {}
+    for r in conn.execute(_ALL):
+        link = (r[0], r[1], r[2])
+        read.setdefault(r[0], []).append(link)
+        read.setdefault(r[1], []).append(link)
+        ends[r[0]] = (bool(r[3]), (r[4], r[5], r[6], r[7], r[8]), True)
+        ends[r[1]] = (bool(r[9]), (r[10], r[11], r[12], r[13], r[14]), True)
+    links = {i: tuple(sorted(got)) for i, got in read.items()}
+    for i, got in links.items():  # every live edge is here: still unless one is
+        if any(kind == SUPERSEDES for _, _, kind in got):
+            locked, row, _ = ends[i]
+            ends[i] = (locked, row, False)
+    return links, ends
+
+
+def read_truth_if_short(conn: sqlite3.Connection) -> "EveryTruthEdge | None":
+    """``read_every_truth_edge`` when the store's edges at the estimated rate
+    (``ESTIMATED_SECONDS_PER_EDGE``) make a read within ``MAX_FULL_READ_SECONDS`` and one
+    of them is a truth edge (a warm index's read, off the lock); else None."""
+    edges = int(conn.execute("SELECT count(*) FROM edges").fetchone()[0])
+    if edges * ESTIMATED_SECONDS_PER_EDGE > MAX_FULL_READ_SECONDS:
+        return None
+    if conn.execute(f"SELECT 1 FROM edges WHERE type IN {_TYPES} LIMIT 1").fetchone() is None:
+        return None
+    started = time.perf_counter()
+    links, ends = read_every_truth_edge(conn)
+    return links, ends, (time.perf_counter() - started) / max(edges, 1)
+
+
 class _Memo:
     """The truth links read at one store version. ``complete``: every live truth edge is
     here (an id without an entry has none). ``kept``: what the engine derived from them,
@@ -289,21 +328,26 @@ class TruthQueries(TruthLinks):
     def _read_all_truth(self, memo: _Memo) -> None:
         """Read every live truth edge into ``memo`` and mark it complete."""
         started = time.perf_counter()
-        read: dict[str, list[TruthLink]] = {}
-        ends = memo.ends
-        for r in self.conn.execute(_ALL):
-            link = (r[0], r[1], r[2])
-            read.setdefault(r[0], []).append(link)
-            read.setdefault(r[1], []).append(link)
-            ends[r[0]] = (bool(r[3]), (r[4], r[5], r[6], r[7], r[8]), True)
-            ends[r[1]] = (bool(r[9]), (r[10], r[11], r[12], r[13], r[14]), True)
-        memo.links = {i: tuple(sorted(got)) for i, got in read.items()}
-        for i, got in memo.links.items():  # every live edge is here: still unless one is
-            if any(kind == SUPERSEDES for _, _, kind in got):
-                locked, row, _ = ends[i]
-                ends[i] = (locked, row, False)
+        memo.links, ends = read_every_truth_edge(self.conn)
+        memo.ends.update(ends)
         memo.complete = True
         self._truth_seconds_per_edge = (time.perf_counter() - started) / max(self._edge_count(), 1)
+
+    def _adopt_truth(self, version: tuple[int, int], every: "EveryTruthEdge") -> None:
+        """Take every truth edge as a warm index read them at ``version`` (off the lock, in
+        its own read: ``warm.read_index``), unless the store holds them all already."""
+        memo = self._truth_memo
+        links, ends, seconds_per_edge = every
+        if memo is None or memo.version != version:
+            memo = self._truth_memo = _Memo(version)
+            memo.ends = ends
+        elif memo.complete:
+            return
+        else:  # (read at this version already: what the engine keeps of it stays)
+            memo.ends.update(ends)
+        memo.links = links
+        memo.complete = True
+        self._truth_seconds_per_edge = seconds_per_edge
 
     def _full_read_pays(self, spent: float) -> bool:
         """Whether the batched reads at this version have cost what reading every truth edge

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from credo.store.db import connect, json_array
 from credo.store.fts import CandidateRow
+from credo.store.truth import EveryTruthEdge, read_truth_if_short
 from credo.store.warm_graph import WarmGraph
 from credo.store.warm_rows import WarmRows
 
@@ -52,6 +53,7 @@ class WarmIndex:
         "graph",
         "mirror",
         "table",
+        "truth",
         "version",
     )
 
@@ -61,11 +63,13 @@ class WarmIndex:
         graph: WarmGraph,
         mirror: Bm25Mirror | None,
         table: WarmRows | None = None,
+        truth: EveryTruthEdge | None = None,
     ) -> None:
         self.version = version
         self.graph = graph
         self.mirror = mirror
         self.table = table
+        self.truth = truth  # every truth edge, when that read was short (store/truth.py)
         if mirror is not None and table is not None:
             # (not a method of this index: the mirror it holds would hold it, a cycle)
             mirror.source = functools.partial(_mirror_rows, graph, table)
@@ -234,10 +238,11 @@ def read_index(plan: WarmPlan) -> WarmIndex:
         graph = WarmGraph(conn)
         table = WarmRows(conn, graph.size)
         mirror = _full_mirror(conn, plan.version, plan.tokenizer)
+        truth = read_truth_if_short(conn)
         conn.execute("COMMIT")
     finally:
         conn.close()
-    return WarmIndex(plan.version, graph, mirror, table)
+    return WarmIndex(plan.version, graph, mirror, table, truth)
 
 
 def _full_mirror(
