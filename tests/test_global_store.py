@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client
 
+import credo
 from credo.agent import global_store
 from credo.agent.global_store import global_locks, global_path, open_global
 from credo.errors import InvalidInputError, NotFoundError, StoreError
@@ -359,6 +360,8 @@ def test_the_hook_block_carries_the_global_locks(project: Path, tmp_path: Path) 
         memory.remember("Use pnpm", lock=True)
     env = {k: v for k, v in os.environ.items() if k != "CREDO_DB"}
     env.update(HOME=str(tmp_path / "home"), CREDO_HOOK_LOG=str(tmp_path / "hook.log"))
+    # the child runs in the project folder: the credo this test imported, by absolute path
+    env["PYTHONPATH"] = str(Path(credo.__file__).resolve().parents[1])
     payload = json.dumps({"prompt": "push my branch", "cwd": str(project)})
     done = subprocess.run(
         [sys.executable, "-m", "credo", "hook", "prompt"],
