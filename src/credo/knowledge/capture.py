@@ -114,13 +114,12 @@ from typing import Literal
 from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
 from credo.knowledge.acknowledge import is_acknowledgement
-from credo.knowledge.evidence import lone
 from credo.knowledge.list_frame import framed, list_frames
 from credo.knowledge.mood import descriptive
 from credo.knowledge.occasion import one_occasion
 from credo.knowledge.prose import after_paste, quoted_prose, sentences
 from credo.knowledge.redact import redact
-from credo.knowledge.referent import thin
+from credo.knowledge.referent import thin_evidence
 from credo.knowledge.report import one_incident, reports
 from credo.knowledge.score import THRESHOLD, concepts, score
 from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
@@ -193,8 +192,8 @@ def extract_statements(prompt: str) -> list[Statement]:
         if value >= THRESHOLD:
             if erred is None:
                 erred = _erred(redacted, spans)
-            if (not erred and lone(fired, sentence)) or thin(fired, sentence):
-                continue  # thin evidence: see knowledge/evidence and knowledge/referent
+            if thin_evidence(fired, sentence, erred):
+                continue
             if erred:
                 fired.add("agent_erred")
             out.append(_statement(text, sentence, fired, value))
@@ -211,7 +210,7 @@ def sentence_cues(prompt: str) -> list[Row]:
     for index, (kept, said, fired) in enumerate(rows):
         if fired is not None and erred:
             fired.add("agent_erred")  # explanation and kind only: not a scored concept
-        if fired is not None and ((not erred and lone(fired, said)) or thin(fired, said)):
+        if fired is not None and thin_evidence(fired, said, erred):
             rows[index] = (kept, said, None)  # as extract_statements drops it
     return rows
 

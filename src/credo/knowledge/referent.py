@@ -31,12 +31,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from credo.knowledge.evidence import COUNTING
+from credo.knowledge.evidence import COUNTING, lone
 from credo.knowledge.passing import passing
 from credo.knowledge.relay import boxed, relayed
 from credo.knowledge.score import concepts
 
-__all__ = ["parts_at_hand", "specific", "thin"]
+__all__ = ["parts_at_hand", "specific", "thin", "thin_evidence"]
 
 # The evidence besides a directive: exactly one of these, and nothing else that counts.
 _OTHER = ("contrast", "fact")
@@ -111,3 +111,10 @@ def thin(fired: Iterable[str], sentence: str) -> bool:
     if relayed(sentence) or boxed(sentence) or passing(sentence):
         return True
     return specific(fired, sentence) or parts_at_hand(fired, sentence)
+
+
+def thin_evidence(fired: set[str], sentence: str, erred: bool) -> bool:
+    """Too little evidence for a scored sentence to be captured: one fact cue alone in plain
+    prose when the prompt names no mistake of the agent (``knowledge/evidence``), or
+    ``thin``."""
+    return (not erred and lone(fired, sentence)) or thin(fired, sentence)

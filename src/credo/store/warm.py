@@ -82,9 +82,7 @@ class WarmIndex:
     def rows(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, CandidateRow]:
         """id -> ``CandidateRow`` of the live, unlocked beliefs among ``ids`` (sorted by id,
         as ``GraphQueries.live_unlocked``); rows not yet cached are read in one query."""
-        wanted = self.graph.live_unlocked(ids)
-        self._read_rows(conn, wanted)
-        return {i: row for i in wanted if (row := self._rows[i]) is not None}
+        return self.unlocked_rows(conn, self.graph.live_unlocked(ids))
 
     def unlocked_rows(self, conn: sqlite3.Connection, ids: list[str]) -> dict[str, CandidateRow]:
         """``rows`` of ``ids`` the graph has already found live and unlocked (distinct), in

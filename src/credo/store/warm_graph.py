@@ -147,10 +147,7 @@ class WarmGraph:
                 seen.clear()
                 missing = list(dict.fromkeys(rids))
             near = numpy.array(missing, dtype=numpy.int64)
-            low, counts = slices.start[near], slices.start[near + 1] - slices.start[near]
-            # Every edge position of every missing belief, in order: low[i] .. low[i]+counts[i].
-            ends = numpy.cumsum(counts)
-            at = numpy.arange(int(ends[-1])) + numpy.repeat(low - (ends - counts), counts)
+            at, counts = _positions(slices.start, near)
             others = slices.other[at]
             states = self._state[others].tolist()
             names, kinds = self._ids, self._kinds
@@ -231,7 +228,8 @@ class WarmGraph:
 
         asked = numpy.array(near, dtype=numpy.int64)
         out = self._out
-        at, src = _positions(out.start, asked)
+        at, counts = _positions(out.start, asked)
+        src = numpy.repeat(asked, counts)
         other = out.other[at]
         keep = (out.weight[at] >= min_weight) & _among(other, asked)
         if not keep.any():
@@ -313,16 +311,15 @@ class WarmGraph:
 def _positions(
     start: npt.NDArray[np.int64], near: npt.NDArray[np.int64]
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Every edge position of the beliefs ``near`` (their slices of ``start``, in turn) and
-    the near belief of each."""
+    """Every edge position of the beliefs ``near`` in turn (their slices of ``start``:
+    low[i] .. low[i] + counts[i]), and each one's count."""
     import numpy
 
     low = start[near]
     counts = start[near + 1] - low
     ends = numpy.cumsum(counts)
     total = int(ends[-1]) if len(ends) else 0
-    at = numpy.arange(total) + numpy.repeat(low - (ends - counts), counts)
-    return at, numpy.repeat(near, counts)
+    return numpy.arange(total) + numpy.repeat(low - (ends - counts), counts), counts
 
 
 def _among(values: npt.NDArray[np.int32], members: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
