@@ -15,10 +15,13 @@ import sqlite3
 import time
 import weakref
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from credo.store.db import json_array, store_version
 from credo.store.fts import CandidateRow
+
+if TYPE_CHECKING:
+    from credo.store.warm_graph import WarmGraph
 
 SUPERSEDES = "SUPERSEDES"
 CONTRADICTS = "CONTRADICTS"
@@ -136,14 +139,13 @@ def read_every_truth_edge(
     return links, ends
 
 
-def read_truth_if_short(conn: sqlite3.Connection) -> "EveryTruthEdge | None":
-    """``read_every_truth_edge`` when the store's edges at the estimated rate
-    (``ESTIMATED_SECONDS_PER_EDGE``) make a read within ``MAX_FULL_READ_SECONDS`` and one
-    of them is a truth edge (a warm index's read, off the lock); else None."""
-    edges = int(conn.execute("SELECT count(*) FROM edges").fetchone()[0])
-    if edges * ESTIMATED_SECONDS_PER_EDGE > MAX_FULL_READ_SECONDS:
-        return None
-    if conn.execute(f"SELECT 1 FROM edges WHERE type IN {_TYPES} LIMIT 1").fetchone() is None:
+def read_truth_if_short(conn: sqlite3.Connection, graph: "WarmGraph") -> "EveryTruthEdge | None":
+    """``read_every_truth_edge`` when the store's edges (``graph``, read in the same
+    transaction) at the estimated rate (``ESTIMATED_SECONDS_PER_EDGE``) make a read within
+    ``MAX_FULL_READ_SECONDS`` and one of them is a truth edge (a warm index's read, off the
+    lock); else None."""
+    edges = graph.edges
+    if edges * ESTIMATED_SECONDS_PER_EDGE > MAX_FULL_READ_SECONDS or not graph.holds_any(_KINDS):
         return None
     started = time.perf_counter()
     links, ends = read_every_truth_edge(conn)

@@ -236,7 +236,7 @@ def read_index(plan: WarmPlan) -> WarmIndex:
         graph = WarmGraph(conn)
         table = WarmRows(conn, graph.size)
         mirror = _full_mirror(conn, plan.version, plan.tokenizer)
-        truth = read_truth_if_short(conn)
+        truth = read_truth_if_short(conn, graph)
         conn.execute("COMMIT")
     finally:
         conn.close()

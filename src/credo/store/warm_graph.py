@@ -97,6 +97,7 @@ class WarmGraph:
         self._kinds: list[str] = [row[0] for row in conn.execute("SELECT DISTINCT type FROM edges")]
         code = " ".join(f"WHEN ? THEN {i}" for i in range(len(self._kinds)))
         count = conn.execute("SELECT count(*) FROM edges").fetchone()[0]
+        self.edges = int(count)  # to forgotten beliefs too
         # (src rowid, dst rowid, type number, weight) per edge, filled a batch at a time:
         # the rows as Python tuples all at once would double the peak.
         table = numpy.zeros((count, 4), dtype=numpy.float64)
