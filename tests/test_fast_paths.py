@@ -446,7 +446,7 @@ def test_cluster_pairs_reuse_the_seed_links(tmp_path: Path, max_links: int) -> N
     memory.forget("p08")
     options = retrieval.Options(graph_max_links=max_links)
     for query in ["deploy cache", "staging graph lake", "token"]:
-        ranked, _, around, _ = retrieval._rank(memory.store, query, options)
+        ranked, _, around, _, _ = retrieval._rank(memory.store, query, options)
         assert (around is None) == (max_links == 5)
         ids_ranked = [s.id for s in ranked]
         for floor in (0.0, 0.4, 0.6):

@@ -147,11 +147,10 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     budget = options.token_budget
 
     locks = store.current_locks()
-    ranked, rows, around_seeds, known_trails = _rank(store, text, options)
+    ranked, rows, around_seeds, known_trails, content = _rank(store, text, options)
     shared = _global(options.global_locks, locks)
     if shared:  # a global lock stands in for the project belief with its id
         ranked = [s for s in ranked if s.id not in shared]
-    content = _Texts(rows)
     ids = [s.id for s in ranked]
     state = _currency(store, ranked, ids, rows, locks, options)
     units = None
@@ -413,12 +412,13 @@ def _rank(
     dict[str, CandidateRow],
     tuple[set[str], list[Link]] | None,
     dict[str, str],
+    _Texts,
 ]:
     """Candidates ranked by ``compose``, their rows, the graph seeds with every live link
     touching them (None when the graph lanes did not run or a hub cut the links short):
     clustering reuses those links instead of reading them again; and the candidates'
     trails (those that have one), which tell changelog passages (retrieval/prior.py) and
-    which the pack renders."""
+    which the pack renders; then their texts."""
     lanes = {**DEFAULT_LANES, **options.lanes}
     terms = query_terms(text)
     named: dict[str, float] = {}  # the doc lane's scores, read first: see without_named
@@ -466,6 +466,7 @@ def _rank(
     if missing:
         known.update(store.live_unlocked(missing))
     rows = {i: row for i in candidates if (row := known.get(i)) is not None}
+    texts = _Texts(rows)  # (id -> text, C-level)
     # The session, date and speaker lanes add no candidates: they reorder those above.
     if lanes["session"] and keyword:
         sessions = {i: row[3] for i, row in rows.items() if row[3] is not None}
@@ -473,14 +474,14 @@ def _rank(
     if lanes["date"] and (dates := windows(text)):
         lane_scores["date"] = date_lane(dates, {i: row[4] for i, row in rows.items()})
     if lanes["speaker"] and terms:
-        lane_scores["speaker"] = speaker_lane(set(terms), _Texts(rows))  # (id -> text, C-level)
+        lane_scores["speaker"] = speaker_lane(set(terms), texts)
     confidence = {i: row[1] / (row[1] + row[2]) for i, row in rows.items()}
     trails = store.trails(list(rows)) if rows else {}
     history = {i for i, trail in trails.items() if is_history(trail)}
     ranked = compose(lane_scores, confidence, options.weights, history)
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
-    return ranked, rows, around_seeds, trails
+    return ranked, rows, around_seeds, trails, texts
 
 
 def _explain_dialog(

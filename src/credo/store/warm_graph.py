@@ -68,7 +68,7 @@ class WarmGraph:
 
     __slots__ = (
         "_bit_sets", "_ids", "_into", "_into_seen", "_kinds", "_out", "_out_seen", "_rids",
-        "_state", "_states", "_touching", "live",
+        "_state", "_states", "_touching", "edges", "live",
     )  # fmt: skip
 
     def __init__(self, conn: sqlite3.Connection) -> None:
