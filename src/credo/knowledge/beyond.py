@@ -73,6 +73,17 @@ _FUNCTION_WORD = re.compile(
 )
 _LINE = re.compile(r"\b(?:line\s+\d+|the\s+line\s+(?:after|before|above|below))\b")
 
+# Each form and its test, in the order they are tried (a sentence takes the first).
+_FORMS = (
+    ("third_party", _THIRD_NORM.match),
+    ("rejected", _REJECTED.search),
+    ("time_box", _TIME_BOX.search),
+    ("open", _OPEN.search),
+    ("pick", _PICK.match),
+    ("assent", _ASSENT.match),
+    ("line", _LINE.search),
+)
+
 
 def bounded(core: str) -> str | None:
     """The form of the lower-cased ``core`` that keeps its force from a later session:
@@ -80,20 +91,9 @@ def bounded(core: str) -> str | None:
     "time_box" ("for the next hour only work on the parser"), "open" ("still discussing
     whether ..."), "pick" ("option B it is"), "assent" ("that works for me"), "line" ("the
     line after, 142 not 141"), "command" ("dbt run --select stg_orders+"); or ``None``."""
-    if _THIRD_NORM.match(core):
-        return "third_party"
-    if _REJECTED.search(core):
-        return "rejected"
-    if _TIME_BOX.search(core):
-        return "time_box"
-    if _OPEN.search(core):
-        return "open"
-    if _PICK.match(core):
-        return "pick"
-    if _ASSENT.match(core):
-        return "assent"
-    if _LINE.search(core):
-        return "line"
+    for form, found in _FORMS:
+        if found(core):
+            return form
     if _FLAG.search(core) and "`" not in core and not _FUNCTION_WORD.search(_FLAG.sub(" ", core)):
         return "command"
     return None
