@@ -31,7 +31,7 @@ from credo.retrieval.compress import (
     long_ids,
     verbatim_ids,
 )
-from credo.retrieval.lanes import LANES, dialog
+from credo.retrieval.lanes import LANES, dialog, line
 from credo.retrieval.lanes.bfs import DEFAULT_DECAY, expand_hop
 from credo.retrieval.lanes.date import date_lane, windows
 from credo.retrieval.lanes.doc import doc_scores, without_named
@@ -58,6 +58,7 @@ if TYPE_CHECKING:  # loaded only when a candidate has truth links (``_currency``
 DEFAULT_LANES: dict[str, bool] = {
     "bm25f": True,
     "dialog": True,
+    "line": True,
     "heat": True,
     "bfs": True,
     "hrr": False,
@@ -440,6 +441,8 @@ def _rank(
         if lanes["dialog"]:
             keyword = dialog.dialog_step(store, found, known, limit=options.graph_max_links)
         lane_scores["bm25f"] = keyword
+        if lanes["line"]:  # documentation passages by their best line (lanes/line.py)
+            lane_scores["line"] = line.line_scores(store, terms, keyword)
     if (lanes["heat"] or lanes["bfs"]) and keyword:
         seeds = dict(sorted(keyword.items(), key=lambda kv: (-kv[1], kv[0]))[: options.graph_seeds])
         hops = _neighbourhood(store, seeds, options, known)
