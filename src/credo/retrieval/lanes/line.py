@@ -55,11 +55,11 @@ def line_scores(store: Store, terms: Iterable[str], hits: Collection[str]) -> di
     query = query_stems(terms)
     if not query or not hits:
         return {}
-    rows = store.passage_lines(hits)
-    if not rows:
+    counts = store.line_counts(query)  # (first: a store of notes has no lines to read)
+    if not counts.get(LINES):
         return {}
-    counts = store.line_counts(query)
-    return best_lines(rows, query, counts)
+    rows = store.passage_lines(hits)
+    return best_lines(rows, query, counts) if rows else {}
 
 
 def best_lines(
@@ -68,6 +68,8 @@ def best_lines(
     """The lane over stored rows (id -> (lines, context)) with ``line_df``'s ``counts``:
     pure, so its invariants are tested without a store."""
     lines_total = counts.get(LINES, 0)
+    if not query:
+        return {}
     passages = counts.get(PASSAGES, 0)
     if lines_total <= 0 or passages <= 0:
         return {}
@@ -78,24 +80,35 @@ def best_lines(
     wanted = set(query)
     out: dict[str, float] = {}
     for belief_id, (lines, context) in rows.items():
+        if not lines:
+            continue
         words = context.split()
-        in_context = {t: n for t in wanted if (n := words.count(t))}
-        norm_context = 1 - B + B * len(words) / mean_context
-        best = 0.0
-        for line in lines.split("\n") if lines else ():
-            line_words = line.split()
-            norm_line = 1 - B + B * max(len(line_words), floor) / mean_line
-            score = 0.0
-            for t in query:
-                f = line_words.count(t) / norm_line + CONTEXT_WEIGHT * in_context.get(t, 0) / (
-                    norm_context
-                )
-                if f:
-                    score += idf[t] * f * (K1 + 1) / (f + K1)
+        weight = CONTEXT_WEIGHT / (1 - B + B * len(words) / mean_context)
+        in_context = {t: words.count(t) * weight for t in wanted.intersection(words)}
+        alone = {t: _term(idf[t], f) for t, f in in_context.items()}
+        # A line without a query stem scores the context's part alone, whatever its
+        # length, and a line with one never scores less: only those lines are scored.
+        base = sum(alone[t] for t in sorted(alone))
+        best = base
+        for line in lines.split("\n"):
+            words = line.split()
+            found = wanted.intersection(words)
+            if not found:
+                continue
+            norm = 1 - B + B * max(len(words), floor) / mean_line
+            score = base
+            for t in sorted(found):
+                f = words.count(t) / norm + in_context.get(t, 0.0)
+                score += _term(idf[t], f) - alone.get(t, 0.0)
             best = max(best, score)
         if best > 0:
             out[belief_id] = best
     return out
+
+
+def _term(idf: float, f: float) -> float:
+    """One stem's part of a line's BM25F: its weighted frequency ``f``, saturated."""
+    return idf * f * (K1 + 1) / (f + K1)
 
 
 def _idf(total: int, df: int) -> float:
