@@ -39,14 +39,11 @@ LinesRow = tuple[str, str]
 """(lines, context): a passage's stems as stored (see the module docstring)."""
 
 
-def stems(text: str) -> list[str]:
-    return [stem(t) for t in tokens(text) if t != _FILLER]
-
-
 def encode(content: str, context: str) -> LinesRow:
     """The stored form of a passage with ``content`` and ``context``."""
-    lines = [" ".join(s) for line in content.split("\n") if (s := stems(line))]
-    return "\n".join(lines), " ".join(stems(context))
+    lines = [" ".join(map(stem, words)) for line in content.split("\n") if (words := tokens(line))]
+    placed = context.split("\n" + _FILLER, 1)[0]  # the filler is the context's last line
+    return "\n".join(lines), " ".join(map(stem, tokens(placed)))
 
 
 def contribution(row: LinesRow) -> Counter[str]:
