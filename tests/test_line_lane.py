@@ -238,3 +238,30 @@ def test_retrieval_with_the_line_lane_is_deterministic(tmp_path: Path) -> None:
 def test_query_stems_are_the_index_stems() -> None:
     assert query_stems(["Options", "parsing", "options"]) == ["option", "pars"]
     assert {PASSAGES, LINES, LENGTH, CONTEXT} == {" passages", " lines", " length", " context"}
+
+
+def test_postgres_stores_the_same_rows_and_ranks_the_same(tmp_path: Path) -> None:
+    from tests.conftest import postgres_store
+
+    (tmp_path / "guide.md").write_text(GUIDE)
+    (tmp_path / "tool.py").write_text(TOOL)
+    edited = GUIDE.replace("Options are read before", "Flags come before")
+    seen = []
+    with postgres_store() as url:
+        for location in (tmp_path / "m.db", url):
+            with Memory(location, root=tmp_path) as memory:
+                (tmp_path / "guide.md").write_text(GUIDE)
+                memory.ingest(tmp_path)
+                (tmp_path / "guide.md").write_text(edited)
+                memory.ingest(tmp_path)
+                store = memory.store
+                ids = [b.id for b in memory.retrieve("hyphen separator", token_budget=5000).beliefs]
+                lines = store.passage_lines(ids)
+                counts = store.line_counts(["separ", "hyphen", "option"])
+                ranked = [
+                    (b.content, b.score, sorted(b.lanes.items()))
+                    for b in memory.retrieve("file name that starts with a hyphen").beliefs
+                ]
+                seen.append((sorted(lines.values()), counts, ranked))
+    assert seen[0] == seen[1]
+    assert seen[0][0] and seen[0][1]

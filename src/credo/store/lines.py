@@ -69,6 +69,8 @@ class LineTable:
         }
 
     def _apply(self, change: dict[str, int]) -> None:
+        if not change:
+            return
         self.conn.executemany(
             "INSERT INTO line_df(stem, df) VALUES (?, ?) "
             "ON CONFLICT(stem) DO UPDATE SET df = df + excluded.df",

@@ -62,6 +62,8 @@ class LineTable:
         return {str(r[0]): (str(r[1]), str(r[2])) for r in rows}
 
     def _apply(self, change: dict[str, int]) -> None:
+        if not change:
+            return
         with self.conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO line_df(stem, df) VALUES (%s, %s) "
