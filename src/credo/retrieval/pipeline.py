@@ -1,12 +1,12 @@
 """The retrieval pipeline: L0 locked beliefs, the lane fan-out, score composition, the pack
 (score order or intentional clustering) and the anchor projection (SYSTEM.md § Retrieval).
 
-Pure orchestration over the store's batched reads: one keyword query, one read of the
-questions' successors when a keyword hit is a question (dialog lane), one query per graph
-hop, one edge fetch for clustering, one anchor fetch, and one belief fetch only when the
-doc or HRR lane adds beliefs the keyword and graph reads did not return (those reads carry
-each belief's content, evidence, session and created_at with their rows, which is all the
-session and date lanes read). No lane touches the database per candidate.
+Pure orchestration over the store's batched reads: one keyword query, two for the line lane (its
+statistics, then the hits' lines when the store has any), one read of the questions' successors
+when a keyword hit is a question (dialog lane), one query per graph hop, one edge fetch for
+clustering, one anchor fetch, and one belief fetch only when the doc or HRR lane adds beliefs the
+keyword and graph reads did not return (those carry each belief's content, evidence, session and
+created_at: all the session and date lanes read). No lane reads the database per candidate.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
@@ -31,7 +31,7 @@ from credo.retrieval.compress import (
     long_ids,
     verbatim_ids,
 )
-from credo.retrieval.lanes import LANES, dialog
+from credo.retrieval.lanes import LANES, dialog, line
 from credo.retrieval.lanes.bfs import DEFAULT_DECAY, expand_hop
 from credo.retrieval.lanes.date import date_lane, windows
 from credo.retrieval.lanes.doc import doc_scores, without_named
@@ -58,6 +58,7 @@ if TYPE_CHECKING:  # loaded only when a candidate has truth links (``_currency``
 DEFAULT_LANES: dict[str, bool] = {
     "bm25f": True,
     "dialog": True,
+    "line": True,
     "heat": True,
     "bfs": True,
     "hrr": False,
@@ -440,6 +441,8 @@ def _rank(
         if lanes["dialog"]:
             keyword = dialog.dialog_step(store, found, known, limit=options.graph_max_links)
         lane_scores["bm25f"] = keyword
+        if lanes["line"]:  # documentation passages by their best line (lanes/line.py)
+            lane_scores["line"] = line.line_scores(store, terms, keyword)
     if (lanes["heat"] or lanes["bfs"]) and keyword:
         seeds = dict(sorted(keyword.items(), key=lambda kv: (-kv[1], kv[0]))[: options.graph_seeds])
         hops = _neighbourhood(store, seeds, options, known)

@@ -25,6 +25,7 @@ from typing import NamedTuple
 DEFAULT_WEIGHTS: Mapping[str, float] = MappingProxyType(
     {
         "bm25f": 1.0,
+        "line": 0.5,
         "heat": 0.3,
         "bfs": 0.25,
         "hrr": 1.0,

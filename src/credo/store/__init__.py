@@ -25,6 +25,7 @@ from credo.store.fts import FtsIndex, KeywordHit
 from credo.store.graph import GraphQueries, Link
 from credo.store.hrr import HrrTraces
 from credo.store.journal import JournalTable
+from credo.store.lines import LineTable
 from credo.store.log import LogTable
 from credo.store.migrations import (
     LATEST_VERSION,
@@ -70,6 +71,7 @@ class SqliteStore(
     FileTable,
     CaptureTable,
     JournalTable,
+    LineTable,
     TableDump,
 ):
     """One SQLite file: opened, migrated, and wrapped in a re-entrant transaction scope."""

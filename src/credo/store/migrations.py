@@ -355,6 +355,23 @@ UPDATE ingested_files SET content_hash = '';
 """
 
 
+# Line-level term statistics of documentation passages, for the line lane
+# (store/line_stats.py, retrieval/lanes/line.py). The files ingested before are read again
+# by the next ingest, so their passages get their rows.
+M010_PASSAGE_LINES = """
+CREATE TABLE passage_lines (
+    belief_id TEXT PRIMARY KEY REFERENCES beliefs(id) ON DELETE CASCADE,
+    lines     TEXT NOT NULL,
+    context   TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE line_df (
+    stem TEXT PRIMARY KEY,
+    df   INTEGER NOT NULL
+) WITHOUT ROWID;
+UPDATE ingested_files SET content_hash = '';
+"""
+
+
 class Migration(NamedTuple):
     version: int
     name: str
@@ -395,6 +412,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "m007_agent_day", _script(M007_AGENT_DAY)),
     Migration(8, "m008_injection_counts", _script(M008_INJECTION_COUNTS)),
     Migration(9, "m009_retention", _script(M009_RETENTION)),
+    Migration(10, "m010_passage_lines", _script(M010_PASSAGE_LINES)),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

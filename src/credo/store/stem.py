@@ -37,8 +37,9 @@ def fold(word: str) -> str:
 
 def tokens(text: str) -> list[str]:
     """The folded tokens of ``text`` in order, before stemming."""
-    pattern = ASCII_TOKEN if text.isascii() else _UNICODE_TOKEN
-    return [fold(m) for m in pattern.findall(text)]
+    if text.isascii():  # (folding ASCII is lower-casing: once for the whole text)
+        return ASCII_TOKEN.findall(text.lower())
+    return [fold(m) for m in _UNICODE_TOKEN.findall(text)]
 
 
 @lru_cache(maxsize=16_384)

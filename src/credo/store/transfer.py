@@ -92,6 +92,8 @@ TABLES: tuple[Table, ...] = (
     _table("injection_counts", "belief_id times last_at", "belief_id"),
     _table("_meta", "key value", "key"),
     _table("hrr_traces", "belief_id trace", "belief_id"),
+    _table("passage_lines", "belief_id lines context", "belief_id"),
+    _table("line_df", "stem df", "stem"),
 )
 
 # Tables of either schema that are derived, bookkeeping or transient: never copied

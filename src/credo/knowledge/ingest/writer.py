@@ -15,13 +15,14 @@ from typing import Any
 from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
 from credo.errors import InvalidInputError
 from credo.knowledge import identity
-from credo.knowledge.chunk import Chunk
+from credo.knowledge.chunk import Chunk, language_for
 from credo.knowledge.docuri import line_hint, normalise_doc_uri
 from credo.knowledge.ingest.context import context_field
 from credo.knowledge.ingest.state import Deferred, LogRow, Run
 from credo.knowledge.ingest.walk import Read
 from credo.knowledge.retention import of_passage
 from credo.store import Store
+from credo.store.line_stats import LinesRow, encode
 from credo.store.rows import FileAnchor, IngestedFile, NewBelief
 from credo.types import DocAnchor
 
@@ -30,6 +31,10 @@ _URL = re.compile(r"^(?:https?|ftp)://", re.I)
 # A bare word that may name a file: it holds a "/" or ends in a short extension.
 _PATHLIKE = re.compile(r"^(?:[\w.~-]+/)*[\w.-]+(?:/|\.[A-Za-z0-9]{1,10})$")
 _WORD_EDGE = "`'\"()[]{}<>,;:!?*"
+# Files whose passages get line statistics for the line lane (store/line_stats.py): prose.
+# Code is left out: a line of a definition's passage is its signature or a docstring line,
+# and scoring those as units lowered both code corpora (docs/BENCHMARKS.md, eighth pass).
+_PROSE = frozenset({"markdown", "rst", "text"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +63,8 @@ class FileWriter:
         self.ids: dict[int, str] = {}  # chunk index -> belief id
         self.contexts: list[tuple[str, str]] = []  # (belief id, context) of kept beliefs
         self.classes: list[tuple[str, str]] = []  # (belief id, retention) of kept beliefs
+        self.prose = language_for(uri) in _PROSE
+        self.lines: list[tuple[str, LinesRow]] = []  # (belief id, line statistics): prose
 
     def note(self, belief_id: str | None, payload: dict[str, Any]) -> None:
         self.log.append((self.now, "ingest", belief_id, self.uri, payload))
@@ -130,6 +137,7 @@ class FileWriter:
         self._add_ingest_anchors(unanchored)
         self.store.set_contexts(self.contexts)
         self.store.set_retention(self.classes)
+        self.store.set_passage_lines(self.lines)
 
     def _revive(self, ids: list[str]) -> None:
         """Stale beliefs whose text is back. Their ingest anchors into other files were
@@ -148,6 +156,7 @@ class FileWriter:
 
     def _new_belief(self, belief_id: str, piece: Piece) -> NewBelief:
         self.report.beliefs_added += 1
+        context = self._context(belief_id, piece)
         self.note(
             belief_id,
             {
@@ -172,9 +181,16 @@ class FileWriter:
             self.now,
             self.now,
             None,
-            context_field(self.uri, piece.chunk),
+            context,
             self._retention(piece),
         )
+
+    def _context(self, belief_id: str, piece: Piece) -> str:
+        """The context field of ``piece``, with its line statistics noted for prose."""
+        context = context_field(self.uri, piece.chunk)
+        if self.prose:
+            self.lines.append((belief_id, encode(piece.content, context)))
+        return context
 
     def _retention(self, piece: Piece) -> str:
         return of_passage(self.uri, piece.chunk.section, piece.content)
@@ -187,7 +203,7 @@ class FileWriter:
 
     def _keep_or_move(self, anchor: FileAnchor, piece: Piece) -> None:
         # The text stayed; its place may not have (a heading renamed, the file moved).
-        self.contexts.append((anchor.belief.id, context_field(self.uri, piece.chunk)))
+        self.contexts.append((anchor.belief.id, self._context(anchor.belief.id, piece)))
         self.classes.append((anchor.belief.id, self._retention(piece)))
         new_uri = self._anchor_uri(piece.chunk)
         if anchor.doc_uri == new_uri:
@@ -247,6 +263,7 @@ class FileWriter:
                 unanchor.append((belief.id, anchor.doc_uri))
                 self.note(belief.id, {"action": "unanchor", "doc_uri": anchor.doc_uri})
         self.store.set_deleted_many(stale, self.now, self.now)
+        self.store.drop_passage_lines(stale)
         self.store.delete_anchors(unanchor)
         self.report.beliefs_stale += len(stale)
 

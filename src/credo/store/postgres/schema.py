@@ -299,6 +299,19 @@ CREATE INDEX beliefs_not_facts ON beliefs(id) WHERE retention <> 'fact';
 UPDATE ingested_files SET content_hash = '';
 """
 
+M010_PASSAGE_LINES = f"""
+CREATE TABLE passage_lines (
+    belief_id {_T} PRIMARY KEY REFERENCES beliefs(id) ON DELETE CASCADE,
+    lines     {_T} NOT NULL,
+    context   {_T} NOT NULL
+);
+CREATE TABLE line_df (
+    stem {_T} PRIMARY KEY,
+    df   bigint NOT NULL
+);
+UPDATE ingested_files SET content_hash = '';
+"""
+
 
 class Migration(NamedTuple):
     version: int
@@ -317,6 +330,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "m007_agent_day", M007_AGENT_DAY),
     Migration(8, "m008_injection_counts", M008_INJECTION_COUNTS),
     Migration(9, "m009_retention", M009_RETENTION),
+    Migration(10, "m010_passage_lines", M010_PASSAGE_LINES),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

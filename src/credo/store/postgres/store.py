@@ -21,6 +21,7 @@ from credo.store.postgres.connect import LOCK_TIMEOUT_MS, connect, scrub
 from credo.store.postgres.dump import TableDump
 from credo.store.postgres.keyword import KeywordIndex, flush_keyword_index
 from credo.store.postgres.ledger import Ledger
+from credo.store.postgres.lines import LineTable
 from credo.store.postgres.reads import Reads
 from credo.store.postgres.tables import Tables
 from credo.store.postgres.tokenizer import Tokenizer
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     import psycopg
 
 
-class PostgresStore(Tables, Reads, Ledger, KeywordIndex, TableDump):
+class PostgresStore(Tables, Reads, Ledger, LineTable, KeywordIndex, TableDump):
     """One PostgreSQL database: opened, migrated, written in serialised transactions."""
 
     def __init__(

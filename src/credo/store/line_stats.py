@@ -1,0 +1,81 @@
+"""Line-level term statistics of documentation passages, kept at ingest for the line lane.
+
+A passage (knowledge/chunk/passage.py) joins a section's paragraphs, bullets and headings
+with newlines; the line lane (retrieval/lanes/line.py) scores a passage by its best line.
+To score a line it needs the line's stems and the store's line statistics, and tokenising
+~50 candidates' lines per query costs ~4-8 ms in Python. So ingest stores them:
+
+- ``passage_lines``, one row per documentation passage: each line's Porter stems
+  (``store/stem.py``, what FTS5 indexes) joined by spaces, lines joined by newlines (a line
+  without a token is left out), and the context field's stems (length filler left out);
+  with the line count, the summed line lengths and the context's length.
+- ``line_df``: for each stem, the number of stored lines that hold it; and, under keys that
+  start with a space (no stem does), the totals the lane's averages come from
+  (``PASSAGES``, ``LINES``, ``LENGTH``, ``CONTEXT``).
+
+Both backends write through ``deltas``: the change a batch of rows makes to ``line_df``,
+counted from the rows it replaces, so re-ingest stays incremental and an unchanged row
+changes nothing. Statistics are kept by ingest only: a passage deleted otherwise (a hard
+forget) leaves its counts until the store is ingested afresh, and is never scored (the
+lane reads live beliefs only).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+from credo.store.stem import stem, tokens
+
+# The filler a short passage's context carries (knowledge/ingest/context.py): length only.
+_FILLER = "credolengthfiller"
+PASSAGES = " passages"
+LINES = " lines"
+LENGTH = " length"
+CONTEXT = " context"
+TOTALS = (PASSAGES, LINES, LENGTH, CONTEXT)
+
+LinesRow = tuple[str, str]
+"""(lines, context): a passage's stems as stored (see the module docstring)."""
+
+
+def encode(content: str, context: str) -> LinesRow:
+    """The stored form of a passage with ``content`` and ``context``."""
+    lines = [" ".join(map(stem, words)) for line in content.split("\n") if (words := tokens(line))]
+    placed = context.split("\n" + _FILLER, 1)[0]  # the filler is the context's last line
+    return "\n".join(lines), " ".join(map(stem, tokens(placed)))
+
+
+def contribution(row: LinesRow) -> Counter[str]:
+    """What one stored row adds to ``line_df``: each stem once per line holding it, and
+    the totals."""
+    lines, context = row
+    counts: Counter[str] = Counter()
+    split = [line.split() for line in lines.split("\n")] if lines else []
+    for words in split:
+        counts.update(set(words))
+    counts[PASSAGES] += 1
+    counts[LINES] += len(split)
+    counts[LENGTH] += sum(map(len, split))
+    counts[CONTEXT] += len(context.split())
+    return counts
+
+
+def deltas(old: Mapping[str, LinesRow], new: Mapping[str, LinesRow]) -> dict[str, int]:
+    """The change to ``line_df`` when the rows ``old`` (by belief id, those stored) are
+    replaced by ``new`` (a row absent from ``new`` is removed); zero changes left out."""
+    change: Counter[str] = Counter()
+    for belief_id, row in old.items():
+        if new.get(belief_id) != row:
+            change.subtract(contribution(row))
+    for belief_id, row in new.items():
+        if old.get(belief_id) != row:
+            change.update(contribution(row))
+    return {k: v for k, v in sorted(change.items()) if v}
+
+
+def changed(
+    old: Mapping[str, LinesRow], new: Iterable[tuple[str, LinesRow]]
+) -> dict[str, LinesRow]:
+    """The rows of ``new`` that differ from what is stored (the rest need no write)."""
+    return {belief_id: row for belief_id, row in new if old.get(belief_id) != row}

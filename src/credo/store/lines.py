@@ -1,0 +1,80 @@
+"""The SQLite side of the line statistics (store/line_stats.py): written by ingest, read by
+the line lane (retrieval/lanes/line.py)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+
+from credo.store.line_stats import TOTALS, LinesRow, changed, deltas
+
+
+class LineTable:
+    conn: sqlite3.Connection
+
+    def set_passage_lines(self, rows: Iterable[tuple[str, LinesRow]]) -> None:
+        """Store each (belief id, encoded row); rows equal to the stored one are skipped."""
+        new = dict(rows)
+        if not new:
+            return
+        old = self._lines_rows(list(new))
+        write = changed(old, new.items())
+        if not write:
+            return
+        self._apply(deltas({k: old[k] for k in write if k in old}, write))
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO passage_lines(belief_id, lines, context) VALUES (?, ?, ?)",
+            [(belief_id, *row) for belief_id, row in write.items()],
+        )
+
+    def drop_passage_lines(self, ids: Iterable[str]) -> None:
+        """Remove the rows of ``ids`` (passages that left their file) and their counts."""
+        old = self._lines_rows(list(ids))
+        if not old:
+            return
+        self._apply(deltas(old, {}))
+        self.conn.executemany("DELETE FROM passage_lines WHERE belief_id = ?", [(k,) for k in old])
+
+    def passage_lines(self, ids: Iterable[str]) -> dict[str, LinesRow]:
+        """id -> stored row of the live beliefs among ``ids`` that have one."""
+        return dict(
+            (r[0], (r[1], r[2]))
+            for r in self.conn.execute(
+                "SELECT p.belief_id, p.lines, p.context FROM passage_lines p "
+                "JOIN beliefs b ON b.id = p.belief_id "
+                "WHERE p.belief_id IN (SELECT value FROM json_each(?)) AND b.deleted_at IS NULL",
+                (json.dumps(list(ids)),),
+            )
+        )
+
+    def line_counts(self, stems: Iterable[str]) -> dict[str, int]:
+        """``line_df``'s counts for ``stems`` and the totals (line_stats.TOTALS)."""
+        keys = [*TOTALS, *stems]
+        return dict(
+            self.conn.execute(
+                "SELECT stem, df FROM line_df WHERE stem IN (SELECT value FROM json_each(?))",
+                (json.dumps(keys),),
+            ).fetchall()
+        )
+
+    def _lines_rows(self, ids: list[str]) -> dict[str, LinesRow]:
+        return {
+            r[0]: (r[1], r[2])
+            for r in self.conn.execute(
+                "SELECT belief_id, lines, context FROM passage_lines "
+                "WHERE belief_id IN (SELECT value FROM json_each(?))",
+                (json.dumps(ids),),
+            )
+        }
+
+    def _apply(self, change: dict[str, int]) -> None:
+        if not change:
+            return
+        self.conn.executemany(
+            "INSERT INTO line_df(stem, df) VALUES (?, ?) "
+            "ON CONFLICT(stem) DO UPDATE SET df = df + excluded.df",
+            list(change.items()),
+        )
+        gone = [(k,) for k, v in change.items() if v < 0]
+        self.conn.executemany("DELETE FROM line_df WHERE stem = ? AND df = 0", gone)

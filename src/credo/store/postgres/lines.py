@@ -1,0 +1,75 @@
+"""The PostgreSQL side of the line statistics (store/line_stats.py): the same rows and
+counts as store/lines.py, in PostgreSQL's SQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from credo.store.line_stats import TOTALS, LinesRow, changed, deltas
+
+if TYPE_CHECKING:
+    import psycopg
+
+
+class LineTable:
+    conn: psycopg.Connection
+
+    def set_passage_lines(self, rows: Iterable[tuple[str, LinesRow]]) -> None:
+        new = dict(rows)
+        if not new:
+            return
+        old = self._lines_rows(list(new))
+        write = changed(old, new.items())
+        if not write:
+            return
+        self._apply(deltas({k: old[k] for k in write if k in old}, write))
+        with self.conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO passage_lines(belief_id, lines, context) VALUES (%s, %s, %s) "
+                "ON CONFLICT (belief_id) DO UPDATE SET lines = excluded.lines, "
+                "context = excluded.context",
+                [(belief_id, *row) for belief_id, row in write.items()],
+            )
+
+    def drop_passage_lines(self, ids: Iterable[str]) -> None:
+        old = self._lines_rows(list(ids))
+        if not old:
+            return
+        self._apply(deltas(old, {}))
+        self.conn.execute("DELETE FROM passage_lines WHERE belief_id = ANY(%s)", (sorted(old),))
+
+    def passage_lines(self, ids: Iterable[str]) -> dict[str, LinesRow]:
+        rows = self.conn.execute(
+            "SELECT p.belief_id, p.lines, p.context FROM passage_lines p "
+            "JOIN beliefs b ON b.id = p.belief_id "
+            "WHERE p.belief_id = ANY(%s) AND b.deleted_at IS NULL",
+            (sorted(set(ids)),),
+        )
+        return {str(r[0]): (str(r[1]), str(r[2])) for r in rows}
+
+    def line_counts(self, stems: Iterable[str]) -> dict[str, int]:
+        rows = self.conn.execute(
+            "SELECT stem, df FROM line_df WHERE stem = ANY(%s)", (sorted({*TOTALS, *stems}),)
+        )
+        return {str(r[0]): int(r[1]) for r in rows}
+
+    def _lines_rows(self, ids: list[str]) -> dict[str, LinesRow]:
+        rows = self.conn.execute(
+            "SELECT belief_id, lines, context FROM passage_lines WHERE belief_id = ANY(%s)",
+            (sorted(set(ids)),),
+        )
+        return {str(r[0]): (str(r[1]), str(r[2])) for r in rows}
+
+    def _apply(self, change: dict[str, int]) -> None:
+        if not change:
+            return
+        with self.conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO line_df(stem, df) VALUES (%s, %s) "
+                "ON CONFLICT (stem) DO UPDATE SET df = line_df.df + excluded.df",
+                list(change.items()),
+            )
+            gone = [(k,) for k, v in change.items() if v < 0]
+            if gone:
+                cur.executemany("DELETE FROM line_df WHERE stem = %s AND df = 0", gone)
