@@ -18,6 +18,7 @@ matches never fill the budget just because it has room). Ties are broken by beli
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Collection, Mapping
+from operator import itemgetter
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -117,12 +118,8 @@ def compose(
     return [s for s in ranked if s.score >= threshold and s.score > 0]
 
 
-def _by_id(s: Scored) -> str:
-    return s.id
-
-
-def _by_score(s: Scored) -> float:
-    return s.score
+_by_id = itemgetter(0)  # of a Scored: its id
+_by_score = itemgetter(1)  # its score
 
 
 def compose_reference(
