@@ -499,8 +499,7 @@ def _heat(seeds: Mapping[str, float], hops: list[list[Link]], t: float) -> dict[
     links = [link for hop in hops for link in hop]
     best = max(seeds.values())
     # heat_kernel(seeds, adjacency(links, seeds and link ends)), built straight from links.
-    heat = heat_over_links({k: v / best for k, v in seeds.items()}, links, t=t)
-    return {k: v for k, v in heat.items() if v > 1e-9}
+    return heat_over_links({k: v / best for k, v in seeds.items()}, links, t=t, above=1e-9)
 
 
 def _bfs(seeds: Mapping[str, float], hops: list[list[Link]], decay: float) -> dict[str, float]:
