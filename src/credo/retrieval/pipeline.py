@@ -233,6 +233,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
 
 
 _new = tuple.__new__
+_SECOND = itemgetter(1)
 _FIRST = itemgetter(0)  # of a packed belief (``picked``): its Scored; of a Scored: its id
 
 # What ``Currency.tails`` keeps of a group aside (``TruthGraph.as_relevant``): the group, its
@@ -359,18 +360,23 @@ def _rank(
             keyword = dialog.dialog_step(store, found, known, limit=options.graph_max_links)
         lane_scores["bm25f"] = keyword
     if (lanes["heat"] or lanes["bfs"]) and keyword:
-        seeds = dict(sorted(keyword.items(), key=lambda kv: (-kv[1], kv[0]))[: options.graph_seeds])
+        # (score desc, id asc) by two stable C-keyed sorts: ids are unique, so the pairs
+        # sort by id alone first
+        ordered = sorted(keyword.items())
+        ordered.sort(key=_SECOND, reverse=True)
+        seeds = dict(ordered[: options.graph_seeds])
         hops = _neighbourhood(store, seeds, options, known)
         if hops and len(hops[0]) < options.graph_max_links:
             around_seeds = (set(seeds), hops[0])
         # A locked belief carries heat and paths like any other, but L0 places it: it must
         # not take one of a lane's places from an unlocked neighbour.
+        locked = known if None in known.values() else None  # (None: no lock met)
         if lanes["heat"]:
-            heat = _unlocked(_heat(seeds, hops[: options.heat_hops], options.heat_t), known)
-            lane_scores["heat"] = _best(heat, keyword, options.graph_lane_limit)
+            heat = _heat(seeds, hops[: options.heat_hops], options.heat_t)
+            lane_scores["heat"] = _best(heat, keyword, options.graph_lane_limit, locked)
         if lanes["bfs"]:
-            bfs = _unlocked(_bfs(seeds, hops, options.bfs_decay), known)
-            lane_scores["bfs"] = _best(bfs, keyword, options.graph_lane_limit)
+            bfs = _bfs(seeds, hops, options.bfs_decay)
+            lane_scores["bfs"] = _best(bfs, keyword, options.graph_lane_limit, locked)
     if lanes["doc"]:
         # A folder named in the query can match thousands of anchors: bounded like the
         # graph lanes (the keyword hits plus the lane's best others).
@@ -446,17 +452,19 @@ def _candidate_pairs(
     return pairs + store.pairs_among(rest, min_weight=floor) if rest else pairs
 
 
-def _unlocked(
-    scores: dict[str, float], known: Mapping[str, CandidateRow | None]
+def _best(
+    scores: dict[str, float],
+    keep: Mapping[str, float],
+    limit: int,
+    locked: Mapping[str, CandidateRow | None] | None = None,
 ) -> dict[str, float]:
-    """``scores`` without the locked beliefs (``known`` holds None for them)."""
-    return {k: v for k, v in scores.items() if known.get(k, ()) is not None}
-
-
-def _best(scores: dict[str, float], keep: Mapping[str, float], limit: int) -> dict[str, float]:
     """A graph lane's scores for the keyword hits plus its ``limit`` best other beliefs: the
     long tail of weakly reached neighbours would never clear the relevance floor, and
-    carrying it through composition costs time on every query."""
+    carrying it through composition costs time on every query. With ``locked`` (the rows
+    met, None for a locked belief), the locked beliefs are left out first: a locked
+    belief carries heat and paths like any other, but L0 places it."""
+    if locked is not None:
+        scores = {k: v for k, v in scores.items() if locked.get(k, ()) is not None}
     best = {k: v for k, v in scores.items() if k in keep}
     others = [k for k in scores if k not in keep]
     # (score desc, id asc) by two stable sorts, cheaper than a tuple key per belief.
