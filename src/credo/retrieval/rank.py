@@ -87,12 +87,17 @@ def compose(
     they are summed in and need no sort, and the ranking is two stable C-keyed sorts
     instead of a tuple key per candidate.
     """
-    normalised = {lane: normalise(lane_scores[lane], confidence) for lane in sorted(lane_scores)}
     parts_of: dict[str, dict[str, float]] = {}
-    for lane, scores in normalised.items():
+    for lane in sorted(lane_scores):
+        # ``normalise`` without its two dicts: the best among the candidates (a C-level
+        # pass), then each value in the lane's order divided by it as the loop meets it.
+        raw = lane_scores[lane]
+        best = max(map(raw.__getitem__, filter(confidence.__contains__, raw)), default=0.0)
+        if best <= 0:
+            continue
         weight = weights.lanes.get(lane, 0.0)
-        for belief_id, value in scores.items():
-            if value:
+        for belief_id, score in raw.items():
+            if score > 0 and belief_id in confidence and (value := score / best):
                 parts = parts_of.get(belief_id)
                 if parts is None:
                     parts_of[belief_id] = {lane: weight * value}
