@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable
-from itertools import chain, compress
+from itertools import chain, compress, islice, repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
@@ -74,8 +74,8 @@ class WarmGraph:
     """Beliefs (id <-> rowid, state) and edges (out and in slices), of one store version."""
 
     __slots__ = (
-        "_bit_sets", "_ids", "_into", "_into_links", "_into_seen", "_kinds", "_out", "_out_links",
-        "_out_seen", "_rids",
+        "_bit_sets", "_heavy_kept", "_ids", "_into", "_into_links", "_into_seen", "_kinds", "_out",
+        "_out_links", "_out_seen", "_rids",
         "_state", "_states", "_touching", "edges", "live",
     )  # fmt: skip
 
@@ -139,6 +139,8 @@ class WarmGraph:
         self._into_seen: dict[int, _Edges] = {}
         self._out_links: dict[int, tuple[_Linked, ...]] = {}  # ``_linked``, by rowid
         self._into_links: dict[int, tuple[_Linked, ...]] = {}
+        # (floor, rowid -> the far ends of its out-edges at the floor): ``_heavy``
+        self._heavy_kept: tuple[float, dict[int, tuple[str, ...]]] | None = None
         self._bit_sets: dict[frozenset[str], int] = {}  # ``_bits``, per set of type names
 
     def _edges(self, slices: _Slices, seen: dict[int, _Edges], rid: int) -> _Edges:
@@ -198,6 +200,15 @@ class WarmGraph:
         rids = self._rids
         return [(i, rid) for i in set(ids) if (rid := rids.get(i)) is not None]
 
+    def _rid_lists(self, ids: Iterable[str]) -> tuple[list[str], list[int]]:
+        """``_rid_list`` as two lists: the distinct ids the graph holds, and their rowids."""
+        held = list(ids if isinstance(ids, set) else set(ids))
+        rids = list(map(self._rids.get, held))
+        if None in rids:  # (an id the graph does not hold: none, as the lanes ask)
+            pairs = [(i, rid) for i, rid in zip(held, rids, strict=True) if rid is not None]
+            held, rids = list(map(_FIRST, pairs)), list(map(_SECOND, pairs))
+        return held, rids  # type: ignore[return-value]
+
     def links_with_ends(
         self,
         ids: Iterable[str],
@@ -208,9 +219,8 @@ class WarmGraph:
         rows of ids it is told are live and unlocked. Each belief's links to live beliefs,
         with their far ends and states, are made once per version (``_linked``), so a query
         only joins, filters and sorts them."""
-        asked = self._rid_list(ids)
-        inside = set(map(_FIRST, asked))
-        rids = list(map(_SECOND, asked))
+        inside = set(ids)
+        rids = self._rid_lists(inside)[1]
         found = list(chain.from_iterable(self._linked(True, rids)))
         # An edge inside ``ids`` once: as its src's out-link (the far end of an in-link is
         # its src).
@@ -255,33 +265,43 @@ class WarmGraph:
 
     def pairs_among(self, ids: Iterable[str], min_weight: float) -> list[tuple[str, str]]:
         """``GraphQueries.pairs_among``: (src, dst) of the edges inside ``ids`` weighing at
-        least ``min_weight``, ordered by (src, dst, type) as the SQL's primary-key walk of
-        the sorted ids gives them. The out-edges of all the ids are gathered and filtered
-        as whole arrays; only the edges kept become Python values."""
-        rids = self._rids
-        near = [rid for i in set(ids) if (rid := rids.get(i)) is not None]
-        if not near:
+        least ``min_weight``, sorted, as the SQL's primary-key walk of the sorted ids gives
+        them (the pairs of two edges of different types are equal tuples). Each belief's
+        far ends at the floor are kept per version (``_heavy``): a query's ~130
+        candidates, ~2 edges each, are then one comprehension, where gathering their
+        slices as arrays took ~30 numpy calls."""
+        members = set(ids)
+        held, rids = self._rid_lists(members)
+        if not rids:
             return []
-        import numpy
+        heavy = self._heavy(min_weight, rids)
+        # Every (src, far end) in turn, kept when the far end is a member (C-level passes).
+        srcs = chain.from_iterable(map(repeat, held, map(len, heavy)))
+        ends = list(chain.from_iterable(heavy))
+        found = list(compress(zip(srcs, ends, strict=True), map(members.__contains__, ends)))
+        found.sort()
+        return found
 
-        asked = numpy.array(near, dtype=numpy.int64)
-        out = self._out
-        at, counts = _positions(out.start, asked)
-        src = numpy.repeat(asked, counts)
-        other = out.other[at]
-        keep = (out.weight[at] >= min_weight) & _among(other, asked)
-        if not keep.any():
-            return []
-        names, kinds = self._ids, self._kinds
-        found = sorted(
-            zip(
-                map(names.__getitem__, src[keep].tolist()),
-                map(names.__getitem__, other[keep].tolist()),
-                map(kinds.__getitem__, out.kind[at][keep].tolist()),
-                strict=True,
-            )
-        )
-        return [(s, d) for s, d, _kind in found]
+    def _heavy(self, floor: float, rids: list[int]) -> list[tuple[str, ...]]:
+        """The far ends (ids) of each of ``rids``' out-edges weighing at least ``floor``,
+        in primary-key order; those not kept yet gathered in one numpy pass."""
+        kept = self._heavy_kept
+        if kept is None or kept[0] != floor:
+            kept = self._heavy_kept = (floor, {})
+        ends = kept[1]
+        missing = [rid for rid in rids if rid not in ends]
+        if missing:
+            import numpy
+
+            if len(ends) + len(missing) > MAX_LINKED:
+                ends.clear()
+            out = self._out
+            at, counts = _positions(out.start, numpy.array(missing, dtype=numpy.int64))
+            names = map(self._ids.__getitem__, out.other[at].tolist())
+            heavy = iter((out.weight[at] >= floor).tolist())
+            for rid, count in zip(missing, counts.tolist(), strict=True):
+                ends[rid] = tuple(compress(islice(names, count), islice(heavy, count)))
+        return list(map(ends.__getitem__, rids))
 
     def truth_links(
         self, ids: Iterable[str], kinds: frozenset[str]
@@ -358,14 +378,3 @@ def _positions(
     ends = numpy.cumsum(counts)
     total = int(ends[-1]) if len(ends) else 0
     return numpy.arange(total) + numpy.repeat(low - (ends - counts), counts), counts
-
-
-def _among(values: npt.NDArray[np.int32], members: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
-    """Whether each of ``values`` is one of ``members`` (a search of them sorted: no array
-    the size of the store)."""
-    import numpy
-
-    ordered = numpy.sort(members)
-    at = numpy.searchsorted(ordered, values)
-    at[at == len(ordered)] = 0
-    return ordered[at] == values
