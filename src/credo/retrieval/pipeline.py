@@ -354,7 +354,7 @@ def _rank(
     around_seeds: tuple[set[str], list[Link]] | None = None
     if lanes["bm25f"] and terms:
         hits, hit_rows = store.keyword_beliefs(terms, limit=options.keyword_limit)
-        found = keyword = {h.belief_id: h.score for h in hits}
+        found = keyword = dict(hits)  # (a hit is the pair (belief_id, score))
         known.update(hit_rows)
         if lanes["dialog"]:
             keyword = dialog.dialog_step(store, found, known, limit=options.graph_max_links)
@@ -470,7 +470,8 @@ def _best(
     # (score desc, id asc) by two stable sorts, cheaper than a tuple key per belief.
     others.sort()
     others.sort(key=scores.__getitem__, reverse=True)
-    best.update((k, scores[k]) for k in others[:limit])
+    del others[limit:]
+    best.update(zip(others, map(scores.__getitem__, others), strict=True))
     return best
 
 
