@@ -232,7 +232,7 @@ class WarmGraph:
             del found[limit:]
         ends = dict(map(_END_STATE, found))  # each end checked live, and its state
         rows = rows_of(list(compress(ends, map(_UNLOCKED, ends.values()))))
-        return list(map(_FIRST, found)), {end: rows.get(end) for end in ends}
+        return list(map(_FIRST, found)), dict(zip(ends, map(rows.get, ends), strict=True))
 
     def _linked(self, out: bool, rids: list[int]) -> list[_Linked]:
         """(link, far end, its state) of each live-ended edge of each of ``rids``, out-edges
