@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable
-from itertools import chain, compress, islice, repeat
+from itertools import chain, compress, repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
@@ -297,10 +297,17 @@ class WarmGraph:
                 ends.clear()
             out = self._out
             at, counts = _positions(out.start, numpy.array(missing, dtype=numpy.int64))
-            names = map(self._ids.__getitem__, out.other[at].tolist())
-            heavy = iter((out.weight[at] >= floor).tolist())
-            for rid, count in zip(missing, counts.tolist(), strict=True):
-                ends[rid] = tuple(compress(islice(names, count), islice(heavy, count)))
+            heavy = out.weight[at] >= floor
+            names = list(map(self._ids.__getitem__, out.other[at][heavy].tolist()))
+            # where each belief's kept ends stop in ``names``: the kept edges counted up to
+            # the end of its slice
+            stops = numpy.cumsum(heavy)[numpy.cumsum(counts) - 1] if len(heavy) else counts
+            start = 0
+            for rid, count, stop in zip(missing, counts.tolist(), stops.tolist(), strict=True):
+                if not count:
+                    stop = start  # (no edge: its stop is the one before)
+                ends[rid] = tuple(names[start:stop])
+                start = stop
         return list(map(ends.__getitem__, rids))
 
     def truth_links(
