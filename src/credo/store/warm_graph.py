@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable
-from itertools import chain, compress, repeat
+from itertools import chain, compress
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
@@ -74,8 +74,8 @@ class WarmGraph:
     """Beliefs (id <-> rowid, state) and edges (out and in slices), of one store version."""
 
     __slots__ = (
-        "_bit_sets", "_heavy_kept", "_ids", "_into", "_into_links", "_into_seen", "_kinds", "_out",
-        "_out_links", "_out_seen", "_rids",
+        "_bit_sets", "_ids", "_into", "_into_links", "_into_seen", "_kinds", "_out", "_out_links",
+        "_out_seen", "_rids",
         "_state", "_states", "_touching", "edges", "live",
     )  # fmt: skip
 
@@ -139,8 +139,6 @@ class WarmGraph:
         self._into_seen: dict[int, _Edges] = {}
         self._out_links: dict[int, tuple[_Linked, ...]] = {}  # ``_linked``, by rowid
         self._into_links: dict[int, tuple[_Linked, ...]] = {}
-        # (floor, rowid -> the far ends of its out-edges at the floor): ``_heavy``
-        self._heavy_kept: tuple[float, dict[int, tuple[str, ...]]] | None = None
         self._bit_sets: dict[frozenset[str], int] = {}  # ``_bits``, per set of type names
 
     def _edges(self, slices: _Slices, seen: dict[int, _Edges], rid: int) -> _Edges:
@@ -265,50 +263,33 @@ class WarmGraph:
 
     def pairs_among(self, ids: Iterable[str], min_weight: float) -> list[tuple[str, str]]:
         """``GraphQueries.pairs_among``: (src, dst) of the edges inside ``ids`` weighing at
-        least ``min_weight``, sorted, as the SQL's primary-key walk of the sorted ids gives
-        them (the pairs of two edges of different types are equal tuples). Each belief's
-        far ends at the floor are kept per version (``_heavy``): a query's ~130
-        candidates, ~2 edges each, are then one comprehension, where gathering their
-        slices as arrays took ~30 numpy calls."""
-        members = set(ids)
-        held, rids = self._rid_lists(members)
-        if not rids:
+        least ``min_weight``, ordered by (src, dst, type) as the SQL's primary-key walk of
+        the sorted ids gives them. The out-edges of all the ids are gathered and filtered
+        as whole arrays; only the edges kept become Python values."""
+        rids = self._rids
+        near = [rid for i in set(ids) if (rid := rids.get(i)) is not None]
+        if not near:
             return []
-        heavy = self._heavy(min_weight, rids)
-        # Every (src, far end) in turn, kept when the far end is a member (C-level passes).
-        srcs = chain.from_iterable(map(repeat, held, map(len, heavy)))
-        ends = list(chain.from_iterable(heavy))
-        found = list(compress(zip(srcs, ends, strict=True), map(members.__contains__, ends)))
-        found.sort()
-        return found
+        import numpy
 
-    def _heavy(self, floor: float, rids: list[int]) -> list[tuple[str, ...]]:
-        """The far ends (ids) of each of ``rids``' out-edges weighing at least ``floor``,
-        in primary-key order; those not kept yet gathered in one numpy pass."""
-        kept = self._heavy_kept
-        if kept is None or kept[0] != floor:
-            kept = self._heavy_kept = (floor, {})
-        ends = kept[1]
-        missing = [rid for rid in rids if rid not in ends]
-        if missing:
-            import numpy
-
-            if len(ends) + len(missing) > MAX_LINKED:
-                ends.clear()
-            out = self._out
-            at, counts = _positions(out.start, numpy.array(missing, dtype=numpy.int64))
-            heavy = out.weight[at] >= floor
-            names = list(map(self._ids.__getitem__, out.other[at][heavy].tolist()))
-            # where each belief's kept ends stop in ``names``: the kept edges counted up to
-            # the end of its slice
-            stops = numpy.cumsum(heavy)[numpy.cumsum(counts) - 1] if len(heavy) else counts
-            start = 0
-            for rid, count, stop in zip(missing, counts.tolist(), stops.tolist(), strict=True):
-                if not count:
-                    stop = start  # (no edge: its stop is the one before)
-                ends[rid] = tuple(names[start:stop])
-                start = stop
-        return list(map(ends.__getitem__, rids))
+        asked = numpy.array(near, dtype=numpy.int64)
+        out = self._out
+        at, counts = _positions(out.start, asked)
+        src = numpy.repeat(asked, counts)
+        other = out.other[at]
+        keep = (out.weight[at] >= min_weight) & _among(other, asked)
+        if not keep.any():
+            return []
+        names, kinds = self._ids, self._kinds
+        found = sorted(
+            zip(
+                map(names.__getitem__, src[keep].tolist()),
+                map(names.__getitem__, other[keep].tolist()),
+                map(kinds.__getitem__, out.kind[at][keep].tolist()),
+                strict=True,
+            )
+        )
+        return [(s, d) for s, d, _kind in found]
 
     def truth_links(
         self, ids: Iterable[str], kinds: frozenset[str]
@@ -385,3 +366,14 @@ def _positions(
     ends = numpy.cumsum(counts)
     total = int(ends[-1]) if len(ends) else 0
     return numpy.arange(total) + numpy.repeat(low - (ends - counts), counts), counts
+
+
+def _among(values: npt.NDArray[np.int32], members: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+    """Whether each of ``values`` is one of ``members`` (a search of them sorted: no array
+    the size of the store)."""
+    import numpy
+
+    ordered = numpy.sort(members)
+    at = numpy.searchsorted(ordered, values)
+    at[at == len(ordered)] = 0
+    return ordered[at] == values
