@@ -27,7 +27,7 @@ from credo.errors import InvalidInputError
 from credo.retrieval.cluster import cluster_candidates, pack_ranked, pack_with_clusters
 from credo.retrieval.lanes import doc
 from credo.retrieval.lanes.heat import adjacency, heat_kernel, heat_over_links
-from credo.retrieval.rank import Weights, compose, compose_reference
+from credo.retrieval.rank import Weights, compose, compose_reference, rounded
 from credo.store.fts import (
     ANCHOR_WEIGHT,
     CONTENT_WEIGHT,
@@ -152,6 +152,23 @@ def test_compose_equals_reference(
     assert [(s.id, s.score, list(s.lanes.items())) for s in got] == [
         (s.id, s.score, list(s.lanes.items())) for s in want
     ]
+
+
+_scores = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.floats(-5.0, 5.0),
+    # exact halves at the ninth place and their neighbours (ties go to ``round``)
+    st.integers(-(2**40), 2**40).map(lambda n: n / 2**10),
+    st.integers(0, 10**10).map(lambda n: (n + 0.5) / 1e9),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(values=st.lists(_scores, min_size=0, max_size=60))
+def test_rounded_is_round_to_nine_places(values: list[float]) -> None:
+    import numpy  # noqa: F401  (loaded: the whole-array form runs)
+
+    assert repr(rounded(values)) == repr([round(v, 9) for v in values])
 
 
 # -- the cluster pack for ranked candidates ------------------------------------------------

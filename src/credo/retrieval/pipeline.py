@@ -11,18 +11,16 @@ created_at: all the session and date lanes read). No lane reads the database per
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-import math
 from collections.abc import Mapping
 from itertools import chain, filterfalse, repeat
 from operator import itemgetter
-from types import MappingProxyType, ModuleType
-from typing import TYPE_CHECKING, NamedTuple, cast
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
 from credo.retrieval.bundle import Units
 from credo.retrieval.compress import (
-    COMPRESS_MODES,
     VERBATIM,
     Carried,
     Classes,
@@ -31,13 +29,14 @@ from credo.retrieval.compress import (
     long_ids,
     verbatim_ids,
 )
-from credo.retrieval.lanes import LANES, dialog, line
-from credo.retrieval.lanes.bfs import DEFAULT_DECAY, expand_hop
+from credo.retrieval.lanes import dialog, line
+from credo.retrieval.lanes.bfs import expand_hop
 from credo.retrieval.lanes.date import date_lane, windows
 from credo.retrieval.lanes.doc import doc_scores, without_named
-from credo.retrieval.lanes.heat import DEFAULT_T, heat_over_links
+from credo.retrieval.lanes.heat import heat_over_links
 from credo.retrieval.lanes.session import session_lane
 from credo.retrieval.lanes.speaker import speaker_lane
+from credo.retrieval.options import DEFAULT_LANES, Options, check_options, with_default_lanes
 from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
 from credo.retrieval.prior import is_history
@@ -54,89 +53,7 @@ if TYPE_CHECKING:  # loaded only when a candidate has truth links (``_currency``
     from credo.retrieval.currency import Currency, Standing
     from credo.retrieval.truth_graph import Relevant
 
-# Lanes on by default: each earned its place in the LoCoMo ablation (docs/BENCHMARKS.md).
-DEFAULT_LANES: dict[str, bool] = {
-    "bm25f": True,
-    "dialog": True,
-    "line": True,
-    "heat": True,
-    "bfs": True,
-    "hrr": False,
-    "doc": True,
-    "session": True,
-    "date": True,
-    "speaker": True,
-}
-
-
-class Options(NamedTuple):
-    """Everything that shapes one retrieval; ``Memory.retrieve`` resolves the defaults."""
-
-    token_budget: int = 2400
-    lanes: Mapping[str, bool] = MappingProxyType(DEFAULT_LANES)
-    use_intentional_clustering: bool = True  # as config.RetrievalSettings
-    cluster_edge_weight_floor: float = clustering.DEFAULT_CLUSTER_EDGE_FLOOR
-    cluster_diversity_target: int = clustering.DEFAULT_CLUSTER_DIVERSITY_TARGET
-    with_doc_anchors: bool = False
-    include_superseded: bool = False  # pack superseded beliefs too, marked (history)
-    # The compress stage (retrieval/compress.py): "auto" cuts long candidates unless all of
-    # them fit whole; "always" cuts them whatever the budget; "off" shows every one whole.
-    compress: str = "auto"
-    # What a retention class changes (compress.RETENTION_RULES); None: the default rules.
-    retention_rules: frozenset[str] | None = None
-    # The user-global store's locks (credo.agent.global_store), placed after the project's.
-    global_locks: tuple[Belief, ...] = ()
-    weights: Weights = Weights()
-    keyword_limit: int = 50  # BM25F hits considered
-    graph_seeds: int = 20  # best BM25F hits that start the graph lanes
-    graph_hops: int = 1  # BFS reach (a second hop added nothing on LoCoMo, cost 1.5 ms)
-    heat_hops: int = 1  # the heat kernel's local graph: seeds and their direct neighbours
-    graph_max_links: int = 600  # per hop: hubs cannot blow up a query
-    graph_lane_limit: int = 60  # best beliefs a graph lane may add to the candidates
-    heat_t: float = DEFAULT_T
-    bfs_decay: float = DEFAULT_DECAY
-
-
-def with_default_lanes(lanes: Mapping[str, bool] | None, *, hrr: bool) -> Mapping[str, bool]:
-    """The caller's lane switches over the store's HRR default (on exactly for stores that
-    keep traces); anything but a mapping is passed on for ``check_options`` to refuse."""
-    if lanes is None:
-        return {"hrr": hrr}
-    if not isinstance(lanes, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
-        return cast(Mapping[str, bool], lanes)  # a caller's mistake, refused with its type
-    return {"hrr": hrr, **lanes}
-
-
-def check_options(options: Options) -> None:
-    if (
-        isinstance(options.token_budget, bool)
-        or not isinstance(options.token_budget, int)
-        or options.token_budget < 0
-    ):
-        raise InvalidInputError(f"token_budget {options.token_budget!r} must be an integer >= 0")
-    # Untyped callers can pass anything: the types are checked at run time.
-    if not isinstance(options.lanes, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
-        raise InvalidInputError(
-            f"lanes must map lane names to True or False, got {type(options.lanes).__name__}"
-        )
-    unknown = sorted(set(options.lanes) - set(LANES), key=str)
-    if unknown:
-        raise InvalidInputError(f"unknown lane {unknown[0]!r}; lanes are {', '.join(LANES)}")
-    for lane, on in options.lanes.items():
-        if not isinstance(on, bool):  # pyright: ignore[reportUnnecessaryIsInstance]
-            # "off" is truthy: it would leave the lane on
-            raise InvalidInputError(f"lane {lane!r} must be True or False, got {on!r}")
-    floor = options.cluster_edge_weight_floor
-    if not isinstance(floor, int | float) or not math.isfinite(floor):
-        raise InvalidInputError(f"cluster_edge_weight_floor {floor!r} must be a number")
-    Classes.check_rules(options.retention_rules)
-    if options.compress not in COMPRESS_MODES:
-        raise InvalidInputError(
-            f"compress {options.compress!r} must be one of {', '.join(COMPRESS_MODES)}"
-        )
-    target = options.cluster_diversity_target
-    if isinstance(target, bool) or not isinstance(target, int) or target < 0:
-        raise InvalidInputError(f"cluster_diversity_target {target!r} must be an integer >= 0")
+__all__ = ["DEFAULT_LANES", "Options", "check_options", "retrieve", "with_default_lanes"]
 
 
 def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
@@ -316,6 +233,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
 
 
 _new = tuple.__new__
+_SECOND = itemgetter(1)
 _FIRST = itemgetter(0)  # of a packed belief (``picked``): its Scored; of a Scored: its id
 
 # What ``Currency.tails`` keeps of a group aside (``TruthGraph.as_relevant``): the group, its
@@ -436,7 +354,7 @@ def _rank(
     around_seeds: tuple[set[str], list[Link]] | None = None
     if lanes["bm25f"] and terms:
         hits, hit_rows = store.keyword_beliefs(terms, limit=options.keyword_limit)
-        found = keyword = {h.belief_id: h.score for h in hits}
+        found = keyword = dict(hits)  # (a hit is the pair (belief_id, score))
         known.update(hit_rows)
         if lanes["dialog"]:
             keyword = dialog.dialog_step(store, found, known, limit=options.graph_max_links)
@@ -444,18 +362,23 @@ def _rank(
         if lanes["line"]:  # documentation passages by their best line (lanes/line.py)
             lane_scores["line"] = line.line_scores(store, terms, keyword)
     if (lanes["heat"] or lanes["bfs"]) and keyword:
-        seeds = dict(sorted(keyword.items(), key=lambda kv: (-kv[1], kv[0]))[: options.graph_seeds])
+        # (score desc, id asc) by two stable C-keyed sorts: ids are unique, so the pairs
+        # sort by id alone first
+        ordered = sorted(keyword.items())
+        ordered.sort(key=_SECOND, reverse=True)
+        seeds = dict(ordered[: options.graph_seeds])
         hops = _neighbourhood(store, seeds, options, known)
         if hops and len(hops[0]) < options.graph_max_links:
             around_seeds = (set(seeds), hops[0])
         # A locked belief carries heat and paths like any other, but L0 places it: it must
         # not take one of a lane's places from an unlocked neighbour.
+        locked = known if None in known.values() else None  # (None: no lock met)
         if lanes["heat"]:
-            heat = _unlocked(_heat(seeds, hops[: options.heat_hops], options.heat_t), known)
-            lane_scores["heat"] = _best(heat, keyword, options.graph_lane_limit)
+            heat = _heat(seeds, hops[: options.heat_hops], options.heat_t)
+            lane_scores["heat"] = _best(heat, keyword, options.graph_lane_limit, locked)
         if lanes["bfs"]:
-            bfs = _unlocked(_bfs(seeds, hops, options.bfs_decay), known)
-            lane_scores["bfs"] = _best(bfs, keyword, options.graph_lane_limit)
+            bfs = _bfs(seeds, hops, options.bfs_decay)
+            lane_scores["bfs"] = _best(bfs, keyword, options.graph_lane_limit, locked)
     if lanes["doc"]:
         # A folder named in the query can match thousands of anchors: bounded like the
         # graph lanes (the keyword hits plus the lane's best others).
@@ -531,23 +454,26 @@ def _candidate_pairs(
     return pairs + store.pairs_among(rest, min_weight=floor) if rest else pairs
 
 
-def _unlocked(
-    scores: dict[str, float], known: Mapping[str, CandidateRow | None]
+def _best(
+    scores: dict[str, float],
+    keep: Mapping[str, float],
+    limit: int,
+    locked: Mapping[str, CandidateRow | None] | None = None,
 ) -> dict[str, float]:
-    """``scores`` without the locked beliefs (``known`` holds None for them)."""
-    return {k: v for k, v in scores.items() if known.get(k, ()) is not None}
-
-
-def _best(scores: dict[str, float], keep: Mapping[str, float], limit: int) -> dict[str, float]:
     """A graph lane's scores for the keyword hits plus its ``limit`` best other beliefs: the
     long tail of weakly reached neighbours would never clear the relevance floor, and
-    carrying it through composition costs time on every query."""
+    carrying it through composition costs time on every query. With ``locked`` (the rows
+    met, None for a locked belief), the locked beliefs are left out first: a locked
+    belief carries heat and paths like any other, but L0 places it."""
+    if locked is not None:
+        scores = {k: v for k, v in scores.items() if locked.get(k, ()) is not None}
     best = {k: v for k, v in scores.items() if k in keep}
     others = [k for k in scores if k not in keep]
     # (score desc, id asc) by two stable sorts, cheaper than a tuple key per belief.
     others.sort()
     others.sort(key=scores.__getitem__, reverse=True)
-    best.update((k, scores[k]) for k in others[:limit])
+    del others[limit:]
+    best.update(zip(others, map(scores.__getitem__, others), strict=True))
     return best
 
 
@@ -584,8 +510,7 @@ def _heat(seeds: Mapping[str, float], hops: list[list[Link]], t: float) -> dict[
     links = [link for hop in hops for link in hop]
     best = max(seeds.values())
     # heat_kernel(seeds, adjacency(links, seeds and link ends)), built straight from links.
-    heat = heat_over_links({k: v / best for k, v in seeds.items()}, links, t=t)
-    return {k: v for k, v in heat.items() if v > 1e-9}
+    return heat_over_links({k: v / best for k, v in seeds.items()}, links, t=t, above=1e-9)
 
 
 def _bfs(seeds: Mapping[str, float], hops: list[list[Link]], decay: float) -> dict[str, float]:

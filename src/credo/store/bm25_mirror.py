@@ -377,6 +377,8 @@ class Bm25Mirror:
             if len(known) + len(news) > MAX_CACHED_BELIEFS:
                 known.clear()
             known.update(news)
+        if _NO_BELIEF not in rows.values():  # (a row unlike the marker: compared by length)
+            return rows
         return {rowid: row for rowid, row in rows.items() if row is not _NO_BELIEF}
 
     def _term_postings(self, stem: str) -> Postings:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from functools import partial
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -28,9 +27,6 @@ class Link(NamedTuple):
 
 
 _SRC_DST_TYPE = itemgetter(0, 1, 2)
-# A Link from a (src, dst, type, weight) tuple without the NamedTuple's Python-level
-# __new__ (the same object, ~3x cheaper; a warm hop makes ~80 a query).
-_link = partial(tuple.__new__, Link)
 
 # Edges with one end in the ids (json ?1) whose other end is live, with that end's row.
 _LINKS_WITH_ENDS = (
@@ -136,10 +132,9 @@ class GraphQueries(DocAnchorMatches):
         """
         warm = self._warm_now()
         if warm is not None:
-            found, ends = warm.graph.links_with_ends(
+            return warm.graph.links_with_ends(
                 ids, limit, lambda wanted: warm.unlocked_rows(self.conn, wanted)
             )
-            return list(map(_link, found)), ends
         payload = json_array(sorted(set(ids)))
         # Unordered, with one row more than the limit: when all rows fit, sorting them here
         # is cheaper than SQLite's sorter; a hub (more rows than the limit) needs the

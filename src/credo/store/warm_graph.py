@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable
+from itertools import chain, compress
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from credo.store.fts import CandidateRow
+from credo.store.graph import Link
 
 if TYPE_CHECKING:
     import numpy as np
@@ -30,17 +33,21 @@ if TYPE_CHECKING:
 
 # A belief's state, by rowid.
 ABSENT, UNLOCKED, LOCKED = 0, 1, 2
+_UNLOCKED = UNLOCKED.__eq__
 BATCH = 65_536  # edge rows read at a time
 MAX_SEEN = 200_000  # beliefs whose edges are kept as Python values, per direction
 # (far end's rowid, its id, type, weight, its state) of one edge.
 _Edge = tuple[int, str, str, float, int]
 _Edges = tuple[_Edge, ...]
-# (src, dst, type, weight, the end the SQL checks is live, its state) of one link.
-_LinkRow = tuple[str, str, str, float, str, int]
+# (the link, the end the SQL checks is live, its state) of one edge to a live belief.
+_Linked = tuple["Link", str, int]
+MAX_LINKED = 50_000  # beliefs whose links are kept as Links, per direction
 
 
-def _by_src_dst_type(row: _LinkRow) -> tuple[str, str, str]:
-    return row[0], row[1], row[2]
+_new = tuple.__new__  # a Link without the NamedTuple's Python-level __new__
+_FIRST = itemgetter(0)
+_SECOND = itemgetter(1)
+_END_STATE = itemgetter(1, 2)  # of a _Linked: its far end and that end's state
 
 
 class _Slices:
@@ -67,7 +74,8 @@ class WarmGraph:
     """Beliefs (id <-> rowid, state) and edges (out and in slices), of one store version."""
 
     __slots__ = (
-        "_bit_sets", "_ids", "_into", "_into_seen", "_kinds", "_out", "_out_seen", "_rids",
+        "_bit_sets", "_ids", "_into", "_into_links", "_into_seen", "_kinds", "_out", "_out_links",
+        "_out_seen", "_rids",
         "_state", "_states", "_touching", "edges", "live",
     )  # fmt: skip
 
@@ -129,6 +137,8 @@ class WarmGraph:
         # back query after query, and a slice costs ~2 us to turn into Python values.
         self._out_seen: dict[int, _Edges] = {}
         self._into_seen: dict[int, _Edges] = {}
+        self._out_links: dict[int, tuple[_Linked, ...]] = {}  # ``_linked``, by rowid
+        self._into_links: dict[int, tuple[_Linked, ...]] = {}
         self._bit_sets: dict[frozenset[str], int] = {}  # ``_bits``, per set of type names
 
     def _edges(self, slices: _Slices, seen: dict[int, _Edges], rid: int) -> _Edges:
@@ -188,33 +198,68 @@ class WarmGraph:
         rids = self._rids
         return [(i, rid) for i in set(ids) if (rid := rids.get(i)) is not None]
 
+    def _rid_lists(self, ids: Iterable[str]) -> tuple[list[str], list[int]]:
+        """``_rid_list`` as two lists: the distinct ids the graph holds, and their rowids."""
+        held = list(ids if isinstance(ids, set) else set(ids))
+        rids = list(map(self._rids.get, held))
+        if None in rids:  # (an id the graph does not hold: none, as the lanes ask)
+            pairs = [(i, rid) for i, rid in zip(held, rids, strict=True) if rid is not None]
+            held, rids = list(map(_FIRST, pairs)), list(map(_SECOND, pairs))
+        return held, rids  # type: ignore[return-value]
+
     def links_with_ends(
         self,
         ids: Iterable[str],
         limit: int,
         rows_of: Callable[[list[str]], dict[str, CandidateRow]],
-    ) -> tuple[list[tuple[str, str, str, float]], dict[str, CandidateRow | None]]:
-        """``GraphQueries.links_with_ends`` as (src, dst, type, weight) tuples and the ends;
-        ``rows_of`` gives the rows of ids it is told are live and unlocked."""
-        asked = self._rid_list(ids)
-        inside = {rid for _, rid in asked}
-        out, out_seen, into, into_seen = self._out, self._out_seen, self._into, self._into_seen
-        found: list[_LinkRow] = []
-        rids = [rid for _, rid in asked]
-        for (src, _rid), edges in zip(asked, self._edges_of(out, out_seen, rids), strict=True):
-            for _other, dst, kind, weight, state in edges:
-                if state:
-                    found.append((src, dst, kind, weight, dst, state))
-        for (dst, _rid), edges in zip(asked, self._edges_of(into, into_seen, rids), strict=True):
-            for other, src, kind, weight, state in edges:
-                if state and other not in inside:
-                    found.append((src, dst, kind, weight, src, state))
-        found.sort(key=_by_src_dst_type)
+    ) -> tuple[list[Link], dict[str, CandidateRow | None]]:
+        """``GraphQueries.links_with_ends`` as ``Link``s and the ends; ``rows_of`` gives the
+        rows of ids it is told are live and unlocked. Each belief's links to live beliefs,
+        with their far ends and states, are made once per version (``_linked``), so a query
+        only joins, filters and sorts them."""
+        inside = set(ids)
+        rids = self._rid_lists(inside)[1]
+        found = list(chain.from_iterable(self._linked(True, rids)))
+        # An edge inside ``ids`` once: as its src's out-link (the far end of an in-link is
+        # its src).
+        found += [
+            row for row in chain.from_iterable(self._linked(False, rids)) if row[1] not in inside
+        ]
+        found.sort(key=_FIRST)  # by (src, dst, type): a link's key (the edges' primary key)
         if limit >= 0:
             del found[limit:]
-        ends = {row[4]: row[5] for row in found}  # each end checked live, and its state
-        rows = rows_of([end for end, state in ends.items() if state == UNLOCKED])
-        return [row[:4] for row in found], {end: rows.get(end) for end in ends}
+        ends = dict(map(_END_STATE, found))  # each end checked live, and its state
+        rows = rows_of(list(compress(ends, map(_UNLOCKED, ends.values()))))
+        return list(map(_FIRST, found)), dict(zip(ends, map(rows.get, ends), strict=True))
+
+    def _linked(self, out: bool, rids: list[int]) -> list[_Linked]:
+        """(link, far end, its state) of each live-ended edge of each of ``rids``, out-edges
+        (``out``) or in-edges: from the edges, once per belief and version."""
+        kept = self._out_links if out else self._into_links
+        missing = [rid for rid in rids if rid not in kept]
+        if missing:
+            if len(kept) + len(missing) > MAX_LINKED:
+                kept.clear()
+            names = self._ids
+            if out:
+                edges = self._edges_of(self._out, self._out_seen, missing)
+                for rid, row in zip(missing, edges, strict=True):
+                    near = names[rid]
+                    kept[rid] = tuple(
+                        (_new(Link, (near, far, kind, weight)), far, state)
+                        for _other, far, kind, weight, state in row
+                        if state
+                    )
+            else:
+                edges = self._edges_of(self._into, self._into_seen, missing)
+                for rid, row in zip(missing, edges, strict=True):
+                    near = names[rid]
+                    kept[rid] = tuple(
+                        (_new(Link, (far, near, kind, weight)), far, state)
+                        for _other, far, kind, weight, state in row
+                        if state
+                    )
+        return list(map(kept.__getitem__, rids))
 
     def pairs_among(self, ids: Iterable[str], min_weight: float) -> list[tuple[str, str]]:
         """``GraphQueries.pairs_among``: (src, dst) of the edges inside ``ids`` weighing at

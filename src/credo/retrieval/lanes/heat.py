@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Mapping, Sequence
-from itertools import chain
+from itertools import chain, compress
 
 from credo.store.graph import Link
 
@@ -42,11 +42,13 @@ def heat_over_links(
     *,
     t: float = DEFAULT_T,
     terms: int = TAYLOR_TERMS,
+    above: float | None = None,
 ) -> dict[str, float]:
     """``heat_kernel(seeds, adjacency(links, nodes))`` with ``nodes`` the seeds and every
     end of ``links``: the retrieval lane's form, which builds the graph straight from the
     links with integer node indexes instead of a string-keyed adjacency (same floats:
-    each row keeps the adjacency's insertion order and sums, tested)."""
+    each row keeps the adjacency's insertion order and sums, tested). With ``above``, only
+    the nodes whose heat is greater than it."""
     nodes = {link.src for link in links}
     nodes.update([link.dst for link in links])
     nodes.update(seeds)
@@ -63,8 +65,10 @@ def heat_over_links(
         back[a] = back.get(a, 0.0) + weight  # read after the write: a self-loop adds twice
     # Whole-array steps when numpy is loaded already (a warm process); a fresh process (the
     # hook's direct path) does not pay numpy's import for this.
-    taylor = _taylor_arrays if "numpy" in sys.modules else _taylor
-    return taylor(order, index, rows, seeds, t, terms)
+    if "numpy" in sys.modules:
+        return _taylor_arrays(order, index, rows, seeds, t, terms, above)
+    heat = _taylor(order, index, rows, seeds, t, terms)
+    return heat if above is None else {k: v for k, v in heat.items() if v > above}
 
 
 def _taylor_arrays(
@@ -74,23 +78,26 @@ def _taylor_arrays(
     seeds: Mapping[str, float],
     t: float,
     terms: int,
+    above: float | None = None,
 ) -> dict[str, float]:
-    """``_taylor`` as whole-array steps (numpy), the very same floats.
+    """``_taylor`` as whole-array steps (numpy), the very same floats (with ``above``, only
+    the nodes whose heat is greater than it).
 
     Each node is one segment of a flat array: itself at weight 1.0, then its neighbours by
     index at their normalised weights. A step multiplies the flat weights by the gathered
     values and folds each segment with ``subtract.reduceat``, a left fold (``x - a - b`` is
     ``(x - a) - b``: the reference's running subtraction; ``1.0 * x`` is ``x``). Degrees
     are ``sum(row.values())`` as there (insertion order); the products and the division
-    by the square root are the same IEEE operations elementwise."""
+    by the square root are the same IEEE operations elementwise. The rows reach the
+    arrays through ``fromiter`` over C-level passes (no list of tuples to convert)."""
     import numpy
 
     size = len(order)
-    degree = numpy.array([sum(row.values()) for row in rows], dtype=numpy.float64)
+    degree = numpy.fromiter(map(sum, map(dict.values, rows)), numpy.float64, size)
     with numpy.errstate(divide="ignore"):
         inv_sqrt = numpy.where(degree > 0, 1.0 / numpy.sqrt(degree), 0.0)
-    entries = [sorted(row.items()) for row in rows]
-    counts = numpy.array([len(row) for row in entries], dtype=numpy.intp)
+    entries = list(map(sorted, map(dict.items, rows)))  # each row by neighbour index
+    counts = numpy.fromiter(map(len, rows), numpy.intp, size)
     near = numpy.repeat(numpy.arange(size), counts)
     segments = numpy.cumsum(counts) - counts + numpy.arange(size)  # node i's own place
     gather = numpy.empty(size + len(near), dtype=numpy.intp)
@@ -98,14 +105,17 @@ def _taylor_arrays(
     gather[segments] = numpy.arange(size)
     flat[segments] = 1.0
     if len(near):
-        pairs = numpy.array(list(chain.from_iterable(entries)), dtype=numpy.float64)
+        # (index, weight) of every row's entries in turn, flattened, as float64 pairs
+        pairs = numpy.fromiter(
+            chain.from_iterable(chain.from_iterable(entries)), numpy.float64, 2 * len(near)
+        ).reshape(-1, 2)
         far = pairs[:, 0].astype(numpy.intp)
         at = numpy.arange(len(near)) + near + 1  # after the node and its earlier neighbours
         gather[at] = far
         flat[at] = pairs[:, 1] * inv_sqrt[near] * inv_sqrt[far]
     term = numpy.zeros(size, dtype=numpy.float64)
-    for n, value in seeds.items():  # every seed is a node (heat_over_links adds them)
-        term[index[n]] = float(value)
+    # every seed is a node (heat_over_links adds them); float(value) as numpy stores it
+    term[list(map(index.__getitem__, seeds))] = list(map(float, seeds.values()))
     total = term.copy()
     fold = numpy.subtract.reduceat
     for k in range(1, terms):
@@ -113,7 +123,11 @@ def _taylor_arrays(
         term = (-t / k) * fold(flat * term[gather], segments)
         total += term
     # max(value, 0.0): the value unless below 0.0 (a NaN and a -0.0 stay)
-    return dict(zip(order, numpy.where(total < 0.0, 0.0, total).tolist(), strict=True))
+    heat = numpy.where(total < 0.0, 0.0, total)
+    if above is not None:
+        kept = heat > above
+        return dict(zip(compress(order, kept.tolist()), heat[kept].tolist(), strict=True))
+    return dict(zip(order, heat.tolist(), strict=True))
 
 
 def _taylor(
