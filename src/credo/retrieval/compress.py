@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError
 from credo.retrieval.place import Places, tokens_of, whole_chars
-from credo.tokens import CHARS_PER_TOKEN, line_chars
+from credo.tokens import CHARS_PER_TOKEN, escape, line_chars
 
 if TYPE_CHECKING:  # the text rules load with the first long candidate
     from credo.retrieval.snippet import Compressed, Terms
@@ -95,6 +95,7 @@ class Costs(dict[str, int]):
         "_terms",
         "_tight",
         "_trails",
+        "_whole",
         "cut",
         "untitled",
     )
@@ -108,6 +109,7 @@ class Costs(dict[str, int]):
         keep: "set[str] | Callable[[], set[str]]",
         classes: "Classes | None" = None,
         shown: Mapping[str, str] | None = None,
+        known: "Known | None" = None,
     ) -> None:
         super().__init__()
         self._content = content
@@ -121,10 +123,11 @@ class Costs(dict[str, int]):
         self._tight = classes is not None and "tight" in classes.rules
         self.cut: dict[str, Compressed] = {}
         self.untitled: dict[str, str] = {}  # the text shown without its section's title
-        # No belief has a trail (``Places.flat``, a store of notes): every line is its id as
-        # shown (``shown``, the one ``trails`` was given), its text and its marks, so the
-        # cost is counted here, without asking ``trails`` for a place that is never there.
-        self._shown = shown if trails.flat else None
+        # The form each id is shown in: ``shown`` on a flat store (``Places.flat``, where
+        # ``trails`` is never asked for a place), else the one ``trails`` was given.
+        self._shown = shown if trails.flat and shown is not None else trails.shown
+        # id -> its line with its text whole and no marks, kept at the store version
+        self._whole = (Known() if known is None else known).lines
 
     def __missing__(self, belief_id: str) -> int:
         text = self._content[belief_id]
@@ -144,14 +147,25 @@ class Costs(dict[str, int]):
             )
             if shown.strategy != VERBATIM:
                 self.cut[belief_id] = shown
-                text = shown.text
-        shown = self._shown
-        if shown is not None:  # (the marks asked before the id: the order Places asks in)
+                return self._placed(belief_id, shown.text)
+        # Shown whole: its line but for the marks and the id's short form is the belief's
+        # alone at this store version, made once.
+        chars = shown_whole(self._whole, self._trails, self._marked, self._shown, belief_id, text)
+        if chars is None:  # its first line dropped (``_placed``): left to each query
+            return self._placed(belief_id, text)
+        self[belief_id] = chars
+        return chars
+
+    def _placed(self, belief_id: str, text: str) -> int:
+        """The characters of the line showing ``text``, counted as ``Places`` counts them;
+        a passage's first line, when it is its section's title, is said by the section line
+        above it (retrieval/place.py): shown once."""
+        if self._trails.flat:  # (no place: the marks asked before the id, as Places asks)
             marked = self._marked[belief_id]
-            cost = self[belief_id] = line_chars(shown[belief_id], text, False, marked)
+            shown = self._shown
+            as_shown = belief_id if shown is None else shown[belief_id]
+            cost = self[belief_id] = line_chars(as_shown, text, False, marked)
             return cost
-        # A passage's first line, when it is its section's title, is said by the section
-        # line above it (retrieval/place.py): shown once.
         short = self._trails.untitled(belief_id, text)
         if short is not None:
             self.untitled[belief_id] = text = short
@@ -191,6 +205,97 @@ class Costs(dict[str, int]):
             terms = self._terms = Terms(self._query)
         # The title's words count: the section line above the candidate's shows them.
         return frozenset(stem for _, stem in terms.hits(self._rendered(belief_id)[1]))
+
+
+def whole_line(places: Places, belief_id: str, text: str) -> int | None:
+    """The characters of the belief's own line showing ``text`` whole, with its id whole
+    and no marks (a line's marks add their length, a short id its own); None when the
+    block drops the line's first line (``Places.untitled``). Nothing in it depends on the
+    query: it is the belief's text and trail, fixed at a store version."""
+    if places.flat:
+        return line_chars(belief_id, text, False)
+    place = places[belief_id]
+    if place is None:
+        return line_chars(belief_id, text, False, "", places.trail(belief_id))
+    if places.untitled(belief_id, text) is not None:
+        return None
+    return line_chars(belief_id, text, False, "", lines=place.lines)
+
+
+def shown_whole(
+    whole: dict[str, int],
+    places: Places,
+    marked: Mapping[str, str],
+    shown: Mapping[str, str] | None,
+    belief_id: str,
+    text: str,
+) -> int | None:
+    """The characters of the belief's line showing its ``text`` whole, with its marks and
+    its id as ``shown``: ``whole_line``, kept in ``whole`` (``Known.lines``), plus the marks
+    and what the short id changes; None where ``whole_line`` is None. The marks are asked
+    before the id, the order ``Places.line_chars`` asks them in (``Shown.changed`` lists
+    ids in the order asked)."""
+    chars = whole.get(belief_id)
+    if chars is None:
+        chars = whole_line(places, belief_id, text)
+        if chars is None:
+            return None
+        if len(whole) >= MAX_KNOWN:
+            whole.clear()
+        whole[belief_id] = chars
+    chars += len(marked[belief_id])
+    if shown is not None and (as_shown := shown[belief_id]) is not belief_id:
+        chars += id_chars(as_shown) - id_chars(belief_id)
+    return chars
+
+
+def id_chars(belief_id: str) -> int:
+    """The characters an id takes on its line (``tokens.escape`` keeps a plain one)."""
+    return len(escape(belief_id))
+
+
+class Known:
+    """What the compress stage reads of beliefs that holds while the store stays at one
+    version, made as the queries meet them (never for every belief: a million-belief store
+    would hold a million entries): ``lines``, each belief's line with its text whole
+    (``whole_line``), and ``stated``, whether a person stated or corrected it
+    (``Store.stated``). A long-lived process keeps one per store version (the truth links'
+    memo holds it: ``TruthReader.kept``), so a write, by this process or another, starts
+    a new one. Each is started over past ``MAX_KNOWN`` entries."""
+
+    __slots__ = ("lines", "stated")
+
+    def __init__(self) -> None:
+        self.lines: dict[str, int] = {}
+        self.stated: dict[str, bool] = {}
+
+    @staticmethod
+    def at(kept: "dict[str, object]") -> "Known":
+        """The one kept in ``kept`` (a store version's), made on first use."""
+        found = kept.get("compress")
+        if not isinstance(found, Known):
+            found = kept["compress"] = Known()
+        return found
+
+    def stated_of(self, read: Callable[[list[str]], set[str]]) -> Callable[[list[str]], set[str]]:
+        """``read`` (``Store.stated``) asked only about the ids not known yet."""
+        known = self.stated
+
+        def stated(ids: list[str]) -> set[str]:
+            out = set(selected(ids, map(known.get, ids)))  # (None: not known, read below)
+            unread = list(filterfalse(known.__contains__, ids))
+            if unread:
+                found = read(unread)
+                out |= found
+                if len(known) >= MAX_KNOWN:
+                    known.clear()
+                known.update(zip(unread, map(found.__contains__, unread), strict=True))
+            return out
+
+        return stated
+
+
+MAX_KNOWN = 100_000
 
 
 class Carried(dict[str, frozenset[str]]):
@@ -272,6 +377,7 @@ def verbatim_ids(
     stated: Callable[[list[str]], set[str]],
     classes: Classes | None = None,
     least: int | None = None,
+    known: "Known | None" = None,
 ) -> "set[str] | Callable[[], set[str]]":
     """The long candidates the compress stage must show verbatim (it never cuts short
     ones): all of them when compression is off or when every candidate fits the budget
@@ -280,7 +386,9 @@ def verbatim_ids(
     "auto" the head of the ranking (``head_ids``: with the rule "head", its snapshot and
     transient candidates, read by ``classes``, left out); worked out only when the pack
     first reaches a long candidate: returned as that reader. ``ids`` are in rank order;
-    ``least`` is ``least_chars(ids, content)`` when the caller knows it."""
+    ``least`` is ``least_chars(ids, content)`` when the caller knows it; ``known``: what is
+    known at the store version, when kept (``Known.lines``)."""
+    lines = None if known is None else known.lines
     # (the long candidates are those ``classes`` reads: the same pass, made once)
     if classes is not None and classes.over[0] is ids and classes.over[1] is content:
         long = classes.asked
@@ -288,13 +396,15 @@ def verbatim_ids(
         long = long_ids(ids, content)
     if not long or mode == "off":
         return set(long)
-    if mode == "auto" and _fits_whole(ids, content, marked, trails, budget, least):
+    if mode == "auto" and _fits_whole(ids, content, marked, trails, budget, least, lines):
         return set(long)
     if mode == "always":
         return lambda: stated(long)
     if classes is None or "head" not in classes.rules:
-        return lambda: stated(long) | head_ids(ids, content, marked, trails, budget)
-    return lambda: stated(long) | head_ids(ids, content, marked, trails, budget, classes.read())
+        return lambda: stated(long) | head_ids(ids, content, marked, trails, budget, lines=lines)
+    return lambda: (
+        stated(long) | head_ids(ids, content, marked, trails, budget, classes.read(), lines)
+    )
 
 
 def least_chars(ids: list[str], content: Mapping[str, str]) -> int:
@@ -314,6 +424,7 @@ def head_ids(
     trails: Places,
     budget: int,
     cut: Mapping[str, str] | None = None,
+    lines: dict[str, int] | None = None,
 ) -> set[str]:
     """The best-ranked candidates shown whole: the longest prefix of ``ids`` (rank order)
     whose whole lines cost at most ``HEAD_SHARE`` of the budget. The answer sits most often
@@ -326,7 +437,7 @@ def head_ids(
     out: set[str] = set()
     if cut:
         ids = [i for i in ids if i not in cut]
-    added = whole_chars(ids, _WholeLines(content, marked, trails), trails)
+    added = whole_chars(ids, _WholeLines(content, marked, trails, lines), trails)
     for i, chars in zip(ids, added, strict=True):
         whole += chars
         if tokens_of(whole) > allowed:
@@ -342,6 +453,7 @@ def _fits_whole(
     trails: Places,
     budget: int,
     least: int | None = None,
+    lines: dict[str, int] | None = None,
 ) -> bool:
     # A line costs at least (its text + id + "[] \n") / 4: most packs are ruled out here.
     if least is None:
@@ -349,7 +461,7 @@ def _fits_whole(
     if least > CHARS_PER_TOKEN * budget:
         return False
     whole = 0
-    for chars in whole_chars(ids, _WholeLines(content, marked, trails), trails):
+    for chars in whole_chars(ids, _WholeLines(content, marked, trails, lines), trails):
         whole += chars
         if tokens_of(whole) > budget:
             return False
@@ -357,18 +469,30 @@ def _fits_whole(
 
 
 class _WholeLines(dict[str, int]):
-    """id -> the characters of its own line with its text whole, on first lookup."""
+    """id -> the characters of its own line with its text whole, on first lookup
+    (``shown_whole``, from ``lines``: ``Known.lines`` when given)."""
 
-    __slots__ = ("_content", "_marked", "_places")
+    __slots__ = ("_content", "_lines", "_marked", "_places")
 
-    def __init__(self, content: Mapping[str, str], marked: Mapping[str, str], places: Places):
+    def __init__(
+        self,
+        content: Mapping[str, str],
+        marked: Mapping[str, str],
+        places: Places,
+        lines: dict[str, int] | None = None,
+    ):
         super().__init__()
         self._content = content
         self._marked = marked
         self._places = places
+        self._lines = {} if lines is None else lines
 
     def __missing__(self, belief_id: str) -> int:
         text = self._content[belief_id]
-        text = self._places.untitled(belief_id, text) or text
-        cost = self[belief_id] = self._places.line_chars(belief_id, text, self._marked[belief_id])
+        places = self._places
+        cost = shown_whole(self._lines, places, self._marked, places.shown, belief_id, text)
+        if cost is None:  # (its first line dropped: the section line above says it)
+            text = places.untitled(belief_id, text) or text
+            cost = places.line_chars(belief_id, text, self._marked[belief_id])
+        self[belief_id] = cost
         return cost

@@ -27,6 +27,7 @@ from credo.retrieval.compress import (
     Carried,
     Classes,
     Costs,
+    Known,
     least_chars,
     long_ids,
     verbatim_ids,
@@ -207,10 +208,12 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # the first passage packed under them pays for (retrieval/place.py).
     places = Places(trails, shown)
     classes = Classes(store.retention, ids, content, options.retention_rules, long)
+    known = Known.at(store.truth_reader(seen=True).kept)  # (what no query changes)
+    stated = known.stated_of(store.stated)
     kept = verbatim_ids(
-        ids, content, marked, places, remaining, options.compress, store.stated, classes, least
+        ids, content, marked, places, remaining, options.compress, stated, classes, least, known
     )
-    costs = Costs(content, marked, places, text, kept, classes, shown)
+    costs = Costs(content, marked, places, text, kept, classes, shown, known)
     # A conflict group is packed as one unit (retrieval/bundle.py).
     unit_ids = ids if units is None else units.ids
     unit_costs = Charges(costs, places, None if units is None else units.members)
