@@ -47,8 +47,9 @@ first reaches a long candidate. The query's terms are computed once per retrieve
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import chain, filterfalse, repeat
 from itertools import compress as selected
-from itertools import filterfalse, repeat
+from operator import is_
 from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError
@@ -156,6 +157,33 @@ class Costs(dict[str, int]):
         self[belief_id] = chars
         return chars
 
+    def fill(
+        self,
+        ids: Iterable[str],
+        standing: Mapping[str, object],
+        members: Mapping[str, Sequence[str]] | None,
+    ) -> None:
+        """Cost ``ids`` in C-level passes where the line is the belief's own, known at the
+        store version (``Known.lines``: a short text, never cut), without marks (none in
+        ``standing`` nor in a conflict group, ``members``: ``Marks`` marks no other) and
+        shown under its whole id as set already (``Shown`` sets the ids it never shortens
+        up front): nothing in such a line depends on the query, and costing it asks
+        ``Marks`` and ``Shown`` nothing, so which are costed, and when, changes no answer."""
+        whole = self._whole
+        if not whole:
+            return
+        known = filter(whole.__contains__, ids)
+        if standing:
+            known = filterfalse(standing.__contains__, known)
+        if members:
+            grouped = set(chain.from_iterable(members.values()))
+            known = filterfalse(grouped.__contains__, known)
+        known = list(known)
+        shown = self._shown
+        if shown is not None:
+            known = list(selected(known, map(is_, map(shown.get, known), known)))
+        self.update(zip(known, map(whole.__getitem__, known), strict=True))
+
     def _placed(self, belief_id: str, text: str) -> int:
         """The characters of the line showing ``text``, counted as ``Places`` counts them;
         a passage's first line, when it is its section's title, is said by the section line
@@ -231,18 +259,19 @@ def shown_whole(
     text: str,
 ) -> int | None:
     """The characters of the belief's line showing its ``text`` whole, with its marks and
-    its id as ``shown``: ``whole_line``, kept in ``whole`` (``Known.lines``), plus the marks
-    and what the short id changes; None where ``whole_line`` is None. The marks are asked
-    before the id, the order ``Places.line_chars`` asks them in (``Shown.changed`` lists
-    ids in the order asked)."""
+    its id as ``shown``: ``whole_line``, kept in ``whole`` (``Known.lines``) for a short
+    text (one never cut), plus the marks and what the short id changes; None where
+    ``whole_line`` is None. The marks are asked before the id, the order
+    ``Places.line_chars`` asks them in (``Shown.changed`` lists ids in the order asked)."""
     chars = whole.get(belief_id)
     if chars is None:
         chars = whole_line(places, belief_id, text)
         if chars is None:
             return None
-        if len(whole) >= MAX_KNOWN:
-            whole.clear()
-        whole[belief_id] = chars
+        if len(text) <= SHORT_CHARS:
+            if len(whole) >= MAX_KNOWN:
+                whole.clear()
+            whole[belief_id] = chars
     chars += len(marked[belief_id])
     if shown is not None and (as_shown := shown[belief_id]) is not belief_id:
         chars += id_chars(as_shown) - id_chars(belief_id)
@@ -257,11 +286,11 @@ def id_chars(belief_id: str) -> int:
 class Known:
     """What the compress stage reads of beliefs that holds while the store stays at one
     version, made as the queries meet them (never for every belief: a million-belief store
-    would hold a million entries): ``lines``, each belief's line with its text whole
-    (``whole_line``), and ``stated``, whether a person stated or corrected it
-    (``Store.stated``). A long-lived process keeps one per store version (the truth links'
-    memo holds it: ``TruthReader.kept``), so a write, by this process or another, starts
-    a new one. Each is started over past ``MAX_KNOWN`` entries."""
+    would hold a million entries): ``lines``, the line of each belief whose text is short
+    (never cut) with its text whole (``whole_line``), and ``stated``, whether a person
+    stated or corrected it (``Store.stated``). A long-lived process keeps one per store
+    version (the truth links' memo holds it: ``TruthReader.kept``), so a write, by this
+    process or another, starts a new one. Each is started over past ``MAX_KNOWN`` entries."""
 
     __slots__ = ("lines", "stated")
 

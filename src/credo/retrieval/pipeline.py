@@ -214,6 +214,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         ids, content, marked, places, remaining, options.compress, stated, classes, least, known
     )
     costs = Costs(content, marked, places, text, kept, classes, shown, known)
+    costs.fill(ids, standing, None if units is None else units.members)
     # A conflict group is packed as one unit (retrieval/bundle.py).
     unit_ids = ids if units is None else units.ids
     unit_costs = Charges(costs, places, None if units is None else units.members)
