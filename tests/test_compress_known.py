@@ -63,7 +63,7 @@ def _retrieve(memory: Memory, query: str, **kwargs: object) -> str:
 
 
 def _known(memory: Memory) -> Known:
-    return Known.at(memory.store.truth_reader().kept)
+    return Known.at(memory.store.truth_reader().kept, memory.store.stated)[0]
 
 
 def _line(memory: Memory, query: str, belief_id: str, mode: str = "auto") -> tuple[str, int]:
@@ -99,6 +99,44 @@ def test_a_write_by_another_process_changes_the_line(db: Path, warm: bool) -> No
             other.execute("UPDATE beliefs SET context = 'not a trail'")
         assert _retrieve(memory, query) == _fresh(db, query)
         other.close()
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_truth_link_written_elsewhere_marks_a_plain_line(db: Path, warm: bool) -> None:
+    """A belief without a truth link is costed from ``Known.plain`` (no marks, whatever the
+    query); a link written by another process moves the version, and its line is marked."""
+    query = "deploy console staging"
+    with Memory(db, root=db.parent) as memory:
+        if warm:
+            assert memory.store.build_warm()
+        _retrieve(memory, query)
+        _, cost = _line(memory, query, "n4")
+        assert "n4" in _known(memory).plain
+        with Memory(db, root=db.parent) as other:
+            other.relate("n4", "n7", "CONTRADICTS")
+        found = {b.id: b for b in memory.retrieve(query).beliefs}
+        assert found["n4"].conflicts == ("n7",)
+        _, marked = _line(memory, query, "n4")
+        assert marked > cost and "n4" not in _known(memory).plain
+        assert _retrieve(memory, query) == _fresh(db, query)
+        _retrieve(memory, "deploy console note staging about")
+        assert "n4" not in _known(memory).plain  # linked: never plain at this version
+
+
+def test_a_linked_line_is_never_taken_as_plain(db: Path) -> None:
+    """Only a belief without a truth link is costed as plain: what marks one with a link
+    is the truth step's to say, query by query (here: what a successor replaces, marked
+    in every query that packs it, whether or not it meets the old belief)."""
+    with Memory(db, root=db.parent) as memory:
+        old = memory.remember("zebra quagga okapi", id="old1")
+        memory.relate("n2", old, "SUPERSEDES")
+        assert memory.store.build_warm()
+        plain, replacing = "deploy console note", "zebra quagga okapi deploy console note"
+        for query in (plain, replacing) * 2:
+            _retrieve(memory, query)
+            assert {b.id: b for b in memory.retrieve(query).beliefs}["n2"].replaces == ("old1",)
+            assert _retrieve(memory, query) == _fresh(db, query)
+        assert "n2" not in _known(memory).plain and "n1" in _known(memory).plain
 
 
 def test_a_write_by_this_process_changes_the_line(db: Path) -> None:

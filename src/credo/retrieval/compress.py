@@ -47,9 +47,8 @@ first reaches a long candidate. The query's terms are computed once per retrieve
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import chain, filterfalse, repeat
 from itertools import compress as selected
-from operator import is_
+from itertools import filterfalse, repeat
 from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError
@@ -90,12 +89,15 @@ class Costs(dict[str, int]):
         "_content",
         "_headlines",
         "_keep",
+        "_known",
         "_marked",
+        "_plain",
         "_query",
         "_shown",
         "_terms",
         "_tight",
         "_trails",
+        "_truth",
         "_whole",
         "cut",
         "untitled",
@@ -128,7 +130,10 @@ class Costs(dict[str, int]):
         # ``trails`` is never asked for a place), else the one ``trails`` was given.
         self._shown = shown if trails.flat and shown is not None else trails.shown
         # id -> its line with its text whole and no marks, kept at the store version
-        self._whole = (Known() if known is None else known).lines
+        self._known = Known() if known is None else known
+        self._whole = self._known.lines
+        self._plain: dict[str, int] | None = None  # ``Known.plain`` once ``fill`` is told
+        self._truth: object = None
 
     def __missing__(self, belief_id: str) -> int:
         text = self._content[belief_id]
@@ -150,39 +155,52 @@ class Costs(dict[str, int]):
                 self.cut[belief_id] = shown
                 return self._placed(belief_id, shown.text)
         # Shown whole: its line but for the marks and the id's short form is the belief's
-        # alone at this store version, made once.
-        chars = shown_whole(self._whole, self._trails, self._marked, self._shown, belief_id, text)
-        if chars is None:  # its first line dropped (``_placed``): left to each query
-            return self._placed(belief_id, text)
+        # alone at this store version, made once (``shown_whole``, inline: the hot path).
+        short = len(text) <= SHORT_CHARS
+        chars = self._whole.get(belief_id)
+        if chars is None:
+            chars = whole_line(self._trails, belief_id, text)
+            if chars is None:  # its first line dropped (``_placed``): left to each query
+                return self._placed(belief_id, text)
+            if short:
+                keep(self._whole, belief_id, chars)
+        marked = self._marked[belief_id]  # (asked before the id, as ``shown_whole`` asks)
+        chars += len(marked)
+        shown = self._shown
+        if shown is not None and (as_shown := shown[belief_id]) is not belief_id:
+            chars += id_chars(as_shown) - id_chars(belief_id)
+        elif not marked and short and self._plain is not None and self._unlinked(belief_id):
+            keep(self._plain, belief_id, chars)  # (``fill`` costs it from now on)
         self[belief_id] = chars
         return chars
 
-    def fill(
-        self,
-        ids: Iterable[str],
-        standing: Mapping[str, object],
-        members: Mapping[str, Sequence[str]] | None,
-    ) -> None:
-        """Cost ``ids`` in C-level passes where the line is the belief's own, known at the
-        store version (``Known.lines``: a short text, never cut), without marks (none in
-        ``standing`` nor in a conflict group, ``members``: ``Marks`` marks no other) and
-        shown under its whole id as set already (``Shown`` sets the ids it never shortens
-        up front): nothing in such a line depends on the query, and costing it asks
-        ``Marks`` and ``Shown`` nothing, so which are costed, and when, changes no answer."""
-        whole = self._whole
-        if not whole:
-            return
-        known = filter(whole.__contains__, ids)
-        if standing:
-            known = filterfalse(standing.__contains__, known)
-        if members:
-            grouped = set(chain.from_iterable(members.values()))
-            known = filterfalse(grouped.__contains__, known)
-        known = list(known)
-        shown = self._shown
-        if shown is not None:
-            known = list(selected(known, map(is_, map(shown.get, known), known)))
-        self.update(zip(known, map(whole.__getitem__, known), strict=True))
+    def _unlinked(self, belief_id: str) -> bool:
+        """Whether the belief has no truth link at the store version (``fill``'s ``truth``),
+        so that no query at it marks it."""
+        truth = self._truth
+        if truth is True:
+            return True
+        read, linked = getattr(truth, "read", None), getattr(truth, "linked", None)
+        return (
+            read is not None
+            and linked is not None
+            and belief_id in read
+            and belief_id not in linked
+        )
+
+    def fill(self, ids: Iterable[str], truth: object) -> None:
+        """Cost in C-level passes the ``ids`` whose line the store version fixes whole
+        (``Known.plain``), and from then on keep those met that way: a short text (never
+        cut), its id shown whole (``Shown`` sets the ids it never shortens up front) and no
+        truth link, so no marks, whatever the query: costing it asks ``Marks`` and ``Shown``
+        nothing, so which are costed, and when, changes no answer. ``truth``: True when no
+        candidate has a truth link, else the store version's truth graph (its ``read`` and
+        ``linked`` beliefs: ``TruthGraph``), if kept (None: not known, none is kept)."""
+        plain = self._plain = self._known.plain
+        self._truth = truth
+        if plain:
+            found = list(filter(plain.__contains__, ids))
+            self.update(zip(found, map(plain.__getitem__, found), strict=True))
 
     def _placed(self, belief_id: str, text: str) -> int:
         """The characters of the line showing ``text``, counted as ``Places`` counts them;
@@ -269,13 +287,18 @@ def shown_whole(
         if chars is None:
             return None
         if len(text) <= SHORT_CHARS:
-            if len(whole) >= MAX_KNOWN:
-                whole.clear()
-            whole[belief_id] = chars
+            keep(whole, belief_id, chars)
     chars += len(marked[belief_id])
     if shown is not None and (as_shown := shown[belief_id]) is not belief_id:
         chars += id_chars(as_shown) - id_chars(belief_id)
     return chars
+
+
+def keep(known: dict[str, int], belief_id: str, chars: int) -> None:
+    """``known[belief_id] = chars``, ``known`` started over past ``MAX_KNOWN`` entries."""
+    if len(known) >= MAX_KNOWN:
+        known.clear()
+    known[belief_id] = chars
 
 
 def id_chars(belief_id: str) -> int:
@@ -292,19 +315,23 @@ class Known:
     version (the truth links' memo holds it: ``TruthReader.kept``), so a write, by this
     process or another, starts a new one. Each is started over past ``MAX_KNOWN`` entries."""
 
-    __slots__ = ("lines", "stated")
+    __slots__ = ("lines", "plain", "stated")
 
     def __init__(self) -> None:
         self.lines: dict[str, int] = {}
+        self.plain: dict[str, int] = {}
         self.stated: dict[str, bool] = {}
 
     @staticmethod
-    def at(kept: "dict[str, object]") -> "Known":
-        """The one kept in ``kept`` (a store version's), made on first use."""
+    def at(
+        kept: "dict[str, object]", read: Callable[[list[str]], set[str]]
+    ) -> "tuple[Known, Callable[[list[str]], set[str]]]":
+        """The one kept in ``kept`` (a store version's), made on first use, and ``read``
+        (``Store.stated``) through it (``stated_of``)."""
         found = kept.get("compress")
         if not isinstance(found, Known):
             found = kept["compress"] = Known()
-        return found
+        return found, found.stated_of(read)
 
     def stated_of(self, read: Callable[[list[str]], set[str]]) -> Callable[[list[str]], set[str]]:
         """``read`` (``Store.stated``) asked only about the ids not known yet."""
