@@ -443,8 +443,7 @@ def verbatim_ids(
     transient candidates, read by ``classes``, left out); worked out only when the pack
     first reaches a long candidate: returned as that reader. ``ids`` are in rank order;
     ``least`` is ``least_chars(ids, content)`` when the caller knows it; ``known``: what is
-    known at the store version, when kept (``Known.lines``)."""
-    lines = None if known is None else known.lines
+    known at the store version, when kept (``Known``: its lines)."""
     # (the long candidates are those ``classes`` reads: the same pass, made once)
     if classes is not None and classes.over[0] is ids and classes.over[1] is content:
         long = classes.asked
@@ -452,14 +451,14 @@ def verbatim_ids(
         long = long_ids(ids, content)
     if not long or mode == "off":
         return set(long)
-    if mode == "auto" and _fits_whole(ids, content, marked, trails, budget, least, lines):
+    if mode == "auto" and _fits_whole(ids, content, marked, trails, budget, least, known):
         return set(long)
     if mode == "always":
         return lambda: stated(long)
     if classes is None or "head" not in classes.rules:
-        return lambda: stated(long) | head_ids(ids, content, marked, trails, budget, lines=lines)
+        return lambda: stated(long) | head_ids(ids, content, marked, trails, budget, known=known)
     return lambda: (
-        stated(long) | head_ids(ids, content, marked, trails, budget, classes.read(), lines)
+        stated(long) | head_ids(ids, content, marked, trails, budget, classes.read(), known)
     )
 
 
@@ -480,7 +479,7 @@ def head_ids(
     trails: Places,
     budget: int,
     cut: Mapping[str, str] | None = None,
-    lines: dict[str, int] | None = None,
+    known: Known | None = None,
 ) -> set[str]:
     """The best-ranked candidates shown whole: the longest prefix of ``ids`` (rank order)
     whose whole lines cost at most ``HEAD_SHARE`` of the budget. The answer sits most often
@@ -493,7 +492,7 @@ def head_ids(
     out: set[str] = set()
     if cut:
         ids = [i for i in ids if i not in cut]
-    added = whole_chars(ids, _WholeLines(content, marked, trails, lines), trails)
+    added = whole_chars(ids, _WholeLines(content, marked, trails, known), trails)
     for i, chars in zip(ids, added, strict=True):
         whole += chars
         if tokens_of(whole) > allowed:
@@ -509,7 +508,7 @@ def _fits_whole(
     trails: Places,
     budget: int,
     least: int | None = None,
-    lines: dict[str, int] | None = None,
+    known: Known | None = None,
 ) -> bool:
     # A line costs at least (its text + id + "[] \n") / 4: most packs are ruled out here.
     if least is None:
@@ -517,7 +516,7 @@ def _fits_whole(
     if least > CHARS_PER_TOKEN * budget:
         return False
     whole = 0
-    for chars in whole_chars(ids, _WholeLines(content, marked, trails, lines), trails):
+    for chars in whole_chars(ids, _WholeLines(content, marked, trails, known), trails):
         whole += chars
         if tokens_of(whole) > budget:
             return False
@@ -526,24 +525,30 @@ def _fits_whole(
 
 class _WholeLines(dict[str, int]):
     """id -> the characters of its own line with its text whole, on first lookup
-    (``shown_whole``, from ``lines``: ``Known.lines`` when given)."""
+    (``shown_whole``; a line the store version fixes whole, ``Known.plain``, as it is)."""
 
-    __slots__ = ("_content", "_lines", "_marked", "_places")
+    __slots__ = ("_content", "_lines", "_marked", "_places", "_plain")
 
     def __init__(
         self,
         content: Mapping[str, str],
         marked: Mapping[str, str],
         places: Places,
-        lines: dict[str, int] | None = None,
+        known: Known | None = None,
     ):
         super().__init__()
         self._content = content
         self._marked = marked
         self._places = places
-        self._lines = {} if lines is None else lines
+        known = Known() if known is None else known
+        self._lines = known.lines
+        self._plain = known.plain
 
     def __missing__(self, belief_id: str) -> int:
+        cost = self._plain.get(belief_id)  # (no marks nor short id to ask for)
+        if cost is not None:
+            self[belief_id] = cost
+            return cost
         text = self._content[belief_id]
         places = self._places
         cost = shown_whole(self._lines, places, self._marked, places.shown, belief_id, text)
