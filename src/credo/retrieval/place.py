@@ -348,16 +348,17 @@ class Charges:
         )
 
     def _runs(self, units: Sequence[str], groups: list[int]) -> Iterator[Iterable[int]]:
-        lines = self._lines
+        size, members, known = self._lines.__getitem__, self._members, self.known
         start = 0
         for at in groups:
-            yield map(lines.__getitem__, units[start:at])
+            if start < at:  # (groups are often next to each other)
+                yield map(size, units[start:at])
             unit = units[at]
-            if self.known is not None:
-                self.known(unit)
-            yield (sum([lines[m] for m in self._members[unit]]),)
+            if known is not None:
+                known(unit)
+            yield (sum(map(size, members[unit])),)
             start = at + 1
-        yield map(lines.__getitem__, units[start:])
+        yield map(size, units[start:])
 
     def take(self, unit: str) -> None:
         if self._flat:
