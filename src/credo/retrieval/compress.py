@@ -221,7 +221,7 @@ class Costs(dict[str, int]):
     def _kept(self) -> set[str]:
         keep = self._keep
         if not isinstance(keep, set):  # read when the first long candidate is met
-            keep = self._keep = keep()
+            keep = self._keep = keep(self) if isinstance(keep, _Head) else keep()
         return keep
 
     def shown(self, belief_id: str) -> tuple[str, str]:
@@ -456,10 +456,32 @@ def verbatim_ids(
     if mode == "always":
         return lambda: stated(long)
     if classes is None or "head" not in classes.rules:
-        return lambda: stated(long) | head_ids(ids, content, marked, trails, budget, known=known)
-    return lambda: (
-        stated(long) | head_ids(ids, content, marked, trails, budget, classes.read(), known)
+        return _Head(
+            lambda costs: (
+                stated(long) | head_ids(ids, content, marked, trails, budget, None, known, costs)
+            )
+        )
+    return _Head(
+        lambda costs: (
+            stated(long)
+            | head_ids(ids, content, marked, trails, budget, classes.read(), known, costs)
+        )
     )
+
+
+class _Head:
+    """What ``verbatim_ids`` returns in "auto" when it cannot tell yet: called, the long
+    candidates shown whole (what a person stated, and the head of the ranking); ``Costs``
+    calls it with itself, so the head's short lines are the costs it charges (a short text
+    is never cut: its whole line is its line), counted once for both."""
+
+    __slots__ = ("_read",)
+
+    def __init__(self, read: "Callable[[Mapping[str, int] | None], set[str]]") -> None:
+        self._read = read
+
+    def __call__(self, costs: Mapping[str, int] | None = None) -> set[str]:
+        return self._read(costs)
 
 
 def least_chars(ids: list[str], content: Mapping[str, str]) -> int:
@@ -480,19 +502,21 @@ def head_ids(
     budget: int,
     cut: Mapping[str, str] | None = None,
     known: Known | None = None,
+    costs: Mapping[str, int] | None = None,
 ) -> set[str]:
     """The best-ranked candidates shown whole: the longest prefix of ``ids`` (rank order)
     whose whole lines cost at most ``HEAD_SHARE`` of the budget. The answer sits most often
     in the first few candidates, and a cut there is where it is lost (a sentence that
     restates the query is kept, the next one that answers it is not); further down, the
     shorter line is what lets one more candidate into the pack. The ids in ``cut`` are not
-    shown whole, nor counted."""
+    shown whole, nor counted. ``costs``: the lines ``Costs`` charges, when given (a short
+    candidate's, its whole line)."""
     allowed = HEAD_SHARE * budget
     whole = 0
     out: set[str] = set()
     if cut:
         ids = [i for i in ids if i not in cut]
-    added = whole_chars(ids, _WholeLines(content, marked, trails, known), trails)
+    added = whole_chars(ids, _WholeLines(content, marked, trails, known, costs), trails)
     for i, chars in zip(ids, added, strict=True):
         whole += chars
         if tokens_of(whole) > allowed:
@@ -527,7 +551,7 @@ class _WholeLines(dict[str, int]):
     """id -> the characters of its own line with its text whole, on first lookup
     (``shown_whole``; a line the store version fixes whole, ``Known.plain``, as it is)."""
 
-    __slots__ = ("_content", "_lines", "_marked", "_places", "_plain")
+    __slots__ = ("_content", "_costs", "_lines", "_marked", "_places", "_plain")
 
     def __init__(
         self,
@@ -535,8 +559,10 @@ class _WholeLines(dict[str, int]):
         marked: Mapping[str, str],
         places: Places,
         known: Known | None = None,
+        costs: Mapping[str, int] | None = None,
     ):
         super().__init__()
+        self._costs = costs
         self._content = content
         self._marked = marked
         self._places = places
@@ -550,6 +576,10 @@ class _WholeLines(dict[str, int]):
             self[belief_id] = cost
             return cost
         text = self._content[belief_id]
+        costs = self._costs
+        if costs is not None and len(text) <= SHORT_CHARS:  # (never cut: the same line)
+            cost = self[belief_id] = costs[belief_id]
+            return cost
         places = self._places
         cost = shown_whole(self._lines, places, self._marked, places.shown, belief_id, text)
         if cost is None:  # (its first line dropped: the section line above says it)
