@@ -348,17 +348,16 @@ class Charges:
         )
 
     def _runs(self, units: Sequence[str], groups: list[int]) -> Iterator[Iterable[int]]:
-        size, members, known = self._lines.__getitem__, self._members, self.known
+        lines = self._lines
         start = 0
         for at in groups:
-            if start < at:  # (groups are often next to each other)
-                yield map(size, units[start:at])
+            yield map(lines.__getitem__, units[start:at])
             unit = units[at]
-            if known is not None:
-                known(unit)
-            yield (sum(map(size, members[unit])),)
+            if self.known is not None:
+                self.known(unit)
+            yield (sum([lines[m] for m in self._members[unit]]),)
             start = at + 1
-        yield map(size, units[start:])
+        yield map(lines.__getitem__, units[start:])
 
     def take(self, unit: str) -> None:
         if self._flat:
