@@ -107,11 +107,6 @@ def fitting_prefix(
         (n, used): ordered_ids[:n] fits with cost `used` <= token_budget, and either n is
         len(ordered_ids) or ordered_ids[n] does not fit in token_budget - used.
     """
-    # Costs that find the prefix themselves, in C-level passes, when every unit's cost is
-    # its own (place.Charges.prefix); None: walked here.
-    prefix = getattr(token_costs, "prefix", None)
-    if prefix is not None and (found := prefix(ordered_ids, token_budget)) is not None:
-        return found
     used = 0
     take = taker(token_costs)
     for index, belief_id in enumerate(ordered_ids):

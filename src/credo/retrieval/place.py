@@ -37,9 +37,7 @@ of the lines it renders (locks aside: each is charged for its own line, before t
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from itertools import accumulate, chain, compress, count, repeat, takewhile
-from operator import floordiv, neg, sub
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from credo.tokens import CHARS_PER_TOKEN, escape, line_chars
 from credo.types import TRAIL_SEPARATOR
@@ -307,57 +305,6 @@ class Charges:
                 added = sum([lines[m] for m in group])
         chars = self._chars
         return -(-(chars + added) // CHARS_PER_TOKEN) + (-chars // CHARS_PER_TOKEN)
-
-    def prefix(self, units: Sequence[str], budget: int) -> tuple[int, int] | None:
-        """``pack.fitting_prefix`` of distinct ``units`` in ``budget`` (count, used), the
-        units taken, on a flat store (every unit costs its lines alone): by C-level passes,
-        asking each line in the order the walk one unit at a time asks it (up to the first
-        unit that does not fit). None on a store with places: the caller walks them."""
-        if not self._flat or budget < 0:
-            return None
-        before = self._chars
-        # The lines are charged as one text: a prefix fits while the estimate of the
-        # characters taken, less that of those taken before it, is within the budget.
-        limit = (budget + tokens_of(before)) * CHARS_PER_TOKEN
-        sizes = self._sizes(units)
-        fits = len(list(takewhile(limit.__ge__, accumulate(sizes, initial=before)))) - 1
-        if not fits:
-            return 0, 0
-        # Each member's charge, in pack order: the estimate each adds to the lines before.
-        taken = units[:fits]
-        members = self._members
-        if members:
-            taken = list(chain.from_iterable(map(members.get, taken, zip(taken))))
-        totals = list(accumulate(map(self._lines.__getitem__, taken), initial=before))
-        self._chars = totals[-1]
-        estimates = list(map(neg, map(floordiv, map(neg, totals), repeat(CHARS_PER_TOKEN))))
-        self.charged.update(zip(taken, map(sub, estimates[1:], estimates), strict=True))
-        return fits, estimates[-1] - estimates[0]
-
-    def _sizes(self, units: Sequence[str]) -> Iterable[int]:
-        """The characters of each unit in turn (``__getitem__``'s, on a flat store), read
-        when reached: a conflict group's when the units before it are all read."""
-        members = self._members
-        if not members:
-            return map(self._lines.__getitem__, units)
-        at = list(compress(count(), map(members.__contains__, units)))
-        return (
-            chain.from_iterable(self._runs(units, at))
-            if at
-            else map(self._lines.__getitem__, units)
-        )
-
-    def _runs(self, units: Sequence[str], groups: list[int]) -> Iterator[Iterable[int]]:
-        lines = self._lines
-        start = 0
-        for at in groups:
-            yield map(lines.__getitem__, units[start:at])
-            unit = units[at]
-            if self.known is not None:
-                self.known(unit)
-            yield (sum([lines[m] for m in self._members[unit]]),)
-            start = at + 1
-        yield map(lines.__getitem__, units[start:])
 
     def take(self, unit: str) -> None:
         if self._flat:
