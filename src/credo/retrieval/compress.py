@@ -90,14 +90,15 @@ class Costs(dict[str, int]):
         "_headlines",
         "_keep",
         "_known",
+        "_linked",
         "_marked",
         "_plain",
         "_query",
+        "_read",
         "_shown",
         "_terms",
         "_tight",
         "_trails",
-        "_truth",
         "_whole",
         "cut",
         "untitled",
@@ -132,8 +133,11 @@ class Costs(dict[str, int]):
         # id -> its line with its text whole and no marks, kept at the store version
         self._known = Known() if known is None else known
         self._whole = self._known.lines
-        self._plain: dict[str, int] | None = None  # ``Known.plain`` once ``fill`` is told
-        self._truth: object = None
+        # ``Known.plain`` once ``fill`` is told which beliefs have truth links (``_read`` and
+        # ``_linked``: the truth graph's; None: no candidate has one)
+        self._plain: dict[str, int] | None = None
+        self._read: set[str] = set()
+        self._linked: set[str] | None = set()
 
     def __missing__(self, belief_id: str) -> int:
         text = self._content[belief_id]
@@ -156,48 +160,44 @@ class Costs(dict[str, int]):
                 return self._placed(belief_id, shown.text)
         # Shown whole: its line but for the marks and the id's short form is the belief's
         # alone at this store version, made once (``shown_whole``, inline: the hot path).
-        short = len(text) <= SHORT_CHARS
-        chars = self._whole.get(belief_id)
+        whole = self._whole
+        chars = whole.get(belief_id)
         if chars is None:
             chars = whole_line(self._trails, belief_id, text)
             if chars is None:  # its first line dropped (``_placed``): left to each query
                 return self._placed(belief_id, text)
-            if short:
-                keep(self._whole, belief_id, chars)
+            if len(text) <= SHORT_CHARS:
+                if len(whole) >= MAX_KNOWN:
+                    whole.clear()
+                whole[belief_id] = chars
         marked = self._marked[belief_id]  # (asked before the id, as ``shown_whole`` asks)
-        chars += len(marked)
         shown = self._shown
         if shown is not None and (as_shown := shown[belief_id]) is not belief_id:
             chars += id_chars(as_shown) - id_chars(belief_id)
-        elif not marked and short and self._plain is not None and self._unlinked(belief_id):
-            keep(self._plain, belief_id, chars)  # (``fill`` costs it from now on)
+        elif not marked and (plain := self._plain) is not None and len(text) <= SHORT_CHARS:
+            linked = self._linked  # (``fill`` costs it from now on, when it has no link)
+            if linked is None or (belief_id in self._read and belief_id not in linked):
+                if len(plain) >= MAX_KNOWN:
+                    plain.clear()
+                plain[belief_id] = chars
+        chars += len(marked)
         self[belief_id] = chars
         return chars
 
-    def _unlinked(self, belief_id: str) -> bool:
-        """Whether the belief has no truth link at the store version (``fill``'s ``truth``),
-        so that no query at it marks it."""
-        truth = self._truth
-        if truth is True:
-            return True
-        read, linked = getattr(truth, "read", None), getattr(truth, "linked", None)
-        return (
-            read is not None
-            and linked is not None
-            and belief_id in read
-            and belief_id not in linked
-        )
-
     def fill(self, ids: Iterable[str], truth: object) -> None:
-        """Cost in C-level passes the ``ids`` whose line the store version fixes whole
+        """Cost in one C-level pass the ``ids`` whose line the store version fixes whole
         (``Known.plain``), and from then on keep those met that way: a short text (never
         cut), its id shown whole (``Shown`` sets the ids it never shortens up front) and no
         truth link, so no marks, whatever the query: costing it asks ``Marks`` and ``Shown``
         nothing, so which are costed, and when, changes no answer. ``truth``: True when no
         candidate has a truth link, else the store version's truth graph (its ``read`` and
-        ``linked`` beliefs: ``TruthGraph``), if kept (None: not known, none is kept)."""
-        plain = self._plain = self._known.plain
-        self._truth = truth
+        ``linked`` beliefs: ``TruthGraph``), if kept (anything else: not known, none kept)."""
+        plain = self._known.plain
+        read, linked = getattr(truth, "read", None), getattr(truth, "linked", None)
+        if truth is True:
+            self._plain, self._linked = plain, None
+        elif isinstance(read, set) and isinstance(linked, set):
+            self._plain, self._read, self._linked = plain, read, linked
         if plain:
             found = list(filter(plain.__contains__, ids))
             self.update(zip(found, map(plain.__getitem__, found), strict=True))
