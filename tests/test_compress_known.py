@@ -228,3 +228,22 @@ def test_whole_line_is_the_line_without_marks(belief_id: str, trail: str, text: 
         belief_id, text, "; conflicts with x"
     )
     assert line_chars(belief_id, text, False, "", "", "") <= expected or trail
+
+
+def test_inside_a_transaction_nothing_is_kept(db: Path) -> None:
+    """A transaction's reads may yet be rolled back: each query there gets a fresh
+    ``Known``, and sees the transaction's own writes."""
+    query = "deploy console staging"
+    with Memory(db, root=db.parent) as memory:
+        _retrieve(memory, query)
+        kept = _known(memory)
+        assert "n6" in kept.lines
+        with memory.store.transaction():
+            memory.store.conn.execute(
+                "UPDATE beliefs SET content = 'deploy console staging n6, rewritten here'"
+                " WHERE id = 'n6'"
+            )
+            text, _ = _line(memory, query, "n6")
+            assert text == "deploy console staging n6, rewritten here"
+            assert _known(memory) is not kept
+        assert _retrieve(memory, query) == _fresh(db, query)
