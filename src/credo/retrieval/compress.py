@@ -310,7 +310,8 @@ class Known:
     """What the compress stage reads of beliefs that holds while the store stays at one
     version, made as the queries meet them (never for every belief: a million-belief store
     would hold a million entries): ``lines``, the line of each belief whose text is short
-    (never cut) with its text whole (``whole_line``), and ``stated``, whether a person
+    (never cut) with its text whole (``whole_line``); ``plain``, those of them no query at
+    the version marks nor shortens (``Costs.fill``); and ``stated``, whether a person
     stated or corrected it (``Store.stated``). A long-lived process keeps one per store
     version (the truth links' memo holds it: ``TruthReader.kept``), so a write, by this
     process or another, starts a new one. Each is started over past ``MAX_KNOWN`` entries."""
