@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError
 from credo.retrieval.place import Places, tokens_of, whole_chars
-from credo.tokens import CHARS_PER_TOKEN, line_chars
+from credo.tokens import CHARS_PER_TOKEN, escape, line_chars
 
 if TYPE_CHECKING:  # the text rules load with the first long candidate
     from credo.retrieval.snippet import Compressed, Terms
@@ -89,12 +89,17 @@ class Costs(dict[str, int]):
         "_content",
         "_headlines",
         "_keep",
+        "_known",
+        "_linked",
         "_marked",
+        "_plain",
         "_query",
+        "_read",
         "_shown",
         "_terms",
         "_tight",
         "_trails",
+        "_whole",
         "cut",
         "untitled",
     )
@@ -108,6 +113,7 @@ class Costs(dict[str, int]):
         keep: "set[str] | Callable[[], set[str]]",
         classes: "Classes | None" = None,
         shown: Mapping[str, str] | None = None,
+        known: "Known | None" = None,
     ) -> None:
         super().__init__()
         self._content = content
@@ -121,10 +127,17 @@ class Costs(dict[str, int]):
         self._tight = classes is not None and "tight" in classes.rules
         self.cut: dict[str, Compressed] = {}
         self.untitled: dict[str, str] = {}  # the text shown without its section's title
-        # No belief has a trail (``Places.flat``, a store of notes): every line is its id as
-        # shown (``shown``, the one ``trails`` was given), its text and its marks, so the
-        # cost is counted here, without asking ``trails`` for a place that is never there.
-        self._shown = shown if trails.flat else None
+        # The form each id is shown in: ``shown`` on a flat store (``Places.flat``, where
+        # ``trails`` is never asked for a place), else the one ``trails`` was given.
+        self._shown = shown if trails.flat and shown is not None else trails.shown
+        # id -> its line with its text whole and no marks, kept at the store version
+        self._known = Known() if known is None else known
+        self._whole = self._known.lines
+        # ``Known.plain`` once ``fill`` is told which beliefs have truth links (``_read`` and
+        # ``_linked``: the truth graph's; None: no candidate has one)
+        self._plain: dict[str, int] | None = None
+        self._read: set[str] = set()
+        self._linked: set[str] | None = set()
 
     def __missing__(self, belief_id: str) -> int:
         text = self._content[belief_id]
@@ -144,14 +157,61 @@ class Costs(dict[str, int]):
             )
             if shown.strategy != VERBATIM:
                 self.cut[belief_id] = shown
-                text = shown.text
+                return self._placed(belief_id, shown.text)
+        # Shown whole: its line but for the marks and the id's short form is the belief's
+        # alone at this store version, made once (``shown_whole``, inline: the hot path).
+        whole = self._whole
+        chars = whole.get(belief_id)
+        if chars is None:
+            chars = whole_line(self._trails, belief_id, text)
+            if chars is None:  # its first line dropped (``_placed``): left to each query
+                return self._placed(belief_id, text)
+            if len(text) <= SHORT_CHARS:
+                if len(whole) >= MAX_KNOWN:
+                    whole.clear()
+                whole[belief_id] = chars
+        marked = self._marked[belief_id]  # (asked before the id, as ``shown_whole`` asks)
         shown = self._shown
-        if shown is not None:  # (the marks asked before the id: the order Places asks in)
+        if shown is not None and (as_shown := shown[belief_id]) is not belief_id:
+            chars += id_chars(as_shown) - id_chars(belief_id)
+        elif not marked and (plain := self._plain) is not None and len(text) <= SHORT_CHARS:
+            linked = self._linked  # (``fill`` costs it from now on, when it has no link)
+            if linked is None or (belief_id in self._read and belief_id not in linked):
+                if len(plain) >= MAX_KNOWN:
+                    plain.clear()
+                plain[belief_id] = chars
+        chars += len(marked)
+        self[belief_id] = chars
+        return chars
+
+    def fill(self, ids: Iterable[str], truth: object) -> None:
+        """Cost in one C-level pass the ``ids`` whose line the store version fixes whole
+        (``Known.plain``), and from then on keep those met that way: a short text (never
+        cut), its id shown whole (``Shown`` sets the ids it never shortens up front) and no
+        truth link, so no marks, whatever the query: costing it asks ``Marks`` and ``Shown``
+        nothing, so which are costed, and when, changes no answer. ``truth``: True when no
+        candidate has a truth link, else the store version's truth graph (its ``read`` and
+        ``linked`` beliefs: ``TruthGraph``), if kept (anything else: not known, none kept)."""
+        plain = self._known.plain
+        read, linked = getattr(truth, "read", None), getattr(truth, "linked", None)
+        if truth is True:
+            self._plain, self._linked = plain, None
+        elif isinstance(read, set) and isinstance(linked, set):
+            self._plain, self._read, self._linked = plain, read, linked
+        if plain:
+            found = list(filter(plain.__contains__, ids))
+            self.update(zip(found, map(plain.__getitem__, found), strict=True))
+
+    def _placed(self, belief_id: str, text: str) -> int:
+        """The characters of the line showing ``text``, counted as ``Places`` counts them;
+        a passage's first line, when it is its section's title, is said by the section line
+        above it (retrieval/place.py): shown once."""
+        if self._trails.flat:  # (no place: the marks asked before the id, as Places asks)
             marked = self._marked[belief_id]
-            cost = self[belief_id] = line_chars(shown[belief_id], text, False, marked)
+            shown = self._shown
+            as_shown = belief_id if shown is None else shown[belief_id]
+            cost = self[belief_id] = line_chars(as_shown, text, False, marked)
             return cost
-        # A passage's first line, when it is its section's title, is said by the section
-        # line above it (retrieval/place.py): shown once.
         short = self._trails.untitled(belief_id, text)
         if short is not None:
             self.untitled[belief_id] = text = short
@@ -161,7 +221,7 @@ class Costs(dict[str, int]):
     def _kept(self) -> set[str]:
         keep = self._keep
         if not isinstance(keep, set):  # read when the first long candidate is met
-            keep = self._keep = keep()
+            keep = self._keep = keep(self) if isinstance(keep, _Head) else keep()
         return keep
 
     def shown(self, belief_id: str) -> tuple[str, str]:
@@ -191,6 +251,108 @@ class Costs(dict[str, int]):
             terms = self._terms = Terms(self._query)
         # The title's words count: the section line above the candidate's shows them.
         return frozenset(stem for _, stem in terms.hits(self._rendered(belief_id)[1]))
+
+
+def whole_line(places: Places, belief_id: str, text: str) -> int | None:
+    """The characters of the belief's own line showing ``text`` whole, with its id whole
+    and no marks (a line's marks add their length, a short id its own); None when the
+    block drops the line's first line (``Places.untitled``). Nothing in it depends on the
+    query: it is the belief's text and trail, fixed at a store version."""
+    if places.flat:
+        return line_chars(belief_id, text, False)
+    place = places[belief_id]
+    if place is None:
+        return line_chars(belief_id, text, False, "", places.trail(belief_id))
+    if places.untitled(belief_id, text) is not None:
+        return None
+    return line_chars(belief_id, text, False, "", lines=place.lines)
+
+
+def shown_whole(
+    whole: dict[str, int],
+    places: Places,
+    marked: Mapping[str, str],
+    shown: Mapping[str, str] | None,
+    belief_id: str,
+    text: str,
+) -> int | None:
+    """The characters of the belief's line showing its ``text`` whole, with its marks and
+    its id as ``shown``: ``whole_line``, kept in ``whole`` (``Known.lines``) for a short
+    text (one never cut), plus the marks and what the short id changes; None where
+    ``whole_line`` is None. The marks are asked before the id, the order
+    ``Places.line_chars`` asks them in (``Shown.changed`` lists ids in the order asked)."""
+    chars = whole.get(belief_id)
+    if chars is None:
+        chars = whole_line(places, belief_id, text)
+        if chars is None:
+            return None
+        if len(text) <= SHORT_CHARS:
+            keep(whole, belief_id, chars)
+    chars += len(marked[belief_id])
+    if shown is not None and (as_shown := shown[belief_id]) is not belief_id:
+        chars += id_chars(as_shown) - id_chars(belief_id)
+    return chars
+
+
+def keep(known: dict[str, int], belief_id: str, chars: int) -> None:
+    """``known[belief_id] = chars``, ``known`` started over past ``MAX_KNOWN`` entries."""
+    if len(known) >= MAX_KNOWN:
+        known.clear()
+    known[belief_id] = chars
+
+
+def id_chars(belief_id: str) -> int:
+    """The characters an id takes on its line (``tokens.escape`` keeps a plain one)."""
+    return len(escape(belief_id))
+
+
+class Known:
+    """What the compress stage reads of beliefs that holds while the store stays at one
+    version, made as the queries meet them (never for every belief: a million-belief store
+    would hold a million entries): ``lines``, the line of each belief whose text is short
+    (never cut) with its text whole (``whole_line``); ``plain``, those of them no query at
+    the version marks nor shortens (``Costs.fill``); and ``stated``, whether a person
+    stated or corrected it (``Store.stated``). A long-lived process keeps one per store
+    version (the truth links' memo holds it: ``TruthReader.kept``), so a write, by this
+    process or another, starts a new one. Each is started over past ``MAX_KNOWN`` entries."""
+
+    __slots__ = ("lines", "plain", "stated")
+
+    def __init__(self) -> None:
+        self.lines: dict[str, int] = {}
+        self.plain: dict[str, int] = {}
+        self.stated: dict[str, bool] = {}
+
+    @staticmethod
+    def at(
+        kept: "dict[str, object]", read: Callable[[list[str]], set[str]]
+    ) -> "tuple[Known, Callable[[list[str]], set[str]]]":
+        """The one kept in ``kept`` (a store version's), made on first use, and ``read``
+        (``Store.stated``) through it (``stated_of``)."""
+        found = kept.get("compress")
+        if not isinstance(found, Known):
+            found = kept["compress"] = Known()
+        return found, found.stated_of(read)
+
+    def stated_of(self, read: Callable[[list[str]], set[str]]) -> Callable[[list[str]], set[str]]:
+        """``read`` (``Store.stated``) asked only about the ids not known yet."""
+        known = self.stated
+
+        def stated(ids: list[str]) -> set[str]:
+            out = set(selected(ids, map(known.get, ids)))  # (None: not known, read below)
+            unread = list(filterfalse(known.__contains__, ids))
+            if unread:
+                found = read(unread)
+                out |= found
+                if len(known) >= MAX_KNOWN:
+                    known.clear()
+                known.update(zip(unread, map(found.__contains__, unread), strict=True))
+            return out
+
+        return stated
+
+
+MAX_KNOWN = 100_000
 
 
 class Carried(dict[str, frozenset[str]]):
@@ -272,6 +434,7 @@ def verbatim_ids(
     stated: Callable[[list[str]], set[str]],
     classes: Classes | None = None,
     least: int | None = None,
+    known: "Known | None" = None,
 ) -> "set[str] | Callable[[], set[str]]":
     """The long candidates the compress stage must show verbatim (it never cuts short
     ones): all of them when compression is off or when every candidate fits the budget
@@ -280,7 +443,8 @@ def verbatim_ids(
     "auto" the head of the ranking (``head_ids``: with the rule "head", its snapshot and
     transient candidates, read by ``classes``, left out); worked out only when the pack
     first reaches a long candidate: returned as that reader. ``ids`` are in rank order;
-    ``least`` is ``least_chars(ids, content)`` when the caller knows it."""
+    ``least`` is ``least_chars(ids, content)`` when the caller knows it; ``known``: what is
+    known at the store version, when kept (``Known``: its lines)."""
     # (the long candidates are those ``classes`` reads: the same pass, made once)
     if classes is not None and classes.over[0] is ids and classes.over[1] is content:
         long = classes.asked
@@ -288,13 +452,37 @@ def verbatim_ids(
         long = long_ids(ids, content)
     if not long or mode == "off":
         return set(long)
-    if mode == "auto" and _fits_whole(ids, content, marked, trails, budget, least):
+    if mode == "auto" and _fits_whole(ids, content, marked, trails, budget, least, known):
         return set(long)
     if mode == "always":
         return lambda: stated(long)
     if classes is None or "head" not in classes.rules:
-        return lambda: stated(long) | head_ids(ids, content, marked, trails, budget)
-    return lambda: stated(long) | head_ids(ids, content, marked, trails, budget, classes.read())
+        return _Head(
+            lambda costs: (
+                stated(long) | head_ids(ids, content, marked, trails, budget, None, known, costs)
+            )
+        )
+    return _Head(
+        lambda costs: (
+            stated(long)
+            | head_ids(ids, content, marked, trails, budget, classes.read(), known, costs)
+        )
+    )
+
+
+class _Head:
+    """What ``verbatim_ids`` returns in "auto" when it cannot tell yet: called, the long
+    candidates shown whole (what a person stated, and the head of the ranking); ``Costs``
+    calls it with itself, so the head's short lines are the costs it charges (a short text
+    is never cut: its whole line is its line), counted once for both."""
+
+    __slots__ = ("_read",)
+
+    def __init__(self, read: "Callable[[Mapping[str, int] | None], set[str]]") -> None:
+        self._read = read
+
+    def __call__(self, costs: Mapping[str, int] | None = None) -> set[str]:
+        return self._read(costs)
 
 
 def least_chars(ids: list[str], content: Mapping[str, str]) -> int:
@@ -314,19 +502,22 @@ def head_ids(
     trails: Places,
     budget: int,
     cut: Mapping[str, str] | None = None,
+    known: Known | None = None,
+    costs: Mapping[str, int] | None = None,
 ) -> set[str]:
     """The best-ranked candidates shown whole: the longest prefix of ``ids`` (rank order)
     whose whole lines cost at most ``HEAD_SHARE`` of the budget. The answer sits most often
     in the first few candidates, and a cut there is where it is lost (a sentence that
     restates the query is kept, the next one that answers it is not); further down, the
     shorter line is what lets one more candidate into the pack. The ids in ``cut`` are not
-    shown whole, nor counted."""
+    shown whole, nor counted. ``costs``: the lines ``Costs`` charges, when given (a short
+    candidate's, its whole line)."""
     allowed = HEAD_SHARE * budget
     whole = 0
     out: set[str] = set()
     if cut:
         ids = [i for i in ids if i not in cut]
-    added = whole_chars(ids, _WholeLines(content, marked, trails), trails)
+    added = whole_chars(ids, _WholeLines(content, marked, trails, known, costs), trails)
     for i, chars in zip(ids, added, strict=True):
         whole += chars
         if tokens_of(whole) > allowed:
@@ -342,6 +533,7 @@ def _fits_whole(
     trails: Places,
     budget: int,
     least: int | None = None,
+    known: Known | None = None,
 ) -> bool:
     # A line costs at least (its text + id + "[] \n") / 4: most packs are ruled out here.
     if least is None:
@@ -349,7 +541,7 @@ def _fits_whole(
     if least > CHARS_PER_TOKEN * budget:
         return False
     whole = 0
-    for chars in whole_chars(ids, _WholeLines(content, marked, trails), trails):
+    for chars in whole_chars(ids, _WholeLines(content, marked, trails, known), trails):
         whole += chars
         if tokens_of(whole) > budget:
             return False
@@ -357,18 +549,42 @@ def _fits_whole(
 
 
 class _WholeLines(dict[str, int]):
-    """id -> the characters of its own line with its text whole, on first lookup."""
+    """id -> the characters of its own line with its text whole, on first lookup
+    (``shown_whole``; a line the store version fixes whole, ``Known.plain``, as it is)."""
 
-    __slots__ = ("_content", "_marked", "_places")
+    __slots__ = ("_content", "_costs", "_lines", "_marked", "_places", "_plain")
 
-    def __init__(self, content: Mapping[str, str], marked: Mapping[str, str], places: Places):
+    def __init__(
+        self,
+        content: Mapping[str, str],
+        marked: Mapping[str, str],
+        places: Places,
+        known: Known | None = None,
+        costs: Mapping[str, int] | None = None,
+    ):
         super().__init__()
+        self._costs = costs
         self._content = content
         self._marked = marked
         self._places = places
+        known = Known() if known is None else known
+        self._lines = known.lines
+        self._plain = known.plain
 
     def __missing__(self, belief_id: str) -> int:
+        cost = self._plain.get(belief_id)  # (no marks nor short id to ask for)
+        if cost is not None:
+            self[belief_id] = cost
+            return cost
         text = self._content[belief_id]
-        text = self._places.untitled(belief_id, text) or text
-        cost = self[belief_id] = self._places.line_chars(belief_id, text, self._marked[belief_id])
+        costs = self._costs
+        if costs is not None and len(text) <= SHORT_CHARS:  # (never cut: the same line)
+            cost = self[belief_id] = costs[belief_id]
+            return cost
+        places = self._places
+        cost = shown_whole(self._lines, places, self._marked, places.shown, belief_id, text)
+        if cost is None:  # (its first line dropped: the section line above says it)
+            text = places.untitled(belief_id, text) or text
+            cost = places.line_chars(belief_id, text, self._marked[belief_id])
+        self[belief_id] = cost
         return cost

@@ -25,6 +25,7 @@ from credo.retrieval.compress import (
     Carried,
     Classes,
     Costs,
+    Known,
     least_chars,
     long_ids,
     verbatim_ids,
@@ -125,12 +126,14 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # the first passage packed under them pays for (retrieval/place.py).
     places = Places(trails, shown)
     classes = Classes(store.retention, ids, content, options.retention_rules, long)
+    held = store.truth_reader(seen=True).kept  # (what holds while the store keeps its version)
+    memo, stated = Known.at(held, store.stated)
     kept = verbatim_ids(
-        ids, content, marked, places, remaining, options.compress, store.stated, classes, least
+        ids, content, marked, places, remaining, options.compress, stated, classes, least, memo
     )
-    costs = Costs(content, marked, places, text, kept, classes, shown)
-    # A conflict group is packed as one unit (retrieval/bundle.py).
-    unit_ids = ids if units is None else units.ids
+    costs = Costs(content, marked, places, text, kept, classes, shown, memo)
+    costs.fill(ids, True if state is None else held.get("graph"))  # (True: none has a link)
+    unit_ids = ids if units is None else units.ids  # a conflict group: one unit (bundle.py)
     unit_costs = Charges(costs, places, None if units is None else units.members)
     if tails and places.flat:  # a group's others' lines the truth graph knows, when reached
         unit_costs.known = lambda unit: (info := tails.get(unit)) is None or costs.update(info[13])

@@ -184,6 +184,11 @@ class Places(dict[str, "Place | None"]):
         # No belief has a trail: none sits under a file or section line (a store of notes).
         self.flat = not trails
 
+    @property
+    def shown(self) -> Mapping[str, str] | None:
+        """The form each id is shown in (None: whole)."""
+        return self._shown
+
     def heads(self, belief_id: str) -> Heads:
         """The file and section lines the belief sits under (``heads``), made once."""
         found = self._heads.get(belief_id)

@@ -1,0 +1,249 @@
+"""What the compress stage keeps of a belief at one store version (``compress.Known``): each
+belief's line with its text whole and no marks, and whether a person stated it. Kept while
+the store stays at its version, started over when it moves, by this process's writes or
+another's; a line never outlives the text, trail or retention it was made from."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from credo import Memory
+from credo.retrieval import compress
+from credo.retrieval.compress import Known, whole_line
+from credo.retrieval.place import Places
+from credo.surfaces.render import MEMORY_BLOCK_TAG, memory_block
+from credo.tokens import estimate, line_chars
+
+LONG = (
+    "Deploys run through the release console every weekday morning. "
+    "The rollback path is documented in the runbook under incident response. "
+    "Staging mirrors production except for the billing provider, which is mocked by a "
+    "local stub that answers every call with a canned receipt and a fixed amount, so no "
+    "card is ever charged there. "
+    "Quarterly audits check the access lists of every deploy key we hold."
+)
+
+
+def _rows() -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = [
+        {"kind": "belief", "id": f"n{i}", "content": f"deploy console note {i} about staging"}
+        for i in range(12)
+    ]
+    rows.append({"kind": "belief", "id": "long1", "content": LONG})
+    rows.append({"kind": "belief", "id": "a&b", "content": "deploy <console> & staging keys"})
+    return rows
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "m.db"
+    with Memory(path, root=tmp_path) as memory:
+        memory.import_records(_rows())
+    return path
+
+
+def _fresh(db: Path, query: str, **kwargs: object) -> str:
+    """The result of a process that kept nothing: what a warm one must answer."""
+    with Memory(db, root=db.parent) as memory:
+        return repr(memory.retrieve(query, **kwargs))  # type: ignore[arg-type]
+
+
+def _retrieve(memory: Memory, query: str, **kwargs: object) -> str:
+    """The result, checked to charge the block it renders (no stale line can pass)."""
+    result = memory.retrieve(query, **kwargs)  # type: ignore[arg-type]
+    lines = memory_block(result, anchors=False).split("\n")
+    if not result.beliefs:
+        return repr(result)
+    assert lines[-2] == f"</{MEMORY_BLOCK_TAG}>"
+    assert estimate("".join(line + "\n" for line in lines[1:-2])) == result.used_tokens
+    return repr(result)
+
+
+def _known(memory: Memory) -> Known:
+    return Known.at(memory.store.truth_reader().kept, memory.store.stated)[0]
+
+
+def _line(memory: Memory, query: str, belief_id: str, mode: str = "auto") -> tuple[str, int]:
+    _retrieve(memory, query, compress=mode)
+    found = {b.id: b for b in memory.retrieve(query, compress=mode).beliefs}
+    return found[belief_id].rendered, found[belief_id].tokens
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_write_by_another_process_changes_the_line(db: Path, warm: bool) -> None:
+    query = "deploy console staging"
+    with Memory(db, root=db.parent) as memory:
+        if warm:
+            assert memory.store.build_warm()
+        before = _retrieve(memory, query)
+        assert _retrieve(memory, query) == before  # kept lines, the same answer
+        assert "n3" in _known(memory).lines
+        other = sqlite3.connect(db)  # another process's connection
+        with other:
+            other.execute(
+                "UPDATE beliefs SET content = ? WHERE id = 'n3'",
+                ("deploy console note 3 about staging, now much longer than it was",),
+            )
+        text, _ = _line(memory, query, "n3")
+        assert text.endswith("now much longer than it was")
+        after = _retrieve(memory, query)
+        assert after != before and after == _fresh(db, query)
+        with other:
+            other.execute("UPDATE beliefs SET context = 'docs/ops.md › Deploys L4-L9'")
+        assert _retrieve(memory, query) == _fresh(db, query)
+        assert "(L4-L9)" not in repr(before)
+        with other:
+            other.execute("UPDATE beliefs SET context = 'not a trail'")
+        assert _retrieve(memory, query) == _fresh(db, query)
+        other.close()
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_truth_link_written_elsewhere_marks_a_plain_line(db: Path, warm: bool) -> None:
+    """A belief without a truth link is costed from ``Known.plain`` (no marks, whatever the
+    query); a link written by another process moves the version, and its line is marked."""
+    query = "deploy console staging"
+    with Memory(db, root=db.parent) as memory:
+        if warm:
+            assert memory.store.build_warm()
+        _retrieve(memory, query)
+        _, cost = _line(memory, query, "n4")
+        assert "n4" in _known(memory).plain
+        with Memory(db, root=db.parent) as other:
+            other.relate("n4", "n7", "CONTRADICTS")
+        found = {b.id: b for b in memory.retrieve(query).beliefs}
+        assert found["n4"].conflicts == ("n7",)
+        _, marked = _line(memory, query, "n4")
+        assert marked > cost and "n4" not in _known(memory).plain
+        assert _retrieve(memory, query) == _fresh(db, query)
+        _retrieve(memory, "deploy console note staging about")
+        assert "n4" not in _known(memory).plain  # linked: never plain at this version
+
+
+def test_a_linked_line_is_never_taken_as_plain(db: Path) -> None:
+    """Only a belief without a truth link is costed as plain: what marks one with a link
+    is the truth step's to say, query by query (here: what a successor replaces, marked
+    in every query that packs it, whether or not it meets the old belief)."""
+    with Memory(db, root=db.parent) as memory:
+        old = memory.remember("zebra quagga okapi", id="old1")
+        memory.relate("n2", old, "SUPERSEDES")
+        assert memory.store.build_warm()
+        plain, replacing = "deploy console note", "zebra quagga okapi deploy console note"
+        for query in (plain, replacing) * 2:
+            _retrieve(memory, query)
+            assert {b.id: b for b in memory.retrieve(query).beliefs}["n2"].replaces == ("old1",)
+            assert _retrieve(memory, query) == _fresh(db, query)
+        assert "n2" not in _known(memory).plain and "n1" in _known(memory).plain
+
+
+def test_a_write_by_this_process_changes_the_line(db: Path) -> None:
+    query = "deploy console staging"
+    with Memory(db, root=db.parent) as memory:
+        assert memory.store.build_warm()
+        _, cost = _line(memory, query, "n5")
+        known = _known(memory)
+        assert "n5" in known.lines
+        memory.store.conn.execute(
+            "UPDATE beliefs SET content = ? WHERE id = 'n5'", ("deploy console n5 staging",)
+        )
+        assert _known(memory) is not known  # the version moved: a new one
+        text, shorter = _line(memory, query, "n5")
+        assert text == "deploy console n5 staging" and shorter < cost
+        assert _retrieve(memory, query) == _fresh(db, query)
+
+
+def test_a_retention_or_origin_write_changes_the_long_line(db: Path) -> None:
+    query = "billing provider mocked audits"
+    with Memory(db, root=db.parent) as memory:
+        shown = [_line(memory, query, "long1", "always")[0]]  # cut: not stated
+        other = sqlite3.connect(db)
+        for column, value in (("retention", "snapshot"), ("origin", "user_stated")):
+            with other:
+                other.execute(f"UPDATE beliefs SET {column} = ? WHERE id = 'long1'", (value,))
+            got = _retrieve(memory, query, compress="always")
+            assert got == _fresh(db, query, compress="always")
+            shown.append(_line(memory, query, "long1", "always")[0])
+        other.close()
+        # a snapshot's snippet is cut tighter; what a person stated is shown whole
+        assert len(shown[1]) < len(shown[0]) < len(LONG) and shown[2] == LONG
+
+
+def test_known_is_kept_at_one_version_and_bounded(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Memory(db, root=db.parent) as memory:
+        memory.retrieve("deploy console")
+        known = _known(memory)
+        memory.retrieve("staging keys")
+        assert _known(memory) is known
+        lines = dict(known.lines)
+        assert lines and all(v > 0 for v in lines.values())
+        monkeypatch.setattr(compress, "MAX_KNOWN", 3)
+        answer = _retrieve(memory, "deploy console staging note")
+        assert len(known.lines) <= len(lines) + 3
+        monkeypatch.setattr(compress, "MAX_KNOWN", 100_000)
+        assert _retrieve(memory, "deploy console staging note") == answer
+
+
+def test_stated_is_asked_only_about_the_ids_not_known() -> None:
+    asked: list[list[str]] = []
+
+    def read(ids: list[str]) -> set[str]:
+        asked.append(list(ids))
+        return {i for i in ids if i.startswith("s")}
+
+    known = Known()
+    stated = known.stated_of(read)
+    assert stated(["s1", "a", "s2"]) == {"s1", "s2"}
+    assert stated(["a", "s2", "s3", "b"]) == {"s2", "s3"}
+    assert stated(["s1", "b"]) == {"s1"}
+    assert asked == [["s1", "a", "s2"], ["s3", "b"]]
+
+
+@pytest.mark.parametrize(
+    ("trail", "text"),
+    [
+        ("", "plain text"),
+        ("", "a <tag> & more"),
+        ("docs/a.md › Intro L1-L4", "Intro\nthe body"),
+        ("docs/a.md › Intro L1-L4", "the body"),
+        ("docs/a&b.md › T<1> L2-L9", "x & y"),
+        ("not a trail", "text"),
+    ],
+)
+@pytest.mark.parametrize("belief_id", ["n1", "a&b", "b0123456789abcdef"])
+def test_whole_line_is_the_line_without_marks(belief_id: str, trail: str, text: str) -> None:
+    places = Places({belief_id: trail} if trail else {})
+    got = whole_line(places, belief_id, text)
+    place = places[belief_id]
+    if place is not None and places.untitled(belief_id, text) is not None:
+        assert got is None
+        return
+    expected = places.line_chars(belief_id, text, "")
+    assert got == expected
+    assert got + len("; conflicts with x") == places.line_chars(
+        belief_id, text, "; conflicts with x"
+    )
+    assert line_chars(belief_id, text, False, "", "", "") <= expected or trail
+
+
+def test_inside_a_transaction_nothing_is_kept(db: Path) -> None:
+    """A transaction's reads may yet be rolled back: each query there gets a fresh
+    ``Known``, and sees the transaction's own writes."""
+    query = "deploy console staging"
+    with Memory(db, root=db.parent) as memory:
+        _retrieve(memory, query)
+        kept = _known(memory)
+        assert "n6" in kept.lines
+        with memory.store.transaction():
+            memory.store.conn.execute(
+                "UPDATE beliefs SET content = 'deploy console staging n6, rewritten here'"
+                " WHERE id = 'n6'"
+            )
+            text, _ = _line(memory, query, "n6")
+            assert text == "deploy console staging n6, rewritten here"
+            assert _known(memory) is not kept
+        assert _retrieve(memory, query) == _fresh(db, query)
