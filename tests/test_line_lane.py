@@ -216,6 +216,21 @@ def test_the_lane_ranks_the_answering_line_and_leaves_notes_and_code_alone(
         assert "Pass the separator" in lined[0].content
 
 
+def test_a_store_of_notes_asks_nothing_until_a_document_arrives(tmp_path: Path) -> None:
+    """The lane knows per store version that a store has no line statistics; a document
+    ingested later (by this connection or another) is scored at the next retrieve."""
+    (tmp_path / "guide.md").write_text(GUIDE)
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.remember("A hyphen in a file name confuses the option parser.")
+        before = memory.retrieve("file name that starts with a hyphen", token_budget=5000)
+        assert all("line" not in b.lanes for b in before.beliefs)
+        assert memory.store.line_counts(["hyphen"]) == {}
+        with Memory(tmp_path / "m.db", root=tmp_path) as other:
+            other.ingest(tmp_path)
+        after = memory.retrieve("file name that starts with a hyphen", token_budget=5000)
+        assert any("line" in b.lanes for b in after.beliefs)
+
+
 def test_retrieval_with_the_line_lane_is_deterministic(tmp_path: Path) -> None:
     outputs = []
     for name in ("a", "b"):

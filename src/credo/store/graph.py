@@ -61,9 +61,9 @@ class GraphQueries(DocAnchorMatches):
     _locks_seen: tuple[tuple[int, int], tuple[Belief, ...]] | None = None
     # The store's version as last read (the keyword index's mirror reuses it).
     _version_seen: tuple[int, int] | None = None
-    # (store version, whether any belief has a context) as `trails` last read it.
-    # Per store version: whether any belief has a context, and any a class but fact.
-    _contexts_seen: tuple[tuple[int, int] | None, tuple[bool, bool]] | None = None
+    # Per store version: whether any belief has a context, any a class but fact, and any
+    # passage line statistics (store/line_stats.py).
+    _contexts_seen: tuple[tuple[int, int] | None, tuple[bool, bool, bool]] | None = None
     # The warm index (store/warm.py) of a long-lived process, while the store is at its
     # version: the reads below answer from it instead of SQL, with the same rows.
     _warm: WarmIndex | None = None
@@ -233,8 +233,12 @@ class GraphQueries(DocAnchorMatches):
     def _has_classes(self) -> bool:
         return self._has(1)
 
+    def _has_lines(self) -> bool:
+        return self._has(2)
+
     def _has(self, which: int) -> bool:
-        """Whether any belief has a context (``which`` 0) or a class other than fact (1)."""
+        """Whether any belief has a context (``which`` 0), a class other than fact (1), or
+        any passage has line statistics (2)."""
         # The version current_locks read at the start of this retrieve (as the keyword
         # index's mirror reuses it): a retrieve writes nothing in between.
         version = None if self.conn.in_transaction else self._version_seen
@@ -242,9 +246,10 @@ class GraphQueries(DocAnchorMatches):
         if version is None or seen is None or seen[0] != version:
             found = self.conn.execute(
                 "SELECT EXISTS (SELECT 1 FROM beliefs WHERE context <> ''), "
-                "EXISTS (SELECT 1 FROM beliefs WHERE retention <> 'fact')"
+                "EXISTS (SELECT 1 FROM beliefs WHERE retention <> 'fact'), "
+                "EXISTS (SELECT 1 FROM passage_lines)"
             ).fetchone()
-            seen = (version, (bool(found[0]), bool(found[1])))
+            seen = (version, (bool(found[0]), bool(found[1]), bool(found[2])))
             if version is not None:
                 self._contexts_seen = seen
         return seen[1][which]

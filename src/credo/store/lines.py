@@ -13,6 +13,9 @@ from credo.store.line_stats import TOTALS, LinesRow, changed, deltas
 class LineTable:
     conn: sqlite3.Connection
 
+    def _has_lines(self) -> bool:  # per store version (store/graph.py)
+        raise NotImplementedError
+
     def set_passage_lines(self, rows: Iterable[tuple[str, LinesRow]]) -> None:
         """Store each (belief id, encoded row); rows equal to the stored one are skipped."""
         new = dict(rows)
@@ -49,7 +52,10 @@ class LineTable:
         )
 
     def line_counts(self, stems: Iterable[str]) -> dict[str, int]:
-        """``line_df``'s counts for ``stems`` and the totals (line_stats.TOTALS)."""
+        """``line_df``'s counts for ``stems`` and the totals (line_stats.TOTALS); a store
+        without line statistics (known per store version) is not asked."""
+        if not self._has_lines():
+            return {}
         keys = [*TOTALS, *stems]
         return dict(
             self.conn.execute(
