@@ -156,7 +156,6 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     units = None
     standing: Mapping[str, Standing] = {}
     tails: Mapping[str, Relevant] = {}  # groups of their own, kept aside (Currency.tails)
-    plain: Mapping[str, Relevant] = {}  # what each relevant belief brings (Currency.plain)
     relevant = None  # the ranked ids clustering reads edges among: all but those brought along
     long: list[str] | None = None  # the long candidates, and their least chars, when known
     least: int | None = None
@@ -169,7 +168,6 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         if state.rows:
             content.update((i, row[0]) for i, row in state.rows.items())
         standing = state.standing
-        plain = state.plain
         tails = state.tails
         if state.groups or tails:
             # (C-level passes: a query on a store in dispute holds dozens of groups aside)
@@ -189,7 +187,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # The ids the block shows: derived ones by their shortest unique prefix (short_ids.py).
     asked = [*(b.id for b in locks), *ids]
     shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared)
-    marked = Marks(standing, shown, tails, plain)
+    marked = Marks(standing, shown, state)
     if shared:  # after the project's locks, in the global store's order; marked "global"
         locks = [*locks, *shared.values()]
         marked.update(dict.fromkeys(shared, marks(scope=GLOBAL_SCOPE)))

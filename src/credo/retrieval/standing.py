@@ -8,8 +8,6 @@ the packed beliefs in rank order with their standing, a group the step kept asid
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Mapping, MutableMapping
-from itertools import chain, repeat
-from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from credo.retrieval.rank import Scored, brought_along
@@ -18,6 +16,7 @@ from credo.tokens import belief_tokens, marks
 from credo.types import Belief
 
 if TYPE_CHECKING:  # loaded only when a candidate has truth links (``pipeline._currency``)
+    from credo.retrieval.currency import Currency
     from credo.retrieval.truth_graph import Relevant, Standing
 
 NO_STANDING = ((), (), ())  # a belief's standing when it has none: no marks
@@ -53,28 +52,28 @@ def picked(
 
 
 class Marks(dict[str, str]):
-    """id -> its marks (``tokens.marks``), made on first lookup ("" for none); the others
-    of a group kept aside (``Currency.tails``) take their standing from it. ``plain``: what
-    the relevant beliefs bring (``Currency.plain``): the marks the truth graph keeps of
-    their standing, taken as they are when it is theirs in ``standing`` and the block shows
-    ids whole."""
+    """id -> its marks (``tokens.marks``), made on first lookup ("" for none). ``truth``: what
+    the truth step made of the ranking (``currency.Currency``, None: nothing): each belief's
+    standing; the others of a group kept aside (``Currency.tails``) take theirs from the
+    group's entry, found through ``Currency.bringers``; and a relevant belief whose standing
+    is the very one the truth graph keeps (``Currency.plain``) takes the marks kept with it
+    when the block shows ids whole."""
 
-    __slots__ = ("_aside", "_kept", "_plain", "_shown", "_standing", "_tails")
+    __slots__ = ("_bringers", "_kept", "_plain", "_shown", "_standing", "_tails")
 
     def __init__(
         self,
         standing: "Mapping[str, Standing]",
         shown: Mapping[str, str],
-        tails: "Mapping[str, Relevant] | None" = None,
-        plain: "Mapping[str, Relevant] | None" = None,
+        truth: "Currency | None" = None,
     ) -> None:
         super().__init__()
         self._standing = standing
         self._shown = shown
-        self._tails = tails
-        self._aside: dict[str, Relevant] | None = None
         self._plain = type(shown) is Shown  # (an id that is not derived is shown whole)
-        self._kept = plain if plain and self._plain else None
+        self._tails = truth.tails if truth is not None else None
+        self._bringers = truth.bringers if truth is not None else {}
+        self._kept = truth.plain if truth is not None and self._plain else None
 
     def __missing__(self, belief_id: str) -> str:
         said = self._standing.get(belief_id)
@@ -88,20 +87,16 @@ class Marks(dict[str, str]):
             ):
                 self[belief_id] = text
                 return text
-        elif self._tails:
-            aside = self._aside
-            if aside is None:  # (one pass, at the first belief with no standing of its own)
-                # other -> the leader's entry, C-level: dozens of groups a query
-                values = self._tails.values()
-                aside = self._aside = dict(
-                    chain.from_iterable(map(zip, map(_OTHERS, values), map(repeat, values)))
-                )
-            info = aside.get(belief_id)
-            if info is not None:
-                if self._plain and (text := info[12]) is not None:
-                    self[belief_id] = text
-                    return text
-                said = info[11]
+        elif self._tails and (leaders := self._bringers.get(belief_id)) is not None:
+            # (an other of a group aside: of one leader among those that list it, the one
+            # in this query's groups aside, if any)
+            for leader in leaders:
+                if (info := self._tails.get(leader)) is not None:
+                    if self._plain and (text := info[12]) is not None:
+                        self[belief_id] = text
+                        return text
+                    said = info[11]
+                    break
         if said is None:
             text = self[belief_id] = ""
             return text
@@ -129,9 +124,6 @@ class Marks(dict[str, str]):
                 PLAIN_MARKS.clear()
             PLAIN_MARKS[id(said)] = (said, text)
         return text
-
-
-_OTHERS = itemgetter(3)  # of what a relevant belief brings (``Relevant``): the others
 
 
 # Standing, as the block names the ids -> its marks: a belief in dispute is marked the same

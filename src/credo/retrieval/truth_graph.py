@@ -68,6 +68,7 @@ class TruthGraph:
         # x -> (its current conflicts, the unlocked ones among them): fixed at a version.
         self._live: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
         self._relevant: dict[str, Relevant] = {}  # x -> as_relevant(x)
+        self._bringers: dict[str, list[str]] = {}  # y -> each x whose as_relevant lists y
         self._closed: set[str] = set()  # the beliefs whose upward closure is read
         # Beliefs met as a far end with no live SUPERSEDES edge: current, hiding nothing,
         # their closure known without reading them.
@@ -228,6 +229,12 @@ class TruthGraph:
         if found is None:
             others, free = self.live_conflicts(x)
             rest = tuple(sorted(free))
+            bringers = self._bringers
+            for y in rest:
+                if (by := bringers.get(y)) is None:
+                    bringers[y] = [x]
+                else:
+                    by.append(x)
             # (far ends' rows; one that is x itself has none: never a group of its own)
             rows = {y: row for y in rest if (row := self.rows.get(y)) is not None}
             texts = {y: row[0] for y, row in rows.items()}
@@ -267,6 +274,11 @@ class TruthGraph:
     def relevant_known(self) -> Mapping[str, Relevant]:
         """The beliefs whose ``as_relevant`` is kept."""
         return self._relevant
+
+    @property
+    def bringers(self) -> Mapping[str, list[str]]:
+        """A belief -> the beliefs whose kept ``as_relevant`` lists it among the others."""
+        return self._bringers
 
     @property
     def live_known(self) -> Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]:
