@@ -245,7 +245,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
             leads = list(filter(members_of.__contains__, packed.selected))
             both = map(members_of.__getitem__, leads), map(repeat, map(cluster_of.get, leads))
             cluster_of.update(chain.from_iterable(map(zip, *both)))
-        chosen = set(units.expand(packed.selected))
+        chosen = units.ranked(packed.selected)  # (what ``picked`` finds in the ranking)
         dropped = tuple(units.expand(dropped))
     # Clustering changes which beliefs are packed, not how relevant each one is: the
     # result lists them by score (the order of ``ranked``), so a model reads the best

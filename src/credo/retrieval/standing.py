@@ -37,18 +37,27 @@ def picked(
     if not tails:
         return [(s, get(s.id, NO_STANDING)) for s in ranked if s.id in chosen]
     out: list[tuple[Scored, Standing]] = []
+    add = out.append
+    group_of = tails.get
     for s in [s for s in ranked if s.id in chosen]:
-        out.append((s, get(s.id, NO_STANDING)))
-        info = tails.get(s.id)
+        add((s, get(s.id, NO_STANDING)))
+        info = group_of(s.id)
         if info is not None:
             score = s.score
             # (the others' standing, one for all; one set on one since, e.g. what it hides,
-            # comes first)
+            # comes first: only one that supersedes a belief, ``Relevant``'s eighth field)
             said = info[11]
-            out += [(brought_along(m, score), get(m) or said) for m in info[3]]
+            if info[7]:
+                out += [(brought_along(m, score), get(m) or said) for m in info[3]]
+            else:  # (a Scored made as ``brought_along`` makes it, without the call)
+                for m in info[3]:
+                    add((_new(Scored, (m, score, {"contradicts": score})), said))
             if texts is not None:
                 texts.update(info[6])
     return out
+
+
+_new = tuple.__new__
 
 
 class Marks(dict[str, str]):
