@@ -395,13 +395,13 @@ def _gather(
     relevant beliefs are walked; the others keep their places, copied in slices. ``ids``:
     the ranked beliefs' ids, when the caller has them."""
     against = graph.against
-    if against.keys().isdisjoint(touched) and not superseded:  # (a head may bring a conflict)
-        return ranked, None, (), {}, {}, {}
     # The relevant beliefs with a truth link (the touched candidates and the heads standing
     # in) in rank order, and what each brings as the graph keeps it (None: not worked out
-    # yet): C-level passes, one probe of a big dict per belief.
+    # yet): C-level passes, one probe of a big dict per belief. (An entry is made only for a
+    # belief with a CONTRADICTS edge: when every one has its entry, some touched belief has
+    # one, and there is no need to ask.)
     kept = graph.relevant_known
-    wanted: Collection[str] = touched
+    wanted: set[str] = touched
     if heads or superseded:
         wanted = touched.union(heads).difference(superseded)
     if ids is None:
@@ -410,8 +410,18 @@ def _gather(
     infos: list[Relevant] = list(map(kept.get, order))  # type: ignore[arg-type]
     conflicts_of = graph.conflicts
     lock_set = set(locks)
-    lock_wanted = [y for x in locks if x in against for y in conflicts_of(x) if y in lock_set]
+    lock_wanted = (
+        [y for x in locks if x in against for y in conflicts_of(x) if y in lock_set]
+        if locks
+        else NO_IDS
+    )
+    # Which beliefs are relevant, as the conflicts and the groups' members are asked about:
+    # ``wanted`` holds the relevant ones, and besides them only locks, which no conflict
+    # brought along is, and (below) those without a CONTRADICTS edge, which none is either.
+    relevant = wanted
     if None in infos or lock_wanted:
+        if against.keys().isdisjoint(touched) and not superseded:  # (a head may bring one)
+            return ranked, None, (), {}, {}, {}
         # (one without a CONTRADICTS edge brings nothing: left out)
         order = [
             i for i, info in zip(order, infos, strict=True) if info is not None or i in against
@@ -423,9 +433,9 @@ def _gather(
         if fresh or lock_wanted:
             graph.settle([*fresh, *lock_wanted])
         infos = list(map(graph.as_relevant, order))
+        relevant = set(order)
     if not order and not lock_wanted:
         return ranked, None, (), {}, {}, {}
-    relevant = set(order)
     said: list[Standing | None] = list(map(_MARK, infos))
     standing: dict[str, Standing] = dict(zip(order, said, strict=True))  # type: ignore[arg-type]
     if None in said:
