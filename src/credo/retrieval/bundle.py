@@ -66,8 +66,10 @@ class Units:
         # units, but for self-edges)
         if not lead or lead.keys().isdisjoint(chain.from_iterable(pairs)):
             return list(compress(pairs, map(ne, map(_FIRST, pairs), map(_SECOND, pairs))))
-        get = lead.get
-        return [(a, b) for a, b in ((get(a, a), get(b, b)) for a, b in pairs) if a != b]
+        get = lead.get  # (C-level too: each end to its unit, then the pairs between two)
+        srcs = list(map(get, map(_FIRST, pairs), map(_FIRST, pairs)))
+        dsts = list(map(get, map(_SECOND, pairs), map(_SECOND, pairs)))
+        return list(compress(zip(srcs, dsts, strict=True), map(ne, srcs, dsts)))
 
     def ranked(self, unit_ids: Iterable[str]) -> set[str]:
         """The beliefs of ``unit_ids`` that are in the ranked ids: a group kept aside
