@@ -228,7 +228,7 @@ class TruthGraph:
         found = self._relevant.get(x)
         if found is None:
             others, free = self.live_conflicts(x)
-            rest = tuple(sorted(free))
+            rest = tuple(sorted(free)) if len(free) > 1 else free
             bringers = self._bringers
             for y in rest:
                 if (by := bringers.get(y)) is None:
@@ -238,10 +238,13 @@ class TruthGraph:
             # (far ends' rows; one that is x itself has none: never a group of its own)
             rows = {y: row for y in rest if (row := self.rows.get(y)) is not None}
             texts = {y: row[0] for y, row in rows.items()}
-            said = (NO_IDS, tuple(sorted(set(others))), NO_IDS) if others else None
+            # (``conflicts`` names each once)
+            named = tuple(sorted(set(others))) if len(others) > 1 else others
+            said = (NO_IDS, named, NO_IDS) if others else None
             brought = (NO_IDS, (x,), NO_IDS)
             marked = _plain_marks(brought[1])
-            supersede = tuple(y for y in rest if y in self._pred)
+            pred = self._pred
+            supersede = tuple(y for y in rest if y in pred) if pred else NO_IDS
             # (one that supersedes a belief may be marked with what it hides: not known here)
             lines = (
                 {
@@ -252,6 +255,7 @@ class TruthGraph:
                 if marked is not None and not supersede
                 else {}
             )
+            listed = list(texts)
             found = self._relevant[x] = (
                 said,
                 free,
@@ -261,8 +265,8 @@ class TruthGraph:
                 rows,
                 texts,
                 supersede,
-                tuple(long_ids(list(texts), texts)),
-                least_chars(list(texts), texts),
+                tuple(long_ids(listed, texts)),
+                least_chars(listed, texts),
                 None if said is None else _plain_marks(said[1]),
                 brought,
                 marked,
