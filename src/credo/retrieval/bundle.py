@@ -12,7 +12,7 @@ cluster) holds for units. Pure: ids and costs in, ids out.
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import chain, compress, filterfalse
+from itertools import chain, compress, filterfalse, repeat
 from operator import itemgetter, ne
 
 
@@ -70,6 +70,14 @@ class Units:
         srcs = list(map(get, map(_FIRST, pairs), map(_FIRST, pairs)))
         dsts = list(map(get, map(_SECOND, pairs), map(_SECOND, pairs)))
         return list(compress(zip(srcs, dsts, strict=True), map(ne, srcs, dsts)))
+
+    def share(self, clusters: dict[str, int], unit_ids: Iterable[str]) -> None:
+        """Put each member of a group in ``groups`` among ``unit_ids`` in its leader's
+        cluster (``clusters``: unit -> cluster; the groups aside are left to the caller)."""
+        eager = self._eager
+        if eager:
+            for leader in filter(eager.__contains__, unit_ids):
+                clusters.update(zip(eager[leader], repeat(clusters.get(leader))))
 
     def ranked(self, unit_ids: Iterable[str]) -> set[str]:
         """The beliefs of ``unit_ids`` that are in the ranked ids: a group kept aside

@@ -13,7 +13,7 @@ session and date lanes read). No lane touches the database per candidate.
 
 import math
 from collections.abc import Mapping
-from itertools import chain, filterfalse, repeat
+from itertools import chain, filterfalse
 from operator import itemgetter
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, NamedTuple, cast
@@ -240,17 +240,14 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     dropped = packed.dropped
     chosen = set(packed.selected)
     if units is not None:
-        members_of = units.members
-        if cluster_of:  # a group shares its cluster (C-level: dozens of packed groups)
-            leads = list(filter(members_of.__contains__, packed.selected))
-            both = map(members_of.__getitem__, leads), map(repeat, map(cluster_of.get, leads))
-            cluster_of.update(chain.from_iterable(map(zip, *both)))
+        if cluster_of:  # a group shares its cluster (a group aside: ``picked`` says so)
+            units.share(cluster_of, packed.selected)
         chosen = units.ranked(packed.selected)  # (what ``picked`` finds in the ranking)
         dropped = tuple(units.expand(dropped))
     # Clustering changes which beliefs are packed, not how relevant each one is: the
     # result lists them by score (the order of ``ranked``), so a model reads the best
     # first either way.
-    packed_standing = picked(ranked, chosen, standing, tails, content)
+    packed_standing = picked(ranked, chosen, standing, tails, content, cluster_of)
     known = classes.of_packed([s.id for s, _ in packed_standing])  # for the result
     out = [
         RetrievedBelief(

@@ -28,11 +28,13 @@ def picked(
     standing: "Mapping[str, Standing]",
     tails: "Mapping[str, Relevant]",
     texts: "MutableMapping[str, str] | None" = None,
+    clusters: "dict[str, int] | None" = None,
 ) -> "list[tuple[Scored, Standing]]":
     """The packed beliefs in rank order with their standing: a group kept aside
     (``Currency.tails``) gives its others right after its leader, at its score, each
     brought along by it (``currency``'s ranking, expanded where it is packed); their texts
-    go in ``texts``, when given."""
+    go in ``texts``, when given, and each in its leader's cluster in ``clusters``, when it
+    has any. ``chosen``: the packed beliefs of ``ranked``."""
     get = standing.get
     if not tails:
         return [(s, get(s.id, NO_STANDING)) for s in ranked if s.id in chosen]
@@ -54,6 +56,10 @@ def picked(
                     add((_new(Scored, (m, score, {"contradicts": score})), said))
             if texts is not None:
                 texts.update(info[6])
+            if clusters:
+                cluster = clusters.get(s.id)
+                for m in info[3]:
+                    clusters[m] = cluster  # type: ignore[assignment]
     return out
 
 
