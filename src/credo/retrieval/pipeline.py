@@ -380,7 +380,7 @@ def _currency(
         graph.add(asked, read)
         touched = graph.linked.intersection(asked)
     else:
-        touched = graph.touched(asked)
+        touched = graph.touched(asked, reader.every)
         if not touched:
             return None
     step = _STEP.get("currency")

@@ -79,8 +79,15 @@ class TruthGraph:
     def empty(self) -> bool:
         return not self.linked
 
-    def touched(self, ids: Collection[str]) -> set[str]:
-        """Those of ``ids`` that have a truth link (read first)."""
+    def touched(self, ids: Collection[str], every: Mapping[str, object] | None = None) -> set[str]:
+        """Those of ``ids`` that have a truth link (read first). ``every``: the belief ->
+        links of every truth edge at this version, when the store holds them all (the
+        reader's ``every``): then only those with a link are read."""
+        if every is not None:
+            found = every.keys() & ids
+            if not self.read.issuperset(found):
+                self.load(found)
+            return found
         self.load(ids)
         return self.linked.intersection(ids)
 
