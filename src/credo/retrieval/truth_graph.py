@@ -303,7 +303,10 @@ class TruthGraph:
         if found is None:
             others = self.conflicts(x)
             if others:
-                self.settle(others)
+                # (settled already, most often: in the batch the step settles first, or met
+                # as far ends with no SUPERSEDES edge)
+                if not (self._still.issuperset(others) or self._closed.issuperset(others)):
+                    self.settle(others)
                 succ = self._succ
                 if succ:
                     others = tuple(y for y in others if y not in succ or self.current(y))
