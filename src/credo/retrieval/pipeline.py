@@ -172,7 +172,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         if state.groups or tails:
             # (C-level passes: a query on a store in dispute holds dozens of groups aside)
             aside = dict(zip(tails, map(_GROUP, tails.values()), strict=True))
-            units = Units(ids, state.groups, aside)
+            ranked_ids = ids
             relevant = list(filterfalse(state.brought.__contains__, ids)) if state.brought else ids
             if tails:  # every group's others right after its leader, as the pack and block see
                 # Their texts are read when asked for (most never are: the pack stops first);
@@ -184,6 +184,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
                 if long and options.compress == "auto":  # (read only then: verbatim_ids)
                     least = least_chars(ids, content) + sum(map(_LEAST, values))
                 ids = list(chain.from_iterable(map(aside.get, ids, zip(ids))))
+            units = Units(ranked_ids, state.groups, aside)  # (it takes ``aside``: made after)
     # The ids the block shows: derived ones by their shortest unique prefix (short_ids.py).
     asked = [*(b.id for b in locks), *ids]
     shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared)
