@@ -41,7 +41,7 @@ Ties are broken by id everywhere; the result depends only on the store and the q
 
 import bisect
 from collections.abc import Collection, Mapping, Sequence
-from itertools import chain, compress
+from itertools import chain, compress, filterfalse
 from operator import eq, itemgetter, not_
 
 from credo.retrieval.rank import Scored, Weights, brought_along
@@ -422,17 +422,22 @@ def _gather(
     if None in infos or lock_wanted:
         if against.keys().isdisjoint(touched) and not superseded:  # (a head may bring one)
             return ranked, None, (), {}, {}, {}
-        # (one without a CONTRADICTS edge brings nothing: left out)
-        order = [
-            i for i, info in zip(order, infos, strict=True) if info is not None or i in against
-        ]
+        # Those without their entry yet; one without a CONTRADICTS edge brings nothing:
+        # left out.
+        missing = list(compress(order, map(not_, infos)))
+        if not all(map(against.__contains__, missing)):
+            left = set(missing).difference(against)
+            order = list(filterfalse(left.__contains__, order))
+            missing = list(filterfalse(left.__contains__, missing))
         # One batched read for every conflict not met yet (each belief's current conflicts
         # are then kept by the graph: a warm query reads and filters none).
         known = graph.live_known
-        fresh = {y for x in order if x not in known for y in conflicts_of(x)}
+        fresh = {y for x in missing if x not in known for y in conflicts_of(x)}
         if fresh or lock_wanted:
             graph.settle([*fresh, *lock_wanted])
-        infos = list(map(graph.as_relevant, order))
+        for x in missing:
+            graph.as_relevant(x)
+        infos = list(map(kept.get, order))
         relevant = set(order)
     if not order and not lock_wanted:
         return ranked, None, (), {}, {}, {}
