@@ -11,7 +11,7 @@ from collections.abc import Mapping, MutableMapping
 from typing import TYPE_CHECKING
 
 from credo.retrieval.rank import Scored, brought_along
-from credo.store.short_ids import Shown, shortenable
+from credo.store.short_ids import Shown
 from credo.tokens import belief_tokens, marks
 from credo.types import Belief
 
@@ -115,13 +115,9 @@ class Marks(dict[str, str]):
         if said is None:
             text = self[belief_id] = ""
             return text
+        # (a standing the truth graph keeps, shown whole, had its marks taken above: what is
+        # left is one a query made, or one naming a derived id)
         replaces, conflicts, superseded_by = said
-        # (only a conflicts-only standing: what the truth graph keeps; one a query makes,
-        # what a belief replaces, would only churn the table)
-        plain = self._plain and not replaces and not superseded_by
-        if plain and (hit := PLAIN_MARKS.get(id(said))) is not None and hit[0] is said:
-            text = self[belief_id] = hit[1]
-            return text
         shown = self._shown.__getitem__
         named = (  # (each id asked of ``shown`` in this order: it lists the first asked first)
             tuple(map(shown, replaces)) if replaces else replaces,
@@ -134,10 +130,6 @@ class Marks(dict[str, str]):
                 MARK_TEXTS.clear()
             text = MARK_TEXTS[named] = marks(*named)
         self[belief_id] = text
-        if plain and not any(map(shortenable, conflicts)):
-            if len(PLAIN_MARKS) >= MAXPLAIN_MARKS:
-                PLAIN_MARKS.clear()
-            PLAIN_MARKS[id(said)] = (said, text)
         return text
 
 
@@ -146,13 +138,6 @@ class Marks(dict[str, str]):
 # (a pure function: kept across versions, started over past the bound).
 MARK_TEXTS: dict["Standing", str] = {}
 MAXMARK_TEXTS = 50_000
-# A standing of conflicts only that names no derived id (each shown whole, whatever the
-# store) -> (it, its marks), by identity: the truth graph keeps a belief's standing as one
-# tuple per store version (``TruthGraph.as_relevant``), which every query at that version
-# passes again, so its marks are found without naming its ids or hashing them (the entry
-# holds the tuple, so its id is not reused while it is here).
-PLAIN_MARKS: dict[int, tuple["Standing", str]] = {}
-MAXPLAIN_MARKS = 20_000
 
 
 def place_locked(
