@@ -40,10 +40,23 @@ Relevant = tuple[
 
 def _plain_marks(conflicts: tuple[str, ...]) -> str | None:
     """The marks of a standing of ``conflicts`` only, when the block shows each id whole
-    (none is a derived id it shortens: ``short_ids.shortenable``); else None."""
-    if any(map(shortenable, conflicts)):
-        return None
-    return marks((), conflicts, ())
+    (none is a derived id it shortens: ``short_ids.shortenable``); else None. (Kept: an
+    entry's own marks name its conflicts, and each of them is named by an entry's brought
+    marks too, ``(x,)``: the same text asked twice.)"""
+    found = _PLAIN_MARKS.get(conflicts, _UNKNOWN)
+    if found is _UNKNOWN:
+        if len(_PLAIN_MARKS) >= _MAX_PLAIN_MARKS:
+            _PLAIN_MARKS.clear()
+        found = _PLAIN_MARKS[conflicts] = (
+            None if any(map(shortenable, conflicts)) else marks((), conflicts, ())
+        )
+    return found  # type: ignore[return-value]
+
+
+# (conflicts -> their marks or None: a pure function, kept across versions up to a bound)
+_PLAIN_MARKS: dict[tuple[str, ...], str | None] = {}
+_MAX_PLAIN_MARKS = 50_000
+_UNKNOWN = object()
 
 
 class TruthGraph:
