@@ -8,6 +8,7 @@ the packed beliefs in rank order with their standing, a group the step kept asid
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Mapping, MutableMapping
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from credo.retrieval.rank import Scored, brought_along
@@ -44,22 +45,27 @@ def picked(
     for s in [s for s in ranked if s.id in chosen]:
         add((s, get(s.id, NO_STANDING)))
         info = group_of(s.id)
-        if info is not None:
-            score = s.score
-            # (the others' standing, one for all; one set on one since, e.g. what it hides,
-            # comes first: only one that supersedes a belief, ``Relevant``'s eighth field)
-            said = info[11]
-            if info[7]:
-                out += [(brought_along(m, score), get(m) or said) for m in info[3]]
-            else:  # (a Scored made as ``brought_along`` makes it, without the call)
-                for m in info[3]:
-                    add((_new(Scored, (m, score, {"contradicts": score})), said))
-            if texts is not None:
-                texts.update(info[6])
+        if info is None:
+            continue
+        score = s.score
+        rest = info[3]
+        # (the others' standing, one for all; one set on one since, e.g. what it hides,
+        # comes first: only one that supersedes a belief, ``Relevant``'s eighth field)
+        said = info[11]
+        if texts is not None:
+            texts.update(info[6])
+        if info[7]:
+            out += [(brought_along(m, score), get(m) or said) for m in rest]
             if clusters:
-                cluster = clusters.get(s.id)
-                for m in info[3]:
-                    clusters[m] = cluster  # type: ignore[assignment]
+                clusters.update(zip(rest, repeat(clusters.get(s.id))))  # type: ignore[arg-type]
+        elif clusters:  # (a Scored made as ``brought_along`` makes it, without the call)
+            cluster = clusters.get(s.id)
+            for m in rest:
+                add((_new(Scored, (m, score, {"contradicts": score})), said))
+                clusters[m] = cluster  # type: ignore[assignment]
+        else:
+            for m in rest:
+                add((_new(Scored, (m, score, {"contradicts": score})), said))
     return out
 
 
