@@ -138,8 +138,10 @@ class TruthGraph:
     def empty(self) -> bool:
         return not self.linked
 
-    def touched(self, ids: Collection[str]) -> set[str]:
-        """Those of ``ids`` that have a truth link (read first)."""
+    def touched(self, ids: Collection[str], every: object = None) -> set[str]:
+        """Those of ``ids`` that have a truth link (read first). (``every``, the store's
+        every truth edge the pipeline passes when it holds them all, is not read: the
+        reference reads every id.)"""
         self.load(ids)
         return self.linked.intersection(ids)
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from credo.retrieval import currency
+from credo.retrieval import currency, pipeline
 from credo.retrieval.bundle import Units
 from credo.retrieval.rank import Scored, Weights
 from tests import currency_reference as reference
@@ -195,8 +195,20 @@ def test_a_retrieve_of_long_beliefs_gives_what_the_reference_step_gives(
 def _same_as_reference(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spec: dict[str, object], *, long: bool
 ) -> None:
+    # The ids the compress stage walks (the ranking with every group's others after its
+    # leader, each once) are the same either way too: a result shows them only where the
+    # stage reaches far enough.
+    seen: list[list[str]] = []
+    real = pipeline.verbatim_ids
+
+    def verbatim_ids(ids: list[str], *args: object, **kwargs: object) -> object:
+        seen.append(list(ids))
+        return real(ids, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "verbatim_ids", verbatim_ids)
     with _build(tmp_path, spec, long) as memory:
         got = [_retrieve(memory, spec), _retrieve(memory, spec)]  # cold graph, then warm
+    walked, seen[:] = seen[:], []
 
     def eager(*args: object, **kwargs: object) -> currency.Currency:
         """The reference step's result, every group in the ranking (no ``tails``)."""
@@ -211,3 +223,4 @@ def _same_as_reference(
         with _build(tmp_path, spec, long) as memory:
             want = [_retrieve(memory, spec), _retrieve(memory, spec)]
     assert got == want
+    assert walked == seen

@@ -12,7 +12,7 @@ cluster) holds for units. Pure: ids and costs in, ids out.
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import chain, compress, filterfalse
+from itertools import chain, compress, filterfalse, repeat
 from operator import itemgetter, ne
 
 
@@ -31,20 +31,29 @@ class Units:
         self,
         ranked_ids: Sequence[str],
         groups: Iterable[Sequence[str]],
-        aside: Mapping[str, tuple[str, ...]] | None = None,
+        aside: Mapping[str, Sequence[str]] | None = None,
     ) -> None:
         """``groups`` hold their members in rank order (``currency`` gives them so), all
         of them in ``ranked_ids``. ``aside`` maps more leaders in ``ranked_ids`` to their
         groups (the leader first): groups whose other members are not in ``ranked_ids``
-        (``Currency.tails``), nor ever in the pairs given to ``pairs``."""
+        (``Currency.tails``), nor ever in the pairs given to ``pairs``, and none of them a
+        leader in ``groups``; a dict given here is taken (the groups are added to it).
+        ``ranked_ids`` is kept as ``ids`` when no group has a follower in it: it must not
+        change."""
         eager: dict[str, tuple[str, ...]] = {g[0]: tuple(g) for g in groups}
         self._eager = eager
         # (set-level work: a query on a store in dispute holds dozens of groups)
-        followers = set().union(*(g[1:] for g in eager.values()))
-        self.ids = (
-            list(filterfalse(followers.__contains__, ranked_ids)) if followers else [*ranked_ids]
+        followers = set().union(*(g[1:] for g in eager.values())) if eager else None
+        self.ids: Sequence[str] = (
+            list(filterfalse(followers.__contains__, ranked_ids)) if followers else ranked_ids
         )
-        self.members = {**eager, **aside} if aside else eager
+        if not aside:
+            self.members: Mapping[str, Sequence[str]] = eager
+        elif isinstance(aside, dict):
+            aside.update(eager)
+            self.members = aside
+        else:
+            self.members = {**aside, **eager}
         self._lead: dict[str, str] | None = None
 
     def pairs(self, pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -57,8 +66,27 @@ class Units:
         # units, but for self-edges)
         if not lead or lead.keys().isdisjoint(chain.from_iterable(pairs)):
             return list(compress(pairs, map(ne, map(_FIRST, pairs), map(_SECOND, pairs))))
-        get = lead.get
-        return [(a, b) for a, b in ((get(a, a), get(b, b)) for a, b in pairs) if a != b]
+        get = lead.get  # (C-level too: each end to its unit, then the pairs between two)
+        srcs = list(map(get, map(_FIRST, pairs), map(_FIRST, pairs)))
+        dsts = list(map(get, map(_SECOND, pairs), map(_SECOND, pairs)))
+        return list(compress(zip(srcs, dsts, strict=True), map(ne, srcs, dsts)))
+
+    def share(self, clusters: dict[str, int], unit_ids: Iterable[str]) -> None:
+        """Put each member of a group in ``groups`` among ``unit_ids`` in its leader's
+        cluster (``clusters``: unit -> cluster; the groups aside are left to the caller)."""
+        eager = self._eager
+        if eager:
+            for leader in filter(eager.__contains__, unit_ids):
+                clusters.update(zip(eager[leader], repeat(clusters.get(leader))))
+
+    def ranked(self, unit_ids: Iterable[str]) -> set[str]:
+        """The beliefs of ``unit_ids`` that are in the ranked ids: a group kept aside
+        (``aside``) gives only its leader."""
+        chosen = set(unit_ids)
+        eager = self._eager
+        if eager and not chosen.isdisjoint(eager):
+            chosen.update(chain.from_iterable(map(eager.get, chosen.intersection(eager))))
+        return chosen
 
     def expand(self, unit_ids: Iterable[str]) -> list[str]:
         """The beliefs of ``unit_ids``, each group's members in rank order at its place."""

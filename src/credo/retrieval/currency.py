@@ -41,7 +41,7 @@ Ties are broken by id everywhere; the result depends only on the store and the q
 
 import bisect
 from collections.abc import Collection, Mapping, Sequence
-from itertools import chain, compress
+from itertools import chain, compress, filterfalse
 from operator import eq, itemgetter, not_
 
 from credo.retrieval.rank import Scored, Weights, brought_along
@@ -79,11 +79,18 @@ class Currency:
         far: the rows the truth graph holds of beliefs that were not candidates (those
             of the ``tails``' others among them).
         ids: the ids of ``ranked``, when the step made them (None: not made).
+        bringers: a belief -> the relevant beliefs whose kept group lists it among the
+            others (``TruthGraph.bringers``): the leader of a ``tails`` group one of its
+            others belongs to is the one of them in ``tails``.
         plain: the relevant beliefs -> what each brings (``TruthGraph.as_relevant``), whose
-            marks the block takes as they are when their standing is the graph's.
+            marks the block takes as they are when their standing is the graph's: the
+            graph's own map of every belief it worked out at this store version (``Marks``
+            takes an entry only when the belief's standing here is the very tuple it keeps,
+            which holds for the relevant beliefs of this query and no other).
     """
 
     __slots__ = (
+        "bringers",
         "brought",
         "far",
         "groups",
@@ -110,6 +117,7 @@ class Currency:
         far: Mapping[str, CandidateRow] | None = None,
         plain: Mapping[str, Relevant] | None = None,
         ids: list[str] | None = None,
+        bringers: Mapping[str, list[str]] | None = None,
     ) -> None:
         self.ranked = ranked
         self.superseded = superseded
@@ -122,6 +130,7 @@ class Currency:
         self.far: Mapping[str, CandidateRow] = {} if far is None else far
         self.plain: Mapping[str, Relevant] = {} if plain is None else plain
         self.ids = ids
+        self.bringers: Mapping[str, list[str]] = {} if bringers is None else bringers
 
     def expanded(self) -> "Currency":
         """The same result with the ``tails`` in the other fields: each group's others right
@@ -159,6 +168,7 @@ class Currency:
             rows,
             frozenset(brought),
             plain=self.plain,
+            bringers=self.bringers,
         )
 
 
@@ -232,7 +242,7 @@ def resolve_lazy(
         if include_superseded:  # history keeps a retired lock too, marked like the others
             superseded.update(dict.fromkeys(sorted(retired)))
             retired = frozenset()
-    ranked, ranked_ids, groups, standing, found, tails, plain = _gather(
+    ranked, ranked_ids, groups, standing, found, tails = _gather(
         ranked, graph, locks, touched, superseded, heads, ids if ranked is given else None
     )
     brought = frozenset(found)
@@ -272,8 +282,9 @@ def resolve_lazy(
         brought=brought,
         tails=tails,
         far=graph.rows,
-        plain=plain,
+        plain=graph.relevant_known,
         ids=ranked_ids,
+        bringers=graph.bringers,
     )
 
 
@@ -367,15 +378,13 @@ def _gather(
     dict[str, Standing],
     dict[str, CandidateRow],
     dict[str, Relevant],
-    dict[str, Relevant],
 ]:
     """Bring the conflicts of the current beliefs in ``ranked`` along. Returns the ranking
     with each group at the place of its best member (the others after it, at its score),
     its ids when it moved (else None), the groups (that member first, the others in ranking
     order), every belief's standing as to conflicts, the beliefs brought along that were
-    not ranked; the groups of their own, kept aside (``Currency.tails``: the ranking, the
-    groups, the standing and the rows above hold none of their others); and what each
-    relevant belief brings (``Currency.plain``).
+    not ranked; and the groups of their own, kept aside (``Currency.tails``: the ranking,
+    the groups, the standing and the rows above hold none of their others).
 
     A group is a connected part of the links from each relevant belief (a current one in
     ``ranked``) to its unlocked conflicts. Conflicts are symmetric among current unlocked
@@ -386,13 +395,13 @@ def _gather(
     relevant beliefs are walked; the others keep their places, copied in slices. ``ids``:
     the ranked beliefs' ids, when the caller has them."""
     against = graph.against
-    if against.keys().isdisjoint(touched) and not superseded:  # (a head may bring a conflict)
-        return ranked, None, (), {}, {}, {}, {}
     # The relevant beliefs with a truth link (the touched candidates and the heads standing
     # in) in rank order, and what each brings as the graph keeps it (None: not worked out
-    # yet): C-level passes, one probe of a big dict per belief.
+    # yet): C-level passes, one probe of a big dict per belief. (An entry is made only for a
+    # belief with a CONTRADICTS edge: when every one has its entry, some touched belief has
+    # one, and there is no need to ask.)
     kept = graph.relevant_known
-    wanted: Collection[str] = touched
+    wanted: set[str] = touched
     if heads or superseded:
         wanted = touched.union(heads).difference(superseded)
     if ids is None:
@@ -401,28 +410,41 @@ def _gather(
     infos: list[Relevant] = list(map(kept.get, order))  # type: ignore[arg-type]
     conflicts_of = graph.conflicts
     lock_set = set(locks)
-    lock_wanted = [y for x in locks if x in against for y in conflicts_of(x) if y in lock_set]
+    lock_wanted = (
+        [y for x in locks if x in against for y in conflicts_of(x) if y in lock_set]
+        if locks
+        else NO_IDS
+    )
+    # Which beliefs are relevant, as the conflicts and the groups' members are asked about:
+    # ``wanted`` holds the relevant ones, and besides them only locks, which no conflict
+    # brought along is, and (below) those without a CONTRADICTS edge, which none is either.
+    relevant = wanted
     if None in infos or lock_wanted:
-        # (one without a CONTRADICTS edge brings nothing: left out)
-        order = [
-            i for i, info in zip(order, infos, strict=True) if info is not None or i in against
-        ]
+        if against.keys().isdisjoint(touched) and not superseded:  # (a head may bring one)
+            return ranked, None, (), {}, {}, {}
+        # Those without their entry yet; one without a CONTRADICTS edge brings nothing:
+        # left out.
+        missing = list(compress(order, map(not_, infos)))
+        if not all(map(against.__contains__, missing)):
+            left = set(missing).difference(against)
+            order = list(filterfalse(left.__contains__, order))
+            missing = list(filterfalse(left.__contains__, missing))
         # One batched read for every conflict not met yet (each belief's current conflicts
         # are then kept by the graph: a warm query reads and filters none).
         known = graph.live_known
-        fresh = {y for x in order if x not in known for y in conflicts_of(x)}
+        fresh = {y for x in missing if x not in known for y in conflicts_of(x)}
         if fresh or lock_wanted:
             graph.settle([*fresh, *lock_wanted])
-        infos = list(map(graph.as_relevant, order))
+        for x in missing:
+            graph.as_relevant(x)
+        infos = list(map(kept.get, order))
+        relevant = set(order)
     if not order and not lock_wanted:
-        return ranked, None, (), {}, {}, {}, {}
-    relevant = set(order)
+        return ranked, None, (), {}, {}, {}
     said: list[Standing | None] = list(map(_MARK, infos))
     standing: dict[str, Standing] = dict(zip(order, said, strict=True))  # type: ignore[arg-type]
     if None in said:
         standing = {i: mark for i, mark in standing.items() if mark is not None}
-    # (what each brings, by id: its entry's first fields are read already, its marks not yet)
-    plain: dict[str, Relevant] = dict(zip(order, infos, strict=True))
     # Those with an unlocked conflict (each has a current conflict, so a mark, too).
     frees: list[tuple[str, ...]] = list(map(_FREE, infos))
     walked_ids, walked = order, infos
@@ -482,7 +504,7 @@ def _gather(
                     standing[x] = (NO_IDS, ys, NO_IDS)
     tails = dict(zip(walked_ids, walked, strict=True))
     if not group_of:  # every group one of its own: the ranking stays as it is
-        return ranked, None, (), standing, {}, tails, plain
+        return ranked, None, (), standing, {}, tails
     # A group of its own stays at its leader's place, kept aside: only the joined groups'
     # leaders are walked, the ranking (and its ids) between them copied in slices.
     leaders = list(filter(group_of.__contains__, walked_ids))
@@ -526,4 +548,4 @@ def _gather(
         groups.append((i, *rest))
     out += ranked[start:]
     out_ids += ids[start:]
-    return out, out_ids, tuple(groups), standing, brought, tails, plain
+    return out, out_ids, tuple(groups), standing, brought, tails

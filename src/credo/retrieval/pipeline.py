@@ -12,7 +12,7 @@ created_at: all the session and date lanes read). No lane reads the database per
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Mapping
-from itertools import chain, filterfalse, repeat
+from itertools import chain, filterfalse
 from operator import itemgetter
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -75,7 +75,6 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     units = None
     standing: Mapping[str, Standing] = {}
     tails: Mapping[str, Relevant] = {}  # groups of their own, kept aside (Currency.tails)
-    plain: Mapping[str, Relevant] = {}  # what each relevant belief brings (Currency.plain)
     relevant = None  # the ranked ids clustering reads edges among: all but those brought along
     long: list[str] | None = None  # the long candidates, and their least chars, when known
     least: int | None = None
@@ -88,12 +87,11 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         if state.rows:
             content.update((i, row[0]) for i, row in state.rows.items())
         standing = state.standing
-        plain = state.plain
         tails = state.tails
         if state.groups or tails:
             # (C-level passes: a query on a store in dispute holds dozens of groups aside)
             aside = dict(zip(tails, map(_GROUP, tails.values()), strict=True))
-            units = Units(ids, state.groups, aside)
+            ranked_ids = ids
             relevant = list(filterfalse(state.brought.__contains__, ids)) if state.brought else ids
             if tails:  # every group's others right after its leader, as the pack and block see
                 # Their texts are read when asked for (most never are: the pack stops first);
@@ -105,10 +103,11 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
                 if long and options.compress == "auto":  # (read only then: verbatim_ids)
                     least = least_chars(ids, content) + sum(map(_LEAST, values))
                 ids = list(chain.from_iterable(map(aside.get, ids, zip(ids))))
+            units = Units(ranked_ids, state.groups, aside)  # (it takes ``aside``: made after)
     # The ids the block shows: derived ones by their shortest unique prefix (short_ids.py).
     asked = [*(b.id for b in locks), *ids]
     shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared)
-    marked = Marks(standing, shown, tails, plain)
+    marked = Marks(standing, shown, state)
     if shared:  # after the project's locks, in the global store's order; marked "global"
         locks = [*locks, *shared.values()]
         marked.update(dict.fromkeys(shared, marks(scope=GLOBAL_SCOPE)))
@@ -163,17 +162,14 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     dropped = packed.dropped
     chosen = set(packed.selected)
     if units is not None:
-        members_of = units.members
-        if cluster_of:  # a group shares its cluster (C-level: dozens of packed groups)
-            leads = list(filter(members_of.__contains__, packed.selected))
-            both = map(members_of.__getitem__, leads), map(repeat, map(cluster_of.get, leads))
-            cluster_of.update(chain.from_iterable(map(zip, *both)))
-        chosen = set(units.expand(packed.selected))
+        if cluster_of:  # a group shares its cluster (a group aside: ``picked`` says so)
+            units.share(cluster_of, packed.selected)
+        chosen = units.ranked(packed.selected)  # (what ``picked`` finds in the ranking)
         dropped = tuple(units.expand(dropped))
     # Clustering changes which beliefs are packed, not how relevant each one is: the
     # result lists them by score (the order of ``ranked``), so a model reads the best
     # first either way.
-    packed_standing = picked(ranked, chosen, standing, tails, content)
+    packed_standing = picked(ranked, chosen, standing, tails, content, cluster_of)
     known = classes.of_packed([s.id for s, _ in packed_standing])  # for the result
     out = [
         RetrievedBelief(
@@ -307,7 +303,7 @@ def _currency(
         graph.add(asked, read)
         touched = graph.linked.intersection(asked)
     else:
-        touched = graph.touched(asked)
+        touched = graph.touched(asked, reader.every)
         if not touched:
             return None
     step = _STEP.get("currency")

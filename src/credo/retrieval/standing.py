@@ -8,16 +8,16 @@ the packed beliefs in rank order with their standing, a group the step kept asid
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Mapping, MutableMapping
-from itertools import chain, repeat
-from operator import itemgetter
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from credo.retrieval.rank import Scored, brought_along
-from credo.store.short_ids import Shown, shortenable
+from credo.store.short_ids import Shown
 from credo.tokens import belief_tokens, marks
 from credo.types import Belief
 
 if TYPE_CHECKING:  # loaded only when a candidate has truth links (``pipeline._currency``)
+    from credo.retrieval.currency import Currency
     from credo.retrieval.truth_graph import Relevant, Standing
 
 NO_STANDING = ((), (), ())  # a belief's standing when it has none: no marks
@@ -29,52 +29,72 @@ def picked(
     standing: "Mapping[str, Standing]",
     tails: "Mapping[str, Relevant]",
     texts: "MutableMapping[str, str] | None" = None,
+    clusters: "dict[str, int] | None" = None,
 ) -> "list[tuple[Scored, Standing]]":
     """The packed beliefs in rank order with their standing: a group kept aside
     (``Currency.tails``) gives its others right after its leader, at its score, each
     brought along by it (``currency``'s ranking, expanded where it is packed); their texts
-    go in ``texts``, when given."""
+    go in ``texts``, when given, and each in its leader's cluster in ``clusters``, when it
+    has any. ``chosen``: the packed beliefs of ``ranked``."""
     get = standing.get
     if not tails:
         return [(s, get(s.id, NO_STANDING)) for s in ranked if s.id in chosen]
     out: list[tuple[Scored, Standing]] = []
+    add = out.append
+    group_of = tails.get
     for s in [s for s in ranked if s.id in chosen]:
-        out.append((s, get(s.id, NO_STANDING)))
-        info = tails.get(s.id)
-        if info is not None:
-            score = s.score
-            # (the others' standing, one for all; one set on one since, e.g. what it hides,
-            # comes first)
-            said = info[11]
-            out += [(brought_along(m, score), get(m) or said) for m in info[3]]
-            if texts is not None:
-                texts.update(info[6])
+        add((s, get(s.id, NO_STANDING)))
+        info = group_of(s.id)
+        if info is None:
+            continue
+        score = s.score
+        rest = info[3]
+        # (the others' standing, one for all; one set on one since, e.g. what it hides,
+        # comes first: only one that supersedes a belief, ``Relevant``'s eighth field)
+        said = info[11]
+        if texts is not None:
+            texts.update(info[6])
+        if info[7]:
+            out += [(brought_along(m, score), get(m) or said) for m in rest]
+            if clusters:
+                clusters.update(zip(rest, repeat(clusters.get(s.id))))  # type: ignore[arg-type]
+        elif clusters:  # (a Scored made as ``brought_along`` makes it, without the call)
+            cluster = clusters.get(s.id)
+            for m in rest:
+                add((_new(Scored, (m, score, {"contradicts": score})), said))
+                clusters[m] = cluster  # type: ignore[assignment]
+        else:
+            for m in rest:
+                add((_new(Scored, (m, score, {"contradicts": score})), said))
     return out
 
 
-class Marks(dict[str, str]):
-    """id -> its marks (``tokens.marks``), made on first lookup ("" for none); the others
-    of a group kept aside (``Currency.tails``) take their standing from it. ``plain``: what
-    the relevant beliefs bring (``Currency.plain``): the marks the truth graph keeps of
-    their standing, taken as they are when it is theirs in ``standing`` and the block shows
-    ids whole."""
+_new = tuple.__new__
 
-    __slots__ = ("_aside", "_kept", "_plain", "_shown", "_standing", "_tails")
+
+class Marks(dict[str, str]):
+    """id -> its marks (``tokens.marks``), made on first lookup ("" for none). ``truth``: what
+    the truth step made of the ranking (``currency.Currency``, None: nothing): each belief's
+    standing; the others of a group kept aside (``Currency.tails``) take theirs from the
+    group's entry, found through ``Currency.bringers``; and a relevant belief whose standing
+    is the very one the truth graph keeps (``Currency.plain``) takes the marks kept with it
+    when the block shows ids whole."""
+
+    __slots__ = ("_bringers", "_kept", "_plain", "_shown", "_standing", "_tails")
 
     def __init__(
         self,
         standing: "Mapping[str, Standing]",
         shown: Mapping[str, str],
-        tails: "Mapping[str, Relevant] | None" = None,
-        plain: "Mapping[str, Relevant] | None" = None,
+        truth: "Currency | None" = None,
     ) -> None:
         super().__init__()
         self._standing = standing
         self._shown = shown
-        self._tails = tails
-        self._aside: dict[str, Relevant] | None = None
         self._plain = type(shown) is Shown  # (an id that is not derived is shown whole)
-        self._kept = plain if plain and self._plain else None
+        self._tails = truth.tails if truth is not None else None
+        self._bringers = truth.bringers if truth is not None else {}
+        self._kept = truth.plain if truth is not None and self._plain else None
 
     def __missing__(self, belief_id: str) -> str:
         said = self._standing.get(belief_id)
@@ -88,30 +108,22 @@ class Marks(dict[str, str]):
             ):
                 self[belief_id] = text
                 return text
-        elif self._tails:
-            aside = self._aside
-            if aside is None:  # (one pass, at the first belief with no standing of its own)
-                # other -> the leader's entry, C-level: dozens of groups a query
-                values = self._tails.values()
-                aside = self._aside = dict(
-                    chain.from_iterable(map(zip, map(_OTHERS, values), map(repeat, values)))
-                )
-            info = aside.get(belief_id)
-            if info is not None:
-                if self._plain and (text := info[12]) is not None:
-                    self[belief_id] = text
-                    return text
-                said = info[11]
+        elif self._tails and (leaders := self._bringers.get(belief_id)) is not None:
+            # (an other of a group aside: of one leader among those that list it, the one
+            # in this query's groups aside, if any)
+            for leader in leaders:
+                if (info := self._tails.get(leader)) is not None:
+                    if self._plain and (text := info[12]) is not None:
+                        self[belief_id] = text
+                        return text
+                    said = info[11]
+                    break
         if said is None:
             text = self[belief_id] = ""
             return text
+        # (a standing the truth graph keeps, shown whole, had its marks taken above: what is
+        # left is one a query made, or one naming a derived id)
         replaces, conflicts, superseded_by = said
-        # (only a conflicts-only standing: what the truth graph keeps; one a query makes,
-        # what a belief replaces, would only churn the table)
-        plain = self._plain and not replaces and not superseded_by
-        if plain and (hit := PLAIN_MARKS.get(id(said))) is not None and hit[0] is said:
-            text = self[belief_id] = hit[1]
-            return text
         shown = self._shown.__getitem__
         named = (  # (each id asked of ``shown`` in this order: it lists the first asked first)
             tuple(map(shown, replaces)) if replaces else replaces,
@@ -124,14 +136,7 @@ class Marks(dict[str, str]):
                 MARK_TEXTS.clear()
             text = MARK_TEXTS[named] = marks(*named)
         self[belief_id] = text
-        if plain and not any(map(shortenable, conflicts)):
-            if len(PLAIN_MARKS) >= MAXPLAIN_MARKS:
-                PLAIN_MARKS.clear()
-            PLAIN_MARKS[id(said)] = (said, text)
         return text
-
-
-_OTHERS = itemgetter(3)  # of what a relevant belief brings (``Relevant``): the others
 
 
 # Standing, as the block names the ids -> its marks: a belief in dispute is marked the same
@@ -139,13 +144,6 @@ _OTHERS = itemgetter(3)  # of what a relevant belief brings (``Relevant``): the 
 # (a pure function: kept across versions, started over past the bound).
 MARK_TEXTS: dict["Standing", str] = {}
 MAXMARK_TEXTS = 50_000
-# A standing of conflicts only that names no derived id (each shown whole, whatever the
-# store) -> (it, its marks), by identity: the truth graph keeps a belief's standing as one
-# tuple per store version (``TruthGraph.as_relevant``), which every query at that version
-# passes again, so its marks are found without naming its ids or hashing them (the entry
-# holds the tuple, so its id is not reused while it is here).
-PLAIN_MARKS: dict[int, tuple["Standing", str]] = {}
-MAXPLAIN_MARKS = 20_000
 
 
 def place_locked(

@@ -40,10 +40,23 @@ Relevant = tuple[
 
 def _plain_marks(conflicts: tuple[str, ...]) -> str | None:
     """The marks of a standing of ``conflicts`` only, when the block shows each id whole
-    (none is a derived id it shortens: ``short_ids.shortenable``); else None."""
-    if any(map(shortenable, conflicts)):
-        return None
-    return marks((), conflicts, ())
+    (none is a derived id it shortens: ``short_ids.shortenable``); else None. (Kept: an
+    entry's own marks name its conflicts, and each of them is named by an entry's brought
+    marks too, ``(x,)``: the same text asked twice.)"""
+    found = _PLAIN_MARKS.get(conflicts, _UNKNOWN)
+    if found is _UNKNOWN:
+        if len(_PLAIN_MARKS) >= _MAX_PLAIN_MARKS:
+            _PLAIN_MARKS.clear()
+        found = _PLAIN_MARKS[conflicts] = (
+            None if any(map(shortenable, conflicts)) else marks((), conflicts, ())
+        )
+    return found  # type: ignore[return-value]
+
+
+# (conflicts -> their marks or None: a pure function, kept across versions up to a bound)
+_PLAIN_MARKS: dict[tuple[str, ...], str | None] = {}
+_MAX_PLAIN_MARKS = 50_000
+_UNKNOWN = object()
 
 
 class TruthGraph:
@@ -68,6 +81,7 @@ class TruthGraph:
         # x -> (its current conflicts, the unlocked ones among them): fixed at a version.
         self._live: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
         self._relevant: dict[str, Relevant] = {}  # x -> as_relevant(x)
+        self._bringers: dict[str, list[str]] = {}  # y -> each x whose as_relevant lists y
         self._closed: set[str] = set()  # the beliefs whose upward closure is read
         # Beliefs met as a far end with no live SUPERSEDES edge: current, hiding nothing,
         # their closure known without reading them.
@@ -78,8 +92,15 @@ class TruthGraph:
     def empty(self) -> bool:
         return not self.linked
 
-    def touched(self, ids: Collection[str]) -> set[str]:
-        """Those of ``ids`` that have a truth link (read first)."""
+    def touched(self, ids: Collection[str], every: Mapping[str, object] | None = None) -> set[str]:
+        """Those of ``ids`` that have a truth link (read first). ``every``: the belief ->
+        links of every truth edge at this version, when the store holds them all (the
+        reader's ``every``): then only those with a link are read."""
+        if every is not None:
+            found = every.keys() & ids
+            if not self.read.issuperset(found):
+                self.load(found)
+            return found
         self.load(ids)
         return self.linked.intersection(ids)
 
@@ -227,14 +248,23 @@ class TruthGraph:
         found = self._relevant.get(x)
         if found is None:
             others, free = self.live_conflicts(x)
-            rest = tuple(sorted(free))
+            rest = tuple(sorted(free)) if len(free) > 1 else free
+            bringers = self._bringers
+            for y in rest:
+                if (by := bringers.get(y)) is None:
+                    bringers[y] = [x]
+                else:
+                    by.append(x)
             # (far ends' rows; one that is x itself has none: never a group of its own)
             rows = {y: row for y in rest if (row := self.rows.get(y)) is not None}
             texts = {y: row[0] for y, row in rows.items()}
-            said = (NO_IDS, tuple(sorted(set(others))), NO_IDS) if others else None
+            # (``conflicts`` names each once)
+            named = tuple(sorted(set(others))) if len(others) > 1 else others
+            said = (NO_IDS, named, NO_IDS) if others else None
             brought = (NO_IDS, (x,), NO_IDS)
             marked = _plain_marks(brought[1])
-            supersede = tuple(y for y in rest if y in self._pred)
+            pred = self._pred
+            supersede = tuple(y for y in rest if y in pred) if pred else NO_IDS
             # (one that supersedes a belief may be marked with what it hides: not known here)
             lines = (
                 {
@@ -245,6 +275,7 @@ class TruthGraph:
                 if marked is not None and not supersede
                 else {}
             )
+            listed = list(texts)
             found = self._relevant[x] = (
                 said,
                 free,
@@ -254,8 +285,8 @@ class TruthGraph:
                 rows,
                 texts,
                 supersede,
-                tuple(long_ids(list(texts), texts)),
-                least_chars(list(texts), texts),
+                tuple(long_ids(listed, texts)),
+                least_chars(listed, texts),
                 None if said is None else _plain_marks(said[1]),
                 brought,
                 marked,
@@ -269,6 +300,11 @@ class TruthGraph:
         return self._relevant
 
     @property
+    def bringers(self) -> Mapping[str, list[str]]:
+        """A belief -> the beliefs whose kept ``as_relevant`` lists it among the others."""
+        return self._bringers
+
+    @property
     def live_known(self) -> Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]:
         """The beliefs whose ``live_conflicts`` are kept."""
         return self._live
@@ -280,7 +316,10 @@ class TruthGraph:
         if found is None:
             others = self.conflicts(x)
             if others:
-                self.settle(others)
+                # (settled already, most often: in the batch the step settles first, or met
+                # as far ends with no SUPERSEDES edge)
+                if not (self._still.issuperset(others) or self._closed.issuperset(others)):
+                    self.settle(others)
                 succ = self._succ
                 if succ:
                     others = tuple(y for y in others if y not in succ or self.current(y))

@@ -214,6 +214,13 @@ class TruthReader:
         return memo.complete and not memo.links
 
     @property
+    def every(self) -> dict[str, tuple[TruthLink, ...]] | None:
+        """Every live truth edge by belief, when all are read at this version (a belief
+        without an entry has none); else None."""
+        memo = self._memo
+        return memo.links if memo.complete else None
+
+    @property
     def kept(self) -> dict[str, object]:
         """What the engine derived at this version (empty when the store moved)."""
         return self._memo.kept
