@@ -79,3 +79,12 @@ def changed(
 ) -> dict[str, LinesRow]:
     """The rows of ``new`` that differ from what is stored (the rest need no write)."""
     return {belief_id: row for belief_id, row in new if old.get(belief_id) != row}
+
+
+def to_write(
+    old: Mapping[str, LinesRow], new: Mapping[str, LinesRow]
+) -> tuple[dict[str, LinesRow], dict[str, int]]:
+    """What a backend writes when ``new`` rows (by belief id) replace the ``old`` ones it
+    holds for those ids: the rows that changed, and their change to ``line_df``."""
+    write = changed(old, new.items())
+    return write, deltas({k: old[k] for k in write if k in old}, write)

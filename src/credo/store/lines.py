@@ -7,7 +7,7 @@ import json
 import sqlite3
 from collections.abc import Iterable
 
-from credo.store.line_stats import TOTALS, LinesRow, changed, deltas
+from credo.store.line_stats import TOTALS, LinesRow, deltas, to_write
 
 
 class LineTable:
@@ -21,11 +21,10 @@ class LineTable:
         new = dict(rows)
         if not new:
             return
-        old = self._lines_rows(list(new))
-        write = changed(old, new.items())
+        write, change = to_write(self._lines_rows(list(new)), new)
         if not write:
             return
-        self._apply(deltas({k: old[k] for k in write if k in old}, write))
+        self._apply(change)
         self.conn.executemany(
             "INSERT OR REPLACE INTO passage_lines(belief_id, lines, context) VALUES (?, ?, ?)",
             [(belief_id, *row) for belief_id, row in write.items()],

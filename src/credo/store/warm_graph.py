@@ -243,22 +243,19 @@ class WarmGraph:
             names = self._ids
             if out:
                 edges = self._edges_of(self._out, self._out_seen, missing)
-                for rid, row in zip(missing, edges, strict=True):
-                    near = names[rid]
-                    kept[rid] = tuple(
-                        (_new(Link, (near, far, kind, weight)), far, state)
-                        for _other, far, kind, weight, state in row
-                        if state
-                    )
             else:
                 edges = self._edges_of(self._into, self._into_seen, missing)
-                for rid, row in zip(missing, edges, strict=True):
-                    near = names[rid]
-                    kept[rid] = tuple(
-                        (_new(Link, (far, near, kind, weight)), far, state)
-                        for _other, far, kind, weight, state in row
-                        if state
+            for rid, row in zip(missing, edges, strict=True):
+                near = names[rid]
+                kept[rid] = tuple(
+                    (
+                        _new(Link, (near, far, kind, weight) if out else (far, near, kind, weight)),
+                        far,
+                        state,
                     )
+                    for _other, far, kind, weight, state in row
+                    if state
+                )
         return list(map(kept.__getitem__, rids))
 
     def pairs_among(self, ids: Iterable[str], min_weight: float) -> list[tuple[str, str]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from credo.store.line_stats import TOTALS, LinesRow, changed, deltas
+from credo.store.line_stats import TOTALS, LinesRow, deltas, to_write
 
 if TYPE_CHECKING:
     import psycopg
@@ -19,11 +19,10 @@ class LineTable:
         new = dict(rows)
         if not new:
             return
-        old = self._lines_rows(list(new))
-        write = changed(old, new.items())
+        write, change = to_write(self._lines_rows(list(new)), new)
         if not write:
             return
-        self._apply(deltas({k: old[k] for k in write if k in old}, write))
+        self._apply(change)
         with self.conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO passage_lines(belief_id, lines, context) VALUES (%s, %s, %s) "
