@@ -135,7 +135,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     unit_ids = ids if units is None else units.ids  # a conflict group: one unit (bundle.py)
     unit_costs = Charges(costs, places, None if units is None else units.members)
     if tails and places.flat:  # a group's others' lines the truth graph knows, when reached
-        unit_costs.known = lambda unit: (info := tails.get(unit)) is None or costs.update(info[13])
+        unit_costs.known = dict(zip(tails, map(_LINES, tails.values()), strict=True))
     cluster_of: dict[str, int] = {}
     if options.use_intentional_clustering and ranked:
         # cluster_candidates + pack_with_clusters, for ids already ranked (compose's order).
@@ -241,6 +241,7 @@ _GROUP = itemgetter(2)
 _TEXT = itemgetter(0)  # of a row (CandidateRow): the text
 _LONG = itemgetter(8)
 _LEAST = itemgetter(9)
+_LINES = itemgetter(13)  # its others' lines, id -> characters (place.Charges.known)
 
 
 class _Texts(dict[str, str]):
