@@ -139,6 +139,26 @@ def test_a_linked_line_is_never_taken_as_plain(db: Path) -> None:
         assert "n2" not in _known(memory).plain and "n1" in _known(memory).plain
 
 
+def test_a_candidate_the_graph_never_read_is_plain_with_every_link_known(db: Path) -> None:
+    """With every truth link read at the version (the reader's ``every``), the graph loads
+    only the candidates that have one: a candidate met later without a link is plain all the
+    same (the step on costs it as the step off does), and one with a link is not."""
+    with Memory(db, root=db.parent) as memory:
+        kiwis = [{"kind": "belief", "id": f"k{i}", "content": f"kiwi row {i}"} for i in range(3)]
+        memory.import_records(kiwis)
+        memory.relate("n4", "n7", "CONTRADICTS")
+        memory.relate("k1", "n7", "CONTRADICTS")
+        assert memory.store.build_warm()
+        _retrieve(memory, "deploy console note staging")
+        for _ in range(2):
+            assert _retrieve(memory, "kiwi row") == _fresh(db, "kiwi row")
+        reader = memory.store.truth_reader()
+        assert reader.every is not None
+        assert "k0" not in reader.kept["graph"].read  # type: ignore[attr-defined]
+        plain = _known(memory).plain
+        assert "k0" in plain and "k2" in plain and "k1" not in plain and "n7" not in plain
+
+
 def test_a_write_by_this_process_changes_the_line(db: Path) -> None:
     query = "deploy console staging"
     with Memory(db, root=db.parent) as memory:

@@ -46,7 +46,7 @@ first reaches a long candidate. The query's terms are computed once per retrieve
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from itertools import compress as selected
 from itertools import filterfalse, repeat
 from typing import TYPE_CHECKING
@@ -136,8 +136,8 @@ class Costs(dict[str, int]):
         # ``Known.plain`` once ``fill`` is told which beliefs have truth links (``_read`` and
         # ``_linked``: the truth graph's; None: no candidate has one)
         self._plain: dict[str, int] | None = None
-        self._read: set[str] = set()
-        self._linked: set[str] | None = set()
+        self._read: set[str] | None = set()
+        self._linked: Collection[str] | None = set()
 
     def __missing__(self, belief_id: str) -> int:
         text = self._content[belief_id]
@@ -176,7 +176,8 @@ class Costs(dict[str, int]):
             chars += id_chars(as_shown) - id_chars(belief_id)
         elif not marked and (plain := self._plain) is not None and len(text) <= SHORT_CHARS:
             linked = self._linked  # (``fill`` costs it from now on, when it has no link)
-            if linked is None or (belief_id in self._read and belief_id not in linked):
+            read = self._read  # (None: every belief is known, those in ``linked`` linked)
+            if linked is None or (belief_id not in linked and (read is None or belief_id in read)):
                 if len(plain) >= MAX_KNOWN:
                     plain.clear()
                 plain[belief_id] = chars
@@ -184,18 +185,24 @@ class Costs(dict[str, int]):
         self[belief_id] = chars
         return chars
 
-    def fill(self, ids: Iterable[str], truth: object) -> None:
+    def fill(
+        self, ids: Iterable[str], truth: object, every: "Mapping[str, object] | None" = None
+    ) -> None:
         """Cost in one C-level pass the ``ids`` whose line the store version fixes whole
         (``Known.plain``), and from then on keep those met that way: a short text (never
         cut), its id shown whole (``Shown`` sets the ids it never shortens up front) and no
         truth link, so no marks, whatever the query: costing it asks ``Marks`` and ``Shown``
         nothing, so which are costed, and when, changes no answer. ``truth``: True when no
         candidate has a truth link, else the store version's truth graph (its ``read`` and
-        ``linked`` beliefs: ``TruthGraph``), if kept (anything else: not known, none kept)."""
+        ``linked`` beliefs: ``TruthGraph``), if kept (anything else: not known, none kept).
+        ``every``: every truth link by belief at the version, when all are read (the truth
+        reader's ``every``: a belief without an entry has none, read by the graph or not)."""
         plain = self._known.plain
         read, linked = getattr(truth, "read", None), getattr(truth, "linked", None)
         if truth is True:
             self._plain, self._linked = plain, None
+        elif every is not None and isinstance(linked, set):
+            self._plain, self._read, self._linked = plain, None, every  # type: ignore[assignment]
         elif isinstance(read, set) and isinstance(linked, set):
             self._plain, self._read, self._linked = plain, read, linked
         if plain:

@@ -125,17 +125,19 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # the first passage packed under them pays for (retrieval/place.py).
     places = Places(trails, shown)
     classes = Classes(store.retention, ids, content, options.retention_rules, long)
-    held = store.truth_reader(seen=True).kept  # (what holds while the store keeps its version)
+    reader = store.truth_reader(seen=True)
+    held = reader.kept  # (what holds while the store keeps its version)
     memo, stated = Known.at(held, store.stated)
     kept = verbatim_ids(
         ids, content, marked, places, remaining, options.compress, stated, classes, least, memo
     )
     costs = Costs(content, marked, places, text, kept, classes, shown, memo)
-    costs.fill(ids, True if state is None else held.get("graph"))  # (True: none has a link)
+    # (True: none has a link; with every link read, one not among them has none)
+    costs.fill(ids, True if state is None else held.get("graph"), reader.every)
     unit_ids = ids if units is None else units.ids  # a conflict group: one unit (bundle.py)
     unit_costs = Charges(costs, places, None if units is None else units.members)
     if tails and places.flat:  # a group's others' lines the truth graph knows, when reached
-        unit_costs.known = lambda unit: (info := tails.get(unit)) is None or costs.update(info[13])
+        unit_costs.known = dict(zip(tails, map(_LINES, tails.values()), strict=True))
     cluster_of: dict[str, int] = {}
     if options.use_intentional_clustering and ranked:
         # cluster_candidates + pack_with_clusters, for ids already ranked (compose's order).
@@ -241,6 +243,7 @@ _GROUP = itemgetter(2)
 _TEXT = itemgetter(0)  # of a row (CandidateRow): the text
 _LONG = itemgetter(8)
 _LEAST = itemgetter(9)
+_LINES = itemgetter(13)  # its others' lines, id -> characters (place.Charges.known)
 
 
 class _Texts(dict[str, str]):

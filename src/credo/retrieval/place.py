@@ -37,7 +37,7 @@ of the lines it renders (locks aside: each is charged for its own line, before t
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from credo.tokens import CHARS_PER_TOKEN, escape, line_chars
 from credo.types import TRAIL_SEPARATOR
@@ -273,9 +273,10 @@ class Charges:
         self._chars = 0  # the characters of the lines taken so far
         self.charged: dict[str, int] = {}
         self._flat = places.flat  # (then every unit costs its lines alone)
-        # Called with a group's leader before its members' lines are read, when set (a
-        # pack without file or section lines): it may put lines known already in ``lines``.
-        self.known: Callable[[str], object] | None = None
+        # A group's leader -> lines known already of its members (id -> characters), put
+        # in ``lines`` before the group's are read, when set (a pack without file or
+        # section lines: the truth graph's per-version lines of a group kept aside).
+        self.known: Mapping[str, Mapping[str, int]] | None = None
 
     def __getitem__(self, unit: str) -> int:
         group = self._members.get(unit) if self._members else None
@@ -283,9 +284,10 @@ class Charges:
             if group is None:
                 added = self._lines[unit]
             else:
-                if self.known is not None:
-                    self.known(unit)
-                added = sum([self._lines[m] for m in group])
+                lines = self._lines
+                if self.known is not None and (found := self.known.get(unit)) is not None:
+                    lines.update(found)  # type: ignore[attr-defined]
+                added = sum(map(lines.__getitem__, group))  # (C-level: no frame per group)
         elif group is None:
             needed = self._places.heads(unit)
             shown = self._opened.shown
@@ -302,7 +304,7 @@ class Charges:
                 opened = self._opened.copy()
                 added = sum(lines[m] + opened.open(n) for m, n in zip(group, needed, strict=True))
             else:  # (no member under a file or section line: most groups, notes)
-                added = sum([lines[m] for m in group])
+                added = sum(map(lines.__getitem__, group))
         chars = self._chars
         return -(-(chars + added) // CHARS_PER_TOKEN) + (-chars // CHARS_PER_TOKEN)
 
