@@ -1,12 +1,13 @@
 """The retrieval pipeline: L0 locked beliefs, the lane fan-out, score composition, the pack
 (score order or intentional clustering) and the anchor projection (SYSTEM.md § Retrieval).
 
-Pure orchestration over the store's batched reads: one keyword query, two for the line lane (its
-statistics, then the hits' lines when the store has any), one read of the questions' successors
-when a keyword hit is a question (dialog lane), one query per graph hop, one edge fetch for
-clustering, one anchor fetch, and one belief fetch only when the doc or HRR lane adds beliefs the
-keyword and graph reads did not return (those carry each belief's content, evidence, session and
-created_at: all the session and date lanes read). No lane reads the database per candidate.
+Pure orchestration over the store's batched reads: one keyword query, two for the line
+lane when the store has line statistics (their counts, then the hits' lines), one read of
+the questions' successors when a keyword hit is a question (dialog lane), one query per
+graph hop, one edge fetch for clustering, one anchor fetch, and one belief fetch only when
+the doc or HRR lane adds beliefs the keyword and graph reads did not return (those carry
+each belief's content, evidence, session and created_at: all the session and date lanes
+read). No lane reads the database per candidate.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
