@@ -8,8 +8,8 @@ the packed beliefs in rank order with their standing, a group the step kept asid
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Mapping, MutableMapping
-from itertools import compress, filterfalse, repeat
-from operator import add, and_, eq, is_, is_not, itemgetter
+from itertools import compress, repeat
+from operator import is_, itemgetter
 from typing import TYPE_CHECKING
 
 from credo.retrieval.rank import Scored, brought_along
@@ -107,14 +107,10 @@ class Marks(dict[str, str]):
         standing = self._standing
         keys = list(standing)
         infos = list(map(kept.get, keys, repeat(_NO_INFO)))
-        values = standing.values()
-        same = list(map(is_, values, map(_FIRST, infos)))
-        if None in values:  # (a standing of None is none: ``__missing__`` asks on)
-            same = list(map(and_, same, map(is_not, values, repeat(None))))
-        infos = list(compress(infos, same))
-        taken = dict(zip(compress(keys, same), map(_KEPT_TEXT, infos), strict=True))
-        if None in taken.values():
-            taken = {x: text for x, text in taken.items() if text is not None}
+        same = compress(
+            zip(keys, infos, strict=True), map(is_, standing.values(), map(_FIRST, infos))
+        )
+        taken = {x: info[10] for x, info in same if info[0] is not None and info[10] is not None}
         self.update(taken)
         return taken
 
@@ -163,7 +159,6 @@ class Marks(dict[str, str]):
 
 _NO_INFO = (object(),)  # (what ``take_kept`` finds of a belief the graph keeps nothing of)
 _FIRST = itemgetter(0)
-_KEPT_TEXT = itemgetter(10)  # (``Relevant``: the marks kept with it, None: not kept)
 
 
 def marked_lines(
@@ -173,13 +168,11 @@ def marked_lines(
     keeps (``Marks.take_kept``): a short text's line kept at the store version (``whole``,
     ``Known.lines``), its id shown whole (asked with ``get``: no id is asked for here), plus
     its marks. Those not costed yet, with marks; the others are left to ``Costs``."""
-    ids = list(filter(whole.__contains__, filterfalse(costs.__contains__, taken)))
-    ids = list(compress(ids, map(eq, map(shown.get, ids), ids)))
-    texts = list(map(taken.__getitem__, ids))
-    if "" in texts:  # (no marks: ``Costs`` decides whether the line is plain)
-        ids = list(compress(ids, texts))
-        texts = list(filter(None, texts))
-    return dict(zip(ids, map(add, map(whole.__getitem__, ids), map(len, texts)), strict=True))
+    return {
+        x: whole[x] + len(text)
+        for x, text in taken.items()
+        if text and x not in costs and x in whole and shown.get(x) == x
+    }
 
 
 # Standing, as the block names the ids -> its marks: a belief in dispute is marked the same
