@@ -42,7 +42,7 @@ from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
 from credo.retrieval.prior import is_history
 from credo.retrieval.rank import Scored, Weights, compose
-from credo.retrieval.standing import NO_STANDING, Marks, marked_lines, picked, place_locked
+from credo.retrieval.standing import NO_STANDING, Marks, picked, place_locked
 from credo.store import Store
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms
 from credo.store.graph import Link
@@ -108,7 +108,6 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     asked = [*(b.id for b in locks), *ids]
     shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared)
     marked = Marks(standing, shown, state)
-    taken = marked.take_kept()  # (the graph's marks, costed below in one pass)
     if shared:  # after the project's locks, in the global store's order; marked "global"
         locks = [*locks, *shared.values()]
         marked.update(dict.fromkeys(shared, marks(scope=GLOBAL_SCOPE)))
@@ -135,8 +134,6 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     costs = Costs(content, marked, places, text, kept, classes, shown, memo)
     # (True: none has a link; with every link read, one not among them has none)
     costs.fill(ids, True if state is None else held.get("graph"), reader.every)
-    if taken:
-        costs.update(marked_lines(taken, memo.lines, shown, costs))
     unit_ids = ids if units is None else units.ids  # a conflict group: one unit (bundle.py)
     unit_costs = Charges(costs, places, None if units is None else units.members)
     if tails and places.flat:  # a group's others' lines the truth graph knows, when reached

@@ -8,8 +8,7 @@ the packed beliefs in rank order with their standing, a group the step kept asid
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Mapping, MutableMapping
-from itertools import compress, repeat
-from operator import is_, itemgetter
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from credo.retrieval.rank import Scored, brought_along
@@ -97,23 +96,6 @@ class Marks(dict[str, str]):
         self._bringers = truth.bringers if truth is not None else {}
         self._kept = truth.plain if truth is not None and self._plain else None
 
-    def take_kept(self) -> dict[str, str]:
-        """Take up front the marks ``__missing__`` takes from the graph (a belief whose
-        standing is the very tuple the graph keeps, its kept text), C-level but for those
-        taken, and return them (id -> marks): a query in dispute asks for ~18 of them."""
-        kept = self._kept
-        if not kept:
-            return {}
-        standing = self._standing
-        keys = list(standing)
-        infos = list(map(kept.get, keys, repeat(_NO_INFO)))
-        same = compress(
-            zip(keys, infos, strict=True), map(is_, standing.values(), map(_FIRST, infos))
-        )
-        taken = {x: info[10] for x, info in same if info[0] is not None and info[10] is not None}
-        self.update(taken)
-        return taken
-
     def __missing__(self, belief_id: str) -> str:
         said = self._standing.get(belief_id)
         if said is not None:
@@ -155,24 +137,6 @@ class Marks(dict[str, str]):
             text = MARK_TEXTS[named] = marks(*named)
         self[belief_id] = text
         return text
-
-
-_NO_INFO = (object(),)  # (what ``take_kept`` finds of a belief the graph keeps nothing of)
-_FIRST = itemgetter(0)
-
-
-def marked_lines(
-    taken: Mapping[str, str], whole: Mapping[str, int], shown: Mapping[str, str], costs: dict
-) -> dict[str, int]:
-    """The lines ``Costs`` would cost one at a time of the beliefs whose marks the graph
-    keeps (``Marks.take_kept``): a short text's line kept at the store version (``whole``,
-    ``Known.lines``), its id shown whole (asked with ``get``: no id is asked for here), plus
-    its marks. Those not costed yet, with marks; the others are left to ``Costs``."""
-    return {
-        x: whole[x] + len(text)
-        for x, text in taken.items()
-        if text and x not in costs and x in whole and shown.get(x) == x
-    }
 
 
 # Standing, as the block names the ids -> its marks: a belief in dispute is marked the same
