@@ -110,7 +110,9 @@ class Shown(dict[str, str]):
         super().__init__()
         self._lookup = lookup
         self._whole = whole
-        asked = _DERIVED_LINES.findall("\n".join(i for i in candidates if i not in whole))
+        # (C-level: a query in dispute asks for dozens more, the groups' others)
+        listed = filterfalse(whole.__contains__, candidates) if whole else candidates
+        asked = _DERIVED_LINES.findall("\n".join(listed))
         derived = set(asked)
         self._alone = derived.difference(shared(asked)) if asked else derived
         # The others are shown whole (not derived, or another store's): set here in one
