@@ -13,11 +13,11 @@ To score a line it needs the line's stems and the store's line statistics, and t
   start with a space (no stem does), the totals the lane's averages come from
   (``PASSAGES``, ``LINES``, ``LENGTH``, ``CONTEXT``).
 
-Both backends write through ``deltas``: the change a batch of rows makes to ``line_df``,
-counted from the rows it replaces, so re-ingest stays incremental and an unchanged row
-changes nothing. Statistics are kept by ingest only: a passage deleted otherwise (a hard
-forget) leaves its counts until the store is ingested afresh, and is never scored (the
-lane reads live beliefs only).
+Both backends write through ``LineWrites`` and ``deltas``: the change a batch of rows
+makes to ``line_df``, counted from the rows it replaces, so re-ingest stays incremental
+and an unchanged row changes nothing. Statistics are kept by ingest only: a passage
+deleted otherwise (a hard forget) leaves its counts until the store is ingested afresh,
+and is never scored (the lane reads live beliefs only).
 """
 
 from __future__ import annotations
@@ -81,10 +81,39 @@ def changed(
     return {belief_id: row for belief_id, row in new if old.get(belief_id) != row}
 
 
-def to_write(
-    old: Mapping[str, LinesRow], new: Mapping[str, LinesRow]
-) -> tuple[dict[str, LinesRow], dict[str, int]]:
-    """What a backend writes when ``new`` rows (by belief id) replace the ``old`` ones it
-    holds for those ids: the rows that changed, and their change to ``line_df``."""
-    write = changed(old, new.items())
-    return write, deltas({k: old[k] for k in write if k in old}, write)
+class LineWrites:
+    """What both backends do when ingest writes or drops passages' rows: read the rows
+    stored for those ids, keep ``line_df`` in step with the difference, and write only the
+    rows that changed. A backend supplies the four statements."""
+
+    def set_passage_lines(self, rows: Iterable[tuple[str, LinesRow]]) -> None:
+        """Store each (belief id, encoded row); rows equal to the stored one are skipped."""
+        new = dict(rows)
+        if not new:
+            return
+        old = self._lines_rows(list(new))
+        write = changed(old, new.items())
+        if not write:
+            return
+        self._apply(deltas({k: old[k] for k in write if k in old}, write))
+        self._write_rows(write)
+
+    def drop_passage_lines(self, ids: Iterable[str]) -> None:
+        """Remove the rows of ``ids`` (passages that left their file) and their counts."""
+        old = self._lines_rows(list(ids))
+        if not old:
+            return
+        self._apply(deltas(old, {}))
+        self._delete_rows(sorted(old))
+
+    def _lines_rows(self, ids: list[str]) -> dict[str, LinesRow]:
+        raise NotImplementedError
+
+    def _apply(self, change: dict[str, int]) -> None:
+        raise NotImplementedError
+
+    def _write_rows(self, rows: dict[str, LinesRow]) -> None:
+        raise NotImplementedError
+
+    def _delete_rows(self, ids: list[str]) -> None:
+        raise NotImplementedError

@@ -3,40 +3,27 @@ the line lane (retrieval/lanes/line.py)."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterable
 
-from credo.store.line_stats import TOTALS, LinesRow, deltas, to_write
+from credo.store.db import json_array
+from credo.store.line_stats import TOTALS, LinesRow, LineWrites
 
 
-class LineTable:
+class LineTable(LineWrites):
     conn: sqlite3.Connection
 
     def _has_lines(self) -> bool:  # per store version (store/graph.py)
         raise NotImplementedError
 
-    def set_passage_lines(self, rows: Iterable[tuple[str, LinesRow]]) -> None:
-        """Store each (belief id, encoded row); rows equal to the stored one are skipped."""
-        new = dict(rows)
-        if not new:
-            return
-        write, change = to_write(self._lines_rows(list(new)), new)
-        if not write:
-            return
-        self._apply(change)
+    def _write_rows(self, rows: dict[str, LinesRow]) -> None:
         self.conn.executemany(
             "INSERT OR REPLACE INTO passage_lines(belief_id, lines, context) VALUES (?, ?, ?)",
-            [(belief_id, *row) for belief_id, row in write.items()],
+            [(belief_id, *row) for belief_id, row in rows.items()],
         )
 
-    def drop_passage_lines(self, ids: Iterable[str]) -> None:
-        """Remove the rows of ``ids`` (passages that left their file) and their counts."""
-        old = self._lines_rows(list(ids))
-        if not old:
-            return
-        self._apply(deltas(old, {}))
-        self.conn.executemany("DELETE FROM passage_lines WHERE belief_id = ?", [(k,) for k in old])
+    def _delete_rows(self, ids: list[str]) -> None:
+        self.conn.executemany("DELETE FROM passage_lines WHERE belief_id = ?", [(k,) for k in ids])
 
     def passage_lines(self, ids: Iterable[str]) -> dict[str, LinesRow]:
         """id -> stored row of the live beliefs among ``ids`` that have one."""
@@ -46,7 +33,7 @@ class LineTable:
                 "SELECT p.belief_id, p.lines, p.context FROM passage_lines p "
                 "JOIN beliefs b ON b.id = p.belief_id "
                 "WHERE p.belief_id IN (SELECT value FROM json_each(?)) AND b.deleted_at IS NULL",
-                (json.dumps(list(ids)),),
+                (json_array(ids),),
             )
         )
 
@@ -59,7 +46,7 @@ class LineTable:
         return dict(
             self.conn.execute(
                 "SELECT stem, df FROM line_df WHERE stem IN (SELECT value FROM json_each(?))",
-                (json.dumps(keys),),
+                (json_array(keys),),
             ).fetchall()
         )
 
@@ -69,7 +56,7 @@ class LineTable:
             for r in self.conn.execute(
                 "SELECT belief_id, lines, context FROM passage_lines "
                 "WHERE belief_id IN (SELECT value FROM json_each(?))",
-                (json.dumps(ids),),
+                (json_array(ids),),
             )
         }
 

@@ -6,37 +6,26 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from credo.store.line_stats import TOTALS, LinesRow, deltas, to_write
+from credo.store.line_stats import TOTALS, LinesRow, LineWrites
 
 if TYPE_CHECKING:
     import psycopg
 
 
-class LineTable:
+class LineTable(LineWrites):
     conn: psycopg.Connection
 
-    def set_passage_lines(self, rows: Iterable[tuple[str, LinesRow]]) -> None:
-        new = dict(rows)
-        if not new:
-            return
-        write, change = to_write(self._lines_rows(list(new)), new)
-        if not write:
-            return
-        self._apply(change)
+    def _write_rows(self, rows: dict[str, LinesRow]) -> None:
         with self.conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO passage_lines(belief_id, lines, context) VALUES (%s, %s, %s) "
                 "ON CONFLICT (belief_id) DO UPDATE SET lines = excluded.lines, "
                 "context = excluded.context",
-                [(belief_id, *row) for belief_id, row in write.items()],
+                [(belief_id, *row) for belief_id, row in rows.items()],
             )
 
-    def drop_passage_lines(self, ids: Iterable[str]) -> None:
-        old = self._lines_rows(list(ids))
-        if not old:
-            return
-        self._apply(deltas(old, {}))
-        self.conn.execute("DELETE FROM passage_lines WHERE belief_id = ANY(%s)", (sorted(old),))
+    def _delete_rows(self, ids: list[str]) -> None:
+        self.conn.execute("DELETE FROM passage_lines WHERE belief_id = ANY(%s)", (ids,))
 
     def passage_lines(self, ids: Iterable[str]) -> dict[str, LinesRow]:
         rows = self.conn.execute(
