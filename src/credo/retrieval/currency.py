@@ -50,6 +50,7 @@ from credo.store.fts import CandidateRow
 
 __all__ = ["Currency", "Standing", "TruthGraph", "resolve", "resolve_lazy"]
 
+_new = tuple.__new__  # (a Scored without its Python-level __new__)
 _MARK = itemgetter(0)  # of what a relevant belief brings (``Relevant``): its standing
 _FREE = itemgetter(1)  # its unlocked current conflicts
 
@@ -205,6 +206,7 @@ def resolve_lazy(
     include_superseded: bool = False,
     touched: set[str] | None = None,
     ids: list[str] | None = None,
+    order: list[str] | None = None,
 ) -> Currency:
     """``resolve`` with the groups of their own kept aside in ``tails``, as the truth graph
     keeps them: most of a query's groups, whose members the pack may never reach (the
@@ -221,6 +223,7 @@ def resolve_lazy(
         touched: the candidates and locks that have a truth link, when the caller has read
             them all into ``graph`` already (``TruthGraph.touched``).
         ids: the ids of ``ranked``, when the caller has them.
+        order: those of ``ids`` in ``touched``, in their order, when the caller has them.
     """
     if touched is None:
         touched = graph.touched([*(s.id for s in ranked), *locks])
@@ -243,7 +246,14 @@ def resolve_lazy(
             superseded.update(dict.fromkeys(sorted(retired)))
             retired = frozenset()
     ranked, ranked_ids, groups, standing, found, tails = _gather(
-        ranked, graph, locks, touched, superseded, heads, ids if ranked is given else None
+        ranked,
+        graph,
+        locks,
+        touched,
+        superseded,
+        heads,
+        ids if ranked is given else None,
+        order if ranked is given else None,
     )
     brought = frozenset(found)
     if pred:  # what each packed belief hides (those brought along count too)
@@ -360,7 +370,7 @@ def _pooled(
 
 def _raised(s: Scored, score: float, part: str) -> Scored:
     """``s`` at ``score``, the difference listed as ``part`` so the parts still add up."""
-    return Scored(s.id, score, {**s.lanes, part: round(score - s.score, 9)})
+    return _new(Scored, (s.id, score, {**s.lanes, part: round(score - s.score, 9)}))
 
 
 def _gather(
@@ -371,6 +381,7 @@ def _gather(
     superseded: Mapping[str, None],
     heads: Collection[str] = (),
     ids: list[str] | None = None,
+    linked: list[str] | None = None,
 ) -> tuple[
     list[Scored],
     list[str] | None,
@@ -393,7 +404,8 @@ def _gather(
     along is marked with the relevant beliefs that brought it. Most groups are one relevant
     belief and conflicts no other one meets: the graph keeps such a group whole. Only the
     relevant beliefs are walked; the others keep their places, copied in slices. ``ids``:
-    the ranked beliefs' ids, when the caller has them."""
+    the ranked beliefs' ids, when the caller has them; ``linked``: those of them in ``touched``,
+    in their order, when the caller has them."""
     against = graph.against
     # The relevant beliefs with a truth link (the touched candidates and the heads standing
     # in) in rank order, and what each brings as the graph keeps it (None: not worked out
@@ -406,7 +418,10 @@ def _gather(
         wanted = touched.union(heads).difference(superseded)
     if ids is None:
         ids = [s.id for s in ranked]
-    order = list(filter(wanted.__contains__, ids))
+    if linked is not None and wanted is touched:
+        order = linked
+    else:
+        order = list(filter(wanted.__contains__, ids))
     infos: list[Relevant] = list(map(kept.get, order))  # type: ignore[arg-type]
     conflicts_of = graph.conflicts
     lock_set = set(locks)

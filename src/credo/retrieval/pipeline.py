@@ -77,6 +77,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     standing: Mapping[str, Standing] = {}
     tails: Mapping[str, Relevant] = {}  # groups of their own, kept aside (Currency.tails)
     relevant = None  # the ranked ids clustering reads edges among: all but those brought along
+    filled: list[str] | None = None  # the ids before the groups aside are expanded
     long: list[str] | None = None  # the long candidates, and their least chars, when known
     least: int | None = None
     if state is not None:
@@ -92,7 +93,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         if state.groups or tails:
             # (C-level passes: a query on a store in dispute holds dozens of groups aside)
             aside = dict(zip(tails, map(_GROUP, tails.values()), strict=True))
-            ranked_ids = ids
+            ranked_ids = filled = ids
             relevant = list(filterfalse(state.brought.__contains__, ids)) if state.brought else ids
             if tails:  # every group's others right after its leader, as the pack and block see
                 # Their texts are read when asked for (most never are: the pack stops first);
@@ -134,7 +135,9 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     )
     costs = Costs(content, marked, places, text, kept, classes, shown, memo)
     # (True: none has a link; with every link read, one not among them has none)
-    costs.fill(ids, True if state is None else held.get("graph"), reader.every)
+    # (the ranked ids: the others of a group aside have a truth link, so never a plain line)
+    filled = ids if filled is None else filled
+    costs.fill(filled, True if state is None else held.get("graph"), reader.every)
     unit_ids = ids if units is None else units.ids  # a conflict group: one unit (bundle.py)
     unit_costs = Charges(costs, places, None if units is None else units.members)
     if tails and places.flat:  # a group's others' lines the truth graph knows, when reached
@@ -296,6 +299,7 @@ def _currency(
         return None
     lock_ids = [b.id for b in locks]
     asked = ids + lock_ids if lock_ids else ids
+    order = None
     graph = reader.kept.get("graph")
     if graph is None:
         read = reader.links(asked)
@@ -307,7 +311,17 @@ def _currency(
         graph.add(asked, read)
         touched = graph.linked.intersection(asked)
     else:
-        touched = graph.touched(asked, reader.every)
+        every = reader.every
+        if every is not None:
+            # (the linked candidates in rank order, as the step walks them: one pass)
+            order = list(filter(every.__contains__, ids))
+            touched = set(order)
+            if not graph.read.issuperset(touched):
+                graph.load(order)
+            if lock_ids:
+                touched |= graph.touched(lock_ids, every)
+        else:
+            touched = graph.touched(asked, every)
         if not touched:
             return None
     step = _STEP.get("currency")
@@ -324,6 +338,7 @@ def _currency(
         include_superseded=options.include_superseded,
         touched=touched,
         ids=ids,
+        order=order,
     )
 
 
