@@ -487,12 +487,17 @@ class Tokenizer:
         if len(self._stems) > MAX_CACHED_TERMS:
             self._stems.clear()
         conn = self._conn
-        with conn:
-            conn.execute("DELETE FROM t")
+        # The rows are read back inside the insert's transaction (fts5vocab sees FTS5's
+        # pending terms) and rolled back: the table stays empty, with no delete (which
+        # tokenizes each old row again) and no segment written at a commit. Half the time.
+        tokens: dict[int, list[str]] = {}
+        try:
             conn.executemany("INSERT INTO t(rowid, x) VALUES (?, ?)", enumerate(terms))
-            tokens: dict[int, list[str]] = {}
-            for doc, term in conn.execute("SELECT doc, term FROM v ORDER BY doc, offset"):
+            # (no ORDER BY: only a term with one token is kept, so their order is not needed)
+            for doc, term in conn.execute("SELECT doc, term FROM v"):
                 tokens.setdefault(doc, []).append(term)
+        finally:
+            conn.rollback()
         for i, term in enumerate(terms):
             found = tokens.get(i, [])
             self._stems[term] = found[0] if len(found) == 1 else None
