@@ -46,6 +46,11 @@ MAX_CACHED_TERMS = 50_000
 MAX_CACHED_BELIEFS = 100_000
 # Posting strings shorter than this (~150 instances) are parsed in Python, longer in numpy.
 SMALL_POSTINGS_CHARS = 1_500
+# Postings whose score parts (8 bytes each) a warm index makes for the default column
+# weights when it reads every term (``read_all_terms``), in one whole-array pass: 16 MB at
+# most (a 100k-belief index holds ~1.6M postings, a million-belief one ~15M: there the parts
+# stay lazy, per term, as before).
+MAX_EAGER_PARTS = 2_000_000
 # Instances parsed at once when every term is read (``read_all_terms``): ~100 MB at most of
 # text and arrays in flight, whatever the index's size.
 ALL_TERMS_CHUNK = 2_000_000
@@ -215,8 +220,10 @@ class Bm25Mirror:
         self.reads = 0  # statements run after the build: none means nothing could move
         # Every term's postings are held (``read_all_terms``): a term not held is in no row.
         self.complete = False
+        # (weights, every posting's part under them) made by ``read_all_terms``, or None.
+        self._eager: tuple[tuple[float, ...], npt.NDArray[np.float64]] | None = None
 
-    def read_all_terms(self) -> None:
+    def read_all_terms(self, weights: tuple[float, ...] | None = None) -> None:
         """Hold every term's postings from now on (the warm index: ``store/warm.py``), so no
         query reads ``fts5vocab`` again. First the instance count of each term (the index's
         term order), then the instances of a range of terms at a time as one string, which
@@ -224,7 +231,8 @@ class Bm25Mirror:
         sit in three flat arrays, a term's rows a slice, ~16 bytes a posting; the terms
         queries ask for are cached as ``Postings`` as before. If a range's count does not
         match, or a term's rows are out of order, nothing changes: terms are read one by
-        one, as without."""
+        one, as without. With ``weights``, every posting's part of the score under them is
+        made too (``_all_parts``), when there are at most ``MAX_EAGER_PARTS``."""
         np = self._np
         conn = self._conn
         terms: list[str] = []
@@ -258,6 +266,30 @@ class Bm25Mirror:
         self._postings.clear()
         self._cached = 0
         self.complete = True
+        if weights is not None and len(docs) <= MAX_EAGER_PARTS:
+            parts = self._all_parts(weights)
+            self._eager = None if parts is None else (weights, parts)
+
+    def _all_parts(self, weights: tuple[float, ...]) -> npt.NDArray[np.float64] | None:
+        """``_parts`` of every term at once, over the flat arrays: the same doubles element
+        by element (each operation is IEEE-rounded per element, whatever the array; the
+        idf a Python ``math.log`` per distinct row count, as per term), or None when a
+        count or weight leaves ``Postings.frequencies`` to its exact repeated sums, or a
+        row is past the sizes read."""
+        np = self._np
+        docs, counts, starts = self._all_docs, self._all_counts, self._starts
+        if not _exact_products(weights) or counts.max(initial=0) >= _EXACT:
+            return None
+        if len(docs) and int(docs.max()) >= len(self._sizes):
+            return None
+        # Every partial sum is exact (``Postings.frequencies``): count x weight is the sum.
+        freq = counts @ _column_weights(weights, counts.shape[1])
+        length = K1 * ((1 - B) + (B * self._sizes[docs]) / self.avgdl)
+        hits = np.diff(starts)
+        distinct, where = np.unique(hits, return_inverse=True)
+        idfs = np.array([_idf(self.rows, h) for h in distinct.tolist()], dtype=np.float64)
+        idf = np.repeat(idfs[where.reshape(-1)], hits)
+        return idf * ((freq * (K1 + 1.0)) / (freq + length))
 
     def _term_range(
         self, terms: list[str], sizes: list[int], lo: int, hi: int
@@ -391,6 +423,8 @@ class Bm25Mirror:
                 return parse_postings("", self.columns)  # a term no row holds
             start, end = int(self._starts[at]), int(self._starts[at + 1])
             postings = Postings(self._all_docs[start:end], self._all_counts[start:end])
+            if self._eager is not None:
+                postings.parts[self._eager[0]] = self._eager[1][start:end]
             return self._keep(stem, postings, end - start)
         self.reads += 1
         # One string of (rowid x columns + column) per instance: SQLite builds it in C and
