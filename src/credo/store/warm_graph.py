@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable
-from itertools import chain, compress
+from itertools import chain, compress, repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
@@ -232,31 +232,47 @@ class WarmGraph:
         rows = rows_of(list(compress(ends, map(_UNLOCKED, ends.values()))))
         return list(map(_FIRST, found)), dict(zip(ends, map(rows.get, ends), strict=True))
 
-    def _linked(self, out: bool, rids: list[int]) -> list[_Linked]:
+    def _linked(self, out: bool, rids: list[int]) -> list[tuple[_Linked, ...]]:
         """(link, far end, its state) of each live-ended edge of each of ``rids``, out-edges
-        (``out``) or in-edges: from the edges, once per belief and version."""
+        (``out``) or in-edges: made once per belief and version (``_links_of``)."""
         kept = self._out_links if out else self._into_links
         missing = [rid for rid in rids if rid not in kept]
         if missing:
             if len(kept) + len(missing) > MAX_LINKED:
                 kept.clear()
-            names = self._ids
-            if out:
-                edges = self._edges_of(self._out, self._out_seen, missing)
-            else:
-                edges = self._edges_of(self._into, self._into_seen, missing)
-            for rid, row in zip(missing, edges, strict=True):
-                near = names[rid]
-                kept[rid] = tuple(
-                    (
-                        _new(Link, (near, far, kind, weight) if out else (far, near, kind, weight)),
-                        far,
-                        state,
-                    )
-                    for _other, far, kind, weight, state in row
-                    if state
-                )
+                missing = rids  # (every one asked is looked up below)
+            self._links_of(out, list(dict.fromkeys(missing)), kept)
         return list(map(kept.__getitem__, rids))
+
+    def _links_of(self, out: bool, rids: list[int], kept: dict[int, tuple[_Linked, ...]]) -> None:
+        """Keep ``_linked`` of each of ``rids`` (distinct) in ``kept``, straight from the
+        edge slices: the edges to forgotten beliefs dropped as one array, then each link,
+        far end and state made by C-level passes (``map`` / ``zip``), no Python-level step
+        per edge (a belief's edges in slice order, as ``_edges_of`` lists them)."""
+        import numpy
+
+        slices = self._out if out else self._into
+        near = numpy.array(rids, dtype=numpy.int64)
+        at, counts = _positions(slices.start, near)
+        others = slices.other[at]
+        states = self._state[others]
+        live = states != ABSENT
+        owner = numpy.repeat(numpy.arange(len(rids)), counts)[live]
+        names, kinds = self._ids, self._kinds
+        fars = list(map(names.__getitem__, others[live].tolist()))
+        nears = list(map(names.__getitem__, near[owner].tolist()))
+        fields = zip(
+            *((nears, fars) if out else (fars, nears)),
+            map(kinds.__getitem__, slices.kind[at][live].tolist()),
+            slices.weight[at][live].tolist(),
+            strict=True,
+        )
+        rows = list(zip(map(_new, repeat(Link), fields), fars, states[live].tolist(), strict=True))
+        per_rid = numpy.bincount(owner, minlength=len(rids)).tolist()
+        low = 0
+        for rid, count in zip(rids, per_rid, strict=True):
+            kept[rid] = tuple(rows[low : low + count])
+            low += count
 
     def pairs_among(self, ids: Iterable[str], min_weight: float) -> list[tuple[str, str]]:
         """``GraphQueries.pairs_among``: (src, dst) of the edges inside ``ids`` weighing at
