@@ -544,3 +544,30 @@ def test_every_terms_parts_made_at_once_are_each_terms_own(
         assert one.view(np.int64).tolist() == other.view(np.int64).tolist()
     tokenizer.close()
     memory.close()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    terms=st.lists(
+        st.one_of(
+            st.text(alphabet="abcdefghijklmnopqrstuvwxyzY_-.'0123", min_size=0, max_size=16),
+            st.sampled_from(["a" * 70 + "ing", "runnings", "_x", "x_", "caresses", "é", "naïve"]),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_stems_learnt_in_python_are_fts5s(terms: list[str]) -> None:
+    """The index's tokenizer learns ASCII terms by store/stem.py: the same stem (or the
+    same None for a term of no or several tokens) as its FTS5 table gives."""
+    from credo.store.bm25_mirror import PYTHON_TOKENIZER, Tokenizer
+
+    in_python, by_fts5 = Tokenizer(PYTHON_TOKENIZER), Tokenizer(PYTHON_TOKENIZER)
+    by_fts5._in_python = False
+    try:
+        assert in_python.stems(terms) == by_fts5.stems(terms)
+        for term in terms:
+            assert in_python.stems([term]) == by_fts5.stems([term])
+    finally:
+        in_python.close()
+        by_fts5.close()

@@ -58,6 +58,9 @@ _NO_BELIEF: tuple[object, ...] = ("no belief",)  # a marker compared by identity
 _INT32 = 2**31
 
 _TOKENIZE = r"tokenize\s*=\s*'((?:[^']|'')*)'"  # compiled when a mirror is built
+# The index's tokenize option (store/migrations.py), whose tokens of ASCII text store/stem.py
+# gives in Python (tested against FTS5 itself, tests/test_compress.py).
+PYTHON_TOKENIZER = "porter unicode61 remove_diacritics 2"
 
 
 class Postings:
@@ -501,25 +504,45 @@ class Tokenizer:
             self._conn.close()
             raise
         self._stems: dict[str, str | None] = {}
+        # ASCII terms stemmed in Python (~2 us a term) rather than through the table (~35).
+        self._in_python = option == PYTHON_TOKENIZER
         import threading  # here: the read path of a one-shot process never needs it
 
         self._lock = threading.Lock()  # one table: two threads must not fill it at once
 
     def close(self) -> None:
+        self._in_python = False  # a closed tokenizer learns nothing more (its table raises)
         self._conn.close()
 
     def stems(self, terms: list[str]) -> list[str] | None:
         """The single index token of each term, or None if any term is not exactly one."""
         missing = [t for t in terms if t not in self._stems]
+        if missing and len(self._stems) > MAX_CACHED_TERMS:
+            self._stems.clear()  # (before any is learnt: all of ``terms`` are read below)
+            missing = list(terms)
+        if missing and self._in_python:
+            missing = self._learn_ascii(missing)
         if missing:
             with self._lock:
                 self._learn(missing)
         out = [self._stems.get(t) for t in terms]
         return None if any(s is None for s in out) else out  # type: ignore[return-value]
 
+    def _learn_ascii(self, terms: list[str]) -> list[str]:
+        """Learn the ASCII ones of ``terms`` by store/stem.py (unicode61 folds ASCII by
+        lower-casing and cuts at every other byte; porter stems); the others are left."""
+        from credo.store.stem import stem, tokens
+
+        left = []
+        for term in terms:
+            if term.isascii():
+                found = tokens(term)
+                self._stems[term] = stem(found[0]) if len(found) == 1 else None
+            else:
+                left.append(term)
+        return left
+
     def _learn(self, terms: list[str]) -> None:
-        if len(self._stems) > MAX_CACHED_TERMS:
-            self._stems.clear()
         conn = self._conn
         # The rows are read back inside the insert's transaction (fts5vocab sees FTS5's
         # pending terms) and rolled back: the table stays empty, with no delete (which
