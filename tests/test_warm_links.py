@@ -1,0 +1,76 @@
+"""The warm graph's links of a belief (``WarmGraph._linked``), made one belief at a time from
+memoryviews or for many at once as whole arrays, are the same values; and the graph hop
+answers as SQL does whichever way they were made, and when their memo starts over."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from pathlib import Path
+
+import pytest
+
+from credo import Memory
+from credo.store import warm_graph
+
+TYPES = ("SUPPORTS", "RELATES_TO", "CITES", "CONTRADICTS", "SUPERSEDES")
+
+
+def _random_store(folder: Path, seed: int) -> tuple[Memory, list[str]]:
+    """60 beliefs, ~150 edges, some ends locked or forgotten."""
+    from credo.errors import CredoError
+
+    rng = random.Random(seed)
+    memory = Memory(folder / "m.db", root=folder)
+    ids = [memory.remember(f"belief {i} about deploy", id=f"b{i:02d}") for i in range(60)]
+    for _ in range(150):
+        src, dst = rng.sample(ids, 2)
+        with contextlib.suppress(CredoError):
+            memory.relate(src, dst, rng.choice(TYPES), rng.choice([None, 0.2, 0.9]))
+    for belief in rng.sample(ids, 6):
+        memory.lock(belief)
+    for belief in rng.sample(ids, 6):
+        with contextlib.suppress(CredoError):
+            memory.forget(belief)
+    return memory, ids
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_links_made_one_by_one_are_those_made_as_arrays(tmp_path: Path, seed: int) -> None:
+    memory, _ids = _random_store(tmp_path, seed)
+    assert memory.store.build_warm()
+    graph = memory.store._warm.graph
+    rng = random.Random(seed)
+    for _ in range(30):
+        rids = rng.sample(range(graph.size), rng.randint(1, 40))
+        for out in (True, False):
+            each: dict[int, tuple[object, ...]] = {}
+            gathered: dict[int, tuple[object, ...]] = {}
+            graph._links_each(out, rids, each)
+            graph._links_gathered(out, rids, gathered)
+            assert each == gathered
+            assert [type(link[0]) for row in each.values() for link in row] == [
+                type(link[0]) for row in gathered.values() for link in row
+            ]
+    memory.close()
+
+
+@pytest.mark.parametrize(("few", "kept"), [(0, 50_000), (1_000, 50_000), (20, 3), (0, 3)])
+def test_the_hop_answers_as_sql_however_its_links_are_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, few: int, kept: int
+) -> None:
+    monkeypatch.setattr(warm_graph, "FEW_BELIEFS", few)
+    monkeypatch.setattr(warm_graph, "MAX_LINKED", kept)
+    memory, ids = _random_store(tmp_path, 7)
+    assert memory.store.build_warm()
+    rng = random.Random(7)
+    with Memory(tmp_path / "m.db", root=tmp_path) as cold:
+        for _ in range(40):
+            asked = rng.sample(ids, rng.randint(1, 30))
+            limit = rng.choice([-1, 5, 600])
+            got = memory.store.links_with_ends(asked, limit=limit)
+            want = cold.store.links_with_ends(asked, limit=limit)
+            assert got[0] == want[0]
+            assert list(got[1].items()) == list(want[1].items())
+    assert memory.store.warm
+    memory.close()
