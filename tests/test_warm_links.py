@@ -1,6 +1,7 @@
 """The warm graph's links of a belief (``WarmGraph._linked``), made one belief at a time from
 memoryviews or for many at once as whole arrays, are the same values; and the graph hop
-answers as SQL does whichever way they were made, and when their memo starts over."""
+answers as SQL does whichever way they were made, and when their memo starts over. The row
+table's rows, read one by one or as arrays, likewise."""
 
 from __future__ import annotations
 
@@ -73,4 +74,26 @@ def test_the_hop_answers_as_sql_however_its_links_are_made(
             assert got[0] == want[0]
             assert list(got[1].items()) == list(want[1].items())
     assert memory.store.warm
+    memory.close()
+
+
+def test_rows_read_one_by_one_are_those_read_as_arrays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The row table's few-rows path (memoryviews) and its arrays give the same rows, None
+    for a forgotten belief's rowid, across sessions and none."""
+    from credo.store import warm_rows
+
+    memory, _ids = _random_store(tmp_path, 5)
+    memory.remember("a belief in a session", id="s1", session="s-a")
+    assert memory.store.build_warm()
+    table = memory.store._warm.table
+    rng = random.Random(5)
+    for _ in range(20):
+        rids = [rng.randrange(table._live.size) for _ in range(rng.randint(1, 50))]
+        monkeypatch.setattr(warm_rows, "FEW_ROWS", 0)
+        by_arrays = table.rows(rids)
+        monkeypatch.setattr(warm_rows, "FEW_ROWS", 1_000)
+        assert table.rows(rids) == by_arrays
+        assert None in by_arrays or len(rids) < 10
     memory.close()
