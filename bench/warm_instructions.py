@@ -9,7 +9,10 @@ processes under valgrind's cachegrind (no cache simulation: instructions only) o
 one store: each reads the warm index (``Store.build_warm``, as the server does) and answers
 the latency bench's queries twice (warm-up: the caches filled, the keyword mirror's terms
 read); then one stops and the other answers them twice more. Instructions per query are the
-difference over 2n. ``PYTHONHASHSEED=0`` in both. Instructions are not time (a cache miss
+difference over 2n. ``PYTHONHASHSEED=0`` in both, and ``OPENBLAS_NUM_THREADS=1``: OpenBLAS's
+worker threads spin a while after a matrix product (the keyword mirror's), and valgrind
+counted their spinning, ~1.5M instructions a query from run to run; with one thread the
+same tree gives the same count to the instruction. Instructions are not time (a cache miss
 costs more than an add), but a step that removes instructions removes them on every machine.
 
 With ``--first``, a first pass instead (what ``bench/scale.py``'s warm p50 measures: new
@@ -74,7 +77,10 @@ def instructions(
     if first:
         passes = int(passes > 0)
     return python_instructions(
-        src, code, [str(copy), str(count), str(passes)], {"CREDO_CAPTURE": "0"}
+        src,
+        code,
+        [str(copy), str(count), str(passes)],
+        {"CREDO_CAPTURE": "0", "OPENBLAS_NUM_THREADS": "1"},
     )
 
 
