@@ -97,3 +97,24 @@ def test_rows_read_one_by_one_are_those_read_as_arrays(
         assert table.rows(rids) == by_arrays
         assert None in by_arrays or len(rids) < 10
     memory.close()
+
+
+def test_edges_read_one_by_one_are_those_read_as_arrays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``WarmGraph._edges_of`` (what truth links read) gives the same edges for a few beliefs
+    one by one as for many in one numpy pass; so does ``names``."""
+    memory, _ids = _random_store(tmp_path, 9)
+    assert memory.store.build_warm()
+    graph = memory.store._warm.graph
+    rng = random.Random(9)
+    for _ in range(20):
+        rids = rng.sample(range(graph.size), rng.randint(1, 15))
+        for slices in (graph._out, graph._into):
+            monkeypatch.setattr(warm_graph, "FEW_BELIEFS", 0)
+            by_arrays = graph._edges_of(slices, {}, rids)
+            monkeypatch.setattr(warm_graph, "FEW_BELIEFS", 1_000)
+            assert graph._edges_of(slices, {}, rids) == by_arrays
+        want = [(graph._ids[r], int(graph._state[r] == warm_graph.LOCKED)) for r in rids]
+        assert graph.names(rids) == want
+    memory.close()

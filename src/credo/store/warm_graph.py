@@ -157,7 +157,19 @@ class WarmGraph:
         slice and three ``tolist`` per belief cost ~8 us; a query meets ~100 new beliefs
         at a million)."""
         missing = [rid for rid in dict.fromkeys(rids) if rid not in seen]
-        if missing:
+        if missing and len(missing) <= FEW_BELIEFS and len(seen) + len(missing) <= MAX_SEEN:
+            start, other, kind, weight = slices.views  # a few: one by one (``_links_each``)
+            names, kinds, states = self._ids, self._kinds, self._states
+            for rid in missing:
+                low, high = start[rid], start[rid + 1]
+                seen[rid] = tuple(
+                    (far, names[far], kinds[number], value, states[far])
+                    for far, number, value in zip(
+                        other[low:high].tolist(), kind[low:high].tolist(),
+                        weight[low:high].tolist(), strict=True,
+                    )
+                )  # fmt: skip
+        elif missing:
             import numpy
 
             if len(seen) + len(missing) > MAX_SEEN:
@@ -196,9 +208,8 @@ class WarmGraph:
 
     def names(self, rids: list[int]) -> list[tuple[str | None, int]]:
         """(id, ``locked`` as the column holds it) of each of ``rids``."""
-        state = self._state[rids].tolist() if rids else []
-        names = self._ids
-        return [(names[r], int(s == LOCKED)) for r, s in zip(rids, state, strict=True)]
+        names, states = self._ids, self._states  # (bytes: no numpy call for a few rows)
+        return [(names[r], 1 if states[r] == LOCKED else 0) for r in rids]
 
     def _rid_list(self, ids: Iterable[str]) -> list[tuple[str, int]]:
         rids = self._rids
