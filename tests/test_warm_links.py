@@ -118,3 +118,28 @@ def test_edges_read_one_by_one_are_those_read_as_arrays(
         want = [(graph._ids[r], int(graph._state[r] == warm_graph.LOCKED)) for r in rids]
         assert graph.names(rids) == want
     memory.close()
+
+
+def test_truth_links_of_many_beliefs_are_those_of_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``WarmGraph.truth_links`` for many beliefs (filtered as whole arrays) lists what the
+    walk belief by belief lists, in its order: out-edges then in-edges, forgotten ends out."""
+    memory, ids = _random_store(tmp_path, 11)
+    assert memory.store.build_warm()
+    graph = memory.store._warm.graph
+    rng = random.Random(11)
+    kind_sets = [
+        frozenset({"CONTRADICTS", "SUPERSEDES"}),
+        frozenset({"SUPPORTS"}),
+        frozenset({"NOTHING"}),
+        frozenset(TYPES),
+    ]
+    for _ in range(20):
+        asked = rng.sample(ids, rng.randint(1, 60))
+        for kinds in kind_sets:
+            monkeypatch.setattr(warm_graph, "FEW_BELIEFS", 0)
+            gathered = graph.truth_links(asked, kinds)
+            monkeypatch.setattr(warm_graph, "FEW_BELIEFS", 1_000)
+            assert graph.truth_links(asked, kinds) == gathered
+    memory.close()

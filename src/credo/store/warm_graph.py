@@ -365,6 +365,8 @@ class WarmGraph:
             picked = zip(asked_rids, touched.tolist(), strict=True)
             asked_rids = [pair for pair, bits in picked if bits]
         rids = [rid for _, rid in asked_rids]
+        if len(rids) > FEW_BELIEFS:
+            return self._truth_gathered([asked for asked, _ in asked_rids], rids, kinds)
         outs, ins = self._edges_of(out, out_seen, rids), self._edges_of(into, into_seen, rids)
         for (asked, _rid), out_edges, in_edges in zip(asked_rids, outs, ins, strict=True):
             for _other, dst, kind, _weight, state in out_edges:
@@ -373,6 +375,44 @@ class WarmGraph:
             for _other, src, kind, _weight, state in in_edges:
                 if state and kind in kinds:
                     found.append((asked, src, asked, kind, src))
+        return found
+
+    def _truth_gathered(
+        self, asked: list[str], rids: list[int], kinds: frozenset[str]
+    ) -> list[tuple[str, str, str, str, str]]:
+        """``truth_links`` of many beliefs (a first pass at a million meets ~100 a query):
+        their edges gathered and filtered (a truth type, a live far end) as whole arrays,
+        only the few kept made Python values, not every edge of every belief as
+        ``_edges_of`` keeps them (truth links are asked once per belief and version: the
+        truth graph keeps them). Each asked belief's out-edges, then its in-edges, each in
+        slice order, as the per-belief walk gives them."""
+        import numpy
+
+        wanted = numpy.array([i for i, name in enumerate(self._kinds) if name in kinds])
+        near = numpy.array(rids, dtype=numpy.int64)
+        owners, fars, numbers = [], [], []
+        for side, slices in enumerate((self._out, self._into)):
+            at, counts = _positions(slices.start, near)
+            other, kind = slices.other[at], slices.kind[at]
+            keep = numpy.isin(kind, wanted) & (self._state[other] != ABSENT)
+            owners.append(numpy.repeat(numpy.arange(len(rids)) * 2 + side, counts)[keep])
+            fars.append(other[keep])
+            numbers.append(kind[keep])
+        owner = numpy.concatenate(owners)
+        order = numpy.argsort(owner, kind="stable")  # (out-edges listed first: kept first)
+        names, kind_names = self._ids, self._kinds
+        found: list[tuple[str, str, str, str, str]] = []
+        for key, far, number in zip(
+            owner[order].tolist(),
+            numpy.concatenate(fars)[order].tolist(),
+            numpy.concatenate(numbers)[order].tolist(),
+            strict=True,
+        ):
+            me, end, kind_name = asked[key >> 1], names[far], kind_names[number]
+            if key & 1:
+                found.append((me, end, me, kind_name, end))
+            else:
+                found.append((me, me, end, kind_name, end))
         return found
 
     def end_facts(self, ids: list[str], kind: str) -> list[tuple[bool, bool]]:
