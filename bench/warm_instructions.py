@@ -9,8 +9,16 @@ processes under valgrind's cachegrind (no cache simulation: instructions only) o
 one store: each reads the warm index (``Store.build_warm``, as the server does) and answers
 the latency bench's queries twice (warm-up: the caches filled, the keyword mirror's terms
 read); then one stops and the other answers them twice more. Instructions per query are the
-difference over 2n. ``PYTHONHASHSEED=0`` in both. Instructions are not time (a cache miss
+difference over 2n. ``PYTHONHASHSEED=0`` in both, and ``OPENBLAS_NUM_THREADS=1``: OpenBLAS's
+worker threads spin a while after a matrix product (the keyword mirror's), and valgrind
+counted their spinning, ~1.5M instructions a query from run to run; with one thread the
+same tree gives the same count to the instruction. Instructions are not time (a cache miss
 costs more than an add), but a step that removes instructions removes them on every machine.
+
+With ``--first``, a first pass instead (what ``bench/scale.py``'s warm p50 measures: new
+queries meeting terms and beliefs no earlier query met): one child answers n warm-up
+queries (the latency bench's generator at another seed), the other the same warm-up
+queries, then the n measured ones once; instructions per query are the difference over n.
 
 The store is ``--db`` (copied, never written), else a 10k synthetic store built here as
 bench/latency.py builds it. Needs valgrind; a few minutes per SRC.
@@ -43,13 +51,36 @@ with Memory(db, root=db.parent) as memory:
             memory.retrieve(text)
 """
 
+FIRST = """
+import sys
+sys.path.insert(0, {bench!r})
+from pathlib import Path
+from latency import queries
+from credo import Memory
+db, count, measured = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
+texts = queries(count, seed=12) + (queries(count) if measured else [])
+with Memory(db, root=db.parent) as memory:
+    assert memory.store.build_warm()
+    for text in texts:
+        memory.retrieve(text)
+"""
 
-def instructions(src: Path, db: Path, count: int, passes: int, folder: Path) -> int:
+
+def instructions(
+    src: Path, db: Path, count: int, passes: int, folder: Path, *, first: bool = False
+) -> int:
+    """One child's instructions: ``passes`` more passes (or, ``first``, with the measured
+    queries once when ``passes``)."""
     copy = folder / f"run{passes}.db"
     shutil.copyfile(db, copy)
-    code = CHILD.format(bench=str(BENCH))
+    code = (FIRST if first else CHILD).format(bench=str(BENCH))
+    if first:
+        passes = int(passes > 0)
     return python_instructions(
-        src, code, [str(copy), str(count), str(passes)], {"CREDO_CAPTURE": "0"}
+        src,
+        code,
+        [str(copy), str(count), str(passes)],
+        {"CREDO_CAPTURE": "0", "OPENBLAS_NUM_THREADS": "1"},
     )
 
 
@@ -58,6 +89,9 @@ def main() -> None:
     parser.add_argument("trees", nargs="+", type=Path, help="folders holding the credo package")
     parser.add_argument("--db", type=Path, help="a store to copy (default: a 10k one, built)")
     parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument(
+        "--first", action="store_true", help="a first pass over new queries, after others"
+    )
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("needs valgrind")
@@ -72,10 +106,12 @@ def main() -> None:
             with Memory(db, root=folder) as memory:
                 memory.import_records(write_records(folder / "r.jsonl", 10_000, 2, text="zipf"))
         for tree in args.trees:
-            base = instructions(tree, db, args.queries, 0, folder)
-            more = instructions(tree, db, args.queries, 2, folder)
-            per_query = (more - base) / (2 * args.queries)
-            print(f"{tree}: {per_query:,.0f} instructions a warm query ({args.queries} queries)")
+            n = args.queries
+            base = instructions(tree, db, n, 0, folder, first=args.first)
+            more = instructions(tree, db, n, 2, folder, first=args.first)
+            per_query = (more - base) / (n if args.first else 2 * n)
+            what = "a first-pass query" if args.first else "a warm query"
+            print(f"{tree}: {per_query:,.0f} instructions {what} ({n} queries)")
 
 
 if __name__ == "__main__":

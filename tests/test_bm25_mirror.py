@@ -504,3 +504,70 @@ def test_ties_at_the_cut_are_broken_by_id_without_fts5(tmp_path: Path, locked_co
     assert len(tied) >= 3 and tied == sorted(tied)
     assert bool(asked) == (locked_count == 77)  # 7 unlocked rows left: fewer than 10
     memory.close()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    texts=st.lists(
+        st.lists(st.sampled_from(WORDS), min_size=1, max_size=12).map(" ".join),
+        min_size=1,
+        max_size=30,
+    ),
+    anchors=st.dictionaries(st.integers(0, 29), st.sampled_from(WORDS), max_size=8),
+    weights=st.sampled_from([(1.0, 0.5, 1.0), (2.0, 0.25, 1.0), (0.3, 0.5, 1.0), (1.0, 0.1)]),
+)
+def test_every_terms_parts_made_at_once_are_each_terms_own(
+    tmp_path_factory: pytest.TempPathFactory,
+    texts: list[str],
+    anchors: dict[int, str],
+    weights: tuple[float, ...],
+) -> None:
+    """The score parts a warm index makes for every posting at once (``read_all_terms``
+    with weights) are, bit for bit, those each term's own read makes; weights whose sums
+    are not exact products leave them lazy."""
+    import numpy as np
+
+    from credo.store.bm25_mirror import Bm25Mirror, Tokenizer, tokenize_option
+
+    folder = tmp_path_factory.mktemp("parts")
+    memory = _memory(folder, texts, {k: v for k, v in anchors.items() if k < len(texts) - 1})
+    conn = memory.store.conn
+    tokenizer = Tokenizer(tokenize_option(conn) or "")
+    alone = Bm25Mirror(conn, tokenizer, (0, 0))
+    together = Bm25Mirror(conn, tokenizer, (0, 0))
+    together.read_all_terms(weights)
+    assert (together._eager is None) == (0.3 in weights or 0.1 in weights)
+    stems = [row[0] for row in conn.execute("SELECT term FROM temp.credo_fts_instances")]
+    for stem in [*dict.fromkeys(stems), "nowhere"]:
+        one = alone._parts(alone._term_postings(stem), weights)
+        other = together._parts(together._term_postings(stem), weights)
+        assert one.view(np.int64).tolist() == other.view(np.int64).tolist()
+    tokenizer.close()
+    memory.close()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    terms=st.lists(
+        st.one_of(
+            st.text(alphabet="abcdefghijklmnopqrstuvwxyzY_-.'0123", min_size=0, max_size=16),
+            st.sampled_from(["a" * 70 + "ing", "runnings", "_x", "x_", "caresses", "é", "naïve"]),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_stems_learnt_in_python_are_fts5s(terms: list[str]) -> None:
+    """The index's tokenizer learns ASCII terms by store/stem.py: the same stem (or the
+    same None for a term of no or several tokens) as its FTS5 table gives."""
+    from credo.store.bm25_mirror import PYTHON_TOKENIZER, Tokenizer
+
+    in_python, by_fts5 = Tokenizer(PYTHON_TOKENIZER), Tokenizer(PYTHON_TOKENIZER)
+    by_fts5._in_python = False
+    try:
+        assert in_python.stems(terms) == by_fts5.stems(terms)
+        for term in terms:
+            assert in_python.stems([term]) == by_fts5.stems([term])
+    finally:
+        in_python.close()
+        by_fts5.close()

@@ -46,6 +46,11 @@ MAX_CACHED_TERMS = 50_000
 MAX_CACHED_BELIEFS = 100_000
 # Posting strings shorter than this (~150 instances) are parsed in Python, longer in numpy.
 SMALL_POSTINGS_CHARS = 1_500
+# Postings whose score parts (8 bytes each) a warm index makes for the default column
+# weights when it reads every term (``read_all_terms``), in one whole-array pass: 16 MB at
+# most (a 100k-belief index holds ~1.6M postings, a million-belief one ~15M: there the parts
+# stay lazy, per term, as before).
+MAX_EAGER_PARTS = 2_000_000
 # Instances parsed at once when every term is read (``read_all_terms``): ~100 MB at most of
 # text and arrays in flight, whatever the index's size.
 ALL_TERMS_CHUNK = 2_000_000
@@ -53,6 +58,9 @@ _NO_BELIEF: tuple[object, ...] = ("no belief",)  # a marker compared by identity
 _INT32 = 2**31
 
 _TOKENIZE = r"tokenize\s*=\s*'((?:[^']|'')*)'"  # compiled when a mirror is built
+# The index's tokenize option (store/migrations.py), whose tokens of ASCII text store/stem.py
+# gives in Python (tested against FTS5 itself, tests/test_compress.py).
+PYTHON_TOKENIZER = "porter unicode61 remove_diacritics 2"
 
 
 class Postings:
@@ -71,6 +79,14 @@ class Postings:
         )
         # Each row's part of the score, by column weights (``Bm25Mirror._parts``).
         self.parts: dict[tuple[float, ...], npt.NDArray[np.float64]] = {}
+
+    @classmethod
+    def held(cls, docs: npt.NDArray[Any], counts: npt.NDArray[np.int32]) -> Postings:
+        """Postings of slices of a warm index's flat arrays, narrowed already when read
+        (``Bm25Mirror._term_range``): kept as they are, no check per term (~5 us)."""
+        postings = cls.__new__(cls)
+        postings.docs, postings.counts, postings.parts = docs, counts, {}
+        return postings
 
     def frequencies(self, weights: tuple[float, ...]) -> npt.NDArray[np.float64]:
         """Each row's phrase frequency as fts5Bm25Function sums it: the weight of a column
@@ -215,8 +231,10 @@ class Bm25Mirror:
         self.reads = 0  # statements run after the build: none means nothing could move
         # Every term's postings are held (``read_all_terms``): a term not held is in no row.
         self.complete = False
+        # (weights, every posting's part under them) made by ``read_all_terms``, or None.
+        self._eager: tuple[tuple[float, ...], npt.NDArray[np.float64]] | None = None
 
-    def read_all_terms(self) -> None:
+    def read_all_terms(self, weights: tuple[float, ...] | None = None) -> None:
         """Hold every term's postings from now on (the warm index: ``store/warm.py``), so no
         query reads ``fts5vocab`` again. First the instance count of each term (the index's
         term order), then the instances of a range of terms at a time as one string, which
@@ -224,7 +242,8 @@ class Bm25Mirror:
         sit in three flat arrays, a term's rows a slice, ~16 bytes a posting; the terms
         queries ask for are cached as ``Postings`` as before. If a range's count does not
         match, or a term's rows are out of order, nothing changes: terms are read one by
-        one, as without."""
+        one, as without. With ``weights``, every posting's part of the score under them is
+        made too (``_all_parts``), when there are at most ``MAX_EAGER_PARTS``."""
         np = self._np
         conn = self._conn
         terms: list[str] = []
@@ -258,6 +277,30 @@ class Bm25Mirror:
         self._postings.clear()
         self._cached = 0
         self.complete = True
+        if weights is not None and len(docs) <= MAX_EAGER_PARTS:
+            parts = self._all_parts(weights)
+            self._eager = None if parts is None else (weights, parts)
+
+    def _all_parts(self, weights: tuple[float, ...]) -> npt.NDArray[np.float64] | None:
+        """``_parts`` of every term at once, over the flat arrays: the same doubles element
+        by element (each operation is IEEE-rounded per element, whatever the array; the
+        idf a Python ``math.log`` per distinct row count, as per term), or None when a
+        count or weight leaves ``Postings.frequencies`` to its exact repeated sums, or a
+        row is past the sizes read."""
+        np = self._np
+        docs, counts, starts = self._all_docs, self._all_counts, self._starts
+        if not _exact_products(weights) or counts.max(initial=0) >= _EXACT:
+            return None
+        if len(docs) and int(docs.max()) >= len(self._sizes):
+            return None
+        # Every partial sum is exact (``Postings.frequencies``): count x weight is the sum.
+        freq = counts @ _column_weights(weights, counts.shape[1])
+        length = K1 * ((1 - B) + (B * self._sizes[docs]) / self.avgdl)
+        hits = np.diff(starts)
+        distinct, where = np.unique(hits, return_inverse=True)
+        idfs = np.array([_idf(self.rows, h) for h in distinct.tolist()], dtype=np.float64)
+        idf = np.repeat(idfs[where.reshape(-1)], hits)
+        return idf * ((freq * (K1 + 1.0)) / (freq + length))
 
     def _term_range(
         self, terms: list[str], sizes: list[int], lo: int, hi: int
@@ -390,7 +433,9 @@ class Bm25Mirror:
             if at is None:
                 return parse_postings("", self.columns)  # a term no row holds
             start, end = int(self._starts[at]), int(self._starts[at + 1])
-            postings = Postings(self._all_docs[start:end], self._all_counts[start:end])
+            postings = Postings.held(self._all_docs[start:end], self._all_counts[start:end])
+            if self._eager is not None:
+                postings.parts[self._eager[0]] = self._eager[1][start:end]
             return self._keep(stem, postings, end - start)
         self.reads += 1
         # One string of (rowid x columns + column) per instance: SQLite builds it in C and
@@ -467,32 +512,57 @@ class Tokenizer:
             self._conn.close()
             raise
         self._stems: dict[str, str | None] = {}
+        # ASCII terms stemmed in Python (~2 us a term) rather than through the table (~35).
+        self._in_python = option == PYTHON_TOKENIZER
         import threading  # here: the read path of a one-shot process never needs it
 
         self._lock = threading.Lock()  # one table: two threads must not fill it at once
 
     def close(self) -> None:
+        self._in_python = False  # a closed tokenizer learns nothing more (its table raises)
         self._conn.close()
 
     def stems(self, terms: list[str]) -> list[str] | None:
         """The single index token of each term, or None if any term is not exactly one."""
         missing = [t for t in terms if t not in self._stems]
+        if missing and len(self._stems) > MAX_CACHED_TERMS:
+            self._stems.clear()  # (before any is learnt: all of ``terms`` are read below)
+            missing = list(terms)
+        if missing and self._in_python:
+            missing = self._learn_ascii(missing)
         if missing:
             with self._lock:
                 self._learn(missing)
         out = [self._stems.get(t) for t in terms]
         return None if any(s is None for s in out) else out  # type: ignore[return-value]
 
+    def _learn_ascii(self, terms: list[str]) -> list[str]:
+        """Learn the ASCII ones of ``terms`` by store/stem.py (unicode61 folds ASCII by
+        lower-casing and cuts at every other byte; porter stems); the others are left."""
+        from credo.store.stem import stem, tokens
+
+        left = []
+        for term in terms:
+            if term.isascii():
+                found = tokens(term)
+                self._stems[term] = stem(found[0]) if len(found) == 1 else None
+            else:
+                left.append(term)
+        return left
+
     def _learn(self, terms: list[str]) -> None:
-        if len(self._stems) > MAX_CACHED_TERMS:
-            self._stems.clear()
         conn = self._conn
-        with conn:
-            conn.execute("DELETE FROM t")
+        # The rows are read back inside the insert's transaction (fts5vocab sees FTS5's
+        # pending terms) and rolled back: the table stays empty, with no delete (which
+        # tokenizes each old row again) and no segment written at a commit. Half the time.
+        tokens: dict[int, list[str]] = {}
+        try:
             conn.executemany("INSERT INTO t(rowid, x) VALUES (?, ?)", enumerate(terms))
-            tokens: dict[int, list[str]] = {}
-            for doc, term in conn.execute("SELECT doc, term FROM v ORDER BY doc, offset"):
+            # (no ORDER BY: only a term with one token is kept, so their order is not needed)
+            for doc, term in conn.execute("SELECT doc, term FROM v"):
                 tokens.setdefault(doc, []).append(term)
+        finally:
+            conn.rollback()
         for i, term in enumerate(terms):
             found = tokens.get(i, [])
             self._stems[term] = found[0] if len(found) == 1 else None

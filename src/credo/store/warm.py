@@ -249,10 +249,11 @@ def _full_mirror(
     if option is None:
         return None
     from credo.store.bm25_mirror import Bm25Mirror, Tokenizer
+    from credo.store.fts import ANCHOR_WEIGHT, CONTENT_WEIGHT, CONTEXT_WEIGHT
 
     tokenizer = Tokenizer(option)
     mirror = Bm25Mirror(conn, tokenizer, version)
-    mirror.read_all_terms()
+    mirror.read_all_terms((CONTENT_WEIGHT, ANCHOR_WEIGHT, CONTEXT_WEIGHT))
     return mirror
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable
-from itertools import chain, compress
+from itertools import chain, compress, repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
@@ -42,6 +42,9 @@ _Edges = tuple[_Edge, ...]
 # (the link, the end the SQL checks is live, its state) of one edge to a live belief.
 _Linked = tuple["Link", str, int]
 MAX_LINKED = 50_000  # beliefs whose links are kept as Links, per direction
+# Beliefs whose links are made one by one from memoryviews, past it as whole arrays (the
+# two cost the same at ~20 beliefs: 35 us at 30 on the 10k bench store).
+FEW_BELIEFS = 20
 
 
 _new = tuple.__new__  # a Link without the NamedTuple's Python-level __new__
@@ -55,7 +58,7 @@ class _Slices:
     start[r + 1])`` of ``other`` (the far end's rowid), ``kind`` (a type number) and
     ``weight``."""
 
-    __slots__ = ("kind", "other", "start", "weight")
+    __slots__ = ("kind", "other", "start", "views", "weight")
 
     def __init__(
         self, near: npt.NDArray[np.int64], far: npt.NDArray[np.int64], kind: npt.NDArray[np.int64],
@@ -68,6 +71,9 @@ class _Slices:
         self.kind = kind[order].astype(numpy.int8)
         self.weight = weight[order]
         self.start = numpy.searchsorted(near[order], numpy.arange(size + 1))
+        # The four as memoryviews (no copy): one belief's slice read as Python values by a
+        # few C calls, where a numpy gather costs a fixed ~2 us a call.
+        self.views = tuple(map(memoryview, (self.start, self.other, self.kind, self.weight)))
 
 
 class WarmGraph:
@@ -151,7 +157,19 @@ class WarmGraph:
         slice and three ``tolist`` per belief cost ~8 us; a query meets ~100 new beliefs
         at a million)."""
         missing = [rid for rid in dict.fromkeys(rids) if rid not in seen]
-        if missing:
+        if missing and len(missing) <= FEW_BELIEFS and len(seen) + len(missing) <= MAX_SEEN:
+            start, other, kind, weight = slices.views  # a few: one by one (``_links_each``)
+            names, kinds, states = self._ids, self._kinds, self._states
+            for rid in missing:
+                low, high = start[rid], start[rid + 1]
+                seen[rid] = tuple(
+                    (far, names[far], kinds[number], value, states[far])
+                    for far, number, value in zip(
+                        other[low:high].tolist(), kind[low:high].tolist(),
+                        weight[low:high].tolist(), strict=True,
+                    )
+                )  # fmt: skip
+        elif missing:
             import numpy
 
             if len(seen) + len(missing) > MAX_SEEN:
@@ -190,9 +208,8 @@ class WarmGraph:
 
     def names(self, rids: list[int]) -> list[tuple[str | None, int]]:
         """(id, ``locked`` as the column holds it) of each of ``rids``."""
-        state = self._state[rids].tolist() if rids else []
-        names = self._ids
-        return [(names[r], int(s == LOCKED)) for r, s in zip(rids, state, strict=True)]
+        names, states = self._ids, self._states  # (bytes: no numpy call for a few rows)
+        return [(names[r], 1 if states[r] == LOCKED else 0) for r in rids]
 
     def _rid_list(self, ids: Iterable[str]) -> list[tuple[str, int]]:
         rids = self._rids
@@ -232,31 +249,77 @@ class WarmGraph:
         rows = rows_of(list(compress(ends, map(_UNLOCKED, ends.values()))))
         return list(map(_FIRST, found)), dict(zip(ends, map(rows.get, ends), strict=True))
 
-    def _linked(self, out: bool, rids: list[int]) -> list[_Linked]:
+    def _linked(self, out: bool, rids: list[int]) -> list[tuple[_Linked, ...]]:
         """(link, far end, its state) of each live-ended edge of each of ``rids``, out-edges
-        (``out``) or in-edges: from the edges, once per belief and version."""
+        (``out``) or in-edges: made once per belief and version (``_links_of``)."""
         kept = self._out_links if out else self._into_links
         missing = [rid for rid in rids if rid not in kept]
         if missing:
             if len(kept) + len(missing) > MAX_LINKED:
                 kept.clear()
-            names = self._ids
-            if out:
-                edges = self._edges_of(self._out, self._out_seen, missing)
-            else:
-                edges = self._edges_of(self._into, self._into_seen, missing)
-            for rid, row in zip(missing, edges, strict=True):
-                near = names[rid]
-                kept[rid] = tuple(
-                    (
-                        _new(Link, (near, far, kind, weight) if out else (far, near, kind, weight)),
-                        far,
-                        state,
-                    )
-                    for _other, far, kind, weight, state in row
-                    if state
-                )
+                missing = rids  # (every one asked is looked up below)
+            self._links_of(out, list(dict.fromkeys(missing)), kept)
         return list(map(kept.__getitem__, rids))
+
+    def _links_of(self, out: bool, rids: list[int], kept: dict[int, tuple[_Linked, ...]]) -> None:
+        """Keep ``_linked`` of each of ``rids`` (distinct) in ``kept``, straight from the
+        edge slices (no ``_Edge`` tuples on the way), a belief's edges in slice order, as
+        ``_edges_of`` lists them: a few beliefs one by one (``_links_each``), more in
+        whole arrays (``_links_gathered``)."""
+        if len(rids) > FEW_BELIEFS:
+            self._links_gathered(out, rids, kept)
+        else:
+            self._links_each(out, rids, kept)
+
+    def _links_each(self, out: bool, rids: list[int], kept: dict[int, tuple[_Linked, ...]]) -> None:
+        """``_links_of`` read from the slices' memoryviews: a query at 10k meets ~10 new
+        beliefs of ~2 links each a direction, too few for numpy's fixed cost per call."""
+        start, other, kind, weight = (self._out if out else self._into).views
+        names, kinds, states = self._ids, self._kinds, self._states
+        for rid in rids:
+            low, high = start[rid], start[rid + 1]
+            near = names[rid]
+            found = []
+            for far, number, value in zip(
+                other[low:high].tolist(), kind[low:high].tolist(), weight[low:high].tolist(),
+                strict=True,
+            ):  # fmt: skip
+                if state := states[far]:
+                    end = names[far]
+                    fields = (near, end) if out else (end, near)
+                    found.append((_new(Link, (*fields, kinds[number], value)), end, state))
+            kept[rid] = tuple(found)
+
+    def _links_gathered(
+        self, out: bool, rids: list[int], kept: dict[int, tuple[_Linked, ...]]
+    ) -> None:
+        """``_links_each`` for many beliefs: the edges to forgotten beliefs dropped as one
+        array, then each link, far end and state made by C-level passes (``map`` /
+        ``zip``), no Python-level step per edge."""
+        import numpy
+
+        slices = self._out if out else self._into
+        near = numpy.array(rids, dtype=numpy.int64)
+        at, counts = _positions(slices.start, near)
+        others = slices.other[at]
+        states = self._state[others]
+        live = states != ABSENT
+        owner = numpy.repeat(numpy.arange(len(rids)), counts)[live]
+        names, kinds = self._ids, self._kinds
+        fars = list(map(names.__getitem__, others[live].tolist()))
+        nears = list(map(names.__getitem__, near[owner].tolist()))
+        fields = zip(
+            *((nears, fars) if out else (fars, nears)),
+            map(kinds.__getitem__, slices.kind[at][live].tolist()),
+            slices.weight[at][live].tolist(),
+            strict=True,
+        )
+        rows = list(zip(map(_new, repeat(Link), fields), fars, states[live].tolist(), strict=True))
+        per_rid = numpy.bincount(owner, minlength=len(rids)).tolist()
+        low = 0
+        for rid, count in zip(rids, per_rid, strict=True):
+            kept[rid] = tuple(rows[low : low + count])
+            low += count
 
     def pairs_among(self, ids: Iterable[str], min_weight: float) -> list[tuple[str, str]]:
         """``GraphQueries.pairs_among``: (src, dst) of the edges inside ``ids`` weighing at
@@ -302,6 +365,8 @@ class WarmGraph:
             picked = zip(asked_rids, touched.tolist(), strict=True)
             asked_rids = [pair for pair, bits in picked if bits]
         rids = [rid for _, rid in asked_rids]
+        if len(rids) > FEW_BELIEFS:
+            return self._truth_gathered([asked for asked, _ in asked_rids], rids, kinds)
         outs, ins = self._edges_of(out, out_seen, rids), self._edges_of(into, into_seen, rids)
         for (asked, _rid), out_edges, in_edges in zip(asked_rids, outs, ins, strict=True):
             for _other, dst, kind, _weight, state in out_edges:
@@ -310,6 +375,44 @@ class WarmGraph:
             for _other, src, kind, _weight, state in in_edges:
                 if state and kind in kinds:
                     found.append((asked, src, asked, kind, src))
+        return found
+
+    def _truth_gathered(
+        self, asked: list[str], rids: list[int], kinds: frozenset[str]
+    ) -> list[tuple[str, str, str, str, str]]:
+        """``truth_links`` of many beliefs (a first pass at a million meets ~100 a query):
+        their edges gathered and filtered (a truth type, a live far end) as whole arrays,
+        only the few kept made Python values, not every edge of every belief as
+        ``_edges_of`` keeps them (truth links are asked once per belief and version: the
+        truth graph keeps them). Each asked belief's out-edges, then its in-edges, each in
+        slice order, as the per-belief walk gives them."""
+        import numpy
+
+        wanted = numpy.array([i for i, name in enumerate(self._kinds) if name in kinds])
+        near = numpy.array(rids, dtype=numpy.int64)
+        owners, fars, numbers = [], [], []
+        for side, slices in enumerate((self._out, self._into)):
+            at, counts = _positions(slices.start, near)
+            other, kind = slices.other[at], slices.kind[at]
+            keep = numpy.isin(kind, wanted) & (self._state[other] != ABSENT)
+            owners.append(numpy.repeat(numpy.arange(len(rids)) * 2 + side, counts)[keep])
+            fars.append(other[keep])
+            numbers.append(kind[keep])
+        owner = numpy.concatenate(owners)
+        order = numpy.argsort(owner, kind="stable")  # (out-edges listed first: kept first)
+        names, kind_names = self._ids, self._kinds
+        found: list[tuple[str, str, str, str, str]] = []
+        for key, far, number in zip(
+            owner[order].tolist(),
+            numpy.concatenate(fars)[order].tolist(),
+            numpy.concatenate(numbers)[order].tolist(),
+            strict=True,
+        ):
+            me, end, kind_name = asked[key >> 1], names[far], kind_names[number]
+            if key & 1:
+                found.append((me, end, me, kind_name, end))
+            else:
+                found.append((me, me, end, kind_name, end))
         return found
 
     def end_facts(self, ids: list[str], kind: str) -> list[tuple[bool, bool]]:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 SPAN = 1 << 16  # rowids per text buffer: a bounded peak while the rows are read
+FEW_ROWS = 32  # rows asked at once read one by one (``WarmRows._few``), past it as arrays
 
 _ROWS = (
     "SELECT rid, content, alpha, beta, session, created_at FROM beliefs "
@@ -37,7 +38,7 @@ class WarmRows:
 
     __slots__ = (
         "_alpha", "_bases", "_beta", "_buffers", "_created", "_live", "_session", "_sessions",
-        "_starts",
+        "_starts", "_views",
     )  # fmt: skip
 
     def __init__(self, conn: sqlite3.Connection, size: int) -> None:
@@ -75,11 +76,14 @@ class WarmRows:
         self._starts: npt.NDArray[np.int64] = numpy.zeros(size + 1, dtype=numpy.int64)
         numpy.cumsum(lengths, out=self._starts[1:])
         self._bases: list[int] = self._starts[::SPAN][: len(self._buffers)].tolist()
+        # The columns as memoryviews (no copy), read a rowid at a time for a few rows.
+        columns = (self._live, self._starts, self._alpha, self._beta, self._session, self._created)
+        self._views = tuple(map(memoryview, columns))
 
     def rows(self, rids: list[int]) -> list[CandidateRow | None]:
         """The row of each of ``rids`` (None for a rowid with no live belief)."""
-        if not rids:
-            return []
+        if len(rids) <= FEW_ROWS:
+            return self._few(rids)
         import numpy
 
         at = numpy.array(rids, dtype=numpy.int64)
@@ -104,4 +108,22 @@ class WarmRows:
             base = bases[span]
             text = buffers[span][low - base : high - base].decode()
             found.append((text, alpha, beta, None if session < 0 else sessions[session], created))
+        return found
+
+    def _few(self, rids: list[int]) -> list[CandidateRow | None]:
+        """``rows`` read a rowid at a time from the memoryviews: a query at 10k asks ~9 rows
+        at a time, too few for numpy's fixed cost per gather (~13 -> ~7 us a call)."""
+        live, starts, alpha, beta, session, created = self._views
+        buffers, bases, sessions = self._buffers, self._bases, self._sessions
+        found: list[CandidateRow | None] = []
+        for rid in rids:
+            if not live[rid]:
+                found.append(None)
+                continue
+            span = rid // SPAN
+            base = bases[span]
+            text = buffers[span][starts[rid] - base : starts[rid + 1] - base].decode()
+            code = session[rid]
+            name = None if code < 0 else sessions[code]
+            found.append((text, alpha[rid], beta[rid], name, created[rid]))
         return found
