@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from credo.retrieval.lanes.line import query_stems
-from credo.store.defn_stats import DEFINITIONS, LENGTH, term_count
+from credo.store.defn_stats import DEFINITIONS, LENGTH
 
 if TYPE_CHECKING:
     from credo.store import Store
@@ -70,14 +70,15 @@ def best_definitions(
     if total <= 0 or not query:
         return {}
     mean = max(counts.get(LENGTH, 0) / total, 1.0)
-    idf = {t: _idf(total, counts.get(t, 0)) for t in query}
+    # (each stem as the stored terms spell it, `` stem:``, with its idf: found by a search)
+    needles = [(f" {t}:", _idf(total, counts.get(t, 0))) for t in query]
     scored: dict[tuple[str, int, int], float] = {}
     best: dict[tuple[str, int, int], str] = {}
     for belief_id in sorted(rows):
         for file, start, end, terms, length in rows[belief_id]:
             key = (file, start, end)
             if key not in scored:
-                scored[key] = _score(terms, length, mean, query, idf)
+                scored[key] = _score(terms, length, mean, needles)
             held = best.get(key)
             if held is None or hits.get(belief_id, 0.0) > hits.get(held, 0.0):
                 best[key] = belief_id  # (ids in order: a tie keeps the smaller id)
@@ -89,14 +90,15 @@ def best_definitions(
     return out
 
 
-def _score(terms: str, length: int, mean: float, query: list[str], idf: dict[str, float]) -> float:
+def _score(terms: str, length: int, mean: float, needles: list[tuple[str, float]]) -> float:
     norm = 1 - B + B * length / mean
     score = 0.0
-    for t in query:  # (the query's order: the sum is the same float on every run)
-        tf = term_count(terms, t)
-        if tf:
-            f = tf / norm
-            score += idf[t] * f * (K1 + 1) / (f + K1)
+    for needle, idf in needles:  # (the query's order: the sum is the same float every run)
+        at = terms.find(needle)
+        if at >= 0:
+            at += len(needle)
+            f = int(terms[at : terms.index(" ", at)]) / norm
+            score += idf * f * (K1 + 1) / (f + K1)
     return score
 
 
