@@ -179,6 +179,23 @@ def test_ingest_stores_rows_for_documents_only_and_reingest_keeps_them_exact(
         assert _table(memory) == ({}, {})
 
 
+def test_a_hard_forget_takes_the_passages_counts_with_it(tmp_path: Path) -> None:
+    (tmp_path / "guide.md").write_text(GUIDE)
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path)
+        rows = _consistent(memory)
+        gone, kept = sorted(rows)[:2]
+        only = set(rows[gone][0].split()) - {
+            w for b, (lines, _) in rows.items() if b != gone for w in lines.split()
+        }
+        memory.forget(kept)  # soft: text and counts stay, as the belief does
+        assert _consistent(memory) == rows
+        memory.forget(gone, hard=True)
+        after = _consistent(memory)  # the counts are exactly those of the rows left
+        assert set(after) == set(rows) - {gone}
+        assert only and not only & set(_table(memory)[1])  # none of its own stems stays
+
+
 def test_a_store_from_before_gets_its_rows_at_the_next_ingest(tmp_path: Path) -> None:
     (tmp_path / "guide.md").write_text(GUIDE)
     path = tmp_path / "v9.db"

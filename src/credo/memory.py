@@ -362,6 +362,8 @@ class Memory:
             belief = self.get(belief_id)
             belief_id = belief.id
             if hard:
+                # Its line statistics first: the rows go with the belief, the counts would not.
+                self.store.drop_passage_lines([belief_id])
                 self.store.delete_belief(belief_id)
                 self.store.redact_log(belief_id)
                 self.store.append_log([(now, "forget_hard", belief_id, self.source, None)])

@@ -15,9 +15,9 @@ To score a line it needs the line's stems and the store's line statistics, and t
 
 Both backends write through ``LineWrites`` and ``deltas``: the change a batch of rows
 makes to ``line_df``, counted from the rows it replaces, so re-ingest stays incremental
-and an unchanged row changes nothing. Statistics are kept by ingest only: a passage
-deleted otherwise (a hard forget) leaves its counts until the store is ingested afresh,
-and is never scored (the lane reads live beliefs only).
+and an unchanged row changes nothing. A hard forget drops the passage's row and counts
+with it (``Memory.forget``), so no stem of its text stays behind; a soft forget keeps
+them, as it keeps the text (the lane reads live beliefs only).
 """
 
 from __future__ import annotations
