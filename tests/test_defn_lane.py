@@ -249,6 +249,29 @@ def test_ingest_stores_code_only_and_reingest_edit_and_vanish_stay_exact(
         assert _tables(memory) == ([], [], {})
 
 
+def test_a_hard_forget_takes_the_definitions_holding_its_text(tmp_path: Path) -> None:
+    root, work = tmp_path / "tree", tmp_path / "work"
+    root.mkdir()
+    work.mkdir()
+    (root / "tool.py").write_text(TOOL)
+    with Memory(work / "m.db", root=root) as memory:
+        memory.ingest(root)
+        conn = memory.store.conn
+        sleep, waits = (
+            conn.execute("SELECT id FROM beliefs WHERE content LIKE ?", (f"{head}%",)).fetchone()[0]
+            for head in ("def sleep", "def wait_for_socket")
+        )
+        memory.forget(waits)  # soft: the text stays, so do its counts
+        assert _tables(memory) == _fresh(root, work)
+        memory.forget(sleep, hard=True)
+        defs, placed, df = _consistent(memory)
+        assert {(r[1], r[2]) for r in defs} == {(6, 12), (18, 20)}  # not sleep's, nor Retry's
+        assert "sleep" not in df and all(str(r[0]) != sleep for r in placed)
+        (root / "tool.py").write_text(TOOL + "\n# edited\n")
+        memory.ingest(root)  # the file read again: its definitions are back
+        assert _consistent(memory)[0] == _fresh(root, work)[0]
+
+
 def test_a_store_from_before_gets_its_rows_at_the_next_ingest(tmp_path: Path) -> None:
     (tmp_path / "tool.py").write_text(TOOL)
     path = tmp_path / "v10.db"
@@ -340,9 +363,14 @@ def test_postgres_stores_the_same_rows_and_ranks_the_same(tmp_path: Path) -> Non
                 (tmp_path / "tool.py").write_text(edited)
                 memory.ingest(tmp_path)
                 store = memory.store
+                found = memory.retrieve("sleep for the backoff time", token_budget=5000)
+                memory.forget(
+                    next(b.id for b in found.beliefs if b.content.startswith("def sleep")),
+                    hard=True,
+                )
                 ids = [b.id for b in memory.retrieve("select poll", token_budget=5000).beliefs]
                 placed = store.passage_definitions(ids)
-                counts = store.defn_counts(["select", "poll", "backoff"])
+                counts = store.defn_counts(["select", "poll", "backoff", "sleep"])
                 ranked = [
                     (b.content, b.score, sorted(b.lanes.items()))
                     for b in memory.retrieve("wait for the socket with select").beliefs

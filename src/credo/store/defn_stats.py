@@ -20,7 +20,9 @@ name its body keeps coming back to counts every time it is used. The definition 
 
 Both backends write through ``DefnWrites``: a changed file's rows are replaced by
 difference (an unchanged definition writes nothing, and ``defn_df`` moves by the rows that
-changed), and a vanished file's rows and counts are dropped.
+changed), and a vanished file's rows and counts are dropped. A hard forget of a passage
+drops the definitions that hold its text, with their counts (``Memory.forget``); a soft
+forget keeps them, as it keeps the text (the lane reads live beliefs only).
 """
 
 from __future__ import annotations
@@ -141,6 +143,21 @@ class DefnWrites:
     def drop_file_definitions(self, file: str) -> None:
         """Remove a vanished file's rows and their counts."""
         self.set_file_definitions(file, {}, {})
+
+    def drop_passage_definitions(self, ids: Iterable[str]) -> None:
+        """A hard forget: the definitions each of ``ids`` sits in and those around it (their
+        stems hold its text) go, with their counts and every passage row pointing at them,
+        so no stem of the forgotten text stays behind. They come back when their file is
+        ingested changed."""
+        forgotten = set(ids)
+        for file, (start, end) in self._defn_places(sorted(forgotten)):
+            defs, passages = self._defn_file_rows(file)
+            keep = {s: r for s, r in defs.items() if not (s[0] <= start and end <= s[1])}
+            left = {b: s for b, s in passages.items() if s in keep and b not in forgotten}
+            self.set_file_definitions(file, keep, left)
+
+    def _defn_places(self, ids: list[str]) -> list[tuple[str, Span]]:
+        raise NotImplementedError
 
     def _defn_file_rows(self, file: str) -> tuple[dict[Span, DefnRow], dict[str, Span]]:
         raise NotImplementedError

@@ -58,6 +58,16 @@ class DefnTable(DefnWrites):
             out.setdefault(r[0], []).append((r[1], r[2], r[3], r[4], r[5]))
         return out
 
+    def _defn_places(self, ids: list[str]) -> list[tuple[str, Span]]:
+        return [
+            (r[0], (r[1], r[2]))
+            for r in self.conn.execute(
+                "SELECT file, start_line, end_line FROM passage_definitions "
+                "WHERE belief_id IN (SELECT value FROM json_each(?)) ORDER BY file",
+                (json_array(ids),),
+            )
+        ]
+
     def _defn_file_rows(self, file: str) -> tuple[dict[Span, DefnRow], dict[str, Span]]:
         defs = {
             (r[0], r[1]): (r[2], r[3])

@@ -39,6 +39,14 @@ class DefnTable(DefnWrites):
             )
         return out
 
+    def _defn_places(self, ids: list[str]) -> list[tuple[str, Span]]:
+        rows = self.conn.execute(
+            "SELECT file, start_line, end_line FROM passage_definitions "
+            "WHERE belief_id = ANY(%s) ORDER BY file",
+            (ids,),
+        )
+        return [(str(r[0]), (int(r[1]), int(r[2]))) for r in rows]
+
     def _defn_file_rows(self, file: str) -> tuple[dict[Span, DefnRow], dict[str, Span]]:
         defs = {
             (int(r[0]), int(r[1])): (str(r[2]), int(r[3]))
