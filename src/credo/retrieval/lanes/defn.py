@@ -71,7 +71,10 @@ def best_definitions(
         return {}
     mean = max(counts.get(LENGTH, 0) / total, 1.0)
     # (each stem as the stored terms spell it, `` stem:``, with its idf: found by a search)
-    needles = [(f" {t}:", _idf(total, counts.get(t, 0))) for t in query]
+    # (a stem no definition holds is in none of them: not searched for)
+    needles = [(f" {t}:", _idf(total, counts[t])) for t in query if counts.get(t, 0) > 0]
+    if not needles:
+        return {}
     scored: dict[tuple[str, int, int], float] = {}
     best: dict[tuple[str, int, int], str] = {}
     for belief_id in sorted(rows):
