@@ -167,6 +167,25 @@ def test_the_stored_form_counts_every_use_as_fts5_stems_it() -> None:
     assert one[DEFINITIONS] == 1 and one[LENGTH] == length and one["select"] == 1
 
 
+_span = st.tuples(st.integers(1, 30), st.integers(0, 12)).map(lambda p: (p[0], p[0] + p[1]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(spans=st.lists(_span, max_size=8), passages=st.lists(_span, max_size=8))
+def test_a_passage_sits_in_the_innermost_definition_holding_it(spans, passages) -> None:
+    lines = [f"word{i} other" for i in range(45)]
+    placed = [(f"p{i}", span) for i, span in enumerate(passages)]
+    defs, inner = file_rows(lines, spans, placed)
+    assert set(defs) == set(spans)
+    for belief_id, (start, end) in placed:
+        holding = [(a, b) for a, b in spans if a <= start and end <= b]
+        if not holding:
+            assert belief_id not in inner
+            continue
+        latest = max(a for a, _ in holding)  # the latest start, then the shortest
+        assert inner[belief_id] == (latest, min(b for a, b in holding if a == latest))
+
+
 def test_deltas_are_the_difference_of_contributions_and_undo_each_other() -> None:
     a, b = encode(["select", "poll", "poll"]), encode(["select", "alpha"])
     forward = deltas({(1, 3): a}, {(1, 3): b, (5, 6): a})

@@ -27,6 +27,7 @@ forget keeps them, as it keeps the text (the lane reads live beliefs only).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
@@ -84,16 +85,15 @@ def file_rows(
         (a, b): encode(chain.from_iterable(stems[max(a, 1) - 1 : min(b, len(stems))]))
         for a, b in ordered
     }
+    starts = [a for a, _ in ordered]
     inner: dict[str, Span] = {}
     for belief_id, (start, end) in passages:
-        found = None
-        for a, b in ordered:
-            if a > start:
+        # Back from the last definition starting at or before the passage: the first that
+        # holds it starts latest, and is the shortest of those starting there.
+        for at in range(bisect_right(starts, start) - 1, -1, -1):
+            if end <= ordered[at][1]:
+                inner[belief_id] = ordered[at]
                 break
-            if end <= b:
-                found = (a, b)
-        if found is not None:
-            inner[belief_id] = found
     return defs, inner
 
 
