@@ -206,7 +206,9 @@ def test_a_store_from_before_gets_its_rows_at_the_next_ingest(tmp_path: Path) ->
     with conn:
         conn.execute("DROP TABLE passage_lines")
         conn.execute("DROP TABLE line_df")
-        conn.execute("DELETE FROM _migrations WHERE version = 10")
+        for table in ("definitions", "passage_definitions", "defn_df"):  # migration 11's
+            conn.execute(f"DROP TABLE {table}")
+        conn.execute("DELETE FROM _migrations WHERE version >= 10")
     conn.close()
     with Memory(path, root=tmp_path) as memory:
         assert _table(memory) == ({}, {})  # migrated: empty, and the ledger asks for a re-read

@@ -27,6 +27,7 @@ from credo.surfaces.render import result_json
 from tests.conftest import credo_command, postgres_store
 
 DOCS = Path(__file__).resolve().parent / "corpus" / "doc_linker"
+CODE = Path(__file__).resolve().parents[1] / "src" / "credo" / "unionfind.py"  # definitions
 QUERIES = (
     "how do I hash an instance",
     "we use pnpm",
@@ -51,6 +52,7 @@ def _rich_store(path: Path) -> None:
     with Memory(path, root=DOCS) as memory:
         memory.ingest(DOCS / "docs" / "overview.md", DOCS / "docs" / "api.rst")
         memory.ingest(DOCS / "docs" / "hashing.md")
+        memory.ingest(CODE)
         memory.enable_hrr()
         npm = memory.remember("We deploy with npm", session="s0")
         pnpm = memory.remember("We deploy with pnpm, never npm", lock=True, session="s1")

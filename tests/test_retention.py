@@ -180,7 +180,7 @@ def test_a_v8_store_migrates_to_facts_and_reads_its_files_again(tmp_path: Path) 
         )
     store.close()
     with Memory(path, root=tmp_path) as memory:
-        assert memory.stats().schema_version == 10
+        assert memory.stats().schema_version == 11
         assert memory.get("a").retention == "fact"
         conn = memory.store.conn
         assert conn.execute("SELECT content_hash FROM ingested_files").fetchone()[0] == ""

@@ -364,6 +364,7 @@ class Memory:
             if hard:
                 # Its line statistics first: the rows go with the belief, the counts would not.
                 self.store.drop_passage_lines([belief_id])
+                self.store.drop_passage_definitions([belief_id])  # (and its definitions')
                 self.store.delete_belief(belief_id)
                 self.store.redact_log(belief_id)
                 self.store.append_log([(now, "forget_hard", belief_id, self.source, None)])

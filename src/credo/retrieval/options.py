@@ -23,6 +23,7 @@ DEFAULT_LANES: dict[str, bool] = {
     "bm25f": True,
     "dialog": True,
     "line": True,
+    "defn": True,
     "heat": True,
     "bfs": True,
     "hrr": False,

@@ -31,7 +31,7 @@ from credo.retrieval.compress import (
     long_ids,
     verbatim_ids,
 )
-from credo.retrieval.lanes import dialog, line
+from credo.retrieval.lanes import defn, dialog, line
 from credo.retrieval.lanes.bfs import expand_hop
 from credo.retrieval.lanes.date import date_lane, windows
 from credo.retrieval.lanes.doc import doc_scores, without_named
@@ -379,6 +379,8 @@ def _rank(
         lane_scores["bm25f"] = keyword
         if lanes["line"]:  # documentation passages by their best line (lanes/line.py)
             lane_scores["line"] = line.line_scores(store, terms, keyword)
+        if lanes["defn"]:  # code passages by their definition as written (lanes/defn.py)
+            lane_scores["defn"] = defn.defn_scores(store, terms, keyword)
     if (lanes["heat"] or lanes["bfs"]) and keyword:
         # (score desc, id asc) by two stable C-keyed sorts: ids are unique, so the pairs
         # sort by id alone first

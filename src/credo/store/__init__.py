@@ -18,6 +18,7 @@ from credo.store.anchors import AnchorTable
 from credo.store.beliefs import BeliefTable
 from credo.store.captures import CaptureTable
 from credo.store.db import Transactions, connect, enable_wal, store_version
+from credo.store.defns import DefnTable
 from credo.store.dump import TableDump
 from credo.store.edges import EdgeTable
 from credo.store.files import FileTable
@@ -72,6 +73,7 @@ class SqliteStore(
     CaptureTable,
     JournalTable,
     LineTable,
+    DefnTable,
     TableDump,
 ):
     """One SQLite file: opened, migrated, and wrapped in a re-entrant transaction scope."""

@@ -372,6 +372,34 @@ UPDATE ingested_files SET content_hash = '';
 """
 
 
+# Definition-level term statistics of code, for the definition lane
+# (store/defn_stats.py, retrieval/lanes/defn.py). The files ingested before are read again
+# by the next ingest, so their definitions and passages get their rows.
+M011_DEFINITIONS = """
+CREATE TABLE definitions (
+    file       TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line   INTEGER NOT NULL,
+    terms      TEXT NOT NULL,
+    length     INTEGER NOT NULL,
+    PRIMARY KEY (file, start_line, end_line)
+) WITHOUT ROWID;
+CREATE TABLE passage_definitions (
+    belief_id  TEXT NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
+    file       TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line   INTEGER NOT NULL,
+    PRIMARY KEY (belief_id, file)
+) WITHOUT ROWID;
+CREATE INDEX passage_definitions_file ON passage_definitions(file);
+CREATE TABLE defn_df (
+    stem TEXT PRIMARY KEY,
+    df   INTEGER NOT NULL
+) WITHOUT ROWID;
+UPDATE ingested_files SET content_hash = '';
+"""
+
+
 class Migration(NamedTuple):
     version: int
     name: str
@@ -413,6 +441,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "m008_injection_counts", _script(M008_INJECTION_COUNTS)),
     Migration(9, "m009_retention", _script(M009_RETENTION)),
     Migration(10, "m010_passage_lines", _script(M010_PASSAGE_LINES)),
+    Migration(11, "m011_definitions", _script(M011_DEFINITIONS)),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

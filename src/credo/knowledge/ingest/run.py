@@ -112,9 +112,10 @@ def _ingest_one(run: Run, path: Path) -> None:
         run.report.files_unchanged += 1
         run.first_belief[uri] = prior.first_belief
         return
-    chunks = passages(split_file(path.name, read.text))
+    fine = split_file(path.name, read.text)
+    spans = [(c.start_line, c.end_line) for c in fine if c.role == "definition"]
     with run.store.transaction(), run.store.write_errors():
-        FileWriter(run, path, uri, read, chunks).write()
+        FileWriter(run, path, uri, read, passages(fine), spans).write()
     run.report.files_ingested += 1
 
 

@@ -15,13 +15,14 @@ from typing import Any
 from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
 from credo.errors import InvalidInputError
 from credo.knowledge import identity
-from credo.knowledge.chunk import Chunk, language_for
+from credo.knowledge.chunk import Chunk, language_for, source_lines
 from credo.knowledge.docuri import line_hint, normalise_doc_uri
 from credo.knowledge.ingest.context import context_field
 from credo.knowledge.ingest.state import Deferred, LogRow, Run
 from credo.knowledge.ingest.walk import Read
 from credo.knowledge.retention import of_passage
 from credo.store import Store
+from credo.store.defn_stats import file_rows
 from credo.store.line_stats import LinesRow, encode
 from credo.store.rows import FileAnchor, IngestedFile, NewBelief
 from credo.types import DocAnchor
@@ -49,7 +50,13 @@ class FileWriter:
     """Writes one changed file inside the caller's transaction."""
 
     def __init__(
-        self, run: Run, path: Path, uri: str, read: Read | None, chunks: list[Chunk]
+        self,
+        run: Run,
+        path: Path,
+        uri: str,
+        read: Read | None,
+        chunks: list[Chunk],
+        definitions: list[tuple[int, int]] | None = None,
     ) -> None:
         self.run = run
         self.store = run.store
@@ -65,6 +72,8 @@ class FileWriter:
         self.classes: list[tuple[str, str]] = []  # (belief id, retention) of kept beliefs
         self.prose = language_for(uri) in _PROSE
         self.lines: list[tuple[str, LinesRow]] = []  # (belief id, line statistics): prose
+        # The code chunker's definitions (first and last line), for the definition lane.
+        self.definitions = definitions or []
 
     def note(self, belief_id: str | None, payload: dict[str, Any]) -> None:
         self.log.append((self.now, "ingest", belief_id, self.uri, payload))
@@ -75,6 +84,7 @@ class FileWriter:
         old = {a.belief.id: a for a in self.store.ingest_anchors_of_file(self.uri)}
         self._write_beliefs(pieces, old)
         self._retire(old, keep=set(self.ids.values()))
+        self._write_definitions(pieces)
         cites = self._write_structure_and_cites()
         self._write_derived_anchors(pieces)
         assert self.read is not None
@@ -98,6 +108,7 @@ class FileWriter:
         """The file is gone from its folder: retire its beliefs as if it were emptied."""
         old = {a.belief.id: a for a in self.store.ingest_anchors_of_file(self.uri)}
         self._retire(old, keep=set())
+        self.store.drop_file_definitions(self.uri)
         self.store.drop_ingested_file(self.uri)
         self.note(None, {"action": "vanished"})
         self.store.append_log(self.log)
@@ -138,6 +149,22 @@ class FileWriter:
         self.store.set_contexts(self.contexts)
         self.store.set_retention(self.classes)
         self.store.set_passage_lines(self.lines)
+
+    def _write_definitions(self, pieces: list[Piece]) -> None:
+        """The file's definitions and each passage's innermost one (store/defn_stats.py),
+        by difference with what is stored: a file without definitions keeps none."""
+        if not self.definitions and not self.prose:  # (prose: never any; no read needed)
+            self.store.drop_file_definitions(self.uri)
+            return
+        if not self.definitions:
+            return
+        assert self.read is not None
+        placed: dict[str, tuple[int, int]] = {}
+        for piece in pieces:  # the first occurrence of a text anchors its belief
+            belief_id = self.ids[piece.index]
+            placed.setdefault(belief_id, (piece.chunk.start_line, piece.chunk.end_line))
+        rows = file_rows(source_lines(self.read.text), self.definitions, placed.items())
+        self.store.set_file_definitions(self.uri, *rows)
 
     def _revive(self, ids: list[str]) -> None:
         """Stale beliefs whose text is back. Their ingest anchors into other files were

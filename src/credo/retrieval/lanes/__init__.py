@@ -2,4 +2,16 @@
 normalises every lane to [0, 1]. The dialog lane has no scores of its own: it changes the
 keyword lane's."""
 
-LANES = ("bm25f", "dialog", "line", "heat", "bfs", "hrr", "doc", "session", "date", "speaker")
+LANES = (
+    "bm25f",
+    "dialog",
+    "line",
+    "defn",
+    "heat",
+    "bfs",
+    "hrr",
+    "doc",
+    "session",
+    "date",
+    "speaker",
+)

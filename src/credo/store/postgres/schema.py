@@ -312,6 +312,30 @@ CREATE TABLE line_df (
 UPDATE ingested_files SET content_hash = '';
 """
 
+M011_DEFINITIONS = f"""
+CREATE TABLE definitions (
+    file       {_T} NOT NULL,
+    start_line bigint NOT NULL,
+    end_line   bigint NOT NULL,
+    terms      {_T} NOT NULL,
+    length     bigint NOT NULL,
+    PRIMARY KEY (file, start_line, end_line)
+);
+CREATE TABLE passage_definitions (
+    belief_id  {_T} NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
+    file       {_T} NOT NULL,
+    start_line bigint NOT NULL,
+    end_line   bigint NOT NULL,
+    PRIMARY KEY (belief_id, file)
+);
+CREATE INDEX passage_definitions_file ON passage_definitions(file);
+CREATE TABLE defn_df (
+    stem {_T} PRIMARY KEY,
+    df   bigint NOT NULL
+);
+UPDATE ingested_files SET content_hash = '';
+"""
+
 
 class Migration(NamedTuple):
     version: int
@@ -331,6 +355,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "m008_injection_counts", M008_INJECTION_COUNTS),
     Migration(9, "m009_retention", M009_RETENTION),
     Migration(10, "m010_passage_lines", M010_PASSAGE_LINES),
+    Migration(11, "m011_definitions", M011_DEFINITIONS),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -18,6 +18,7 @@ from credo.config import redact_url
 from credo.errors import InvalidInputError, StoreError
 from credo.store.postgres import schema
 from credo.store.postgres.connect import LOCK_TIMEOUT_MS, connect, scrub
+from credo.store.postgres.defns import DefnTable
 from credo.store.postgres.dump import TableDump
 from credo.store.postgres.keyword import KeywordIndex, flush_keyword_index
 from credo.store.postgres.ledger import Ledger
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     import psycopg
 
 
-class PostgresStore(Tables, Reads, Ledger, LineTable, KeywordIndex, TableDump):
+class PostgresStore(Tables, Reads, Ledger, LineTable, DefnTable, KeywordIndex, TableDump):
     """One PostgreSQL database: opened, migrated, written in serialised transactions."""
 
     def __init__(

@@ -1,0 +1,109 @@
+"""The definition lane: a code passage scored by BM25 over its definition as written.
+
+A code passage holds a definition's signature and doc (or a comment inside it), and its
+body only as the names it uses, each once (the context field). A question about what a
+function does often names what its body keeps coming back to: ``wait_for_socket`` uses
+"select" four times and "poll" three, and the function baselines of issue #14, which index
+whole definitions, win such questions. This lane adds that unit as evidence of its own
+(docs/BENCHMARKS.md § Ranking, ninth pass): each keyword hit that sits in a definition
+(store/defn_stats.py: its innermost one) is scored by BM25 over the definition's stem
+counts, every use counted,
+
+    f(t, d) = tf(t, d) / (1 - b + b * |d| / avg|d|)
+    score(d) = sum over query stems t of idf(t) * f * (k1 + 1) / (f + k1)
+
+with idf over the store's definitions (FTS5's form, floored at 1e-6) and avg|d| their mean
+length in tokens. One passage per definition: only the definition's best keyword hit (the
+highest keyword-lane score among its passages, ties by id) takes the score, as the
+baselines hold one row per definition; the body is one piece of evidence, counted once,
+and a long definition's passages do not all rise together. A passage whose text is in two
+files sits in a definition of each, and takes the best score of those it is the best hit
+of. Documentation, notes, and code passages outside every definition (module docstrings,
+module-level comments and statements) get no score. ``compose`` normalises the lane among
+the candidates like every lane.
+
+All the statistics are lookups (two indexed queries); a store without definitions (known
+per store version) asks nothing beyond that. No text is tokenised at query time.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from credo.retrieval.lanes.line import query_stems
+from credo.store.defn_stats import DEFINITIONS, LENGTH
+
+if TYPE_CHECKING:
+    from credo.store import Store
+    from credo.store.defns import DefnHit
+
+# The middle of the region measured (docs/BENCHMARKS.md § Ranking, ninth pass): b over
+# 0.2-0.4 and the weight (retrieval/rank.py) over 0.15-0.3 hold every figure but axios-c15.
+K1 = 1.2
+B = 0.3
+
+
+def defn_scores(store: Store, terms: Iterable[str], hits: Mapping[str, float]) -> dict[str, float]:
+    """Each keyword hit that is its definition's best -> the definition's score."""
+    query = query_stems(terms)
+    if not query or not hits:
+        return {}
+    counts = store.defn_counts(query)  # (first: a store without code has nothing to read)
+    if not counts.get(DEFINITIONS):
+        return {}
+    rows = store.passage_definitions(hits)
+    return best_definitions(rows, hits, query, counts) if rows else {}
+
+
+def best_definitions(
+    rows: Mapping[str, list[DefnHit]],
+    hits: Mapping[str, float],
+    query: list[str],
+    counts: Mapping[str, int],
+) -> dict[str, float]:
+    """The lane over stored rows (passage id -> the definitions it sits in) with the
+    keyword ``hits``' scores and ``defn_df``'s ``counts``: pure, so its invariants are
+    tested without a store."""
+    total = counts.get(DEFINITIONS, 0)
+    if total <= 0 or not query:
+        return {}
+    mean = max(counts.get(LENGTH, 0) / total, 1.0)
+    # (each stem as the stored terms spell it, `` stem:``, with its idf: found by a search)
+    # (a stem no definition holds is in none of them: not searched for)
+    needles = [(f" {t}:", _idf(total, counts[t])) for t in query if counts.get(t, 0) > 0]
+    if not needles:
+        return {}
+    scored: dict[tuple[str, int, int], float] = {}
+    best: dict[tuple[str, int, int], str] = {}
+    for belief_id in sorted(rows):
+        for file, start, end, terms, length in rows[belief_id]:
+            key = (file, start, end)
+            if key not in scored:
+                scored[key] = _score(terms, length, mean, needles)
+            held = best.get(key)
+            if held is None or hits.get(belief_id, 0.0) > hits.get(held, 0.0):
+                best[key] = belief_id  # (ids in order: a tie keeps the smaller id)
+    out: dict[str, float] = {}
+    for key, belief_id in best.items():
+        score = scored[key]
+        if score > 0 and score > out.get(belief_id, 0.0):
+            out[belief_id] = score
+    return out
+
+
+def _score(terms: str, length: int, mean: float, needles: list[tuple[str, float]]) -> float:
+    norm = 1 - B + B * length / mean
+    score = 0.0
+    for needle, idf in needles:  # (the query's order: the sum is the same float every run)
+        at = terms.find(needle)
+        if at >= 0:
+            at += len(needle)
+            f = int(terms[at : terms.index(" ", at)]) / norm
+            score += idf * f * (K1 + 1) / (f + K1)
+    return score
+
+
+def _idf(total: int, df: int) -> float:
+    return max(1e-6, math.log((total - df + 0.5) / (df + 0.5)))

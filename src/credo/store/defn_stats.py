@@ -1,0 +1,174 @@
+"""Definition-level term statistics of code, kept at ingest for the definition lane.
+
+A code passage (knowledge/chunk/passage.py) holds a definition's signature and doc, or a
+comment inside it: the body is indexed as the names it uses, each once (the context
+field). The function baselines of issue #14 index the whole definition as written, so a
+name its body keeps coming back to counts every time it is used. The definition lane
+(retrieval/lanes/defn.py) adds that unit as evidence of its own, and for it ingest stores:
+
+- ``definitions``, one row per definition of a code file (the code chunker's
+  "definition" chunks: whole lines, decorators and doc comment included; definitions with
+  the same lines are one): its file, first and last line, its length in tokens, and its
+  stem counts, every use of every token stemmed as FTS5 indexes it (``store/stem.py``),
+  encoded as `` stem:count stem:count `` (stems sorted; no stem holds a space or colon).
+- ``passage_definitions``: for each code passage of a file, the innermost definition
+  whose lines hold the passage's lines (a passage outside every definition has no row).
+  A passage whose text is in two files has a row for each.
+- ``defn_df``: for each stem, the number of stored definitions that hold it; and, under
+  keys that start with a space (no stem does), the totals the mean length comes from
+  (``DEFINITIONS``, ``LENGTH``).
+
+Both backends write through ``DefnWrites``: a changed file's rows are replaced by
+difference (an unchanged definition writes nothing, and ``defn_df`` moves by the rows that
+changed), and a vanished file's rows and counts are dropped. A hard forget of a passage
+drops the definitions that hold its text, with their counts (``Memory.forget``); a soft
+forget keeps them, as it keeps the text (the lane reads live beliefs only).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
+
+from credo.store.stem import stem, tokens
+
+DEFINITIONS = " definitions"
+LENGTH = " length"
+TOTALS = (DEFINITIONS, LENGTH)
+
+Span = tuple[int, int]
+"""A definition's first and last line (1-based, inclusive)."""
+DefnRow = tuple[str, int]
+"""(terms, length): a definition's stem counts as stored, and its length in tokens."""
+
+
+def line_stems(lines: Sequence[str]) -> list[list[str]]:
+    """Each line's stems, in order (a definition's stems are its lines' stems joined: the
+    tokenizer never joins two lines)."""
+    return [[stem(t) for t in tokens(line)] if line.strip() else [] for line in lines]
+
+
+def encode(stems: Iterable[str]) -> DefnRow:
+    """The stored form of a definition whose tokens stem to ``stems``."""
+    counts = Counter(stems)
+    terms = "".join(f" {t}:{counts[t]}" for t in sorted(counts))
+    return (terms + " " if terms else ""), sum(counts.values())
+
+
+def term_count(terms: str, t: str) -> int:
+    """How many times stem ``t`` occurs in a stored ``terms`` (0 when it does not)."""
+    at = terms.find(f" {t}:")
+    if at < 0:
+        return 0
+    start = at + len(t) + 2
+    return int(terms[start : terms.index(" ", start)])
+
+
+def decode(terms: str) -> dict[str, int]:
+    """A stored ``terms`` back as stem -> count."""
+    return {t: int(n) for t, _, n in (w.rpartition(":") for w in terms.split())}
+
+
+def file_rows(
+    lines: Sequence[str], spans: Iterable[Span], passages: Iterable[tuple[str, Span]]
+) -> tuple[dict[Span, DefnRow], dict[str, Span]]:
+    """One code file's rows: its definitions (``spans``) over its ``lines``, and each
+    passage (belief id, its lines) -> the innermost definition holding it. Innermost: the
+    latest-starting of those that hold it, the shortest among those starting there."""
+    ordered = sorted(set(spans), key=lambda s: (s[0], -s[1]))
+    if not ordered:
+        return {}, {}
+    stems = line_stems(lines[: max(b for _, b in ordered)])
+    defs = {
+        (a, b): encode(chain.from_iterable(stems[max(a, 1) - 1 : min(b, len(stems))]))
+        for a, b in ordered
+    }
+    starts = [a for a, _ in ordered]
+    inner: dict[str, Span] = {}
+    for belief_id, (start, end) in passages:
+        # Back from the last definition starting at or before the passage: the first that
+        # holds it starts latest, and is the shortest of those starting there.
+        for at in range(bisect_right(starts, start) - 1, -1, -1):
+            if end <= ordered[at][1]:
+                inner[belief_id] = ordered[at]
+                break
+    return defs, inner
+
+
+def contribution(row: DefnRow) -> Counter[str]:
+    """What one stored definition adds to ``defn_df``: each stem once, and the totals."""
+    terms, length = row
+    counts: Counter[str] = Counter(w.rpartition(":")[0] for w in terms.split())
+    counts[DEFINITIONS] += 1
+    counts[LENGTH] += length
+    return counts
+
+
+def deltas(old: Mapping[Span, DefnRow], new: Mapping[Span, DefnRow]) -> dict[str, int]:
+    """The change to ``defn_df`` when a file's definitions ``old`` (those stored) are
+    replaced by ``new``; zero changes left out."""
+    change: Counter[str] = Counter()
+    for span, row in old.items():
+        if new.get(span) != row:
+            change.subtract(contribution(row))
+    for span, row in new.items():
+        if old.get(span) != row:
+            change.update(contribution(row))
+    return {k: v for k, v in sorted(change.items()) if v}
+
+
+class DefnWrites:
+    """What both backends do when ingest writes or drops a code file's rows: read the rows
+    stored for the file, keep ``defn_df`` in step with the difference, and write only what
+    changed. A backend supplies the statements."""
+
+    def set_file_definitions(
+        self, file: str, definitions: Mapping[Span, DefnRow], passages: Mapping[str, Span]
+    ) -> None:
+        """Replace ``file``'s definitions and passage rows with these (an unchanged row is
+        not written; a row absent here is removed)."""
+        old_defs, old_passages = self._defn_file_rows(file)
+        if not definitions and not old_defs and not passages and not old_passages:
+            return
+        self._defn_apply(deltas(old_defs, definitions))
+        gone = sorted(s for s in old_defs if s not in definitions)
+        write = {s: r for s, r in definitions.items() if old_defs.get(s) != r}
+        self._defn_write_definitions(file, gone, write)
+        left = sorted(b for b in old_passages if b not in passages)
+        moved = {b: s for b, s in passages.items() if old_passages.get(b) != s}
+        self._defn_write_passages(file, left, moved)
+
+    def drop_file_definitions(self, file: str) -> None:
+        """Remove a vanished file's rows and their counts."""
+        self.set_file_definitions(file, {}, {})
+
+    def drop_passage_definitions(self, ids: Iterable[str]) -> None:
+        """A hard forget: the definitions each of ``ids`` sits in and those around it (their
+        stems hold its text) go, with their counts and every passage row pointing at them,
+        so no stem of the forgotten text stays behind. They come back when their file is
+        ingested changed."""
+        forgotten = set(ids)
+        for file, (start, end) in self._defn_places(sorted(forgotten)):
+            defs, passages = self._defn_file_rows(file)
+            keep = {s: r for s, r in defs.items() if not (s[0] <= start and end <= s[1])}
+            left = {b: s for b, s in passages.items() if s in keep and b not in forgotten}
+            self.set_file_definitions(file, keep, left)
+
+    def _defn_places(self, ids: list[str]) -> list[tuple[str, Span]]:
+        raise NotImplementedError
+
+    def _defn_file_rows(self, file: str) -> tuple[dict[Span, DefnRow], dict[str, Span]]:
+        raise NotImplementedError
+
+    def _defn_apply(self, change: dict[str, int]) -> None:
+        raise NotImplementedError
+
+    def _defn_write_definitions(
+        self, file: str, gone: list[Span], rows: dict[Span, DefnRow]
+    ) -> None:
+        raise NotImplementedError
+
+    def _defn_write_passages(self, file: str, gone: list[str], rows: dict[str, Span]) -> None:
+        raise NotImplementedError

@@ -1,0 +1,123 @@
+"""The SQLite side of the definition statistics (store/defn_stats.py): written by ingest,
+read by the definition lane (retrieval/lanes/defn.py)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+
+from credo.store.db import json_array
+from credo.store.defn_stats import TOTALS, DefnRow, DefnWrites, Span
+
+DefnHit = tuple[str, int, int, str, int]
+"""(file, first line, last line, terms, length): a definition a passage sits in."""
+
+
+class DefnTable(DefnWrites):
+    conn: sqlite3.Connection
+    _version_seen: tuple[int, int] | None  # GraphQueries': as ``current_locks`` read it
+    # (store version, whether any definition is stored), as last read by ``defn_counts``.
+    _defns_seen: tuple[tuple[int, int], bool] | None = None
+
+    def _has_definitions(self) -> bool:
+        """Whether the store holds any definition, read once per store version (a
+        retrieve writes nothing between ``current_locks`` and here)."""
+        version = None if self.conn.in_transaction else self._version_seen
+        seen = self._defns_seen
+        if version is not None and seen is not None and seen[0] == version:
+            return seen[1]
+        found = bool(self.conn.execute("SELECT EXISTS (SELECT 1 FROM definitions)").fetchone()[0])
+        if version is not None:
+            self._defns_seen = (version, found)
+        return found
+
+    def defn_counts(self, stems: Iterable[str]) -> dict[str, int]:
+        """``defn_df``'s counts for ``stems`` and the totals (defn_stats.TOTALS); a store
+        without definitions (known per store version) is not asked."""
+        if not self._has_definitions():
+            return {}
+        return dict(
+            self.conn.execute(
+                "SELECT stem, df FROM defn_df WHERE stem IN (SELECT value FROM json_each(?))",
+                (json_array([*TOTALS, *stems]),),
+            ).fetchall()
+        )
+
+    def passage_definitions(self, ids: Iterable[str]) -> dict[str, list[DefnHit]]:
+        """id -> the definitions the live beliefs among ``ids`` sit in (one per file)."""
+        out: dict[str, list[DefnHit]] = {}
+        for r in self.conn.execute(
+            "SELECT p.belief_id, d.file, d.start_line, d.end_line, d.terms, d.length "
+            "FROM passage_definitions p JOIN definitions d ON d.file = p.file "
+            "AND d.start_line = p.start_line AND d.end_line = p.end_line "
+            "JOIN beliefs b ON b.id = p.belief_id "
+            "WHERE p.belief_id IN (SELECT value FROM json_each(?)) AND b.deleted_at IS NULL "
+            "ORDER BY p.belief_id, p.file",
+            (json_array(ids),),
+        ):
+            out.setdefault(r[0], []).append((r[1], r[2], r[3], r[4], r[5]))
+        return out
+
+    def _defn_places(self, ids: list[str]) -> list[tuple[str, Span]]:
+        return [
+            (r[0], (r[1], r[2]))
+            for r in self.conn.execute(
+                "SELECT file, start_line, end_line FROM passage_definitions "
+                "WHERE belief_id IN (SELECT value FROM json_each(?)) ORDER BY file",
+                (json_array(ids),),
+            )
+        ]
+
+    def _defn_file_rows(self, file: str) -> tuple[dict[Span, DefnRow], dict[str, Span]]:
+        defs = {
+            (r[0], r[1]): (r[2], r[3])
+            for r in self.conn.execute(
+                "SELECT start_line, end_line, terms, length FROM definitions WHERE file = ?",
+                (file,),
+            )
+        }
+        if not defs:  # (a passage row always points at a stored definition)
+            return {}, {}
+        passages = {
+            r[0]: (r[1], r[2])
+            for r in self.conn.execute(
+                "SELECT belief_id, start_line, end_line FROM passage_definitions WHERE file = ?",
+                (file,),
+            )
+        }
+        return defs, passages
+
+    def _defn_write_definitions(
+        self, file: str, gone: list[Span], rows: dict[Span, DefnRow]
+    ) -> None:
+        self.conn.executemany(
+            "DELETE FROM definitions WHERE file = ? AND start_line = ? AND end_line = ?",
+            [(file, a, b) for a, b in gone],
+        )
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO definitions(file, start_line, end_line, terms, length) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(file, a, b, terms, length) for (a, b), (terms, length) in rows.items()],
+        )
+
+    def _defn_write_passages(self, file: str, gone: list[str], rows: dict[str, Span]) -> None:
+        self.conn.executemany(
+            "DELETE FROM passage_definitions WHERE belief_id = ? AND file = ?",
+            [(b, file) for b in gone],
+        )
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO passage_definitions(belief_id, file, start_line, end_line) "
+            "VALUES (?, ?, ?, ?)",
+            [(b, file, a, e) for b, (a, e) in rows.items()],
+        )
+
+    def _defn_apply(self, change: dict[str, int]) -> None:
+        if not change:
+            return
+        self.conn.executemany(
+            "INSERT INTO defn_df(stem, df) VALUES (?, ?) "
+            "ON CONFLICT(stem) DO UPDATE SET df = df + excluded.df",
+            list(change.items()),
+        )
+        gone = [(k,) for k, v in change.items() if v < 0]
+        self.conn.executemany("DELETE FROM defn_df WHERE stem = ? AND df = 0", gone)

@@ -1,0 +1,402 @@
+"""The definition lane (retrieval/lanes/defn.py) and the definition statistics ingest keeps
+for it (store/defn_stats.py): the scoring's invariants, the rows ingest, unchanged
+re-ingest, an edit and a vanished file leave (always those a fresh ingest writes), the
+migration that brings older stores in, and what the lane leaves alone."""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from collections import Counter
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from credo import Memory
+from credo.retrieval.lanes.defn import K1, best_definitions
+from credo.store.defn_stats import (
+    DEFINITIONS,
+    LENGTH,
+    contribution,
+    decode,
+    deltas,
+    encode,
+    file_rows,
+    term_count,
+)
+from credo.store.stem import stem, tokens
+
+GUIDE = """\
+# Guide
+
+Sockets are polled before a request is sent.
+
+## Retries
+
+A retry waits longer each time.
+"""
+
+TOOL = '''\
+"""The tool module waits on sockets."""
+
+TIMEOUT = 3  # a module-level statement: in no definition
+
+
+def wait_for_socket(sock, timeout):
+    """Wait until the socket is ready."""
+    # select first, then poll
+    select(sock)
+    poll(sock)
+    select(sock, select)
+    return poll(timeout)
+
+
+class Retry:
+    """Retry configuration."""
+
+    def backoff(self):
+        """Compute the backoff time."""
+        return self.backoff_factor * 2
+
+    def sleep(self):
+        """Sleep for the backoff time."""
+        sleep(self.backoff())
+'''
+
+WORDS = ["alpha", "beta", "gamma", "delta", "select", "poll", "socket", "retri"]
+_terms = st.lists(st.sampled_from(WORDS), min_size=1, max_size=40)
+
+
+def _row(file: str, start: int, stems: list[str]) -> tuple[str, int, int, str, int]:
+    terms, length = encode(stems)
+    return (file, start, start + 9, terms, length)
+
+
+def _counts(defs: list[list[str]]) -> Counter[str]:
+    total: Counter[str] = Counter()
+    for stems in defs:
+        total.update(contribution(encode(stems)))
+    return total
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    defs=st.lists(_terms, min_size=1, max_size=5),
+    placed=st.lists(st.tuples(st.integers(0, 4), st.floats(0.0, 10.0)), min_size=1, max_size=12),
+    query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4, unique=True),
+)
+def test_one_passage_per_definition_its_best_keyword_hit_ties_by_id(defs, placed, query):
+    counts = _counts(defs)
+    rows: dict[str, list[tuple[str, int, int, str, int]]] = {}
+    hits: dict[str, float] = {}
+    where: dict[str, int] = {}
+    for i, (d, score) in enumerate(placed):
+        d %= len(defs)
+        belief_id = f"p{i:02d}"
+        rows[belief_id] = [_row("a.py", 10 * d, defs[d])]
+        hits[belief_id] = score
+        where[belief_id] = d
+    out = best_definitions(rows, hits, query, counts)
+    for d in set(where.values()):
+        members = sorted((b for b in where if where[b] == d), key=lambda b: (-hits[b], b))
+        scored = [b for b in members if b in out]
+        assert len(scored) <= 1  # one passage per definition
+        if scored:
+            assert scored == members[:1]  # its best keyword hit, ties by id
+    # determinism: the order rows and hits arrive in changes nothing
+    again = best_definitions(
+        dict(reversed(rows.items())), dict(reversed(hits.items())), query, counts
+    )
+    assert again == out
+    # a definition without a query stem scores nothing
+    for b, value in out.items():
+        assert value > 0 and set(query) & set(defs[where[b]])
+
+
+@settings(max_examples=150, deadline=None)
+@given(stems=_terms, others=st.lists(_terms, max_size=4), word=st.sampled_from(WORDS))
+def test_one_more_use_never_lowers_a_definition_and_scores_stay_below_saturation(
+    stems, others, word
+):
+    counts = _counts([stems, [*stems, word], *others])
+
+    def score(unit: list[str]) -> float:
+        return best_definitions({"p": [_row("a.py", 1, unit)]}, {"p": 1.0}, [word], counts).get(
+            "p", 0.0
+        )
+
+    before, after = score(stems), score([*stems, word])
+    assert after >= before  # the use adds to tf more than to the length it is normalised by
+    n = counts[DEFINITIONS]
+    df = counts[word]
+    bound = max(1e-6, math.log((n - df + 0.5) / (df + 0.5))) * (K1 + 1)
+    assert after < bound
+
+
+def test_a_passage_in_two_files_takes_the_best_definition_it_leads() -> None:
+    strong, weak = ["select"] * 5 + ["alpha"], ["alpha"] * 6
+    counts = _counts([strong, weak, ["beta"], ["gamma"]])
+    rows = {
+        "p": [_row("a.py", 1, strong), _row("b.py", 1, weak)],
+        "q": [_row("b.py", 1, weak)],
+    }
+    out = best_definitions(rows, {"p": 1.0, "q": 2.0}, ["select", "alpha"], counts)
+    # q leads b.py's definition, so p scores by a.py's alone
+    expected = best_definitions(
+        {"p": [_row("a.py", 1, strong)]}, {"p": 1.0}, ["select", "alpha"], counts
+    )
+    assert out["p"] == expected["p"] and "q" in out
+
+
+def test_the_stored_form_counts_every_use_as_fts5_stems_it() -> None:
+    text = "def wait_for_socket(sock):\n    select(sock, select)  # Selecting"
+    stems = [stem(t) for t in tokens(text)]
+    terms, length = encode(stems)
+    assert decode(terms) == Counter(stems) and length == len(stems)
+    assert term_count(terms, "select") == 3 and term_count(terms, "sock") == 2
+    assert term_count(terms, "sel") == 0 and term_count(terms, "socket") == 1
+    defs, placed = file_rows(
+        [*text.split("\n"), "x = 1"],
+        [(1, 2), (2, 2)],
+        [("a", (1, 1)), ("b", (2, 2)), ("c", (3, 3))],
+    )
+    assert set(defs) == {(1, 2), (2, 2)} and placed == {"a": (1, 2), "b": (2, 2)}  # innermost
+    one = contribution((terms, length))
+    assert one[DEFINITIONS] == 1 and one[LENGTH] == length and one["select"] == 1
+
+
+_span = st.tuples(st.integers(1, 30), st.integers(0, 12)).map(lambda p: (p[0], p[0] + p[1]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(spans=st.lists(_span, max_size=8), passages=st.lists(_span, max_size=8))
+def test_a_passage_sits_in_the_innermost_definition_holding_it(spans, passages) -> None:
+    lines = [f"word{i} other" for i in range(45)]
+    placed = [(f"p{i}", span) for i, span in enumerate(passages)]
+    defs, inner = file_rows(lines, spans, placed)
+    assert set(defs) == set(spans)
+    for belief_id, (start, end) in placed:
+        holding = [(a, b) for a, b in spans if a <= start and end <= b]
+        if not holding:
+            assert belief_id not in inner
+            continue
+        latest = max(a for a, _ in holding)  # the latest start, then the shortest
+        assert inner[belief_id] == (latest, min(b for a, b in holding if a == latest))
+
+
+def test_deltas_are_the_difference_of_contributions_and_undo_each_other() -> None:
+    a, b = encode(["select", "poll", "poll"]), encode(["select", "alpha"])
+    forward = deltas({(1, 3): a}, {(1, 3): b, (5, 6): a})
+    expected = contribution(b) + contribution(a)
+    expected.subtract(contribution(a))
+    assert forward == {k: v for k, v in sorted(expected.items()) if v}
+    assert deltas({(1, 3): a}, {(1, 3): a}) == {}
+    both = Counter(deltas({}, {(1, 3): a}))
+    both.update(deltas({(1, 3): a}, {}))
+    assert not +both and not -both
+
+
+Tables = tuple[list[tuple[object, ...]], list[tuple[object, ...]], dict[str, int]]
+
+
+def _tables(memory: Memory) -> Tables:
+    conn = memory.store.conn
+    defs = conn.execute("SELECT * FROM definitions ORDER BY 1, 2, 3").fetchall()
+    placed = conn.execute("SELECT * FROM passage_definitions ORDER BY 1, 2").fetchall()
+    return defs, placed, dict(conn.execute("SELECT stem, df FROM defn_df").fetchall())
+
+
+def _consistent(memory: Memory) -> Tables:
+    defs, _placed, df = tables = _tables(memory)
+    total: Counter[str] = Counter()
+    for row in defs:
+        total.update(contribution((str(row[3]), int(row[4]))))  # type: ignore[call-overload]
+    assert df == {k: v for k, v in total.items() if v}
+    return tables
+
+
+def _fresh(root: Path, tmp: Path) -> Tables:
+    """What a fresh store gets from the tree as it is now."""
+    path = tmp / f"fresh{len(list(tmp.glob('fresh*')))}.db"
+    with Memory(path, root=root) as memory:
+        memory.ingest(root)
+        return _consistent(memory)
+
+
+def test_ingest_stores_code_only_and_reingest_edit_and_vanish_stay_exact(
+    tmp_path: Path,
+) -> None:
+    root, work = tmp_path / "tree", tmp_path / "work"
+    root.mkdir()
+    work.mkdir()
+    (root / "guide.md").write_text(GUIDE)
+    (root / "tool.py").write_text(TOOL)
+    with Memory(work / "m.db", root=root) as memory:
+        memory.ingest(root)
+        defs, placed, _df = _consistent(memory)
+        assert {r[0] for r in defs} == {"tool.py"} and len(defs) == 4  # 2 functions, class, 2
+        assert len({r[0] for r in placed}) == len(placed)  # one definition per passage here
+        content = dict(memory.store.conn.execute("SELECT id, content FROM beliefs"))
+        inside = {content[str(r[0])].split(":")[0] for r in placed}
+        assert "def wait_for_socket(sock, timeout)" in inside and "class Retry" in inside
+        assert not any(c.startswith("The tool module") for c in inside)  # module docstring
+        assert not any("Sockets are polled" in content[str(r[0])] for r in placed)  # docs
+        wait = next(r for r in defs if r[1] == 6)
+        assert term_count(str(wait[3]), "select") == 4 and term_count(str(wait[3]), "poll") == 3
+        assert _tables(memory) == _fresh(root, tmp_path)
+
+        before = _tables(memory)
+        changes = memory.store.conn.total_changes
+        memory.ingest(root)  # unchanged: nothing written
+        assert _tables(memory) == before
+        assert memory.store.conn.total_changes == changes
+
+        (root / "tool.py").write_text(TOOL.replace("self.backoff_factor * 2", "self.factor ** 3"))
+        memory.ingest(root)
+        edited = _consistent(memory)
+        assert edited == _fresh(root, tmp_path)  # replaced by difference, exactly
+        assert edited[0] != before[0] and edited[0][0] == before[0][0]
+
+        (root / "tool.py").write_text(TOOL.replace("\n\nclass Retry", "\n\n\nclass Retry"))
+        memory.ingest(root)  # the class moved down a line: its rows move with it
+        assert _consistent(memory) == _fresh(root, tmp_path)
+
+        (root / "tool.py").unlink()
+        memory.ingest(root)
+        assert _tables(memory) == ([], [], {})
+
+
+def test_a_hard_forget_takes_the_definitions_holding_its_text(tmp_path: Path) -> None:
+    root, work = tmp_path / "tree", tmp_path / "work"
+    root.mkdir()
+    work.mkdir()
+    (root / "tool.py").write_text(TOOL)
+    with Memory(work / "m.db", root=root) as memory:
+        memory.ingest(root)
+        conn = memory.store.conn
+        sleep, waits = (
+            conn.execute("SELECT id FROM beliefs WHERE content LIKE ?", (f"{head}%",)).fetchone()[0]
+            for head in ("def sleep", "def wait_for_socket")
+        )
+        memory.forget(waits)  # soft: the text stays, so do its counts
+        assert _tables(memory) == _fresh(root, work)
+        memory.forget(sleep, hard=True)
+        defs, placed, df = _consistent(memory)
+        assert {(r[1], r[2]) for r in defs} == {(6, 12), (18, 20)}  # not sleep's, nor Retry's
+        assert "sleep" not in df and all(str(r[0]) != sleep for r in placed)
+        (root / "tool.py").write_text(TOOL + "\n# edited\n")
+        memory.ingest(root)  # the file read again: its definitions are back
+        assert _consistent(memory)[0] == _fresh(root, work)[0]
+
+
+def test_a_store_from_before_gets_its_rows_at_the_next_ingest(tmp_path: Path) -> None:
+    (tmp_path / "tool.py").write_text(TOOL)
+    path = tmp_path / "v10.db"
+    with Memory(path, root=tmp_path) as memory:
+        memory.ingest(tmp_path)
+        tables = _tables(memory)
+    conn = sqlite3.connect(path)  # back to version 10: a store written before migration 11
+    with conn:
+        for table in ("definitions", "passage_definitions", "defn_df"):
+            conn.execute(f"DROP TABLE {table}")
+        conn.execute("DELETE FROM _migrations WHERE version = 11")
+    conn.close()
+    with Memory(path, root=tmp_path) as memory:
+        assert _tables(memory) == ([], [], {})  # migrated: empty, the ledger asks for a re-read
+        assert memory.store.conn.execute("SELECT content_hash FROM ingested_files").fetchone() == (
+            "",
+        )
+        memory.ingest(tmp_path)
+        assert _tables(memory) == tables
+
+
+def test_the_lane_scores_code_in_definitions_and_leaves_notes_docs_and_modules_alone(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "guide.md").write_text(GUIDE)
+    (tmp_path / "tool.py").write_text(TOOL)
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path)
+        note = memory.remember("Sockets are selected and polled by the tool module.")
+        result = memory.retrieve("select and poll the socket", token_budget=5000)
+        by_id = {b.id: b for b in result.beliefs}
+        assert "defn" not in by_id[note].lanes
+        scored = [b for b in result.beliefs if "defn" in b.lanes]
+        assert scored and scored[0].content.startswith("def wait_for_socket")
+        assert all(b.trail.startswith("tool.py") for b in scored)
+        for b in result.beliefs:
+            if b.trail.startswith("guide.md") or b.content.startswith("The tool module"):
+                assert "defn" not in b.lanes
+        off = memory.retrieve("select and poll the socket", lanes={"defn": False})
+        assert all("defn" not in b.lanes for b in off.beliefs)
+
+
+def test_a_store_without_code_asks_nothing_until_code_arrives(tmp_path: Path) -> None:
+    (tmp_path / "tool.py").write_text(TOOL)
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.remember("Sockets are selected and polled by the tool module.")
+        memory.retrieve("select and poll")
+        asked: list[str] = []
+        memory.store.conn.set_trace_callback(asked.append)
+        memory.retrieve("select and poll")
+        memory.store.conn.set_trace_callback(None)
+        assert asked and not any("defn_df" in s or "definitions" in s for s in asked)
+        with Memory(tmp_path / "m.db", root=tmp_path) as other:
+            other.ingest(tmp_path)
+        after = memory.retrieve("select and poll the socket", token_budget=5000)
+        assert any("defn" in b.lanes for b in after.beliefs)
+
+
+def test_retrieval_with_the_definition_lane_is_deterministic(tmp_path: Path) -> None:
+    outputs = []
+    for name in ("a", "b"):
+        root = tmp_path / name
+        root.mkdir()
+        (root / "tool.py").write_text(TOOL)
+        with Memory(root / "m.db", root=root) as memory:
+            memory.ingest(root)
+            answers = [
+                [(b.content, b.score, sorted(b.lanes.items())) for b in r.beliefs]
+                for r in (
+                    memory.retrieve(q, token_budget=5000)
+                    for q in ("select poll socket", "backoff time", "retry sleep")
+                )
+            ]
+        outputs.append(json.dumps(answers))
+    assert outputs[0] == outputs[1]
+
+
+def test_postgres_stores_the_same_rows_and_ranks_the_same(tmp_path: Path) -> None:
+    from tests.conftest import postgres_store
+
+    (tmp_path / "guide.md").write_text(GUIDE)
+    edited = TOOL.replace("self.backoff_factor * 2", "self.factor ** 3")
+    seen = []
+    with postgres_store() as url:
+        for location in (tmp_path / "m.db", url):
+            with Memory(location, root=tmp_path) as memory:
+                (tmp_path / "tool.py").write_text(TOOL)
+                memory.ingest(tmp_path)
+                (tmp_path / "tool.py").write_text(edited)
+                memory.ingest(tmp_path)
+                store = memory.store
+                found = memory.retrieve("sleep for the backoff time", token_budget=5000)
+                memory.forget(
+                    next(b.id for b in found.beliefs if b.content.startswith("def sleep")),
+                    hard=True,
+                )
+                ids = [b.id for b in memory.retrieve("select poll", token_budget=5000).beliefs]
+                placed = store.passage_definitions(ids)
+                counts = store.defn_counts(["select", "poll", "backoff", "sleep"])
+                ranked = [
+                    (b.content, b.score, sorted(b.lanes.items()))
+                    for b in memory.retrieve("wait for the socket with select").beliefs
+                ]
+                seen.append((sorted(placed.items()), counts, ranked))
+                (tmp_path / "tool.py").unlink()
+                memory.ingest(tmp_path)
+                assert store.defn_counts(["select"]) == {}
+    assert seen[0] == seen[1]
+    assert seen[0][0] and seen[0][1] and any("defn" in dict(r[2]) for r in seen[0][2])
