@@ -5,7 +5,6 @@ migration that brings older stores in, and what the lane leaves alone."""
 
 from __future__ import annotations
 
-import json
 import math
 import sqlite3
 from collections import Counter
@@ -27,6 +26,7 @@ from credo.store.defn_stats import (
     term_count,
 )
 from credo.store.stem import stem, tokens
+from tests.lane_runs import two_fresh_stores
 
 GUIDE = """\
 # Guide
@@ -350,22 +350,10 @@ def test_a_store_without_code_asks_nothing_until_code_arrives(tmp_path: Path) ->
 
 
 def test_retrieval_with_the_definition_lane_is_deterministic(tmp_path: Path) -> None:
-    outputs = []
-    for name in ("a", "b"):
-        root = tmp_path / name
-        root.mkdir()
-        (root / "tool.py").write_text(TOOL)
-        with Memory(root / "m.db", root=root) as memory:
-            memory.ingest(root)
-            answers = [
-                [(b.content, b.score, sorted(b.lanes.items())) for b in r.beliefs]
-                for r in (
-                    memory.retrieve(q, token_budget=5000)
-                    for q in ("select poll socket", "backoff time", "retry sleep")
-                )
-            ]
-        outputs.append(json.dumps(answers))
-    assert outputs[0] == outputs[1]
+    first, second = two_fresh_stores(
+        tmp_path, "tool.py", TOOL, ("select poll socket", "backoff time", "retry sleep")
+    )
+    assert first == second
 
 
 def test_postgres_stores_the_same_rows_and_ranks_the_same(tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ determinism."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections import Counter
 from pathlib import Path
@@ -23,6 +22,7 @@ from credo.store.line_stats import (
     deltas,
     encode,
 )
+from tests.lane_runs import two_fresh_stores
 
 GUIDE = """\
 # Guide
@@ -251,22 +251,10 @@ def test_a_store_of_notes_asks_nothing_until_a_document_arrives(tmp_path: Path) 
 
 
 def test_retrieval_with_the_line_lane_is_deterministic(tmp_path: Path) -> None:
-    outputs = []
-    for name in ("a", "b"):
-        root = tmp_path / name
-        root.mkdir()
-        (root / "guide.md").write_text(GUIDE)
-        with Memory(root / "m.db", root=root) as memory:
-            memory.ingest(root)
-            answers = [
-                [(b.content, b.score, sorted(b.lanes.items())) for b in r.beliefs]
-                for r in (
-                    memory.retrieve(q, token_budget=5000)
-                    for q in ("hyphen separator", "upgrade migrations", "keyword file")
-                )
-            ]
-        outputs.append(json.dumps(answers))
-    assert outputs[0] == outputs[1]
+    first, second = two_fresh_stores(
+        tmp_path, "guide.md", GUIDE, ("hyphen separator", "upgrade migrations", "keyword file")
+    )
+    assert first == second
 
 
 def test_query_stems_are_the_index_stems() -> None:
