@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 
+from credo.store.line_stats import deltas as _deltas
 from credo.store.stem import stem, tokens
 
 DEFINITIONS = " definitions"
@@ -108,15 +109,8 @@ def contribution(row: DefnRow) -> Counter[str]:
 
 def deltas(old: Mapping[Span, DefnRow], new: Mapping[Span, DefnRow]) -> dict[str, int]:
     """The change to ``defn_df`` when a file's definitions ``old`` (those stored) are
-    replaced by ``new``; zero changes left out."""
-    change: Counter[str] = Counter()
-    for span, row in old.items():
-        if new.get(span) != row:
-            change.subtract(contribution(row))
-    for span, row in new.items():
-        if old.get(span) != row:
-            change.update(contribution(row))
-    return {k: v for k, v in sorted(change.items()) if v}
+    replaced by ``new`` (line_stats.deltas, each definition counted by ``contribution``)."""
+    return _deltas(old, new, contribution)
 
 
 class DefnWrites:

@@ -4,10 +4,11 @@ read by the definition lane (retrieval/lanes/defn.py)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from credo.store.db import json_array
 from credo.store.defn_stats import TOTALS, DefnRow, DefnWrites, Span
+from credo.store.lines import add_to_df
 
 DefnHit = tuple[str, int, int, str, int]
 """(file, first line, last line, terms, length): a definition a passage sits in."""
@@ -15,21 +16,7 @@ DefnHit = tuple[str, int, int, str, int]
 
 class DefnTable(DefnWrites):
     conn: sqlite3.Connection
-    _version_seen: tuple[int, int] | None  # GraphQueries': as ``current_locks`` read it
-    # (store version, whether any definition is stored), as last read by ``defn_counts``.
-    _defns_seen: tuple[tuple[int, int], bool] | None = None
-
-    def _has_definitions(self) -> bool:
-        """Whether the store holds any definition, read once per store version (a
-        retrieve writes nothing between ``current_locks`` and here)."""
-        version = None if self.conn.in_transaction else self._version_seen
-        seen = self._defns_seen
-        if version is not None and seen is not None and seen[0] == version:
-            return seen[1]
-        found = bool(self.conn.execute("SELECT EXISTS (SELECT 1 FROM definitions)").fetchone()[0])
-        if version is not None:
-            self._defns_seen = (version, found)
-        return found
+    _has_definitions: Callable[[], bool]  # GraphQueries': known per store version
 
     def defn_counts(self, stems: Iterable[str]) -> dict[str, int]:
         """``defn_df``'s counts for ``stems`` and the totals (defn_stats.TOTALS); a store
@@ -112,12 +99,4 @@ class DefnTable(DefnWrites):
         )
 
     def _defn_apply(self, change: dict[str, int]) -> None:
-        if not change:
-            return
-        self.conn.executemany(
-            "INSERT INTO defn_df(stem, df) VALUES (?, ?) "
-            "ON CONFLICT(stem) DO UPDATE SET df = df + excluded.df",
-            list(change.items()),
-        )
-        gone = [(k,) for k, v in change.items() if v < 0]
-        self.conn.executemany("DELETE FROM defn_df WHERE stem = ? AND df = 0", gone)
+        add_to_df(self.conn, "defn_df", change)

@@ -63,7 +63,7 @@ class GraphQueries(DocAnchorMatches):
     _version_seen: tuple[int, int] | None = None
     # Per store version: whether any belief has a context, any a class but fact, and any
     # passage line statistics (store/line_stats.py).
-    _contexts_seen: tuple[tuple[int, int] | None, tuple[bool, bool, bool]] | None = None
+    _contexts_seen: tuple[tuple[int, int] | None, tuple[bool, ...]] | None = None
     # The warm index (store/warm.py) of a long-lived process, while the store is at its
     # version: the reads below answer from it instead of SQL, with the same rows.
     _warm: WarmIndex | None = None
@@ -236,9 +236,12 @@ class GraphQueries(DocAnchorMatches):
     def _has_lines(self) -> bool:
         return self._has(2)
 
+    def _has_definitions(self) -> bool:
+        return self._has(3)
+
     def _has(self, which: int) -> bool:
-        """Whether any belief has a context (``which`` 0), a class other than fact (1), or
-        any passage has line statistics (2)."""
+        """Whether any belief has a context (``which`` 0), a class other than fact (1), any
+        passage has line statistics (2), or any code definition is stored (3)."""
         # The version current_locks read at the start of this retrieve (as the keyword
         # index's mirror reuses it): a retrieve writes nothing in between.
         version = None if self.conn.in_transaction else self._version_seen
@@ -247,9 +250,9 @@ class GraphQueries(DocAnchorMatches):
             found = self.conn.execute(
                 "SELECT EXISTS (SELECT 1 FROM beliefs WHERE context <> ''), "
                 "EXISTS (SELECT 1 FROM beliefs WHERE retention <> 'fact'), "
-                "EXISTS (SELECT 1 FROM passage_lines)"
+                "EXISTS (SELECT 1 FROM passage_lines), EXISTS (SELECT 1 FROM definitions)"
             ).fetchone()
-            seen = (version, (bool(found[0]), bool(found[1]), bool(found[2])))
+            seen = (version, tuple(map(bool, found)))
             if version is not None:
                 self._contexts_seen = seen
         return seen[1][which]

@@ -23,7 +23,8 @@ them, as it keeps the text (the lane reads live beliefs only).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import TypeVar
 
 from credo.store.stem import stem, tokens
 
@@ -35,6 +36,8 @@ LENGTH = " length"
 CONTEXT = " context"
 TOTALS = (PASSAGES, LINES, LENGTH, CONTEXT)
 
+K = TypeVar("K")
+R = TypeVar("R")
 LinesRow = tuple[str, str]
 """(lines, context): a passage's stems as stored (see the module docstring)."""
 
@@ -61,16 +64,22 @@ def contribution(row: LinesRow) -> Counter[str]:
     return counts
 
 
-def deltas(old: Mapping[str, LinesRow], new: Mapping[str, LinesRow]) -> dict[str, int]:
-    """The change to ``line_df`` when the rows ``old`` (by belief id, those stored) are
-    replaced by ``new`` (a row absent from ``new`` is removed); zero changes left out."""
+def deltas(
+    old: Mapping[K, R],
+    new: Mapping[K, R],
+    count: Callable[[R], Counter[str]] = contribution,  # type: ignore[assignment]
+) -> dict[str, int]:
+    """The change to a df table when the rows ``old`` (by key, those stored) are replaced
+    by ``new`` (a row absent from ``new`` is removed), each row counted by ``count`` (a
+    passage's lines by default; store/defn_stats.py counts definitions); zero changes left
+    out."""
     change: Counter[str] = Counter()
-    for belief_id, row in old.items():
-        if new.get(belief_id) != row:
-            change.subtract(contribution(row))
-    for belief_id, row in new.items():
-        if old.get(belief_id) != row:
-            change.update(contribution(row))
+    for key, row in old.items():
+        if new.get(key) != row:
+            change.subtract(count(row))
+    for key, row in new.items():
+        if old.get(key) != row:
+            change.update(count(row))
     return {k: v for k, v in sorted(change.items()) if v}
 
 

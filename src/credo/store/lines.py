@@ -61,12 +61,18 @@ class LineTable(LineWrites):
         }
 
     def _apply(self, change: dict[str, int]) -> None:
-        if not change:
-            return
-        self.conn.executemany(
-            "INSERT INTO line_df(stem, df) VALUES (?, ?) "
-            "ON CONFLICT(stem) DO UPDATE SET df = df + excluded.df",
-            list(change.items()),
-        )
-        gone = [(k,) for k, v in change.items() if v < 0]
-        self.conn.executemany("DELETE FROM line_df WHERE stem = ? AND df = 0", gone)
+        add_to_df(self.conn, "line_df", change)
+
+
+def add_to_df(conn: sqlite3.Connection, table: str, change: dict[str, int]) -> None:
+    """Move a df table (``line_df``, ``defn_df``: stem -> count) by ``change``; a stem whose
+    count reaches 0 leaves the table."""
+    if not change:
+        return
+    conn.executemany(
+        f"INSERT INTO {table}(stem, df) VALUES (?, ?) "
+        "ON CONFLICT(stem) DO UPDATE SET df = df + excluded.df",
+        list(change.items()),
+    )
+    gone = [(k,) for k, v in change.items() if v < 0]
+    conn.executemany(f"DELETE FROM {table} WHERE stem = ? AND df = 0", gone)

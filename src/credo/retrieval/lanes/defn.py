@@ -28,11 +28,10 @@ per store version) asks nothing beyond that. No text is tokenised at query time.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from credo.retrieval.lanes.line import query_stems
+from credo.retrieval.lanes.line import fts5_idf, query_stems
 from credo.store.defn_stats import DEFINITIONS, LENGTH
 
 if TYPE_CHECKING:
@@ -72,7 +71,7 @@ def best_definitions(
     mean = max(counts.get(LENGTH, 0) / total, 1.0)
     # (each stem as the stored terms spell it, `` stem:``, with its idf: found by a search)
     # (a stem no definition holds is in none of them: not searched for)
-    needles = [(f" {t}:", _idf(total, counts[t])) for t in query if counts.get(t, 0) > 0]
+    needles = [(f" {t}:", fts5_idf(total, counts[t])) for t in query if counts.get(t, 0) > 0]
     if not needles:
         return {}
     scored: dict[tuple[str, int, int], float] = {}
@@ -103,7 +102,3 @@ def _score(terms: str, length: int, mean: float, needles: list[tuple[str, float]
             f = int(terms[at : terms.index(" ", at)]) / norm
             score += idf * f * (K1 + 1) / (f + K1)
     return score
-
-
-def _idf(total: int, df: int) -> float:
-    return max(1e-6, math.log((total - df + 0.5) / (df + 0.5)))

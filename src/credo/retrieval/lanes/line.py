@@ -76,7 +76,7 @@ def best_lines(
     mean_line = max(counts.get(LENGTH, 0) / lines_total, 1.0)
     mean_context = max(counts.get(CONTEXT, 0) / passages, 1.0)
     floor = FLOOR_SHARE * mean_line
-    idf = {t: _idf(lines_total, counts.get(t, 0)) for t in query}
+    idf = {t: fts5_idf(lines_total, counts.get(t, 0)) for t in query}
     wanted = set(query)
     out: dict[str, float] = {}
     for belief_id, (lines, context) in rows.items():
@@ -111,5 +111,6 @@ def _term(idf: float, f: float) -> float:
     return idf * f * (K1 + 1) / (f + K1)
 
 
-def _idf(total: int, df: int) -> float:
+def fts5_idf(total: int, df: int) -> float:
+    """FTS5's idf form over ``total`` units, ``df`` of them holding the stem, floored."""
     return max(1e-6, math.log((total - df + 0.5) / (df + 0.5)))

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from credo.store.defn_stats import TOTALS, DefnRow, DefnWrites, Span
+from credo.store.postgres.lines import add_to_df
 
 if TYPE_CHECKING:
     import psycopg
@@ -100,14 +101,4 @@ class DefnTable(DefnWrites):
                 )
 
     def _defn_apply(self, change: dict[str, int]) -> None:
-        if not change:
-            return
-        with self.conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO defn_df(stem, df) VALUES (%s, %s) "
-                "ON CONFLICT (stem) DO UPDATE SET df = defn_df.df + excluded.df",
-                list(change.items()),
-            )
-            gone = [(k,) for k, v in change.items() if v < 0]
-            if gone:
-                cur.executemany("DELETE FROM defn_df WHERE stem = %s AND df = 0", gone)
+        add_to_df(self.conn, "defn_df", change)

@@ -50,14 +50,20 @@ class LineTable(LineWrites):
         return {str(r[0]): (str(r[1]), str(r[2])) for r in rows}
 
     def _apply(self, change: dict[str, int]) -> None:
-        if not change:
-            return
-        with self.conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO line_df(stem, df) VALUES (%s, %s) "
-                "ON CONFLICT (stem) DO UPDATE SET df = line_df.df + excluded.df",
-                list(change.items()),
-            )
-            gone = [(k,) for k, v in change.items() if v < 0]
-            if gone:
-                cur.executemany("DELETE FROM line_df WHERE stem = %s AND df = 0", gone)
+        add_to_df(self.conn, "line_df", change)
+
+
+def add_to_df(conn: psycopg.Connection, table: str, change: dict[str, int]) -> None:
+    """Move a df table (``line_df``, ``defn_df``: stem -> count) by ``change``; a stem whose
+    count reaches 0 leaves the table."""
+    if not change:
+        return
+    with conn.cursor() as cur:
+        cur.executemany(
+            f"INSERT INTO {table}(stem, df) VALUES (%s, %s) "
+            f"ON CONFLICT (stem) DO UPDATE SET df = {table}.df + excluded.df",
+            list(change.items()),
+        )
+        gone = [(k,) for k, v in change.items() if v < 0]
+        if gone:
+            cur.executemany(f"DELETE FROM {table} WHERE stem = %s AND df = 0", gone)
