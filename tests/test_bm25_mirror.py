@@ -53,6 +53,21 @@ def _both(
     return by_fts, by_mirror
 
 
+def _two_mirrors(
+    factory: pytest.TempPathFactory, texts: list[str], anchors: dict[int, str]
+) -> tuple[Memory, bm25_mirror.Tokenizer, bm25_mirror.Bm25Mirror, bm25_mirror.Bm25Mirror]:
+    """A store of ``texts`` (``anchors`` as ``_memory`` takes them, those past the last
+    belief's predecessor left out) and two fresh mirrors of its index: one to read each
+    term alone, one to read every term at once."""
+    folder = factory.mktemp("mirrors")
+    memory = _memory(folder, texts, {k: v for k, v in anchors.items() if k < len(texts) - 1})
+    conn = memory.store.conn
+    tokenizer = bm25_mirror.Tokenizer(bm25_mirror.tokenize_option(conn) or "")
+    alone = bm25_mirror.Bm25Mirror(conn, tokenizer, (0, 0))
+    together = bm25_mirror.Bm25Mirror(conn, tokenizer, (0, 0))
+    return memory, tokenizer, alone, together
+
+
 def _memory(folder: Path, texts: list[str], anchors: dict[int, str] | None = None) -> Memory:
     """Beliefs b000... with ``texts``; ``anchors`` fills the index's second column: belief
     i gets an incoming edge (from its successor) with that anchor text."""
@@ -448,14 +463,9 @@ def test_every_term_read_at_once_equals_each_term_read_alone(
     """The warm index's read of every term (in ranges of ``chunk`` instances) gives each
     term the postings its own read gives."""
     from credo.store import bm25_mirror
-    from credo.store.bm25_mirror import Bm25Mirror, Tokenizer, tokenize_option
 
-    folder = tmp_path_factory.mktemp("all")
-    memory = _memory(folder, texts, {k: v for k, v in anchors.items() if k < len(texts) - 1})
+    memory, tokenizer, alone, together = _two_mirrors(tmp_path_factory, texts, anchors)
     conn = memory.store.conn
-    tokenizer = Tokenizer(tokenize_option(conn) or "")
-    alone = Bm25Mirror(conn, tokenizer, (0, 0))
-    together = Bm25Mirror(conn, tokenizer, (0, 0))
     default, bm25_mirror.ALL_TERMS_CHUNK = bm25_mirror.ALL_TERMS_CHUNK, chunk
     try:
         together.read_all_terms()
@@ -527,14 +537,8 @@ def test_every_terms_parts_made_at_once_are_each_terms_own(
     are not exact products leave them lazy."""
     import numpy as np
 
-    from credo.store.bm25_mirror import Bm25Mirror, Tokenizer, tokenize_option
-
-    folder = tmp_path_factory.mktemp("parts")
-    memory = _memory(folder, texts, {k: v for k, v in anchors.items() if k < len(texts) - 1})
+    memory, tokenizer, alone, together = _two_mirrors(tmp_path_factory, texts, anchors)
     conn = memory.store.conn
-    tokenizer = Tokenizer(tokenize_option(conn) or "")
-    alone = Bm25Mirror(conn, tokenizer, (0, 0))
-    together = Bm25Mirror(conn, tokenizer, (0, 0))
     together.read_all_terms(weights)
     assert (together._eager is None) == (0.3 in weights or 0.1 in weights)
     stems = [row[0] for row in conn.execute("SELECT term FROM temp.credo_fts_instances")]
