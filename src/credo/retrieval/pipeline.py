@@ -313,11 +313,8 @@ def _currency(
     else:
         every = reader.every
         if every is not None:
-            # (the linked candidates in rank order, as the step walks them: one pass)
-            order = list(filter(every.__contains__, ids))
+            order = graph.linked_in_order(ids, every)  # (one pass, as the step walks them)
             touched = set(order)
-            if not graph.read.issuperset(touched):
-                graph.load(order)
             if lock_ids:
                 touched |= graph.touched(lock_ids, every)
         else:

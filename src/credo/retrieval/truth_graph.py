@@ -104,6 +104,15 @@ class TruthGraph:
         self.load(ids)
         return self.linked.intersection(ids)
 
+    def linked_in_order(self, ids: Iterable[str], every: Mapping[str, object]) -> list[str]:
+        """Those of ``ids`` that have a truth link, in their order (read first): ``touched``
+        for the ranked ids when the store holds every truth edge, in the order the step
+        walks them."""
+        order = list(filter(every.__contains__, ids))
+        if not self.read.issuperset(order):
+            self.load(order)
+        return order
+
     def touches(self, ids: Iterable[str]) -> bool:
         """Whether any of ``ids`` (read) has a truth link."""
         linked = self.linked
