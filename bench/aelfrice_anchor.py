@@ -41,26 +41,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from scale import build, load, query_sets, warm
+from credo.surfaces.install import credo_argv
+from scale import FIRST_RETRIEVE, build, load, query_sets, run, warm
 from synth import write_records
 
 AELFRICE = "aelfrice==5.2.0"
 GOAL = 5.0
 
-# The child, run by aelfrice's interpreter: argv = records, store folder, queries JSON.
-CHILD = r"""
-import gc, json, statistics, sys, time
-from pathlib import Path
-import aelfrice
+# aelfrice's side, run by its interpreter. BUILD: argv = records, store; prints import seconds.
+BUILD = r"""
+import json, sys, time
 from aelfrice.models import Belief, Edge
-from aelfrice.retrieval import retrieve
 from aelfrice.store import MemoryStore
 
-records, folder, queries = Path(sys.argv[1]), Path(sys.argv[2]), json.loads(sys.argv[3])
-store = MemoryStore(str(folder / "memory.db"))
+store = MemoryStore(sys.argv[2])
 started = time.perf_counter()
 with store.transaction():
-    for line in records.read_text(encoding="utf-8").splitlines():
+    for line in open(sys.argv[1], encoding="utf-8"):
         r = json.loads(line)
         if r["kind"] == "belief":
             store.insert_belief(Belief(
@@ -69,7 +66,17 @@ with store.transaction():
                 created_at="2026-11-01T00:00:00Z", last_retrieved_at=None))
         else:
             store.insert_edge(Edge(src=r["src"], dst=r["dst"], type=r["type"], weight=1.0))
-imported = time.perf_counter() - started
+print(time.perf_counter() - started)
+"""
+
+# WARM: argv = store, queries JSON; prints both passes' times (ms) as JSON.
+WARM = r"""
+import gc, json, statistics, sys, time
+import aelfrice
+from aelfrice.retrieval import retrieve
+from aelfrice.store import MemoryStore
+
+store, queries = MemoryStore(sys.argv[1]), json.loads(sys.argv[2])
 
 def timed(texts):
     times, sizes = [], []
@@ -85,10 +92,19 @@ def timed(texts):
 timed(queries["warmup"])
 first, sizes = timed(queries["measured"])
 second, _ = timed(queries["measured"])
-print(json.dumps({
-    "version": aelfrice.__version__, "import_s": imported, "first": first, "second": second,
-    "mean_results": statistics.mean(sizes),
-}))
+print(json.dumps({"version": aelfrice.__version__, "first": first, "second": second,
+                  "mean_results": statistics.mean(sizes)}))
+"""
+
+# FIRST: argv = store, query; the first retrieve of a fresh process, imports included (as
+# bench/scale.py's FIRST_RETRIEVE times credo's).
+FIRST = r"""
+import sys, time
+t0 = time.perf_counter()
+from aelfrice.retrieval import retrieve
+from aelfrice.store import MemoryStore
+retrieve(MemoryStore(sys.argv[1]), sys.argv[2], user_locks=())
+print(time.perf_counter() - t0)
 """
 
 
@@ -130,29 +146,79 @@ def _has_aelfrice(python: Path) -> bool:
     return done.returncode == 0 and done.stdout.strip() == AELFRICE.split("==")[1]
 
 
-def run_aelfrice(python: Path, records: Path, root: Path, queries: dict[str, list[str]]) -> dict:
-    """One aelfrice child over a new store of ``records``: its import and both passes."""
-    folder = Path(tempfile.mkdtemp(dir=root, prefix="aelfrice-"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("AELFRICE", "CREDO"))}
-    env.update(HOME=str(folder), OPENBLAS_NUM_THREADS="1")
-    done = subprocess.run(
-        [str(python), "-c", CHILD, str(records), str(folder), json.dumps(queries)],
-        capture_output=True,
-        text=True,
-        cwd=folder,
-        env=env,
-    )
-    if done.returncode != 0:
-        sys.exit(f"Error: the aelfrice child failed:\n{done.stderr[-2000:]}")
-    shutil.rmtree(folder)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+class Aelfrice:
+    """aelfrice's side: its interpreter, a store of its own under ``root`` (its HOME and
+    working folder too, so no configuration or user store of this machine's is read)."""
+
+    def __init__(self, python: Path, root: Path) -> None:
+        self.python, self.root = python, root
+        self.db = root / "memory.db"
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith(("AELFRICE", "CREDO"))}
+        self.env.update(HOME=str(root), OPENBLAS_NUM_THREADS="1", AELFRICE_DB=str(self.db))
+        root.mkdir(parents=True)
+
+    def child(self, code: str, *argv: str) -> str:
+        done = subprocess.run(
+            [str(self.python), "-c", code, *argv],
+            capture_output=True,
+            text=True,
+            cwd=self.root,
+            env=self.env,
+        )
+        if done.returncode != 0:
+            sys.exit(f"Error: the aelfrice child failed:\n{done.stderr[-2000:]}")
+        return done.stdout.strip().splitlines()[-1]
+
+    def search_argv(self, text: str) -> list[str]:
+        return [str(self.python.parent / "aelf"), "search", text]
+
+
+def fresh(
+    credo_db: Path, project: Path, theirs: Aelfrice, texts: list[str], rounds: int
+) -> dict[str, list[float]]:
+    """Fresh-process times (ms), the commands of a round run in turn (the order rotating):
+    each side's first retrieve (measured inside the process, imports included) and search
+    command end to end (``credo search``, ``aelf search``), and ``python -S -c pass``. One
+    untimed round first: the page cache and aelfrice's persisted keyword index (its first
+    search writes it) are then warm."""
+    ours_env = {k: v for k, v in os.environ.items() if not k.startswith("CREDO_")}
+    ours_env.update(CREDO_WARM="off", CREDO_CAPTURE="0", CREDO_DB=str(credo_db))
+    times: dict[str, list[float]] = {}
+    for i in range(rounds + 1):
+        text = texts[i]
+        commands = [
+            (
+                "credo first retrieve",
+                [sys.executable, "-c", FIRST_RETRIEVE, str(credo_db), text],
+                project,
+                ours_env,
+                True,
+            ),
+            (
+                "aelfrice first retrieve",
+                [str(theirs.python), "-c", FIRST, str(theirs.db), text],
+                theirs.root,
+                theirs.env,
+                True,
+            ),
+            ("credo search", [*credo_argv(), "search", text], project, ours_env, False),
+            ("aelfrice search", theirs.search_argv(text), theirs.root, theirs.env, False),
+            ("python -S -c pass", [sys.executable, "-S", "-c", "pass"], project, ours_env, False),
+        ]
+        shift = i % len(commands)
+        for name, argv, cwd, env, inside in commands[shift:] + commands[:shift]:
+            wall, _, out = run(argv, b"", cwd, env)
+            if i:
+                times.setdefault(name, []).append(float(out) * 1000 if inside else wall)
+    return times
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=2, help="warm rounds, in turn")
+    parser.add_argument("--fresh", type=int, default=10, help="fresh-process rounds")
     parser.add_argument("--python", type=Path, help="an interpreter that has aelfrice 5.2.0")
     parser.add_argument(
         "--venv", type=Path, default=Path.home() / ".cache" / "credo-bench" / "aelfrice-5.2.0"
@@ -160,17 +226,20 @@ def main() -> None:
     args = parser.parse_args()
     python = args.python or aelfrice_python(args.venv)
     measured, warmup = query_sets(args.queries)
-    queries = {"warmup": warmup, "measured": measured}
+    queries = json.dumps({"warmup": warmup, "measured": measured})
     ours: list[float] = []
     theirs: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         project, imported = build(root / "credo", args.size)
-        records = write_records(root / "records.jsonl", args.size, 2, text="zipf")
         db = project / ".credo" / "memory.db"
+        aelfrice = Aelfrice(python, root / "aelfrice")
+        records = write_records(root / "records.jsonl", args.size, 2, text="zipf")
+        their_import = float(aelfrice.child(BUILD, str(records), str(aelfrice.db)))
         print(
-            f"{args.size:,} beliefs, {imported['edges']:,} edges; {args.queries} measured "
-            f"queries after {args.queries} others; aelfrice from {python}",
+            f"{args.size:,} beliefs, {imported['edges']:,} edges; import credo "
+            f"{imported['import_s']:.1f} s, aelfrice {their_import:.1f} s; {args.queries} "
+            f"measured queries after {args.queries} others; aelfrice from {python}",
             flush=True,
         )
         for round_ in range(1, args.rounds + 1):
@@ -181,23 +250,30 @@ def main() -> None:
                 f"{row['p99']:6.2f}  second pass p50 {row['seen_p50']:6.2f}  load {load()}",
                 flush=True,
             )
-            got = run_aelfrice(python, records, root, queries)
-            p50 = statistics.median(got["first"])
-            theirs.append(p50)
+            got = json.loads(aelfrice.child(WARM, str(aelfrice.db), queries))
+            theirs.append(statistics.median(got["first"]))
             print(
-                f"  round {round_} aelfrice  warm p50 {p50:6.2f} ms  p99 "
+                f"  round {round_} aelfrice  warm p50 {theirs[-1]:6.2f} ms  p99 "
                 f"{percentile(got['first'], 0.99):6.2f}  second pass p50 "
-                f"{statistics.median(got['second']):6.2f}  ({got['version']}, import "
-                f"{got['import_s']:.1f} s, {got['mean_results']:.1f} beliefs a result)  "
-                f"load {load()}",
+                f"{statistics.median(got['second']):6.2f}  ({got['version']}, "
+                f"{got['mean_results']:.1f} beliefs a result)  load {load()}",
                 flush=True,
             )
+        times = fresh(db, project, aelfrice, measured, args.fresh) if args.fresh else {}
+    for name, values in sorted(times.items()):
+        print(f"  {name:<24} p50 {statistics.median(values):7.1f} ms  min {min(values):7.1f}")
+    if times:
+        print(f"  ({args.fresh} fresh rounds, in turn; load {load()})")
     ratio = statistics.median(theirs) / statistics.median(ours)
     verdict = "PASS" if ratio >= GOAL else "FAIL"
     print(
         f"\n{verdict}  warm p50 at {args.size:,}: credo {statistics.median(ours):.2f} ms, "
         f"aelfrice {statistics.median(theirs):.2f} ms = {ratio:.1f}x (target >= {GOAL:.0f}x)"
     )
+    for what in ("first retrieve", "search") if times else ():
+        mine = statistics.median(times[f"credo {what}"])
+        other = statistics.median(times[f"aelfrice {what}"])
+        print(f"      {what}: credo {mine:.1f} ms, aelfrice {other:.1f} ms = {other / mine:.1f}x")
 
 
 if __name__ == "__main__":
