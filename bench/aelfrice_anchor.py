@@ -4,11 +4,9 @@
                                     [--python PATH | --venv DIR]
 
 Issue #17 asks for a warm retrieve p50 at 10k at least 5x faster than aelfrice 5.2.0's on the
-same store. aelfrice 5.2.0 needs Python >= 3.12 (on 3.11 pip offers only its 0.0.1), so it runs
-in a child process of its own interpreter: ``--python`` names one that has it, else a venv is
-made at ``--venv`` (default ``~/.cache/credo-bench/aelfrice-5.2.0``) from the first Python
-3.12 or 3.13 found (on PATH, then pyenv's), and aelfrice 5.2.0 is installed there from PyPI
-at bench time (nothing of it is kept in this repository).
+same store. aelfrice runs in child processes of its own interpreter (bench/aelfrice_side.py:
+``--python`` names one that has aelfrice 5.2.0, else a venv is made at ``--venv`` and it is
+installed there from PyPI at bench time).
 
 Both sides read one records file (bench/synth.py: ``--size`` beliefs of Zipf text, two edges
 per belief, the latency and scale benches' store). credo's figure is bench/scale.py's own:
@@ -32,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -41,11 +38,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from aelfrice_side import DEFAULT_VENV, aelfrice_python, child_env
 from credo.surfaces.install import credo_argv
 from scale import FIRST_RETRIEVE, build, load, query_sets, run, warm
 from synth import write_records
 
-AELFRICE = "aelfrice==5.2.0"
 GOAL = 5.0
 
 # aelfrice's side, run by its interpreter. BUILD: argv = records, store; prints import seconds.
@@ -113,39 +110,6 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def aelfrice_python(venv: Path) -> Path:
-    """An interpreter that has aelfrice 5.2.0: ``venv``'s, made and filled if need be."""
-    python = venv / "bin" / "python"
-    if python.exists() and _has_aelfrice(python):
-        return python
-    base = next((p for p in _candidates() if _runs_312(p)), None)
-    if base is None:
-        sys.exit("Error: aelfrice 5.2.0 needs Python >= 3.12; none found (give --python)")
-    subprocess.run([base, "-m", "venv", str(venv)], check=True)
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", AELFRICE], check=True)
-    return python
-
-
-def _candidates() -> list[str]:
-    """python3.12 / python3.13 on PATH, then pyenv's installs (a pyenv shim of a version
-    that is not selected exits 127, so each is tried)."""
-    found = [p for p in (shutil.which("python3.12"), shutil.which("python3.13")) if p]
-    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
-    return found + [str(p) for p in sorted(pyenv.glob("3.1[23]*/bin/python3"))]
-
-
-def _runs_312(python: str) -> bool:
-    probe = "import sys; print(sys.version_info >= (3, 12))"
-    done = subprocess.run([python, "-c", probe], capture_output=True, text=True)
-    return done.returncode == 0 and done.stdout.strip() == "True"
-
-
-def _has_aelfrice(python: Path) -> bool:
-    probe = "import importlib.metadata as m; print(m.version('aelfrice'))"
-    done = subprocess.run([str(python), "-c", probe], capture_output=True, text=True)
-    return done.returncode == 0 and done.stdout.strip() == AELFRICE.split("==")[1]
-
-
 class Aelfrice:
     """aelfrice's side: its interpreter, a store of its own under ``root`` (its HOME and
     working folder too, so no configuration or user store of this machine's is read)."""
@@ -153,8 +117,7 @@ class Aelfrice:
     def __init__(self, python: Path, root: Path) -> None:
         self.python, self.root = python, root
         self.db = root / "memory.db"
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith(("AELFRICE", "CREDO"))}
-        self.env.update(HOME=str(root), OPENBLAS_NUM_THREADS="1", AELFRICE_DB=str(self.db))
+        self.env = {**child_env(root), "AELFRICE_DB": str(self.db)}
         root.mkdir(parents=True)
 
     def child(self, code: str, *argv: str) -> str:
@@ -220,9 +183,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="warm rounds, in turn")
     parser.add_argument("--fresh", type=int, default=10, help="fresh-process rounds")
     parser.add_argument("--python", type=Path, help="an interpreter that has aelfrice 5.2.0")
-    parser.add_argument(
-        "--venv", type=Path, default=Path.home() / ".cache" / "credo-bench" / "aelfrice-5.2.0"
-    )
+    parser.add_argument("--venv", type=Path, default=DEFAULT_VENV)
     args = parser.parse_args()
     python = args.python or aelfrice_python(args.venv)
     measured, warmup = query_sets(args.queries)

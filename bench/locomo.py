@@ -25,6 +25,9 @@ Systems:
     credo          ``Memory.retrieve(question, token_budget=...)``: the order of ``.beliefs``
                    at a 100,000-token budget for the ranking metrics, and what it packs at
                    1,500 tokens for the pack metric.
+    aelfrice       aelfrice 5.2.0's ``retrieve`` in a Python >= 3.12 child process
+                   (bench/aelfrice_side.py; installed from PyPI at bench time into a venv of
+                   its own), read as credo is; its pack charged ceil(characters / 4).
 
 Lane ablations run from the command line, for example
     python bench/locomo.py --systems credo --label no-heat \
@@ -348,12 +351,49 @@ class CredoSystem:
         return _CredoIndex(conversation, folder, self.retrieve_kwargs)
 
 
+class _AelfriceIndex:
+    def __init__(self, python: Path, conversation: Conversation, folder: Path) -> None:
+        from aelfrice_side import AelfriceChild
+
+        self.child = AelfriceChild(python, folder / "aelfrice")
+        self.child.load(conversation.records())
+
+    def rank(self, question: str) -> list[str]:
+        return self.child.retrieve(question, RANK_BUDGET)[0]
+
+    def pack(self, question: str, budget: int) -> list[tuple[str, int, str]]:
+        # aelfrice packs by its own estimator; charged here as the FTS5 baseline is
+        ids, contents = self.child.retrieve(question, budget)
+        return [(i, token_cost(c), c) for i, c in zip(ids, contents, strict=True)]
+
+    def close(self) -> None:
+        self.child.close()
+
+
+class AelfriceSystem:
+    """aelfrice 5.2.0 (bench/aelfrice_side.py: a Python >= 3.12 child process, its
+    production ``retrieve``): the order it returns at 100,000 tokens ranks, what it returns
+    at 1,500 tokens packs."""
+
+    name = "aelfrice"
+
+    def __init__(self) -> None:
+        from aelfrice_side import aelfrice_python
+
+        self.python = aelfrice_python()
+
+    def open(self, conversation: Conversation, folder: Path) -> Index:
+        return _AelfriceIndex(self.python, conversation, folder)
+
+
 def make_system(name: str, retrieve_kwargs: Mapping[str, Any] | None = None) -> System:
     if name == Fts5Baseline.name:
         return Fts5Baseline()
     if name == CredoSystem.name:
         return CredoSystem(retrieve_kwargs)
-    raise SystemUnavailableError(f"unknown system {name!r}; use fts5-baseline or credo")
+    if name == AelfriceSystem.name:
+        return AelfriceSystem()
+    raise SystemUnavailableError(f"unknown system {name!r}; use fts5-baseline, credo or aelfrice")
 
 
 # -- evaluation ----------------------------------------------------------------------------
@@ -546,7 +586,7 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--systems",
         default="fts5-baseline,credo",
-        help="comma-separated: fts5-baseline, credo (default: both)",
+        help="comma-separated: fts5-baseline, credo, aelfrice (default: the first two)",
     )
     parser.add_argument(
         "--retrieve-kwargs",
