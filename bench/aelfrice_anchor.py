@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from aelfrice_side import DEFAULT_VENV, aelfrice_python, child_env
 from credo.surfaces.install import credo_argv
-from scale import FIRST_RETRIEVE, build, load, query_sets, run, warm
+from scale import FIRST_RETRIEVE, build, load, percentile, query_sets, run, warm
 from synth import write_records
 
 GOAL = 5.0
@@ -103,11 +103,6 @@ from aelfrice.store import MemoryStore
 retrieve(MemoryStore(sys.argv[1]), sys.argv[2], user_locks=())
 print(time.perf_counter() - t0)
 """
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 class Aelfrice:
