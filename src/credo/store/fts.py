@@ -14,6 +14,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from credo.store.bm25_policy import MirrorPolicy
+from credo.store.stem import stem
 
 if TYPE_CHECKING:
     from credo.store.bm25_mirror import Bm25Mirror
@@ -52,6 +53,43 @@ def query_terms(text: str) -> list[str]:
         if len(seen) >= MAX_QUERY_TERMS:
             break
     return list(seen)
+
+
+# An adverb's adjective is at least this long as a stem: shorter stems are mostly not
+# adjectives ("early" -> ear, "daily" -> dai, "holy" -> ho), and "-ply" words are verbs
+# ("apply", "reply", "supply": never app, rep, supp).
+_MIN_ADJECTIVE_STEM = 4
+
+
+def adjective_of(term: str) -> str | None:
+    """The adjective an ``-ly`` adverb is made from, when the index's stemmer keeps the two
+    apart, else None: "lazily" -> "lazy", "exactly" -> "exact", "explicitly" -> "explicit".
+
+    Porter (1980) folds some adverbs into their adjectives (-ally, -ently, -ously, -ely,
+    -bly: "usually" and "usual" are both ``usual``) but not the rest ("lazily" is
+    ``lazili``, "lazy" ``lazi``; "exactly" is ``exactli``). A reader who asks how a group
+    loads "lazily" is asking about lazy loading, so the query asks for the adjective too.
+    A rule of English morphology over the query's own words: no list, no corpus.
+    """
+    if len(term) < 6 or not term.endswith("ly") or term.endswith("ply"):
+        return None
+    stemmed = stem(term)
+    if not stemmed.endswith("li"):  # the stemmer joined them already (or not an adverb)
+        return None
+    base = term[:-3] + "y" if term.endswith("ily") else term[:-2]
+    base_stem = stem(base)
+    if len(base_stem) < _MIN_ADJECTIVE_STEM or base_stem == stemmed or base in STOPWORDS:
+        return None
+    return base
+
+
+def with_adjectives(terms: list[str]) -> list[str]:
+    """``terms``, then the adjective of each adverb among them that is not a term already
+    (``adjective_of``), within ``MAX_QUERY_TERMS``. Without an adverb: ``terms`` itself."""
+    extra = [a for t in terms if (a := adjective_of(t)) is not None and a not in terms]
+    if not extra:
+        return terms
+    return list(dict.fromkeys(terms + extra))[: max(MAX_QUERY_TERMS, len(terms))]
 
 
 def quote(term: str) -> str:
