@@ -9,7 +9,8 @@ a corpus names are kept. The query files under ``bench/docs_multi/`` are ours; t
 they point at is the projects'.
 
 Documentation corpora: three trees in two markup languages, each with its changelog.
-Code corpora: the source of two libraries in two languages.
+Code corpora: the source of three libraries in two languages (requests added at stop 32,
+first as a held-out check).
 """
 
 from __future__ import annotations
@@ -100,6 +101,16 @@ CORPORA: tuple[Corpus, ...] = (
         url="pypi:urllib3==2.8.0",
         sha256="63bf2ead4c879426ebf22ef2a781eeb4aa3b4ae798a0435506f8687fd5bb9b63",
         include=("src/urllib3/*.py", "src/urllib3/*/*.py", "src/urllib3/*/*/*.py"),
+    ),
+    Corpus(
+        name="requests",
+        kind="code",
+        project="requests",
+        version="2.32.3",
+        licence="Apache-2.0",
+        url="pypi:requests==2.32.3",
+        sha256="55365417734eb18255590a9ff9eb97e9e1da868d4ccd6402399eaf68af20a760",
+        include=("src/requests/*.py",),
     ),
     Corpus(
         name="axios",
