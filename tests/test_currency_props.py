@@ -135,3 +135,24 @@ def test_the_result_depends_on_the_store_not_the_write_order(
     first = retrieve(build(tmp_path, spec), spec, include_superseded=True)
     again = retrieve(build(tmp_path, spec, shuffled=True), spec, include_superseded=True)
     assert again == first
+
+
+_IDS = st.one_of(
+    st.from_regex(r"b[0-9a-f]{1,40}", fullmatch=True),  # derived: shortened past 8 characters
+    st.text(min_size=1, max_size=12),  # given by the caller, any character ("&", "<", controls)
+)
+
+
+@given(st.lists(_IDS, min_size=1, max_size=5))
+@settings(max_examples=300)
+def test_the_marks_kept_for_conflicts_are_those_of_ids_shown_whole(ids: list[str]) -> None:
+    """``truth_graph._plain_marks`` (one id made inline, more through its memo) gives what
+    ``tokens.marks`` gives when no id is shortened, else None, asked once or twice."""
+    from credo.retrieval.truth_graph import _plain_marks
+    from credo.store.short_ids import shortenable
+    from credo.tokens import marks
+
+    conflicts = tuple(ids)
+    expected = None if any(map(shortenable, conflicts)) else marks((), conflicts, ())
+    assert _plain_marks(conflicts) == expected
+    assert _plain_marks(conflicts) == expected

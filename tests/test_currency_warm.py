@@ -198,6 +198,33 @@ def test_installing_a_warm_index_reads_every_truth_edge_ahead(tmp_path: Path) ->
         assert _answers(memory) == want
 
 
+def test_every_truth_edge_read_ahead_names_beliefs_with_the_warm_graphs_ids(
+    tmp_path: Path,
+) -> None:
+    """The truth links read with a warm index name each belief with the graph's own id
+    object (the one the ranked ids are), and each type with the module's constant: a
+    candidate's look-up then finds its key by identity. Same links, same answers."""
+    db = tmp_path / "ahead.db"
+    with _build(tmp_path, _SPEC) as memory:
+        want = _answers(memory)
+        memory.store.conn.execute("VACUUM INTO ?", (str(db),))
+    with Memory(db, root=tmp_path) as memory:
+        plain_links, plain_ends = truth.read_every_truth_edge(memory.store.conn)
+        assert memory.store.build_warm()
+        rids, names = memory.store._warm.graph.id_table
+        memo = memory.store._truth_memo
+        assert memo.complete and memo.links == plain_links and memo.ends == plain_ends
+        own = {i: names[rids[i]] for i in memo.ends}
+        assert own and all(own[i] is i for i in memo.links)
+        assert all(own[i] is i for i in memo.ends)
+        constants = (truth.SUPERSEDES, truth.CONTRADICTS, truth.RESOLVES)
+        for got in memo.links.values():
+            for src, dst, kind in got:
+                assert own[src] is src and own[dst] is dst
+                assert any(kind is c for c in constants)
+        assert _answers(memory) == want
+
+
 @pytest.mark.parametrize("cap", [-1.0, 10.0])
 def test_a_full_read_is_bought_only_while_it_is_short(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cap: float

@@ -12,7 +12,7 @@ from credo.retrieval.compress import SHORT_CHARS, least_chars, long_ids
 from credo.store.fts import CandidateRow
 from credo.store.short_ids import shortenable
 from credo.store.truth import CONTRADICTS, RESOLVES, SUPERSEDES, TruthFacts
-from credo.tokens import line_chars, marks
+from credo.tokens import escape, line_chars, marks
 
 Fetch = Callable[[Iterable[str]], TruthFacts]
 NO_IDS: tuple[str, ...] = ()
@@ -40,9 +40,11 @@ Relevant = tuple[
 
 def _plain_marks(conflicts: tuple[str, ...]) -> str | None:
     """The marks of a standing of ``conflicts`` only, when the block shows each id whole
-    (none is a derived id it shortens: ``short_ids.shortenable``); else None. (Kept: an
-    entry's own marks name its conflicts, and each of them is named by an entry's brought
-    marks too, ``(x,)``: the same text asked twice.)"""
+    (none is a derived id it shortens: ``short_ids.shortenable``); else None. One id (an
+    entry's brought marks, ``(x,)``, and most entries' own) is made inline: a first meeting
+    costs a memo probe and four calls less; more are kept (asked again by other entries)."""
+    if len(conflicts) == 1:  # (most: ``marks`` of one id, without the calls or the memo)
+        return None if shortenable(x := conflicts[0]) else _CONFLICTS_WITH + escape(x)
     found = _PLAIN_MARKS.get(conflicts, _UNKNOWN)
     if found is _UNKNOWN:
         if len(_PLAIN_MARKS) >= _MAX_PLAIN_MARKS:
@@ -57,6 +59,7 @@ def _plain_marks(conflicts: tuple[str, ...]) -> str | None:
 _PLAIN_MARKS: dict[tuple[str, ...], str | None] = {}
 _MAX_PLAIN_MARKS = 50_000
 _UNKNOWN = object()
+_CONFLICTS_WITH = marks((), ("",), ())  # what ``marks`` puts before a lone conflict's id
 
 
 class TruthGraph:
@@ -284,7 +287,13 @@ class TruthGraph:
                 if marked is not None and not supersede
                 else {}
             )
-            listed = list(texts)
+            if len(texts) == 1:  # (most: ``long_ids`` and ``least_chars`` of one, inline)
+                ((y, text),) = texts.items()
+                long = (y,) if len(text) > SHORT_CHARS else NO_IDS
+                least = len(text) + len(y) + 4
+            else:
+                listed = list(texts)
+                long, least = tuple(long_ids(listed, texts)), least_chars(listed, texts)
             found = self._relevant[x] = (
                 said,
                 free,
@@ -294,8 +303,8 @@ class TruthGraph:
                 rows,
                 texts,
                 supersede,
-                tuple(long_ids(listed, texts)),
-                least_chars(listed, texts),
+                long,
+                least,
                 None if said is None else _plain_marks(said[1]),
                 brought,
                 marked,

@@ -19,7 +19,7 @@ The beliefs' rows (``CandidateRow``) are held apart, compactly (``warm_rows``).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain, compress, repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING
@@ -200,6 +200,12 @@ class WarmGraph:
     def size(self) -> int:
         """One past the highest rowid read."""
         return len(self._ids)
+
+    @property
+    def id_table(self) -> tuple[Mapping[str, int], Sequence[str | None]]:
+        """(id -> rowid, rowid -> id): ``ids[rids[i]]`` is the graph's own object for ``i``,
+        the one every read of this index names the belief with."""
+        return self._rids, self._ids
 
     def rids(self, ids: list[str]) -> list[int]:
         """The rowid of each of ``ids`` (-1 for an id not read)."""
