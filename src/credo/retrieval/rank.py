@@ -29,7 +29,7 @@ DEFAULT_WEIGHTS: Mapping[str, float] = MappingProxyType(
     {
         "bm25f": 1.0,
         "line": 0.5,
-        "defn": 0.2,
+        "defn": 0.3,
         "heat": 0.3,
         "bfs": 0.25,
         "hrr": 1.0,
