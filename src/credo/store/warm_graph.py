@@ -321,13 +321,14 @@ class WarmGraph:
             kept[rid] = tuple(rows[low : low + count])
             low += count
 
-    def prepare(self) -> list[int]:
+    def prepare(self, most: int) -> list[int]:
         """Make every live belief's links (``_linked``, both ways) now, at index read, when
-        the memos hold them all (``MAX_LINKED``): a query then meets no belief for the
-        first time. Returns the live rowids (empty when the graph is too large)."""
+        its rowids and edge ends number at most ``most`` (and the memos hold them all,
+        ``MAX_LINKED``): a query then meets no belief for the first time. Returns the live
+        rowids (empty: too many)."""
         import numpy
 
-        if self.size > MAX_LINKED:
+        if self.size > MAX_LINKED or self.size + 2 * self.edges > most:
             return []
         rids = numpy.flatnonzero(self._state).tolist()
         for out in (True, False):
