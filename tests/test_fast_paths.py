@@ -90,44 +90,6 @@ def test_heat_kernel_in_arrays_gives_the_same_floats(
     assert heat_over_links(seeds, links, t=t) == heat_kernel(seeds, adjacency(links, nodes), t=t)
 
 
-@settings(max_examples=300, deadline=None)
-@given(
-    links=st.lists(
-        st.tuples(
-            st.integers(0, 199),
-            st.integers(0, 199),
-            st.sampled_from([-0.5, 0.0, 0.2, 0.3, 0.5, 1.0, 0.123456789, 1e-300, 3.7]),
-        ),
-        max_size=120,
-    ),
-    seeds=st.dictionaries(st.integers(0, 220), st.floats(0.0, 1.0), max_size=20),
-    above=st.sampled_from([None, 1e-9]),
-)
-def test_heat_from_links_in_arrays_gives_the_rows_floats(
-    links: list[tuple[int, int, float]], seeds: dict[int, float], above: float | None
-) -> None:
-    """The warm path's heat, made from the links as whole arrays, gives the floats of the
-    rows' form (zeros' signs too, same key order) on sparse graphs as the lanes meet them
-    (mostly one link per pair) and with parallel links and self-loops among them."""
-    import numpy  # noqa: F401  (heat_over_links takes the arrays' path once it is loaded)
-
-    from credo.retrieval.lanes import heat
-
-    edges = [Link(f"m{a:03d}", f"m{b:03d}", "SUPPORTS", w) for a, b, w in links]
-    starts = {f"m{k:03d}": v for k, v in seeds.items()}
-    nodes = set(starts) | {end for link in edges for end in (link.src, link.dst)}
-    order = sorted(nodes)
-    index = {n: i for i, n in enumerate(order)}
-    rows: list[dict[int, float]] = [{} for _ in order]
-    for link in edges:
-        if link.weight > 0:
-            a, b = index[link.src], index[link.dst]
-            rows[a][b] = rows[a].get(b, 0.0) + link.weight
-            rows[b][a] = rows[b].get(a, 0.0) + link.weight
-    want = heat._taylor_arrays(order, index, rows, starts, 1.0, heat.TAYLOR_TERMS, above)
-    assert repr(heat_over_links(starts, edges, above=above)) == repr(want)
-
-
 def test_heat_kernel_in_arrays_folds_a_hub_in_order() -> None:
     """A hub's long row is subtracted neighbour by neighbour in the arrays' form too (a
     reordered sum would differ in the last bits)."""

@@ -18,14 +18,8 @@ import math
 import sys
 from collections.abc import Mapping, Sequence
 from itertools import chain, compress
-from operator import attrgetter
-from typing import TYPE_CHECKING
 
 from credo.store.graph import Link
-
-if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
 
 DEFAULT_T = 1.0
 TAYLOR_TERMS = 12
@@ -60,8 +54,6 @@ def heat_over_links(
     nodes.update(seeds)
     order = sorted(nodes)
     index = {n: i for i, n in enumerate(order)}
-    if "numpy" in sys.modules:  # a warm process: whole-array steps (see below)
-        return _links_arrays(order, index, links, seeds, t, terms, above)
     rows: list[dict[int, float]] = [{} for _ in order]
     for link in links:
         weight = link.weight
@@ -121,103 +113,6 @@ def _taylor_arrays(
         at = numpy.arange(len(near)) + near + 1  # after the node and its earlier neighbours
         gather[at] = far
         flat[at] = pairs[:, 1] * inv_sqrt[near] * inv_sqrt[far]
-    return _series(order, index, seeds, t, terms, above, flat, gather, segments)
-
-
-def _links_arrays(
-    order: list[str],
-    index: Mapping[str, int],
-    links: Sequence[Link],
-    seeds: Mapping[str, float],
-    t: float,
-    terms: int,
-    above: float | None,
-) -> dict[str, float]:
-    """``_taylor_arrays`` of the rows ``heat_over_links`` builds, made from the links as
-    whole arrays: no dict per node, no Python-level step per link (the same floats).
-
-    Each positive link adds two entries, ``src -> dst`` then ``dst -> src``, in link order.
-    A row's value for a neighbour is its entries' weights summed in that order, and a
-    node's degree its row's values summed in the order the neighbours first came: both
-    are left folds ``0.0 - (-w1) - (-w2) ...`` by ``subtract.reduceat`` (where
-    ``add.reduce`` may sum pairwise), which is ``((0 + w1) + w2) ...``, the rows' ``get(b,
-    0.0) + w`` and Python's ``sum``. A self-loop's two entries fall on one neighbour, as
-    its row reads after it writes."""
-    import numpy
-
-    kept = [link for link in links if link.weight > 0]
-    count = len(kept)
-    size = len(order)
-    get = index.__getitem__
-    src = numpy.fromiter(map(get, map(_SRC, kept)), numpy.intp, count)
-    dst = numpy.fromiter(map(get, map(_DST, kept)), numpy.intp, count)
-    weight = numpy.fromiter(map(_WEIGHT, kept), numpy.float64, count)
-    # Every entry (node, neighbour, weight) in insertion order: link i gives 2i and 2i + 1.
-    near = numpy.stack((src, dst), axis=1).reshape(-1)
-    far = numpy.stack((dst, src), axis=1).reshape(-1)
-    # Group the entries by (node, neighbour), each group in insertion order.
-    key = near * size + far
-    by_key = numpy.argsort(key, kind="stable")
-    key = key[by_key]
-    first = numpy.flatnonzero(numpy.concatenate(([True], key[1:] != key[:-1]))) if count else key
-    value = _folds(numpy.repeat(weight, 2)[by_key], first)
-    came = by_key[first]  # where each (node, neighbour) first came
-    near, far = near[by_key][first], far[by_key][first]  # by node, then neighbour
-    counts = numpy.bincount(near, minlength=size)
-    starts = numpy.cumsum(counts) - counts  # each node's first group
-    degree = _folds(value[numpy.lexsort((came, near))], starts)
-    with numpy.errstate(divide="ignore"):
-        inv_sqrt = numpy.where(degree > 0, 1.0 / numpy.sqrt(degree), 0.0)
-    segments = starts + numpy.arange(size)  # node i's own place, then its neighbours
-    gather = numpy.empty(size + len(near), dtype=numpy.intp)
-    flat = numpy.empty(size + len(near), dtype=numpy.float64)
-    gather[segments] = numpy.arange(size)
-    flat[segments] = 1.0
-    at = numpy.arange(len(near)) + near + 1  # after the node and its earlier neighbours
-    gather[at] = far
-    flat[at] = value * inv_sqrt[near] * inv_sqrt[far]
-    return _series(order, index, seeds, t, terms, above, flat, gather, segments)
-
-
-def _folds(
-    values: npt.NDArray[np.float64], starts: npt.NDArray[np.intp]
-) -> npt.NDArray[np.float64]:
-    """The sum, left to right from 0.0, of each segment of ``values`` (segment i from
-    ``starts[i]``, up to the next; one with no value: 0.0): ``0.0 - (-a) - (-b)``."""
-    import numpy
-
-    if not len(starts):
-        return values[:0]
-    # Each segment behind a 0.0 of its own: the values move up by their segment's number.
-    padded = numpy.zeros(len(values) + len(starts), dtype=numpy.float64)
-    lengths = numpy.diff(numpy.append(starts, len(values)))
-    padded[
-        numpy.arange(len(values)) + numpy.repeat(numpy.arange(len(starts)), lengths) + 1
-    ] = -values
-    return numpy.subtract.reduceat(padded, starts + numpy.arange(len(starts)))
-
-
-_SRC = attrgetter("src")
-_DST = attrgetter("dst")
-_WEIGHT = attrgetter("weight")
-
-
-def _series(
-    order: list[str],
-    index: Mapping[str, int],
-    seeds: Mapping[str, float],
-    t: float,
-    terms: int,
-    above: float | None,
-    flat: npt.NDArray[np.float64],
-    gather: npt.NDArray[np.intp],
-    segments: npt.NDArray[np.intp],
-) -> dict[str, float]:
-    """The Taylor series over the flat rows (``_taylor_arrays``): node i's segment of
-    ``flat`` / ``gather`` starts at ``segments[i]`` with itself at 1.0."""
-    import numpy
-
-    size = len(order)
     term = numpy.zeros(size, dtype=numpy.float64)
     # every seed is a node (heat_over_links adds them); float(value) as numpy stores it
     term[list(map(index.__getitem__, seeds))] = list(map(float, seeds.values()))
