@@ -87,9 +87,9 @@ class WarmIndex:
     def prepare(self) -> None:
         """Make now, at index read, what a query would make of each belief it meets for the
         first time (its links, its row as the row cache and the keyword mirror hold it),
-        when the graph's memos hold every belief (``WarmGraph.prepare``): a long-lived
-        process's first pass over new queries then costs what its later passes cost. The
-        same values as made on first use (one text object shared by both rows)."""
+        for a store within ``PREPARED`` (``WarmGraph.prepare``): a long-lived process's
+        first pass over new queries then meets no belief for the first time. The same
+        values as made on first use (one text object shared by both rows)."""
         rids = self.graph.prepare(PREPARED)
         table = self.table
         if not rids or table is None:
