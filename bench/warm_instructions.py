@@ -19,6 +19,8 @@ With ``--first``, a first pass instead (what ``bench/scale.py``'s warm p50 measu
 queries meeting terms and beliefs no earlier query met): one child answers n warm-up
 queries (the latency bench's generator at another seed), the other the same warm-up
 queries, then the n measured ones once; instructions per query are the difference over n.
+Both children generate both lists of queries: before, only the measured child built the
+second generator's vocabulary, ~10M instructions a query of the bench's own work.
 
 The store is ``--db`` (copied, never written), else a 10k synthetic store built here as
 bench/latency.py builds it. Needs valgrind; a few minutes per SRC.
@@ -58,7 +60,10 @@ from pathlib import Path
 from latency import queries
 from credo import Memory
 db, count, measured = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
-texts = queries(count, seed=12) + (queries(count) if measured else [])
+# Both children make both lists (each generator builds its Zipf vocabulary: ~1G
+# instructions, which the difference must not count); one answers the second list too.
+others, texts = queries(count, seed=12), queries(count)
+texts = others + (texts if measured else [])
 with Memory(db, root=db.parent) as memory:
     assert memory.store.build_warm()
     for text in texts:

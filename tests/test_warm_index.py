@@ -81,8 +81,27 @@ def _apply(memory: Memory, ids: list[str], step: tuple[object, ...]) -> None:
     ),
     script=st.lists(steps, min_size=1, max_size=25),
     other_writer=st.booleans(),
+    prepared=st.booleans(),
 )
 def test_warm_reads_give_the_results_of_sql_reads(
+    tmp_path_factory: pytest.TempPathFactory,
+    first: list[str],
+    edges: list[tuple[int, int, str]],
+    script: list[tuple[object, ...]],
+    other_writer: bool,
+    prepared: bool,
+) -> None:
+    """``prepared``: every belief's links and rows made at index read (a small store's
+    index), or made as queries meet the beliefs (a large one's)."""
+    kept = warm_module.PREPARED
+    warm_module.PREPARED = kept if prepared else -1
+    try:
+        _warm_equals_cold(tmp_path_factory, first, edges, script, other_writer)
+    finally:
+        warm_module.PREPARED = kept
+
+
+def _warm_equals_cold(
     tmp_path_factory: pytest.TempPathFactory,
     first: list[str],
     edges: list[tuple[int, int, str]],
@@ -228,6 +247,36 @@ def test_a_cache_that_starts_over_still_answers_every_id_asked(
         assert memory.store.stated(ids) == cold.store.stated(ids) == set(ids)  # remembered
     assert memory.store.warm
     memory.close()
+
+
+def test_a_small_index_makes_every_belief_s_links_and_rows_at_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A small store's index holds every live belief's links and rows once read (what a
+    first meeting would make), the values those reads give; past ``PREPARED`` none."""
+    db = tmp_path / "m.db"
+    with Memory(db, root=tmp_path) as memory:
+        ids = [memory.remember(f"belief {i} about deploy") for i in range(6)]
+        memory.relate(ids[0], ids[1], "SUPPORTS")
+        memory.relate(ids[2], ids[0], "CITES")
+        memory.forget(ids[5])
+        plan = memory.store.warm_plan()
+        assert plan is not None
+        index = read_index(plan)
+        graph = index.graph
+        live = graph.rids(ids[:5])
+        assert sorted(graph._out_links) == sorted(graph._into_links) == sorted(live)
+        made = {rid: (graph._out_links[rid], graph._into_links[rid]) for rid in live}
+        graph._out_links.clear()
+        graph._into_links.clear()
+        assert {r: (graph._linked(True, [r])[0], graph._linked(False, [r])[0]) for r in live} == (
+            made
+        )
+        assert set(index._rows) == set(ids[:5])
+        assert index._rows == index._held_rows(ids[:5])
+        monkeypatch.setattr(warm_module, "PREPARED", 5)
+        small = read_index(plan)
+        assert not small.graph._out_links and not small._rows
 
 
 def test_a_write_lets_the_index_go_and_sql_answers(tmp_path: Path) -> None:
@@ -383,8 +432,9 @@ def test_an_end_deleted_after_the_version_check_leaves_its_link_out(
         assert memory.store.build_warm()
         index = memory.store._warm
         assert index is not None
-        if not table:
+        if not table:  # (and none made at index read: read from SQL when asked)
             index.table = None
+            index._rows.clear()
         with Memory(db, root=tmp_path) as other:
             other.forget("b", hard=True)
         rows = index.truth_rows(memory.store.conn, ["a"], _KINDS, SUPERSEDES)

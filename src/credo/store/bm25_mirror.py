@@ -424,6 +424,12 @@ class Bm25Mirror:
             return rows
         return {rowid: row for rowid, row in rows.items() if row is not _NO_BELIEF}
 
+    def hold(self, rows: dict[int, tuple[object, ...]]) -> None:
+        """Keep ``rows`` (``beliefs``' rows, by rowid, of this version) as if read, when
+        they all fit under ``MAX_CACHED_BELIEFS`` (the warm index's ``prepare``)."""
+        if len(self._beliefs) + len(rows) <= MAX_CACHED_BELIEFS:
+            self._beliefs.update(rows)
+
     def _term_postings(self, stem: str) -> Postings:
         found = self._postings.get(stem)
         if found is not None:

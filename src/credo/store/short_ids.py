@@ -98,7 +98,7 @@ class Shown(dict[str, str]):
     ``whole`` (another store's: a global lock) are shown whole, since this store cannot
     vouch that their prefix is unique."""
 
-    __slots__ = ("_alone", "_lookup", "_whole")
+    __slots__ = ("_alone", "_lookup", "_short", "_whole")
 
     def __init__(
         self,
@@ -110,6 +110,7 @@ class Shown(dict[str, str]):
         super().__init__()
         self._lookup = lookup
         self._whole = whole
+        self._short = False  # whether any id is shown short (``changed`` lists them)
         # (C-level: a query in dispute asks for dozens more, the groups' others)
         listed = filterfalse(whole.__contains__, candidates) if whole else candidates
         asked = _DERIVED_LINES.findall("\n".join(listed))
@@ -128,8 +129,13 @@ class Shown(dict[str, str]):
         else:
             shown = shortest(belief_id, self._lookup)
         self[belief_id] = shown
+        if shown != belief_id:
+            self._short = True
         return shown
 
     def changed(self) -> dict[str, str]:
-        """The ids shown short, in the order they were first asked for."""
+        """The ids shown short, in the order they were first asked for (none without a
+        look-up: a store whose ids were all chosen shows every one whole)."""
+        if not self._short:
+            return {}
         return {i: s for i, s in self.items() if s != i}

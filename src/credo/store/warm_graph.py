@@ -327,6 +327,22 @@ class WarmGraph:
             kept[rid] = tuple(rows[low : low + count])
             low += count
 
+    def prepare(self, most: int) -> list[int]:
+        """Make every live belief's links (``_linked``, both ways) now, at index read, when
+        its rowids and edge ends number at most ``most`` (and the memos hold them all,
+        ``MAX_LINKED``): a query then meets no belief for the first time. Returns the live
+        rowids (empty: too many)."""
+        import numpy
+
+        if self.size > MAX_LINKED or self.size + 2 * self.edges > most:
+            return []
+        rids = numpy.flatnonzero(self._state).tolist()
+        for out in (True, False):
+            kept = self._out_links if out else self._into_links
+            for low in range(0, len(rids), BATCH):
+                self._links_gathered(out, rids[low : low + BATCH], kept)
+        return rids
+
     def pairs_among(self, ids: Iterable[str], min_weight: float) -> list[tuple[str, str]]:
         """``GraphQueries.pairs_among``: (src, dst) of the edges inside ``ids`` weighing at
         least ``min_weight``, ordered by (src, dst, type) as the SQL's primary-key walk of
