@@ -434,7 +434,9 @@ def _gather(
     # ``wanted`` holds the relevant ones, and besides them only locks, which no conflict
     # brought along is, and (below) those without a CONTRADICTS edge, which none is either.
     relevant = wanted
-    if None in infos or lock_wanted:
+    # (``all``: an entry is a tuple, never empty; truth tests cost less than ``None in``'s
+    # comparisons)
+    if not all(infos) or lock_wanted:
         if against.keys().isdisjoint(touched) and not superseded:  # (a head may bring one)
             return ranked, None, (), {}, {}, {}
         # Those without their entry yet; one without a CONTRADICTS edge brings nothing:
@@ -458,7 +460,7 @@ def _gather(
         return ranked, None, (), {}, {}, {}
     said: list[Standing | None] = list(map(_MARK, infos))
     standing: dict[str, Standing] = dict(zip(order, said, strict=True))  # type: ignore[arg-type]
-    if None in said:
+    if not all(said):  # (a standing is a 3-tuple: only None is false)
         standing = {i: mark for i, mark in standing.items() if mark is not None}
     # Those with an unlocked conflict (each has a current conflict, so a mark, too).
     frees: list[tuple[str, ...]] = list(map(_FREE, infos))
