@@ -27,7 +27,14 @@ from credo.errors import InvalidInputError
 from credo.retrieval.cluster import cluster_candidates, pack_ranked, pack_with_clusters
 from credo.retrieval.lanes import doc
 from credo.retrieval.lanes.heat import adjacency, heat_kernel, heat_over_links
-from credo.retrieval.rank import Weights, compose, compose_reference, rounded
+from credo.retrieval.rank import (
+    Scored,
+    Weights,
+    above_floor,
+    compose,
+    compose_reference,
+    rounded,
+)
 from credo.store.fts import (
     ANCHOR_WEIGHT,
     CONTENT_WEIGHT,
@@ -152,6 +159,49 @@ def test_compose_equals_reference(
     assert [(s.id, s.score, list(s.lanes.items())) for s in got] == [
         (s.id, s.score, list(s.lanes.items())) for s in want
     ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lane_scores=st.dictionaries(
+        st.sampled_from(["bm25f", "heat", "bfs", "doc"]),
+        st.dictionaries(
+            st.sampled_from(NAMES),
+            st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.floats(0.0, 1e-300)),
+            max_size=12,
+        ),
+        max_size=4,
+    ),
+    confidence=st.dictionaries(st.sampled_from(NAMES), st.floats(0.01, 0.99), max_size=14),
+    floor=st.sampled_from([0.0, 0.03, 0.5, 1.0]),
+)
+def test_compose_equals_reference_with_odd_scores(
+    lane_scores: dict[str, dict[str, float]], confidence: dict[str, float], floor: float
+) -> None:
+    """Infinities (a NaN part), NaNs, negative and tiny scores: ``above_floor``'s way round."""
+    weights = Weights(floor=floor)
+    got = compose(lane_scores, confidence, weights)
+    want = compose_reference(lane_scores, confidence, weights)
+    assert repr([(s.id, s.score, list(s.lanes.items())) for s in got]) == repr(
+        [(s.id, s.score, list(s.lanes.items())) for s in want]
+    )
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    scores=st.lists(
+        st.one_of(st.sampled_from([0.0, -0.0, 0.3, 1.0, -1.0]), st.floats(allow_nan=True)),
+        min_size=1,
+        max_size=20,
+    ),
+    threshold=st.one_of(st.sampled_from([0.0, 0.3, 1.0]), st.floats(allow_nan=True)),
+)
+def test_above_floor_is_the_filter(scores: list[float], threshold: float) -> None:
+    """What passes the floor, for a ranking sorted as compose sorts it (score desc, id asc)."""
+    ranked = [Scored(f"b{i:02d}", v, {}) for i, v in enumerate(scores)]
+    ranked.sort(key=lambda s: s.score, reverse=True)
+    want = [s for s in ranked if s.score >= threshold and s.score > 0]
+    assert above_floor(ranked, [s.score for s in ranked], threshold) == want
 
 
 _scores = st.one_of(
