@@ -145,6 +145,13 @@ class TruthGraph:
         self.load(ids)
         return self.linked.intersection(ids)
 
+    def linked_in_order(self, ids: Iterable[str], every: object = None) -> list[str]:
+        """Those of ``ids`` that have a truth link, in their order (read first; ``every`` is
+        not read: the reference reads every id)."""
+        ids = list(ids)
+        self.load(ids)
+        return [i for i in ids if i in self.linked]
+
     def touches(self, ids: Iterable[str]) -> bool:
         """Whether any of ``ids`` (read) has a truth link."""
         linked = self.linked

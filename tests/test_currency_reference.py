@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from credo.retrieval import currency, pipeline
 from credo.retrieval.bundle import Units
 from credo.retrieval.rank import Scored, Weights
+from credo.store.truth import TruthQueries
 from tests import currency_reference as reference
 from tests.test_currency_warm import _build, _fetch, _retrieve, stores
 
@@ -190,6 +191,20 @@ def test_a_retrieve_of_long_beliefs_gives_what_the_reference_step_gives(
     """The same with a third of the beliefs long: the compress stage cuts them, and reads
     what it needs of a group kept aside without its texts (``as_relevant``'s last two)."""
     _same_as_reference(tmp_path, monkeypatch, spec, long=True)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(stores(), st.booleans())
+def test_a_retrieve_with_every_truth_edge_read_gives_what_the_reference_step_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spec: dict[str, object], long: bool
+) -> None:
+    """The same when the store reads every truth edge at its first batched read (a rule on
+    the clock, ``_full_read_pays``, forced here): the pipeline then reads the whole truth
+    graph at once (``TruthGraph.read_whole``) and walks the linked ids in order."""
+    monkeypatch.setattr(TruthQueries, "_full_read_pays", lambda self, spent: True)
+    _same_as_reference(tmp_path, monkeypatch, spec, long=long)
 
 
 def _same_as_reference(
