@@ -84,6 +84,23 @@ def test_a_word_is_an_adverb_or_a_participle_not_both(word: str) -> None:
     assert base_word(word) == (adjective_of(word) or verb_of(word))
 
 
+@pytest.mark.parametrize(
+    ("query", "added"),
+    [
+        ("are existing values overwritten?", ["overwrite"]),
+        ("a cost compared to hand-written classes", []),  # a compound's adjective
+        ("is a well-known port chosen", ["choose"]),
+        ("how the lazily-loaded module is shown", ["lazy", "show"]),  # an adverb still asks
+    ],
+)
+def test_a_participle_in_a_hyphenated_compound_asks_for_no_verb(
+    query: str, added: list[str]
+) -> None:
+    terms = query_terms(query)
+    assert with_base_words(terms, query)[len(terms) :] == added
+    assert base_word("written", compound=True) is None and base_word("written") == "write"
+
+
 def test_a_query_without_such_a_word_asks_exactly_as_before() -> None:
     terms = query_terms("which session hooks are merged into the request")
     assert with_base_words(terms) is terms

@@ -354,7 +354,7 @@ def _rank(
     trails (those that have one), which tell changelog passages (retrieval/prior.py) and
     which the pack renders; then their texts."""
     lanes = {**DEFAULT_LANES, **options.lanes}
-    terms = with_base_words(query_terms(text))  # "lazily" asks for lazy, "taken" for take
+    terms = with_base_words(query_terms(text), text)  # "lazily" asks for lazy, "taken" for take
     named: dict[str, float] = {}  # the doc lane's scores, read first: see without_named
     if lanes["doc"]:
         named, paths = doc_scores(store, text)

@@ -51,7 +51,7 @@ class Terms:
     __slots__ = ("_heads", "stems")
 
     def __init__(self, query: str) -> None:
-        terms = with_base_words(query_terms(query))
+        terms = with_base_words(query_terms(query), query)
         self.stems = frozenset(stem(t) for term in terms for t in tokens(term))
         self._heads: list[str] | None = None
 

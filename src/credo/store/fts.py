@@ -118,16 +118,26 @@ def verb_of(term: str) -> str | None:
     return base
 
 
-def base_word(term: str) -> str | None:
+def base_word(term: str, *, compound: bool = False) -> str | None:
     """The word a query term is made from that the stemmer does not fold it into: an
-    adverb's adjective (``adjective_of``) or a participle's verb (``verb_of``), else None."""
-    return adjective_of(term) or verb_of(term)
+    adverb's adjective (``adjective_of``) or a participle's verb (``verb_of``), else None.
+    A participle closing a hyphenated ``compound`` ("hand-written", "well-known") is an
+    adjective naming a kind of thing, not an act the text may describe: it asks for no verb."""
+    return adjective_of(term) or (None if compound else verb_of(term))
 
 
-def with_base_words(terms: list[str]) -> list[str]:
+# The word after a hyphen inside a compound ("hand-written": "written").
+_COMPOUND_TAIL = re.compile(r"(?<=\w-)\w+")
+
+
+def with_base_words(terms: list[str], text: str = "") -> list[str]:
     """``terms``, then the base word of each among them (``base_word``) that is not a term
-    already, within ``MAX_QUERY_TERMS``. Without one: ``terms`` itself."""
-    extra = [a for t in terms if (a := base_word(t)) is not None and a not in terms]
+    already, within ``MAX_QUERY_TERMS``; ``text`` is the query they were read from, which
+    tells a compound's participle. Without a base word: ``terms`` itself."""
+    tails = {m.group(0).lower() for m in _COMPOUND_TAIL.finditer(text[:MAX_QUERY_CHARS])}
+    extra = [
+        a for t in terms if (a := base_word(t, compound=t in tails)) is not None and a not in terms
+    ]
     if not extra:
         return terms
     return list(dict.fromkeys(terms + extra))[: max(MAX_QUERY_TERMS, len(terms))]
