@@ -102,6 +102,8 @@ def verb_of(term: str) -> str | None:
     no corpus. A base that is no word ("happen" -> "hape", "forgotten" -> "forgote",
     "unknown" -> "unknow") matches nothing the index holds and changes no score.
     """
+    if not term.endswith(("en", "own")):  # (most terms: no regex run)
+        return None
     if len(term) >= 6 and _DOUBLED_EN.search(term):
         base = term[:-3] + "e"
     elif len(term) >= 5 and _EN.search(term):
@@ -134,7 +136,11 @@ def with_base_words(terms: list[str], text: str = "") -> list[str]:
     """``terms``, then the base word of each among them (``base_word``) that is not a term
     already, within ``MAX_QUERY_TERMS``; ``text`` is the query they were read from, which
     tells a compound's participle. Without a base word: ``terms`` itself."""
-    tails = {m.group(0).lower() for m in _COMPOUND_TAIL.finditer(text[:MAX_QUERY_CHARS])}
+    tails = (
+        {m.group(0).lower() for m in _COMPOUND_TAIL.finditer(text[:MAX_QUERY_CHARS])}
+        if "-" in text
+        else ()
+    )
     extra = [
         a for t in terms if (a := base_word(t, compound=t in tails)) is not None and a not in terms
     ]
