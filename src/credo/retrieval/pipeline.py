@@ -45,7 +45,7 @@ from credo.retrieval.prior import is_history
 from credo.retrieval.rank import Scored, Weights, compose
 from credo.retrieval.standing import NO_STANDING, Marks, picked, place_locked
 from credo.store import Store
-from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms, with_adjectives
+from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms, with_base_words
 from credo.store.graph import Link
 from credo.store.short_ids import Shown
 from credo.tokens import marks
@@ -354,7 +354,7 @@ def _rank(
     trails (those that have one), which tell changelog passages (retrieval/prior.py) and
     which the pack renders; then their texts."""
     lanes = {**DEFAULT_LANES, **options.lanes}
-    terms = with_adjectives(query_terms(text))  # an -ly adverb asks for its adjective too
+    terms = with_base_words(query_terms(text), text)  # "lazily" asks for lazy, "taken" for take
     named: dict[str, float] = {}  # the doc lane's scores, read first: see without_named
     if lanes["doc"]:
         named, paths = doc_scores(store, text)

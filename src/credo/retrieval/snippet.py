@@ -13,7 +13,7 @@ import re
 from typing import NamedTuple
 
 from credo.retrieval.compress import HEADLINE, SHORT_CHARS, SNIPPET, VERBATIM
-from credo.store.fts import query_terms, with_adjectives
+from credo.store.fts import query_terms, with_base_words
 from credo.store.stem import fold, stem, tokens
 
 SNIPPET_CAP = 280  # a sentence longer than this (~70 tokens) is cut to a window of it
@@ -45,13 +45,13 @@ class Compressed(NamedTuple):
 
 class Terms:
     """The query's terms as the keyword index holds them (porter stems of the folded
-    tokens of ``query_terms``, with their adverbs' adjectives: ``fts.with_adjectives``),
+    tokens of ``query_terms``, with their base words: ``fts.with_base_words``),
     and a finder for the words of a text that carry them."""
 
     __slots__ = ("_heads", "stems")
 
     def __init__(self, query: str) -> None:
-        terms = with_adjectives(query_terms(query))
+        terms = with_base_words(query_terms(query), query)
         self.stems = frozenset(stem(t) for term in terms for t in tokens(term))
         self._heads: list[str] | None = None
 

@@ -83,10 +83,67 @@ def adjective_of(term: str) -> str | None:
     return base
 
 
-def with_adjectives(terms: list[str]) -> list[str]:
-    """``terms``, then the adjective of each adverb among them that is not a term already
-    (``adjective_of``), within ``MAX_QUERY_TERMS``. Without an adverb: ``terms`` itself."""
-    extra = [a for t in terms if (a := adjective_of(t)) is not None and a not in terms]
+# Past participles of strong verbs, which Porter (1980) leaves apart from their verbs
+# ("overwritten" is ``overwritten``, "overwrite" ``overwrit``; "taken" / ``take``): a doubled
+# consonant before -en drops it and takes an -e (written, hidden, overridden), -aken and
+# -iven drop the -n (taken, given, driven), -osen is -oose (chosen), and -own after h, n, hr,
+# gr or l drops the -n (shown, known, thrown, grown, flown; not brown, crown, down).
+_DOUBLED_EN = re.compile(r"([bdgkmnprt])\1en$")
+_EN = re.compile(r"(ak|iv)en$")
+_OWN = re.compile(r"(h|n|hr|gr|l)own$")
+
+
+def verb_of(term: str) -> str | None:
+    """The verb a past participle in -en or -own is made from, when the index's stemmer
+    keeps the two apart, else None: "overwritten" -> "overwrite", "taken" -> "take".
+
+    A reader asks whether values are "overwritten"; the code says ``overwrite=False``. The
+    same rule as ``adjective_of``: English morphology over the query's own words, no list,
+    no corpus. A base that is no word ("happen" -> "hape", "forgotten" -> "forgote",
+    "unknown" -> "unknow") matches nothing the index holds and changes no score.
+    """
+    if not term.endswith(("en", "own")):  # (most terms: no regex run)
+        return None
+    if len(term) >= 6 and _DOUBLED_EN.search(term):
+        base = term[:-3] + "e"
+    elif len(term) >= 5 and _EN.search(term):
+        base = term[:-1]
+    elif len(term) >= 6 and term.endswith("osen"):
+        base = term[:-3] + "ose"
+    elif _OWN.search(term):
+        base = term[:-1]
+    else:
+        return None
+    base_stem = stem(base)
+    if len(base_stem) < _MIN_ADJECTIVE_STEM or base_stem == stem(term) or base in STOPWORDS:
+        return None
+    return base
+
+
+def base_word(term: str, *, compound: bool = False) -> str | None:
+    """The word a query term is made from that the stemmer does not fold it into: an
+    adverb's adjective (``adjective_of``) or a participle's verb (``verb_of``), else None.
+    A participle closing a hyphenated ``compound`` ("hand-written", "well-known") is an
+    adjective naming a kind of thing, not an act the text may describe: it asks for no verb."""
+    return adjective_of(term) or (None if compound else verb_of(term))
+
+
+# The word after a hyphen inside a compound ("hand-written": "written").
+_COMPOUND_TAIL = re.compile(r"(?<=\w-)\w+")
+
+
+def with_base_words(terms: list[str], text: str = "") -> list[str]:
+    """``terms``, then the base word of each among them (``base_word``) that is not a term
+    already, within ``MAX_QUERY_TERMS``; ``text`` is the query they were read from, which
+    tells a compound's participle. Without a base word: ``terms`` itself."""
+    tails = (
+        {m.group(0).lower() for m in _COMPOUND_TAIL.finditer(text[:MAX_QUERY_CHARS])}
+        if "-" in text
+        else ()
+    )
+    extra = [
+        a for t in terms if (a := base_word(t, compound=t in tails)) is not None and a not in terms
+    ]
     if not extra:
         return terms
     return list(dict.fromkeys(terms + extra))[: max(MAX_QUERY_TERMS, len(terms))]
