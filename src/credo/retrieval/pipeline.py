@@ -86,8 +86,8 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         if state.ranked is not ranked:  # (the same list when no belief moved)
             ranked = state.ranked
             ids = list(map(_FIRST, ranked)) if state.ids is None else state.ids
-        if state.rows:
-            content.update((i, row[0]) for i, row in state.rows.items())
+        if brought_rows := state.rows:  # (C-level: no generator frame)
+            content.update(zip(brought_rows, map(_TEXT, brought_rows.values()), strict=True))
         standing = state.standing
         tails = state.tails
         if state.groups or tails:
