@@ -13,6 +13,7 @@ from credo.errors import ConflictError, InvalidInputError, LockedError, NotFound
 from credo.knowledge import dedup
 from credo.retrieval.currency import TruthGraph, resolve
 from credo.retrieval.rank import Scored, Weights
+from credo.retrieval.standing import GroupLines
 from credo.store.truth import TruthFacts
 from credo.tokens import entry_text, estimate, marks
 
@@ -424,3 +425,16 @@ def test_a_retrieve_is_byte_identical(m: Memory) -> None:
     m.relate(other, new, "CONTRADICTS")
     first = m.retrieve("deploy staging", include_superseded=True)
     assert all(m.retrieve("deploy staging", include_superseded=True) == first for _ in range(3))
+
+
+def test_group_lines_read_a_groups_lines_from_its_entry_when_asked() -> None:
+    """``standing.GroupLines``: what ``place.Charges.known`` reads, a leader's entry's lines
+    (``Relevant``'s last field), None for a belief that leads no group kept aside."""
+    graph = TruthGraph(fetch_from([("a", "b", "CONTRADICTS"), ("a", "c", "CONTRADICTS")]))
+    graph.load(["a"])
+    graph.settle(["b", "c"])
+    tails = {"a": graph.as_relevant("a")}
+    lines = GroupLines(tails)
+    assert lines.get("a") is tails["a"][13]
+    assert lines.get("b") is None and lines.get("b", 7) == 7
+    assert not lines  # (it holds nothing: each read goes to the entry)

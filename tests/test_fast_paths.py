@@ -279,6 +279,17 @@ def test_pack_ranked_equals_cluster_then_pack(
         carried=carried,
     )
     assert got == want
+    # an edge of a candidate to itself joins nothing (bundle.Units.pairs may leave one in)
+    apart = [(e.src, e.dst) for e in edges if e.weight >= 0.4 and e.src != e.dst]
+    assert got == pack_ranked(
+        ranked,
+        pairs=apart,
+        token_costs=cost,
+        token_budget=budget,
+        cluster_diversity_target=target,
+        fallback_to_score=fallback,
+        carried=carried,
+    )
 
 
 # -- the token estimate --------------------------------------------------------------------

@@ -57,15 +57,18 @@ class Units:
         self._lead: dict[str, str] | None = None
 
     def pairs(self, pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-        """Edges between beliefs as edges between their units (an edge inside one dropped)."""
+        """Edges between beliefs as edges between their units (an edge that joins a
+        follower to its own leader dropped). An edge of a belief to itself given in
+        ``pairs`` may stay: the packs join clusters by union-find, where it joins nothing
+        (``cluster.pack_ranked``)."""
         lead = self._lead
         if lead is None:  # (only the followers move: a leader is its own unit)
             lead = self._lead = {m: g[0] for g in self._eager.values() for m in g[1:]}
         pairs = pairs if isinstance(pairs, list) else list(pairs)
-        # (C-level, most queries: no follower among them, each pair already one between
-        # units, but for self-edges)
+        # No follower among them (a query without a joined group, or none of its followers
+        # linked to a candidate): each pair is one between units already, left as it is.
         if not lead or lead.keys().isdisjoint(chain.from_iterable(pairs)):
-            return list(compress(pairs, map(ne, map(_FIRST, pairs), map(_SECOND, pairs))))
+            return pairs
         get = lead.get  # (C-level too: each end to its unit, then the pairs between two)
         srcs = list(map(get, map(_FIRST, pairs), map(_FIRST, pairs)))
         dsts = list(map(get, map(_SECOND, pairs), map(_SECOND, pairs)))

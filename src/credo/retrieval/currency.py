@@ -527,14 +527,20 @@ def _gather(
     leaders = list(filter(group_of.__contains__, walked_ids))
     for i in leaders:
         del tails[i]
-    at = ids.index  # (a few look-ups: the ids hold the very objects walked)
+    # Where each of them stands in the ranking: one forward scan (they are in rank order),
+    # so a group's ranked members are placed without a look-up from the start each.
+    at = ids.index  # (the ids hold the very objects walked: each found by identity)
+    where: dict[str, int] = {}
+    n = -1
+    for i in leaders:
+        n = where[i] = at(i, n + 1)
     out: list[Scored] = []
     out_ids: list[str] = []
     groups: list[tuple[str, ...]] = []
     placed: set[str] = set()
     start = 0
     for i in leaders:
-        n = at(i, start)
+        n = where[i]
         if n > start:
             out += ranked[start:n]
             out_ids += ids[start:n]
@@ -550,13 +556,14 @@ def _gather(
         # ranked ones in rank order, then those brought along, by id.
         if len(group) == 2:
             rest = [group[1] if group[0] == i else group[0]]
-        else:
-            rest = [m for m in group if m != i]
-            rest.sort(key=lambda m: (m not in relevant, at(m) if m in relevant else 0, m))
+        else:  # (a relevant member was walked, so it is in ``where``; C-level keys)
+            rest = sorted(filter(relevant.__contains__, group), key=where.__getitem__)
+            del rest[rest.index(i)]
+            rest += sorted(filterfalse(relevant.__contains__, group))
         for m in rest:
             if m not in relevant:
                 out.append(brought_along(m, score))
-            elif (own := ranked[at(m)]).score < score:
+            elif (own := ranked[where[m]]).score < score:
                 out.append(_raised(own, score, "contradicts"))
             else:
                 out.append(own)

@@ -43,7 +43,7 @@ from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
 from credo.retrieval.prior import is_history
 from credo.retrieval.rank import Scored, Weights, compose
-from credo.retrieval.standing import NO_STANDING, Marks, picked, place_locked
+from credo.retrieval.standing import NO_STANDING, GroupLines, Marks, picked, place_locked
 from credo.store import Store
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms, with_base_words
 from credo.store.graph import Link
@@ -86,8 +86,8 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         if state.ranked is not ranked:  # (the same list when no belief moved)
             ranked = state.ranked
             ids = list(map(_FIRST, ranked)) if state.ids is None else state.ids
-        if state.rows:
-            content.update((i, row[0]) for i, row in state.rows.items())
+        if brought_rows := state.rows:  # (C-level: no generator frame)
+            content.update(zip(brought_rows, map(_TEXT, brought_rows.values()), strict=True))
         standing = state.standing
         tails = state.tails
         if state.groups or tails:
@@ -141,7 +141,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     unit_ids = ids if units is None else units.ids  # a conflict group: one unit (bundle.py)
     unit_costs = Charges(costs, places, None if units is None else units.members)
     if tails and places.flat:  # a group's others' lines the truth graph knows, when reached
-        unit_costs.known = dict(zip(tails, map(_LINES, tails.values()), strict=True))
+        unit_costs.known = GroupLines(tails)
     cluster_of: dict[str, int] = {}
     if options.use_intentional_clustering and ranked:
         # cluster_candidates + pack_with_clusters, for ids already ranked (compose's order).
@@ -247,7 +247,6 @@ _GROUP = itemgetter(2)
 _TEXT = itemgetter(0)  # of a row (CandidateRow): the text
 _LONG = itemgetter(8)
 _LEAST = itemgetter(9)
-_LINES = itemgetter(13)  # its others' lines, id -> characters (place.Charges.known)
 
 
 class _Texts(dict[str, str]):
