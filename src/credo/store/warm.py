@@ -124,9 +124,15 @@ class WarmIndex:
     def row_list(self, conn: sqlite3.Connection, ids: list[str]) -> list[CandidateRow | None]:
         """The row of each of ``ids`` (distinct, found live and unlocked by the graph), None
         for one with none: ``unlocked_rows`` without its dict, for a caller that joins the
-        rows to its own keys (``WarmGraph.links_with_ends``: ~80 ends a query)."""
-        self._read_rows(conn, ids)
-        return list(map(self._rows.__getitem__, ids))
+        rows to its own keys (``WarmGraph.links_with_ends``: ~80 ends a query). One pass
+        when every row is cached (a prepared store's always are): a None among them is one
+        not cached yet or cached as absent, and ``_read_rows`` tells which."""
+        rows = self._rows
+        found = list(map(rows.get, ids))
+        if None in found:
+            self._read_rows(conn, ids)
+            found = list(map(rows.__getitem__, ids))
+        return found
 
     def truth_rows(
         self, conn: sqlite3.Connection, ids: Iterable[str], kinds: frozenset[str], still: str
