@@ -148,8 +148,9 @@ class WarmGraph:
         self._into_links: dict[int, tuple[_Linked, ...]] = {}
         self._bit_sets: dict[frozenset[str], int] = {}  # ``_bits``, per set of type names
         # id -> the ids its out-edges reach (forgotten ends too), of each belief with one:
-        # made by ``prepare`` for a small store, for ``pairs_among``.
-        self._far: dict[str, frozenset[str]] | None = None
+        # made by ``prepare`` for a small store, for ``pairs_among``. Tuples, not sets: a
+        # tuple of strings leaves the collector's lists at its first look, a set never does.
+        self._far: dict[str, tuple[str, ...]] | None = None
 
     def _edges(self, slices: _Slices, seen: dict[int, _Edges], rid: int) -> _Edges:
         """(far rowid, far id, type, weight, far state) of each edge of ``rid``."""
@@ -351,7 +352,7 @@ class WarmGraph:
         fars = list(map(names.__getitem__, self._out.other.tolist()))
         bounds = start.tolist()
         self._far = {
-            names[rid]: frozenset(fars[bounds[rid] : bounds[rid + 1]])  # type: ignore[misc]
+            names[rid]: tuple(fars[bounds[rid] : bounds[rid + 1]])  # type: ignore[misc]
             for rid in numpy.flatnonzero(numpy.diff(start)).tolist()
         }
         return rids
@@ -390,14 +391,15 @@ class WarmGraph:
         return [(s, d) for s, d, _kind in found]
 
     def _pairs_held(
-        self, far: dict[str, frozenset[str]], inside: set[str], min_weight: float
+        self, far: dict[str, tuple[str, ...]], inside: set[str], min_weight: float
     ) -> list[tuple[str, str]]:
         """``pairs_among`` from the far ends ``prepare`` keeps: the ~90 ids a query asks are
         each one look-up and one set test (C-level), where the arrays' way costs ~20 numpy
         calls of ~3 us each in a query's flow (its caches cold); only the few ids with an
         edge inside read their edges, from the slices' memoryviews."""
         get = far.get
-        hits = [i for i in inside if (ends := get(i)) is not None and not ends.isdisjoint(inside)]
+        meets = inside.isdisjoint
+        hits = [i for i in inside if (ends := get(i)) is not None and not meets(ends)]
         if not hits:
             return []
         start, other, kind, weight = self._out.views
