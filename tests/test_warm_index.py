@@ -43,6 +43,8 @@ steps = st.one_of(
 )
 
 
+_PREPARED = warm_module.PREPARED  # (a test sets it to -1: nothing made at index read)
+
 # Random stores are slow to build, and each example makes its own folder.
 STORES = settings(
     max_examples=60,
@@ -163,15 +165,21 @@ def _warm_equals_cold(
         min_size=1,
         max_size=10,
     ),
+    prepared=st.booleans(),
 )
 def test_each_warm_read_returns_the_rows_of_its_sql(
     tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
     first: list[str],
     edges: list[tuple[int, int, str, float | None]],
     changes: list[tuple[object, ...]],
     asks: list[tuple[list[int], int, float]],
+    prepared: bool,
 ) -> None:
-    """Read by read, in order (lists and dicts item by item), hub cuts included."""
+    """Read by read, in order (lists and dicts item by item), hub cuts included;
+    ``prepared``: a small store's index (links, rows and far ends made at read: ``pairs_among``
+    then answers from the far ends) or a large one's (the arrays)."""
+    monkeypatch.setattr(warm_module, "PREPARED", _PREPARED if prepared else -1)
     folder = tmp_path_factory.mktemp("reads")
     db = folder / "m.db"
     ids: list[str] = []
@@ -185,6 +193,8 @@ def test_each_warm_read_returns_the_rows_of_its_sql(
                 _apply(writer, ids, step)
         with Memory(db, root=folder) as warm, Memory(db, root=folder) as cold:
             assert warm.store.build_warm()
+            index = warm.store._warm
+            assert index is not None and (index.graph._far is not None) == prepared
             alive = {
                 row[0]
                 for row in cold.store.conn.execute(

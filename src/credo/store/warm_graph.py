@@ -80,7 +80,8 @@ class WarmGraph:
     """Beliefs (id <-> rowid, state) and edges (out and in slices), of one store version."""
 
     __slots__ = (
-        "_bit_sets", "_ids", "_into", "_into_links", "_into_seen", "_kinds", "_out", "_out_links",
+        "_bit_sets", "_far", "_ids", "_into", "_into_links", "_into_seen", "_kinds", "_out",
+        "_out_links",
         "_out_seen", "_rids",
         "_state", "_states", "_touching", "edges", "live",
     )  # fmt: skip
@@ -146,6 +147,10 @@ class WarmGraph:
         self._out_links: dict[int, tuple[_Linked, ...]] = {}  # ``_linked``, by rowid
         self._into_links: dict[int, tuple[_Linked, ...]] = {}
         self._bit_sets: dict[frozenset[str], int] = {}  # ``_bits``, per set of type names
+        # id -> the ids its out-edges reach (forgotten ends too), of each belief with one:
+        # made by ``prepare`` for a small store, for ``pairs_among``. Tuples, not sets: a
+        # tuple of strings leaves the collector's lists at its first look, a set never does.
+        self._far: dict[str, tuple[str, ...]] | None = None
 
     def _edges(self, slices: _Slices, seen: dict[int, _Edges], rid: int) -> _Edges:
         """(far rowid, far id, type, weight, far state) of each edge of ``rid``."""
@@ -234,12 +239,12 @@ class WarmGraph:
         self,
         ids: Iterable[str],
         limit: int,
-        rows_of: Callable[[list[str]], dict[str, CandidateRow]],
+        rows_of: Callable[[list[str]], list[CandidateRow | None]],
     ) -> tuple[list[Link], dict[str, CandidateRow | None]]:
         """``GraphQueries.links_with_ends`` as ``Link``s and the ends; ``rows_of`` gives the
-        rows of ids it is told are live and unlocked. Each belief's links to live beliefs,
-        with their far ends and states, are made once per version (``_linked``), so a query
-        only joins, filters and sorts them."""
+        row of each id it is told is live and unlocked (None: none). Each belief's links to
+        live beliefs, with their far ends and states, are made once per version
+        (``_linked``), so a query only joins, filters and sorts them."""
         inside = set(ids)
         rids = self._rid_lists(inside)[1]
         found = list(chain.from_iterable(self._linked(True, rids)))
@@ -251,9 +256,11 @@ class WarmGraph:
         found.sort(key=_FIRST)  # by (src, dst, type): a link's key (the edges' primary key)
         if limit >= 0:
             del found[limit:]
-        ends = dict(map(_END_STATE, found))  # each end checked live, and its state
-        rows = rows_of(list(compress(ends, map(_UNLOCKED, ends.values()))))
-        return list(map(_FIRST, found)), dict(zip(ends, map(rows.get, ends), strict=True))
+        states = dict(map(_END_STATE, found))  # each end checked live, and its state
+        unlocked = list(compress(states, map(_UNLOCKED, states.values())))
+        ends: dict[str, CandidateRow | None] = dict.fromkeys(states)  # a locked end: None
+        ends.update(zip(unlocked, rows_of(unlocked), strict=True))  # (in place: same order)
+        return list(map(_FIRST, found)), ends
 
     def _linked(self, out: bool, rids: list[int]) -> list[tuple[_Linked, ...]]:
         """(link, far end, its state) of each live-ended edge of each of ``rids``, out-edges
@@ -341,13 +348,23 @@ class WarmGraph:
             kept = self._out_links if out else self._into_links
             for low in range(0, len(rids), BATCH):
                 self._links_gathered(out, rids[low : low + BATCH], kept)
+        names, start = self._ids, self._out.start
+        fars = list(map(names.__getitem__, self._out.other.tolist()))
+        bounds = start.tolist()
+        self._far = {
+            names[rid]: tuple(fars[bounds[rid] : bounds[rid + 1]])  # type: ignore[misc]
+            for rid in numpy.flatnonzero(numpy.diff(start)).tolist()
+        }
         return rids
 
     def pairs_among(self, ids: Iterable[str], min_weight: float) -> list[tuple[str, str]]:
         """``GraphQueries.pairs_among``: (src, dst) of the edges inside ``ids`` weighing at
         least ``min_weight``, ordered by (src, dst, type) as the SQL's primary-key walk of
         the sorted ids gives them. The out-edges of all the ids are gathered and filtered
-        as whole arrays; only the edges kept become Python values."""
+        as whole arrays; only the edges kept become Python values. A prepared store
+        (``prepare``) answers from each belief's far ends instead (``_pairs_held``)."""
+        if self._far is not None:
+            return self._pairs_held(self._far, set(ids), min_weight)
         rids = self._rids
         near = [rid for i in set(ids) if (rid := rids.get(i)) is not None]
         if not near:
@@ -372,6 +389,34 @@ class WarmGraph:
             )
         )
         return [(s, d) for s, d, _kind in found]
+
+    def _pairs_held(
+        self, far: dict[str, tuple[str, ...]], inside: set[str], min_weight: float
+    ) -> list[tuple[str, str]]:
+        """``pairs_among`` from the far ends ``prepare`` keeps: the ~90 ids a query asks are
+        each one look-up and one set test (C-level), where the arrays' way costs ~20 numpy
+        calls of ~3 us each in a query's flow (its caches cold); only the few ids with an
+        edge inside read their edges, from the slices' memoryviews."""
+        get = far.get
+        meets = inside.isdisjoint
+        hits = [i for i in inside if (ends := get(i)) is not None and not meets(ends)]
+        if not hits:
+            return []
+        start, other, kind, weight = self._out.views
+        rids, names, kinds = self._rids, self._ids, self._kinds
+        found = []
+        for src in hits:
+            rid = rids[src]
+            low, high = start[rid], start[rid + 1]
+            for end, number, value in zip(
+                other[low:high].tolist(), kind[low:high].tolist(), weight[low:high].tolist(),
+                strict=True,
+            ):  # fmt: skip
+                dst = names[end]
+                if dst in inside and value >= min_weight:
+                    found.append((src, dst, kinds[number]))
+        found.sort()  # by (src, dst, type), as the SQL's primary-key walk gives them
+        return [(src, dst) for src, dst, _kind in found]
 
     def truth_links(
         self, ids: Iterable[str], kinds: frozenset[str]
