@@ -69,9 +69,11 @@ WORDS = ["alpha", "beta", "gamma", "delta", "select", "poll", "socket", "retri"]
 _terms = st.lists(st.sampled_from(WORDS), min_size=1, max_size=40)
 
 
-def _row(file: str, start: int, stems: list[str]) -> tuple[str, int, int, str, int]:
+def _row(
+    file: str, start: int, stems: list[str], head: bool = False
+) -> tuple[str, int, int, str, int, bool]:
     terms, length = encode(stems)
-    return (file, start, start + 9, terms, length)
+    return (file, start, start + 9, terms, length, head)
 
 
 def _counts(defs: list[list[str]]) -> Counter[str]:
@@ -89,7 +91,7 @@ def _counts(defs: list[list[str]]) -> Counter[str]:
 )
 def test_one_passage_per_definition_its_best_keyword_hit_ties_by_id(defs, placed, query):
     counts = _counts(defs)
-    rows: dict[str, list[tuple[str, int, int, str, int]]] = {}
+    rows: dict[str, list[tuple[str, int, int, str, int, bool]]] = {}
     hits: dict[str, float] = {}
     where: dict[str, int] = {}
     for i, (d, score) in enumerate(placed):

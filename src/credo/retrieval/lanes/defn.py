@@ -13,14 +13,20 @@ counts, every use counted,
     score(d) = sum over query stems t of idf(t) * f * (k1 + 1) / (f + k1)
 
 with idf over the store's definitions (FTS5's form, floored at 1e-6) and avg|d| their mean
-length in tokens. One passage per definition: only the definition's best keyword hit (the
-highest keyword-lane score among its passages, ties by id) takes the score, as the
-baselines hold one row per definition; the body is one piece of evidence, counted once,
-and a long definition's passages do not all rise together. A passage whose text is in two
-files sits in a definition of each, and takes the best score of those it is the best hit
-of. Documentation, notes, and code passages outside every definition (module docstrings,
-module-level comments and statements) get no score. ``compose`` normalises the lane among
-the candidates like every lane.
+length in tokens. One passage per definition, as the baselines hold one row per
+definition: the body is one piece of evidence, counted once, and a long definition's
+passages do not all rise together. That passage is the definition's own (its head: the
+signature and doc, anchored at the whole definition) when the head is a keyword hit, else
+its best keyword hit (the highest keyword-lane score among its passages, ties by id). The
+head is what the score describes: a docstring paragraph or a comment inside the definition
+matched some of the query's words, but the evidence is the whole body's, and given to the
+comment it lifted a passage about one detail (a ``:param historic:`` paragraph, a comment
+of ``TimestampSigner.unsign``) over the definitions a question was about (docs/BENCHMARKS.md
+§ Ranking, fourteenth pass). A passage whose text is in two files sits in a definition of
+each, and takes the best score of those it carries. Documentation, notes, and code
+passages outside every definition (module docstrings, module-level comments and
+statements) get no score. ``compose`` normalises the lane among the candidates like every
+lane.
 
 All the statistics are lookups (two indexed queries); a store without definitions (known
 per store version) asks nothing beyond that. No text is tokenised at query time.
@@ -64,9 +70,9 @@ def best_definitions(
     query: list[str],
     counts: Mapping[str, int],
 ) -> dict[str, float]:
-    """The lane over stored rows (passage id -> the definitions it sits in) with the
-    keyword ``hits``' scores and ``defn_df``'s ``counts``: pure, so its invariants are
-    tested without a store."""
+    """The lane over stored rows (passage id -> the definitions it sits in, and whether it
+    is each one's head) with the keyword ``hits``' scores and ``defn_df``'s ``counts``:
+    pure, so its invariants are tested without a store."""
     total = counts.get(DEFINITIONS, 0)
     if total <= 0 or not query:
         return {}
@@ -77,17 +83,18 @@ def best_definitions(
     if not needles:
         return {}
     scored: dict[tuple[str, int, int], float] = {}
-    best: dict[tuple[str, int, int], str] = {}
+    best: dict[tuple[str, int, int], tuple[tuple[bool, float], str]] = {}
     for belief_id in sorted(rows):
-        for file, start, end, terms, length in rows[belief_id]:
+        for file, start, end, terms, length, head in rows[belief_id]:
             key = (file, start, end)
             if key not in scored:
                 scored[key] = _score(terms, length, mean, needles)
+            rank = (head, hits.get(belief_id, 0.0))  # the head first, then the best hit
             held = best.get(key)
-            if held is None or hits.get(belief_id, 0.0) > hits.get(held, 0.0):
-                best[key] = belief_id  # (ids in order: a tie keeps the smaller id)
+            if held is None or rank > held[0]:
+                best[key] = (rank, belief_id)  # (ids in order: a tie keeps the smaller id)
     out: dict[str, float] = {}
-    for key, belief_id in best.items():
+    for key, (_, belief_id) in best.items():
         score = scored[key]
         if score > 0 and score > out.get(belief_id, 0.0):
             out[belief_id] = score
