@@ -42,7 +42,7 @@ the choice matters): a signature and its doc, already in memory with the hit.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from credo.retrieval.lanes.line import fts5_idf, query_stems
@@ -99,40 +99,39 @@ def best_definitions(
     if not needles:
         return {}
     scored: dict[Key, float] = {}
-    members: dict[Key, list[tuple[str, bool]]] = {}  # (ids in order)
+    best: dict[Key, str] = {}  # the best keyword hit
+    heads: dict[Key, list[str]] = {}  # the head among the hits (one, but for a shared span)
     for belief_id in sorted(rows):
         for file, start, end, terms, length, head in rows[belief_id]:
             key = (file, start, end)
             if key not in scored:
                 scored[key] = _score(terms, length, mean, needles)
-            members.setdefault(key, []).append((belief_id, head))
+            held = best.get(key)
+            if held is None or hits.get(belief_id, 0.0) > hits.get(held, 0.0):
+                best[key] = belief_id  # (ids in order: a tie keeps the smaller id)
+            if head:
+                heads.setdefault(key, []).append(belief_id)
     wanted = frozenset(query)
     out: dict[str, float] = {}
-    for key, group in members.items():
+    for key, belief_id in best.items():
         score = scored[key]
-        belief_id = _carrier(group, hits, wanted, text)
-        if score > 0 and score > out.get(belief_id, 0.0):
-            out[belief_id] = score
+        carrier = _carrier(belief_id, heads.get(key, ()), wanted, text)
+        if score > 0 and score > out.get(carrier, 0.0):
+            out[carrier] = score
     return out
 
 
 def _carrier(
-    group: list[tuple[str, bool]],
-    hits: Mapping[str, float],
-    wanted: frozenset[str],
-    text: Callable[[str], str],
+    best: str, heads: Sequence[str], wanted: frozenset[str], text: Callable[[str], str]
 ) -> str:
-    """The passage of one definition's hits (``group``, ids in order) that takes its score:
-    the head when its own words hold a query stem, else the best hit, ties by id."""
-    if len(group) == 1:
-        return group[0][0]
-    for belief_id, head in group:
-        if head and speaks(text(belief_id), wanted):
+    """The passage that takes one definition's score: its head (``heads``: those among the
+    hits, ids in order) when the head's own words hold a query stem, else its ``best``
+    keyword hit."""
+    if not heads or heads[0] == best == heads[-1]:
+        return best  # (no head among the hits, or it is the best hit: no text to read)
+    for belief_id in heads:
+        if speaks(text(belief_id), wanted):
             return belief_id
-    best = group[0][0]
-    for belief_id, _ in group[1:]:
-        if hits.get(belief_id, 0.0) > hits.get(best, 0.0):
-            best = belief_id  # (ids in order: a tie keeps the smaller id)
     return best
 
 
