@@ -36,8 +36,8 @@ lane.
 
 All the statistics are lookups (two indexed queries); a store without definitions (known
 per store version) asks nothing beyond that. The only text tokenised at query time is a
-head's, and only when another passage of its definition is a hit too (the one case where
-the choice matters): a signature and its doc, already in memory with the hit.
+head's, and only when another passage of its definition is the better keyword hit (the one
+case where the choice matters): a signature and its doc, already in memory with the hit.
 """
 
 from __future__ import annotations
