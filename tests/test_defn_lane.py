@@ -441,6 +441,25 @@ def test_the_head_takes_the_definition_score_when_its_words_answer(
     assert [b.content[: len(carrier)] for b in found if "defn" in b.lanes] == [carrier]
 
 
+def test_the_warm_path_gives_the_cold_paths_carriers(tmp_path: Path) -> None:
+    (tmp_path / "sockets.py").write_text(SOCKETS)
+    (tmp_path / "tool.py").write_text(TOOL)
+    queries = ("interrupted calls retried with the time left", "deadline interrupted", "poll")
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path)
+
+        def answers() -> list[list[tuple[str, float, list[tuple[str, float]]]]]:
+            return [
+                [(b.content, b.score, sorted(b.lanes.items())) for b in r.beliefs]
+                for r in (memory.retrieve(q, token_budget=5000) for q in queries)
+            ]
+
+        cold = answers()
+        assert memory.store.build_warm() and memory.store.warm
+        assert answers() == cold
+    assert any("defn" in dict(lanes) for found in cold for _, _, lanes in found)
+
+
 def test_a_store_without_code_asks_nothing_until_code_arrives(tmp_path: Path) -> None:
     (tmp_path / "tool.py").write_text(TOOL)
     with Memory(tmp_path / "m.db", root=tmp_path) as memory:
