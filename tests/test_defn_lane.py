@@ -10,6 +10,7 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -65,13 +66,39 @@ class Retry:
         sleep(self.backoff())
 '''
 
+# A definition of two passages: its head (signature and doc) and a comment deep in its body.
+SOCKETS = '''"""Sockets."""
+
+
+def wait_for_socket(sock, timeout):
+    """Wait until the socket is ready to read or write, or the timeout runs out.
+
+    The wait uses the best mechanism the platform offers. On most systems that is poll,
+    which takes any number of descriptors and has no upper bound on their values; where
+    it is missing or broken, the older call is used instead, with its limit on descriptor
+    numbers. Either way the call returns as soon as the socket is ready, or when the
+    timeout runs out, whichever comes first, and a timeout of None waits for ever.
+    """
+    deadline = now() + timeout
+    while True:
+        # The descriptor set is rebuilt on every pass of this loop: a platform whose
+        # mechanism drops a descriptor after an interrupted call would otherwise wait on
+        # nothing at all, and a reader would block until the deadline with data pending.
+        # Interrupted calls are retried with the time that is left, never the whole again.
+        ready = select(sock, select, poll(sock), deadline - now())
+        if ready:
+            return ready
+'''
+
 WORDS = ["alpha", "beta", "gamma", "delta", "select", "poll", "socket", "retri"]
 _terms = st.lists(st.sampled_from(WORDS), min_size=1, max_size=40)
 
 
-def _row(file: str, start: int, stems: list[str]) -> tuple[str, int, int, str, int]:
+def _row(
+    file: str, start: int, stems: list[str], head: bool = False
+) -> tuple[str, int, int, str, int, bool]:
     terms, length = encode(stems)
-    return (file, start, start + 9, terms, length)
+    return (file, start, start + 9, terms, length, head)
 
 
 def _counts(defs: list[list[str]]) -> Counter[str]:
@@ -81,38 +108,84 @@ def _counts(defs: list[list[str]]) -> Counter[str]:
     return total
 
 
+def _no_text(belief_id: str) -> str:
+    return ""
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     defs=st.lists(_terms, min_size=1, max_size=5),
-    placed=st.lists(st.tuples(st.integers(0, 4), st.floats(0.0, 10.0)), min_size=1, max_size=12),
+    placed=st.lists(
+        st.tuples(
+            st.integers(0, 4),
+            st.floats(0.0, 10.0),
+            st.booleans(),  # the definition's head
+            st.lists(st.sampled_from([*WORDS, "other", "words"]), max_size=6),  # its text
+        ),
+        min_size=1,
+        max_size=12,
+    ),
     query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4, unique=True),
 )
-def test_one_passage_per_definition_its_best_keyword_hit_ties_by_id(defs, placed, query):
+def test_one_passage_per_definition_the_head_by_its_own_words_else_the_best_hit(
+    defs, placed, query
+):
     counts = _counts(defs)
-    rows: dict[str, list[tuple[str, int, int, str, int]]] = {}
+    rows: dict[str, list[tuple[str, int, int, str, int, bool]]] = {}
     hits: dict[str, float] = {}
+    texts: dict[str, str] = {}
     where: dict[str, int] = {}
-    for i, (d, score) in enumerate(placed):
+    heads: set[str] = set()
+    for i, (d, score, head, words) in enumerate(placed):
         d %= len(defs)
         belief_id = f"p{i:02d}"
-        rows[belief_id] = [_row("a.py", 10 * d, defs[d])]
+        rows[belief_id] = [_row("a.py", 10 * d, defs[d], head)]
         hits[belief_id] = score
+        texts[belief_id] = " ".join(words)
         where[belief_id] = d
-    out = best_definitions(rows, hits, query, counts)
+        if head:
+            heads.add(belief_id)
+    out = best_definitions(rows, hits, query, counts, texts.__getitem__)
     for d in set(where.values()):
         members = sorted((b for b in where if where[b] == d), key=lambda b: (-hits[b], b))
         scored = [b for b in members if b in out]
         assert len(scored) <= 1  # one passage per definition
-        if scored:
-            assert scored == members[:1]  # its best keyword hit, ties by id
+        if not scored:
+            continue
+        speaking = sorted(
+            b for b in members if b in heads and set(query) & {stem(w) for w in texts[b].split()}
+        )
+        if len(members) == 1:
+            assert scored == members
+        elif speaking:
+            assert scored == speaking[:1]  # the head, when its own words hold a query stem
+        else:
+            assert scored == members[:1]  # else its best keyword hit, ties by id
     # determinism: the order rows and hits arrive in changes nothing
     again = best_definitions(
-        dict(reversed(rows.items())), dict(reversed(hits.items())), query, counts
+        dict(reversed(rows.items())), dict(reversed(hits.items())), query, counts, texts.__getitem__
     )
     assert again == out
     # a definition without a query stem scores nothing
     for b, value in out.items():
         assert value > 0 and set(query) & set(defs[where[b]])
+
+
+@pytest.mark.parametrize(
+    ("head_text", "carrier"),
+    [
+        ("def wait(sock): Wait until the socket is ready.", "head"),  # its words: the head
+        ("def wait(sock)", "comment"),  # a hit through its context alone: the best hit
+    ],
+)
+def test_the_head_carries_its_definition_when_its_own_words_answer(head_text, carrier) -> None:
+    body = ["socket", "select", "select", "poll"]
+    counts = _counts([body, ["alpha"], ["beta"]])
+    rows = {"head": [_row("a.py", 1, body, True)], "comment": [_row("a.py", 1, body)]}
+    texts = {"head": head_text, "comment": "select first, then poll the socket"}
+    hits = {"head": 0.5, "comment": 2.0}  # the comment is the better keyword hit
+    out = best_definitions(rows, hits, ["socket", "select"], counts, texts.__getitem__)
+    assert list(out) == [carrier]
 
 
 @settings(max_examples=150, deadline=None)
@@ -123,9 +196,9 @@ def test_one_more_use_never_lowers_a_definition_and_scores_stay_below_saturation
     counts = _counts([stems, [*stems, word], *others])
 
     def score(unit: list[str]) -> float:
-        return best_definitions({"p": [_row("a.py", 1, unit)]}, {"p": 1.0}, [word], counts).get(
-            "p", 0.0
-        )
+        return best_definitions(
+            {"p": [_row("a.py", 1, unit)]}, {"p": 1.0}, [word], counts, _no_text
+        ).get("p", 0.0)
 
     before, after = score(stems), score([*stems, word])
     assert after >= before  # the use adds to tf more than to the length it is normalised by
@@ -142,10 +215,10 @@ def test_a_passage_in_two_files_takes_the_best_definition_it_leads() -> None:
         "p": [_row("a.py", 1, strong), _row("b.py", 1, weak)],
         "q": [_row("b.py", 1, weak)],
     }
-    out = best_definitions(rows, {"p": 1.0, "q": 2.0}, ["select", "alpha"], counts)
+    out = best_definitions(rows, {"p": 1.0, "q": 2.0}, ["select", "alpha"], counts, _no_text)
     # q leads b.py's definition, so p scores by a.py's alone
     expected = best_definitions(
-        {"p": [_row("a.py", 1, strong)]}, {"p": 1.0}, ["select", "alpha"], counts
+        {"p": [_row("a.py", 1, strong)]}, {"p": 1.0}, ["select", "alpha"], counts, _no_text
     )
     assert out["p"] == expected["p"] and "q" in out
 
@@ -333,6 +406,60 @@ def test_the_lane_scores_code_in_definitions_and_leaves_notes_docs_and_modules_a
         assert all("defn" not in b.lanes for b in off.beliefs)
 
 
+def test_a_definitions_head_is_the_passage_anchored_at_its_lines(tmp_path: Path) -> None:
+    (tmp_path / "sockets.py").write_text(SOCKETS)
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path)
+        lines = {
+            b.id: a.position_hint
+            for b in memory.retrieve("socket descriptor", token_budget=5000).beliefs
+            for a in memory.anchors(b.id)
+        }
+        placed = memory.store.passage_definitions(lines)
+    heads = {lines[b]: row[5] for b, rows in placed.items() for row in rows}
+    assert heads == {"L4-L21": True, "L15-L18": False}  # the module docstring sits in none
+
+
+@pytest.mark.parametrize(
+    ("query", "carrier"),
+    [
+        # the head's own words hold "socket" and "time": it carries its definition
+        ("interrupted calls retried with the time left on the socket", "def wait_for_socket"),
+        # "deadline" is in the head only through its context field (the body's names): the
+        # best keyword hit, the comment, carries it
+        ("deadline interrupted", "The descriptor set is rebuilt"),
+    ],
+)
+def test_the_head_takes_the_definition_score_when_its_words_answer(
+    tmp_path: Path, query: str, carrier: str
+) -> None:
+    (tmp_path / "sockets.py").write_text(SOCKETS)
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path)
+        found = memory.retrieve(query, token_budget=5000).beliefs
+    assert len(found) >= 2  # both passages are keyword hits
+    assert [b.content[: len(carrier)] for b in found if "defn" in b.lanes] == [carrier]
+
+
+def test_the_warm_path_gives_the_cold_paths_carriers(tmp_path: Path) -> None:
+    (tmp_path / "sockets.py").write_text(SOCKETS)
+    (tmp_path / "tool.py").write_text(TOOL)
+    queries = ("interrupted calls retried with the time left", "deadline interrupted", "poll")
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path)
+
+        def answers() -> list[list[tuple[str, float, list[tuple[str, float]]]]]:
+            return [
+                [(b.content, b.score, sorted(b.lanes.items())) for b in r.beliefs]
+                for r in (memory.retrieve(q, token_budget=5000) for q in queries)
+            ]
+
+        cold = answers()
+        assert memory.store.build_warm() and memory.store.warm
+        assert answers() == cold
+    assert any("defn" in dict(lanes) for found in cold for _, _, lanes in found)
+
+
 def test_a_store_without_code_asks_nothing_until_code_arrives(tmp_path: Path) -> None:
     (tmp_path / "tool.py").write_text(TOOL)
     with Memory(tmp_path / "m.db", root=tmp_path) as memory:
@@ -366,6 +493,7 @@ def test_postgres_stores_the_same_rows_and_ranks_the_same(tmp_path: Path) -> Non
         for location in (tmp_path / "m.db", url):
             with Memory(location, root=tmp_path) as memory:
                 (tmp_path / "tool.py").write_text(TOOL)
+                (tmp_path / "sockets.py").write_text(SOCKETS)
                 memory.ingest(tmp_path)
                 (tmp_path / "tool.py").write_text(edited)
                 memory.ingest(tmp_path)
@@ -380,10 +508,12 @@ def test_postgres_stores_the_same_rows_and_ranks_the_same(tmp_path: Path) -> Non
                 counts = store.defn_counts(["select", "poll", "backoff", "sleep"])
                 ranked = [
                     (b.content, b.score, sorted(b.lanes.items()))
-                    for b in memory.retrieve("wait for the socket with select").beliefs
+                    for q in ("wait for the socket with select", "deadline interrupted")
+                    for b in memory.retrieve(q).beliefs
                 ]
                 seen.append((sorted(placed.items()), counts, ranked))
                 (tmp_path / "tool.py").unlink()
+                (tmp_path / "sockets.py").unlink()
                 memory.ingest(tmp_path)
                 assert store.defn_counts(["select"]) == {}
     assert seen[0] == seen[1]

@@ -12,7 +12,7 @@ read). No lane reads the database per candidate.
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import chain, compress, filterfalse
 from operator import itemgetter
 from types import ModuleType
@@ -264,6 +264,16 @@ class _Texts(dict[str, str]):
         return text
 
 
+def _text_of(known: Mapping[str, CandidateRow | None]) -> Callable[[str], str]:
+    """id -> the text of a belief met on the way ("" for a locked one, which L0 places)."""
+
+    def text(belief_id: str) -> str:
+        row = known.get(belief_id)
+        return "" if row is None else row[0]
+
+    return text
+
+
 def _global(found: tuple[Belief, ...], locks: list[Belief]) -> dict[str, Belief]:
     """The global locks to place, by id: those the project has not locked already under
     the same id or text (the project's copy stands, shown once). The project's locks are
@@ -376,7 +386,7 @@ def _rank(
         if lanes["line"]:  # documentation passages by their best line (lanes/line.py)
             lane_scores["line"] = line.line_scores(store, terms, keyword)
         if lanes["defn"]:  # code passages by their definition as written (lanes/defn.py)
-            lane_scores["defn"] = defn.defn_scores(store, terms, keyword)
+            lane_scores["defn"] = defn.defn_scores(store, terms, keyword, _text_of(known))
     if (lanes["heat"] or lanes["bfs"]) and keyword:
         # (score desc, id asc) by two stable C-keyed sorts: ids are unique, so the pairs
         # sort by id alone first

@@ -35,6 +35,15 @@ from itertools import chain
 from credo.store.line_stats import deltas as _deltas
 from credo.store.stem import stem, tokens
 
+# A passage is its definition's head when it is anchored at exactly the definition's lines:
+# the code chunker gives the definition chunk the whole definition's range, and every other
+# passage inside it a smaller one. Ingest writes the anchor and the row together, so they
+# agree; the anchor's primary key (belief_id, doc_uri) answers it.
+HEAD_SQL = (
+    "EXISTS (SELECT 1 FROM belief_documents a WHERE a.belief_id = p.belief_id "
+    "AND a.doc_uri = p.file || '#L' || p.start_line || '-L' || p.end_line)"
+)
+
 DEFINITIONS = " definitions"
 LENGTH = " length"
 TOTALS = (DEFINITIONS, LENGTH)

@@ -7,11 +7,13 @@ import sqlite3
 from collections.abc import Callable, Iterable
 
 from credo.store.db import json_array
-from credo.store.defn_stats import TOTALS, DefnRow, DefnWrites, Span
+from credo.store.defn_stats import HEAD_SQL, TOTALS, DefnRow, DefnWrites, Span
 from credo.store.lines import add_to_df
 
-DefnHit = tuple[str, int, int, str, int]
-"""(file, first line, last line, terms, length): a definition a passage sits in."""
+DefnHit = tuple[str, int, int, str, int, bool]
+"""(file, first line, last line, terms, length, head): a definition a passage sits in, and
+whether the passage is the definition's own (its head: the signature and doc, anchored at
+exactly the definition's lines) rather than a docstring or comment passage inside it."""
 
 
 class DefnTable(DefnWrites):
@@ -31,18 +33,19 @@ class DefnTable(DefnWrites):
         )
 
     def passage_definitions(self, ids: Iterable[str]) -> dict[str, list[DefnHit]]:
-        """id -> the definitions the live beliefs among ``ids`` sit in (one per file)."""
+        """id -> the definitions the live beliefs among ``ids`` sit in (one per file), each
+        with whether the belief is that definition's head."""
         out: dict[str, list[DefnHit]] = {}
         for r in self.conn.execute(
-            "SELECT p.belief_id, d.file, d.start_line, d.end_line, d.terms, d.length "
-            "FROM passage_definitions p JOIN definitions d ON d.file = p.file "
+            "SELECT p.belief_id, d.file, d.start_line, d.end_line, d.terms, d.length, "
+            f"{HEAD_SQL} FROM passage_definitions p JOIN definitions d ON d.file = p.file "
             "AND d.start_line = p.start_line AND d.end_line = p.end_line "
             "JOIN beliefs b ON b.id = p.belief_id "
             "WHERE p.belief_id IN (SELECT value FROM json_each(?)) AND b.deleted_at IS NULL "
             "ORDER BY p.belief_id, p.file",
             (json_array(ids),),
         ):
-            out.setdefault(r[0], []).append((r[1], r[2], r[3], r[4], r[5]))
+            out.setdefault(r[0], []).append((r[1], r[2], r[3], r[4], r[5], bool(r[6])))
         return out
 
     def _defn_places(self, ids: list[str]) -> list[tuple[str, Span]]:

@@ -13,30 +13,48 @@ counts, every use counted,
     score(d) = sum over query stems t of idf(t) * f * (k1 + 1) / (f + k1)
 
 with idf over the store's definitions (FTS5's form, floored at 1e-6) and avg|d| their mean
-length in tokens. One passage per definition: only the definition's best keyword hit (the
-highest keyword-lane score among its passages, ties by id) takes the score, as the
-baselines hold one row per definition; the body is one piece of evidence, counted once,
-and a long definition's passages do not all rise together. A passage whose text is in two
-files sits in a definition of each, and takes the best score of those it is the best hit
-of. Documentation, notes, and code passages outside every definition (module docstrings,
-module-level comments and statements) get no score. ``compose`` normalises the lane among
-the candidates like every lane.
+length in tokens. One passage per definition, as the baselines hold one row per
+definition: the body is one piece of evidence, counted once, and a long definition's
+passages do not all rise together. That passage is the definition's own (its head: the
+signature and doc, anchored at the whole definition) when the head is a keyword hit by
+its own words, else the definition's best keyword hit (the highest keyword-lane score
+among its passages, ties by id). The head is what the score describes: a docstring
+paragraph or a comment inside the definition matched some of the query's words, but the
+evidence is the whole body's, and given to it a passage about one detail (a ``:param
+historic:`` paragraph, a comment of ``TimestampSigner.unsign``) rose over the definitions
+questions were about (docs/BENCHMARKS.md § Ranking, fourteenth pass). "By its own words":
+the head's text (signature and doc) holds a query stem. A head that is a hit only through
+its context field matched the body's names, once each: the evidence this lane counts
+already, and no sign that the head shows what the question asks. Such heads are the
+containing ones (``async function dispatchHttpRequest(resolve, reject, onDone)`` over 929
+lines, ``class ReceiveBuffer`` over its methods), where a passage inside says more about
+where the answer is. A passage whose text is in two files sits in a definition of
+each, and takes the best score of those it carries. Documentation, notes, and code
+passages outside every definition (module docstrings, module-level comments and
+statements) get no score. ``compose`` normalises the lane among the candidates like every
+lane.
 
 All the statistics are lookups (two indexed queries); a store without definitions (known
-per store version) asks nothing beyond that. No text is tokenised at query time.
+per store version) asks nothing beyond that. The only text tokenised at query time is a
+head's, and only when another passage of its definition is the better keyword hit (the one
+case where the choice matters): a signature and its doc, already in memory with the hit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from credo.retrieval.lanes.line import fts5_idf, query_stems
 from credo.store.defn_stats import DEFINITIONS, LENGTH
+from credo.store.stem import stem, tokens
 
 if TYPE_CHECKING:
     from credo.store import Store
     from credo.store.defns import DefnHit
+
+Key = tuple[str, int, int]
+"""A definition: (file, first line, last line)."""
 
 # The middle of the region measured (docs/BENCHMARKS.md § Ranking, ninth pass): b over
 # 0.2-0.4 and the weight (retrieval/rank.py) over 0.15-0.3 hold every figure but axios-c15.
@@ -46,8 +64,11 @@ K1 = 1.2
 B = 0.3
 
 
-def defn_scores(store: Store, terms: Iterable[str], hits: Mapping[str, float]) -> dict[str, float]:
-    """Each keyword hit that is its definition's best -> the definition's score."""
+def defn_scores(
+    store: Store, terms: Iterable[str], hits: Mapping[str, float], text: Callable[[str], str]
+) -> dict[str, float]:
+    """Each keyword hit that carries its definition -> the definition's score (``text``:
+    a hit's text, read with it)."""
     query = query_stems(terms)
     if not query or not hits:
         return {}
@@ -55,7 +76,7 @@ def defn_scores(store: Store, terms: Iterable[str], hits: Mapping[str, float]) -
     if not counts.get(DEFINITIONS):
         return {}
     rows = store.passage_definitions(hits)
-    return best_definitions(rows, hits, query, counts) if rows else {}
+    return best_definitions(rows, hits, query, counts, text) if rows else {}
 
 
 def best_definitions(
@@ -63,10 +84,11 @@ def best_definitions(
     hits: Mapping[str, float],
     query: list[str],
     counts: Mapping[str, int],
+    text: Callable[[str], str],
 ) -> dict[str, float]:
-    """The lane over stored rows (passage id -> the definitions it sits in) with the
-    keyword ``hits``' scores and ``defn_df``'s ``counts``: pure, so its invariants are
-    tested without a store."""
+    """The lane over stored rows (passage id -> the definitions it sits in, and whether it
+    is each one's head) with the keyword ``hits``' scores, ``defn_df``'s ``counts`` and
+    the hits' ``text``: pure, so its invariants are tested without a store."""
     total = counts.get(DEFINITIONS, 0)
     if total <= 0 or not query:
         return {}
@@ -76,22 +98,46 @@ def best_definitions(
     needles = [(f" {t}:", fts5_idf(total, counts[t])) for t in query if counts.get(t, 0) > 0]
     if not needles:
         return {}
-    scored: dict[tuple[str, int, int], float] = {}
-    best: dict[tuple[str, int, int], str] = {}
+    scored: dict[Key, float] = {}
+    best: dict[Key, str] = {}  # the best keyword hit
+    heads: dict[Key, list[str]] = {}  # the head among the hits (one, but for a shared span)
     for belief_id in sorted(rows):
-        for file, start, end, terms, length in rows[belief_id]:
+        for file, start, end, terms, length, head in rows[belief_id]:
             key = (file, start, end)
             if key not in scored:
                 scored[key] = _score(terms, length, mean, needles)
             held = best.get(key)
             if held is None or hits.get(belief_id, 0.0) > hits.get(held, 0.0):
                 best[key] = belief_id  # (ids in order: a tie keeps the smaller id)
+            if head:
+                heads.setdefault(key, []).append(belief_id)
+    wanted = frozenset(query)
     out: dict[str, float] = {}
     for key, belief_id in best.items():
         score = scored[key]
-        if score > 0 and score > out.get(belief_id, 0.0):
-            out[belief_id] = score
+        carrier = _carrier(belief_id, heads.get(key, ()), wanted, text)
+        if score > 0 and score > out.get(carrier, 0.0):
+            out[carrier] = score
     return out
+
+
+def _carrier(
+    best: str, heads: Sequence[str], wanted: frozenset[str], text: Callable[[str], str]
+) -> str:
+    """The passage that takes one definition's score: its head (``heads``: those among the
+    hits, ids in order) when the head's own words hold a query stem, else its ``best``
+    keyword hit."""
+    if not heads or heads[0] == best == heads[-1]:
+        return best  # (no head among the hits, or it is the best hit: no text to read)
+    for belief_id in heads:
+        if speaks(text(belief_id), wanted):
+            return belief_id
+    return best
+
+
+def speaks(text: str, wanted: frozenset[str]) -> bool:
+    """Whether ``text``, tokenised and stemmed as FTS5 indexes it, holds a stem of ``wanted``."""
+    return any(stem(t) in wanted for t in tokens(text))
 
 
 def _score(terms: str, length: int, mean: float, needles: list[tuple[str, float]]) -> float:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from credo.store.defn_stats import TOTALS, DefnRow, DefnWrites, Span
+from credo.store.defn_stats import HEAD_SQL, TOTALS, DefnRow, DefnWrites, Span
 from credo.store.postgres.lines import add_to_df
 
 if TYPE_CHECKING:
@@ -27,8 +27,8 @@ class DefnTable(DefnWrites):
     def passage_definitions(self, ids: Iterable[str]) -> dict[str, list[DefnHit]]:
         out: dict[str, list[DefnHit]] = {}
         for r in self.conn.execute(
-            "SELECT p.belief_id, d.file, d.start_line, d.end_line, d.terms, d.length "
-            "FROM passage_definitions p JOIN definitions d ON d.file = p.file "
+            "SELECT p.belief_id, d.file, d.start_line, d.end_line, d.terms, d.length, "
+            f"{HEAD_SQL} FROM passage_definitions p JOIN definitions d ON d.file = p.file "
             "AND d.start_line = p.start_line AND d.end_line = p.end_line "
             "JOIN beliefs b ON b.id = p.belief_id "
             "WHERE p.belief_id = ANY(%s) AND b.deleted_at IS NULL "
@@ -36,7 +36,7 @@ class DefnTable(DefnWrites):
             (sorted(set(ids)),),
         ):
             out.setdefault(str(r[0]), []).append(
-                (str(r[1]), int(r[2]), int(r[3]), str(r[4]), int(r[5]))
+                (str(r[1]), int(r[2]), int(r[3]), str(r[4]), int(r[5]), bool(r[6]))
             )
         return out
 
