@@ -70,7 +70,7 @@ def normalise(raw: Mapping[str, float], among: Mapping[str, object]) -> dict[str
     """The values of the keys ``among`` (the candidates) divided by the best of them; a lane
     with no positive value among them contributes nothing."""
     kept = {k: v for k, v in raw.items() if k in among}  # (one pass over the lane's scores)
-    best = max(kept.values(), default=0.0)
+    best = max((v for v in kept.values() if v > 0), default=0.0)  # a NaN is no score
     if best <= 0:
         return {}
     return {k: v / best for k, v in kept.items() if v > 0}
@@ -96,6 +96,8 @@ def compose(
         # pass), then each value in the lane's order divided by it as the loop meets it.
         raw = lane_scores[lane]
         best = max(map(raw.__getitem__, filter(confidence.__contains__, raw)), default=0.0)
+        if best != best:  # a NaN first (max keeps it): the best of the scores above zero
+            best = max((v for k, v in raw.items() if k in confidence and v > 0), default=0.0)
         if best <= 0:
             continue
         weight = weights.lanes.get(lane, 0.0)
