@@ -55,6 +55,7 @@ MAX_EAGER_PARTS = 2_000_000
 # text and arrays in flight, whatever the index's size.
 ALL_TERMS_CHUNK = 2_000_000
 _NO_BELIEF: tuple[object, ...] = ("no belief",)  # a marker compared by identity
+NO_ENTRY: tuple[object, ...] = (None, 1, None, None)  # ``entries`` of a rowid without a belief
 _INT32 = 2**31
 
 _TOKENIZE = r"tokenize\s*=\s*'((?:[^']|'')*)'"  # compiled when a mirror is built
@@ -226,6 +227,7 @@ class Bm25Mirror:
         self._postings: dict[str, Postings] = {}
         self._cached = 0
         self._beliefs: dict[int, tuple[object, ...]] = {}
+        self._entries: dict[int, tuple[Any, ...]] = {}  # ``entries``' memo
         # Where rows are read before SQL (the warm index's row table), or None.
         self.source: Callable[[list[int]], dict[int, tuple[object, ...]]] | None = None
         self.reads = 0  # statements run after the build: none means nothing could move
@@ -424,11 +426,38 @@ class Bm25Mirror:
             return rows
         return {rowid: row for rowid, row in rows.items() if row is not _NO_BELIEF}
 
-    def hold(self, rows: dict[int, tuple[object, ...]]) -> None:
-        """Keep ``rows`` (``beliefs``' rows, by rowid, of this version) as if read, when
-        they all fit under ``MAX_CACHED_BELIEFS`` (the warm index's ``prepare``)."""
+    def entries(self, rowids: list[int]) -> list[tuple[Any, ...]]:
+        """(id, locked, deleted_at, (content, alpha, beta, session, created_at)) of each
+        rowid's belief, in order, ``NO_ENTRY`` for a rowid without one: ``beliefs``' rows
+        in the shape a keyword hit is read in (``fts.FtsIndex._mirrored_hits``), made once
+        per row and version rather than on every query that ranks it."""
+        known = self._entries
+        out = list(map(known.get, rowids))
+        if None in out:
+            missing = [rowid for rowid, entry in zip(rowids, out, strict=True) if entry is None]
+            rows = self.beliefs(missing)
+            if len(known) + len(missing) > MAX_CACHED_BELIEFS:
+                known.clear()
+            for rowid in missing:
+                b = rows.get(rowid)
+                known[rowid] = (
+                    NO_ENTRY if b is None else (b[0], b[1], b[5], (b[2], b[3], b[4], b[6], b[7]))
+                )
+            out = list(map(known.__getitem__, rowids))
+        return out
+
+    def hold(
+        self,
+        rows: dict[int, tuple[object, ...]],
+        entries: dict[int, tuple[Any, ...]] | None = None,
+    ) -> None:
+        """Keep ``rows`` (``beliefs``' rows, by rowid, of this version) as if read, and
+        ``entries`` (the same beliefs' ``entries``) as if made, when they all fit under
+        ``MAX_CACHED_BELIEFS`` (the warm index's ``prepare``)."""
         if len(self._beliefs) + len(rows) <= MAX_CACHED_BELIEFS:
             self._beliefs.update(rows)
+        if entries is not None and len(self._entries) + len(entries) <= MAX_CACHED_BELIEFS:
+            self._entries.update(entries)
 
     def _term_postings(self, stem: str) -> Postings:
         found = self._postings.get(stem)
