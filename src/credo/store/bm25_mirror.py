@@ -436,14 +436,15 @@ class Bm25Mirror:
         if None in out:
             missing = [rowid for rowid, entry in zip(rowids, out, strict=True) if entry is None]
             rows = self.beliefs(missing)
-            if len(known) + len(missing) > MAX_CACHED_BELIEFS:
-                known.clear()
-            for rowid in missing:
-                b = rows.get(rowid)
-                known[rowid] = (
-                    NO_ENTRY if b is None else (b[0], b[1], b[5], (b[2], b[3], b[4], b[6], b[7]))
-                )
-            out = list(map(known.__getitem__, rowids))
+            made = {
+                rowid: NO_ENTRY if b is None else (b[0], b[1], b[5], (b[2], b[3], b[4], b[6], b[7]))
+                for rowid in missing
+                for b in (rows.get(rowid),)
+            }
+            if len(known) + len(made) > MAX_CACHED_BELIEFS:
+                known.clear()  # (the answer is read from ``made``: nothing lost here)
+            known.update(made)
+            out = [made[r] if e is None else e for r, e in zip(rowids, out, strict=True)]
         return out
 
     def hold(
