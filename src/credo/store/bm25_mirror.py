@@ -25,6 +25,7 @@ import json
 import math
 import re
 import sqlite3
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ MAX_EAGER_PARTS = 2_000_000
 ALL_TERMS_CHUNK = 2_000_000
 _NO_BELIEF: tuple[object, ...] = ("no belief",)  # a marker compared by identity
 NO_ENTRY: tuple[object, ...] = (None, 1, None, None)  # ``entries`` of a rowid without a belief
+_ROW = itemgetter(2, 3, 4, 6, 7)  # a ``beliefs`` row's ``CandidateRow``, for its entry
 _INT32 = 2**31
 
 _TOKENIZE = r"tokenize\s*=\s*'((?:[^']|'')*)'"  # compiled when a mirror is built
@@ -427,37 +429,25 @@ class Bm25Mirror:
         return {rowid: row for rowid, row in rows.items() if row is not _NO_BELIEF}
 
     def entries(self, rowids: list[int]) -> list[tuple[Any, ...]]:
-        """(id, locked, deleted_at, (content, alpha, beta, session, created_at)) of each
-        rowid's belief, in order, ``NO_ENTRY`` for a rowid without one: ``beliefs``' rows
-        in the shape a keyword hit is read in (``fts.FtsIndex._mirrored_hits``), made once
-        per row and version rather than on every query that ranks it."""
+        """(id, locked, deleted_at, ``CandidateRow``) of each rowid's belief (``NO_ENTRY``:
+        none), in order: ``FtsIndex._mirrored_hits``' rows, made once per row and version."""
         known = self._entries
         out = list(map(known.get, rowids))
         if None in out:
-            missing = [rowid for rowid, entry in zip(rowids, out, strict=True) if entry is None]
-            rows = self.beliefs(missing)
-            made = {
-                rowid: NO_ENTRY if b is None else (b[0], b[1], b[5], (b[2], b[3], b[4], b[6], b[7]))
-                for rowid in missing
-                for b in (rows.get(rowid),)
-            }
+            new = [rowid for rowid, entry in zip(rowids, out, strict=True) if entry is None]
+            got = self.beliefs(new).get
+            made = {r: NO_ENTRY if (b := got(r)) is None else (*b[:2], b[5], _ROW(b)) for r in new}
             if len(known) + len(made) > MAX_CACHED_BELIEFS:
                 known.clear()  # (the answer is read from ``made``: nothing lost here)
             known.update(made)
             out = [made[r] if e is None else e for r, e in zip(rowids, out, strict=True)]
         return out
 
-    def hold(
-        self,
-        rows: dict[int, tuple[object, ...]],
-        entries: dict[int, tuple[Any, ...]] | None = None,
-    ) -> None:
-        """Keep ``rows`` (``beliefs``' rows, by rowid, of this version) as if read, and
-        ``entries`` (the same beliefs' ``entries``) as if made, when they all fit under
-        ``MAX_CACHED_BELIEFS`` (the warm index's ``prepare``)."""
+    def hold(self, rows: dict[int, tuple[object, ...]], entries: dict[int, Any]) -> None:
+        """Keep ``rows`` (``beliefs``' rows, by rowid, of this version) as if read and their
+        ``entries`` as if made, when they fit ``MAX_CACHED_BELIEFS`` (warm ``prepare``)."""
         if len(self._beliefs) + len(rows) <= MAX_CACHED_BELIEFS:
             self._beliefs.update(rows)
-        if entries is not None and len(self._entries) + len(entries) <= MAX_CACHED_BELIEFS:
             self._entries.update(entries)
 
     def _term_postings(self, stem: str) -> Postings:
