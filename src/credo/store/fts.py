@@ -252,8 +252,10 @@ class FtsIndex(KeywordReads):
         if limit < 0 or not terms:
             return None
         policy = self._mirror_policy()
+        if policy.mirror is None or not policy.mirror.checked:
+            return None  # (not asked: the general path asks, once, as it always has)
         mirror = policy.current(self.conn, self._version_seen)
-        if mirror is None or not mirror.checked:
+        if mirror is None:
             return None
         wanted = limit + KEYWORD_SLACK
         try:
