@@ -16,7 +16,7 @@ from credo import Memory
 from credo.store import Store, bm25_mirror, bm25_policy
 from credo.store.bm25_mirror import _varints
 from credo.store.bm25_policy import ESTIMATED_BUILD_SECONDS, MirrorPolicy
-from credo.store.fts import KeywordHit, query_terms
+from credo.store.fts import KeywordHit, KeywordReads, query_terms
 
 WORDS = "alpha beta gamma delta running runner runs café cafe naïve über Straße x1 42".split()
 
@@ -575,3 +575,88 @@ def test_stems_learnt_in_python_are_fts5s(terms: list[str]) -> None:
     finally:
         in_python.close()
         by_fts5.close()
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    texts=st.lists(
+        st.lists(st.sampled_from(["alpha", "beta", "gamma"]), min_size=1, max_size=3).map(" ".join),
+        min_size=1,
+        max_size=60,
+    ),
+    queries=st.lists(
+        st.lists(st.sampled_from(["alpha", "beta", "gamma", "absent"]), min_size=1, max_size=3),
+        min_size=1,
+        max_size=5,
+    ),
+    limit=st.sampled_from([1, 2, 3, 10, 50]),
+    locked=st.sets(st.integers(0, 59), max_size=20),
+    seed=st.integers(0, 2**16),
+    warm=st.booleans(),
+)
+def test_hits_straight_from_the_mirror_equal_the_general_path(
+    tmp_path_factory: pytest.TempPathFactory,
+    texts: list[str],
+    queries: list[list[str]],
+    limit: int,
+    locked: set[int],
+    seed: int,
+    warm: bool,
+) -> None:
+    """``keyword_beliefs`` from a checked mirror's entries (``_mirrored_hits``, made at
+    first ranking or held by the warm index's ``prepare``) equals the general path over
+    ``KeywordRow``s and FTS5's exact query: few words, so many ties, ids that do not
+    follow rowids, locked rows, and more rows than the slack tied at the cut."""
+    folder = tmp_path_factory.mktemp("hits")
+    names = [f"b{i:03d}" for i in range(len(texts))]
+    random.Random(seed).shuffle(names)
+    memory = Memory(folder / "m.db", root=folder)
+    memory.import_records(
+        [{"kind": "belief", "id": n, "content": t} for n, t in zip(names, texts, strict=True)]
+    )
+    for i in sorted(locked):
+        if i < len(texts):
+            memory.lock(names[i])
+    store = memory.store
+    if warm:
+        assert store.build_warm()
+    _force_mirror(store, queries[0])
+    mirror = _policy(store).mirror
+    mirror.checked = True  # the fast path answers from now on, hits or not
+    for words in queries:
+        terms = query_terms(" ".join(words))
+        fast = store._mirrored_hits(terms, (1.0, 0.5, 1.0), limit)
+        general = KeywordReads.keyword_beliefs(store, terms, limit=limit)
+        got = store.keyword_beliefs(terms, limit=limit)
+        assert got == general
+        if fast is not None:
+            assert fast == general
+            assert [type(hit) for hit in fast[0]] == [KeywordHit] * len(fast[0])
+        assert _fts5_answer(store, terms, limit) == got
+    memory.close()
+
+
+def test_hits_straight_from_the_mirror_answer_without_fts5(tmp_path: Path) -> None:
+    """A query with no tie at the cut is answered by ``_mirrored_hits``, the same as the
+    general path, and asked again reads neither beliefs nor postings; a belief locked
+    after a write is left out of both."""
+    texts = [" ".join(["alpha"] * (i % 7 + 1) + ["beta"] * (i % 3)) for i in range(30)]
+    memory = _memory(tmp_path, texts)
+    store = memory.store
+    _force_mirror(store, ["alpha"])
+    assert _policy(store).mirror.checked
+    first = store._mirrored_hits(["beta"], (1.0, 0.5, 1.0), 3)
+    asked: list[str] = []
+    store.conn.set_trace_callback(asked.append)
+    fast = store._mirrored_hits(["beta"], (1.0, 0.5, 1.0), 3)
+    store.conn.set_trace_callback(None)
+    assert fast is not None and fast == first
+    assert not [sql for sql in asked if "beliefs" in sql or "fts" in sql]
+    assert fast == KeywordReads.keyword_beliefs(store, ["beta"], limit=3)
+    memory.lock(fast[0][0].belief_id)
+    again = store.keyword_beliefs(["beta"], limit=3)
+    assert fast[0][0].belief_id not in again[1]
+    assert again == KeywordReads.keyword_beliefs(store, ["beta"], limit=3)
+    memory.close()

@@ -25,6 +25,7 @@ import json
 import math
 import re
 import sqlite3
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -55,6 +56,8 @@ MAX_EAGER_PARTS = 2_000_000
 # text and arrays in flight, whatever the index's size.
 ALL_TERMS_CHUNK = 2_000_000
 _NO_BELIEF: tuple[object, ...] = ("no belief",)  # a marker compared by identity
+NO_ENTRY: tuple[object, ...] = (None, 1, None, None)  # ``entries`` of a rowid without a belief
+_ROW = itemgetter(2, 3, 4, 6, 7)  # a ``beliefs`` row's ``CandidateRow``, for its entry
 _INT32 = 2**31
 
 _TOKENIZE = r"tokenize\s*=\s*'((?:[^']|'')*)'"  # compiled when a mirror is built
@@ -226,6 +229,7 @@ class Bm25Mirror:
         self._postings: dict[str, Postings] = {}
         self._cached = 0
         self._beliefs: dict[int, tuple[object, ...]] = {}
+        self._entries: dict[int, tuple[Any, ...]] = {}  # ``entries``' memo
         # Where rows are read before SQL (the warm index's row table), or None.
         self.source: Callable[[list[int]], dict[int, tuple[object, ...]]] | None = None
         self.reads = 0  # statements run after the build: none means nothing could move
@@ -424,11 +428,27 @@ class Bm25Mirror:
             return rows
         return {rowid: row for rowid, row in rows.items() if row is not _NO_BELIEF}
 
-    def hold(self, rows: dict[int, tuple[object, ...]]) -> None:
-        """Keep ``rows`` (``beliefs``' rows, by rowid, of this version) as if read, when
-        they all fit under ``MAX_CACHED_BELIEFS`` (the warm index's ``prepare``)."""
+    def entries(self, rowids: list[int]) -> list[tuple[Any, ...]]:
+        """(id, locked, deleted_at, ``CandidateRow``) of each rowid's belief (``NO_ENTRY``:
+        none), in order: ``FtsIndex._mirrored_hits``' rows, made once per row and version."""
+        known = self._entries
+        out = list(map(known.get, rowids))
+        if None in out:
+            new = [rowid for rowid, entry in zip(rowids, out, strict=True) if entry is None]
+            got = self.beliefs(new).get
+            made = {r: NO_ENTRY if (b := got(r)) is None else (*b[:2], b[5], _ROW(b)) for r in new}
+            if len(known) + len(made) > MAX_CACHED_BELIEFS:
+                known.clear()  # (the answer is read from ``made``: nothing lost here)
+            known.update(made)
+            out = [made[r] if e is None else e for r, e in zip(rowids, out, strict=True)]
+        return out
+
+    def hold(self, rows: dict[int, tuple[object, ...]], entries: dict[int, Any]) -> None:
+        """Keep ``rows`` (``beliefs``' rows, by rowid, of this version) as if read and their
+        ``entries`` as if made, when they fit ``MAX_CACHED_BELIEFS`` (warm ``prepare``)."""
         if len(self._beliefs) + len(rows) <= MAX_CACHED_BELIEFS:
             self._beliefs.update(rows)
+            self._entries.update(entries)
 
     def _term_postings(self, stem: str) -> Postings:
         found = self._postings.get(stem)

@@ -191,6 +191,7 @@ The keyword and graph reads return it with their rows, so no lane fetches it aga
 
 _ID = itemgetter(0)
 _SCORE = itemgetter(1)
+_ENTRY_ID = lambda pair: pair[0][0]  # noqa: E731 (the id of an (entry, score) pair)
 
 
 def _provable_best(rows: list[KeywordRow], limit: int, wanted: int) -> list[KeywordRow] | None:
@@ -275,6 +276,77 @@ class FtsIndex(KeywordReads):
     # The store's version as retrieve's lock check last read it (GraphQueries.current_locks
     # writes it): while no mirror exists, the policy counts FTS5's cost against it.
     _version_seen: tuple[int, int] | None = None
+
+    def keyword_beliefs(
+        self,
+        terms: list[str],
+        *,
+        limit: int,
+        content_weight: float = CONTENT_WEIGHT,
+        anchor_weight: float = ANCHOR_WEIGHT,
+        context_weight: float = CONTEXT_WEIGHT,
+    ) -> tuple[list[KeywordHit], dict[str, CandidateRow]]:
+        weights = (content_weight, anchor_weight, context_weight)
+        found = self._mirrored_hits(terms, weights, limit)
+        if found is not None:
+            return found
+        return super().keyword_beliefs(
+            terms,
+            limit=limit,
+            content_weight=content_weight,
+            anchor_weight=anchor_weight,
+            context_weight=context_weight,
+        )
+
+    def _mirrored_hits(
+        self, terms: list[str], weights: KeywordWeights, limit: int
+    ) -> tuple[list[KeywordHit], dict[str, CandidateRow]] | None:
+        """``keyword_beliefs``' answer straight from a checked mirror's ranking and its
+        per-version entries (``Bm25Mirror.entries``), or None when the general path must
+        answer (no mirror, or not yet checked against FTS5, or ties at the cut). The same
+        rows as ``_provable_best`` over ``_mirrored_rows``: a row is never made into a
+        ``KeywordRow`` and its candidate row is the one made at its first ranking."""
+        if limit < 0 or not terms:
+            return None
+        policy = self._mirror_policy()
+        if policy.mirror is None or not policy.mirror.checked:
+            return None  # (not asked: the general path asks, once, as it always has)
+        mirror = policy.current(self.conn, self._version_seen)
+        if mirror is None:
+            return None
+        wanted = limit + KEYWORD_SLACK
+        try:
+            reads = mirror.reads
+            ranked = mirror.top(terms, weights, wanted)  # score desc
+            if ranked is None:
+                return None
+            entries = mirror.entries([rowid for rowid, _ in ranked])
+            if mirror.reads != reads and not policy.at_version(self.conn, mirror):
+                return None
+        except sqlite3.Error:
+            return None  # the general path reads again, and turns the mirror off
+        # (entry, score) of the unlocked rows, score desc; a rowid without a belief is
+        # locked (NO_ENTRY), as the LEFT JOIN's NULL row is dropped with locked ones.
+        unlocked = [
+            (entry, score)
+            for entry, (_, score) in zip(entries, ranked, strict=True)
+            if not entry[1]
+        ]
+        if len(ranked) == wanted:
+            # As ``_provable_best``: rows tied with the last one returned may be missing,
+            # so at least ``limit`` unlocked rows must score above it.
+            last = ranked[-1][1]
+            if len(unlocked) < limit or unlocked[limit - 1][1] <= last:
+                return None
+        scores = [score for _, score in unlocked]
+        if len(set(scores)) < len(scores):  # ties: by id, as the exact query's order
+            unlocked.sort(key=_ENTRY_ID)
+            unlocked.sort(key=_SCORE, reverse=True)
+        del unlocked[limit:]
+        hits = [_new(KeywordHit, (entry[0], score)) for entry, score in unlocked]
+        # The index holds live beliefs only; the check keeps a stale entry out all the same.
+        beliefs = {entry[0]: entry[3] for entry, _ in unlocked if entry[2] is None}
+        return hits, beliefs
 
     def _keyword_rows(
         self, terms: list[str], weights: KeywordWeights, limit: int

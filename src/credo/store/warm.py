@@ -101,12 +101,18 @@ class WarmIndex:
             (name, row) for (name, _), row in zip(names, found, strict=True) if name is not None
         )
         if self.mirror is not None:  # (deleted_at is NULL: the table holds live beliefs)
+            live = [
+                (rid, name, locked, row)
+                for rid, (name, locked), row in zip(rids, names, found, strict=True)
+                if row is not None
+            ]
             self.mirror.hold(
                 {
                     rid: (name, locked, row[0], row[1], row[2], None, row[3], row[4])
-                    for rid, (name, locked), row in zip(rids, names, found, strict=True)
-                    if row is not None
-                }
+                    for rid, name, locked, row in live
+                },
+                # (the keyword hits' entries share the row: no tuple more a belief)
+                {rid: (name, locked, None, row) for rid, name, locked, row in live},
             )
 
     def rows(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, CandidateRow]:
