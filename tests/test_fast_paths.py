@@ -145,6 +145,8 @@ _lane_scores = st.dictionaries(
     floor=st.sampled_from([0.0, 0.03, 0.5]),
     history=st.sets(st.sampled_from(NAMES), max_size=5),
     factor=st.sampled_from([1.0, 0.85, 0.3]),
+    tests=st.sets(st.sampled_from(NAMES), max_size=5),
+    test_factor=st.sampled_from([1.0, 0.5]),
 )
 def test_compose_equals_reference(
     lane_scores: dict[str, dict[str, float]],
@@ -152,10 +154,12 @@ def test_compose_equals_reference(
     floor: float,
     history: set[str],
     factor: float,
+    tests: set[str],
+    test_factor: float,
 ) -> None:
-    weights = Weights(floor=floor, history=factor)
-    got = compose(lane_scores, confidence, weights, history)
-    want = compose_reference(lane_scores, confidence, weights, history)
+    weights = Weights(floor=floor, history=factor, tests=test_factor)
+    got = compose(lane_scores, confidence, weights, history, tests)
+    want = compose_reference(lane_scores, confidence, weights, history, tests)
     assert [(s.id, s.score, list(s.lanes.items())) for s in got] == [
         (s.id, s.score, list(s.lanes.items())) for s in want
     ]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from credo import Memory
-from credo.retrieval.prior import is_history
+from credo.retrieval.prior import asks_for_tests, is_history, is_test
 from credo.retrieval.rank import Weights, compose, compose_reference
 
 
@@ -70,3 +70,80 @@ def test_the_page_that_explains_outranks_the_changelog_entry_with_its_words(
     assert [b.trail.split(" ")[0] for b in result.beliefs] == ["docs/retries.md", "CHANGES.md"]
     assert "history" in result.beliefs[1].lanes
     memory.close()
+
+
+@pytest.mark.parametrize(
+    ("trail", "test"),
+    [
+        ("h11/tests/test_state.py › test_ConnectionState_reuse L201-L263", True),
+        ("tests/test_ttl.py L1-L20", True),
+        ("testing/benchmark.py › bench L3-L9", True),
+        ("src/app/__tests__/Button.jsx L1-L9", True),
+        ("lib/parse_test.py › test_parse L1-L9", True),
+        ("conftest.py › fixture L1-L9", True),
+        ("src/core/retry.spec.ts L1-L40", True),
+        ("lib/axios.test.js L1-L9", True),
+        (r"C:\project\tests\test_x.py L1-L2", True),
+        # Code about testing, or named near it, that is not a project's tests: not one.
+        ("src/pytest_plugin/runner.py › run L1-L9", False),
+        ("src/contest.py › Contest L1-L9", False),
+        ("src/latest/tests_helpers_doc.md L1-L9", False),
+        ("src/attestation.py L1-L9", False),
+        ("docs/testing.md › Testing L1-L9", False),
+        ("", False),
+    ],
+)
+def test_test_code_is_told_by_its_file_or_folder_name(trail: str, test: bool) -> None:
+    assert is_test(trail) is test
+
+
+@pytest.mark.parametrize(
+    ("words", "asks"),
+    [
+        (["which", "test", "covers", "retry"], True),
+        (["Tests", "for", "parsing"], True),
+        (["the", "pytest", "fixture"], True),
+        (["how", "is", "retry", "delayed"], False),
+        (["latest", "contest"], False),
+    ],
+)
+def test_a_question_that_names_tests_keeps_their_weight(words: list[str], asks: bool) -> None:
+    assert asks_for_tests(words) is asks
+
+
+def test_a_test_candidate_gives_up_a_share_listed_as_its_own_part() -> None:
+    lanes = {"bm25f": {"code": 10.0, "test": 10.0}, "defn": {"code": 1.0, "test": 1.0}}
+    confidence = {"code": 0.5, "test": 0.5}
+    weights = Weights(tests=0.5)
+    ranked = compose(lanes, confidence, weights, (), {"test"})
+    assert ranked == compose_reference(lanes, confidence, weights, (), {"test"})
+    assert [s.id for s in ranked] == ["code", "test"]
+    assert ranked[1].score == pytest.approx(0.5 * ranked[0].score)
+    assert ranked[1].lanes["tests"] < 0
+    assert sum(ranked[1].lanes.values()) == pytest.approx(ranked[1].score)
+
+
+def test_the_code_outranks_the_test_that_exercises_it_unless_tests_are_asked_for(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "src" / "backoff.py").write_text(
+        "def delay(attempt: int) -> float:\n"
+        '    """Wait twice as long after each failed attempt."""\n'
+        "    return 2.0**attempt\n"
+    )
+    (tmp_path / "tests" / "test_backoff.py").write_text(
+        "from backoff import delay\n\n\n"
+        "def test_delay_doubles() -> None:\n"
+        "    # each failed attempt waits twice as long as the one before: the wait doubles\n"
+        "    # after every failed attempt, so a failed attempt waits long\n"
+        "    assert delay(3) == 2 * delay(2)\n"
+    )
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path / "src" / "backoff.py", tmp_path / "tests" / "test_backoff.py")
+        code = memory.retrieve("how long does a failed attempt wait", with_doc_anchors=True)
+        asked = memory.retrieve("which test checks how long a failed attempt waits")
+    assert "def delay" in code.beliefs[0].content
+    assert "tests" in next(b.lanes for b in code.beliefs if "test_delay" in b.content)
+    assert "tests" not in next(b.lanes for b in asked.beliefs if "test_delay" in b.content)

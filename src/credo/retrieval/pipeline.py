@@ -41,7 +41,7 @@ from credo.retrieval.lanes.speaker import speaker_lane
 from credo.retrieval.options import DEFAULT_LANES, Options, check_options, with_default_lanes
 from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
-from credo.retrieval.prior import is_history
+from credo.retrieval.prior import asks_for_tests, is_history, is_test
 from credo.retrieval.rank import Scored, Weights, compose
 from credo.retrieval.standing import NO_STANDING, GroupLines, Marks, picked, place_locked
 from credo.store import Store
@@ -430,7 +430,8 @@ def _rank(
     confidence = {i: row[1] / (row[1] + row[2]) for i, row in rows.items()}
     trails = store.trails(list(rows)) if rows else {}
     history = {i for i, trail in trails.items() if is_history(trail)}
-    ranked = compose(lane_scores, confidence, options.weights, history)
+    tests = () if asks_for_tests(terms) else {i for i, t in trails.items() if is_test(t)}
+    ranked = compose(lane_scores, confidence, options.weights, history, tests)
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
     return ranked, rows, around_seeds, trails, texts

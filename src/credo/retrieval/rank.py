@@ -10,9 +10,11 @@ feedback reorders near-ties, it never lifts an irrelevant belief over a relevant
 listed among a candidate's parts as ``posterior`` when it is not zero, so the parts always
 add up to the score. h(b) is ``Weights.history`` for a passage of a changelog (a record of
 past changes that repeats the words of the pages it changed: retrieval/prior.py), else 1;
-what it takes off is listed as the part ``history``. A candidate is kept only if its score
-reaches ``floor`` times the best score of the query (a relative relevance floor: weak
-matches never fill the budget just because it has room). Ties are broken by belief id.
+what it takes off is listed as the part ``history``; likewise ``Weights.tests`` for a
+project's test code (unless the question names tests), listed as the part ``tests``. A
+candidate is kept only if its score reaches ``floor`` times the best score of the query (a
+relative relevance floor: weak matches never fill the budget just because it has room).
+Ties are broken by belief id.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
@@ -49,6 +51,10 @@ class Weights(NamedTuple):
     # A changelog passage's lanes count this much (retrieval/prior.py): measured on the
     # docs bench's three changelogs at 0.85 and 0.7 (docs/BENCHMARKS.md).
     history: float = 0.85
+    # Test code's lanes count this much (retrieval/prior.py): measured at 1, 0.85, 0.7, 0.5
+    # and 0.3 on five held-out projects with their tests (docs/BENCHMARKS.md § Ranking,
+    # fifteenth pass); 0.5 to 0.3 is a plateau.
+    tests: float = 0.5
 
 
 class Scored(NamedTuple):
@@ -81,6 +87,7 @@ def compose(
     confidence: Mapping[str, float],
     weights: Weights,
     history: Collection[str] = (),
+    tests: Collection[str] = (),
 ) -> list[Scored]:
     """Rank candidates (the keys of ``confidence``) by the formula above, best first.
 
@@ -117,6 +124,10 @@ def compose(
             taken = (weights.history - 1.0) * total
             total += taken
             parts["history"] = taken
+        elif belief_id in tests and weights.tests != 1.0:
+            taken = (weights.tests - 1.0) * total
+            total += taken
+            parts["tests"] = taken
         total += prior
         if prior:
             parts["posterior"] = prior  # after the sum: the lanes' parts are summed first
@@ -193,6 +204,7 @@ def compose_reference(
     confidence: Mapping[str, float],
     weights: Weights,
     history: Collection[str] = (),
+    tests: Collection[str] = (),
 ) -> list[Scored]:
     """Rank candidates (the keys of ``confidence``) by the formula above, best first: the
     readable form of ``compose``, which must return exactly the same (tested). The parts
@@ -212,6 +224,9 @@ def compose_reference(
         if belief_id in history and weights.history != 1.0:
             parts["history"] = (weights.history - 1.0) * total
             total += parts["history"]
+        elif belief_id in tests and weights.tests != 1.0:
+            parts["tests"] = (weights.tests - 1.0) * total
+            total += parts["tests"]
         total += prior
         if prior:
             parts["posterior"] = prior
