@@ -289,6 +289,50 @@ def test_a_small_index_makes_every_belief_s_links_and_rows_at_read(
         assert not small.graph._out_links and not small._rows
 
 
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    edges=st.lists(
+        st.tuples(st.integers(0, 7), st.integers(0, 7), st.sampled_from(TYPES)), max_size=25
+    ),
+    forgotten=st.sets(st.integers(0, 7), max_size=3),
+)
+def test_a_prepared_store_ranks_each_edge_by_its_key(
+    tmp_path_factory: pytest.TempPathFactory,
+    edges: list[tuple[int, int, str]],
+    forgotten: set[int],
+) -> None:
+    """Each edge's rank on both directions' slices is its place among all edges (forgotten
+    ends too) sorted by (src, dst, type): ``links_with_ends`` sorts by it."""
+    folder = tmp_path_factory.mktemp("ranks")
+    with Memory(folder / "m.db", root=folder) as memory:
+        ids = [memory.remember(f"belief {i} about deploy") for i in range(8)]
+        for a, b, kind in edges:
+            if a != b:
+                memory.store.conn.execute(
+                    "INSERT OR IGNORE INTO edges (src, dst, type, weight, created_at) "
+                    "VALUES (?, ?, ?, 1.0, 0.0)",
+                    (ids[a], ids[b], kind),
+                )
+        memory.store.conn.commit()
+        for i in forgotten:
+            memory.forget(ids[i])
+        plan = memory.store.warm_plan()
+        assert plan is not None
+        graph = read_index(plan).graph
+        keys = sorted(memory.store.conn.execute("SELECT src, dst, type FROM edges").fetchall())
+        names, kinds = graph.id_table[1], graph._kinds
+        for out, slices in ((True, graph._out), (False, graph._into)):
+            assert slices.rank is not None
+            for rid in range(graph.size):
+                low, high = int(slices.start[rid]), int(slices.start[rid + 1])
+                for at in range(low, high):
+                    near, far = names[rid], names[int(slices.other[at])]
+                    key = (near, far) if out else (far, near)
+                    assert keys[int(slices.rank[at])] == (*key, kinds[int(slices.kind[at])])
+
+
 def test_a_write_lets_the_index_go_and_sql_answers(tmp_path: Path) -> None:
     memory = _store(tmp_path)
     assert memory.store.build_warm() and memory.store.warm

@@ -39,8 +39,9 @@ MAX_SEEN = 200_000  # beliefs whose edges are kept as Python values, per directi
 # (far end's rowid, its id, type, weight, its state) of one edge.
 _Edge = tuple[int, str, str, float, int]
 _Edges = tuple[_Edge, ...]
-# (the link, the end the SQL checks is live, its state) of one edge to a live belief.
-_Linked = tuple["Link", str, int]
+# (the link, the end the SQL checks is live, its state) of one edge to a live belief; in a
+# prepared store, then the edge's rank in (src, dst, type) order (``prepare``).
+_Linked = tuple["Link", str, int] | tuple["Link", str, int, int]
 MAX_LINKED = 50_000  # beliefs whose links are kept as Links, per direction
 # Beliefs whose links are made one by one from memoryviews, past it as whole arrays (the
 # two cost the same at ~20 beliefs: 35 us at 30 on the 10k bench store).
@@ -51,6 +52,7 @@ _new = tuple.__new__  # a Link without the NamedTuple's Python-level __new__
 _FIRST = itemgetter(0)
 _SECOND = itemgetter(1)
 _END_STATE = itemgetter(1, 2)  # of a _Linked: its far end and that end's state
+_RANK = itemgetter(3)  # of a prepared store's _Linked
 
 
 class _Slices:
@@ -58,7 +60,7 @@ class _Slices:
     start[r + 1])`` of ``other`` (the far end's rowid), ``kind`` (a type number) and
     ``weight``."""
 
-    __slots__ = ("kind", "other", "start", "views", "weight")
+    __slots__ = ("kind", "other", "rank", "start", "views", "weight")
 
     def __init__(
         self, near: npt.NDArray[np.int64], far: npt.NDArray[np.int64], kind: npt.NDArray[np.int64],
@@ -74,6 +76,8 @@ class _Slices:
         # The four as memoryviews (no copy): one belief's slice read as Python values by a
         # few C calls, where a numpy gather costs a fixed ~2 us a call.
         self.views = tuple(map(memoryview, (self.start, self.other, self.kind, self.weight)))
+        # Each edge's rank in (src, dst, type) order, by name: set by ``WarmGraph.prepare``.
+        self.rank: npt.NDArray[np.int64] | None = None
 
 
 class WarmGraph:
@@ -253,7 +257,9 @@ class WarmGraph:
         found += [
             row for row in chain.from_iterable(self._linked(False, rids)) if row[1] not in inside
         ]
-        found.sort(key=_FIRST)  # by (src, dst, type): a link's key (the edges' primary key)
+        # By (src, dst, type): a link's key (the edges' primary key); a prepared store's links
+        # carry that order's rank, an int compared in C where a Link compares its strings.
+        found.sort(key=_FIRST if self._out.rank is None else _RANK)
         if limit >= 0:
             del found[limit:]
         states = dict(map(_END_STATE, found))  # each end checked live, and its state
@@ -287,20 +293,23 @@ class WarmGraph:
     def _links_each(self, out: bool, rids: list[int], kept: dict[int, tuple[_Linked, ...]]) -> None:
         """``_links_of`` read from the slices' memoryviews: a query at 10k meets ~10 new
         beliefs of ~2 links each a direction, too few for numpy's fixed cost per call."""
-        start, other, kind, weight = (self._out if out else self._into).views
+        slices = self._out if out else self._into
+        start, other, kind, weight = slices.views
         names, kinds, states = self._ids, self._kinds, self._states
         for rid in rids:
             low, high = start[rid], start[rid + 1]
             near = names[rid]
-            found = []
-            for far, number, value in zip(
+            found: list[_Linked] = []
+            ranks = [None] * (high - low) if slices.rank is None else slices.rank[low:high].tolist()
+            for far, number, value, rank in zip(
                 other[low:high].tolist(), kind[low:high].tolist(), weight[low:high].tolist(),
-                strict=True,
+                ranks, strict=True,
             ):  # fmt: skip
                 if state := states[far]:
                     end = names[far]
                     fields = (near, end) if out else (end, near)
-                    found.append((_new(Link, (*fields, kinds[number], value)), end, state))
+                    link = _new(Link, (*fields, kinds[number], value))
+                    found.append((link, end, state) if rank is None else (link, end, state, rank))
             kept[rid] = tuple(found)
 
     def _links_gathered(
@@ -327,7 +336,10 @@ class WarmGraph:
             slices.weight[at][live].tolist(),
             strict=True,
         )
-        rows = list(zip(map(_new, repeat(Link), fields), fars, states[live].tolist(), strict=True))
+        columns = [map(_new, repeat(Link), fields), fars, states[live].tolist()]
+        if slices.rank is not None:
+            columns.append(slices.rank[at][live].tolist())
+        rows = list(zip(*columns, strict=True))
         per_rid = numpy.bincount(owner, minlength=len(rids)).tolist()
         low = 0
         for rid, count in zip(rids, per_rid, strict=True):
@@ -344,6 +356,7 @@ class WarmGraph:
         if self.size > MAX_LINKED or self.size + 2 * self.edges > most:
             return []
         rids = numpy.flatnonzero(self._state).tolist()
+        self._rank_edges()
         for out in (True, False):
             kept = self._out_links if out else self._into_links
             for low in range(0, len(rids), BATCH):
@@ -356,6 +369,29 @@ class WarmGraph:
             for rid in numpy.flatnonzero(numpy.diff(start)).tolist()
         }
         return rids
+
+    def _rank_edges(self) -> None:
+        """Set each edge's rank in (src, dst, type) order, by name, on both directions'
+        slices: one sort of every id and of every edge, paid by a prepared store only."""
+        import numpy
+
+        names = self._ids
+        named = [rid for rid, name in enumerate(names) if name is not None]
+        by_name = numpy.zeros(self.size, dtype=numpy.int64)  # a rowid's rank by its id
+        by_name[sorted(named, key=names.__getitem__)] = numpy.arange(len(named))
+        kinds = sorted(range(len(self._kinds)), key=self._kinds.__getitem__)
+        by_kind = numpy.zeros(max(len(kinds), 1), dtype=numpy.int64)
+        by_kind[kinds] = numpy.arange(len(kinds))
+        keys = []
+        for out, slices in ((True, self._out), (False, self._into)):
+            near = numpy.repeat(numpy.arange(self.size), numpy.diff(slices.start))
+            far = slices.other.astype(numpy.int64)
+            src, dst = (near, far) if out else (far, near)
+            pair = by_name[src] * self.size + by_name[dst]
+            keys.append(pair * len(by_kind) + by_kind[slices.kind])
+        ordered = numpy.sort(keys[0])  # (src, dst, type) is the edges' primary key: unique
+        self._out.rank = numpy.searchsorted(ordered, keys[0])
+        self._into.rank = numpy.searchsorted(ordered, keys[1])
 
     def pairs_among(self, ids: Iterable[str], min_weight: float) -> list[tuple[str, str]]:
         """``GraphQueries.pairs_among``: (src, dst) of the edges inside ``ids`` weighing at
