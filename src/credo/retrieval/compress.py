@@ -53,7 +53,6 @@ from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError
 from credo.retrieval.place import Places, tokens_of, whole_chars
-from credo.store.short_ids import derived_ids
 from credo.tokens import CHARS_PER_TOKEN, escape, line_chars
 
 if TYPE_CHECKING:  # the text rules load with the first long candidate
@@ -338,38 +337,12 @@ class Known:
         ahead: "Callable[[], object] | None" = None,
     ) -> "tuple[Known, Callable[[list[str]], set[str]]]":
         """The one kept in ``kept`` (a store version's), made on first use, and ``read``
-        (``Store.stated``) through it (``stated_of``). ``ahead``: the one made at index read
-        for this version (``Store.warm_ahead``, ``Known.ahead``), if any, is the one kept."""
+        (``Store.stated``) through it; or the one made at index read (``ahead``)."""
         found = kept.get("compress")
         if not isinstance(found, Known):
             made = None if ahead is None else ahead()
             found = kept["compress"] = made if isinstance(made, Known) else Known()
         return found, found.stated_of(read)
-
-    @staticmethod
-    def ahead(
-        beliefs: "list[tuple[str, str, str]]", links: "Mapping[str, object] | None"
-    ) -> "Known":
-        """What queries would make of each belief at a store version, made at once at index
-        read (store/warm.py's ``WarmPlan.ahead``, for a store small enough to prepare): the
-        ``lines`` of every short belief (its id, text and trail: ``beliefs``), and, when
-        every truth link is known (``links``, by belief), the ``plain`` ones among them, as
-        ``Costs.__missing__`` keeps them: no truth link (so no marks in any query) and an id
-        not derived (never shown short). A first pass then costs those by ``Costs.fill``."""
-        known = Known()
-        places = Places({i: trail for i, _, trail in beliefs if trail})
-        short = [(i, text) for i, text, _ in beliefs if len(text) <= SHORT_CHARS]
-        if len(short) > MAX_KNOWN:
-            return known
-        lines = known.lines
-        for belief_id, text in short:
-            chars = whole_line(places, belief_id, text)
-            if chars is not None:
-                lines[belief_id] = chars
-        if links is not None:
-            derived = set(derived_ids(lines))
-            known.plain = {i: c for i, c in lines.items() if i not in links and i not in derived}
-        return known
 
     def stated_of(self, read: Callable[[list[str]], set[str]]) -> Callable[[list[str]], set[str]]:
         """``read`` (``Store.stated``) asked only about the ids not known yet."""
