@@ -117,14 +117,13 @@ class WarmIndex:
                 # (the keyword hits' entries share the row: no tuple more a belief)
                 {rid: (name, locked, None, row) for rid, name, locked, row in live},
             )
-        if ahead is not None and trails is not None:
-            get = trails.get
-            beliefs = [
-                (name, row[0], get(name, ""))
+        if ahead is not None and trails is not None:  # (met one at a time: no list of all)
+            beliefs = (
+                (name, row[0])
                 for (name, locked), row in zip(names, found, strict=True)
                 if row is not None and name is not None and not locked
-            ]
-            self.ahead = ahead(beliefs, None if self.truth is None else self.truth[0])
+            )
+            self.ahead = ahead(beliefs, trails, None if self.truth is None else self.truth[0])
 
     def rows(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, CandidateRow]:
         """id -> ``CandidateRow`` of the live, unlocked beliefs among ``ids`` (sorted by id,
@@ -282,9 +281,10 @@ _EVERY_TRAIL = (
     "SELECT id, substr(context, 1, instr(context || char(10), char(10)) - 1) "
     "FROM beliefs WHERE deleted_at IS NULL AND context <> ''"
 )
-# (id, text, trail) of every live unlocked belief, and every truth link by belief (None:
-# not all read) -> what the engine keeps of the version (``WarmIndex.ahead``).
-Ahead = Callable[[list[tuple[str, str, str]], "dict[str, Any] | None"], object]
+# (id, text) of every live unlocked belief, every live belief's trail (id -> trail, for
+# those with one) and every truth link by belief (None: not all read) -> what the engine
+# keeps of the version (``WarmIndex.ahead``).
+Ahead = Callable[[Iterable[tuple[str, str]], dict[str, str], "dict[str, Any] | None"], object]
 
 
 class WarmPlan(NamedTuple):
