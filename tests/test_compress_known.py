@@ -267,3 +267,48 @@ def test_inside_a_transaction_nothing_is_kept(db: Path) -> None:
             assert text == "deploy console staging n6, rewritten here"
             assert _known(memory) is not kept
         assert _retrieve(memory, query) == _fresh(db, query)
+
+
+@pytest.mark.parametrize("prepared", [True, False])
+def test_a_warm_index_read_makes_the_lines_queries_would_make(
+    db: Path, prepared: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A small store's warm index read makes its version's ``Known`` ahead (retrieval/ahead.py):
+    every line a query would keep, equal to it (checked against a process with no warm index
+    that met them one query at a time), and ``plain`` only for beliefs a query never marks
+    nor shortens (no truth link, an id not derived). Past ``PREPARED``, nothing is made."""
+    from credo.store import warm as warm_module
+
+    monkeypatch.setattr(warm_module, "PREPARED", warm_module.PREPARED if prepared else -1)
+    queries = ["deploy console staging", "note 3 about", "staging keys", "rollback runbook"]
+    with Memory(db, root=db.parent) as writer:
+        derived = writer.remember("a derived id for a deploy console note")
+        writer.relate("n4", "n7", "CONTRADICTS")
+    with sqlite3.connect(db) as other:
+        other.execute("UPDATE beliefs SET context = 'docs/ops.md › Deploys L4-L9' WHERE id = 'n2'")
+        other.execute("UPDATE beliefs SET context = 'docs/ops.md › n5 L1-L2' WHERE id = 'n5'")
+        other.execute("UPDATE beliefs SET content = 'n5\nstaging console' WHERE id = 'n5'")
+        other.execute("UPDATE beliefs SET context = 'not a trail' WHERE id = 'n6'")
+    with Memory(db, root=db.parent) as cold:  # met one query at a time
+        answers = [_retrieve(cold, q, token_budget=b) for q in queries for b in (60, 2400)]
+        met = _known(cold)
+    with Memory(db, root=db.parent) as memory:
+        assert memory.store.build_warm()
+        ahead = memory.store.warm_ahead()
+        if not prepared:
+            assert ahead is None
+            return
+        assert isinstance(ahead, Known)
+        assert met.lines and met.plain
+        assert {i: ahead.lines[i] for i in met.lines} == met.lines
+        assert {i: ahead.plain[i] for i in met.plain} == met.plain
+        assert derived in ahead.lines and derived not in ahead.plain
+        assert "n4" not in ahead.plain and "n7" not in ahead.plain and "n3" in ahead.plain
+        assert "long1" not in ahead.lines and "n5" not in ahead.lines  # cut; its title dropped
+        got = [_retrieve(memory, q, token_budget=b) for q in queries for b in (60, 2400)]
+        assert got == answers
+        assert _known(memory) is ahead  # the version's, kept
+        with Memory(db, root=db.parent) as other_writer:
+            other_writer.remember("a later note on deploy console staging")
+        assert memory.store.warm_ahead() is None  # the version moved: let go
+        assert _retrieve(memory, queries[0]) == _fresh(db, queries[0])

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from credo.agent import global_store
 from credo.config import Settings, load_settings, parse_bool, project_root, resolve_db_path
 from credo.errors import ConflictError, InvalidInputError, StoreError
-from credo.retrieval import pipeline
-from credo.store import open_store
+from credo.retrieval import ahead, pipeline
+from credo.store import SqliteStore, open_store
 from credo.types import (
     BELIEF_KINDS,
     ORIGINS,
@@ -69,6 +69,8 @@ class Memory:
         # a prompt; None (everyone else) writes at once.
         self.deferred_writes: list[Callable[[Memory], None]] | None = None
         self.store = open_store(self.path)
+        if isinstance(self.store, SqliteStore):  # (a warm index read makes it: compress.py)
+            self.store.ahead = ahead.known_ahead
         # Every connection watches edge writes (triggers that fire only while the HRR lane
         # is on), so a process opened before `enable_hrr` elsewhere keeps traces true too.
         # The watch starts before the first write: a process that only reads never loads

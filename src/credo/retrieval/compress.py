@@ -332,13 +332,16 @@ class Known:
 
     @staticmethod
     def at(
-        kept: "dict[str, object]", read: Callable[[list[str]], set[str]]
+        kept: "dict[str, object]",
+        read: Callable[[list[str]], set[str]],
+        ahead: "Callable[[], object] | None" = None,
     ) -> "tuple[Known, Callable[[list[str]], set[str]]]":
         """The one kept in ``kept`` (a store version's), made on first use, and ``read``
-        (``Store.stated``) through it (``stated_of``)."""
+        (``Store.stated``) through it; or the one made at index read (``ahead``)."""
         found = kept.get("compress")
         if not isinstance(found, Known):
-            found = kept["compress"] = Known()
+            made = None if ahead is None else ahead()
+            found = kept["compress"] = made if isinstance(made, Known) else Known()
         return found, found.stated_of(read)
 
     def stated_of(self, read: Callable[[list[str]], set[str]]) -> Callable[[list[str]], set[str]]:

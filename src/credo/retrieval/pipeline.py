@@ -129,7 +129,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     classes = Classes(store.retention, ids, content, options.retention_rules, long)
     reader = store.truth_reader(seen=True)
     held = reader.kept  # (what holds while the store keeps its version)
-    memo, stated = Known.at(held, store.stated)
+    memo, stated = Known.at(held, store.stated, store.warm_ahead)
     kept = verbatim_ids(
         ids, content, marked, places, remaining, options.compress, stated, classes, least, memo
     )

@@ -42,7 +42,7 @@ from credo.store.truth import TruthQueries
 from credo.types import StoreStats
 
 if TYPE_CHECKING:  # loaded by a long-lived process's first warm read: the hook never needs it
-    from credo.store.warm import WarmIndex, WarmPlan
+    from credo.store.warm import Ahead, WarmIndex, WarmPlan
 
 __all__ = ["LATEST_VERSION", "KeywordHit", "Link", "SqliteStore", "Store", "open_store"]
 
@@ -77,6 +77,10 @@ class SqliteStore(
     TableDump,
 ):
     """One SQLite file: opened, migrated, and wrapped in a re-entrant transaction scope."""
+
+    # What the engine makes of every belief at a warm index read, when the store is small
+    # enough to prepare (``WarmPlan.ahead``); the composition root sets it (memory.py).
+    ahead: Ahead | None = None
 
     def __init__(self, path: str | Path, *, migrations: tuple[Migration, ...] = MIGRATIONS) -> None:
         self.path = str(path)
@@ -136,7 +140,13 @@ class SqliteStore(
         from credo.store.bm25_mirror import tokenize_option
         from credo.store.warm import WarmPlan
 
-        return WarmPlan(self.path, store_version(self.conn), tokenize_option(self.conn))
+        return WarmPlan(self.path, store_version(self.conn), tokenize_option(self.conn), self.ahead)
+
+    def warm_ahead(self) -> object:
+        """What ``ahead`` made of the store at its version when its warm index was read
+        (None: no warm index now, or nothing made)."""
+        warm = self._warm_now()
+        return None if warm is None else warm.ahead
 
     def install_warm(self, index: WarmIndex) -> bool:
         """Answer reads from ``index`` if the store has not moved since it was read."""

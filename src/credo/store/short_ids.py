@@ -17,7 +17,7 @@ shares a given 8-character prefix with odds of one in 268 million.
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import filterfalse
 
 from credo.errors import InvalidInputError
@@ -39,6 +39,12 @@ SharedLookup = Callable[[list[str]], set[str]]
 
 class AmbiguousIdError(InvalidInputError):
     """A short id that names more than one belief."""
+
+
+def derived_ids(ids: Iterable[str]) -> list[str]:
+    """Those of ``ids`` that are derived, as ``Shown`` finds them (the others it shows
+    whole, whatever the query)."""
+    return _DERIVED_LINES.findall("\n".join(ids))
 
 
 def shortenable(belief_id: str) -> bool:

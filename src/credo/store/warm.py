@@ -56,6 +56,7 @@ class WarmIndex:
         "_shared",
         "_stated",
         "_trails",
+        "ahead",
         "graph",
         "mirror",
         "table",
@@ -84,8 +85,10 @@ class WarmIndex:
         self._stated: dict[str, bool] = {}
         self._classes: dict[str, str] = {}
         self._shared: dict[str, bool] = {}
+        # What the engine made of this version at index read (``WarmPlan.ahead``), if any.
+        self.ahead: object = None
 
-    def prepare(self) -> None:
+    def prepare(self, ahead: Ahead | None = None, trails: dict[str, str] | None = None) -> None:
         """Make now, at index read, what a query would make of each belief it meets for the
         first time (its links, its row as the row cache and the keyword mirror hold it),
         for a store within ``PREPARED`` (``WarmGraph.prepare``): a long-lived process's
@@ -114,6 +117,13 @@ class WarmIndex:
                 # (the keyword hits' entries share the row: no tuple more a belief)
                 {rid: (name, locked, None, row) for rid, name, locked, row in live},
             )
+        if ahead is not None and trails is not None:  # (met one at a time: no list of all)
+            beliefs = (
+                (name, row[0])
+                for (name, locked), row in zip(names, found, strict=True)
+                if row is not None and name is not None and not locked
+            )
+            self.ahead = ahead(beliefs, trails, None if self.truth is None else self.truth[0])
 
     def rows(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, CandidateRow]:
         """id -> ``CandidateRow`` of the live, unlocked beliefs among ``ids`` (sorted by id,
@@ -267,12 +277,23 @@ def _fill(
     known.update(entry(row) for row in conn.execute(sql, (json_array(missing),)))
 
 
+_EVERY_TRAIL = (
+    "SELECT id, substr(context, 1, instr(context || char(10), char(10)) - 1) "
+    "FROM beliefs WHERE deleted_at IS NULL AND context <> ''"
+)
+# (id, text) of every live unlocked belief, every live belief's trail (id -> trail, for
+# those with one) and every truth link by belief (None: not all read) -> what the engine
+# keeps of the version (``WarmIndex.ahead``).
+Ahead = Callable[[Iterable[tuple[str, str]], dict[str, str], "dict[str, Any] | None"], object]
+
+
 class WarmPlan(NamedTuple):
     """What ``read_index`` needs of a store, taken on the store's own connection."""
 
     path: str
     version: tuple[int, int]  # the store's version before the read began
     tokenizer: str | None  # the keyword index's tokenize option (None: no mirror)
+    ahead: Ahead | None = None  # what the engine makes of a prepared store (``prepare``)
 
 
 def read_index(plan: WarmPlan) -> WarmIndex:
@@ -286,11 +307,15 @@ def read_index(plan: WarmPlan) -> WarmIndex:
         table = WarmRows(conn, graph.size)
         mirror = _full_mirror(conn, plan.version, plan.tokenizer)
         truth = read_truth_if_short(conn, graph)
+        # (every trail, for ``ahead``: only when ``prepare`` makes every belief's part)
+        trails = None
+        if plan.ahead is not None and graph.preparable(PREPARED):
+            trails = dict(conn.execute(_EVERY_TRAIL))
         conn.execute("COMMIT")
     finally:
         conn.close()
     index = WarmIndex(plan.version, graph, mirror, table, truth)
-    index.prepare()
+    index.prepare(plan.ahead, trails)
     return index
 
 

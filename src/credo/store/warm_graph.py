@@ -346,6 +346,10 @@ class WarmGraph:
             kept[rid] = tuple(rows[low : low + count])
             low += count
 
+    def preparable(self, most: int) -> bool:
+        """Whether ``prepare(most)`` makes every live belief's links."""
+        return self.size <= MAX_LINKED and self.size + 2 * self.edges <= most
+
     def prepare(self, most: int) -> list[int]:
         """Make every live belief's links (``_linked``, both ways) now, at index read, when
         its rowids and edge ends number at most ``most`` (and the memos hold them all,
@@ -353,7 +357,7 @@ class WarmGraph:
         rowids (empty: too many)."""
         import numpy
 
-        if self.size > MAX_LINKED or self.size + 2 * self.edges > most:
+        if not self.preparable(most):
             return []
         rids = numpy.flatnonzero(self._state).tolist()
         self._rank_edges()

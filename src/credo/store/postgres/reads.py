@@ -175,6 +175,10 @@ class Reads(DocAnchorMatches, TruthLinks):
         del seen  # (no version is kept)
         return TruthReader(self._truth_at, _Memo((-1, -1)))
 
+    def warm_ahead(self) -> object:
+        """Nothing: no warm index is read of a PostgreSQL store."""
+        return None
+
     def _truth_at(self, memo: _Memo, ids: Iterable[str]) -> TruthFacts:
         wanted = list(dict.fromkeys(ids))
         missing = [i for i in wanted if i not in memo.links]
