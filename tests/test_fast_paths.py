@@ -280,27 +280,22 @@ def test_pack_ranked_equals_cluster_then_pack(
         fallback_to_score=fallback,
         carried=carried,
     )
-    got = pack_ranked(
-        ranked,
-        pairs=[(e.src, e.dst) for e in edges if e.weight >= 0.4],
-        token_costs=cost,
-        token_budget=budget,
-        cluster_diversity_target=target,
-        fallback_to_score=fallback,
-        carried=carried,
-    )
+
+    def pack(pairs: list[tuple[str, str]]) -> object:
+        return pack_ranked(
+            ranked,
+            pairs=pairs,
+            token_costs=cost,
+            token_budget=budget,
+            cluster_diversity_target=target,
+            fallback_to_score=fallback,
+            carried=carried,
+        )
+
+    got = pack([(e.src, e.dst) for e in edges if e.weight >= 0.4])
     assert got == want
     # an edge of a candidate to itself joins nothing (bundle.Units.pairs may leave one in)
-    apart = [(e.src, e.dst) for e in edges if e.weight >= 0.4 and e.src != e.dst]
-    assert got == pack_ranked(
-        ranked,
-        pairs=apart,
-        token_costs=cost,
-        token_budget=budget,
-        cluster_diversity_target=target,
-        fallback_to_score=fallback,
-        carried=carried,
-    )
+    assert got == pack([(e.src, e.dst) for e in edges if e.weight >= 0.4 and e.src != e.dst])
 
 
 # -- the token estimate --------------------------------------------------------------------
