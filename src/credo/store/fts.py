@@ -76,11 +76,7 @@ def adjective_of(term: str) -> str | None:
     stemmed = stem(term)
     if not stemmed.endswith("li"):  # the stemmer joined them already (or not an adverb)
         return None
-    base = term[:-3] + "y" if term.endswith("ily") else term[:-2]
-    base_stem = stem(base)
-    if len(base_stem) < _MIN_ADJECTIVE_STEM or base_stem == stemmed or base in STOPWORDS:
-        return None
-    return base
+    return _apart(term[:-3] + "y" if term.endswith("ily") else term[:-2], stemmed)
 
 
 # Past participles of strong verbs, which Porter (1980) leaves apart from their verbs
@@ -114,8 +110,14 @@ def verb_of(term: str) -> str | None:
         base = term[:-1]
     else:
         return None
+    return _apart(base, stem(term))
+
+
+def _apart(base: str, term_stem: str) -> str | None:
+    """``base`` when it is a word the stemmer keeps apart from the term (stemmed
+    ``term_stem``): a stem long enough to be one, a different stem, no stopword; else None."""
     base_stem = stem(base)
-    if len(base_stem) < _MIN_ADJECTIVE_STEM or base_stem == stem(term) or base in STOPWORDS:
+    if len(base_stem) < _MIN_ADJECTIVE_STEM or base_stem == term_stem or base in STOPWORDS:
         return None
     return base
 
