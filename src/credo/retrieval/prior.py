@@ -51,7 +51,7 @@ def is_history(trail: str) -> bool:
 @lru_cache(maxsize=4096)
 def _is_history_path(head: str) -> bool:
     """`head`: a trail up to its first separator (a path, or a path and its lines)."""
-    return is_changelog_path(_LINES.sub("", head).rsplit("#", 1)[0])
+    return is_changelog_path(_path_of(head))
 
 
 def is_test(trail: str) -> bool:
@@ -61,8 +61,12 @@ def is_test(trail: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def _is_test_path(head: str) -> bool:
-    path = _LINES.sub("", head).rsplit("#", 1)[0].lower().replace("\\", "/")
-    return _TEST_PATH.search(path) is not None
+    return _TEST_PATH.search(_path_of(head).lower().replace("\\", "/")) is not None
+
+
+def _path_of(head: str) -> str:
+    """The file path of a trail's head: without its line range and its ``#`` fragment."""
+    return _LINES.sub("", head).rsplit("#", 1)[0]
 
 
 def asks_for_tests(terms: Iterable[str]) -> bool:
