@@ -73,6 +73,13 @@ def heat_over_links(
     return heat if above is None else {k: v for k, v in heat.items() if v > above}
 
 
+def _inv_sqrt_degrees(rows: list[dict[int, float]]) -> list[float]:
+    """D^-1/2 of each node: one over the square root of its row's weights summed in the
+    row's insertion order (0.0 for a node without an edge)."""
+    sqrt = math.sqrt
+    return [1.0 / sqrt(d) if d > 0 else 0.0 for d in map(sum, map(dict.values, rows))]
+
+
 def _taylor_arrays(
     order: list[str],
     index: Mapping[str, int],
@@ -96,8 +103,7 @@ def _taylor_arrays(
     us in a query's flow, its caches cold)."""
     import numpy
 
-    sqrt = math.sqrt
-    inv_sqrt = [1.0 / sqrt(d) if d > 0 else 0.0 for d in map(sum, map(dict.values, rows))]
+    inv_sqrt = _inv_sqrt_degrees(rows)
     gather: list[int] = []  # the flat array's values: node i's own, then its neighbours'
     flat: list[float] = []  # their weights: 1.0, then each neighbour's normalised weight
     starts: list[int] = []  # where each node's segment starts
@@ -153,7 +159,7 @@ def _taylor(
     (C-level ``map`` and ``itemgetter`` gathers per neighbour rank were tried: slower at
     this size, ~70 leaves and a handful of seeds.)
     """
-    inv_sqrt = [1.0 / math.sqrt(d) if d > 0 else 0.0 for d in [sum(r.values()) for r in rows]]
+    inv_sqrt = _inv_sqrt_degrees(rows)
     # Storage position of each node: by number of neighbours (4 and more together), then
     # by name; the groups below are built in that order, so they concatenate in place.
     buckets: list[list[int]] = [[], [], [], [], []]
