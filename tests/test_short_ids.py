@@ -57,6 +57,10 @@ def test_ids_a_person_chose_and_short_ids_are_shown_whole() -> None:
     assert shortest("deploy-rule-2024", lookup) == "deploy-rule-2024"
     assert shortest("b1234", lookup) == "b1234"
     assert shortest("B0123456789ABCDE", lookup) == "B0123456789ABCDE"  # not a derived id
+    # Hex after a "b", but not a derived id's length: a person's choice, shown whole.
+    assert shortest("bcafe12345", lookup) == "bcafe12345"
+    assert shortest("b0a1b2c3d4e5f60", lookup) == "b0a1b2c3d4e5f60"
+    assert shortest("b0a1b2c3d4e5f6012", lookup) == "b0a1b2c3d4e5f6012"
 
 
 def test_a_prefix_of_two_ids_is_refused_with_both_named() -> None:
@@ -68,6 +72,8 @@ def test_a_prefix_of_two_ids_is_refused_with_both_named() -> None:
     # Too short to be a short id, or not one at all: given back for the not-found error.
     assert full_id("b0a1b2c", set(ids).__contains__, lookup) == "b0a1b2c"
     assert full_id("b0a1b2c3-x", set(ids).__contains__, lookup) == "b0a1b2c3-x"
+    # Longer than a derived id: no derived id's short form.
+    assert full_id("b0a1b2c3d4e5f6011", set(ids).__contains__, lookup) == "b0a1b2c3d4e5f6011"
 
 
 def test_an_exact_id_wins_over_the_ids_it_is_a_prefix_of() -> None:
@@ -76,7 +82,7 @@ def test_an_exact_id_wins_over_the_ids_it_is_a_prefix_of() -> None:
 
 
 def test_the_store_lists_ids_by_prefix_forgotten_ones_too(memory: Memory) -> None:
-    ids = ["b0a1b2c3d4e5f60", "b0a1b2c3d4e5f61", "b0a1b2c3ffffff0", "b0a1b2c4000000", "b0a1b2c"]
+    ids = ["b0a1b2c3d4e5f601", "b0a1b2c3d4e5f61", "b0a1b2c3ffffff0", "b0a1b2c4000000", "b0a1b2c"]
     for n, belief_id in enumerate(ids):
         memory.remember(f"note number {n} about prefixes", id=belief_id)
     memory.forget(ids[1])
@@ -124,8 +130,8 @@ def test_the_block_names_beliefs_by_their_short_ids(memory: Memory) -> None:
 
 
 def test_two_ids_sharing_a_prefix_are_shown_long_enough_to_tell_apart(memory: Memory) -> None:
-    first = memory.remember("deploy staging with kamal", id="b0a1b2c3d4e5f60")
-    second = memory.remember("deploy staging on weekdays", id="b0a1b2c3d4ffff0")
+    first = memory.remember("deploy staging with kamal", id="b0a1b2c3d4e5f601")
+    second = memory.remember("deploy staging on weekdays", id="b0a1b2c3d4ffff01")
     result = memory.retrieve("deploy staging")
     assert result.short_ids == {first: "b0a1b2c3d4e", second: "b0a1b2c3d4f"}
     block = memory_block(result)
@@ -137,15 +143,15 @@ def test_two_ids_sharing_a_prefix_are_shown_long_enough_to_tell_apart(memory: Me
 
 @pytest.mark.sqlite_only
 def test_the_cli_takes_a_short_id_and_refuses_an_ambiguous_one(run) -> None:
-    first = run("remember", "deploy staging with kamal", "--id", "b0a1b2c3d4e5f60", check=True)
+    first = run("remember", "deploy staging with kamal", "--id", "b0a1b2c3d4e5f601", check=True)
     assert first.returncode == 0
-    run("remember", "deploy staging on weekdays", "--id", "b0a1b2c3d4ffff0", check=True)
+    run("remember", "deploy staging on weekdays", "--id", "b0a1b2c3d4ffff01", check=True)
     shown = run("show", "b0a1b2c3d4e", "--json", check=True)
-    assert json.loads(shown.stdout)["belief"]["id"] == "b0a1b2c3d4e5f60"
+    assert json.loads(shown.stdout)["belief"]["id"] == "b0a1b2c3d4e5f601"
     run("lock", "b0a1b2c3d4f", check=True)
     done = run("forget", "b0a1b2c3d4")
     assert done.returncode != 0
     assert done.stderr.strip().count("\n") == 0 and "more than one belief" in done.stderr
-    assert json.loads(run("show", "b0a1b2c3d4ffff0", "--json").stdout)["belief"]["locked"]
+    assert json.loads(run("show", "b0a1b2c3d4ffff01", "--json").stdout)["belief"]["locked"]
     gone = run("forget", "b0a1b2c3d4e", check=True)  # names the whole id it forgot
-    assert gone.stdout.strip() == "forgot b0a1b2c3d4e5f60 (project store)"
+    assert gone.stdout.strip() == "forgot b0a1b2c3d4e5f601 (project store)"

@@ -24,10 +24,13 @@ from credo.errors import InvalidInputError
 
 SHORT_CHARS = 8  # "b" and 7 hex digits: 28 bits, as git's default abbreviation
 AMBIGUOUS_SHOWN = 5  # candidates an ambiguous prefix's error lists
-_DERIVED = re.compile(r"b[0-9a-f]+")
+DERIVED_HEX = 15  # knowledge/identity.derived_id: "b" and 15 hex digits, never another length
+_DERIVED = re.compile(rf"b[0-9a-f]{{{DERIVED_HEX}}}")
 # The same, one per line of a text: a retrieve's candidates sorted out in one scan (ids hold
 # no control character: identity.check_id).
-_DERIVED_LINES = re.compile(rf"^b[0-9a-f]{{{SHORT_CHARS},}}$", re.MULTILINE)
+_DERIVED_LINES = re.compile(rf"^b[0-9a-f]{{{DERIVED_HEX}}}$", re.MULTILINE)
+# What a derived id's short form can be: at least SHORT_CHARS of it, at most all of it.
+_DERIVED_PREFIX = re.compile(rf"b[0-9a-f]{{{SHORT_CHARS - 1},{DERIVED_HEX}}}")
 
 # (prefix, limit) -> up to ``limit`` stored ids starting with ``prefix``, in id order
 # (``Store.ids_with_prefix``).
@@ -48,8 +51,9 @@ def derived_ids(ids: Iterable[str]) -> list[str]:
 
 
 def shortenable(belief_id: str) -> bool:
-    """Whether ``belief_id`` is a derived id longer than its shortest form."""
-    return len(belief_id) > SHORT_CHARS and _DERIVED.fullmatch(belief_id) is not None
+    """Whether ``belief_id`` is a derived id (so longer than its shortest form). A chosen id
+    of another length is shown whole even when it looks like hex ("bcafe12345")."""
+    return _DERIVED.fullmatch(belief_id) is not None
 
 
 def shortest(belief_id: str, lookup: PrefixLookup) -> str:
@@ -75,7 +79,7 @@ def full_id(text: str, exists: Callable[[str], bool], lookup: PrefixLookup) -> s
     """
     if not isinstance(text, str) or exists(text):
         return text
-    if len(text) < SHORT_CHARS or _DERIVED.fullmatch(text) is None:
+    if _DERIVED_PREFIX.fullmatch(text) is None:
         return text
     found = lookup(text, AMBIGUOUS_SHOWN + 1)
     if len(found) == 1:
