@@ -61,6 +61,9 @@ def test_ids_a_person_chose_and_short_ids_are_shown_whole() -> None:
     assert shortest("bcafe12345", lookup) == "bcafe12345"
     assert shortest("b0a1b2c3d4e5f60", lookup) == "b0a1b2c3d4e5f60"
     assert shortest("b0a1b2c3d4e5f6012", lookup) == "b0a1b2c3d4e5f6012"
+    # A derived id lengthened past a prefix collision (4 digits at a time) is still derived.
+    longer = "b0a1b2c3d4e5f6012345"
+    assert shortest(longer, _lookup([longer])) == "b0a1b2c3"
 
 
 def test_a_prefix_of_two_ids_is_refused_with_both_named() -> None:

@@ -24,13 +24,15 @@ from credo.errors import InvalidInputError
 
 SHORT_CHARS = 8  # "b" and 7 hex digits: 28 bits, as git's default abbreviation
 AMBIGUOUS_SHOWN = 5  # candidates an ambiguous prefix's error lists
-DERIVED_HEX = 15  # knowledge/identity.derived_id: "b" and 15 hex digits, never another length
-_DERIVED = re.compile(rf"b[0-9a-f]{{{DERIVED_HEX}}}")
+# A derived id's hex: 15 digits (knowledge/identity.derived_id), lengthened 4 at a time on the
+# rare prefix collision (Memory.remember, ingest's _free_ids), up to the whole sha256's 64.
+_DERIVED_HEX = r"[0-9a-f]{15}(?:[0-9a-f]{4}){0,12}|[0-9a-f]{64}"
+_DERIVED = re.compile(rf"b(?:{_DERIVED_HEX})")
 # The same, one per line of a text: a retrieve's candidates sorted out in one scan (ids hold
 # no control character: identity.check_id).
-_DERIVED_LINES = re.compile(rf"^b[0-9a-f]{{{DERIVED_HEX}}}$", re.MULTILINE)
+_DERIVED_LINES = re.compile(rf"^b(?:{_DERIVED_HEX})$", re.MULTILINE)
 # What a derived id's short form can be: at least SHORT_CHARS of it, at most all of it.
-_DERIVED_PREFIX = re.compile(rf"b[0-9a-f]{{{SHORT_CHARS - 1},{DERIVED_HEX}}}")
+_DERIVED_PREFIX = re.compile(rf"b[0-9a-f]{{{SHORT_CHARS - 1},64}}")
 
 # (prefix, limit) -> up to ``limit`` stored ids starting with ``prefix``, in id order
 # (``Store.ids_with_prefix``).
