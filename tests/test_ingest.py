@@ -15,7 +15,7 @@ from credo.knowledge import identity
 from credo.knowledge.chunk import Chunk, split_file
 from credo.knowledge.chunk.passage import passages
 from credo.knowledge.doctor import range_holds
-from credo.knowledge.ingest import IngestReport, ingest_paths
+from credo.knowledge.ingest import IngestReport, ingest_paths, walk
 from credo.knowledge.ingest.context import LENGTH_FILLER
 from credo.store import Store
 from credo.types import DocAnchor, EdgeType
@@ -350,6 +350,20 @@ def test_reingest_of_an_unchanged_tree_adds_nothing(tree: Path, mem: Memory) -> 
         before.anchors,
         before.log_entries,
     )
+
+
+def test_a_newer_reader_reads_every_file_once_more_and_keeps_what_it_reads_the_same(
+    tree: Path, mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = ingest(mem, tree)
+    ids = {(b.id, b.deleted_at) for b in mem.store.iter_beliefs()}
+    monkeypatch.setattr(walk, "READER_VERSION", walk.READER_VERSION + 1)
+    again = ingest(mem, tree)  # what credo made of the files may have changed: read them
+    assert again.files_ingested == first.files_ingested and again.files_unchanged == 0
+    assert again.beliefs_added == 0
+    assert {(b.id, b.deleted_at) for b in mem.store.iter_beliefs()} == ids
+    third = ingest(mem, tree)
+    assert third.files_unchanged == first.files_ingested and third.files_ingested == 0
 
 
 def test_reingest_after_an_edit_moves_anchors_and_marks_vanished_text_stale(

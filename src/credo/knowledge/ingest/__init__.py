@@ -18,7 +18,9 @@ The rules (quoted in the docs):
   a document URI cannot hold), ``too_large`` (over `MAX_FILE_BYTES`), ``binary`` (a NUL
   byte in the first `SNIFF_BYTES`), ``not_utf8`` (not valid UTF-8) and ``unreadable`` (not
   a regular file, a dangling link, no permission, or an I/O error).
-- **Unchanged files** (same sha256 as the ``ingested_files`` ledger records) are skipped.
+- **Unchanged files** (same sha256 as the ``ingested_files`` ledger records, read by the same
+  reader: `walk.READER_VERSION`) are skipped; after a reader changes, each file is read once
+  more.
 - **Beliefs.** Each passage (`credo.knowledge.chunk.passage.passages` over the chunks of
   `credo.knowledge.chunk.split_file`) becomes one belief (origin ``document``, kind
   ``factual``), with its context (`context.context_field`: its trail and extra words, the

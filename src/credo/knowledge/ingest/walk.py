@@ -130,12 +130,25 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
     return {name: paths[0] for name, paths in counts.items() if len(paths) == 1}
 
 
+# The version of what a file is read into (chunks, passages, their contexts). Bump it when a
+# reader's output changes: a file's ledger key then matches no stored one, so the next ingest
+# reads every file once more (a text read as before keeps its belief: ids come from the text)
+# instead of keeping what an older credo made of it until the file itself changes.
+READER_VERSION = 2
+
+
 @dataclass(frozen=True, slots=True)
 class Read:
     text: str
-    digest: str
+    digest: str  # the ledger's key: the bytes' sha256 and READER_VERSION (`ledger_key`)
     size: int
     mtime: float
+
+
+def ledger_key(data: bytes) -> str:
+    """What the ingest ledger keeps of a file's bytes to know it unchanged: their sha256,
+    and the reader that read them."""
+    return f"{hashlib.sha256(data).hexdigest()}/r{READER_VERSION}"
 
 
 def read_file(path: Path) -> Read | str:
@@ -160,4 +173,4 @@ def read_file(path: Path) -> Read | str:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return "not_utf8"
-    return Read(text, hashlib.sha256(data).hexdigest(), len(data), info.st_mtime)
+    return Read(text, ledger_key(data), len(data), info.st_mtime)
