@@ -206,6 +206,61 @@ def test_python_decorators_signatures_and_nesting() -> None:
     check(chunks, DECORATED)
 
 
+COMMENTS_ABOVE = textwrap.dedent(
+    """\
+    class Buffer:
+        '''Bytes received.'''
+
+        # Reject early: a TLS handshake
+        # starts with a 0x16 byte.
+        @property
+        def invalid(self):
+            return self.data[:1] == b"\\x16"
+
+        # apart: a blank line follows
+
+        def other(self):
+            pass
+        x = 1  # a remark on x
+        def third(self):
+            pass
+
+    # ----------------
+    # module level, over g
+    def g():
+        pass
+    """
+)
+
+
+def test_python_comments_directly_above_a_definition_are_in_its_lines() -> None:
+    """A comment block right above a definition (its own lines, the definition's column, no
+    blank line) lies in the definition's lines and carries its trail; it stays a comment
+    passage. A blank line, code or a separator line ends the block; trailing remarks and
+    comments at another column are not taken."""
+    chunks = split_code(COMMENTS_ABOVE, "python")
+    assert full(chunks) == [
+        ("class Buffer: Bytes received.", 1, 16, "definition", ("Buffer",)),
+        ("def invalid(self)", 4, 8, "definition", ("Buffer", "invalid")),
+        (
+            "Reject early: a TLS handshake starts with a 0x16 byte.",
+            4,
+            5,
+            "code_comment",
+            ("Buffer", "invalid"),
+        ),
+        ("apart: a blank line follows", 10, 10, "code_comment", ("Buffer",)),
+        ("def other(self)", 12, 13, "definition", ("Buffer", "other")),
+        ("a remark on x", 14, 14, "code_comment", ("Buffer",)),
+        ("def third(self)", 15, 16, "definition", ("Buffer", "third")),
+        ("def g()", 19, 21, "definition", ("g",)),
+        ("module level, over g", 19, 19, "code_comment", ("g",)),
+    ]
+    # The comment hangs from the definition it is above (ingest's DERIVED_FROM edge).
+    assert chunks[2].heading_index == 1 and chunks[8].heading_index == 7
+    check(chunks, COMMENTS_ABOVE)
+
+
 HEADER_COMMENTS = textwrap.dedent(
     """\
     @cache  # remember results

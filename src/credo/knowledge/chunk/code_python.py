@@ -5,7 +5,12 @@ Every ``def``, ``async def`` and ``class`` is a definition, wherever it sits (in
 a function, an ``if`` or a ``try``): its lines run from its first decorator to its last
 line, its signature is its header as written (``async def fetch(self, url: str) -> bytes``)
 and its doc is its docstring, as written in the file. The module docstring is the
-header; comments stay comments.
+header; comments stay comments, and a block of them directly above a definition (on lines
+of their own at its indentation, no blank line between) is inside its lines: a remark
+written over a function is about that function, as a doc comment is in the languages
+without docstrings (code_treesitter.py). So the comment's passage carries the definition's
+trail, lies in its lines and counts among its words (store/defn_stats.py), where it was a
+passage of the enclosing class or module (docs/BENCHMARKS.md § Ranking, sixteenth pass).
 """
 
 from __future__ import annotations
@@ -86,6 +91,10 @@ def _definition(
     start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
     end = max(node.end_lineno or node.lineno, start)
     taken.update(number for number in range(start, node.lineno) if number in by_line)
+    # (after the decorators' comments are taken: those above them stay, as comments)
+    start = _comments_above(
+        start, _char_column(lines[node.lineno - 1], node.col_offset), lines, by_line, taken
+    )
     rows = []
     for number, offset, row in _header(lines, node.lineno, node.col_offset, node.body[0]):
         comment = by_line.get(number)
@@ -95,6 +104,23 @@ def _definition(
                 row = row[: comment.column - offset]
         rows.append(row)
     return Definition(trail, start, end, signature(" ".join(rows)), _docstring(node, lines))
+
+
+def _comments_above(
+    start: int, column: int, lines: list[str], by_line: dict[int, Fragment], taken: set[int]
+) -> int:
+    """The first line of the comment block directly above line ``start`` (``start`` when
+    there is none): comments on lines of their own at the definition's ``column``, no
+    blank line, code, pragma or separator between. They stay comments (not taken)."""
+    while (
+        (comment := by_line.get(start - 1)) is not None
+        and start - 1 not in taken
+        and not comment.trailing
+        and comment.column == column
+        and not is_noise(comment, lines)
+    ):
+        start -= 1
+    return start
 
 
 def _header(lines: list[str], line: int, column: int, body: ast.stmt) -> list[tuple[int, int, str]]:
