@@ -222,8 +222,9 @@ COMMENTS_ABOVE = textwrap.dedent(
         def other(self):
             pass
         x = 1  # a remark on x
+        # a docstring is the doc: this stays a comment
         def third(self):
-            pass
+            '''Third.'''
 
     # ----------------
     # module level, over g
@@ -233,31 +234,28 @@ COMMENTS_ABOVE = textwrap.dedent(
 )
 
 
-def test_python_comments_directly_above_a_definition_are_in_its_lines() -> None:
-    """A comment block right above a definition (its own lines, the definition's column, no
-    blank line) lies in the definition's lines and carries its trail; it stays a comment
-    passage. A blank line, code or a separator line ends the block; trailing remarks and
-    comments at another column are not taken."""
+def test_python_comments_directly_above_a_definition_without_docstring_are_its_doc() -> None:
+    """A definition without a docstring takes the comment block right above it (its own
+    lines, the definition's column, no blank line) as its doc, written first, in its lines.
+    A blank line, code or a separator line ends the block; trailing remarks stay comments;
+    a definition with a docstring keeps it, and the comments above stay comments."""
     chunks = split_code(COMMENTS_ABOVE, "python")
     assert full(chunks) == [
-        ("class Buffer: Bytes received.", 1, 16, "definition", ("Buffer",)),
-        ("def invalid(self)", 4, 8, "definition", ("Buffer", "invalid")),
+        ("class Buffer: Bytes received.", 1, 17, "definition", ("Buffer",)),
         (
-            "Reject early: a TLS handshake starts with a 0x16 byte.",
+            "Reject early: a TLS handshake starts with a 0x16 byte. def invalid(self)",
             4,
-            5,
-            "code_comment",
+            8,
+            "definition",
             ("Buffer", "invalid"),
         ),
         ("apart: a blank line follows", 10, 10, "code_comment", ("Buffer",)),
         ("def other(self)", 12, 13, "definition", ("Buffer", "other")),
         ("a remark on x", 14, 14, "code_comment", ("Buffer",)),
-        ("def third(self)", 15, 16, "definition", ("Buffer", "third")),
-        ("def g()", 19, 21, "definition", ("g",)),
-        ("module level, over g", 19, 19, "code_comment", ("g",)),
+        ("a docstring is the doc: this stays a comment", 15, 15, "code_comment", ("Buffer",)),
+        ("def third(self): Third.", 16, 17, "definition", ("Buffer", "third")),
+        ("module level, over g def g()", 20, 22, "definition", ("g",)),
     ]
-    # The comment hangs from the definition it is above (ingest's DERIVED_FROM edge).
-    assert chunks[2].heading_index == 1 and chunks[8].heading_index == 7
     check(chunks, COMMENTS_ABOVE)
 
 

@@ -5,12 +5,13 @@ Every ``def``, ``async def`` and ``class`` is a definition, wherever it sits (in
 a function, an ``if`` or a ``try``): its lines run from its first decorator to its last
 line, its signature is its header as written (``async def fetch(self, url: str) -> bytes``)
 and its doc is its docstring, as written in the file. The module docstring is the
-header; comments stay comments, and a block of them directly above a definition (on lines
-of their own at its indentation, no blank line between) is inside its lines: a remark
-written over a function is about that function, as a doc comment is in the languages
-without docstrings (code_treesitter.py). So the comment's passage carries the definition's
-trail, lies in its lines and counts among its words (store/defn_stats.py), where it was a
-passage of the enclosing class or module (docs/BENCHMARKS.md § Ranking, sixteenth pass).
+header; comments stay comments, but for one case: a definition without a docstring takes
+the block of comments directly above it (on lines of their own at its indentation, no blank
+line between) as its doc, written above its signature, as a doc comment is in the
+languages without docstrings (code_treesitter.py). A remark written over a function is
+about that function; as a passage of the enclosing class or module it was out of the
+function's lines and trail (docs/BENCHMARKS.md § Ranking, sixteenth pass). A definition
+with a docstring keeps it as its doc, and the comments above stay comments.
 """
 
 from __future__ import annotations
@@ -20,7 +21,12 @@ import re
 import warnings
 from collections.abc import Iterator
 
-from credo.knowledge.chunk.code_fallback import Fragment, comment_fragments, is_noise
+from credo.knowledge.chunk.code_fallback import (
+    Fragment,
+    comment_fragments,
+    comment_paragraphs,
+    is_noise,
+)
 from credo.knowledge.chunk.code_names import names, own_segments
 from credo.knowledge.chunk.code_outline import Definition, Outline, signature
 from credo.knowledge.chunk.sentence import Line
@@ -91,10 +97,6 @@ def _definition(
     start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
     end = max(node.end_lineno or node.lineno, start)
     taken.update(number for number in range(start, node.lineno) if number in by_line)
-    # (after the decorators' comments are taken: those above them stay, as comments)
-    start = _comments_above(
-        start, _char_column(lines[node.lineno - 1], node.col_offset), lines, by_line, taken
-    )
     rows = []
     for number, offset, row in _header(lines, node.lineno, node.col_offset, node.body[0]):
         comment = by_line.get(number)
@@ -103,15 +105,24 @@ def _definition(
             if is_noise(comment, lines):
                 row = row[: comment.column - offset]
         rows.append(row)
-    return Definition(trail, start, end, signature(" ".join(rows)), _docstring(node, lines))
+    definition = Definition(trail, start, end, signature(" ".join(rows)), _docstring(node, lines))
+    if not definition.doc:  # (after the decorators' comments are taken: those above stay)
+        column = _char_column(lines[node.lineno - 1], node.col_offset)
+        above = _comments_above(start, column, lines, by_line, taken)
+        if above:
+            taken.update(comment.number for comment in above)
+            definition.start_line = above[0].number
+            definition.doc = comment_paragraphs(above, lines)
+            definition.doc_first = True
+    return definition
 
 
 def _comments_above(
     start: int, column: int, lines: list[str], by_line: dict[int, Fragment], taken: set[int]
-) -> int:
-    """The first line of the comment block directly above line ``start`` (``start`` when
-    there is none): comments on lines of their own at the definition's ``column``, no
-    blank line, code, pragma or separator between. They stay comments (not taken)."""
+) -> list[Fragment]:
+    """The block of comments directly above line ``start``, in order: on lines of their
+    own at the definition's ``column``, no blank line, code, pragma or separator between."""
+    above: list[Fragment] = []
     while (
         (comment := by_line.get(start - 1)) is not None
         and start - 1 not in taken
@@ -119,8 +130,10 @@ def _comments_above(
         and comment.column == column
         and not is_noise(comment, lines)
     ):
+        above.append(comment)
         start -= 1
-    return start
+    above.reverse()
+    return above
 
 
 def _header(lines: list[str], line: int, column: int, body: ast.stmt) -> list[tuple[int, int, str]]:
