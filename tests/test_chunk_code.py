@@ -222,7 +222,7 @@ COMMENTS_ABOVE = textwrap.dedent(
         def other(self):
             pass
         x = 1  # a remark on x
-        # a docstring is the doc: this stays a comment
+        # above a docstring: it leads
         def third(self):
             '''Third.'''
 
@@ -234,11 +234,12 @@ COMMENTS_ABOVE = textwrap.dedent(
 )
 
 
-def test_python_comments_directly_above_a_definition_without_docstring_are_its_doc() -> None:
-    """A definition without a docstring takes the comment block right above it (its own
-    lines, the definition's column, no blank line) as its doc, written first, in its lines.
-    A blank line, code or a separator line ends the block; trailing remarks stay comments;
-    a definition with a docstring keeps it, and the comments above stay comments."""
+def test_python_comments_directly_above_a_definition_lead_its_text() -> None:
+    """The comment block right above a definition (its own lines, the definition's column,
+    no blank line; above its decorators) is the definition's: its lines start there and
+    the comment leads the text, before the signature and any docstring (the file's order).
+    A blank line, code or a separator line ends the block; a trailing remark stays a
+    comment."""
     chunks = split_code(COMMENTS_ABOVE, "python")
     assert full(chunks) == [
         ("class Buffer: Bytes received.", 1, 17, "definition", ("Buffer",)),
@@ -252,8 +253,13 @@ def test_python_comments_directly_above_a_definition_without_docstring_are_its_d
         ("apart: a blank line follows", 10, 10, "code_comment", ("Buffer",)),
         ("def other(self)", 12, 13, "definition", ("Buffer", "other")),
         ("a remark on x", 14, 14, "code_comment", ("Buffer",)),
-        ("a docstring is the doc: this stays a comment", 15, 15, "code_comment", ("Buffer",)),
-        ("def third(self): Third.", 16, 17, "definition", ("Buffer", "third")),
+        (
+            "above a docstring: it leads def third(self): Third.",
+            15,
+            17,
+            "definition",
+            ("Buffer", "third"),
+        ),
         ("module level, over g def g()", 20, 22, "definition", ("g",)),
     ]
     check(chunks, COMMENTS_ABOVE)

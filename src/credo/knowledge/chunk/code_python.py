@@ -5,13 +5,13 @@ Every ``def``, ``async def`` and ``class`` is a definition, wherever it sits (in
 a function, an ``if`` or a ``try``): its lines run from its first decorator to its last
 line, its signature is its header as written (``async def fetch(self, url: str) -> bytes``)
 and its doc is its docstring, as written in the file. The module docstring is the
-header; comments stay comments, but for one case: a definition without a docstring takes
-the block of comments directly above it (on lines of their own at its indentation, no blank
-line between) as its doc, written above its signature, as a doc comment is in the
-languages without docstrings (code_treesitter.py). A remark written over a function is
-about that function; as a passage of the enclosing class or module it was out of the
-function's lines and trail (docs/BENCHMARKS.md § Ranking, sixteenth pass). A definition
-with a docstring keeps it as its doc, and the comments above stay comments.
+header; comments stay comments, but for one case: the block of comments directly above a
+definition (on lines of their own at its indentation, no blank line between; above its
+decorators) is the definition's, as a doc comment is in the languages without docstrings
+(code_treesitter.py): its lines start there and the comment leads its text, before the
+signature and docstring (`Definition.above`; the file's order). A remark written over a
+function is about that function; as a passage of the enclosing class or module it was out
+of the function's lines and trail (docs/BENCHMARKS.md § Ranking, sixteenth pass).
 """
 
 from __future__ import annotations
@@ -106,14 +106,14 @@ def _definition(
                 row = row[: comment.column - offset]
         rows.append(row)
     definition = Definition(trail, start, end, signature(" ".join(rows)), _docstring(node, lines))
-    if not definition.doc:  # (after the decorators' comments are taken: those above stay)
-        column = _char_column(lines[node.lineno - 1], node.col_offset)
-        above = _comments_above(start, column, lines, by_line, taken)
-        if above:
-            taken.update(comment.number for comment in above)
-            definition.start_line = above[0].number
-            definition.doc = comment_paragraphs(above, lines)
-            definition.doc_first = True
+    # (after the decorators' comments are taken: those above them are the definition's)
+    above = _comments_above(
+        start, _char_column(lines[node.lineno - 1], node.col_offset), lines, by_line, taken
+    )
+    if above:
+        taken.update(comment.number for comment in above)
+        definition.start_line = above[0].number
+        definition.above = comment_paragraphs(above, lines)
     return definition
 
 
