@@ -230,6 +230,12 @@ COMMENTS_ABOVE = textwrap.dedent(
     # module level, over g
     def g():
         pass
+    # x = compute(1)
+    def h():
+        pass
+    # Copyright 2020 Example Corp, MIT licence.
+    def k():
+        pass
     """
 )
 
@@ -239,7 +245,7 @@ def test_python_comments_directly_above_a_definition_lead_its_text() -> None:
     no blank line; above its decorators) is the definition's: its lines start there and
     the comment leads the text, before the signature and any docstring (the file's order).
     A blank line, code or a separator line ends the block; a trailing remark stays a
-    comment."""
+    comment; commented-out code and a licence notice stay as they were."""
     chunks = split_code(COMMENTS_ABOVE, "python")
     assert full(chunks) == [
         ("class Buffer: Bytes received.", 1, 17, "definition", ("Buffer",)),
@@ -261,6 +267,10 @@ def test_python_comments_directly_above_a_definition_lead_its_text() -> None:
             ("Buffer", "third"),
         ),
         ("module level, over g def g()", 20, 22, "definition", ("g",)),
+        # Commented-out code and a licence stay as they were (skipped; a comment).
+        ("def h()", 24, 25, "definition", ("h",)),
+        ("Copyright 2020 Example Corp, MIT licence.", 26, 26, "code_comment", ()),
+        ("def k()", 27, 28, "definition", ("k",)),
     ]
     check(chunks, COMMENTS_ABOVE)
 

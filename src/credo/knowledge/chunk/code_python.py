@@ -28,7 +28,13 @@ from credo.knowledge.chunk.code_fallback import (
     is_noise,
 )
 from credo.knowledge.chunk.code_names import names, own_segments
-from credo.knowledge.chunk.code_outline import Definition, Outline, signature
+from credo.knowledge.chunk.code_outline import (
+    Definition,
+    Outline,
+    is_commented_out_code,
+    is_licence,
+    signature,
+)
 from credo.knowledge.chunk.sentence import Line
 
 _SCOPES = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
@@ -110,10 +116,19 @@ def _definition(
     above = _comments_above(
         start, _char_column(lines[node.lineno - 1], node.col_offset), lines, by_line, taken
     )
-    if above:
-        taken.update(comment.number for comment in above)
-        definition.start_line = above[0].number
-        definition.above = comment_paragraphs(above, lines)
+    # Its prose only: the paragraphs next to it, up to one of commented-out code or a
+    # licence notice, which stay as they were (skipped; a comment). (In Python a block at
+    # one column is one paragraph: such a block stays whole.)
+    kept: list[list[Line]] = []
+    for paragraph in reversed(comment_paragraphs(above, lines)):
+        if is_commented_out_code(paragraph) or is_licence(paragraph):
+            break
+        kept.insert(0, paragraph)
+    if kept:
+        first = kept[0][0][0]
+        taken.update(comment.number for comment in above if comment.number >= first)
+        definition.start_line = first
+        definition.above = kept
     return definition
 
 
