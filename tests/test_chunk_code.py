@@ -206,6 +206,75 @@ def test_python_decorators_signatures_and_nesting() -> None:
     check(chunks, DECORATED)
 
 
+COMMENTS_ABOVE = textwrap.dedent(
+    """\
+    class Buffer:
+        '''Bytes received.'''
+
+        # Reject early: a TLS handshake
+        # starts with a 0x16 byte.
+        @property
+        def invalid(self):
+            return self.data[:1] == b"\\x16"
+
+        # apart: a blank line follows
+
+        def other(self):
+            pass
+        x = 1  # a remark on x
+        # above a docstring: it leads
+        def third(self):
+            '''Third.'''
+
+    # ----------------
+    # module level, over g
+    def g():
+        pass
+    # x = compute(1)
+    def h():
+        pass
+    # Copyright 2020 Example Corp, MIT licence.
+    def k():
+        pass
+    """
+)
+
+
+def test_python_comments_directly_above_a_definition_lead_its_text() -> None:
+    """The comment block right above a definition (its own lines, the definition's column,
+    no blank line; above its decorators) is the definition's: its lines start there and
+    the comment leads the text, before the signature and any docstring (the file's order).
+    A blank line, code or a separator line ends the block; a trailing remark stays a
+    comment; commented-out code and a licence notice stay as they were."""
+    chunks = split_code(COMMENTS_ABOVE, "python")
+    assert full(chunks) == [
+        ("class Buffer: Bytes received.", 1, 17, "definition", ("Buffer",)),
+        (
+            "Reject early: a TLS handshake starts with a 0x16 byte. def invalid(self)",
+            4,
+            8,
+            "definition",
+            ("Buffer", "invalid"),
+        ),
+        ("apart: a blank line follows", 10, 10, "code_comment", ("Buffer",)),
+        ("def other(self)", 12, 13, "definition", ("Buffer", "other")),
+        ("a remark on x", 14, 14, "code_comment", ("Buffer",)),
+        (
+            "above a docstring: it leads def third(self): Third.",
+            15,
+            17,
+            "definition",
+            ("Buffer", "third"),
+        ),
+        ("module level, over g def g()", 20, 22, "definition", ("g",)),
+        # Commented-out code and a licence stay as they were (skipped; a comment).
+        ("def h()", 24, 25, "definition", ("h",)),
+        ("Copyright 2020 Example Corp, MIT licence.", 26, 26, "code_comment", ()),
+        ("def k()", 27, 28, "definition", ("k",)),
+    ]
+    check(chunks, COMMENTS_ABOVE)
+
+
 HEADER_COMMENTS = textwrap.dedent(
     """\
     @cache  # remember results

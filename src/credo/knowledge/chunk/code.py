@@ -173,6 +173,10 @@ def _definition_chunks(definition: Definition) -> list[Chunk]:
         pieces = pieces[1:]
     else:
         text, links = signature, ()
+    lead = _doc_chunks(definition.above, definition.trail)  # (a Python comment above it)
+    if lead := [piece for piece in lead if piece.text]:  # it leads: the file's order
+        text = f"{_capped(normalise(' '.join(p.text for p in lead)))} {text}"
+        links = unique([*(link for piece in lead for link in piece.links), *links])
     head = Chunk(
         text,
         definition.start_line,

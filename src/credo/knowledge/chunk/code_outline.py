@@ -62,7 +62,9 @@ class Definition:
     Lines are the whole definition: decorators, attributes and a doc comment above it
     included. `doc` is its docstring or doc comment as paragraphs of numbered lines, comment
     markers removed; `doc_first` says the doc is written above the signature (a comment),
-    not below it (a docstring), so the chunk text keeps the file's order.
+    not below it (a docstring), so the chunk text keeps the file's order. `above` is a
+    Python definition's comment block directly above it, beside its docstring: it leads
+    the chunk text, for the same order.
     """
 
     trail: tuple[str, ...]
@@ -71,6 +73,7 @@ class Definition:
     signature: str
     doc: list[list[Line]] = field(default_factory=list)
     doc_first: bool = False
+    above: list[list[Line]] = field(default_factory=list)
     identifiers: list[str] = field(default_factory=list)
     strings: list[str] = field(default_factory=list)  # its body's short strings
 

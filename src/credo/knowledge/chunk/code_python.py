@@ -5,7 +5,13 @@ Every ``def``, ``async def`` and ``class`` is a definition, wherever it sits (in
 a function, an ``if`` or a ``try``): its lines run from its first decorator to its last
 line, its signature is its header as written (``async def fetch(self, url: str) -> bytes``)
 and its doc is its docstring, as written in the file. The module docstring is the
-header; comments stay comments.
+header; comments stay comments, but for one case: the block of comments directly above a
+definition (on lines of their own at its indentation, no blank line between; above its
+decorators) is the definition's, as a doc comment is in the languages without docstrings
+(code_treesitter.py): its lines start there and the comment leads its text, before the
+signature and docstring (`Definition.above`; the file's order). A remark written over a
+function is about that function; as a passage of the enclosing class or module it was out
+of the function's lines and trail (docs/BENCHMARKS.md § Ranking, sixteenth pass).
 """
 
 from __future__ import annotations
@@ -15,9 +21,20 @@ import re
 import warnings
 from collections.abc import Iterator
 
-from credo.knowledge.chunk.code_fallback import Fragment, comment_fragments, is_noise
+from credo.knowledge.chunk.code_fallback import (
+    Fragment,
+    comment_fragments,
+    comment_paragraphs,
+    is_noise,
+)
 from credo.knowledge.chunk.code_names import names, own_segments
-from credo.knowledge.chunk.code_outline import Definition, Outline, signature
+from credo.knowledge.chunk.code_outline import (
+    Definition,
+    Outline,
+    is_commented_out_code,
+    is_licence,
+    signature,
+)
 from credo.knowledge.chunk.sentence import Line
 
 _SCOPES = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
@@ -94,7 +111,44 @@ def _definition(
             if is_noise(comment, lines):
                 row = row[: comment.column - offset]
         rows.append(row)
-    return Definition(trail, start, end, signature(" ".join(rows)), _docstring(node, lines))
+    definition = Definition(trail, start, end, signature(" ".join(rows)), _docstring(node, lines))
+    # (after the decorators' comments are taken: those above them are the definition's)
+    above = _comments_above(
+        start, _char_column(lines[node.lineno - 1], node.col_offset), lines, by_line, taken
+    )
+    # Its prose only: the paragraphs next to it, up to one of commented-out code or a
+    # licence notice, which stay as they were (skipped; a comment). (In Python a block at
+    # one column is one paragraph: such a block stays whole.)
+    kept: list[list[Line]] = []
+    for paragraph in reversed(comment_paragraphs(above, lines)):
+        if is_commented_out_code(paragraph) or is_licence(paragraph):
+            break
+        kept.insert(0, paragraph)
+    if kept:
+        first = kept[0][0][0]
+        taken.update(comment.number for comment in above if comment.number >= first)
+        definition.start_line = first
+        definition.above = kept
+    return definition
+
+
+def _comments_above(
+    start: int, column: int, lines: list[str], by_line: dict[int, Fragment], taken: set[int]
+) -> list[Fragment]:
+    """The block of comments directly above line ``start``, in order: on lines of their
+    own at the definition's ``column``, no blank line, code, pragma or separator between."""
+    above: list[Fragment] = []
+    while (
+        (comment := by_line.get(start - 1)) is not None
+        and start - 1 not in taken
+        and not comment.trailing
+        and comment.column == column
+        and not is_noise(comment, lines)
+    ):
+        above.append(comment)
+        start -= 1
+    above.reverse()
+    return above
 
 
 def _header(lines: list[str], line: int, column: int, body: ast.stmt) -> list[tuple[int, int, str]]:
