@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -53,6 +53,30 @@ _DOC_ORDER = " ORDER BY a.doc_uri, a.belief_id LIMIT ?"
 _LIKE = "a.doc_uri LIKE ? ESCAPE '\\'"
 
 
+class _OneVersion:
+    """``GraphQueries.one_version``'s scope (a class: entered twice a retrieve, where a
+    generator-based context manager costs a few microseconds more)."""
+
+    __slots__ = ("_outer", "_store")
+
+    def __init__(self, store: GraphQueries) -> None:
+        self._store = store
+        self._outer = False
+
+    def __enter__(self) -> None:
+        store = self._store
+        if store._one_version_depth == 0:
+            store._data_version = store_version(store.conn)[0]
+            self._outer = True
+        store._one_version_depth += 1
+
+    def __exit__(self, *_: object) -> None:
+        store = self._store
+        store._one_version_depth -= 1
+        if self._outer:
+            store._data_version = None
+
+
 class GraphQueries(DocAnchorMatches):
     conn: sqlite3.Connection
     _PREFIX_SQL = _DOC_ANCHORS + "a.doc_uri >= ? AND a.doc_uri < ?" + _DOC_ORDER
@@ -71,24 +95,14 @@ class GraphQueries(DocAnchorMatches):
     # version: the reads below answer from it instead of SQL, with the same rows.
     _warm: WarmIndex | None = None
 
-    @contextlib.contextmanager
-    def one_version(self) -> Iterator[None]:
+    def one_version(self) -> contextlib.AbstractContextManager[None]:
         """One retrieve's reads: another connection's commits are looked for once, here
         (``PRAGMA data_version``), not at every read's version check (the warm index, the
         keyword mirror, the locks, the truth links: ~4 a query). Every read inside takes
         the store as it was when the scope opened, so a commit landing mid-query cannot
         mix two versions in one answer; this connection's writes still move the version
         (``total_changes``). Re-entrant: an inner scope keeps the outer one's read."""
-        outer = self._one_version_depth == 0
-        if outer:
-            self._data_version = store_version(self.conn)[0]
-        self._one_version_depth += 1
-        try:
-            yield
-        finally:
-            self._one_version_depth -= 1
-            if outer:
-                self._data_version = None
+        return _OneVersion(self)
 
     def _version_now(self) -> tuple[int, int]:
         """The store's version: as the open ``one_version`` scope read it, else read now."""
