@@ -85,12 +85,12 @@ def paired(db: Path, texts: list[str], passes: int) -> tuple[float, float, float
     with Memory(db, root=db.parent) as memory:
         assert memory.store.build_warm()  # as the warm server answers
         for text in texts[:20]:
-            memory.store.truth_reader(seen=True).kept["compress"] = own[real]
+            memory.store.truth_reader().kept["compress"] = own[real]
             memory.retrieve(text)
         for n, text in enumerate(texts * passes):
             for step in (real, off) if n % 2 else (off, real):
                 pipeline._currency = step  # type: ignore[assignment]
-                memory.store.truth_reader(seen=True).kept["compress"] = own[step]
+                memory.store.truth_reader().kept["compress"] = own[step]
                 started = time.thread_time()
                 memory.retrieve(text)
                 spent = (time.thread_time() - started) * 1000

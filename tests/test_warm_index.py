@@ -374,6 +374,59 @@ def test_inside_a_transaction_sql_answers(tmp_path: Path) -> None:
     memory.close()
 
 
+def _data_version_reads(memory: Memory) -> list[str]:
+    """Every ``PRAGMA data_version`` the store's connection runs from now on."""
+    statements: list[str] = []
+    memory.store.conn.set_trace_callback(statements.append)
+    return statements
+
+
+def test_a_warm_retrieve_reads_the_store_version_once(tmp_path: Path) -> None:
+    """One ``PRAGMA data_version`` a retrieve (``one_version``), the HRR switch included;
+    another process's commit before a retrieve is still seen by it."""
+    memory = _store(tmp_path)
+    assert memory.store.build_warm()
+    memory.retrieve("staging deploy")  # (first meetings: what a query reads once)
+    statements = _data_version_reads(memory)
+    first = memory.retrieve("staging deploy")
+    assert statements == ["PRAGMA data_version"]
+    other = Memory(tmp_path / "m.db", root=tmp_path)
+    other.remember("deploy staging on fridays never", id="d")
+    other.close()
+    after = memory.retrieve("staging deploy")
+    assert "d" in [b.id for b in after.beliefs] and after != first
+    assert not memory.store.warm  # the commit was seen: the index let go
+    memory.close()
+
+
+def test_a_commit_inside_one_retrieve_is_seen_by_the_next(tmp_path: Path) -> None:
+    """Inside one scope every read takes the store as the scope found it, so a commit that
+    lands mid-query mixes no two versions; the next scope sees it."""
+    memory = _store(tmp_path)
+    assert memory.store.build_warm()
+    with memory.store.one_version():
+        other = Memory(tmp_path / "m.db", root=tmp_path)
+        other.remember("deploy staging on fridays never", id="d")
+        other.close()
+        assert memory.store.warm  # (the version read at the scope's start)
+        with memory.store.one_version():  # re-entrant: the outer read holds
+            assert memory.store.warm
+    assert not memory.store.warm
+    assert "d" in [b.id for b in memory.retrieve("staging deploy").beliefs]
+    memory.close()
+
+
+def test_this_connection_s_write_inside_a_scope_moves_the_version(tmp_path: Path) -> None:
+    memory = _store(tmp_path)
+    assert memory.store.build_warm()
+    with memory.store.one_version():
+        assert memory.store.warm and memory.store.meta_get("hrr_dim") is None
+        memory.enable_hrr(16)
+        assert not memory.store.warm  # its own write: total_changes moved
+        assert memory.store.meta_get("hrr_dim") == "16"
+    memory.close()
+
+
 def _wait(predicate: object, seconds: float = 10.0) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -36,11 +37,19 @@ _OFF = {"off", "0", "none", "false", "no"}
 def global_path() -> Path | None:
     """The global store's file, or ``None`` when ``CREDO_GLOBAL_DB`` turns it off."""
     get = os.environ.get
-    return _path_for(get(ENV, ""), *(get(name) for name in _FOLDER_SETTINGS))
+    raw = get(ENV, "")
+    if raw.strip():  # a file or "off": the folders are not read
+        return _path_for(raw)
+    # (every retrieve asks: a setting that is not there costs ~0.6 us to ask for)
+    return _path_for(raw, *map(get, _FOLDER_SETTINGS))
 
 
-# What ``config.user_data_dir`` reads: the cache key of a resolved path.
-_FOLDER_SETTINGS = ("XDG_DATA_HOME", "HOME", "LOCALAPPDATA", "USERPROFILE", "HOMEDRIVE", "HOMEPATH")
+# What ``config.user_data_dir`` reads on this platform (``Path.home()``: HOME on POSIX,
+# USERPROFILE or HOMEDRIVE and HOMEPATH on Windows): the cache key of a resolved path.
+_FOLDER_SETTINGS = {
+    "win32": ("LOCALAPPDATA", "USERPROFILE", "HOMEDRIVE", "HOMEPATH"),
+    "darwin": ("HOME",),
+}.get(sys.platform, ("XDG_DATA_HOME", "HOME"))
 
 
 @functools.lru_cache(maxsize=8)

@@ -64,8 +64,12 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         raise InvalidInputError(f"query must be a string, got {type(query).__name__}")
     # Lone surrogates cannot reach SQLite; each becomes "?" (the encoder's replacement).
     text = query[:MAX_QUERY_CHARS].encode("utf-8", "replace").decode("utf-8")
-    budget = options.token_budget
+    with store.one_version():  # every read below takes the store as it is now
+        return _retrieve(store, text, options)
 
+
+def _retrieve(store: Store, text: str, options: Options) -> RetrievalResult:
+    budget = options.token_budget
     locks = store.current_locks()
     ranked, rows, around_seeds, known_trails, content = _rank(store, text, options)
     shared = _global(options.global_locks, locks)
@@ -127,7 +131,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
     # the first passage packed under them pays for (retrieval/place.py).
     places = Places(trails, shown)
     classes = Classes(store.retention, ids, content, options.retention_rules, long)
-    reader = store.truth_reader(seen=True)
+    reader = store.truth_reader()
     held = reader.kept  # (what holds while the store keeps its version)
     memo, stated = Known.at(held, store.stated, store.warm_ahead)
     kept = verbatim_ids(
@@ -303,7 +307,7 @@ def _currency(
     The truth graph is kept with the store's truth links while the store does not change,
     so a long-lived process reads each belief's links once, whatever the queries. ``ids``
     are the ranked beliefs' ids."""
-    reader = store.truth_reader(seen=True)  # (at the version current_locks read)
+    reader = store.truth_reader()  # (at the version the retrieve's scope read)
     if reader.none:  # no truth edge at all: nothing to ask, whatever the query
         return None
     lock_ids = [b.id for b in locks]

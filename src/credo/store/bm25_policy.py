@@ -77,13 +77,13 @@ class MirrorPolicy:
         self, conn: sqlite3.Connection, seen: tuple[int, int] | None = None
     ) -> Bm25Mirror | None:
         """The mirror of the store as it is now, or None (FTS5 answers). ``seen`` is the
-        store's version if the caller has just read it (retrieve's lock check): while no
-        mirror exists, it stands in for a read of its own."""
+        store's version if the caller has read it (the retrieve under way's, read once at
+        its start: ``GraphQueries.one_version``): it stands in for a read of its own."""
         if self.disabled or conn.in_transaction:
             return None
         mirror = self.mirror
         if mirror is not None:
-            now = store_version(conn)
+            now = seen if seen is not None else store_version(conn)
             if now == mirror.version:
                 return mirror
             self.mirror, seen = None, now  # the store moved: drop it

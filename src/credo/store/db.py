@@ -173,11 +173,15 @@ class Connection(sqlite3.Connection):
     unseen_changes = 0
 
 
-def store_version(conn: sqlite3.Connection) -> tuple[int, int]:
+def store_version(conn: sqlite3.Connection, data_version: int | None = None) -> tuple[int, int]:
     """Moves when another connection commits (data_version) or this one writes, but not
-    for this connection's journal writes (``Connection.unseen_changes``)."""
+    for this connection's journal writes (``Connection.unseen_changes``). ``data_version``:
+    the pragma's value as read at the start of a retrieve (``GraphQueries.one_version``),
+    so its later checks run no SQL; this connection's own writes still move it."""
     unseen = conn.unseen_changes if isinstance(conn, Connection) else 0
-    return conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes - unseen
+    if data_version is None:
+        data_version = conn.execute("PRAGMA data_version").fetchone()[0]
+    return data_version, conn.total_changes - unseen
 
 
 def json_array(values: Iterable[str]) -> str:

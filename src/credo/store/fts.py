@@ -10,6 +10,7 @@ tokens are OR-ed, so operators such as NEAR, AND, ``-``, ``^``, ``*`` and ``:`` 
 import re
 import sqlite3
 import time
+from collections.abc import Callable
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -275,9 +276,8 @@ class KeywordReads:
 class FtsIndex(KeywordReads):
     conn: sqlite3.Connection
     _bm25: MirrorPolicy | None = None  # this store's bm25 mirror, once it reads keywords
-    # The store's version as retrieve's lock check last read it (GraphQueries.current_locks
-    # writes it): while no mirror exists, the policy counts FTS5's cost against it.
-    _version_seen: tuple[int, int] | None = None
+    # GraphQueries': the version the retrieve under way read (``one_version``), or None.
+    _version_pinned: Callable[[], tuple[int, int] | None]
 
     def keyword_beliefs(
         self,
@@ -313,7 +313,7 @@ class FtsIndex(KeywordReads):
         policy = self._mirror_policy()
         if policy.mirror is None or not policy.mirror.checked:
             return None  # (not asked: the general path asks, once, as it always has)
-        mirror = policy.current(self.conn, self._version_seen)
+        mirror = policy.current(self.conn, self._version_pinned())
         if mirror is None:
             return None
         wanted = limit + KEYWORD_SLACK
@@ -391,7 +391,7 @@ class FtsIndex(KeywordReads):
         provably those of the exact query."""
         wanted = limit + KEYWORD_SLACK
         policy = self._mirror_policy()
-        mirror = policy.current(self.conn, self._version_seen)
+        mirror = policy.current(self.conn, self._version_pinned())
         if mirror is not None:
             try:
                 rows = self._mirrored_rows(mirror, terms, weights, wanted)

@@ -3,6 +3,7 @@ live beliefs only), the candidate subgraph for clustering, and the lock list."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Iterable
 from operator import itemgetter
@@ -52,6 +53,30 @@ _DOC_ORDER = " ORDER BY a.doc_uri, a.belief_id LIMIT ?"
 _LIKE = "a.doc_uri LIKE ? ESCAPE '\\'"
 
 
+class _OneVersion:
+    """``GraphQueries.one_version``'s scope (a class: entered twice a retrieve, where a
+    generator-based context manager costs a few microseconds more)."""
+
+    __slots__ = ("_outer", "_store")
+
+    def __init__(self, store: GraphQueries) -> None:
+        self._store = store
+        self._outer = False
+
+    def __enter__(self) -> None:
+        store = self._store
+        if store._one_version_depth == 0:
+            store._data_version = store_version(store.conn)[0]
+            self._outer = True
+        store._one_version_depth += 1
+
+    def __exit__(self, *_: object) -> None:
+        store = self._store
+        store._one_version_depth -= 1
+        if self._outer:
+            store._data_version = None
+
+
 class GraphQueries(DocAnchorMatches):
     conn: sqlite3.Connection
     _PREFIX_SQL = _DOC_ANCHORS + "a.doc_uri >= ? AND a.doc_uri < ?" + _DOC_ORDER
@@ -59,8 +84,10 @@ class GraphQueries(DocAnchorMatches):
     _STEM_SQL = _DOC_ANCHORS + f"{_LIKE} OR {_LIKE}" + _DOC_ORDER
     # (store version, locked beliefs) as last read by ``current_locks``.
     _locks_seen: tuple[tuple[int, int], tuple[Belief, ...]] | None = None
-    # The store's version as last read (the keyword index's mirror reuses it).
-    _version_seen: tuple[int, int] | None = None
+    # ``PRAGMA data_version`` as read when the retrieve under way began (``one_version``),
+    # and how many scopes are open; None outside one.
+    _data_version: int | None = None
+    _one_version_depth = 0
     # Per store version: whether any belief has a context, any a class but fact, and any
     # passage line statistics (store/line_stats.py).
     _contexts_seen: tuple[tuple[int, int] | None, tuple[bool, ...]] | None = None
@@ -68,13 +95,31 @@ class GraphQueries(DocAnchorMatches):
     # version: the reads below answer from it instead of SQL, with the same rows.
     _warm: WarmIndex | None = None
 
+    def one_version(self) -> contextlib.AbstractContextManager[None]:
+        """One retrieve's reads: another connection's commits are looked for once, here
+        (``PRAGMA data_version``), not at every read's version check (the warm index, the
+        keyword mirror, the locks, the truth links: ~4 a query). Every read inside takes
+        the store as it was when the scope opened, so a commit landing mid-query cannot
+        mix two versions in one answer; this connection's writes still move the version
+        (``total_changes``). Re-entrant: an inner scope keeps the outer one's read."""
+        return _OneVersion(self)
+
+    def _version_now(self) -> tuple[int, int]:
+        """The store's version: as the open ``one_version`` scope read it, else read now."""
+        return store_version(self.conn, self._data_version)
+
+    def _version_pinned(self) -> tuple[int, int] | None:
+        """The open ``one_version`` scope's version, or None outside one."""
+        data_version = self._data_version
+        return None if data_version is None else store_version(self.conn, data_version)
+
     def _warm_now(self) -> WarmIndex | None:
         """The warm index if the store is still at its version; a moved store lets it go
         (the reads fall back to SQL until a new one is installed)."""
         warm = self._warm
         if warm is None or self.conn.in_transaction:
             return None  # inside a transaction the reads must see its own writes
-        if store_version(self.conn) != warm.version:
+        if store_version(self.conn, self._data_version) != warm.version:
             self._warm = None
             return None
         return warm
@@ -85,11 +130,12 @@ class GraphQueries(DocAnchorMatches):
         data_version`` moves) or this one wrote (``total_changes`` moves, rolled-back
         writes included). Inside an open transaction it always reads, and keeps nothing:
         what it would see there may yet be rolled back. A store with 40 locks spends
-        ~0.2 ms per retrieve reading them; the version check costs ~5 us.
+        ~0.2 ms per retrieve reading them; the version check costs ~5 us (none inside a
+        ``one_version`` scope: it read the version once).
         """
         if self.conn.in_transaction:
             return self.locked_beliefs()
-        version = self._version_seen = store_version(self.conn)
+        version = self._version_now()
         seen = self._locks_seen
         if seen is None or seen[0] != version:
             seen = self._locks_seen = (version, tuple(self.locked_beliefs()))
@@ -242,9 +288,8 @@ class GraphQueries(DocAnchorMatches):
     def _has(self, which: int) -> bool:
         """Whether any belief has a context (``which`` 0), a class other than fact (1), any
         passage has line statistics (2), or any code definition is stored (3)."""
-        # The version current_locks read at the start of this retrieve (as the keyword
-        # index's mirror reuses it): a retrieve writes nothing in between.
-        version = None if self.conn.in_transaction else self._version_seen
+        # Kept per version inside a retrieve (``one_version``); read every time outside one.
+        version = None if self.conn.in_transaction else self._version_pinned()
         seen = self._contexts_seen
         if version is None or seen is None or seen[0] != version:
             found = self.conn.execute(

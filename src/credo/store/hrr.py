@@ -14,8 +14,24 @@ _ENABLED = "EXISTS (SELECT 1 FROM main._meta WHERE key = 'hrr_dim')"
 
 class HrrTraces:
     conn: sqlite3.Connection
+    _version_now: Callable[[], tuple[int, int]]  # GraphQueries': one_version's, or read now
+    # (store version, key -> value) as read at that version: every retrieve asks whether
+    # the HRR lane is on, which a warm query would otherwise answer with SQL.
+    _meta_seen: tuple[tuple[int, int], dict[str, str | None]] | None = None
 
     def meta_get(self, key: str) -> str | None:
+        if self.conn.in_transaction:  # what it sees may yet be rolled back: keep nothing
+            return self._meta_read(key)
+        version = self._version_now()
+        seen = self._meta_seen
+        if seen is None or seen[0] != version:
+            seen = self._meta_seen = (version, {})
+        values = seen[1]
+        if key not in values:
+            values[key] = self._meta_read(key)
+        return values[key]
+
+    def _meta_read(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM _meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 

@@ -257,7 +257,7 @@ class TruthLinks:
 
     conn: Any  # sqlite3.Connection or psycopg.Connection
 
-    def truth_reader(self, *, seen: bool = False) -> TruthReader:
+    def truth_reader(self) -> TruthReader:
         raise NotImplementedError
 
     def truth_links(self, ids: Iterable[str]) -> TruthFacts:
@@ -295,17 +295,14 @@ class TruthQueries(TruthLinks):
     _truth_seconds_per_edge: float | None = None
     # (version, its number of edges): counting them costs ~3 ms at a million beliefs
     _truth_edges: tuple[tuple[int, int], int] | None = None
-    _version_seen: tuple[int, int] | None  # GraphQueries': as ``current_locks`` read it
+    _version_now: Callable[[], tuple[int, int]]  # GraphQueries': one_version's, or read now
 
-    def truth_reader(self, *, seen: bool = False) -> TruthReader:
+    def truth_reader(self) -> TruthReader:
         """A reader of the truth links at the store's current version (one version check;
-        ``seen``: none, the version ``current_locks`` read at the start of this retrieve,
-        as the keyword index's mirror reuses it: a retrieve writes nothing in between)."""
+        none inside a retrieve's ``one_version`` scope, which read it at its start)."""
         if self.conn.in_transaction:  # what it sees may yet be rolled back: keep nothing
             return TruthReader(self._truth_at, _Memo((-1, -1)))
-        version = self._version_seen if seen else None
-        if version is None:
-            version = store_version(self.conn)
+        version = self._version_now()
         memo = self._truth_memo
         if (
             memo is None

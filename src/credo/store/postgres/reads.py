@@ -8,6 +8,7 @@ server has no cheap equivalent of; each retrieve reads what it needs.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -98,6 +99,10 @@ class Reads(DocAnchorMatches, TruthLinks):
     def current_locks(self) -> list[Belief]:
         return self.locked_beliefs()
 
+    def one_version(self) -> contextlib.AbstractContextManager[None]:
+        """Nothing to hold: no read here is kept by version."""
+        return contextlib.nullcontext()
+
     def links_touching(self, ids: Iterable[str], *, limit: int) -> list[Link]:
         links, _ = self.links_with_ends(ids, limit=limit)
         return links
@@ -169,10 +174,9 @@ class Reads(DocAnchorMatches, TruthLinks):
         return pairs, {r[1]: (r[2], r[3], r[4], r[5], r[6]) for r in rows}
 
     # -- truth maintenance -------------------------------------------------------------
-    def truth_reader(self, *, seen: bool = False) -> TruthReader:
+    def truth_reader(self) -> TruthReader:
         """A reader that keeps nothing past itself (store/truth.py's reader inside a
         transaction): every retrieve reads the links of its own candidates."""
-        del seen  # (no version is kept)
         return TruthReader(self._truth_at, _Memo((-1, -1)))
 
     def warm_ahead(self) -> object:
