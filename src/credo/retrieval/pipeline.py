@@ -43,6 +43,7 @@ from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
 from credo.retrieval.prior import asks_for_tests, is_history, is_test
 from credo.retrieval.rank import Scored, Weights, compose
+from credo.retrieval.specific import lift
 from credo.retrieval.standing import NO_STANDING, GroupLines, Marks, picked, place_locked
 from credo.store import Store
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms, with_base_words
@@ -436,6 +437,8 @@ def _rank(
     history = {i for i, trail in trails.items() if is_history(trail)}
     tests = () if asks_for_tests(terms) else {i for i, t in trails.items() if is_test(t)}
     ranked = compose(lane_scores, confidence, options.weights, history, tests)
+    if trails and keyword:  # a section before the one around it (retrieval/specific.py)
+        ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
     return ranked, rows, around_seeds, trails, texts

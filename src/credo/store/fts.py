@@ -272,6 +272,12 @@ class KeywordReads:
         beliefs = {r[0]: (r[3], r[4], r[5], r[7], r[8]) for r in ranked if r[6] is None}
         return hits, beliefs
 
+    def keyword_scores(self, terms: list[str], ids: list[str]) -> dict[str, float]:
+        """id -> the BM25F score ``keyword_beliefs`` would give the beliefs ``ids`` for the
+        query ``terms`` (default column weights), for those of them that match: a few
+        beliefs scored for a few terms, without ranking the index."""
+        raise NotImplementedError
+
 
 class FtsIndex(KeywordReads):
     conn: sqlite3.Connection
@@ -349,6 +355,25 @@ class FtsIndex(KeywordReads):
         # The index holds live beliefs only; the check keeps a stale entry out all the same.
         beliefs = {entry[0]: entry[3] for entry, _ in unlocked if entry[2] is None}
         return hits, beliefs
+
+    def keyword_scores(self, terms: list[str], ids: list[str]) -> dict[str, float]:
+        expression = match_expression(terms)
+        if expression is None or not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        try:
+            # FTS5 reads the terms' postings and scores only the rows asked for.
+            return dict(
+                self.conn.execute(
+                    "SELECT b.id, -bm25(beliefs_fts, ?, ?, ?) FROM beliefs_fts "
+                    "JOIN beliefs b ON b.rid = beliefs_fts.rowid "
+                    f"WHERE beliefs_fts MATCH ? AND beliefs_fts.rowid IN "
+                    f"(SELECT rid FROM beliefs WHERE id IN ({marks}))",
+                    (CONTENT_WEIGHT, ANCHOR_WEIGHT, CONTEXT_WEIGHT, expression, *ids),
+                ).fetchall()
+            )
+        except sqlite3.OperationalError:  # as in _keyword_rows: no hits
+            return {}
 
     def _keyword_rows(
         self, terms: list[str], weights: KeywordWeights, limit: int

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from credo.store.fts import (
+    ANCHOR_WEIGHT,
     CONTENT_WEIGHT,
     CONTEXT_WEIGHT,
     KEYWORD_SLACK,
@@ -173,6 +174,16 @@ class KeywordIndex(KeywordReads):
             else:
                 instances.append(bm25.phrase_instances(phrase, positions))
         return bm25.scores(instances, sizes, nrows, sum(int(s) for s in totals), weights)
+
+    def keyword_scores(self, terms: list[str], ids: list[str]) -> dict[str, float]:
+        """store/fts.py's: the same scores, here from every row holding the terms."""
+        if not terms or not ids:
+            return {}
+        scored = self._scored(
+            self._tokenizer.phrases(terms), (CONTENT_WEIGHT, ANCHOR_WEIGHT, CONTEXT_WEIGHT)
+        )
+        rows = self.conn.execute("SELECT rid, id FROM beliefs WHERE id = ANY(%s)", (ids,))
+        return {str(i): scored[r] for r, i in rows.fetchall() if r in scored}
 
     def _keyword_rows(
         self, terms: list[str], weights: KeywordWeights, limit: int

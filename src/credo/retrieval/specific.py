@@ -1,0 +1,172 @@
+"""A section before the section around it, when only the heading they share set them apart.
+
+A documentation passage's context holds its trail (path, then every section title above
+it) and its own title once more, and its text starts with its heading: so a section's
+title counts three times for its own passage and once for each passage below it. When a
+question uses the words of a parent's heading, the parent's passage (often a short
+introduction) then outranks the child section that answers, though the child sits under
+that same heading (docs/BENCHMARKS.md § Ranking, seventeenth pass: 13 of the 54 documentation
+questions whose label ranks 2-10 had its parent above it).
+
+The parent's heading words are the lineage's, so they should not decide between the parent
+and its descendant. Among the first `TOP` ranked, for an ancestor A ranked above a
+descendant D (same file, A's sections a proper prefix of D's), D goes just above A when
+
+- D's own heading holds a query term that no heading above it holds (D is the more specific
+  match: a child whose title only repeats its ancestors' words, an "Installation" under
+  "Official plugin", is not), and
+- D's score reaches A's once A's bm25f part is taken down by what the query terms of A's own
+  heading score for A beyond what they score for D (both credited alike).
+
+No weight is tuned: the comparison is the composed score, with one lane's evidence counted
+once. D takes A's score plus the scores' rounding grain, listed as its part ``specific``
+(the parts still add up to the score). What reaches this is rare (a documentation question
+with both in its top 10): one keyword read of two beliefs for each such pair.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from typing import TYPE_CHECKING
+
+from credo.retrieval.rank import Scored, Weights
+from credo.store.stem import stem, tokens
+from credo.types import TRAIL_SEPARATOR
+
+if TYPE_CHECKING:
+    from credo.store import Store
+
+TOP = 10  # the ranks a question's answer is read in (the bench's @10 metrics)
+GRAIN = 1e-9  # compose rounds scores to 9 digits: the next score up
+
+
+def _sections(trail: str) -> tuple[str, tuple[str, ...]]:
+    """(path, section titles) of a trail ``path › A › B L4-L9``; the line range dropped."""
+    path, *titles = trail.split(TRAIL_SEPARATOR)
+    if titles:
+        titles[-1] = titles[-1].rsplit(" L", 1)[0]
+    else:
+        path = path.rsplit(" L", 1)[0]
+    return path, tuple(t.strip() for t in titles)
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(t) for t in tokens(text)}
+
+
+def _held(term: str, stems: set[str]) -> bool:
+    """Whether every token of ``term`` is, stemmed, among ``stems``."""
+    parts = tokens(term)
+    return bool(parts) and all(stem(p) in stems for p in parts)
+
+
+def specific_first(
+    ranked: list[Scored],
+    trails: Mapping[str, str],
+    terms: list[str],
+    keyword: Mapping[str, float],
+    scores_of: Callable[[list[str], list[str]], dict[str, float]],
+    factor: Callable[[str], float],
+) -> list[Scored]:
+    """``ranked`` with each descendant the rule above lifts just over its ancestor (best
+    first; the same list when none is). ``keyword``: the bm25f lane's raw scores;
+    ``scores_of(terms, ids)``: BM25F of ``terms`` for ``ids`` (``Store.keyword_scores``);
+    ``factor(id)``: what multiplies a candidate's lanes (the history or tests weight)."""
+    if not terms or len(ranked) < 2:
+        return ranked
+    top = ranked[:TOP]
+    places = {s.id: _sections(t) for s in top if (t := trails.get(s.id)) is not None}
+    if len(places) < 2:
+        return ranked
+    done: set[tuple[str, str]] = set()
+    lifted = False
+    while True:
+        pair = _next_pair(top, places, terms, keyword, scores_of, factor, done)
+        if pair is None:
+            break
+        above, below = pair
+        score = round(top[above].score + GRAIN, 9)
+        moved = top[below]
+        parts = dict(moved.lanes)
+        parts["specific"] = round(score - moved.score, 9)
+        top[below] = Scored(moved.id, score, parts)
+        top.sort(key=_by_id)
+        top.sort(key=_by_score, reverse=True)
+        lifted = True
+    return top + ranked[TOP:] if lifted else ranked
+
+
+def _next_pair(
+    top: list[Scored],
+    places: Mapping[str, tuple[str, tuple[str, ...]]],
+    terms: list[str],
+    keyword: Mapping[str, float],
+    scores_of: Callable[[list[str], list[str]], dict[str, float]],
+    factor: Callable[[str], float],
+    done: set[tuple[str, str]],
+) -> tuple[int, int] | None:
+    """The first (ancestor, descendant) positions in ``top`` the rule lifts, or None."""
+    for a, anc in enumerate(top):
+        a_place = places.get(anc.id)
+        bm25f = anc.lanes.get("bm25f", 0.0)
+        raw = keyword.get(anc.id, 0.0)
+        if a_place is None or not a_place[1] or bm25f <= 0 or raw <= 0:
+            continue
+        path, a_sections = a_place
+        depth = len(a_sections)
+        for d in range(a + 1, len(top)):
+            desc = top[d]
+            d_place = places.get(desc.id)
+            if (
+                d_place is None
+                or d_place[0] != path
+                or len(d_place[1]) <= depth
+                or d_place[1][:depth] != a_sections
+                or (anc.id, desc.id) in done
+            ):
+                continue
+            done.add((anc.id, desc.id))
+            *outer, own = d_place[1]
+            own_stems, outer_stems = _stems(own), _stems(" ".join(outer))
+            if not any(_held(t, own_stems) and not _held(t, outer_stems) for t in terms):
+                continue  # D's own heading adds no query word to its ancestors'
+            a_heading = _stems(a_sections[-1])
+            shared = [t for t in terms if _held(t, a_heading)]
+            if not shared:
+                continue
+            got = scores_of(shared, [anc.id, desc.id])
+            excess = got.get(anc.id, 0.0) - got.get(desc.id, 0.0)
+            if excess <= 0:
+                continue
+            taken = bm25f * excess / raw * factor(anc.id)
+            if anc.score - taken < desc.score:
+                return a, d
+    return None
+
+
+def _by_id(s: Scored) -> str:
+    return s.id
+
+
+def _by_score(s: Scored) -> float:
+    return s.score
+
+
+def lift(
+    store: Store,
+    ranked: list[Scored],
+    trails: Mapping[str, str],
+    terms: list[str],
+    keyword: Mapping[str, float],
+    weights: Weights,
+    history: Collection[str],
+    tests: Collection[str],
+) -> list[Scored]:
+    """``specific_first`` over ``store``'s keyword index, for the pipeline."""
+
+    def factor(belief_id: str) -> float:
+        if belief_id in history:
+            return weights.history
+        return weights.tests if belief_id in tests else 1.0
+
+    return specific_first(ranked, trails, terms, keyword, store.keyword_scores, factor)
