@@ -12,9 +12,11 @@ The parent's heading words are the lineage's, so they should not decide between 
 and its descendant. Among the first `TOP` ranked, for an ancestor A ranked above a
 descendant D (same file, A's sections a proper prefix of D's), D goes just above A when
 
-- D's own heading holds a query term that no heading above it holds (D is the more specific
-  match: a child whose title only repeats its ancestors' words, an "Installation" under
-  "Official plugin", is not), and
+- D's own heading holds a query term that no heading above it holds and that scores more
+  for D than for A (D is the more specific match: a child whose title only repeats its
+  ancestors' words, a "Vim plugin" under "Official plugin", is not; nor one whose new word
+  is in more than half the index, where BM25 gives it no weight: "Slotted Classes" under
+  "Immutability" for "make an attrs class immutable"), and
 - D's score reaches A's once A's bm25f part is taken down by what the query terms of A's own
   heading score for A beyond what they score for D (both credited alike).
 
@@ -30,6 +32,7 @@ from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING
 
 from credo.retrieval.rank import Scored, Weights
+from credo.store.bm25_mirror import K1
 from credo.store.stem import stem, tokens
 from credo.types import TRAIL_SEPARATOR
 
@@ -38,6 +41,7 @@ if TYPE_CHECKING:
 
 TOP = 10  # the ranks a question's answer is read in (the bench's @10 metrics)
 GRAIN = 1e-9  # compose rounds scores to 9 digits: the next score up
+NO_EVIDENCE = 1e-6 * (K1 + 1.0)  # FTS5's floor idf times the most its tf part gives
 
 
 def _sections(trail: str) -> tuple[str, tuple[str, ...]]:
@@ -128,8 +132,9 @@ def _next_pair(
             done.add((anc.id, desc.id))
             *outer, own = d_place[1]
             own_stems, outer_stems = _stems(own), _stems(" ".join(outer))
-            if not any(_held(t, own_stems) and not _held(t, outer_stems) for t in terms):
-                continue  # D's own heading adds no query word to its ancestors'
+            added = [t for t in terms if _held(t, own_stems) and not _held(t, outer_stems)]
+            if not any(_evidence(t, anc.id, desc.id, scores_of) for t in added):
+                continue  # D's own heading adds no telling query word to its ancestors'
             a_heading = _stems(a_sections[-1])
             shared = [t for t in terms if _held(t, a_heading)]
             if not shared:
@@ -142,6 +147,20 @@ def _next_pair(
             if anc.score - taken < desc.score:
                 return a, d
     return None
+
+
+def _evidence(
+    term: str,
+    anc: str,
+    desc: str,
+    scores_of: Callable[[list[str], list[str]], dict[str, float]],
+) -> bool:
+    """Whether ``term`` counts for the descendant more than for the ancestor, and counts at
+    all: a term in more than half the index gets FTS5's floor idf (1e-6), so it scores at
+    most ``NO_EVIDENCE`` ("class" in a library's docs, the project's own name)."""
+    got = scores_of([term], [anc, desc])
+    mine = got.get(desc, 0.0)
+    return mine > NO_EVIDENCE and mine > got.get(anc, 0.0)
 
 
 def _by_id(s: Scored) -> str:
