@@ -32,7 +32,6 @@ from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING
 
 from credo.retrieval.rank import Scored, Weights
-from credo.store.bm25_mirror import K1
 from credo.store.stem import stem, tokens
 from credo.types import TRAIL_SEPARATOR
 
@@ -41,7 +40,9 @@ if TYPE_CHECKING:
 
 TOP = 10  # the ranks a question's answer is read in (the bench's @10 metrics)
 GRAIN = 1e-9  # compose rounds scores to 9 digits: the next score up
-NO_EVIDENCE = 1e-6 * (K1 + 1.0)  # FTS5's floor idf times the most its tf part gives
+# FTS5's floor idf times the most its tf part gives (k1 + 1, k1 = 1.2: fts5_aux.c, as
+# store/bm25_mirror.py's K1, not imported: the hook's light path does not load that module).
+NO_EVIDENCE = 1e-6 * (1.2 + 1.0)
 
 
 def _sections(trail: str) -> tuple[str, tuple[str, ...]]:
