@@ -1,5 +1,5 @@
 """The rst parse's shortcuts (credo.knowledge.chunk.rst_parse) give docutils' own doctree;
-``.. only::`` follows Sphinx's HTML output; a split leaves no doctree for the collector."""
+a split leaves no doctree for the collector."""
 
 from __future__ import annotations
 
@@ -106,47 +106,6 @@ def test_grid_tables_and_multi_line_cells_are_unchanged(monkeypatch: pytest.Monk
         "=====  =====\n"
     )
     assert dump(rst_parse.parse(text, 60.0)) == docutils_own(monkeypatch, text)
-
-
-@pytest.mark.parametrize(
-    ("condition", "shown"),
-    [
-        ("latex", False),
-        ("not latex", True),
-        ("html", True),
-        ("not html", False),
-        ("html or latex", True),
-        ("latex and is_release", False),
-        ("latex or is_release", True),
-        ("is_release", True),
-        ("not is_release", True),
-        ("format_latex", False),
-        ("builder_epub or man", False),
-        ("(latex)", False),
-        ("man and not html", False),
-        ("dirhtml", True),  # a builder that may make the pages: a free tag
-        ("latex)", True),  # not a condition: shown
-        ("x.y", True),
-        ("", True),
-        ("a or b or c or d or e or f or g", True),
-    ],
-)
-def test_html_may_show(condition: str, shown: bool) -> None:
-    assert rst_parse.html_may_show(condition) is shown
-
-
-def test_only_directives_follow_the_html_output() -> None:
-    text = (
-        "Page\n====\n\n"
-        ".. only:: not latex\n\n   Shown on the web.\n\n"
-        ".. only:: latex\n\n   Printed only.\n\n"
-        ".. only:: is_release\n\n   A project tag.\n"
-    )
-    assert [chunk.text for chunk in split_rst(text)] == [
-        "Page",
-        "Shown on the web.",
-        "A project tag.",
-    ]
 
 
 def test_a_split_leaves_no_doctree_to_collect(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -430,13 +430,10 @@ def _release(document: Any) -> None:
     while the next files are read) cost more than this one walk."""
     stack = [document]
     while stack:
-        node = stack.pop()
-        children = getattr(node, "children", None)
+        children = getattr(stack.pop(), "children", None)
         if children:
             stack.extend(children)
-            node.children = []
-        node.parent = None
-        node.document = None
+            children.clear()  # a node is then held by nothing but its own children
     document.__dict__.clear()
 
 

@@ -36,7 +36,6 @@ raises `ParseTimeout`; the caller falls back to plain text.
 
 from __future__ import annotations
 
-import ast
 import io
 import re
 import threading
@@ -70,15 +69,6 @@ CODE_DIRECTIVES = frozenset("code code-block sourcecode".split())
 VERSION_DIRECTIVES = frozenset("versionadded versionchanged deprecated versionremoved".split())
 # Unknown directives whose argument is a condition or a layout, not text to keep.
 _CONTENT_ONLY = frozenset("only ifconfig tabs grid".split())
-# Sphinx's output formats and builders (``.. only:: latex``): in the HTML pages a reader
-# sees, "html" holds and these do not; any other name is a project's own tag.
-_HTML_TAGS = frozenset("html format_html builder_html".split())
-_OTHER_FORMATS = frozenset(
-    "latex latexpdf epub epub3 man texinfo text xml pseudoxml pdf rinoh gettext "
-    "linkcheck json pickle htmlhelp qthelp devhelp applehelp changes".split()
-)
-_MAX_FREE_TAGS = 6
-_CONDITION_NODES = (ast.BoolOp, ast.UnaryOp, ast.And, ast.Or, ast.Not, ast.Load)
 # Sphinx directives with content and no argument: text on the first line is content.
 _BODY_ONLY = frozenset("seealso todo hlist glossary".split())
 _EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.S)
@@ -182,33 +172,35 @@ def _registries() -> Iterator[None]:
 @contextmanager
 def _pooled_state_machines() -> Iterator[None]:
     """Reuse the state machines docutils builds for each list, field list and run of
-    directives, for the length of one parse.
+    directives, across blocks and parses.
 
     docutils builds a fresh one (fifteen states, each compiling its transition table)
     for every such block, about a third of the time a Sphinx page takes; it already
     keeps finished machines for reuse in ``nested_parse``, and this does the same in
     ``nested_list_parse``: a machine goes back to the pool when docutils unlinks it, and
     the next block of the same kind takes it (``run`` resets its position and states)."""
-    pool: dict[str, list[Any]] = {}
-
-    class Pooled(states.NestedStateMachine):  # type: ignore[misc]
-        def unlink(self) -> None:
-            pool.setdefault(self.initial_state, []).append(self)
-
-    def machine(*, debug: bool = False, **kwargs: Any) -> Any:
-        free = pool.get(kwargs.get("initial_state", ""))
-        return free.pop() if free else Pooled(debug=debug, **kwargs)
-
     saved = states.RSTState.nested_sm
-    states.RSTState.nested_sm = staticmethod(machine)
+    states.RSTState.nested_sm = staticmethod(_machine)
     try:
         yield
     finally:
         states.RSTState.nested_sm = saved
-        for machines in pool.values():
-            for free in machines:
-                states.NestedStateMachine.unlink(free)
-        pool.clear()
+
+
+# Finished machines by initial state, kept for the next block and the next parse (only
+# ever touched under `_LOCK`). A kept machine holds the last nodes it worked on (cut from
+# their tree by `rst._release`) until it runs again.
+_POOL: dict[str, list[Any]] = {}
+
+
+class _Pooled(states.NestedStateMachine):  # type: ignore[misc]
+    def unlink(self) -> None:
+        _POOL.setdefault(self.initial_state, []).append(self)
+
+
+def _machine(*, debug: bool = False, **kwargs: Any) -> Any:
+    free = _POOL.get(kwargs.get("initial_state", ""))
+    return free.pop() if free else _Pooled(debug=debug, **kwargs)
 
 
 @contextmanager
@@ -313,8 +305,6 @@ class _Directives(dict[str, Any]):
             found = _Autodoc
         elif name in VERSION_DIRECTIVES:
             found = _Version
-        elif name == "only":
-            found = _Only
         elif name in _CONTENT_ONLY:
             found = _ContentOnly
         elif name in _BODY_ONLY:
@@ -424,61 +414,6 @@ class _Generic(Directive):
 
 class _ContentOnly(_Generic):
     keep_label = False
-
-
-class _Only(_ContentOnly):
-    """``.. only:: latex``: content the HTML pages leave out is skipped unparsed (often a
-    second rendering of what the page already shows, such as a print-friendly list);
-    content kept for HTML, or decided by a project's own tags, is read."""
-
-    def run(self) -> list[Any]:
-        if self.arguments and not html_may_show(_without_options(self.arguments[0])):
-            return []
-        return super().run()
-
-
-def html_may_show(condition: str) -> bool:
-    """False only when Sphinx's HTML output leaves out ``.. only:: condition``: the
-    condition (tags joined by ``and``, ``or``, ``not``, parentheses) is false with the
-    HTML tags set, other format and builder tags unset, and any other tag either way.
-    Anything that does not read as such a condition counts as shown."""
-    try:
-        tree = ast.parse(" ".join(condition.split()), mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return True
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            names.add(node.id)
-        elif not isinstance(node, _CONDITION_NODES) or (
-            isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not)
-        ):
-            return True
-    free = sorted(name for name in names if name not in _HTML_TAGS and not _format_tag(name))
-    if len(free) > _MAX_FREE_TAGS:
-        return True
-    for bits in range(1 << len(free)):
-        tags = {name: name in _HTML_TAGS for name in names}
-        tags.update((name, bool(bits >> i & 1)) for i, name in enumerate(free))
-        if _holds(tree, tags):
-            return True
-    return False
-
-
-def _format_tag(name: str) -> bool:
-    """A format or builder tag other than HTML's (``latex``, ``format_epub``...)."""
-    base = name.removeprefix("format_").removeprefix("builder_")
-    return base in _OTHER_FORMATS
-
-
-def _holds(node: ast.expr, tags: dict[str, bool]) -> bool:
-    if isinstance(node, ast.Name):
-        return tags[node.id]
-    if isinstance(node, ast.UnaryOp):
-        return not _holds(node.operand, tags)
-    assert isinstance(node, ast.BoolOp)
-    values = (_holds(value, tags) for value in node.values)
-    return all(values) if isinstance(node.op, ast.And) else any(values)
 
 
 class _Autodoc(_Generic):
