@@ -45,10 +45,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import import_module
 from typing import Any
+from unicodedata import east_asian_width
 
-from docutils import frontend, nodes, utils
+from docutils import frontend, nodes, statemachine, utils
 from docutils.parsers import rst
-from docutils.parsers.rst import Directive, directives, roles, states
+from docutils.parsers.rst import Directive, directives, roles, states, tableparser
 from docutils.parsers.rst.languages import en
 
 # Directives whose content is code, a file list or generated from elsewhere.
@@ -73,6 +74,10 @@ _BODY_ONLY = frozenset("seealso todo hlist glossary".split())
 _EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.S)
 _OPTION = re.compile(r"\s*:[^:\s][^:]*:(?:\s|$)")
 _LOCK = threading.Lock()
+# Every inline construct docutils knows needs one of these: a start-string (* ` _ |), a
+# footnote or citation reference ([), a reference name's end (_), a standalone URI's
+# scheme (:) or an e-mail address (@); a backslash is an escape.
+_MARKUP = re.compile(r"[*`_|\[\]:@\\]")
 
 
 class ParseTimeout(Exception):
@@ -88,9 +93,21 @@ def parse(text: str, budget: float) -> Any:
     """
     document = utils.new_document("<rst>", _settings())
     inliner = _inliner(time.perf_counter() + budget)
-    with _LOCK, _registries(), _pooled_state_machines(), warnings.catch_warnings():
+    with (
+        _LOCK,
+        _registries(),
+        _pooled_state_machines(),
+        _ascii_fast_paths(),
+        _one_line_cells(),
+        warnings.catch_warnings(),
+    ):
         warnings.simplefilter("ignore")
-        rst.Parser(inliner=inliner).parse(text, document)
+        try:
+            rst.Parser(inliner=inliner).parse(text, document)
+        finally:
+            # The parser's states and inliner form a cycle that outlives the parse; the
+            # inliner's last node must not keep the doctree in it (see rst._release).
+            inliner.parent = inliner.document = None
     return document
 
 
@@ -122,14 +139,20 @@ def _inliner(deadline: float) -> Any:
     """docutils' inline parser, checking the time budget before each block of text.
 
     The check wraps the instance's method: `states.Inliner` cannot be subclassed (it
-    builds its patterns from its own class's attributes)."""
+    builds its patterns from its own class's attributes). Text without a character any
+    inline construct needs (`_MARKUP`) is one Text node, as docutils would return it,
+    without its two pattern searches."""
     inliner: Any = states.Inliner()
     parse_inline = inliner.parse
 
-    def parse(*args: Any, **kwargs: Any) -> Any:
+    def parse(text: str, lineno: int, memo: Any, parent: Any) -> Any:
         if time.perf_counter() > deadline:
             raise ParseTimeout
-        return parse_inline(*args, **kwargs)
+        if text and not _MARKUP.search(text):
+            inliner.reporter, inliner.document = memo.reporter, memo.document
+            inliner.language, inliner.parent = memo.language, parent
+            return [nodes.Text(text)], []
+        return parse_inline(text, lineno, memo, parent)
 
     inliner.parse = parse
     return inliner
@@ -149,33 +172,122 @@ def _registries() -> Iterator[None]:
 @contextmanager
 def _pooled_state_machines() -> Iterator[None]:
     """Reuse the state machines docutils builds for each list, field list and run of
-    directives, for the length of one parse.
+    directives, across blocks and parses.
 
     docutils builds a fresh one (fifteen states, each compiling its transition table)
     for every such block, about a third of the time a Sphinx page takes; it already
     keeps finished machines for reuse in ``nested_parse``, and this does the same in
     ``nested_list_parse``: a machine goes back to the pool when docutils unlinks it, and
     the next block of the same kind takes it (``run`` resets its position and states)."""
-    pool: dict[str, list[Any]] = {}
-
-    class Pooled(states.NestedStateMachine):  # type: ignore[misc]
-        def unlink(self) -> None:
-            pool.setdefault(self.initial_state, []).append(self)
-
-    def machine(*, debug: bool = False, **kwargs: Any) -> Any:
-        free = pool.get(kwargs.get("initial_state", ""))
-        return free.pop() if free else Pooled(debug=debug, **kwargs)
-
     saved = states.RSTState.nested_sm
-    states.RSTState.nested_sm = staticmethod(machine)
+    states.RSTState.nested_sm = staticmethod(_machine)
     try:
         yield
     finally:
         states.RSTState.nested_sm = saved
-        for machines in pool.values():
-            for free in machines:
-                states.NestedStateMachine.unlink(free)
-        pool.clear()
+
+
+# Finished machines by initial state, kept for the next block and the next parse (only
+# ever touched under `_LOCK`). A kept machine holds the last nodes it worked on (cut from
+# their tree by `rst._release`) until it runs again.
+_POOL: dict[str, list[Any]] = {}
+
+
+class _Pooled(states.NestedStateMachine):  # type: ignore[misc]
+    def unlink(self) -> None:
+        _POOL.setdefault(self.initial_state, []).append(self)
+
+
+def _machine(*, debug: bool = False, **kwargs: Any) -> Any:
+    free = _POOL.get(kwargs.get("initial_state", ""))
+    return free.pop() if free else _Pooled(debug=debug, **kwargs)
+
+
+@contextmanager
+def _ascii_fast_paths() -> Iterator[None]:
+    """Skip docutils' per-character Unicode scans on lines that are all ASCII.
+
+    Reading a table, docutils asks, for every line of every cell, which characters are
+    combining marks (`utils.column_indices`, `tableparser.strip_combining_chars`) and,
+    for every line of the table, which are East Asian wide (`pad_double_width`): a
+    `unicodedata` call per character, about a second for pytest's 1,500-row plugin
+    list. An ASCII line has neither, so its answer is known without the scan; any
+    other line takes docutils' own function. The doctree is the same."""
+    saved = utils.column_indices, tableparser.strip_combining_chars
+    pad = statemachine.StringList.pad_double_width
+
+    def column_indices(text: str) -> list[int]:
+        return list(range(len(text))) if text.isascii() else saved[0](text)
+
+    def strip_combining_chars(text: str) -> str:
+        return text if text.isascii() else saved[1](text)
+
+    def pad_double_width(self: Any, pad_char: str) -> None:
+        data = self.data
+        for index, line in enumerate(data):
+            if isinstance(line, str) and not line.isascii():  # docutils' loop, per line
+                data[index] = "".join(
+                    char + pad_char if east_asian_width(char) in "WF" else char for char in line
+                )
+
+    utils.column_indices = column_indices
+    tableparser.strip_combining_chars = strip_combining_chars  # type: ignore[attr-defined]
+    statemachine.StringList.pad_double_width = pad_double_width  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        utils.column_indices, tableparser.strip_combining_chars = saved  # type: ignore[attr-defined]
+        statemachine.StringList.pad_double_width = pad  # type: ignore[method-assign]
+
+
+# A line that docutils' Body state would read as anything but a paragraph's text.
+_NOT_TEXT = [
+    re.compile(states.Body.patterns[name])
+    for name in states.Body.initial_transitions
+    if isinstance(name, str) and name != "text"
+]
+
+
+@contextmanager
+def _one_line_cells() -> Iterator[None]:
+    """Parse a one-line table cell of plain text as the paragraph docutils would make.
+
+    docutils parses every cell of a table as a document of its own: a state machine run
+    per cell, two thirds of the parse of a long one-line-per-row table (pytest's plugin
+    list). A cell of one line that no Body transition but "text" matches (no list,
+    field, directive, table, adornment...) and that does not end with ``::`` is one
+    paragraph of that line at that line; it is built here as docutils' `Text` state
+    builds it (`RSTState.paragraph`, inline markup through the same inliner and memo).
+    Every other cell takes docutils' own nested parse."""
+    nested_parse = states.RSTState.nested_parse
+
+    def parse(self: Any, block: Any, input_offset: int, node: Any, *args: Any, **kw: Any) -> Any:
+        line = block[0] if len(block) == 1 and not args and not kw else ""
+        source, offset = block.info(0) if line else (None, None)
+        if (
+            node.tagname != "entry"
+            or offset is None
+            or not line.strip()
+            or line[0] == " "
+            or line.rstrip().endswith("::")
+            or any(pattern.match(line) for pattern in _NOT_TEXT)
+        ):
+            return nested_parse(self, block, input_offset, node, *args, **kw)
+        # docutils' machine would end past the line: the document's current line unknown.
+        self.memo.document.note_source(source, None)
+        data = line.rstrip()
+        inline, messages = self.inliner.parse(data, input_offset + 1, self.memo, node)
+        paragraph = nodes.paragraph(data, "", *inline)
+        paragraph.source, paragraph.line = source, offset + 1
+        node += paragraph
+        node += messages
+        return input_offset + 1
+
+    states.RSTState.nested_parse = parse  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        states.RSTState.nested_parse = nested_parse  # type: ignore[method-assign]
 
 
 class _Directives(dict[str, Any]):

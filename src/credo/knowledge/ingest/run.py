@@ -4,9 +4,10 @@ the files that vanished, then write the CITES that waited for later files."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -112,11 +113,31 @@ def _ingest_one(run: Run, path: Path) -> None:
         run.report.files_unchanged += 1
         run.first_belief[uri] = prior.first_belief
         return
-    fine = split_file(path.name, read.text)
+    with _collector_paused():
+        fine = split_file(path.name, read.text)
     spans = [(c.start_line, c.end_line) for c in fine if c.role == "definition"]
     with run.store.transaction(), run.store.write_errors():
         FileWriter(run, path, uri, read, passages(fine), spans).write()
     run.report.files_ingested += 1
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector held off while one file is parsed.
+
+    A parse allocates a tree of many small objects (a docutils doctree, markdown-it's
+    tokens, a syntax tree's nodes) that stays alive until the chunks are read from it;
+    each allocation burst runs a collection that walks the young tree to find nothing,
+    and a full one walks all of it: a sixth of the CPU of ingesting a Sphinx tree
+    (pytest's docs: 4.1 s with, 3.4 s without). The collector resumes after the file, and
+    what the parse left cyclic (a doctree's parent links) is collected then, once."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _retire_vanished(run: Run, starts: Sequence[Path]) -> None:

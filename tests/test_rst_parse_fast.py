@@ -1,0 +1,147 @@
+"""The rst parse's shortcuts (credo.knowledge.chunk.rst_parse) give docutils' own doctree;
+a split leaves no doctree for the collector."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import weakref
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from credo.knowledge.chunk import rst_parse, split_rst
+from credo.knowledge.ingest import run as ingest_run
+
+
+def dump(node: Any, depth: int = 0) -> list[str]:
+    """Every node's tag, attributes, line, source and raw text, in document order."""
+    if node.tagname == "#text":
+        return [f"{depth} {str(node)!r}"]
+    head = f"{depth} {node.tagname} {sorted(node.attributes.items())!r} {node.line} "
+    rows = [head + f"{node.source} {node.rawsource!r}"]
+    for child in node.children:
+        rows.extend(dump(child, depth + 1))
+    return rows
+
+
+def docutils_own(monkeypatch: pytest.MonkeyPatch, text: str) -> list[str]:
+    with monkeypatch.context() as patch:
+        patch.setattr(rst_parse, "_one_line_cells", contextlib.nullcontext)
+        patch.setattr(rst_parse, "_ascii_fast_paths", contextlib.nullcontext)
+        return dump(rst_parse.parse(text, 60.0))
+
+
+# One-line cell contents: plain text, inline markup, and lines docutils reads as other
+# blocks (lists, fields, options, doctests, directives, adornments, literal markers).
+CELLS = [
+    "plain words",
+    ":pypi:`pytest-abq`",
+    "*emphasis* and ``code``",
+    "see `link <https://example.org>`_",
+    "- a bullet",
+    "1. enumerated",
+    "#. auto",
+    ":field: body",
+    "-o FILE",
+    ">>> 1 + 1",
+    "| line",
+    ".. note:: x",
+    "__ https://example.org",
+    "-----",
+    "ends with::",
+    "ends with ::",
+    "wide 中文 text",
+    "accent ȃ̆ x",
+    "emoji 🪵",
+    "a\\ b",
+    "`unclosed",
+    "[1]_ note",
+    "|sub|",
+    "x",
+]
+
+
+@st.composite
+def simple_tables(draw: st.DrawFn) -> str:
+    columns = draw(st.integers(1, 3))
+    rows = draw(
+        st.lists(st.lists(st.sampled_from(CELLS), min_size=columns, max_size=columns), max_size=5)
+    )
+    width = max([len(cell) for row in rows for cell in row] + [8]) + 2
+    border = "  ".join(["=" * width] * columns)
+    header = "  ".join(f"h{i}".ljust(width) for i in range(columns))
+    body = ["  ".join(cell.ljust(width) for cell in row).rstrip() for row in rows]
+    return "\n".join(["Title", "=====", "", border, header, border, *body, border, ""])
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(simple_tables())
+def test_table_shortcuts_give_docutils_own_doctree(
+    monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    assert dump(rst_parse.parse(text, 60.0)) == docutils_own(monkeypatch, text)
+
+
+def test_grid_tables_and_multi_line_cells_are_unchanged(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (
+        "+------------+---------------+\n"
+        "| a 中文     | - item        |\n"
+        "|            | - item two    |\n"
+        "+------------+---------------+\n"
+        "| plain      | ends::        |\n"
+        "|            |               |\n"
+        "|            |    code       |\n"
+        "+------------+---------------+\n"
+        "\n"
+        "=====  =====\n"
+        "a      b\n"
+        "       continued\n"
+        "=====  =====\n"
+    )
+    assert dump(rst_parse.parse(text, 60.0)) == docutils_own(monkeypatch, text)
+
+
+def test_a_split_leaves_no_doctree_to_collect(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[Any] = []
+    parse = rst_parse.parse
+
+    def keep(text: str, budget: float) -> Any:
+        document = parse(text, budget)
+        seen.append(weakref.ref(document.children[0].children[1]))  # the first paragraph
+        return document
+
+    monkeypatch.setattr(rst_parse, "parse", keep)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        text = "Title\n=====\n\nSome *text* and a `link <https://x.org>`_.\n\nMore.\n\n- Last.\n"
+        chunks = split_rst(text)
+        # Freed by reference counting, with no collection (the parser's states, a cycle
+        # left to the collector, may hold the last nodes they worked on, not the tree).
+        assert seen and seen[0]() is None
+    finally:
+        if collecting:
+            gc.enable()
+    assert [chunk.text for chunk in chunks] == ["Title", "Some text and a link.", "More.", "Last."]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_is_paused_for_a_split_and_left_as_found(enabled: bool) -> None:
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        with ingest_run._collector_paused():
+            assert not gc.isenabled()
+        assert gc.isenabled() is enabled
+        with pytest.raises(ValueError), ingest_run._collector_paused():
+            raise ValueError
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
