@@ -275,6 +275,34 @@ def test_python_comments_directly_above_a_definition_lead_its_text() -> None:
     check(chunks, COMMENTS_ABOVE)
 
 
+FIRST_IN_ITS_BODY = textwrap.dedent(
+    """\
+    class Cached:
+        @property
+        def size(self):
+            return 0
+
+    def outer():
+        @wraps(f)
+        def inner():
+            pass
+    """
+)
+
+
+def test_the_decorators_of_a_body_s_first_definition_are_its_own() -> None:
+    """A class or function without a docstring whose body opens with a decorated definition:
+    the decorators are the inner definition's lines, not the outer one's header."""
+    chunks = split_code(FIRST_IN_ITS_BODY, "python")
+    assert full(chunks) == [
+        ("class Cached", 1, 4, "definition", ("Cached",)),
+        ("def size(self)", 2, 4, "definition", ("Cached", "size")),
+        ("def outer()", 6, 9, "definition", ("outer",)),
+        ("def inner()", 7, 9, "definition", ("outer", "inner")),
+    ]
+    check(chunks, FIRST_IN_ITS_BODY)
+
+
 HEADER_COMMENTS = textwrap.dedent(
     """\
     @cache  # remember results

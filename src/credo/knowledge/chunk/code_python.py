@@ -100,11 +100,15 @@ def _definition(
     """The definition of `node`. Comments in its header (between parameters, after the
     colon, before the docstring) stay in the signature as written, so the text keeps the
     file's order; pragmas there, and comments among its decorators, are dropped."""
-    start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    start = _first_line(node)
     end = max(node.end_lineno or node.lineno, start)
     taken.update(number for number in range(start, node.lineno) if number in by_line)
+    body = node.body[0]
     rows = []
-    for number, offset, row in _header(lines, node.lineno, node.col_offset, node.body[0]):
+    # The header ends where its body starts: at the first decorator of a definition there.
+    for number, offset, row in _header(
+        lines, node.lineno, node.col_offset, body, _first_line(body)
+    ):
         comment = by_line.get(number)
         if comment is not None and offset <= comment.column < offset + len(row):
             taken.add(number)
@@ -151,10 +155,17 @@ def _comments_above(
     return above
 
 
-def _header(lines: list[str], line: int, column: int, body: ast.stmt) -> list[tuple[int, int, str]]:
-    """The source from a definition's keyword to its body, as (line, offset, text) rows;
-    `ast` gives byte columns, converted here to character offsets."""
-    end_line = min(max(body.lineno, line), len(lines))
+def _first_line(node: ast.stmt) -> int:
+    """A statement's first line: its first decorator's, if it has any."""
+    return min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+
+
+def _header(
+    lines: list[str], line: int, column: int, body: ast.stmt, body_line: int
+) -> list[tuple[int, int, str]]:
+    """The source from a definition's keyword to its body (which starts on ``body_line``), as
+    (line, offset, text) rows; `ast` gives byte columns, converted here to character offsets."""
+    end_line = min(max(body_line, line), len(lines))
     rows: list[tuple[int, int, str]] = []
     for number in range(line, end_line + 1):
         text = lines[number - 1]
