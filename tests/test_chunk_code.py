@@ -303,6 +303,50 @@ def test_the_decorators_of_a_body_s_first_definition_are_its_own() -> None:
     check(chunks, FIRST_IN_ITS_BODY)
 
 
+LEAD_FIRST_IN_ITS_BODY = textwrap.dedent(
+    """\
+    class Buffer:
+        # Reject early: a TLS handshake
+        # starts with a 0x16 byte.
+        @property
+        def invalid(self):
+            return False
+
+    def outer():
+        # the helper parses a header
+        def inner():
+            pass
+
+    class Plain:
+        # x = compute(1)
+        def m(self):
+            pass
+    """
+)
+
+
+def test_the_comment_above_a_body_s_first_definition_leads_it() -> None:
+    """The comment block directly above a definition is its own even when that definition
+    opens the body of a class or function without a docstring (not the outer header's);
+    commented-out code there stays in the header, as it was."""
+    chunks = split_code(LEAD_FIRST_IN_ITS_BODY, "python")
+    assert full(chunks) == [
+        ("class Buffer", 1, 6, "definition", ("Buffer",)),
+        (
+            "Reject early: a TLS handshake starts with a 0x16 byte. def invalid(self)",
+            2,
+            6,
+            "definition",
+            ("Buffer", "invalid"),
+        ),
+        ("def outer()", 8, 11, "definition", ("outer",)),
+        ("the helper parses a header def inner()", 9, 11, "definition", ("outer", "inner")),
+        ("class Plain: # x = compute(1)", 13, 16, "definition", ("Plain",)),
+        ("def m(self)", 15, 16, "definition", ("Plain", "m")),
+    ]
+    check(chunks, LEAD_FIRST_IN_ITS_BODY)
+
+
 HEADER_COMMENTS = textwrap.dedent(
     """\
     @cache  # remember results
@@ -1228,25 +1272,41 @@ _PROSE = st.lists(st.sampled_from(["Reads", "the", "file", "e.g.", "Fast.", "x1"
 def _python_module(draw: st.DrawFn) -> str:
     lines: list[str] = []
     indent = ""
+    empty = False  # a header whose body holds no statement yet (comments are none)
     for _ in range(draw(st.integers(0, 12))):
-        kind = draw(st.sampled_from(["def", "class", "doc", "comment", "code", "dedent", "blank"]))
+        kind = draw(
+            st.sampled_from(["def", "class", "doc", "comment", "code", "dedent", "blank", "@"])
+        )
         prose = " ".join(draw(_PROSE))
+        if kind == "@":
+            lines.append(f"{indent}@{draw(_IDENTIFIERS)}")
+            kind = draw(st.sampled_from(["def", "class"]))
         if kind in ("def", "class"):
             keyword = "def" if kind == "def" else "class"
             suffix = "():" if kind == "def" else ":"
             lines.append(f"{indent}{keyword} {draw(_IDENTIFIERS)}{suffix}")
             indent += "    "
-            lines.append(f'{indent}"""{prose}\n\n{indent}{prose}"""')
-        elif kind == "doc":
+            empty = not draw(st.booleans())  # with a docstring, or a body to come
+            if not empty:
+                lines.append(f'{indent}"""{prose}\n\n{indent}{prose}"""')
+            continue
+        if kind == "doc":
             lines.append(f'{indent}"""{prose}"""')
         elif kind == "comment":
             lines.append(f"{indent}# {prose}")
+            continue
         elif kind == "code":
             lines.append(f"{indent}x = '{prose} # in string'  # {prose}")
         elif kind == "dedent":
+            if empty:
+                lines.append(f"{indent}pass")
             indent = indent[:-4]
         else:
             lines.append("")
+            continue
+        empty = False
+    if empty:
+        lines.append(f"{indent}pass")
     return "\n".join(lines) + "\n"
 
 

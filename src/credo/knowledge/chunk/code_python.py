@@ -104,11 +104,13 @@ def _definition(
     end = max(node.end_lineno or node.lineno, start)
     taken.update(number for number in range(start, node.lineno) if number in by_line)
     body = node.body[0]
+    # The header ends where its body starts: at the first decorator of a definition there,
+    # or at the comment that leads that definition (``_lead``: the comment is its own).
+    body_line = _first_line(body)
+    if isinstance(body, _SCOPES) and (lead := _lead(body, body_line, lines, by_line, taken)):
+        body_line = lead[0][0][0]
     rows = []
-    # The header ends where its body starts: at the first decorator of a definition there.
-    for number, offset, row in _header(
-        lines, node.lineno, node.col_offset, body, _first_line(body)
-    ):
+    for number, offset, row in _header(lines, node.lineno, node.col_offset, body, body_line):
         comment = by_line.get(number)
         if comment is not None and offset <= comment.column < offset + len(row):
             taken.add(number)
@@ -117,23 +119,29 @@ def _definition(
         rows.append(row)
     definition = Definition(trail, start, end, signature(" ".join(rows)), _docstring(node, lines))
     # (after the decorators' comments are taken: those above them are the definition's)
-    above = _comments_above(
-        start, _char_column(lines[node.lineno - 1], node.col_offset), lines, by_line, taken
-    )
-    # Its prose only: the paragraphs next to it, up to one of commented-out code or a
-    # licence notice, which stay as they were (skipped; a comment). (In Python a block at
-    # one column is one paragraph: such a block stays whole.)
+    if kept := _lead(node, start, lines, by_line, taken):
+        first = kept[0][0][0]
+        taken.update(range(first, start))  # (the block's lines: comments, one a line)
+        definition.start_line = first
+        definition.above = kept
+    return definition
+
+
+def _lead(
+    node: Scope, start: int, lines: list[str], by_line: dict[int, Fragment], taken: set[int]
+) -> list[list[Line]]:
+    """The paragraphs of the comment block above ``node`` (whose lines start at ``start``)
+    that lead its text: its prose only, the paragraphs next to it, up to one of commented-out
+    code or a licence notice, which stay as they were (skipped; a comment). (In Python a
+    block at one column is one paragraph: such a block stays whole.)"""
+    column = _char_column(lines[node.lineno - 1], node.col_offset)
+    above = _comments_above(start, column, lines, by_line, taken)
     kept: list[list[Line]] = []
     for paragraph in reversed(comment_paragraphs(above, lines)):
         if is_commented_out_code(paragraph) or is_licence(paragraph):
             break
         kept.insert(0, paragraph)
-    if kept:
-        first = kept[0][0][0]
-        taken.update(comment.number for comment in above if comment.number >= first)
-        definition.start_line = first
-        definition.above = kept
-    return definition
+    return kept
 
 
 def _comments_above(
