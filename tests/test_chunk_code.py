@@ -29,6 +29,7 @@ from credo.knowledge.chunk.code_names import (
     own_segments,
 )
 from credo.knowledge.chunk.code_outline import is_commented_out_code, signature
+from credo.knowledge.chunk.model import MAX_PARAGRAPH_CHARS
 from credo.knowledge.doctor import belief_words, range_holds
 from tests.test_chunk_markdown import brief, check_chunks, lines_of, real_files
 
@@ -345,6 +346,21 @@ def test_the_comment_above_a_body_s_first_definition_leads_it() -> None:
         ("def m(self)", 15, 16, "definition", ("Plain", "m")),
     ]
     check(chunks, LEAD_FIRST_IN_ITS_BODY)
+
+
+def test_a_comment_above_a_definition_past_the_cap_loses_no_words() -> None:
+    """The head's text holds the lead up to the paragraph cap; a longer comment block leads
+    with its last lines that fit, and its first lines stay a comment, every word indexed."""
+    said = [f"# Step {n} checks the buffer and the socket once more." for n in range(16)]
+    source = "\n".join(["class Buffer:", '    """Doc."""', *("    " + s for s in said)])
+    source += "\n    def read(self):\n        pass\n"
+    chunks = split_code(source, "python")
+    words = " ".join(c.text for c in chunks)
+    assert all(f"Step {n} checks" in words for n in range(16))
+    head = next(c for c in chunks if c.section == ("Buffer", "read"))
+    assert head.text.startswith("Step ") and head.text.endswith("once more. def read(self)")
+    assert len(head.text) <= MAX_PARAGRAPH_CHARS + len(" def read(self)")
+    check(chunks, source)
 
 
 HEADER_COMMENTS = textwrap.dedent(

@@ -35,6 +35,7 @@ from credo.knowledge.chunk.code_outline import (
     is_licence,
     signature,
 )
+from credo.knowledge.chunk.model import MAX_PARAGRAPH_CHARS
 from credo.knowledge.chunk.sentence import Line
 
 _SCOPES = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
@@ -133,14 +134,23 @@ def _lead(
     """The paragraphs of the comment block above ``node`` (whose lines start at ``start``)
     that lead its text: its prose only, the paragraphs next to it, up to one of commented-out
     code or a licence notice, which stay as they were (skipped; a comment). (In Python a
-    block at one column is one paragraph: such a block stays whole.)"""
+    block at one column is one paragraph: such a block is judged whole.)"""
     column = _char_column(lines[node.lineno - 1], node.col_offset)
     above = _comments_above(start, column, lines, by_line, taken)
     kept: list[list[Line]] = []
+    room = MAX_PARAGRAPH_CHARS + 1  # (the head's text keeps that much of it: code._capped)
     for paragraph in reversed(comment_paragraphs(above, lines)):
         if is_commented_out_code(paragraph) or is_licence(paragraph):
             break
-        kept.insert(0, paragraph)
+        # Its last lines that fit: the first ones of a longer block stay a comment, whole,
+        # instead of being cut from the index.
+        fits = len(paragraph)
+        while fits and (room := room - len(paragraph[fits - 1][1]) - 1) >= 0:
+            fits -= 1
+        if fits < len(paragraph):
+            kept.insert(0, paragraph[fits:])
+        if fits:
+            break
     return kept
 
 
