@@ -29,6 +29,7 @@ from credo.knowledge.chunk.code_names import (
     own_segments,
 )
 from credo.knowledge.chunk.code_outline import is_commented_out_code, signature
+from credo.knowledge.chunk.model import MAX_PARAGRAPH_CHARS
 from credo.knowledge.doctor import belief_words, range_holds
 from tests.test_chunk_markdown import brief, check_chunks, lines_of, real_files
 
@@ -273,6 +274,93 @@ def test_python_comments_directly_above_a_definition_lead_its_text() -> None:
         ("def k()", 27, 28, "definition", ("k",)),
     ]
     check(chunks, COMMENTS_ABOVE)
+
+
+FIRST_IN_ITS_BODY = textwrap.dedent(
+    """\
+    class Cached:
+        @property
+        def size(self):
+            return 0
+
+    def outer():
+        @wraps(f)
+        def inner():
+            pass
+    """
+)
+
+
+def test_the_decorators_of_a_body_s_first_definition_are_its_own() -> None:
+    """A class or function without a docstring whose body opens with a decorated definition:
+    the decorators are the inner definition's lines, not the outer one's header."""
+    chunks = split_code(FIRST_IN_ITS_BODY, "python")
+    assert full(chunks) == [
+        ("class Cached", 1, 4, "definition", ("Cached",)),
+        ("def size(self)", 2, 4, "definition", ("Cached", "size")),
+        ("def outer()", 6, 9, "definition", ("outer",)),
+        ("def inner()", 7, 9, "definition", ("outer", "inner")),
+    ]
+    check(chunks, FIRST_IN_ITS_BODY)
+
+
+LEAD_FIRST_IN_ITS_BODY = textwrap.dedent(
+    """\
+    class Buffer:
+        # Reject early: a TLS handshake
+        # starts with a 0x16 byte.
+        @property
+        def invalid(self):
+            return False
+
+    def outer():
+        # the helper parses a header
+        def inner():
+            pass
+
+    class Plain:
+        # x = compute(1)
+        def m(self):
+            pass
+    """
+)
+
+
+def test_the_comment_above_a_body_s_first_definition_leads_it() -> None:
+    """The comment block directly above a definition is its own even when that definition
+    opens the body of a class or function without a docstring (not the outer header's);
+    commented-out code there stays in the header, as it was."""
+    chunks = split_code(LEAD_FIRST_IN_ITS_BODY, "python")
+    assert full(chunks) == [
+        ("class Buffer", 1, 6, "definition", ("Buffer",)),
+        (
+            "Reject early: a TLS handshake starts with a 0x16 byte. def invalid(self)",
+            2,
+            6,
+            "definition",
+            ("Buffer", "invalid"),
+        ),
+        ("def outer()", 8, 11, "definition", ("outer",)),
+        ("the helper parses a header def inner()", 9, 11, "definition", ("outer", "inner")),
+        ("class Plain: # x = compute(1)", 13, 16, "definition", ("Plain",)),
+        ("def m(self)", 15, 16, "definition", ("Plain", "m")),
+    ]
+    check(chunks, LEAD_FIRST_IN_ITS_BODY)
+
+
+def test_a_comment_above_a_definition_past_the_cap_loses_no_words() -> None:
+    """The head's text holds the lead up to the paragraph cap; a longer comment block leads
+    with its last lines that fit, and its first lines stay a comment, every word indexed."""
+    said = [f"# Step {n} checks the buffer and the socket once more." for n in range(16)]
+    source = "\n".join(["class Buffer:", '    """Doc."""', *("    " + s for s in said)])
+    source += "\n    def read(self):\n        pass\n"
+    chunks = split_code(source, "python")
+    words = " ".join(c.text for c in chunks)
+    assert all(f"Step {n} checks" in words for n in range(16))
+    head = next(c for c in chunks if c.section == ("Buffer", "read"))
+    assert head.text.startswith("Step ") and head.text.endswith("once more. def read(self)")
+    assert len(head.text) <= MAX_PARAGRAPH_CHARS + len(" def read(self)")
+    check(chunks, source)
 
 
 HEADER_COMMENTS = textwrap.dedent(
@@ -1200,25 +1288,41 @@ _PROSE = st.lists(st.sampled_from(["Reads", "the", "file", "e.g.", "Fast.", "x1"
 def _python_module(draw: st.DrawFn) -> str:
     lines: list[str] = []
     indent = ""
+    empty = False  # a header whose body holds no statement yet (comments are none)
     for _ in range(draw(st.integers(0, 12))):
-        kind = draw(st.sampled_from(["def", "class", "doc", "comment", "code", "dedent", "blank"]))
+        kind = draw(
+            st.sampled_from(["def", "class", "doc", "comment", "code", "dedent", "blank", "@"])
+        )
         prose = " ".join(draw(_PROSE))
+        if kind == "@":
+            lines.append(f"{indent}@{draw(_IDENTIFIERS)}")
+            kind = draw(st.sampled_from(["def", "class"]))
         if kind in ("def", "class"):
             keyword = "def" if kind == "def" else "class"
             suffix = "():" if kind == "def" else ":"
             lines.append(f"{indent}{keyword} {draw(_IDENTIFIERS)}{suffix}")
             indent += "    "
-            lines.append(f'{indent}"""{prose}\n\n{indent}{prose}"""')
-        elif kind == "doc":
+            empty = not draw(st.booleans())  # with a docstring, or a body to come
+            if not empty:
+                lines.append(f'{indent}"""{prose}\n\n{indent}{prose}"""')
+            continue
+        if kind == "doc":
             lines.append(f'{indent}"""{prose}"""')
         elif kind == "comment":
             lines.append(f"{indent}# {prose}")
+            continue
         elif kind == "code":
             lines.append(f"{indent}x = '{prose} # in string'  # {prose}")
         elif kind == "dedent":
+            if empty:
+                lines.append(f"{indent}pass")
             indent = indent[:-4]
         else:
             lines.append("")
+            continue
+        empty = False
+    if empty:
+        lines.append(f"{indent}pass")
     return "\n".join(lines) + "\n"
 
 

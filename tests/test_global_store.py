@@ -82,6 +82,16 @@ def test_the_path_defaults_to_the_user_data_folder_and_env_overrides_or_turns_it
             open_global()
 
 
+def test_a_path_under_home_follows_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``~`` in ``CREDO_GLOBAL_DB`` is read from the home folder's setting at each call: a
+    process that changes it (a test, a service) is not given the path of the old home."""
+    monkeypatch.setenv("CREDO_GLOBAL_DB", "~/rules.db")
+    for home in ("one", "two", "one"):
+        monkeypatch.setenv("HOME", str(tmp_path / home))
+        monkeypatch.setenv("USERPROFILE", str(tmp_path / home))  # (Windows' home)
+        assert global_path() == tmp_path / home / "rules.db"
+
+
 # -- retrieval ----------------------------------------------------------------------------------
 def test_global_locks_join_the_project_locks_marked_and_charged_as_rendered(
     project: Path,

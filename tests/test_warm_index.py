@@ -400,8 +400,8 @@ def test_a_warm_retrieve_reads_the_store_version_once(tmp_path: Path) -> None:
 
 
 def test_a_commit_inside_one_retrieve_is_seen_by_the_next(tmp_path: Path) -> None:
-    """Inside one scope every read takes the store as the scope found it, so a commit that
-    lands mid-query mixes no two versions; the next scope sees it."""
+    """Inside one scope the warm index answers as of the version the scope read, though a
+    commit landed mid-query; the next scope sees the commit."""
     memory = _store(tmp_path)
     assert memory.store.build_warm()
     with memory.store.one_version():

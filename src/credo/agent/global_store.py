@@ -38,9 +38,10 @@ def global_path() -> Path | None:
     """The global store's file, or ``None`` when ``CREDO_GLOBAL_DB`` turns it off."""
     get = os.environ.get
     raw = get(ENV, "")
-    if raw.strip():  # a file or "off": the folders are not read
+    if raw.strip() and not raw.lstrip().startswith("~"):  # a file or "off": no folder read
         return _path_for(raw)
-    # (every retrieve asks: a setting that is not there costs ~0.6 us to ask for)
+    # The folder settings key the cache: the default's folder, or the home a "~" path
+    # expands to. (Every retrieve asks: a setting that is not there costs ~0.6 us to ask.)
     return _path_for(raw, *map(get, _FOLDER_SETTINGS))
 
 

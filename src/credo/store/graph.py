@@ -98,10 +98,13 @@ class GraphQueries(DocAnchorMatches):
     def one_version(self) -> contextlib.AbstractContextManager[None]:
         """One retrieve's reads: another connection's commits are looked for once, here
         (``PRAGMA data_version``), not at every read's version check (the warm index, the
-        keyword mirror, the locks, the truth links: ~4 a query). Every read inside takes
-        the store as it was when the scope opened, so a commit landing mid-query cannot
-        mix two versions in one answer; this connection's writes still move the version
-        (``total_changes``). Re-entrant: an inner scope keeps the outer one's read."""
+        keyword mirror, the locks, the truth links: ~4 a query). Every check inside takes
+        the version the scope read, so the warm index and the per-version caches answer
+        as of that version all through; a statement that runs SQL still sees what is
+        committed when it runs (a cold retrieve is no snapshot: a commit landing mid-query
+        may reach its later SQL reads), and the next scope sees the commit and lets those
+        caches go. This connection's writes still move the version (``total_changes``).
+        Re-entrant: an inner scope keeps the outer one's read."""
         return _OneVersion(self)
 
     def _version_now(self) -> tuple[int, int]:

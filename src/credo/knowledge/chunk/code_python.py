@@ -35,6 +35,7 @@ from credo.knowledge.chunk.code_outline import (
     is_licence,
     signature,
 )
+from credo.knowledge.chunk.model import MAX_PARAGRAPH_CHARS
 from credo.knowledge.chunk.sentence import Line
 
 _SCOPES = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
@@ -100,11 +101,17 @@ def _definition(
     """The definition of `node`. Comments in its header (between parameters, after the
     colon, before the docstring) stay in the signature as written, so the text keeps the
     file's order; pragmas there, and comments among its decorators, are dropped."""
-    start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    start = _first_line(node)
     end = max(node.end_lineno or node.lineno, start)
     taken.update(number for number in range(start, node.lineno) if number in by_line)
+    body = node.body[0]
+    # The header ends where its body starts: at the first decorator of a definition there,
+    # or at the comment that leads that definition (``_lead``: the comment is its own).
+    body_line = _first_line(body)
+    if isinstance(body, _SCOPES) and (lead := _lead(body, body_line, lines, by_line, taken)):
+        body_line = lead[0][0][0]
     rows = []
-    for number, offset, row in _header(lines, node.lineno, node.col_offset, node.body[0]):
+    for number, offset, row in _header(lines, node.lineno, node.col_offset, body, body_line):
         comment = by_line.get(number)
         if comment is not None and offset <= comment.column < offset + len(row):
             taken.add(number)
@@ -113,23 +120,38 @@ def _definition(
         rows.append(row)
     definition = Definition(trail, start, end, signature(" ".join(rows)), _docstring(node, lines))
     # (after the decorators' comments are taken: those above them are the definition's)
-    above = _comments_above(
-        start, _char_column(lines[node.lineno - 1], node.col_offset), lines, by_line, taken
-    )
-    # Its prose only: the paragraphs next to it, up to one of commented-out code or a
-    # licence notice, which stay as they were (skipped; a comment). (In Python a block at
-    # one column is one paragraph: such a block stays whole.)
-    kept: list[list[Line]] = []
-    for paragraph in reversed(comment_paragraphs(above, lines)):
-        if is_commented_out_code(paragraph) or is_licence(paragraph):
-            break
-        kept.insert(0, paragraph)
-    if kept:
+    if kept := _lead(node, start, lines, by_line, taken):
         first = kept[0][0][0]
-        taken.update(comment.number for comment in above if comment.number >= first)
+        taken.update(range(first, start))  # (the block's lines: comments, one a line)
         definition.start_line = first
         definition.above = kept
     return definition
+
+
+def _lead(
+    node: Scope, start: int, lines: list[str], by_line: dict[int, Fragment], taken: set[int]
+) -> list[list[Line]]:
+    """The paragraphs of the comment block above ``node`` (whose lines start at ``start``)
+    that lead its text: its prose only, the paragraphs next to it, up to one of commented-out
+    code or a licence notice, which stay as they were (skipped; a comment). (In Python a
+    block at one column is one paragraph: such a block is judged whole.)"""
+    column = _char_column(lines[node.lineno - 1], node.col_offset)
+    above = _comments_above(start, column, lines, by_line, taken)
+    kept: list[list[Line]] = []
+    room = MAX_PARAGRAPH_CHARS + 1  # (the head's text keeps that much of it: code._capped)
+    for paragraph in reversed(comment_paragraphs(above, lines)):
+        if is_commented_out_code(paragraph) or is_licence(paragraph):
+            break
+        # Its last lines that fit: the first ones of a longer block stay a comment, whole,
+        # instead of being cut from the index.
+        fits = len(paragraph)
+        while fits and (room := room - len(paragraph[fits - 1][1]) - 1) >= 0:
+            fits -= 1
+        if fits < len(paragraph):
+            kept.insert(0, paragraph[fits:])
+        if fits:
+            break
+    return kept
 
 
 def _comments_above(
@@ -151,10 +173,17 @@ def _comments_above(
     return above
 
 
-def _header(lines: list[str], line: int, column: int, body: ast.stmt) -> list[tuple[int, int, str]]:
-    """The source from a definition's keyword to its body, as (line, offset, text) rows;
-    `ast` gives byte columns, converted here to character offsets."""
-    end_line = min(max(body.lineno, line), len(lines))
+def _first_line(node: ast.stmt) -> int:
+    """A statement's first line: its first decorator's, if it has any."""
+    return min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+
+
+def _header(
+    lines: list[str], line: int, column: int, body: ast.stmt, body_line: int
+) -> list[tuple[int, int, str]]:
+    """The source from a definition's keyword to its body (which starts on ``body_line``), as
+    (line, offset, text) rows; `ast` gives byte columns, converted here to character offsets."""
+    end_line = min(max(body_line, line), len(lines))
     rows: list[tuple[int, int, str]] = []
     for number in range(line, end_line + 1):
         text = lines[number - 1]
