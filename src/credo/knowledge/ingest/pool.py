@@ -30,7 +30,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-import credo
 from credo.knowledge.chunk import language_for
 from credo.knowledge.ingest.split import Split, split_passages
 from credo.knowledge.ingest.walk import MAX_FILE_BYTES, READER_VERSION
@@ -254,7 +253,7 @@ def _likely_changed(store: Store, path: Path, uri: str) -> int | None:
 
 def _start() -> _Worker | None:
     # The worker imports the credo this process runs, wherever it was imported from.
-    here = os.fspath(Path(credo.__file__).resolve().parent.parent)
+    here = os.fspath(Path(__file__).resolve().parents[3])  # the folder holding credo/
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH", "")) if p)
     try:
