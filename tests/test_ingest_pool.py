@@ -307,3 +307,28 @@ def test_small_or_unchanged_runs_stay_serial(
         monkeypatch.setenv(pool.WORKERS_ENV, "0")
         os.utime(paths[0], (1, 1))
         assert type(pool.splitter(memory.store, paths, uris, None)) is pool.Splitter
+
+
+@given(st.lists(st.integers(0, 10_000), max_size=30), st.integers(1, 8))
+def test_send_order_puts_large_files_first_and_keeps_walk_order(
+    sizes: list[int], count: int
+) -> None:
+    ahead = [(Path(f"f{i}"), size) for i, size in enumerate(sizes)]
+    order = pool._send_order(ahead, count)
+    assert sorted(order) == sorted(ahead)
+    large = sum(sizes) / (count * pool.AHEAD_PER_WORKER)
+    flags = [size > large for _, size in order]
+    assert flags == sorted(flags, reverse=True)  # every large file before every other
+    for big in (True, False):  # each group in walk order
+        group = [p for p, size in order if (size > large) is big]
+        assert group == [p for p, size in ahead if (size > large) is big]
+
+
+def test_a_large_file_sent_first_is_answered_early_and_used(tmp_path: Path) -> None:
+    paths = _pages(tmp_path / "t", 12)
+    paths[9].write_text(RST * 60)  # larger than a worker's share: sent before the others
+    splitter = pool.PooledSplitter(1, [(p, p.stat().st_size) for p in paths])
+    assert splitter.ahead[0][0] == paths[9]
+    _run_splitter(splitter, paths)
+    assert not splitter.early and all(w.alive for w in splitter.workers)
+    splitter.close()

@@ -100,24 +100,26 @@ class PooledSplitter(Splitter):
     answer when the writer reaches its file."""
 
     def __init__(self, count: int, ahead: Sequence[tuple[Path, int]]) -> None:
-        self.ahead = list(ahead)
+        self.ahead = _send_order(ahead, count)
         self.sizes = dict(self.ahead)
         self.window = count * AHEAD_PER_WORKER
         self.next = 0  # the first file of `ahead` not sent yet
         self.sent: dict[Path, _Worker] = {}  # sent and not reached by the writer yet
-        self.taken: tuple[Path, _Worker] | None = None  # the file the writer is at
+        # The file the writer is at: its worker, and its answer if it was read early.
+        self.taken: tuple[Path, _Worker, Any] | None = None
+        self.early: dict[Path, Any] = {}  # answers read before the writer reached them
         self.workers = [w for w in (_start() for _ in range(count)) if w is not None]
         self._fill()
 
     def reached(self, path: Path) -> None:
         worker = self.sent.pop(path, None)
-        self.taken = None if worker is None else (path, worker)
+        self.taken = None if worker is None else (path, worker, self.early.pop(path, None))
         self._fill()
 
     def split(self, path: Path, digest: str, text: str) -> Split:
         taken, self.taken = self.taken, None
         if taken is not None and taken[0] == path:
-            answer = self._answer(taken[1], path)
+            answer = taken[2] if taken[2] is not None else self._answer(taken[1], path)
             if isinstance(answer, tuple) and len(answer) == 2 and answer[0] == digest:
                 return answer[1]
         return split_passages(path.name, text)  # as the serial path does, here
@@ -135,6 +137,8 @@ class PooledSplitter(Splitter):
                 return None
             if head == path:
                 return answer
+            if head in self.sent:  # sent out of walk order (`_send_order`), not reached yet
+                self.early[head] = answer
         return None
 
     def _fill(self) -> None:
@@ -154,7 +158,7 @@ class PooledSplitter(Splitter):
             worker.pending_bytes += size
             self.sent[path] = worker
 
-    def _lost(self, worker: _Worker) -> None:
+    def _lost(self, worker: _Worker) -> None:  # its answers read early stay good
         worker.alive = False
         for path in worker.queue:
             self.sent.pop(path, None)
@@ -164,6 +168,19 @@ class PooledSplitter(Splitter):
     def close(self, *, abort: bool = False) -> None:
         for worker in self.workers:
             _stop(worker, kill=abort)
+
+
+def _send_order(ahead: Sequence[tuple[Path, int]], count: int) -> list[tuple[Path, int]]:
+    """Walk order, save that a file larger than a worker's share of a window is sent first.
+
+    The writer waits at each file until its split is done; a file sent just before the
+    writer reaches it makes the writer wait for its whole split, and one file of a tenth of
+    the run (a Sphinx tree's changelog) is a tenth of the run's wall clock. Sent first, it
+    is split while the writer writes everything before it."""
+    total = sum(size for _, size in ahead)
+    large = total / (count * AHEAD_PER_WORKER)
+    first = [item for item in ahead if item[1] > large]
+    return first + [item for item in ahead if item[1] <= large]
 
 
 def splitter(
