@@ -267,7 +267,7 @@ def test_progress_is_called_in_walk_order(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("env", "requested", "idle", "expected"),
     [
-        ("", None, 4, 4),
+        ("", None, 4, 5),
         ("", None, 0, 0),
         ("", None, 64, pool.MAX_WORKERS),
         ("0", None, 4, 0),
@@ -281,7 +281,8 @@ def test_worker_count(
     monkeypatch: pytest.MonkeyPatch, env: str, requested: int | None, idle: int, expected: int
 ) -> None:
     monkeypatch.setenv(pool.WORKERS_ENV, env)
-    monkeypatch.setattr(pool, "_idle_cpus", lambda: min(idle, 64))
+    monkeypatch.setattr(pool, "_usable_cpus", lambda: 64)
+    monkeypatch.setattr(pool, "_load", lambda: 64.0 - idle)
     assert pool.worker_count(requested) == expected
 
 
@@ -289,7 +290,8 @@ def test_small_or_unchanged_runs_stay_serial(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.delenv(pool.WORKERS_ENV, raising=False)
-    monkeypatch.setattr(pool, "_idle_cpus", lambda: 4)
+    monkeypatch.setattr(pool, "_usable_cpus", lambda: 4)
+    monkeypatch.setattr(pool, "_load", lambda: 0.0)
     root = tmp_path / "project"
     paths = _pages(root, 20)
     with Memory(tmp_path / "m.db", root=root) as memory:
@@ -332,3 +334,20 @@ def test_a_large_file_sent_first_is_answered_early_and_used(tmp_path: Path) -> N
     _run_splitter(splitter, paths)
     assert not splitter.early and all(w.alive for w in splitter.workers)
     splitter.close()
+
+
+@pytest.mark.parametrize(
+    ("cpus", "load", "expected"),
+    [
+        (2, 0.0, 2),  # idle: every CPU
+        (2, 1.1, 2),  # one run just ended: still both
+        (2, 1.4, 2),
+        (2, 1.6, 0),
+        (2, 3.4, 0),  # busy: no worker takes a core from anyone
+        (1, 0.0, 1),
+        (16, 4.0, 8),  # at most MAX_WORKERS
+        (16, 15.2, 2),
+    ],
+)
+def test_automatic_count_follows_idle_cpus(cpus: int, load: float, expected: int) -> None:
+    assert pool._automatic_count(cpus, load) == expected

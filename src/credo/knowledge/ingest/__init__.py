@@ -52,8 +52,9 @@ The rules (quoted in the docs):
   stated keeps living and only loses this file's anchor. A file that vanished from a
   folder being ingested is treated as emptied.
 - **Workers.** When the files likely changed since the ledger's run (by size, mtime and
-  reader) hold at least `pool.POOL_MIN_BYTES` and CPUs sit idle (their count less the load
-  average, at most `pool.MAX_WORKERS`), worker processes read and split them ahead of the
+  reader) hold at least `pool.POOL_MIN_BYTES` and a CPU sits idle (by the load average;
+  the idle CPUs plus the writer's own, at most `pool.MAX_WORKERS`: `pool._automatic_count`),
+  worker processes read and split them ahead of the
   writer; the writer still reads, checks and writes every file in walk order, so the store
   is the serial run's. ``CREDO_INGEST_WORKERS=0`` keeps a run in one process; ``N`` starts
   ``N`` workers for any run.
