@@ -351,3 +351,19 @@ def test_a_large_file_sent_first_is_answered_early_and_used(tmp_path: Path) -> N
 )
 def test_automatic_count_follows_idle_cpus(cpus: int, load: float, expected: int) -> None:
     assert pool._automatic_count(cpus, load) == expected
+
+
+def test_a_file_the_worker_skipped_but_the_writer_reads_is_split_without_waiting(
+    tmp_path: Path,
+) -> None:
+    paths = _pages(tmp_path / "t", 12)
+    paths[9].write_bytes(b"\x00" * 20_000)  # large, binary when the worker reads it
+    splitter = pool.PooledSplitter(1, [(p, p.stat().st_size) for p in paths])
+    assert splitter.ahead[0][0] == paths[9]
+    _run_splitter(splitter, paths[:1])  # reads the worker's early answer for paths[9]
+    assert splitter.early == {paths[9]: None}
+    paths[9].write_text("# Now text\n\nThe writer reads this.\n")
+    _run_splitter(splitter, paths[1:10])
+    assert not splitter.early  # the later files' answers were not read ahead of time
+    _run_splitter(splitter, paths[10:])
+    splitter.close()

@@ -73,6 +73,10 @@ def write_frame(stream: IO[bytes], value: Any) -> None:
     stream.flush()
 
 
+# An answer not read yet (a worker's answer may itself be None: a file it would skip).
+_UNREAD: Any = object()
+
+
 class Splitter:
     """Splits the files the writer asks for, in the writer's process."""
 
@@ -113,13 +117,13 @@ class PooledSplitter(Splitter):
 
     def reached(self, path: Path) -> None:
         worker = self.sent.pop(path, None)
-        self.taken = None if worker is None else (path, worker, self.early.pop(path, None))
+        self.taken = None if worker is None else (path, worker, self.early.pop(path, _UNREAD))
         self._fill()
 
     def split(self, path: Path, digest: str, text: str) -> Split:
         taken, self.taken = self.taken, None
         if taken is not None and taken[0] == path:
-            answer = taken[2] if taken[2] is not None else self._answer(taken[1], path)
+            answer = taken[2] if taken[2] is not _UNREAD else self._answer(taken[1], path)
             if isinstance(answer, tuple) and len(answer) == 2 and answer[0] == digest:
                 return answer[1]
         return split_passages(path.name, text)  # as the serial path does, here
