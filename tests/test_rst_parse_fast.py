@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from credo.knowledge.chunk import rst_parse, split_rst
-from credo.knowledge.ingest import run as ingest_run
+from credo.knowledge.ingest import split as ingest_split
 
 
 def dump(node: Any, depth: int = 0) -> list[str]:
@@ -137,10 +137,10 @@ def test_the_collector_is_paused_for_a_split_and_left_as_found(enabled: bool) ->
     was = gc.isenabled()
     (gc.enable if enabled else gc.disable)()
     try:
-        with ingest_run._collector_paused():
+        with ingest_split.collector_paused():
             assert not gc.isenabled()
         assert gc.isenabled() is enabled
-        with pytest.raises(ValueError), ingest_run._collector_paused():
+        with pytest.raises(ValueError), ingest_split.collector_paused():
             raise ValueError
         assert gc.isenabled() is enabled
     finally:

@@ -1,8 +1,10 @@
 """Document ingest: files and folders become beliefs anchored to their exact lines.
 
 The package: ``walk`` (which files a run reads, and reading one), ``state`` (what one run
-knows: its report, its caches, the CITES that wait), ``writer`` (one changed file's beliefs,
-anchors and edges) and ``run`` (``ingest_paths``: the run itself, its commits and clean-up).
+knows: its report, its caches, the CITES that wait), ``split`` (a file's text into passages,
+the pure part), ``pool`` and ``worker`` (splitting ahead of the writer in other processes),
+``writer`` (one changed file's beliefs, anchors and edges) and ``run`` (``ingest_paths``:
+the run itself, its commits and clean-up).
 
 The rules (quoted in the docs):
 
@@ -49,6 +51,13 @@ The rules (quoted in the docs):
   into another file; a belief that stands on another file, a locked one or one a person
   stated keeps living and only loses this file's anchor. A file that vanished from a
   folder being ingested is treated as emptied.
+- **Workers.** When the files likely changed since the ledger's run (by size, mtime and
+  reader) hold at least `pool.POOL_MIN_BYTES` and a CPU sits idle (by the load average;
+  the idle CPUs plus the writer's own, at most `pool.MAX_WORKERS`: `pool._automatic_count`),
+  worker processes read and split them ahead of the
+  writer; the writer still reads, checks and writes every file in walk order, so the store
+  is the serial run's. ``CREDO_INGEST_WORKERS=0`` keeps a run in one process; ``N`` starts
+  ``N`` workers for any run.
 - **Atomicity and audit.** Each file is written in one transaction scope, all or nothing
   (consecutive files share a commit, at most `GROUP_FILES` files or `GROUP_SECONDS`, to
   amortise the fsync; a failure rolls the group back and its files are re-read next run);

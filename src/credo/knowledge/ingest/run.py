@@ -4,17 +4,15 @@ the files that vanished, then write the CITES that waited for later files."""
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
 from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
-from credo.knowledge.chunk import split_file
-from credo.knowledge.chunk.passage import passages
+from credo.knowledge.ingest.pool import Splitter, splitter
 from credo.knowledge.ingest.state import IngestReport, LogRow, Run, file_uri
 from credo.knowledge.ingest.walk import read_file, start_path, unique_names, walk_files
 from credo.knowledge.ingest.writer import FileWriter, edge_payload, insert_new_edges
@@ -34,6 +32,7 @@ def ingest_paths(
     *,
     root: str | os.PathLike[str],
     progress: ProgressFn | None = None,
+    workers: int | None = None,
 ) -> IngestReport:
     """Ingest files and folders into ``store`` (the rules: `credo.knowledge.ingest`).
 
@@ -42,6 +41,9 @@ def ingest_paths(
         paths: files and folders; relative ones are taken from the current folder.
         root: the project root that document URIs are relative to.
         progress: called as ``progress(done, total, path)`` after each file.
+        workers: processes that split changed files ahead of the writer (`ingest.pool`);
+            None chooses: `pool.WORKERS_ENV`, else the idle CPUs when the changed files
+            are worth it; 0 splits in this process.
 
     Raises:
         InvalidInputError: a given path does not exist (nothing is written then).
@@ -53,13 +55,20 @@ def ingest_paths(
     run.tree = {file_uri(f, run.root): f for f in files}
     run.names = unique_names(files)
     run.report.files_seen = len(files)
-    with CommitGroups(store) as group:
-        for done, path in enumerate(files, 1):
-            group.open()
-            _ingest_one(run, path)
-            group.file_done()
-            if progress is not None:
-                progress(done, len(files), run.uri(path))
+    split = splitter(store, files, [run.uri(f) for f in files], workers)
+    try:
+        with CommitGroups(store) as group:
+            for done, path in enumerate(files, 1):
+                group.open()
+                split.reached(path)
+                _ingest_one(run, path, split)
+                group.file_done()
+                if progress is not None:
+                    progress(done, len(files), run.uri(path))
+    except BaseException:
+        split.close(abort=True)  # Ctrl-C or a failed write: the workers' files are moot
+        raise
+    split.close()
     _retire_vanished(run, starts)
     _flush_deferred(run)
     run.report.seconds = time.perf_counter() - started
@@ -102,7 +111,7 @@ class CommitGroups:
             scope.__exit__(*exc)
 
 
-def _ingest_one(run: Run, path: Path) -> None:
+def _ingest_one(run: Run, path: Path, split: Splitter) -> None:
     uri = run.uri(path)
     read = read_file(path)
     if isinstance(read, str):
@@ -113,31 +122,10 @@ def _ingest_one(run: Run, path: Path) -> None:
         run.report.files_unchanged += 1
         run.first_belief[uri] = prior.first_belief
         return
-    with _collector_paused():
-        fine = split_file(path.name, read.text)
-    spans = [(c.start_line, c.end_line) for c in fine if c.role == "definition"]
+    done = split.split(path, read.digest, read.text)
     with run.store.transaction(), run.store.write_errors():
-        FileWriter(run, path, uri, read, passages(fine), spans).write()
+        FileWriter(run, path, uri, read, done.chunks, done.definitions).write()
     run.report.files_ingested += 1
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cycle collector held off while one file is parsed.
-
-    A parse allocates a tree of many small objects (a docutils doctree, markdown-it's
-    tokens, a syntax tree's nodes) that stays alive until the chunks are read from it;
-    each allocation burst runs a collection that walks the young tree to find nothing,
-    and a full one walks all of it: a sixth of the CPU of ingesting a Sphinx tree
-    (pytest's docs: 4.1 s with, 3.4 s without). The collector resumes after the file, and
-    what the parse left cyclic (a doctree's parent links) is collected then, once."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _retire_vanished(run: Run, starts: Sequence[Path]) -> None:
