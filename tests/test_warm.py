@@ -550,6 +550,35 @@ def _raw_exchange(path: Path, message: bytes, *, close_early: bool = False) -> b
         return b"".join(chunks)
 
 
+def test_a_request_still_on_its_way_does_not_hold_up_a_whole_one(
+    project: Path, env: dict[str, str], servers: list[Server]
+) -> None:
+    """A request that came whole is answered on the accept loop's own thread; one still on
+    its way gets a thread of its own, so the hooks behind it are answered meanwhile."""
+    server = start(servers, store_of(project), env)
+    message = warm.request(
+        "prompt",
+        json.dumps(base(project, "UserPromptSubmit", prompt="how do we deploy?")),
+        str(project),
+        None,
+        warm.env_fingerprint(os.environ),
+        False,
+    )
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as slow:
+        slow.settimeout(10)
+        slow.connect(str(server.path))
+        slow.sendall(message[:40])  # the rest after another hook's whole exchange
+        time.sleep(0.3)
+        whole = json.loads(_raw_exchange(server.path, message))
+        assert whole["ok"] is True and "[deploy]" in whole["output"]
+        slow.sendall(message[40:])
+        slow.shutdown(socket.SHUT_WR)
+        chunks = []
+        while chunk := slow.recv(65536):
+            chunks.append(chunk)
+    assert json.loads(b"".join(chunks)) == whole
+
+
 def test_bad_requests_are_refused_and_logged_and_the_server_goes_on(
     project: Path, env: dict[str, str], servers: list[Server], tmp_path: Path
 ) -> None:
