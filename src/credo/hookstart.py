@@ -8,7 +8,8 @@ folder first on ``sys.path``, where credo's ``types.py`` would shadow the standa
 so that entry is replaced before anything else is imported.
 
 The hook asks the store's warm server first (credo.surfaces.warm: the standard library's C
-parts only) and imports the engine only when nobody answers.
+parts only) and imports the engine only when nobody answers; a warm answer ends the process
+as soon as it is printed, without the interpreter's shutdown (``exit_when_answered``).
 """
 
 import os
@@ -18,4 +19,4 @@ sys.path[0] = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 from credo.surfaces.warm import main  # noqa: E402  (sys.path must be fixed first)
 
-sys.exit(main())
+sys.exit(main(exit_when_answered=True))

@@ -427,9 +427,18 @@ def _exchange(path: str, message: bytes) -> bytes | None:
         sock.close()
 
 
-def main(event: str | None = None, db: str | None = None) -> int:
+def main(
+    event: str | None = None, db: str | None = None, *, exit_when_answered: bool = False
+) -> int:
     """The hook command: ask the warm server, else run the direct path
-    (credo.surfaces.hook) on the same bytes. Always 0."""
+    (credo.surfaces.hook) on the same bytes. Always 0.
+
+    ``exit_when_answered`` (the installed command, hookstart.py, alone: never a process
+    that goes on): once the server's answer is printed, the process ends at once
+    (``os._exit``). The interpreter's own shutdown would cost the prompt ~2-3 ms more
+    (freeing every module, running the collector) with nothing left to close: the socket
+    is closed, stdout flushed, and nothing of the engine was loaded. The direct path ends
+    as before (its store is closed and its capture child started by the normal exit)."""
     chosen = event if event is not None else event_from_argv(sys.argv)
     raw = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
     output = ask(chosen, raw, db)
@@ -443,6 +452,8 @@ def main(event: str | None = None, db: str | None = None) -> int:
             sys.stdout.buffer.flush()
         except OSError:
             pass  # Claude Code closed the pipe (its timeout): nothing to tell it
+    if exit_when_answered:
+        os._exit(0)
     return 0
 
 
