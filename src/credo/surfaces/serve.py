@@ -419,22 +419,9 @@ class Listener:
             if not self._slots.acquire(blocking=False):
                 conn.close()  # too many at once: that hook takes the direct path
                 continue
-            # A hook sends its whole request right after connecting: when it is all in,
-            # answer it here. A thread of its own costs the prompt a thread start and a
-            # hand-over of the GIL, each a wait for a core on a busy machine; answers
-            # hold the engine's lock one at a time anyway. Only a request still on its
-            # way gets a thread, so that a slow client never holds up the accept loop.
-            chunks, ended = _received(conn)
-            if ended:
-                self._serve_one(conn, chunks, ended=True)
-            else:
-                threading.Thread(target=self._serve_one, args=(conn, chunks), daemon=True).start()
+            threading.Thread(target=self._serve_one, args=(conn,), daemon=True).start()
 
-    def _serve_one(
-        self, conn: socket.socket, chunks: list[bytes] | None = None, *, ended: bool = False
-    ) -> None:
-        """Answer one connection. ``chunks``: the request's first bytes, read already;
-        ``ended``: they are all of it (the client ended its side: see ``_accept``)."""
+    def _serve_one(self, conn: socket.socket) -> None:
         from credo.surfaces import hook, warm
 
         try:
@@ -444,8 +431,7 @@ class Listener:
                 if uid is not None and uid != warm.current_uid():
                     hook.log(f"warm: refused a connection from uid {uid}")
                     return
-                # (the client's bytes are waited for with the collector free)
-                raw = _read(conn, chunks or [], ended=ended)
+                raw = _read(conn)  # (the client's bytes are waited for with the collector free)
                 with self.collector.paused():
                     reply, later = self._reply(raw)
                     with contextlib.suppress(OSError):
@@ -499,44 +485,20 @@ class Listener:
                 os.close(self._lock_fd)  # releases the flock: a standby takes over
 
 
-def _received(conn: socket.socket) -> tuple[list[bytes], bool]:
-    """What the client has sent so far, read without waiting, and whether it has ended its
-    side (the whole request is in). Never more than ``MAX_REQUEST_BYTES`` and a chunk:
-    ``_read`` refuses a request over that."""
+def _read(conn: socket.socket) -> bytes | None:
+    """The request, up to the client's end of sending; ``None`` when it is too big."""
     from credo.surfaces import warm
 
     chunks: list[bytes] = []
     size = 0
-    while size <= warm.MAX_REQUEST_BYTES:
-        try:
-            chunk = conn.recv(65536, socket.MSG_DONTWAIT)
-        except (BlockingIOError, InterruptedError):
-            return chunks, False  # more to come: a thread waits for it
-        except OSError:
-            return chunks, False  # the thread's own read says what went wrong
-        if not chunk:
-            return chunks, True
-        size += len(chunk)
-        chunks.append(chunk)
-    return chunks, False
-
-
-def _read(conn: socket.socket, chunks: list[bytes], *, ended: bool = False) -> bytes | None:
-    """The request, up to the client's end of sending, after ``chunks`` (its first bytes,
-    read already; ``ended``: all of it); ``None`` when it is too big."""
-    from credo.surfaces import warm
-
-    size = sum(len(c) for c in chunks)
-    if size > warm.MAX_REQUEST_BYTES:
-        return None
-    while not ended:
+    while True:
         chunk = conn.recv(65536)
-        ended = not chunk
+        if not chunk:
+            return b"".join(chunks)
         size += len(chunk)
         if size > warm.MAX_REQUEST_BYTES:
             return None
         chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def private_folder(path: str) -> str:
