@@ -557,13 +557,9 @@ def _raw_exchange(path: Path, message: bytes, *, close_early: bool = False) -> b
         return b"".join(chunks)
 
 
-def test_a_request_still_on_its_way_does_not_hold_up_a_whole_one(
-    project: Path, env: dict[str, str], servers: list[Server]
-) -> None:
-    """A request that came whole is answered on the accept loop's own thread; one still on
-    its way gets a thread of its own, so the hooks behind it are answered meanwhile."""
-    server = start(servers, store_of(project), env)
-    message = warm.request(
+def _deploy_request(project: Path) -> bytes:
+    """The bytes a prompt hook sends for "how do we deploy?" in ``project``."""
+    return warm.request(
         "prompt",
         json.dumps(base(project, "UserPromptSubmit", prompt="how do we deploy?")),
         str(project),
@@ -571,6 +567,15 @@ def test_a_request_still_on_its_way_does_not_hold_up_a_whole_one(
         warm.env_fingerprint(os.environ),
         False,
     )
+
+
+def test_a_request_still_on_its_way_does_not_hold_up_a_whole_one(
+    project: Path, env: dict[str, str], servers: list[Server]
+) -> None:
+    """Each connection is served on a thread of its own: a request still on its way does not
+    keep the hooks behind it waiting."""
+    server = start(servers, store_of(project), env)
+    message = _deploy_request(project)
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as slow:
         slow.settimeout(10)
         slow.connect(str(server.path))
@@ -590,16 +595,7 @@ def test_bad_requests_are_refused_and_logged_and_the_server_goes_on(
     project: Path, env: dict[str, str], servers: list[Server], tmp_path: Path
 ) -> None:
     server = start(servers, store_of(project), env)
-    good = json.loads(
-        warm.request(
-            "prompt",
-            json.dumps(base(project, "UserPromptSubmit", prompt="how do we deploy?")),
-            str(project),
-            None,
-            warm.env_fingerprint(os.environ),
-            False,
-        )
-    )
+    good = json.loads(_deploy_request(project))
     other = tmp_path / "other"
     (other / ".git").mkdir(parents=True)
     _other_store(store_of(other), other, "Another project's note")
