@@ -24,6 +24,29 @@ REPO = Path(__file__).resolve().parents[1]
 HOOKSTART = Path(credo.__file__).parent / "hookstart.py"  # what `credo setup claude` installs
 
 
+def modules_probe(prefixes: tuple[str, ...], names: tuple[str, ...]) -> str:
+    """A ``python -S -c`` program that runs the installed hook command and writes, as its last
+    stderr line, the loaded modules starting with ``prefixes`` or named in ``names``. A warm
+    answer ends the hook with ``os._exit`` (no atexit), so the probe wraps that; a direct
+    answer returns, and the probe writes the same list on its way out."""
+    return (
+        "import atexit, os, sys\n"
+        "def said():\n"
+        f"    sys.stderr.write(repr(sorted(m for m in sys.modules"
+        f" if m.startswith({prefixes!r}) or m in {names!r})))\n"
+        "    sys.stderr.flush()\n"
+        "_exit = os._exit\n"
+        "def ending(code):\n"
+        "    said()\n"
+        "    _exit(code)\n"
+        "os._exit = ending\n"
+        "atexit.register(said)\n"
+        f"sys.argv = [{str(HOOKSTART)!r}, 'hook', 'prompt']\n"
+        f"exec(compile(open({str(HOOKSTART)!r}).read(), {str(HOOKSTART)!r}, 'exec'),"
+        f" {{'__file__': {str(HOOKSTART)!r}, '__name__': '__main__'}})\n"
+    )
+
+
 def wait_for(check: Callable[[], bool], seconds: float = 20.0) -> None:
     """Capture and the journal write run detached after a hook exits: wait for them."""
     deadline = time.monotonic() + seconds

@@ -28,7 +28,13 @@ from hypothesis import strategies as st
 from credo.memory import Memory
 from credo.surfaces import serve, warm
 from tests.test_hook import DEPLOY, LOCKED, hook_env
-from tests.test_hook_events import CORRECTION, HOOKSTART, base, write_transcript
+from tests.test_hook_events import (
+    CORRECTION,
+    HOOKSTART,
+    base,
+    modules_probe,
+    write_transcript,
+)
 
 pytestmark = pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="no Unix sockets")
 
@@ -246,21 +252,8 @@ def test_the_warm_path_imports_none_of_the_engine(
     project: Path, env: dict[str, str], servers: list[Server]
 ) -> None:
     start(servers, store_of(project), env)
-    # A warm answer ends the process with os._exit (no atexit): the probe says what is
-    # loaded on its way out.
-    probe = (
-        "import os, sys\n"
-        "_exit = os._exit\n"
-        "def said(code):\n"
-        "    sys.stderr.write(repr(sorted(m for m in sys.modules"
-        " if m.startswith('credo') or m in ('sqlite3', 'json', 'pathlib', 'typing',"
-        " 'threading', 'socket', 're'))))\n"
-        "    sys.stderr.flush()\n"
-        "    _exit(code)\n"
-        "os._exit = said\n"
-        f"sys.argv = [{str(HOOKSTART)!r}, 'hook', 'prompt']\n"
-        f"exec(compile(open({str(HOOKSTART)!r}).read(), {str(HOOKSTART)!r}, 'exec'),"
-        f" {{'__file__': {str(HOOKSTART)!r}, '__name__': '__main__'}})\n"
+    probe = modules_probe(
+        ("credo",), ("sqlite3", "json", "pathlib", "typing", "threading", "socket", "re")
     )
     done = subprocess.run(
         [sys.executable, "-S", "-c", probe],

@@ -23,7 +23,7 @@ from credo.config import PostgresUrl, resolve_db_path
 from credo.store.transfer import TABLES, migrate_store
 from credo.surfaces import serve, warm
 from tests.conftest import postgres_store
-from tests.test_hook_events import HOOKSTART, base
+from tests.test_hook_events import base, modules_probe
 from tests.test_migrate import _rows
 from tests.test_warm import day, direct, log_lines, project, run_dir, run_hook, store_of
 
@@ -139,15 +139,7 @@ def test_a_hook_on_a_store_named_by_credo_toml_imports_neither_the_engine_nor_ps
         encoding="utf-8",
     )
     _serve(servers, url, env, project)
-    probe = (
-        "import atexit, sys\n"
-        "atexit.register(lambda: sys.stderr.write(repr(sorted(m for m in sys.modules"
-        " if m.startswith(('credo', 'psycopg')) or m in ('sqlite3', 'json', 'pathlib',"
-        " 'tomllib', 're')))))\n"
-        f"sys.argv = [{str(HOOKSTART)!r}, 'hook', 'prompt']\n"
-        f"exec(compile(open({str(HOOKSTART)!r}).read(), {str(HOOKSTART)!r}, 'exec'),"
-        f" {{'__file__': {str(HOOKSTART)!r}, '__name__': '__main__'}})\n"
-    )
+    probe = modules_probe(("credo", "psycopg"), ("sqlite3", "json", "pathlib", "tomllib", "re"))
     ask = base(project, "UserPromptSubmit", prompt="how is the deploy done")
     done = subprocess.run(
         [sys.executable, "-S", "-c", probe],
