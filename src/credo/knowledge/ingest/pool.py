@@ -32,7 +32,7 @@ from typing import IO, Any
 
 from credo.knowledge.chunk import language_for
 from credo.knowledge.ingest.split import Split, split_passages
-from credo.knowledge.ingest.walk import MAX_FILE_BYTES, READER_VERSION
+from credo.knowledge.ingest.walk import MAX_FILE_BYTES, by_this_reader
 from credo.store import Store
 
 # Forces the worker count: 0 splits in the writer's process, N > 0 starts N workers
@@ -275,7 +275,7 @@ def _likely_changed(store: Store, path: Path, uri: str) -> int | None:
         row is not None
         and row.size == info.st_size
         and row.mtime == info.st_mtime
-        and row.content_hash.endswith(f"/r{READER_VERSION}")
+        and by_this_reader(row.content_hash)
     ):
         return None
     return info.st_size

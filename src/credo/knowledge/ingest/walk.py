@@ -148,7 +148,16 @@ class Read:
 def ledger_key(data: bytes) -> str:
     """What the ingest ledger keeps of a file's bytes to know it unchanged: their sha256,
     and the reader that read them."""
-    return f"{hashlib.sha256(data).hexdigest()}/r{READER_VERSION}"
+    return hashlib.sha256(data).hexdigest() + _reader_mark()
+
+
+def by_this_reader(key: str) -> bool:
+    """Whether a ledger key (`ledger_key`) was written by this credo's reader."""
+    return key.endswith(_reader_mark())
+
+
+def _reader_mark() -> str:
+    return f"/r{READER_VERSION}"
 
 
 def read_file(path: Path) -> Read | str:
