@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from credo.knowledge.chunk import ROLES, Chunk, language_for, split_file, split_rst
 from credo.knowledge.chunk import rst as rst_module
-from credo.knowledge.chunk.passage import passages
 from credo.knowledge.doctor import belief_words, range_holds, words
 
 
@@ -154,11 +153,9 @@ CASES = [
         [
             ("Before.", 1, 1, "paragraph"),
             ("import os", 3, 6, "code"),  # from the directive to its last line of code
-            # A bare autodoc directive: its name, as code (words for its passage's context).
-            ("flask.url_for", 15, 15, "code"),
             ("After.", 19, 19, "paragraph"),
         ],
-        id="code-kept-toctree-skipped-autodoc-named",
+        id="code-kept-toctree-autodoc-skipped",
     ),
     pytest.param(
         "Run this::\n\n    pip install flask\n\nOr this:\n\n::\n\n    make\n\n>>> 1 + 1\n2\n"
@@ -499,7 +496,6 @@ def test_a_realistic_sphinx_page() -> None:
         ("`int` | accepts positive integers", 57, 57, "paragraph"),
         ("param rule: The URL rule string.", 60, 60, "bullet"),
         ("type rule: str", 61, 61, "bullet"),
-        ("Flask", 63, 63, "code"),  # the option line (``:members:``) left out
     ]
     routing = next(c for c in chunks if c.text.startswith("Modern web"))
     assert routing.section == ("Quickstart", "Routing")
@@ -774,27 +770,6 @@ def test_real_rst_trees() -> None:
         assert "text" not in {c.role for c in chunks}, path
         total += len(chunks)
     assert total > 0
-
-
-def test_a_bare_autodoc_directive_gives_its_name_to_its_sections_passage() -> None:
-    # The docstring is in the code; a documentation tree read without it still names the
-    # object where the page lists it (a question about undeclared variables finds the
-    # section that lists ``find_undeclared_variables``).
-    text = (
-        "Meta\n====\n\nThe meta API inspects parsed templates.\n\n"
-        ".. autofunction:: jinja2.meta.find_undeclared_variables\n\n"
-        ".. autoclass:: jinja2.Environment([options])\n    :members: from_string\n"
-    )
-    chunks = split_rst(text)
-    assert [(c.text, c.start_line, c.end_line, c.role) for c in chunks[-2:]] == [
-        ("jinja2.meta.find_undeclared_variables", 6, 6, "code"),
-        ("jinja2.Environment([options])", 8, 8, "code"),
-    ]
-    (passage,) = [p for p in passages(chunks) if p.role == "heading"]
-    assert passage.text == "Meta\nThe meta API inspects parsed templates."
-    assert (passage.start_line, passage.end_line) == (1, 8)
-    assert "find_undeclared_variables" in passage.context.split()
-    assert "Environment" in passage.context.split()
 
 
 def test_an_autodoc_directive_with_prose_keeps_it_labelled_with_the_name() -> None:

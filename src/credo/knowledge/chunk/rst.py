@@ -25,9 +25,9 @@ The chunks are the kinds `split_markdown` makes:
   leads its first paragraph the same way; such a chunk's range runs from the directive's
   line to the paragraph's last. See `credo.knowledge.chunk.rst_parse`.
 - Line blocks are one paragraph.
-- Literal blocks (``::``), doctest blocks (``>>>``), code directives and bare autodoc
-  directives (the object's name) are "code" chunks: their names go to their passage's
-  context and their lines to its range (`passage`), as a Markdown fence's do.
+- Literal blocks (``::``), doctest blocks (``>>>``) and code directives are "code" chunks:
+  their names go to their passage's context and their lines to its range (`passage`), as a
+  Markdown fence's do.
 - Skipped: other skipped directives (file includes, doctest directives, generated
   content), comments, substitution definitions, hyperlink targets, images, math blocks,
   footnote labels, transitions, the ``contents`` topic, docutils' error reports.

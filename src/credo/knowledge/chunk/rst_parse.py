@@ -18,10 +18,7 @@ are put back afterwards, and nothing another docutils user registered leaks in):
   context, never its text;
 - other code and generated content is skipped: `SKIPPED_DIRECTIVES`; an autodoc directive
   (``autofunction:: pkg.name``) keeps its argument as a label and the prose written under
-  it, like any other directive; alone, its argument is a literal block, whose names go to
-  its passage's context as a code example's do (its docstring is in the code, but a
-  documentation tree read without that code still names the object where the page lists
-  it);
+  it, like any other directive (its docstring is in the code, which credo reads itself);
 - ``versionadded``, ``versionchanged``, ``deprecated`` and ``versionremoved`` keep their
   text, led by a label such as "versionchanged 2.1";
 - any other unknown directive (``tab``, ``confval``, ``py:function``...) is parsed as a
@@ -421,20 +418,13 @@ class _ContentOnly(_Generic):
 
 
 class _Autodoc(_Generic):
-    """``.. autofunction:: pkg.name``: alone, its name as code (the docstring is in the
-    code, but a documentation tree read without that code still names the object where
-    the page lists it); with prose written under it, that prose labelled with the name."""
+    """``.. autofunction:: pkg.name``: nothing alone (the docstring is in the code); with
+    prose written under it, that prose labelled with the name."""
 
     def run(self) -> list[Any]:
-        if any(line.strip() for line in self.content):
-            return super().run()
-        name = _without_options(self.arguments[0]).strip() if self.arguments else ""
-        if not name:
+        if not any(line.strip() for line in self.content):
             return []
-        node = nodes.literal_block(name, name)
-        node.line = self.lineno
-        node["credo-lines"] = (self.lineno, self.lineno + name.count("\n"))
-        return [node]
+        return super().run()
 
 
 class _Body(_Generic):
