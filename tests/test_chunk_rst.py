@@ -165,12 +165,10 @@ CASES = [
             ("pip install flask", 3, 3, "code"),
             ("Or this:", 5, 5, "paragraph"),
             ("make", 9, 9, "code"),
-            # A doctest block is an example, read as code (its names, its printed output's
-            # words); the doctest directives (``testcode``...) are tests: skipped.
-            (">>> 1 + 1 2", 11, 12, "code"),
+            # Doctest blocks and directives are tests, their printed output included: skipped.
             (">>> app.run()", 14, 16, "code"),
         ],
-        id="literal-code-and-doctest-blocks-doctest-directives-skipped",
+        id="literal-and-code-blocks-doctests-skipped",
     ),
     pytest.param(
         ".. a comment\n   spanning lines\n\n.. |name| replace:: Flask\n\n.. _label:\n\n"

@@ -25,10 +25,9 @@ The chunks are the kinds `split_markdown` makes:
   leads its first paragraph the same way; such a chunk's range runs from the directive's
   line to the paragraph's last. See `credo.knowledge.chunk.rst_parse`.
 - Line blocks are one paragraph.
-- Literal blocks (``::``), doctest blocks (``>>>``) and code directives are "code" chunks:
-  their names go to their passage's context and their lines to its range (`passage`), as a
-  Markdown fence's do.
-- Skipped: other skipped directives (file includes, doctest directives, generated
+- Literal blocks (``::``) and code directives are "code" chunks: their names go to their
+  passage's context and their lines to its range (`passage`), as a Markdown fence's do.
+- Skipped: doctest blocks, other skipped directives (file includes, doctests, generated
   content), comments, substitution definitions, hyperlink targets, images, math blocks,
   footnote labels, transitions, the ``contents`` topic, docutils' error reports.
 - Inline markup: emphasis marks go, inline literals keep single backticks (as Markdown's
@@ -90,7 +89,7 @@ _ESCAPED_SPACE = "\x01"
 _JOINED_WORDS = re.compile(r"(?<=\w)\x01+(?=\w)")
 
 _SKIP = frozenset(
-    "comment substitution_definition target raw system_message "
+    "doctest_block comment substitution_definition target raw system_message "
     "pending image math_block transition label meta decoration colspec".split()
 )
 _TITLE_LIKE = frozenset("title subtitle rubric attribution caption".split())
@@ -412,7 +411,6 @@ _HANDLERS = {
     **dict.fromkeys(_TITLE_LIKE, _Walker._paragraph),
     "topic": _Walker._topic,
     "literal_block": _Walker._code,
-    "doctest_block": _Walker._code,
     "list_item": _Walker._item,
     "definition_list_item": _Walker._definition_item,
     "field": _Walker._field,

@@ -63,9 +63,8 @@ SKIPPED_DIRECTIVES = frozenset(
     "autosummary click prompt code-tab program-output command-output exec "
     "literalinclude-diff only-html spelling:word-list".split()
 )
-# Directives whose content is code written in the page: read as a literal block. (Doctest
-# directives are tests and skipped; a doctest block, ``>>>`` in the text, is an example
-# and read as code: docs/BENCHMARKS.md § Ranking, eighteenth pass.)
+# Directives whose content is code written in the page: read as a literal block. (Doctests
+# are skipped with their printed output: measured, their words mislead more than help.)
 CODE_DIRECTIVES = frozenset("code code-block sourcecode".split())
 VERSION_DIRECTIVES = frozenset("versionadded versionchanged deprecated versionremoved".split())
 # Unknown directives whose argument is a condition or a layout, not text to keep.
