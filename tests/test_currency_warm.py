@@ -253,6 +253,9 @@ def test_the_links_kept_start_over_past_max_kept(
     with _build(tmp_path, _SPEC) as memory:
         want = _answers(memory)
     monkeypatch.setattr(truth, "MAX_KEPT", 2)
+    # The ski-rental rule is timed: on a loaded machine the batched reads paid for a full
+    # read, the memo was complete, and no query started over (the test failed under load).
+    monkeypatch.setattr(truth, "MIN_PRICE_SECONDS", float("inf"))
     with _build(tmp_path, _SPEC) as memory:
         memos = []
         for q, expected in zip(_QUERIES, want, strict=True):
