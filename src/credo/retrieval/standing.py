@@ -8,8 +8,7 @@ the packed beliefs in rank order with their standing, a group the step kept asid
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Mapping, MutableMapping
-from itertools import compress, count, repeat
-from operator import is_not, itemgetter
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from credo.retrieval.rank import Scored, brought_along
@@ -40,19 +39,14 @@ def picked(
     get = standing.get
     if not tails:
         return [(s, get(s.id, NO_STANDING)) for s in ranked if s.id in chosen]
-    packed = [s for s in ranked if s.id in chosen]
-    ids = list(map(_ID, packed))
-    pairs = list(zip(packed, map(get, ids, repeat(NO_STANDING)), strict=True))
-    infos = list(map(tails.get, ids))
-    # Only the leaders of groups aside (~16 of ~44 packed on a store in dispute) are walked:
-    # the beliefs between them are copied in slices (C-level).
     out: list[tuple[Scored, Standing]] = []
     add = out.append
-    start = 0
-    for n in compress(count(), map(is_not, infos, repeat(None))):
-        out += pairs[start : n + 1]
-        start = n + 1
-        s, info = packed[n], infos[n]
+    group_of = tails.get
+    for s in [s for s in ranked if s.id in chosen]:
+        add((s, get(s.id, NO_STANDING)))
+        info = group_of(s.id)
+        if info is None:
+            continue
         score = s.score
         rest = info[3]
         # (the others' standing, one for all; one set on one since, e.g. what it hides,
@@ -72,12 +66,10 @@ def picked(
         else:
             for m in rest:
                 add((_new(Scored, (m, score, {"contradicts": score})), said))
-    out += pairs[start:]
     return out
 
 
 _new = tuple.__new__
-_ID = itemgetter(0)  # of a Scored
 
 
 class GroupLines(dict[str, Mapping[str, int]]):
