@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -14,8 +15,10 @@ from credo import Memory
 from credo.retrieval import compress
 from credo.retrieval.compress import Known, whole_line
 from credo.retrieval.place import Places
+from credo.retrieval.standing import Marks
+from credo.store.short_ids import Shown
 from credo.surfaces.render import MEMORY_BLOCK_TAG, memory_block
-from credo.tokens import estimate, line_chars
+from credo.tokens import estimate, line_chars, marks
 
 LONG = (
     "Deploys run through the release console every weekday morning. "
@@ -157,6 +160,57 @@ def test_a_candidate_the_graph_never_read_is_plain_with_every_link_known(db: Pat
         assert "k0" not in reader.kept["graph"].read  # type: ignore[attr-defined]
         plain = _known(memory).plain
         assert "k0" in plain and "k2" in plain and "k1" not in plain and "n7" not in plain
+
+
+def test_a_line_with_the_graphs_own_marks_is_kept_with_its_standing(db: Path) -> None:
+    """A belief in dispute whose marks are the ones the truth graph keeps with it is costed
+    from ``Known.kept`` by a later query at the version that gives it the very same
+    standing; one whose standing a query makes (what it replaces, its history) never is."""
+    with Memory(db, root=db.parent) as memory:
+        old = memory.remember("zebra quagga okapi", id="old1")
+        memory.relate("n4", "n7", "CONTRADICTS")
+        memory.relate("n2", "n5", "CONTRADICTS")
+        memory.relate("n2", old, "SUPERSEDES")
+        memory.relate("n9", "n3", "SUPERSEDES")
+        assert memory.store.build_warm()
+        queries = ("deploy console note staging", "deploy console note", "zebra okapi note")
+        for _ in range(2):
+            for query in queries:
+                for history in (False, True):
+                    assert _retrieve(memory, query, include_superseded=history) == _fresh(
+                        db, query, include_superseded=history
+                    )
+        kept = _known(memory).kept
+        assert {"n4", "n7", "n5"} <= kept.keys()
+        assert "n2" not in kept  # (its standing names what it replaces: made per query)
+        assert "n7" not in _known(memory).plain
+
+
+def test_a_kept_marked_line_is_taken_only_for_the_very_standing_kept() -> None:
+    """``Costs`` takes a line from ``Known.kept`` only when the query's standing of the
+    belief is the tuple the truth graph keeps (whose marks the line holds); an equal
+    standing a query made, or another one, is costed from its own marks."""
+    said = ((), ("y",), ())
+    info = (said, *([()] * 9), marks(*said), said, None, {})  # (``Relevant``: 0 and 10 read)
+    truth = SimpleNamespace(tails={}, bringers={}, plain={"x": info})
+    known = Known()
+    shown = Shown(["x"], lambda ids: set(), lambda prefix: [], set())
+    content = {"x": "a short note"}
+
+    def cost(standing: dict[str, tuple[tuple[str, ...], ...]]) -> int:
+        marked = Marks(standing, shown, truth)  # type: ignore[arg-type]
+        costs = compress.Costs(
+            content, marked, Places({}, shown), "note", set(), None, shown, known
+        )
+        return costs["x"]
+
+    first = cost({"x": said})
+    assert first == line_chars("x", "a short note", False, marks(*said))
+    assert known.kept == {"x": (said, first)}
+    known.kept["x"] = (said, first + 1000)  # (a kept line is what a second query takes)
+    assert cost({"x": said}) == first + 1000
+    for other in (tuple(list(said)), ((), ("y", "z"), ()), (("w",), ("y",), ())):
+        assert cost({"x": other}) == line_chars("x", "a short note", False, marks(*other))
 
 
 def test_a_write_by_this_process_changes_the_line(db: Path) -> None:

@@ -52,6 +52,7 @@ from itertools import filterfalse, repeat
 from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError
+from credo.retrieval.known import MAX_KNOWN, Known
 from credo.retrieval.place import Places, tokens_of, whole_chars
 from credo.tokens import CHARS_PER_TOKEN, escape, line_chars
 
@@ -89,6 +90,8 @@ class Costs(dict[str, int]):
         "_content",
         "_headlines",
         "_keep",
+        "_kept_lines",
+        "_kept_standing",
         "_known",
         "_linked",
         "_marked",
@@ -133,6 +136,10 @@ class Costs(dict[str, int]):
         # id -> its line with its text whole and no marks, kept at the store version
         self._known = Known() if known is None else known
         self._whole = self._known.lines
+        # A belief's line with the marks the truth graph keeps with it (``Known.kept``), and
+        # this query's standing of each belief when such marks can be taken (``Marks``)
+        self._kept_lines = self._known.kept
+        self._kept_standing = getattr(marked, "standing_of", None)
         # ``Known.plain`` once ``fill`` is told which beliefs have truth links (``_read`` and
         # ``_linked``: the truth graph's; None: no candidate has one)
         self._plain: dict[str, int] | None = None
@@ -140,6 +147,12 @@ class Costs(dict[str, int]):
         self._linked: Collection[str] | None = set()
 
     def __missing__(self, belief_id: str) -> int:
+        # (a relevant belief on a store in dispute, ~19 a query: no text, marks or id read)
+        if (hit := self._kept_lines.get(belief_id)) is not None:
+            standing_of = self._kept_standing
+            if standing_of is not None and standing_of(belief_id) is hit[0]:
+                chars = self[belief_id] = hit[1]
+                return chars
         text = self._content[belief_id]
         if len(text) > SHORT_CHARS and belief_id not in self._kept():
             from credo.retrieval.snippet import SNIPPET_CAP, Terms, compress
@@ -181,6 +194,19 @@ class Costs(dict[str, int]):
                 if len(plain) >= MAX_KNOWN:
                     plain.clear()
                 plain[belief_id] = chars
+        elif (
+            marked
+            and shown is not None
+            and len(text) <= SHORT_CHARS
+            and self._kept_standing is not None
+            and (said := self._marked.kept(belief_id))  # type: ignore[attr-defined]
+        ):
+            # (its id shown whole, so ``Shown`` says nothing more; the marks the truth
+            # graph keeps with it, good while a query gives it the very same standing)
+            lines = self._kept_lines
+            if len(lines) >= MAX_KNOWN:
+                lines.clear()
+            lines[belief_id] = (said, chars + len(marked))
         chars += len(marked)
         self[belief_id] = chars
         return chars
@@ -311,58 +337,6 @@ def keep(known: dict[str, int], belief_id: str, chars: int) -> None:
 def id_chars(belief_id: str) -> int:
     """The characters an id takes on its line (``tokens.escape`` keeps a plain one)."""
     return len(escape(belief_id))
-
-
-class Known:
-    """What the compress stage reads of beliefs that holds while the store stays at one
-    version, made as the queries meet them (never for every belief: a million-belief store
-    would hold a million entries): ``lines``, the line of each belief whose text is short
-    (never cut) with its text whole (``whole_line``); ``plain``, those of them no query at
-    the version marks nor shortens (``Costs.fill``); and ``stated``, whether a person
-    stated or corrected it (``Store.stated``). A long-lived process keeps one per store
-    version (the truth links' memo holds it: ``TruthReader.kept``), so a write, by this
-    process or another, starts a new one. Each is started over past ``MAX_KNOWN`` entries."""
-
-    __slots__ = ("lines", "plain", "stated")
-
-    def __init__(self) -> None:
-        self.lines: dict[str, int] = {}
-        self.plain: dict[str, int] = {}
-        self.stated: dict[str, bool] = {}
-
-    @staticmethod
-    def at(
-        kept: "dict[str, object]",
-        read: Callable[[list[str]], set[str]],
-        ahead: "Callable[[], object] | None" = None,
-    ) -> "tuple[Known, Callable[[list[str]], set[str]]]":
-        """The one kept in ``kept`` (a store version's), made on first use, and ``read``
-        (``Store.stated``) through it; or the one made at index read (``ahead``)."""
-        found = kept.get("compress")
-        if not isinstance(found, Known):
-            made = None if ahead is None else ahead()
-            found = kept["compress"] = made if isinstance(made, Known) else Known()
-        return found, found.stated_of(read)
-
-    def stated_of(self, read: Callable[[list[str]], set[str]]) -> Callable[[list[str]], set[str]]:
-        """``read`` (``Store.stated``) asked only about the ids not known yet."""
-        known = self.stated
-
-        def stated(ids: list[str]) -> set[str]:
-            out = set(selected(ids, map(known.get, ids)))  # (None: not known, read below)
-            unread = list(filterfalse(known.__contains__, ids))
-            if unread:
-                found = read(unread)
-                out |= found
-                if len(known) >= MAX_KNOWN:
-                    known.clear()
-                known.update(zip(unread, map(found.__contains__, unread), strict=True))
-            return out
-
-        return stated
-
-
-MAX_KNOWN = 100_000
 
 
 class Carried(dict[str, frozenset[str]]):

@@ -55,6 +55,7 @@ from credo.types import GLOBAL_SCOPE, Belief, RetrievalResult, RetrievedBelief
 if TYPE_CHECKING:  # loaded only when a candidate has truth links (``_currency``)
     from credo.retrieval.currency import Currency, Standing
     from credo.retrieval.truth_graph import Relevant
+    from credo.store.truth import TruthReader
 
 __all__ = ["DEFAULT_LANES", "Options", "check_options", "retrieve", "with_default_lanes"]
 
@@ -77,7 +78,8 @@ def _retrieve(store: Store, text: str, options: Options) -> RetrievalResult:
     if shared:  # a global lock stands in for the project belief with its id
         ranked = [s for s in ranked if s.id not in shared]
     ids = list(map(_FIRST, ranked))  # (C-level: ~110 candidates)
-    state = _currency(store, ranked, ids, rows, locks, options)
+    reader = store.truth_reader()  # (at the version the retrieve's scope read: one for both)
+    state = _currency(reader, ranked, ids, rows, locks, options)
     units = None
     standing: Mapping[str, Standing] = {}
     tails: Mapping[str, Relevant] = {}  # groups of their own, kept aside (Currency.tails)
@@ -132,7 +134,6 @@ def _retrieve(store: Store, text: str, options: Options) -> RetrievalResult:
     # the first passage packed under them pays for (retrieval/place.py).
     places = Places(trails, shown)
     classes = Classes(store.retention, ids, content, options.retention_rules, long)
-    reader = store.truth_reader()
     held = reader.kept  # (what holds while the store keeps its version)
     memo, stated = Known.at(held, store.stated, store.warm_ahead)
     kept = verbatim_ids(
@@ -294,7 +295,7 @@ _STEP: dict[str, "ModuleType"] = {}  # the truth step's module (retrieval/curren
 
 
 def _currency(
-    store: Store,
+    reader: "TruthReader",
     ranked: list[Scored],
     ids: list[str],
     rows: Mapping[str, CandidateRow],
@@ -307,8 +308,7 @@ def _currency(
 
     The truth graph is kept with the store's truth links while the store does not change,
     so a long-lived process reads each belief's links once, whatever the queries. ``ids``
-    are the ranked beliefs' ids."""
-    reader = store.truth_reader()  # (at the version the retrieve's scope read)
+    are the ranked beliefs' ids; ``reader``: the store's truth links at this version."""
     if reader.none:  # no truth edge at all: nothing to ask, whatever the query
         return None
     lock_ids = [b.id for b in locks]

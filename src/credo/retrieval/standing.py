@@ -97,7 +97,7 @@ class Marks(dict[str, str]):
     is the very one the truth graph keeps (``Currency.plain``) takes the marks kept with it
     when the block shows ids whole."""
 
-    __slots__ = ("_bringers", "_kept", "_plain", "_shown", "_standing", "_tails")
+    __slots__ = ("_bringers", "_kept", "_plain", "_shown", "_standing", "_tails", "standing_of")
 
     def __init__(
         self,
@@ -112,6 +112,20 @@ class Marks(dict[str, str]):
         self._tails = truth.tails if truth is not None else None
         self._bringers = truth.bringers if truth is not None else {}
         self._kept = truth.plain if truth is not None and self._plain else None
+        # (each belief's standing, when kept marks can be taken: what ``kept`` returned for a
+        # belief at this store version holds again when this gives the very same tuple)
+        self.standing_of = standing.get if self._kept is not None else None
+
+    def kept(self, belief_id: str) -> "Standing | None":
+        """The belief's standing when its marks are the ones the truth graph keeps with it
+        (``Currency.plain``, its ids shown whole): the very tuple, so a later query whose
+        standing for it is that tuple marks it the same way; else None."""
+        said = self._standing.get(belief_id)
+        kept = self._kept
+        if said is None or kept is None:
+            return None
+        info = kept.get(belief_id)
+        return said if info is not None and info[0] is said and info[10] is not None else None
 
     def __missing__(self, belief_id: str) -> str:
         said = self._standing.get(belief_id)

@@ -1,0 +1,67 @@
+"""What the compress stage knows of beliefs at one store version (``Known``): their lines
+and whether a person stated them, kept by a long-lived process while the store does not
+change (retrieval/compress.py charges the lines it reads here)."""
+
+# Evaluated annotations, for a cheaper import: see credo/types.py.
+
+from collections.abc import Callable
+from itertools import compress as selected
+from itertools import filterfalse
+
+__all__ = ["MAX_KNOWN", "Known"]
+
+
+class Known:
+    """What the compress stage reads of beliefs that holds while the store stays at one
+    version, made as the queries meet them (never for every belief: a million-belief store
+    would hold a million entries): ``lines``, the line of each belief whose text is short
+    (never cut) with its text whole (``whole_line``); ``plain``, those of them no query at
+    the version marks nor shortens (``Costs.fill``); ``kept``, the lines of those whose
+    marks are the truth graph's own (``standing.Marks.kept``), with the standing they hold
+    for (a query that gives the belief that very tuple marks it the same way); and
+    ``stated``, whether a person stated or corrected it (``Store.stated``). A long-lived
+    process keeps one per store version (the truth links' memo holds it:
+    ``TruthReader.kept``), so a write, by this process or another, starts a new one. Each
+    is started over past ``MAX_KNOWN`` entries."""
+
+    __slots__ = ("kept", "lines", "plain", "stated")
+
+    def __init__(self) -> None:
+        self.lines: dict[str, int] = {}
+        self.kept: dict[str, tuple[object, int]] = {}
+        self.plain: dict[str, int] = {}
+        self.stated: dict[str, bool] = {}
+
+    @staticmethod
+    def at(
+        kept: "dict[str, object]",
+        read: Callable[[list[str]], set[str]],
+        ahead: "Callable[[], object] | None" = None,
+    ) -> "tuple[Known, Callable[[list[str]], set[str]]]":
+        """The one kept in ``kept`` (a store version's), made on first use, and ``read``
+        (``Store.stated``) through it; or the one made at index read (``ahead``)."""
+        found = kept.get("compress")
+        if not isinstance(found, Known):
+            made = None if ahead is None else ahead()
+            found = kept["compress"] = made if isinstance(made, Known) else Known()
+        return found, found.stated_of(read)
+
+    def stated_of(self, read: Callable[[list[str]], set[str]]) -> Callable[[list[str]], set[str]]:
+        """``read`` (``Store.stated``) asked only about the ids not known yet."""
+        known = self.stated
+
+        def stated(ids: list[str]) -> set[str]:
+            out = set(selected(ids, map(known.get, ids)))  # (None: not known, read below)
+            unread = list(filterfalse(known.__contains__, ids))
+            if unread:
+                found = read(unread)
+                out |= found
+                if len(known) >= MAX_KNOWN:
+                    known.clear()
+                known.update(zip(unread, map(found.__contains__, unread), strict=True))
+            return out
+
+        return stated
+
+
+MAX_KNOWN = 100_000
