@@ -92,29 +92,9 @@ def test_heat_kernel_in_arrays_gives_the_same_floats(
             rows[a][b] = rows[a].get(b, 0.0) + link.weight
             rows[b][a] = rows[b].get(a, 0.0) + link.weight
     want = heat._taylor(order, index, rows, seeds, t, heat.TAYLOR_TERMS)
-    got = heat._heat_arrays(order, index, links, seeds, t, heat.TAYLOR_TERMS) if order else {}
+    got = heat._taylor_arrays(order, index, rows, seeds, t, heat.TAYLOR_TERMS)
     assert repr(got) == repr(want)
     assert heat_over_links(seeds, links, t=t) == heat_kernel(seeds, adjacency(links, nodes), t=t)
-
-
-@settings(
-    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(links=_links, seeds=_seeds)
-def test_heat_kernel_in_arrays_sums_long_rows_as_sum_does(
-    links: list[Link], seeds: dict[str, float], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The degrees of rows of three and more neighbours, given to ``sum`` where it
-    compensates (Python 3.12), are the reference's on this Python too."""
-    import numpy  # noqa: F401  (the arrays' path)
-
-    from credo.retrieval.lanes import heat
-
-    nodes = set(seeds) | {end for link in links for end in (link.src, link.dst)}
-    with monkeypatch.context() as patched:
-        patched.setattr(heat, "COMPENSATED_SUM", True)
-        got = heat_over_links(seeds, links)
-    assert repr(got) == repr(heat_kernel(seeds, adjacency(links, nodes)))
 
 
 def test_heat_kernel_in_arrays_folds_a_hub_in_order() -> None:
@@ -133,7 +113,9 @@ def test_heat_kernel_in_arrays_folds_a_hub_in_order() -> None:
         rows[a][b] = rows[a].get(b, 0.0) + link.weight
         rows[b][a] = rows[b].get(a, 0.0) + link.weight
     want = heat._taylor(order, index, rows, seeds, 1.0, heat.TAYLOR_TERMS)
-    assert repr(heat._heat_arrays(order, index, links, seeds, 1.0, heat.TAYLOR_TERMS)) == repr(want)
+    assert repr(heat._taylor_arrays(order, index, rows, seeds, 1.0, heat.TAYLOR_TERMS)) == repr(
+        want
+    )
 
 
 def test_heat_kernel_on_a_hub_and_seeds_outside_the_graph() -> None:

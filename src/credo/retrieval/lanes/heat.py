@@ -19,21 +19,13 @@ import sys
 from collections.abc import Mapping, Sequence
 from itertools import compress
 from operator import itemgetter
-from typing import TYPE_CHECKING
 
 from credo.store.graph import Link
-
-if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
 
 DEFAULT_T = 1.0
 TAYLOR_TERMS = 12
 _SRC = itemgetter(0)  # of a Link
 _DST = itemgetter(1)
-_WEIGHT = itemgetter(3)
-# Python 3.12's ``sum`` of floats compensates: a left fold of three or more terms may differ.
-COMPENSATED_SUM = sys.version_info >= (3, 12)
 
 
 def adjacency(links: Sequence[Link], nodes: set[str]) -> dict[str, dict[str, float]]:
@@ -65,10 +57,6 @@ def heat_over_links(
     nodes.update(seeds)
     order = sorted(nodes)
     index = dict(zip(order, range(len(order)), strict=True))
-    # Whole-array steps when numpy is loaded already (a warm process); a fresh process (the
-    # hook's direct path) does not pay numpy's import for this.
-    if "numpy" in sys.modules and order:
-        return _heat_arrays(order, index, links, seeds, t, terms, above)
     rows: list[dict[int, float]] = [{} for _ in order]
     for src, dst, _kind, weight in links:
         if weight <= 0:
@@ -77,6 +65,10 @@ def heat_over_links(
         out, back = rows[a], rows[b]
         out[b] = out.get(b, 0.0) + weight
         back[a] = back.get(a, 0.0) + weight  # read after the write: a self-loop adds twice
+    # Whole-array steps when numpy is loaded already (a warm process); a fresh process (the
+    # hook's direct path) does not pay numpy's import for this.
+    if "numpy" in sys.modules:
+        return _taylor_arrays(order, index, rows, seeds, t, terms, above)
     heat = _taylor(order, index, rows, seeds, t, terms)
     return heat if above is None else {k: v for k, v in heat.items() if v > above}
 
@@ -88,92 +80,54 @@ def _inv_sqrt_degrees(rows: list[dict[int, float]]) -> list[float]:
     return [1.0 / sqrt(d) if d > 0 else 0.0 for d in map(sum, map(dict.values, rows))]
 
 
-def _heat_arrays(
+def _taylor_arrays(
     order: list[str],
     index: Mapping[str, int],
-    links: Sequence[Link],
+    rows: list[dict[int, float]],
     seeds: Mapping[str, float],
     t: float,
     terms: int,
     above: float | None = None,
 ) -> dict[str, float]:
-    """``_taylor`` over the graph of ``links`` (``heat_over_links``'s rows) as whole-array
-    steps (numpy), the very same floats (with ``above``, only the nodes whose heat is
-    greater than it).
+    """``_taylor`` as whole-array steps (numpy), the very same floats (with ``above``, only
+    the nodes whose heat is greater than it).
 
     Each node is one segment of a flat array: itself at weight 1.0, then its neighbours by
     index at their normalised weights. A step multiplies the flat weights by the gathered
     values and folds each segment with ``subtract.reduceat``, a left fold (``x - a - b`` is
-    ``(x - a) - b``: the reference's running subtraction; ``1.0 * x`` is ``x``).
-
-    The layout is made from the links by ~30 numpy calls, not a Python step per link and
-    per neighbour (~1.4M instructions a query at 10k, against ~0.3M). Each link gives its
-    two directed entries (its order kept as a sequence number, the back entry after the
-    out one: a self-loop adds twice); entries sorted by (row, neighbour, sequence) are
-    the rows' parallel weights in the order the reference adds them, and a row's
-    neighbours sorted by first sequence are its insertion order. Running sums are left
-    folds of ``subtract`` with the first term negated: ``-((-a - b) - c)`` is ``(a + b) +
-    c`` to the bit (rounding is symmetric). Degrees are ``sum`` of a row's values as in
-    ``_inv_sqrt_degrees``: the left fold for up to two terms, where every Python's ``sum``
-    is that fold; a longer row is given to ``sum`` itself (Python 3.12's compensates)."""
+    ``(x - a) - b``: the reference's running subtraction; ``1.0 * x`` is ``x``). Degrees
+    are ``sum(row.values())`` as there (insertion order); the products and the division
+    by the square root are the same IEEE operations. The segments are laid out by one
+    Python pass into lists, made arrays by three conversions: ~100 nodes, most of them
+    leaves, cost less so than by the ~20 numpy calls of an array-built layout (each ~1-3
+    us in a query's flow, its caches cold)."""
     import numpy
 
-    n = len(order)
-    fold = numpy.subtract.reduceat
-    nodes = numpy.arange(n)
-    first = numpy.zeros(n)
-    if seeds:  # every seed is a node (heat_over_links adds them)
-        first[list(map(index.__getitem__, seeds))] = list(seeds.values())
-    weight = numpy.array(list(map(_WEIGHT, links)), dtype=numpy.float64)
-    kept = ~(weight <= 0)  # (a NaN weight is kept, as the reference's test keeps it)
-    src = numpy.array(list(map(index.__getitem__, map(_SRC, links))), dtype=numpy.intp)[kept]
-    dst = numpy.array(list(map(index.__getitem__, map(_DST, links))), dtype=numpy.intp)[kept]
-    weight = weight[kept]
-    m = len(weight)
-    if m:
-        row = numpy.concatenate((src, dst))  # out entries, then back entries
-        col = numpy.concatenate((dst, src))
-        half = numpy.arange(0, 2 * m, 2)
-        entry = numpy.concatenate((half, half + 1))  # link k's: 2k out, 2k + 1 back
-        by_key = numpy.argsort((row * n + col) * (2 * m) + entry)
-        key = (row * n + col)[by_key]
-        signed = numpy.concatenate((weight, weight))[by_key]
-        starts = numpy.flatnonzero(numpy.concatenate(([True], key[1:] != key[:-1])))
-        signed[starts] = -signed[starts]
-        value = -fold(signed, starts)  # each (row, neighbour)'s weights summed in order
-        key = key[starts]
-        group_row, group_col = key // n, key % n
-        # Each row's values in insertion order (by the first entry of each neighbour).
-        inserted = numpy.argsort(group_row * (2 * m) + entry[by_key][starts])
-        row_values = value[inserted]
-        by_row = group_row[inserted]
-        row_starts = numpy.flatnonzero(numpy.concatenate(([True], by_row[1:] != by_row[:-1])))
-        rows_met = by_row[row_starts]
-        signed = row_values.copy()
-        signed[row_starts] = -signed[row_starts]
-        degree = numpy.zeros(n)
-        degree[rows_met] = -fold(signed, row_starts)
-        if COMPENSATED_SUM:
-            _sum_long_rows(degree, rows_met, row_starts, row_values)
-        inv_sqrt = numpy.zeros(n)
-        numpy.divide(1.0, numpy.sqrt(degree), out=inv_sqrt, where=degree > 0)
-        # Node i's segment: itself, then its neighbours (groups are in (row, col) order).
-        segments = nodes + numpy.searchsorted(group_row, nodes)
-        at_group = group_row + 1 + numpy.arange(len(key))
-        gather = numpy.empty(n + len(key), dtype=numpy.intp)
-        flat = numpy.empty(n + len(key))
-        gather[segments] = nodes
-        gather[at_group] = group_col
-        flat[segments] = 1.0
-        flat[at_group] = value * inv_sqrt[group_row] * inv_sqrt[group_col]
-    else:
-        segments = gather = nodes
-        flat = numpy.ones(n)
-    term = first
+    inv_sqrt = _inv_sqrt_degrees(rows)
+    gather: list[int] = []  # the flat array's values: node i's own, then its neighbours'
+    flat: list[float] = []  # their weights: 1.0, then each neighbour's normalised weight
+    starts: list[int] = []  # where each node's segment starts
+    for i, row in enumerate(rows):
+        starts.append(len(gather))
+        gather.append(i)
+        flat.append(1.0)
+        if row:
+            scale = inv_sqrt[i]
+            for j, w in sorted(row.items()):  # by neighbour index
+                gather.append(j)
+                flat.append(w * scale * inv_sqrt[j])
+    first = [0.0] * len(order)
+    for n, value in seeds.items():  # every seed is a node (heat_over_links adds them)
+        first[index[n]] = float(value)
+    at = numpy.array(gather, dtype=numpy.intp)
+    weights = numpy.array(flat, dtype=numpy.float64)
+    segments = numpy.array(starts, dtype=numpy.intp)
+    term = numpy.array(first, dtype=numpy.float64)
     total = term.copy()
+    fold = numpy.subtract.reduceat
     for k in range(1, terms):
         # L x = x - D^-1/2 W D^-1/2 x ; next term = (-t / k) * L * term
-        term = (-t / k) * fold(flat * term[gather], segments)
+        term = (-t / k) * fold(weights * term[at], segments)
         total += term
     # max(value, 0.0): the value unless below 0.0 (a NaN and a -0.0 stay)
     heat = numpy.where(total < 0.0, 0.0, total)
@@ -181,21 +135,6 @@ def _heat_arrays(
         kept = heat > above
         return dict(zip(compress(order, kept.tolist()), heat[kept].tolist(), strict=True))
     return dict(zip(order, heat.tolist(), strict=True))
-
-
-def _sum_long_rows(
-    degree: npt.NDArray[np.float64],
-    rows: npt.NDArray[np.intp],
-    starts: npt.NDArray[np.intp],
-    values: npt.NDArray[np.float64],
-) -> None:
-    """Set the degree of each of ``rows`` with more than two values (``values[starts[i]:
-    starts[i + 1]]``, in insertion order) to their ``sum``: Python 3.12's compensates."""
-    bounds = [*starts.tolist(), len(values)]
-    flat = values.tolist()
-    for at, low in enumerate(bounds[:-1]):
-        if bounds[at + 1] - low > 2:
-            degree[rows[at]] = sum(flat[low : bounds[at + 1]])
 
 
 def _taylor(
