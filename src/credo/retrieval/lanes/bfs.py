@@ -19,20 +19,19 @@ def expand_hop(
 ) -> dict[str, float]:
     """Scores reached in one hop from ``frontier`` (node -> score) over ``links``."""
     reached: dict[str, float] = {}
-    for link in links:
-        weight = link.weight
+    get, best = frontier.get, reached.get
+    for src, dst, _kind, weight in links:  # (one unpacking: no attribute look-ups)
         if weight <= 0:
             continue
-        src, dst = link.src, link.dst
         # Both directions, src -> dst first (the order matters only for equal values).
-        base = frontier.get(src)
+        base = get(src)
         if base is not None:
             value = base * weight * decay
-            if value > reached.get(dst, 0.0):
+            if value > best(dst, 0.0):
                 reached[dst] = value
-        base = frontier.get(dst)
+        base = get(dst)
         if base is not None:
             value = base * weight * decay
-            if value > reached.get(src, 0.0):
+            if value > best(src, 0.0):
                 reached[src] = value
     return reached
