@@ -199,7 +199,9 @@ class SourceIndex:
         """True when lines `start`..`end` hold `needle`'s words in order."""
         if start < 1 or end > len(self.lines) or end < start:
             return False
-        remaining = (word for number in range(start, end + 1) for word in self.line_words(number))
+        # One flat list, matched through one iterator: `in` then scans it in C.
+        span = [word for number in range(start, end + 1) for word in self.line_words(number)]
+        remaining = iter(span)
         return all(word in remaining for word in needle)
 
     def align(self, needle: list[str], start: int, end: int) -> list[int] | None:

@@ -248,46 +248,64 @@ _NOT_TEXT = [
 ]
 
 
+# docutils' Text state reads a paragraph's second line as a section title's underline when
+# it matches this (`states.Text.patterns`).
+_UNDERLINE = re.compile(states.Text.patterns["underline"])
+
+
 @contextmanager
 def _one_line_cells() -> Iterator[None]:
-    """Parse a one-line table cell of plain text as the paragraph docutils would make.
+    """Parse a nested block that is one paragraph of plain lines as docutils would.
 
-    docutils parses every cell of a table as a document of its own: a state machine run
-    per cell, two thirds of the parse of a long one-line-per-row table (pytest's plugin
-    list). A cell of one line that no Body transition but "text" matches (no list,
-    field, directive, table, adornment...) and that does not end with ``::`` is one
-    paragraph of that line at that line; it is built here as docutils' `Text` state
-    builds it (`RSTState.paragraph`, inline markup through the same inliner and memo).
-    Every other cell takes docutils' own nested parse."""
+    docutils parses every table cell, list item, definition, field body and directive
+    body as a document of its own: a state machine run per block, two thirds of the parse
+    of a long one-line-per-row table (pytest's plugin list) and most of a changelog's
+    bullets. A block whose first line no Body transition but "text" matches (no list,
+    field, directive, table, adornment...), whose second line is no title underline, whose
+    lines are neither blank nor indented (the Text state's other ways out) and which does
+    not end with ``::`` is one paragraph of those lines; it is built here as docutils'
+    `Text` state builds it (`RSTState.paragraph`, inline markup through the same inliner
+    and memo, the document's current line where docutils' machine has it). Every other
+    block takes docutils' own nested parse."""
     nested_parse = states.RSTState.nested_parse
 
     def parse(self: Any, block: Any, input_offset: int, node: Any, *args: Any, **kw: Any) -> Any:
-        line = block[0] if len(block) == 1 and not args and not kw else ""
-        source, offset = block.info(0) if line else (None, None)
-        if (
-            node.tagname != "entry"
-            or offset is None
-            or not line.strip()
-            or line[0] == " "
-            or line.rstrip().endswith("::")
-            or any(pattern.match(line) for pattern in _NOT_TEXT)
-        ):
+        if args or kw or not _one_paragraph(block):
             return nested_parse(self, block, input_offset, node, *args, **kw)
-        # docutils' machine would end past the line: the document's current line unknown.
-        self.memo.document.note_source(source, None)
-        data = line.rstrip()
+        count = len(block)
+        # Where docutils' machine is while it parses the inline text: past the line (one
+        # line), or at the last line (several); past the last line once it is done.
+        last_source, last_offset = block.info(count - 1)
+        document = self.memo.document
+        document.note_source(last_source, None if count == 1 else last_offset)
+        data = "\n".join(block).rstrip()
         inline, messages = self.inliner.parse(data, input_offset + 1, self.memo, node)
         paragraph = nodes.paragraph(data, "", *inline)
+        source, offset = block.info(0)
         paragraph.source, paragraph.line = source, offset + 1
         node += paragraph
         node += messages
-        return input_offset + 1
+        document.note_source(last_source, None)
+        return input_offset + count
 
     states.RSTState.nested_parse = parse  # type: ignore[method-assign]
     try:
         yield
     finally:
         states.RSTState.nested_parse = nested_parse  # type: ignore[method-assign]
+
+
+def _one_paragraph(block: Any) -> bool:
+    """True when docutils reads `block` (a StringList) as one paragraph and nothing else."""
+    lines = block.data if isinstance(block, statemachine.StringList) else None
+    if not lines or any(not line.strip() or line[0] == " " for line in lines):
+        return False
+    first = lines[0]
+    if any(pattern.match(first) for pattern in _NOT_TEXT):
+        return False
+    if len(lines) > 1 and _UNDERLINE.match(lines[1]):
+        return False
+    return not lines[-1].rstrip().endswith("::")
 
 
 class _Directives(dict[str, Any]):
