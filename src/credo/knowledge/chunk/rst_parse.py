@@ -255,37 +255,41 @@ _UNDERLINE = re.compile(states.Text.patterns["underline"])
 
 @contextmanager
 def _one_line_cells() -> Iterator[None]:
-    """Parse a nested block that is one paragraph of plain lines as docutils would.
+    """Parse a nested block of plain paragraphs as docutils would, without its machine.
 
     docutils parses every table cell, list item, definition, field body and directive
     body as a document of its own: a state machine run per block, two thirds of the parse
     of a long one-line-per-row table (pytest's plugin list) and most of a changelog's
-    bullets. A block whose first line no Body transition but "text" matches (no list,
-    field, directive, table, adornment...), whose second line is no title underline, whose
-    lines are neither blank nor indented (the Text state's other ways out) and which does
-    not end with ``::`` is one paragraph of those lines; it is built here as docutils'
-    `Text` state builds it (`RSTState.paragraph`, inline markup through the same inliner
-    and memo, the document's current line where docutils' machine has it). Every other
-    block takes docutils' own nested parse."""
+    bullets. A block that is only paragraphs separated by blank lines, each paragraph's
+    first line matched by no Body transition but "text" (no list, field, directive,
+    table, adornment...), its second line no title underline, none of its lines indented
+    (the Text state's other ways out) and none ending with ``::``, is built here as
+    docutils' `Text` state builds each paragraph (`RSTState.paragraph`, inline markup
+    through the same inliner and memo, the document's current line where docutils'
+    machine has it while it parses the inline text, and past the block at the end).
+    Every other block takes docutils' own nested parse."""
     nested_parse = states.RSTState.nested_parse
 
     def parse(self: Any, block: Any, input_offset: int, node: Any, *args: Any, **kw: Any) -> Any:
-        if args or kw or not _one_paragraph(block):
+        spans = None if args or kw else _plain_paragraphs(block)
+        if not spans:
             return nested_parse(self, block, input_offset, node, *args, **kw)
-        count = len(block)
-        # Where docutils' machine is while it parses the inline text: past the line (one
-        # line), or at the last line (several); past the last line once it is done.
-        last_source, last_offset = block.info(count - 1)
         document = self.memo.document
-        document.note_source(last_source, None if count == 1 else last_offset)
-        data = "\n".join(block).rstrip()
-        inline, messages = self.inliner.parse(data, input_offset + 1, self.memo, node)
-        paragraph = nodes.paragraph(data, "", *inline)
-        source, offset = block.info(0)
-        paragraph.source, paragraph.line = source, offset + 1
-        node += paragraph
-        node += messages
-        document.note_source(last_source, None)
+        count = len(block)
+        for first, last in spans:
+            # A one-line paragraph is read once the machine sees the line after it (blank,
+            # or past the block); a longer one once the machine reached its last line.
+            at = last if last > first else last + 1
+            document.note_source(*block.info(at))
+            data = "\n".join(block.data[first : last + 1]).rstrip()
+            lineno = input_offset + first + 1
+            inline, messages = self.inliner.parse(data, lineno, self.memo, node)
+            paragraph = nodes.paragraph(data, "", *inline)
+            source, offset = block.info(first)
+            paragraph.source, paragraph.line = source, offset + 1
+            node += paragraph
+            node += messages
+        document.note_source(*block.info(count))  # past the block: its source, no line
         return input_offset + count
 
     states.RSTState.nested_parse = parse  # type: ignore[method-assign]
@@ -295,17 +299,34 @@ def _one_line_cells() -> Iterator[None]:
         states.RSTState.nested_parse = nested_parse  # type: ignore[method-assign]
 
 
-def _one_paragraph(block: Any) -> bool:
-    """True when docutils reads `block` (a StringList) as one paragraph and nothing else."""
+def _plain_paragraphs(block: Any) -> list[tuple[int, int]] | None:
+    """The (first, last) line indices of each paragraph when docutils reads `block` (a
+    StringList) as plain paragraphs and nothing else; None otherwise."""
     lines = block.data if isinstance(block, statemachine.StringList) else None
-    if not lines or any(not line.strip() or line[0] == " " for line in lines):
-        return False
-    first = lines[0]
-    if any(pattern.match(first) for pattern in _NOT_TEXT):
-        return False
-    if len(lines) > 1 and _UNDERLINE.match(lines[1]):
-        return False
-    return not lines[-1].rstrip().endswith("::")
+    if not lines:
+        return None
+    spans: list[tuple[int, int]] = []
+    first = -1
+    for index, line in enumerate(lines):
+        if line.strip(" "):
+            if line[0] == " " or not line.strip():
+                return None  # indented, or blank to `str.strip` but not to docutils
+            if first < 0:
+                first = index
+            continue
+        if first >= 0:
+            spans.append((first, index - 1))
+            first = -1
+    if first >= 0:
+        spans.append((first, len(lines) - 1))
+    for first, last in spans:
+        if any(pattern.match(lines[first]) for pattern in _NOT_TEXT):
+            return None
+        if last > first and _UNDERLINE.match(lines[first + 1]):
+            return None
+        if lines[last].rstrip().endswith("::"):
+            return None
+    return spans or None
 
 
 class _Directives(dict[str, Any]):
