@@ -202,3 +202,22 @@ def test_the_collector_is_paused_for_a_split_and_left_as_found(enabled: bool) ->
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_docutils_loads_without_pygments_and_still_highlights_for_others() -> None:
+    """A split never imports Pygments; another docutils user in the process still gets
+    its lexers (credo.knowledge.chunk.rst_import)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from credo.knowledge.chunk import split_rst\n"
+        "assert [c.text for c in split_rst('Title\\n=====\\n\\nSome *text*.\\n')] == "
+        "['Title', 'Some text.']\n"
+        "assert 'pygments' not in sys.modules\n"
+        "from docutils.utils.code_analyzer import Lexer\n"
+        "print(list(Lexer('x = 1', 'python', 'short'))[0])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "(['n'], 'x')"
