@@ -248,6 +248,25 @@ _NOT_TEXT = [
 ]
 
 
+_ENUMERATOR = re.compile(states.Body.patterns["enumerator"])
+# Characters a `_NOT_TEXT` pattern can start with, beyond an enumerator's: bullets and
+# ASCII punctuation (fields, options, doctests, line blocks, tables, markup, adornments).
+_MARKER_STARTS = frozenset("\u2022\u2023\u2043")
+
+
+def _not_text(line: str) -> bool:
+    """True when a Body transition other than "text" matches `line`. Only an enumerator
+    ("a.", "iv)", "2.") starts with a letter or digit, and no pattern starts with any other
+    non-ASCII character but a bullet: such lines need one pattern, or none."""
+    head = line[0]
+    if head.isascii():
+        if head.isalnum():
+            return _ENUMERATOR.match(line) is not None
+    elif head not in _MARKER_STARTS:
+        return False
+    return any(pattern.match(line) for pattern in _NOT_TEXT)
+
+
 # docutils' Text state reads a paragraph's second line as a section title's underline when
 # it matches this (`states.Text.patterns`).
 _UNDERLINE = re.compile(states.Text.patterns["underline"])
@@ -320,7 +339,7 @@ def _plain_paragraphs(block: Any) -> list[tuple[int, int]] | None:
     if first >= 0:
         spans.append((first, len(lines) - 1))
     for first, last in spans:
-        if any(pattern.match(lines[first]) for pattern in _NOT_TEXT):
+        if _not_text(lines[first]):
             return None
         if last > first and _UNDERLINE.match(lines[first + 1]):
             return None
