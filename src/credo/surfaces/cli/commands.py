@@ -506,20 +506,16 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
     incremental)."""
     import dataclasses
 
+    from rich.progress import Progress
+
     memory = open_memory(ctx)
-    if as_json or not sys.stderr.isatty():
-        # No bar to draw: rich is not even imported (~5% of a small tree's CPU).
-        report = memory.ingest(*paths)
-    else:
-        from rich.progress import Progress
+    with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
+        task = bar.add_task("ingest", total=None)
 
-        with Progress(transient=True) as bar:
-            task = bar.add_task("ingest", total=None)
+        def progress(done: int, total: int, path: str) -> None:
+            bar.update(task, completed=done, total=total, description=path[-40:])
 
-            def progress(done: int, total: int, path: str) -> None:
-                bar.update(task, completed=done, total=total, description=path[-40:])
-
-            report = memory.ingest(*paths, progress=progress)
+        report = memory.ingest(*paths, progress=progress)
     skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(report.skipped.items()) if n)
     emit(
         as_json,
