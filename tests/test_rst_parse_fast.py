@@ -89,6 +89,63 @@ def test_table_shortcuts_give_docutils_own_doctree(
     assert dump(rst_parse.parse(text, 60.0)) == docutils_own(monkeypatch, text)
 
 
+# Lines of a nested block: plain text, inline markup, and lines that end a paragraph or
+# make another block (titles' underlines, indentation, literal markers, list markers...).
+BLOCK_LINES = [*CELLS, "", "", "  indented", "=====", "~~~", "a", "ends: ::", "\u3000", "\\::"]
+CONTAINERS = [
+    ("- ", "  "),  # a bullet item
+    ("#. ", "   "),  # an enumerated item
+    ("term\n   ", "   "),  # a definition
+    (":field: ", "   "),  # a field body
+    (".. note:: ", "   "),  # a directive body
+    (".. note::\n\n   ", "   "),  # a directive body after a blank line
+    ("-o FILE  ", "         "),  # an option's description
+]
+
+
+@st.composite
+def nested_blocks(draw: st.DrawFn) -> str:
+    opener, indent = draw(st.sampled_from(CONTAINERS))
+    lines = draw(st.lists(st.sampled_from(BLOCK_LINES), min_size=1, max_size=7))
+    body = "\n".join(indent + line if line else "" for line in lines[1:])
+    item = opener + lines[0] + ("\n" + body if body else "")
+    after = draw(st.sampled_from(["", "\n\nAfter the block.\n", "\n- next item\n"]))
+    return "Title\n=====\n\n" + item + "\n" + after
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(nested_blocks())
+def test_nested_paragraph_shortcut_gives_docutils_own_doctree(
+    monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    document = rst_parse.parse(text, 60.0)
+    fast = (dump(document), document.current_source, document.current_line)
+    with monkeypatch.context() as patch:
+        patch.setattr(rst_parse, "_one_line_cells", contextlib.nullcontext)
+        own = rst_parse.parse(text, 60.0)
+    assert fast == (dump(own), own.current_source, own.current_line)
+
+
+def test_nested_paragraphs_take_the_shortcut(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shortcut is taken for list items of several paragraphs (it must be, to matter)."""
+    taken: list[Any] = []
+    plain = rst_parse._plain_paragraphs
+
+    def spy(block: Any) -> Any:
+        found = plain(block)
+        taken.append(found)
+        return found
+
+    monkeypatch.setattr(rst_parse, "_plain_paragraphs", spy)
+    text = "- one\n  line two\n\n  second *para*\n- x ::\n\n     code\n"
+    rst_parse.parse(text, 60.0)
+    assert taken == [[(0, 1), (3, 3)], None]
+
+
 def test_grid_tables_and_multi_line_cells_are_unchanged(monkeypatch: pytest.MonkeyPatch) -> None:
     text = (
         "+------------+---------------+\n"
@@ -145,3 +202,22 @@ def test_the_collector_is_paused_for_a_split_and_left_as_found(enabled: bool) ->
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_docutils_loads_without_pygments_and_still_highlights_for_others() -> None:
+    """A split never imports Pygments; another docutils user in the process still gets
+    its lexers (credo.knowledge.chunk.rst_import)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from credo.knowledge.chunk import split_rst\n"
+        "assert [c.text for c in split_rst('Title\\n=====\\n\\nSome *text*.\\n')] == "
+        "['Title', 'Some text.']\n"
+        "assert 'pygments' not in sys.modules\n"
+        "from docutils.utils.code_analyzer import Lexer\n"
+        "print(list(Lexer('x = 1', 'python', 'short'))[0])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "(['n'], 'x')"

@@ -24,9 +24,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from itertools import chain
 from typing import TypeVar
 
-from credo.store.stem import stem, tokens
+from credo.store.stem import ASCII_TOKEN, stem, tokens
 
 # The filler a short passage's context carries (knowledge/ingest/context.py): length only.
 _FILLER = "credolengthfiller"
@@ -44,7 +45,12 @@ LinesRow = tuple[str, str]
 
 def encode(content: str, context: str) -> LinesRow:
     """The stored form of a passage with ``content`` and ``context``."""
-    lines = [" ".join(map(stem, words)) for line in content.split("\n") if (words := tokens(line))]
+    if content.isascii():  # `tokens` of each line, with one lower-casing for them all
+        find = ASCII_TOKEN.findall
+        cut = [find(line) for line in content.lower().split("\n")]
+    else:
+        cut = [tokens(line) for line in content.split("\n")]
+    lines = [" ".join(map(stem, words)) for words in cut if words]
     placed = context.split("\n" + _FILLER, 1)[0]  # the filler is the context's last line
     return "\n".join(lines), " ".join(map(stem, tokens(placed)))
 
@@ -53,10 +59,9 @@ def contribution(row: LinesRow) -> Counter[str]:
     """What one stored row adds to ``line_df``: each stem once per line holding it, and
     the totals."""
     lines, context = row
-    counts: Counter[str] = Counter()
     split = [line.split() for line in lines.split("\n")] if lines else []
-    for words in split:
-        counts.update(set(words))
+    # One count over every line's distinct stems: Counter's C loop, not one update a line.
+    counts: Counter[str] = Counter(chain.from_iterable(map(set, split)))
     counts[PASSAGES] += 1
     counts[LINES] += len(split)
     counts[LENGTH] += sum(map(len, split))

@@ -52,6 +52,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from credo.knowledge.chunk import rst_import
 from credo.knowledge.chunk.model import (
     MAX_PARAGRAPH_CHARS,
     Chunk,
@@ -114,7 +115,7 @@ def split_rst(text: str) -> list[Chunk]:
     if _too_long(lines) or _table_cells(lines) > MAX_TABLE_CELLS:
         return split_text(text)
     try:
-        from credo.knowledge.chunk import rst_parse  # docutils loads here, on first use
+        rst_parse = rst_import.rst_parse()  # docutils loads here, on first use
 
         budget = _BUDGET_SECONDS + _BUDGET_PER_CHAR * len(text)
         document = rst_parse.parse("\n".join(lines), budget)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from itertools import chain
 
 # Letters and digits only, case-folded: the words `credo.knowledge.doctor` compares.
 _WORD = re.compile(r"[^\W_]+")
@@ -199,7 +200,8 @@ class SourceIndex:
         """True when lines `start`..`end` hold `needle`'s words in order."""
         if start < 1 or end > len(self.lines) or end < start:
             return False
-        remaining = (word for number in range(start, end + 1) for word in self.line_words(number))
+        # One iterator over the lines' words: each `in` scans on from the last match, in C.
+        remaining = chain.from_iterable(map(self.line_words, range(start, end + 1)))
         return all(word in remaining for word in needle)
 
     def align(self, needle: list[str], start: int, end: int) -> list[int] | None:

@@ -21,19 +21,23 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pickle
 import struct
-import subprocess
 import sys
 from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from credo.knowledge.chunk import language_for
 from credo.knowledge.ingest.split import Split, split_passages
 from credo.knowledge.ingest.walk import MAX_FILE_BYTES, by_this_reader
 from credo.store import Store
+
+if TYPE_CHECKING:
+    import subprocess
+
+# pickle and subprocess are imported where a worker is started or read: a run that starts
+# none (most: small or unchanged trees) does not pay for their imports (~1% of a small run).
 
 # Forces the worker count: 0 splits in the writer's process, N > 0 starts N workers
 # whatever the size of the run.
@@ -64,10 +68,14 @@ def read_frame(stream: IO[bytes]) -> Any:
     body = stream.read(size)
     if len(body) < size:
         raise EOFError
+    import pickle
+
     return pickle.loads(body)
 
 
 def write_frame(stream: IO[bytes], value: Any) -> None:
+    import pickle
+
     body = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     stream.write(_HEADER.pack(len(body)) + body)
     stream.flush()
@@ -286,6 +294,8 @@ def _start() -> _Worker | None:
     here = os.fspath(Path(__file__).resolve().parents[3])  # the folder holding credo/
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH", "")) if p)
+    import subprocess
+
     try:
         process = subprocess.Popen(
             [sys.executable, "-m", "credo.knowledge.ingest.worker"],
@@ -309,6 +319,8 @@ def _stdout(worker: _Worker) -> IO[bytes]:
 
 
 def _stop(worker: _Worker, *, kill: bool) -> None:
+    import subprocess
+
     process = worker.process
     if kill and process.poll() is None:
         process.kill()
