@@ -71,9 +71,10 @@ MAX_LINE_CHARS = 10_000
 # and that costs 0.1-0.5 ms a cell (more the wider the table): past this many cells in a
 # file (real documentation stays under a few hundred) the file is read as plain text.
 MAX_TABLE_CELLS = 10_000
-# Parse time budget: a fixed allowance plus time per character. Real Sphinx trees parse at
-# 1-4 microseconds a character, so only input ~5x slower than the slowest of them (or a
-# machine that much slower) reaches it; it is the one path whose outcome depends on time.
+# Parse time budget, in the parsing thread's CPU seconds: a fixed allowance plus time per
+# character. Real Sphinx trees parse at 1-4 microseconds a character, so only input ~5x
+# slower than the slowest of them (or a CPU that much slower) reaches it; it is the one path
+# whose outcome depends on time, and CPU time keeps a busy machine's waits out of it.
 _BUDGET_SECONDS = 2.0
 _BUDGET_PER_CHAR = 2e-5
 _GRID_BORDER = re.compile(r"[ \t]*\+(?:[-=]+\+)+[ \t]*$")
