@@ -150,7 +150,12 @@ class Costs(dict[str, int]):
         # (a relevant belief on a store in dispute, ~19 a query: no text, marks or id read)
         if (hit := self._kept_lines.get(belief_id)) is not None:
             standing_of = self._kept_standing
-            if standing_of is not None and standing_of(belief_id) is hit[0]:
+            # (ids shown short: their forms taken as though asked, as the line asks them)
+            if (
+                standing_of is not None
+                and standing_of(belief_id) is hit[0]
+                and (len(hit) == 2 or self._shown.met(hit[2]))  # type: ignore[union-attr,misc]
+            ):
                 chars = self[belief_id] = hit[1]
                 return chars
         text = self._content[belief_id]
@@ -187,6 +192,8 @@ class Costs(dict[str, int]):
         shown = self._shown
         if shown is not None and (as_shown := shown[belief_id]) is not belief_id:
             chars += id_chars(as_shown) - id_chars(belief_id)
+            if marked and len(text) <= SHORT_CHARS and self._kept_standing is not None:
+                self._keep_marked(belief_id, chars + len(marked))
         elif not marked and (plain := self._plain) is not None and len(text) <= SHORT_CHARS:
             linked = self._linked  # (``fill`` costs it from now on, when it has no link)
             read = self._read  # (None: every belief is known, those in ``linked`` linked)
@@ -199,17 +206,29 @@ class Costs(dict[str, int]):
             and shown is not None
             and len(text) <= SHORT_CHARS
             and self._kept_standing is not None
-            and (said := self._marked.kept(belief_id))  # type: ignore[attr-defined]
         ):
-            # (its id shown whole, so ``Shown`` says nothing more; the marks the truth
-            # graph keeps with it, good while a query gives it the very same standing)
-            lines = self._kept_lines
-            if len(lines) >= MAX_KNOWN:
-                lines.clear()
-            lines[belief_id] = (said, chars + len(marked))
+            self._keep_marked(belief_id, chars + len(marked))
         chars += len(marked)
         self[belief_id] = chars
         return chars
+
+    def _keep_marked(self, belief_id: str, chars: int) -> None:
+        """Keep the line (``chars``) of a belief marked as the truth graph keeps it, with
+        that standing and the short forms of the ids the line asked ``Shown`` for (its
+        marks', then its own; none when all are shown whole): they hang on the store's ids
+        alone, so a query at the version that gives it that very standing takes them back
+        (``Shown.met``) and ``Shown.changed`` lists the same ids in the same order. Not
+        kept when one is shown whole for this query alone (a global lock)."""
+        said = self._marked.kept(belief_id)  # type: ignore[attr-defined]
+        if said is None:
+            return
+        replaces, conflicts, superseded_by = said
+        forms = self._shown.forms((*replaces, *conflicts, *superseded_by, belief_id))  # type: ignore[union-attr]
+        if forms is not None:
+            lines = self._kept_lines
+            if len(lines) >= MAX_KNOWN:
+                lines.clear()
+            lines[belief_id] = (said, chars, forms) if forms else (said, chars)
 
     def fill(
         self, ids: Iterable[str], truth: object, every: "Mapping[str, object] | None" = None

@@ -28,7 +28,10 @@ class Known:
 
     def __init__(self) -> None:
         self.lines: dict[str, int] = {}
-        self.kept: dict[str, tuple[object, int]] = {}
+        # (standing, chars) or, with ids shown short, (standing, chars, their forms)
+        self.kept: dict[
+            str, tuple[object, int] | tuple[object, int, tuple[tuple[str, str], ...]]
+        ] = {}
         self.plain: dict[str, int] = {}
         self.stated: dict[str, bool] = {}
 
