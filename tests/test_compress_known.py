@@ -370,9 +370,10 @@ def test_a_warm_index_read_makes_the_lines_queries_would_make(
 
 def test_a_line_naming_derived_ids_is_kept_with_their_short_forms(tmp_path: Path) -> None:
     """On a store whose ids ``remember`` derives (shown short), a belief in dispute's line is
-    kept with its standing and the short forms its line asked for; a later query at the
-    version takes them back, so the result (``short_ids`` in the order asked included) is
-    the one a process that kept nothing gives."""
+    kept with its standing and the short forms its line asked for, a belief without a truth
+    link's with its own form; a later query at the version takes them back, so the result
+    (``short_ids`` in the order asked included) is the one a process that kept nothing
+    gives."""
     db = tmp_path / "d.db"
     with Memory(db, root=tmp_path) as memory:
         ids = [memory.remember(f"deploy console note {i} about staging") for i in range(10)]
@@ -392,6 +393,9 @@ def test_a_line_naming_derived_ids_is_kept_with_their_short_forms(tmp_path: Path
         assert {ids[4], ids[7], ids[5]} <= kept.keys()
         forms = kept[ids[4]][2]  # type: ignore[misc]
         assert forms == ((ids[7], ids[7][:8]), (ids[4], ids[4][:8]))
+        # (no truth link: its plain line, kept with its own short form)
+        assert _known(memory).short[ids[0]][1] == ((ids[0], ids[0][:8]),)
+        assert ids[4] not in _known(memory).short
 
 
 def test_short_forms_kept_are_refused_for_an_id_another_store_shows_whole() -> None:
