@@ -1,7 +1,7 @@
 """What the truth step costs a warm retrieve, in instructions: a figure the machine's load
 cannot move.
 
-    python bench/truth_instructions.py SRC [SRC ...] [--queries 40] [--store latency|sparse|none]
+    python bench/truth_instructions.py SRC [SRC ...] [--queries 40] [--store STORE]
 
 bench/truth_cost.py times the step in pairs, but on this shared machine its runs drift by
 more than a change to the step is worth. Here each SRC (a folder holding the ``credo``
@@ -12,7 +12,8 @@ queries twice (the truth graph filled); then one stops (``none``), one answers t
 more with the step (``on``) and one twice more without it (``off``: the pipeline's
 ``_currency`` says "no truth links", as in truth_cost.py). Instructions per query are
 (on - none) / 2n and (off - none) / 2n, and the step is their difference. The store is
-truth_cost.py's latency store unless ``--store`` says otherwise. Instructions are not time
+truth_cost.py's latency store unless ``--store`` says otherwise (``derived``: its ids as
+``remember`` derives them, shown short). Instructions are not time
 (the step's probes of big dicts miss the cache more than the rest), but a change that
 removes instructions from the step removes them on every machine. Each child reads every
 truth edge before its warm-up (the store would on the clock, which valgrind slows: a whole
@@ -71,7 +72,8 @@ def main() -> None:
     parser.add_argument("src", nargs="+", type=Path, help="folders holding the credo package")
     parser.add_argument("--queries", type=int, default=40)
     parser.add_argument("--size", type=int, default=10_000)
-    parser.add_argument("--store", choices=("latency", "sparse", "none"), default="latency")
+    stores = ("latency", "sparse", "none", "derived")  # (truth_cost.STORES)
+    parser.add_argument("--store", choices=stores, default="latency")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install -y valgrind)")

@@ -366,3 +366,50 @@ def test_a_warm_index_read_makes_the_lines_queries_would_make(
             other_writer.remember("a later note on deploy console staging")
         assert memory.store.warm_ahead() is None  # the version moved: let go
         assert _retrieve(memory, queries[0]) == _fresh(db, queries[0])
+
+
+def test_a_line_naming_derived_ids_is_kept_with_their_short_forms(tmp_path: Path) -> None:
+    """On a store whose ids ``remember`` derives (shown short), a belief in dispute's line is
+    kept with its standing and the short forms its line asked for, a belief without a truth
+    link's with its own form; a later query at the version takes them back, so the result
+    (``short_ids`` in the order asked included) is the one a process that kept nothing
+    gives."""
+    db = tmp_path / "d.db"
+    with Memory(db, root=tmp_path) as memory:
+        ids = [memory.remember(f"deploy console note {i} about staging") for i in range(10)]
+        memory.relate(ids[4], ids[7], "CONTRADICTS")
+        memory.relate(ids[2], ids[5], "CONTRADICTS")
+        memory.relate(ids[1], ids[6], "CONTRADICTS")
+        memory.relate(ids[9], ids[3], "SUPERSEDES")
+        assert memory.store.build_warm()
+        queries = ("deploy console note staging", "deploy console note 4", "note 7 staging")
+        for _ in range(2):
+            for query in queries:
+                for history in (False, True):
+                    assert _retrieve(memory, query, include_superseded=history) == _fresh(
+                        db, query, include_superseded=history
+                    )
+        kept = _known(memory).kept
+        assert {ids[4], ids[7], ids[5]} <= kept.keys()
+        forms = kept[ids[4]][2]  # type: ignore[misc]
+        assert forms == ((ids[7], ids[7][:8]), (ids[4], ids[4][:8]))
+        # (no truth link: its plain line, kept with its own short form)
+        assert _known(memory).short[ids[0]][1] == ((ids[0], ids[0][:8]),)
+        assert ids[4] not in _known(memory).short
+
+
+def test_short_forms_kept_are_refused_for_an_id_another_store_shows_whole() -> None:
+    """``Shown.forms`` keeps nothing, and ``Shown.met`` takes nothing, when an id is shown
+    whole in this query alone (another store's, a global lock): its form is not the store
+    version's."""
+    first, second = "b" + "1" * 15, "b" + "2" * 15
+    shown = Shown([first, second], lambda ids: set(), lambda prefix, limit: [], set())
+    assert shown.forms([first, second]) == ()  # (not asked yet: nothing to keep)
+    shown[first], shown[second]
+    forms = shown.forms([second, first])
+    assert forms == ((second, second[:8]), (first, first[:8]))
+    later = Shown([first, second], lambda ids: set(), lambda prefix, limit: [], set())
+    assert later.met(forms) and later.changed() == {second: second[:8], first: first[:8]}
+    other = Shown([first], lambda ids: set(), lambda prefix, limit: [], {second})
+    assert other.forms([first, second]) is None
+    assert not other.met(forms) and other.changed() == {}

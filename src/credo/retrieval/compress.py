@@ -49,7 +49,7 @@ first reaches a long candidate. The query's terms are computed once per retrieve
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from itertools import compress as selected
 from itertools import filterfalse, repeat
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from credo.errors import InvalidInputError
 from credo.retrieval.known import MAX_KNOWN, Known
@@ -91,6 +91,7 @@ class Costs(dict[str, int]):
         "_headlines",
         "_keep",
         "_kept_lines",
+        "_kept_short",
         "_kept_standing",
         "_known",
         "_linked",
@@ -139,6 +140,7 @@ class Costs(dict[str, int]):
         # A belief's line with the marks the truth graph keeps with it (``Known.kept``), and
         # this query's standing of each belief when such marks can be taken (``Marks``)
         self._kept_lines = self._known.kept
+        self._kept_short = self._known.short
         self._kept_standing = getattr(marked, "standing_of", None)
         # ``Known.plain`` once ``fill`` is told which beliefs have truth links (``_read`` and
         # ``_linked``: the truth graph's; None: no candidate has one)
@@ -147,10 +149,19 @@ class Costs(dict[str, int]):
         self._linked: Collection[str] | None = set()
 
     def __missing__(self, belief_id: str) -> int:
+        # (a derived id's plain line, its short form taken as though asked)
+        if (hit := self._kept_short.get(belief_id)) is not None and self._shown.met(hit[1]):  # type: ignore[union-attr]
+            chars = self[belief_id] = hit[0]
+            return chars
         # (a relevant belief on a store in dispute, ~19 a query: no text, marks or id read)
         if (hit := self._kept_lines.get(belief_id)) is not None:
             standing_of = self._kept_standing
-            if standing_of is not None and standing_of(belief_id) is hit[0]:
+            # (ids shown short: their forms taken as though asked, as the line asks them)
+            if (
+                standing_of is not None
+                and standing_of(belief_id) is hit[0]
+                and (len(hit) == 2 or self._shown.met(hit[2]))  # type: ignore[union-attr,misc]
+            ):
                 chars = self[belief_id] = hit[1]
                 return chars
         text = self._content[belief_id]
@@ -187,29 +198,44 @@ class Costs(dict[str, int]):
         shown = self._shown
         if shown is not None and (as_shown := shown[belief_id]) is not belief_id:
             chars += id_chars(as_shown) - id_chars(belief_id)
+            if marked:
+                if len(text) <= SHORT_CHARS and self._kept_standing is not None:
+                    self._keep_marked(belief_id, chars + len(marked))
+            elif self._plain is not None and len(text) <= SHORT_CHARS and self._unlinked(belief_id):
+                forms = shown.forms((belief_id,))  # type: ignore[attr-defined]
+                if forms is not None:
+                    keep(self._kept_short, belief_id, (chars, forms))
         elif not marked and (plain := self._plain) is not None and len(text) <= SHORT_CHARS:
-            linked = self._linked  # (``fill`` costs it from now on, when it has no link)
-            read = self._read  # (None: every belief is known, those in ``linked`` linked)
-            if linked is None or (belief_id not in linked and (read is None or belief_id in read)):
-                if len(plain) >= MAX_KNOWN:
-                    plain.clear()
-                plain[belief_id] = chars
+            if self._unlinked(belief_id):  # (``fill`` costs it from now on)
+                keep(plain, belief_id, chars)
         elif (
             marked
             and shown is not None
             and len(text) <= SHORT_CHARS
             and self._kept_standing is not None
-            and (said := self._marked.kept(belief_id))  # type: ignore[attr-defined]
         ):
-            # (its id shown whole, so ``Shown`` says nothing more; the marks the truth
-            # graph keeps with it, good while a query gives it the very same standing)
-            lines = self._kept_lines
-            if len(lines) >= MAX_KNOWN:
-                lines.clear()
-            lines[belief_id] = (said, chars + len(marked))
+            self._keep_marked(belief_id, chars + len(marked))
         chars += len(marked)
         self[belief_id] = chars
         return chars
+
+    def _unlinked(self, belief_id: str) -> bool:
+        """Whether the belief has no truth link at the store version (``fill``)."""
+        linked = self._linked
+        read = self._read  # (None: every belief is known, those in ``linked`` linked)
+        return linked is None or (belief_id not in linked and (read is None or belief_id in read))
+
+    def _keep_marked(self, belief_id: str, chars: int) -> None:
+        """Keep the line (``chars``) of a belief marked as the truth graph keeps it, with
+        that standing and the forms of the ids it shows short (``Shown.forms``: they hang on
+        the store's ids alone, and ``Shown.met`` gives them back in the order asked)."""
+        said = self._marked.kept(belief_id)  # type: ignore[attr-defined]
+        if said is None:
+            return
+        replaces, conflicts, superseded_by = said
+        forms = self._shown.forms((*replaces, *conflicts, *superseded_by, belief_id))  # type: ignore[union-attr]
+        if forms is not None:
+            keep(self._kept_lines, belief_id, (said, chars, forms) if forms else (said, chars))
 
     def fill(
         self, ids: Iterable[str], truth: object, every: "Mapping[str, object] | None" = None
@@ -327,7 +353,7 @@ def shown_whole(
     return chars
 
 
-def keep(known: dict[str, int], belief_id: str, chars: int) -> None:
+def keep(known: "dict[str, Any]", belief_id: str, chars: object) -> None:
     """``known[belief_id] = chars``, ``known`` started over past ``MAX_KNOWN`` entries."""
     if len(known) >= MAX_KNOWN:
         known.clear()

@@ -16,20 +16,27 @@ class Known:
     version, made as the queries meet them (never for every belief: a million-belief store
     would hold a million entries): ``lines``, the line of each belief whose text is short
     (never cut) with its text whole (``whole_line``); ``plain``, those of them no query at
-    the version marks nor shortens (``Costs.fill``); ``kept``, the lines of those whose
-    marks are the truth graph's own (``standing.Marks.kept``), with the standing they hold
-    for (a query that gives the belief that very tuple marks it the same way); and
-    ``stated``, whether a person stated or corrected it (``Store.stated``). A long-lived
+    the version marks nor shortens (``Costs.fill``); ``short``, those no query marks whose
+    derived id is shown short, with its form (``Shown.forms``, taken back by ``Shown.met``);
+    ``kept``, the lines of those whose marks are the truth graph's own
+    (``standing.Marks.kept``), with the standing they hold for (a query that gives the
+    belief that very tuple marks it the same way) and the forms of the ids they show short;
+    and ``stated``, whether a person stated or corrected it (``Store.stated``). A long-lived
     process keeps one per store version (the truth links' memo holds it:
     ``TruthReader.kept``), so a write, by this process or another, starts a new one. Each
     is started over past ``MAX_KNOWN`` entries."""
 
-    __slots__ = ("kept", "lines", "plain", "stated")
+    __slots__ = ("kept", "lines", "plain", "short", "stated")
 
     def __init__(self) -> None:
         self.lines: dict[str, int] = {}
-        self.kept: dict[str, tuple[object, int]] = {}
+        # (standing, chars) or, with ids shown short, (standing, chars, their forms)
+        self.kept: dict[
+            str, tuple[object, int] | tuple[object, int, tuple[tuple[str, str], ...]]
+        ] = {}
         self.plain: dict[str, int] = {}
+        # (those of ``plain``'s kind whose derived id is shown short: with its form)
+        self.short: dict[str, tuple[int, tuple[tuple[str, str], ...]]] = {}
         self.stated: dict[str, bool] = {}
 
     @staticmethod

@@ -117,15 +117,16 @@ class Marks(dict[str, str]):
         self.standing_of = standing.get if self._kept is not None else None
 
     def kept(self, belief_id: str) -> "Standing | None":
-        """The belief's standing when its marks are the ones the truth graph keeps with it
-        (``Currency.plain``, its ids shown whole): the very tuple, so a later query whose
-        standing for it is that tuple marks it the same way; else None."""
+        """The belief's standing when it is the very tuple the truth graph keeps with it
+        (``Currency.plain``), whatever ids it names: a later query at the store version whose
+        standing for it is that tuple marks it the same way, each derived id in the form
+        ``Shown`` gives it at the version; else None."""
         said = self._standing.get(belief_id)
         kept = self._kept
         if said is None or kept is None:
             return None
         info = kept.get(belief_id)
-        return said if info is not None and info[0] is said and info[10] is not None else None
+        return said if info is not None and info[0] is said else None
 
     def __missing__(self, belief_id: str) -> str:
         said = self._standing.get(belief_id)

@@ -145,6 +145,29 @@ class Shown(dict[str, str]):
             self._short = True
         return shown
 
+    def forms(self, ids: Iterable[str]) -> "tuple[tuple[str, str], ...] | None":
+        """(id, the form shown) of those of ``ids`` asked already and shown short, in order;
+        None when one is another store's (``whole``: a query's global locks, not the store
+        version's). Apart from those, a form is a function of the store's ids (``shortest``,
+        forgotten beliefs included), so a long-lived process may keep it per store version
+        and give it back (``met``) instead of asking again."""
+        whole = self._whole
+        if whole and any(map(whole.__contains__, ids)):
+            return None
+        get = self.get
+        return tuple((i, s) for i in ids if (s := get(i, i)) != i)
+
+    def met(self, forms: "tuple[tuple[str, str], ...]") -> bool:
+        """Take ``forms`` (``forms``, kept at this store version) as though each id were
+        asked for in turn: ``changed`` lists them in the same order. False, taking nothing,
+        when one is shown whole in this query (another store's)."""
+        whole = self._whole
+        if whole and any(whole.__contains__(i) for i, _ in forms):
+            return False
+        self.update(forms)  # (an id asked already keeps its place and its very form)
+        self._short = True
+        return True
+
     def changed(self) -> dict[str, str]:
         """The ids shown short, in the order they were first asked for (none without a
         look-up: a store whose ids were all chosen shows every one whole)."""
