@@ -162,6 +162,17 @@ def test_a_candidate_the_graph_never_read_is_plain_with_every_link_known(db: Pat
         assert "k0" in plain and "k2" in plain and "k1" not in plain and "n7" not in plain
 
 
+def _assert_warm_is_fresh(memory: Memory, db: Path, queries: tuple[str, ...]) -> None:
+    """Two passes of ``queries``, with and without history: each warm result equals a fresh
+    process's (the second pass takes what the first kept)."""
+    for _ in range(2):
+        for query in queries:
+            for history in (False, True):
+                assert _retrieve(memory, query, include_superseded=history) == _fresh(
+                    db, query, include_superseded=history
+                )
+
+
 def test_a_line_with_the_graphs_own_marks_is_kept_with_its_standing(db: Path) -> None:
     """A belief in dispute whose marks are the ones the truth graph keeps with it is costed
     from ``Known.kept`` by a later query at the version that gives it the very same
@@ -174,12 +185,7 @@ def test_a_line_with_the_graphs_own_marks_is_kept_with_its_standing(db: Path) ->
         memory.relate("n9", "n3", "SUPERSEDES")
         assert memory.store.build_warm()
         queries = ("deploy console note staging", "deploy console note", "zebra okapi note")
-        for _ in range(2):
-            for query in queries:
-                for history in (False, True):
-                    assert _retrieve(memory, query, include_superseded=history) == _fresh(
-                        db, query, include_superseded=history
-                    )
+        _assert_warm_is_fresh(memory, db, queries)
         kept = _known(memory).kept
         assert {"n4", "n7", "n5"} <= kept.keys()
         assert "n2" not in kept  # (its standing names what it replaces: made per query)
@@ -383,12 +389,7 @@ def test_a_line_naming_derived_ids_is_kept_with_their_short_forms(tmp_path: Path
         memory.relate(ids[9], ids[3], "SUPERSEDES")
         assert memory.store.build_warm()
         queries = ("deploy console note staging", "deploy console note 4", "note 7 staging")
-        for _ in range(2):
-            for query in queries:
-                for history in (False, True):
-                    assert _retrieve(memory, query, include_superseded=history) == _fresh(
-                        db, query, include_superseded=history
-                    )
+        _assert_warm_is_fresh(memory, db, queries)
         kept = _known(memory).kept
         assert {ids[4], ids[7], ids[5]} <= kept.keys()
         forms = kept[ids[4]][2]  # type: ignore[misc]
