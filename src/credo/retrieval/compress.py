@@ -196,24 +196,22 @@ class Costs(dict[str, int]):
                 whole[belief_id] = chars
         marked = self._marked[belief_id]  # (asked before the id, as ``shown_whole`` asks)
         shown = self._shown
+        short = len(text) <= SHORT_CHARS
         if shown is not None and (as_shown := shown[belief_id]) is not belief_id:
             chars += id_chars(as_shown) - id_chars(belief_id)
-            if marked:
-                if len(text) <= SHORT_CHARS and self._kept_standing is not None:
-                    self._keep_marked(belief_id, chars + len(marked))
-            elif self._plain is not None and len(text) <= SHORT_CHARS and self._unlinked(belief_id):
+            if not marked and short and self._plain is not None and self._unlinked(belief_id):
                 forms = shown.forms((belief_id,))  # type: ignore[attr-defined]
                 if forms is not None:
                     keep(self._kept_short, belief_id, (chars, forms))
-        elif not marked and (plain := self._plain) is not None and len(text) <= SHORT_CHARS:
-            if self._unlinked(belief_id):  # (``fill`` costs it from now on)
-                keep(plain, belief_id, chars)
         elif (
-            marked
-            and shown is not None
-            and len(text) <= SHORT_CHARS
-            and self._kept_standing is not None
+            not marked
+            and short
+            and (plain := self._plain) is not None
+            and self._unlinked(belief_id)
         ):
+            keep(plain, belief_id, chars)  # (``fill`` costs it from now on)
+        # (a marked line, its id shown whole or short: kept with the truth graph's standing)
+        if marked and short and shown is not None and self._kept_standing is not None:
             self._keep_marked(belief_id, chars + len(marked))
         chars += len(marked)
         self[belief_id] = chars
