@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,7 +64,7 @@ def _sentence(rng: random.Random, n: int = 8) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(n))
 
 
-def _writer(index: int, db: str, root: Path, deadline: float, seed: int) -> WorkerReport:
+def _writer(index: int, db: str, root: Path, start: Callable[[], float], seed: int) -> WorkerReport:
     from credo import Memory
 
     rng = random.Random(seed)
@@ -73,6 +74,7 @@ def _writer(index: int, db: str, root: Path, deadline: float, seed: int) -> Work
     memory = Memory(db, root=root, source=f"writer{index}")
     n = 0
     try:
+        deadline = start()
         while time.time() < deadline:
             n += 1
             op = "ingest" if n % 10 == 0 else "relate" if n % 3 == 0 else "remember"
@@ -122,7 +124,7 @@ def _hook_process(db: str, root: Path, prompt: str, log: Path) -> None:
     )
 
 
-def _reader(index: int, db: str, root: Path, deadline: float, seed: int) -> WorkerReport:
+def _reader(index: int, db: str, root: Path, start: Callable[[], float], seed: int) -> WorkerReport:
     from credo import Memory
     from credo.surfaces.hook import HookSkip, memory_block_for
 
@@ -131,6 +133,7 @@ def _reader(index: int, db: str, root: Path, deadline: float, seed: int) -> Work
     memory = Memory(db, root=root, source=f"reader{index}")
     n = 0
     try:
+        deadline = start()
         while time.time() < deadline:
             n += 1
             query = _sentence(rng, rng.randint(2, 6))
@@ -158,12 +161,21 @@ def _reader(index: int, db: str, root: Path, deadline: float, seed: int) -> Work
     return report
 
 
-def worker_main(role: str, index: int, db: str, root: Path, deadline: float, out: Path) -> None:
-    """Entry point of one worker process: run until ``deadline``, write the report."""
+def worker_main(role: str, index: int, db: str, root: Path, out: Path) -> None:
+    """Entry point of one worker process: open the store, say so, wait for the start, run
+    until the deadline the start names, write the report."""
     seed = 1000 * index + (1 if role == "writer" else 2)
+
+    def start() -> float:
+        out.with_suffix(".ready").touch()
+        go = out.parent / "go"
+        while not go.exists():
+            time.sleep(0.01)
+        return float(go.read_text(encoding="utf-8"))
+
     try:
         work = _writer if role == "writer" else _reader
-        report = work(index, db, root, deadline, seed)
+        report = work(index, db, root, start, seed)
     except Exception:
         report = WorkerReport(f"{role}{index}", failures=[traceback.format_exc()])
     out.write_text(json.dumps(report.__dict__), encoding="utf-8")
@@ -186,6 +198,22 @@ class MixedReport:
     acknowledged: dict[str, int]
 
 
+def _start_together(
+    procs: list[tuple[subprocess.Popen[bytes], Path]], outdir: Path, seconds: float
+) -> None:
+    """Start the workers' clock once every one has opened the store (or exited, or two
+    minutes passed): on a loaded machine starting Python and opening the store can take
+    longer than the run, and a clock started at launch then times nothing."""
+    waited = time.time() + 120.0
+    while time.time() < waited and not all(
+        out.with_suffix(".ready").exists() or proc.poll() is not None for proc, out in procs
+    ):
+        time.sleep(0.01)
+    go = outdir / "go.tmp"
+    go.write_text(repr(time.time() + seconds), encoding="utf-8")
+    go.replace(outdir / "go")  # (whole or absent: a worker never reads half of it)
+
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -200,15 +228,14 @@ def run_mixed(
 
     Memory(db, root=root).close()  # create and migrate once, as `credo init` would
     outdir = Path(tempfile.mkdtemp(prefix="credo-conc-"))
-    # Workers start counting only once they all could have imported credo.
-    deadline = time.time() + 2.0 + seconds
     procs: list[tuple[subprocess.Popen[bytes], Path]] = []
     for role, count in (("writer", writers), ("reader", readers)):
         for i in range(count):
             out = outdir / f"{role}{i}.json"
             args = [sys.executable, __file__, "--worker", role, "--index", str(i)]
-            args += ["--db", str(db), "--root", str(root), "--deadline", str(deadline)]
+            args += ["--db", str(db), "--root", str(root)]
             procs.append((subprocess.Popen([*args, "--out", str(out)]), out))
+    _start_together(procs, outdir, seconds)
     failures: list[str] = []
     reports: list[WorkerReport] = []
     for proc, out in procs:
@@ -285,11 +312,10 @@ def main() -> None:
     parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--postgres", help="the server for --backend postgres")
     parser.add_argument("--root", type=Path)
-    parser.add_argument("--deadline", type=float)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     if args.worker:
-        worker_main(args.worker, args.index, args.db, args.root, args.deadline, args.out)
+        worker_main(args.worker, args.index, args.db, args.root, args.out)
         return
     root = Path(tempfile.mkdtemp(prefix="credo-bench-conc-"))
     try:
