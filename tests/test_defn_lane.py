@@ -127,9 +127,7 @@ def _no_text(belief_id: str) -> str:
     ),
     query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4, unique=True),
 )
-def test_one_passage_per_definition_the_head_by_its_own_words_else_the_best_hit(
-    defs, placed, query
-):
+def test_one_passage_per_definition_its_head_when_it_speaks_or_is_the_best_hit(defs, placed, query):
     counts = _counts(defs)
     rows: dict[str, list[tuple[str, int, int, str, int, bool]]] = {}
     hits: dict[str, float] = {}
@@ -150,17 +148,20 @@ def test_one_passage_per_definition_the_head_by_its_own_words_else_the_best_hit(
         members = sorted((b for b in where if where[b] == d), key=lambda b: (-hits[b], b))
         scored = [b for b in members if b in out]
         assert len(scored) <= 1  # one passage per definition
-        if not scored:
+        if not set(query) & set(defs[d]):
+            assert not scored  # a definition without a query stem scores nothing
             continue
         speaking = sorted(
             b for b in members if b in heads and set(query) & {stem(w) for w in texts[b].split()}
         )
-        if len(members) == 1:
-            assert scored == members
+        if sorted(b for b in members if b in heads) == members[:1]:
+            assert scored == members[:1]  # its one head is its best keyword hit
         elif speaking:
             assert scored == speaking[:1]  # the head, when its own words hold a query stem
+        elif members[0] in heads:
+            assert scored == members[:1]  # a head that is the best hit (ties by id)
         else:
-            assert scored == members[:1]  # else its best keyword hit, ties by id
+            assert scored == []  # only a passage inside it matched: nothing carries it
     # determinism: the order rows and hits arrive in changes nothing
     again = best_definitions(
         dict(reversed(rows.items())), dict(reversed(hits.items())), query, counts, texts.__getitem__
@@ -172,20 +173,24 @@ def test_one_passage_per_definition_the_head_by_its_own_words_else_the_best_hit(
 
 
 @pytest.mark.parametrize(
-    ("head_text", "carrier"),
+    ("head_text", "head_hit", "carriers"),
     [
-        ("def wait(sock): Wait until the socket is ready.", "head"),  # its words: the head
-        ("def wait(sock)", "comment"),  # a hit through its context alone: the best hit
+        ("def wait(sock): Wait until the socket is ready.", 0.5, ["head"]),  # its own words
+        ("def wait(sock)", 0.5, []),  # a hit through its context alone, below the comment
+        ("def wait(sock)", 3.0, ["head"]),  # ... but the best keyword hit: it stands for it
+        ("def wait(sock): Wait until the socket is ready.", None, []),  # the head is no hit
     ],
 )
-def test_the_head_carries_its_definition_when_its_own_words_answer(head_text, carrier) -> None:
+def test_only_the_head_carries_its_definition(head_text, head_hit, carriers) -> None:
     body = ["socket", "select", "select", "poll"]
     counts = _counts([body, ["alpha"], ["beta"]])
     rows = {"head": [_row("a.py", 1, body, True)], "comment": [_row("a.py", 1, body)]}
     texts = {"head": head_text, "comment": "select first, then poll the socket"}
-    hits = {"head": 0.5, "comment": 2.0}  # the comment is the better keyword hit
+    hits = {"head": head_hit, "comment": 2.0}  # the comment is a keyword hit
+    if head_hit is None:
+        del rows["head"], hits["head"]
     out = best_definitions(rows, hits, ["socket", "select"], counts, texts.__getitem__)
-    assert list(out) == [carrier]
+    assert list(out) == carriers
 
 
 @settings(max_examples=150, deadline=None)
@@ -197,7 +202,7 @@ def test_one_more_use_never_lowers_a_definition_and_scores_stay_below_saturation
 
     def score(unit: list[str]) -> float:
         return best_definitions(
-            {"p": [_row("a.py", 1, unit)]}, {"p": 1.0}, [word], counts, _no_text
+            {"p": [_row("a.py", 1, unit, True)]}, {"p": 1.0}, [word], counts, _no_text
         ).get("p", 0.0)
 
     before, after = score(stems), score([*stems, word])
@@ -212,15 +217,18 @@ def test_a_passage_in_two_files_takes_the_best_definition_it_leads() -> None:
     strong, weak = ["select"] * 5 + ["alpha"], ["alpha"] * 6
     counts = _counts([strong, weak, ["beta"], ["gamma"]])
     rows = {
-        "p": [_row("a.py", 1, strong), _row("b.py", 1, weak)],
-        "q": [_row("b.py", 1, weak)],
+        "p": [_row("a.py", 1, strong, True), _row("b.py", 1, weak, True)],
+        "q": [_row("b.py", 1, weak, True)],
     }
     out = best_definitions(rows, {"p": 1.0, "q": 2.0}, ["select", "alpha"], counts, _no_text)
-    # q leads b.py's definition, so p scores by a.py's alone
+    # q leads b.py's definition (both are its heads: the same lines), so p scores by a.py's
     expected = best_definitions(
-        {"p": [_row("a.py", 1, strong)]}, {"p": 1.0}, ["select", "alpha"], counts, _no_text
+        {"p": [_row("a.py", 1, strong, True)]}, {"p": 1.0}, ["select", "alpha"], counts, _no_text
     )
     assert out["p"] == expected["p"] and "q" in out
+    # alone, p carries both of its definitions and takes the better score
+    both = best_definitions({"p": rows["p"]}, {"p": 1.0}, ["select", "alpha"], counts, _no_text)
+    assert both == expected
 
 
 def test_the_stored_form_counts_every_use_as_fts5_stems_it() -> None:
@@ -425,20 +433,24 @@ def test_a_definitions_head_is_the_passage_anchored_at_its_lines(tmp_path: Path)
     [
         # the head's own words hold "socket" and "time": it carries its definition
         ("interrupted calls retried with the time left on the socket", "def wait_for_socket"),
-        # "deadline" is in the head only through its context field (the body's names): the
-        # best keyword hit, the comment, carries it
-        ("deadline interrupted", "The descriptor set is rebuilt"),
+        # "deadline" is in the head only through its context field (the body's names), and
+        # the comment is the better keyword hit: nothing carries the definition
+        ("deadline interrupted", None),
     ],
 )
 def test_the_head_takes_the_definition_score_when_its_words_answer(
-    tmp_path: Path, query: str, carrier: str
+    tmp_path: Path, query: str, carrier: str | None
 ) -> None:
     (tmp_path / "sockets.py").write_text(SOCKETS)
     with Memory(tmp_path / "m.db", root=tmp_path) as memory:
         memory.ingest(tmp_path)
         found = memory.retrieve(query, token_budget=5000).beliefs
     assert len(found) >= 2  # both passages are keyword hits
-    assert [b.content[: len(carrier)] for b in found if "defn" in b.lanes] == [carrier]
+    carriers = [b.content for b in found if "defn" in b.lanes]
+    if carrier is None:
+        assert carriers == []
+    else:
+        assert [c[: len(carrier)] for c in carriers] == [carrier]
 
 
 def test_the_warm_path_gives_the_cold_paths_carriers(tmp_path: Path) -> None:

@@ -16,23 +16,23 @@ with idf over the store's definitions (FTS5's form, floored at 1e-6) and avg|d| 
 length in tokens. One passage per definition, as the baselines hold one row per
 definition: the body is one piece of evidence, counted once, and a long definition's
 passages do not all rise together. That passage is the definition's own (its head: the
-signature and doc, anchored at the whole definition) when the head is a keyword hit by
-its own words, else the definition's best keyword hit (the highest keyword-lane score
-among its passages, ties by id). The head is what the score describes: a docstring
-paragraph or a comment inside the definition matched some of the query's words, but the
-evidence is the whole body's, and given to it a passage about one detail (a ``:param
-historic:`` paragraph, a comment of ``TimestampSigner.unsign``) rose over the definitions
-questions were about (docs/BENCHMARKS.md § Ranking, fourteenth pass). "By its own words":
-the head's text (signature and doc) holds a query stem. A head that is a hit only through
-its context field matched the body's names, once each: the evidence this lane counts
-already, and no sign that the head shows what the question asks. Such heads are the
-containing ones (``async function dispatchHttpRequest(resolve, reject, onDone)`` over 929
-lines, ``class ReceiveBuffer`` over its methods), where a passage inside says more about
-where the answer is. A passage whose text is in two files sits in a definition of
-each, and takes the best score of those it carries. Documentation, notes, and code
-passages outside every definition (module docstrings, module-level comments and
-statements) get no score. ``compose`` normalises the lane among the candidates like every
-lane.
+signature and doc, anchored at the whole definition), and only when the head is a
+keyword hit that shows what is asked: by its own words (its text, signature and doc,
+holds a query stem), or as the definition's best keyword hit. The score is the whole
+body's evidence, and the head is what it describes. Given to a docstring paragraph or a
+comment inside the definition, it lifted a passage about one detail (a ``:param
+historic:`` paragraph, a comment of ``TimestampSigner.unsign``, a class docstring's list
+of its methods) over the definitions questions were about (docs/BENCHMARKS.md § Ranking,
+fourteenth pass and day-code21's pass). A head that is a hit only through its context
+field, below a passage inside it, matched the body's names once each: the evidence this
+lane counts already, and no sign that the head shows what the question asks. Such heads
+are the containing ones (``async function dispatchHttpRequest(resolve, reject, onDone)``
+over 929 lines, ``class ReceiveBuffer`` over its methods). Then, and when the head is no
+hit at all, no passage carries the definition: the passages inside it keep their own
+scores. A passage whose text is in two files sits in a definition of each, and takes the
+best score of those it carries. Documentation, notes, and code passages outside every
+definition (module docstrings, module-level comments and statements) get no score.
+``compose`` normalises the lane among the candidates like every lane.
 
 All the statistics are lookups (two indexed queries); a store without definitions (known
 per store version) asks nothing beyond that. The only text tokenised at query time is a
@@ -116,23 +116,25 @@ def best_definitions(
     for key, belief_id in best.items():
         score = scored[key]
         carrier = _carrier(belief_id, heads.get(key, ()), wanted, text)
-        if score > 0 and score > out.get(carrier, 0.0):
+        if carrier is not None and score > 0 and score > out.get(carrier, 0.0):
             out[carrier] = score
     return out
 
 
 def _carrier(
     best: str, heads: Sequence[str], wanted: frozenset[str], text: Callable[[str], str]
-) -> str:
+) -> str | None:
     """The passage that takes one definition's score: its head (``heads``: those among the
-    hits, ids in order) when the head's own words hold a query stem, else its ``best``
-    keyword hit."""
-    if not heads or heads[0] == best == heads[-1]:
-        return best  # (no head among the hits, or it is the best hit: no text to read)
+    hits, ids in order) when the head is the ``best`` keyword hit or its own words hold a
+    query stem; else none (a passage inside it, not the definition, matched)."""
+    if not heads:
+        return None  # (the head is no hit: nothing stands for the definition)
+    if heads[0] == best == heads[-1]:
+        return best  # (the head is the best hit: no text to read)
     for belief_id in heads:
         if speaks(text(belief_id), wanted):
             return belief_id
-    return best
+    return best if best in heads else None
 
 
 def speaks(text: str, wanted: frozenset[str]) -> bool:
