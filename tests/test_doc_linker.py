@@ -398,7 +398,7 @@ def test_doc_lane_ranks_the_passages_of_a_named_release_first(tmp_path: Path) ->
     2, 1 and 0, which every other release and date in the trails holds too."""
     sections = [
         "## 3.0.0 - 2024-02-10\n\n- Drop support for Python 3.7 and 3.8, at last.",
-        "## 2.1.0 - 2023-01-20\n\n- Python 3.6 support removed.",
+        "## v2.1.0 - 2023-01-20\n\n- Python 3.6 support removed.",
         "## 2.0.10 - 2022-10-02\n\n- Python 3.5 support removed, 2.1.0 is next.",
         "## 1.2.0 - 2021-01-02\n\n- Drop support for Python 2.7 and 3.4, finally.",
     ]
@@ -406,7 +406,7 @@ def test_doc_lane_ranks_the_passages_of_a_named_release_first(tmp_path: Path) ->
     with Memory(tmp_path / "m.db", root=tmp_path) as memory:
         memory.ingest(tmp_path / "CHANGELOG.md")
         result = memory.retrieve("CHANGELOG.md, 2.1.0: which Python support was removed?")
-        assert result.beliefs[0].trail.startswith("CHANGELOG.md › Changelog › 2.1.0")
+        assert result.beliefs[0].trail.startswith("CHANGELOG.md › Changelog › v2.1.0")
         assert result.beliefs[0].lanes["doc"] > result.beliefs[1].lanes["doc"]
         # a number held only in a passage's text, or inside a longer release, names no place
         for b in result.beliefs[1:]:

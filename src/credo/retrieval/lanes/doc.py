@@ -175,9 +175,9 @@ def release_scores(store: Store, text: str) -> dict[str, float]:
     a phrase in the context field and kept only where a title holds it whole."""
     out: dict[str, float] = {}
     for release in releases(text):
-        whole = re.compile(rf"(?<![\w.]){re.escape(release)}(?![\w]|\.\d)")
-        hits = store.keyword_search(
-            [release], limit=FOLDER_LIMIT, content_weight=0.0, anchor_weight=0.0
+        whole = re.compile(rf"(?<![\w.])v?{re.escape(release)}(?![\w]|\.\d)")  # "v2.1.0" too
+        hits = store.keyword_search(  # ("v2.1.0" is the tokens v2, 1 and 0)
+            [release, f"v{release}"], limit=FOLDER_LIMIT, content_weight=0.0, anchor_weight=0.0
         )
         ids = [hit.belief_id for hit in hits]
         for belief_id, trail in store.trails(ids).items() if ids else ():
