@@ -413,6 +413,32 @@ def test_doc_lane_ranks_the_passages_of_a_named_release_first(tmp_path: Path) ->
             assert b.lanes.get("doc", 0.0) <= result.beliefs[0].lanes["doc"] / 2
 
 
+def test_context_phrase_ids_match_the_ranked_search_they_stand_for(tmp_path: Path) -> None:
+    """SQLite's column filter gives the ids the generic form (every hit the phrase scores
+    in context, PostgreSQL's path) gives: not the rows holding the number in their text,
+    nor a locked or forgotten one."""
+    from credo.store.fts import KeywordReads
+
+    body = "\n\n".join(f"## {v}\n\n- Changed 2.1.0 handling, see {v}." for v in RELEASES)
+    (tmp_path / "CHANGES.md").write_text("# Changes\n\n" + body + "\n")
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path / "CHANGES.md")
+        memory.remember("Release 2.1.0 went out on a Tuesday.")
+        store = memory.store
+        first = store.context_phrase_ids(["2.1.0", "v2.1.0"], limit=100)
+        memory.forget(first[0])
+        for phrases, limit in [(["2.1.0", "v2.1.0"], 100), (["1.0"], 100), (["2.0"], 1), ([], 5)]:
+            fast = store.context_phrase_ids(phrases, limit=limit)
+            assert fast == KeywordReads.context_phrase_ids(store, phrases, limit=limit)
+        assert first[0] not in store.context_phrase_ids(["2.1.0", "v2.1.0"], limit=100)
+        # v2.1.0, 2.1.0 and 2.1.0.1 (the tokens in order: the title check drops it later),
+        # not the remembered belief nor the passages holding the number in their text only
+        assert len(first) == 3
+
+
+RELEASES = ["v2.1.0", "2.1.0", "2.1.0.1", "1.0", "2.0", "2.0.1"]
+
+
 # -- A1: the labelled corpus ---------------------------------------------------------------
 
 

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from itertools import takewhile
 from typing import TYPE_CHECKING
 
-from credo.store.fts import STOPWORDS, KeywordHit, query_terms
+from credo.store.fts import STOPWORDS, query_terms
 from credo.types import TRAIL_SEPARATOR
 
 if TYPE_CHECKING:
@@ -166,10 +165,6 @@ def _titles(trail: str) -> str:
     return titles.rsplit(" L", 1)[0]
 
 
-def _in_context(hit: KeywordHit) -> bool:
-    return hit.score > 0
-
-
 def release_scores(store: Store, text: str) -> dict[str, float]:
     """``RELEASE_SCORE`` for each passage whose section trail names a release of the query.
 
@@ -181,11 +176,8 @@ def release_scores(store: Store, text: str) -> dict[str, float]:
     out: dict[str, float] = {}
     for release in releases(text):
         whole = re.compile(rf"(?<![\w.])v?{re.escape(release)}(?![\w]|\.\d)")  # "v2.1.0" too
-        hits = store.keyword_search(  # ("v2.1.0" is the tokens v2, 1 and 0)
-            [release, f"v{release}"], limit=FOLDER_LIMIT, content_weight=0.0, anchor_weight=0.0
-        )
-        # (best first: a hit that holds the number only in its text scores 0, and ends it)
-        ids = [hit.belief_id for hit in takewhile(_in_context, hits)]
+        # ("v2.1.0" is the tokens v2, 1 and 0)
+        ids = store.context_phrase_ids([release, f"v{release}"], limit=FOLDER_LIMIT)
         for belief_id, trail in store.trails(ids).items() if ids else ():
             if whole.search(_titles(trail)):
                 out[belief_id] = RELEASE_SCORE
