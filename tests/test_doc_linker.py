@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.errors import InvalidInputError, NotFoundError
+from credo.retrieval.lanes.doc import releases
 from credo.store import LATEST_VERSION
 from credo.store import SqliteStore as Store
 from credo.store.migrations import MIGRATIONS
@@ -375,6 +376,67 @@ def test_doc_lane_covers_every_belief_of_a_long_named_file(tmp_path: Path) -> No
         assert anchors.index("docs/big.md#L923-L925") >= 200
         result = memory.retrieve("what does docs/big.md say about quokka rotation")
         assert result.beliefs[0].content == "Part 230\nThe quokka rotation runbook lives here."
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("CHANGELOG.md, 26.1.0: which Python versions were removed?", ["26.1.0"]),
+        ("dropped in 1.0 and in 1.3, and since 3.24.", ["1.0", "1.3", "3.24"]),
+        ("what did v2.0.1 change", ["2.0.1"]),
+        ("what changed in 1.0.2.", ["1.0.2"]),
+        ("docs/v2.1/setup.md and a.b.c", []),
+        ("no release here", []),
+    ],
+)
+def test_releases_named_in_a_query(query: str, expected: list[str]) -> None:
+    assert releases(query) == expected
+
+
+def test_doc_lane_ranks_the_passages_of_a_named_release_first(tmp_path: Path) -> None:
+    """Every release of a changelog drops some Python; BM25 reads "2.1.0" as the digits
+    2, 1 and 0, which every other release and date in the trails holds too."""
+    sections = [
+        "## 3.0.0 - 2024-02-10\n\n- Drop support for Python 3.7 and 3.8, at last.",
+        "## v2.1.0 - 2023-01-20\n\n- Python 3.6 support removed.",
+        "## 2.0.10 - 2022-10-02\n\n- Python 3.5 support removed, 2.1.0 is next.",
+        "## 1.2.0 - 2021-01-02\n\n- Drop support for Python 2.7 and 3.4, finally.",
+    ]
+    (tmp_path / "CHANGELOG.md").write_text("# Changelog\n\n" + "\n\n".join(sections) + "\n")
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path / "CHANGELOG.md")
+        result = memory.retrieve("CHANGELOG.md, 2.1.0: which Python support was removed?")
+        assert result.beliefs[0].trail.startswith("CHANGELOG.md › Changelog › v2.1.0")
+        assert result.beliefs[0].lanes["doc"] > result.beliefs[1].lanes["doc"]
+        # a number held only in a passage's text, or inside a longer release, names no place
+        for b in result.beliefs[1:]:
+            assert b.lanes.get("doc", 0.0) <= result.beliefs[0].lanes["doc"] / 2
+
+
+def test_context_phrase_ids_match_the_ranked_search_they_stand_for(tmp_path: Path) -> None:
+    """SQLite's column filter gives the ids the generic form (every hit the phrase scores
+    in context, PostgreSQL's path) gives: not the rows holding the number in their text,
+    nor a locked or forgotten one."""
+    from credo.store.fts import KeywordReads
+
+    body = "\n\n".join(f"## {v}\n\n- Changed 2.1.0 handling, see {v}." for v in RELEASES)
+    (tmp_path / "CHANGES.md").write_text("# Changes\n\n" + body + "\n")
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path / "CHANGES.md")
+        memory.remember("Release 2.1.0 went out on a Tuesday.")
+        store = memory.store
+        first = store.context_phrase_ids(["2.1.0", "v2.1.0"], limit=100)
+        memory.forget(first[0])
+        for phrases, limit in [(["2.1.0", "v2.1.0"], 100), (["1.0"], 100), (["2.0"], 1), ([], 5)]:
+            fast = store.context_phrase_ids(phrases, limit=limit)
+            assert fast == KeywordReads.context_phrase_ids(store, phrases, limit=limit)
+        assert first[0] not in store.context_phrase_ids(["2.1.0", "v2.1.0"], limit=100)
+        # v2.1.0, 2.1.0 and 2.1.0.1 (the tokens in order: the title check drops it later),
+        # not the remembered belief nor the passages holding the number in their text only
+        assert len(first) == 3
+
+
+RELEASES = ["v2.1.0", "2.1.0", "2.1.0.1", "1.0", "2.0", "2.0.1"]
 
 
 # -- A1: the labelled corpus ---------------------------------------------------------------

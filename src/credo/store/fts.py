@@ -278,6 +278,13 @@ class KeywordReads:
         beliefs scored for a few terms, without ranking the index."""
         raise NotImplementedError
 
+    def context_phrase_ids(self, phrases: list[str], *, limit: int) -> list[str]:
+        """The ids of the live, unlocked beliefs whose context field (path words and section
+        trail) holds one of ``phrases``, the first ``limit`` by id: every row the phrases
+        score in context, whatever their rank."""
+        hits = self.keyword_search(phrases, limit=-1, content_weight=0.0, anchor_weight=0.0)
+        return sorted(hit.belief_id for hit in hits if hit.score > 0)[:limit]
+
 
 class FtsIndex(KeywordReads):
     conn: sqlite3.Connection
@@ -374,6 +381,23 @@ class FtsIndex(KeywordReads):
             )
         except sqlite3.OperationalError:  # as in _keyword_rows: no hits
             return {}
+
+    def context_phrase_ids(self, phrases: list[str], *, limit: int) -> list[str]:
+        # FTS5's column filter: the rows the phrases match in context, unranked (ranking
+        # every row that holds the phrase's tokens anywhere cost ~10x as much).
+        expression = match_expression(phrases)
+        if expression is None:
+            return []
+        try:
+            rows = self.conn.execute(
+                "SELECT b.id FROM beliefs_fts JOIN beliefs b ON b.rid = beliefs_fts.rowid "
+                "WHERE beliefs_fts MATCH ? AND b.locked = 0 AND b.deleted_at IS NULL "
+                "ORDER BY b.id LIMIT ?",
+                (f"context : ({expression})", limit),
+            ).fetchall()
+        except sqlite3.OperationalError:  # as in _keyword_rows: no hits
+            return []
+        return [row[0] for row in rows]
 
     def _keyword_rows(
         self, terms: list[str], weights: KeywordWeights, limit: int

@@ -7,7 +7,9 @@ the beliefs whose anchors point there. A full path or URL scores 1.0, a bare fil
 only with a known extension, so "v1.2" or "e.g." never match; a word is a page name only
 next to "page", "docs", "guide"..., so ordinary words such as "types" never match, or when
 it is a project file's conventional name written as such, in capitals (``the README``,
-``CHANGES: which release...``).
+``CHANGES: which release...``). A release the query names (``26.1.0``, ``4.0``) is a
+place too: the passages whose own section trail names that release add ``RELEASE_SCORE``
+to what a named file gives them (``release_scores``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from credo.store.fts import STOPWORDS, query_terms
+from credo.types import TRAIL_SEPARATOR
 
 if TYPE_CHECKING:
     from credo.store import Store
@@ -139,11 +142,54 @@ def without_named(terms: list[str], paths: list[str]) -> list[str]:
     return [t for t in terms if t not in named] or terms
 
 
+# A release: two to four dotted numbers, whole (not the "1.0" of "1.0.2", nor a part of a
+# word or a path); a final full stop ends the sentence, not the number.
+_RELEASE = re.compile(r"(?<![\w./-])v?(\d+(?:\.\d+){1,3})(?![\w/-]|\.\d)")
+# A named release's passages: as much as a full path, added to what their file is given.
+RELEASE_SCORE = 1.0
+MAX_RELEASES = 4
+
+
+def releases(text: str) -> list[str]:
+    """The release numbers the query names, distinct, in order (at most ``MAX_RELEASES``)."""
+    if "." not in text:
+        return []
+    found = dict.fromkeys(m.group(1) for m in _RELEASE.finditer(text))
+    return list(found)[:MAX_RELEASES]
+
+
+def _titles(trail: str) -> str:
+    """A trail's section titles (``path › A › B L4-L9`` -> ``A › B``): the path and the
+    line range left out, so a release in a file name or a line number never matches."""
+    _path, _, titles = trail.partition(TRAIL_SEPARATOR)
+    return titles.rsplit(" L", 1)[0]
+
+
+def release_scores(store: Store, text: str) -> dict[str, float]:
+    """``RELEASE_SCORE`` for each passage whose section trail names a release of the query.
+
+    A changelog's sections are its releases, and its passages repeat the same words
+    (added, fixed, Python...) release after release: BM25 reads the release's number as
+    separate digits, which every date and other release in a trail hold too. So a question
+    about "26.1.0" is answered by the passages under that heading, found by the number as
+    a phrase in the context field and kept only where a title holds it whole."""
+    out: dict[str, float] = {}
+    for release in releases(text):
+        whole = re.compile(rf"(?<![\w.])v?{re.escape(release)}(?![\w]|\.\d)")  # "v2.1.0" too
+        # ("v2.1.0" is the tokens v2, 1 and 0)
+        ids = store.context_phrase_ids([release, f"v{release}"], limit=FOLDER_LIMIT)
+        for belief_id, trail in store.trails(ids).items() if ids else ():
+            if whole.search(_titles(trail)):
+                out[belief_id] = RELEASE_SCORE
+    return out
+
+
 def doc_scores(store: Store, text: str) -> tuple[dict[str, float], list[str]]:
     """The doc lane's scores, and the full paths of the query that matched."""
     found = mentions(text)
+    named = release_scores(store, text)
     if not found:
-        return {}, []
+        return named, []
     scores: dict[str, float] = {}
     paths: list[str] = []
     for needle, value in found:
@@ -159,4 +205,6 @@ def doc_scores(store: Store, text: str) -> tuple[dict[str, float], list[str]]:
         # passages link to, often by its words, not one whose trail they carry.
         if matched and value >= 1.0 and "://" not in needle:
             paths.append(needle)
+    for belief_id, value in named.items():  # a named release adds to its file's score
+        scores[belief_id] = scores.get(belief_id, 0.0) + value
     return scores, paths
