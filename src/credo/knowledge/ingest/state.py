@@ -75,6 +75,8 @@ class Run:
         self._uris: dict[Path, str] = {}
         self._exists: dict[Path, bool] = {}
         self._links: dict[tuple[str, Path], Path | None] = {}
+        # (bare word, folder of the file holding it) -> the file it names (writer._mentions)
+        self.bare_paths: dict[tuple[str, Path], Path | None] = {}
 
     def uri(self, path: Path) -> str:
         found = self._uris.get(path)

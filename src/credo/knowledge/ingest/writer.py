@@ -361,9 +361,16 @@ class FileWriter:
                 if path is not None and self.run.is_file(path):
                     found.setdefault(self.run.uri(path), None)
         # Most words hold neither "/" nor "." and cannot name a file: skipped here in one
-        # pass, not by a call each.
+        # pass, not by a call each. The rest repeat across passages ("e.g.", a config
+        # file's name): each is looked up once per folder and run.
+        known = self.run.bare_paths
+        folder = self.path.parent
         for word in [w for w in chunk.text.split() if "/" in w or "." in w]:
-            path = self._bare_path(word)
+            key = (word, folder)
+            if key in known:
+                path = known[key]
+            else:
+                path = known[key] = self._bare_path(word)
             if path is not None:
                 found.setdefault(self.run.uri(path), None)
         return list(found)
