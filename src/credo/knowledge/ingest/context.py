@@ -60,7 +60,9 @@ def context_field(uri: str, chunk: Chunk) -> str:
     own = chunk.section[-1] if chunk.section else ""  # see the module docstring
     extra = " ".join(part for part in (own, split, chunk.context) if part)
     text = f"{head}\n{extra}" if extra else head
-    short = LENGTH_FLOOR_TOKENS - len(tokens(chunk.text)) - len(tokens(text))
+    short = LENGTH_FLOOR_TOKENS - len(tokens(chunk.text))
+    if short > 0:  # most passages reach the floor alone: the context is not counted then
+        short -= len(tokens(text))
     if short > 0:  # see the module docstring
         text = f"{text}\n{' '.join([LENGTH_FILLER] * short)}"
     return text[:MAX_CONTEXT_CHARS]

@@ -376,9 +376,15 @@ class FileWriter:
         return list(found)
 
     def _add_url(self, found: dict[str, None], link: str) -> None:
-        # A URL too long or with control characters is not worth an anchor.
-        with contextlib.suppress(InvalidInputError):
-            found.setdefault(normalise_doc_uri(link).uri, None)
+        urls = self.run.urls  # a URL recurs across passages and files: normalised once
+        if link not in urls:
+            urls[link] = None
+            # A URL too long or with control characters is not worth an anchor.
+            with contextlib.suppress(InvalidInputError):
+                urls[link] = normalise_doc_uri(link).uri
+        uri = urls[link]
+        if uri is not None:
+            found.setdefault(uri, None)
 
     def _bare_path(self, word: str) -> Path | None:
         """The existing file a bare word names, if any (the rules of `credo.knowledge.ingest`)."""
