@@ -71,6 +71,8 @@ def context_field(uri: str, chunk: Chunk) -> str:
 def _camel_words(text: str) -> str:
     words: dict[str, None] = {}
     for word in _WORD.findall(text):
+        if word.islower():
+            continue  # no capital letter, so no split: most words, skipped in one C call
         parts = _CAMEL.split(word)
         if len(parts) > 1:
             for part in parts:
