@@ -795,3 +795,23 @@ def test_real_markdown_files() -> None:
         check_markdown(chunks, text)
         total += len(chunks)
     assert total > 0
+
+
+def test_the_quiet_parser_gives_markdown_its_own_tokens(caplog: pytest.LogCaptureFixture) -> None:
+    # credo's parser runs markdown-it's block rules with their DEBUG logging silenced
+    # (markdown._quiet); the tokens must be the stock parser's, and nothing is logged.
+    from markdown_it import MarkdownIt
+
+    from credo.knowledge.chunk import markdown
+
+    text = (
+        "---\ntitle: x\n---\n# Title\n\nSetext\n------\n\npara *one*\nline two\n\n"
+        "- item\n  1. nested\n     > quote\n\n```py\ncode\n```\n\n    indented\n\n***\n\n"
+        "| a | b |\n|---|---|\n| 1 | 2 |\n\n<div>\nhtml\n</div>\n\n[ref]: https://x.y\n"
+    )
+    stock = MarkdownIt("commonmark", {"maxNesting": markdown.MAX_NESTING}).enable("table")
+    stock.disable(["inline", "text_join"])
+    with caplog.at_level("DEBUG", logger="markdown_it"):
+        quiet = markdown._parser().parse(text, {})
+    assert not [r for r in caplog.records if r.name.startswith("markdown_it")]
+    assert [t.as_dict() for t in quiet] == [t.as_dict() for t in stock.parse(text, {})]

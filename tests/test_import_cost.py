@@ -137,3 +137,32 @@ def test_a_connection_that_has_only_read_keeps_hrr_traces_true(tmp_path: Path) -
         early.relate("y", "x", "CITES")  # early's first write
         hrr = {"hrr": True, "bm25f": False, "heat": False, "bfs": False, "doc": False}
         assert other.retrieve("what cites x", lanes=hrr).ids == ["y"]
+
+
+# Ingests FILES ([(name, text)]) from a new folder named FOLDER under the project root.
+INGEST = """
+from pathlib import Path
+from credo import Memory
+folder = Path(sys.argv[2]) / FOLDER
+folder.mkdir()
+for name, text in FILES:
+    (folder / name).write_text(text)
+with Memory(sys.argv[1], root=sys.argv[2]) as memory:
+    assert memory.ingest(folder).files_ingested == len(FILES)
+"""
+
+
+def _ingest(folder: str, files: list[tuple[str, str]]) -> str:
+    return INGEST.replace("FOLDER", repr(folder)).replace("FILES", repr(files))
+
+
+def test_a_documentation_ingest_loads_no_code_splitter(store: Path) -> None:
+    # The code splitters and pathspec (no .gitignore here) are imported on first use:
+    # ~4% of the instructions of ingesting a small documentation tree.
+    docs = [("guide.md", "# Guide\n\nRun `make deploy`.\n"), ("api.rst", "API\n===\n\nText.\n")]
+    loaded = _modules_after(_ingest("docs", docs), store)
+    assert "credo.knowledge.chunk.markdown" in loaded
+    assert not {m for m in loaded if m.startswith("credo.knowledge.chunk.code")}
+    assert "pathspec" not in loaded
+    code = [("x.py", "def f():\n    return 1\n")]
+    assert "credo.knowledge.chunk.code" in _modules_after(_ingest("src", code), store)

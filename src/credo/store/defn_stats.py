@@ -109,17 +109,22 @@ def file_rows(
 
 def contribution(row: DefnRow) -> Counter[str]:
     """What one stored definition adds to ``defn_df``: each stem once, and the totals."""
-    terms, length = row
-    counts: Counter[str] = Counter(w.rpartition(":")[0] for w in terms.split())
-    counts[DEFINITIONS] += 1
-    counts[LENGTH] += length
+    return contributions([row])
+
+
+def contributions(rows: list[DefnRow]) -> Counter[str]:
+    """What ``rows`` add to ``defn_df`` together: the sum of their `contribution`s, in
+    one count."""
+    counts: Counter[str] = Counter(w.rpartition(":")[0] for terms, _ in rows for w in terms.split())
+    counts[DEFINITIONS] += len(rows)
+    counts[LENGTH] += sum(length for _, length in rows)
     return counts
 
 
 def deltas(old: Mapping[Span, DefnRow], new: Mapping[Span, DefnRow]) -> dict[str, int]:
     """The change to ``defn_df`` when a file's definitions ``old`` (those stored) are
-    replaced by ``new`` (line_stats.deltas, each definition counted by ``contribution``)."""
-    return _deltas(old, new, contribution)
+    replaced by ``new`` (line_stats.deltas, definitions counted by ``contributions``)."""
+    return _deltas(old, new, contributions)
 
 
 class DefnWrites:

@@ -23,7 +23,7 @@ them, as it keeps the text (the lane reads live beliefs only).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
 from typing import TypeVar
 
@@ -50,41 +50,58 @@ def encode(content: str, context: str) -> LinesRow:
         cut = [find(line) for line in content.lower().split("\n")]
     else:
         cut = [tokens(line) for line in content.split("\n")]
-    lines = [" ".join(map(stem, words)) for words in cut if words]
+    known = _STEMS.__getitem__
+    lines = [" ".join(map(known, words)) for words in cut if words]
     placed = context.split("\n" + _FILLER, 1)[0]  # the filler is the context's last line
-    return "\n".join(lines), " ".join(map(stem, tokens(placed)))
+    return "\n".join(lines), " ".join(map(known, tokens(placed)))
+
+
+class _Stems(dict[str, str]):
+    """token -> `stem`, filled on a miss: a hit is one dict lookup in C, about half the
+    cost of a call through `stem`'s lru wrapper, and a passage stems ~60 tokens (~2% of a
+    Markdown tree's ingest). Emptied when full, so a long-lived writer stays bounded."""
+
+    def __missing__(self, token: str) -> str:
+        if len(self) >= _STEMS_MAX:
+            self.clear()
+        found = self[token] = stem(token)
+        return found
+
+
+_STEMS_MAX = 65_536
+_STEMS = _Stems()
 
 
 def contribution(row: LinesRow) -> Counter[str]:
     """What one stored row adds to ``line_df``: each stem once per line holding it, and
     the totals."""
-    lines, context = row
-    split = [line.split() for line in lines.split("\n")] if lines else []
-    # One count over every line's distinct stems: Counter's C loop, not one update a line.
+    return contributions([row])
+
+
+def contributions(rows: Sequence[LinesRow]) -> Counter[str]:
+    """What ``rows`` add to ``line_df`` together: the sum of their `contribution`s."""
+    split = [line.split() for lines, _ in rows if lines for line in lines.split("\n")]
+    # One count over every line's distinct stems: Counter's C loop, not one update a line
+    # or a row.
     counts: Counter[str] = Counter(chain.from_iterable(map(set, split)))
-    counts[PASSAGES] += 1
+    counts[PASSAGES] += len(rows)
     counts[LINES] += len(split)
     counts[LENGTH] += sum(map(len, split))
-    counts[CONTEXT] += len(context.split())
+    counts[CONTEXT] += sum(len(context.split()) for _, context in rows)
     return counts
 
 
 def deltas(
     old: Mapping[K, R],
     new: Mapping[K, R],
-    count: Callable[[R], Counter[str]] = contribution,  # type: ignore[assignment]
+    count: Callable[[list[R]], Counter[str]] = contributions,  # type: ignore[assignment]
 ) -> dict[str, int]:
     """The change to a df table when the rows ``old`` (by key, those stored) are replaced
-    by ``new`` (a row absent from ``new`` is removed), each row counted by ``count`` (a
-    passage's lines by default; store/defn_stats.py counts definitions); zero changes left
-    out."""
-    change: Counter[str] = Counter()
-    for key, row in old.items():
-        if new.get(key) != row:
-            change.subtract(count(row))
-    for key, row in new.items():
-        if old.get(key) != row:
-            change.update(count(row))
+    by ``new`` (a row absent from ``new`` is removed), rows counted together by ``count``
+    (passages' lines by default; store/defn_stats.py counts definitions); zero changes
+    left out."""
+    change = count([row for key, row in new.items() if old.get(key) != row])
+    change.subtract(count([row for key, row in old.items() if new.get(key) != row]))
     return {k: v for k, v in sorted(change.items()) if v}
 
 

@@ -14,7 +14,8 @@ anchored to its file and lines.
 
 from __future__ import annotations
 
-from credo.knowledge.chunk.code import split_code
+from typing import TYPE_CHECKING, Any
+
 from credo.knowledge.chunk.language import EXTENSIONS, language_for, split_file
 from credo.knowledge.chunk.markdown import split_markdown
 from credo.knowledge.chunk.model import (
@@ -27,6 +28,9 @@ from credo.knowledge.chunk.model import (
 )
 from credo.knowledge.chunk.rst import split_rst
 from credo.knowledge.chunk.text import split_text
+
+if TYPE_CHECKING:
+    from credo.knowledge.chunk.code import split_code
 
 __all__ = [
     "EXTENSIONS",
@@ -43,3 +47,13 @@ __all__ = [
     "split_rst",
     "split_text",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # `split_code` is imported on first use (`split_file` does the same): a documentation
+    # ingest never loads the code splitters.
+    if name == "split_code":
+        from credo.knowledge.chunk.code import split_code
+
+        return split_code
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from credo.errors import InvalidInputError
-from credo.knowledge.chunk.code import split_code
 from credo.knowledge.chunk.markdown import split_markdown
 from credo.knowledge.chunk.model import Chunk
 from credo.knowledge.chunk.rst import split_rst
@@ -55,4 +54,8 @@ def split_file(path: str, text: str) -> list[Chunk]:
         return split_rst(text)
     if language == "text":
         return split_text(text)
+    # The code splitters (ast, tree-sitter, their tables) are imported at the first code
+    # file: a documentation tree never loads them (~2% of a small tree's ingest).
+    from credo.knowledge.chunk.code import split_code
+
     return split_code(text, language)

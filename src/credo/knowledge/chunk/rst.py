@@ -137,6 +137,7 @@ class _Part:
     links: list[tuple[str, str]]
     span: Span | None
     checked: bool = False  # the span is known to hold the text's words
+    needle: list[str] | None = None  # `words(text)`, when known (placing needed them)
 
 
 @dataclass
@@ -302,6 +303,7 @@ class _Walker:
         if heads and suffix and parts[0].text:
             parts[0].text += suffix
             parts[0].checked = False
+            parts[0].needle = None
         if parts:
             self._emit(parts, role)
         for child in body:
@@ -320,8 +322,9 @@ class _Walker:
 
     def _part(self, node: Any, lo: int, after: int) -> _Part:
         text, links = self._render(node)
-        span = self.index.place(words(text), _raw(node), _hint(node), lo, after)
-        return _Part(text, links, span, checked=True)
+        needle = words(text)
+        span = self.index.place(needle, _raw(node), _hint(node), lo, after)
+        return _Part(text, links, span, checked=True, needle=needle)
 
     def _emit(self, parts: list[_Part], role: str, sep: str = ": ", strict: bool = False) -> bool:
         """Append the chunk (or sentence chunks) of `parts` joined by `sep`; False when
@@ -330,7 +333,8 @@ class _Walker:
         text = sep.join(part.text for part in parts)
         if not is_meaningful(text):
             return not strict
-        needle = words(text)
+        one = parts[0].needle if len(parts) == 1 else None
+        needle = words(text) if one is None else one  # one part: its text, already split
         found = [part.span for part in parts if part.span is not None]
         span = _union(found) if len(found) == len(parts) else None
         known = len(parts) == 1 and parts[0].checked

@@ -32,6 +32,9 @@ from itertools import chain
 
 # Letters and digits only, case-folded: the words `credo.knowledge.doctor` compares.
 _WORD = re.compile(r"[^\W_]+")
+# The same on ASCII text, where `[^\W_]` is `[A-Za-z0-9]` and casefold is lower: a byte
+# class instead of a Unicode category test per character (~20% of `words`).
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 # How many first-word positions a word search tries, and how far apart its words may lie.
 _MAX_CANDIDATES = 256
 _SPAN_FACTOR = 2
@@ -50,6 +53,8 @@ Span = tuple[int, int]
 
 def words(text: str) -> list[str]:
     """The normalised words ranges are checked by."""
+    if text.isascii():
+        return _ASCII_WORD.findall(text.lower())
     return _WORD.findall(text.casefold())
 
 

@@ -60,7 +60,9 @@ def context_field(uri: str, chunk: Chunk) -> str:
     own = chunk.section[-1] if chunk.section else ""  # see the module docstring
     extra = " ".join(part for part in (own, split, chunk.context) if part)
     text = f"{head}\n{extra}" if extra else head
-    short = LENGTH_FLOOR_TOKENS - len(tokens(chunk.text)) - len(tokens(text))
+    short = LENGTH_FLOOR_TOKENS - len(tokens(chunk.text))
+    if short > 0:  # most passages reach the floor alone: the context is not counted then
+        short -= len(tokens(text))
     if short > 0:  # see the module docstring
         text = f"{text}\n{' '.join([LENGTH_FILLER] * short)}"
     return text[:MAX_CONTEXT_CHARS]
@@ -69,6 +71,8 @@ def context_field(uri: str, chunk: Chunk) -> str:
 def _camel_words(text: str) -> str:
     words: dict[str, None] = {}
     for word in _WORD.findall(text):
+        if word.islower():
+            continue  # no capital letter, so no split: most words, skipped in one C call
         parts = _CAMEL.split(word)
         if len(parts) > 1:
             for part in parts:

@@ -75,6 +75,9 @@ class Run:
         self._uris: dict[Path, str] = {}
         self._exists: dict[Path, bool] = {}
         self._links: dict[tuple[str, Path], Path | None] = {}
+        # (bare word, folder of the file holding it) -> the file it names (writer._mentions)
+        self.bare_paths: dict[tuple[str, Path], Path | None] = {}
+        self.urls: dict[str, str | None] = {}  # link -> its document URI, None if refused
 
     def uri(self, path: Path) -> str:
         found = self._uris.get(path)

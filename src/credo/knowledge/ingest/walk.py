@@ -9,11 +9,13 @@ import stat
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk import language_for
+
+if TYPE_CHECKING:
+    import pathspec
 
 # Larger files are logs, dumps or generated code, not documentation worth a belief per line.
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -32,7 +34,7 @@ def start_path(raw: str | os.PathLike[str]) -> Path:
     return path
 
 
-Specs = tuple[tuple[Path, pathspec.GitIgnoreSpec], ...]
+Specs = tuple[tuple[Path, "pathspec.GitIgnoreSpec"], ...]
 
 
 def walk_files(starts: Sequence[Path], root: Path) -> list[Path]:
@@ -70,6 +72,8 @@ def _load_spec(folder: Path) -> pathspec.GitIgnoreSpec | None:
         text = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
+    import pathspec  # only where a .gitignore is read: its import is ~1% of a small ingest
+
     return pathspec.GitIgnoreSpec.from_lines(text.splitlines())
 
 

@@ -361,17 +361,30 @@ class FileWriter:
                 if path is not None and self.run.is_file(path):
                     found.setdefault(self.run.uri(path), None)
         # Most words hold neither "/" nor "." and cannot name a file: skipped here in one
-        # pass, not by a call each.
+        # pass, not by a call each. The rest repeat across passages ("e.g.", a config
+        # file's name): each is looked up once per folder and run.
+        known = self.run.bare_paths
+        folder = self.path.parent
         for word in [w for w in chunk.text.split() if "/" in w or "." in w]:
-            path = self._bare_path(word)
+            key = (word, folder)
+            if key in known:
+                path = known[key]
+            else:
+                path = known[key] = self._bare_path(word)
             if path is not None:
                 found.setdefault(self.run.uri(path), None)
         return list(found)
 
     def _add_url(self, found: dict[str, None], link: str) -> None:
-        # A URL too long or with control characters is not worth an anchor.
-        with contextlib.suppress(InvalidInputError):
-            found.setdefault(normalise_doc_uri(link).uri, None)
+        urls = self.run.urls  # a URL recurs across passages and files: normalised once
+        if link not in urls:
+            urls[link] = None
+            # A URL too long or with control characters is not worth an anchor.
+            with contextlib.suppress(InvalidInputError):
+                urls[link] = normalise_doc_uri(link).uri
+        uri = urls[link]
+        if uri is not None:
+            found.setdefault(uri, None)
 
     def _bare_path(self, word: str) -> Path | None:
         """The existing file a bare word names, if any (the rules of `credo.knowledge.ingest`)."""
