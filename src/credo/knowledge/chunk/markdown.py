@@ -123,9 +123,11 @@ def _quiet(rule: Any) -> Any:
     The rule's code is the library's own; only the name ``LOGGER`` it reads differs."""
     scope = dict(rule.__globals__)
     scope["LOGGER"] = _Quiet
-    return types.FunctionType(
+    quiet = types.FunctionType(
         rule.__code__, scope, rule.__name__, rule.__defaults__, rule.__closure__
     )
+    quiet.__kwdefaults__ = rule.__kwdefaults__  # (not a FunctionType argument)
+    return quiet
 
 
 def _after_front_matter(lines: list[str]) -> int:
