@@ -145,6 +145,17 @@ class Shown(dict[str, str]):
             self._short = True
         return shown
 
+    def form(self, belief_id: str) -> str:
+        """The form ``belief_id`` is shown in (``shortest``), without asking for it:
+        ``changed`` does not list it for this. An id another store's (``whole``) may be
+        shown whole in this query: the caller leaves those out."""
+        found = self.get(belief_id)
+        if found is not None:
+            return found
+        if belief_id in self._alone:
+            return belief_id[:SHORT_CHARS]
+        return shortest(belief_id, self._lookup)
+
     def forms(self, ids: Iterable[str]) -> "tuple[tuple[str, str], ...] | None":
         """(id, the form shown) of those of ``ids`` asked already and shown short, in order;
         None when one is another store's (``whole``: a query's global locks, not the store
