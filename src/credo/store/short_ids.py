@@ -70,7 +70,7 @@ def _derived_flags(ids: list[str]) -> list[bool]:
 
 
 _IS_DERIVED: dict[str, bool] = {}
-_MAX_IS_DERIVED = 200_000
+_MAX_IS_DERIVED = 100_000  # (~5 MB at most)
 
 
 def shortenable(belief_id: str) -> bool:
