@@ -15,7 +15,7 @@ from credo import Memory
 from credo.retrieval import compress
 from credo.retrieval.compress import Known, whole_line
 from credo.retrieval.place import Places
-from credo.retrieval.standing import Marks
+from credo.retrieval.standing import GroupLines, Marks
 from credo.store.short_ids import Shown
 from credo.surfaces.render import MEMORY_BLOCK_TAG, memory_block
 from credo.tokens import estimate, line_chars, marks
@@ -414,3 +414,54 @@ def test_short_forms_kept_are_refused_for_an_id_another_store_shows_whole() -> N
     other = Shown([first], lambda ids: set(), lambda prefix, limit: [], {second})
     assert other.forms([first, second]) is None
     assert not other.met(forms) and other.changed() == {}
+
+
+def test_a_group_asides_others_shown_short_are_costed_from_their_kept_lines(
+    tmp_path: Path,
+) -> None:
+    """On a store whose ids ``remember`` derives, the others of a group kept aside (a ranked
+    belief's conflicts no query term reaches) have their lines, short ids and marks naming
+    the leader, kept per store version at the group's first reach (``Known.groups``); each
+    is the length of the line the block renders, and the results (``short_ids`` in the
+    order asked included) are a fresh process's."""
+    db = tmp_path / "d.db"
+    with Memory(db, root=tmp_path) as memory:
+        notes = [memory.remember(f"deploy console note {i} about staging") for i in range(6)]
+        far = [memory.remember(f"zebra quagga okapi {i}") for i in range(6)]
+        memory.relate(notes[0], far[0], "CONTRADICTS")
+        memory.relate(notes[0], far[1], "CONTRADICTS")
+        memory.relate(far[2], notes[1], "CONTRADICTS")
+        memory.relate(notes[2], far[3], "CONTRADICTS")
+        memory.relate(notes[3], memory.remember(LONG), "CONTRADICTS")
+        assert memory.store.build_warm()
+        queries = ("deploy console note staging", "deploy console note 1", "note 2 staging")
+        _assert_warm_is_fresh(memory, db, queries)
+        groups = _known(memory).groups
+        assert {notes[0], notes[1], notes[2]} <= groups.keys()
+        assert groups[notes[0]].keys() == {far[0], far[1]}
+        assert not groups.get(notes[3])  # (a long text: cut per query, never kept)
+        result = memory.retrieve(queries[0])
+        block = memory_block(result, anchors=False)
+        for leader, others in groups.items():
+            for other, chars in others.items():
+                line = next(t for t in block.split("\n") if t.startswith(f"[{other[:8]};"))
+                assert f"conflicts with {leader[:8]}" in line
+                assert len(line) + 1 == chars
+
+
+def test_group_lines_keep_nothing_for_an_id_another_store_shows_whole() -> None:
+    """``standing.GroupLines`` gives the truth graph's own lines of a group when one of its
+    ids is another store's in this query (shown whole: not the store version's form)."""
+    leader, other = "b" + "1" * 15, "b" + "2" * 15
+    brought = ((), (leader,), ())
+    info = (None, (other,), (leader, other), (other,), {}, {}, {other: "a note"}, ())
+    info += ((), 0, None, brought, None, {})  # (``Relevant``: fields 2, 3, 6, 7, 11, 13 read)
+    known = Known()
+    shown = Shown([leader, other], lambda ids: set(), lambda prefix, limit: [], {other: 1})
+    assert GroupLines({leader: info}, known, shown, {other: 1}).get(leader) == {}
+    assert not known.groups
+    shown = Shown([leader, other], lambda ids: set(), lambda prefix, limit: [], set())
+    lines = GroupLines({leader: info}, known, shown).get(leader)
+    said = marks((), (leader[:8],), ())
+    assert lines == {other: line_chars(other[:8], "a note", False, said)}
+    assert known.groups[leader] is lines and shown.changed() == {}  # (none asked)

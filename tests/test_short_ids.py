@@ -10,7 +10,14 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.errors import InvalidInputError, NotFoundError
-from credo.store.short_ids import SHORT_CHARS, AmbiguousIdError, full_id, shortest
+from credo.store.short_ids import (
+    SHORT_CHARS,
+    AmbiguousIdError,
+    Shown,
+    derived_ids,
+    full_id,
+    shortest,
+)
 from credo.surfaces.render import memory_block, result_json
 
 BOTH_BACKENDS = True
@@ -158,3 +165,27 @@ def test_the_cli_takes_a_short_id_and_refuses_an_ambiguous_one(run) -> None:
     assert json.loads(run("show", "b0a1b2c3d4ffff01", "--json").stdout)["belief"]["locked"]
     gone = run("forget", "b0a1b2c3d4e", check=True)  # names the whole id it forgot
     assert gone.stdout.strip() == "forgot b0a1b2c3d4e5f601 (project store)"
+
+
+def test_shown_asks_which_prefixes_are_shared_only_when_a_derived_id_is_looked_up() -> None:
+    """``Shown`` reads which candidates share their short prefix (one statement) at the
+    first derived id looked up, not before: a warm query's lines give most forms back
+    (``met``); the forms are the same either way, and a chosen id is set whole up front."""
+    first, second, chosen = "b" + "1" * 15, "b" + "2" * 15, "n1"
+    calls: list[list[str]] = []
+
+    def shared(ids: list[str]) -> set[str]:
+        calls.append(ids)
+        return {second}
+
+    def lookup(prefix: str, limit: int) -> list[str]:
+        return [i for i in (first, second, "b" + "2" * 8 + "3" * 7) if i.startswith(prefix)][:limit]
+
+    shown = Shown([first, chosen, second], shared, lookup, set())
+    assert dict(shown) == {chosen: chosen} and not calls
+    assert shown.form(first) == first[:8] and shown.changed() == {}
+    assert calls == [[first, second]]
+    assert shown[second] == second[:10] and shown[first] == first[:8]
+    assert shown.changed() == {second: second[:10], first: first[:8]}
+    assert calls == [[first, second]]  # (once a query)
+    assert derived_ids([first, chosen, "bcafe12345", second]) == [first, second]

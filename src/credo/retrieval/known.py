@@ -18,6 +18,8 @@ class Known:
     (never cut) with its text whole (``whole_line``); ``plain``, those of them no query at
     the version marks nor shortens (``Costs.fill``); ``short``, those no query marks whose
     derived id is shown short, with its form (``Shown.forms``, taken back by ``Shown.met``);
+    ``groups``, a group kept aside's leader -> the lines of its others the truth graph
+    does not know (``standing.GroupLines``: their ids shown short);
     ``kept``, the lines of those whose marks are the truth graph's own
     (``standing.Marks.kept``), with the standing they hold for (a query that gives the
     belief that very tuple marks it the same way) and the forms of the ids they show short;
@@ -26,7 +28,7 @@ class Known:
     ``TruthReader.kept``), so a write, by this process or another, starts a new one. Each
     is started over past ``MAX_KNOWN`` entries."""
 
-    __slots__ = ("kept", "lines", "plain", "short", "stated")
+    __slots__ = ("groups", "kept", "lines", "plain", "short", "stated")
 
     def __init__(self) -> None:
         self.lines: dict[str, int] = {}
@@ -38,6 +40,7 @@ class Known:
         # (those of ``plain``'s kind whose derived id is shown short: with its form)
         self.short: dict[str, tuple[int, tuple[tuple[str, str], ...]]] = {}
         self.stated: dict[str, bool] = {}
+        self.groups: dict[str, dict[str, int]] = {}
 
     @staticmethod
     def at(

@@ -7,13 +7,15 @@ the packed beliefs in rank order with their standing, a group the step kept asid
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Collection, Mapping, MutableMapping
 from itertools import repeat
 from typing import TYPE_CHECKING
 
+from credo.retrieval.compress import SHORT_CHARS, id_chars
+from credo.retrieval.known import MAX_KNOWN, Known
 from credo.retrieval.rank import Scored, brought_along
 from credo.store.short_ids import Shown
-from credo.tokens import belief_tokens, marks
+from credo.tokens import belief_tokens, line_chars, marks
 from credo.types import Belief
 
 if TYPE_CHECKING:  # loaded only when a candidate has truth links (``pipeline._currency``)
@@ -73,20 +75,65 @@ _new = tuple.__new__
 
 
 class GroupLines(dict[str, Mapping[str, int]]):
-    """A group kept aside's leader -> the lines the truth graph knows of its others
-    (``Relevant``'s last field; ``place.Charges.known``), read from ``Currency.tails`` when
-    the pack asks: it asks for the groups it reaches (~17 of a query's ~42 on a store in
-    dispute), so no map of them all is made per query. Holds nothing itself."""
+    """A group kept aside's leader -> the lines of its others (``place.Charges.known``),
+    read from ``Currency.tails`` when the pack asks: it asks for the groups it reaches (~17
+    of a query's ~42 on a store in dispute), so no map of them all is made per query. The
+    truth graph knows the lines of others whose ids are shown whole (``Relevant``'s last
+    field); with ``known`` (the store version's ``Known``) and ``shown``, those of others
+    shown short are made at a group's first reach and kept in ``Known.groups``: a short
+    form and the marks naming the leader hang on the store's ids alone (``Shown.form``).
+    None is asked of ``shown``: the leader, costed first, asks for every other as its
+    conflict, so ``Shown.changed`` lists them as before. Holds nothing itself."""
 
-    __slots__ = ("_tails",)
+    __slots__ = ("_groups", "_shown", "_tails", "_whole")
 
-    def __init__(self, tails: "Mapping[str, Relevant]") -> None:
+    def __init__(
+        self,
+        tails: "Mapping[str, Relevant]",
+        known: "Known | None" = None,
+        shown: Shown | None = None,
+        whole: "Collection[str]" = (),
+    ) -> None:
         super().__init__()
         self._tails = tails
+        self._groups = None if known is None or shown is None else known.groups
+        self._shown = shown
+        self._whole = whole  # (another store's ids, shown whole this query: not kept)
 
     def get(self, leader: str, default: object = None) -> object:  # type: ignore[override]
         info = self._tails.get(leader)
-        return default if info is None else info[13]
+        if info is None:
+            return default
+        lines = info[13]
+        groups = self._groups
+        # (every other's line known, or one that supersedes a belief: its marks the query's)
+        if groups is None or len(lines) == len(info[3]) or info[7]:
+            return lines
+        if self._whole and any(map(self._whole.__contains__, info[2])):
+            return lines
+        found = groups.get(leader)
+        if found is None:
+            found = self._made(leader, info)
+            if len(groups) >= MAX_KNOWN:
+                groups.clear()
+            groups[leader] = found
+        return found
+
+    def _made(self, leader: str, info: "Relevant") -> dict[str, int]:
+        """The lines of the group's others with a short text, as ``compress.Costs`` costs
+        them: the line with the id whole, what its short form changes, the marks naming the
+        leader as shown (its standing: ``Relevant``'s field 11, one for all)."""
+        form = self._shown.form  # type: ignore[union-attr]
+        replaces, conflicts, superseded_by = info[11]
+        marked = marks(replaces, tuple(map(form, conflicts)), superseded_by)
+        out = dict(info[13])
+        texts = info[6]
+        for y in info[3]:
+            text = texts.get(y)
+            if y in out or text is None or len(text) > SHORT_CHARS:
+                continue
+            out[y] = line_chars(y, text, False) + id_chars(form(y)) - id_chars(y) + len(marked)
+        return out
 
 
 class Marks(dict[str, str]):

@@ -18,7 +18,8 @@ shares a given 8-character prefix with odds of one in 268 million.
 
 import re
 from collections.abc import Callable, Iterable
-from itertools import filterfalse
+from itertools import compress, filterfalse
+from operator import not_
 
 from credo.errors import InvalidInputError
 
@@ -50,6 +51,26 @@ def derived_ids(ids: Iterable[str]) -> list[str]:
     """Those of ``ids`` that are derived, as ``Shown`` finds them (the others it shows
     whole, whatever the query)."""
     return _DERIVED_LINES.findall("\n".join(ids))
+
+
+def _derived_flags(ids: list[str]) -> list[bool]:
+    """``shortenable`` of each of ``ids``, C-level through a memo: a warm query asks about
+    the same ~170 ids again and again, and a regular expression over them costs more than
+    the lookups (a pure function of the id: kept across versions, started over past the
+    bound)."""
+    flags = list(map(_IS_DERIVED.get, ids))
+    if None in flags:
+        if len(_IS_DERIVED) + len(ids) > _MAX_IS_DERIVED:
+            _IS_DERIVED.clear()
+        for i in ids:
+            if i not in _IS_DERIVED:
+                _IS_DERIVED[i] = _DERIVED.fullmatch(i) is not None
+        flags = list(map(_IS_DERIVED.__getitem__, ids))
+    return flags  # type: ignore[return-value]
+
+
+_IS_DERIVED: dict[str, bool] = {}
+_MAX_IS_DERIVED = 100_000  # (~5 MB at most)
 
 
 def shortenable(belief_id: str) -> bool:
@@ -104,13 +125,14 @@ def prefix_bounds(prefix: str) -> tuple[str, str]:
 
 class Shown(dict[str, str]):
     """id -> the form the block shows (``shortest``), worked out on first lookup. The
-    candidates' are asked in one statement up front (``shared``): a derived id whose
-    ``SHORT_CHARS`` prefix no other id starts is shown by it; any other (a prefix that
-    another id shares, an id met later: a mark's) takes ``shortest``'s range reads. Ids in
-    ``whole`` (another store's: a global lock) are shown whole, since this store cannot
+    candidates' are asked in one statement (``shared``) when the first derived one is
+    looked up (most lines of a warm query give their forms back instead: ``met``): a derived
+    id whose ``SHORT_CHARS`` prefix no other id starts is shown by it; any other (a prefix
+    that another id shares, an id met later: a mark's) takes ``shortest``'s range reads. Ids
+    in ``whole`` (another store's: a global lock) are shown whole, since this store cannot
     vouch that their prefix is unique."""
 
-    __slots__ = ("_alone", "_lookup", "_short", "_whole")
+    __slots__ = ("_alone", "_asked", "_lookup", "_shared", "_short", "_whole")
 
     def __init__(
         self,
@@ -124,26 +146,49 @@ class Shown(dict[str, str]):
         self._whole = whole
         self._short = False  # whether any id is shown short (``changed`` lists them)
         # (C-level: a query in dispute asks for dozens more, the groups' others)
-        listed = filterfalse(whole.__contains__, candidates) if whole else candidates
-        asked = _DERIVED_LINES.findall("\n".join(listed))
-        derived = set(asked)
-        self._alone = derived.difference(shared(asked)) if asked else derived
+        listed = list(filterfalse(whole.__contains__, candidates)) if whole else candidates
+        flags = _derived_flags(listed)
+        self._asked = asked = list(compress(listed, flags))
+        self._shared = shared
+        self._alone: set[str] | None = None if asked else set()  # (``_alone_ids``)
         # The others are shown whole (not derived, or another store's): set here in one
         # C-level pass, not one ``__missing__`` each. ``changed`` lists none of them.
-        others = list(filterfalse(derived.__contains__, candidates))
+        if whole:
+            others = list(filterfalse(set(asked).__contains__, candidates))
+        else:
+            others = list(compress(candidates, map(not_, flags)))
         self.update(zip(others, others, strict=True))
 
+    def _alone_ids(self) -> set[str]:
+        """The derived candidates whose ``SHORT_CHARS`` prefix no other id starts."""
+        alone = self._alone
+        if alone is None:
+            asked = self._asked
+            alone = self._alone = set(asked).difference(self._shared(asked))
+        return alone
+
     def __missing__(self, belief_id: str) -> str:
-        if belief_id in self._alone:
-            shown = belief_id[:SHORT_CHARS]
-        elif belief_id in self._whole:
+        if belief_id in self._whole:
             shown = belief_id
+        elif belief_id in self._alone_ids():
+            shown = belief_id[:SHORT_CHARS]
         else:
             shown = shortest(belief_id, self._lookup)
         self[belief_id] = shown
         if shown != belief_id:
             self._short = True
         return shown
+
+    def form(self, belief_id: str) -> str:
+        """The form ``belief_id`` is shown in (``shortest``), without asking for it:
+        ``changed`` does not list it for this. An id another store's (``whole``) may be
+        shown whole in this query: the caller leaves those out."""
+        found = self.get(belief_id)
+        if found is not None:
+            return found
+        if belief_id in self._alone_ids():
+            return belief_id[:SHORT_CHARS]
+        return shortest(belief_id, self._lookup)
 
     def forms(self, ids: Iterable[str]) -> "tuple[tuple[str, str], ...] | None":
         """(id, the form shown) of those of ``ids`` asked already and shown short, in order;
