@@ -27,8 +27,10 @@ if TYPE_CHECKING:
 SPAN = 1 << 16  # rowids per text buffer: a bounded peak while the rows are read
 FEW_ROWS = 32  # rows asked at once read one by one (``WarmRows._few``), past it as arrays
 
+# The last column is ``GraphQueries.stated``'s test (NULL counts as false there too).
 _ROWS = (
-    "SELECT rid, content, alpha, beta, session, created_at FROM beliefs "
+    "SELECT rid, content, alpha, beta, session, created_at, "
+    "(origin IN ('user_stated', 'user_corrected') OR kind = 'correction') FROM beliefs "
     "WHERE rid >= ? AND rid < ? AND deleted_at IS NULL"
 )
 
@@ -38,7 +40,7 @@ class WarmRows:
 
     __slots__ = (
         "_alpha", "_bases", "_beta", "_buffers", "_created", "_live", "_session", "_sessions",
-        "_starts", "_views",
+        "_starts", "_stated", "_views",
     )  # fmt: skip
 
     def __init__(self, conn: sqlite3.Connection, size: int) -> None:
@@ -51,6 +53,9 @@ class WarmRows:
         self._beta = numpy.zeros(size, dtype=numpy.float64)
         self._created = numpy.zeros(size, dtype=numpy.float64)
         self._session = numpy.full(size, -1, dtype=numpy.int32)  # -1: no session
+        # Whether a person stated or corrected it: a search of the id index a belief
+        # otherwise, the first time a query shows it (cold pages at a million beliefs).
+        self._stated = numpy.zeros(size, dtype=numpy.bool_)
         self._sessions: list[str] = []
         codes: dict[str, int] = {}
         self._buffers: list[bytes] = []
@@ -71,6 +76,7 @@ class WarmRows:
                 -1 if (name := row[4]) is None else codes.setdefault(name, len(codes))
                 for row in rows
             ]
+            self._stated[rids] = [bool(row[6]) for row in rows]
         self._sessions = list(codes)
         # Byte offset of each rowid's text, counted across the buffers in rowid order.
         self._starts: npt.NDArray[np.int64] = numpy.zeros(size + 1, dtype=numpy.int64)
@@ -109,6 +115,17 @@ class WarmRows:
             text = buffers[span][low - base : high - base].decode()
             found.append((text, alpha, beta, None if session < 0 else sessions[session], created))
         return found
+
+    def stated(self, rids: list[int]) -> list[bool | None]:
+        """Whether each of ``rids``' belief was stated or corrected by a person (None for a
+        rowid with no live belief)."""
+        import numpy
+
+        at = numpy.array(rids, dtype=numpy.int64)
+        return [
+            flag if live else None
+            for live, flag in zip(self._live[at].tolist(), self._stated[at].tolist(), strict=True)
+        ]
 
     def _few(self, rids: list[int]) -> list[CandidateRow | None]:
         """``rows`` read a rowid at a time from the memoryviews: a query at 10k asks ~9 rows
