@@ -60,9 +60,17 @@ def _apply(memory: Memory, ids: list[str], step: tuple[object, ...]) -> None:
     kind = step[0]
     try:
         if kind == "remember":
-            # Every third belief in no session: the row table codes sessions.
-            session = (None, "s-a", "s-b")[len(ids) % 3]
-            ids.append(memory.remember(str(step[1]), id=f"b{len(ids):02d}", session=session))
+            # Every third belief in no session: the row table codes sessions. Origins and
+            # kinds vary: ``stated`` (from the row table when warm) tells them apart.
+            n = len(ids)
+            session = (None, "s-a", "s-b")[n % 3]
+            origin = ("user_stated", "agent_inferred", "user_corrected", "agent_inferred")[n % 4]
+            kind = "correction" if n % 5 == 1 else "factual"
+            ids.append(
+                memory.remember(
+                    str(step[1]), id=f"b{n:02d}", session=session, origin=origin, kind=kind
+                )
+            )
         elif kind == "relate" and ids:
             src, dst = ids[int(step[1]) % len(ids)], ids[int(step[2]) % len(ids)]  # type: ignore[call-overload]
             if src != dst:
@@ -561,7 +569,10 @@ def test_the_row_table_holds_the_rows_sql_reads(
     with Memory(db, root=tmp_path) as memory:
         for n in range(11):
             session = None if n % 3 else f"s{n % 2}"
-            memory.remember(f"note {n} café 日本 {'x' * n}", id=f"n{n}", session=session)
+            origin = "agent_inferred" if n % 2 else "user_stated"
+            kind = "correction" if n % 4 == 1 else "note"
+            text = f"note {n} café 日本 {'x' * n}"
+            memory.remember(text, id=f"n{n}", session=session, origin=origin, kind=kind)
         memory.forget("n4", hard=True)
         memory.forget("n7")
         conn = memory.store.conn
@@ -580,6 +591,17 @@ def test_the_row_table_holds_the_rows_sql_reads(
         assert sum(row is None for row in got) >= 3  # the gap, the forgotten, one past the end
         assert table.rows(rids[::-1]) == got[::-1]
         assert table.rows([]) == []
+        # ``stated`` of each live rowid as GraphQueries.stated's SQL tells it, None elsewhere
+        said = {
+            row[0]
+            for row in conn.execute(
+                "SELECT rid FROM beliefs WHERE deleted_at IS NULL "
+                "AND (origin IN ('user_stated', 'user_corrected') OR kind = 'correction')"
+            )
+        }
+        flags = table.stated(rids)
+        assert flags == [None if rid not in want else rid in said for rid in rids]
+        assert True in flags and False in flags
 
 
 def _live_supersedes(memory: Memory, belief: str) -> bool:

@@ -199,8 +199,19 @@ class WarmIndex:
     def stated(self, conn: sqlite3.Connection, ids: Iterable[str]) -> set[str]:
         """``GraphQueries.stated`` from the cache."""
         asked = list(dict.fromkeys(ids))
-        _fill(self._stated, asked, False, conn, _STATED, lambda r: (r[0], True))
+        held = None if self.table is None else self._held_stated
+        _fill(self._stated, asked, False, conn, _STATED, lambda r: (r[0], True), held)
         return {i for i in asked if self._stated[i]}
+
+    def _held_stated(self, ids: list[str]) -> dict[str, bool]:
+        """``stated``'s answer for the live beliefs among ``ids``, from the row table (the
+        others, forgotten or unknown, are left to SQL)."""
+        table = self.table
+        assert table is not None
+        rids = self.graph.rids(ids)
+        held = [(i, rid) for i, rid in zip(ids, rids, strict=True) if rid >= 0]
+        found = table.stated([rid for _, rid in held])
+        return {i: flag for (i, _), flag in zip(held, found, strict=True) if flag is not None}
 
     def sharing_short_prefix(self, conn: sqlite3.Connection, ids: list[str]) -> set[str]:
         """``GraphQueries.sharing_short_prefix`` from the cache."""

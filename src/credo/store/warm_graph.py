@@ -495,13 +495,16 @@ class WarmGraph:
         slice order, as the per-belief walk gives them."""
         import numpy
 
-        wanted = numpy.array([i for i, name in enumerate(self._kinds) if name in kinds])
+        # Whether each type number is in ``kinds``, looked up by number (``numpy.isin`` of a
+        # few hundred numbers costs ~15x more)
+        bits = self._bits(kinds)
+        wanted = numpy.array([bool(bits >> i & 1) for i in range(len(self._kinds))] or [False])
         near = numpy.array(rids, dtype=numpy.int64)
         owners, fars, numbers = [], [], []
         for side, slices in enumerate((self._out, self._into)):
             at, counts = _positions(slices.start, near)
             other, kind = slices.other[at], slices.kind[at]
-            keep = numpy.isin(kind, wanted) & (self._state[other] != ABSENT)
+            keep = wanted[kind] & (self._state[other] != ABSENT)
             owners.append(numpy.repeat(numpy.arange(len(rids)) * 2 + side, counts)[keep])
             fars.append(other[keep])
             numbers.append(kind[keep])

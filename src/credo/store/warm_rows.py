@@ -27,8 +27,10 @@ if TYPE_CHECKING:
 SPAN = 1 << 16  # rowids per text buffer: a bounded peak while the rows are read
 FEW_ROWS = 32  # rows asked at once read one by one (``WarmRows._few``), past it as arrays
 
+# The last column is ``GraphQueries.stated``'s test (NULL counts as false there too).
 _ROWS = (
-    "SELECT rid, content, alpha, beta, session, created_at FROM beliefs "
+    "SELECT rid, content, alpha, beta, session, created_at, "
+    "(origin IN ('user_stated', 'user_corrected') OR kind = 'correction') FROM beliefs "
     "WHERE rid >= ? AND rid < ? AND deleted_at IS NULL"
 )
 
@@ -38,7 +40,7 @@ class WarmRows:
 
     __slots__ = (
         "_alpha", "_bases", "_beta", "_buffers", "_created", "_live", "_session", "_sessions",
-        "_starts", "_views",
+        "_starts", "_stated", "_views",
     )  # fmt: skip
 
     def __init__(self, conn: sqlite3.Connection, size: int) -> None:
@@ -51,6 +53,9 @@ class WarmRows:
         self._beta = numpy.zeros(size, dtype=numpy.float64)
         self._created = numpy.zeros(size, dtype=numpy.float64)
         self._session = numpy.full(size, -1, dtype=numpy.int32)  # -1: no session
+        # Whether a person stated or corrected it: a search of the id index a belief
+        # otherwise, the first time a query shows it (cold pages at a million beliefs).
+        self._stated = numpy.zeros(size, dtype=numpy.bool_)
         self._sessions: list[str] = []
         codes: dict[str, int] = {}
         self._buffers: list[bytes] = []
@@ -71,13 +76,17 @@ class WarmRows:
                 -1 if (name := row[4]) is None else codes.setdefault(name, len(codes))
                 for row in rows
             ]
+            self._stated[rids] = [bool(row[6]) for row in rows]
         self._sessions = list(codes)
         # Byte offset of each rowid's text, counted across the buffers in rowid order.
         self._starts: npt.NDArray[np.int64] = numpy.zeros(size + 1, dtype=numpy.int64)
         numpy.cumsum(lengths, out=self._starts[1:])
         self._bases: list[int] = self._starts[::SPAN][: len(self._buffers)].tolist()
         # The columns as memoryviews (no copy), read a rowid at a time for a few rows.
-        columns = (self._live, self._starts, self._alpha, self._beta, self._session, self._created)
+        columns = (
+            self._live, self._starts, self._alpha, self._beta, self._session, self._created,
+            self._stated,
+        )  # fmt: skip
         self._views = tuple(map(memoryview, columns))
 
     def rows(self, rids: list[int]) -> list[CandidateRow | None]:
@@ -110,10 +119,16 @@ class WarmRows:
             found.append((text, alpha, beta, None if session < 0 else sessions[session], created))
         return found
 
+    def stated(self, rids: list[int]) -> list[bool | None]:
+        """Whether each of ``rids``' belief was stated or corrected by a person (None for a
+        rowid with no live belief)."""
+        live, stated = self._views[0], self._views[6]  # (a few ids a call: no numpy call)
+        return [stated[rid] if live[rid] else None for rid in rids]
+
     def _few(self, rids: list[int]) -> list[CandidateRow | None]:
         """``rows`` read a rowid at a time from the memoryviews: a query at 10k asks ~9 rows
         at a time, too few for numpy's fixed cost per gather (~13 -> ~7 us a call)."""
-        live, starts, alpha, beta, session, created = self._views
+        live, starts, alpha, beta, session, created, _ = self._views
         buffers, bases, sessions = self._buffers, self._bases, self._sessions
         found: list[CandidateRow | None] = []
         for rid in rids:
