@@ -41,7 +41,7 @@ def picked(
     has any. ``chosen``: the packed beliefs of ``ranked``."""
     get = standing.get
     # (C-level: the packed ones of the ranking, by their ids)
-    packed = list(compress(ranked, map(chosen.__contains__, map(_ID, ranked))))
+    packed = compress(ranked, map(chosen.__contains__, map(_ID, ranked)))
     if not tails:
         return [(s, get(s.id, NO_STANDING)) for s in packed]
     out: list[tuple[Scored, Standing]] = []
