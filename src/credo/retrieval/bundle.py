@@ -11,9 +11,9 @@ cluster) holds for units. Pure: ids and costs in, ids out.
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Iterable, Mapping, Sequence
-from itertools import chain, compress, filterfalse, repeat
-from operator import itemgetter, ne
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from itertools import chain, compress, count, filterfalse, repeat
+from operator import not_
 
 
 class Units:
@@ -44,9 +44,14 @@ class Units:
         self._eager = eager
         # (set-level work: a query on a store in dispute holds dozens of groups)
         followers = set().union(*(g[1:] for g in eager.values())) if eager else None
-        self.ids: Sequence[str] = (
-            list(filterfalse(followers.__contains__, ranked_ids)) if followers else ranked_ids
-        )
+        if not followers:
+            self.ids: Sequence[str] = ranked_ids
+        elif len(followers) <= _FEW:  # (C-level: a copy, then each follower found by identity)
+            self.ids = ids = list(ranked_ids)
+            for follower in followers:
+                ids.remove(follower)
+        else:
+            self.ids = list(filterfalse(followers.__contains__, ranked_ids))
         if not aside:
             self.members: Mapping[str, Sequence[str]] = eager
         elif isinstance(aside, dict):
@@ -65,22 +70,32 @@ class Units:
         if lead is None:  # (only the followers move: a leader is its own unit)
             lead = self._lead = {m: g[0] for g in self._eager.values() for m in g[1:]}
         pairs = pairs if isinstance(pairs, list) else list(pairs)
-        # No follower among them (a query without a joined group, or none of its followers
-        # linked to a candidate): each pair is one between units already, left as it is.
-        if not lead or lead.keys().isdisjoint(chain.from_iterable(pairs)):
+        if not lead:
             return pairs
-        get = lead.get  # (C-level too: each end to its unit, then the pairs between two)
-        srcs = list(map(get, map(_FIRST, pairs), map(_FIRST, pairs)))
-        dsts = list(map(get, map(_SECOND, pairs), map(_SECOND, pairs)))
-        return list(compress(zip(srcs, dsts, strict=True), map(ne, srcs, dsts)))
+        # (C-level: per pair, whether it misses every follower; a query's followers touch
+        # one or two of its ~50 pairs, moved one by one, the rest kept where they are)
+        missed = list(map(lead.keys().isdisjoint, pairs))
+        if all(missed):
+            return pairs
+        get = lead.get
+        out = pairs.copy()
+        for i in reversed(list(compress(count(), map(not_, missed)))):
+            a, b = out[i]
+            a, b = get(a, a), get(b, b)
+            if a == b:
+                del out[i]
+            else:
+                out[i] = (a, b)
+        return out
 
-    def share(self, clusters: dict[str, int], unit_ids: Iterable[str]) -> None:
+    def share(self, clusters: dict[str, int], unit_ids: Collection[str]) -> None:
         """Put each member of a group in ``groups`` among ``unit_ids`` in its leader's
         cluster (``clusters``: unit -> cluster; the groups aside are left to the caller)."""
         eager = self._eager
-        if eager:
-            for leader in filter(eager.__contains__, unit_ids):
-                clusters.update(zip(eager[leader], repeat(clusters.get(leader))))
+        # (the few groups looked for among the units, not each unit among the groups)
+        for leader, group in eager.items():
+            if leader in unit_ids:
+                clusters.update(zip(group, repeat(clusters.get(leader))))
 
     def ranked(self, unit_ids: Iterable[str]) -> set[str]:
         """The beliefs of ``unit_ids`` that are in the ranked ids: a group kept aside
@@ -98,5 +113,4 @@ class Units:
         return list(chain.from_iterable(map(self.members.get, units, zip(units))))
 
 
-_FIRST = itemgetter(0)  # of a pair
-_SECOND = itemgetter(1)
+_FEW = 8  # followers removed one by one up to this many; past it, the ranking filtered

@@ -172,11 +172,11 @@ def _retrieve(store: Store, text: str, options: Options) -> RetrievalResult:
     else:
         packed = pack_by_score(unit_ids, token_costs=unit_costs, token_budget=remaining)
     dropped = packed.dropped
-    chosen = set(packed.selected)
+    # (with groups: what ``picked`` finds in the ranking)
+    chosen = set(packed.selected) if units is None else units.ranked(packed.selected)
     if units is not None:
         if cluster_of:  # a group shares its cluster (a group aside: ``picked`` says so)
             units.share(cluster_of, packed.selected)
-        chosen = units.ranked(packed.selected)  # (what ``picked`` finds in the ranking)
         dropped = tuple(units.expand(dropped))
     # Clustering changes which beliefs are packed, not how relevant each one is: the
     # result lists them by score (the order of ``ranked``), so a model reads the best

@@ -8,7 +8,8 @@ the packed beliefs in rank order with their standing, a group the step kept asid
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Collection, Mapping, MutableMapping
-from itertools import repeat
+from itertools import compress, repeat
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from credo.retrieval.compress import SHORT_CHARS, id_chars
@@ -39,12 +40,14 @@ def picked(
     go in ``texts``, when given, and each in its leader's cluster in ``clusters``, when it
     has any. ``chosen``: the packed beliefs of ``ranked``."""
     get = standing.get
+    # (C-level: the packed ones of the ranking, by their ids)
+    packed = compress(ranked, map(chosen.__contains__, map(_ID, ranked)))
     if not tails:
-        return [(s, get(s.id, NO_STANDING)) for s in ranked if s.id in chosen]
+        return [(s, get(s.id, NO_STANDING)) for s in packed]
     out: list[tuple[Scored, Standing]] = []
     add = out.append
     group_of = tails.get
-    for s in [s for s in ranked if s.id in chosen]:
+    for s in packed:
         add((s, get(s.id, NO_STANDING)))
         info = group_of(s.id)
         if info is None:
@@ -72,6 +75,7 @@ def picked(
 
 
 _new = tuple.__new__
+_ID = itemgetter(0)  # of a Scored
 
 
 class GroupLines(dict[str, Mapping[str, int]]):
