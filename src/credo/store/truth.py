@@ -200,7 +200,7 @@ class _Memo:
     def facts(self, wanted: list[str]) -> "TruthFacts":
         """What ``truth_links`` answers for ``wanted``, from the links kept."""
         links, ends = self.links, self.ends
-        found = {i: links[i] for i in filter(links.get, wanted)}  # (a C pass over those without)
+        found = {i: got for i in wanted if (got := links.get(i))}
         if not found:
             return {}, {}, frozenset(), frozenset()
         far = {dst if src == i else src for i, got in found.items() for src, dst, _ in got}
