@@ -466,17 +466,16 @@ class WarmGraph:
         store/truth.py's ``_LINKS``, without the far ends' columns (``locked``, ``moves``)."""
         out, out_seen, into, into_seen = self._out, self._out_seen, self._into, self._into_seen
         found: list[tuple[str, str, str, str, str]] = []
-        held, rids = self._rid_lists(ids)
-        if self._touching is not None and rids:
-            # Only the beliefs with an edge of a kind asked go on (at a million, most of a
-            # first pass's have none): picked by one numpy pass, not a loop over them all.
-            touched = (self._touching[rids] & self._bits(kinds)).nonzero()[0].tolist()
-            if len(touched) < len(rids):
-                held, rids = [held[k] for k in touched], [rids[k] for k in touched]
+        asked_rids = self._rid_list(ids)
+        if self._touching is not None and asked_rids:
+            touched = self._touching[[rid for _, rid in asked_rids]] & self._bits(kinds)
+            picked = zip(asked_rids, touched.tolist(), strict=True)
+            asked_rids = [pair for pair, bits in picked if bits]
+        rids = [rid for _, rid in asked_rids]
         if len(rids) > FEW_BELIEFS:
-            return self._truth_gathered(held, rids, kinds)
+            return self._truth_gathered([asked for asked, _ in asked_rids], rids, kinds)
         outs, ins = self._edges_of(out, out_seen, rids), self._edges_of(into, into_seen, rids)
-        for asked, out_edges, in_edges in zip(held, outs, ins, strict=True):
+        for (asked, _rid), out_edges, in_edges in zip(asked_rids, outs, ins, strict=True):
             for _other, dst, kind, _weight, state in out_edges:
                 if state and kind in kinds:
                     found.append((asked, asked, dst, kind, dst))
