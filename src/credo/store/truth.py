@@ -15,7 +15,6 @@ import sqlite3
 import time
 import weakref
 from collections.abc import Callable, Iterable, Sequence
-from itertools import filterfalse
 from typing import TYPE_CHECKING, Any
 
 from credo.store.db import json_array, store_version
@@ -179,23 +178,16 @@ class _Memo:
     def add(self, ids: list[str], rows: "Iterable[Sequence[Any]]") -> None:
         """Keep the links of ``ids`` (an empty tuple for none) and their far ends from
         ``rows`` of ``_LINKS`` (or a backend's statement of the same columns)."""
-        # A list only for the ids with a link: at a million beliefs most asked have none.
-        read: dict[str, list[TruthLink]] = {}
-        ends = self.ends
+        read: dict[str, list[TruthLink]] = {i: [] for i in ids}
         for r in rows:
-            got = read.get(r[0])
-            if got is None:
-                got = read[r[0]] = []
-            got.append((r[1], r[2], r[3]))
-            ends[r[2] if r[1] == r[0] else r[1]] = (
+            read[r[0]].append((r[1], r[2], r[3]))
+            self.ends[r[2] if r[1] == r[0] else r[1]] = (
                 bool(r[4]),
                 (r[5], r[6], r[7], r[8], r[9]),
                 bool(r[10]),
             )
-        links = self.links
-        links.update(dict.fromkeys(ids, ()))  # (in ids' order, as the links are then set)
         for i, got in read.items():
-            links[i] = tuple(sorted(got))
+            self.links[i] = tuple(sorted(got)) if got else ()
 
     def facts(self, wanted: list[str]) -> "TruthFacts":
         """What ``truth_links`` answers for ``wanted``, from the links kept."""
@@ -328,7 +320,7 @@ class TruthQueries(TruthLinks):
     def _truth_at(self, memo: _Memo, ids: Iterable[str]) -> TruthFacts:
         wanted = list(dict.fromkeys(ids))
         if not memo.complete:
-            missing = list(filterfalse(memo.links.__contains__, wanted))
+            missing = [i for i in wanted if i not in memo.links]
             if missing and memo.version[0] >= 0 and self._full_read_pays(memo.spent):
                 self._read_all_truth(memo)
             elif missing:
