@@ -552,9 +552,10 @@ def test_an_end_deleted_after_the_version_check_leaves_its_link_out(
             index._rows.clear()
         with Memory(db, root=tmp_path) as other:
             other.forget("b", hard=True)
-        rows = index.truth_rows(memory.store.conn, ["a"], _KINDS, SUPERSEDES)
+        found, ends = index.truth_links_of(memory.store.conn, ["a"], _KINDS, SUPERSEDES)
         expected = [("a", "b"), ("a", "c")] if table else [("a", "c")]
-        assert [(row[1], row[2]) for row in rows] == expected
+        assert [(src, dst) for src, dst, _ in found["a"]] == expected
+        assert sorted(ends) == [dst for _, dst in expected]
 
 
 def test_the_row_table_holds_the_rows_sql_reads(

@@ -91,7 +91,7 @@ TruthFacts = (
 
 
 # A far end as read: (locked, its CandidateRow, it has no SUPERSEDES edge).
-_End = tuple[bool, CandidateRow, bool]
+End = tuple[bool, CandidateRow, bool]
 
 # Every truth edge between two live beliefs, with both ends' rows: the whole index at once.
 _ALL = (
@@ -116,19 +116,19 @@ MAX_KEPT = 200_000
 
 
 # (every truth link by belief, every end's row, the read's seconds per edge of the store)
-EveryTruthEdge = tuple[dict[str, tuple[TruthLink, ...]], dict[str, _End], float]
+EveryTruthEdge = tuple[dict[str, tuple[TruthLink, ...]], dict[str, End], float]
 
 
 def read_every_truth_edge(
     conn: sqlite3.Connection, graph: "WarmGraph | None" = None
-) -> tuple[dict[str, tuple[TruthLink, ...]], dict[str, _End]]:
+) -> tuple[dict[str, tuple[TruthLink, ...]], dict[str, End]]:
     """Every live truth edge on ``conn``: each linked belief's links, sorted, and each end's
     (locked, row, still: no live SUPERSEDES edge). With ``graph`` (a warm index's, read in
     the same transaction), each id is the graph's own object, the one the ranked ids are:
     a look-up of a candidate then finds its key by identity, without reading a second copy
     of the string (a query probes ~45 keys here and ~45 more in the truth graph)."""
     read: dict[str, list[TruthLink]] = {}
-    ends: dict[str, _End] = {}
+    ends: dict[str, End] = {}
     rids, names = graph.id_table if graph is not None else ({}, ())
     for r in conn.execute(_ALL):
         src, dst = r[0], r[1]
@@ -170,7 +170,7 @@ class _Memo:
     def __init__(self, version: tuple[int, int]) -> None:
         self.version = version
         self.links: dict[str, tuple[TruthLink, ...]] = {}
-        self.ends: dict[str, _End] = {}
+        self.ends: dict[str, End] = {}
         self.complete = False
         self.spent = 0.0  # seconds of batched reads at this version
         self.kept: dict[str, object] = {}
@@ -188,6 +188,15 @@ class _Memo:
             )
         for i, got in read.items():
             self.links[i] = tuple(sorted(got)) if got else ()
+
+    def take(self, ids: list[str], found: dict[str, list[TruthLink]], ends: dict[str, End]) -> None:
+        """``add`` for what a warm index made (``WarmIndex.truth_links_of``): the links of
+        those of ``ids`` that have any (unsorted), and their far ends."""
+        links = self.links
+        links.update(dict.fromkeys(ids, ()))  # (in ``ids``' order, as ``add`` keeps them)
+        for i, got in found.items():
+            links[i] = tuple(sorted(got))
+        self.ends.update(ends)
 
     def facts(self, wanted: list[str]) -> "TruthFacts":
         """What ``truth_links`` answers for ``wanted``, from the links kept."""
@@ -334,7 +343,7 @@ class TruthQueries(TruthLinks):
         ends."""
         warm = self._warm_now()
         if warm is not None:  # the warm index's graph holds every edge: no query
-            memo.add(ids, warm.truth_rows(self.conn, ids, _KINDS, SUPERSEDES))
+            memo.take(ids, *warm.truth_links_of(self.conn, ids, _KINDS, SUPERSEDES))
             return
         # Sorted: the index pages are then walked in order (a cold process reads fewer).
         memo.add(ids, self.conn.execute(_LINKS, (json_array(sorted(ids)),)))
