@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
+from credo.store import truth as truth_module
 from credo.store import warm as warm_module
 from credo.store import warm_graph
 from credo.store.short_ids import shortenable
@@ -44,6 +45,9 @@ steps = st.one_of(
 
 
 _PREPARED = warm_module.PREPARED  # (a test sets it to -1: nothing made at index read)
+# (and this to -1: the truth edges never read all at once, but laid out at index read and
+# read a batch at a time, as a large store's are)
+_FULL_READ = truth_module.MAX_FULL_READ_SECONDS
 
 # Random stores are slow to build, and each example makes its own folder.
 STORES = settings(
@@ -101,14 +105,17 @@ def test_warm_reads_give_the_results_of_sql_reads(
     other_writer: bool,
     prepared: bool,
 ) -> None:
-    """``prepared``: every belief's links and rows made at index read (a small store's
-    index), or made as queries meet the beliefs (a large one's)."""
+    """``prepared``: every belief's links and rows made at index read, every truth edge read
+    (a small store's index), or made as queries meet the beliefs, the truth edges laid out
+    (``WarmGraph.hold_truth``) and read a batch at a time (a large one's)."""
     kept = warm_module.PREPARED
     warm_module.PREPARED = kept if prepared else -1
+    truth_module.MAX_FULL_READ_SECONDS = _FULL_READ if prepared else -1.0
     try:
         _warm_equals_cold(tmp_path_factory, first, edges, script, other_writer)
     finally:
         warm_module.PREPARED = kept
+        truth_module.MAX_FULL_READ_SECONDS = _FULL_READ
 
 
 def _warm_equals_cold(
@@ -188,6 +195,7 @@ def test_each_warm_read_returns_the_rows_of_its_sql(
     ``prepared``: a small store's index (links, rows and far ends made at read: ``pairs_among``
     then answers from the far ends) or a large one's (the arrays)."""
     monkeypatch.setattr(warm_module, "PREPARED", _PREPARED if prepared else -1)
+    monkeypatch.setattr(truth_module, "MAX_FULL_READ_SECONDS", _FULL_READ if prepared else -1.0)
     folder = tmp_path_factory.mktemp("reads")
     db = folder / "m.db"
     ids: list[str] = []
@@ -487,14 +495,18 @@ def test_the_keeper_says_why_it_could_not_read(tmp_path: Path) -> None:
     assert errors[0].startswith("no warm index: ") and "gone.db" in errors[0]
 
 
+@pytest.mark.parametrize("whole", [True, False])
 @pytest.mark.parametrize("kept", [warm_graph.MAX_SEEN, 2])
 def test_truth_links_from_the_warm_graph_are_those_of_sql(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept: int, whole: bool
 ) -> None:
     """Locked far ends, forgotten ones (out of play, yet still an edge for ``_STILL``),
     RESOLVES, and edges into the asked beliefs as well as out of them; with the beliefs'
-    edges kept as usual, and with that memo starting over at every other belief."""
+    edges kept as usual, and with that memo starting over at every other belief; every
+    truth edge read at index read (``whole``), or laid out and read as asked."""
     monkeypatch.setattr(warm_graph, "MAX_SEEN", kept)
+    if not whole:
+        monkeypatch.setattr(truth_module, "MAX_FULL_READ_SECONDS", -1.0)
     db = tmp_path / "m.db"
     with Memory(db, root=tmp_path) as writer:
         for name in "abcdefgh":

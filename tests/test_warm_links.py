@@ -124,7 +124,8 @@ def test_truth_links_of_many_beliefs_are_those_of_each(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``WarmGraph.truth_links`` for many beliefs (filtered as whole arrays) lists what the
-    walk belief by belief lists, in its order: out-edges then in-edges, forgotten ends out."""
+    walk belief by belief lists, in its order: out-edges then in-edges, forgotten ends out;
+    and so does the read of them laid out flat (``WarmGraph.hold_truth``)."""
     memory, ids = _random_store(tmp_path, 11)
     assert memory.store.build_warm()
     graph = memory.store._warm.graph
@@ -142,4 +143,7 @@ def test_truth_links_of_many_beliefs_are_those_of_each(
             gathered = graph.truth_links(asked, kinds)
             monkeypatch.setattr(warm_graph, "FEW_BELIEFS", 1_000)
             assert graph.truth_links(asked, kinds) == gathered
+            graph.hold_truth(kinds)  # (laid out flat: read there, the same rows)
+            assert graph.truth_links(asked, kinds) == gathered
+            graph._truth = None
     memory.close()

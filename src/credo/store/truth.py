@@ -28,6 +28,7 @@ CONTRADICTS = "CONTRADICTS"
 RESOLVES = "RESOLVES"
 _TYPES = f"('{SUPERSEDES}','{CONTRADICTS}','{RESOLVES}')"
 _KINDS = frozenset((SUPERSEDES, CONTRADICTS, RESOLVES))
+TRUTH_KINDS = _KINDS  # (what a warm index lays out: ``WarmGraph.hold_truth``)
 _SAME_KIND = {k: k for k in _KINDS}  # a type as read -> the constant (compared by identity)
 
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from credo.store.db import connect, json_array
 from credo.store.fts import CandidateRow
-from credo.store.truth import EveryTruthEdge, read_truth_if_short
+from credo.store.truth import TRUTH_KINDS, EveryTruthEdge, read_truth_if_short
 from credo.store.warm_graph import WarmGraph
 from credo.store.warm_rows import WarmRows
 
@@ -329,6 +329,8 @@ def read_index(plan: WarmPlan) -> WarmIndex:
         table = WarmRows(conn, graph.size)
         mirror = _full_mirror(conn, plan.version, plan.tokenizer)
         truth = read_truth_if_short(conn, graph)
+        if truth is None and graph.holds_any(TRUTH_KINDS):  # (too many to read: laid out)
+            graph.hold_truth(TRUTH_KINDS)
         # (every trail, for ``ahead``: only when ``prepare`` makes every belief's part)
         trails = None
         if plan.ahead is not None and graph.preparable(PREPARED):

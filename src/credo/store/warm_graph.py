@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from credo.store.fts import CandidateRow
 from credo.store.graph import Link
+from credo.store.warm_truth import TruthSlices
 
 if TYPE_CHECKING:
     import numpy as np
@@ -87,7 +88,7 @@ class WarmGraph:
         "_bit_sets", "_far", "_ids", "_into", "_into_links", "_into_seen", "_kinds", "_out",
         "_out_links",
         "_out_seen", "_rids",
-        "_state", "_states", "_touching", "edges", "live",
+        "_state", "_states", "_touching", "_truth", "edges", "live",
     )  # fmt: skip
 
     def __init__(self, conn: sqlite3.Connection) -> None:
@@ -155,6 +156,7 @@ class WarmGraph:
         # made by ``prepare`` for a small store, for ``pairs_among``. Tuples, not sets: a
         # tuple of strings leaves the collector's lists at its first look, a set never does.
         self._far: dict[str, tuple[str, ...]] | None = None
+        self._truth: TruthSlices | None = None  # the truth edges laid out (``hold_truth``)
 
     def _edges(self, slices: _Slices, seen: dict[int, _Edges], rid: int) -> _Edges:
         """(far rowid, far id, type, weight, far state) of each edge of ``rid``."""
@@ -464,6 +466,9 @@ class WarmGraph:
         """(asked id, src, dst, type, far end) of each edge of a type in ``kinds`` between an
         asked id and a live belief, each id's out-edges then its in-edges: the rows of
         store/truth.py's ``_LINKS``, without the far ends' columns (``locked``, ``moves``)."""
+        held = self._truth
+        if held is not None and held.kinds == kinds:
+            return held.links(self._rid_list(ids), self._ids, self._kinds)
         out, out_seen, into, into_seen = self._out, self._out_seen, self._into, self._into_seen
         found: list[tuple[str, str, str, str, str]] = []
         asked_rids = self._rid_list(ids)
@@ -495,10 +500,7 @@ class WarmGraph:
         slice order, as the per-belief walk gives them."""
         import numpy
 
-        # Whether each type number is in ``kinds``, looked up by number (``numpy.isin`` of a
-        # few hundred numbers costs ~15x more)
-        bits = self._bits(kinds)
-        wanted = numpy.array([bool(bits >> i & 1) for i in range(len(self._kinds))] or [False])
+        wanted = self._wanted(kinds)
         near = numpy.array(rids, dtype=numpy.int64)
         owners, fars, numbers = [], [], []
         for side, slices in enumerate((self._out, self._into)):
@@ -524,6 +526,20 @@ class WarmGraph:
             else:
                 found.append((me, me, end, kind_name, end))
         return found
+
+    def hold_truth(self, kinds: frozenset[str]) -> None:
+        """Lay out the edges of the types ``kinds`` to live beliefs flat, each belief's as
+        one slice (``warm_truth``): ``truth_links`` of those kinds then reads them there."""
+        edges = [(s.start, s.other, s.kind) for s in (self._out, self._into)]
+        self._truth = TruthSlices(kinds, edges, self._wanted(kinds), self._state)
+
+    def _wanted(self, kinds: frozenset[str]) -> npt.NDArray[np.bool_]:
+        """Whether each type number is in ``kinds``, looked up by number (``numpy.isin`` of a
+        few hundred numbers costs ~15x more)."""
+        import numpy
+
+        bits = self._bits(kinds)
+        return numpy.array([bool(bits >> i & 1) for i in range(len(self._kinds))] or [False])
 
     def end_facts(self, ids: list[str], kind: str) -> list[tuple[bool, bool]]:
         """(``locked``, not ``moves(kind)``) of each of ``ids``, read in one numpy pass."""

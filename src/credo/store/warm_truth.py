@@ -1,0 +1,86 @@
+"""Each belief's truth links in a warm index, laid out flat for a store too big to read them
+all (store/truth.py's ``read_truth_if_short`` declines past ~a quarter of a million edges).
+
+A first pass over new queries at a million beliefs asks the truth links of ~100 beliefs it
+has not met, once per query. ``WarmGraph.truth_links`` found them by gathering every edge
+of those beliefs (a belief has ~4 either way) and filtering them by type and by the far
+end's state, ~20 numpy calls a query. Here the filter is paid once, at index read: each
+belief's truth edges to live beliefs, its out-edges then its in-edges, each in its slice's
+order, are one slice of three small arrays (~6 bytes an edge: ~3 MB for the half million
+ends of a million-belief store's quarter million CONTRADICTS edges, and 8 bytes a belief
+for the slice starts). A belief's links are then a few C calls on memoryviews.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+# (asked id, src, dst, type, far end): ``WarmGraph.truth_links``' rows.
+TruthRow = tuple[str, str, str, str, str]
+
+
+class TruthSlices:
+    """The truth edges (of the types ``kinds``) between each belief and a live one, by
+    rowid: belief r's are ``[start[r], start[r + 1])`` of ``far`` (the other end's rowid),
+    ``kind`` (a type number) and ``side`` (0: an out-edge, r is its src; 1: an in-edge)."""
+
+    __slots__ = ("far", "kind", "kinds", "side", "start", "views")
+
+    def __init__(
+        self,
+        kinds: frozenset[str],
+        edges: Sequence[tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int8]]],
+        wanted: npt.NDArray[np.bool_],
+        state: npt.NDArray[np.int8],
+    ) -> None:
+        """``edges``: the out and the in direction's (start, other, kind), compressed rows
+        as ``warm_graph._Slices`` holds them; ``wanted``: whether each type number is one of
+        ``kinds``; ``state``: each rowid's state (0: no live belief)."""
+        import numpy
+
+        self.kinds = kinds
+        size = len(edges[0][0]) - 1
+        keys, fars, numbers = [], [], []
+        for side, (start, other, kind) in enumerate(edges):
+            at = numpy.flatnonzero(wanted[kind] & (state[other] != 0))
+            # (the belief whose slice holds each position: the last start at or before it)
+            near = numpy.searchsorted(start, at, side="right") - 1
+            keys.append(near * 2 + side)
+            fars.append(other[at])
+            numbers.append(kind[at])
+        key = numpy.concatenate(keys)
+        order = numpy.argsort(key, kind="stable")  # (each side's slice order kept)
+        key = key[order]
+        self.far = numpy.concatenate(fars)[order].astype(numpy.int32)
+        self.kind = numpy.concatenate(numbers)[order].astype(numpy.int8)
+        self.side = (key & 1).astype(numpy.int8)
+        self.start = numpy.searchsorted(key >> 1, numpy.arange(size + 1))
+        # (read a belief at a time: a slice of a memoryview is a C call, a numpy gather ~2 us)
+        self.views = tuple(map(memoryview, (self.start, self.far, self.kind, self.side)))
+
+    def links(
+        self, asked: list[tuple[str, int]], names: Sequence[str | None], kinds: Sequence[str]
+    ) -> list[TruthRow]:
+        """``WarmGraph.truth_links`` of the asked (id, rowid) pairs, in their order: each
+        one's out-edges, then its in-edges."""
+        start, far, kind, side = self.views
+        found: list[TruthRow] = []
+        for me, rid in asked:
+            low, high = start[rid], start[rid + 1]
+            if low == high:  # (most beliefs a query meets have no truth edge)
+                continue
+            for end, number, into in zip(
+                far[low:high].tolist(), kind[low:high].tolist(), side[low:high].tolist(),
+                strict=True,
+            ):  # fmt: skip
+                name = names[end]
+                if into:
+                    found.append((me, name, me, kinds[number], name))  # type: ignore[arg-type]
+                else:
+                    found.append((me, me, name, kinds[number], name))  # type: ignore[arg-type]
+        return found
