@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from credo import Memory
-from credo.store import warm_graph
+from credo.store import warm_graph, warm_truth
 
 TYPES = ("SUPPORTS", "RELATES_TO", "CITES", "CONTRADICTS", "SUPERSEDES")
 
@@ -144,6 +144,8 @@ def test_truth_links_of_many_beliefs_are_those_of_each(
             monkeypatch.setattr(warm_graph, "FEW_BELIEFS", 1_000)
             assert graph.truth_links(asked, kinds) == gathered
             graph.hold_truth(kinds)  # (laid out flat: read there, the same rows)
-            assert graph.truth_links(asked, kinds) == gathered
+            for few in (0, 1_000):
+                monkeypatch.setattr(warm_truth, "FEW_ASKED", few)
+                assert graph.truth_links(asked, kinds) == gathered
             graph._truth = None
     memory.close()
