@@ -6,8 +6,8 @@ has not met, once per query. ``WarmGraph.truth_links`` found them by gathering e
 of those beliefs (a belief has ~4 either way) and filtering them by type and by the far
 end's state, ~20 numpy calls a query. Here the filter is paid once, at index read: each
 belief's truth edges to live beliefs, its out-edges then its in-edges, each in its slice's
-order, are one slice of three small arrays (~6 bytes an edge: ~3 MB for the half million
-ends of a million-belief store's quarter million CONTRADICTS edges, and 8 bytes a belief
+order, are one slice of three small arrays (6 bytes an edge: 3 MB for the half million
+ends of a million-belief store's quarter million CONTRADICTS edges, and 4 bytes a belief
 for the slice starts). A belief's links are then a few C calls on memoryviews.
 """
 
@@ -62,7 +62,8 @@ class TruthSlices:
         self.far = numpy.concatenate(fars)[order].astype(numpy.int32)
         self.kind = numpy.concatenate(numbers)[order].astype(numpy.int8)
         self.side = (key & 1).astype(numpy.int8)
-        self.start = numpy.searchsorted(key >> 1, numpy.arange(size + 1))
+        # (int32: a store's truth edges number well under 2**31; half the bytes of int64)
+        self.start = numpy.searchsorted(key >> 1, numpy.arange(size + 1)).astype(numpy.int32)
         # (read a belief at a time: a slice of a memoryview is a C call, a numpy gather ~2 us)
         self.views = tuple(map(memoryview, (self.start, self.far, self.kind, self.side)))
 
