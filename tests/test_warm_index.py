@@ -539,15 +539,20 @@ def test_truth_links_from_the_warm_graph_are_those_of_sql(
         assert warm.store.warm
 
 
+@pytest.mark.parametrize("laid_out", [True, False])
 @pytest.mark.parametrize("table", [True, False])
 def test_an_end_deleted_after_the_version_check_leaves_its_link_out(
-    tmp_path: Path, table: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, table: bool, laid_out: bool
 ) -> None:
     """Another connection hard-forgets a far end between the warm index's version check and
     its row read. Rows read from SQL (those the row table lacks): the link is left out, as
     the SQL statement's join leaves it out. Rows from the table: the answer is the checked
-    version's, the link with it."""
+    version's, the link with it. Either way the truth edges are read: laid out at index
+    read (``WarmGraph.hold_truth``, a large store's way) or gathered."""
     from credo.store.truth import _KINDS, SUPERSEDES
+
+    if laid_out:
+        monkeypatch.setattr(truth_module, "MAX_FULL_READ_SECONDS", -1.0)
 
     db = tmp_path / "m.db"
     with Memory(db, root=tmp_path) as memory:
@@ -564,6 +569,7 @@ def test_an_end_deleted_after_the_version_check_leaves_its_link_out(
             index._rows.clear()
         with Memory(db, root=tmp_path) as other:
             other.forget("b", hard=True)
+        assert (index.graph._truth is not None) == laid_out
         found, ends = index.truth_links_of(memory.store.conn, ["a"], _KINDS, SUPERSEDES)
         expected = [("a", "b"), ("a", "c")] if table else [("a", "c")]
         assert [(src, dst) for src, dst, _ in found["a"]] == expected

@@ -147,5 +147,12 @@ def test_truth_links_of_many_beliefs_are_those_of_each(
             for few in (0, 1_000):
                 monkeypatch.setattr(warm_truth, "FEW_ASKED", few)
                 assert graph.truth_links(asked, kinds) == gathered
+                # (and as the truth memo keeps them: links by asked id, each end's rowid)
+                found, fars = graph.truth_found(asked, kinds)  # type: ignore[misc]
+                by_asked: dict[str, list[tuple[str, str, str]]] = {}
+                for me, src, dst, kind, _far in gathered:
+                    by_asked.setdefault(me, []).append((src, dst, kind))
+                assert found == by_asked
+                assert fars == {far: graph.rids([far])[0] for *_, far in gathered}
             graph._truth = None
     memory.close()

@@ -23,7 +23,7 @@ import functools
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from itertools import filterfalse
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -162,20 +162,22 @@ class WarmIndex:
         graph's links: no row of eleven columns a link, taken apart again (a first pass at a
         million beliefs meets ~40 linked beliefs a query)."""
         graph = self.graph
+        held = graph.truth_found(ids, kinds)
+        if held is not None:  # (laid out: each end's rowid known, no search of the ids)
+            found, fars = held
+            ends, end_rids = list(fars), list(fars.values())
+            self._read_rows(conn, ends, fars)
+            facts = self._end_facts(ends, graph.end_facts(ends, still, end_rids))
+            if len(facts) < len(ends):
+                found = _with_ends(found, facts)
+            return found, facts
         links = graph.truth_links(ids, kinds)
         if not links:
             return {}, {}
         ends = list(dict.fromkeys(map(_FAR, links)))
         self._read_rows(conn, ends)
-        rows = self._rows
-        # An end another connection deleted since the version was checked has no row: its
-        # link is left out, as the SQL statement's join to ``beliefs`` leaves it out.
-        facts = {
-            end: (locked, row, unmoved)
-            for end, (locked, unmoved) in zip(ends, graph.end_facts(ends, still), strict=True)
-            if (row := rows[end]) is not None
-        }
-        found: dict[str, list[TruthLink]] = {}
+        facts = self._end_facts(ends, graph.end_facts(ends, still))
+        found = {}
         for asked, src, dst, kind, far in links:
             if far in facts:
                 if (got := found.get(asked)) is None:
@@ -184,17 +186,36 @@ class WarmIndex:
                     got.append((src, dst, kind))
         return found, facts
 
-    def _read_rows(self, conn: sqlite3.Connection, ids: list[str]) -> None:
+    def _end_facts(self, ends: list[str], facts: list[tuple[bool, bool]]) -> dict[str, End]:
+        """(locked, row, unmoved) of each of ``ends`` (their rows read) by id. An end another
+        connection deleted since the version was checked has no row: it is left out, as the
+        SQL statement's join to ``beliefs`` leaves its link out."""
+        rows = self._rows
+        return {
+            end: (locked, row, unmoved)
+            for end, (locked, unmoved) in zip(ends, facts, strict=True)
+            if (row := rows[end]) is not None
+        }
+
+    def _read_rows(
+        self, conn: sqlite3.Connection, ids: list[str], rids: Mapping[str, int] | None = None
+    ) -> None:
         """Cache the rows of ``ids`` not cached yet (None for an id with no belief): from
-        the row table, and from SQL for any it does not hold (none, in one version)."""
-        held = None if self.table is None else self._held_rows
+        the row table, and from SQL for any it does not hold (none, in one version).
+        ``rids``: each id's rowid, when the caller knows them."""
+        held = None
+        if self.table is not None:
+            held = functools.partial(self._held_rows, known=rids)
         _fill(self._rows, ids, None, conn, _ROWS, lambda r: (r[0], tuple(r[1:])), held)
 
-    def _held_rows(self, ids: list[str]) -> dict[str, CandidateRow]:
-        """The rows the row table holds of ``ids`` (the live beliefs among them)."""
+    def _held_rows(
+        self, ids: list[str], known: Mapping[str, int] | None = None
+    ) -> dict[str, CandidateRow]:
+        """The rows the row table holds of ``ids`` (the live beliefs among them); ``known``:
+        their rowids, when the caller has them."""
         table = self.table
         assert table is not None
-        rids = self.graph.rids(ids)
+        rids = self.graph.rids(ids) if known is None else list(map(known.__getitem__, ids))
         held = [(i, rid) for i, rid in zip(ids, rids, strict=True) if rid >= 0]
         found = table.rows([rid for _, rid in held])
         return {i: row for (i, _), row in zip(held, found, strict=True) if row is not None}
@@ -234,6 +255,17 @@ class WarmIndex:
         asked = list(dict.fromkeys(ids))
         _fill(self._classes, asked, "fact", conn, _CLASSES, tuple)
         return {i: kind for i in asked if (kind := self._classes[i]) != "fact"}
+
+
+def _with_ends(
+    found: dict[str, list[TruthLink]], facts: dict[str, End]
+) -> dict[str, list[TruthLink]]:
+    """The links of ``found`` whose far end is in ``facts``, of the asked ids left any."""
+    kept: dict[str, list[TruthLink]] = {}
+    for asked, links in found.items():
+        if got := [link for link in links if link[1 if link[0] == asked else 0] in facts]:
+            kept[asked] = got
+    return kept
 
 
 def _mirror_rows(

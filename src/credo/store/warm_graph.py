@@ -541,9 +541,23 @@ class WarmGraph:
         bits = self._bits(kinds)
         return numpy.array([bool(bits >> i & 1) for i in range(len(self._kinds))] or [False])
 
-    def end_facts(self, ids: list[str], kind: str) -> list[tuple[bool, bool]]:
-        """(``locked``, not ``moves(kind)``) of each of ``ids``, read in one numpy pass."""
-        rids = [self._rids[i] for i in ids]
+    def truth_found(
+        self, ids: Iterable[str], kinds: frozenset[str]
+    ) -> tuple[dict[str, list[tuple[str, str, str]]], dict[str, int]] | None:
+        """``truth_links`` of ``ids`` as the truth memo keeps them, and each far end's rowid
+        (``TruthSlices.found``), when the edges of ``kinds`` are laid out; else None."""
+        held = self._truth
+        if held is None or held.kinds != kinds:
+            return None
+        return held.found(self._rid_list(ids), self._ids, self._kinds)
+
+    def end_facts(
+        self, ids: list[str], kind: str, rids: list[int] | None = None
+    ) -> list[tuple[bool, bool]]:
+        """(``locked``, not ``moves(kind)``) of each of ``ids`` (of rowids ``rids``, when
+        known), read in one numpy pass."""
+        if rids is None:
+            rids = [self._rids[i] for i in ids]
         locked = (self._state[rids] == LOCKED).tolist()
         if self._touching is None:
             return [(a, not self.moves(i, kind)) for a, i in zip(locked, ids, strict=True)]

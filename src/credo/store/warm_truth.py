@@ -13,12 +13,14 @@ for the slice starts). A belief's links are then a few C calls on memoryviews.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+    from credo.store.truth import TruthLink
 
 # Beliefs asked at once whose slices are read one by one from memoryviews; past it, as whole
 # arrays (on the batches of a first pass at a million beliefs, ~105 asked: 72 against 121 us)
@@ -72,30 +74,45 @@ class TruthSlices:
     ) -> list[TruthRow]:
         """``WarmGraph.truth_links`` of the asked (id, rowid) pairs, in their order: each
         one's out-edges, then its in-edges."""
-        if len(asked) > FEW_ASKED:
-            return self._gathered(asked, names, kinds)
-        start, far, kind, side = self.views
-        found: list[TruthRow] = []
-        for me, rid in asked:
-            low, high = start[rid], start[rid + 1]
-            if low == high:  # (most beliefs a query meets have no truth edge)
-                continue
-            for end, number, into in zip(
-                far[low:high].tolist(), kind[low:high].tolist(), side[low:high].tolist(),
-                strict=True,
-            ):  # fmt: skip
-                name = names[end]
-                if into:
-                    found.append((me, name, me, kinds[number], name))  # type: ignore[arg-type]
-                else:
-                    found.append((me, me, name, kinds[number], name))  # type: ignore[arg-type]
-        return found
+        return [
+            (me, name, me, kind, name) if into else (me, me, name, kind, name)
+            for me, name, _end, kind, into in self._walk(asked, names, kinds)
+        ]
 
-    def _gathered(
+    def found(
         self, asked: list[tuple[str, int]], names: Sequence[str | None], kinds: Sequence[str]
-    ) -> list[TruthRow]:
-        """``links`` of many beliefs (a first pass at a million asks ~100 a query, ~40 of
-        them linked): their slices gathered as whole arrays, then walked link by link."""
+    ) -> tuple[dict[str, list[TruthLink]], dict[str, int]]:
+        """``links`` as the truth memo keeps them (``WarmIndex.truth_links_of``): each asked
+        id's links (src, dst, type), for those that have any, in ``links``' order; and each
+        far end's rowid, by id, in the order first met (its row and facts are read by rowid:
+        no search of the id table for them)."""
+        found: dict[str, list[TruthLink]] = {}
+        fars: dict[str, int] = {}
+        for me, name, end, kind, into in self._walk(asked, names, kinds):
+            link = (name, me, kind) if into else (me, name, kind)
+            if (got := found.get(me)) is None:
+                found[me] = [link]
+            else:
+                got.append(link)
+            fars[name] = end
+        return found, fars
+
+    def _walk(
+        self, asked: list[tuple[str, int]], names: Sequence[str | None], kinds: Sequence[str]
+    ) -> Iterator[tuple[str, str, int, str, int]]:
+        """(asked id, far end's id, its rowid, type, whether an in-edge) of each link of the
+        asked beliefs, in ``links``' order."""
+        if len(asked) <= FEW_ASKED:
+            start, far, kind, side = self.views
+            for me, rid in asked:
+                low, high = start[rid], start[rid + 1]
+                if low != high:
+                    for end, number, into in zip(
+                        far[low:high].tolist(), kind[low:high].tolist(), side[low:high].tolist(),
+                        strict=True,
+                    ):  # fmt: skip
+                        yield me, names[end], end, kinds[number], into  # type: ignore[misc]
+            return
         import numpy
 
         near = numpy.array([rid for _, rid in asked], dtype=numpy.int64)
@@ -103,19 +120,12 @@ class TruthSlices:
         low = start[near]
         counts = start[near + 1] - low
         ends = numpy.cumsum(counts)
-        total = int(ends[-1])
-        if not total:
-            return []
+        if not len(ends) or not (total := int(ends[-1])):
+            return
         at = numpy.arange(total) + numpy.repeat(low - (ends - counts), counts)
         owner = numpy.repeat(numpy.arange(len(asked)), counts)
-        found: list[TruthRow] = []
         for key, end, number, into in zip(
             owner.tolist(), self.far[at].tolist(), self.kind[at].tolist(), self.side[at].tolist(),
             strict=True,
         ):  # fmt: skip
-            me, name = asked[key][0], names[end]
-            if into:
-                found.append((me, name, me, kinds[number], name))  # type: ignore[arg-type]
-            else:
-                found.append((me, me, name, kinds[number], name))  # type: ignore[arg-type]
-        return found
+            yield asked[key][0], names[end], end, kinds[number], into  # type: ignore[misc]
