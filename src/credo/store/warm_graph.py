@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from credo.store.fts import CandidateRow
 from credo.store.graph import Link
-from credo.store.warm_truth import TruthSlices
+from credo.store.warm_truth import TruthSlices, gathered, positions
 
 if TYPE_CHECKING:
     import numpy as np
@@ -187,7 +187,7 @@ class WarmGraph:
                 seen.clear()
                 missing = list(dict.fromkeys(rids))
             near = numpy.array(missing, dtype=numpy.int64)
-            at, counts = _positions(slices.start, near)
+            at, counts = positions(slices.start, near)
             others = slices.other[at]
             states = self._state[others].tolist()
             names, kinds = self._ids, self._kinds
@@ -324,7 +324,7 @@ class WarmGraph:
 
         slices = self._out if out else self._into
         near = numpy.array(rids, dtype=numpy.int64)
-        at, counts = _positions(slices.start, near)
+        at, counts = positions(slices.start, near)
         others = slices.other[at]
         states = self._state[others]
         live = states != ABSENT
@@ -415,7 +415,7 @@ class WarmGraph:
 
         asked = numpy.array(near, dtype=numpy.int64)
         out = self._out
-        at, counts = _positions(out.start, asked)
+        at, counts = positions(out.start, asked)
         src = numpy.repeat(asked, counts)
         other = out.other[at]
         keep = (out.weight[at] >= min_weight) & _among(other, asked)
@@ -478,7 +478,10 @@ class WarmGraph:
             asked_rids = [pair for pair, bits in picked if bits]
         rids = [rid for _, rid in asked_rids]
         if len(rids) > FEW_BELIEFS:
-            return self._truth_gathered([asked for asked, _ in asked_rids], rids, kinds)
+            edges = [(s.start, s.other, s.kind) for s in (self._out, self._into)]
+            asked = [asked for asked, _ in asked_rids]
+            wanted = self._wanted(kinds)
+            return gathered(edges, wanted, self._state, asked, rids, self._ids, self._kinds)
         outs, ins = self._edges_of(out, out_seen, rids), self._edges_of(into, into_seen, rids)
         for (asked, _rid), out_edges, in_edges in zip(asked_rids, outs, ins, strict=True):
             for _other, dst, kind, _weight, state in out_edges:
@@ -487,44 +490,6 @@ class WarmGraph:
             for _other, src, kind, _weight, state in in_edges:
                 if state and kind in kinds:
                     found.append((asked, src, asked, kind, src))
-        return found
-
-    def _truth_gathered(
-        self, asked: list[str], rids: list[int], kinds: frozenset[str]
-    ) -> list[tuple[str, str, str, str, str]]:
-        """``truth_links`` of many beliefs (a first pass at a million meets ~100 a query):
-        their edges gathered and filtered (a truth type, a live far end) as whole arrays,
-        only the few kept made Python values, not every edge of every belief as
-        ``_edges_of`` keeps them (truth links are asked once per belief and version: the
-        truth graph keeps them). Each asked belief's out-edges, then its in-edges, each in
-        slice order, as the per-belief walk gives them."""
-        import numpy
-
-        wanted = self._wanted(kinds)
-        near = numpy.array(rids, dtype=numpy.int64)
-        owners, fars, numbers = [], [], []
-        for side, slices in enumerate((self._out, self._into)):
-            at, counts = _positions(slices.start, near)
-            other, kind = slices.other[at], slices.kind[at]
-            keep = wanted[kind] & (self._state[other] != ABSENT)
-            owners.append(numpy.repeat(numpy.arange(len(rids)) * 2 + side, counts)[keep])
-            fars.append(other[keep])
-            numbers.append(kind[keep])
-        owner = numpy.concatenate(owners)
-        order = numpy.argsort(owner, kind="stable")  # (out-edges listed first: kept first)
-        names, kind_names = self._ids, self._kinds
-        found: list[tuple[str, str, str, str, str]] = []
-        for key, far, number in zip(
-            owner[order].tolist(),
-            numpy.concatenate(fars)[order].tolist(),
-            numpy.concatenate(numbers)[order].tolist(),
-            strict=True,
-        ):
-            me, end, kind_name = asked[key >> 1], names[far], kind_names[number]
-            if key & 1:
-                found.append((me, end, me, kind_name, end))
-            else:
-                found.append((me, me, end, kind_name, end))
         return found
 
     def hold_truth(self, kinds: frozenset[str]) -> None:
@@ -592,20 +557,6 @@ class WarmGraph:
         """The live, unlocked ids among ``ids``, sorted (as the id index gives them)."""
         states = self._states
         return sorted(i for i, rid in self._rid_list(ids) if states[rid] == UNLOCKED)
-
-
-def _positions(
-    start: npt.NDArray[np.int64], near: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Every edge position of the beliefs ``near`` in turn (their slices of ``start``:
-    low[i] .. low[i] + counts[i]), and each one's count."""
-    import numpy
-
-    low = start[near]
-    counts = start[near + 1] - low
-    ends = numpy.cumsum(counts)
-    total = int(ends[-1]) if len(ends) else 0
-    return numpy.arange(total) + numpy.repeat(low - (ends - counts), counts), counts
 
 
 def _among(values: npt.NDArray[np.int32], members: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:

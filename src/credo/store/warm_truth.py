@@ -8,13 +8,15 @@ end's state, ~20 numpy calls a query. Here the filter is paid once, at index rea
 belief's truth edges to live beliefs, its out-edges then its in-edges, each in its slice's
 order, are one slice of three small arrays (6 bytes an edge: 3 MB for the half million
 ends of a million-belief store's quarter million CONTRADICTS edges, and 4 bytes a belief
-for the slice starts). A belief's links are then a few C calls on memoryviews.
+for the slice starts). A belief's links are then a few C calls on memoryviews, or, for many,
+one gather. The gathering over all edges stays (``gathered``): the reference the laid-out
+reads are tested against (tests/test_warm_links.py), and the way for other types.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
@@ -115,17 +117,70 @@ class TruthSlices:
             return
         import numpy
 
-        near = numpy.array([rid for _, rid in asked], dtype=numpy.int64)
-        start = self.start
-        low = start[near]
-        counts = start[near + 1] - low
-        ends = numpy.cumsum(counts)
-        if not len(ends) or not (total := int(ends[-1])):
+        at, counts = positions(self.start, numpy.array([rid for _, rid in asked], numpy.int64))
+        if not len(at):
             return
-        at = numpy.arange(total) + numpy.repeat(low - (ends - counts), counts)
         owner = numpy.repeat(numpy.arange(len(asked)), counts)
         for key, end, number, into in zip(
             owner.tolist(), self.far[at].tolist(), self.kind[at].tolist(), self.side[at].tolist(),
             strict=True,
         ):  # fmt: skip
             yield asked[key][0], names[end], end, kinds[number], into  # type: ignore[misc]
+
+
+def gathered(
+    edges: Sequence[tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int8]]],
+    wanted: npt.NDArray[np.bool_],
+    state: npt.NDArray[np.int8],
+    asked: list[str],
+    rids: list[int],
+    names: Sequence[str | None],
+    kinds: Sequence[str],
+) -> list[TruthRow]:
+    """``WarmGraph.truth_links`` of many beliefs (``asked``, of rowids ``rids``) when their
+    edges are not laid out (``edges``, ``wanted``, ``state`` as ``TruthSlices`` takes them):
+    their edges gathered and filtered (a truth type, a live far end) as whole arrays, only
+    the few kept made Python values (truth links are asked once per belief and version:
+    the truth graph keeps them). Each asked belief's out-edges, then its in-edges, each in
+    slice order, as the per-belief walk gives them."""
+    import numpy
+
+    near = numpy.array(rids, dtype=numpy.int64)
+    owners, fars, numbers = [], [], []
+    for side, (start, other, kind) in enumerate(edges):
+        at, counts = positions(start, near)
+        ends, types = other[at], kind[at]
+        keep = wanted[types] & (state[ends] != 0)
+        owners.append(numpy.repeat(numpy.arange(len(rids)) * 2 + side, counts)[keep])
+        fars.append(ends[keep])
+        numbers.append(types[keep])
+    owner = numpy.concatenate(owners)
+    order = numpy.argsort(owner, kind="stable")  # (out-edges listed first: kept first)
+    found: list[TruthRow] = []
+    for key, far, number in zip(
+        owner[order].tolist(),
+        numpy.concatenate(fars)[order].tolist(),
+        numpy.concatenate(numbers)[order].tolist(),
+        strict=True,
+    ):
+        me, end, kind_name = asked[key >> 1], names[far], kinds[number]
+        if key & 1:
+            found.append((me, end, me, kind_name, end))  # type: ignore[arg-type]
+        else:
+            found.append((me, me, end, kind_name, end))  # type: ignore[arg-type]
+    return found
+
+
+def positions(
+    start: npt.NDArray[np.integer[Any]], near: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every edge position of the beliefs ``near`` in turn (their slices of ``start``, in
+    compressed rows: low[i] .. low[i] + counts[i]), and each one's count (the warm graph's
+    slices and the truth slices alike)."""
+    import numpy
+
+    low = start[near]
+    counts = start[near + 1] - low
+    ends = numpy.cumsum(counts)
+    total = int(ends[-1]) if len(ends) else 0
+    return numpy.arange(total) + numpy.repeat(low - (ends - counts), counts), counts
