@@ -114,6 +114,36 @@ def verb_of(term: str) -> str | None:
     return _apart(base, stem(term))
 
 
+# A superlative's body that is one syllable closed by one consonant ("clos", "fin", "lat"):
+# the adjective ends in a silent -e that the -est took ("closest" -> close, "finest" -> fine),
+# the same cvc test Porter (1980) applies when it restores the -e of "hoping" -> hope.
+# A w, x or y never closes such a syllable ("newest" -> new).
+_CVC = re.compile(r"^[^aeiou]*[aeiou][^aeiouwxy]$")
+
+
+def positive_of(term: str) -> str | None:
+    """The adjective a superlative in -est is made from, when the index's stemmer keeps the
+    two apart, else None: "fastest" -> "fast", "easiest" -> "easy", "closest" -> "close".
+
+    Porter (1980) has no rule for -est ("fastest" is ``fastest``, "fast" ``fast``), so a
+    reader who asks for the fastest setup does not reach the page that says what is fast.
+    The same rule as ``adjective_of``: English morphology over the query's own words, no
+    list, no corpus. A word that only ends like one ("request" -> "requ", "interest" ->
+    "inter") gives a base the index holds for no word, which changes no score; one of five
+    letters or fewer ("guest", "latest"'s "lat" before its -e) is too short to be read.
+    """
+    if len(term) < 6 or not term.endswith("est"):
+        return None
+    body = term[:-3]
+    if body.endswith("i"):  # "easiest" -> easy, "earliest" -> early
+        base = body[:-1] + "y"
+    elif _CVC.match(body):
+        base = body + "e"
+    else:
+        base = body
+    return _apart(base, stem(term))
+
+
 def _apart(base: str, term_stem: str) -> str | None:
     """``base`` when it is a word the stemmer keeps apart from the term (stemmed
     ``term_stem``): a stem long enough to be one, a different stem, no stopword; else None."""
@@ -125,10 +155,11 @@ def _apart(base: str, term_stem: str) -> str | None:
 
 def base_word(term: str, *, compound: bool = False) -> str | None:
     """The word a query term is made from that the stemmer does not fold it into: an
-    adverb's adjective (``adjective_of``) or a participle's verb (``verb_of``), else None.
+    adverb's adjective (``adjective_of``), a superlative's adjective (``positive_of``) or a
+    participle's verb (``verb_of``), else None.
     A participle closing a hyphenated ``compound`` ("hand-written", "well-known") is an
     adjective naming a kind of thing, not an act the text may describe: it asks for no verb."""
-    return adjective_of(term) or (None if compound else verb_of(term))
+    return adjective_of(term) or positive_of(term) or (None if compound else verb_of(term))
 
 
 # The word after a hyphen inside a compound ("hand-written": "written").
