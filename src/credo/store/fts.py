@@ -129,8 +129,8 @@ def positive_of(term: str) -> str | None:
     reader who asks for the fastest setup does not reach the page that says what is fast.
     The same rule as ``adjective_of``: English morphology over the query's own words, no
     list, no corpus. A word that only ends like one ("request" -> "requ", "interest" ->
-    "inter") gives a base the index holds for no word, which changes no score; one of five
-    letters or fewer ("guest", "latest"'s "lat" before its -e) is too short to be read.
+    "inter") gives a base the index holds for no word, which changes no score; a base whose
+    stem is under four letters ("newest", "biggest") is not read.
     """
     if len(term) < 6 or not term.endswith("est"):
         return None
@@ -142,6 +142,18 @@ def positive_of(term: str) -> str | None:
     else:
         base = body
     return _apart(base, stem(term))
+
+
+def comparative_of(term: str) -> str | None:
+    """The comparative beside a superlative's adjective (``positive_of``), else None:
+    "fastest" -> "faster", "easiest" -> "easier", "closest" -> "closer". Text that answers
+    a question about the fastest way often compares ("faster than"), and Porter folds
+    neither "faster" nor "fastest" into "fast". The body before -est takes -er as it is:
+    the adjective's silent -e and its -y (as -i) are already in it."""
+    if positive_of(term) is None:
+        return None
+    comparative = term[:-3] + "er"
+    return comparative if stem(comparative) != stem(term) else None
 
 
 def _apart(base: str, term_stem: str) -> str | None:
@@ -162,12 +174,22 @@ def base_word(term: str, *, compound: bool = False) -> str | None:
     return adjective_of(term) or positive_of(term) or (None if compound else verb_of(term))
 
 
+def base_words(term: str, *, compound: bool = False) -> tuple[str, ...]:
+    """``base_word`` and, for a superlative, its comparative (``comparative_of``): every
+    word the query asks for beside ``term`` itself, in that order; () when there is none."""
+    word = base_word(term, compound=compound)
+    if word is None:
+        return ()
+    comparative = comparative_of(term)
+    return (word,) if comparative is None else (word, comparative)
+
+
 # The word after a hyphen inside a compound ("hand-written": "written").
 _COMPOUND_TAIL = re.compile(r"(?<=\w-)\w+")
 
 
 def with_base_words(terms: list[str], text: str = "") -> list[str]:
-    """``terms``, then the base word of each among them (``base_word``) that is not a term
+    """``terms``, then the base words of each among them (``base_words``) that are not terms
     already, within ``MAX_QUERY_TERMS``; ``text`` is the query they were read from, which
     tells a compound's participle. Without a base word: ``terms`` itself."""
     tails = (
@@ -175,9 +197,7 @@ def with_base_words(terms: list[str], text: str = "") -> list[str]:
         if "-" in text
         else ()
     )
-    extra = [
-        a for t in terms if (a := base_word(t, compound=t in tails)) is not None and a not in terms
-    ]
+    extra = [a for t in terms for a in base_words(t, compound=t in tails) if a not in terms]
     if not extra:
         return terms
     return list(dict.fromkeys(terms + extra))[: max(MAX_QUERY_TERMS, len(terms))]
