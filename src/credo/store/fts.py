@@ -114,6 +114,11 @@ def verb_of(term: str) -> str | None:
     return _apart(base, stem(term))
 
 
+# English makes -est superlatives of one-syllable adjectives ("fast", "large") and of
+# two-syllable ones in -y or -le ("easy" -> easiest, "simple" -> simplest); the rest take
+# "most". A body of two vowel groups ("inter" of "interest", "requ" of "request") is no
+# superlative's (a -y's -i aside).
+_ONE_SYLLABLE = re.compile(r"^[^aeiou]*[aeiou]+[^aeiou]*$")
 # A superlative's body that is one syllable closed by one consonant ("clos", "fin", "lat"):
 # the adjective ends in a silent -e that the -est took ("closest" -> close, "finest" -> fine),
 # the same cvc test Porter (1980) applies when it restores the -e of "hoping" -> hope.
@@ -128,13 +133,16 @@ def positive_of(term: str) -> str | None:
     Porter (1980) has no rule for -est ("fastest" is ``fastest``, "fast" ``fast``), so a
     reader who asks for the fastest setup does not reach the page that says what is fast.
     The same rule as ``adjective_of``: English morphology over the query's own words, no
-    list, no corpus. A word that only ends like one ("request" -> "requ", "interest" ->
-    "inter") gives a base the index holds for no word, which changes no score; a base whose
-    stem is under four letters ("newest", "biggest") is not read.
+    list, no corpus. A word that only ends like one is mostly told by its body's length
+    ("request", "interest": two syllables before -est); the rest ("suggest" -> "sugg")
+    give a base the index holds for no word, which changes no score. A base whose stem is
+    under four letters ("newest", "biggest") is not read.
     """
     if len(term) < 6 or not term.endswith("est"):
         return None
     body = term[:-3]
+    if not _ONE_SYLLABLE.match(body[:-1] if body.endswith("i") else body):
+        return None
     if body.endswith("i"):  # "easiest" -> easy, "earliest" -> early
         base = body[:-1] + "y"
     elif _CVC.match(body):
