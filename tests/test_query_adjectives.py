@@ -1,4 +1,4 @@
-"""An -ly adverb in a query also asks for its adjective (store/fts.py ``with_base_words``).
+"""An -ly adverb in a query also asks for its adjective (store/inflection.py ``with_base_words``).
 
 Porter (1980), the index's stemmer, keeps "lazily" (lazili) apart from "lazy" (lazi) and
 "exactly" (exactli) from "exact", while it folds "usually" into "usual". The query side
@@ -15,12 +15,10 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.retrieval.snippet import Terms
-from credo.store.fts import (
-    MAX_QUERY_TERMS,
-    STOPWORDS,
+from credo.store.fts import MAX_QUERY_TERMS, STOPWORDS, query_terms
+from credo.store.inflection import (
     adjective_of,
     base_word,
-    query_terms,
     with_base_words,
 )
 from credo.store.stem import stem

@@ -1,4 +1,4 @@
-"""A past participle in a query also asks for its verb (store/fts.py ``verb_of``).
+"""A past participle in a query also asks for its verb (store/inflection.py ``verb_of``).
 
 Porter (1980), the index's stemmer, keeps "overwritten" (overwritten) apart from
 "overwrite" (overwrit) and "taken" (taken) from "take" (take). A reader asks whether values
@@ -16,11 +16,10 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.retrieval.snippet import Terms
-from credo.store.fts import (
-    STOPWORDS,
+from credo.store.fts import STOPWORDS, query_terms
+from credo.store.inflection import (
     adjective_of,
     base_word,
-    query_terms,
     verb_of,
     with_base_words,
 )
