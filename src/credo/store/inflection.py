@@ -148,14 +148,40 @@ def base_word(term: str, *, compound: bool = False) -> str | None:
     return adjective_of(term) or positive_of(term) or (None if compound else verb_of(term))
 
 
+# British and American spellings of one word, which Porter (1980) stems apart
+# ("normalised" is ``normalis``, "normalized" ``normal``; "behaviour" ``behaviour``,
+# "behavior" ``behavior``): -ise/-ize and -yse/-yze both ways, with their inflections and
+# -ation; -our to -or one way only (the other way would touch every -or word: "error",
+# "iterator"). A root that only ends like one ("promise" -> promize, "detour" -> detor)
+# gives a word the index holds for nothing.
+_ISE_IZE = re.compile(r"(?<=\w{3})([iy])([sz])(e|es|ed|ing|er|ers|ation|ations)$")
+_OUR = re.compile(r"(?<=\w{2})our(s|ed|ing|ite|ites|able|er|ers)?$")
+
+
+def spelling_of(term: str) -> str | None:
+    """The other spelling of a word English writes two ways, when the index's stemmer
+    keeps the two apart, else None: "normalised" -> "normalized", "serialize" ->
+    "serialise", "analyse" -> "analyze", "behaviours" -> "behaviors".
+
+    A reader writes the spelling of their own country; the project's text is in one of
+    the two, most often the American. The same kind of rule as ``adjective_of``: English
+    orthography over the question's own words, no list, no corpus."""
+    if len(term) < 6:  # "rise", "size", "hours": no second spelling
+        return None
+    if (m := _ISE_IZE.search(term)) is not None:
+        other = "z" if m.group(2) == "s" else "s"
+        return _apart(f"{term[: m.start()]}{m.group(1)}{other}{m.group(3)}", stem(term))
+    if (m := _OUR.search(term)) is not None:
+        return _apart(f"{term[: m.start()]}or{m.group(1) or ''}", stem(term))
+    return None
+
+
 def base_words(term: str, *, compound: bool = False) -> tuple[str, ...]:
-    """``base_word`` and, for a superlative, its comparative (``comparative_of``): every
-    word the query asks for beside ``term`` itself, in that order; () when there is none."""
-    word = base_word(term, compound=compound)
-    if word is None:
-        return ()
-    comparative = comparative_of(term)
-    return (word,) if comparative is None else (word, comparative)
+    """``base_word``, for a superlative its comparative (``comparative_of``), and the
+    word's other spelling (``spelling_of``): every word the query asks for beside ``term``
+    itself, in that order; () when there is none."""
+    words = (base_word(term, compound=compound), comparative_of(term), spelling_of(term))
+    return tuple(w for w in words if w is not None)
 
 
 # The word after a hyphen inside a compound ("hand-written": "written").
