@@ -1,4 +1,4 @@
-"""An -ly adverb in a query also asks for its adjective (store/fts.py ``with_base_words``).
+"""An -ly adverb in a query also asks for its adjective (store/inflection.py ``with_base_words``).
 
 Porter (1980), the index's stemmer, keeps "lazily" (lazili) apart from "lazy" (lazi) and
 "exactly" (exactli) from "exact", while it folds "usually" into "usual". The query side
@@ -15,12 +15,10 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.retrieval.snippet import Terms
-from credo.store.fts import (
-    MAX_QUERY_TERMS,
-    STOPWORDS,
+from credo.store.fts import MAX_QUERY_TERMS, STOPWORDS, query_terms
+from credo.store.inflection import (
     adjective_of,
-    base_word,
-    query_terms,
+    base_words,
     with_base_words,
 )
 from credo.store.stem import stem
@@ -87,9 +85,9 @@ def test_with_base_words_keeps_the_terms_and_appends_each_adjective_once(words: 
     expanded = with_base_words(terms)
     assert expanded[: len(terms)] == terms
     assert len(set(expanded)) == len(expanded) <= max(MAX_QUERY_TERMS, len(terms))
-    wanted = [a for t in terms if (a := base_word(t)) is not None and a not in terms]
+    wanted = [a for t in terms for a in base_words(t) if a not in terms]
     assert expanded[len(terms) :] == list(dict.fromkeys(wanted))[: len(expanded) - len(terms)]
-    if not any(base_word(t) for t in terms):
+    if not any(base_words(t) for t in terms):
         assert expanded is terms  # a query without such an adverb asks exactly as before
 
 

@@ -1,4 +1,4 @@
-"""A past participle in a query also asks for its verb (store/fts.py ``verb_of``).
+"""A past participle in a query also asks for its verb (store/inflection.py ``verb_of``).
 
 Porter (1980), the index's stemmer, keeps "overwritten" (overwritten) apart from
 "overwrite" (overwrit) and "taken" (taken) from "take" (take). A reader asks whether values
@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.retrieval.snippet import Terms
-from credo.store.fts import (
-    STOPWORDS,
+from credo.store.fts import STOPWORDS, query_terms
+from credo.store.inflection import (
     adjective_of,
     base_word,
-    query_terms,
+    positive_of,
     verb_of,
     with_base_words,
 )
@@ -81,7 +81,7 @@ def test_a_verb_is_a_new_stem_of_four_letters_or_more(word: str) -> None:
 @given(st.text(alphabet="aeiklnostvwy", min_size=1, max_size=14))
 def test_a_word_is_an_adverb_or_a_participle_not_both(word: str) -> None:
     assert adjective_of(word) is None or verb_of(word) is None
-    assert base_word(word) == (adjective_of(word) or verb_of(word))
+    assert base_word(word) == (adjective_of(word) or positive_of(word) or verb_of(word))
 
 
 @pytest.mark.parametrize(

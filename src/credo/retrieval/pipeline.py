@@ -46,8 +46,9 @@ from credo.retrieval.rank import Scored, Weights, compose
 from credo.retrieval.specific import lift
 from credo.retrieval.standing import NO_STANDING, GroupLines, Marks, picked, place_locked
 from credo.store import Store
-from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms, with_base_words
+from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms
 from credo.store.graph import Link
+from credo.store.inflection import with_base_words
 from credo.store.short_ids import Shown
 from credo.tokens import marks
 from credo.types import GLOBAL_SCOPE, Belief, RetrievalResult, RetrievedBelief

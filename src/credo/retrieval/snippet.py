@@ -13,7 +13,8 @@ import re
 from typing import NamedTuple
 
 from credo.retrieval.compress import HEADLINE, SHORT_CHARS, SNIPPET, VERBATIM
-from credo.store.fts import query_terms, with_base_words
+from credo.store.fts import query_terms
+from credo.store.inflection import with_base_words
 from credo.store.stem import fold, stem, tokens
 
 SNIPPET_CAP = 280  # a sentence longer than this (~70 tokens) is cut to a window of it
@@ -45,7 +46,7 @@ class Compressed(NamedTuple):
 
 class Terms:
     """The query's terms as the keyword index holds them (porter stems of the folded
-    tokens of ``query_terms``, with their base words: ``fts.with_base_words``),
+    tokens of ``query_terms``, with their base words: ``inflection.with_base_words``),
     and a finder for the words of a text that carry them."""
 
     __slots__ = ("_heads", "stems")

@@ -15,7 +15,6 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from credo.store.bm25_policy import MirrorPolicy
-from credo.store.stem import stem
 
 if TYPE_CHECKING:
     from credo.store.bm25_mirror import Bm25Mirror
@@ -54,102 +53,6 @@ def query_terms(text: str) -> list[str]:
         if len(seen) >= MAX_QUERY_TERMS:
             break
     return list(seen)
-
-
-# An adverb's adjective is at least this long as a stem: shorter stems are mostly not
-# adjectives ("early" -> ear, "daily" -> dai, "holy" -> ho), and "-ply" words are verbs
-# ("apply", "reply", "supply": never app, rep, supp).
-_MIN_ADJECTIVE_STEM = 4
-
-
-def adjective_of(term: str) -> str | None:
-    """The adjective an ``-ly`` adverb is made from, when the index's stemmer keeps the two
-    apart, else None: "lazily" -> "lazy", "exactly" -> "exact", "explicitly" -> "explicit".
-
-    Porter (1980) folds some adverbs into their adjectives (-ally, -ently, -ously, -ely,
-    -bly: "usually" and "usual" are both ``usual``) but not the rest ("lazily" is
-    ``lazili``, "lazy" ``lazi``; "exactly" is ``exactli``). A reader who asks how a group
-    loads "lazily" is asking about lazy loading, so the query asks for the adjective too.
-    A rule of English morphology over the query's own words: no list, no corpus.
-    """
-    if len(term) < 6 or not term.endswith("ly") or term.endswith("ply"):
-        return None
-    stemmed = stem(term)
-    if not stemmed.endswith("li"):  # the stemmer joined them already (or not an adverb)
-        return None
-    return _apart(term[:-3] + "y" if term.endswith("ily") else term[:-2], stemmed)
-
-
-# Past participles of strong verbs, which Porter (1980) leaves apart from their verbs
-# ("overwritten" is ``overwritten``, "overwrite" ``overwrit``; "taken" / ``take``): a doubled
-# consonant before -en drops it and takes an -e (written, hidden, overridden), -aken and
-# -iven drop the -n (taken, given, driven), -osen is -oose (chosen), and -own after h, n, hr,
-# gr or l drops the -n (shown, known, thrown, grown, flown; not brown, crown, down).
-_DOUBLED_EN = re.compile(r"([bdgkmnprt])\1en$")
-_EN = re.compile(r"(ak|iv)en$")
-_OWN = re.compile(r"(h|n|hr|gr|l)own$")
-
-
-def verb_of(term: str) -> str | None:
-    """The verb a past participle in -en or -own is made from, when the index's stemmer
-    keeps the two apart, else None: "overwritten" -> "overwrite", "taken" -> "take".
-
-    A reader asks whether values are "overwritten"; the code says ``overwrite=False``. The
-    same rule as ``adjective_of``: English morphology over the query's own words, no list,
-    no corpus. A base that is no word ("happen" -> "hape", "forgotten" -> "forgote",
-    "unknown" -> "unknow") matches nothing the index holds and changes no score.
-    """
-    if not term.endswith(("en", "own")):  # (most terms: no regex run)
-        return None
-    if len(term) >= 6 and _DOUBLED_EN.search(term):
-        base = term[:-3] + "e"
-    elif len(term) >= 5 and _EN.search(term):
-        base = term[:-1]
-    elif len(term) >= 6 and term.endswith("osen"):
-        base = term[:-3] + "ose"
-    elif _OWN.search(term):
-        base = term[:-1]
-    else:
-        return None
-    return _apart(base, stem(term))
-
-
-def _apart(base: str, term_stem: str) -> str | None:
-    """``base`` when it is a word the stemmer keeps apart from the term (stemmed
-    ``term_stem``): a stem long enough to be one, a different stem, no stopword; else None."""
-    base_stem = stem(base)
-    if len(base_stem) < _MIN_ADJECTIVE_STEM or base_stem == term_stem or base in STOPWORDS:
-        return None
-    return base
-
-
-def base_word(term: str, *, compound: bool = False) -> str | None:
-    """The word a query term is made from that the stemmer does not fold it into: an
-    adverb's adjective (``adjective_of``) or a participle's verb (``verb_of``), else None.
-    A participle closing a hyphenated ``compound`` ("hand-written", "well-known") is an
-    adjective naming a kind of thing, not an act the text may describe: it asks for no verb."""
-    return adjective_of(term) or (None if compound else verb_of(term))
-
-
-# The word after a hyphen inside a compound ("hand-written": "written").
-_COMPOUND_TAIL = re.compile(r"(?<=\w-)\w+")
-
-
-def with_base_words(terms: list[str], text: str = "") -> list[str]:
-    """``terms``, then the base word of each among them (``base_word``) that is not a term
-    already, within ``MAX_QUERY_TERMS``; ``text`` is the query they were read from, which
-    tells a compound's participle. Without a base word: ``terms`` itself."""
-    tails = (
-        {m.group(0).lower() for m in _COMPOUND_TAIL.finditer(text[:MAX_QUERY_CHARS])}
-        if "-" in text
-        else ()
-    )
-    extra = [
-        a for t in terms if (a := base_word(t, compound=t in tails)) is not None and a not in terms
-    ]
-    if not extra:
-        return terms
-    return list(dict.fromkeys(terms + extra))[: max(MAX_QUERY_TERMS, len(terms))]
 
 
 def quote(term: str) -> str:
