@@ -196,6 +196,31 @@ def test_a_hard_forget_takes_the_passages_counts_with_it(tmp_path: Path) -> None
         assert only and not only & set(_table(memory)[1])  # none of its own stems stays
 
 
+def test_line_df_is_summed_per_transaction_and_a_rollback_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    # line_df moves once per transaction (store/lines.py): a read inside it sees the
+    # counts, a rolled-back transaction's changes never reach a later commit.
+    (tmp_path / "guide.md").write_text(GUIDE)
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path)
+        rows = _consistent(memory)
+        store = memory.store
+        some, other = sorted(rows)[:2]
+        try:
+            with store.transaction():
+                store.drop_passage_lines([some])
+                assert store.line_counts([])[" passages"] == len(rows) - 1
+                raise RuntimeError("roll back")
+        except RuntimeError:
+            pass
+        assert _consistent(memory) == rows  # nothing of the rolled-back drop
+        with store.transaction():
+            store.drop_passage_lines([other])
+        after = _consistent(memory)  # the counts of exactly the rows left
+        assert set(after) == set(rows) - {other}
+
+
 def test_a_store_from_before_gets_its_rows_at_the_next_ingest(tmp_path: Path) -> None:
     (tmp_path / "guide.md").write_text(GUIDE)
     path = tmp_path / "v9.db"
