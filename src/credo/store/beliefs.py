@@ -52,12 +52,6 @@ SHARING_SHORT_PREFIX = (
     f"{SHORT_CHARS - 1}) || char(unicode(substr(j.value, {SHORT_CHARS}, 1)) + 1) LIMIT 2)) > 1"
 )
 
-_INSERT = (
-    "INSERT INTO beliefs(id, content, content_hash, kind, origin, locked, alpha, beta, "
-    "session, created_at, updated_at, deleted_at, context, retention) "
-    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-)
-
 
 class BeliefRows:
     """The belief reads and writes whose Python is the same on both backends; each
@@ -196,8 +190,18 @@ class BeliefTable(BeliefRows):
     )
 
     def insert_beliefs(self, beliefs: "Iterable[NewBelief]") -> None:
-        # bool binds as 0/1; NewBelief is already a row in column order.
-        self.conn.executemany(_INSERT, beliefs)
+        """Insert rows (NewBelief is a row in column order), a few hundred per statement.
+
+        Why not ``executemany``: inside a transaction each execution of a statement that
+        fires a trigger opens a statement savepoint, and FTS5 (SQLite 3.40) writes its
+        pending terms out as a new segment at every savepoint and release, so one
+        execution per row made one index segment per belief, merged again and again
+        (about a tenth of the instructions of ingesting black's docs). One multi-row
+        statement indexes a whole file's new beliefs in one segment. The rows, their
+        rowids and the indexed terms are the same; the segments they sit in differ."""
+        from credo.store.bulk import BELIEF_COLUMNS, insert_rows  # write paths only
+
+        insert_rows(self.conn, "beliefs", BELIEF_COLUMNS, list(beliefs))
 
     def bulk_load(self, *, big: bool) -> "BulkLoad":
         """A bulk insert of beliefs and edges, fed in batches (store/bulk.py). ``big``: many
