@@ -184,6 +184,7 @@ class FileWriter:
     def _new_belief(self, belief_id: str, piece: Piece) -> NewBelief:
         self.report.beliefs_added += 1
         context = self._context(belief_id, piece)
+        retention = self._retention(piece)
         self.note(
             belief_id,
             {
@@ -191,7 +192,7 @@ class FileWriter:
                 "content": piece.content,
                 "kind": "factual",
                 "origin": "document",
-                "retention": self._retention(piece),
+                "retention": retention,
                 "lines": _hint(piece.chunk),
             },
         )
@@ -209,7 +210,7 @@ class FileWriter:
             self.now,
             None,
             context,
-            self._retention(piece),
+            retention,
         )
 
     def _context(self, belief_id: str, piece: Piece) -> str:
