@@ -22,6 +22,7 @@ from credo.store.line_stats import (
     deltas,
     encode,
 )
+from credo.store.stem import stem, tokens
 from tests.lane_runs import two_fresh_stores
 
 GUIDE = """\
@@ -127,6 +128,26 @@ def test_deltas_are_the_difference_of_contributions_and_undo_each_other() -> Non
     added.update(deltas({"x": a}, {}))
     assert not +added and not -added
     assert encode("\n\n### \nSeparator", "") == ("separ", "")  # empty lines are not lines
+
+
+def _encode_by_line(content: str, context: str) -> tuple[str, str]:
+    """The reference `encode`: each line's tokens stemmed, lines without one left out."""
+    cut = [tokens(line) for line in content.split("\n")]
+    lines = "\n".join(" ".join(map(stem, words)) for words in cut if words)
+    placed = context.split("\ncredolengthfiller", 1)[0]
+    return lines, " ".join(map(stem, tokens(placed)))
+
+
+@settings(max_examples=300)
+@given(
+    st.text(st.sampled_from("ab Zy1_-\n\t\r.é"), max_size=80),
+    st.text(st.sampled_from("ab Zy1 \n›"), max_size=30),
+)
+def test_encode_is_each_lines_stems(content: str, context: str) -> None:
+    # (ASCII passages take a one-pass path; the alphabet mixes in a non-ASCII letter too)
+    assert encode(content, context) == _encode_by_line(content, context)
+    ascii_only = content.replace("é", "e")
+    assert encode(ascii_only, context) == _encode_by_line(ascii_only, context)
 
 
 def _table(memory: Memory) -> tuple[dict[str, tuple[str, str]], dict[str, int]]:
