@@ -20,9 +20,9 @@ def _payload_encoder() -> Callable[[Any], str]:
 
     ``dumps`` builds a new ``JSONEncoder`` per call when an option is given, and even one
     kept encoder builds its C encoder (and a dict of seen containers) per ``encode``: an
-    ingest logs a payload per belief and anchor. The C
-    encoder is built here once, with ``JSONEncoder``'s defaults but no circular-reference
-    check (a payload is a flat dict credo builds); the text is ``dumps``' own."""
+    ingest logs a payload per belief and anchor. The C encoder is built here once, with
+    ``JSONEncoder``'s defaults but no circular-reference check (a payload is a flat dict
+    credo builds); the text is ``dumps``' own."""
     import json  # write paths only: a process that only reads never loads it
     from json import encoder
 
