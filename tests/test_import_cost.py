@@ -166,3 +166,13 @@ def test_a_documentation_ingest_loads_no_code_splitter(store: Path) -> None:
     assert "pathspec" not in loaded
     code = [("x.py", "def f():\n    return 1\n")]
     assert "credo.knowledge.chunk.code" in _modules_after(_ingest("src", code), store)
+
+
+def test_each_markup_loads_its_own_splitter_only(store: Path) -> None:
+    # A Markdown tree never loads the rst walker, an rst tree never the Markdown reader.
+    markdown = _modules_after(_ingest("md", [("guide.md", "# Guide\n\nText.\n")]), store)
+    assert "credo.knowledge.chunk.markdown" in markdown
+    assert "credo.knowledge.chunk.rst" not in markdown
+    rst = _modules_after(_ingest("rst", [("api.rst", "API\n===\n\nText.\n")]), store)
+    assert "credo.knowledge.chunk.rst" in rst
+    assert "credo.knowledge.chunk.markdown" not in rst

@@ -22,6 +22,7 @@ from credo.store.line_stats import (
     deltas,
     encode,
 )
+from credo.store.stem import stem, tokens
 from tests.lane_runs import two_fresh_stores
 
 GUIDE = """\
@@ -129,6 +130,26 @@ def test_deltas_are_the_difference_of_contributions_and_undo_each_other() -> Non
     assert encode("\n\n### \nSeparator", "") == ("separ", "")  # empty lines are not lines
 
 
+def _encode_by_line(content: str, context: str) -> tuple[str, str]:
+    """The reference `encode`: each line's tokens stemmed, lines without one left out."""
+    cut = [tokens(line) for line in content.split("\n")]
+    lines = "\n".join(" ".join(map(stem, words)) for words in cut if words)
+    placed = context.split("\ncredolengthfiller", 1)[0]
+    return lines, " ".join(map(stem, tokens(placed)))
+
+
+@settings(max_examples=300)
+@given(
+    st.text(st.sampled_from("ab Zy1_-\n\t\r.é"), max_size=80),
+    st.text(st.sampled_from("ab Zy1 \n›"), max_size=30),
+)
+def test_encode_is_each_lines_stems(content: str, context: str) -> None:
+    # (ASCII passages take a one-pass path; the alphabet mixes in a non-ASCII letter too)
+    assert encode(content, context) == _encode_by_line(content, context)
+    ascii_only = content.replace("é", "e")
+    assert encode(ascii_only, context) == _encode_by_line(ascii_only, context)
+
+
 def _table(memory: Memory) -> tuple[dict[str, tuple[str, str]], dict[str, int]]:
     conn = memory.store.conn
     rows = {r[0]: (r[1], r[2]) for r in conn.execute("SELECT * FROM passage_lines")}
@@ -194,6 +215,31 @@ def test_a_hard_forget_takes_the_passages_counts_with_it(tmp_path: Path) -> None
         after = _consistent(memory)  # the counts are exactly those of the rows left
         assert set(after) == set(rows) - {gone}
         assert only and not only & set(_table(memory)[1])  # none of its own stems stays
+
+
+def test_line_df_is_summed_per_transaction_and_a_rollback_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    # line_df moves once per transaction (store/lines.py): a read inside it sees the
+    # counts, a rolled-back transaction's changes never reach a later commit.
+    (tmp_path / "guide.md").write_text(GUIDE)
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path)
+        rows = _consistent(memory)
+        store = memory.store
+        some, other = sorted(rows)[:2]
+        try:
+            with store.transaction():
+                store.drop_passage_lines([some])
+                assert store.line_counts([])[" passages"] == len(rows) - 1
+                raise RuntimeError("roll back")
+        except RuntimeError:
+            pass
+        assert _consistent(memory) == rows  # nothing of the rolled-back drop
+        with store.transaction():
+            store.drop_passage_lines([other])
+        after = _consistent(memory)  # the counts of exactly the rows left
+        assert set(after) == set(rows) - {other}
 
 
 def test_a_store_from_before_gets_its_rows_at_the_next_ingest(tmp_path: Path) -> None:

@@ -43,9 +43,16 @@ def line_hint(start: int, end: int) -> str:
 
 
 def normalise_doc_uri(
-    raw: object, *, root: Path | None = None, lines: tuple[int, int] | None = None
+    raw: object,
+    *,
+    root: Path | None = None,
+    lines: tuple[int, int] | None = None,
+    root_resolved: bool = False,
 ) -> NormalisedUri:
-    """Normalise a user-given document reference (path, ``file://`` URI or URL)."""
+    """Normalise a user-given document reference (path, ``file://`` URI or URL).
+
+    ``root_resolved``: ``root`` is already ``resolve()``d (an ingest run resolves its root
+    once, then names every file of the tree: a ``resolve`` is a system call per folder)."""
     if not isinstance(raw, str) or not raw.strip():
         raise InvalidInputError("document URI is empty; give a path, file:// URI or URL")
     text = raw.strip()
@@ -69,12 +76,12 @@ def normalise_doc_uri(
         path = Path(base).expanduser()
     if not base:
         raise InvalidInputError(f"document URI {text!r} has no path before '#'")
-    stored = _path_uri(path, root)
+    stored = _path_uri(path, root, root_resolved)
     return NormalisedUri(_with_fragment(stored, lines, fragment), hint)
 
 
-def _path_uri(path: Path, root: Path | None) -> str:
-    resolved_root = root.resolve() if root else None
+def _path_uri(path: Path, root: Path | None, root_resolved: bool = False) -> str:
+    resolved_root = (root if root_resolved else root.resolve()) if root else None
     absolute = path if path.is_absolute() else (resolved_root or Path.cwd()) / path
     absolute = Path(_collapse(absolute))
     if resolved_root is not None:

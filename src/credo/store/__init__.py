@@ -97,6 +97,7 @@ class SqliteStore(
             self.conn.close()
             raise
         self._tx = Transactions(self.conn, self.path)
+        self._tx.before_commit.append(self.flush_line_df)
 
     def before_commit(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` at the end of every outermost write transaction, before COMMIT

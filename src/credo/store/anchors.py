@@ -27,12 +27,11 @@ class AnchorTable:
     def insert_anchors(self, anchors: Iterable[DocAnchor]) -> int:
         """INSERT OR IGNORE: a (belief_id, doc_uri) pair is stored once. Returns rows added."""
         before = self.conn.total_changes
+        # DocAnchor is a NamedTuple in column order: bound as it is, no row built per
+        # anchor (an ingest inserts several per passage).
         self.conn.executemany(
             f"INSERT OR IGNORE INTO belief_documents({_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
-            (
-                (a.belief_id, a.doc_uri, a.anchor_type, a.position_hint, a.created_at)
-                for a in anchors
-            ),
+            anchors,
         )
         return self.conn.total_changes - before
 

@@ -91,6 +91,9 @@ class Transactions:
         self._conn = conn
         self._path = path
         self._depth = 0
+        # Counts the outermost transactions begun: state a writer holds back until commit
+        # (store/lines.py) knows by it whether that state's transaction is still the open one.
+        self.serial = 0
         self.before_commit: list[Callable[[], None]] = []
         # Run once, before the first write transaction begins (outside it, so a rollback
         # cannot undo them): set-up only writers need, which a read-only process skips.
@@ -135,6 +138,7 @@ class Transactions:
             self._conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise StoreError(f"cannot write to {self._path}: {exc}") from exc
+        self.serial += 1
         if watch:
             yield from self._run()
             return

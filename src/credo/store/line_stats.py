@@ -80,14 +80,17 @@ def contribution(row: LinesRow) -> Counter[str]:
 
 def contributions(rows: Sequence[LinesRow]) -> Counter[str]:
     """What ``rows`` add to ``line_df`` together: the sum of their `contribution`s."""
-    split = [line.split() for lines, _ in rows if lines for line in lines.split("\n")]
+    # Every line of every row, split in C: joining the rows by "\n" and splitting again
+    # gives exactly each row's own lines.
+    texts = [lines for lines, _ in rows if lines]
+    split = list(map(str.split, "\n".join(texts).split("\n"))) if texts else []
     # One count over every line's distinct stems: Counter's C loop, not one update a line
     # or a row.
     counts: Counter[str] = Counter(chain.from_iterable(map(set, split)))
     counts[PASSAGES] += len(rows)
     counts[LINES] += len(split)
     counts[LENGTH] += sum(map(len, split))
-    counts[CONTEXT] += sum(len(context.split()) for _, context in rows)
+    counts[CONTEXT] += sum(map(len, map(str.split, [context for _, context in rows])))
     return counts
 
 

@@ -6,12 +6,20 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 
-from credo.store.db import json_array
+from credo.store.db import Transactions, json_array
 from credo.store.line_stats import TOTALS, LinesRow, LineWrites
 
 
 class LineTable(LineWrites):
+    """``line_df`` moves once per transaction: each file of an ingest changes the counts
+    of its few hundred stems, and a commit group of 64 files repeats most of them (black's
+    docs: 9,027 upserts for 3,350 stems). The changes of the open transaction are summed
+    here and written before it commits (``flush_line_df``, a ``before_commit`` callback);
+    those of a transaction that rolled back are dropped by the next one (``serial``)."""
+
     conn: sqlite3.Connection
+    _tx: Transactions
+    _df_pending: tuple[int, dict[str, int]] | None = None  # (transaction serial, changes)
 
     def _has_lines(self) -> bool:  # per store version (store/graph.py)
         raise NotImplementedError
@@ -42,6 +50,7 @@ class LineTable(LineWrites):
         without line statistics (known per store version) is not asked."""
         if not self._has_lines():
             return {}
+        self.flush_line_df()  # a read inside the writing transaction sees its counts
         keys = [*TOTALS, *stems]
         return dict(
             self.conn.execute(
@@ -61,7 +70,23 @@ class LineTable(LineWrites):
         }
 
     def _apply(self, change: dict[str, int]) -> None:
-        add_to_df(self.conn, "line_df", change)
+        tx = self._tx
+        if not tx.active:
+            add_to_df(self.conn, "line_df", change)
+            return
+        pending = self._df_pending
+        if pending is None or pending[0] != tx.serial:  # none yet, or a rolled-back one's
+            pending = self._df_pending = (tx.serial, {})
+        summed = pending[1]
+        for stem, count in change.items():
+            summed[stem] = summed.get(stem, 0) + count
+
+    def flush_line_df(self) -> None:
+        """Write the open transaction's summed ``line_df`` changes (before it commits)."""
+        pending, self._df_pending = self._df_pending, None
+        if pending is None or pending[0] != self._tx.serial or not self._tx.active:
+            return
+        add_to_df(self.conn, "line_df", {k: v for k, v in sorted(pending[1].items()) if v})
 
 
 def add_to_df(conn: sqlite3.Connection, table: str, change: dict[str, int]) -> None:

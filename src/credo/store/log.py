@@ -16,11 +16,36 @@ REDACTED = '{"redacted":true}'
 
 @cache
 def _payload_encoder() -> Callable[[Any], str]:
-    """``json.dumps(payload, sort_keys=True)``, with one encoder for every call: ``dumps``
-    builds a new ``JSONEncoder`` per call when an option is given (~1% of an ingest)."""
-    import json  # write paths only: a process that only reads never loads it
+    """``json.dumps(payload, sort_keys=True)``, built once for every call.
 
-    return json.JSONEncoder(sort_keys=True).encode
+    ``dumps`` builds a new ``JSONEncoder`` per call when an option is given, and even one
+    kept encoder builds its C encoder (and a dict of seen containers) per ``encode``: an
+    ingest logs a payload per belief and anchor. The C encoder is built here once, with
+    ``JSONEncoder``'s defaults but no circular-reference check (a payload is a flat dict
+    credo builds); the text is ``dumps``' own."""
+    import json  # write paths only: a process that only reads never loads it
+    from json import encoder
+
+    # (not in the module's type stubs: an implementation detail, None without the C part)
+    make: Callable[..., Callable[[Any, int], Iterable[str]]] | None = getattr(
+        encoder, "c_make_encoder", None
+    )
+    if make is None:  # an interpreter without the C accelerator
+        return json.JSONEncoder(sort_keys=True).encode
+    defaults = json.JSONEncoder(sort_keys=True)
+    chunks = make(
+        None,
+        defaults.default,
+        encoder.encode_basestring_ascii,
+        None,
+        defaults.key_separator,
+        defaults.item_separator,
+        True,
+        defaults.skipkeys,
+        defaults.allow_nan,
+    )
+    join = "".join
+    return lambda payload: join(chunks(payload, 0))
 
 
 class LogTable:

@@ -50,14 +50,16 @@ def stem(token: str) -> str:
     if not 3 <= len(data) <= _MAX_TOKEN_BYTES:
         return token
     word = bytearray(data)
-    _step1a(word)
-    if _step1b(word):
+    if word[-1] == _S:  # (step 1a removes only a final s; step 1b's suffixes end in d, g)
+        _step1a(word)
+    if (word[-1] == _D or word[-1] == _G) and _step1b(word):
         _step1b2(word)
     if word[-1:] == b"y" and _has_vowel(word, len(word) - 1):
-        word[-1] = ord("i")
-    _rules(word, _STEP2)
-    _rules(word, _STEP3)
-    _rules(word, _STEP4)
+        word[-1] = _I
+    for table in _STEPS:  # most words match no suffix: only a table lookup, no call
+        rules = table.get(word[-2]) if len(word) > 1 else None
+        if rules is not None:
+            _rules(word, rules)
     if word[-1:] == b"e":
         n = len(word) - 1
         m = _measure(word, n)
@@ -68,48 +70,47 @@ def stem(token: str) -> str:
     return word.decode("utf-8")
 
 
-def _consonant(word: bytearray, i: int, previous_consonant: bool) -> bool:
-    c = word[i]
-    if c in _VOWELS:
-        return False
-    # "y" is a vowel after a consonant (SQLite: after a consonant, or never at the start).
-    return not (c == ord("y") and previous_consonant)
+# Each byte's kind for `_kinds`: "v" for a, e, i, o, u; "y" for y (its kind depends on the
+# byte before it); "c" for any other byte (digits and UTF-8 bytes too, as in SQLite).
+_KIND = bytes(
+    ord("v") if b in _VOWELS else ord("y") if b == ord("y") else ord("c") for b in range(256)
+)
+_C, _V, _Y = ord("c"), ord("v"), ord("y")
+# *v* of step 1b: a vowel, or a "y" after the first byte.
+_HAS_VOWEL = re.compile(rb"[aeiou]|(?s:.)y")
 
 
-def _pattern(word: bytearray, n: int) -> list[bool]:
-    """Consonant flags of ``word[:n]``, SQLite's way: a "y" is a vowel after a consonant."""
-    flags: list[bool] = []
-    previous = False  # the start counts as a vowel before: a leading "y" is a consonant
-    for i in range(n):
-        previous = _consonant(word, i, previous)
-        flags.append(previous)
-    return flags
+def _kinds(word: bytearray, n: int) -> bytearray:
+    """The kind of each byte of ``word[:n]``, "c" (consonant) or "v" (vowel), SQLite's
+    way: a "y" is a vowel after a consonant. One ``translate`` in C; only a word with a
+    "y" takes the loop."""
+    kinds = word[:n].translate(_KIND)
+    if _Y in kinds:
+        previous = False  # the start counts as a vowel before: a leading "y" is a consonant
+        for i, kind in enumerate(kinds):
+            if kind == _Y:
+                kinds[i] = _V if previous else _C
+                previous = not previous
+            else:
+                previous = kind == _C
+    return kinds
 
 
 def _measure(word: bytearray, n: int) -> int:
-    """m in [C](VC)^m[V] of ``word[:n]``."""
-    m = 0
-    seen_vowel = False
-    for consonant in _pattern(word, n):
-        if not consonant:
-            seen_vowel = True
-        elif seen_vowel:
-            m += 1
-            seen_vowel = False
-    return m
+    """m in [C](VC)^m[V] of ``word[:n]``: each vowel run that a consonant ends."""
+    return _kinds(word, n).count(b"vc")
 
 
 def _has_vowel(word: bytearray, n: int) -> bool:
     """*v*: ``word[:n]`` holds a vowel ("y" counts after the first letter)."""
-    return any(word[i] in _VOWELS or (i > 0 and word[i] == ord("y")) for i in range(n))
+    return _HAS_VOWEL.search(word, 0, n) is not None
 
 
 def _cvc(word: bytearray, n: int) -> bool:
     """*o: ``word[:n]`` ends consonant-vowel-consonant, the last not w, x or y."""
-    if n < 1 or word[n - 1] in b"wxy":
+    if n < 3 or word[n - 1] in b"wxy":
         return False
-    flags = _pattern(word, n)
-    return len(flags) >= 3 and flags[-3] and not flags[-2] and flags[-1]
+    return _kinds(word, n)[n - 3 :] == b"cvc"
 
 
 def _step1a(word: bytearray) -> None:
@@ -224,10 +225,13 @@ _STEP4: dict[int, tuple[_Rule, ...]] = {
 }
 
 
-def _rules(word: bytearray, table: dict[int, tuple[_Rule, ...]]) -> None:
-    if len(word) < 2:
-        return
-    for suffix, condition, output in table.get(word[-2], ()):
+_STEPS = (_STEP2, _STEP3, _STEP4)
+_D, _G, _I, _S = ord("d"), ord("g"), ord("i"), ord("s")
+
+
+def _rules(word: bytearray, rules: tuple[_Rule, ...]) -> None:
+    """The first of ``rules`` whose suffix ends ``word``, applied if its condition holds."""
+    for suffix, condition, output in rules:
         if len(word) > len(suffix) and word.endswith(suffix):
             stem_length = len(word) - len(suffix)
             if condition(word, stem_length):  # type: ignore[operator]

@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from credo.knowledge.chunk.language import EXTENSIONS, language_for, split_file
-from credo.knowledge.chunk.markdown import split_markdown
 from credo.knowledge.chunk.model import (
     MAX_PARAGRAPH_CHARS,
     MIN_MEANINGFUL_CHARS,
@@ -26,11 +25,12 @@ from credo.knowledge.chunk.model import (
     Chunk,
     source_lines,
 )
-from credo.knowledge.chunk.rst import split_rst
 from credo.knowledge.chunk.text import split_text
 
 if TYPE_CHECKING:
     from credo.knowledge.chunk.code import split_code
+    from credo.knowledge.chunk.markdown import split_markdown
+    from credo.knowledge.chunk.rst import split_rst
 
 __all__ = [
     "EXTENSIONS",
@@ -50,10 +50,18 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    # `split_code` is imported on first use (`split_file` does the same): a documentation
-    # ingest never loads the code splitters.
+    # The splitters are imported on first use (`split_file` does the same): an ingest
+    # loads only those its files need.
     if name == "split_code":
         from credo.knowledge.chunk.code import split_code
 
         return split_code
+    if name == "split_markdown":
+        from credo.knowledge.chunk.markdown import split_markdown
+
+        return split_markdown
+    if name == "split_rst":
+        from credo.knowledge.chunk.rst import split_rst
+
+        return split_rst
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

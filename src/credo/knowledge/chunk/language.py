@@ -5,9 +5,7 @@ from __future__ import annotations
 import re
 
 from credo.errors import InvalidInputError
-from credo.knowledge.chunk.markdown import split_markdown
 from credo.knowledge.chunk.model import Chunk
-from credo.knowledge.chunk.rst import split_rst
 from credo.knowledge.chunk.text import split_text
 
 # Extension (lower case, no dot) -> language. Kotlin, Scala and Swift share Java's comment
@@ -48,14 +46,20 @@ def split_file(path: str, text: str) -> list[Chunk]:
     if language is None:
         known = ", ".join(f".{ext}" for ext in sorted(EXTENSIONS))
         raise InvalidInputError(f"cannot split {path!r}: unsupported file type; supported: {known}")
+    # Each splitter is imported at the first file it reads: a Markdown tree never loads
+    # the rst walker (~1% of ingesting black's docs), an rst tree never loads the Markdown
+    # reader, and a documentation tree never loads the code splitters (ast, tree-sitter,
+    # their tables: ~2% of a small tree's ingest).
     if language == "markdown":
+        from credo.knowledge.chunk.markdown import split_markdown
+
         return split_markdown(text)
     if language == "rst":
+        from credo.knowledge.chunk.rst import split_rst
+
         return split_rst(text)
     if language == "text":
         return split_text(text)
-    # The code splitters (ast, tree-sitter, their tables) are imported at the first code
-    # file: a documentation tree never loads them (~2% of a small tree's ingest).
     from credo.knowledge.chunk.code import split_code
 
     return split_code(text, language)

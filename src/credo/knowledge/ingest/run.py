@@ -13,7 +13,7 @@ from urllib.parse import unquote
 
 from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
 from credo.knowledge.ingest.pool import Splitter, splitter
-from credo.knowledge.ingest.state import IngestReport, LogRow, Run, file_uri
+from credo.knowledge.ingest.state import IngestReport, LogRow, Run
 from credo.knowledge.ingest.walk import read_file, start_path, unique_names, walk_files
 from credo.knowledge.ingest.writer import FileWriter, edge_payload, insert_new_edges
 from credo.store import Store
@@ -52,7 +52,7 @@ def ingest_paths(
     run = Run(store, Path(root).resolve())
     starts = [start_path(p) for p in paths]
     files = walk_files(starts, run.root)
-    run.tree = {file_uri(f, run.root): f for f in files}
+    run.tree = {run.uri(f): f for f in files}
     run.names = unique_names(files)
     run.report.files_seen = len(files)
     split = splitter(store, files, [run.uri(f) for f in files], workers)

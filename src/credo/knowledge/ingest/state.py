@@ -66,7 +66,7 @@ class Deferred:
 class Run:
     def __init__(self, store: Store, root: Path) -> None:
         self.store = store
-        self.root = root
+        self.root = root  # resolved by the caller (`ingest_paths`): URIs rely on it
         self.report = IngestReport()
         self.tree: dict[str, Path] = {}  # URI -> path of every walked file
         self.names: dict[str, Path] = {}
@@ -108,7 +108,8 @@ class Run:
 
 
 def file_uri(path: Path, root: Path) -> str:
-    return normalise_doc_uri(os.fspath(path), root=root).uri
+    """The document URI of ``path`` under ``root``, which is already resolved (`Run`)."""
+    return normalise_doc_uri(os.fspath(path), root=root, root_resolved=True).uri
 
 
 def _link_path(link: str, source: Path, root: Path) -> Path | None:

@@ -72,6 +72,10 @@ class FileWriter:
         self.classes: list[tuple[str, str]] = []  # (belief id, retention) of kept beliefs
         self.prose = language_for(uri) in _PROSE
         self.lines: list[tuple[str, LinesRow]] = []  # (belief id, line statistics): prose
+        # Beliefs this writer created, and the anchors it gave them: no other anchor of
+        # theirs can be stored (a new id was unused; anchors go with their belief).
+        self.created: set[str] = set()
+        self.anchored: set[tuple[str, str]] = set()
         # The code chunker's definitions (first and last line), for the definition lane.
         self.definitions = definitions or []
 
@@ -134,6 +138,7 @@ class FileWriter:
         ids = {d: (found[d].id if d in found else fresh[d]) for d in firsts}
         self.ids = {piece.index: ids[piece.digest] for piece in pieces}
         new_beliefs = [self._new_belief(ids[d], firsts[d]) for d in fresh]
+        self.created.update(fresh.values())
         self.store.insert_beliefs(new_beliefs)
         self._revive([key.id for key in found.values() if key.deleted_at is not None])
         unanchored: list[tuple[str, Piece]] = []
@@ -184,6 +189,7 @@ class FileWriter:
     def _new_belief(self, belief_id: str, piece: Piece) -> NewBelief:
         self.report.beliefs_added += 1
         context = self._context(belief_id, piece)
+        retention = self._retention(piece)
         self.note(
             belief_id,
             {
@@ -191,7 +197,7 @@ class FileWriter:
                 "content": piece.content,
                 "kind": "factual",
                 "origin": "document",
-                "retention": self._retention(piece),
+                "retention": retention,
                 "lines": _hint(piece.chunk),
             },
         )
@@ -209,7 +215,7 @@ class FileWriter:
             self.now,
             None,
             context,
-            self._retention(piece),
+            retention,
         )
 
     def _context(self, belief_id: str, piece: Piece) -> str:
@@ -249,8 +255,13 @@ class FileWriter:
 
     def _insert_anchors(self, rows: list[DocAnchor]) -> None:
         # A manual anchor may already hold the same URI; it stays, and nothing is logged.
-        present = self.store.existing_anchor_keys((a.belief_id, a.doc_uri) for a in rows)
+        # Only the store can say so for a belief that existed before this file's write.
+        created, anchored = self.created, self.anchored
+        older = [(a.belief_id, a.doc_uri) for a in rows if a.belief_id not in created]
+        present = self.store.existing_anchor_keys(older) if older else set[tuple[str, str]]()
+        present |= anchored
         rows = [a for a in rows if (a.belief_id, a.doc_uri) not in present]
+        anchored.update((a.belief_id, a.doc_uri) for a in rows if a.belief_id in created)
         self.store.insert_anchors(rows)
         self.report.anchors_added += len(rows)
         for a in rows:
