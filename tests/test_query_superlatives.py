@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.retrieval.snippet import Terms
-from credo.store.fts import MAX_QUERY_TERMS, STOPWORDS, query_terms
+from credo.store.fts import STOPWORDS, query_terms
 from credo.store.inflection import (
     base_word,
     base_words,
@@ -98,24 +98,6 @@ def test_a_superlative_asks_for_new_stems_of_its_own_letters(word: str) -> None:
         comparative == word[:-3] + "er" and stem(comparative) != stem(word)
     )
     assert base_word(word) == positive  # an -est word is no adverb, no participle
-
-
-_WORDS = st.lists(
-    st.sampled_from(
-        ["fastest", "easiest", "request", "latest", "lazily", "written", "setup", "a", "is"]
-    ),
-    max_size=60,
-)
-
-
-@given(_WORDS)
-def test_with_base_words_keeps_the_terms_and_appends_each_new_word_once(words: list[str]) -> None:
-    terms = query_terms(" ".join(words))
-    expanded = with_base_words(terms)
-    assert expanded[: len(terms)] == terms
-    assert len(set(expanded)) == len(expanded) <= max(MAX_QUERY_TERMS, len(terms))
-    wanted = [a for t in terms for a in base_words(t) if a not in terms]
-    assert expanded[len(terms) :] == list(dict.fromkeys(wanted))[: len(expanded) - len(terms)]
 
 
 def test_a_query_that_names_a_request_asks_as_before() -> None:
