@@ -49,3 +49,14 @@ def test_a_rolled_back_insert_leaves_nothing_and_the_next_one_works(tmp_path: Pa
         store.insert_beliefs(_rows(["alpha", "beta", "gamma"]))
     assert len(_stored(store)) == 3
     store.conn.execute("INSERT INTO beliefs_fts(beliefs_fts) VALUES ('integrity-check')")
+
+
+def test_a_caught_failed_insert_stages_nothing_for_the_next_call(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "a.db")
+    with store.transaction():
+        store.insert_beliefs(_rows(["alpha"]))
+        clash = _rows(["beta", "alpha"])[::-1]  # "b000" again: the id is taken
+        with pytest.raises(Exception, match="UNIQUE"):
+            store.insert_beliefs(clash)  # the transaction goes on, as after a savepoint
+        store.insert_beliefs(_rows(["alpha", "gamma", "delta"])[1:])  # two rows: staged
+    assert [r[1] for r in _stored(store)] == ["b000", "b001", "b002"]

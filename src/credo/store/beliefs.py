@@ -222,9 +222,12 @@ class BeliefTable(BeliefRows):
         # part of the transaction, so a rollback leaves nothing behind; hence created here
         # each time it is missing, not once.
         self.conn.execute(_STAGE_TABLE)
-        self.conn.executemany(_STAGE_ROWS, rows)
-        self.conn.execute(_FROM_STAGE)
-        self.conn.execute("DELETE FROM temp.belief_stage")
+        try:
+            self.conn.executemany(_STAGE_ROWS, rows)
+            self.conn.execute(_FROM_STAGE)
+        finally:  # a caller that catches a failed insert (a savepoint) must not find the
+            # staged rows inserted again by its next call
+            self.conn.execute("DELETE FROM temp.belief_stage")
 
     def bulk_load(self, *, big: bool) -> "BulkLoad":
         """A bulk insert of beliefs and edges, fed in batches (store/bulk.py). ``big``: many
