@@ -7,10 +7,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from credo import Memory
 from credo.errors import ConflictError, InvalidInputError, LockedError, NotFoundError
 from credo.knowledge import dedup
+from credo.retrieval.compress import SHORT_CHARS
 from credo.retrieval.currency import TruthGraph, resolve
 from credo.retrieval.rank import Scored, Weights
 from credo.retrieval.standing import GroupLines
@@ -438,3 +441,42 @@ def test_group_lines_read_a_groups_lines_from_its_entry_when_asked() -> None:
     assert lines.get("a") is tails["a"][13]
     assert lines.get("b") is None and lines.get("b", 7) == 7
     assert not lines  # (it holds nothing: each read goes to the entry)
+
+
+_DERIVED = "b0123456789abcde"  # an id as ``remember`` derives it: shown in short form
+_CHOSEN = ("a", "n12", "zz")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    x=st.sampled_from((*_CHOSEN, _DERIVED)),
+    y=st.sampled_from(("y", "n7", "b0123456789abcdf")),
+    length=st.integers(0, 2 * SHORT_CHARS),
+    y_supersedes=st.booleans(),
+)
+def test_the_one_conflict_path_equals_the_general_one(
+    x: str, y: str, length: int, y_supersedes: bool
+) -> None:
+    """``TruthGraph._one_conflict`` (a belief's one unlocked conflict, the common case) makes
+    what the general ``_in_general`` makes: every field and the bringers it records."""
+    edges = [(x, y, "CONTRADICTS")] + ([(y, "old", "SUPERSEDES")] if y_supersedes else [])
+    by_id: dict[str, list[tuple[str, str, str]]] = {}
+    for edge in edges:
+        by_id.setdefault(edge[0], []).append(edge)
+        by_id.setdefault(edge[1], []).append(edge)
+    row = ("w" * length, 1.0, 1.0, None, 0.0)
+
+    def fetch(ids: Iterable[str]) -> TruthFacts:
+        found = {i: tuple(sorted(by_id[i])) for i in ids if i in by_id}
+        far = {e for got in found.values() for edge in got for e in edge[:2]}
+        return found, {e: row for e in far}, frozenset()
+
+    made = []
+    for path in (TruthGraph._one_conflict, TruthGraph._in_general):
+        graph = TruthGraph(fetch)
+        graph.load([x])
+        graph.settle([y])
+        others, free = graph.live_conflicts(x)
+        assert len(others) == len(free) == 1  # the case the fast path takes
+        made.append((path(graph, x, others, free), dict(graph.bringers)))
+    assert made[0] == made[1]

@@ -262,58 +262,63 @@ class TruthGraph:
             others, free = self.live_conflicts(x)
             if len(free) == 1 and len(others) == 1:  # (most)
                 found = self._relevant[x] = self._one_conflict(x, others, free)
-                return found
-            rest = tuple(sorted(free)) if len(free) > 1 else free
-            bringers = self._bringers
-            for y in rest:
-                if (by := bringers.get(y)) is None:
-                    bringers[y] = [x]
-                else:
-                    by.append(x)
-            # (far ends' rows; one that is x itself has none: never a group of its own)
-            rows = {y: row for y in rest if (row := self.rows.get(y)) is not None}
-            texts = {y: row[0] for y, row in rows.items()}
-            # (``conflicts`` names each once)
-            named = tuple(sorted(set(others))) if len(others) > 1 else others
-            said = (NO_IDS, named, NO_IDS) if others else None
-            brought = (NO_IDS, (x,), NO_IDS)
-            marked = _plain_marks(brought[1])
-            pred = self._pred
-            supersede = tuple(y for y in rest if y in pred) if pred else NO_IDS
-            # (one that supersedes a belief may be marked with what it hides: not known here)
-            lines = (
-                {
-                    y: line_chars(y, text, False, marked)
-                    for y, text in texts.items()
-                    if len(text) <= SHORT_CHARS and not shortenable(y)
-                }
-                if marked is not None and not supersede
-                else {}
-            )
-            if len(texts) == 1:  # (most: ``long_ids`` and ``least_chars`` of one, inline)
-                ((y, text),) = texts.items()
-                long = (y,) if len(text) > SHORT_CHARS else NO_IDS
-                least = len(text) + len(y) + 4
             else:
-                listed = list(texts)
-                long, least = tuple(long_ids(listed, texts)), least_chars(listed, texts)
-            found = self._relevant[x] = (
-                said,
-                free,
-                (x, *rest),
-                rest,
-                dict.fromkeys(rest, brought),
-                rows,
-                texts,
-                supersede,
-                long,
-                least,
-                None if said is None else _plain_marks(said[1]),
-                brought,
-                marked,
-                lines,
-            )
+                found = self._relevant[x] = self._in_general(x, others, free)
         return found
+
+    def _in_general(self, x: str, others: tuple[str, ...], free: tuple[str, ...]) -> Relevant:
+        """``as_relevant`` of ``x`` with any conflicts: the reference ``_one_conflict``
+        must equal (tests/test_currency.py)."""
+        rest = tuple(sorted(free)) if len(free) > 1 else free
+        bringers = self._bringers
+        for y in rest:
+            if (by := bringers.get(y)) is None:
+                bringers[y] = [x]
+            else:
+                by.append(x)
+        # (far ends' rows; one that is x itself has none: never a group of its own)
+        rows = {y: row for y in rest if (row := self.rows.get(y)) is not None}
+        texts = {y: row[0] for y, row in rows.items()}
+        # (``conflicts`` names each once)
+        named = tuple(sorted(set(others))) if len(others) > 1 else others
+        said = (NO_IDS, named, NO_IDS) if others else None
+        brought = (NO_IDS, (x,), NO_IDS)
+        marked = _plain_marks(brought[1])
+        pred = self._pred
+        supersede = tuple(y for y in rest if y in pred) if pred else NO_IDS
+        # (one that supersedes a belief may be marked with what it hides: not known here)
+        lines = (
+            {
+                y: line_chars(y, text, False, marked)
+                for y, text in texts.items()
+                if len(text) <= SHORT_CHARS and not shortenable(y)
+            }
+            if marked is not None and not supersede
+            else {}
+        )
+        if len(texts) == 1:  # (most: ``long_ids`` and ``least_chars`` of one, inline)
+            ((y, text),) = texts.items()
+            long = (y,) if len(text) > SHORT_CHARS else NO_IDS
+            least = len(text) + len(y) + 4
+        else:
+            listed = list(texts)
+            long, least = tuple(long_ids(listed, texts)), least_chars(listed, texts)
+        return (
+            said,
+            free,
+            (x, *rest),
+            rest,
+            dict.fromkeys(rest, brought),
+            rows,
+            texts,
+            supersede,
+            long,
+            least,
+            None if said is None else _plain_marks(said[1]),
+            brought,
+            marked,
+            lines,
+        )
 
     def _one_conflict(self, x: str, others: tuple[str, ...], free: tuple[str, ...]) -> Relevant:
         """``as_relevant`` of ``x`` when its one current conflict is unlocked (most beliefs
