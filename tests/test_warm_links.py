@@ -143,7 +143,7 @@ def test_truth_links_of_many_beliefs_are_those_of_each(
             gathered = graph.truth_links(asked, kinds)
             monkeypatch.setattr(warm_graph, "FEW_BELIEFS", 1_000)
             assert graph.truth_links(asked, kinds) == gathered
-            graph.hold_truth(kinds)  # (laid out flat: read there, the same rows)
+            graph.hold_truth(kinds)  # (laid out flat: truth_links unchanged, truth_found reads it)
             for few in (0, 1_000):
                 monkeypatch.setattr(warm_truth, "FEW_ASKED", few)
                 assert graph.truth_links(asked, kinds) == gathered

@@ -466,9 +466,6 @@ class WarmGraph:
         """(asked id, src, dst, type, far end) of each edge of a type in ``kinds`` between an
         asked id and a live belief, each id's out-edges then its in-edges: the rows of
         store/truth.py's ``_LINKS``, without the far ends' columns (``locked``, ``moves``)."""
-        held = self._truth
-        if held is not None and held.kinds == kinds:
-            return held.links(self._rid_list(ids), self._ids, self._kinds)
         out, out_seen, into, into_seen = self._out, self._out_seen, self._into, self._into_seen
         found: list[tuple[str, str, str, str, str]] = []
         asked_rids = self._rid_list(ids)

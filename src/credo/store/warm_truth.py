@@ -71,21 +71,12 @@ class TruthSlices:
         # (read a belief at a time: a slice of a memoryview is a C call, a numpy gather ~2 us)
         self.views = tuple(map(memoryview, (self.start, self.far, self.kind, self.side)))
 
-    def links(
-        self, asked: list[tuple[str, int]], names: Sequence[str | None], kinds: Sequence[str]
-    ) -> list[TruthRow]:
-        """``WarmGraph.truth_links`` of the asked (id, rowid) pairs, in their order: each
-        one's out-edges, then its in-edges."""
-        return [
-            (me, name, me, kind, name) if into else (me, me, name, kind, name)
-            for me, name, _end, kind, into in self._walk(asked, names, kinds)
-        ]
-
     def found(
         self, asked: list[tuple[str, int]], names: Sequence[str | None], kinds: Sequence[str]
     ) -> tuple[dict[str, list[TruthLink]], dict[str, int]]:
-        """``links`` as the truth memo keeps them (``WarmIndex.truth_links_of``): each asked
-        id's links (src, dst, type), for those that have any, in ``links``' order; and each
+        """``WarmGraph.truth_links`` of the asked (id, rowid) pairs as the truth memo keeps
+        them (``WarmIndex.truth_links_of``): each asked id's links (src, dst, type), for
+        those that have any, its out-edges then its in-edges; and each
         far end's rowid, by id, in the order first met (its row and facts are read by rowid:
         no search of the id table for them)."""
         found: dict[str, list[TruthLink]] = {}
@@ -103,7 +94,7 @@ class TruthSlices:
         self, asked: list[tuple[str, int]], names: Sequence[str | None], kinds: Sequence[str]
     ) -> Iterator[tuple[str, str, int, str, int]]:
         """(asked id, far end's id, its rowid, type, whether an in-edge) of each link of the
-        asked beliefs, in ``links``' order."""
+        asked beliefs, in their order: each one's out-edges, then its in-edges."""
         if len(asked) <= FEW_ASKED:
             start, far, kind, side = self.views
             for me, rid in asked:
