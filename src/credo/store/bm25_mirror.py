@@ -367,15 +367,12 @@ class Bm25Mirror:
         docs, where = _distinct(np, np.concatenate([p.docs for p in found]))
         if docs[-1] >= len(self._sizes):
             return None  # a row newer than the sizes read: not this version after all
-        scores = np.zeros(len(docs), dtype=np.float64)
-        start = 0
-        for postings in lists:
-            hits = len(postings.docs)
-            if not hits:
-                continue  # a phrase no row holds adds 0.0 to every row: nothing
-            at = where[start : start + hits]
-            start += hits
-            scores[at] += self._parts(postings, weights)
+        # Each row's parts added from 0.0 in term order (a phrase no row holds adds 0.0 to
+        # every row: nothing): ``bincount`` adds its weights one by one in index order, and
+        # ``where`` runs term by term, so one call gives the floats that a scatter-add per
+        # term gave (three numpy calls a term).
+        parts = [self._parts(postings, weights) for postings in found]
+        scores = np.bincount(where, weights=parts[0] if len(parts) == 1 else np.concatenate(parts))
         if len(docs) > limit:
             if through_ties:
                 cut = np.partition(scores, len(scores) - limit)[len(scores) - limit]
