@@ -184,7 +184,7 @@ def rounded(values: list[float]) -> list[float]:
     import numpy
 
     with numpy.errstate(all="ignore"):
-        scaled = numpy.array(values, dtype=numpy.float64) * 1e9
+        scaled = numpy.fromiter(values, numpy.float64, len(values)) * 1e9
         near = numpy.rint(scaled)
         out: list[float] = (near / 1e9).tolist()
         unsure = ~((numpy.abs(scaled - near) < _SURE) & (numpy.abs(scaled) < _BELOW))

@@ -119,10 +119,12 @@ def _taylor_arrays(
     first = [0.0] * len(order)
     for n, value in seeds.items():  # every seed is a node (heat_over_links adds them)
         first[index[n]] = float(value)
-    at = numpy.array(gather, dtype=numpy.intp)
-    weights = numpy.array(flat, dtype=numpy.float64)
-    segments = numpy.array(starts, dtype=numpy.intp)
-    term = numpy.array(first, dtype=numpy.float64)
+    # (``fromiter`` with the count: a quarter fewer instructions than ``array`` on a list,
+    # which first looks the list over for its shape and type)
+    at = numpy.fromiter(gather, numpy.intp, len(gather))
+    weights = numpy.fromiter(flat, numpy.float64, len(flat))
+    segments = numpy.fromiter(starts, numpy.intp, len(starts))
+    term = numpy.fromiter(first, numpy.float64, len(first))
     total = term.copy()
     fold = numpy.subtract.reduceat
     for k in range(1, terms):
