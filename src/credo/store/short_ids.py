@@ -73,6 +73,17 @@ _IS_DERIVED: dict[str, bool] = {}
 _MAX_IS_DERIVED = 100_000  # (~5 MB at most)
 
 
+def learn_derived(ids: list[str]) -> None:
+    """Put ``shortenable`` of each of ``ids`` in the memo ``_derived_flags`` reads, by one
+    scan of them all (``derived_ids``), when they fit it: a warm index's beliefs, told at
+    index read, so that a first pass over new queries runs no expression on an id. Ids
+    holding a line break (none can: identity.check_id) are left to the memo's own way."""
+    if len(_IS_DERIVED) + len(ids) > _MAX_IS_DERIVED or any("\n" in i for i in ids):
+        return
+    _IS_DERIVED.update(dict.fromkeys(ids, False))
+    _IS_DERIVED.update(dict.fromkeys(derived_ids(ids), True))
+
+
 def shortenable(belief_id: str) -> bool:
     """Whether ``belief_id`` is a derived id (so longer than its shortest form). A chosen id
     of another length is shown whole even when it looks like hex ("bcafe12345")."""

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from credo.store.db import connect, json_array
 from credo.store.fts import CandidateRow
+from credo.store.short_ids import learn_derived
 from credo.store.truth import TRUTH_KINDS, EveryTruthEdge, read_truth_if_short
 from credo.store.warm_graph import WarmGraph
 from credo.store.warm_rows import WarmRows
@@ -101,6 +102,7 @@ class WarmIndex:
         if not rids or table is None:
             return
         names = self.graph.names(rids)
+        learn_derived([name for name, _ in names if name is not None])  # (their short forms)
         found = table.rows(rids)
         self._rows.update(
             (name, row) for (name, _), row in zip(names, found, strict=True) if name is not None
