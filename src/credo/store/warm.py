@@ -125,7 +125,7 @@ class WarmIndex:
                 for (name, locked), row in zip(names, found, strict=True)
                 if row is not None and name is not None and not locked
             )
-            self.ahead = ahead(beliefs, trails, None if self.truth is None else self.truth[0])
+            self.ahead = ahead(beliefs, trails, self.truth)
 
     def rows(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, CandidateRow]:
         """id -> ``CandidateRow`` of the live, unlocked beliefs among ``ids`` (sorted by id,
@@ -336,9 +336,10 @@ _EVERY_TRAIL = (
     "FROM beliefs WHERE deleted_at IS NULL AND context <> ''"
 )
 # (id, text) of every live unlocked belief, every live belief's trail (id -> trail, for
-# those with one) and every truth link by belief (None: not all read) -> what the engine
-# keeps of the version (``WarmIndex.ahead``).
-Ahead = Callable[[Iterable[tuple[str, str]], dict[str, str], "dict[str, Any] | None"], object]
+# those with one) and every truth edge (``read_truth_if_short``; None: not all read) -> what
+# the engine keeps of the version (``WarmIndex.ahead``; its ``graph``, if any, the truth
+# memo keeps: ``TruthQueries._adopt_truth``).
+Ahead = Callable[[Iterable[tuple[str, str]], dict[str, str], "EveryTruthEdge | None"], object]
 
 
 class WarmPlan(NamedTuple):

@@ -1,0 +1,103 @@
+"""The truth graph made whole at warm index read (retrieval/truth_ahead.py) changes no
+result: on random stores (supersession chains, conflicts, resolutions, locks, forgotten
+beliefs, both pack modes, history, any budget) a process whose graph was made ahead answers
+what one that fills its graph query by query answers, and what a process without a warm
+index answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from credo import Memory
+from credo.retrieval import truth_ahead
+from credo.retrieval.known import Known
+from credo.retrieval.truth_graph import TruthGraph
+from tests.test_currency_warm import _SPEC, _build, stores
+
+_QUERIES = ("deploy tool release note", "kitchen recipe onions", "detail about the release")
+
+
+def _answers(memory: Memory, spec: dict[str, object]) -> list[object]:
+    return [
+        memory.retrieve(
+            q,
+            token_budget=spec["budget"],  # type: ignore[arg-type]
+            use_intentional_clustering=spec["clustering"],  # type: ignore[arg-type]
+            include_superseded=spec["history"],  # type: ignore[arg-type]
+        )
+        for q in _QUERIES
+    ]
+
+
+def _file(tmp: Path, spec: dict[str, object]) -> Path:
+    db = tmp / "ahead.db"
+    db.unlink(missing_ok=True)
+    with _build(tmp, spec) as memory:
+        memory.store.conn.execute("VACUUM INTO ?", (str(db),))
+    return db
+
+
+def _graph(memory: Memory) -> object:
+    return memory.store.truth_reader().kept.get("graph")
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(stores())
+def test_a_graph_made_ahead_gives_what_queries_make(
+    tmp_path: Path, spec: dict[str, object]
+) -> None:
+    db = _file(tmp_path, spec)
+    with Memory(db, root=tmp_path) as memory:  # no warm index: read as queries meet them
+        cold = _answers(memory, spec)
+    with Memory(db, root=tmp_path) as memory:  # a warm index, the graph filled by queries
+        assert memory.store.build_warm()
+        kept = memory.store.truth_reader().kept
+        made = kept.pop("graph", None)
+        lazy = _answers(memory, spec)
+        assert made is None or _graph(memory) is not made
+    with Memory(db, root=tmp_path) as memory:  # the graph made at index read
+        assert memory.store.build_warm()
+        ahead = memory.store.warm_ahead()
+        assert isinstance(ahead, Known)
+        made = ahead.graph
+        assert made is None or _graph(memory) is made
+        warm = _answers(memory, spec)
+        again = _answers(memory, spec)
+    assert cold == lazy == warm == again
+
+
+def test_every_unlocked_belief_in_dispute_is_worked_out_ahead(tmp_path: Path) -> None:
+    """The graph made ahead has read every linked belief and holds what each unlocked one
+    with a conflict brings (a lock is never relevant); the answers are those of a store
+    read query by query."""
+    db = _file(tmp_path, _SPEC)
+    with Memory(db, root=tmp_path) as memory:
+        want = _answers(memory, _SPEC)
+    with Memory(db, root=tmp_path) as memory:
+        assert memory.store.build_warm()
+        graph = _graph(memory)
+        assert isinstance(graph, TruthGraph)
+        every = memory.store.truth_reader().every
+        assert every is not None and graph.read == set(every)
+        assert set(graph.relevant_known) == set(graph.against) - {"b2"}  # b2 is locked
+        assert _answers(memory, _SPEC) == want
+
+
+def test_past_max_ahead_the_queries_fill_the_graph(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = _file(tmp_path, _SPEC)
+    with Memory(db, root=tmp_path) as memory:
+        want = _answers(memory, _SPEC)
+    monkeypatch.setattr(truth_ahead, "MAX_AHEAD", 2)
+    with Memory(db, root=tmp_path) as memory:
+        assert memory.store.build_warm()
+        assert memory.store.warm_ahead().graph is None  # type: ignore[union-attr]
+        assert _graph(memory) is None
+        assert _answers(memory, _SPEC) == want
+        assert isinstance(_graph(memory), TruthGraph)
