@@ -100,6 +100,10 @@ class WarmIndex:
         table = self.table
         if not rids or table is None:
             return
+        # (every derived id's shared-prefix answer: a first pass asks no statement for them)
+        from credo.store.short_ids import sharing_flags
+
+        self._shared.update(sharing_flags(filter(None, self.graph.id_table[1])))
         names = self.graph.names(rids)
         found = table.rows(rids)
         self._rows.update(
