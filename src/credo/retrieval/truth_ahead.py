@@ -38,4 +38,5 @@ def graph_ahead(
     for belief_id in sorted(graph.against):
         if not ends[belief_id][0]:  # (a lock is never relevant: L0 places it)
             graph.as_relevant(belief_id)
+    graph.whole = True
     return graph
