@@ -16,6 +16,7 @@ from credo.store.short_ids import (
     Shown,
     derived_ids,
     full_id,
+    sharing_flags,
     shortest,
 )
 from credo.surfaces.render import memory_block, result_json
@@ -57,6 +58,37 @@ def test_the_short_form_is_the_shortest_prefix_no_other_id_starts_with(ids: list
         if len(short) > SHORT_CHARS:  # one character less would name another id too
             assert any(i.startswith(short[:-1]) for i in others)
         assert full_id(short, set(ids).__contains__, lookup) == belief_id  # and back
+
+
+# Other ids a store may hold beside derived ones: chosen ids, some a derived id's prefix, and
+# ids past "b" in code-point order (non-ASCII).
+_OTHERS = st.lists(
+    st.sampled_from(["b0a1b2c3", "b0a1b2c", "b0", "n12", "b0a1b2c3d4e5f6a7x", "bé", "b0a1b2c3é"]),
+    max_size=4,
+    unique=True,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_IDS, _OTHERS)
+def test_the_flags_made_at_index_read_are_the_statements_answers(
+    ids: list[str], others: list[str]
+) -> None:
+    """``sharing_flags`` (a warm index's, for every id at once) answers for each derived id
+    what the store's statement answers (``SHARING_SHORT_PREFIX``, over the same ids)."""
+    import sqlite3
+
+    from credo.store.beliefs import SHARING_SHORT_PREFIX
+
+    held = sorted(set(ids) | set(others))
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE beliefs (id TEXT PRIMARY KEY)")
+    conn.executemany("INSERT INTO beliefs VALUES (?)", [(i,) for i in held])
+    derived = derived_ids(held)
+    found = {r[0] for r in conn.execute(SHARING_SHORT_PREFIX, (json.dumps(derived),))}
+    flags = sharing_flags(reversed(held))
+    assert set(flags) == set(derived)
+    assert {i for i, shared in flags.items() if shared} == found
 
 
 def test_ids_a_person_chose_and_short_ids_are_shown_whole() -> None:
@@ -149,6 +181,32 @@ def test_two_ids_sharing_a_prefix_are_shown_long_enough_to_tell_apart(memory: Me
     with pytest.raises(AmbiguousIdError):
         memory.get("b0a1b2c3d4")
     assert isinstance(AmbiguousIdError("x"), InvalidInputError)  # a typed, bad-input error
+
+
+@pytest.mark.sqlite_only
+def test_a_warm_index_knows_every_shared_prefix_from_its_read(tmp_path: Path) -> None:
+    """A small store's warm index answers ``sharing_short_prefix`` for every derived id from
+    what it read (no statement on a first pass), as the statement answers; forgotten ids
+    still count, and the block shows the same short ids."""
+    db = tmp_path / "s.db"
+    with Memory(db, root=tmp_path) as memory:
+        ids = [
+            memory.remember("deploy staging with kamal", id="b0a1b2c3d4e5f601"),
+            memory.remember("deploy staging on weekdays", id="b0a1b2c3d4ffff01"),
+            memory.remember("deploy staging from the laptop", id="b0a1b2c4d4ffff01"),
+            memory.remember("deploy staging by hand"),
+        ]
+        gone = memory.remember("deploy staging on fridays", id="b0a1b2c4aaaaaa01")
+        memory.forget(gone, hard=False)
+        cold = memory.store.sharing_short_prefix(ids)
+        want = memory.retrieve("deploy staging")
+    assert cold == set(ids[:3])
+    with Memory(db, root=tmp_path) as memory:
+        assert memory.store.build_warm()
+        held = memory.store._warm._shared  # type: ignore[union-attr]
+        assert {*ids, gone} <= set(held)
+        assert memory.store.sharing_short_prefix(ids) == cold
+        assert memory.retrieve("deploy staging") == want
 
 
 @pytest.mark.sqlite_only

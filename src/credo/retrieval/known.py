@@ -26,9 +26,11 @@ class Known:
     and ``stated``, whether a person stated or corrected it (``Store.stated``). A long-lived
     process keeps one per store version (the truth links' memo holds it:
     ``TruthReader.kept``), so a write, by this process or another, starts a new one. Each
-    is started over past ``MAX_KNOWN`` entries."""
+    is started over past ``MAX_KNOWN`` entries. ``graph``: the version's truth graph made at
+    index read with it (retrieval/truth_ahead.py; None: not made), which the store's truth
+    memo keeps (``TruthQueries._adopt_truth``)."""
 
-    __slots__ = ("groups", "kept", "lines", "plain", "short", "stated")
+    __slots__ = ("graph", "groups", "kept", "lines", "plain", "short", "stated")
 
     def __init__(self) -> None:
         self.lines: dict[str, int] = {}
@@ -41,6 +43,7 @@ class Known:
         self.short: dict[str, tuple[int, tuple[tuple[str, str], ...]]] = {}
         self.stated: dict[str, bool] = {}
         self.groups: dict[str, dict[str, int]] = {}
+        self.graph: object = None
 
     @staticmethod
     def at(

@@ -90,6 +90,9 @@ class TruthGraph:
         # their closure known without reading them.
         self._still: set[str] = set()
         self.linked: set[str] = set()  # the beliefs read that have a truth link
+        # Every linked belief read, and every unlocked one in dispute worked out as relevant
+        # (retrieval/truth_ahead.py): a query reads nothing and asks nothing first.
+        self.whole = False
 
     @property
     def empty(self) -> bool:
@@ -112,7 +115,7 @@ class TruthGraph:
         for the ranked ids when the store holds every truth edge, in the order the step
         walks them."""
         order = list(filter(every.__contains__, ids))
-        if not self.read.issuperset(order):
+        if not self.whole and not self.read.issuperset(order):
             self.load(order)
         return order
 

@@ -158,7 +158,7 @@ class SqliteStore(
             index.mirror.rebind(self.conn)
             self._mirror_policy().adopt(index.mirror)
         if index.truth is not None:  # every truth edge, read with it (store/truth.py)
-            self._adopt_truth(index.version, index.truth)
+            self._adopt_truth(index.version, index.truth, getattr(index.ahead, "graph", None))
         return True
 
     def build_warm(self) -> bool:

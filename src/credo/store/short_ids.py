@@ -84,6 +84,24 @@ def learn_derived(ids: list[str]) -> None:
     _IS_DERIVED.update(dict.fromkeys(derived_ids(ids), True))
 
 
+def sharing_flags(ids: Iterable[str]) -> dict[str, bool]:
+    """Each derived id among ``ids`` (every id a store holds, forgotten ones too) -> whether
+    its ``SHORT_CHARS`` prefix starts another of ``ids``: ``Store.sharing_short_prefix``'s
+    answer for all of them at once (a warm index's, made at index read). The ids that start
+    with a prefix are a run of the sorted ids around the one it is taken from, so a look at
+    its two neighbours answers (code-point order: SQLite's BINARY over UTF-8)."""
+    ordered = sorted(ids)
+    last = len(ordered) - 1
+    at = {x: n for n, x in enumerate(ordered)}
+    flags: dict[str, bool] = {}
+    for x in derived_ids(ordered):
+        n, prefix = at[x], x[:SHORT_CHARS]
+        flags[x] = (n > 0 and ordered[n - 1].startswith(prefix)) or (
+            n < last and ordered[n + 1].startswith(prefix)
+        )
+    return flags
+
+
 def shortenable(belief_id: str) -> bool:
     """Whether ``belief_id`` is a derived id (so longer than its shortest form). A chosen id
     of another length is shown whole even when it looks like hex ("bcafe12345")."""

@@ -14,7 +14,7 @@ met since the last write.
 import sqlite3
 import time
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from credo.store.db import json_array, store_version
@@ -161,6 +161,23 @@ def read_truth_if_short(conn: sqlite3.Connection, graph: "WarmGraph") -> "EveryT
     return links, ends, (time.perf_counter() - started) / max(edges, 1)
 
 
+def facts_of(
+    links: "Mapping[str, tuple[TruthLink, ...]]", ends: "Mapping[str, End]", wanted: list[str]
+) -> "TruthFacts":
+    """What ``truth_links`` answers for ``wanted`` from ``links`` (by belief) and ``ends``
+    (each far end's (locked, row, still)) read before."""
+    found = {i: got for i in wanted if (got := links.get(i))}
+    if not found:
+        return {}, {}, frozenset(), frozenset()
+    far = {dst if src == i else src for i, got in found.items() for src, dst, _ in got}
+    return (
+        found,
+        {end: ends[end][1] for end in far},
+        frozenset(end for end in far if ends[end][0]),
+        frozenset(end for end in far if ends[end][2]),
+    )
+
+
 class _Memo:
     """The truth links read at one store version. ``complete``: every live truth edge is
     here (an id without an entry has none). ``kept``: what the engine derived from them,
@@ -201,17 +218,7 @@ class _Memo:
 
     def facts(self, wanted: list[str]) -> "TruthFacts":
         """What ``truth_links`` answers for ``wanted``, from the links kept."""
-        links, ends = self.links, self.ends
-        found = {i: got for i in wanted if (got := links.get(i))}
-        if not found:
-            return {}, {}, frozenset(), frozenset()
-        far = {dst if src == i else src for i, got in found.items() for src, dst, _ in got}
-        return (
-            found,
-            {end: ends[end][1] for end in far},
-            frozenset(end for end in far if ends[end][0]),
-            frozenset(end for end in far if ends[end][2]),
-        )
+        return facts_of(self.links, self.ends, wanted)
 
 
 class TruthReader:
@@ -357,18 +364,24 @@ class TruthQueries(TruthLinks):
         memo.complete = True
         self._truth_seconds_per_edge = (time.perf_counter() - started) / max(self._edge_count(), 1)
 
-    def _adopt_truth(self, version: tuple[int, int], every: "EveryTruthEdge") -> None:
+    def _adopt_truth(
+        self, version: tuple[int, int], every: "EveryTruthEdge", graph: object = None
+    ) -> None:
         """Take every truth edge as a warm index read them at ``version`` (off the lock, in
-        its own read: ``warm.read_index``), unless the store holds them all already."""
+        its own read: ``warm.read_index``), unless the store holds them all already; and
+        ``graph``, what the engine made of them with the index (``WarmIndex.ahead``), as
+        what it keeps at the version under "graph" unless it keeps one already."""
         memo = self._truth_memo
         links, ends, seconds_per_edge = every
         if memo is None or memo.version != version:
             memo = self._truth_memo = _Memo(version)
             memo.ends = ends
-        elif memo.complete:
-            return
-        else:  # (read at this version already: what the engine keeps of it stays)
+        elif not memo.complete:  # (read at this version already: what the engine keeps stays)
             memo.ends.update(ends)
+        if graph is not None:
+            memo.kept.setdefault("graph", graph)
+        if memo.complete:
+            return
         memo.links = links
         memo.complete = True
         self._truth_seconds_per_edge = seconds_per_edge

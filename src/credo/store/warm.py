@@ -101,6 +101,10 @@ class WarmIndex:
         table = self.table
         if not rids or table is None:
             return
+        # (every derived id's shared-prefix answer: a first pass asks no statement for them)
+        from credo.store.short_ids import sharing_flags
+
+        self._shared.update(sharing_flags(filter(None, self.graph.id_table[1])))
         names = self.graph.names(rids)
         learn_derived([name for name, _ in names if name is not None])  # (their short forms)
         found = table.rows(rids)
@@ -127,7 +131,7 @@ class WarmIndex:
                 for (name, locked), row in zip(names, found, strict=True)
                 if row is not None and name is not None and not locked
             )
-            self.ahead = ahead(beliefs, trails, None if self.truth is None else self.truth[0])
+            self.ahead = ahead(beliefs, trails, self.truth)
 
     def rows(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, CandidateRow]:
         """id -> ``CandidateRow`` of the live, unlocked beliefs among ``ids`` (sorted by id,
@@ -338,9 +342,10 @@ _EVERY_TRAIL = (
     "FROM beliefs WHERE deleted_at IS NULL AND context <> ''"
 )
 # (id, text) of every live unlocked belief, every live belief's trail (id -> trail, for
-# those with one) and every truth link by belief (None: not all read) -> what the engine
-# keeps of the version (``WarmIndex.ahead``).
-Ahead = Callable[[Iterable[tuple[str, str]], dict[str, str], "dict[str, Any] | None"], object]
+# those with one) and every truth edge (``read_truth_if_short``; None: not all read) -> what
+# the engine keeps of the version (``WarmIndex.ahead``; its ``graph``, if any, the truth
+# memo keeps: ``TruthQueries._adopt_truth``).
+Ahead = Callable[[Iterable[tuple[str, str]], dict[str, str], "EveryTruthEdge | None"], object]
 
 
 class WarmPlan(NamedTuple):
