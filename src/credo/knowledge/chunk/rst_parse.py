@@ -76,10 +76,10 @@ _BODY_ONLY = frozenset("seealso todo hlist glossary".split())
 _EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.S)
 _OPTION = re.compile(r"\s*:[^:\s][^:]*:(?:\s|$)")
 _LOCK = threading.Lock()
-# Every inline construct docutils knows needs one of these: a start-string (* ` _ |), a
-# footnote or citation reference ([), a reference name's end (_), a standalone URI's
-# scheme (:) or an e-mail address (@); a backslash is an escape.
-_MARKUP = re.compile(r"[*`_|\[\]:@\\]")
+# What docutils' initial pattern (`Inliner.patterns.initial`) needs to match: a
+# start-string (* ` _ |), a reference name's end (_) or a footnote or citation reference
+# ([); a backslash is an escape (`escape2null` changes the text).
+_INITIAL = re.compile(r"[*`_|\[\\]")
 
 
 class ParseTimeout(Exception):
@@ -128,7 +128,7 @@ def _settings() -> Any:
         settings.raw_enabled = False
         settings.syntax_highlight = "none"
         settings.language_code = "en"
-        settings.pep_references = False
+        settings.pep_references = False  # (`_inliner` counts on both being off)
         settings.rfc_references = False
         settings.character_level_inline_markup = False
         _SETTINGS = settings
@@ -140,23 +140,37 @@ def _settings() -> Any:
 def _inliner(deadline: float) -> Any:
     """docutils' inline parser, checking the time budget before each block of text.
 
-    The check wraps the instance's method: `states.Inliner` cannot be subclassed (it
-    builds its patterns from its own class's attributes). Text without a character any
-    inline construct needs (`_MARKUP`) is one Text node, as docutils would return it,
-    without its two pattern searches."""
+    The check wraps the instance's methods: `states.Inliner` cannot be subclassed (it
+    builds its patterns from its own class's attributes). Two pattern searches are
+    skipped where they cannot match, so the nodes are docutils' own:
+
+    - text without a character docutils' initial pattern needs (`_INITIAL`) goes
+      straight to the implicit markup (`Inliner.parse` would find no construct, then do
+      the same);
+    - text without ``:`` or ``@`` is one Text node: the only implicit pattern (PEP and RFC
+      references are off, `_settings`) is a standalone URI, whose scheme ends in ``:``,
+      or an e-mail address. Its search tries a scheme and a name at every character: a
+      thirtieth of a Sphinx tree's ingest, on text that holds neither."""
     inliner: Any = states.Inliner()
     parse_inline = inliner.parse
+    implicit_inline = inliner.implicit_inline
 
     def parse(text: str, lineno: int, memo: Any, parent: Any) -> Any:
         if time.thread_time() > deadline:
             raise ParseTimeout
-        if text and not _MARKUP.search(text):
-            inliner.reporter, inliner.document = memo.reporter, memo.document
-            inliner.language, inliner.parent = memo.language, parent
-            return [nodes.Text(text)], []
-        return parse_inline(text, lineno, memo, parent)
+        if _INITIAL.search(text):
+            return parse_inline(text, lineno, memo, parent)
+        inliner.reporter, inliner.document = memo.reporter, memo.document
+        inliner.language, inliner.parent = memo.language, parent
+        return implicit(text, lineno), []
+
+    def implicit(text: str, lineno: int) -> list[Any]:
+        if ":" in text or "@" in text:
+            return implicit_inline(text, lineno)  # (which recurses through `implicit`)
+        return [nodes.Text(text)] if text else []
 
     inliner.parse = parse
+    inliner.implicit_inline = implicit
     return inliner
 
 
