@@ -32,9 +32,11 @@ from itertools import chain
 
 # Letters and digits only, case-folded: the words `credo.knowledge.doctor` compares.
 _WORD = re.compile(r"[^\W_]+")
-# The same on ASCII text, where `[^\W_]` is `[A-Za-z0-9]` and casefold is lower: a byte
-# class instead of a Unicode category test per character (~20% of `words`).
-_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+# The same on ASCII text, where `[^\W_]` is `[A-Za-z0-9]` and casefold is lower: letters
+# lower-cased and every other character made a space by one `str.translate`, then cut by
+# `str.split` (a third of a regular expression's work; `words` was ~4% of a Sphinx tree's
+# ingest).
+_ASCII_FOLD = str.maketrans({c: c.lower() if c.isalnum() else " " for c in map(chr, range(128))})
 # How many first-word positions a word search tries, and how far apart its words may lie.
 _MAX_CANDIDATES = 256
 _SPAN_FACTOR = 2
@@ -54,7 +56,7 @@ Span = tuple[int, int]
 def words(text: str) -> list[str]:
     """The normalised words ranges are checked by."""
     if text.isascii():
-        return _ASCII_WORD.findall(text.lower())
+        return text.translate(_ASCII_FOLD).split()
     return _WORD.findall(text.casefold())
 
 

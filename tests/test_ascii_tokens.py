@@ -1,0 +1,30 @@
+"""ASCII text is tokenised by `str.translate` and `str.split` (store/stem.py,
+knowledge/chunk/rst_lines.py): the same tokens as the regular expressions they replace."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from credo.knowledge.chunk.rst_lines import words
+from credo.store.line_stats import encode
+from credo.store.stem import stem, tokens
+
+ascii_text = st.text(alphabet=st.characters(max_codepoint=127))
+_REFERENCE = re.compile(r"[A-Za-z0-9]+")
+
+
+@given(ascii_text)
+def test_ascii_tokens_are_the_regular_expressions_runs(text: str) -> None:
+    expected = _REFERENCE.findall(text.lower())
+    assert tokens(text) == expected
+    assert words(text) == expected
+
+
+@given(ascii_text)
+def test_encode_of_ascii_text_stems_each_lines_runs(text: str) -> None:
+    runs = [_REFERENCE.findall(line.lower()) for line in text.split("\n")]
+    lines = "\n".join(" ".join(map(stem, found)) for found in runs if found)
+    assert encode(text, "")[0] == lines
