@@ -229,20 +229,37 @@ INLINE = [
     "ftp:",
     ":role:`x`",
     "é@ü.de",
+    "snake_case",
+    "name.with-dots+plus:colon_",
+    "ünï_",
+    ":a.b:`c`",
+    "`x`__",
+    "_`target`",
+    "**strong**",
+    "[#a]_",
+    "[*]_",
+    "x*y",
+    "(`a`)",
+    "é:`b`",
+    "a|b",
+    "-",
+    ".",
+    "+",
 ]
 
 
 @settings(
-    max_examples=200,
+    max_examples=400,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-@given(st.lists(st.sampled_from(INLINE), min_size=1, max_size=8))
+@given(st.lists(st.sampled_from(INLINE), min_size=1, max_size=10))
 def test_inline_shortcuts_give_docutils_own_doctree(
     monkeypatch: pytest.MonkeyPatch, pieces: list[str]
 ) -> None:
     """Paragraphs, a title and a list item: the inliner's shortcuts (no initial pattern
-    search without its characters, no URI search without ``:`` or ``@``) change nothing."""
+    search without its characters, or before the name that leads to the first of them; no
+    URI search without ``:`` or ``@``) change nothing."""
     line = "".join(pieces).strip() or "x"
     text = f"{line}\n{'=' * max(len(line), 4)}\n\n{line}\n\n- {line}\n\n  {line}\n"
     fast = dump(rst_parse.parse(text, 60.0))

@@ -80,6 +80,11 @@ _LOCK = threading.Lock()
 # start-string (* ` _ |), a reference name's end (_) or a footnote or citation reference
 # ([); a backslash is an escape (`escape2null` changes the text).
 _INITIAL = re.compile(r"[*`_|\[\\]")
+# The same without the escape: what every alternative of the initial pattern holds. What
+# precedes the first of them in a match is a reference name or a role (``name_``,
+# ``:role:`x```): letters, digits and ``-.+:`` (`_initial_start`).
+_TRIGGER = re.compile(r"[*`_|\[]")
+_NAME_PUNCTUATION = frozenset("-.+:")
 
 
 class ParseTimeout(Exception):
@@ -169,9 +174,46 @@ def _inliner(deadline: float) -> Any:
             return implicit_inline(text, lineno)  # (which recurses through `implicit`)
         return [nodes.Text(text)] if text else []
 
+    def init_customizations(settings: Any) -> None:
+        customize(settings)  # (docutils builds the patterns here, once a parse)
+        inliner.patterns.initial = _InitialSearch(inliner.patterns.initial)
+
+    customize = inliner.init_customizations
     inliner.parse = parse
     inliner.implicit_inline = implicit
+    inliner.init_customizations = init_customizations
     return inliner
+
+
+class _InitialSearch:
+    """docutils' initial inline pattern, searched from where a match can first start.
+
+    The pattern tries its look-behind and a reference name at every character, and a
+    search fails over all the text after the last construct of every block: a tenth of
+    the instructions of ingesting flask's docs. Every match holds a `_TRIGGER` character,
+    and what precedes the first one in it is a run of name characters, so no match starts
+    before the run that ends at the text's first trigger: the search starts there (the
+    pattern's look-behind still sees the characters before), or is not run at all when
+    the text holds no trigger. The match is the pattern's own, the same as a whole search
+    finds."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+
+    def search(self, text: str) -> re.Match[str] | None:
+        found = _TRIGGER.search(text)
+        if found is None:
+            return None
+        return self.pattern.search(text, _initial_start(text, found.start()))
+
+
+def _initial_start(text: str, trigger: int) -> int:
+    """Where the run of name characters (`\\w` but ``_``, and ``-.+:``) that ends at
+    `trigger` starts."""
+    start = trigger
+    while start and (text[start - 1].isalnum() or text[start - 1] in _NAME_PUNCTUATION):
+        start -= 1
+    return start
 
 
 @contextmanager
