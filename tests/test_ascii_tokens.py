@@ -8,7 +8,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from credo.knowledge.chunk.rst_lines import words
+from credo.knowledge.chunk.rst_lines import SourceIndex, words
 from credo.store.line_stats import encode
 from credo.store.stem import stem, tokens
 
@@ -28,3 +28,9 @@ def test_encode_of_ascii_text_stems_each_lines_runs(text: str) -> None:
     runs = [_REFERENCE.findall(line.lower()) for line in text.split("\n")]
     lines = "\n".join(" ".join(map(stem, found)) for found in runs if found)
     assert encode(text, "")[0] == lines
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from("aZ9 _-.:\té\u00c9ßx"), max_size=12), min_size=1))
+def test_a_files_lines_are_worded_at_once_as_one_at_a_time(lines: list[str]) -> None:
+    index = SourceIndex(lines)
+    assert [index.line_words(n) for n in range(1, len(lines) + 1)] == list(map(words, index.lines))
