@@ -40,10 +40,11 @@ from __future__ import annotations
 
 import io
 import re
+import string
 import threading
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib import import_module
 from typing import Any
@@ -82,9 +83,13 @@ _LOCK = threading.Lock()
 _INITIAL = re.compile(r"[*`_|\[\\]")
 # The same without the escape: what every alternative of the initial pattern holds. What
 # precedes the first of them in a match is a reference name or a role (``name_``,
-# ``:role:`x```): letters, digits and ``-.+:`` (`_initial_start`).
+# ``:role:`x```): `\w` but ``_``, and ``-.+:`` (`_name_char`).
 _TRIGGER = re.compile(r"[*`_|\[]")
 _NAME_PUNCTUATION = frozenset("-.+:")
+# What a standalone URI or an e-mail address holds (`Inliner.patterns.uri`): the ``:``
+# after its scheme or its ``@``; before it, the scheme or the name, of these characters.
+_URI_TRIGGER = re.compile("[:@]")
+_URI_LEAD = frozenset(string.ascii_letters + string.digits + "-_!~*'{|}/#?^`&=+$%.\x00")
 
 
 class ParseTimeout(Exception):
@@ -155,7 +160,9 @@ def _inliner(deadline: float) -> Any:
     - text without ``:`` or ``@`` is one Text node: the only implicit pattern (PEP and RFC
       references are off, `_settings`) is a standalone URI, whose scheme ends in ``:``,
       or an e-mail address. Its search tries a scheme and a name at every character: a
-      thirtieth of a Sphinx tree's ingest, on text that holds neither."""
+      thirtieth of a Sphinx tree's ingest, on text that holds neither;
+    - the initial and URI patterns are searched from where a match can first start
+      (`_SearchFrom`)."""
     inliner: Any = states.Inliner()
     parse_inline = inliner.parse
     implicit_inline = inliner.implicit_inline
@@ -176,7 +183,14 @@ def _inliner(deadline: float) -> Any:
 
     def init_customizations(settings: Any) -> None:
         customize(settings)  # (docutils builds the patterns here, once a parse)
-        inliner.patterns.initial = _InitialSearch(inliner.patterns.initial)
+        patterns = inliner.patterns
+        patterns.initial = _SearchFrom(patterns.initial, _TRIGGER, _name_char)
+        inliner.implicit_dispatch = [
+            (_SearchFrom(found, _URI_TRIGGER, _URI_LEAD.__contains__), method)
+            if found is patterns.uri
+            else (found, method)
+            for found, method in inliner.implicit_dispatch
+        ]
 
     customize = inliner.init_customizations
     inliner.parse = parse
@@ -185,35 +199,39 @@ def _inliner(deadline: float) -> Any:
     return inliner
 
 
-class _InitialSearch:
-    """docutils' initial inline pattern, searched from where a match can first start.
+class _SearchFrom:
+    """A docutils inline pattern, searched from where a match can first start.
 
-    The pattern tries its look-behind and a reference name at every character, and a
-    search fails over all the text after the last construct of every block: a tenth of
-    the instructions of ingesting flask's docs. Every match holds a `_TRIGGER` character,
-    and what precedes the first one in it is a run of name characters, so no match starts
-    before the run that ends at the text's first trigger: the search starts there (the
-    pattern's look-behind still sees the characters before), or is not run at all when
-    the text holds no trigger. The match is the pattern's own, the same as a whole search
-    finds."""
+    The initial pattern tries its look-behind and a reference name at every character, and
+    its search fails over all the text after the last construct of every block (a tenth
+    of the instructions of ingesting flask's docs); the URI pattern tries a scheme and a
+    name at every word. Every match of such a pattern holds a `trigger` character, and
+    only `lead` characters precede the first one in it, so no match starts before the run
+    of them that ends at the text's first trigger: the search starts there (the pattern's
+    look-behind still sees the characters before), or is not run at all without a
+    trigger. The match is the pattern's own, the one a whole search finds."""
 
-    def __init__(self, pattern: re.Pattern[str]) -> None:
+    def __init__(
+        self, pattern: re.Pattern[str], trigger: re.Pattern[str], lead: Callable[[str], bool]
+    ) -> None:
         self.pattern = pattern
+        self.trigger = trigger
+        self.lead = lead
 
     def search(self, text: str) -> re.Match[str] | None:
-        found = _TRIGGER.search(text)
+        found = self.trigger.search(text)
         if found is None:
             return None
-        return self.pattern.search(text, _initial_start(text, found.start()))
+        start, lead = found.start(), self.lead
+        while start and lead(text[start - 1]):
+            start -= 1
+        return self.pattern.search(text, start)
 
 
-def _initial_start(text: str, trigger: int) -> int:
-    """Where the run of name characters (`\\w` but ``_``, and ``-.+:``) that ends at
-    `trigger` starts."""
-    start = trigger
-    while start and (text[start - 1].isalnum() or text[start - 1] in _NAME_PUNCTUATION):
-        start -= 1
-    return start
+def _name_char(char: str) -> bool:
+    """A character of a reference name or a role (`Inliner.simplename`): `\\w` but ``_``,
+    or ``-.+:``."""
+    return char.isalnum() or char in _NAME_PUNCTUATION
 
 
 @contextmanager
