@@ -34,3 +34,12 @@ def test_encode_of_ascii_text_stems_each_lines_runs(text: str) -> None:
 def test_a_files_lines_are_worded_at_once_as_one_at_a_time(lines: list[str]) -> None:
     index = SourceIndex(lines)
     assert [index.line_words(n) for n in range(1, len(lines) + 1)] == list(map(words, index.lines))
+
+
+@given(
+    st.lists(st.text(alphabet=st.sampled_from("aZ9 _-.:|éÉßﬁΣσς\u0301x"), max_size=10), max_size=4),
+    st.sampled_from([" ", ": ", " | "]),
+)
+def test_words_of_joined_parts_are_each_parts_words(parts: list[str], sep: str) -> None:
+    """The rst walker takes a chunk's words from its parts' (`rst._joined_words`)."""
+    assert words(sep.join(parts)) == [word for part in parts for word in words(part)]

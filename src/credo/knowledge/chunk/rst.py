@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 from credo.knowledge.chunk import rst_import
@@ -273,7 +274,8 @@ class _Walker:
                 text = " ".join(part.text for part in parts)
                 spans = [part.span for part in parts]
                 span = _union(spans) if spans and None not in spans else None
-                cells.append(_Part(text, [link for part in parts for link in part.links], span))
+                links = [link for part in parts for link in part.links]
+                cells.append(_Part(text, links, span, needle=_joined_words(parts)))
             if self._emit(cells, "paragraph", " | ", strict=True):
                 return
         for entry in entries:  # a cell at a time: its lines are shared with its neighbours
@@ -333,8 +335,8 @@ class _Walker:
         text = sep.join(part.text for part in parts)
         if not is_meaningful(text):
             return not strict
-        one = parts[0].needle if len(parts) == 1 else None
-        needle = words(text) if one is None else one  # one part: its text, already split
+        joined = _joined_words(parts)  # the parts' texts, already split
+        needle = words(text) if joined is None else joined
         found = [part.span for part in parts if part.span is not None]
         span = _union(found) if len(found) == len(parts) else None
         known = len(parts) == 1 and parts[0].checked
@@ -499,6 +501,15 @@ def _hint(node: Any) -> int | None:
             return int(node.line)
         node = node.parent
     return None
+
+
+def _joined_words(parts: list[_Part]) -> list[str] | None:
+    """`words` of the parts' texts joined by a separator without a letter or digit (" ",
+    ": ", " | "): each part's words in turn, when all of them are known."""
+    if len(parts) == 1:
+        return parts[0].needle
+    needles = [part.needle for part in parts]
+    return None if None in needles else list(chain.from_iterable(needles))  # type: ignore[arg-type]
 
 
 def _union(spans: list[Span | None]) -> Span:
