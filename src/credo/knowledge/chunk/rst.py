@@ -122,8 +122,7 @@ def split_rst(text: str) -> list[Chunk]:
         budget = _BUDGET_SECONDS + _BUDGET_PER_CHAR * len(text)
         document = rst_parse.parse("\n".join(lines), budget)
         try:
-            named, anonymous = _targets(document)
-            return _Walker(SourceIndex(lines), named, anonymous).run(document)
+            return _Walker(SourceIndex(lines), document).run(document)
         finally:
             _release(document)
     except Exception:  # a time-out, or docutils failing on hostile input (deep nesting)
@@ -146,8 +145,9 @@ class _Walker:
     """Walks the doctree in document order, placing each chunk in the source."""
 
     index: SourceIndex
-    targets: dict[str, str]  # hyperlink target name -> URI
-    anonymous: list[str]  # URIs of anonymous targets, the next one last
+    document: Any  # its hyperlink targets are read on first need (`_link`)
+    targets: dict[str, str] | None = None  # hyperlink target name -> URI
+    anonymous: list[str] = field(default_factory=list)  # anonymous targets' URIs, next last
     chunks: list[Chunk] = field(default_factory=list)
     headings: list[tuple[str, int]] = field(default_factory=list)  # open: (title, chunk)
     lo: int = 1  # no chunk starts before the previous chunk's start
@@ -408,6 +408,8 @@ class _Walker:
     def _link(self, node: Any) -> str:
         if node.get("refuri"):
             return str(node["refuri"])
+        if self.targets is None:  # a walk of the whole doctree: only when a name needs it
+            self.targets, self.anonymous = _targets(self.document)
         if node.get("anonymous"):
             return self.anonymous.pop() if self.anonymous else ""
         return self.targets.get(node.get("refname", ""), "")
