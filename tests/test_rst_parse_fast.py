@@ -264,7 +264,7 @@ def test_inline_shortcuts_give_docutils_own_doctree(
     text = f"{line}\n{'=' * max(len(line), 4)}\n\n{line}\n\n- {line}\n\n  {line}\n"
     fast = dump(rst_parse.parse(text, 60.0))
     with monkeypatch.context() as patch:
-        patch.setattr(rst_parse, "_inliner", lambda deadline: rst_parse.states.Inliner())
+        patch.setattr(rst_parse.rst_inline, "inliner", lambda deadline: rst_parse.states.Inliner())
         assert fast == dump(rst_parse.parse(text, 60.0))
 
 

@@ -40,11 +40,10 @@ from __future__ import annotations
 
 import io
 import re
-import string
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import import_module
 from typing import Any
@@ -54,6 +53,9 @@ from docutils import frontend, nodes, statemachine, utils
 from docutils.parsers import rst
 from docutils.parsers.rst import Directive, directives, roles, states, tableparser
 from docutils.parsers.rst.languages import en
+
+from credo.knowledge.chunk import rst_inline
+from credo.knowledge.chunk.rst_inline import ParseTimeout as ParseTimeout
 
 # Directives whose content is code, a file list or generated from elsewhere.
 SKIPPED_DIRECTIVES = frozenset(
@@ -77,23 +79,6 @@ _BODY_ONLY = frozenset("seealso todo hlist glossary".split())
 _EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.S)
 _OPTION = re.compile(r"\s*:[^:\s][^:]*:(?:\s|$)")
 _LOCK = threading.Lock()
-# What docutils' initial pattern (`Inliner.patterns.initial`) needs to match: a
-# start-string (* ` _ |), a reference name's end (_) or a footnote or citation reference
-# ([); a backslash is an escape (`escape2null` changes the text).
-_INITIAL = re.compile(r"[*`_|\[\\]")
-# The same without the escape: what every alternative of the initial pattern holds. What
-# precedes the first of them in a match is a reference name or a role (``name_``,
-# ``:role:`x```): `\w` but ``_``, and ``-.+:`` (`_name_char`).
-_TRIGGER = re.compile(r"[*`_|\[]")
-_NAME_PUNCTUATION = frozenset("-.+:")
-# What a standalone URI or an e-mail address holds (`Inliner.patterns.uri`): the ``:``
-# after its scheme or its ``@``; before it, the scheme or the name, of these characters.
-_URI_TRIGGER = re.compile("[:@]")
-_URI_LEAD = frozenset(string.ascii_letters + string.digits + "-_!~*'{|}/#?^`&=+$%.\x00")
-
-
-class ParseTimeout(Exception):
-    """The parse passed its time budget."""
 
 
 def parse(text: str, budget: float) -> Any:
@@ -104,7 +89,7 @@ def parse(text: str, budget: float) -> Any:
             handle (deep nesting); the caller treats any exception as "read as plain text".
     """
     document = utils.new_document("<rst>", _settings())
-    inliner = _inliner(time.thread_time() + budget)
+    inliner = rst_inline.inliner(time.thread_time() + budget)
     with (
         _LOCK,
         _registries(),
@@ -138,100 +123,13 @@ def _settings() -> Any:
         settings.raw_enabled = False
         settings.syntax_highlight = "none"
         settings.language_code = "en"
-        settings.pep_references = False  # (`_inliner` counts on both being off)
+        settings.pep_references = False  # (`rst_inline.inliner` counts on both being off)
         settings.rfc_references = False
         settings.character_level_inline_markup = False
         _SETTINGS = settings
     settings = _SETTINGS.copy()
     settings.warning_stream = io.StringIO()  # captured, never shown
     return settings
-
-
-def _inliner(deadline: float) -> Any:
-    """docutils' inline parser, checking the time budget before each block of text.
-
-    The check wraps the instance's methods: `states.Inliner` cannot be subclassed (it
-    builds its patterns from its own class's attributes). Two pattern searches are
-    skipped where they cannot match, so the nodes are docutils' own:
-
-    - text without a character docutils' initial pattern needs (`_INITIAL`) goes
-      straight to the implicit markup (`Inliner.parse` would find no construct, then do
-      the same);
-    - text without ``:`` or ``@`` is one Text node: the only implicit pattern (PEP and RFC
-      references are off, `_settings`) is a standalone URI, whose scheme ends in ``:``,
-      or an e-mail address. Its search tries a scheme and a name at every character: a
-      thirtieth of a Sphinx tree's ingest, on text that holds neither;
-    - the initial and URI patterns are searched from where a match can first start
-      (`_SearchFrom`)."""
-    inliner: Any = states.Inliner()
-    parse_inline = inliner.parse
-    implicit_inline = inliner.implicit_inline
-
-    def parse(text: str, lineno: int, memo: Any, parent: Any) -> Any:
-        if time.thread_time() > deadline:
-            raise ParseTimeout
-        if _INITIAL.search(text):
-            return parse_inline(text, lineno, memo, parent)
-        inliner.reporter, inliner.document = memo.reporter, memo.document
-        inliner.language, inliner.parent = memo.language, parent
-        return implicit(text, lineno), []
-
-    def implicit(text: str, lineno: int) -> list[Any]:
-        if ":" in text or "@" in text:
-            return implicit_inline(text, lineno)  # (which recurses through `implicit`)
-        return [nodes.Text(text)] if text else []
-
-    def init_customizations(settings: Any) -> None:
-        customize(settings)  # (docutils builds the patterns here, once a parse)
-        patterns = inliner.patterns
-        patterns.initial = _SearchFrom(patterns.initial, _TRIGGER, _name_char)
-        inliner.implicit_dispatch = [
-            (_SearchFrom(found, _URI_TRIGGER, _URI_LEAD.__contains__), method)
-            if found is patterns.uri
-            else (found, method)
-            for found, method in inliner.implicit_dispatch
-        ]
-
-    customize = inliner.init_customizations
-    inliner.parse = parse
-    inliner.implicit_inline = implicit
-    inliner.init_customizations = init_customizations
-    return inliner
-
-
-class _SearchFrom:
-    """A docutils inline pattern, searched from where a match can first start.
-
-    The initial pattern tries its look-behind and a reference name at every character, and
-    its search fails over all the text after the last construct of every block (a tenth
-    of the instructions of ingesting flask's docs); the URI pattern tries a scheme and a
-    name at every word. Every match of such a pattern holds a `trigger` character, and
-    only `lead` characters precede the first one in it, so no match starts before the run
-    of them that ends at the text's first trigger: the search starts there (the pattern's
-    look-behind still sees the characters before), or is not run at all without a
-    trigger. The match is the pattern's own, the one a whole search finds."""
-
-    def __init__(
-        self, pattern: re.Pattern[str], trigger: re.Pattern[str], lead: Callable[[str], bool]
-    ) -> None:
-        self.pattern = pattern
-        self.trigger = trigger
-        self.lead = lead
-
-    def search(self, text: str) -> re.Match[str] | None:
-        found = self.trigger.search(text)
-        if found is None:
-            return None
-        start, lead = found.start(), self.lead
-        while start and lead(text[start - 1]):
-            start -= 1
-        return self.pattern.search(text, start)
-
-
-def _name_char(char: str) -> bool:
-    """A character of a reference name or a role (`Inliner.simplename`): `\\w` but ``_``,
-    or ``-.+:``."""
-    return char.isalnum() or char in _NAME_PUNCTUATION
 
 
 @contextmanager
