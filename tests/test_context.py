@@ -188,3 +188,39 @@ def test_every_field_reaches_the_floor_and_filler_only_fills(
         assert set(lines[-1].split()) == {LENGTH_FILLER}
         assert LENGTH_FILLER not in "\n".join(lines[:-1])
         assert len(tokens(text)) + len(tokens("\n".join(lines[:-1]))) < LENGTH_FLOOR_TOKENS
+
+
+_REF_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_REF_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+
+
+def _camel_words_reference(text: str) -> str:
+    """The camelCase split as first written: over the whole head and context at once."""
+    words: dict[str, None] = {}
+    for word in _REF_WORD.findall(text):
+        parts = _REF_CAMEL.split(word)
+        if len(parts) > 1:
+            for part in parts:
+                words.setdefault(part.lower(), None)
+    return " ".join(words)
+
+
+_NAMES = st.sampled_from(["AxiosHeaders", "HTTPHeaderDict", "plain", "toJSON", "x2Y", "A", ""])
+
+
+@given(
+    st.sampled_from(["docs/SomeGuide.md", "src/axiosCore.js", "notes.txt"]),
+    st.lists(st.lists(_NAMES, max_size=3).map(" ".join), max_size=3).map(tuple),
+    st.lists(_NAMES, max_size=4).map(" ".join),
+)
+def test_camel_words_are_split_as_over_the_whole_head(
+    uri: str, section: tuple[str, ...], context: str
+) -> None:
+    """The path's and titles' words are split once per section (cached), then the chunk's
+    context's: the same words in the same order as one pass over the head and context."""
+    field = context_field(uri, chunk(section, context))
+    head = trail(uri, section, 3, 9)
+    split = _camel_words_reference(f"{head} {context}")
+    own = section[-1] if section else ""
+    extra = " ".join(part for part in (own, split, context) if part)
+    assert field == (f"{head}\n{extra}" if extra else head)

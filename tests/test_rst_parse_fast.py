@@ -204,6 +204,70 @@ def test_the_collector_is_paused_for_a_split_and_left_as_found(enabled: bool) ->
         (gc.enable if was else gc.disable)()
 
 
+# Inline pieces: plain words, each character the inliner's shortcuts test for, standalone
+# URIs and e-mail addresses (with and without markup around them), escapes.
+INLINE = [
+    "plain",
+    " ",
+    "Note:",
+    "a:b",
+    "http://example.org/x",
+    "<https://example.org>",
+    "mailto:me@example.org",
+    "me@example.org",
+    "@",
+    ":",
+    "*em*",
+    "``code``",
+    "`ref`_",
+    "name_",
+    "|sub|",
+    "[1]_",
+    "\\:",
+    "\\ ",
+    "(see https://x.org.)",
+    "ftp:",
+    ":role:`x`",
+    "é@ü.de",
+    "snake_case",
+    "name.with-dots+plus:colon_",
+    "ünï_",
+    ":a.b:`c`",
+    "`x`__",
+    "_`target`",
+    "**strong**",
+    "[#a]_",
+    "[*]_",
+    "x*y",
+    "(`a`)",
+    "é:`b`",
+    "a|b",
+    "-",
+    ".",
+    "+",
+]
+
+
+@settings(
+    max_examples=400,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(st.lists(st.sampled_from(INLINE), min_size=1, max_size=10))
+def test_inline_shortcuts_give_docutils_own_doctree(
+    monkeypatch: pytest.MonkeyPatch, pieces: list[str]
+) -> None:
+    """Paragraphs, a title and a list item: the inliner's shortcuts (no initial pattern
+    search without its characters, or before the name that leads to the first of them; no
+    URI search without ``:`` or ``@``) change nothing."""
+    line = "".join(pieces).strip() or "x"
+    text = f"{line}\n{'=' * max(len(line), 4)}\n\n{line}\n\n- {line}\n\n  {line}\n"
+    fast = dump(rst_parse.parse(text, 60.0))
+    with monkeypatch.context() as patch:
+        patch.setattr(rst_parse.rst_inline, "inliner", lambda deadline: rst_parse.states.Inliner())
+        assert fast == dump(rst_parse.parse(text, 60.0))
+
+
 def test_docutils_loads_without_pygments_and_still_highlights_for_others() -> None:
     """A split never imports Pygments; another docutils user in the process still gets
     its lexers (credo.knowledge.chunk.rst_import)."""

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
 from typing import TypeVar
 
-from credo.store.stem import ASCII_TOKEN, stem, tokens
+from credo.store.stem import ASCII_FOLD, stem, tokens
 
 # The filler a short passage's context carries (knowledge/ingest/context.py): length only.
 _FILLER = "credolengthfiller"
@@ -45,9 +45,8 @@ LinesRow = tuple[str, str]
 
 def encode(content: str, context: str) -> LinesRow:
     """The stored form of a passage with ``content`` and ``context``."""
-    if content.isascii():  # `tokens` of each line, with one lower-casing for them all
-        find = ASCII_TOKEN.findall
-        cut = [find(line) for line in content.lower().split("\n")]
+    if content.isascii():  # `tokens` of each line, with one fold for them all
+        cut = list(map(str.split, content.translate(ASCII_FOLD).split("\n")))
     else:
         cut = [tokens(line) for line in content.split("\n")]
     known = _STEMS.__getitem__

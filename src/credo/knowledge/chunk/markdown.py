@@ -95,11 +95,15 @@ def split_markdown(text: str) -> list[Chunk]:
 
 @cache
 def _parser() -> MarkdownIt:
-    """CommonMark with tables, block rules only: inline text is cleaned by credo's rules."""
+    """CommonMark with tables, block rules only: inline text is cleaned by credo's rules.
+
+    Without the "normalize" core rule either: it rewrites ``\r\n``, ``\r`` and NUL, which
+    `split_markdown` has already done to the text it parses (and so to a directive's content,
+    cut from it), and its substitution rewrote every line break of every file."""
     from markdown_it import MarkdownIt
 
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table")
-    md.disable(["inline", "text_join"])
+    md.disable(["normalize", "inline", "text_join"])
     ruler = md.block.ruler
     for rule in list(ruler.__rules__):
         ruler.at(rule.name, _quiet(rule.fn), {"alt": rule.alt})

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 from credo.knowledge.chunk import rst_import
@@ -121,8 +122,7 @@ def split_rst(text: str) -> list[Chunk]:
         budget = _BUDGET_SECONDS + _BUDGET_PER_CHAR * len(text)
         document = rst_parse.parse("\n".join(lines), budget)
         try:
-            named, anonymous = _targets(document)
-            return _Walker(SourceIndex(lines), named, anonymous).run(document)
+            return _Walker(SourceIndex(lines), document).run(document)
         finally:
             _release(document)
     except Exception:  # a time-out, or docutils failing on hostile input (deep nesting)
@@ -145,8 +145,9 @@ class _Walker:
     """Walks the doctree in document order, placing each chunk in the source."""
 
     index: SourceIndex
-    targets: dict[str, str]  # hyperlink target name -> URI
-    anonymous: list[str]  # URIs of anonymous targets, the next one last
+    document: Any  # its hyperlink targets are read on first need (`_link`)
+    targets: dict[str, str] | None = None  # hyperlink target name -> URI
+    anonymous: list[str] = field(default_factory=list)  # anonymous targets' URIs, next last
     chunks: list[Chunk] = field(default_factory=list)
     headings: list[tuple[str, int]] = field(default_factory=list)  # open: (title, chunk)
     lo: int = 1  # no chunk starts before the previous chunk's start
@@ -273,7 +274,8 @@ class _Walker:
                 text = " ".join(part.text for part in parts)
                 spans = [part.span for part in parts]
                 span = _union(spans) if spans and None not in spans else None
-                cells.append(_Part(text, [link for part in parts for link in part.links], span))
+                links = [link for part in parts for link in part.links]
+                cells.append(_Part(text, links, span, needle=_joined_words(parts)))
             if self._emit(cells, "paragraph", " | ", strict=True):
                 return
         for entry in entries:  # a cell at a time: its lines are shared with its neighbours
@@ -333,8 +335,8 @@ class _Walker:
         text = sep.join(part.text for part in parts)
         if not is_meaningful(text):
             return not strict
-        one = parts[0].needle if len(parts) == 1 else None
-        needle = words(text) if one is None else one  # one part: its text, already split
+        joined = _joined_words(parts)  # the parts' texts, already split
+        needle = words(text) if joined is None else joined
         found = [part.span for part in parts if part.span is not None]
         span = _union(found) if len(found) == len(parts) else None
         known = len(parts) == 1 and parts[0].checked
@@ -406,6 +408,8 @@ class _Walker:
     def _link(self, node: Any) -> str:
         if node.get("refuri"):
             return str(node["refuri"])
+        if self.targets is None:  # a walk of the whole doctree: only when a name needs it
+            self.targets, self.anonymous = _targets(self.document)
         if node.get("anonymous"):
             return self.anonymous.pop() if self.anonymous else ""
         return self.targets.get(node.get("refname", ""), "")
@@ -499,6 +503,15 @@ def _hint(node: Any) -> int | None:
             return int(node.line)
         node = node.parent
     return None
+
+
+def _joined_words(parts: list[_Part]) -> list[str] | None:
+    """`words` of the parts' texts joined by a separator without a letter or digit (" ",
+    ": ", " | "): each part's words in turn, when all of them are known."""
+    if len(parts) == 1:
+        return parts[0].needle
+    needles = [part.needle for part in parts]
+    return None if None in needles else list(chain.from_iterable(needles))  # type: ignore[arg-type]
 
 
 def _union(spans: list[Span | None]) -> Span:

@@ -54,6 +54,9 @@ from docutils.parsers import rst
 from docutils.parsers.rst import Directive, directives, roles, states, tableparser
 from docutils.parsers.rst.languages import en
 
+from credo.knowledge.chunk import rst_inline
+from credo.knowledge.chunk.rst_inline import ParseTimeout as ParseTimeout
+
 # Directives whose content is code, a file list or generated from elsewhere.
 SKIPPED_DIRECTIVES = frozenset(
     "literalinclude highlight highlightlang toctree index "
@@ -76,14 +79,6 @@ _BODY_ONLY = frozenset("seealso todo hlist glossary".split())
 _EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.S)
 _OPTION = re.compile(r"\s*:[^:\s][^:]*:(?:\s|$)")
 _LOCK = threading.Lock()
-# Every inline construct docutils knows needs one of these: a start-string (* ` _ |), a
-# footnote or citation reference ([), a reference name's end (_), a standalone URI's
-# scheme (:) or an e-mail address (@); a backslash is an escape.
-_MARKUP = re.compile(r"[*`_|\[\]:@\\]")
-
-
-class ParseTimeout(Exception):
-    """The parse passed its time budget."""
 
 
 def parse(text: str, budget: float) -> Any:
@@ -94,7 +89,7 @@ def parse(text: str, budget: float) -> Any:
             handle (deep nesting); the caller treats any exception as "read as plain text".
     """
     document = utils.new_document("<rst>", _settings())
-    inliner = _inliner(time.thread_time() + budget)
+    inliner = rst_inline.inliner(time.thread_time() + budget)
     with (
         _LOCK,
         _registries(),
@@ -128,36 +123,13 @@ def _settings() -> Any:
         settings.raw_enabled = False
         settings.syntax_highlight = "none"
         settings.language_code = "en"
-        settings.pep_references = False
+        settings.pep_references = False  # (`rst_inline.inliner` counts on both being off)
         settings.rfc_references = False
         settings.character_level_inline_markup = False
         _SETTINGS = settings
     settings = _SETTINGS.copy()
     settings.warning_stream = io.StringIO()  # captured, never shown
     return settings
-
-
-def _inliner(deadline: float) -> Any:
-    """docutils' inline parser, checking the time budget before each block of text.
-
-    The check wraps the instance's method: `states.Inliner` cannot be subclassed (it
-    builds its patterns from its own class's attributes). Text without a character any
-    inline construct needs (`_MARKUP`) is one Text node, as docutils would return it,
-    without its two pattern searches."""
-    inliner: Any = states.Inliner()
-    parse_inline = inliner.parse
-
-    def parse(text: str, lineno: int, memo: Any, parent: Any) -> Any:
-        if time.thread_time() > deadline:
-            raise ParseTimeout
-        if text and not _MARKUP.search(text):
-            inliner.reporter, inliner.document = memo.reporter, memo.document
-            inliner.language, inliner.parent = memo.language, parent
-            return [nodes.Text(text)], []
-        return parse_inline(text, lineno, memo, parent)
-
-    inliner.parse = parse
-    return inliner
 
 
 @contextmanager

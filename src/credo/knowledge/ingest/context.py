@@ -32,6 +32,7 @@ the length. Only ingested passages carry it; a note's length is its own.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from credo.knowledge.chunk import Chunk
 from credo.knowledge.docuri import line_hint
@@ -56,7 +57,11 @@ def trail(uri: str, section: tuple[str, ...], start: int, end: int) -> str:
 def context_field(uri: str, chunk: Chunk) -> str:
     """The context column of the belief `chunk` becomes in the file at `uri`."""
     head = trail(uri, chunk.section, chunk.start_line, chunk.end_line)
-    split = _camel_words(f"{head} {chunk.context}")
+    # The camelCase words of the head and the chunk's context, in order: those of the path
+    # and titles, which every passage of a section repeats, are split once (the line
+    # range, "L4-L9", has none).
+    parts = [*_trail_parts(uri, chunk.section), *_camel_parts(chunk.context)]
+    split = " ".join(dict.fromkeys(parts))
     own = chunk.section[-1] if chunk.section else ""  # see the module docstring
     extra = " ".join(part for part in (own, split, chunk.context) if part)
     text = f"{head}\n{extra}" if extra else head
@@ -68,13 +73,18 @@ def context_field(uri: str, chunk: Chunk) -> str:
     return text[:MAX_CONTEXT_CHARS]
 
 
-def _camel_words(text: str) -> str:
-    words: dict[str, None] = {}
+@lru_cache(maxsize=4096)
+def _trail_parts(uri: str, section: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(_camel_parts(TRAIL_SEPARATOR.join((uri, *section))))
+
+
+def _camel_parts(text: str) -> list[str]:
+    """The lower-cased parts of the camelCase words of `text`, in order, repeats kept."""
+    found: list[str] = []
     for word in _WORD.findall(text):
         if word.islower():
             continue  # no capital letter, so no split: most words, skipped in one C call
         parts = _CAMEL.split(word)
         if len(parts) > 1:
-            for part in parts:
-                words.setdefault(part.lower(), None)
-    return " ".join(words)
+            found.extend(part.lower() for part in parts)
+    return found

@@ -67,13 +67,14 @@ class Run:
     def __init__(self, store: Store, root: Path) -> None:
         self.store = store
         self.root = root  # resolved by the caller (`ingest_paths`): URIs rely on it
+        self.root_name = os.fspath(root)
         self.report = IngestReport()
         self.tree: dict[str, Path] = {}  # URI -> path of every walked file
         self.names: dict[str, Path] = {}
         self.first_belief: dict[str, str | None] = {}  # URI -> cite target, once known
         self.deferred: list[Deferred] = []
         self._uris: dict[Path, str] = {}
-        self._exists: dict[Path, bool] = {}
+        self._exists: dict[str, bool] = {}  # keyed by the path's text: most are built as text
         self._links: dict[tuple[str, Path], Path | None] = {}
         # (bare word, folder of the file holding it) -> the file it names (writer._mentions)
         self.bare_paths: dict[tuple[str, Path], Path | None] = {}
@@ -85,16 +86,18 @@ class Run:
             found = self._uris[path] = file_uri(path, self.root)
         return found
 
-    def link_path(self, link: str, source: Path) -> Path | None:
-        key = (link, source.parent)
+    def link_path(self, link: str, folder: Path) -> Path | None:
+        """The local file `link`, written in a file of `folder`, names (`_link_path`)."""
+        key = (link, folder)
         if key not in self._links:
-            self._links[key] = _link_path(link, source, self.root)
+            self._links[key] = _link_path(link, folder, self.root)
         return self._links[key]
 
-    def is_file(self, path: Path) -> bool:
-        found = self._exists.get(path)
+    def is_file(self, path: str | Path) -> bool:
+        key = os.fspath(path)
+        found = self._exists.get(key)
         if found is None:
-            found = self._exists[path] = os.path.isfile(path)
+            found = self._exists[key] = os.path.isfile(key)
         return found
 
     def cite_target(self, uri: str) -> str | None:
@@ -112,12 +115,13 @@ def file_uri(path: Path, root: Path) -> str:
     return normalise_doc_uri(os.fspath(path), root=root, root_resolved=True).uri
 
 
-def _link_path(link: str, source: Path, root: Path) -> Path | None:
-    """The local file a Markdown link target names, or None for URLs and in-page links."""
+def _link_path(link: str, folder: Path, root: Path) -> Path | None:
+    """The local file a link target written in a file of `folder` names, or None for URLs
+    and in-page links."""
     if _ANY_SCHEME.match(link):
         return None  # http:, mailto:, file: ... are not files of the tree
     target = unquote(link.split("#", 1)[0].split("?", 1)[0]).strip()
     if not target:
         return None
-    base = root if target.startswith("/") else source.parent
+    base = root if target.startswith("/") else folder
     return Path(os.path.normpath(base / target.lstrip("/")))

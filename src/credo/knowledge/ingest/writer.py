@@ -62,6 +62,10 @@ class FileWriter:
         self.store = run.store
         self.report = run.report
         self.path = path
+        # The file's folder, as a path and as text (each built once: a link or a bare word
+        # of every passage is looked up from it).
+        self.folder = path.parent
+        self.folder_name = os.fspath(self.folder)
         self.uri = uri
         self.read = read
         self.chunks = chunks
@@ -334,7 +338,7 @@ class FileWriter:
         """URIs of the other files of the ingested tree this chunk links to."""
         cited: list[str] = []
         for link in chunk.links:
-            path = self.run.link_path(link, self.path)
+            path = self.run.link_path(link, self.folder)
             if path is None:
                 continue
             uri = self.run.uri(path)
@@ -368,14 +372,14 @@ class FileWriter:
             if _URL.match(link):
                 self._add_url(found, link)
             else:
-                path = self.run.link_path(link, self.path)
+                path = self.run.link_path(link, self.folder)
                 if path is not None and self.run.is_file(path):
                     found.setdefault(self.run.uri(path), None)
         # Most words hold neither "/" nor "." and cannot name a file: skipped here in one
         # pass, not by a call each. The rest repeat across passages ("e.g.", a config
         # file's name): each is looked up once per folder and run.
         known = self.run.bare_paths
-        folder = self.path.parent
+        folder = self.folder
         for word in [w for w in chunk.text.split() if "/" in w or "." in w]:
             key = (word, folder)
             if key in known:
@@ -405,10 +409,12 @@ class FileWriter:
         if "://" in word or not _PATHLIKE.match(word):
             return None
         relative = word.lstrip("/")
-        for base in (self.path.parent, self.run.root):
-            candidate = Path(os.path.normpath(base / relative))
+        for base in (self.folder_name, self.run.root_name):
+            # (as text: `normpath` resolves what a `Path` join would, and most words name
+            # no file, so no `Path` is built for them)
+            candidate = os.path.normpath(os.path.join(base, relative))
             if self.run.is_file(candidate):
-                return candidate
+                return Path(candidate)
         return self.run.names.get(word) if "/" not in word else None
 
 
