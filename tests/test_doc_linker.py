@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.errors import InvalidInputError, NotFoundError
-from credo.retrieval.lanes.doc import releases
+from credo.retrieval.lanes.doc import PAGE_PREFIX, mentions, releases
 from credo.store import LATEST_VERSION
 from credo.store import SqliteStore as Store
 from credo.store.migrations import MIGRATIONS
@@ -333,6 +333,43 @@ def test_doc_lane_reads_a_conventional_file_named_in_capitals(tmp_path: Path) ->
     plain = memory.retrieve("what badge does the readme add", with_doc_anchors=True)
     assert all("doc" not in b.lanes for b in plain.beliefs)  # a word, not a file's name
     memory.close()
+
+
+@pytest.mark.parametrize(
+    ("query", "page"),
+    [
+        ("the deploy page", "deploy"),
+        ("what the ops docs say", "ops"),
+        ("the release_process file", "release_process"),
+        ("the shell-completion file", "shell-completion"),
+        ("a file named deploy", "deploy"),
+        ("the file called 'ops'", "ops"),
+        ("the same source file on two machines", None),
+        ("where is the data file written", None),
+        ("read the file object in chunks", None),
+        ("a config file for the tool", None),
+    ],
+)
+def test_file_names_a_page_only_beside_a_name(query: str, page: str | None) -> None:
+    """ "file" after an ordinary word says what kind of file it is; beside a word written
+    as a name, or one the question calls it by, it names one."""
+    pages = [needle for needle, _ in mentions(query) if needle.startswith(PAGE_PREFIX)]
+    assert pages == ([] if page is None else [PAGE_PREFIX + page])
+
+
+def test_a_kind_of_file_does_not_take_the_doc_lane_for_its_page(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "source.md").write_text(
+        "# Source\n\nChoose the source folders to measure.\n", encoding="utf-8"
+    )
+    (tmp_path / "docs" / "combine.md").write_text(
+        "# Combine\n\nData from two machines is merged by combine.\n", encoding="utf-8"
+    )
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path / "docs")
+        result = memory.retrieve("the same source file measured on two machines: merged how?")
+        assert all("doc" not in b.lanes for b in result.beliefs)
+        assert result.beliefs[0].trail.startswith("docs/combine.md")
 
 
 def test_doc_lane_ignores_words_that_only_look_like_files(

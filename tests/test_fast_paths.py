@@ -346,7 +346,7 @@ def _mentions_reference(query: str) -> list[tuple[str, float]]:
         if len(found) >= doc.MAX_MENTIONS:
             break
     for match in doc._page().finditer(rest):
-        stem = (match.group(1) or match.group(2)).lower()
+        stem = doc.page_stem(match)
         if stem not in STOPWORDS and stem not in doc._NOT_PAGES and len(found) < doc.MAX_MENTIONS:
             found.setdefault(doc.PAGE_PREFIX + stem, 0.6)
     for match in doc._CONVENTIONAL.finditer(rest):
@@ -365,6 +365,9 @@ _QUERY_PIECES = st.sampled_from(
         "docs",
         "Guide",
         "fıle",
+        "file",
+        "release_notes",
+        "named",
         "ſetup",
         "chapter",
         "called",

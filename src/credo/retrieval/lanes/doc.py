@@ -5,7 +5,8 @@ A query that mentions a path (``docs/deploy.md``, or a folder ``docs/ops/``), a 
 the beliefs whose anchors point there. A full path or URL scores 1.0, a bare file name 0.8
 (it may name several files), a page name 0.6 (it is a guess). A bare word is a file name
 only with a known extension, so "v1.2" or "e.g." never match; a word is a page name only
-next to "page", "docs", "guide"..., so ordinary words such as "types" never match, or when
+next to "page", "docs", "guide"... (beside "file" only when written as a name: "the source
+file" is a kind of file), so ordinary words such as "types" never match, or when
 it is a project file's conventional name written as such, in capitals (``the README``,
 ``CHANGES: which release...``). A release the query names (``26.1.0``, ``4.0``) is a
 place too: the passages whose own section trail names that release add ``RELEASE_SCORE``
@@ -53,11 +54,23 @@ def _path() -> re.Pattern[str]:
 
 @cache
 def _page() -> re.Pattern[str]:
+    # "file" is a page word only beside a name: "the source file", "a data file", "the
+    # file object" say what kind of file, not which page (a page ``source.rst`` then took
+    # the doc lane for a question about combining data). A word written as a name
+    # (``release_process file``, ``shell-completion file``) or one the question calls it
+    # by (``a file named deploy``) still names one.
     return re.compile(
-        r"\b([A-Za-z][\w-]{2,40})\s+(?:page|docs?|documentation|guide|chapter|file)\b"
-        r"|\b(?:page|doc|chapter|file)\s+(?:called\s+|named\s+)?[\"'`]?([A-Za-z][\w-]{2,40})",
+        r"\b([A-Za-z][\w-]{2,40})\s+(?:page|docs?|documentation|guide|chapter)\b"
+        r"|\b(?:page|doc|chapter)\s+(?:called\s+|named\s+)?[\"'`]?([A-Za-z][\w-]{2,40})"
+        r"|\b([A-Za-z]\w*[_-][\w-]{1,40})\s+file\b"
+        r"|\bfile\s+(?:called\s+|named\s+)[\"'`]?([A-Za-z][\w-]{2,40})",
         re.IGNORECASE,
     )
+
+
+def page_stem(match: re.Match[str]) -> str:
+    """The page name a `_page` match holds, lower-cased (whichever alternative matched)."""
+    return next(group for group in match.groups() if group).lower()
 
 
 # A project's conventional top-level files, named in capitals without their extension.
@@ -101,7 +114,7 @@ def mentions(query: str) -> list[tuple[str, float]]:
                 break
     if _may_name_page(rest):
         for match in _page().finditer(rest):
-            stem = (match.group(1) or match.group(2)).lower()
+            stem = page_stem(match)
             if stem not in STOPWORDS and stem not in _NOT_PAGES and len(found) < MAX_MENTIONS:
                 found.setdefault(PAGE_PREFIX + stem, 0.6)
     for match in _CONVENTIONAL.finditer(rest):
