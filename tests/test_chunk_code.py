@@ -29,7 +29,7 @@ from credo.knowledge.chunk.code_names import (
     own_segments,
 )
 from credo.knowledge.chunk.code_outline import is_commented_out_code, signature
-from credo.knowledge.chunk.model import MAX_PARAGRAPH_CHARS
+from credo.knowledge.chunk.model import MAX_PARAGRAPH_CHARS, is_meaningful
 from credo.knowledge.doctor import belief_words, range_holds
 from tests.test_chunk_markdown import brief, check_chunks, lines_of, real_files
 
@@ -51,6 +51,8 @@ def check(chunks: Sequence[Chunk], text: str) -> None:
             assert chunks[chunk.heading_index].role in ("docstring", "definition"), chunk
         if chunk.role == "definition":
             assert chunk.section, chunk
+        elif chunk.role == "statement":  # module-level code: outside every definition
+            assert not chunk.section, chunk
         else:
             assert not chunk.context, chunk
         words = chunk.context.split()
@@ -74,6 +76,8 @@ def check(chunks: Sequence[Chunk], text: str) -> None:
     for chunk in chunks:  # a chunk in a scope lies within a definition of that trail
         if chunk.section and chunk.role != "definition":
             assert any(_holds(d, chunk) and d.section == chunk.section for d in definitions)
+        if chunk.role == "statement":  # and module-level code within none
+            assert not any(_overlaps(d, chunk) for d in definitions), chunk
     check_chunks(
         [
             dataclasses.replace(
@@ -87,6 +91,10 @@ def check(chunks: Sequence[Chunk], text: str) -> None:
 
 def _holds(outer: Chunk, inner: Chunk) -> bool:
     return outer.start_line <= inner.start_line and inner.end_line <= outer.end_line
+
+
+def _overlaps(one: Chunk, other: Chunk) -> bool:
+    return one.start_line <= other.end_line and other.start_line <= one.end_line
 
 
 def full(chunks: Sequence[Chunk]) -> list[tuple[str, int, int, str, tuple[str, ...]]]:
@@ -147,6 +155,10 @@ def test_python_rules() -> None:
         ("Reads https://example.com/spec first.", 5, 5, "docstring", ()),
         ("Why a cache: parsing is slow on large trees.", 9, 10, "code_comment", ()),
         ("Second paragraph of the block.", 12, 12, "code_comment", ()),
+        # Module-level code as written, its comment left out (a pragma here: dropped).
+        ("CACHE = {}", 13, 13, "statement", ()),
+        ('URL = "http://x # not a comment"', 14, 14, "statement", ()),
+        ('BLOCK = """ # not a comment either """', 15, 17, "statement", ()),
         ("class Config: Settings holder.", 20, 33, "definition", ("Config",)),
         (
             # A comment in a header stays where it is written: the text keeps the file's order.
@@ -160,11 +172,14 @@ def test_python_rules() -> None:
         ("inside parse", 32, 32, "code_comment", ("Config", "parse")),
     ]
     assert chunks[1].links == ("https://example.com/spec",)
+    # A statement's context is what it names and its short strings' words, as a body's.
+    assert [c.context for c in chunks[4:7]] == ["cache", "url http comment", "block"]
+    assert chunks[5].links == ("http://x",)
     # A class's context is what its body names outside its methods' bodies: their headers.
-    assert chunks[4].context == "parse path"
+    assert chunks[7].context == "parse path"
     # Names first, then the words of its short strings ("settings" is there already).
-    assert chunks[5].context == "load json path get default settings words"
-    assert [c.heading_index for c in chunks] == [None, 0, 0, 0, 0, 4, 5, 5]
+    assert chunks[8].context == "load json path get default settings words"
+    assert [c.heading_index for c in chunks] == [None, 0, 0, 0, 0, 0, 0, 0, 7, 8, 8]
     check(chunks, PYTHON)
 
 
@@ -406,7 +421,7 @@ def test_python_that_does_not_parse_without_its_grammar_falls_back_to_comments()
 
 @pytest.mark.usefixtures("no_grammars")
 def test_valid_python_needs_no_grammar() -> None:
-    assert split_code(PYTHON, "python")[4].text == "class Config: Settings holder."
+    assert split_code(PYTHON, "python")[7].text == "class Config: Settings holder."
 
 
 def test_python_docstring_with_escaped_newlines_is_taken_as_written() -> None:
@@ -443,6 +458,85 @@ def test_long_docstring_is_split_into_sentences() -> None:
     assert chunks[0].text == "def f(): Sentence 0 explains one more detail here."
     assert all(c.role == "docstring" and c.text.startswith("Sentence") for c in chunks[1:])
     check(chunks, source)
+
+
+STATEMENTS = textwrap.dedent(
+    """\
+    \"\"\"Tags.\"\"\"
+    import re
+    from typing import TYPE_CHECKING
+    try:
+        import ssl
+    except ImportError:  # no ssl
+        ssl = None
+    if TYPE_CHECKING:
+        from os import PathLike
+    if hasattr(re, "X"):
+        def shim():
+            pass
+    DEFAULT_POOLSIZE = 10; DEFAULT_RETRIES = 3
+    BOOL = re.compile(r"^(?:yes|Yes|no|No)$")  # YAML 1.1 booleans
+    register(
+        "tag:bool",
+        # the words that count
+        BOOL,
+    )
+    if __name__ == "__main__":
+        main()
+    """
+)
+
+
+def test_module_level_code_is_read_as_statements() -> None:
+    chunks = split_code(STATEMENTS, "python")
+    assert [(c.text, c.start_line, c.end_line, c.role) for c in chunks if c.section == ()] == [
+        ("Tags.", 1, 1, "docstring"),
+        # No import, nor what holds one or a definition (the definition is read as one).
+        ("no ssl", 6, 6, "code_comment"),
+        ("DEFAULT_POOLSIZE = 10; DEFAULT_RETRIES = 3", 13, 13, "statement"),
+        ('BOOL = re.compile(r"^(?:yes|Yes|no|No)$")', 14, 14, "statement"),
+        ("YAML 1.1 booleans", 14, 14, "code_comment"),
+        # A comment inside a statement cuts it: the pieces and the comment keep their order.
+        ('register( "tag:bool",', 15, 16, "statement"),
+        ("the words that count", 17, 17, "code_comment"),
+        ("BOOL, )", 18, 19, "statement"),
+        ('if __name__ == "__main__": main()', 20, 21, "statement"),
+    ]
+    by_text = {c.text: c for c in chunks}
+    # Its names and its short strings' words, the salient ones once more, as a body's.
+    assert by_text["DEFAULT_POOLSIZE = 10; DEFAULT_RETRIES = 3"].context == (
+        "default poolsize retries default"
+    )
+    assert by_text['BOOL = re.compile(r"^(?:yes|Yes|no|No)$")'].context == "bool re compile yes"
+    assert by_text["def shim()"].section == ("shim",)
+    check(chunks, STATEMENTS)
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["load", "x1", "Reads", "bad_gateway", "e"]), st.booleans()),
+        max_size=80,
+    ),
+    st.integers(1, 400),
+)
+@settings(max_examples=100)
+def test_a_long_statement_is_cut_at_line_ends(rows: list[tuple[str, bool]], width: int) -> None:
+    """Every row of a module-level table is in exactly one piece, in order, at its own line;
+    a piece past the paragraph cap is a single row; a comment is never a piece's text."""
+    body = [
+        f'    "{word * (width // len(word) + 1)}": 1,{"  # note" if c else ""}' for word, c in rows
+    ]
+    source = "\n".join(["TABLE = {", *body, "}"]) + "\n"
+    chunks = split_code(source, "python")
+    check(chunks, source)
+    pieces = [c for c in chunks if c.role == "statement"]
+    assert all(len(c.text) <= MAX_PARAGRAPH_CHARS or c.start_line == c.end_line for c in pieces), (
+        pieces
+    )
+    assert not any("note" in c.text for c in pieces)
+    covered = [n for c in pieces for n in range(c.start_line, c.end_line + 1)]
+    assert covered == sorted(set(covered))  # no line twice, in order
+    assert set(range(2, len(rows) + 2)) <= set(covered)  # every row of the table
 
 
 def test_python_licence_header_and_commented_out_code_are_skipped() -> None:
@@ -1330,8 +1424,23 @@ def _python_module(draw: st.DrawFn) -> str:
 def test_generated_python_properties(source: str) -> None:
     chunks = split_code(source, "python")
     check(chunks, source)
-    assert all(c.role in ("docstring", "code_comment", "definition") for c in chunks)
-    assert not any("in string" in c.text for c in chunks)
+    assert all(c.role in ("docstring", "code_comment", "definition", "statement") for c in chunks)
+    # Code is text only at module level: each top-level line of it is one statement, as
+    # written, its comment left out; a string there is one too, but for the docstring (and
+    # but for a piece too short to mean anything, as for every chunk).
+    top = [
+        (n, line)
+        for n, line in enumerate(source.splitlines(), 1)
+        if line and not line.startswith((" ", "#"))
+    ]
+    expected = [
+        (n, n, text)
+        for k, (n, line) in enumerate(top)
+        if line.startswith("x = ") or (line.startswith('"""') and k > 0)
+        if is_meaningful(text := line.rpartition("  # ")[0] if line.startswith("x = ") else line)
+    ]
+    statements = [(c.start_line, c.end_line, c.text) for c in chunks if c.role == "statement"]
+    assert statements == expected
     # A string's words may be context (its definition's), a comment's never are.
     assert not any("Reads" in c.context.split() for c in chunks)
 

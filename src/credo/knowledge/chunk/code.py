@@ -26,6 +26,15 @@ inner, then the rest in the file's order):
 - "code_comment": every other comment, paragraphs as `code_fallback` groups them, with
   the trail of the innermost definition around it. Licence headers and commented-out code
   are skipped.
+- "statement" (Python): the module's own code outside every definition, as written: a
+  table, a constant, a registration call (``Resolver.add_implicit_resolver('...bool',
+  re.compile('yes|Yes|...'))``). Imports, and the statements that hold an import or a
+  definition (``try: import ssl``; their definitions are read as definitions), are left
+  out; comments on its lines are comment chunks and cut it, so the two keep the file's
+  order. Its `context` is the words of the names and short strings it uses, as a
+  definition's body gives its own. Without it, what a module sets up at import time was in
+  no chunk at all, though whole-file and function-level indexes hold it (docs/RETRIEVAL.md
+  § What a document contributes).
 
 `heading_index` gives code the structure headings give Markdown: a definition, comment or
 docstring points at the innermost definition around it, else at the module docstring.
@@ -42,6 +51,7 @@ from credo.knowledge.chunk.code_names import context_words
 from credo.knowledge.chunk.code_outline import (
     Definition,
     Outline,
+    Statement,
     is_commented_out_code,
     is_licence,
 )
@@ -51,6 +61,7 @@ from credo.knowledge.chunk.model import (
     MAX_PARAGRAPH_CHARS,
     Chunk,
     find_urls,
+    is_meaningful,
     normalise,
     source_lines,
     unique,
@@ -153,7 +164,25 @@ def _outline_chunks(outline: Outline, lines: list[str]) -> list[Chunk]:
         if not (paragraph[-1][0] < outline.code_start and is_licence(paragraph))
         and not is_commented_out_code(paragraph)
     ]
+    # (statements before comments: on one line, the code is written before its comment)
+    chunks.extend(_statement_chunks(outline.statements))
     chunks.extend(_comment_chunks(paragraphs, scope))
+    return chunks
+
+
+def _statement_chunks(statements: list[Statement]) -> list[Chunk]:
+    """Module-level code as "statement" chunks: the text as written (whitespace-normalised;
+    past `MAX_PARAGRAPH_CHARS`, a single long line is cut), the names and short strings it
+    uses as its context, as a definition's body gives its own."""
+    chunks: list[Chunk] = []
+    for statement in statements:
+        text = _capped(normalise(statement.text))
+        if not is_meaningful(text):
+            continue
+        context = context_words(statement.identifiers, statement.strings)
+        links = unique(find_urls(statement.text))
+        start, end = statement.start_line, statement.end_line
+        chunks.append(Chunk(text, start, end, "statement", (), None, links, context))
     return chunks
 
 

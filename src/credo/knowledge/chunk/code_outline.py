@@ -79,6 +79,19 @@ class Definition:
 
 
 @dataclass(slots=True)
+class Statement:
+    """A piece of module-level code outside every definition (a table, a constant, a
+    registration call), as written, comments on its lines left out: its lines and text (rows
+    joined by newlines), with the names and short strings it uses."""
+
+    start_line: int
+    end_line: int
+    text: str
+    identifiers: list[str] = field(default_factory=list)
+    strings: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class Outline:
     """A file as a reader saw it.
 
@@ -87,12 +100,15 @@ class Outline:
         header: The module docstring or file header comment, as paragraphs.
         fragments: Comments that are neither a definition's doc nor the header.
         code_start: First line of code; comments above it may be a licence header.
+        statements: Module-level code outside every definition, in pieces of at most
+            `MAX_PARAGRAPH_CHARS` characters (only the Python reader finds them).
     """
 
     definitions: list[Definition]
     header: list[list[Line]]
     fragments: list[Fragment]
     code_start: int
+    statements: list[Statement] = field(default_factory=list)
 
 
 def signature(raw: str) -> str:

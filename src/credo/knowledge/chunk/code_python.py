@@ -31,6 +31,7 @@ from credo.knowledge.chunk.code_names import names, own_segments
 from credo.knowledge.chunk.code_outline import (
     Definition,
     Outline,
+    Statement,
     is_commented_out_code,
     is_licence,
     signature,
@@ -57,7 +58,9 @@ def read_python(lines: list[str]) -> Outline | None:
     _collect_names(lines, found, definitions)
     header = _docstring(tree, lines)
     left = [fragment for fragment in fragments if fragment.number not in taken]
-    return Outline(definitions, header, left, _code_start(tree, len(lines)))
+    body = tree.body[1:] if tree.body and _is_docstring(tree.body[0]) else tree.body
+    statements = _statements(body, lines, by_line)
+    return Outline(definitions, header, left, _code_start(tree, len(lines)), statements)
 
 
 def _parse(source: str) -> ast.Module | None:
@@ -255,6 +258,78 @@ def docstring_paragraphs(numbered: list[Line]) -> list[list[Line]]:
             paragraphs.append(current)
         current.append((number, stripped))
     return paragraphs
+
+
+def _statements(
+    body: list[ast.stmt], lines: list[str], by_line: dict[int, Fragment]
+) -> list[Statement]:
+    """The module's own code: its top-level statements but definitions, imports and the
+    statements holding one (``try: import ...``, ``if TYPE_CHECKING:``; their definitions
+    are read as definitions), as written, each line's comment left out (it is a comment
+    chunk of its own, and ends the piece, so the two keep the file's order). Statements
+    sharing a line are one; a statement longer than `MAX_PARAGRAPH_CHARS` is cut at line
+    ends (and at blank lines) into pieces, each with its own lines."""
+    spans: list[list[int]] = []
+    for node in body:
+        if _holds_definition_or_import(node):
+            continue
+        start, end = node.lineno, min(max(node.end_lineno or node.lineno, node.lineno), len(lines))
+        if spans and start <= spans[-1][1]:  # (``a = 1; b = 2``: one line, one statement)
+            spans[-1][1] = max(spans[-1][1], end)
+        elif start <= end:
+            spans.append([start, end])
+    pieces: list[Statement] = []
+    for start, end in spans:
+        rows: list[tuple[int, str]] = []
+        size = 0
+        for number in range(start, end + 1):
+            row = lines[number - 1]
+            comment = by_line.get(number)
+            if comment is not None:
+                row = row[: comment.column]
+            row = row.rstrip()
+            if rows and (size + 1 + len(row.strip()) > MAX_PARAGRAPH_CHARS or not row.strip()):
+                pieces.append(_statement(rows))
+                rows, size = [], 0
+            if row.strip():
+                rows.append((number, row))
+                size += len(row.strip()) + (1 if size else 0)
+            if comment is not None and rows:
+                # A comment ends the piece: its chunk comes next, so a passage that joins
+                # them keeps the file's order of words.
+                pieces.append(_statement(rows))
+                rows, size = [], 0
+        if rows:
+            pieces.append(_statement(rows))
+    return pieces
+
+
+def _statement(rows: list[tuple[int, str]]) -> Statement:
+    text = "\n".join(row for _, row in rows)
+    words = names(text, [(0, len(text))])
+    return Statement(rows[0][0], rows[-1][0], text, words.names, words.strings)
+
+
+def _is_docstring(node: ast.stmt) -> bool:
+    return (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    )
+
+
+def _holds_definition_or_import(node: ast.stmt) -> bool:
+    """Whether `node` is, or holds, a definition or an import (walked without recursion)."""
+    stack: list[ast.AST] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (*_SCOPES, ast.Import, ast.ImportFrom)):
+            return True
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            value = getattr(item, field, None)
+            if isinstance(value, list):
+                stack.extend(c for c in value if isinstance(c, ast.AST))
+    return False
 
 
 def _code_start(tree: ast.Module, count: int) -> int:

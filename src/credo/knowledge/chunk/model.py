@@ -17,6 +17,7 @@ ROLES = (
     "code_comment",
     "docstring",
     "definition",
+    "statement",  # module-level code outside every definition (credo.knowledge.chunk.code)
     "text",
     "code",  # a code block of a document (credo.knowledge.chunk.markdown)
     "passage",  # consecutive chunks of one section joined (credo.knowledge.chunk.passage)
@@ -47,8 +48,8 @@ class Chunk:
         text: The belief text: whitespace-normalised, markup that adds no meaning removed.
         start_line: First source line the text came from (1-based).
         end_line: Last source line the text came from (1-based, inclusive).
-        role: "heading", "paragraph", "bullet", "sentence", "code_comment", "docstring"
-            or "text".
+        role: "heading", "paragraph", "bullet", "sentence", "code_comment", "docstring",
+            "definition", "statement" or "text".
         section: Heading path (Markdown) or qualified-name path (code) around the chunk.
         heading_index: Index, in the returned list, of the nearest enclosing heading
             chunk (in code: the docstring that introduces the chunk's scope); None at top
