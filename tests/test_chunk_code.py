@@ -1367,6 +1367,9 @@ _TOKENS = st.sampled_from(
 @example(  # a comment that begins inside a definition and runs past its end (CI, stop 27)
     ["function f(a) {", "}", "/* block", "\n", "function f(a) {", "*/"], "c"
 )
+@example(  # error recovery starts the block comment at the space before it (stop 39)
+    ["*/", "/* block", "\n", "function f(a) {", "*/"], "js"
+)
 def test_code_shaped_soup_properties(tokens: list[str], language: str) -> None:
     text = " ".join(tokens)
     chunks = split_code(text, language)

@@ -358,7 +358,9 @@ class _Reader:
     def fragments(self, comment: Node) -> list[Fragment]:
         """The comment's lines, markers removed, as the fallback lexer would give them."""
         row, column = comment.start_point
-        text = self.node_text(comment).rstrip("\r\n")
+        whole = self.node_text(comment).rstrip("\r\n")
+        text = whole.lstrip(" \t")  # (error recovery can start a comment at the space before it)
+        column += len(whole) - len(text)
         if not text.startswith("/*"):
             if text.startswith("//"):
                 text = text[2:].lstrip("/!")
