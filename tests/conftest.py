@@ -9,8 +9,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from credo import Memory
+
+# Property tests check behaviour, never time (timings are the benchmarks' job): hypothesis'
+# default 200 ms deadline per example failed runs on a loaded 2-core machine.
+settings.register_profile("credo", deadline=None)
+settings.load_profile("credo")
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 
