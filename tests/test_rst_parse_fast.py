@@ -285,3 +285,14 @@ def test_docutils_loads_without_pygments_and_still_highlights_for_others() -> No
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "(['n'], 'x')"
+
+
+def test_a_quoted_literal_block_reads_the_same_after_another() -> None:
+    """A quoted literal block's machine is not reused: one with ``>`` read after one with
+    ``|`` is still a literal block, and a block's error is not repeated by the next parse."""
+    rst_parse.parse("Title\n=====\n\nx::\n\n| one\n| two\n", 60.0)
+    after = dump(rst_parse.parse("Title\n=====\n\ny::\n\n> one\n> two\n", 60.0))
+    assert any(" literal_block " in row for row in after)
+    assert not any(" system_message " in row for row in after)
+    broken = "Title\n=====\n\n- ends with::\n\n  | line\n  plain words\n"
+    assert dump(rst_parse.parse(broken, 60.0)) == dump(rst_parse.parse(broken, 60.0))

@@ -167,9 +167,17 @@ def _pooled_state_machines() -> Iterator[None]:
 _POOL: dict[str, list[Any]] = {}
 
 
+# A quoted literal block's state keeps what one block made of it: its error messages, and
+# a transition for that block's quote character in place of the first-line one.
+_NOT_POOLED = frozenset({"QuotedLiteralBlock"})
+
+
 class _Pooled(states.NestedStateMachine):  # type: ignore[misc]
     def unlink(self) -> None:
-        _POOL.setdefault(self.initial_state, []).append(self)
+        if self.initial_state in _NOT_POOLED:
+            super().unlink()
+        else:
+            _POOL.setdefault(self.initial_state, []).append(self)
 
 
 def _machine(*, debug: bool = False, **kwargs: Any) -> Any:
