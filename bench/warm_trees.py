@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -96,7 +97,10 @@ def main() -> None:
                     write_records(Path(folder) / "r.jsonl", args.size, 2, text="zipf")
                 )
         results: dict[Path, list[dict[str, object]]] = {tree: [] for tree in args.trees}
-        print(f"store {db} ({args.size:,} beliefs); {args.queries} queries a pass")
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)  # (--db's size, not --size)
+        (live,) = conn.execute("SELECT count(*) FROM beliefs WHERE deleted_at IS NULL").fetchone()
+        conn.close()
+        print(f"store {db} ({live:,} live beliefs); {args.queries} queries a pass")
         for turn in range(args.rounds):
             order = args.trees if turn % 2 == 0 else args.trees[::-1]
             for tree in order:
