@@ -410,10 +410,16 @@ def test_the_installed_command_loads_only_the_light_read_path(seeded: Path) -> N
     the prompt tens of milliseconds: site, dataclasses/inspect, tempfile, click, numpy..."""
     start = Path(credo.__file__).resolve().with_name("hookstart.py")
     probe = (
-        "import atexit, sys\n"
+        "import os, sys\n"
         "heavy = ('site', 'dataclasses', 'inspect', 'tempfile', 'click', 'rich', 'numpy', 'mcp',"
         " 'threading', 'credo.store.bm25_mirror')\n"
-        "atexit.register(lambda: sys.stderr.write(repr([m for m in heavy if m in sys.modules])))\n"
+        # The command ends with os._exit once it has printed (no atexit): say it there.
+        "_exit = os._exit\n"
+        "def ending(code):\n"
+        "    sys.stderr.write(repr([m for m in heavy if m in sys.modules]))\n"
+        "    sys.stderr.flush()\n"
+        "    _exit(code)\n"
+        "os._exit = ending\n"
         f"sys.argv = [{str(start)!r}, 'hook', 'prompt']\n"
         f"exec(compile(open({str(start)!r}).read(), {str(start)!r}, 'exec'),"
         f" {{'__file__': {str(start)!r}, '__name__': '__main__'}})\n"
