@@ -155,9 +155,14 @@ def without_named(terms: list[str], paths: list[str]) -> list[str]:
     return [t for t in terms if t not in named] or terms
 
 
-# A release: two to four dotted numbers, whole (not the "1.0" of "1.0.2", nor a part of a
-# word or a path); a final full stop ends the sentence, not the number.
-_RELEASE = re.compile(r"(?<![\w./-])v?(\d+(?:\.\d+){1,3})(?![\w/-]|\.\d)")
+@cache
+def _release() -> re.Pattern[str]:
+    """A release: two to four dotted numbers, whole (not the "1.0" of "1.0.2", nor a part
+    of a word or a path); a final full stop ends the sentence, not the number. Compiled at
+    the first query with a dot, as the patterns above are."""
+    return re.compile(r"(?<![\w./-])v?(\d+(?:\.\d+){1,3})(?![\w/-]|\.\d)")
+
+
 # A named release's passages: as much as a full path, added to what their file is given.
 RELEASE_SCORE = 1.0
 MAX_RELEASES = 4
@@ -167,7 +172,7 @@ def releases(text: str) -> list[str]:
     """The release numbers the query names, distinct, in order (at most ``MAX_RELEASES``)."""
     if "." not in text:
         return []
-    found = dict.fromkeys(m.group(1) for m in _RELEASE.finditer(text))
+    found = dict.fromkeys(m.group(1) for m in _release().finditer(text))
     return list(found)[:MAX_RELEASES]
 
 
