@@ -74,10 +74,26 @@ def page_stem(match: re.Match[str]) -> str:
 
 
 # A project's conventional top-level files, named in capitals without their extension.
-_CONVENTIONAL = re.compile(
-    r"\b(README|CHANGES|CHANGELOG|HISTORY|SECURITY|CONTRIBUTING|LICENSE|AUTHORS|INSTALL"
-    r"|NOTICE|MAINTAINERS|CODE_OF_CONDUCT)\b"
+_CONVENTIONAL_NAMES = (
+    "README",
+    "CHANGES",
+    "CHANGELOG",
+    "HISTORY",
+    "SECURITY",
+    "CONTRIBUTING",
+    "LICENSE",
+    "AUTHORS",
+    "INSTALL",
+    "NOTICE",
+    "MAINTAINERS",
+    "CODE_OF_CONDUCT",
 )
+
+
+@cache
+def _conventional() -> re.Pattern[str]:
+    """One of ``_CONVENTIONAL_NAMES`` as a whole word (compiled on first use, as above)."""
+    return re.compile(r"\b(" + "|".join(_CONVENTIONAL_NAMES) + r")\b")
 
 
 def _may_name_page(text: str) -> bool:
@@ -117,9 +133,10 @@ def mentions(query: str) -> list[tuple[str, float]]:
             stem = page_stem(match)
             if stem not in STOPWORDS and stem not in _NOT_PAGES and len(found) < MAX_MENTIONS:
                 found.setdefault(PAGE_PREFIX + stem, 0.6)
-    for match in _CONVENTIONAL.finditer(rest):
-        if len(found) < MAX_MENTIONS:
-            found.setdefault(PAGE_PREFIX + match.group(1).lower(), 0.6)
+    if any(name in rest for name in _CONVENTIONAL_NAMES):  # (most queries: no regex run)
+        for match in _conventional().finditer(rest):
+            if len(found) < MAX_MENTIONS:
+                found.setdefault(PAGE_PREFIX + match.group(1).lower(), 0.6)
     return list(found.items())
 
 
