@@ -320,6 +320,10 @@ class _Context:
 def loads(text: str) -> object:
     """``json.loads(text)`` for a document ``json.loads`` accepts; raises ``ValueError``
     otherwise (never a partial value)."""
+    if _json is None:  # no C scanner: the json package's own (the direct path reads with this)
+        import json
+
+        return json.loads(text)
     scan = _json.make_scanner(_Context())
     start = len(text) - len(text.lstrip(" \t\n\r"))
     try:
