@@ -12,7 +12,7 @@ ask the index for.
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 # The patterns are compiled on first use (`cache`): each runs only for a word with its
-# ending, and the nine together cost a fresh process ~3M instructions to compile, which a
+# ending, and the nine together cost a fresh process ~4M instructions to compile, which a
 # hook whose prompt has no such word need not pay.
 
 import re

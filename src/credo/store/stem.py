@@ -30,7 +30,7 @@ ASCII_FOLD = str.maketrans(
 
 # This pattern and `_vowel`'s are compiled on first use (`cache`): a fresh process that
 # stems only ASCII words without a final "y", -ed or -ing (a hook's prompt, often) compiles
-# neither (~0.8M instructions).
+# neither (~0.7M instructions).
 @cache
 def _unicode_token() -> re.Pattern[str]:
     return re.compile(r"[^\W_]+")
