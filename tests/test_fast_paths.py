@@ -349,7 +349,7 @@ def _mentions_reference(query: str) -> list[tuple[str, float]]:
         stem = doc.page_stem(match)
         if stem not in STOPWORDS and stem not in doc._NOT_PAGES and len(found) < doc.MAX_MENTIONS:
             found.setdefault(doc.PAGE_PREFIX + stem, 0.6)
-    for match in doc._CONVENTIONAL.finditer(rest):
+    for match in doc._conventional().finditer(rest):
         if len(found) < doc.MAX_MENTIONS:
             found.setdefault(doc.PAGE_PREFIX + match.group(1).lower(), 0.6)
     return list(found.items())

@@ -407,13 +407,22 @@ def test_console_entry_passes_other_commands_to_the_cli(tmp_path: Path, seeded: 
 
 def test_the_installed_command_loads_only_the_light_read_path(seeded: Path) -> None:
     """`python -S .../credo/hookstart.py` prints the block and never loads what would cost
-    the prompt tens of milliseconds: site, dataclasses/inspect, tempfile, click, numpy..."""
+    the prompt tens of milliseconds: site, dataclasses/inspect, tempfile, click, numpy...
+    nor the json package (its C scanner reads the payload); it runs with the cycle collector
+    off and ends with os._exit once it has printed (hookstart.py)."""
     start = Path(credo.__file__).resolve().with_name("hookstart.py")
     probe = (
-        "import atexit, sys\n"
+        "import gc, os, sys\n"
         "heavy = ('site', 'dataclasses', 'inspect', 'tempfile', 'click', 'rich', 'numpy', 'mcp',"
-        " 'threading', 'credo.store.bm25_mirror')\n"
-        "atexit.register(lambda: sys.stderr.write(repr([m for m in heavy if m in sys.modules])))\n"
+        " 'threading', 'credo.store.bm25_mirror', 'json')\n"
+        # The command ends with os._exit once it has printed (no atexit): say it there.
+        "_exit = os._exit\n"
+        "def ending(code):\n"
+        "    loaded = [m for m in heavy if m in sys.modules]\n"
+        "    sys.stderr.write(repr((loaded, gc.isenabled())))\n"
+        "    sys.stderr.flush()\n"
+        "    _exit(code)\n"
+        "os._exit = ending\n"
         f"sys.argv = [{str(start)!r}, 'hook', 'prompt']\n"
         f"exec(compile(open({str(start)!r}).read(), {str(start)!r}, 'exec'),"
         f" {{'__file__': {str(start)!r}, '__name__': '__main__'}})\n"
@@ -427,7 +436,7 @@ def test_the_installed_command_loads_only_the_light_read_path(seeded: Path) -> N
     )
     assert done.returncode == 0
     assert b"[deploy]" in done.stdout
-    assert done.stderr.decode().strip().endswith("[]")
+    assert done.stderr.decode().strip().endswith("([], False)")
 
 
 def test_the_block_says_what_a_belief_replaced_and_what_disagrees(

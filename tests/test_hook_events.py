@@ -26,9 +26,9 @@ HOOKSTART = Path(credo.__file__).parent / "hookstart.py"  # what `credo setup cl
 
 def modules_probe(prefixes: tuple[str, ...], names: tuple[str, ...]) -> str:
     """A ``python -S -c`` program that runs the installed hook command and writes, as its last
-    stderr line, the loaded modules starting with ``prefixes`` or named in ``names``. A warm
-    answer ends the hook with ``os._exit`` (no atexit), so the probe wraps that; a direct
-    answer returns, and the probe writes the same list on its way out."""
+    stderr line, the loaded modules starting with ``prefixes`` or named in ``names``. The
+    command ends with ``os._exit`` once it has printed (no atexit), so the probe wraps that;
+    should it ever return instead, the probe writes the same list on its way out."""
     return (
         "import atexit, os, sys\n"
         "def said():\n"

@@ -725,6 +725,20 @@ def test_the_clients_json_refuses_what_json_loads_refuses(text: str) -> None:
         warm.loads(text)
 
 
+def test_the_clients_json_without_the_c_scanner_is_json_loads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An interpreter without ``_json`` never asks a server, yet the direct path reads its
+    payload through ``loads`` too (credo.surfaces.hook.parse_payload)."""
+    monkeypatch.setattr(warm, "_json", None)
+    assert warm.loads(' {"prompt": "x", "n": [1, 2.5, null]} ') == {
+        "prompt": "x",
+        "n": [1, 2.5, None],
+    }
+    with pytest.raises(ValueError):
+        warm.loads('{"prompt": ')
+
+
 def test_credo_serve_needs_a_store(tmp_path: Path, env: dict[str, str]) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "credo", "--db", str(tmp_path / "none.db"), "serve"],

@@ -66,7 +66,9 @@ def user_data_dir() -> Path:
 
 
 # "scheme://": what makes a location a URL rather than a path (RFC 3986 scheme characters).
-_URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+# Run through re's own cache, and only on a location that holds "://": a process that opens
+# a store by its path (the hook, every CLI command) never compiles it.
+_URL = r"^([A-Za-z][A-Za-z0-9+.-]*)://"
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 
@@ -94,7 +96,7 @@ def parse_location(raw: str | os.PathLike[str], *, base: Path | None = None) -> 
         InvalidInputError: the location is some other URL (``scheme://...``).
     """
     text = os.fspath(raw).strip()
-    found = _URL.match(text)
+    found = re.match(_URL, text) if "://" in text else None
     if found:
         scheme = found.group(1).lower()
         if scheme in POSTGRES_SCHEMES:

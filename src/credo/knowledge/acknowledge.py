@@ -7,6 +7,7 @@ capture classifier's patterns take tens of milliseconds to compile, this takes n
 from __future__ import annotations
 
 import re
+from functools import cache
 
 _ACK_HEADS = frozenset(
     """yes y yeah yep yup ya ok okay k kk sure thanks thx ty continue proceed lgtm next go do
@@ -17,8 +18,14 @@ _ACK_WORDS = _ACK_HEADS | frozenset(
     """please pls thank you it on ahead that looks keep going carry right correct all so
     much lot very works done s thats sgtm now""".split()
 )
-_ACK_TOKEN = re.compile(r"[^\W\d_]+|[\U0001F300-\U0001FAFF\u2705\u2714]", re.UNICODE)
 ACK_MAX_WORDS = 6
+
+
+@cache
+def _ack_token() -> re.Pattern[str]:
+    """A word or an assent emoji. Compiled on first use: most prompts are told apart by
+    their length or a question mark first, and a fresh hook process need not compile it."""
+    return re.compile(r"[^\W\d_]+|[\U0001F300-\U0001FAFF\u2705\u2714]", re.UNICODE)
 
 
 def is_acknowledgement(prompt: str) -> bool:
@@ -31,10 +38,11 @@ def is_acknowledgement(prompt: str) -> bool:
     stripped = prompt.strip()
     if not stripped or "?" in stripped or len(stripped) > 80:
         return False
-    rest = _ACK_TOKEN.sub(" ", stripped.lower())
+    token = _ack_token()
+    rest = token.sub(" ", stripped.lower())
     if rest.strip(" \t\n.,!:;-—–~*()'\"\ufe0f"):
         return False  # digits, code, paths: something beyond assent
-    words = _ACK_TOKEN.findall(stripped.lower())
+    words = token.findall(stripped.lower())
     if not words or len(words) > ACK_MAX_WORDS:
         return False
     return all(w in _ACK_WORDS for w in words) and any(w in _ACK_HEADS for w in words)

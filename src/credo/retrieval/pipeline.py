@@ -45,7 +45,6 @@ from credo.retrieval.prior import asks_for_tests, is_history, is_test
 from credo.retrieval.rank import Scored, Weights, compose
 from credo.retrieval.specific import lift
 from credo.retrieval.standing import NO_STANDING, GroupLines, Marks, picked, place_locked
-from credo.store import Store
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms
 from credo.store.graph import Link
 from credo.store.inflection import with_base_words
@@ -56,12 +55,13 @@ from credo.types import GLOBAL_SCOPE, Belief, RetrievalResult, RetrievedBelief
 if TYPE_CHECKING:  # loaded only when a candidate has truth links (``_currency``)
     from credo.retrieval.currency import Currency, Standing
     from credo.retrieval.truth_graph import Relevant
+    from credo.store import Store  # named in quotes: credo.store loads it when asked for
     from credo.store.truth import TruthReader
 
 __all__ = ["DEFAULT_LANES", "Options", "check_options", "retrieve", "with_default_lanes"]
 
 
-def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
+def retrieve(store: "Store", query: object, options: Options) -> RetrievalResult:
     check_options(options)
     if not isinstance(query, str):
         raise InvalidInputError(f"query must be a string, got {type(query).__name__}")
@@ -71,7 +71,7 @@ def retrieve(store: Store, query: object, options: Options) -> RetrievalResult:
         return _retrieve(store, text, options)
 
 
-def _retrieve(store: Store, text: str, options: Options) -> RetrievalResult:
+def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     budget = options.token_budget
     locks = store.current_locks()
     ranked, rows, around_seeds, known_trails, content = _rank(store, text, options)
@@ -355,7 +355,7 @@ def _currency(
 
 
 def _rank(
-    store: Store, text: str, options: Options
+    store: "Store", text: str, options: Options
 ) -> tuple[
     list[Scored],
     dict[str, CandidateRow],
@@ -466,7 +466,7 @@ def _explain_dialog(
 
 
 def _candidate_pairs(
-    store: Store,
+    store: "Store",
     ids: list[str],
     around_seeds: tuple[set[str], list[Link]] | None,
     floor: float,
@@ -514,7 +514,7 @@ def _best(
 
 
 def _neighbourhood(
-    store: Store,
+    store: "Store",
     seeds: Mapping[str, float],
     options: Options,
     known: dict[str, CandidateRow | None],

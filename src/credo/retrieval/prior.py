@@ -30,16 +30,27 @@ lanes by `rank.Weights.tests`, except for a question that names tests itself
 
 import re
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from credo.store.changelog import is_changelog_path
 from credo.types import TRAIL_SEPARATOR
 
-_LINES = re.compile(r" L\d+-L\d+$")
-_TEST_PATH = re.compile(
-    r"(?:^|/)(?:tests?|testing|__tests__)/"
-    r"|(?:^|/)(?:test_[^/]*\.py|[^/]*_test\.py|conftest\.py|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?)$"
-)
+
+# The patterns are compiled on first use (`cache`): a store without passages of files (a
+# hook's prompt over beliefs alone) never asks for them.
+@cache
+def _lines() -> re.Pattern[str]:
+    return re.compile(r" L\d+-L\d+$")
+
+
+@cache
+def _test_path() -> re.Pattern[str]:
+    return re.compile(
+        r"(?:^|/)(?:tests?|testing|__tests__)/"
+        r"|(?:^|/)(?:test_[^/]*\.py|[^/]*_test\.py|conftest\.py|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?)$"
+    )
+
+
 _TEST_STEMS = frozenset({"test", "tests", "testing", "pytest", "fixture", "fixtures"})
 
 
@@ -61,12 +72,12 @@ def is_test(trail: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def _is_test_path(head: str) -> bool:
-    return _TEST_PATH.search(_path_of(head).lower().replace("\\", "/")) is not None
+    return _test_path().search(_path_of(head).lower().replace("\\", "/")) is not None
 
 
 def _path_of(head: str) -> str:
     """The file path of a trail's head: without its line range and its ``#`` fragment."""
-    return _LINES.sub("", head).rsplit("#", 1)[0]
+    return _lines().sub("", head).rsplit("#", 1)[0]
 
 
 def asks_for_tests(terms: Iterable[str]) -> bool:

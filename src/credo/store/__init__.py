@@ -36,13 +36,15 @@ from credo.store.migrations import (
     current_version,
     migrate,
 )
-from credo.store.protocol import Store
-from credo.store.report import store_stats, unencodable
 from credo.store.truth import TruthQueries
-from credo.types import StoreStats
 
-if TYPE_CHECKING:  # loaded by a long-lived process's first warm read: the hook never needs it
+if TYPE_CHECKING:
+    # The interface the engine talks to: loaded when first asked for (``__getattr__`` below),
+    # as no read runs by it (its three Protocol classes cost a fresh process ~1.6M
+    # instructions). The warm index: by a long-lived process's first warm read.
+    from credo.store.protocol import Store
     from credo.store.warm import Ahead, WarmIndex, WarmPlan
+    from credo.types import StoreStats
 
 __all__ = ["LATEST_VERSION", "KeywordHit", "Link", "SqliteStore", "Store", "open_store"]
 
@@ -126,6 +128,8 @@ class SqliteStore(
         try:
             yield
         except UnicodeEncodeError as exc:
+            from credo.store.report import unencodable
+
             raise unencodable(exc) from None
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"write to {self.path} failed: {exc}") from exc
@@ -188,6 +192,8 @@ class SqliteStore(
             page_count = self.conn.execute("PRAGMA page_count").fetchone()[0]
             page_size = self.conn.execute("PRAGMA page_size").fetchone()[0]
             size = int(page_count) * int(page_size)
+        from credo.store.report import store_stats
+
         return store_stats(
             self.conn,
             path=self.path,
@@ -208,3 +214,12 @@ class SqliteStore(
             for r in self.conn.execute("PRAGMA foreign_key_check")
         ]
         return problems
+
+
+def __getattr__(name: str) -> object:
+    """``Store`` of ``credo.store.protocol``, loaded when first asked for (PEP 562)."""
+    if name == "Store":
+        from credo.store.protocol import Store
+
+        return Store
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

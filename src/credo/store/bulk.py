@@ -32,12 +32,12 @@ the ``_bulk_load`` flag of M001 suspends the triggers instead.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Sequence
 from itertools import chain, repeat
 from operator import is_, is_not, itemgetter
 
+from credo.store.db import json_array
 from credo.store.migrations import LIVE_ANCHOR_TEXT
 
 BULK_DDL_ROWS = 1000
@@ -194,7 +194,7 @@ class BulkLoad:
                 "INSERT INTO beliefs_fts(rowid, content, anchor_text, context) "
                 "SELECT rid, content, anchor_text, context FROM beliefs "
                 "WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL",
-                (json.dumps([r[0] for r in rows]),),
+                (json_array(str(r[0]) for r in rows),),
             )
             return None
 
@@ -227,7 +227,7 @@ class BulkLoad:
         merge rewrites postings a later merge rewrites again (log N times over); one
         'optimize' at the end (``_merge_fts``) writes each posting once more. The segments
         written before stay as they are, and that merge takes them too."""
-        names = json.dumps(list(_FTS_NO_MERGES))
+        names = json_array(_FTS_NO_MERGES)
         self._fts_saved = dict(
             self.conn.execute(
                 "SELECT k, v FROM beliefs_fts_config WHERE k IN (SELECT value FROM json_each(?))",
@@ -263,7 +263,7 @@ class BulkLoad:
         found = self.conn.execute(
             f"SELECT name, sql FROM {schema}.sqlite_master WHERE type = ? "
             "AND name IN (SELECT value FROM json_each(?)) ORDER BY name",
-            (kind, json.dumps(list(names))),
+            (kind, json_array(names)),
         ).fetchall()
         for name, sql in found:
             self.conn.execute(f'DROP {kind.upper()} {schema}."{name}"')
@@ -284,6 +284,6 @@ def _indexes_of(conn: sqlite3.Connection, tables: Sequence[str]) -> list[str]:
     rows = conn.execute(
         "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
         "AND tbl_name IN (SELECT value FROM json_each(?)) ORDER BY name",
-        (json.dumps(list(tables)),),
+        (json_array(tables),),
     )
     return [str(r[0]) for r in rows]

@@ -1,7 +1,7 @@
 """Reads for the retrieval pipeline: graph reads for the lanes (one batched query per hop,
 live beliefs only), the candidate subgraph for clustering, and the lock list."""
 
-from __future__ import annotations
+# Evaluated annotations, for a cheaper import: see credo/types.py (``Link``'s fields).
 
 import contextlib
 import sqlite3
@@ -59,7 +59,7 @@ class _OneVersion:
 
     __slots__ = ("_outer", "_store")
 
-    def __init__(self, store: GraphQueries) -> None:
+    def __init__(self, store: "GraphQueries") -> None:
         self._store = store
         self._outer = False
 
@@ -93,7 +93,7 @@ class GraphQueries(DocAnchorMatches):
     _contexts_seen: tuple[tuple[int, int] | None, tuple[bool, ...]] | None = None
     # The warm index (store/warm.py) of a long-lived process, while the store is at its
     # version: the reads below answer from it instead of SQL, with the same rows.
-    _warm: WarmIndex | None = None
+    _warm: "WarmIndex | None" = None
 
     def one_version(self) -> contextlib.AbstractContextManager[None]:
         """One retrieve's reads: another connection's commits are looked for once, here
@@ -116,7 +116,7 @@ class GraphQueries(DocAnchorMatches):
         data_version = self._data_version
         return None if data_version is None else store_version(self.conn, data_version)
 
-    def _warm_now(self) -> WarmIndex | None:
+    def _warm_now(self) -> "WarmIndex | None":
         """The warm index if the store is still at its version; a moved store lets it go
         (the reads fall back to SQL until a new one is installed)."""
         warm = self._warm

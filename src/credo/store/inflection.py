@@ -11,8 +11,12 @@ ask the index for.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
+# The patterns are compiled on first use (`cache`): each runs only for a word with its
+# ending, and the nine together cost a fresh process ~4M instructions to compile, which a
+# hook whose prompt has no such word need not pay.
 
 import re
+from functools import cache
 
 from credo.store.fts import MAX_QUERY_CHARS, MAX_QUERY_TERMS, STOPWORDS
 from credo.store.stem import stem
@@ -46,9 +50,14 @@ def adjective_of(term: str) -> str | None:
 # consonant before -en drops it and takes an -e (written, hidden, overridden), -aken and
 # -iven drop the -n (taken, given, driven), -osen is -oose (chosen), and -own after h, n, hr,
 # gr or l drops the -n (shown, known, thrown, grown, flown; not brown, crown, down).
-_DOUBLED_EN = re.compile(r"([bdgkmnprt])\1en$")
-_EN = re.compile(r"(ak|iv)en$")
-_OWN = re.compile(r"(h|n|hr|gr|l)own$")
+@cache
+def _participles() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """A doubled consonant before -en; -aken and -iven; -own after h, n, hr, gr or l."""
+    return (
+        re.compile(r"([bdgkmnprt])\1en$"),
+        re.compile(r"(ak|iv)en$"),
+        re.compile(r"(h|n|hr|gr|l)own$"),
+    )
 
 
 def verb_of(term: str) -> str | None:
@@ -62,13 +71,14 @@ def verb_of(term: str) -> str | None:
     """
     if not term.endswith(("en", "own")):  # (most terms: no regex run)
         return None
-    if len(term) >= 6 and _DOUBLED_EN.search(term):
+    doubled_en, en, own = _participles()
+    if len(term) >= 6 and doubled_en.search(term):
         base = term[:-3] + "e"
-    elif len(term) >= 5 and _EN.search(term):
+    elif len(term) >= 5 and en.search(term):
         base = term[:-1]
     elif len(term) >= 6 and term.endswith("osen"):
         base = term[:-3] + "ose"
-    elif _OWN.search(term):
+    elif own.search(term):
         base = term[:-1]
     else:
         return None
@@ -79,15 +89,21 @@ def verb_of(term: str) -> str | None:
 # two-syllable ones in -y or -le ("easy" -> easiest, "simple" -> simplest); the rest take
 # "most". A body of two vowel groups ("inter" of "interest", "requ" of "request") is no
 # superlative's (a -y's -i aside).
-_ONE_SYLLABLE = re.compile(r"^[^aeiou]*[aeiou]+[^aeiou]*$")
-# A superlative's body that is one syllable closed by one consonant ("clos", "fin", "lat"):
-# the adjective ends in a silent -e that the -est took ("closest" -> close, "finest" -> fine),
-# the same cvc test Porter (1980) applies when it restores the -e of "hoping" -> hope.
-# A w, x or y never closes such a syllable ("newest" -> new).
-_CVC = re.compile(r"^[^aeiou]*[aeiou][^aeiouwxy]$")
-# A consonant doubled before -est is the adjective's single one ("thin" -> thinnest), as
-# Porter undoubles before -ed and -ing; l, s and z stay doubled ("small", "full", "crass").
-_DOUBLED_EST = re.compile(r"([bdgkmnprt])\1$")
+@cache
+def _superlatives() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """One syllable; one closed by one consonant; a doubled consonant at the end."""
+    return (
+        re.compile(r"^[^aeiou]*[aeiou]+[^aeiou]*$"),
+        # A superlative's body that is one syllable closed by one consonant ("clos", "fin",
+        # "lat"): the adjective ends in a silent -e that the -est took ("closest" -> close,
+        # "finest" -> fine), the same cvc test Porter (1980) applies when it restores the -e
+        # of "hoping" -> hope. A w, x or y never closes such a syllable ("newest" -> new).
+        re.compile(r"^[^aeiou]*[aeiou][^aeiouwxy]$"),
+        # A consonant doubled before -est is the adjective's single one ("thin" ->
+        # thinnest), as Porter undoubles before -ed and -ing; l, s and z stay doubled
+        # ("small", "full", "crass").
+        re.compile(r"([bdgkmnprt])\1$"),
+    )
 
 
 def positive_of(term: str) -> str | None:
@@ -105,13 +121,14 @@ def positive_of(term: str) -> str | None:
     if len(term) < 6 or not term.endswith("est"):
         return None
     body = term[:-3]
-    if not _ONE_SYLLABLE.match(body[:-1] if body.endswith("i") else body):
+    one_syllable, cvc, doubled_est = _superlatives()
+    if not one_syllable.match(body[:-1] if body.endswith("i") else body):
         return None
     if body.endswith("i"):  # "easiest" -> easy, "earliest" -> early
         base = body[:-1] + "y"
-    elif _DOUBLED_EST.search(body):  # "thinnest" -> thin, "flattest" -> flat
+    elif doubled_est.search(body):  # "thinnest" -> thin, "flattest" -> flat
         base = body[:-1]
-    elif _CVC.match(body):
+    elif cvc.match(body):
         base = body + "e"
     else:
         base = body
@@ -154,8 +171,15 @@ def base_word(term: str, *, compound: bool = False) -> str | None:
 # -ation; -our to -or one way only (the other way would touch every -or word: "error",
 # "iterator"). A root that only ends like one ("promise" -> promize, "detour" -> detor)
 # gives a word the index holds for nothing.
-_ISE_IZE = re.compile(r"(?<=\w{3})([iy])([sz])(e|es|ed|ing|er|ers|ation|ations)$")
-_OUR = re.compile(r"(?<=\w{2})our(s|ed|ing|ite|ites|able|er|ers)?$")
+@cache
+def _spellings() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """-ise/-ize, -yse/-yze and their inflections; -our and its inflections."""
+    return (
+        re.compile(r"(?<=\w{3})([iy])([sz])(e|es|ed|ing|er|ers|ation|ations)$"),
+        re.compile(r"(?<=\w{2})our(s|ed|ing|ite|ites|able|er|ers)?$"),
+    )
+
+
 # The same endings for one C-level ``endswith``: most query words have none of them, and
 # this runs on every word of every query (two regex searches a word cost ~10 us a query).
 _SPELLING_ENDINGS = tuple(
@@ -176,10 +200,11 @@ def spelling_of(term: str) -> str | None:
     orthography over the question's own words, no list, no corpus."""
     if len(term) < 6 or not term.endswith(_SPELLING_ENDINGS):  # "size", "hours": too short
         return None
-    if (m := _ISE_IZE.search(term)) is not None:
+    ise_ize, our = _spellings()
+    if (m := ise_ize.search(term)) is not None:
         other = "z" if m.group(2) == "s" else "s"
         return _apart(f"{term[: m.start()]}{m.group(1)}{other}{m.group(3)}", stem(term))
-    if (m := _OUR.search(term)) is not None:
+    if (m := our.search(term)) is not None:
         return _apart(f"{term[: m.start()]}or{m.group(1) or ''}", stem(term))
     return None
 
@@ -197,8 +222,10 @@ def base_words(term: str, *, compound: bool = False) -> tuple[str, ...]:
     return tuple(w for w in (word, comparative, other) if w is not None)
 
 
-# The word after a hyphen inside a compound ("hand-written": "written").
-_COMPOUND_TAIL = re.compile(r"(?<=\w-)\w+")
+@cache
+def _compound_tail() -> re.Pattern[str]:
+    """The word after a hyphen inside a compound ("hand-written": "written")."""
+    return re.compile(r"(?<=\w-)\w+")
 
 
 def with_base_words(terms: list[str], text: str = "") -> list[str]:
@@ -206,7 +233,7 @@ def with_base_words(terms: list[str], text: str = "") -> list[str]:
     already, within ``MAX_QUERY_TERMS``; ``text`` is the query they were read from, which
     tells a compound's participle. Without a base word: ``terms`` itself."""
     tails = (
-        {m.group(0).lower() for m in _COMPOUND_TAIL.finditer(text[:MAX_QUERY_CHARS])}
+        {m.group(0).lower() for m in _compound_tail().finditer(text[:MAX_QUERY_CHARS])}
         if "-" in text
         else ()
     )

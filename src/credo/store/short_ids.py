@@ -18,6 +18,7 @@ shares a given 8-character prefix with odds of one in 268 million.
 
 import re
 from collections.abc import Callable, Iterable
+from functools import cache
 from itertools import compress, filterfalse
 from operator import not_
 
@@ -29,11 +30,21 @@ AMBIGUOUS_SHOWN = 5  # candidates an ambiguous prefix's error lists
 # rare prefix collision (Memory.remember, ingest's _free_ids), up to the whole sha256's 64.
 _DERIVED_HEX = r"[0-9a-f]{15}(?:[0-9a-f]{4}){0,12}|[0-9a-f]{64}"
 _DERIVED = re.compile(rf"b(?:{_DERIVED_HEX})")
-# The same, one per line of a text: a retrieve's candidates sorted out in one scan (ids hold
-# no control character: identity.check_id).
-_DERIVED_LINES = re.compile(rf"^b(?:{_DERIVED_HEX})$", re.MULTILINE)
-# What a derived id's short form can be: at least SHORT_CHARS of it, at most all of it.
-_DERIVED_PREFIX = re.compile(rf"b[0-9a-f]{{{SHORT_CHARS - 1},64}}")
+
+
+# The two below are compiled on first use (`cache`): a one-shot hook needs neither.
+@cache
+def _derived_lines() -> re.Pattern[str]:
+    """``_DERIVED``, one per line of a text: a retrieve's candidates sorted out in one scan
+    (ids hold no control character: identity.check_id)."""
+    return re.compile(rf"^b(?:{_DERIVED_HEX})$", re.MULTILINE)
+
+
+@cache
+def _derived_prefix() -> re.Pattern[str]:
+    """What a derived id's short form can be: at least SHORT_CHARS of it, at most all."""
+    return re.compile(rf"b[0-9a-f]{{{SHORT_CHARS - 1},64}}")
+
 
 # (prefix, limit) -> up to ``limit`` stored ids starting with ``prefix``, in id order
 # (``Store.ids_with_prefix``).
@@ -50,7 +61,7 @@ class AmbiguousIdError(InvalidInputError):
 def derived_ids(ids: Iterable[str]) -> list[str]:
     """Those of ``ids`` that are derived, as ``Shown`` finds them (the others it shows
     whole, whatever the query)."""
-    return _DERIVED_LINES.findall("\n".join(ids))
+    return _derived_lines().findall("\n".join(ids))
 
 
 def _derived_flags(ids: list[str]) -> list[bool]:
@@ -131,7 +142,7 @@ def full_id(text: str, exists: Callable[[str], bool], lookup: PrefixLookup) -> s
     """
     if not isinstance(text, str) or exists(text):
         return text
-    if _DERIVED_PREFIX.fullmatch(text) is None:
+    if _derived_prefix().fullmatch(text) is None:
         return text
     found = lookup(text, AMBIGUOUS_SHOWN + 1)
     if len(found) == 1:

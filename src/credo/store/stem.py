@@ -15,19 +15,27 @@ Pure functions; ``stem`` is cached (words repeat across queries and passages).
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 # unicode61: ASCII letters and digits are token characters, every other ASCII byte
 # separates; a non-ASCII letter or digit is a token character (its category, L* or N*).
-ASCII_TOKEN = re.compile(r"[A-Za-z0-9]+")
-# The same tokens without a regular expression: `str.translate` lower-cases ASCII letters
+# The ASCII tokens without a regular expression: `str.translate` lower-cases ASCII letters
 # and makes every other ASCII character but "\n" a space, then `str.split` cuts the runs
 # (a third of `findall`'s work, which was ~6% of ingesting a Markdown tree). "\n" is kept
 # for a caller that cuts lines first; `split` takes it as a space.
 ASCII_FOLD = str.maketrans(
     {c: c.lower() if c.isalnum() else " " for c in map(chr, range(128)) if c != "\n"}
 )
-_UNICODE_TOKEN = re.compile(r"[^\W_]+")
+
+
+# This pattern and `_vowel`'s are compiled on first use (`cache`): a fresh process that
+# stems only ASCII words without a final "y", -ed or -ing (a hook's prompt, often) compiles
+# neither (~0.7M instructions).
+@cache
+def _unicode_token() -> re.Pattern[str]:
+    return re.compile(r"[^\W_]+")
+
+
 _MAX_TOKEN_BYTES = 64  # porter passes longer tokens through unstemmed
 _VOWELS = frozenset(b"aeiou")
 
@@ -46,7 +54,7 @@ def tokens(text: str) -> list[str]:
     """The folded tokens of ``text`` in order, before stemming."""
     if text.isascii():  # (folding ASCII is lower-casing: once for the whole text)
         return text.translate(ASCII_FOLD).split()
-    return [fold(m) for m in _UNICODE_TOKEN.findall(text)]
+    return [fold(m) for m in _unicode_token().findall(text)]
 
 
 @lru_cache(maxsize=16_384)
@@ -83,8 +91,12 @@ _KIND = bytes(
     ord("v") if b in _VOWELS else ord("y") if b == ord("y") else ord("c") for b in range(256)
 )
 _C, _V, _Y = ord("c"), ord("v"), ord("y")
-# *v* of step 1b: a vowel, or a "y" after the first byte.
-_HAS_VOWEL = re.compile(rb"[aeiou]|(?s:.)y")
+
+
+@cache
+def _vowel() -> re.Pattern[bytes]:
+    """*v* of step 1b: a vowel, or a "y" after the first byte."""
+    return re.compile(rb"[aeiou]|(?s:.)y")
 
 
 def _kinds(word: bytearray, n: int) -> bytearray:
@@ -110,7 +122,7 @@ def _measure(word: bytearray, n: int) -> int:
 
 def _has_vowel(word: bytearray, n: int) -> bool:
     """*v*: ``word[:n]`` holds a vowel ("y" counts after the first letter)."""
-    return _HAS_VOWEL.search(word, 0, n) is not None
+    return _vowel().search(word, 0, n) is not None
 
 
 def _cvc(word: bytearray, n: int) -> bool:

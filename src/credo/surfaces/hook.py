@@ -14,12 +14,14 @@ never get in the way: whatever goes wrong (no store, a malformed payload, a brok
 bug) it prints nothing, exits 0 and writes one line to the hook log instead.
 
 Only the standard library is imported up front; the engine is imported once a store is
-known to exist, and nothing here touches click, numpy or the MCP SDK.
+known to exist, and nothing here touches click, numpy or the MCP SDK. Not even the ``json``
+package on the prompt's path (~4.6M instructions of a fresh process): the payload is read
+by its C scanner (``credo.surfaces.warm.loads``), and ``json`` is imported by the events
+that print JSON and to word a payload's error.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -82,10 +84,18 @@ def parse_payload(raw: bytes, event: str = "prompt") -> dict[str, Any]:
         raise HookSkip(f"payload over {MAX_PAYLOAD_BYTES} bytes; skipped")
     if not raw.strip():
         raise HookSkip("empty payload on stdin")
+    from credo.surfaces.warm import loads  # json.loads' own scanner (the module docstring)
+
+    text = raw.decode("utf-8", errors="replace")
     try:
-        payload = json.loads(raw.decode("utf-8", errors="replace"))
-    except ValueError as exc:
-        raise HookSkip(f"payload is not JSON ({exc.__class__.__name__}: {exc})") from None
+        payload = loads(text)
+    except ValueError:
+        import json  # the same scanner again, for json's account of what is wrong
+
+        try:
+            payload = json.loads(text)
+        except ValueError as exc:
+            raise HookSkip(f"payload is not JSON ({exc.__class__.__name__}: {exc})") from None
     return check_payload(payload, event)
 
 
@@ -311,7 +321,7 @@ def on_session_start(memory: Memory, payload: dict[str, Any]) -> Outcome:
     if not block:
         return Outcome("")
     output = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": block}}
-    return Outcome(json.dumps(output, ensure_ascii=False))
+    return Outcome(json_output(output))
 
 
 STOP_TURNS = 3  # the user turns Stop captures from: this exchange's, and a margin
@@ -354,7 +364,7 @@ def on_stop(memory: Memory, payload: dict[str, Any]) -> Outcome:
     from credo.surfaces.render import captured_message
 
     message = captured_message(fresh, session)
-    return Outcome(json.dumps({"systemMessage": message}, ensure_ascii=False))
+    return Outcome(json_output({"systemMessage": message}))
 
 
 def on_subagent(memory: Memory, payload: dict[str, Any]) -> Outcome:
@@ -379,7 +389,15 @@ def on_subagent(memory: Memory, payload: dict[str, Any]) -> Outcome:
         return Outcome("")
     updated = {**tool_input, "prompt": f"{block}\n{task}"}
     output = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": updated}}
-    return Outcome(json.dumps(output, ensure_ascii=False))
+    return Outcome(json_output(output))
+
+
+def json_output(output: dict[str, Any]) -> str:
+    """What an event that answers in JSON prints (``json`` imported here: the module
+    docstring)."""
+    import json
+
+    return json.dumps(output, ensure_ascii=False)
 
 
 HANDLERS = {

@@ -5,7 +5,6 @@ Surfaces call these; they never format data themselves.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any
@@ -49,6 +48,8 @@ def to_jsonable(value: Any) -> Any:
 
 
 def json_text(value: Any) -> str:
+    import json  # not at the top: the hook renders its block here and prints no JSON
+
     return json.dumps(to_jsonable(value), ensure_ascii=False, indent=2)
 
 

@@ -320,6 +320,10 @@ class _Context:
 def loads(text: str) -> object:
     """``json.loads(text)`` for a document ``json.loads`` accepts; raises ``ValueError``
     otherwise (never a partial value)."""
+    if _json is None:  # no C scanner: the json package's own (the direct path reads with this)
+        import json
+
+        return json.loads(text)
     scan = _json.make_scanner(_Context())
     start = len(text) - len(text.lstrip(" \t\n\r"))
     try:
@@ -427,34 +431,46 @@ def _exchange(path: str, message: bytes) -> bytes | None:
         sock.close()
 
 
-def main(
-    event: str | None = None, db: str | None = None, *, exit_when_answered: bool = False
-) -> int:
+def main(event: str | None = None, db: str | None = None, *, exit_when_done: bool = False) -> int:
     """The hook command: ask the warm server, else run the direct path
     (credo.surfaces.hook) on the same bytes. Always 0.
 
-    ``exit_when_answered`` (the installed command, hookstart.py, alone: never a process
-    that goes on): once the server's answer is printed, the process ends at once
-    (``os._exit``). The interpreter's own shutdown would cost the prompt ~2-3 ms more
-    (freeing every module, running the collector) with nothing left to close: the socket
-    is closed, stdout flushed, and nothing of the engine was loaded. The direct path ends
-    as before (its store is closed and its capture child started by the normal exit)."""
+    ``exit_when_done`` (the installed command, hookstart.py, alone: never a process that
+    goes on): once the output is printed, the process ends at once (``os._exit``). The
+    interpreter's own shutdown would cost the prompt more with nothing left to close:
+    ~2-3 ms after a warm answer (the socket is closed, stdout flushed, nothing of the
+    engine loaded), ~20M instructions after the direct path, which frees every module of
+    the engine and runs a last full collection (its store is closed and its detached
+    child, if any, forked by then: ``run_bytes`` returns after both)."""
     chosen = event if event is not None else event_from_argv(sys.argv)
     raw = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
     output = ask(chosen, raw, db)
     if output is None:
         from credo.surfaces.hook import run_bytes  # the engine, only now
 
-        return run_bytes(raw, sys.stdout.buffer, db, chosen)
+        status = run_bytes(raw, sys.stdout.buffer, db, chosen)
+        if exit_when_done:
+            _exit_now(status)
+        return status
     if output:
         try:
             sys.stdout.buffer.write(output)
             sys.stdout.buffer.flush()
         except OSError:
             pass  # Claude Code closed the pipe (its timeout): nothing to tell it
-    if exit_when_answered:
-        os._exit(0)
+    if exit_when_done:
+        _exit_now(0)
     return 0
+
+
+def _exit_now(status: int) -> None:
+    """End the process without the interpreter's shutdown, what is buffered written first."""
+    for stream in (sys.stdout, sys.stderr):
+        try:  # noqa: SIM105 (no contextlib: this module imports only what the client needs)
+            stream.flush()
+        except (OSError, ValueError):
+            pass  # a closed pipe or stream: nothing more can reach it
+    os._exit(status)
 
 
 def event_from_argv(argv: list[str]) -> str:

@@ -21,9 +21,12 @@ the bm25f contribution back into what the keywords earned and what this rule cha
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
-from credo.store import Store
 from credo.store.fts import CandidateRow
+
+if TYPE_CHECKING:
+    from credo.store import Store
 
 EDGE_TYPE = "TEMPORAL_NEXT"
 PENALTY = 0.2

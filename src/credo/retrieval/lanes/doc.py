@@ -74,10 +74,26 @@ def page_stem(match: re.Match[str]) -> str:
 
 
 # A project's conventional top-level files, named in capitals without their extension.
-_CONVENTIONAL = re.compile(
-    r"\b(README|CHANGES|CHANGELOG|HISTORY|SECURITY|CONTRIBUTING|LICENSE|AUTHORS|INSTALL"
-    r"|NOTICE|MAINTAINERS|CODE_OF_CONDUCT)\b"
+_CONVENTIONAL_NAMES = (
+    "README",
+    "CHANGES",
+    "CHANGELOG",
+    "HISTORY",
+    "SECURITY",
+    "CONTRIBUTING",
+    "LICENSE",
+    "AUTHORS",
+    "INSTALL",
+    "NOTICE",
+    "MAINTAINERS",
+    "CODE_OF_CONDUCT",
 )
+
+
+@cache
+def _conventional() -> re.Pattern[str]:
+    """One of ``_CONVENTIONAL_NAMES`` as a whole word (compiled on first use, as above)."""
+    return re.compile(r"\b(" + "|".join(_CONVENTIONAL_NAMES) + r")\b")
 
 
 def _may_name_page(text: str) -> bool:
@@ -117,9 +133,10 @@ def mentions(query: str) -> list[tuple[str, float]]:
             stem = page_stem(match)
             if stem not in STOPWORDS and stem not in _NOT_PAGES and len(found) < MAX_MENTIONS:
                 found.setdefault(PAGE_PREFIX + stem, 0.6)
-    for match in _CONVENTIONAL.finditer(rest):
-        if len(found) < MAX_MENTIONS:
-            found.setdefault(PAGE_PREFIX + match.group(1).lower(), 0.6)
+    if any(name in rest for name in _CONVENTIONAL_NAMES):  # (most queries: no regex run)
+        for match in _conventional().finditer(rest):
+            if len(found) < MAX_MENTIONS:
+                found.setdefault(PAGE_PREFIX + match.group(1).lower(), 0.6)
     return list(found.items())
 
 
@@ -155,9 +172,14 @@ def without_named(terms: list[str], paths: list[str]) -> list[str]:
     return [t for t in terms if t not in named] or terms
 
 
-# A release: two to four dotted numbers, whole (not the "1.0" of "1.0.2", nor a part of a
-# word or a path); a final full stop ends the sentence, not the number.
-_RELEASE = re.compile(r"(?<![\w./-])v?(\d+(?:\.\d+){1,3})(?![\w/-]|\.\d)")
+@cache
+def _release() -> re.Pattern[str]:
+    """A release: two to four dotted numbers, whole (not the "1.0" of "1.0.2", nor a part
+    of a word or a path); a final full stop ends the sentence, not the number. Compiled at
+    the first query with a dot, as the patterns above are."""
+    return re.compile(r"(?<![\w./-])v?(\d+(?:\.\d+){1,3})(?![\w/-]|\.\d)")
+
+
 # A named release's passages: as much as a full path, added to what their file is given.
 RELEASE_SCORE = 1.0
 MAX_RELEASES = 4
@@ -167,7 +189,7 @@ def releases(text: str) -> list[str]:
     """The release numbers the query names, distinct, in order (at most ``MAX_RELEASES``)."""
     if "." not in text:
         return []
-    found = dict.fromkeys(m.group(1) for m in _RELEASE.finditer(text))
+    found = dict.fromkeys(m.group(1) for m in _release().finditer(text))
     return list(found)[:MAX_RELEASES]
 
 
