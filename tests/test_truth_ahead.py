@@ -87,6 +87,7 @@ def test_every_unlocked_belief_in_dispute_is_worked_out_ahead(tmp_path: Path) ->
         assert every is not None and graph.read == set(every)
         # (``linked_in_order`` probes ``linked`` for ``every`` once the graph is whole)
         assert graph.whole and graph.linked == set(every)
+        assert graph.plain_ids  # (chosen ids: none derived, each shown whole)
         assert set(graph.relevant_known) == set(graph.against) - {"b2"}  # b2 is locked
         assert _answers(memory, _SPEC) == want
 
@@ -190,3 +191,14 @@ def test_the_step_on_a_graph_made_whole_gives_what_a_filled_one_gives(
                 )
             )
         assert all(g == got[-1] for g in got)
+
+
+def test_a_graph_made_whole_knows_whether_a_linked_id_is_derived() -> None:
+    """``plain_ids``: no linked belief's id is derived (the pipeline then sets the others
+    of its groups aside shown whole without asking each); one derived id makes it False."""
+    for ids, plain in ((("n1", "n2"), True), (("n1", "b" + "a" * 15), False)):
+        edge = (ids[0], ids[1], "CONTRADICTS")
+        links = {ids[0]: (edge,), ids[1]: (edge,)}
+        ends = {i: (False, _row("b01"), True) for i in ids}
+        made = truth_ahead.graph_ahead(links, ends)
+        assert made is not None and made.plain_ids is plain

@@ -93,6 +93,9 @@ class TruthGraph:
         # Every linked belief read, and every unlocked one in dispute worked out as relevant
         # (retrieval/truth_ahead.py): a query reads nothing and asks nothing first.
         self.whole = False
+        # Whether no linked belief has a derived id (so each is shown whole, whatever the
+        # query: ``short_ids.Shown``'s ``known_whole``): known of a graph made whole.
+        self.plain_ids = False
 
     @property
     def empty(self) -> bool:
