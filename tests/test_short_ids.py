@@ -247,3 +247,19 @@ def test_shown_asks_which_prefixes_are_shared_only_when_a_derived_id_is_looked_u
     assert shown.changed() == {second: second[:10], first: first[:8]}
     assert calls == [[first, second]]  # (once a query)
     assert derived_ids([first, chosen, "bcafe12345", second]) == [first, second]
+
+
+def test_ids_known_whole_are_shown_as_asked_ones_would_be() -> None:
+    """``known_whole``: ids the caller knows are not derived (the truth graph's others of
+    its groups aside) are set whole up front, as they would be were they among the
+    candidates; nothing is asked of them, and what is shown short stays the same."""
+    first, chosen, other = "b" + "1" * 15, "n1", "n2"
+
+    def lookup(prefix: str, limit: int) -> list[str]:
+        return [first][:limit] if first.startswith(prefix) else []
+
+    asked = Shown([first, chosen, other], lambda ids: set(), lookup, set())
+    known = Shown([first, chosen], lambda ids: set(), lookup, set(), [other])
+    assert dict(known) == dict(asked) == {chosen: chosen, other: other}
+    assert known[first] == asked[first] == first[:8]
+    assert known.changed() == asked.changed() == {first: first[:8]}

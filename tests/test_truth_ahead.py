@@ -85,6 +85,9 @@ def test_every_unlocked_belief_in_dispute_is_worked_out_ahead(tmp_path: Path) ->
         assert isinstance(graph, TruthGraph)
         every = memory.store.truth_reader().every
         assert every is not None and graph.read == set(every)
+        # (``linked_in_order`` probes ``linked`` for ``every`` once the graph is whole)
+        assert graph.whole and graph.linked == set(every)
+        assert graph.plain_ids  # (chosen ids: none derived, each shown whole)
         assert set(graph.relevant_known) == set(graph.against) - {"b2"}  # b2 is locked
         assert _answers(memory, _SPEC) == want
 
@@ -167,6 +170,8 @@ def test_the_step_on_a_graph_made_whole_gives_what_a_filled_one_gives(
         ids = [f"b{i:02}" for i in query if i not in spec["locked"]]  # type: ignore[operator]
         ranked = [Scored(i, 1.0 - n / 64, {"bm25f": 1.0 - n / 64}) for n, i in enumerate(ids)]
         rows = {i: _row(i) for i in ids}
+        if made is not None:  # (the linked ones found in ``linked``, as in ``every``)
+            assert made.linked_in_order(ids, links) == [i for i in ids if i in links]
         got = []
         for graph in (made, lazy):
             if graph is None:
@@ -186,3 +191,14 @@ def test_the_step_on_a_graph_made_whole_gives_what_a_filled_one_gives(
                 )
             )
         assert all(g == got[-1] for g in got)
+
+
+def test_a_graph_made_whole_knows_whether_a_linked_id_is_derived() -> None:
+    """``plain_ids``: no linked belief's id is derived (the pipeline then sets the others
+    of its groups aside shown whole without asking each); one derived id makes it False."""
+    for ids, plain in ((("n1", "n2"), True), (("n1", "b" + "a" * 15), False)):
+        edge = (ids[0], ids[1], "CONTRADICTS")
+        links = {ids[0]: (edge,), ids[1]: (edge,)}
+        ends = {i: (False, _row("b01"), True) for i in ids}
+        made = truth_ahead.graph_ahead(links, ends)
+        assert made is not None and made.plain_ids is plain

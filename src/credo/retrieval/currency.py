@@ -458,9 +458,9 @@ def _gather(
         relevant = set(order)
     if not order and not lock_wanted:
         return ranked, None, (), {}, {}, {}
-    said: list[Standing | None] = list(map(_MARK, infos))
+    said = map(_MARK, infos)  # (one pass: no list of the marks made first)
     standing: dict[str, Standing] = dict(zip(order, said, strict=True))  # type: ignore[arg-type]
-    if not all(said):  # (a standing is a 3-tuple: only None is false)
+    if not all(standing.values()):  # (a standing is a 3-tuple: only None is false)
         standing = {i: mark for i, mark in standing.items() if mark is not None}
     # Those with an unlocked conflict (each has a current conflict, so a mark, too).
     frees: list[tuple[str, ...]] = list(map(_FREE, infos))

@@ -115,8 +115,16 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
                 ids = list(chain.from_iterable(map(aside.get, ids, zip(ids))))
             units = Units(ranked_ids, state.groups, aside)  # (it takes ``aside``: made after)
     # The ids the block shows: derived ones by their shortest unique prefix (short_ids.py).
-    asked = [*(b.id for b in locks), *ids]
-    shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared)
+    # The others of the groups aside are linked beliefs: when the truth graph knows none of
+    # those has a derived id, they are set shown whole without asking each (~50 a query on a
+    # store in dispute).
+    if tails and filled is not None and getattr(reader.kept.get("graph"), "plain_ids", False):
+        asked = [*(b.id for b in locks), *filled]
+        known_whole = list(chain.from_iterable(map(_OTHERS, tails.values())))
+    else:
+        asked = [*(b.id for b in locks), *ids]
+        known_whole = None
+    shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared, known_whole)
     marked = Marks(standing, shown, state)
     if shared:  # after the project's locks, in the global store's order; marked "global"
         locks = [*locks, *shared.values()]
@@ -251,6 +259,7 @@ _FIRST = itemgetter(0)  # of a packed belief (``picked``): its Scored; of a Scor
 # What ``Currency.tails`` keeps of a group aside (``TruthGraph.as_relevant``): the group, its
 # others longer than compress.SHORT_CHARS, the least their lines cost.
 _GROUP = itemgetter(2)
+_OTHERS = itemgetter(3)
 _TEXT = itemgetter(0)  # of a row (CandidateRow): the text
 _LONG = itemgetter(8)
 _LEAST = itemgetter(9)

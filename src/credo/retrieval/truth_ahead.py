@@ -11,6 +11,7 @@ the version's links alone (tests/test_truth_ahead.py holds results equal both wa
 from collections.abc import Iterable, Mapping
 
 from credo.retrieval.truth_graph import TruthGraph
+from credo.store.short_ids import derived_ids
 from credo.store.truth import End, TruthFacts, TruthLink, facts_of
 
 # Linked beliefs past which the graph is left to the queries to fill: at 10k beliefs, 3,932
@@ -40,4 +41,5 @@ def graph_ahead(
         if not ends[belief_id][0]:  # (a lock is never relevant: L0 places it)
             graph.as_relevant(belief_id)
     graph.whole = True
+    graph.plain_ids = not derived_ids(every)  # (one scan of them all)
     return graph

@@ -93,6 +93,9 @@ class TruthGraph:
         # Every linked belief read, and every unlocked one in dispute worked out as relevant
         # (retrieval/truth_ahead.py): a query reads nothing and asks nothing first.
         self.whole = False
+        # Whether no linked belief has a derived id (so each is shown whole, whatever the
+        # query: ``short_ids.Shown``'s ``known_whole``): known of a graph made whole.
+        self.plain_ids = False
 
     @property
     def empty(self) -> bool:
@@ -114,8 +117,10 @@ class TruthGraph:
         """Those of ``ids`` that have a truth link, in their order (read first): ``touched``
         for the ranked ids when the store holds every truth edge, in the order the step
         walks them."""
+        if self.whole:  # (``linked`` holds every's keys: a set's probe touches less memory)
+            return list(filter(self.linked.__contains__, ids))
         order = list(filter(every.__contains__, ids))
-        if not self.whole and not self.read.issuperset(order):
+        if not self.read.issuperset(order):
             self.load(order)
         return order
 

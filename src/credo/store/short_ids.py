@@ -170,7 +170,9 @@ class Shown(dict[str, str]):
     id whose ``SHORT_CHARS`` prefix no other id starts is shown by it; any other (a prefix
     that another id shares, an id met later: a mark's) takes ``shortest``'s range reads. Ids
     in ``whole`` (another store's: a global lock) are shown whole, since this store cannot
-    vouch that their prefix is unique."""
+    vouch that their prefix is unique. ``known_whole``: more ids the caller knows are not
+    derived (the truth graph's, for the others of the groups it keeps aside), set shown
+    whole without asking each: the same forms they would be given."""
 
     __slots__ = ("_alone", "_asked", "_lookup", "_shared", "_short", "_whole")
 
@@ -180,6 +182,7 @@ class Shown(dict[str, str]):
         shared: SharedLookup,
         lookup: PrefixLookup,
         whole: "set[str] | dict[str, object]",
+        known_whole: "list[str] | None" = None,
     ) -> None:
         super().__init__()
         self._lookup = lookup
@@ -198,6 +201,8 @@ class Shown(dict[str, str]):
         else:
             others = list(compress(candidates, map(not_, flags)))
         self.update(zip(others, others, strict=True))
+        if known_whole:  # (ids the caller knows are not derived: shown whole, none asked)
+            self.update(zip(known_whole, known_whole, strict=True))
 
     def _alone_ids(self) -> set[str]:
         """The derived candidates whose ``SHORT_CHARS`` prefix no other id starts."""
