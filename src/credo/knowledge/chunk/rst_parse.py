@@ -200,19 +200,13 @@ def _machine(*, debug: bool = False, **kwargs: Any) -> Any:
 _DEADLINE = rst_inline.Deadline()
 _INLINERS: list[Any] = []
 _TOP: list[Any] = []
-
-
-class _PooledTop(states.RSTStateMachine):  # type: ignore[misc]
-    def run(self, *args: Any, **kwargs: Any) -> None:
-        # docutils attaches the page's observer at each run (and never detaches it): the
-        # last page's would be told of every line of this one.
-        self.observers = []
-        super().run(*args, **kwargs)
+_PAGE_MACHINE: Any = states.RSTStateMachine  # (docutils' own, while `_top_machine` stands in)
 
 
 def _top_machine(*, debug: bool = False, **kwargs: Any) -> Any:
-    # `rst.Parser` builds it with its class's fixed states and initial state.
-    return _TOP.pop() if _TOP else _PooledTop(debug=debug, **kwargs)
+    # `rst.Parser` builds it with its class's fixed states and initial state; a finished
+    # run has already dropped its page's observers.
+    return _TOP.pop() if _TOP else _PAGE_MACHINE(debug=debug, **kwargs)
 
 
 @contextmanager
