@@ -265,7 +265,57 @@ def test_inline_shortcuts_give_docutils_own_doctree(
     fast = dump(rst_parse.parse(text, 60.0))
     with monkeypatch.context() as patch:
         patch.setattr(rst_parse.rst_inline, "inliner", lambda deadline: rst_parse.states.Inliner())
+        patch.setattr(rst_parse, "_INLINERS", [])  # (not the kept one)
         assert fast == dump(rst_parse.parse(text, 60.0))
+
+
+def fresh(monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[list[str], Any, Any]:
+    """`text`'s doctree from a new page machine, new nested machines and a new inliner."""
+    with monkeypatch.context() as patch:
+        for name in ("_TOP", "_INLINERS", "_POOL"):
+            patch.setattr(rst_parse, name, [] if name != "_POOL" else {})
+        document = rst_parse.parse(text, 60.0)
+        return dump(document), document.current_source, document.current_line
+
+
+PAGES = st.one_of(
+    simple_tables(),
+    nested_blocks(),
+    st.lists(st.sampled_from(INLINE), min_size=1, max_size=6).map(
+        lambda pieces: "".join(pieces).strip() or "x"
+    ),
+    st.sampled_from(
+        [
+            "Title\n=====\n\nSub\n---\n\ntext\n\nOther\n=====\n",
+            "---\nTop\n---\n\nA\n~~\n\n.. note:: x\n\n   - a\n   - b\n",
+            ".. _target:\n\nSee target_ and [1]_.\n\n.. [1] note\n",
+            "Title\n=====\n\n.. |sub| replace:: x\n\n|sub| :role:`y`\n",
+            ":field: one\n:other: two\n\nterm\n   definition\n",
+            "",
+        ]
+    ),
+)
+
+
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(st.lists(PAGES, min_size=1, max_size=5), st.integers(-1, 4))
+def test_kept_machines_and_inliner_give_each_page_a_fresh_parse(
+    monkeypatch: pytest.MonkeyPatch, pages: list[str], timeout_at: int
+) -> None:
+    """Pages parsed one after another (machines and inliner kept from page to page, one
+    parse running out of time in between) have the doctrees of pages parsed alone."""
+    kept: list[tuple[list[str], Any, Any]] = []
+    for index, text in enumerate(pages):
+        if index == timeout_at:
+            with pytest.raises(rst_parse.ParseTimeout):
+                rst_parse.parse("Title\n=====\n\n- *a*\n\n  b\n", -1.0)
+        document = rst_parse.parse(text, 60.0)
+        kept.append((dump(document), document.current_source, document.current_line))
+    assert kept == [fresh(monkeypatch, text) for text in pages]
 
 
 def test_docutils_loads_without_pygments_and_still_highlights_for_others() -> None:

@@ -38,7 +38,17 @@ _URI_TRIGGER = re.compile("[:@]")
 _URI_LEAD = frozenset(string.ascii_letters + string.digits + "-_!~*'{|}/#?^`&=+$%.\x00")
 
 
-def inliner(deadline: float) -> Any:
+class Deadline:
+    """When a parse must stop (`time.thread_time`): one inliner serves parse after parse,
+    each setting its own deadline here first."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, at: float = 0.0) -> None:
+        self.at = at
+
+
+def inliner(deadline: Deadline) -> Any:
     """docutils' inline parser, checking the time budget before each block of text.
 
     The check wraps the instance's methods: `states.Inliner` cannot be subclassed (it
@@ -53,13 +63,17 @@ def inliner(deadline: float) -> Any:
       or an e-mail address. Its search tries a scheme and a name at every character: a
       thirtieth of a Sphinx tree's ingest, on text that holds neither;
     - the initial and URI patterns are searched from where a match can first start
-      (`_SearchFrom`)."""
+      (`_SearchFrom`).
+
+    docutils builds the patterns from the settings at each parse (`init_customizations`,
+    about a million instructions); they depend on three settings only, so this inliner
+    builds them again only when those change, and can serve parse after parse."""
     parser: Any = states.Inliner()
     parse_inline = parser.parse
     implicit_inline = parser.implicit_inline
 
     def parse(text: str, lineno: int, memo: Any, parent: Any) -> Any:
-        if time.thread_time() > deadline:
+        if time.thread_time() > deadline.at:
             raise ParseTimeout
         if _INITIAL.search(text):
             return parse_inline(text, lineno, memo, parent)
@@ -72,8 +86,19 @@ def inliner(deadline: float) -> Any:
             return implicit_inline(text, lineno)  # (which recurses through `implicit`)
         return [nodes.Text(text)] if text else []
 
+    built: list[tuple[object, ...]] = []
+
     def init_customizations(settings: Any) -> None:
-        customize(settings)  # (docutils builds the patterns here, once a parse)
+        # What docutils' patterns and implicit dispatch are built from.
+        key = tuple(
+            getattr(settings, name, False)
+            for name in ("character_level_inline_markup", "pep_references", "rfc_references")
+        )
+        if built == [key]:
+            return
+        parser.implicit_dispatch = []  # (docutils appends to it)
+        customize(settings)
+        built[:] = [key]
         patterns = parser.patterns
         patterns.initial = _SearchFrom(patterns.initial, _TRIGGER, _name_char)
         parser.implicit_dispatch = [

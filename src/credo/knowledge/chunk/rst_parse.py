@@ -89,7 +89,6 @@ def parse(text: str, budget: float) -> Any:
             handle (deep nesting); the caller treats any exception as "read as plain text".
     """
     document = utils.new_document("<rst>", _settings())
-    inliner = rst_inline.inliner(time.thread_time() + budget)
     with (
         _LOCK,
         _registries(),
@@ -99,12 +98,19 @@ def parse(text: str, budget: float) -> Any:
         warnings.catch_warnings(),
     ):
         warnings.simplefilter("ignore")
+        _DEADLINE.at = time.thread_time() + budget
+        inliner = _INLINERS.pop() if _INLINERS else rst_inline.inliner(_DEADLINE)
+        parser = rst.Parser(inliner=inliner)
         try:
-            rst.Parser(inliner=inliner).parse(text, document)
+            parser.parse(text, document)
         finally:
             # The parser's states and inliner form a cycle that outlives the parse; the
             # inliner's last node must not keep the doctree in it (see rst._release).
             inliner.parent = inliner.document = None
+        # Kept for the next parse only from one that finished: a parse that raised may
+        # leave them in the middle of a block.
+        _INLINERS.append(inliner)
+        _TOP.append(parser.statemachine)
     return document
 
 
@@ -152,13 +158,17 @@ def _pooled_state_machines() -> Iterator[None]:
     for every such block, about a third of the time a Sphinx page takes; it already
     keeps finished machines for reuse in ``nested_parse``, and this does the same in
     ``nested_list_parse``: a machine goes back to the pool when docutils unlinks it, and
-    the next block of the same kind takes it (``run`` resets its position and states)."""
-    saved = states.RSTState.nested_sm
+    the next block of the same kind takes it (``run`` resets its position and states).
+    The page's own machine (``RSTStateMachine``, built for each parse) and the inliner
+    are kept the same way from a parse that finished (`parse`): a million and a half
+    instructions and a million a page."""
+    saved = states.RSTState.nested_sm, states.RSTStateMachine
     states.RSTState.nested_sm = staticmethod(_machine)
+    states.RSTStateMachine = _top_machine  # (what `rst.Parser.parse` builds the page's with)
     try:
         yield
     finally:
-        states.RSTState.nested_sm = saved
+        states.RSTState.nested_sm, states.RSTStateMachine = saved
 
 
 # Finished machines by initial state, kept for the next block and the next parse (only
@@ -183,6 +193,20 @@ class _Pooled(states.NestedStateMachine):  # type: ignore[misc]
 def _machine(*, debug: bool = False, **kwargs: Any) -> Any:
     free = _POOL.get(kwargs.get("initial_state", ""))
     return free.pop() if free else _Pooled(debug=debug, **kwargs)
+
+
+# A finished parse's inliner and page machine, and the deadline the inliner checks (only
+# ever touched under `_LOCK`).
+_DEADLINE = rst_inline.Deadline()
+_INLINERS: list[Any] = []
+_TOP: list[Any] = []
+_PAGE_MACHINE: Any = states.RSTStateMachine  # (docutils' own, while `_top_machine` stands in)
+
+
+def _top_machine(*, debug: bool = False, **kwargs: Any) -> Any:
+    # `rst.Parser` builds it with its class's fixed states and initial state; a finished
+    # run has already dropped its page's observers.
+    return _TOP.pop() if _TOP else _PAGE_MACHINE(debug=debug, **kwargs)
 
 
 @contextmanager
