@@ -210,11 +210,9 @@ def _docstring(node: ast.AST, lines: list[str]) -> list[list[Line]]:
     into other characters and implicitly joined strings into words the file never holds,
     and the anchor checks find a belief's words in its lines."""
     body = getattr(node, "body", None)
-    if not isinstance(body, list) or not body or not isinstance(body[0], ast.Expr):
+    if not isinstance(body, list) or not body or not _is_docstring(body[0]):
         return []
     literal = body[0].value
-    if not isinstance(literal, ast.Constant) or not isinstance(literal.value, str):
-        return []
     start, end = literal.lineno, min(literal.end_lineno or literal.lineno, len(lines))
     source = lines[start - 1 : end]
     if literal.end_col_offset is not None:

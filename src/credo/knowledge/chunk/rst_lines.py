@@ -30,15 +30,14 @@ import re
 from bisect import bisect_left, bisect_right
 from itertools import chain
 
+from credo.store.stem import ASCII_FOLD
+
 # Letters and digits only, case-folded: the words `credo.knowledge.doctor` compares.
 _WORD = re.compile(r"[^\W_]+")
-# The same on ASCII text, where `[^\W_]` is `[A-Za-z0-9]` and casefold is lower: letters
-# lower-cased and every other character but "\n" made a space by one `str.translate`, then
-# cut by `str.split` (a third of a regular expression's work; `words` was ~4% of a Sphinx
-# tree's ingest). "\n" stays, so that a whole file's lines are folded at once.
-_ASCII_FOLD = str.maketrans(
-    {c: c.lower() if c.isalnum() else " " for c in map(chr, range(128)) if c != "\n"}
-)
+# The same on ASCII text, where `[^\W_]` is `[A-Za-z0-9]` and casefold is lower: the
+# store's token fold (`ASCII_FOLD`: letters lower-cased, every other character but "\n" a
+# space), cut by `str.split` (a third of a regular expression's work; `words` was ~4% of a
+# Sphinx tree's ingest). "\n" stays, so that a whole file's lines are folded at once.
 # How many first-word positions a word search tries, and how far apart its words may lie.
 _MAX_CANDIDATES = 256
 _SPAN_FACTOR = 2
@@ -58,7 +57,7 @@ Span = tuple[int, int]
 def words(text: str) -> list[str]:
     """The normalised words ranges are checked by."""
     if text.isascii():
-        return text.translate(_ASCII_FOLD).split()
+        return text.translate(ASCII_FOLD).split()
     return _WORD.findall(text.casefold())
 
 
@@ -81,7 +80,7 @@ class SourceIndex:
         if self._words is None:
             text = "\n".join(self.lines)  # (no line holds "\n")
             if text.isascii():
-                self._words = list(map(str.split, text.translate(_ASCII_FOLD).split("\n")))
+                self._words = list(map(str.split, text.translate(ASCII_FOLD).split("\n")))
             else:
                 self._words = list(map(words, self.lines))
         return self._words
