@@ -62,8 +62,15 @@ from credo.store.fts import query_terms
 from credo.store.stem import stem, tokens
 from metrics import all_found_at_k, ndcg_at_k, recall_at_k, recall_within_budget
 
-DEFAULT_DATASET = (
-    Path(__file__).resolve().parents[2] / "shared" / "datasets" / "locomo" / "locomo-dev.json"
+_DATASET_PATH = Path("shared") / "datasets" / "locomo" / "locomo-dev.json"
+# ../shared sits beside the checkout (CI's layout); a worktree nested deeper finds it higher up.
+DEFAULT_DATASET = next(
+    (
+        folder / _DATASET_PATH
+        for folder in Path(__file__).resolve().parents[1:]
+        if (folder / _DATASET_PATH).is_file()
+    ),
+    Path(__file__).resolve().parents[2] / _DATASET_PATH,
 )
 PACK_BUDGET = 1_500
 # Large enough that no conversation (at most ~700 turns of ~30 tokens) is cut: the ranking
