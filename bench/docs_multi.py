@@ -592,6 +592,76 @@ def versions() -> dict[str, Any]:
     }
 
 
+def warn_environment(prog: str) -> None:
+    """Say on stderr when a variable credo.retrieve reads makes this run not the default."""
+    for name in ("CREDO_INTENTIONAL_CLUSTERING", "CREDO_TOKEN_BUDGET"):
+        if name in os.environ:
+            print(
+                f"{prog}: {name} is set; credo.retrieve reads it, so this is not the default",
+                file=sys.stderr,
+            )
+
+
+def run_corpora(
+    corpora: Sequence[Corpus], queries_dir: Path, *, pack: bool = False, prog: str = "docs_multi"
+) -> list[dict[str, Any]]:
+    """Each corpus with a readable ``<queries_dir>/<name>.json``, run; the others skipped."""
+    results = []
+    for corpus in corpora:
+        path = queries_dir / f"{corpus.name}.json"
+        if not path.is_file():
+            print(f"{prog}: {corpus.name}: no query file {path}; skipped", file=sys.stderr)
+            continue
+        try:
+            queries, meta = load_queries(path)
+        except (ValueError, KeyError, TypeError) as exc:
+            print(
+                f"{prog}: {corpus.name}: unreadable query file {path} ({exc}); skipped",
+                file=sys.stderr,
+            )
+            continue
+        results.append(run_corpus(corpus, queries, meta, pack=pack))
+    return results
+
+
+def build_report(
+    results: list[dict[str, Any]], pinned: Sequence[Corpus], queries_dir: Path, *, pack: bool
+) -> dict[str, Any]:
+    """The whole report: config, the pinned corpora, every corpus' results and the mean."""
+    mean = mean_over(results)
+    return {
+        "config": {
+            "queries_dir": str(queries_dir),
+            "token_budget": RANK_BUDGET,
+            "k": K,
+            "k_hit": K_HIT,
+            "fts_limit": K,
+            "targets": TARGETS,
+            "versions": versions(),
+        },
+        "corpora_pinned": {
+            c.name: {
+                "kind": c.kind,
+                "project": c.project,
+                "version": c.version,
+                "licence": c.licence,
+                "sha256": c.sha256,
+            }
+            for c in pinned
+        },
+        "corpora": results,
+        "mean": mean,
+        "targets": targets(mean),
+        "pack_mean": docs_pack.mean_over([r["pack"] for r in results]) if pack else None,
+    }
+
+
+def write_json(report: dict[str, Any], out: Path | None) -> None:
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n", "utf-8")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -616,62 +686,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_lanes_off(parser)
     args = parser.parse_args(argv)
     apply_lanes_off(args.lanes_off)
-    for name in ("CREDO_INTENTIONAL_CLUSTERING", "CREDO_TOKEN_BUDGET"):
-        if name in os.environ:
-            print(
-                f"docs_multi: {name} is set; credo.retrieve reads it, so this is not the default",
-                file=sys.stderr,
-            )
-    results = []
-    for corpus in CORPORA:
-        if args.corpus and corpus.name not in args.corpus:
-            continue
-        path = args.queries / f"{corpus.name}.json"
-        if not path.is_file():
-            print(f"docs_multi: {corpus.name}: no query file {path}; skipped", file=sys.stderr)
-            continue
-        try:
-            queries, meta = load_queries(path)
-        except (ValueError, KeyError, TypeError) as exc:
-            print(
-                f"docs_multi: {corpus.name}: unreadable query file {path} ({exc}); skipped",
-                file=sys.stderr,
-            )
-            continue
-        results.append(run_corpus(corpus, queries, meta, pack=args.pack))
+    warn_environment("docs_multi")
+    chosen = [c for c in CORPORA if not args.corpus or c.name in args.corpus]
+    results = run_corpora(chosen, args.queries, pack=args.pack)
     if not results:
         print("docs_multi: no corpus has a query file", file=sys.stderr)
         return 2
-    mean = mean_over(results)
-    report = {
-        "config": {
-            "queries_dir": str(args.queries),
-            "token_budget": RANK_BUDGET,
-            "k": K,
-            "k_hit": K_HIT,
-            "fts_limit": K,
-            "targets": TARGETS,
-            "versions": versions(),
-        },
-        "corpora_pinned": {
-            c.name: {
-                "kind": c.kind,
-                "project": c.project,
-                "version": c.version,
-                "licence": c.licence,
-                "sha256": c.sha256,
-            }
-            for c in CORPORA
-        },
-        "corpora": results,
-        "mean": mean,
-        "targets": targets(mean),
-        "pack_mean": docs_pack.mean_over([r["pack"] for r in results]) if args.pack else None,
-    }
+    report = build_report(results, CORPORA, args.queries, pack=args.pack)
     print(render(report, per_query=args.per_query))
-    if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n", "utf-8")
+    write_json(report, args.json)
     return 0
 
 

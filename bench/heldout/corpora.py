@@ -1,0 +1,88 @@
+"""Held-out corpora: projects no ranking change was made on, fetched at bench time.
+
+    python bench/heldout/corpora.py [--list]   # fetch every held-out corpus, print where
+
+The same form and cache as ``bench/docs_corpora.py`` (one pinned release each, checked by
+sha256, only the files ``include`` names kept, never committed). None of these projects
+was used by an earlier bench or held-out set (see README.md here for the rule).
+
+Documentation: pip's user guide (Markdown, MyST) and setuptools' (reStructuredText,
+Sphinx, with its 4,000-line NEWS.rst changelog). Code: attrs (Python) and commander
+(JavaScript, from npm).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from docs_corpora import Corpus, fetch
+
+HELDOUT: tuple[Corpus, ...] = (
+    Corpus(
+        name="pip",
+        kind="docs",
+        project="pip",
+        version="25.2",
+        licence="MIT",
+        url="pypi:pip==25.2",
+        sha256="578283f006390f85bb6282dffb876454593d637f5d1be494b5202ce4877e71f2",
+        include=("docs/html/*.md", "docs/html/*/*.md", "docs/html/*/*/*.md"),
+    ),
+    Corpus(
+        name="setuptools",
+        kind="docs",
+        project="setuptools",
+        version="80.9.0",
+        licence="MIT",
+        url="pypi:setuptools==80.9.0",
+        sha256="f36b47402ecde768dbfafc46e8e4207b4360c654f1f3bb84475f0a28628fb19c",
+        include=("docs/*.rst", "docs/*/*.rst", "NEWS.rst"),
+    ),
+    Corpus(
+        name="attrs",
+        kind="code",
+        project="attrs",
+        version="25.4.0",
+        licence="MIT",
+        url="pypi:attrs==25.4.0",
+        sha256="16d5969b87f0859ef33a48b35d55ac1be6e42ae49d5e853b597db70c35c57e11",
+        include=("src/attr/*.py", "src/attrs/*.py"),
+    ),
+    Corpus(
+        name="commander",
+        kind="code",
+        project="commander",
+        version="14.0.0",
+        licence="MIT",
+        url="https://registry.npmjs.org/commander/-/commander-14.0.0.tgz",
+        sha256="eaef3a697e7173c7347ca4c1e60dd2bc1d38214d2aaecce89d70881a51d7fde7",
+        include=("lib/*.js", "index.js"),
+    ),
+)
+
+BY_NAME = {corpus.name: corpus for corpus in HELDOUT}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--list", action="store_true", help="also list each corpus' files")
+    args = parser.parse_args(argv)
+    for corpus in HELDOUT:
+        root = fetch(corpus)
+        files = corpus.files(root)
+        print(
+            f"{corpus.name:10} {corpus.kind:5} {corpus.version:8} {corpus.licence:6} "
+            f"{len(files):4} files  {root}"
+        )
+        if args.list:
+            for path in files:
+                print("   ", path.relative_to(root).as_posix())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""The committed held-out query sets (bench/heldout) load and are well formed, offline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from bench.docs_multi import TYPES, load_queries
+from bench.heldout.corpora import BY_NAME, HELDOUT
+
+QUERIES = Path(__file__).resolve().parent.parent / "bench" / "heldout" / "queries"
+FILES = sorted(QUERIES.glob("*.json"))
+
+
+def test_every_corpus_has_a_query_file_and_every_file_a_corpus() -> None:
+    assert {p.stem for p in FILES} == set(BY_NAME)
+
+
+def test_the_set_mixes_two_docs_and_two_code_corpora() -> None:
+    assert sorted(c.kind for c in HELDOUT) == ["code", "code", "docs", "docs"]
+    assert all(len(c.sha256) == 64 and c.licence for c in HELDOUT)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_query_file_format(path: Path) -> None:
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    assert raw["corpus"] == path.stem
+    assert "blind" in raw["written_by"]
+    queries, meta = load_queries(path)
+    assert meta["queries"] == len(queries) == len(raw["queries"])
+    ids = [q.id for q in queries]
+    assert len(set(ids)) == len(ids)
+    assert all(q.id.startswith(f"{path.stem}-") and q.text.strip() for q in queries)
+    assert all(q.type in TYPES for q in queries)
+    for row in raw["queries"]:
+        labels = row.get("sections") or [s for group in row.get("groups", []) for s in group]
+        assert labels and all(s.get("title") for s in labels), row["id"]
+    for q in queries:
+        assert q.groups and all(q.groups), q.id
+        assert all(loc.path and 1 <= loc.start <= loc.end for loc in q.labels), q.id
+    kinds = [q.type for q in queries]
+    multi = kinds.count("multi")
+    assert multi >= 3
+    assert all(len(q.groups) >= 2 for q in queries if q.type == "multi")
+    if BY_NAME[path.stem].kind == "docs":
+        assert 25 <= len(queries) <= 30
+        assert multi >= 5 and "topical" in kinds and "path" in kinds
+    else:
+        assert 20 <= len(queries) <= 25
+        assert set(kinds) == {"code", "multi"}
