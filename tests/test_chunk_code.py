@@ -962,6 +962,9 @@ LANGUAGE_CASES = [
             # A named function passed as an argument (a callback) is a definition; an
             # anonymous one has no name to find it by.
             ("function handleRoot(req, res)", 10, 12, "definition", ("handleRoot",), "res send ok"),
+            # Module-level code that holds no definition is a statement (the two above
+            # hold one: the definitions are theirs).
+            ("run(function () { skip(); });", 13, 13, "statement", (), "run skip"),
         ],
         id="js-functions-in-arrays-and-named-callbacks",
     ),
@@ -992,8 +995,12 @@ COMMENT_CASES = [
     pytest.param(
         "js",
         'const u = "http://x//y"; // real one\nlet t = `multi\n// not a comment`;',
+        [
+            ('const u = "http://x//y";', 1, 1, "statement"),
+            ("real one", 1, 1, "code_comment"),
+            ("let t = `multi // not a comment`;", 2, 3, "statement"),
+        ],
         [("real one", 1, 1, "code_comment")],
-        None,
         id="js-strings",
     ),
     pytest.param(
@@ -1034,7 +1041,7 @@ COMMENT_CASES = [
     pytest.param(
         "go",
         "//go:build linux\n// Package x does things.\nvar s = `raw\n// no`",
-        [("Package x does things.", 2, 2, "docstring")],
+        [("Package x does things.", 2, 2, "docstring"), ("var s = `raw // no`", 3, 4, "statement")],
         [("Package x does things.", 2, 2, "code_comment")],
         id="go",
     ),
@@ -1101,6 +1108,7 @@ def test_doc_comment_is_the_comment_right_above() -> None:
     chunks = split_code(source, "js")
     assert full(chunks) == [
         ("The header.", 1, 1, "docstring", ()),
+        ("let x = 1;", 3, 3, "statement", ()),  # (``y();`` is too short to mean anything)
         ("Apart from f.", 4, 4, "code_comment", ()),
         ("ends a line", 6, 6, "code_comment", ()),
         ("function f()", 7, 7, "definition", ("f",)),

@@ -67,6 +67,7 @@ from credo.knowledge.chunk.model import (
     unique,
 )
 from credo.knowledge.chunk.sentence import Line, split_paragraph
+from credo.store.stem import tokens
 
 # Language name -> (the fallback reader's syntax, the grammar: "" for none, None to tell
 # from the text, since one extension family covers several grammars).
@@ -179,11 +180,23 @@ def _statement_chunks(statements: list[Statement]) -> list[Chunk]:
         text = _capped(normalise(statement.text))
         if not is_meaningful(text):
             continue
-        context = context_words(statement.identifiers, statement.strings)
+        context = _unwritten(context_words(statement.identifiers, statement.strings), text)
         links = unique(find_urls(statement.text))
         start, end = statement.start_line, statement.end_line
         chunks.append(Chunk(text, start, end, "statement", (), None, links, context))
     return chunks
+
+
+def _unwritten(context: str, text: str) -> str:
+    """The words of ``context`` that ``text`` does not hold as tokens, each once.
+
+    A statement's text is its code: every name it uses is indexed already, and a context
+    that wrote them again would count each twice (the two columns weigh the same), so a
+    table of names outranked the definitions that do what a question asks. What the text
+    does not give the index is the words inside its compound names (``knownAdapters``:
+    "known", "adapters"), as for any passage (ingest/context.py)."""
+    written = frozenset(tokens(text))
+    return " ".join(word for word in dict.fromkeys(context.split()) if word not in written)
 
 
 def _definition_chunks(definition: Definition) -> list[Chunk]:
