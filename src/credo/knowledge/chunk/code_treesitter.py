@@ -187,6 +187,24 @@ def _mostly_errors(root: Node, size: int) -> bool:
     return broken > _MAX_ERROR_SHARE * max(size, 1)
 
 
+def _is_token_byte(byte: int) -> bool:
+    """A byte of a token as the keyword index cuts them: a letter or digit, ASCII or not."""
+    return byte >= 0x80 or chr(byte).isalnum()
+
+
+def _whole_tokens(row: bytes, low: int, high: int) -> tuple[int, int]:
+    """``low`` and ``high`` moved out to the ends of the tokens they cut: where error
+    recovery starts a node inside a word (``1X11``), a piece must hold the word whole for
+    its words to be the line's (the anchor check reads them as the index does)."""
+    if low >= high:
+        return low, high
+    while 0 < low < len(row) and _is_token_byte(row[low - 1]) and _is_token_byte(row[low]):
+        low -= 1
+    while 0 < high < len(row) and _is_token_byte(row[high - 1]) and _is_token_byte(row[high]):
+        high += 1
+    return low, high
+
+
 def _end_row(node: Node) -> int:
     """Last row holding text of `node` (a node ending at column 0 ended on the row above)."""
     row, column = node.end_point
@@ -478,4 +496,5 @@ class _Reader:
                     continue
                 high, ends = max(min(begin_column, high), low), True
                 break
+            low, high = _whole_tokens(text, low, high)
             yield (row + 1, text[low:high].decode("utf-8", "replace"), ends)
