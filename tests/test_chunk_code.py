@@ -31,6 +31,7 @@ from credo.knowledge.chunk.code_names import (
 from credo.knowledge.chunk.code_outline import is_commented_out_code, signature
 from credo.knowledge.chunk.model import MAX_PARAGRAPH_CHARS, is_meaningful
 from credo.knowledge.doctor import belief_words, range_holds
+from credo.store.stem import stem, tokens
 from tests.test_chunk_markdown import brief, check_chunks, lines_of, real_files
 
 _CONTEXT_WORD = re.compile(r"[a-z0-9]{2,}")
@@ -53,6 +54,9 @@ def check(chunks: Sequence[Chunk], text: str) -> None:
             assert chunk.section, chunk
         elif chunk.role == "statement":  # module-level code: outside every definition
             assert not chunk.section, chunk
+            # and its context repeats no word its text gives the index already
+            written = {stem(t) for t in tokens(chunk.text)}
+            assert not any(stem(w) in written for w in chunk.context.split()), chunk
         else:
             assert not chunk.context, chunk
         words = chunk.context.split()
@@ -172,8 +176,8 @@ def test_python_rules() -> None:
         ("inside parse", 32, 32, "code_comment", ("Config", "parse")),
     ]
     assert chunks[1].links == ("https://example.com/spec",)
-    # A statement's text is its code: its names and strings' words are indexed already, and
-    # its context holds none of them again (only the words inside compound names would be).
+    # A statement's context is what it names and its short strings' words, as a body's,
+    # but for those its text holds as the index reads them: here, all of them.
     assert [c.context for c in chunks[4:7]] == ["", "", ""]
     assert chunks[5].links == ("http://x",)
     # A class's context is what its body names outside its methods' bodies: their headers.
@@ -504,130 +508,27 @@ def test_module_level_code_is_read_as_statements() -> None:
         ('if __name__ == "__main__": main()', 20, 21, "statement"),
     ]
     by_text = {c.text: c for c in chunks}
-    # Its names and its short strings' words, but those its text holds as they are indexed.
+    # Its names and short strings' words are its text's own tokens: no context repeats them.
     assert by_text["DEFAULT_POOLSIZE = 10; DEFAULT_RETRIES = 3"].context == ""
     assert by_text['BOOL = re.compile(r"^(?:yes|Yes|no|No)$")'].context == ""
     assert by_text["def shim()"].section == ("shim",)
     check(chunks, STATEMENTS)
 
 
-_TREE_STATEMENTS = [
-    pytest.param(
-        "js",
-        "import http from './http.js';\nconst utils = require('../utils');\n'use strict';\n\n"
-        "const knownAdapters = {\n  http: httpAdapter, // node\n  xhr: xhrAdapter,\n};\n\n"
-        "export default { getAdapter, adapters: knownAdapters };\n"
-        "export { VERSION } from './env/data.js';\nfunction f() {} const y = 1;\n",
-        [
-            # No import (``require`` too), re-export or directive; a comment cuts the piece.
-            ("const knownAdapters = { http: httpAdapter,", 5, 6, "statement"),
-            ("node", 6, 6, "code_comment"),
-            ("xhr: xhrAdapter, };", 7, 8, "statement"),
-            ("export default { getAdapter, adapters: knownAdapters };", 10, 10, "statement"),
-            # A line shared with a definition is the definition's.
-            ("function f()", 12, 12, "definition"),
-        ],
-        id="js",
-    ),
-    pytest.param(
-        "go",
-        'package pool\n\nimport (\n\t"fmt"\n)\n\nvar DefaultSize = 10\n\n'
-        'const (\n\tmaxIdle = 4 // per host\n\tscheme  = "https"\n)\n\n'
-        "func New() *Pool { return nil }\n",
-        [
-            ("var DefaultSize = 10", 7, 7, "statement"),
-            ("const ( maxIdle = 4", 9, 10, "statement"),
-            ("per host", 10, 10, "code_comment"),
-            ('scheme = "https" )', 11, 12, "statement"),
-            ("func New() *Pool", 14, 14, "definition"),
-        ],
-        id="go",
-    ),
-    pytest.param(
-        "rust",
-        "use std::collections::HashMap;\nmod inner;\n\n#[allow(dead_code)]\n"
-        'static KNOWN: [&str; 2] = ["http", "https"];\nconst MAX_RETRIES: u32 = 3;\n\n'
-        "fn retry() -> u32 { MAX_RETRIES }\n",
-        [
-            ('static KNOWN: [&str; 2] = ["http", "https"];', 5, 5, "statement"),
-            ("const MAX_RETRIES: u32 = 3;", 6, 6, "statement"),
-            ("fn retry() -> u32", 8, 8, "definition"),
-        ],
-        id="rust",
-    ),
-]
-
-
-@pytest.mark.parametrize(("language", "source", "expected"), _TREE_STATEMENTS)
-def test_module_level_code_is_read_as_statements_by_tree_sitter(
-    language: str, source: str, expected: list[object]
-) -> None:
-    chunks = split_code(source, language)
-    assert [(c.text, c.start_line, c.end_line, c.role) for c in chunks] == expected
+def test_a_statement_context_adds_only_the_words_its_text_does_not_hold() -> None:
+    """A statement's text is its code, indexed as written: its context holds the words
+    inside its compound names, once each, and no word whose stem the text holds already
+    (the two columns weigh the same: a table's names would count twice)."""
+    source = (
+        'knownAdapters = {"http": httpAdapter, "xhr": XhrAdapter}\n'
+        "adapter_registry = register(knownAdapters)\n"
+    )
+    chunks = split_code(source, "python")
+    assert [(c.text, c.context) for c in chunks] == [
+        ('knownAdapters = {"http": httpAdapter, "xhr": XhrAdapter}', "known adapters adapter"),
+        ("adapter_registry = register(knownAdapters)", "known"),  # ("adapters": "adapter")
+    ]
     check(chunks, source)
-
-
-def test_a_statement_context_holds_only_the_words_its_text_does_not() -> None:
-    """The text is the code: its names are indexed already; the words inside compound
-    names are what the context adds (each once)."""
-    chunks = split_code("const knownAdapters = { http: httpAdapter, xhr: httpAdapter };\n", "js")
-    assert [(c.role, c.context) for c in chunks] == [("statement", "known adapters adapter")]
-
-
-@st.composite
-def _js_module(draw: st.DrawFn) -> tuple[str, set[int], set[int]]:
-    """A JavaScript module; the lines of its module-level code that must be in a statement,
-    and those that must be in none (imports, comments, definitions)."""
-    lines: list[str] = []
-    code: set[int] = set()
-    never: set[int] = set()
-    for _ in range(draw(st.integers(0, 14))):
-        kind = draw(
-            st.sampled_from(["table", "call", "import", "require", "function", "comment", "blank"])
-        )
-        word = draw(_IDENTIFIERS)
-        at = len(lines) + 1
-        if kind == "table":
-            rows = draw(st.lists(st.tuples(_IDENTIFIERS, st.booleans()), min_size=1, max_size=6))
-            lines.append(f"const {word}Table = {{")
-            lines.extend(f"  {key}: '{key}v'," + (" // Zremark" if c else "") for key, c in rows)
-            code.update(range(at, len(lines) + 1))
-            lines.append("};")  # (after a comment, a piece too short to mean anything)
-        elif kind == "call":
-            lines.append(f"register('{word}', {word}Value); // Zremark")
-            code.add(at)
-        elif kind == "import":
-            lines.append(f"import {word} from './{word}.js';")
-            never.add(at)
-        elif kind == "require":
-            lines.append(f"const {word}Lib = require('./{word}');")
-            never.add(at)
-        elif kind == "function":
-            lines.extend([f"function {word}Fn(a) {{", "  return a;", "}"])
-            never.update(range(at, len(lines) + 1))
-        elif kind == "comment":
-            lines.append("/* Zremark")
-            lines.append("   Zremark */")
-            never.update((at, at + 1))
-        else:
-            lines.append("")
-    return "\n".join(lines) + "\n", code, never
-
-
-@given(_js_module())
-def test_generated_js_statements_keep_their_lines(module: tuple[str, set[int], set[int]]) -> None:
-    """Every line of module-level code is in exactly one statement, at its own line; no
-    import, comment or definition line is in one; a comment's words are never a
-    statement's."""
-    source, code, never = module
-    chunks = split_code(source, "js")
-    check(chunks, source)
-    statements = [c for c in chunks if c.role == "statement"]
-    covered = [n for c in statements for n in range(c.start_line, c.end_line + 1)]
-    assert len(covered) == len(set(covered))
-    assert code <= set(covered)
-    assert not never & set(covered)
-    assert not any("Zremark" in c.text for c in statements)
 
 
 @given(
@@ -1080,9 +981,6 @@ LANGUAGE_CASES = [
             # A named function passed as an argument (a callback) is a definition; an
             # anonymous one has no name to find it by.
             ("function handleRoot(req, res)", 10, 12, "definition", ("handleRoot",), "res send ok"),
-            # Module-level code that holds no definition is a statement (the two above
-            # hold one: the definitions are theirs).
-            ("run(function () { skip(); });", 13, 13, "statement", (), ""),
         ],
         id="js-functions-in-arrays-and-named-callbacks",
     ),
@@ -1113,12 +1011,8 @@ COMMENT_CASES = [
     pytest.param(
         "js",
         'const u = "http://x//y"; // real one\nlet t = `multi\n// not a comment`;',
-        [
-            ('const u = "http://x//y";', 1, 1, "statement"),
-            ("real one", 1, 1, "code_comment"),
-            ("let t = `multi // not a comment`;", 2, 3, "statement"),
-        ],
         [("real one", 1, 1, "code_comment")],
+        None,
         id="js-strings",
     ),
     pytest.param(
@@ -1159,7 +1053,7 @@ COMMENT_CASES = [
     pytest.param(
         "go",
         "//go:build linux\n// Package x does things.\nvar s = `raw\n// no`",
-        [("Package x does things.", 2, 2, "docstring"), ("var s = `raw // no`", 3, 4, "statement")],
+        [("Package x does things.", 2, 2, "docstring")],
         [("Package x does things.", 2, 2, "code_comment")],
         id="go",
     ),
@@ -1226,7 +1120,6 @@ def test_doc_comment_is_the_comment_right_above() -> None:
     chunks = split_code(source, "js")
     assert full(chunks) == [
         ("The header.", 1, 1, "docstring", ()),
-        ("let x = 1;", 3, 3, "statement", ()),  # (``y();`` is too short to mean anything)
         ("Apart from f.", 4, 4, "code_comment", ()),
         ("ends a line", 6, 6, "code_comment", ()),
         ("function f()", 7, 7, "definition", ("f",)),
@@ -1496,7 +1389,6 @@ _TOKENS = st.sampled_from(
 @example(  # error recovery starts the block comment at the space before it (stop 39)
     ["*/", "/* block", "\n", "function f(a) {", "*/"], "js"
 )
-@example(["1X11"], "js")  # error recovery starts a statement inside a word (stop 40)
 def test_code_shaped_soup_properties(tokens: list[str], language: str) -> None:
     text = " ".join(tokens)
     chunks = split_code(text, language)

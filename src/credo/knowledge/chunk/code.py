@@ -31,10 +31,11 @@ inner, then the rest in the file's order):
   re.compile('yes|Yes|...'))``). Imports, and the statements that hold an import or a
   definition (``try: import ssl``; their definitions are read as definitions), are left
   out; comments on its lines are comment chunks and cut it, so the two keep the file's
-  order. Its `context` is the words of the names and short strings it uses, as a
-  definition's body gives its own. Without it, what a module sets up at import time was in
-  no chunk at all, though whole-file and function-level indexes hold it (docs/RETRIEVAL.md
-  § What a document contributes).
+  order. Its `context` is the words of the names and short strings it uses that its
+  text does not hold already (those inside compound names), so no word counts twice.
+  Without it, what a module sets up at import time was in no chunk at all, though
+  whole-file and function-level indexes hold it (docs/RETRIEVAL.md § What a document
+  contributes).
 
 `heading_index` gives code the structure headings give Markdown: a definition, comment or
 docstring points at the innermost definition around it, else at the module docstring.
@@ -67,7 +68,7 @@ from credo.knowledge.chunk.model import (
     unique,
 )
 from credo.knowledge.chunk.sentence import Line, split_paragraph
-from credo.store.stem import tokens
+from credo.store.stem import stem, tokens
 
 # Language name -> (the fallback reader's syntax, the grammar: "" for none, None to tell
 # from the text, since one extension family covers several grammars).
@@ -188,15 +189,16 @@ def _statement_chunks(statements: list[Statement]) -> list[Chunk]:
 
 
 def _unwritten(context: str, text: str) -> str:
-    """The words of ``context`` that ``text`` does not hold as tokens, each once.
+    """The words of ``context`` whose stem ``text`` does not hold as the index reads it,
+    each once.
 
-    A statement's text is its code: every name it uses is indexed already, and a context
-    that wrote them again would count each twice (the two columns weigh the same), so a
-    table of names outranked the definitions that do what a question asks. What the text
-    does not give the index is the words inside its compound names (``knownAdapters``:
-    "known", "adapters"), as for any passage (ingest/context.py)."""
-    written = frozenset(tokens(text))
-    return " ".join(word for word in dict.fromkeys(context.split()) if word not in written)
+    A statement's text is its code, so every name it uses is indexed already; a context
+    that wrote them again would count each twice (the two columns weigh the same), which
+    a body's names, kept out of its definition's text, never are. What the text does not
+    give the index is the words inside compound names (``knownAdapters``: "known",
+    "adapters"), the words a context adds to any passage (ingest/context.py)."""
+    written = frozenset(map(stem, tokens(text)))
+    return " ".join(word for word in dict.fromkeys(context.split()) if stem(word) not in written)
 
 
 def _definition_chunks(definition: Definition) -> list[Chunk]:

@@ -30,15 +30,6 @@ class Grammar:
         attachments: Siblings just above a definition that belong to it (decorators,
             Rust attributes).
         docstrings: The doc is the body's first string (Python), not a comment above.
-        module_code: Top-level code outside every definition is read as statements
-            (``const knownAdapters = {...}``, Go's ``var``, Rust's ``static``), as the
-            Python reader reads a module's (code_python.py). Off for the languages whose
-            top level is declarations only (Java, C#), or a script's every line (shell),
-            or whose headers are mostly prototypes (C, C++): not measured there.
-        imports: Top-level node types that import, or declare the file's place (Go's
-            ``package``): not the module's own code.
-        import_text: A regular expression; a top-level statement whose text (whitespace
-            normalised) matches it whole is an import too (CommonJS ``require``).
     """
 
     package: str
@@ -50,9 +41,6 @@ class Grammar:
     wrappers: frozenset[str] = frozenset()
     attachments: frozenset[str] = frozenset()
     docstrings: bool = False
-    module_code: bool = False
-    imports: frozenset[str] = frozenset()
-    import_text: str = ""
 
 
 _PYTHON = """
@@ -83,12 +71,6 @@ _TYPESCRIPT = f"""
 (arguments (function_expression name: (identifier) @name body: (_) @body) @definition)
 (public_field_definition name: (_) @name value: {_FUNCTION_VALUE}) @definition
 """
-_JS_IMPORTS = frozenset({"import_statement", "import_alias"})
-# ``const x = require('x')``, ``var {a, b} = require("./b").default;``
-_JS_REQUIRE = (
-    r"(?:export\s+)?(?:const|let|var)\s[^=;]+=\s*require\s*\(\s*(['\"`])[^'\"`]*\1\s*\)"
-    r"[\w.$\s]*;?"
-)
 _JS_WRAPPERS = frozenset({"export_statement", "expression_statement", "ambient_declaration"})
 _JS_SIGNATURE = frozenset({"lexical_declaration", "variable_declaration"})
 
@@ -172,9 +154,6 @@ GRAMMARS: dict[str, Grammar] = {
         signature_parents=_JS_SIGNATURE,
         wrappers=_JS_WRAPPERS,
         attachments=frozenset({"decorator"}),
-        module_code=True,
-        imports=_JS_IMPORTS,
-        import_text=_JS_REQUIRE,
     ),
     "tsx": Grammar(
         "tree_sitter_typescript",
@@ -184,17 +163,12 @@ GRAMMARS: dict[str, Grammar] = {
         signature_parents=_JS_SIGNATURE,
         wrappers=_JS_WRAPPERS,
         attachments=frozenset({"decorator"}),
-        module_code=True,
-        imports=_JS_IMPORTS,
-        import_text=_JS_REQUIRE,
     ),
     "go": Grammar(
         "tree_sitter_go",
         _GO,
         "c",
         signature_parents=frozenset({"type_declaration"}),
-        module_code=True,
-        imports=frozenset({"package_clause", "import_declaration"}),
     ),
     "rust": Grammar(
         "tree_sitter_rust",
@@ -202,17 +176,6 @@ GRAMMARS: dict[str, Grammar] = {
         "c",
         comments=("line_comment", "block_comment"),
         attachments=frozenset({"attribute_item"}),
-        module_code=True,
-        # (``mod x;`` declares a file; a ``mod`` with a body is a definition)
-        imports=frozenset(
-            {
-                "use_declaration",
-                "extern_crate_declaration",
-                "mod_item",
-                "attribute_item",
-                "inner_attribute_item",
-            }
-        ),
     ),
     "java": Grammar(
         "tree_sitter_java",

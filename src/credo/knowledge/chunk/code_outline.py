@@ -10,12 +10,9 @@ code looks like.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from credo.knowledge.chunk.code_fallback import Fragment
-from credo.knowledge.chunk.code_names import BodyWords
-from credo.knowledge.chunk.model import MAX_PARAGRAPH_CHARS
 from credo.knowledge.chunk.sentence import Line
 
 # A signature longer than this (a generated or minified one) is cut at a word boundary.
@@ -104,7 +101,7 @@ class Outline:
         fragments: Comments that are neither a definition's doc nor the header.
         code_start: First line of code; comments above it may be a licence header.
         statements: Module-level code outside every definition, in pieces of at most
-            `MAX_PARAGRAPH_CHARS` characters (`statement_pieces`).
+            `MAX_PARAGRAPH_CHARS` characters (only the Python reader finds them).
     """
 
     definitions: list[Definition]
@@ -147,40 +144,3 @@ def is_commented_out_code(paragraph: list[Line]) -> bool:
     return all(
         _CODE_LINE.match(line := text.strip()) and not _PROSE.search(line) for _, text in paragraph
     )
-
-
-CodeRow = tuple[int, str, bool]
-"""One line of a module-level statement: its number, its code as written (its comments
-left out) and whether a comment on it ends the piece."""
-
-
-def statement_pieces(rows: Iterable[CodeRow], words: Callable[[str], BodyWords]) -> list[Statement]:
-    """One statement's rows cut into pieces, each with its own lines: at a blank row, where
-    the next row would take a piece past `MAX_PARAGRAPH_CHARS`, and after a row whose
-    comment ends it (the comment is a chunk of its own and comes next, so a passage that
-    joins them keeps the file's order of words). ``words`` reads a piece's names and
-    short strings, as its language's lexer reads a body."""
-    pieces: list[Statement] = []
-    kept: list[tuple[int, str]] = []
-    size = 0
-
-    def close() -> None:
-        nonlocal kept, size
-        if kept:
-            text = "\n".join(row for _, row in kept)
-            found = words(text)
-            pieces.append(Statement(kept[0][0], kept[-1][0], text, found.names, found.strings))
-        kept, size = [], 0
-
-    for number, raw, ends in rows:
-        row = raw.rstrip()
-        code = row.strip()
-        if kept and (size + 1 + len(code) > MAX_PARAGRAPH_CHARS or not code):
-            close()
-        if code:
-            kept.append((number, row))
-            size += len(code) + (1 if size else 0)
-        if ends:
-            close()
-    close()
-    return pieces

@@ -27,16 +27,14 @@ from credo.knowledge.chunk.code_fallback import (
     comment_paragraphs,
     is_noise,
 )
-from credo.knowledge.chunk.code_names import BodyWords, names, own_segments
+from credo.knowledge.chunk.code_names import names, own_segments
 from credo.knowledge.chunk.code_outline import (
-    CodeRow,
     Definition,
     Outline,
     Statement,
     is_commented_out_code,
     is_licence,
     signature,
-    statement_pieces,
 )
 from credo.knowledge.chunk.model import MAX_PARAGRAPH_CHARS
 from credo.knowledge.chunk.sentence import Line
@@ -280,22 +278,34 @@ def _statements(
             spans.append([start, end])
     pieces: list[Statement] = []
     for start, end in spans:
-        pieces.extend(statement_pieces(_code_rows(start, end, lines, by_line), _words))
+        rows: list[tuple[int, str]] = []
+        size = 0
+        for number in range(start, end + 1):
+            row = lines[number - 1]
+            comment = by_line.get(number)
+            if comment is not None:
+                row = row[: comment.column]
+            row = row.rstrip()
+            if rows and (size + 1 + len(row.strip()) > MAX_PARAGRAPH_CHARS or not row.strip()):
+                pieces.append(_statement(rows))
+                rows, size = [], 0
+            if row.strip():
+                rows.append((number, row))
+                size += len(row.strip()) + (1 if size else 0)
+            if comment is not None and rows:
+                # A comment ends the piece: its chunk comes next, so a passage that joins
+                # them keeps the file's order of words.
+                pieces.append(_statement(rows))
+                rows, size = [], 0
+        if rows:
+            pieces.append(_statement(rows))
     return pieces
 
 
-def _code_rows(
-    start: int, end: int, lines: list[str], by_line: dict[int, Fragment]
-) -> Iterator[CodeRow]:
-    """Lines ``start`` to ``end``, each cut where its comment starts (which ends the piece)."""
-    for number in range(start, end + 1):
-        row = lines[number - 1]
-        comment = by_line.get(number)
-        yield (number, row if comment is None else row[: comment.column], comment is not None)
-
-
-def _words(text: str) -> BodyWords:
-    return names(text, [(0, len(text))])
+def _statement(rows: list[tuple[int, str]]) -> Statement:
+    text = "\n".join(row for _, row in rows)
+    words = names(text, [(0, len(text))])
+    return Statement(rows[0][0], rows[-1][0], text, words.names, words.strings)
 
 
 def _is_docstring(node: ast.stmt) -> bool:

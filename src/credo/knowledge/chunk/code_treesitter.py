@@ -15,12 +15,6 @@ nothing here costs a process that never reads code (the read path never imports
   string); so are neither a comment that ends a line of code nor a licence at the top.
 - The file header is the comments above the first line of code (in Python, the module
   docstring).
-- Where the grammar says so (`Grammar.module_code`), the top-level code outside every
-  definition is read as statements, as the Python reader reads a module's: each
-  top-level node that is no comment, no import, no definition and holds none, and
-  shares no line with one; nodes sharing a line are one; its comments are left out and
-  cut it (`code_outline.statement_pieces`). A node with a parse error in it is left out:
-  recovered code is no statement as written.
 - A file whose root is an ERROR node, or that is more than half inside top-level ERROR
   nodes with no definition found, is not this grammar's language (or not code): the
   reader gives up and the caller falls back. A broken region in a file otherwise read
@@ -34,7 +28,6 @@ import re
 import threading
 import time
 from bisect import bisect_left
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -45,16 +38,8 @@ from credo.knowledge.chunk.code_fallback import (
     is_noise,
 )
 from credo.knowledge.chunk.code_grammars import GRAMMARS, Grammar
-from credo.knowledge.chunk.code_names import LEXERS, BodyWords, names_in_bytes, own_segments
-from credo.knowledge.chunk.code_outline import (
-    CodeRow,
-    Definition,
-    Outline,
-    Statement,
-    name,
-    signature,
-    statement_pieces,
-)
+from credo.knowledge.chunk.code_names import LEXERS, names_in_bytes, own_segments
+from credo.knowledge.chunk.code_outline import Definition, Outline, name, signature
 from credo.knowledge.chunk.code_python import docstring_paragraphs
 from credo.knowledge.chunk.sentence import Line
 
@@ -128,8 +113,7 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
         for fragment in reader.fragments(comment)
     ]
     outline_definitions = [found.definition for found in definitions]
-    statements = reader.statements(outline_definitions) if loaded.grammar.module_code else []
-    return Outline(outline_definitions, header, fragments, reader.code_row + 1, statements)
+    return Outline(outline_definitions, header, fragments, reader.code_row + 1)
 
 
 def _parse(parser: Parser, source: bytes) -> Tree | None:
@@ -187,24 +171,6 @@ def _mostly_errors(root: Node, size: int) -> bool:
     return broken > _MAX_ERROR_SHARE * max(size, 1)
 
 
-def _is_token_byte(byte: int) -> bool:
-    """A byte of a token as the keyword index cuts them: a letter or digit, ASCII or not."""
-    return byte >= 0x80 or chr(byte).isalnum()
-
-
-def _whole_tokens(row: bytes, low: int, high: int) -> tuple[int, int]:
-    """``low`` and ``high`` moved out to the ends of the tokens they cut: where error
-    recovery starts a node inside a word (``1X11``), a piece must hold the word whole for
-    its words to be the line's (the anchor check reads them as the index does)."""
-    if low >= high:
-        return low, high
-    while 0 < low < len(row) and _is_token_byte(row[low - 1]) and _is_token_byte(row[low]):
-        low -= 1
-    while 0 < high < len(row) and _is_token_byte(row[high - 1]) and _is_token_byte(row[high]):
-        high += 1
-    return low, high
-
-
 def _end_row(node: Node) -> int:
     """Last row holding text of `node` (a node ending at column 0 ended on the row above)."""
     row, column = node.end_point
@@ -232,7 +198,6 @@ class _Reader:
         self.comment_starts = [c.start_byte for c in self.comments]
         self.comment_types = frozenset(loaded.grammar.comments)
         self.used: set[int] = set()  # ids of comments that became a doc or the header
-        self.definition_starts: list[int] = []  # start bytes of the definitions' nodes
         self.blocks = 0
         first_code = next(
             (c for c in root.named_children if c.type not in self.comment_types), None
@@ -263,7 +228,6 @@ class _Reader:
                 trail = (owner.group(1),) if owner else ()
             trail = (*trail, self.name(captures["name"][0]))
             found.append(self.definition(node, captures.get("body", [None])[0], trail))
-            self.definition_starts.append(node.start_byte)  # (sorted: the nodes are)
             open_scopes.append((node.end_byte, trail))
         return found
 
@@ -415,86 +379,3 @@ class _Reader:
                 Fragment(row + 1 + k, column if k == 0 else 0, cleaned, self.blocks, False)
             )
         return fragments
-
-    def statements(self, definitions: list[Definition]) -> list[Statement]:
-        """The module's own code (see the module docstring), in pieces."""
-        taken = [False] * (len(self.lines) + 2)  # the rows (1-based) a definition spans
-        for definition in definitions:
-            end = min(definition.end_line, len(self.lines))
-            taken[definition.start_line : end + 1] = [True] * (end + 1 - definition.start_line)
-        # [start byte, end byte, first row, its start column, last row, its end column]
-        spans: list[list[int]] = []
-        for node in self.root.named_children:
-            if not self.is_module_code(node):
-                continue
-            (first, column), last = node.start_point, _end_row(node)
-            end_column = node.end_point[1] if last == node.end_point[0] else len(self.rows[last])
-            if spans and first <= spans[-1][4]:  # (``a = 1; b = 2;``: one line, one statement)
-                spans[-1][1], spans[-1][4], spans[-1][5] = node.end_byte, last, end_column
-            else:
-                spans.append([node.start_byte, node.end_byte, first, column, last, end_column])
-        lexer = LEXERS[self.grammar.lexer]
-
-        def words(text: str) -> BodyWords:
-            code = text.encode("utf-8", "replace")
-            return names_in_bytes(code, [(0, len(code))], lexer)
-
-        pieces: list[Statement] = []
-        for span in spans:
-            rows = self.code_rows(*span)
-            # (a line shared with a definition is left out: its words are the definition's)
-            kept = ((n, row, ends) if not taken[n] else (n, "", True) for n, row, ends in rows)
-            pieces.extend(statement_pieces(kept, words))
-        return pieces
-
-    def is_module_code(self, node: Node) -> bool:
-        """Whether a top-level node is the module's own code: no comment, import, directive
-        (``'use strict';``), definition or broken code, and no definition in it."""
-        if node.type in self.comment_types or node.type in self.grammar.imports or node.has_error:
-            return False
-        at = bisect_left(self.definition_starts, node.start_byte)
-        if at < len(self.definition_starts) and self.definition_starts[at] < node.end_byte:
-            return False
-        if node.type == "export_statement" and node.child_by_field_name("source") is not None:
-            return False  # (``export { x } from './x'``: an import)
-        if (
-            node.type == "expression_statement"
-            and node.named_child_count == 1
-            and node.named_children[0].type == "string"
-        ):
-            return False
-        pattern = self.grammar.import_text
-        return not (pattern and re.fullmatch(pattern, " ".join(self.node_text(node).split())))
-
-    def code_rows(
-        self, start: int, end: int, first: int, column: int, last: int, end_column: int
-    ) -> Iterator[CodeRow]:
-        """Rows ``first`` (from byte ``column``) to ``last`` (to ``end_column``) of the code
-        between bytes ``start`` and ``end``, each without its comments: a row's code up to
-        the first comment starting on it (which ends the piece; code after it on that row
-        is left out, so the comment's chunk keeps its place after the piece), or after one
-        that ends on it."""
-        touching: dict[int, list[Node]] = {}
-        for index in range(bisect_left(self.comment_starts, start), len(self.comments)):
-            comment = self.comments[index]
-            if comment.start_byte >= end:
-                break
-            for row in range(comment.start_point[0], comment.end_point[0] + 1):
-                touching.setdefault(row, []).append(comment)
-        for row in range(first, last + 1):
-            text = self.rows[row]
-            low = column if row == first else 0
-            high = end_column if row == last else len(text)
-            ends = False
-            for comment in touching.get(row, ()):
-                (begin_row, begin_column), (end_row, after) = comment.start_point, comment.end_point
-                if begin_row < row:
-                    if end_row > row:
-                        high, ends = low, True  # (inside a block comment: no code)
-                        break
-                    low = max(low, after)
-                    continue
-                high, ends = max(min(begin_column, high), low), True
-                break
-            low, high = _whole_tokens(text, low, high)
-            yield (row + 1, text[low:high].decode("utf-8", "replace"), ends)

@@ -126,7 +126,6 @@ def _fill(group: list[Chunk], cap: int, floor: int) -> list[list[Chunk]]:
             continue
         length = len(chunk.text)
         joins = filled and (size + 1 + length <= cap or _only_text_is_heading(filled[-1]))
-        joins = joins and not (chunk.role == "statement" and _holds_statement(filled[-1]))
         if joins:
             filled[-1].append(chunk)
             size += 1 + length
@@ -134,18 +133,10 @@ def _fill(group: list[Chunk], cap: int, floor: int) -> list[list[Chunk]]:
             filled.append([*waiting, chunk])
             waiting = []
             size = length
-    if (
-        len(filled) > 1
-        and size < floor
-        and not (_holds_statement(filled[-1]) and _holds_statement(filled[-2]))
-    ):
+    if len(filled) > 1 and size < floor:
         tail = filled.pop()
         filled[-1].extend(tail)
     return filled
-
-
-def _holds_statement(members: list[Chunk]) -> bool:
-    return any(m.role == "statement" for m in members)
 
 
 def _only_text_is_heading(members: list[Chunk]) -> bool:
