@@ -5,8 +5,9 @@ work reaches the result (issue #17).
 
 One process, as bench/scale.py's warm p50 runs: the store's warm index read
 (``Store.build_warm``), ``--queries`` warm-up queries, then as many *other* ones (the first
-pass: beliefs no earlier query met), each answered by the warm store and then by a store of
-the same file reading SQL, as scale.py does between two timed answers (``--alone``: not).
+pass: beliefs no earlier query met), each answered by the warm store (wall and CPU time)
+and then by a store of the same file reading SQL, as scale.py does between two timed
+answers (``--alone``: not).
 Each measured query is answered a second time straight away: that answer meets the same
 beliefs with the processor's caches full and the per-version memos filled, so the gap
 between the two columns is what first meeting them costs (memory, not instructions). The
@@ -150,9 +151,10 @@ def measure(db: Path, count: int, *, alone: bool) -> None:
             for column, label in ((first, "first"), (again, "again")):
                 stages.on = True
                 with collector.paused():
-                    started = time.perf_counter_ns()
+                    started, cpu = time.perf_counter_ns(), time.thread_time_ns()
                     result = memory.retrieve(text)
                     totals[label].append(time.perf_counter_ns() - started)
+                    totals[f"{label} cpu"].append(time.thread_time_ns() - cpu)
                 stages.on = False
                 for stage, spent in stages.take().items():
                     column[stage].append(spent)
@@ -163,8 +165,9 @@ def measure(db: Path, count: int, *, alone: bool) -> None:
     print(f"{len(texts)} first-pass queries on {db}: p50s (us), the answer's, then each stage's")
     print(f"{'stage':<18} {'first':>9} {'again':>9} {'gap':>8}")
     p50 = {k: statistics.median(v) / 1000 for k, v in totals.items()}
-    print(f"{'retrieve p50':<18} {p50['first']:9.1f} {p50['again']:9.1f} "
-          f"{p50['first'] - p50['again']:8.1f}")  # fmt: skip
+    for what, key in (("retrieve p50", ""), ("  its CPU p50", " cpu")):
+        a, b = p50[f"first{key}"], p50[f"again{key}"]
+        print(f"{what:<18} {a:9.1f} {b:9.1f} {a - b:8.1f}")
     # (medians: the machine's other jobs stretch a few answers by milliseconds)
     for stage in sorted(first, key=lambda s: -statistics.median(first[s])):
         a, b = statistics.median(first[stage]) / 1000, statistics.median(again[stage]) / 1000
