@@ -60,6 +60,7 @@ class WarmIndex:
         "_stated",
         "_trails",
         "ahead",
+        "every_shared",
         "graph",
         "mirror",
         "table",
@@ -88,6 +89,7 @@ class WarmIndex:
         self._stated: dict[str, bool] = {}
         self._classes: dict[str, str] = {}
         self._shared: dict[str, bool] = {}
+        self.every_shared = False  # whether ``_shared`` answers for every derived id
         # What the engine made of this version at index read (``WarmPlan.ahead``), if any.
         self.ahead: object = None
 
@@ -105,6 +107,7 @@ class WarmIndex:
         from credo.store.short_ids import sharing_flags
 
         self._shared.update(sharing_flags(filter(None, self.graph.id_table[1])))
+        self.every_shared = True
         names = self.graph.names(rids)
         learn_derived([name for name, _ in names if name is not None])  # (their short forms)
         found = table.rows(rids)
@@ -255,6 +258,11 @@ class WarmIndex:
 
         _fill(self._shared, ids, False, conn, SHARING_SHORT_PREFIX, lambda r: (r[0], True))
         return {i for i in ids if self._shared[i]}
+
+    def short_prefix_sharing(self) -> Mapping[str, bool] | None:
+        """Every derived id -> whether its short prefix starts another stored id, when the
+        index read made them all (``prepare``); else None."""
+        return self._shared if self.every_shared else None
 
     def retention(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
         """``GraphQueries.retention`` from the cache (the caller knows the store has some)."""
