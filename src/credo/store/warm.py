@@ -134,7 +134,7 @@ class WarmIndex:
                 for (name, locked), row in zip(names, found, strict=True)
                 if row is not None and name is not None and not locked
             )
-            self.ahead = ahead(beliefs, trails, self.truth)
+            self.ahead = ahead(beliefs, trails, self.truth, self.short_prefix_sharing())
 
     def rows(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, CandidateRow]:
         """id -> ``CandidateRow`` of the live, unlocked beliefs among ``ids`` (sorted by id,
@@ -350,10 +350,19 @@ _EVERY_TRAIL = (
     "FROM beliefs WHERE deleted_at IS NULL AND context <> ''"
 )
 # (id, text) of every live unlocked belief, every live belief's trail (id -> trail, for
-# those with one) and every truth edge (``read_truth_if_short``; None: not all read) -> what
-# the engine keeps of the version (``WarmIndex.ahead``; its ``graph``, if any, the truth
-# memo keeps: ``TruthQueries._adopt_truth``).
-Ahead = Callable[[Iterable[tuple[str, str]], dict[str, str], "EveryTruthEdge | None"], object]
+# those with one), every truth edge (``read_truth_if_short``; None: not all read) and every
+# derived id's shared-prefix answer (``WarmIndex.short_prefix_sharing``; None: not all
+# made) -> what the engine keeps of the version (``WarmIndex.ahead``; its ``graph``, if
+# any, the truth memo keeps: ``TruthQueries._adopt_truth``).
+Ahead = Callable[
+    [
+        Iterable[tuple[str, str]],
+        dict[str, str],
+        "EveryTruthEdge | None",
+        "Mapping[str, bool] | None",
+    ],
+    object,
+]
 
 
 class WarmPlan(NamedTuple):
