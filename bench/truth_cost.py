@@ -18,8 +18,8 @@ cancels).
 Before stop 40 both sides ran on one store (``--one-store`` runs that design too): a query's
 second retrieve inherited what its first had left in the version's caches, and with an even
 query count each query ran in the same order in every pass, so the median mixed two run
-orders; on the derived store it read the step's first pass at ~0.20 ms where two stores read
-~0.27.
+orders; at stop 40's start (main at 0db2d0d) it read the derived store's step at ~0.20 ms
+where two stores read ~0.26-0.29 in a first pass and ~0.14-0.21 in a second.
 
 The stores are bench/latency.py's
 synthetic store (``synth.write_records(size, 2, text="zipf")``: 2 edges per belief, one in
