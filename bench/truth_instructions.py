@@ -1,7 +1,7 @@
 """What the truth step costs a warm retrieve, in instructions: a figure the machine's load
 cannot move.
 
-    python bench/truth_instructions.py SRC [SRC ...] [--queries 40] [--store STORE]
+    python bench/truth_instructions.py SRC [SRC ...] [--queries 40] [--store STORE] [--first]
 
 bench/truth_cost.py times the step in pairs, but on this shared machine its runs drift by
 more than a change to the step is worth. Here each SRC (a folder holding the ``credo``
@@ -22,6 +22,12 @@ between 1.2M and 2.3M instructions), runs with ``PYTHONHASHSEED=0``, and answers
 queries with the cycle collector held off, as the warm server answers (a full collection
 landing in one child's measured part read main's step at 579,488 instructions, 708,245 with
 the collector held off).
+
+With ``--first``, a first pass instead (what bench/latency.py's warm p50 reads): each child
+answers n other queries with the step (warm-up), then ``on`` and ``off`` answer the n
+measured ones once, each new to the process; per query (on - none) / n and (off - none) / n.
+The side without the step then meets the warm-up's lines as a process with the step left
+them, a small share of its first meetings.
 
 Needs valgrind (Debian: ``apt-get install -y valgrind``); a few minutes per SRC.
 """
@@ -68,10 +74,36 @@ with Memory(db, root=db.parent) as memory:
                 memory.retrieve(text)
 """
 
+# ``--first``: each child answers n warm-up queries (another seed) with the step; then
+# ``on`` and ``off`` answer the n measured ones once, new to them, with and without it.
+FIRST = """
+import sys
+sys.path.insert(0, {bench!r})
+from pathlib import Path
+from credo import Memory
+from credo.retrieval import pipeline
+from latency import queries
+db, mode, n = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+# (each child makes both lists: a generator builds its vocabulary, which no side may count)
+others, texts = queries(n, seed=12), queries(n)
+with Memory(db, root=db.parent) as memory:
+    assert memory.store.build_warm()
+    memory.store._read_all_truth(memory.store.truth_reader()._memo)
+    for text in others:
+        memory.retrieve(text)
+    import gc
+    gc.disable()
+    if mode == "off":
+        pipeline._currency = lambda *args: None
+    if mode != "none":
+        for text in texts:
+            memory.retrieve(text)
+"""
 
-def instructions(src: Path, db: Path, mode: str, n: int) -> int:
+
+def instructions(src: Path, db: Path, mode: str, n: int, first: bool = False) -> int:
     """Instructions of one child process (cachegrind's ``I refs``)."""
-    code = CHILD.format(bench=str(Path(__file__).resolve().parent))
+    code = (FIRST if first else CHILD).format(bench=str(Path(__file__).resolve().parent))
     return python_instructions(src, code, [str(db), mode, str(n)])
 
 
@@ -82,6 +114,11 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=10_000)
     stores = ("latency", "sparse", "none", "derived")  # (truth_cost.STORES)
     parser.add_argument("--store", choices=stores, default="latency")
+    parser.add_argument(
+        "--first",
+        action="store_true",
+        help="a first pass: the measured queries once, new to the process (after others)",
+    )
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install -y valgrind)")
@@ -90,7 +127,9 @@ def main() -> None:
     from truth_cost import variant
 
     n = args.queries
-    print(f"{args.size} beliefs ({args.store} store), {n} queries x 2, warm; instructions/query")
+    runs = 1 if args.first else 2
+    kind = "once, a first pass" if args.first else "x 2"
+    print(f"{args.size} beliefs ({args.store} store), {n} queries {kind}, warm; instructions/query")
     print(f"{'tree':<40} {'on':>12} {'off':>12} {'step':>12} {'step/off':>9}")
     with tempfile.TemporaryDirectory() as folder:
         base = write_records(Path(folder) / "r.jsonl", args.size, 2, text="zipf")
@@ -99,8 +138,10 @@ def main() -> None:
         with Memory(db, root=Path(folder)) as memory:
             memory.import_records(records)
         for src in args.src:
-            none, on, off = (instructions(src.resolve(), db, m, n) for m in ("none", "on", "off"))
-            per_on, per_off = (on - none) / (2 * n), (off - none) / (2 * n)
+            none, on, off = (
+                instructions(src.resolve(), db, m, n, args.first) for m in ("none", "on", "off")
+            )
+            per_on, per_off = (on - none) / (runs * n), (off - none) / (runs * n)
             step = per_on - per_off
             print(
                 f"{str(src)[-40:]:<40} {per_on:>12,.0f} {per_off:>12,.0f} {step:>12,.0f} "

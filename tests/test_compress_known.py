@@ -442,11 +442,47 @@ def test_a_group_asides_others_shown_short_are_costed_from_their_kept_lines(
         assert not groups.get(notes[3])  # (a long text: cut per query, never kept)
         result = memory.retrieve(queries[0])
         block = memory_block(result, anchors=False)
-        for leader, others in groups.items():
-            for other, chars in others.items():
+        # (the groups this query keeps aside: the index read made every group's, and a
+        # leader's other that is relevant itself shows its own marks)
+        for leader in notes[:3]:
+            for other, chars in groups[leader].items():
                 line = next(t for t in block.split("\n") if t.startswith(f"[{other[:8]};"))
                 assert f"conflicts with {leader[:8]}" in line
                 assert len(line) + 1 == chars
+
+
+def test_the_lines_made_at_index_read_are_those_queries_make(tmp_path: Path) -> None:
+    """A warm index read makes every group's others' lines (``ahead.groups_ahead``) and
+    every relevant belief's line with the graph's own marks (``ahead.kept_ahead``), and
+    they are the lines queries make when they reach them (``GroupLines.get``,
+    ``Costs._keep_marked``): the same entry for every one both hold, and the same results."""
+    db = tmp_path / "g.db"
+    with Memory(db, root=tmp_path) as memory:
+        notes = [memory.remember(f"deploy console note {i} about staging") for i in range(8)]
+        far = [memory.remember(f"zebra quagga okapi {i}") for i in range(8)]
+        for i in range(7):
+            memory.relate(notes[i], far[i], "CONTRADICTS")
+        memory.relate(far[7], notes[0], "CONTRADICTS")
+        memory.relate(notes[6], memory.remember(LONG), "CONTRADICTS")
+    queries = ("deploy console note staging", "deploy console note 1", "note 2 staging")
+    with Memory(db, root=tmp_path) as memory:  # groups made ahead
+        assert memory.store.build_warm()
+        ahead = memory.store.warm_ahead()
+        assert isinstance(ahead, Known)
+        made, marked = dict(ahead.groups), dict(ahead.kept)
+        assert {notes[0], notes[1], notes[2]} <= made.keys()
+        assert {notes[0], far[0], far[7]} <= marked.keys()
+        warm = [memory.retrieve(q) for q in queries]
+    with Memory(db, root=tmp_path) as memory:  # made as the queries reach them
+        memory.store.ahead = None
+        assert memory.store.build_warm()
+        lazy = [memory.retrieve(q) for q in queries]
+        reached, costed = _known(memory).groups, _known(memory).kept
+    assert warm == lazy
+    assert reached and reached.keys() <= made.keys()
+    assert all(made[leader] == lines for leader, lines in reached.items())
+    assert costed and costed.keys() <= marked.keys()
+    assert all(marked[i] == entry for i, entry in costed.items())
 
 
 def test_group_lines_keep_nothing_for_an_id_another_store_shows_whole() -> None:

@@ -6,18 +6,26 @@ version's truth graph (retrieval/truth_ahead.py), which the store's truth memo k
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
 
-from credo.retrieval.compress import MAX_KNOWN, SHORT_CHARS, Known, whole_line
+from credo.retrieval.compress import MAX_KNOWN, SHORT_CHARS, Known, id_chars, whole_line
 from credo.retrieval.place import Places
-from credo.store.short_ids import derived_ids
+from credo.retrieval.standing import GroupLines, others_lines
+from credo.store.short_ids import SHORT_CHARS as ID_CHARS
+from credo.store.short_ids import derived_ids, shortenable
 from credo.store.truth import EveryTruthEdge
+from credo.tokens import marks
+
+if TYPE_CHECKING:
+    from credo.retrieval.truth_graph import TruthGraph
 
 
 def known_ahead(
     beliefs: Iterable[tuple[str, str]],
     trails: Mapping[str, str],
     truth: EveryTruthEdge | None,
+    sharing: Mapping[str, bool] | None = None,
 ) -> Known:
     """The version's ``Known``: the ``lines`` of every short belief (``beliefs``: its id and
     text; ``trails``: id -> trail, for those with one), and, when every truth edge is known
@@ -25,7 +33,11 @@ def known_ahead(
     ``Costs.__missing__`` keeps them: no truth link (so no marks in any query) and an id not
     derived (never shown short). A first pass then costs those by ``Costs.fill``, one
     C-level pass, and asks ``Marks`` and ``Shown`` nothing of them. Its ``graph``: the truth
-    graph made whole (``truth_ahead.graph_ahead``), when every truth edge is known."""
+    graph made whole (``truth_ahead.graph_ahead``), when every truth edge is known; with
+    ``sharing`` (every derived id -> whether its short prefix starts another id:
+    ``WarmIndex.short_prefix_sharing``), its ``groups`` and ``kept``: the lines of each
+    group's others (``groups_ahead``) and of each relevant belief marked as the graph keeps
+    it (``kept_ahead``)."""
     links = None if truth is None else truth[0]
     known = Known()
     places = Places(trails)
@@ -41,5 +53,76 @@ def known_ahead(
     if truth is not None:
         from credo.retrieval.truth_ahead import graph_ahead
 
-        known.graph = graph_ahead(truth[0], truth[1])
+        known.graph = graph = graph_ahead(truth[0], truth[1])
+        if graph is not None and sharing is not None:
+            form = _form_of(sharing)
+            known.groups = groups_ahead(graph, form)
+            known.kept = kept_ahead(graph, lines, form)
     return known
+
+
+def _form_of(sharing: Mapping[str, bool]) -> Callable[[str], str]:
+    """An id -> the form every query at the version shows it in (``Shown.form``) when that
+    is its ``SHORT_CHARS`` prefix or the id whole; raises ``_Unknown`` for a derived id
+    whose prefix another id shares (``shortest``'s range reads: left to the queries)."""
+
+    def form(belief_id: str) -> str:
+        flag = sharing.get(belief_id)
+        if flag is False:
+            return belief_id[:ID_CHARS]
+        if flag is None and not shortenable(belief_id):
+            return belief_id  # (not derived: shown whole)
+        raise _Unknown
+
+    return form
+
+
+def groups_ahead(graph: TruthGraph, form: Callable[[str], str]) -> dict[str, dict[str, int]]:
+    """What ``standing.GroupLines`` keeps in ``Known.groups`` as queries reach the groups
+    kept aside, for every relevant belief of ``graph`` (made whole) whose others' ids are
+    all shown by their ``SHORT_CHARS`` prefix or whole: a first pass then makes no group's
+    lines (7 a query on the derived-id bench store, ~8 us each, mostly first touches of
+    their texts). A group naming an id ``form`` leaves to the queries is left to them."""
+    groups: dict[str, dict[str, int]] = {}
+    kept = GroupLines.kept_ahead
+    for leader, info in graph.relevant_known.items():
+        if info is not None and kept(info):
+            try:
+                groups[leader] = others_lines(info, form)
+            except _Unknown:
+                continue
+    return groups
+
+
+def kept_ahead(
+    graph: TruthGraph, lines: Mapping[str, int], form: Callable[[str], str]
+) -> dict[str, tuple[object, int] | tuple[object, int, tuple[tuple[str, str], ...]]]:
+    """What ``compress.Costs`` keeps in ``Known.kept`` as queries cost the relevant beliefs
+    marked as the truth graph keeps them (``Costs._keep_marked``), for every relevant belief
+    of ``graph`` with marks and a short line (``lines``: ``Known.lines``): its standing (the
+    graph's very tuple), its line's characters with its id and the ids its marks name as
+    shown, and the forms of those shown short, in the order a query asks for them (the
+    named ids, then its own: ``Shown.forms``). A first pass then costs them without making
+    their lines (~8 a query on the bench stores)."""
+    kept: dict[str, tuple[object, int] | tuple[object, int, tuple[tuple[str, str], ...]]] = {}
+    hiding = graph.superseding  # (a query gives one its own standing: what it replaces)
+    for belief_id, info in graph.relevant_known.items():
+        said = None if info is None else info[0]
+        chars = lines.get(belief_id)
+        if said is None or chars is None or belief_id in hiding:
+            continue
+        try:
+            marked = marks(*(tuple(map(form, part)) for part in said))
+            if not marked:
+                continue
+            asked = (*said[0], *said[1], *said[2], belief_id)
+            forms = tuple((i, shown) for i in asked if (shown := form(i)) != i)
+        except _Unknown:
+            continue
+        chars += id_chars(form(belief_id)) - id_chars(belief_id) + len(marked)
+        kept[belief_id] = (said, chars, forms) if forms else (said, chars)
+    return kept
+
+
+class _Unknown(Exception):
+    """An id whose form ``_form_of`` leaves to the queries."""

@@ -124,7 +124,14 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     else:
         asked = [*(b.id for b in locks), *ids]
         known_whole = None
-    shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared, known_whole)
+    shown = Shown(
+        asked,
+        store.sharing_short_prefix,
+        store.ids_with_prefix,
+        shared,
+        known_whole,
+        store.short_prefix_sharing(),
+    )
     marked = Marks(standing, shown, state)
     if shared:  # after the project's locks, in the global store's order; marked "global"
         locks = [*locks, *shared.values()]

@@ -7,7 +7,7 @@ the packed beliefs in rank order with their standing, a group the step kept asid
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Collection, Mapping, MutableMapping
+from collections.abc import Callable, Collection, Mapping, MutableMapping
 from itertools import compress, repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING
@@ -110,34 +110,44 @@ class GroupLines(dict[str, Mapping[str, int]]):
             return default
         lines = info[13]
         groups = self._groups
-        # (every other's line known, or one that supersedes a belief: its marks the query's)
+        # (every other's line known, or one that supersedes a belief: its marks the query's;
+        # ``kept_ahead`` asks the same, inline here on the hot path)
         if groups is None or len(lines) == len(info[3]) or info[7]:
             return lines
         if self._whole and any(map(self._whole.__contains__, info[2])):
             return lines
         found = groups.get(leader)
         if found is None:
-            found = self._made(leader, info)
+            found = others_lines(info, self._shown.form)  # type: ignore[union-attr]
             if len(groups) >= MAX_KNOWN:
                 groups.clear()
             groups[leader] = found
         return found
 
-    def _made(self, leader: str, info: "Relevant") -> dict[str, int]:
-        """The lines of the group's others with a short text, as ``compress.Costs`` costs
-        them: the line with the id whole, what its short form changes, the marks naming the
-        leader as shown (its standing: ``Relevant``'s field 11, one for all)."""
-        form = self._shown.form  # type: ignore[union-attr]
-        replaces, conflicts, superseded_by = info[11]
-        marked = marks(replaces, tuple(map(form, conflicts)), superseded_by)
-        out = dict(info[13])
-        texts = info[6]
-        for y in info[3]:
-            text = texts.get(y)
-            if y in out or text is None or len(text) > SHORT_CHARS:
-                continue
-            out[y] = line_chars(y, text, False) + id_chars(form(y)) - id_chars(y) + len(marked)
-        return out
+    @staticmethod
+    def kept_ahead(info: "Relevant") -> bool:
+        """Whether ``get`` keeps the lines of this group's others in ``Known.groups`` (the
+        same test, made inline there): some other's line is one the truth graph does not
+        know, and none of them supersedes a belief (whose marks are the query's)."""
+        return len(info[13]) != len(info[3]) and not info[7]
+
+
+def others_lines(info: "Relevant", form: "Callable[[str], str]") -> dict[str, int]:
+    """The lines of a group kept aside's others with a short text (``info``: what its leader
+    brings, ``TruthGraph.as_relevant``), as ``compress.Costs`` costs them: the line with the
+    id whole, what its short form changes, the marks naming the leader as shown (its
+    standing: ``Relevant``'s field 11, one for all). ``form``: an id -> the form the block
+    shows it in at the store version (``Shown.form``)."""
+    replaces, conflicts, superseded_by = info[11]
+    marked = marks(replaces, tuple(map(form, conflicts)), superseded_by)
+    out = dict(info[13])
+    texts = info[6]
+    for y in info[3]:
+        text = texts.get(y)
+        if y in out or text is None or len(text) > SHORT_CHARS:
+            continue
+        out[y] = line_chars(y, text, False) + id_chars(form(y)) - id_chars(y) + len(marked)
+    return out
 
 
 class Marks(dict[str, str]):

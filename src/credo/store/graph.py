@@ -5,7 +5,7 @@ live beliefs only), the candidate subgraph for clustering, and the lock list."""
 
 import contextlib
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -235,6 +235,12 @@ class GraphQueries(DocAnchorMatches):
             (json_array(ids),),
         )
         return dict(rows.fetchall())
+
+    def short_prefix_sharing(self) -> Mapping[str, bool] | None:
+        """Every derived id -> ``sharing_short_prefix``'s answer for it, when the warm index
+        holds them all (made at index read); else None (ask ``sharing_short_prefix``)."""
+        warm = self._warm_now()
+        return None if warm is None else warm.short_prefix_sharing()
 
     def sharing_short_prefix(self, ids: list[str]) -> set[str]:
         """Those of ``ids`` (derived ids) whose short prefix starts another stored id too

@@ -17,7 +17,7 @@ shares a given 8-character prefix with odds of one in 268 million.
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from itertools import compress, filterfalse
 from operator import not_
@@ -172,9 +172,13 @@ class Shown(dict[str, str]):
     in ``whole`` (another store's: a global lock) are shown whole, since this store cannot
     vouch that their prefix is unique. ``known_whole``: more ids the caller knows are not
     derived (the truth graph's, for the others of the groups it keeps aside), set shown
-    whole without asking each: the same forms they would be given."""
+    whole without asking each: the same forms they would be given. ``sharing``: every
+    derived id's answer to ``shared`` at the store version, when the caller holds them all
+    (``Store.short_prefix_sharing``: a warm index's, made at index read): each id is then
+    looked up alone as it is asked for, and the candidates are never asked as a whole (a
+    query in dispute lists ~165 and shows a third of them)."""
 
-    __slots__ = ("_alone", "_asked", "_lookup", "_shared", "_short", "_whole")
+    __slots__ = ("_alone", "_asked", "_lookup", "_shared", "_sharing", "_short", "_whole")
 
     def __init__(
         self,
@@ -183,9 +187,11 @@ class Shown(dict[str, str]):
         lookup: PrefixLookup,
         whole: "set[str] | dict[str, object]",
         known_whole: "list[str] | None" = None,
+        sharing: "Mapping[str, bool] | None" = None,
     ) -> None:
         super().__init__()
         self._lookup = lookup
+        self._sharing = sharing
         self._whole = whole
         self._short = False  # whether any id is shown short (``changed`` lists them)
         # (C-level: a query in dispute asks for dozens more, the groups' others)
@@ -212,10 +218,19 @@ class Shown(dict[str, str]):
             alone = self._alone = set(asked).difference(self._shared(asked))
         return alone
 
+    def _is_alone(self, belief_id: str) -> bool:
+        """Whether ``belief_id`` is a derived id whose ``SHORT_CHARS`` prefix no other id
+        starts (a candidate, or any id when ``sharing`` holds every answer; another id goes
+        to ``shortest``, which gives such an id the same prefix)."""
+        sharing = self._sharing
+        if sharing is not None:
+            return sharing.get(belief_id) is False
+        return belief_id in self._alone_ids()
+
     def __missing__(self, belief_id: str) -> str:
         if belief_id in self._whole:
             shown = belief_id
-        elif belief_id in self._alone_ids():
+        elif self._is_alone(belief_id):
             shown = belief_id[:SHORT_CHARS]
         else:
             shown = shortest(belief_id, self._lookup)
@@ -231,7 +246,7 @@ class Shown(dict[str, str]):
         found = self.get(belief_id)
         if found is not None:
             return found
-        if belief_id in self._alone_ids():
+        if self._is_alone(belief_id):
             return belief_id[:SHORT_CHARS]
         return shortest(belief_id, self._lookup)
 

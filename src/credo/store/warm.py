@@ -60,6 +60,7 @@ class WarmIndex:
         "_stated",
         "_trails",
         "ahead",
+        "every_shared",
         "graph",
         "mirror",
         "table",
@@ -88,6 +89,7 @@ class WarmIndex:
         self._stated: dict[str, bool] = {}
         self._classes: dict[str, str] = {}
         self._shared: dict[str, bool] = {}
+        self.every_shared = False  # whether ``_shared`` answers for every derived id
         # What the engine made of this version at index read (``WarmPlan.ahead``), if any.
         self.ahead: object = None
 
@@ -105,6 +107,7 @@ class WarmIndex:
         from credo.store.short_ids import sharing_flags
 
         self._shared.update(sharing_flags(filter(None, self.graph.id_table[1])))
+        self.every_shared = True
         names = self.graph.names(rids)
         learn_derived([name for name, _ in names if name is not None])  # (their short forms)
         found = table.rows(rids)
@@ -131,7 +134,7 @@ class WarmIndex:
                 for (name, locked), row in zip(names, found, strict=True)
                 if row is not None and name is not None and not locked
             )
-            self.ahead = ahead(beliefs, trails, self.truth)
+            self.ahead = ahead(beliefs, trails, self.truth, self.short_prefix_sharing())
 
     def rows(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, CandidateRow]:
         """id -> ``CandidateRow`` of the live, unlocked beliefs among ``ids`` (sorted by id,
@@ -256,6 +259,11 @@ class WarmIndex:
         _fill(self._shared, ids, False, conn, SHARING_SHORT_PREFIX, lambda r: (r[0], True))
         return {i for i in ids if self._shared[i]}
 
+    def short_prefix_sharing(self) -> Mapping[str, bool] | None:
+        """Every derived id -> whether its short prefix starts another stored id, when the
+        index read made them all (``prepare``); else None."""
+        return self._shared if self.every_shared else None
+
     def retention(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
         """``GraphQueries.retention`` from the cache (the caller knows the store has some)."""
         asked = list(dict.fromkeys(ids))
@@ -342,10 +350,19 @@ _EVERY_TRAIL = (
     "FROM beliefs WHERE deleted_at IS NULL AND context <> ''"
 )
 # (id, text) of every live unlocked belief, every live belief's trail (id -> trail, for
-# those with one) and every truth edge (``read_truth_if_short``; None: not all read) -> what
-# the engine keeps of the version (``WarmIndex.ahead``; its ``graph``, if any, the truth
-# memo keeps: ``TruthQueries._adopt_truth``).
-Ahead = Callable[[Iterable[tuple[str, str]], dict[str, str], "EveryTruthEdge | None"], object]
+# those with one), every truth edge (``read_truth_if_short``; None: not all read) and every
+# derived id's shared-prefix answer (``WarmIndex.short_prefix_sharing``; None: not all
+# made) -> what the engine keeps of the version (``WarmIndex.ahead``; its ``graph``, if
+# any, the truth memo keeps: ``TruthQueries._adopt_truth``).
+Ahead = Callable[
+    [
+        Iterable[tuple[str, str]],
+        dict[str, str],
+        "EveryTruthEdge | None",
+        "Mapping[str, bool] | None",
+    ],
+    object,
+]
 
 
 class WarmPlan(NamedTuple):

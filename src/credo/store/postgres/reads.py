@@ -9,7 +9,7 @@ server has no cheap equivalent of; each retrieve reads what it needs.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from credo.store.docmatch import DocAnchorMatches
@@ -133,6 +133,9 @@ class Reads(DocAnchorMatches, TruthLinks):
             (list(ids),),
         )
         return {str(r[0]): str(r[1]) for r in rows}
+
+    def short_prefix_sharing(self) -> Mapping[str, bool] | None:
+        return None  # (no warm index: ``sharing_short_prefix`` asks the server)
 
     def sharing_short_prefix(self, ids: list[str]) -> set[str]:
         return {str(r[0]) for r in self.conn.execute(_SHARING_SHORT_PREFIX, (ids,))}
