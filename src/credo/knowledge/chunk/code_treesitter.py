@@ -271,8 +271,12 @@ class _Reader:
         """Doc comments directly above `node` and the first row of what belongs to it."""
         docs: list[Node] = []
         row = node.start_point[0]
+        start = node.start_byte
         sibling = node.prev_sibling
-        while sibling is not None and _end_row(sibling) >= row - 1:
+        while sibling is not None and (
+            _end_row(sibling) >= row - 1
+            or (not docs and self.documents_across_blanks(sibling, start))
+        ):
             if sibling.type in self.comment_types:
                 if self.ends_attachment(sibling):
                     self.used.add(sibling.id)  # among decorators, as in Python: dropped
@@ -282,10 +286,26 @@ class _Reader:
                     docs.append(sibling)
             elif sibling.type not in self.grammar.attachments:
                 break
-            row = sibling.start_point[0]
+            row, start = sibling.start_point[0], sibling.start_byte
             sibling = sibling.prev_sibling
         docs.reverse()
         return docs, row
+
+    def documents_across_blanks(self, comment: Node, below: int) -> bool:
+        """A doc comment with only blank lines between it and what starts at byte `below`
+        (JSDoc's common layout: ``*/``, a blank line, the method): the definition's own,
+        as if directly above it. The file header, a licence, a remark that ends a line of
+        code, a comment after a decorator and a separator or pragma keep their places."""
+        return (
+            comment.type in self.comment_types
+            and not self.grammar.docstrings
+            and comment.start_byte >= self.code_byte
+            and not self.source[comment.end_byte : below].strip()
+            and not self.is_trailing(comment)
+            and not self.ends_attachment(comment)
+            and not self.is_apart(comment)
+            and not all(is_noise(fragment, self.lines) for fragment in self.fragments(comment))
+        )
 
     def is_trailing(self, comment: Node) -> bool:
         """A comment after code on its line: it remarks on that code."""
