@@ -1144,8 +1144,8 @@ ACROSS_BLANKS_CASES = [
     ),
     pytest.param(
         "c",
-        "int x;\n/**\n * Parses a header.\n */\n\nint parse(char *s) { return 0; }",
-        [("Parses a header. int parse(char *s)", 2, 6, "definition")],
+        "int x;\n\n/**\n * Parses a header.\n */\n\nint parse(char *s) { return 0; }",
+        [("Parses a header. int parse(char *s)", 3, 7, "definition")],
         id="c",
     ),
     pytest.param(
@@ -1162,8 +1162,8 @@ ACROSS_BLANKS_CASES = [
     ),
     pytest.param(
         "shell",
-        "set -e\n# Installs the tools.\n\ninstall() { echo; }",
-        [("Installs the tools. install()", 2, 4, "definition")],
+        "set -e\n\n# Installs the tools.\n\ninstall() { echo; }",
+        [("Installs the tools. install()", 3, 5, "definition")],
         id="shell",
     ),
     # What stays where it was: the file header, another comment between, a remark that
@@ -1202,6 +1202,23 @@ ACROSS_BLANKS_CASES = [
         id="js-code-between",
     ),
     pytest.param(
+        "cpp",
+        "class P {\n  void hide() {\n    h();\n  }\n  // Hides the panel.\n\n  void show() {}\n};",
+        [
+            ("class P", 1, 8, "definition"),
+            ("void hide()", 2, 4, "definition"),
+            ("Hides the panel.", 5, 5, "code_comment"),
+            ("void show()", 7, 7, "definition"),
+        ],
+        id="cpp-remark-on-the-code-above",
+    ),
+    pytest.param(
+        "js",
+        "x();\n\n// return cache.get(key);\n\nfunction f() {}",
+        [("function f()", 5, 5, "definition")],
+        id="js-commented-out-code",
+    ),
+    pytest.param(
         "rust",
         "use a;\n//! The crate.\n\nfn f() {}",
         [("The crate.", 2, 2, "code_comment"), ("fn f()", 4, 4, "definition")],
@@ -1219,16 +1236,18 @@ def test_a_doc_comment_across_blank_lines_leads_its_definition(
     check(chunks, source)
 
 
-# Generated C-family files: definitions, doc comments, stray comments, separators, remarks
-# that end a line of code, and blank lines, in any order. Per language: a file's first line
-# of code, a definition (three lines), a statement, and a statement ending in a remark.
+# Generated C-family files: definitions, doc comments, stray comments, separators,
+# commented-out code, remarks that end a line of code, and blank lines, in any order. Per
+# language: a file's first line of code, a definition (three lines), and a statement.
 _FAMILY = {
     "js": ("'use strict';", "function f{n}(a) {{\n  return a;\n}}", "let v{n} = {n};"),
     "c": ("#include <a.h>", "int f{n}(int a) {{\n  return a;\n}}", "int v{n} = {n};"),
     "go": ("package p", "func f{n}(a int) int {{\n\treturn a\n}}", "var v{n} = {n}"),
     "rust": ("use a::b;", "fn f{n}(a: i32) -> i32 {{\n    a\n}}", "static V{n}: i32 = {n};"),
 }
-_ITEMS = st.sampled_from(["def", "doc", "note", "separator", "code", "remark", "blank"])
+_ITEMS = st.sampled_from(
+    ["def", "doc", "note", "separator", "dead", "code", "remark", "blank", "blank"]
+)
 
 
 @st.composite
@@ -1243,6 +1262,7 @@ def _c_family_file(draw: st.DrawFn) -> tuple[str, str, list[tuple[str, int, int]
             "doc": f"/**\n * Doc{n} explains.\n */" if n % 2 else f"/** Doc{n} explains. */",
             "note": f"// Doc{n} says why.",
             "separator": "// ----------",
+            "dead": f"// return v{n};",
             "code": statement.format(n=n),
             "remark": f"{statement.format(n=n)} // Doc{n} remarks.",
             "blank": "",
@@ -1258,18 +1278,19 @@ def _c_family_file(draw: st.DrawFn) -> tuple[str, str, list[tuple[str, int, int]
 
 def _expected_doc(items: list[tuple[str, int, int]], at: int) -> list[tuple[str, int, int]]:
     """The comment items that are the doc of the definition at `items[at]`: the block of
-    comments directly above it, or across blank lines only, unless that block is the file
-    header or starts (at its bottom) with a separator."""
+    comments directly above it, or across blank lines only unless that block is the file
+    header, sits right below code, or ends in a separator or commented-out code."""
     above = at - 1
     while above >= 0 and items[above][0] == "blank":
         above -= 1
     gap = above < at - 1
     block: list[tuple[str, int, int]] = []
-    while above >= 0 and items[above][0] in ("doc", "note", "separator"):
+    while above >= 0 and items[above][0] in ("doc", "note", "separator", "dead"):
         block.insert(0, items[above])
         above -= 1
     is_header = not any(kind in ("code", "remark", "def") for kind, _, _ in items[: above + 1])
-    if gap and (not block or block[-1][0] == "separator" or is_header):
+    below_code = above >= 0 and items[above][0] != "blank"
+    if gap and (not block or block[-1][0] in ("separator", "dead") or is_header or below_code):
         return []
     return block
 

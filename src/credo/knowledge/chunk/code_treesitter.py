@@ -39,7 +39,13 @@ from credo.knowledge.chunk.code_fallback import (
 )
 from credo.knowledge.chunk.code_grammars import GRAMMARS, Grammar
 from credo.knowledge.chunk.code_names import LEXERS, names_in_bytes, own_segments
-from credo.knowledge.chunk.code_outline import Definition, Outline, name, signature
+from credo.knowledge.chunk.code_outline import (
+    Definition,
+    Outline,
+    is_commented_out_code,
+    name,
+    signature,
+)
 from credo.knowledge.chunk.code_python import docstring_paragraphs
 from credo.knowledge.chunk.sentence import Line
 
@@ -60,6 +66,8 @@ _PAST_PLANE_ONE = re.compile(rb"\xf0[\xa0-\xbf][\x80-\xbf]{2}|[\xf1-\xf4][\x80-\
 _STAND_IN = "\U00020000".encode()
 _RECEIVER_TYPE = re.compile(r"(\w+)\s*(?:\[[^\]]*\])?\s*\)\s*$")
 _GENERICS = re.compile(r"^(?!operator)([^<]+)<.*$", re.S)
+# Tokens that open a scope: a comment below one starts the scope, it remarks on no code.
+_OPENERS = frozenset({"{", "(", "["})
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,17 +302,38 @@ class _Reader:
     def documents_across_blanks(self, comment: Node, below: int) -> bool:
         """A doc comment with only blank lines between it and what starts at byte `below`
         (JSDoc's common layout: ``*/``, a blank line, the method): the definition's own,
-        as if directly above it. The file header, a licence, a remark that ends a line of
-        code, a comment after a decorator and a separator or pragma keep their places."""
+        as if directly above it. The file header, a licence, a remark on the code above
+        it, a comment after a decorator, a separator or pragma and commented-out code keep
+        their places."""
+        if (
+            comment.type not in self.comment_types
+            or self.grammar.docstrings
+            or comment.start_byte < self.code_byte
+            or self.source[comment.end_byte : below].strip()
+            or self.is_trailing(comment)
+            or self.ends_attachment(comment)
+            or self.is_apart(comment)
+            or self.follows_code(comment)
+        ):
+            return False
+        paragraphs = comment_paragraphs(self.fragments(comment), self.lines)
+        return not all(is_commented_out_code(paragraph) for paragraph in paragraphs)
+
+    def follows_code(self, comment: Node) -> bool:
+        """Whether the comment block holding `comment` starts on the line below code (an
+        opening bracket aside): it remarks on that code (``}``, then ``// Hides the
+        panel.`` on the next line)."""
+        top, above = comment, comment.prev_sibling
+        while (
+            above is not None
+            and above.type in self.comment_types
+            and _end_row(above) >= top.start_point[0] - 1
+        ):
+            top, above = above, above.prev_sibling
         return (
-            comment.type in self.comment_types
-            and not self.grammar.docstrings
-            and comment.start_byte >= self.code_byte
-            and not self.source[comment.end_byte : below].strip()
-            and not self.is_trailing(comment)
-            and not self.ends_attachment(comment)
-            and not self.is_apart(comment)
-            and not all(is_noise(fragment, self.lines) for fragment in self.fragments(comment))
+            above is not None
+            and _end_row(above) >= top.start_point[0] - 1
+            and (above.is_named or above.type not in _OPENERS)
         )
 
     def is_trailing(self, comment: Node) -> bool:
