@@ -1493,6 +1493,10 @@ HOSTILE = [
     ("rust", "fn f() {} // \ud800 lone surrogate"),
     ("c", "int f()\r{\r// carriage returns only\rreturn 1;\r}\r"),
     ("python", "".join("    " * i + f"def f{i}():\n" for i in range(95)) + "    " * 95 + "pass\n"),
+    # A long run of comment lines above a definition, directly and across a blank line: the
+    # walk up its siblings once took quadratic time (48 s for 100,000 lines).
+    ("js", "x();\n\n" + "// words here\n" * 100_000 + "function f() {}\n"),
+    ("js", "x();\n\n" + "// words here\n" * 100_000 + "\nfunction f() {}\n"),
 ]
 
 

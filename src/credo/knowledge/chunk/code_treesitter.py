@@ -206,6 +206,9 @@ class _Reader:
         self.comment_starts = [c.start_byte for c in self.comments]
         self.comment_types = frozenset(loaded.grammar.comments)
         self.used: set[int] = set()  # ids of comments that became a doc or the header
+        self.siblings: dict[
+            int, tuple[list[Node], int]
+        ] = {}  # node id: its parent's children, its index
         self.blocks = 0
         first_code = next(
             (c for c in root.named_children if c.type not in self.comment_types), None
@@ -280,7 +283,7 @@ class _Reader:
         docs: list[Node] = []
         row = node.start_point[0]
         start = node.start_byte
-        sibling = node.prev_sibling
+        sibling = self.previous(node)
         while sibling is not None and (
             _end_row(sibling) >= row - 1
             or (not docs and self.documents_across_blanks(sibling, start))
@@ -295,7 +298,7 @@ class _Reader:
             elif sibling.type not in self.grammar.attachments:
                 break
             row, start = sibling.start_point[0], sibling.start_byte
-            sibling = sibling.prev_sibling
+            sibling = self.previous(sibling)
         docs.reverse()
         return docs, row
 
@@ -323,18 +326,36 @@ class _Reader:
         """Whether the comment block holding `comment` starts on the line below code (an
         opening bracket aside): it remarks on that code (``}``, then ``// Hides the
         panel.`` on the next line)."""
-        top, above = comment, comment.prev_sibling
+        top, above = comment, self.previous(comment)
         while (
             above is not None
             and above.type in self.comment_types
             and _end_row(above) >= top.start_point[0] - 1
         ):
-            top, above = above, above.prev_sibling
+            top, above = above, self.previous(above)
         return (
             above is not None
             and _end_row(above) >= top.start_point[0] - 1
             and (above.is_named or above.type not in _OPENERS)
         )
+
+    def previous(self, node: Node) -> Node | None:
+        """``node.prev_sibling`` in constant time. tree-sitter finds a sibling (and a
+        parent) by walking from the first child, so a walk up a long run of comment lines
+        took quadratic time; each parent's children are listed once instead."""
+        place = self.siblings.get(node.id)
+        if place is None:
+            parent = node.parent
+            if parent is None:
+                return None
+            children = parent.children
+            for index, child in enumerate(children):
+                self.siblings[child.id] = (children, index)
+            place = self.siblings.get(node.id)
+            if place is None:  # (not among its parent's children: never seen)
+                return node.prev_sibling
+        children, index = place
+        return children[index - 1] if index else None
 
     def is_trailing(self, comment: Node) -> bool:
         """A comment after code on its line: it remarks on that code."""
@@ -343,7 +364,7 @@ class _Reader:
 
     def ends_attachment(self, comment: Node) -> bool:
         """A comment after a decorator or attribute on its line (``@dec // why``)."""
-        before = comment.prev_sibling
+        before = self.previous(comment)
         return (
             before is not None
             and before.type in self.grammar.attachments
