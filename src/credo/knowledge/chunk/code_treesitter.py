@@ -206,9 +206,8 @@ class _Reader:
         self.comment_starts = [c.start_byte for c in self.comments]
         self.comment_types = frozenset(loaded.grammar.comments)
         self.used: set[int] = set()  # ids of comments that became a doc or the header
-        self.siblings: dict[
-            int, tuple[list[Node], int]
-        ] = {}  # node id: its parent's children, its index
+        # node id -> its parent's children and its index there (`previous`)
+        self.siblings: dict[int, tuple[list[Node], int]] = {}
         self.blocks = 0
         first_code = next(
             (c for c in root.named_children if c.type not in self.comment_types), None
