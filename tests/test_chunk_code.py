@@ -31,6 +31,7 @@ from credo.knowledge.chunk.code_names import (
 from credo.knowledge.chunk.code_outline import is_commented_out_code, signature
 from credo.knowledge.chunk.model import MAX_PARAGRAPH_CHARS, is_meaningful
 from credo.knowledge.doctor import belief_words, range_holds
+from credo.store.stem import stem, tokens
 from tests.test_chunk_markdown import brief, check_chunks, lines_of, real_files
 
 _CONTEXT_WORD = re.compile(r"[a-z0-9]{2,}")
@@ -53,6 +54,9 @@ def check(chunks: Sequence[Chunk], text: str) -> None:
             assert chunk.section, chunk
         elif chunk.role == "statement":  # module-level code: outside every definition
             assert not chunk.section, chunk
+            # and its context repeats no word its text gives the index already
+            written = {stem(t) for t in tokens(chunk.text)}
+            assert not any(stem(w) in written for w in chunk.context.split()), chunk
         else:
             assert not chunk.context, chunk
         words = chunk.context.split()
@@ -172,8 +176,9 @@ def test_python_rules() -> None:
         ("inside parse", 32, 32, "code_comment", ("Config", "parse")),
     ]
     assert chunks[1].links == ("https://example.com/spec",)
-    # A statement's context is what it names and its short strings' words, as a body's.
-    assert [c.context for c in chunks[4:7]] == ["cache", "url http comment", "block"]
+    # A statement's context is what it names and its short strings' words, as a body's,
+    # but for those its text holds as the index reads them: here, all of them.
+    assert [c.context for c in chunks[4:7]] == ["", "", ""]
     assert chunks[5].links == ("http://x",)
     # A class's context is what its body names outside its methods' bodies: their headers.
     assert chunks[7].context == "parse path"
@@ -503,13 +508,27 @@ def test_module_level_code_is_read_as_statements() -> None:
         ('if __name__ == "__main__": main()', 20, 21, "statement"),
     ]
     by_text = {c.text: c for c in chunks}
-    # Its names and its short strings' words, the salient ones once more, as a body's.
-    assert by_text["DEFAULT_POOLSIZE = 10; DEFAULT_RETRIES = 3"].context == (
-        "default poolsize retries default"
-    )
-    assert by_text['BOOL = re.compile(r"^(?:yes|Yes|no|No)$")'].context == "bool re compile yes"
+    # Its names and short strings' words are its text's own tokens: no context repeats them.
+    assert by_text["DEFAULT_POOLSIZE = 10; DEFAULT_RETRIES = 3"].context == ""
+    assert by_text['BOOL = re.compile(r"^(?:yes|Yes|no|No)$")'].context == ""
     assert by_text["def shim()"].section == ("shim",)
     check(chunks, STATEMENTS)
+
+
+def test_a_statement_context_adds_only_the_words_its_text_does_not_hold() -> None:
+    """A statement's text is its code, indexed as written: its context holds the words
+    inside its compound names, once each, and no word whose stem the text holds already
+    (the two columns weigh the same: a table's names would count twice)."""
+    source = (
+        'knownAdapters = {"http": httpAdapter, "xhr": XhrAdapter}\n'
+        "adapter_registry = register(knownAdapters)\n"
+    )
+    chunks = split_code(source, "python")
+    assert [(c.text, c.context) for c in chunks] == [
+        ('knownAdapters = {"http": httpAdapter, "xhr": XhrAdapter}', "known adapters adapter"),
+        ("adapter_registry = register(knownAdapters)", "known"),  # ("adapters": "adapter")
+    ]
+    check(chunks, source)
 
 
 @given(

@@ -31,10 +31,11 @@ inner, then the rest in the file's order):
   re.compile('yes|Yes|...'))``). Imports, and the statements that hold an import or a
   definition (``try: import ssl``; their definitions are read as definitions), are left
   out; comments on its lines are comment chunks and cut it, so the two keep the file's
-  order. Its `context` is the words of the names and short strings it uses, as a
-  definition's body gives its own. Without it, what a module sets up at import time was in
-  no chunk at all, though whole-file and function-level indexes hold it (docs/RETRIEVAL.md
-  § What a document contributes).
+  order. Its `context` is the words of the names and short strings it uses that its
+  text does not hold already (those inside compound names), so no word counts twice.
+  Without it, what a module sets up at import time was in no chunk at all, though
+  whole-file and function-level indexes hold it (docs/RETRIEVAL.md § What a document
+  contributes).
 
 `heading_index` gives code the structure headings give Markdown: a definition, comment or
 docstring points at the innermost definition around it, else at the module docstring.
@@ -67,6 +68,7 @@ from credo.knowledge.chunk.model import (
     unique,
 )
 from credo.knowledge.chunk.sentence import Line, split_paragraph
+from credo.store.stem import stem, tokens
 
 # Language name -> (the fallback reader's syntax, the grammar: "" for none, None to tell
 # from the text, since one extension family covers several grammars).
@@ -179,11 +181,24 @@ def _statement_chunks(statements: list[Statement]) -> list[Chunk]:
         text = _capped(normalise(statement.text))
         if not is_meaningful(text):
             continue
-        context = context_words(statement.identifiers, statement.strings)
+        context = _unwritten(context_words(statement.identifiers, statement.strings), text)
         links = unique(find_urls(statement.text))
         start, end = statement.start_line, statement.end_line
         chunks.append(Chunk(text, start, end, "statement", (), None, links, context))
     return chunks
+
+
+def _unwritten(context: str, text: str) -> str:
+    """The words of ``context`` whose stem ``text`` does not hold as the index reads it,
+    each once.
+
+    A statement's text is its code, so every name it uses is indexed already; a context
+    that wrote them again would count each twice (the two columns weigh the same), which
+    a body's names, kept out of its definition's text, never are. What the text does not
+    give the index is the words inside compound names (``knownAdapters``: "known",
+    "adapters"), the words a context adds to any passage (ingest/context.py)."""
+    written = frozenset(map(stem, tokens(text)))
+    return " ".join(word for word in dict.fromkeys(context.split()) if stem(word) not in written)
 
 
 def _definition_chunks(definition: Definition) -> list[Chunk]:
