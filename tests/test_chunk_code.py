@@ -1168,25 +1168,32 @@ ACROSS_BLANKS_CASES = [
         id="c",
     ),
     pytest.param(
-        "go",
-        "package p\n\n// Dial opens a connection.\n\nfunc Dial() {}",
-        [("Dial opens a connection. func Dial()", 3, 5, "definition")],
-        id="go",
-    ),
-    pytest.param(
         "rust",
         "use a::b;\n\n/// Frees the pool.\n\n#[inline]\nfn free() {}",
         [("Frees the pool. fn free()", 3, 6, "definition")],
         id="rust-attribute",
     ),
+    # What stays where it was: a plain comment (it often heads a group of definitions;
+    # godoc reads it so), the file header, another comment between, a remark that ends a
+    # line of code, a separator, a crate doc, code between.
+    pytest.param(
+        "go",
+        "package p\n\n// Dialing.\n\nfunc Dial() {}",
+        [("Dialing.", 3, 3, "code_comment"), ("func Dial()", 5, 5, "definition")],
+        id="go-plain-comment-stays",
+    ),
+    pytest.param(
+        "js",
+        "x();\n\n/* Helpers. */\n\nfunction f() {}",
+        [("Helpers.", 3, 3, "code_comment"), ("function f()", 5, 5, "definition")],
+        id="js-plain-block-stays",
+    ),
     pytest.param(
         "shell",
-        "set -e\n\n# Installs the tools.\n\ninstall() { echo; }",
-        [("Installs the tools. install()", 3, 5, "definition")],
-        id="shell",
+        "set -e\n\n# Installers.\n\ninstall() { echo; }",
+        [("Installers.", 3, 3, "code_comment"), ("install()", 5, 5, "definition")],
+        id="shell-stays",
     ),
-    # What stays where it was: the file header, another comment between, a remark that
-    # ends a line of code, a separator, a crate doc, code between.
     pytest.param(
         "js",
         "/** The file. */\n\nfunction f() {}",
@@ -1297,8 +1304,8 @@ def _c_family_file(draw: st.DrawFn) -> tuple[str, str, list[tuple[str, int, int]
 
 def _expected_doc(items: list[tuple[str, int, int]], at: int) -> list[tuple[str, int, int]]:
     """The comment items that are the doc of the definition at `items[at]`: the block of
-    comments directly above it, or across blank lines only unless that block is the file
-    header, sits right below code, or ends in a separator or commented-out code."""
+    comments directly above it, or across blank lines only when that block ends in a doc
+    comment (``/**``) and is neither the file header nor right below code."""
     above = at - 1
     while above >= 0 and items[above][0] == "blank":
         above -= 1
@@ -1309,7 +1316,7 @@ def _expected_doc(items: list[tuple[str, int, int]], at: int) -> list[tuple[str,
         above -= 1
     is_header = not any(kind in ("code", "remark", "def") for kind, _, _ in items[: above + 1])
     below_code = above >= 0 and items[above][0] != "blank"
-    if gap and (not block or block[-1][0] in ("separator", "dead") or is_header or below_code):
+    if gap and (not block or block[-1][0] != "doc" or is_header or below_code):
         return []
     return block
 

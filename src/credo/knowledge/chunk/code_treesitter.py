@@ -68,6 +68,9 @@ _RECEIVER_TYPE = re.compile(r"(\w+)\s*(?:\[[^\]]*\])?\s*\)\s*$")
 _GENERICS = re.compile(r"^(?!operator)([^<]+)<.*$", re.S)
 # Tokens that open a scope: a comment below one starts the scope, it remarks on no code.
 _OPENERS = frozenset({"{", "(", "["})
+# Comments written as documentation (JSDoc, Javadoc, Doxygen, Rust and C# docs); `/**/` and
+# `////` are plain comments drawn long.
+_DOC_SYNTAX = re.compile(rb"/\*\*(?!/)|///(?!/)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,11 +307,13 @@ class _Reader:
     def documents_across_blanks(self, comment: Node, below: int) -> bool:
         """A doc comment with only blank lines between it and what starts at byte `below`
         (JSDoc's common layout: ``*/``, a blank line, the method): the definition's own,
-        as if directly above it. The file header, a licence, a remark on the code above
-        it, a comment after a decorator, a separator or pragma and commented-out code keep
-        their places."""
+        as if directly above it. Only doc syntax (``/**``, ``///``) reaches across: a plain
+        comment above a blank line often heads a group of definitions, and godoc reads it
+        so. The file header, a licence, a remark on the code above it, a comment after a
+        decorator, a separator or pragma and commented-out code keep their places."""
         if (
             comment.type not in self.comment_types
+            or not _DOC_SYNTAX.match(self.source, comment.start_byte)
             or self.grammar.docstrings
             or comment.start_byte < self.code_byte
             or self.source[comment.end_byte : below].strip()
