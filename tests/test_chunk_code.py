@@ -1128,6 +1128,226 @@ def test_doc_comment_is_the_comment_right_above() -> None:
     check(chunks, source)
 
 
+# A doc comment with only blank lines between it and the definition below (JSDoc's common
+# layout) is that definition's, as if directly above it: it leads its text, and its lines
+# start the definition's.
+ACROSS_BLANKS_CASES = [
+    pytest.param(
+        "js",
+        "class C {\n  /**\n   * Configure the output.\n   */\n\n"
+        "  configure(c) {\n    return c;\n  }\n}",
+        [
+            ("class C", 1, 9, "definition"),
+            ("Configure the output. configure(c)", 2, 8, "definition"),
+        ],
+        id="js-method",
+    ),
+    pytest.param(
+        "tsx",
+        "import x from 'x';\n\n/** Renders rows. */\n\n\n"
+        "export function Rows(p: P) {\n  return p;\n}",
+        [("Renders rows. function Rows(p: P)", 3, 8, "definition")],
+        id="ts-two-blank-lines",
+    ),
+    pytest.param(
+        "java",
+        "class A {\n  /** Sums the cells. */\n\n  @Override\n  int sum() { return 0; }\n}",
+        [("class A", 1, 6, "definition"), ("Sums the cells. int sum()", 2, 5, "definition")],
+        id="java-annotated",
+    ),
+    pytest.param(
+        "csharp",
+        "class A {\n  /// <summary>Opens the door.</summary>\n\n  void Open() {}\n}",
+        [("class A", 1, 5, "definition"), ("Opens the door. void Open()", 2, 4, "definition")],
+        id="csharp",
+    ),
+    pytest.param(
+        "c",
+        "int x;\n\n/**\n * Parses a header.\n */\n\nint parse(char *s) { return 0; }",
+        [("Parses a header. int parse(char *s)", 3, 7, "definition")],
+        id="c",
+    ),
+    pytest.param(
+        "rust",
+        "use a::b;\n\n/// Frees the pool.\n\n#[inline]\nfn free() {}",
+        [("Frees the pool. fn free()", 3, 6, "definition")],
+        id="rust-attribute",
+    ),
+    # What stays where it was: a plain comment (it often heads a group of definitions;
+    # godoc reads it so), the file header, another comment between, a remark that ends a
+    # line of code, a separator, a crate doc, code between.
+    pytest.param(
+        "go",
+        "package p\n\n// Dialing.\n\nfunc Dial() {}",
+        [("Dialing.", 3, 3, "code_comment"), ("func Dial()", 5, 5, "definition")],
+        id="go-plain-comment-stays",
+    ),
+    pytest.param(
+        "js",
+        "x();\n\n/* Helpers. */\n\nfunction f() {}",
+        [("Helpers.", 3, 3, "code_comment"), ("function f()", 5, 5, "definition")],
+        id="js-plain-block-stays",
+    ),
+    pytest.param(
+        "shell",
+        "set -e\n\n# Installers.\n\ninstall() { echo; }",
+        [("Installers.", 3, 3, "code_comment"), ("install()", 5, 5, "definition")],
+        id="shell-stays",
+    ),
+    pytest.param(
+        "js",
+        "/** The file. */\n\nfunction f() {}",
+        [("The file.", 1, 1, "docstring"), ("function f()", 3, 3, "definition")],
+        id="js-header-stays",
+    ),
+    pytest.param(
+        "js",
+        "x();\n/** Orphaned doc. */\n\n// Right above.\nfunction f() {}",
+        [
+            ("Orphaned doc.", 2, 2, "code_comment"),
+            ("Right above. function f()", 4, 5, "definition"),
+        ],
+        id="js-another-comment-between",
+    ),
+    pytest.param(
+        "js",
+        "x(); // ends a line\n\nfunction f() {}",
+        [("ends a line", 1, 1, "code_comment"), ("function f()", 3, 3, "definition")],
+        id="js-trailing",
+    ),
+    pytest.param(
+        "js",
+        "x();\n// ----------\n\nfunction f() {}",
+        [("function f()", 4, 4, "definition")],
+        id="js-separator",
+    ),
+    pytest.param(
+        "js",
+        "x();\n/** About y. */\ny();\n\nfunction f() {}",
+        [("About y.", 2, 2, "code_comment"), ("function f()", 5, 5, "definition")],
+        id="js-code-between",
+    ),
+    pytest.param(
+        "cpp",
+        "class P {\n  void hide() {\n    h();\n  }\n  // Hides the panel.\n\n  void show() {}\n};",
+        [
+            ("class P", 1, 8, "definition"),
+            ("void hide()", 2, 4, "definition"),
+            ("Hides the panel.", 5, 5, "code_comment"),
+            ("void show()", 7, 7, "definition"),
+        ],
+        id="cpp-remark-on-the-code-above",
+    ),
+    pytest.param(
+        "js",
+        "x();\n\n// return cache.get(key);\n\nfunction f() {}",
+        [("function f()", 5, 5, "definition")],
+        id="js-commented-out-code",
+    ),
+    pytest.param(
+        "rust",
+        "use a;\n//! The crate.\n\nfn f() {}",
+        [("The crate.", 2, 2, "code_comment"), ("fn f()", 4, 4, "definition")],
+        id="rust-inner-doc",
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "source", "expected"), ACROSS_BLANKS_CASES)
+def test_a_doc_comment_across_blank_lines_leads_its_definition(
+    language: str, source: str, expected: list[object]
+) -> None:
+    chunks = split_code(source, language)
+    assert brief(chunks) == expected
+    check(chunks, source)
+
+
+# Generated C-family files: definitions, doc comments, stray comments, separators,
+# commented-out code, remarks that end a line of code, and blank lines, in any order. Per
+# language: a file's first line of code, a definition (three lines), and a statement.
+_FAMILY = {
+    "js": ("'use strict';", "function f{n}(a) {{\n  return a;\n}}", "let v{n} = {n};"),
+    "c": ("#include <a.h>", "int f{n}(int a) {{\n  return a;\n}}", "int v{n} = {n};"),
+    "go": ("package p", "func f{n}(a int) int {{\n\treturn a\n}}", "var v{n} = {n}"),
+    "rust": ("use a::b;", "fn f{n}(a: i32) -> i32 {{\n    a\n}}", "static V{n}: i32 = {n};"),
+}
+_ITEMS = st.sampled_from(
+    ["def", "doc", "note", "separator", "dead", "code", "remark", "blank", "blank"]
+)
+
+
+@st.composite
+def _c_family_file(draw: st.DrawFn) -> tuple[str, str, list[tuple[str, int, int]]]:
+    """A language, its source, and its items as (kind, first line, last line)."""
+    language = draw(st.sampled_from(sorted(_FAMILY)))
+    first, definition, statement = _FAMILY[language]
+    pieces: list[tuple[str, str]] = [] if draw(st.booleans()) else [("code", first)]
+    for n, kind in enumerate(draw(st.lists(_ITEMS, max_size=14))):
+        text = {
+            "def": definition.format(n=n),
+            "doc": f"/**\n * Doc{n} explains.\n */" if n % 2 else f"/** Doc{n} explains. */",
+            "note": f"// Doc{n} says why.",
+            "separator": "// ----------",
+            "dead": f"// return v{n};",
+            "code": statement.format(n=n),
+            "remark": f"{statement.format(n=n)} // Doc{n} remarks.",
+            "blank": "",
+        }[kind]
+        pieces.append((kind, text))
+    items, row = [], 1
+    for kind, text in pieces:
+        rows = text.count("\n") + 1
+        items.append((kind, row, row + rows - 1))
+        row += rows
+    return language, "\n".join(text for _, text in pieces) + "\n", items
+
+
+def _expected_doc(items: list[tuple[str, int, int]], at: int) -> list[tuple[str, int, int]]:
+    """The comment items that are the doc of the definition at `items[at]`: the block of
+    comments directly above it, or across blank lines only when that block ends in a doc
+    comment (``/**``) and is neither the file header nor right below code."""
+    above = at - 1
+    while above >= 0 and items[above][0] == "blank":
+        above -= 1
+    gap = above < at - 1
+    block: list[tuple[str, int, int]] = []
+    while above >= 0 and items[above][0] in ("doc", "note", "separator", "dead"):
+        block.insert(0, items[above])
+        above -= 1
+    is_header = not any(kind in ("code", "remark", "def") for kind, _, _ in items[: above + 1])
+    below_code = above >= 0 and items[above][0] != "blank"
+    if gap and (not block or block[-1][0] != "doc" or is_header or below_code):
+        return []
+    return block
+
+
+@given(_c_family_file())
+@settings(max_examples=200)
+def test_doc_comments_across_blank_lines_keep_the_line_contract(
+    generated: tuple[str, str, list[tuple[str, int, int]]],
+) -> None:
+    language, source, items = generated
+    chunks = split_code(source, language)
+    check(chunks, source)
+    assert split_code(source, language) == chunks
+    definitions = iter(c for c in chunks if c.role == "definition")
+    for at, (kind, first, last) in enumerate(items):
+        if kind != "def":
+            continue
+        chunk = next(definitions)
+        doc = _expected_doc(items, at)
+        assert (chunk.start_line, chunk.end_line) == (doc[0][1] if doc else first, last), chunk
+        lines = source.splitlines()
+        said = {
+            number
+            for doc_kind, start, end in doc
+            if doc_kind in ("doc", "note")
+            for number in re.findall(r"Doc(\d+)", "\n".join(lines[start - 1 : end]))
+        }
+        assert set(re.findall(r"Doc(\d+)", chunk.text)) == said, (chunk, doc)
+    assert next(definitions, None) is None
+
+
 def test_long_doc_comment_keeps_its_start_and_the_signature() -> None:
     doc = "\n".join(f" * Sentence {n} explains one more detail here." for n in range(30))
     source = f"/**\n{doc}\n */\nfunction f(a) {{}}\n"
@@ -1299,6 +1519,10 @@ HOSTILE = [
     ("rust", "fn f() {} // \ud800 lone surrogate"),
     ("c", "int f()\r{\r// carriage returns only\rreturn 1;\r}\r"),
     ("python", "".join("    " * i + f"def f{i}():\n" for i in range(95)) + "    " * 95 + "pass\n"),
+    # A long run of comment lines above a definition, directly and across a blank line: the
+    # walk up its siblings once took quadratic time (48 s for 100,000 lines).
+    ("js", "x();\n\n" + "// words here\n" * 100_000 + "function f() {}\n"),
+    ("js", "x();\n\n" + "// words here\n" * 100_000 + "\nfunction f() {}\n"),
 ]
 
 

@@ -39,7 +39,13 @@ from credo.knowledge.chunk.code_fallback import (
 )
 from credo.knowledge.chunk.code_grammars import GRAMMARS, Grammar
 from credo.knowledge.chunk.code_names import LEXERS, names_in_bytes, own_segments
-from credo.knowledge.chunk.code_outline import Definition, Outline, name, signature
+from credo.knowledge.chunk.code_outline import (
+    Definition,
+    Outline,
+    is_commented_out_code,
+    name,
+    signature,
+)
 from credo.knowledge.chunk.code_python import docstring_paragraphs
 from credo.knowledge.chunk.sentence import Line
 
@@ -60,6 +66,11 @@ _PAST_PLANE_ONE = re.compile(rb"\xf0[\xa0-\xbf][\x80-\xbf]{2}|[\xf1-\xf4][\x80-\
 _STAND_IN = "\U00020000".encode()
 _RECEIVER_TYPE = re.compile(r"(\w+)\s*(?:\[[^\]]*\])?\s*\)\s*$")
 _GENERICS = re.compile(r"^(?!operator)([^<]+)<.*$", re.S)
+# Tokens that open a scope: a comment below one starts the scope, it remarks on no code.
+_OPENERS = frozenset({"{", "(", "["})
+# Comments written as documentation (JSDoc, Javadoc, Doxygen, Rust and C# docs); `/**/` and
+# `////` are plain comments drawn long.
+_DOC_SYNTAX = re.compile(rb"/\*\*(?!/)|///(?!/)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +209,8 @@ class _Reader:
         self.comment_starts = [c.start_byte for c in self.comments]
         self.comment_types = frozenset(loaded.grammar.comments)
         self.used: set[int] = set()  # ids of comments that became a doc or the header
+        # node id -> its parent's children and its index there (`previous`)
+        self.siblings: dict[int, tuple[list[Node], int]] = {}
         self.blocks = 0
         first_code = next(
             (c for c in root.named_children if c.type not in self.comment_types), None
@@ -271,8 +284,12 @@ class _Reader:
         """Doc comments directly above `node` and the first row of what belongs to it."""
         docs: list[Node] = []
         row = node.start_point[0]
-        sibling = node.prev_sibling
-        while sibling is not None and _end_row(sibling) >= row - 1:
+        start = node.start_byte
+        sibling = self.previous(node)
+        while sibling is not None and (
+            _end_row(sibling) >= row - 1
+            or (not docs and self.documents_across_blanks(sibling, start))
+        ):
             if sibling.type in self.comment_types:
                 if self.ends_attachment(sibling):
                     self.used.add(sibling.id)  # among decorators, as in Python: dropped
@@ -282,10 +299,67 @@ class _Reader:
                     docs.append(sibling)
             elif sibling.type not in self.grammar.attachments:
                 break
-            row = sibling.start_point[0]
-            sibling = sibling.prev_sibling
+            row, start = sibling.start_point[0], sibling.start_byte
+            sibling = self.previous(sibling)
         docs.reverse()
         return docs, row
+
+    def documents_across_blanks(self, comment: Node, below: int) -> bool:
+        """A doc comment with only blank lines between it and what starts at byte `below`
+        (JSDoc's common layout: ``*/``, a blank line, the method): the definition's own,
+        as if directly above it. Only doc syntax (``/**``, ``///``) reaches across: a plain
+        comment above a blank line often heads a group of definitions, and godoc reads it
+        so. The file header, a licence, a remark on the code above it, a comment after a
+        decorator, a separator or pragma and commented-out code keep their places."""
+        if (
+            comment.type not in self.comment_types
+            or not _DOC_SYNTAX.match(self.source, comment.start_byte)
+            or self.grammar.docstrings
+            or comment.start_byte < self.code_byte
+            or self.source[comment.end_byte : below].strip()
+            or self.is_trailing(comment)
+            or self.ends_attachment(comment)
+            or self.is_apart(comment)
+            or self.follows_code(comment)
+        ):
+            return False
+        paragraphs = comment_paragraphs(self.fragments(comment), self.lines)
+        return not all(is_commented_out_code(paragraph) for paragraph in paragraphs)
+
+    def follows_code(self, comment: Node) -> bool:
+        """Whether the comment block holding `comment` starts on the line below code (an
+        opening bracket aside): it remarks on that code (``}``, then ``// Hides the
+        panel.`` on the next line)."""
+        top, above = comment, self.previous(comment)
+        while (
+            above is not None
+            and above.type in self.comment_types
+            and _end_row(above) >= top.start_point[0] - 1
+        ):
+            top, above = above, self.previous(above)
+        return (
+            above is not None
+            and _end_row(above) >= top.start_point[0] - 1
+            and (above.is_named or above.type not in _OPENERS)
+        )
+
+    def previous(self, node: Node) -> Node | None:
+        """``node.prev_sibling`` in constant time. tree-sitter finds a sibling (and a
+        parent) by walking from the first child, so a walk up a long run of comment lines
+        took quadratic time; each parent's children are listed once instead."""
+        place = self.siblings.get(node.id)
+        if place is None:
+            parent = node.parent
+            if parent is None:
+                return None
+            children = parent.children
+            for index, child in enumerate(children):
+                self.siblings[child.id] = (children, index)
+            place = self.siblings.get(node.id)
+            if place is None:  # (not among its parent's children: never seen)
+                return node.prev_sibling
+        children, index = place
+        return children[index - 1] if index else None
 
     def is_trailing(self, comment: Node) -> bool:
         """A comment after code on its line: it remarks on that code."""
@@ -294,7 +368,7 @@ class _Reader:
 
     def ends_attachment(self, comment: Node) -> bool:
         """A comment after a decorator or attribute on its line (``@dec // why``)."""
-        before = comment.prev_sibling
+        before = self.previous(comment)
         return (
             before is not None
             and before.type in self.grammar.attachments
