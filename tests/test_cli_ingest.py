@@ -13,7 +13,7 @@ from pathlib import Path
 
 import credo
 from credo import Memory
-from credo.surfaces.cli.commands import _ingest_with_bar
+from credo.surfaces.cli.progress import ingest_with_bar
 
 # Runs the CLI's ingest in this process, then prints whether rich's progress was loaded.
 PROBE = """
@@ -64,10 +64,10 @@ def test_json_ingest_loads_no_progress_bar(tmp_path: Path) -> None:
 
 
 def test_the_bar_reports_what_a_plain_ingest_reports(tmp_path: Path) -> None:
-    """The terminal's path (`_ingest_with_bar`) and the piped one write the same store."""
+    """The terminal's path (`ingest_with_bar`) and the piped one write the same store."""
     docs = _docs(tmp_path)
     with Memory(tmp_path / "bar.db", root=tmp_path) as memory:
-        with_bar = _ingest_with_bar(memory, (str(docs),))
+        with_bar = ingest_with_bar(memory, (str(docs),))
         bar_ids = sorted(b.id for b in memory.store.iter_beliefs())
     with Memory(tmp_path / "plain.db", root=tmp_path) as memory:
         plain = memory.ingest(str(docs))

@@ -15,7 +15,6 @@ from credo.errors import CredoError
 from credo.types import RETENTIONS
 
 if TYPE_CHECKING:
-    from credo.knowledge.ingest.state import IngestReport
     from credo.memory import Memory
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -513,7 +512,9 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
         # import (~5% of ingesting black's docs), so an agent's piped ingest never loads it.
         report = memory.ingest(*paths)
     else:
-        report = _ingest_with_bar(memory, paths)
+        from credo.surfaces.cli.progress import ingest_with_bar
+
+        report = ingest_with_bar(memory, paths)
     skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(report.skipped.items()) if n)
     emit(
         as_json,
@@ -525,19 +526,6 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
         f"{report.edges_added} edges, {report.anchors_added} anchors "
         f"in {report.seconds:.1f} s",
     )
-
-
-def _ingest_with_bar(memory: Memory, paths: tuple[str, ...]) -> IngestReport:
-    """`Memory.ingest`, a transient progress bar on the terminal while it runs."""
-    from rich.progress import Progress
-
-    with Progress(transient=True) as bar:
-        task = bar.add_task("ingest", total=None)
-
-        def progress(done: int, total: int, path: str) -> None:
-            bar.update(task, completed=done, total=total, description=path[-40:])
-
-        return memory.ingest(*paths, progress=progress)
 
 
 @cli.command(name="enable-hrr")
