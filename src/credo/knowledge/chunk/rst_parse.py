@@ -56,7 +56,6 @@ from docutils.parsers.rst.languages import en
 
 from credo.knowledge.chunk import rst_inline
 from credo.knowledge.chunk.rst_inline import ParseTimeout as ParseTimeout
-from credo.knowledge.chunk.rst_transitions import ENUMERATOR, MARKER_STARTS, text_lines_first
 
 # Directives whose content is code, a file list or generated from elsewhere.
 SKIPPED_DIRECTIVES = frozenset(
@@ -96,7 +95,6 @@ def parse(text: str, budget: float) -> Any:
         _pooled_state_machines(),
         _ascii_fast_paths(),
         _one_line_cells(),
-        text_lines_first(),
         warnings.catch_warnings(),
     ):
         warnings.simplefilter("ignore")
@@ -256,6 +254,12 @@ _NOT_TEXT = [
 ]
 
 
+_ENUMERATOR = re.compile(states.Body.patterns["enumerator"])
+# Characters a `_NOT_TEXT` pattern can start with, beyond an enumerator's: bullets and
+# ASCII punctuation (fields, options, doctests, line blocks, tables, markup, adornments).
+_MARKER_STARTS = frozenset("\u2022\u2023\u2043")
+
+
 def _not_text(line: str) -> bool:
     """True when a Body transition other than "text" matches `line`. Only an enumerator
     ("a.", "iv)", "2.") starts with a letter or digit, and no pattern starts with any other
@@ -263,8 +267,8 @@ def _not_text(line: str) -> bool:
     head = line[0]
     if head.isascii():
         if head.isalnum():
-            return ENUMERATOR.match(line) is not None
-    elif head not in MARKER_STARTS:
+            return _ENUMERATOR.match(line) is not None
+    elif head not in _MARKER_STARTS:
         return False
     return any(pattern.match(line) for pattern in _NOT_TEXT)
 
