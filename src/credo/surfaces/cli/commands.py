@@ -506,16 +506,15 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
     incremental)."""
     import dataclasses
 
-    from rich.progress import Progress
-
     memory = open_memory(ctx)
-    with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
-        task = bar.add_task("ingest", total=None)
+    if as_json or not sys.stderr.isatty():
+        # Nobody would see the bar: rich's progress module costs ~126M instructions to
+        # import (~5% of ingesting black's docs), so an agent's piped ingest never loads it.
+        report = memory.ingest(*paths)
+    else:
+        from credo.surfaces.cli.progress import ingest_with_bar
 
-        def progress(done: int, total: int, path: str) -> None:
-            bar.update(task, completed=done, total=total, description=path[-40:])
-
-        report = memory.ingest(*paths, progress=progress)
+        report = ingest_with_bar(memory, paths)
     skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(report.skipped.items()) if n)
     emit(
         as_json,
