@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+import credo
 from credo import Memory
 
 # Property tests check behaviour, never time (timings are the benchmarks' job): hypothesis'
@@ -18,7 +19,23 @@ from credo import Memory
 settings.register_profile("credo", deadline=None)
 settings.load_profile("credo")
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+# ../shared sits beside the checkout (CI's layout); a worktree nested deeper finds it higher up.
+SHARED = next(
+    (
+        folder / "shared"
+        for folder in Path(__file__).resolve().parents[1:]
+        if (folder / "shared" / "datasets").is_dir()
+    ),
+    Path(__file__).resolve().parents[2] / "shared",
+)
+
+# Subprocesses (the CLI, the hook, the MCP server) run the credo this session imported, from any
+# working folder: a relative PYTHONPATH (``src``, as a worktree's run sets it) would otherwise
+# fall through to whichever checkout is installed, and test that one instead.
+_PATHS = [str(Path(p).resolve()) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    dict.fromkeys([str(Path(credo.__file__).resolve().parents[1]), *_PATHS])
+)
 
 
 @pytest.fixture(autouse=True)
