@@ -174,15 +174,16 @@ def fetch(corpus: Corpus) -> Path:
     return root
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, corpora: tuple[Corpus, ...] = CORPORA) -> int:
+    """Fetch `corpora` and print where each lives (bench/heldout/corpora.py passes its own)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--list", action="store_true", help="also list each corpus' files")
     args = parser.parse_args(argv)
-    for corpus in CORPORA:
+    for corpus in corpora:
         root = fetch(corpus)
         files = corpus.files(root)
         print(
-            f"{corpus.name:8} {corpus.kind:5} {corpus.version:8} {corpus.licence:13} "
+            f"{corpus.name:10} {corpus.kind:5} {corpus.version:8} {corpus.licence:13} "
             f"{len(files):4} files  {root}"
         )
         if args.list:

@@ -13,13 +13,13 @@ Sphinx, with its 4,000-line NEWS.rst changelog). Code: attrs (Python) and comman
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from docs_corpora import Corpus, fetch
+import docs_corpora
+from docs_corpora import Corpus
 
 HELDOUT: tuple[Corpus, ...] = (
     Corpus(
@@ -68,20 +68,7 @@ BY_NAME = {corpus.name: corpus for corpus in HELDOUT}
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--list", action="store_true", help="also list each corpus' files")
-    args = parser.parse_args(argv)
-    for corpus in HELDOUT:
-        root = fetch(corpus)
-        files = corpus.files(root)
-        print(
-            f"{corpus.name:10} {corpus.kind:5} {corpus.version:8} {corpus.licence:6} "
-            f"{len(files):4} files  {root}"
-        )
-        if args.list:
-            for path in files:
-                print("   ", path.relative_to(root).as_posix())
-    return 0
+    return docs_corpora.main(argv, HELDOUT)
 
 
 if __name__ == "__main__":
