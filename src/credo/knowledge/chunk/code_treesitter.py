@@ -309,8 +309,9 @@ class _Reader:
         (JSDoc's common layout: ``*/``, a blank line, the method): the definition's own,
         as if directly above it. Only doc syntax (``/**``, ``///``) reaches across: a plain
         comment above a blank line often heads a group of definitions, and godoc reads it
-        so. The file header, a licence, a remark on the code above it, a comment after a
-        decorator, a separator or pragma and commented-out code keep their places."""
+        so. The file header (a licence among it), a remark on the code above it, a comment
+        after a decorator, a separator or pragma and commented-out code keep their places;
+        a ``//!`` or ``/*!`` module doc is not doc syntax."""
         if (
             comment.type not in self.comment_types
             or not _DOC_SYNTAX.match(self.source, comment.start_byte)
@@ -319,7 +320,6 @@ class _Reader:
             or self.source[comment.end_byte : below].strip()
             or self.is_trailing(comment)
             or self.ends_attachment(comment)
-            or self.is_apart(comment)
             or self.follows_code(comment)
         ):
             return False
