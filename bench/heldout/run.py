@@ -15,14 +15,18 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpora import BY_NAME, HELDOUT
+from corpora import HELDOUT
 
 import docs_multi
 from ablation import add_lanes_off, apply_lanes_off
+
+if TYPE_CHECKING:
+    from docs_corpora import Corpus
 
 HERE = Path(__file__).resolve().parent
 QUERIES = HERE / "queries"
@@ -30,15 +34,23 @@ PROG = "heldout"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    return run_set(argv, HELDOUT, QUERIES, PROG)
+
+
+def run_set(
+    argv: Sequence[str] | None, corpora: Sequence[Corpus], queries_dir: Path, prog: str
+) -> int:
+    """Run `corpora` with the query files in `queries_dir` (bench/devsets/run.py shares it)."""
+    by_name = {corpus.name: corpus for corpus in corpora}
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
         "--corpus",
         action="append",
-        choices=sorted(BY_NAME),
+        choices=sorted(by_name),
         metavar="NAME",
-        help=f"repeatable, one of {', '.join(sorted(BY_NAME))}; default: every corpus",
+        help=f"repeatable, one of {', '.join(sorted(by_name))}; default: every corpus",
     )
     parser.add_argument(
         "--per-query", action="store_true", help="first matching rank per query and system"
@@ -47,13 +59,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_lanes_off(parser)
     args = parser.parse_args(argv)
     apply_lanes_off(args.lanes_off)
-    docs_multi.warn_environment(PROG)
-    chosen = [c for c in HELDOUT if not args.corpus or c.name in args.corpus]
-    results = docs_multi.run_corpora(chosen, QUERIES, prog=PROG)
+    docs_multi.warn_environment(prog)
+    chosen = [c for c in corpora if not args.corpus or c.name in args.corpus]
+    results = docs_multi.run_corpora(chosen, queries_dir, prog=prog)
     if not results:
-        print(f"{PROG}: no held-out corpus has a query file", file=sys.stderr)
+        print(f"{prog}: no corpus has a query file in {queries_dir}", file=sys.stderr)
         return 2
-    report = docs_multi.build_report(results, HELDOUT, QUERIES, pack=False)
+    report = docs_multi.build_report(results, corpora, queries_dir, pack=False)
     print(docs_multi.render(report, per_query=args.per_query))
     docs_multi.write_json(report, args.json)
     return 0

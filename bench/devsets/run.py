@@ -1,0 +1,31 @@
+"""Development sets for docs and code retrieval: docs_multi's bench over corpora one may study.
+
+    python bench/devsets/corpora.py                   # fetch the development corpora once
+    python bench/devsets/run.py [--corpus NAME ...] [--per-query] [--json OUT]
+
+The same runner as ``bench/heldout/run.py`` over ``corpora.py`` here and
+``queries/<name>.json``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "heldout"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from run import run_set
+
+from devsets.corpora import DEV
+
+HERE = Path(__file__).resolve().parent
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_set(argv, DEV, HERE / "queries", "devsets")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
