@@ -83,22 +83,17 @@ def migrate(ctx: click.Context, to: str, as_json: bool) -> None:
     traces) into the empty store LOCATION, SQLite or PostgreSQL, either way."""
     import sys
 
-    from rich.progress import Progress
-
     from credo.config import parse_location
     from credo.store.transfer import migrate_store
 
     source = resolve_db_path(selected_db(ctx))
     target = parse_location(to)
-    with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
-        tasks: dict[str, object] = {}
+    if as_json or not sys.stderr.isatty():
+        report = migrate_store(source, target)  # nobody would see a bar: rich stays unloaded
+    else:
+        from credo.surfaces.cli.progress import migrate_with_bar
 
-        def progress(table: str, rows: int) -> None:
-            if table not in tasks:
-                tasks[table] = bar.add_task(f"copying {table}", total=None)
-            bar.advance(tasks[table], rows)  # type: ignore[arg-type]
-
-        report = migrate_store(source, target, progress=progress)
+        report = migrate_with_bar(source, target)
     rows = report.rows
     emit(
         as_json,

@@ -1,12 +1,17 @@
-"""The progress bar `credo ingest` shows on a terminal (rich, imported only here)."""
+"""The progress bars `credo ingest` and `credo migrate` show on a terminal (rich, imported
+only here, and only when someone can see the bar)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from credo.config import PostgresUrl
     from credo.knowledge.ingest import IngestReport
     from credo.memory import Memory
+    from credo.store.transfer import MigrateReport
 
 
 def ingest_with_bar(memory: Memory, paths: tuple[str, ...]) -> IngestReport:
@@ -20,3 +25,20 @@ def ingest_with_bar(memory: Memory, paths: tuple[str, ...]) -> IngestReport:
             bar.update(task, completed=done, total=total, description=path[-40:])
 
         return memory.ingest(*paths, progress=progress)
+
+
+def migrate_with_bar(source: Path | PostgresUrl, target: Path | PostgresUrl) -> MigrateReport:
+    """`migrate_store`, with one transient progress line per table while it copies."""
+    from rich.progress import Progress, TaskID
+
+    from credo.store.transfer import migrate_store
+
+    with Progress(transient=True) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def progress(table: str, rows: int) -> None:
+            if table not in tasks:
+                tasks[table] = bar.add_task(f"copying {table}", total=None)
+            bar.advance(tasks[table], rows)
+
+        return migrate_store(source, target, progress=progress)
