@@ -45,6 +45,7 @@ one case where the choice matters): a signature and its doc, already in memory w
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from credo.retrieval.lanes.line import fts5_idf, query_stems
@@ -130,15 +131,17 @@ def _best_within(best: Mapping[Key, str], hits: Mapping[str, float]) -> dict[Key
     head and the comments between its methods only, so by those alone its head was nearly
     always its best hit, and carried the score of the whole class, methods and all, on
     any hit through its context field. A tie keeps the definition's own best."""
-    in_file: dict[str, list[Key]] = {}
-    for key in best:
-        in_file.setdefault(key[0], []).append(key)
-    out: dict[Key, str] = {}
-    for key, winner in best.items():
-        file, start, end = key
-        for inner in in_file[file]:
-            within = inner != key and start <= inner[1] and inner[2] <= end
-            if within and hits.get(best[inner], 0.0) > hits.get(winner, 0.0):
+    out = dict(best)
+    # In (file, start, longest first) order, the definitions nested in one follow it:
+    # those starting before it ends (a reader's definitions nest or stand apart).
+    order = sorted(best, key=lambda k: (k[0], k[1], -k[2]))
+    for at, key in enumerate(order):
+        file, _, end = key
+        winner = best[key]
+        for inner in islice(order, at + 1, None):
+            if inner[0] != file or inner[1] > end:
+                break
+            if inner[2] <= end and hits.get(best[inner], 0.0) > hits.get(winner, 0.0):
                 winner = best[inner]
         out[key] = winner
     return out
