@@ -17,7 +17,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import docs_corpora
 from docs_corpora import Corpus
 
-DEV: tuple[Corpus, ...] = ()
+DEV: tuple[Corpus, ...] = (
+    Corpus(
+        name="sqlparse",
+        kind="code",
+        project="sqlparse",
+        version="0.5.3",
+        licence="BSD-3-Clause",
+        url="pypi:sqlparse==0.5.3",
+        sha256="09f67787f56a0b16ecdbde1bfc7f5d9c3371ca683cfeaa8e6ff60b4807ec9272",
+        include=("sqlparse/*.py", "sqlparse/*/*.py"),
+    ),
+    Corpus(
+        name="ws",
+        kind="code",
+        project="ws",
+        version="8.18.3",
+        licence="MIT",
+        url="https://registry.npmjs.org/ws/-/ws-8.18.3.tgz",
+        sha256="424be604c8e7926fc29a1f067bf2dac256af3bcea62fe30395018bbaf8a9be2a",
+        include=("lib/*.js", "index.js"),
+    ),
+)
 
 BY_NAME = {corpus.name: corpus for corpus in DEV}
 
