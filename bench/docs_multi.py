@@ -2,6 +2,7 @@
 
     python bench/docs_corpora.py                      # fetch the five pinned corpora once
     python bench/docs_multi.py [--queries DIR] [--corpus NAME ...] [--per-query] [--json OUT]
+                               [--match overlap|within]
                                [--pack]   # in-pack metrics at 1,500 tokens: bench/docs_pack.py
 
 Corpora: ``bench/docs_corpora.py`` (black, click, flask documentation; urllib3 and axios
@@ -39,13 +40,23 @@ Systems, run in one process over the same files:
     fts5-func-sym   the same rows, one column: symbol context + " " + text.
     fts5-func-sym2  two columns (text, symbol context), bm25 weights 1.0 and 0.5.
                     (A class row spans its methods, so it overlaps every label inside the
-                    class: the section metrics below count it as a match for any of them.)
+                    class: under ``--match overlap`` the section metrics count it as a
+                    match for any of them; under ``--match within`` they do not.)
   (``bench/docs_baselines.py`` defines paragraphs, heading trails, path words, definitions
   and symbol context exactly; it does not use credo's parsers.)
 
-Metrics, per query, over the first 10 ranks of each system (a hit MATCHES a label when the
-paths are equal and the line ranges overlap; a credo belief with several ingest anchors
-matches when any does, and maps to each of their files in anchor order):
+Metrics, per query, over the first 10 ranks of each system. A hit MATCHES a label under the
+``--match`` rule (``bench/docs_match.py``), the same for every system:
+
+    overlap         (default) the paths are equal and the line ranges overlap; a hit
+                    spanning a whole class matches every method label inside it.
+    within          overlap, and at most 3 of the hit's lines lie outside the label's
+                    extent (the label, plus in a code corpus the doc comment, decorator and
+                    blank lines directly above it): a function-level (code) or
+                    section-level (docs) answer, not a region that holds one.
+
+A credo belief with several ingest anchors matches when any does, and maps to each of their
+files in anchor order:
 
     doc nDCG@10     the first 10 hits mapped to their files (first occurrence kept, hits
                     without a path skipped), binary gain (``metrics.ndcg_at_k``);
@@ -62,6 +73,7 @@ matches when any does, and maps to each of their files in anchor order):
 Each figure is the mean over a corpus' queries (overall and per query type); the mean table
 is the unweighted mean over the corpora a system ran on. ``best-baseline`` is, per corpus,
 subset and metric, the best baseline variant (its mean row averages those per-corpus bests).
+The rule is printed with the mean table and kept in the JSON config (``match``).
 Verdict per corpus: credo beats best-baseline (strictly) on each of the four quality metrics
 (all-groups@10 left out where a corpus has no multi query). Targets, on credo's mean over
 corpora: doc nDCG@10 >= 0.90, section MRR@10 >= 0.75, all-groups@10 >= 0.65.
@@ -104,6 +116,7 @@ from ablation import add_lanes_off, apply_lanes_off
 from credo import Memory
 from credo.config import Settings
 from docs_corpora import BY_NAME, CORPORA, Corpus, fetch
+from docs_match import RULES, Loc, Match, make_rule, overlap
 from metrics import ndcg_at_k
 
 HERE = Path(__file__).resolve().parent
@@ -118,16 +131,6 @@ BEST = "best-baseline"
 
 
 # -- queries -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Loc:
-    path: str
-    start: int
-    end: int
-
-    def overlaps(self, other: Loc) -> bool:
-        return self.path == other.path and self.start <= other.end and other.start <= self.end
 
 
 Hit = tuple[Loc, ...]  # a ranked result's locations; () is a non-hit
@@ -189,18 +192,20 @@ def label_problems(queries: Sequence[Query], lines: dict[str, int]) -> list[str]
 # -- scoring -------------------------------------------------------------------------------
 
 
-def first_match(ranking: Sequence[Hit], labels: Sequence[Loc], k: int) -> int | None:
-    """1-based rank of the first hit within ``k`` that overlaps a label."""
+def first_match(
+    ranking: Sequence[Hit], labels: Sequence[Loc], k: int, match: Match = overlap
+) -> int | None:
+    """1-based rank of the first hit within ``k`` that matches a label under ``match``."""
     for rank, hit in enumerate(ranking[:k], 1):
-        if any(loc.overlaps(label) for loc in hit for label in labels):
+        if any(match(loc, label) for loc in hit for label in labels):
             return rank
     return None
 
 
-def score_query(ranking: Sequence[Hit], query: Query) -> dict[str, Any]:
+def score_query(ranking: Sequence[Hit], query: Query, match: Match = overlap) -> dict[str, Any]:
     top = ranking[:K]
     docs = list(dict.fromkeys(loc.path for hit in top for loc in hit))
-    rank = first_match(top, query.labels, K)
+    rank = first_match(top, query.labels, K, match)
     out: dict[str, Any] = {
         "doc_ndcg@10": ndcg_at_k(docs, {loc.path for loc in query.labels}, K),
         "section_hit@5": float(rank is not None and rank <= K_HIT),
@@ -209,7 +214,7 @@ def score_query(ranking: Sequence[Hit], query: Query) -> dict[str, Any]:
         "all_groups@10": None,
     }
     if query.type == "multi":
-        found = [first_match(top, group, K) is not None for group in query.groups]
+        found = [first_match(top, group, K, match) is not None for group in query.groups]
         out["groups_found"] = sum(found)
         out["all_groups@10"] = float(all(found))
     return out
@@ -274,7 +279,12 @@ def fts_ranker(index: base.FtsIndex) -> Ranker:
 
 
 def run_corpus(
-    corpus: Corpus, queries: list[Query], meta: dict[str, Any], *, pack: bool = False
+    corpus: Corpus,
+    queries: list[Query],
+    meta: dict[str, Any],
+    *,
+    pack: bool = False,
+    match: str = "overlap",
 ) -> dict[str, Any]:
     root = fetch(corpus)
     files = corpus.files(root)
@@ -284,13 +294,14 @@ def run_corpus(
     problems = label_problems(queries, {rel: len(lines) for rel, lines in texts.items()})
     for problem in problems:
         print(f"docs_multi: {corpus.name}: label {problem}", file=sys.stderr)
+    matches = make_rule(match, corpus.kind, texts, (loc for q in queries for loc in q.labels))
     rankings: dict[str, dict[str, list[Hit]]] = {}
     times: dict[str, dict[str, float]] = {}
     build: dict[str, dict[str, Any]] = {}
     packs: dict[str, dict[str, dict[str, Any]]] = {}  # --pack: system -> query -> scores
 
     def measure_pack(name: str, packer: docs_pack.Packer) -> None:
-        packs[name] = {q.id: docs_pack.score(packer(q.text), q) for q in queries}
+        packs[name] = {q.id: docs_pack.score(packer(q.text), q, matches) for q in queries}
 
     def measure(name: str, rank: Ranker) -> None:
         rankings[name], times[name] = {}, {}
@@ -342,7 +353,8 @@ def run_corpus(
     systems = ["credo", *layouts]
     per_query = {
         name: {
-            q.id: {**score_query(rankings[name][q.id], q), "ms": times[name][q.id]} for q in queries
+            q.id: {**score_query(rankings[name][q.id], q, matches), "ms": times[name][q.id]}
+            for q in queries
         }
         for name in systems
     }
@@ -505,7 +517,8 @@ def render(report: dict[str, Any], *, per_query: bool) -> str:
         out += pack_lines(report)
     mean = report["mean"]
     order = [n for n in ("credo", *base.DOC_LAYOUTS, *base.CODE_LAYOUTS, BEST) if n in mean]
-    out += [f"== mean over {len(report['corpora'])} corpora (unweighted)"]
+    rule = report["config"].get("match", "overlap")
+    out += [f"== mean over {len(report['corpora'])} corpora (unweighted; sections by {rule})"]
     out += table(mean, list(dict.fromkeys(order)))
     out.append("")
     for r in report["corpora"]:
@@ -603,7 +616,12 @@ def warn_environment(prog: str) -> None:
 
 
 def run_corpora(
-    corpora: Sequence[Corpus], queries_dir: Path, *, pack: bool = False, prog: str = "docs_multi"
+    corpora: Sequence[Corpus],
+    queries_dir: Path,
+    *,
+    pack: bool = False,
+    prog: str = "docs_multi",
+    match: str = "overlap",
 ) -> list[dict[str, Any]]:
     """Each corpus with a readable ``<queries_dir>/<name>.json``, run; the others skipped."""
     results = []
@@ -620,12 +638,17 @@ def run_corpora(
                 file=sys.stderr,
             )
             continue
-        results.append(run_corpus(corpus, queries, meta, pack=pack))
+        results.append(run_corpus(corpus, queries, meta, pack=pack, match=match))
     return results
 
 
 def build_report(
-    results: list[dict[str, Any]], pinned: Sequence[Corpus], queries_dir: Path, *, pack: bool
+    results: list[dict[str, Any]],
+    pinned: Sequence[Corpus],
+    queries_dir: Path,
+    *,
+    pack: bool,
+    match: str = "overlap",
 ) -> dict[str, Any]:
     """The whole report: config, the pinned corpora, every corpus' results and the mean."""
     mean = mean_over(results)
@@ -635,6 +658,7 @@ def build_report(
             "token_budget": RANK_BUDGET,
             "k": K,
             "k_hit": K_HIT,
+            "match": match,
             "fts_limit": K,
             "targets": TARGETS,
             "versions": versions(),
@@ -662,6 +686,16 @@ def write_json(report: dict[str, Any], out: Path | None) -> None:
         out.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n", "utf-8")
 
 
+def add_match(parser: argparse.ArgumentParser) -> None:
+    """The ``--match`` option (bench/heldout/run.py and bench/devsets/run.py share it)."""
+    parser.add_argument(
+        "--match",
+        choices=RULES,
+        default="overlap",
+        help="when a hit matches a label section (bench/docs_match.py); default: overlap",
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -683,16 +717,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help=f"also in-pack metrics at {docs_pack.PACK_BUDGET} tokens (bench/docs_pack.py)",
     )
+    add_match(parser)
     add_lanes_off(parser)
     args = parser.parse_args(argv)
     apply_lanes_off(args.lanes_off)
     warn_environment("docs_multi")
     chosen = [c for c in CORPORA if not args.corpus or c.name in args.corpus]
-    results = run_corpora(chosen, args.queries, pack=args.pack)
+    results = run_corpora(chosen, args.queries, pack=args.pack, match=args.match)
     if not results:
         print("docs_multi: no corpus has a query file", file=sys.stderr)
         return 2
-    report = build_report(results, CORPORA, args.queries, pack=args.pack)
+    report = build_report(results, CORPORA, args.queries, pack=args.pack, match=args.match)
     print(render(report, per_query=args.per_query))
     write_json(report, args.json)
     return 0

@@ -3,8 +3,8 @@
 The ranking metrics of docs_multi score the first 10 results; an agent reads the pack. Per
 query, each system fills ``PACK_BUDGET`` tokens (1,500) and is scored on what is inside:
 
-    section in pack   1 when a packed unit overlaps a label section (any group's, for
-                      multi), else 0
+    section in pack   1 when a packed unit matches a label section (any group's, for
+                      multi) under docs_multi's ``--match`` rule, else 0
     doc recall        |label files with a packed unit| / |label files|
     all groups        multi queries only: 1 when every group has a packed unit
     units, tokens     how many units the pack holds, and the tokens they cost
@@ -132,11 +132,15 @@ def _in_order(words: list[str], source: list[str]) -> bool:
     return all(any(w == s for s in it) for w in words)
 
 
-def score(pack: Pack, query: Any) -> dict[str, Any]:
+def score(
+    pack: Pack, query: Any, match: Callable[[Loc, Loc], bool] | None = None
+) -> dict[str, Any]:
+    """``match`` is docs_multi's section rule (bench/docs_match.py); None: overlap."""
     locs = [loc for unit in pack.units for loc in unit]
+    matches = match or (lambda loc, label: loc.overlaps(label))
 
     def hit(group: Sequence[Loc]) -> bool:
-        return any(loc.overlaps(label) for loc in locs for label in group)
+        return any(matches(loc, label) for loc in locs for label in group)
 
     label_paths = {loc.path for loc in query.labels}
     packed_paths = {loc.path for loc in locs}

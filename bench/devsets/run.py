@@ -2,6 +2,7 @@
 
     python bench/devsets/corpora.py                   # fetch the development corpora once
     python bench/devsets/run.py [--corpus NAME ...] [--per-query] [--json OUT]
+                                [--match overlap|within]
 
 The same runner as ``bench/heldout/run.py`` over ``corpora.py`` here and
 ``queries/<name>.json``.

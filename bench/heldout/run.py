@@ -2,6 +2,7 @@
 
     python bench/heldout/corpora.py                   # fetch the held-out corpora once
     python bench/heldout/run.py [--corpus NAME ...] [--per-query] [--json OUT]
+                                [--match overlap|within]
 
 Runs ``bench/docs_multi.py``'s own machinery (the same systems, metrics, tables and JSON
 report; nothing here scores or ranks) over the corpora in ``corpora.py``, reading
@@ -56,16 +57,17 @@ def run_set(
         "--per-query", action="store_true", help="first matching rank per query and system"
     )
     parser.add_argument("--json", type=Path, default=None, metavar="OUT")
+    docs_multi.add_match(parser)
     add_lanes_off(parser)
     args = parser.parse_args(argv)
     apply_lanes_off(args.lanes_off)
     docs_multi.warn_environment(prog)
     chosen = [c for c in corpora if not args.corpus or c.name in args.corpus]
-    results = docs_multi.run_corpora(chosen, queries_dir, prog=prog)
+    results = docs_multi.run_corpora(chosen, queries_dir, prog=prog, match=args.match)
     if not results:
         print(f"{prog}: no corpus has a query file in {queries_dir}", file=sys.stderr)
         return 2
-    report = docs_multi.build_report(results, corpora, queries_dir, pack=False)
+    report = docs_multi.build_report(results, corpora, queries_dir, pack=False, match=args.match)
     print(docs_multi.render(report, per_query=args.per_query))
     docs_multi.write_json(report, args.json)
     return 0

@@ -1,0 +1,130 @@
+"""docs_multi's section match rules (bench/docs_match.py): overlap, and the precise within."""
+
+from __future__ import annotations
+
+import pytest
+from bench.docs_match import OUTSIDE_MAX, RULES, Loc, Within, lead_start, make_rule, overlap
+from bench.docs_multi import Query, first_match, score_query
+from bench.docs_pack import Pack, score
+from hypothesis import given
+from hypothesis import strategies as st
+
+METHOD = Loc("lib/sender.js", 100, 130)
+
+JS = """\
+export class Sender {
+  constructor() {}
+
+  /**
+   * Frames a message.
+   */
+
+  frame(data) {
+    return data;
+  }
+}
+""".splitlines()
+
+PY = """\
+x = 1
+# a remark
+@decorator
+@other(arg)
+def f():
+    pass
+""".splitlines()
+
+
+@pytest.mark.parametrize(
+    ("hit", "by_overlap", "by_within"),
+    [
+        (Loc("lib/sender.js", 23, 568), True, False),  # the class head spans every method
+        (METHOD, True, True),
+        (Loc("lib/sender.js", 105, 110), True, True),  # a passage inside the method
+        (Loc("lib/sender.js", 100, 100 + 30 + OUTSIDE_MAX), True, True),
+        (Loc("lib/sender.js", 100, 100 + 30 + OUTSIDE_MAX + 1), True, False),
+        (Loc("lib/sender.js", 100 - OUTSIDE_MAX, 120), True, True),
+        (Loc("lib/sender.js", 100 - OUTSIDE_MAX - 1, 120), True, False),
+        (Loc("lib/sender.js", 131, 140), False, False),
+        (Loc("lib/other.js", 100, 130), False, False),
+    ],
+)
+def test_within_refuses_hits_that_reach_far_outside_the_label(
+    hit: Loc, by_overlap: bool, by_within: bool
+) -> None:
+    assert overlap(hit, METHOD) is by_overlap
+    assert Within({})(hit, METHOD) is by_within
+
+
+def test_the_lead_above_a_label_is_part_of_its_extent() -> None:
+    rule = Within({METHOD: 80})
+    assert rule(Loc(METHOD.path, 80, 130), METHOD)  # doc comment and definition
+    assert rule(Loc(METHOD.path, 77, 130), METHOD)
+    assert not rule(Loc(METHOD.path, 76, 130), METHOD)
+    assert not rule(Loc(METHOD.path, 80, 99), METHOD)  # the doc comment alone: no overlap
+
+
+@pytest.mark.parametrize(
+    ("lines", "start", "expected"),
+    [
+        (JS, 8, 4),  # a JSDoc block a blank line above its method
+        (JS, 2, 2),  # code directly above
+        (PY, 5, 2),  # decorators and a comment
+        (PY, 1, 1),
+        (["", "", "def f():", "    pass"], 3, 3),  # blank lines alone are no lead
+        (["x = 1", "", "", "# note", "", "def f():"], 6, 4),
+    ],
+)
+def test_lead_start(lines: list[str], start: int, expected: int) -> None:
+    assert lead_start(lines, start) == expected
+
+
+def test_make_rule_reads_leads_in_code_corpora_only() -> None:
+    label = Loc("a.js", 8, 10)
+    code = make_rule("within", "code", {"a.js": JS}, [label])
+    docs = make_rule("within", "docs", {"a.js": JS}, [label])
+    assert isinstance(code, Within) and code.extents == {label: 4}
+    assert isinstance(docs, Within) and docs.extents == {}
+    assert make_rule("overlap", "code", {}, [label]) is overlap
+    assert set(RULES) == {"overlap", "within"}
+
+
+def test_make_rule_names_an_unknown_rule() -> None:
+    with pytest.raises(ValueError, match="'exact'"):
+        make_rule("exact", "code", {}, [])
+
+
+def test_a_class_head_no_longer_takes_rank_one() -> None:
+    other = Loc("lib/sender.js", 200, 220)
+    query = Query("q", "multi", "how is a frame built", ((METHOD,), (other,)))
+    ranking = [(Loc(METHOD.path, 23, 568),), (), (Loc(METHOD.path, 101, 112),)]
+    loose = score_query(ranking, query)
+    strict = score_query(ranking, query, Within({}))
+    assert (loose["rank"], loose["all_groups@10"]) == (1, 1.0)
+    assert (strict["rank"], strict["all_groups@10"], strict["groups_found"]) == (3, 0.0, 1)
+    assert strict["doc_ndcg@10"] == loose["doc_ndcg@10"]  # file level: the rule is no part
+
+
+def test_the_pack_is_scored_by_the_same_rule() -> None:
+    query = Query("q", "code", "frame", ((METHOD,),))
+    pack = Pack([(Loc(METHOD.path, 23, 568),)], tokens=10)
+    assert score(pack, query)["section_in_pack"] == 1.0
+    assert score(pack, query, Within({}))["section_in_pack"] == 0.0
+
+
+spans = st.tuples(st.integers(1, 60), st.integers(0, 40)).map(lambda t: (t[0], t[0] + t[1]))
+
+
+@given(hit=spans, label=spans, lead=st.integers(0, 20), limit=st.integers(0, 10))
+def test_within_only_removes_matches_and_keeps_hits_inside_the_label(
+    hit: tuple[int, int], label: tuple[int, int], lead: int, limit: int
+) -> None:
+    h, lab = Loc("f", *hit), Loc("f", *label)
+    rule = Within({lab: max(1, lab.start - lead)}, limit)
+    if rule(h, lab):
+        assert overlap(h, lab)
+        assert Within({lab: max(1, lab.start - lead)}, limit + 1)(h, lab)
+    if lab.start <= h.start and h.end <= lab.end:
+        assert rule(h, lab)
+    ranking = [(h,)]
+    assert (first_match(ranking, [lab], 10, rule) is not None) is rule(h, lab)
