@@ -51,9 +51,10 @@ Metrics, per query, over the first 10 ranks of each system. A hit MATCHES a labe
     overlap         (default) the paths are equal and the line ranges overlap; a hit
                     spanning a whole class matches every method label inside it.
     within          overlap, and at most 3 of the hit's lines lie outside the label's
-                    extent (the label, plus in a code corpus the doc comment, decorator and
-                    blank lines directly above it): a function-level (code) or
-                    section-level (docs) answer, not a region that holds one.
+                    extent: in code the label plus the doc comment, decorator and blank
+                    lines directly above it; in docs the label's section (heading to next
+                    heading). A function-level (code) or section-level (docs) answer, not
+                    a region that holds one.
 
 A credo belief with several ingest anchors matches when any does, and maps to each of their
 files in anchor order:

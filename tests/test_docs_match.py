@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from bench.docs_match import OUTSIDE_MAX, RULES, Loc, Within, lead_start, make_rule, overlap
+from bench.docs_match import (
+    OUTSIDE_MAX,
+    RULES,
+    Loc,
+    Within,
+    lead_start,
+    make_rule,
+    overlap,
+    section_of,
+)
 from bench.docs_multi import Query, first_match, score_query
 from bench.docs_pack import Pack, score
 from hypothesis import given
@@ -57,7 +66,7 @@ def test_within_refuses_hits_that_reach_far_outside_the_label(
 
 
 def test_the_lead_above_a_label_is_part_of_its_extent() -> None:
-    rule = Within({METHOD: 80})
+    rule = Within({METHOD: (80, 130)})
     assert rule(Loc(METHOD.path, 80, 130), METHOD)  # doc comment and definition
     assert rule(Loc(METHOD.path, 77, 130), METHOD)
     assert not rule(Loc(METHOD.path, 76, 130), METHOD)
@@ -79,12 +88,49 @@ def test_lead_start(lines: list[str], start: int, expected: int) -> None:
     assert lead_start(lines, start) == expected
 
 
-def test_make_rule_reads_leads_in_code_corpora_only() -> None:
+MD = """\
+# Title
+
+Intro.
+
+## Install
+
+Run it.
+Then this.
+
+### Extra
+
+More.
+""".splitlines()
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "expected"),
+    [
+        (7, 7, (5, 9)),  # a paragraph of "Install": its section, up to "Extra"
+        (5, 9, (5, 9)),
+        (5, 12, (5, 12)),  # a label spanning a subsection keeps it
+        (3, 3, (1, 4)),
+        (12, 12, (10, 12)),
+    ],
+)
+def test_section_of(start: int, end: int, expected: tuple[int, int]) -> None:
+    assert section_of([1, 5, 10], len(MD), start, end) == expected
+
+
+def test_section_of_a_file_without_headings_is_the_file() -> None:
+    assert section_of([], 40, 10, 12) == (1, 40)
+
+
+def test_make_rule_reads_leads_in_code_and_sections_in_docs() -> None:
     label = Loc("a.js", 8, 10)
     code = make_rule("within", "code", {"a.js": JS}, [label])
-    docs = make_rule("within", "docs", {"a.js": JS}, [label])
-    assert isinstance(code, Within) and code.extents == {label: 4}
-    assert isinstance(docs, Within) and docs.extents == {}
+    assert isinstance(code, Within) and code.extents == {label: (4, 10)}
+    paragraph = Loc("a.md", 7, 7)
+    docs = make_rule("within", "docs", {"a.md": MD}, [paragraph, Loc("a.md", 40, 41)])
+    assert isinstance(docs, Within) and docs.extents == {paragraph: (5, 9)}  # (past the end)
+    assert docs(Loc("a.md", 5, 8), paragraph)  # a passage of the section holding the label
+    assert not docs(Loc("a.md", 1, 9), paragraph)  # one reaching into "Title"
     assert make_rule("overlap", "code", {}, [label]) is overlap
     assert set(RULES) == {"overlap", "within"}
 
@@ -120,11 +166,25 @@ def test_within_only_removes_matches_and_keeps_hits_inside_the_label(
     hit: tuple[int, int], label: tuple[int, int], lead: int, limit: int
 ) -> None:
     h, lab = Loc("f", *hit), Loc("f", *label)
-    rule = Within({lab: max(1, lab.start - lead)}, limit)
+    extent = (max(1, lab.start - lead), lab.end + lead)
+    rule = Within({lab: extent}, limit)
     if rule(h, lab):
         assert overlap(h, lab)
-        assert Within({lab: max(1, lab.start - lead)}, limit + 1)(h, lab)
+        assert Within({lab: extent}, limit + 1)(h, lab)
     if lab.start <= h.start and h.end <= lab.end:
         assert rule(h, lab)
     ranking = [(h,)]
     assert (first_match(ranking, [lab], 10, rule) is not None) is rule(h, lab)
+
+
+@given(
+    heads=st.lists(st.integers(1, 80), unique=True).map(sorted),
+    span=st.tuples(st.integers(1, 80), st.integers(0, 20)),
+)
+def test_a_section_holds_its_label_and_crosses_no_heading(
+    heads: list[int], span: tuple[int, int]
+) -> None:
+    start, end = span[0], min(span[0] + span[1], 80)
+    first, last = section_of(heads, 80, start, end)
+    assert 1 <= first <= start <= end <= last <= 80
+    assert not any(first < h <= start or end < h <= last for h in heads)
