@@ -530,3 +530,128 @@ def test_postgres_stores_the_same_rows_and_ranks_the_same(tmp_path: Path) -> Non
                 assert store.defn_counts(["select"]) == {}
     assert seen[0] == seen[1]
     assert seen[0][0] and seen[0][1] and any("defn" in dict(r[2]) for r in seen[0][2])
+
+
+# A class over two methods: its head is a keyword hit through its context field only (the
+# body's names), the first method answers the question in its own words.
+SERVER = '''\
+class Server:
+    """The server."""
+
+    def drain(self):
+        """Drain the queue, then close the listening socket."""
+        while self.queue:
+            self.queue.pop()
+        self.listener.close()
+        self.queue.clear()
+
+    def serve(self):
+        """Accept connections."""
+        self.listener.accept()
+'''
+
+
+def _span_row(
+    span: tuple[int, int], stems: list[str], head: bool
+) -> tuple[str, int, int, str, int, bool]:
+    terms, length = encode(stems)
+    return ("a.py", span[0], span[1], terms, length, head)
+
+
+@pytest.mark.parametrize(
+    ("class_text", "class_hit", "method_span", "carriers"),
+    [
+        # the method's head inside the class is the better hit: the class is not carried
+        ("class Server", 1.0, (10, 20), ["method"]),
+        # ... unless the class head's own words hold a query stem
+        ("class Server: drains its queue", 1.0, (10, 20), ["class", "method"]),
+        # ... or it is the best hit within its lines
+        ("class Server", 3.0, (10, 20), ["class", "method"]),
+        # a better hit outside the class's lines takes nothing from it
+        ("class Server", 1.0, (50, 60), ["class", "method"]),
+    ],
+)
+def test_a_containing_definitions_head_carries_it_only_above_what_is_inside(
+    class_text: str, class_hit: float, method_span: tuple[int, int], carriers: list[str]
+) -> None:
+    outer = ["queue", "queue", "queue", "listen", "accept"]
+    inner = ["queue", "queue", "listen"]
+    counts = _counts([outer, inner, ["alpha"]])
+    rows = {
+        "class": [_span_row((1, 40), outer, True)],
+        "method": [_span_row(method_span, inner, True)],
+    }
+    texts = {"class": class_text, "method": "def drain(self): Drain the queue."}
+    hits = {"class": class_hit, "method": 2.0}
+    out = best_definitions(rows, hits, ["drain", "queue"], counts, texts.__getitem__)
+    assert sorted(out) == carriers
+
+
+# Definitions as a small tree of line spans: nested (a class and its methods, a function
+# and its inner function) and side by side.
+SPANS = [(1, 100), (10, 40), (12, 20), (25, 35), (50, 90), (60, 70), (120, 150)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    defs=st.lists(_terms, min_size=len(SPANS), max_size=len(SPANS)),
+    placed=st.lists(
+        st.tuples(
+            st.integers(0, len(SPANS) - 1),
+            st.floats(0.0, 10.0),
+            st.booleans(),  # the definition's head
+            st.lists(st.sampled_from([*WORDS, "other", "words"]), max_size=6),  # its text
+        ),
+        min_size=1,
+        max_size=14,
+    ),
+    query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4, unique=True),
+)
+def test_no_hit_within_a_definitions_lines_outranks_a_carrier_that_does_not_speak(
+    defs, placed, query
+):
+    counts = _counts(defs)
+    rows: dict[str, list[tuple[str, int, int, str, int, bool]]] = {}
+    hits: dict[str, float] = {}
+    texts: dict[str, str] = {}
+    where: dict[str, int] = {}
+    for i, (d, score, head, words) in enumerate(placed):
+        belief_id = f"p{i:02d}"
+        rows[belief_id] = [_span_row(SPANS[d], defs[d], head)]
+        hits[belief_id], texts[belief_id], where[belief_id] = score, " ".join(words), d
+    out = best_definitions(rows, hits, query, counts, texts.__getitem__)
+
+    def within(b: str, d: int) -> bool:
+        (start, end), (a, z) = SPANS[d], SPANS[where[b]]
+        return start <= a and z <= end
+
+    def speaks(b: str) -> bool:
+        return bool(set(query) & {stem(w) for w in texts[b].split()})
+
+    for b in out:
+        d = where[b]
+        assert rows[b][0][5]  # only a head carries its definition
+        top = max(hits[o] for o in where if within(o, d))
+        assert speaks(b) or hits[b] >= top  # nothing within its lines is a better hit
+    for d in set(where.values()):
+        heads = [b for b in where if where[b] == d and rows[b][0][5]]
+        inside = sorted((o for o in where if within(o, d)), key=lambda o: (-hits[o], o))
+        if set(query) & set(defs[d]) and heads and inside[0] in heads:
+            assert any(h in out for h in heads)  # the best hit within it is its head
+    again = best_definitions(
+        dict(reversed(rows.items())), dict(reversed(hits.items())), query, counts, texts.__getitem__
+    )
+    assert again == out
+
+
+def test_a_class_head_reached_through_its_methods_names_takes_no_class_score(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "server.py").write_text(SERVER)
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path)
+        found = memory.retrieve("drain the queue", token_budget=5000).beliefs
+    by_text = {b.content.split(":")[0].split("\n")[0]: b for b in found}
+    assert "class Server" in by_text  # a keyword hit, through its body's names
+    assert "defn" not in by_text["class Server"].lanes
+    assert "defn" in by_text["def drain(self)"].lanes

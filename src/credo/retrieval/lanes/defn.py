@@ -18,8 +18,10 @@ definition: the body is one piece of evidence, counted once, and a long definiti
 passages do not all rise together. That passage is the definition's own (its head: the
 signature and doc, anchored at the whole definition), and only when the head is a
 keyword hit that shows what is asked: by its own words (its text, signature and doc,
-holds a query stem), or as the definition's best keyword hit. The score is the whole
-body's evidence, and the head is what it describes. Given to a docstring paragraph or a
+holds a query stem), or as the best keyword hit within the definition's lines, the
+passages of the definitions nested in it included (a class's methods, a function's inner
+functions: issue #14, day-code41). The score is the whole body's evidence, and the head
+is what it describes. Given to a docstring paragraph or a
 comment inside the definition, it lifted a passage about one detail (a ``:param
 historic:`` paragraph, a comment of ``TimestampSigner.unsign``, a class docstring's list
 of its methods) over the definitions questions were about (docs/BENCHMARKS.md § Ranking,
@@ -36,13 +38,14 @@ definition (module docstrings, module-level comments and statements) get no scor
 
 All the statistics are lookups (two indexed queries); a store without definitions (known
 per store version) asks nothing beyond that. The only text tokenised at query time is a
-head's, and only when another passage of its definition is the better keyword hit (the one
-case where the choice matters): a signature and its doc, already in memory with the hit.
+head's, and only when another passage within its definition is the better keyword hit (the
+one case where the choice matters): a signature and its doc, already in memory with the hit.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from credo.retrieval.lanes.line import fts5_idf, query_stems
@@ -113,11 +116,34 @@ def best_definitions(
                 heads.setdefault(key, []).append(belief_id)
     wanted = frozenset(query)
     out: dict[str, float] = {}
-    for key, belief_id in best.items():
+    for key, belief_id in _best_within(best, hits).items():
         score = scored[key]
         carrier = _carrier(belief_id, heads.get(key, ()), wanted, text)
         if carrier is not None and score > 0 and score > out.get(carrier, 0.0):
             out[carrier] = score
+    return out
+
+
+def _best_within(best: Mapping[Key, str], hits: Mapping[str, float]) -> dict[Key, str]:
+    """Each definition -> its best keyword hit among all the hits within its lines, those
+    of the definitions nested in it included (``best``: each definition's best among the
+    hits it is the innermost definition of). A class is the innermost definition of its
+    head and the comments between its methods only, so by those alone its head was nearly
+    always its best hit, and carried the score of the whole class, methods and all, on
+    any hit through its context field. A tie keeps the definition's own best."""
+    out = dict(best)
+    # In (file, start, longest first) order, the definitions nested in one follow it:
+    # those starting before it ends (a reader's definitions nest or stand apart).
+    order = sorted(best, key=lambda k: (k[0], k[1], -k[2]))
+    for at, key in enumerate(order):
+        file, _, end = key
+        winner = best[key]
+        for inner in islice(order, at + 1, None):
+            if inner[0] != file or inner[1] > end:
+                break
+            if inner[2] <= end and hits.get(best[inner], 0.0) > hits.get(winner, 0.0):
+                winner = best[inner]
+        out[key] = winner
     return out
 
 
