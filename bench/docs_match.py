@@ -1,7 +1,7 @@
 """When a ranked hit counts as finding a labelled section: the match rules of docs_multi.
 
-    overlap   the paths are equal and the line ranges overlap (the default).
-    within    overlap, and at most ``OUTSIDE_MAX`` of the hit's lines lie outside the
+    overlap   the paths are equal and the line ranges overlap (the rule before stop 41).
+    within    (the default) overlap, and at most ``OUTSIDE_MAX`` of the hit's lines lie outside the
               label's extent: the unit a reader would call one answer. In a code corpus
               that is the label (a definition) plus its lead, the doc comment, decorator
               and blank lines directly above its first line (``lead_start``). In a docs

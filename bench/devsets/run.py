@@ -25,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return run_set(argv, DEV, HERE / "queries", "devsets")
+    return run_set(argv, DEV, HERE / "queries", "devsets", __doc__)
 
 
 if __name__ == "__main__":

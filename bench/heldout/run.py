@@ -35,16 +35,22 @@ PROG = "heldout"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return run_set(argv, HELDOUT, QUERIES, PROG)
+    return run_set(argv, HELDOUT, QUERIES, PROG, __doc__)
 
 
 def run_set(
-    argv: Sequence[str] | None, corpora: Sequence[Corpus], queries_dir: Path, prog: str
+    argv: Sequence[str] | None,
+    corpora: Sequence[Corpus],
+    queries_dir: Path,
+    prog: str,
+    description: str | None,
 ) -> int:
     """Run `corpora` with the query files in `queries_dir` (bench/devsets/run.py shares it)."""
     by_name = {corpus.name: corpus for corpus in corpora}
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog=prog,
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--corpus",
