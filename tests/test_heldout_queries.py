@@ -1,4 +1,4 @@
-"""The committed held-out query sets (bench/heldout) load and are well formed, offline."""
+"""The committed question sets (bench/heldout, bench/devsets) load and are well formed, offline."""
 
 from __future__ import annotations
 
@@ -6,24 +6,34 @@ import json
 from pathlib import Path
 
 import pytest
+from bench.devsets.corpora import BY_NAME as DEV_BY_NAME
+from bench.devsets.corpora import DEV
+from bench.docs_corpora import Corpus
 from bench.docs_multi import TYPES, load_queries
 from bench.heldout.corpora import BY_NAME, HELDOUT
 
-QUERIES = Path(__file__).resolve().parent.parent / "bench" / "heldout" / "queries"
-FILES = sorted(QUERIES.glob("*.json"))
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+SETS: dict[str, dict[str, Corpus]] = {"heldout": BY_NAME, "devsets": DEV_BY_NAME}
+FILES = sorted((name, path) for name in SETS for path in (BENCH / name / "queries").glob("*.json"))
 
 
-def test_every_corpus_has_a_query_file_and_every_file_a_corpus() -> None:
-    assert {p.stem for p in FILES} == set(BY_NAME)
+@pytest.mark.parametrize("name", sorted(SETS))
+def test_every_corpus_has_a_query_file_and_every_file_a_corpus(name: str) -> None:
+    assert {p.stem for p in (BENCH / name / "queries").glob("*.json")} == set(SETS[name])
 
 
-def test_the_set_mixes_two_docs_and_two_code_corpora() -> None:
+def test_the_heldout_set_mixes_two_docs_and_two_code_corpora() -> None:
     assert sorted(c.kind for c in HELDOUT) == ["code", "code", "docs", "docs"]
-    assert all(len(c.sha256) == 64 and c.licence for c in HELDOUT)
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
-def test_query_file_format(path: Path) -> None:
+def test_no_project_is_in_two_sets_and_every_release_is_pinned() -> None:
+    projects = [c.project.lower() for c in (*HELDOUT, *DEV)]
+    assert len(set(projects)) == len(projects)
+    assert all(len(c.sha256) == 64 and c.licence and c.include for c in (*HELDOUT, *DEV))
+
+
+@pytest.mark.parametrize(("name", "path"), FILES, ids=lambda v: v if isinstance(v, str) else v.stem)
+def test_query_file_format(name: str, path: Path) -> None:
     raw = json.loads(path.read_text(encoding="utf-8"))
     assert raw["corpus"] == path.stem
     assert "blind" in raw["written_by"]
@@ -43,7 +53,7 @@ def test_query_file_format(path: Path) -> None:
     multi = kinds.count("multi")
     assert multi >= 3
     assert all(len(q.groups) >= 2 for q in queries if q.type == "multi")
-    if BY_NAME[path.stem].kind == "docs":
+    if SETS[name][path.stem].kind == "docs":
         assert 25 <= len(queries) <= 30
         assert multi >= 5 and "topical" in kinds and "path" in kinds
     else:

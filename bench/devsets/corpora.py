@@ -5,6 +5,10 @@
 The same form and cache as ``bench/docs_corpora.py``. Unlike ``bench/heldout``, these sets
 may be read query by query to find what to change; a change found here is then checked
 once on the held-out sets (see README.md).
+
+Code: sqlparse (Python) and ws (JavaScript). Documentation: pymdown-extensions' guide
+(Markdown, MkDocs, with its changelog and release notes) and Pygments' (reStructuredText,
+Sphinx).
 """
 
 from __future__ import annotations
@@ -37,6 +41,31 @@ DEV: tuple[Corpus, ...] = (
         url="https://registry.npmjs.org/ws/-/ws-8.18.3.tgz",
         sha256="424be604c8e7926fc29a1f067bf2dac256af3bcea62fe30395018bbaf8a9be2a",
         include=("lib/*.js", "index.js"),
+    ),
+    Corpus(
+        name="pymdown",
+        kind="docs",
+        project="pymdown-extensions",
+        version="13.1.2",
+        licence="MIT",
+        url="pypi:pymdown-extensions==13.1.2",
+        sha256="724701395585d027fb18a6ad3377636570bac4f2917ed809f06cbc811d7e60bb",
+        include=(
+            "docs/src/markdown/*.md",
+            "docs/src/markdown/*/*.md",
+            "docs/src/markdown/*/*/*.md",
+            "docs/src/markdown/*/*/*/*.md",
+        ),
+    ),
+    Corpus(
+        name="pygments",
+        kind="docs",
+        project="Pygments",
+        version="2.21.0",
+        licence="BSD-2-Clause",
+        url="pypi:pygments==2.21.0",
+        sha256="610ca751c9bc2492b38eb9a38a7fbc93edbbb2d7182edaf34e66ae493dee5c8c",
+        include=("doc/*.rst", "doc/docs/*.rst"),
     ),
 )
 
