@@ -11,6 +11,8 @@ name its body keeps coming back to counts every time it is used. The definition 
   the same lines are one): its file, first and last line, its length in tokens, and its
   stem counts, every use of every token stemmed as FTS5 indexes it (``store/stem.py``),
   encoded as `` stem:count stem:count `` (stems sorted; no stem holds a space or colon).
+  A definition that declares members (a class, struct, trait...) is counted over its own
+  lines only: its methods are rows of their own (``file_rows``).
 - ``passage_definitions``: for each code passage of a file, the innermost definition
   whose lines hold the passage's lines (a passage outside every definition has no row).
   A passage whose text is in two files has a row for each.
