@@ -1821,3 +1821,31 @@ def test_characters_past_plane_one_never_crash_the_shell_grammar() -> None:
     )
     assert done.returncode == 0, done.stderr[-500:]
     assert "\U000f0000" in done.stdout  # the file's own character, not the stand-in
+
+
+# Which definitions declare members (Chunk.members): a class, struct, interface, trait,
+# impl or namespace does; a function, method or nested function does not.
+_MEMBERS = [
+    ("a.py", "class A:\n    def f(self):\n        def g():\n            pass\n", {"A"}),
+    ("a.js", "class A {\n  f() { return 1; }\n}\nfunction g() {\n  function h() {}\n}\n", {"A"}),
+    ("a.js", "const A = class {\n  f() { return 1; }\n};\nconst g = () => 1;\n", {"A"}),
+    (
+        "a.ts",
+        "interface I {\n  f(): void;\n}\nnamespace N {\n  export function f() {}\n}\n",
+        {"I", "N"},
+    ),
+    ("a.rs", "struct S {\n  x: u8,\n}\nimpl S {\n  fn f(&self) {}\n}\nfn g() {}\n", {"S"}),
+    ("a.java", "class A {\n  void f() {}\n  interface I {}\n}\n", {"A", "I"}),
+    ("a.go", "type T struct {\n  x int\n}\nfunc (t T) F() {}\n", {"T"}),
+]
+
+
+@pytest.mark.parametrize(("name", "source", "scopes"), _MEMBERS)
+def test_definitions_that_declare_members_are_marked(name, source, scopes) -> None:
+    heads = [c for c in split_file(name, source) if c.role == "definition"]
+    assert heads, name
+    marked = {c.section[-1] for c in heads if c.members}
+    if name == "a.rs":  # (an impl is named by its type: S twice, both members)
+        assert marked == {"S"} and all(c.members for c in heads if c.section[-1] == "S")
+        return
+    assert marked == scopes

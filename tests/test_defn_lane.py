@@ -66,6 +66,32 @@ class Retry:
         sleep(self.backoff())
 '''
 
+# A class whose method holds a nested function; a JavaScript class with a field.
+POOL = '''class Pool:
+    """A pool of connections."""
+
+    def put(self, conn):
+        """Put a connection back."""
+
+        def evict(old):
+            self.evict_count += 1
+            return old.evict()
+
+        evict(self.oldest)
+        self.queue.append(conn)
+'''
+
+LIMITER = """class Limiter {
+  queue = [];
+  evictOldest(job) {
+    // evict the job that waited longest
+    this.evict = job;
+    return evict(job);
+  }
+  // the end
+}
+"""
+
 # A definition of two passages: its head (signature and doc) and a comment deep in its body.
 SOCKETS = '''"""Sockets."""
 
@@ -265,6 +291,43 @@ def test_a_passage_sits_in_the_innermost_definition_holding_it(spans, passages) 
             continue
         latest = max(a for a, _ in holding)  # the latest start, then the shortest
         assert inner[belief_id] == (latest, min(b for a, b in holding if a == latest))
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), spans=st.lists(_span, max_size=8))
+def test_a_definition_that_declares_members_counts_its_own_lines_only(data, spans) -> None:
+    # Oracle: a scope's lines less the lines of every definition nested in it; any other
+    # definition: all its lines. Spans that overlap without nesting are no member.
+    lines = [f"word{i} common" for i in range(45)]
+    scopes = data.draw(st.lists(st.sampled_from(spans), unique=True) if spans else st.just([]))
+    defs, _ = file_rows(lines, spans, [], scopes)
+    for a, b in set(spans):
+        own = set(range(a, b + 1))
+        if (a, b) in scopes:
+            for c, d in set(spans):
+                if a <= c and d <= b and (c, d) != (a, b):
+                    own -= set(range(c, d + 1))
+        expected = encode(stem(t) for i in sorted(own) for t in tokens(lines[i - 1]))
+        assert defs[(a, b)] == expected
+    assert file_rows(lines, spans, [], [])[0] == file_rows(lines, spans, [])[0]
+
+
+def test_a_class_counts_its_own_lines_and_a_function_its_nested_ones(tmp_path: Path) -> None:
+    (tmp_path / "pool.py").write_text(POOL)
+    (tmp_path / "limiter.js").write_text(LIMITER)
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path)
+        rows = memory.store.conn.execute(
+            "SELECT file, start_line, end_line, terms FROM definitions"
+        ).fetchall()
+    terms = {(str(f), int(a), int(b)): decode(str(t)) for f, a, b, t in rows}
+    assert terms[("pool.py", 1, 12)] == decode(
+        encode(stem(t) for line in POOL.splitlines()[:2] for t in tokens(line))[0]
+    )  # the class: its line and docstring, not its methods
+    assert "evict" in terms[("pool.py", 4, 12)]  # the method holds its nested function
+    assert terms[("pool.py", 4, 12)]["evict"] == 4  # (evict_count: two words)
+    assert "evict" not in terms[("limiter.js", 1, 9)] and "queue" in terms[("limiter.js", 1, 9)]
+    assert terms[("limiter.js", 3, 7)]["evict"] == 3
 
 
 def test_deltas_are_the_difference_of_contributions_and_undo_each_other() -> None:

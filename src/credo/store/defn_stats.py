@@ -11,6 +11,8 @@ name its body keeps coming back to counts every time it is used. The definition 
   the same lines are one): its file, first and last line, its length in tokens, and its
   stem counts, every use of every token stemmed as FTS5 indexes it (``store/stem.py``),
   encoded as `` stem:count stem:count `` (stems sorted; no stem holds a space or colon).
+  A definition that declares members (a class, struct, trait...) is counted over its own
+  lines only: its methods are rows of their own (``file_rows``).
 - ``passage_definitions``: for each code passage of a file, the innermost definition
   whose lines hold the passage's lines (a passage outside every definition has no row).
   A passage whose text is in two files has a row for each.
@@ -30,7 +32,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import chain
+from itertools import chain, islice
 
 from credo.store.line_stats import deltas as _deltas
 from credo.store.stem import stem, tokens
@@ -82,19 +84,34 @@ def decode(terms: str) -> dict[str, int]:
 
 
 def file_rows(
-    lines: Sequence[str], spans: Iterable[Span], passages: Iterable[tuple[str, Span]]
+    lines: Sequence[str],
+    spans: Iterable[Span],
+    passages: Iterable[tuple[str, Span]],
+    scopes: Iterable[Span] = (),
 ) -> tuple[dict[Span, DefnRow], dict[str, Span]]:
     """One code file's rows: its definitions (``spans``) over its ``lines``, and each
     passage (belief id, its lines) -> the innermost definition holding it. Innermost: the
-    latest-starting of those that hold it, the shortest among those starting there."""
+    latest-starting of those that hold it, the shortest among those starting there.
+
+    A definition that declares members (``scopes``: a class, struct, trait...) is counted
+    over its own lines, less those of the definitions nested in it: a method is a unit of
+    its own, counted in its own row, and counted again in its class it gave the class's
+    head the evidence of every method, so the head outranked the method a question asked
+    about (docs/BENCHMARKS.md, issue #14, day-code42). A function keeps its nested
+    functions' lines: they are part of what it does."""
     ordered = sorted(set(spans), key=lambda s: (s[0], -s[1]))
     if not ordered:
         return {}, {}
     stems = line_stems(lines[: max(b for _, b in ordered)])
-    defs = {
-        (a, b): encode(chain.from_iterable(stems[max(a, 1) - 1 : min(b, len(stems))]))
-        for a, b in ordered
-    }
+    members = frozenset(scopes)
+    defs: dict[Span, DefnRow] = {}
+    for at, (a, b) in enumerate(ordered):
+        parts = _own_parts(ordered, at) if (a, b) in members else [(a, b)]
+        defs[(a, b)] = encode(
+            chain.from_iterable(
+                chain.from_iterable(stems[max(c, 1) - 1 : min(d, len(stems))]) for c, d in parts
+            )
+        )
     starts = [a for a, _ in ordered]
     inner: dict[str, Span] = {}
     for belief_id, (start, end) in passages:
@@ -105,6 +122,25 @@ def file_rows(
                 inner[belief_id] = ordered[at]
                 break
     return defs, inner
+
+
+def _own_parts(ordered: Sequence[Span], at: int) -> list[Span]:
+    """The line runs of definition ``ordered[at]`` outside the definitions nested in it
+    (``ordered``: by first line, longest first, so those nested in it follow it)."""
+    first, last = ordered[at]
+    parts: list[Span] = []
+    resume = first  # the first line not yet inside a nested definition
+    for start, end in islice(ordered, at + 1, None):
+        if start > last:
+            break
+        if end > last:
+            continue  # (a definition overlapping it but not nested: not its member)
+        if start > resume:
+            parts.append((resume, start - 1))
+        resume = max(resume, end + 1)
+    if resume <= last:
+        parts.append((resume, last))
+    return parts
 
 
 def contribution(row: DefnRow) -> Counter[str]:

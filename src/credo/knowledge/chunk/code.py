@@ -230,6 +230,7 @@ def _definition_chunks(definition: Definition) -> list[Chunk]:
         None,
         links,
         context_words(definition.identifiers, definition.strings),
+        definition.members,
     )
     return [head, *pieces]
 

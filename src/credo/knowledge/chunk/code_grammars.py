@@ -43,6 +43,38 @@ class Grammar:
     docstrings: bool = False
 
 
+# Definition node types, across the grammars, that declare members (classes, structs,
+# interfaces, traits, impls, namespaces...): what is nested in them is a unit of its own.
+# A function's nested functions are part of what it does. (A JS ``const C = class {...}``
+# is a ``variable_declarator`` whose value is a ``class``: `code_treesitter` looks.)
+MEMBER_SCOPES = frozenset(
+    {
+        "class_definition",
+        "class_declaration",
+        "abstract_class_declaration",
+        "interface_declaration",
+        "enum_declaration",
+        "internal_module",
+        "record_declaration",
+        "annotation_type_declaration",
+        "struct_declaration",
+        "namespace_declaration",
+        "type_spec",
+        "struct_item",
+        "enum_item",
+        "union_item",
+        "trait_item",
+        "impl_item",
+        "mod_item",
+        "class_specifier",
+        "struct_specifier",
+        "union_specifier",
+        "enum_specifier",
+        "namespace_definition",
+    }
+)
+
+
 _PYTHON = """
 (function_definition name: (identifier) @name body: (block) @body) @definition
 (class_definition name: (identifier) @name body: (block) @body) @definition

@@ -64,7 +64,9 @@ class Definition:
     markers removed; `doc_first` says the doc is written above the signature (a comment),
     not below it (a docstring), so the chunk text keeps the file's order. `above` is a
     Python definition's comment block directly above it, beside its docstring: it leads
-    the chunk text, for the same order.
+    the chunk text, for the same order. `members` says it declares members (a class,
+    struct, interface, trait, namespace...): the definitions nested in it are its members,
+    each a unit of its own, where a function's nested functions are part of what it does.
     """
 
     trail: tuple[str, ...]
@@ -76,6 +78,7 @@ class Definition:
     above: list[list[Line]] = field(default_factory=list)
     identifiers: list[str] = field(default_factory=list)
     strings: list[str] = field(default_factory=list)  # its body's short strings
+    members: bool = False
 
 
 @dataclass(slots=True)

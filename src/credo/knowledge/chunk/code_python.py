@@ -122,6 +122,7 @@ def _definition(
                 row = row[: comment.column - offset]
         rows.append(row)
     definition = Definition(trail, start, end, signature(" ".join(rows)), _docstring(node, lines))
+    definition.members = isinstance(node, ast.ClassDef)
     # (after the decorators' comments are taken: those above them are the definition's)
     if kept := _lead(node, start, lines, by_line, taken):
         first = kept[0][0][0]

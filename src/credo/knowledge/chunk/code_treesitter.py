@@ -37,7 +37,7 @@ from credo.knowledge.chunk.code_fallback import (
     comment_paragraphs,
     is_noise,
 )
-from credo.knowledge.chunk.code_grammars import GRAMMARS, Grammar
+from credo.knowledge.chunk.code_grammars import GRAMMARS, MEMBER_SCOPES, Grammar
 from credo.knowledge.chunk.code_names import LEXERS, names_in_bytes, own_segments
 from credo.knowledge.chunk.code_outline import (
     Definition,
@@ -182,6 +182,14 @@ def _mostly_errors(root: Node, size: int) -> bool:
     return broken > _MAX_ERROR_SHARE * max(size, 1)
 
 
+def _declares_members(node: Node) -> bool:
+    """Whether the definition `node` declares members (a class, struct, trait...)."""
+    if node.type in MEMBER_SCOPES:
+        return True
+    value = node.child_by_field_name("value")  # (``const C = class {...}``)
+    return value is not None and value.type == "class"
+
+
 def _end_row(node: Node) -> int:
     """Last row holding text of `node` (a node ending at column 0 ended on the row above)."""
     row, column = node.end_point
@@ -270,6 +278,7 @@ class _Reader:
             _end_row(outer) + 1,
             signature(self.take_comments(opening.start_byte, end)),
         )
+        definition.members = _declares_members(node)
         if self.grammar.docstrings:
             definition.doc = self.docstring(body)
         elif docs:

@@ -59,6 +59,8 @@ class Chunk:
         context: Words that say what the chunk is about without being part of its text
             (in code: the identifiers a definition's body uses), indexed in the context
             field beside the path and the section trail, never shown.
+        members: A code definition that declares members (a class, struct, interface...):
+            the definitions nested in it are units of their own (``Definition.members``).
 
     Lines are counted as Python's universal-newlines mode counts them (``\\n``, ``\\r\\n``
     and ``\\r`` each end a line), so the numbers match a file read with ``open(path)``.
@@ -72,6 +74,7 @@ class Chunk:
     heading_index: int | None = None
     links: tuple[str, ...] = ()
     context: str = ""
+    members: bool = False
 
 
 def source_lines(text: str) -> list[str]:

@@ -124,7 +124,7 @@ def _ingest_one(run: Run, path: Path, split: Splitter) -> None:
         return
     done = split.split(path, read.digest, read.text)
     with run.store.transaction(), run.store.write_errors():
-        FileWriter(run, path, uri, read, done.chunks, done.definitions).write()
+        FileWriter(run, path, uri, read, done.chunks, done.definitions, done.scopes).write()
     run.report.files_ingested += 1
 
 

@@ -14,18 +14,22 @@ from credo.knowledge.chunk.passage import passages
 
 @dataclass(frozen=True, slots=True)
 class Split:
-    """A file's passages and its code definitions' line spans (for the definition lane)."""
+    """A file's passages and its code definitions' line spans (for the definition lane):
+    all of them, and those that declare members (``Chunk.members``)."""
 
     chunks: list[Chunk]
     definitions: list[tuple[int, int]]
+    scopes: list[tuple[int, int]]
 
 
 def split_passages(name: str, text: str) -> Split:
     """The passages of a file named ``name`` holding ``text``."""
     with collector_paused():
         fine = split_file(name, text)
-    spans = [(c.start_line, c.end_line) for c in fine if c.role == "definition"]
-    return Split(passages(fine), spans)
+    heads = [c for c in fine if c.role == "definition"]
+    spans = [(c.start_line, c.end_line) for c in heads]
+    scopes = [(c.start_line, c.end_line) for c in heads if c.members]
+    return Split(passages(fine), spans, scopes)
 
 
 @contextmanager

@@ -57,6 +57,7 @@ class FileWriter:
         read: Read | None,
         chunks: list[Chunk],
         definitions: list[tuple[int, int]] | None = None,
+        scopes: list[tuple[int, int]] | None = None,
     ) -> None:
         self.run = run
         self.store = run.store
@@ -80,8 +81,10 @@ class FileWriter:
         # theirs can be stored (a new id was unused; anchors go with their belief).
         self.created: set[str] = set()
         self.anchored: set[tuple[str, str]] = set()
-        # The code chunker's definitions (first and last line), for the definition lane.
+        # The code chunker's definitions (first and last line), for the definition lane,
+        # and those of them that declare members (a class: its methods are not its lines).
         self.definitions = definitions or []
+        self.scopes = scopes or []
 
     def note(self, belief_id: str | None, payload: dict[str, Any]) -> None:
         self.log.append((self.now, "ingest", belief_id, self.uri, payload))
@@ -172,7 +175,9 @@ class FileWriter:
         for piece in pieces:  # the first occurrence of a text anchors its belief
             belief_id = self.ids[piece.index]
             placed.setdefault(belief_id, (piece.chunk.start_line, piece.chunk.end_line))
-        rows = file_rows(source_lines(self.read.text), self.definitions, placed.items())
+        rows = file_rows(
+            source_lines(self.read.text), self.definitions, placed.items(), self.scopes
+        )
         self.store.set_file_definitions(self.uri, *rows)
 
     def _revive(self, ids: list[str]) -> None:

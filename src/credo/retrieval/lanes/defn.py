@@ -13,18 +13,20 @@ counts, every use counted,
     score(d) = sum over query stems t of idf(t) * f * (k1 + 1) / (f + k1)
 
 with idf over the store's definitions (FTS5's form, floored at 1e-6) and avg|d| their mean
-length in tokens. One passage per definition, as the baselines hold one row per
-definition: the body is one piece of evidence, counted once, and a long definition's
-passages do not all rise together. That passage is the definition's own (its head: the
-signature and doc, anchored at the whole definition), and only when the head is a
-keyword hit that shows what is asked: by its own words (its text, signature and doc,
-holds a query stem), or as the best keyword hit within the definition's lines, the
-passages of the definitions nested in it included (a class's methods, a function's inner
-functions: issue #14, day-code41). The score is the whole body's evidence, and the head
-is what it describes. Given to a docstring paragraph or a
-comment inside the definition, it lifted a passage about one detail (a ``:param
-historic:`` paragraph, a comment of ``TimestampSigner.unsign``, a class docstring's list
-of its methods) over the definitions questions were about (docs/BENCHMARKS.md § Ranking,
+length in tokens. A class (any definition that declares members) is its own lines: its
+methods are definitions of their own, and counted in it too they gave the class's head the
+evidence of the method a question asked about (day-code42). One passage per definition, as
+the baselines hold one row per definition: the body is one piece of evidence, counted
+once, and a long definition's passages do not all rise together. That passage is the
+definition's own (its head: the signature and doc, anchored at the whole definition), and
+only when the head is a keyword hit that shows what is asked: by its own words (its text,
+signature and doc, holds a query stem), or as the best keyword hit within the definition's
+lines, the passages of the definitions nested in it included (a class's methods, a
+function's inner functions: issue #14, day-code41). The score is the whole body's
+evidence, and the head is what it describes. Given to a docstring paragraph or a comment
+inside the definition, it lifted a passage about one detail (a ``:param historic:``
+paragraph, a comment of ``TimestampSigner.unsign``, a class docstring's list of its
+methods) over the definitions questions were about (docs/BENCHMARKS.md § Ranking,
 fourteenth pass and day-code21's pass). A head that is a hit only through its context
 field, below a passage inside it, matched the body's names once each: the evidence this
 lane counts already, and no sign that the head shows what the question asks. Such heads
