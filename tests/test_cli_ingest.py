@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -96,3 +97,27 @@ def test_the_migrate_bar_copies_what_a_plain_migrate_copies(tmp_path: Path) -> N
     assert report.rows["beliefs"] == len(ids) > 0
     with Memory(tmp_path / "copy.db", root=tmp_path) as memory:
         assert sorted(b.id for b in memory.store.iter_beliefs()) == ids
+
+
+def test_the_bar_draws_on_a_terminal_stderr_and_leaves_a_piped_report_clean(
+    tmp_path: Path,
+) -> None:
+    docs = _docs(tmp_path)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CREDO_")}
+    env["PYTHONPATH"] = str(Path(credo.__file__).resolve().parents[1])
+    leader, follower = pty.openpty()  # stderr is a terminal, stdout a pipe
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", PROBE, "--db", str(tmp_path / "m.db"), "ingest", str(docs)],
+            cwd=tmp_path,
+            env={**env, "CREDO_INGEST_WORKERS": "0"},
+            stdout=subprocess.PIPE,
+            stderr=follower,
+            text=True,
+            check=True,
+            timeout=120,
+        )
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert done.stdout.startswith("2 files ingested, 0 unchanged"), done.stdout

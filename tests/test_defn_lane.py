@@ -296,8 +296,9 @@ def test_a_passage_sits_in_the_innermost_definition_holding_it(spans, passages) 
 @settings(max_examples=200, deadline=None)
 @given(data=st.data(), spans=st.lists(_span, max_size=8))
 def test_a_definition_that_declares_members_counts_its_own_lines_only(data, spans) -> None:
-    # Oracle: a scope's lines less the lines of every definition nested in it; any other
-    # definition: all its lines. Spans that overlap without nesting are no member.
+    # Oracle: a scope's lines less the lines of every definition nested in it, its first
+    # line always kept; any other definition: all its lines. Spans that overlap without
+    # nesting are no member.
     lines = [f"word{i} common" for i in range(45)]
     scopes = data.draw(st.lists(st.sampled_from(spans), unique=True) if spans else st.just([]))
     defs, _ = file_rows(lines, spans, [], scopes)
@@ -307,6 +308,7 @@ def test_a_definition_that_declares_members_counts_its_own_lines_only(data, span
             for c, d in set(spans):
                 if a <= c and d <= b and (c, d) != (a, b):
                     own -= set(range(c, d + 1))
+            own.add(a)
         expected = encode(stem(t) for i in sorted(own) for t in tokens(lines[i - 1]))
         assert defs[(a, b)] == expected
     assert file_rows(lines, spans, [], [])[0] == file_rows(lines, spans, [])[0]
@@ -328,6 +330,13 @@ def test_a_class_counts_its_own_lines_and_a_function_its_nested_ones(tmp_path: P
     assert terms[("pool.py", 4, 12)]["evict"] == 4  # (evict_count: two words)
     assert "evict" not in terms[("limiter.js", 1, 9)] and "queue" in terms[("limiter.js", 1, 9)]
     assert terms[("limiter.js", 3, 7)]["evict"] == 3
+
+
+def test_a_class_whose_first_method_opens_on_its_line_keeps_that_line() -> None:
+    lines = ["class Alpha { run() {", "  return beta;", "}", "}"]
+    defs, _ = file_rows(lines, [(1, 4), (1, 3)], [], [(1, 4)])
+    assert set(decode(defs[(1, 4)][0])) == {stem("class"), stem("alpha"), stem("run")}
+    assert defs[(1, 3)] == encode(stem(t) for line in lines[:3] for t in tokens(line))
 
 
 def test_deltas_are_the_difference_of_contributions_and_undo_each_other() -> None:

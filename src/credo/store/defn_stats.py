@@ -126,10 +126,12 @@ def file_rows(
 
 def _own_parts(ordered: Sequence[Span], at: int) -> list[Span]:
     """The line runs of definition ``ordered[at]`` outside the definitions nested in it
-    (``ordered``: by first line, longest first, so those nested in it follow it)."""
+    (``ordered``: by first line, longest first, so those nested in it follow it). Its first
+    line always counts: a member opened on it (``class A { run() {``) shares it, and
+    without it the definition would have no words of its own."""
     first, last = ordered[at]
-    parts: list[Span] = []
-    resume = first  # the first line not yet inside a nested definition
+    parts: list[Span] = [(first, first)]
+    resume = first + 1  # the first line not yet inside a nested definition
     for start, end in islice(ordered, at + 1, None):
         if start > last:
             break
@@ -190,9 +192,11 @@ class DefnWrites:
 
     def drop_passage_definitions(self, ids: Iterable[str]) -> None:
         """A hard forget: the definitions each of ``ids`` sits in and those around it (their
-        stems hold its text) go, with their counts and every passage row pointing at them,
-        so no stem of the forgotten text stays behind. They come back when their file is
-        ingested changed."""
+        stems may hold its text) go, with their counts and every passage row pointing at
+        them, so no stem of the forgotten text stays behind. A class around it goes too,
+        though it no longer counts its methods' lines (the table does not say which
+        definitions declare members): more than needed, never less. They come back when
+        their file is ingested changed."""
         forgotten = set(ids)
         for file, (start, end) in self._defn_places(sorted(forgotten)):
             defs, passages = self._defn_file_rows(file)

@@ -8,17 +8,27 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from rich.console import Console
+
     from credo.config import PostgresUrl
     from credo.knowledge.ingest import IngestReport
     from credo.memory import Memory
     from credo.store.transfer import MigrateReport
 
 
+def _stderr() -> Console:
+    """The bar's console: stderr, the stream the command checks is a terminal, so the bar
+    shows there and a redirected report (``credo ingest ... > out``) holds no stray line."""
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
 def ingest_with_bar(memory: Memory, paths: tuple[str, ...]) -> IngestReport:
     """`Memory.ingest`, with a transient progress bar on the terminal while it runs."""
     from rich.progress import Progress
 
-    with Progress(transient=True) as bar:
+    with Progress(transient=True, console=_stderr()) as bar:
         task = bar.add_task("ingest", total=None)
 
         def progress(done: int, total: int, path: str) -> None:
@@ -33,7 +43,7 @@ def migrate_with_bar(source: Path | PostgresUrl, target: Path | PostgresUrl) -> 
 
     from credo.store.transfer import migrate_store
 
-    with Progress(transient=True) as bar:
+    with Progress(transient=True, console=_stderr()) as bar:
         tasks: dict[str, TaskID] = {}
 
         def progress(table: str, rows: int) -> None:
