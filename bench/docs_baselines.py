@@ -165,7 +165,8 @@ def markdown_headings(lines: Sequence[str]) -> list[Heading]:
 
 def rst_headings(lines: Sequence[str]) -> list[Heading]:
     """Section titles: a text line underlined, optionally overlined, by one repeated
-    punctuation character at least as long as the title."""
+    punctuation character at least as long as the title, or shorter but of 4 or more
+    characters (docutils takes that as a title too, with a warning)."""
     out: list[Heading] = []
     styles: dict[tuple[bool, str], int] = {}
     i = 0
@@ -173,7 +174,8 @@ def rst_headings(lines: Sequence[str]) -> list[Heading]:
         line, under = lines[i], lines[i + 1]
         title = line.strip()
         u = _ADORNMENT.match(under)
-        if not title or _ADORNMENT.match(line) or u is None or len(under.rstrip()) < len(title):
+        short = u is not None and len(under.rstrip()) < min(len(title), 4)
+        if not title or _ADORNMENT.match(line) or u is None or short:
             i += 1
             continue
         char = u.group(1)

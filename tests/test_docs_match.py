@@ -188,3 +188,15 @@ def test_a_section_holds_its_label_and_crosses_no_heading(
     first, last = section_of(heads, 80, start, end)
     assert 1 <= first <= start <= end <= last <= 80
     assert not any(first < h <= start or end < h <= last for h in heads)
+
+
+@pytest.mark.parametrize(
+    ("underline", "is_title"),
+    [("=" * 12, True), ("=" * 10, True), ("====", True), ("===", False)],
+)
+def test_an_rst_title_is_read_as_docutils_reads_it(underline: str, is_title: bool) -> None:
+    # docutils takes an underline shorter than its title when it has 4+ characters.
+    from bench.docs_baselines import rst_headings
+
+    lines = ["Intro text.", "", "Twelve chars", underline, "", "Body."]
+    assert bool(rst_headings(lines)) is is_title
