@@ -118,7 +118,7 @@ from ablation import add_lanes_off, apply_lanes_off
 from credo import Memory
 from credo.config import Settings
 from docs_corpora import BY_NAME, CORPORA, Corpus, fetch
-from docs_match import RULES, Loc, Match, make_rule, overlap
+from docs_match import RULES, Loc, Match, make_rule
 from metrics import ndcg_at_k
 
 HERE = Path(__file__).resolve().parent
@@ -194,9 +194,7 @@ def label_problems(queries: Sequence[Query], lines: dict[str, int]) -> list[str]
 # -- scoring -------------------------------------------------------------------------------
 
 
-def first_match(
-    ranking: Sequence[Hit], labels: Sequence[Loc], k: int, match: Match = overlap
-) -> int | None:
+def first_match(ranking: Sequence[Hit], labels: Sequence[Loc], k: int, match: Match) -> int | None:
     """1-based rank of the first hit within ``k`` that matches a label under ``match``."""
     for rank, hit in enumerate(ranking[:k], 1):
         if any(match(loc, label) for loc in hit for label in labels):
@@ -204,7 +202,7 @@ def first_match(
     return None
 
 
-def score_query(ranking: Sequence[Hit], query: Query, match: Match = overlap) -> dict[str, Any]:
+def score_query(ranking: Sequence[Hit], query: Query, match: Match) -> dict[str, Any]:
     top = ranking[:K]
     docs = list(dict.fromkeys(loc.path for hit in top for loc in hit))
     rank = first_match(top, query.labels, K, match)

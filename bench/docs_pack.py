@@ -132,12 +132,9 @@ def _in_order(words: list[str], source: list[str]) -> bool:
     return all(any(w == s for s in it) for w in words)
 
 
-def score(
-    pack: Pack, query: Any, match: Callable[[Loc, Loc], bool] | None = None
-) -> dict[str, Any]:
-    """``match`` is docs_multi's section rule (bench/docs_match.py); None: overlap."""
+def score(pack: Pack, query: Any, matches: Callable[[Loc, Loc], bool]) -> dict[str, Any]:
+    """``matches`` is docs_multi's section rule (bench/docs_match.py)."""
     locs = [loc for unit in pack.units for loc in unit]
-    matches = match or (lambda loc, label: loc.overlaps(label))
 
     def hit(group: Sequence[Loc]) -> bool:
         return any(matches(loc, label) for loc in locs for label in group)

@@ -144,7 +144,7 @@ def test_a_class_head_no_longer_takes_rank_one() -> None:
     other = Loc("lib/sender.js", 200, 220)
     query = Query("q", "multi", "how is a frame built", ((METHOD,), (other,)))
     ranking = [(Loc(METHOD.path, 23, 568),), (), (Loc(METHOD.path, 101, 112),)]
-    loose = score_query(ranking, query)
+    loose = score_query(ranking, query, overlap)
     strict = score_query(ranking, query, Within({}))
     assert (loose["rank"], loose["all_groups@10"]) == (1, 1.0)
     assert (strict["rank"], strict["all_groups@10"], strict["groups_found"]) == (3, 0.0, 1)
@@ -154,7 +154,7 @@ def test_a_class_head_no_longer_takes_rank_one() -> None:
 def test_the_pack_is_scored_by_the_same_rule() -> None:
     query = Query("q", "code", "frame", ((METHOD,),))
     pack = Pack([(Loc(METHOD.path, 23, 568),)], tokens=10)
-    assert score(pack, query)["section_in_pack"] == 1.0
+    assert score(pack, query, overlap)["section_in_pack"] == 1.0
     assert score(pack, query, Within({}))["section_in_pack"] == 0.0
 
 
