@@ -63,11 +63,33 @@ def _is_lead_line(text: str) -> bool:
     return stripped.startswith(_LEAD_PREFIXES) or stripped.endswith("*/")
 
 
+def _unit_top(lines: Sequence[str], line: int) -> int | None:
+    """The first line of the block comment or multi-line decorator whose last line is
+    ``line`` (1-based), or None. A ``*/`` reaches up to its ``/*``; a line opening with a
+    closing bracket reaches up to where the brackets balance, if that line is ``@...``."""
+    text = lines[line - 1].strip()
+    if text.endswith("*/"):
+        for up in range(line, 0, -1):
+            if "/*" in lines[up - 1]:
+                return up
+        return None
+    if not text.startswith((")", "]", "}")):
+        return None
+    depth = 0
+    for up in range(line, 0, -1):
+        row = lines[up - 1]
+        depth += sum(row.count(c) for c in ")]}") - sum(row.count(c) for c in "([{")
+        if depth <= 0:
+            return up if row.strip().startswith("@") else None
+    return None
+
+
 def lead_start(lines: Sequence[str], start: int) -> int:
     """First line (1-based) of the comment / decorator run directly above line ``start``.
 
     Blank lines count only between lead lines or between the run and ``start`` (a JSDoc
     block may sit a blank line above its function); ``start`` itself when there is none.
+    A block comment or a decorator spread over several lines counts whole.
     """
     first = start
     line = start - 1
@@ -75,10 +97,11 @@ def lead_start(lines: Sequence[str], start: int) -> int:
         if not lines[line - 1].strip():
             line -= 1
             continue
-        if not _is_lead_line(lines[line - 1]):
+        top = _unit_top(lines, line)
+        if top is None and not _is_lead_line(lines[line - 1]):
             break
-        first = line
-        line -= 1
+        first = line if top is None else top
+        line = first - 1
     return first
 
 

@@ -200,3 +200,25 @@ def test_an_rst_title_is_read_as_docutils_reads_it(underline: str, is_title: boo
 
     lines = ["Intro text.", "", "Twelve chars", underline, "", "Body."]
     assert bool(rst_headings(lines)) is is_title
+
+
+def test_a_decorator_or_block_comment_over_several_lines_leads_whole() -> None:
+    lines = [
+        "x = 1",
+        "@pytest.mark.parametrize(",
+        "    'a',",
+        "    [1, 2],",
+        ")",
+        "def f(a):",
+        "    return a",
+        "/* plain",
+        "   block comment",
+        "*/",
+        "function g() {}",
+        "call(",
+        ")",
+        "def h(): pass",
+    ]
+    assert lead_start(lines, 6) == 2
+    assert lead_start(lines, 11) == 8
+    assert lead_start(lines, 14) == 14  # a call's closing bracket is no decorator
