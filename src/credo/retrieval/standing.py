@@ -48,10 +48,11 @@ def picked(
     add = out.append
     group_of = tails.get
     for s in packed:
-        add((s, get(s.id, NO_STANDING)))
         info = group_of(s.id)
         if info is None:
+            add((s, get(s.id, NO_STANDING)))
             continue
+        add((s, get(s.id) or info[0]))  # (a leader's, unless set since: its entry's first)
         score = s.score
         rest = info[3]
         # (the others' standing, one for all; one set on one since, e.g. what it hides,
@@ -175,14 +176,28 @@ class Marks(dict[str, str]):
         self._kept = truth.plain if truth is not None and self._plain else None
         # (each belief's standing, when kept marks can be taken: what ``kept`` returned for a
         # belief at this store version holds again when this gives the very same tuple)
-        self.standing_of = standing.get if self._kept is not None else None
+        self.standing_of: Callable[[str], Standing | None] | None = None
+        if self._kept is not None:
+            self.standing_of = self._standing_or_kept_aside if self._tails else standing.get
+
+    def _standing_or_kept_aside(self, belief_id: str) -> "Standing | None":
+        """The belief's standing: set by the truth step, or as the leader of a group kept
+        aside, its entry's first field (``Currency.tails``)."""
+        said = self._standing.get(belief_id)
+        if said is None and (own := self._tails.get(belief_id)) is not None:  # type: ignore[union-attr]
+            return own[0]
+        return said
 
     def kept(self, belief_id: str) -> "Standing | None":
         """The belief's standing when it is the very tuple the truth graph keeps with it
         (``Currency.plain``), whatever ids it names: a later query at the store version whose
         standing for it is that tuple marks it the same way, each derived id in the form
         ``Shown`` gives it at the version; else None."""
-        said = self._standing.get(belief_id)
+        said = (
+            self._standing_or_kept_aside(belief_id)
+            if self._tails
+            else self._standing.get(belief_id)
+        )
         kept = self._kept
         if said is None or kept is None:
             return None
@@ -191,11 +206,14 @@ class Marks(dict[str, str]):
 
     def __missing__(self, belief_id: str) -> str:
         said = self._standing.get(belief_id)
+        info = None  # (the truth graph's entry for it, when found on the way)
+        if said is None and self._tails and (info := self._tails.get(belief_id)) is not None:
+            said = info[0]  # (a leader of a group kept aside: its entry, the graph's own)
         if said is not None:
             kept = self._kept
             if (
                 kept is not None
-                and (info := kept.get(belief_id)) is not None
+                and (info is not None or (info := kept.get(belief_id)) is not None)
                 and info[0] is said
                 and (text := info[10]) is not None
             ):
