@@ -14,9 +14,10 @@ from credo import Memory
 from credo.errors import ConflictError, InvalidInputError, LockedError, NotFoundError
 from credo.knowledge import dedup
 from credo.retrieval.compress import SHORT_CHARS
-from credo.retrieval.currency import TruthGraph, resolve
+from credo.retrieval.currency import TruthGraph, resolve, resolve_lazy
 from credo.retrieval.rank import Scored, Weights
-from credo.retrieval.standing import GroupLines
+from credo.retrieval.standing import GroupLines, Marks, picked
+from credo.store.short_ids import Shown
 from credo.store.truth import TruthFacts
 from credo.tokens import entry_text, estimate, marks
 
@@ -441,6 +442,45 @@ def test_group_lines_read_a_groups_lines_from_its_entry_when_asked() -> None:
     assert lines.get("a") is tails["a"][13]
     assert lines.get("b") is None and lines.get("b", 7) == 7
     assert not lines  # (it holds nothing: each read goes to the entry)
+
+
+def test_a_leader_kept_aside_keeps_its_standing_in_its_entry() -> None:
+    """``resolve_lazy`` leaves a group kept aside's leader out of ``standing`` (its standing
+    is its ``tails`` entry's first field, read where the pack reaches it); ``expanded`` puts
+    it back; ``Marks`` and ``picked`` give the leader that standing, as for the eager step."""
+    ranked = scored(("a", 1.0), ("x", 0.8))
+    rows = {s.id: ROW for s in ranked}
+    graph = TruthGraph(fetch_from([("a", "b", "CONTRADICTS")]))
+    lazy = resolve_lazy(ranked, rows, [], graph, weights=Weights())
+    assert set(lazy.tails) == {"a"} and "a" not in lazy.standing
+    said = lazy.tails["a"][0]
+    assert said == ((), ("b",), ())
+    assert lazy.expanded().standing["a"] is said
+    eager = run(ranked, [("a", "b", "CONTRADICTS")])
+    assert eager.standing["a"] == said
+    shown = Shown(["a", "x", "b"], lambda ids: set(), lambda prefix: [], {})
+    assert Marks(lazy.standing, shown, lazy)["a"] == marks((), ("b",), ())
+    assert Marks(lazy.standing, shown, lazy).kept("a") is said
+    got = picked(lazy.ranked, {"a", "x"}, lazy.standing, lazy.tails)
+    assert [(s.id, st) for s, st in got] == [
+        ("a", said),
+        ("b", ((), ("a",), ())),
+        ("x", ((), (), ())),
+    ]
+
+
+def test_a_leader_kept_aside_that_hides_a_belief_is_marked_with_both() -> None:
+    """A leader kept aside whose standing the step sets (what it hides) keeps that standing
+    in ``standing``, which wins over its entry's."""
+    edges = [("a", "b", "CONTRADICTS"), ("a", "old", "SUPERSEDES")]
+    ranked = scored(("a", 1.0), ("x", 0.8))
+    rows = {s.id: ROW for s in ranked}
+    graph = TruthGraph(fetch_from(edges))
+    lazy = resolve_lazy(ranked, rows, [], graph, weights=Weights())
+    assert "a" in lazy.tails and lazy.standing["a"] == (("old",), ("b",), ())
+    shown = Shown(["a", "x", "b"], lambda ids: set(), lambda prefix: [], {})
+    assert Marks(lazy.standing, shown, lazy)["a"] == marks(("old",), ("b",), ())
+    assert run(ranked, edges).standing["a"] == (("old",), ("b",), ())
 
 
 _DERIVED = "b0123456789abcde"  # an id as ``remember`` derives it: shown in short form
