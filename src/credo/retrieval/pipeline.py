@@ -170,7 +170,9 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     unit_ids = ids if units is None else units.ids  # a conflict group: one unit (bundle.py)
     unit_costs = Charges(costs, places, None if units is None else units.members)
     if tails and places.flat:  # a group's others' lines the truth graph knows, when reached
-        unit_costs.known = GroupLines(tails, memo, shown, shared)
+        # (with ``costs`` when its marks can be taken as kept: a reached leader's line too)
+        taken = costs if marked.standing_of is not None else None
+        unit_costs.known = GroupLines(tails, memo, shown, shared, taken, standing)
     cluster_of: dict[str, int] = {}
     if options.use_intentional_clustering and ranked:
         # cluster_candidates + pack_with_clusters, for ids already ranked (compose's order).

@@ -88,9 +88,16 @@ class GroupLines(dict[str, Mapping[str, int]]):
     shown short are made at a group's first reach and kept in ``Known.groups``: a short
     form and the marks naming the leader hang on the store's ids alone (``Shown.form``).
     None is asked of ``shown``: the leader, costed first, asks for every other as its
-    conflict, so ``Shown.changed`` lists them as before. Holds nothing itself."""
+    conflict, so ``Shown.changed`` lists them as before. Holds nothing itself.
 
-    __slots__ = ("_groups", "_shown", "_tails", "_whole")
+    With ``costs`` (``compress.Costs``, whose ``Marks`` can take kept marks) and ``standing``
+    (the step's), a reached leader's own line is set in ``costs`` here when the version's
+    marked lines (``Known.kept``) hold it for the leader's standing (its entry's, unless the
+    step set one): what ``Costs`` would work out on the pack's look-up of the leader, which
+    comes right after this (the leader first), its ids' forms taken (``Shown.met``) at that
+    same point; the pack then finds it without a call per leader."""
+
+    __slots__ = ("_costs", "_groups", "_kept", "_shown", "_standing", "_tails", "_whole")
 
     def __init__(
         self,
@@ -98,17 +105,33 @@ class GroupLines(dict[str, Mapping[str, int]]):
         known: "Known | None" = None,
         shown: Shown | None = None,
         whole: "Collection[str]" = (),
+        costs: "MutableMapping[str, int] | None" = None,
+        standing: "Mapping[str, Standing] | None" = None,
     ) -> None:
         super().__init__()
         self._tails = tails
         self._groups = None if known is None or shown is None else known.groups
         self._shown = shown
         self._whole = whole  # (another store's ids, shown whole this query: not kept)
+        # (a leader's line is set only with all it reads: the step's standing, the marked lines)
+        ready = standing is not None and known is not None and shown is not None
+        self._costs = costs if ready else None
+        self._kept = known.kept if known is not None else {}
+        self._standing: Mapping[str, Standing] = {} if standing is None else standing
 
     def get(self, leader: str, default: object = None) -> object:  # type: ignore[override]
         info = self._tails.get(leader)
         if info is None:
             return default
+        costs = self._costs
+        if (
+            costs is not None
+            and leader not in costs
+            and (hit := self._kept.get(leader)) is not None
+            and (self._standing.get(leader) or info[0]) is hit[0]
+            and (len(hit) == 2 or self._shown.met(hit[2]))  # type: ignore[union-attr,misc]
+        ):
+            costs[leader] = hit[1]  # type: ignore[misc]
         lines = info[13]
         groups = self._groups
         # (every other's line known, or one that supersedes a belief: its marks the query's;
