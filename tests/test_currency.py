@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from credo import Memory
 from credo.errors import ConflictError, InvalidInputError, LockedError, NotFoundError
 from credo.knowledge import dedup
-from credo.retrieval.compress import SHORT_CHARS
+from credo.retrieval.compress import SHORT_CHARS, Known
 from credo.retrieval.currency import TruthGraph, resolve, resolve_lazy
 from credo.retrieval.rank import Scored, Weights
 from credo.retrieval.standing import GroupLines, Marks, picked
@@ -442,6 +442,31 @@ def test_group_lines_read_a_groups_lines_from_its_entry_when_asked() -> None:
     assert lines.get("a") is tails["a"][13]
     assert lines.get("b") is None and lines.get("b", 7) == 7
     assert not lines  # (it holds nothing: each read goes to the entry)
+
+
+def test_group_lines_set_a_reached_leaders_kept_line_for_its_standing_only() -> None:
+    """``GroupLines.get`` with ``costs``: a leader's line kept at the version for the very
+    standing it holds (its entry's, ``Known.kept``) is set in ``costs`` as ``Costs`` would
+    take it; not for another standing (one the step set), nor over a line set already."""
+    graph = TruthGraph(fetch_from([("a", "b", "CONTRADICTS")]))
+    graph.load(["a"])
+    graph.settle(["b"])
+    tails = {"a": graph.as_relevant("a")}
+    known = Known()
+    known.kept["a"] = (tails["a"][0], 42)
+    shown = Shown(["a", "b"], lambda ids: set(), lambda prefix: [], {})
+    costs: dict[str, int] = {}
+    GroupLines(tails, known, shown, (), costs, {}).get("a")
+    assert costs == {"a": 42}
+    costs = {}
+    GroupLines(tails, known, shown, (), costs, {"a": (("z",), ("b",), ())}).get("a")
+    assert costs == {}
+    costs = {"a": 7}
+    GroupLines(tails, known, shown, (), costs, {}).get("a")
+    assert costs == {"a": 7}
+    costs = {}
+    GroupLines(tails, known, shown, (), costs, None).get("a")  # (no standing: not set)
+    assert costs == {}
 
 
 def test_a_leader_kept_aside_keeps_its_standing_in_its_entry() -> None:
