@@ -3,6 +3,7 @@ duplicates shape what retrieval packs, through the API, with every bad input def
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -186,6 +187,26 @@ def test_the_issue_scenario(m: Memory, clustering: bool) -> None:
         include_superseded=True,
     )
     assert history.ids == [new, old] and history.beliefs[1].superseded_by == (new,)
+
+
+def test_a_retrieve_in_dispute_leaves_no_garbage_for_the_cycle_collector(m: Memory) -> None:
+    """A query whose groups are kept aside frees what it made as it returns: no reference
+    cycle (a ``Marks`` holding a method bound to itself was one), which the server, holding
+    the collector off while it answers, would pile up between collections."""
+    for n in range(6):
+        a = m.remember(f"The cache for service {n} lives in Redis", id=f"a{n}")
+        b = m.remember(f"Invoices for region {n} are rounded per line", id=f"b{n}")
+        m.relate(a, b, "CONTRADICTS")
+    m.retrieve("where does the cache live")  # (the truth graph and per-version lines made)
+    gc.collect()
+    gc.disable()
+    try:
+        result = m.retrieve("where does the cache live")
+        assert "b0" in result.ids and result.beliefs[0].conflicts  # (brought along, aside)
+        del result
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
 
 
 def test_forgetting_the_successor_makes_the_old_belief_current_again(m: Memory) -> None:

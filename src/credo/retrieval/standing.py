@@ -201,26 +201,17 @@ class Marks(dict[str, str]):
         # belief at this store version holds again when this gives the very same tuple)
         self.standing_of: Callable[[str], Standing | None] | None = None
         if self._kept is not None:
-            self.standing_of = self._standing_or_kept_aside if self._tails else standing.get
-
-    def _standing_or_kept_aside(self, belief_id: str) -> "Standing | None":
-        """The belief's standing: set by the truth step, or as the leader of a group kept
-        aside, its entry's first field (``Currency.tails``)."""
-        said = self._standing.get(belief_id)
-        if said is None and (own := self._tails.get(belief_id)) is not None:  # type: ignore[union-attr]
-            return own[0]
-        return said
+            tails = self._tails
+            self.standing_of = standing_lookup(standing, tails) if tails else standing.get
 
     def kept(self, belief_id: str) -> "Standing | None":
         """The belief's standing when it is the very tuple the truth graph keeps with it
         (``Currency.plain``), whatever ids it names: a later query at the store version whose
         standing for it is that tuple marks it the same way, each derived id in the form
         ``Shown`` gives it at the version; else None."""
-        said = (
-            self._standing_or_kept_aside(belief_id)
-            if self._tails
-            else self._standing.get(belief_id)
-        )
+        said = self._standing.get(belief_id)
+        if said is None and self._tails and (own := self._tails.get(belief_id)) is not None:
+            said = own[0]  # (a leader of a group kept aside)
         kept = self._kept
         if said is None or kept is None:
             return None
@@ -271,6 +262,24 @@ class Marks(dict[str, str]):
             text = MARK_TEXTS[named] = marks(*named)
         self[belief_id] = text
         return text
+
+
+def standing_lookup(
+    standing: "Mapping[str, Standing]", tails: "Mapping[str, Relevant]"
+) -> "Callable[[str], Standing | None]":
+    """id -> its standing: set by the truth step, or as the leader of a group kept aside,
+    its entry's first field (``Currency.tails``). (A closure over the two maps, not a bound
+    method: ``Marks`` keeps it, and a bound method would make the Marks a reference cycle,
+    left for the cycle collector to free after every query.)"""
+    get, lead = standing.get, tails.get
+
+    def of(belief_id: str) -> "Standing | None":
+        said = get(belief_id)
+        if said is None and (own := lead(belief_id)) is not None:
+            return own[0]  # type: ignore[no-any-return]
+        return said
+
+    return of
 
 
 # Standing, as the block names the ids -> its marks: a belief in dispute is marked the same
