@@ -3,6 +3,7 @@ duplicates shape what retrieval packs, through the API, with every bad input def
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -13,10 +14,11 @@ from hypothesis import strategies as st
 from credo import Memory
 from credo.errors import ConflictError, InvalidInputError, LockedError, NotFoundError
 from credo.knowledge import dedup
-from credo.retrieval.compress import SHORT_CHARS
-from credo.retrieval.currency import TruthGraph, resolve
+from credo.retrieval.compress import SHORT_CHARS, Known
+from credo.retrieval.currency import TruthGraph, resolve, resolve_lazy
 from credo.retrieval.rank import Scored, Weights
-from credo.retrieval.standing import GroupLines
+from credo.retrieval.standing import GroupLines, Marks, picked
+from credo.store.short_ids import Shown
 from credo.store.truth import TruthFacts
 from credo.tokens import entry_text, estimate, marks
 
@@ -185,6 +187,26 @@ def test_the_issue_scenario(m: Memory, clustering: bool) -> None:
         include_superseded=True,
     )
     assert history.ids == [new, old] and history.beliefs[1].superseded_by == (new,)
+
+
+def test_a_retrieve_in_dispute_leaves_no_garbage_for_the_cycle_collector(m: Memory) -> None:
+    """A query whose groups are kept aside frees what it made as it returns: no reference
+    cycle (a ``Marks`` holding a method bound to itself was one), which the server, holding
+    the collector off while it answers, would pile up between collections."""
+    for n in range(6):
+        a = m.remember(f"The cache for service {n} lives in Redis", id=f"a{n}")
+        b = m.remember(f"Invoices for region {n} are rounded per line", id=f"b{n}")
+        m.relate(a, b, "CONTRADICTS")
+    m.retrieve("where does the cache live")  # (the truth graph and per-version lines made)
+    gc.collect()
+    gc.disable()
+    try:
+        result = m.retrieve("where does the cache live")
+        assert "b0" in result.ids and result.beliefs[0].conflicts  # (brought along, aside)
+        del result
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
 
 
 def test_forgetting_the_successor_makes_the_old_belief_current_again(m: Memory) -> None:
@@ -441,6 +463,70 @@ def test_group_lines_read_a_groups_lines_from_its_entry_when_asked() -> None:
     assert lines.get("a") is tails["a"][13]
     assert lines.get("b") is None and lines.get("b", 7) == 7
     assert not lines  # (it holds nothing: each read goes to the entry)
+
+
+def test_group_lines_set_a_reached_leaders_kept_line_for_its_standing_only() -> None:
+    """``GroupLines.get`` with ``costs``: a leader's line kept at the version for the very
+    standing it holds (its entry's, ``Known.kept``) is set in ``costs`` as ``Costs`` would
+    take it; not for another standing (one the step set), nor over a line set already."""
+    graph = TruthGraph(fetch_from([("a", "b", "CONTRADICTS")]))
+    graph.load(["a"])
+    graph.settle(["b"])
+    tails = {"a": graph.as_relevant("a")}
+    known = Known()
+    known.kept["a"] = (tails["a"][0], 42)
+    shown = Shown(["a", "b"], lambda ids: set(), lambda prefix: [], {})
+    costs: dict[str, int] = {}
+    GroupLines(tails, known, shown, (), costs, {}).get("a")
+    assert costs == {"a": 42}
+    costs = {}
+    GroupLines(tails, known, shown, (), costs, {"a": (("z",), ("b",), ())}).get("a")
+    assert costs == {}
+    costs = {"a": 7}
+    GroupLines(tails, known, shown, (), costs, {}).get("a")
+    assert costs == {"a": 7}
+    costs = {}
+    GroupLines(tails, known, shown, (), costs, None).get("a")  # (no standing: not set)
+    assert costs == {}
+
+
+def test_a_leader_kept_aside_keeps_its_standing_in_its_entry() -> None:
+    """``resolve_lazy`` leaves a group kept aside's leader out of ``standing`` (its standing
+    is its ``tails`` entry's first field, read where the pack reaches it); ``expanded`` puts
+    it back; ``Marks`` and ``picked`` give the leader that standing, as for the eager step."""
+    ranked = scored(("a", 1.0), ("x", 0.8))
+    rows = {s.id: ROW for s in ranked}
+    graph = TruthGraph(fetch_from([("a", "b", "CONTRADICTS")]))
+    lazy = resolve_lazy(ranked, rows, [], graph, weights=Weights())
+    assert set(lazy.tails) == {"a"} and "a" not in lazy.standing
+    said = lazy.tails["a"][0]
+    assert said == ((), ("b",), ())
+    assert lazy.expanded().standing["a"] is said
+    eager = run(ranked, [("a", "b", "CONTRADICTS")])
+    assert eager.standing["a"] == said
+    shown = Shown(["a", "x", "b"], lambda ids: set(), lambda prefix: [], {})
+    assert Marks(lazy.standing, shown, lazy)["a"] == marks((), ("b",), ())
+    assert Marks(lazy.standing, shown, lazy).kept("a") is said
+    got = picked(lazy.ranked, {"a", "x"}, lazy.standing, lazy.tails)
+    assert [(s.id, st) for s, st in got] == [
+        ("a", said),
+        ("b", ((), ("a",), ())),
+        ("x", ((), (), ())),
+    ]
+
+
+def test_a_leader_kept_aside_that_hides_a_belief_is_marked_with_both() -> None:
+    """A leader kept aside whose standing the step sets (what it hides) keeps that standing
+    in ``standing``, which wins over its entry's."""
+    edges = [("a", "b", "CONTRADICTS"), ("a", "old", "SUPERSEDES")]
+    ranked = scored(("a", 1.0), ("x", 0.8))
+    rows = {s.id: ROW for s in ranked}
+    graph = TruthGraph(fetch_from(edges))
+    lazy = resolve_lazy(ranked, rows, [], graph, weights=Weights())
+    assert "a" in lazy.tails and lazy.standing["a"] == (("old",), ("b",), ())
+    shown = Shown(["a", "x", "b"], lambda ids: set(), lambda prefix: [], {})
+    assert Marks(lazy.standing, shown, lazy)["a"] == marks(("old",), ("b",), ())
+    assert run(ranked, edges).standing["a"] == (("old",), ("b",), ())
 
 
 _DERIVED = "b0123456789abcde"  # an id as ``remember`` derives it: shown in short form

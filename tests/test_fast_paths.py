@@ -588,3 +588,15 @@ def test_json_array_is_what_json_dumps_means(values: list[str]) -> None:
     with contextlib.closing(sqlite3.connect(":memory:")) as conn:
         rows = conn.execute("SELECT value FROM json_each(?) ORDER BY key", (json_array(values),))
         assert [r[0] for r in rows] == values
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), n=st.integers(0, 40))
+def test_ids_without_those_brought_along_equal_the_filter(data: st.DataObject, n: int) -> None:
+    """``pipeline._without`` (a few removed from a copy, more filtered): the ranked ids less
+    those a conflict brought along, in order, whichever way it takes."""
+    from credo.retrieval.pipeline import _without
+
+    ids = [f"n{i}" for i in data.draw(st.permutations(range(n)))]
+    brought = frozenset(data.draw(st.lists(st.sampled_from(ids), unique=True)) if ids else ())
+    assert _without(ids, brought) == [i for i in ids if i not in brought]

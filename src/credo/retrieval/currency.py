@@ -51,7 +51,6 @@ from credo.store.fts import CandidateRow
 __all__ = ["Currency", "Standing", "TruthGraph", "resolve", "resolve_lazy"]
 
 _new = tuple.__new__  # (a Scored without its Python-level __new__)
-_MARK = itemgetter(0)  # of what a relevant belief brings (``Relevant``): its standing
 _FREE = itemgetter(1)  # its unlocked current conflicts
 
 
@@ -68,7 +67,9 @@ class Currency:
         retired_locks: locks a live belief supersedes: not placed.
         standing: id -> (replaces, conflicts, superseded_by) for the beliefs that have any:
             the beliefs it hides directly, those it is in conflict with, and (history only)
-            those that supersede it directly; what its marks say.
+            those that supersede it directly; what its marks say. A leader of a group in
+            ``tails`` is not here unless set since (e.g. what it hides): its standing is
+            its entry's first field.
         groups: conflict groups of unlocked beliefs, each packed whole, best member first.
         rows: the rows of beliefs in ``ranked`` that were not candidates.
         brought: the beliefs in ``ranked`` that are there only as a conflict brought along
@@ -156,6 +157,7 @@ class Currency:
             score = s.score
             ranked += [brought_along(m, score) for m in info[3]]
             groups.append(info[2])
+            standing.setdefault(s.id, info[0])  # type: ignore[arg-type]
             for m, said in info[4].items():  # (a mark set since, e.g. what it hides, stays)
                 standing.setdefault(m, said)
             rows.update(info[5])
@@ -269,7 +271,12 @@ def resolve_lazy(
         hiding |= tailed.keys()
         for i in sorted(hiding):
             if hidden := graph.hides(i):
-                said = standing.get(i) or tailed.get(i) or (NO_IDS, NO_IDS, NO_IDS)
+                said = (
+                    standing.get(i)
+                    or (own[0] if (own := tails.get(i)) is not None else None)
+                    or tailed.get(i)
+                    or (NO_IDS, NO_IDS, NO_IDS)
+                )
                 standing[i] = (hidden, *said[1:])
         if include_superseded:
             for i in superseded:  # (candidates and locks)
@@ -393,9 +400,10 @@ def _gather(
     """Bring the conflicts of the current beliefs in ``ranked`` along. Returns the ranking
     with each group at the place of its best member (the others after it, at its score),
     its ids when it moved (else None), the groups (that member first, the others in ranking
-    order), every belief's standing as to conflicts, the beliefs brought along that were
-    not ranked; and the groups of their own, kept aside (``Currency.tails``: the ranking,
-    the groups, the standing and the rows above hold none of their others).
+    order), every belief's standing as to conflicts but the leaders kept aside' (each
+    their entry's first field), the beliefs brought along that were not ranked; and the
+    groups of their own, kept aside (``Currency.tails``: the ranking, the groups, the
+    standing and the rows above hold none of their others).
 
     A group is a connected part of the links from each relevant belief (a current one in
     ``ranked``) to its unlocked conflicts. Conflicts are symmetric among current unlocked
@@ -458,10 +466,10 @@ def _gather(
         relevant = set(order)
     if not order and not lock_wanted:
         return ranked, None, (), {}, {}, {}
-    said = map(_MARK, infos)  # (one pass: no list of the marks made first)
-    standing: dict[str, Standing] = dict(zip(order, said, strict=True))  # type: ignore[arg-type]
-    if not all(standing.values()):  # (a standing is a 3-tuple: only None is false)
-        standing = {i: mark for i, mark in standing.items() if mark is not None}
+    # Each relevant belief's standing is its entry's first field. Those of the groups kept
+    # aside (most) are left there, read where the pack reaches them (``Currency.tails``):
+    # a mark is one more object a query brings into cache, and most are never shown.
+    standing: dict[str, Standing] = {}
     # Those with an unlocked conflict (each has a current conflict, so a mark, too).
     frees: list[tuple[str, ...]] = list(map(_FREE, infos))
     walked_ids, walked = order, infos
@@ -469,6 +477,10 @@ def _gather(
         picks = list(map(bool, frees))
         walked_ids, walked = list(compress(order, picks)), list(compress(infos, picks))
         frees = list(compress(frees, picks))
+        # (the others: conflicts with locks alone, marked, or none at all)
+        for i, info in compress(zip(order, infos, strict=True), map(not_, picks)):
+            if info[0] is not None:
+                standing[i] = info[0]
     # The conflicts met twice, or relevant themselves: their groups are joined here.
     met = list(chain.from_iterable(frees))
     distinct = set(met)
@@ -526,7 +538,7 @@ def _gather(
     # leaders are walked, the ranking (and its ids) between them copied in slices.
     leaders = list(filter(group_of.__contains__, walked_ids))
     for i in leaders:
-        del tails[i]
+        standing[i] = tails.pop(i)[0]  # type: ignore[assignment]
     # Where each of them stands in the ranking: one forward scan (they are in rank order),
     # so a group's ranked members are placed without a look-up from the start each.
     at = ids.index  # (the ids hold the very objects walked: each found by identity)

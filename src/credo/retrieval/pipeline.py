@@ -12,7 +12,7 @@ read). No lane reads the database per candidate.
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from itertools import chain, compress, filterfalse
 from operator import itemgetter
 from types import ModuleType
@@ -49,7 +49,7 @@ from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms
 from credo.store.graph import Link
 from credo.store.inflection import with_base_words
 from credo.store.short_ids import Shown
-from credo.tokens import marks
+from credo.tokens import CHARS_PER_TOKEN, marks
 from credo.types import GLOBAL_SCOPE, Belief, RetrievalResult, RetrievedBelief
 
 if TYPE_CHECKING:  # loaded only when a candidate has truth links (``_currency``)
@@ -102,7 +102,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
             # (C-level passes: a query on a store in dispute holds dozens of groups aside)
             aside = dict(zip(tails, map(_GROUP, tails.values()), strict=True))
             ranked_ids = filled = ids
-            relevant = list(filterfalse(state.brought.__contains__, ids)) if state.brought else ids
+            relevant = _without(ids, state.brought) if state.brought else ids
             if tails:  # every group's others right after its leader, as the pack and block see
                 # Their texts are read when asked for (most never are: the pack stops first);
                 # what the compress stage reads of all of them, the graph keeps per group.
@@ -111,7 +111,11 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
                 long = long_ids(ids, content)
                 long += chain.from_iterable(map(_LONG, values))
                 if long and options.compress == "auto":  # (read only then: verbatim_ids)
-                    least = least_chars(ids, content) + sum(map(_LEAST, values))
+                    least = least_chars(ids, content)
+                    # (it only rules a whole pack out: past the budget's characters with the
+                    # candidates alone, the groups' others add nothing to that answer)
+                    if least <= CHARS_PER_TOKEN * budget:
+                        least += sum(map(_LEAST, values))
                 ids = list(chain.from_iterable(map(aside.get, ids, zip(ids))))
             units = Units(ranked_ids, state.groups, aside)  # (it takes ``aside``: made after)
     # The ids the block shows: derived ones by their shortest unique prefix (short_ids.py).
@@ -120,7 +124,10 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     # store in dispute).
     if tails and filled is not None and getattr(reader.kept.get("graph"), "plain_ids", False):
         asked = [*(b.id for b in locks), *filled]
-        known_whole = list(chain.from_iterable(map(_OTHERS, tails.values())))
+        # (each group whole, its tuple met just above for ``aside``: a leader is asked
+        # already, and it is a linked belief too; the others' own tuples would be one more
+        # object each to bring into cache)
+        known_whole = list(chain.from_iterable(map(_GROUP, tails.values())))
     else:
         asked = [*(b.id for b in locks), *ids]
         known_whole = None
@@ -163,7 +170,9 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     unit_ids = ids if units is None else units.ids  # a conflict group: one unit (bundle.py)
     unit_costs = Charges(costs, places, None if units is None else units.members)
     if tails and places.flat:  # a group's others' lines the truth graph knows, when reached
-        unit_costs.known = GroupLines(tails, memo, shown, shared)
+        # (with ``costs`` when its marks can be taken as kept: a reached leader's line too)
+        taken = costs if marked.standing_of is not None else None
+        unit_costs.known = GroupLines(tails, memo, shown, shared, taken, standing)
     cluster_of: dict[str, int] = {}
     if options.use_intentional_clustering and ranked:
         # cluster_candidates + pack_with_clusters, for ids already ranked (compose's order).
@@ -266,10 +275,22 @@ _FIRST = itemgetter(0)  # of a packed belief (``picked``): its Scored; of a Scor
 # What ``Currency.tails`` keeps of a group aside (``TruthGraph.as_relevant``): the group, its
 # others longer than compress.SHORT_CHARS, the least their lines cost.
 _GROUP = itemgetter(2)
-_OTHERS = itemgetter(3)
 _TEXT = itemgetter(0)  # of a row (CandidateRow): the text
 _LONG = itemgetter(8)
 _LEAST = itemgetter(9)
+
+_FEW_BROUGHT = 8  # past this many brought along, ``_without`` filters instead of removing
+
+
+def _without(ids: list[str], brought: Collection[str]) -> list[str]:
+    """``ids`` less those in ``brought`` (each in ``ids`` once), in order: a few are
+    removed one by one from a copy (C-level), more filtered out."""
+    if len(brought) > _FEW_BROUGHT:
+        return list(filterfalse(brought.__contains__, ids))
+    out = ids.copy()
+    for i in brought:
+        out.remove(i)
+    return out
 
 
 class _Texts(dict[str, str]):

@@ -48,10 +48,11 @@ def picked(
     add = out.append
     group_of = tails.get
     for s in packed:
-        add((s, get(s.id, NO_STANDING)))
         info = group_of(s.id)
         if info is None:
+            add((s, get(s.id, NO_STANDING)))
             continue
+        add((s, get(s.id) or info[0]))  # (a leader's, unless set since: its entry's first)
         score = s.score
         rest = info[3]
         # (the others' standing, one for all; one set on one since, e.g. what it hides,
@@ -87,9 +88,16 @@ class GroupLines(dict[str, Mapping[str, int]]):
     shown short are made at a group's first reach and kept in ``Known.groups``: a short
     form and the marks naming the leader hang on the store's ids alone (``Shown.form``).
     None is asked of ``shown``: the leader, costed first, asks for every other as its
-    conflict, so ``Shown.changed`` lists them as before. Holds nothing itself."""
+    conflict, so ``Shown.changed`` lists them as before. Holds nothing itself.
 
-    __slots__ = ("_groups", "_shown", "_tails", "_whole")
+    With ``costs`` (``compress.Costs``, whose ``Marks`` can take kept marks) and ``standing``
+    (the step's), a reached leader's own line is set in ``costs`` here when the version's
+    marked lines (``Known.kept``) hold it for the leader's standing (its entry's, unless the
+    step set one): what ``Costs`` would work out on the pack's look-up of the leader, which
+    comes right after this (the leader first), its ids' forms taken (``Shown.met``) at that
+    same point; the pack then finds it without a call per leader."""
+
+    __slots__ = ("_costs", "_groups", "_kept", "_shown", "_standing", "_tails", "_whole")
 
     def __init__(
         self,
@@ -97,17 +105,33 @@ class GroupLines(dict[str, Mapping[str, int]]):
         known: "Known | None" = None,
         shown: Shown | None = None,
         whole: "Collection[str]" = (),
+        costs: "MutableMapping[str, int] | None" = None,
+        standing: "Mapping[str, Standing] | None" = None,
     ) -> None:
         super().__init__()
         self._tails = tails
         self._groups = None if known is None or shown is None else known.groups
         self._shown = shown
         self._whole = whole  # (another store's ids, shown whole this query: not kept)
+        # (a leader's line is set only with all it reads: the step's standing, the marked lines)
+        ready = standing is not None and known is not None and shown is not None
+        self._costs = costs if ready else None
+        self._kept = known.kept if known is not None else {}
+        self._standing: Mapping[str, Standing] = {} if standing is None else standing
 
     def get(self, leader: str, default: object = None) -> object:  # type: ignore[override]
         info = self._tails.get(leader)
         if info is None:
             return default
+        costs = self._costs
+        if (
+            costs is not None
+            and leader not in costs
+            and (hit := self._kept.get(leader)) is not None
+            and (self._standing.get(leader) or info[0]) is hit[0]
+            and (len(hit) == 2 or self._shown.met(hit[2]))  # type: ignore[union-attr,misc]
+        ):
+            costs[leader] = hit[1]  # type: ignore[misc]
         lines = info[13]
         groups = self._groups
         # (every other's line known, or one that supersedes a belief: its marks the query's;
@@ -175,7 +199,10 @@ class Marks(dict[str, str]):
         self._kept = truth.plain if truth is not None and self._plain else None
         # (each belief's standing, when kept marks can be taken: what ``kept`` returned for a
         # belief at this store version holds again when this gives the very same tuple)
-        self.standing_of = standing.get if self._kept is not None else None
+        self.standing_of: Callable[[str], Standing | None] | None = None
+        if self._kept is not None:
+            tails = self._tails
+            self.standing_of = standing_lookup(standing, tails) if tails else standing.get
 
     def kept(self, belief_id: str) -> "Standing | None":
         """The belief's standing when it is the very tuple the truth graph keeps with it
@@ -183,6 +210,8 @@ class Marks(dict[str, str]):
         standing for it is that tuple marks it the same way, each derived id in the form
         ``Shown`` gives it at the version; else None."""
         said = self._standing.get(belief_id)
+        if said is None and self._tails and (own := self._tails.get(belief_id)) is not None:
+            said = own[0]  # (a leader of a group kept aside)
         kept = self._kept
         if said is None or kept is None:
             return None
@@ -191,11 +220,14 @@ class Marks(dict[str, str]):
 
     def __missing__(self, belief_id: str) -> str:
         said = self._standing.get(belief_id)
+        info = None  # (the truth graph's entry for it, when found on the way)
+        if said is None and self._tails and (info := self._tails.get(belief_id)) is not None:
+            said = info[0]  # (a leader of a group kept aside: its entry, the graph's own)
         if said is not None:
             kept = self._kept
             if (
                 kept is not None
-                and (info := kept.get(belief_id)) is not None
+                and (info is not None or (info := kept.get(belief_id)) is not None)
                 and info[0] is said
                 and (text := info[10]) is not None
             ):
@@ -230,6 +262,24 @@ class Marks(dict[str, str]):
             text = MARK_TEXTS[named] = marks(*named)
         self[belief_id] = text
         return text
+
+
+def standing_lookup(
+    standing: "Mapping[str, Standing]", tails: "Mapping[str, Relevant]"
+) -> "Callable[[str], Standing | None]":
+    """id -> its standing: set by the truth step, or as the leader of a group kept aside,
+    its entry's first field (``Currency.tails``). (A closure over the two maps, not a bound
+    method: ``Marks`` keeps it, and a bound method would make the Marks a reference cycle,
+    left for the cycle collector to free after every query.)"""
+    get, lead = standing.get, tails.get
+
+    def of(belief_id: str) -> "Standing | None":
+        said = get(belief_id)
+        if said is None and (own := lead(belief_id)) is not None:
+            return own[0]  # type: ignore[no-any-return]
+        return said
+
+    return of
 
 
 # Standing, as the block names the ids -> its marks: a belief in dispute is marked the same
