@@ -138,19 +138,26 @@ def _no_text(belief_id: str) -> str:
     return ""
 
 
+def _placed(
+    last_definition: int, most: int
+) -> st.SearchStrategy[list[tuple[int, float, bool, list[str]]]]:
+    """Passages: (their definition's index, keyword score, is the head, their words)."""
+    return st.lists(
+        st.tuples(
+            st.integers(0, last_definition),
+            st.floats(0.0, 10.0),
+            st.booleans(),
+            st.lists(st.sampled_from([*WORDS, "other", "words"]), max_size=6),
+        ),
+        min_size=1,
+        max_size=most,
+    )
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     defs=st.lists(_terms, min_size=1, max_size=5),
-    placed=st.lists(
-        st.tuples(
-            st.integers(0, 4),
-            st.floats(0.0, 10.0),
-            st.booleans(),  # the definition's head
-            st.lists(st.sampled_from([*WORDS, "other", "words"]), max_size=6),  # its text
-        ),
-        min_size=1,
-        max_size=12,
-    ),
+    placed=_placed(4, 12),
     query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4, unique=True),
 )
 def test_one_passage_per_definition_its_head_when_it_speaks_or_is_the_best_hit(defs, placed, query):
@@ -667,16 +674,7 @@ SPANS = [(1, 100), (10, 40), (12, 20), (25, 35), (50, 90), (60, 70), (120, 150)]
 @settings(max_examples=200, deadline=None)
 @given(
     defs=st.lists(_terms, min_size=len(SPANS), max_size=len(SPANS)),
-    placed=st.lists(
-        st.tuples(
-            st.integers(0, len(SPANS) - 1),
-            st.floats(0.0, 10.0),
-            st.booleans(),  # the definition's head
-            st.lists(st.sampled_from([*WORDS, "other", "words"]), max_size=6),  # its text
-        ),
-        min_size=1,
-        max_size=14,
-    ),
+    placed=_placed(len(SPANS) - 1, 14),
     query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4, unique=True),
 )
 def test_no_hit_within_a_definitions_lines_outranks_a_carrier_that_does_not_speak(
