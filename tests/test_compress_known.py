@@ -235,6 +235,39 @@ def test_a_write_by_this_process_changes_the_line(db: Path) -> None:
         assert _retrieve(memory, query) == _fresh(db, query)
 
 
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_long_line_shown_whole_is_kept_until_its_text_moves(db: Path, warm: bool) -> None:
+    """A long text shown whole (a passage of a document: line breaks and code to escape) has
+    its line counted once at a store version (``Known.long``), never beside the short lines
+    a first pass reads; a write, by another process or this one, makes it again."""
+    query = "billing provider mocked audits"
+    passage = "Billing\nThe provider -> a <Stub> & a mock.\n" + LONG
+    with Memory(db, root=db.parent) as memory:
+        if warm:
+            assert memory.store.build_warm()
+        other = sqlite3.connect(db)
+        with other:
+            other.execute("UPDATE beliefs SET content = ? WHERE id = 'long1'", (passage,))
+        budget = 10_000  # everything fits whole: ``_fits_whole`` counts every line
+        answer = _retrieve(memory, query, token_budget=budget)
+        known = _known(memory)
+        assert known.long == {"long1": whole_line(Places({}), "long1", passage)}
+        assert "long1" not in known.lines
+        assert _retrieve(memory, query, token_budget=budget) == answer  # taken from ``long``
+        assert answer == _fresh(db, query, token_budget=budget)
+        for text in (passage + "\n<more> & more", LONG):
+            with other:
+                other.execute("UPDATE beliefs SET content = ? WHERE id = 'long1'", (text,))
+            assert _known(memory) is not known
+            got = _retrieve(memory, query, token_budget=budget)
+            assert got == _fresh(db, query, token_budget=budget) and got != answer
+            known = _known(memory)
+            assert known.long == {"long1": whole_line(Places({}), "long1", text)}
+        other.close()
+        memory.store.conn.execute("UPDATE beliefs SET content = ? WHERE id = 'long1'", (passage,))
+        assert _retrieve(memory, query, token_budget=budget) == answer
+
+
 def test_a_retention_or_origin_write_changes_the_long_line(db: Path) -> None:
     query = "billing provider mocked audits"
     with Memory(db, root=db.parent) as memory:

@@ -43,7 +43,7 @@ from credo.store.fts import (
     CandidateRow,
 )
 from credo.store.graph import Link
-from credo.tokens import belief_tokens, entry_text, escape, estimate
+from credo.tokens import belief_tokens, entry_text, escape, escaped_len, estimate, line_chars
 from credo.types import Belief, Edge, EdgeType
 
 NAMES = [f"n{i}" for i in range(14)]
@@ -324,6 +324,50 @@ def test_escape_equals_the_rule_it_implements(text: str) -> None:
     """The shortcut for text with nothing to escape never skips a character that is."""
     want = _BREAKS.sub(" ", text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     assert escape(text) == want
+
+
+# Any code point (lone surrogates too: stored text is not always valid UTF-8), and texts
+# dense in what ``escape`` changes: entities, line breaks, other controls, separators.
+_ANY_TEXT = (
+    st.text(alphabet=st.characters(blacklist_categories=()), max_size=80)
+    | st.text(alphabet="ab &<>\n\r\t\x00\x1f\x7f\x85\xa0\u2028\u2029\u200b\ud800é", max_size=40)
+    | st.text(max_size=700)
+)
+
+
+@given(text=_ANY_TEXT)
+@example(text="a -> b\n<T> & co\n")
+@example(text="&&&<<>>")
+def test_escaped_len_is_the_escaped_texts_length(text: str) -> None:
+    """Counted without building the escaped text, it is the escaped text's length."""
+    assert escaped_len(text) == len(escape(text))
+
+
+@given(
+    belief_id=_ANY_TEXT,
+    content=_ANY_TEXT,
+    locked=st.booleans(),
+    marked=st.sampled_from(["", "; replaces b1", "; conflicts with b&lt;2"]),
+    place=st.tuples(st.sampled_from(["trail", "lines", ""]), _ANY_TEXT),
+)
+@example(
+    belief_id="b1",
+    content="Title\nfoo -> bar & <baz>",
+    locked=False,
+    marked="",
+    place=("lines", "L1-L9"),
+)
+def test_line_chars_is_the_rendered_lines_length(
+    belief_id: str, content: str, locked: bool, marked: str, place: tuple[str, str]
+) -> None:
+    """The line counted for a text that needs escaping (a multi-line passage, code with
+    ``->`` or ``&``) is as long as the line rendered, whatever its id, trail or range."""
+    kind, where = place
+    trail = where if kind == "trail" else ""
+    lines = where if kind == "lines" else ""
+    assert line_chars(belief_id, content, locked, marked, trail, lines) == len(
+        entry_text(belief_id, content, locked, marked, trail, lines)
+    )
 
 
 # -- the doc lane's mentions ---------------------------------------------------------------

@@ -52,6 +52,22 @@ def escape(text: str) -> str:
     return text.translate(_ESCAPES)
 
 
+# What each entity adds to the length: every other character ``escape`` replaces becomes
+# one space, so a text's escaped length is its own plus these.
+_AMP_EXTRA = len("&amp;") - 1
+_ANGLE_EXTRA = len("&lt;") - 1  # (and "&gt;")
+
+
+def escaped_len(text: str) -> int:
+    """``len(escape(text))`` without building the escaped text (a passage of a document
+    holds line breaks, so it is escaped, and its line is counted on every query)."""
+    return (
+        len(text)
+        + _AMP_EXTRA * text.count("&")
+        + _ANGLE_EXTRA * (text.count("<") + text.count(">"))
+    )
+
+
 MARK_IDS = 3  # ids named in one mark; the rest are counted ("+2 more")
 
 
@@ -103,19 +119,22 @@ def estimate(text: str) -> int:
 def line_chars(
     belief_id: str, content: str, locked: bool, marked: str = "", trail: str = "", lines: str = ""
 ) -> int:
-    """``len(entry_text(...))``; computed per candidate on every retrieval, so the common
-    case (nothing to escape) counts the line's characters without building it: ``[`` id
-    ``] `` content newline, plus `` locked`` for a locked belief, plus the marks (escaped
-    already), plus `` (at `` trail ``)`` for one with a trail, or `` (`` lines ``)``."""
+    """``len(entry_text(...))``; computed per candidate on every retrieval, so it counts
+    the line's characters without building it: ``[`` id ``] `` content newline, plus
+    `` locked`` for a locked belief, plus the marks (escaped already), plus `` (at ``
+    trail ``)`` for one with a trail, or `` (`` lines ``)``, each text as escaped."""
     if (
         _plain(belief_id)
         and _plain(content)
         and (not trail or _plain(trail))  # (most lines have neither)
         and (not lines or _plain(lines))
-    ):
+    ):  # (the common case: no text changes length)
         place = len(trail) + 6 if trail else len(lines) + 3 if lines else 0
         return len(belief_id) + len(content) + len(marked) + (11 if locked else 4) + place
-    return len(entry_text(belief_id, content, locked, marked, trail, lines))
+    place = escaped_len(trail) + 6 if trail else escaped_len(lines) + 3 if lines else 0
+    return (
+        escaped_len(belief_id) + escaped_len(content) + len(marked) + (11 if locked else 4) + place
+    )
 
 
 def belief_tokens(

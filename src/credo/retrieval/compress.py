@@ -95,6 +95,7 @@ class Costs(dict[str, int]):
         "_kept_standing",
         "_known",
         "_linked",
+        "_long",
         "_marked",
         "_plain",
         "_query",
@@ -137,6 +138,7 @@ class Costs(dict[str, int]):
         # id -> its line with its text whole and no marks, kept at the store version
         self._known = Known() if known is None else known
         self._whole = self._known.lines
+        self._long = self._known.long
         # A belief's line with the marks the truth graph keeps with it (``Known.kept``), and
         # this query's standing of each belief when such marks can be taken (``Marks``)
         self._kept_lines = self._known.kept
@@ -184,19 +186,18 @@ class Costs(dict[str, int]):
                 return self._placed(belief_id, shown.text)
         # Shown whole: its line but for the marks and the id's short form is the belief's
         # alone at this store version, made once (``shown_whole``, inline: the hot path).
-        whole = self._whole
+        short = len(text) <= SHORT_CHARS
+        whole = self._whole if short else self._long
         chars = whole.get(belief_id)
         if chars is None:
             chars = whole_line(self._trails, belief_id, text)
             if chars is None:  # its first line dropped (``_placed``): left to each query
                 return self._placed(belief_id, text)
-            if len(text) <= SHORT_CHARS:
-                if len(whole) >= MAX_KNOWN:
-                    whole.clear()
-                whole[belief_id] = chars
+            if len(whole) >= MAX_KNOWN:
+                whole.clear()
+            whole[belief_id] = chars
         marked = self._marked[belief_id]  # (asked before the id, as ``shown_whole`` asks)
         shown = self._shown
-        short = len(text) <= SHORT_CHARS
         if shown is not None and (as_shown := shown[belief_id]) is not belief_id:
             chars += id_chars(as_shown) - id_chars(belief_id)
             if not marked and short and self._plain is not None and self._unlinked(belief_id):
@@ -326,7 +327,7 @@ def whole_line(places: Places, belief_id: str, text: str) -> int | None:
 
 
 def shown_whole(
-    whole: dict[str, int],
+    known: Known,
     places: Places,
     marked: Mapping[str, str],
     shown: Mapping[str, str] | None,
@@ -334,17 +335,18 @@ def shown_whole(
     text: str,
 ) -> int | None:
     """The characters of the belief's line showing its ``text`` whole, with its marks and
-    its id as ``shown``: ``whole_line``, kept in ``whole`` (``Known.lines``) for a short
-    text (one never cut), plus the marks and what the short id changes; None where
-    ``whole_line`` is None. The marks are asked before the id, the order
-    ``Places.line_chars`` asks them in (``Shown.changed`` lists ids in the order asked)."""
+    its id as ``shown``: ``whole_line``, kept in ``known`` (``Known.lines`` for a short
+    text, one never cut, ``Known.long`` for a long one), plus the marks and what the short
+    id changes; None where ``whole_line`` is None. The marks are asked before the id, the
+    order ``Places.line_chars`` asks them in (``Shown.changed`` lists ids in the order
+    asked)."""
+    whole = known.lines if len(text) <= SHORT_CHARS else known.long
     chars = whole.get(belief_id)
     if chars is None:
         chars = whole_line(places, belief_id, text)
         if chars is None:
             return None
-        if len(text) <= SHORT_CHARS:
-            keep(whole, belief_id, chars)
+        keep(whole, belief_id, chars)
     chars += len(marked[belief_id])
     if shown is not None and (as_shown := shown[belief_id]) is not belief_id:
         chars += id_chars(as_shown) - id_chars(belief_id)
@@ -560,7 +562,7 @@ class _WholeLines(dict[str, int]):
     """id -> the characters of its own line with its text whole, on first lookup
     (``shown_whole``; a line the store version fixes whole, ``Known.plain``, as it is)."""
 
-    __slots__ = ("_content", "_costs", "_lines", "_marked", "_places", "_plain")
+    __slots__ = ("_content", "_costs", "_known", "_marked", "_places", "_plain")
 
     def __init__(
         self,
@@ -575,8 +577,7 @@ class _WholeLines(dict[str, int]):
         self._content = content
         self._marked = marked
         self._places = places
-        known = Known() if known is None else known
-        self._lines = known.lines
+        self._known = known = Known() if known is None else known
         self._plain = known.plain
 
     def __missing__(self, belief_id: str) -> int:
@@ -590,7 +591,7 @@ class _WholeLines(dict[str, int]):
             cost = self[belief_id] = costs[belief_id]
             return cost
         places = self._places
-        cost = shown_whole(self._lines, places, self._marked, places.shown, belief_id, text)
+        cost = shown_whole(self._known, places, self._marked, places.shown, belief_id, text)
         if cost is None:  # (its first line dropped: the section line above says it)
             text = places.untitled(belief_id, text) or text
             cost = places.line_chars(belief_id, text, self._marked[belief_id])

@@ -15,7 +15,9 @@ class Known:
     """What the compress stage reads of beliefs that holds while the store stays at one
     version, made as the queries meet them (never for every belief: a million-belief store
     would hold a million entries): ``lines``, the line of each belief whose text is short
-    (never cut) with its text whole (``whole_line``); ``plain``, those of them no query at
+    (never cut) with its text whole (``whole_line``); ``long``, the same for a long text
+    when a query shows it whole or asks whether the pack fits it whole (a passage of a
+    document: its line counted once, not on every query); ``plain``, those of them no query at
     the version marks nor shortens (``Costs.fill``); ``short``, those no query marks whose
     derived id is shown short, with its form (``Shown.forms``, taken back by ``Shown.met``);
     ``groups``, a group kept aside's leader -> the lines of its others the truth graph
@@ -30,10 +32,13 @@ class Known:
     index read with it (retrieval/truth_ahead.py; None: not made), which the store's truth
     memo keeps (``TruthQueries._adopt_truth``)."""
 
-    __slots__ = ("graph", "groups", "kept", "lines", "plain", "short", "stated")
+    __slots__ = ("graph", "groups", "kept", "lines", "long", "plain", "short", "stated")
 
     def __init__(self) -> None:
         self.lines: dict[str, int] = {}
+        # (apart from ``lines``: those made ahead, the short lines a first pass reads, are
+        # never started over for the sake of long lines met later)
+        self.long: dict[str, int] = {}
         # (standing, chars) or, with ids shown short, (standing, chars, their forms)
         self.kept: dict[
             str, tuple[object, int] | tuple[object, int, tuple[tuple[str, str], ...]]
