@@ -47,7 +47,6 @@ one case where the choice matters): a signature and its doc, already in memory w
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import islice
 from typing import TYPE_CHECKING
 
 from credo.retrieval.lanes.line import fts5_idf, query_stems
@@ -140,7 +139,8 @@ def _best_within(best: Mapping[Key, str], hits: Mapping[str, float]) -> dict[Key
     for at, key in enumerate(order):
         file, _, end = key
         winner = best[key]
-        for inner in islice(order, at + 1, None):
+        for next_at in range(at + 1, len(order)):  # (no skip, no copy of what follows)
+            inner = order[next_at]
             if inner[0] != file or inner[1] > end:
                 break
             if inner[2] <= end and hits.get(best[inner], 0.0) > hits.get(winner, 0.0):
