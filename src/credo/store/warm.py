@@ -38,6 +38,7 @@ from credo.store.warm_rows import WarmRows
 if TYPE_CHECKING:
     from credo.store import SqliteStore
     from credo.store.bm25_mirror import Bm25Mirror
+    from credo.store.defns import DefnHit
     from credo.store.truth import End, TruthLink
 
 # Past this many cached rows (or trails, or origins) a cache starts over: a few hundred
@@ -55,6 +56,7 @@ class WarmIndex:
 
     __slots__ = (
         "_classes",
+        "_defns",
         "_rows",
         "_shared",
         "_stated",
@@ -88,6 +90,7 @@ class WarmIndex:
         self._trails: dict[str, str | None] = {}
         self._stated: dict[str, bool] = {}
         self._classes: dict[str, str] = {}
+        self._defns: dict[str, list[DefnHit] | None] = {}
         self._shared: dict[str, bool] = {}
         self.every_shared = False  # whether ``_shared`` answers for every derived id
         # What the engine made of this version at index read (``WarmPlan.ahead``), if any.
@@ -263,6 +266,25 @@ class WarmIndex:
         """Every derived id -> whether its short prefix starts another stored id, when the
         index read made them all (``prepare``); else None."""
         return self._shared if self.every_shared else None
+
+    def passage_definitions(
+        self, conn: sqlite3.Connection, ids: Iterable[str]
+    ) -> dict[str, list[DefnHit]]:
+        """``DefnTable.passage_definitions`` from the cache: a code store's keyword hits
+        are mostly passages met before, whose definitions SQL read for every query."""
+        from credo.store.defns import read_passage_definitions
+
+        known = self._defns
+        asked = list(dict.fromkeys(ids))
+        missing = list(filterfalse(known.__contains__, asked))  # (C-level)
+        if missing:
+            if len(known) + len(missing) > MAX_CACHED:
+                known.clear()
+                missing = asked
+            known.update(dict.fromkeys(missing))
+            known.update(read_passage_definitions(conn, missing))
+        # (in id order, as SQL orders them)
+        return {i: found for i in sorted(asked) if (found := known[i]) is not None}
 
     def retention(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
         """``GraphQueries.retention`` from the cache (the caller knows the store has some)."""
