@@ -635,3 +635,32 @@ def _live_supersedes(memory: Memory, belief: str) -> bool:
         ).fetchone()
         is not None
     )
+
+
+def test_the_warm_index_answers_document_anchors_as_sql_does(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "deploy.md").write_text(
+        "# Deploy\n\nWe deploy with Kamal to staging.\n\n## Rollback\n\nKamal rolls back.\n"
+    )
+    (docs / "cache.md").write_text("# Cache\n\nThe cache holds staging servers' pages.\n")
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(docs)
+        memory.remember("a note without a document", id="note")
+        store = memory.store
+        ids = [r[0] for r in store.conn.execute("SELECT id FROM beliefs ORDER BY rowid DESC")]
+        asked = [*ids[::2], "nobody", *ids]
+        cold = store.anchors_for(asked)
+        assert len(cold) >= 3 and "note" not in cold
+        query = "how do we deploy and roll back staging"
+        found = memory.retrieve(query, with_doc_anchors=True)
+        assert store.build_warm() and store.warm
+        for _ in range(2):  # (the second from the cache alone)
+            statements: list[str] = []
+            store.conn.set_trace_callback(statements.append)
+            warm = store.anchors_for(asked)
+            store.conn.set_trace_callback(None)
+            assert list(warm.items()) == list(cold.items())
+            warm[next(iter(warm))].clear()  # (a caller's list is its own)
+        assert not [s for s in statements if "belief_documents" in s]
+        assert found.doc_anchors and memory.retrieve(query, with_doc_anchors=True) == found

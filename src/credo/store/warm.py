@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from credo.store.bm25_mirror import Bm25Mirror
     from credo.store.defns import DefnHit
     from credo.store.truth import End, TruthLink
+    from credo.types import DocAnchor
 
 # Past this many cached rows (or trails, or origins) a cache starts over: a few hundred
 # bytes a row, so tens of MB at most, whatever the store's size.
@@ -55,6 +56,7 @@ class WarmIndex:
     """One store version's graph and keyword mirror, and its belief caches."""
 
     __slots__ = (
+        "_anchors",
         "_classes",
         "_defns",
         "_rows",
@@ -91,6 +93,7 @@ class WarmIndex:
         self._stated: dict[str, bool] = {}
         self._classes: dict[str, str] = {}
         self._defns: dict[str, list[DefnHit] | None] = {}
+        self._anchors: dict[str, tuple[DocAnchor, ...]] = {}
         self._shared: dict[str, bool] = {}
         self.every_shared = False  # whether ``_shared`` answers for every derived id
         # What the engine made of this version at index read (``WarmPlan.ahead``), if any.
@@ -285,6 +288,25 @@ class WarmIndex:
             known.update(read_passage_definitions(conn, missing))
         # (in id order, as SQL orders them)
         return {i: found for i in sorted(asked) if (found := known[i]) is not None}
+
+    def anchors_for(
+        self, conn: sqlite3.Connection, ids: Iterable[str]
+    ) -> dict[str, list[DocAnchor]]:
+        """``AnchorTable.anchors_for`` from the cache (a query with its document anchors
+        read them for every packed passage, mostly the same ones)."""
+        from credo.store.anchors import read_anchors_for
+
+        known = self._anchors
+        asked = list(dict.fromkeys(ids))
+        missing = list(filterfalse(known.__contains__, asked))  # (C-level)
+        if missing:
+            if len(known) + len(missing) > MAX_CACHED:
+                known.clear()
+                missing = asked
+            known.update(dict.fromkeys(missing, ()))
+            known.update((i, tuple(found)) for i, found in read_anchors_for(conn, missing).items())
+        # (lists of their own, in id order, as SQL gives them)
+        return {i: list(found) for i in sorted(asked) if (found := known[i])}
 
     def retention(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
         """``GraphQueries.retention`` from the cache (the caller knows the store has some)."""
