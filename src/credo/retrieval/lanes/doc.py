@@ -155,7 +155,7 @@ FOLDER_LIMIT = 2_000
 FOLDER_SCORE = 0.6
 
 
-def without_named(terms: list[str], paths: list[str]) -> list[str]:
+def without_named(terms: list[str], paths: list[str], text: str = "") -> list[str]:
     """The query's terms without the words of the paths it names that the store holds
     (``docs/integrations/github_actions.md: what outputs...`` keeps ``outputs``...).
 
@@ -169,6 +169,10 @@ def without_named(terms: list[str], paths: list[str]) -> list[str]:
     if not paths:
         return terms
     named = {term for path in paths for term in query_terms(path)}
+    rest = text
+    for path in paths:
+        rest = rest.replace(path, " ")
+    named -= set(query_terms(rest))
     return [t for t in terms if t not in named] or terms
 
 
