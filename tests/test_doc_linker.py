@@ -391,6 +391,33 @@ def test_without_named_keeps_the_path_words_said_again(text: str, kept: list[str
     assert without_named(terms, paths, text) == kept
 
 
+_WORDS = st.sampled_from(["deploy", "ops", "guide", "rollbacks", "work", "tags", "read"])
+
+
+@given(
+    path=st.lists(_WORDS, min_size=1, max_size=3),
+    before=st.lists(_WORDS, max_size=4),
+    after=st.lists(_WORDS, max_size=4),
+)
+@settings(max_examples=200, deadline=None)
+def test_without_named_drops_only_the_words_said_in_the_path_alone(
+    path: list[str], before: list[str], after: list[str]
+) -> None:
+    """What is dropped is a path word the rest of the question never says; the order of the
+    rest is kept, and something is always left."""
+    needle = "docs/" + "/".join(path) + ".md"
+    text = " ".join([*before, needle, *after])
+    terms = query_terms(text)
+    kept = without_named(terms, [needle], text)
+    said = set(query_terms(" ".join(before + after)))
+    assert kept == [t for t in terms if t in kept]
+    assert kept
+    dropped = set(terms) - set(kept)
+    assert not dropped & said
+    if said:
+        assert dropped == set(query_terms(needle)) - said
+
+
 def test_a_named_pages_topic_word_said_again_stays_in_the_keyword_query(tmp_path: Path) -> None:
     """``extensions/converter.md: what is Converter for, and which tags does it read?``: the
     page's subject is a word of its path and of the question. Taken out with the path, the
