@@ -22,9 +22,10 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.errors import InvalidInputError, NotFoundError
-from credo.retrieval.lanes.doc import PAGE_PREFIX, mentions, releases
+from credo.retrieval.lanes.doc import PAGE_PREFIX, mentions, releases, without_named
 from credo.store import LATEST_VERSION
 from credo.store import SqliteStore as Store
+from credo.store.fts import query_terms
 from credo.store.migrations import MIGRATIONS
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "doc_linker"
@@ -370,6 +371,83 @@ def test_a_kind_of_file_does_not_take_the_doc_lane_for_its_page(tmp_path: Path) 
         result = memory.retrieve("the same source file measured on two machines: merged how?")
         assert all("doc" not in b.lanes for b in result.beliefs)
         assert result.beliefs[0].trail.startswith("docs/combine.md")
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # the path's words go: the doc lane scores its passages already
+        ("docs/deploy.md: how do rollbacks work", ["rollbacks", "work"]),
+        # a path word the question says again on its own is its topic: it stays
+        ("docs/deploy.md: how does deploy roll back", ["deploy", "roll", "back"]),
+        ("Deploy: see docs/deploy.md", ["deploy", "see"]),
+        # nothing else left: every term stays
+        ("docs/deploy.md", ["docs", "deploy", "md"]),
+    ],
+)
+def test_without_named_keeps_the_path_words_said_again(text: str, kept: list[str]) -> None:
+    terms = query_terms(text)
+    paths = [needle for needle, score in mentions(text) if score >= 1.0]
+    assert without_named(terms, paths, text) == kept
+
+
+_WORDS = st.sampled_from(["deploy", "ops", "guide", "rollbacks", "work", "tags", "read"])
+
+
+@given(
+    path=st.lists(_WORDS, min_size=1, max_size=3),
+    before=st.lists(_WORDS, max_size=4),
+    after=st.lists(_WORDS, max_size=4),
+)
+@settings(max_examples=200, deadline=None)
+def test_without_named_drops_only_the_words_said_in_the_path_alone(
+    path: list[str], before: list[str], after: list[str]
+) -> None:
+    """What is dropped is a path word the rest of the question never says; the order of the
+    rest is kept, and something is always left."""
+    needle = "docs/" + "/".join(path) + ".md"
+    text = " ".join([*before, needle, *after])
+    terms = query_terms(text)
+    kept = without_named(terms, [needle], text)
+    said = set(query_terms(" ".join(before + after)))
+    assert kept == [t for t in terms if t in kept]
+    assert kept
+    dropped = set(terms) - set(kept)
+    assert not dropped & said
+    if said:
+        assert dropped == set(query_terms(needle)) - said
+
+
+def test_a_named_pages_topic_word_said_again_stays_in_the_keyword_query(tmp_path: Path) -> None:
+    """``extensions/converter.md: what is Converter for, and which tags does it read?``: the
+    page's subject is a word of its path and of the question. Taken out with the path, the
+    page's passages lost it to a page that merely holds the question's other words."""
+    (tmp_path / "extensions").mkdir()
+    (tmp_path / "extensions" / "converter.md").write_text(
+        "# Converter\n\n## Overview\n\nConverter rewrites relative paths to absolute ones"
+        " in links and images.\n\n## Options\n\nSet base_path and relative_path; each"
+        " option takes a folder, a file name or a pattern, and empty means the current"
+        " folder of the build.\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "tabs.md").write_text(
+        "# Tabs\n\n## Styling\n\nThe tabs read div tags and span elements when they are"
+        " styled with CSS.\n",
+        encoding="utf-8",
+    )
+    for name in ("alpha", "beta", "gamma", "delta", "epsilon", "zeta"):  # (idf needs a few)
+        (tmp_path / f"{name}.md").write_text(
+            f"# {name.title()}\n\n## Usage\n\nThe {name} extension adds {name} blocks to a"
+            " page; enable it in the build settings.\n",
+            encoding="utf-8",
+        )
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path)
+        result = memory.retrieve(
+            "extensions/converter.md: what is Converter for, and which tags does it read?"
+        )
+        assert result.beliefs[0].trail.startswith("extensions/converter.md › Converter › Overview")
+        assert "bm25f" in result.beliefs[0].lanes
 
 
 def test_doc_lane_ignores_words_that_only_look_like_files(

@@ -410,7 +410,7 @@ def _rank(
     named: dict[str, float] = {}  # the doc lane's scores, read first: see without_named
     if lanes["doc"]:
         named, paths = doc_scores(store, text)
-        terms = without_named(terms, paths)
+        terms = without_named(terms, paths, text)
     lane_scores: dict[str, dict[str, float]] = {}
     found: dict[str, float] = {}  # the keyword hits' scores as FTS5 gave them
     keyword: dict[str, float] = {}  # and after the dialog lane

@@ -155,9 +155,10 @@ FOLDER_LIMIT = 2_000
 FOLDER_SCORE = 0.6
 
 
-def without_named(terms: list[str], paths: list[str]) -> list[str]:
+def without_named(terms: list[str], paths: list[str], text: str = "") -> list[str]:
     """The query's terms without the words of the paths it names that the store holds
-    (``docs/integrations/github_actions.md: what outputs...`` keeps ``outputs``...).
+    (``docs/integrations/github_actions.md: what outputs...`` keeps ``outputs``...), save
+    those the question ``text`` also says outside the paths.
 
     The doc lane scores the named document's passages already. Left in the keyword query,
     the path's words match the trail of every one of its passages alike, and BM25's length
@@ -165,10 +166,17 @@ def without_named(terms: list[str], paths: list[str]) -> list[str]:
     rest of the question is about. A bare file name or a page name is a guess (it may be
     the topic: "the settings in my pyproject.toml"), and a URL names a page the passages
     link to, often in its own words ("the package environ-config"): their words stay; so
-    do all of them when nothing else is left."""
+    do all of them when nothing else is left. A path word the question says again on its
+    own ("extensions/pathconverter.md: what is PathConverter for?") is its topic too: taken
+    out, the passages of the page it names lost their subject's word to pages that merely
+    share the question's other words."""
     if not paths:
         return terms
     named = {term for path in paths for term in query_terms(path)}
+    rest = text
+    for path in paths:  # (each is a substring of ``text``: ``mentions`` cut it from there)
+        rest = rest.replace(path, " ")
+    named.difference_update(query_terms(rest))
     return [t for t in terms if t not in named] or terms
 
 
