@@ -28,7 +28,7 @@ from credo.retrieval.place import (
     arrange,
     heads,
     parse,
-    parsed,
+    trail_heads,
 )
 from credo.surfaces.render import MEMORY_BLOCK_TAG, memory_block, result_json, result_text
 from credo.tokens import escape, estimate
@@ -74,7 +74,7 @@ def test_places_made_once_per_trail_equal_those_made_anew(trails: list[str]) -> 
     for _ in range(2):
         places = Places(ids)
         for belief_id, trail in ids.items():
-            assert parsed(trail) == (parse(trail), heads(parse(trail)))
+            assert trail_heads(trail) == heads(parse(trail))
             assert places.heads(belief_id) == heads(parse(trail))
             assert places[belief_id] == parse(trail)
     assert Places(ids).heads("missing") == ()

@@ -18,6 +18,7 @@ from credo import Memory
 from credo.store import truth as truth_module
 from credo.store import warm as warm_module
 from credo.store import warm_graph
+from credo.store.anchors import read_anchors_for
 from credo.store.short_ids import shortenable
 from credo.store.warm import Keeper, read_index
 
@@ -664,3 +665,7 @@ def test_the_warm_index_answers_document_anchors_as_sql_does(tmp_path: Path) -> 
             warm[next(iter(warm))].clear()  # (a caller's list is its own)
         assert not [s for s in statements if "belief_documents" in s]
         assert found.doc_anchors and memory.retrieve(query, with_doc_anchors=True) == found
+        with Memory(tmp_path / "m.db", root=tmp_path) as other:  # (a write of anchors alone)
+            other.link("note", "docs/deploy.md", lines=(1, 3))
+        assert store.anchors_for(["note"]) == read_anchors_for(store.conn, ["note"])
+        assert store.anchors_for(["note"])["note"][0].doc_uri.endswith("deploy.md#L1-L3")

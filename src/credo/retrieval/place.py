@@ -141,21 +141,21 @@ def heads(place: Place | None) -> Heads:
     return tuple(out)
 
 
-# A trail's parts and heads depend on its text alone, and a long-lived process meets the same
-# passages query after query (a warm docs query parsed each packed passage's trail anew:
-# ~3% of its time). Kept across queries and store versions, started over past the bound.
-_MEMO_MAX = 50_000
-_memo: dict[str, tuple[Place | None, Heads]] = {}
+# A trail's heads depend on its text alone, and a long-lived process meets the same passages
+# query after query (a warm docs query made each packed passage's heads anew: ~3% of its
+# time). Made as queries ask for them (never at index read), kept across queries and store
+# versions, started over past the bound (a few hundred bytes an entry).
+_HEADS_MAX = 50_000
+_heads_memo: dict[str, Heads] = {}
 
 
-def parsed(trail: str) -> tuple[Place | None, Heads]:
-    """``parse(trail)`` and its ``heads``, made once per trail text."""
-    found = _memo.get(trail)
+def trail_heads(trail: str) -> Heads:
+    """``heads(parse(trail))``, made once per trail text."""
+    found = _heads_memo.get(trail)
     if found is None:
-        if len(_memo) >= _MEMO_MAX:
-            _memo.clear()
-        place = parse(trail)
-        found = _memo[trail] = (place, heads(place))
+        if len(_heads_memo) >= _HEADS_MAX:
+            _heads_memo.clear()
+        found = _heads_memo[trail] = heads(parse(trail))
     return found
 
 
@@ -212,12 +212,12 @@ class Places(dict[str, "Place | None"]):
         found = self._heads.get(belief_id)
         if found is None:
             trail = self._trails.get(belief_id)
-            found = self._heads[belief_id] = () if trail is None else parsed(trail)[1]
+            found = self._heads[belief_id] = () if trail is None else trail_heads(trail)
         return found
 
     def __missing__(self, belief_id: str) -> Place | None:
         trail = self._trails.get(belief_id)
-        found = self[belief_id] = None if trail is None else parsed(trail)[0]
+        found = self[belief_id] = None if trail is None else parse(trail)
         return found
 
     def trail(self, belief_id: str) -> str:
