@@ -725,3 +725,27 @@ def test_a_class_head_reached_through_its_methods_names_takes_no_class_score(
     assert "class Server" in by_text  # a keyword hit, through its body's names
     assert "defn" not in by_text["class Server"].lanes
     assert "defn" in by_text["def drain(self)"].lanes
+
+
+def test_the_warm_index_answers_passage_definitions_as_sql_does(tmp_path: Path) -> None:
+    (tmp_path / "sockets.py").write_text(SOCKETS)
+    (tmp_path / "tool.py").write_text(TOOL)
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path)
+        store = memory.store
+        ids = [r[0] for r in store.conn.execute("SELECT id FROM beliefs ORDER BY rowid DESC")]
+        asked = [*ids[::2], "nobody", *ids]
+        cold = store.passage_definitions(asked)
+        assert cold and store.build_warm() and store.warm
+        for _ in range(2):  # (the second from the cache alone)
+            statements: list[str] = []
+            store.conn.set_trace_callback(statements.append)
+            warm = store.passage_definitions(asked)
+            store.conn.set_trace_callback(None)
+            assert list(warm.items()) == list(cold.items())
+            warm[next(iter(warm))].clear()  # (a caller's list is its own)
+        assert not [s for s in statements if "passage_definitions" in s]
+        memory.forget(next(iter(cold)))  # (a write: the version moves on)
+        assert store.passage_definitions(asked) == {
+            k: v for k, v in cold.items() if k != next(iter(cold))
+        }

@@ -391,6 +391,15 @@ def test_without_named_keeps_the_path_words_said_again(text: str, kept: list[str
     assert without_named(terms, paths, text) == kept
 
 
+def test_without_named_does_not_depend_on_the_order_of_the_paths() -> None:
+    # one path inside another: cut the outer first, or "old" would count as said
+    text = "docs/deploy.md vs old/docs/deploy.md: which tags"
+    terms = query_terms(text)
+    paths = ["docs/deploy.md", "old/docs/deploy.md"]
+    assert without_named(terms, paths, text) == without_named(terms, paths[::-1], text)
+    assert without_named(terms, paths, text) == query_terms("vs which tags")
+
+
 _WORDS = st.sampled_from(["deploy", "ops", "guide", "rollbacks", "work", "tags", "read"])
 
 

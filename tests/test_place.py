@@ -26,7 +26,9 @@ from credo.retrieval.place import (
     Place,
     Places,
     arrange,
+    heads,
     parse,
+    trail_heads,
 )
 from credo.surfaces.render import MEMORY_BLOCK_TAG, memory_block, result_json, result_text
 from credo.tokens import escape, estimate
@@ -56,6 +58,26 @@ def test_parse(trail: str, place: Place | None) -> None:
 def test_parse_is_the_inverse_of_place_trail(text: str) -> None:
     found = parse(text)
     assert found is None or found.trail == text
+
+
+@given(
+    st.lists(
+        st.sampled_from(["a.md › X L1-L2", "a.md L3-L4", "odd", "b.md › Y › Z L5-L9"])
+        | st.text(max_size=40),
+        max_size=6,
+    )
+)
+def test_places_made_once_per_trail_equal_those_made_anew(trails: list[str]) -> None:
+    # the memo kept across queries gives what parsing the trail again gives, and a query's
+    # Places answer the same whether its trails were met before or not
+    ids = {f"b{i}": trail for i, trail in enumerate(trails)}
+    for _ in range(2):
+        places = Places(ids)
+        for belief_id, trail in ids.items():
+            assert trail_heads(trail) == heads(parse(trail))
+            assert places.heads(belief_id) == heads(parse(trail))
+            assert places[belief_id] == parse(trail)
+    assert Places(ids).heads("missing") == ()
 
 
 @pytest.mark.parametrize(

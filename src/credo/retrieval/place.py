@@ -141,6 +141,24 @@ def heads(place: Place | None) -> Heads:
     return tuple(out)
 
 
+# A trail's heads depend on its text alone, and a long-lived process meets the same passages
+# query after query (a warm docs query made each packed passage's heads anew: ~3% of its
+# time). Made as queries ask for them (never at index read), kept across queries and store
+# versions, started over past the bound (a few hundred bytes an entry).
+_HEADS_MAX = 50_000
+_heads_memo: dict[str, Heads] = {}
+
+
+def trail_heads(trail: str) -> Heads:
+    """``heads(parse(trail))``, made once per trail text."""
+    found = _heads_memo.get(trail)
+    if found is None:
+        if len(_heads_memo) >= _HEADS_MAX:
+            _heads_memo.clear()
+        found = _heads_memo[trail] = heads(parse(trail))
+    return found
+
+
 class Opened:
     """The file and section lines a block already shows, and what a passage's would add:
     its file's line, and the line of each title on its section's path not shown yet."""
@@ -193,7 +211,8 @@ class Places(dict[str, "Place | None"]):
         """The file and section lines the belief sits under (``heads``), made once."""
         found = self._heads.get(belief_id)
         if found is None:
-            found = self._heads[belief_id] = heads(self[belief_id])
+            trail = self._trails.get(belief_id)
+            found = self._heads[belief_id] = () if trail is None else trail_heads(trail)
         return found
 
     def __missing__(self, belief_id: str) -> Place | None:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from credo.store.db import json_array
 from credo.types import DocAnchor
+
+if TYPE_CHECKING:
+    from credo.store.warm import WarmIndex
 
 _COLUMNS = "belief_id, doc_uri, anchor_type, position_hint, created_at"
 
@@ -21,8 +25,23 @@ def _anchor(row: Sequence[object]) -> DocAnchor:
     )
 
 
+def read_anchors_for(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, list[DocAnchor]]:
+    """``AnchorTable.anchors_for`` read from SQL."""
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM belief_documents "
+        "WHERE belief_id IN (SELECT value FROM json_each(?)) "
+        "ORDER BY belief_id, created_at, doc_uri",
+        (json_array(ids),),
+    )
+    grouped: dict[str, list[DocAnchor]] = {}
+    for anchor in map(_anchor, rows):
+        grouped.setdefault(anchor.belief_id, []).append(anchor)
+    return grouped
+
+
 class AnchorTable:
     conn: sqlite3.Connection
+    _warm_now: Callable[[], WarmIndex | None]  # GraphQueries'
 
     def insert_anchors(self, anchors: Iterable[DocAnchor]) -> int:
         """INSERT OR IGNORE: a (belief_id, doc_uri) pair is stored once. Returns rows added."""
@@ -43,17 +62,12 @@ class AnchorTable:
         return _anchor(row) if row else None
 
     def anchors_for(self, ids: Iterable[str]) -> dict[str, list[DocAnchor]]:
-        """Anchors of many beliefs in one query, each list ordered by (created_at, doc_uri)."""
-        rows = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM belief_documents "
-            "WHERE belief_id IN (SELECT value FROM json_each(?)) "
-            "ORDER BY belief_id, created_at, doc_uri",
-            (json_array(ids),),
-        )
-        grouped: dict[str, list[DocAnchor]] = {}
-        for anchor in map(_anchor, rows):
-            grouped.setdefault(anchor.belief_id, []).append(anchor)
-        return grouped
+        """Anchors of many beliefs in one query, each list ordered by (created_at, doc_uri),
+        in id order (from the warm index's cache when it holds this version)."""
+        warm = self._warm_now()
+        if warm is not None:
+            return warm.anchors_for(self.conn, ids)
+        return read_anchors_for(self.conn, ids)
 
     def anchors_for_doc(self, uri_or_prefix: str, *, prefix: bool) -> list[DocAnchor]:
         """Reverse lookup. With ``prefix``, a folder (``docs/``) lists every document under

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from credo.store.db import json_array
 from credo.store.defn_stats import HEAD_SQL, TOTALS, DefnRow, DefnWrites, Span
 from credo.store.lines import add_to_df
+
+if TYPE_CHECKING:
+    from credo.store.warm import WarmIndex
 
 DefnHit = tuple[str, int, int, str, int, bool]
 """(file, first line, last line, terms, length, head): a definition a passage sits in, and
@@ -16,9 +20,28 @@ whether the passage is the definition's own (its head: the signature and doc, an
 exactly the definition's lines) rather than a docstring or comment passage inside it."""
 
 
+def read_passage_definitions(
+    conn: sqlite3.Connection, ids: Iterable[str]
+) -> dict[str, list[DefnHit]]:
+    """``DefnTable.passage_definitions`` read from SQL."""
+    out: dict[str, list[DefnHit]] = {}
+    for r in conn.execute(
+        "SELECT p.belief_id, d.file, d.start_line, d.end_line, d.terms, d.length, "
+        f"{HEAD_SQL} FROM passage_definitions p JOIN definitions d ON d.file = p.file "
+        "AND d.start_line = p.start_line AND d.end_line = p.end_line "
+        "JOIN beliefs b ON b.id = p.belief_id "
+        "WHERE p.belief_id IN (SELECT value FROM json_each(?)) AND b.deleted_at IS NULL "
+        "ORDER BY p.belief_id, p.file",
+        (json_array(ids),),
+    ):
+        out.setdefault(r[0], []).append((r[1], r[2], r[3], r[4], r[5], bool(r[6])))
+    return out
+
+
 class DefnTable(DefnWrites):
     conn: sqlite3.Connection
     _has_definitions: Callable[[], bool]  # GraphQueries': known per store version
+    _warm_now: Callable[[], WarmIndex | None]  # GraphQueries'
 
     def defn_counts(self, stems: Iterable[str]) -> dict[str, int]:
         """``defn_df``'s counts for ``stems`` and the totals (defn_stats.TOTALS); a store
@@ -34,19 +57,12 @@ class DefnTable(DefnWrites):
 
     def passage_definitions(self, ids: Iterable[str]) -> dict[str, list[DefnHit]]:
         """id -> the definitions the live beliefs among ``ids`` sit in (one per file), each
-        with whether the belief is that definition's head."""
-        out: dict[str, list[DefnHit]] = {}
-        for r in self.conn.execute(
-            "SELECT p.belief_id, d.file, d.start_line, d.end_line, d.terms, d.length, "
-            f"{HEAD_SQL} FROM passage_definitions p JOIN definitions d ON d.file = p.file "
-            "AND d.start_line = p.start_line AND d.end_line = p.end_line "
-            "JOIN beliefs b ON b.id = p.belief_id "
-            "WHERE p.belief_id IN (SELECT value FROM json_each(?)) AND b.deleted_at IS NULL "
-            "ORDER BY p.belief_id, p.file",
-            (json_array(ids),),
-        ):
-            out.setdefault(r[0], []).append((r[1], r[2], r[3], r[4], r[5], bool(r[6])))
-        return out
+        with whether the belief is that definition's head (in id order; from the warm
+        index's cache when it holds this version)."""
+        warm = self._warm_now()
+        if warm is not None:
+            return warm.passage_definitions(self.conn, ids)
+        return read_passage_definitions(self.conn, ids)
 
     def _defn_places(self, ids: list[str]) -> list[tuple[str, Span]]:
         return [

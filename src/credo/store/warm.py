@@ -38,11 +38,16 @@ from credo.store.warm_rows import WarmRows
 if TYPE_CHECKING:
     from credo.store import SqliteStore
     from credo.store.bm25_mirror import Bm25Mirror
+    from credo.store.defns import DefnHit
     from credo.store.truth import End, TruthLink
+    from credo.types import DocAnchor
 
 # Past this many cached rows (or trails, or origins) a cache starts over: a few hundred
 # bytes a row, so tens of MB at most, whatever the store's size.
 MAX_CACHED = 200_000
+# The same for a passage's definitions (~800 bytes: each holds its definition's terms) and
+# a belief's document anchors (~500 bytes): ~40 MB at most.
+MAX_CACHED_DOCS = 50_000
 # Up to this many beliefs and edge ends (rowids + 2 x edges), what queries make of each
 # belief they meet is made at index read (``WarmIndex.prepare``): ~270 bytes each (13.6 MB
 # at 10k beliefs and 20k edges), so ~40 MB at most; beyond, beliefs are met as queries
@@ -54,7 +59,9 @@ class WarmIndex:
     """One store version's graph and keyword mirror, and its belief caches."""
 
     __slots__ = (
+        "_anchors",
         "_classes",
+        "_defns",
         "_rows",
         "_shared",
         "_stated",
@@ -88,6 +95,8 @@ class WarmIndex:
         self._trails: dict[str, str | None] = {}
         self._stated: dict[str, bool] = {}
         self._classes: dict[str, str] = {}
+        self._defns: dict[str, tuple[DefnHit, ...] | None] = {}
+        self._anchors: dict[str, tuple[DocAnchor, ...]] = {}
         self._shared: dict[str, bool] = {}
         self.every_shared = False  # whether ``_shared`` answers for every derived id
         # What the engine made of this version at index read (``WarmPlan.ahead``), if any.
@@ -264,6 +273,37 @@ class WarmIndex:
         index read made them all (``prepare``); else None."""
         return self._shared if self.every_shared else None
 
+    def passage_definitions(
+        self, conn: sqlite3.Connection, ids: Iterable[str]
+    ) -> dict[str, list[DefnHit]]:
+        """``DefnTable.passage_definitions`` from the cache: a code store's keyword hits
+        are mostly passages met before, whose definitions SQL read for every query."""
+        from credo.store.defns import read_passage_definitions
+
+        known = self._defns
+        missing = _unknown(known, ids)
+        if missing:
+            known.update(dict.fromkeys(missing))
+            found = read_passage_definitions(conn, missing)
+            known.update((i, tuple(hits)) for i, hits in found.items())
+        # (lists of their own, in id order, as SQL gives them)
+        return {i: list(hits) for i in sorted(set(ids)) if (hits := known[i]) is not None}
+
+    def anchors_for(
+        self, conn: sqlite3.Connection, ids: Iterable[str]
+    ) -> dict[str, list[DocAnchor]]:
+        """``AnchorTable.anchors_for`` from the cache (a query with its document anchors
+        read them for every packed passage, mostly the same ones)."""
+        from credo.store.anchors import read_anchors_for
+
+        known = self._anchors
+        missing = _unknown(known, ids)
+        if missing:
+            known.update(dict.fromkeys(missing, ()))
+            found = read_anchors_for(conn, missing)
+            known.update((i, tuple(anchors)) for i, anchors in found.items())
+        return {i: list(anchors) for i in sorted(set(ids)) if (anchors := known[i])}
+
     def retention(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
         """``GraphQueries.retention`` from the cache (the caller knows the store has some)."""
         asked = list(dict.fromkeys(ids))
@@ -315,6 +355,18 @@ _STATED = (
     "SELECT id FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) "
     "AND (origin IN ('user_stated', 'user_corrected') OR kind = 'correction')"
 )
+
+
+def _unknown(known: dict[str, Any], ids: Iterable[str]) -> list[str]:
+    """The ids of ``ids`` a per-belief cache of documents (a passage's definitions, a
+    belief's anchors) lacks; all of them when the cache, past ``MAX_CACHED_DOCS``, starts
+    over."""
+    asked = list(dict.fromkeys(ids))
+    missing = list(filterfalse(known.__contains__, asked))  # (C-level)
+    if len(known) + len(missing) > MAX_CACHED_DOCS:
+        known.clear()
+        return asked
+    return missing
 
 
 def _fill(

@@ -155,7 +155,7 @@ FOLDER_LIMIT = 2_000
 FOLDER_SCORE = 0.6
 
 
-def without_named(terms: list[str], paths: list[str], text: str = "") -> list[str]:
+def without_named(terms: list[str], paths: list[str], text: str) -> list[str]:
     """The query's terms without the words of the paths it names that the store holds
     (``docs/integrations/github_actions.md: what outputs...`` keeps ``outputs``...), save
     those the question ``text`` also says outside the paths.
@@ -174,7 +174,9 @@ def without_named(terms: list[str], paths: list[str], text: str = "") -> list[st
         return terms
     named = {term for path in paths for term in query_terms(path)}
     rest = text
-    for path in paths:  # (each is a substring of ``text``: ``mentions`` cut it from there)
+    # (each is a substring of ``text``: ``mentions`` cut it from there; the longest first,
+    # so a path inside another leaves no part of the other behind as "said")
+    for path in sorted(paths, key=len, reverse=True):
         rest = rest.replace(path, " ")
     named.difference_update(query_terms(rest))
     return [t for t in terms if t not in named] or terms
