@@ -160,9 +160,7 @@ def test_in_a_retrieval_the_method_asked_about_comes_before_its_class(tmp_path: 
     (tmp_path / "pool.py").write_text(POOL)
     with Memory(tmp_path / "m.db", root=tmp_path) as memory:
         memory.ingest(tmp_path)
-        result = memory.retrieve(
-            "a full pool discards the connection put back", token_budget=5000
-        )
+        result = memory.retrieve("a full pool discards the connection put back", token_budget=5000)
         trails = [b.trail for b in result.beliefs]
         put_back = next(n for n, t in enumerate(trails) if "put_back" in t)
         head = next(n for n, t in enumerate(trails) if t.endswith("ConnectionPool L1-L16"))

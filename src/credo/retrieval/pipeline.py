@@ -57,7 +57,6 @@ if TYPE_CHECKING:  # loaded only when a candidate has truth links (``_currency``
     from credo.retrieval.currency import Currency, Standing
     from credo.retrieval.truth_graph import Relevant
     from credo.store import Store  # named in quotes: credo.store loads it when asked for
-    from credo.store.defns import DefnHit
     from credo.store.truth import TruthReader
 
 __all__ = ["DEFAULT_LANES", "Options", "check_options", "retrieve", "with_default_lanes"]
@@ -416,7 +415,7 @@ def _rank(
     lane_scores: dict[str, dict[str, float]] = {}
     found: dict[str, float] = {}  # the keyword hits' scores as FTS5 gave them
     keyword: dict[str, float] = {}  # and after the dialog lane
-    defn_rows: Mapping[str, list[DefnHit]] = {}  # what the definition lane read
+    defs = defn.NOTHING_READ.rows  # the definitions the keyword hits sit in (read once)
     # What the engine needs of each belief met on the way (``CandidateRow``), or None for a
     # locked one: the keyword and graph queries read it with their rows, so only beliefs
     # the other lanes add are fetched at the end.
@@ -432,8 +431,7 @@ def _rank(
         if lanes["line"]:  # documentation passages by their best line (lanes/line.py)
             lane_scores["line"] = line.line_scores(store, terms, keyword)
         if lanes["defn"]:  # code passages by their definition as written (lanes/defn.py)
-            read = defn.defn_scores(store, terms, keyword, _text_of(known))
-            lane_scores["defn"], defn_rows = read
+            lane_scores["defn"], defs = defn.defn_scores(store, terms, keyword, _text_of(known))
     if (lanes["heat"] or lanes["bfs"]) and keyword:
         # (score desc, id asc) by two stable C-keyed sorts: ids are unique, so the pairs
         # sort by id alone first
@@ -481,8 +479,7 @@ def _rank(
     ranked = compose(lane_scores, confidence, options.weights, history, tests)
     if trails and keyword:  # a section before the one around it (retrieval/specific.py)
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)
-        # a class's head after its members ranked with it (retrieval/members.py)
-        ranked = members_first(ranked, trails, defn_rows)
+        ranked = members_first(ranked, trails, defs)  # a class after its members
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
     return ranked, rows, around_seeds, trails, texts
