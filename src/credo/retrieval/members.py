@@ -18,10 +18,12 @@ the head (a paragraph of a long docstring) keeps its place.
 
 Which definitions declare members is told by the rows the definition lane read
 (store/defn_stats.py), with no flag stored: a class's row counts its own lines only, its
-members' lines left to their own rows, so a member's row holds some stem more often than
-the class's row does (its name on its ``def`` line, at least). A function's row counts
-every line of the functions nested in it, so it holds each of their stems at least as
-often: a function never moves (what is nested in it is part of what it does). A head
+members' lines left to their own rows, so a member's row holds a stem of its own name more
+often than the class's row does (the name is on the member's first line, and the class
+counts it only where its own lines use it). A function's row counts every line of the
+functions nested in it, so it holds each of their stems at least as often: a function
+never moves (what is nested in it is part of what it does). A class whose own lines name
+a member as often as the member does is taken for a function, and its head stays. A head
 told apart this way needs its row and a member's, both keyword hits the lane has read;
 a candidate the lane did not read (a graph-lane candidate, or the lane switched off) is
 left where it is.
@@ -34,10 +36,16 @@ from typing import TYPE_CHECKING
 
 from credo.retrieval.rank import Scored
 from credo.retrieval.specific import GRAIN, TOP, by_id, by_score, sections
-from credo.store.defn_stats import decode
+from credo.store.defn_stats import term_count
+from credo.store.stem import stem, tokens
 
 if TYPE_CHECKING:
     from credo.store.defns import DefnHit
+
+
+Unit = tuple[str, tuple[str, ...], "DefnHit"]
+"""A candidate the rule can read: its file, its trail's titles, and the definition it sits
+in there (the lane's row)."""
 
 
 def members_first(
@@ -49,9 +57,11 @@ def members_first(
     if len(ranked) < 2 or not rows:
         return ranked
     top = ranked[:TOP]
-    places = {s.id: sections(t) for s in top if (t := trails.get(s.id)) is not None}
+    units = _units(top, trails, rows)
+    if not any(unit[2][5] for unit in units.values()):
+        return ranked  # (no head of a definition among them: nearly every query)
     moved: set[str] = set()
-    while (found := _next_head(top, places, rows, moved)) is not None:
+    while (found := _next_head(top, units, moved)) is not None:
         head, last = found
         old = top[head]
         score = round(top[last].score - GRAIN, 9)
@@ -64,45 +74,58 @@ def members_first(
     return top + ranked[TOP:] if moved else ranked
 
 
+def _units(
+    top: list[Scored], trails: Mapping[str, str], rows: Mapping[str, list[DefnHit]]
+) -> dict[str, Unit]:
+    """The candidates of ``top`` with a trail under some title and a row read in its file."""
+    units: dict[str, Unit] = {}
+    for candidate in top:
+        found = rows.get(candidate.id)
+        trail = trails.get(candidate.id)
+        if found is None or trail is None:
+            continue
+        path, titles = sections(trail)
+        row = next((r for r in found if r[0] == path), None)
+        if row is not None and titles:
+            units[candidate.id] = (path, titles, row)
+    return units
+
+
 def _next_head(
-    top: list[Scored],
-    places: Mapping[str, tuple[str, tuple[str, ...]]],
-    rows: Mapping[str, list[DefnHit]],
-    moved: set[str],
+    top: list[Scored], units: Mapping[str, Unit], moved: set[str]
 ) -> tuple[int, int] | None:
     """The first (head, its last member) positions in ``top`` the rule moves, or None."""
     for a, candidate in enumerate(top):
-        place = places.get(candidate.id)
-        if candidate.id in moved or place is None or not place[1]:
-            continue
-        path, trail = place
-        own = _row(rows, candidate.id, path)
-        if own is None or not own[5]:
+        unit = units.get(candidate.id)
+        if unit is None or candidate.id in moved or not unit[2][5]:
             continue  # (not the head of its definition, or not read)
+        path, titles, own = unit
+        depth = len(titles)
         last = None
         declares = False
         for d in range(a + 1, len(top)):
-            below = places.get(top[d].id)
-            if below is None or below[0] != path or below[1][: len(trail)] != trail:
-                continue
-            if len(below[1]) <= len(trail):
-                continue  # (the same definition's other passages: not a member)
-            inner = _row(rows, top[d].id, path)
-            if inner is None or not (own[1] <= inner[1] and inner[2] <= own[2]):
+            below = units.get(top[d].id)
+            if (
+                below is None
+                or below[0] != path
+                or len(below[1]) <= depth  # (the same definition's other passages too)
+                or below[1][:depth] != titles
+                or not (own[1] <= below[2][1] and below[2][2] <= own[2])
+            ):
                 continue
             last = d
-            declares = declares or _holds_more(inner[3], own[3])
+            declares = declares or _named_more(below[1][-1], below[2][3], own[3])
         if last is not None and declares:
             return a, last
     return None
 
 
-def _row(rows: Mapping[str, list[DefnHit]], belief_id: str, path: str) -> DefnHit | None:
-    """The definition ``belief_id`` sits in, in the file ``path``; None when not read."""
-    return next((r for r in rows.get(belief_id, ()) if r[0] == path), None)
-
-
-def _holds_more(inner: str, outer: str) -> bool:
-    """Whether stored terms ``inner`` hold some stem more often than ``outer`` does."""
-    around = decode(outer)
-    return any(count > around.get(stem, 0) for stem, count in decode(inner).items())
+def _named_more(title: str, inner: str, outer: str) -> bool:
+    """Whether the stored terms ``inner`` (a member's definition, titled ``title``) hold a
+    stem of its title more often than ``outer`` (the definition around it) does. Only the
+    title's stems are looked up (a find each, not a decode of two long rows): a function
+    holds them as often as what is nested in it, and a member uses its own name at least
+    on its first line, which its class's row does not count."""
+    return any(
+        term_count(inner, t) > term_count(outer, t) for t in {stem(w) for w in tokens(title)}
+    )
