@@ -60,11 +60,11 @@ def members_first(
     if len(ranked) < 2 or not rows:
         return ranked
     top = ranked[:TOP]
-    units = _units(top, trails, rows)
-    if not any(unit[2][5] for unit in units.values()):
-        return ranked  # (no head of a definition among them: nearly every query)
+    classes = _classes(_units(top, trails, rows))
+    if not classes:
+        return ranked  # (no class head with a member among them: nearly every query)
     moved: set[str] = set()
-    while (found := _next_head(top, units, moved)) is not None:
+    while (found := _next_head(top, classes, moved)) is not None:
         head, last = found
         old = top[head]
         score = round(top[last].score - GRAIN, 9)
@@ -94,32 +94,39 @@ def _units(
     return units
 
 
-def _next_head(
-    top: list[Scored], units: Mapping[str, Unit], moved: set[str]
-) -> tuple[int, int] | None:
-    """The first (head, its last member) positions in ``top`` the rule moves, or None."""
-    for a, candidate in enumerate(top):
-        unit = units.get(candidate.id)
-        if unit is None or candidate.id in moved or not unit[2][5]:
-            continue  # (not the head of its definition, or not read)
-        path, titles, own = unit
+def _classes(units: Mapping[str, Unit]) -> dict[str, frozenset[str]]:
+    """Each head among ``units`` whose definition declares members -> its members among
+    them (same file, a longer trail under its own, lines inside its lines)."""
+    out: dict[str, frozenset[str]] = {}
+    for head_id, (path, titles, own) in units.items():
+        if not own[5]:
+            continue  # (not the head of its definition)
         depth = len(titles)
-        last = None
-        declares = False
-        for d in range(a + 1, len(top)):
-            below = units.get(top[d].id)
-            if (
-                below is None
-                or below[0] != path
-                or len(below[1]) <= depth  # (the same definition's other passages too)
-                or below[1][:depth] != titles
-                or not (own[1] <= below[2][1] and below[2][2] <= own[2])
-            ):
-                continue
-            last = d
-            declares = declares or _named_more(below[1][-1], below[2][3], own[3])
-        if last is not None and declares:
-            return a, last
+        members = [
+            (member_id, unit)
+            for member_id, unit in units.items()
+            if unit[0] == path
+            and len(unit[1]) > depth  # (the same definition's other passages: not members)
+            and unit[1][:depth] == titles
+            and own[1] <= unit[2][1]
+            and unit[2][2] <= own[2]
+        ]
+        if any(_named_more(unit[1][-1], unit[2][3], own[3]) for _, unit in members):
+            out[head_id] = frozenset(member_id for member_id, _ in members)
+    return out
+
+
+def _next_head(
+    top: list[Scored], classes: Mapping[str, frozenset[str]], moved: set[str]
+) -> tuple[int, int] | None:
+    """The first (class head, its last member below it) positions in ``top``, or None."""
+    for a, candidate in enumerate(top):
+        members = classes.get(candidate.id)
+        if members is None or candidate.id in moved:
+            continue
+        below = [d for d in range(a + 1, len(top)) if top[d].id in members]
+        if below:
+            return a, below[-1]
     return None
 
 
