@@ -17,7 +17,8 @@ below a candidate of another file stays below it, and a class-level passage that
 the head (a paragraph of a long docstring) keeps its place. (Measured, day-defn42: the
 members lifted above the head instead pushed the answer in another file down, ws-c05
 and requests-c08; docstring paragraphs moved too cost urllib3's doc nDCG 0.892 -> 0.879;
-any definition's head, functions included, lost four axios questions.)
+moving any definition's passages below what is nested in it, functions included, lost
+five axios questions.)
 
 Which definitions declare members is told by the rows the definition lane read
 (store/defn_stats.py), with no flag stored: a class's row counts its own lines only, its
