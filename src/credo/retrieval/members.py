@@ -9,8 +9,8 @@ and the heat lane spreads from the members that are hits to the head they all ha
 first ranks is the finer answer to such a question, and the head stays beside it.
 
 So among the first `TOP` ranked, the head of a definition that declares members, ranked
-above some of its own members (same file, their trail extends its trail, their lines
-inside its lines), goes just below the last of those members. Its score becomes that
+above some of its own members (passages whose definition is nested in its definition),
+goes just below the last of those members. Its score becomes that
 member's less the scores' rounding grain, and what it loses is listed as its part
 ``members`` (the parts still add up to the score). Nothing else moves: a member ranked
 below a candidate of another file stays below it, and a class-level passage that is not
@@ -47,11 +47,6 @@ if TYPE_CHECKING:
     from credo.store.defns import DefnHit
 
 
-Unit = tuple[str, tuple[str, ...], "DefnHit"]
-"""A candidate the rule can read: its file, its trail's titles, and the definition it sits
-in there (the lane's row)."""
-
-
 def members_first(
     ranked: list[Scored], trails: Mapping[str, str], rows: Mapping[str, list[DefnHit]]
 ) -> list[Scored]:
@@ -61,9 +56,9 @@ def members_first(
     if len(ranked) < 2 or not rows:
         return ranked
     top = ranked[:TOP]
-    classes = _classes(_units(top, trails, rows))
+    classes = _classes(top, trails, rows)
     if not classes:
-        return ranked  # (no class head with a member among them: nearly every query)
+        return ranked  # (no class head with a member among them: most queries)
     moved: set[str] = set()
     while (found := _next_head(top, classes, moved)) is not None:
         head, last = found
@@ -78,43 +73,35 @@ def members_first(
     return top + ranked[TOP:] if moved else ranked
 
 
-def _units(
+def _classes(
     top: list[Scored], trails: Mapping[str, str], rows: Mapping[str, list[DefnHit]]
-) -> dict[str, Unit]:
-    """The candidates of ``top`` with a trail under some title and a row read in its file."""
-    units: dict[str, Unit] = {}
-    for candidate in top:
-        found = rows.get(candidate.id)
-        trail = trails.get(candidate.id)
-        if found is None or trail is None:
-            continue
-        path, titles = sections(trail)
-        row = next((r for r in found if r[0] == path), None)
-        if row is not None and titles:
-            units[candidate.id] = (path, titles, row)
-    return units
-
-
-def _classes(units: Mapping[str, Unit]) -> dict[str, frozenset[str]]:
-    """Each head among ``units`` whose definition declares members -> its members among
-    them (same file, a longer trail under its own, lines inside its lines)."""
+) -> dict[str, frozenset[str]]:
+    """Each head in ``top`` whose definition declares members -> its members in ``top``:
+    the candidates whose definition (a row: file and lines) is nested in the head's."""
+    # In (file, first line, longest first) order, what is nested in a definition follows
+    # it: the rows starting before it ends (definitions nest or stand apart).
+    placed = sorted(
+        ((row[0], row[1], -row[2], c.id, row) for c in top for row in rows.get(c.id, ())),
+        key=_place,
+    )
     out: dict[str, frozenset[str]] = {}
-    for head_id, (path, titles, own) in units.items():
+    for at, (file, first, _, head_id, own) in enumerate(placed):
         if not own[5]:
             continue  # (not the head of its definition)
-        depth = len(titles)
-        members = [
-            (member_id, unit)
-            for member_id, unit in units.items()
-            if unit[0] == path
-            and len(unit[1]) > depth  # (the same definition's other passages: not members)
-            and unit[1][:depth] == titles
-            and own[1] <= unit[2][1]
-            and unit[2][2] <= own[2]
-        ]
-        if any(_named_more(unit[1][-1], unit[2][3], own[3]) for _, unit in members):
-            out[head_id] = frozenset(member_id for member_id, _ in members)
+        members = []
+        for other in placed[at + 1 :]:
+            row = other[4]
+            if other[0] != file or row[1] > own[2]:
+                break
+            if row[2] <= own[2] and (row[1], row[2]) != (first, own[2]):
+                members.append((other[3], row))  # (its own other passages are no members)
+        if any(_named_more(trails.get(i), row[3], own[3]) for i, row in members):
+            out[head_id] = frozenset(i for i, _ in members)
     return out
+
+
+def _place(entry: tuple[str, int, int, str, DefnHit]) -> tuple[str, int, int, str]:
+    return entry[:4]
 
 
 def _next_head(
@@ -131,12 +118,15 @@ def _next_head(
     return None
 
 
-def _named_more(title: str, inner: str, outer: str) -> bool:
-    """Whether the stored terms ``inner`` (a member's definition, titled ``title``) hold a
-    stem of its title more often than ``outer`` (the definition around it) does. Only the
-    title's stems are looked up (a find each, not a decode of two long rows): a function
-    holds them as often as what is nested in it, and a member uses its own name at least
-    on its first line, which its class's row does not count."""
-    return any(
-        term_count(inner, t) > term_count(outer, t) for t in {stem(w) for w in tokens(title)}
-    )
+def _named_more(trail: str | None, inner: str, outer: str) -> bool:
+    """Whether the stored terms ``inner`` (a member's definition, whose passage has the
+    ``trail``) hold a stem of the member's own title more often than ``outer`` (the
+    definition around it) does. Only the title's stems are looked up (a find each, not a
+    decode of two long rows): a function holds them as often as what is nested in it, and
+    a member uses its own name at least on its first line, which its class's row does not
+    count."""
+    if trail is None:
+        return False
+    titles = sections(trail)[1]
+    own = {stem(w) for w in tokens(titles[-1])} if titles else ()
+    return any(term_count(inner, t) > term_count(outer, t) for t in own)
