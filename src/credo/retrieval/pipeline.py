@@ -38,6 +38,7 @@ from credo.retrieval.lanes.doc import doc_scores, without_named
 from credo.retrieval.lanes.heat import heat_over_links
 from credo.retrieval.lanes.session import session_lane
 from credo.retrieval.lanes.speaker import speaker_lane
+from credo.retrieval.members import members_first
 from credo.retrieval.options import DEFAULT_LANES, Options, check_options, with_default_lanes
 from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
@@ -414,6 +415,7 @@ def _rank(
     lane_scores: dict[str, dict[str, float]] = {}
     found: dict[str, float] = {}  # the keyword hits' scores as FTS5 gave them
     keyword: dict[str, float] = {}  # and after the dialog lane
+    defs = defn.NOTHING_READ.rows  # the definitions the keyword hits sit in (read once)
     # What the engine needs of each belief met on the way (``CandidateRow``), or None for a
     # locked one: the keyword and graph queries read it with their rows, so only beliefs
     # the other lanes add are fetched at the end.
@@ -429,7 +431,7 @@ def _rank(
         if lanes["line"]:  # documentation passages by their best line (lanes/line.py)
             lane_scores["line"] = line.line_scores(store, terms, keyword)
         if lanes["defn"]:  # code passages by their definition as written (lanes/defn.py)
-            lane_scores["defn"] = defn.defn_scores(store, terms, keyword, _text_of(known))
+            lane_scores["defn"], defs = defn.defn_scores(store, terms, keyword, _text_of(known))
     if (lanes["heat"] or lanes["bfs"]) and keyword:
         # (score desc, id asc) by two stable C-keyed sorts: ids are unique, so the pairs
         # sort by id alone first
@@ -477,6 +479,7 @@ def _rank(
     ranked = compose(lane_scores, confidence, options.weights, history, tests)
     if trails and keyword:  # a section before the one around it (retrieval/specific.py)
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)
+        ranked = members_first(ranked, trails, defs)  # a class after its members
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
     return ranked, rows, around_seeds, trails, texts

@@ -45,7 +45,7 @@ GRAIN = 1e-9  # compose rounds scores to 9 digits: the next score up
 NO_EVIDENCE = 1e-6 * (1.2 + 1.0)
 
 
-def _sections(trail: str) -> tuple[str, tuple[str, ...]]:
+def sections(trail: str) -> tuple[str, tuple[str, ...]]:
     """(path, section titles) of a trail ``path › A › B L4-L9``; the line range dropped."""
     path, *titles = trail.split(TRAIL_SEPARATOR)
     if titles:
@@ -80,7 +80,7 @@ def specific_first(
     if not terms or len(ranked) < 2:
         return ranked
     top = ranked[:TOP]
-    places = {s.id: _sections(t) for s in top if (t := trails.get(s.id)) is not None}
+    places = {s.id: sections(t) for s in top if (t := trails.get(s.id)) is not None}
     if len(places) < 2:
         return ranked
     done: set[tuple[str, str]] = set()
@@ -95,8 +95,8 @@ def specific_first(
         parts = dict(moved.lanes)
         parts["specific"] = round(score - moved.score, 9)
         top[below] = Scored(moved.id, score, parts)
-        top.sort(key=_by_id)
-        top.sort(key=_by_score, reverse=True)
+        top.sort(key=by_id)
+        top.sort(key=by_score, reverse=True)
         lifted = True
     return top + ranked[TOP:] if lifted else ranked
 
@@ -164,11 +164,11 @@ def _evidence(
     return mine > NO_EVIDENCE and mine > got.get(anc, 0.0)
 
 
-def _by_id(s: Scored) -> str:
+def by_id(s: Scored) -> str:
     return s.id
 
 
-def _by_score(s: Scored) -> float:
+def by_score(s: Scored) -> float:
     return s.score
 
 

@@ -47,7 +47,7 @@ one case where the choice matters): a signature and its doc, already in memory w
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from credo.retrieval.lanes.line import fts5_idf, query_stems
 from credo.store.defn_stats import DEFINITIONS, LENGTH
@@ -68,19 +68,32 @@ K1 = 1.2
 B = 0.3
 
 
+class DefnRead(NamedTuple):
+    """The lane's scores, and the rows it read: the definitions the keyword hits sit in
+    (``Store.passage_definitions``), which retrieval/members.py reads too."""
+
+    scores: dict[str, float]
+    rows: Mapping[str, list[DefnHit]]
+
+
+NOTHING_READ = DefnRead({}, {})
+
+
 def defn_scores(
     store: Store, terms: Iterable[str], hits: Mapping[str, float], text: Callable[[str], str]
-) -> dict[str, float]:
+) -> DefnRead:
     """Each keyword hit that carries its definition -> the definition's score (``text``:
-    a hit's text, read with it)."""
+    a hit's text, read with it), and the rows read for them."""
     query = query_stems(terms)
     if not query or not hits:
-        return {}
+        return NOTHING_READ
     counts = store.defn_counts(query)  # (first: a store without code has nothing to read)
     if not counts.get(DEFINITIONS):
-        return {}
+        return NOTHING_READ
     rows = store.passage_definitions(hits)
-    return best_definitions(rows, hits, query, counts, text) if rows else {}
+    if not rows:
+        return NOTHING_READ
+    return DefnRead(best_definitions(rows, hits, query, counts, text), rows)
 
 
 def best_definitions(

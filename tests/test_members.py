@@ -1,0 +1,202 @@
+"""In code, a class's head after its members that rank with it (retrieval/members.py): the
+rule over given rankings, how a class is told from a function by the definition rows
+alone, and the rule in real retrievals, warm and cold."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from credo import Memory
+from credo.retrieval.members import members_first
+from credo.retrieval.rank import Scored
+from credo.retrieval.specific import TOP
+from credo.store.defn_stats import encode
+from credo.store.stem import stem, tokens
+from tests.lane_runs import two_fresh_stores
+
+
+def _terms(text: str) -> str:
+    return encode(stem(t) for t in tokens(text))[0]
+
+
+CLASS_OWN = _terms("class Pool: A pool of open connections.")
+PUT = _terms("def put(self, conn): self.queue.append(conn)")
+GET = _terms("def get(self): return self.queue.pop()")
+# A function's row counts its nested function's lines too.
+OUTER = _terms("def outer(x): def inner(y): return y + 1  return inner(x)")
+INNER = _terms("def inner(y): return y + 1")
+
+TRAILS = {
+    "head": "pool.py › Pool L1-L20",
+    "doc": "pool.py › Pool L2-L6",  # a paragraph of the class's docstring
+    "put": "pool.py › Pool › put L8-L12",
+    "get": "pool.py › Pool › get L14-L20",
+    "other": "other.py › helper L1-L5",
+    "outer": "fn.py › outer L1-L9",
+    "inner": "fn.py › outer › inner L2-L4",
+}
+ROWS = {
+    "head": [("pool.py", 1, 20, CLASS_OWN, 12, True)],
+    "doc": [("pool.py", 1, 20, CLASS_OWN, 12, False)],
+    "put": [("pool.py", 8, 12, PUT, 9, True)],
+    "get": [("pool.py", 14, 20, GET, 8, True)],
+    "other": [("other.py", 1, 5, _terms("def helper(): pass"), 4, True)],
+    "outer": [("fn.py", 1, 9, OUTER, 14, True)],
+    "inner": [("fn.py", 2, 4, INNER, 7, True)],
+}
+
+
+def _ranked(*pairs: tuple[str, float]) -> list[Scored]:
+    return [Scored(i, s, {"bm25f": s}) for i, s in pairs]
+
+
+def _order(ranked: list[Scored]) -> list[str]:
+    return [s.id for s in ranked]
+
+
+def test_a_class_head_goes_just_below_its_last_member_in_the_first_ranks() -> None:
+    ranked = _ranked(("head", 1.5), ("other", 1.2), ("put", 1.1), ("get", 0.9), ("doc", 0.5))
+    out = members_first(ranked, TRAILS, ROWS)
+    assert _order(out) == ["other", "put", "get", "head", "doc"]
+    head = out[3]
+    assert head.score == round(0.9 - 1e-9, 9)
+    assert head.lanes["members"] == round(head.score - 1.5, 9)
+    assert abs(sum(head.lanes.values()) - head.score) < 1e-9  # the parts still add up
+
+
+def test_a_function_above_its_nested_function_stays_where_it_is() -> None:
+    ranked = _ranked(("outer", 1.4), ("inner", 1.0))
+    assert members_first(ranked, TRAILS, ROWS) is ranked
+
+
+def test_what_is_not_a_head_with_a_member_below_it_stays() -> None:
+    below_members = _ranked(("put", 1.5), ("head", 1.2), ("get", 1.0))  # a member above
+    assert _order(members_first(below_members, TRAILS, ROWS)) == ["put", "get", "head"]
+    not_the_head = _ranked(("doc", 1.5), ("put", 1.0))  # a docstring paragraph, not the head
+    assert members_first(not_the_head, TRAILS, ROWS) is not_the_head
+    unread = _ranked(("head", 1.5), ("put", 1.0))  # the lane read no row for the member
+    assert members_first(unread, TRAILS, {"head": ROWS["head"]}) is unread
+    alone = _ranked(("head", 1.5), ("other", 1.0))
+    assert members_first(alone, TRAILS, ROWS) is alone
+
+
+def test_a_class_that_names_its_member_as_often_as_the_member_does_is_left_alone() -> None:
+    # (taken for a function: the cost of telling a class by its members' names alone)
+    naming = {**ROWS, "head": [("pool.py", 1, 20, _terms("class Pool: put, put get get"), 9, True)]}
+    ranked = _ranked(("head", 1.5), ("put", 1.1), ("get", 0.9))
+    assert members_first(ranked, TRAILS, naming) is ranked
+
+
+def test_a_member_below_the_first_ranks_is_not_read() -> None:
+    filler = [(f"x{n:02d}", 1.4 - n / 100) for n in range(TOP - 1)]
+    ranked = _ranked(("head", 1.5), *filler, ("put", 0.1))
+    trails = {**TRAILS, **{i: f"x.py › f{i} L1-L2" for i, _ in filler}}
+    assert members_first(ranked, trails, ROWS) is ranked
+
+
+_IDS = sorted(ROWS)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    order=st.permutations(_IDS),
+    scores=st.lists(
+        st.floats(min_value=0.01, max_value=3.0, allow_nan=False), min_size=7, max_size=7
+    ),
+)
+def test_the_same_candidates_best_first_and_only_class_heads_move_below_their_members(
+    order: list[str], scores: list[float]
+) -> None:
+    ranked = sorted(
+        _ranked(*zip(order, (round(s, 9) for s in scores), strict=True)),
+        key=lambda s: (-s.score, s.id),
+    )
+    out = members_first(ranked, TRAILS, ROWS)
+    assert sorted(_order(out)) == sorted(_order(ranked))
+    assert [s.score for s in out] == sorted((s.score for s in out), reverse=True)
+    moved = {s.id for s in out if "members" in s.lanes}
+    assert moved <= {"head"}
+    place = {s.id: n for n, s in enumerate(out)}
+    if moved:
+        assert place["head"] > max(place[m] for m in ("put", "get") if m in place)
+    else:
+        before = {s.id: n for n, s in enumerate(ranked)}
+        assert not any(before["head"] < before[m] for m in ("put", "get"))
+    for s in out:
+        assert abs(sum(s.lanes.values()) - s.score) < 1e-9
+
+
+POOL = '''\
+class ConnectionPool:
+    """A pool of open connections: connections are put back after a request and taken
+    out again for the next one, and a full pool discards what is put back."""
+
+    def put_back(self, conn):
+        """Put a connection back into the pool; a full pool discards it and closes it."""
+        if self.full():
+            conn.close()
+            return
+        self.queue.append(conn)
+
+    def take_out(self):
+        """Take a connection out of the pool, or open a new one when it is empty."""
+        if not self.queue:
+            return self.open()
+        return self.queue.pop()
+
+
+def retry(call, attempts):
+    """Retry a call, waiting longer between attempts."""
+
+    def wait(attempt):
+        """Wait between attempts: longer after each failed attempt."""
+        sleep(2**attempt)
+
+    for attempt in range(attempts):
+        try:
+            return call()
+        except OSError:
+            wait(attempt)
+'''
+
+
+def test_in_a_retrieval_the_method_asked_about_comes_before_its_class(tmp_path: Path) -> None:
+    (tmp_path / "pool.py").write_text(POOL)
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path)
+        result = memory.retrieve("a full pool discards the connection put back", token_budget=5000)
+        trails = [b.trail for b in result.beliefs]
+        put_back = next(n for n, t in enumerate(trails) if "put_back" in t)
+        head = next(n for n, t in enumerate(trails) if t.endswith("ConnectionPool L1-L16"))
+        assert put_back < head
+        assert "members" in result.beliefs[head].lanes
+        nested = memory.retrieve("wait longer between failed attempts", token_budget=5000)
+        assert not any("members" in b.lanes for b in nested.beliefs)  # a function stays
+
+
+def test_the_warm_path_moves_the_same_heads(tmp_path: Path) -> None:
+    (tmp_path / "pool.py").write_text(POOL)
+    queries = ("a full pool discards the connection put back", "take a connection out")
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path)
+
+        def answers() -> list[list[tuple[str, float, list[tuple[str, float]]]]]:
+            return [
+                [(b.content, b.score, sorted(b.lanes.items())) for b in r.beliefs]
+                for r in (memory.retrieve(q, token_budget=5000) for q in queries)
+            ]
+
+        cold = answers()
+        assert memory.store.build_warm() and memory.store.warm
+        assert answers() == cold
+    assert any("members" in dict(lanes) for found in cold for _, _, lanes in found)
+
+
+def test_retrieval_with_the_rule_is_deterministic(tmp_path: Path) -> None:
+    first, second = two_fresh_stores(
+        tmp_path, "pool.py", POOL, ("a full pool discards the connection", "take out")
+    )
+    assert first == second
