@@ -52,6 +52,7 @@ __all__ = ["Currency", "Standing", "TruthGraph", "resolve", "resolve_lazy"]
 
 _new = tuple.__new__  # (a Scored without its Python-level __new__)
 _FREE = itemgetter(1)  # its unlocked current conflicts
+_PLACE_FIRST_OUT = itemgetter(0, 1)  # (of an edit of ``_gather``'s)
 
 
 class Currency:
@@ -542,10 +543,8 @@ def _gather(
     if not group_of:  # every group one of its own: the ranking stays as it is
         return ranked, None, (), standing, {}, tails
     # A group of its own stays at its leader's place, kept aside: only the joined groups'
-    # members are walked, and the ranking is edited in place at their places (a copy, unless
-    # the caller gave it up): each other ranked member taken out, each group's others put in
-    # after its leader. A rebuilt list would take a reference to each of the ~113 ranked
-    # beliefs and ids, an object each brought into cache, for a handful of moves.
+    # members are walked, and the ranking (a copy unless ``own``) edited where they stand: a
+    # rebuilt list would touch each of the ~113 ranked beliefs and ids for a few moves.
     leaders = list(filter(group_of.__contains__, walked_ids))
     for i in leaders:
         standing[i] = tails.pop(i)[0]  # type: ignore[assignment]
@@ -558,12 +557,12 @@ def _gather(
         n = where[i] = at(i, n + 1)
     groups: list[tuple[str, ...]] = []
     placed: set[str] = set()
-    # (place, 0: the member there taken out | 1: the others put in there, and their ids)
+    # (place, 1: the member there taken out | 0: the others put in there, and their ids)
     edits: list[tuple[int, int, list[Scored], list[str]]] = []
     for i in leaders:
         n = where[i]
         if i in placed:  # (a member of a group placed at its leader's)
-            edits.append((n, 0, [], []))
+            edits.append((n, 1, [], []))
             continue
         score = ranked[n].score
         group = group_of[i]
@@ -583,25 +582,19 @@ def _gather(
                 put.append(_raised(was, score, "contradicts"))
             else:
                 put.append(was)
-        edits.append((n + 1, 1, put, rest))
+        edits.append((n + 1, 0, put, rest))
         placed.update(rest)
         groups.append((i, *rest))
     out = ranked if own else ranked.copy()
     out_ids = ids if own or not ids_given else ids.copy()
     # From the last place back, so each edit leaves the places before it as they were; at
     # one place the member there is taken out before the others go in.
-    edits.sort(key=_place_first_out, reverse=True)
-    for n, put_in, put, rest in edits:
-        if put_in:
-            out[n:n] = put
-            out_ids[n:n] = rest
-        else:
+    edits.sort(key=_PLACE_FIRST_OUT, reverse=True)
+    for n, take_out, put, rest in edits:
+        if take_out:
             del out[n]
             del out_ids[n]
+        else:
+            out[n:n] = put
+            out_ids[n:n] = rest
     return out, out_ids, tuple(groups), standing, brought, tails
-
-
-def _place_first_out(edit: tuple[int, int, list[Scored], list[str]]) -> tuple[int, int]:
-    """An edit's sort key, for a descending sort: its place, then removal (0) before
-    insertion (1)."""
-    return (edit[0], -edit[1])
