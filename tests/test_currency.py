@@ -21,6 +21,7 @@ from credo.retrieval.standing import GroupLines, Marks, picked
 from credo.store.short_ids import Shown
 from credo.store.truth import TruthFacts
 from credo.tokens import entry_text, estimate, marks
+from tests import currency_reference as reference
 
 ROW = ("text", 1.0, 1.0, None, 0.0)
 
@@ -566,3 +567,47 @@ def test_the_one_conflict_path_equals_the_general_one(
         assert len(others) == len(free) == 1  # the case the fast path takes
         made.append((path(graph, x, others, free), dict(graph.bringers)))
     assert made[0] == made[1]
+
+
+_IDS = tuple("abcdefgh")
+_KINDS = ("CONTRADICTS", "CONTRADICTS", "SUPERSEDES", "RESOLVES")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    edges=st.lists(
+        st.tuples(st.sampled_from(_IDS), st.sampled_from(_IDS), st.sampled_from(_KINDS)),
+        max_size=10,
+        unique=True,
+    ),
+    order=st.permutations(_IDS),
+    ranked_count=st.integers(1, len(_IDS)),
+    locks=st.lists(st.sampled_from(_IDS), max_size=2, unique=True),
+    in_place=st.booleans(),
+)
+def test_a_ranking_edited_in_place_is_the_one_the_reference_step_gives(
+    edges: list[tuple[str, str, str]],
+    order: list[str],
+    ranked_count: int,
+    locks: list[str],
+    in_place: bool,
+) -> None:
+    """Where groups move beliefs, ``resolve_lazy(..., in_place=True)`` edits the caller's
+    ranking and ids (else it leaves them as they were) into what the frozen reference step
+    (tests/currency_reference.py) ranks."""
+    ranking = [i for i in order[:ranked_count] if i not in locks]
+    given_ranked = scored(*((i, 1.0 - n / 10) for n, i in enumerate(ranking)))
+    rows = {s.id: ROW for s in given_ranked}
+    ranked, ids = list(given_ranked), list(ranking)
+    graph = TruthGraph(fetch_from(edges, locks))
+    state = resolve_lazy(ranked, rows, locks, graph, weights=Weights(), ids=ids, in_place=in_place)
+    if not in_place:
+        assert ranked == given_ranked and ids == ranking
+    elif state.groups and all(kind != "SUPERSEDES" for *_, kind in edges):
+        assert state.ranked is ranked and state.ids is ids
+    if state.ids is not None:
+        assert state.ids == [s.id for s in state.ranked]
+    graph = reference.TruthGraph(fetch_from(edges, locks))
+    want = reference.resolve(list(given_ranked), rows, locks, graph, weights=Weights())
+    got = state.expanded()
+    assert (got.ranked, got.groups, got.standing) == (want.ranked, want.groups, want.standing)

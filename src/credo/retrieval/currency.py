@@ -52,6 +52,7 @@ __all__ = ["Currency", "Standing", "TruthGraph", "resolve", "resolve_lazy"]
 
 _new = tuple.__new__  # (a Scored without its Python-level __new__)
 _FREE = itemgetter(1)  # its unlocked current conflicts
+_PLACE_FIRST_OUT = itemgetter(0, 1)  # (of an edit of ``_gather``'s)
 
 
 class Currency:
@@ -209,6 +210,7 @@ def resolve_lazy(
     touched: set[str] | None = None,
     ids: list[str] | None = None,
     order: list[str] | None = None,
+    in_place: bool = False,
 ) -> Currency:
     """``resolve`` with the groups of their own kept aside in ``tails``, as the truth graph
     keeps them: most of a query's groups, whose members the pack may never reach (the
@@ -226,6 +228,8 @@ def resolve_lazy(
             them all into ``graph`` already (``TruthGraph.touched``).
         ids: the ids of ``ranked``, when the caller has them.
         order: those of ``ids`` in ``touched``, in their order, when the caller has them.
+        in_place: the caller gives ``ranked`` and ``ids`` up: when a group moves beliefs,
+            they are edited in place and returned (else the result's ranking is a copy).
     """
     if touched is None:
         touched = graph.touched([*(s.id for s in ranked), *locks])
@@ -256,6 +260,7 @@ def resolve_lazy(
         heads,
         ids if ranked is given else None,
         order if ranked is given else None,
+        in_place or ranked is not given,
     )
     brought = frozenset(found)
     if pred:  # what each packed belief hides (those brought along count too)
@@ -389,6 +394,7 @@ def _gather(
     heads: Collection[str] = (),
     ids: list[str] | None = None,
     linked: list[str] | None = None,
+    own: bool = False,
 ) -> tuple[
     list[Scored],
     list[str] | None,
@@ -413,7 +419,8 @@ def _gather(
     belief and conflicts no other one meets: the graph keeps such a group whole. Only the
     relevant beliefs are walked; the others keep their places, copied in slices. ``ids``:
     the ranked beliefs' ids, when the caller has them; ``linked``: those of them in ``touched``,
-    in their order, when the caller has them."""
+    in their order, when the caller has them; ``own``: ``ranked`` and ``ids`` are the step's
+    to edit in place (else a moved ranking is a copy)."""
     against = graph.against
     # The relevant beliefs with a truth link (the touched candidates and the heads standing
     # in) in rank order, and what each brings as the graph keeps it (None: not worked out
@@ -424,6 +431,7 @@ def _gather(
     wanted: set[str] = touched
     if heads or superseded:
         wanted = touched.union(heads).difference(superseded)
+    ids_given = ids is not None
     if ids is None:
         ids = [s.id for s in ranked]
     if linked is not None and wanted is touched:
@@ -535,7 +543,8 @@ def _gather(
     if not group_of:  # every group one of its own: the ranking stays as it is
         return ranked, None, (), standing, {}, tails
     # A group of its own stays at its leader's place, kept aside: only the joined groups'
-    # leaders are walked, the ranking (and its ids) between them copied in slices.
+    # members are walked, and the ranking (a copy unless ``own``) edited where they stand: a
+    # rebuilt list would touch each of the ~113 ranked beliefs and ids for a few moves.
     leaders = list(filter(group_of.__contains__, walked_ids))
     for i in leaders:
         standing[i] = tails.pop(i)[0]  # type: ignore[assignment]
@@ -546,23 +555,16 @@ def _gather(
     n = -1
     for i in leaders:
         n = where[i] = at(i, n + 1)
-    out: list[Scored] = []
-    out_ids: list[str] = []
     groups: list[tuple[str, ...]] = []
     placed: set[str] = set()
-    start = 0
+    # (place, 1: the member there taken out | 0: the others put in there, and their ids)
+    edits: list[tuple[int, int, list[Scored], list[str]]] = []
     for i in leaders:
         n = where[i]
-        if n > start:
-            out += ranked[start:n]
-            out_ids += ids[start:n]
-        start = n + 1
-        if i in placed:
+        if i in placed:  # (a member of a group placed at its leader's)
+            edits.append((n, 1, [], []))
             continue
-        s = ranked[n]
-        out.append(s)
-        out_ids.append(i)
-        score = s.score
+        score = ranked[n].score
         group = group_of[i]
         # The group takes the place of its best member, the others after it at its score:
         # ranked ones in rank order, then those brought along, by id.
@@ -572,16 +574,27 @@ def _gather(
             rest = sorted(filter(relevant.__contains__, group), key=where.__getitem__)
             del rest[rest.index(i)]
             rest += sorted(filterfalse(relevant.__contains__, group))
+        put: list[Scored] = []
         for m in rest:
             if m not in relevant:
-                out.append(brought_along(m, score))
-            elif (own := ranked[where[m]]).score < score:
-                out.append(_raised(own, score, "contradicts"))
+                put.append(brought_along(m, score))
+            elif (was := ranked[where[m]]).score < score:
+                put.append(_raised(was, score, "contradicts"))
             else:
-                out.append(own)
-        out_ids += rest
+                put.append(was)
+        edits.append((n + 1, 0, put, rest))
         placed.update(rest)
         groups.append((i, *rest))
-    out += ranked[start:]
-    out_ids += ids[start:]
+    out = ranked if own else ranked.copy()
+    out_ids = ids if own or not ids_given else ids.copy()
+    # From the last place back, so each edit leaves the places before it as they were; at
+    # one place the member there is taken out before the others go in.
+    edits.sort(key=_PLACE_FIRST_OUT, reverse=True)
+    for n, take_out, put, rest in edits:
+        if take_out:
+            del out[n]
+            del out_ids[n]
+        else:
+            out[n:n] = put
+            out_ids[n:n] = rest
     return out, out_ids, tuple(groups), standing, brought, tails

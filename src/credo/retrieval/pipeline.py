@@ -389,6 +389,7 @@ def _currency(
         touched=touched,
         ids=ids,
         order=order,
+        in_place=True,  # (``_retrieve`` reads the ranking and its ids only as the step leaves them)
     )
 
 
