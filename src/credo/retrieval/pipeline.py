@@ -204,9 +204,8 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         if cluster_of:  # a group shares its cluster (a group aside: ``picked`` says so)
             units.share(cluster_of, packed.selected)
         dropped = tuple(units.expand(dropped))
-    # Clustering changes which beliefs are packed, not how relevant each one is: the
-    # result lists them by score (the order of ``ranked``), so a model reads the best
-    # first either way.
+    # Clustering changes which beliefs are packed, not how relevant each is: the result
+    # lists them by score (``ranked``'s order), so a model reads the best first either way.
     packed_standing = picked(ranked, chosen, standing, tails, content, cluster_of)
     known = classes.of_packed([s.id for s, _ in packed_standing])  # for the result
     out = [
