@@ -9,16 +9,22 @@ and the heat lane spreads from the members that are hits to the head they all ha
 first ranks is the finer answer to such a question, and the head stays beside it.
 
 So among the first `TOP` ranked, the head of a definition that declares members, ranked
-above some of its own members (passages whose definition is nested in its definition),
-goes just below the last of those members. Its score becomes that
-member's less the scores' rounding grain, and what it loses is listed as its part
-``members`` (the parts still add up to the score). Nothing else moves: a member ranked
-below a candidate of another file stays below it, and a class-level passage that is not
-the head (a paragraph of a long docstring) keeps its place. (Measured, day-defn42: the
-members lifted above the head instead pushed the answer in another file down, ws-c05
-and requests-c08; docstring paragraphs moved too cost urllib3's doc nDCG 0.892 -> 0.879;
-moving any definition's passages below what is nested in it, functions included, lost
-five axios questions.)
+above (or on the score of) some of its own members (passages whose definition is nested
+in its definition), goes just below the last of those members: the weakest member in the
+first `TOP`, so the head can fall up to nine places. Its score becomes that member's less
+the scores' rounding grain, and what it loses is listed as its part ``members`` (the
+parts still add up to the score; a head moved twice adds both losses there). A head moved
+may move again: a nested class it went below moves below its own member to the same
+score, and the class around it then follows it, so nested classes end inner first,
+whatever their ids. When anything moved, the list is sorted again as the pipeline sorts
+(score, then id): a head moved to the edge may tie with the candidate past it. Nothing
+else moves: a member ranked below a candidate of another file stays below it, and a
+class-level passage that is not the head (a paragraph of a long docstring) keeps its
+place. (Measured, day-defn42: the members lifted above the head instead pushed the answer
+in another file down, ws-c05 and requests-c08; docstring paragraphs moved too cost
+urllib3's doc nDCG 0.892 -> 0.879; moving any definition's passages below what is nested
+in it, functions included, lost five axios questions. Day-members42: the head just below
+its *best* member, above the rest, kept 2 of the 12 questions this rule lifted.)
 
 Which definitions declare members is told by the rows the definition lane read
 (store/defn_stats.py), with no flag stored: a class's row counts its own lines only, its
