@@ -54,26 +54,20 @@ if TYPE_CHECKING:
 
 
 class _Span(NamedTuple):
-    """A candidate's definition row, in the order that puts what is nested in a
-    definition right after it: file, first line, longest first, then the candidate."""
+    """A candidate's definition: where it is, its stored terms, and whether the candidate
+    is the definition's head."""
 
     file: str
     first: int
-    minus_last: int  # (-last line: the longer of two spans starting together first)
+    last: int
+    terms: str
+    is_head: bool
     candidate: str
-    row: DefnHit
 
-    @property
-    def last(self) -> int:
-        return -self.minus_last
 
-    @property
-    def terms(self) -> str:
-        return self.row[3]
-
-    @property
-    def is_head(self) -> bool:
-        return self.row[5]
+def _span(candidate: str, row: DefnHit) -> _Span:
+    file, first, last, terms, _length, head = row
+    return _Span(file, first, last, terms, head, candidate)
 
 
 def members_first(
@@ -121,10 +115,7 @@ def _classes(
     the candidates whose definition (a row: file and lines) is nested in the head's."""
     # In (file, first line, longest first) order, what is nested in a definition follows
     # it: the spans starting before it ends (definitions nest or stand apart).
-    placed = sorted(
-        (_Span(row[0], row[1], -row[2], c.id, row) for c in top for row in rows.get(c.id, ())),
-        key=_place,
-    )
+    placed = sorted((_span(c.id, row) for c in top for row in rows.get(c.id, ())), key=_place)
     out: dict[str, frozenset[str]] = {}
     for at, own in enumerate(placed):
         if not own.is_head:
@@ -141,9 +132,9 @@ def _classes(
 
 
 def _place(span: _Span) -> tuple[str, int, int, str]:
-    """A span's sort key: its place in the file, then its candidate (the row is no key:
-    two candidates may share a row)."""
-    return span.file, span.first, span.minus_last, span.candidate
+    """A span's sort key: file, first line, the longer of two spans starting together
+    first, then its candidate (two candidates may share a definition)."""
+    return span.file, span.first, -span.last, span.candidate
 
 
 def _next_move(top: list[Scored], classes: Mapping[str, frozenset[str]]) -> tuple[int, int] | None:
