@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
-from credo.retrieval.lanes.defn import K1, best_definitions
+from credo.retrieval.lanes.defn import K1, best_definitions, nothing_read
 from credo.store.defn_stats import (
     DEFINITIONS,
     LENGTH,
@@ -749,3 +749,12 @@ def test_the_warm_index_answers_passage_definitions_as_sql_does(tmp_path: Path) 
         assert store.passage_definitions(asked) == {
             k: v for k, v in cold.items() if k != next(iter(cold))
         }
+
+
+def test_nothing_read_is_fresh_each_time() -> None:
+    # (its scores become a query's lane_scores["defn"]: a shared dict would carry a
+    # change made to one query's scores into the next)
+    first = nothing_read()
+    first.scores["x"] = 1.0
+    assert nothing_read().scores == {} and nothing_read().rows == {}
+    assert nothing_read().scores is not nothing_read().scores

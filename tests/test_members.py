@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -95,6 +96,48 @@ def test_a_member_below_the_first_ranks_is_not_read() -> None:
     ranked = _ranked(("head", 1.5), *filler, ("put", 0.1))
     trails = {**TRAILS, **{i: f"x.py › f{i} L1-L2" for i, _ in filler}}
     assert members_first(ranked, trails, ROWS) is ranked
+
+
+def _nest(outer: str, inner: str, method: str) -> tuple[dict[str, str], dict[str, list]]:
+    """A class ``outer`` around a class ``inner`` around a method: trails and rows."""
+    trails = {
+        outer: "nest.py › Outer L1-L30",
+        inner: "nest.py › Outer › Inner L5-L20",
+        method: "nest.py › Outer › Inner › fetch L8-L12",
+    }
+    rows = {
+        outer: [("nest.py", 1, 30, _terms("class Outer: holds things"), 5, True)],
+        inner: [("nest.py", 5, 20, _terms("class Inner: holds more"), 5, True)],
+        method: [("nest.py", 8, 12, _terms("def fetch(self): return self.item"), 6, True)],
+    }
+    return trails, rows
+
+
+@pytest.mark.parametrize(
+    "ids", [("a_outer", "b_inner", "c_fetch"), ("z_outer", "y_inner", "x_fetch")]
+)
+def test_nested_classes_go_below_their_members_whatever_their_ids(
+    ids: tuple[str, str, str],
+) -> None:
+    outer, inner, method = ids
+    trails, rows = _nest(outer, inner, method)
+    ranked = _ranked((outer, 1.5), (inner, 1.2), (method, 1.0))
+    out = members_first(ranked, trails, rows)
+    assert _order(out) == [method, inner, outer]
+    assert [s.score for s in out] == [1.0, round(1.0 - 1e-9, 9), round(1.0 - 2e-9, 9)]
+    for s in out:  # (a head moved twice lists what it lost once, in one part)
+        assert abs(sum(s.lanes.values()) - s.score) < 1e-9
+
+
+def test_a_moved_head_at_the_edge_of_the_first_ranks_keeps_the_list_in_order() -> None:
+    # the last member at rank 10 and rank 11 on its score: the head goes below both
+    filler = [(f"x{n:02d}", 1.4 - n / 100) for n in range(TOP - 2)]
+    ranked = _ranked(("head", 1.5), *filler, ("put", 0.5), ("a_tie", round(0.5 - 1e-9, 9)))
+    ranked.sort(key=lambda s: (-s.score, s.id))
+    trails = {**TRAILS, **{i: f"x.py › f{i} L1-L2" for i, _ in filler}, "a_tie": "t.py › t L1-L2"}
+    out = members_first(ranked, trails, ROWS)
+    assert out == sorted(out, key=lambda s: (-s.score, s.id))
+    assert _order(out)[-3:] == ["put", "a_tie", "head"]
 
 
 _IDS = sorted(ROWS)
@@ -200,3 +243,55 @@ def test_retrieval_with_the_rule_is_deterministic(tmp_path: Path) -> None:
         tmp_path, "pool.py", POOL, ("a full pool discards the connection", "take out")
     )
     assert first == second
+
+
+_FILLER = {f"x{n:02d}": f"x.py › f{n} L1-L2" for n in range(8)}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    order=st.permutations(_IDS + sorted(_FILLER)),
+    steps=st.lists(st.integers(min_value=0, max_value=3), min_size=15, max_size=15),
+)
+def test_past_the_first_ranks_and_with_ties_the_result_is_in_the_pipelines_order(
+    order: list[str], steps: list[int]
+) -> None:
+    # scores a grain apart or equal, so a moved head ties with what sits past rank 10
+    score, pairs = 1.0, []
+    for i, step in zip(order, steps, strict=True):
+        score = round(score - step * 1e-9, 9)
+        pairs.append((i, score))
+    ranked = sorted(_ranked(*pairs), key=lambda s: (-s.score, s.id))
+    out = members_first(ranked, {**TRAILS, **_FILLER}, ROWS)
+    assert out == sorted(out, key=lambda s: (-s.score, s.id))
+    assert sorted(_order(out)) == sorted(_order(ranked))
+
+
+_NEST_TRAILS, _NEST_ROWS = _nest("n_outer", "n_inner", "n_fetch")
+_MEMBERS = {"head": ("put", "get"), "n_outer": ("n_inner", "n_fetch"), "n_inner": ("n_fetch",)}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    order=st.permutations(_IDS + sorted(_NEST_ROWS)),
+    steps=st.lists(st.integers(min_value=0, max_value=2), min_size=10, max_size=10),
+)
+def test_every_class_head_moved_ends_below_all_its_members_nested_or_not(
+    order: list[str], steps: list[int]
+) -> None:
+    score, pairs = 1.0, []
+    for i, step in zip(order, steps, strict=True):
+        score = round(score - step * 0.1, 9)
+        pairs.append((i, score))
+    ranked = sorted(_ranked(*pairs), key=lambda s: (-s.score, s.id))
+    out = members_first(ranked, {**TRAILS, **_NEST_TRAILS}, {**ROWS, **_NEST_ROWS})
+    assert out == sorted(out, key=lambda s: (-s.score, s.id))
+    found = {s.id: s for s in out}
+    before = {s.id: s.score for s in ranked}
+    for head, members in _MEMBERS.items():
+        if "members" in found[head].lanes:
+            assert all(found[head].score < found[m].score for m in members)
+        else:  # (it never scored as high as one of its members)
+            assert all(before[head] < before[m] for m in members)
+    for s in out:
+        assert abs(sum(s.lanes.values()) - s.score) < 1e-9

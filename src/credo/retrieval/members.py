@@ -9,16 +9,22 @@ and the heat lane spreads from the members that are hits to the head they all ha
 first ranks is the finer answer to such a question, and the head stays beside it.
 
 So among the first `TOP` ranked, the head of a definition that declares members, ranked
-above some of its own members (passages whose definition is nested in its definition),
-goes just below the last of those members. Its score becomes that
-member's less the scores' rounding grain, and what it loses is listed as its part
-``members`` (the parts still add up to the score). Nothing else moves: a member ranked
-below a candidate of another file stays below it, and a class-level passage that is not
-the head (a paragraph of a long docstring) keeps its place. (Measured, day-defn42: the
-members lifted above the head instead pushed the answer in another file down, ws-c05
-and requests-c08; docstring paragraphs moved too cost urllib3's doc nDCG 0.892 -> 0.879;
-moving any definition's passages below what is nested in it, functions included, lost
-five axios questions.)
+above (or on the score of) some of its own members (passages whose definition is nested
+in its definition), goes just below the last of those members: the weakest member in the
+first `TOP`, so the head can fall up to nine places. Its score becomes that member's less
+the scores' rounding grain, and what it loses is listed as its part ``members`` (the
+parts still add up to the score; a head moved twice adds both losses there). A head moved
+may move again: a nested class it went below moves below its own member to the same
+score, and the class around it then follows it, so nested classes end inner first,
+whatever their ids. When anything moved, the list is sorted again as the pipeline sorts
+(score, then id): a head moved to the edge may tie with the candidate past it. Nothing
+else moves: a member ranked below a candidate of another file stays below it, and a
+class-level passage that is not the head (a paragraph of a long docstring) keeps its
+place. (Measured, day-defn42: the members lifted above the head instead pushed the answer
+in another file down, ws-c05 and requests-c08; docstring paragraphs moved too cost
+urllib3's doc nDCG 0.892 -> 0.879; moving any definition's passages below what is nested
+in it, functions included, lost five axios questions. Day-members42: the head just below
+its *best* member, above the rest, kept 1 of the 12 questions this rule lifted, 1 in part.)
 
 Which definitions declare members is told by the rows the definition lane read
 (store/defn_stats.py), with no flag stored: a class's row counts its own lines only, its
@@ -36,7 +42,7 @@ left where it is.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from credo.retrieval.rank import Scored
 from credo.retrieval.specific import GRAIN, TOP, by_id, by_score, sections
@@ -47,30 +53,59 @@ if TYPE_CHECKING:
     from credo.store.defns import DefnHit
 
 
+class _Span(NamedTuple):
+    """A candidate's definition: where it is, its stored terms, and whether the candidate
+    is the definition's head."""
+
+    file: str
+    first: int
+    last: int
+    terms: str
+    is_head: bool
+    candidate: str
+
+
+def _span(candidate: str, row: DefnHit) -> _Span:
+    file, first, last, terms, _length, head = row
+    return _Span(file, first, last, terms, head, candidate)
+
+
 def members_first(
     ranked: list[Scored], trails: Mapping[str, str], rows: Mapping[str, list[DefnHit]]
 ) -> list[Scored]:
     """``ranked`` with each class head that the rule above moves just below its last
-    member in the first ``TOP`` (best first; the same list when none moves). ``rows``:
-    the definitions the keyword hits sit in (``Store.passage_definitions``)."""
+    member in the first ``TOP`` (best first, in the pipeline's order of score then id; the
+    same list when none moves). ``rows``: the definitions the keyword hits sit in
+    (``Store.passage_definitions``)."""
     if len(ranked) < 2 or not rows:
         return ranked
     top = ranked[:TOP]
     classes = _classes(top, trails, rows)
     if not classes:
         return ranked  # (no class head with a member among them: most queries)
-    moved: set[str] = set()
-    while (found := _next_head(top, classes, moved)) is not None:
-        head, last = found
+    moved = False
+    # (a head moved may move again: a nested class it went below moves below its own
+    # member, to the same score; scores only fall and nesting is finite, so this ends)
+    while (found := _next_move(top, classes)) is not None:
+        head, target = found
         old = top[head]
-        score = round(top[last].score - GRAIN, 9)
+        score = round(top[target].score - GRAIN, 9)
         parts = dict(old.lanes)
-        parts["members"] = round(score - old.score, 9)
+        parts["members"] = round(parts.get("members", 0.0) + score - old.score, 9)
         top[head] = Scored(old.id, score, parts)
-        moved.add(old.id)
-        top.sort(key=by_id)
-        top.sort(key=by_score, reverse=True)
-    return top + ranked[TOP:] if moved else ranked
+        moved = True
+        _in_order(top)
+    if not moved:
+        return ranked
+    out = top + ranked[TOP:]
+    _in_order(out)  # (a head moved to the edge may tie with the candidate after it)
+    return out
+
+
+def _in_order(ranked: list[Scored]) -> None:
+    """Sort ``ranked`` in place as the pipeline does: score, best first, then id."""
+    ranked.sort(key=by_id)
+    ranked.sort(key=by_score, reverse=True)
 
 
 def _classes(
@@ -79,40 +114,43 @@ def _classes(
     """Each head in ``top`` whose definition declares members -> its members in ``top``:
     the candidates whose definition (a row: file and lines) is nested in the head's."""
     # In (file, first line, longest first) order, what is nested in a definition follows
-    # it: the rows starting before it ends (definitions nest or stand apart).
-    placed = sorted(
-        ((row[0], row[1], -row[2], c.id, row) for c in top for row in rows.get(c.id, ())),
-        key=_place,
-    )
+    # it: the spans starting before it ends (definitions nest or stand apart).
+    placed = sorted((_span(c.id, row) for c in top for row in rows.get(c.id, ())), key=_place)
     out: dict[str, frozenset[str]] = {}
-    for at, (file, first, _, head_id, own) in enumerate(placed):
-        if not own[5]:
+    for at, own in enumerate(placed):
+        if not own.is_head:
             continue  # (not the head of its definition)
-        members = []
+        members: list[_Span] = []
         for other in placed[at + 1 :]:
-            row = other[4]
-            if other[0] != file or row[1] > own[2]:
+            if other.file != own.file or other.first > own.last:
                 break
-            if row[2] <= own[2] and (row[1], row[2]) != (first, own[2]):
-                members.append((other[3], row))  # (its own other passages are no members)
-        if any(_named_more(trails.get(i), row[3], own[3]) for i, row in members):
-            out[head_id] = frozenset(i for i, _ in members)
+            if other.last <= own.last and (other.first, other.last) != (own.first, own.last):
+                members.append(other)  # (its own other passages are no members)
+        if any(_named_more(trails.get(m.candidate), m.terms, own.terms) for m in members):
+            out[own.candidate] = frozenset(m.candidate for m in members)
     return out
 
 
-def _place(entry: tuple[str, int, int, str, DefnHit]) -> tuple[str, int, int, str]:
-    return entry[:4]
+def _place(span: _Span) -> tuple[str, int, int, str]:
+    """A span's sort key: file, first line, the longer of two spans starting together
+    first, then its candidate (two candidates may share a definition)."""
+    return span.file, span.first, -span.last, span.candidate
 
 
-def _next_head(
-    top: list[Scored], classes: Mapping[str, frozenset[str]], moved: set[str]
-) -> tuple[int, int] | None:
-    """The first (class head, its last member below it) positions in ``top``, or None."""
-    for a, candidate in enumerate(top):
-        members = classes.get(candidate.id)
-        if members is None or candidate.id in moved:
+def _next_move(top: list[Scored], classes: Mapping[str, frozenset[str]]) -> tuple[int, int] | None:
+    """The first (class head, its last member below it) positions in ``top``, or None
+    when every class head scores below all of its members there. (A member on the head's
+    own score counts as below it: only the ids would order the two, so a nested class
+    and the class around it would end in the order of their ids.)"""
+    for a, head in enumerate(top):
+        members = classes.get(head.id)
+        if members is None:
             continue
-        below = [d for d in range(a + 1, len(top)) if top[d].id in members]
+        below = [
+            d
+            for d, other in enumerate(top)
+            if other.id in members and (d > a or other.score == head.score)
+        ]
         if below:
             return a, below[-1]
     return None

@@ -415,7 +415,7 @@ def _rank(
     lane_scores: dict[str, dict[str, float]] = {}
     found: dict[str, float] = {}  # the keyword hits' scores as FTS5 gave them
     keyword: dict[str, float] = {}  # and after the dialog lane
-    defs = defn.NOTHING_READ.rows  # the definitions the keyword hits sit in (read once)
+    defs = defn.nothing_read().rows  # the definitions the keyword hits sit in (read once)
     # What the engine needs of each belief met on the way (``CandidateRow``), or None for a
     # locked one: the keyword and graph queries read it with their rows, so only beliefs
     # the other lanes add are fetched at the end.

@@ -76,7 +76,10 @@ class DefnRead(NamedTuple):
     rows: Mapping[str, list[DefnHit]]
 
 
-NOTHING_READ = DefnRead({}, {})
+def nothing_read() -> DefnRead:
+    """No scores and no rows: fresh dicts each time (the scores end up in a query's
+    lane_scores, where a shared one would carry a change into the next query)."""
+    return DefnRead({}, {})
 
 
 def defn_scores(
@@ -86,13 +89,13 @@ def defn_scores(
     a hit's text, read with it), and the rows read for them."""
     query = query_stems(terms)
     if not query or not hits:
-        return NOTHING_READ
+        return nothing_read()
     counts = store.defn_counts(query)  # (first: a store without code has nothing to read)
     if not counts.get(DEFINITIONS):
-        return NOTHING_READ
+        return nothing_read()
     rows = store.passage_definitions(hits)
     if not rows:
-        return NOTHING_READ
+        return nothing_read()
     return DefnRead(best_definitions(rows, hits, query, counts, text), rows)
 
 
