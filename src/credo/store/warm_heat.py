@@ -14,8 +14,10 @@ are the same (tests/test_heat_rows.py).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
+from itertools import chain, repeat
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -42,6 +44,14 @@ class HeatRow(NamedTuple):
     back: tuple[float | None, ...]
     # D^-1/2 of the belief: one over the square root of its degree (0.0 without neighbours).
     inv_sqrt: float
+    # The block of segments a query lays out when every neighbour is a leaf, numbered from
+    # the belief (0) through its neighbours (1..k): the belief's own segment, then each
+    # leaf's (the leaf, then the belief). ``offsets``: each entry's node; ``block``: its
+    # weight (``toward``, then 1.0 and ``back`` for each leaf); ``lengths``: each
+    # segment's length. (``offsets`` and ``lengths`` are shared by rows of one size.)
+    block: tuple[float, ...]
+    offsets: tuple[int, ...]
+    lengths: tuple[int, ...]
 
 
 def inverse_sqrt(degree: float) -> float:
@@ -67,14 +77,28 @@ def heat_row(name: str, links: Iterable[tuple[Link, str, int, int]]) -> HeatRow:
     names = sorted(row)
     weights = [row[n] for n in names]
     leaf = [1.0 / math.sqrt(w) for w in weights]  # a leaf's D^-1/2: its degree is w
+    toward = (1.0, *[w * inv * own for w, own in zip(weights, leaf, strict=True)])
+    back = [w * own * inv for w, own in zip(weights, leaf, strict=True)]
+    offsets, lengths = _block_shape(len(names))
     return HeatRow(
         (name, *names),
         (None, *weights),
         (None, *map(first.__getitem__, names)),
-        (1.0, *[w * inv * own for w, own in zip(weights, leaf, strict=True)]),
-        (None, *[w * own * inv for w, own in zip(weights, leaf, strict=True)]),
+        toward,
+        (None, *back),
         inv,
+        toward + tuple(chain.from_iterable(zip(repeat(1.0), back))),
+        offsets,
+        lengths,
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def _block_shape(size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``HeatRow.offsets`` and ``lengths`` of a row of ``size`` neighbours."""
+    leaves = range(1, size + 1)
+    offsets = (0, *leaves, *chain.from_iterable(zip(leaves, repeat(0))))
+    return offsets, (size + 1, *repeat(2, size))
 
 
 def heat_rows(

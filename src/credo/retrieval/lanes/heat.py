@@ -19,12 +19,15 @@ import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import accumulate, chain, compress, repeat
-from operator import attrgetter, itemgetter, not_
+from operator import add, attrgetter, itemgetter, not_
 from typing import TYPE_CHECKING
 
 from credo.store.graph import Link
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from credo.store.warm_heat import HeatRow
 
 DEFAULT_T = 1.0
@@ -37,6 +40,9 @@ _BACK = attrgetter("back")
 _WEIGHTS = attrgetter("weights")
 _RANKS = attrgetter("ranks")
 _INV_SQRT = attrgetter("inv_sqrt")
+_BLOCK = attrgetter("block")
+_OFFSETS = attrgetter("offsets")
+_LENGTHS = attrgetter("lengths")
 
 
 def adjacency(links: Sequence[Link], nodes: set[str]) -> dict[str, dict[str, float]]:
@@ -102,9 +108,10 @@ def heat_over_rows(
     The same floats, by the same operations on the same segments (tested). A seed's row in
     the query is its whole row; any other node's holds its links to the seeds only (in the
     seeds' order by id), its degree their sum in the order the links first reach it. Most
-    such nodes are leaves (one seed each), whose entries the heat rows hold made; the
-    nodes two seeds share, and the seeds in one another's rows, are computed here
-    (``_shared_segments``). Nodes are numbered seeds first (by id), then the leaves, then
+    such nodes are leaves (one seed each), whose entries the heat rows hold made: when
+    every node is met once, the seeds' blocks are laid out whole (``_leaves_only``). Else
+    the nodes two seeds share, and the seeds in one another's rows, are computed here
+    (``_shared_segments``), the nodes numbered seeds first (by id), then the leaves, then
     the shared nodes: the series does not care which node has which number, only each
     segment's order (the node, then its neighbours by id)."""
     names = sorted(seeds)
@@ -112,24 +119,20 @@ def heat_over_rows(
         held = list(map(rows.__getitem__, names))
     except KeyError:
         return None  # (a seed the version does not hold: the caller builds from links)
-    sizes = list(map(len, map(_MEMBERS, held)))
     members = list(chain.from_iterable(map(_MEMBERS, held)))  # each seed, then its row
+    if len(set(members)) == len(members):
+        return _leaves_only(seeds, names, held, members, t, terms, above)
+    sizes = list(map(len, map(_MEMBERS, held)))
     outside = list(map(not_, map(seeds.__contains__, members)))  # not a seed
     others = list(compress(members, outside))  # the other nodes, as the seeds meet them
     flat = list(chain.from_iterable(map(_TOWARD, held)))  # the seeds' segments' weights
     backs = list(chain.from_iterable(map(_BACK, held)))
     owner = list(chain.from_iterable(map(repeat, range(len(names)), sizes)))
-    # Every seed is in the members once as itself; more often, it is in a seed's row.
-    plain = len(members) - len(others) == len(names)
-    if plain and len(dict.fromkeys(others)) == len(others):  # (no node met twice)
-        leaves: list[str] = others
-        shared: list[str] = []
-        at_leaf = list(compress(range(len(members)), outside))
-    else:
-        shared = [n for n, times in Counter(others).items() if times > 1]
-        leaf_names = set(others).difference(shared)
-        at_leaf = list(compress(range(len(members)), map(leaf_names.__contains__, members)))
-        leaves = list(map(members.__getitem__, at_leaf))
+    # (some node is met twice: a seed in a row, or a node two seeds share)
+    shared = [n for n, times in Counter(others).items() if times > 1]
+    leaf_names = set(others).difference(shared)
+    at_leaf = list(compress(range(len(members)), map(leaf_names.__contains__, members)))
+    leaves = list(map(members.__getitem__, at_leaf))
     nodes = names + leaves + shared
     index = dict(zip(nodes, range(len(nodes)), strict=True))
     gather = list(map(index.__getitem__, members))
@@ -142,11 +145,56 @@ def heat_over_rows(
         zip(range(first, first + len(leaves)), map(owner.__getitem__, at_leaf), strict=True)
     )
     flat += chain.from_iterable(zip(repeat(1.0), map(backs.__getitem__, at_leaf)))
-    if shared or not plain:
-        _shared_segments(names, held, members, owner, shared, index, gather, flat, starts)
+    _shared_segments(names, held, members, owner, shared, index, gather, flat, starts)
     values = [float(seeds[n]) for n in names]
     values += repeat(0.0, len(leaves) + len(shared))
-    return _series(nodes, gather, flat, starts, values, t, terms, above)
+    import numpy
+
+    return _series(
+        nodes,
+        numpy.fromiter(gather, numpy.intp, len(gather)),
+        numpy.fromiter(flat, numpy.float64, len(flat)),
+        numpy.fromiter(starts, numpy.intp, len(starts)),
+        values,
+        t,
+        terms,
+        above,
+    )
+
+
+def _leaves_only(
+    seeds: Mapping[str, float],
+    names: list[str],
+    held: list[HeatRow],
+    members: list[str],
+    t: float,
+    terms: int,
+    above: float,
+) -> dict[str, float]:
+    """``heat_over_rows`` when no node is met twice (no seed in a row, no neighbour
+    shared): every other node is a leaf of one seed, so each seed's block of segments is
+    laid out in its row already (``HeatRow.block``), and the nodes are numbered as
+    ``members`` lists them: each seed, then its leaves."""
+    import numpy
+
+    bases = list(accumulate(map(len, map(_MEMBERS, held)), initial=0))
+    entries = 3 * len(members) - 2 * len(names)  # (a seed's entry and two a leaf)
+    gather = chain.from_iterable(map(map, repeat(add), map(_OFFSETS, held), map(repeat, bases)))
+    flat = chain.from_iterable(map(_BLOCK, held))
+    starts = accumulate(chain.from_iterable(map(_LENGTHS, held)), initial=0)
+    values = [0.0] * len(members)
+    for base, name in zip(bases, names, strict=False):
+        values[base] = float(seeds[name])
+    return _series(
+        members,
+        numpy.fromiter(gather, numpy.intp, entries),
+        numpy.fromiter(flat, numpy.float64, entries),
+        numpy.fromiter(starts, numpy.intp, len(members)),
+        values,
+        t,
+        terms,
+        above,
+    )
 
 
 def _shared_segments(
@@ -193,22 +241,19 @@ def _shared_segments(
 
 def _series(
     nodes: list[str],
-    gather: list[int],
-    flat: list[float],
-    starts: list[int],
+    at: npt.NDArray[np.intp],
+    weights: npt.NDArray[np.float64],
+    segments: npt.NDArray[np.intp],
     values: list[float],
     t: float,
     terms: int,
     above: float,
 ) -> dict[str, float]:
     """``_taylor_arrays``' series over segments laid out already (node i's segment starts
-    at ``starts[i]``: itself, then its neighbours by id), the nodes hotter than ``above``
-    by id."""
+    at ``segments[i]``: itself, then its neighbours by id; ``at``: each entry's node,
+    ``weights`` its weight), the nodes hotter than ``above`` by id."""
     import numpy
 
-    at = numpy.fromiter(gather, numpy.intp, len(gather))
-    weights = numpy.fromiter(flat, numpy.float64, len(flat))
-    segments = numpy.fromiter(starts, numpy.intp, len(starts))
     term = numpy.fromiter(values, numpy.float64, len(values))
     total = term.copy()
     fold = numpy.subtract.reduceat
