@@ -35,7 +35,7 @@ from credo.retrieval.lanes import defn, dialog, line
 from credo.retrieval.lanes.bfs import expand_hop
 from credo.retrieval.lanes.date import date_lane, windows
 from credo.retrieval.lanes.doc import doc_scores, without_named
-from credo.retrieval.lanes.heat import heat_over_links, heat_over_rows
+from credo.retrieval.lanes.heat import heat_lane
 from credo.retrieval.lanes.session import session_lane
 from credo.retrieval.lanes.speaker import speaker_lane
 from credo.retrieval.options import DEFAULT_LANES, Options, check_options, with_default_lanes
@@ -582,20 +582,11 @@ def _ends(links: list[Link]) -> set[str]:
 def _heat(
     store: "Store", seeds: Mapping[str, float], hops: list[list[Link]], options: Options
 ) -> dict[str, float]:
-    best = max(seeds.values())
+    best, taken, cap = max(seeds.values()), hops[: options.heat_hops], options.graph_max_links
+    # One hop read whole: each seed's row is its whole row, made ahead by a small warm store.
+    rows = store.heat_rows() if len(taken) == 1 and len(taken[0]) < cap else None
     scaled = {k: v / best for k, v in seeds.items()}
-    taken = hops[: options.heat_hops]
-    # One hop read whole: each seed's row is its whole row, which a small store's warm
-    # index holds made (store/warm_heat.py), so the graph is gathered, not built.
-    if len(taken) == 1 and len(taken[0]) < options.graph_max_links:
-        rows = store.heat_rows()
-        if rows is not None:
-            found = heat_over_rows(scaled, rows, t=options.heat_t, above=1e-9)
-            if found is not None:
-                return found
-    links = [link for hop in taken for link in hop]
-    # heat_kernel(seeds, adjacency(links, seeds and link ends)), built straight from links.
-    return heat_over_links(scaled, links, t=options.heat_t, above=1e-9)
+    return heat_lane(scaled, taken, rows, t=options.heat_t, above=1e-9)
 
 
 def _bfs(seeds: Mapping[str, float], hops: list[list[Link]], decay: float) -> dict[str, float]:

@@ -36,19 +36,16 @@ class HeatRow(NamedTuple):
     # Each neighbour's first positive edge's rank in key order (None for the belief): the
     # order a neighbour's degree is summed in, when it meets three seeds or more.
     ranks: tuple[int | None, ...]
-    # 1.0 (the belief's own step), then each neighbour's normalised entry in this row when
-    # that neighbour is a leaf: ``(w * inv_sqrt) * (1 / sqrt(w))``.
-    toward: tuple[float, ...]
-    # None, then this belief's entry in a leaf neighbour's row: ``(w * (1 / sqrt(w))) *
-    # inv_sqrt``.
-    back: tuple[float | None, ...]
     # D^-1/2 of the belief: one over the square root of its degree (0.0 without neighbours).
     inv_sqrt: float
     # The block of segments a query lays out when every neighbour is a leaf, numbered from
     # the belief (0) through its neighbours (1..k): the belief's own segment, then each
     # leaf's (the leaf, then the belief). ``offsets``: each entry's node; ``block``: its
-    # weight (``toward``, then 1.0 and ``back`` for each leaf); ``lengths``: each
-    # segment's length. (``offsets`` and ``lengths`` are shared by rows of one size.)
+    # weight: 1.0 (the belief's own step), each neighbour's normalised entry in this row
+    # when it is a leaf, ``(w * inv_sqrt) * (1 / sqrt(w))``, then for each leaf 1.0 and
+    # this belief's entry in the leaf's row, ``(w * (1 / sqrt(w))) * inv_sqrt``;
+    # ``lengths``: each segment's length. (``offsets`` and ``lengths`` are shared by rows
+    # of one size.)
     block: tuple[float, ...]
     offsets: tuple[int, ...]
     lengths: tuple[int, ...]
@@ -69,7 +66,8 @@ def heat_row(name: str, links: Iterable[tuple[Link, str, int, int]]) -> HeatRow:
         weight = link[3]
         if weight <= 0:
             continue  # contradicting and zero-weight edges carry no heat
-        row[far] = row.get(far, 0.0) + weight
+        # (0.0 + w is w: a neighbour's first weight is kept as the link's own float)
+        row[far] = row[far] + weight if far in row else weight
         if far == name:  # a self-loop: its own row twice, as the lane adds both directions
             row[far] += weight
         first.setdefault(far, rank)
@@ -77,17 +75,15 @@ def heat_row(name: str, links: Iterable[tuple[Link, str, int, int]]) -> HeatRow:
     names = sorted(row)
     weights = [row[n] for n in names]
     leaf = [1.0 / math.sqrt(w) for w in weights]  # a leaf's D^-1/2: its degree is w
-    toward = (1.0, *[w * inv * own for w, own in zip(weights, leaf, strict=True)])
+    toward = [w * inv * own for w, own in zip(weights, leaf, strict=True)]
     back = [w * own * inv for w, own in zip(weights, leaf, strict=True)]
     offsets, lengths = _block_shape(len(names))
     return HeatRow(
         (name, *names),
         (None, *weights),
         (None, *map(first.__getitem__, names)),
-        toward,
-        (None, *back),
         inv,
-        toward + tuple(chain.from_iterable(zip(repeat(1.0), back))),
+        (1.0, *toward, *chain.from_iterable(zip(repeat(1.0), back))),
         offsets,
         lengths,
     )

@@ -35,8 +35,6 @@ TAYLOR_TERMS = 12
 _SRC = itemgetter(0)  # of a Link
 _DST = itemgetter(1)
 _MEMBERS = attrgetter("members")  # of a HeatRow
-_TOWARD = attrgetter("toward")
-_BACK = attrgetter("back")
 _WEIGHTS = attrgetter("weights")
 _RANKS = attrgetter("ranks")
 _INV_SQRT = attrgetter("inv_sqrt")
@@ -90,6 +88,23 @@ def heat_over_links(
     return heat if above is None else {k: v for k, v in heat.items() if v > above}
 
 
+def heat_lane(
+    seeds: Mapping[str, float],
+    hops: list[list[Link]],
+    rows: Mapping[str, HeatRow] | None,
+    *,
+    t: float,
+    above: float,
+) -> dict[str, float]:
+    """The heat of ``seeds`` over the links of ``hops``: gathered from the seeds' heat rows
+    (``heat_over_rows``) when ``rows`` is given (the one hop read whole) and holds them,
+    else ``heat_kernel(seeds, adjacency(links, seeds and link ends))`` built straight from
+    the links (``heat_over_links``)."""
+    if rows is not None and (found := heat_over_rows(seeds, rows, t=t, above=above)) is not None:
+        return found
+    return heat_over_links(seeds, [link for hop in hops for link in hop], t=t, above=above)
+
+
 def heat_over_rows(
     seeds: Mapping[str, float],
     rows: Mapping[str, HeatRow],
@@ -125,8 +140,10 @@ def heat_over_rows(
     sizes = list(map(len, map(_MEMBERS, held)))
     outside = list(map(not_, map(seeds.__contains__, members)))  # not a seed
     others = list(compress(members, outside))  # the other nodes, as the seeds meet them
-    flat = list(chain.from_iterable(map(_TOWARD, held)))  # the seeds' segments' weights
-    backs = list(chain.from_iterable(map(_BACK, held)))
+    # The seeds' segments' weights, and each neighbour's entry as a leaf (None: a seed's
+    # own place), from the blocks (``HeatRow.block``).
+    flat = list(chain.from_iterable(row.block[: len(row.members)] for row in held))
+    backs = list(chain.from_iterable((None, *row.block[len(row.members) + 1 :: 2]) for row in held))
     owner = list(chain.from_iterable(map(repeat, range(len(names)), sizes)))
     # (some node is met twice: a seed in a row, or a node two seeds share)
     shared = [n for n, times in Counter(others).items() if times > 1]
