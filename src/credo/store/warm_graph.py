@@ -356,10 +356,10 @@ class WarmGraph:
         return self.size <= MAX_LINKED and self.size + 2 * self.edges <= most
 
     def prepare(self, most: int) -> list[int]:
-        """Make every live belief's links (``_linked``, both ways) now, at index read, when
-        its rowids and edge ends number at most ``most`` (and the memos hold them all,
-        ``MAX_LINKED``): a query then meets no belief for the first time. Returns the live
-        rowids (empty: too many)."""
+        """Make every live belief's links (``_linked``, both ways) and heat row
+        (``warm_heat``) now, at index read, when its rowids and edge ends number at most
+        ``most`` (and the memos hold them all, ``MAX_LINKED``): a query then meets no
+        belief for the first time. Returns the live rowids (empty: too many)."""
         import numpy
 
         if not self.preparable(most):
