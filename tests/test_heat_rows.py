@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -137,4 +138,20 @@ def test_a_warm_store_s_heat_rows_are_those_of_its_links(tmp_path: Path) -> None
     finally:
         heat._series = laid  # type: ignore[assignment]
     assert built
+    memory.close()
+
+
+def test_a_store_past_prepared_holds_no_heat_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past ``PREPARED`` (a large store) the index makes no heat row, and the lane builds
+    its graph from the links as before."""
+    from credo.store import warm as warm_module
+
+    monkeypatch.setattr(warm_module, "PREPARED", -1)
+    memory = Memory(tmp_path / "m.db", root=tmp_path)
+    a = memory.remember("deploy staging notes", id="a")
+    memory.relate(a, memory.remember("staging cache notes", id="b"), "SUPPORTS")
+    assert memory.store.build_warm() and memory.store.heat_rows() is None
+    assert "b" in memory.retrieve("deploy").ids
     memory.close()
