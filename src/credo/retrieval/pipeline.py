@@ -35,7 +35,7 @@ from credo.retrieval.lanes import defn, dialog, line
 from credo.retrieval.lanes.bfs import expand_hop
 from credo.retrieval.lanes.date import date_lane, windows
 from credo.retrieval.lanes.doc import doc_scores, without_named
-from credo.retrieval.lanes.heat import heat_over_links
+from credo.retrieval.lanes.heat import heat_lane
 from credo.retrieval.lanes.session import session_lane
 from credo.retrieval.lanes.speaker import speaker_lane
 from credo.retrieval.members import members_first
@@ -445,7 +445,7 @@ def _rank(
         # not take one of a lane's places from an unlocked neighbour.
         locked = known if None in known.values() else None  # (None: no lock met)
         if lanes["heat"]:
-            heat = _heat(seeds, hops[: options.heat_hops], options.heat_t)
+            heat = _heat(store, seeds, hops, options)
             lane_scores["heat"] = _best(heat, keyword, options.graph_lane_limit, locked)
         if lanes["bfs"]:
             bfs = _bfs(seeds, hops, options.bfs_decay)
@@ -582,11 +582,14 @@ def _ends(links: list[Link]) -> set[str]:
     return ends
 
 
-def _heat(seeds: Mapping[str, float], hops: list[list[Link]], t: float) -> dict[str, float]:
-    links = [link for hop in hops for link in hop]
-    best = max(seeds.values())
-    # heat_kernel(seeds, adjacency(links, seeds and link ends)), built straight from links.
-    return heat_over_links({k: v / best for k, v in seeds.items()}, links, t=t, above=1e-9)
+def _heat(
+    store: "Store", seeds: Mapping[str, float], hops: list[list[Link]], options: Options
+) -> dict[str, float]:
+    best, taken, cap = max(seeds.values()), hops[: options.heat_hops], options.graph_max_links
+    # One hop read whole: each seed's row is its whole row, made ahead by a small warm store.
+    rows = store.heat_rows() if len(taken) == 1 and len(taken[0]) < cap else None
+    scaled = {k: v / best for k, v in seeds.items()}
+    return heat_lane(scaled, taken, rows, t=options.heat_t, above=1e-9)
 
 
 def _bfs(seeds: Mapping[str, float], hops: list[list[Link]], decay: float) -> dict[str, float]:

@@ -16,6 +16,7 @@ from credo.types import Belief
 
 if TYPE_CHECKING:
     from credo.store.warm import WarmIndex
+    from credo.store.warm_heat import HeatRow
 
 
 class Link(NamedTuple):
@@ -201,6 +202,12 @@ class GraphQueries(DocAnchorMatches):
             r[4]: None if r[5] else (r[6], r[7], r[8], r[9], r[10]) for r in rows
         }
         return [Link(r[0], r[1], r[2], r[3]) for r in rows], ends
+
+    def heat_rows(self) -> "Mapping[str, HeatRow] | None":
+        """Each live belief's row as the heat lane reads it (store/warm_heat.py), made when
+        a small store's warm index was read; None: no warm index now, or none made."""
+        warm = self._warm_now()
+        return None if warm is None else warm.graph.heat
 
     def pairs_among(self, ids: Iterable[str], *, min_weight: float) -> list[tuple[str, str]]:
         """(src, dst) of the edges whose both ends are in ``ids`` and whose weight is at

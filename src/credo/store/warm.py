@@ -49,9 +49,10 @@ MAX_CACHED = 200_000
 # a belief's document anchors (~500 bytes): ~40 MB at most.
 MAX_CACHED_DOCS = 50_000
 # Up to this many beliefs and edge ends (rowids + 2 x edges), what queries make of each
-# belief they meet is made at index read (``WarmIndex.prepare``): ~270 bytes each (13.6 MB
-# at 10k beliefs and 20k edges), so ~40 MB at most; beyond, beliefs are met as queries
-# reach them (a 1M store's index is ~1 GB already).
+# belief they meet is made at index read (``WarmIndex.prepare``): ~400 bytes each (13.6 MB
+# at 10k beliefs and 20k edges, and 6.8 MB of heat rows: store/warm_heat.py), so ~60 MB
+# at most; beyond, beliefs are met as queries reach them (a 1M store's index is ~1 GB
+# already).
 PREPARED = 150_000
 
 

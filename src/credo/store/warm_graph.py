@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from credo.store.fts import CandidateRow
 from credo.store.graph import Link
+from credo.store.warm_heat import HeatRow, heat_rows
 from credo.store.warm_truth import TruthSlices, gathered, positions
 
 if TYPE_CHECKING:
@@ -85,8 +86,8 @@ class WarmGraph:
     """Beliefs (id <-> rowid, state) and edges (out and in slices), of one store version."""
 
     __slots__ = (
-        "_bit_sets", "_far", "_ids", "_into", "_into_links", "_into_seen", "_kinds", "_out",
-        "_out_links",
+        "_bit_sets", "_far", "_heat", "_ids", "_into", "_into_links", "_into_seen", "_kinds",
+        "_out", "_out_links",
         "_out_seen", "_rids",
         "_state", "_states", "_touching", "_truth", "edges", "live",
     )  # fmt: skip
@@ -156,6 +157,8 @@ class WarmGraph:
         # made by ``prepare`` for a small store, for ``pairs_among``. Tuples, not sets: a
         # tuple of strings leaves the collector's lists at its first look, a set never does.
         self._far: dict[str, tuple[str, ...]] | None = None
+        # id -> its row as the heat lane reads it, of each live belief: made by ``prepare``.
+        self._heat: dict[str, HeatRow] | None = None
         self._truth: TruthSlices | None = None  # the truth edges laid out (``hold_truth``)
 
     def _edges(self, slices: _Slices, seen: dict[int, _Edges], rid: int) -> _Edges:
@@ -353,10 +356,10 @@ class WarmGraph:
         return self.size <= MAX_LINKED and self.size + 2 * self.edges <= most
 
     def prepare(self, most: int) -> list[int]:
-        """Make every live belief's links (``_linked``, both ways) now, at index read, when
-        its rowids and edge ends number at most ``most`` (and the memos hold them all,
-        ``MAX_LINKED``): a query then meets no belief for the first time. Returns the live
-        rowids (empty: too many)."""
+        """Make every live belief's links (``_linked``, both ways) and heat row
+        (``warm_heat``) now, at index read, when its rowids and edge ends number at most
+        ``most`` (and the memos hold them all, ``MAX_LINKED``): a query then meets no
+        belief for the first time. Returns the live rowids (empty: too many)."""
         import numpy
 
         if not self.preparable(most):
@@ -374,7 +377,13 @@ class WarmGraph:
             names[rid]: tuple(fars[bounds[rid] : bounds[rid + 1]])  # type: ignore[misc]
             for rid in numpy.flatnonzero(numpy.diff(start)).tolist()
         }
+        self._heat = heat_rows(names, rids, self._out_links, self._into_links)  # type: ignore[arg-type]
         return rids
+
+    @property
+    def heat(self) -> Mapping[str, HeatRow] | None:
+        """Each live belief's heat row (``warm_heat``), when ``prepare`` made them."""
+        return self._heat
 
     def _rank_edges(self) -> None:
         """Set each edge's rank in (src, dst, type) order, by name, on both directions'

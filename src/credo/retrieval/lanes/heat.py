@@ -16,16 +16,31 @@ from __future__ import annotations
 
 import math
 import sys
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from itertools import compress
-from operator import itemgetter
+from itertools import accumulate, chain, compress, repeat
+from operator import add, attrgetter, itemgetter, not_
+from typing import TYPE_CHECKING
 
 from credo.store.graph import Link
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from credo.store.warm_heat import HeatRow
 
 DEFAULT_T = 1.0
 TAYLOR_TERMS = 12
 _SRC = itemgetter(0)  # of a Link
 _DST = itemgetter(1)
+_MEMBERS = attrgetter("members")  # of a HeatRow
+_WEIGHTS = attrgetter("weights")
+_RANKS = attrgetter("ranks")
+_INV_SQRT = attrgetter("inv_sqrt")
+_BLOCK = attrgetter("block")
+_OFFSETS = attrgetter("offsets")
+_LENGTHS = attrgetter("lengths")
 
 
 def adjacency(links: Sequence[Link], nodes: set[str]) -> dict[str, dict[str, float]]:
@@ -71,6 +86,201 @@ def heat_over_links(
         return _taylor_arrays(order, index, rows, seeds, t, terms, above)
     heat = _taylor(order, index, rows, seeds, t, terms)
     return heat if above is None else {k: v for k, v in heat.items() if v > above}
+
+
+def heat_lane(
+    seeds: Mapping[str, float],
+    hops: list[list[Link]],
+    rows: Mapping[str, HeatRow] | None,
+    *,
+    t: float,
+    above: float,
+) -> dict[str, float]:
+    """The heat of ``seeds`` over the links of ``hops``: gathered from the seeds' heat rows
+    (``heat_over_rows``) when ``rows`` is given (the one hop read whole) and holds them,
+    else ``heat_kernel(seeds, adjacency(links, seeds and link ends))`` built straight from
+    the links (``heat_over_links``)."""
+    if rows is not None and (found := heat_over_rows(seeds, rows, t=t, above=above)) is not None:
+        return found
+    return heat_over_links(seeds, [link for hop in hops for link in hop], t=t, above=above)
+
+
+def heat_over_rows(
+    seeds: Mapping[str, float],
+    rows: Mapping[str, HeatRow],
+    *,
+    t: float = DEFAULT_T,
+    terms: int = TAYLOR_TERMS,
+    above: float,
+) -> dict[str, float] | None:
+    """``heat_over_links(seeds, links, above=above)`` with ``links`` every link touching the
+    seeds (one hop, none cut), gathered from each seed's heat row (``rows``: id ->
+    ``HeatRow``, made once per store version: store/warm_heat.py) instead of built from the
+    links; None when a seed has no row. ``above`` must be 0 or more: a node that only a
+    non-positive edge reaches has no heat, and is left out (numpy must be loaded: a warm
+    process's path).
+
+    The same floats, by the same operations on the same segments (tested). A seed's row in
+    the query is its whole row; any other node's holds its links to the seeds only (in the
+    seeds' order by id), its degree their sum in the order the links first reach it. Most
+    such nodes are leaves (one seed each), whose entries the heat rows hold made: when
+    every node is met once, the seeds' blocks are laid out whole (``_leaves_only``). Else
+    the nodes two seeds share, and the seeds in one another's rows, are computed here
+    (``_shared_segments``), the nodes numbered seeds first (by id), then the leaves, then
+    the shared nodes: the series does not care which node has which number, only each
+    segment's order (the node, then its neighbours by id)."""
+    names = sorted(seeds)
+    try:
+        held = list(map(rows.__getitem__, names))
+    except KeyError:
+        return None  # (a seed the version does not hold: the caller builds from links)
+    members = list(chain.from_iterable(map(_MEMBERS, held)))  # each seed, then its row
+    if len(set(members)) == len(members):
+        return _leaves_only(seeds, names, held, members, t, terms, above)
+    sizes = list(map(len, map(_MEMBERS, held)))
+    outside = list(map(not_, map(seeds.__contains__, members)))  # not a seed
+    others = list(compress(members, outside))  # the other nodes, as the seeds meet them
+    # The seeds' segments' weights, and each neighbour's entry as a leaf (None: a seed's
+    # own place), from the blocks (``HeatRow.block``).
+    flat = list(chain.from_iterable(row.block[: len(row.members)] for row in held))
+    backs = list(chain.from_iterable((None, *row.block[len(row.members) + 1 :: 2]) for row in held))
+    owner = list(chain.from_iterable(map(repeat, range(len(names)), sizes)))
+    # (some node is met twice: a seed in a row, or a node two seeds share)
+    shared = [n for n, times in Counter(others).items() if times > 1]
+    leaf_names = set(others).difference(shared)
+    at_leaf = list(compress(range(len(members)), map(leaf_names.__contains__, members)))
+    leaves = list(map(members.__getitem__, at_leaf))
+    nodes = names + leaves + shared
+    index = dict(zip(nodes, range(len(nodes)), strict=True))
+    gather = list(map(index.__getitem__, members))
+    starts = list(accumulate(sizes, initial=0))
+    del starts[-1]
+    # A leaf's segment: itself at 1.0, then its one seed at the entry its seed's row holds.
+    first = len(names)
+    starts += range(len(gather), len(gather) + 2 * len(leaves), 2)
+    gather += chain.from_iterable(
+        zip(range(first, first + len(leaves)), map(owner.__getitem__, at_leaf), strict=True)
+    )
+    flat += chain.from_iterable(zip(repeat(1.0), map(backs.__getitem__, at_leaf)))
+    _shared_segments(names, held, members, owner, shared, index, gather, flat, starts)
+    values = [float(seeds[n]) for n in names]
+    values += repeat(0.0, len(leaves) + len(shared))
+    import numpy
+
+    return _series(
+        nodes,
+        numpy.fromiter(gather, numpy.intp, len(gather)),
+        numpy.fromiter(flat, numpy.float64, len(flat)),
+        numpy.fromiter(starts, numpy.intp, len(starts)),
+        values,
+        t,
+        terms,
+        above,
+    )
+
+
+def _leaves_only(
+    seeds: Mapping[str, float],
+    names: list[str],
+    held: list[HeatRow],
+    members: list[str],
+    t: float,
+    terms: int,
+    above: float,
+) -> dict[str, float]:
+    """``heat_over_rows`` when no node is met twice (no seed in a row, no neighbour
+    shared): every other node is a leaf of one seed, so each seed's block of segments is
+    laid out in its row already (``HeatRow.block``), and the nodes are numbered as
+    ``members`` lists them: each seed, then its leaves."""
+    import numpy
+
+    bases = list(accumulate(map(len, map(_MEMBERS, held)), initial=0))
+    entries = 3 * len(members) - 2 * len(names)  # (a seed's entry and two a leaf)
+    gather = chain.from_iterable(map(map, repeat(add), map(_OFFSETS, held), map(repeat, bases)))
+    flat = chain.from_iterable(map(_BLOCK, held))
+    starts = accumulate(chain.from_iterable(map(_LENGTHS, held)), initial=0)
+    values = [0.0] * len(members)
+    for base, name in zip(bases, names, strict=False):
+        values[base] = float(seeds[name])
+    return _series(
+        members,
+        numpy.fromiter(gather, numpy.intp, entries),
+        numpy.fromiter(flat, numpy.float64, entries),
+        numpy.fromiter(starts, numpy.intp, len(members)),
+        values,
+        t,
+        terms,
+        above,
+    )
+
+
+def _shared_segments(
+    names: list[str],
+    held: list[HeatRow],
+    members: list[str],
+    owner: list[int],
+    shared: list[str],
+    index: Mapping[str, int],
+    gather: list[int],
+    flat: list[float],
+    starts: list[int],
+) -> None:
+    """The segments of ``heat_over_rows``'s shared nodes (``shared``, numbered last), and
+    the seeds' entries for them and for one another, made in place: a shared node's degree
+    sums its seeds' weights in the order its links first appear (the ranks; two weights add
+    up alike either way round)."""
+    weights = list(chain.from_iterable(map(_WEIGHTS, held)))
+    ranks = list(chain.from_iterable(map(_RANKS, held)))
+    seed_inv = list(map(_INV_SQRT, held))
+    inv = dict(zip(names, seed_inv, strict=True))
+    spots: dict[str, list[int]] = {n: [] for n in shared}  # where each is in the rows
+    for at in compress(range(len(members)), map(spots.__contains__, members)):
+        spots[members[at]].append(at)
+    for name, at in spots.items():
+        found = [weights[i] for i in at]
+        if len(at) > 2:  # (in the order the links first reach it)
+            found = [w for _, w in sorted(zip(map(ranks.__getitem__, at), found, strict=True))]
+        inv[name] = 1.0 / math.sqrt(sum(found))  # type: ignore[arg-type]
+    # A seed's entry for a seed or a shared node: ``w * inv_sqrt[i] * inv_sqrt[j]``.
+    for at in compress(range(len(members)), map(inv.__contains__, members)):
+        weight = weights[at]
+        if weight is not None:  # (None: the seed itself)
+            flat[at] = weight * seed_inv[owner[at]] * inv[members[at]]
+    for name, at in spots.items():
+        scale = inv[name]
+        starts.append(len(gather))
+        gather.append(index[name])
+        flat.append(1.0)
+        for i in at:
+            gather.append(owner[i])
+            flat.append(weights[i] * scale * seed_inv[owner[i]])  # type: ignore[operator]
+
+
+def _series(
+    nodes: list[str],
+    at: npt.NDArray[np.intp],
+    weights: npt.NDArray[np.float64],
+    segments: npt.NDArray[np.intp],
+    values: list[float],
+    t: float,
+    terms: int,
+    above: float,
+) -> dict[str, float]:
+    """``_taylor_arrays``' series over segments laid out already (node i's segment starts
+    at ``segments[i]``: itself, then its neighbours by id; ``at``: each entry's node,
+    ``weights`` its weight), the nodes hotter than ``above`` by id."""
+    import numpy
+
+    term = numpy.fromiter(values, numpy.float64, len(values))
+    total = term.copy()
+    fold = numpy.subtract.reduceat
+    for k in range(1, terms):
+        term = (-t / k) * fold(weights * term[at], segments)
+        total += term
+    heat = numpy.where(total < 0.0, 0.0, total)
+    kept = heat > above
+    found = dict(zip(compress(nodes, kept.tolist()), heat[kept].tolist(), strict=True))
+    return {n: found[n] for n in sorted(found)}
 
 
 def _inv_sqrt_degrees(rows: list[dict[int, float]]) -> list[float]:

@@ -30,6 +30,8 @@ from credo.types import Belief
 if TYPE_CHECKING:
     import psycopg
 
+    from credo.store.warm_heat import HeatRow
+
 
 _LINKS_WITH_ENDS = (
     "SELECT * FROM ("
@@ -117,6 +119,9 @@ class Reads(DocAnchorMatches, TruthLinks):
             r[4]: None if r[5] else (r[6], r[7], r[8], r[9], r[10]) for r in rows
         }
         return [Link(r[0], r[1], r[2], r[3]) for r in rows], ends
+
+    def heat_rows(self) -> Mapping[str, HeatRow] | None:
+        return None  # (no warm index: the heat lane builds its graph from the links)
 
     def pairs_among(self, ids: Iterable[str], *, min_weight: float) -> list[tuple[str, str]]:
         payload = sorted(set(ids))

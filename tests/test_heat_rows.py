@@ -1,0 +1,157 @@
+"""The heat lane gathered from per-version heat rows (store/warm_heat.py,
+``lanes/heat.heat_over_rows``) gives exactly what it gives built from the seeds' links
+(``heat_over_links``): the same floats by ``repr``, in the same key order, on random graphs
+with parallel edges, self-loops, non-positive weights, shared neighbours and linked seeds,
+and on a warm store's own rows against its SQL links."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from credo import Memory
+from credo.retrieval.lanes import heat
+from credo.retrieval.lanes.heat import heat_over_links, heat_over_rows
+from credo.store.graph import Link
+from credo.store.warm_heat import HeatRow, heat_row
+
+NAMES = [f"n{i}" for i in range(12)]
+TYPES = ["CITES", "RELATES_TO", "SUPPORTS"]
+WEIGHTS = [-0.5, 0.0, 0.2, 0.3, 0.5, 1.0, 0.123456789, 1e-16, 3.0]
+ABOVE = 1e-9  # (the pipeline's floor)
+
+
+def rows_of(links: list[Link]) -> dict[str, HeatRow]:
+    """Every end's heat row from ``links`` (unique by key), as ``WarmGraph.prepare`` makes
+    them: each belief's links with their far end and their rank in (src, dst, type) order,
+    a self-loop once."""
+    ordered = sorted(links)
+    rank = {link: i for i, link in enumerate(ordered)}
+    ends = sorted({end for link in links for end in (link.src, link.dst)})
+    rows = {}
+    for name in ends:
+        mine = [(x, x.dst, 1, rank[x]) for x in ordered if x.src == name]
+        mine += [(x, x.src, 1, rank[x]) for x in ordered if x.dst == name and x.src != name]
+        rows[name] = heat_row(name, mine)
+    return rows
+
+
+def touching(links: list[Link], seeds: dict[str, float]) -> list[Link]:
+    """The seeds' one hop, in key order (``links_with_ends`` uncut)."""
+    return sorted(x for x in links if x.src in seeds or x.dst in seeds)
+
+
+def _unique(rows: list[tuple[str, str, str, float]]) -> list[Link]:
+    return list({(a, b, kind): Link(a, b, kind, w) for a, b, kind, w in rows}.values())
+
+
+_links = st.lists(
+    st.tuples(
+        st.sampled_from(NAMES),
+        st.sampled_from(NAMES),
+        st.sampled_from(TYPES),
+        st.sampled_from(WEIGHTS),
+    ),
+    max_size=50,
+).map(_unique)
+_seeds = st.dictionaries(
+    st.sampled_from(NAMES), st.floats(0.0, 1.0, allow_subnormal=False), min_size=1, max_size=8
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(links=_links, seeds=_seeds, t=st.sampled_from([0.5, 1.0, 1.5]))
+def test_gathered_heat_gives_the_floats_of_the_links(
+    links: list[Link], seeds: dict[str, float], t: float
+) -> None:
+    import numpy  # noqa: F401  (heat_over_links's arrays path: a warm process's)
+
+    rows = rows_of(links)
+    for name in seeds:  # (a seed without a link has a row too in a warm store)
+        rows.setdefault(name, heat_row(name, []))
+    want = heat_over_links(seeds, touching(links, seeds), t=t, above=ABOVE)
+    got = heat_over_rows(seeds, rows, t=t, above=ABOVE)
+    assert repr(got) == repr(want)
+
+
+def test_a_shared_node_s_degree_is_summed_in_the_order_its_links_come() -> None:
+    """``m`` meets three seeds; its links by key come b, c, then a (``(m, a)`` sorts after
+    ``(c, m)``), and the sum in that order differs in the last bit from the sum by name."""
+    links = [Link("m", "a", "CITES", 0.2), Link("b", "m", "CITES", 1e-16)]
+    links += [Link("c", "m", "CITES", 0.1)]
+    seeds = {"a": 1.0, "b": 0.5, "c": 0.25}
+    assert (1e-16 + 0.1) + 0.2 != (0.2 + 1e-16) + 0.1
+    want = heat_over_links(seeds, touching(links, seeds), above=ABOVE)
+    assert repr(heat_over_rows(seeds, rows_of(links), above=ABOVE)) == repr(want)
+    # (the rows' ranks are what orders the sum: ranked by the seeds' ids instead, it moves)
+    by_name = {
+        n: row._replace(ranks=(None, *(ord(n) for _ in row.members[1:])))
+        for n, row in rows_of(links).items()
+    }
+    assert repr(heat_over_rows(seeds, by_name, above=ABOVE)) != repr(want)
+
+
+def test_a_seed_without_a_row_asks_for_the_links() -> None:
+    rows = rows_of([Link("a", "b", "CITES", 0.5)])
+    assert heat_over_rows({"a": 1.0, "elsewhere": 1.0}, rows, above=ABOVE) is None
+
+
+def test_a_self_loop_and_linked_seeds_are_laid_out_as_the_links_say() -> None:
+    links = [Link("a", "a", "SUPPORTS", 0.5), Link("a", "b", "CITES", 0.3)]
+    links += [Link("b", "a", "SUPPORTS", 1.0), Link("b", "c", "CITES", 0.2)]
+    links += [Link("c", "d", "CITES", 0.7), Link("a", "d", "CONTRADICTS", -0.5)]
+    for seeds in ({"a": 1.0}, {"a": 1.0, "b": 0.4}, {"b": 1.0, "d": 0.3}, {"d": 1.0}):
+        want = heat_over_links(seeds, touching(links, seeds), above=ABOVE)
+        assert repr(heat_over_rows(seeds, rows_of(links), above=ABOVE)) == repr(want)
+
+
+def test_a_warm_store_s_heat_rows_are_those_of_its_links(tmp_path: Path) -> None:
+    """A prepared warm index's heat rows give, for any seeds, the heat of the links SQL
+    reads; the pipeline's heat lane takes them (no link is built into a row)."""
+    import numpy  # noqa: F401
+
+    memory = Memory(tmp_path / "m.db", root=tmp_path)
+    ids = [memory.remember(f"note {i} about deploy staging", id=f"b{i:02d}") for i in range(12)]
+    pairs = [(0, 1), (1, 2), (2, 0), (3, 0), (3, 1), (3, 2), (4, 5), (6, 0), (7, 3), (8, 9)]
+    for n, (src, dst) in enumerate(pairs):
+        memory.relate(ids[src], ids[dst], ("SUPPORTS", "RELATES_TO", "CONTRADICTS")[n % 3])
+    memory.relate(ids[1], ids[0], "CITES")  # (a second edge between two beliefs)
+    memory.forget(ids[9])
+    cold = {i: memory.store.links_touching([i], limit=-1) for i in ids}
+    assert memory.store.heat_rows() is None  # (no warm index yet)
+    assert memory.store.build_warm()
+    rows = memory.store.heat_rows()
+    assert rows is not None and set(rows) == set(ids[:9] + ids[10:])
+    for group in ([0], [0, 3], [0, 1, 2, 3], [4, 6, 7], [8], list(range(12))):
+        seeds = {ids[i]: 1.0 / (1 + i) for i in group if i != 9}
+        links = sorted({x for i in seeds for x in cold[i]})
+        want = heat_over_links(seeds, links, above=ABOVE)
+        assert repr(heat_over_rows(seeds, rows, above=ABOVE)) == repr(want)
+    built: list[object] = []
+    laid = heat._series
+    try:  # (the warm retrieve lays the lane out from the rows)
+        heat._series = lambda *args: built.append(args) or laid(*args)  # type: ignore[assignment]
+        memory.retrieve("deploy staging")
+    finally:
+        heat._series = laid  # type: ignore[assignment]
+    assert built
+    memory.close()
+
+
+def test_a_store_past_prepared_holds_no_heat_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past ``PREPARED`` (a large store) the index makes no heat row, and the lane builds
+    its graph from the links as before."""
+    from credo.store import warm as warm_module
+
+    monkeypatch.setattr(warm_module, "PREPARED", -1)
+    memory = Memory(tmp_path / "m.db", root=tmp_path)
+    a = memory.remember("deploy staging notes", id="a")
+    memory.relate(a, memory.remember("staging cache notes", id="b"), "SUPPORTS")
+    assert memory.store.build_warm() and memory.store.heat_rows() is None
+    assert "b" in memory.retrieve("deploy").ids
+    memory.close()
