@@ -206,9 +206,9 @@ STAGES = (
     + [
         ("credo.retrieval.pipeline", name)
         for name in (
-            "_heat",
-            "_bfs",
-            "_best",
+            "heat_scores",
+            "bfs_scores",
+            "lane_best",
             "doc_scores",
             "session_lane",
             "windows",

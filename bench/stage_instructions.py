@@ -12,7 +12,7 @@ stage that keeps a memo (the keyword mirror's rows, the graph's links) pays less
 time, so its figure is what it costs once its memos are filled. A stage that changes
 state it is handed (the pack's charges) must not be listed.
 
-Stages are names the pipeline calls (``retrieval/pipeline.py``: ``_heat``, ``compose``...),
+Stages are names the pipeline calls (``retrieval/pipeline.py``: ``heat_scores``, ``compose``...),
 ``store.NAME`` for a store method (``store.keyword_beliefs``) and ``cluster.NAME`` for the
 cluster module's. The store is ``--db`` (copied, never written), else a 10k synthetic one
 built as bench/latency.py builds it. Needs valgrind; a few minutes a stage.
@@ -31,13 +31,13 @@ sys.path.insert(0, str(BENCH))
 from cachegrind import python_instructions  # noqa: E402
 
 DEFAULT_STAGES = (
-    "_heat",
+    "heat_scores",
     "compose",
-    "_neighbourhood",
-    "_best",
-    "_bfs",
+    "neighbourhood",
+    "lane_best",
+    "bfs_scores",
     "store.keyword_beliefs",
-    "_candidate_pairs",
+    "candidate_pairs",
     "_currency",
     "Shown",
     "picked",

@@ -49,15 +49,15 @@ from synth import write_records  # noqa: E402
 # (object, attribute) of each stage timed: the names the pipeline calls, looked up there.
 PIPELINE_STAGES = (
     "_rank",
-    "_neighbourhood",
-    "_heat",
-    "_bfs",
-    "_best",
+    "neighbourhood",
+    "heat_scores",
+    "bfs_scores",
+    "lane_best",
     "speaker_lane",
     "compose",
     "_currency",
     "Shown",
-    "_candidate_pairs",
+    "candidate_pairs",
     "picked",
 )
 STORE_STAGES = ("keyword_beliefs", "trails")
@@ -93,14 +93,14 @@ class Stages:
 
 class Reach:
     """Per query: the graph lanes' beliefs, the candidates and the ranked ids, as the
-    pipeline made them (read by wrapping ``_heat``, ``_bfs`` and ``compose``)."""
+    pipeline made them (read by wrapping ``heat_scores``, ``bfs_scores`` and ``compose``)."""
 
     def __init__(self) -> None:
         self.seen: dict[str, Any] = {}
 
     def install(self) -> None:
-        self._keep("_heat", "heat")
-        self._keep("_bfs", "bfs")
+        self._keep("heat_scores", "heat")
+        self._keep("bfs_scores", "bfs")
         compose = pipeline.compose
         seen = self.seen
 

@@ -584,7 +584,7 @@ def test_cluster_pairs_reuse_the_seed_links(tmp_path: Path, max_links: int) -> N
         assert (around is None) == (max_links == 5)
         ids_ranked = [s.id for s in ranked]
         for floor in (0.0, 0.4, 0.6):
-            got = retrieval._candidate_pairs(memory.store, ids_ranked, around, floor)
+            got = retrieval.candidate_pairs(memory.store, ids_ranked, around, floor)
             assert sorted(got) == sorted(memory.store.pairs_among(ids_ranked, min_weight=floor))
 
 

@@ -31,11 +31,16 @@ from credo.retrieval.compress import (
     long_ids,
     verbatim_ids,
 )
+from credo.retrieval.graph_lanes import (
+    bfs_scores,
+    candidate_pairs,
+    heat_scores,
+    lane_best,
+    neighbourhood,
+)
 from credo.retrieval.lanes import defn, dialog, line
-from credo.retrieval.lanes.bfs import expand_hop
 from credo.retrieval.lanes.date import date_lane, windows
 from credo.retrieval.lanes.doc import doc_scores, without_named
-from credo.retrieval.lanes.heat import heat_lane
 from credo.retrieval.lanes.session import session_lane
 from credo.retrieval.lanes.speaker import speaker_lane
 from credo.retrieval.members import members_first
@@ -177,7 +182,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     cluster_of: dict[str, int] = {}
     if options.use_intentional_clustering and ranked:
         # cluster_candidates + pack_with_clusters, for ids already ranked (compose's order).
-        pairs = _candidate_pairs(
+        pairs = candidate_pairs(
             store,
             ids if relevant is None else relevant,
             around_seeds,
@@ -438,22 +443,22 @@ def _rank(
         ordered = sorted(keyword.items())
         ordered.sort(key=_SECOND, reverse=True)
         seeds = dict(ordered[: options.graph_seeds])
-        hops = _neighbourhood(store, seeds, options, known)
+        hops = neighbourhood(store, seeds, options, known)
         if hops and len(hops[0]) < options.graph_max_links:
             around_seeds = (set(seeds), hops[0])
         # A locked belief carries heat and paths like any other, but L0 places it: it must
         # not take one of a lane's places from an unlocked neighbour.
         locked = known if None in known.values() else None  # (None: no lock met)
         if lanes["heat"]:
-            heat = _heat(store, seeds, hops, options)
-            lane_scores["heat"] = _best(heat, keyword, options.graph_lane_limit, locked)
+            heat = heat_scores(store, seeds, hops, options)
+            lane_scores["heat"] = lane_best(heat, keyword, options.graph_lane_limit, locked)
         if lanes["bfs"]:
-            bfs = _bfs(seeds, hops, options.bfs_decay)
-            lane_scores["bfs"] = _best(bfs, keyword, options.graph_lane_limit, locked)
+            bfs = bfs_scores(seeds, hops, options.bfs_decay)
+            lane_scores["bfs"] = lane_best(bfs, keyword, options.graph_lane_limit, locked)
     if lanes["doc"]:
         # A folder named in the query can match thousands of anchors: bounded like the
         # graph lanes (the keyword hits plus the lane's best others).
-        lane_scores["doc"] = _best(named, keyword, options.graph_lane_limit)
+        lane_scores["doc"] = lane_best(named, keyword, options.graph_lane_limit)
     if lanes["hrr"]:
         from credo.retrieval.lanes.structural import structural_lane
 
@@ -503,101 +508,3 @@ def _explain_dialog(
         return
     for scored in compress(ranked, map(changed.__contains__, map(_FIRST, ranked))):
         dialog.explain(scored.lanes, found.get(scored.id, 0.0), best, weight)
-
-
-def _candidate_pairs(
-    store: "Store",
-    ids: list[str],
-    around_seeds: tuple[set[str], list[Link]] | None,
-    floor: float,
-) -> list[tuple[str, str]]:
-    """(src, dst) of the edges at or above ``floor`` among the candidates ``ids``.
-
-    An edge with an end in the seeds is among the seeds' links already (all of them, when
-    ``around_seeds`` is given: both ends of an edge among candidates are live), so only the
-    other candidates' edges are read: a fifth fewer index lookups on a typical query.
-    """
-    if around_seeds is None:
-        return store.pairs_among(ids, min_weight=floor)
-    seeds, links = around_seeds
-    members = set(ids)
-    pairs = [
-        (link.src, link.dst)
-        for link in links
-        if link.weight >= floor and link.src in members and link.dst in members
-    ]
-    rest = [i for i in ids if i not in seeds]
-    return pairs + store.pairs_among(rest, min_weight=floor) if rest else pairs
-
-
-def _best(
-    scores: dict[str, float],
-    keep: Mapping[str, float],
-    limit: int,
-    locked: Mapping[str, CandidateRow | None] | None = None,
-) -> dict[str, float]:
-    """A graph lane's scores for the keyword hits plus its ``limit`` best other beliefs: the
-    long tail of weakly reached neighbours would never clear the relevance floor, and
-    carrying it through composition costs time on every query. With ``locked`` (the rows
-    met, None for a locked belief), the locked beliefs are left out first: a locked
-    belief carries heat and paths like any other, but L0 places it."""
-    if locked is not None:
-        scores = {k: v for k, v in scores.items() if locked.get(k, ()) is not None}
-    best = {k: v for k, v in scores.items() if k in keep}
-    others = [k for k in scores if k not in keep]
-    # (score desc, id asc) by two stable sorts, cheaper than a tuple key per belief.
-    others.sort()
-    others.sort(key=scores.__getitem__, reverse=True)
-    del others[limit:]
-    best.update(zip(others, map(scores.__getitem__, others), strict=True))
-    return best
-
-
-def _neighbourhood(
-    store: "Store",
-    seeds: Mapping[str, float],
-    options: Options,
-    known: dict[str, CandidateRow | None],
-) -> list[list[Link]]:
-    """The links of each hop outward from the seeds (one batched query per hop); the
-    beliefs they reach are added to ``known``."""
-    seen = set(seeds)
-    frontier = set(seeds)
-    hops: list[list[Link]] = []
-    for hop in range(options.graph_hops):
-        if not frontier:
-            break
-        links, ends = store.links_with_ends(frontier, limit=options.graph_max_links)
-        known.update(ends)
-        hops.append(links)
-        if hop + 1 < options.graph_hops:
-            frontier = _ends(links) - seen
-            seen |= frontier
-    return hops
-
-
-def _ends(links: list[Link]) -> set[str]:
-    ends = {link.src for link in links}
-    ends.update([link.dst for link in links])
-    return ends
-
-
-def _heat(
-    store: "Store", seeds: Mapping[str, float], hops: list[list[Link]], options: Options
-) -> dict[str, float]:
-    best, taken, cap = max(seeds.values()), hops[: options.heat_hops], options.graph_max_links
-    # One hop read whole: each seed's row is its whole row, made ahead by a small warm store.
-    rows = store.heat_rows() if len(taken) == 1 and len(taken[0]) < cap else None
-    scaled = {k: v / best for k, v in seeds.items()}
-    return heat_lane(scaled, taken, rows, t=options.heat_t, above=1e-9)
-
-
-def _bfs(seeds: Mapping[str, float], hops: list[list[Link]], decay: float) -> dict[str, float]:
-    best = max(seeds.values())
-    reached: dict[str, float] = {}
-    frontier = {k: v / best for k, v in seeds.items()}
-    for links in hops:
-        step = expand_hop(frontier, links, decay=decay)
-        frontier = {k: v for k, v in step.items() if v > reached.get(k, 0.0) and k not in seeds}
-        reached.update(frontier)
-    return reached
