@@ -27,7 +27,7 @@ from credo.store.defn_stats import (
     term_count,
 )
 from credo.store.stem import stem, tokens
-from tests.lane_runs import two_fresh_stores
+from tests.lane_runs import cold_then_warm, two_fresh_stores
 
 GUIDE = """\
 # Guide
@@ -538,16 +538,7 @@ def test_the_warm_path_gives_the_cold_paths_carriers(tmp_path: Path) -> None:
     queries = ("interrupted calls retried with the time left", "deadline interrupted", "poll")
     with Memory(tmp_path / "m.db", root=tmp_path) as memory:
         memory.ingest(tmp_path)
-
-        def answers() -> list[list[tuple[str, float, list[tuple[str, float]]]]]:
-            return [
-                [(b.content, b.score, sorted(b.lanes.items())) for b in r.beliefs]
-                for r in (memory.retrieve(q, token_budget=5000) for q in queries)
-            ]
-
-        cold = answers()
-        assert memory.store.build_warm() and memory.store.warm
-        assert answers() == cold
+        cold = cold_then_warm(memory, queries)
     assert any("defn" in dict(lanes) for found in cold for _, _, lanes in found)
 
 

@@ -16,7 +16,7 @@ from credo.retrieval.rank import Scored
 from credo.retrieval.specific import TOP
 from credo.store.defn_stats import encode
 from credo.store.stem import stem, tokens
-from tests.lane_runs import two_fresh_stores
+from tests.lane_runs import cold_then_warm, two_fresh_stores
 
 
 def _terms(text: str) -> str:
@@ -225,16 +225,7 @@ def test_the_warm_path_moves_the_same_heads(tmp_path: Path) -> None:
     queries = ("a full pool discards the connection put back", "take a connection out")
     with Memory(tmp_path / "m.db", root=tmp_path) as memory:
         memory.ingest(tmp_path)
-
-        def answers() -> list[list[tuple[str, float, list[tuple[str, float]]]]]:
-            return [
-                [(b.content, b.score, sorted(b.lanes.items())) for b in r.beliefs]
-                for r in (memory.retrieve(q, token_budget=5000) for q in queries)
-            ]
-
-        cold = answers()
-        assert memory.store.build_warm() and memory.store.warm
-        assert answers() == cold
+        cold = cold_then_warm(memory, queries)
     assert any("members" in dict(lanes) for found in cold for _, _, lanes in found)
 
 

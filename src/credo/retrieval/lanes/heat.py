@@ -269,18 +269,35 @@ def _series(
     """``_taylor_arrays``' series over segments laid out already (node i's segment starts
     at ``segments[i]``: itself, then its neighbours by id; ``at``: each entry's node,
     ``weights`` its weight), the nodes hotter than ``above`` by id."""
+    heat = _folded(at, weights, segments, values, t, terms)
+    kept = heat > above
+    found = dict(zip(compress(nodes, kept.tolist()), heat[kept].tolist(), strict=True))
+    return {n: found[n] for n in sorted(found)}
+
+
+def _folded(
+    at: npt.NDArray[np.intp],
+    weights: npt.NDArray[np.float64],
+    segments: npt.NDArray[np.intp],
+    values: list[float],
+    t: float,
+    terms: int,
+) -> npt.NDArray[np.float64]:
+    """The series' sum from the nodes' first ``values``, each step folding a segment's
+    weighted values with ``subtract.reduceat`` (``_taylor_arrays`` says why these are the
+    reference's very floats); below 0.0 made 0.0 (a NaN and a -0.0 stay)."""
     import numpy
 
+    # (``fromiter`` with the count: a quarter fewer instructions than ``array`` on a list,
+    # which first looks the list over for its shape and type)
     term = numpy.fromiter(values, numpy.float64, len(values))
     total = term.copy()
     fold = numpy.subtract.reduceat
     for k in range(1, terms):
+        # L x = x - D^-1/2 W D^-1/2 x ; next term = (-t / k) * L * term
         term = (-t / k) * fold(weights * term[at], segments)
         total += term
-    heat = numpy.where(total < 0.0, 0.0, total)
-    kept = heat > above
-    found = dict(zip(compress(nodes, kept.tolist()), heat[kept].tolist(), strict=True))
-    return {n: found[n] for n in sorted(found)}
+    return numpy.where(total < 0.0, 0.0, total)
 
 
 def _inv_sqrt_degrees(rows: list[dict[int, float]]) -> list[float]:
@@ -329,20 +346,10 @@ def _taylor_arrays(
     first = [0.0] * len(order)
     for n, value in seeds.items():  # every seed is a node (heat_over_links adds them)
         first[index[n]] = float(value)
-    # (``fromiter`` with the count: a quarter fewer instructions than ``array`` on a list,
-    # which first looks the list over for its shape and type)
     at = numpy.fromiter(gather, numpy.intp, len(gather))
     weights = numpy.fromiter(flat, numpy.float64, len(flat))
     segments = numpy.fromiter(starts, numpy.intp, len(starts))
-    term = numpy.fromiter(first, numpy.float64, len(first))
-    total = term.copy()
-    fold = numpy.subtract.reduceat
-    for k in range(1, terms):
-        # L x = x - D^-1/2 W D^-1/2 x ; next term = (-t / k) * L * term
-        term = (-t / k) * fold(weights * term[at], segments)
-        total += term
-    # max(value, 0.0): the value unless below 0.0 (a NaN and a -0.0 stay)
-    heat = numpy.where(total < 0.0, 0.0, total)
+    heat = _folded(at, weights, segments, first, t, terms)
     if above is not None:
         kept = heat > above
         return dict(zip(compress(order, kept.tolist()), heat[kept].tolist(), strict=True))
