@@ -71,7 +71,8 @@ def heat_row(name: str, links: Iterable[tuple[Link, str, int, int]]) -> HeatRow:
         if far == name:  # a self-loop: its own row twice, as the lane adds both directions
             row[far] += weight
         first.setdefault(far, rank)
-    inv = inverse_sqrt(sum(row.values()))  # (in first-appearance order: the lane's sum)
+    # (``sum`` in first-appearance order: the lane's very sum, whatever the Python)
+    inv = inverse_sqrt(sum(row.values()))
     names = sorted(row)
     weights = [row[n] for n in names]
     leaf = [1.0 / math.sqrt(w) for w in weights]  # a leaf's D^-1/2: its degree is w
