@@ -158,3 +158,27 @@ def test_a_store_past_prepared_holds_no_heat_rows(
     assert memory.store.build_warm() and memory.store.heat_rows() is None
     assert "b" in memory.retrieve("deploy").ids
     memory.close()
+
+
+@pytest.mark.parametrize(
+    ("hops", "cap", "asks"),
+    [
+        (1, 600, True),  # one hop read whole: the seeds' rows are their whole rows
+        (1, 2, False),  # the hop was cut at the read's limit: its rows would hold more
+        (2, 600, False),  # two hops: the far nodes' links are not in the rows
+    ],
+)
+def test_the_rows_are_asked_for_only_when_one_hop_is_read_whole(
+    hops: int, cap: int, asks: bool
+) -> None:
+    links = [Link("a", "b", "CITES", 0.5), Link("a", "c", "CITES", 0.25)]
+    asked: list[bool] = []
+
+    def rows() -> dict[str, HeatRow]:
+        asked.append(True)
+        return rows_of(links)
+
+    split = [links] if hops == 1 else [links[:1], links[1:]]
+    found = heat.heat_lane({"a": 1.0}, split, rows, cap=cap, t=heat.DEFAULT_T, above=ABOVE)
+    assert bool(asked) == asks
+    assert repr(found) == repr(heat_over_links({"a": 1.0}, links, above=ABOVE))

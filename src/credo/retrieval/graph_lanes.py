@@ -106,11 +106,12 @@ def link_ends(links: list[Link]) -> set[str]:
 def heat_scores(
     store: "Store", seeds: Mapping[str, float], hops: list[list[Link]], options: Options
 ) -> dict[str, float]:
-    best, taken, cap = max(seeds.values()), hops[: options.heat_hops], options.graph_max_links
-    # One hop read whole: each seed's row is its whole row, made ahead by a small warm store.
-    rows = store.heat_rows() if len(taken) == 1 and len(taken[0]) < cap else None
+    """The heat lane's scores: the seeds scaled to a best of 1.0, over the first
+    ``heat_hops`` hops (gathered from the store's heat rows when it keeps them)."""
+    best = max(seeds.values())
     scaled = {k: v / best for k, v in seeds.items()}
-    return heat_lane(scaled, taken, rows, t=options.heat_t, above=1e-9)
+    taken, cap = hops[: options.heat_hops], options.graph_max_links
+    return heat_lane(scaled, taken, store.heat_rows, cap=cap, t=options.heat_t, above=1e-9)
 
 
 def bfs_scores(

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import sys
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import accumulate, chain, compress, repeat
 from operator import add, attrgetter, itemgetter, not_
 from typing import TYPE_CHECKING
@@ -91,17 +91,21 @@ def heat_over_links(
 def heat_lane(
     seeds: Mapping[str, float],
     hops: list[list[Link]],
-    rows: Mapping[str, HeatRow] | None,
+    heat_rows: Callable[[], Mapping[str, HeatRow] | None],
     *,
+    cap: int,
     t: float,
     above: float,
 ) -> dict[str, float]:
     """The heat of ``seeds`` over the links of ``hops``: gathered from the seeds' heat rows
-    (``heat_over_rows``) when ``rows`` is given (the one hop read whole) and holds them,
-    else ``heat_kernel(seeds, adjacency(links, seeds and link ends))`` built straight from
-    the links (``heat_over_links``)."""
-    if rows is not None and (found := heat_over_rows(seeds, rows, t=t, above=above)) is not None:
-        return found
+    (``heat_over_rows``) when ``hops`` is one hop read whole (fewer links than ``cap``, the
+    read's limit: each seed's row in the query is then its whole row) and ``heat_rows()``
+    (the store's, per version) holds them; else ``heat_kernel(seeds, adjacency(links, seeds
+    and link ends))`` built straight from the links (``heat_over_links``)."""
+    if len(hops) == 1 and len(hops[0]) < cap and (rows := heat_rows()) is not None:
+        found = heat_over_rows(seeds, rows, t=t, above=above)
+        if found is not None:
+            return found
     return heat_over_links(seeds, [link for hop in hops for link in hop], t=t, above=above)
 
 
