@@ -29,6 +29,7 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 from cachegrind import python_instructions  # noqa: E402
+from warm_instructions import ten_thousand  # noqa: E402
 
 DEFAULT_STAGES = (
     "heat_scores",
@@ -105,14 +106,7 @@ def main() -> None:
         raise SystemExit("needs valgrind")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        db = args.db
-        if db is None:
-            from credo import Memory
-            from synth import write_records
-
-            db = folder / "bench.db"
-            with Memory(db, root=folder) as memory:
-                memory.import_records(write_records(folder / "r.jsonl", 10_000, 2, text="zipf"))
+        db = args.db or ten_thousand(folder)
         n = args.queries
         base = instructions(args.tree, db, n, "-", folder)
         print(f"{args.tree}: the run without a stage twice, {base:,} instructions ({n} queries)")

@@ -44,7 +44,7 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -490,10 +490,8 @@ def apply_updates(memory: Memory, scenarios: list[Scenario]) -> dict[str, int]:
     return {"dedup_clusters": len(report.clusters), "dedup_edges": len(applied.written)}
 
 
-def fts5_packs(
-    records: list[dict[str, object]], questions: list[str], budget: int
-) -> list[set[str]]:
-    """The plain FTS5 baseline's pack for each question (the module docstring)."""
+def term_index(records: Iterable[dict[str, object]]) -> sqlite3.Connection:
+    """An FTS5 table of the records, tokenized as credo's index is (porter)."""
     conn = sqlite3.connect(":memory:")
     conn.execute(
         "CREATE VIRTUAL TABLE t USING fts5(id UNINDEXED, content, "
@@ -502,6 +500,14 @@ def fts5_packs(
     conn.executemany(
         "INSERT INTO t(id, content) VALUES (?, ?)", [(r["id"], r["content"]) for r in records]
     )
+    return conn
+
+
+def fts5_packs(
+    records: list[dict[str, object]], questions: list[str], budget: int
+) -> list[set[str]]:
+    """The plain FTS5 baseline's pack for each question (the module docstring)."""
+    conn = term_index(records)
     packs = []
     for question in questions:
         terms = query_terms(question)

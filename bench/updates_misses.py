@@ -33,21 +33,9 @@ import updates
 from credo import Memory
 from credo.store.fts import query_terms
 from credo.tokens import belief_tokens
+from updates import term_index
 
 UNBOUNDED = 1_000_000
-
-
-def term_index(records: Iterable[dict[str, object]]) -> sqlite3.Connection:
-    """An FTS5 table of the records, tokenized as credo's index is (porter)."""
-    conn = sqlite3.connect(":memory:")
-    conn.execute(
-        "CREATE VIRTUAL TABLE t USING fts5(id UNINDEXED, content, "
-        "tokenize='porter unicode61 remove_diacritics 2')"
-    )
-    conn.executemany(
-        "INSERT INTO t(id, content) VALUES (?, ?)", [(r["id"], r["content"]) for r in records]
-    )
-    return conn
 
 
 def matched_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, frozenset[str]]:

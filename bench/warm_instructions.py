@@ -102,14 +102,7 @@ def main() -> None:
         raise SystemExit("needs valgrind")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        db = args.db
-        if db is None:
-            from credo import Memory
-            from synth import write_records
-
-            db = folder / "bench.db"
-            with Memory(db, root=folder) as memory:
-                memory.import_records(write_records(folder / "r.jsonl", 10_000, 2, text="zipf"))
+        db = args.db or ten_thousand(folder)
         for tree in args.trees:
             n = args.queries
             base = instructions(tree, db, n, 0, folder, first=args.first)
@@ -117,6 +110,17 @@ def main() -> None:
             per_query = (more - base) / (n if args.first else 2 * n)
             what = "a first-pass query" if args.first else "a warm query"
             print(f"{tree}: {per_query:,.0f} instructions {what} ({n} queries)")
+
+
+def ten_thousand(folder: Path) -> Path:
+    """A 10k-belief store (bench/latency.py's: Zipf text, two edges a belief) in ``folder``."""
+    from credo import Memory
+    from synth import write_records
+
+    db = folder / "bench.db"
+    with Memory(db, root=folder) as memory:
+        memory.import_records(write_records(folder / "r.jsonl", 10_000, 2, text="zipf"))
+    return db
 
 
 if __name__ == "__main__":
