@@ -1,10 +1,13 @@
 """A lane's results from two stores ingested afresh from the same file, and from one store
-cold and warm: what the lanes' determinism and warm-path tests compare."""
+cold and warm; a warm index's cached read against SQL's: what the lanes' determinism and
+warm-path tests compare."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from credo import Memory
 
@@ -39,3 +42,26 @@ def cold_then_warm(memory: Memory, queries: tuple[str, ...]) -> Answers:
     assert memory.store.build_warm() and memory.store.warm
     assert answers(memory, queries) == cold
     return cold
+
+
+def cached_as_sql(
+    memory: Memory, read: Callable[[list[str]], Mapping[str, list[Any]]], table: str
+) -> tuple[list[str], Mapping[str, list[Any]]]:
+    """Check that ``read`` (a store read the warm index caches) answers ids as SQL does,
+    a second time without asking SQL (``table`` not in any statement), handing out lists
+    of the caller's own; returns the ids asked (repeats and an unknown one among them)
+    and SQL's answer."""
+    store = memory.store
+    ids = [r[0] for r in store.conn.execute("SELECT id FROM beliefs ORDER BY rowid DESC")]
+    asked = [*ids[::2], "nobody", *ids]
+    cold = read(asked)
+    assert cold and store.build_warm() and store.warm
+    for _ in range(2):  # (the second from the cache alone)
+        statements: list[str] = []
+        store.conn.set_trace_callback(statements.append)
+        warm = read(asked)
+        store.conn.set_trace_callback(None)
+        assert list(warm.items()) == list(cold.items())
+        warm[next(iter(warm))].clear()  # (a caller's list is its own)
+    assert not [s for s in statements if table in s]
+    return asked, cold

@@ -27,7 +27,7 @@ from credo.store.defn_stats import (
     term_count,
 )
 from credo.store.stem import stem, tokens
-from tests.lane_runs import cold_then_warm, two_fresh_stores
+from tests.lane_runs import cached_as_sql, cold_then_warm, two_fresh_stores
 
 GUIDE = """\
 # Guide
@@ -724,18 +724,7 @@ def test_the_warm_index_answers_passage_definitions_as_sql_does(tmp_path: Path) 
     with Memory(tmp_path / "m.db", root=tmp_path) as memory:
         memory.ingest(tmp_path)
         store = memory.store
-        ids = [r[0] for r in store.conn.execute("SELECT id FROM beliefs ORDER BY rowid DESC")]
-        asked = [*ids[::2], "nobody", *ids]
-        cold = store.passage_definitions(asked)
-        assert cold and store.build_warm() and store.warm
-        for _ in range(2):  # (the second from the cache alone)
-            statements: list[str] = []
-            store.conn.set_trace_callback(statements.append)
-            warm = store.passage_definitions(asked)
-            store.conn.set_trace_callback(None)
-            assert list(warm.items()) == list(cold.items())
-            warm[next(iter(warm))].clear()  # (a caller's list is its own)
-        assert not [s for s in statements if "passage_definitions" in s]
+        asked, cold = cached_as_sql(memory, store.passage_definitions, "passage_definitions")
         memory.forget(next(iter(cold)))  # (a write: the version moves on)
         assert store.passage_definitions(asked) == {
             k: v for k, v in cold.items() if k != next(iter(cold))
