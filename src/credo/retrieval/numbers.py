@@ -79,7 +79,9 @@ def without_dotted(
     trails = trails_of(sorted(found))
     by_numbers: dict[tuple[str, ...], list[str]] = {}
     for belief_id in sorted(found):
-        held = f"{text_of(belief_id)}\n{trails.get(belief_id, '')}"
+        # (a trail's line range, "L12-L30", holds no token of its own: left out, so that the
+        # substring test below passes only where the number may be a token)
+        held = f"{text_of(belief_id)}\n{trails.get(belief_id, '').rsplit(' L', 1)[0]}"
         if not any(n in held for n in numbers):  # (a C-level test: most hits hold none)
             continue
         spurious = only_dotted(held, numbers)
