@@ -44,6 +44,7 @@ from credo.retrieval.lanes.doc import doc_scores, without_named
 from credo.retrieval.lanes.session import session_lane
 from credo.retrieval.lanes.speaker import speaker_lane
 from credo.retrieval.members import members_first
+from credo.retrieval.numbers import without_dotted
 from credo.retrieval.options import DEFAULT_LANES, Options, check_options, with_default_lanes
 from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
@@ -430,6 +431,10 @@ def _rank(
         hits, hit_rows = store.keyword_beliefs(terms, limit=options.keyword_limit)
         found = keyword = dict(hits)  # (a hit is the pair (belief_id, score))
         known.update(hit_rows)
+        if any(map(str.isdigit, terms)):  # "lines 2 and 4" is not release 4.10.2 (numbers.py)
+            found = keyword = without_dotted(
+                text, terms, found, _text_of(known), store.trails, store.keyword_scores
+            )
         if lanes["dialog"]:
             keyword = dialog.dialog_step(store, found, known, limit=options.graph_max_links)
         lane_scores["bm25f"] = keyword

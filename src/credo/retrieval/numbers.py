@@ -1,0 +1,101 @@
+"""A number the question says alone is not matched by a dotted number's part.
+
+FTS5's tokenizer reads "4.10.2" as the tokens 4, 10 and 2, so a question about "lines 2 and
+4" or a block "starting at 10" matches every release heading of a changelog that holds those
+digits, in the passage's text and again in its trail (pymdown-m02: three "4.10.2"-like
+release passages in the first 10, the section answering the question's second part at 11;
+docs/BENCHMARKS.md § "Stop 42"). A release the question names whole ("26.1.0") is a place,
+which the doc lane scores (lanes/doc.py); a number the question writes on its own is a
+count, a port, a status or a line, and a part of a version is none of those.
+
+So for each keyword hit whose text and trail hold such a number only inside dotted numbers,
+what those numbers score for it (BM25 is a sum over the query's terms: ``keyword_scores``
+gives the part exactly) is taken off its keyword score before any lane reads it. A hit that
+also holds the number on its own anywhere keeps it all; a hit left with nothing is no
+keyword hit. A question without a number on its own costs one regular-expression pass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _numbers(text: str, wanted: Collection[str]) -> Iterator[tuple[str, bool]]:
+    """(digits, whether a part of a dotted number) for each number of ``wanted`` that
+    ``text`` holds as a token of its own: not inside a word ("v2", "h2o"), as FTS5's
+    tokenizer reads it (an underscore parts tokens there too)."""
+    end_of_text = len(text)
+    for m in _DIGITS.finditer(text):
+        digits = m.group()
+        if digits not in wanted:
+            continue
+        start, end = m.span()
+        if (start and text[start - 1].isalpha()) or (end < end_of_text and text[end].isalpha()):
+            continue
+        before = start >= 2 and text[start - 1] == "." and text[start - 2].isdigit()
+        after = end + 1 < end_of_text and text[end] == "." and text[end + 1].isdigit()
+        yield digits, before or after
+
+
+def alone_numbers(text: str, terms: Iterable[str]) -> list[str]:
+    """The query ``terms`` that are numbers ``text`` writes on their own at least once
+    (not only as a part of a dotted number), in ``terms``' order."""
+    terms = list(terms)
+    wanted = {t for t in terms if t.isdigit()}
+    if not wanted:
+        return []
+    alone = {digits for digits, dotted in _numbers(text, wanted) if not dotted}
+    return [t for t in terms if t in alone]
+
+
+def only_dotted(text: str, numbers: Iterable[str]) -> list[str]:
+    """Those of ``numbers`` that ``text`` holds, and holds only as parts of dotted numbers."""
+    numbers = list(numbers)
+    seen: dict[str, bool] = {}  # number -> every occurrence so far dotted
+    for digits, dotted in _numbers(text, numbers):
+        seen[digits] = seen.get(digits, True) and dotted
+    return [n for n in numbers if seen.get(n)]
+
+
+def without_dotted(
+    text: str,
+    terms: list[str],
+    found: Mapping[str, float],
+    text_of: Callable[[str], str],
+    trails_of: Callable[[list[str]], Mapping[str, str]],
+    scores_of: Callable[[list[str], list[str]], Mapping[str, float]],
+) -> dict[str, float]:
+    """The keyword hits ``found`` (id -> score), each less what the question's numbers on
+    their own score for it where it holds them only as parts of dotted numbers; hits left
+    with nothing dropped. ``text_of(id)``: a hit's text; ``trails_of(ids)``: their trails;
+    ``scores_of(terms, ids)``: BM25F of ``terms`` for ``ids`` (``Store.keyword_scores``).
+    The same mapping when nothing changes."""
+    numbers = alone_numbers(text, terms)
+    if not numbers or not found:
+        return dict(found)
+    trails = trails_of(sorted(found))
+    by_numbers: dict[tuple[str, ...], list[str]] = {}
+    for belief_id in sorted(found):
+        # (a trail's line range, "L12-L30", holds no token of its own: left out, so that the
+        # substring test below passes only where the number may be a token)
+        held = f"{text_of(belief_id)}\n{trails.get(belief_id, '').rsplit(' L', 1)[0]}"
+        if not any(n in held for n in numbers):  # (a C-level test: most hits hold none)
+            continue
+        spurious = only_dotted(held, numbers)
+        if spurious:
+            by_numbers.setdefault(tuple(spurious), []).append(belief_id)
+    if not by_numbers:
+        return dict(found)
+    out = dict(found)
+    for spurious, ids in by_numbers.items():
+        parts = scores_of(list(spurious), ids)
+        for belief_id in ids:
+            left = out[belief_id] - parts.get(belief_id, 0.0)
+            if left > 0:
+                out[belief_id] = left
+            else:
+                del out[belief_id]
+    return out
