@@ -61,7 +61,6 @@ Cost: O(E * alpha(N)) for the union-find plus O(N log N) for the sorts; the micr
 
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from itertools import chain, count, filterfalse, repeat
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -248,12 +247,12 @@ def _stage_two(
     """Stage 2: after the Stage-1 ``picks`` (costing ``used``), the rest in score order while
     they fit, stopping at the first that does not."""
     taken = set(picks)
-    remaining = list(filterfalse(taken.__contains__, ordered_ids))  # (C-level)
-    fitted, stage_two_used = fitting_prefix(remaining, token_costs, token_budget - used)
-    selected = (*picks, *remaining[:fitted])
+    remaining = [belief_id for belief_id in ordered_ids if belief_id not in taken]
+    count, stage_two_used = fitting_prefix(remaining, token_costs, token_budget - used)
+    selected = (*picks, *remaining[:count])
     return ClusterPackResult(
         selected=selected,
-        dropped=tuple(remaining[fitted:]),
+        dropped=tuple(remaining[count:]),
         used_tokens=used + stage_two_used,
         budget=token_budget,
         cluster_ids=tuple(map(cluster_of.__getitem__, selected)),
@@ -304,8 +303,7 @@ def pack_ranked(
         fallback_to_score,
         None if carried is None else _Aspects(ranked_ids, carried),
     )
-    # member -> its group's index (C-level: each group's members zipped with its index)
-    cluster_of = dict(chain.from_iterable(map(zip, groups, map(repeat, count()))))
+    cluster_of = {member: index for index, group in enumerate(groups) for member in group}
     return _stage_two(picks, used, ranked_ids, cluster_of, token_costs, token_budget)
 
 

@@ -13,8 +13,8 @@ read). No lane reads the database per candidate.
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Callable, Collection, Mapping
-from itertools import chain, compress, filterfalse, repeat
-from operator import add, is_not, itemgetter, truediv
+from itertools import chain, compress, filterfalse
+from operator import itemgetter
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -212,9 +212,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     # Clustering changes which beliefs are packed, not how relevant each is: the result
     # lists them by score (``ranked``'s order), so a model reads the best first either way.
     packed_standing = picked(ranked, chosen, standing, tails, content, cluster_of)
-    scored = list(map(_FIRST, packed_standing))
-    packed_ids = list(map(_FIRST, scored))
-    known = classes.of_packed(packed_ids)  # for the result
+    known = classes.of_packed([s.id for s, _ in packed_standing])  # for the result
     out = [
         RetrievedBelief(
             b.id,
@@ -234,17 +232,29 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         )
         for b, cost in zip(locked, locked_costs, strict=True)
     ]
-    out += _packed_beliefs(
-        scored,
-        packed_ids,
-        packed_standing,
-        content,
-        unit_costs.charged,
-        cluster_of,
-        trails,
-        costs,
-        known,
-    )
+    out += [
+        _new(  # (a RetrievedBelief without its Python-level __new__: one per packed belief)
+            RetrievedBelief,
+            (
+                s.id,
+                content[s.id],
+                s.score,
+                False,
+                unit_costs.charged[s.id],  # its line, and the file or section lines it opened
+                s.lanes,
+                cluster_of.get(s.id),
+                *said,
+                trails.get(s.id, ""),
+                "",
+                *rendered,  # the strategy and the text rendered (compress)
+                len(content[s.id]),
+                known.get(s.id, "fact"),
+            ),
+        )
+        for (s, said), rendered in zip(
+            packed_standing, costs.shown_all(map(_FIRST, map(_FIRST, packed_standing))), strict=True
+        )
+    ]
     anchors = None
     if options.with_doc_anchors:
         found = store.anchors_for([b.id for b in out])
@@ -266,64 +276,13 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
 _new = tuple.__new__
 _SECOND = itemgetter(1)
 _FIRST = itemgetter(0)  # of a packed belief (``picked``): its Scored; of a Scored: its id
-_SCORE = itemgetter(1)  # of a Scored
-_LANES = itemgetter(2)  # of a Scored
 
 # What ``Currency.tails`` keeps of a group aside (``TruthGraph.as_relevant``): the group, its
 # others longer than compress.SHORT_CHARS, the least their lines cost.
 _GROUP = itemgetter(2)
 _TEXT = itemgetter(0)  # of a row (CandidateRow): the text
-_ALPHA = itemgetter(1)
-_BETA = itemgetter(2)
-_SESSION = itemgetter(3)
-_CREATED = itemgetter(4)
 _LONG = itemgetter(8)
 _LEAST = itemgetter(9)
-
-
-def _packed_beliefs(
-    scored: list[Scored],
-    ids: list[str],
-    packed_standing: "list[tuple[Scored, Standing]]",
-    content: Mapping[str, str],
-    charged: Mapping[str, int],
-    cluster_of: Mapping[str, int],
-    trails: Mapping[str, str],
-    costs: Costs,
-    classes: Mapping[str, str],
-) -> list[RetrievedBelief]:
-    """A ``RetrievedBelief`` per packed belief, in order, built field by field: each field
-    one C-level pass over the ~65 packed beliefs, and each belief's tuple made by ``zip``
-    (a loop building them in bytecode cost about twice as much). ``scored`` and ``ids``:
-    the packed beliefs' ``Scored`` and ids, in the order of ``packed_standing``."""
-    if not ids:
-        return []
-    texts = list(map(content.__getitem__, ids))
-    # (a standing: replaces, conflicts, superseded_by; a rendering: strategy, text)
-    replaces, conflicts, superseded_by = zip(*map(_SECOND, packed_standing), strict=True)
-    strategies, shown = zip(*costs.shown_all(ids), strict=True)
-    fields = zip(
-        ids,
-        texts,
-        map(_SCORE, scored),
-        repeat(False),
-        map(charged.__getitem__, ids),  # its line, and the file or section lines it opened
-        map(_LANES, scored),
-        map(cluster_of.get, ids),
-        replaces,
-        conflicts,
-        superseded_by,
-        map(trails.get, ids, repeat("")),
-        repeat(""),
-        strategies,  # the strategy and the text rendered (compress)
-        shown,
-        map(len, texts),
-        map(classes.get, ids, repeat("fact")),
-        strict=False,  # (``repeat`` never ends: ``ids`` does)
-    )
-    # (a RetrievedBelief without its Python-level __new__)
-    return list(map(_new, repeat(RetrievedBelief), fields))
-
 
 _FEW_BROUGHT = 8  # past this many brought along, ``_without`` filters instead of removing
 
@@ -510,29 +469,17 @@ def _rank(
     missing = list(filterfalse(known.__contains__, candidates))
     if missing:
         known.update(store.live_unlocked(missing))
-    # Each map below is one C-level pass over the ~110 candidates' rows (a dict
-    # comprehension runs a bytecode loop per candidate, for every query).
-    found_rows = list(map(known.get, candidates))  # None: a lock, or not live
-    # (a row is a non-empty tuple: true; a lock's None: false)
-    rows = dict(compress(zip(candidates, found_rows, strict=True), found_rows))
+    rows = {i: row for i in candidates if (row := known.get(i)) is not None}
     texts = _Texts(rows)  # (id -> text, C-level)
     # The session, date and speaker lanes add no candidates: they reorder those above.
     if lanes["session"] and keyword:
-        sessions = list(map(_SESSION, rows.values()))
-        with_session = compress(
-            zip(rows, sessions, strict=True), map(is_not, sessions, repeat(None))
-        )
-        lane_scores["session"] = session_lane(keyword, dict(with_session))
+        sessions = {i: row[3] for i, row in rows.items() if row[3] is not None}
+        lane_scores["session"] = session_lane(keyword, sessions)
     if lanes["date"] and (dates := windows(text)):
-        lane_scores["date"] = date_lane(
-            dates, dict(zip(rows, map(_CREATED, rows.values()), strict=True))
-        )
+        lane_scores["date"] = date_lane(dates, {i: row[4] for i, row in rows.items()})
     if lanes["speaker"] and terms:
         lane_scores["speaker"] = speaker_lane(set(terms), texts, labels)
-    # confidence = alpha / (alpha + beta), by the same float operations as the operators
-    alphas = list(map(_ALPHA, rows.values()))
-    totals = map(add, alphas, map(_BETA, rows.values()))
-    confidence = dict(zip(rows, map(truediv, alphas, totals), strict=True))
+    confidence = {i: row[1] / (row[1] + row[2]) for i, row in rows.items()}
     trails = store.trails(list(rows)) if rows else {}
     history = {i for i, trail in trails.items() if is_history(trail)}
     tests = () if asks_for_tests(terms) else {i for i, t in trails.items() if is_test(t)}
