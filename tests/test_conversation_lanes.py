@@ -13,11 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
+from credo.retrieval.ahead import known_ahead
 from credo.retrieval.lanes import LANES
 from credo.retrieval.lanes.date import DAY_SCORE, MONTH_SCORE, MONTHS, date_lane, windows
 from credo.retrieval.lanes.dialog import answered, explain, is_question
 from credo.retrieval.lanes.session import session_lane, session_scores
-from credo.retrieval.lanes.speaker import label_words, speaker_lane
+from credo.retrieval.lanes.speaker import label_of, label_words, speaker_lane
 from credo.retrieval.pipeline import DEFAULT_LANES
 from credo.retrieval.rank import DEFAULT_WEIGHTS
 from credo.surfaces.render import result_json, result_text
@@ -285,6 +286,43 @@ def test_speaker_lane_scores_only_candidates_and_only_with_one(
     got = speaker_lane(terms, {"a": content})
     assert got in ({}, {"a": 1.0})
     assert bool(got) == (words is not None and set(words) <= terms)
+
+
+_TURN = st.one_of(
+    st.text(max_size=60),
+    st.builds(
+        "{}: {}".format,
+        st.sampled_from(["Melanie", "Jon Snow", "the Decision", "Error 42", "", "a b c d"]),
+        st.text(max_size=20),
+    ),
+)
+
+
+@settings(max_examples=300)
+@given(
+    st.dictionaries(st.sampled_from([f"b{k}" for k in range(12)]), _TURN, max_size=12),
+    st.sets(st.sampled_from(["melanie", "jon", "snow", "decision", "error", "a"]), max_size=4),
+    st.sets(st.sampled_from([f"b{k}" for k in range(12)]), max_size=12),
+)
+def test_speaker_lane_with_labels_kept_answers_as_reading_every_text(
+    contents: dict[str, str], terms: set[str], met: set[str]
+) -> None:
+    """With the store version's labels (``Known.labels``: some met before, the rest found
+    and kept now), the lane answers exactly as reading each candidate's text does, and
+    keeps each candidate's label as ``label_of`` reads it."""
+    labels = {i: label_of(text) for i, text in contents.items() if i in met}
+    assert speaker_lane(terms, contents, labels) == speaker_lane(terms, contents)
+    assert labels == {i: label_of(text) for i, text in contents.items()}
+    assert speaker_lane(terms, contents, labels) == speaker_lane(terms, contents)
+
+
+def test_known_ahead_keeps_every_label() -> None:
+    """The labels made at index read (``known_ahead``) are ``label_of`` each belief's text,
+    one string for each label said."""
+    beliefs = [("t1", "Melanie: hi"), ("t2", "Melanie: pottery"), ("n1", "a note")]
+    labels = known_ahead(beliefs, {}, None).labels
+    assert labels == {"t1": "Melanie", "t2": "Melanie", "n1": ""}
+    assert labels["t1"] is labels["t2"]
 
 
 # -- end to end ----------------------------------------------------------------------------

@@ -327,3 +327,70 @@ def test_surfaces_show_the_short_place_and_keep_the_trail(docs: Memory) -> None:
     ship = next(b for b in passages if b.trail.endswith("› Ship L9-L11"))
     assert ship.content.startswith("Ship\n") and ship.shown.startswith("The ship step")
     assert all(f"↳ {b.trail}" in result_text(result, explain=True) for b in passages)
+
+
+def _fitted_one_by_one(charges: Charges, units: list[str], budget: int) -> tuple[int, int]:
+    """``pack.fitting_prefix``'s generic loop: look each unit up, ``take`` it if it fits."""
+    used = 0
+    for index, unit in enumerate(units):
+        cost = charges[unit]
+        if used + cost > budget:
+            return index, used
+        used += cost
+        charges.take(unit)
+    return len(units), used
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    sizes=st.lists(st.integers(0, 400), min_size=0, max_size=30),
+    groups=st.lists(st.lists(st.integers(0, 29), min_size=2, max_size=4), max_size=4),
+    known_first=st.booleans(),
+    before=st.lists(st.integers(0, 29), max_size=3),
+    budget=st.integers(0, 1500),
+)
+def test_flat_charges_fit_in_one_loop_as_unit_by_unit(
+    sizes: list[int],
+    groups: list[list[int]],
+    known_first: bool,
+    before: list[int],
+    budget: int,
+) -> None:
+    """``Charges.fitting_prefix`` (a flat pack in one loop) answers, charges and leaves its
+    running total exactly as asking each unit and taking it does, groups of members and
+    their lines known ahead (``Charges.known``) included, after units taken before."""
+    ids = [f"b{k:02d}" for k in range(len(sizes))]
+    members: dict[str, list[str]] = {}
+    grouped: set[str] = set()
+    for g in groups:
+        group = [ids[k] for k in dict.fromkeys(g) if k < len(ids)]
+        if len(group) > 1 and not grouped & set(group):
+            members[group[0]] = group
+            grouped |= set(group)
+    units = [i for i in ids if i not in grouped or i in members]
+    answers = []
+    for one_loop in (True, False):
+        lines = dict(zip(ids, sizes, strict=True))
+        charges = Charges(lines, Places({}), members or None)
+        if known_first and members:  # a leader's members' lines put in before they are read
+            leader = next(iter(members))
+            lines.pop(members[leader][1])
+            charges.known = {leader: {members[leader][1]: 7}}
+        for k in before:  # units packed before (Stage 1's picks)
+            if k < len(units) and units[k] in lines and units[k] not in members:
+                charges.take(units[k])
+        rest = units[len(before) :]
+        fitted = (
+            charges.fitting_prefix(rest, budget)
+            if one_loop
+            else _fitted_one_by_one(charges, rest, budget)
+        )
+        answers.append((fitted, charges.charged, charges._chars, lines))
+    assert answers[0] == answers[1]
+
+
+def test_charges_with_places_leave_the_loop_to_the_pack() -> None:
+    """A pack under file or section lines is not fitted in one loop (``None``): the pack's
+    generic loop charges each line's openings."""
+    places = Places({"b1": "docs/a.md"})
+    assert Charges({"b1": 10}, places).fitting_prefix(["b1"], 100) is None

@@ -90,3 +90,18 @@ def test_a_british_question_finds_the_american_passage(tmp_path: Path) -> None:
     assert ids[0] == "norm"
     assert "normal" in Terms("are hosts normalised?").stems
     memory.close()
+
+
+def test_a_terms_base_words_are_kept_and_answer_as_made_anew() -> None:
+    """``with_base_words`` keeps each term's base words (a query's words recur across
+    queries): asked again, and with the memo emptied, the same words in the same order."""
+    from credo.store import inflection
+
+    terms = ["normalised", "quickly", "fastest", "written", "hand", "colours"]
+    text = "hand-written normalised colours, quickly the fastest"
+    first = inflection.with_base_words(terms, text)
+    assert inflection.with_base_words(terms, text) == first
+    inflection._base_words_of.cache_clear()
+    assert inflection.with_base_words(terms, text) == first
+    assert first[: len(terms)] == terms and len(first) > len(terms)
+    assert "written" in terms and "write" not in first  # a compound's participle asks no verb

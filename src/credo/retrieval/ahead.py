@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from credo.retrieval.compress import MAX_KNOWN, SHORT_CHARS, Known, id_chars, whole_line
+from credo.retrieval.lanes.speaker import label_of
 from credo.retrieval.place import Places
 from credo.retrieval.standing import GroupLines, others_lines
 from credo.store.short_ids import SHORT_CHARS as ID_CHARS
@@ -28,8 +29,9 @@ def known_ahead(
     sharing: Mapping[str, bool] | None = None,
 ) -> Known:
     """The version's ``Known``: the ``lines`` of every short belief (``beliefs``: its id and
-    text; ``trails``: id -> trail, for those with one), and, when every truth edge is known
-    (``truth``: ``read_truth_if_short``'s), the ``plain`` ones among them, as
+    text; ``trails``: id -> trail, for those with one), the ``labels`` of all (the speaker
+    lane's), and, when every truth edge is known (``truth``: ``read_truth_if_short``'s),
+    the ``plain`` ones among them, as
     ``Costs.__missing__`` keeps them: no truth link (so no marks in any query) and an id not
     derived (never shown short). A first pass then costs those by ``Costs.fill``, one
     C-level pass, and asks ``Marks`` and ``Shown`` nothing of them. Its ``graph``: the truth
@@ -42,9 +44,15 @@ def known_ahead(
     known = Known()
     places = Places(trails)
     lines = known.lines
+    labels = known.labels
+    said: dict[str, str] = {}  # (a label as met first: a speaker's turns share one string)
     for belief_id, text in beliefs:
         if len(text) <= SHORT_CHARS and (chars := whole_line(places, belief_id, text)) is not None:
             lines[belief_id] = chars  # (None: its first line dropped, left to each query)
+        label = label_of(text)
+        labels[belief_id] = said.setdefault(label, label)
+    if len(labels) > MAX_KNOWN:  # (as ``_labelled`` bounds them: started over)
+        labels.clear()
     if len(lines) > MAX_KNOWN:  # (``Known`` would start over: nothing worth keeping)
         known = Known()
     elif links is not None:

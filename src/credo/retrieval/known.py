@@ -25,14 +25,15 @@ class Known:
     ``kept``, the lines of those whose marks are the truth graph's own
     (``standing.Marks.kept``), with the standing they hold for (a query that gives the
     belief that very tuple marks it the same way) and the forms of the ids they show short;
-    and ``stated``, whether a person stated or corrected it (``Store.stated``). A long-lived
+    ``stated``, whether a person stated or corrected it (``Store.stated``); and ``labels``,
+    the text of its leading label ("" for none: the speaker lane's ``label_of``). A long-lived
     process keeps one per store version (the truth links' memo holds it:
     ``TruthReader.kept``), so a write, by this process or another, starts a new one. Each
     is started over past ``MAX_KNOWN`` entries. ``graph``: the version's truth graph made at
     index read with it (retrieval/truth_ahead.py; None: not made), which the store's truth
     memo keeps (``TruthQueries._adopt_truth``)."""
 
-    __slots__ = ("graph", "groups", "kept", "lines", "long", "plain", "short", "stated")
+    __slots__ = ("graph", "groups", "kept", "labels", "lines", "long", "plain", "short", "stated")
 
     def __init__(self) -> None:
         self.lines: dict[str, int] = {}
@@ -47,6 +48,7 @@ class Known:
         # (those of ``plain``'s kind whose derived id is shown short: with its form)
         self.short: dict[str, tuple[int, tuple[tuple[str, str], ...]]] = {}
         self.stated: dict[str, bool] = {}
+        self.labels: dict[str, str] = {}
         self.groups: dict[str, dict[str, int]] = {}
         self.graph: object = None
 

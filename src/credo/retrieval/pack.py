@@ -107,6 +107,10 @@ def fitting_prefix(
         (n, used): ordered_ids[:n] fits with cost `used` <= token_budget, and either n is
         len(ordered_ids) or ordered_ids[n] does not fit in token_budget - used.
     """
+    # Costs that pack themselves in one loop (``place.Charges``): the same answer and takes.
+    fit = getattr(token_costs, "fitting_prefix", None)
+    if fit is not None and (fitted := fit(ordered_ids, token_budget)) is not None:
+        return fitted
     used = 0
     take = taker(token_costs)
     for index, belief_id in enumerate(ordered_ids):

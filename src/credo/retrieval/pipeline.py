@@ -81,12 +81,14 @@ def retrieve(store: "Store", query: object, options: Options) -> RetrievalResult
 def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     budget = options.token_budget
     locks = store.current_locks()
-    ranked, rows, around_seeds, known_trails, content = _rank(store, text, options)
+    reader = store.truth_reader()  # (at the version the retrieve's scope read: one for all)
+    held = reader.kept  # (what holds while the store keeps its version)
+    memo, stated = Known.at(held, store.stated, store.warm_ahead)
+    ranked, rows, around_seeds, known_trails, content = _rank(store, text, options, memo.labels)
     shared = _global(options.global_locks, locks)
     if shared:  # a global lock stands in for the project belief with its id
         ranked = [s for s in ranked if s.id not in shared]
     ids = list(map(_FIRST, ranked))  # (C-level: ~110 candidates)
-    reader = store.truth_reader()  # (at the version the retrieve's scope read: one for both)
     state = _currency(reader, ranked, ids, rows, locks, options)
     units = None
     standing: Mapping[str, Standing] = {}
@@ -164,8 +166,6 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     # the first passage packed under them pays for (retrieval/place.py).
     places = Places(trails, shown)
     classes = Classes(store.retention, ids, content, options.retention_rules, long)
-    held = reader.kept  # (what holds while the store keeps its version)
-    memo, stated = Known.at(held, store.stated, store.warm_ahead)
     kept = verbatim_ids(
         ids, content, marked, places, remaining, options.compress, stated, classes, least, memo
     )
@@ -399,7 +399,7 @@ def _currency(
 
 
 def _rank(
-    store: "Store", text: str, options: Options
+    store: "Store", text: str, options: Options, labels: dict[str, str] | None = None
 ) -> tuple[
     list[Scored],
     dict[str, CandidateRow],
@@ -411,7 +411,9 @@ def _rank(
     touching them (None when the graph lanes did not run or a hub cut the links short):
     clustering reuses those links instead of reading them again; and the candidates'
     trails (those that have one), which tell changelog passages (retrieval/prior.py) and
-    which the pack renders; then their texts."""
+    which the pack renders; then their texts. ``labels``: the beliefs' labels met at the
+    store version (``Known.labels``, which the speaker lane reads and fills; None: none
+    kept)."""
     lanes = {**DEFAULT_LANES, **options.lanes}
     terms = with_base_words(query_terms(text), text)  # "lazily" asks for lazy, "taken" for take
     named: dict[str, float] = {}  # the doc lane's scores, read first: see without_named
@@ -481,7 +483,7 @@ def _rank(
     if lanes["date"] and (dates := windows(text)):
         lane_scores["date"] = date_lane(dates, {i: row[4] for i, row in rows.items()})
     if lanes["speaker"] and terms:
-        lane_scores["speaker"] = speaker_lane(set(terms), texts)
+        lane_scores["speaker"] = speaker_lane(set(terms), texts, labels)
     confidence = {i: row[1] / (row[1] + row[2]) for i, row in rows.items()}
     trails = store.trails(list(rows)) if rows else {}
     history = {i for i, trail in trails.items() if is_history(trail)}

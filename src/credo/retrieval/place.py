@@ -327,6 +327,43 @@ class Charges:
         chars = self._chars
         return -(-(chars + added) // CHARS_PER_TOKEN) + (-chars // CHARS_PER_TOKEN)
 
+    def fitting_prefix(self, units: Sequence[str], budget: int) -> tuple[int, int] | None:
+        """``pack.fitting_prefix`` over these charges, taking what fits, in one loop: on a
+        flat pack (no file or section lines) a unit's charge is its lines' characters
+        over the running total, looked up once (the generic loop asks ``[unit]`` and
+        ``take`` each, two calls a unit, ~65 a query). None when not flat: the caller
+        loops."""
+        if not self._flat:
+            return None
+        lines, charged, members, known = self._lines, self.charged, self._members, self.known
+        chars = self._chars
+        used = 0
+        for index, unit in enumerate(units):
+            group = members.get(unit) if members else None
+            if group is None:
+                after = chars + lines[unit]
+                cost = -(-after // CHARS_PER_TOKEN) + (-chars // CHARS_PER_TOKEN)
+                if used + cost > budget:
+                    self._chars = chars
+                    return index, used
+                charged[unit] = cost
+                chars = after
+            else:  # (as ``[unit]`` then ``take``: each member charged over the ones before)
+                if known is not None and (found := known.get(unit)) is not None:
+                    lines.update(found)  # type: ignore[attr-defined]
+                after = chars + sum(map(lines.__getitem__, group))
+                cost = -(-after // CHARS_PER_TOKEN) + (-chars // CHARS_PER_TOKEN)
+                if used + cost > budget:
+                    self._chars = chars
+                    return index, used
+                for member in group:
+                    before = chars
+                    chars = before + lines[member]
+                    charged[member] = -(-chars // CHARS_PER_TOKEN) + (-before // CHARS_PER_TOKEN)
+            used += cost
+        self._chars = chars
+        return len(units), used
+
     def take(self, unit: str) -> None:
         if self._flat:
             lines, charged = self._lines, self.charged

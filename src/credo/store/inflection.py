@@ -16,7 +16,7 @@ ask the index for.
 # hook whose prompt has no such word need not pay.
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from credo.store.fts import MAX_QUERY_CHARS, MAX_QUERY_TERMS, STOPWORDS
 from credo.store.stem import stem
@@ -228,6 +228,17 @@ def _compound_tail() -> re.Pattern[str]:
     return re.compile(r"(?<=\w-)\w+")
 
 
+# A query's words recur across queries (a warm process answers thousands): each term's
+# base words are a function of the term alone, made once while it stays among the last few
+# thousand asked (~10k instructions a term otherwise: the stemmer and the ending patterns).
+_TERMS_KEPT = 4096
+
+
+@lru_cache(maxsize=_TERMS_KEPT)
+def _base_words_of(term: str, compound: bool) -> tuple[str, ...]:
+    return base_words(term, compound=compound)
+
+
 def with_base_words(terms: list[str], text: str = "") -> list[str]:
     """``terms``, then the base words of each among them (``base_words``) that are not terms
     already, within ``MAX_QUERY_TERMS``; ``text`` is the query they were read from, which
@@ -237,7 +248,7 @@ def with_base_words(terms: list[str], text: str = "") -> list[str]:
         if "-" in text
         else ()
     )
-    extra = [a for t in terms for a in base_words(t, compound=t in tails) if a not in terms]
+    extra = [a for t in terms for a in _base_words_of(t, t in tails) if a not in terms]
     if not extra:
         return terms
     return list(dict.fromkeys(terms + extra))[: max(MAX_QUERY_TERMS, len(terms))]
