@@ -1,6 +1,6 @@
 """Knowledge updates: does the pack serve the current value of a fact, or a stale one?
 
-    python bench/updates.py [--budgets 150,400,2400] [--json OUT]
+    python bench/updates.py [--budgets 150,400,800,1200,2400] [--json OUT]
 
 120 labelled scenarios (24 templates x 5 subjects, fixed seed, written before any system
 ran): a fact (a service's port, a team's package manager, a Python version, an owner, a
@@ -58,7 +58,8 @@ from credo.tokens import belief_tokens
 SEED = 15
 DAY = 86_400.0
 START = 1_700_000_000.0
-BUDGETS = (150, 400, 2400)
+# 1,200 is the prompt hook's default budget, 2,400 the API's, the CLI's and the MCP tool's.
+BUDGETS = (150, 400, 800, 1200, 2400)
 PATHS = ("relate", "dedup", "resolve")
 
 SERVICES = ["billing", "search", "checkout", "notifications", "inventory"]
