@@ -46,6 +46,7 @@ def test_the_numbers_a_question_says_alone(text: str, expected: list[str]) -> No
         ("nothing numeric", ["2"], []),
         ("L320-L393 and 2020-01-01", ["2020", "01"], []),  # a date's parts are not dotted
         ("version 2.", ["2"], []),  # a full stop is no dot between digits
+        ("4.2 and 2² m", ["2"], ["2"]),  # "2²" is one token to FTS5: no 2 alone there
     ],
 )
 def test_a_text_holds_a_number_only_dotted(

@@ -32,14 +32,16 @@ _DIGITS = re.compile(r"\d+")
 def _numbers(text: str, wanted: Collection[str]) -> Iterator[tuple[str, bool, bool]]:
     """(digits, whether a later part of a dotted number, whether its first part) for each
     number of ``wanted`` that ``text`` holds as a token of its own: not inside a word
-    ("v2", "h2o"), as FTS5's tokenizer reads it (an underscore parts tokens there too)."""
+    ("v2", "h2o", "2²": FTS5's unicode61 keeps letters and every kind of number in a token,
+    so ``str.isalnum``, not ``isalpha``), as FTS5's tokenizer reads it (an underscore
+    parts tokens there too)."""
     end_of_text = len(text)
     for m in _DIGITS.finditer(text):
         digits = m.group()
         if digits not in wanted:
             continue
         start, end = m.span()
-        if (start and text[start - 1].isalpha()) or (end < end_of_text and text[end].isalpha()):
+        if (start and text[start - 1].isalnum()) or (end < end_of_text and text[end].isalnum()):
             continue
         later = start >= 2 and text[start - 1] == "." and text[start - 2].isdigit()
         first = not later and end + 1 < end_of_text and text[end] == "." and text[end + 1].isdigit()
