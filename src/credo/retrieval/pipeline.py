@@ -435,7 +435,13 @@ def _rank(
         known.update(hit_rows)
         if any(map(str.isdigit, terms)):  # "lines 2 and 4" is not release 4.10.2 (numbers.py)
             found = keyword = without_dotted(
-                text, terms, found, _text_of(known), store.trails, store.keyword_scores
+                text,
+                terms,
+                found,
+                _text_of(known),
+                store.trails,
+                store.keyword_scores,
+                store.index_extras,
             )
         if lanes["dialog"]:
             keyword = dialog.dialog_step(store, found, known, limit=options.graph_max_links)

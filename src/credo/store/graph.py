@@ -243,6 +243,17 @@ class GraphQueries(DocAnchorMatches):
         )
         return dict(rows.fetchall())
 
+    def index_extras(self, ids: Iterable[str]) -> dict[str, str]:
+        """id -> what the keyword index holds of the beliefs among ``ids`` besides their
+        content: their anchor text and their whole context, a line apart (those with
+        neither left out). Read for a few hits at a time (retrieval/numbers.py)."""
+        rows = self.conn.execute(
+            "SELECT id, anchor_text || char(10) || context FROM beliefs "
+            "WHERE id IN (SELECT value FROM json_each(?)) AND (anchor_text <> '' OR context <> '')",
+            (json_array(ids),),
+        )
+        return dict(rows.fetchall())
+
     def short_prefix_sharing(self) -> Mapping[str, bool] | None:
         """Every derived id -> ``sharing_short_prefix``'s answer for it, when the warm index
         holds them all (made at index read); else None (ask ``sharing_short_prefix``)."""

@@ -139,6 +139,14 @@ class Reads(DocAnchorMatches, TruthLinks):
         )
         return {str(r[0]): str(r[1]) for r in rows}
 
+    def index_extras(self, ids: Iterable[str]) -> dict[str, str]:
+        rows = self.conn.execute(
+            "SELECT id, anchor_text || E'\\n' || context FROM beliefs "
+            "WHERE id = ANY(%s) AND (anchor_text <> '' OR context <> '')",
+            (list(ids),),
+        )
+        return {str(r[0]): str(r[1]) for r in rows}
+
     def short_prefix_sharing(self) -> Mapping[str, bool] | None:
         return None  # (no warm index: ``sharing_short_prefix`` asks the server)
 
