@@ -132,20 +132,22 @@ class Reads(DocAnchorMatches, TruthLinks):
         return [(str(r[0]), str(r[1])) for r in rows]
 
     def trails(self, ids: Iterable[str]) -> dict[str, str]:
-        rows = self.conn.execute(
+        return self._text_of_each(
             "SELECT id, split_part(context, E'\\n', 1) FROM beliefs "
             "WHERE id = ANY(%s) AND context <> ''",
-            (list(ids),),
+            ids,
         )
-        return {str(r[0]): str(r[1]) for r in rows}
 
     def index_extras(self, ids: Iterable[str]) -> dict[str, str]:
-        rows = self.conn.execute(
+        return self._text_of_each(
             "SELECT id, anchor_text || E'\\n' || context FROM beliefs "
             "WHERE id = ANY(%s) AND (anchor_text <> '' OR context <> '')",
-            (list(ids),),
+            ids,
         )
-        return {str(r[0]): str(r[1]) for r in rows}
+
+    def _text_of_each(self, sql: str, ids: Iterable[str]) -> dict[str, str]:
+        """id -> text of the rows ``sql`` (an (id, text) select over ``ANY(%s)``) reads."""
+        return {str(r[0]): str(r[1]) for r in self.conn.execute(sql, (list(ids),))}
 
     def short_prefix_sharing(self) -> Mapping[str, bool] | None:
         return None  # (no warm index: ``sharing_short_prefix`` asks the server)
