@@ -42,7 +42,9 @@ def test_the_numbers_a_question_says_alone(text: str, expected: list[str]) -> No
         ("New 9.6: line 10 starts the block", ["9"], []),  # version 9 asks for 9.6
         ("docs/about/releases/6.0.md › 6.0 Notes", ["6", "0"], ["0"]),
         ("Python 3.8 or newer; see 2.1.", ["3", "8", "2", "1"], ["8", "1"]),
-        ("on 04.10.2023", ["4", "04", "10", "2023"], ["10", "2023"]),
+        ("on 04.10.2023", ["4", "04", "10", "2023"], ["10"]),  # a date's year is a year
+        ("4.10.2023 and 1.2.2031", ["2023", "2031"], []),
+        ("release 1.19.2020.1 and 5.1920", ["2020", "1920"], ["2020"]),  # no year: dots follow
         ("nothing numeric", ["2"], []),
         ("L320-L393 and 2020-01-01", ["2020", "01"], []),  # a date's parts are not dotted
         ("version 2.", ["2"], []),  # a full stop is no dot between digits

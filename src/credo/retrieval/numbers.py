@@ -9,7 +9,8 @@ which the doc lane scores (lanes/doc.py); a number the question writes on its ow
 count, a port, a status or a line, and a later part of a dotted number is none of those.
 A dotted number's first part is different: it is what the rest refines ("version 3" asks
 for release 3.0.0, "Python 3" for Python 3.8, "section 2" for 2.1), so the text holds
-that number on its own too.
+that number on its own too; so is the year that ends a date written with dots ("04.10.2023":
+a question's 2023 asks for it), four digits no release's later part has.
 
 So for each keyword hit whose text and trail hold such a number only as a later part of
 dotted numbers, what those numbers score for it (BM25 is a sum over the query's terms:
@@ -44,8 +45,16 @@ def _numbers(text: str, wanted: Collection[str]) -> Iterator[tuple[str, bool, bo
         if (start and text[start - 1].isalnum()) or (end < end_of_text and text[end].isalnum()):
             continue
         later = start >= 2 and text[start - 1] == "." and text[start - 2].isdigit()
-        first = not later and end + 1 < end_of_text and text[end] == "." and text[end + 1].isdigit()
-        yield digits, later, first
+        dot_after = end + 1 < end_of_text and text[end] == "." and text[end + 1].isdigit()
+        if later and not dot_after and _is_year(digits):
+            later = False  # a dotted date's year ("04.10.2023"): a year said, no release's part
+        yield digits, later, not later and dot_after
+
+
+def _is_year(digits: str) -> bool:
+    """Four digits of the 1900s or 2000s: what ends a date written with dots, and what no
+    release's later part is."""
+    return len(digits) == 4 and digits.startswith(("19", "20"))
 
 
 def alone_numbers(text: str, terms: Iterable[str]) -> list[str]:
