@@ -54,6 +54,16 @@ def _ranked(*pairs: tuple[str, float]) -> list[Scored]:
     return [Scored(i, s, {"bm25f": s}) for i, s in pairs]
 
 
+def _stepped(order: list[str], steps: list[int], gap: float) -> list[Scored]:
+    """``order`` ranked at scores falling from 1.0 by ``step * gap`` each (0: a tie), in the
+    pipeline's order (score desc, id asc)."""
+    score, pairs = 1.0, []
+    for i, step in zip(order, steps, strict=True):
+        score = round(score - step * gap, 9)
+        pairs.append((i, score))
+    return sorted(_ranked(*pairs), key=lambda s: (-s.score, s.id))
+
+
 def _order(ranked: list[Scored]) -> list[str]:
     return [s.id for s in ranked]
 
@@ -248,11 +258,7 @@ def test_past_the_first_ranks_and_with_ties_the_result_is_in_the_pipelines_order
     order: list[str], steps: list[int]
 ) -> None:
     # scores a grain apart or equal, so a moved head ties with what sits past rank 10
-    score, pairs = 1.0, []
-    for i, step in zip(order, steps, strict=True):
-        score = round(score - step * 1e-9, 9)
-        pairs.append((i, score))
-    ranked = sorted(_ranked(*pairs), key=lambda s: (-s.score, s.id))
+    ranked = _stepped(order, steps, 1e-9)
     out = members_first(ranked, {**TRAILS, **_FILLER}, ROWS)
     assert out == sorted(out, key=lambda s: (-s.score, s.id))
     assert sorted(_order(out)) == sorted(_order(ranked))
@@ -270,11 +276,7 @@ _MEMBERS = {"head": ("put", "get"), "n_outer": ("n_inner", "n_fetch"), "n_inner"
 def test_every_class_head_moved_ends_below_all_its_members_nested_or_not(
     order: list[str], steps: list[int]
 ) -> None:
-    score, pairs = 1.0, []
-    for i, step in zip(order, steps, strict=True):
-        score = round(score - step * 0.1, 9)
-        pairs.append((i, score))
-    ranked = sorted(_ranked(*pairs), key=lambda s: (-s.score, s.id))
+    ranked = _stepped(order, steps, 0.1)
     out = members_first(ranked, {**TRAILS, **_NEST_TRAILS}, {**ROWS, **_NEST_ROWS})
     assert out == sorted(out, key=lambda s: (-s.score, s.id))
     found = {s.id: s for s in out}
