@@ -157,10 +157,13 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     remaining = budget - locked_used
     # Costed when the pack first asks: the candidates past the first that does not fit are
     # never asked for (the cluster pack stops there), a third of them on a typical query.
-    unread = list(filterfalse(rows.__contains__, ids))  # brought along by the truth step
     trails = {i: t for i in ids if (t := known_trails.get(i)) is not None} if known_trails else {}
-    if unread:
-        trails.update(store.trails(unread))
+    # Those brought along by the truth step (with the groups aside, ~55 a query in dispute),
+    # read when there is one; found by the store as it reads them: one that holds no trail
+    # (a store of notes) answers without looking at them.
+    unread = filterfalse(rows.__contains__, ids)
+    if (first := next(unread, None)) is not None:
+        trails.update(store.trails(chain((first,), unread)))
     # Compress (rank -> cluster -> compress -> pack): each candidate is charged as rendered,
     # a passage's line with its line range alone, under its file and section lines, which
     # the first passage packed under them pays for (retrieval/place.py).
