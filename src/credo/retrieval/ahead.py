@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from credo.retrieval.compress import MAX_KNOWN, SHORT_CHARS, Known, id_chars, whole_line
 from credo.retrieval.lanes.speaker import label_of
 from credo.retrieval.place import Places
-from credo.retrieval.standing import GroupLines, others_lines, whole_unit
+from credo.retrieval.standing import GroupLines, others_lines
 from credo.store.short_ids import SHORT_CHARS as ID_CHARS
 from credo.store.short_ids import derived_ids, shortenable
 from credo.store.truth import EveryTruthEdge
@@ -39,7 +39,7 @@ def known_ahead(
     ``sharing`` (every derived id -> whether its short prefix starts another id:
     ``WarmIndex.short_prefix_sharing``), its ``groups`` and ``kept``: the lines of each
     group's others (``groups_ahead``) and of each relevant belief marked as the graph keeps
-    it (``kept_ahead``), and both at once for each group kept aside (``units_ahead``)."""
+    it (``kept_ahead``)."""
     links = None if truth is None else truth[0]
     known = Known()
     places = Places(trails)
@@ -66,7 +66,6 @@ def known_ahead(
             form = _form_of(sharing)
             known.groups = groups_ahead(graph, form)
             known.kept = kept_ahead(graph, lines, form)
-            known.units = units_ahead(graph, known.kept, known.groups)
     return known
 
 
@@ -131,29 +130,6 @@ def kept_ahead(
         chars += id_chars(form(belief_id)) - id_chars(belief_id) + len(marked)
         kept[belief_id] = (said, chars, forms) if forms else (said, chars)
     return kept
-
-
-def units_ahead(
-    graph: TruthGraph,
-    kept: Mapping[str, tuple[object, ...]],
-    groups: Mapping[str, dict[str, int]],
-) -> dict[str, tuple[object, ...]]:
-    """What ``standing.GroupLines`` keeps in ``Known.units`` as queries reach the groups
-    kept aside, for every relevant belief of ``graph`` (made whole) whose own line ``kept``
-    holds (``kept_ahead``) and whose others' lines it gives from the graph's entry or from
-    ``groups`` (``groups_ahead``): the same lines, the leader's and its others', found in
-    one look-up by a first pass."""
-    units: dict[str, tuple[object, ...]] = {}
-    for leader, info in graph.relevant_known.items():
-        if info is None or not info[3] or (hit := kept.get(leader)) is None:
-            continue
-        lines = info[13]
-        if len(lines) != len(info[3]) and not info[7]:  # (as ``GroupLines._others``)
-            lines = groups.get(leader)
-            if lines is None:
-                continue
-        units[leader] = whole_unit(leader, hit, lines)  # type: ignore[arg-type]
-    return units
 
 
 class _Unknown(Exception):

@@ -22,9 +22,6 @@ class Known:
     derived id is shown short, with its form (``Shown.forms``, taken back by ``Shown.met``);
     ``groups``, a group kept aside's leader -> the lines of its others the truth graph
     does not know (``standing.GroupLines``: their ids shown short);
-    ``units``, a group kept aside's leader -> the standing its line is kept for and the
-    lines of the whole group (the leader's as ``kept`` holds it, then those of its others
-    ``standing.GroupLines`` gives), when each hangs on the store version alone;
     ``kept``, the lines of those whose marks are the truth graph's own
     (``standing.Marks.kept``), with the standing they hold for (a query that gives the
     belief that very tuple marks it the same way) and the forms of the ids they show short;
@@ -36,18 +33,7 @@ class Known:
     index read with it (retrieval/truth_ahead.py; None: not made), which the store's truth
     memo keeps (``TruthQueries._adopt_truth``)."""
 
-    __slots__ = (
-        "graph",
-        "groups",
-        "kept",
-        "labels",
-        "lines",
-        "long",
-        "plain",
-        "short",
-        "stated",
-        "units",
-    )
+    __slots__ = ("graph", "groups", "kept", "labels", "lines", "long", "plain", "short", "stated")
 
     def __init__(self) -> None:
         self.lines: dict[str, int] = {}
@@ -64,10 +50,6 @@ class Known:
         self.stated: dict[str, bool] = {}
         self.labels: dict[str, str] = {}
         self.groups: dict[str, dict[str, int]] = {}
-        # (standing, lines) or, with ids shown short, (standing, lines, the leader's forms)
-        self.units: dict[
-            str, tuple[object, dict[str, int]] | tuple[object, dict[str, int], tuple[object, ...]]
-        ] = {}
         self.graph: object = None
 
     @staticmethod

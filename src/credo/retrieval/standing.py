@@ -95,21 +95,9 @@ class GroupLines(dict[str, Mapping[str, int]]):
     marked lines (``Known.kept``) hold it for the leader's standing (its entry's, unless the
     step set one): what ``Costs`` would work out on the pack's look-up of the leader, which
     comes right after this (the leader first), its ids' forms taken (``Shown.met``) at that
-    same point; the pack then finds it without a call per leader. The group's lines, the
-    leader's with its others', are then kept in ``Known.units`` with the standing the
-    leader's holds for (made at index read too: ``ahead.units_ahead``), and a later reach
-    at the store version takes them all at once."""
+    same point; the pack then finds it without a call per leader."""
 
-    __slots__ = (
-        "_costs",
-        "_groups",
-        "_kept",
-        "_shown",
-        "_standing",
-        "_tails",
-        "_units",
-        "_whole",
-    )
+    __slots__ = ("_costs", "_groups", "_kept", "_shown", "_standing", "_tails", "_whole")
 
     def __init__(
         self,
@@ -129,7 +117,6 @@ class GroupLines(dict[str, Mapping[str, int]]):
         ready = standing is not None and known is not None and shown is not None
         self._costs = costs if ready else None
         self._kept = known.kept if known is not None else {}
-        self._units = known.units if known is not None else {}
         self._standing: Mapping[str, Standing] = {} if standing is None else standing
 
     def get(self, leader: str, default: object = None) -> object:  # type: ignore[override]
@@ -137,33 +124,15 @@ class GroupLines(dict[str, Mapping[str, int]]):
         if info is None:
             return default
         costs = self._costs
-        if costs is None or leader in costs:
-            return self._others(leader, info)
-        said = self._standing.get(leader) or info[0]  # (its entry's, unless the step set one)
-        units = self._units
-        # (the whole group's lines kept at the store version: one look-up in place of the
-        # leader's kept line, the entry's far fields and its others' lines, cold in a query;
-        # not with another store's ids shown whole, which may change the others' lines)
-        if not self._whole and (unit := units.get(leader)) is not None and said is unit[0]:
-            if len(unit) == 2 or self._shown.met(unit[2]):  # type: ignore[union-attr,misc]
-                return unit[1]
-        elif (
-            (hit := self._kept.get(leader)) is not None
-            and said is hit[0]
+        if (
+            costs is not None
+            and leader not in costs
+            and (hit := self._kept.get(leader)) is not None
+            and (self._standing.get(leader) or info[0]) is hit[0]
             and (len(hit) == 2 or self._shown.met(hit[2]))  # type: ignore[union-attr,misc]
         ):
             costs[leader] = hit[1]  # type: ignore[misc]
-            lines = self._others(leader, info)
-            if not self._whole:  # (else the lines may be this query's: another store's ids)
-                if len(units) >= MAX_KNOWN:
-                    units.clear()
-                units[leader] = whole_unit(leader, hit, lines)
-            return lines
-        return self._others(leader, info)
-
-    def _others(self, leader: str, info: "Relevant") -> Mapping[str, int]:
-        """The lines of the group's others, as the module's docstring says."""
-        lines: Mapping[str, int] = info[13]
+        lines = info[13]
         groups = self._groups
         # (every other's line known, or one that supersedes a belief: its marks the query's;
         # ``kept_ahead`` asks the same, inline here on the hot path)
@@ -185,19 +154,6 @@ class GroupLines(dict[str, Mapping[str, int]]):
         same test, made inline there): some other's line is one the truth graph does not
         know, and none of them supersedes a belief (whose marks are the query's)."""
         return len(info[13]) != len(info[3]) and not info[7]
-
-
-def whole_unit(
-    leader: str,
-    hit: "tuple[object, int] | tuple[object, int, tuple[tuple[str, str], ...]]",
-    lines: Mapping[str, int],
-) -> "tuple[object, dict[str, int]] | tuple[object, dict[str, int], tuple[object, ...]]":
-    """What ``Known.units`` keeps of a group kept aside (``GroupLines.get``): the standing
-    its leader's line holds for, the group's lines (the leader's, ``hit``: its ``Known.kept``
-    entry, then its others', ``lines``), and the forms of the ids the leader's line shows
-    short, when any (``Shown.met`` takes them as the leader's line asks them)."""
-    merged = {leader: hit[1], **lines}
-    return (hit[0], merged) if len(hit) == 2 else (hit[0], merged, hit[2])  # type: ignore[misc]
 
 
 def others_lines(info: "Relevant", form: "Callable[[str], str]") -> dict[str, int]:
