@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
-from credo.retrieval.bundle import Units
+from credo.retrieval.bundle import Units, expanded
 from credo.retrieval.compress import (
     VERBATIM,
     Carried,
@@ -125,7 +125,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
                     # candidates alone, the groups' others add nothing to that answer)
                     if least <= CHARS_PER_TOKEN * budget:
                         least += sum(map(_LEAST, values))
-                ids = list(chain.from_iterable(map(aside.get, ids, zip(ids))))
+                ids = expanded(ids, aside)
             units = Units(ranked_ids, state.groups, aside)  # (it takes ``aside``: made after)
     # The ids the block shows: derived ones by their shortest unique prefix (short_ids.py).
     # The others of the groups aside are linked beliefs: when the truth graph knows none of
