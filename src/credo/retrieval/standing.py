@@ -8,7 +8,7 @@ the packed beliefs in rank order with their standing, a group the step kept asid
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Callable, Collection, Mapping, MutableMapping
-from itertools import compress, count, repeat
+from itertools import compress, repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
@@ -40,23 +40,19 @@ def picked(
     go in ``texts``, when given, and each in its leader's cluster in ``clusters``, when it
     has any. ``chosen``: the packed beliefs of ``ranked``."""
     get = standing.get
-    # (C-level: the packed ones of the ranking, by their ids, each with its standing)
-    packed = list(compress(ranked, map(chosen.__contains__, map(_ID, ranked))))
-    ids = list(map(_ID, packed))
-    out: list[tuple[Scored, Standing]] = list(
-        zip(packed, map(get, ids, repeat(NO_STANDING)), strict=True)
-    )
+    # (C-level: the packed ones of the ranking, by their ids)
+    packed = compress(ranked, map(chosen.__contains__, map(_ID, ranked)))
     if not tails:
-        return out
-    # (the leaders found by one C-level pass; each group's others then put in after theirs,
-    # back to front so that each leader's place holds: ~16 of ~50 packed on a store in
-    # dispute, the others looked at one by one no more)
-    leaders = list(compress(count(), map(tails.__contains__, ids)))
-    inserts: list[tuple[int, list[tuple[Scored, Standing]]]] = []
-    for at in leaders:
-        s = packed[at]
-        info = tails[ids[at]]
-        out[at] = (s, get(s.id) or info[0])  # (a leader's, unless set since: its entry's first)
+        return [(s, get(s.id, NO_STANDING)) for s in packed]
+    out: list[tuple[Scored, Standing]] = []
+    add = out.append
+    group_of = tails.get
+    for s in packed:
+        info = group_of(s.id)
+        if info is None:
+            add((s, get(s.id, NO_STANDING)))
+            continue
+        add((s, get(s.id) or info[0]))  # (a leader's, unless set since: its entry's first)
         score = s.score
         rest = info[3]
         # (the others' standing, one for all; one set on one since, e.g. what it hides,
@@ -65,14 +61,17 @@ def picked(
         if texts is not None:
             texts.update(info[6])
         if info[7]:
-            extra = [(brought_along(m, score), get(m) or said) for m in rest]
-        else:  # (a Scored made as ``brought_along`` makes it, without the call)
-            extra = [(_new(Scored, (m, score, {"contradicts": score})), said) for m in rest]
-        if clusters:
-            clusters.update(zip(rest, repeat(clusters.get(s.id))))  # type: ignore[arg-type]
-        inserts.append((at + 1, extra))
-    for at, extra in reversed(inserts):
-        out[at:at] = extra
+            out += [(brought_along(m, score), get(m) or said) for m in rest]
+            if clusters:
+                clusters.update(zip(rest, repeat(clusters.get(s.id))))  # type: ignore[arg-type]
+        elif clusters:  # (a Scored made as ``brought_along`` makes it, without the call)
+            cluster = clusters.get(s.id)
+            for m in rest:
+                add((_new(Scored, (m, score, {"contradicts": score})), said))
+                clusters[m] = cluster  # type: ignore[assignment]
+        else:
+            for m in rest:
+                add((_new(Scored, (m, score, {"contradicts": score})), said))
     return out
 
 
