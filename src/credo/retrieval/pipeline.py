@@ -93,6 +93,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     units = None
     standing: Mapping[str, Standing] = {}
     tails: Mapping[str, Relevant] = {}  # groups of their own, kept aside (Currency.tails)
+    grouped: list[str] = []  # the ids of those groups, each group in turn
     relevant = None  # the ranked ids clustering reads edges among: all but those brought along
     filled: list[str] | None = None  # the ids before the groups aside are expanded
     long: list[str] | None = None  # the long candidates, and their least chars, when known
@@ -108,8 +109,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         standing = state.standing
         tails = state.tails
         if state.groups or tails:
-            # (C-level passes: a query on a store in dispute holds dozens of groups aside)
-            aside = dict(zip(tails, map(_GROUP, tails.values()), strict=True))
+            aside, others_long, grouped = _aside(tails)
             ranked_ids = filled = ids
             relevant = _without(ids, state.brought) if state.brought else ids
             if tails:  # every group's others right after its leader, as the pack and block see
@@ -118,7 +118,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
                 content.far = state.far
                 values = tails.values()
                 long = long_ids(ids, content)
-                long += chain.from_iterable(map(_LONG, values))
+                long += others_long
                 if long and options.compress == "auto":  # (read only then: verbatim_ids)
                     least = least_chars(ids, content)
                     # (it only rules a whole pack out: past the budget's characters with the
@@ -133,10 +133,10 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     # store in dispute).
     if tails and filled is not None and getattr(reader.kept.get("graph"), "plain_ids", False):
         asked = [*(b.id for b in locks), *filled]
-        # (each group whole, its tuple met just above for ``aside``: a leader is asked
-        # already, and it is a linked belief too; the others' own tuples would be one more
-        # object each to bring into cache)
-        known_whole = list(chain.from_iterable(map(_GROUP, tails.values())))
+        # (each group whole, as listed with ``aside``: a leader is asked already, and it is
+        # a linked belief too; the others' own tuples would be one more object each to
+        # bring into cache)
+        known_whole = grouped
     else:
         asked = [*(b.id for b in locks), *ids]
         known_whole = None
@@ -281,12 +281,30 @@ _new = tuple.__new__
 _SECOND = itemgetter(1)
 _FIRST = itemgetter(0)  # of a packed belief (``picked``): its Scored; of a Scored: its id
 
-# What ``Currency.tails`` keeps of a group aside (``TruthGraph.as_relevant``): the group, its
-# others longer than compress.SHORT_CHARS, the least their lines cost.
-_GROUP = itemgetter(2)
 _TEXT = itemgetter(0)  # of a row (CandidateRow): the text
-_LONG = itemgetter(8)
+# Of a group aside in ``Currency.tails`` (``TruthGraph.as_relevant``), the least its others'
+# lines cost (its group is field 2, its others longer than compress.SHORT_CHARS field 8).
 _LEAST = itemgetter(9)
+
+
+def _aside(
+    tails: "Mapping[str, Relevant]",
+) -> tuple[dict[str, tuple[str, ...]], list[str], list[str]]:
+    """What the pipeline reads of every group kept aside (``Currency.tails``), in one pass
+    over them (a query on a store in dispute holds dozens): each leader's group (leader
+    first), the others longer than ``compress.SHORT_CHARS``, and every group's ids in turn."""
+    aside: dict[str, tuple[str, ...]] = {}
+    others_long: list[str] = []
+    grouped: list[str] = []
+    # (a loop: cheaper here than the C-level passes it replaced, one per field, each with an
+    # itemgetter call per group and a chain over the tuples it gave)
+    for leader, info in tails.items():
+        aside[leader] = group = info[2]  # (the group, its leader first)
+        grouped += group
+        if info[8]:  # (its others longer than compress.SHORT_CHARS: most have none)
+            others_long += info[8]
+    return aside, others_long, grouped
+
 
 _FEW_BROUGHT = 8  # past this many brought along, ``_without`` filters instead of removing
 
