@@ -22,13 +22,12 @@ from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
 from credo.retrieval.bundle import Units, expanded
 from credo.retrieval.compress import (
+    SHORT_CHARS,
     VERBATIM,
     Carried,
     Classes,
     Costs,
     Known,
-    least_chars,
-    long_ids,
     verbatim_ids,
 )
 from credo.retrieval.graph_lanes import (
@@ -117,10 +116,10 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
                 # what the compress stage reads of all of them, the graph keeps per group.
                 content.far = state.far
                 values = tails.values()
-                long = long_ids(ids, content)
+                long, lengths = _long_ids(ids, content)
                 long += others_long
                 if long and options.compress == "auto":  # (read only then: verbatim_ids)
-                    least = least_chars(ids, content)
+                    least = _least_chars(ids, lengths)
                     # (it only rules a whole pack out: past the budget's characters with the
                     # candidates alone, the groups' others add nothing to that answer)
                     if least <= CHARS_PER_TOKEN * budget:
@@ -304,6 +303,18 @@ def _aside(
         if info[8]:  # (its others longer than compress.SHORT_CHARS: most have none)
             others_long += info[8]
     return aside, others_long, grouped
+
+
+def _long_ids(ids: list[str], content: Mapping[str, str]) -> tuple[list[str], list[int]]:
+    """``compress.long_ids``, with the lengths of the texts it reads (``_least_chars``)."""
+    lengths = list(map(len, map(content.__getitem__, ids)))
+    return list(compress(ids, map(SHORT_CHARS.__lt__, lengths))), lengths
+
+
+def _least_chars(ids: list[str], lengths: list[int]) -> int:
+    """``compress.least_chars`` of ``ids``, their texts' ``lengths`` known (``_long_ids``:
+    one read of the candidates' texts for both, most of them not in cache)."""
+    return sum(lengths) + sum(map(len, ids)) + 4 * len(ids)
 
 
 _FEW_BROUGHT = 8  # past this many brought along, ``_without`` filters instead of removing
