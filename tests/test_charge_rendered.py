@@ -166,3 +166,28 @@ def test_a_lock_is_charged_its_newline(tmp_path: Path, warm: bool) -> None:
     line = memory_block(result, anchors=False).split("\n")[1]
     assert line == f"[{shown} locked] {LOCKED_TEXT}" and len(line) == 224
     assert (estimate(line), estimate(line + "\n"), lock.tokens) == (56, 57, 57)
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_passage_a_conflict_brings_along_keeps_its_trail(tmp_path: Path, warm: bool) -> None:
+    """A passage brought along by a note it contradicts (a group kept aside: not a
+    candidate, so its trail is read with those brought along) is packed under its place,
+    with its trail, warm and cold."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "deploy.md").write_text(PAGE)
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path / "docs")
+        passage = next(
+            a.belief_id
+            for a in memory.beliefs_for_doc("docs/")
+            if "cache schema" in memory.get(a.belief_id).content
+        )
+        note = memory.remember("zebra quagga okapi rollout", id="note")
+        memory.relate(note, passage, "CONTRADICTS")
+        if warm:
+            assert memory.store.build_warm()
+        got = memory.retrieve("zebra quagga okapi", token_budget=2400)
+    packed = {b.id: b for b in got.beliefs}
+    assert note in packed and passage in packed
+    assert packed[passage].trail.startswith("docs/deploy.md")
+    check_charges(got)

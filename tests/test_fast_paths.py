@@ -644,3 +644,44 @@ def test_ids_without_those_brought_along_equal_the_filter(data: st.DataObject, n
     ids = [f"n{i}" for i in data.draw(st.permutations(range(n)))]
     brought = frozenset(data.draw(st.lists(st.sampled_from(ids), unique=True)) if ids else ())
     assert _without(ids, brought) == [i for i in ids if i not in brought]
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts=st.lists(st.text(max_size=260), max_size=30))
+def test_long_ids_and_least_chars_from_one_read_equal_compress(texts: list[str]) -> None:
+    """``pipeline._long_ids`` and ``_least_chars`` (the texts' lengths read once for both):
+    what ``compress.long_ids`` and ``compress.least_chars`` give."""
+    from credo.retrieval.compress import least_chars, long_ids
+    from credo.retrieval.pipeline import _least_chars, _long_ids
+
+    ids = [f"n{i}" for i in range(len(texts))]
+    content = dict(zip(ids, texts, strict=True))
+    long, lengths = _long_ids(ids, content)
+    assert long == long_ids(ids, content)
+    assert _least_chars(ids, lengths) == least_chars(ids, content)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), n=st.integers(0, 30))
+def test_groups_aside_read_in_one_pass_equal_the_field_passes(data: st.DataObject, n: int) -> None:
+    """``pipeline._aside`` (one loop over the groups kept aside) against a pass per field:
+    each leader's group, the others longer than ``SHORT_CHARS`` (``Relevant``'s field 8),
+    every group's ids in turn; and ``bundle.expanded`` (one loop) against the chain of
+    one-tuples it replaced."""
+    from itertools import chain
+
+    from credo.retrieval.bundle import expanded
+    from credo.retrieval.pipeline import _aside
+
+    ids = [f"n{i}" for i in range(n)]
+    tails = {}
+    for leader in data.draw(st.lists(st.sampled_from(ids), unique=True)) if ids else ():
+        others = tuple(f"m{leader}-{k}" for k in range(data.draw(st.integers(1, 3))))
+        long = tuple(o for o in others if data.draw(st.booleans()))
+        tails[leader] = (None, None, (leader, *others), others, None, None, {}, (), long, 0)
+        tails[leader] += (None, None, None, {})  # (``Relevant``: fields 2, 3 and 8 read)
+    aside, others_long, grouped = _aside(tails)  # type: ignore[arg-type]
+    assert aside == {leader: info[2] for leader, info in tails.items()}
+    assert others_long == list(chain.from_iterable(info[8] for info in tails.values()))
+    assert grouped == list(chain.from_iterable(info[2] for info in tails.values()))
+    assert expanded(ids, aside) == list(chain.from_iterable(map(aside.get, ids, zip(ids))))

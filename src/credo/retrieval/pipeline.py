@@ -20,15 +20,14 @@ from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
-from credo.retrieval.bundle import Units
+from credo.retrieval.bundle import Units, expanded
 from credo.retrieval.compress import (
+    SHORT_CHARS,
     VERBATIM,
     Carried,
     Classes,
     Costs,
     Known,
-    least_chars,
-    long_ids,
     verbatim_ids,
 )
 from credo.retrieval.graph_lanes import (
@@ -93,6 +92,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     units = None
     standing: Mapping[str, Standing] = {}
     tails: Mapping[str, Relevant] = {}  # groups of their own, kept aside (Currency.tails)
+    grouped: list[str] = []  # the ids of those groups, each group in turn
     relevant = None  # the ranked ids clustering reads edges among: all but those brought along
     filled: list[str] | None = None  # the ids before the groups aside are expanded
     long: list[str] | None = None  # the long candidates, and their least chars, when known
@@ -108,8 +108,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         standing = state.standing
         tails = state.tails
         if state.groups or tails:
-            # (C-level passes: a query on a store in dispute holds dozens of groups aside)
-            aside = dict(zip(tails, map(_GROUP, tails.values()), strict=True))
+            aside, others_long, grouped = _aside(tails)
             ranked_ids = filled = ids
             relevant = _without(ids, state.brought) if state.brought else ids
             if tails:  # every group's others right after its leader, as the pack and block see
@@ -117,15 +116,15 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
                 # what the compress stage reads of all of them, the graph keeps per group.
                 content.far = state.far
                 values = tails.values()
-                long = long_ids(ids, content)
-                long += chain.from_iterable(map(_LONG, values))
+                long, lengths = _long_ids(ids, content)
+                long += others_long
                 if long and options.compress == "auto":  # (read only then: verbatim_ids)
-                    least = least_chars(ids, content)
+                    least = _least_chars(ids, lengths)
                     # (it only rules a whole pack out: past the budget's characters with the
                     # candidates alone, the groups' others add nothing to that answer)
                     if least <= CHARS_PER_TOKEN * budget:
                         least += sum(map(_LEAST, values))
-                ids = list(chain.from_iterable(map(aside.get, ids, zip(ids))))
+                ids = expanded(ids, aside)
             units = Units(ranked_ids, state.groups, aside)  # (it takes ``aside``: made after)
     # The ids the block shows: derived ones by their shortest unique prefix (short_ids.py).
     # The others of the groups aside are linked beliefs: when the truth graph knows none of
@@ -133,10 +132,10 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     # store in dispute).
     if tails and filled is not None and getattr(reader.kept.get("graph"), "plain_ids", False):
         asked = [*(b.id for b in locks), *filled]
-        # (each group whole, its tuple met just above for ``aside``: a leader is asked
-        # already, and it is a linked belief too; the others' own tuples would be one more
-        # object each to bring into cache)
-        known_whole = list(chain.from_iterable(map(_GROUP, tails.values())))
+        # (each group whole, as listed with ``aside``: a leader is asked already, and it is
+        # a linked belief too; the others' own tuples would be one more object each to
+        # bring into cache)
+        known_whole = grouped
     else:
         asked = [*(b.id for b in locks), *ids]
         known_whole = None
@@ -157,10 +156,13 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     remaining = budget - locked_used
     # Costed when the pack first asks: the candidates past the first that does not fit are
     # never asked for (the cluster pack stops there), a third of them on a typical query.
-    unread = list(filterfalse(rows.__contains__, ids))  # brought along by the truth step
     trails = {i: t for i in ids if (t := known_trails.get(i)) is not None} if known_trails else {}
-    if unread:
-        trails.update(store.trails(unread))
+    # Those brought along by the truth step (with the groups aside, ~55 a query in dispute),
+    # read when there is one; found by the store as it reads them: one that holds no trail
+    # (a store of notes) answers without looking at them.
+    unread = filterfalse(rows.__contains__, ids)
+    if (first := next(unread, None)) is not None:
+        trails.update(store.trails(chain((first,), unread)))
     # Compress (rank -> cluster -> compress -> pack): each candidate is charged as rendered,
     # a passage's line with its line range alone, under its file and section lines, which
     # the first passage packed under them pays for (retrieval/place.py).
@@ -278,12 +280,42 @@ _new = tuple.__new__
 _SECOND = itemgetter(1)
 _FIRST = itemgetter(0)  # of a packed belief (``picked``): its Scored; of a Scored: its id
 
-# What ``Currency.tails`` keeps of a group aside (``TruthGraph.as_relevant``): the group, its
-# others longer than compress.SHORT_CHARS, the least their lines cost.
-_GROUP = itemgetter(2)
 _TEXT = itemgetter(0)  # of a row (CandidateRow): the text
-_LONG = itemgetter(8)
+# Of a group aside in ``Currency.tails`` (``TruthGraph.as_relevant``), the least its others'
+# lines cost (its group is field 2, its others longer than compress.SHORT_CHARS field 8).
 _LEAST = itemgetter(9)
+
+
+def _aside(
+    tails: "Mapping[str, Relevant]",
+) -> tuple[dict[str, tuple[str, ...]], list[str], list[str]]:
+    """What the pipeline reads of every group kept aside (``Currency.tails``), in one pass
+    over them (a query on a store in dispute holds dozens): each leader's group (leader
+    first), the others longer than ``compress.SHORT_CHARS``, and every group's ids in turn."""
+    aside: dict[str, tuple[str, ...]] = {}
+    others_long: list[str] = []
+    grouped: list[str] = []
+    # (a loop: cheaper here than the C-level passes it replaced, one per field, each with an
+    # itemgetter call per group and a chain over the tuples it gave)
+    for leader, info in tails.items():
+        aside[leader] = group = info[2]  # (the group, its leader first)
+        grouped += group
+        if info[8]:  # (its others longer than compress.SHORT_CHARS: most have none)
+            others_long += info[8]
+    return aside, others_long, grouped
+
+
+def _long_ids(ids: list[str], content: Mapping[str, str]) -> tuple[list[str], list[int]]:
+    """``compress.long_ids``, with the lengths of the texts it reads (``_least_chars``)."""
+    lengths = list(map(len, map(content.__getitem__, ids)))
+    return list(compress(ids, map(SHORT_CHARS.__lt__, lengths))), lengths
+
+
+def _least_chars(ids: list[str], lengths: list[int]) -> int:
+    """``compress.least_chars`` of ``ids``, their texts' ``lengths`` known (``_long_ids``:
+    one read of the candidates' texts for both, most of them not in cache)."""
+    return sum(lengths) + sum(map(len, ids)) + 4 * len(ids)
+
 
 _FEW_BROUGHT = 8  # past this many brought along, ``_without`` filters instead of removing
 
