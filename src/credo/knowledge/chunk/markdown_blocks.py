@@ -148,7 +148,7 @@ class BlockReader:
         self.headings.append((level, text, len(self.chunks) - 1))
 
     def _code(self, token: Token, lines: list[str], base: int, content: str | None = None) -> None:
-        # Lines kept, not normalised: a comment ends at its line's end (chunk/code_example).
+        # Lines kept, not normalised: a comment ends at its line's end (chunk/example).
         text = (token.content if content is None else content).strip()
         if not is_meaningful(text):
             return

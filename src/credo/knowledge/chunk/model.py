@@ -46,7 +46,7 @@ class Chunk:
 
     Attributes:
         text: The belief text: whitespace-normalised, markup that adds no meaning removed
-            (a "code" chunk keeps its lines: `credo.knowledge.chunk.code_example`).
+            (a "code" chunk keeps its lines: `credo.knowledge.chunk.example`).
         start_line: First source line the text came from (1-based).
         end_line: Last source line the text came from (1-based, inclusive).
         role: "heading", "paragraph", "bullet", "sentence", "code_comment", "docstring",

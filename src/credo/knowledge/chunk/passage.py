@@ -13,7 +13,7 @@ paragraph that explains. So consecutive chunks of one section are joined into pa
   section does not end in a fragment.
 - A code example ("code" chunk) joins its section's passage as words, not as text: its
   names (each once) and the prose of its comments and docstrings (every word, as prose
-  is; `credo.knowledge.chunk.code_example`) go to the passage's context (indexed, never
+  is; `credo.knowledge.chunk.example`) go to the passage's context (indexed, never
   shown) and its lines to its range, so a question about ``help_option_names``, or one
   that says what an example's comment says, finds the section that shows it. A section
   of code alone adds no passage.
@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from credo.knowledge.chunk.code_example import example_words
+from credo.knowledge.chunk.example import example_words
 from credo.knowledge.chunk.model import Chunk, unique
 
 # ~200 tokens: about one screen paragraph or a short section, what a reader cites.

@@ -198,7 +198,7 @@ class _Walker:
         self._emit([self._part(node, self.lo, self.after)], "paragraph")
 
     def _code(self, node: Any) -> None:
-        # Lines kept, not normalised: a comment ends at its line's end (chunk/code_example).
+        # Lines kept, not normalised: a comment ends at its line's end (chunk/example).
         text = node.astext().strip()
         if not is_meaningful(text):
             return

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from credo.knowledge.chunk import Chunk, split_file
-from credo.knowledge.chunk.code_example import example_words
+from credo.knowledge.chunk.example import example_words
 from credo.knowledge.chunk.passage import passages
 
 
