@@ -4,11 +4,13 @@ docstrings), and what a passage indexes of it."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from credo import Memory
 from credo.knowledge.chunk import Chunk, split_file
 from credo.knowledge.chunk.example import example_words
 from credo.knowledge.chunk.passage import passages
@@ -119,3 +121,28 @@ def test_code_chunks_built_by_hand_still_give_their_names() -> None:
     ]
     (passage,) = passages(chunks)
     assert "help_option_names" in passage.context.split()
+
+
+TESTS_PAGE = """\
+# Tests
+
+Run the whole suite with one command.
+
+```console
+$ make test  # the slow tests are skipped on CI
+```
+
+# Slow tests
+
+The slow tests are skipped unless you ask for them.
+"""
+
+
+def test_a_question_in_a_comment_s_words_finds_the_section(memory: Memory, tmp_path: Path) -> None:
+    """End to end: "CI" is only in the example's comment (a two-letter word, which names
+    leave out); the section that shows it comes first, above the one that only says
+    "skipped" (first before this reader)."""
+    (tmp_path / "tests.md").write_text(TESTS_PAGE, encoding="utf-8")
+    memory.ingest(tmp_path / "tests.md")
+    result = memory.retrieve("which tests are skipped on CI?")
+    assert result.beliefs[0].content.startswith("Tests\nRun the whole suite")
