@@ -79,11 +79,26 @@ def test_any_text_is_read_deterministically_into_words_it_holds(code: str) -> No
 
 @pytest.mark.parametrize(
     "unit",
-    ['"', "'", "/*", "<!--", '"""', "'''", "# ", "//", "-- \n", "\\", '"\\', " #x"],
+    [
+        '"',
+        "'",
+        "/*",
+        "<!--",
+        '"""',
+        "'''",
+        '"""x"""',
+        "# ",
+        "//",
+        "-- \n",
+        " --",
+        "\\",
+        '"\\',
+        " #x",
+    ],
 )
 def test_hostile_input_is_read_in_linear_time(unit: str) -> None:
-    """A mark repeated with no end (an unclosed string, comment or docstring) must not
-    make the scan quadratic: 200,000 characters read in well under a second each."""
+    """A mark repeated with no end (an unclosed string, comment or docstring), or many
+    marks on one line, must not make the scan quadratic: 200,000 characters each."""
     started = time.process_time()
     example_words(unit * (200_000 // len(unit)))
     assert time.process_time() - started < 5  # linear: ~0.05 s; quadratic: minutes

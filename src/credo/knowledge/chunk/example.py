@@ -19,34 +19,27 @@ apart (after a space or at a line's start, before a space or the line's end), wh
 - ``<!-- ... -->`` (HTML, XML, Markdown);
 - ``--`` opening a line (SQL, Lua, Haskell).
 
-A comment mark inside a one-line string is not a comment (strings are matched first where
-they start first). Every block form also ends at the text's end when its closing mark is
-missing, so one scan is linear on any input.
+A comment mark inside a string is not a comment. One scan finds each mark (a prefix
+search, in C, over the few characters that can open one) and decides in Python whether
+it opens prose; a block never closed runs to the text's end, so the scan is linear on
+any input.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 # Names of three characters or more; what a code example offers to type.
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
-# One scan: the prose group matches a comment or a docstring; a one-line string matches
-# no group, so a comment mark inside it is skipped with it.
-_PROSE = re.compile(
-    r"""(?P<prose>
-        ^[ \t]*[rRuU]?(?:\"\"\"[\s\S]*?(?:\"\"\"|\Z)|'''[\s\S]*?(?:'''|\Z))
-      | (?<!\S)\#+(?=[ \t]|$)[^\n]*
-      | (?<!\S)//[^\n]*
-      | (?<!\S)/\*[\s\S]*?(?:\*/|\Z)
-      | <!--[\s\S]*?(?:-->|\Z)
-      | ^[ \t]*--(?=[ \t]|$)[^\n]*
-    )
-    | "(?:[^"\\\n]|\\.)*"?
-    | '(?:[^'\\\n]|\\.)*'?
-    """,
-    re.MULTILINE | re.VERBOSE,
+# What may open prose, and strings (one-line ones whole), which hide any mark inside them.
+# Every alternative starts with one of a few characters, so `search` skips the rest in C.
+_MARK = re.compile(
+    r'"""' + r"|'''" + r'|"(?:[^"\\\n]|\\.)*"?' + r"|'(?:[^'\\\n]|\\.)*'?" + r"|#+|//|/\*|<!--|--"
 )
+_CLOSES = {'"""': '"""', "'''": "'''", "/*": "*/", "<!--": "-->"}
+_DOCSTRING_PREFIXES = frozenset("rRuU")  # r"""...""", u"""..."""
 
 
 class ExampleWords(NamedTuple):
@@ -62,13 +55,57 @@ def example_words(code: str) -> ExampleWords:
     code_parts: list[str] = []
     prose_parts: list[str] = []
     start = 0
-    for match in _PROSE.finditer(code):
-        prose = match.group("prose")
-        if prose is None:
-            continue  # a one-line string: code, read for names
-        code_parts.append(code[start : match.start()])
-        prose_parts.append(prose)
-        start = match.end()
+    for begin, end in _prose_spans(code):
+        code_parts.append(code[start:begin])
+        prose_parts.append(code[begin:end])
+        start = end
     code_parts.append(code[start:])
     names = list(dict.fromkeys(_NAME.findall(" ".join(code_parts))))
     return ExampleWords(names, " ".join(" ".join(prose_parts).split()))
+
+
+def _prose_spans(code: str) -> Iterator[tuple[int, int]]:
+    """The (start, end) offsets of `code`'s comments and docstrings, in order."""
+    position = 0
+    while (found := _MARK.search(code, position)) is not None:
+        mark, begin, position = found.group(), found.start(), found.end()
+        closing = _CLOSES.get(mark)
+        if closing is not None:  # a block: a docstring or other triple-quoted string, a comment
+            close = code.find(closing, position)
+            position = len(code) if close < 0 else close + len(closing)
+            if _opens_block(code, begin, mark):
+                yield begin, position
+        elif mark[0] in "#/-" and _opens_line_comment(code, begin, position, mark):
+            close = code.find("\n", position)
+            position = len(code) if close < 0 else close
+            yield begin, position
+
+
+def _opens_block(code: str, begin: int, mark: str) -> bool:
+    if mark == "<!--":
+        return True
+    if mark == "/*":
+        return begin == 0 or code[begin - 1].isspace()  # not a glob's "dir/*"
+    # A triple-quoted string is a docstring when it is a statement: it starts its line.
+    if begin > 0 and code[begin - 1] in _DOCSTRING_PREFIXES:
+        begin -= 1
+    return _starts_line(code, begin)
+
+
+def _opens_line_comment(code: str, begin: int, end: int, mark: str) -> bool:
+    if begin > 0 and not code[begin - 1].isspace():
+        return False  # "http://", "a--b", "x#y"
+    if mark == "//":
+        return True
+    if end < len(code) and code[end] not in " \t\n":
+        return False  # "#include", "#fff", "#!/bin/sh", "--verbose"
+    # "--" comments SQL and Lua where it opens a line; elsewhere it is an option's end.
+    return mark != "--" or _starts_line(code, begin)
+
+
+def _starts_line(code: str, begin: int) -> bool:
+    """Only spaces and tabs before `begin` on its line. Each call reads back over the
+    blanks just before it alone, so the scan stays linear on a line of many marks."""
+    while begin > 0 and code[begin - 1] in " \t":
+        begin -= 1
+    return begin == 0 or code[begin - 1] == "\n"
