@@ -38,6 +38,8 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _MARK = re.compile(
     r'"""' + r"|'''" + r'|"(?:[^"\\\n]|\\.)*"?' + r"|'(?:[^'\\\n]|\\.)*'?" + r"|#+|//|/\*|<!--|--"
 )
+# Each mark that can open prose, as plain text: a code example holding none is all names.
+_OPENERS = ("#", "//", "/*", "<!--", "--", '"""', "'''")
 _CLOSES = {'"""': '"""', "'''": "'''", "/*": "*/", "<!--": "-->"}
 _DOCSTRING_PREFIXES = frozenset("rRuU")  # r"""...""", u"""..."""
 
@@ -52,6 +54,8 @@ class ExampleWords(NamedTuple):
 
 def example_words(code: str) -> ExampleWords:
     """The names and the prose of the code example `code` (see the module docstring)."""
+    if not any(mark in code for mark in _OPENERS):  # most examples: no scan at all
+        return ExampleWords(list(dict.fromkeys(_NAME.findall(code))), "")
     code_parts: list[str] = []
     prose_parts: list[str] = []
     start = 0
