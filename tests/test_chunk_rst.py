@@ -36,7 +36,10 @@ def check_rst(chunks: Sequence[Chunk], text: str) -> None:
     lines = lines_of(text)
     for index, chunk in enumerate(chunks):
         assert chunk.text, chunk
-        assert chunk.text == " ".join(chunk.text.split()), chunk
+        if chunk.role == "code":  # an example keeps its lines (its comments end at them)
+            assert chunk.text == chunk.text.strip(), chunk
+        else:
+            assert chunk.text == " ".join(chunk.text.split()), chunk
         assert 1 <= chunk.start_line <= chunk.end_line <= len(lines), chunk
         assert chunk.role in ROLES, chunk
         assert all(chunk.links), chunk
@@ -455,7 +458,7 @@ def test_a_realistic_sphinx_page() -> None:
         ),
         ("A Minimal Application", 15, 15, "heading"),
         ("A minimal Flask application looks something like this:", 18, 18, "paragraph"),
-        ("from flask import Flask app = Flask(__name__)", 20, 24, "code"),
+        ("from flask import Flask\n\napp = Flask(__name__)", 20, 24, "code"),
         ("So what did that code do?", 26, 26, "paragraph"),
         (
             "First we imported the flask.Flask class. An instance of this class will be our "

@@ -129,7 +129,9 @@ def _uncapped(
     words: dict[str, None] = {}
     head = trail(uri, section, *lines)
     for word in re.findall(r"[A-Za-z][A-Za-z0-9]*", f"{head} {context}"):
-        parts = re.split(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", word)
+        # Split before a capital that follows a small letter or digit, and before the last
+        # capital of an acronym that starts a word, unless that word is the plural's "s".
+        parts = re.split(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])(?!.s(?![a-z]))", word)
         if len(parts) > 1:
             words.update(dict.fromkeys(p.lower() for p in parts))
     own = section[-1] if section else ""

@@ -41,8 +41,9 @@ MAX_STRING_CHARS = 200
 SALIENT_SHARE = 0.05
 
 # Words an identifier splits into: "HTTPConnectionPool" -> HTTP, Connection, Pool;
-# "get_backoff_time" -> get, backoff, time; "sha256" -> sha256.
-_WORD_PART = re.compile(r"[A-Z]+\d*(?![a-z])|[A-Z]?[a-z]+\d*|\d+")
+# "get_backoff_time" -> get, backoff, time; "sha256" -> sha256; an acronym's plural is one
+# word: "combineURLs" -> combine, URLs (not UR, Ls), "UUIDs" -> UUIDs.
+_WORD_PART = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+\d*(?![a-z])|[A-Z]?[a-z]+\d*|\d+")
 # Receivers and literals every body names: they say nothing about this one.
 _NOISE_WORDS = frozenset("self cls this super none true false null nil undefined new".split())
 # Keywords and primitive types of the languages credo reads: the lexers below see them as

@@ -24,9 +24,10 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
   "paragraph" chunk with its cells joined by `` | ``.
 - Code: each fenced (`````` or ``~~~``; an unclosed fence runs to the end, as in
   CommonMark) or indented code block is one "code" chunk. Its text is the block's content
-  without the fences (whitespace-normalised, like every chunk's), its range the whole block
-  with its fence lines, its section the enclosing heading path. Passages fold code into
-  their context, not their text (`credo.knowledge.chunk.passage`).
+  without the fences, its lines kept (unlike every other chunk's text, not normalised: a
+  comment ends at its line's end), its range the whole block with its fence lines, its
+  section the enclosing heading path. Passages fold code into their context, not their
+  text (`credo.knowledge.chunk.passage`).
 - MyST: target lines such as ``(label)=`` are dropped, roles such as ``{ref}`text```
   read as their text (`credo.knowledge.chunk.inline`), and a fence whose info string names
   a prose directive (``{note}``, ``{warning}``, ``{versionadded}``, ``{admonition}``...) is

@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from credo.knowledge.chunk.inline import clean_inline
-from credo.knowledge.chunk.model import Chunk, is_meaningful, normalise
+from credo.knowledge.chunk.model import Chunk, is_meaningful
 from credo.knowledge.chunk.sentence import Line, split_paragraph
 
 if TYPE_CHECKING:
@@ -148,7 +148,8 @@ class BlockReader:
         self.headings.append((level, text, len(self.chunks) - 1))
 
     def _code(self, token: Token, lines: list[str], base: int, content: str | None = None) -> None:
-        text = normalise(token.content if content is None else content)
+        # Lines kept, not normalised: a comment ends at its line's end (chunk/example).
+        text = (token.content if content is None else content).strip()
         if not is_meaningful(text):
             return
         start, end = _span(token, len(lines))

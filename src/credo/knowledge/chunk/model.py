@@ -45,7 +45,8 @@ class Chunk:
     """One piece of a file that becomes one belief.
 
     Attributes:
-        text: The belief text: whitespace-normalised, markup that adds no meaning removed.
+        text: The belief text: whitespace-normalised, markup that adds no meaning removed
+            (a "code" chunk keeps its lines: `credo.knowledge.chunk.example`).
         start_line: First source line the text came from (1-based).
         end_line: Last source line the text came from (1-based, inclusive).
         role: "heading", "paragraph", "bullet", "sentence", "code_comment", "docstring",

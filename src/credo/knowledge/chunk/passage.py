@@ -12,9 +12,11 @@ paragraph that explains. So consecutive chunks of one section are joined into pa
 - A group's last passage shorter than `PASSAGE_FLOOR` joins the one before it, so a
   section does not end in a fragment.
 - A code example ("code" chunk) joins its section's passage as words, not as text: its
-  names go to the passage's context (indexed, never shown) and its lines to its range, so
-  a question about ``help_option_names`` finds the section that shows it. A section of
-  code alone adds no passage.
+  names (each once) and the prose of its comments and docstrings (every word, as prose
+  is; `credo.knowledge.chunk.example`) go to the passage's context (indexed, never
+  shown) and its lines to its range, so a question about ``help_option_names``, or one
+  that says what an example's comment says, finds the section that shows it. A section
+  of code alone adds no passage.
 - A heading is folded into its section's first passage (its text leads the passage, its
   line opens the range). A heading whose section holds nothing but subsections adds no
   passage of its own: its title is in every descendant's trail, which ingest indexes in
@@ -27,10 +29,10 @@ incremental (an unchanged passage has the same text, hence the same belief).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from credo.knowledge.chunk.example import example_words
 from credo.knowledge.chunk.model import Chunk, unique
 
 # ~200 tokens: about one screen paragraph or a short section, what a reader cites.
@@ -39,8 +41,7 @@ PASSAGE_FLOOR = 200
 # Roles that open a new section group even when the trail repeats (two "Example" headings
 # at one level share a trail; so do two overloads of one function).
 _OPENERS = frozenset({"heading", "definition"})
-# Names of three characters or more in a code example; at most this many per passage.
-_CODE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+# A code example's names: at most this many per example.
 MAX_CODE_WORDS = 80
 
 
@@ -165,8 +166,8 @@ def _join(members: list[Chunk]) -> Chunk:
 def _code_words(chunk: Chunk) -> str:
     if chunk.role != "code":
         return ""
-    names = unique(_CODE_NAME.findall(chunk.text))
-    return " ".join(names[:MAX_CODE_WORDS])
+    names, prose = example_words(chunk.text)
+    return " ".join([*names[:MAX_CODE_WORDS], prose]).strip()
 
 
 def _with_parent(chunk: Chunk, parent: int | None) -> Chunk:

@@ -25,8 +25,9 @@ The chunks are the kinds `split_markdown` makes:
   leads its first paragraph the same way; such a chunk's range runs from the directive's
   line to the paragraph's last. See `credo.knowledge.chunk.rst_parse`.
 - Line blocks are one paragraph.
-- Literal blocks (``::``) and code directives are "code" chunks: their names go to their
-  passage's context and their lines to its range (`passage`), as a Markdown fence's do.
+- Literal blocks (``::``) and code directives are "code" chunks, their text's lines kept:
+  their names and comments go to their passage's context and their lines to its range
+  (`passage`), as a Markdown fence's do.
 - Skipped: doctest blocks, other skipped directives (file includes, doctests, generated
   content), comments, substitution definitions, hyperlink targets, images, math blocks,
   footnote labels, transitions, the ``contents`` topic, docutils' error reports.
@@ -197,7 +198,8 @@ class _Walker:
         self._emit([self._part(node, self.lo, self.after)], "paragraph")
 
     def _code(self, node: Any) -> None:
-        text = normalise(node.astext())
+        # Lines kept, not normalised: a comment ends at its line's end (chunk/example).
+        text = node.astext().strip()
         if not is_meaningful(text):
             return
         needle = words(text)

@@ -41,8 +41,9 @@ from credo.store.stem import tokens
 from credo.types import TRAIL_SEPARATOR
 
 # A lower-case or digit run followed by an upper-case letter, or an acronym before a word
-# ("HTTPHeaderDict" -> "HTTP Header Dict").
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+# ("HTTPHeaderDict" -> "HTTP Header Dict") but not before its plural's "s" ("combineURLs"
+# -> "combine URLs", not "UR Ls"): chunk/code_names.py splits names the same way.
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])(?![A-Z]s(?![a-z]))")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 # The passage floor's 200 characters (chunk/passage.py) in tokens, at ~5 characters each.
 LENGTH_FLOOR_TOKENS = 40

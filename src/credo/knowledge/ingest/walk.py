@@ -138,7 +138,8 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # reader's output changes: a file's ledger key then matches no stored one, so the next ingest
 # reads every file once more (a text read as before keeps its belief: ids come from the text)
 # instead of keeping what an older credo made of it until the file itself changes.
-READER_VERSION = 7  # 7: a class's definition row counts its own lines (day-code42)
+# 8: an acronym's plural is one word, combineURLs -> combine urls (docs45)
+READER_VERSION = 9  # 9: a code example's comments and docstrings are prose (docs45)
 
 
 @dataclass(frozen=True, slots=True)
