@@ -55,6 +55,19 @@ def test_marks_that_do_not_stand_apart_or_sit_in_strings_are_no_comment(code: st
     assert example_words(code).prose == ""
 
 
+@pytest.mark.parametrize(
+    ("code", "prose"),
+    [
+        ("cp build/* dist/  # copy the wheels", "# copy the wheels"),
+        ("rm -rf tmp/*\n# clean up after", "# clean up after"),
+        ("ls src/*.py  // list them", "// list them"),
+    ],
+)
+def test_a_glob_s_slash_star_hides_no_comment_after_it(code: str, prose: str) -> None:
+    # "dir/*" opens no block comment, so nothing after it waits for a "*/" that never comes.
+    assert example_words(code).prose == prose
+
+
 def test_names_are_the_code_s_each_once_without_the_comments_words() -> None:
     code = "index = build_index()  # build the index once\nindex.save()\nbuild_index()"
     assert example_words(code).names == ["index", "build_index", "save"]

@@ -44,6 +44,8 @@ def context_split(identifier: str) -> list[str]:
         ("HTTPHeaderDict", ["http", "header", "dict"]),
         ("AxiosHeaders", ["axios", "headers"]),
         ("URLsafe", ["ur", "lsafe"]),  # no plural: an "s" a small letter follows
+        ("getURLs2", ["get", "urls2"]),  # digits join the word before, as in "HTTP2"
+        ("IDs64Fetch", ["ids64", "fetch"]),
     ],
 )
 def test_identifiers_split_into_their_words(identifier: str, words: list[str]) -> None:
@@ -58,6 +60,10 @@ _ACRONYM = st.text("ABCDFGHJKMPQRVWXYZ", min_size=2, max_size=5)
 # A capitalised word; "Is", "As"... after an acronym would read as its plural
 # ("HTTPIs"), which is the one spelling the rule cannot tell apart: left out.
 _CAPITALISED = st.builds(lambda head, rest: head + rest, _ACRONYM.map(lambda a: a[0]), _LOWER)
+
+
+# Digits a word may end in ("HTTP2", "sha256", "URLs2"): they join the word before them.
+_DIGITS = st.text("0123456789", max_size=2)
 
 
 @st.composite
@@ -77,7 +83,7 @@ def camel_identifiers(draw: st.DrawFn) -> tuple[str, list[str]]:
             word = draw(_ACRONYM)
         else:
             word = draw(_ACRONYM) + "s"
-        words.append(word)
+        words.append(word + draw(_DIGITS))
         previous = kind
     return "".join(words), [word.lower() for word in words]
 

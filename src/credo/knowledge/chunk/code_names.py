@@ -42,8 +42,9 @@ SALIENT_SHARE = 0.05
 
 # Words an identifier splits into: "HTTPConnectionPool" -> HTTP, Connection, Pool;
 # "get_backoff_time" -> get, backoff, time; "sha256" -> sha256; an acronym's plural is one
-# word: "combineURLs" -> combine, URLs (not UR, Ls), "UUIDs" -> UUIDs.
-_WORD_PART = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+\d*(?![a-z])|[A-Z]?[a-z]+\d*|\d+")
+# word: "combineURLs" -> combine, URLs (not UR, Ls), "UUIDs" -> UUIDs; digits join the
+# word before them, a plural's as any ("getURLs2" -> get, URLs2, as ingest/context.py reads it).
+_WORD_PART = re.compile(r"[A-Z]{2,}s\d*(?![a-z])|[A-Z]+\d*(?![a-z])|[A-Z]?[a-z]+\d*|\d+")
 # Receivers and literals every body names: they say nothing about this one.
 _NOISE_WORDS = frozenset("self cls this super none true false null nil undefined new".split())
 # Keywords and primitive types of the languages credo reads: the lexers below see them as

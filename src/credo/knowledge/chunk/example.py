@@ -75,9 +75,12 @@ def _prose_spans(code: str) -> Iterator[tuple[int, int]]:
         mark, begin, position = found.group(), found.start(), found.end()
         closing = _CLOSES.get(mark)
         if closing is not None:  # a block: a docstring or other triple-quoted string, a comment
+            opens = _opens_block(code, begin, mark)
+            if not opens and mark == "/*":
+                continue  # a glob's "dir/*" is no comment: it hides nothing after it
             close = code.find(closing, position)
             position = len(code) if close < 0 else close + len(closing)
-            if _opens_block(code, begin, mark):
+            if opens:
                 yield begin, position
         elif mark[0] in "#/-" and _opens_line_comment(code, begin, position, mark):
             close = code.find("\n", position)
