@@ -685,9 +685,18 @@ def test_groups_aside_read_where_reached_equal_the_groups_expanded(
     groups_of = {leader: info[2] for leader, info in tails.items()}
     whole = expanded(ids, groups_of)
     assert whole == list(chain.from_iterable(map(groups_of.get, ids, zip(ids))))
-    lazy = Expanding(ids, tails)  # type: ignore[arg-type]
+    asked: list[str] = []
+
+    class Entries(dict):  # type: ignore[type-arg]
+        def get(self, key, default=None):  # type: ignore[no-untyped-def,override]
+            asked.append(key)
+            return super().get(key, default)
+
+    lazy = Expanding(ids, Entries(tails))  # type: ignore[arg-type]
     stop = data.draw(st.integers(0, len(whole)))
     assert list(islice(lazy, stop)) == whole[:stop]
+    # (read only as far as the reader went: no group past the last id it took)
+    assert asked == [i for i in ids if i in whole[:stop]][: len(asked)]
     assert list(lazy) == whole and len(lazy) == len(whole) and list(lazy) == whole
     # Groups given whole (among the ids no leader aside leads, their followers left out).
     free = [i for i in ids if i not in tails]
