@@ -139,7 +139,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         asked = [*(b.id for b in locks), *filled]
     else:
         asked = [*(b.id for b in locks), *ids]
-    shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared, None, sharing)
+    shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared, sharing)
     marked = Marks(standing, shown, state)
     if shared:  # after the project's locks, in the global store's order; marked "global"
         locks = [*locks, *shared.values()]
