@@ -139,10 +139,20 @@ class Members(Mapping[str, Sequence[str]]):
         self._aside = aside
 
     def __getitem__(self, unit: str) -> Sequence[str]:
-        group = self._eager.get(unit)
+        group = self.get(unit)
         if group is None:
-            return self._aside[unit][GROUP]  # type: ignore[no-any-return]
+            raise KeyError(unit)
         return group
+
+    def get(self, unit: str, default: Any = None) -> Any:  # (no KeyError raised per miss)
+        group = self._eager.get(unit)
+        if group is not None:
+            return group
+        info = self._aside.get(unit)
+        return default if info is None else info[GROUP]
+
+    def __contains__(self, unit: object) -> bool:
+        return unit in self._eager or unit in self._aside
 
     def __iter__(self) -> Iterator[str]:
         return chain(self._eager, self._aside)
