@@ -127,10 +127,10 @@ class Units:
         return Members(self.members, self.aside)
 
 
-class Members(Mapping[str, Sequence[str]]):
-    """Leader -> its group's members: the groups given whole (``eager``) and those kept
-    aside (``Aside``), read from their entries on lookup (for look-ups off the pack's hot
-    path: ``compress.Carried``, the aspect gate's few)."""
+class Members:
+    """Leader -> its group's members, read as a mapping: the groups given whole (``eager``)
+    and those kept aside (``Aside``), read from their entries on lookup (for look-ups off
+    the pack's hot path: ``compress.Carried``, the aspect gate's few)."""
 
     __slots__ = ("_aside", "_eager")
 
@@ -156,6 +156,9 @@ class Members(Mapping[str, Sequence[str]]):
 
     def __iter__(self) -> Iterator[str]:
         return chain(self._eager, self._aside)
+
+    def keys(self) -> Iterator[str]:
+        return iter(self)
 
     def __len__(self) -> int:
         return len(self._eager) + len(self._aside)
