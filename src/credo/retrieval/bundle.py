@@ -115,13 +115,6 @@ class Units:
             return expanded(unit_ids, self.members)
         return expanded_aside(unit_ids, self.aside, self.members)
 
-    def group(self, unit: str) -> Sequence[str] | None:
-        """The members of the group ``unit`` leads, None when it leads none."""
-        group = self.members.get(unit)
-        if group is None and (info := self.aside.get(unit)) is not None:
-            return info[GROUP]  # type: ignore[no-any-return]
-        return group
-
     def all_members(self) -> "Members":
         """``members`` with the groups kept aside, each read from its entry when asked."""
         return Members(self.members, self.aside)
@@ -231,9 +224,6 @@ class Expanding:
 
     def __len__(self) -> int:
         return len(self.whole())
-
-    def __getitem__(self, n: int) -> str:
-        return self.whole()[n]
 
     def whole(self) -> list[str]:
         whole = self._whole

@@ -303,7 +303,7 @@ class Charges:
         self.known: Mapping[str, Mapping[str, int]] | None = None
 
     def _group(self, unit: str) -> Sequence[str] | None:
-        """The members of the group ``unit`` leads (``bundle.Units.group``), or None."""
+        """The members of the group ``unit`` leads (given whole, or kept aside), or None."""
         group = self._members.get(unit) if self._members else None
         if group is None and self._aside and (info := self._aside.get(unit)) is not None:
             return info[GROUP]  # type: ignore[no-any-return]
