@@ -663,25 +663,58 @@ def test_long_ids_and_least_chars_from_one_read_equal_compress(texts: list[str])
 
 @settings(max_examples=300, deadline=None)
 @given(data=st.data(), n=st.integers(0, 30))
-def test_groups_aside_read_in_one_pass_equal_the_field_passes(data: st.DataObject, n: int) -> None:
-    """``pipeline._aside`` (one loop over the groups kept aside) against a pass per field:
-    each leader's group, the others longer than ``SHORT_CHARS`` (``Relevant``'s field 8),
-    every group's ids in turn; and ``bundle.expanded`` (one loop) against the chain of
-    one-tuples it replaced."""
-    from itertools import chain
+def test_groups_aside_read_where_reached_equal_the_groups_expanded(
+    data: st.DataObject, n: int
+) -> None:
+    """The groups kept aside read from their entries where a reader reaches them
+    (``bundle.Expanding``, ``Units`` with ``aside``, ``place.Charges``) against each
+    leader's group listed up front and expanded (``bundle.expanded``, the chain of
+    one-tuples it replaced): the ids in order, read whole or stopped early, the dropped
+    units expanded with the groups given whole too, and the charges of each unit."""
+    from itertools import chain, islice
 
-    from credo.retrieval.bundle import expanded
-    from credo.retrieval.pipeline import _aside
+    from credo.retrieval.bundle import Expanding, Units, expanded
+    from credo.retrieval.place import Charges, Places
 
     ids = [f"n{i}" for i in range(n)]
+    leaders = data.draw(st.lists(st.sampled_from(ids), unique=True)) if ids else []
     tails = {}
-    for leader in data.draw(st.lists(st.sampled_from(ids), unique=True)) if ids else ():
+    for leader in leaders:
         others = tuple(f"m{leader}-{k}" for k in range(data.draw(st.integers(1, 3))))
-        long = tuple(o for o in others if data.draw(st.booleans()))
-        tails[leader] = (None, None, (leader, *others), others, None, None, {}, (), long, 0)
-        tails[leader] += (None, None, None, {})  # (``Relevant``: fields 2, 3 and 8 read)
-    aside, others_long, grouped = _aside(tails)  # type: ignore[arg-type]
-    assert aside == {leader: info[2] for leader, info in tails.items()}
-    assert others_long == list(chain.from_iterable(info[8] for info in tails.values()))
-    assert grouped == list(chain.from_iterable(info[2] for info in tails.values()))
-    assert expanded(ids, aside) == list(chain.from_iterable(map(aside.get, ids, zip(ids))))
+        tails[leader] = (None, None, (leader, *others), others)  # (``Relevant``: 2 and 3 read)
+    groups_of = {leader: info[2] for leader, info in tails.items()}
+    whole = expanded(ids, groups_of)
+    assert whole == list(chain.from_iterable(map(groups_of.get, ids, zip(ids))))
+    asked: list[str] = []
+
+    class Entries(dict):  # type: ignore[type-arg]
+        def get(self, key, default=None):  # type: ignore[no-untyped-def,override]
+            asked.append(key)
+            return super().get(key, default)
+
+    lazy = Expanding(ids, Entries(tails))  # type: ignore[arg-type]
+    stop = data.draw(st.integers(0, len(whole)))
+    assert list(islice(lazy, stop)) == whole[:stop]
+    # (read only as far as the reader went: no group past the last id it took)
+    assert asked == [i for i in ids if i in whole[:stop]][: len(asked)]
+    assert list(lazy) == whole and len(lazy) == len(whole) and list(lazy) == whole
+    # Groups given whole (among the ids no leader aside leads, their followers left out).
+    free = [i for i in ids if i not in tails]
+    eager = []
+    if len(free) >= 2 and data.draw(st.booleans()):
+        eager = [tuple(data.draw(st.lists(st.sampled_from(free), min_size=2, unique=True)))]
+    units = Units(ids, eager, tails)  # type: ignore[arg-type]
+    listed = Units(ids, eager)
+    listed.members = {**groups_of, **listed.members}  # (the groups aside listed up front)
+    assert units.ids == listed.ids
+    assert units.expand(units.ids) == listed.expand(listed.ids)
+    assert dict(units.all_members()) == listed.members
+    lines = {i: len(i) * 3 for i in whole}
+    lazy_charges = Charges(lines, Places({}), units.members, units.aside)
+    listed_charges = Charges(lines, Places({}), listed.members)
+    assert [lazy_charges[u] for u in units.ids] == [listed_charges[u] for u in listed.ids]
+    budget = data.draw(st.integers(0, 400))
+    assert lazy_charges.fitting_prefix(units.ids, budget) == listed_charges.fitting_prefix(
+        listed.ids, budget
+    )
+    assert lazy_charges.charged == listed_charges.charged

@@ -126,10 +126,16 @@ def candidates(draw: st.DrawFn) -> list[tuple[str, str, str]]:
 
 
 def _pack(
-    items: list[tuple[str, str, str]], budget: int, mode: str, groups: list[list[int]]
+    items: list[tuple[str, str, str]],
+    budget: int,
+    mode: str,
+    groups: list[list[int]],
+    aside: bool = False,
 ) -> RetrievalResult:
     """The pipeline's pack, over hand-made candidates: place.Charges over each line's cost,
-    in score order or the cluster pack (pairs joining neighbours), groups as units."""
+    in score order or the cluster pack (pairs joining neighbours), groups as units; with
+    ``aside``, each group kept aside as the truth step keeps one (``Currency.tails``: its
+    others not among the ranked ids, its entry read where the pack reaches it)."""
     ids = [i for i, _, _ in items]
     text = {i: t for i, t, _ in items}
     trails = {i: tr for i, _, tr in items if tr}
@@ -143,9 +149,18 @@ def _pack(
         if not taken & set(g):
             disjoint.append(g)
             taken |= set(g)
-    units = Units(ids, disjoint) if disjoint else None
+    if aside and disjoint:
+        followers = {m for g in disjoint for m in g[1:]}
+        entries = {g[0]: (None, None, tuple(g), tuple(g[1:])) for g in disjoint}
+        units = Units([i for i in ids if i not in followers], (), entries)
+    else:
+        units = Units(ids, disjoint) if disjoint else None
     unit_ids = ids if units is None else units.ids
-    charges = Charges(lines, places, None if units is None else units.members)
+    charges = (
+        Charges(lines, places)
+        if units is None
+        else Charges(lines, places, units.members, units.aside)
+    )
     if mode == "score":
         packed = pack_by_score(unit_ids, token_costs=charges, token_budget=budget)
         selected = packed.selected
@@ -161,7 +176,24 @@ def _pack(
         for i in ids
         if i in chosen
     )
-    return RetrievalResult("q", beliefs, budget, packed.used_tokens)
+    dropped = tuple(packed.dropped if units is None else units.expand(packed.dropped))
+    return RetrievalResult("q", beliefs, budget, packed.used_tokens, dropped)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    candidates(),
+    st.integers(0, 400),
+    st.sampled_from(["score", "cluster"]),
+    st.lists(st.lists(st.integers(0, 13), min_size=2, max_size=3), max_size=3),
+)
+def test_groups_kept_aside_pack_as_groups_listed_whole(
+    items: list[tuple[str, str, str]], budget: int, mode: str, groups: list[list[int]]
+) -> None:
+    """A group kept aside (``Units`` with ``aside``: read from its entry where the pack
+    reaches it) packs, charges and drops as the same group listed whole, in both packs,
+    under file and section lines or none."""
+    assert _pack(items, budget, mode, groups, aside=True) == _pack(items, budget, mode, groups)
 
 
 def _body(block: str) -> list[str]:

@@ -249,17 +249,27 @@ def test_shown_asks_which_prefixes_are_shared_only_when_a_derived_id_is_looked_u
     assert derived_ids([first, chosen, "bcafe12345", second]) == [first, second]
 
 
-def test_ids_known_whole_are_shown_as_asked_ones_would_be() -> None:
-    """``known_whole``: ids the caller knows are not derived (the truth graph's others of
-    its groups aside) are set whole up front, as they would be were they among the
-    candidates; nothing is asked of them, and what is shown short stays the same."""
+def test_ids_met_later_are_shown_as_listed_ones_would_be() -> None:
+    """An id not among the candidates, met later (the others of a group the truth step
+    keeps aside, asked as the pack reaches them), takes the form it would take listed: one
+    not derived is shown whole, the very id, with no statement or range read asked; what
+    is shown short stays the same."""
     first, chosen, other = "b" + "1" * 15, "n1", "n2"
+    calls: list[object] = []
 
     def lookup(prefix: str, limit: int) -> list[str]:
+        calls.append(prefix)
         return [first][:limit] if first.startswith(prefix) else []
 
-    asked = Shown([first, chosen, other], lambda ids: set(), lookup, set())
-    known = Shown([first, chosen], lambda ids: set(), lookup, set(), [other])
-    assert dict(known) == dict(asked) == {chosen: chosen, other: other}
-    assert known[first] == asked[first] == first[:8]
-    assert known.changed() == asked.changed() == {first: first[:8]}
+    def shared(ids: list[str]) -> set[str]:
+        calls.append(tuple(ids))
+        return set()
+
+    listed = Shown([first, chosen, other], shared, lookup, set())
+    met = Shown([first, chosen], shared, lookup, set())
+    assert met[first] == listed[first] == first[:8]
+    calls.clear()
+    assert met[other] is other and listed[other] is other and not calls
+    assert dict(met) == dict(listed) and met.changed() == listed.changed() == {first: first[:8]}
+    held = Shown([first, chosen], shared, lookup, set(), {first: False})  # (a warm index's)
+    assert held[other] is other and held[first] == first[:8] and not calls

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
-from credo.retrieval.bundle import Units, expanded
+from credo.retrieval.bundle import Expanding, Units
 from credo.retrieval.compress import (
     SHORT_CHARS,
     VERBATIM,
@@ -92,7 +92,6 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     units = None
     standing: Mapping[str, Standing] = {}
     tails: Mapping[str, Relevant] = {}  # groups of their own, kept aside (Currency.tails)
-    grouped: list[str] = []  # the ids of those groups, each group in turn
     relevant = None  # the ranked ids clustering reads edges among: all but those brought along
     filled: list[str] | None = None  # the ids before the groups aside are expanded
     long: list[str] | None = None  # the long candidates, and their least chars, when known
@@ -108,7 +107,6 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         standing = state.standing
         tails = state.tails
         if state.groups or tails:
-            aside, others_long, grouped = _aside(tails)
             ranked_ids = filled = ids
             relevant = _without(ids, state.brought) if state.brought else ids
             if tails:  # every group's others right after its leader, as the pack and block see
@@ -117,36 +115,31 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
                 content.far = state.far
                 values = tails.values()
                 long, lengths = _long_ids(ids, content)
-                long += others_long
+                long += chain.from_iterable(map(_LONG, values))  # (most groups have none)
                 if long and options.compress == "auto":  # (read only then: verbatim_ids)
                     least = _least_chars(ids, lengths)
                     # (it only rules a whole pack out: past the budget's characters with the
                     # candidates alone, the groups' others add nothing to that answer)
                     if least <= CHARS_PER_TOKEN * budget:
                         least += sum(map(_LEAST, values))
-                ids = expanded(ids, aside)
-            units = Units(ranked_ids, state.groups, aside)  # (it takes ``aside``: made after)
+                # (a group's others read where a reader reaches its leader: most stop early)
+                ids = Expanding(ids, tails)  # type: ignore[assignment]
+            units = Units(ranked_ids, state.groups, tails)
     # The ids the block shows: derived ones by their shortest unique prefix (short_ids.py).
-    # The others of the groups aside are linked beliefs: when the truth graph knows none of
-    # those has a derived id, they are set shown whole without asking each (~50 a query on a
-    # store in dispute).
-    if tails and filled is not None and getattr(reader.kept.get("graph"), "plain_ids", False):
+    # The others of the groups aside (~50 a query on a store in dispute, a third reached)
+    # are asked for as met when their answers need no statement over the candidates: each
+    # derived id's answer is held (``sharing``), or the truth graph knows none of them is a
+    # derived id (each is then shown whole, as it would be listed).
+    sharing = store.short_prefix_sharing()
+    if (
+        tails
+        and filled is not None
+        and (sharing is not None or getattr(reader.kept.get("graph"), "plain_ids", False))
+    ):
         asked = [*(b.id for b in locks), *filled]
-        # (each group whole, as listed with ``aside``: a leader is asked already, and it is
-        # a linked belief too; the others' own tuples would be one more object each to
-        # bring into cache)
-        known_whole = grouped
     else:
         asked = [*(b.id for b in locks), *ids]
-        known_whole = None
-    shown = Shown(
-        asked,
-        store.sharing_short_prefix,
-        store.ids_with_prefix,
-        shared,
-        known_whole,
-        store.short_prefix_sharing(),
-    )
+    shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared, sharing)
     marked = Marks(standing, shown, state)
     if shared:  # after the project's locks, in the global store's order; marked "global"
         locks = [*locks, *shared.values()]
@@ -177,7 +170,11 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     filled = ids if filled is None else filled
     costs.fill(filled, True if state is None else held.get("graph"), reader.every)
     unit_ids = ids if units is None else units.ids  # a conflict group: one unit (bundle.py)
-    unit_costs = Charges(costs, places, None if units is None else units.members)
+    unit_costs = (
+        Charges(costs, places)
+        if units is None
+        else Charges(costs, places, units.members, units.aside)
+    )
     if tails and places.flat:  # a group's others' lines the truth graph knows, when reached
         # (with ``costs`` when its marks can be taken as kept: a reached leader's line too)
         taken = costs if marked.standing_of is not None else None
@@ -200,7 +197,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
             # Stage 1 promotes a representative only for a query term the candidates
             # ranked above it do not show (cluster.py § the aspect gate), read from the
             # lines the compress stage renders.
-            carried=Carried(costs, None if units is None else units.members),
+            carried=Carried(costs, None if units is None else units.all_members()),
         )
         cluster_of = dict(zip(packed.selected, packed.cluster_ids, strict=True))
     else:
@@ -281,28 +278,10 @@ _SECOND = itemgetter(1)
 _FIRST = itemgetter(0)  # of a packed belief (``picked``): its Scored; of a Scored: its id
 
 _TEXT = itemgetter(0)  # of a row (CandidateRow): the text
-# Of a group aside in ``Currency.tails`` (``TruthGraph.as_relevant``), the least its others'
-# lines cost (its group is field 2, its others longer than compress.SHORT_CHARS field 8).
+# Of a group aside in ``Currency.tails`` (``TruthGraph.as_relevant``): its others longer than
+# compress.SHORT_CHARS, and the least their lines cost.
+_LONG = itemgetter(8)
 _LEAST = itemgetter(9)
-
-
-def _aside(
-    tails: "Mapping[str, Relevant]",
-) -> tuple[dict[str, tuple[str, ...]], list[str], list[str]]:
-    """What the pipeline reads of every group kept aside (``Currency.tails``), in one pass
-    over them (a query on a store in dispute holds dozens): each leader's group (leader
-    first), the others longer than ``compress.SHORT_CHARS``, and every group's ids in turn."""
-    aside: dict[str, tuple[str, ...]] = {}
-    others_long: list[str] = []
-    grouped: list[str] = []
-    # (a loop: cheaper here than the C-level passes it replaced, one per field, each with an
-    # itemgetter call per group and a chain over the tuples it gave)
-    for leader, info in tails.items():
-        aside[leader] = group = info[2]  # (the group, its leader first)
-        grouped += group
-        if info[8]:  # (its others longer than compress.SHORT_CHARS: most have none)
-            others_long += info[8]
-    return aside, others_long, grouped
 
 
 def _long_ids(ids: list[str], content: Mapping[str, str]) -> tuple[list[str], list[int]]:

@@ -39,6 +39,7 @@ of the lines it renders (locks aside: each is charged for its own line, before t
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from credo.retrieval.bundle import GROUP, Aside
 from credo.tokens import CHARS_PER_TOKEN, escape, line_chars
 from credo.types import TRAIL_SEPARATOR
 
@@ -269,6 +270,7 @@ class Charges:
     charges of the packed beliefs add up to the estimate of the lines they render."""
 
     __slots__ = (
+        "_aside",
         "_chars",
         "_flat",
         "_lines",
@@ -284,10 +286,13 @@ class Charges:
         lines: Mapping[str, int],
         places: Places,
         members: Mapping[str, Sequence[str]] | None = None,
+        aside: Aside | None = None,
     ) -> None:
         self._lines = lines
         self._places = places
         self._members = members or {}
+        # (more groups, kept aside by the truth step: each read from its entry when reached)
+        self._aside: Aside = aside or {}
         self._opened = Opened()
         self._chars = 0  # the characters of the lines taken so far
         self.charged: dict[str, int] = {}
@@ -297,8 +302,15 @@ class Charges:
         # section lines: the truth graph's per-version lines of a group kept aside).
         self.known: Mapping[str, Mapping[str, int]] | None = None
 
-    def __getitem__(self, unit: str) -> int:
+    def _group(self, unit: str) -> Sequence[str] | None:
+        """The members of the group ``unit`` leads (given whole, or kept aside), or None."""
         group = self._members.get(unit) if self._members else None
+        if group is None and self._aside and (info := self._aside.get(unit)) is not None:
+            return info[GROUP]  # type: ignore[no-any-return]
+        return group
+
+    def __getitem__(self, unit: str) -> int:
+        group = self._group(unit)
         if self._flat:
             if group is None:
                 added = self._lines[unit]
@@ -336,10 +348,13 @@ class Charges:
         if not self._flat:
             return None
         lines, charged, members, known = self._lines, self.charged, self._members, self.known
+        aside = self._aside
         chars = self._chars
         used = 0
         for index, unit in enumerate(units):
             group = members.get(unit) if members else None
+            if group is None and aside and (info := aside.get(unit)) is not None:
+                group = info[GROUP]
             if group is None:
                 after = chars + lines[unit]
                 cost = -(-after // CHARS_PER_TOKEN) + (-chars // CHARS_PER_TOKEN)
@@ -367,12 +382,12 @@ class Charges:
     def take(self, unit: str) -> None:
         if self._flat:
             lines, charged = self._lines, self.charged
-            for member in self._members.get(unit, (unit,)):
+            for member in self._group(unit) or (unit,):
                 before = self._chars
                 self._chars = chars = before + lines[member]
                 charged[member] = -(-chars // CHARS_PER_TOKEN) + (-before // CHARS_PER_TOKEN)
             return
-        for member in self._members.get(unit, (unit,)):
+        for member in self._group(unit) or (unit,):
             before = self._chars
             self._chars += self._lines[member] + self._opened.open(self._places.heads(member))
             self.charged[member] = tokens_of(self._chars) - tokens_of(before)

@@ -170,9 +170,9 @@ class Shown(dict[str, str]):
     id whose ``SHORT_CHARS`` prefix no other id starts is shown by it; any other (a prefix
     that another id shares, an id met later: a mark's) takes ``shortest``'s range reads. Ids
     in ``whole`` (another store's: a global lock) are shown whole, since this store cannot
-    vouch that their prefix is unique. ``known_whole``: more ids the caller knows are not
-    derived (the truth graph's, for the others of the groups it keeps aside), set shown
-    whole without asking each: the same forms they would be given. ``sharing``: every
+    vouch that their prefix is unique. An id met later (a mark's, the others of a group the
+    truth step keeps aside) takes the form it would take listed: one not derived is shown
+    whole, with no statement asked. ``sharing``: every
     derived id's answer to ``shared`` at the store version, when the caller holds them all
     (``Store.short_prefix_sharing``: a warm index's, made at index read): each id is then
     looked up alone as it is asked for, and the candidates are never asked as a whole (a
@@ -186,7 +186,6 @@ class Shown(dict[str, str]):
         shared: SharedLookup,
         lookup: PrefixLookup,
         whole: "set[str] | dict[str, object]",
-        known_whole: "list[str] | None" = None,
         sharing: "Mapping[str, bool] | None" = None,
     ) -> None:
         super().__init__()
@@ -207,8 +206,6 @@ class Shown(dict[str, str]):
         else:
             others = list(compress(candidates, map(not_, flags)))
         self.update(zip(others, others, strict=True))
-        if known_whole:  # (ids the caller knows are not derived: shown whole, none asked)
-            self.update(zip(known_whole, known_whole, strict=True))
 
     def _alone_ids(self) -> set[str]:
         """The derived candidates whose ``SHORT_CHARS`` prefix no other id starts."""
