@@ -139,15 +139,23 @@ def gather(
             met.sort()
             shared.update(compress(met[1:], map(eq, met, met[1:])))
     group_of: dict[str, list[str]] = {}  # member -> its joined group (one shared list)
+    joiners: list[str] = []  # the walked beliefs meeting a shared conflict, in rank order
+    meeting: set[str] = set()  # (and the version's beliefs that would)
     brought: dict[str, CandidateRow] = {}  # (and their rows)
     if shared:
         brought_by: dict[str, list[str]] = {}  # one brought along -> the relevant that bring it
-        # (only those meeting a shared conflict: the others are groups of their own, kept by
-        # the graph; picked C-level)
+        # Only those meeting a shared conflict (the others are groups of their own, kept by
+        # the graph): the shared conflicts' bringers, which the graph keeps per version (each
+        # walked belief's entry lists it under each of its unlocked conflicts), a few probes
+        # where a test of every walked belief's conflicts took ~2.5 us.
+        bringers = graph.bringers
+        for y in shared:
+            meeting.update(bringers.get(y, NO_IDS))
         joining = compress(
-            zip(walked_ids, frees, strict=True), map(not_, map(shared.isdisjoint, frees))
+            zip(walked_ids, frees, strict=True), map(meeting.__contains__, walked_ids)
         )
         for x, free in joining:
+            joiners.append(x)
             group = group_of.get(x)
             if group is None:
                 group = group_of[x] = [x]
@@ -185,7 +193,12 @@ def gather(
     # A group of its own stays at its leader's place, kept aside: only the joined groups'
     # members are walked, and the ranking (a copy unless ``own``) edited where they stand: a
     # rebuilt list would touch each of the ~113 ranked beliefs and ids for a few moves.
-    leaders = list(filter(group_of.__contains__, walked_ids))
+    # The walked members of those groups: the joiners, as conflicts are symmetric among
+    # current unlocked beliefs (a relevant belief met is walked and meets a shared one
+    # itself); else filtered from every walked belief.
+    leaders = joiners
+    if not relevant.isdisjoint(group_of.keys() - meeting):
+        leaders = list(filter(group_of.__contains__, walked_ids))
     for i in leaders:
         standing[i] = tails.pop(i)[0]  # type: ignore[assignment]
     # Where each of them stands in the ranking: one forward scan (they are in rank order),
