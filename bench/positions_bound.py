@@ -1,0 +1,608 @@
+"""A measured bound for issue #17: how fast could the warm path rank on integer positions?
+
+    OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python bench/positions_bound.py [--db STORE]
+        [--size 10000] [--queries 200]
+
+A prototype, not engine code. The engine keys every stage by string ids (dicts of id ->
+score per lane, rows by id, sorts by id). Here the same queries, on the same warm store,
+go through ``pipeline._rank``'s work re-expressed on rowids with numpy (``PositionRank``):
+
+- the keyword top straight from the bm25 mirror's arrays (``Bm25Mirror.top`` stopped
+  before its rows become ``(rowid, score)`` tuples), ties broken by each rowid's rank by id;
+- the seeds' one-hop links from the warm graph's compressed rows (``WarmGraph._out`` and
+  ``_into``), the heat kernel's Taylor series as dense mat-vecs over the local graph, the
+  bfs hop as ``maximum.at``;
+- each graph lane's best (``lane_best``), ``compose``'s normalisation and weighted sum in
+  the lanes' name order, ``rank.rounded``'s rounding, the (score desc, id asc) order and
+  the relevance floor as array operations;
+- ids made strings only for the beliefs asked for (``PositionRanking.named``).
+
+And ``candidate_pairs`` (the edges among the candidates that clustering reads) as one
+gather over the compressed rows.
+
+What it does not carry it refuses (``Unsupported``): keyword terms FTS5 must answer, a
+question among the hits (dialog lane), labelled beliefs (speaker lane), line statistics or
+definitions, trails (the history, tests and ``lift`` rules), a doc or date lane that fires,
+locked beliefs, a hop cut at ``graph_max_links``. The bench store (synthetic Zipf notes, two
+edges per belief, as bench/scale.py builds) meets none of them.
+
+The bench answers each query with ``Memory.retrieve`` (the stages timed inside it by
+wrapping the names the pipeline calls, as bench/warm_stages.py does) and with the
+prototype, the order alternating query by query, the cycle collector held off around
+each, and prints: per query, whether the prototype's top 10 and candidate set equal the
+engine's (the shares); the p50 / p90 of the engine's covered stages (``_rank`` and
+``candidate_pairs``) beside the prototype's; and the implied whole-query p50 (each query's
+engine total less its covered stages plus the prototype's), with the other stages' p50s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+from credo import Memory  # noqa: E402
+from credo.retrieval import pipeline  # noqa: E402
+from credo.retrieval.lanes.dialog import is_question  # noqa: E402
+from credo.retrieval.lanes.doc import doc_scores  # noqa: E402
+from credo.retrieval.lanes.date import windows  # noqa: E402
+from credo.retrieval.lanes.speaker import label_words  # noqa: E402
+from credo.retrieval.options import DEFAULT_LANES, Options  # noqa: E402
+from credo.store.bm25_mirror import _distinct  # noqa: E402
+from credo.store.fts import ANCHOR_WEIGHT, CONTENT_WEIGHT, CONTEXT_WEIGHT, query_terms  # noqa: E402
+from credo.store.inflection import with_base_words  # noqa: E402
+from credo.store.warm_truth import positions  # noqa: E402
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from credo.store import SqliteStore
+
+UNLOCKED = 1  # a rowid's state in the warm graph (warm_graph.UNLOCKED)
+KEYWORD_WEIGHTS = (CONTENT_WEIGHT, ANCHOR_WEIGHT, CONTEXT_WEIGHT)
+DENSE_NODES = 400  # past this many nodes the heat series would want a sparse product
+_ROUND_SURE = 0.5 - 2.0**-10  # rank.rounded's bounds
+_ROUND_BELOW = 2.0**40
+
+Ints = "npt.NDArray[np.int64]"
+Floats = "npt.NDArray[np.float64]"
+
+
+class Unsupported(Exception):
+    """The query or store needs a part of the pipeline the prototype does not carry."""
+
+
+class PositionRanking(NamedTuple):
+    """The prototype's ranking: rowids best first, their scores, each lane's part."""
+
+    rids: npt.NDArray[np.int64]
+    scores: npt.NDArray[np.float64]
+    lanes: tuple[str, ...]  # the lanes with a part, in name order
+    parts: npt.NDArray[np.float64]  # shape (lanes, candidates), in ``rids``' order
+    candidates: npt.NDArray[np.int64]  # every candidate (ranked or under the floor), sorted
+    ids: tuple[str | None, ...]
+
+    def named(self, count: int) -> list[tuple[str, float, dict[str, float]]]:
+        """(id, score, lane parts) of the ``count`` best: the only strings made."""
+        ids, lanes = self.ids, self.lanes
+        parts = self.parts[:, :count].T.tolist()
+        return [
+            (ids[rid], score, {lane: v for lane, v in zip(lanes, row, strict=True) if v})  # type: ignore[misc]
+            for rid, score, row in zip(
+                self.rids[:count].tolist(), self.scores[:count].tolist(), parts, strict=True
+            )
+        ]
+
+
+class PositionRank:
+    """``pipeline._rank`` on rowids, over one warm index's arrays (read once per version)."""
+
+    def __init__(self, store: SqliteStore, options: Options) -> None:
+        warm = store._warm  # noqa: SLF001 (a bench reads the index the store holds)
+        if warm is None or warm.mirror is None or warm.table is None:
+            raise Unsupported("the store has no warm index with a keyword mirror")
+        lanes = {**DEFAULT_LANES, **options.lanes}
+        if lanes["hrr"]:
+            raise Unsupported("the hrr lane")
+        self.options = options
+        self.store = store
+        graph, table = warm.graph, warm.table
+        self.mirror = warm.mirror
+        self.ids = graph._ids  # noqa: SLF001
+        size = graph.size
+        named = [rid for rid, name in enumerate(self.ids) if name is not None]
+        by_id = np.zeros(size, dtype=np.int64)  # each rowid's rank by its id
+        by_id[sorted(named, key=self.ids.__getitem__)] = np.arange(len(named))
+        self.by_id = by_id
+        self.state = graph._state  # noqa: SLF001
+        if (self.state == 2).any():
+            raise Unsupported("locked beliefs (L0 and the graph lanes' locked filter)")
+        out, into = graph._out, graph._into  # noqa: SLF001
+        self.out = (out.start, out.other.astype(np.int64), out.weight)
+        self.into = (into.start, into.other.astype(np.int64), into.weight)
+        alpha, beta = table._alpha, table._beta  # noqa: SLF001
+        with np.errstate(all="ignore"):  # (a rowid with no live belief: never a candidate)
+            confidence = alpha / (alpha + beta)
+            # compose's posterior term, the same IEEE operations per belief
+            self.prior = options.weights.posterior * (confidence - 0.5)
+        rows = table.rows(named)
+        texts = [row[0] if row is not None else "" for row in rows]
+        self.question = np.zeros(size, dtype=np.bool_)
+        self.question[named] = [("?" in t or "？" in t) and is_question(t) for t in texts]
+        if any(label_words(t) for t in texts):
+            raise Unsupported("labelled beliefs (the speaker lane)")
+        if any(row is not None and row[3] is not None for row in rows):
+            raise Unsupported("sessions (the session lane)")
+        if store.trails([self.ids[r] for r in named]):  # type: ignore[misc]
+            raise Unsupported("trails (history, tests, lift, members_first)")
+        self.scratch = np.zeros(size, dtype=np.bool_)  # a membership mask, cleared after use
+
+    def rank(self, text: str) -> PositionRanking:
+        options, weights = self.options, self.options.weights
+        terms = with_base_words(query_terms(text), text)
+        named, _paths = doc_scores(self.store, text)
+        if named:
+            raise Unsupported("the doc lane")
+        if windows(text):
+            raise Unsupported("the date lane")
+        if not terms:
+            return self._empty()
+        if any(map(str.isdigit, terms)):
+            raise Unsupported("a number (numbers.without_dotted)")
+        kw_rids, kw_scores = self.keyword_top(terms, options.keyword_limit)
+        if not len(kw_rids):
+            return self._empty()
+        if self.question[kw_rids].any():
+            raise Unsupported("a question among the hits (the dialog lane)")
+        seeds = kw_rids[: options.graph_seeds]
+        scaled = kw_scores[: options.graph_seeds] / kw_scores[0]  # (the best seed is first)
+        src, dst, weight = self.links(seeds, options.graph_max_links)
+        nodes = np.unique(np.concatenate((seeds, src, dst)))
+        a, b = np.searchsorted(nodes, src), np.searchsorted(nodes, dst)
+        positive = weight > 0
+        a, b, weight = a[positive], b[positive], weight[positive]
+        first = np.zeros(len(nodes))
+        first[np.searchsorted(nodes, seeds)] = scaled
+        heat = heat_series(len(nodes), a, b, weight, first, options.heat_t)
+        reach = bfs_hop(len(nodes), a, b, weight, first, options.bfs_decay)
+        keep = self.scratch
+        keep[kw_rids] = True
+        try:
+            hot = heat > 1e-9
+            heat_rids, heat_vals = self.lane_best(nodes[hot], heat[hot], options.graph_lane_limit)
+            far = reach > 0
+            bfs_rids, bfs_vals = self.lane_best(nodes[far], reach[far], options.graph_lane_limit)
+        finally:
+            keep[kw_rids] = False
+        candidates = np.unique(np.concatenate((kw_rids, heat_rids, bfs_rids)))
+        lanes = (("bfs", bfs_rids, bfs_vals), ("bm25f", kw_rids, kw_scores))
+        lanes += (("heat", heat_rids, heat_vals),)  # (compose's order: by lane name)
+        return self.compose(candidates, lanes, weights)
+
+    def keyword_top(self, terms: list[str], limit: int) -> tuple[Any, Any]:
+        """The ``limit`` best live unlocked rows by bm25 (score desc, id asc) and their
+        scores: ``Bm25Mirror.top``'s arithmetic, kept as arrays."""
+        mirror = self.mirror
+        stems = mirror._tokenizer.stems(terms)  # noqa: SLF001
+        if stems is None:
+            raise Unsupported("a term of several tokens (FTS5 answers)")
+        found = [p for p in map(mirror._term_postings, stems) if len(p.docs)]  # noqa: SLF001
+        if not found:
+            return np.zeros(0, np.int64), np.zeros(0)
+        docs, where = _distinct(np, np.concatenate([p.docs for p in found]))
+        parts = [mirror._parts(p, KEYWORD_WEIGHTS) for p in found]  # noqa: SLF001
+        scores = np.bincount(where, weights=parts[0] if len(parts) == 1 else np.concatenate(parts))
+        docs = docs.astype(np.int64)
+        live = self.state[docs] == UNLOCKED
+        if not live.all():
+            docs, scores = docs[live], scores[live]
+        if len(docs) > limit:
+            cut = np.partition(scores, len(scores) - limit)[len(scores) - limit]
+            best = scores >= cut  # (every row tied with the cut: ties go by id below)
+            docs, scores = docs[best], scores[best]
+        order = np.lexsort((self.by_id[docs], -scores))[:limit]
+        return docs[order], scores[order]
+
+    def links(self, seeds: Any, limit: int) -> tuple[Any, Any, Any]:
+        """(src, dst, weight) of every edge touching ``seeds`` whose other end is live, an
+        edge between two seeds once (``links_with_ends``, unordered: the lanes read it as
+        a set)."""
+        state, inside = self.state, self.scratch
+        start, other, weight = self.out
+        at, counts = positions(start, seeds)
+        far = other[at]
+        kept = state[far] != 0
+        src, dst, w = np.repeat(seeds, counts)[kept], far[kept], weight[at][kept]
+        start, other, weight = self.into
+        at, counts = positions(start, seeds)
+        near = other[at]
+        inside[seeds] = True
+        kept = (state[near] != 0) & ~inside[near]
+        inside[seeds] = False
+        src = np.concatenate((src, near[kept]))
+        dst = np.concatenate((dst, np.repeat(seeds, counts)[kept]))
+        w = np.concatenate((w, weight[at][kept]))
+        if len(src) >= limit:
+            raise Unsupported("a hop cut at graph_max_links")
+        return src, dst, w
+
+    def lane_best(self, rids: Any, scores: Any, limit: int) -> tuple[Any, Any]:
+        """``graph_lanes.lane_best``: the keyword hits (marked in ``self.scratch``) and the
+        ``limit`` best others by (score desc, id asc)."""
+        hit = self.scratch[rids]
+        others = ~hit
+        o_rids, o_scores = rids[others], scores[others]
+        if len(o_rids) > limit:
+            order = np.lexsort((self.by_id[o_rids], -o_scores))[:limit]
+            o_rids, o_scores = o_rids[order], o_scores[order]
+        return np.concatenate((rids[hit], o_rids)), np.concatenate((scores[hit], o_scores))
+
+    def compose(
+        self, candidates: Any, lanes: tuple[tuple[str, Any, Any], ...], weights: Any
+    ) -> PositionRanking:
+        """``rank.compose`` over ``candidates`` (sorted rowids): each lane divided by its
+        best, weighted, summed in the lanes' name order, the posterior term added, rounded
+        to 9 places, ordered (score desc, id asc) and cut at the relevance floor."""
+        count = len(candidates)
+        names: list[str] = []
+        rows: list[Any] = []
+        for lane, rids, raw in lanes:
+            if not len(rids) or (best := raw.max()) <= 0:
+                continue
+            value = np.zeros(count)
+            positive = raw > 0
+            value[np.searchsorted(candidates, rids[positive])] = raw[positive] / best
+            names.append(lane)
+            rows.append(weights.lanes.get(lane, 0.0) * value)
+        parts = np.array(rows) if rows else np.zeros((0, count))
+        total = np.zeros(count)
+        for row in rows:  # (left to right, as ``sum`` adds a belief's parts; + 0.0 is exact)
+            total += row
+        scored = (parts > 0).any(axis=0)
+        total += self.prior[candidates]
+        scores = rounded(total)
+        order = np.flatnonzero(scored)
+        order = order[np.lexsort((self.by_id[candidates[order]], -scores[order]))]
+        if len(order):
+            top = scores[order[0]]
+            passing = (scores[order] >= weights.floor * top) & (scores[order] > 0)
+            order = order[passing]
+        return PositionRanking(
+            candidates[order], scores[order], tuple(names), parts[:, order], candidates, self.ids
+        )
+
+    def _empty(self) -> PositionRanking:
+        none = np.zeros(0, np.int64)
+        return PositionRanking(none, np.zeros(0), (), np.zeros((0, 0)), none, self.ids)
+
+    def pairs(self, candidates: Any, floor: float) -> tuple[Any, Any]:
+        """``candidate_pairs`` on rowids: (src, dst) of the edges among ``candidates``
+        weighing at least ``floor``."""
+        start, other, weight = self.out
+        at, counts = positions(start, candidates)
+        far = other[at]
+        member = self.scratch
+        member[candidates] = True
+        kept = member[far] & (weight[at] >= floor)
+        member[candidates] = False
+        return np.repeat(candidates, counts)[kept], far[kept]
+
+
+def heat_series(n: int, a: Any, b: Any, weight: Any, first: Any, t: float) -> Any:
+    """exp(-tL) ``first`` over the local graph of positive edges (a, b, weight) among ``n``
+    nodes, by the heat lane's 12-term Taylor series, as dense mat-vecs (parallel edges add;
+    a self-loop counts twice, as ``heat_over_links``); below 0 made 0."""
+    if n > DENSE_NODES:
+        raise Unsupported("a local graph too large for a dense matrix")
+    degree = np.bincount(a, weight, n) + np.bincount(b, weight, n)
+    inv = np.zeros(n)
+    linked = degree > 0
+    inv[linked] = 1.0 / np.sqrt(degree[linked])
+    normal = weight * inv[a] * inv[b]
+    cells = np.concatenate((a * n + b, b * n + a))
+    step = -np.bincount(cells, np.concatenate((normal, normal)), n * n).reshape(n, n)
+    step.flat[:: n + 1] += 1.0  # L = I - D^-1/2 W D^-1/2
+    term, total = first, first.copy()
+    for k in range(1, 12):
+        term = (-t / k) * (step @ term)
+        total += term
+    return np.where(total < 0.0, 0.0, total)
+
+
+def bfs_hop(n: int, a: Any, b: Any, weight: Any, first: Any, decay: float) -> Any:
+    """One bfs hop from the seeds (``first``: their scaled scores, 0 elsewhere) over the
+    positive edges, both ways, the best path kept; the seeds themselves left at 0."""
+    reach = np.zeros(n)
+    np.maximum.at(reach, b, first[a] * weight * decay)
+    np.maximum.at(reach, a, first[b] * weight * decay)
+    reach[first > 0] = 0.0
+    return reach
+
+
+def rounded(values: Any) -> Any:
+    """``rank.rounded`` on an array: ``round(v, 9)``, the very same floats."""
+    with np.errstate(all="ignore"):
+        scaled = values * 1e9
+        near = np.rint(scaled)
+        out = near / 1e9
+        unsure = ~((np.abs(scaled - near) < _ROUND_SURE) & (np.abs(scaled) < _ROUND_BELOW))
+    for at in np.flatnonzero(unsure).tolist():
+        out[at] = round(float(values[at]), 9)
+    return out
+
+
+class Stages:
+    """Nanoseconds spent in each wrapped name since the last ``take`` (warm_stages.py's)."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, int] = defaultdict(int)
+
+    def wrap(self, owner: Any, name: str) -> None:
+        inner = getattr(owner, name)
+        spent, clock = self.spent, time.perf_counter_ns
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = clock()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                spent[name] += clock() - started
+
+        setattr(owner, name, timed)
+
+    def take(self) -> dict[str, int]:
+        taken = dict(self.spent)
+        self.spent.clear()
+        return taken
+
+
+# The stages ``_retrieve`` calls at its top level (none inside another), so what is left
+# of a query's time is the glue between them.
+TOP_STAGES = (
+    "_rank", "_currency", "Shown", "place_locked", "Classes", "verbatim_ids", "Costs",
+    "Charges", "candidate_pairs", "picked", "Marks",
+)  # fmt: skip
+# Called at the top level too, through an object (counted in ``TOP_STAGES``' sum).
+EXTRA_STAGES = (
+    (pipeline.clustering, "pack_ranked"),
+    (pipeline.Known, "at"),
+    (pipeline.Costs, "fill"),
+    (pipeline.Costs, "shown_all"),
+    (pipeline.Classes, "of_packed"),
+)
+
+
+class Seen:
+    """What the engine made of the query under way: its options, candidates, ranking, and
+    the pairs clustering read (wrappers around the pipeline's names)."""
+
+    def __init__(self) -> None:
+        self.options: Options | None = None
+        self.ranked: list[Any] = []
+        self.candidates: set[str] = set()
+        self.pairs: list[tuple[str, str]] = []
+        self.on = False
+
+    def install(self) -> None:
+        """Wrap the names; nothing is kept until ``on`` (a pass of its own, not timed: the
+        truth step reorders the ranking in place, so it is copied as ``_rank`` returns it)."""
+        rank, compose, pairs = pipeline._rank, pipeline.compose, pipeline.candidate_pairs
+
+        def ranked(store: Any, text: str, options: Options, *rest: Any) -> Any:
+            self.options = options
+            out = rank(store, text, options, *rest)
+            if self.on:
+                self.ranked = [(s.id, s.score) for s in out[0]]
+            return out
+
+        def composed(lanes: Any, confidence: Mapping[str, float], *rest: Any) -> Any:
+            if self.on:
+                self.candidates = set(confidence)
+            return compose(lanes, confidence, *rest)
+
+        def paired(*args: Any) -> Any:
+            found = pairs(*args)
+            if self.on:
+                self.pairs = list(found)
+            return found
+
+        pipeline._rank = ranked  # type: ignore[assignment]
+        pipeline.compose = composed  # type: ignore[assignment]
+        pipeline.candidate_pairs = paired  # type: ignore[assignment]
+
+
+EXTRA_NAMES = tuple(name for _, name in EXTRA_STAGES)
+
+
+def measure(db: Path, count: int) -> dict[str, Any]:
+    """Answer ``count`` first-pass queries both ways on the warm store ``db``; the figures."""
+    from credo.surfaces.collector import Collector
+    from scale import query_sets
+
+    seen, stages = Seen(), Stages()
+    seen.install()
+    for name in TOP_STAGES:
+        stages.wrap(pipeline, name)
+    for owner, name in EXTRA_STAGES:
+        stages.wrap(owner, name)
+    texts, warmup = query_sets(count)
+    collector = Collector()
+    engine: dict[str, list[int]] = defaultdict(list)
+    proto: dict[str, list[int]] = defaultdict(list)
+    same: dict[str, list[bool]] = defaultdict(list)
+    refused: dict[str, int] = defaultdict(int)
+    clock = time.perf_counter_ns
+    with Memory(db, root=db.parent) as memory:
+        store = memory.store
+        assert store.build_warm()
+        for text in warmup:  # (the engine's per-version memos, as a long-lived server's)
+            memory.retrieve(text)
+        assert seen.options is not None
+        ranker = PositionRank(store, seen.options)  # type: ignore[arg-type]
+        floor = seen.options.cluster_edge_weight_floor
+        for text in warmup[:20]:
+            try:
+                _prototype(ranker, text, floor)
+            except Unsupported:
+                pass
+        for turn, text in enumerate(texts):
+            first = "engine" if turn % 2 == 0 else "prototype"
+            for side in (first, "prototype" if first == "engine" else "engine"):
+                with collector.paused():
+                    if side == "engine":
+                        started = clock()
+                        memory.retrieve(text)
+                        engine["retrieve"].append(clock() - started)
+                        for name, spent in stages.take().items():
+                            engine[name].append(spent)
+                    else:
+                        try:
+                            spent_on = _prototype(ranker, text, floor)[0]
+                        except Unsupported as why:
+                            refused[str(why)] += 1
+                        else:
+                            for name, spent in spent_on.items():
+                                proto[name].append(spent)
+        seen.on = True  # the answers again, untimed, compared
+        for text in texts:
+            result = memory.retrieve(text)
+            try:
+                _, ranking, pairs = _prototype(ranker, text, floor)
+            except Unsupported:
+                continue
+            _compare(seen, ranking, pairs, len(result.beliefs), same)
+    return {"engine": engine, "proto": proto, "same": same, "refused": refused}
+
+
+def _prototype(ranker: PositionRank, text: str, floor: float) -> tuple[dict[str, int], Any, Any]:
+    """The prototype's answer to ``text`` and its stages' nanoseconds: the ranking, the
+    candidates' pairs, the strings of the beliefs a pack of today's size would list (the
+    65 best), and what today's later stages read of every candidate (the handoff)."""
+    clock = time.perf_counter_ns
+    started = clock()
+    ranking = ranker.rank(text)
+    ranked = clock()
+    pairs = ranker.pairs(ranking.candidates, floor)
+    paired = clock()
+    ranking.named(65)
+    named = clock()
+    _handoff(ranker, ranking)
+    done = clock()
+    spent = {
+        "rank": ranked - started,
+        "pairs": paired - ranked,
+        "named": named - paired,
+        "handoff": done - named,
+    }
+    return spent, ranking, pairs
+
+
+def _handoff(ranker: PositionRank, ranking: PositionRanking) -> tuple[list[Any], dict[str, Any]]:
+    """What ``_retrieve``'s later stages read today, string-keyed: every ranked candidate as
+    a ``Scored`` and every candidate's row (from the warm index's per-version cache)."""
+    from credo.retrieval.rank import Scored
+
+    ids = ranker.ids
+    rows = ranker.store._warm._rows  # noqa: SLF001
+    ranked = [Scored(*entry) for entry in ranking.named(len(ranking.rids))]
+    names = [ids[r] for r in ranking.candidates.tolist()]
+    return ranked, {name: rows[name] for name in names}  # type: ignore[index]
+
+
+def _compare(
+    seen: Seen, ranking: PositionRanking, pairs: tuple[Any, Any], packed: int,
+    same: dict[str, list[bool]],
+) -> None:  # fmt: skip
+    ids = ranking.ids
+    engine = seen.ranked
+    mine = [(ids[r], s) for r, s in zip(ranking.rids.tolist(), ranking.scores.tolist(), strict=True)]
+    same["top 10 ids"].append([i for i, _ in engine[:10]] == [i for i, _ in mine[:10]])
+    same["top 10 ids and scores"].append(engine[:10] == mine[:10])
+    same["candidate set"].append(seen.candidates == {ids[r] for r in ranking.candidates.tolist()})
+    same["top n ids (n: the engine's packed count)"].append(
+        [i for i, _ in engine[:packed]] == [i for i, _ in mine[:packed]]
+    )
+    same["whole ranking, ids and scores"].append(engine == mine)
+    src, dst = pairs
+    mine_pairs = {(ids[s], ids[d]) for s, d in zip(src.tolist(), dst.tolist(), strict=True)}
+    same["candidate pairs (as a set)"].append(set(seen.pairs) == mine_pairs)
+
+
+def report(figures: dict[str, Any]) -> None:
+    engine, proto, same = figures["engine"], figures["proto"], figures["same"]
+    answered = len(proto["rank"])
+    print(f"{len(engine['retrieve'])} first-pass queries; the prototype answered {answered}")
+    for why, times in figures["refused"].items():
+        print(f"  refused {times}: {why}")
+    print("same as the engine (share of the queries answered):")
+    for what, flags in same.items():
+        print(f"  {what:<36} {sum(flags) / len(flags):6.3f}")
+
+    def cut(values: list[int]) -> str:
+        ordered = sorted(values)
+        p90 = ordered[int(0.9 * (len(ordered) - 1))]
+        return f"{statistics.median(values) / 1000:8.1f} {p90 / 1000:8.1f}"
+
+    print(f"{'engine stage':<24} {'p50 us':>8} {'p90 us':>8}")
+    for name in sorted(engine, key=lambda n: -statistics.median(engine[n])):
+        print(f"  {name:<22} {cut(engine[name])}")
+    glue = [
+        total - sum(engine[n][i] for n in (*TOP_STAGES, *EXTRA_NAMES) if n in engine)
+        for i, total in enumerate(engine["retrieve"])
+    ]
+    print(f"  {'(glue: the rest)':<22} {cut(glue)}")
+    print(f"{'prototype stage':<24} {'p50 us':>8} {'p90 us':>8}")
+    for name, values in proto.items():
+        print(f"  {name:<22} {cut(values)}")
+    covered = [engine["_rank"][i] + engine["candidate_pairs"][i] for i in range(len(glue))]
+    core = [sum(proto[n][i] for n in ("rank", "pairs", "named")) for i in range(answered)]
+    with_handoff = [core[i] + proto["handoff"][i] for i in range(answered)]
+    print(f"  {'covered, engine':<22} {cut(covered)}")
+    print(f"  {'covered, prototype':<22} {cut(core)}   (rank + pairs + 65 named)")
+    print(f"  {'  + handoff':<22} {cut(with_handoff)}   (+ today's string-keyed inputs)")
+    if answered == len(glue):
+        total = engine["retrieve"]
+        print("implied whole query (engine total - covered + prototype), per query:")
+        print(f"  {'engine as is':<22} {cut(total)}")
+        print(f"  {'prototype core':<22} {cut([t - c + p for t, c, p in zip(total, covered, core, strict=True)])}")
+        print(f"  {'prototype + handoff':<22} {cut([t - c + p for t, c, p in zip(total, covered, with_handoff, strict=True)])}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", type=Path, help="a store (default: a synthetic one, built)")
+    parser.add_argument("--size", type=int, default=10_000)
+    parser.add_argument("--queries", type=int, default=200)
+    args = parser.parse_args()
+    print(f"load {os.getloadavg()[0]:.2f} at {time.strftime('%H:%M:%S', time.gmtime())} UTC")
+    gc.collect()
+    if args.db is not None:
+        report(measure(args.db, args.queries))
+    else:
+        with tempfile.TemporaryDirectory() as name:
+            folder = Path(name)
+            (folder / ".git").mkdir()
+            db = folder / "bench.db"
+            from synth import write_records
+
+            with Memory(db, root=folder) as memory:
+                memory.import_records(write_records(folder / "r.jsonl", args.size, 2, text="zipf"))
+            report(measure(db, args.queries))
+    print(f"load {os.getloadavg()[0]:.2f} at {time.strftime('%H:%M:%S', time.gmtime())} UTC")
+
+
+if __name__ == "__main__":
+    main()
