@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import gc
 import math
 import os
@@ -48,6 +49,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Mapping
+from itertools import compress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -79,7 +81,6 @@ _ROUND_SURE = 0.5 - 2.0**-10  # rank.rounded's bounds
 _ROUND_BELOW = 2.0**40
 
 
-
 class Unsupported(Exception):
     """The query or store needs a part of the pipeline the prototype does not carry."""
 
@@ -97,14 +98,32 @@ class PositionRanking(NamedTuple):
     def named(self, count: int) -> list[tuple[str, float, dict[str, float]]]:
         """(id, score, parts) of the ``count`` best, the parts as ``Scored.lanes`` lists
         them (those not zero): the only strings made."""
-        ids, lanes = self.ids, self.lanes
-        parts = self.parts[:, :count].T.tolist()
+        ids, block = self.ids, self.parts[:, :count]
+        # Which parts each belief has, as bits: one dict shape per pattern, filled C-level.
+        codes = (_BITS[: len(block)] @ (block != 0)).tolist()
+        shapes = _shapes(self.lanes)
         return [
-            (ids[rid], score, {lane: v for lane, v in zip(lanes, row, strict=True) if v})  # type: ignore[misc]
-            for rid, score, row in zip(
-                self.rids[:count].tolist(), self.scores[:count].tolist(), parts, strict=True
+            (ids[rid], score, dict(zip(keys, compress(row, mask), strict=True)))  # type: ignore[misc]
+            for rid, score, row, (keys, mask) in zip(
+                self.rids[:count].tolist(),
+                self.scores[:count].tolist(),
+                block.T.tolist(),
+                map(shapes.__getitem__, codes),
+                strict=True,
             )
         ]
+
+
+_BITS = 1 << np.arange(8)
+
+
+@functools.cache
+def _shapes(lanes: tuple[str, ...]) -> list[tuple[tuple[str, ...], tuple[bool, ...]]]:
+    """By the bits of the parts a belief has: their names, and which of a row they are."""
+    masks = [
+        tuple(bool(code >> i & 1) for i in range(len(lanes))) for code in range(1 << len(lanes))
+    ]
+    return [(tuple(compress(lanes, mask)), mask) for mask in masks]
 
 
 class PositionRank:
@@ -148,12 +167,15 @@ class PositionRank:
         if store.trails([self.ids[r] for r in named]):  # type: ignore[misc]
             raise Unsupported("trails (history, tests, lift, members_first)")
         self.scratch = np.zeros(size, dtype=np.bool_)  # a membership mask, cleared after use
+        self.laps: list[tuple[str, int]] | None = None  # ``lap``'s, when timed
+        self._lapped = 0
         self.slot = np.zeros(size, dtype=np.int64)  # ``compact``'s, written before each read
         weights = options.weights
         self.lane_weights = np.array([[weights.lanes.get(n, 0.0)] for n in LANE_NAMES])
 
     def rank(self, text: str) -> PositionRanking:
-        options = self.options
+        options, lap = self.options, self.lap
+        lap("")
         terms = with_base_words(query_terms(text), text)
         named, _paths = doc_scores(self.store, text)
         if named:
@@ -164,21 +186,27 @@ class PositionRank:
             return self._empty()
         if any(map(str.isdigit, terms)):
             raise Unsupported("a number (numbers.without_dotted)")
+        lap("terms, doc and date lanes (engine code)")
         kw_rids, kw_scores = self.keyword_top(terms, options.keyword_limit)
         if not len(kw_rids):
             return self._empty()
         if self.question[kw_rids].any():
             raise Unsupported("a question among the hits (the dialog lane)")
+        lap("keyword top")
         seeds = kw_rids[: options.graph_seeds]
         near, far, weight = self.links(seeds, options.graph_max_links)
+        lap("seeds' links")
         count = len(seeds)
         nodes, local = self.compact(np.concatenate((seeds, near, far)))
         n, links = len(nodes), len(near)
         a, b = local[count : count + links], local[count + links :]
         first = np.zeros(n)
         first[local[:count]] = kw_scores[:count] / kw_scores[0]  # (the best seed is first)
+        lap("local numbering")
         heat = heat_series(n, a, b, weight, first, options.heat_t)
+        lap("heat series")
         reach = bfs_hop(n, a, b, weight, first, options.bfs_decay)
+        lap("bfs hop")
         # Each graph lane's best (``lane_best``): the keyword hits it reached, and its
         # ``graph_lane_limit`` best others by (score desc, id asc), as masks over the nodes.
         keep = self.scratch
@@ -190,6 +218,7 @@ class PositionRank:
         heat_in = _best_of(heat > 1e-9, hit, heat, order_id, limit)
         bfs_in = _best_of(reach > 0.0, hit, reach, order_id, limit)
         reached = heat_in | bfs_in
+        lap("lane_best x2")
         found = np.concatenate((kw_rids, nodes[reached]))
         candidates, at = self.compact(found)
         raw = np.zeros((len(LANE_NAMES), len(candidates)))  # bfs, bm25f, heat: by name
@@ -198,7 +227,19 @@ class PositionRank:
         node_at[reached] = at[len(kw_rids) :]
         raw[0, node_at[bfs_in]] = reach[bfs_in]
         raw[2, node_at[heat_in]] = heat[heat_in]
-        return self.compose(candidates, raw)
+        lap("candidates and lane matrix")
+        ranking = self.compose(candidates, raw)
+        lap("compose, order, floor")
+        return ranking
+
+    def lap(self, name: str) -> None:
+        """With ``laps`` a list, the time since the last lap, as (name, ns)."""
+        laps = self.laps
+        if laps is not None:
+            now = time.perf_counter_ns()
+            if name:
+                laps.append((name, now - self._lapped))
+            self._lapped = now
 
     def compact(self, values: Any) -> tuple[Any, Any]:
         """The distinct ``values`` (rowids, in no particular order) and each value's place
@@ -452,7 +493,7 @@ class Seen:
             self.options = options
             out = rank(store, text, options, *rest)
             if self.on:
-                self.ranked = [(s.id, s.score) for s in out[0]]
+                self.ranked = [(s.id, s.score, dict(s.lanes)) for s in out[0]]
             return out
 
         def composed(lanes: Any, confidence: Mapping[str, float], *rest: Any) -> Any:
@@ -502,6 +543,7 @@ def _measure(db: Path, count: int, patched: list[tuple[Any, str, Any]]) -> dict[
     proto: dict[str, list[int]] = defaultdict(list)
     same: dict[str, list[bool]] = defaultdict(list)
     refused: dict[str, int] = defaultdict(int)
+    laps: dict[str, list[int]] = defaultdict(list)  # the prototype's rank, step by step
     clock = time.perf_counter_ns
     with Memory(db, root=db.parent) as memory:
         store = memory.store
@@ -526,6 +568,7 @@ def _measure(db: Path, count: int, patched: list[tuple[Any, str, Any]]) -> dict[
                         for name in (*TOP_STAGES, *EXTRA_NAMES):
                             engine[name].append(taken.get(name, 0))
                     else:
+                        ranker.laps = []
                         try:
                             spent_on = _prototype(ranker, text, floor)[0]
                         except Unsupported as why:
@@ -533,6 +576,9 @@ def _measure(db: Path, count: int, patched: list[tuple[Any, str, Any]]) -> dict[
                         else:
                             for name, spent in spent_on.items():
                                 proto[name].append(spent)
+                            for name, spent in ranker.laps:
+                                laps[name].append(spent)
+                        ranker.laps = None
         seen.on = True  # the answers again, untimed, compared
         for text in texts:
             result = memory.retrieve(text)
@@ -541,7 +587,7 @@ def _measure(db: Path, count: int, patched: list[tuple[Any, str, Any]]) -> dict[
             except Unsupported:
                 continue
             _compare(seen, ranking, pairs, len(result.beliefs), same)
-    return {"engine": engine, "proto": proto, "same": same, "refused": refused}
+    return {"engine": engine, "proto": proto, "same": same, "refused": refused, "laps": laps}
 
 
 def _prototype(ranker: PositionRank, text: str, floor: float) -> tuple[dict[str, int], Any, Any]:
@@ -584,7 +630,7 @@ def _compare(
     same: dict[str, list[bool]],
 ) -> None:  # fmt: skip
     ids = ranking.ids
-    engine = seen.ranked
+    engine = [(i, score) for i, score, _ in seen.ranked]
     mine = [
         (ids[r], s) for r, s in zip(ranking.rids.tolist(), ranking.scores.tolist(), strict=True)
     ]
@@ -595,6 +641,15 @@ def _compare(
         [i for i, _ in engine[:packed]] == [i for i, _ in mine[:packed]]
     )
     same["whole ranking, ids and scores"].append(engine == mine)
+    theirs = [parts for *_, parts in seen.ranked[:packed]]
+    ours = [p for *_, p in ranking.named(packed)]
+    same["top n's parts (Scored.lanes)"].append(theirs == ours)
+    same["  the same to 1e-12"].append(
+        all(
+            a.keys() == b.keys() and all(math.isclose(a[k], b[k], rel_tol=1e-12) for k in a)
+            for a, b in zip(theirs, ours, strict=True)
+        )
+    )
     src, dst = pairs
     mine_pairs = {(ids[s], ids[d]) for s, d in zip(src.tolist(), dst.tolist(), strict=True)}
     same["candidate pairs (as a set)"].append(set(seen.pairs) == mine_pairs)
@@ -626,6 +681,9 @@ def report(figures: dict[str, Any]) -> None:
     print(f"{'prototype stage':<24} {'p50 us':>8} {'p90 us':>8}")
     for name, values in proto.items():
         print(f"  {name:<22} {cut(values)}")
+        if name == "rank":
+            for step, spent in figures["laps"].items():
+                print(f"    {step:<38} {statistics.median(spent) / 1000:8.1f}")
     covered = [engine["_rank"][i] + engine["candidate_pairs"][i] for i in range(len(glue))]
     core = [sum(proto[n][i] for n in ("rank", "pairs", "named")) for i in range(answered)]
     with_handoff = [core[i] + proto["handoff"][i] for i in range(answered)]
