@@ -699,6 +699,74 @@ def report(figures: dict[str, Any]) -> None:
             print(f"  {label:<22} {cut(implied)}")
 
 
+MODES = ("base", "engine", "engine covered", "prototype", "prototype + handoff")
+_CHILD = (
+    "import sys; sys.path.insert(0, sys.argv[1]); import positions_bound as p; "
+    "p.child(*sys.argv[2:])"
+)
+
+
+def child(db: str, mode: str, count: str) -> None:
+    """One valgrind child of ``instructions``: the warm store read, the warm-up queries
+    answered both ways, then the ``count`` measured ones by ``mode`` ("base": none)."""
+    path, patched = Path(db), []
+    texts, warmup = __import__("scale").query_sets(int(count))
+    seen = Seen(patched)
+    seen.install()
+    with Memory(path, root=path.parent) as memory:
+        store = memory.store
+        assert store.build_warm()
+        for text in warmup:
+            memory.retrieve(text)
+        assert seen.options is not None
+        options = seen.options
+        ranker = PositionRank(store, options)  # type: ignore[arg-type]
+        floor = options.cluster_edge_weight_floor
+        for text in warmup[:20]:
+            with contextlib.suppress(Unsupported):
+                _prototype(ranker, text, floor)
+        labels: dict[str, str] = {}  # (``Known.labels``: the speaker lane's, kept)
+        for text in texts if mode != "base" else ():
+            if mode == "engine":
+                memory.retrieve(text)
+            elif mode == "engine covered":  # ``_rank`` and ``candidate_pairs``, as called
+                with store.one_version():
+                    ranked, _, around, _, _ = pipeline._rank(store, text, options, labels)
+                    ids = [s.id for s in ranked]
+                    if ids:
+                        pipeline.candidate_pairs(
+                            store, ids, around, options.cluster_edge_weight_floor
+                        )
+            else:
+                ranking = ranker.rank(text)
+                ranker.pairs(ranking.candidates, floor)
+                ranking.named(65)
+                if mode == "prototype + handoff":
+                    _handoff(ranker, ranking)
+
+
+def instructions(db: Path, count: int) -> None:
+    """Instructions per query of each of ``MODES`` past "base", counted by cachegrind in a
+    child each (bench/cachegrind.py): figures the machine's load cannot move."""
+    from cachegrind import python_instructions
+
+    src = Path(pipeline.__file__).resolve().parents[2]
+    env = {"OPENBLAS_NUM_THREADS": "1"}
+    counts = {}
+    for mode in MODES:
+        args = [str(BENCH), str(db), mode, str(count)]
+        counts[mode] = python_instructions(src, _CHILD, args, env)
+        print(f"  {mode:<22} {counts[mode]:>15,} instructions in all", flush=True)
+    base = counts["base"]
+    print(f"per query ({count} first-pass queries):")
+    for mode in MODES[1:]:
+        print(f"  {mode:<22} {(counts[mode] - base) / count:>12,.0f}")
+    whole, covered = counts["engine"] - base, counts["engine covered"] - base
+    for mode in MODES[3:]:
+        implied = (whole - covered + counts[mode] - base) / count
+        print(f"  implied whole query, {mode:<20} {implied:>12,.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", type=Path, help="a store (default: a synthetic one, built)")
@@ -707,12 +775,17 @@ def main() -> None:
     parser.add_argument(
         "--heat", choices=("powers", "steps"), default="powers", help="see heat_series"
     )
+    parser.add_argument(
+        "--instructions", action="store_true", help="count instructions (valgrind) instead"
+    )
     args = parser.parse_args()
     global STEPS
     STEPS = args.heat == "steps"
     print(f"load {os.getloadavg()[0]:.2f} at {time.strftime('%H:%M:%S', time.gmtime())} UTC")
     gc.collect()
-    if args.db is not None:
+    if args.db is not None and args.instructions:
+        instructions(args.db, args.queries)
+    elif args.db is not None:
         report(measure(args.db, args.queries))
     else:
         with tempfile.TemporaryDirectory() as name:
