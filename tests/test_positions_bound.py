@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 import numpy as np
-from bench.positions_bound import measure, report, rounded
+from bench.positions_bound import MODES, child, measure, report, rounded
 from bench.synth import write_records
 
 from credo import Memory
@@ -37,6 +37,9 @@ def test_the_prototype_ranks_a_small_store_as_the_engine(tmp_path: Path, capsys)
     assert all(same["top 10 ids"]) and all(same["candidate set"])
     report(figures)
     assert "implied whole query" in capsys.readouterr().out or answered < 12
+    for mode in MODES:  # what ``--instructions`` runs under valgrind, here without
+        child(str(db), mode, "3")
+    assert (pipeline._rank, pipeline.compose, Costs.fill) == kept
 
 
 @given(st.lists(st.floats(allow_nan=False, allow_infinity=False, width=64), max_size=40))
