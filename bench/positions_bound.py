@@ -203,7 +203,10 @@ class PositionRank:
         first = np.zeros(n)
         first[local[:count]] = kw_scores[:count] / kw_scores[0]  # (the best seed is first)
         lap("local numbering")
-        heat = heat_series(n, a, b, weight, first, options.heat_t)
+        if FOLDED:
+            heat = heat_folded(n, a, b, weight, first, options.heat_t, self.by_id[nodes])
+        else:
+            heat = heat_series(n, a, b, weight, first, options.heat_t)
         lap("heat series")
         reach = bfs_hop(n, a, b, weight, first, options.bfs_decay)
         lap("bfs hop")
@@ -280,7 +283,7 @@ class PositionRank:
         """(near, far, weight) of the positive edges touching ``seeds`` whose other end is
         live, an edge between two seeds once (``links_with_ends``' links the lanes read:
         unordered, direction aside, as heat and bfs read them)."""
-        start, other, weight, into, every = self.incident
+        start, other, weight, into, every, rank = self.incident
         if every[seeds].sum() >= limit:  # (at most the hop's links: its cut may apply)
             raise Unsupported("a hop cut at graph_max_links")
         at, counts = positions(start, seeds)
@@ -290,7 +293,13 @@ class PositionRank:
         twice = into[at] & inside[far]  # an in-edge from a seed: that seed's out-edge
         inside[seeds] = False
         kept = ~twice
-        return np.repeat(seeds, counts)[kept], far[kept], weight[at][kept]
+        near, far, weight = np.repeat(seeds, counts)[kept], far[kept], weight[at][kept]
+        if FOLDED:  # (src, dst) in key order, as the lane meets the links
+            at = at[kept]
+            order = np.argsort(rank[at])
+            into, near, far, weight = into[at][order], near[order], far[order], weight[order]
+            near, far = np.where(into, far, near), np.where(into, near, far)
+        return near, far, weight
 
     def compose(self, candidates: Any, raw: Any) -> PositionRanking:
         """``rank.compose`` over ``candidates`` (sorted rowids; ``raw``: each lane's scores,
@@ -322,7 +331,7 @@ class PositionRank:
     def pairs(self, candidates: Any, floor: float) -> tuple[Any, Any]:
         """``candidate_pairs`` on rowids: (src, dst) of the edges among ``candidates``
         weighing at least ``floor``."""
-        start, other, weight, into, _ = self.incident
+        start, other, weight, into, *_ = self.incident
         at, counts = positions(start, candidates)
         far = other[at]
         member = self.scratch
@@ -346,13 +355,15 @@ def _incidence(out: Any, into: Any, state: Any, size: int) -> tuple[Any, ...]:
     far = np.concatenate((out.other, into.other)).astype(np.int64)
     weight = np.concatenate((out.weight, into.weight))
     is_in = np.concatenate((np.zeros(len(out.other), bool), np.ones(len(into.other), bool)))
+    # Each edge's rank in (src, dst, type) order (a prepared store's: ``WarmGraph.prepare``).
+    rank = np.concatenate((out.rank, into.rank)) if out.rank is not None else np.zeros(len(far))
     live = state[far] != 0
     every = np.bincount(near[live], minlength=size)
     kept = live & (weight > 0)
     order = np.argsort(near[kept], kind="stable")
-    near, far, weight, is_in = (x[kept][order] for x in (near, far, weight, is_in))
+    near, far, weight, is_in, rank = (x[kept][order] for x in (near, far, weight, is_in, rank))
     start = np.searchsorted(near, np.arange(size + 1))
-    return start, far, weight, is_in, every
+    return start, far, weight, is_in, every, rank
 
 
 def _best_of(scored: Any, hit: Any, values: Any, by_id: Any, limit: int) -> Any:
@@ -401,7 +412,45 @@ def heat_series(n: int, a: Any, b: Any, weight: Any, first: Any, t: float) -> An
     return np.where(total < 0.0, 0.0, total)
 
 
+def heat_folded(n: int, a: Any, b: Any, weight: Any, first: Any, t: float, by_id: Any) -> Any:
+    """``heat_series`` by the lane's own fold (``lanes/heat._folded``: ``subtract.reduceat``
+    over each node's segment, itself then its neighbours by id: a left fold, an order numpy
+    defines, where a BLAS mat-vec's sums have none), its segments laid out by numpy calls
+    instead of a Python pass. With the links (src, dst) in key order (``links``), each
+    entry is added, and each degree summed, in the lane's order: the lane's floats."""
+    from credo.retrieval.lanes.heat import _folded
+
+    # Each link's two entries in turn, src's row first, as the lane adds them.
+    rows = np.stack((a, b), axis=1).ravel()
+    cols = np.stack((b, a), axis=1).ravel()
+    cells, at = _distinct_cells(rows * n + cols)
+    merged = np.bincount(at, np.repeat(weight, 2))  # parallel edges added, in turn
+    rows, cols = cells // n, cells % n
+    degree = np.bincount(rows, merged, n)
+    inv = np.zeros(n)
+    linked = degree > 0
+    inv[linked] = 1.0 / np.sqrt(degree[linked])
+    # Each node's segment: itself (1.0), then its neighbours by id.
+    node = np.concatenate((np.arange(n), rows))
+    entry = np.concatenate((np.arange(n), cols))
+    value = np.concatenate((np.ones(n), merged * inv[rows] * inv[cols]))
+    mine = np.concatenate((np.zeros(n, bool), np.ones(len(rows), bool)))
+    order = np.lexsort((by_id[entry], mine, node))
+    segments = np.flatnonzero(~mine[order])
+    return _folded(entry[order], value[order], segments, first.tolist(), t, 12)
+
+
+def _distinct_cells(cells: Any) -> tuple[Any, Any]:
+    """``np.unique(cells, return_inverse=True)``, first appearances first."""
+    found, first, at = np.unique(cells, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    place = np.empty(len(found), dtype=np.int64)
+    place[order] = np.arange(len(found))
+    return found[order], place[at.reshape(-1)]
+
+
 STEPS = False  # the heat series term by term (``--heat steps``), else by stacked powers
+FOLDED = False  # the heat series by the lane's fold (``--heat folded``)
 _INVERSE_FACTORIALS = np.array([1.0 / math.factorial(k) for k in range(12)])
 
 
@@ -790,14 +839,17 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument(
-        "--heat", choices=("powers", "steps"), default="powers", help="see heat_series"
+        "--heat",
+        choices=("powers", "steps", "folded"),
+        default="powers",
+        help="see heat_series, heat_folded",
     )
     parser.add_argument(
         "--instructions", action="store_true", help="count instructions (valgrind) instead"
     )
     args = parser.parse_args()
-    global STEPS
-    STEPS = args.heat == "steps"
+    global STEPS, FOLDED
+    STEPS, FOLDED = args.heat == "steps", args.heat == "folded"
     print(f"load {os.getloadavg()[0]:.2f} at {time.strftime('%H:%M:%S', time.gmtime())} UTC")
     gc.collect()
     if args.db is not None and args.instructions:
