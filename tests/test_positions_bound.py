@@ -7,12 +7,14 @@ import math
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 import numpy as np
+from bench import positions_bound
 from bench.positions_bound import MODES, child, measure, report, rounded
 from bench.synth import write_records
 
@@ -40,6 +42,18 @@ def test_the_prototype_ranks_a_small_store_as_the_engine(tmp_path: Path, capsys)
     for mode in MODES:  # what ``--instructions`` runs under valgrind, here without
         child(str(db), mode, "3")
     assert (pipeline._rank, pipeline.compose, Costs.fill) == kept
+
+
+def test_the_folded_heat_gives_the_engines_parts_to_the_bit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".git").mkdir()
+    db = tmp_path / "bench.db"
+    with Memory(db, root=tmp_path) as memory:
+        memory.import_records(write_records(tmp_path / "r.jsonl", 300, 3, seed=5, text="zipf"))
+    monkeypatch.setattr(positions_bound, "FOLDED", True)
+    same = measure(db, 10)["same"]
+    assert same["top n's parts (Scored.lanes)"] and all(same["top n's parts (Scored.lanes)"])
 
 
 @given(st.lists(st.floats(allow_nan=False, allow_infinity=False, width=64), max_size=40))
