@@ -757,7 +757,9 @@ def report(figures: dict[str, Any]) -> None:
             print(f"  {label:<22} {cut(implied)}")
 
 
-MODES = ("base", "engine", "engine covered", "prototype", "prototype + handoff")
+MODES = (
+    "base", "engine", "engine covered", "prototype", "prototype + handoff", "prototype, folded heat",
+)  # fmt: skip
 _CHILD = (
     "import sys; sys.path.insert(0, sys.argv[1]); import positions_bound as p; "
     "p.child(*sys.argv[2:])"
@@ -767,10 +769,13 @@ _CHILD = (
 def child(db: str, mode: str, count: str) -> None:
     """One valgrind child of ``instructions``: the warm store read, the warm-up queries
     answered both ways, then the ``count`` measured ones by ``mode`` ("base": none)."""
+    global FOLDED
     patched: list[tuple[Any, str, Any]] = []
+    folded, FOLDED = FOLDED, mode == "prototype, folded heat"
     try:
         _child(Path(db), mode, int(count), patched)
     finally:
+        FOLDED = folded
         for owner, name, held in reversed(patched):
             setattr(owner, name, held)
 
