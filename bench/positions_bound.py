@@ -758,7 +758,8 @@ def report(figures: dict[str, Any]) -> None:
 
 
 MODES = (
-    "base", "engine", "engine covered", "prototype", "prototype + handoff", "prototype, folded heat",
+    "base", "engine", "engine covered",
+    "prototype", "prototype + handoff", "prototype, folded heat",
 )  # fmt: skip
 _CHILD = (
     "import sys; sys.path.insert(0, sys.argv[1]); import positions_bound as p; "
