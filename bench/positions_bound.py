@@ -423,9 +423,15 @@ def heat_folded(n: int, a: Any, b: Any, weight: Any, first: Any, t: float, by_id
     # Each link's two entries in turn, src's row first, as the lane adds them.
     rows = np.stack((a, b), axis=1).ravel()
     cols = np.stack((b, a), axis=1).ravel()
-    cells, at = _distinct_cells(rows * n + cols)
-    merged = np.bincount(at, np.repeat(weight, 2))  # parallel edges added, in turn
-    rows, cols = cells // n, cells % n
+    cells = rows * n + cols
+    merged = np.repeat(weight, 2)
+    seen = np.empty(n * n, dtype=np.int64)  # (written before it is read)
+    at = np.arange(len(cells))
+    seen[cells] = at
+    if (seen[cells] != at).any():  # a cell twice (parallel edges, a self-loop): rare
+        cells, at = _distinct_cells(cells)
+        merged = np.bincount(at, merged)  # parallel edges added, in turn
+        rows, cols = cells // n, cells % n
     degree = np.bincount(rows, merged, n)
     inv = np.zeros(n)
     linked = degree > 0
