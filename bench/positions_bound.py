@@ -329,8 +329,8 @@ class PositionRank:
         return PositionRanking(none, np.zeros(0), PARTS, np.zeros((len(PARTS), 0)), none, self.ids)
 
     def pairs(self, candidates: Any, floor: float) -> tuple[Any, Any]:
-        """``candidate_pairs`` on rowids: (src, dst) of the edges among ``candidates``
-        weighing at least ``floor``."""
+        """``candidate_pairs`` on rowids: (src, dst) of the edges among ``candidates`` (the
+        ranked ones: what clustering reads) weighing at least ``floor``."""
         start, other, weight, into, *_ = self.incident
         at, counts = positions(start, candidates)
         far = other[at]
@@ -657,7 +657,7 @@ def _prototype(ranker: PositionRank, text: str, floor: float) -> tuple[dict[str,
     started = clock()
     ranking = ranker.rank(text)
     ranked = clock()
-    pairs = ranker.pairs(ranking.candidates, floor)
+    pairs = ranker.pairs(ranking.rids, floor)
     paired = clock()
     ranking.named(65)
     named = clock()
@@ -817,7 +817,7 @@ def _child(path: Path, mode: str, count: int, patched: list[tuple[Any, str, Any]
                         )
             else:
                 ranking = ranker.rank(text)
-                ranker.pairs(ranking.candidates, floor)
+                ranker.pairs(ranking.rids, floor)
                 ranking.named(65)
                 if mode == "prototype + handoff":
                     _handoff(ranker, ranking)
