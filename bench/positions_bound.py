@@ -1,7 +1,7 @@
 """A measured bound for issue #17: how fast could the warm path rank on integer positions?
 
     OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python bench/positions_bound.py [--db STORE]
-        [--size 10000] [--queries 200]
+        [--size 10000] [--queries 200] [--heat powers|steps|folded] [--instructions]
 
 A prototype, not engine code. The engine keys every stage by string ids (dicts of id ->
 score per lane, rows by id, sorts by id). Here the same queries, on the same warm store,
@@ -10,8 +10,10 @@ go through ``pipeline._rank``'s work re-expressed on rowids with numpy (``Positi
 - the keyword top straight from the bm25 mirror's arrays (``Bm25Mirror.top`` stopped
   before its rows become ``(rowid, score)`` tuples), ties broken by each rowid's rank by id;
 - the seeds' one-hop links from the warm graph's compressed rows (``WarmGraph._out`` and
-  ``_into``), the heat kernel's Taylor series as dense mat-vecs over the local graph, the
-  bfs hop as ``maximum.at``;
+  ``_into``), the heat kernel's Taylor series over the local graph (``--heat``: dense
+  mat-vecs, stacked powers by default or term by term, or ``folded``: the lane's own
+  ``subtract.reduceat`` fold, whose sums have an order, giving the engine's floats to the
+  bit), the bfs hop as ``maximum.at``;
 - each graph lane's best (``lane_best``), ``compose``'s normalisation and weighted sum in
   the lanes' name order, ``rank.rounded``'s rounding, the (score desc, id asc) order and
   the relevance floor as array operations;
@@ -21,9 +23,10 @@ And ``candidate_pairs`` (the edges among the candidates that clustering reads) a
 gather over the compressed rows.
 
 What it does not carry it refuses (``Unsupported``): keyword terms FTS5 must answer, a
-question among the hits (dialog lane), labelled beliefs (speaker lane), line statistics or
-definitions, trails (the history, tests and ``lift`` rules), a doc or date lane that fires,
-locked beliefs, a hop cut at ``graph_max_links``. The bench store (synthetic Zipf notes, two
+number among the terms, a question among the hits (dialog lane), labelled beliefs (speaker
+lane), sessions, trails (ingested passages: the line and defn lanes, the history, tests
+and ``lift`` rules), a doc or date lane that fires, locked beliefs, a hop cut at
+``graph_max_links``, the hrr lane. The bench store (synthetic Zipf notes, two
 edges per belief, as bench/scale.py builds) meets none of them.
 
 The bench answers each query with ``Memory.retrieve`` (the stages timed inside it by
@@ -33,6 +36,8 @@ each, and prints: per query, whether the prototype's top 10 and candidate set eq
 engine's (the shares); the p50 / p90 of the engine's covered stages (``_rank`` and
 ``candidate_pairs``) beside the prototype's; and the implied whole-query p50 (each query's
 engine total less its covered stages plus the prototype's), with the other stages' p50s.
+With ``--instructions``, the same as instructions per query instead, counted by cachegrind
+(bench/cachegrind.py) in one child per mode: figures the machine's load cannot move.
 """
 
 from __future__ import annotations
