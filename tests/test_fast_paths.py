@@ -647,21 +647,6 @@ def test_ids_without_those_brought_along_equal_the_filter(data: st.DataObject, n
 
 
 @settings(max_examples=300, deadline=None)
-@given(texts=st.lists(st.text(max_size=260), max_size=30))
-def test_long_ids_and_least_chars_from_one_read_equal_compress(texts: list[str]) -> None:
-    """``pipeline._long_ids`` and ``_least_chars`` (the texts' lengths read once for both):
-    what ``compress.long_ids`` and ``compress.least_chars`` give."""
-    from credo.retrieval.compress import least_chars, long_ids
-    from credo.retrieval.pipeline import _least_chars, _long_ids
-
-    ids = [f"n{i}" for i in range(len(texts))]
-    content = dict(zip(ids, texts, strict=True))
-    long, lengths = _long_ids(ids, content)
-    assert long == long_ids(ids, content)
-    assert _least_chars(ids, lengths) == least_chars(ids, content)
-
-
-@settings(max_examples=300, deadline=None)
 @given(data=st.data(), n=st.integers(0, 30))
 def test_groups_aside_read_where_reached_equal_the_groups_expanded(
     data: st.DataObject, n: int

@@ -47,12 +47,12 @@ first reaches a long candidate. The query's terms are computed once per retrieve
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from itertools import compress as selected
 from itertools import filterfalse, repeat
 from typing import TYPE_CHECKING, Any
 
 from credo.errors import InvalidInputError
 from credo.retrieval.known import MAX_KNOWN, Known
+from credo.retrieval.line_floor import SHORT_CHARS, least_chars, long_ids
 from credo.retrieval.place import Places, tokens_of, whole_chars
 from credo.tokens import CHARS_PER_TOKEN, escape, line_chars
 
@@ -63,7 +63,6 @@ VERBATIM = "verbatim"
 SNIPPET = "snippet"
 HEADLINE = "headline"
 COMPRESS_MODES = ("auto", "always", "off")  # pipeline.Options.compress
-SHORT_CHARS = 200  # at most this long: verbatim (~50 tokens)
 HEAD_SHARE = 0.25  # "auto": the ranking's head, shown whole, costs at most this share
 # What a long candidate's retention class (credo.types.RETENTIONS) changes, for a snapshot
 # or a transient belief (never for one a person stated, which stays verbatim):
@@ -493,16 +492,6 @@ class _Head:
 
     def __call__(self, costs: Mapping[str, int] | None = None) -> set[str]:
         return self._read(costs)
-
-
-def least_chars(ids: list[str], content: Mapping[str, str]) -> int:
-    """The characters the lines of ``ids`` take at the least: each its text, id and "[] \n"."""
-    return sum(map(len, map(content.__getitem__, ids))) + sum(map(len, ids)) + 4 * len(ids)
-
-
-def long_ids(ids: list[str], content: Mapping[str, str]) -> list[str]:
-    """The ids whose text is longer than ``SHORT_CHARS``, in order."""
-    return list(selected(ids, map(SHORT_CHARS.__lt__, map(len, map(content.__getitem__, ids)))))
 
 
 def head_ids(

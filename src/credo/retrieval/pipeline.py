@@ -22,7 +22,6 @@ from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
 from credo.retrieval.bundle import Expanding, Units
 from credo.retrieval.compress import (
-    SHORT_CHARS,
     VERBATIM,
     Carried,
     Classes,
@@ -42,6 +41,7 @@ from credo.retrieval.lanes.date import date_lane, windows
 from credo.retrieval.lanes.doc import doc_scores, without_named
 from credo.retrieval.lanes.session import session_lane
 from credo.retrieval.lanes.speaker import speaker_lane
+from credo.retrieval.line_floor import least_chars, long_ids, text_lengths
 from credo.retrieval.members import members_first
 from credo.retrieval.numbers import without_dotted
 from credo.retrieval.options import DEFAULT_LANES, Options, check_options, with_default_lanes
@@ -114,10 +114,11 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
                 # what the compress stage reads of all of them, the graph keeps per group.
                 content.far = state.far
                 values = tails.values()
-                long, lengths = _long_ids(ids, content)
+                lengths = text_lengths(ids, content)  # (read once for both answers)
+                long = long_ids(ids, content, lengths)
                 long += chain.from_iterable(map(_LONG, values))  # (most groups have none)
                 if long and options.compress == "auto":  # (read only then: verbatim_ids)
-                    least = _least_chars(ids, lengths)
+                    least = least_chars(ids, content, lengths)
                     # (it only rules a whole pack out: past the budget's characters with the
                     # candidates alone, the groups' others add nothing to that answer)
                     if least <= CHARS_PER_TOKEN * budget:
@@ -279,21 +280,9 @@ _FIRST = itemgetter(0)  # of a packed belief (``picked``): its Scored; of a Scor
 
 _TEXT = itemgetter(0)  # of a row (CandidateRow): the text
 # Of a group aside in ``Currency.tails`` (``TruthGraph.as_relevant``): its others longer than
-# compress.SHORT_CHARS, and the least their lines cost.
+# line_floor.SHORT_CHARS, and the least their lines cost.
 _LONG = itemgetter(8)
 _LEAST = itemgetter(9)
-
-
-def _long_ids(ids: list[str], content: Mapping[str, str]) -> tuple[list[str], list[int]]:
-    """``compress.long_ids``, with the lengths of the texts it reads (``_least_chars``)."""
-    lengths = list(map(len, map(content.__getitem__, ids)))
-    return list(compress(ids, map(SHORT_CHARS.__lt__, lengths))), lengths
-
-
-def _least_chars(ids: list[str], lengths: list[int]) -> int:
-    """``compress.least_chars`` of ``ids``, their texts' ``lengths`` known (``_long_ids``:
-    one read of the candidates' texts for both, most of them not in cache)."""
-    return sum(lengths) + sum(map(len, ids)) + 4 * len(ids)
 
 
 _FEW_BROUGHT = 8  # past this many brought along, ``_without`` filters instead of removing

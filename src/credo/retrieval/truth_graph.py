@@ -8,7 +8,7 @@ and what is packed is decided with it in ``credo.retrieval.currency``.
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
-from credo.retrieval.compress import SHORT_CHARS, least_chars, long_ids
+from credo.retrieval.line_floor import SHORT_CHARS, least_chars, long_ids
 from credo.store.fts import CandidateRow
 from credo.store.short_ids import shortenable
 from credo.store.truth import CONTRADICTS, RESOLVES, SUPERSEDES, TruthFacts
