@@ -148,7 +148,8 @@ class Members:
         return unit in self._eager or unit in self._aside
 
     def __iter__(self) -> Iterator[str]:
-        return chain(self._eager, self._aside)
+        # (the order of the dict it replaced, ``{**aside, **eager}``: none is in both)
+        return chain(self._aside, self._eager)
 
     def keys(self) -> Iterator[str]:
         return iter(self)

@@ -94,7 +94,8 @@ class TruthGraph:
         # (retrieval/truth_ahead.py): a query reads nothing and asks nothing first.
         self.whole = False
         # Whether no linked belief has a derived id (so each is shown whole, whatever the
-        # query: ``short_ids.Shown``'s ``known_whole``): known of a graph made whole.
+        # query: the pipeline asks ``short_ids.Shown`` for the others of the groups kept
+        # aside as met, no statement needed): known of a graph made whole.
         self.plain_ids = False
 
     @property

@@ -222,6 +222,10 @@ class Shown(dict[str, str]):
         sharing = self._sharing
         if sharing is not None:
             return sharing.get(belief_id) is False
+        # (an id met later that is not derived needs no answer: the statement over the
+        # candidates is not asked for it, when no derived one has asked it yet)
+        if self._alone is None and not shortenable(belief_id):
+            return False
         return belief_id in self._alone_ids()
 
     def __missing__(self, belief_id: str) -> str:
