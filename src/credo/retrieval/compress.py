@@ -57,6 +57,7 @@ from credo.retrieval.place import Places, tokens_of, whole_chars
 from credo.tokens import CHARS_PER_TOKEN, escape, line_chars
 
 if TYPE_CHECKING:  # the text rules load with the first long candidate
+    from credo.retrieval.bundle import Members
     from credo.retrieval.snippet import Compressed, Terms
 
 VERBATIM = "verbatim"
@@ -371,7 +372,10 @@ class Carried(dict[str, frozenset[str]]):
 
     __slots__ = ("_costs", "_members")
 
-    def __init__(self, costs: Costs, members: Mapping[str, Sequence[str]] | None = None):
+    def __init__(
+        self, costs: Costs, members: "Mapping[str, Sequence[str]] | Members | None" = None
+    ):
+        # (``Members``: ``Units.all_members``, read as a mapping but not one by type)
         super().__init__()
         self._costs = costs
         self._members = members or {}
