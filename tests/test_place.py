@@ -180,13 +180,17 @@ def _pack(
     return RetrievalResult("q", beliefs, budget, packed.used_tokens, dropped)
 
 
-@settings(max_examples=300, deadline=None)
-@given(
+# A pack's cases: candidates, a budget, the pack mode and up to three groups.
+_PACK_CASES = (
     candidates(),
     st.integers(0, 400),
     st.sampled_from(["score", "cluster"]),
     st.lists(st.lists(st.integers(0, 13), min_size=2, max_size=3), max_size=3),
 )
+
+
+@settings(max_examples=300, deadline=None)
+@given(*_PACK_CASES)
 def test_groups_kept_aside_pack_as_groups_listed_whole(
     items: list[tuple[str, str, str]], budget: int, mode: str, groups: list[list[int]]
 ) -> None:
@@ -233,12 +237,7 @@ def recovered(block: str) -> dict[str, str]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(
-    candidates(),
-    st.integers(0, 400),
-    st.sampled_from(["score", "cluster"]),
-    st.lists(st.lists(st.integers(0, 13), min_size=2, max_size=3), max_size=3),
-)
+@given(*_PACK_CASES)
 def test_the_charge_is_the_estimate_of_the_rendered_lines(
     items: list[tuple[str, str, str]], budget: int, mode: str, groups: list[list[int]]
 ) -> None:
