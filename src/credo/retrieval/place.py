@@ -352,7 +352,7 @@ class Charges:
         chars = self._chars
         used = 0
         for index, unit in enumerate(units):
-            group = members.get(unit) if members else None
+            group = members.get(unit) if members else None  # (``_group``, inline: hot loop)
             if group is None and aside and (info := aside.get(unit)) is not None:
                 group = info[GROUP]
             if group is None:
