@@ -124,11 +124,11 @@ class LastOptions:
     passes ``check_options``; a caller's lane mapping (which may change between calls
     unseen) is never kept."""
 
-    __slots__ = ("_made", "_options")
+    __slots__ = ("_last",)
 
     def __init__(self) -> None:
-        self._made: tuple[object, ...] = ()
-        self._options: Options | None = None
+        # (what the last options were made from, and them: one attribute, set at once)
+        self._last: tuple[tuple[object, ...], Options] | None = None
 
     def made(
         self,
@@ -142,9 +142,9 @@ class LastOptions:
         settings'); ``cluster``: the edge floor and diversity target as given; ``shown``:
         doc anchors, superseded beliefs, the compress mode."""
         made_from = (*asked, *cluster, *shown)
-        options = self._options
-        if options is not None and all(map(is_, made_from, self._made)):
-            return options, True
+        last = self._last
+        if last is not None and all(map(is_, made_from, last[0])):
+            return last[1], True
         settings, hrr, found, budget, lanes, clustering_on = asked
         floor, target = cluster
         options = Options(
@@ -164,6 +164,6 @@ class LastOptions:
         )
         if lanes is None:  # (the caller's mapping is never kept: see the class)
             check_options(options)  # (raises: nothing kept)
-            self._made, self._options = made_from, options
+            self._last = (made_from, options)
             return options, True
         return options, False
