@@ -211,6 +211,57 @@ def test_the_cache_follows_writes_deletion_and_replacement(project: Path, global
         assert memory.retrieve("").ids == [third]
 
 
+def _in_another_process(script: str) -> str:
+    """Run ``script`` (Python, with ``open_global`` imported) in a child process: another
+    process's connection writes the global store, as a second session would."""
+    env = {**os.environ, "PYTHONPATH": str(Path(credo.__file__).resolve().parents[1])}
+    done = subprocess.run(
+        [sys.executable, "-c", "from credo.agent.global_store import open_global\n" + script],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+def test_another_process_creating_locking_and_unlocking_is_seen_at_once(
+    project: Path, global_db: Path
+) -> None:
+    with project_memory(project) as memory:
+        assert memory.retrieve("").ids == []  # no file yet: nothing open
+        first = _in_another_process(
+            f"with open_global() as g: print(g.remember({RULE!r}, lock=True))"
+        )
+        assert memory.retrieve("").ids == [first]  # the file created since
+        assert memory.retrieve("").ids == [first]  # kept: nothing changed
+        second = _in_another_process(
+            "with open_global() as g:\n"
+            "    print(g.remember('Sign every commit', lock=True))\n"
+            f"    g.unlock({first!r})"
+        )
+        assert memory.retrieve("").ids == [second]  # the open connection's version moved
+        _in_another_process(f"with open_global() as g: g.forget({second!r})")
+        assert memory.retrieve("").ids == []
+
+
+def test_a_moved_setting_is_followed_between_retrieves(
+    project: Path, global_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (first,) = seed_global(RULE)
+    monkeypatch.setenv("CREDO_GLOBAL_DB", str(global_db.with_name("other.db")))
+    (second,) = seed_global("Sign every commit")
+    with project_memory(project) as memory:
+        assert memory.retrieve("").ids == [second]
+        monkeypatch.setenv("CREDO_GLOBAL_DB", str(global_db))
+        assert memory.retrieve("").ids == [first]
+        monkeypatch.setenv("CREDO_GLOBAL_DB", "off")
+        assert memory.retrieve("").ids == []
+        monkeypatch.setenv("CREDO_GLOBAL_DB", str(global_db))
+        assert memory.retrieve("").ids == [first]
+
+
 def test_a_lock_the_global_store_superseded_is_left_out(project: Path) -> None:
     with open_global() as g:
         old = g.remember("Tabs for indentation", lock=True)

@@ -193,3 +193,21 @@ def test_partition_keeps_the_given_order() -> None:
     uf.union_all([("a", "c"), ("b", "d")])
     assert uf.partition(["d", "a", "c", "b"]) == [["d", "b"], ["a", "c"]]
     assert uf.partition([]) == []
+
+
+@given(keys_and_pairs, st.randoms(use_true_random=False))
+def test_ordered_sets_equal_the_partition_of_all_keys_with_each_index(
+    case: tuple[list[int], list[tuple[int, int]]], rng: random.Random
+) -> None:
+    keys, pairs = case
+    every = sorted(set(keys) | {k for pair in pairs for k in pair})
+    rng.shuffle(every)  # (any order: the groups follow it)
+    full = UnionFind(every)
+    full.union_all(pairs)
+    # Only the pairs' ends added: every other key stands alone, as if added alone.
+    ends = UnionFind([k for pair in pairs for k in pair])
+    ends.union_all(pairs)
+    groups, index_of = ends.ordered_sets(every)
+    assert groups == full.partition(every)
+    assert index_of == {k: n for n, group in enumerate(groups) for k in group}
+    assert list(index_of) == every  # (each key's index set as it is met)

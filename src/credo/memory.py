@@ -76,6 +76,7 @@ class Memory:
         # The watch starts before the first write: a process that only reads never loads
         # hrr_sync, which loads numpy only when it has traces to update.
         self.store.before_first_write(self._watch_edges)
+        self._last_options = pipeline.LastOptions()  # (what retrieve made last)
 
     def _watch_edges(self) -> None:
         from credo.retrieval import hrr_sync
@@ -426,22 +427,13 @@ class Memory:
             clustering_on = settings.use_intentional_clustering
         with self.store.one_version():  # one version read a retrieve, the HRR switch's too
             hrr = self.store.meta_get("hrr_dim") is not None
-            options = pipeline.Options(
-                token_budget=settings.token_budget if token_budget is None else token_budget,
-                lanes=pipeline.with_default_lanes(lanes, hrr=hrr),
-                use_intentional_clustering=clustering_on,
-                cluster_edge_weight_floor=settings.cluster_edge_weight_floor
-                if cluster_edge_weight_floor is None
-                else cluster_edge_weight_floor,
-                cluster_diversity_target=settings.cluster_diversity_target
-                if cluster_diversity_target is None
-                else cluster_diversity_target,
-                with_doc_anchors=with_doc_anchors,
-                include_superseded=include_superseded,
-                compress=compress,
-                global_locks=global_store.global_locks(self),  # the user's own rules, marked
+            found = global_store.global_locks(self)  # the user's own rules, marked
+            options, checked = self._last_options.made(
+                (settings, hrr, found, token_budget, lanes, clustering_on),
+                (cluster_edge_weight_floor, cluster_diversity_target),
+                (with_doc_anchors, include_superseded, compress),
             )
-            return pipeline.retrieve(self.store, query, options)
+            return pipeline.retrieve(self.store, query, options, checked=checked)
 
     def enable_hrr(self, dim: int | None = None) -> int:
         """Turn on the HRR structural lane's persisted traces: build them once from the

@@ -168,6 +168,36 @@ class UnionFind(Generic[K]):
                 group.append(key)
         return list(groups.values())
 
+    def ordered_sets(self, keys: Iterable[K]) -> tuple[list[list[K]], dict[K, int]]:
+        """`partition` of ``keys``, with a key never added standing alone, and each key's
+        set as its index in the groups, in one pass: clustering unions only the candidates
+        with an edge among them (most have none) and reads both answers.
+
+        Keys must be distinct (the index of a repeated key is its set's, but its group
+        would hold it twice, as in `partition`).
+        """
+        parent = self._parent
+        get = parent.get
+        groups: list[list[K]] = []
+        index_of: dict[K, int] = {}
+        at_root: dict[K, int] = {}
+        for key in keys:
+            root = get(key, _ALONE)
+            if root is _ALONE:  # (the common case: a candidate with no edge among them)
+                index_of[key] = len(groups)
+                groups.append([key])
+                continue
+            if parent[root] != root:  # type: ignore[index]
+                root = _root(parent, key)
+            at = at_root.get(root)  # type: ignore[arg-type]
+            if at is None:
+                at = at_root[root] = len(groups)  # type: ignore[index]
+                groups.append([key])
+            else:
+                groups[at].append(key)
+            index_of[key] = at
+        return groups, index_of
+
     def components(self) -> list[tuple[K, ...]]:
         """All sets, deterministically: each sorted ascending, sets sorted by first member.
 
@@ -175,6 +205,9 @@ class UnionFind(Generic[K]):
         shown. Partitioning the sorted keys gives both orders at once: O(n log n).
         """
         return [tuple(group) for group in self.partition(sorted(self._parent))]
+
+
+_ALONE: Any = object()  # (``ordered_sets``: a key never added)
 
 
 def _root(parent: dict[K, K], key: K) -> K:

@@ -36,13 +36,23 @@ _OFF = {"off", "0", "none", "false", "no"}
 
 def global_path() -> Path | None:
     """The global store's file, or ``None`` when ``CREDO_GLOBAL_DB`` turns it off."""
+    return _path_of(_settings())
+
+
+def _settings() -> tuple[str | None, ...]:
+    """What the global store's path is made from: ``CREDO_GLOBAL_DB`` and the folder
+    settings (every retrieve asks: a setting that is not there costs ~0.6 us to ask)."""
     get = os.environ.get
-    raw = get(ENV, "")
+    return (get(ENV), *map(get, _FOLDER_SETTINGS))
+
+
+def _path_of(settings: tuple[str | None, ...]) -> Path | None:
+    raw = settings[0] or ""
     if raw.strip() and not raw.lstrip().startswith("~"):  # a file or "off": no folder read
         return _path_for(raw)
     # The folder settings key the cache: the default's folder, or the home a "~" path
-    # expands to. (Every retrieve asks: a setting that is not there costs ~0.6 us to ask.)
-    return _path_for(raw, *map(get, _FOLDER_SETTINGS))
+    # expands to.
+    return _path_for(raw, *settings[1:])
 
 
 # What ``config.user_data_dir`` reads on this platform (``Path.home()``: HOME on POSIX,
@@ -85,9 +95,12 @@ def open_global(*, create: bool = True, source: str = "api") -> Memory:
 
 
 class _Cached:
-    __slots__ = ("path", "reader")
+    __slots__ = ("path", "reader", "settings")
 
-    def __init__(self, path: Path, reader: LockReader | None) -> None:
+    def __init__(
+        self, settings: tuple[str | None, ...], path: Path, reader: LockReader | None
+    ) -> None:
+        self.settings = settings  # (``_settings``: what ``path`` was made from)
         self.path = path
         self.reader = reader  # None: this Memory's own store is the global file
 
@@ -104,15 +117,21 @@ def global_locks(memory: Memory) -> tuple[Belief, ...]:
     Raises:
         StoreError: the file exists but cannot be read (the message names the way out).
     """
-    path = global_path()
+    settings = _settings()
     cached = _READERS.get(memory)
-    if path is None:
-        release(memory)
-        return ()
-    if cached is None or cached.path != path:
-        release(memory)
-        reader = None if _same_file(memory.path, path) else LockReader(path)
-        cached = _READERS[memory] = _Cached(path, reader)
+    # (the same settings as the last call's: the same path, without making it again)
+    if cached is None or cached.settings != settings:
+        path = _path_of(settings)
+        if path is None:
+            release(memory)
+            return ()
+        if cached is None or cached.path != path:
+            release(memory)
+            reader = None if _same_file(memory.path, path) else LockReader(path)
+            cached = _Cached(settings, path, reader)
+        else:
+            cached.settings = settings
+        _READERS[memory] = cached
     if cached.reader is None:
         return ()
     try:

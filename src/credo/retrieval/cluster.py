@@ -61,6 +61,7 @@ Cost: O(E * alpha(N)) for the union-find plus O(N log N) for the sorts; the micr
 
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from itertools import chain
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -291,9 +292,11 @@ def pack_ranked(
     """
     _validate_pack(token_budget, cluster_diversity_target)
     members = dict.fromkeys(ranked_ids)
-    components: UnionFind[str] = UnionFind(members)
-    components.union_all([(a, b) for a, b in pairs if a in members and b in members])
-    groups = components.partition(ranked_ids)
+    inside = [(a, b) for a, b in pairs if a in members and b in members]
+    # Only the candidates with an edge among them are unioned: the others (most) stand alone.
+    components: UnionFind[str] = UnionFind(chain.from_iterable(inside))
+    components.union_all(inside)
+    groups, cluster_of = components.ordered_sets(ranked_ids)
     # Stage 1 over the clusters in representative order (the order of the groups).
     picks, used = _stage_one(
         (group[0] for group in groups),
@@ -303,7 +306,6 @@ def pack_ranked(
         fallback_to_score,
         None if carried is None else _Aspects(ranked_ids, carried),
     )
-    cluster_of = {member: index for index, group in enumerate(groups) for member in group}
     return _stage_two(picks, used, ranked_ids, cluster_of, token_costs, token_budget)
 
 

@@ -44,7 +44,13 @@ from credo.retrieval.lanes.speaker import speaker_lane
 from credo.retrieval.line_floor import least_chars, long_ids, text_lengths
 from credo.retrieval.members import members_first
 from credo.retrieval.numbers import without_dotted
-from credo.retrieval.options import DEFAULT_LANES, Options, check_options, with_default_lanes
+from credo.retrieval.options import (
+    DEFAULT_LANES,
+    LastOptions,
+    Options,
+    check_options,
+    with_default_lanes,
+)
 from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
 from credo.retrieval.prior import asks_for_tests, is_history, is_test
@@ -64,11 +70,23 @@ if TYPE_CHECKING:  # loaded only when a candidate has truth links (``_currency``
     from credo.store import Store  # named in quotes: credo.store loads it when asked for
     from credo.store.truth import TruthReader
 
-__all__ = ["DEFAULT_LANES", "Options", "check_options", "retrieve", "with_default_lanes"]
+__all__ = [
+    "DEFAULT_LANES",
+    "LastOptions",
+    "Options",
+    "check_options",
+    "retrieve",
+    "with_default_lanes",
+]
 
 
-def retrieve(store: "Store", query: object, options: Options) -> RetrievalResult:
-    check_options(options)
+def retrieve(
+    store: "Store", query: object, options: Options, *, checked: bool = False
+) -> RetrievalResult:
+    """``checked``: ``options`` passed ``check_options`` already, and hold nothing changed
+    since (``options.LastOptions``)."""
+    if not checked:
+        check_options(options)
     if not isinstance(query, str):
         raise InvalidInputError(f"query must be a string, got {type(query).__name__}")
     # Lone surrogates cannot reach SQLite; each becomes "?" (the encoder's replacement).
