@@ -16,7 +16,10 @@ corpus' own queries ``--passes`` times, each answer timed with the cycle collect
 Printed per run: p50 of the first pass (beliefs met for the first time) and of the later
 passes (ms), the calls to ``keyword_scores`` per query and their share of the retrieve
 time, and a digest of every answer (ids, scores and lanes), which must be equal across
-trees. Then the medians per tree and corpus.
+trees. Then the medians per tree and corpus. Each child also asks every query again at two
+budgets (100,000 and 1,500 tokens), warm and then of the store cold (no warm index), and the
+run fails when any whole result differs: the docs corpora's check that the warm path, with its
+trails, line and definition lanes, answers as the cold one does (bench/docs_multi.py runs cold).
 """
 
 from __future__ import annotations
@@ -78,6 +81,14 @@ with Memory(db, root=root, settings=Settings()) as memory:
             [statistics.median(times) * 1000, spent[0] / len(texts), spent[1] / sum(times)]
         )
     out["digest"] = digest.hexdigest()[:16]
+    # The whole results, warm, at the default budget and a pack-sized one, and the same
+    # asked of the store cold (no warm index): the two paths must agree byte for byte.
+    whole = [repr(memory.retrieve(t, token_budget=b, with_doc_anchors=True))
+             for b in (100_000, 1_500) for t in texts]
+with Memory(db, root=root, settings=Settings()) as memory:
+    cold = [repr(memory.retrieve(t, token_budget=b, with_doc_anchors=True))
+            for b in (100_000, 1_500) for t in texts]
+out["differ"] = [i for i, (w, c) in enumerate(zip(whole, cold, strict=True)) if w != c]
 print(json.dumps(out))
 """
 
@@ -140,6 +151,7 @@ def main() -> None:
         if not db.exists():
             build(args.trees[0], name, db)
     results: dict[tuple[str, str], list[dict[str, object]]] = {}
+    differ = 0  # runs whose warm answers were not the cold path's
     for round_ in range(args.rounds):
         order = args.trees if round_ % 2 == 0 else args.trees[::-1]
         for name in names:
@@ -147,13 +159,16 @@ def main() -> None:
                 got = run(src, name, args.stores / f"{name}.db", args.passes, names)
                 results.setdefault((name, str(src)), []).append(got)
                 first, *later = got["passes"]  # type: ignore[misc]
+                unlike: list[int] = got["differ"]  # type: ignore[assignment]
                 again = statistics.median(p[0] for p in later) if later else float("nan")
                 print(
                     f"round {round_} {name:9} {src}: p50 first {first[0]:.3f} ms, again "
                     f"{again:.3f} ms; keyword_scores {first[1]:.2f} a query, "
-                    f"{first[2] * 100:.1f}% of retrieve time; digest {got['digest']}",
+                    f"{first[2] * 100:.1f}% of retrieve time; digest {got['digest']}; "
+                    f"warm == cold: {f'no, {len(unlike)} answers DIFFER' if unlike else 'yes'}",
                     flush=True,
                 )
+                differ += bool(unlike)
     print("\nmedians over rounds (ms): corpus, tree, first-pass p50, later-pass p50")
     for (name, src), runs in results.items():
         firsts = [r["passes"][0][0] for r in runs]  # type: ignore[index]
@@ -163,6 +178,8 @@ def main() -> None:
             f"{name:9} {src}: {statistics.median(firsts):.3f} / "
             f"{statistics.median(later) if later else float('nan'):.3f}  digest {','.join(digests)}"
         )
+    if differ:
+        raise SystemExit(f"{differ} runs answered warm unlike cold (see DIFFER above)")
 
 
 if __name__ == "__main__":
