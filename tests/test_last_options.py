@@ -88,3 +88,19 @@ def test_a_sequence_of_retrieves_answers_as_fresh_options_do(
         fresh = Memory.__new__(Memory)  # (what a Memory without a last retrieve makes)
         fresh.__dict__.update(memory.__dict__, _last_options=pipeline.LastOptions())
         assert got == fresh.retrieve("staging cluster", **kwargs)  # type: ignore[arg-type]
+
+
+def test_the_hrr_switch_is_read_at_the_next_retrieve(tmp_path: Path) -> None:
+    # (the default lanes follow the store: a kept Options made before the switch would not)
+    m = Memory(tmp_path / "m.db", root=tmp_path)
+    a, b = m.remember("note a", id="a"), m.remember("note b", id="b")
+    m.relate(b, a, "CITES")
+
+    def hrr_scored() -> bool:
+        return any("hrr" in x.lanes for x in m.retrieve("what cites a").beliefs)
+
+    assert not hrr_scored()
+    m.enable_hrr(dim=256)
+    assert hrr_scored()
+    m.disable_hrr()
+    assert not hrr_scored()

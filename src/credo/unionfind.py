@@ -173,8 +173,9 @@ class UnionFind(Generic[K]):
         set as its index in the groups, in one pass: clustering unions only the candidates
         with an edge among them (most have none) and reads both answers.
 
-        Keys must be distinct (the index of a repeated key is its set's, but its group
-        would hold it twice, as in `partition`).
+        Keys must be distinct: a repeated key of a set is held twice in its group, as in
+        `partition`, but a repeated key never added opens a group at each appearance (and
+        its index is the last one's).
         """
         parent = self._parent
         get = parent.get
