@@ -104,3 +104,15 @@ def test_the_hrr_switch_is_read_at_the_next_retrieve(tmp_path: Path) -> None:
     assert hrr_scored()
     m.disable_hrr()
     assert not hrr_scored()
+
+
+@pytest.mark.parametrize(
+    "name", ["use_intentional_clustering", "with_doc_anchors", "include_superseded"]
+)
+@pytest.mark.parametrize("value", ["no", 0])
+def test_a_switch_that_is_not_a_bool_is_refused(memory: Memory, name: str, value: object) -> None:
+    # "no" is truthy: taken as given it would turn the switch on
+    memory.retrieve("staging")  # (the last options kept: the bad value must not reuse them)
+    with pytest.raises(InvalidInputError, match=name):
+        memory.retrieve("staging", **{name: value})  # type: ignore[arg-type]
+    assert memory.retrieve("staging").beliefs  # nothing kept from the refused call

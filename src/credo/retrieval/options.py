@@ -106,6 +106,9 @@ def check_options(options: Options) -> None:
     target = options.cluster_diversity_target
     if isinstance(target, bool) or not isinstance(target, int) or target < 0:
         raise InvalidInputError(f"cluster_diversity_target {target!r} must be an integer >= 0")
+    for name in ("use_intentional_clustering", "with_doc_anchors", "include_superseded"):
+        if not isinstance(getattr(options, name), bool):  # "no" is truthy: it would turn it on
+            raise InvalidInputError(f"{name} must be True or False, got {getattr(options, name)!r}")
 
 
 # What ``LastOptions.made`` is asked first: the ``[retrieval]`` settings, whether the store
