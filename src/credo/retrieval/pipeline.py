@@ -42,6 +42,7 @@ from credo.retrieval.lanes.doc import doc_scores, without_named
 from credo.retrieval.lanes.session import session_lane
 from credo.retrieval.lanes.speaker import speaker_lane
 from credo.retrieval.line_floor import least_chars, long_ids, text_lengths
+from credo.retrieval.lock_places import LockPlaces
 from credo.retrieval.members import members_first
 from credo.retrieval.numbers import without_dotted
 from credo.retrieval.options import (
@@ -100,13 +101,16 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     locks = store.current_locks()
     reader = store.truth_reader()  # (at the version the retrieve's scope read: one for all)
     held = reader.kept  # (what holds while the store keeps its version)
+    # (L0's placements at this version: the locks' ids, costs and forms, made once)
+    placings = LockPlaces.at(held, locks) if locks else None
+    lock_ids = placings.ids if placings is not None else []
     memo, stated = Known.at(held, store.stated, store.warm_ahead)
     ranked, rows, around_seeds, known_trails, content = _rank(store, text, options, memo.labels)
     shared = _global(options.global_locks, locks)
     if shared:  # a global lock stands in for the project belief with its id
         ranked = [s for s in ranked if s.id not in shared]
     ids = list(map(_FIRST, ranked))  # (C-level: ~110 candidates)
-    state = _currency(reader, ranked, ids, rows, locks, options)
+    state = _currency(reader, ranked, ids, rows, lock_ids, options)
     units = None
     standing: Mapping[str, Standing] = {}
     tails: Mapping[str, Relevant] = {}  # groups of their own, kept aside (Currency.tails)
@@ -117,6 +121,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     if state is not None:
         if state.retired_locks:
             locks = [b for b in locks if b.id not in state.retired_locks]
+            lock_ids = [b.id for b in locks]
         if state.ranked is not ranked:  # (the same list when no belief moved)
             ranked = state.ranked
             ids = list(map(_FIRST, ranked)) if state.ids is None else state.ids
@@ -155,16 +160,24 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         and filled is not None
         and (sharing is not None or getattr(reader.kept.get("graph"), "plain_ids", False))
     ):
-        asked = [*(b.id for b in locks), *filled]
+        asked = [*lock_ids, *filled]
     else:
-        asked = [*(b.id for b in locks), *ids]
+        asked = [*lock_ids, *ids]
     shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared, sharing)
     marked = Marks(standing, shown, state)
     if shared:  # after the project's locks, in the global store's order; marked "global"
         locks = [*locks, *shared.values()]
         marked.update(dict.fromkeys(shared, marks(scope=GLOBAL_SCOPE)))
-    locked, locked_overflow, locked_costs = place_locked(locks, budget, marked, shown)
-    locked_used = sum(locked_costs)
+    if placings is None:  # (only the global store's, if any: placed as they come)
+        locked, overflow, locked_costs = place_locked(locks, budget, marked, shown)
+        locked_used = sum(locked_costs)
+        overflow_ids = tuple(b.id for b in overflow)
+    else:
+        retired = state.retired_locks if state is not None else ()
+        key = placings.key(budget, standing, retired, options.global_locks)
+        placing = placings.place(key, locks, budget, marked, shown)
+        locked, locked_costs = placing.placed, placing.costs
+        locked_used, overflow_ids = placing.used, placing.overflow_ids
     remaining = budget - locked_used
     # Costed when the pack first asks: the candidates past the first that does not fit are
     # never asked for (the cluster pack stops there), a third of them on a typical query.
@@ -284,7 +297,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         token_budget=budget,
         used_tokens=locked_used + packed.used_tokens,
         dropped=tuple(dropped),
-        locked_overflow=tuple(b.id for b in locked_overflow),
+        locked_overflow=overflow_ids,
         doc_anchors=anchors,
         clustering=options.use_intentional_clustering,
         superseded=() if state is None else state.superseded,
@@ -361,7 +374,7 @@ def _currency(
     ranked: list[Scored],
     ids: list[str],
     rows: Mapping[str, CandidateRow],
-    locks: list[Belief],
+    lock_ids: list[str],
     options: Options,
 ) -> "Currency | None":
     """Supersession and contradiction over the ranking (retrieval/currency.py), or None when
@@ -373,7 +386,6 @@ def _currency(
     are the ranked beliefs' ids; ``reader``: the store's truth links at this version."""
     if reader.none:  # no truth edge at all: nothing to ask, whatever the query
         return None
-    lock_ids = [b.id for b in locks]
     asked = ids + lock_ids if lock_ids else ids
     order = None
     graph = reader.kept.get("graph")
