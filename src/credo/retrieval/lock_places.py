@@ -16,9 +16,10 @@ budget, the truth step's standing for the locks, the locks it retired, the globa
 from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING
 
-from credo.retrieval.standing import place_locked
+from credo.retrieval.compress import VERBATIM
+from credo.retrieval.standing import NO_STANDING, place_locked
 from credo.store.short_ids import Shown
-from credo.types import Belief
+from credo.types import GLOBAL_SCOPE, Belief, RetrievedBelief
 
 if TYPE_CHECKING:
     from credo.retrieval.truth_graph import Standing
@@ -29,11 +30,12 @@ MAX_PLACINGS = 64
 
 
 class Placing:
-    """One placement of the locks (``place_locked``'s answer), the ids of those it lists
-    as overflow, and the forms its look-ups showed ids in, in the order asked (the locks',
-    and those their marks name)."""
+    """One placement of the locks (``place_locked``'s answer): what the placed ones cost in
+    all, the ids of those it lists as overflow, the forms its look-ups showed ids in, in
+    the order asked (the locks', and those their marks name), and each placed lock's
+    fields in the result (``rows``: all but its ``lanes``, a dict each result owns)."""
 
-    __slots__ = ("costs", "forms", "overflow", "overflow_ids", "placed", "used")
+    __slots__ = ("forms", "overflow_ids", "rows", "used")
 
     def __init__(
         self,
@@ -41,13 +43,36 @@ class Placing:
         overflow: list[Belief],
         costs: list[int],
         forms: tuple[tuple[str, str], ...],
+        standing: "Mapping[str, Standing]",
+        shared: Collection[str],
     ) -> None:
-        self.placed = placed
-        self.overflow = overflow
-        self.costs = costs
         self.used = sum(costs)
         self.overflow_ids = tuple(b.id for b in overflow)
         self.forms = forms
+        self.rows = [
+            (
+                (b.id, b.content, 0.0, True, cost),
+                (
+                    None,
+                    *standing.get(b.id, NO_STANDING),
+                    b.trail,
+                    GLOBAL_SCOPE if b.id in shared else "",
+                    VERBATIM,  # a lock is never cut
+                    b.content,
+                    len(b.content),
+                    b.retention,
+                ),
+            )
+            for b, cost in zip(placed, costs, strict=True)
+        ]
+
+    def beliefs(self) -> list[RetrievedBelief]:
+        """The placed locks as the result lists them, first (each with a ``lanes`` of its
+        own: a caller may edit one result's without touching another's)."""
+        return [_new(RetrievedBelief, (*head, {"locked": 1.0}, *tail)) for head, tail in self.rows]
+
+
+_new = tuple.__new__  # (a RetrievedBelief without its Python-level __new__)
 
 
 class LockPlaces:
@@ -80,19 +105,33 @@ class LockPlaces:
         standing: "Mapping[str, Standing]",
         retired: Collection[str],
         found: tuple[Belief, ...],
+        shared: Collection[str],
     ) -> object:
         """What a placement of this version's locks hangs on besides the version: the budget,
-        the standing the truth step gave the locks (usually none), the locks it retired, and
-        the global locks (their tuple is the global store version's own: a new one starts
-        the placements over)."""
+        the standing the truth step gave the locks (usually none; the global ones placed,
+        ``shared``, are marked "global" whatever it is, but the result lists it), the locks
+        it retired, and the global locks (their tuple is the global store version's own: a
+        new one starts the placements over)."""
         if found is not self._global:
             self._placings.clear()
             self._global = found
-        ids = self._id_set
-        said = (
-            tuple(sorted((i, standing[i]) for i in ids.intersection(standing))) if standing else ()
-        )
+        said: tuple[object, ...] = ()
+        if standing:
+            said = tuple(sorted((i, standing[i]) for i in self._id_set.intersection(standing)))
+            if shared:
+                said += tuple((i, standing[i]) for i in shared if i in standing)
         return (budget, said, frozenset(retired) if retired else None)
+
+    def kept(self, key: object) -> Placing | None:
+        """The placement made for ``key`` at this version, if any (``replay`` it)."""
+        return self._placings.get(key)
+
+    @staticmethod
+    def replay(placing: Placing, shown: Shown) -> None:
+        """Give ``shown`` the forms ``placing``'s look-ups took, in their order, as though
+        the locks were placed again (``Shown.changed`` lists them first, as it would)."""
+        if placing.forms:
+            shown.met(placing.forms)
 
     def place(
         self,
@@ -101,19 +140,15 @@ class LockPlaces:
         budget: int,
         marked: Mapping[str, str],
         shown: Shown,
+        standing: "Mapping[str, Standing]",
+        shared: Collection[str],
     ) -> Placing:
-        """``place_locked(locks, budget, marked, shown)`` for this ``key``, kept; a kept one
-        gives ``shown`` the forms its look-ups took, in their order."""
-        done = self._placings.get(key)
-        if done is not None:
-            if done.forms:
-                shown.met(done.forms)
-            return done
-        # (nothing is shown short before L0 asks: every form taken is one it asked for)
+        """``place_locked(locks, budget, marked, shown)``, kept for ``key``. ``shown`` must
+        show no id short yet (L0 asks first): the forms it then holds are those L0 took."""
         before = len(shown)
         placed, overflow, costs = place_locked(locks, budget, marked, shown)
         forms = tuple((i, s) for n, (i, s) in enumerate(shown.items()) if s != i and n >= before)
         if len(self._placings) >= MAX_PLACINGS:
             self._placings.clear()
-        done = self._placings[key] = Placing(placed, overflow, costs, forms)
+        done = self._placings[key] = Placing(placed, overflow, costs, forms, standing, shared)
         return done

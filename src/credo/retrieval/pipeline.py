@@ -154,6 +154,13 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     # are asked for as met when their answers need no statement over the candidates: each
     # derived id's answer is held (``sharing``), or the truth graph knows none of them is a
     # derived id (each is then shown whole, as it would be listed).
+    placing = key = None  # (L0's placement at this version, when made already)
+    if placings is not None:
+        retired = state.retired_locks if state is not None else ()
+        key = placings.key(budget, standing, retired, options.global_locks, shared)
+        placing = placings.kept(key)
+        if placing is not None:  # (its forms are given back: the locks are not asked again)
+            lock_ids = []
     sharing = store.short_prefix_sharing()
     if (
         tails
@@ -173,10 +180,10 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         locked_used = sum(locked_costs)
         overflow_ids = tuple(b.id for b in overflow)
     else:
-        retired = state.retired_locks if state is not None else ()
-        key = placings.key(budget, standing, retired, options.global_locks)
-        placing = placings.place(key, locks, budget, marked, shown)
-        locked, locked_costs = placing.placed, placing.costs
+        if placing is None:
+            placing = placings.place(key, locks, budget, marked, shown, standing, shared)
+        else:
+            placings.replay(placing, shown)
         locked_used, overflow_ids = placing.used, placing.overflow_ids
     remaining = budget - locked_used
     # Costed when the pack first asks: the candidates past the first that does not fit are
@@ -245,25 +252,11 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     # lists them by score (``ranked``'s order), so a model reads the best first either way.
     packed_standing = picked(ranked, chosen, standing, tails, content, cluster_of)
     known = classes.of_packed([s.id for s, _ in packed_standing])  # for the result
-    out = [
-        RetrievedBelief(
-            b.id,
-            b.content,
-            0.0,
-            True,
-            cost,
-            {"locked": 1.0},
-            None,
-            *standing.get(b.id, NO_STANDING),
-            b.trail,
-            GLOBAL_SCOPE if b.id in shared else "",
-            VERBATIM,  # a lock is never cut
-            b.content,
-            len(b.content),
-            b.retention,
-        )
-        for b, cost in zip(locked, locked_costs, strict=True)
-    ]
+    out = (
+        placing.beliefs()
+        if placing is not None
+        else _placed(locked, locked_costs, standing, shared)
+    )
     out += [
         _new(  # (a RetrievedBelief without its Python-level __new__: one per packed belief)
             RetrievedBelief,
@@ -353,6 +346,35 @@ def _text_of(known: Mapping[str, CandidateRow | None]) -> Callable[[str], str]:
         return "" if row is None else row[0]
 
     return text
+
+
+def _placed(
+    locked: list[Belief],
+    costs: list[int],
+    standing: "Mapping[str, Standing]",
+    shared: Collection[str],
+) -> list[RetrievedBelief]:
+    """The placed locks as the result lists them, when the project has none (only global
+    ones: not kept, as ``LockPlaces`` keeps a store version's)."""
+    return [
+        RetrievedBelief(
+            b.id,
+            b.content,
+            0.0,
+            True,
+            cost,
+            {"locked": 1.0},
+            None,
+            *standing.get(b.id, NO_STANDING),
+            b.trail,
+            GLOBAL_SCOPE if b.id in shared else "",
+            VERBATIM,  # a lock is never cut
+            b.content,
+            len(b.content),
+            b.retention,
+        )
+        for b, cost in zip(locked, costs, strict=True)
+    ]
 
 
 def _global(found: tuple[Belief, ...], locks: list[Belief]) -> dict[str, Belief]:
