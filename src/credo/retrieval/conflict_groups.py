@@ -116,8 +116,8 @@ def gather(
         order = list(filter(wanted.__contains__, ids))
     infos: list[Relevant] = list(map(kept.get, order))  # type: ignore[arg-type]
     conflicts_of = graph.conflicts
-    memo = lock_conflicts(graph, locks)
-    lock_wanted: Sequence[str] = memo[2]
+    memo = lock_conflicts(graph, locks) if locks else None
+    lock_wanted: Sequence[str] = NO_IDS if memo is None else memo[2]
     # Which beliefs are relevant, as the conflicts and the groups' members are asked about:
     # ``wanted`` holds the relevant ones, and besides them only locks, which no conflict
     # brought along is, and (below) those without a CONTRADICTS edge, which none is either.
@@ -211,7 +211,7 @@ def gather(
             standing[y] = (NO_IDS, tuple(by) if len(by) == 1 else tuple(sorted(by)), NO_IDS)
         far = graph.rows
         brought.update({y: far[y] for y in brought_by})
-    if lock_wanted:  # (the graph is settled for them above: their marks are exact)
+    if lock_wanted and memo is not None:  # (settled for them above: their marks are exact)
         if memo[3] is None:
             memo[3] = lock_marks(graph, locks, memo[1])
         standing.update(memo[3])

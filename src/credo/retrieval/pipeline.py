@@ -256,6 +256,8 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         placing.beliefs()
         if placing is not None
         else _placed(locked, locked_costs, standing, shared)
+        if locked
+        else []
     )
     out += [
         _new(  # (a RetrievedBelief without its Python-level __new__: one per packed belief)
