@@ -22,7 +22,7 @@ from credo.store.short_ids import Shown
 from credo.types import GLOBAL_SCOPE, Belief, RetrievedBelief
 
 if TYPE_CHECKING:
-    from credo.retrieval.truth_graph import Standing
+    from credo.retrieval.truth_graph import Standing, TruthGraph
 
 # Placements kept per version: a key is a budget and what the truth step said of the locks
 # (a handful at one version: a process asks at a few budgets, with history on or off).
@@ -80,7 +80,7 @@ class LockPlaces:
     write starts over), made by ``place_locked`` on a query's first need and replayed by
     every later query that needs the same one."""
 
-    __slots__ = ("_global", "_id_set", "_locks", "_placings", "ids")
+    __slots__ = ("_global", "_id_set", "_locks", "_placings", "_touched", "ids")
 
     def __init__(self, locks: list[Belief]) -> None:
         self._locks = locks
@@ -88,6 +88,7 @@ class LockPlaces:
         self._id_set = frozenset(self.ids)
         self._placings: dict[object, Placing] = {}
         self._global: tuple[Belief, ...] | None = None  # the global locks placed with them
+        self._touched: tuple[object, set[str]] | None = None  # (``touched``: graph, answer)
 
     @staticmethod
     def at(kept: dict[str, object], locks: list[Belief]) -> "LockPlaces":
@@ -98,6 +99,15 @@ class LockPlaces:
         if not isinstance(found, LockPlaces) or found._locks != locks:
             found = kept["locks"] = LockPlaces(locks)
         return found
+
+    def touched(self, graph: "TruthGraph", every: Mapping[str, object]) -> set[str]:
+        """The locks with a truth link (``TruthGraph.touched``, which reads them into
+        ``graph``), kept with the graph that answered (the version's: ``every``, the
+        reader's every truth edge, is the version's too). Not to be edited."""
+        kept = self._touched
+        if kept is None or kept[0] is not graph:
+            kept = self._touched = (graph, graph.touched(self.ids, every))
+        return kept[1]
 
     def key(
         self,

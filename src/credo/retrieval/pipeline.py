@@ -110,7 +110,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     if shared:  # a global lock stands in for the project belief with its id
         ranked = [s for s in ranked if s.id not in shared]
     ids = list(map(_FIRST, ranked))  # (C-level: ~110 candidates)
-    state = _currency(reader, ranked, ids, rows, lock_ids, options)
+    state = _currency(reader, ranked, ids, rows, lock_ids, options, placings)
     units = None
     standing: Mapping[str, Standing] = {}
     tails: Mapping[str, Relevant] = {}  # groups of their own, kept aside (Currency.tails)
@@ -400,6 +400,7 @@ def _currency(
     rows: Mapping[str, CandidateRow],
     lock_ids: list[str],
     options: Options,
+    placings: LockPlaces | None = None,
 ) -> "Currency | None":
     """Supersession and contradiction over the ranking (retrieval/currency.py), or None when
     no candidate and no lock has a SUPERSEDES, CONTRADICTS or RESOLVES edge to a live
@@ -407,7 +408,9 @@ def _currency(
 
     The truth graph is kept with the store's truth links while the store does not change,
     so a long-lived process reads each belief's links once, whatever the queries. ``ids``
-    are the ranked beliefs' ids; ``reader``: the store's truth links at this version."""
+    are the ranked beliefs' ids; ``reader``: the store's truth links at this version;
+    ``placings``: the version's locks (``lock_ids``, all of them), which keep which have a
+    truth link."""
     if reader.none:  # no truth edge at all: nothing to ask, whatever the query
         return None
     asked = ids + lock_ids if lock_ids else ids
@@ -427,7 +430,9 @@ def _currency(
         if every is not None:
             order = graph.linked_in_order(ids, every)  # (one pass, as the step walks them)
             touched = set(order)
-            if lock_ids:
+            if placings is not None:
+                touched |= placings.touched(graph, every)
+            elif lock_ids:
                 touched |= graph.touched(lock_ids, every)
         else:
             touched = graph.touched(asked, every)
