@@ -29,8 +29,10 @@ def raised(s: Scored, score: float, part: str) -> Scored:
 def lock_conflicts(graph: TruthGraph, locks: Sequence[str]) -> list[Any]:
     """The graph's memo of ``locks`` (``TruthGraph.lock_memo``): [the lock ids, as a set,
     the locks their conflicts name (each lock read: every query's step reads them first),
-    their marks (None until ``lock_marks`` makes them)]. The locks and their links are
-    the store version's, as the graph is: worked out once, not per lock per query."""
+    their marks (None until ``lock_marks`` makes them), those a live belief supersedes
+    (None until the step's supersession makes them: ``currency.resolve_lazy``)]. The locks
+    and their links are the store version's, as the graph is: worked out once, not per
+    lock per query."""
     memo = graph.lock_memo
     given = locks if type(locks) is tuple else tuple(locks)  # (a copy: a list may change)
     if memo is not None and memo[0] == given:
@@ -42,7 +44,7 @@ def lock_conflicts(graph: TruthGraph, locks: Sequence[str]) -> list[Any]:
         if locks
         else NO_IDS
     )
-    memo = graph.lock_memo = [given, lock_set, wanted, None]
+    memo = graph.lock_memo = [given, lock_set, wanted, None, None]
     return memo
 
 

@@ -100,7 +100,8 @@ class TruthGraph:
         self.plain_ids = False
         # The locks' conflicts among themselves and the marks they give the locks, fixed at
         # a version as the locks are (``conflict_groups.lock_conflicts``): [the lock ids, as
-        # a set, the locks their conflicts name, each lock's mark or None: not made yet].
+        # a set, the locks their conflicts name, each lock's mark, the retired locks; the
+        # last two None until made].
         self.lock_memo: list[Any] | None = None
 
     @property
