@@ -7,8 +7,9 @@ version too (a lock's mark names only the other locks it conflicts with, what su
 it, what it hides: retrieval/currency.py), a global lock's on nothing (it is marked
 "global"). So a long-lived process places them once per version and what it needs: the
 budget, the truth step's standing for the locks, the locks it retired, the global locks
-(``Placing.key``); a query replays the placement and the forms its ids were shown in
-(``Shown.met``), where 300 locks cost ~1.4 ms of 60,000 ``belief_tokens`` calls a query.
+(``LockPlaces.key``); a query replays the placement and the forms its ids were shown in
+(``Shown.met``). Costed per query, 300 locks took ~1.4 ms (300 ``belief_tokens`` calls)
+and lifted a warm first-pass query from 8.6M to 14.6M instructions at 10k beliefs.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
