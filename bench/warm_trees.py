@@ -1,7 +1,7 @@
 """Two or more source trees' warm engines on one store, side by side (issue #17).
 
     python bench/warm_trees.py SRC [SRC ...] [--size 1000000] [--db PATH] [--queries 200]
-                                             [--rounds 2]
+                                             [--rounds 2] [--locks N]
 
 Each SRC is a folder holding the ``credo`` package (``git archive`` a commit and take its
 ``src``, or a worktree's ``src``). One synthetic store (bench/synth.py, as bench/scale.py
@@ -14,6 +14,10 @@ second has met them all. Each timed answer holds the cycle collector off, as the
 Prints per run the index's read time, first and second pass p50 / p99 (ms; the first pass's
 CPU p50 too: the calling thread's, which the machine's other jobs disturb less) and the
 child's peak RSS (MiB), then the medians per tree.
+
+With ``--locks N``, the trees answer a copy of the store beside it (``NAME-locksN.db``, made
+once and reused) with N of its beliefs locked: every k-th live belief in id order, a sample
+the same on every run, as a user's rules stand in every block (L0).
 """
 
 from __future__ import annotations
@@ -74,6 +78,30 @@ def run(src: Path, db: Path, count: int) -> dict[str, object]:
     return json.loads(done.stdout.splitlines()[-1])
 
 
+def with_locks(db: Path, count: int) -> Path:
+    """A copy of ``db`` beside it with ``count`` beliefs locked (evenly spaced in id order),
+    made through ``Memory.lock`` once and reused."""
+    locked = db.with_name(f"{db.stem}-locks{count}.db")
+    if locked.exists():
+        return locked
+    from credo import Memory
+
+    made = locked.with_suffix(".partial")
+    source = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    target = sqlite3.connect(made)
+    source.backup(target)  # (a consistent copy, WAL included)
+    target.close()
+    source.close()
+    with Memory(made, root=made.parent) as memory:
+        ids = [b.id for b in memory.store.iter_beliefs()] if count else []
+        ids.sort()
+        step = max(1, len(ids) // count) if count else 1
+        for belief_id in ids[::step][:count]:
+            memory.lock(belief_id)
+    made.rename(locked)
+    return locked
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("trees", nargs="+", type=Path, help="folders holding the credo package")
@@ -81,6 +109,7 @@ def main() -> None:
     parser.add_argument("--db", type=Path, help="keep the store here (reused if it exists)")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--locks", type=int, help="answer a copy with this many beliefs locked")
     args = parser.parse_args()
     for tree in args.trees:
         if not (tree / "credo" / "__init__.py").is_file():
@@ -96,6 +125,8 @@ def main() -> None:
                 memory.import_records(
                     write_records(Path(folder) / "r.jsonl", args.size, 2, text="zipf")
                 )
+        if args.locks is not None:
+            db = with_locks(db, args.locks)
         results: dict[Path, list[dict[str, object]]] = {tree: [] for tree in args.trees}
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)  # (--db's size, not --size)
         (live,) = conn.execute("SELECT count(*) FROM beliefs WHERE deleted_at IS NULL").fetchone()

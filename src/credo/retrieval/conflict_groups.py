@@ -8,12 +8,13 @@ tests/currency_reference.py). Pure, like the step: the ranking and the truth gra
 from collections.abc import Collection, Mapping, Sequence
 from itertools import chain, compress, filterfalse
 from operator import eq, itemgetter, not_
+from typing import Any
 
 from credo.retrieval.rank import Scored, brought_along
 from credo.retrieval.truth_graph import NO_IDS, Relevant, Standing, TruthGraph
 from credo.store.fts import CandidateRow
 
-__all__ = ["gather", "raised"]
+__all__ = ["gather", "lock_conflicts", "lock_marks", "raised"]
 
 _new = tuple.__new__  # (a Scored without its Python-level __new__)
 _FREE = itemgetter(1)  # its unlocked current conflicts
@@ -23,6 +24,43 @@ _PLACE_FIRST_OUT = itemgetter(0, 1)  # (of an edit of ``gather``'s)
 def raised(s: Scored, score: float, part: str) -> Scored:
     """``s`` at ``score``, the difference listed as ``part`` so the parts still add up."""
     return _new(Scored, (s.id, score, {**s.lanes, part: round(score - s.score, 9)}))
+
+
+def lock_conflicts(graph: TruthGraph, locks: Sequence[str]) -> list[Any]:
+    """The graph's memo of ``locks`` (``TruthGraph.lock_memo``): [the lock ids, as a set,
+    the locks their conflicts name (each lock read: every query's step reads them first),
+    their marks (None until ``lock_marks`` makes them), those a live belief supersedes
+    (None until the step's supersession makes them: ``currency.resolve_lazy``)]. The locks
+    and their links are the store version's, as the graph is: worked out once, not per
+    lock per query."""
+    memo = graph.lock_memo
+    given = locks if type(locks) is tuple else tuple(locks)  # (a copy: a list may change)
+    if memo is not None and memo[0] == given:
+        return memo
+    lock_set = set(locks)
+    against, conflicts_of = graph.against, graph.conflicts
+    wanted = (
+        [y for x in locks if x in against for y in conflicts_of(x) if y in lock_set]
+        if locks
+        else NO_IDS
+    )
+    memo = graph.lock_memo = [given, lock_set, wanted, None, None]
+    return memo
+
+
+def lock_marks(graph: TruthGraph, locks: Sequence[str], lock_set: set[str]) -> dict[str, Standing]:
+    """Each current lock in dispute with another current lock -> its standing (its mark
+    names those locks: a lock is never relevant nor brought along, so this is all its
+    mark), in ``locks``' order. Exact once the graph is settled for the locks named."""
+    against, conflicts_of, current = graph.against, graph.conflicts, graph.current
+    out: dict[str, Standing] = {}
+    for x in locks:
+        if x in against and current(x):
+            mark = [y for y in conflicts_of(x) if y in lock_set and current(y)]
+            if mark:
+                ys = tuple(sorted(set(mark))) if len(mark) > 1 else tuple(mark)
+                out[x] = (NO_IDS, ys, NO_IDS)
+    return out
 
 
 def gather(
@@ -80,12 +118,8 @@ def gather(
         order = list(filter(wanted.__contains__, ids))
     infos: list[Relevant] = list(map(kept.get, order))  # type: ignore[arg-type]
     conflicts_of = graph.conflicts
-    lock_set = set(locks)
-    lock_wanted = (
-        [y for x in locks if x in against for y in conflicts_of(x) if y in lock_set]
-        if locks
-        else NO_IDS
-    )
+    memo = lock_conflicts(graph, locks) if locks else None
+    lock_wanted: Sequence[str] = NO_IDS if memo is None else memo[2]
     # Which beliefs are relevant, as the conflicts and the groups' members are asked about:
     # ``wanted`` holds the relevant ones, and besides them only locks, which no conflict
     # brought along is, and (below) those without a CONTRADICTS edge, which none is either.
@@ -179,14 +213,10 @@ def gather(
             standing[y] = (NO_IDS, tuple(by) if len(by) == 1 else tuple(sorted(by)), NO_IDS)
         far = graph.rows
         brought.update({y: far[y] for y in brought_by})
-    if lock_wanted:
-        current = graph.current
-        for x in locks:
-            if x in against and current(x):
-                mark = [y for y in conflicts_of(x) if y in lock_set and current(y)]
-                if mark:  # (a lock is never relevant nor brought: this is all its mark)
-                    ys = tuple(sorted(set(mark))) if len(mark) > 1 else tuple(mark)
-                    standing[x] = (NO_IDS, ys, NO_IDS)
+    if lock_wanted and memo is not None:  # (settled for them above: their marks are exact)
+        if memo[3] is None:
+            memo[3] = lock_marks(graph, locks, memo[1])
+        standing.update(memo[3])
     tails = dict(zip(walked_ids, walked, strict=True))
     if not group_of:  # every group one of its own: the ranking stays as it is
         return ranked, None, (), standing, {}, tails

@@ -42,7 +42,7 @@ Ties are broken by id everywhere; the result depends only on the store and the q
 import bisect
 from collections.abc import Collection, Mapping, Sequence
 
-from credo.retrieval.conflict_groups import gather, raised
+from credo.retrieval.conflict_groups import gather, lock_conflicts, raised
 from credo.retrieval.rank import Scored, Weights, brought_along
 from credo.retrieval.truth_graph import NO_IDS, Relevant, Standing, TruthGraph
 from credo.store.fts import CandidateRow
@@ -242,7 +242,11 @@ def resolve_lazy(
         ranked, superseded, heads = _supersede(
             ranked, rows, graph, weights, include_superseded, touched
         )
-        retired = frozenset(i for i in locks if i in succ and not graph.current(i))
+        if locks:  # (the locks' closures are read: which are retired is the version's)
+            memo = lock_conflicts(graph, locks)
+            if memo[4] is None:
+                memo[4] = frozenset(i for i in locks if i in succ and not graph.current(i))
+            retired = memo[4]
         if include_superseded:  # history keeps a retired lock too, marked like the others
             superseded.update(dict.fromkeys(sorted(retired)))
             retired = frozenset()

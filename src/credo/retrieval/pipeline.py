@@ -42,6 +42,7 @@ from credo.retrieval.lanes.doc import doc_scores, without_named
 from credo.retrieval.lanes.session import session_lane
 from credo.retrieval.lanes.speaker import speaker_lane
 from credo.retrieval.line_floor import least_chars, long_ids, text_lengths
+from credo.retrieval.lock_places import LockPlaces
 from credo.retrieval.members import members_first
 from credo.retrieval.numbers import without_dotted
 from credo.retrieval.options import (
@@ -100,13 +101,16 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     locks = store.current_locks()
     reader = store.truth_reader()  # (at the version the retrieve's scope read: one for all)
     held = reader.kept  # (what holds while the store keeps its version)
+    # (L0's placements at this version: the locks' ids, costs and forms, made once)
+    placings = LockPlaces.at(held, locks) if locks else None
+    lock_ids = placings.ids if placings is not None else []
     memo, stated = Known.at(held, store.stated, store.warm_ahead)
     ranked, rows, around_seeds, known_trails, content = _rank(store, text, options, memo.labels)
     shared = _global(options.global_locks, locks)
     if shared:  # a global lock stands in for the project belief with its id
         ranked = [s for s in ranked if s.id not in shared]
     ids = list(map(_FIRST, ranked))  # (C-level: ~110 candidates)
-    state = _currency(reader, ranked, ids, rows, locks, options)
+    state = _currency(reader, ranked, ids, rows, lock_ids, options, placings)
     units = None
     standing: Mapping[str, Standing] = {}
     tails: Mapping[str, Relevant] = {}  # groups of their own, kept aside (Currency.tails)
@@ -117,6 +121,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     if state is not None:
         if state.retired_locks:
             locks = [b for b in locks if b.id not in state.retired_locks]
+            lock_ids = [b.id for b in locks]
         if state.ranked is not ranked:  # (the same list when no belief moved)
             ranked = state.ranked
             ids = list(map(_FIRST, ranked)) if state.ids is None else state.ids
@@ -149,22 +154,37 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     # are asked for as met when their answers need no statement over the candidates: each
     # derived id's answer is held (``sharing``), or the truth graph knows none of them is a
     # derived id (each is then shown whole, as it would be listed).
+    placing = key = None  # (L0's placement at this version, when made already)
+    if placings is not None:
+        retired = state.retired_locks if state is not None else ()
+        key = placings.key(budget, standing, retired, options.global_locks, shared)
+        placing = placings.kept(key)
+        if placing is not None:  # (its forms are given back: the locks are not asked again)
+            lock_ids = []
     sharing = store.short_prefix_sharing()
     if (
         tails
         and filled is not None
         and (sharing is not None or getattr(reader.kept.get("graph"), "plain_ids", False))
     ):
-        asked = [*(b.id for b in locks), *filled]
+        asked = [*lock_ids, *filled]
     else:
-        asked = [*(b.id for b in locks), *ids]
+        asked = [*lock_ids, *ids]
     shown = Shown(asked, store.sharing_short_prefix, store.ids_with_prefix, shared, sharing)
     marked = Marks(standing, shown, state)
     if shared:  # after the project's locks, in the global store's order; marked "global"
         locks = [*locks, *shared.values()]
         marked.update(dict.fromkeys(shared, marks(scope=GLOBAL_SCOPE)))
-    locked, locked_overflow, locked_costs = place_locked(locks, budget, marked, shown)
-    locked_used = sum(locked_costs)
+    if placings is None:  # (only the global store's, if any: placed as they come)
+        locked, overflow, locked_costs = place_locked(locks, budget, marked, shown)
+        locked_used = sum(locked_costs)
+        overflow_ids = tuple(b.id for b in overflow)
+    else:
+        if placing is None:
+            placing = placings.place(key, locks, budget, marked, shown, standing, shared)
+        else:
+            placings.replay(placing, shown)
+        locked_used, overflow_ids = placing.used, placing.overflow_ids
     remaining = budget - locked_used
     # Costed when the pack first asks: the candidates past the first that does not fit are
     # never asked for (the cluster pack stops there), a third of them on a typical query.
@@ -232,25 +252,13 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     # lists them by score (``ranked``'s order), so a model reads the best first either way.
     packed_standing = picked(ranked, chosen, standing, tails, content, cluster_of)
     known = classes.of_packed([s.id for s, _ in packed_standing])  # for the result
-    out = [
-        RetrievedBelief(
-            b.id,
-            b.content,
-            0.0,
-            True,
-            cost,
-            {"locked": 1.0},
-            None,
-            *standing.get(b.id, NO_STANDING),
-            b.trail,
-            GLOBAL_SCOPE if b.id in shared else "",
-            VERBATIM,  # a lock is never cut
-            b.content,
-            len(b.content),
-            b.retention,
-        )
-        for b, cost in zip(locked, locked_costs, strict=True)
-    ]
+    out = (
+        placing.beliefs()
+        if placing is not None
+        else _placed(locked, locked_costs, standing, shared)
+        if locked
+        else []
+    )
     out += [
         _new(  # (a RetrievedBelief without its Python-level __new__: one per packed belief)
             RetrievedBelief,
@@ -284,7 +292,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         token_budget=budget,
         used_tokens=locked_used + packed.used_tokens,
         dropped=tuple(dropped),
-        locked_overflow=tuple(b.id for b in locked_overflow),
+        locked_overflow=overflow_ids,
         doc_anchors=anchors,
         clustering=options.use_intentional_clustering,
         superseded=() if state is None else state.superseded,
@@ -342,6 +350,35 @@ def _text_of(known: Mapping[str, CandidateRow | None]) -> Callable[[str], str]:
     return text
 
 
+def _placed(
+    locked: list[Belief],
+    costs: list[int],
+    standing: "Mapping[str, Standing]",
+    shared: Collection[str],
+) -> list[RetrievedBelief]:
+    """The placed locks as the result lists them, when the project has none (only global
+    ones: not kept, as ``LockPlaces`` keeps a store version's)."""
+    return [
+        RetrievedBelief(
+            b.id,
+            b.content,
+            0.0,
+            True,
+            cost,
+            {"locked": 1.0},
+            None,
+            *standing.get(b.id, NO_STANDING),
+            b.trail,
+            GLOBAL_SCOPE if b.id in shared else "",
+            VERBATIM,  # a lock is never cut
+            b.content,
+            len(b.content),
+            b.retention,
+        )
+        for b, cost in zip(locked, costs, strict=True)
+    ]
+
+
 def _global(found: tuple[Belief, ...], locks: list[Belief]) -> dict[str, Belief]:
     """The global locks to place, by id: those the project has not locked already under
     the same id or text (the project's copy stands, shown once). The project's locks are
@@ -361,8 +398,9 @@ def _currency(
     ranked: list[Scored],
     ids: list[str],
     rows: Mapping[str, CandidateRow],
-    locks: list[Belief],
+    lock_ids: list[str],
     options: Options,
+    placings: LockPlaces | None = None,
 ) -> "Currency | None":
     """Supersession and contradiction over the ranking (retrieval/currency.py), or None when
     no candidate and no lock has a SUPERSEDES, CONTRADICTS or RESOLVES edge to a live
@@ -370,10 +408,11 @@ def _currency(
 
     The truth graph is kept with the store's truth links while the store does not change,
     so a long-lived process reads each belief's links once, whatever the queries. ``ids``
-    are the ranked beliefs' ids; ``reader``: the store's truth links at this version."""
+    are the ranked beliefs' ids; ``reader``: the store's truth links at this version;
+    ``placings``: the version's locks (``lock_ids``, all of them), which keep which have a
+    truth link."""
     if reader.none:  # no truth edge at all: nothing to ask, whatever the query
         return None
-    lock_ids = [b.id for b in locks]
     asked = ids + lock_ids if lock_ids else ids
     order = None
     graph = reader.kept.get("graph")
@@ -391,7 +430,9 @@ def _currency(
         if every is not None:
             order = graph.linked_in_order(ids, every)  # (one pass, as the step walks them)
             touched = set(order)
-            if lock_ids:
+            if placings is not None:
+                touched |= placings.touched(graph, every)
+            elif lock_ids:
                 touched |= graph.touched(lock_ids, every)
         else:
             touched = graph.touched(asked, every)

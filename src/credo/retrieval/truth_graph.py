@@ -7,6 +7,7 @@ and what is packed is decided with it in ``credo.retrieval.currency``.
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any
 
 from credo.retrieval.line_floor import SHORT_CHARS, least_chars, long_ids
 from credo.store.fts import CandidateRow
@@ -97,6 +98,11 @@ class TruthGraph:
         # query: the pipeline asks ``short_ids.Shown`` for the others of the groups kept
         # aside as met, no statement needed): known of a graph made whole.
         self.plain_ids = False
+        # The locks' conflicts among themselves and the marks they give the locks, fixed at
+        # a version as the locks are (``conflict_groups.lock_conflicts``): [the lock ids, as
+        # a set, the locks their conflicts name, each lock's mark, the retired locks; the
+        # last two None until made].
+        self.lock_memo: list[Any] | None = None
 
     @property
     def empty(self) -> bool:
