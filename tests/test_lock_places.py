@@ -2,7 +2,8 @@
 long-lived warm process answers as a fresh cold one does while its locks are edited,
 unlocked, contradicted, joined by a lock whose id shares a prefix, placed at any budget
 (overflow included), and joined by global locks; a later query at the version costs no
-lock again. Random stores with locks: warm == cold."""
+lock again. Random stores with locks: warm == cold, the cold process asking in another
+order (a placement kept for one query must not be replayed for another that differs)."""
 
 from __future__ import annotations
 
@@ -92,6 +93,16 @@ def test_a_replayed_placement_costs_no_lock_again(
         assert calls  # (a fresh process costs them)
 
 
+def test_each_answer_owns_its_locks_lanes(warm: tuple[Memory, Path, list[str]]) -> None:
+    memory, _, _ = warm
+    with memory:
+        first = memory.retrieve(QUERIES[0])
+        first.beliefs[0].lanes["locked"] = 0.0  # type: ignore[index]
+        again = memory.retrieve(QUERIES[0])  # (the same placement, replayed)
+    assert again.beliefs[0].locked and again.beliefs[0].lanes == {"locked": 1.0}
+    assert again.beliefs[0].lanes is not first.beliefs[0].lanes
+
+
 def test_a_lock_edited_by_a_new_version(warm: tuple[Memory, Path, list[str]]) -> None:
     def edit(other: Memory, ids: list[str]) -> None:
         new = other.remember("rule 0 edited: the deploy tool release is frozen", lock=True)
@@ -153,6 +164,30 @@ def test_global_locks_change_under_a_kept_placement(
         assert _answers(memory) == _cold(path)
 
 
+def test_a_global_lock_marked_by_the_query(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A global lock with a project belief's id stands in for it and takes its standing,
+    which the query decides: what it replaces is listed only when the query reaches the
+    replaced belief. A placement kept for one query is not replayed for the other (the
+    key holds the standing); each answer is a fresh process's."""
+    path, rules = tmp_path / "m.db", tmp_path / "rules.db"
+    with Memory(path, root=tmp_path) as memory:
+        twin = memory.remember("a note on the shed paint colour")
+        old = memory.remember("kitchen garlic was allowed")
+        memory.remember("rule: the deploy tool runs", lock=True)
+        memory.relate(twin, old, "SUPERSEDES", force=True)
+    with Memory(rules, root=tmp_path) as user:
+        user.remember("house rule: the deploy tool never runs on fridays", lock=True, id=twin)
+    monkeypatch.setenv("CREDO_GLOBAL_DB", str(rules))
+    order = ("deploy tool", "kitchen garlic", "deploy tool")
+    with Memory(path, root=tmp_path) as memory:
+        got = [memory.retrieve(q) for q in order]
+    for query, answer in zip(order, got, strict=True):
+        with Memory(path, root=tmp_path) as fresh:
+            assert answer == fresh.retrieve(query)
+    placed = [[b.replaces for b in answer.beliefs if b.scope == "global"] for answer in got]
+    assert placed == [[()], [(old,)], [()]]
+
+
 @st.composite
 def stores(draw: st.DrawFn) -> dict[str, object]:
     n = draw(st.integers(2, 14))
@@ -201,16 +236,16 @@ def test_warm_gives_what_cold_gives_on_random_stores_with_locks(
         "use_intentional_clustering": spec["clustering"],
     }
 
-    def answers(memory: Memory) -> list[RetrievalResult]:
+    def answers(memory: Memory, backwards: bool = False) -> list[RetrievalResult]:
+        asked = [(q, b) for q in QUERIES for b in spec["budgets"]]  # type: ignore[attr-defined]
         return [
             memory.retrieve(q, token_budget=b, **kw)  # type: ignore[arg-type]
-            for q in QUERIES
-            for b in spec["budgets"]  # type: ignore[attr-defined]
+            for q, b in (asked[::-1] if backwards else asked)
         ]
 
     with Memory(path, root=folder) as memory:
         memory.store.build_warm()
         warm = [answers(memory), answers(memory)]
-    with Memory(path, root=folder) as memory:
-        cold = answers(memory)
+    with Memory(path, root=folder) as memory:  # (in another order: another query places)
+        cold = answers(memory, backwards=True)[::-1]
     assert warm[0] == warm[1] == cold
