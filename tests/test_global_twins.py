@@ -59,7 +59,8 @@ def test_a_twin_standing_in_for_what_it_supersedes_is_shown_once(tmp_path: Path)
         block = cold_and_warm(memory, "kitchen garlic tool")
     assert result.ids == [twin]  # the successor, as the global lock; the old one left out
     assert result.beliefs[0].locked and result.beliefs[0].scope == "global"
-    assert block.count(TWIN) == 1 and old[:8] not in block
+    assert block.count(TWIN) == 1 and OLD not in block
+    assert result.beliefs[0].replaces == (old,)  # the twin's standing, as the query reached old
 
 
 def test_a_twin_in_conflict_is_not_brought_along(tmp_path: Path) -> None:

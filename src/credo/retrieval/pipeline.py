@@ -467,6 +467,7 @@ def _currency(
         ids=ids,
         order=order,
         in_place=True,  # (``_retrieve`` reads the ranking and its ids only as the step leaves them)
+        twins=twins,
     )
 
 
