@@ -248,9 +248,9 @@ def resolve_lazy(
         )
         if locks:  # (the locks' closures are read: which are retired is the version's)
             memo = lock_conflicts(graph, locks)
-            if memo[4] is None:
-                memo[4] = frozenset(i for i in locks if i in succ and not graph.current(i))
-            retired = memo[4]
+            if memo.retired is None:
+                memo.retired = frozenset(i for i in locks if i in succ and not graph.current(i))
+            retired = memo.retired
         if include_superseded:  # history keeps a retired lock too, marked like the others
             superseded.update(dict.fromkeys(sorted(retired)))
             retired = frozenset()
