@@ -232,6 +232,7 @@ def _same_as_reference(
         """The reference step's result, every group in the ranking (no ``tails``)."""
         kwargs.pop("ids", None)  # (the ranked ids the pipeline passes: the reference reads them)
         kwargs.pop("order", None)  # (and the linked ones among them, in order)
+        assert not kwargs.pop("twins", ())  # (no global lock here: no twin of one)
         kwargs.pop("in_place", None)  # (whether it may edit them: the reference copies)
         c = reference.resolve(*args, **kwargs)  # type: ignore[arg-type]
         fields = (c.superseded, c.retired_locks, c.standing, c.groups, c.rows, c.brought)

@@ -8,10 +8,9 @@ tests/currency_reference.py). Pure, like the step: the ranking and the truth gra
 from collections.abc import Collection, Mapping, Sequence
 from itertools import chain, compress, filterfalse
 from operator import eq, itemgetter, not_
-from typing import Any
 
 from credo.retrieval.rank import Scored, brought_along
-from credo.retrieval.truth_graph import NO_IDS, Relevant, Standing, TruthGraph
+from credo.retrieval.truth_graph import NO_IDS, LockMemo, Relevant, Standing, TruthGraph
 from credo.store.fts import CandidateRow
 
 __all__ = ["gather", "lock_conflicts", "lock_marks", "raised"]
@@ -26,16 +25,15 @@ def raised(s: Scored, score: float, part: str) -> Scored:
     return _new(Scored, (s.id, score, {**s.lanes, part: round(score - s.score, 9)}))
 
 
-def lock_conflicts(graph: TruthGraph, locks: Sequence[str]) -> list[Any]:
-    """The graph's memo of ``locks`` (``TruthGraph.lock_memo``): [the lock ids, as a set,
-    the locks their conflicts name (each lock read: every query's step reads them first),
-    their marks (None until ``lock_marks`` makes them), those a live belief supersedes
-    (None until the step's supersession makes them: ``currency.resolve_lazy``)]. The locks
-    and their links are the store version's, as the graph is: worked out once, not per
-    lock per query."""
+def lock_conflicts(graph: TruthGraph, locks: Sequence[str]) -> LockMemo:
+    """The graph's memo of ``locks`` (``TruthGraph.lock_memo``): the locks their conflicts
+    name are found here (each lock read: every query's step reads them first); their marks
+    and those a live belief supersedes are left for ``lock_marks`` and the step's
+    supersession (``currency.resolve_lazy``) to make. The locks and their links are the
+    store version's, as the graph is: worked out once, not per lock per query."""
     memo = graph.lock_memo
     given = locks if type(locks) is tuple else tuple(locks)  # (a copy: a list may change)
-    if memo is not None and memo[0] == given:
+    if memo is not None and memo.given == given:
         return memo
     lock_set = set(locks)
     against, conflicts_of = graph.against, graph.conflicts
@@ -44,7 +42,7 @@ def lock_conflicts(graph: TruthGraph, locks: Sequence[str]) -> list[Any]:
         if locks
         else NO_IDS
     )
-    memo = graph.lock_memo = [given, lock_set, wanted, None, None]
+    memo = graph.lock_memo = LockMemo(given, lock_set, wanted)
     return memo
 
 
@@ -119,7 +117,7 @@ def gather(
     infos: list[Relevant] = list(map(kept.get, order))  # type: ignore[arg-type]
     conflicts_of = graph.conflicts
     memo = lock_conflicts(graph, locks) if locks else None
-    lock_wanted: Sequence[str] = NO_IDS if memo is None else memo[2]
+    lock_wanted: Sequence[str] = NO_IDS if memo is None else memo.wanted
     # Which beliefs are relevant, as the conflicts and the groups' members are asked about:
     # ``wanted`` holds the relevant ones, and besides them only locks, which no conflict
     # brought along is, and (below) those without a CONTRADICTS edge, which none is either.
@@ -214,9 +212,9 @@ def gather(
         far = graph.rows
         brought.update({y: far[y] for y in brought_by})
     if lock_wanted and memo is not None:  # (settled for them above: their marks are exact)
-        if memo[3] is None:
-            memo[3] = lock_marks(graph, locks, memo[1])
-        standing.update(memo[3])
+        if memo.marks is None:
+            memo.marks = lock_marks(graph, locks, memo.lock_set)
+        standing.update(memo.marks)
     tails = dict(zip(walked_ids, walked, strict=True))
     if not group_of:  # every group one of its own: the ranking stays as it is
         return ranked, None, (), standing, {}, tails

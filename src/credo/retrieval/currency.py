@@ -206,6 +206,7 @@ def resolve_lazy(
     ids: list[str] | None = None,
     order: list[str] | None = None,
     in_place: bool = False,
+    twins: Collection[str] = (),
 ) -> Currency:
     """``resolve`` with the groups of their own kept aside in ``tails``, as the truth graph
     keeps them: most of a query's groups, whose members the pack may never reach (the
@@ -225,6 +226,9 @@ def resolve_lazy(
         order: those of ``ids`` in ``touched``, in their order, when the caller has them.
         in_place: the caller gives ``ranked`` and ``ids`` up: when a group moves beliefs,
             they are edited in place and returned (else the result's ranking is a copy).
+        twins: beliefs ``graph`` takes as locked because a global lock shows them (under
+            their id): each stands in for what it supersedes as that lock, never in the
+            ranking, but takes the standing of the candidates it replaces.
     """
     if touched is None:
         touched = graph.touched([*(s.id for s in ranked), *locks])
@@ -244,9 +248,9 @@ def resolve_lazy(
         )
         if locks:  # (the locks' closures are read: which are retired is the version's)
             memo = lock_conflicts(graph, locks)
-            if memo[4] is None:
-                memo[4] = frozenset(i for i in locks if i in succ and not graph.current(i))
-            retired = memo[4]
+            if memo.retired is None:
+                memo.retired = frozenset(i for i in locks if i in succ and not graph.current(i))
+            retired = memo.retired
         if include_superseded:  # history keeps a retired lock too, marked like the others
             superseded.update(dict.fromkeys(sorted(retired)))
             retired = frozenset()
@@ -269,6 +273,8 @@ def resolve_lazy(
             touched.difference(superseded) if superseded and not include_superseded else touched
         )
         hiding = pred.keys() & packed
+        if twins and superseded:  # (a twin is no head, but replaces what the query reached)
+            hiding.update(h for x in superseded for h in graph.heads(x) if h in twins)
         if heads or brought:
             hiding |= pred.keys() & {*heads, *brought}
         tailed = {m: info[4][m] for info in tails.values() for m in info[7]}

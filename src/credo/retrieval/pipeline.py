@@ -110,7 +110,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     if shared:  # a global lock stands in for the project belief with its id
         ranked = [s for s in ranked if s.id not in shared]
     ids = list(map(_FIRST, ranked))  # (C-level: ~110 candidates)
-    state = _currency(reader, ranked, ids, rows, lock_ids, options, placings)
+    state = _currency(reader, ranked, ids, rows, lock_ids, options, placings, shared)
     units = None
     standing: Mapping[str, Standing] = {}
     tails: Mapping[str, Relevant] = {}  # groups of their own, kept aside (Currency.tails)
@@ -390,6 +390,16 @@ def _global(found: tuple[Belief, ...], locks: list[Belief]) -> dict[str, Belief]
     return {b.id: b for b in found if b.id not in ids and b.content_hash not in texts}
 
 
+def _graph_key(reader: "TruthReader", shared: Collection[str]) -> tuple[str, list[str]]:
+    """Where the truth graph is kept, and the project beliefs it takes as locked: those a
+    global lock shows under their id (its twins) that have a truth link. The truth step
+    never brings a locked belief back (a head standing in, a conflict brought along), so a
+    twin is shown once, as its global lock. A graph that takes twins as locked is kept apart
+    from the version's own (the global store changes on its own)."""
+    twins = sorted(reader.links(shared)[0])
+    return (f"graph locking {' '.join(twins)}" if twins else "graph"), twins
+
+
 _STEP: dict[str, "ModuleType"] = {}  # the truth step's module (retrieval/currency.py)
 
 
@@ -401,6 +411,7 @@ def _currency(
     lock_ids: list[str],
     options: Options,
     placings: LockPlaces | None = None,
+    shared: Collection[str] = (),
 ) -> "Currency | None":
     """Supersession and contradiction over the ranking (retrieval/currency.py), or None when
     no candidate and no lock has a SUPERSEDES, CONTRADICTS or RESOLVES edge to a live
@@ -410,19 +421,21 @@ def _currency(
     so a long-lived process reads each belief's links once, whatever the queries. ``ids``
     are the ranked beliefs' ids; ``reader``: the store's truth links at this version;
     ``placings``: the version's locks (``lock_ids``, all of them), which keep which have a
-    truth link."""
+    truth link; ``shared``: the ids of the global locks placed (``_global``)."""
     if reader.none:  # no truth edge at all: nothing to ask, whatever the query
         return None
     asked = ids + lock_ids if lock_ids else ids
     order = None
-    graph = reader.kept.get("graph")
+    key, twins = _graph_key(reader, shared) if shared else ("graph", ())
+    graph = reader.kept.get(key)
     if graph is None:
         read = reader.links(asked)
         if not read[0]:
             return None
         from credo.retrieval.currency import TruthGraph
 
-        graph = reader.kept["graph"] = TruthGraph(reader.kept_links())
+        graph = reader.kept[key] = TruthGraph(reader.kept_links())
+        graph.locked.update(twins)
         graph.add(asked, read)
         touched = graph.linked.intersection(asked)
     else:
@@ -454,6 +467,7 @@ def _currency(
         ids=ids,
         order=order,
         in_place=True,  # (``_retrieve`` reads the ranking and its ids only as the step leaves them)
+        twins=twins,
     )
 
 

@@ -7,7 +7,6 @@ and what is packed is decided with it in ``credo.retrieval.currency``.
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import Any
 
 from credo.retrieval.line_floor import SHORT_CHARS, least_chars, long_ids
 from credo.store.fts import CandidateRow
@@ -63,6 +62,22 @@ _UNKNOWN = object()
 _CONFLICTS_WITH = marks((), ("",), ())  # what ``marks`` puts before a lone conflict's id
 
 
+class LockMemo:
+    """What a truth graph keeps of its version's locks (``conflict_groups.lock_conflicts``):
+    worked out once, not per lock per query."""
+
+    __slots__ = ("given", "lock_set", "marks", "retired", "wanted")
+
+    def __init__(self, given: tuple[str, ...], lock_set: set[str], wanted: Sequence[str]) -> None:
+        self.given = given  # the lock ids, in placement order
+        self.lock_set = lock_set  # the same, as a set
+        self.wanted = wanted  # the locks their conflicts name
+        # Each lock's mark (``lock_marks``) and the locks a live belief supersedes (the
+        # step's supersession, ``currency.resolve_lazy``): None until made.
+        self.marks: dict[str, Standing] | None = None
+        self.retired: frozenset[str] | None = None
+
+
 class TruthGraph:
     """The live truth links around some beliefs, read through ``fetch`` as they are needed.
 
@@ -99,10 +114,8 @@ class TruthGraph:
         # aside as met, no statement needed): known of a graph made whole.
         self.plain_ids = False
         # The locks' conflicts among themselves and the marks they give the locks, fixed at
-        # a version as the locks are (``conflict_groups.lock_conflicts``): [the lock ids, as
-        # a set, the locks their conflicts name, each lock's mark, the retired locks; the
-        # last two None until made].
-        self.lock_memo: list[Any] | None = None
+        # a version as the locks are (``conflict_groups.lock_conflicts``).
+        self.lock_memo: LockMemo | None = None
 
     @property
     def empty(self) -> bool:
