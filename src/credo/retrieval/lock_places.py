@@ -50,27 +50,45 @@ class Placing:
         self.used = sum(costs)
         self.overflow_ids = tuple(b.id for b in overflow)
         self.forms = forms
-        self.rows = [
-            (
-                (b.id, b.content, 0.0, True, cost),
-                (
-                    None,
-                    *standing.get(b.id, NO_STANDING),
-                    b.trail,
-                    GLOBAL_SCOPE if b.id in shared else "",
-                    VERBATIM,  # a lock is never cut
-                    b.content,
-                    len(b.content),
-                    b.retention,
-                ),
-            )
-            for b, cost in zip(placed, costs, strict=True)
-        ]
+        self.rows = lock_rows(placed, costs, standing, shared)
 
     def beliefs(self) -> list[RetrievedBelief]:
         """The placed locks as the result lists them, first (each with a ``lanes`` of its
         own: a caller may edit one result's without touching another's)."""
-        return [_new(RetrievedBelief, (*head, {"locked": 1.0}, *tail)) for head, tail in self.rows]
+        return as_beliefs(self.rows)
+
+
+LockRow = tuple[tuple[object, ...], tuple[object, ...]]
+
+
+def lock_rows(
+    placed: list[Belief],
+    costs: list[int],
+    standing: "Mapping[str, Standing]",
+    shared: Collection[str],
+) -> list[LockRow]:
+    """Each placed lock's result fields, less its ``lanes`` (a result owns its own)."""
+    return [
+        (
+            (b.id, b.content, 0.0, True, cost),
+            (
+                None,
+                *standing.get(b.id, NO_STANDING),
+                b.trail,
+                GLOBAL_SCOPE if b.id in shared else "",
+                VERBATIM,  # a lock is never cut
+                b.content,
+                len(b.content),
+                b.retention,
+            ),
+        )
+        for b, cost in zip(placed, costs, strict=True)
+    ]
+
+
+def as_beliefs(rows: list[LockRow]) -> list[RetrievedBelief]:
+    """The placed locks as the result lists them, first, each with a ``lanes`` of its own."""
+    return [_new(RetrievedBelief, (*head, {"locked": 1.0}, *tail)) for head, tail in rows]
 
 
 _new = tuple.__new__  # (a RetrievedBelief without its Python-level __new__)

@@ -22,7 +22,6 @@ from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
 from credo.retrieval.bundle import Expanding, Units
 from credo.retrieval.compress import (
-    VERBATIM,
     Carried,
     Classes,
     Costs,
@@ -42,7 +41,7 @@ from credo.retrieval.lanes.doc import doc_scores, without_named
 from credo.retrieval.lanes.session import session_lane
 from credo.retrieval.lanes.speaker import speaker_lane
 from credo.retrieval.line_floor import least_chars, long_ids, text_lengths
-from credo.retrieval.lock_places import LockPlaces
+from credo.retrieval.lock_places import LockPlaces, as_beliefs, lock_rows
 from credo.retrieval.members import members_first
 from credo.retrieval.numbers import without_dotted
 from credo.retrieval.options import (
@@ -57,7 +56,7 @@ from credo.retrieval.place import Charges, Places
 from credo.retrieval.prior import asks_for_tests, is_history, is_test
 from credo.retrieval.rank import Scored, Weights, compose
 from credo.retrieval.specific import lift
-from credo.retrieval.standing import NO_STANDING, GroupLines, Marks, picked, place_locked
+from credo.retrieval.standing import GroupLines, Marks, picked, place_locked
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms
 from credo.store.graph import Link
 from credo.store.inflection import with_base_words
@@ -358,25 +357,7 @@ def _placed(
 ) -> list[RetrievedBelief]:
     """The placed locks as the result lists them, when the project has none (only global
     ones: not kept, as ``LockPlaces`` keeps a store version's)."""
-    return [
-        RetrievedBelief(
-            b.id,
-            b.content,
-            0.0,
-            True,
-            cost,
-            {"locked": 1.0},
-            None,
-            *standing.get(b.id, NO_STANDING),
-            b.trail,
-            GLOBAL_SCOPE if b.id in shared else "",
-            VERBATIM,  # a lock is never cut
-            b.content,
-            len(b.content),
-            b.retention,
-        )
-        for b, cost in zip(locked, costs, strict=True)
-    ]
+    return as_beliefs(lock_rows(locked, costs, standing, shared))
 
 
 def _global(found: tuple[Belief, ...], locks: list[Belief]) -> dict[str, Belief]:
