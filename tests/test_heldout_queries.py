@@ -22,8 +22,10 @@ def test_every_corpus_has_a_query_file_and_every_file_a_corpus(name: str) -> Non
     assert {p.stem for p in (BENCH / name / "queries").glob("*.json")} == set(SETS[name])
 
 
-def test_the_heldout_set_mixes_two_docs_and_two_code_corpora() -> None:
-    assert sorted(c.kind for c in HELDOUT) == ["code", "code", "docs", "docs"]
+def test_the_heldout_set_mixes_docs_and_code_corpora() -> None:
+    kinds = [c.kind for c in HELDOUT]
+    assert set(kinds) == {"code", "docs"}
+    assert kinds.count("docs") >= 2 and kinds.count("code") >= 2
 
 
 def test_no_project_is_in_two_sets_and_every_release_is_pinned() -> None:
