@@ -23,9 +23,10 @@ def test_every_corpus_has_a_query_file_and_every_file_a_corpus(name: str) -> Non
 
 
 def test_the_heldout_set_mixes_docs_and_code_corpora() -> None:
+    # New sets are added when older ones have been used to choose between changes.
     kinds = [c.kind for c in HELDOUT]
     assert set(kinds) == {"code", "docs"}
-    assert kinds.count("docs") >= 2 and kinds.count("code") >= 2
+    assert kinds.count("code") >= 2 and kinds.count("docs") >= 2
 
 
 def test_no_project_is_in_two_sets_and_every_release_is_pinned() -> None:
@@ -59,5 +60,6 @@ def test_query_file_format(name: str, path: Path) -> None:
         assert 25 <= len(queries) <= 30
         assert multi >= 5 and "topical" in kinds and "path" in kinds
     else:
-        assert 20 <= len(queries) <= 25
-        assert set(kinds) == {"code", "multi"}
+        # Code sets from stop 47 on also name a file (``path``) in some questions.
+        assert 20 <= len(queries) <= 30
+        assert {"code", "multi"} <= set(kinds) <= {"code", "path", "multi"}

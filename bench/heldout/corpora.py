@@ -7,10 +7,12 @@ sha256, only the files ``include`` names kept, never committed). None of these p
 was used by an earlier bench or held-out set (see README.md here for the rule).
 
 Documentation: pip's user guide (Markdown, MyST) and setuptools' (reStructuredText,
-Sphinx, with its 4,000-line NEWS.rst changelog); added at stop 47, after those two had
-been used to choose between changes: scikit-build-core's docs (Markdown, MyST, with a
+Sphinx, with its 4,000-line NEWS.rst changelog); since stop 47 (pip and setuptools
+having been used to choose between changes), scikit-build-core's (Markdown, MyST, with a
 2,000-line changelog) and Scrapy's (reStructuredText, Sphinx, with a 10,500-line
-news.rst). Code: attrs (Python) and commander (JavaScript, from npm).
+news.rst). Code: attrs (Python) and commander (JavaScript, from npm); since stop 47
+(attrs and commander having been used to choose between changes), mistune (Python, a
+Markdown parser) and postcss (JavaScript, from npm).
 """
 
 from __future__ import annotations
@@ -83,6 +85,26 @@ HELDOUT: tuple[Corpus, ...] = (
         url="https://registry.npmjs.org/commander/-/commander-14.0.0.tgz",
         sha256="eaef3a697e7173c7347ca4c1e60dd2bc1d38214d2aaecce89d70881a51d7fde7",
         include=("lib/*.js", "index.js"),
+    ),
+    Corpus(
+        name="mistune",
+        kind="code",
+        project="mistune",
+        version="3.1.4",
+        licence="BSD-3-Clause",
+        url="pypi:mistune==3.1.4",
+        sha256="b5a7f801d389f724ec702840c11d8fc48f2b33519102fc7ee739e8177b672164",
+        include=("src/mistune/*.py", "src/mistune/*/*.py"),
+    ),
+    Corpus(
+        name="postcss",
+        kind="code",
+        project="postcss",
+        version="8.5.34",
+        licence="MIT",
+        url="https://registry.npmjs.org/postcss/-/postcss-8.5.34.tgz",
+        sha256="524cdd605965ab2d602c9b1bc9387a2747b84a6f7ca6bb7dd6462e86168aada8",
+        include=("lib/*.js",),
     ),
 )
 
