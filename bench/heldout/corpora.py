@@ -7,9 +7,12 @@ sha256, only the files ``include`` names kept, never committed). None of these p
 was used by an earlier bench or held-out set (see README.md here for the rule).
 
 Documentation: pip's user guide (Markdown, MyST) and setuptools' (reStructuredText,
-Sphinx, with its 4,000-line NEWS.rst changelog). Code: attrs (Python) and commander
-(JavaScript, from npm); since stop 47 (attrs and commander having been used to choose
-between changes), mistune (Python, a Markdown parser) and postcss (JavaScript, from npm).
+Sphinx, with its 4,000-line NEWS.rst changelog); since stop 47 (pip and setuptools
+having been used to choose between changes), scikit-build-core's (Markdown, MyST, with a
+2,000-line changelog) and Scrapy's (reStructuredText, Sphinx, with a 10,500-line
+news.rst). Code: attrs (Python) and commander (JavaScript, from npm); since stop 47
+(attrs and commander having been used to choose between changes), mistune (Python, a
+Markdown parser) and postcss (JavaScript, from npm).
 """
 
 from __future__ import annotations
@@ -42,6 +45,26 @@ HELDOUT: tuple[Corpus, ...] = (
         url="pypi:setuptools==80.9.0",
         sha256="f36b47402ecde768dbfafc46e8e4207b4360c654f1f3bb84475f0a28628fb19c",
         include=("docs/*.rst", "docs/*/*.rst", "NEWS.rst"),
+    ),
+    Corpus(
+        name="scikit-build-core",
+        kind="docs",
+        project="scikit-build-core",
+        version="1.1.2",
+        licence="Apache-2.0",
+        url="pypi:scikit-build-core==1.1.2",
+        sha256="7893709119c5ab1be75cd10442383132c9433b9f104dacef5185949efbea7974",
+        include=("docs/*.md",),  # fnmatch's * spans folders: every page, changelog included
+    ),
+    Corpus(
+        name="scrapy",
+        kind="docs",
+        project="Scrapy",
+        version="2.19.0",
+        licence="BSD-3-Clause",
+        url="pypi:scrapy==2.19.0",
+        sha256="34130726582b64c91531162ab277c4053e558876d49ba219cb43679e71d80a87",
+        include=("docs/*.rst",),  # topics/, intro/ and the 10,500-line news.rst
     ),
     Corpus(
         name="attrs",
