@@ -35,9 +35,11 @@ import re
 from functools import lru_cache
 
 from credo.knowledge.chunk import Chunk
+from credo.knowledge.chunk.abbreviation import expanded
+from credo.knowledge.chunk.language import language_for
 from credo.knowledge.docuri import line_hint
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
-from credo.store.stem import tokens
+from credo.store.stem import stem, tokens
 from credo.types import TRAIL_SEPARATOR
 
 # A lower-case or digit run followed by an upper-case letter, or an acronym before a word
@@ -64,7 +66,8 @@ def context_field(uri: str, chunk: Chunk) -> str:
     parts = [*_trail_parts(uri, chunk.section), *_camel_parts(chunk.context)]
     split = " ".join(dict.fromkeys(parts))
     own = chunk.section[-1] if chunk.section else ""  # see the module docstring
-    extra = " ".join(part for part in (own, split, chunk.context) if part)
+    full = _full_words(uri, chunk, parts) if _is_code(uri) else ""
+    extra = " ".join(part for part in (own, split, chunk.context, full) if part)
     text = f"{head}\n{extra}" if extra else head
     short = LENGTH_FLOOR_TOKENS - len(tokens(chunk.text))
     if short > 0:  # most passages reach the floor alone: the context is not counted then
@@ -77,6 +80,32 @@ def context_field(uri: str, chunk: Chunk) -> str:
 @lru_cache(maxsize=4096)
 def _trail_parts(uri: str, section: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(_camel_parts(TRAIL_SEPARATOR.join((uri, *section))))
+
+
+_PROSE = frozenset({"markdown", "rst", "text"})
+
+
+@lru_cache(maxsize=256)
+def _is_code(uri: str) -> bool:
+    language = language_for(uri)
+    return language is not None and language not in _PROSE
+
+
+def _full_words(uri: str, chunk: Chunk, split: list[str]) -> str:
+    """The words the abbreviated identifier parts of a code chunk stand for
+    (chunk/abbreviation.py: ``cfg`` -> configuration), those the row does not already hold
+    by stem: a bridge from a reader's word to the code's, not a second count of it."""
+    # The file's name, not its folders: every file under src/ would read "source".
+    name = uri.rpartition("/")[2]
+    parts = [
+        *tokens(TRAIL_SEPARATOR.join((name, *chunk.section))),
+        *tokens(chunk.text),
+        *_camel_parts(chunk.text),
+        *tokens(chunk.context),
+        *split,
+    ]
+    held = frozenset(map(stem, parts))
+    return " ".join(w for w in expanded(parts) if stem(w) not in held)
 
 
 def _camel_parts(text: str) -> list[str]:
