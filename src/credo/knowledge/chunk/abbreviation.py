@@ -19,7 +19,9 @@ transaction or transmit; ``ws``: websocket or whitespace; ``cur``: current or cu
 Windows; ``min``: minimum or minute; ``stat``, ``sig``, ``sel``, ``gen``, ``ln``, ``rel``,
 ``rem``, ``inc``, ``dec``, ``exp``, ``pref``, ``sec``, ``ms``, ``dt``, ``ts``), and the
 languages' keywords that stand alone as names (``def``, ``fn``, ``int``, ``var``: the body
-lexers drop them, chunk/code_names.py). A plural part (``args``, ``hdrs``) reads as its
+lexers drop them, chunk/code_names.py). So are those the index's porter stemmer already
+joins to their word (``alloc``, ``iter``, ``util``: allocate, iterator and utility stem to
+them). A plural part (``args``, ``hdrs``) reads as its
 singular's expansion, which the index's porter stemmer matches with the plural a reader
 writes.
 """
@@ -34,7 +36,6 @@ ABBREVIATIONS: dict[str, str] = {
     "abs": "absolute",
     "ack": "acknowledge",
     "addr": "address",
-    "alloc": "allocate",
     "alt": "alternative",
     "app": "application",
     "arg": "argument",
@@ -101,7 +102,6 @@ ABBREVIATIONS: dict[str, str] = {
     "impl": "implementation",
     "info": "information",
     "init": "initialize",
-    "iter": "iterator",
     "kw": "keyword",
     "kwarg": "keyword argument",
     "lang": "language",
@@ -168,7 +168,6 @@ ABBREVIATIONS: dict[str, str] = {
     "txt": "text",
     "tz": "timezone",
     "usr": "user",
-    "util": "utility",
     "val": "value",
     "vec": "vector",
     "ver": "version",

@@ -10,7 +10,9 @@ ingested belief carries a context, indexed by BM25F in its own column (weight
 - line 2, only when there is something to add: the passage's own section title (in code,
   its definition's name) once more, then the words FTS5's tokenizer would not find on its
   own (camelCase names split: ``AxiosHeaders`` -> ``axios headers``), then the chunk's
-  own context words (in code, the names a definition's body uses);
+  own context words (in code, the names a definition's body uses), then, in a code file
+  only, the full words of the abbreviations among its identifier parts that the row does
+  not hold already (``cfg`` -> configuration, ``hdrs`` -> header; chunk/abbreviation.py);
 - a last line only for a short passage: filler up to `LENGTH_FLOOR_TOKENS` tokens (below).
 
 Why the own title twice: every passage under a section repeats that section's title in its
@@ -27,6 +29,13 @@ lift over the passage the question is about. FTS5's ``bm25()`` takes no floor on
 length, so a passage whose content and context hold fewer than `LENGTH_FLOOR_TOKENS`
 tokens carries `LENGTH_FILLER` up to it: a word no query holds, which only counts toward
 the length. Only ingested passages carry it; a note's length is its own.
+
+Why the abbreviations' words, and only in the context: a reader asks where "the callback"
+is registered and the code says ``cb``. Written into the context once each, they bridge
+the vocabulary without counting a word the row already holds a second time. Measured
+(docs/BENCHMARKS.md, abbrev59): the same words added to the definition lane's statistics
+too, or a query word asking for its abbreviations as well, lost on more corpora than they
+won; prose files are left as they are.
 """
 
 from __future__ import annotations
