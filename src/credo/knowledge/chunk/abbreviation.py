@@ -176,25 +176,26 @@ ABBREVIATIONS: dict[str, str] = {
 }
 
 
+# Every part `expansion` answers, plurals included: one dict look-up a part.
+_LOOKUP: dict[str, str] = {
+    **{f"{key}s": words for key, words in ABBREVIATIONS.items()},
+    **ABBREVIATIONS,  # (a key that ends in "s" is its own entry: "stats")
+}
+
+
 def expansion(part: str) -> str | None:
     """The words a lower-case identifier part stands for, or None: ``cfg`` ->
     ``configuration``, ``hdrs`` -> ``header`` (a plural reads as its singular's words)."""
-    found = ABBREVIATIONS.get(part)
-    if found is None and len(part) > 2 and part.endswith("s"):
-        found = ABBREVIATIONS.get(part[:-1])
-    return found
+    return _LOOKUP.get(part)
 
 
 def expanded(parts: Iterable[str]) -> list[str]:
     """The full words of the abbreviations among lower-case identifier `parts`, each once,
     in first-seen order; never a word of `parts` itself."""
     parts = list(parts)
+    found = [words for words in map(_LOOKUP.get, parts) if words]
+    if not found:
+        return []
     given = set(parts)
-    out: dict[str, None] = {}
-    for part in parts:
-        words = expansion(part)
-        if words:
-            for word in words.split():
-                if word not in given:
-                    out[word] = None
-    return list(out)
+    out = dict.fromkeys(word for words in found for word in words.split())
+    return [word for word in out if word not in given]

@@ -48,7 +48,7 @@ from credo.knowledge.chunk.abbreviation import expanded
 from credo.knowledge.chunk.language import language_for
 from credo.knowledge.docuri import line_hint
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
-from credo.store.stem import stem, tokens
+from credo.store.stem import ASCII_FOLD, stem, tokens
 from credo.types import TRAIL_SEPARATOR
 
 # A lower-case or digit run followed by an upper-case letter, or an acronym before a word
@@ -104,17 +104,20 @@ def _full_words(uri: str, chunk: Chunk, split: list[str]) -> str:
     """The words the abbreviated identifier parts of a code chunk stand for
     (chunk/abbreviation.py: ``cfg`` -> configuration), those the row does not already hold
     by stem: a bridge from a reader's word to the code's, not a second count of it."""
-    # The file's name, not its folders: every file under src/ would read "source".
+    # The file's name, not its folders: every file under src/ would read "source". The
+    # table is ASCII, so one fold of ASCII (non-ASCII runs are left whole and match no key)
+    # finds its parts, a third of `tokens`' cost on text with a non-ASCII character.
     name = uri.rpartition("/")[2]
-    parts = [
-        *tokens(TRAIL_SEPARATOR.join((name, *chunk.section))),
-        *tokens(chunk.text),
-        *_camel_parts(chunk.text),
-        *tokens(chunk.context),
-        *split,
-    ]
-    held = frozenset(map(stem, parts))
-    return " ".join(w for w in expanded(parts) if stem(w) not in held)
+    text = " ".join((name, *chunk.section, chunk.text, chunk.context))
+    parts = [*text.translate(ASCII_FOLD).split(), *split]
+    full = expanded(parts)
+    if not full:
+        return ""
+    # Porter never changes a word's first letter: only the parts that share one with a
+    # full word can share its stem, so most parts are never stemmed.
+    initials = {word[0] for word in full}
+    held = {stem(part) for part in set(parts) if part[:1] in initials}
+    return " ".join(word for word in full if stem(word) not in held)
 
 
 def _camel_parts(text: str) -> list[str]:
