@@ -91,6 +91,8 @@ def _trail_parts(uri: str, section: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(_camel_parts(TRAIL_SEPARATOR.join((uri, *section))))
 
 
+# Prose keeps its words: a page that writes "config" means it (measured, abbrev59: the docs
+# corpora do not move), and only code names things by their abbreviations.
 _PROSE = frozenset({"markdown", "rst", "text"})
 
 
