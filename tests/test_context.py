@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from credo.knowledge.chunk import Chunk
+from credo.knowledge.chunk.abbreviation import ABBREVIATIONS
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
 from credo.knowledge.ingest.context import (
     LENGTH_FILLER,
@@ -18,7 +19,7 @@ from credo.knowledge.ingest.context import (
     context_field,
     trail,
 )
-from credo.store.stem import tokens
+from credo.store.stem import stem, tokens
 
 # A passage long enough that its field carries no filler (the tests of the filler below).
 LONG_TEXT = " ".join(f"word{i}" for i in range(LENGTH_FLOOR_TOKENS))
@@ -60,7 +61,12 @@ def test_trail_is_the_path_then_the_sections_then_the_lines(
         # A file named in camelCase: its words are found as a reader would type them.
         ("lib/core/AxiosHeaders.js", (), "axios headers"),
         # An acronym before a word ends where the word begins (after the own title).
-        ("src/urllib3/_collections.py", ("HTTPHeaderDict",), "HTTPHeaderDict http header dict"),
+        # (in a code file, "dict" also reads as the word it stands for: the last line)
+        (
+            "src/urllib3/_collections.py",
+            ("HTTPHeaderDict",),
+            "HTTPHeaderDict http header dict dictionary",
+        ),
         ("src/x.js", ("XMLHttpRequest", "open"), "open xml http request"),
         ("src/x.py", ("parseURLQuery",), "parseURLQuery parse url query"),
         ("src/x.go", ("utf8Decoder",), "utf8Decoder utf8 decoder"),
@@ -207,7 +213,9 @@ def _camel_words_reference(text: str) -> str:
     return " ".join(words)
 
 
-_NAMES = st.sampled_from(["AxiosHeaders", "HTTPHeaderDict", "plain", "toJSON", "x2Y", "A", ""])
+_NAMES = st.sampled_from(
+    ["AxiosHeaders", "HTTPHeaderDict", "plain", "toJSON", "x2Y", "A", "", "reqCtx", "cb", "cfgs"]
+)
 
 
 @given(
@@ -224,5 +232,28 @@ def test_camel_words_are_split_as_over_the_whole_head(
     head = trail(uri, section, 3, 9)
     split = _camel_words_reference(f"{head} {context}")
     own = section[-1] if section else ""
-    extra = " ".join(part for part in (own, split, context) if part)
+    full = _full_words_reference(uri, section, context, split) if uri.endswith(".js") else ""
+    extra = " ".join(part for part in (own, split, context, full) if part)
     assert field == (f"{head}\n{extra}" if extra else head)
+
+
+def _full_words_reference(uri: str, section: tuple[str, ...], *texts: str) -> str:
+    """A code chunk's abbreviations as full words, written plainly: every lower-case word
+    of the file name, the titles, the text and the context words, each looked up in the
+    table (a plural as its singular), kept when the chunk holds no word of its stem."""
+    name = uri.rsplit("/", 1)[-1]
+    words = [
+        w.lower()
+        for text in (name, *section, LONG_TEXT, *texts)
+        for w in re.findall(r"[A-Za-z0-9]+", text)
+    ]
+    held = {stem(w) for w in words}
+    full: list[str] = []
+    for word in words:
+        found = ABBREVIATIONS.get(word) or (
+            ABBREVIATIONS.get(word[:-1]) if len(word) > 2 and word.endswith("s") else None
+        )
+        for part in (found or "").split():
+            if stem(part) not in held and part not in full:
+                full.append(part)
+    return " ".join(full)

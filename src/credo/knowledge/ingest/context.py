@@ -10,7 +10,9 @@ ingested belief carries a context, indexed by BM25F in its own column (weight
 - line 2, only when there is something to add: the passage's own section title (in code,
   its definition's name) once more, then the words FTS5's tokenizer would not find on its
   own (camelCase names split: ``AxiosHeaders`` -> ``axios headers``), then the chunk's
-  own context words (in code, the names a definition's body uses);
+  own context words (in code, the names a definition's body uses), then, in a code file
+  only, the full words of the abbreviations among its identifier parts that the row does
+  not hold already (``cfg`` -> configuration, ``hdrs`` -> header; chunk/abbreviation.py);
 - a last line only for a short passage: filler up to `LENGTH_FLOOR_TOKENS` tokens (below).
 
 Why the own title twice: every passage under a section repeats that section's title in its
@@ -27,6 +29,13 @@ lift over the passage the question is about. FTS5's ``bm25()`` takes no floor on
 length, so a passage whose content and context hold fewer than `LENGTH_FLOOR_TOKENS`
 tokens carries `LENGTH_FILLER` up to it: a word no query holds, which only counts toward
 the length. Only ingested passages carry it; a note's length is its own.
+
+Why the abbreviations' words, and only in the context: a reader asks where "the callback"
+is registered and the code says ``cb``. Written into the context once each, they bridge
+the vocabulary without counting a word the row already holds a second time. Measured
+(docs/BENCHMARKS.md, abbrev59): the same words added to the definition lane's statistics
+too, or a query word asking for its abbreviations as well, lost on more corpora than they
+won; prose files are left as they are.
 """
 
 from __future__ import annotations
@@ -35,9 +44,11 @@ import re
 from functools import lru_cache
 
 from credo.knowledge.chunk import Chunk
+from credo.knowledge.chunk.abbreviation import expanded
+from credo.knowledge.chunk.language import language_for
 from credo.knowledge.docuri import line_hint
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
-from credo.store.stem import tokens
+from credo.store.stem import ASCII_FOLD, stem, tokens
 from credo.types import TRAIL_SEPARATOR
 
 # A lower-case or digit run followed by an upper-case letter, or an acronym before a word
@@ -64,7 +75,8 @@ def context_field(uri: str, chunk: Chunk) -> str:
     parts = [*_trail_parts(uri, chunk.section), *_camel_parts(chunk.context)]
     split = " ".join(dict.fromkeys(parts))
     own = chunk.section[-1] if chunk.section else ""  # see the module docstring
-    extra = " ".join(part for part in (own, split, chunk.context) if part)
+    full = _full_words(uri, chunk, parts) if _is_code(uri) else ""
+    extra = " ".join(part for part in (own, split, chunk.context, full) if part)
     text = f"{head}\n{extra}" if extra else head
     short = LENGTH_FLOOR_TOKENS - len(tokens(chunk.text))
     if short > 0:  # most passages reach the floor alone: the context is not counted then
@@ -77,6 +89,37 @@ def context_field(uri: str, chunk: Chunk) -> str:
 @lru_cache(maxsize=4096)
 def _trail_parts(uri: str, section: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(_camel_parts(TRAIL_SEPARATOR.join((uri, *section))))
+
+
+# Prose keeps its words: a page that writes "config" means it (measured, abbrev59: the docs
+# corpora do not move), and only code names things by their abbreviations.
+_PROSE = frozenset({"markdown", "rst", "text"})
+
+
+@lru_cache(maxsize=256)
+def _is_code(uri: str) -> bool:
+    language = language_for(uri)
+    return language is not None and language not in _PROSE
+
+
+def _full_words(uri: str, chunk: Chunk, split: list[str]) -> str:
+    """The words the abbreviated identifier parts of a code chunk stand for
+    (chunk/abbreviation.py: ``cfg`` -> configuration), those the row does not already hold
+    by stem: a bridge from a reader's word to the code's, not a second count of it."""
+    # The file's name, not its folders: every file under src/ would read "source". The
+    # table is ASCII, so one fold of ASCII (non-ASCII runs are left whole and match no key)
+    # finds its parts, a third of `tokens`' cost on text with a non-ASCII character.
+    name = uri.rpartition("/")[2]
+    text = " ".join((name, *chunk.section, chunk.text, chunk.context))
+    parts = [*text.translate(ASCII_FOLD).split(), *split]
+    full = expanded(parts)
+    if not full:
+        return ""
+    # Porter never changes a word's first letter: only the parts that share one with a
+    # full word can share its stem, so most parts are never stemmed.
+    initials = {word[0] for word in full}
+    held = {stem(part) for part in set(parts) if part[:1] in initials}
+    return " ".join(word for word in full if stem(word) not in held)
 
 
 def _camel_parts(text: str) -> list[str]:
