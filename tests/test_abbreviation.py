@@ -38,6 +38,20 @@ def test_ambiguous_abbreviations_stay_out(ambiguous: str) -> None:
     assert expansion(f"{ambiguous}s") is None
 
 
+@pytest.mark.parametrize("word", ["rms", "socks", "lens", "nss"])
+def test_a_plural_that_is_a_word_of_its_own_is_not_expanded(word: str) -> None:
+    """``rms`` is a root mean square, not "removes"; ``socks`` the SOCKS proxy protocol."""
+    assert word[:-1] in ABBREVIATIONS  # what the plural rule would have read it as
+    assert expansion(word) is None
+    piece = Chunk("def connect(proxy):\n    return proxy", 1, 2, "definition", (word,), None, ())
+    assert not set(tokens(context_field(f"src/{word}.py", piece))) & {
+        "remove",
+        "socket",
+        "length",
+        "namespace",
+    }
+
+
 @pytest.mark.parametrize(
     ("part", "words"),
     [

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from credo.knowledge.chunk import Chunk
-from credo.knowledge.chunk.abbreviation import ABBREVIATIONS
+from credo.knowledge.chunk.abbreviation import ABBREVIATIONS, NOT_PLURALS
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
 from credo.knowledge.ingest.context import (
     LENGTH_FILLER,
@@ -214,7 +214,19 @@ def _camel_words_reference(text: str) -> str:
 
 
 _NAMES = st.sampled_from(
-    ["AxiosHeaders", "HTTPHeaderDict", "plain", "toJSON", "x2Y", "A", "", "reqCtx", "cb", "cfgs"]
+    [
+        "AxiosHeaders",
+        "HTTPHeaderDict",
+        "plain",
+        "toJSON",
+        "x2Y",
+        "A",
+        "",
+        "reqCtx",
+        "cb",
+        "cfgs",
+        "rms",
+    ]
 )
 
 
@@ -250,9 +262,8 @@ def _full_words_reference(uri: str, section: tuple[str, ...], *texts: str) -> st
     held = {stem(w) for w in words}
     full: list[str] = []
     for word in words:
-        found = ABBREVIATIONS.get(word) or (
-            ABBREVIATIONS.get(word[:-1]) if len(word) > 2 and word.endswith("s") else None
-        )
+        plural = len(word) > 2 and word.endswith("s") and word not in NOT_PLURALS
+        found = ABBREVIATIONS.get(word) or (ABBREVIATIONS.get(word[:-1]) if plural else None)
         for part in (found or "").split():
             if stem(part) not in held and part not in full:
                 full.append(part)

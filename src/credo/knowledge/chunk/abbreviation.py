@@ -23,7 +23,7 @@ lexers drop them, chunk/code_names.py). So are those the index's porter stemmer 
 joins to their word (``alloc``, ``iter``, ``util``: allocate, iterator and utility stem to
 them). A plural part (``args``, ``hdrs``) reads as its
 singular's expansion, which the index's porter stemmer matches with the plural a reader
-writes.
+writes, unless the plural is a word of its own (`NOT_PLURALS`: ``rms``, ``socks``).
 """
 
 from __future__ import annotations
@@ -176,9 +176,18 @@ ABBREVIATIONS: dict[str, str] = {
 }
 
 
+# A key's "s" plural that is a word or a name of its own, not the key's plural: "rms" (root
+# mean square, not removes), "socks" (the SOCKS proxy protocol, not sockets), "lens" (not
+# lengths), "nss" (Name Service Switch, Network Security Services).
+NOT_PLURALS = frozenset({"lens", "nss", "rms", "socks"})
+
 # Every part `expansion` answers, plurals included: one dict look-up a part.
 _LOOKUP: dict[str, str] = {
-    **{f"{key}s": words for key, words in ABBREVIATIONS.items()},
+    **{
+        plural: words
+        for key, words in ABBREVIATIONS.items()
+        if (plural := f"{key}s") not in NOT_PLURALS
+    },
     **ABBREVIATIONS,  # (a key that ends in "s" is its own entry: "stats")
 }
 
