@@ -73,6 +73,22 @@ def test_expansion(part: str, words: str | None) -> None:
     assert expansion(part) == words
 
 
+@pytest.mark.parametrize(
+    ("uri", "absent"),
+    [
+        ("src/reqHandlers/loader.py", "request"),  # a folder's parts name no abbreviation
+        ("src/connection/pool.py", "connection"),  # a folder's words are held already
+    ],
+)
+def test_the_folders_neither_expand_nor_count_twice(uri: str, absent: str) -> None:
+    piece = Chunk(
+        "def open_pool(conn):\n    return conn", 1, 2, "definition", ("open_pool",), None, ()
+    )
+    second_line = context_field(uri, piece).split("\n")[1]
+    assert absent not in tokens(second_line)
+    assert "connection" in tokens(context_field("src/pool.py", piece))  # elsewhere it is added
+
+
 _PARTS = st.lists(
     st.one_of(st.sampled_from(sorted(ABBREVIATIONS)), st.from_regex(r"[a-z]{1,8}", fullmatch=True)),
     max_size=30,
