@@ -195,3 +195,27 @@ def test_an_ingested_identifier_is_found_by_its_full_word(tmp_path: Path, warm: 
         # The Markdown page's "cfg" is prose: no full word is added to it.
         texts = [b.content for b in result.beliefs]
         assert not any("page renderer" in t for t in texts)
+
+
+@pytest.mark.sqlite_only
+def test_a_store_read_before_the_table_gains_its_words_on_the_next_ingest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unchanged file read by the reader before this one (no full words) is read once
+    more: its kept passage's context is rewritten and found by the full word, once."""
+    from credo.knowledge.ingest import context, walk
+
+    (tmp_path / "loader.py").write_text(SOURCE)
+    db = tmp_path / "m.db"
+    with monkeypatch.context() as older:
+        older.setattr(walk, "READER_VERSION", walk.READER_VERSION - 1)
+        older.setattr(context, "expanded", lambda parts: [])
+        with Memory(db, root=tmp_path) as memory:
+            memory.ingest(tmp_path)
+            assert not memory.retrieve("configuration callback", token_budget=2_000).beliefs
+    with Memory(db, root=tmp_path) as memory:
+        report = memory.ingest(tmp_path)
+        assert (report.files_ingested, report.beliefs_added, report.beliefs_kept) == (1, 0, 2)
+        hits = memory.retrieve("configuration callback", token_budget=2_000).beliefs
+        assert [b.content for b in hits][:1] == ["def load_cfg(cb, cfg_dir): Read the settings."]
+        assert memory.ingest(tmp_path).files_unchanged == 1
