@@ -72,10 +72,11 @@ def context_field(uri: str, chunk: Chunk) -> str:
     # The camelCase words of the head and the chunk's context, in order: those of the path
     # and titles, which every passage of a section repeats, are split once (the line
     # range, "L4-L9", has none).
+    trail_parts = _trail_parts(uri, chunk.section)
     context_parts = _camel_parts(chunk.context)
-    split = " ".join(dict.fromkeys([*_trail_parts(uri, chunk.section), *context_parts]))
+    split = " ".join(dict.fromkeys([*trail_parts, *context_parts]))
     own = chunk.section[-1] if chunk.section else ""  # see the module docstring
-    full = _full_words(uri, chunk, context_parts) if _is_code(uri) else ""
+    full = _full_words(uri, chunk, trail_parts, context_parts) if _is_code(uri) else ""
     extra = " ".join(part for part in (own, split, chunk.context, full) if part)
     text = f"{head}\n{extra}" if extra else head
     short = LENGTH_FLOOR_TOKENS - len(tokens(chunk.text))
@@ -102,7 +103,9 @@ def _is_code(uri: str) -> bool:
     return language is not None and language not in _PROSE
 
 
-def _full_words(uri: str, chunk: Chunk, context_parts: list[str]) -> str:
+def _full_words(
+    uri: str, chunk: Chunk, trail_parts: tuple[str, ...], context_parts: list[str]
+) -> str:
     """The words the abbreviated identifier parts of a code chunk stand for
     (chunk/abbreviation.py: ``cfg`` -> configuration), those the row does not already hold
     by stem: a bridge from a reader's word to the code's, not a second count of it."""
@@ -110,10 +113,13 @@ def _full_words(uri: str, chunk: Chunk, context_parts: list[str]) -> str:
     # table is ASCII, so one fold of ASCII (non-ASCII runs are left whole and match no key)
     # finds its parts, a third of `tokens`' cost on text with a non-ASCII character.
     folders, _, name = uri.rpartition("/")
+    folder_parts, folder_words = _folders(folders)
     text = " ".join((name, *chunk.section, chunk.text, chunk.context))
     parts = [
         *text.translate(ASCII_FOLD).split(),
-        *_title_parts(name, chunk.section),
+        # No word runs across a "/": the trail's parts are the folders' parts, then those
+        # of the name and titles.
+        *trail_parts[len(folder_parts) :],
         *context_parts,
     ]
     full = expanded(parts)
@@ -123,21 +129,16 @@ def _full_words(uri: str, chunk: Chunk, context_parts: list[str]) -> str:
     # full word can share its stem, so most parts are never stemmed. The folders are in
     # the row's trail: a word they hold is held too ("conn" under connection/ adds nothing).
     initials = {word[0] for word in full}
-    words = {*parts, *_folder_words(folders)}
+    words = {*parts, *folder_words}
     held = {stem(word) for word in words if word[:1] in initials}
     return " ".join(word for word in full if stem(word) not in held)
 
 
-@lru_cache(maxsize=4096)
-def _title_parts(name: str, section: tuple[str, ...]) -> tuple[str, ...]:
-    """The camelCase parts of the file's name and the section titles (not the folders')."""
-    return tuple(_camel_parts(" ".join((name, *section))))
-
-
 @lru_cache(maxsize=256)
-def _folder_words(folders: str) -> tuple[str, ...]:
-    """The folded words of a file's folders, camelCase parts included."""
-    return (*folders.translate(ASCII_FOLD).split(), *_camel_parts(folders))
+def _folders(folders: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The camelCase parts of a file's folders, and all their folded words."""
+    camel = tuple(_camel_parts(folders))
+    return camel, (*folders.translate(ASCII_FOLD).split(), *camel)
 
 
 def _camel_parts(text: str) -> list[str]:
