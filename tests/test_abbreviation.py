@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.knowledge.chunk import Chunk
-from credo.knowledge.chunk.abbreviation import ABBREVIATIONS, expanded, expansion
+from credo.knowledge.chunk.abbreviation import ABBREVIATIONS, NOT_PLURALS, expanded, expansion
 from credo.knowledge.ingest.context import context_field
 from credo.store.stem import stem, tokens
 
@@ -31,11 +31,40 @@ def test_the_table_is_lower_case_words_and_closed() -> None:
 
 
 @pytest.mark.parametrize(
-    "ambiguous", ["res", "desc", "mod", "ext", "tx", "ws", "cur", "op", "doc", "win", "min"]
+    "ambiguous",
+    [
+        "res",
+        "desc",
+        "mod",
+        "ext",
+        "tx",
+        "ws",
+        "cur",
+        "op",
+        "doc",
+        "win",
+        "min",
+        "temp",
+        "hist",
+        "ns",
+    ],
 )
 def test_ambiguous_abbreviations_stay_out(ambiguous: str) -> None:
     assert expansion(ambiguous) is None
     assert expansion(f"{ambiguous}s") is None
+
+
+@pytest.mark.parametrize("word", sorted(NOT_PLURALS))
+def test_a_plural_that_is_a_word_of_its_own_is_not_expanded(word: str) -> None:
+    """``rms`` is a root mean square, not "removes"; ``socks`` the SOCKS proxy protocol."""
+    assert word[:-1] in ABBREVIATIONS  # what the plural rule would have read it as
+    assert expansion(word) is None
+    piece = Chunk("def connect(proxy):\n    return proxy", 1, 2, "definition", (word,), None, ())
+    assert not set(tokens(context_field(f"src/{word}.py", piece))) & {
+        "remove",
+        "socket",
+        "length",
+    }
 
 
 @pytest.mark.parametrize(
@@ -57,6 +86,22 @@ def test_ambiguous_abbreviations_stay_out(ambiguous: str) -> None:
 )
 def test_expansion(part: str, words: str | None) -> None:
     assert expansion(part) == words
+
+
+@pytest.mark.parametrize(
+    ("uri", "absent"),
+    [
+        ("src/reqHandlers/loader.py", "request"),  # a folder's parts name no abbreviation
+        ("src/connection/pool.py", "connection"),  # a folder's words are held already
+    ],
+)
+def test_the_folders_neither_expand_nor_count_twice(uri: str, absent: str) -> None:
+    piece = Chunk(
+        "def open_pool(conn):\n    return conn", 1, 2, "definition", ("open_pool",), None, ()
+    )
+    second_line = context_field(uri, piece).split("\n")[1]
+    assert absent not in tokens(second_line)
+    assert "connection" in tokens(context_field("src/pool.py", piece))  # elsewhere it is added
 
 
 _PARTS = st.lists(
@@ -150,3 +195,27 @@ def test_an_ingested_identifier_is_found_by_its_full_word(tmp_path: Path, warm: 
         # The Markdown page's "cfg" is prose: no full word is added to it.
         texts = [b.content for b in result.beliefs]
         assert not any("page renderer" in t for t in texts)
+
+
+@pytest.mark.sqlite_only
+def test_a_store_read_before_the_table_gains_its_words_on_the_next_ingest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unchanged file read by the reader before this one (no full words) is read once
+    more: its kept passage's context is rewritten and found by the full word, once."""
+    from credo.knowledge.ingest import context, walk
+
+    (tmp_path / "loader.py").write_text(SOURCE)
+    db = tmp_path / "m.db"
+    with monkeypatch.context() as older:
+        older.setattr(walk, "READER_VERSION", walk.READER_VERSION - 1)
+        older.setattr(context, "expanded", lambda parts: [])
+        with Memory(db, root=tmp_path) as memory:
+            memory.ingest(tmp_path)
+            assert not memory.retrieve("configuration callback", token_budget=2_000).beliefs
+    with Memory(db, root=tmp_path) as memory:
+        report = memory.ingest(tmp_path)
+        assert (report.files_ingested, report.beliefs_added, report.beliefs_kept) == (1, 0, 2)
+        hits = memory.retrieve("configuration callback", token_budget=2_000).beliefs
+        assert [b.content for b in hits][:1] == ["def load_cfg(cb, cfg_dir): Read the settings."]
+        assert memory.ingest(tmp_path).files_unchanged == 1

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from credo.knowledge.chunk import Chunk
-from credo.knowledge.chunk.abbreviation import ABBREVIATIONS
+from credo.knowledge.chunk.abbreviation import ABBREVIATIONS, NOT_PLURALS
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
 from credo.knowledge.ingest.context import (
     LENGTH_FILLER,
@@ -214,12 +214,32 @@ def _camel_words_reference(text: str) -> str:
 
 
 _NAMES = st.sampled_from(
-    ["AxiosHeaders", "HTTPHeaderDict", "plain", "toJSON", "x2Y", "A", "", "reqCtx", "cb", "cfgs"]
+    [
+        "AxiosHeaders",
+        "HTTPHeaderDict",
+        "plain",
+        "toJSON",
+        "x2Y",
+        "A",
+        "",
+        "reqCtx",
+        "cb",
+        "cfgs",
+        "rms",
+    ]
 )
 
 
 @given(
-    st.sampled_from(["docs/SomeGuide.md", "src/axiosCore.js", "notes.txt"]),
+    st.sampled_from(
+        [
+            "docs/SomeGuide.md",
+            "src/axiosCore.js",
+            "notes.txt",
+            "lib/cbHelpers/reqCore.js",
+            "db/x.js",
+        ]
+    ),
     st.lists(st.lists(_NAMES, max_size=3).map(" ".join), max_size=3).map(tuple),
     st.lists(_NAMES, max_size=4).map(" ".join),
 )
@@ -232,27 +252,33 @@ def test_camel_words_are_split_as_over_the_whole_head(
     head = trail(uri, section, 3, 9)
     split = _camel_words_reference(f"{head} {context}")
     own = section[-1] if section else ""
-    full = _full_words_reference(uri, section, context, split) if uri.endswith(".js") else ""
+    full = _full_words_reference(uri, section, context) if uri.endswith(".js") else ""
     extra = " ".join(part for part in (own, split, context, full) if part)
     assert field == (f"{head}\n{extra}" if extra else head)
 
 
-def _full_words_reference(uri: str, section: tuple[str, ...], *texts: str) -> str:
+def _full_words_reference(uri: str, section: tuple[str, ...], context: str) -> str:
     """A code chunk's abbreviations as full words, written plainly: every lower-case word
-    of the file name, the titles, the text and the context words, each looked up in the
-    table (a plural as its singular), kept when the chunk holds no word of its stem."""
-    name = uri.rsplit("/", 1)[-1]
-    words = [
-        w.lower()
-        for text in (name, *section, LONG_TEXT, *texts)
-        for w in re.findall(r"[A-Za-z0-9]+", text)
-    ]
-    held = {stem(w) for w in words}
+    of the file name, the titles, the text and the context words (camelCase parts too, but
+    not the folders'), each looked up in the table (a plural as its singular), kept when
+    neither the chunk nor its folders hold a word of its stem."""
+    folders, _, name = uri.rpartition("/")
+
+    def words(*texts: str) -> list[str]:
+        return [w.lower() for text in texts for w in re.findall(r"[A-Za-z0-9]+", text)]
+
+    own = words(
+        name,
+        *section,
+        LONG_TEXT,
+        context,
+        _camel_words_reference(" ".join((name, *section, context))),
+    )
+    held = {stem(w) for w in [*own, *words(folders, _camel_words_reference(folders))]}
     full: list[str] = []
-    for word in words:
-        found = ABBREVIATIONS.get(word) or (
-            ABBREVIATIONS.get(word[:-1]) if len(word) > 2 and word.endswith("s") else None
-        )
+    for word in own:
+        plural = len(word) > 2 and word.endswith("s") and word not in NOT_PLURALS
+        found = ABBREVIATIONS.get(word) or (ABBREVIATIONS.get(word[:-1]) if plural else None)
         for part in (found or "").split():
             if stem(part) not in held and part not in full:
                 full.append(part)

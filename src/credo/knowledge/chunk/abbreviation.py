@@ -16,14 +16,15 @@ two common senses (``res``: result, resource or response; ``desc``: description 
 descending; ``mod``: module, modulo or modify; ``ext``: extension or external; ``tx``:
 transaction or transmit; ``ws``: websocket or whitespace; ``cur``: current or cursor;
 ``op``: operation or operator; ``doc``: document or documentation; ``win``: window or
-Windows; ``min``: minimum or minute; ``stat``, ``sig``, ``sel``, ``gen``, ``ln``, ``rel``,
-``rem``, ``inc``, ``dec``, ``exp``, ``pref``, ``sec``, ``ms``, ``dt``, ``ts``), and the
+Windows; ``min``: minimum or minute; ``temp``: temporary or temperature; ``hist``: history
+or histogram; ``ns``: namespace or nanoseconds; ``stat``, ``sig``, ``sel``, ``gen``, ``ln``,
+``rel``, ``rem``, ``inc``, ``dec``, ``exp``, ``pref``, ``sec``, ``ms``, ``dt``, ``ts``), and the
 languages' keywords that stand alone as names (``def``, ``fn``, ``int``, ``var``: the body
 lexers drop them, chunk/code_names.py). So are those the index's porter stemmer already
 joins to their word (``alloc``, ``iter``, ``util``: allocate, iterator and utility stem to
 them). A plural part (``args``, ``hdrs``) reads as its
 singular's expansion, which the index's porter stemmer matches with the plural a reader
-writes.
+writes, unless the plural is a word of its own (`NOT_PLURALS`: ``rms``, ``socks``).
 """
 
 from __future__ import annotations
@@ -95,7 +96,6 @@ ABBREVIATIONS: dict[str, str] = {
     "func": "function",
     "hdr": "header",
     "hex": "hexadecimal",
-    "hist": "history",
     "id": "identifier",
     "idx": "index",
     "img": "image",
@@ -116,7 +116,6 @@ ABBREVIATIONS: dict[str, str] = {
     "mgr": "manager",
     "msg": "message",
     "nav": "navigation",
-    "ns": "namespace",
     "num": "number",
     "obj": "object",
     "opt": "option",
@@ -159,7 +158,6 @@ ABBREVIATIONS: dict[str, str] = {
     "svc": "service",
     "sys": "system",
     "tbl": "table",
-    "temp": "temporary",
     "tgt": "target",
     "tmp": "temporary",
     "tmpl": "template",
@@ -176,9 +174,18 @@ ABBREVIATIONS: dict[str, str] = {
 }
 
 
+# A key's "s" plural that is a word or a name of its own, not the key's plural: "rms" (root
+# mean square, not removes), "socks" (the SOCKS proxy protocol, not sockets), "lens" (not
+# lengths).
+NOT_PLURALS = frozenset({"lens", "rms", "socks"})
+
 # Every part `expansion` answers, plurals included: one dict look-up a part.
 _LOOKUP: dict[str, str] = {
-    **{f"{key}s": words for key, words in ABBREVIATIONS.items()},
+    **{
+        plural: words
+        for key, words in ABBREVIATIONS.items()
+        if (plural := f"{key}s") not in NOT_PLURALS
+    },
     **ABBREVIATIONS,  # (a key that ends in "s" is its own entry: "stats")
 }
 

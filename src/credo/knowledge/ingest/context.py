@@ -72,10 +72,11 @@ def context_field(uri: str, chunk: Chunk) -> str:
     # The camelCase words of the head and the chunk's context, in order: those of the path
     # and titles, which every passage of a section repeats, are split once (the line
     # range, "L4-L9", has none).
-    parts = [*_trail_parts(uri, chunk.section), *_camel_parts(chunk.context)]
-    split = " ".join(dict.fromkeys(parts))
+    trail_parts = _trail_parts(uri, chunk.section)
+    context_parts = _camel_parts(chunk.context)
+    split = " ".join(dict.fromkeys([*trail_parts, *context_parts]))
     own = chunk.section[-1] if chunk.section else ""  # see the module docstring
-    full = _full_words(uri, chunk, parts) if _is_code(uri) else ""
+    full = _full_words(uri, chunk, trail_parts, context_parts) if _is_code(uri) else ""
     extra = " ".join(part for part in (own, split, chunk.context, full) if part)
     text = f"{head}\n{extra}" if extra else head
     short = LENGTH_FLOOR_TOKENS - len(tokens(chunk.text))
@@ -102,24 +103,42 @@ def _is_code(uri: str) -> bool:
     return language is not None and language not in _PROSE
 
 
-def _full_words(uri: str, chunk: Chunk, split: list[str]) -> str:
+def _full_words(
+    uri: str, chunk: Chunk, trail_parts: tuple[str, ...], context_parts: list[str]
+) -> str:
     """The words the abbreviated identifier parts of a code chunk stand for
     (chunk/abbreviation.py: ``cfg`` -> configuration), those the row does not already hold
     by stem: a bridge from a reader's word to the code's, not a second count of it."""
     # The file's name, not its folders: every file under src/ would read "source". The
     # table is ASCII, so one fold of ASCII (non-ASCII runs are left whole and match no key)
     # finds its parts, a third of `tokens`' cost on text with a non-ASCII character.
-    name = uri.rpartition("/")[2]
+    folders, _, name = uri.rpartition("/")
+    folder_parts, folder_words = _folders(folders)
     text = " ".join((name, *chunk.section, chunk.text, chunk.context))
-    parts = [*text.translate(ASCII_FOLD).split(), *split]
+    parts = [
+        *text.translate(ASCII_FOLD).split(),
+        # No word runs across a "/": the trail's parts are the folders' parts, then those
+        # of the name and titles.
+        *trail_parts[len(folder_parts) :],
+        *context_parts,
+    ]
     full = expanded(parts)
     if not full:
         return ""
     # Porter never changes a word's first letter: only the parts that share one with a
-    # full word can share its stem, so most parts are never stemmed.
+    # full word can share its stem, so most parts are never stemmed. The folders are in
+    # the row's trail: a word they hold is held too ("conn" under connection/ adds nothing).
     initials = {word[0] for word in full}
-    held = {stem(part) for part in set(parts) if part[:1] in initials}
+    words = {*parts, *folder_words}
+    held = {stem(word) for word in words if word[:1] in initials}
     return " ".join(word for word in full if stem(word) not in held)
+
+
+@lru_cache(maxsize=256)
+def _folders(folders: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The camelCase parts of a file's folders, and all their folded words."""
+    camel = tuple(_camel_parts(folders))
+    return camel, (*folders.translate(ASCII_FOLD).split(), *camel)
 
 
 def _camel_parts(text: str) -> list[str]:

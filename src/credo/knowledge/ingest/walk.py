@@ -141,7 +141,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 8: an acronym's plural is one word, combineURLs -> combine urls (docs45)
 # 9: a code example's comments and docstrings are prose (docs45)
 # 10: a glob's "dir/*" hides no comment; getURLs2 -> get urls2 (review45)
-READER_VERSION = 11  # 11: code identifiers' abbreviations read as full words (abbrev59)
+# 11: code identifiers' abbreviations read as full words (abbrev59)
+# 12: rms, socks, lens are no plurals; temp, hist, ns out; folders expand nothing (review59)
+READER_VERSION = 12
 
 
 @dataclass(frozen=True, slots=True)
