@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from credo import Memory
 from credo.errors import CredoError, InvalidInputError, RecordsError, SchemaVersionError
 from credo.knowledge.identity import MAX_CONTENT_CHARS, normalise
+from tests.conftest import CliRun
 
 FTS_SYNTAX = [
     '"unterminated',
@@ -196,6 +197,37 @@ def test_ingest_survives_symlink_loops_and_outside_links(tmp_path: Path) -> None
         assert any(
             a.startswith("file:///") for a in (x.doc_uri for x in memory.store.iter_anchors())
         )
+
+
+def _unnameable_tree(root: Path) -> Path:
+    """A folder with one good page and two files whose names no document URI can hold."""
+    docs = root / "docs"
+    docs.mkdir(parents=True)
+    (docs / "good.md").write_text("# Good\n\nNotes about rolling deploys.\n", encoding="utf-8")
+    for name in (b"ctl\x01name.md", b"latin\xffname.md"):  # a control byte; not UTF-8
+        with open(os.fsencode(docs) + b"/" + name, "w", encoding="utf-8") as handle:
+            handle.write("# Bad name\n\nText that is never anchored.\n")
+    return docs
+
+
+def test_a_file_name_no_uri_can_hold_is_skipped_not_fatal(tmp_path: Path) -> None:
+    docs = _unnameable_tree(tmp_path)
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        report = memory.ingest(docs)
+        assert report.files_seen == 3
+        assert report.files_ingested == 1
+        assert report.skipped == {"unsupported": 2}
+        assert all(not any(ord(c) < 32 for c in path) for path, _ in report.skipped_files)
+        found = memory.retrieve("rolling deploys").beliefs
+        assert [b.content.splitlines()[-1] for b in found] == ["Notes about rolling deploys."]
+        assert memory.ingest(docs).files_ingested == 0  # the next run: unchanged, skipped again
+
+
+def test_cli_ingest_skips_an_unnameable_file_and_exits_zero(tmp_path: Path, run: CliRun) -> None:
+    docs = _unnameable_tree(tmp_path)
+    done = run("ingest", str(docs))
+    assert done.returncode == 0, done.stderr
+    assert "2 unsupported" in done.stdout
 
 
 def test_ingest_of_a_missing_path_is_a_clear_error(memory: Memory, tmp_path: Path) -> None:

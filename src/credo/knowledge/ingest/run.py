@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
+from credo.knowledge.docuri import storable_uri
 from credo.knowledge.ingest.pool import Splitter, splitter
 from credo.knowledge.ingest.state import IngestReport, LogRow, Run
 from credo.knowledge.ingest.walk import read_file, start_path, unique_names, walk_files
@@ -52,9 +53,10 @@ def ingest_paths(
     run = Run(store, Path(root).resolve())
     starts = [start_path(p) for p in paths]
     files = walk_files(starts, run.root)
+    run.report.files_seen = len(files)
+    files = _nameable(run, files)
     run.tree = {run.uri(f): f for f in files}
     run.names = unique_names(files)
-    run.report.files_seen = len(files)
     split = splitter(store, files, [run.uri(f) for f in files], workers)
     try:
         with CommitGroups(store) as group:
@@ -73,6 +75,18 @@ def ingest_paths(
     _flush_deferred(run)
     run.report.seconds = time.perf_counter() - started
     return run.report
+
+
+def _nameable(run: Run, files: list[Path]) -> list[Path]:
+    """The files an anchor can name. A name with control characters or non-UTF-8 bytes
+    cannot be stored as a document URI: that file is skipped as one credo does not read,
+    and the run goes on (it used to fail whole on such a name)."""
+    kept = [f for f in files if storable_uri(os.fspath(f))]
+    if len(kept) < len(files):
+        for path in files:
+            if not storable_uri(os.fspath(path)):
+                run.report.skip(repr(os.fspath(path)), "unsupported")
+    return kept
 
 
 class CommitGroups:
