@@ -85,6 +85,23 @@ def stem(token: str) -> str:
     return word.decode("utf-8")
 
 
+class _Stems(dict[str, str]):
+    """token -> `stem`, filled on a miss: a hit is one dict lookup in C, about half the
+    cost of a call through `stem`'s lru wrapper, and ingest stems every token of every
+    passage and definition (store/line_stats.py, store/defn_stats.py). Emptied when full,
+    so a long-lived writer stays bounded."""
+
+    def __missing__(self, token: str) -> str:
+        if len(self) >= _STEMS_MAX:
+            self.clear()
+        found = self[token] = stem(token)
+        return found
+
+
+_STEMS_MAX = 65_536
+STEMS = _Stems()
+"""`stem` as a table: ``STEMS[token]`` (or ``map(STEMS.__getitem__, tokens)``) for a hot loop."""
+
 # Each byte's kind for `_kinds`: "v" for a, e, i, o, u; "y" for y (its kind depends on the
 # byte before it); "c" for any other byte (digits and UTF-8 bytes too, as in SQLite).
 _KIND = bytes(
