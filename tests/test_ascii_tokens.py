@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from credo.knowledge.chunk.rst_lines import SourceIndex, words
 from credo.store.defn_stats import line_stems
 from credo.store.line_stats import encode
-from credo.store.stem import STEMS, stem, tokens
+from credo.store.stem import STEMS, stem, token_count, tokens
 
 ascii_text = st.text(alphabet=st.characters(max_codepoint=127))
 _REFERENCE = re.compile(r"[A-Za-z0-9]+")
@@ -56,3 +56,10 @@ def test_a_definitions_lines_are_stemmed_at_once_as_one_at_a_time(lines: list[st
 @given(st.text(alphabet=st.sampled_from("aeiouyrstnlgdbcmpz"), max_size=14))
 def test_the_stem_table_is_stem(token: str) -> None:
     assert STEMS[token] == stem(token)
+
+
+@given(
+    st.text(alphabet=st.sampled_from("aZ9 _-.:\t\n\x1céÉß\u2028"), max_size=30), st.integers(0, 12)
+)
+def test_a_bounded_token_count_is_the_tokens_count_up_to_its_bound(text: str, at_most: int) -> None:
+    assert token_count(text, at_most) == min(len(tokens(text)), at_most)

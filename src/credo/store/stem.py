@@ -57,6 +57,14 @@ def tokens(text: str) -> list[str]:
     return [fold(m) for m in _unicode_token().findall(text)]
 
 
+def token_count(text: str, at_most: int) -> int:
+    """``min(len(tokens(text)), at_most)``, without building the tokens past ``at_most``
+    (ingest asks whether a passage is shorter than a floor: most are far longer)."""
+    if text.isascii():  # a split stopped after `at_most` cuts: the rest is one more part
+        return min(len(text.translate(ASCII_FOLD).split(None, at_most)), at_most)
+    return min(len(_unicode_token().findall(text)), at_most)  # (folding keeps the count)
+
+
 @lru_cache(maxsize=16_384)
 def stem(token: str) -> str:
     """The porter stem of one folded token (the Porter 1980 algorithm as SQLite's FTS5

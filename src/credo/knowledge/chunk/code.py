@@ -57,7 +57,6 @@ from credo.knowledge.chunk.code_outline import (
     is_licence,
 )
 from credo.knowledge.chunk.code_python import read_python
-from credo.knowledge.chunk.code_treesitter import read_tree
 from credo.knowledge.chunk.model import (
     MAX_PARAGRAPH_CHARS,
     Chunk,
@@ -68,7 +67,7 @@ from credo.knowledge.chunk.model import (
     unique,
 )
 from credo.knowledge.chunk.sentence import Line, split_paragraph
-from credo.store.stem import stem, tokens
+from credo.store.stem import STEMS, tokens
 
 # Language name -> (the fallback reader's syntax, the grammar: "" for none, None to tell
 # from the text, since one extension family covers several grammars).
@@ -129,6 +128,9 @@ def split_code(text: str, language: str) -> list[Chunk]:
         grammar = _sniff(syntax, text[:_SNIFF_CHARS])
     outline = read_python(lines) if grammar == "python" else None
     if outline is None and grammar:
+        # Imported here: a tree of Python files alone never loads it (~2.5 ms a process).
+        from credo.knowledge.chunk.code_treesitter import read_tree
+
         outline = read_tree(lines, grammar)
     if outline is None:
         chunks = _comment_chunks(comment_paragraphs(comment_fragments(lines, syntax), lines))
@@ -197,8 +199,9 @@ def _unwritten(context: str, text: str) -> str:
     a body's names, kept out of its definition's text, never are. What the text does not
     give the index is the words inside compound names (``knownAdapters``: "known",
     "adapters"), the words a context adds to any passage (ingest/context.py)."""
-    written = frozenset(map(stem, tokens(text)))
-    return " ".join(word for word in dict.fromkeys(context.split()) if stem(word) not in written)
+    known = STEMS.__getitem__
+    written = frozenset(map(known, tokens(text)))
+    return " ".join(word for word in dict.fromkeys(context.split()) if known(word) not in written)
 
 
 def _definition_chunks(definition: Definition) -> list[Chunk]:
