@@ -44,7 +44,6 @@ docstring points at the innermost definition around it, else at the module docst
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk.code_fallback import comment_fragments, comment_paragraphs
@@ -65,6 +64,7 @@ from credo.knowledge.chunk.model import (
     normalise,
     source_lines,
     unique,
+    with_heading_index,
 )
 from credo.knowledge.chunk.sentence import Line, split_paragraph
 from credo.store.stem import STEMS, tokens
@@ -309,7 +309,7 @@ def _link(chunks: list[Chunk]) -> list[Chunk]:
         parent = open_definitions[-1] if open_definitions else header
         if chunk.role == "docstring" and not chunk.section and header is None:
             header, parent = index, None
-        linked.append(_with_parent(chunk, parent))
+        linked.append(with_heading_index(chunk, parent))
         if chunk.role == "definition":
             open_definitions.append(index)
     return linked
@@ -318,7 +318,3 @@ def _link(chunks: list[Chunk]) -> list[Chunk]:
 def _holds(outer: Chunk | Definition, inner: Chunk | Definition) -> bool:
     """Whether ``outer``'s lines hold ``inner``'s."""
     return outer.start_line <= inner.start_line and inner.end_line <= outer.end_line
-
-
-def _with_parent(chunk: Chunk, parent: int | None) -> Chunk:
-    return chunk if chunk.heading_index == parent else replace(chunk, heading_index=parent)
