@@ -43,6 +43,7 @@ docstring points at the innermost definition around it, else at the module docst
 
 from __future__ import annotations
 
+import functools
 import re
 
 from credo.errors import InvalidInputError
@@ -88,13 +89,12 @@ _LANGUAGES: dict[str, tuple[str, str | None]] = {
 _SNIFF_CHARS = 20_000
 # JSX: a closing or self-closing tag. Plain JS and TS read with the TypeScript grammar,
 # whose generic arrows (<T>(x) => x) the TSX grammar would take for tags.
-_JSX = re.compile(r"</[A-Za-z]|/>")
-_CSHARP = re.compile(
+_JSX = r"</[A-Za-z]|/>"
+_CSHARP = (
     r"^[ \t]*(?:using[ \t]+(?:static[ \t]+)?[A-Z][\w.]*[ \t]*;|namespace[ \t]+\w+(?:\.\w+)+"
     r"|namespace[ \t]+[\w.]+[ \t]*;|\[assembly:"
     r"|(?:(?:public|internal|sealed|abstract|static|partial)[ \t]+)+"
-    r"(?:class|interface|struct|enum|record)[ \t]+\w)",
-    re.M,
+    r"(?:class|interface|struct|enum|record)[ \t]+\w)"
 )
 # Markup of doc comments (C# XML docs, Javadoc and JSDoc HTML): tags, not words.
 _DOC_MARKUP = re.compile(
@@ -104,10 +104,9 @@ _DOC_MARKUP = re.compile(
     re.I,
 )
 # Kotlin, Scala, Swift and Groovy share Java's extension family but not its grammar.
-_NOT_JAVA = re.compile(
+_NOT_JAVA = (
     r"^[ \t]*(?:[\w@]+[ \t]+)*(?:fun|func|def|object|trait)[ \t]+\w"
-    r"|^[ \t]*import[ \t]+(?:Foundation|UIKit|SwiftUI)\b",
-    re.M,
+    r"|^[ \t]*import[ \t]+(?:Foundation|UIKit|SwiftUI)\b"
 )
 
 
@@ -151,10 +150,16 @@ def _document_order(chunk: Chunk) -> tuple[int, int, int]:
 def _sniff(syntax: str, head: str) -> str:
     """The grammar for a file of an extension family that several languages share."""
     if syntax == "js":
-        return "tsx" if _JSX.search(head) else "typescript"
+        return "tsx" if _sniffer(_JSX).search(head) else "typescript"
     if syntax == "c":
-        return "c_sharp" if _CSHARP.search(head) else "cpp"
-    return "" if _NOT_JAVA.search(head) else "java"
+        return "c_sharp" if _sniffer(_CSHARP).search(head) else "cpp"
+    return "" if _sniffer(_NOT_JAVA).search(head) else "java"
+
+
+@functools.cache
+def _sniffer(pattern: str) -> re.Pattern[str]:
+    """`_sniff`'s patterns, compiled on first use: a tree of Python files needs none."""
+    return re.compile(pattern, re.M)
 
 
 def _outline_chunks(outline: Outline, lines: list[str]) -> list[Chunk]:
