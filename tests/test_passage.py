@@ -7,6 +7,7 @@ parent section and which headings hold nothing but subsections without asking th
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 
@@ -15,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo.knowledge.chunk import Chunk, split_file
-from credo.knowledge.chunk.model import unique
+from credo.knowledge.chunk.model import unique, with_heading_index
 from credo.knowledge.chunk.passage import PASSAGE_CAP, PASSAGE_FLOOR, passages
 
 CAP, FLOOR = 100, 30  # small limits keep the cases readable
@@ -503,3 +504,14 @@ def test_plain_text_always_passes_through(paragraphs: list[tuple[str, int]]) -> 
         chunks.append(Chunk(text, line, line + span, "text"))
         line += span + 2
     assert passages(chunks) == chunks
+
+
+def test_relinking_a_chunk_keeps_every_other_field() -> None:
+    """`with_heading_index` names each field of `Chunk`: one added later and left out
+    would be lost when a chunker relinks (it must read as `dataclasses.replace`)."""
+    chunk = Chunk("text", 3, 9, "definition", ("A", "b"), 2, ("x.md",), "words", members=True)
+    values = {f.name: getattr(chunk, f.name) for f in dataclasses.fields(Chunk)}
+    assert all(v not in (None, (), "", False) for v in values.values())  # none at its default
+    assert with_heading_index(chunk, 7) == dataclasses.replace(chunk, heading_index=7)
+    assert with_heading_index(chunk, None) == dataclasses.replace(chunk, heading_index=None)
+    assert with_heading_index(chunk, 2) is chunk

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain, islice
 
 from credo.store.line_stats import deltas as _deltas
-from credo.store.stem import stem, tokens
+from credo.store.stem import ASCII_FOLD, STEMS, tokens
 
 # A passage is its definition's head when it is anchored at exactly the definition's lines:
 # the code chunker gives the definition chunk the whole definition's range, and every other
@@ -59,7 +59,13 @@ DefnRow = tuple[str, int]
 def line_stems(lines: Sequence[str]) -> list[list[str]]:
     """Each line's stems, in order (a definition's stems are its lines' stems joined: the
     tokenizer never joins two lines)."""
-    return [[stem(t) for t in tokens(line)] if line.strip() else [] for line in lines]
+    known = STEMS.__getitem__
+    text = "\n".join(lines)
+    if text.isascii():  # `tokens` of each line, with one fold for them all
+        cut = text.translate(ASCII_FOLD).split("\n")
+        if len(cut) == len(lines):  # (a line holding "\n" itself takes the general way)
+            return [list(map(known, line.split())) for line in cut]
+    return [list(map(known, tokens(line))) for line in lines]
 
 
 def encode(stems: Iterable[str]) -> DefnRow:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
 from typing import TypeVar
 
-from credo.store.stem import ASCII_FOLD, stem, tokens
+from credo.store.stem import ASCII_FOLD, STEMS, tokens
 
 # The filler a short passage's context carries (knowledge/ingest/context.py): length only.
 _FILLER = "credolengthfiller"
@@ -49,26 +49,10 @@ def encode(content: str, context: str) -> LinesRow:
         cut = list(map(str.split, content.translate(ASCII_FOLD).split("\n")))
     else:
         cut = [tokens(line) for line in content.split("\n")]
-    known = _STEMS.__getitem__
+    known = STEMS.__getitem__
     lines = [" ".join(map(known, words)) for words in cut if words]
     placed = context.split("\n" + _FILLER, 1)[0]  # the filler is the context's last line
     return "\n".join(lines), " ".join(map(known, tokens(placed)))
-
-
-class _Stems(dict[str, str]):
-    """token -> `stem`, filled on a miss: a hit is one dict lookup in C, about half the
-    cost of a call through `stem`'s lru wrapper, and a passage stems ~60 tokens (~2% of a
-    Markdown tree's ingest). Emptied when full, so a long-lived writer stays bounded."""
-
-    def __missing__(self, token: str) -> str:
-        if len(self) >= _STEMS_MAX:
-            self.clear()
-        found = self[token] = stem(token)
-        return found
-
-
-_STEMS_MAX = 65_536
-_STEMS = _Stems()
 
 
 def contribution(row: LinesRow) -> Counter[str]:

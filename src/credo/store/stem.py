@@ -57,6 +57,14 @@ def tokens(text: str) -> list[str]:
     return [fold(m) for m in _unicode_token().findall(text)]
 
 
+def token_count(text: str, at_most: int) -> int:
+    """``min(len(tokens(text)), at_most)``, without building the tokens past ``at_most``
+    (ingest asks whether a passage is shorter than a floor: most are far longer)."""
+    if text.isascii():  # a split stopped after `at_most` cuts: the rest is one more part
+        return min(len(text.translate(ASCII_FOLD).split(None, at_most)), at_most)
+    return min(len(_unicode_token().findall(text)), at_most)  # (folding keeps the count)
+
+
 @lru_cache(maxsize=16_384)
 def stem(token: str) -> str:
     """The porter stem of one folded token (the Porter 1980 algorithm as SQLite's FTS5
@@ -84,6 +92,23 @@ def stem(token: str) -> str:
         del word[-1]
     return word.decode("utf-8")
 
+
+class _Stems(dict[str, str]):
+    """token -> `stem`, filled on a miss: a hit is one dict lookup in C, about half the
+    cost of a call through `stem`'s lru wrapper, and ingest stems every token of every
+    passage and definition (store/line_stats.py, store/defn_stats.py). Emptied when full,
+    so a long-lived writer stays bounded."""
+
+    def __missing__(self, token: str) -> str:
+        if len(self) >= _STEMS_MAX:
+            self.clear()
+        found = self[token] = stem(token)
+        return found
+
+
+_STEMS_MAX = 65_536
+STEMS = _Stems()
+"""`stem` as a table: ``STEMS[token]`` (or ``map(STEMS.__getitem__, tokens)``) for a hot loop."""
 
 # Each byte's kind for `_kinds`: "v" for a, e, i, o, u; "y" for y (its kind depends on the
 # byte before it); "c" for any other byte (digits and UTF-8 bytes too, as in SQLite).

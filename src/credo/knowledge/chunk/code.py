@@ -43,8 +43,8 @@ docstring points at the innermost definition around it, else at the module docst
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import replace
 
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk.code_fallback import comment_fragments, comment_paragraphs
@@ -57,7 +57,6 @@ from credo.knowledge.chunk.code_outline import (
     is_licence,
 )
 from credo.knowledge.chunk.code_python import read_python
-from credo.knowledge.chunk.code_treesitter import read_tree
 from credo.knowledge.chunk.model import (
     MAX_PARAGRAPH_CHARS,
     Chunk,
@@ -66,9 +65,10 @@ from credo.knowledge.chunk.model import (
     normalise,
     source_lines,
     unique,
+    with_heading_index,
 )
 from credo.knowledge.chunk.sentence import Line, split_paragraph
-from credo.store.stem import stem, tokens
+from credo.store.stem import STEMS, tokens
 
 # Language name -> (the fallback reader's syntax, the grammar: "" for none, None to tell
 # from the text, since one extension family covers several grammars).
@@ -89,13 +89,12 @@ _LANGUAGES: dict[str, tuple[str, str | None]] = {
 _SNIFF_CHARS = 20_000
 # JSX: a closing or self-closing tag. Plain JS and TS read with the TypeScript grammar,
 # whose generic arrows (<T>(x) => x) the TSX grammar would take for tags.
-_JSX = re.compile(r"</[A-Za-z]|/>")
-_CSHARP = re.compile(
+_JSX = r"</[A-Za-z]|/>"
+_CSHARP = (
     r"^[ \t]*(?:using[ \t]+(?:static[ \t]+)?[A-Z][\w.]*[ \t]*;|namespace[ \t]+\w+(?:\.\w+)+"
     r"|namespace[ \t]+[\w.]+[ \t]*;|\[assembly:"
     r"|(?:(?:public|internal|sealed|abstract|static|partial)[ \t]+)+"
-    r"(?:class|interface|struct|enum|record)[ \t]+\w)",
-    re.M,
+    r"(?:class|interface|struct|enum|record)[ \t]+\w)"
 )
 # Markup of doc comments (C# XML docs, Javadoc and JSDoc HTML): tags, not words.
 _DOC_MARKUP = re.compile(
@@ -105,10 +104,9 @@ _DOC_MARKUP = re.compile(
     re.I,
 )
 # Kotlin, Scala, Swift and Groovy share Java's extension family but not its grammar.
-_NOT_JAVA = re.compile(
+_NOT_JAVA = (
     r"^[ \t]*(?:[\w@]+[ \t]+)*(?:fun|func|def|object|trait)[ \t]+\w"
-    r"|^[ \t]*import[ \t]+(?:Foundation|UIKit|SwiftUI)\b",
-    re.M,
+    r"|^[ \t]*import[ \t]+(?:Foundation|UIKit|SwiftUI)\b"
 )
 
 
@@ -129,6 +127,9 @@ def split_code(text: str, language: str) -> list[Chunk]:
         grammar = _sniff(syntax, text[:_SNIFF_CHARS])
     outline = read_python(lines) if grammar == "python" else None
     if outline is None and grammar:
+        # Imported here: a tree of Python files alone never loads it (~2.5 ms a process).
+        from credo.knowledge.chunk.code_treesitter import read_tree
+
         outline = read_tree(lines, grammar)
     if outline is None:
         chunks = _comment_chunks(comment_paragraphs(comment_fragments(lines, syntax), lines))
@@ -149,10 +150,16 @@ def _document_order(chunk: Chunk) -> tuple[int, int, int]:
 def _sniff(syntax: str, head: str) -> str:
     """The grammar for a file of an extension family that several languages share."""
     if syntax == "js":
-        return "tsx" if _JSX.search(head) else "typescript"
+        return "tsx" if _sniffer(_JSX).search(head) else "typescript"
     if syntax == "c":
-        return "c_sharp" if _CSHARP.search(head) else "cpp"
-    return "" if _NOT_JAVA.search(head) else "java"
+        return "c_sharp" if _sniffer(_CSHARP).search(head) else "cpp"
+    return "" if _sniffer(_NOT_JAVA).search(head) else "java"
+
+
+@functools.cache
+def _sniffer(pattern: str) -> re.Pattern[str]:
+    """`_sniff`'s patterns, compiled on first use: a tree of Python files needs none."""
+    return re.compile(pattern, re.M)
 
 
 def _outline_chunks(outline: Outline, lines: list[str]) -> list[Chunk]:
@@ -197,8 +204,9 @@ def _unwritten(context: str, text: str) -> str:
     a body's names, kept out of its definition's text, never are. What the text does not
     give the index is the words inside compound names (``knownAdapters``: "known",
     "adapters"), the words a context adds to any passage (ingest/context.py)."""
-    written = frozenset(map(stem, tokens(text)))
-    return " ".join(word for word in dict.fromkeys(context.split()) if stem(word) not in written)
+    known = STEMS.__getitem__
+    written = frozenset(map(known, tokens(text)))
+    return " ".join(word for word in dict.fromkeys(context.split()) if known(word) not in written)
 
 
 def _definition_chunks(definition: Definition) -> list[Chunk]:
@@ -306,7 +314,7 @@ def _link(chunks: list[Chunk]) -> list[Chunk]:
         parent = open_definitions[-1] if open_definitions else header
         if chunk.role == "docstring" and not chunk.section and header is None:
             header, parent = index, None
-        linked.append(_with_parent(chunk, parent))
+        linked.append(with_heading_index(chunk, parent))
         if chunk.role == "definition":
             open_definitions.append(index)
     return linked
@@ -315,7 +323,3 @@ def _link(chunks: list[Chunk]) -> list[Chunk]:
 def _holds(outer: Chunk | Definition, inner: Chunk | Definition) -> bool:
     """Whether ``outer``'s lines hold ``inner``'s."""
     return outer.start_line <= inner.start_line and inner.end_line <= outer.end_line
-
-
-def _with_parent(chunk: Chunk, parent: int | None) -> Chunk:
-    return chunk if chunk.heading_index == parent else replace(chunk, heading_index=parent)

@@ -86,12 +86,21 @@ def _lexer(comments: str, strings: str, name: str) -> str:
 
 # The Python reader works on text; the tree-sitter reader on UTF-8 bytes.
 PYTHON_NAMES = re.compile(_lexer(_PYTHON_COMMENTS, _PYTHON_STRINGS, r"[^\W\d]\w*"))
-LEXERS: dict[str, re.Pattern[bytes]] = {
-    "c": re.compile(_lexer(_C_COMMENTS, _C_STRINGS, r"[A-Za-z_]\w*").encode()),
-    "js": re.compile(_lexer(_C_COMMENTS, _JS_STRINGS, r"[A-Za-z_$][\w$]*").encode()),
-    "python": re.compile(_lexer(_PYTHON_COMMENTS, _PYTHON_STRINGS, r"[A-Za-z_]\w*").encode()),
-    "shell": re.compile(_lexer(_SHELL_COMMENTS, _SHELL_STRINGS, r"[A-Za-z_]\w*").encode()),
+_LEXER_SOURCES: dict[str, str] = {
+    "c": _lexer(_C_COMMENTS, _C_STRINGS, r"[A-Za-z_]\w*"),
+    "js": _lexer(_C_COMMENTS, _JS_STRINGS, r"[A-Za-z_$][\w$]*"),
+    "python": _lexer(_PYTHON_COMMENTS, _PYTHON_STRINGS, r"[A-Za-z_]\w*"),
+    "shell": _lexer(_SHELL_COMMENTS, _SHELL_STRINGS, r"[A-Za-z_]\w*"),
 }
+LEXERS = frozenset(_LEXER_SOURCES)
+"""The lexers `lexer` knows."""
+
+
+@functools.cache
+def lexer(key: str) -> re.Pattern[bytes]:
+    """The compiled lexer ``key`` (one of `LEXERS`), compiled on first use: a process
+    reads one or two languages, and each pattern costs ~0.2 ms to compile."""
+    return re.compile(_LEXER_SOURCES[key].encode())
 
 
 class BodyWords(NamedTuple):

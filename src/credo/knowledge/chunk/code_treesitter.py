@@ -38,7 +38,7 @@ from credo.knowledge.chunk.code_fallback import (
     is_noise,
 )
 from credo.knowledge.chunk.code_grammars import GRAMMARS, MEMBER_SCOPES, Grammar
-from credo.knowledge.chunk.code_names import LEXERS, names_in_bytes, own_segments
+from credo.knowledge.chunk.code_names import lexer, names_in_bytes, own_segments
 from credo.knowledge.chunk.code_outline import (
     Definition,
     Outline,
@@ -110,11 +110,11 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
     definitions = reader.definitions(QueryCursor(loaded.definitions).matches(root))
     if not definitions and root.has_error and _mostly_errors(root, len(source)):
         return None
-    lexer = LEXERS[loaded.grammar.lexer]
+    body_lexer = lexer(loaded.grammar.lexer)
     for found, segments in zip(
         definitions, own_segments([f.body for f in definitions]), strict=True
     ):
-        words = names_in_bytes(source, segments, lexer)
+        words = names_in_bytes(source, segments, body_lexer)
         found.definition.identifiers, found.definition.strings = words.names, words.strings
     header = reader.header()
     fragments = [

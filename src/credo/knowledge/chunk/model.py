@@ -78,6 +78,18 @@ class Chunk:
     members: bool = False
 
 
+def with_heading_index(chunk: Chunk, index: int | None) -> Chunk:
+    """`chunk` pointing at the chunk ``index`` (its ``heading_index``): what
+    ``dataclasses.replace`` gives, at under half its cost (a chunker relinks most of its
+    chunks). Every field is named: a test checks that none is left out."""
+    if chunk.heading_index == index:
+        return chunk
+    c = chunk
+    return Chunk(
+        c.text, c.start_line, c.end_line, c.role, c.section, index, c.links, c.context, c.members
+    )
+
+
 def source_lines(text: str) -> list[str]:
     """Split `text` into lines the way universal-newlines mode does (see `Chunk`)."""
     if "\r" in text:

@@ -30,10 +30,9 @@ incremental (an unchanged passage has the same text, hence the same belief).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from credo.knowledge.chunk.example import example_words
-from credo.knowledge.chunk.model import Chunk, unique
+from credo.knowledge.chunk.model import Chunk, unique, with_heading_index
 
 # ~200 tokens: about one screen paragraph or a short section, what a reader cites.
 PASSAGE_CAP = 800
@@ -69,7 +68,7 @@ def passages(
             continue  # code alone: nothing to read
         parent = parents[-1][1] if parents else None
         for index in range(first, len(out)):
-            out[index] = _with_parent(out[index], parent if index == first else first)
+            out[index] = with_heading_index(out[index], parent if index == first else first)
         if group[0].role in _OPENERS or (first == 0 and _is_file_header(group[0])):
             parents.append((trail, first))
     return out
@@ -168,7 +167,3 @@ def _code_words(chunk: Chunk) -> str:
         return ""
     names, prose = example_words(chunk.text)
     return " ".join([*names[:MAX_CODE_WORDS], prose]).strip()
-
-
-def _with_parent(chunk: Chunk, parent: int | None) -> Chunk:
-    return chunk if chunk.heading_index == parent else replace(chunk, heading_index=parent)

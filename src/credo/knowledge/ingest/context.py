@@ -48,7 +48,7 @@ from credo.knowledge.chunk.abbreviation import expanded
 from credo.knowledge.chunk.language import language_for
 from credo.knowledge.docuri import line_hint
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
-from credo.store.stem import ASCII_FOLD, stem, tokens
+from credo.store.stem import ASCII_FOLD, STEMS, token_count
 from credo.types import TRAIL_SEPARATOR
 
 # A lower-case or digit run followed by an upper-case letter, or an acronym before a word
@@ -79,9 +79,9 @@ def context_field(uri: str, chunk: Chunk) -> str:
     full = _full_words(uri, chunk, trail_parts, context_parts) if _is_code(uri) else ""
     extra = " ".join(part for part in (own, split, chunk.context, full) if part)
     text = f"{head}\n{extra}" if extra else head
-    short = LENGTH_FLOOR_TOKENS - len(tokens(chunk.text))
+    short = LENGTH_FLOOR_TOKENS - token_count(chunk.text, LENGTH_FLOOR_TOKENS)
     if short > 0:  # most passages reach the floor alone: the context is not counted then
-        short -= len(tokens(text))
+        short -= token_count(text, short)
     if short > 0:  # see the module docstring
         text = f"{text}\n{' '.join([LENGTH_FILLER] * short)}"
     return text[:MAX_CONTEXT_CHARS]
@@ -130,8 +130,8 @@ def _full_words(
     # the row's trail: a word they hold is held too ("conn" under connection/ adds nothing).
     initials = {word[0] for word in full}
     words = {*parts, *folder_words}
-    held = {stem(word) for word in words if word[:1] in initials}
-    return " ".join(word for word in full if stem(word) not in held)
+    held = {STEMS[word] for word in words if word[:1] in initials}
+    return " ".join(word for word in full if STEMS[word] not in held)
 
 
 @lru_cache(maxsize=256)
