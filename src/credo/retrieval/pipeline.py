@@ -250,7 +250,8 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     # Clustering changes which beliefs are packed, not how relevant each is: the result
     # lists them by score (``ranked``'s order), so a model reads the best first either way.
     packed_standing = picked(ranked, chosen, standing, tails, content, cluster_of)
-    known = classes.of_packed([s.id for s, _ in packed_standing])  # for the result
+    packed_ids = list(map(_FIRST, map(_FIRST, packed_standing)))
+    known = classes.of_packed(packed_ids)  # for the result
     out = (
         placing.beliefs()
         if placing is not None
@@ -259,7 +260,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         else []
     )
     charged = unit_costs.charged  # each one's line, and the file or section lines it opened
-    renders = costs.shown_all(map(_FIRST, map(_FIRST, packed_standing)))  # (strategy, text)
+    renders = costs.shown_all(packed_ids)  # (strategy, text)
     # (each packed belief's Scored and standing unpacked once, into names, in the loop)
     out += [
         _new(  # (a RetrievedBelief without its Python-level __new__: one per packed belief)
