@@ -124,8 +124,8 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         if state.ranked is not ranked:  # (the same list when no belief moved)
             ranked = state.ranked
             ids = list(map(_FIRST, ranked)) if state.ids is None else state.ids
-        if brought_rows := state.rows:  # (C-level: no generator frame)
-            content.update(zip(brought_rows, map(_TEXT, brought_rows.values()), strict=True))
+        if brought_rows := state.rows:
+            content.update({i: row[0] for i, row in brought_rows.items()})
         standing = state.standing
         tails = state.tails
         if state.groups or tails:
@@ -250,7 +250,8 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     # Clustering changes which beliefs are packed, not how relevant each is: the result
     # lists them by score (``ranked``'s order), so a model reads the best first either way.
     packed_standing = picked(ranked, chosen, standing, tails, content, cluster_of)
-    known = classes.of_packed([s.id for s, _ in packed_standing])  # for the result
+    packed_ids = list(map(_FIRST, map(_FIRST, packed_standing)))
+    known = classes.of_packed(packed_ids)  # for the result
     out = (
         placing.beliefs()
         if placing is not None
@@ -258,28 +259,35 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         if locked
         else []
     )
+    charged = unit_costs.charged  # each one's line, and the file or section lines it opened
+    renders = costs.shown_all(packed_ids)  # (strategy, text)
+    # (each packed belief's Scored and standing unpacked once, into names, in the loop)
     out += [
         _new(  # (a RetrievedBelief without its Python-level __new__: one per packed belief)
             RetrievedBelief,
             (
-                s.id,
-                content[s.id],
-                s.score,
+                belief_id,
+                content[belief_id],
+                score,
                 False,
-                unit_costs.charged[s.id],  # its line, and the file or section lines it opened
-                s.lanes,
-                cluster_of.get(s.id),
-                *said,
-                trails.get(s.id, ""),
+                charged[belief_id],
+                lanes,
+                cluster_of.get(belief_id),
+                replaces,
+                conflicts,
+                superseded_by,
+                trails.get(belief_id, ""),
                 "",
-                *rendered,  # the strategy and the text rendered (compress)
-                len(content[s.id]),
-                known.get(s.id, "fact"),
+                strategy,
+                rendered,
+                len(content[belief_id]),
+                known.get(belief_id, "fact"),
             ),
         )
-        for (s, said), rendered in zip(
-            packed_standing, costs.shown_all(map(_FIRST, map(_FIRST, packed_standing))), strict=True
-        )
+        for ((belief_id, score, lanes), (replaces, conflicts, superseded_by)), (
+            strategy,
+            rendered,
+        ) in zip(packed_standing, renders, strict=True)
     ]
     anchors = None
     if options.with_doc_anchors:
@@ -303,7 +311,6 @@ _new = tuple.__new__
 _SECOND = itemgetter(1)
 _FIRST = itemgetter(0)  # of a packed belief (``picked``): its Scored; of a Scored: its id
 
-_TEXT = itemgetter(0)  # of a row (CandidateRow): the text
 # Of a group aside in ``Currency.tails`` (``TruthGraph.as_relevant``): its others longer than
 # line_floor.SHORT_CHARS, and the least their lines cost.
 _LONG = itemgetter(8)
@@ -331,7 +338,8 @@ class _Texts(dict[str, str]):
     __slots__ = ("far",)
 
     def __init__(self, rows: Mapping[str, CandidateRow]) -> None:
-        super().__init__(zip(rows, map(_TEXT, rows.values()), strict=True))
+        # (a comprehension's dict is copied whole: cheaper than inserting zip's pairs)
+        super().__init__({i: row[0] for i, row in rows.items()})
         self.far: Mapping[str, CandidateRow] = {}
 
     def __missing__(self, belief_id: str) -> str:
@@ -515,7 +523,8 @@ def _rank(
             around_seeds = (set(seeds), hops[0])
         # A locked belief carries heat and paths like any other, but L0 places it: it must
         # not take one of a lane's places from an unlocked neighbour.
-        locked = known if None in known.values() else None  # (None: no lock met)
+        # (None: no lock met; a row is a non-empty tuple, so only a lock's None is false)
+        locked = None if all(known.values()) else known
         if lanes["heat"]:
             heat = heat_scores(store, seeds, hops, options)
             lane_scores["heat"] = lane_best(heat, keyword, options.graph_lane_limit, locked)
@@ -530,12 +539,13 @@ def _rank(
         from credo.retrieval.lanes.structural import structural_lane
 
         lane_scores["hrr"] = structural_lane(store, text)
-    candidates = sorted(set().union(*lane_scores.values()))
-    missing = list(filterfalse(known.__contains__, candidates))
-    if missing:
-        known.update(store.live_unlocked(missing))
+    pool = set().union(*lane_scores.values())
+    # (a set less a dict looks each of the set's ids up in the dict, with its hash kept)
+    if missing := pool.difference(known):
+        known.update(store.live_unlocked(sorted(missing)))
+    candidates = sorted(pool)
     rows = {i: row for i in candidates if (row := known.get(i)) is not None}
-    texts = _Texts(rows)  # (id -> text, C-level)
+    texts = _Texts(rows)  # (id -> text)
     # The session, date and speaker lanes add no candidates: they reorder those above.
     if lanes["session"] and keyword:
         sessions = {i: row[3] for i, row in rows.items() if row[3] is not None}
