@@ -38,14 +38,6 @@ def parse_lines(spec: str) -> tuple[int, int]:
     return start, end
 
 
-def storable_uri(text: str) -> bool:
-    """Whether ``text`` can be a stored document URI: not too long, no control characters
-    and no lone surrogates (the bytes of a non-UTF-8 file name, as Python hands them over)."""
-    return len(text) <= MAX_URI_CHARS and not any(
-        ord(ch) < 32 or 0xD800 <= ord(ch) <= 0xDFFF for ch in text
-    )
-
-
 def line_hint(start: int, end: int) -> str:
     return f"L{start}-L{end}"
 
@@ -64,7 +56,7 @@ def normalise_doc_uri(
     if not isinstance(raw, str) or not raw.strip():
         raise InvalidInputError("document URI is empty; give a path, file:// URI or URL")
     text = raw.strip()
-    if not storable_uri(text):
+    if len(text) > MAX_URI_CHARS or any(ord(ch) < 32 or 0xD800 <= ord(ch) <= 0xDFFF for ch in text):
         raise InvalidInputError(
             f"document URI {text[:60]!r} is too long or holds control characters"
         )

@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
-from credo.knowledge.docuri import storable_uri
+from credo.errors import InvalidInputError
 from credo.knowledge.ingest.pool import Splitter, splitter
 from credo.knowledge.ingest.state import IngestReport, LogRow, Run
 from credo.knowledge.ingest.walk import read_file, start_path, unique_names, walk_files
@@ -80,12 +80,16 @@ def ingest_paths(
 def _nameable(run: Run, files: list[Path]) -> list[Path]:
     """The files an anchor can name. A name with control characters or non-UTF-8 bytes
     cannot be stored as a document URI: that file is skipped as one credo does not read,
-    and the run goes on (it used to fail whole on such a name)."""
-    kept = [f for f in files if storable_uri(os.fspath(f))]
-    if len(kept) < len(files):
-        for path in files:
-            if not storable_uri(os.fspath(path)):
-                run.report.skip(repr(os.fspath(path)), "unsupported")
+    and the run goes on (it used to fail whole on such a name). Each URI is made once here
+    and kept by the run."""
+    kept: list[Path] = []
+    for path in files:
+        try:
+            run.uri(path)
+        except InvalidInputError:
+            run.report.skip(repr(os.fspath(path)), "unsupported")
+        else:
+            kept.append(path)
     return kept
 
 
