@@ -32,7 +32,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 # Abbreviation -> the words it stands for, lower case. Keys are whole identifier parts as
-# the splitters cut them (``get_cfg_dir`` -> get, cfg, dir; ``reqCtx`` -> req, ctx).
+# the splitters cut them (``get_cfg_dir`` -> get, cfg, dir everywhere; ``reqCtx`` -> req,
+# ctx only in a file's name, titles and body names: the passage text is not camel-split).
 ABBREVIATIONS: dict[str, str] = {
     "abs": "absolute",
     "ack": "acknowledge",
