@@ -22,6 +22,9 @@ EXTENSIONS: dict[str, str] = {
     **dict.fromkeys(("rst", "rest"), "rst"),
     **dict.fromkeys(("txt", "text"), "text"),
 }
+# The languages that are prose (pages, not code): their passages get line statistics, and
+# their words are never read as code's abbreviations.
+PROSE_LANGUAGES = frozenset({"markdown", "rst", "text"})
 
 
 def language_for(path: str) -> str | None:

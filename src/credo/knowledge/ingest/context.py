@@ -45,7 +45,7 @@ from functools import lru_cache
 
 from credo.knowledge.chunk import Chunk
 from credo.knowledge.chunk.abbreviation import expanded
-from credo.knowledge.chunk.language import language_for
+from credo.knowledge.chunk.language import PROSE_LANGUAGES, language_for
 from credo.knowledge.docuri import line_hint
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
 from credo.store.stem import ASCII_FOLD, STEMS, token_count
@@ -94,13 +94,10 @@ def _trail_parts(uri: str, section: tuple[str, ...]) -> tuple[str, ...]:
 
 # Prose keeps its words: a page that writes "config" means it (measured, abbrev59: the docs
 # corpora do not move), and only code names things by their abbreviations.
-_PROSE = frozenset({"markdown", "rst", "text"})
-
-
 @lru_cache(maxsize=256)
 def _is_code(uri: str) -> bool:
     language = language_for(uri)
-    return language is not None and language not in _PROSE
+    return language is not None and language not in PROSE_LANGUAGES
 
 
 def _full_words(

@@ -16,6 +16,7 @@ from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
 from credo.errors import InvalidInputError
 from credo.knowledge import identity
 from credo.knowledge.chunk import Chunk, language_for, source_lines
+from credo.knowledge.chunk.language import PROSE_LANGUAGES
 from credo.knowledge.docuri import line_hint, normalise_doc_uri
 from credo.knowledge.ingest.context import context_field
 from credo.knowledge.ingest.state import Deferred, LogRow, Run
@@ -32,10 +33,6 @@ _URL = re.compile(r"^(?:https?|ftp)://", re.I)
 # A bare word that may name a file: it holds a "/" or ends in a short extension.
 _PATHLIKE = re.compile(r"^(?:[\w.~-]+/)*[\w.-]+(?:/|\.[A-Za-z0-9]{1,10})$")
 _WORD_EDGE = "`'\"()[]{}<>,;:!?*"
-# Files whose passages get line statistics for the line lane (store/line_stats.py): prose.
-# Code is left out: a line of a definition's passage is its signature or a docstring line,
-# and scoring those as units lowered both code corpora (docs/BENCHMARKS.md, eighth pass).
-_PROSE = frozenset({"markdown", "rst", "text"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +72,10 @@ class FileWriter:
         self.ids: dict[int, str] = {}  # chunk index -> belief id
         self.contexts: list[tuple[str, str]] = []  # (belief id, context) of kept beliefs
         self.classes: list[tuple[str, str]] = []  # (belief id, retention) of kept beliefs
-        self.prose = language_for(uri) in _PROSE
+        # Prose files' passages get line statistics for the line lane (store/line_stats.py).
+        # Code is left out: a line of a definition's passage is its signature or a docstring
+        # line, and scoring those as units lowered both code corpora (BENCHMARKS, eighth pass).
+        self.prose = language_for(uri) in PROSE_LANGUAGES
         self.lines: list[tuple[str, LinesRow]] = []  # (belief id, line statistics): prose
         # Beliefs this writer created, and the anchors it gave them: no other anchor of
         # theirs can be stored (a new id was unused; anchors go with their belief).
