@@ -151,11 +151,11 @@ def main() -> int:
             work.append((corpus.name, root, [str(f) for f in corpus.files(root)]))
     for tree in args.tree:
         path = Path(tree).resolve()
-        work.append((path.name, path, [str(path)]))
+        work.append((str(path), path, [str(path)]))  # (two trees may share a folder name)
     every = True
     with tempfile.TemporaryDirectory(prefix="credo-store-diff-") as tmp:
-        for name, root, files in work:
-            dbs = [Path(tmp) / f"{name}.{side}.db" for side in "ab"]
+        for number, (name, root, files) in enumerate(work):
+            dbs = [Path(tmp) / f"{number:02d}.{side}.db" for side in "ab"]
             for src, db in zip(args.srcs, dbs, strict=True):
                 build(src, root, files, db)
             print(name)
