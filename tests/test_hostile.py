@@ -337,3 +337,51 @@ def test_read_only_store_is_a_clear_error_and_untouched(tmp_path: Path, what: st
     assert "read" in done.stdout.lower()
     assert _sha(db) == before
     assert sorted(os.listdir(folder)) == names
+
+
+def test_a_link_out_of_the_tree_is_skipped_unless_named(tmp_path: Path) -> None:
+    """A cloned repository's link to a secret outside it never reaches the store: a file link
+    and a folder link that leave both the root and the folder given are skipped as
+    ``outside``; a link inside the tree is read; the same file named explicitly is read."""
+    root = tmp_path / "project"
+    docs = root / "docs"
+    docs.mkdir(parents=True)
+    (docs / "a.md").write_text("# A\n\nAlpha text about caching.\n", encoding="utf-8")
+    home = tmp_path / "home"
+    (home / ".aws").mkdir(parents=True)
+    secret = home / ".aws" / "credentials.md"
+    secret.write_text("# Keys\n\naws_secret_access_key = wJalrXUtnFEMIK7MDENG\n")
+    (docs / "creds.md").symlink_to(secret)
+    (docs / "aws").symlink_to(home / ".aws", target_is_directory=True)
+    (root / "notes.md").write_text("# Notes\n\nRelease notes live here.\n", encoding="utf-8")
+    (docs / "notes-link.md").symlink_to(root / "notes.md")  # inside the root: read
+    with Memory(root / ".credo" / "m.db", root=root) as memory:
+        report = memory.ingest(docs)
+        assert report.skipped.get("outside") == 2
+        assert sorted(Path(p).name for p, r in report.skipped_files if r == "outside") == [
+            "credentials.md",
+            "creds.md",
+        ]
+        assert report.files_seen == 4
+        texts = " ".join(b.content for b in memory.store.iter_beliefs())
+        assert "wJalrXUtnFEMIK7MDENG" not in texts
+        assert "Release notes live here." in texts
+        memory.ingest(docs / "creds.md")  # named explicitly: the user asked for it
+        texts = " ".join(b.content for b in memory.store.iter_beliefs())
+        assert "wJalrXUtnFEMIK7MDENG" in texts
+
+
+def test_a_folder_given_through_a_link_is_walked_inside_its_target(tmp_path: Path) -> None:
+    """The folder given is a bound of its own: a linked folder named on the command line is
+    read whole, links inside it to its own files included."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "b.md").write_text("# B\n\nBeta text about queues.\n", encoding="utf-8")
+    (elsewhere / "b-again.md").symlink_to(elsewhere / "b.md")
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "linked").symlink_to(elsewhere, target_is_directory=True)
+    with Memory(root / ".credo" / "m.db", root=root) as memory:
+        report = memory.ingest(root / "linked")
+        assert report.skipped.get("outside", 0) == 0
+        assert report.files_ingested == 2

@@ -13,13 +13,17 @@ The rules (quoted in the docs):
   in the folders between the project root and a folder given on the command line. The
   folders ``.git``, ``.credo``, ``__pycache__``, ``node_modules`` and ``.venv`` are never
   entered. Symbolic links are followed, but a folder already visited (by its device and
-  inode) is not entered twice, so link loops end. A file named explicitly is read even if
-  a ``.gitignore`` lists it: the user asked for it.
+  inode) is not entered twice, so link loops end, and a file a folder's walk reaches
+  through a link that leads out of both the project root and the folder given is skipped
+  (``outside``): a cloned repository's link to ``~/.ssh`` or ``~/.aws`` must not put those
+  files into the agent's prompt. A file named explicitly is read even if a ``.gitignore``
+  lists it or it lies outside: the user asked for it.
 - **Skips** (counted by reason in the report, never an error): ``unsupported`` (an
-  extension no splitter reads, see `credo.knowledge.chunk.EXTENSIONS`, or a ``#`` in the path, which
-  a document URI cannot hold), ``too_large`` (over `MAX_FILE_BYTES`), ``binary`` (a NUL
-  byte in the first `SNIFF_BYTES`), ``not_utf8`` (not valid UTF-8) and ``unreadable`` (not
-  a regular file, a dangling link, no permission, or an I/O error).
+  extension no splitter reads, see `credo.knowledge.chunk.EXTENSIONS`, or a ``#`` in the
+  path, which a document URI cannot hold), ``outside`` (a link out of the tree, see Walk),
+  ``too_large`` (over `MAX_FILE_BYTES`), ``binary`` (a NUL byte in the first
+  `SNIFF_BYTES`), ``not_utf8`` (not valid UTF-8) and ``unreadable`` (not a regular file, a
+  dangling link, no permission, or an I/O error).
 - **Unchanged files** (same sha256 as the ``ingested_files`` ledger records, read by the same
   reader: `walk.READER_VERSION`) are skipped; after a reader changes, each file is read once
   more.

@@ -52,8 +52,10 @@ def ingest_paths(
     started = time.perf_counter()
     run = Run(store, Path(root).resolve())
     starts = [start_path(p) for p in paths]
-    files = walk_files(starts, run.root)
-    run.report.files_seen = len(files)
+    files, outside = walk_files(starts, run.root)
+    run.report.files_seen = len(files) + len(outside)
+    for path in outside:  # (by the link's own path: where the user sees it)
+        run.report.skip(os.fspath(path), "outside")
     files = _nameable(run, files)
     run.tree = {run.uri(f): f for f in files}
     run.names = unique_names(files)

@@ -23,7 +23,7 @@ MAX_FILE_BYTES = 2 * 1024 * 1024
 SNIFF_BYTES = 8192
 # Never entered: version control, credo's own store, caches and dependency trees.
 SKIP_DIRS = frozenset({".git", ".credo", "__pycache__", "node_modules", ".venv"})
-SKIP_REASONS = ("unsupported", "too_large", "binary", "not_utf8", "unreadable")
+SKIP_REASONS = ("unsupported", "too_large", "binary", "not_utf8", "unreadable", "outside")
 
 
 def start_path(raw: str | os.PathLike[str]) -> Path:
@@ -37,18 +37,30 @@ def start_path(raw: str | os.PathLike[str]) -> Path:
 Specs = tuple[tuple[Path, "pathspec.GitIgnoreSpec"], ...]
 
 
-def walk_files(starts: Sequence[Path], root: Path) -> list[Path]:
+def walk_files(starts: Sequence[Path], root: Path) -> tuple[list[Path], list[Path]]:
     """Candidate files under ``starts``, in walk order, each once (the walk rules of
-    `credo.knowledge.ingest`)."""
+    `credo.knowledge.ingest`); and apart, the files a folder's walk reached through a
+    symbolic link that leads out of both the root and the folder given."""
     seen: dict[Path, None] = {}
+    outside: dict[Path, None] = {}
     visited: set[tuple[int, int]] = set()
     for start in starts:
         if os.path.isdir(start):
+            bounds = (os.path.realpath(root), os.path.realpath(start))
             for path in _walk_dir(start, _ancestor_specs(start, root), visited):
+                # A cloned repository's link to ~/.aws/credentials would otherwise put the
+                # file's text into the agent's prompt. A file named explicitly is read.
+                if path not in seen and not _within(os.path.realpath(path), bounds):
+                    outside.setdefault(path, None)
+                    continue
                 seen.setdefault(path, None)
         else:
             seen.setdefault(start, None)
-    return list(seen)
+    return list(seen), [path for path in outside if path not in seen]
+
+
+def _within(real: str, bounds: tuple[str, ...]) -> bool:
+    return any(real == bound or real.startswith(bound.rstrip(os.sep) + os.sep) for bound in bounds)
 
 
 def _ancestor_specs(folder: Path, root: Path) -> Specs:
