@@ -15,6 +15,7 @@ from pathlib import Path
 import credo
 from credo import Memory
 from credo.surfaces.cli.progress import ingest_with_bar, migrate_with_bar
+from tests.conftest import CliRun
 
 # Runs the CLI's ingest in this process, then prints whether rich's progress was loaded.
 PROBE = """
@@ -121,3 +122,60 @@ def test_the_bar_draws_on_a_terminal_stderr_and_leaves_a_piped_report_clean(
         os.close(follower)
         os.close(leader)
     assert done.stdout.startswith("2 files ingested, 0 unchanged"), done.stdout
+
+
+def _deploy_hit(run: CliRun) -> tuple[str, list[str]]:
+    """The trail and anchors of the one hit about `make deploy` (guide.md's passage)."""
+    found = json.loads(run("search", "deploy service", "--json", check=True).stdout)["beliefs"]
+    (hit,) = [b for b in found if "make deploy" in b["content"]]
+    return hit["trail"], sorted(a["doc_uri"].split("#")[0] for a in hit["doc_anchors"])
+
+
+def test_a_moved_file_s_passages_show_their_new_path(run: CliRun, tmp_path: Path) -> None:
+    # Found by probe60 on httpx: after `mv httpx httpx_renamed` and a re-ingest, the hits'
+    # anchors named the new files but their trails (printed as "in httpx/_config.py" by
+    # search, the hook and MCP, and indexed) still named the old ones.
+    project = tmp_path / "project"
+    project.mkdir()
+    _docs(project)
+    run("ingest", "project", check=True)
+    assert _deploy_hit(run)[0].startswith("project/docs/guide.md ›")
+    (project / "docs").rename(project / "manual")
+    done = json.loads(run("ingest", "project", "--json", check=True).stdout)
+    assert done["beliefs_added"] == 0 and done["beliefs_stale"] == 0
+    trail, files = _deploy_hit(run)
+    assert files == ["project/manual/guide.md"]
+    assert trail.startswith("project/manual/guide.md ›"), trail
+    shown = run("search", "deploy service", check=True).stdout
+    assert "in project/manual/guide.md" in shown and "project/docs" not in shown
+
+
+def test_text_back_in_another_file_shows_that_file(run: CliRun, tmp_path: Path) -> None:
+    # A passage whose text left its file goes stale; the same text written into another
+    # file later revives it, placed where it now stands.
+    project = tmp_path / "project"
+    project.mkdir()
+    docs = _docs(project)
+    text = (docs / "guide.md").read_text()
+    run("ingest", "project", check=True)
+    (docs / "guide.md").write_text("# Guide\n\nNothing about releases any more.\n")
+    run("ingest", "project", check=True)
+    (docs / "ops.md").write_text(text)
+    done = json.loads(run("ingest", "project", "--json", check=True).stdout)
+    assert done["beliefs_revived"] == 1
+    trail, files = _deploy_hit(run)
+    assert files == ["project/docs/ops.md"]
+    assert trail.startswith("project/docs/ops.md ›"), trail
+
+
+def test_a_copy_keeps_the_first_file_s_trail(run: CliRun, tmp_path: Path) -> None:
+    # The same text in two live files: one belief, both anchors, the first file's trail.
+    project = tmp_path / "project"
+    project.mkdir()
+    docs = _docs(project)
+    run("ingest", "project", check=True)
+    (docs / "copy.md").write_text((docs / "guide.md").read_text())
+    run("ingest", "project", check=True)
+    trail, files = _deploy_hit(run)
+    assert files == ["project/docs/copy.md", "project/docs/guide.md"]
+    assert trail.startswith("project/docs/guide.md ›"), trail

@@ -77,6 +77,8 @@ def test_bad_supersessions_are_one_line_errors(run: CliRun) -> None:
         (("relate", "nope", old, "SUPERSEDES"), "no belief with id 'nope'"),
         (("history", "nope"), "no belief with id 'nope'"),
         (("resolve", "nope", old), "no belief with id 'nope'"),
+        # Found by probe60: a belief resolved against itself read as a cycle it "already" was.
+        (("resolve", old, old), "a belief cannot resolve a contradiction with itself"),
     ]:
         done = run(*args)
         assert done.returncode == 1 and says in done.stderr, (args, done.stderr)

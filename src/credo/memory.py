@@ -329,6 +329,11 @@ class Memory:
         from credo.edge_types import EdgeType
 
         winner, loser, written = self.full_id(winner), self.full_id(loser), []
+        if winner == loser:  # else the cycle check words it as a supersession already made
+            raise InvalidInputError(
+                f"{winner} is both winner and loser: a belief cannot resolve a contradiction "
+                "with itself; give the two beliefs that disagree"
+            )
         with self.store.transaction(), self.store.write_errors():
             for kind in (EdgeType.SUPERSEDES, EdgeType.RESOLVES):
                 if self.store.get_edge(winner, loser, kind) is None:

@@ -24,6 +24,11 @@ from credo.types import ANCHOR_TYPES, RETENTIONS, Belief, DocAnchor
 
 # A records line longer than this is refused (a belief is at most 20k characters).
 MAX_LINE_BYTES = 1_000_000
+# Times are Unix seconds `credo show` can print: 1970 to year 9999 (a day short, so no time
+# zone carries it past). One row is written per corroboration: the bound keeps an import
+# from holding the write lock for hours, far above what witnesses a text in practice.
+MAX_TIMESTAMP = 253_402_214_400.0
+MAX_CORROBORATIONS = 100_000
 
 
 # The records are NamedTuples rather than dataclasses: an import builds hundreds of
@@ -101,6 +106,12 @@ class _Fields:
             raise self.error(f"field {key!r} must be a finite number, got {value!r}")
         return number
 
+    def time(self, key: str) -> float | None:
+        number = self.number(key)
+        if number is not None and not 0.0 <= number <= MAX_TIMESTAMP:
+            raise self.error(f"field {key!r} must be Unix seconds to year 9999, got {number!r}")
+        return number
+
     def flag(self, key: str) -> bool:
         value = self.obj.get(key, False)
         if value is None:
@@ -148,13 +159,10 @@ def _checked(obj: Any, source: str, line: int) -> Record:
     if kind == "belief":
         f.check_keys(_BELIEF_KEYS)
         corroborations = obj.get("corroborations", 0)
-        if (
-            isinstance(corroborations, bool)
-            or not isinstance(corroborations, int)
-            or corroborations < 0
-        ):
+        if type(corroborations) is not int or not 0 <= corroborations <= MAX_CORROBORATIONS:
             raise f.error(
-                f"field 'corroborations' must be a non-negative integer, got {corroborations!r}"
+                f"field 'corroborations' must be an integer from 0 to {MAX_CORROBORATIONS}, "
+                f"got {corroborations!r}"
             )
         context = f.text("context")
         if context is not None and len(context) > MAX_CONTEXT_CHARS:
@@ -176,9 +184,9 @@ def _checked(obj: Any, source: str, line: int) -> Record:
             origin=f.text("origin"),
             alpha=f.number("alpha"),
             beta=f.number("beta"),
-            created_at=f.number("created_at"),
-            updated_at=f.number("updated_at"),
-            deleted_at=f.number("deleted_at"),
+            created_at=f.time("created_at"),
+            updated_at=f.time("updated_at"),
+            deleted_at=f.time("deleted_at"),
             corroborations=corroborations,
             context=context,
             retention=retention,
@@ -199,7 +207,7 @@ def _checked(obj: Any, source: str, line: int) -> Record:
             type=edge_type.value,
             weight=f.number("weight"),
             anchor_text=f.text("anchor_text"),
-            created_at=f.number("created_at"),
+            created_at=f.time("created_at"),
         )
     if kind == "anchor":
         f.check_keys(_ANCHOR_KEYS)
@@ -212,7 +220,7 @@ def _checked(obj: Any, source: str, line: int) -> Record:
             doc_uri=f.text("doc_uri", required=True) or "",
             anchor_type=anchor_type,
             position_hint=f.text("position_hint"),
-            created_at=f.number("created_at"),
+            created_at=f.time("created_at"),
         )
     raise _fail(source, line, f"unknown record kind {kind!r}; use belief, edge or anchor")
 
@@ -257,7 +265,7 @@ def _quick_belief(obj: dict[str, Any], line: int) -> BeliefRecord | None:
         value = get(key)
         if value is not None:
             value = _finite(value)
-            if value is None:
+            if value is None or (key[-3:] == "_at" and not 0.0 <= value <= MAX_TIMESTAMP):
                 return None
         numbers.append(value)
     locked = get("locked")
@@ -266,7 +274,7 @@ def _quick_belief(obj: dict[str, Any], line: int) -> BeliefRecord | None:
     elif type(locked) is not bool:
         return None
     corroborations = get("corroborations", 0)
-    if type(corroborations) is not int or corroborations < 0:
+    if type(corroborations) is not int or not 0 <= corroborations <= MAX_CORROBORATIONS:
         return None
     doc, session, belief_kind, origin, context = texts
     if context is not None and len(context) > MAX_CONTEXT_CHARS:
@@ -315,7 +323,9 @@ def _quick_edge(obj: dict[str, Any], line: int) -> EdgeRecord | None:
         return None
     if anchor_text is not None and type(anchor_text) is not str:
         return None
-    if created_at is not None and (created_at := _finite(created_at)) is None:
+    if created_at is not None and (
+        (created_at := _finite(created_at)) is None or not 0.0 <= created_at <= MAX_TIMESTAMP
+    ):
         return None
     return EdgeRecord(line, src, dst, type_name, weight, anchor_text, created_at)
 

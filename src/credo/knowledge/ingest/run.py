@@ -9,12 +9,11 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
 from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
 from credo.errors import InvalidInputError
 from credo.knowledge.ingest.pool import Splitter, splitter
-from credo.knowledge.ingest.state import IngestReport, LogRow, Run
+from credo.knowledge.ingest.state import IngestReport, LogRow, Run, file_exists
 from credo.knowledge.ingest.walk import read_file, start_path, unique_names, walk_files
 from credo.knowledge.ingest.writer import FileWriter, edge_payload, insert_new_edges
 from credo.store import Store
@@ -155,17 +154,11 @@ def _retire_vanished(run: Run, starts: Sequence[Path]) -> None:
             continue
         prefix = "" if start == run.root else run.uri(start) + "/"
         for row in run.store.ingested_files(prefix):
-            if row.path in run.tree or _ledger_path_exists(row.path, run.root):
+            if row.path in run.tree or file_exists(row.path, run.root):
                 continue
             with run.store.transaction(), run.store.write_errors():
                 FileWriter(run, run.root / row.path, row.path, None, []).write_vanished()
             run.report.files_removed += 1
-
-
-def _ledger_path_exists(uri: str, root: Path) -> bool:
-    if uri.startswith("file://"):
-        return os.path.lexists(unquote(uri[len("file://") :]))
-    return os.path.lexists(root / uri)
 
 
 def _flush_deferred(run: Run) -> None:

@@ -125,3 +125,10 @@ def _link_path(link: str, folder: Path, root: Path) -> Path | None:
         return None
     base = root if target.startswith("/") else folder
     return Path(os.path.normpath(base / target.lstrip("/")))
+
+
+def file_exists(uri: str, root: Path) -> bool:
+    """Whether the file a ledger or anchor URI (no fragment) names is on the disk."""
+    if uri.startswith("file://"):
+        return os.path.lexists(unquote(uri[len("file://") :]))
+    return os.path.lexists(root / uri)

@@ -19,7 +19,7 @@ from credo.knowledge.chunk import Chunk, language_for, source_lines
 from credo.knowledge.chunk.language import PROSE_LANGUAGES
 from credo.knowledge.docuri import line_hint, normalise_doc_uri
 from credo.knowledge.ingest.context import context_field
-from credo.knowledge.ingest.state import Deferred, LogRow, Run
+from credo.knowledge.ingest.state import Deferred, LogRow, Run, file_exists
 from credo.knowledge.ingest.walk import Read
 from credo.knowledge.retention import of_passage
 from credo.store import Store
@@ -149,6 +149,7 @@ class FileWriter:
         self.store.insert_beliefs(new_beliefs)
         self._revive([key.id for key in found.values() if key.deleted_at is not None])
         unanchored: list[tuple[str, Piece]] = []
+        corroborated: list[tuple[str, Piece]] = []
         for digest, piece in firsts.items():
             anchor = old.get(ids[digest])
             if anchor is not None:
@@ -157,6 +158,9 @@ class FileWriter:
             unanchored.append((ids[digest], piece))
             if digest in found:
                 self._corroborate(ids[digest])
+                if found[digest].origin == "document":
+                    corroborated.append((ids[digest], piece))
+        self._rehome(corroborated)
         self._add_ingest_anchors(unanchored)
         self.store.set_contexts(self.contexts)
         self.store.set_retention(self.classes)
@@ -242,6 +246,26 @@ class FileWriter:
         self.store.add_corroboration(belief_id, self.uri, None, self.now)
         self.report.beliefs_corroborated += 1
         self.note(belief_id, {"action": "corroborate"})
+
+    def _rehome(self, corroborated: list[tuple[str, Piece]]) -> None:
+        """A document passage met here whose other files are gone (the file moved, or its
+        text left one file and came back in this one) is placed here: its context, which
+        the trail of every hit prints and BM25F reads, named a file that no longer exists.
+        While another of its files stands, the first one read keeps it (a copy changes
+        nothing)."""
+        if not corroborated:
+            return
+        housed = {
+            belief_id
+            for belief_id, doc_uri in self.store.ingest_anchors_elsewhere(
+                [belief_id for belief_id, _ in corroborated], self.uri
+            )
+            if file_exists(doc_uri.partition("#")[0], self.run.root)
+        }
+        for belief_id, piece in corroborated:
+            if belief_id not in housed:
+                self.contexts.append((belief_id, self._context(belief_id, piece)))
+                self.classes.append((belief_id, self._retention(piece)))
 
     def _keep_or_move(self, anchor: FileAnchor, piece: Piece) -> None:
         # The text stayed; its place may not have (a heading renamed, the file moved).
