@@ -151,6 +151,7 @@ class _Walker:
     anonymous: list[str] = field(default_factory=list)  # anonymous targets' URIs, next last
     chunks: list[Chunk] = field(default_factory=list)
     headings: list[tuple[str, int]] = field(default_factory=list)  # open: (title, chunk)
+    trail: tuple[str, ...] = ()  # the open headings' titles: a chunk's section
     lo: int = 1  # no chunk starts before the previous chunk's start
     after: int = 1  # ... and most start after its end
 
@@ -181,17 +182,19 @@ class _Walker:
         for child in children:
             self._block(child)
         del self.headings[depth:]
+        self.trail = self.trail[:depth]
 
     def _heading(self, node: Any) -> None:
         part = self._part(node, self.lo, self.after)
         if not is_meaningful(part.text, 1) or part.span is None:
             return
         start, end = part.span
-        section = (*(title for title, _ in self.headings), part.text)
+        section = (*self.trail, part.text)
         parent = self.headings[-1][1] if self.headings else None
         links = unique([link for link, _ in part.links])
         self.chunks.append(Chunk(part.text, start, end, "heading", section, parent, links))
         self.headings.append((part.text, len(self.chunks) - 1))
+        self.trail = section
         self.lo, self.after = start, end + 1
 
     def _paragraph(self, node: Any) -> None:
@@ -208,7 +211,7 @@ class _Walker:
             span = self.index.place(needle, _raw(node), _hint(node), self.lo, self.after)
         if span is None:
             return
-        section = tuple(title for title, _ in self.headings)
+        section = self.trail
         parent = self.headings[-1][1] if self.headings else None
         self.chunks.append(Chunk(text, span[0], span[1], "code", section, parent))
         self.lo, self.after = span[0], span[1] + 1
@@ -360,7 +363,7 @@ class _Walker:
     def _append(
         self, text: str, needle: list[str], span: Span, role: str, links: list[tuple[str, str]]
     ) -> None:
-        section = tuple(title for title, _ in self.headings)
+        section = self.trail
         parent = self.headings[-1][1] if self.headings else None
         if len(text) <= MAX_PARAGRAPH_CHARS:
             found = unique([link for link, _ in links])
@@ -517,6 +520,8 @@ def _joined_words(parts: list[_Part]) -> list[str] | None:
 
 
 def _union(spans: list[Span | None]) -> Span:
+    if len(spans) == 1 and spans[0] is not None:
+        return spans[0]  # (the usual case: a chunk of one part)
     found = [span for span in spans if span is not None]
     return min(start for start, _ in found), max(end for _, end in found)
 

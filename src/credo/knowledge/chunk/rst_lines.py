@@ -31,6 +31,7 @@ from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterator
 from itertools import accumulate, chain, repeat
+from operator import contains
 
 from credo.store.stem import ASCII_FOLD
 
@@ -98,7 +99,7 @@ class SourceIndex:
         if not needle:
             return None
         if raw:
-            raw_lines = [line.strip() for line in raw.split("\n")]
+            raw_lines = [line.strip() for line in raw.split("\n")] if "\n" in raw else [raw.strip()]
             start = self._by_raw(raw_lines, hint, lo, after)
             if start is not None:
                 span = (start, start + len(raw_lines) - 1)
@@ -245,7 +246,7 @@ class SourceIndex:
             return False
         # One iterator over the lines' words: each `in` scans on from the last match, in C.
         remaining = chain.from_iterable(self._every_line_words()[start - 1 : end])
-        return all(word in remaining for word in needle)
+        return all(map(contains, repeat(remaining), needle))
 
     def align(self, needle: list[str], start: int, end: int) -> list[int] | None:
         """The line of each word of `needle`, matched in order (greedily) within lines
