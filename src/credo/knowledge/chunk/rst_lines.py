@@ -229,7 +229,7 @@ class SourceIndex:
         """The line of every word of the file, in file order, and where each word occurs
         (`_positions`, `_first_token`)."""
         if self._token_lines is None:
-            every = self._every_line_words()
+            every = self._every_line_words() if self.lines else []  # ("" folds to one line)
             counts = list(map(len, every))
             self._first_token = list(accumulate(counts, initial=0))
             lines = map(repeat, range(1, len(every) + 1), counts)
