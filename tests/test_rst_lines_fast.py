@@ -1,5 +1,5 @@
-"""The rst walker's faster line search (knowledge/chunk/rst_lines.py) and docutils' node
-links (knowledge/chunk/rst_nodes.py) give the answers of the plain versions they replace."""
+"""The rst path's faster searches (knowledge/chunk/rst_lines.py, rst_guard.py) and docutils'
+node links (rst_nodes.py) give the answers of the plain versions they replace."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from docutils import nodes
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from credo.knowledge.chunk import rst_lines, rst_nodes, rst_parse
+from credo.knowledge.chunk import rst_guard, rst_lines, rst_nodes, rst_parse
 from credo.knowledge.chunk.rst_lines import SourceIndex
 
 
@@ -137,3 +137,59 @@ def test_quick_node_links_give_docutils_own_doctree(blocks: list[str]) -> None:
         own = rst_parse.parse(text, 60.0)
     assert dump(quick) == dump(own)
     assert (quick.current_source, quick.current_line) == (own.current_source, own.current_line)
+
+
+def table_cells_every_line(lines: list[str]) -> int:
+    """`rst_guard._table_cells` as it was written before it read only the lines holding
+    a border's characters."""
+    total = 0
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        index += 1
+        if "+" in line and rst_guard._GRID_BORDER.match(line):
+            total += line.count("+") - 1
+        elif (
+            "=" in line
+            and rst_guard._SIMPLE_BORDER.match(line)
+            and (index < 2 or not lines[index - 2].strip())
+        ):
+            layout = [match.span() for match in rst_guard._RUN.finditer(line)]
+            start = index
+            while index < len(lines) and not rst_guard._closes(lines, index, layout):
+                index += 1
+            total += len(layout) * (index - start + 1)
+            index += 1
+    return total
+
+
+TABLE_LINES = st.sampled_from(
+    [
+        "",
+        "text",
+        "+---+---+",
+        "+===+",
+        "| a | b |",
+        "===  ===",
+        "==  ====",
+        "=====",
+        "a = b",
+        "  ===  ===  ",
+        "x + y",
+        "+-+",
+        "===  ===  ===",
+    ]
+)
+
+
+@settings(max_examples=400)
+@given(st.lists(TABLE_LINES, max_size=40))
+def test_table_cells_are_counted_as_a_read_of_every_line_counts_them(lines: list[str]) -> None:
+    assert rst_guard._table_cells(lines) == table_cells_every_line(lines)
+
+
+@given(st.lists(st.sampled_from(["a", "\t" * 1300, "x" * 1251, "b\tc" * 700, ""]), max_size=5))
+def test_a_line_too_long_is_told_as_before(lines: list[str]) -> None:
+    limit = rst_guard.MAX_LINE_CHARS
+    expected = any(len(line) > limit // 8 and len(line.expandtabs(8)) > limit for line in lines)
+    assert rst_guard._too_long(lines) is expected

@@ -163,7 +163,7 @@ class SourceIndex:
             return
         if self._text is None:
             self._text = "\n".join(self.lines)  # (no line holds "\n")
-            self._offsets = list(accumulate((len(line) + 1 for line in self.lines), initial=0))
+            self._offsets = list(accumulate(map((1).__add__, map(len, self.lines)), initial=0))
         text, offsets = self._text, self._offsets
         begin, end = offsets[first - 1], offsets[last] - 1
         while (found := text.find(part, begin, end)) >= 0:
@@ -177,15 +177,17 @@ class SourceIndex:
         precedes it is a list, field or directive marker) and each further one is a whole
         source line; `_WEAK` when each raw line is only within its source line (a table
         cell); 0 when they do not match."""
-        if start < 1 or start + len(raw) - 1 > len(self.lines):
+        count = len(raw)
+        lines = self.lines
+        if start < 1 or start + count - 1 > len(lines):
             return 0
-        first = self.lines[start - 1]
-        if raw[0] not in first:
+        first, head = lines[start - 1], raw[0]
+        if head not in first:
             return 0
-        rest = self.lines[start : start - 1 + len(raw)]
-        if first.endswith(raw[0]) and all(
-            part == line.strip() for part, line in zip(raw[1:], rest, strict=True)
-        ):
+        if count == 1:  # (most blocks: no further lines to compare)
+            return _STRONG if first.endswith(head) else _WEAK
+        rest = lines[start : start - 1 + count]
+        if first.endswith(head) and raw[1:] == [line.strip() for line in rest]:
             return _STRONG
         return _WEAK if all(part in line for part, line in zip(raw[1:], rest, strict=True)) else 0
 
