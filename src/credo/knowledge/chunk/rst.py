@@ -41,8 +41,8 @@ Line ranges are recovered from the source, not trusted from docutils: see
 `credo.knowledge.chunk.rst_lines`. A chunk whose words cannot be placed in order in its
 lines (this needs markup that merges words) keeps its lines and takes their source text.
 
-Plain text instead (`split_text`): text over `MAX_RST_CHARS`, a line over `MAX_LINE_CHARS`
-(docutils' own limit), tables of more than `MAX_TABLE_CELLS` cells, a parse over its
+Plain text instead (`split_text`): text over `MAX_RST_CHARS`, a line over docutils' own
+limit or tables of too many cells (`credo.knowledge.chunk.rst_guard`), a parse over its
 time budget, or any failure inside docutils (nesting deeper than Python's recursion
 limit). docutils is imported on the first call only.
 """
@@ -63,25 +63,18 @@ from credo.knowledge.chunk.model import (
     source_lines,
     unique,
 )
+from credo.knowledge.chunk.rst_guard import too_costly
 from credo.knowledge.chunk.rst_lines import SourceIndex, Span, words
 from credo.knowledge.chunk.sentence import split_sentences
 from credo.knowledge.chunk.text import split_text
 
 MAX_RST_CHARS = 2_000_000
-MAX_LINE_CHARS = 10_000
-# docutils reads a table's grid before any of its text, so a time budget cannot stop it,
-# and that costs 0.1-0.5 ms a cell (more the wider the table): past this many cells in a
-# file (real documentation stays under a few hundred) the file is read as plain text.
-MAX_TABLE_CELLS = 10_000
 # Parse time budget, in the parsing thread's CPU seconds: a fixed allowance plus time per
 # character. Real Sphinx trees parse at 1-4 microseconds a character, so only input ~5x
 # slower than the slowest of them (or a CPU that much slower) reaches it; it is the one path
 # whose outcome depends on time, and CPU time keeps a busy machine's waits out of it.
 _BUDGET_SECONDS = 2.0
 _BUDGET_PER_CHAR = 2e-5
-_GRID_BORDER = re.compile(r"[ \t]*\+(?:[-=]+\+)+[ \t]*$")
-_SIMPLE_BORDER = re.compile(r"[ \t]*=+(?:[ \t]+=+)+[ \t]*$")
-_RUN = re.compile(r"=+")
 # Characters str.splitlines() (hence docutils) breaks lines at but universal newlines do
 # not: each becomes a space, so line numbers agree; so does \x01, the renderer's marker.
 # NUL, docutils' own escape marker, reads as U+FFFD (as CommonMark has it for Markdown).
@@ -115,7 +108,7 @@ def split_rst(text: str) -> list[Chunk]:
         lines[0] = lines[0][1:]
     if _FOREIGN.search(text):
         lines = [_FOREIGN.sub(_foreign, line) for line in lines]
-    if _too_long(lines) or _table_cells(lines) > MAX_TABLE_CELLS:
+    if too_costly(lines):
         return split_text(text)
     try:
         rst_parse = rst_import.rst_parse()  # docutils loads here, on first use
@@ -151,6 +144,7 @@ class _Walker:
     anonymous: list[str] = field(default_factory=list)  # anonymous targets' URIs, next last
     chunks: list[Chunk] = field(default_factory=list)
     headings: list[tuple[str, int]] = field(default_factory=list)  # open: (title, chunk)
+    trail: tuple[str, ...] = ()  # the open headings' titles: a chunk's section
     lo: int = 1  # no chunk starts before the previous chunk's start
     after: int = 1  # ... and most start after its end
 
@@ -181,17 +175,19 @@ class _Walker:
         for child in children:
             self._block(child)
         del self.headings[depth:]
+        self.trail = self.trail[:depth]
 
     def _heading(self, node: Any) -> None:
         part = self._part(node, self.lo, self.after)
         if not is_meaningful(part.text, 1) or part.span is None:
             return
         start, end = part.span
-        section = (*(title for title, _ in self.headings), part.text)
+        section = (*self.trail, part.text)
         parent = self.headings[-1][1] if self.headings else None
         links = unique([link for link, _ in part.links])
         self.chunks.append(Chunk(part.text, start, end, "heading", section, parent, links))
         self.headings.append((part.text, len(self.chunks) - 1))
+        self.trail = section
         self.lo, self.after = start, end + 1
 
     def _paragraph(self, node: Any) -> None:
@@ -208,7 +204,7 @@ class _Walker:
             span = self.index.place(needle, _raw(node), _hint(node), self.lo, self.after)
         if span is None:
             return
-        section = tuple(title for title, _ in self.headings)
+        section = self.trail
         parent = self.headings[-1][1] if self.headings else None
         self.chunks.append(Chunk(text, span[0], span[1], "code", section, parent))
         self.lo, self.after = span[0], span[1] + 1
@@ -360,7 +356,7 @@ class _Walker:
     def _append(
         self, text: str, needle: list[str], span: Span, role: str, links: list[tuple[str, str]]
     ) -> None:
-        section = tuple(title for title, _ in self.headings)
+        section = self.trail
         parent = self.headings[-1][1] if self.headings else None
         if len(text) <= MAX_PARAGRAPH_CHARS:
             found = unique([link for link, _ in links])
@@ -453,51 +449,6 @@ def _foreign(match: re.Match[str]) -> str:
     return "\ufffd" if match.group() == "\x00" else " "
 
 
-def _too_long(lines: list[str]) -> bool:
-    """True when a line passes docutils' line length limit (which stops its parse)."""
-    return any(
-        len(line) > MAX_LINE_CHARS // 8 and len(line.expandtabs(8)) > MAX_LINE_CHARS
-        for line in lines
-    )
-
-
-def _table_cells(lines: list[str]) -> int:
-    """About how many cells the grid and simple tables of `lines` have.
-
-    A grid table's cells are counted on its border lines (``+---+---+``); a simple
-    table's as its columns times its lines, from a top border (after a blank line) to
-    the border with the same columns that a blank line follows."""
-    total = 0
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        index += 1
-        if "+" in line and _GRID_BORDER.match(line):
-            total += line.count("+") - 1
-        elif (
-            "=" in line
-            and _SIMPLE_BORDER.match(line)
-            and (index < 2 or not lines[index - 2].strip())
-        ):
-            layout = [match.span() for match in _RUN.finditer(line)]
-            start = index
-            while index < len(lines) and not _closes(lines, index, layout):
-                index += 1
-            total += len(layout) * (index - start + 1)
-            index += 1
-    return total
-
-
-def _closes(lines: list[str], index: int, layout: list[tuple[int, int]]) -> bool:
-    """True when line `index` is the bottom border of a simple table with `layout`."""
-    line = lines[index]
-    if "=" not in line or not _SIMPLE_BORDER.match(line):
-        return False
-    if index + 1 < len(lines) and lines[index + 1].strip():
-        return False
-    return [match.span() for match in _RUN.finditer(line)] == layout
-
-
 def _hint(node: Any) -> int | None:
     """docutils' line for `node`, else its nearest ancestor's."""
     while node is not None:
@@ -517,6 +468,8 @@ def _joined_words(parts: list[_Part]) -> list[str] | None:
 
 
 def _union(spans: list[Span | None]) -> Span:
+    if len(spans) == 1 and spans[0] is not None:
+        return spans[0]  # (the usual case: a chunk of one part)
     found = [span for span in spans if span is not None]
     return min(start for start, _ in found), max(end for _, end in found)
 

@@ -28,7 +28,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from itertools import chain
+from collections import defaultdict
+from collections.abc import Iterator
+from itertools import accumulate, chain, repeat
+from operator import contains
 
 from credo.store.stem import ASCII_FOLD
 
@@ -67,9 +70,11 @@ class SourceIndex:
     def __init__(self, lines: list[str]) -> None:
         self.lines = [(line.expandtabs(8) if "\t" in line else line).rstrip() for line in lines]
         self._words: list[list[str]] | None = None  # each line's words, on first need
-        self._tokens: list[tuple[str, int]] | None = None  # (word, line), in file order
-        self._positions: dict[str, list[int]] = {}
+        self._token_lines: list[int] | None = None  # each word's line, in file order
+        self._positions: dict[str, list[int]] = {}  # word -> its token indices
         self._first_token: list[int] = []  # [n]: first token on line n + 1 or later
+        self._text: str | None = None  # the lines joined by "\n", on first need
+        self._offsets: list[int] = []  # [n]: where line n + 1 starts in `_text`
 
     def line_words(self, number: int) -> list[str]:
         return self._every_line_words()[number - 1]
@@ -94,7 +99,7 @@ class SourceIndex:
         if not needle:
             return None
         if raw:
-            raw_lines = [line.strip() for line in raw.split("\n")]
+            raw_lines = [line.strip() for line in raw.split("\n")] if "\n" in raw else [raw.strip()]
             start = self._by_raw(raw_lines, hint, lo, after)
             if start is not None:
                 span = (start, start + len(raw_lines) - 1)
@@ -134,7 +139,12 @@ class SourceIndex:
                 return min(near)[-1]
         for first, last in ((after, count), (lo, after - 1)):
             weak: int | None = None
-            for start in range(max(first, 1), min(last, first + _MAX_SCAN) + 1):
+            # Only a line holding the first raw line can start a match: the others are
+            # passed over in C. The scan stops as a scan of every line would: at the first
+            # line past the weak match's reach (which matches no better than weakly).
+            for start in self._holding(raw[0], max(first, 1), min(last, first + _MAX_SCAN)):
+                if weak is not None and start > weak + _WEAK_REACH + 1:
+                    break
                 grade = self._match(raw, start)
                 if grade == _STRONG:
                     return start
@@ -146,21 +156,38 @@ class SourceIndex:
                 return weak
         return None
 
+    def _holding(self, part: str, first: int, last: int) -> Iterator[int]:
+        """The lines `first`..`last` (in order) that hold the string `part`."""
+        last = min(last, len(self.lines))
+        if first > last:
+            return
+        if self._text is None:
+            self._text = "\n".join(self.lines)  # (no line holds "\n")
+            self._offsets = list(accumulate(map((1).__add__, map(len, self.lines)), initial=0))
+        text, offsets = self._text, self._offsets
+        begin, end = offsets[first - 1], offsets[last] - 1
+        while (found := text.find(part, begin, end)) >= 0:
+            number = bisect_right(offsets, found)  # the line `found` is on
+            yield number
+            begin = offsets[number]  # the next line's start
+
     def _match(self, raw: list[str], start: int) -> int:
         """How well source lines from `start` match `raw`, docutils' raw text of a block
         (its lines stripped): `_STRONG` when the first raw line ends its source line (what
         precedes it is a list, field or directive marker) and each further one is a whole
         source line; `_WEAK` when each raw line is only within its source line (a table
         cell); 0 when they do not match."""
-        if start < 1 or start + len(raw) - 1 > len(self.lines):
+        count = len(raw)
+        lines = self.lines
+        if start < 1 or start + count - 1 > len(lines):
             return 0
-        first = self.lines[start - 1]
-        if raw[0] not in first:
+        first, head = lines[start - 1], raw[0]
+        if head not in first:
             return 0
-        rest = self.lines[start : start - 1 + len(raw)]
-        if first.endswith(raw[0]) and all(
-            part == line.strip() for part, line in zip(raw[1:], rest, strict=True)
-        ):
+        if count == 1:  # (most blocks: no further lines to compare)
+            return _STRONG if first.endswith(head) else _WEAK
+        rest = lines[start : start - 1 + count]
+        if first.endswith(head) and raw[1:] == [line.strip() for line in rest]:
             return _STRONG
         return _WEAK if all(part in line for part, line in zip(raw[1:], rest, strict=True)) else 0
 
@@ -168,7 +195,7 @@ class SourceIndex:
         """The tightest token span holding `needle` in order, starting at line `lo` or
         later; among spans not much wider than the needle, the one nearest the hint (or
         `after`)."""
-        tokens = self._index()
+        token_lines = self._index()
         first = self._positions.get(needle[0])
         if not first:
             return None
@@ -181,10 +208,10 @@ class SourceIndex:
             if end is None:
                 continue
             span = end - position
-            start_line = tokens[position][1]
+            start_line = token_lines[position]
             key = (span > len(needle) + len(needle) // 2 + 4, abs(start_line - target), span)
             if best is None or key < best[0]:
-                best = (key, start_line, tokens[end][1])
+                best = (key, start_line, token_lines[end])
         return None if best is None else (best[1], best[2])
 
     def _greedy(self, needle: list[str], position: int, limit: int) -> int | None:
@@ -200,17 +227,20 @@ class SourceIndex:
             position = found[index]
         return position
 
-    def _index(self) -> list[tuple[str, int]]:
-        """Every word of the file with its line, and where each word occurs."""
-        if self._tokens is None:
-            self._tokens = []
-            for number in range(1, len(self.lines) + 1):
-                self._first_token.append(len(self._tokens))
-                for word in self.line_words(number):
-                    self._positions.setdefault(word, []).append(len(self._tokens))
-                    self._tokens.append((word, number))
-            self._first_token.append(len(self._tokens))
-        return self._tokens
+    def _index(self) -> list[int]:
+        """The line of every word of the file, in file order, and where each word occurs
+        (`_positions`, `_first_token`)."""
+        if self._token_lines is None:
+            every = self._every_line_words() if self.lines else []  # ("" folds to one line)
+            counts = list(map(len, every))
+            self._first_token = list(accumulate(counts, initial=0))
+            lines = map(repeat, range(1, len(every) + 1), counts)
+            self._token_lines = list(chain.from_iterable(lines))
+            positions: defaultdict[str, list[int]] = defaultdict(list)
+            for position, word in enumerate(chain.from_iterable(every)):
+                positions[word].append(position)
+            self._positions = dict(positions)  # (a plain dict: `get` must not add words)
+        return self._token_lines
 
     def holds(self, needle: list[str], start: int, end: int) -> bool:
         """True when lines `start`..`end` hold `needle`'s words in order."""
@@ -218,7 +248,7 @@ class SourceIndex:
             return False
         # One iterator over the lines' words: each `in` scans on from the last match, in C.
         remaining = chain.from_iterable(self._every_line_words()[start - 1 : end])
-        return all(word in remaining for word in needle)
+        return all(map(contains, repeat(remaining), needle))
 
     def align(self, needle: list[str], start: int, end: int) -> list[int] | None:
         """The line of each word of `needle`, matched in order (greedily) within lines

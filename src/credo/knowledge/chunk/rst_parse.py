@@ -54,7 +54,7 @@ from docutils.parsers import rst
 from docutils.parsers.rst import Directive, directives, roles, states, tableparser
 from docutils.parsers.rst.languages import en
 
-from credo.knowledge.chunk import rst_inline
+from credo.knowledge.chunk import rst_inline, rst_nodes
 from credo.knowledge.chunk.rst_inline import ParseTimeout as ParseTimeout
 
 # Directives whose content is code, a file list or generated from elsewhere.
@@ -95,6 +95,7 @@ def parse(text: str, budget: float) -> Any:
         _pooled_state_machines(),
         _ascii_fast_paths(),
         _one_line_cells(),
+        rst_nodes.quick_links(),
         warnings.catch_warnings(),
     ):
         warnings.simplefilter("ignore")
