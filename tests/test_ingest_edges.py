@@ -29,11 +29,7 @@ def the(memory: Memory, word: str) -> str:
     """The id of the live belief holding ``para(word)``."""
     anchors = memory.beliefs_for_doc("docs/", include_forgotten=True)
     beliefs = memory.store.get_beliefs({a.belief_id for a in anchors})
-    found = {
-        b.id
-        for b in beliefs.values()
-        if b.deleted_at is None and f"{word}0 " in b.content
-    }
+    found = {b.id for b in beliefs.values() if b.deleted_at is None and f"{word}0 " in b.content}
     assert len(found) == 1, (word, found)
     return found.pop()
 
@@ -224,6 +220,34 @@ def test_an_unchanged_tree_writes_nothing(memory: Memory, root: Path) -> None:
     before = rows(memory), len(list(memory.store.log_entries()))
     ingest(memory, root)
     assert (rows(memory), len(list(memory.store.log_entries()))) == before
+
+
+@pytest.mark.sqlite_only
+def test_a_warm_engine_follows_an_edge_ingest_deleted(root: Path) -> None:
+    """The warm index reads edges again at the next store version: a deleted CITES is gone
+    from it, and its retrieve is the cold one's, byte for byte."""
+    db = root / "m.db"
+    with Memory(db, root=root) as writer, Memory(db, root=root) as warm:
+        ingest(writer, root)
+        cold = Memory(db, root=root)
+        try:
+            assert warm.store.build_warm()
+            edge = (the(writer, "intro"), the(writer, "watch"))
+            query = "intro3 watch5"
+            options = {"token_budget": 2400, "with_doc_anchors": True}
+            before = warm.retrieve(query, **options)  # type: ignore[arg-type]
+            assert before == cold.retrieve(query, **options)  # type: ignore[arg-type]
+            links = warm.store.links_touching([edge[1]], limit=100)
+            assert any(link.src == edge[0] for link in links)
+            write(root, {"docs/guide.md": guide(None)})
+            ingest(writer, root)
+            assert warm.store.build_warm()
+            after = warm.retrieve(query, **options)  # type: ignore[arg-type]
+            assert after == cold.retrieve(query, **options)  # type: ignore[arg-type]
+            links = warm.store.links_touching([edge[1]], limit=100)
+            assert not any(link.src == edge[0] for link in links)
+        finally:
+            cold.close()
 
 
 # -- a store written before m012 ---------------------------------------------------------
