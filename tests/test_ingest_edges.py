@@ -46,6 +46,12 @@ def rows(memory: Memory) -> set[tuple[str, str, str, str, str]]:
     return {(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4])) for r in found}
 
 
+def pending(memory: Memory) -> set[tuple[str, str, str]]:
+    """Every (file, src, cited file) of ``pending_cites``."""
+    found = memory.store.conn.execute("SELECT file, src, cited_file FROM pending_cites")
+    return {(str(r[0]), str(r[1]), str(r[2])) for r in found.fetchall()}
+
+
 def unedged(memory: Memory) -> list[tuple[str, str, str, str]]:
     """(source_path, src, dst, type) of the log's ``unedge`` rows, in log order."""
     out = []
@@ -200,6 +206,26 @@ def test_cites_follow_a_cited_file_that_changed_or_vanished(memory: Memory, root
     assert not any(r[3] == "CITES" for r in rows(memory))
 
 
+def test_a_link_waits_for_a_file_that_comes_later(memory: Memory, root: Path) -> None:
+    """guide.md links to a page that does not exist yet, then is empty: no edge, the link
+    waits; when the page gets a first passage (guide.md unchanged), the CITES appears."""
+    write(root, {"docs/guide.md": guide("later.md")})
+    ingest(memory, root)
+    assert cites(memory) == set()
+    assert pending(memory) == {("docs/guide.md", the(memory, "intro"), "docs/later.md")}
+    write(root, {"docs/later.md": ""})
+    ingest(memory, root)
+    assert cites(memory) == set()
+    write(root, {"docs/later.md": f"# Later\n\n{para('late')}\n"})
+    ingest(memory, root)
+    assert cites(memory) == {(the(memory, "intro"), the(memory, "late"))}
+    assert pending(memory) == set()
+    write(root, {"docs/later.md": None})  # gone again: the link waits again
+    ingest(memory, root)
+    assert cites(memory) == set()
+    assert pending(memory) == {("docs/guide.md", the(memory, "intro"), "docs/later.md")}
+
+
 def test_a_link_to_a_later_file_is_settled_at_the_runs_end(memory: Memory, root: Path) -> None:
     # a.md is read before deploy.md and ops.md: its CITES wait for the run's end, and
     # so does dropping those it no longer states.
@@ -253,9 +279,11 @@ def test_a_warm_engine_follows_an_edge_ingest_deleted(root: Path) -> None:
 # -- a store written before m012 ---------------------------------------------------------
 def _as_v11(memory: Memory) -> None:
     """Take the store back to schema 11 as credo wrote it then: the same tables less
-    ``edge_files`` (bench/store_diff.py shows a first ingest is otherwise identical)."""
+    ``edge_files`` and ``pending_cites`` (bench/store_diff.py shows a first ingest is
+    otherwise identical)."""
     with memory.store.transaction():
         memory.store.conn.execute("DROP TABLE edge_files")
+        memory.store.conn.execute("DROP TABLE pending_cites")
         memory.store.conn.execute("DELETE FROM _migrations WHERE version = 12")
         memory.store.conn.execute("DELETE FROM _meta WHERE key = 'edge_files_unsettled'")
 
@@ -319,11 +347,11 @@ LINKS = ("a.md", "b.md", "sub/c.md", "../b.md", "c.md")
 
 
 @st.composite
-def page(draw: st.DrawFn, first: str) -> str:
-    """A page whose first heading is ``first`` (what links to it cite) and a few sections,
-    each with passages drawn from a small set (so texts recur across pages and sections)
-    and links to the other pages."""
-    lines = [f"# {first}", ""]
+def page(draw: st.DrawFn, first: str | None) -> str:
+    """A page whose first heading is ``first`` (none: it starts with a passage, or is
+    empty) and a few sections, each with passages drawn from a small set (so texts recur
+    across pages and sections) and links to the other pages."""
+    lines = [] if first is None else [f"# {first}", ""]
     for _ in range(draw(st.integers(0, 3))):
         lines += [f"## {draw(st.sampled_from(TITLES))}", ""]
         for _ in range(draw(st.integers(0, 2))):
@@ -333,10 +361,9 @@ def page(draw: st.DrawFn, first: str) -> str:
     return "\n".join(lines)
 
 
-# A step: a page's new text, or None to delete it. Pages are never created after a
-# deletion, and keep a first heading: a link to a page that appears only later is not
-# made by a re-ingest of the unchanged linking page (the rule "Edges": a known limit).
-step = st.tuples(st.sampled_from(NAMES), st.none() | st.sampled_from(TITLES).flatmap(page))
+pages = (st.none() | st.sampled_from(TITLES)).flatmap(page)
+# A step: a page's new text, or None to delete it (a later step may bring it back).
+step = st.tuples(st.sampled_from(NAMES), st.none() | pages)
 
 
 @settings(
@@ -345,31 +372,29 @@ step = st.tuples(st.sampled_from(NAMES), st.none() | st.sampled_from(TITLES).fla
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(
-    start=st.tuples(*[st.sampled_from(TITLES).flatmap(page) for _ in NAMES]),
-    steps=st.lists(step, max_size=5),
+    start=st.tuples(*[st.none() | pages for _ in NAMES]),
+    steps=st.lists(step, max_size=6),
 )
 @pytest.mark.sqlite_only
 def test_any_edits_leave_the_edges_of_a_fresh_ingest(
     tmp_path_factory: pytest.TempPathFactory,
-    start: tuple[str, ...],
+    start: tuple[str | None, ...],
     steps: list[tuple[str, str | None]],
 ) -> None:
     root = tmp_path_factory.mktemp("edits")
+    (root / "docs").mkdir()
     write(root, {f"docs/{n}": text for n, text in zip(NAMES, start, strict=True)})
-    gone: set[str] = set()
     with Memory(root / "m.db", root=root) as memory:
         ingest(memory, root)
         for name, text in steps:
-            if name in gone:
-                continue
-            if text is None:
-                gone.add(name)
             write(root, {f"docs/{name}": text})
             ingest(memory, root)
         incremental, incremental_rows = edges(memory), rows(memory)
+        incremental_pending = pending(memory)
     fresh_root = tmp_path_factory.mktemp("fresh")
     shutil.copytree(root / "docs", fresh_root / "docs")
     with Memory(fresh_root / "m.db", root=fresh_root) as fresh:
         ingest(fresh, fresh_root)
         assert incremental == edges(fresh)
         assert incremental_rows == rows(fresh)
+        assert incremental_pending == pending(fresh)

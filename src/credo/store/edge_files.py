@@ -8,6 +8,11 @@ an import, a capture) wrote first has no row and is never deleted by ingest; ``r
 refuses an edge that exists, so no other writer ever writes an edge ingest owns. The rows
 cascade with their edge (a hard forget deletes both).
 
+A link whose cited file has no cite target when it is settled (the file is not ingested,
+holds no chunk, or its first belief is the linking one) makes no edge; it waits in
+``pending_cites`` (file, src, cited file), and becomes a CITES edge when the cited file
+gets a target (knowledge/ingest/run.py).
+
 The Python is shared by both backends; each gives its statements (PostgreSQL's in
 store/postgres/edge_files.py) and how a list travels as one parameter.
 """
@@ -42,6 +47,11 @@ class EdgeFileRows:
     _DELETE_EDGE: ClassVar[str]  # (src, dst, type), many
     _CITING: ClassVar[str]  # (cited file): file, src, dst of the CITES rows naming it
     _UNKNOWN_FILES: ClassVar[str]  # (): the files with rows that the ledger does not hold
+    _PENDING_DROP: ClassVar[str]  # (file): delete its pending cites
+    _PENDING_DROP_TO: ClassVar[str]  # (file, cited file): delete its pending cites to it
+    _PENDING_ADD: ClassVar[str]  # (file, src, cited file), many
+    _PENDING_TO: ClassVar[str]  # (cited file): file, src by file, src
+    _PENDING_FILES: ClassVar[str]  # (): the cited files of the pending cites
 
     @staticmethod
     def _id_list(ids: Iterable[str]) -> object:
@@ -94,6 +104,24 @@ class EdgeFileRows:
         backfill of files that vanished before it), by name."""
         return [str(r[0]) for r in self.conn.execute(self._UNKNOWN_FILES)]
 
+    def set_pending_cites(self, file: str, rows: Iterable[tuple[str, str]]) -> None:
+        """``file``'s links (src, cited file) that make no edge now, in place of its last."""
+        self.conn.execute(self._PENDING_DROP, (file,))
+        self._many(self._PENDING_ADD, [(file, src, cited) for src, cited in rows])
+
+    def set_pending_cites_to(self, file: str, cited_file: str, srcs: Iterable[str]) -> None:
+        """``file``'s links to ``cited_file`` that make no edge now, in place of its last."""
+        self.conn.execute(self._PENDING_DROP_TO, (file, cited_file))
+        self._many(self._PENDING_ADD, [(file, src, cited_file) for src in srcs])
+
+    def pending_cites_to(self, cited_file: str) -> list[tuple[str, str]]:
+        """(file, src) of the links to ``cited_file`` that wait for a target."""
+        return [(str(r[0]), str(r[1])) for r in self.conn.execute(self._PENDING_TO, (cited_file,))]
+
+    def pending_cited_files(self) -> set[str]:
+        """The files some pending link cites."""
+        return {str(r[0]) for r in self.conn.execute(self._PENDING_FILES)}
+
     def _many(self, sql: str, rows: list[tuple[str, ...]]) -> None:
         raise NotImplementedError
 
@@ -122,6 +150,13 @@ class EdgeFileTable(EdgeFileRows):
         "WHERE file NOT IN (SELECT path FROM ingested_files) ORDER BY file"
     )
 
+    _PENDING_DROP = "DELETE FROM pending_cites WHERE file = ?"
+    _PENDING_DROP_TO = "DELETE FROM pending_cites WHERE file = ? AND cited_file = ?"
+    _PENDING_ADD = (
+        "INSERT INTO pending_cites(file, src, cited_file) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
+    )
+    _PENDING_TO = "SELECT file, src FROM pending_cites WHERE cited_file = ? ORDER BY file, src"
+    _PENDING_FILES = "SELECT DISTINCT cited_file FROM pending_cites"
     _id_list = staticmethod(json_array)
 
     def _many(self, sql: str, rows: list[tuple[str, ...]]) -> None:

@@ -402,13 +402,14 @@ UPDATE ingested_files SET content_hash = '';
 
 # Which ingested file states which edge that ingest wrote (store/edge_files.py), so that a
 # file that stops stating an edge takes it away when no other file states it (the rules of
-# credo.knowledge.ingest). Backfill: the log holds each edge ingest wrote, with the file
-# that wrote it (an ``ingest`` row, action ``edge``), unless another writer wrote the same
+# credo.knowledge.ingest), and the links that wait for their file to have a cite target.
+# Backfill: the log holds each edge ingest wrote, with the file that wrote it (an
+# ``ingest`` row, action ``edge``), unless another writer wrote the same
 # edge later (it was deleted in between, say by a hard forget, and is no longer ingest's).
 # Which other files state it the log cannot say, so every file is read again by the next
 # ingest (as m006 and m009-m011 did), which settles each file's rows; the rows of files
 # that already left the ledger (vanished before this migration) are settled by the next
-# ingest run as a vanished file's are (knowledge/ingest/run.py, ``_settle_unknown_files``).
+# ingest run as a vanished file's are (knowledge/ingest/run.py, ``_settle_off_ledger``).
 M012_EDGE_FILES = """
 CREATE TABLE edge_files (
     file       TEXT NOT NULL,
@@ -421,6 +422,14 @@ CREATE TABLE edge_files (
 ) WITHOUT ROWID;
 CREATE INDEX edge_files_edge ON edge_files(src, dst, type);
 CREATE INDEX edge_files_cited ON edge_files(cited_file) WHERE cited_file <> '';
+-- Links that make no edge yet (their file is not ingested or has no first belief).
+CREATE TABLE pending_cites (
+    file       TEXT NOT NULL,
+    src        TEXT NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
+    cited_file TEXT NOT NULL,
+    PRIMARY KEY (file, src, cited_file)
+) WITHOUT ROWID;
+CREATE INDEX pending_cites_cited ON pending_cites(cited_file);
 CREATE TEMP TABLE _m012_written AS
     SELECT l.seq AS seq, l.source_path AS file, l.belief_id AS src,
            json_extract(l.payload, '$.dst') AS dst, json_extract(l.payload, '$.type') AS type

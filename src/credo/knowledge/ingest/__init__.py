@@ -45,17 +45,18 @@ The rules (quoted in the docs):
   hang from. A Markdown link to
   another file of the ingested tree (relative to the linking file, ``/`` meaning the root;
   ``#fragment`` and ``?query`` dropped) CITES that file's first top-level heading, else
-  its first chunk. An edge ingest wrote lives while an ingested file states it: each file
-  it holds records which edges it states (``edge_files``, `edges.settle`); when a file
+  its first chunk. An edge ingest wrote lives while an ingested file states it: the store
+  records which file states which edge (``edge_files``, `edges.settle`); when a file
   changes or vanishes, an edge it no longer states loses that file, and an edge no file
   states any more is deleted (a text in several files, and so its edges, lives while one
   of them states it). When a file's cite target changes or the file vanishes, the CITES of
   the files that link to it and were not read again follow (point at the new target, or
   go). An edge another writer wrote first (``relate``, an import, a capture) is never
   removed by ingest, even when a file states it too; ``relate`` refuses an edge that
-  exists, so no edge is both. A known limit: a link to a file that is not ingested (or
-  holds no chunk) when the linking file is read makes no edge, and an edge does not appear
-  when that file arrives later until the linking file is read again.
+  exists, so no edge is both. A link to a file with no cite target yet (not ingested,
+  empty, or whose first passage is the linking one) makes no edge and waits
+  (``pending_cites``): the CITES appears when that file gets a target. So after any
+  edits, a re-ingest leaves the ingest edges a fresh ingest of the same files writes.
 - **Vanished text.** After a file changes, a belief whose text left it loses nothing if it
   is still in the file elsewhere; otherwise it is marked stale (soft-deleted, the anchor
   kept for audit) when it is a ``document`` belief, unlocked, with no ``ingest`` anchor

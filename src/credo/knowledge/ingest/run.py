@@ -23,6 +23,7 @@ from credo.store.edge_files import EdgeSource
 
 # The _meta key m012 sets when it backfilled rows of files the ledger no longer holds.
 UNSETTLED = "edge_files_unsettled"
+CITES = EdgeType.CITES.value
 
 # A commit is shared by at most this many files or this many seconds of work (see
 # `CommitGroups`): enough to amortise the fsync, short enough not to hold the write lock.
@@ -151,7 +152,9 @@ def _ingest_one(run: Run, path: Path, split: Splitter) -> None:
     with run.store.transaction(), run.store.write_errors():
         FileWriter(run, path, uri, read, done.chunks, done.definitions, done.scopes).write()
     run.report.files_ingested += 1
-    if prior is not None and prior.first_belief != run.first_belief[uri]:
+    if prior is None:
+        run.new_files.add(uri)
+    elif prior.first_belief != run.first_belief[uri]:
         run.retargeted.add(uri)
 
 
@@ -185,16 +188,16 @@ def _flush_deferred(run: Run) -> None:
     with run.store.transaction(), run.store.write_errors():
         log: list[LogRow] = []
         for item in run.deferred:
-            stated = dict(item.stated)
+            stated, pending = dict(item.stated), set(item.pending)
             for src, target_uri in item.cites:
                 target = run.cite_target(target_uri)
-                if target is not None:
-                    edge = Edge(
-                        src, target, EdgeType.CITES, EDGE_VALENCE[EdgeType.CITES], None, now
-                    )
-                    stated.setdefault((src, target, EdgeType.CITES.value, target_uri), edge)
+                if target is not None and target != src:
+                    stated.setdefault((src, target, CITES, target_uri), _cites(src, target, now))
+                else:
+                    pending.add((src, target_uri))
             path = item.ledger.path
             added, removed = settle(run.store, path, stated, _logger(log, now, path))
+            run.store.set_pending_cites(path, sorted(pending))
             run.report.edges_added += added
             run.report.edges_removed += removed
         run.store.record_ingested_files(item.ledger for item in run.deferred)
@@ -203,37 +206,55 @@ def _flush_deferred(run: Run) -> None:
 
 
 def _retarget_cites(run: Run) -> None:
-    """The CITES of files not read again whose cited file changed what a link to it cites
-    (its first belief), or vanished: each citing file's edge is settled to the new target,
-    or goes (the rule "Edges" of `credo.knowledge.ingest`)."""
-    for cited in sorted(run.retargeted):
-        rows = run.store.citing_sources(cited)
-        if not rows:
-            continue
+    """The links to files whose cite target (first belief) changed in this run, that
+    vanished, or that are new and some link waited for: each linking file's CITES to such
+    a file is settled to the file's target now, or waits for one (`pending_cites`) when it
+    has none (the rule "Edges" of `credo.knowledge.ingest`). The links of files read in
+    this run are already settled; those of the others are what this settles."""
+    cited_files = run.retargeted
+    if run.new_files:
+        cited_files = cited_files | (run.new_files & run.store.pending_cited_files())
+    for cited in sorted(cited_files):
         target = run.cite_target(cited)
-        by_file: dict[str, list[tuple[str, str]]] = {}
-        for file, src, dst in rows:
+        links: dict[str, tuple[set[str], set[str]]] = {}  # file -> (src of edges, pending)
+        for file, src, dst in run.store.citing_sources(cited):
             if dst != target:
-                by_file.setdefault(file, []).append((src, dst))
-        now = time.time()
-        for file, moved in sorted(by_file.items()):
+                links.setdefault(file, (set(), set()))[0].add(src)
+        for file, src in run.store.pending_cites_to(cited):
+            if target is not None and src != target:
+                links.setdefault(file, (set(), set()))[1].add(src)
+        for file, (moved, waiting) in sorted(links.items()):
             with run.store.transaction(), run.store.write_errors():
-                log: list[LogRow] = []
-                stated = {
-                    source: _stated_edge(source, now)
-                    for source in run.store.edge_sources_of_file(file)
-                    if not (source[3] == cited and source[:2] in moved)
-                }
-                for src, _ in moved:
-                    if target is not None and src != target:
-                        edge = Edge(
-                            src, target, EdgeType.CITES, EDGE_VALENCE[EdgeType.CITES], None, now
-                        )
-                        stated.setdefault((src, target, EdgeType.CITES.value, cited), edge)
-                added, removed = settle(run.store, file, stated, _logger(log, now, file))
-                run.report.edges_added += added
-                run.report.edges_removed += removed
-                run.store.append_log(log)
+                _settle_links(run, file, cited, target, moved, waiting)
+
+
+def _settle_links(
+    run: Run, file: str, cited: str, target: str | None, moved: set[str], waiting: set[str]
+) -> None:
+    """``file``'s links to ``cited`` (from ``moved``: CITES to another target; from
+    ``waiting``: pending) made CITES to ``target``, or pending when there is none."""
+    now = time.time()
+    log: list[LogRow] = []
+    stated = {
+        source: _stated_edge(source, now)
+        for source in run.store.edge_sources_of_file(file)
+        if not (source[3] == cited and source[0] in moved)
+    }
+    pending = []
+    for src in sorted(moved | waiting):
+        if target is not None and src != target:
+            stated.setdefault((src, target, CITES, cited), _cites(src, target, now))
+        else:
+            pending.append(src)
+    added, removed = settle(run.store, file, stated, _logger(log, now, file))
+    run.store.set_pending_cites_to(file, cited, pending)
+    run.report.edges_added += added
+    run.report.edges_removed += removed
+    run.store.append_log(log)
+
+
+def _cites(src: str, dst: str, now: float) -> Edge:
+    return Edge(src, dst, EdgeType.CITES, EDGE_VALENCE[EdgeType.CITES], None, now)
 
 
 def _stated_edge(source: EdgeSource, now: float) -> Edge:

@@ -65,6 +65,7 @@ class Deferred:
     ledger: IngestedFile
     cites: list[tuple[str, str]]  # (citing belief id, target file URI)
     stated: dict[EdgeSource, Edge]  # the file's other edges (`writer.FileWriter.stated`)
+    pending: set[tuple[str, str]]  # its links with no target so far (`FileWriter.pending`)
 
 
 class Run:
@@ -80,6 +81,7 @@ class Run:
         # Files whose cite target (first belief) changed or that vanished in this run: the
         # CITES of unchanged files that link to them are settled at the end (run.py).
         self.retargeted: set[str] = set()
+        self.new_files: set[str] = set()  # files first read in this run
         self._uris: dict[Path, str] = {}
         self._exists: dict[str, bool] = {}  # keyed by the path's text: most are built as text
         self._links: dict[tuple[str, Path], Path | None] = {}

@@ -89,6 +89,7 @@ class FileWriter:
         self.scopes = scopes or []
         # The edges the file states (its DERIVED_FROM and the CITES whose target is known).
         self.stated: dict[EdgeSource, Edge] = {}
+        self.pending: set[tuple[str, str]] = set()  # (src, cited file): links with no target
 
     def note(self, belief_id: str | None, payload: dict[str, Any]) -> None:
         self.log.append((self.now, "ingest", belief_id, self.uri, payload))
@@ -114,7 +115,7 @@ class FileWriter:
         )
         self.run.first_belief[self.uri] = ledger.first_belief
         if cites:
-            self.run.deferred.append(Deferred(ledger, cites, self.stated))
+            self.run.deferred.append(Deferred(ledger, cites, self.stated, self.pending))
         else:
             self.store.record_ingested_files([ledger])
         self.store.append_log(self.log)
@@ -124,6 +125,7 @@ class FileWriter:
         old = {a.belief.id: a for a in self.store.ingest_anchors_of_file(self.uri)}
         self._retire(old, keep=set())
         self.report.edges_removed += settle(self.store, self.uri, {}, self.note)[1]
+        self.store.set_pending_cites(self.uri, [])
         self.store.drop_file_definitions(self.uri)
         self.store.drop_ingested_file(self.uri)
         self.note(None, {"action": "vanished"})
@@ -334,14 +336,18 @@ class FileWriter:
             for target_uri in self._cited_files(chunk):
                 if target_uri in self.run.first_belief or target_uri not in self.run.tree:
                     target = self.run.cite_target(target_uri)
-                    if target is not None:
+                    if target is not None and target != belief_id:
                         edge = self._edge(belief_id, target, "CITES")
                         stated.setdefault((belief_id, target, "CITES", target_uri), edge)
+                    else:  # no target yet: the link waits for one (store/edge_files.py)
+                        self.pending.add((belief_id, target_uri))
                 else:
                     deferred.append((belief_id, target_uri))  # ingested later in this run
         added, removed = settle(self.store, self.uri, stated, self.note, drop=not deferred)
         self.report.edges_added += added
         self.report.edges_removed += removed
+        if not deferred:
+            self.store.set_pending_cites(self.uri, sorted(self.pending))
         return deferred
 
     def _edge(self, src: str, dst: str, type_name: str) -> Edge:

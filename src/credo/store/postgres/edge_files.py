@@ -23,6 +23,11 @@ class EdgeFiles(EdgeFileRows):
     _DELETE_EDGE = pyformat(EdgeFileTable._DELETE_EDGE)
     _CITING = pyformat(EdgeFileTable._CITING)
     _UNKNOWN_FILES = EdgeFileTable._UNKNOWN_FILES
+    _PENDING_DROP = pyformat(EdgeFileTable._PENDING_DROP)
+    _PENDING_DROP_TO = pyformat(EdgeFileTable._PENDING_DROP_TO)
+    _PENDING_ADD = pyformat(EdgeFileTable._PENDING_ADD)
+    _PENDING_TO = pyformat(EdgeFileTable._PENDING_TO)
+    _PENDING_FILES = EdgeFileTable._PENDING_FILES
 
     def _many(self, sql: str, rows: list[tuple[str, ...]]) -> None:
         if rows:

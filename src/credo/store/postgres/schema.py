@@ -351,6 +351,13 @@ CREATE TABLE edge_files (
 );
 CREATE INDEX edge_files_edge ON edge_files(src, dst, type);
 CREATE INDEX edge_files_cited ON edge_files(cited_file) WHERE cited_file <> '';
+CREATE TABLE pending_cites (
+    file       {_T} NOT NULL,
+    src        {_T} NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
+    cited_file {_T} NOT NULL,
+    PRIMARY KEY (file, src, cited_file)
+);
+CREATE INDEX pending_cites_cited ON pending_cites(cited_file);
 CREATE TEMP TABLE _m012_written ON COMMIT DROP AS
     SELECT seq, file, src, p ->> 'dst' AS dst, p ->> 'type' AS type FROM (
         SELECT l.seq AS seq, l.source_path AS file, l.belief_id AS src, {_JSON} AS p
