@@ -1,7 +1,7 @@
 """Instructions of an ingest, trees side by side: a first ingest into a fresh store, and a
 re-ingest of the same, unchanged tree.
 
-    python bench/ingest_instructions.py SRC [SRC ...] [--corpora black,flask] [--tree DIR ...]
+    python bench/reingest_instructions.py SRC [SRC ...] [--corpora black,flask] [--tree DIR ...]
 
 Each SRC is a folder holding the ``credo`` package. For each corpus (the bench's,
 ``bench/docs_corpora.py``, and any ``--tree``) and SRC, cachegrind (``cachegrind.py``)
