@@ -43,7 +43,6 @@ class EdgeFileRows:
     _ADD: ClassVar[str]  # (file, src, dst, type, cited_file), many
     _DROP: ClassVar[str]  # (file, src, dst, type, cited_file), many
     _OWNED: ClassVar[str]  # (srcs): src, dst, type of the edges with a row
-    _ORPHANS: ClassVar[str]  # (srcs): src, dst, type of the edges with a row
     _DELETE_EDGE: ClassVar[str]  # (src, dst, type), many
     _CITING: ClassVar[str]  # (cited file): file, src, dst of the CITES rows naming it
     _UNKNOWN_FILES: ClassVar[str]  # (): the files with rows that the ledger does not hold
@@ -85,9 +84,7 @@ class EdgeFileRows:
         self._many(self._DROP, dropped)
         keys = {(row[1], row[2], row[3]) for row in dropped}
         srcs = self._id_list(sorted({k[0] for k in keys}))
-        still = {
-            (str(r[0]), str(r[1]), str(r[2])) for r in self.conn.execute(self._ORPHANS, (srcs,))
-        }
+        still = {(str(r[0]), str(r[1]), str(r[2])) for r in self.conn.execute(self._OWNED, (srcs,))}
         orphans = sorted(keys - still)
         self._many(self._DELETE_EDGE, orphans)
         return orphans
@@ -139,7 +136,6 @@ class EdgeFileTable(EdgeFileRows):
         "SELECT DISTINCT src, dst, type FROM edge_files "
         "WHERE src IN (SELECT value FROM json_each(?))"
     )
-    _ORPHANS = _OWNED
     _DELETE_EDGE = "DELETE FROM edges WHERE src = ? AND dst = ? AND type = ?"
     _CITING = (
         "SELECT file, src, dst FROM edge_files WHERE cited_file = ? AND type = 'CITES' "
@@ -160,4 +156,5 @@ class EdgeFileTable(EdgeFileRows):
     _id_list = staticmethod(json_array)
 
     def _many(self, sql: str, rows: list[tuple[str, ...]]) -> None:
-        self.conn.executemany(sql, rows)
+        if rows:  # (most files have no pending cite and drop no edge)
+            self.conn.executemany(sql, rows)

@@ -19,7 +19,6 @@ class EdgeFiles(EdgeFileRows):
     _ADD = pyformat(EdgeFileTable._ADD)
     _DROP = pyformat(EdgeFileTable._DROP)
     _OWNED = "SELECT DISTINCT src, dst, type FROM edge_files WHERE src = ANY(%s)"
-    _ORPHANS = _OWNED
     _DELETE_EDGE = pyformat(EdgeFileTable._DELETE_EDGE)
     _CITING = pyformat(EdgeFileTable._CITING)
     _UNKNOWN_FILES = EdgeFileTable._UNKNOWN_FILES
