@@ -2,6 +2,7 @@
 
     python bench/store_diff.py SRC_A SRC_B [--corpora black,flask] [--tree DIR ...]
     python bench/store_diff.py --stores A.db B.db
+    python bench/store_diff.py SRC_A SRC_B --except edge_files,_migrations
 
 Each SRC is a folder holding the ``credo`` package (a worktree's ``src``, or ``git archive``
 of a commit). For each corpus (the bench's, ``bench/docs_corpora.py``, and any ``--tree``),
@@ -17,7 +18,9 @@ they are compared as set or NULL only, and named in the output. Belief ids come 
 text, so they are compared as they are. The FTS5 index is also compared logically
 (``fts5vocab`` 'instance': every term, row, column and offset) and integrity-checked, so a
 difference of segment layout alone (``beliefs_fts_data``/``_idx``) is told apart from a
-different index. Exits 1 when any table differs.
+different index. Exits 1 when any table differs. ``--except`` leaves tables out of the
+comparison (a branch that adds a table compares the rest: the new table and the one
+more ``_migrations`` row).
 """
 
 from __future__ import annotations
@@ -96,12 +99,16 @@ def fts_terms(conn: sqlite3.Connection) -> list[tuple[object, ...]]:
     ).fetchall()
 
 
-def compare(a: Path, b: Path) -> bool:
-    """Print the comparison of two stores; True when every table is the same."""
+def compare(a: Path, b: Path, left_out: frozenset[str] = frozenset()) -> bool:
+    """Print the comparison of two stores; True when every table is the same (those in
+    ``left_out`` aside)."""
     ca, cb = sqlite3.connect(a), sqlite3.connect(b)
     listed = "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
-    tables = [(n, s) for n, s in ca.execute(listed) if "VIRTUAL" not in (s or "").upper()]
-    others = [(n, s) for n, s in cb.execute(listed) if "VIRTUAL" not in (s or "").upper()]
+    kept = lambda n, s: "VIRTUAL" not in (s or "").upper() and n not in left_out  # noqa: E731
+    tables = [(n, s) for n, s in ca.execute(listed) if kept(n, s)]
+    others = [(n, s) for n, s in cb.execute(listed) if kept(n, s)]
+    if left_out:
+        print("  left out: " + ", ".join(sorted(left_out)))
     schemas = tables == others
     same = schemas
     if not schemas:
@@ -138,9 +145,11 @@ def main() -> int:
     parser.add_argument("--stores", nargs=2, metavar="DB", help="compare two stores as they are")
     parser.add_argument("--corpora", default="", help="comma-separated bench corpora")
     parser.add_argument("--tree", action="append", default=[], help="a folder to ingest")
+    parser.add_argument("--except", dest="left_out", default="", help="tables left out")
     args = parser.parse_args()
+    left_out = frozenset(n for n in args.left_out.split(",") if n)
     if args.stores:
-        return 0 if compare(Path(args.stores[0]), Path(args.stores[1])) else 1
+        return 0 if compare(Path(args.stores[0]), Path(args.stores[1]), left_out) else 1
     if len(args.srcs) != 2:
         parser.error("give two SRC folders, or --stores A.db B.db")
     names = [n for n in args.corpora.split(",") if n]
@@ -159,7 +168,7 @@ def main() -> int:
             for src, db in zip(args.srcs, dbs, strict=True):
                 build(src, root, files, db)
             print(name)
-            every &= compare(*dbs)
+            every &= compare(*dbs, left_out)
     return 0 if every else 1
 
 

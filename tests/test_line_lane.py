@@ -254,6 +254,8 @@ def test_a_store_from_before_gets_its_rows_at_the_next_ingest(tmp_path: Path) ->
         conn.execute("DROP TABLE line_df")
         for table in ("definitions", "passage_definitions", "defn_df"):  # migration 11's
             conn.execute(f"DROP TABLE {table}")
+        for table in ("edge_files", "pending_cites"):  # migration 12's
+            conn.execute(f"DROP TABLE {table}")
         conn.execute("DELETE FROM _migrations WHERE version >= 10")
     conn.close()
     with Memory(path, root=tmp_path) as memory:

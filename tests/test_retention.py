@@ -15,7 +15,7 @@ from credo.retrieval import pipeline
 from credo.retrieval.compress import TIGHT_CAP
 from credo.retrieval.snippet import GAP, HEADLINE, SNIPPET, SNIPPET_CAP
 from credo.store import SqliteStore as Store
-from credo.store.migrations import MIGRATIONS
+from credo.store.migrations import LATEST_VERSION, MIGRATIONS
 from credo.surfaces.render import belief_text, result_json, result_text
 
 # -- the rules --------------------------------------------------------------------------------
@@ -180,7 +180,7 @@ def test_a_v8_store_migrates_to_facts_and_reads_its_files_again(tmp_path: Path) 
         )
     store.close()
     with Memory(path, root=tmp_path) as memory:
-        assert memory.stats().schema_version == 11
+        assert memory.stats().schema_version == LATEST_VERSION
         assert memory.get("a").retention == "fact"
         conn = memory.store.conn
         assert conn.execute("SELECT content_hash FROM ingested_files").fetchone()[0] == ""

@@ -29,6 +29,7 @@ TYPES = ("SUPPORTS", "RELATES_TO", "CITES", "CONTRADICTS", "SUPERSEDES", "TEMPOR
 
 texts = st.lists(st.sampled_from(WORDS), min_size=1, max_size=6).map(" ".join)
 # One step: ("remember", text), ("relate", i, j, type, weight), ("lock", i), ("forget", i),
+# ("unrelate", k): delete the k-th edge (as a re-ingest deletes an edge no file states),
 # ("query", text, budget, clustering), ("warm",): read and install the index again.
 steps = st.one_of(
     st.tuples(st.just("remember"), texts),
@@ -41,6 +42,7 @@ steps = st.one_of(
     ),
     st.tuples(st.just("lock"), st.integers(0, 30)),
     st.tuples(st.just("forget"), st.integers(0, 30)),
+    st.tuples(st.just("unrelate"), st.integers(0, 60)),
     st.tuples(st.just("query"), texts, st.sampled_from([60, 400, 2400]), st.booleans()),
     st.tuples(st.just("warm")),
 )
@@ -85,6 +87,12 @@ def _apply(memory: Memory, ids: list[str], step: tuple[object, ...]) -> None:
             memory.lock(ids[int(step[1]) % len(ids)])  # type: ignore[call-overload]
         elif kind == "forget" and ids:
             memory.forget(ids[int(step[1]) % len(ids)])  # type: ignore[call-overload]
+        elif kind == "unrelate":
+            edges = list(memory.store.iter_edges())
+            if edges:
+                edge = edges[int(step[1]) % len(edges)]  # type: ignore[call-overload]
+                with memory.store.transaction():
+                    memory.store.delete_edge(edge.src, edge.dst, edge.type)
     except CredoError:
         pass
 

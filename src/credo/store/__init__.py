@@ -20,6 +20,7 @@ from credo.store.captures import CaptureTable
 from credo.store.db import Transactions, connect, enable_wal, store_version
 from credo.store.defns import DefnTable
 from credo.store.dump import TableDump
+from credo.store.edge_files import EdgeFileTable
 from credo.store.edges import EdgeTable
 from credo.store.files import FileTable
 from credo.store.fts import FtsIndex, KeywordHit
@@ -72,6 +73,7 @@ class SqliteStore(
     TruthQueries,
     HrrTraces,
     FileTable,
+    EdgeFileTable,
     CaptureTable,
     JournalTable,
     LineTable,

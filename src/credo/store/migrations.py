@@ -400,6 +400,66 @@ UPDATE ingested_files SET content_hash = '';
 """
 
 
+# Which ingested file states which edge that ingest wrote (store/edge_files.py), so that a
+# file that stops stating an edge takes it away when no other file states it (the rules of
+# credo.knowledge.ingest), and the links that wait for their file to have a cite target.
+# Backfill: the log holds each edge ingest wrote, with the file that wrote it (an
+# ``ingest`` row, action ``edge``), unless another writer wrote the same
+# edge later (it was deleted in between, say by a hard forget, and is no longer ingest's).
+# Which other files state it the log cannot say, so every file is read again by the next
+# ingest (as m006 and m009-m011 did), which settles each file's rows; the rows of files
+# that already left the ledger (vanished before this migration) are settled by the next
+# ingest run as a vanished file's are (knowledge/ingest/run.py, ``_settle_off_ledger``).
+M012_EDGE_FILES = """
+CREATE TABLE edge_files (
+    file       TEXT NOT NULL,
+    src        TEXT NOT NULL,
+    dst        TEXT NOT NULL,
+    type       TEXT NOT NULL,
+    cited_file TEXT NOT NULL DEFAULT '',  -- CITES: the file linked to; else ''
+    PRIMARY KEY (file, src, dst, type, cited_file),
+    FOREIGN KEY (src, dst, type) REFERENCES edges(src, dst, type) ON DELETE CASCADE
+) WITHOUT ROWID;
+CREATE INDEX edge_files_edge ON edge_files(src, dst, type);
+CREATE INDEX edge_files_cited ON edge_files(cited_file) WHERE cited_file <> '';
+-- Links that make no edge yet (their file is not ingested or has no first belief).
+CREATE TABLE pending_cites (
+    file       TEXT NOT NULL,
+    src        TEXT NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
+    cited_file TEXT NOT NULL,
+    PRIMARY KEY (file, src, cited_file)
+) WITHOUT ROWID;
+CREATE INDEX pending_cites_cited ON pending_cites(cited_file);
+CREATE TEMP TABLE _m012_written AS
+    SELECT l.seq AS seq, l.source_path AS file, l.belief_id AS src,
+           json_extract(l.payload, '$.dst') AS dst, json_extract(l.payload, '$.type') AS type
+    FROM ingest_log l
+    WHERE l.op = 'ingest' AND l.source_path IS NOT NULL AND l.belief_id IS NOT NULL
+      AND json_valid(l.payload) AND json_extract(l.payload, '$.action') = 'edge';
+CREATE INDEX temp._m012_written_key ON _m012_written(src, dst, type);
+DELETE FROM _m012_written WHERE EXISTS (
+    SELECT 1 FROM ingest_log l
+    WHERE l.op = 'relate' AND l.belief_id = _m012_written.src AND l.seq > _m012_written.seq
+      AND json_valid(l.payload) AND json_extract(l.payload, '$.dst') = _m012_written.dst
+      AND json_extract(l.payload, '$.type') = _m012_written.type);
+DELETE FROM _m012_written WHERE rowid IN (
+    SELECT w.rowid FROM ingest_log l,
+        json_each(CASE WHEN json_valid(l.payload) THEN l.payload ELSE '{}' END, '$.edges') j
+        JOIN _m012_written w ON w.src = json_extract(j.value, '$[0]')
+            AND w.dst = json_extract(j.value, '$[1]') AND w.type = json_extract(j.value, '$[2]')
+    WHERE l.op = 'relate_batch' AND l.seq > w.seq);
+INSERT OR IGNORE INTO edge_files(file, src, dst, type, cited_file)
+    SELECT w.file, w.src, w.dst, w.type, '' FROM _m012_written w
+    JOIN edges e ON e.src = w.src AND e.dst = w.dst AND e.type = w.type;
+DROP TABLE _m012_written;
+-- Rows of files that already left the ledger (vanished before this migration) are settled
+-- by the next ingest run, where deleting an edge is logged and the HRR lane follows it.
+INSERT INTO _meta(key, value) SELECT 'edge_files_unsettled', '1' WHERE EXISTS (
+    SELECT 1 FROM edge_files WHERE file NOT IN (SELECT path FROM ingested_files));
+UPDATE ingested_files SET content_hash = '';
+"""
+
+
 class Migration(NamedTuple):
     version: int
     name: str
@@ -442,6 +502,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "m009_retention", _script(M009_RETENTION)),
     Migration(10, "m010_passage_lines", _script(M010_PASSAGE_LINES)),
     Migration(11, "m011_definitions", _script(M011_DEFINITIONS)),
+    Migration(12, "m012_edge_files", _script(M012_EDGE_FILES)),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -60,6 +60,8 @@ TABLES: tuple[Table, ...] = (
         "rid",
     ),
     _table("edges", "src dst type weight anchor_text created_at", "src, dst, type"),
+    _table("edge_files", "file src dst type cited_file", "file, src, dst, type, cited_file"),
+    _table("pending_cites", "file src cited_file", "file, src, cited_file"),
     _table(
         "belief_corroborations",
         "belief_id source session created_at",

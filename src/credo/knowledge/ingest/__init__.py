@@ -3,7 +3,8 @@
 The package: ``walk`` (which files a run reads, and reading one), ``state`` (what one run
 knows: its report, its caches, the CITES that wait), ``split`` (a file's text into passages,
 the pure part), ``pool`` and ``worker`` (splitting ahead of the writer in other processes),
-``writer`` (one changed file's beliefs, anchors and edges) and ``run`` (``ingest_paths``:
+``writer`` (one changed file's beliefs, anchors and edges), ``edges`` (a file's ingest edges
+kept equal to what it states) and ``run`` (``ingest_paths``:
 the run itself, its commits and clean-up).
 
 The rules (quoted in the docs):
@@ -48,7 +49,18 @@ The rules (quoted in the docs):
   hang from. A Markdown link to
   another file of the ingested tree (relative to the linking file, ``/`` meaning the root;
   ``#fragment`` and ``?query`` dropped) CITES that file's first top-level heading, else
-  its first chunk. Edges are added, never removed, by ingest.
+  its first chunk. An edge ingest wrote lives while an ingested file states it: the store
+  records which file states which edge (``edge_files``, `edges.settle`); when a file
+  changes or vanishes, an edge it no longer states loses that file, and an edge no file
+  states any more is deleted (a text in several files, and so its edges, lives while one
+  of them states it). When a file's cite target changes or the file vanishes, the CITES of
+  the files that link to it and were not read again follow (point at the new target, or
+  go). An edge another writer wrote first (``relate``, an import, a capture) is never
+  removed by ingest, even when a file states it too; ``relate`` refuses an edge that
+  exists, so no edge is both. A link to a file with no cite target yet (not ingested,
+  empty, or whose first passage is the linking one) makes no edge and waits
+  (``pending_cites``): the CITES appears when that file gets a target. So after any
+  edits, a re-ingest leaves the ingest edges a fresh ingest of the same files writes.
 - **Vanished text.** After a file changes, a belief whose text left it loses nothing if it
   is still in the file elsewhere; otherwise it is marked stale (soft-deleted, the anchor
   kept for audit) when it is a ``document`` belief, unlocked, with no ``ingest`` anchor
@@ -67,8 +79,9 @@ The rules (quoted in the docs):
   amortise the fsync; a failure rolls the group back and its files are re-read next run);
   every write is logged
   in ``ingest_log`` (op ``ingest``, ``source_path`` the file's URI, the action in the
-  payload). A file whose links point at files ingested later in the same run has its
-  CITES edges and its ledger row written in one last transaction, so an interrupted run
+  payload; a deleted edge is an ``unedge``). A file whose links point at files ingested
+  later in the same run has its CITES edges (and the removal of the edges it no longer
+  states) and its ledger row written in one last transaction, so an interrupted run
   re-reads it next time instead of losing the edges.
 """
 

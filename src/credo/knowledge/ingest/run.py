@@ -12,11 +12,17 @@ from typing import Any
 
 from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
 from credo.errors import InvalidInputError
+from credo.knowledge.ingest.edges import settle
 from credo.knowledge.ingest.pool import Splitter, splitter
 from credo.knowledge.ingest.state import IngestReport, LogRow, Run, file_exists
 from credo.knowledge.ingest.walk import read_file, start_path, unique_names, walk_files
-from credo.knowledge.ingest.writer import FileWriter, edge_payload, insert_new_edges
+from credo.knowledge.ingest.writer import FileWriter
 from credo.store import Store
+from credo.store.edge_files import EdgeSource
+
+# The _meta key m012 sets when it backfilled rows of files the ledger no longer holds.
+UNSETTLED = "edge_files_unsettled"
+CITES = EdgeType.CITES.value
 
 # A commit is shared by at most this many files or this many seconds of work (see
 # `CommitGroups`): enough to amortise the fsync, short enough not to hold the write lock.
@@ -74,6 +80,8 @@ def ingest_paths(
     split.close()
     _retire_vanished(run, starts)
     _flush_deferred(run)
+    _retarget_cites(run)
+    _settle_off_ledger(run)
     run.report.seconds = time.perf_counter() - started
     return run.report
 
@@ -145,6 +153,10 @@ def _ingest_one(run: Run, path: Path, split: Splitter) -> None:
     with run.store.transaction(), run.store.write_errors():
         FileWriter(run, path, uri, read, done.chunks, done.definitions, done.scopes).write()
     run.report.files_ingested += 1
+    if prior is None:
+        run.new_files.add(uri)
+    elif prior.first_belief != run.first_belief[uri]:
+        run.retargeted.add(uri)
 
 
 def _retire_vanished(run: Run, starts: Sequence[Path]) -> None:
@@ -159,28 +171,109 @@ def _retire_vanished(run: Run, starts: Sequence[Path]) -> None:
             with run.store.transaction(), run.store.write_errors():
                 FileWriter(run, run.root / row.path, row.path, None, []).write_vanished()
             run.report.files_removed += 1
+            run.retargeted.add(row.path)
 
 
 def _flush_deferred(run: Run) -> None:
-    """The CITES that waited for later files, and the ledger rows of their files."""
+    """The CITES that waited for later files, settled with the rest of their files' edges
+    (`edges.settle`), and the ledger rows of those files."""
     if not run.deferred:
         return
     now = time.time()
     with run.store.transaction(), run.store.write_errors():
         log: list[LogRow] = []
         for item in run.deferred:
-            edges = []
+            stated, pending = dict(item.stated), set(item.pending)
             for src, target_uri in item.cites:
                 target = run.cite_target(target_uri)
-                if target is not None:
-                    edges.append(Edge(src, target, EdgeType.CITES, EDGE_VALENCE[EdgeType.CITES]))
-            for edge in insert_new_edges(run.store, [_at(e, now) for e in edges]):
-                run.report.edges_added += 1
-                log.append((now, "ingest", edge.src, item.ledger.path, edge_payload(edge)))
+                if target is not None and target != src:
+                    stated.setdefault((src, target, CITES, target_uri), _cites(src, target, now))
+                else:
+                    pending.add((src, target_uri))
+            path = item.ledger.path
+            added, removed = settle(run.store, path, stated, _logger(log, now, path))
+            run.store.set_pending_cites(path, sorted(pending))
+            run.report.edges_added += added
+            run.report.edges_removed += removed
         run.store.record_ingested_files(item.ledger for item in run.deferred)
         run.store.append_log(log)
     run.deferred.clear()
 
 
-def _at(edge: Edge, now: float) -> Edge:
-    return Edge(edge.src, edge.dst, edge.type, edge.weight, edge.anchor_text, now)
+def _retarget_cites(run: Run) -> None:
+    """The links to files whose cite target (first belief) changed in this run, that
+    vanished, or that are new and some link waited for: each linking file's CITES to such
+    a file is settled to the file's target now, or waits for one (`pending_cites`) when it
+    has none (the rule "Edges" of `credo.knowledge.ingest`). The links of files read in
+    this run are already settled; those of the others are what this settles."""
+    cited_files = run.retargeted
+    if run.new_files:
+        cited_files = cited_files | (run.new_files & run.store.pending_cited_files())
+    for cited in sorted(cited_files):
+        target = run.cite_target(cited)
+        links: dict[str, tuple[set[str], set[str]]] = {}  # file -> (src of edges, pending)
+        for file, src, dst in run.store.citing_sources(cited):
+            if dst != target:
+                links.setdefault(file, (set(), set()))[0].add(src)
+        for file, src in run.store.pending_cites_to(cited):
+            if target is not None and src != target:
+                links.setdefault(file, (set(), set()))[1].add(src)
+        for file, (moved, waiting) in sorted(links.items()):
+            with run.store.transaction(), run.store.write_errors():
+                _settle_links(run, file, cited, target, moved, waiting)
+
+
+def _settle_links(
+    run: Run, file: str, cited: str, target: str | None, moved: set[str], waiting: set[str]
+) -> None:
+    """``file``'s links to ``cited`` (from ``moved``: CITES to another target; from
+    ``waiting``: pending) made CITES to ``target``, or pending when there is none."""
+    now = time.time()
+    log: list[LogRow] = []
+    stated = {
+        source: _stated_edge(source, now)
+        for source in run.store.edge_sources_of_file(file)
+        if not (source[3] == cited and source[0] in moved)
+    }
+    pending = []
+    for src in sorted(moved | waiting):
+        if target is not None and src != target:
+            stated.setdefault((src, target, CITES, cited), _cites(src, target, now))
+        else:
+            pending.append(src)
+    added, removed = settle(run.store, file, stated, _logger(log, now, file))
+    run.store.set_pending_cites_to(file, cited, pending)
+    run.report.edges_added += added
+    run.report.edges_removed += removed
+    run.store.append_log(log)
+
+
+def _cites(src: str, dst: str, now: float) -> Edge:
+    return Edge(src, dst, EdgeType.CITES, EDGE_VALENCE[EdgeType.CITES], None, now)
+
+
+def _stated_edge(source: EdgeSource, now: float) -> Edge:
+    # An edge a file already states: settle only reads its key (it is stored already).
+    edge_type = EdgeType(source[2])
+    return Edge(source[0], source[1], edge_type, EDGE_VALENCE[edge_type], None, now)
+
+
+def _settle_off_ledger(run: Run) -> None:
+    """m012 backfilled the edges of files that had vanished before it (the ledger no longer
+    holds them): they are retired like a vanished file's, once, by the next run."""
+    if run.store.meta_get(UNSETTLED) is None:
+        return
+    with run.store.transaction(), run.store.write_errors():
+        log: list[LogRow] = []
+        now = time.time()
+        for file in run.store.edge_files_off_ledger():
+            run.report.edges_removed += settle(run.store, file, {}, _logger(log, now, file))[1]
+        run.store.meta_set(UNSETTLED, None)
+        run.store.append_log(log)
+
+
+def _logger(log: list[LogRow], now: float, path: str) -> Callable[[str, dict[str, Any]], None]:
+    def note(belief_id: str, payload: dict[str, Any]) -> None:
+        log.append((now, "ingest", belief_id, path, payload))
+
+    return note

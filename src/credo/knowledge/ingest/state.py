@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from credo.edge_types import Edge
 from credo.knowledge.docuri import normalise_doc_uri
 from credo.store import Store
+from credo.store.edge_files import EdgeSource
 from credo.store.rows import IngestedFile
 
 LogRow = tuple[float, str, str | None, str | None, dict[str, Any] | None]
@@ -42,6 +44,7 @@ class IngestReport:
     beliefs_corroborated: int = 0
     beliefs_stale: int = 0
     edges_added: int = 0
+    edges_removed: int = 0
     anchors_added: int = 0
     chunks_rejected: int = 0  # chunks belief validation refused (e.g. over the size limit)
     seconds: float = 0.0
@@ -61,6 +64,8 @@ class Deferred:
 
     ledger: IngestedFile
     cites: list[tuple[str, str]]  # (citing belief id, target file URI)
+    stated: dict[EdgeSource, Edge]  # the file's other edges (`writer.FileWriter.stated`)
+    pending: set[tuple[str, str]]  # its links with no target so far (`FileWriter.pending`)
 
 
 class Run:
@@ -73,6 +78,10 @@ class Run:
         self.names: dict[str, Path] = {}
         self.first_belief: dict[str, str | None] = {}  # URI -> cite target, once known
         self.deferred: list[Deferred] = []
+        # Files whose cite target (first belief) changed or that vanished in this run: the
+        # CITES of unchanged files that link to them are settled at the end (run.py).
+        self.retargeted: set[str] = set()
+        self.new_files: set[str] = set()  # files first read in this run
         self._uris: dict[Path, str] = {}
         self._exists: dict[str, bool] = {}  # keyed by the path's text: most are built as text
         self._links: dict[tuple[str, Path], Path | None] = {}

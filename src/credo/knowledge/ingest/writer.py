@@ -19,11 +19,13 @@ from credo.knowledge.chunk import Chunk, language_for, source_lines
 from credo.knowledge.chunk.language import PROSE_LANGUAGES
 from credo.knowledge.docuri import line_hint, normalise_doc_uri
 from credo.knowledge.ingest.context import context_field
+from credo.knowledge.ingest.edges import settle
 from credo.knowledge.ingest.state import Deferred, LogRow, Run, file_exists
 from credo.knowledge.ingest.walk import Read
 from credo.knowledge.retention import of_passage
 from credo.store import Store
 from credo.store.defn_stats import file_rows
+from credo.store.edge_files import EdgeSource
 from credo.store.line_stats import LinesRow, encode
 from credo.store.rows import FileAnchor, IngestedFile, NewBelief
 from credo.types import DocAnchor
@@ -85,6 +87,9 @@ class FileWriter:
         # and those of them that declare members (a class: its methods are not its lines).
         self.definitions = definitions or []
         self.scopes = scopes or []
+        # The edges the file states (its DERIVED_FROM and the CITES whose target is known).
+        self.stated: dict[EdgeSource, Edge] = {}
+        self.pending: set[tuple[str, str]] = set()  # (src, cited file): links with no target
 
     def note(self, belief_id: str | None, payload: dict[str, Any]) -> None:
         self.log.append((self.now, "ingest", belief_id, self.uri, payload))
@@ -110,7 +115,7 @@ class FileWriter:
         )
         self.run.first_belief[self.uri] = ledger.first_belief
         if cites:
-            self.run.deferred.append(Deferred(ledger, cites))
+            self.run.deferred.append(Deferred(ledger, cites, self.stated, self.pending))
         else:
             self.store.record_ingested_files([ledger])
         self.store.append_log(self.log)
@@ -119,6 +124,8 @@ class FileWriter:
         """The file is gone from its folder: retire its beliefs as if it were emptied."""
         old = {a.belief.id: a for a in self.store.ingest_anchors_of_file(self.uri)}
         self._retire(old, keep=set())
+        self.report.edges_removed += settle(self.store, self.uri, {}, self.note)[1]
+        self.store.set_pending_cites(self.uri, [])
         self.store.drop_file_definitions(self.uri)
         self.store.drop_ingested_file(self.uri)
         self.note(None, {"action": "vanished"})
@@ -340,23 +347,31 @@ class FileWriter:
 
     # -- edges ------------------------------------------------------------------------------
     def _write_structure_and_cites(self) -> list[tuple[str, str]]:
-        """Write DERIVED_FROM and the CITES whose target is known; return deferred CITES."""
-        edges: list[Edge] = []
+        """Settle the file's DERIVED_FROM and the CITES whose target is known (`edges`);
+        return the CITES that wait for files read later in the run. The file's edges it no
+        longer states go now, unless some wait: then with those, at the run's end."""
         deferred: list[tuple[str, str]] = []
+        stated = self.stated
         for index, belief_id in self.ids.items():
             chunk = self.chunks[index]
             if chunk.heading_index is not None and chunk.heading_index in self.ids:
-                edges.append(self._edge(belief_id, self.ids[chunk.heading_index], "DERIVED_FROM"))
+                edge = self._edge(belief_id, self.ids[chunk.heading_index], "DERIVED_FROM")
+                stated.setdefault((edge.src, edge.dst, "DERIVED_FROM", ""), edge)
             for target_uri in self._cited_files(chunk):
                 if target_uri in self.run.first_belief or target_uri not in self.run.tree:
                     target = self.run.cite_target(target_uri)
-                    if target is not None:
-                        edges.append(self._edge(belief_id, target, "CITES"))
+                    if target is not None and target != belief_id:
+                        edge = self._edge(belief_id, target, "CITES")
+                        stated.setdefault((belief_id, target, "CITES", target_uri), edge)
+                    else:  # no target yet: the link waits for one (store/edge_files.py)
+                        self.pending.add((belief_id, target_uri))
                 else:
                     deferred.append((belief_id, target_uri))  # ingested later in this run
-        for edge in insert_new_edges(self.store, edges):
-            self.report.edges_added += 1
-            self.note(edge.src, edge_payload(edge))
+        added, removed = settle(self.store, self.uri, stated, self.note, drop=not deferred)
+        self.report.edges_added += added
+        self.report.edges_removed += removed
+        if not deferred:
+            self.store.set_pending_cites(self.uri, sorted(self.pending))
         return deferred
 
     def _edge(self, src: str, dst: str, type_name: str) -> Edge:
@@ -466,19 +481,3 @@ def _free_ids(store: Store, digests: list[str]) -> dict[str, str]:
         ids[digest] = belief_id
         used.add(belief_id)
     return ids
-
-
-def edge_payload(edge: Edge) -> dict[str, Any]:
-    return {"action": "edge", "dst": edge.dst, "type": edge.type.value, "weight": edge.weight}
-
-
-def insert_new_edges(store: Store, edges: list[Edge]) -> list[Edge]:
-    """Insert the edges not yet stored (self-edges dropped); return those inserted."""
-    unique: dict[tuple[str, str, str], Edge] = {}
-    for edge in edges:
-        if edge.src != edge.dst:
-            unique.setdefault((edge.src, edge.dst, edge.type.value), edge)
-    present = store.existing_edge_keys(unique)
-    added = [edge for key, edge in unique.items() if key not in present]
-    store.insert_edges(added)
-    return added

@@ -336,6 +336,52 @@ CREATE TABLE defn_df (
 UPDATE ingested_files SET content_hash = '';
 """
 
+# M012: which ingested file states which edge ingest wrote (store/migrations.py M012).
+# A log payload as jsonb, NULL unless it is a JSON object (a cast would raise otherwise).
+_JSON = "(CASE WHEN l.payload ~ '^\\{' THEN l.payload::jsonb END)"
+M012_EDGE_FILES = f"""
+CREATE TABLE edge_files (
+    file       {_T} NOT NULL,
+    src        {_T} NOT NULL,
+    dst        {_T} NOT NULL,
+    type       {_T} NOT NULL,
+    cited_file {_T} NOT NULL DEFAULT '',
+    PRIMARY KEY (file, src, dst, type, cited_file),
+    FOREIGN KEY (src, dst, type) REFERENCES edges(src, dst, type) ON DELETE CASCADE
+);
+CREATE INDEX edge_files_edge ON edge_files(src, dst, type);
+CREATE INDEX edge_files_cited ON edge_files(cited_file) WHERE cited_file <> '';
+CREATE TABLE pending_cites (
+    file       {_T} NOT NULL,
+    src        {_T} NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
+    cited_file {_T} NOT NULL,
+    PRIMARY KEY (file, src, cited_file)
+);
+CREATE INDEX pending_cites_cited ON pending_cites(cited_file);
+CREATE TEMP TABLE _m012_written ON COMMIT DROP AS
+    SELECT seq, file, src, p ->> 'dst' AS dst, p ->> 'type' AS type FROM (
+        SELECT l.seq AS seq, l.source_path AS file, l.belief_id AS src, {_JSON} AS p
+        FROM ingest_log l WHERE l.op = 'ingest' AND l.source_path IS NOT NULL
+            AND l.belief_id IS NOT NULL) AS x
+    WHERE p ->> 'action' = 'edge';
+DELETE FROM _m012_written w WHERE EXISTS (
+    SELECT 1 FROM ingest_log l
+    WHERE l.op = 'relate' AND l.belief_id = w.src AND l.seq > w.seq
+      AND {_JSON} ->> 'dst' = w.dst AND {_JSON} ->> 'type' = w.type);
+DELETE FROM _m012_written w WHERE EXISTS (
+    SELECT 1 FROM ingest_log l,
+        jsonb_array_elements(coalesce({_JSON} -> 'edges', '[]'::jsonb)) j
+    WHERE l.op = 'relate_batch' AND l.seq > w.seq AND j ->> 0 = w.src AND j ->> 1 = w.dst
+      AND j ->> 2 = w.type);
+INSERT INTO edge_files(file, src, dst, type, cited_file)
+    SELECT DISTINCT w.file, w.src, w.dst, w.type, '' FROM _m012_written w
+    JOIN edges e ON e.src = w.src AND e.dst = w.dst AND e.type = w.type
+ON CONFLICT DO NOTHING;
+INSERT INTO _meta(key, value) SELECT 'edge_files_unsettled', '1' WHERE EXISTS (
+    SELECT 1 FROM edge_files WHERE file NOT IN (SELECT path FROM ingested_files));
+UPDATE ingested_files SET content_hash = '';
+"""
+
 
 class Migration(NamedTuple):
     version: int
@@ -356,6 +402,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "m009_retention", M009_RETENTION),
     Migration(10, "m010_passage_lines", M010_PASSAGE_LINES),
     Migration(11, "m011_definitions", M011_DEFINITIONS),
+    Migration(12, "m012_edge_files", M012_EDGE_FILES),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

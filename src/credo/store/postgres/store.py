@@ -20,6 +20,7 @@ from credo.store.postgres import schema
 from credo.store.postgres.connect import LOCK_TIMEOUT_MS, connect, scrub
 from credo.store.postgres.defns import DefnTable
 from credo.store.postgres.dump import TableDump
+from credo.store.postgres.edge_files import EdgeFiles
 from credo.store.postgres.keyword import KeywordIndex, flush_keyword_index
 from credo.store.postgres.ledger import Ledger
 from credo.store.postgres.lines import LineTable
@@ -33,7 +34,9 @@ if TYPE_CHECKING:
     import psycopg
 
 
-class PostgresStore(Tables, Reads, Ledger, LineTable, DefnTable, KeywordIndex, TableDump):
+class PostgresStore(
+    Tables, Reads, Ledger, EdgeFiles, LineTable, DefnTable, KeywordIndex, TableDump
+):
     """One PostgreSQL database: opened, migrated, written in serialised transactions."""
 
     def __init__(
