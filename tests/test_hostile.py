@@ -371,6 +371,29 @@ def test_a_link_out_of_the_tree_is_skipped_unless_named(tmp_path: Path) -> None:
         assert "wJalrXUtnFEMIK7MDENG" in texts
 
 
+def test_a_file_read_before_through_a_link_out_of_the_tree_goes_at_the_next_walk(
+    tmp_path: Path,
+) -> None:
+    """A store written before links out of the tree were skipped held their text: the next
+    walk of the folder retires it as it would a vanished file."""
+    root = tmp_path / "project"
+    docs = root / "docs"
+    docs.mkdir(parents=True)
+    (docs / "a.md").write_text("# A\n\nAlpha text about caching.\n", encoding="utf-8")
+    secret = tmp_path / "home" / "token.md"
+    secret.parent.mkdir()
+    secret.write_text("# Token\n\nghp_secretvalue0123456789\n", encoding="utf-8")
+    (docs / "token.md").symlink_to(secret)
+    with Memory(root / ".credo" / "m.db", root=root) as memory:
+        memory.ingest(docs / "token.md")  # (as a walk before this rule read it)
+        before = [b.content for b in memory.store.iter_beliefs() if b.deleted_at is None]
+        assert any("ghp_secretvalue0123456789" in text for text in before)
+        report = memory.ingest(docs)
+        assert report.files_removed == 1
+        live = [b.content for b in memory.store.iter_beliefs() if b.deleted_at is None]
+        assert not any("ghp_secretvalue0123456789" in text for text in live)
+
+
 def test_a_folder_given_through_a_link_is_walked_inside_its_target(tmp_path: Path) -> None:
     """The folder given is a bound of its own: a linked folder named on the command line is
     read whole, links inside it to its own files included."""

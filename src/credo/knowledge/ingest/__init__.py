@@ -17,8 +17,9 @@ The rules (quoted in the docs):
   inode) is not entered twice, so link loops end, and a file a folder's walk reaches
   through a link that leads out of both the project root and the folder given is skipped
   (``outside``): a cloned repository's link to ``~/.ssh`` or ``~/.aws`` must not put those
-  files into the agent's prompt. A file named explicitly is read even if a ``.gitignore``
-  lists it or it lies outside: the user asked for it.
+  files into the agent's prompt (a file read before through such a link is retired at the
+  folder's next walk, as a vanished one). A file named explicitly is read even if a
+  ``.gitignore`` lists it or it lies outside: the user asked for it.
 - **Skips** (counted by reason in the report, never an error): ``unsupported`` (an
   extension no splitter reads, see `credo.knowledge.chunk.EXTENSIONS`, or a ``#`` in the
   path, which a document URI cannot hold), ``outside`` (a link out of the tree, see Walk),

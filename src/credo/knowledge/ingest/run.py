@@ -4,6 +4,7 @@ the files that vanished, then write the CITES that waited for later files."""
 from __future__ import annotations
 
 import contextlib
+import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -61,6 +62,8 @@ def ingest_paths(
     run.report.files_seen = len(files) + len(outside)
     for path in outside:  # (by the link's own path: where the user sees it)
         run.report.skip(os.fspath(path), "outside")
+        with contextlib.suppress(InvalidInputError):  # (such a name was never stored)
+            run.outside.add(run.uri(path))
     files = _nameable(run, files)
     run.tree = {run.uri(f): f for f in files}
     run.names = unique_names(files)
@@ -166,8 +169,10 @@ def _retire_vanished(run: Run, starts: Sequence[Path]) -> None:
             continue
         prefix = "" if start == run.root else run.uri(start) + "/"
         for row in run.store.ingested_files(prefix):
-            if row.path in run.tree or file_exists(row.path, run.root):
+            if row.path in run.tree:
                 continue
+            if row.path not in run.outside and file_exists(row.path, run.root):
+                continue  # (a file read before through a link out of the tree goes now)
             with run.store.transaction(), run.store.write_errors():
                 FileWriter(run, run.root / row.path, row.path, None, []).write_vanished()
             run.report.files_removed += 1
