@@ -4,7 +4,6 @@ the files that vanished, then write the CITES that waited for later files."""
 from __future__ import annotations
 
 import contextlib
-import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
