@@ -8,9 +8,8 @@ import contextlib
 import os
 import re
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
 from credo.errors import InvalidInputError
@@ -35,8 +34,7 @@ _PATHLIKE = re.compile(r"^(?:[\w.~-]+/)*[\w.-]+(?:/|\.[A-Za-z0-9]{1,10})$")
 _WORD_EDGE = "`'\"()[]{}<>,;:!?*"
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
+class Piece(NamedTuple):
     index: int  # position in the chunk list
     chunk: Chunk
     content: str
