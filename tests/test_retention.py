@@ -4,12 +4,16 @@ stored (m009), shown in the result, and read by the compress stage's rules."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from credo import Memory
 from credo.errors import InvalidInputError, RecordsError
+from credo.knowledge import retention
 from credo.knowledge.retention import of_passage, of_record, of_statement
 from credo.retrieval import pipeline
 from credo.retrieval.compress import TIGHT_CAP
@@ -279,3 +283,43 @@ def test_a_captured_rule_is_a_fact_and_a_time_limited_one_transient(
     got = cap.capture_prompt(memory, "prompt", session="s1", transcript=None, turn=None)
     classes = {memory.get(c.belief_id).content: memory.get(c.belief_id).retention for c in got}
     assert classes == {rule.text: "fact", later.text: "transient"}
+
+
+# The patterns as first written, with plain character classes: the compiled ones spell a
+# few classes out so that they compile small (retention.py), and must match the same.
+_OLD_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_OLD_DATE = (
+    rf"(?:\d{{4}}-\d{{1,2}}(?:-\d{{1,2}})?|{_OLD_MONTH}\s+(?:\d{{1,2}},?\s+)?\d{{4}}"
+    rf"|\d{{1,2}}\s+{_OLD_MONTH}\s+\d{{4}})"
+)
+_OLD_VERSION = r"v?\d+(?:\.\d+)+(?:[-.+]?[a-z0-9]+)*"
+_OLD_RELEASE_HEADING = re.compile(
+    rf"^(?:(?:version|release|changes in|what'?s new in)\s+)?"
+    rf"\[?(?:{_OLD_VERSION}|{_OLD_DATE}|unreleased)\]?"
+    r"(?:\s*(?:[-–—:]\s*.*|\(.*\)))?$",
+    re.IGNORECASE,
+)
+_OLD_DATED_LINE = re.compile(
+    rf"^[-*•]?\s*(?:\[?{_OLD_DATE}\]?\s*[-–—:,)]"
+    rf"|as of\s+(?:{_OLD_DATE}|{_OLD_VERSION}|today|now)\b)",
+    re.IGNORECASE,
+)
+
+
+_WORDS = (
+    "0 1 2 9 24 2024 1.2 3.0.0 -rc1 .post2 + - – — : , ) ( [ ] * • . ' v V x k K ſ ı İ s S "
+    "jan Mar. march September sept dec may june the of as of today now version Release "
+    "changes in what's new in unreleased UNRELEASED support"
+)
+_PIECES = st.sampled_from([*_WORDS.split(), " ", "  ", "\t", "\n", "\u00a0"])
+
+
+@given(st.lists(_PIECES, max_size=12).map("".join))
+@settings(max_examples=3000, deadline=None)
+def test_the_compiled_patterns_match_what_the_plain_ones_do(text: str) -> None:
+    for new, old in (
+        (retention._RELEASE_HEADING, _OLD_RELEASE_HEADING),
+        (retention._DATED_LINE, _OLD_DATED_LINE),
+    ):
+        found, expected = new.match(text), old.match(text)
+        assert (found and found.span()) == (expected and expected.span()), (text, new.pattern)
