@@ -17,7 +17,7 @@ reads it to choose a rendering (retrieval/compress.py). Pure; no I/O.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from credo.errors import InvalidInputError
 from credo.store.changelog import is_changelog_path
@@ -99,11 +99,16 @@ def resolve(given: str | None, text: str) -> str:
 def of_passage(uri: str, section: tuple[str, ...], text: str) -> str:
     """The class of an ingested passage: its file's path ``uri``, its heading trail
     ``section`` (outermost first) and its text."""
-    if is_changelog_path(uri) or any(_RELEASE_HEADING.match(title.strip()) for title in section):
-        return SNAPSHOT
-    if _DATED_LINE.match(text.lstrip()):
+    if _is_record_place(uri, section) or _DATED_LINE.match(text.lstrip()):
         return SNAPSHOT
     return FACT
+
+
+@lru_cache(maxsize=4_096)
+def _is_record_place(uri: str, section: tuple[str, ...]) -> bool:
+    """A changelog, or a section under a release or dated heading. Cached: an ingest asks
+    for every passage of a file, and a section's passages share its trail."""
+    return is_changelog_path(uri) or any(_RELEASE_HEADING.match(t.strip()) for t in section)
 
 
 # The words each pattern above needs, looked for first: an import classifies every record
