@@ -1,14 +1,15 @@
 """Instructions of a whole fresh-process ingest, two or more source trees side by side.
 
-    python bench/ingest_instructions.py SRC [SRC ...] [--corpora black,flask] [--tree DIR ...]
+    python bench/ingest_whole_instructions.py SRC [SRC ...] [--corpora black,flask] [--tree DIR ...]
 
 ``bench/ingest_cpu.py`` times an ingest in CPU seconds, which move with a shared machine's
 load by more than most cuts. Here each SRC (a folder holding the ``credo`` package)
 ingests each corpus into a fresh store in a fresh process under valgrind's cachegrind,
 whose instruction count does not move with the load. The whole process is counted
 (interpreter start, ``from credo import Memory``, the parsers' lazy imports, the ingest,
-the close), and so is a process that opens a store and ingests nothing: the difference is
-what the ingest itself costs, the ingest package's imports and the parsers' included. As
+the close), and so is a process that opens a store and ingests nothing and imports nothing
+of the ingest: the difference is what an ingest costs, the ingest package's own imports
+(its modules, their records and patterns) and the parsers' included. As
 ``bench/store_diff.py`` builds its stores: ``PYTHONHASHSEED=0``, no worker processes,
 commit groups by file count only and, on a corpus holding rst, no time budget on an rst
 parse (valgrind runs ~50x slower; a corpus without rst does not import the rst splitter
