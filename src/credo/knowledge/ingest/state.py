@@ -6,12 +6,14 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import unquote
 
 from credo.knowledge.docuri import normalise_doc_uri
-from credo.store import Store
 from credo.store.rows import IngestedFile
+
+if TYPE_CHECKING:  # (annotations only: the protocol's class costs ~1 ms to build)
+    from credo.store import Store
 
 LogRow = tuple[float, str, str | None, str | None, dict[str, Any] | None]
 # Any "x:" link (http:, mailto:, file: ...) names no file of the tree.

@@ -9,7 +9,7 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
 from credo.errors import InvalidInputError
@@ -21,11 +21,13 @@ from credo.knowledge.ingest.context import context_field
 from credo.knowledge.ingest.state import Deferred, LogRow, Run
 from credo.knowledge.ingest.walk import Read
 from credo.knowledge.retention import of_passage
-from credo.store import Store
 from credo.store.defn_stats import file_rows
 from credo.store.line_stats import LinesRow, encode
 from credo.store.rows import FileAnchor, IngestedFile, NewBelief
 from credo.types import DocAnchor
+
+if TYPE_CHECKING:  # (annotations only: the protocol's class costs ~1 ms to build)
+    from credo.store import Store
 
 # Schemes whose links are web documents; other "x:" links (mailto:, tel:) are not anchors.
 _URL = re.compile(r"^(?:https?|ftp)://", re.I)
