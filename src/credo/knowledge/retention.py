@@ -29,41 +29,40 @@ TRANSIENT = "transient"
 
 _LINES = re.compile(r" L\d+-L\d+$")  # a trail's line range
 
-# Character classes written for a cheap compile: every ingest compiles the two patterns
-# below. Under IGNORECASE, `re` builds a 64K-entry table (~0.2 ms to compile, each time)
-# for a class that holds a letter with a case partner outside Latin-1 (i: İ ı, k: K, s: ſ)
-# or a non-Latin-1 character beside other runs. So `[a-z]` is written as `_LETTER` and
-# `[-–—:]` as `_DASH`: alternatives that match exactly the same characters (checked over
-# every code point by tests/test_retention.py) and compile small. Both patterns: ~5x less.
-_LETTER = r"(?:[a-hjl-rt-z]|i|k|s)"  # [a-z]
-_ALNUM = r"(?:[a-hjl-rt-z0-9]|i|k|s)"  # [a-z0-9]
-_DASH = r"(?:[-:]|[–—])"  # [-–—:]
-_MONTH = rf"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec){_LETTER}*\.?"  # "March"
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"  # "March", "Mar."
 _DATE = (  # 2024-03-01, 2024-03, March 2024, March 1, 2024, 1 March 2024
     rf"(?:\d{{4}}-\d{{1,2}}(?:-\d{{1,2}})?|{_MONTH}\s+(?:\d{{1,2}},?\s+)?\d{{4}}"
     rf"|\d{{1,2}}\s+{_MONTH}\s+\d{{4}})"
 )
-_VERSION = rf"v?\d+(?:\.\d+)+(?:[-.+]?{_ALNUM}+)*"
+_VERSION = r"v?\d+(?:\.\d+)+(?:[-.+]?[a-z0-9]+)*"
 # A heading that names a release or a date, and nothing else but a date, a label or a
 # bracket after it: "2.1.0", "v3.0.0-rc1 (2024-03-01)", "Version 3.1.3", "[1.2.0] - 2023-01-05",
 # "Release 24.1.0", "Unreleased", "March 2024". Not "3.8 support" nor "1. Installation".
 _RELEASE_HEADING = re.compile(
     rf"^(?:(?:version|release|changes in|what'?s new in)\s+)?"
     rf"\[?(?:{_VERSION}|{_DATE}|unreleased)\]?"
-    rf"(?:\s*(?:{_DASH}\s*.*|\(.*\)))?$",
+    r"(?:\s*(?:[-–—:]\s*.*|\(.*\)))?$",
     re.IGNORECASE,
 )
 # A line that starts with a date ("2024-05-02: ...", "- 3 March 2024 - ...") or says
-# "as of" a date, a version or "today".
-_DATED_LINE = re.compile(
-    rf"^(?:[-*]|•)?\s*(?:\[?{_DATE}\]?\s*(?:[-:,)]|[–—])"  # ([-*•], then [-–—:,)])
-    rf"|as of\s+(?:{_DATE}|{_VERSION}|today|now)\b)",
-    re.IGNORECASE,
-)
+# "as of" a date, a version or "today" (`_dated`). Each ingest compiles the first pattern
+# (~8M instructions: `re` compiles in Python); the "as of" one, as large, only once a line
+# starts with "as of" (`_AS_OF`, small), and the statement patterns only for a statement.
+_DATED_LINE = re.compile(rf"^[-*•]?\s*\[?{_DATE}\]?\s*[-–—:,)]", re.IGNORECASE)
+_AS_OF = re.compile(r"^[-*•]?\s*as of\s", re.IGNORECASE)
 
 
-# The statement patterns are compiled at their first use: an ingest classifies passages
-# only (`of_passage`), and compiling these two cost it ~1 ms.
+@cache
+def _as_of_line() -> re.Pattern[str]:
+    return re.compile(rf"^[-*•]?\s*as of\s+(?:{_DATE}|{_VERSION}|today|now)\b", re.IGNORECASE)
+
+
+def _dated(text: str) -> bool:
+    """Whether ``text`` (left-stripped) is a dated line, as one pattern
+    ``^[-*•]?\\s*(?:<date line>|<as of line>)`` would match it."""
+    return bool(_DATED_LINE.match(text) or (_AS_OF.match(text) and _as_of_line().match(text)))
+
+
 @cache
 def _now() -> re.Pattern[str]:
     """A statement of how things stand at the moment it was said."""
@@ -99,7 +98,7 @@ def resolve(given: str | None, text: str) -> str:
 def of_passage(uri: str, section: tuple[str, ...], text: str) -> str:
     """The class of an ingested passage: its file's path ``uri``, its heading trail
     ``section`` (outermost first) and its text."""
-    if _is_record_place(uri, section) or _DATED_LINE.match(text.lstrip()):
+    if _is_record_place(uri, section) or _dated(text.lstrip()):
         return SNAPSHOT
     return FACT
 
@@ -137,7 +136,7 @@ def of_statement(text: str) -> str:
         return TRANSIENT
     if any(w in lower for w in _NOW_WORDS) and _now().search(text):
         return SNAPSHOT
-    if _DATED_LINE.match(text.lstrip()):
+    if _dated(text.lstrip()):
         return SNAPSHOT
     return FACT
 

@@ -30,11 +30,8 @@ _ALERT_LINE = re.compile(r"[ \t]*\[![A-Za-z]+\][ \t]*$")
 _MYST_TARGET = re.compile(r"[ \t]*\([^()\n]+\)=[ \t]*$")
 # HTML blocks that hold no prose: raw text (CommonMark type 1), processing instructions,
 # declarations and CDATA (types 3 to 5).
-# (`(?:[a-hjl-rt-z]|i|k|s)` is `[A-Za-z]` under IGNORECASE, which also matches İ, ı, ſ
-# and the Kelvin sign: spelled out, it compiles without a 64K-entry table.)
 _RAW_HTML = re.compile(
-    r"[ \t]*(?:<(?:script|pre|style|textarea)(?:[\s>]|$)|<\?|<!\[CDATA\[|<!(?:[a-hjl-rt-z]|i|k|s))",
-    re.I,
+    r"[ \t]*(?:<(?:script|pre|style|textarea)(?:[\s>]|$)|<\?|<!\[CDATA\[|<![A-Za-z])", re.I
 )
 _DIRECTIVE = re.compile(r"\{([A-Za-z][\w:.+-]*)\}[ \t]*(.*)$")
 _OPTION_LINE = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")
