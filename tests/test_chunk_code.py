@@ -84,9 +84,7 @@ def check(chunks: Sequence[Chunk], text: str) -> None:
             assert not any(_overlaps(d, chunk) for d in definitions), chunk
     check_chunks(
         [
-            dataclasses.replace(
-                c, heading_index=None, section=() if c.role == "docstring" else c.section
-            )
+            c._replace(heading_index=None, section=() if c.role == "docstring" else c.section)
             for c in chunks
         ],
         text,

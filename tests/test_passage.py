@@ -7,7 +7,6 @@ parent section and which headings hold nothing but subsections without asking th
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from dataclasses import dataclass, field
 
@@ -508,10 +507,10 @@ def test_plain_text_always_passes_through(paragraphs: list[tuple[str, int]]) -> 
 
 def test_relinking_a_chunk_keeps_every_other_field() -> None:
     """`with_heading_index` names each field of `Chunk`: one added later and left out
-    would be lost when a chunker relinks (it must read as `dataclasses.replace`)."""
+    would be lost when a chunker relinks (it must read as `Chunk._replace`)."""
     chunk = Chunk("text", 3, 9, "definition", ("A", "b"), 2, ("x.md",), "words", members=True)
-    values = {f.name: getattr(chunk, f.name) for f in dataclasses.fields(Chunk)}
+    values = {name: getattr(chunk, name) for name in Chunk._fields}
     assert all(v not in (None, (), "", False) for v in values.values())  # none at its default
-    assert with_heading_index(chunk, 7) == dataclasses.replace(chunk, heading_index=7)
-    assert with_heading_index(chunk, None) == dataclasses.replace(chunk, heading_index=None)
+    assert with_heading_index(chunk, 7) == chunk._replace(heading_index=7)
+    assert with_heading_index(chunk, None) == chunk._replace(heading_index=None)
     assert with_heading_index(chunk, 2) is chunk

@@ -4,12 +4,16 @@ stored (m009), shown in the result, and read by the compress stage's rules."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from credo import Memory
 from credo.errors import InvalidInputError, RecordsError
+from credo.knowledge import retention
 from credo.knowledge.retention import of_passage, of_record, of_statement
 from credo.retrieval import pipeline
 from credo.retrieval.compress import TIGHT_CAP
@@ -279,3 +283,29 @@ def test_a_captured_rule_is_a_fact_and_a_time_limited_one_transient(
     got = cap.capture_prompt(memory, "prompt", session="s1", transcript=None, turn=None)
     classes = {memory.get(c.belief_id).content: memory.get(c.belief_id).retention for c in got}
     assert classes == {rule.text: "fact", later.text: "transient"}
+
+
+# The dated-line rule as one pattern, as first written: `_dated` splits it in two so that
+# an ingest compiles the "as of" half only when a line starts with "as of".
+_ONE_DATED_LINE = re.compile(
+    rf"^[-*•]?\s*(?:\[?{retention._DATE}\]?\s*[-–—:,)]"
+    rf"|as of\s+(?:{retention._DATE}|{retention._VERSION}|today|now)\b)",
+    re.IGNORECASE,
+)
+_WORDS = (
+    "0 1 2 9 24 2024 1.2 3.0.0 -rc1 .post2 + - – — : , ) ( [ ] * • . ' v V x k K ſ s S "
+    "jan Mar. march September sept dec may the of as As of AS OF today Now version"
+)
+_PIECES = st.sampled_from([*_WORDS.split(), " ", "  ", "\t", "\n", "\u00a0"])
+
+
+@given(st.lists(_PIECES, max_size=12).map("".join))
+@settings(max_examples=3000, deadline=None)
+def test_a_dated_line_is_what_the_one_pattern_matches(text: str) -> None:
+    assert retention._dated(text) == bool(_ONE_DATED_LINE.match(text))
+
+
+def test_a_line_as_of_a_date_or_today_is_a_snapshot() -> None:
+    assert of_statement("As of 2024-05-02 the deploy is frozen.") == "snapshot"
+    assert of_passage("docs/a.md", ("Status",), "- as of today: green") == "snapshot"
+    assert of_passage("docs/a.md", ("Status",), "as offered, the build is green") == "fact"

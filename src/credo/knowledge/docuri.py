@@ -9,8 +9,8 @@ URI; web URLs (and any other ``scheme://`` URI) are kept as given. Empty URIs ar
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 from urllib.parse import quote, unquote, urlsplit
 
 from credo.errors import InvalidInputError
@@ -20,8 +20,7 @@ _LINES = re.compile(r"^L?(\d+)(?:\s*-\s*L?(\d+))?$")
 MAX_URI_CHARS = 4_000
 
 
-@dataclass(frozen=True, slots=True)
-class NormalisedUri:
+class NormalisedUri(NamedTuple):
     uri: str  # what is stored: path or URI, with a #L.. fragment when lines are known
     position_hint: str | None
 

@@ -17,6 +17,7 @@ reads it to choose a rendering (retrieval/compress.py). Pure; no I/O.
 from __future__ import annotations
 
 import re
+from functools import cache, lru_cache
 
 from credo.errors import InvalidInputError
 from credo.store.changelog import is_changelog_path
@@ -44,25 +45,44 @@ _RELEASE_HEADING = re.compile(
     re.IGNORECASE,
 )
 # A line that starts with a date ("2024-05-02: ...", "- 3 March 2024 - ...") or says
-# "as of" a date, a version or "today".
-_DATED_LINE = re.compile(
-    rf"^[-*•]?\s*(?:\[?{_DATE}\]?\s*[-–—:,)]|as of\s+(?:{_DATE}|{_VERSION}|today|now)\b)",
-    re.IGNORECASE,
-)
-# A statement of how things stand at the moment it was said.
-_NOW = re.compile(
-    r"\b(?:currently|at the moment|right now|as of (?:today|now)|these days"
-    r"|this (?:week|sprint))\b",
-    re.IGNORECASE,
-)
-# A limit on how long an instruction holds.
-_FOR_A_WHILE = re.compile(
-    r"\b(?:for now|for the (?:moment|time being)|for (?:this|the rest of this|today'?s?) "
-    r"(?:session|conversation|task)|for today|just (?:this once|for today)|temporar(?:y|ily)|"
-    r"until (?:further notice|tomorrow|next (?:week|release|sprint)|(?:mon|tues|wednes|thurs|"
-    r"fri|satur|sun)day))\b",
-    re.IGNORECASE,
-)
+# "as of" a date, a version or "today" (`_dated`). Each ingest compiles the first pattern
+# (~8M instructions: `re` compiles in Python); the "as of" one, as large, only once a line
+# starts with "as of" (`_AS_OF`, small), and the statement patterns only for a statement.
+_DATED_LINE = re.compile(rf"^[-*•]?\s*\[?{_DATE}\]?\s*[-–—:,)]", re.IGNORECASE)
+_AS_OF = re.compile(r"^[-*•]?\s*as of\s", re.IGNORECASE)
+
+
+@cache
+def _as_of_line() -> re.Pattern[str]:
+    return re.compile(rf"^[-*•]?\s*as of\s+(?:{_DATE}|{_VERSION}|today|now)\b", re.IGNORECASE)
+
+
+def _dated(text: str) -> bool:
+    """Whether ``text`` (left-stripped) is a dated line, as one pattern
+    ``^[-*•]?\\s*(?:<date line>|<as of line>)`` would match it."""
+    return bool(_DATED_LINE.match(text) or (_AS_OF.match(text) and _as_of_line().match(text)))
+
+
+@cache
+def _now() -> re.Pattern[str]:
+    """A statement of how things stand at the moment it was said."""
+    return re.compile(
+        r"\b(?:currently|at the moment|right now|as of (?:today|now)|these days"
+        r"|this (?:week|sprint))\b",
+        re.IGNORECASE,
+    )
+
+
+@cache
+def _for_a_while() -> re.Pattern[str]:
+    """A limit on how long an instruction holds."""
+    return re.compile(
+        r"\b(?:for now|for the (?:moment|time being)|for (?:this|the rest of this|today'?s?) "
+        r"(?:session|conversation|task)|for today|just (?:this once|for today)|temporar(?:y|ily)|"
+        r"until (?:further notice|tomorrow|next (?:week|release|sprint)|(?:mon|tues|wednes|thurs|"
+        r"fri|satur|sun)day))\b",
+        re.IGNORECASE,
+    )
 
 
 def resolve(given: str | None, text: str) -> str:
@@ -78,11 +98,16 @@ def resolve(given: str | None, text: str) -> str:
 def of_passage(uri: str, section: tuple[str, ...], text: str) -> str:
     """The class of an ingested passage: its file's path ``uri``, its heading trail
     ``section`` (outermost first) and its text."""
-    if is_changelog_path(uri) or any(_RELEASE_HEADING.match(title.strip()) for title in section):
-        return SNAPSHOT
-    if _DATED_LINE.match(text.lstrip()):
+    if _is_record_place(uri, section) or _dated(text.lstrip()):
         return SNAPSHOT
     return FACT
+
+
+@lru_cache(maxsize=4_096)
+def _is_record_place(uri: str, section: tuple[str, ...]) -> bool:
+    """A changelog, or a section under a release or dated heading. Cached: an ingest asks
+    for every passage of a file, and a section's passages share its trail."""
+    return is_changelog_path(uri) or any(_RELEASE_HEADING.match(t.strip()) for t in section)
 
 
 # The words each pattern above needs, looked for first: an import classifies every record
@@ -107,11 +132,11 @@ def of_statement(text: str) -> str:
     """The class of a statement a person or an agent wrote (``remember``, a captured
     sentence): a rule or a preference is a fact unless it says how long it holds."""
     lower = text.lower()
-    if any(w in lower for w in _FOR_A_WHILE_WORDS) and _FOR_A_WHILE.search(text):
+    if any(w in lower for w in _FOR_A_WHILE_WORDS) and _for_a_while().search(text):
         return TRANSIENT
-    if any(w in lower for w in _NOW_WORDS) and _NOW.search(text):
+    if any(w in lower for w in _NOW_WORDS) and _now().search(text):
         return SNAPSHOT
-    if _DATED_LINE.match(text.lstrip()):
+    if _dated(text.lstrip()):
         return SNAPSHOT
     return FACT
 

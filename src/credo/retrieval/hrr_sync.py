@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from credo.store import Store
-
 if TYPE_CHECKING:
     from credo.edge_types import Edge
+    from credo.store import Store  # (annotations only: the protocol costs ~1 ms to build)
 
 META_DIM = "hrr_dim"
 META_FORMAT = "hrr_format"

@@ -32,8 +32,10 @@ def to_jsonable(value: Any) -> Any:
         if isinstance(value, Belief):
             data["confidence"] = round(value.confidence, 6)
         return data
-    if hasattr(type(value), "__dataclass_fields__"):  # the reports of the write commands
-        fields = type(value).__dataclass_fields__
+    # The reports of the write commands: dataclasses, or a plain class that lists its
+    # `_fields` (the ingest report: an ingest loads no `dataclasses`).
+    fields = getattr(type(value), "__dataclass_fields__", None) or getattr(value, "_fields", None)
+    if fields is not None:
         return {name: to_jsonable(getattr(value, name)) for name in fields}
     if isinstance(value, Enum):
         return value.value

@@ -10,7 +10,6 @@ code looks like.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from credo.knowledge.chunk.code_fallback import Fragment
 from credo.knowledge.chunk.sentence import Line
@@ -55,7 +54,11 @@ _CODE_LINE = re.compile(
 _PROSE = re.compile(r"\b[A-Za-z]+ [a-z]+ [a-z]+\b")
 
 
-@dataclass(slots=True)
+# The three records below are plain classes with slots, not dataclasses: building a
+# dataclass costs ~3.5M instructions at import (each method is source text compiled by
+# exec), which every ingest of a code tree paid, and `dataclasses` itself another ~29M.
+
+
 class Definition:
     """One function, class, method or type, as its reader found it.
 
@@ -69,32 +72,56 @@ class Definition:
     each a unit of its own, where a function's nested functions are part of what it does.
     """
 
-    trail: tuple[str, ...]
-    start_line: int
-    end_line: int
-    signature: str
-    doc: list[list[Line]] = field(default_factory=list)
-    doc_first: bool = False
-    above: list[list[Line]] = field(default_factory=list)
-    identifiers: list[str] = field(default_factory=list)
-    strings: list[str] = field(default_factory=list)  # its body's short strings
-    members: bool = False
+    __slots__ = (
+        "above",
+        "doc",
+        "doc_first",
+        "end_line",
+        "identifiers",
+        "members",
+        "signature",
+        "start_line",
+        "strings",
+        "trail",
+    )
+
+    def __init__(
+        self,
+        trail: tuple[str, ...],
+        start_line: int,
+        end_line: int,
+        signature: str,
+        doc: list[list[Line]] | None = None,
+    ) -> None:
+        self.trail = trail
+        self.start_line = start_line
+        self.end_line = end_line
+        self.signature = signature
+        self.doc: list[list[Line]] = [] if doc is None else doc
+        self.doc_first = False
+        self.above: list[list[Line]] = []
+        self.identifiers: list[str] = []
+        self.strings: list[str] = []  # its body's short strings
+        self.members = False
 
 
-@dataclass(slots=True)
 class Statement:
     """A piece of module-level code outside every definition (a table, a constant, a
     registration call), as written, comments on its lines left out: its lines and text (rows
     joined by newlines), with the names and short strings it uses."""
 
-    start_line: int
-    end_line: int
-    text: str
-    identifiers: list[str] = field(default_factory=list)
-    strings: list[str] = field(default_factory=list)
+    __slots__ = ("end_line", "identifiers", "start_line", "strings", "text")
+
+    def __init__(
+        self, start_line: int, end_line: int, text: str, identifiers: list[str], strings: list[str]
+    ) -> None:
+        self.start_line = start_line
+        self.end_line = end_line
+        self.text = text
+        self.identifiers = identifiers
+        self.strings = strings
 
 
-@dataclass(slots=True)
 class Outline:
     """A file as a reader saw it.
 
@@ -107,11 +134,21 @@ class Outline:
             `MAX_PARAGRAPH_CHARS` characters (only the Python reader finds them).
     """
 
-    definitions: list[Definition]
-    header: list[list[Line]]
-    fragments: list[Fragment]
-    code_start: int
-    statements: list[Statement] = field(default_factory=list)
+    __slots__ = ("code_start", "definitions", "fragments", "header", "statements")
+
+    def __init__(
+        self,
+        definitions: list[Definition],
+        header: list[list[Line]],
+        fragments: list[Fragment],
+        code_start: int,
+        statements: list[Statement] | None = None,
+    ) -> None:
+        self.definitions = definitions
+        self.header = header
+        self.fragments = fragments
+        self.code_start = code_start
+        self.statements: list[Statement] = [] if statements is None else statements
 
 
 def signature(raw: str) -> str:

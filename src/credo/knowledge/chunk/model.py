@@ -1,13 +1,14 @@
 """The chunk: one belief-sized piece of a file, with the exact lines it came from.
 
-Shared by every splitter: the `Chunk` dataclass, the size limits, how lines are counted,
+Shared by every splitter: the `Chunk` record, the size limits, how lines are counted,
 whitespace normalisation and bare-URL detection.
 """
 
-from __future__ import annotations
+# Evaluated annotations (no `from __future__ import annotations`): typing.NamedTuple
+# compiles each string annotation at import, paid by every ingest (credo/types.py).
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 ROLES = (
     "heading",
@@ -40,9 +41,10 @@ _URL = re.compile(r"https?://[^\s<>()\[\]{}\"'`\x00]+")
 _URL_TAIL = ".,;:!?*_~"
 
 
-@dataclass(frozen=True, slots=True)
-class Chunk:
-    """One piece of a file that becomes one belief.
+class Chunk(NamedTuple):
+    """One piece of a file that becomes one belief (a NamedTuple, not a dataclass: an
+    ingest's fresh process would pay ~4M instructions to build that class, and ~29M to import
+    `dataclasses` where no parser needs it).
 
     Attributes:
         text: The belief text: whitespace-normalised, markup that adds no meaning removed
@@ -80,7 +82,7 @@ class Chunk:
 
 def with_heading_index(chunk: Chunk, index: int | None) -> Chunk:
     """`chunk` pointing at the chunk ``index`` (its ``heading_index``): what
-    ``dataclasses.replace`` gives, at under half its cost (a chunker relinks most of its
+    ``chunk._replace`` gives, at under half its cost (a chunker relinks most of its
     chunks). Every field is named: a test checks that none is left out."""
     if chunk.heading_index == index:
         return chunk

@@ -31,10 +31,11 @@ from typing import IO, TYPE_CHECKING, Any
 from credo.knowledge.chunk import language_for
 from credo.knowledge.ingest.split import Split, split_passages
 from credo.knowledge.ingest.walk import MAX_FILE_BYTES, by_this_reader
-from credo.store import Store
 
 if TYPE_CHECKING:
     import subprocess
+
+    from credo.store import Store  # (annotations only: the protocol costs ~1 ms to build)
 
 # pickle and subprocess are imported where a worker is started or read: a run that starts
 # none (most: small or unchanged trees) does not pay for their imports (~1% of a small run).

@@ -8,7 +8,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
 from credo.errors import InvalidInputError
@@ -17,8 +17,10 @@ from credo.knowledge.ingest.pool import Splitter, splitter
 from credo.knowledge.ingest.state import IngestReport, LogRow, Run, file_exists
 from credo.knowledge.ingest.walk import read_file, start_path, unique_names, walk_files
 from credo.knowledge.ingest.writer import FileWriter
-from credo.store import Store
 from credo.store.edge_files import EdgeSource
+
+if TYPE_CHECKING:  # (annotations only: the protocol's class costs ~1 ms to build)
+    from credo.store import Store
 
 # The _meta key m012 sets when it backfilled rows of files the ledger no longer holds.
 UNSETTLED = "edge_files_unsettled"

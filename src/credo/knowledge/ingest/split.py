@@ -6,14 +6,13 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from credo.knowledge.chunk import Chunk, split_file
 from credo.knowledge.chunk.passage import passages
 
 
-@dataclass(frozen=True, slots=True)
-class Split:
+class Split(NamedTuple):
     """A file's passages and its code definitions' line spans (for the definition lane):
     all of them, and those that declare members (``Chunk.members``)."""
 

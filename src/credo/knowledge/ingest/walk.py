@@ -7,9 +7,8 @@ import hashlib
 import os
 import stat
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk import language_for
@@ -158,8 +157,7 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 READER_VERSION = 12
 
 
-@dataclass(frozen=True, slots=True)
-class Read:
+class Read(NamedTuple):
     text: str
     digest: str  # the ledger's key: the bytes' sha256 and READER_VERSION (`ledger_key`)
     size: int

@@ -8,9 +8,8 @@ import contextlib
 import os
 import re
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
 from credo.errors import InvalidInputError
@@ -23,12 +22,14 @@ from credo.knowledge.ingest.edges import settle
 from credo.knowledge.ingest.state import Deferred, LogRow, Run, file_exists
 from credo.knowledge.ingest.walk import Read
 from credo.knowledge.retention import of_passage
-from credo.store import Store
 from credo.store.defn_stats import file_rows
 from credo.store.edge_files import EdgeSource
 from credo.store.line_stats import LinesRow, encode
 from credo.store.rows import FileAnchor, IngestedFile, NewBelief
 from credo.types import DocAnchor
+
+if TYPE_CHECKING:  # (annotations only: the protocol's class costs ~1 ms to build)
+    from credo.store import Store
 
 # Schemes whose links are web documents; other "x:" links (mailto:, tel:) are not anchors.
 _URL = re.compile(r"^(?:https?|ftp)://", re.I)
@@ -37,8 +38,7 @@ _PATHLIKE = re.compile(r"^(?:[\w.~-]+/)*[\w.-]+(?:/|\.[A-Za-z0-9]{1,10})$")
 _WORD_EDGE = "`'\"()[]{}<>,;:!?*"
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
+class Piece(NamedTuple):
     index: int  # position in the chunk list
     chunk: Chunk
     content: str

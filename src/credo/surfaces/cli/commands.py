@@ -504,8 +504,6 @@ def anchors(
 def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
     """Read files and folders into anchored beliefs (respects .gitignore; re-runs are
     incremental)."""
-    import dataclasses
-
     memory = open_memory(ctx)
     if as_json or not sys.stderr.isatty():
         # Nobody would see the bar: rich's progress module costs ~126M instructions to
@@ -518,7 +516,7 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
     skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(report.skipped.items()) if n)
     emit(
         as_json,
-        dataclasses.asdict(report),
+        report,  # (rendered by its `_fields`)
         f"{report.files_ingested} files ingested, {report.files_unchanged} unchanged"
         + (f", skipped: {skipped}" if skipped else "")
         + f"\nbeliefs: {report.beliefs_added} added, {report.beliefs_kept} kept, "
