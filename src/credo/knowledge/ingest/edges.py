@@ -12,11 +12,13 @@ an edge no file states any more is deleted. An edge another writer wrote first
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from credo.edge_types import Edge
-from credo.store import Store
 from credo.store.edge_files import EdgeKey, EdgeSource
+
+if TYPE_CHECKING:  # (annotations only: the protocol's class costs ~1 ms to build)
+    from credo.store import Store
 
 Note = Callable[[str, dict[str, Any]], None]  # (belief id, payload): one log row
 
