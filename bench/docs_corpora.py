@@ -174,6 +174,22 @@ def fetch(corpus: Corpus) -> Path:
     return root
 
 
+def bench_work(corpora: str, trees: list[str]) -> list[tuple[str, Path, list[str]]]:
+    """(name, root, files) to ingest: the bench corpora named in the comma-separated
+    ``corpora`` (every one when empty), then each folder of ``trees`` whole, named by its
+    whole path (two trees may share a folder name)."""
+    names = [n for n in corpora.split(",") if n]
+    work: list[tuple[str, Path, list[str]]] = []
+    for corpus in CORPORA:
+        if not names or corpus.name in names:
+            root = fetch(corpus)
+            work.append((corpus.name, root, [str(f) for f in corpus.files(root)]))
+    for tree in trees:
+        path = Path(tree).resolve()
+        work.append((str(path), path, [str(path)]))
+    return work
+
+
 def main(argv: list[str] | None = None, corpora: tuple[Corpus, ...] = CORPORA) -> int:
     """Fetch `corpora` and print where each lives (bench/heldout/corpora.py passes its own)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -1,6 +1,7 @@
 """Instructions of a whole fresh-process ingest, two or more source trees side by side.
 
     python bench/ingest_whole_instructions.py SRC [SRC ...] [--corpora black,flask] [--tree DIR ...]
+        [--again]
 
 ``bench/ingest_cpu.py`` times an ingest in CPU seconds, which move with a shared machine's
 load by more than most cuts. Here each SRC (a folder holding the ``credo`` package)
@@ -15,6 +16,10 @@ commit groups by file count only and, on a corpus holding rst, no time budget on
 parse (valgrind runs ~50x slower; a corpus without rst does not import the rst splitter
 for it, which would hide a lazy import). Byte-compile each tree first (``python -m
 compileall -q SRC``, PYTHONDONTWRITEBYTECODE unset): else each run compiles its modules.
+
+With ``--again``, each tree then ingests the unchanged corpus once more into the store its
+first run wrote, less a process that opens that store and ingests nothing: what a re-ingest
+that finds nothing changed costs (the ledger check of every file).
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 from cachegrind import python_instructions  # noqa: E402
-from docs_corpora import CORPORA, fetch  # noqa: E402
+from docs_corpora import bench_work  # noqa: E402
 
 CHILD = """
 import json, sys
@@ -48,13 +53,12 @@ with Memory(db, root=root, settings=Settings()) as memory:
 """
 
 
-def count(src: Path, root: Path, files: list[str]) -> int:
-    """Instructions of one fresh process ingesting ``files`` into a new store."""
+def count(src: Path, root: Path, files: list[str], db: Path) -> int:
+    """Instructions of one fresh process ingesting ``files`` into the store ``db``."""
     rst = "1" if any(f.endswith((".rst", ".rest")) for f in files) else "0"
-    with tempfile.TemporaryDirectory(prefix="credo-ingest-instr-") as tmp:
-        args = [str(root), json.dumps(files), str(Path(tmp) / "x.db"), rst]
-        env = {"CREDO_INGEST_WORKERS": "0", "CREDO_CAPTURE": "0", "OPENBLAS_NUM_THREADS": "1"}
-        return python_instructions(src, CHILD, args, env)
+    args = [str(root), json.dumps(files), str(db), rst]
+    env = {"CREDO_INGEST_WORKERS": "0", "CREDO_CAPTURE": "0", "OPENBLAS_NUM_THREADS": "1"}
+    return python_instructions(src, CHILD, args, env)
 
 
 def main() -> None:
@@ -62,27 +66,30 @@ def main() -> None:
     parser.add_argument("srcs", nargs="+", type=Path, help="folders holding the credo package")
     parser.add_argument("--corpora", default="", help="comma-separated bench corpora")
     parser.add_argument("--tree", action="append", default=[], help="a folder to ingest")
+    parser.add_argument("--again", action="store_true", help="also an unchanged re-ingest")
     args = parser.parse_args()
-    names = [n for n in args.corpora.split(",") if n]
-    work: list[tuple[str, Path, list[str]]] = []
-    for corpus in CORPORA:
-        if not names or corpus.name in names:
-            root = fetch(corpus)
-            work.append((corpus.name, root, [str(f) for f in corpus.files(root)]))
-    for tree in args.tree:
-        path = Path(tree).resolve()
-        work.append((path.name, path, [str(path)]))
-    empty = {src: count(src, BENCH, []) for src in args.srcs}
-    for src in args.srcs:
-        print(f"{'(empty)':9} {src}: {empty[src]:,} instructions", flush=True)
-    for name, root, files in work:
-        first = None
+    work = bench_work(args.corpora, args.tree)
+    with tempfile.TemporaryDirectory(prefix="credo-ingest-instr-") as tmp:
+        folder = Path(tmp)
+        empty = {
+            src: count(src, BENCH, [], folder / f"empty.{n}.db") for n, src in enumerate(args.srcs)
+        }
         for src in args.srcs:
-            whole = count(src, root, files)
-            own = whole - empty[src]
-            ratio = "" if first is None else f"  ({own / first - 1:+.2%} against the first)"
-            first = own if first is None else first
-            print(f"{name:9} {src}: {whole:,} whole, {own:,} ingest{ratio}", flush=True)
+            print(f"{'(empty)':9} {src}: {empty[src]:,} instructions", flush=True)
+        for number, (name, root, files) in enumerate(work):
+            first = again = None
+            for n, src in enumerate(args.srcs):
+                db = folder / f"{number}.{n}.db"
+                whole = count(src, root, files, db)
+                own = whole - empty[src]
+                ratio = "" if first is None else f"  ({own / first - 1:+.2%} against the first)"
+                first = own if first is None else first
+                print(f"{name:9} {src}: {whole:,} whole, {own:,} ingest{ratio}", flush=True)
+                if args.again:
+                    repeat = count(src, root, files, db) - count(src, root, [], db)
+                    ratio = "" if again is None else f"  ({repeat / again - 1:+.2%})"
+                    again = repeat if again is None else again
+                    print(f"{name:9} {src}: {repeat:,} re-ingest, unchanged{ratio}", flush=True)
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
-from docs_corpora import CORPORA, fetch  # noqa: E402
+from docs_corpora import bench_work  # noqa: E402
 
 # Columns that hold the time of the run that wrote them.
 CLOCK = frozenset(
@@ -152,15 +152,7 @@ def main() -> int:
         return 0 if compare(Path(args.stores[0]), Path(args.stores[1]), left_out) else 1
     if len(args.srcs) != 2:
         parser.error("give two SRC folders, or --stores A.db B.db")
-    names = [n for n in args.corpora.split(",") if n]
-    work: list[tuple[str, Path, list[str]]] = []
-    for corpus in CORPORA:
-        if not names or corpus.name in names:
-            root = fetch(corpus)
-            work.append((corpus.name, root, [str(f) for f in corpus.files(root)]))
-    for tree in args.tree:
-        path = Path(tree).resolve()
-        work.append((str(path), path, [str(path)]))  # (two trees may share a folder name)
+    work = bench_work(args.corpora, args.tree)
     every = True
     with tempfile.TemporaryDirectory(prefix="credo-store-diff-") as tmp:
         for number, (name, root, files) in enumerate(work):
