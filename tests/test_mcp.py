@@ -322,6 +322,8 @@ def test_search_of_an_empty_store_is_an_empty_result(memory: Memory) -> None:
         ("search_memory", {}, "query"),
         ("lock_belief", {"id": ["r"]}, "valid string"),
         ("forget_belief", {"id": "r", "hard": "maybe"}, "hard"),
+        ("forget_belief", {"id": "r", "hard": "yes"}, "hard"),  # (erased it: probe60)
+        ("forget_belief", {"id": "r", "hard": 1}, "hard"),
         ("no_such_tool", {}, "no_such_tool"),
     ],
 )

@@ -304,7 +304,11 @@ def build_server(memory: Memory) -> MCPServer:
         id: BeliefId,
         hard: Annotated[
             bool,
-            Field(description="Erase it for good (text, edges, anchors) instead of hiding it."),
+            # Strict: an erase that cannot be undone takes true, not "yes" or 1 (lax pydantic).
+            Field(
+                strict=True,
+                description="Erase it for good (text, edges, anchors) instead of hiding it.",
+            ),
         ] = False,
     ) -> dict[str, Any]:
         """Forget a wrong or obsolete belief: by default it is hidden from recall but kept for
