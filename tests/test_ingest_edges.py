@@ -398,3 +398,47 @@ def test_any_edits_leave_the_edges_of_a_fresh_ingest(
         assert incremental == edges(fresh)
         assert incremental_rows == rows(fresh)
         assert incremental_pending == pending(fresh)
+
+
+# -- an interrupted run --------------------------------------------------------------------
+def _interrupted_at_the_end(memory: Memory, root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ingest stopped (Ctrl-C, a kill) after its files' transactions committed, before the
+    links of files not read again were settled: the next run must still settle them."""
+    from credo.knowledge.ingest import run as ingest_run
+
+    def stop(_run: object) -> None:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ingest_run, "_retarget_cites", stop)
+        with pytest.raises(KeyboardInterrupt):
+            ingest(memory, root)
+    ingest(memory, root)
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        {"docs/deploy.md": f"# Shipping\n\n{para('ship')}\n"},  # a new first passage
+        {"docs/deploy.md": None},  # the cited file vanished
+        {"docs/later.md": f"# Later\n\n{para('late')}\n"},  # the file a link waits for
+    ],
+    ids=["retargeted", "vanished", "came"],
+)
+def test_an_interrupted_run_leaves_the_links_of_unread_files_settled_next_time(
+    memory: Memory,
+    root: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    edit: dict[str, str | None],
+) -> None:
+    write(root, {"docs/ops.md": f"# Operations\n\n{para('pager')} See [later](later.md).\n"})
+    ingest(memory, root)
+    write(root, edit)
+    _interrupted_at_the_end(memory, root, monkeypatch)
+    fresh_root = tmp_path_factory.mktemp("fresh")
+    shutil.copytree(root / "docs", fresh_root / "docs")
+    with Memory(fresh_root / "m.db", root=fresh_root) as fresh:
+        ingest(fresh, fresh_root)
+        assert (edges(memory), rows(memory)) == (edges(fresh), rows(fresh))
+        assert pending(memory) == pending(fresh)
