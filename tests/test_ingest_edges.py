@@ -499,3 +499,24 @@ def test_m012_reads_a_long_log_in_one_pass(tmp_path: Path) -> None:
             conn.close()
         steps.append(count[0])
     assert steps[1] < 2.5 * steps[0], steps
+
+
+def test_a_link_to_a_hard_forgotten_first_belief_waits_for_its_file(
+    memory: Memory, root: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A hard forget of the passage a link cites takes the CITES with it; the link (guide.md
+    unchanged) waits, and cites that file's first passage again once it has one (a fresh
+    ingest of the files has the edge)."""
+    ingest(memory, root)
+    intro, watch = the(memory, "intro"), the(memory, "watch")
+    memory.forget(watch, hard=True)
+    assert cites(memory) == set()
+    assert pending(memory) == {("docs/guide.md", intro, "docs/deploy.md")}
+    write(root, {"docs/deploy.md": f"# Deploy\n\n{para('watch')}\n\n{para('more')}\n"})
+    ingest(memory, root)
+    fresh_root = tmp_path_factory.mktemp("fresh")
+    shutil.copytree(root / "docs", fresh_root / "docs")
+    with Memory(fresh_root / "m.db", root=fresh_root) as fresh:
+        ingest(fresh, fresh_root)
+        assert (edges(memory), rows(memory)) == (edges(fresh), rows(fresh))
+        assert pending(memory) == pending(fresh) == set()
