@@ -329,9 +329,7 @@ def test_a_store_from_before_m012_settles_its_edges(store_location: str | Path, 
         _as_v11(memory)
     with Memory(store_location, root=root) as memory:
         assert memory.stats().schema_version == 12
-        backfilled = {
-            r[0]: r for r in rows(memory) if r[1:4] in (stale, vanished, again, batched)
-        }
+        backfilled = {r[0]: r for r in rows(memory) if r[1:4] in (stale, vanished, again, batched)}
         assert set(backfilled) == {"docs/ops.md", "docs/old.md"}
         assert backfilled["docs/ops.md"][1:4] == stale  # not `again`: a person wrote it last
         assert memory.store.meta_get("edge_files_unsettled") == "1"

@@ -50,6 +50,7 @@ class EdgeFileRows:
     _PENDING_DROP_TO: ClassVar[str]  # (file, cited file): delete its pending cites to it
     _PENDING_ADD: ClassVar[str]  # (file, src, cited file), many
     _PENDING_TO: ClassVar[str]  # (cited file): file, src by file, src
+    _HOLD_CITES_TO: ClassVar[str]  # (belief, belief): its CITES rows copied to pending
     _UNSETTLED = (  # (): cited file, its target, of the links that disagree with the ledger
         "SELECT c.cited_file, f.first_belief FROM ("
         " SELECT DISTINCT cited_file, dst FROM edge_files WHERE cited_file <> '' AND type = 'CITES'"
@@ -134,6 +135,12 @@ class EdgeFileRows:
         """(file, src) of the links to ``cited_file`` that wait for a target."""
         return [(str(r[0]), str(r[1])) for r in self.conn.execute(self._PENDING_TO, (cited_file,))]
 
+    def hold_cites_to(self, belief_id: str) -> None:
+        """The belief is about to be deleted (a hard forget): the links whose CITES point at
+        it wait for their file's next cite target instead of going with the edge (which
+        cascades, rows and all)."""
+        self.conn.execute(self._HOLD_CITES_TO, (belief_id, belief_id))
+
     def _many(self, sql: str, rows: list[tuple[str, ...]]) -> None:
         raise NotImplementedError
 
@@ -167,6 +174,13 @@ class EdgeFileTable(EdgeFileRows):
         "INSERT INTO pending_cites(file, src, cited_file) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
     )
     _PENDING_TO = "SELECT file, src FROM pending_cites WHERE cited_file = ? ORDER BY file, src"
+    _HOLD_CITES_TO = (
+        # (through edges' index on dst, then edge_files' on the edge: no scan of the table)
+        "INSERT INTO pending_cites(file, src, cited_file) SELECT f.file, f.src, f.cited_file "
+        "FROM edges e JOIN edge_files f ON f.src = e.src AND f.dst = e.dst AND f.type = e.type "
+        "WHERE e.dst = ? AND e.type = 'CITES' AND f.cited_file <> '' AND e.src <> ? "
+        "ON CONFLICT DO NOTHING"
+    )
     _id_list = staticmethod(json_array)
 
     def _many(self, sql: str, rows: list[tuple[str, ...]]) -> None:
