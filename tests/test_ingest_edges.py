@@ -76,6 +76,21 @@ def ingest(memory: Memory, root: Path) -> None:
     memory.ingest(root / "docs")
 
 
+def fresh_ingest(
+    root: Path, factory: pytest.TempPathFactory
+) -> tuple[set[Key], set[object], set[object]]:
+    """(edges, edge_files rows, pending cites) of a fresh ingest of ``root``'s docs/."""
+    fresh_root = factory.mktemp("fresh")
+    shutil.copytree(root / "docs", fresh_root / "docs")
+    with Memory(fresh_root / "m.db", root=fresh_root) as fresh:
+        ingest(fresh, fresh_root)
+        return edges(fresh), set(rows(fresh)), set(pending(fresh))
+
+
+def state(memory: Memory) -> tuple[set[Key], set[object], set[object]]:
+    return edges(memory), set(rows(memory)), set(pending(memory))
+
+
 def guide(link: str | None = "deploy.md") -> str:
     see = "" if link is None else f" Read [the deploy notes]({link}) first."
     return f"# Guide\n\n{para('intro')}{see}\n"
@@ -441,12 +456,7 @@ def test_an_interrupted_run_leaves_the_links_of_unread_files_settled_next_time(
     ingest(memory, root)
     write(root, edit)
     _interrupted_at_the_end(memory, root, monkeypatch)
-    fresh_root = tmp_path_factory.mktemp("fresh")
-    shutil.copytree(root / "docs", fresh_root / "docs")
-    with Memory(fresh_root / "m.db", root=fresh_root) as fresh:
-        ingest(fresh, fresh_root)
-        assert (edges(memory), rows(memory)) == (edges(fresh), rows(fresh))
-        assert pending(memory) == pending(fresh)
+    assert state(memory) == fresh_ingest(root, tmp_path_factory)
 
 
 # -- m012's backfill on a long log -----------------------------------------------------------
@@ -512,9 +522,5 @@ def test_a_link_to_a_hard_forgotten_first_belief_waits_for_its_file(
     assert pending(memory) == {("docs/guide.md", intro, "docs/deploy.md")}
     write(root, {"docs/deploy.md": f"# Deploy\n\n{para('watch')}\n\n{para('more')}\n"})
     ingest(memory, root)
-    fresh_root = tmp_path_factory.mktemp("fresh")
-    shutil.copytree(root / "docs", fresh_root / "docs")
-    with Memory(fresh_root / "m.db", root=fresh_root) as fresh:
-        ingest(fresh, fresh_root)
-        assert (edges(memory), rows(memory)) == (edges(fresh), rows(fresh))
-        assert pending(memory) == pending(fresh) == set()
+    assert state(memory) == fresh_ingest(root, tmp_path_factory)
+    assert pending(memory) == set()
