@@ -524,3 +524,28 @@ def test_a_link_to_a_hard_forgotten_first_belief_waits_for_its_file(
     ingest(memory, root)
     assert state(memory) == fresh_ingest(root, tmp_path_factory)
     assert pending(memory) == set()
+
+
+def test_a_new_file_of_an_interrupted_run_that_then_vanished_takes_its_edges(
+    memory: Memory,
+    root: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A new file whose CITES waited for later files was written (its edges and rows) but the
+    run stopped before its ledger row: deleted before the next run, it must still take the
+    edges only it stated."""
+    from credo.knowledge.ingest import run as ingest_run
+
+    write(root, {"docs/a.md": f"# Alpha\n\n{para('one')}\n\n{para('two')} See [ops](ops.md).\n"})
+
+    def stop(_run: object) -> None:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ingest_run, "_flush_deferred", stop)
+        with pytest.raises(KeyboardInterrupt):
+            ingest(memory, root)
+    write(root, {"docs/a.md": None})
+    ingest(memory, root)
+    assert state(memory) == fresh_ingest(root, tmp_path_factory)
