@@ -76,6 +76,21 @@ def ingest(memory: Memory, root: Path) -> None:
     memory.ingest(root / "docs")
 
 
+def fresh_ingest(
+    root: Path, factory: pytest.TempPathFactory
+) -> tuple[set[Key], set[object], set[object]]:
+    """(edges, edge_files rows, pending cites) of a fresh ingest of ``root``'s docs/."""
+    fresh_root = factory.mktemp("fresh")
+    shutil.copytree(root / "docs", fresh_root / "docs")
+    with Memory(fresh_root / "m.db", root=fresh_root) as fresh:
+        ingest(fresh, fresh_root)
+        return edges(fresh), set(rows(fresh)), set(pending(fresh))
+
+
+def state(memory: Memory) -> tuple[set[Key], set[object], set[object]]:
+    return edges(memory), set(rows(memory)), set(pending(memory))
+
+
 def guide(link: str | None = "deploy.md") -> str:
     see = "" if link is None else f" Read [the deploy notes]({link}) first."
     return f"# Guide\n\n{para('intro')}{see}\n"
@@ -309,22 +324,27 @@ def test_a_store_from_before_m012_settles_its_edges(store_location: str | Path, 
         vanished = (ops, the(memory, "watch"), "CITES")
         person = (later, the(memory, "watch"), "SUPPORTS")
         again = (later, the(memory, "intro"), "TESTS")
+        batched = (later, the(memory, "intro"), "IMPLEMENTS")  # an import wrote it again
         with memory.store.transaction():
             memory.store.insert_edges(
                 Edge(src, dst, EdgeType(kind), 0.5, None, 1.0)
-                for src, dst, kind in (stale, vanished, again)
+                for src, dst, kind in (stale, vanished, again, batched)
             )
             _log_edge(memory, "docs/ops.md", stale)
             _log_edge(memory, "docs/old.md", vanished)  # old.md: no longer in the ledger
             _log_edge(memory, "docs/ops.md", again)
+            _log_edge(memory, "docs/ops.md", batched)
             memory.store.append_log(
-                [(2.0, "relate", again[0], None, {"dst": again[1], "type": again[2]})]
+                [
+                    (2.0, "relate", again[0], None, {"dst": again[1], "type": again[2]}),
+                    (2.0, "relate_batch", None, "x.jsonl", {"edges": [[*batched, 0.5]]}),
+                ]
             )
         memory.relate(*person)
         _as_v11(memory)
     with Memory(store_location, root=root) as memory:
         assert memory.stats().schema_version == 12
-        backfilled = {r[0]: r for r in rows(memory) if r[1:4] in (stale, vanished, again)}
+        backfilled = {r[0]: r for r in rows(memory) if r[1:4] in (stale, vanished, again, batched)}
         assert set(backfilled) == {"docs/ops.md", "docs/old.md"}
         assert backfilled["docs/ops.md"][1:4] == stale  # not `again`: a person wrote it last
         assert memory.store.meta_get("edge_files_unsettled") == "1"
@@ -335,7 +355,7 @@ def test_a_store_from_before_m012_settles_its_edges(store_location: str | Path, 
         assert ("docs/old.md", *vanished) in unedged(memory)
     with Memory(":memory:", root=root) as fresh:
         ingest(fresh, root)
-        assert settled == edges(fresh) | {person, again}
+        assert settled == edges(fresh) | {person, again, batched}
         assert settled_rows == rows(fresh)
 
 
@@ -398,3 +418,134 @@ def test_any_edits_leave_the_edges_of_a_fresh_ingest(
         assert incremental == edges(fresh)
         assert incremental_rows == rows(fresh)
         assert incremental_pending == pending(fresh)
+
+
+# -- an interrupted run --------------------------------------------------------------------
+def _interrupted_at_the_end(memory: Memory, root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ingest stopped (Ctrl-C, a kill) after its files' transactions committed, before the
+    links of files not read again were settled: the next run must still settle them."""
+    from credo.knowledge.ingest import run as ingest_run
+
+    def stop(_run: object) -> None:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ingest_run, "_retarget_cites", stop)
+        with pytest.raises(KeyboardInterrupt):
+            ingest(memory, root)
+    ingest(memory, root)
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        {"docs/deploy.md": f"# Shipping\n\n{para('ship')}\n"},  # a new first passage
+        {"docs/deploy.md": None},  # the cited file vanished
+        {"docs/later.md": f"# Later\n\n{para('late')}\n"},  # the file a link waits for
+    ],
+    ids=["retargeted", "vanished", "came"],
+)
+def test_an_interrupted_run_leaves_the_links_of_unread_files_settled_next_time(
+    memory: Memory,
+    root: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    edit: dict[str, str | None],
+) -> None:
+    write(root, {"docs/ops.md": f"# Operations\n\n{para('pager')} See [later](later.md).\n"})
+    ingest(memory, root)
+    write(root, edit)
+    _interrupted_at_the_end(memory, root, monkeypatch)
+    assert state(memory) == fresh_ingest(root, tmp_path_factory)
+
+
+# -- m012's backfill on a long log -----------------------------------------------------------
+def _v11_with_log(path: Path, n: int) -> None:
+    """A v11 file whose log holds ``n`` edges ingest wrote, ``n / 2`` relate rows and
+    relate_batch rows naming ``n / 2`` edges (a quarter of them ingest's again)."""
+    with Memory(path) as memory:
+        rows: list[tuple[float, str, str | None, str | None, dict[str, object]]] = []
+        for i in range(n):
+            payload = {"action": "edge", "dst": f"b{i + 1}", "type": "CITES", "weight": 0.5}
+            rows.append((1.0, "ingest", f"b{i}", f"docs/f{i % 50}.md", payload))
+        for i in range(0, n, 2):
+            rows.append((2.0, "relate", f"b{i}", None, {"dst": f"x{i}", "type": "CITES"}))
+        batch: list[list[object]] = []
+        for i in range(0, n, 2):
+            batch.append([f"b{i}" if i % 4 == 0 else f"y{i}", f"b{i + 1}", "CITES", 0.5])
+            if len(batch) == 100:
+                rows.append((3.0, "relate_batch", None, "import", {"edges": batch}))
+                batch = []
+        with memory.store.transaction():
+            memory.store.append_log(rows)
+        _as_v11(memory)
+
+
+@pytest.mark.sqlite_only
+def test_m012_reads_a_long_log_in_one_pass(tmp_path: Path) -> None:
+    """The backfill's work grows with the log, not with its square (a store's log holds a
+    row per write ever made: 100,000 rows took minutes when each edge scanned the batches)."""
+    import sqlite3
+
+    from credo.store.migrations import migrate
+
+    steps = []
+    for n in (1200, 2400):
+        path = tmp_path / f"log{n}.db"
+        _v11_with_log(path, n)
+        conn = sqlite3.connect(path, isolation_level=None)
+        count = [0]
+
+        def tick(count: list[int] = count) -> int:
+            count[0] += 1
+            return 0
+
+        conn.set_progress_handler(tick, 1000)
+        try:
+            assert migrate(conn, str(path)) == 12
+        finally:
+            conn.close()
+        steps.append(count[0])
+    assert steps[1] < 2.5 * steps[0], steps
+
+
+def test_a_link_to_a_hard_forgotten_first_belief_waits_for_its_file(
+    memory: Memory, root: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A hard forget of the passage a link cites takes the CITES with it; the link (guide.md
+    unchanged) waits, and cites that file's first passage again once it has one (a fresh
+    ingest of the files has the edge)."""
+    ingest(memory, root)
+    intro, watch = the(memory, "intro"), the(memory, "watch")
+    memory.forget(watch, hard=True)
+    assert cites(memory) == set()
+    assert pending(memory) == {("docs/guide.md", intro, "docs/deploy.md")}
+    write(root, {"docs/deploy.md": f"# Deploy\n\n{para('watch')}\n\n{para('more')}\n"})
+    ingest(memory, root)
+    assert state(memory) == fresh_ingest(root, tmp_path_factory)
+    assert pending(memory) == set()
+
+
+def test_a_new_file_of_an_interrupted_run_that_then_vanished_takes_its_edges(
+    memory: Memory,
+    root: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A new file whose CITES waited for later files was written (its edges and rows) but the
+    run stopped before its ledger row: deleted before the next run, it must still take the
+    edges only it stated."""
+    from credo.knowledge.ingest import run as ingest_run
+
+    write(root, {"docs/a.md": f"# Alpha\n\n{para('one')}\n\n{para('two')} See [ops](ops.md).\n"})
+
+    def stop(_run: object) -> None:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ingest_run, "_flush_deferred", stop)
+        with pytest.raises(KeyboardInterrupt):
+            ingest(memory, root)
+    write(root, {"docs/a.md": None})
+    ingest(memory, root)
+    assert state(memory) == fresh_ingest(root, tmp_path_factory)

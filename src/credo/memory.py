@@ -373,6 +373,7 @@ class Memory:
                 # Its line statistics first: the rows go with the belief, the counts would not.
                 self.store.drop_passage_lines([belief_id])
                 self.store.drop_passage_definitions([belief_id])  # (and its definitions')
+                self.store.hold_cites_to(belief_id)  # (the links to it wait: ingest rule)
                 self.store.delete_belief(belief_id)
                 self.store.redact_log(belief_id)
                 self.store.append_log([(now, "forget_hard", belief_id, self.source, None)])

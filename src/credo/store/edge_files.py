@@ -50,7 +50,16 @@ class EdgeFileRows:
     _PENDING_DROP_TO: ClassVar[str]  # (file, cited file): delete its pending cites to it
     _PENDING_ADD: ClassVar[str]  # (file, src, cited file), many
     _PENDING_TO: ClassVar[str]  # (cited file): file, src by file, src
-    _PENDING_FILES: ClassVar[str]  # (): the cited files of the pending cites
+    _HOLD_CITES_TO: ClassVar[str]  # (belief, belief): its CITES rows copied to pending
+    _UNSETTLED = (  # (): cited file, its target, of the links that disagree with the ledger
+        "SELECT c.cited_file, f.first_belief FROM ("
+        " SELECT DISTINCT cited_file, dst FROM edge_files WHERE cited_file <> '' AND type = 'CITES'"
+        ") c LEFT JOIN ingested_files f ON f.path = c.cited_file "
+        "WHERE f.first_belief IS NULL OR f.first_belief <> c.dst "
+        "UNION SELECT p.cited_file, f.first_belief FROM pending_cites p "
+        "JOIN ingested_files f ON f.path = p.cited_file "
+        "WHERE f.first_belief IS NOT NULL AND f.first_belief <> p.src ORDER BY 1"
+    )
 
     @staticmethod
     def _id_list(ids: Iterable[str]) -> object:
@@ -101,6 +110,17 @@ class EdgeFileRows:
         backfill of files that vanished before it), by name."""
         return [str(r[0]) for r in self.conn.execute(self._UNKNOWN_FILES)]
 
+    def unsettled_cited_files(self) -> list[tuple[str, str | None]]:
+        """(cited file, its cite target now) of the files some link disagrees with: a CITES
+        whose target is not the file's first belief in the ledger (it changed, or the file
+        left the ledger), or a pending link whose file now has a target. Read from the store,
+        not from what a run remembers, so a run stopped after its files committed, or
+        another process's run, leaves nothing the next run does not settle."""
+        return [
+            (str(r[0]), None if r[1] is None else str(r[1]))
+            for r in self.conn.execute(self._UNSETTLED)
+        ]
+
     def set_pending_cites(self, file: str, rows: Iterable[tuple[str, str]]) -> None:
         """``file``'s links (src, cited file) that make no edge now, in place of its last."""
         self.conn.execute(self._PENDING_DROP, (file,))
@@ -115,9 +135,11 @@ class EdgeFileRows:
         """(file, src) of the links to ``cited_file`` that wait for a target."""
         return [(str(r[0]), str(r[1])) for r in self.conn.execute(self._PENDING_TO, (cited_file,))]
 
-    def pending_cited_files(self) -> set[str]:
-        """The files some pending link cites."""
-        return {str(r[0]) for r in self.conn.execute(self._PENDING_FILES)}
+    def hold_cites_to(self, belief_id: str) -> None:
+        """The belief is about to be deleted (a hard forget): the links whose CITES point at
+        it wait for their file's next cite target instead of going with the edge (which
+        cascades, rows and all)."""
+        self.conn.execute(self._HOLD_CITES_TO, (belief_id, belief_id))
 
     def _many(self, sql: str, rows: list[tuple[str, ...]]) -> None:
         raise NotImplementedError
@@ -152,7 +174,13 @@ class EdgeFileTable(EdgeFileRows):
         "INSERT INTO pending_cites(file, src, cited_file) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
     )
     _PENDING_TO = "SELECT file, src FROM pending_cites WHERE cited_file = ? ORDER BY file, src"
-    _PENDING_FILES = "SELECT DISTINCT cited_file FROM pending_cites"
+    _HOLD_CITES_TO = (
+        # (through edges' index on dst, then edge_files' on the edge: no scan of the table)
+        "INSERT INTO pending_cites(file, src, cited_file) SELECT f.file, f.src, f.cited_file "
+        "FROM edges e JOIN edge_files f ON f.src = e.src AND f.dst = e.dst AND f.type = e.type "
+        "WHERE e.dst = ? AND e.type = 'CITES' AND f.cited_file <> '' AND e.src <> ? "
+        "ON CONFLICT DO NOTHING"
+    )
     _id_list = staticmethod(json_array)
 
     def _many(self, sql: str, rows: list[tuple[str, ...]]) -> None:

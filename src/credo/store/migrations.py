@@ -436,22 +436,28 @@ CREATE TEMP TABLE _m012_written AS
     FROM ingest_log l
     WHERE l.op = 'ingest' AND l.source_path IS NOT NULL AND l.belief_id IS NOT NULL
       AND json_valid(l.payload) AND json_extract(l.payload, '$.action') = 'edge';
-CREATE INDEX temp._m012_written_key ON _m012_written(src, dst, type);
-DELETE FROM _m012_written WHERE EXISTS (
-    SELECT 1 FROM ingest_log l
-    WHERE l.op = 'relate' AND l.belief_id = _m012_written.src AND l.seq > _m012_written.seq
-      AND json_valid(l.payload) AND json_extract(l.payload, '$.dst') = _m012_written.dst
-      AND json_extract(l.payload, '$.type') = _m012_written.type);
-DELETE FROM _m012_written WHERE rowid IN (
-    SELECT w.rowid FROM ingest_log l,
+-- Every edge a relate or an import wrote, with when: one pass over the log, then one
+-- indexed probe per ingest edge (scanning the batches per edge was quadratic in the log).
+CREATE TEMP TABLE _m012_rewritten AS
+    SELECT l.seq AS seq, l.belief_id AS src, json_extract(l.payload, '$.dst') AS dst,
+           json_extract(l.payload, '$.type') AS type
+    FROM ingest_log l WHERE l.op = 'relate' AND json_valid(l.payload)
+    UNION ALL
+    SELECT l.seq, json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'),
+           json_extract(j.value, '$[2]')
+    FROM ingest_log l,
         json_each(CASE WHEN json_valid(l.payload) THEN l.payload ELSE '{}' END, '$.edges') j
-        JOIN _m012_written w ON w.src = json_extract(j.value, '$[0]')
-            AND w.dst = json_extract(j.value, '$[1]') AND w.type = json_extract(j.value, '$[2]')
-    WHERE l.op = 'relate_batch' AND l.seq > w.seq);
+    WHERE l.op = 'relate_batch';
+CREATE INDEX temp._m012_rewritten_key ON _m012_rewritten(src, dst, type, seq);
+DELETE FROM _m012_written WHERE EXISTS (
+    SELECT 1 FROM _m012_rewritten r
+    WHERE r.src = _m012_written.src AND r.dst = _m012_written.dst
+      AND r.type = _m012_written.type AND r.seq > _m012_written.seq);
 INSERT OR IGNORE INTO edge_files(file, src, dst, type, cited_file)
     SELECT w.file, w.src, w.dst, w.type, '' FROM _m012_written w
     JOIN edges e ON e.src = w.src AND e.dst = w.dst AND e.type = w.type;
 DROP TABLE _m012_written;
+DROP TABLE _m012_rewritten;
 -- Rows of files that already left the ledger (vanished before this migration) are settled
 -- by the next ingest run, where deleting an edge is logged and the HRR lane follows it.
 INSERT INTO _meta(key, value) SELECT 'edge_files_unsettled', '1' WHERE EXISTS (

@@ -157,10 +157,6 @@ def _ingest_one(run: Run, path: Path, split: Splitter) -> None:
     with run.store.transaction(), run.store.write_errors():
         FileWriter(run, path, uri, read, done.chunks, done.definitions, done.scopes).write()
     run.report.files_ingested += 1
-    if prior is None:
-        run.new_files.add(uri)
-    elif prior.first_belief != run.first_belief[uri]:
-        run.retargeted.add(uri)
 
 
 def _retire_vanished(run: Run, starts: Sequence[Path]) -> None:
@@ -177,7 +173,6 @@ def _retire_vanished(run: Run, starts: Sequence[Path]) -> None:
             with run.store.transaction(), run.store.write_errors():
                 FileWriter(run, run.root / row.path, row.path, None, []).write_vanished()
             run.report.files_removed += 1
-            run.retargeted.add(row.path)
 
 
 def _flush_deferred(run: Run) -> None:
@@ -207,16 +202,14 @@ def _flush_deferred(run: Run) -> None:
 
 
 def _retarget_cites(run: Run) -> None:
-    """The links to files whose cite target (first belief) changed in this run, that
-    vanished, or that are new and some link waited for: each linking file's CITES to such
-    a file is settled to the file's target now, or waits for one (`pending_cites`) when it
-    has none (the rule "Edges" of `credo.knowledge.ingest`). The links of files read in
-    this run are already settled; those of the others are what this settles."""
-    cited_files = run.retargeted
-    if run.new_files:
-        cited_files = cited_files | (run.new_files & run.store.pending_cited_files())
-    for cited in sorted(cited_files):
-        target = run.cite_target(cited)
+    """The links to files whose cite target (first belief) changed, that vanished, or that
+    now have a target some link waited for: each linking file's CITES to such a file is
+    settled to the file's target now, or waits for one (`pending_cites`) when it has none
+    (the rule "Edges" of `credo.knowledge.ingest`). The links of files read in this run are
+    already settled; those of the others are what this settles. Which files those are is
+    asked of the store (`unsettled_cited_files`), so a run stopped before this step, or
+    another process's run writing the same store, is made good by the next run."""
+    for cited, target in run.store.unsettled_cited_files():
         links: dict[str, tuple[set[str], set[str]]] = {}  # file -> (src of edges, pending)
         for file, src, dst in run.store.citing_sources(cited):
             if dst != target:

@@ -116,10 +116,6 @@ class Run:
         self.names: dict[str, Path] = {}
         self.first_belief: dict[str, str | None] = {}  # URI -> cite target, once known
         self.deferred: list[Deferred] = []
-        # Files whose cite target (first belief) changed or that vanished in this run: the
-        # CITES of unchanged files that link to them are settled at the end (run.py).
-        self.retargeted: set[str] = set()
-        self.new_files: set[str] = set()  # files first read in this run
         self.outside: set[str] = set()  # URIs of files reached by a link out of the tree
         self._uris: dict[Path, str] = {}
         self._exists: dict[str, bool] = {}  # keyed by the path's text: most are built as text

@@ -116,6 +116,10 @@ class FileWriter:
         self.run.first_belief[self.uri] = ledger.first_belief
         if cites:
             self.run.deferred.append(Deferred(ledger, cites, self.stated, self.pending))
+            # Held in the ledger, unread ('' hash), until the run's end records it: a run
+            # stopped before then leaves a file the next one reads again or, gone, retires
+            # with the edges written here (a new file had no row to be retired by).
+            self.store.record_ingested_files([ledger._replace(content_hash="")])
         else:
             self.store.record_ingested_files([ledger])
         self.store.append_log(self.log)

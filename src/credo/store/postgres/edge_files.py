@@ -26,7 +26,7 @@ class EdgeFiles(EdgeFileRows):
     _PENDING_DROP_TO = pyformat(EdgeFileTable._PENDING_DROP_TO)
     _PENDING_ADD = pyformat(EdgeFileTable._PENDING_ADD)
     _PENDING_TO = pyformat(EdgeFileTable._PENDING_TO)
-    _PENDING_FILES = EdgeFileTable._PENDING_FILES
+    _HOLD_CITES_TO = pyformat(EdgeFileTable._HOLD_CITES_TO)
 
     def _many(self, sql: str, rows: list[tuple[str, ...]]) -> None:
         if rows:
