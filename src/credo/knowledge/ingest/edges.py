@@ -14,13 +14,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from credo.edge_types import Edge
+from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
 from credo.store.edge_files import EdgeKey, EdgeSource
 
 if TYPE_CHECKING:  # (annotations only: the protocol's class costs ~1 ms to build)
     from credo.store import Store
 
 Note = Callable[[str, dict[str, Any]], None]  # (belief id, payload): one log row
+
+
+def ingest_edge(src: str, dst: str, type_name: str, now: float) -> Edge:
+    """An edge ingest states: its type's valence, no anchor text, written ``now``."""
+    edge_type = EdgeType(type_name)
+    return Edge(src, dst, edge_type, EDGE_VALENCE[edge_type], None, now)
 
 
 def edge_payload(edge: Edge) -> dict[str, Any]:

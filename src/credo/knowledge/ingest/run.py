@@ -10,9 +10,9 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
+from credo.edge_types import Edge, EdgeType
 from credo.errors import InvalidInputError
-from credo.knowledge.ingest.edges import settle
+from credo.knowledge.ingest.edges import ingest_edge, settle
 from credo.knowledge.ingest.pool import Splitter, splitter
 from credo.knowledge.ingest.state import IngestReport, LogRow, Run, file_exists
 from credo.knowledge.ingest.walk import read_file, start_path, unique_names, walk_files
@@ -188,7 +188,9 @@ def _flush_deferred(run: Run) -> None:
             for src, target_uri in item.cites:
                 target = run.cite_target(target_uri)
                 if target is not None and target != src:
-                    stated.setdefault((src, target, CITES, target_uri), _cites(src, target, now))
+                    stated.setdefault(
+                        (src, target, CITES, target_uri), ingest_edge(src, target, CITES, now)
+                    )
                 else:
                     pending.add((src, target_uri))
             path = item.ledger.path
@@ -237,7 +239,7 @@ def _settle_links(
     pending = []
     for src in sorted(moved | waiting):
         if target is not None and src != target:
-            stated.setdefault((src, target, CITES, cited), _cites(src, target, now))
+            stated.setdefault((src, target, CITES, cited), ingest_edge(src, target, CITES, now))
         else:
             pending.append(src)
     added, removed = settle(run.store, file, stated, _logger(log, now, file))
@@ -247,14 +249,9 @@ def _settle_links(
     run.store.append_log(log)
 
 
-def _cites(src: str, dst: str, now: float) -> Edge:
-    return Edge(src, dst, EdgeType.CITES, EDGE_VALENCE[EdgeType.CITES], None, now)
-
-
 def _stated_edge(source: EdgeSource, now: float) -> Edge:
     # An edge a file already states: settle only reads its key (it is stored already).
-    edge_type = EdgeType(source[2])
-    return Edge(source[0], source[1], edge_type, EDGE_VALENCE[edge_type], None, now)
+    return ingest_edge(source[0], source[1], source[2], now)
 
 
 def _settle_off_ledger(run: Run) -> None:

@@ -11,14 +11,14 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from credo.edge_types import EDGE_VALENCE, Edge, EdgeType
+from credo.edge_types import Edge
 from credo.errors import InvalidInputError
 from credo.knowledge import identity
 from credo.knowledge.chunk import Chunk, language_for, source_lines
 from credo.knowledge.chunk.language import PROSE_LANGUAGES
 from credo.knowledge.docuri import line_hint, normalise_doc_uri
 from credo.knowledge.ingest.context import context_field
-from credo.knowledge.ingest.edges import settle
+from credo.knowledge.ingest.edges import ingest_edge, settle
 from credo.knowledge.ingest.state import Deferred, LogRow, Run, file_exists
 from credo.knowledge.ingest.walk import Read
 from credo.knowledge.retention import of_passage
@@ -379,8 +379,7 @@ class FileWriter:
         return deferred
 
     def _edge(self, src: str, dst: str, type_name: str) -> Edge:
-        edge_type = EdgeType(type_name)
-        return Edge(src, dst, edge_type, EDGE_VALENCE[edge_type], None, self.now)
+        return ingest_edge(src, dst, type_name, self.now)
 
     def _cited_files(self, chunk: Chunk) -> list[str]:
         """URIs of the other files of the ingested tree this chunk links to."""
