@@ -120,3 +120,39 @@ def test_init_in_a_git_tree_keeps_the_store_out_of_git(tmp_path: Path) -> None:
     )
     assert str(repo / ".credo" / "memory.db") in done.stdout
     assert (repo / ".credo" / ".gitignore").read_text(encoding="utf-8") == "*\n"
+
+
+def test_a_read_of_a_missing_store_creates_nothing(run: CliRun, tmp_path: Path) -> None:
+    """A mistyped --db (or CREDO_DB) is an error for every command that only reads or needs
+    a belief there already, through both the fast search path and click's; a write makes it."""
+    reads = [
+        ("search", "deploy"),
+        ("search", "deploy", "--json"),
+        ("search", "deploy", "--cluster"),
+        ("stats",),
+        ("show", "abcdef12"),
+        ("history", "abcdef12"),
+        ("anchors", "--doc", "docs/"),
+        ("conflicts",),
+        ("export", str(tmp_path / "out.jsonl")),
+        ("doctor",),
+        ("log",),
+        ("captured",),
+        ("lock", "abcdef12"),
+        ("forget", "abcdef12"),
+        ("relate", "a", "b", "SUPPORTS"),
+        ("disable-hrr",),
+    ]
+    for args in reads:
+        done = run(*args)
+        assert done.returncode == 1, (args, done.stderr)
+        assert done.stderr == f"Error: no store at {run.db}; a write (`credo init`, " + (
+            "`remember`, `ingest`, `import`) creates one\n"
+        ), args
+        assert not run.db.exists() and not (tmp_path / "out.jsonl").exists(), args
+    typed = run("--db", str(tmp_path / "typo.db"), "search", "deploy")
+    assert typed.returncode == 1 and "no store at" in typed.stderr
+    assert not (tmp_path / "typo.db").exists()
+    assert run("remember", "Deploys go through ops/deploy.sh", check=True).stdout.strip()
+    assert run.db.exists()
+    assert "deploy.sh" in run("search", "deploy", check=True).stdout

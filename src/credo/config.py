@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from credo.errors import InvalidInputError
+from credo.errors import InvalidInputError, NotFoundError
 
 CONFIG_FILE = ".credo.toml"
 STORE_DIR = ".credo"
@@ -136,10 +136,23 @@ def resolve_db_path(
     *,
     cwd: Path | None = None,
     environ: Mapping[str, str] | None = None,
+    existing: bool = False,
 ) -> Path | PostgresUrl:
     """The store's location (the module docstring's order): a path, or a ``PostgresUrl``.
     ``environ``: whose ``CREDO_DB`` counts (this process's by default; the warm server
-    passes the hook's)."""
+    passes the hook's). ``existing``: a file must be there already (``NotFoundError``)."""
+    location = _location(explicit, cwd, environ)
+    if existing and isinstance(location, Path) and not location.exists():
+        raise NotFoundError(
+            f"no store at {location}; a write (`credo init`, `remember`, `ingest`, `import`) "
+            "creates one"
+        )
+    return location
+
+
+def _location(
+    explicit: str | os.PathLike[str] | None, cwd: Path | None, environ: Mapping[str, str] | None
+) -> Path | PostgresUrl:
     if explicit is not None and str(explicit).strip():
         return parse_location(explicit)
     env = (os.environ if environ is None else environ).get("CREDO_DB", "").strip()

@@ -49,6 +49,7 @@ class Memory:
             work tree of the current folder, else the current folder).
         settings: explicit settings; by default ``.credo.toml`` plus env overrides.
         source: the name written to ``ingest_log`` for writes made through this object.
+        create: make a missing store file (else ``NotFoundError``: a read creates nothing).
     """
 
     def __init__(
@@ -58,8 +59,10 @@ class Memory:
         root: str | os.PathLike[str] | None = None,
         settings: Settings | None = None,
         source: str = "api",
+        create: bool = True,
     ) -> None:
-        self.path = resolve_db_path(path) if str(path) != ":memory:" else Path(":memory:")
+        in_memory = str(path) == ":memory:"  # (a test's store)
+        self.path = Path(":memory:") if in_memory else resolve_db_path(path, existing=not create)
         cwd = Path.cwd()
         self.root = Path(root).resolve() if root is not None else project_root(cwd)
         self.settings = settings if settings is not None else load_settings(cwd)
@@ -96,8 +99,7 @@ class Memory:
 
     # -- reads -----------------------------------------------------------------------------
     def get(self, belief_id: str) -> Belief:
-        """The belief with this id or its short form (soft-deleted ones too; check
-        ``deleted_at``)."""
+        """The belief with this id or its short form (forgotten ones too: ``deleted_at``)."""
         return self.store.require_belief(self.full_id(belief_id))
 
     def full_id(self, belief_id: str) -> str:

@@ -93,22 +93,24 @@ def selected_db(ctx: click.Context) -> str | None:
     return obj.get("db") if isinstance(obj, dict) else None
 
 
-def open_memory(ctx: click.Context) -> Memory:
-    """The command's Memory, opened once per invocation and closed with the context."""
+def open_memory(ctx: click.Context, *, create: bool = False) -> Memory:
+    """The command's Memory, opened once per invocation and closed with the context. Only a
+    command that adds to the store (``create``) makes a missing one: a read of a mistyped
+    ``--db`` is an error, not a new empty store."""
     from credo.memory import Memory
 
     obj = ctx.find_root().ensure_object(dict)
     if "memory" not in obj:
-        obj["memory"] = Memory(selected_db(ctx), source="cli")
+        obj["memory"] = Memory(selected_db(ctx), source="cli", create=create)
         ctx.call_on_close(obj["memory"].close)
     return obj["memory"]
 
 
 def open_store(ctx: click.Context, use_global: bool, *, create: bool = True) -> Memory:
-    """The project's store, or with ``--global`` the user-global one (created by a write
-    that adds to it, never by one that needs a belief there already)."""
+    """The project's store, or with ``--global`` the user-global one (each created by a
+    write that adds to it, never by one that needs a belief there already)."""
     if not use_global:
-        return open_memory(ctx)
+        return open_memory(ctx, create=create)
     from credo.agent.global_store import open_global
 
     obj = ctx.find_root().ensure_object(dict)
@@ -152,7 +154,7 @@ def cli(ctx: click.Context, db: str | None) -> None:
 @click.pass_context
 def init(ctx: click.Context, as_json: bool) -> None:
     """Create the store (or open and migrate it) and print where it is."""
-    stats = open_memory(ctx).stats()
+    stats = open_memory(ctx, create=True).stats()
     emit(
         as_json,
         {"path": stats.path, "schema_version": stats.schema_version},
@@ -366,7 +368,7 @@ def stats(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def import_(ctx: click.Context, file: str, as_json: bool) -> None:
     """Import JSONL records (beliefs, edges, anchors) in one transaction; '-' reads stdin."""
-    memory = open_memory(ctx)
+    memory = open_memory(ctx, create=True)
     source: Any = file
     if file == "-":
         source = (line.decode("utf-8", errors="strict") for line in sys.stdin.buffer)
@@ -479,9 +481,9 @@ def anchors(
     as_json: bool,
 ) -> None:
     """A belief's document anchors, or with --doc the beliefs anchored to a document."""
-    memory = open_memory(ctx)
     if (belief_id is None) == (doc is None):
         raise click.UsageError("give either a belief ID or --doc PATH")
+    memory = open_memory(ctx)
     found = (
         memory.anchors(belief_id)
         if belief_id is not None
@@ -504,7 +506,7 @@ def anchors(
 def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
     """Read files and folders into anchored beliefs (respects .gitignore; re-runs are
     incremental)."""
-    memory = open_memory(ctx)
+    memory = open_memory(ctx, create=True)
     if as_json or not sys.stderr.isatty():
         # Nobody would see the bar: rich's progress module costs ~126M instructions to
         # import (~5% of ingesting black's docs), so an agent's piped ingest never loads it.
@@ -532,7 +534,7 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
 @click.pass_context
 def enable_hrr(ctx: click.Context, dim: int | None, as_json: bool) -> None:
     """Keep HRR traces for this store and turn the structural lane on ("what cites ID")."""
-    count = open_memory(ctx).enable_hrr(dim)
+    count = open_memory(ctx, create=True).enable_hrr(dim)
     emit(as_json, {"edges_encoded": count}, f"HRR traces built from {count} edges")
 
 

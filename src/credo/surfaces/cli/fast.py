@@ -82,7 +82,7 @@ def run_search(argv: list[str]) -> int | None:
         from credo.memory import Memory
         from credo.surfaces.render import json_text, result_json, result_text
 
-        with Memory(args.db, source="cli") as memory:
+        with Memory(args.db, source="cli", create=False) as memory:
             result = memory.retrieve(
                 args.query,
                 token_budget=args.budget,
