@@ -579,7 +579,7 @@ class Memory:
         try:
             with (
                 os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out,
-                self.store.transaction(),
+                self.store.read_snapshot(),
             ):
                 for belief in self.store.iter_beliefs():
                     out.write(belief_line(belief) + "\n")

@@ -81,6 +81,8 @@ def log_injection(
     ids = list(belief_ids)
     if not all(isinstance(i, str) for i in ids):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise InvalidInputError("belief_ids must be strings")
+    if memory.store.read_only:
+        return  # a store this process may only read keeps no journal of its reads
     digest = None if prompt is None else prompt_hash(prompt)
     now = time.time()
 

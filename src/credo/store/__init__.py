@@ -17,7 +17,13 @@ from credo.errors import StoreError
 from credo.store.anchors import AnchorTable
 from credo.store.beliefs import BeliefTable
 from credo.store.captures import CaptureTable
-from credo.store.db import Transactions, connect, enable_wal, store_version
+from credo.store.db import (
+    Transactions,
+    connect,
+    enable_wal,
+    on_read_only_folder,
+    store_version,
+)
 from credo.store.defns import DefnTable
 from credo.store.dump import TableDump
 from credo.store.edge_files import EdgeFileTable
@@ -36,6 +42,7 @@ from credo.store.migrations import (
     check_version,
     current_version,
     migrate,
+    read_only_version,
 )
 from credo.store.truth import TruthQueries
 
@@ -88,19 +95,30 @@ class SqliteStore(
 
     def __init__(self, path: str | Path, *, migrations: tuple[Migration, ...] = MIGRATIONS) -> None:
         self.path = str(path)
-        self.conn = connect(self.path, wal=False)
+        self.read_only = False
+        try:
+            self.conn = connect(self.path, wal=False)
+        except StoreError:
+            if not on_read_only_folder(self.path):
+                raise
+            # A store on a read-only mount, or in a folder of another user's: reads only.
+            self.conn = connect(self.path, read_only=True)
+            self.read_only = True
         try:
             # Refuse a newer schema before WAL mode rewrites the header: never modified.
-            check_version(self.conn, self.path, migrations)
-            enable_wal(self.conn, self.path)
-            self.schema_version = migrate(self.conn, self.path, migrations)
+            version = check_version(self.conn, self.path, migrations)
+            if self.read_only:
+                self.schema_version = read_only_version(self.path, version, migrations)
+            else:
+                enable_wal(self.conn, self.path)
+                self.schema_version = migrate(self.conn, self.path, migrations)
         except sqlite3.DatabaseError as exc:
             self.conn.close()
             raise StoreError(f"cannot open store {self.path}: {exc}") from exc
         except BaseException:
             self.conn.close()
             raise
-        self._tx = Transactions(self.conn, self.path)
+        self._tx = Transactions(self.conn, self.path, read_only=self.read_only)
         self._tx.before_commit.append(self.flush_line_df)
 
     def before_commit(self, callback: Callable[[], None]) -> None:
@@ -204,11 +222,13 @@ class SqliteStore(
         )
 
     def integrity_check(self) -> list[str]:
-        """Problems SQLite finds in the file and the FTS index; empty when healthy."""
+        """Problems SQLite finds in the file and the FTS index; empty when healthy. FTS5's
+        check is a write statement: a read-only store's index is not checked."""
         problems = [str(r[0]) for r in self.conn.execute("PRAGMA integrity_check")]
         problems = [p for p in problems if p != "ok"]
         try:
-            self.fts_integrity_check()
+            if not self.read_only:
+                self.fts_integrity_check()
         except sqlite3.DatabaseError as exc:
             problems.append(f"fts: {exc}")
         problems += [

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 from credo.errors import StoreError
 
@@ -36,7 +38,7 @@ def connect(path: str | Path, *, read_only: bool = False, wal: bool = True) -> s
     try:
         if read_only:
             conn = sqlite3.connect(
-                f"file:{target}?mode=ro",
+                read_only_uri(target),
                 uri=True,
                 isolation_level=None,
                 check_same_thread=False,
@@ -46,6 +48,9 @@ def connect(path: str | Path, *, read_only: bool = False, wal: bool = True) -> s
             conn = sqlite3.connect(
                 target, isolation_level=None, check_same_thread=False, factory=Connection
             )
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"cannot open store {target}: {exc}") from exc
+    try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         # Reading the schema is the first real access: a non-database file fails here.
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -58,9 +63,29 @@ def connect(path: str | Path, *, read_only: bool = False, wal: bool = True) -> s
         # a bulk import touches every index at random and would otherwise spill pages to
         # the WAL and read them back.
         conn.execute(f"PRAGMA cache_size = {CACHE_KIB}")
-    except sqlite3.DatabaseError as exc:
-        raise StoreError(f"cannot open store {target}: {exc}") from exc
+    except BaseException as exc:
+        conn.close()  # (its file stays open until collected otherwise: an exception holds it)
+        if isinstance(exc, sqlite3.DatabaseError):
+            raise StoreError(f"cannot open store {target}: {exc}") from exc
+        raise
     return conn
+
+
+def read_only_uri(target: str) -> str:
+    """The URI that opens ``target`` for reading only. A WAL reader needs the ``-shm``
+    file, which SQLite cannot make in a folder no one here may write (a read-only mount):
+    there, with no ``-wal`` file left to read, the file is opened as immutable (nothing on
+    this side can change it)."""
+    uri = f"file:{quote(target, safe='/')}?mode=ro"
+    if on_read_only_folder(target) and not Path(target + "-wal").exists():
+        uri += "&immutable=1"
+    return uri
+
+
+def on_read_only_folder(target: str) -> bool:
+    """Whether ``target`` is a file in a folder this process may not write."""
+    path = Path(target)
+    return path.is_file() and not os.access(path.parent, os.W_OK)
 
 
 def enable_wal(conn: sqlite3.Connection, target: str) -> None:
@@ -87,9 +112,10 @@ def enable_wal(conn: sqlite3.Connection, target: str) -> None:
 class Transactions:
     """Re-entrant transaction scope over one connection: nested scopes join the outer one."""
 
-    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: str, *, read_only: bool = False) -> None:
         self._conn = conn
         self._path = path
+        self._read_only = read_only  # opened for reads only (store/__init__.py)
         self._depth = 0
         # Counts the outermost transactions begun: state a writer holds back until commit
         # (store/lines.py) knows by it whether that state's transaction is still the open one.
@@ -132,6 +158,10 @@ class Transactions:
 
     @contextlib.contextmanager
     def _outermost(self, *, watch: bool = True) -> Iterator[sqlite3.Connection]:
+        if self._read_only:
+            raise StoreError(
+                f"cannot write to {self._path}: it is read-only here (its folder cannot be written)"
+            )
         while watch and self.before_first_write:
             self.before_first_write.pop(0)()
         try:

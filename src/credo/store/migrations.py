@@ -533,6 +533,17 @@ def check_version(
     return version
 
 
+def read_only_version(path: str, version: int, migrations: tuple[Migration, ...]) -> int:
+    """``version``, when a store that cannot be written here needs no migration."""
+    latest = migrations[-1].version
+    if version < latest:
+        raise StoreError(
+            f"{path} is read-only here and at schema version {version}: open it once where "
+            f"it can be written, to migrate it to {latest}"
+        )
+    return version
+
+
 def refuse_newer(where: str, version: int, latest: int, container: str) -> None:
     """Refuse a store whose schema is newer than this code (both backends, untouched)."""
     if version > latest:

@@ -62,6 +62,7 @@ class Store(Protocol):
 
     path: str  # the store's location as messages show it (no password)
     schema_version: int
+    read_only: bool  # opened for reads only: every write transaction raises StoreError
 
     def add_corroboration(
         self, belief_id: str, source: str | None, session: str | None, at: float

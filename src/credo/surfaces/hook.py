@@ -456,7 +456,10 @@ def run_detached(job: Callable[[], None]) -> None:
     to /dev/null, so Claude Code (which waits for the hook and its pipes) does not wait
     for it. Where there is no fork, or with ``CREDO_HOOK_INLINE=1``, it runs here."""
     if not hasattr(os, "fork") or os.environ.get("CREDO_HOOK_INLINE", "").strip() == "1":
-        job()
+        try:
+            job()
+        except Exception as exc:  # the output is printed already: a hook never fails
+            log(f"error after the hook: {type(exc).__name__}: {exc}")
         return
     if os.fork():
         return

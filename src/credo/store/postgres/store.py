@@ -44,6 +44,7 @@ class PostgresStore(
     ) -> None:
         self._url = url
         self.path = redact_url(url)  # what messages and ``stats`` show
+        self.read_only = False  # (a server's permissions are its own: a write says so)
         self._tokenizer = Tokenizer()
         self._edge_watchers = []
         self._before_commit: list[Callable[[], None]] = []

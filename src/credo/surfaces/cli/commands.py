@@ -562,6 +562,7 @@ def doctor(ctx: click.Context, fix: bool, backfill_anchors: bool, as_json: bool)
 
     memory = open_memory(ctx)
     problems = memory.store.integrity_check()
+    read_only = memory.store.read_only
     backfill = dataclasses.asdict(memory.backfill_anchors()) if backfill_anchors else None
     report = memory.doctor(fix=fix)
     data = {
@@ -574,7 +575,8 @@ def doctor(ctx: click.Context, fix: bool, backfill_anchors: bool, as_json: bool)
 
     def text() -> str:
         lines = [
-            f"integrity: {'; '.join(problems) if problems else 'ok'}",
+            f"integrity: {'; '.join(problems) if problems else 'ok'}"
+            + (" (FTS index not checked: read-only here)" if read_only else ""),
             f"anchors checked: {report.checked}, ok: {report.ok}, "
             f"missing files: {len(report.missing_files)}, shifted: {len(report.shifted)}"
             + (f", fixed: {report.fixed}" if fix else ""),

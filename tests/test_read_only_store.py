@@ -1,0 +1,191 @@
+"""A store on a read-only mount is read, never written: search, show, export, doctor, the
+hook and the warm index answer as on the writable file; every write is a one-line error;
+the file's bytes stay as they were and no ``-wal`` or ``-shm`` file appears.
+
+The mount is real (``mount --bind`` then a read-only remount: root in a container may, a
+user may not); without it the tests are skipped, saying why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from credo.errors import StoreError
+from credo.memory import Memory
+from credo.store import SqliteStore
+from credo.store.migrations import MIGRATIONS
+from tests.conftest import CliRun
+
+DOCS = {
+    "deploy.md": "# Deploys\n\nDeploys go through ops/deploy.sh. See [rollback](rollback.md).\n\n"
+    "## Staging\n\nStaging mirrors production and runs the smoke tests first.\n",
+    "rollback.md": "# Rollback\n\nA rollback re-runs the previous release's deploy script.\n",
+}
+
+
+def _mount(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["mount", *args], capture_output=True, text=True, check=False)
+
+
+@pytest.fixture
+def mounted(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
+    """(the writable folder, the same folder mounted read-only)."""
+    source, view = tmp_path / "rw", tmp_path / "ro"
+    source.mkdir()
+    view.mkdir()
+    bound = _mount("--bind", str(source), str(view))
+    if bound.returncode != 0:
+        pytest.skip(f"cannot bind-mount here: {bound.stderr.strip()}")
+    try:
+        remount = _mount("-o", "remount,ro,bind", str(view))
+        if remount.returncode != 0:
+            pytest.skip(f"cannot remount read-only here: {remount.stderr.strip()}")
+        yield source, view
+    finally:
+        subprocess.run(["umount", str(view)], capture_output=True, check=False)
+
+
+def _store(folder: Path, docs: Path) -> str:
+    for name, text in DOCS.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    with Memory(folder / "s.db", root=docs) as memory:
+        memory.ingest(docs)
+        return memory.remember("Deploys need a green CI run first", kind="requirement")
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _without_path(text: str) -> str:
+    return text.replace("/ro/", "/X/").replace("/rw/", "/X/")
+
+
+def test_reads_answer_as_on_the_writable_file(mounted: tuple[Path, Path], tmp_path: Path) -> None:
+    source, view = mounted
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    belief_id = _store(source, docs)
+    before = _digest(source / "s.db")
+    writable, read_only = CliRun(source / "s.db", docs), CliRun(view / "s.db", docs)
+    assert not os.access(view, os.W_OK)
+    for args in [
+        ("search", "how do deploys work", "--json"),
+        ("search", "rollback", "--explain"),
+        ("show", belief_id, "--json"),
+        ("stats", "--json"),
+        ("conflicts",),
+    ]:
+        done = read_only(*args)
+        assert done.returncode == 0, (args, done.stderr)
+        expected = writable(*args, check=True).stdout
+        assert _without_path(done.stdout) == _without_path(expected), args
+    assert read_only("export", str(tmp_path / "out.jsonl"), check=True)
+    exported = (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
+    assert sum(json.loads(line)["kind"] == "belief" for line in exported) >= 3
+    doctor = read_only("doctor", check=True).stdout
+    assert doctor.startswith("integrity: ok (FTS index not checked: read-only here)")
+    assert sorted(p.name for p in view.iterdir()) == ["s.db"]
+    assert _digest(view / "s.db") == before
+
+
+def test_every_write_is_a_one_line_error(mounted: tuple[Path, Path], tmp_path: Path) -> None:
+    source, view = mounted
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    belief_id = _store(source, docs)
+    before = _digest(source / "s.db")
+    run = CliRun(view / "s.db", docs)
+    for args in [
+        ("remember", "a new note"),
+        ("ingest", str(docs)),
+        ("forget", belief_id),
+        ("lock", belief_id),
+        ("feedback", belief_id, "used"),
+        ("import", str(tmp_path / "none.jsonl")),
+    ]:
+        if args[0] == "import":
+            (tmp_path / "none.jsonl").write_text(
+                '{"kind":"belief","content":"x"}\n', encoding="utf-8"
+            )
+        done = run(*args)
+        assert done.returncode == 1, args
+        assert done.stderr == (
+            f"Error: cannot write to {view / 's.db'}: it is read-only here "
+            "(its folder cannot be written)\n"
+        ), args
+    assert _digest(view / "s.db") == before
+    assert sorted(p.name for p in view.iterdir()) == ["s.db"]
+
+
+def test_the_hook_and_the_warm_index_read_it(mounted: tuple[Path, Path], tmp_path: Path) -> None:
+    source, view = mounted
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    _store(source, docs)
+    with Memory(source / "s.db", root=docs) as memory:
+        expected = memory.retrieve("how do deploys work")
+    with Memory(view / "s.db", root=docs) as memory:
+        assert memory.store.build_warm()
+        warm = memory.retrieve("how do deploys work")
+    assert [b.id for b in warm.beliefs] == [b.id for b in expected.beliefs]
+    assert [b.score for b in warm.beliefs] == [b.score for b in expected.beliefs]
+    event = {"prompt": "how do deploys work", "session_id": "s1", "cwd": str(docs)}
+    inline = {"CREDO_HOOK_INLINE": "1"}  # its writes in this process: none outlives the test
+    hook = CliRun(view / "s.db", docs)
+    done = hook("hook", "prompt", stdin=json.dumps(event), env=inline, check=True)
+    assert "Deploys go through ops/deploy.sh" in done.stdout
+    stated = {**event, "prompt": "From now on, always run the smoke tests before deploying."}
+    captured = hook("hook", "prompt", stdin=json.dumps(stated), env=inline, check=True)
+    assert "Deploys go through ops/deploy.sh" in captured.stdout and captured.stderr == ""
+    assert sorted(p.name for p in view.iterdir()) == ["s.db"]
+
+
+def test_an_old_schema_is_refused_untouched(mounted: tuple[Path, Path]) -> None:
+    source, view = mounted
+    SqliteStore(source / "old.db", migrations=MIGRATIONS[:1]).close()
+    before = _digest(source / "old.db")
+    with pytest.raises(StoreError, match="read-only here and at schema version 1: open it once"):
+        SqliteStore(view / "old.db")
+    assert _digest(view / "old.db") == before
+
+
+def test_the_mcp_server_reads_it_and_refuses_writes(
+    mounted: tuple[Path, Path], tmp_path: Path
+) -> None:
+    import anyio
+    from mcp import Client
+
+    from credo.surfaces.mcp_server import build_server
+
+    source, view = mounted
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    belief_id = _store(source, docs)
+
+    async def session(client: Client) -> None:
+        found = await client.call_tool("search_memory", {"query": "how do deploys work"})
+        assert not found.is_error and found.structured_content is not None
+        assert belief_id in {b["id"] for b in found.structured_content["beliefs"]}
+        for tool, arguments in [
+            ("remember_belief", {"text": "a new note"}),
+            ("lock_belief", {"id": belief_id}),
+        ]:
+            refused = await client.call_tool(tool, arguments)
+            assert refused.is_error
+            assert "read-only here" in refused.content[0].text  # type: ignore[union-attr]
+
+    async def main() -> None:
+        with Memory(view / "s.db", root=docs) as memory:
+            async with Client(build_server(memory), raise_exceptions=False) as client:
+                await session(client)
+
+    anyio.run(main)
+    assert sorted(p.name for p in view.iterdir()) == ["s.db"]
