@@ -84,6 +84,7 @@ def test_lock_by_id_still_works_and_usage_is_checked(run: CliRun, tmp_path: Path
 
 
 def test_an_empty_store_has_nothing_captured(run: CliRun) -> None:
+    run("init", check=True)
     assert run("captured", check=True).stdout.strip() == "no captured beliefs"
     assert json.loads(run("captured", "--json", check=True).stdout) == {"captures": []}
     assert run("lock", "--captured", check=True).stdout.startswith("nothing to lock")
