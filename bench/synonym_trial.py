@@ -33,7 +33,6 @@ import runpy
 import sqlite3
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
 from pathlib import Path
 from typing import Any, BinaryIO
 
