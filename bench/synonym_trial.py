@@ -167,18 +167,18 @@ class Trial:
         self.store: Any = None
         self.pending: list[str] = []  # (d): the synonyms of the query under way
         self.log = log.open("a", encoding="utf-8") if log else None
-        self._vocab: set[int] = set()  # id(conn) with the temp fts5vocab table made
 
     def df(self, term_stem: str) -> int:
         """Live beliefs whose indexed text holds ``term_stem`` (FTS5's row vocabulary)."""
         conn: sqlite3.Connection = self.store.conn
-        if id(conn) not in self._vocab:
+        ask = "SELECT doc FROM temp.syn_vocab WHERE term = ?"
+        try:
+            row = conn.execute(ask, (term_stem,)).fetchone()
+        except sqlite3.OperationalError:  # this connection has no vocabulary table yet
             conn.execute(
-                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.syn_vocab "
-                "USING fts5vocab(main, beliefs_fts, row)"
+                "CREATE VIRTUAL TABLE temp.syn_vocab USING fts5vocab(main, beliefs_fts, row)"
             )
-            self._vocab.add(id(conn))
-        row = conn.execute("SELECT doc FROM temp.syn_vocab WHERE term = ?", (term_stem,)).fetchone()
+            row = conn.execute(ask, (term_stem,)).fetchone()
         return int(row[0]) if row else 0
 
     def synonyms(self, words: list[str], asked: list[str]) -> list[tuple[str, str]]:
