@@ -10,17 +10,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from credo import Memory
 from credo.edge_types import EdgeType
 from credo.errors import RecordsError
 from tests.conftest import CliRun, postgres_store
-from tests.test_ingest_edges import edges, pending, rows
+from tests.test_ingest_edges import NAMES, edges, pages, pending, rows, step, write
 
 BOTH_BACKENDS = True
 
-ALPHA = "# Alpha\n\nAlpha talks about retries. See [beta](beta.md).\n\n## Details\n\nMore detail on backoff.\n"
-ALPHA_UNLINKED = "# Alpha\n\nAlpha talks about retries.\n\n## Details\n\nMore detail on backoff.\n"
+DETAILS = "## Details\n\nMore detail on backoff.\n"
+ALPHA = f"# Alpha\n\nAlpha talks about retries. See [beta](beta.md).\n\n{DETAILS}"
+ALPHA_UNLINKED = f"# Alpha\n\nAlpha talks about retries.\n\n{DETAILS}"
 BETA = "# Beta\n\nBeta covers timeouts and pools.\n"
 
 
@@ -105,9 +108,7 @@ def test_a_file_deleted_after_the_import_is_retired_as_in_the_original(
         assert live == {b.id for b in memory.store.iter_beliefs() if b.deleted_at is None}
 
 
-def test_an_export_without_the_new_kinds_imports_as_before(
-    memory: Memory, tmp_path: Path
-) -> None:
+def test_an_export_without_the_new_kinds_imports_as_before(memory: Memory, tmp_path: Path) -> None:
     """An older export: the imported edges are another writer's, as they always were."""
     tree(tmp_path)
     with Memory(tmp_path / "old.db", root=tmp_path) as old:
@@ -139,9 +140,7 @@ def test_importing_twice_adds_nothing(memory: Memory, tmp_path: Path) -> None:
     assert state(memory) == before
 
 
-def test_an_import_merges_with_the_stores_own_ingest_state(
-    memory: Memory, tmp_path: Path
-) -> None:
+def test_an_import_merges_with_the_stores_own_ingest_state(memory: Memory, tmp_path: Path) -> None:
     """Both sides' rows stay; a ledger row the store holds is never rewritten."""
     other = tmp_path / "other"
     tree(other)
@@ -161,9 +160,7 @@ def test_an_import_merges_with_the_stores_own_ingest_state(
     assert "docs/gamma.md" in held and held["docs/gamma.md"].content_hash == ""
 
 
-def test_an_edge_another_writer_holds_is_not_made_ingests(
-    memory: Memory, tmp_path: Path
-) -> None:
+def test_an_edge_another_writer_holds_is_not_made_ingests(memory: Memory, tmp_path: Path) -> None:
     tree(tmp_path)
     with Memory(tmp_path / "src.db", root=tmp_path) as source:
         source.ingest(tmp_path / "docs")
@@ -189,17 +186,47 @@ EDGE = '{"kind":"edge","src":"a","dst":"b","type":"CITES"}'
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ('{"kind":"edge_source","src":"a","dst":"b","type":"CITES"}', "missing required field 'file'"),
-        ('{"kind":"edge_source","file":"x.md","src":"a","dst":"b","type":"NOPE"}', "unknown edge type"),
-        ('{"kind":"edge_source","file":"x.md","src":"a","dst":"b","type":"CITES","extra":1}', "unknown field 'extra'"),
-        ('{"kind":"edge_source","file":"x.md","src":"b","dst":"a","type":"CITES"}', "not an edge in the file or the store"),
-        ('{"kind":"edge_source","file":"x.md","src":"a","dst":"b","type":"CITES","cited_file":7}', "field 'cited_file' must be a string"),
-        ('{"kind":"edge_source","file":"","src":"a","dst":"b","type":"CITES"}', "document URI is empty"),
-        ('{"kind":"pending_cite","file":"x.md","src":"zz","cited_file":"y.md"}', "'zz' is not a known belief id"),
+        (
+            '{"kind":"edge_source","src":"a","dst":"b","type":"CITES"}',
+            "missing required field 'file'",
+        ),
+        (
+            '{"kind":"edge_source","file":"x.md","src":"a","dst":"b","type":"NOPE"}',
+            "unknown edge type",
+        ),
+        (
+            '{"kind":"edge_source","file":"x.md","src":"a","dst":"b","type":"CITES","extra":1}',
+            "unknown field 'extra'",
+        ),
+        (
+            '{"kind":"edge_source","file":"x.md","src":"b","dst":"a","type":"CITES"}',
+            "not an edge in the file or the store",
+        ),
+        (
+            '{"kind":"edge_source","file":"x.md","src":"a","dst":"b","type":"CITES","cited_file":7}',
+            "field 'cited_file' must be a string",
+        ),
+        (
+            '{"kind":"edge_source","file":"","src":"a","dst":"b","type":"CITES"}',
+            "document URI is empty",
+        ),
+        (
+            '{"kind":"pending_cite","file":"x.md","src":"zz","cited_file":"y.md"}',
+            "'zz' is not a known belief id",
+        ),
         ('{"kind":"pending_cite","file":"x.md","src":"a"}', "missing required field 'cited_file'"),
-        ('{"kind":"ingested_file","path":"x.md","first_belief":"zz"}', "'zz' is not a known belief id"),
-        ('{"kind":"ingested_file","path":"x.md","beliefs":-1}', "field 'beliefs' must be an integer"),
-        ('{"kind":"ingested_file","path":"x.md","mtime":"soon"}', "field 'mtime' must be a finite number"),
+        (
+            '{"kind":"ingested_file","path":"x.md","first_belief":"zz"}',
+            "'zz' is not a known belief id",
+        ),
+        (
+            '{"kind":"ingested_file","path":"x.md","beliefs":-1}',
+            "field 'beliefs' must be an integer",
+        ),
+        (
+            '{"kind":"ingested_file","path":"x.md","mtime":"soon"}',
+            "field 'mtime' must be a finite number",
+        ),
     ],
 )
 def test_a_malformed_ingest_record_is_a_one_line_error_and_nothing_is_written(
@@ -245,3 +272,40 @@ def test_rows_of_files_off_the_ledger_are_settled_by_the_next_ingest(tmp_path: P
         assert rows(memory) == {("gone.md", "a", "b", "CITES", "")}
         memory.ingest(tmp_path / "docs")
         assert rows(memory) == set() and edges(memory) == set()
+
+
+# -- any tree, any edits -------------------------------------------------------------------
+def live(memory: Memory) -> set[str]:
+    return {b.id for b in memory.store.iter_beliefs() if b.deleted_at is None}
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    start=st.tuples(*[st.none() | pages for _ in NAMES]),
+    steps=st.lists(step, max_size=4),
+)
+@pytest.mark.sqlite_only
+def test_any_tree_round_trips_byte_for_byte_and_edits_after_match_the_original(
+    tmp_path_factory: pytest.TempPathFactory,
+    start: tuple[str | None, ...],
+    steps: list[tuple[str, str | None]],
+) -> None:
+    root = tmp_path_factory.mktemp("tree")
+    (root / "docs").mkdir()
+    write(root, {f"docs/{n}": text for n, text in zip(NAMES, start, strict=True)})
+    with Memory(root / "a.db", root=root) as original, Memory(root / "b.db", root=root) as copy:
+        original.ingest(root / "docs")
+        original.export_records(root / "a.jsonl")
+        copy.import_records(root / "a.jsonl")
+        copy.export_records(root / "b.jsonl")
+        assert (root / "a.jsonl").read_bytes() == (root / "b.jsonl").read_bytes()
+        for name, text in steps:
+            write(root, {f"docs/{name}": text})
+            original.ingest(root / "docs")
+            copy.ingest(root / "docs")
+            assert state(copy) == state(original)
+            assert live(copy) == live(original)

@@ -5,8 +5,9 @@ file it cites: the link is to that file, whose first belief the edge points at, 
 belief may change while the citing file does not). When a file stops stating an edge, its
 row goes; an edge whose last row goes is deleted. An edge that another writer (``relate``,
 an import, a capture) wrote first has no row and is never deleted by ingest; ``relate``
-refuses an edge that exists, so no other writer ever writes an edge ingest owns. The rows
-cascade with their edge (a hard forget deletes both).
+refuses an edge that exists, so no other writer ever writes an edge ingest owns. (An
+import brings the rows an export of ingest's state carries: knowledge/ingest_records.py.)
+The rows cascade with their edge (a hard forget deletes both).
 
 A link whose cited file has no cite target when it is settled (the file is not ingested,
 holds no chunk, or its first belief is the linking one) makes no edge; it waits in

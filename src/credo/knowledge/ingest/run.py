@@ -254,7 +254,8 @@ def _stated_edge(source: EdgeSource, now: float) -> Edge:
 
 def _settle_off_ledger(run: Run) -> None:
     """m012 backfilled the edges of files that had vanished before it (the ledger no longer
-    holds them): they are retired like a vanished file's, once, by the next run."""
+    holds them), or an import brought such rows (knowledge/ingest_records.py): they are
+    retired like a vanished file's, once, by the next run."""
     if run.store.meta_get(UNSETTLED) is None:
         return
     with run.store.transaction(), run.store.write_errors():
