@@ -256,8 +256,9 @@ def test_a_malformed_ingest_record_through_the_cli(run: CliRun, tmp_path: Path) 
         assert json.loads(run("stats", "--json", check=True).stdout)["beliefs"] == 0
 
 
-@pytest.mark.sqlite_only
-def test_rows_of_files_off_the_ledger_are_settled_by_the_next_ingest(tmp_path: Path) -> None:
+def test_rows_of_files_off_the_ledger_are_settled_by_the_next_ingest(
+    memory: Memory, tmp_path: Path
+) -> None:
     """A row whose file the ledger does not hold (the source's m012 backfill of a file that
     vanished before it) is retired by the next run, as the source's next run would."""
     records = [
@@ -267,11 +268,10 @@ def test_rows_of_files_off_the_ledger_are_settled_by_the_next_ingest(tmp_path: P
         '{"kind":"edge_source","file":"gone.md","src":"a","dst":"b","type":"CITES"}',
     ]
     (tmp_path / "docs").mkdir()
-    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
-        memory.import_records(records)
-        assert rows(memory) == {("gone.md", "a", "b", "CITES", "")}
-        memory.ingest(tmp_path / "docs")
-        assert rows(memory) == set() and edges(memory) == set()
+    memory.import_records(records)
+    assert rows(memory) == {("gone.md", "a", "b", "CITES", "")}
+    memory.ingest(tmp_path / "docs")
+    assert rows(memory) == set() and edges(memory) == set()
 
 
 # -- any tree, any edits -------------------------------------------------------------------
