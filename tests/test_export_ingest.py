@@ -211,6 +211,15 @@ EDGE = '{"kind":"edge","src":"a","dst":"b","type":"CITES"}'
             "document URI is empty",
         ),
         (
+            '{"kind":"edge_source","file":"x.md","src":"a","dst":"b","type":"SUPPORTS",'
+            '"cited_file":"y.md"}',
+            "is for a CITES edge only",
+        ),
+        (
+            '{"kind":"ingested_file","path":"x\\u0001.md"}',
+            "holds control characters",
+        ),
+        (
             '{"kind":"pending_cite","file":"x.md","src":"zz","cited_file":"y.md"}',
             "'zz' is not a known belief id",
         ),
@@ -239,6 +248,21 @@ def test_a_malformed_ingest_record_is_a_one_line_error_and_nothing_is_written(
     assert text.endswith("nothing was imported")
     assert not list(memory.store.iter_beliefs())
     assert rows(memory) == set() and pending(memory) == set() and ledger(memory) == set()
+
+
+def test_a_second_record_of_one_ledger_path_is_refused(memory: Memory) -> None:
+    line = '{"kind":"ingested_file","path":"docs/x.md"}'
+    with pytest.raises(RecordsError, match=r"<records>:3: duplicate ingested_file 'docs/x.md' "):
+        memory.import_records([BELIEF, line, line.replace("docs/", "./docs/")])
+    assert ledger(memory) == set()
+
+
+def test_the_import_logs_the_ingest_state_it_added(memory: Memory) -> None:
+    source = '{"kind":"edge_source","file":"x.md","src":"a","dst":"b","type":"cites"}'
+    report = memory.import_records([BELIEF, BELIEF_B, EDGE, source])
+    assert report.ingest_rows_added == 1 and rows(memory) == {("x.md", "a", "b", "CITES", "")}
+    (entry,) = [e for e in memory.store.log_entries() if e.op == "ingest_state"]
+    assert entry.payload == {"ingested_files": 0, "edge_sources": 1, "pending_cites": 0}
 
 
 def test_a_malformed_ingest_record_through_the_cli(run: CliRun, tmp_path: Path) -> None:

@@ -95,7 +95,7 @@ def parse(kind: str, f: Fields) -> IngestRecord:
             _count(f, "beliefs"),
         )
     if kind == "edge_source":
-        type_name = f.text("type", required=True) or ""
+        type_name = (f.text("type", required=True) or "").upper()  # as an edge record's
         if type_name not in _TYPES:
             raise f.error(f"unknown edge type {type_name!r}; known: {', '.join(_TYPES)}")
         cited = f.text("cited_file") or ""
@@ -184,23 +184,29 @@ class IngestState:
             return 0
         from credo.store.rows import IngestedFile
 
-        self._check_beliefs(store)
         keys = {r[2:5] for r in self.sources}
         stored = store.existing_edge_keys(keys)
-        for rec in self.sources:
-            if rec[2:5] not in stored:
-                src, dst, type_name = rec[2:5]
-                raise self.error(
-                    rec.line,
-                    f"edge {src} -{type_name}-> {dst} is not an edge in the file or the store",
-                )
+        problems = self._unknown_beliefs(store)
+        problems += [
+            (r.line, f"edge {r.src} -{r.type}-> {r.dst} is not an edge in the file or the store")
+            for r in self.sources
+            if r[2:5] not in stored
+        ]
+        if problems:
+            raise self.error(*min(problems))  # the first line's
         # Ingest's: inserted by this import, or stated by some file of the store already.
         theirs = keys.intersection(new_edges)
         theirs |= store.owned_edge_keys(keys - theirs)
         rows = sorted({r[1:] for r in self.sources if r[2:5] in theirs})
         ledger = sorted(
             IngestedFile(
-                f.path, "", f.size, f.mtime, f.ingested_at or now, f.beliefs, f.first_belief
+                f.path,
+                "",  # unread: the next ingest reads the file (the module docstring)
+                f.size,
+                f.mtime,
+                now if f.ingested_at is None else f.ingested_at,
+                f.beliefs,
+                f.first_belief,
             )
             for f in self.files
         )
@@ -217,11 +223,13 @@ class IngestState:
             store.append_log([(now, "ingest_state", None, self.source, counts)])
         return files + sources + pending
 
-    def _check_beliefs(self, store: Store) -> None:
-        """Every first belief and waiting link's src is a stored belief."""
+    def _unknown_beliefs(self, store: Store) -> list[tuple[int, str]]:
+        """(line, message) of each first belief or waiting link's src that is no belief."""
         named = [(f.line, f.first_belief) for f in self.files if f.first_belief is not None]
         named += [(p.line, p.src) for p in self.pending]
         known = store.existing_ids({belief for _, belief in named})
-        for line, belief in sorted(named):
-            if belief not in known:
-                raise self.error(line, f"belief {belief!r} is not a known belief id")
+        return [
+            (line, f"belief {belief!r} is not a known belief id")
+            for line, belief in named
+            if belief not in known
+        ]
