@@ -4,6 +4,7 @@ edges the original store gets (issue #14; knowledge/ingest_records.py), on both 
 
 from __future__ import annotations
 
+import gc
 import json
 import shutil
 from collections.abc import Iterator
@@ -333,3 +334,22 @@ def test_any_tree_round_trips_byte_for_byte_and_edits_after_match_the_original(
             copy.ingest(root / "docs")
             assert state(copy) == state(original)
             assert live(copy) == live(original)
+
+
+def test_an_import_of_ingest_state_leaves_no_cyclic_garbage(tmp_path: Path) -> None:
+    """The collector is off while an import runs (importer.py): a cycle through its plan
+    would keep every record alive until the next full pass."""
+    tree(tmp_path)
+    with Memory(tmp_path / "src.db", root=tmp_path) as source:
+        source.ingest(tmp_path / "docs")
+        source.export_records(tmp_path / "a.jsonl")
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.import_records([BELIEF])  # (the store's own first-write set-up, collected)
+        gc.collect()
+        gc.disable()
+        try:
+            memory.import_records(tmp_path / "a.jsonl")
+            unreachable = gc.collect()
+        finally:
+            gc.enable()
+    assert unreachable == 0

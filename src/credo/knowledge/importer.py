@@ -120,7 +120,7 @@ class _Plan:
         self.edge_lines: dict[EdgeKey, int] = {}
         self.anchors: list[DocAnchor] = []
         self.anchor_lines: list[int] = []
-        self.ingest = IngestState(self.error, root, source)
+        self.ingest = IngestState(source, root)
 
     def error(self, line: int, message: str) -> RecordsError:
         return _fail(self.source, line, message)

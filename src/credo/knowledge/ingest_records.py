@@ -29,7 +29,7 @@ have been in the source.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -133,8 +133,10 @@ class IngestState:
     """The ingest state records of one import: kept as the file is read, checked and
     written once the import's beliefs and edges are in the store (``write``)."""
 
-    def __init__(self, error: Callable[[int, str], RecordsError], root: Path, source: str) -> None:
-        self.error, self.root, self.source = error, root, source
+    def __init__(self, source: str, root: Path) -> None:
+        # (no reference to the import's plan: nothing an import builds may be cyclic, the
+        # collector is off while it runs: knowledge/importer.py)
+        self.source, self.root = source, root
         self.files: list[IngestedFileRecord] = []
         self.file_lines: dict[str, int] = {}
         self.sources: list[EdgeSourceRecord] = []
@@ -161,6 +163,9 @@ class IngestState:
                     cited_file=self._uri(rec.cited_file, rec.line),
                 )
             )
+
+    def error(self, line: int, message: str) -> RecordsError:
+        return RecordsError(f"{self.source}:{line}: {message}; nothing was imported")
 
     def _uri(self, name: str, line: int) -> str:
         """``name`` as ingest names a file under this store's root (as anchors are
