@@ -93,6 +93,25 @@ def test_a_round_trip_then_edit_gives_the_original_stores_edges(
         assert state(copy) == state(memory)
 
 
+def test_a_waiting_link_travels_and_becomes_a_cites_edge_in_the_copy(
+    memory: Memory, second_location: str | Path, tmp_path: Path
+) -> None:
+    tree(tmp_path)
+    (tmp_path / "docs" / "beta.md").write_text("", encoding="utf-8")  # no cite target yet
+    memory.ingest(tmp_path / "docs")
+    assert len(pending(memory)) == 1 and not any(t == "CITES" for _, _, t in edges(memory))
+    memory.export_records(tmp_path / "a.jsonl")
+    assert '"kind":"pending_cite"' in (tmp_path / "a.jsonl").read_text(encoding="utf-8")
+    with Memory(second_location, root=tmp_path) as copy:
+        copy.import_records(tmp_path / "a.jsonl")
+        assert state(copy) == state(memory)
+        tree(tmp_path)
+        copy.ingest(tmp_path / "docs")
+        memory.ingest(tmp_path / "docs")
+        assert any(t == "CITES" for _, _, t in edges(memory)) and pending(memory) == set()
+        assert state(copy) == state(memory)
+
+
 def test_a_file_deleted_after_the_import_is_retired_as_in_the_original(
     memory: Memory, second_location: str | Path, tmp_path: Path
 ) -> None:
