@@ -35,7 +35,8 @@ def export_records(store: Store, path: str | os.PathLike[str]) -> ExportReport:
     except OSError as exc:
         raise StoreError(f"cannot write {target}: {exc.strerror or exc}") from exc
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out, store.transaction():
+        # A read snapshot, not a write transaction: a store opened read-only exports too.
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out, store.read_snapshot():
             counts = [_write(out, lines) for lines in _kinds(store)]
         try:
             os.replace(tmp, target)
