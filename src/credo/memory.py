@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from credo.agent import global_store
 from credo.config import Settings, load_settings, parse_bool, project_root, resolve_db_path
-from credo.errors import ConflictError, InvalidInputError, StoreError
+from credo.errors import ConflictError, InvalidInputError
 from credo.retrieval import ahead, pipeline
 from credo.store import SqliteStore, open_store
 from credo.types import (
@@ -29,9 +29,9 @@ from credo.types import (
 if TYPE_CHECKING:
     from credo.edge_types import Edge, EdgeType
     from credo.knowledge.doctor import BackfillReport, DoctorReport
+    from credo.knowledge.export import ExportReport
     from credo.knowledge.importer import ImportReport
     from credo.knowledge.ingest import IngestReport
-    from credo.knowledge.records import ExportReport
     from credo.retrieval.lineage import Conflict, History
 
 Signal = Literal["used", "harmful"]
@@ -562,39 +562,9 @@ class Memory:
             return importer.import_records(self.store, source, root=self.root)
 
     def export_records(self, path: str | os.PathLike[str]) -> ExportReport:
-        """Write every belief, edge and anchor as JSONL (sorted, byte-stable). The file is
-        written beside its target and renamed into place, so a failed export leaves no half
-        file."""
-        from credo.knowledge.records import ExportReport, anchor_line, belief_line, edge_line
+        """Write every belief, edge and anchor, and ingest's state of which file states which
+        edge, as JSONL (sorted, byte-stable). The file is written beside its target and
+        renamed into place, so a failed export leaves no half file."""
+        from credo.knowledge.export import export_records
 
-        target = Path(path)
-        counts = [0, 0, 0]
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            import tempfile  # export only; the read path (the hook) must not pay for it
-
-            fd, tmp = tempfile.mkstemp(prefix=".credo-export-", dir=target.parent)
-        except OSError as exc:
-            raise StoreError(f"cannot write {target}: {exc.strerror or exc}") from exc
-        try:
-            with (
-                os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out,
-                self.store.read_snapshot(),
-            ):
-                for belief in self.store.iter_beliefs():
-                    out.write(belief_line(belief) + "\n")
-                    counts[0] += 1
-                for edge in self.store.iter_edges():
-                    out.write(edge_line(edge) + "\n")
-                    counts[1] += 1
-                for anchor in self.store.iter_anchors():
-                    out.write(anchor_line(anchor) + "\n")
-                    counts[2] += 1
-            try:
-                os.replace(tmp, target)
-            except OSError as exc:
-                raise StoreError(f"cannot write {target}: {exc.strerror or exc}") from exc
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        return ExportReport(counts[0], counts[1], counts[2], str(target))
+        return export_records(self.store, path)

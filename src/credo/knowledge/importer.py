@@ -6,6 +6,8 @@ idempotent no-op, with other text a conflict); a belief without an id gets the c
 id and corroborates an existing belief with the same normalised text. Edges need both ends
 (in the file or the store), no self-edges, no duplicate within the file; an edge already
 stored is skipped. Anchors need their belief and are idempotent on (belief_id, doc_uri).
+Ingest's own state (which file states which edge, waiting links, the ledger) is checked and
+added once the beliefs and edges are in (knowledge/ingest_records.py).
 
 Speed (``bench/ingest.py``, 100k beliefs + 200k edges): the file is parsed a chunk of lines
 per ``json.loads`` (records.py) and handed over a batch at a time, well-formed records take
@@ -18,24 +20,12 @@ end and anchor belief is checked here, so SQLite's foreign-key checks are off fo
 import's transaction. Into a fresh store, a writer thread inserts the beliefs while the
 rest of the file is parsed (``_Writes``).
 
-What the import logs in ``ingest_log``:
-
-- one ``import`` row per new belief (belief_id, source_path, its text and session): the row
-  the anchor backfill and a rebuild read (built in SQL from the new rows: ``log_beliefs``);
-- one ``corroborate`` row per corroboration of a stored belief, one ``link`` row per anchor;
-- edges in ``relate_batch`` rows of up to ``EDGE_LOG_BATCH`` edges each (belief_id NULL,
-  payload ``{"edges": [[src, dst, type, weight], ...]}``, the fields the per-edge rows
-  carried before), because a row per edge cost as much as inserting the edge itself. Two
-  kinds keep one ``relate`` row each, as ``Memory.relate`` writes it: an edge with anchor
-  text (that text must be erasable by a hard forget, which redacts the rows of the
-  forgotten belief) and a SUPERSEDES edge (``dedup.undo`` replays per-edge ``relate`` rows
-  to find the edges it owns).
+What the import logs in ``ingest_log``: knowledge/import_log.py.
 """
 
 from __future__ import annotations
 
 import gc
-import json
 import queue
 import threading
 import time
@@ -48,24 +38,23 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from credo.edge_types import EDGE_VALENCE, EdgeType
+from credo.edge_types import EDGE_VALENCE
 from credo.errors import CredoError, RecordsError
 from credo.knowledge import identity
 from credo.knowledge.docuri import normalise_doc_uri
+from credo.knowledge.import_log import LogRow, edge_log
+from credo.knowledge.ingest_records import IngestState
 from credo.knowledge.records import AnchorRecord, BeliefRecord, EdgeRecord, Record, read_batches
 from credo.knowledge.retention import of_record
 from credo.store import Store
-from credo.store.bulk import BULK_DDL_ROWS, has_anchor_text
+from credo.store.bulk import BULK_DDL_ROWS
 from credo.store.edges import EdgeRow
 from credo.store.protocol import BulkLoader
 from credo.store.rows import NewBelief
 from credo.types import BELIEF_KINDS, ORIGINS, DocAnchor
 
-LogRow = tuple[float, str, str | None, str | None, dict[str, Any] | str | None]
 EdgeKey = tuple[str, str, str]
 
-# Edges per ``relate_batch`` log row.
-EDGE_LOG_BATCH = 10_000
 # New beliefs handed to the writer thread at a time (``_Writes``).
 STREAM_BELIEFS = 5000
 
@@ -84,6 +73,7 @@ class ImportReport:
     edges_unchanged: int
     anchors_added: int
     source: str
+    ingest_rows_added: int = 0  # ledger, edge_files and pending_cites rows
 
 
 def _fail(source: str, line: int, message: str) -> RecordsError:
@@ -130,6 +120,7 @@ class _Plan:
         self.edge_lines: dict[EdgeKey, int] = {}
         self.anchors: list[DocAnchor] = []
         self.anchor_lines: list[int] = []
+        self.ingest = IngestState(source, root)
 
     def error(self, line: int, message: str) -> RecordsError:
         return _fail(self.source, line, message)
@@ -333,6 +324,8 @@ def _add_batch(plan: _Plan, batch: list[Record]) -> None:
                 rec.created_at,
                 rec.line,
             )
+        else:
+            plan.ingest.add(rec)
 
 
 class _Writes:
@@ -549,7 +542,7 @@ def _write(plan: _Plan, store: Store, writes: _Writes) -> ImportReport:
     revived = sorted(set(plan.revive))
     log: list[LogRow] = [(now, "revive", bid, src, None) for bid in revived]
     log += [(now, "corroborate", bid, src, None) for bid, _ in plan.corroborate]
-    log += _edge_log(new_edges, now, src)
+    log += edge_log(new_edges, now, src)
     log += [
         (now, "link", a.belief_id, src, {"doc_uri": a.doc_uri, "anchor_type": a.anchor_type})
         for a in plan.anchors
@@ -563,6 +556,7 @@ def _write(plan: _Plan, store: Store, writes: _Writes) -> ImportReport:
         for _ in range(count):
             store.add_corroboration(belief_id, src, None, now)
     store.append_log(log)
+    ingest_rows = plan.ingest.write(store, map(itemgetter(0, 1, 2), new_edges), now)
     return ImportReport(
         beliefs_added=len(beliefs),
         beliefs_corroborated=len(plan.corroborate),
@@ -571,28 +565,5 @@ def _write(plan: _Plan, store: Store, writes: _Writes) -> ImportReport:
         edges_unchanged=len(plan.edges) - len(new_edges),
         anchors_added=anchors_added,
         source=src,
+        ingest_rows_added=ingest_rows,
     )
-
-
-_LOGGED_FIELDS = itemgetter(0, 1, 2, 3)  # src, dst, type, weight
-
-
-def _edge_log(edges: list[EdgeRow], now: float, src: str) -> list[LogRow]:
-    """The log rows of new edges: ``relate`` rows for those that need one, ``relate_batch``
-    rows for the rest (see the module docstring)."""
-    log: list[LogRow] = []
-    batched = edges
-    supersedes = EdgeType.SUPERSEDES.value
-    if has_anchor_text(edges) or supersedes in set(map(itemgetter(2), edges)):
-        batched = []
-        for edge in edges:
-            s, d, t, weight, anchor_text, _ = edge
-            if anchor_text is None and t != supersedes:
-                batched.append(edge)
-            else:
-                payload = {"dst": d, "type": t, "weight": weight, "anchor_text": anchor_text}
-                log.append((now, "relate", s, src, payload))
-    for start in range(0, len(batched), EDGE_LOG_BATCH):
-        rows = list(map(_LOGGED_FIELDS, batched[start : start + EDGE_LOG_BATCH]))
-        log.append((now, "relate_batch", None, src, json.dumps({"edges": rows})))
-    return log

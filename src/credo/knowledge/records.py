@@ -1,9 +1,13 @@
-"""The JSONL records format (SYSTEM.md § Surfaces): parsing with line numbers, and writing.
+"""The JSONL records format (SYSTEM.md § Surfaces): parsing with line numbers (writing:
+knowledge/export.py).
 
 One JSON object per line; ``kind`` says which record it is:
 ``{"kind":"belief","id":..,"content":..,"doc":..,"session":..,"locked":..,"created_at":..}``,
 ``{"kind":"edge","src":..,"dst":..,"type":"CITES","weight":..}``,
-``{"kind":"anchor","belief_id":..,"doc_uri":..,"anchor_type":..,"position_hint":..}``.
+``{"kind":"anchor","belief_id":..,"doc_uri":..,"anchor_type":..,"position_hint":..}``,
+and ingest's own state (knowledge/ingest_records.py): ``{"kind":"ingested_file","path":..,
+"first_belief":..}``, ``{"kind":"edge_source","file":..,"src":..,"dst":..,"type":..,
+"cited_file":..}``, ``{"kind":"pending_cite","file":..,"src":..,"cited_file":..}``.
 A belief's own kind (factual, preference...) travels as ``belief_kind`` because ``kind`` names
 the record. Export writes every field so that export -> import -> export is byte-identical
 (``retention`` only where import would not tell the same class from the text).
@@ -16,11 +20,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
-from credo.edge_types import Edge, EdgeType
+from credo.edge_types import EdgeType
 from credo.errors import RecordsError
+from credo.knowledge import ingest_records
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
-from credo.knowledge.retention import of_record
-from credo.types import ANCHOR_TYPES, RETENTIONS, Belief, DocAnchor
+from credo.knowledge.ingest_records import IngestRecord
+from credo.types import ANCHOR_TYPES, RETENTIONS
 
 # A records line longer than this is refused (a belief is at most 20k characters).
 MAX_LINE_BYTES = 1_000_000
@@ -71,14 +76,14 @@ class AnchorRecord(NamedTuple):
     created_at: float | None = None
 
 
-Record = BeliefRecord | EdgeRecord | AnchorRecord
+Record = BeliefRecord | EdgeRecord | AnchorRecord | IngestRecord
 
 
 def _fail(source: str, line: int, message: str) -> RecordsError:
     return RecordsError(f"{source}:{line}: {message}; nothing was imported")
 
 
-class _Fields:
+class Fields:
     """Typed access to one record's fields, with errors that name the line."""
 
     def __init__(self, obj: dict[str, Any], source: str, line: int) -> None:
@@ -154,7 +159,7 @@ def _checked(obj: Any, source: str, line: int) -> Record:
     """The detailed validator: every field checked, the first problem named."""
     if not isinstance(obj, dict):
         raise _fail(source, line, "each line must be a JSON object")
-    f = _Fields(obj, source, line)
+    f = Fields(obj, source, line)
     kind = obj.get("kind")
     if kind == "belief":
         f.check_keys(_BELIEF_KEYS)
@@ -222,7 +227,10 @@ def _checked(obj: Any, source: str, line: int) -> Record:
             position_hint=f.text("position_hint"),
             created_at=f.time("created_at"),
         )
-    raise _fail(source, line, f"unknown record kind {kind!r}; use belief, edge or anchor")
+    if kind in ingest_records.KINDS:
+        return ingest_records.parse(kind, f)
+    kinds = ", ".join(("belief", "edge", "anchor", *ingest_records.KINDS))
+    raise _fail(source, line, f"unknown record kind {kind!r}; use one of {kinds}")
 
 
 def _finite(value: object) -> float | None:
@@ -531,68 +539,3 @@ def _parse_chunk(
             slow.append((len(records), number, obj))
         append(record)
     return records, slow
-
-
-class ExportReport(NamedTuple):
-    """What ``Memory.export_records`` wrote: counts per record kind, and the file."""
-
-    beliefs: int
-    edges: int
-    anchors: int
-    path: str
-
-
-def _dump(obj: dict[str, Any]) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-
-
-def belief_line(belief: Belief) -> str:
-    obj: dict[str, Any] = {
-        "kind": "belief",
-        "id": belief.id,
-        "content": belief.content,
-        "belief_kind": belief.kind,
-        "origin": belief.origin,
-        "session": belief.session,
-        "locked": belief.locked,
-        "alpha": belief.alpha,
-        "beta": belief.beta,
-        "created_at": belief.created_at,
-        "updated_at": belief.updated_at,
-    }
-    if belief.deleted_at is not None:
-        obj["deleted_at"] = belief.deleted_at
-    if belief.corroborations:
-        obj["corroborations"] = belief.corroborations
-    if belief.context:
-        obj["context"] = belief.context
-    if belief.retention != of_record(belief.origin, belief.content, belief.context):
-        obj["retention"] = belief.retention  # else import tells it again from the text
-    return _dump(obj)
-
-
-def edge_line(edge: Edge) -> str:
-    obj: dict[str, Any] = {
-        "kind": "edge",
-        "src": edge.src,
-        "dst": edge.dst,
-        "type": edge.type.value,
-        "weight": edge.weight,
-        "created_at": edge.created_at,
-    }
-    if edge.anchor_text is not None:
-        obj["anchor_text"] = edge.anchor_text
-    return _dump(obj)
-
-
-def anchor_line(anchor: DocAnchor) -> str:
-    return _dump(
-        {
-            "kind": "anchor",
-            "belief_id": anchor.belief_id,
-            "doc_uri": anchor.doc_uri,
-            "anchor_type": anchor.anchor_type,
-            "position_hint": anchor.position_hint,
-            "created_at": anchor.created_at,
-        }
-    )

@@ -5,8 +5,9 @@ file it cites: the link is to that file, whose first belief the edge points at, 
 belief may change while the citing file does not). When a file stops stating an edge, its
 row goes; an edge whose last row goes is deleted. An edge that another writer (``relate``,
 an import, a capture) wrote first has no row and is never deleted by ingest; ``relate``
-refuses an edge that exists, so no other writer ever writes an edge ingest owns. The rows
-cascade with their edge (a hard forget deletes both).
+refuses an edge that exists, so no other writer ever writes an edge ingest owns. (An
+import brings the rows an export of ingest's state carries: knowledge/ingest_records.py.)
+The rows cascade with their edge (a hard forget deletes both).
 
 A link whose cited file has no cite target when it is settled (the file is not ingested,
 holds no chunk, or its first belief is the linking one) makes no edge; it waits in
@@ -20,7 +21,7 @@ store/postgres/edge_files.py) and how a list travels as one parameter.
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
 from credo.store.db import json_array
@@ -31,6 +32,16 @@ EdgeKey = tuple[str, str, str]
 EdgeSource = tuple[str, str, str, str]
 """(src, dst, type, cited file) of an edge a file states; the cited file is ``''`` but for
 CITES (and for the rows backfilled from the log by m012, which a re-read replaces)."""
+
+FileEdgeSource = tuple[str, str, str, str, str]
+"""(file, src, dst, type, cited file): one row of ``edge_files``."""
+
+PendingCite = tuple[str, str, str]
+"""(file, src, cited file): one row of ``pending_cites``."""
+
+# The _meta key set while some rows name files the ledger does not hold (m012's backfill, or
+# an import of such rows): the next ingest run settles them (knowledge/ingest/run.py).
+UNSETTLED = "edge_files_unsettled"
 
 _COLUMNS = "src, dst, type, cited_file"
 
@@ -61,9 +72,32 @@ class EdgeFileRows:
         "WHERE f.first_belief IS NOT NULL AND f.first_belief <> p.src ORDER BY 1"
     )
 
+    # Every row, in key order: what an export writes (the same SQL on both backends).
+    _ALL = f"SELECT file, {_COLUMNS} FROM edge_files ORDER BY file, {_COLUMNS}"
+    _PENDING_ALL = "SELECT file, src, cited_file FROM pending_cites ORDER BY file, src, cited_file"
+
     @staticmethod
     def _id_list(ids: Iterable[str]) -> object:
         raise NotImplementedError
+
+    def iter_edge_sources(self) -> Iterator[FileEdgeSource]:
+        """Every row of ``edge_files``, by (file, src, dst, type, cited file)."""
+        for r in self.conn.execute(self._ALL):
+            yield (str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]))
+
+    def iter_pending_cites(self) -> Iterator[PendingCite]:
+        """Every row of ``pending_cites``, by (file, src, cited file)."""
+        for r in self.conn.execute(self._PENDING_ALL):
+            yield (str(r[0]), str(r[1]), str(r[2]))
+
+    def insert_edge_sources(self, rows: Iterable[FileEdgeSource]) -> int:
+        """Add rows (each edge stored, and ingest's); a row already held stays as it is.
+        Returns the rows added (the records import: it only adds)."""
+        return self._many(self._ADD, list(rows))
+
+    def insert_pending_cites(self, rows: Iterable[PendingCite]) -> int:
+        """Add waiting links (each src stored); returns the rows added."""
+        return self._many(self._PENDING_ADD, list(rows))
 
     def edge_sources_of_file(self, file: str) -> set[EdgeSource]:
         """The edges ``file`` states, as recorded (its rows)."""
@@ -141,7 +175,8 @@ class EdgeFileRows:
         cascades, rows and all)."""
         self.conn.execute(self._HOLD_CITES_TO, (belief_id, belief_id))
 
-    def _many(self, sql: str, rows: list[tuple[str, ...]]) -> None:
+    def _many(self, sql: str, rows: list[tuple[str, ...]]) -> int:
+        """Run ``sql`` once per row; returns the rows it changed."""
         raise NotImplementedError
 
 
@@ -183,6 +218,7 @@ class EdgeFileTable(EdgeFileRows):
     )
     _id_list = staticmethod(json_array)
 
-    def _many(self, sql: str, rows: list[tuple[str, ...]]) -> None:
-        if rows:  # (most files have no pending cite and drop no edge)
-            self.conn.executemany(sql, rows)
+    def _many(self, sql: str, rows: list[tuple[str, ...]]) -> int:
+        if not rows:  # (most files have no pending cite and drop no edge)
+            return 0
+        return self.conn.executemany(sql, rows).rowcount

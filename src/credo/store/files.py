@@ -177,6 +177,18 @@ class FileTable(FileRows):
             ),
         )
 
+    def add_ingested_files(self, files: "Iterable[IngestedFile]") -> int:
+        """Ledger rows for paths the ledger does not hold (a row it holds is kept as it is:
+        the records import only adds); returns the rows added."""
+        rows = [tuple(f) for f in files]
+        if not rows:
+            return 0
+        return self.conn.executemany(
+            f"INSERT INTO ingested_files({_FILE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(path) DO NOTHING",
+            rows,
+        ).rowcount
+
     def set_deleted_many(self, ids: Iterable[str], deleted_at: float | None, at: float) -> None:
         """Soft-delete (or with ``deleted_at=None`` revive) many beliefs in one statement."""
         self.conn.execute(

@@ -21,6 +21,8 @@ from credo.types import (
 if TYPE_CHECKING:  # the hook renders no edges: it never loads credo.edge_types
     from credo.agent.capture import Captured
     from credo.edge_types import Edge
+    from credo.knowledge.export import ExportReport
+    from credo.knowledge.importer import ImportReport
     from credo.retrieval.place import Place, Row
     from credo.store.rows import Injection
 
@@ -99,6 +101,24 @@ def stats_text(stats: StoreStats) -> str:
         f"size:       {stats.size_bytes / 1_048_576:.2f} MiB",
     ]
     return "\n".join(lines)
+
+
+def import_text(report: ImportReport) -> str:
+    text = (
+        f"imported {report.beliefs_added} beliefs ({report.beliefs_corroborated} corroborated, "
+        f"{report.beliefs_unchanged} unchanged), {report.edges_added} edges, "
+        f"{report.anchors_added} anchors"
+    )
+    return f"{text}{_ingest_rows(report.ingest_rows_added)} from {report.source}"
+
+
+def export_text(report: ExportReport) -> str:
+    text = f"exported {report.beliefs} beliefs, {report.edges} edges, {report.anchors} anchors"
+    return f"{text}{_ingest_rows(report.ingest_rows)} to {report.path}"
+
+
+def _ingest_rows(count: int) -> str:
+    return f" and {count} rows of ingest state" if count else ""
 
 
 def result_json(result: RetrievalResult) -> dict[str, Any]:

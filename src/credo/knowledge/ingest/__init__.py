@@ -56,10 +56,11 @@ The rules (quoted in the docs):
   states any more is deleted (a text in several files, and so its edges, lives while one
   of them states it). When a file's cite target changes or the file vanishes, the CITES of
   the files that link to it and were not read again follow (point at the new target, or
-  go). An edge another writer wrote first (``relate``, an import, a capture) is never
-  removed by ingest, even when a file states it too; ``relate`` refuses an edge that
-  exists, so no edge is both. A link to a file with no cite target yet (not ingested,
-  empty, or whose first passage is the linking one) makes no edge and waits
+  go). An edge another writer wrote first (``relate``, a capture, an import of an edge
+  its records say no file states) is never removed by ingest, even when a file states it
+  too; ``relate`` refuses an edge that exists, so no edge is both. A link to a file with no
+  cite target yet (not ingested, empty, or whose first passage is the linking one) makes no
+  edge and waits
   (``pending_cites``): the CITES appears when that file gets a target. So after any
   edits, a re-ingest leaves the ingest edges a fresh ingest of the same files writes.
 - **Vanished text.** After a file changes, a belief whose text left it loses nothing if it

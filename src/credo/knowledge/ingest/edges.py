@@ -6,7 +6,8 @@ compares it with the file's rows in ``edge_files`` (store/edge_files.py): an edg
 stated is inserted when missing and recorded as this file's when ingest wrote it (now or
 before: some file holds a row for it); an edge no longer stated loses this file's row, and
 an edge no file states any more is deleted. An edge another writer wrote first
-(``relate``, an import, a capture) has no row and is never touched.
+(``relate``, a capture, an import of an edge no ``edge_source`` record names) has no row
+and is never touched.
 """
 
 from __future__ import annotations

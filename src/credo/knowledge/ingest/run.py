@@ -17,13 +17,11 @@ from credo.knowledge.ingest.pool import Splitter, splitter
 from credo.knowledge.ingest.state import IngestReport, LogRow, Run, file_exists
 from credo.knowledge.ingest.walk import read_file, start_path, unique_names, walk_files
 from credo.knowledge.ingest.writer import FileWriter
-from credo.store.edge_files import EdgeSource
+from credo.store.edge_files import UNSETTLED, EdgeSource
 
 if TYPE_CHECKING:  # (annotations only: the protocol's class costs ~1 ms to build)
     from credo.store import Store
 
-# The _meta key m012 sets when it backfilled rows of files the ledger no longer holds.
-UNSETTLED = "edge_files_unsettled"
 CITES = EdgeType.CITES.value
 
 # A commit is shared by at most this many files or this many seconds of work (see
@@ -256,7 +254,8 @@ def _stated_edge(source: EdgeSource, now: float) -> Edge:
 
 def _settle_off_ledger(run: Run) -> None:
     """m012 backfilled the edges of files that had vanished before it (the ledger no longer
-    holds them): they are retired like a vanished file's, once, by the next run."""
+    holds them), or an import brought such rows (knowledge/ingest_records.py): they are
+    retired like a vanished file's, once, by the next run."""
     if run.store.meta_get(UNSETTLED) is None:
         return
     with run.store.transaction(), run.store.write_errors():

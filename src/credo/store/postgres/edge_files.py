@@ -28,7 +28,9 @@ class EdgeFiles(EdgeFileRows):
     _PENDING_TO = pyformat(EdgeFileTable._PENDING_TO)
     _HOLD_CITES_TO = pyformat(EdgeFileTable._HOLD_CITES_TO)
 
-    def _many(self, sql: str, rows: list[tuple[str, ...]]) -> None:
-        if rows:
-            with self.conn.cursor() as cur:
-                cur.executemany(sql, rows)  # type: ignore[arg-type]
+    def _many(self, sql: str, rows: list[tuple[str, ...]]) -> int:
+        if not rows:
+            return 0
+        with self.conn.cursor() as cur:
+            cur.executemany(sql, rows)  # type: ignore[arg-type]
+            return max(cur.rowcount, 0)  # (psycopg sums the rows of every execution)

@@ -124,6 +124,18 @@ class Ledger(FileRows, CaptureRows, JournalRows):
                 [tuple(f) for f in files],
             )
 
+    def add_ingested_files(self, files: Iterable[IngestedFile]) -> int:
+        rows = [tuple(f) for f in files]
+        if not rows:
+            return 0
+        with self.conn.cursor() as cur:
+            cur.executemany(
+                f"INSERT INTO ingested_files({_FILE_COLUMNS}) VALUES (%s,%s,%s,%s,%s,%s,%s) "
+                "ON CONFLICT (path) DO NOTHING",
+                rows,
+            )
+            return max(cur.rowcount, 0)
+
     def set_deleted_many(self, ids: Iterable[str], deleted_at: float | None, at: float) -> None:
         self.conn.execute(
             "UPDATE beliefs SET deleted_at = %s, updated_at = %s WHERE id = ANY(%s)",

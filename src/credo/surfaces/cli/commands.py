@@ -367,7 +367,7 @@ def stats(ctx: click.Context, as_json: bool) -> None:
 @json_option
 @click.pass_context
 def import_(ctx: click.Context, file: str, as_json: bool) -> None:
-    """Import JSONL records (beliefs, edges, anchors) in one transaction; '-' reads stdin."""
+    """Import JSONL records (beliefs, edges, anchors...) in one transaction; '-' reads stdin."""
     memory = open_memory(ctx, create=True)
     source: Any = file
     if file == "-":
@@ -376,13 +376,9 @@ def import_(ctx: click.Context, file: str, as_json: bool) -> None:
         report = memory.import_records(source)
     except UnicodeDecodeError as exc:
         raise click.ClickException(f"stdin is not valid UTF-8: {exc}") from None
-    emit(
-        as_json,
-        report,
-        f"imported {report.beliefs_added} beliefs ({report.beliefs_corroborated} corroborated, "
-        f"{report.beliefs_unchanged} unchanged), {report.edges_added} edges, "
-        f"{report.anchors_added} anchors from {report.source}",
-    )
+    from credo.surfaces.render import import_text
+
+    emit(as_json, report, lambda: import_text(report))
 
 
 @cli.command()
@@ -390,14 +386,11 @@ def import_(ctx: click.Context, file: str, as_json: bool) -> None:
 @json_option
 @click.pass_context
 def export(ctx: click.Context, file: str, as_json: bool) -> None:
-    """Export every belief, edge and anchor as JSONL records (byte-stable order)."""
+    """Export every belief, edge, anchor and ingest's state as JSONL records (byte-stable)."""
+    from credo.surfaces.render import export_text
+
     report = open_memory(ctx).export_records(file)
-    emit(
-        as_json,
-        report,
-        f"exported {report.beliefs} beliefs, {report.edges} edges, {report.anchors} anchors "
-        f"to {report.path}",
-    )
+    emit(as_json, report, lambda: export_text(report))
 
 
 @cli.command()
