@@ -156,3 +156,18 @@ def test_a_read_of_a_missing_store_creates_nothing(run: CliRun, tmp_path: Path) 
     assert run("remember", "Deploys go through ops/deploy.sh", check=True).stdout.strip()
     assert run.db.exists()
     assert "deploy.sh" in run("search", "deploy", check=True).stdout
+
+
+def test_show_json_gives_the_context_without_the_length_filler(run: CliRun, tmp_path: Path) -> None:
+    """A short passage's context ends in filler words that only lengthen its row for BM25:
+    `show --json` (and MCP's get_belief, the same JSON) gives the context a reader needs."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "alpha.md").write_text("# Alpha\n\nAlpha talks about retries.\n", encoding="utf-8")
+    run("ingest", str(docs), check=True)
+    found = json.loads(run("search", "retries", "--json", check=True).stdout)["beliefs"][0]
+    shown = json.loads(run("show", found["id"], "--json", check=True).stdout)["belief"]
+    assert shown["context"] == "docs/alpha.md › Alpha L1-L3\nAlpha"
+    run("export", str(tmp_path / "out.jsonl"), check=True)
+    exported = (tmp_path / "out.jsonl").read_text(encoding="utf-8")
+    assert "credolengthfiller" in exported  # the index's own text travels whole

@@ -60,6 +60,15 @@ RETENTIONS = ("fact", "snapshot", "transient")
 GLOBAL_SCOPE = "global"  # RetrievedBelief.scope of the user-global store's locks
 # Between the parts of a trail: ``docs/guide/auth.md › OAuth2 › Scopes L40-L58``.
 TRAIL_SEPARATOR = " › "
+# The last line of a short ingested passage's context: words that only lengthen the row for
+# BM25 (knowledge/ingest/context.py says why); an index detail, never shown.
+LENGTH_FILLER = "credolengthfiller"
+
+
+def shown_context(context: str) -> str:
+    """A belief's context as a reader sees it: without the length filler's line."""
+    return context.split("\n" + LENGTH_FILLER, 1)[0]
+
 
 # Immutable, so one shared default is safe (a dict default would be shared and mutable).
 NO_COUNTS: Mapping[str, int] = MappingProxyType({})

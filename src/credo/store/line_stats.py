@@ -28,9 +28,8 @@ from itertools import chain
 from typing import TypeVar
 
 from credo.store.stem import ASCII_FOLD, STEMS, tokens
+from credo.types import shown_context
 
-# The filler a short passage's context carries (knowledge/ingest/context.py): length only.
-_FILLER = "credolengthfiller"
 PASSAGES = " passages"
 LINES = " lines"
 LENGTH = " length"
@@ -51,7 +50,7 @@ def encode(content: str, context: str) -> LinesRow:
         cut = [tokens(line) for line in content.split("\n")]
     known = STEMS.__getitem__
     lines = [" ".join(map(known, words)) for words in cut if words]
-    placed = context.split("\n" + _FILLER, 1)[0]  # the filler is the context's last line
+    placed = shown_context(context)  # (the length filler counts toward no line)
     return "\n".join(lines), " ".join(map(known, tokens(placed)))
 
 

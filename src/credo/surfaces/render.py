@@ -16,6 +16,7 @@ from credo.types import (
     RetrievalResult,
     RetrievedBelief,
     StoreStats,
+    shown_context,
 )
 
 if TYPE_CHECKING:  # the hook renders no edges: it never loads credo.edge_types
@@ -33,6 +34,7 @@ def to_jsonable(value: Any) -> Any:
         data = {name: to_jsonable(getattr(value, name)) for name in value._fields}
         if isinstance(value, Belief):
             data["confidence"] = round(value.confidence, 6)
+            data["context"] = shown_context(value.context)
         return data
     # The reports of the write commands: dataclasses, or a plain class that lists its
     # `_fields` (the ingest report: an ingest loads no `dataclasses`).

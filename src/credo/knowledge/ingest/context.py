@@ -49,7 +49,7 @@ from credo.knowledge.chunk.language import PROSE_LANGUAGES, language_for
 from credo.knowledge.docuri import line_hint
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
 from credo.store.stem import ASCII_FOLD, STEMS, token_count
-from credo.types import TRAIL_SEPARATOR
+from credo.types import LENGTH_FILLER, TRAIL_SEPARATOR
 
 # A lower-case or digit run followed by an upper-case letter, or an acronym before a word
 # ("HTTPHeaderDict" -> "HTTP Header Dict") but not before its plural's "s" ("combineURLs"
@@ -58,7 +58,6 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])(?![A-Z]s(?
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 # The passage floor's 200 characters (chunk/passage.py) in tokens, at ~5 characters each.
 LENGTH_FLOOR_TOKENS = 40
-LENGTH_FILLER = "credolengthfiller"  # one token; no query is expected to hold it
 
 
 def trail(uri: str, section: tuple[str, ...], start: int, end: int) -> str:
