@@ -178,13 +178,14 @@ def _retire_vanished(run: Run, starts: Sequence[Path]) -> None:
         if not os.path.isdir(start):
             continue
         prefix = "" if start == run.root else run.uri(start) + "/"
+        loaded: dict[Path, object] = {}
         for row in run.store.ingested_files(prefix):
             if row.path in run.tree:
                 continue
             if (
                 row.path not in run.outside
                 and file_exists(row.path, run.root)
-                and not hidden_by_walk(_ledger_path(run, row.path), start, run.root)
+                and not hidden_by_walk(_ledger_path(run, row.path), start, run.root, loaded)
             ):
                 continue
             _retire(run, row.path)

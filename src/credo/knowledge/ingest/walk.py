@@ -8,7 +8,7 @@ import os
 import stat
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk import language_for
@@ -153,17 +153,23 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def hidden_by_walk(path: Path, start: Path, root: Path) -> bool:
+def hidden_by_walk(
+    path: Path, start: Path, root: Path, loaded: dict[Path, object] | None = None
+) -> bool:
     """Whether the walk of the folder ``start`` leaves ``path`` (under it) out: a folder
-    never entered or a ``.gitignore`` on the way, as `_walk_dir` decides."""
+    never entered or a ``.gitignore`` on the way, as `_walk_dir` decides. ``loaded`` keeps
+    the ``.gitignore`` files read, for a caller that asks about many paths."""
     try:
         parts = path.relative_to(start).parts
     except ValueError:
         return False
+    loaded = {} if loaded is None else loaded
     specs = list(_ancestor_specs(start, root))
     folder = start
     for depth, part in enumerate(parts, 1):
-        own = _load_spec(folder)
+        if folder not in loaded:
+            loaded[folder] = _load_spec(folder)
+        own = cast("pathspec.GitIgnoreSpec | None", loaded[folder])
         if own is not None:
             specs.append((folder, own))
         is_dir = depth < len(parts)
