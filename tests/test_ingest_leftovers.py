@@ -92,6 +92,12 @@ def test_a_file_that_now_reads_as_skipped_is_retired(tmp_path: Path) -> None:
     assert report["skipped"] == {"not_utf8": 1} and report["files_removed"] == 1
     assert "notes.md" not in _paths(run, "signing key rotates")
     assert "30 days" not in run("search", "signing key rotates", check=True).stdout
+    # The text report says what went (it said nothing of removed files).
+    notes.write_text("# Notes\n\nThe signing key rotates every 30 days.\n", encoding="utf-8")
+    _ingest(run, root)
+    notes.write_bytes(b"\x00binary now")
+    said = run("ingest", str(root), check=True).stdout
+    assert said.startswith("0 files ingested, 0 unchanged, 1 removed, skipped: 1 binary"), said
     # Fixed again: read again.
     notes.write_text("# Notes\n\nThe signing key rotates every 7 days.\n", encoding="utf-8")
     assert _ingest(run, root)["files_ingested"] == 1

@@ -520,6 +520,7 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
         as_json,
         report,  # (rendered by its `_fields`)
         f"{report.files_ingested} files ingested, {report.files_unchanged} unchanged"
+        + (f", {report.files_removed} removed" if report.files_removed else "")
         + (f", skipped: {skipped}" if skipped else "")
         + f"\nbeliefs: {report.beliefs_added} added, {report.beliefs_kept} kept, "
         f"{report.beliefs_moved} moved, {report.beliefs_stale} stale; "
