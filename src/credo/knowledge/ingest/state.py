@@ -96,6 +96,18 @@ class IngestReport:
         self.skipped[reason] = self.skipped.get(reason, 0) + 1
         self.skipped_files.append((path, reason))
 
+    def summary(self) -> str:
+        """The report in two lines, as `credo ingest` prints it."""
+        skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(self.skipped.items()) if n)
+        return (
+            f"{self.files_ingested} files ingested, {self.files_unchanged} unchanged"
+            + (f", {self.files_removed} removed" if self.files_removed else "")
+            + (f", skipped: {skipped}" if skipped else "")
+            + f"\nbeliefs: {self.beliefs_added} added, {self.beliefs_kept} kept, "
+            f"{self.beliefs_moved} moved, {self.beliefs_stale} stale; "
+            f"{self.edges_added} edges, {self.anchors_added} anchors in {self.seconds:.1f} s"
+        )
+
 
 class Deferred(NamedTuple):
     """A changed file whose CITES wait for targets ingested later in the run."""

@@ -515,18 +515,7 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
         from credo.surfaces.cli.progress import ingest_with_bar
 
         report = ingest_with_bar(memory, paths)
-    skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(report.skipped.items()) if n)
-    emit(
-        as_json,
-        report,  # (rendered by its `_fields`)
-        f"{report.files_ingested} files ingested, {report.files_unchanged} unchanged"
-        + (f", {report.files_removed} removed" if report.files_removed else "")
-        + (f", skipped: {skipped}" if skipped else "")
-        + f"\nbeliefs: {report.beliefs_added} added, {report.beliefs_kept} kept, "
-        f"{report.beliefs_moved} moved, {report.beliefs_stale} stale; "
-        f"{report.edges_added} edges, {report.anchors_added} anchors "
-        f"in {report.seconds:.1f} s",
-    )
+    emit(as_json, report, report.summary())  # (JSON: rendered by its `_fields`)
 
 
 @cli.command(name="enable-hrr")
