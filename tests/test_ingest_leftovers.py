@@ -125,3 +125,22 @@ def test_minified_javascript_is_skipped(tmp_path: Path) -> None:
         ["packages/mitt/dist/mitt.min.js", "minified"],
     ]
     assert _paths(run, "emit function handlers") == {"packages/mitt/index.ts"}
+
+
+def test_a_passage_too_long_to_keep_is_reported(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    run = _in(root)
+    # A run-on paragraph (no sentence ends) past the belief size limit: one passage.
+    clause = "the replica in Zurich takes the nightly backup job, "
+    (root / "runon.md").write_text(
+        "# Run-on\n\n" + clause * 500 + "and nothing else\n\n## Short\n\nA short section.\n",
+        encoding="utf-8",
+    )
+    report = _ingest(run, root)
+    assert report["chunks_rejected"] == 1 and report["files_ingested"] == 1
+    # The text report said "1 files ingested" and nothing of the text it left out.
+    (root / "runon.md").write_text(
+        "# Run-on\n\n" + clause * 501 + "and nothing else\n", encoding="utf-8"
+    )
+    said = run("ingest", str(root), check=True).stdout
+    assert "1 passage left out (over 20000 characters or holding a NUL)" in said, said
