@@ -118,13 +118,23 @@ def test_minified_javascript_is_skipped(tmp_path: Path) -> None:
         "export function emit(type: string, evt: unknown): void {\n  void type;\n}\n",
         encoding="utf-8",
     )
+    # TypeScript is never minified (it compiles to JavaScript): long declaration lines stay.
+    (root / "packages" / "mitt" / "types.d.ts").write_text(
+        "export type EventHandlerMap = "
+        + " | ".join(f"HandlerVariantNumber{i}" for i in range(9))
+        + ";\n",
+        encoding="utf-8",
+    )
     report = _ingest(run, root)
     assert report["skipped"] == {"minified": 2}
     assert sorted(report["skipped_files"]) == [
         ["packages/mitt/dist/mitt.js", "minified"],
         ["packages/mitt/dist/mitt.min.js", "minified"],
     ]
-    assert _paths(run, "emit function handlers") == {"packages/mitt/index.ts"}
+    assert report["files_ingested"] == 2  # index.ts and types.d.ts
+    found = _paths(run, "emit function handlers")
+    assert "packages/mitt/index.ts" in found
+    assert not [path for path in found if path.startswith("packages/mitt/dist/")]
 
 
 def test_a_passage_too_long_to_keep_is_reported(tmp_path: Path) -> None:

@@ -34,10 +34,11 @@ SKIP_REASONS = (
 # A file that now reads as one of these holds none of what was read from it before: its
 # beliefs are retired (a file that cannot be read just now keeps them).
 STALE_REASONS = frozenset({"too_large", "binary", "not_utf8", "minified"})
-# Minified JavaScript (GitHub Linguist's rule): a name like x.min.js, or lines longer than
-# 110 characters on average. Its passages are one-line fragments (`emit:function(n,t)`),
-# copies of a source the tree usually holds too.
+# Minified JavaScript (GitHub Linguist's rule; .js, .mjs and .cjs only): a name like
+# x.min.js, or lines longer than 110 characters on average. Its passages are one-line
+# fragments (`emit:function(n,t)`), copies of a source the tree usually holds too.
 _MINIFIED_STEMS = (".min", "-min")
+_MINIFIABLE = frozenset({"js", "mjs", "cjs"})
 MINIFIED_MEAN_LINE = 110
 
 
@@ -224,8 +225,8 @@ def _reader_mark() -> str:
 
 
 def _minified(name: str, text: str) -> bool:
-    if language_for(name) != "js":
-        return False
+    if name.rpartition(".")[2].lower() not in _MINIFIABLE:
+        return False  # (TypeScript compiles to JavaScript: it is never minified itself)
     if name.rpartition(".")[0].lower().endswith(_MINIFIED_STEMS):
         return True
     lines = text.count("\n") + (not text.endswith("\n"))
