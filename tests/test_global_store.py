@@ -400,7 +400,7 @@ def test_cli_remember_lock_search_forget(cli: CliRun, global_db: Path) -> None:
     assert cli("lock", rule_id).returncode == 1  # not in the project's store
 
     gone = json.loads(cli("forget", rule_id, "--json", check=True).stdout)
-    assert gone == {"id": rule_id, "hard": False, "store": "global"}
+    assert gone == {"id": rule_id, "hard": False, "store": "global", "current_again": []}
     assert cli("forget", own, check=True).stdout == f"forgot {own} (project store)\n"
     hard = cli("forget", note["id"], "--global", "--hard", check=True).stdout
     assert hard == f"forgot {note['id']} (global store, hard)\n"

@@ -127,6 +127,17 @@ def test_missing_store_prints_nothing_and_creates_nothing(tmp_path: Path, projec
     assert "no store at" in log_text(tmp_path)
 
 
+def test_a_store_path_that_is_a_folder_is_named_so(tmp_path: Path, project: Path) -> None:
+    # CREDO_DB pointing at a folder: the log said "no store at ...; run `credo init`",
+    # and `credo init` then fails on the same path (probe62).
+    folder = tmp_path / "stores"
+    folder.mkdir()
+    done = run_hook(tmp_path, payload("deploy", project), project, {"CREDO_DB": str(folder)})
+    assert (done.returncode, done.stdout) == (0, b"")
+    assert f"{folder} is a folder, not a store file" in log_text(tmp_path)
+    assert list(folder.iterdir()) == []
+
+
 def test_the_block_names_the_locked_beliefs_beyond_half_the_budget(
     tmp_path: Path, project: Path
 ) -> None:

@@ -236,7 +236,13 @@ def test_every_tool_end_to_end(memory: Memory, tmp_path: Path) -> None:
         assert fed["belief"]["alpha"] == 2.0
 
         gone = data(await client.call_tool("forget_belief", {"id": smoke_id[:8]}))  # short
-        assert gone == {"id": smoke_id, "forgotten": True, "hard": False, "store": "project"}
+        assert gone == {
+            "id": smoke_id,
+            "forgotten": True,
+            "hard": False,
+            "store": "project",
+            "current_again": [],
+        }
         data(await client.call_tool("forget_belief", {"id": deploy_id, "hard": True}))
         after = data(await client.call_tool("search_memory", {"query": "deploy staging"}))
         assert [b["id"] for b in after["beliefs"]] == [rule["id"]]

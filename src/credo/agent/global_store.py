@@ -168,6 +168,29 @@ def forget(memory: Memory, belief_id: str, *, hard: bool = False) -> tuple[str, 
     return GLOBAL_SCOPE, full
 
 
+def forget_naming_current(
+    memory: Memory, belief_id: str, *, hard: bool = False, here: bool = False
+) -> tuple[str, str, list[str]]:
+    """`forget` (with ``here``: in ``memory``'s own store, wherever it is), and the beliefs
+    the forgotten one alone superseded, which are current again
+    (`credo.knowledge.supersession.current_again`)."""
+    from credo.knowledge.supersession import current_again
+
+    if here:
+        full = memory.get(belief_id).id
+        again = current_again(memory.store, full)
+        memory.forget(full, hard=hard)
+        return "project", full, again
+    try:
+        full = memory.get(belief_id).id
+    except NotFoundError:
+        where, full = forget(memory, belief_id, hard=hard)  # (the global store's: not named)
+        return where, full, []
+    again = current_again(memory.store, full)
+    where, full = forget(memory, full, hard=hard)
+    return where, full, again
+
+
 def _same_file(store: Path | str, path: Path) -> bool:
     if not isinstance(store, Path) or str(store) == ":memory:":  # a PostgreSQL store
         return False

@@ -17,6 +17,11 @@ statement: ``Store.capture_candidates``):
 1. A candidate is a *clear match* when it shares at least ``MIN_SHARED_CLEAR`` (2) topic
    terms with the statement, mentions one of its ``negated`` terms and none of its
    ``asserted`` terms: it says what the statement rules out, and not what it prescribes.
+   A mention after a negation (``NEGATIONS`` among the two words before it: "never
+   push", "do not push") does not count: a candidate whose every mention is one rules out
+   the same thing, and agrees ("Never push directly to main" stands beside "Never push
+   directly to the release branches"); it is left alone, as one that mentions an
+   ``asserted`` term is.
 2. Exactly one clear match: the statement SUPERSEDES it, unless it is locked (the user's
    word; a capture never retires it): then CONTRADICTS, and the lock outranks in
    retrieval. Any kind of statement (correction, preference, rule).
@@ -49,6 +54,8 @@ from typing import Protocol
 from credo.store.fts import STOPWORDS
 
 MIN_SHARED_CLEAR = 2
+# Words that rule out what follows them (as `words` leaves them: "don't" is don, t).
+NEGATIONS = frozenset({"never", "not", "no", "t", "avoid", "stop", "nor"})
 MIN_SHARED_UNCLEAR = 3
 MAX_CONTRADICTS = 3
 
@@ -148,15 +155,18 @@ def search_terms(statement: Statement) -> list[str]:
     return list(seen)
 
 
-def mentions(tokens: Sequence[str], term: str) -> bool:
-    """Whether the stemmed ``tokens`` hold ``term``'s tokens side by side, in order."""
+def mentions(tokens: Sequence[str], term: str, *, plain: bool = False) -> bool:
+    """Whether the stemmed ``tokens`` hold ``term``'s tokens side by side, in order; with
+    ``plain``, once without a negation (`NEGATIONS`) among the two tokens before it."""
     needle = words(term)
     if not needle:
         return False
     width = len(needle)
     first = needle[0]
     return any(
-        tokens[i] == first and list(tokens[i : i + width]) == needle
+        tokens[i] == first
+        and list(tokens[i : i + width]) == needle
+        and not (plain and NEGATIONS.intersection(tokens[max(0, i - 2) : i]))
         for i in range(len(tokens) - width + 1)
     )
 
@@ -175,8 +185,10 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
         tokens = words(candidate.content)
         if any(mentions(tokens, term) for term in statement.asserted):
             continue  # it says what the statement prescribes: it agrees
-        if any(mentions(tokens, term) for term in statement.negated):
+        if any(mentions(tokens, term, plain=True) for term in statement.negated):
             clear.append((shared, candidate))
+        elif any(mentions(tokens, term) for term in statement.negated):
+            continue  # it rules out what the statement rules out: it agrees
         elif shared >= MIN_SHARED_UNCLEAR:
             unclear.append((shared, candidate))
     if len(clear) == 1:

@@ -103,3 +103,28 @@ def _reaches(below: Mapping[str, list[str]], start: str, goal: str) -> bool:
                 seen.add(nxt)
                 stack.append(nxt)
     return False
+
+
+def current_again(store: Store, belief_id: str) -> list[str]:
+    """The live beliefs that only ``belief_id`` supersedes among live beliefs: forgetting
+    it makes them current again (docs/RETRIEVAL.md § Beliefs change: only live beliefs
+    count), so `forget` names them. Sorted; call it before the forget."""
+    edges = store.edges_touching([belief_id])
+    olds = sorted({e.dst for e in edges if e.type == EdgeType.SUPERSEDES and e.src == belief_id})
+    if not olds:
+        return []
+    around = store.edges_touching(olds)
+    ends = store.get_beliefs({*olds, *(e.src for e in around)})
+
+    def live(other: str) -> bool:
+        return other in ends and ends[other].deleted_at is None
+
+    return [
+        old
+        for old in olds
+        if live(old)
+        and not any(
+            e.type == EdgeType.SUPERSEDES and e.dst == old and e.src != belief_id and live(e.src)
+            for e in around
+        )
+    ]

@@ -141,6 +141,8 @@ def open_memory(payload: dict[str, Any], db: str | None, *, global_only: bool = 
     store = store_path(folder, db)
     if isinstance(store, Path) and not store.is_file():
         # Opening would create an empty store in a project that never asked for one.
+        if store.is_dir():
+            raise HookSkip(f"{store} is a folder, not a store file (CREDO_DB, --db or .credo.toml)")
         if not (global_only and _has_global_store()):
             raise HookSkip(f"no store at {store}; run `credo init` or `credo remember` first")
         store = Path(":memory:")

@@ -315,10 +315,11 @@ def build_server(memory: Memory) -> MCPServer:
         audit (remembering the same text revives it); hard=True erases it. Prefer
         relate_beliefs(new, old, "SUPERSEDES") when a newer belief replaces it. An id this
         project's store does not hold is forgotten in the user-global store (`store` says
-        which)."""
+        which). `current_again` lists the beliefs it alone superseded: searches serve them
+        as current again (forget or supersede them too if they are outdated)."""
         with _tool_errors():
-            where, full = global_store.forget(memory, id, hard=hard)
-        return {"id": full, "forgotten": True, "hard": hard, "store": where}
+            where, full, again = global_store.forget_naming_current(memory, id, hard=hard)
+        return {"id": full, "forgotten": True, "hard": hard, "store": where, "current_again": again}
 
     @server.tool(title="Give feedback on a belief", annotations=_write(idempotent=False))
     async def give_feedback(

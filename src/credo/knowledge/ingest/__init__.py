@@ -19,13 +19,19 @@ The rules (quoted in the docs):
   (``outside``): a cloned repository's link to ``~/.ssh`` or ``~/.aws`` must not put those
   files into the agent's prompt (a file read before through such a link is retired at the
   folder's next walk, as a vanished one). A file named explicitly is read even if a
-  ``.gitignore`` lists it or it lies outside: the user asked for it.
+  ``.gitignore`` lists it or it lies outside: the user asked for it. A file read before
+  that a folder's walk now leaves out (a ``.gitignore`` written since) is retired at that
+  walk, as a vanished one, unless the same run names it.
 - **Skips** (counted by reason in the report, never an error): ``unsupported`` (an
   extension no splitter reads, see `credo.knowledge.chunk.EXTENSIONS`, or a ``#`` in the
   path, which a document URI cannot hold), ``outside`` (a link out of the tree, see Walk),
   ``too_large`` (over `MAX_FILE_BYTES`), ``binary`` (a NUL byte in the first
-  `SNIFF_BYTES`), ``not_utf8`` (not valid UTF-8) and ``unreadable`` (not a regular file, a
-  dangling link, no permission, or an I/O error).
+  `SNIFF_BYTES`), ``not_utf8`` (not valid UTF-8), ``minified`` (JavaScript, .js, .mjs or
+  .cjs, named ``*.min.js`` or ``*-min.js`` or whose lines average over 110 characters:
+  GitHub Linguist's rule) and ``unreadable`` (not a regular file, a dangling link, no
+  permission, or an I/O error). A file read before that now reads as too large, binary,
+  not UTF-8 or minified has its beliefs retired (what was read is no longer what it
+  holds); an unreadable one keeps them.
 - **Unchanged files** (same sha256 as the ``ingested_files`` ledger records, read by the same
   reader: `walk.READER_VERSION`) are skipped; after a reader changes, each file is read once
   more.

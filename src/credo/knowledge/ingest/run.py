@@ -9,13 +9,21 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 from credo.edge_types import Edge, EdgeType
 from credo.errors import InvalidInputError
 from credo.knowledge.ingest.edges import ingest_edge, settle
 from credo.knowledge.ingest.pool import Splitter, splitter
 from credo.knowledge.ingest.state import IngestReport, LogRow, Run, file_exists
-from credo.knowledge.ingest.walk import read_file, start_path, unique_names, walk_files
+from credo.knowledge.ingest.walk import (
+    STALE_REASONS,
+    hidden_by_walk,
+    read_file,
+    start_path,
+    unique_names,
+    walk_files,
+)
 from credo.knowledge.ingest.writer import FileWriter
 from credo.store.edge_files import UNSETTLED, EdgeSource
 
@@ -145,6 +153,8 @@ def _ingest_one(run: Run, path: Path, split: Splitter) -> None:
     read = read_file(path)
     if isinstance(read, str):
         run.report.skip(uri, read)
+        if read in STALE_REASONS and run.store.get_ingested_file(uri) is not None:
+            _retire(run, uri)  # what was read from it before is not what it holds now
         return
     prior = run.store.get_ingested_file(uri)
     if prior is not None and prior.content_hash == read.digest:
@@ -158,19 +168,37 @@ def _ingest_one(run: Run, path: Path, split: Splitter) -> None:
 
 
 def _retire_vanished(run: Run, starts: Sequence[Path]) -> None:
-    """Files the ledger knows under a walked folder that are gone from the disk."""
+    """Files the ledger knows under a walked folder that its walk no longer reads: gone
+    from the disk, reached through a link out of the tree, or left out by the walk rules
+    (a ``.gitignore`` written since, a folder never entered). A file named in this run is
+    in ``run.tree``, and kept."""
     for start in starts:
         if not os.path.isdir(start):
             continue
         prefix = "" if start == run.root else run.uri(start) + "/"
+        loaded: dict[Path, object] = {}
         for row in run.store.ingested_files(prefix):
             if row.path in run.tree:
                 continue
-            if row.path not in run.outside and file_exists(row.path, run.root):
-                continue  # (a file read before through a link out of the tree goes now)
-            with run.store.transaction(), run.store.write_errors():
-                FileWriter(run, run.root / row.path, row.path, None, []).write_vanished()
-            run.report.files_removed += 1
+            if (
+                row.path not in run.outside
+                and file_exists(row.path, run.root)
+                and not hidden_by_walk(_ledger_path(run, row.path), start, run.root, loaded)
+            ):
+                continue
+            _retire(run, row.path)
+
+
+def _ledger_path(run: Run, uri: str) -> Path:
+    if uri.startswith("file://"):
+        return Path(unquote(uri[len("file://") :]))
+    return run.root / uri
+
+
+def _retire(run: Run, uri: str) -> None:
+    with run.store.transaction(), run.store.write_errors():
+        FileWriter(run, _ledger_path(run, uri), uri, None, []).write_vanished()
+    run.report.files_removed += 1
 
 
 def _flush_deferred(run: Run) -> None:

@@ -11,6 +11,7 @@ from urllib.parse import unquote
 
 from credo.edge_types import Edge
 from credo.knowledge.docuri import normalise_doc_uri
+from credo.knowledge.identity import MAX_CONTENT_CHARS
 from credo.store.edge_files import EdgeSource
 from credo.store.rows import IngestedFile
 
@@ -95,6 +96,24 @@ class IngestReport:
     def skip(self, path: str, reason: str) -> None:
         self.skipped[reason] = self.skipped.get(reason, 0) + 1
         self.skipped_files.append((path, reason))
+
+    def summary(self) -> str:
+        """The report in two lines, as `credo ingest` prints it."""
+        skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(self.skipped.items()) if n)
+        return (
+            f"{self.files_ingested} files ingested, {self.files_unchanged} unchanged"
+            + (f", {self.files_removed} removed" if self.files_removed else "")
+            + (f", skipped: {skipped}" if skipped else "")
+            + f"\nbeliefs: {self.beliefs_added} added, {self.beliefs_kept} kept, "
+            f"{self.beliefs_moved} moved, {self.beliefs_stale} stale; "
+            f"{self.edges_added} edges, {self.anchors_added} anchors in {self.seconds:.1f} s"
+            + (
+                f"\n{self.chunks_rejected} passage{'s' * (self.chunks_rejected > 1)} left out "
+                f"(over {MAX_CONTENT_CHARS} characters or holding a NUL)"
+                if self.chunks_rejected
+                else ""
+            )
+        )
 
 
 class Deferred(NamedTuple):

@@ -8,7 +8,7 @@ import os
 import stat
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk import language_for
@@ -22,7 +22,24 @@ MAX_FILE_BYTES = 2 * 1024 * 1024
 SNIFF_BYTES = 8192
 # Never entered: version control, credo's own store, caches and dependency trees.
 SKIP_DIRS = frozenset({".git", ".credo", "__pycache__", "node_modules", ".venv"})
-SKIP_REASONS = ("unsupported", "too_large", "binary", "not_utf8", "unreadable", "outside")
+SKIP_REASONS = (
+    "unsupported",
+    "too_large",
+    "binary",
+    "not_utf8",
+    "minified",
+    "unreadable",
+    "outside",
+)
+# A file that now reads as one of these holds none of what was read from it before: its
+# beliefs are retired (a file that cannot be read just now keeps them).
+STALE_REASONS = frozenset({"too_large", "binary", "not_utf8", "minified"})
+# Minified JavaScript (GitHub Linguist's rule; .js, .mjs and .cjs only): a name like
+# x.min.js, or lines longer than 110 characters on average. Its passages are one-line
+# fragments (`emit:function(n,t)`), copies of a source the tree usually holds too.
+_MINIFIED_STEMS = (".min", "-min")
+_MINIFIABLE = frozenset({"js", "mjs", "cjs"})
+MINIFIED_MEAN_LINE = 110
 
 
 def start_path(raw: str | os.PathLike[str]) -> Path:
@@ -137,6 +154,34 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
         return False
 
 
+def hidden_by_walk(
+    path: Path, start: Path, root: Path, loaded: dict[Path, object] | None = None
+) -> bool:
+    """Whether the walk of the folder ``start`` leaves ``path`` (under it) out: a folder
+    never entered or a ``.gitignore`` on the way, as `_walk_dir` decides. ``loaded`` keeps
+    the ``.gitignore`` files read, for a caller that asks about many paths."""
+    try:
+        parts = path.relative_to(start).parts
+    except ValueError:
+        return False
+    loaded = {} if loaded is None else loaded
+    specs = list(_ancestor_specs(start, root))
+    folder = start
+    for depth, part in enumerate(parts, 1):
+        if folder not in loaded:
+            loaded[folder] = _load_spec(folder)
+        own = cast("pathspec.GitIgnoreSpec | None", loaded[folder])
+        if own is not None:
+            specs.append((folder, own))
+        is_dir = depth < len(parts)
+        if is_dir and part in SKIP_DIRS:
+            return True
+        if _ignored(folder / part, is_dir, tuple(specs)):
+            return True
+        folder = folder / part
+    return False
+
+
 def unique_names(files: Iterable[Path]) -> dict[str, Path]:
     """File name -> path, for names found exactly once in the tree."""
     counts: dict[str, list[Path]] = {}
@@ -179,6 +224,15 @@ def _reader_mark() -> str:
     return f"/r{READER_VERSION}"
 
 
+def _minified(name: str, text: str) -> bool:
+    if name.rpartition(".")[2].lower() not in _MINIFIABLE:
+        return False  # (TypeScript compiles to JavaScript: it is never minified itself)
+    if name.rpartition(".")[0].lower().endswith(_MINIFIED_STEMS):
+        return True
+    lines = text.count("\n") + (not text.endswith("\n"))
+    return len(text) - text.count("\n") > MINIFIED_MEAN_LINE * max(lines, 1)
+
+
 def read_file(path: Path) -> Read | str:
     """The file's text, or the reason it is skipped."""
     if "#" in path.as_posix() or language_for(path.name) is None:
@@ -201,4 +255,6 @@ def read_file(path: Path) -> Read | str:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return "not_utf8"
+    if _minified(path.name, text):
+        return "minified"
     return Read(text, ledger_key(data), len(data), info.st_mtime)

@@ -281,18 +281,16 @@ def relate(
 def forget(ctx: click.Context, belief_id: str, hard: bool, use_global: bool, as_json: bool) -> None:
     """Forget a belief (soft by default: kept for audit, never retrieved). An id the
     project's store does not hold is looked up in the user-global store."""
-    if use_global:
-        found = open_store(ctx, True, create=False)
-        found.forget(belief_id := found.get(belief_id).id, hard=hard)  # whole, for the message
-        where = "global"
-    else:
-        from credo.agent.global_store import forget as forget_anywhere
+    from credo.agent.global_store import forget_naming_current
 
-        where, belief_id = forget_anywhere(open_memory(ctx), belief_id, hard=hard)
+    found = open_store(ctx, True, create=False) if use_global else open_memory(ctx)
+    where, belief_id, again = forget_naming_current(found, belief_id, hard=hard, here=use_global)
+    where = "global" if use_global else where
     emit(
         as_json,
-        {"id": belief_id, "hard": hard, "store": where},
-        f"forgot {belief_id} ({where} store{', hard' if hard else ''})",
+        {"id": belief_id, "hard": hard, "store": where, "current_again": again},
+        f"forgot {belief_id} ({where} store{', hard' if hard else ''})"
+        + "".join(f"\ncurrent again: {o} (it replaced it; `credo history {o}`)" for o in again),
     )
 
 
@@ -508,17 +506,7 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
         from credo.surfaces.cli.progress import ingest_with_bar
 
         report = ingest_with_bar(memory, paths)
-    skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(report.skipped.items()) if n)
-    emit(
-        as_json,
-        report,  # (rendered by its `_fields`)
-        f"{report.files_ingested} files ingested, {report.files_unchanged} unchanged"
-        + (f", skipped: {skipped}" if skipped else "")
-        + f"\nbeliefs: {report.beliefs_added} added, {report.beliefs_kept} kept, "
-        f"{report.beliefs_moved} moved, {report.beliefs_stale} stale; "
-        f"{report.edges_added} edges, {report.anchors_added} anchors "
-        f"in {report.seconds:.1f} s",
-    )
+    emit(as_json, report, report.summary())  # (JSON: rendered by its `_fields`)
 
 
 @cli.command(name="enable-hrr")
