@@ -189,3 +189,41 @@ def test_the_mcp_server_reads_it_and_refuses_writes(
 
     anyio.run(main)
     assert sorted(p.name for p in view.iterdir()) == ["s.db"]
+
+
+def test_a_backup_on_a_read_only_mount_is_read(mounted: tuple[Path, Path], tmp_path: Path) -> None:
+    """``credo backup`` writes a file in rollback-journal mode (it stands alone): one on a
+    read-only mount (shipped in an image, say) is read like any other store there."""
+    from credo.store.backup import backup
+
+    source, view = mounted
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    belief_id = _store(tmp_path, docs)
+    backup(tmp_path / "s.db", source / "s.db")
+    before = _digest(source / "s.db")
+    with Memory(view / "s.db", root=docs, create=False) as memory:
+        assert memory.store.read_only
+        assert memory.get(belief_id).content == "Deploys need a green CI run first"
+    assert _digest(view / "s.db") == before
+    assert sorted(p.name for p in view.iterdir()) == ["s.db"]
+
+
+def test_a_store_written_elsewhere_is_read_only_here(
+    mounted: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """With a writer open on the writable side (its -wal and -shm files there), SQLite opens
+    the file on the read-only mount without complaint: it is still read-only here, and a
+    write says so, as on a store no one has open."""
+    source, view = mounted
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    _store(source, docs)
+    with Memory(source / "s.db", root=docs) as writer:
+        writer.remember("Staging deploys run at noon")
+        assert (view / "s.db-wal").exists() and (view / "s.db-shm").exists()
+        with Memory(view / "s.db", root=docs, create=False) as memory:
+            assert memory.store.read_only
+            assert memory.retrieve("staging deploys noon").beliefs
+            with pytest.raises(StoreError, match="it is read-only here"):
+                memory.remember("a new note")
