@@ -93,15 +93,15 @@ def selected_db(ctx: click.Context) -> str | None:
     return obj.get("db") if isinstance(obj, dict) else None
 
 
-def open_memory(ctx: click.Context, *, create: bool = False) -> Memory:
-    """The command's Memory, opened once per invocation and closed with the context. Only a
-    command that adds to the store (``create``) makes a missing one: a read of a mistyped
-    ``--db`` is an error, not a new empty store."""
-    from credo.memory import Memory
+def open_memory(ctx: click.Context, *, create: bool = False, or_global: bool = False) -> Memory:
+    """The command's Memory, opened once per invocation and closed with the context: only a
+    write (``create``) makes a missing store (credo.agent.global_store.open_project)."""
+    from credo.agent.global_store import open_project
 
     obj = ctx.find_root().ensure_object(dict)
     if "memory" not in obj:
-        obj["memory"] = Memory(selected_db(ctx), source="cli", create=create)
+        db = selected_db(ctx)
+        obj["memory"] = open_project(db, source="cli", create=create, or_global=or_global)
         ctx.call_on_close(obj["memory"].close)
     return obj["memory"]
 
@@ -288,7 +288,7 @@ def forget(ctx: click.Context, belief_id: str, hard: bool, use_global: bool, as_
     else:
         from credo.agent.global_store import forget as forget_anywhere
 
-        where, belief_id = forget_anywhere(open_memory(ctx), belief_id, hard=hard)
+        where, belief_id = forget_anywhere(open_memory(ctx, or_global=True), belief_id, hard=hard)
     emit(
         as_json,
         {"id": belief_id, "hard": hard, "store": where},
@@ -442,7 +442,7 @@ def search(
         if not sep:
             raise click.BadParameter(f"{flag!r} is not NAME=on|off", param_hint="--lane")
         lanes[name.strip()] = parse_bool(value, name=f"--lane {name}")
-    result = open_memory(ctx).retrieve(
+    result = open_memory(ctx, or_global=True).retrieve(
         query,
         token_budget=budget,
         lanes=lanes,
