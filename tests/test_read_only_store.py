@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -227,3 +228,35 @@ def test_a_store_written_elsewhere_is_read_only_here(
             assert memory.retrieve("staging deploys noon").beliefs
             with pytest.raises(StoreError, match="it is read-only here"):
                 memory.remember("a new note")
+
+
+def test_a_wal_left_without_its_shm_names_the_way_out(
+    mounted: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A writer killed mid-session leaves its -wal; without the -shm beside it SQLite cannot
+    read the file on a read-only mount (it would have to make one). The error says why and
+    what to do, and nothing is written."""
+    source, view = mounted
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    _store(source, docs)
+    killed = (
+        "import os, sys\n"
+        "from credo.memory import Memory\n"
+        "memory = Memory(sys.argv[1], root=sys.argv[2])\n"
+        "memory.store.conn.execute('PRAGMA wal_autocheckpoint = 0')\n"
+        "memory.remember('Staging deploys run at noon')\n"
+        "os.kill(os.getpid(), 9)\n"
+    )
+    subprocess.run([sys.executable, "-c", killed, str(source / "s.db"), str(docs)], check=False)
+    (source / "s.db-shm").unlink()
+    assert sorted(p.name for p in view.iterdir()) == ["s.db", "s.db-wal"]
+    before = _digest(source / "s.db-wal")
+    with pytest.raises(StoreError) as refused:
+        Memory(view / "s.db", root=docs, create=False)
+    assert str(refused.value) == (
+        f"cannot open store {view / 's.db'}: unable to open database file; it is read-only "
+        "here and a writer's -wal file is left without its -shm (a crash): open it once "
+        "where it can be written"
+    )
+    assert _digest(source / "s.db-wal") == before

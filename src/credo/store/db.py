@@ -66,9 +66,22 @@ def connect(path: str | Path, *, read_only: bool = False, wal: bool = True) -> s
     except BaseException as exc:
         conn.close()  # (its file stays open until collected otherwise: an exception holds it)
         if isinstance(exc, sqlite3.DatabaseError):
-            raise StoreError(f"cannot open store {target}: {exc}") from exc
+            hint = _left_wal(target) if read_only else ""
+            raise StoreError(f"cannot open store {target}: {exc}{hint}") from exc
         raise
     return conn
+
+
+def _left_wal(target: str) -> str:
+    """Why a read-only open failed, when a crashed writer's ``-wal`` is there without its
+    ``-shm``: reading the WAL needs the index that SQLite cannot make in this folder."""
+    left = Path(target + "-wal").exists() and not Path(target + "-shm").exists()
+    if not (left and on_read_only_folder(target)):
+        return ""
+    return (
+        "; it is read-only here and a writer's -wal file is left without its -shm (a crash): "
+        "open it once where it can be written"
+    )
 
 
 def read_only_uri(target: str) -> str:
