@@ -260,3 +260,25 @@ def test_a_wal_left_without_its_shm_names_the_way_out(
         "where it can be written"
     )
     assert _digest(source / "s.db-wal") == before
+
+
+def test_it_can_be_backed_up_and_restored_from(mounted: tuple[Path, Path], tmp_path: Path) -> None:
+    """A backup reads: one of a store on a read-only mount is made, and a live store copied
+    onto one (WAL mode, no -wal left) can be restored from."""
+    source, view = mounted
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    belief_id = _store(source, docs)
+    before = _digest(source / "s.db")
+    run = CliRun(view / "s.db", docs)
+    done = run("backup", str(tmp_path / "bk.db"))
+    assert done.returncode == 0, done.stderr
+    restored = CliRun(tmp_path / "restored.db", docs)
+    restored("init", check=True)
+    done = restored("restore", str(view / "s.db"), "--no-keep")
+    assert done.returncode == 0, done.stderr
+    for store in ("bk.db", "restored.db"):
+        with Memory(tmp_path / store, root=docs, create=False) as memory:
+            assert memory.get(belief_id).content == "Deploys need a green CI run first"
+    assert _digest(view / "s.db") == before
+    assert sorted(p.name for p in view.iterdir()) == ["s.db"]
