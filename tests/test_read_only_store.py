@@ -282,3 +282,29 @@ def test_it_can_be_backed_up_and_restored_from(mounted: tuple[Path, Path], tmp_p
             assert memory.get(belief_id).content == "Deploys need a green CI run first"
     assert _digest(view / "s.db") == before
     assert sorted(p.name for p in view.iterdir()) == ["s.db"]
+
+
+@pytest.mark.parametrize("name", ["sp ace", "q?mark", "ha#sh", "pc%20t", "ünï😀", "a:b&x=1"])
+def test_a_path_with_uri_characters_is_read_only_opened(tmp_path: Path, name: str) -> None:
+    """(No mount needed.) A read-only open goes through a ``file:`` URI, which quotes the
+    path: a folder named with ``?``, ``#``, ``%``, a space or non-ASCII letters opens the
+    same file (the global store's lock reader, the warm index), and so does a path spelled
+    with a leading ``//`` (it would otherwise read as a URI authority)."""
+    from credo.store.db import connect
+    from credo.store.locks import LockReader
+
+    folder = tmp_path / name
+    folder.mkdir()
+    with Memory(folder / "s.db", root=tmp_path) as memory:
+        belief_id = memory.remember("Deploys go through ops/deploy.sh", lock=True)
+    for path in (folder / "s.db", Path("/" + str(folder / "s.db"))):
+        reader = LockReader(path)
+        try:
+            assert [b.id for b in reader.locks()] == [belief_id], path
+        finally:
+            reader.close()
+        conn = connect(path, read_only=True)
+        try:
+            assert conn.execute("SELECT id FROM beliefs").fetchall() == [(belief_id,)]
+        finally:
+            conn.close()
