@@ -156,3 +156,30 @@ def test_a_read_of_a_missing_store_creates_nothing(run: CliRun, tmp_path: Path) 
     assert run("remember", "Deploys go through ops/deploy.sh", check=True).stdout.strip()
     assert run.db.exists()
     assert "deploy.sh" in run("search", "deploy", check=True).stdout
+
+
+def test_a_read_in_a_fresh_git_tree_leaves_no_credo_folder(tmp_path: Path) -> None:
+    """With no --db and no CREDO_DB, the default store is the work tree's .credo/memory.db:
+    a read there before any write is the one-line error, and no .credo folder appears
+    (connect would make it, with its .gitignore, for a store it creates)."""
+    import os
+    import subprocess
+
+    from tests.conftest import credo_command
+
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if k != "CREDO_DB"}
+    for args in [("search", "deploy"), ("stats",), ("doctor",)]:
+        done = subprocess.run(
+            [*credo_command(), *args],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 1 and done.stdout == "", args
+        assert done.stderr.startswith(f"Error: no store at {repo / '.credo' / 'memory.db'}; ")
+        assert sorted(p.name for p in repo.iterdir()) == [".git"], args
