@@ -61,11 +61,11 @@ class Memory:
         source: str = "api",
         create: bool = True,
     ) -> None:
+        cwd = Path.cwd()  # settings first: a .credo.toml typo outranks the store it misnames
+        self.settings = settings if settings is not None else load_settings(cwd)
         in_memory = str(path) == ":memory:"  # (a test's store)
         self.path = Path(":memory:") if in_memory else resolve_db_path(path, existing=not create)
-        cwd = Path.cwd()
         self.root = Path(root).resolve() if root is not None else project_root(cwd)
-        self.settings = settings if settings is not None else load_settings(cwd)
         self.source = source
         # A long-lived server sets a list here: the injection journal's writes wait in it,
         # to run after the reply is sent (agent/journal.py), so no commit's fsync holds up
