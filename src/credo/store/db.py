@@ -8,7 +8,6 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from urllib.parse import quote
 
 from credo.errors import StoreError
 
@@ -89,10 +88,10 @@ def read_only_uri(target: str) -> str:
     file, which SQLite cannot make in a folder no one here may write (a read-only mount):
     there, with no ``-wal`` file left to read, the file is opened as immutable (nothing on
     this side can change it)."""
-    # Quoted: ``?``, ``#`` and ``%`` in a folder's name are the URI's own. An absolute path
-    # goes after an empty authority, so that one spelled with a leading // is not read as one.
-    path = quote(target, safe="/")
-    uri = f"file://{path}?mode=ro" if path.startswith("/") else f"file:{path}?mode=ro"
+    # as_uri quotes what is the URI's own (``?``, ``#``, ``%`` in a folder's name) and puts
+    # the path after an empty authority: one spelled with a leading // is not read as one,
+    # and a Windows drive reads file:///C:/...
+    uri = f"{Path(target).absolute().as_uri()}?mode=ro"
     if on_read_only_folder(target) and not Path(target + "-wal").exists():
         uri += "&immutable=1"
     return uri
