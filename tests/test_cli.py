@@ -171,3 +171,30 @@ def test_show_json_gives_the_context_without_the_length_filler(run: CliRun, tmp_
     run("export", str(tmp_path / "out.jsonl"), check=True)
     exported = (tmp_path / "out.jsonl").read_text(encoding="utf-8")
     assert "credolengthfiller" in exported  # the index's own text travels whole
+
+
+def test_a_read_in_a_fresh_git_tree_leaves_no_credo_folder(tmp_path: Path) -> None:
+    """With no --db and no CREDO_DB, the default store is the work tree's .credo/memory.db:
+    a read there before any write is the one-line error, and no .credo folder appears
+    (connect would make it, with its .gitignore, for a store it creates)."""
+    import os
+    import subprocess
+
+    from tests.conftest import credo_command
+
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if k != "CREDO_DB"}
+    for args in [("search", "deploy"), ("stats",), ("doctor",)]:
+        done = subprocess.run(
+            [*credo_command(), *args],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 1 and done.stdout == "", args
+        assert done.stderr.startswith(f"Error: no store at {repo / '.credo' / 'memory.db'}; ")
+        assert sorted(p.name for p in repo.iterdir()) == [".git"], args

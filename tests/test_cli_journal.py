@@ -43,7 +43,7 @@ def _seed(run: CliRun) -> list[str]:
 
 
 def test_log_lists_newest_first_as_text_and_json(run: CliRun) -> None:
-    run("init", check=True)
+    run("init", check=True)  # a store with nothing logged (a missing one is an error)
     assert run("log", check=True).stdout.strip() == "no injections logged"
     ids = _seed(run)
     lines = run("log", check=True).stdout.splitlines()

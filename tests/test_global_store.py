@@ -409,6 +409,30 @@ def test_cli_remember_lock_search_forget(cli: CliRun, global_db: Path) -> None:
     assert failed.returncode == 1 and failed.stderr.startswith("Error: ")
 
 
+def test_cli_in_a_project_without_a_store_still_reaches_the_global_rules(
+    cli: CliRun, project: Path
+) -> None:
+    """A project with no store of its own gets the user-global rules in a search (through
+    the fast path and click's), as the hook's block does, and a forget of a global id
+    reaches the global store; none of it makes a store in the project."""
+    rule_id = cli("remember", RULE, "--global", "--lock", check=True).stdout.strip()
+    for args in [("search", "push"), ("search", "push", "--cluster")]:
+        assert f"(LOCKED, global) {rule_id}" in cli(*args, check=True).stdout, args
+    found = json.loads(cli("search", "push", "--json", check=True).stdout)
+    assert [(b["id"], b["scope"]) for b in found["beliefs"]] == [(rule_id, "global")]
+    unknown = cli("forget", "nope")
+    assert unknown.returncode == 1 and unknown.stderr == "Error: no belief with id 'nope'\n"
+    gone = json.loads(cli("forget", rule_id, "--json", check=True).stdout)
+    assert gone == {"id": rule_id, "hard": False, "store": "global"}
+    assert cli("search", "push", check=True).stdout == "no beliefs match 'push'\n"
+    assert not (project / ".credo").exists()
+    typo = project / "memroy.db"  # a store named on the command line is the one meant
+    for args in [("search", "push"), ("search", "push", "--json"), ("forget", rule_id)]:
+        done = cli("--db", str(typo), *args)
+        assert done.returncode == 1 and done.stderr.startswith(f"Error: no store at {typo};")
+    assert not typo.exists()
+
+
 def test_cli_global_when_off_is_one_error_line(cli: CliRun) -> None:
     done = cli("remember", RULE, "--global", env={"CREDO_GLOBAL_DB": "off"})
     assert done.returncode == 1

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
+from credo.edge_types import Edge
 from credo.errors import ConflictError, CredoError, InvalidInputError, NotFoundError
 from credo.knowledge.identity import MAX_CONTENT_CHARS
 from credo.types import EDGE_VALENCE, EdgeType
@@ -191,3 +195,27 @@ def test_store_survives_reopen(tmp_path) -> None:  # type: ignore[no-untyped-def
         belief_id = memory.remember("persisted")
     with Memory(path, root=tmp_path) as memory:
         assert memory.get(belief_id).content == "persisted"
+
+
+def test_export_reads_one_snapshot_and_holds_no_writer_up(
+    memory: Memory, store_location: str | Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A belief and an edge another connection writes while the export is between its
+    beliefs and its edges are in neither (one snapshot), and that writer goes ahead at once:
+    the export takes no write lock (it would wait the busy timeout, then fail)."""
+    deploy = memory.remember("The deploy script lives in ops")
+    memory.relate(memory.remember("Rollback uses the deploy script"), deploy, "CITES")
+    read_edges = memory.store.iter_edges
+    written: list[str] = []
+
+    def edges_after_a_write() -> Iterator[Edge]:
+        with Memory(store_location, root=tmp_path) as other:
+            frozen = other.remember("Deploys are frozen on Fridays")
+            other.relate(frozen, deploy, "SUPPORTS")
+            written.append(frozen)
+        yield from read_edges()
+
+    monkeypatch.setattr(memory.store, "iter_edges", edges_after_a_write)
+    report = memory.export_records(tmp_path / "out.jsonl")
+    assert written and (report.beliefs, report.edges) == (2, 1)
+    assert memory.stats().beliefs == 3

@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -189,3 +190,121 @@ def test_the_mcp_server_reads_it_and_refuses_writes(
 
     anyio.run(main)
     assert sorted(p.name for p in view.iterdir()) == ["s.db"]
+
+
+def test_a_backup_on_a_read_only_mount_is_read(mounted: tuple[Path, Path], tmp_path: Path) -> None:
+    """``credo backup`` writes a file in rollback-journal mode (it stands alone): one on a
+    read-only mount (shipped in an image, say) is read like any other store there."""
+    from credo.store.backup import backup
+
+    source, view = mounted
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    belief_id = _store(tmp_path, docs)
+    backup(tmp_path / "s.db", source / "s.db")
+    before = _digest(source / "s.db")
+    with Memory(view / "s.db", root=docs, create=False) as memory:
+        assert memory.store.read_only
+        assert memory.get(belief_id).content == "Deploys need a green CI run first"
+    assert _digest(view / "s.db") == before
+    assert sorted(p.name for p in view.iterdir()) == ["s.db"]
+
+
+def test_a_store_written_elsewhere_is_read_only_here(
+    mounted: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """With a writer open on the writable side (its -wal and -shm files there), SQLite opens
+    the file on the read-only mount without complaint: it is still read-only here, and a
+    write says so, as on a store no one has open."""
+    source, view = mounted
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    _store(source, docs)
+    with Memory(source / "s.db", root=docs) as writer:
+        writer.remember("Staging deploys run at noon")
+        assert (view / "s.db-wal").exists() and (view / "s.db-shm").exists()
+        with Memory(view / "s.db", root=docs, create=False) as memory:
+            assert memory.store.read_only
+            assert memory.retrieve("staging deploys noon").beliefs
+            with pytest.raises(StoreError, match="it is read-only here"):
+                memory.remember("a new note")
+
+
+def test_a_wal_left_without_its_shm_names_the_way_out(
+    mounted: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A writer killed mid-session leaves its -wal; without the -shm beside it SQLite cannot
+    read the file on a read-only mount (it would have to make one). The error says why and
+    what to do, and nothing is written."""
+    source, view = mounted
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    _store(source, docs)
+    killed = (
+        "import os, sys\n"
+        "from credo.memory import Memory\n"
+        "memory = Memory(sys.argv[1], root=sys.argv[2])\n"
+        "memory.store.conn.execute('PRAGMA wal_autocheckpoint = 0')\n"
+        "memory.remember('Staging deploys run at noon')\n"
+        "os.kill(os.getpid(), 9)\n"
+    )
+    subprocess.run([sys.executable, "-c", killed, str(source / "s.db"), str(docs)], check=False)
+    (source / "s.db-shm").unlink()
+    assert sorted(p.name for p in view.iterdir()) == ["s.db", "s.db-wal"]
+    before = _digest(source / "s.db-wal")
+    with pytest.raises(StoreError) as refused:
+        Memory(view / "s.db", root=docs, create=False)
+    assert str(refused.value) == (
+        f"cannot open store {view / 's.db'}: unable to open database file; it is read-only "
+        "here and a writer's -wal file is left without its -shm (a crash): open it once "
+        "where it can be written"
+    )
+    assert _digest(source / "s.db-wal") == before
+
+
+def test_it_can_be_backed_up_and_restored_from(mounted: tuple[Path, Path], tmp_path: Path) -> None:
+    """A backup reads: one of a store on a read-only mount is made, and a live store copied
+    onto one (WAL mode, no -wal left) can be restored from."""
+    source, view = mounted
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    belief_id = _store(source, docs)
+    before = _digest(source / "s.db")
+    run = CliRun(view / "s.db", docs)
+    done = run("backup", str(tmp_path / "bk.db"))
+    assert done.returncode == 0, done.stderr
+    restored = CliRun(tmp_path / "restored.db", docs)
+    restored("init", check=True)
+    done = restored("restore", str(view / "s.db"), "--no-keep")
+    assert done.returncode == 0, done.stderr
+    for store in ("bk.db", "restored.db"):
+        with Memory(tmp_path / store, root=docs, create=False) as memory:
+            assert memory.get(belief_id).content == "Deploys need a green CI run first"
+    assert _digest(view / "s.db") == before
+    assert sorted(p.name for p in view.iterdir()) == ["s.db"]
+
+
+@pytest.mark.parametrize("name", ["sp ace", "q?mark", "ha#sh", "pc%20t", "ünï😀", "a:b&x=1"])
+def test_a_path_with_uri_characters_is_read_only_opened(tmp_path: Path, name: str) -> None:
+    """(No mount needed.) A read-only open goes through a ``file:`` URI, which quotes the
+    path: a folder named with ``?``, ``#``, ``%``, a space or non-ASCII letters opens the
+    same file (the global store's lock reader, the warm index), and so does a path spelled
+    with a leading ``//`` (it would otherwise read as a URI authority)."""
+    from credo.store.db import connect
+    from credo.store.locks import LockReader
+
+    folder = tmp_path / name
+    folder.mkdir()
+    with Memory(folder / "s.db", root=tmp_path) as memory:
+        belief_id = memory.remember("Deploys go through ops/deploy.sh", lock=True)
+    for path in (folder / "s.db", Path("/" + str(folder / "s.db"))):
+        reader = LockReader(path)
+        try:
+            assert [b.id for b in reader.locks()] == [belief_id], path
+        finally:
+            reader.close()
+        conn = connect(path, read_only=True)
+        try:
+            assert conn.execute("SELECT id FROM beliefs").fetchall() == [(belief_id,)]
+        finally:
+            conn.close()

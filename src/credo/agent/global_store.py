@@ -94,6 +94,34 @@ def open_global(*, create: bool = True, source: str = "api") -> Memory:
     return Memory(path, root=path.parent, source=source)
 
 
+def open_project(
+    path: str | os.PathLike[str] | None,
+    *,
+    source: str = "api",
+    create: bool = False,
+    or_global: bool = False,
+) -> Memory:
+    """The project's store at ``path`` (``Memory(path, create=create)``): a read of a missing
+    one (a mistyped ``--db``) is a ``NotFoundError``, not a new empty store. With
+    ``or_global`` (a search, a forget by id: reads the global store joins), a project with
+    no store yet gets an empty store in memory when the global store exists, so its locks
+    are still searched and forgotten, as in the hook's block, and nothing is created (the
+    CLI asks it only when no ``--db`` was typed: a store named there is one the user means).
+
+    Raises:
+        NotFoundError: no store at ``path`` (and, with ``or_global``, no global store).
+    """
+    from credo.memory import Memory  # a peer module: imported when a command needs it
+
+    try:
+        return Memory(path, source=source, create=create)
+    except NotFoundError:
+        found = global_path() if or_global else None
+        if found is None or not found.is_file():
+            raise
+        return Memory(":memory:", source=source)
+
+
 class _Cached:
     __slots__ = ("path", "reader", "settings")
 

@@ -95,15 +95,12 @@ class SqliteStore(
 
     def __init__(self, path: str | Path, *, migrations: tuple[Migration, ...] = MIGRATIONS) -> None:
         self.path = str(path)
-        self.read_only = False
-        try:
-            self.conn = connect(self.path, wal=False)
-        except StoreError:
-            if not on_read_only_folder(self.path):
-                raise
-            # A store on a read-only mount, or in a folder of another user's: reads only.
-            self.conn = connect(self.path, read_only=True)
-            self.read_only = True
+        # A store on a read-only mount, or in a folder of another user's: reads only. Told
+        # from the folder, not from a failed open: SQLite opens such a file without complaint
+        # when it needs no -shm of its own (a rollback-journal file such as a backup, or a
+        # writer elsewhere keeping -wal and -shm), and would fail only at the first write.
+        self.read_only = on_read_only_folder(self.path)
+        self.conn = connect(self.path, read_only=self.read_only, wal=False)
         try:
             # Refuse a newer schema before WAL mode rewrites the header: never modified.
             version = check_version(self.conn, self.path, migrations)

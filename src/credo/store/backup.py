@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from credo.errors import SchemaVersionError, StoreError
-from credo.store.db import BUSY_TIMEOUT_MS
+from credo.store.db import BUSY_TIMEOUT_MS, on_read_only_folder, read_only_uri
 from credo.store.migrations import LATEST_VERSION, current_version
 
 
@@ -67,12 +67,11 @@ class RestoreReport:
 
 def _open(path: Path, *, read_only: bool) -> sqlite3.Connection:
     """A plain connection with credo's busy timeout: readers of a live store must wait for a
-    checkpoint rather than fail."""
+    checkpoint rather than fail. A file in a folder this process cannot write (a read-only
+    mount) is always opened for reading, as the store opens it (db.read_only_uri)."""
     try:
-        if read_only:
-            conn = sqlite3.connect(
-                f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None
-            )
+        if read_only or on_read_only_folder(str(path)):
+            conn = sqlite3.connect(read_only_uri(str(path)), uri=True, isolation_level=None)
         else:
             conn = sqlite3.connect(str(path), isolation_level=None)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

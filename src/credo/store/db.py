@@ -8,7 +8,6 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from urllib.parse import quote
 
 from credo.errors import StoreError
 
@@ -66,9 +65,22 @@ def connect(path: str | Path, *, read_only: bool = False, wal: bool = True) -> s
     except BaseException as exc:
         conn.close()  # (its file stays open until collected otherwise: an exception holds it)
         if isinstance(exc, sqlite3.DatabaseError):
-            raise StoreError(f"cannot open store {target}: {exc}") from exc
+            hint = _left_wal(target) if read_only else ""
+            raise StoreError(f"cannot open store {target}: {exc}{hint}") from exc
         raise
     return conn
+
+
+def _left_wal(target: str) -> str:
+    """Why a read-only open failed, when a crashed writer's ``-wal`` is there without its
+    ``-shm``: reading the WAL needs the index that SQLite cannot make in this folder."""
+    left = Path(target + "-wal").exists() and not Path(target + "-shm").exists()
+    if not (left and on_read_only_folder(target)):
+        return ""
+    return (
+        "; it is read-only here and a writer's -wal file is left without its -shm (a crash): "
+        "open it once where it can be written"
+    )
 
 
 def read_only_uri(target: str) -> str:
@@ -76,7 +88,10 @@ def read_only_uri(target: str) -> str:
     file, which SQLite cannot make in a folder no one here may write (a read-only mount):
     there, with no ``-wal`` file left to read, the file is opened as immutable (nothing on
     this side can change it)."""
-    uri = f"file:{quote(target, safe='/')}?mode=ro"
+    # as_uri quotes what is the URI's own (``?``, ``#``, ``%`` in a folder's name) and puts
+    # the path after an empty authority: one spelled with a leading // is not read as one,
+    # and a Windows drive reads file:///C:/...
+    uri = f"{Path(target).absolute().as_uri()}?mode=ro"
     if on_read_only_folder(target) and not Path(target + "-wal").exists():
         uri += "&immutable=1"
     return uri

@@ -93,15 +93,19 @@ def selected_db(ctx: click.Context) -> str | None:
     return obj.get("db") if isinstance(obj, dict) else None
 
 
-def open_memory(ctx: click.Context, *, create: bool = False) -> Memory:
-    """The command's Memory, opened once per invocation and closed with the context. Only a
-    command that adds to the store (``create``) makes a missing one: a read of a mistyped
-    ``--db`` is an error, not a new empty store."""
-    from credo.memory import Memory
+def open_memory(ctx: click.Context, *, create: bool = False, or_global: bool = False) -> Memory:
+    """The command's Memory, opened once per invocation and closed with the context: only a
+    write (``create``) makes a missing store (credo.agent.global_store.open_project)."""
+    from credo.agent.global_store import open_project
 
-    obj = ctx.find_root().ensure_object(dict)
+    root = ctx.find_root()
+    obj = root.ensure_object(dict)
     if "memory" not in obj:
-        obj["memory"] = Memory(selected_db(ctx), source="cli", create=create)
+        db = selected_db(ctx)
+        typed = root.get_parameter_source("db") == click.core.ParameterSource.COMMANDLINE
+        obj["memory"] = open_project(
+            db, source="cli", create=create, or_global=or_global and not typed
+        )
         ctx.call_on_close(obj["memory"].close)
     return obj["memory"]
 
@@ -283,7 +287,7 @@ def forget(ctx: click.Context, belief_id: str, hard: bool, use_global: bool, as_
     project's store does not hold is looked up in the user-global store."""
     from credo.agent.global_store import forget_naming_current
 
-    found = open_store(ctx, True, create=False) if use_global else open_memory(ctx)
+    found = open_store(ctx, True, create=False) if use_global else open_memory(ctx, or_global=True)
     where, belief_id, again = forget_naming_current(found, belief_id, hard=hard, here=use_global)
     where = "global" if use_global else where
     emit(
@@ -433,7 +437,7 @@ def search(
         if not sep:
             raise click.BadParameter(f"{flag!r} is not NAME=on|off", param_hint="--lane")
         lanes[name.strip()] = parse_bool(value, name=f"--lane {name}")
-    result = open_memory(ctx).retrieve(
+    result = open_memory(ctx, or_global=True).retrieve(
         query,
         token_budget=budget,
         lanes=lanes,

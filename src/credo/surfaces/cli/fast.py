@@ -79,10 +79,10 @@ def run_search(argv: list[str]) -> int | None:
     if args is None:
         return None
     try:
-        from credo.memory import Memory
+        from credo.agent.global_store import open_project
         from credo.surfaces.render import json_text, result_json, result_text
 
-        with Memory(args.db, source="cli", create=False) as memory:
+        with open_project(args.db, source="cli", or_global=args.db is None) as memory:
             result = memory.retrieve(
                 args.query,
                 token_budget=args.budget,
