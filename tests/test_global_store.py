@@ -423,7 +423,7 @@ def test_cli_in_a_project_without_a_store_still_reaches_the_global_rules(
     unknown = cli("forget", "nope")
     assert unknown.returncode == 1 and unknown.stderr == "Error: no belief with id 'nope'\n"
     gone = json.loads(cli("forget", rule_id, "--json", check=True).stdout)
-    assert gone == {"id": rule_id, "hard": False, "store": "global"}
+    assert gone == {"id": rule_id, "hard": False, "store": "global", "current_again": []}
     assert cli("search", "push", check=True).stdout == "no beliefs match 'push'\n"
     assert not (project / ".credo").exists()
     typo = project / "memroy.db"  # a store named on the command line is the one meant
