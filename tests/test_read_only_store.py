@@ -54,6 +54,7 @@ def mounted(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
 
 
 def _store(folder: Path, docs: Path) -> str:
+    docs.mkdir(exist_ok=True)
     for name, text in DOCS.items():
         (docs / name).write_text(text, encoding="utf-8")
     with Memory(folder / "s.db", root=docs) as memory:
@@ -72,7 +73,6 @@ def _without_path(text: str) -> str:
 def test_reads_answer_as_on_the_writable_file(mounted: tuple[Path, Path], tmp_path: Path) -> None:
     source, view = mounted
     docs = tmp_path / "docs"
-    docs.mkdir()
     belief_id = _store(source, docs)
     before = _digest(source / "s.db")
     writable, read_only = CliRun(source / "s.db", docs), CliRun(view / "s.db", docs)
@@ -100,7 +100,6 @@ def test_reads_answer_as_on_the_writable_file(mounted: tuple[Path, Path], tmp_pa
 def test_every_write_is_a_one_line_error(mounted: tuple[Path, Path], tmp_path: Path) -> None:
     source, view = mounted
     docs = tmp_path / "docs"
-    docs.mkdir()
     belief_id = _store(source, docs)
     before = _digest(source / "s.db")
     run = CliRun(view / "s.db", docs)
@@ -129,7 +128,6 @@ def test_every_write_is_a_one_line_error(mounted: tuple[Path, Path], tmp_path: P
 def test_the_hook_and_the_warm_index_read_it(mounted: tuple[Path, Path], tmp_path: Path) -> None:
     source, view = mounted
     docs = tmp_path / "docs"
-    docs.mkdir()
     _store(source, docs)
     with Memory(source / "s.db", root=docs) as memory:
         expected = memory.retrieve("how do deploys work")
@@ -168,7 +166,6 @@ def test_the_mcp_server_reads_it_and_refuses_writes(
 
     source, view = mounted
     docs = tmp_path / "docs"
-    docs.mkdir()
     belief_id = _store(source, docs)
 
     async def session(client: Client) -> None:
@@ -199,7 +196,6 @@ def test_a_backup_on_a_read_only_mount_is_read(mounted: tuple[Path, Path], tmp_p
 
     source, view = mounted
     docs = tmp_path / "docs"
-    docs.mkdir()
     belief_id = _store(tmp_path, docs)
     backup(tmp_path / "s.db", source / "s.db")
     before = _digest(source / "s.db")
@@ -218,7 +214,6 @@ def test_a_store_written_elsewhere_is_read_only_here(
     write says so, as on a store no one has open."""
     source, view = mounted
     docs = tmp_path / "docs"
-    docs.mkdir()
     _store(source, docs)
     with Memory(source / "s.db", root=docs) as writer:
         writer.remember("Staging deploys run at noon")
@@ -238,7 +233,6 @@ def test_a_wal_left_without_its_shm_names_the_way_out(
     what to do, and nothing is written."""
     source, view = mounted
     docs = tmp_path / "docs"
-    docs.mkdir()
     _store(source, docs)
     killed = (
         "import os, sys\n"
@@ -267,7 +261,6 @@ def test_it_can_be_backed_up_and_restored_from(mounted: tuple[Path, Path], tmp_p
     onto one (WAL mode, no -wal left) can be restored from."""
     source, view = mounted
     docs = tmp_path / "docs"
-    docs.mkdir()
     belief_id = _store(source, docs)
     before = _digest(source / "s.db")
     run = CliRun(view / "s.db", docs)
