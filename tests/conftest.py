@@ -154,6 +154,24 @@ def credo_command() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "credo"]
 
 
+def credo_in(
+    cwd: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The real ``credo`` entry point run in ``cwd`` with no ``CREDO_DB``: the store is the
+    one that folder resolves to (its .credo.toml, its git work tree, the user data dir)."""
+    environment = {k: v for k, v in os.environ.items() if k != "CREDO_DB"}
+    environment.update(env or {})
+    return subprocess.run(
+        [*credo_command(), *args],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
 class CliRun:
     """Runs the real ``credo`` entry point in a fresh process against one store."""
 

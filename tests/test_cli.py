@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.conftest import CliRun
+from tests.conftest import CliRun, credo_in
 
 
 def test_remember_show_stats_round(run: CliRun) -> None:
@@ -101,23 +101,10 @@ def test_hrr_commands(run: CliRun) -> None:
 
 
 def test_init_in_a_git_tree_keeps_the_store_out_of_git(tmp_path: Path) -> None:
-    import os
-    import subprocess
-
-    from tests.conftest import credo_command
-
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
-    env = {k: v for k, v in os.environ.items() if k != "CREDO_DB"}
-    done = subprocess.run(
-        [*credo_command(), "init"],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
+    done = credo_in(repo, "init")
+    assert done.returncode == 0, done.stderr
     assert str(repo / ".credo" / "memory.db") in done.stdout
     assert (repo / ".credo" / ".gitignore").read_text(encoding="utf-8") == "*\n"
 
@@ -177,24 +164,10 @@ def test_a_read_in_a_fresh_git_tree_leaves_no_credo_folder(tmp_path: Path) -> No
     """With no --db and no CREDO_DB, the default store is the work tree's .credo/memory.db:
     a read there before any write is the one-line error, and no .credo folder appears
     (connect would make it, with its .gitignore, for a store it creates)."""
-    import os
-    import subprocess
-
-    from tests.conftest import credo_command
-
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
-    env = {k: v for k, v in os.environ.items() if k != "CREDO_DB"}
     for args in [("search", "deploy"), ("stats",), ("doctor",)]:
-        done = subprocess.run(
-            [*credo_command(), *args],
-            cwd=repo,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
+        done = credo_in(repo, *args)
         assert done.returncode == 1 and done.stdout == "", args
         assert done.stderr.startswith(f"Error: no store at {repo / '.credo' / 'memory.db'}; ")
         assert sorted(p.name for p in repo.iterdir()) == [".git"], args

@@ -4,30 +4,13 @@ real CLI, in fresh processes."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from credo.config import PostgresUrl, parse_location, redact_url, resolve_db_path
 from credo.errors import InvalidInputError
-from tests.conftest import credo_command
-
-
-def _credo(
-    cwd: Path, *args: str, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if k != "CREDO_DB"}
-    environment.update(env or {})
-    return subprocess.run(
-        [*credo_command(), *args],
-        cwd=cwd,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+from tests.conftest import credo_in as _credo
 
 
 @pytest.mark.parametrize(
