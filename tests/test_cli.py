@@ -129,6 +129,7 @@ def test_a_read_of_a_missing_store_creates_nothing(run: CliRun, tmp_path: Path) 
         ("forget", "abcdef12"),
         ("relate", "a", "b", "SUPPORTS"),
         ("disable-hrr",),
+        ("enable-hrr",),
     ]
     for args in reads:
         done = run(*args)

@@ -519,7 +519,7 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
 @click.pass_context
 def enable_hrr(ctx: click.Context, dim: int | None, as_json: bool) -> None:
     """Keep HRR traces for this store and turn the structural lane on ("what cites ID")."""
-    count = open_memory(ctx, create=True).enable_hrr(dim)
+    count = open_memory(ctx).enable_hrr(dim)
     emit(as_json, {"edges_encoded": count}, f"HRR traces built from {count} edges")
 
 
