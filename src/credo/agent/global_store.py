@@ -116,10 +116,15 @@ def open_project(
     try:
         return Memory(path, source=source, create=create)
     except NotFoundError:
-        found = global_path() if or_global else None
-        if found is None or not found.is_file():
+        if not (or_global and has_global_store()):
             raise
         return Memory(":memory:", source=source)
+
+
+def has_global_store() -> bool:
+    """Whether the user-global store is on and its file exists."""
+    path = global_path()
+    return path is not None and path.is_file()
 
 
 class _Cached:

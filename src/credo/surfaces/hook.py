@@ -143,7 +143,9 @@ def open_memory(payload: dict[str, Any], db: str | None, *, global_only: bool = 
         # Opening would create an empty store in a project that never asked for one.
         if store.is_dir():
             raise HookSkip(f"{store} is a folder, not a store file (CREDO_DB, --db or .credo.toml)")
-        if not (global_only and _has_global_store()):
+        from credo.agent.global_store import has_global_store
+
+        if not (global_only and has_global_store()):
             raise HookSkip(f"no store at {store}; run `credo init` or `credo remember` first")
         store = Path(":memory:")
     from credo.memory import Memory
@@ -169,13 +171,6 @@ def store_path(
     if not isinstance(store, Path):  # a PostgreSQL URL: nothing to make absolute
         return store
     return store if store.is_absolute() else (cwd if cwd is not None else Path.cwd()) / store
-
-
-def _has_global_store() -> bool:
-    from credo.agent.global_store import global_path
-
-    path = global_path()
-    return path is not None and path.is_file()
 
 
 def in_memory(memory: Memory) -> bool:
