@@ -29,8 +29,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "heldout"))
 
-from docs_corpora import Corpus
 from run import run_set
+
+from docs_corpora import Corpus
 
 QUERIES = Path(__file__).resolve().parent / "config_questions"
 

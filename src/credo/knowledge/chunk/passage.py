@@ -40,6 +40,8 @@ PASSAGE_FLOOR = 200
 # Roles that open a new section group even when the trail repeats (two "Example" headings
 # at one level share a trail; so do two overloads of one function).
 _OPENERS = frozenset({"heading", "definition"})
+# Roles whose chunks are passages already (see `passages`).
+_WHOLE = frozenset({"text", "config"})
 # A code example's names: at most this many per example.
 MAX_CODE_WORDS = 80
 
@@ -49,8 +51,9 @@ def passages(
 ) -> list[Chunk]:
     """The passages of `chunks` (one file's, in document order); see the module docstring.
 
-    Pure and deterministic. Plain-text chunks (role "text") are already paragraphs and
-    pass through unchanged.
+    Pure and deterministic. Plain-text chunks (role "text") are already paragraphs, and
+    configuration chunks (role "config") already key blocks cut to size: both pass through
+    unchanged.
     """
     groups = _section_groups(chunks)
     out: list[Chunk] = []
@@ -86,8 +89,8 @@ def _section_groups(chunks: Sequence[Chunk]) -> list[list[Chunk]]:
         if (
             current is None
             or chunk.role in _OPENERS
-            or chunk.role == "text"
-            or current[0].role == "text"
+            or chunk.role in _WHOLE
+            or current[0].role in _WHOLE
             or chunk.section != current[0].section
         ):
             groups.append([chunk])

@@ -28,18 +28,32 @@ SKIP_REASONS = (
     "binary",
     "not_utf8",
     "minified",
+    "lock",
+    "generated",
     "unreadable",
     "outside",
 )
 # A file that now reads as one of these holds none of what was read from it before: its
 # beliefs are retired (a file that cannot be read just now keeps them).
-STALE_REASONS = frozenset({"too_large", "binary", "not_utf8", "minified"})
+STALE_REASONS = frozenset({"too_large", "binary", "not_utf8", "minified", "lock", "generated"})
 # Minified JavaScript (GitHub Linguist's rule; .js, .mjs and .cjs only): a name like
 # x.min.js, or lines longer than 110 characters on average. Its passages are one-line
 # fragments (`emit:function(n,t)`), copies of a source the tree usually holds too.
 _MINIFIED_STEMS = (".min", "-min")
-_MINIFIABLE = frozenset({"js", "mjs", "cjs"})
+_MINIFIABLE = frozenset({"js", "mjs", "cjs", "json"})
 MINIFIED_MEAN_LINE = 110
+# A JSON file shorter than this is a config whatever its layout (``{"extends": "..."}``).
+_MINIFIED_JSON_BYTES = 2048
+# Lock files hold resolved versions and hashes, written by a tool, thousands of lines
+# nobody asks a question of: skipped by name, whatever their format.
+_LOCK_NAMES = frozenset(
+    {"package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "packages.lock.json"}
+)
+_LOCK_SUFFIXES = (".lock", ".lockb", "-lock.json", "-lock.yaml", ".lock.json")
+# A JSON data dump, not a configuration: a top-level array past 64 KB (records), or any
+# JSON past 512 KB (a configuration that long is generated: a schema bundle, a fixture).
+_DATA_ARRAY_BYTES = 64 * 1024
+_DATA_JSON_BYTES = 512 * 1024
 
 
 def start_path(raw: str | os.PathLike[str]) -> Path:
@@ -224,9 +238,26 @@ def _reader_mark() -> str:
     return f"/r{READER_VERSION}"
 
 
+def is_lock_file(name: str) -> bool:
+    """Whether a file named ``name`` is a package manager's lock file (never read)."""
+    lower = name.lower()
+    return lower in _LOCK_NAMES or lower.endswith(_LOCK_SUFFIXES)
+
+
+def _generated(name: str, text: str) -> bool:
+    """A JSON data dump (see `_DATA_JSON_BYTES`), not a configuration file."""
+    if language_for(name) != "json":
+        return False
+    size = len(text)
+    return size > _DATA_JSON_BYTES or (size > _DATA_ARRAY_BYTES and text.lstrip()[:1] == "[")
+
+
 def _minified(name: str, text: str) -> bool:
-    if name.rpartition(".")[2].lower() not in _MINIFIABLE:
+    extension = name.rpartition(".")[2].lower()
+    if extension not in _MINIFIABLE:
         return False  # (TypeScript compiles to JavaScript: it is never minified itself)
+    if extension == "json" and len(text) < _MINIFIED_JSON_BYTES:
+        return False
     if name.rpartition(".")[0].lower().endswith(_MINIFIED_STEMS):
         return True
     lines = text.count("\n") + (not text.endswith("\n"))
@@ -235,6 +266,8 @@ def _minified(name: str, text: str) -> bool:
 
 def read_file(path: Path) -> Read | str:
     """The file's text, or the reason it is skipped."""
+    if is_lock_file(path.name):
+        return "lock"
     if "#" in path.as_posix() or language_for(path.name) is None:
         return "unsupported"
     try:
@@ -257,4 +290,6 @@ def read_file(path: Path) -> Read | str:
         return "not_utf8"
     if _minified(path.name, text):
         return "minified"
+    if _generated(path.name, text):
+        return "generated"
     return Read(text, ledger_key(data), len(data), info.st_mtime)

@@ -1,0 +1,191 @@
+"""Split a configuration file (YAML, TOML, JSON) into one chunk per meaningful section.
+
+"Which Python versions does CI test", "what does ruff ignore": the answer is a block of a
+``pyproject.toml`` or a workflow, and its key path says what the block is about. So the
+file is read by its grammar (`config_tree`) into keys, and cut along them:
+
+- A block (the whole file, then a key's lines: a TOML table, a YAML key's block, a JSON
+  member's) that fits `PASSAGE_CAP` is one chunk; a larger one is cut at the keys nested
+  in it (its own lines before the first, a TOML table's header, are a chunk of their own),
+  and a block without nested keys (a long list, a ``run: |`` script) at line ends.
+- A comment line directly above a key belongs to that key's block (it is often the
+  explanation: ``# mypyc doesn't support free threaded builds``); every other line stays
+  in the block it sits in, so each chunk's lines are exactly the file's.
+- Neighbouring chunks of which one is under `PASSAGE_FLOOR` are joined while they fit the
+  cap (``[tool.hatch.version]`` and ``[tool.hatch.build]``), with the key path they share.
+- The text is the block's lines as written, dedented, without blank lines or lines of
+  brackets alone; the section is the key path (``("jobs", "test", "strategy")``: the trail
+  ``ci.yml › jobs › test › strategy``); the context holds the camelCase keys
+  (``compilerOptions``), which ingest splits into words. Role "config": passages take
+  each chunk as it is (`credo.knowledge.chunk.passage`).
+
+A file whose grammar is missing, whose parse fails or runs past its budget, is read as
+plain text: its lines cut within the cap, with no key path. Never an exception.
+"""
+
+from __future__ import annotations
+
+import re
+
+from credo.knowledge.chunk.config_tree import MAX_DEPTH, Entry, read_entries
+from credo.knowledge.chunk.model import Chunk, find_urls, is_meaningful, source_lines, unique
+from credo.knowledge.chunk.passage import PASSAGE_CAP, PASSAGE_FLOOR
+
+# A single line longer than this (a long URL list, an embedded blob) is cut in the text:
+# its range stays exact, its words past the cut are not a passage's business.
+MAX_LINE_CHARS = 2 * PASSAGE_CAP
+_COMMENT_MARKS = ("#", "//")
+_CAMEL = re.compile(r"[a-z0-9][A-Z]")
+
+Block = tuple[tuple[str, ...], int, int]  # key path, first row, last row (0-based)
+
+
+def split_config(text: str, language: str) -> list[Chunk]:
+    """Chunks of a configuration file in `language` ("yaml", "toml" or "json"), in file
+    order. Pure, deterministic, never raises."""
+    lines = source_lines(text.replace("\x00", " "))
+    entries = read_entries("\n".join(lines).encode("utf-8", "replace"), language)
+    if entries is None:  # read as plain text: its lines, cut within the cap
+        entries = []
+    keys: dict[int, list[str]] = {}
+    _key_rows(entries, keys)
+    chunks: list[Chunk] = []
+    for trail, first, last in _joined(_blocks(entries, (), 0, len(lines) - 1, lines, 0), lines):
+        body = _text(lines, first, last)
+        if not is_meaningful(body):
+            continue
+        camel = [k for row in range(first, last + 1) for k in keys.get(row, ()) if _camel(k)]
+        links = unique(find_urls(body))
+        context = " ".join(unique(camel))
+        chunks.append(Chunk(body, first + 1, last + 1, "config", trail, None, links, context))
+    return chunks
+
+
+def _blocks(
+    entries: list[Entry], trail: tuple[str, ...], lo: int, hi: int, lines: list[str], depth: int
+) -> list[Block]:
+    """Rows ``lo..hi`` (a block whose nested keys are `entries`) cut as the module says."""
+    lo, hi = _trimmed(lines, lo, hi)
+    if hi < lo:
+        return []
+    if _size(lines, lo, hi) <= PASSAGE_CAP:
+        return [(trail, lo, hi)]
+    if not entries or depth > MAX_DEPTH:
+        return _pieces(trail, lo, hi, lines)
+    inside = [e for e in entries if lo <= e.start <= hi]
+    if not inside:
+        return _pieces(trail, lo, hi, lines)
+    starts = [
+        _pulled_back(lines, e.start, lo if i == 0 else inside[i - 1].start + 1)
+        for i, e in enumerate(inside)
+    ]
+    out: list[Block] = []
+    if starts[0] > lo:
+        out.extend(_pieces(trail, lo, starts[0] - 1, lines))
+    for index, entry in enumerate(inside):
+        end = starts[index + 1] - 1 if index + 1 < len(inside) else hi
+        out.extend(_blocks(entry.children, trail + entry.key, starts[index], end, lines, depth + 1))
+    return out
+
+
+def _pieces(trail: tuple[str, ...], lo: int, hi: int, lines: list[str]) -> list[Block]:
+    """A block without nested keys, cut at line ends into pieces within the cap (a last
+    piece under the floor joins the one before)."""
+    lo, hi = _trimmed(lines, lo, hi)
+    if hi < lo:
+        return []
+    pieces: list[list[int]] = []
+    size = 0
+    for row in range(lo, hi + 1):
+        length = len(_clean(lines[row])) + 1
+        if not pieces or (size + length > PASSAGE_CAP and size > 0):
+            pieces.append([row, row])
+            size = 0
+        pieces[-1][1] = row
+        size += length
+    if len(pieces) > 1 and size < PASSAGE_FLOOR:
+        tail = pieces.pop()
+        pieces[-1][1] = tail[1]
+    return [(trail, first, last) for first, last in pieces]
+
+
+def _joined(blocks: list[Block], lines: list[str]) -> list[Block]:
+    """Neighbouring blocks joined while they fit the cap: onto a block under the floor,
+    or a block under the floor onto the section it belongs to (a table's header line onto
+    its first key, ``[tool.ruff.lint.isort]`` onto ``[tool.ruff.lint]``). A small block
+    after an unrelated large one starts a passage of its own rather than blur its trail."""
+    out: list[Block] = []
+    sizes: list[int] = []
+    for trail, first, last in blocks:
+        size = _size(lines, first, last)
+        if out and sizes[-1] + 1 + size <= PASSAGE_CAP:
+            before, start, _ = out[-1]
+            inside = size < PASSAGE_FLOOR and trail[: len(before)] == before
+            if sizes[-1] < PASSAGE_FLOOR or inside:
+                out[-1] = (_shared(before, trail), start, last)
+                sizes[-1] = _size(lines, start, last)
+                continue
+        out.append((trail, first, last))
+        sizes.append(size)
+    return out
+
+
+def _shared(one: tuple[str, ...], two: tuple[str, ...]) -> tuple[str, ...]:
+    """The key path two joined blocks share (their common prefix)."""
+    count = 0
+    for a, b in zip(one, two, strict=False):
+        if a != b:
+            break
+        count += 1
+    return one[:count]
+
+
+def _pulled_back(lines: list[str], row: int, floor: int) -> int:
+    """`row` moved up over the comment lines directly above it (none below `floor`)."""
+    while row - 1 >= floor and lines[row - 1].strip().startswith(_COMMENT_MARKS):
+        row -= 1
+    return row
+
+
+def _trimmed(lines: list[str], lo: int, hi: int) -> tuple[int, int]:
+    """``lo..hi`` without blank rows at either end."""
+    hi = min(hi, len(lines) - 1)
+    while lo <= hi and not lines[lo].strip():
+        lo += 1
+    while hi >= lo and not lines[hi].strip():
+        hi -= 1
+    return lo, hi
+
+
+def _clean(line: str) -> str:
+    line = line.rstrip()
+    return line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS]
+
+
+def _kept(line: str) -> bool:
+    # ``}``, ``],`` and ``---`` carry no words; a blank line none either.
+    return any(char.isalnum() for char in line)
+
+
+def _text(lines: list[str], first: int, last: int) -> str:
+    """Rows ``first..last`` as written, dedented, without the lines that carry no words."""
+    kept = [_clean(line) for line in lines[first : last + 1] if _kept(line)]
+    indent = min((len(line) - len(line.lstrip()) for line in kept), default=0)
+    return "\n".join(line[indent:] for line in kept)
+
+
+def _size(lines: list[str], first: int, last: int) -> int:
+    return sum(len(_clean(line)) + 1 for line in lines[first : last + 1] if _kept(line))
+
+
+def _key_rows(entries: list[Entry], keys: dict[int, list[str]]) -> None:
+    stack = list(entries)
+    while stack:
+        entry = stack.pop()
+        keys.setdefault(entry.start, []).extend(entry.key)
+        stack.extend(entry.children)
+
+
+def _camel(key: str) -> bool:
+    """A key whose words FTS5 would not find on its own (``compilerOptions``)."""
+    return _CAMEL.search(key) is not None and " " not in key
