@@ -11,8 +11,9 @@ file is read by its grammar (`config_tree`) into keys, and cut along them:
 - A comment line directly above a key belongs to that key's block (it is often the
   explanation: ``# mypyc doesn't support free threaded builds``); every other line stays
   in the block it sits in, so each chunk's lines are exactly the file's.
-- Neighbouring chunks of which one is under `PASSAGE_FLOOR` are joined while they fit the
-  cap (``[tool.hatch.version]`` and ``[tool.hatch.build]``), with the key path they share.
+- Neighbouring chunks are joined while they fit the cap when both are under
+  `PASSAGE_FLOOR` (``[tool.hatch.version]`` and ``[tool.hatch.build]``), or when one is
+  and the other is its direct subsection or sibling, with the key path they share.
 - The text is the block's lines as written, dedented, without blank lines or lines of
   brackets alone; the section is the key path (``("jobs", "test", "strategy")``: the trail
   ``ci.yml › jobs › test › strategy``); the context holds the camelCase keys
@@ -36,6 +37,9 @@ from credo.knowledge.chunk.passage import PASSAGE_CAP, PASSAGE_FLOOR
 MAX_LINE_CHARS = 2 * PASSAGE_CAP
 _COMMENT_MARKS = ("#", "//")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]")
+# A head this short is a key alone (``jobs:``, ``[tool.x]``): a head after it joins it, and
+# both go with what they open.
+_BARE_HEAD = 60
 
 Block = tuple[tuple[str, ...], int, int]  # key path, first row, last row (0-based)
 
@@ -110,24 +114,50 @@ def _pieces(trail: tuple[str, ...], lo: int, hi: int, lines: list[str]) -> list[
 
 
 def _joined(blocks: list[Block], lines: list[str]) -> list[Block]:
-    """Neighbouring blocks joined while they fit the cap: onto a block under the floor,
-    or a block under the floor onto the section it belongs to (a table's header line onto
-    its first key, ``[tool.ruff.lint.isort]`` onto ``[tool.ruff.lint]``). A small block
-    after an unrelated large one starts a passage of its own rather than blur its trail."""
+    """Neighbouring blocks joined, with the key path they share:
+
+    - a block under the floor with a key path takes the blocks nested in it that follow,
+      whatever the cap, as a lone heading takes the paragraph after it (``steps:``,
+      ``[tool.ruff.lint]``: a key's head line goes with what it opens);
+    - otherwise two blocks join while they fit the cap when both are under the floor
+      (``[tool.hatch.version]`` and ``[tool.hatch.build]``), or one is and the other is
+      its parent or sibling. A small block and an unrelated large one stay apart: joined,
+      the large one's key path would be lost.
+    """
     out: list[Block] = []
     sizes: list[int] = []
-    for trail, first, last in blocks:
+    head: tuple[str, ...] = ()  # the small head the last block ends in, awaiting its keys
+    for index, (trail, first, last) in enumerate(blocks):
         size = _size(lines, first, last)
-        if out and sizes[-1] + 1 + size <= PASSAGE_CAP:
+        after = blocks[index + 1][0] if index + 1 < len(blocks) else ()
+        opening = size < PASSAGE_FLOOR and _opens(trail, after)
+        if out:
             before, start, _ = out[-1]
-            inside = size < PASSAGE_FLOOR and trail[: len(before)] == before
-            if sizes[-1] < PASSAGE_FLOOR or inside:
-                out[-1] = (_shared(before, trail), start, last)
+            small = sizes[-1] < PASSAGE_FLOOR, size < PASSAGE_FLOOR
+            shared = _shared(before, trail)
+            if _opens(head, trail) and not (opening and sizes[-1] >= _BARE_HEAD):
+                joins = True
+            elif opening:
+                joins = False  # it opens the next block: it goes with that one
+            else:
+                related = len(shared) >= max(len(before), len(trail)) - 1  # parent, sibling
+                fits = sizes[-1] + 1 + size <= PASSAGE_CAP
+                joins = fits and (all(small) or (related and any(small)))
+            if joins:
+                out[-1] = (shared, start, last)
                 sizes[-1] = _size(lines, start, last)
+                still = sizes[-1] < PASSAGE_FLOOR and _opens(shared, after)
+                head = trail if opening else shared if still else ()
                 continue
         out.append((trail, first, last))
         sizes.append(size)
+        head = trail if opening else ()
     return out
+
+
+def _opens(head: tuple[str, ...], trail: tuple[str, ...]) -> bool:
+    """Whether a block at `trail` is nested in the key `head` (the file's root is none)."""
+    return 0 < len(head) < len(trail) and trail[: len(head)] == head
 
 
 def _shared(one: tuple[str, ...], two: tuple[str, ...]) -> tuple[str, ...]:
