@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 
@@ -146,8 +147,7 @@ def test_toml_tables_are_sections_with_their_key_path() -> None:
     client = trails[("tool", "demo", "client")]
     assert (client.start_line, client.end_line) == (34, 36)
     assert client.text == (
-        "# The rate limit the API client applies, per minute.\n"
-        "[tool.demo.client]\nrate-limit = 120"
+        "# The rate limit the API client applies, per minute.\n[tool.demo.client]\nrate-limit = 120"
     )
 
 
@@ -279,6 +279,6 @@ def test_any_json_document_splits_into_exact_ordered_ranges(tree: dict[str, obje
     chunks = split_config(text, "json")
     assert_exact(text, chunks)
     spans = [(c.start_line, c.end_line) for c in chunks]
-    assert all(a[1] < b[0] for a, b in zip(spans, spans[1:], strict=False))  # no overlap
+    assert all(a[1] < b[0] for a, b in itertools.pairwise(spans))  # no overlap
     assert split_config(text, "json") == chunks  # deterministic
     assert all(len(c.text) <= 2 * PASSAGE_CAP for c in chunks)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.conftest import CliRun
-
 from credo import Memory
+from tests.conftest import CliRun
 
 CI = """\
 name: CI
@@ -90,7 +89,8 @@ def test_config_files_are_read_and_lock_files_and_dumps_are_skipped(tmp_path: Pa
         assert dict(report.skipped_files)["data/records.json"] == "generated"
         assert dict(report.skipped_files)["dist/bundle.json"] == "minified"
         files = {uri.partition("#")[0] for uri in anchors_of(memory).values()}
-        assert files == {".github/workflows/ci.yml", "pyproject.toml", "package.json", "broken.yaml"}
+        read = {".github/workflows/ci.yml", "pyproject.toml", "package.json", "broken.yaml"}
+        assert files == read
 
         found = memory.retrieve("what is the rate limit of the client").beliefs
         assert "rate-limit = 120" in found[0].content
