@@ -13,7 +13,7 @@ file is read by its grammar (`config_tree`) into keys, and cut along them:
   in the block it sits in, so each chunk's lines are exactly the file's.
 - Neighbouring chunks are joined while they fit the cap when both are under
   `PASSAGE_FLOOR` (``[tool.hatch.version]`` and ``[tool.hatch.build]``), or when one is
-  and the other is its direct subsection or sibling, with the key path they share.
+  and the other is its direct subsection or parent, with the key path they share.
 - The text is the block's lines as written, dedented, without blank lines or lines of
   brackets alone; the section is the key path (``("jobs", "test", "strategy")``: the trail
   ``ci.yml › jobs › test › strategy``); the context holds the camelCase keys
@@ -37,8 +37,8 @@ from credo.knowledge.chunk.passage import PASSAGE_CAP, PASSAGE_FLOOR
 MAX_LINE_CHARS = 2 * PASSAGE_CAP
 _COMMENT_MARKS = ("#", "//")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]")
-# A head this short is a key alone (``jobs:``, ``[tool.x]``): a head after it joins it, and
-# both go with what they open.
+# A block this short is a key alone (``jobs:``, ``[tool.x]``, ``name: test``): a head after
+# it joins it, and both go with what they open; any other joins a neighbour.
 _BARE_HEAD = 60
 
 Block = tuple[tuple[str, ...], int, int]  # key path, first row, last row (0-based)
@@ -121,8 +121,10 @@ def _joined(blocks: list[Block], lines: list[str]) -> list[Block]:
       ``[tool.ruff.lint]``: a key's head line goes with what it opens);
     - otherwise two blocks join while they fit the cap when both are under the floor
       (``[tool.hatch.version]`` and ``[tool.hatch.build]``), or one is and the other is
-      its parent or sibling. A small block and an unrelated large one stay apart: joined,
-      the large one's key path would be lost.
+      its parent or child. A small block and a large sibling or unrelated one stay apart:
+      joined, the large one's key path would be lost (``[tool.mypy]`` after the
+      ``[tool.towncrier]`` tables would read ``tool``), unless the small one is a key
+      alone (``name: test``), which means nothing as a passage of its own.
     """
     out: list[Block] = []
     sizes: list[int] = []
@@ -140,9 +142,11 @@ def _joined(blocks: list[Block], lines: list[str]) -> list[Block]:
             elif opening:
                 joins = False  # it opens the next block: it goes with that one
             else:
-                related = len(shared) >= max(len(before), len(trail)) - 1  # parent, sibling
+                # parent and child: joined, the parent's key path holds both
+                related = shared in (before, trail) and abs(len(before) - len(trail)) == 1
                 fits = sizes[-1] + 1 + size <= PASSAGE_CAP
-                joins = fits and (all(small) or (related and any(small)))
+                tiny = min(sizes[-1], size) < _BARE_HEAD  # a key alone: never a passage
+                joins = fits and (all(small) or (related and any(small)) or tiny)
             if joins:
                 out[-1] = (shared, start, last)
                 sizes[-1] = _size(lines, start, last)
