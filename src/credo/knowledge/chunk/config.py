@@ -47,8 +47,9 @@ Block = tuple[tuple[str, ...], int, int]  # key path, first row, last row (0-bas
 def split_config(text: str, language: str) -> list[Chunk]:
     """Chunks of a configuration file in `language` ("yaml", "toml" or "json"), in file
     order. Pure, deterministic, never raises."""
-    lines = source_lines(text.replace("\x00", " "))
-    entries = read_entries("\n".join(lines).encode("utf-8", "replace"), language)
+    raw = source_lines(text.replace("\x00", " "))
+    entries = read_entries("\n".join(raw).encode("utf-8", "replace"), language)
+    lines = _Rows(raw)
     if entries is None:  # read as plain text: its lines, cut within the cap
         entries = []
     keys: dict[int, list[str]] = {}
@@ -66,7 +67,7 @@ def split_config(text: str, language: str) -> list[Chunk]:
 
 
 def _blocks(
-    entries: list[Entry], trail: tuple[str, ...], lo: int, hi: int, lines: list[str], depth: int
+    entries: list[Entry], trail: tuple[str, ...], lo: int, hi: int, lines: _Rows, depth: int
 ) -> list[Block]:
     """Rows ``lo..hi`` (a block whose nested keys are `entries`) cut as the module says."""
     lo, hi = _trimmed(lines, lo, hi)
@@ -92,7 +93,7 @@ def _blocks(
     return out
 
 
-def _pieces(trail: tuple[str, ...], lo: int, hi: int, lines: list[str]) -> list[Block]:
+def _pieces(trail: tuple[str, ...], lo: int, hi: int, lines: _Rows) -> list[Block]:
     """A block without nested keys, cut at line ends into pieces within the cap (a last
     piece under the floor joins the one before)."""
     lo, hi = _trimmed(lines, lo, hi)
@@ -113,7 +114,7 @@ def _pieces(trail: tuple[str, ...], lo: int, hi: int, lines: list[str]) -> list[
     return [(trail, first, last) for first, last in pieces]
 
 
-def _joined(blocks: list[Block], lines: list[str]) -> list[Block]:
+def _joined(blocks: list[Block], lines: _Rows) -> list[Block]:
     """Neighbouring blocks joined, with the key path they share:
 
     - a block under the floor with a key path takes the blocks nested in it that follow,
@@ -174,14 +175,14 @@ def _shared(one: tuple[str, ...], two: tuple[str, ...]) -> tuple[str, ...]:
     return one[:count]
 
 
-def _pulled_back(lines: list[str], row: int, floor: int) -> int:
+def _pulled_back(lines: _Rows, row: int, floor: int) -> int:
     """`row` moved up over the comment lines directly above it (none below `floor`)."""
     while row - 1 >= floor and lines[row - 1].strip().startswith(_COMMENT_MARKS):
         row -= 1
     return row
 
 
-def _trimmed(lines: list[str], lo: int, hi: int) -> tuple[int, int]:
+def _trimmed(lines: _Rows, lo: int, hi: int) -> tuple[int, int]:
     """``lo..hi`` without blank rows at either end."""
     hi = min(hi, len(lines) - 1)
     while lo <= hi and not lines[lo].strip():
@@ -201,15 +202,32 @@ def _kept(line: str) -> bool:
     return any(char.isalnum() for char in line)
 
 
-def _text(lines: list[str], first: int, last: int) -> str:
+def _text(lines: _Rows, first: int, last: int) -> str:
     """Rows ``first..last`` as written, dedented, without the lines that carry no words."""
-    kept = [_clean(line) for line in lines[first : last + 1] if _kept(line)]
+    kept = [_clean(line) for line in lines.rows[first : last + 1] if _kept(line)]
     indent = min((len(line) - len(line.lstrip()) for line in kept), default=0)
     return "\n".join(line[indent:] for line in kept)
 
 
-def _size(lines: list[str], first: int, last: int) -> int:
-    return sum(len(_clean(line)) + 1 for line in lines[first : last + 1] if _kept(line))
+def _size(lines: _Rows, first: int, last: int) -> int:
+    return lines.prefix[last + 1] - lines.prefix[first]
+
+
+class _Rows:
+    """A file's lines, and the running sum of their sizes in a chunk's text (what
+    `_size` reads in constant time: blocks are measured again at every join)."""
+
+    def __init__(self, rows: list[str]) -> None:
+        self.rows = rows
+        self.prefix = [0]
+        for line in rows:
+            self.prefix.append(self.prefix[-1] + (len(_clean(line)) + 1 if _kept(line) else 0))
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, row: int) -> str:
+        return self.rows[row]
 
 
 def _key_rows(entries: list[Entry], keys: dict[int, list[str]]) -> None:
