@@ -282,3 +282,48 @@ def test_any_json_document_splits_into_exact_ordered_ranges(tree: dict[str, obje
     assert all(a[1] < b[0] for a, b in itertools.pairwise(spans))  # no overlap
     assert split_config(text, "json") == chunks  # deterministic
     assert all(len(c.text) <= 2 * PASSAGE_CAP for c in chunks)
+
+
+def assert_ordered_exact(text: str, chunks: list[Chunk]) -> None:
+    assert_exact(text, chunks)
+    spans = [(c.start_line, c.end_line) for c in chunks]
+    assert all(a[1] < b[0] for a, b in itertools.pairwise(spans))
+
+
+@settings(max_examples=40, deadline=None)
+@given(_TREE)
+def test_any_yaml_document_splits_into_exact_ordered_ranges(tree: dict[str, object]) -> None:
+    yaml = pytest.importorskip("yaml")
+    text = yaml.safe_dump(tree, sort_keys=False, default_flow_style=False)
+    chunks = split_config(text, "yaml")
+    assert_ordered_exact(text, chunks)
+    assert split_config(text, "yaml") == chunks
+
+
+_SCALAR = st.one_of(st.integers(-1000, 1000), st.text(alphabet="abc xyz.,:#", max_size=30))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(_KEY, min_size=1, max_size=3),
+            st.dictionaries(_KEY, _SCALAR, max_size=8),
+            st.booleans(),
+        ),
+        max_size=12,
+    )
+)
+def test_any_toml_document_splits_into_exact_ordered_ranges(
+    tables: list[tuple[list[str], dict[str, int | str], bool]],
+) -> None:
+    import json
+
+    text = "".join(
+        f"{'[[' if many else '['}{'.'.join(json.dumps(k) for k in path)}{']]' if many else ']'}\n"
+        + "".join(f"{json.dumps(k)} = {json.dumps(v)}\n" for k, v in pairs.items())
+        + "\n"
+        for path, pairs, many in tables
+    )
+    chunks = split_config(text, "toml")
+    assert_ordered_exact(text, chunks)

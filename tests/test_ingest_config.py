@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from credo import Memory
+from credo.knowledge.ingest.walk import is_lock_file
 from tests.conftest import CliRun
 
 CI = """\
@@ -139,3 +142,39 @@ def test_cli_search_finds_a_yaml_key_with_its_trail(run: CliRun, tmp_path: Path)
     assert top["place"]["file"].endswith(".github/workflows/ci.yml")
     assert 'python-version: ["3.10", "3.11", "3.12", "3.13"]' in top["content"]
     assert top["place"]["section"].startswith("jobs")
+
+
+@pytest.mark.parametrize(
+    ("name", "lock"),
+    [
+        ("package-lock.json", True),
+        ("npm-shrinkwrap.json", True),
+        ("pnpm-lock.yaml", True),
+        ("yarn.lock", True),
+        ("poetry.lock", True),
+        ("Cargo.lock", True),
+        ("composer.lock", True),
+        ("uv.lock", True),
+        ("bun.lockb", True),
+        ("packages.lock.json", True),
+        ("package.json", False),
+        ("lockfile.yaml", False),
+        ("Cargo.toml", False),
+    ],
+)
+def test_lock_files_by_name(name: str, lock: bool) -> None:
+    assert is_lock_file(name) is lock
+
+
+def test_a_config_that_becomes_a_dump_has_its_beliefs_retired(tmp_path: Path) -> None:
+    root = tmp_path / "p"
+    data = write(root / "fixtures.json", json.dumps({"retries": 3, "timeout": 30}, indent=2))
+    with Memory(tmp_path / "m.db", root=root) as memory:
+        memory.ingest(root)
+        assert memory.retrieve("retries timeout").beliefs
+        rows = [{"id": i, "name": f"row {i}"} for i in range(3000)]
+        data.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+        report = memory.ingest(root)
+        assert report.skipped == {"generated": 1}
+        assert report.beliefs_stale == 1
+        assert not memory.retrieve("retries timeout").beliefs
