@@ -178,3 +178,15 @@ def test_a_config_that_becomes_a_dump_has_its_beliefs_retired(tmp_path: Path) ->
         assert report.skipped == {"generated": 1}
         assert report.beliefs_stale == 1
         assert not memory.retrieve("retries timeout").beliefs
+
+
+def test_pooled_ingest_of_config_writes_the_serial_store(tmp_path: Path) -> None:
+    from tests.test_ingest_pool import _ingest, _tables
+
+    root = project(tmp_path / "p")
+    for number in range(6):  # enough files that the pool splits ahead
+        write(root / "config" / f"service{number}.yaml", CI.replace("CI", f"Service {number}"))
+    serial = _ingest(tmp_path / "s.db", root, workers=0)
+    pooled = _ingest(tmp_path / "p.db", root, workers=2)
+    assert serial.skipped == pooled.skipped == {"lock": 4, "generated": 1, "minified": 1}
+    assert _tables(tmp_path / "s.db") == _tables(tmp_path / "p.db")
