@@ -526,9 +526,9 @@ class Memory:
         progress: Callable[[int, int, str], None] | None = None,
     ) -> IngestReport:
         """Read files and folders into beliefs (Markdown by section, code by docstrings and
-        comments, text by paragraph), each anchored to its file and line range; unchanged
-        files are skipped, changed ones re-anchored (rules: the `credo.knowledge.ingest`
-        docstring)."""
+        comments, YAML, TOML and JSON by key, text by paragraph), each anchored to its file
+        and line range; lock files and JSON dumps are skipped, unchanged files too, changed
+        ones re-anchored (rules: the `credo.knowledge.ingest` docstring)."""
         from credo.knowledge.ingest import ingest_paths
 
         if not paths:
