@@ -190,3 +190,13 @@ def test_pooled_ingest_of_config_writes_the_serial_store(tmp_path: Path) -> None
     pooled = _ingest(tmp_path / "p.db", root, workers=2)
     assert serial.skipped == pooled.skipped == {"lock": 4, "generated": 1, "minified": 1}
     assert _tables(tmp_path / "s.db") == _tables(tmp_path / "p.db")
+
+
+def test_credos_own_settings_are_not_read_by_a_folder_walk(tmp_path: Path) -> None:
+    root = tmp_path / "p"
+    write(root / ".credo.toml", '[store]\nlocation = "postgresql://me:s3cret@db/credo"\n')
+    write(root / "pyproject.toml", PYPROJECT)
+    with Memory(tmp_path / "m.db", root=root) as memory:
+        report = memory.ingest(root)
+        assert report.files_seen == 1
+        assert not memory.retrieve("postgresql store location").beliefs

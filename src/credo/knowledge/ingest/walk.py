@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, cast
 
+from credo.config import CONFIG_FILE
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk import language_for
 
@@ -22,6 +23,9 @@ MAX_FILE_BYTES = 2 * 1024 * 1024
 SNIFF_BYTES = 8192
 # Never entered: version control, credo's own store, caches and dependency trees.
 SKIP_DIRS = frozenset({".git", ".credo", "__pycache__", "node_modules", ".venv"})
+# Never read by a folder's walk: git's rules, and credo's own settings (TOML, which credo
+# reads as a document now, and which may name a PostgreSQL store with its password).
+SKIP_FILES = frozenset({".gitignore", CONFIG_FILE})
 SKIP_REASONS = (
     "unsupported",
     "too_large",
@@ -156,7 +160,7 @@ def _walk_dir(top: Path, specs: Specs, visited: set[tuple[int, int]]) -> Iterato
                 continue
             if is_dir:
                 subfolders.append(path)
-            elif entry.name != ".gitignore":
+            elif entry.name not in SKIP_FILES:
                 yield path  # files, and links that lead nowhere (reported unreadable)
         stack.extend((sub, active) for sub in reversed(subfolders))
 
@@ -188,7 +192,7 @@ def hidden_by_walk(
         if own is not None:
             specs.append((folder, own))
         is_dir = depth < len(parts)
-        if is_dir and part in SKIP_DIRS:
+        if part in (SKIP_DIRS if is_dir else SKIP_FILES):
             return True
         if _ignored(folder / part, is_dir, tuple(specs)):
             return True
