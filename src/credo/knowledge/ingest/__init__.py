@@ -13,7 +13,8 @@ The rules (quoted in the docs):
   reads them (a deeper file overrides a shallower one, ``!`` re-includes), including those
   in the folders between the project root and a folder given on the command line. The
   folders ``.git``, ``.credo``, ``__pycache__``, ``node_modules`` and ``.venv`` are never
-  entered. Symbolic links are followed, but a folder already visited (by its device and
+  entered, and credo's own ``.credo.toml`` never read (it may name a store's password).
+  Symbolic links are followed, but a folder already visited (by its device and
   inode) is not entered twice, so link loops end, and a file a folder's walk reaches
   through a link that leads out of both the project root and the folder given is skipped
   (``outside``): a cloned repository's link to ``~/.ssh`` or ``~/.aws`` must not put those
