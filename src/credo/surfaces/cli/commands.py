@@ -140,7 +140,7 @@ def emit(as_json: bool, data: Any, text: str | Callable[[], str]) -> None:
 @click.group(cls=CredoGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--db",
-    type=click.Path(dir_okay=False),
+    metavar="FILE",  # not click.Path: a folder is config's one-line error, naming its source
     envvar="CREDO_DB",
     help="Store file or postgresql:// URL (default: [store] location in .credo.toml, else "
     ".credo/memory.db in the git work tree, else the user data dir).",
@@ -150,6 +150,8 @@ def emit(as_json: bool, data: Any, text: str | Callable[[], str]) -> None:
 def cli(ctx: click.Context, db: str | None) -> None:
     """credo: local-first memory for AI agents. A belief ID may be given whole or by the
     short prefix the memory block shows (its shortest unique one, at least 8 characters)."""
+    if ctx.get_parameter_source("db") == click.core.ParameterSource.ENVIRONMENT:
+        db = None  # read from CREDO_DB where the store is resolved, so an error names it
     ctx.ensure_object(dict)["db"] = db
 
 
@@ -208,7 +210,11 @@ def remember(
         id=belief_id,
         retention=retention,
     )
-    emit(as_json, memory.get(new_id), new_id)
+    from credo.surfaces.render import remembered_text, replaced, to_jsonable
+
+    edges = replaced(new_id, memory.edges(new_id))
+    belief = to_jsonable(memory.get(new_id))
+    emit(as_json, {**belief, **edges}, lambda: remembered_text(new_id, edges))
 
 
 @cli.command()
