@@ -95,6 +95,9 @@ def test_reads_answer_as_on_the_writable_file(mounted: tuple[Path, Path], tmp_pa
     assert sum(json.loads(line)["kind"] == "belief" for line in exported) >= 3
     doctor = read_only("doctor", check=True).stdout
     assert doctor.startswith("integrity: ok (FTS index not checked: read-only here)")
+    report = json.loads(read_only("doctor", "--json", check=True).stdout)
+    assert report["fts_checked"] is False and report["integrity"] == ["ok"]
+    assert json.loads(writable("doctor", "--json", check=True).stdout)["fts_checked"] is True
     assert sorted(p.name for p in view.iterdir()) == ["s.db"]
     assert _digest(view / "s.db") == before
 
@@ -355,6 +358,7 @@ def test_a_read_only_file_in_a_writable_folder_opens_read_only(
             assert done.stdout == writable(*args, check=True).stdout, args
         doctor = read_only("doctor", check=True).stdout
         assert doctor.startswith("integrity: ok (FTS index not checked: read-only here)")
+        assert json.loads(read_only("doctor", "--json", check=True).stdout)["fts_checked"] is False
         for args in [("remember", "a new note"), ("lock", belief_id)]:
             done = read_only(*args)
             assert (done.returncode, done.stderr) == (

@@ -198,7 +198,9 @@ def remember(
     use_global: bool,
     as_json: bool,
 ) -> None:
-    """Store TEXT as a belief and print its id (the same text again corroborates it)."""
+    """Store TEXT as a belief and print its id (the same text again corroborates it). A
+    correction (--kind correction) supersedes the belief it clearly replaces, by capture's
+    rule, and prints it (JSON: supersedes, contradicts); `credo forget ID` undoes it."""
     memory = open_store(ctx, use_global)
     new_id = memory.remember(
         text,
@@ -548,7 +550,8 @@ def disable_hrr(ctx: click.Context, as_json: bool) -> None:
 @json_option
 @click.pass_context
 def doctor(ctx: click.Context, fix: bool, backfill_anchors: bool, as_json: bool) -> None:
-    """Check the store and its anchors; exits 1 when something is wrong."""
+    """Check the store and its anchors; exits 1 when something is wrong. A read-only store's
+    FTS index is not checked (the check is a write): the JSON's fts_checked is false."""
     import dataclasses
 
     memory = open_memory(ctx)
@@ -558,6 +561,7 @@ def doctor(ctx: click.Context, fix: bool, backfill_anchors: bool, as_json: bool)
     report = memory.doctor(fix=fix)
     data = {
         "integrity": problems or ["ok"],
+        "fts_checked": not read_only,
         **dataclasses.asdict(report),
         "healthy": report.healthy and not problems,
     }
