@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from credo.errors import StoreError
+from credo.knowledge import derived_records
 from credo.knowledge.retention import of_record
 
 if TYPE_CHECKING:
@@ -57,6 +58,8 @@ def _kinds(store: Store) -> list[Iterator[str]]:
         map(ingested_file_line, store.ingested_files()),
         map(edge_source_line, store.iter_edge_sources()),
         map(pending_cite_line, store.iter_pending_cites()),
+        map(derived_records.lines_line, store.iter_passage_lines()),
+        (derived_records.definitions_line(store, f) for f in store.definition_files()),
     ]
 
 
