@@ -132,3 +132,42 @@ def test_an_imported_store_ranks_as_the_original(
         for line in records.read_text("utf-8").splitlines()
         if json.loads(line)["kind"] in derived
     ]
+
+
+BELIEF = '{"kind":"belief","id":"b1","content":"Deploys go through ops/deploy.sh"}'
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        (
+            '{"kind":"passage_lines","belief_id":"nope","lines":"deploy"}',
+            "belief 'nope' is not a known belief id",
+        ),
+        (
+            '{"kind":"definitions","file":"a.py","definitions":[[1,2,"x",1]],'
+            '"passages":[["b1",3,4]]}',
+            "passage 'b1' sits in no definition of the file",
+        ),
+        (
+            '{"kind":"definitions","file":"a.py","definitions":[[1,"2","x",1]]}',
+            "each item of 'definitions' must be a list [int, int, str, int]",
+        ),
+        ('{"kind":"passage_lines","belief_id":"b1"}', "missing required field 'lines'"),
+        (
+            '{"kind":"definitions","file":"a.py","passages":{}}',
+            "field 'passages' must be a list",
+        ),
+    ],
+)
+def test_a_bad_ranking_record_names_its_line_and_imports_nothing(
+    tmp_path: Path, record: str, message: str
+) -> None:
+    from credo.errors import RecordsError
+    from credo.memory import Memory
+
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        with pytest.raises(RecordsError, match=r":2: .*nothing was imported") as raised:
+            memory.import_records([BELIEF, record])
+        assert message in str(raised.value)
+        assert memory.stats().beliefs == 0

@@ -46,7 +46,7 @@ def export_records(store: Store, path: str | os.PathLike[str]) -> ExportReport:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return ExportReport(counts[0], counts[1], counts[2], str(target), sum(counts[3:]))
+    return ExportReport(counts[0], counts[1], counts[2], str(target), sum(counts[3:6]))
 
 
 def _kinds(store: Store) -> list[Iterator[str]]:

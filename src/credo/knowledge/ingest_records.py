@@ -245,9 +245,10 @@ class IngestState:
             store.meta_set(UNSETTLED, "1")
         if files or sources or pending or ranking:
             counts = {"ingested_files": files, "edge_sources": sources, "pending_cites": pending}
-            counts["ranking_rows"] = ranking
+            if ranking:  # (an export from before these records logs as it did)
+                counts["ranking_rows"] = ranking
             store.append_log([(now, "ingest_state", None, self.source, counts)])
-        return files + sources + pending + ranking
+        return files + sources + pending  # (the ranking rows are ingest's, not its state)
 
     def _unknown_beliefs(self, store: Store) -> list[tuple[int, str]]:
         """(line, message) of each first belief or waiting link's src that is no belief."""
