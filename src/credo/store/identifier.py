@@ -1,0 +1,57 @@
+"""The words of a code identifier, as ingest writes them and as a query asks for them.
+
+Ingest writes the names a definition's body uses into its context split into words
+(``checkRateLimit`` -> "check rate limit"; knowledge/chunk/code_names.py), since a reader
+asks with words. A query word such as ``checkRateLimit`` is one token to FTS5, which finds
+the definition (its name as written) but none of its callers, whose context holds only the
+words. A snake_case query word needs nothing: FTS5 cuts it at ``_`` into the phrase
+``"check rate limit"``, which the callers' context holds. `identifier_phrases` gives a
+camelCase or PascalCase query word that phrase too, so "what calls checkRateLimit" finds
+the callers in TypeScript, Go or Java as "what calls check_rate_limit" does in Python.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from credo.store.fts import MAX_QUERY_CHARS, MAX_QUERY_TERMS
+
+# Words an identifier splits into: "HTTPConnectionPool" -> HTTP, Connection, Pool;
+# "get_backoff_time" -> get, backoff, time; "sha256" -> sha256; an acronym's plural is one
+# word: "combineURLs" -> combine, URLs (not UR, Ls), "UUIDs" -> UUIDs; digits join the
+# word before them, a plural's as any ("getURLs2" -> get, URLs2, as ingest/context.py reads it).
+WORD_PART = re.compile(r"[A-Z]{2,}s\d*(?![a-z])|[A-Z]+\d*(?![a-z])|[A-Z]?[a-z]+\d*|\d+")
+# Receivers and literals every body names: they say nothing about this one.
+NOISE_WORDS = frozenset("self cls this super none true false null nil undefined new".split())
+# A query word whose case changes inside it: a lower-case letter or digit before an
+# upper-case one ("checkRateLimit", "GetUser"), or an acronym before a word ("HTTPHeaderDict").
+_COMPOUND = re.compile(r"\b\w*?(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z])\w*")
+
+
+@lru_cache(maxsize=65_536)
+def identifier_parts(identifier: str) -> tuple[str, ...]:
+    """The lower-cased words of ``identifier``, split at ``_`` and case changes; single
+    letters, numbers and `NOISE_WORDS` left out (they are never written to a context)."""
+    words = (part.lower() for part in WORD_PART.findall(identifier))
+    return tuple(w for w in words if len(w) > 1 and not w.isdigit() and w not in NOISE_WORDS)
+
+
+def identifier_phrases(text: str) -> list[str]:
+    """The phrase of words (``"check rate limit"``) of each camelCase or PascalCase word of
+    the query ``text`` that splits into two or more, distinct, in first-seen order."""
+    phrases: dict[str, None] = {}
+    for match in _COMPOUND.finditer(text[:MAX_QUERY_CHARS]):
+        parts = identifier_parts(match.group(0))
+        if len(parts) >= 2:
+            phrases[" ".join(parts)] = None
+    return list(phrases)
+
+
+def with_identifier_phrases(terms: list[str], text: str) -> list[str]:
+    """``terms``, then the `identifier_phrases` of the query ``text`` that are not terms
+    already, within ``MAX_QUERY_TERMS``."""
+    extra = [p for p in identifier_phrases(text) if p not in terms]
+    if not extra:
+        return terms
+    return [*terms, *extra][: max(MAX_QUERY_TERMS, len(terms))]
