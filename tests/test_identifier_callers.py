@@ -1,5 +1,6 @@
-"""Asking "what calls checkRateLimit": a camelCase or PascalCase query word finds the definitions
-whose bodies call it, in every language credo reads, as a snake_case one always did.
+"""Asking "what calls checkRateLimit": a camelCase or PascalCase query word beside a word
+that asks who uses it finds the definitions whose bodies call it, in every language credo
+reads, as a snake_case one always did.
 
 Ingest writes a body's names split into words (``check rate limit``); FTS5 reads a
 camelCase query word as one token (``checkratelimit``) that only the definition's own
@@ -26,11 +27,20 @@ from .conftest import CliRun
     [
         ("what calls checkRateLimit", ["check rate limit"]),
         ("who uses CheckRateLimit?", ["check rate limit"]),
-        ("HTTPHeaderDict and combineURLs", ["http header dict", "combine urls"]),
+        ("where is the getUser helper called", ["get user"]),
+        ("usages of HTTPHeaderDict", ["http header dict"]),
+        ("callers of combineURLs, getURLs2", ["combine urls", "get urls2"]),
+        ("who calls this.getUser, or getUser", ["get user"]),
+        ("HTTPHeaderDict and combineURLs", []),  # about the names: no usage word
         ("what calls check_rate_limit", []),  # FTS5 cuts it at "_" itself
-        ("Retry and HTTP and sha256", []),  # one word each: the token is the word
-        ("setX", []),  # a single letter is never written to a context
-        ("this.getUser getUser", ["get user"]),
+        ("what calls Retry and HTTP and sha256", []),  # one word each: the token is the word
+        ("what calls setX", []),  # a single letter is never written to a context
+        # (click's bench: a usage word far from the brand word asks nothing of it)
+        (
+            "versus calling a group with no arguments, and how do I check the last exit code "
+            "in PowerShell or cmd?",
+            [],
+        ),
     ],
 )
 def test_identifier_phrases(query: str, phrases: list[str]) -> None:
@@ -44,7 +54,8 @@ def test_phrases_follow_the_terms_within_the_cap() -> None:
         "check rate limit",
     ]
     many = [f"w{i}" for i in range(48)]
-    assert with_identifier_phrases(many, "checkRateLimit") == many
+    assert with_identifier_phrases(many, "calls checkRateLimit") == many
+    assert with_identifier_phrases(["checkratelimit"], "checkRateLimit") == ["checkratelimit"]
 
 
 _PART = st.sampled_from(["check", "rate", "limit", "get", "user", "http", "url", "store"])
@@ -59,7 +70,7 @@ def test_query_phrase_is_what_ingest_writes(parts: list[str]) -> None:
     pascal = camel[0].upper() + camel[1:]
     for identifier in (camel, pascal):
         written = context_words([identifier]).split()
-        assert identifier_phrases(identifier) == [" ".join(written)]
+        assert identifier_phrases(f"what calls {identifier}") == [" ".join(written)]
 
 
 _CALLERS = {

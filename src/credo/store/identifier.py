@@ -6,8 +6,9 @@ asks with words. A query word such as ``checkRateLimit`` is one token to FTS5, w
 the definition (its name as written) but none of its callers, whose context holds only the
 words. A snake_case query word needs nothing: FTS5 cuts it at ``_`` into the phrase
 ``"check rate limit"``, which the callers' context holds. `identifier_phrases` gives a
-camelCase or PascalCase query word that phrase too, so "what calls checkRateLimit" finds
-the callers in TypeScript, Go or Java as "what calls check_rate_limit" does in Python.
+camelCase or PascalCase query word beside a word that asks who uses it that phrase too,
+so "what calls checkRateLimit" finds the callers in TypeScript, Go or Java as "what calls
+check_rate_limit" does in Python.
 """
 
 from __future__ import annotations
@@ -24,9 +25,19 @@ from credo.store.fts import MAX_QUERY_CHARS, MAX_QUERY_TERMS
 WORD_PART = re.compile(r"[A-Z]{2,}s\d*(?![a-z])|[A-Z]+\d*(?![a-z])|[A-Z]?[a-z]+\d*|\d+")
 # Receivers and literals every body names: they say nothing about this one.
 NOISE_WORDS = frozenset("self cls this super none true false null nil undefined new".split())
-# A query word whose case changes inside it: a lower-case letter or digit before an
-# upper-case one ("checkRateLimit", "GetUser"), or an acronym before a word ("HTTPHeaderDict").
-_COMPOUND = re.compile(r"\b\w*?(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z])\w*")
+# Query words that ask who uses a name: "what calls checkRateLimit", "where is getUser
+# used", "callers of GetUser", "usages of HTTPHeaderDict".
+USAGE_WORDS = frozenset(
+    """call calls called calling caller callers invoke invokes invoked invoking invocation
+    invocations usage usages uses used reference references referenced""".split()
+)
+# How many words apart a usage word and the name it asks about may stand ("where is the
+# getUser helper called": three).
+USAGE_REACH = 3
+_QUERY_WORD = re.compile(r"\w+")
+# A word whose case changes inside it: a lower-case letter or digit before an upper-case
+# one ("checkRateLimit", "GetUser"), or an acronym before a word ("HTTPHeaderDict").
+_CASE_CHANGE = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
 
 
 @lru_cache(maxsize=65_536)
@@ -39,10 +50,26 @@ def identifier_parts(identifier: str) -> tuple[str, ...]:
 
 def identifier_phrases(text: str) -> list[str]:
     """The phrase of words (``"check rate limit"``) of each camelCase or PascalCase word of
-    the query ``text`` that splits into two or more, distinct, in first-seen order."""
+    the query ``text`` that splits into two or more and stands within `USAGE_REACH` words
+    of a `USAGE_WORDS` word, distinct, in first-seen order.
+
+    Only such a name: the phrase finds the rows that use it (a caller's context), and a
+    question about the name itself finds its definition and its mentions by the whole word
+    already. Asked for every such word, the phrase counts the name a second time in every
+    row that holds both (a definition; a section titled ``GitHub Action``) and a brand word
+    of prose (``GitHub``, ``PowerShell``, ``RuntimeError``) a second time too: measured, it
+    lost on six of the ten docs and development corpora and won on none; asked whenever
+    the query holds a usage word anywhere, it still lost one ("...calling a group ... in
+    PowerShell", click). docs/RETRIEVAL.md § Identifiers in a query."""
+    words = _QUERY_WORD.findall(text[:MAX_QUERY_CHARS])
+    usage = [i for i, word in enumerate(words) if word.lower() in USAGE_WORDS]
     phrases: dict[str, None] = {}
-    for match in _COMPOUND.finditer(text[:MAX_QUERY_CHARS]):
-        parts = identifier_parts(match.group(0))
+    if not usage:
+        return []
+    for i, word in enumerate(words):
+        if not _CASE_CHANGE.search(word) or all(abs(i - u) > USAGE_REACH for u in usage):
+            continue
+        parts = identifier_parts(word)
         if len(parts) >= 2:
             phrases[" ".join(parts)] = None
     return list(phrases)
