@@ -56,7 +56,10 @@ The rules (quoted in the docs):
   mentioned in a chunk (a link target or a bare word) becomes a ``derived`` anchor: URLs
   (``http``, ``https``, ``ftp``) as given, paths normalised and only when the file exists
   (relative to the chunk's file, then to the root; a bare file name also matches a file
-  of that name found once in the walked tree).
+  of that name found once in the walked tree). In a file inside a package below the root
+  (the nearest folder with a ``package.json``, ``pyproject.toml``, ``go.mod``,
+  ``Cargo.toml`` or ``setup.py``: `package.Packages`), a bare file name names a file of
+  that package only: beside the chunk's file, or found once in the package.
 - **Edges.** A section's later passages are DERIVED_FROM its first, and a section's first
   passage DERIVED_FROM the first passage of the section around it; in code, definitions
   play the sections (method -> class), and a module docstring is what the top definitions

@@ -14,6 +14,7 @@ from urllib.parse import unquote
 from credo.edge_types import Edge, EdgeType
 from credo.errors import InvalidInputError
 from credo.knowledge.ingest.edges import ingest_edge, settle
+from credo.knowledge.ingest.package import Packages
 from credo.knowledge.ingest.pool import Splitter, splitter
 from credo.knowledge.ingest.state import IngestReport, LogRow, Run, file_exists
 from credo.knowledge.ingest.walk import (
@@ -81,6 +82,7 @@ def ingest_paths(
     files = _nameable(run, files)
     run.tree = {run.uri(f): f for f in files}
     run.names = unique_names(files)
+    run.packages = Packages(run.root, files, run.is_file)
     split = splitter(store, files, [run.uri(f) for f in files], workers)
     try:
         with CommitGroups(store) as group:

@@ -12,6 +12,7 @@ from urllib.parse import unquote
 from credo.edge_types import Edge
 from credo.knowledge.docuri import normalise_doc_uri
 from credo.knowledge.identity import MAX_CONTENT_CHARS
+from credo.knowledge.ingest.package import Packages
 from credo.store.edge_files import EdgeSource
 from credo.store.rows import IngestedFile
 
@@ -153,6 +154,7 @@ class Run:
         self.report = IngestReport()
         self.tree: dict[str, Path] = {}  # URI -> path of every walked file
         self.names: dict[str, Path] = {}
+        self.packages = Packages(root, (), self.is_file)  # (the walked files: `ingest_paths`)
         self.first_belief: dict[str, str | None] = {}  # URI -> cite target, once known
         self.deferred: list[Deferred] = []
         self.outside: set[str] = set()  # URIs of files reached by a link out of the tree
