@@ -52,9 +52,14 @@ def test_phrases_follow_the_terms_within_the_cap() -> None:
         "calls",
         "checkratelimit",
         "check rate limit",
+        "check",
+        "rate",
+        "limit",
     ]
     many = [f"w{i}" for i in range(48)]
     assert with_identifier_phrases(many, "calls checkRateLimit") == many
+    snake = with_identifier_phrases(["calls", "check_rate_limit"], "calls check_rate_limit")
+    assert snake == ["calls", "check_rate_limit", "check", "rate", "limit"]
     assert with_identifier_phrases(["checkratelimit"], "checkRateLimit") == ["checkratelimit"]
 
 
@@ -90,11 +95,15 @@ _CALLERS = {
     ),
     "svc/Accounts.java": (
         "public class Accounts {\n    public Account fetchAccount(String id) {\n"
-        "        limits.checkRateLimit(id);\n        return db.find(id);\n    }\n}\n"
+        "        RateLimits.checkRateLimit(id);\n        return db.find(id);\n    }\n}\n"
     ),
     "native/users.c": (
         "int delete_user(const char *id) {\n    if (!checkRateLimit(id)) return 0;\n"
         "    return db_delete(id);\n}\n"
+    ),
+    "py/billing.py": (
+        "def charge(account):\n    rate = account.rate\n"
+        "    if limits.check_rate_limit(account.id, rate):\n        return bill(account)\n"
     ),
     "native/users.rs": (
         "pub fn rename_user(id: &str) -> bool {\n    checkRateLimit(id) && db::rename(id)\n}\n"
@@ -109,7 +118,7 @@ _OTHERS = {
 }
 
 
-@pytest.mark.parametrize("name", ["checkRateLimit", "CheckRateLimit"])
+@pytest.mark.parametrize("name", ["checkRateLimit", "CheckRateLimit", "check_rate_limit"])
 def test_what_calls_finds_the_callers_in_every_language(
     run: CliRun, tmp_path: Path, name: str
 ) -> None:
@@ -128,5 +137,6 @@ def test_what_calls_finds_the_callers_in_every_language(
         "svc/Accounts.java › Accounts › fetchAccount",
         "native/users.c › delete_user",
         "native/users.rs › rename_user",
+        "py/billing.py › charge",  # "rate" first: the words, not the phrase
     ):
         assert any(trail.startswith(f"repo/{caller} ") for trail in trails), (caller, trails)

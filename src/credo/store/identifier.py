@@ -61,24 +61,43 @@ def identifier_phrases(text: str) -> list[str]:
     lost on six of the ten docs and development corpora and won on none; asked whenever
     the query holds a usage word anywhere, it still lost one ("...calling a group ... in
     PowerShell", click). docs/RETRIEVAL.md § Identifiers in a query."""
-    words = _QUERY_WORD.findall(text[:MAX_QUERY_CHARS])
-    usage = [i for i, word in enumerate(words) if word.lower() in USAGE_WORDS]
     phrases: dict[str, None] = {}
-    if not usage:
-        return []
-    for i, word in enumerate(words):
-        if not _CASE_CHANGE.search(word) or all(abs(i - u) > USAGE_REACH for u in usage):
-            continue
-        parts = identifier_parts(word)
-        if len(parts) >= 2:
-            phrases[" ".join(parts)] = None
+    for word in _names_asked_about(text):
+        if _CASE_CHANGE.search(word):
+            phrases[" ".join(identifier_parts(word))] = None
     return list(phrases)
 
 
+def _names_asked_about(text: str) -> list[str]:
+    """The words of the query ``text`` of two or more words by `identifier_parts` (camelCase,
+    PascalCase, snake_case) standing within `USAGE_REACH` words of a `USAGE_WORDS` word,
+    distinct, in first-seen order."""
+    words = _QUERY_WORD.findall(text[:MAX_QUERY_CHARS])
+    usage = [i for i, word in enumerate(words) if word.lower() in USAGE_WORDS]
+    if not usage:
+        return []
+    return list(
+        dict.fromkeys(
+            word
+            for i, word in enumerate(words)
+            if any(abs(i - u) <= USAGE_REACH for u in usage) and len(identifier_parts(word)) >= 2
+        )
+    )
+
+
 def with_identifier_phrases(terms: list[str], text: str) -> list[str]:
-    """``terms``, then the `identifier_phrases` of the query ``text`` that are not terms
-    already, within ``MAX_QUERY_TERMS``."""
-    extra = [p for p in identifier_phrases(text) if p not in terms]
+    """``terms``, then the `identifier_phrases` of the query ``text``, then the words of
+    every name it asks who uses (snake_case ones too), those that are not terms already,
+    within ``MAX_QUERY_TERMS``.
+
+    The words too: a body's context writes each word once, where the body first uses it,
+    so a caller that names a word of the callee first (``RateLimits.checkRateLimit(...)``
+    writes "rate limits check limit") holds the words but not the phrase; about half the
+    multi-word names axios's and urllib3's bodies use are so. The phrase ranks the callers
+    that hold it first; the words find the others."""
+    phrases = identifier_phrases(text)  # (a snake_case word is its phrase already)
+    words = [w for name in _names_asked_about(text) for w in identifier_parts(name)]
+    extra = [p for p in dict.fromkeys([*phrases, *words]) if p not in terms]
     if not extra:
         return terms
     return [*terms, *extra][: max(MAX_QUERY_TERMS, len(terms))]
