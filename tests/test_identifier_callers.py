@@ -56,7 +56,7 @@ def test_phrases_follow_the_terms_within_the_cap() -> None:
         "rate",
         "limit",
     ]
-    many = [f"w{i}" for i in range(48)]
+    many = ["calls", *(f"w{i}" for i in range(47))]
     assert with_identifier_phrases(many, "calls checkRateLimit") == many
     snake = with_identifier_phrases(["calls", "check_rate_limit"], "calls check_rate_limit")
     assert snake == ["calls", "check_rate_limit", "check", "rate", "limit"]

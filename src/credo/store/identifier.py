@@ -86,7 +86,8 @@ def _names_asked_about(text: str) -> list[str]:
 
 
 def with_identifier_phrases(terms: list[str], text: str) -> list[str]:
-    """``terms``, then the `identifier_phrases` of the query ``text``, then the words of
+    """``terms`` (the query's lower-cased words, as `fts.query_terms` gives them, and more),
+    then the `identifier_phrases` of the query ``text``, then the words of
     every name it asks who uses (snake_case ones too), those that are not terms already,
     within ``MAX_QUERY_TERMS``.
 
@@ -95,6 +96,8 @@ def with_identifier_phrases(terms: list[str], text: str) -> list[str]:
     writes "rate limits check limit") holds the words but not the phrase; about half the
     multi-word names axios's and urllib3's bodies use are so. The phrase ranks the callers
     that hold it first; the words find the others."""
+    if USAGE_WORDS.isdisjoint(terms):  # (most queries: no scan of the text)
+        return terms
     phrases = identifier_phrases(text)  # (a snake_case word is its phrase already)
     words = [w for name in _names_asked_about(text) for w in identifier_parts(name)]
     extra = [p for p in dict.fromkeys([*phrases, *words]) if p not in terms]
