@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from credo.knowledge.chunk import split_code
 from credo.knowledge.chunk.code_names import context_words
 from credo.store.identifier import identifier_phrases, with_identifier_phrases
 
@@ -101,6 +102,10 @@ _CALLERS = {
         "int delete_user(const char *id) {\n    if (!checkRateLimit(id)) return 0;\n"
         "    return db_delete(id);\n}\n"
     ),
+    "svc/hooks.go": (
+        "package svc\n\nvar onRequest = func(key string) bool {\n\treturn CheckRateLimit(key)\n}\n"
+    ),
+    "native/limits.h": "#define LIMITED(x) (checkRateLimit(x) && (x))\n",
     "py/billing.py": (
         "def charge(account):\n    rate = account.rate\n"
         "    if limits.check_rate_limit(account.id, rate):\n        return bill(account)\n"
@@ -138,5 +143,42 @@ def test_what_calls_finds_the_callers_in_every_language(
         "native/users.c › delete_user",
         "native/users.rs › rename_user",
         "py/billing.py › charge",  # "rate" first: the words, not the phrase
+        "svc/hooks.go › onRequest",
+        "native/limits.h › LIMITED",
     ):
         assert any(trail.startswith(f"repo/{caller} ") for trail in trails), (caller, trails)
+
+
+@pytest.mark.parametrize(
+    ("language", "source", "trail", "signature"),
+    [
+        (
+            "go",
+            "package x\n\nvar onRequest = func(key string) bool {\n"
+            "\treturn CheckRateLimit(key)\n}\n",
+            ("onRequest",),
+            "var onRequest = func(key string) bool",
+        ),
+        (
+            "go",
+            "package x\n\nvar (\n\ta = 1\n\tb = func() { CheckRateLimit(a) }\n)\n",
+            ("b",),
+            "b = func()",
+        ),
+        (
+            "c",
+            "#define LIMITED(x) (checkRateLimit(x) && (x))\n",
+            ("LIMITED",),
+            "#define LIMITED(x)",
+        ),
+    ],
+)
+def test_function_values_and_macros_are_definitions(
+    language: str, source: str, trail: tuple[str, ...], signature: str
+) -> None:
+    """A Go function value (``var h = func...``) and a C function-like macro are what a
+    caller looks like in those languages: each is a definition whose context holds the
+    names it uses."""
+    [found] = [c for c in split_code(source, language) if c.role == "definition"]
+    assert (found.section, found.text) == (trail, signature)
+    assert "check rate limit" in found.context

@@ -258,7 +258,8 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 10: a glob's "dir/*" hides no comment; getURLs2 -> get urls2 (review45)
 # 11: code identifiers' abbreviations read as full words (abbrev59)
 # 12: rms, socks, lens are no plurals; temp, hist, ns out; folders expand nothing (review59)
-READER_VERSION = 12
+# 13: Go's ``var h = func(...)`` and C/C++ function-like macros are definitions (code63)
+READER_VERSION = 13
 
 
 class Read(NamedTuple):
