@@ -535,16 +535,18 @@ class Memory:
         self,
         *paths: str | os.PathLike[str],
         progress: Callable[[int, int, str], None] | None = None,
+        vendored: bool = False,
     ) -> IngestReport:
         """Read files and folders into beliefs (Markdown by section, code by docstrings and
         comments, text by paragraph), each anchored to its file and line range; unchanged
         files are skipped, changed ones re-anchored (rules: the `credo.knowledge.ingest`
-        docstring)."""
+        docstring). A folder's walk leaves vendored folders (``vendor/``,
+        ``third_party/``...) out unless ``vendored``; a folder named in ``paths`` is read."""
         from credo.knowledge.ingest import ingest_paths
 
         if not paths:
             raise InvalidInputError("give at least one file or folder to ingest")
-        return ingest_paths(self.store, paths, root=self.root, progress=progress)
+        return ingest_paths(self.store, paths, root=self.root, progress=progress, vendored=vendored)
 
     def doctor(self, *, fix: bool = False) -> DoctorReport:
         """Check every anchor: files that vanished, line ranges that no longer hold the

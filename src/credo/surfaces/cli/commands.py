@@ -504,20 +504,25 @@ def anchors(
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option(
+    "--vendored",
+    is_flag=True,
+    help="Walk into vendored folders (vendor/, third_party/, bower_components/...) too.",
+)
 @json_option
 @click.pass_context
-def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
-    """Read files and folders into anchored beliefs (respects .gitignore; re-runs are
-    incremental)."""
+def ingest(ctx: click.Context, paths: tuple[str, ...], vendored: bool, as_json: bool) -> None:
+    """Read files and folders into anchored beliefs (respects .gitignore, leaves vendored
+    folders out unless named; re-runs are incremental)."""
     memory = open_memory(ctx, create=True)
     if as_json or not sys.stderr.isatty():
         # Nobody would see the bar: rich's progress module costs ~126M instructions to
         # import (~5% of ingesting black's docs), so an agent's piped ingest never loads it.
-        report = memory.ingest(*paths)
+        report = memory.ingest(*paths, vendored=vendored)
     else:
         from credo.surfaces.cli.progress import ingest_with_bar
 
-        report = ingest_with_bar(memory, paths)
+        report = ingest_with_bar(memory, paths, vendored=vendored)
     emit(as_json, report, report.summary())  # (JSON: rendered by its `_fields`)
 
 
