@@ -14,9 +14,15 @@ The rules (quoted in the docs):
   in the folders between the project root and a folder given on the command line. The
   folders ``.git``, ``.credo``, ``__pycache__``, ``node_modules`` and ``.venv`` are never
   entered, and credo's own ``.credo.toml`` never read (it may name a store's password).
-  Symbolic links are followed, but a folder already visited (by its device and
-  inode) is not entered twice, so link loops end, and a file a folder's walk reaches
-  through a link that leads out of both the project root and the folder given is skipped
+  Vendored folders (``vendor``, ``third_party``, ``bower_components`` and the
+  other names of `walk.VENDORED_DIRS`, after GitHub Linguist's vendor rules: other
+  projects' code copied in) are not entered either, each reported as skipped
+  (``vendored``), unless the run asks for them (``vendored=True``, ``credo ingest
+  --vendored``) or names the folder or a path inside it; one read before is retired at
+  the next walk that leaves it out, as a ``.gitignore`` written since retires. Symbolic
+  links are followed, but a folder already visited (by its device and inode) is not
+  entered twice, so link loops end, and a file a folder's walk reaches through a link
+  that leads out of both the project root and the folder given is skipped
   (``outside``): a cloned repository's link to ``~/.ssh`` or ``~/.aws`` must not put those
   files into the agent's prompt (a file read before through such a link is retired at the
   folder's next walk, as a vanished one). A file named explicitly is read even if a
@@ -33,8 +39,9 @@ The rules (quoted in the docs):
   manager's lock file by name: ``package-lock.json``, ``pnpm-lock.yaml``, ``*.lock``),
   ``generated`` (a JSON data dump: a top-level array past 64 KB, or any JSON past 512 KB)
   and ``unreadable`` (not a regular file, a dangling link, no permission, or an I/O
-  error). A file read before that now reads as too large, binary, not UTF-8, minified, a
-  lock file or generated has its beliefs retired (what was read is no longer what it
+  error); and ``vendored``, a folder (its URI ends in ``/``), see Walk. A file read before
+  that now reads as too large, binary, not UTF-8, minified, a lock file or generated has
+  its beliefs retired (what was read is no longer what it
   holds); an unreadable one keeps them.
 - **Unchanged files** (same sha256 as the ``ingested_files`` ledger records, read by the same
   reader: `walk.READER_VERSION`) are skipped; after a reader changes, each file is read once
@@ -53,7 +60,10 @@ The rules (quoted in the docs):
   mentioned in a chunk (a link target or a bare word) becomes a ``derived`` anchor: URLs
   (``http``, ``https``, ``ftp``) as given, paths normalised and only when the file exists
   (relative to the chunk's file, then to the root; a bare file name also matches a file
-  of that name found once in the walked tree).
+  of that name found once in the walked tree). In a file inside a package below the root
+  (the nearest folder with a ``package.json``, ``pyproject.toml``, ``go.mod``,
+  ``Cargo.toml`` or ``setup.py``: `package.Packages`), a bare file name names a file of
+  that package only: beside the chunk's file, or found once in the package.
 - **Edges.** A section's later passages are DERIVED_FROM its first, and a section's first
   passage DERIVED_FROM the first passage of the section around it; in code, definitions
   play the sections (method -> class), and a module docstring is what the top definitions

@@ -456,13 +456,19 @@ class FileWriter:
         if "://" in word or not _PATHLIKE.match(word):
             return None
         relative = word.lstrip("/")
-        for base in (self.folder_name, self.run.root_name):
+        # A bare name in a package's file names a file of that package (ingest/package.py):
+        # not the root's, not one found once in the tree but in another package.
+        package = None if "/" in word else self.run.packages.of(self.folder)
+        bases = (self.folder_name,) if package else (self.folder_name, self.run.root_name)
+        for base in bases:
             # (as text: `normpath` resolves what a `Path` join would, and most words name
             # no file, so no `Path` is built for them)
             candidate = os.path.normpath(os.path.join(base, relative))
             if self.run.is_file(candidate):
                 return Path(candidate)
-        return self.run.names.get(word) if "/" not in word else None
+        if "/" in word:
+            return None
+        return (self.run.packages.names(package) if package else self.run.names).get(word)
 
 
 def _hint(chunk: Chunk) -> str:
