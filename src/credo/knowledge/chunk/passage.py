@@ -40,8 +40,6 @@ PASSAGE_FLOOR = 200
 # Roles that open a new section group even when the trail repeats (two "Example" headings
 # at one level share a trail; so do two overloads of one function).
 _OPENERS = frozenset({"heading", "definition"})
-# Roles whose chunks are passages already (see `passages`).
-_WHOLE = frozenset({"text", "config"})
 # A code example's names: at most this many per example.
 MAX_CODE_WORDS = 80
 
@@ -89,8 +87,10 @@ def _section_groups(chunks: Sequence[Chunk]) -> list[list[Chunk]]:
         if (
             current is None
             or chunk.role in _OPENERS
-            or chunk.role in _WHOLE
-            or current[0].role in _WHOLE
+            or chunk.role == "text"
+            or current[0].role == "text"
+            or chunk.role == "config"  # (after "text": an ingest's hot loop)
+            or current[0].role == "config"
             or chunk.section != current[0].section
         ):
             groups.append([chunk])

@@ -310,10 +310,10 @@ def is_lock_file(name: str) -> bool:
 
 def _generated(name: str, text: str) -> bool:
     """A JSON data dump (see `_DATA_JSON_BYTES`), not a configuration file."""
-    if language_for(name) != "json":
-        return False
     size = len(text)
-    return size > _DATA_JSON_BYTES or (size > _DATA_ARRAY_BYTES and text.lstrip()[:1] == "[")
+    if size <= _DATA_ARRAY_BYTES or language_for(name) != "json":  # most files: one compare
+        return False
+    return size > _DATA_JSON_BYTES or text.lstrip()[:1] == "["
 
 
 def _minified(name: str, text: str) -> bool:
