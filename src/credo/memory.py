@@ -538,10 +538,11 @@ class Memory:
         vendored: bool = False,
     ) -> IngestReport:
         """Read files and folders into beliefs (Markdown by section, code by docstrings and
-        comments, text by paragraph), each anchored to its file and line range; unchanged
-        files are skipped, changed ones re-anchored (rules: the `credo.knowledge.ingest`
-        docstring). A folder's walk leaves vendored folders (``vendor/``,
-        ``third_party/``...) out unless ``vendored``; a folder named in ``paths`` is read."""
+        comments, YAML, TOML and JSON by key, text by paragraph), each anchored to its file
+        and line range; lock files and JSON dumps are skipped, unchanged files too, changed
+        ones re-anchored (rules: the `credo.knowledge.ingest` docstring). A folder's walk
+        leaves vendored folders (``vendor/``, ``third_party/``...) out unless ``vendored``;
+        a folder named in ``paths`` is read."""
         from credo.knowledge.ingest import ingest_paths
 
         if not paths:

@@ -13,7 +13,8 @@ The rules (quoted in the docs):
   reads them (a deeper file overrides a shallower one, ``!`` re-includes), including those
   in the folders between the project root and a folder given on the command line. The
   folders ``.git``, ``.credo``, ``__pycache__``, ``node_modules`` and ``.venv`` are never
-  entered. Vendored folders (``vendor``, ``third_party``, ``bower_components`` and the
+  entered, and credo's own ``.credo.toml`` never read (it may name a store's password).
+  Vendored folders (``vendor``, ``third_party``, ``bower_components`` and the
   other names of `walk.VENDORED_DIRS`, after GitHub Linguist's vendor rules: other
   projects' code copied in) are not entered either, each reported as skipped
   (``vendored``), unless the run asks for them (``vendored=True``, ``credo ingest
@@ -34,10 +35,13 @@ The rules (quoted in the docs):
   ``too_large`` (over `MAX_FILE_BYTES`), ``binary`` (a NUL byte in the first
   `SNIFF_BYTES`), ``not_utf8`` (not valid UTF-8), ``minified`` (JavaScript, .js, .mjs or
   .cjs, named ``*.min.js`` or ``*-min.js`` or whose lines average over 110 characters:
-  GitHub Linguist's rule) and ``unreadable`` (not a regular file, a dangling link, no
-  permission, or an I/O error); and ``vendored``, a folder (its URI ends in ``/``), see
-  Walk. A file read before that now reads as too large, binary,
-  not UTF-8 or minified has its beliefs retired (what was read is no longer what it
+  GitHub Linguist's rule; JSON past 2 KB by the same measure), ``lock`` (a package
+  manager's lock file by name: ``package-lock.json``, ``pnpm-lock.yaml``, ``*.lock``),
+  ``generated`` (a JSON data dump: a top-level array past 64 KB, or any JSON past 512 KB)
+  and ``unreadable`` (not a regular file, a dangling link, no permission, or an I/O
+  error); and ``vendored``, a folder (its URI ends in ``/``), see Walk. A file read before
+  that now reads as too large, binary, not UTF-8, minified, a lock file or generated has
+  its beliefs retired (what was read is no longer what it
   holds); an unreadable one keeps them.
 - **Unchanged files** (same sha256 as the ``ingested_files`` ledger records, read by the same
   reader: `walk.READER_VERSION`) are skipped; after a reader changes, each file is read once

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, cast
 
+from credo.config import CONFIG_FILE
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk import language_for
 
@@ -22,6 +23,9 @@ MAX_FILE_BYTES = 2 * 1024 * 1024
 SNIFF_BYTES = 8192
 # Never entered: version control, credo's own store, caches and dependency trees.
 SKIP_DIRS = frozenset({".git", ".credo", "__pycache__", "node_modules", ".venv"})
+# Never read by a folder's walk: git's rules, and credo's own settings (TOML, which credo
+# reads as a document now, and which may name a PostgreSQL store with its password).
+SKIP_FILES = frozenset({".gitignore", CONFIG_FILE})
 # Copies of other projects' code, kept beside a project's own (GitHub Linguist's vendor.yml
 # rules for vendored dependencies: ``(^|/)[Vv]+endor/``, ``third[-_]?party/``,
 # ``3rd[-_]?party/``, ``bower_components/``): Go's ``go mod vendor``, Composer, Bundler,
@@ -50,19 +54,33 @@ SKIP_REASONS = (
     "binary",
     "not_utf8",
     "minified",
+    "lock",
+    "generated",
     "unreadable",
     "outside",
     "vendored",
 )
 # A file that now reads as one of these holds none of what was read from it before: its
 # beliefs are retired (a file that cannot be read just now keeps them).
-STALE_REASONS = frozenset({"too_large", "binary", "not_utf8", "minified"})
+STALE_REASONS = frozenset({"too_large", "binary", "not_utf8", "minified", "lock", "generated"})
 # Minified JavaScript (GitHub Linguist's rule; .js, .mjs and .cjs only): a name like
 # x.min.js, or lines longer than 110 characters on average. Its passages are one-line
 # fragments (`emit:function(n,t)`), copies of a source the tree usually holds too.
 _MINIFIED_STEMS = (".min", "-min")
-_MINIFIABLE = frozenset({"js", "mjs", "cjs"})
+_MINIFIABLE = frozenset({"js", "mjs", "cjs", "json"})
 MINIFIED_MEAN_LINE = 110
+# A JSON file shorter than this is a config whatever its layout (``{"extends": "..."}``).
+_MINIFIED_JSON_BYTES = 2048
+# Lock files hold resolved versions and hashes, written by a tool, thousands of lines
+# nobody asks a question of: skipped by name, whatever their format.
+_LOCK_NAMES = frozenset(
+    {"package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "packages.lock.json"}
+)
+_LOCK_SUFFIXES = (".lock", ".lockb", "-lock.json", "-lock.yaml", ".lock.json")
+# A JSON data dump, not a configuration: a top-level array past 64 KB (records), or any
+# JSON past 512 KB (a configuration that long is generated: a schema bundle, a fixture).
+_DATA_ARRAY_BYTES = 64 * 1024
+_DATA_JSON_BYTES = 512 * 1024
 
 
 def start_path(raw: str | os.PathLike[str]) -> Path:
@@ -193,7 +211,7 @@ def _walk_dir(
                 continue
             if is_dir:
                 subfolders.append(path)
-            elif entry.name != ".gitignore":
+            elif entry.name not in SKIP_FILES:
                 yield path  # files, and links that lead nowhere (reported unreadable)
         stack.extend((sub, active) for sub in reversed(subfolders))
 
@@ -231,7 +249,7 @@ def hidden_by_walk(
         if own is not None:
             specs.append((folder, own))
         is_dir = depth < len(parts)
-        if is_dir and part in SKIP_DIRS:
+        if part in (SKIP_DIRS if is_dir else SKIP_FILES):
             return True
         if _ignored(folder / part, is_dir, tuple(specs)):
             return True
@@ -284,9 +302,26 @@ def _reader_mark() -> str:
     return f"/r{READER_VERSION}"
 
 
+def is_lock_file(name: str) -> bool:
+    """Whether a file named ``name`` is a package manager's lock file (never read)."""
+    lower = name.lower()
+    return lower in _LOCK_NAMES or lower.endswith(_LOCK_SUFFIXES)
+
+
+def _generated(name: str, text: str) -> bool:
+    """A JSON data dump (see `_DATA_JSON_BYTES`), not a configuration file."""
+    size = len(text)
+    if size <= _DATA_ARRAY_BYTES or language_for(name) != "json":  # most files: one compare
+        return False
+    return size > _DATA_JSON_BYTES or text.lstrip()[:1] == "["
+
+
 def _minified(name: str, text: str) -> bool:
-    if name.rpartition(".")[2].lower() not in _MINIFIABLE:
+    extension = name.rpartition(".")[2].lower()
+    if extension not in _MINIFIABLE:
         return False  # (TypeScript compiles to JavaScript: it is never minified itself)
+    if extension == "json" and len(text) < _MINIFIED_JSON_BYTES:
+        return False
     if name.rpartition(".")[0].lower().endswith(_MINIFIED_STEMS):
         return True
     lines = text.count("\n") + (not text.endswith("\n"))
@@ -295,6 +330,8 @@ def _minified(name: str, text: str) -> bool:
 
 def read_file(path: Path) -> Read | str:
     """The file's text, or the reason it is skipped."""
+    if is_lock_file(path.name):
+        return "lock"
     if "#" in path.as_posix() or language_for(path.name) is None:
         return "unsupported"
     try:
@@ -317,4 +354,6 @@ def read_file(path: Path) -> Read | str:
         return "not_utf8"
     if _minified(path.name, text):
         return "minified"
+    if _generated(path.name, text):
+        return "generated"
     return Read(text, ledger_key(data), len(data), info.st_mtime)
