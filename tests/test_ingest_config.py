@@ -200,3 +200,36 @@ def test_credos_own_settings_are_not_read_by_a_folder_walk(tmp_path: Path) -> No
         report = memory.ingest(root)
         assert report.files_seen == 1
         assert not memory.retrieve("postgresql store location").beliefs
+
+
+COMPOSE = """\
+services:
+  db:
+    image: postgres:16
+    environment:
+      POSTGRES_USER: app
+      POSTGRES_PASSWORD: hunter2-s3cret
+  web:
+    environment:
+      DATABASE_URL: postgres://app:pw-in-url-77@db:5432/app
+      STRIPE_API_KEY: "sk_live_abcdefghijklmnop1234"
+"""
+
+
+def test_secrets_in_configuration_never_reach_the_store(run: CliRun, tmp_path: Path) -> None:
+    """A compose file's passwords and keys are redacted before the passage is stored, so no
+    search, show or export prints them; the key and its line stay findable."""
+    root = tmp_path / "p"
+    write(root / "docker-compose.yml", COMPOSE)
+    run("ingest", str(root), check=True)
+    done = run("search", "database password for the db service", "--json")
+    assert done.returncode == 0, done.stderr
+    assert "POSTGRES_PASSWORD: [redacted]" in done.stdout
+    exported = run("export", "-", check=True).stdout
+    for secret in ("hunter2-s3cret", "pw-in-url-77", "sk_live_abcdefghijklmnop1234"):
+        assert secret not in done.stdout
+        assert secret not in exported
+    # The anchors still hold: the marker stands where the file holds the secret.
+    doctor = run("doctor")
+    assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+    assert "shifted: 0" in doctor.stdout

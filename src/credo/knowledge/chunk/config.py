@@ -15,7 +15,9 @@ file is read by its grammar (`config_tree`) into keys, and cut along them:
   `PASSAGE_FLOOR` (``[tool.hatch.version]`` and ``[tool.hatch.build]``), or when one is
   and the other is its direct subsection or parent, with the key path they share.
 - The text is the block's lines as written, dedented, without blank lines or lines of
-  brackets alone; the section is the key path (``("jobs", "test", "strategy")``: the trail
+  brackets alone, with secrets redacted (`credo.knowledge.redact`: ``password: [redacted]``;
+  configuration is where credentials are written, and a passage may reach a prompt); the
+  section is the key path (``("jobs", "test", "strategy")``: the trail
   ``ci.yml › jobs › test › strategy``); the context holds the camelCase keys
   (``compilerOptions``), which ingest splits into words. Role "config": passages take
   each chunk as it is (`credo.knowledge.chunk.passage`).
@@ -31,6 +33,7 @@ import re
 from credo.knowledge.chunk.config_tree import MAX_DEPTH, Entry, read_entries
 from credo.knowledge.chunk.model import Chunk, find_urls, is_meaningful, source_lines, unique
 from credo.knowledge.chunk.passage import PASSAGE_CAP, PASSAGE_FLOOR
+from credo.knowledge.redact import redact
 
 # A single line longer than this (a long URL list, an embedded blob) is cut in the text:
 # its range stays exact, its words past the cut are not a passage's business.
@@ -56,7 +59,7 @@ def split_config(text: str, language: str) -> list[Chunk]:
     _key_rows(entries, keys)
     chunks: list[Chunk] = []
     for trail, first, last in _joined(_blocks(entries, (), 0, len(lines) - 1, lines, 0), lines):
-        body = _text(lines, first, last)
+        body = redact(_text(lines, first, last))
         if not is_meaningful(body):
             continue
         camel = [k for row in range(first, last + 1) for k in keys.get(row, ()) if _camel(k)]
