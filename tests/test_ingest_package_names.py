@@ -111,3 +111,29 @@ def test_packages_of_finds_the_nearest_manifest_below_the_root(tmp_path: Path) -
     assert packages.of(root) is None
     assert packages.of(tmp_path.parent) is None  # outside the root
     assert packages.names(root / "a") == {"x.go": root / "a/b/c/x.go", "go.mod": root / "a/go.mod"}
+
+
+@pytest.mark.parametrize("appears", [True, False])
+def test_a_manifest_that_appears_or_goes_re_derives_the_links(
+    tmp_path: Path, appears: bool
+) -> None:
+    """The package a file sits in decides what its bare names link to, so an unchanged file
+    whose package changed is read again: the incremental store ends as a fresh ingest."""
+    files = {
+        "packages/mitt/README.md": _MITT,
+        "services/api/package.json": "{}\n",
+        "services/api/tsconfig.json": "{}\n",
+    }
+    manifest = "packages/mitt/package.json"
+    root = _write(tmp_path / "mono", {**files, **({} if appears else {manifest: "{}\n"})})
+    with Memory(tmp_path / "m.db", root=root) as memory:
+        memory.ingest(root)
+    if appears:
+        (root / manifest).write_text("{}\n")
+    else:
+        (root / manifest).unlink()
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    expected = _derived(fresh, root, "packages/mitt/README.md")
+    assert expected == ([] if appears else ["services/api/tsconfig.json"])
+    assert _derived(tmp_path, root, "packages/mitt/README.md") == expected
