@@ -11,6 +11,7 @@ import pytest
 
 from credo import Memory
 from credo.knowledge.ingest.package import MANIFESTS, Packages
+from tests.conftest import BACKENDS
 
 _MITT = '# mitt\n\nSet `"strict": true` in your tsconfig.json to get improved inference.\n'
 
@@ -111,3 +112,41 @@ def test_packages_of_finds_the_nearest_manifest_below_the_root(tmp_path: Path) -
     assert packages.of(root) is None
     assert packages.of(tmp_path.parent) is None  # outside the root
     assert packages.names(root / "a") == {"x.go": root / "a/b/c/x.go", "go.mod": root / "a/go.mod"}
+
+
+def _derived_in(location: str | Path, root: Path, source: str) -> list[str]:
+    with Memory(location, root=root) as memory:
+        memory.ingest(root)
+        ids = {a.belief_id for a in memory.beliefs_for_doc(source)}
+        return sorted(
+            a.doc_uri
+            for belief_id in ids
+            for a in memory.anchors(belief_id)
+            if a.anchor_type == "derived"
+        )
+
+
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+@pytest.mark.parametrize("appears", [True, False])
+def test_a_manifest_that_appears_or_goes_re_derives_the_links(
+    tmp_path: Path, store_location: str | Path, appears: bool
+) -> None:
+    """The package a file sits in decides what its bare names link to, so an unchanged file
+    whose package changed is read again: the incremental store ends as a fresh ingest."""
+    files = {
+        "packages/mitt/README.md": _MITT,
+        "services/api/package.json": "{}\n",
+        "services/api/tsconfig.json": "{}\n",
+    }
+    manifest = "packages/mitt/package.json"
+    root = _write(tmp_path / "mono", {**files, **({} if appears else {manifest: "{}\n"})})
+    source = "packages/mitt/README.md"
+    before = _derived_in(store_location, root, source)
+    assert before == (["services/api/tsconfig.json"] if appears else [])
+    if appears:
+        (root / manifest).write_text("{}\n")
+    else:
+        (root / manifest).unlink()
+    expected = _derived_in(tmp_path / "fresh.db", root, source)
+    assert expected == ([] if appears else ["services/api/tsconfig.json"])
+    assert _derived_in(store_location, root, source) == expected

@@ -44,8 +44,8 @@ The rules (quoted in the docs):
   its beliefs retired (what was read is no longer what it
   holds); an unreadable one keeps them.
 - **Unchanged files** (same sha256 as the ``ingested_files`` ledger records, read by the same
-  reader: `walk.READER_VERSION`) are skipped; after a reader changes, each file is read once
-  more.
+  reader: `walk.READER_VERSION`, and in the same package, see Anchors) are skipped; after a
+  reader changes, each file is read once more.
 - **Beliefs.** Each passage (`credo.knowledge.chunk.passage.passages` over the chunks of
   `credo.knowledge.chunk.split_file`) becomes one belief (origin ``document``, kind
   ``factual``), with its context (`context.context_field`: its trail and extra words, the
@@ -63,7 +63,9 @@ The rules (quoted in the docs):
   of that name found once in the walked tree). In a file inside a package below the root
   (the nearest folder with a ``package.json``, ``pyproject.toml``, ``go.mod``,
   ``Cargo.toml`` or ``setup.py``: `package.Packages`), a bare file name names a file of
-  that package only: beside the chunk's file, or found once in the package.
+  that package only: beside the chunk's file, or found once in the package. A manifest
+  that appears or goes changes a file's package: the file is read again, and a belief
+  read from it alone keeps only the derived anchors this reading gives.
 - **Edges.** A section's later passages are DERIVED_FROM its first, and a section's first
   passage DERIVED_FROM the first passage of the section around it; in code, definitions
   play the sections (method -> class), and a module docstring is what the top definitions

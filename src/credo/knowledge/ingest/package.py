@@ -11,11 +11,12 @@ root (a root that is itself the nearest package counts as none) keeps the tree-w
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from credo.knowledge.ingest.walk import unique_names
+from credo.knowledge.ingest.walk import by_this_reader, unique_names
 
 MANIFESTS = ("package.json", "pyproject.toml", "go.mod", "Cargo.toml", "setup.py")
 
@@ -49,3 +50,14 @@ class Packages:
         if package not in self._names:
             self._names[package] = unique_names(f for f in self._files if package in f.parents)
         return self._names[package]
+
+
+def ledger_key_in(key: str, package: Path | None, root: Path) -> str:
+    """The ledger key (`walk.ledger_key`) of a file read inside ``package``: what its bare
+    names link to depends on the package, so a manifest that appears or goes above an
+    unchanged file has it read again. A file in no package keeps the plain key."""
+    if package is None or not by_this_reader(key):
+        return key
+    mark = hashlib.sha256(package.relative_to(root).as_posix().encode()).hexdigest()[:12]
+    digest, _, reader = key.rpartition("/")
+    return f"{digest}/p{mark}/{reader}"

@@ -14,7 +14,7 @@ from urllib.parse import unquote
 from credo.edge_types import Edge, EdgeType
 from credo.errors import InvalidInputError
 from credo.knowledge.ingest.edges import ingest_edge, settle
-from credo.knowledge.ingest.package import Packages
+from credo.knowledge.ingest.package import Packages, ledger_key_in
 from credo.knowledge.ingest.pool import Splitter, splitter
 from credo.knowledge.ingest.state import IngestReport, LogRow, Run, file_exists
 from credo.knowledge.ingest.walk import (
@@ -166,11 +166,13 @@ def _ingest_one(run: Run, path: Path, split: Splitter) -> None:
             _retire(run, uri)  # what was read from it before is not what it holds now
         return
     prior = run.store.get_ingested_file(uri)
-    if prior is not None and prior.content_hash == read.digest:
+    key = ledger_key_in(read.digest, run.packages.of(path.parent), run.root)
+    if prior is not None and prior.content_hash == key:
         run.report.files_unchanged += 1
         run.first_belief[uri] = prior.first_belief
         return
-    done = split.split(path, read.digest, read.text)
+    done = split.split(path, read.digest, read.text)  # (the workers key the bytes alone)
+    read = read._replace(digest=key)
     with run.store.transaction(), run.store.write_errors():
         FileWriter(run, path, uri, read, done.chunks, done.definitions, done.scopes).write()
     run.report.files_ingested += 1
