@@ -165,3 +165,43 @@ MIXED = st.lists(
 def test_idempotent_on_secret_shaped_text(text: str) -> None:
     once = redact(text)
     assert redact(once) == once
+
+
+# Configuration writes secrets in shapes a `key: value` pattern does not see: a name/value
+# pair (Kubernetes env, ECS task definitions), a command-line flag, a short password.
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ('- name: DB_PASSWORD\n  value: "k8s-plain-pass-123"', "k8s-plain-pass-123"),
+        ("env:\n  - name: API_TOKEN\n    value: tok-abcdef-12345", "tok-abcdef-12345"),
+        ("- {name: DB_PASS, value: flowpass123}", "flowpass123"),
+        ('[{"name": "DB_PASSWORD", "value": "ecs-pass-9999"}]', "ecs-pass-9999"),
+        ('{"name": "STRIPE_SECRET", "value": "abcdef123456"}', "abcdef123456"),
+        ("command: redis-server --requirepass redisPassw0rd", "redisPassw0rd"),
+        ('args: ["--password", "cliPass123"]', "cliPass123"),
+        ("mysql -u root --password s3cretpw db", "s3cretpw"),
+        ("password: root", "root"),
+        ('passwd = "abc"', "abc"),
+        ('"password": "x1"', "x1"),
+    ],
+)
+def test_configuration_shapes_are_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out, out
+    assert MARKER in out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- name: DB_HOST\n  value: db.internal",
+        '{"name": "LOG_LEVEL", "value": "debug"}',
+        "docker login --password-stdin < token.txt",
+        "password: ${DB_PASSWORD}",
+        "password: null",
+        'MYSQL_ROOT_PASSWORD: ""',
+    ],
+)
+def test_configuration_without_secrets_is_unchanged(text: str) -> None:
+    assert redact(text) == text
