@@ -205,3 +205,38 @@ def test_configuration_shapes_are_redacted(text: str, secret: str) -> None:
 )
 def test_configuration_without_secrets_is_unchanged(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("args:\n  - --password\n  - blockPass99", "blockPass99"),
+        ("password: >-\n  foldedSecret77", "foldedSecret77"),
+        ("password: |\n  pw", "pw"),
+        ("token: |\n  tokenInABlock1", "tokenInABlock1"),
+        ("PGPASSWORD=pgpw1234 psql -h db", "pgpw1234"),
+        ("MYSQLPASSWORD: mysqlpw77", "mysqlpw77"),
+    ],
+)
+def test_yaml_blocks_and_one_word_env_names_are_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out, out
+    assert out.count(MARKER) == 1, out
+    assert redact(out) == out
+
+
+# A key that names a secret but opens a nested block holds keys, not a secret: they stay
+# readable (``secret:`` / ``secretName: web-tls`` read '[redacted] web-tls').
+@pytest.mark.parametrize(
+    "text",
+    [
+        "volumes:\n  - name: tls\n    secret:\n      secretName: web-tls",
+        "auth:\n  username: bob\n  type: basic",
+        "credentials:\n  provider: aws",
+        "token:\n  audience: api",
+        "auth: {username: bob, type: basic}",
+        "NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}",
+    ],
+)
+def test_nested_keys_under_a_secret_name_are_kept(text: str) -> None:
+    assert redact(text) == text

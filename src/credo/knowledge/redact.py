@@ -56,13 +56,20 @@ _URL_PASSWORD = re.compile(
 )
 # A reference to where the secret lives, not the secret: ${VAR}, ${{ secrets.X }}, $(cmd).
 _REFERENCE = r"(?!\$\{|\$\()"
+# What follows a key but is not its value: a nested key (YAML's ``secret:`` then
+# ``secretName: tls`` on the next line), a mapping or list opening, a block scalar's sign.
+_NOT_VALUE = r"(?![\w.-]*:(?:\s|$))(?![{\[])(?![|>][-+]?\d?(?:\s|$))"
+# YAML's block scalar (``password: |`` / ``>-``): the value starts on the next line.
+_BLOCK = r"(?:[|>][-+]?\d?[ \t]*\n[ \t]*)?"
 _ASSIGNMENT = re.compile(
     r"""((?:\b|_)(?:api[_-]?key|apikey|access[_-]?key|secret[_-]?key|secret|client[_-]?secret|
         (?:access|auth|refresh|bearer|api|session|github|gh|slack|npm|pypi)?[_-]?token|
         password|passwd|pwd|passphrase|private[_-]?key|auth|credentials?)
-        ["']?\s*[:=]\s*["']?)
-        (?!\[redacted\])"""
+        ["']?\s*[:=]\s*"""
+    + _BLOCK
+    + r"""["']?)(?!\[redacted\])"""
     + _REFERENCE
+    + _NOT_VALUE
     + r"""([^\s"',;}<>]{6,})""",
     re.IGNORECASE | re.VERBOSE,
 )
@@ -80,24 +87,29 @@ _NAME_VALUE = re.compile(
 # A flag that takes a secret, its value after a space, '=' or a list's comma.
 _FLAG = re.compile(
     r"""((?<![\w-])--?[\w-]*(?:pass(?:word|wd)?|secret|token|api-key)["']?"""
-    r"""(?:\s*,\s*["']|[ \t]+|=)["']?)"""
+    r"""(?:\s*,\s*["']|[ \t]+|=|[ \t]*\n[ \t]*-[ \t]+)["']?)"""
     r"""(?!\[redacted\])(?![<>|&-])""" + _REFERENCE + r"""([^\s"',\]]{3,})""",
     re.IGNORECASE,
 )
 # A password key's value of any length (password: root); the generic rule wants 6 characters
 # so that code's ``token: str`` stays, but a password key is never followed by a type.
 _SHORT_PASSWORD = re.compile(
-    r"""((?:\b|_)(?:password|passwd|passphrase)["']?\s*[:=]\s*["']?)(?!\[redacted\])"""
+    r"""((?:\b|_)(?:password|passwd|passphrase)["']?\s*[:=]\s*"""
+    + _BLOCK
+    + r"""["']?)(?!\[redacted\])"""
     + _REFERENCE
+    + _NOT_VALUE
     + r"""(?!(?:null|none|true|false|~)\b)([^\s"',;}<>]+)""",
     re.IGNORECASE,
 )
 
 
-# An environment variable named for a key (``STRIPE_KEY=...``, ``export MAPS_API_KEY=...``):
-# upper case only, as env files and shells write them, so code's ``sort_key=...`` stays.
+# An environment variable named for a key (``STRIPE_KEY=...``, ``export MAPS_API_KEY=...``)
+# or a password, secret or token written as one word (``PGPASSWORD=...``): upper case only,
+# as env files and shells write them, so code's ``sort_key=...`` stays.
 _ENV_KEY = re.compile(
-    r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_KEY\s*=\s*["']?)(?!\[redacted\])([^\s"']{6,})"""
+    r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_KEY\s*=|(?:PASSWORD|PASSWD|SECRET|TOKEN)\s*[:=])"""
+    r"""\s*["']?)(?!\[redacted\])""" + _REFERENCE + r"""([^\s"']{6,})"""
 )
 
 
