@@ -200,6 +200,7 @@ def test_configuration_shapes_are_redacted(text: str, secret: str) -> None:
         "docker login --password-stdin < token.txt",
         "password: ${DB_PASSWORD}",
         "password: null",
+        "def login(user: str, password: str) -> bool:",
         'MYSQL_ROOT_PASSWORD: ""',
     ],
 )

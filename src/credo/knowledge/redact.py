@@ -99,7 +99,7 @@ _SHORT_PASSWORD = re.compile(
     + r"""["']?)(?!\[redacted\])"""
     + _REFERENCE
     + _NOT_VALUE
-    + r"""(?!(?:null|none|true|false|~)\b)([^\s"',;}<>]+)""",
+    + r"""(?!(?:null|none|true|false|str|bytes|~)\b)([^\s"',;}<>]+)""",
     re.IGNORECASE,
 )
 
