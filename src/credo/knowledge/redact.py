@@ -92,7 +92,7 @@ _FLAG = re.compile(
     re.IGNORECASE,
 )
 # A password key's value of any length (password: root); the generic rule wants 6 characters
-# so that code's ``token: str`` stays, but a password key is never followed by a type.
+# so that code's ``token: str`` stays; a password key names its few types (str, bytes) here.
 _SHORT_PASSWORD = re.compile(
     r"""((?:\b|_)(?:password|passwd|passphrase)["']?\s*[:=]\s*"""
     + _BLOCK
