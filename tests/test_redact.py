@@ -217,6 +217,9 @@ def test_configuration_without_secrets_is_unchanged(text: str) -> None:
         ("token: |\n  tokenInABlock1", "tokenInABlock1"),
         ("PGPASSWORD=pgpw1234 psql -h db", "pgpw1234"),
         ("MYSQLPASSWORD: mysqlpw77", "mysqlpw77"),
+        ('curl -H "Authorization: token ghabcdef1234567890" https://api', "ghabcdef1234567890"),
+        ("headers: {Authorization: Basic dXNlcjpwYXNzd29yZA==}", "dXNlcjpwYXNzd29yZA=="),
+        ('"Authorization": "Basic dXNlcjpwYXNzd29yZA=="', "dXNlcjpwYXNzd29yZA=="),
     ],
 )
 def test_yaml_blocks_and_one_word_env_names_are_redacted(text: str, secret: str) -> None:

@@ -50,7 +50,13 @@ _TOKENS = re.compile(
     )""",
     re.VERBOSE,
 )
-_BEARER = re.compile(r"(\bBearer\s+)(?!\[redacted\])[A-Za-z0-9._~+/=-]{12,}", re.IGNORECASE)
+_BEARER = re.compile(
+    # Bearer anywhere; Basic credentials or a "token X" only in an Authorization header
+    # (prose says "token authentication").
+    r"""(\bBearer\s+|\bAuthorization["']?\s*:\s*["']?(?:Basic|token|Digest)\s+)"""
+    r"(?!\[redacted\])[A-Za-z0-9._~+/=-]{12,}",
+    re.IGNORECASE,
+)
 _URL_PASSWORD = re.compile(
     r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@\[\]]*:)(?!\[redacted\]@)[^\s@/]+(@)"
 )
