@@ -152,6 +152,12 @@ MIXED = st.lists(
                 "-----END PRIVATE KEY-----",
                 "eyJ",
                 ".",
+                "--requirepass ",
+                "- name: DB_PASSWORD\n  value: ",
+                "password: |\n  ",
+                "Authorization: Basic ",
+                "${",
+                ":",
             ]
         ),
         chars(ALNUM + "_-", 1, 30),
