@@ -226,6 +226,8 @@ def test_configuration_without_secrets_is_unchanged(text: str) -> None:
         ('curl -H "Authorization: token ghabcdef1234567890" https://api', "ghabcdef1234567890"),
         ("headers: {Authorization: Basic dXNlcjpwYXNzd29yZA==}", "dXNlcjpwYXNzd29yZA=="),
         ('"Authorization": "Basic dXNlcjpwYXNzd29yZA=="', "dXNlcjpwYXNzd29yZA=="),
+        ('password: "correct horse battery"', "battery"),
+        ("passphrase = 'two words'", "words"),
     ],
 )
 def test_yaml_blocks_and_one_word_env_names_are_redacted(text: str, secret: str) -> None:

@@ -109,6 +109,13 @@ _SHORT_PASSWORD = re.compile(
     re.IGNORECASE,
 )
 
+# A quoted passphrase with spaces in it (password: "correct horse battery"): the rules above
+# stop at the first space and would leave the rest.
+_QUOTED_PHRASE = re.compile(
+    r"""((?:\b|_)(?:password|passwd|passphrase|secret|token|api[_-]?key)["']?\s*[:=][ \t]*)"""
+    r"""(["'])(?!\[redacted\])([^"'\n]*[ \t][^"'\n]*)\2""",
+    re.IGNORECASE,
+)
 
 # An environment variable named for a key (``STRIPE_KEY=...``, ``export MAPS_API_KEY=...``)
 # or a password, secret or token written as one word (``PGPASSWORD=...``): upper case only,
@@ -127,6 +134,7 @@ def _once(text: str) -> str:
     text = _ENV_KEY.sub(lambda m: m.group(1) + MARKER, text)
     text = _NAME_VALUE.sub(lambda m: m.group(1) + MARKER, text)
     text = _FLAG.sub(lambda m: m.group(1) + MARKER, text)
+    text = _QUOTED_PHRASE.sub(lambda m: m.group(1) + m.group(2) + MARKER + m.group(2), text)
     text = _SHORT_PASSWORD.sub(lambda m: m.group(1) + MARKER, text)
     return _ASSIGNMENT.sub(lambda m: m.group(1) + MARKER, text)
 
