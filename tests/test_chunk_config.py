@@ -327,3 +327,61 @@ def test_any_toml_document_splits_into_exact_ordered_ranges(
     )
     chunks = split_config(text, "toml")
     assert_ordered_exact(text, chunks)
+
+
+MANIFEST = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {name}
+spec:
+  replicas: {replicas}
+  template:
+    spec:
+      containers:
+        - name: web
+          image: ghcr.io/example/{name}:1.4.2
+          env:
+            - name: DB_HOST
+              value: db.internal
+            - name: LOG_LEVEL
+              value: debug
+          resources:
+            limits:
+              memory: 512Mi
+              cpu: "500m"
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: {name}-svc
+spec:
+  selector:
+    app: {name}
+  ports:
+    - port: 80
+      targetPort: 8000
+"""
+
+
+def test_a_yaml_stream_is_cut_at_its_documents() -> None:
+    """Kubernetes manifests hold several documents (``---``): no passage crosses from one
+    into the next, and each document's passages carry its kind and name in the trail (a
+    Deployment's tail joined the next one's head, every trail empty)."""
+    text = "---\n".join(MANIFEST.format(name=n, replicas=r) for n, r in (("api", 3), ("worker", 5)))
+    lines = source_lines(text)
+    starts = [i + 1 for i, line in enumerate(lines) if line == "---"]
+    chunks = split_config(text, "yaml")
+    for chunk in chunks:
+        assert not any(chunk.start_line < s < chunk.end_line for s in starts), chunk
+        assert chunk.section, chunk
+    heads = {chunk.section[0] for chunk in chunks}
+    assert {"Deployment api", "Service api-svc", "Deployment worker", "Service worker-svc"} <= heads
+    worker = [c for c in chunks if c.section[0] == "Deployment worker"]
+    assert any("replicas: 5" in c.text for c in worker)
+
+
+def test_a_single_yaml_document_keeps_its_trails() -> None:
+    text = MANIFEST.split("---")[0].format(name="api", replicas=3)
+    chunks = split_config(text, "yaml")
+    assert all(not c.section or c.section[0] != "Deployment api" for c in chunks)

@@ -233,3 +233,37 @@ def test_secrets_in_configuration_never_reach_the_store(run: CliRun, tmp_path: P
     doctor = run("doctor")
     assert doctor.returncode == 0, doctor.stdout + doctor.stderr
     assert "shifted: 0" in doctor.stdout
+
+
+K8S = """\
+apiVersion: apps/v1
+kind: Deployment
+spec:
+  template:
+    spec:
+      containers:
+        - name: web
+          command: ["redis-server", "--requirepass", "redisPassw0rd"]
+          env:
+            - name: DB_PASSWORD
+              value: "k8s-plain-pass-123"
+            - name: DB_HOST
+              value: db.internal
+            - name: API_TOKEN
+              valueFrom:
+                secretKeyRef: {name: api, key: token}
+"""
+
+
+def test_kubernetes_env_secrets_never_reach_the_store(run: CliRun, tmp_path: Path) -> None:
+    """A manifest's env list names the secret in one key and holds it in the next: the
+    value is redacted, the non-secret neighbour and the secretKeyRef stay readable."""
+    root = tmp_path / "p"
+    write(root / "deploy.yaml", K8S)
+    run("ingest", str(root), check=True)
+    exported = run("export", "-", check=True).stdout
+    assert "k8s-plain-pass-123" not in exported
+    assert "redisPassw0rd" not in exported
+    assert "db.internal" in exported and "secretKeyRef" in exported
+    doctor = run("doctor")
+    assert doctor.returncode == 0, doctor.stdout + doctor.stderr

@@ -152,6 +152,12 @@ MIXED = st.lists(
                 "-----END PRIVATE KEY-----",
                 "eyJ",
                 ".",
+                "--requirepass ",
+                "- name: DB_PASSWORD\n  value: ",
+                "password: |\n  ",
+                "Authorization: Basic ",
+                "${",
+                ":",
             ]
         ),
         chars(ALNUM + "_-", 1, 30),
@@ -165,3 +171,84 @@ MIXED = st.lists(
 def test_idempotent_on_secret_shaped_text(text: str) -> None:
     once = redact(text)
     assert redact(once) == once
+
+
+# Configuration writes secrets in shapes a `key: value` pattern does not see: a name/value
+# pair (Kubernetes env, ECS task definitions), a command-line flag, a short password.
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ('- name: DB_PASSWORD\n  value: "k8s-plain-pass-123"', "k8s-plain-pass-123"),
+        ("env:\n  - name: API_TOKEN\n    value: tok-abcdef-12345", "tok-abcdef-12345"),
+        ("- {name: DB_PASS, value: flowpass123}", "flowpass123"),
+        ('[{"name": "DB_PASSWORD", "value": "ecs-pass-9999"}]', "ecs-pass-9999"),
+        ('{"name": "STRIPE_SECRET", "value": "abcdef123456"}', "abcdef123456"),
+        ("command: redis-server --requirepass redisPassw0rd", "redisPassw0rd"),
+        ('args: ["--password", "cliPass123"]', "cliPass123"),
+        ("mysql -u root --password s3cretpw db", "s3cretpw"),
+        ("password: root", "root"),
+        ('passwd = "abc"', "abc"),
+        ('"password": "x1"', "x1"),
+    ],
+)
+def test_configuration_shapes_are_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out, out
+    assert MARKER in out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- name: DB_HOST\n  value: db.internal",
+        '{"name": "LOG_LEVEL", "value": "debug"}',
+        "docker login --password-stdin < token.txt",
+        "password: ${DB_PASSWORD}",
+        "password: null",
+        "def login(user: str, password: str) -> bool:",
+        'MYSQL_ROOT_PASSWORD: ""',
+    ],
+)
+def test_configuration_without_secrets_is_unchanged(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("args:\n  - --password\n  - blockPass99", "blockPass99"),
+        ("password: >-\n  foldedSecret77", "foldedSecret77"),
+        ("password: |\n  pw", "pw"),
+        ("token: |\n  tokenInABlock1", "tokenInABlock1"),
+        ("PGPASSWORD=pgpw1234 psql -h db", "pgpw1234"),
+        ("MYSQLPASSWORD: mysqlpw77", "mysqlpw77"),
+        ('curl -H "Authorization: token ghabcdef1234567890" https://api', "ghabcdef1234567890"),
+        ("headers: {Authorization: Basic dXNlcjpwYXNzd29yZA==}", "dXNlcjpwYXNzd29yZA=="),
+        ('"Authorization": "Basic dXNlcjpwYXNzd29yZA=="', "dXNlcjpwYXNzd29yZA=="),
+        ('password: "correct horse battery"', "battery"),
+        ("passphrase = 'two words'", "words"),
+    ],
+)
+def test_yaml_blocks_and_one_word_env_names_are_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out, out
+    assert out.count(MARKER) == 1, out
+    assert redact(out) == out
+
+
+# A key that names a secret but opens a nested block holds keys, not a secret: they stay
+# readable (``secret:`` / ``secretName: web-tls`` read '[redacted] web-tls').
+@pytest.mark.parametrize(
+    "text",
+    [
+        "volumes:\n  - name: tls\n    secret:\n      secretName: web-tls",
+        "auth:\n  username: bob\n  type: basic",
+        "credentials:\n  provider: aws",
+        "token:\n  audience: api",
+        "auth: {username: bob, type: basic}",
+        "NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}",
+    ],
+)
+def test_nested_keys_under_a_secret_name_are_kept(text: str) -> None:
+    assert redact(text) == text

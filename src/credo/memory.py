@@ -8,7 +8,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Literal
 
 from credo.agent import global_store
 from credo.config import Settings, load_settings, parse_bool, project_root, resolve_db_path
@@ -575,10 +575,11 @@ class Memory:
         with self.store.write_errors():
             return importer.import_records(self.store, source, root=self.root)
 
-    def export_records(self, path: str | os.PathLike[str]) -> ExportReport:
+    def export_records(self, path: str | os.PathLike[str] | IO[str]) -> ExportReport:
         """Write every belief, edge and anchor, and ingest's state of which file states which
         edge, as JSONL (sorted, byte-stable). The file is written beside its target and
-        renamed into place, so a failed export leaves no half file."""
+        renamed into place, so a failed export leaves no half file; a text stream (stdout)
+        is written in order."""
         from credo.knowledge.export import export_records
 
         return export_records(self.store, path)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from credo.errors import StoreError
 from credo.knowledge import derived_records
@@ -24,9 +24,16 @@ if TYPE_CHECKING:
     from credo.types import Belief, DocAnchor
 
 
-def export_records(store: Store, path: str | os.PathLike[str]) -> ExportReport:
+def export_records(store: Store, path: str | os.PathLike[str] | IO[str]) -> ExportReport:
     """Write every record to ``path``, from one snapshot of the store. The file is written
-    beside its target and renamed into place, so a failed export leaves no half file."""
+    beside its target and renamed into place, so a failed export leaves no half file. A text
+    stream (the CLI's ``credo export -``: stdout) is written as it is read."""
+    if not isinstance(path, (str, os.PathLike)):
+        with store.read_snapshot():
+            counts = [_write(path, lines) for lines in _kinds(store)]
+        path.flush()
+        name = str(getattr(path, "name", "<stream>"))
+        return ExportReport(counts[0], counts[1], counts[2], name, sum(counts[3:6]))
     target = Path(path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

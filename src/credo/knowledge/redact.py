@@ -6,6 +6,11 @@ GitHub ``ghp_``/``gho_``/``ghu_``/``ghs_``/``ghr_``/``github_pat_``, AWS ``AKIA`
 Slack ``xox[abprs]-``, Google ``AIza``); JWTs; ``Bearer`` tokens; passwords in URLs
 (``scheme://user:pass@host`` keeps the user and the host); and generic assignments whose key
 names a secret (``api_key=...``, ``token: ...``, ``password=...``), which keep the key.
+Configuration's shapes too: a name/value pair whose name names a secret (Kubernetes
+``- name: DB_PASSWORD`` / ``value: ...``, ECS ``{"name": ..., "value": ...}``), a
+command-line flag (``--requirepass X``, ``["--password", "X"]``) and a password of any
+length (``password: root``). A variable reference (``${DB_PASSWORD}``, ``$(cat f)``) is
+not a secret and stays, so a reader sees where the value comes from.
 
 Each secret becomes ``[redacted]``. The marker matches no pattern, and ``redact`` repeats
 until nothing changes (a replacement can expose a shorter match), so it is idempotent:
@@ -45,24 +50,79 @@ _TOKENS = re.compile(
     )""",
     re.VERBOSE,
 )
-_BEARER = re.compile(r"(\bBearer\s+)(?!\[redacted\])[A-Za-z0-9._~+/=-]{12,}", re.IGNORECASE)
+_BEARER = re.compile(
+    # Bearer anywhere; Basic credentials or a "token X" only in an Authorization header
+    # (prose says "token authentication").
+    r"""(\bBearer\s+|\bAuthorization["']?\s*:\s*["']?(?:Basic|token|Digest)\s+)"""
+    r"(?!\[redacted\])[A-Za-z0-9._~+/=-]{12,}",
+    re.IGNORECASE,
+)
 _URL_PASSWORD = re.compile(
     r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@\[\]]*:)(?!\[redacted\]@)[^\s@/]+(@)"
 )
+# A reference to where the secret lives, not the secret: ${VAR}, ${{ secrets.X }}, $(cmd).
+_REFERENCE = r"(?!\$\{|\$\()"
+# What follows a key but is not its value: a nested key (YAML's ``secret:`` then
+# ``secretName: tls`` on the next line), a mapping or list opening, a block scalar's sign.
+_NOT_VALUE = r"(?![\w.-]*:(?:\s|$))(?![{\[])(?![|>][-+]?\d?(?:\s|$))"
+# YAML's block scalar (``password: |`` / ``>-``): the value starts on the next line.
+_BLOCK = r"(?:[|>][-+]?\d?[ \t]*\n[ \t]*)?"
 _ASSIGNMENT = re.compile(
     r"""((?:\b|_)(?:api[_-]?key|apikey|access[_-]?key|secret[_-]?key|secret|client[_-]?secret|
         (?:access|auth|refresh|bearer|api|session|github|gh|slack|npm|pypi)?[_-]?token|
         password|passwd|pwd|passphrase|private[_-]?key|auth|credentials?)
-        ["']?\s*[:=]\s*["']?)
-        (?!\[redacted\])([^\s"',;}<>]{6,})""",
+        ["']?\s*[:=]\s*"""
+    + _BLOCK
+    + r"""["']?)(?!\[redacted\])"""
+    + _REFERENCE
+    + _NOT_VALUE
+    + r"""([^\s"',;}<>]{6,})""",
     re.IGNORECASE | re.VERBOSE,
 )
+# A secret's name as configuration writes it (DB_PASSWORD, api-token, STRIPE_SECRET).
+_SECRET_NAME = r"[\w.-]*(?:pass(?:word|wd)?|secret|token|api[_-]?key|private[_-]?key|credentials?)"
+# Kubernetes env, ECS environment, any list of {name, value}: the name says what the value is.
+_NAME_VALUE = re.compile(
+    r"""(\bname["']?\s*:\s*["']?"""
+    + _SECRET_NAME
+    + r"""[\w.-]*["']?\s*(?:,|\n)\s*(?:-\s*)?["']?value["']?\s*:\s*["']?)(?!\[redacted\])"""
+    + _REFERENCE
+    + r"""([^\s"',}\]]+)""",
+    re.IGNORECASE,
+)
+# A flag that takes a secret, its value after a space, '=' or a list's comma.
+_FLAG = re.compile(
+    r"""((?<![\w-])--?[\w-]*(?:pass(?:word|wd)?|secret|token|api-key)["']?"""
+    r"""(?:\s*,\s*["']|[ \t]+|=|[ \t]*\n[ \t]*-[ \t]+)["']?)"""
+    r"""(?!\[redacted\])(?![<>|&-])""" + _REFERENCE + r"""([^\s"',\]]{3,})""",
+    re.IGNORECASE,
+)
+# A password key's value of any length (password: root); the generic rule wants 6 characters
+# so that code's ``token: str`` stays; a password key names its few types (str, bytes) here.
+_SHORT_PASSWORD = re.compile(
+    r"""((?:\b|_)(?:password|passwd|passphrase)["']?\s*[:=]\s*"""
+    + _BLOCK
+    + r"""["']?)(?!\[redacted\])"""
+    + _REFERENCE
+    + _NOT_VALUE
+    + r"""(?!(?:null|none|true|false|str|bytes|~)\b)([^\s"',;}<>]+)""",
+    re.IGNORECASE,
+)
 
+# A quoted passphrase with spaces in it (password: "correct horse battery"): the rules above
+# stop at the first space and would leave the rest.
+_QUOTED_PHRASE = re.compile(
+    r"""((?:\b|_)(?:password|passwd|passphrase|secret|token|api[_-]?key)["']?\s*[:=][ \t]*)"""
+    r"""(["'])(?!\[redacted\])([^"'\n]*[ \t][^"'\n]*)\2""",
+    re.IGNORECASE,
+)
 
-# An environment variable named for a key (``STRIPE_KEY=...``, ``export MAPS_API_KEY=...``):
-# upper case only, as env files and shells write them, so code's ``sort_key=...`` stays.
+# An environment variable named for a key (``STRIPE_KEY=...``, ``export MAPS_API_KEY=...``)
+# or a password, secret or token written as one word (``PGPASSWORD=...``): upper case only,
+# as env files and shells write them, so code's ``sort_key=...`` stays.
 _ENV_KEY = re.compile(
-    r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_KEY\s*=\s*["']?)(?!\[redacted\])([^\s"']{6,})"""
+    r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_KEY\s*=|(?:PASSWORD|PASSWD|SECRET|TOKEN)\s*[:=])"""
+    r"""\s*["']?)(?!\[redacted\])""" + _REFERENCE + r"""([^\s"']{6,})"""
 )
 
 
@@ -72,6 +132,10 @@ def _once(text: str) -> str:
     text = _BEARER.sub(lambda m: m.group(1) + MARKER, text)
     text = _URL_PASSWORD.sub(lambda m: m.group(1) + MARKER + m.group(2), text)
     text = _ENV_KEY.sub(lambda m: m.group(1) + MARKER, text)
+    text = _NAME_VALUE.sub(lambda m: m.group(1) + MARKER, text)
+    text = _FLAG.sub(lambda m: m.group(1) + MARKER, text)
+    text = _QUOTED_PHRASE.sub(lambda m: m.group(1) + m.group(2) + MARKER + m.group(2), text)
+    text = _SHORT_PASSWORD.sub(lambda m: m.group(1) + MARKER, text)
     return _ASSIGNMENT.sub(lambda m: m.group(1) + MARKER, text)
 
 

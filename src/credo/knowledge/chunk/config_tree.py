@@ -80,7 +80,7 @@ def read_entries(source: bytes, language: str) -> list[Entry] | None:
     if language == "toml":
         return _toml(root, source)
     if language == "yaml":
-        return [e for document in root.named_children for e in _yaml_value(document, 0, source)]
+        return _yaml_stream(root, source)
     return [e for child in root.named_children for e in _json_value(child, 0, source)]
 
 
@@ -155,6 +155,41 @@ def _toml_key(node: Node, source: bytes) -> tuple[str, ...]:
 
 
 # -- YAML ----------------------------------------------------------------------------------
+
+
+def _yaml_stream(root: Node, source: bytes) -> list[Entry]:
+    """A YAML file's entries. A stream of several documents (Kubernetes manifests joined by
+    ``---``) gives one entry per document, named by its ``kind`` and ``metadata.name``
+    (``Deployment api``) or its position, so that no block crosses into the next document
+    and each passage's trail says which one it is in."""
+    documents = [d for d in root.named_children if d.type == "document"]
+    read = [(d, _yaml_value(d, 0, source)) for d in documents]
+    if sum(1 for _, entries in read if entries) < 2:
+        return [e for _, entries in read for e in entries]
+    return [
+        Entry((_document_name(d, source) or f"document {n}",), d.start_point[0], _end_row(d), es)
+        for n, (d, es) in enumerate(read, 1)
+        if es
+    ]
+
+
+def _document_name(document: Node, source: bytes) -> str:
+    """``kind metadata.name`` of a manifest (``Service api-svc``), what there is of the two."""
+    top = _key_values(document, source)
+    metadata = top.get("metadata")
+    name = _key_values(metadata, source).get("name") if metadata is not None else None
+    kind = top.get("kind")
+    return " ".join(_key_text(value, source) for value in (kind, name) if value is not None)
+
+
+def _key_values(node: Node, source: bytes) -> dict[str, Node]:
+    """A mapping node's own keys and their value nodes (one level: `_pairs_of`)."""
+    found: dict[str, Node] = {}
+    for pair in _pairs_of(node):
+        key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+        if key is not None and value is not None:
+            found.setdefault(_key_text(key, source), value)
+    return found
 
 
 def _yaml_value(node: Node, depth: int, source: bytes) -> list[Entry]:

@@ -277,7 +277,10 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 11: code identifiers' abbreviations read as full words (abbrev59)
 # 12: rms, socks, lens are no plurals; temp, hist, ns out; folders expand nothing (review59)
 # 13: Go's ``var h = func(...)`` and C/C++ function-like macros are definitions (code63)
-READER_VERSION = 13
+# 14: configuration's secrets in more shapes are redacted: a k8s/ECS env entry's value,
+#     --requirepass X, a short password; a store read by 13 holds them until re-read;
+#     a YAML stream's documents are cut apart, named by kind and name (probe63)
+READER_VERSION = 14
 
 
 class Read(NamedTuple):

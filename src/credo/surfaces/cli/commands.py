@@ -27,6 +27,8 @@ LAZY_COMMANDS: dict[str, str] = {
     "hook": "credo.surfaces.cli.agent:hook",
     "setup": "credo.surfaces.cli.agent:setup",
     "dedup": "credo.surfaces.cli.dedup:dedup",
+    "export": "credo.surfaces.cli.records:export",
+    "import": "credo.surfaces.cli.records:import_",
     "demo": "credo.surfaces.cli.demo:demo",
     "backup": "credo.surfaces.cli.ops:backup",
     "captured": "credo.surfaces.cli.capture:captured",
@@ -370,37 +372,6 @@ def stats(ctx: click.Context, as_json: bool) -> None:
 
     result = open_memory(ctx).stats()
     emit(as_json, result, lambda: stats_text(result))
-
-
-@cli.command(name="import")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@json_option
-@click.pass_context
-def import_(ctx: click.Context, file: str, as_json: bool) -> None:
-    """Import JSONL records (beliefs, edges, anchors...) in one transaction; '-' reads stdin."""
-    memory = open_memory(ctx, create=True)
-    source: Any = file
-    if file == "-":
-        source = (line.decode("utf-8", errors="strict") for line in sys.stdin.buffer)
-    try:
-        report = memory.import_records(source)
-    except UnicodeDecodeError as exc:
-        raise click.ClickException(f"stdin is not valid UTF-8: {exc}") from None
-    from credo.surfaces.render import import_text
-
-    emit(as_json, report, lambda: import_text(report))
-
-
-@cli.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@json_option
-@click.pass_context
-def export(ctx: click.Context, file: str, as_json: bool) -> None:
-    """Export every belief, edge, anchor and ingest's state as JSONL records (byte-stable)."""
-    from credo.surfaces.render import export_text
-
-    report = open_memory(ctx).export_records(file)
-    emit(as_json, report, lambda: export_text(report))
 
 
 @cli.command()
