@@ -1,0 +1,155 @@
+"""What the keyword index reads of a text: one rule, for the indexed text and the queries.
+
+unicode61 (store/migrations.py) cuts text at anything that is not a letter or a digit.
+Three kinds of text it cannot serve are rewritten first, the same way on both sides: the
+FTS5 triggers and view call ``index_text`` as the SQL function ``credo_index_text``
+(``register``), and ``fts.query_terms`` and ``stem.tokens`` call it in Python.
+
+- CJK (Han, Hiragana, Katakana, Hangul) is written without spaces, so unicode61 makes a
+  whole clause one token and a word inside it is never found. Each run of these letters
+  becomes its overlapping character bigrams ("データベース" -> "デー ータ タベ ベー ース"),
+  a lone letter itself: what Lucene's CJK analyzer does without a dictionary. A query's
+  runs are cut the same way and the bigrams OR-ed like any terms.
+- Emoji are symbols, which unicode61 drops. Each emoji becomes a token of its own: one
+  private-use character (category Co, which unicode61 keeps) standing for it, so "🚀"
+  finds "🚀" and nothing else. Variation selectors, joiners and skin tones are dropped
+  ("👍🏽" finds "👍"). ©, ®, ™ and arrows are not emoji here: English text keeps them as
+  separators, as before.
+- ß and ẞ become "ss", as German writes them in capitals ("GRÖSSE" finds "Größe").
+
+Any other text is returned as it is (all ASCII text among it), so an index of English
+text is the same, byte for byte, as without this rule.
+"""
+
+# Evaluated annotations, for a cheaper import: see credo/types.py.
+
+import re
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import sqlite3
+
+SQL_FUNCTION = "credo_index_text"
+
+# Letters written without spaces between words; each char must also be a word character
+# (unicode61's L*/N*): the lookahead leaves out the few symbols and marks in these blocks
+# (the katakana middle dot, the voicing marks).
+_CJK_BLOCKS = (
+    "\u1100-\u11ff"  # Hangul Jamo
+    "\u3005-\u3007\u3021-\u3029\u3031-\u3035\u3038-\u303c"  # 々 〆 〇, Hangzhou numerals
+    "\u3040-\u30ff"  # Hiragana, Katakana
+    "\u3130-\u318f"  # Hangul compatibility Jamo
+    "\u31f0-\u31ff"  # Katakana phonetic extensions
+    "\u3400-\u4dbf\u4e00-\u9fff"  # CJK unified ideographs (and extension A)
+    "\ua960-\ua97f\uac00-\ud7ff"  # Hangul Jamo extended, syllables
+    "\uf900-\ufaff"  # CJK compatibility ideographs
+    "\uff66-\uffdc"  # half-width Katakana and Hangul
+    "\U00020000-\U0003134f"  # CJK extensions B to G
+)
+_CJK = f"(?:(?=[^\\W_])[{_CJK_BLOCKS}])"
+# Unicode's Extended_Pictographic, less ©, ®, ‼, ⁉, ™, ℹ and the arrows (common in English).
+_EMOJI = (
+    "[\u231a\u231b\u2328\u23cf\u23e9-\u23f3\u23f8-\u23fa\u25aa\u25ab\u25b6\u25c0"
+    "\u25fb-\u25fe\u2600-\u2605\u2607-\u2612\u2614-\u2685\u2690-\u2705\u2708-\u2712"
+    "\u2714\u2716\u271d\u2721\u2728\u2733\u2734\u2744\u2747\u274c\u274e\u2753-\u2755"
+    "\u2757\u2763-\u2767\u2795-\u2797\u27b0\u27bf\u2b1b\u2b1c\u2b50\u2b55\u3030\u303d"
+    "\u3297\u3299\U0001f000-\U0001f0ff\U0001f10d-\U0001f1ff\U0001f200-\U0001f3fa"
+    "\U0001f400-\U0001faff]"
+)
+# What may follow an emoji and is part of it: variation selectors, the zero-width joiner
+# of a sequence (each emoji of "👨‍👩‍👧" is a token) and skin tones.
+_EMOJI_TAIL = "[\ufe0e\ufe0f\u200d\U0001f3fb-\U0001f3ff]*"
+_SHARP_S = "ßẞ"
+# The private-use plane an emoji's token lives in (unicode61 keeps category Co).
+_EMOJI_PLANE = 0xF0000
+TOKEN_CHARS = "\U000f0000-\U000ffffd"  # for a Python pattern of word characters
+
+
+@cache
+def _special() -> re.Pattern[str]:
+    """Any character this rule rewrites (compiled on first non-ASCII text)."""
+    return re.compile(f"{_CJK}|{_EMOJI}|[{_SHARP_S}]")
+
+
+@cache
+def _parts() -> re.Pattern[str]:
+    return re.compile(f"(?P<cjk>{_CJK}+)|(?P<emoji>{_EMOJI}){_EMOJI_TAIL}|[{_SHARP_S}]")
+
+
+@cache
+def _words() -> re.Pattern[str]:
+    """The index's words of a text this rule rewrites, in place: a CJK run, an emoji, or
+    a run of other letters and digits (a ß among them)."""
+    return re.compile(
+        f"(?P<cjk>{_CJK}+)|(?P<emoji>{_EMOJI}){_EMOJI_TAIL}"
+        f"|(?:(?!{_CJK})[^\\W_]|[{TOKEN_CHARS}])+"
+    )
+
+
+def has_special(text: str) -> bool:
+    """True when ``index_text`` changes ``text`` (never for ASCII text)."""
+    return not text.isascii() and _special().search(text) is not None
+
+
+def bigrams(run: str) -> list[str]:
+    """The overlapping character bigrams of a CJK run; a lone character is itself."""
+    if len(run) < 2:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def emoji_token(emoji: str) -> str:
+    """The one character the index holds for an emoji (its code point's low 16 bits in
+    the private-use plane: the emoji blocks above do not overlap there)."""
+    return chr(_EMOJI_PLANE | (ord(emoji) & 0xFFFF))
+
+
+def _rewrite(match: re.Match[str]) -> str:
+    run = match.group("cjk")
+    if run is not None:
+        return " " + " ".join(bigrams(run)) + " "
+    emoji = match.group("emoji")
+    if emoji is not None:
+        return " " + emoji_token(emoji) + " "
+    return "ss"
+
+
+def index_text(text: str) -> str:
+    """``text`` as the keyword index reads it (the module's rule); ``text`` itself when the
+    rule changes nothing. Idempotent: a bigram, an emoji's token and "ss" stay as they are."""
+    if not has_special(text):
+        return text
+    return _parts().sub(_rewrite, text)
+
+
+def index_words(text: str) -> list[tuple[int, str]]:
+    """(offset in ``text``, token before folding) of each token the index reads from a
+    text ``has_special`` is true for: what unicode61 makes of ``index_text(text)``, with
+    where each token starts in ``text`` itself (a snippet marks the stored text)."""
+    found: list[tuple[int, str]] = []
+    for match in _words().finditer(text):
+        start = match.start()
+        run = match.group("cjk")
+        if run is not None:
+            found += [(start + i, pair) for i, pair in enumerate(bigrams(run))]
+            continue
+        emoji = match.group("emoji")
+        if emoji is not None:
+            found.append((start, emoji_token(emoji)))
+        else:
+            word = match.group()
+            found.append((start, word.replace("ß", "ss").replace("ẞ", "ss")))
+    return found
+
+
+def _sql_index_text(text: object) -> object:
+    # NULL and non-text values pass through, as FTS5 would have read them.
+    return index_text(text) if isinstance(text, str) else text
+
+
+def register(conn: "sqlite3.Connection") -> None:
+    """Make ``credo_index_text`` callable on ``conn``: the store's FTS5 triggers and its
+    ``beliefs_live`` view (m013) call it, so every connection that writes beliefs or
+    checks the index needs it."""
+    conn.create_function(SQL_FUNCTION, 1, _sql_index_text, deterministic=True)
