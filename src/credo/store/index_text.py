@@ -82,8 +82,7 @@ def _words() -> re.Pattern[str]:
     """The index's words of a text this rule rewrites, in place: a CJK run, an emoji, or
     a run of other letters and digits (a ß among them)."""
     return re.compile(
-        f"(?P<cjk>{_CJK}+)|(?P<emoji>{_EMOJI}){_EMOJI_TAIL}"
-        f"|(?:(?!{_CJK})[^\\W_]|[{TOKEN_CHARS}])+"
+        f"(?P<cjk>{_CJK}+)|(?P<emoji>{_EMOJI}){_EMOJI_TAIL}|(?:(?!{_CJK})[^\\W_]|[{TOKEN_CHARS}])+"
     )
 
 
