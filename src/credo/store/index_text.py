@@ -81,9 +81,8 @@ def _parts() -> re.Pattern[str]:
 def _words() -> re.Pattern[str]:
     """The index's words of a text this rule rewrites, in place: a CJK run, an emoji, or
     a run of other letters and digits (a ß among them)."""
-    return re.compile(
-        f"(?P<cjk>{_CJK}+)|(?P<emoji>{_EMOJI}){_EMOJI_TAIL}|(?:(?!{_CJK})[^\\W_]|[{TOKEN_CHARS}])+"
-    )
+    other = f"(?:(?!{_CJK})[^\\W_]|[{TOKEN_CHARS}])+"
+    return re.compile(f"(?P<cjk>{_CJK}+)|(?P<emoji>{_EMOJI}){_EMOJI_TAIL}|{other}")
 
 
 def has_special(text: str) -> bool:
