@@ -90,6 +90,18 @@ def has_special(text: str) -> bool:
     return not text.isascii() and _special().search(text) is not None
 
 
+def cjk_letters(text: str) -> int:
+    """How many of ``text``'s characters are CJK letters (written without spaces)."""
+    if text.isascii():
+        return 0
+    return sum(len(run) for run in _cjk_runs().findall(text))
+
+
+@cache
+def _cjk_runs() -> re.Pattern[str]:
+    return re.compile(f"{_CJK}+")
+
+
 def bigrams(run: str) -> list[str]:
     """The overlapping character bigrams of a CJK run; a lone character is itself."""
     if len(run) < 2:
@@ -115,7 +127,8 @@ def _rewrite(match: re.Match[str]) -> str:
 
 def index_text(text: str) -> str:
     """``text`` as the keyword index reads it (the module's rule); ``text`` itself when the
-    rule changes nothing. Idempotent: a bigram, an emoji's token and "ss" stay as they are."""
+    rule changes nothing. Its tokens are its own: a bigram, an emoji's token and "ss" are
+    read again as themselves."""
     if not has_special(text):
         return text
     return _parts().sub(_rewrite, text)

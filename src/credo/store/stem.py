@@ -17,7 +17,7 @@ Pure functions; ``stem`` is cached (words repeat across queries and passages).
 import re
 from functools import cache, lru_cache
 
-from credo.store.index_text import has_special, index_words
+from credo.store.index_text import TOKEN_CHARS, has_special, index_words
 
 # unicode61: ASCII letters and digits are token characters, every other ASCII byte
 # separates; a non-ASCII letter or digit is a token character (its category, L* or N*).
@@ -35,7 +35,7 @@ ASCII_FOLD = str.maketrans(
 # neither (~0.7M instructions).
 @cache
 def _unicode_token() -> re.Pattern[str]:
-    return re.compile(r"[^\W_]+")
+    return re.compile(f"(?:[^\\W_]|[{TOKEN_CHARS}])+")  # (and the emoji plane: index_text.py)
 
 
 _MAX_TOKEN_BYTES = 64  # porter passes longer tokens through unstemmed
@@ -48,8 +48,23 @@ def fold(word: str) -> str:
         return word.lower()
     import unicodedata  # only for non-ASCII text
 
-    decomposed = unicodedata.normalize("NFD", word.lower())
+    lowered = word.lower()
+    if max(lowered) >= _NO_MARKS:  # kana, Han, Hangul: kept whole
+        return "".join(c if c >= _NO_MARKS else _strip(c) for c in lowered)
+    decomposed = unicodedata.normalize("NFD", lowered)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+# unicode61 removes the diacritics of Latin, Greek and Cyrillic letters, not the voicing
+# marks of kana ("デ" stays "デ") nor anything of Hangul ("데" stays whole): from here on,
+# a character folds to itself but for its case.
+_NO_MARKS = "\u3000"
+
+
+def _strip(c: str) -> str:
+    import unicodedata
+
+    return "".join(x for x in unicodedata.normalize("NFD", c) if not unicodedata.combining(x))
 
 
 def tokens(text: str) -> list[str]:
