@@ -299,7 +299,8 @@ def _as_v11(memory: Memory) -> None:
     with memory.store.transaction():
         memory.store.conn.execute("DROP TABLE edge_files")
         memory.store.conn.execute("DROP TABLE pending_cites")
-        memory.store.conn.execute("DELETE FROM _migrations WHERE version = 12")
+        # (m013 runs again: it finds no CJK, emoji or ß to index again)
+        memory.store.conn.execute("DELETE FROM _migrations WHERE version >= 12")
         memory.store.conn.execute("DELETE FROM _meta WHERE key = 'edge_files_unsettled'")
 
 
