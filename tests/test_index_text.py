@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.store import LATEST_VERSION
+from credo.store import SqliteStore as Store
 from credo.store import index_text as rule
 from credo.store.fts import query_terms
 from credo.store.index_text import bigrams, index_text, index_words, register
-from credo.store.migrations import M006_CONTEXT
+from credo.store.migrations import M006_CONTEXT, MIGRATIONS
 from credo.store.stem import fold, stem, tokens
 from tests.conftest import CliRun
 from tests.test_hook import payload, run_hook
@@ -241,3 +242,34 @@ def test_m013_is_one_transaction(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     with Memory(path, root=tmp_path) as memory:  # and the next open migrates
         hits = memory.store.keyword_search(query_terms("バックアップ"), limit=5)
         assert [h.belief_id for h in hits] == ["backup"]
+
+
+def test_m013_on_a_file_the_version_12_schema_wrote(tmp_path: Path) -> None:
+    """Every field m006's index holds: content, anchor text (an edge's) and context."""
+    path = tmp_path / "v12.db"
+    store = Store(path, migrations=MIGRATIONS[:12])
+    now = 1_700_000_000.0
+    rows = [
+        ("ops", "Restore steps are on the wiki", "docs/運用.md › 復元 L1-L2"),
+        ("how", "see the steps", ""),
+        ("en", "Deploys go through staging", "docs/deploy.md › Deploys L1-L3"),
+    ]
+    for belief_id, content, context in rows:
+        store.conn.execute(
+            "INSERT INTO beliefs(id, content, content_hash, kind, origin, created_at, "
+            "updated_at, context) VALUES (?, ?, ?, 'factual', 'user_stated', ?, ?, ?)",
+            (belief_id, content, belief_id, now, now, context),
+        )
+    store.conn.execute(
+        "INSERT INTO edges(src, dst, type, weight, created_at, anchor_text) "
+        "VALUES ('how', 'ops', 'CITES', 1.0, ?, '復元手順')",
+        (now,),
+    )
+    assert store.schema_version == 12
+    store.close()
+    with Memory(path, root=tmp_path) as memory:
+        assert memory.stats().schema_version == 13
+        for query in ("運用", "手順"):  # the context's path and section, the anchor text
+            hits = memory.store.keyword_search(query_terms(query), limit=5)
+            assert [h.belief_id for h in hits] == ["ops"], query
+        memory.store.fts_integrity_check()
