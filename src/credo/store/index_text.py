@@ -23,8 +23,8 @@ text is the same, byte for byte, as without this rule.
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-import re
-from functools import cache
+from bisect import bisect_right
+from itertools import groupby
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -37,92 +37,89 @@ SQL_FUNCTION = "credo_index_text"
 # Hangul Jamo, 々 〆 〇 and the Hangzhou numerals, Hiragana, Katakana, Hangul compatibility
 # Jamo, the CJK unified ideographs (extensions A to G), Hangul syllables and Jamo extended,
 # CJK compatibility ideographs, half-width Katakana and Hangul.
-#
-# Each class is listed as ranges, and its code points below U+10000 apart from those above:
-# a class of only the first is a bitmap to `re` (one lookup a character), a class mixing
-# both a list it walks. Checking a non-ASCII English text (curly quotes, dashes) thus costs
-# ~4 us for 200 characters, not ~30.
-_CJK_BMP = (
-    "\u1100-\u11ff\u3005-\u3007\u3021-\u3029\u3031-\u3035\u3038-\u303c\u3041-\u3096"
-    "\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3131-\u318e\u31f0-\u31ff\u3400-\u4dbf"
-    "\u4e00-\u9fff\ua960-\ua97c\uac00-\ud7a3\ud7b0-\ud7c6\ud7cb-\ud7fb\uf900-\ufa6d"
-    "\ufa70-\ufad9\uff66-\uffbe\uffc2-\uffc7\uffca-\uffcf\uffd2-\uffd7\uffda-\uffdc"
-)
-_CJK_ASTRAL = (
-    "\U00020000-\U0002a6df\U0002a700-\U0002b738\U0002b740-\U0002b81d\U0002b820-\U0002cea1"
-    "\U0002ceb0-\U0002ebe0\U0002f800-\U0002fa1d\U00030000-\U0003134a"
-)
-_CJK = f"(?:[{_CJK_BMP}]|[{_CJK_ASTRAL}])"
+_CJK_RANGES = (
+    (0x1100, 0x11FF), (0x3005, 0x3007), (0x3021, 0x3029), (0x3031, 0x3035), (0x3038, 0x303C),
+    (0x3041, 0x3096), (0x309D, 0x309F), (0x30A1, 0x30FA), (0x30FC, 0x30FF), (0x3131, 0x318E),
+    (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xA960, 0xA97C), (0xAC00, 0xD7A3),
+    (0xD7B0, 0xD7C6), (0xD7CB, 0xD7FB), (0xF900, 0xFA6D), (0xFA70, 0xFAD9), (0xFF66, 0xFFBE),
+    (0xFFC2, 0xFFC7), (0xFFCA, 0xFFCF), (0xFFD2, 0xFFD7), (0xFFDA, 0xFFDC),
+    (0x20000, 0x2A6DF), (0x2A700, 0x2B738), (0x2B740, 0x2B81D), (0x2B820, 0x2CEA1),
+    (0x2CEB0, 0x2EBE0), (0x2F800, 0x2FA1D), (0x30000, 0x3134A),
+)  # fmt: skip
 # Unicode's Extended_Pictographic, less ©, ®, ‼, ⁉, ™, ℹ and the arrows (common in English).
-_EMOJI_BMP = (
-    "\u231a\u231b\u2328\u23cf\u23e9-\u23f3\u23f8-\u23fa\u25aa\u25ab\u25b6\u25c0"
-    "\u25fb-\u25fe\u2600-\u2605\u2607-\u2612\u2614-\u2685\u2690-\u2705\u2708-\u2712"
-    "\u2714\u2716\u271d\u2721\u2728\u2733\u2734\u2744\u2747\u274c\u274e\u2753-\u2755"
-    "\u2757\u2763-\u2767\u2795-\u2797\u27b0\u27bf\u2b1b\u2b1c\u2b50\u2b55\u3030\u303d"
-    "\u3297\u3299"
-)
-_EMOJI_ASTRAL = (
-    "\U0001f000-\U0001f0ff\U0001f10d-\U0001f1ff\U0001f200-\U0001f3fa\U0001f400-\U0001faff"
-)
-_EMOJI = f"(?:[{_EMOJI_BMP}]|[{_EMOJI_ASTRAL}])"
+_EMOJI_RANGES = (
+    (0x231A, 0x231B), (0x2328, 0x2328), (0x23CF, 0x23CF), (0x23E9, 0x23F3), (0x23F8, 0x23FA),
+    (0x25AA, 0x25AB), (0x25B6, 0x25B6), (0x25C0, 0x25C0), (0x25FB, 0x25FE), (0x2600, 0x2605),
+    (0x2607, 0x2612), (0x2614, 0x2685), (0x2690, 0x2705), (0x2708, 0x2712), (0x2714, 0x2714),
+    (0x2716, 0x2716), (0x271D, 0x271D), (0x2721, 0x2721), (0x2728, 0x2728), (0x2733, 0x2734),
+    (0x2744, 0x2744), (0x2747, 0x2747), (0x274C, 0x274C), (0x274E, 0x274E), (0x2753, 0x2755),
+    (0x2757, 0x2757), (0x2763, 0x2767), (0x2795, 0x2797), (0x27B0, 0x27B0), (0x27BF, 0x27BF),
+    (0x2B1B, 0x2B1C), (0x2B50, 0x2B50), (0x2B55, 0x2B55), (0x3030, 0x3030), (0x303D, 0x303D),
+    (0x3297, 0x3297), (0x3299, 0x3299), (0x1F000, 0x1F0FF), (0x1F10D, 0x1F1FF),
+    (0x1F200, 0x1F3FA), (0x1F400, 0x1FAFF),
+)  # fmt: skip
 # What may follow an emoji and is part of it: variation selectors, the zero-width joiner
-# of a sequence (each emoji of "👨‍👩‍👧" is a token) and skin tones.
-_EMOJI_TAIL = "[\ufe0e\ufe0f\u200d\U0001f3fb-\U0001f3ff]*"
-_SHARP_S = "ßẞ"
+# of a sequence (each emoji of "👨‍👩‍👧" is a token) and skin tones. Separators to unicode61.
+_EMOJI_TAIL = frozenset("\ufe0e\ufe0f\u200d\U0001f3fb\U0001f3fc\U0001f3fd\U0001f3fe\U0001f3ff")
 # The private-use plane an emoji's token lives in (unicode61 keeps category Co).
 _EMOJI_PLANE = 0xF0000
 TOKEN_CHARS = "\U000f0000-\U000ffffd"  # for a Python pattern of word characters
 
-
-@cache
-def _special_bmp() -> re.Pattern[str]:
-    """Any character below U+10000 this rule rewrites (compiled on first non-ASCII text)."""
-    return re.compile(f"[{_CJK_BMP}{_EMOJI_BMP}{_SHARP_S}]")
+# What a character is to the rule.
+_SEPARATOR, _WORD, _CJK, _EMOJI, _TAIL = range(5)
+_SHARP_S = ("ß", "ẞ")
 
 
-@cache
-def _special_astral() -> re.Pattern[str]:
-    return re.compile(f"[{_CJK_ASTRAL}{_EMOJI_ASTRAL}]")
+def _within(ranges: tuple[tuple[int, int], ...], starts: list[int], code: int) -> bool:
+    at = bisect_right(starts, code) - 1
+    return at >= 0 and code <= ranges[at][1]
 
 
-@cache
-def _astral() -> re.Pattern[str]:
-    return re.compile("[\U00010000-\U0010ffff]")
+_CJK_STARTS = [r[0] for r in _CJK_RANGES]
+_EMOJI_STARTS = [r[0] for r in _EMOJI_RANGES]
 
 
-@cache
-def _parts() -> re.Pattern[str]:
-    return re.compile(f"(?P<cjk>{_CJK}+)|(?P<emoji>{_EMOJI}){_EMOJI_TAIL}|[{_SHARP_S}]")
+class _Kinds(dict[str, int]):
+    """Character -> its kind, filled on a miss: the rule reads text a character at a time
+    through this table (a C dict lookup), not a regular expression, whose classes of
+    ~50,000 ideographs cost ~15 ms to compile in every fresh process."""
+
+    def __missing__(self, char: str) -> int:
+        code = ord(char)
+        if _within(_CJK_RANGES, _CJK_STARTS, code):
+            kind = _CJK
+        elif _within(_EMOJI_RANGES, _EMOJI_STARTS, code):
+            kind = _EMOJI
+        elif char in _EMOJI_TAIL:
+            kind = _TAIL
+        elif char.isalnum() or 0xF0000 <= code <= 0xFFFFD:  # unicode61's L*, N* (and Co)
+            kind = _WORD
+        else:
+            kind = _SEPARATOR
+        self[char] = kind
+        return kind
 
 
-@cache
-def _words() -> re.Pattern[str]:
-    """The index's words of a text this rule rewrites, in place: a CJK run, an emoji, or
-    a run of other letters and digits (a ß among them)."""
-    other = f"(?:[^\\W_{_CJK_BMP}{_CJK_ASTRAL}]|[{TOKEN_CHARS}])+"
-    return re.compile(f"(?P<cjk>{_CJK}+)|(?P<emoji>{_EMOJI}){_EMOJI_TAIL}|{other}")
+_ASCII = frozenset(map(chr, range(128)))
+_KINDS = _Kinds()
+_kind = _KINDS.__getitem__
 
 
 def has_special(text: str) -> bool:
     """True when ``index_text`` changes ``text`` (never for ASCII text)."""
     if text.isascii():
         return False
-    if _special_bmp().search(text) is not None:
-        return True
-    special = _special_astral()  # (a text without a character above U+FFFF: one range)
-    return special.search(text) is not None if _astral().search(text) else False
+    for char in set(text).difference(_ASCII):  # (its distinct other characters: a few)
+        if _kind(char) in (_CJK, _EMOJI) or char in _SHARP_S:
+            return True
+    return False
 
 
 def cjk_letters(text: str) -> int:
     """How many of ``text``'s characters are CJK letters (written without spaces)."""
     if text.isascii():
         return 0
-    return sum(len(run) for run in _cjk_runs().findall(text))
-
-
-@cache
-def _cjk_runs() -> re.Pattern[str]:
-    return re.compile(f"{_CJK}+")
+    return sum(1 for char in text if _kind(char) == _CJK)
 
 
 def bigrams(run: str) -> list[str]:
@@ -138,14 +135,8 @@ def emoji_token(emoji: str) -> str:
     return chr(_EMOJI_PLANE | (ord(emoji) & 0xFFFF))
 
 
-def _rewrite(match: re.Match[str]) -> str:
-    run = match.group("cjk")
-    if run is not None:
-        return " " + " ".join(bigrams(run)) + " "
-    emoji = match.group("emoji")
-    if emoji is not None:
-        return " " + emoji_token(emoji) + " "
-    return "ss"
+def _sharp_s(word: str) -> str:
+    return word.replace("ß", "ss").replace("ẞ", "ss") if "ß" in word or "ẞ" in word else word
 
 
 def index_text(text: str) -> str:
@@ -154,7 +145,20 @@ def index_text(text: str) -> str:
     read again as themselves."""
     if not has_special(text):
         return text
-    return _parts().sub(_rewrite, text)
+    out: list[str] = []
+    for kind, chars in groupby(text, _kind):
+        run = "".join(chars)
+        if kind == _CJK:
+            out.append(" " + " ".join(bigrams(run)) + " ")
+        elif kind == _EMOJI:
+            out.append(" " + " ".join(map(emoji_token, run)) + " ")
+        elif kind == _WORD:
+            out.append(_sharp_s(run))
+        elif kind == _SEPARATOR:
+            out.append(run)
+        else:  # an emoji's tail: a separator, as it is to unicode61
+            out.append(" ")
+    return "".join(out)
 
 
 def index_words(text: str) -> list[tuple[int, str]]:
@@ -162,18 +166,16 @@ def index_words(text: str) -> list[tuple[int, str]]:
     text ``has_special`` is true for: what unicode61 makes of ``index_text(text)``, with
     where each token starts in ``text`` itself (a snippet marks the stored text)."""
     found: list[tuple[int, str]] = []
-    for match in _words().finditer(text):
-        start = match.start()
-        run = match.group("cjk")
-        if run is not None:
-            found += [(start + i, pair) for i, pair in enumerate(bigrams(run))]
-            continue
-        emoji = match.group("emoji")
-        if emoji is not None:
-            found.append((start, emoji_token(emoji)))
-        else:
-            word = match.group()
-            found.append((start, word.replace("ß", "ss").replace("ẞ", "ss")))
+    at = 0
+    for kind, chars in groupby(text, _kind):
+        run = "".join(chars)
+        if kind == _CJK:
+            found += [(at + i, pair) for i, pair in enumerate(bigrams(run))]
+        elif kind == _EMOJI:
+            found += [(at + i, emoji_token(c)) for i, c in enumerate(run)]
+        elif kind == _WORD:
+            found.append((at, _sharp_s(run)))
+        at += len(run)
     return found
 
 
