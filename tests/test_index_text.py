@@ -107,7 +107,7 @@ _FTS.execute(
 _FTS.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
 
 _LETTERS = "aZ9 _-.。、「」ー・ゝ々〇データベース毎週日曜にバックアップ数据库备份데이터백업"
-_OTHERS = ["ß", "ẞ", "ö", "🚀", "👍🏽", "✨", "\ufe0f", "\u200d", "©", "™", "→", "✓", "\U000ff680"]
+_OTHERS = ["ß", "ẞ", "ö", "🚀", "👍🏽", "✨", "\ufe0f", "\u200d", "©", "™", "→", "✓"]
 _ALPHABET = st.sampled_from([*_LETTERS, *_OTHERS])
 
 
@@ -273,3 +273,13 @@ def test_m013_on_a_file_the_version_12_schema_wrote(tmp_path: Path) -> None:
             hits = memory.store.keyword_search(query_terms(query), limit=5)
             assert [h.belief_id for h in hits] == ["ops"], query
         memory.store.fts_integrity_check()
+
+
+def test_the_byte_level_check_agrees_with_the_characters() -> None:
+    """``has_special`` reads UTF-8 bytes for speed: for every code point, the same answer
+    as the character table (surrogates aside)."""
+    for code in range(0x80, 0x110000):
+        if 0xD800 <= code < 0xE000:
+            continue
+        char = chr(code)
+        assert rule.has_special(f"a{char}b") is rule._is_special(char), hex(code)

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from credo.retrieval.compress import HEADLINE, SHORT_CHARS, SNIPPET, VERBATIM
 from credo.store.fts import query_terms
-from credo.store.index_text import TOKEN_CHARS, has_special, index_words
+from credo.store.index_text import has_special, index_words
 from credo.store.inflection import with_base_words
 from credo.store.stem import fold, stem, tokens
 
@@ -29,7 +29,7 @@ GAP = "…"
 _BOUNDARY = re.compile(r"([.!?][\"')\]”’]?)\s+")
 _ASCII_WORD = re.compile(r"[a-z0-9]*")
 _ASCII_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789").__contains__
-_UNICODE_WORD = re.compile(f"(?:[^\\W_]|[{TOKEN_CHARS}])+")
+_UNICODE_WORD = re.compile(r"[^\W_]+")
 _SPACE = re.compile(r"\s")
 
 Span = tuple[int, int]

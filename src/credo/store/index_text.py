@@ -24,10 +24,12 @@ text is the same, byte for byte, as without this rule.
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from bisect import bisect_right
+from functools import cache
 from itertools import groupby
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import re
     import sqlite3
 
 SQL_FUNCTION = "credo_index_text"
@@ -100,7 +102,6 @@ class _Kinds(dict[str, int]):
         return kind
 
 
-_ASCII = frozenset(map(chr, range(128)))
 _KINDS = _Kinds()
 _kind = _KINDS.__getitem__
 
@@ -109,10 +110,34 @@ def has_special(text: str) -> bool:
     """True when ``index_text`` changes ``text`` (never for ASCII text)."""
     if text.isascii():
         return False
-    for char in set(text).difference(_ASCII):  # (its distinct other characters: a few)
-        if _kind(char) in (_CJK, _EMOJI) or char in _SHARP_S:
-            return True
-    return False
+    # Every call of the index's triggers asks, so a text's few quotes and dashes must cost
+    # little: its UTF-8 less the ASCII bytes (two passes in C) is looked at, not the text.
+    rest = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES)
+    if b"\xc3\x9f" in rest:  # ß
+        return True
+    leads = rest.translate(None, _BELOW_E1)  # the lead bytes of characters from U+1000
+    if not leads:
+        return False  # (Latin, Greek, Cyrillic...: nothing this rule reads otherwise)
+    # From U+2000 to U+2FFF (lead byte E2) only the emoji from U+2300 are the rule's: the
+    # punctuation ("“", "–", "…"), letterlike symbols and arrows are not.
+    if not leads.strip(b"\xe2") and _e2_special().search(rest) is None:
+        return False
+    return any(_is_special(c) for c in set(rest.decode("utf-8", "surrogatepass")))
+
+
+_ASCII_BYTES = bytes(range(0x80))
+_BELOW_E1 = bytes(range(0xE1))
+
+
+@cache
+def _e2_special() -> "re.Pattern[bytes]":
+    import re
+
+    return re.compile(rb"\xe2[\x8c-\xbf]")  # U+2300 to U+2FFF
+
+
+def _is_special(char: str) -> bool:
+    return _kind(char) in (_CJK, _EMOJI) or char in _SHARP_S
 
 
 def cjk_letters(text: str) -> int:

@@ -17,7 +17,7 @@ Pure functions; ``stem`` is cached (words repeat across queries and passages).
 import re
 from functools import cache, lru_cache
 
-from credo.store.index_text import TOKEN_CHARS, has_special, index_words
+from credo.store.index_text import has_special, index_words
 
 # unicode61: ASCII letters and digits are token characters, every other ASCII byte
 # separates; a non-ASCII letter or digit is a token character (its category, L* or N*).
@@ -35,7 +35,7 @@ ASCII_FOLD = str.maketrans(
 # neither (~0.7M instructions).
 @cache
 def _unicode_token() -> re.Pattern[str]:
-    return re.compile(f"(?:[^\\W_]|[{TOKEN_CHARS}])+")  # (and the emoji plane: index_text.py)
+    return re.compile(r"[^\W_]+")
 
 
 _MAX_TOKEN_BYTES = 64  # porter passes longer tokens through unstemmed
