@@ -94,3 +94,48 @@ def test_explicit_and_env_locations_outrank_the_config_file(tmp_path: Path) -> N
     assert resolve_db_path(cwd=tmp_path, environ=env) == "postgresql://u@/d"
     assert resolve_db_path("b.db", cwd=tmp_path, environ=env) == Path("b.db")
     assert resolve_db_path(cwd=tmp_path, environ={}) == tmp_path / "a.db"
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "config", "named"),
+    [
+        (("search", "x"), {"CREDO_DB": "{folder}"}, None, "(CREDO_DB)"),
+        (("--db", "{folder}", "search", "x"), {}, None, "(--db, or the path given)"),
+        (("--db={folder}", "remember", "x"), {}, None, "(--db, or the path given)"),
+        (("stats",), {"CREDO_DB": "{folder}"}, None, "(CREDO_DB)"),
+        (("search", "x"), {}, "{folder}", "([store] location in {toml})"),
+        (("remember", "x"), {}, "{folder}", "([store] location in {toml})"),
+    ],
+)
+def test_a_folder_as_the_store_is_one_line_naming_where_it_came_from(
+    tmp_path: Path,
+    args: tuple[str, ...],
+    env: dict[str, str],
+    config: str | None,
+    named: str,
+) -> None:
+    """`CREDO_DB=/folder credo search x` was click's 3-line usage error naming --db (exit
+    2); a folder in `[store] location` was "unable to open database file"."""
+    folder = tmp_path / "stores"
+    folder.mkdir()
+    toml = tmp_path / ".credo.toml"
+    if config is not None:
+        toml.write_text(f'[store]\nlocation = "{config.format(folder=folder)}"\n', "utf-8")
+    done = _credo(
+        tmp_path,
+        *(a.format(folder=folder) for a in args),
+        env={k: v.format(folder=folder) for k, v in env.items()},
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == (
+        f"Error: store location {folder} {named.format(toml=toml)} is a folder, not a store "
+        f"file; name a file, e.g. {folder / 'memory.db'}\n"
+    )
+    assert list(folder.iterdir()) == []
+
+
+def test_the_api_refuses_a_folder_as_the_store(tmp_path: Path) -> None:
+    from credo.memory import Memory
+
+    with pytest.raises(InvalidInputError, match=r"\(--db, or the path given\) is a folder"):
+        Memory(tmp_path)

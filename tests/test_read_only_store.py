@@ -8,9 +8,11 @@ user may not); without it the tests are skipped, saying why.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -93,6 +95,9 @@ def test_reads_answer_as_on_the_writable_file(mounted: tuple[Path, Path], tmp_pa
     assert sum(json.loads(line)["kind"] == "belief" for line in exported) >= 3
     doctor = read_only("doctor", check=True).stdout
     assert doctor.startswith("integrity: ok (FTS index not checked: read-only here)")
+    report = json.loads(read_only("doctor", "--json", check=True).stdout)
+    assert report["fts_checked"] is False and report["integrity"] == ["ok"]
+    assert json.loads(writable("doctor", "--json", check=True).stdout)["fts_checked"] is True
     assert sorted(p.name for p in view.iterdir()) == ["s.db"]
     assert _digest(view / "s.db") == before
 
@@ -301,3 +306,67 @@ def test_a_path_with_uri_characters_is_read_only_opened(tmp_path: Path, name: st
             assert conn.execute("SELECT id FROM beliefs").fetchall() == [(belief_id,)]
         finally:
             conn.close()
+
+
+@contextlib.contextmanager
+def _read_only_file(path: Path) -> Iterator[None]:
+    """``path`` made read-only in its writable folder: a mode of 0o444, or for root (whom
+    modes do not stop) the file alone bind-mounted read-only."""
+    if os.geteuid() != 0:
+        path.chmod(0o444)
+        try:
+            yield
+        finally:
+            path.chmod(0o644)
+        return
+    bound = _mount("--bind", str(path), str(path))
+    if bound.returncode != 0:
+        pytest.skip(f"cannot bind-mount here: {bound.stderr.strip()}")
+    try:
+        remount = _mount("-o", "remount,ro,bind", str(path))
+        if remount.returncode != 0:
+            pytest.skip(f"cannot remount read-only here: {remount.stderr.strip()}")
+        yield
+    finally:
+        subprocess.run(["umount", str(path)], capture_output=True, check=False)
+
+
+@pytest.mark.parametrize("journal", ["wal", "backup"])
+def test_a_read_only_file_in_a_writable_folder_opens_read_only(
+    tmp_path: Path, journal: str
+) -> None:
+    """A store file that cannot be written, in a folder that can: a backup (rollback
+    journal) was a StoreError at open ("attempt to write a readonly database"); a WAL file
+    opened, left -wal and -shm files beside it and failed at the first write with SQLite's
+    words. Now it opens for reads, as on a read-only folder."""
+    from credo.store.backup import backup
+
+    docs, folder = tmp_path / "docs", tmp_path / "store"
+    folder.mkdir()
+    belief_id = _store(tmp_path, docs)
+    if journal == "backup":
+        backup(tmp_path / "s.db", folder / "s.db")
+    else:
+        shutil.copyfile(tmp_path / "s.db", folder / "s.db")  # closed: in WAL mode, no -wal
+    writable, read_only = CliRun(tmp_path / "s.db", docs), CliRun(folder / "s.db", docs)
+    before = _digest(folder / "s.db")
+    with _read_only_file(folder / "s.db"):
+        assert os.access(folder, os.W_OK) and not os.access(folder / "s.db", os.W_OK)
+        for args in [("search", "how do deploys work", "--json"), ("show", belief_id, "--json")]:
+            done = read_only(*args)
+            assert done.returncode == 0, (args, done.stderr)
+            assert done.stdout == writable(*args, check=True).stdout, args
+        doctor = read_only("doctor", check=True).stdout
+        assert doctor.startswith("integrity: ok (FTS index not checked: read-only here)")
+        assert json.loads(read_only("doctor", "--json", check=True).stdout)["fts_checked"] is False
+        for args in [("remember", "a new note"), ("lock", belief_id)]:
+            done = read_only(*args)
+            assert (done.returncode, done.stderr) == (
+                1,
+                f"Error: cannot write to {folder / 's.db'}: it is read-only here (the file "
+                "cannot be written)\n",
+            ), args
+        with Memory(folder / "s.db", root=docs, create=False) as memory:
+            assert memory.store.read_only
+        assert sorted(p.name for p in folder.iterdir()) == ["s.db"]
+    assert _digest(folder / "s.db") == before

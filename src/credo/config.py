@@ -109,8 +109,8 @@ def parse_location(raw: str | os.PathLike[str], *, base: Path | None = None) -> 
     return base / path if base is not None and not path.is_absolute() else path
 
 
-def _configured_location(cwd: Path) -> Path | PostgresUrl | None:
-    """``[store] location`` of the nearest ``.credo.toml``, if it sets one."""
+def _configured_location(cwd: Path) -> tuple[Path | PostgresUrl, Path] | None:
+    """``[store] location`` of the nearest ``.credo.toml``, if it sets one, and that file."""
     source = find_upward(cwd, CONFIG_FILE)
     if source is None:
         return None
@@ -128,7 +128,7 @@ def _configured_location(cwd: Path) -> Path | PostgresUrl | None:
         return None
     if not isinstance(value, str) or not value.strip():
         raise InvalidInputError(f"{source}:location={value!r} must be a path or a URL")
-    return parse_location(value, base=source.parent)
+    return parse_location(value, base=source.parent), source
 
 
 def resolve_db_path(
@@ -137,11 +137,20 @@ def resolve_db_path(
     cwd: Path | None = None,
     environ: Mapping[str, str] | None = None,
     existing: bool = False,
+    check_folder: bool = True,
 ) -> Path | PostgresUrl:
     """The store's location (the module docstring's order): a path, or a ``PostgresUrl``.
     ``environ``: whose ``CREDO_DB`` counts (this process's by default; the warm server
-    passes the hook's). ``existing``: a file must be there already (``NotFoundError``)."""
-    location = _location(explicit, cwd, environ)
+    passes the hook's). ``existing``: a file must be there already (``NotFoundError``).
+    ``check_folder``: a path that is a folder here is an ``InvalidInputError`` naming where
+    it came from (the hook passes False: it makes a relative one absolute from its
+    client's folder first, and skips)."""
+    location, origin = _location(explicit, cwd, environ)
+    if check_folder and isinstance(location, Path) and location.is_dir():
+        raise InvalidInputError(
+            f"store location {location} ({origin}) is a folder, not a store file; name a "
+            f"file, e.g. {location / STORE_FILE}"
+        )
     if existing and isinstance(location, Path) and not location.exists():
         raise NotFoundError(
             f"no store at {location}; a write (`credo init`, `remember`, `ingest`, `import`) "
@@ -152,20 +161,21 @@ def resolve_db_path(
 
 def _location(
     explicit: str | os.PathLike[str] | None, cwd: Path | None, environ: Mapping[str, str] | None
-) -> Path | PostgresUrl:
+) -> tuple[Path | PostgresUrl, str]:
+    """The location and where it came from (for an error that names it)."""
     if explicit is not None and str(explicit).strip():
-        return parse_location(explicit)
+        return parse_location(explicit), "--db, or the path given"
     env = (os.environ if environ is None else environ).get("CREDO_DB", "").strip()
     if env:
-        return parse_location(env)
+        return parse_location(env), "CREDO_DB"
     here = (cwd or Path.cwd()).resolve()
     configured = _configured_location(here)
     if configured is not None:
-        return configured
+        return configured[0], f"[store] location in {configured[1]}"
     root = git_root(here)
     if root is not None:
-        return root / STORE_DIR / STORE_FILE
-    return user_data_dir() / STORE_FILE
+        return root / STORE_DIR / STORE_FILE, "the git work tree's default"
+    return user_data_dir() / STORE_FILE, "the user data folder's default"
 
 
 class RetrievalSettings(NamedTuple):

@@ -133,12 +133,17 @@ class Memory:
         lock: bool = False,
         id: str | None = None,
         retention: str | None = None,
+        replace: bool = True,
     ) -> str:
         """Store a belief and return its id.
 
         The same normalised text remembered again (without an explicit id) corroborates the
         existing belief instead of adding a row; a forgotten one is revived. ``doc`` adds a
         ``manual`` document anchor. ``retention``: its class (None: told from the text).
+        A new (or revived) ``correction`` with ``replace`` SUPERSEDES the one belief it
+        clearly replaces, or CONTRADICTS what it disputes, in the same transaction, by
+        capture's rule (credo.agent.correction; ``edges`` lists them). Capture passes False:
+        it judges a prompt's statements together.
         """
         from credo.knowledge import identity  # write path only (like docuri below)
         from credo.knowledge.retention import resolve
@@ -168,8 +173,10 @@ class Memory:
                         f"id {id!r} already holds other text; forget it first or pick another id"
                     )
                 existing = None  # a 60-bit hash-prefix collision: fall through to a new id
+            judge = replace and kind == "correction"
             if existing is not None:
                 belief_id = existing.id
+                judge = judge and existing.deleted_at is not None  # its edges were judged
                 if existing.deleted_at is not None:
                     self.store.set_deleted(belief_id, None, now)
                 self.store.add_corroboration(belief_id, self.source, session, now)
@@ -226,6 +233,10 @@ class Memory:
                     now,
                     source=self.source,
                 )
+            if judge:
+                from credo.agent.correction import replace_for  # write path only
+
+                replace_for(self, belief_id, content)
         return belief_id
 
     def _free_id(self, digest: str) -> str:
@@ -524,16 +535,19 @@ class Memory:
         self,
         *paths: str | os.PathLike[str],
         progress: Callable[[int, int, str], None] | None = None,
+        vendored: bool = False,
     ) -> IngestReport:
         """Read files and folders into beliefs (Markdown by section, code by docstrings and
-        comments, text by paragraph), each anchored to its file and line range; unchanged
-        files are skipped, changed ones re-anchored (rules: the `credo.knowledge.ingest`
-        docstring)."""
+        comments, YAML, TOML and JSON by key, text by paragraph), each anchored to its file
+        and line range; lock files and JSON dumps are skipped, unchanged files too, changed
+        ones re-anchored (rules: the `credo.knowledge.ingest` docstring). A folder's walk
+        leaves vendored folders (``vendor/``, ``third_party/``...) out unless ``vendored``;
+        a folder named in ``paths`` is read."""
         from credo.knowledge.ingest import ingest_paths
 
         if not paths:
             raise InvalidInputError("give at least one file or folder to ingest")
-        return ingest_paths(self.store, paths, root=self.root, progress=progress)
+        return ingest_paths(self.store, paths, root=self.root, progress=progress, vendored=vendored)
 
     def doctor(self, *, fix: bool = False) -> DoctorReport:
         """Check every anchor: files that vanished, line ranges that no longer hold the

@@ -234,8 +234,8 @@ def _capture(
             if existing is not None and seen:
                 belief_id = existing.id  # remembered by hand in this session: no new count
             else:
-                belief_id = memory.remember(
-                    text, kind=kind, origin=origin, session=session, lock=lock
+                belief_id = memory.remember(  # (judged below, with the prompt's others)
+                    text, kind=kind, origin=origin, session=session, lock=lock, replace=False
                 )
             if uri is not None:
                 hint = f"turn {turn}" if turn is not None else None
@@ -260,7 +260,7 @@ def _capture(
             verdicts = replace.judge_prompt([item[1] for item in prompt], candidates)
             for (_, _, belief_id, new), verdict in zip(prompt, verdicts, strict=True):
                 if new:
-                    retired |= _write(memory, belief_id, verdict)
+                    retired |= write_verdict(memory, belief_id, verdict)
             _link_said_together(memory, [item[2] for item in prompt])
     records = [store.get_capture(b) for b in dict.fromkeys(written)]
     return _described(memory, [r for r in records if r is not None])
@@ -279,9 +279,10 @@ def _clean(text: str) -> str | None:
         return None
 
 
-def _write(memory: Memory, belief_id: str, verdict: Verdict) -> set[str]:
-    """Write a verdict of ``knowledge.replace`` for one captured belief; returns the ids it
-    superseded. Edges already there (either way) are left as they are."""
+def write_verdict(memory: Memory, belief_id: str, verdict: Verdict) -> set[str]:
+    """Write a verdict of ``knowledge.replace`` for one captured (or remembered correction's,
+    ``agent.correction``) belief; returns the ids it superseded. Edges already there (either
+    way) are left as they are."""
     from credo.edge_types import EdgeType
     from credo.knowledge.supersession import check_supersedes
 

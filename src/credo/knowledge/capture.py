@@ -126,6 +126,7 @@ from credo.knowledge.shape import HARD_VETOES, gated, shape_cues, shape_veto
 from credo.knowledge.state import aside, unstanding
 from credo.knowledge.talk import no_standing
 from credo.knowledge.taste import feeling, no_taste, own_time, wish_for_referent
+from credo.knowledge.terms import clean_sentence as _clean
 from credo.knowledge.terms import statement_terms
 from credo.knowledge.waiver import waived
 
@@ -303,7 +304,6 @@ _CONDITIONAL_RULE = re.compile(
     r"don'?t|do\s+not|please|remember)\b",
 )
 _NOT_ALWAYS = re.compile(r"\b(?:not|n't)\s+(?:always|ever)\b|\bnot\s+never\b")
-_WS = re.compile(r"\s+")
 # "that's not the function I meant" denies, it names no alternative: not a contrast.
 _COPULA_NOT = re.compile(r"\b(?:that'?s|it'?s|this\s+is|that\s+is|it\s+is|rather|prefer)\s+not\b")
 _NOW_LEAD = re.compile(r"^(?:(?:please|ok|okay|so|and)\s+)?(?:now|then|next)\b")
@@ -363,15 +363,6 @@ _ASIDE = re.compile(
 # A sentence opened by a demonstrative or "it": right under a paste, it is about the paste.
 _DEMONSTRATIVE = re.compile(r"\s*(?:this|that|these|those|it)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b")
-
-
-def _clean(sentence: str) -> str:
-    """The sentence as the signals read it: quoted text out (someone else's words), inline
-    code reduced to its content, emphasis marks gone, one space between words."""
-    clean = sig.INLINE_QUOTED.sub(" ", sentence)
-    clean = sig.INLINE_CODE.sub(r"\1", clean)
-    clean = clean.replace("**", "").replace("__", "").replace("’", "'")
-    return _WS.sub(" ", clean).strip()
 
 
 def _vetoed(clean: str, core: str) -> bool:
@@ -581,6 +572,14 @@ def kind_of(fired: set[str]) -> Kind:
     if "first_person" in fired:
         return "preference"
     return "rule"
+
+
+def statement_of(text: str, kind: Kind) -> Statement:
+    """``text`` read as one statement of ``kind`` without the capture decision: its terms
+    read as a captured sentence's are (a correction remembered by hand, agent/correction.py)."""
+    negated, asserted = statement_terms(_clean(text))
+    origin: Origin = "user_corrected" if kind == "correction" else "user_stated"
+    return Statement(text.strip(), kind, origin, negated, asserted, ())
 
 
 def _statement(text: str, sentence: str, fired: set[str], value: float) -> Statement:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from credo.errors import StoreError
+from credo.knowledge import derived_records
 from credo.knowledge.retention import of_record
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ def export_records(store: Store, path: str | os.PathLike[str]) -> ExportReport:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return ExportReport(counts[0], counts[1], counts[2], str(target), sum(counts[3:]))
+    return ExportReport(counts[0], counts[1], counts[2], str(target), sum(counts[3:6]))
 
 
 def _kinds(store: Store) -> list[Iterator[str]]:
@@ -57,6 +58,8 @@ def _kinds(store: Store) -> list[Iterator[str]]:
         map(ingested_file_line, store.ingested_files()),
         map(edge_source_line, store.iter_edge_sources()),
         map(pending_cite_line, store.iter_pending_cites()),
+        map(derived_records.lines_line, store.iter_passage_lines()),
+        (derived_records.definitions_line(store, f) for f in store.definition_files()),
     ]
 
 

@@ -556,7 +556,8 @@ def _write(plan: _Plan, store: Store, writes: _Writes) -> ImportReport:
         for _ in range(count):
             store.add_corroboration(belief_id, src, None, now)
     store.append_log(log)
-    ingest_rows = plan.ingest.write(store, map(itemgetter(0, 1, 2), new_edges), now)
+    added = (b.id for b in beliefs)
+    ingest_rows = plan.ingest.write(store, map(itemgetter(0, 1, 2), new_edges), now, added)
     return ImportReport(
         beliefs_added=len(beliefs),
         beliefs_corroborated=len(plan.corroborate),

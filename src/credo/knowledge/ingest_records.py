@@ -35,6 +35,12 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from credo.edge_types import EdgeType
 from credo.errors import CredoError, RecordsError
+from credo.knowledge.derived_records import (
+    DefinitionsRecord,
+    DerivedRecord,
+    DerivedState,
+    LinesRecord,
+)
 
 if TYPE_CHECKING:
     from credo.knowledge.records import Fields
@@ -141,11 +147,16 @@ class IngestState:
         self.file_lines: dict[str, int] = {}
         self.sources: list[EdgeSourceRecord] = []
         self.pending: list[PendingCiteRecord] = []
+        self.derived = DerivedState()  # ranking's rows (knowledge/derived_records.py)
         self._uris: dict[str, str] = {}
 
-    def add(self, rec: IngestRecord) -> None:
+    def add(self, rec: IngestRecord | DerivedRecord) -> None:
         """Keep one record, its file names normalised as the store holds them."""
-        if type(rec) is IngestedFileRecord:
+        if type(rec) is LinesRecord:
+            self.derived.add(rec, "")
+        elif type(rec) is DefinitionsRecord:
+            self.derived.add(rec, self._uri(rec.file, rec.line))
+        elif type(rec) is IngestedFileRecord:
             path = self._uri(rec.path, rec.line)
             first = self.file_lines.setdefault(path, rec.line)
             if first != rec.line:
@@ -181,17 +192,25 @@ class IngestState:
             self._uris[name] = found
         return found
 
-    def write(self, store: Store, new_edges: Iterable[tuple[str, str, str]], now: float) -> int:
+    def write(
+        self,
+        store: Store,
+        new_edges: Iterable[tuple[str, str, str]],
+        now: float,
+        added: Iterable[str] = (),
+    ) -> int:
         """Check the records against the store, which holds the import's beliefs and edges
-        by now (``new_edges``: those this import inserted), then add their rows. Returns
-        the rows added; raises ``RecordsError`` (the caller rolls back) on a bad one."""
-        if not (self.files or self.sources or self.pending):
+        by now (``new_edges``: those this import inserted; ``added``: its new beliefs), then
+        add their rows. Returns the rows added; raises ``RecordsError`` (the caller rolls
+        back) on a bad one."""
+        derived = self.derived
+        if not (self.files or self.sources or self.pending or derived.lines or derived.files):
             return 0
         from credo.store.rows import IngestedFile
 
         keys = {r[2:5] for r in self.sources}
         stored = store.existing_edge_keys(keys)
-        problems = self._unknown_beliefs(store)
+        problems = self._unknown_beliefs(store) + derived.problems(store)
         problems += [
             (r.line, f"edge {r.src} -{r.type}-> {r.dst} is not an edge in the file or the store")
             for r in self.sources
@@ -218,15 +237,18 @@ class IngestState:
         files = store.add_ingested_files(ledger)
         sources = store.insert_edge_sources(rows)
         pending = store.insert_pending_cites(sorted({r[1:] for r in self.pending}))
+        ranking = derived.write(store, added)
         named = {r[0] for r in rows} - self.file_lines.keys()
         if any(store.get_ingested_file(file) is None for file in sorted(named)):
             from credo.store.edge_files import UNSETTLED
 
             store.meta_set(UNSETTLED, "1")
-        if files or sources or pending:
+        if files or sources or pending or ranking:
             counts = {"ingested_files": files, "edge_sources": sources, "pending_cites": pending}
+            if ranking:  # (an export from before these records logs as it did)
+                counts["ranking_rows"] = ranking
             store.append_log([(now, "ingest_state", None, self.source, counts)])
-        return files + sources + pending
+        return files + sources + pending  # (the ranking rows are ingest's, not its state)
 
     def _unknown_beliefs(self, store: Store) -> list[tuple[int, str]]:
         """(line, message) of each first belief or waiting link's src that is no belief."""

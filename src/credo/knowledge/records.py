@@ -22,7 +22,8 @@ from typing import Any, NamedTuple, cast
 
 from credo.edge_types import EdgeType
 from credo.errors import RecordsError
-from credo.knowledge import ingest_records
+from credo.knowledge import derived_records, ingest_records
+from credo.knowledge.derived_records import DerivedRecord
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
 from credo.knowledge.ingest_records import IngestRecord
 from credo.types import ANCHOR_TYPES, RETENTIONS
@@ -76,7 +77,7 @@ class AnchorRecord(NamedTuple):
     created_at: float | None = None
 
 
-Record = BeliefRecord | EdgeRecord | AnchorRecord | IngestRecord
+Record = BeliefRecord | EdgeRecord | AnchorRecord | IngestRecord | DerivedRecord
 
 
 def _fail(source: str, line: int, message: str) -> RecordsError:
@@ -229,7 +230,9 @@ def _checked(obj: Any, source: str, line: int) -> Record:
         )
     if kind in ingest_records.KINDS:
         return ingest_records.parse(kind, f)
-    kinds = ", ".join(("belief", "edge", "anchor", *ingest_records.KINDS))
+    if kind in derived_records.KINDS:
+        return derived_records.parse(kind, f)
+    kinds = ", ".join(("belief", "edge", "anchor", *ingest_records.KINDS, *derived_records.KINDS))
     raise _fail(source, line, f"unknown record kind {kind!r}; use one of {kinds}")
 
 

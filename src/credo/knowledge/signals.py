@@ -495,6 +495,7 @@ SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s+)")
 # --- terms for supersession --------------------------------------------------------------
 
 TERM = r"(`[^`\n]{1,40}`|[\w@/+#][\w.@/+#:-]*)"
+_TERM_BARE = TERM.replace("(", "(?:", 1)  # the same, capturing nothing ("moved from X to Y")
 
 
 class TermPatterns(NamedTuple):
@@ -509,7 +510,8 @@ def term_patterns() -> TermPatterns:
     return TermPatterns(
         re.compile(
             rf"""\b(?:never|don'?t|do\s+not|dont|stop|avoid|no\s+longer|not|instead\s+of|
-            rather\s+than|in\s+place\s+of|over|without|ban|drop|remove)
+            rather\s+than|in\s+place\s+of|over|without|ban|drop|remove|
+            (?:moved|switched|migrated)\s+(?:away\s+)?from)
             (?:\s+(?:ever|again|use|using|run|running|add|adding|call|calling|install|installing|
             import|importing|write|writing|touch|touching|commit|committing|put|putting|pick|
             choose|the|a|an|any|on|to|with|be|via|in|into))*\s+{TERM}""",
@@ -518,7 +520,7 @@ def term_patterns() -> TermPatterns:
         re.compile(
             rf"""\b(?:use|using|prefer|with|switch\s+to|switched\s+to|moved\s+to|migrate\s+to|
             migrated\s+to|stick\s+(?:to|with)|go\s+with|is\s+on\s+port|on\s+port|is|are|be|
-            standardi[sz]ed\s+on)
+            standardi[sz]ed\s+on|(?:moved|switched|migrated)\s+(?:away\s+)?from\s+{_TERM_BARE}\s+to)
             (?:\s+(?:the|a|an|only|always))*\s+{TERM}""",
             _I | re.VERBOSE,
         ),

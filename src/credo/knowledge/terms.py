@@ -11,14 +11,24 @@ import re
 
 from credo.knowledge import signals as sig
 
-__all__ = ["statement_terms"]
+__all__ = ["clean_sentence", "statement_terms"]
 
+_WS = re.compile(r"\s+")
 _NEGATION_BEFORE = re.compile(r"(?:n't|\bnot|\bnever|\bstop|\bavoid|\bno)\s*$", re.IGNORECASE)
 
 
 def _term(raw: str) -> str:
     term = raw.strip("`").strip().rstrip(".,;:!?)'\"").lower()
     return "" if term in sig.STOP_TERMS or len(term) > 40 else term
+
+
+def clean_sentence(sentence: str) -> str:
+    """The sentence as the signals read it: quoted text out (someone else's words), inline
+    code reduced to its content, emphasis marks gone, one space between words."""
+    clean = sig.INLINE_QUOTED.sub(" ", sentence)
+    clean = sig.INLINE_CODE.sub(r"\1", clean)
+    clean = clean.replace("**", "").replace("__", "").replace("’", "'")
+    return _WS.sub(" ", clean).strip()
 
 
 def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -59,6 +59,7 @@ from credo.retrieval.specific import lift
 from credo.retrieval.standing import GroupLines, Marks, picked, place_locked
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms
 from credo.store.graph import Link
+from credo.store.identifier import with_identifier_phrases
 from credo.store.inflection import with_base_words
 from credo.store.short_ids import Shown
 from credo.tokens import CHARS_PER_TOKEN, marks
@@ -478,6 +479,8 @@ def _rank(
     kept)."""
     lanes = {**DEFAULT_LANES, **options.lanes}
     terms = with_base_words(query_terms(text), text)  # "lazily" asks for lazy, "taken" for take
+    # "checkRateLimit" asks for its callers, whose context holds "check rate limit"
+    terms = with_identifier_phrases(terms, text)
     named: dict[str, float] = {}  # the doc lane's scores, read first: see without_named
     if lanes["doc"]:
         named, paths = doc_scores(store, text)

@@ -21,7 +21,7 @@ from credo.store.db import (
     Transactions,
     connect,
     enable_wal,
-    on_read_only_folder,
+    read_only_here,
     store_version,
 )
 from credo.store.defns import DefnTable
@@ -95,11 +95,13 @@ class SqliteStore(
 
     def __init__(self, path: str | Path, *, migrations: tuple[Migration, ...] = MIGRATIONS) -> None:
         self.path = str(path)
-        # A store on a read-only mount, or in a folder of another user's: reads only. Told
-        # from the folder, not from a failed open: SQLite opens such a file without complaint
-        # when it needs no -shm of its own (a rollback-journal file such as a backup, or a
-        # writer elsewhere keeping -wal and -shm), and would fail only at the first write.
-        self.read_only = on_read_only_folder(self.path)
+        # A store on a read-only mount, in a folder of another user's, or a read-only file:
+        # reads only. Told from the folder and the file, not from a failed open: SQLite opens
+        # such a file without complaint when it needs no -shm of its own (a rollback-journal
+        # file such as a backup, or a writer elsewhere keeping -wal and -shm), and would fail
+        # only at the first write.
+        why = read_only_here(self.path)
+        self.read_only = why is not None
         self.conn = connect(self.path, read_only=self.read_only, wal=False)
         try:
             # Refuse a newer schema before WAL mode rewrites the header: never modified.
@@ -115,7 +117,7 @@ class SqliteStore(
         except BaseException:
             self.conn.close()
             raise
-        self._tx = Transactions(self.conn, self.path, read_only=self.read_only)
+        self._tx = Transactions(self.conn, self.path, read_only=why)
         self._tx.before_commit.append(self.flush_line_df)
 
     def before_commit(self, callback: Callable[[], None]) -> None:

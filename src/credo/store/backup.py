@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from credo.errors import SchemaVersionError, StoreError
-from credo.store.db import BUSY_TIMEOUT_MS, on_read_only_folder, read_only_uri
+from credo.store.db import BUSY_TIMEOUT_MS, read_only_here, read_only_uri
 from credo.store.index_text import register
 from credo.store.migrations import LATEST_VERSION, current_version
 
@@ -71,7 +71,7 @@ def _open(path: Path, *, read_only: bool) -> sqlite3.Connection:
     checkpoint rather than fail. A file in a folder this process cannot write (a read-only
     mount) is always opened for reading, as the store opens it (db.read_only_uri)."""
     try:
-        if read_only or on_read_only_folder(str(path)):
+        if read_only or read_only_here(str(path)):
             conn = sqlite3.connect(read_only_uri(str(path)), uri=True, isolation_level=None)
         else:
             conn = sqlite3.connect(str(path), isolation_level=None)

@@ -77,7 +77,7 @@ def _left_wal(target: str) -> str:
     """Why a read-only open failed, when a crashed writer's ``-wal`` is there without its
     ``-shm``: reading the WAL needs the index that SQLite cannot make in this folder."""
     left = Path(target + "-wal").exists() and not Path(target + "-shm").exists()
-    if not (left and on_read_only_folder(target)):
+    if not (left and read_only_here(target)):
         return ""
     return (
         "; it is read-only here and a writer's -wal file is left without its -shm (a crash): "
@@ -94,15 +94,22 @@ def read_only_uri(target: str) -> str:
     # the path after an empty authority: one spelled with a leading // is not read as one,
     # and a Windows drive reads file:///C:/...
     uri = f"{Path(target).absolute().as_uri()}?mode=ro"
-    if on_read_only_folder(target) and not Path(target + "-wal").exists():
+    if read_only_here(target) and not Path(target + "-wal").exists():
         uri += "&immutable=1"
     return uri
 
 
-def on_read_only_folder(target: str) -> bool:
-    """Whether ``target`` is a file in a folder this process may not write."""
+def read_only_here(target: str) -> str | None:
+    """Why this process may not write the store file ``target`` (its folder, or the file
+    itself: a read-only file in a writable folder), or None when it may, or it is no file.
+    Either way SQLite would open it and fail at the first write (or at once, for a file in
+    rollback-journal mode: a backup), and leave -wal and -shm files beside it."""
     path = Path(target)
-    return path.is_file() and not os.access(path.parent, os.W_OK)
+    if not path.is_file():
+        return None
+    if not os.access(path.parent, os.W_OK):
+        return "its folder cannot be written"
+    return None if os.access(path, os.W_OK) else "the file cannot be written"
 
 
 def enable_wal(conn: sqlite3.Connection, target: str) -> None:
@@ -129,10 +136,12 @@ def enable_wal(conn: sqlite3.Connection, target: str) -> None:
 class Transactions:
     """Re-entrant transaction scope over one connection: nested scopes join the outer one."""
 
-    def __init__(self, conn: sqlite3.Connection, path: str, *, read_only: bool = False) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, path: str, *, read_only: str | None = None
+    ) -> None:
         self._conn = conn
         self._path = path
-        self._read_only = read_only  # opened for reads only (store/__init__.py)
+        self._read_only = read_only  # why it was opened for reads only (store/__init__.py)
         self._depth = 0
         # Counts the outermost transactions begun: state a writer holds back until commit
         # (store/lines.py) knows by it whether that state's transaction is still the open one.
@@ -177,7 +186,7 @@ class Transactions:
     def _outermost(self, *, watch: bool = True) -> Iterator[sqlite3.Connection]:
         if self._read_only:
             raise StoreError(
-                f"cannot write to {self._path}: it is read-only here (its folder cannot be written)"
+                f"cannot write to {self._path}: it is read-only here ({self._read_only})"
             )
         while watch and self.before_first_write:
             self.before_first_write.pop(0)()

@@ -192,6 +192,10 @@ class DefnWrites:
         moved = {b: s for b, s in passages.items() if old_passages.get(b) != s}
         self._defn_write_passages(file, left, moved)
 
+    def file_definitions(self, file: str) -> tuple[dict[Span, DefnRow], dict[str, Span]]:
+        """``file``'s definitions and its passages' places (export: knowledge/derived_records)."""
+        return self._defn_file_rows(file)
+
     def drop_file_definitions(self, file: str) -> None:
         """Remove a vanished file's rows and their counts."""
         self.set_file_definitions(file, {}, {})

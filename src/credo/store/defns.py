@@ -64,6 +64,11 @@ class DefnTable(DefnWrites):
             return warm.passage_definitions(self.conn, ids)
         return read_passage_definitions(self.conn, ids)
 
+    def definition_files(self) -> list[str]:
+        """The files that have definitions, sorted."""
+        rows = self.conn.execute("SELECT DISTINCT file FROM definitions").fetchall()
+        return sorted(str(r[0]) for r in rows)
+
     def _defn_places(self, ids: list[str]) -> list[tuple[str, Span]]:
         return [
             (r[0], (r[1], r[2]))

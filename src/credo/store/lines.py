@@ -45,6 +45,11 @@ class LineTable(LineWrites):
             )
         )
 
+    def iter_passage_lines(self) -> list[tuple[str, str, str]]:
+        """Every (belief id, lines, context) row, forgotten beliefs' too, by belief id."""
+        rows = self.conn.execute("SELECT belief_id, lines, context FROM passage_lines")
+        return sorted((str(r[0]), str(r[1]), str(r[2])) for r in rows)
+
     def line_counts(self, stems: Iterable[str]) -> dict[str, int]:
         """``line_df``'s counts for ``stems`` and the totals (line_stats.TOTALS); a store
         without line statistics (known per store version) is not asked."""

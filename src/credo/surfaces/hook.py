@@ -167,7 +167,7 @@ def store_path(
     ``cwd`` and ``environ`` are the hook process's (the warm server passes the client's)."""
     from credo.config import resolve_db_path
 
-    store = resolve_db_path(db, cwd=folder, environ=environ)
+    store = resolve_db_path(db, cwd=folder, environ=environ, check_folder=False)
     if not isinstance(store, Path):  # a PostgreSQL URL: nothing to make absolute
         return store
     return store if store.is_absolute() else (cwd if cwd is not None else Path.cwd()) / store

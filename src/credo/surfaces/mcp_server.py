@@ -26,7 +26,7 @@ from credo.agent.journal import log_injection
 from credo.edge_types import EdgeType
 from credo.errors import CredoError
 from credo.memory import Memory
-from credo.surfaces.render import memory_block, result_json, to_jsonable
+from credo.surfaces.render import memory_block, replaced, result_json, to_jsonable
 from credo.types import BELIEF_KINDS
 
 SERVER_NAME = "credo"
@@ -44,8 +44,10 @@ it with remember_belief (one short self-contained statement; pass doc= for the f
 about). Lock it with lock_belief only when the user confirms it as a rule.
 3. After a belief helped or misled you, report it with give_feedback (used / harmful).
 4. Connect beliefs with relate_beliefs, and beliefs to files with link_document; \
-list_anchors answers "which beliefs are about this file?". When a newer belief replaces an \
-old one, relate_beliefs(new, old, "SUPERSEDES"): searches then serve the new one. Beliefs \
+list_anchors answers "which beliefs are about this file?". A correction remembered with \
+kind "correction" supersedes the belief it clearly replaces by itself (its result lists \
+`supersedes`); otherwise, when a newer belief replaces an old one, relate_beliefs(new, old, \
+"SUPERSEDES"): searches then serve the new one. Beliefs \
 marked "conflicts with" disagree: ask the user which holds, then resolve_conflict.
 Tool errors explain what was wrong and what to do; fix the call and retry."""
 
@@ -200,7 +202,10 @@ def build_server(memory: Memory) -> MCPServer:
 
         Returns the stored belief with its id. Saving the same text again corroborates the
         existing belief instead of duplicating it. Use it for what the user states or what
-        you verified, not for guesses.
+        you verified, not for guesses. A correction ("we moved from npm to pnpm for
+        installing packages") supersedes the one stored belief it clearly replaces and is
+        marked as conflicting with those it only disputes: `supersedes` and `contradicts`
+        list their ids (undo a wrong one with forget_belief on the correction).
         """
         with _tool_errors(), _store(memory, scope) as target:
             belief_id = target.remember(
@@ -208,7 +213,8 @@ def build_server(memory: Memory) -> MCPServer:
             )
             belief = target.get(belief_id)
             anchors = target.anchors(belief_id)
-        return {"belief": to_jsonable(belief), "anchors": to_jsonable(anchors)}
+            edges = replaced(belief_id, target.edges(belief_id))
+        return {"belief": to_jsonable(belief), "anchors": to_jsonable(anchors), **edges}
 
     @server.tool(title="Lock a belief", annotations=_write(idempotent=True))
     async def lock_belief(id: BeliefId, scope: Scope = "project") -> dict[str, Any]:

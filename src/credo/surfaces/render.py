@@ -397,3 +397,21 @@ def injections_text(rows: Sequence[Injection], *, session: str | None = None) ->
             f"{row.tokens:>5} tok {row.chars:>6} ch  {ids}{reason}"
         )
     return "\n".join(lines)
+
+
+def replaced(belief_id: str, edges: Sequence[Edge]) -> dict[str, list[str]]:
+    """What ``belief_id`` replaces (SUPERSEDES) and disputes (CONTRADICTS), by the edges out
+    of it: `remember`'s answer, so the agent can undo a wrong one (forget the new belief)."""
+    out = [e for e in edges if e.src == belief_id]
+    return {
+        "supersedes": [e.dst for e in out if e.type.value == "SUPERSEDES"],
+        "contradicts": [e.dst for e in out if e.type.value == "CONTRADICTS"],
+    }
+
+
+def remembered_text(belief_id: str, edges: dict[str, list[str]]) -> str:
+    """`credo remember`'s text: the id first (scripts read it), then what it replaces."""
+    lines = [belief_id]
+    lines += [f"supersedes {old} (undo: credo forget {belief_id})" for old in edges["supersedes"]]
+    lines += [f"contradicts {other}" for other in edges["contradicts"]]
+    return "\n".join(lines)

@@ -9,6 +9,8 @@ anchored to its file and lines.
 - `split_code`: definitions (signature, doc, body names), docstrings and comments of
   Python (`ast`) and C/C++/C#, JS/TS, Go, Rust, Java and shell sources (tree-sitter).
 - `split_text`: plain text by paragraph.
+- `split_config`: YAML, TOML and JSON (with comments) by their keys (tree-sitter): a
+  chunk per key block, its key path as the section.
 - `split_file`: picks one of the above by extension (`language_for`).
 """
 
@@ -29,6 +31,7 @@ from credo.knowledge.chunk.text import split_text
 
 if TYPE_CHECKING:
     from credo.knowledge.chunk.code import split_code
+    from credo.knowledge.chunk.config import split_config
     from credo.knowledge.chunk.markdown import split_markdown
     from credo.knowledge.chunk.rst import split_rst
 
@@ -42,6 +45,7 @@ __all__ = [
     "language_for",
     "source_lines",
     "split_code",
+    "split_config",
     "split_file",
     "split_markdown",
     "split_rst",
@@ -56,6 +60,10 @@ def __getattr__(name: str) -> Any:
         from credo.knowledge.chunk.code import split_code
 
         return split_code
+    if name == "split_config":
+        from credo.knowledge.chunk.config import split_config
+
+        return split_config
     if name == "split_markdown":
         from credo.knowledge.chunk.markdown import split_markdown
 

@@ -113,6 +113,7 @@ _GO = """
 (type_spec name: (_) @name type: (interface_type) @body) @definition
 (type_spec name: (_) @name) @definition
 (type_alias name: (_) @name) @definition
+(var_spec name: (_) @name value: (expression_list . (func_literal body: (_) @body) .)) @definition
 """
 
 _RUST = """
@@ -164,6 +165,7 @@ _CPP = """
 (union_specifier name: (_) @name body: (_) @body) @definition
 (enum_specifier name: (_) @name body: (_) @body) @definition
 (namespace_definition name: (_) @name body: (_) @body) @definition
+(preproc_function_def name: (_) @name value: (_) @body) @definition
 """
 
 _BASH = """
@@ -200,7 +202,7 @@ GRAMMARS: dict[str, Grammar] = {
         "tree_sitter_go",
         _GO,
         "c",
-        signature_parents=frozenset({"type_declaration"}),
+        signature_parents=frozenset({"type_declaration", "var_declaration"}),
     ),
     "rust": Grammar(
         "tree_sitter_rust",

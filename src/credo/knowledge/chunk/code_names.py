@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from credo.store.fts import STOPWORDS
+from credo.store.identifier import identifier_parts
 
 # At most this many context words per definition: enough to name what a body works with,
 # few enough that a long function does not drown its own signature in the context field.
@@ -40,13 +41,6 @@ MAX_STRING_CHARS = 200
 # written twice: what the body works on (see the module docstring).
 SALIENT_SHARE = 0.05
 
-# Words an identifier splits into: "HTTPConnectionPool" -> HTTP, Connection, Pool;
-# "get_backoff_time" -> get, backoff, time; "sha256" -> sha256; an acronym's plural is one
-# word: "combineURLs" -> combine, URLs (not UR, Ls), "UUIDs" -> UUIDs; digits join the
-# word before them, a plural's as any ("getURLs2" -> get, URLs2, as ingest/context.py reads it).
-_WORD_PART = re.compile(r"[A-Z]{2,}s\d*(?![a-z])|[A-Z]+\d*(?![a-z])|[A-Z]?[a-z]+\d*|\d+")
-# Receivers and literals every body names: they say nothing about this one.
-_NOISE_WORDS = frozenset("self cls this super none true false null nil undefined new".split())
 # Keywords and primitive types of the languages credo reads: the lexers below see them as
 # names, and they say nothing about one body.
 KEYWORDS = frozenset(
@@ -184,12 +178,6 @@ def names_in_bytes(
     return _body_words(decoded)
 
 
-@functools.lru_cache(maxsize=65_536)
-def _parts(identifier: str) -> tuple[str, ...]:
-    words = (part.lower() for part in _WORD_PART.findall(identifier))
-    return tuple(w for w in words if len(w) > 1 and not w.isdigit() and w not in _NOISE_WORDS)
-
-
 def context_words(identifiers: Iterable[str], strings: Iterable[str] = ()) -> str:
     """The words of `identifiers` (a body's name uses, repeats included), split at ``_``
     and case changes, lower-cased, each once in first-seen order, at most
@@ -199,13 +187,13 @@ def context_words(identifiers: Iterable[str], strings: Iterable[str] = ()) -> st
     dropped."""
     uses: dict[str, int] = {}  # first-seen order
     for identifier, count in Counter(identifiers).items():  # first-seen order too
-        for word in _parts(identifier):
+        for word in identifier_parts(identifier):
             uses[word] = uses.get(word, 0) + count
     words = list(uses)[:MAX_CONTEXT_WORDS]
     seen = dict.fromkeys(words)
     limit = len(seen) + MAX_STRING_WORDS
     for string in strings:
-        for word in _parts(string):
+        for word in identifier_parts(string):
             if len(seen) >= limit:
                 break
             if word not in seen and word not in STOPWORDS:

@@ -21,16 +21,23 @@ EXTENSIONS: dict[str, str] = {
     **dict.fromkeys(("sh", "bash", "zsh", "ksh"), "shell"),
     **dict.fromkeys(("rst", "rest"), "rst"),
     **dict.fromkeys(("txt", "text"), "text"),
+    # Configuration (credo.knowledge.chunk.config). JSON with comments (tsconfig.json,
+    # .jsonc) is JSON to its grammar; JSON5's bare keys are not, and are left out.
+    **dict.fromkeys(("yaml", "yml"), "yaml"),
+    "toml": "toml",
+    **dict.fromkeys(("json", "jsonc"), "json"),
 }
 # The languages that are prose (pages, not code): their passages get line statistics, and
 # their words are never read as code's abbreviations.
 PROSE_LANGUAGES = frozenset({"markdown", "rst", "text"})
+CONFIG_LANGUAGES = frozenset({"yaml", "toml", "json"})
 
 
 def language_for(path: str) -> str | None:
     """The language of `path` from its extension (case-insensitive), None if unsupported.
 
-    One of "markdown", "rst", "python", "c", "js", "go", "rust", "java", "shell", "text".
+    One of "markdown", "rst", "python", "c", "js", "go", "rust", "java", "shell", "text",
+    "yaml", "toml", "json".
     """
     name = re.split(r"[/\\]", path)[-1]
     _, dot, extension = name.rpartition(".")
@@ -63,6 +70,10 @@ def split_file(path: str, text: str) -> list[Chunk]:
         return split_rst(text)
     if language == "text":
         return split_text(text)
+    if language in CONFIG_LANGUAGES:
+        from credo.knowledge.chunk.config import split_config
+
+        return split_config(text, language)
     from credo.knowledge.chunk.code import split_code
 
     return split_code(text, language)

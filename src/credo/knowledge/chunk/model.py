@@ -22,6 +22,7 @@ ROLES = (
     "text",
     "code",  # a code block of a document (credo.knowledge.chunk.markdown)
     "passage",  # consecutive chunks of one section joined (credo.knowledge.chunk.passage)
+    "config",  # a configuration file's key block (credo.knowledge.chunk.config)
 )
 
 # A paragraph (or list item, comment block, docstring paragraph) whose cleaned text is

@@ -49,8 +49,9 @@ def passages(
 ) -> list[Chunk]:
     """The passages of `chunks` (one file's, in document order); see the module docstring.
 
-    Pure and deterministic. Plain-text chunks (role "text") are already paragraphs and
-    pass through unchanged.
+    Pure and deterministic. Plain-text chunks (role "text") are already paragraphs, and
+    configuration chunks (role "config") already key blocks cut to size: both pass through
+    unchanged.
     """
     groups = _section_groups(chunks)
     out: list[Chunk] = []
@@ -88,6 +89,8 @@ def _section_groups(chunks: Sequence[Chunk]) -> list[list[Chunk]]:
             or chunk.role in _OPENERS
             or chunk.role == "text"
             or current[0].role == "text"
+            or chunk.role == "config"  # (after "text": an ingest's hot loop)
+            or current[0].role == "config"
             or chunk.section != current[0].section
         ):
             groups.append([chunk])

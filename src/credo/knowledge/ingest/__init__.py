@@ -13,9 +13,16 @@ The rules (quoted in the docs):
   reads them (a deeper file overrides a shallower one, ``!`` re-includes), including those
   in the folders between the project root and a folder given on the command line. The
   folders ``.git``, ``.credo``, ``__pycache__``, ``node_modules`` and ``.venv`` are never
-  entered. Symbolic links are followed, but a folder already visited (by its device and
-  inode) is not entered twice, so link loops end, and a file a folder's walk reaches
-  through a link that leads out of both the project root and the folder given is skipped
+  entered, and credo's own ``.credo.toml`` never read (it may name a store's password).
+  Vendored folders (``vendor``, ``third_party``, ``bower_components`` and the
+  other names of `walk.VENDORED_DIRS`, after GitHub Linguist's vendor rules: other
+  projects' code copied in) are not entered either, each reported as skipped
+  (``vendored``), unless the run asks for them (``vendored=True``, ``credo ingest
+  --vendored``) or names the folder or a path inside it; one read before is retired at
+  the next walk that leaves it out, as a ``.gitignore`` written since retires. Symbolic
+  links are followed, but a folder already visited (by its device and inode) is not
+  entered twice, so link loops end, and a file a folder's walk reaches through a link
+  that leads out of both the project root and the folder given is skipped
   (``outside``): a cloned repository's link to ``~/.ssh`` or ``~/.aws`` must not put those
   files into the agent's prompt (a file read before through such a link is retired at the
   folder's next walk, as a vanished one). A file named explicitly is read even if a
@@ -28,13 +35,17 @@ The rules (quoted in the docs):
   ``too_large`` (over `MAX_FILE_BYTES`), ``binary`` (a NUL byte in the first
   `SNIFF_BYTES`), ``not_utf8`` (not valid UTF-8), ``minified`` (JavaScript, .js, .mjs or
   .cjs, named ``*.min.js`` or ``*-min.js`` or whose lines average over 110 characters:
-  GitHub Linguist's rule) and ``unreadable`` (not a regular file, a dangling link, no
-  permission, or an I/O error). A file read before that now reads as too large, binary,
-  not UTF-8 or minified has its beliefs retired (what was read is no longer what it
+  GitHub Linguist's rule; JSON past 2 KB by the same measure), ``lock`` (a package
+  manager's lock file by name: ``package-lock.json``, ``pnpm-lock.yaml``, ``*.lock``),
+  ``generated`` (a JSON data dump: a top-level array past 64 KB, or any JSON past 512 KB)
+  and ``unreadable`` (not a regular file, a dangling link, no permission, or an I/O
+  error); and ``vendored``, a folder (its URI ends in ``/``), see Walk. A file read before
+  that now reads as too large, binary, not UTF-8, minified, a lock file or generated has
+  its beliefs retired (what was read is no longer what it
   holds); an unreadable one keeps them.
 - **Unchanged files** (same sha256 as the ``ingested_files`` ledger records, read by the same
-  reader: `walk.READER_VERSION`) are skipped; after a reader changes, each file is read once
-  more.
+  reader: `walk.READER_VERSION`, and in the same package, see Anchors) are skipped; after a
+  reader changes, each file is read once more.
 - **Beliefs.** Each passage (`credo.knowledge.chunk.passage.passages` over the chunks of
   `credo.knowledge.chunk.split_file`) becomes one belief (origin ``document``, kind
   ``factual``), with its context (`context.context_field`: its trail and extra words, the
@@ -49,7 +60,12 @@ The rules (quoted in the docs):
   mentioned in a chunk (a link target or a bare word) becomes a ``derived`` anchor: URLs
   (``http``, ``https``, ``ftp``) as given, paths normalised and only when the file exists
   (relative to the chunk's file, then to the root; a bare file name also matches a file
-  of that name found once in the walked tree).
+  of that name found once in the walked tree). In a file inside a package below the root
+  (the nearest folder with a ``package.json``, ``pyproject.toml``, ``go.mod``,
+  ``Cargo.toml`` or ``setup.py``: `package.Packages`), a bare file name names a file of
+  that package only: beside the chunk's file, or found once in the package. A manifest
+  that appears or goes changes a file's package: the file is read again, and a belief
+  read from it alone keeps only the derived anchors this reading gives.
 - **Edges.** A section's later passages are DERIVED_FROM its first, and a section's first
   passage DERIVED_FROM the first passage of the section around it; in code, definitions
   play the sections (method -> class), and a module docstring is what the top definitions

@@ -30,7 +30,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from credo.knowledge.chunk import language_for
 from credo.knowledge.ingest.split import Split, split_passages
-from credo.knowledge.ingest.walk import MAX_FILE_BYTES, by_this_reader
+from credo.knowledge.ingest.walk import MAX_FILE_BYTES, by_this_reader, is_lock_file
 
 if TYPE_CHECKING:
     import subprocess
@@ -271,7 +271,7 @@ def _usable_cpus() -> int:
 
 def _likely_changed(store: Store, path: Path, uri: str) -> int | None:
     """The file's size when it is worth splitting ahead, else None (skipped or unchanged)."""
-    if "#" in path.as_posix() or language_for(path.name) is None:
+    if "#" in path.as_posix() or language_for(path.name) is None or is_lock_file(path.name):
         return None
     try:
         info = os.stat(path)

@@ -14,6 +14,7 @@ from urllib.parse import unquote
 from credo.edge_types import Edge, EdgeType
 from credo.errors import InvalidInputError
 from credo.knowledge.ingest.edges import ingest_edge, settle
+from credo.knowledge.ingest.package import Packages, ledger_key_in
 from credo.knowledge.ingest.pool import Splitter, splitter
 from credo.knowledge.ingest.state import IngestReport, LogRow, Run, file_exists
 from credo.knowledge.ingest.walk import (
@@ -47,6 +48,7 @@ def ingest_paths(
     root: str | os.PathLike[str],
     progress: ProgressFn | None = None,
     workers: int | None = None,
+    vendored: bool = False,
 ) -> IngestReport:
     """Ingest files and folders into ``store`` (the rules: `credo.knowledge.ingest`).
 
@@ -58,6 +60,9 @@ def ingest_paths(
         workers: processes that split changed files ahead of the writer (`ingest.pool`);
             None chooses: `pool.WORKERS_ENV`, else the idle CPUs when the changed files
             are worth it; 0 splits in this process.
+        vendored: walk into vendored folders (``vendor/``, ``third_party/``...:
+            `walk.VENDORED_DIRS`) too; by default a folder's walk leaves them out and
+            reports each (reason ``vendored``). A folder named in ``paths`` is read anyway.
 
     Raises:
         InvalidInputError: a given path does not exist (nothing is written then).
@@ -65,8 +70,11 @@ def ingest_paths(
     started = time.perf_counter()
     run = Run(store, Path(root).resolve())
     starts = [start_path(p) for p in paths]
-    files, outside = walk_files(starts, run.root)
+    files, outside, left_out = walk_files(starts, run.root, vendored=vendored)
     run.report.files_seen = len(files) + len(outside)
+    for folder in left_out:  # (a folder: its URI ends in "/")
+        with contextlib.suppress(InvalidInputError):  # (a name no URI can hold: not said)
+            run.report.skip(run.uri(folder) + "/", "vendored")
     for path in outside:  # (by the link's own path: where the user sees it)
         run.report.skip(os.fspath(path), "outside")
         with contextlib.suppress(InvalidInputError):  # (such a name was never stored)
@@ -74,6 +82,7 @@ def ingest_paths(
     files = _nameable(run, files)
     run.tree = {run.uri(f): f for f in files}
     run.names = unique_names(files)
+    run.packages = Packages(run.root, files, run.is_file)
     split = splitter(store, files, [run.uri(f) for f in files], workers)
     try:
         with CommitGroups(store) as group:
@@ -88,7 +97,7 @@ def ingest_paths(
         split.close(abort=True)  # Ctrl-C or a failed write: the workers' files are moot
         raise
     split.close()
-    _retire_vanished(run, starts)
+    _retire_vanished(run, starts, vendored=vendored)
     _flush_deferred(run)
     _retarget_cites(run)
     _settle_off_ledger(run)
@@ -157,21 +166,23 @@ def _ingest_one(run: Run, path: Path, split: Splitter) -> None:
             _retire(run, uri)  # what was read from it before is not what it holds now
         return
     prior = run.store.get_ingested_file(uri)
-    if prior is not None and prior.content_hash == read.digest:
+    key = ledger_key_in(read.digest, run.packages.of(path.parent), run.root)
+    if prior is not None and prior.content_hash == key:
         run.report.files_unchanged += 1
         run.first_belief[uri] = prior.first_belief
         return
-    done = split.split(path, read.digest, read.text)
+    done = split.split(path, read.digest, read.text)  # (the workers key the bytes alone)
+    read = read._replace(digest=key)
     with run.store.transaction(), run.store.write_errors():
         FileWriter(run, path, uri, read, done.chunks, done.definitions, done.scopes).write()
     run.report.files_ingested += 1
 
 
-def _retire_vanished(run: Run, starts: Sequence[Path]) -> None:
+def _retire_vanished(run: Run, starts: Sequence[Path], *, vendored: bool) -> None:
     """Files the ledger knows under a walked folder that its walk no longer reads: gone
     from the disk, reached through a link out of the tree, or left out by the walk rules
-    (a ``.gitignore`` written since, a folder never entered). A file named in this run is
-    in ``run.tree``, and kept."""
+    (a ``.gitignore`` written since, a folder never entered, a vendored folder unless
+    ``vendored``). A file named in this run is in ``run.tree``, and kept."""
     for start in starts:
         if not os.path.isdir(start):
             continue
@@ -183,7 +194,9 @@ def _retire_vanished(run: Run, starts: Sequence[Path]) -> None:
             if (
                 row.path not in run.outside
                 and file_exists(row.path, run.root)
-                and not hidden_by_walk(_ledger_path(run, row.path), start, run.root, loaded)
+                and not hidden_by_walk(
+                    _ledger_path(run, row.path), start, run.root, loaded, vendored=vendored
+                )
             ):
                 continue
             _retire(run, row.path)

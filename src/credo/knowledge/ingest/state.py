@@ -12,6 +12,7 @@ from urllib.parse import unquote
 from credo.edge_types import Edge
 from credo.knowledge.docuri import normalise_doc_uri
 from credo.knowledge.identity import MAX_CONTENT_CHARS
+from credo.knowledge.ingest.package import Packages
 from credo.store.edge_files import EdgeSource
 from credo.store.rows import IngestedFile
 
@@ -44,6 +45,10 @@ _REPORT_FIELDS = (
     "chunks_rejected",  # chunks belief validation refused (e.g. over the size limit)
     "seconds",
 )
+
+
+# Vendored folders a report's summary names; past them, it counts the rest.
+_LISTED_VENDORED = 5
 
 
 class IngestReport:
@@ -99,7 +104,12 @@ class IngestReport:
 
     def summary(self) -> str:
         """The report in two lines, as `credo ingest` prints it."""
-        skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(self.skipped.items()) if n)
+        skipped = ", ".join(
+            f"{n} {reason}" + (" folder" + "s" * (n > 1) if reason == "vendored" else "")
+            for reason, n in sorted(self.skipped.items())
+            if n
+        )
+        vendored = [path for path, reason in self.skipped_files if reason == "vendored"]
         return (
             f"{self.files_ingested} files ingested, {self.files_unchanged} unchanged"
             + (f", {self.files_removed} removed" if self.files_removed else "")
@@ -107,6 +117,17 @@ class IngestReport:
             + f"\nbeliefs: {self.beliefs_added} added, {self.beliefs_kept} kept, "
             f"{self.beliefs_moved} moved, {self.beliefs_stale} stale; "
             f"{self.edges_added} edges, {self.anchors_added} anchors in {self.seconds:.1f} s"
+            + (
+                "\nleft out as vendored (name a folder, or use --vendored, to read it): "
+                + ", ".join(vendored[:_LISTED_VENDORED])
+                + (
+                    f" and {len(vendored) - _LISTED_VENDORED} more"
+                    if len(vendored) > _LISTED_VENDORED
+                    else ""
+                )
+                if vendored
+                else ""
+            )
             + (
                 f"\n{self.chunks_rejected} passage{'s' * (self.chunks_rejected > 1)} left out "
                 f"(over {MAX_CONTENT_CHARS} characters or holding a NUL)"
@@ -133,6 +154,7 @@ class Run:
         self.report = IngestReport()
         self.tree: dict[str, Path] = {}  # URI -> path of every walked file
         self.names: dict[str, Path] = {}
+        self.packages = Packages(root, (), self.is_file)  # (the walked files: `ingest_paths`)
         self.first_belief: dict[str, str | None] = {}  # URI -> cite target, once known
         self.deferred: list[Deferred] = []
         self.outside: set[str] = set()  # URIs of files reached by a link out of the tree

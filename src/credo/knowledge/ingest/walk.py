@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, cast
 
+from credo.config import CONFIG_FILE
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk import language_for
 
@@ -22,24 +23,64 @@ MAX_FILE_BYTES = 2 * 1024 * 1024
 SNIFF_BYTES = 8192
 # Never entered: version control, credo's own store, caches and dependency trees.
 SKIP_DIRS = frozenset({".git", ".credo", "__pycache__", "node_modules", ".venv"})
+# Never read by a folder's walk: git's rules, and credo's own settings (TOML, which credo
+# reads as a document now, and which may name a PostgreSQL store with its password).
+SKIP_FILES = frozenset({".gitignore", CONFIG_FILE})
+# Copies of other projects' code, kept beside a project's own (GitHub Linguist's vendor.yml
+# rules for vendored dependencies: ``(^|/)[Vv]+endor/``, ``third[-_]?party/``,
+# ``3rd[-_]?party/``, ``bower_components/``): Go's ``go mod vendor``, Composer, Bundler,
+# Chromium-style third_party trees. Their definitions answer a question about the project
+# as well as its own do ("where is the rate limit configured" -> a vendored token bucket),
+# so a folder's walk leaves them out and reports them (``vendored``), unless the run asks
+# for them (``vendored=True``) or names the folder itself. Linguist's broader rules are left
+# out on purpose: ``extern(al)?/``, ``dist/``, ``deps/`` and ``cache/`` often hold a
+# project's own code or its only readable build (an npm package's ``dist/``).
+VENDORED_DIRS = frozenset(
+    {
+        "vendor",
+        "Vendor",
+        "third_party",
+        "third-party",
+        "thirdparty",
+        "3rd_party",
+        "3rd-party",
+        "3rdparty",
+        "bower_components",
+    }
+)
 SKIP_REASONS = (
     "unsupported",
     "too_large",
     "binary",
     "not_utf8",
     "minified",
+    "lock",
+    "generated",
     "unreadable",
     "outside",
+    "vendored",
 )
 # A file that now reads as one of these holds none of what was read from it before: its
 # beliefs are retired (a file that cannot be read just now keeps them).
-STALE_REASONS = frozenset({"too_large", "binary", "not_utf8", "minified"})
+STALE_REASONS = frozenset({"too_large", "binary", "not_utf8", "minified", "lock", "generated"})
 # Minified JavaScript (GitHub Linguist's rule; .js, .mjs and .cjs only): a name like
 # x.min.js, or lines longer than 110 characters on average. Its passages are one-line
 # fragments (`emit:function(n,t)`), copies of a source the tree usually holds too.
 _MINIFIED_STEMS = (".min", "-min")
-_MINIFIABLE = frozenset({"js", "mjs", "cjs"})
+_MINIFIABLE = frozenset({"js", "mjs", "cjs", "json"})
 MINIFIED_MEAN_LINE = 110
+# A JSON file shorter than this is a config whatever its layout (``{"extends": "..."}``).
+_MINIFIED_JSON_BYTES = 2048
+# Lock files hold resolved versions and hashes, written by a tool, thousands of lines
+# nobody asks a question of: skipped by name, whatever their format.
+_LOCK_NAMES = frozenset(
+    {"package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "packages.lock.json"}
+)
+_LOCK_SUFFIXES = (".lock", ".lockb", "-lock.json", "-lock.yaml", ".lock.json")
+# A JSON data dump, not a configuration: a top-level array past 64 KB (records), or any
+# JSON past 512 KB (a configuration that long is generated: a schema bundle, a fixture).
+_DATA_ARRAY_BYTES = 64 * 1024
+_DATA_JSON_BYTES = 512 * 1024
 
 
 def start_path(raw: str | os.PathLike[str]) -> Path:
@@ -53,17 +94,28 @@ def start_path(raw: str | os.PathLike[str]) -> Path:
 Specs = tuple[tuple[Path, "pathspec.GitIgnoreSpec"], ...]
 
 
-def walk_files(starts: Sequence[Path], root: Path) -> tuple[list[Path], list[Path]]:
-    """Candidate files under ``starts``, in walk order, each once (the walk rules of
-    `credo.knowledge.ingest`); and apart, the files a folder's walk reached through a
-    symbolic link that leads out of both the root and the folder given."""
+class Walked(NamedTuple):
+    """What `walk_files` found: the candidate files, in walk order, each once; the files a
+    folder's walk reached through a symbolic link that leads out of both the root and the
+    folder given; the vendored folders (`VENDORED_DIRS`) it left out, in walk order."""
+
+    files: list[Path]
+    outside: list[Path]
+    vendored: list[Path]
+
+
+def walk_files(starts: Sequence[Path], root: Path, *, vendored: bool = False) -> Walked:
+    """The files under ``starts`` (the walk rules of `credo.knowledge.ingest`); with
+    ``vendored``, the walk enters vendored folders too."""
     seen: dict[Path, None] = {}
     outside: dict[Path, None] = {}
     visited: set[tuple[int, int]] = set()
+    left_out: dict[Path, None] | None = None if vendored else {}
     for start in starts:
         if os.path.isdir(start):
             bounds = (os.path.realpath(root), os.path.realpath(start))
-            for path in _walk_dir(start, _ancestor_specs(start, root), visited):
+            specs = _ancestor_specs(start, root)
+            for path in _walk_dir(start, specs, visited, left_out):
                 # A cloned repository's link to ~/.aws/credentials would otherwise put the
                 # file's text into the agent's prompt. A file named explicitly is read.
                 if path not in seen and not _within(os.path.realpath(path), bounds):
@@ -72,7 +124,14 @@ def walk_files(starts: Sequence[Path], root: Path) -> tuple[list[Path], list[Pat
                 seen.setdefault(path, None)
         else:
             seen.setdefault(start, None)
-    return list(seen), [path for path in outside if path not in seen]
+    folders = [] if left_out is None else [f for f in left_out if not _named(f, starts)]
+    return Walked(list(seen), [path for path in outside if path not in seen], folders)
+
+
+def _named(folder: Path, starts: Sequence[Path]) -> bool:
+    """Whether the run names ``folder`` or a path inside it: that one is read (whole or in
+    part), so it is not reported as left out."""
+    return any(folder == start or folder in start.parents for start in starts)
 
 
 def _within(real: str, bounds: tuple[str, ...]) -> bool:
@@ -115,7 +174,14 @@ def _ignored(path: Path, is_dir: bool, specs: Specs) -> bool:
     return False
 
 
-def _walk_dir(top: Path, specs: Specs, visited: set[tuple[int, int]]) -> Iterator[Path]:
+def _walk_dir(
+    top: Path,
+    specs: Specs,
+    visited: set[tuple[int, int]],
+    vendored: dict[Path, None] | None = None,
+) -> Iterator[Path]:
+    """The files under ``top``; a vendored folder met is added to ``vendored`` and not
+    entered (None: entered like any other)."""
     stack: list[tuple[Path, Specs]] = [(top, specs)]
     while stack:
         folder, inherited = stack.pop()
@@ -140,9 +206,12 @@ def _walk_dir(top: Path, specs: Specs, visited: set[tuple[int, int]]) -> Iterato
                 continue
             if _ignored(path, is_dir, active):
                 continue
+            if is_dir and vendored is not None and entry.name in VENDORED_DIRS:
+                vendored.setdefault(path, None)
+                continue
             if is_dir:
                 subfolders.append(path)
-            elif entry.name != ".gitignore":
+            elif entry.name not in SKIP_FILES:
                 yield path  # files, and links that lead nowhere (reported unreadable)
         stack.extend((sub, active) for sub in reversed(subfolders))
 
@@ -155,11 +224,17 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 
 def hidden_by_walk(
-    path: Path, start: Path, root: Path, loaded: dict[Path, object] | None = None
+    path: Path,
+    start: Path,
+    root: Path,
+    loaded: dict[Path, object] | None = None,
+    *,
+    vendored: bool = False,
 ) -> bool:
     """Whether the walk of the folder ``start`` leaves ``path`` (under it) out: a folder
-    never entered or a ``.gitignore`` on the way, as `_walk_dir` decides. ``loaded`` keeps
-    the ``.gitignore`` files read, for a caller that asks about many paths."""
+    never entered, a vendored one (unless ``vendored``) or a ``.gitignore`` on the way, as
+    `_walk_dir` decides. ``loaded`` keeps the ``.gitignore`` files read, for a caller that
+    asks about many paths."""
     try:
         parts = path.relative_to(start).parts
     except ValueError:
@@ -174,9 +249,11 @@ def hidden_by_walk(
         if own is not None:
             specs.append((folder, own))
         is_dir = depth < len(parts)
-        if is_dir and part in SKIP_DIRS:
+        if part in (SKIP_DIRS if is_dir else SKIP_FILES):
             return True
         if _ignored(folder / part, is_dir, tuple(specs)):
+            return True
+        if is_dir and not vendored and part in VENDORED_DIRS:
             return True
         folder = folder / part
     return False
@@ -199,7 +276,8 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 10: a glob's "dir/*" hides no comment; getURLs2 -> get urls2 (review45)
 # 11: code identifiers' abbreviations read as full words (abbrev59)
 # 12: rms, socks, lens are no plurals; temp, hist, ns out; folders expand nothing (review59)
-READER_VERSION = 12
+# 13: Go's ``var h = func(...)`` and C/C++ function-like macros are definitions (code63)
+READER_VERSION = 13
 
 
 class Read(NamedTuple):
@@ -224,9 +302,26 @@ def _reader_mark() -> str:
     return f"/r{READER_VERSION}"
 
 
+def is_lock_file(name: str) -> bool:
+    """Whether a file named ``name`` is a package manager's lock file (never read)."""
+    lower = name.lower()
+    return lower in _LOCK_NAMES or lower.endswith(_LOCK_SUFFIXES)
+
+
+def _generated(name: str, text: str) -> bool:
+    """A JSON data dump (see `_DATA_JSON_BYTES`), not a configuration file."""
+    size = len(text)
+    if size <= _DATA_ARRAY_BYTES or language_for(name) != "json":  # most files: one compare
+        return False
+    return size > _DATA_JSON_BYTES or text.lstrip()[:1] == "["
+
+
 def _minified(name: str, text: str) -> bool:
-    if name.rpartition(".")[2].lower() not in _MINIFIABLE:
+    extension = name.rpartition(".")[2].lower()
+    if extension not in _MINIFIABLE:
         return False  # (TypeScript compiles to JavaScript: it is never minified itself)
+    if extension == "json" and len(text) < _MINIFIED_JSON_BYTES:
+        return False
     if name.rpartition(".")[0].lower().endswith(_MINIFIED_STEMS):
         return True
     lines = text.count("\n") + (not text.endswith("\n"))
@@ -235,6 +330,8 @@ def _minified(name: str, text: str) -> bool:
 
 def read_file(path: Path) -> Read | str:
     """The file's text, or the reason it is skipped."""
+    if is_lock_file(path.name):
+        return "lock"
     if "#" in path.as_posix() or language_for(path.name) is None:
         return "unsupported"
     try:
@@ -257,4 +354,6 @@ def read_file(path: Path) -> Read | str:
         return "not_utf8"
     if _minified(path.name, text):
         return "minified"
+    if _generated(path.name, text):
+        return "generated"
     return Read(text, ledger_key(data), len(data), info.st_mtime)

@@ -8,6 +8,7 @@ import contextlib
 import os
 import re
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -102,7 +103,7 @@ class FileWriter:
         self._retire(old, keep=set(self.ids.values()))
         self._write_definitions(pieces)
         cites = self._write_structure_and_cites()
-        self._write_derived_anchors(pieces)
+        self._write_derived_anchors(pieces, old)
         assert self.read is not None
         ledger = IngestedFile(
             self.uri,
@@ -402,7 +403,7 @@ class FileWriter:
         return next(iter(self.ids.values()), None)
 
     # -- derived anchors --------------------------------------------------------------------
-    def _write_derived_anchors(self, pieces: list[Piece]) -> None:
+    def _write_derived_anchors(self, pieces: list[Piece], old: dict[str, FileAnchor]) -> None:
         rows: dict[tuple[str, str], DocAnchor] = {}
         for piece in pieces:
             belief_id = self.ids[piece.index]
@@ -410,7 +411,30 @@ class FileWriter:
                 rows.setdefault(
                     (belief_id, uri), DocAnchor(belief_id, uri, "derived", None, self.now)
                 )
+        self._drop_underived(rows.keys(), old)
         self._insert_anchors(list(rows.values()))
+
+    def _drop_underived(
+        self, derived: Iterable[tuple[str, str]], old: dict[str, FileAnchor]
+    ) -> None:
+        """A kept belief read from this file alone has the derived anchors this reading
+        gives it: one it no longer gives goes. Its text is the same, but what a bare name
+        in it names may not be (a package's manifest came or went: ingest/package.py)."""
+        kept = sorted(b for b in set(self.ids.values()) if b in old)
+        if not kept:
+            return
+        elsewhere = {b for b, _ in self.store.ingest_anchors_elsewhere(kept, self.uri)}
+        own = [b for b in kept if b not in elsewhere]
+        given = set(derived)
+        gone = sorted(
+            (a.belief_id, a.doc_uri)
+            for anchors in self.store.anchors_for(own).values()
+            for a in anchors
+            if a.anchor_type == "derived" and (a.belief_id, a.doc_uri) not in given
+        )
+        for belief_id, uri in gone:
+            self.note(belief_id, {"action": "unanchor", "doc_uri": uri})
+        self.store.delete_anchors(gone)
 
     def _mentions(self, chunk: Chunk) -> list[str]:
         """URLs and existing files the chunk names, as document URIs, each once."""
@@ -456,13 +480,19 @@ class FileWriter:
         if "://" in word or not _PATHLIKE.match(word):
             return None
         relative = word.lstrip("/")
-        for base in (self.folder_name, self.run.root_name):
+        # A bare name in a package's file names a file of that package (ingest/package.py):
+        # not the root's, not one found once in the tree but in another package.
+        package = None if "/" in word else self.run.packages.of(self.folder)
+        bases = (self.folder_name,) if package else (self.folder_name, self.run.root_name)
+        for base in bases:
             # (as text: `normpath` resolves what a `Path` join would, and most words name
             # no file, so no `Path` is built for them)
             candidate = os.path.normpath(os.path.join(base, relative))
             if self.run.is_file(candidate):
                 return Path(candidate)
-        return self.run.names.get(word) if "/" not in word else None
+        if "/" in word:
+            return None
+        return (self.run.packages.names(package) if package else self.run.names).get(word)
 
 
 def _hint(chunk: Chunk) -> str:

@@ -40,6 +40,11 @@ class DefnTable(DefnWrites):
             )
         return out
 
+    def definition_files(self) -> list[str]:
+        """The files that have definitions, sorted (by code point, as SQLite's)."""
+        rows = self.conn.execute("SELECT DISTINCT file FROM definitions").fetchall()
+        return sorted(str(r[0]) for r in rows)
+
     def _defn_places(self, ids: list[str]) -> list[tuple[str, Span]]:
         rows = self.conn.execute(
             "SELECT file, start_line, end_line FROM passage_definitions "

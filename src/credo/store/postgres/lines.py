@@ -36,6 +36,11 @@ class LineTable(LineWrites):
         )
         return {str(r[0]): (str(r[1]), str(r[2])) for r in rows}
 
+    def iter_passage_lines(self) -> list[tuple[str, str, str]]:
+        """Every (belief id, lines, context) row, forgotten beliefs' too, by belief id."""
+        rows = self.conn.execute("SELECT belief_id, lines, context FROM passage_lines")
+        return sorted((str(r[0]), str(r[1]), str(r[2])) for r in rows.fetchall())
+
     def line_counts(self, stems: Iterable[str]) -> dict[str, int]:
         rows = self.conn.execute(
             "SELECT stem, df FROM line_df WHERE stem = ANY(%s)", (sorted({*TOTALS, *stems}),)

@@ -140,7 +140,7 @@ def emit(as_json: bool, data: Any, text: str | Callable[[], str]) -> None:
 @click.group(cls=CredoGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--db",
-    type=click.Path(dir_okay=False),
+    metavar="FILE",  # not click.Path: a folder is config's one-line error, naming its source
     envvar="CREDO_DB",
     help="Store file or postgresql:// URL (default: [store] location in .credo.toml, else "
     ".credo/memory.db in the git work tree, else the user data dir).",
@@ -150,6 +150,8 @@ def emit(as_json: bool, data: Any, text: str | Callable[[], str]) -> None:
 def cli(ctx: click.Context, db: str | None) -> None:
     """credo: local-first memory for AI agents. A belief ID may be given whole or by the
     short prefix the memory block shows (its shortest unique one, at least 8 characters)."""
+    if ctx.get_parameter_source("db") == click.core.ParameterSource.ENVIRONMENT:
+        db = None  # read from CREDO_DB where the store is resolved, so an error names it
     ctx.ensure_object(dict)["db"] = db
 
 
@@ -196,7 +198,9 @@ def remember(
     use_global: bool,
     as_json: bool,
 ) -> None:
-    """Store TEXT as a belief and print its id (the same text again corroborates it)."""
+    """Store TEXT as a belief and print its id (the same text again corroborates it). A
+    correction (--kind correction) supersedes the belief it clearly replaces, by capture's
+    rule, and prints it (JSON: supersedes, contradicts); `credo forget ID` undoes it."""
     memory = open_store(ctx, use_global)
     new_id = memory.remember(
         text,
@@ -208,7 +212,11 @@ def remember(
         id=belief_id,
         retention=retention,
     )
-    emit(as_json, memory.get(new_id), new_id)
+    from credo.surfaces.render import remembered_text, replaced, to_jsonable
+
+    edges = replaced(new_id, memory.edges(new_id))
+    belief = to_jsonable(memory.get(new_id))
+    emit(as_json, {**belief, **edges}, lambda: remembered_text(new_id, edges))
 
 
 @cli.command()
@@ -496,20 +504,25 @@ def anchors(
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option(
+    "--vendored",
+    is_flag=True,
+    help="Walk into vendored folders (vendor/, third_party/, bower_components/...) too.",
+)
 @json_option
 @click.pass_context
-def ingest(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
-    """Read files and folders into anchored beliefs (respects .gitignore; re-runs are
-    incremental)."""
+def ingest(ctx: click.Context, paths: tuple[str, ...], vendored: bool, as_json: bool) -> None:
+    """Read files and folders into anchored beliefs (respects .gitignore, leaves vendored
+    folders out unless named; re-runs are incremental)."""
     memory = open_memory(ctx, create=True)
     if as_json or not sys.stderr.isatty():
         # Nobody would see the bar: rich's progress module costs ~126M instructions to
         # import (~5% of ingesting black's docs), so an agent's piped ingest never loads it.
-        report = memory.ingest(*paths)
+        report = memory.ingest(*paths, vendored=vendored)
     else:
         from credo.surfaces.cli.progress import ingest_with_bar
 
-        report = ingest_with_bar(memory, paths)
+        report = ingest_with_bar(memory, paths, vendored=vendored)
     emit(as_json, report, report.summary())  # (JSON: rendered by its `_fields`)
 
 
@@ -542,7 +555,8 @@ def disable_hrr(ctx: click.Context, as_json: bool) -> None:
 @json_option
 @click.pass_context
 def doctor(ctx: click.Context, fix: bool, backfill_anchors: bool, as_json: bool) -> None:
-    """Check the store and its anchors; exits 1 when something is wrong."""
+    """Check the store and its anchors; exits 1 when something is wrong. A read-only store's
+    FTS index is not checked (the check is a write): the JSON's fts_checked is false."""
     import dataclasses
 
     memory = open_memory(ctx)
@@ -552,6 +566,7 @@ def doctor(ctx: click.Context, fix: bool, backfill_anchors: bool, as_json: bool)
     report = memory.doctor(fix=fix)
     data = {
         "integrity": problems or ["ok"],
+        "fts_checked": not read_only,
         **dataclasses.asdict(report),
         "healthy": report.healthy and not problems,
     }

@@ -24,7 +24,9 @@ def _stderr() -> Console:
     return Console(stderr=True)
 
 
-def ingest_with_bar(memory: Memory, paths: tuple[str, ...]) -> IngestReport:
+def ingest_with_bar(
+    memory: Memory, paths: tuple[str, ...], *, vendored: bool = False
+) -> IngestReport:
     """`Memory.ingest`, with a transient progress bar on the terminal while it runs."""
     from rich.progress import Progress
 
@@ -34,7 +36,7 @@ def ingest_with_bar(memory: Memory, paths: tuple[str, ...]) -> IngestReport:
         def progress(done: int, total: int, path: str) -> None:
             bar.update(task, completed=done, total=total, description=path[-40:])
 
-        return memory.ingest(*paths, progress=progress)
+        return memory.ingest(*paths, progress=progress, vendored=vendored)
 
 
 def migrate_with_bar(source: Path | PostgresUrl, target: Path | PostgresUrl) -> MigrateReport:

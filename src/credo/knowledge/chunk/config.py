@@ -1,0 +1,246 @@
+"""Split a configuration file (YAML, TOML, JSON) into one chunk per meaningful section.
+
+"Which Python versions does CI test", "what does ruff ignore": the answer is a block of a
+``pyproject.toml`` or a workflow, and its key path says what the block is about. So the
+file is read by its grammar (`config_tree`) into keys, and cut along them:
+
+- A block (the whole file, then a key's lines: a TOML table, a YAML key's block, a JSON
+  member's) that fits `PASSAGE_CAP` is one chunk; a larger one is cut at the keys nested
+  in it (its own lines before the first, a TOML table's header, are a chunk of their own),
+  and a block without nested keys (a long list, a ``run: |`` script) at line ends.
+- A comment line directly above a key belongs to that key's block (it is often the
+  explanation: ``# mypyc doesn't support free threaded builds``); every other line stays
+  in the block it sits in, so each chunk's lines are exactly the file's.
+- Neighbouring chunks are joined while they fit the cap when both are under
+  `PASSAGE_FLOOR` (``[tool.hatch.version]`` and ``[tool.hatch.build]``), or when one is
+  and the other is its direct subsection or parent, with the key path they share.
+- The text is the block's lines as written, dedented, without blank lines or lines of
+  brackets alone, with secrets redacted (`credo.knowledge.redact`: ``password: [redacted]``;
+  configuration is where credentials are written, and a passage may reach a prompt); the
+  section is the key path (``("jobs", "test", "strategy")``: the trail
+  ``ci.yml › jobs › test › strategy``); the context holds the camelCase keys
+  (``compilerOptions``), which ingest splits into words. Role "config": passages take
+  each chunk as it is (`credo.knowledge.chunk.passage`).
+
+A file whose grammar is missing, whose parse fails or runs past its budget, is read as
+plain text: its lines cut within the cap, with no key path. Never an exception.
+"""
+
+from __future__ import annotations
+
+import re
+
+from credo.knowledge.chunk.config_tree import MAX_DEPTH, Entry, read_entries
+from credo.knowledge.chunk.model import Chunk, find_urls, is_meaningful, source_lines, unique
+from credo.knowledge.chunk.passage import PASSAGE_CAP, PASSAGE_FLOOR
+from credo.knowledge.redact import redact
+
+# A single line longer than this (a long URL list, an embedded blob) is cut in the text:
+# its range stays exact, its words past the cut are not a passage's business.
+MAX_LINE_CHARS = 2 * PASSAGE_CAP
+_COMMENT_MARKS = ("#", "//")
+_CAMEL = re.compile(r"[a-z0-9][A-Z]")
+# A block this short is a key alone (``jobs:``, ``[tool.x]``, ``name: test``): a head after
+# it joins it, and both go with what they open; any other joins a neighbour.
+_BARE_HEAD = 60
+
+Block = tuple[tuple[str, ...], int, int]  # key path, first row, last row (0-based)
+
+
+def split_config(text: str, language: str) -> list[Chunk]:
+    """Chunks of a configuration file in `language` ("yaml", "toml" or "json"), in file
+    order. Pure, deterministic, never raises."""
+    raw = source_lines(text.replace("\x00", " "))
+    entries = read_entries("\n".join(raw).encode("utf-8", "replace"), language)
+    lines = _Rows(raw)
+    if entries is None:  # read as plain text: its lines, cut within the cap
+        entries = []
+    keys: dict[int, list[str]] = {}
+    _key_rows(entries, keys)
+    chunks: list[Chunk] = []
+    for trail, first, last in _joined(_blocks(entries, (), 0, len(lines) - 1, lines, 0), lines):
+        body = redact(_text(lines, first, last))
+        if not is_meaningful(body):
+            continue
+        camel = [k for row in range(first, last + 1) for k in keys.get(row, ()) if _camel(k)]
+        links = unique(find_urls(body))
+        context = " ".join(unique(camel))
+        chunks.append(Chunk(body, first + 1, last + 1, "config", trail, None, links, context))
+    return chunks
+
+
+def _blocks(
+    entries: list[Entry], trail: tuple[str, ...], lo: int, hi: int, lines: _Rows, depth: int
+) -> list[Block]:
+    """Rows ``lo..hi`` (a block whose nested keys are `entries`) cut as the module says."""
+    lo, hi = _trimmed(lines, lo, hi)
+    if hi < lo:
+        return []
+    if _size(lines, lo, hi) <= PASSAGE_CAP:
+        return [(trail, lo, hi)]
+    if not entries or depth > MAX_DEPTH:
+        return _pieces(trail, lo, hi, lines)
+    inside = [e for e in entries if lo <= e.start <= hi]
+    if not inside:
+        return _pieces(trail, lo, hi, lines)
+    starts = [
+        _pulled_back(lines, e.start, lo if i == 0 else inside[i - 1].start + 1)
+        for i, e in enumerate(inside)
+    ]
+    out: list[Block] = []
+    if starts[0] > lo:
+        out.extend(_pieces(trail, lo, starts[0] - 1, lines))
+    for index, entry in enumerate(inside):
+        end = starts[index + 1] - 1 if index + 1 < len(inside) else hi
+        out.extend(_blocks(entry.children, trail + entry.key, starts[index], end, lines, depth + 1))
+    return out
+
+
+def _pieces(trail: tuple[str, ...], lo: int, hi: int, lines: _Rows) -> list[Block]:
+    """A block without nested keys, cut at line ends into pieces within the cap (a last
+    piece under the floor joins the one before)."""
+    lo, hi = _trimmed(lines, lo, hi)
+    if hi < lo:
+        return []
+    pieces: list[list[int]] = []
+    size = 0
+    for row in range(lo, hi + 1):
+        length = len(_clean(lines[row])) + 1
+        if not pieces or (size + length > PASSAGE_CAP and size > 0):
+            pieces.append([row, row])
+            size = 0
+        pieces[-1][1] = row
+        size += length
+    if len(pieces) > 1 and size < PASSAGE_FLOOR:
+        tail = pieces.pop()
+        pieces[-1][1] = tail[1]
+    return [(trail, first, last) for first, last in pieces]
+
+
+def _joined(blocks: list[Block], lines: _Rows) -> list[Block]:
+    """Neighbouring blocks joined, with the key path they share:
+
+    - a block under the floor with a key path takes the blocks nested in it that follow,
+      whatever the cap, as a lone heading takes the paragraph after it (``steps:``,
+      ``[tool.ruff.lint]``: a key's head line goes with what it opens);
+    - otherwise two blocks join while they fit the cap when both are under the floor
+      (``[tool.hatch.version]`` and ``[tool.hatch.build]``), or one is and the other is
+      its parent or child. A small block and a large sibling or unrelated one stay apart:
+      joined, the large one's key path would be lost (``[tool.mypy]`` after the
+      ``[tool.towncrier]`` tables would read ``tool``), unless the small one is a key
+      alone (``name: test``), which means nothing as a passage of its own.
+    """
+    out: list[Block] = []
+    sizes: list[int] = []
+    head: tuple[str, ...] = ()  # the small head the last block ends in, awaiting its keys
+    for index, (trail, first, last) in enumerate(blocks):
+        size = _size(lines, first, last)
+        after = blocks[index + 1][0] if index + 1 < len(blocks) else ()
+        opening = size < PASSAGE_FLOOR and _opens(trail, after)
+        if out:
+            before, start, _ = out[-1]
+            small = sizes[-1] < PASSAGE_FLOOR, size < PASSAGE_FLOOR
+            shared = _shared(before, trail)
+            if _opens(head, trail) and not (opening and sizes[-1] >= _BARE_HEAD):
+                joins = True
+            elif opening:
+                joins = False  # it opens the next block: it goes with that one
+            else:
+                # parent and child: joined, the parent's key path holds both
+                related = shared in (before, trail) and abs(len(before) - len(trail)) == 1
+                fits = sizes[-1] + 1 + size <= PASSAGE_CAP
+                tiny = min(sizes[-1], size) < _BARE_HEAD  # a key alone: never a passage
+                joins = fits and (all(small) or (related and any(small)) or tiny)
+            if joins:
+                out[-1] = (shared, start, last)
+                sizes[-1] = _size(lines, start, last)
+                still = sizes[-1] < PASSAGE_FLOOR and _opens(shared, after)
+                head = trail if opening else shared if still else ()
+                continue
+        out.append((trail, first, last))
+        sizes.append(size)
+        head = trail if opening else ()
+    return out
+
+
+def _opens(head: tuple[str, ...], trail: tuple[str, ...]) -> bool:
+    """Whether a block at `trail` is nested in the key `head` (the file's root is none)."""
+    return 0 < len(head) < len(trail) and trail[: len(head)] == head
+
+
+def _shared(one: tuple[str, ...], two: tuple[str, ...]) -> tuple[str, ...]:
+    """The key path two joined blocks share (their common prefix)."""
+    count = 0
+    for a, b in zip(one, two, strict=False):
+        if a != b:
+            break
+        count += 1
+    return one[:count]
+
+
+def _pulled_back(lines: _Rows, row: int, floor: int) -> int:
+    """`row` moved up over the comment lines directly above it (none below `floor`)."""
+    while row - 1 >= floor and lines[row - 1].strip().startswith(_COMMENT_MARKS):
+        row -= 1
+    return row
+
+
+def _trimmed(lines: _Rows, lo: int, hi: int) -> tuple[int, int]:
+    """``lo..hi`` without blank rows at either end."""
+    hi = min(hi, len(lines) - 1)
+    while lo <= hi and not lines[lo].strip():
+        lo += 1
+    while hi >= lo and not lines[hi].strip():
+        hi -= 1
+    return lo, hi
+
+
+def _clean(line: str) -> str:
+    line = line.rstrip()
+    return line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS]
+
+
+def _kept(line: str) -> bool:
+    # ``}``, ``],`` and ``---`` carry no words; a blank line none either.
+    return any(char.isalnum() for char in line)
+
+
+def _text(lines: _Rows, first: int, last: int) -> str:
+    """Rows ``first..last`` as written, dedented, without the lines that carry no words."""
+    kept = [_clean(line) for line in lines.rows[first : last + 1] if _kept(line)]
+    indent = min((len(line) - len(line.lstrip()) for line in kept), default=0)
+    return "\n".join(line[indent:] for line in kept)
+
+
+def _size(lines: _Rows, first: int, last: int) -> int:
+    return lines.prefix[last + 1] - lines.prefix[first]
+
+
+class _Rows:
+    """A file's lines, and the running sum of their sizes in a chunk's text (what
+    `_size` reads in constant time: blocks are measured again at every join)."""
+
+    def __init__(self, rows: list[str]) -> None:
+        self.rows = rows
+        self.prefix = [0]
+        for line in rows:
+            self.prefix.append(self.prefix[-1] + (len(_clean(line)) + 1 if _kept(line) else 0))
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, row: int) -> str:
+        return self.rows[row]
+
+
+def _key_rows(entries: list[Entry], keys: dict[int, list[str]]) -> None:
+    stack = list(entries)
+    while stack:
+        entry = stack.pop()
+        keys.setdefault(entry.start, []).extend(entry.key)
+        stack.extend(entry.children)
+
+
+def _camel(key: str) -> bool:
+    """A key whose words FTS5 would not find on its own (``compilerOptions``)."""
+    return _CAMEL.search(key) is not None and " " not in key

@@ -1,0 +1,152 @@
+"""The rows ingest derives for ranking, carried by export and import so an imported store
+ranks exactly as the original (byte-identical ``search --json``) before any re-ingest.
+
+``{"kind":"passage_lines","belief_id":..,"lines":..,"context":..}`` is a documentation
+passage's line statistics (store/line_stats.py: its lines' and its context's stems, what
+the line lane scores by); ``{"kind":"definitions","file":..,"definitions":[[start, end,
+terms, length], ...],"passages":[[belief_id, start, end], ...]}`` is one code file's
+definitions and the definition each passage sits in (store/defn_stats.py, what the
+definition lane scores by). Both are derived from files the importing side may not have,
+so they travel as they are; the store counts (``line_df``, ``defn_df``) follow from them.
+
+An import only adds: lines rows are written for the beliefs the import added (a belief the
+store holds keeps its own), definitions for a file the store holds none of. A row that
+names a belief neither the file nor the store holds, or a passage outside the file's
+definitions, is an error naming its line; nothing is imported.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from credo.knowledge.records import Fields
+    from credo.store import Store
+
+KINDS = ("passage_lines", "definitions")
+_KEYS = {
+    "passage_lines": frozenset("kind belief_id lines context".split()),
+    "definitions": frozenset("kind file definitions passages".split()),
+}
+_MAX_LINE = 2**31 - 1  # an integer column on PostgreSQL
+
+
+class LinesRecord(NamedTuple):
+    line: int
+    belief_id: str
+    lines: str
+    context: str
+
+
+class DefinitionsRecord(NamedTuple):
+    line: int
+    file: str
+    definitions: dict[tuple[int, int], tuple[str, int]]
+    passages: dict[str, tuple[int, int]]
+
+
+DerivedRecord = LinesRecord | DefinitionsRecord
+
+
+def parse(kind: str, f: Fields) -> DerivedRecord:
+    """One record of ``kind`` (one of ``KINDS``), every field checked; errors name the line."""
+    f.check_keys(_KEYS[kind])
+    if kind == "passage_lines":
+        return LinesRecord(
+            f.line,
+            f.text("belief_id", required=True) or "",
+            f.text("lines", required=True) or "",
+            f.text("context") or "",
+        )
+    definitions: dict[tuple[int, int], tuple[str, int]] = {}
+    for item in _rows(f, "definitions"):
+        start, end, terms, length = _shaped(f, "definitions", item, (int, int, str, int))
+        definitions[(start, end)] = (terms, length)
+    passages: dict[str, tuple[int, int]] = {}
+    for item in _rows(f, "passages"):
+        belief_id, start, end = _shaped(f, "passages", item, (str, int, int))
+        if (start, end) not in definitions:
+            raise f.error(f"passage {belief_id!r} sits in no definition of the file: {item!r}")
+        passages[belief_id] = (start, end)
+    return DefinitionsRecord(f.line, f.text("file", required=True) or "", definitions, passages)
+
+
+def _rows(f: Fields, key: str) -> list[Any]:
+    value = f.obj.get(key, [])
+    if not isinstance(value, list):
+        raise f.error(f"field {key!r} must be a list, got {type(value).__name__}")
+    return value
+
+
+def _shaped(f: Fields, key: str, item: object, types: tuple[type, ...]) -> tuple[Any, ...]:
+    ok = isinstance(item, list) and len(item) == len(types)
+    if ok:
+        for value, kind in zip(item, types, strict=True):
+            if kind is int:
+                ok = ok and type(value) is int and 0 <= value <= _MAX_LINE
+            else:
+                ok = ok and isinstance(value, kind)
+    if not ok:
+        names = ", ".join(t.__name__ for t in types)
+        raise f.error(f"each item of {key!r} must be a list [{names}], got {item!r}")
+    return tuple(item)  # type: ignore[arg-type]
+
+
+# -- export ----------------------------------------------------------------------------------
+def _dump(obj: dict[str, Any]) -> str:  # = knowledge/export.py's
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def lines_line(row: tuple[str, str, str]) -> str:
+    belief_id, lines, context = row
+    obj = {"kind": "passage_lines", "belief_id": belief_id, "lines": lines}
+    return _dump({**obj, "context": context} if context else obj)
+
+
+def definitions_line(store: Store, file: str) -> str:
+    definitions, passages = store.file_definitions(file)
+    return _dump(
+        {
+            "kind": "definitions",
+            "file": file,
+            "definitions": [[s, e, *definitions[(s, e)]] for s, e in sorted(definitions)],
+            "passages": [[b, *passages[b]] for b in sorted(passages)],
+        }
+    )
+
+
+# -- import ----------------------------------------------------------------------------------
+class DerivedState:
+    """The derived records of one import, written once its beliefs are in (``write``)."""
+
+    def __init__(self) -> None:
+        self.lines: list[LinesRecord] = []
+        self.files: list[DefinitionsRecord] = []
+
+    def add(self, rec: DerivedRecord, file: str) -> None:
+        """Keep one record (``file``: a definitions record's file, as the store names it)."""
+        if type(rec) is LinesRecord:
+            self.lines.append(rec)
+        elif type(rec) is DefinitionsRecord:
+            self.files.append(rec._replace(file=file))
+
+    def problems(self, store: Store) -> list[tuple[int, str]]:
+        """(line, message) of each row that names no belief the store holds by now."""
+        named = [(r.line, r.belief_id) for r in self.lines]
+        named += [(r.line, b) for r in self.files for b in sorted(r.passages)]
+        known = store.existing_ids({b for _, b in named})
+        unknown = [(line, b) for line, b in named if b not in known]
+        return [(line, f"belief {b!r} is not a known belief id") for line, b in unknown]
+
+    def write(self, store: Store, added: Iterable[str]) -> int:
+        """Write the rows the import may add (module docstring); returns how many."""
+        fresh = set(added)
+        rows = {r.belief_id: (r.lines, r.context) for r in self.lines if r.belief_id in fresh}
+        store.set_passage_lines(sorted(rows.items()))
+        held = set(store.definition_files())
+        files = [r for r in self.files if r.file not in held]
+        for rec in files:
+            store.set_file_definitions(rec.file, rec.definitions, rec.passages)
+        return len(rows) + len(files)
