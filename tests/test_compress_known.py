@@ -16,6 +16,7 @@ from credo.retrieval import compress
 from credo.retrieval.compress import Known, whole_line
 from credo.retrieval.place import Places
 from credo.retrieval.standing import GroupLines, Marks
+from credo.store.index_text import register
 from credo.store.short_ids import Shown
 from credo.surfaces.render import MEMORY_BLOCK_TAG, memory_block
 from credo.tokens import estimate, line_chars, marks
@@ -85,6 +86,7 @@ def test_a_write_by_another_process_changes_the_line(db: Path, warm: bool) -> No
         assert _retrieve(memory, query) == before  # kept lines, the same answer
         assert "n3" in _known(memory).lines
         other = sqlite3.connect(db)  # another process's connection
+        register(other)  # (as credo's own connections do: the index's triggers call it)
         with other:
             other.execute(
                 "UPDATE beliefs SET content = ? WHERE id = 'n3'",
@@ -246,6 +248,7 @@ def test_a_long_line_shown_whole_is_kept_until_its_text_moves(db: Path, warm: bo
         if warm:
             assert memory.store.build_warm()
         other = sqlite3.connect(db)
+        register(other)
         with other:
             other.execute("UPDATE beliefs SET content = ? WHERE id = 'long1'", (passage,))
         budget = 10_000  # everything fits whole: ``_fits_whole`` counts every line
@@ -378,6 +381,7 @@ def test_a_warm_index_read_makes_the_lines_queries_would_make(
         derived = writer.remember("a derived id for a deploy console note")
         writer.relate("n4", "n7", "CONTRADICTS")
     with sqlite3.connect(db) as other:
+        register(other)
         other.execute("UPDATE beliefs SET context = 'docs/ops.md › Deploys L4-L9' WHERE id = 'n2'")
         other.execute("UPDATE beliefs SET context = 'docs/ops.md › n5 L1-L2' WHERE id = 'n5'")
         other.execute("UPDATE beliefs SET content = 'n5\nstaging console' WHERE id = 'n5'")

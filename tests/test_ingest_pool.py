@@ -17,6 +17,7 @@ from credo import Memory
 from credo.knowledge.ingest import ingest_paths, pool, worker
 from credo.knowledge.ingest.split import split_passages
 from credo.knowledge.ingest.walk import MAX_FILE_BYTES, read_file
+from credo.store.index_text import register
 
 RST = """\
 Title
@@ -67,6 +68,7 @@ def _mask(value: Any) -> Any:
 def _tables(db: Path) -> dict[str, list[tuple[Any, ...]]]:
     """Every table's rows in rowid order (FTS shadow tables and the ledger included)."""
     conn = sqlite3.connect(db)
+    register(conn)  # reading beliefs_fts reads its view, which calls it (m013)
     try:
         names = [n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
         return {

@@ -13,6 +13,7 @@ from credo.errors import SchemaVersionError, StoreError
 from credo.knowledge import identity
 from credo.store import LATEST_VERSION, migrations
 from credo.store import SqliteStore as Store
+from credo.store.index_text import register
 from credo.store.migrations import MIGRATIONS
 from credo.types import trail_of
 
@@ -240,7 +241,7 @@ def test_a_v5_file_migrates_to_the_context_column_and_stays_searchable(tmp_path:
     _v5_store(path, tmp_path)
 
     with Memory(path, root=tmp_path) as memory:
-        assert memory.stats().schema_version == LATEST_VERSION == 12
+        assert memory.stats().schema_version == LATEST_VERSION == 13
         memory.store.fts_integrity_check()
         assert memory.store.integrity_check() == []
         # Every live belief is found by its own words, the cited one by its anchor text
@@ -286,6 +287,7 @@ def test_an_unchanged_file_of_a_v5_store_is_read_again_as_passages(tmp_path: Pat
 
 def _dump(path: Path) -> list[str]:
     conn = sqlite3.connect(path)
+    register(conn)  # the dump reads beliefs_fts, whose view calls credo_index_text (m013)
     try:
         return list(conn.iterdump())
     finally:
@@ -303,7 +305,7 @@ def test_a_current_file_opened_again_is_unchanged(tmp_path: Path) -> None:
     with Memory(path, root=tmp_path) as memory:
         assert memory.stats().schema_version == LATEST_VERSION
         applied = memory.store.conn.execute("SELECT version FROM _migrations ORDER BY version")
-        assert [r[0] for r in applied] == list(range(1, 13))
+        assert [r[0] for r in applied] == list(range(1, 14))
         memory.store.fts_integrity_check()
     assert _dump(path) == before
 
@@ -357,7 +359,7 @@ def test_a_v7_journal_is_counted_by_m008(tmp_path: Path) -> None:
     assert store.schema_version == 7
     store.close()
     with Memory(path, root=tmp_path) as memory:
-        assert memory.stats().schema_version == LATEST_VERSION == 12
+        assert memory.stats().schema_version == LATEST_VERSION == 13
         counts = dict(memory.store.conn.execute("SELECT belief_id, times FROM injection_counts"))
         assert counts == {"a": 2, "b": 2}
         indexes = {str(r[0]) for r in memory.store.conn.execute("SELECT name FROM sqlite_master")}

@@ -23,8 +23,20 @@ from credo.store.short_ids import shortenable
 from credo.store.warm import Keeper, read_index
 from tests.lane_runs import cached_as_sql
 
-# (two words outside ASCII: the row table holds text as UTF-8)
-WORDS = ("deploy", "staging", "cache", "token", "schema", "lock", "query", "graph", "café", "日本")
+# (words outside ASCII: the row table holds text as UTF-8; CJK, emoji and ß are read by
+# the keyword index as bigrams and tokens of their own, store/index_text.py)
+WORDS = (
+    *("deploy", "staging", "cache", "token", "schema", "lock", "query", "graph", "café", "日本"),
+    *(
+        "データベースのバックアップ",
+        "バックアップ",
+        "数据库备份",
+        "백업은",
+        "pnpmを使って",
+        "🚀",
+        "Größe",
+    ),
+)
 TYPES = ("SUPPORTS", "RELATES_TO", "CITES", "CONTRADICTS", "SUPERSEDES", "TEMPORAL_NEXT")
 
 texts = st.lists(st.sampled_from(WORDS), min_size=1, max_size=6).map(" ".join)

@@ -28,6 +28,21 @@ def _ack_token() -> re.Pattern[str]:
     return re.compile(r"[^\W\d_]+|[\U0001F300-\U0001FAFF\u2705\u2714]", re.UNICODE)
 
 
+# Chinese and Japanese put no space between words: a prompt of more CJK letters than this
+# holds several words (a Japanese question is ~10 and more; "バックアップ" is one word, 6).
+ONE_WORD_CJK_LETTERS = 7
+
+
+def is_one_word(prompt: str) -> bool:
+    """A prompt of one word at most, too little to retrieve for: no white space inside,
+    and not a run of CJK letters long enough to hold several words."""
+    if len(prompt.split()) > 1:
+        return False
+    from credo.store.index_text import cjk_letters
+
+    return cjk_letters(prompt) <= ONE_WORD_CJK_LETTERS
+
+
 def is_acknowledgement(prompt: str) -> bool:
     """A short prompt that carries no task and no question ("yes", "ok thanks", "go on").
 

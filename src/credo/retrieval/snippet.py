@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from credo.retrieval.compress import HEADLINE, SHORT_CHARS, SNIPPET, VERBATIM
 from credo.store.fts import query_terms
+from credo.store.index_text import has_special, index_words
 from credo.store.inflection import with_base_words
 from credo.store.stem import fold, stem, tokens
 
@@ -62,6 +63,8 @@ class Terms:
         if not wanted:
             return []
         if not text.isascii():
+            if has_special(text):  # CJK bigrams, emoji: where each token starts
+                return [(at, s) for at, w in index_words(text) if (s := stem(fold(w))) in wanted]
             return [
                 (m.start(), s)
                 for m in _UNICODE_WORD.finditer(text)

@@ -38,6 +38,7 @@ from pathlib import Path
 
 from credo.errors import SchemaVersionError, StoreError
 from credo.store.db import BUSY_TIMEOUT_MS, read_only_here, read_only_uri
+from credo.store.index_text import register
 from credo.store.migrations import LATEST_VERSION, current_version
 
 
@@ -75,6 +76,7 @@ def _open(path: Path, *, read_only: bool) -> sqlite3.Connection:
         else:
             conn = sqlite3.connect(str(path), isolation_level=None)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        register(conn)  # the index check reads beliefs_live, which calls it (m013)
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"cannot open {path}: {exc}") from exc

@@ -184,16 +184,16 @@ class BulkLoad:
         if self.contiguous:
             conn.execute(
                 "INSERT INTO beliefs_fts(rowid, content, anchor_text, context) "
-                "SELECT rid, content, anchor_text, context FROM beliefs "
-                "WHERE rid >= ? AND deleted_at IS NULL",
+                "SELECT rid, content, anchor_text, context FROM beliefs_live "
+                "WHERE rid >= ?",  # (the view: the fields as the index reads them, m013)
                 (first,),
             )
             return first
         else:
             conn.execute(
                 "INSERT INTO beliefs_fts(rowid, content, anchor_text, context) "
-                "SELECT rid, content, anchor_text, context FROM beliefs "
-                "WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL",
+                "SELECT rid, content, anchor_text, context FROM beliefs_live WHERE rid IN "
+                "(SELECT rid FROM beliefs WHERE id IN (SELECT value FROM json_each(?)))",
                 (json_array(str(r[0]) for r in rows),),
             )
             return None

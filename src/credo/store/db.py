@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from credo.errors import StoreError
+from credo.store.index_text import register
 
 # Writers wait this long for another process's write lock before failing with a clear error.
 BUSY_TIMEOUT_MS = 10_000
@@ -51,6 +52,7 @@ def connect(path: str | Path, *, read_only: bool = False, wal: bool = True) -> s
         raise StoreError(f"cannot open store {target}: {exc}") from exc
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        register(conn)  # the keyword index's triggers and view call it (m013)
         # Reading the schema is the first real access: a non-database file fails here.
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         if wal and not read_only:

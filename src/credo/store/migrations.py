@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from credo.errors import SchemaVersionError, StoreError
+from credo.store.index_migration import M013_INDEX_TEXT, apply_m013
 
 EDGE_TYPE_CHECK = (
     "'SUPPORTS','IMPLEMENTS','TESTS','CITES','DERIVED_FROM','RELATES_TO',"
@@ -509,6 +510,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "m010_passage_lines", _script(M010_PASSAGE_LINES)),
     Migration(11, "m011_definitions", _script(M011_DEFINITIONS)),
     Migration(12, "m012_edge_files", _script(M012_EDGE_FILES)),
+    Migration(13, "m013_index_text", lambda c: apply_m013(c, _split_statements(M013_INDEX_TEXT))),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -17,6 +17,8 @@ Pure functions; ``stem`` is cached (words repeat across queries and passages).
 import re
 from functools import cache, lru_cache
 
+from credo.store.index_text import has_special, index_words
+
 # unicode61: ASCII letters and digits are token characters, every other ASCII byte
 # separates; a non-ASCII letter or digit is a token character (its category, L* or N*).
 # The ASCII tokens without a regular expression: `str.translate` lower-cases ASCII letters
@@ -46,14 +48,32 @@ def fold(word: str) -> str:
         return word.lower()
     import unicodedata  # only for non-ASCII text
 
-    decomposed = unicodedata.normalize("NFD", word.lower())
+    lowered = word.lower()
+    if max(lowered) >= _NO_MARKS:  # kana, Han, Hangul: kept whole
+        return "".join(c if c >= _NO_MARKS else _strip(c) for c in lowered)
+    decomposed = unicodedata.normalize("NFD", lowered)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+# unicode61 removes the diacritics of Latin, Greek and Cyrillic letters, not the voicing
+# marks of kana ("デ" stays "デ") nor anything of Hangul ("데" stays whole): from here on,
+# a character folds to itself but for its case.
+_NO_MARKS = "\u3000"
+
+
+def _strip(c: str) -> str:
+    import unicodedata
+
+    return "".join(x for x in unicodedata.normalize("NFD", c) if not unicodedata.combining(x))
+
+
 def tokens(text: str) -> list[str]:
-    """The folded tokens of ``text`` in order, before stemming."""
+    """The folded tokens of ``text`` in order, before stemming (CJK as its bigrams, an
+    emoji as its token: store/index_text.py)."""
     if text.isascii():  # (folding ASCII is lower-casing: once for the whole text)
         return text.translate(ASCII_FOLD).split()
+    if has_special(text):
+        return [fold(word) for _, word in index_words(text)]
     return [fold(m) for m in _unicode_token().findall(text)]
 
 
@@ -62,6 +82,8 @@ def token_count(text: str, at_most: int) -> int:
     (ingest asks whether a passage is shorter than a floor: most are far longer)."""
     if text.isascii():  # a split stopped after `at_most` cuts: the rest is one more part
         return min(len(text.translate(ASCII_FOLD).split(None, at_most)), at_most)
+    if has_special(text):
+        return min(len(index_words(text)), at_most)
     return min(len(_unicode_token().findall(text)), at_most)  # (folding keeps the count)
 
 

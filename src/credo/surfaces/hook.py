@@ -252,12 +252,12 @@ def on_prompt(memory: Memory, payload: dict[str, Any]) -> Outcome:
     of milliseconds to compile in a fresh process, and its write need not hold up the
     prompt. Stop captures from the transcript as well, and capture is idempotent within a
     session, so a child that never ran loses nothing."""
-    from credo.knowledge.acknowledge import is_acknowledgement
+    from credo.knowledge.acknowledge import is_acknowledgement, is_one_word
 
     prompt: str = payload["prompt"]
     session = text_field(payload, "session_id")
     hooks = memory.settings.hook
-    acknowledgement = len(prompt.split()) <= 1 or is_acknowledgement(prompt)
+    acknowledgement = is_one_word(prompt) or is_acknowledgement(prompt)
     query = "" if acknowledgement else prompt
     result, rendered = retrieve_for_hook(memory, query, hooks.token_budget)
     reason = "acknowledgement: locks only" if acknowledgement else "retrieval"

@@ -383,6 +383,16 @@ UPDATE ingested_files SET content_hash = '';
 """
 
 
+# The keyword index reads CJK as bigrams, an emoji as a token, ß as ss (store/index_text.py,
+# applied by the client's tokenizer): rows indexed before that hold any non-ASCII text are
+# queued to be indexed again (the rule changes nothing of ASCII text).
+M013_INDEX_TEXT = """
+INSERT INTO fts_dirty SELECT rid FROM beliefs
+WHERE deleted_at IS NULL AND (content || anchor_text || context) ~ '[^\\x01-\\x7f]'
+ON CONFLICT DO NOTHING;
+"""
+
+
 class Migration(NamedTuple):
     version: int
     name: str
@@ -403,6 +413,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "m010_passage_lines", M010_PASSAGE_LINES),
     Migration(11, "m011_definitions", M011_DEFINITIONS),
     Migration(12, "m012_edge_files", M012_EDGE_FILES),
+    Migration(13, "m013_index_text", M013_INDEX_TEXT),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 
