@@ -24,26 +24,27 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "heldout"))
 
+from corpora import BY_NAME as HELDOUT_BY_NAME
 from run import run_set
 
+from docs_corpora import BY_NAME as DOCS_BY_NAME
 from docs_corpora import Corpus
 
 QUERIES = Path(__file__).resolve().parent / "config_questions"
 
+# The same pinned releases as the docs, code and held-out sets (one sdist identity each), with
+# the configuration files and the pages that mention their keys.
 CONFIG: tuple[Corpus, ...] = (
-    Corpus(
+    replace(
+        HELDOUT_BY_NAME["attrs"],
         name="attrs-config",
         kind="docs",
-        project="attrs",
-        version="25.4.0",
-        licence="MIT",
-        url="pypi:attrs==25.4.0",
-        sha256="16d5969b87f0859ef33a48b35d55ac1be6e42ae49d5e853b597db70c35c57e11",
         include=(
             "pyproject.toml",
             ".pre-commit-config.yaml",
@@ -53,14 +54,9 @@ CONFIG: tuple[Corpus, ...] = (
             "CHANGELOG.md",
         ),
     ),
-    Corpus(
+    replace(
+        DOCS_BY_NAME["black"],
         name="black-config",
-        kind="docs",
-        project="black",
-        version="26.10.1",
-        licence="MIT",
-        url="pypi:black==26.10.1",
-        sha256="5f9f83beae62437e060dafd53d7f1fc327e3d3494f74d72ee5c2b73eb90fc4e7",
         include=(
             "pyproject.toml",
             ".pre-commit-config.yaml",
@@ -74,14 +70,10 @@ CONFIG: tuple[Corpus, ...] = (
             "CHANGES.md",
         ),
     ),
-    Corpus(
+    replace(
+        DOCS_BY_NAME["urllib3"],
         name="urllib3-config",
         kind="docs",
-        project="urllib3",
-        version="2.8.0",
-        licence="MIT",
-        url="pypi:urllib3==2.8.0",
-        sha256="63bf2ead4c879426ebf22ef2a781eeb4aa3b4ae798a0435506f8687fd5bb9b63",
         include=("pyproject.toml", "README.md", "CHANGES.rst"),
     ),
 )
