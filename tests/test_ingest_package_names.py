@@ -25,7 +25,12 @@ def _write(root: Path, files: dict[str, str]) -> Path:
 
 def _derived(tmp_path: Path, root: Path, source: str) -> list[str]:
     """The derived anchors of the beliefs read from ``source``, after ingesting ``root``."""
-    with Memory(tmp_path / "m.db", root=root) as memory:
+    return _derived_in(tmp_path / "m.db", root, source)
+
+
+def _derived_in(location: str | Path, root: Path, source: str) -> list[str]:
+    """The same, ingesting into the store at ``location``."""
+    with Memory(location, root=root) as memory:
         memory.ingest(root)
         ids = {a.belief_id for a in memory.beliefs_for_doc(source)}
         return sorted(
@@ -112,18 +117,6 @@ def test_packages_of_finds_the_nearest_manifest_below_the_root(tmp_path: Path) -
     assert packages.of(root) is None
     assert packages.of(tmp_path.parent) is None  # outside the root
     assert packages.names(root / "a") == {"x.go": root / "a/b/c/x.go", "go.mod": root / "a/go.mod"}
-
-
-def _derived_in(location: str | Path, root: Path, source: str) -> list[str]:
-    with Memory(location, root=root) as memory:
-        memory.ingest(root)
-        ids = {a.belief_id for a in memory.beliefs_for_doc(source)}
-        return sorted(
-            a.doc_uri
-            for belief_id in ids
-            for a in memory.anchors(belief_id)
-            if a.anchor_type == "derived"
-        )
 
 
 @pytest.mark.parametrize("backend", BACKENDS, indirect=True)
