@@ -14,7 +14,7 @@ check_rate_limit" does in Python.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from credo.store.fts import MAX_QUERY_CHARS, MAX_QUERY_TERMS
 
@@ -22,7 +22,7 @@ from credo.store.fts import MAX_QUERY_CHARS, MAX_QUERY_TERMS
 # "get_backoff_time" -> get, backoff, time; "sha256" -> sha256; an acronym's plural is one
 # word: "combineURLs" -> combine, URLs (not UR, Ls), "UUIDs" -> UUIDs; digits join the
 # word before them, a plural's as any ("getURLs2" -> get, URLs2, as ingest/context.py reads it).
-WORD_PART = re.compile(r"[A-Z]{2,}s\d*(?![a-z])|[A-Z]+\d*(?![a-z])|[A-Z]?[a-z]+\d*|\d+")
+_WORD_PART = r"[A-Z]{2,}s\d*(?![a-z])|[A-Z]+\d*(?![a-z])|[A-Z]?[a-z]+\d*|\d+"
 # Receivers and literals every body names: they say nothing about this one.
 NOISE_WORDS = frozenset("self cls this super none true false null nil undefined new".split())
 # Query words that ask who uses a name: "what calls checkRateLimit", "where is getUser
@@ -34,17 +34,24 @@ USAGE_WORDS = frozenset(
 # How many words apart a usage word and the name it asks about may stand ("where is the
 # getUser helper called": three).
 USAGE_REACH = 3
-_QUERY_WORD = re.compile(r"\w+")
+_QUERY_WORD = r"\w+"
 # A word whose case changes inside it: a lower-case letter or digit before an upper-case
 # one ("checkRateLimit", "GetUser"), or an acronym before a word ("HTTPHeaderDict").
-_CASE_CHANGE = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
+_CASE_CHANGE = r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]"
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The word part, query word and case change patterns, compiled at first use: the hook
+    imports this module for every prompt, and few prompts ask who uses a name."""
+    return re.compile(_WORD_PART), re.compile(_QUERY_WORD), re.compile(_CASE_CHANGE)
 
 
 @lru_cache(maxsize=65_536)
 def identifier_parts(identifier: str) -> tuple[str, ...]:
     """The lower-cased words of ``identifier``, split at ``_`` and case changes; single
     letters, numbers and `NOISE_WORDS` left out (they are never written to a context)."""
-    words = (part.lower() for part in WORD_PART.findall(identifier))
+    words = (part.lower() for part in _patterns()[0].findall(identifier))
     return tuple(w for w in words if len(w) > 1 and not w.isdigit() and w not in NOISE_WORDS)
 
 
@@ -62,8 +69,9 @@ def identifier_phrases(text: str) -> list[str]:
     the query holds a usage word anywhere, it still lost one ("...calling a group ... in
     PowerShell", click). docs/RETRIEVAL.md § Identifiers in a query."""
     phrases: dict[str, None] = {}
+    case_change = _patterns()[2]
     for word in _names_asked_about(text):
-        if _CASE_CHANGE.search(word):
+        if case_change.search(word):
             phrases[" ".join(identifier_parts(word))] = None
     return list(phrases)
 
@@ -72,7 +80,7 @@ def _names_asked_about(text: str) -> list[str]:
     """The words of the query ``text`` of two or more words by `identifier_parts` (camelCase,
     PascalCase, snake_case) standing within `USAGE_REACH` words of a `USAGE_WORDS` word,
     distinct, in first-seen order."""
-    words = _QUERY_WORD.findall(text[:MAX_QUERY_CHARS])
+    words = _patterns()[1].findall(text[:MAX_QUERY_CHARS])
     usage = [i for i, word in enumerate(words) if word.lower() in USAGE_WORDS]
     if not usage:
         return []
