@@ -22,6 +22,7 @@ from credo.agent.journal import log_injection
 from credo.config import PostgresUrl
 from credo.errors import InvalidInputError, NotFoundError, StoreError
 from credo.store import open_store
+from credo.store.index_text import register
 from credo.store.transfer import NOT_COPIED, TABLES, migrate_store
 from credo.surfaces.render import result_json
 from tests.conftest import credo_command, postgres_store
@@ -199,6 +200,7 @@ def test_a_value_the_server_cannot_hold_fails_typed_and_writes_nothing(
         memory.remember("A good belief")
         bad = memory.remember("A belief with a NUL to come")
     with sqlite3.connect(source) as conn:  # SQLite holds a NUL in text, PostgreSQL cannot
+        register(conn)  # the index's triggers call credo's rule (m013)
         conn.execute("UPDATE beliefs SET context = 'a' || char(0) || 'b' WHERE id = ?", (bad,))
     with pytest.raises(InvalidInputError, match="refused a value"):
         migrate_store(source, url)

@@ -44,7 +44,8 @@ def test_the_cli_works_on_a_postgres_store(url: str, tmp_path: Path) -> None:
     found = json.loads(_credo(tmp_path, url, "search", "deploy migrations", "--json").stdout)
     assert [b["id"] for b in found["beliefs"]][:2] == ["d2", "d1"]
     stats = json.loads(_credo(tmp_path, url, "stats", "--json").stdout)
-    assert (stats["beliefs"], stats["edges"], stats["schema_version"]) == (2, 1, 12)
+    assert (stats["beliefs"], stats["edges"]) == (2, 1)
+    assert stats["schema_version"] == schema.LATEST_VERSION
     assert stats["path"].startswith("postgresql://")
     doctor = _credo(tmp_path, url, "doctor")
     assert doctor.returncode == 0, doctor.stderr
