@@ -35,9 +35,8 @@ def test_ascii_terms_unchanged(memory: Memory) -> None:
 def test_postgres_phrases_read_terms_as_the_index() -> None:
     # PostgreSQL's capture candidates and queries go through ``Tokenizer.phrases``: a CJK
     # word is the phrase of its bigrams, as the index holds it (no server needed).
-    from credo.store.postgres.tokenizer import Tokenizer
-
     from credo.store.index_text import index_text
+    from credo.store.postgres.tokenizer import Tokenizer
 
     terms = ["データベース", "Größe", "deploy", "デー"]
     phrases = Tokenizer().phrases(terms)
