@@ -279,6 +279,8 @@ def test_short_env_passwords_and_toml_triple_quotes_are_redacted(text: str, secr
 @pytest.mark.parametrize(
     "text",
     [
+        "API_KEY=\nDB_HOST=localhost",
+        "DB_PASS=\nDB_HOST=localhost",
         "BYPASS=enabled",
         "SSL_BYPASS: sometimes",
         "export PGPASSWORD=$PW",
