@@ -67,13 +67,17 @@ _REFERENCE = r"(?!\$\{|\$\()"
 _NOT_VALUE = r"(?![\w.-]*:(?:\s|$))(?![{\[])(?![|>][-+]?\d?(?:\s|$))"
 # YAML's block scalar (``password: |`` / ``>-``): the value starts on the next line.
 _BLOCK = r"(?:[|>][-+]?\d?[ \t]*\n[ \t]*)?"
+# After "=" a value never starts on the next line (``API_KEY=`` then ``DB_HOST=x`` stays);
+# after ":" it may (YAML). A value's opening quote: TOML's triple quotes too.
+_OPEN = r"""(?:"{3}|'{3}|["'])?"""
 _ASSIGNMENT = re.compile(
     r"""((?:\b|_)(?:api[_-]?key|apikey|access[_-]?key|secret[_-]?key|secret|client[_-]?secret|
         (?:access|auth|refresh|bearer|api|session|github|gh|slack|npm|pypi)?[_-]?token|
         password|passwd|pwd|passphrase|private[_-]?key|auth|credentials?)
-        ["']?\s*[:=]\s*"""
+        ["']?\s*(?:=[ \t]*|:\s*)"""
     + _BLOCK
-    + r"""["']?)(?!\[redacted\])"""
+    + _OPEN
+    + r""")(?!\[redacted\])"""
     + _REFERENCE
     + _NOT_VALUE
     + r"""([^\s"',;}<>]{6,})""",
@@ -100,9 +104,10 @@ _FLAG = re.compile(
 # A password key's value of any length (password: root); the generic rule wants 6 characters
 # so that code's ``token: str`` stays; a password key names its few types (str, bytes) here.
 _SHORT_PASSWORD = re.compile(
-    r"""((?:\b|_)(?:password|passwd|passphrase)["']?\s*[:=]\s*"""
+    r"""((?:\b|_)(?:password|passwd|passphrase)["']?\s*(?:=[ \t]*|:\s*)"""
     + _BLOCK
-    + r"""["']?)(?!\[redacted\])"""
+    + _OPEN
+    + r""")(?!\[redacted\])"""
     + _REFERENCE
     + _NOT_VALUE
     + r"""(?!(?:null|none|true|false|str|bytes|~)\b)([^\s"',;}<>]+)""",
@@ -113,7 +118,7 @@ _SHORT_PASSWORD = re.compile(
 # stop at the first space and would leave the rest.
 _QUOTED_PHRASE = re.compile(
     r"""((?:\b|_)(?:password|passwd|passphrase|secret|token|api[_-]?key)["']?\s*[:=][ \t]*)"""
-    r"""(["'])(?!\[redacted\])([^"'\n]*[ \t][^"'\n]*)\2""",
+    r"""("{3}|'{3}|["'])(?!\[redacted\])([^"'\n]*[ \t][^"'\n]*)\2""",
     re.IGNORECASE,
 )
 
@@ -122,7 +127,15 @@ _QUOTED_PHRASE = re.compile(
 # as env files and shells write them, so code's ``sort_key=...`` stays.
 _ENV_KEY = re.compile(
     r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_KEY\s*=|(?:PASSWORD|PASSWD|SECRET|TOKEN)\s*[:=])"""
-    r"""\s*["']?)(?!\[redacted\])""" + _REFERENCE + r"""([^\s"']{6,})"""
+    r"""[ \t]*["']?)(?!\[redacted\])""" + _REFERENCE + r"""([^\s"']{6,})"""
+)
+
+
+# A password in an env name (``PGPASSWORD=root``, ``DB_PASS=x``) is a secret at any length,
+# as ``password: root`` is; ``_PASS`` after a word (``BYPASS`` is not one); ``$PW`` stays.
+_ENV_PASSWORD = re.compile(
+    r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:PASSWORD|PASSWD|_PASS)[ \t]*[:=][ \t]*["']?)"""
+    r"""(?!\[redacted\])(?!\$)(?!(?i:null|none|true|false|~)(?:\s|$))([^\s"']+)"""
 )
 
 
@@ -132,6 +145,7 @@ def _once(text: str) -> str:
     text = _BEARER.sub(lambda m: m.group(1) + MARKER, text)
     text = _URL_PASSWORD.sub(lambda m: m.group(1) + MARKER + m.group(2), text)
     text = _ENV_KEY.sub(lambda m: m.group(1) + MARKER, text)
+    text = _ENV_PASSWORD.sub(lambda m: m.group(1) + MARKER, text)
     text = _NAME_VALUE.sub(lambda m: m.group(1) + MARKER, text)
     text = _FLAG.sub(lambda m: m.group(1) + MARKER, text)
     text = _QUOTED_PHRASE.sub(lambda m: m.group(1) + m.group(2) + MARKER + m.group(2), text)

@@ -63,8 +63,10 @@ def query_terms(text: str) -> list[str]:
 
 
 def quote(term: str) -> str:
-    """An FTS5 string literal for ``term``: safe for any input."""
-    return '"' + term.replace('"', '""') + '"'
+    """An FTS5 string literal for ``term`` as the index reads it (``index_text``: a CJK
+    word is the phrase of its bigrams; a term of ``query_terms`` is already so): safe for
+    any input. Capture's candidates quote a statement's words as written."""
+    return '"' + index_text(term).replace('"', '""') + '"'
 
 
 def match_expression(terms: list[str]) -> str | None:

@@ -280,7 +280,8 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 14: configuration's secrets in more shapes are redacted: a k8s/ECS env entry's value,
 #     --requirepass X, a short password; a store read by 13 holds them until re-read;
 #     a YAML stream's documents are cut apart, named by kind and name (probe63)
-READER_VERSION = 14
+# 15: DB_PASS=..., PGPASSWORD=root and TOML's triple-quoted passwords are redacted (review64)
+READER_VERSION = 15
 
 
 class Read(NamedTuple):

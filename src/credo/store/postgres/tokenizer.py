@@ -92,8 +92,11 @@ class Tokenizer:
                 conn.execute("BEGIN")
                 try:
                     conn.execute("DELETE FROM d")
+                    # Each term as the index reads it (index_text: a CJK word is the
+                    # phrase of its bigrams, as SQLite's capture candidates quote it).
                     conn.executemany(
-                        "INSERT INTO d(rowid, content) VALUES (?, ?)", enumerate(missing)
+                        "INSERT INTO d(rowid, content) VALUES (?, ?)",
+                        [(i, index_text(t)) for i, t in enumerate(missing)],
                     )
                     found: dict[int, list[str]] = {}
                     for doc, term in conn.execute("SELECT doc, term FROM dv ORDER BY doc, offset"):
