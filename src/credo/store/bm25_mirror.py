@@ -28,6 +28,8 @@ import sqlite3
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
+from credo.store.index_text import index_text
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -580,7 +582,8 @@ class Tokenizer:
         # tokenizes each old row again) and no segment written at a commit. Half the time.
         tokens: dict[int, list[str]] = {}
         try:
-            conn.executemany("INSERT INTO t(rowid, x) VALUES (?, ?)", enumerate(terms))
+            read = [(i, index_text(t)) for i, t in enumerate(terms)]  # as fts.quote reads them
+            conn.executemany("INSERT INTO t(rowid, x) VALUES (?, ?)", read)
             # (no ORDER BY: only a term with one token is kept, so their order is not needed)
             for doc, term in conn.execute("SELECT doc, term FROM v"):
                 tokens.setdefault(doc, []).append(term)
