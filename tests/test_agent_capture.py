@@ -388,7 +388,7 @@ def test_nothing_found_reads_and_writes_nothing(
     assert cap.capture_prompt(memory, "yes", session="s", transcript=None, turn=None) == []
 
 
-def test_one_keyword_query_per_prompt(
+def test_one_keyword_query_per_prompt_and_one_for_a_named_change(
     memory: Memory, classifier: Classifier, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     real = memory.store.capture_candidates
@@ -401,7 +401,11 @@ def test_one_keyword_query_per_prompt(
     monkeypatch.setattr(memory.store, "capture_candidates", spy)
     capture(memory, classifier, NPM, said("Always deploy to staging first", "rule"))
     words = ["npm", "pnpm", "installing", "packages", "deploy", "staging", "first"]
-    assert calls == [[words]]  # one group: the prompt's words
+    # One group, the prompt's words; then rule 5's look-up of the old value it names.
+    assert calls == [[words], [["npm"]]]
+    calls.clear()
+    capture(memory, classifier, said("Tabs for indentation in Makefiles", "preference"))
+    assert calls == [[["tabs", "indentation", "makefiles"]]]  # (a preference names no change)
 
 
 # -- transcripts ------------------------------------------------------------------------------

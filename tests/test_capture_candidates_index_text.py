@@ -32,6 +32,14 @@ def test_ascii_terms_unchanged(memory: Memory) -> None:
     assert _candidates(memory, ["deploy", "staging"]) == ["Always deploy to staging first"]
 
 
+def test_a_group_of_one_term_asks_for_that_term(memory: Memory) -> None:
+    # (knowledge/replace.py rule 5: the old value a correction names, looked up alone)
+    memory.remember("We use npm to install packages", kind="factual")
+    memory.remember("Install packages with pnpm", kind="factual")
+    found = [c.content for c in memory.store.capture_candidates([["npm"]], limit=5)]
+    assert found == ["We use npm to install packages"]
+
+
 def test_postgres_phrases_read_terms_as_the_index() -> None:
     # PostgreSQL's capture candidates and queries go through ``Tokenizer.phrases``: a CJK
     # word is the phrase of its bigrams, as the index holds it (no server needed).

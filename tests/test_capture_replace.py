@@ -65,10 +65,42 @@ CASES = [
         Verdict(supersedes="old", rule="clear"),
     ),
     (
-        "one shared term is not enough",
+        "one shared term is not enough to retire: a correction naming its change contradicts",
         NPM,
         [Candidate("old", "Run npm test before pushing")],
+        Verdict(contradicts=("old",), rule="named"),
+    ),
+    (
+        "one shared term, and the statement names no new value: nothing",
+        statement(asserted=()),
+        [Candidate("old", "Run npm test before pushing")],
         Verdict(),
+    ),
+    (
+        "one shared term, and the statement is a preference: nothing",
+        statement(kind="preference"),
+        [Candidate("old", "Run npm test before pushing")],
+        Verdict(),
+    ),
+    (
+        "a change named outright: every plain holder of the old value is contradicted",
+        statement(text="Actually we moved from npm to pnpm."),
+        [
+            Candidate("a", "We use npm to install packages"),
+            Candidate("b", "Run npm test before pushing"),
+            Candidate("c", "Never call npm from the Makefile"),  # rules it out: agrees
+            Candidate("d", "npm and pnpm both read .npmrc"),  # holds the new value: agrees
+        ],
+        Verdict(contradicts=("a", "b"), rule="named"),
+    ),
+    (
+        "a clear match outranks a one-word holder of the old value",
+        statement(text="Actually we moved from npm to pnpm for installing packages."),
+        [
+            Candidate("a", "We use npm to install packages"),
+            Candidate("b", "Run npm test before pushing"),
+        ],
+        Verdict(supersedes="a", rule="clear"),
     ),
     (
         "a candidate that says what the statement prescribes agrees",
@@ -114,7 +146,7 @@ CASES = [
     ),
     (
         "a statement with under two topic terms matches nothing",
-        statement(text="Never use npm."),
+        statement(text="Never use npm.", asserted=()),
         [Candidate("a", "We use npm to install packages")],
         Verdict(),
     ),

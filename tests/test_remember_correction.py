@@ -84,9 +84,22 @@ def test_no_supersession_on_a_weak_match_or_against_the_negation_guard(tmp_path:
         agrees = memory.remember("Never use npm to install packages")  # rules npm out too
         says_new = memory.remember("Install packages with pnpm")  # names what it prescribes
         new = memory.remember(MOVED, kind="correction")
-        assert memory.edges(new) == []
+        # The old value named outright: the weak match is disputed, never retired (rule 5).
+        assert [(e.dst, e.type) for e in memory.edges(new)] == [(weak, EdgeType.CONTRADICTS)]
         for kept in (weak, agrees, says_new):
             assert memory.get(kept).deleted_at is None
+
+
+def test_a_correction_naming_only_the_old_value_shows_beside_it(run: CliRun) -> None:
+    # "moved from npm to pnpm" shares one word with what it corrects: it cannot retire it,
+    # but the dispute brings the correction into the answer (conflict groups).
+    old = json.loads(run("remember", OLD, "--json", check=True).stdout)["id"]
+    moved = "Actually we moved from npm to pnpm."
+    out = run("remember", "--kind", "correction", moved, check=True).stdout
+    assert f"contradicts {old}" in out
+    found = run("search", "which package manager do we use to install packages", "--json")
+    shown = [b["content"] for b in json.loads(found.stdout)["beliefs"]]
+    assert OLD in shown and moved in shown
 
 
 def test_a_locked_belief_is_contradicted_never_retired(tmp_path: Path) -> None:

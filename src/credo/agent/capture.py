@@ -214,12 +214,20 @@ def _capture(
     groups: dict[int | None, dict[str, None]] = {}
     for turn, statement, _ in prepared:
         groups.setdefault(turn, {}).update(dict.fromkeys(replace.search_terms(statement)))
+    said: dict[int | None, list[Statement]] = {}
+    for turn, statement, _ in prepared:
+        said.setdefault(turn, []).append(statement)
+    named = [g for statements in said.values() for g in replace.prompt_named_groups(statements)]
     written: list[str] = []
     now = time.time()
+    limit = CANDIDATES_PER_STATEMENT * len(prepared)
     with store.transaction(), store.write_errors():
         pool = store.capture_candidates(
-            [list(g) for g in groups.values()], limit=CANDIDATES_PER_STATEMENT * len(prepared)
+            [list(g) for g in groups.values() if len(g) > 1], limit=limit
         )
+        if named:  # rule 5's one-word look-up, apart: it must not crowd out the others
+            seen = {c.id for c in pool}
+            pool += [c for c in store.capture_candidates(named, limit=limit) if c.id not in seen]
         stored: list[tuple[int | None, Statement, str, bool]] = []  # ..., id, written
         for turn, statement, text in prepared:
             existing = store.find_by_hash(identity.content_hash(text))

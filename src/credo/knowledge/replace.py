@@ -31,6 +31,12 @@ statement: ``Store.capture_candidates``):
    ``asserted`` terms (one that does agrees with it) is CONTRADICTED: the user corrected
    something about the same subject, the store cannot tell what. Preferences and rules
    without a clear match touch nothing.
+5. Nothing yet, and the statement is a correction that *names* its change (both
+   ``negated`` and ``asserted`` terms: "we moved from npm to pnpm", "use pnpm, not npm"):
+   each candidate that mentions a ``negated`` term plainly and no ``asserted`` one is
+   CONTRADICTED, whatever else it shares (``named_groups`` looks them up): the old value
+   is named outright, but one word is too little to tell which belief held it, so none is
+   retired; retrieval shows each beside the correction.
 At most ``MAX_CONTRADICTS`` (3) CONTRADICTS edges per statement, the candidates sharing
 most terms first, then by keyword score, then by id.
 
@@ -112,7 +118,7 @@ class _Pooled:
 class Verdict:
     supersedes: str | None = None  # the one belief the statement replaces
     contradicts: tuple[str, ...] = ()  # beliefs it disagrees with, without replacing them
-    rule: str = "none"  # which step decided: clear, locked, several, unclear, none
+    rule: str = "none"  # which step decided: clear, locked, several, unclear, named, none
 
 
 def _stem(word: str) -> str:
@@ -171,22 +177,38 @@ def mentions(tokens: Sequence[str], term: str, *, plain: bool = False) -> bool:
     )
 
 
+def names_its_change(statement: Statement) -> bool:
+    """Whether ``statement`` is a correction naming both the old and the new (rule 5)."""
+    return statement.kind == "correction" and bool(statement.negated and statement.asserted)
+
+
+def named_groups(statement: Statement) -> list[list[str]]:
+    """The look-up groups of rule 5: each ``negated`` term's words (a one-word group asks for
+    beliefs holding that word: ``store.captures.term_pairs``); none for other statements."""
+    if not names_its_change(statement):
+        return []
+    groups = [[w.lower() for w in _WORD.findall(term)] for term in statement.negated]
+    return [group for group in groups if group]
+
+
 def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     """The verdict of the rule (module docstring) on ``statement`` and ``candidates``."""
     topic = topic_terms(statement.text)
-    if len(topic) < MIN_SHARED_CLEAR:
+    named = names_its_change(statement)
+    if len(topic) < MIN_SHARED_CLEAR and not named:
         return Verdict()
     clear: list[tuple[int, Candidate]] = []
     unclear: list[tuple[int, Candidate]] = []
+    outright: list[tuple[int, Candidate]] = []  # rule 5
     for candidate in candidates:
         shared = len(topic & topic_terms(candidate.content))
-        if shared < MIN_SHARED_CLEAR:
+        if shared < MIN_SHARED_CLEAR and not named:
             continue
         tokens = words(candidate.content)
         if any(mentions(tokens, term) for term in statement.asserted):
             continue  # it says what the statement prescribes: it agrees
         if any(mentions(tokens, term, plain=True) for term in statement.negated):
-            clear.append((shared, candidate))
+            (clear if shared >= MIN_SHARED_CLEAR else outright).append((shared, candidate))
         elif any(mentions(tokens, term) for term in statement.negated):
             continue  # it rules out what the statement rules out: it agrees
         elif shared >= MIN_SHARED_UNCLEAR:
@@ -200,6 +222,8 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
         return Verdict(contradicts=_best(clear), rule="several")
     if statement.kind == "correction" and unclear:
         return Verdict(contradicts=_best(unclear), rule="unclear")
+    if outright:
+        return Verdict(contradicts=_best(outright), rule="named")
     return Verdict()
 
 
@@ -216,17 +240,27 @@ def judge_prompt(statements: Sequence[Statement], candidates: Iterable[Candidate
         verdicts.append(verdict)
     if len(statements) < 2 or any(v != Verdict() for v in verdicts):
         return verdicts
-    pooled = _Pooled(
+    verdict = judge(_pooled(statements), pool)
+    if verdict == Verdict():
+        return verdicts
+    verdicts[_lead(statements, pool, verdict)] = verdict
+    return verdicts
+
+
+def prompt_named_groups(statements: Sequence[Statement]) -> list[list[str]]:
+    """``named_groups`` of a prompt's statements, each alone or pooled (``judge_prompt``)."""
+    if not statements:
+        return []
+    return named_groups(statements[0] if len(statements) == 1 else _pooled(statements))
+
+
+def _pooled(statements: Sequence[Statement]) -> _Pooled:
+    return _Pooled(
         " ".join(s.text for s in statements),
         "correction" if any(s.kind == "correction" for s in statements) else statements[0].kind,
         tuple(dict.fromkeys(t for s in statements for t in s.negated)),
         tuple(dict.fromkeys(t for s in statements for t in s.asserted)),
     )
-    verdict = judge(pooled, pool)
-    if verdict == Verdict():
-        return verdicts
-    verdicts[_lead(statements, pool, verdict)] = verdict
-    return verdicts
 
 
 def _lead(statements: Sequence[Statement], pool: list[Candidate], verdict: Verdict) -> int:

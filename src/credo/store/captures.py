@@ -43,10 +43,13 @@ MAX_PAIRS = 120
 
 def term_pairs(term_groups: Iterable[Sequence[str]]) -> list[tuple[str, str]]:
     """The distinct pairs of distinct terms within each group, in the order met, at most
-    ``MAX_PAIRS``: a candidate holds both terms of one pair (both backends ask this)."""
+    ``MAX_PAIRS``: a candidate holds both terms of one pair (both backends ask this). A
+    group of one term is the pair of it with itself: a candidate holds that term."""
     pairs: dict[tuple[str, str], None] = {}
     for group in term_groups:
         terms = list(dict.fromkeys(group))
+        if len(terms) == 1:
+            pairs.setdefault((terms[0], terms[0]), None)
         for i, first in enumerate(terms):
             for second in terms[i + 1 :]:
                 pairs.setdefault((first, second), None)
