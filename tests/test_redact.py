@@ -189,6 +189,16 @@ def test_idempotent_on_secret_shaped_text(text: str) -> None:
         ("password: root", "root"),
         ('passwd = "abc"', "abc"),
         ('"password": "x1"', "x1"),
+        # value before name, and the short flags of commands that take a password
+        ("- value: s3cr3tpass\n  name: API_TOKEN", "s3cr3tpass"),
+        ('[{"value": "ecs-pass-9999", "name": "DB_PASSWORD"}]', "ecs-pass-9999"),
+        ("mysql -uroot -psecret123 mydb", "secret123"),
+        ("mysqldump -u app -p'pa ss' db", "ss"),
+        ("docker login -p hunter22 -u me registry", "hunter22"),
+        ("sshpass -p 'pw1' ssh host", "pw1"),
+        ("redis-cli -h cache -a s3cret ping", "s3cret"),
+        ("curl -u admin:hunter2 https://x", "hunter2"),
+        ("curl --user 'admin:pw two' https://x", "two"),
     ],
 )
 def test_configuration_shapes_are_redacted(text: str, secret: str) -> None:
@@ -208,6 +218,17 @@ def test_configuration_shapes_are_redacted(text: str, secret: str) -> None:
         "password: null",
         "def login(user: str, password: str) -> bool:",
         'MYSQL_ROOT_PASSWORD: ""',
+        # a name/value list written value first: one item's name never reaches the next's
+        # value, and -p / -a mean other things to other commands
+        "- name: API_TOKEN\n  value: ${TOKEN}\n- value: debug\n  name: LOG_LEVEL",
+        "- value: db.internal\n  name: DB_HOST",
+        "mysql -h db -u root -p",
+        "mysql -u root -p appdb",
+        "docker run -p 8080:80 nginx",
+        "ssh -p 2222 host",
+        "redis-cli -a $REDIS_PASSWORD ping",
+        "curl -u $USER:$PASS https://x",
+        "curl -u admin https://x",
     ],
 )
 def test_configuration_without_secrets_is_unchanged(text: str) -> None:

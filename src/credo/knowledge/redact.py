@@ -7,10 +7,12 @@ Slack ``xox[abprs]-``, Google ``AIza``); JWTs; ``Bearer`` tokens; passwords in U
 (``scheme://user:pass@host`` keeps the user and the host); and generic assignments whose key
 names a secret (``api_key=...``, ``token: ...``, ``password=...``), which keep the key.
 Configuration's shapes too: a name/value pair whose name names a secret (Kubernetes
-``- name: DB_PASSWORD`` / ``value: ...``, ECS ``{"name": ..., "value": ...}``), a
-command-line flag (``--requirepass X``, ``["--password", "X"]``) and a password of any
-length (``password: root``). A variable reference (``${DB_PASSWORD}``, ``$(cat f)``) is
-not a secret and stays, so a reader sees where the value comes from.
+``- name: DB_PASSWORD`` / ``value: ...``, either order, ECS ``{"name": ..., "value":
+...}``), a command-line flag (``--requirepass X``, ``["--password", "X"]``), the short
+flags of commands that take a password (``mysql -pX``, ``docker login -p X``, ``curl -u
+user:X``) and a password of any length (``password: root``). A variable reference
+(``${DB_PASSWORD}``, ``$(cat f)``) is not a secret and stays, so a reader sees where the
+value comes from.
 
 Each secret becomes ``[redacted]``. The marker matches no pattern, and ``redact`` repeats
 until nothing changes (a replacement can expose a shorter match), so it is idempotent:
@@ -89,10 +91,34 @@ _SECRET_NAME = r"[\w.-]*(?:pass(?:word|wd)?|secret|token|api[_-]?key|private[_-]
 _NAME_VALUE = re.compile(
     r"""(\bname["']?\s*:\s*["']?"""
     + _SECRET_NAME
-    + r"""[\w.-]*["']?\s*(?:,|\n)\s*(?:-\s*)?["']?value["']?\s*:\s*["']?)(?!\[redacted\])"""
+    + r"""[\w.-]*["']?\s*(?:,|\n)\s*["']?value["']?\s*:\s*["']?)(?!\[redacted\])"""
     + _REFERENCE
     + r"""([^\s"',}\]]+)""",
     re.IGNORECASE,
+)
+# The same pair written value first (``- value: X`` / ``name: DB_PASSWORD``).
+_VALUE_NAME = re.compile(
+    r"""(\bvalue["']?\s*:\s*["']?)(?!\[redacted\])"""
+    + _REFERENCE
+    + r"""([^\s"',}\]]+)(?=["']?\s*(?:,|\n)\s*["']?name["']?\s*:\s*["']?"""
+    + _SECRET_NAME
+    + r")",
+    re.IGNORECASE,
+)
+# Commands whose short flag takes a password: mysql's glued ``-pX`` (``-p X`` prompts, and X
+# is the database), ``docker login -p X``, ``sshpass -p X``, ``redis-cli -a X``, and curl's
+# ``-u user:X``. Only these: ``-p`` and ``-a`` mean other things to other commands.
+_COMMAND_PASSWORD = re.compile(
+    r"""((?:\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?[ \t]-p(?=[^\s-])"""
+    r"""|\bdocker[ \t]+login\b[^\n]*?[ \t]-p[ \t]+|\bsshpass[ \t]+-p[ \t]*"""
+    r"""|\bredis-cli\b[^\n]*?[ \t]-a[ \t]+"""
+    r"""|\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]+["']?[^\s:"'$]+:))"""
+    r"""(?!\[redacted\])(?!["']?\$)('[^'\n]*'|"[^"\n]*"|[^\s"']+)"""
+)
+# curl's quoted ``-u 'user:pass word'``: the password runs to the closing quote.
+_CURL_QUOTED = re.compile(
+    r"""(\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]+(["'])[^\s:"'$]+:)(?!\[redacted\])(?!\$)"""
+    r"""([^"'\n]+)(?=\2)"""
 )
 # A flag that takes a secret, its value after a space, '=' or a list's comma.
 _FLAG = re.compile(
@@ -147,6 +173,9 @@ def _once(text: str) -> str:
     text = _ENV_KEY.sub(lambda m: m.group(1) + MARKER, text)
     text = _ENV_PASSWORD.sub(lambda m: m.group(1) + MARKER, text)
     text = _NAME_VALUE.sub(lambda m: m.group(1) + MARKER, text)
+    text = _VALUE_NAME.sub(lambda m: m.group(1) + MARKER, text)
+    text = _CURL_QUOTED.sub(lambda m: m.group(1) + MARKER, text)
+    text = _COMMAND_PASSWORD.sub(lambda m: m.group(1) + MARKER, text)
     text = _FLAG.sub(lambda m: m.group(1) + MARKER, text)
     text = _QUOTED_PHRASE.sub(lambda m: m.group(1) + m.group(2) + MARKER + m.group(2), text)
     text = _SHORT_PASSWORD.sub(lambda m: m.group(1) + MARKER, text)

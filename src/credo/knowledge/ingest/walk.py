@@ -281,7 +281,10 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     --requirepass X, a short password; a store read by 13 holds them until re-read;
 #     a YAML stream's documents are cut apart, named by kind and name (probe63)
 # 15: DB_PASS=..., PGPASSWORD=root and TOML's triple-quoted passwords are redacted (review64)
-READER_VERSION = 15
+# 16: a name/value pair written value first, mysql -pX, docker login -p X, sshpass -p X,
+#     redis-cli -a X and curl -u user:X are redacted; a name no longer reaches the next
+#     list item's value (lead65)
+READER_VERSION = 16
 
 
 class Read(NamedTuple):
