@@ -100,16 +100,23 @@ def _statement_calls(statement: Node, source: bytes, *, nested: bool) -> list[Ca
             else None
         )
     chain.reverse()
-    root = _dotted(source, expression) if expression is not None else ""
-    found = (
-        _call(call, source, root, statement if index == 0 else None, nested=nested)
-        for index, call in enumerate(chain)
-    )
-    return [call for call in found if call is not None]
+    # What a later call's name starts with: the root while each call before it registers
+    # a callback (a fluent chain returns the instance), else the calls so far.
+    prefix = _dotted(source, expression) if expression is not None else ""
+    found: list[Call] = []
+    for index, call in enumerate(chain):
+        made = _call(call, source, prefix, statement if index == 0 else None, nested=nested)
+        if made is not None:
+            found.append(made)
+        if not _functions(call):
+            callee = call.child_by_field_name("function")
+            label = _label(source, callee, prefix, first=index == 0) if callee else ""
+            prefix = f"{label}()" if label else ""
+    return found
 
 
 def _call(
-    call: Node, source: bytes, root: str, statement: Node | None, *, nested: bool
+    call: Node, source: bytes, prefix: str, statement: Node | None, *, nested: bool
 ) -> Call | None:
     functions = _functions(call)
     if not functions:
@@ -123,15 +130,14 @@ def _call(
     callee = call.child_by_field_name("function")
     if callee is None:
         return None
-    if statement is None:  # a later call of a chain: its method, named from the root
+    if statement is None:  # a later call of a chain: from its method on
         method = callee.child_by_field_name("property")
         if method is None:
             return None
         start, row = method.start_byte, method.start_point[0]
-        label = ".".join(p for p in (root, _text(source, method)) if p)
     else:
         start, row = call.start_byte, call.start_point[0]
-        label = _dotted(source, callee)
+    label = _label(source, callee, prefix, first=statement is not None)
     if not label:
         return None
     written = " ".join(_text(source, literal).split()) if literal is not None else ""
@@ -142,6 +148,17 @@ def _call(
     if body is None:
         return None
     return Call(call, statement, start, row, name, (body.start_byte, call.end_byte))
+
+
+def _label(source: bytes, callee: Node, prefix: str, *, first: bool) -> str:
+    """A call's name before its parentheses: the first call's dotted callee, a later
+    one's method after `prefix` (`_statement_calls`); "" when it cannot be written."""
+    if first:
+        return _dotted(source, callee)
+    method = callee.child_by_field_name("property")
+    if method is None or not prefix:
+        return ""
+    return f"{prefix}.{_text(source, method)}"
 
 
 def _functions(call: Node) -> list[Node]:
