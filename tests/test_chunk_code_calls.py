@@ -124,6 +124,11 @@ def test_test_blocks_nest_and_a_body_keeps_its_plain_calls() -> None:
             [("app.register()", 1, 3), ("app.register() › instance.get('/hello')", 2, 2)],
             id="await-and-nested-route",
         ),
+        pytest.param(  # a named callback is the definition; the call names its scope
+            "app.get('/x', function handler(req, res) {\n  res.end()\n})\n",
+            [("app.get('/x') › handler", 1, 3)],
+            id="named-callback-under-a-label",
+        ),
         pytest.param(  # not a dotted callee: no name, no definition
             "(async () => {\n  await main()\n})()\nrequire('x')(app, () => 1)\n",
             [],

@@ -12,17 +12,20 @@ it one like any other):
   expression), when that function is anonymous or the call is labelled by a literal first
   argument (``'/users'``, ``3000``, a regex). ``utils.forEach([...], function
   forEachMethod(m) {...})`` is left alone: its function is a definition by its own name
-  already. Inside the body of an anonymous callback of such a call, a statement whose call
-  is labelled by a literal and has a callback is one too (``describe`` › ``it``,
-  ``register`` › ``instance.get('/hello')``); a body's other calls (``list.forEach(x =>
-  ...)``) stay part of it.
+  already; ``app.get('/', function handleRoot(req, res) {...})`` is only a scope, its name
+  the head of ``handleRoot``'s trail (``app.get('/') › handleRoot``), not a second
+  definition over the same lines. Inside the body of an anonymous callback of such a
+  call, a statement whose call is labelled by a literal and has a callback is one too
+  (``describe`` › ``it``, ``register`` › ``instance.get('/hello')``); a body's other calls
+  (``list.forEach(x => ...)``) stay part of it.
 - **Chains.** Each call of ``fastify.get('/a', f).post('/b', g)`` is a call of its own,
   from its method's line to its closing parenthesis; the first runs from the statement's
   start.
 - **Name** (its trail element): the callee as written, then the literal first argument,
   else nothing, in parentheses: ``app.get('/users')``, ``it('rejects a bad password')``,
-  ``fastify.register()``; a chained call is named from the chain's root
-  (``fastify.addHook('onSend')``). A callee that is not a dotted name (``(async () =>
+  ``fastify.register()``; a chained call is named from the chain's root while the calls
+  before it register callbacks (``fastify.addHook('onSend')``), else after those calls
+  (``Object.entries().forEach()``). A callee that is not a dotted name (``(async () =>
   {...})()``, ``require('x')(app)``) is not named, and its call is left alone.
 - **Signature**: the source from the call's start to the first callback's body
   (``app.get('/users', auth, async (req, res) =>``); its **body**, whose names make its
@@ -57,6 +60,8 @@ class Call:
         row: The 0-based row of `start`.
         name: Its trail element.
         body: Byte range of its body: the first callback's body to the closing parenthesis.
+        scope: Only a scope: its callbacks are all named functions, definitions already, so
+            it gives them its name as their trail's head and is no definition itself.
     """
 
     node: Node
@@ -65,6 +70,7 @@ class Call:
     row: int
     name: str
     body: tuple[int, int]
+    scope: bool = False
 
 
 def find_calls(root: Node, source: bytes) -> list[Call]:
@@ -125,7 +131,8 @@ def _call(
     assert arguments is not None  # (`_functions` found some in it)
     first = next((a for a in arguments.named_children if a.type != "comment"), None)
     literal = first if first is not None and first.type in _LITERALS else None
-    if literal is None and (nested or not any(_anonymous(f) for f in functions)):
+    named = not any(_anonymous(f) for f in functions)
+    if literal is None and (nested or named):
         return None
     callee = call.child_by_field_name("function")
     if callee is None:
@@ -147,7 +154,7 @@ def _call(
     body = functions[0].child_by_field_name("body")
     if body is None:
         return None
-    return Call(call, statement, start, row, name, (body.start_byte, call.end_byte))
+    return Call(call, statement, start, row, name, (body.start_byte, call.end_byte), named)
 
 
 def _label(source: bytes, callee: Node, prefix: str, *, first: bool) -> str:

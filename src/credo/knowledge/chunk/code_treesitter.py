@@ -254,7 +254,8 @@ class _Reader:
             trail = open_scopes[-1][1] if open_scopes else ()
             if isinstance(item, Call):
                 trail = (*trail, item.name)
-                found.append(self.call(item, trail))
+                if not item.scope:
+                    found.append(self.call(item, trail))
             else:
                 node, captures = item
                 receiver = captures.get("receiver")
