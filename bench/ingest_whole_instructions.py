@@ -39,7 +39,7 @@ from docs_corpora import bench_work  # noqa: E402
 CHILD = """
 import json, sys
 from pathlib import Path
-root, files, db, rst = Path(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3], sys.argv[4]
+root, files, db, rst, tree = Path(sys.argv[1]), json.loads(sys.argv[2]), *sys.argv[3:6]
 from credo import Memory
 from credo.config import Settings
 with Memory(db, root=root, settings=Settings()) as memory:
@@ -49,14 +49,23 @@ with Memory(db, root=root, settings=Settings()) as memory:
         if rst == "1":
             import credo.knowledge.chunk.rst as chunk_rst
             chunk_rst._BUDGET_SECONDS = 1e9  # a slow run must not fall back to plain text
+        if tree == "1":
+            import credo.knowledge.chunk.code_treesitter as chunk_tree
+            chunk_tree._PARSE_SECONDS = 1e9  # nor from a tree-sitter parse to comments only
         memory.ingest(*files)
 """
+
+
+# Files no tree-sitter grammar reads (Python is read by `ast`).
+_NO_TREE = (".py", ".md", ".markdown", ".rst", ".rest", ".txt", ".toml", ".cfg", ".ini")
 
 
 def count(src: Path, root: Path, files: list[str], db: Path) -> int:
     """Instructions of one fresh process ingesting ``files`` into the store ``db``."""
     rst = "1" if any(f.endswith((".rst", ".rest")) for f in files) else "0"
-    args = [str(root), json.dumps(files), str(db), rst]
+    # (a tree-sitter language: the parse budget, 0.5 s a file, is met under valgrind)
+    tree = "1" if any(not f.endswith(_NO_TREE) for f in files) else "0"
+    args = [str(root), json.dumps(files), str(db), rst, tree]
     env = {"CREDO_INGEST_WORKERS": "0", "CREDO_CAPTURE": "0", "OPENBLAS_NUM_THREADS": "1"}
     return python_instructions(src, CHILD, args, env)
 

@@ -976,9 +976,18 @@ LANGUAGE_CASES = [
                 "json stringify data",
             ),
             ("(x) =>", 8, 8, "definition", ("hooks",), ""),
-            # A named function passed as an argument (a callback) is a definition; an
-            # anonymous one has no name to find it by.
-            ("function handleRoot(req, res)", 10, 12, "definition", ("handleRoot",), "res send ok"),
+            # A named function passed as an argument (a callback) is a definition, under
+            # the call's name when a literal labels it; an anonymous one at the module's top
+            # is named by its call (test_chunk_code_calls.py).
+            (
+                "function handleRoot(req, res)",
+                10,
+                12,
+                "definition",
+                ("app.get('/')", "handleRoot"),
+                "res send ok",
+            ),
+            ("run(function ()", 13, 13, "definition", ("run()",), "skip"),
         ],
         id="js-functions-in-arrays-and-named-callbacks",
     ),

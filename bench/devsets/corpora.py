@@ -6,7 +6,8 @@ The same form and cache as ``bench/docs_corpora.py``. Unlike ``bench/heldout``, 
 may be read query by query to find what to change; a change found here is then checked
 once on the held-out sets (see README.md).
 
-Code: sqlparse (Python) and ws (JavaScript). Documentation: pymdown-extensions' guide
+Code: sqlparse (Python), ws (JavaScript) and fastify's examples and tests (module-level
+routes and test blocks). Documentation: pymdown-extensions' guide
 (Markdown, MkDocs, with its changelog and release notes) and Pygments' (reStructuredText,
 Sphinx).
 """
@@ -41,6 +42,25 @@ DEV: tuple[Corpus, ...] = (
         url="https://registry.npmjs.org/ws/-/ws-8.18.3.tgz",
         sha256="424be604c8e7926fc29a1f067bf2dac256af3bcea62fe30395018bbaf8a9be2a",
         include=("lib/*.js", "index.js"),
+    ),
+    Corpus(
+        name="fastify",
+        kind="code",
+        project="fastify",
+        version="5.12.8",
+        licence="MIT",
+        url="https://registry.npmjs.org/fastify/-/fastify-5.12.8.tgz",
+        sha256="459048aabd9311309f4f95b36e8ca065e3a4613ded292bcf50442926931e4748",
+        # Module-level routes, hooks and test blocks (issue #14, js65): the examples and
+        # three test files; fnmatch's * spans folders, so examples/benchmark/ is in.
+        include=(
+            "examples/*.js",
+            "examples/*.mjs",
+            "examples/*.ts",
+            "test/set-error-handler.test.js",
+            "test/url-rewriting.test.js",
+            "test/has-route.test.js",
+        ),
     ),
     Corpus(
         name="pymdown",

@@ -30,6 +30,7 @@ class Grammar:
         attachments: Siblings just above a definition that belong to it (decorators,
             Rust attributes).
         docstrings: The doc is the body's first string (Python), not a comment above.
+        calls: Module-level calls with a callback are definitions too (`code_calls`).
     """
 
     package: str
@@ -41,6 +42,7 @@ class Grammar:
     wrappers: frozenset[str] = frozenset()
     attachments: frozenset[str] = frozenset()
     docstrings: bool = False
+    calls: bool = False
 
 
 # Definition node types, across the grammars, that declare members (classes, structs,
@@ -188,6 +190,7 @@ GRAMMARS: dict[str, Grammar] = {
         signature_parents=_JS_SIGNATURE,
         wrappers=_JS_WRAPPERS,
         attachments=frozenset({"decorator"}),
+        calls=True,
     ),
     "tsx": Grammar(
         "tree_sitter_typescript",
@@ -197,6 +200,7 @@ GRAMMARS: dict[str, Grammar] = {
         signature_parents=_JS_SIGNATURE,
         wrappers=_JS_WRAPPERS,
         attachments=frozenset({"decorator"}),
+        calls=True,
     ),
     "go": Grammar(
         "tree_sitter_go",

@@ -31,6 +31,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from credo.knowledge.chunk.code_calls import Call, find_calls
 from credo.knowledge.chunk.code_fallback import (
     BLOCK_LINE_PREFIX,
     Fragment,
@@ -107,7 +108,8 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
         return None
     comments = QueryCursor(loaded.comments).captures(root).get("comment", [])
     reader = _Reader(lines, source, loaded, root, comments)
-    definitions = reader.definitions(QueryCursor(loaded.definitions).matches(root))
+    calls = find_calls(root, source) if loaded.grammar.calls else []
+    definitions = reader.definitions(QueryCursor(loaded.definitions).matches(root), calls)
     if not definitions and root.has_error and _mostly_errors(root, len(source)):
         return None
     body_lexer = lexer(loaded.grammar.lexer)
@@ -229,27 +231,40 @@ class _Reader:
     def text(self, start: int, end: int) -> str:
         return self.source[start:end].decode("utf-8", "replace")
 
-    def definitions(self, matches: list[tuple[int, dict[str, list[Node]]]]) -> list[_Found]:
-        """Every definition with its trail, in document order, outer before inner."""
+    def definitions(
+        self, matches: list[tuple[int, dict[str, list[Node]]]], calls: list[Call]
+    ) -> list[_Found]:
+        """Every definition with its trail, in document order, outer before inner; `calls`
+        (`code_calls`) are definitions too, each over its own bytes."""
         chosen: dict[int, tuple[Node, dict[str, list[Node]]]] = {}
         for _, captures in matches:
             node = captures["definition"][0]
             if node.id not in chosen or "body" not in chosen[node.id][1]:
                 chosen[node.id] = (node, captures)
-        ordered = sorted(chosen.values(), key=lambda item: (item[0].start_byte, -item[0].end_byte))
+        spans: list[tuple[int, int, tuple[Node, dict[str, list[Node]]] | Call]] = [
+            (item[0].start_byte, item[0].end_byte, item) for item in chosen.values()
+        ]
+        spans.extend((call.start, call.node.end_byte, call) for call in calls)
+        spans.sort(key=lambda span: (span[0], -span[1]))
         found: list[_Found] = []
         open_scopes: list[tuple[int, tuple[str, ...]]] = []  # (end byte, trail)
-        for node, captures in ordered:
-            while open_scopes and open_scopes[-1][0] <= node.start_byte:
+        for start, end, item in spans:
+            while open_scopes and open_scopes[-1][0] <= start:
                 open_scopes.pop()
             trail = open_scopes[-1][1] if open_scopes else ()
-            receiver = captures.get("receiver")
-            if receiver and not trail:
-                owner = _RECEIVER_TYPE.search(self.node_text(receiver[0]))
-                trail = (owner.group(1),) if owner else ()
-            trail = (*trail, self.name(captures["name"][0]))
-            found.append(self.definition(node, captures.get("body", [None])[0], trail))
-            open_scopes.append((node.end_byte, trail))
+            if isinstance(item, Call):
+                trail = (*trail, item.name)
+                if not item.scope:
+                    found.append(self.call(item, trail))
+            else:
+                node, captures = item
+                receiver = captures.get("receiver")
+                if receiver and not trail:
+                    owner = _RECEIVER_TYPE.search(self.node_text(receiver[0]))
+                    trail = (owner.group(1),) if owner else ()
+                trail = (*trail, self.name(captures["name"][0]))
+                found.append(self.definition(node, captures.get("body", [None])[0], trail))
+            open_scopes.append((end, trail))
         return found
 
     def node_text(self, node: Node) -> str:
@@ -288,6 +303,30 @@ class _Reader:
             definition.doc_first = True
         span = (body.start_byte, body.end_byte) if body is not None else None
         return _Found(definition, span)
+
+    def call(self, call: Call, trail: tuple[str, ...]) -> _Found:
+        """A call with a callback (`code_calls`) as a definition: from its statement (doc
+        comments above included) or, later in a chain, its method, to its closing
+        parenthesis; its signature runs to the first callback's body."""
+        docs: list[Node] = []
+        first_row = call.row
+        if call.statement is not None:
+            outer = call.statement
+            while (parent := outer.parent) is not None and parent.type in self.grammar.wrappers:
+                outer = parent
+            docs, first_row = self.leading(outer)
+        definition = Definition(
+            trail,
+            first_row + 1,
+            _end_row(call.node) + 1,
+            signature(self.take_comments(call.start, call.body[0])),
+        )
+        if docs:
+            self.used.update(doc.id for doc in docs)
+            fragments = [f for doc in docs for f in self.fragments(doc)]
+            definition.doc = comment_paragraphs(fragments, self.lines)
+            definition.doc_first = True
+        return _Found(definition, call.body)
 
     def leading(self, node: Node) -> tuple[list[Node], int]:
         """Doc comments directly above `node` and the first row of what belongs to it."""
