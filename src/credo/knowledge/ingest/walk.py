@@ -284,7 +284,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 16: a name/value pair written value first, mysql -pX, docker login -p X, sshpass -p X,
 #     redis-cli -a X and curl -u user:X are redacted; a name no longer reaches the next
 #     list item's value (lead65)
-READER_VERSION = 16
+# 17: a module-level JS/TS call with a callback is a definition (app.get('/users'),
+#     describe › it, chained hooks) (js65)
+READER_VERSION = 17
 
 
 class Read(NamedTuple):
