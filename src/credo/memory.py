@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Literal
 
 from credo.agent import global_store
 from credo.config import Settings, load_settings, parse_bool, resolve_db_path
-from credo.documents import Documents
 from credo.errors import ConflictError, InvalidInputError
+from credo.knowledge.documents import Documents
 from credo.retrieval import ahead, pipeline
 from credo.store import SqliteStore, open_store
 from credo.types import (

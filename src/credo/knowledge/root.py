@@ -68,10 +68,11 @@ class RootKeeper:
         found = self._inferred[0]
         return found if found is not None else default_root(target, self.workdir, self.home)
 
-    def for_doc(self, doc: str) -> Path | None:
-        """The root a document reference is stored against; None for a web URL, which names
-        no file and so chooses no root."""
-        target = local_target(doc, self.workdir)
+    def for_doc(self, doc: object) -> Path | None:
+        """The root a document reference is stored against; None for a web URL (or what is
+        no reference: the caller's check refuses it), which names no file and so chooses
+        no root."""
+        target = local_target(doc, self.workdir) if isinstance(doc, str) else None
         return None if target is None else self.for_write(target)
 
     def keep(self, root: Path) -> None:

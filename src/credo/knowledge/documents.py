@@ -1,6 +1,7 @@
-"""``Memory``'s documents: the root their paths are relative to, anchors, ingest, doctor and
-records. A part of the composition root (`credo.memory` mixes it in), split off where the idea
-splits: beliefs and retrieval there, files and their anchors here."""
+"""``Memory``'s document verbs: the root their paths are relative to, anchors, ingest, doctor
+and records. `credo.memory.Memory` mixes the class in: split off where the idea splits
+(beliefs and retrieval there, files and their anchors here), it imports nothing above
+``knowledge/`` and only lazily what each verb needs, so a read loads none of it."""
 
 from __future__ import annotations
 
@@ -69,7 +70,7 @@ class Documents:
         """Anchor a belief to a document (idempotent on (belief_id, normalised doc_uri))."""
         from credo.knowledge.linker import link_belief_to_document
 
-        root = self._roots().for_doc(doc_uri) if isinstance(doc_uri, str) else None
+        root = self._roots().for_doc(doc_uri)
         anchor = link_belief_to_document(
             self.store,
             self.full_id(belief_id),
