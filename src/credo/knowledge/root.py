@@ -113,7 +113,7 @@ def remember_root(store: Store, location: object, root: Path) -> None:
         file = location.resolve()
         if root in file.parents:
             value = Path(os.path.relpath(root, file.parent)).as_posix()
-    with store.transaction(beliefs_or_edges=False), store.write_errors():
+    with store.transaction(), store.write_errors():  # (one the read caches see)
         if store.meta_get(META_ROOT) is None:  # (another process may have chosen first)
             store.meta_set(META_ROOT, value)
 
