@@ -1,6 +1,6 @@
 """The folder a store's file paths are relative to: chosen once, remembered in ``_meta``.
 
-The rules (quoted in docs/CLI.md, "The store's root"):
+The rules (summed up in the README, "The store's root"):
 
 - **Remembered.** A store keeps its root under the ``_meta`` key ``root``. Every later
   ingest, ``doctor`` (and ``--fix``), ``link``, ``anchors --doc``, the hook and the linker
