@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from credo import Memory
 from credo.knowledge.root import META_ROOT
@@ -217,3 +219,34 @@ def test_a_kept_root_that_is_gone_here_falls_back_to_the_paths(
         second.ingest(tree / "proj" / "docs")
         assert second.doctor().healthy and second.stats().anchors == 1
         assert second.store.meta_get(META_ROOT) == "/nowhere/on/this/machine"
+
+
+FOLDERS = ("x", "x/proj", "x/proj/docs", "elsewhere")
+TARGETS = ("x/proj", "x/proj/docs", "x/proj/docs/a.md")
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    steps=st.lists(st.tuples(st.sampled_from(FOLDERS), st.sampled_from(TARGETS)), min_size=2),
+    forget=st.booleans(),
+)
+def test_any_order_of_folders_and_targets_gives_one_anchor(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, str]], forget: bool
+) -> None:
+    """However a file is reached (from which folder, through which folder or by its own
+    name), and whether the store kept its root or is one made before, it has one anchor
+    and doctor finds it."""
+    base = tmp_path_factory.mktemp("any")
+    (base / "x" / "proj" / "docs").mkdir(parents=True)
+    (base / "elsewhere").mkdir()
+    (base / "x" / "proj" / "docs" / "a.md").write_text(f"# A\n\n{TEXT}", encoding="utf-8")
+    db = base / "x" / "m.db"
+    for folder, target in steps:
+        with Memory(db, workdir=base / folder) as memory:
+            memory.ingest(base / target)
+            assert memory.doctor().healthy
+        if forget:
+            forget_root(db)
+    assert len(uris(db)) == 1
