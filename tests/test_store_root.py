@@ -221,6 +221,23 @@ def test_a_kept_root_that_is_gone_here_falls_back_to_the_paths(
         assert second.store.meta_get(META_ROOT) == "/nowhere/on/this/machine"
 
 
+def test_a_relative_root_copied_into_a_postgres_store_is_replaced(
+    backend: str, store_location: str | Path, tree: Path
+) -> None:
+    """``credo migrate`` copies ``_meta``: a SQLite store's ``.`` names no folder on a
+    server, so the next write of a path keeps the root it used instead."""
+    if backend != "postgres":
+        pytest.skip("a SQLite store reads '.' against its file")
+    with Memory(store_location, workdir=tree) as memory:
+        with memory.store.transaction():
+            memory.store.meta_set(META_ROOT, ".")
+        memory.ingest(tree / "proj")
+        assert memory.store.meta_get(META_ROOT) == tree.resolve().as_posix()
+        assert [a.doc_uri for a in memory.beliefs_for_doc("proj/docs/a.md")] == [
+            "proj/docs/a.md#L1-L3"
+        ]
+
+
 FOLDERS = ("x", "x/proj", "x/proj/docs", "elsewhere")
 TARGETS = ("x/proj", "x/proj/docs", "x/proj/docs/a.md")
 

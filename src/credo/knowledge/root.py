@@ -77,9 +77,16 @@ class RootKeeper:
 
     def keep(self, root: Path) -> None:
         """Remember ``root`` as the store's, unless ``root=`` was given or one is kept."""
-        if self.explicit is None and self.store.meta_get(META_ROOT) is None:
+        if self.explicit is None and not _usable(self.store.meta_get(META_ROOT), self.location):
             remember_root(self.store, self.location, root)
             self._inferred = None
+
+
+def _usable(value: str | None, location: object) -> bool:
+    """Whether a kept value can name a root for this store (a relative one needs a store
+    file: one copied into a PostgreSQL store by ``credo migrate`` names none, and is
+    replaced)."""
+    return bool(value) and (Path(str(value)).is_absolute() or isinstance(location, Path))
 
 
 def store_home(location: object) -> Path | None:
@@ -114,7 +121,7 @@ def remember_root(store: Store, location: object, root: Path) -> None:
         if root in file.parents:
             value = Path(os.path.relpath(root, file.parent)).as_posix()
     with store.transaction(), store.write_errors():  # (one the read caches see)
-        if store.meta_get(META_ROOT) is None:  # (another process may have chosen first)
+        if not _usable(store.meta_get(META_ROOT), location):  # (another may have chosen)
             store.meta_set(META_ROOT, value)
 
 
