@@ -6,20 +6,20 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from credo.agent import global_store
-from credo.config import Settings, load_settings, parse_bool, project_root, resolve_db_path
+from credo.config import Settings, load_settings, parse_bool, resolve_db_path
 from credo.errors import ConflictError, InvalidInputError
+from credo.knowledge.documents import Documents
 from credo.retrieval import ahead, pipeline
 from credo.store import SqliteStore, open_store
 from credo.types import (
     BELIEF_KINDS,
     ORIGINS,
     Belief,
-    DocAnchor,
     RetrievalResult,
     StoreStats,
 )
@@ -28,16 +28,13 @@ from credo.types import (
 # that only retrieves never loads them (tests/test_import_cost.py).
 if TYPE_CHECKING:
     from credo.edge_types import Edge, EdgeType
-    from credo.knowledge.doctor import BackfillReport, DoctorReport
-    from credo.knowledge.export import ExportReport
-    from credo.knowledge.importer import ImportReport
-    from credo.knowledge.ingest import IngestReport
+    from credo.knowledge.root import RootKeeper
     from credo.retrieval.lineage import Conflict, History
 
 Signal = Literal["used", "harmful"]
 
 
-class Memory:
+class Memory(Documents):
     """A credo store: beliefs, typed edges and document anchors in one SQLite file, or on a
     PostgreSQL server shared by a team.
 
@@ -45,11 +42,14 @@ class Memory:
         path: the store file, or a ``postgresql://`` URL; ``None`` resolves it (env
             ``CREDO_DB``, ``[store] location`` in .credo.toml, the git work tree's
             ``.credo/memory.db``, the per-user data folder). ``":memory:"`` works for tests.
-        root: the project root that document paths are made relative to (default: the git
-            work tree of the current folder, else the current folder).
+        root: the folder document paths are made relative to, for this object only; by
+            default the one the store remembers, chosen at its first write of a file path
+            (the rules: `credo.knowledge.root`).
         settings: explicit settings; by default ``.credo.toml`` plus env overrides.
         source: the name written to ``ingest_log`` for writes made through this object.
         create: make a missing store file (else ``NotFoundError``: a read creates nothing).
+        workdir: the folder the caller works in (default: the current one); a store that
+            keeps no root yet takes one from it.
     """
 
     def __init__(
@@ -60,12 +60,16 @@ class Memory:
         settings: Settings | None = None,
         source: str = "api",
         create: bool = True,
+        workdir: str | os.PathLike[str] | None = None,
     ) -> None:
-        cwd = Path.cwd()  # (settings first: a bad .credo.toml is told before a missing store)
+        # (settings first: a bad .credo.toml is told before a missing store)
+        cwd = Path(os.path.abspath(workdir)) if workdir is not None else Path.cwd()
         self.settings = settings if settings is not None else load_settings(cwd)
         in_memory = str(path) == ":memory:"  # (a test's store)
         self.path = Path(":memory:") if in_memory else resolve_db_path(path, existing=not create)
-        self.root = Path(root).resolve() if root is not None else project_root(cwd)
+        self.workdir = cwd
+        self._root = Path(root).resolve() if root is not None else None
+        self._keeper: RootKeeper | None = None  # made on first use (`_roots`)
         self.source = source
         # A long-lived server sets a list here: the injection journal's writes wait in it,
         # to run after the reply is sent (agent/journal.py), so no commit's fsync holds up
@@ -160,7 +164,8 @@ class Memory:
         from credo.knowledge.docuri import normalise_doc_uri  # write path only
         from credo.knowledge.linker import record_link
 
-        anchor = normalise_doc_uri(doc, root=self.root) if doc is not None else None
+        root = self._roots().for_doc(doc)
+        anchor = normalise_doc_uri(doc, root=root) if doc is not None else None
         digest = identity.content_hash(content)
         now = time.time()
         with self.store.transaction(), self.store.write_errors():
@@ -237,6 +242,8 @@ class Memory:
                 from credo.agent.correction import replace_for  # write path only
 
                 replace_for(self, belief_id, content)
+        if anchor is not None and root is not None:
+            self._roots().keep(root)
         return belief_id
 
     def _free_id(self, digest: str) -> str:
@@ -472,114 +479,3 @@ class Memory:
 
         with self.store.transaction(), self.store.write_errors():
             hrr_sync.disable(self.store)
-
-    # -- document anchors ------------------------------------------------------------------
-    def link(
-        self,
-        belief_id: str,
-        doc_uri: str,
-        *,
-        anchor_type: str = "manual",
-        position_hint: str | None = None,
-        lines: str | tuple[int, int] | None = None,
-    ) -> DocAnchor:
-        """Anchor a belief to a document (idempotent on (belief_id, normalised doc_uri))."""
-        from credo.knowledge.linker import link_belief_to_document
-
-        return link_belief_to_document(
-            self.store,
-            self.full_id(belief_id),
-            doc_uri,
-            anchor_type,
-            position_hint,
-            root=self.root,
-            lines=lines,
-            source=self.source,
-        )
-
-    def anchors(self, belief_id: str) -> list[DocAnchor]:
-        """A belief's document anchors, oldest first."""
-        from credo.knowledge.linker import get_doc_anchors
-
-        return get_doc_anchors(self.store, self.full_id(belief_id))
-
-    def anchors_for_beliefs(self, belief_ids: Iterable[str]) -> dict[str, list[DocAnchor]]:
-        """Anchors of many beliefs in one query."""
-        from credo.knowledge.linker import get_doc_anchors_batch
-
-        return get_doc_anchors_batch(self.store, belief_ids)
-
-    def beliefs_for_doc(
-        self, doc_uri_or_path: str, *, include_forgotten: bool = False
-    ) -> list[DocAnchor]:
-        """The reverse lookup: anchors pointing at a document; a folder path (or any path
-        prefix ending in '/') lists every document under it. Forgotten beliefs keep their
-        anchors for audit; ``include_forgotten`` lists them too."""
-        if not isinstance(doc_uri_or_path, str) or not doc_uri_or_path.strip():
-            raise InvalidInputError("document path is empty; give a path, folder or URL")
-        raw = doc_uri_or_path.strip()
-        folder = raw.endswith("/")
-        from credo.knowledge.docuri import normalise_doc_uri
-
-        normalised = normalise_doc_uri(raw, root=self.root).uri
-        if folder and not normalised.endswith("/"):
-            normalised += "/"
-        found = self.store.anchors_for_doc(normalised, prefix=True)
-        if include_forgotten or not found:
-            return found
-        live = self.store.live_ids(a.belief_id for a in found)
-        return [a for a in found if a.belief_id in live]
-
-    # -- documents -------------------------------------------------------------------------
-    def ingest(
-        self,
-        *paths: str | os.PathLike[str],
-        progress: Callable[[int, int, str], None] | None = None,
-        vendored: bool = False,
-    ) -> IngestReport:
-        """Read files and folders into beliefs (Markdown by section, code by docstrings and
-        comments, YAML, TOML and JSON by key, text by paragraph), each anchored to its file
-        and line range; lock files and JSON dumps are skipped, unchanged files too, changed
-        ones re-anchored (rules: the `credo.knowledge.ingest` docstring). A folder's walk
-        leaves vendored folders (``vendor/``, ``third_party/``...) out unless ``vendored``;
-        a folder named in ``paths`` is read."""
-        from credo.knowledge.ingest import ingest_paths
-
-        if not paths:
-            raise InvalidInputError("give at least one file or folder to ingest")
-        return ingest_paths(self.store, paths, root=self.root, progress=progress, vendored=vendored)
-
-    def doctor(self, *, fix: bool = False) -> DoctorReport:
-        """Check every anchor: files that vanished, line ranges that no longer hold the
-        belief's text; with ``fix``, move ranges to where the text now is."""
-        from credo.knowledge.doctor import check_anchors, fix_anchors
-
-        return (fix_anchors if fix else check_anchors)(self.store, self.root)
-
-    def backfill_anchors(self) -> BackfillReport:
-        """Anchor beliefs that have none, from the source paths in ``ingest_log``."""
-        from credo.knowledge.doctor import backfill_anchors
-
-        return backfill_anchors(self.store, self.root)
-
-    # -- records ---------------------------------------------------------------------------
-    def import_records(
-        self, source: str | os.PathLike[str] | Iterable[dict[str, Any] | str]
-    ) -> ImportReport:
-        """Import JSONL records (a path, or an iterable of dicts / JSON lines) in one
-        transaction: a malformed line aborts it with its line number; nothing is written."""
-        if isinstance(source, os.PathLike):
-            source = Path(source)
-        from credo.knowledge import importer  # the read path (hook, search) never parses records
-
-        with self.store.write_errors():
-            return importer.import_records(self.store, source, root=self.root)
-
-    def export_records(self, path: str | os.PathLike[str] | IO[str]) -> ExportReport:
-        """Write every belief, edge and anchor, and ingest's state of which file states which
-        edge, as JSONL (sorted, byte-stable). The file is written beside its target and
-        renamed into place, so a failed export leaves no half file; a text stream (stdout)
-        is written in order."""
-        from credo.knowledge.export import export_records
-
-        return export_records(self.store, path)

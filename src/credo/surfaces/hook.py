@@ -136,7 +136,7 @@ def open_memory(payload: dict[str, Any], db: str | None, *, global_only: bool = 
     ``global_only``, a project without a store still gets the user-global store's locks,
     through an empty store in memory (nothing is created in the project)."""
     folder = project_dir(payload)
-    from credo.config import git_root, load_settings
+    from credo.config import load_settings
 
     store = store_path(folder, db)
     if isinstance(store, Path) and not store.is_file():
@@ -153,7 +153,7 @@ def open_memory(payload: dict[str, Any], db: str | None, *, global_only: bool = 
     # Settings (.credo.toml) are looked up from the project's folder, as the CLI does from
     # its own; nothing here changes this process's folder (the warm server shares the code).
     settings = load_settings(folder)
-    return Memory(store, root=git_root(folder) or folder, settings=settings, source="hook")
+    return Memory(store, workdir=folder, settings=settings, source="hook")
 
 
 def store_path(

@@ -106,8 +106,8 @@ class Engine:
         self.close()
         from credo.memory import Memory
 
-        root = Path.cwd() if isinstance(self.store, str) else self.store.parent  # per request
-        memory = Memory(self.store, root=root, source="hook")
+        folder = Path.cwd() if isinstance(self.store, str) else self.store.parent  # per request
+        memory = Memory(self.store, workdir=folder, source="hook")
         self._memory, self._identity = memory, now
         return memory
 
@@ -168,13 +168,12 @@ class Engine:
 
     @contextlib.contextmanager
     def bound(self, folder: Path) -> Iterator[Memory]:
-        """The store as the hook in ``folder`` would open it: its settings and root (the
-        caller holds ``lock``: the ``Memory`` is shared)."""
-        from credo.config import git_root
-
+        """The store as the hook in ``folder`` would open it: its settings, and its folder
+        (a store that keeps no root yet takes one from it; the caller holds ``lock``: the
+        ``Memory`` is shared)."""
         memory = self.memory()
         settings = self.settings(folder)
-        memory.settings, memory.root = settings, git_root(folder) or folder
+        memory.settings, memory.workdir = settings, folder
         yield memory
 
     def answer(self, request: dict[str, Any]) -> tuple[str, Callable[[], None] | None]:

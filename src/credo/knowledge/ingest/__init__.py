@@ -13,7 +13,11 @@ The rules (quoted in the docs):
   reads them (a deeper file overrides a shallower one, ``!`` re-includes), including those
   in the folders between the project root and a folder given on the command line. The
   folders ``.git``, ``.credo``, ``__pycache__``, ``node_modules`` and ``.venv`` are never
-  entered, and credo's own ``.credo.toml`` never read (it may name a store's password).
+  entered, and credo's own ``.credo.toml`` never read (it may name a store's password),
+  nor a coding agent's setup that ``credo setup`` writes (`walk.agent_config`: Claude
+  Code's ``.claude/settings.json`` and ``settings.local.json``, an ``.mcp.json`` or
+  ``.cursor/mcp.json`` naming credo's server alone; each reported, ``agent_config``; one
+  read before is retired at the walk, as a ``.gitignore``'d one is).
   Vendored folders (``vendor``, ``third_party``, ``bower_components`` and the
   other names of `walk.VENDORED_DIRS`, after GitHub Linguist's vendor rules: other
   projects' code copied in) are not entered either, each reported as skipped
@@ -29,7 +33,8 @@ The rules (quoted in the docs):
   ``.gitignore`` lists it or it lies outside: the user asked for it. A file read before
   that a folder's walk now leaves out (a ``.gitignore`` written since) is retired at that
   walk, as a vanished one, unless the same run names it.
-- **Skips** (counted by reason in the report, never an error): ``unsupported`` (an
+- **Skips** (counted by reason in the report, never an error): ``agent_config`` (see
+  Walk), ``unsupported`` (an
   extension no splitter reads, see `credo.knowledge.chunk.EXTENSIONS`, or a ``#`` in the
   path, which a document URI cannot hold), ``outside`` (a link out of the tree, see Walk),
   ``too_large`` (over `MAX_FILE_BYTES`), ``binary`` (a NUL byte in the first

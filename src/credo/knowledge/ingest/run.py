@@ -70,11 +70,14 @@ def ingest_paths(
     started = time.perf_counter()
     run = Run(store, Path(root).resolve())
     starts = [start_path(p) for p in paths]
-    files, outside, left_out = walk_files(starts, run.root, vendored=vendored)
-    run.report.files_seen = len(files) + len(outside)
+    files, outside, left_out, agent = walk_files(starts, run.root, vendored=vendored)
+    run.report.files_seen = len(files) + len(outside) + len(agent)
     for folder in left_out:  # (a folder: its URI ends in "/")
         with contextlib.suppress(InvalidInputError):  # (a name no URI can hold: not said)
             run.report.skip(run.uri(folder) + "/", "vendored")
+    for path in agent:  # (a name no URI can hold was never stored: not said)
+        with contextlib.suppress(InvalidInputError):
+            run.report.skip(run.uri(path), "agent_config")
     for path in outside:  # (by the link's own path: where the user sees it)
         run.report.skip(os.fspath(path), "outside")
         with contextlib.suppress(InvalidInputError):  # (such a name was never stored)

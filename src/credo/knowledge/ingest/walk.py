@@ -48,7 +48,21 @@ VENDORED_DIRS = frozenset(
         "bower_components",
     }
 )
+# A coding agent's own setup, which `credo setup` writes into the project: Claude Code's
+# settings (credo's hooks beside the agent's permissions; ``settings.local.json`` is a
+# person's own), and an MCP server list (``.mcp.json``, Cursor's ``.cursor/mcp.json``) that
+# names credo's server alone. Read as configuration, their lines ("hooks › UserPromptSubmit ›
+# command: ... credo hook prompt") answered every "how is X configured" question. A server
+# list that names other servers too is read: which MCP servers a project uses is a fact about
+# the project (the question "which MCP servers does this project use" has its answer there),
+# and credo's entry among them is one passage of it. A walk leaves these files out, each
+# reported (``agent_config``); a file named on the command line is read (the user asked).
+_AGENT_SETTINGS = frozenset({"settings.json", "settings.local.json"})  # in .claude/
+_SERVER_LISTS = {".mcp.json": None, "mcp.json": ".cursor"}  # name -> the folder it must be in
+_CREDO_SERVER = "credo"  # = credo.surfaces.install.SERVER_NAME
+_SERVER_LIST_BYTES = 64 * 1024
 SKIP_REASONS = (
+    "agent_config",
     "unsupported",
     "too_large",
     "binary",
@@ -97,11 +111,32 @@ Specs = tuple[tuple[Path, "pathspec.GitIgnoreSpec"], ...]
 class Walked(NamedTuple):
     """What `walk_files` found: the candidate files, in walk order, each once; the files a
     folder's walk reached through a symbolic link that leads out of both the root and the
-    folder given; the vendored folders (`VENDORED_DIRS`) it left out, in walk order."""
+    folder given; the vendored folders (`VENDORED_DIRS`) it left out, in walk order; the
+    agent's setup files it left out (`agent_config`)."""
 
     files: list[Path]
     outside: list[Path]
     vendored: list[Path]
+    agent: list[Path]
+
+
+def agent_config(path: Path) -> bool:
+    """Whether ``path`` is a coding agent's setup that a walk leaves out (`_AGENT_SETTINGS`):
+    Claude Code's settings, or an MCP server list naming only credo's server."""
+    name, folder = path.name, path.parent.name
+    if name in _AGENT_SETTINGS:
+        return folder == ".claude"
+    if name not in _SERVER_LISTS or _SERVER_LISTS[name] not in (None, folder):
+        return False
+    import json  # (only for a file of these names)
+
+    try:
+        with open(path, "rb") as handle:
+            data = json.loads(handle.read(_SERVER_LIST_BYTES + 1)[:_SERVER_LIST_BYTES])
+    except (OSError, ValueError):
+        return False  # (read as any other file: its own skip reason, or its text)
+    servers = data.get("mcpServers") if isinstance(data, dict) else None
+    return isinstance(servers, dict) and list(servers) == [_CREDO_SERVER] and len(data) == 1
 
 
 def walk_files(starts: Sequence[Path], root: Path, *, vendored: bool = False) -> Walked:
@@ -111,11 +146,15 @@ def walk_files(starts: Sequence[Path], root: Path, *, vendored: bool = False) ->
     outside: dict[Path, None] = {}
     visited: set[tuple[int, int]] = set()
     left_out: dict[Path, None] | None = None if vendored else {}
+    agent: dict[Path, None] = {}
     for start in starts:
         if os.path.isdir(start):
             bounds = (os.path.realpath(root), os.path.realpath(start))
             specs = _ancestor_specs(start, root)
             for path in _walk_dir(start, specs, visited, left_out):
+                if agent_config(path):
+                    agent.setdefault(path, None)
+                    continue
                 # A cloned repository's link to ~/.aws/credentials would otherwise put the
                 # file's text into the agent's prompt. A file named explicitly is read.
                 if path not in seen and not _within(os.path.realpath(path), bounds):
@@ -125,7 +164,12 @@ def walk_files(starts: Sequence[Path], root: Path, *, vendored: bool = False) ->
         else:
             seen.setdefault(start, None)
     folders = [] if left_out is None else [f for f in left_out if not _named(f, starts)]
-    return Walked(list(seen), [path for path in outside if path not in seen], folders)
+    return Walked(
+        list(seen),
+        [path for path in outside if path not in seen],
+        folders,
+        [path for path in agent if path not in seen],
+    )
 
 
 def _named(folder: Path, starts: Sequence[Path]) -> bool:
@@ -250,6 +294,8 @@ def hidden_by_walk(
             specs.append((folder, own))
         is_dir = depth < len(parts)
         if part in (SKIP_DIRS if is_dir else SKIP_FILES):
+            return True
+        if not is_dir and agent_config(folder / part):
             return True
         if _ignored(folder / part, is_dir, tuple(specs)):
             return True

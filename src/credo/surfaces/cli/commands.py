@@ -203,10 +203,12 @@ def remember(
     """Store TEXT as a belief and print its id (the same text again corroborates it). A
     correction (--kind correction) supersedes the belief it clearly replaces, by capture's
     rule, and prints it (JSON: supersedes, contradicts); `credo forget ID` undoes it."""
+    from credo.surfaces.cli.paths import from_here
+
     memory = open_store(ctx, use_global)
     new_id = memory.remember(
         text,
-        doc=doc,
+        doc=from_here(doc) if doc is not None else None,
         kind=kind,
         origin=origin,
         session=session,
@@ -435,7 +437,9 @@ def search(
 @click.pass_context
 def link(ctx: click.Context, belief_id: str, uri: str, lines: str | None, as_json: bool) -> None:
     """Anchor a belief to a document (path, path#L12-L30, file:// URI or URL)."""
-    anchor = open_memory(ctx).link(belief_id, uri, lines=lines)
+    from credo.surfaces.cli.paths import from_here
+
+    anchor = open_memory(ctx).link(belief_id, from_here(uri), lines=lines)
     emit(as_json, anchor, f"{anchor.belief_id} -> {anchor.doc_uri}")
 
 
@@ -457,11 +461,13 @@ def anchors(
     """A belief's document anchors, or with --doc the beliefs anchored to a document."""
     if (belief_id is None) == (doc is None):
         raise click.UsageError("give either a belief ID or --doc PATH")
+    from credo.surfaces.cli.paths import from_here
+
     memory = open_memory(ctx)
     found = (
         memory.anchors(belief_id)
         if belief_id is not None
-        else memory.beliefs_for_doc(doc or "", include_forgotten=include_forgotten)
+        else memory.beliefs_for_doc(from_here(doc or ""), include_forgotten=include_forgotten)
     )
     emit(
         as_json,
