@@ -44,6 +44,7 @@ from credo.store.migrations import (
     migrate,
     read_only_version,
 )
+from credo.store.report import refuse_moved
 from credo.store.truth import TruthQueries
 
 if TYPE_CHECKING:
@@ -117,8 +118,28 @@ class SqliteStore(
         except BaseException:
             self.conn.close()
             raise
+        self._latest = migrations[-1].version
+        self._schema_seen: int | None = None  # data_version at the last check_schema
         self._tx = Transactions(self.conn, self.path, read_only=why)
         self._tx.before_commit.append(self.flush_line_df)
+        self._tx.after_begin.append(self.check_schema)
+
+    def check_schema(self, data_version: int | None = None) -> None:
+        """Raise ``SchemaVersionError`` once another process has migrated the file past
+        this code while it was open here (``refuse_moved``). Every write transaction and
+        every retrieve's ``one_version`` check; a long-lived surface checks before each
+        request. ``PRAGMA data_version`` (given, or read: ~5 us) tells whether anyone else
+        committed since the last check; only then is ``_migrations`` read again."""
+        if data_version is None:
+            data_version = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+        if data_version == self._schema_seen:
+            return
+        try:
+            version = current_version(self.conn)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot read {self.path}: {exc}") from exc
+        refuse_moved(self.path, version, self._latest)
+        self._schema_seen = data_version
 
     def before_commit(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` at the end of every outermost write transaction, before COMMIT

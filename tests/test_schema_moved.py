@@ -1,0 +1,115 @@
+"""A long-lived process (``credo serve``, ``credo mcp``, a Memory in a service) whose store
+a newer credo migrates under it: it must stop using the store, say so, and lose nothing.
+
+Before, a server from before m013 kept answering after a newer CLI had migrated its store:
+its writes failed with "no such function: credo_index_text" (a capture after the hook's
+reply was lost, logged only), and its reads queried an index it no longer understood.
+A newer credo's migration is made here as one would land: a row in ``_migrations`` from
+another process.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from credo.errors import SchemaVersionError
+from credo.memory import Memory
+from credo.store.migrations import LATEST_VERSION
+from tests.test_hook_events import base
+from tests.test_mcp import error, in_process
+from tests.test_warm import (  # noqa: F401 (fixtures)
+    Server,
+    answers,
+    direct,
+    env,
+    log_lines,
+    project,
+    run_dir,
+    run_hook,
+    servers,
+    start,
+    store_of,
+)
+
+FUTURE = LATEST_VERSION + 1
+
+
+def migrate_by_a_newer_credo(path: Path) -> None:
+    raw = sqlite3.connect(path)
+    raw.execute("INSERT INTO _migrations VALUES (?, 'm999_future', 0)", (FUTURE,))
+    raw.commit()
+    raw.close()
+
+
+def ids(path: Path) -> set[str]:
+    raw = sqlite3.connect(path)
+    try:
+        return {row[0] for row in raw.execute("SELECT id FROM beliefs")}
+    finally:
+        raw.close()
+
+
+def test_an_open_memory_stops_reading_and_writing_once_a_newer_credo_migrated_its_store(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "memory.db"
+    with Memory(path, root=tmp_path) as memory:
+        memory.remember("We deploy with kubectl from the deploy branch", id="deploy")
+        assert [b.id for b in memory.retrieve("deploy kubectl").beliefs] == ["deploy"]
+        migrate_by_a_newer_credo(path)
+        said = rf"schema version {FUTURE}.*knows up to {LATEST_VERSION}.*restart"
+        with pytest.raises(SchemaVersionError, match=said):
+            memory.remember("Written by the old process", id="late")
+        with pytest.raises(SchemaVersionError, match=said):
+            memory.retrieve("deploy kubectl")
+    assert ids(path) == {"deploy"}
+
+
+def test_mcp_tools_answer_a_clear_error_once_a_newer_credo_migrated_the_store(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "memory.db"
+    memory = Memory(path, root=tmp_path)
+    memory.remember("We deploy with kubectl from the deploy branch", id="deploy")
+    migrate_by_a_newer_credo(path)
+
+    async def session(client) -> None:  # type: ignore[no-untyped-def]
+        for tool, arguments in [
+            ("search_memory", {"query": "deploy"}),
+            ("remember_belief", {"text": "Written by the old server"}),
+            ("get_belief", {"id": "deploy"}),
+        ]:
+            said = error(await client.call_tool(tool, arguments))
+            assert f"schema version {FUTURE}" in said and "restart" in said, said
+
+    try:
+        in_process(memory, session)
+    finally:
+        memory.close()
+    assert ids(path) == {"deploy"}
+
+
+def test_a_server_whose_store_a_newer_credo_migrated_stops_serving_and_says_why(
+    project: Path,  # noqa: F811 (test_warm's fixtures)
+    env: dict[str, str],  # noqa: F811
+    servers: list[Server],  # noqa: F811
+) -> None:
+    store = store_of(project)
+    server = start(servers, store, env)
+    ask = base(project, "UserPromptSubmit", prompt="how do we deploy?")
+    assert b"[deploy]" in run_hook("prompt", ask, project, env)[0]
+    migrate_by_a_newer_credo(store)
+    # The hook gets what the direct path gives (which refuses the newer store itself).
+    assert run_hook("prompt", ask, project, env)[0] == direct("prompt", ask, project, env)
+    deadline = time.monotonic() + 20
+    while server.process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.process.poll() == 1  # the server ended: a restart is what it needs
+    said = server.stop()
+    assert f"schema version {FUTURE}" in said and "restart" in said, said
+    assert not answers(store) and not server.path.exists()
+    assert any(f"schema version {FUTURE}" in line for line in log_lines(env))
