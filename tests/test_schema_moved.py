@@ -11,6 +11,8 @@ another process.
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -18,7 +20,8 @@ import pytest
 
 from credo.errors import SchemaVersionError
 from credo.memory import Memory
-from credo.store.migrations import LATEST_VERSION
+from credo.store import SqliteStore
+from credo.store.migrations import LATEST_VERSION, MIGRATIONS
 from tests.test_hook_events import base
 from tests.test_mcp import error, in_process
 from tests.test_warm import (  # noqa: F401 (fixtures)
@@ -113,3 +116,34 @@ def test_a_server_whose_store_a_newer_credo_migrated_stops_serving_and_says_why(
     assert f"schema version {FUTURE}" in said and "restart" in said, said
     assert not answers(store) and not server.path.exists()
     assert any(f"schema version {FUTURE}" in line for line in log_lines(env))
+
+
+def test_a_backup_from_an_older_credo_is_restored_at_this_schema_under_an_open_memory(
+    tmp_path: Path,
+) -> None:
+    """Before, ``credo restore`` of a version 12 backup left the live store at version 12
+    until some process opened it afresh: a process that had it open went on querying the
+    old index with m013's terms and found no CJK word of three characters."""
+    backup = tmp_path / "v12.db"
+    old = SqliteStore(backup, migrations=MIGRATIONS[:12])
+    now = 1_700_000_000.0
+    old.conn.execute(
+        "INSERT INTO beliefs(id, content, content_hash, kind, origin, created_at, updated_at) "
+        "VALUES ('tokyo', '東京都 office opens at nine', 'tokyo', 'factual', 'user_stated', ?, ?)",
+        (now, now),
+    )
+    old.close()
+    path = tmp_path / "memory.db"
+    with Memory(path, root=tmp_path) as memory:
+        memory.remember("Straße belief of the store before the restore", id="before")
+        done = subprocess.run(
+            [sys.executable, "-m", "credo", "--db", str(path), "restore", str(backup)],
+            capture_output=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        assert b"schema v12" in done.stdout and b"migrated to v13" in done.stdout
+        assert [b.id for b in memory.retrieve("東京都").beliefs] == ["tokyo"]
+    raw = sqlite3.connect(path)
+    assert raw.execute("SELECT max(version) FROM _migrations").fetchone() == (LATEST_VERSION,)
+    raw.close()
