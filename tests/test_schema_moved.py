@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from credo.errors import SchemaVersionError
+from credo.errors import SchemaVersionError, StoreError
 from credo.memory import Memory
 from credo.store import SqliteStore
 from credo.store.migrations import LATEST_VERSION, MIGRATIONS
@@ -147,3 +147,45 @@ def test_a_backup_from_an_older_credo_is_restored_at_this_schema_under_an_open_m
     raw = sqlite3.connect(path)
     assert raw.execute("SELECT max(version) FROM _migrations").fetchone() == (LATEST_VERSION,)
     raw.close()
+
+
+def _delete(path: Path) -> None:
+    for name in (path.name, path.name + "-wal", path.name + "-shm"):
+        (path.parent / name).unlink(missing_ok=True)
+
+
+def test_an_open_memory_refuses_a_store_file_deleted_or_replaced_under_it(
+    tmp_path: Path,
+) -> None:
+    """Before, a process that had the store open (the MCP server's tools) went on writing to
+    the deleted file's inode: remember answered an id, and the belief was gone with it."""
+    path = tmp_path / "memory.db"
+    with Memory(path, root=tmp_path) as memory:
+        memory.remember("We deploy with kubectl from the deploy branch", id="deploy")
+        _delete(path)
+        with pytest.raises(StoreError, match=r"deleted or moved.*restart"):
+            memory.remember("The release train leaves on Thursdays", id="train")
+        with pytest.raises(StoreError, match=r"deleted or moved.*restart"):
+            memory.retrieve("deploy")
+        with Memory(path, root=tmp_path) as other:  # a new store where it was
+            other.remember("A new store after the delete", id="fresh")
+        with pytest.raises(StoreError, match=r"replaced.*restart"):
+            memory.remember("The release train leaves on Thursdays", id="train")
+    assert ids(path) == {"fresh"}
+
+
+def test_mcp_tools_say_the_store_file_was_deleted_instead_of_writing_into_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "memory.db"
+    memory = Memory(path, root=tmp_path)
+    _delete(path)
+
+    async def session(client) -> None:  # type: ignore[no-untyped-def]
+        said = error(await client.call_tool("remember_belief", {"text": "Lost otherwise"}))
+        assert "deleted or moved" in said and "restart" in said, said
+
+    try:
+        in_process(memory, session)
+    finally:
+        memory.close()

@@ -68,7 +68,7 @@ class _OneVersion:
         store = self._store
         if store._one_version_depth == 0:
             data_version = store_version(store.conn)[0]
-            store.check_schema(data_version)  # raises before the scope holds anything
+            store.check_current(data_version)  # raises before the scope holds anything
             store._data_version = data_version
             self._outer = True
         store._one_version_depth += 1
@@ -98,7 +98,7 @@ class GraphQueries(DocAnchorMatches):
     # version: the reads below answer from it instead of SQL, with the same rows.
     _warm: "WarmIndex | None" = None
 
-    def check_schema(self, data_version: int | None = None) -> None:
+    def check_current(self, data_version: int | None = None) -> None:
         """Raise ``SchemaVersionError`` once another process has migrated the store past
         this code (SqliteStore's; the mixin alone checks nothing)."""
 

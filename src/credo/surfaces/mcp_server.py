@@ -90,9 +90,9 @@ def _tool_errors(memory: Memory) -> Iterator[None]:
     """CredoError messages are written to be shown to a model (errors.py): pass them on as a
     ToolError, so the call returns is_error with the message and the server keeps running.
     A store that a newer credo migrated since this server opened it answers every call with
-    the error that says to restart the server (store.check_schema)."""
+    the error that says to restart the server (store.check_current)."""
     try:
-        memory.store.check_schema()
+        memory.store.check_current()
         yield
     except CredoError as exc:
         raise ToolError(" ".join(str(exc).split())) from None

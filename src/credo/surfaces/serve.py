@@ -176,7 +176,7 @@ class Engine:
         from credo.config import git_root
 
         memory = self.memory()
-        memory.store.check_schema()  # a newer credo may have migrated it since (~5 us)
+        memory.store.check_current()  # a newer credo may have migrated it since (~5 us)
         settings = self.settings(folder)
         memory.settings, memory.root = settings, git_root(folder) or folder
         yield memory

@@ -65,8 +65,8 @@ class PostgresStore(
             self.close()
             raise
 
-    def check_schema(self, data_version: int | None = None) -> None:
-        """``SqliteStore.check_schema``: the long-lived surfaces ask before each request
+    def check_current(self, data_version: int | None = None) -> None:
+        """``SqliteStore.check_current``: the long-lived surfaces ask before each request
         (one query; PostgreSQL has no ``data_version`` to skip it by). Writes and retrieves
         do not check here: a round trip each would cost every call of a one-shot process."""
         import psycopg
