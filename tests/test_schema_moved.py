@@ -96,26 +96,40 @@ def test_mcp_tools_answer_a_clear_error_once_a_newer_credo_migrated_the_store(
     assert ids(path) == {"deploy"}
 
 
-def test_a_server_whose_store_a_newer_credo_migrated_stops_serving_and_says_why(
-    project: Path,  # noqa: F811 (test_warm's fixtures)
-    env: dict[str, str],  # noqa: F811
-    servers: list[Server],  # noqa: F811
-) -> None:
-    store = store_of(project)
-    server = start(servers, store, env)
-    ask = base(project, "UserPromptSubmit", prompt="how do we deploy?")
-    assert b"[deploy]" in run_hook("prompt", ask, project, env)[0]
-    migrate_by_a_newer_credo(store)
-    # The hook gets what the direct path gives (which refuses the newer store itself).
-    assert run_hook("prompt", ask, project, env)[0] == direct("prompt", ask, project, env)
-    deadline = time.monotonic() + 20
+def _ends_saying_restart(server: Server) -> None:
+    deadline = time.monotonic() + 30
     while server.process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     assert server.process.poll() == 1  # the server ended: a restart is what it needs
     said = server.stop()
     assert f"schema version {FUTURE}" in said and "restart" in said, said
-    assert not answers(store) and not server.path.exists()
-    assert any(f"schema version {FUTURE}" in line for line in log_lines(env))
+
+
+def test_servers_whose_store_a_newer_credo_migrated_stop_serving_and_say_why(
+    project: Path,  # noqa: F811 (test_warm's fixtures)
+    env: dict[str, str],  # noqa: F811
+    servers: list[Server],  # noqa: F811
+) -> None:
+    """The owner of the socket and a second server standing by (two sessions): each stops
+    at its first request after the move; every hook gets the direct path's answer."""
+    store = store_of(project)
+    first = start(servers, store, env)
+    second = Server(store, env)
+    servers.append(second)
+    deadline = time.monotonic() + 30
+    while not any("standing by" in line for line in log_lines(env)):
+        assert time.monotonic() < deadline, "the second server did not stand by"
+        time.sleep(0.05)
+    ask = base(project, "UserPromptSubmit", prompt="how do we deploy?")
+    assert b"[deploy]" in run_hook("prompt", ask, project, env)[0]
+    migrate_by_a_newer_credo(store)
+    for server in (first, second):
+        if server is second:  # it takes the socket over once the first let its lock go
+            second.wait_listening()
+        assert run_hook("prompt", ask, project, env)[0] == direct("prompt", ask, project, env)
+        _ends_saying_restart(server)
+    assert not answers(store) and not first.path.exists()
+    assert any(f"stops serving: {store}" in line for line in log_lines(env))
 
 
 def test_a_backup_from_an_older_credo_is_restored_at_this_schema_under_an_open_memory(

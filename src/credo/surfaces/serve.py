@@ -329,7 +329,7 @@ class Listener:
         self.owner = False
         self.served = 0
         self.retired = threading.Event()  # stopped for good: the store moved past this code
-        self._stopped = False
+        self._stop_once = threading.Lock()  # held by the one ``stop`` that runs
         self._stop = threading.Event()
         self._sock: socket.socket | None = None
         self._lock_fd: int | None = None
@@ -490,9 +490,8 @@ class Listener:
 
     def stop(self) -> None:
         """Stop accepting, remove the socket if it is still ours, let the lock go (once)."""
-        if self._stopped:
-            return
-        self._stopped = True
+        if not self._stop_once.acquire(blocking=False):
+            return  # stopped already, or stopping on another thread (a retirement)
         self._stop.set()
         if self._sock is not None:
             with contextlib.suppress(OSError):
