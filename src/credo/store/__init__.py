@@ -45,7 +45,6 @@ from credo.store.migrations import (
     migrate,
     read_only_version,
 )
-from credo.store.report import refuse_moved
 from credo.store.truth import TruthQueries
 
 if TYPE_CHECKING:
@@ -106,6 +105,9 @@ class SqliteStore(
         self.read_only = why is not None
         self.conn = connect(self.path, read_only=self.read_only, wal=False)
         try:
+            # The schema read below holds until another connection commits: check_current
+            # reads it again only then (read first, so no commit can slip in between).
+            seen = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
             # Refuse a newer schema before WAL mode rewrites the header: never modified.
             version = check_version(self.conn, self.path, migrations)
             if self.read_only:
@@ -120,7 +122,7 @@ class SqliteStore(
             self.conn.close()
             raise
         self._latest = migrations[-1].version
-        self._schema_seen: int | None = None  # data_version at the last check_current
+        self._schema_seen = seen  # data_version at the last schema read
         self._file = _file_identity(self.path)  # (absolute path, dev, inode) of what is open
         self._tx = Transactions(self.conn, self.path, read_only=why)
         self._tx.before_commit.append(self.flush_line_df)
@@ -144,7 +146,10 @@ class SqliteStore(
             version = current_version(self.conn)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot read {self.path}: {exc}") from exc
-        refuse_moved(self.path, version, self._latest)
+        if version > self._latest:
+            from credo.store.report import refuse_moved  # (a module import costs a hook ~0.5M)
+
+            refuse_moved(self.path, version, self._latest)
         self._schema_seen = data_version
 
     def before_commit(self, callback: Callable[[], None]) -> None:
