@@ -8,6 +8,7 @@ only for a ``postgresql://`` location (``open_store``).
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -104,6 +105,9 @@ class SqliteStore(
         self.read_only = why is not None
         self.conn = connect(self.path, read_only=self.read_only, wal=False)
         try:
+            # The schema read below holds until another connection commits: check_current
+            # reads it again only then (read first, so no commit can slip in between).
+            seen = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
             # Refuse a newer schema before WAL mode rewrites the header: never modified.
             version = check_version(self.conn, self.path, migrations)
             if self.read_only:
@@ -117,8 +121,36 @@ class SqliteStore(
         except BaseException:
             self.conn.close()
             raise
+        self._latest = migrations[-1].version
+        self._schema_seen = seen  # data_version at the last schema read
+        self._file = _file_identity(self.path)  # (absolute path, dev, inode) of what is open
         self._tx = Transactions(self.conn, self.path, read_only=why)
         self._tx.before_commit.append(self.flush_line_df)
+        self._tx.after_begin.append(self.check_current)
+
+    def check_current(self, data_version: int | None = None) -> None:
+        """Raise when the store this process opened may no longer be used: its file was
+        deleted or replaced (``StoreError``: what a process wrote there went to a file nobody
+        reads), or another process migrated it past this code (``SchemaVersionError``:
+        ``refuse_moved``). Every write transaction and every retrieve's ``one_version``
+        check; a long-lived surface checks before each request. A ``stat`` (~1 us), and
+        ``PRAGMA data_version`` (given, or read: ~5 us) telling whether anyone else
+        committed since the last check: only then is ``_migrations`` read again."""
+        if self._file is not None:
+            _still_there(self._file)
+        if data_version is None:
+            data_version = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+        if data_version == self._schema_seen:
+            return
+        try:
+            version = current_version(self.conn)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot read {self.path}: {exc}") from exc
+        if version > self._latest:
+            from credo.store.report import refuse_moved  # (a module import costs a hook ~0.5M)
+
+            refuse_moved(self.path, version, self._latest)
+        self._schema_seen = data_version
 
     def before_commit(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` at the end of every outermost write transaction, before COMMIT
@@ -235,6 +267,33 @@ class SqliteStore(
             for r in self.conn.execute("PRAGMA foreign_key_check")
         ]
         return problems
+
+
+_RESTART = "nothing was written; restart this process (credo serve, or the MCP client's credo mcp)"
+
+
+def _file_identity(path: str) -> tuple[str, int, int] | None:
+    if path == ":memory:" or path.startswith("file:"):
+        return None
+    absolute = os.path.abspath(path)  # a service may change its folder later
+    st = os.stat(absolute)
+    return absolute, st.st_dev, st.st_ino
+
+
+def _still_there(file: tuple[str, int, int]) -> None:
+    """``StoreError`` when the file at the store's path is not the one open here."""
+    try:
+        st = os.stat(file[0])
+    except FileNotFoundError:
+        raise StoreError(
+            f"{file[0]} was deleted or moved away while this process had it open; {_RESTART}"
+        ) from None
+    except OSError:
+        return  # unreadable folder: the connection still reads what it opened
+    if (st.st_dev, st.st_ino) != file[1:]:
+        raise StoreError(
+            f"{file[0]} was replaced by another file while this process had it open; {_RESTART}"
+        )
 
 
 def __getattr__(name: str) -> object:

@@ -39,7 +39,7 @@ from pathlib import Path
 from credo.errors import SchemaVersionError, StoreError
 from credo.store.db import BUSY_TIMEOUT_MS, read_only_here, read_only_uri
 from credo.store.index_text import register
-from credo.store.migrations import LATEST_VERSION, current_version
+from credo.store.migrations import LATEST_VERSION, current_version, migrate
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +64,7 @@ class RestoreReport:
     schema_version: int
     beliefs: int
     seconds: float
+    migrated_to: int | None = None  # the schema the restored store was migrated to
 
 
 def _open(path: Path, *, read_only: bool) -> sqlite3.Connection:
@@ -266,6 +267,9 @@ def restore(
             problems = [str(r[0]) for r in live.execute("PRAGMA quick_check")]
             if problems != ["ok"]:
                 raise StoreError(f"restored store {target} fails quick_check: {problems[:3]}")
+            # An older credo's backup is brought to this schema at once: a process that has
+            # the store open (a server) reads it with this code and never migrates it.
+            migrated = migrate(live, str(target)) if version < LATEST_VERSION else None
     except sqlite3.DatabaseError as exc:
         raise StoreError(
             f"cannot restore into {target}: {exc}; the store was left as it was"
@@ -278,4 +282,5 @@ def restore(
         schema_version=version,
         beliefs=beliefs,
         seconds=time.perf_counter() - started,
+        migrated_to=migrated,
     )

@@ -150,6 +150,9 @@ class Transactions:
         # Run once, before the first write transaction begins (outside it, so a rollback
         # cannot undo them): set-up only writers need, which a read-only process skips.
         self.before_first_write: list[Callable[[], None]] = []
+        # Run at the start of every outermost write transaction, holding the write lock (so
+        # nothing can move under them before COMMIT): checks that may refuse the write.
+        self.after_begin: list[Callable[[], None]] = []
 
     @property
     def active(self) -> bool:
@@ -194,6 +197,12 @@ class Transactions:
             self._conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise StoreError(f"cannot write to {self._path}: {exc}") from exc
+        try:
+            for check in self.after_begin:
+                check()
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
         self.serial += 1
         if watch:
             yield from self._run()

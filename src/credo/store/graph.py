@@ -67,7 +67,9 @@ class _OneVersion:
     def __enter__(self) -> None:
         store = self._store
         if store._one_version_depth == 0:
-            store._data_version = store_version(store.conn)[0]
+            data_version = store_version(store.conn)[0]
+            store.check_current(data_version)  # raises before the scope holds anything
+            store._data_version = data_version
             self._outer = True
         store._one_version_depth += 1
 
@@ -95,6 +97,10 @@ class GraphQueries(DocAnchorMatches):
     # The warm index (store/warm.py) of a long-lived process, while the store is at its
     # version: the reads below answer from it instead of SQL, with the same rows.
     _warm: "WarmIndex | None" = None
+
+    def check_current(self, data_version: int | None = None) -> None:
+        """Raise ``SchemaVersionError`` once another process has migrated the store past
+        this code (SqliteStore's; the mixin alone checks nothing)."""
 
     def one_version(self) -> contextlib.AbstractContextManager[None]:
         """One retrieve's reads: another connection's commits are looked for once, here

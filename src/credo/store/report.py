@@ -1,11 +1,12 @@
 """What both backends tell their caller in the same words: a store's counts (``stats``)
-and the error for text that cannot be stored (a lone surrogate)."""
+the error for text that cannot be stored (a lone surrogate), and for a store migrated
+past this code while it was open."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from credo.errors import InvalidInputError
+from credo.errors import InvalidInputError, SchemaVersionError
 from credo.types import StoreStats
 
 
@@ -44,3 +45,16 @@ def unencodable(exc: UnicodeEncodeError) -> InvalidInputError:
     return InvalidInputError(
         f"text {around!r} holds a lone surrogate (not valid Unicode); fix its encoding"
     )
+
+
+def refuse_moved(where: str, version: int, latest: int) -> None:
+    """Refuse to go on with a store another process migrated past this code while this one
+    kept it open (a newer credo's CLI beside an older ``credo serve`` or ``credo mcp``): its
+    writes would skip what the newer schema keeps (m013's index rule) and its reads would
+    ask an index in a shape it does not know. Both backends; nothing is written."""
+    if version > latest:
+        raise SchemaVersionError(
+            f"{where} was migrated to schema version {version} by a newer credo while this "
+            f"process had it open (this credo knows up to {latest}); restart this process "
+            "(credo serve, or the MCP client's credo mcp) with the newer credo"
+        )

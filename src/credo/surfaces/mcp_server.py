@@ -86,10 +86,13 @@ BeliefId = Annotated[
 
 
 @contextlib.contextmanager
-def _tool_errors() -> Iterator[None]:
+def _tool_errors(memory: Memory) -> Iterator[None]:
     """CredoError messages are written to be shown to a model (errors.py): pass them on as a
-    ToolError, so the call returns is_error with the message and the server keeps running."""
+    ToolError, so the call returns is_error with the message and the server keeps running.
+    A store that a newer credo migrated since this server opened it answers every call with
+    the error that says to restart the server (store.check_current)."""
     try:
+        memory.store.check_current()
         yield
     except CredoError as exc:
         raise ToolError(" ".join(str(exc).split())) from None
@@ -139,7 +142,7 @@ def build_server(memory: Memory) -> MCPServer:
         supersedes, left out) and conflicts (beliefs it contradicts, packed beside it: ask
         the user which holds). `memory_block` is the same result as one text block.
         """
-        with _tool_errors():
+        with _tool_errors(memory):
             result = memory.retrieve(
                 query, token_budget=budget, with_doc_anchors=True, include_superseded=history
             )
@@ -163,7 +166,7 @@ def build_server(memory: Memory) -> MCPServer:
         to the sentences that match, with "…" where text is left out), kind, origin,
         locked flag, confidence, its anchors (files and line ranges) and its edges. Returns
         them as `credo show ID --json` does."""
-        with _tool_errors():
+        with _tool_errors(memory):
             belief = memory.get(id)
             anchors = memory.anchors(id)
             edges = memory.edges(id)
@@ -207,7 +210,7 @@ def build_server(memory: Memory) -> MCPServer:
         marked as conflicting with those it only disputes: `supersedes` and `contradicts`
         list their ids (undo a wrong one with forget_belief on the correction).
         """
-        with _tool_errors(), _store(memory, scope) as target:
+        with _tool_errors(memory), _store(memory, scope) as target:
             belief_id = target.remember(
                 text, doc=doc, kind=kind, origin="agent_inferred", retention=retention
             )
@@ -224,7 +227,7 @@ def build_server(memory: Memory) -> MCPServer:
         of the user-global store (remembered with scope 'global') is locked with scope
         'global': every project then recalls it, marked global.
         """
-        with _tool_errors(), _store(memory, scope, create=False) as target:
+        with _tool_errors(memory), _store(memory, scope, create=False) as target:
             belief = target.lock(id)
         return {"belief": to_jsonable(belief)}
 
@@ -248,7 +251,7 @@ def build_server(memory: Memory) -> MCPServer:
         Returns the edge. Adding the same (src, dst, type) twice is an error, and so is
         superseding a locked belief: only the user can retire a lock.
         """
-        with _tool_errors():
+        with _tool_errors(memory):
             edge = memory.relate(src, dst, type, weight=weight)
         return {"edge": to_jsonable(edge)}
 
@@ -257,7 +260,7 @@ def build_server(memory: Memory) -> MCPServer:
         """List the open contradictions: pairs of current beliefs joined by CONTRADICTS and
         not yet resolved, the locked one first when one is (it outranks the other). Returns
         the pairs; settle one with resolve_conflict once the user says which holds."""
-        with _tool_errors():
+        with _tool_errors(memory):
             found = memory.conflicts()
         return {"conflicts": to_jsonable(found)}
 
@@ -266,7 +269,7 @@ def build_server(memory: Memory) -> MCPServer:
         """Settle a contradiction the user decided: winner SUPERSEDES and RESOLVES loser, so
         searches serve the winner only. A locked loser cannot be retired this way (the
         user does it). Returns the edges written."""
-        with _tool_errors():
+        with _tool_errors(memory):
             written = memory.resolve(winner, loser)
         return {"edges": to_jsonable(written)}
 
@@ -283,7 +286,7 @@ def build_server(memory: Memory) -> MCPServer:
     ) -> dict[str, Any]:
         """Anchor a belief to the file (and line range) it is about, so a search that names
         the file finds it and results show where it comes from. Returns the anchor."""
-        with _tool_errors():
+        with _tool_errors(memory):
             anchor = memory.link(id, uri, lines=lines)
         return {"anchor": to_jsonable(anchor)}
 
@@ -301,7 +304,7 @@ def build_server(memory: Memory) -> MCPServer:
         about a file or everything under a folder/). Returns the anchors."""
         if (id is None) == (doc is None):
             raise ToolError("give exactly one of id (a belief id) or doc (a path or URL)")
-        with _tool_errors():
+        with _tool_errors(memory):
             found = memory.anchors(id) if id is not None else memory.beliefs_for_doc(doc or "")
         return {"anchors": to_jsonable(found)}
 
@@ -323,7 +326,7 @@ def build_server(memory: Memory) -> MCPServer:
         project's store does not hold is forgotten in the user-global store (`store` says
         which). `current_again` lists the beliefs it alone superseded: searches serve them
         as current again (forget or supersede them too if they are outdated)."""
-        with _tool_errors():
+        with _tool_errors(memory):
             where, full, again = global_store.forget_naming_current(memory, id, hard=hard)
         return {"id": full, "forgotten": True, "hard": hard, "store": where, "current_again": again}
 
@@ -337,7 +340,7 @@ def build_server(memory: Memory) -> MCPServer:
     ) -> dict[str, Any]:
         """Report whether a recalled belief helped ('used') or misled you ('harmful'); this
         moves its confidence, which ranking takes into account. Returns the belief."""
-        with _tool_errors():
+        with _tool_errors(memory):
             belief = memory.feedback(id, signal)
         return {"belief": to_jsonable(belief)}
 

@@ -5,9 +5,9 @@
 background thread beside the MCP protocol.
 
 - **One store, kept open.** One ``Memory`` per process, opened once. It follows writes by
-  other processes by itself (every cache of the store is keyed by SQLite's
-  ``data_version``); a file *replaced* under it (a new inode or device: moved or copied
-  over) is seen by a ``stat`` before each request and reopened. A PostgreSQL store (a
+  other processes (every cache is keyed by SQLite's ``data_version``); a file *replaced*
+  under it (a new inode or device) is seen by a ``stat`` before each request and reopened;
+  a store a newer credo migrated retires the socket and ends ``credo serve``. A PostgreSQL store (a
   ``postgresql://`` location) is served the same way on one connection, without the warm
   index (store/warm.py reads SQLite): every request reads the server, which is what the
   hook saves is the process start and psycopg's import (~290 ms), not the queries.
@@ -46,6 +46,8 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from credo.errors import SchemaVersionError
 
 if TYPE_CHECKING:
     from credo.config import PostgresUrl, Settings
@@ -87,6 +89,7 @@ class Engine:
         self._settings: dict[Path, tuple[object, Settings]] = {}
         self.reopened = 0  # how often a replaced (or broken) store was opened again
         self.keeper: Keeper | None = None  # the warm index's thread, from ``prepare``
+        self.moved: str | None = None  # why not to serve: a newer credo migrated the store
         with self.lock:
             self.memory()
 
@@ -172,6 +175,7 @@ class Engine:
         (a store that keeps no root yet takes one from it; the caller holds ``lock``: the
         ``Memory`` is shared)."""
         memory = self.memory()
+        memory.store.check_current()  # a newer credo may have migrated it since (~5 us)
         settings = self.settings(folder)
         memory.settings, memory.workdir = settings, folder
         yield memory
@@ -221,12 +225,19 @@ class Engine:
             except Refused:
                 raise
             except Exception as exc:
+                self._moved(exc, hook.log)
                 self.drop()
                 raise Refused(f"error {event}: {type(exc).__name__}: {exc}") from exc
         if later is None:
             return output, None
         job = later
         return output, lambda: self._later(folder, job)
+
+    def _moved(self, exc: Exception, say: Callable[[str], None]) -> None:
+        """Note a store this code may no longer serve (its schema is newer): said once."""
+        if isinstance(exc, SchemaVersionError) and self.moved is None:
+            self.moved = " ".join(str(exc).split())
+            say(f"warm: stops serving: {self.moved}")
 
     def serves(self, store: Path | PostgresUrl) -> bool:
         """Whether a hook reading ``store`` reads this server's store: the same resolved
@@ -247,6 +258,7 @@ class Engine:
                 with self.bound(folder) as memory:
                     job(memory)
             except Exception as exc:  # nobody to tell but the log
+                self._moved(exc, hook.log)
                 self.drop()
                 hook.log(f"error after the hook (warm): {type(exc).__name__}: {exc}")
 
@@ -315,6 +327,8 @@ class Listener:
         self.lock_path = self.path.removesuffix(".sock") + ".lock"
         self.owner = False
         self.served = 0
+        self.retired = threading.Event()  # stopped for good: the store moved past this code
+        self._stop_once = threading.Lock()  # held by the one ``stop`` that runs
         self._stop = threading.Event()
         self._sock: socket.socket | None = None
         self._lock_fd: int | None = None
@@ -438,6 +452,7 @@ class Listener:
             if later is not None:
                 self._worker.submit(later)
             self._worker.submit(self.engine.poke)  # after the capture, if any
+            self._worker.submit(self._retire_if_moved)
         except Exception as exc:  # a connection never takes the server down
             hook.log(f"warm: connection failed: {type(exc).__name__}: {exc}")
         finally:
@@ -466,8 +481,16 @@ class Listener:
             reply = {"ok": False, "error": str(refused)[:500]}
         return json.dumps(reply).encode("ascii"), later
 
+    def _retire_if_moved(self) -> None:
+        """A store a newer credo migrated: the socket goes, ``credo serve`` exits."""
+        if self.engine.moved is not None and not self._stop.is_set():
+            self._stop.set()  # no new connections; ``stop`` joins this worker: a thread
+            self._spawn(lambda: (self.stop(), self.retired.set()), "credo-warm-retire")
+
     def stop(self) -> None:
-        """Stop accepting, remove the socket if it is still ours, let the lock go."""
+        """Stop accepting, remove the socket if it is still ours, let the lock go (once)."""
+        if not self._stop_once.acquire(blocking=False):
+            return  # stopped already, or stopping on another thread (a retirement)
         self._stop.set()
         if self._sock is not None:
             with contextlib.suppress(OSError):
@@ -545,7 +568,8 @@ def start_quietly(store: Path | PostgresUrl) -> Listener | None:
 
 
 def serve_forever(store: Path | PostgresUrl, say: Callable[[str], None]) -> None:
-    """``credo serve``: serve ``store`` until SIGINT or SIGTERM."""
+    """``credo serve``: serve ``store`` until SIGINT or SIGTERM, or until a newer credo
+    migrates it (then ``SchemaVersionError``: the CLI says restart, exit 1)."""
     import signal
 
     listener = start(store)
@@ -564,8 +588,10 @@ def serve_forever(store: Path | PostgresUrl, say: Callable[[str], None]) -> None
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     try:
-        while not done.wait(0.5):
+        while not done.wait(0.5) and not listener.retired.is_set():
             pass
     finally:
         listener.stop()
         say(f"stopped after {listener.served} answers")
+    if listener.engine.moved is not None:
+        raise SchemaVersionError(listener.engine.moved)

@@ -27,7 +27,7 @@ from credo.store.postgres.lines import LineTable
 from credo.store.postgres.reads import Reads
 from credo.store.postgres.tables import Tables
 from credo.store.postgres.tokenizer import Tokenizer
-from credo.store.report import store_stats, unencodable
+from credo.store.report import refuse_moved, store_stats, unencodable
 from credo.types import StoreStats
 
 if TYPE_CHECKING:
@@ -51,6 +51,7 @@ class PostgresStore(
         self._before_first_write: list[Callable[[], None]] = []
         self._depth = 0
         self.conn = connect(url)  # imports psycopg (or says how to install it)
+        self._latest = migrations[-1].version
         import psycopg
 
         try:
@@ -63,6 +64,18 @@ class PostgresStore(
         except BaseException:
             self.close()
             raise
+
+    def check_current(self, data_version: int | None = None) -> None:
+        """``SqliteStore.check_current``: the long-lived surfaces ask before each request
+        (one query; PostgreSQL has no ``data_version`` to skip it by). Writes and retrieves
+        do not check here: a round trip each would cost every call of a one-shot process."""
+        import psycopg
+
+        try:
+            version = schema.current_version(self.conn)
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot read {self.path}: {self._scrub(exc)}") from None
+        refuse_moved(self.path, version, self._latest)
 
     def _scrub(self, exc: BaseException) -> str:
         return scrub(" ".join(str(exc).split()), self._url)

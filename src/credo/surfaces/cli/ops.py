@@ -60,10 +60,11 @@ def restore(ctx: click.Context, path: str, no_keep: bool, as_json: bool) -> None
 
     report = ops.restore(path, _store_path(ctx), keep_old=not no_keep)
     kept = f"; previous store kept at {report.previous_copy}" if report.previous_copy else ""
+    migrated = f", migrated to v{report.migrated_to}" if report.migrated_to else ""
     emit(
         as_json,
         report,
-        f"restored {report.beliefs} beliefs (schema v{report.schema_version}) "
+        f"restored {report.beliefs} beliefs (schema v{report.schema_version}{migrated}) "
         f"into {report.path}{kept}",
     )
 
