@@ -249,8 +249,10 @@ def test_cli_ingest_reads_project_files(tmp_path: Path) -> None:
         tmp_path, "--db", env["CREDO_DB"], "search", "what does make test run", "--json"
     )
     assert "pytest -q" in search.stdout
-    dump = credo_in(tmp_path, "--db", env["CREDO_DB"], "export")
+    out = tmp_path / "dump.jsonl"
+    dump = credo_in(tmp_path, "--db", env["CREDO_DB"], "export", str(out))
     assert dump.returncode == 0, dump.stderr
-    assert "livesecretvalue" not in dump.stdout
-    assert "hunter2hunter" not in dump.stdout
-    assert "[testenv:lint]" in dump.stdout
+    records = out.read_text()
+    assert "livesecretvalue" not in records
+    assert "hunter2hunter" not in records
+    assert "[testenv:lint]" in records
