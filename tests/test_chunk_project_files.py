@@ -256,3 +256,34 @@ def test_cli_ingest_reads_project_files(tmp_path: Path) -> None:
     assert "livesecretvalue" not in records
     assert "hunter2hunter" not in records
     assert "[testenv:lint]" in records
+
+
+def test_dockerfile_and_ini_secrets_redacted() -> None:
+    docker = "FROM python:3.12\nENV API_TOKEN=abcdef123456 DB_PASS=root\nRUN make\n"
+    ini = "[alembic]\nsqlalchemy.url = postgresql://app:s3cretpw@db/app\npassword = hunter\n"
+    text = "\n".join(c.text for c in split_file("Dockerfile", docker) + split_file("a.ini", ini))
+    for secret in ("abcdef123456", "root", "s3cretpw", "hunter"):
+        assert secret not in text
+    assert "API_TOKEN=[redacted]" in text
+
+
+def test_reingest_skips_unchanged_project_files_and_reads_a_changed_one(tmp_path: Path) -> None:
+    from credo import Memory
+
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "tox.ini").write_text(TOX)
+    (root / "Dockerfile").write_text(DOCKERFILE)
+    (root / "Makefile").write_text(MAKEFILE)
+    (root / ".env").write_text("PAYMENTS=livesecretvalue\n")
+    with Memory(tmp_path / "m.db", root=root) as memory:
+        first = memory.ingest(root)
+        assert first.files_ingested == 3
+        assert dict(first.skipped_files) == {".env": "unsupported"}
+        assert memory.ingest(root).files_ingested == 0
+        (root / "tox.ini").write_text(TOX.replace("py312", "py313"))
+        again = memory.ingest(root)
+        assert again.files_ingested == 1
+        found = memory.retrieve("tox env_list", token_budget=400).beliefs
+        assert any("py313" in b.content for b in found)
+        assert not any("py312" in b.content for b in found)
