@@ -142,6 +142,13 @@ def test_dockerfile_by_stage() -> None:
     assert all("docker" in c.context.split() for c in chunks)
 
 
+def test_dockerfile_shift_is_no_heredoc() -> None:
+    text = 'FROM a AS one\nRUN echo "1 << two"\nFROM b AS two\nRUN true\n'
+    found = _by_trail("Dockerfile", text)
+    assert found["stage one"][:2] == (1, 2)
+    assert found["stage two"][:2] == (3, 4)
+
+
 def test_makefile_by_rule_recipes_kept() -> None:
     found = _by_trail("Makefile", MAKEFILE)
     assert found["test"] == (5, 6, "test: build\n\t$(PY) -m pytest -q")
