@@ -132,6 +132,13 @@ def test_ini_by_section_with_exact_lines() -> None:
     )
 
 
+def test_editorconfig_glob_names_its_language() -> None:
+    text = "root = true\n\n[*.py]\nmax_line_length = 100\n\n[*.{yml,yaml}]\nindent_size = 2\n"
+    contexts = {c.section: c.context for c in split_file(".editorconfig", text)}
+    assert "python" in contexts[("*.py",)].split()
+    assert "yaml" in contexts[("*.{yml,yaml}",)].split()
+
+
 def test_dockerfile_by_stage() -> None:
     found = _by_trail("Dockerfile", DOCKERFILE)
     assert found["stage builder"][:2] == (3, 8)

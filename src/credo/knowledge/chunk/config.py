@@ -45,6 +45,7 @@ _INI_COMMENT_MARKS = ("#", ";")
 # Makefile rule is what a question names (``tox.ini › testenv:lint``, ``Makefile › test``).
 _APART = frozenset({"ini", "dockerfile", "make", "just"})
 _CAMEL = re.compile(r"[a-z0-9][A-Z]")
+_GLOB_EXTENSIONS = re.compile(r"\*\.(\{[^}]*\}|[\w+]+)")
 # A block this short is a key alone (``jobs:``, ``[tool.x]``, ``name: test``): a head after
 # it joins it, and both go with what they open; any other joins a neighbour.
 _BARE_HEAD = 60
@@ -76,6 +77,8 @@ def split_config(text: str, language: str, words: str = "") -> list[Chunk]:
         if not is_meaningful(body):
             continue
         camel = [k for row in range(first, last + 1) for k in keys.get(row, ()) if _camel(k)]
+        if language == "ini":
+            camel.extend(_glob_languages(trail))
         links = unique(find_urls(body))
         context = " ".join(unique([*words.split(), *camel]))
         chunks.append(Chunk(body, first + 1, last + 1, "config", trail, None, links, context))
@@ -264,6 +267,21 @@ def _key_rows(entries: list[Entry], keys: dict[int, list[str]]) -> None:
         entry = stack.pop()
         keys.setdefault(entry.start, []).extend(entry.key)
         stack.extend(entry.children)
+
+
+def _glob_languages(trail: tuple[str, ...]) -> list[str]:
+    """The languages an INI section's file glob names (``.editorconfig``'s ``[*.py]`` is
+    about Python files, ``[*.{yml,yaml}]`` YAML's), by credo's own extension table."""
+    from credo.knowledge.chunk.language import EXTENSIONS
+
+    found: list[str] = []
+    for part in trail:
+        for extensions in _GLOB_EXTENSIONS.findall(part):
+            for extension in extensions.strip("{}").split(","):
+                language = EXTENSIONS.get(extension.strip().lower())
+                if language is not None and language != extension.strip().lower():
+                    found.append(language)
+    return found
 
 
 def _camel(key: str) -> bool:
