@@ -2,9 +2,11 @@
 dotenv examples and Procfile, read line by line into `config_tree.Entry` blocks.
 
 Why by hand, when `config_tree` reads YAML, TOML and JSON by their grammars: Python's
-``configparser`` gives no line numbers; ``iniconfig`` (pytest's reader of these very files)
-gives a key's line but raises on what ``configparser`` accepts (a duplicate section, a key
-before the first section), and so would send a file with one slip to plain text; the
+``configparser`` gives no line numbers; ``iniconfig`` 2.3 (pytest's reader of these very
+files) gives a section's and a key's line but raises on what such files hold (the
+``root = true`` that ``.editorconfig`` writes before any section, a duplicate key or
+section), and so would send the whole file to plain text; ``configupdater`` 4.1 keeps each
+block's lines but no line numbers, and raises on the same; the
 Dockerfile and Makefile grammars on PyPI (``tree-sitter-dockerfile`` 0.2, ``tree-sitter-make``
 1.1) hand tree-sitter 0.26 an int pointer, which it deprecates with a warning (an error in
 this suite). What each reader needs is the line where a block starts, and every one of
