@@ -1783,7 +1783,7 @@ LANGUAGE_FOR_CASES = [
     ("install.sh", "shell"),
     ("notes.txt", "text"),
     ("index.rst", "rst"),
-    ("Makefile", None),
+    ("Makefile", "make"),
     (".bashrc", None),
     ("image.png", None),
     ("archive.tar.gz", None),

@@ -28,7 +28,7 @@ Credo keeps beliefs in one SQLite file. Read [the deploy notes](deploy.md#steps)
 ## Install
 
 - Install the package with pip before anything else.
-- The settings live in docs/deploy.md and in settings.ini at the root.
+- The settings live in docs/deploy.md and in settings.conf at the root.
 - Nothing here mentions docs/missing.md for real.
 
 ```bash
@@ -65,7 +65,7 @@ GUIDE_INTRO = "Guide\nCredo keeps beliefs in one SQLite file. Read the deploy no
 GUIDE_INSTALL = (
     "Install\n"
     "Install the package with pip before anything else.\n"
-    "The settings live in docs/deploy.md and in settings.ini at the root.\n"
+    "The settings live in docs/deploy.md and in settings.conf at the root.\n"
     "Nothing here mentions docs/missing.md for real."
 )
 GUIDE_UPGRADE = (
@@ -97,7 +97,7 @@ def tree(tmp_path: Path) -> Path:
     write(root / "docs" / "guide.md", GUIDE)
     write(root / "docs" / "deploy.md", DEPLOY)
     write(root / "src" / "tool.py", TOOL)
-    write(root / "settings.ini", "debug = true\n")
+    write(root / "settings.conf", "debug = true\n")
     write(root / ".gitignore", "secret.md\nbuild/\n")
     write(root / "secret.md", "# Secret\n\nThe password is hunter2 and must stay out.\n")
     write(root / "build" / "out.md", "# Built\n\nGenerated output that is ignored.\n")
@@ -142,7 +142,7 @@ def test_ingest_reads_documents_and_code_and_counts_every_skip(tree: Path, mem: 
     assert dict(report.skipped_files) == {
         "docs/blob.txt": "binary",
         "docs/latin.md": "not_utf8",
-        "settings.ini": "unsupported",
+        "settings.conf": "unsupported",
     }
     files = {a.doc_uri.partition("#")[0] for a in ingest_anchors(mem.store)}
     assert files == {"docs/guide.md", "docs/deploy.md", "src/tool.py"}
@@ -311,7 +311,7 @@ def test_derived_anchors_only_for_urls_and_existing_paths(tree: Path, mem: Memor
     upgrade = bid(GUIDE_UPGRADE)
     intro = bid(GUIDE_INTRO)
     assert (settings, "docs/deploy.md") in derived
-    assert (settings, "settings.ini") in derived  # exists, though not a document credo reads
+    assert (settings, "settings.conf") in derived  # exists, though not a document credo reads
     assert (upgrade, "https://example.com/upgrade") in derived
     assert (intro, "docs/deploy.md") in derived  # a link target, fragment dropped
     assert not any("missing" in uri for _, uri in derived)

@@ -10,8 +10,10 @@ anchored to its file and lines.
   Python (`ast`) and C/C++/C#, JS/TS, Go, Rust, Java and shell sources (tree-sitter).
 - `split_text`: plain text by paragraph.
 - `split_config`: YAML, TOML and JSON (with comments) by their keys (tree-sitter): a
-  chunk per key block, its key path as the section.
-- `split_file`: picks one of the above by extension (`language_for`).
+  chunk per key block, its key path as the section; INI files, Dockerfiles, Makefiles,
+  Justfiles, dotenv examples, Procfiles and version pins by their line structure
+  (`config_lines`).
+- `split_file`: picks one of the above by extension or file name (`language_for`).
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 
+from credo.knowledge.chunk.config_lines import LINE_LANGUAGES, read_lines
 from credo.knowledge.chunk.config_tree import MAX_DEPTH, Entry, read_entries
 from credo.knowledge.chunk.model import Chunk, find_urls, is_meaningful, source_lines, unique
 from credo.knowledge.chunk.passage import PASSAGE_CAP, PASSAGE_FLOOR
@@ -39,7 +40,12 @@ from credo.knowledge.redact import redact
 # its range stays exact, its words past the cut are not a passage's business.
 MAX_LINE_CHARS = 2 * PASSAGE_CAP
 _COMMENT_MARKS = ("#", "//")
+_INI_COMMENT_MARKS = ("#", ";")
+# Top-level blocks of these stay apart whatever their size: an INI section, a build stage, a
+# Makefile rule is what a question names (``tox.ini › testenv:lint``, ``Makefile › test``).
+_APART = frozenset({"ini", "dockerfile", "make", "just"})
 _CAMEL = re.compile(r"[a-z0-9][A-Z]")
+_GLOB_EXTENSIONS = re.compile(r"\*\.(\{[^}]*\}|[\w+]+)")
 # A block this short is a key alone (``jobs:``, ``[tool.x]``, ``name: test``): a head after
 # it joins it, and both go with what they open; any other joins a neighbour.
 _BARE_HEAD = 60
@@ -47,36 +53,54 @@ _BARE_HEAD = 60
 Block = tuple[tuple[str, ...], int, int]  # key path, first row, last row (0-based)
 
 
-def split_config(text: str, language: str) -> list[Chunk]:
-    """Chunks of a configuration file in `language` ("yaml", "toml" or "json"), in file
-    order. Pure, deterministic, never raises."""
+def split_config(text: str, language: str, words: str = "") -> list[Chunk]:
+    """Chunks of a configuration file in `language` ("yaml", "toml", "json", one of
+    `config_lines.LINE_LANGUAGES`, or any other name: plain lines), in file order, each
+    with `words` (what the file is, by its name: `language.NAME_WORDS`) in its context.
+    Pure, deterministic, never raises."""
     raw = source_lines(text.replace("\x00", " "))
-    entries = read_entries("\n".join(raw).encode("utf-8", "replace"), language)
-    lines = _Rows(raw)
+    if language in LINE_LANGUAGES:
+        entries: list[Entry] | None = read_lines(raw, language)
+    else:
+        entries = read_entries("\n".join(raw).encode("utf-8", "replace"), language)
+    marks = _INI_COMMENT_MARKS if language == "ini" else _COMMENT_MARKS
+    lines = _Rows(raw, marks)
     if entries is None:  # read as plain text: its lines, cut within the cap
         entries = []
     keys: dict[int, list[str]] = {}
     _key_rows(entries, keys)
     chunks: list[Chunk] = []
-    for trail, first, last in _joined(_blocks(entries, (), 0, len(lines) - 1, lines, 0), lines):
+    apart = language in _APART
+    blocks = _blocks(entries, (), 0, len(lines) - 1, lines, 0, whole=not apart)
+    for trail, first, last in _joined(blocks, lines, apart=apart):
         body = redact(_text(lines, first, last))
         if not is_meaningful(body):
             continue
         camel = [k for row in range(first, last + 1) for k in keys.get(row, ()) if _camel(k)]
+        if language == "ini":
+            camel.extend(_glob_languages(trail))
         links = unique(find_urls(body))
-        context = " ".join(unique(camel))
+        context = " ".join(unique([*words.split(), *camel]))
         chunks.append(Chunk(body, first + 1, last + 1, "config", trail, None, links, context))
     return chunks
 
 
 def _blocks(
-    entries: list[Entry], trail: tuple[str, ...], lo: int, hi: int, lines: _Rows, depth: int
+    entries: list[Entry],
+    trail: tuple[str, ...],
+    lo: int,
+    hi: int,
+    lines: _Rows,
+    depth: int,
+    *,
+    whole: bool = True,
 ) -> list[Block]:
-    """Rows ``lo..hi`` (a block whose nested keys are `entries`) cut as the module says."""
+    """Rows ``lo..hi`` (a block whose nested keys are `entries`) cut as the module says;
+    without `whole`, cut at its keys even when it fits the cap (a file's sections)."""
     lo, hi = _trimmed(lines, lo, hi)
     if hi < lo:
         return []
-    if _size(lines, lo, hi) <= PASSAGE_CAP:
+    if _size(lines, lo, hi) <= PASSAGE_CAP and (whole or not entries):
         return [(trail, lo, hi)]
     if not entries or depth > MAX_DEPTH:
         return _pieces(trail, lo, hi, lines)
@@ -117,7 +141,7 @@ def _pieces(trail: tuple[str, ...], lo: int, hi: int, lines: _Rows) -> list[Bloc
     return [(trail, first, last) for first, last in pieces]
 
 
-def _joined(blocks: list[Block], lines: _Rows) -> list[Block]:
+def _joined(blocks: list[Block], lines: _Rows, *, apart: bool = False) -> list[Block]:
     """Neighbouring blocks joined, with the key path they share:
 
     - a block under the floor with a key path takes the blocks nested in it that follow,
@@ -128,7 +152,8 @@ def _joined(blocks: list[Block], lines: _Rows) -> list[Block]:
       its parent or child. A small block and a large sibling or unrelated one stay apart:
       joined, the large one's key path would be lost (``[tool.mypy]`` after the
       ``[tool.towncrier]`` tables would read ``tool``), unless the small one is a key
-      alone (``name: test``), which means nothing as a passage of its own.
+      alone (``name: test``), which means nothing as a passage of its own;
+    - with `apart`, two top-level blocks never join (each keeps its name as its trail).
     """
     out: list[Block] = []
     sizes: list[int] = []
@@ -151,6 +176,8 @@ def _joined(blocks: list[Block], lines: _Rows) -> list[Block]:
                 fits = sizes[-1] + 1 + size <= PASSAGE_CAP
                 tiny = min(sizes[-1], size) < _BARE_HEAD  # a key alone: never a passage
                 joins = fits and (all(small) or (related and any(small)) or tiny)
+                if apart and len(before) <= 1 and len(trail) <= 1 and before != trail:
+                    joins = False
             if joins:
                 out[-1] = (shared, start, last)
                 sizes[-1] = _size(lines, start, last)
@@ -180,7 +207,7 @@ def _shared(one: tuple[str, ...], two: tuple[str, ...]) -> tuple[str, ...]:
 
 def _pulled_back(lines: _Rows, row: int, floor: int) -> int:
     """`row` moved up over the comment lines directly above it (none below `floor`)."""
-    while row - 1 >= floor and lines[row - 1].strip().startswith(_COMMENT_MARKS):
+    while row - 1 >= floor and lines[row - 1].strip().startswith(lines.marks):
         row -= 1
     return row
 
@@ -220,8 +247,9 @@ class _Rows:
     """A file's lines, and the running sum of their sizes in a chunk's text (what
     `_size` reads in constant time: blocks are measured again at every join)."""
 
-    def __init__(self, rows: list[str]) -> None:
+    def __init__(self, rows: list[str], marks: tuple[str, ...] = _COMMENT_MARKS) -> None:
         self.rows = rows
+        self.marks = marks  # what starts a comment line in this file's language
         self.prefix = [0]
         for line in rows:
             self.prefix.append(self.prefix[-1] + (len(_clean(line)) + 1 if _kept(line) else 0))
@@ -239,6 +267,21 @@ def _key_rows(entries: list[Entry], keys: dict[int, list[str]]) -> None:
         entry = stack.pop()
         keys.setdefault(entry.start, []).extend(entry.key)
         stack.extend(entry.children)
+
+
+def _glob_languages(trail: tuple[str, ...]) -> list[str]:
+    """The languages an INI section's file glob names (``.editorconfig``'s ``[*.py]`` is
+    about Python files, ``[*.{yml,yaml}]`` YAML's), by credo's own extension table."""
+    from credo.knowledge.chunk.language import EXTENSIONS
+
+    found: list[str] = []
+    for part in trail:
+        for extensions in _GLOB_EXTENSIONS.findall(part):
+            for extension in extensions.strip("{}").split(","):
+                language = EXTENSIONS.get(extension.strip().lower())
+                if language is not None and language != extension.strip().lower():
+                    found.append(language)
+    return found
 
 
 def _camel(key: str) -> bool:

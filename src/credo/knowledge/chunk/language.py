@@ -26,24 +26,106 @@ EXTENSIONS: dict[str, str] = {
     **dict.fromkeys(("yaml", "yml"), "yaml"),
     "toml": "toml",
     **dict.fromkeys(("json", "jsonc"), "json"),
+    # Project files read line by line (credo.knowledge.chunk.config_lines).
+    **dict.fromkeys(("ini", "cfg"), "ini"),
+    "mk": "make",
+    "dockerfile": "dockerfile",  # api.dockerfile
+}
+# Files named, not extended: matched by their whole name, lower-cased. A real ``.env`` is
+# never read: it holds the secrets themselves, and redaction goes by the shapes of secrets
+# it knows (``sk-...``, ``PASSWORD=``), not by every name a project gives one
+# (``PAYMENTS=...``); its example copies are what a project commits to say which variables
+# it needs. LICENSE, COPYING and NOTICE are left out: the same legal text in every project,
+# whose words ("use", "software", "file") match questions about anything.
+NAMES: dict[str, str] = {
+    **dict.fromkeys(("dockerfile", "containerfile"), "dockerfile"),
+    **dict.fromkeys(("makefile", "gnumakefile"), "make"),
+    **dict.fromkeys(("justfile", ".justfile"), "just"),
+    **dict.fromkeys(
+        (".flake8", ".coveragerc", ".editorconfig", ".pylintrc", "pylintrc", ".isort.cfg"), "ini"
+    ),
+    **dict.fromkeys((".env.example", ".env.sample", ".env.template"), "dotenv"),
+    "procfile": "procfile",
+    **dict.fromkeys(
+        (
+            ".nvmrc",
+            ".node-version",
+            ".python-version",
+            ".ruby-version",
+            ".tool-versions",
+            ".go-version",
+            ".java-version",
+            ".terraform-version",
+            "codeowners",
+        ),
+        "lines",
+    ),
+    **dict.fromkeys(
+        ("readme", "changelog", "changes", "history", "news", "authors", "contributors"),
+        "text",
+    ),
+}
+# Words a file's name means to its ecosystem, which neither its name nor its lines say
+# (``.nvmrc`` is nvm's node version): indexed in each passage's context.
+NAME_WORDS: dict[str, str] = {
+    ".nvmrc": "node version nvm",
+    ".node-version": "node version nodenv",
+    ".python-version": "python version pyenv",
+    ".ruby-version": "ruby version rbenv",
+    ".tool-versions": "tool versions asdf",
+    ".go-version": "go version goenv",
+    ".java-version": "java version jenv",
+    ".terraform-version": "terraform version tfenv",
+    "codeowners": "code owners review",
+    "dockerfile": "docker image container",
+    "containerfile": "container image podman docker",
+    "makefile": "make target",
+    "gnumakefile": "make target",
+    "justfile": "just recipe",
+    ".justfile": "just recipe",
+    ".coveragerc": "coverage",
+    ".editorconfig": "editor",
+    ".pylintrc": "pylint",
+    ".env.example": "environment variables",
+    ".env.sample": "environment variables",
+    ".env.template": "environment variables",
+    "procfile": "process",
 }
 # The languages that are prose (pages, not code): their passages get line statistics, and
 # their words are never read as code's abbreviations.
 PROSE_LANGUAGES = frozenset({"markdown", "rst", "text"})
-CONFIG_LANGUAGES = frozenset({"yaml", "toml", "json"})
+CONFIG_LANGUAGES = frozenset(
+    {"yaml", "toml", "json", "ini", "dockerfile", "make", "just", "dotenv", "procfile", "lines"}
+)
 
 
 def language_for(path: str) -> str | None:
     """The language of `path` from its extension (case-insensitive), None if unsupported.
 
     One of "markdown", "rst", "python", "c", "js", "go", "rust", "java", "shell", "text",
-    "yaml", "toml", "json".
+    "yaml", "toml", "json", "ini", "dockerfile", "make", "just", "dotenv", "procfile",
+    "lines" (a file by its name: `NAMES`; ``Dockerfile.dev`` is a Dockerfile).
     """
     name = re.split(r"[/\\]", path)[-1]
-    _, dot, extension = name.rpartition(".")
-    if not dot or not _:
+    lower = name.lower()
+    named = NAMES.get(lower)
+    if named is not None:
+        return named
+    stem, dot, extension = name.rpartition(".")
+    if stem.lower() in ("dockerfile", "containerfile"):
+        return "dockerfile"  # Dockerfile.dev, Containerfile.prod
+    if not dot or not stem:
         return None  # no extension, or a dot file such as ".bashrc"
     return EXTENSIONS.get(extension.lower())
+
+
+def name_words(path: str) -> str:
+    """What the file at `path` is to its ecosystem, by its name (`NAME_WORDS`), or ""."""
+    name = re.split(r"[/\\]", path)[-1].lower()
+    words = NAME_WORDS.get(name)
+    if words is None and name.partition(".")[0] in ("dockerfile", "containerfile"):
+        words = NAME_WORDS[name.partition(".")[0]]
+    return words or ""
 
 
 def split_file(path: str, text: str) -> list[Chunk]:
@@ -73,7 +155,7 @@ def split_file(path: str, text: str) -> list[Chunk]:
     if language in CONFIG_LANGUAGES:
         from credo.knowledge.chunk.config import split_config
 
-        return split_config(text, language)
+        return split_config(text, language, name_words(path))
     from credo.knowledge.chunk.code import split_code
 
     return split_code(text, language)
