@@ -267,3 +267,15 @@ def test_any_order_of_folders_and_targets_gives_one_anchor(
         if forget:
             forget_root(db)
     assert len(uris(db)) == 1
+
+
+def test_stats_names_the_root_and_where_it_comes_from(tree: Path) -> None:
+    db = tree / "m.db"
+    cli(tree, db, "remember", "No path written yet")
+    before = json.loads(cli(tree / "proj", db, "stats", "--json").stdout)
+    assert before["root_source"] == "default"
+    cli(tree, db, "ingest", "proj")
+    for folder in (tree, tree / "proj" / "docs"):  # the same answer from any folder
+        shown = json.loads(cli(folder, db, "stats", "--json").stdout)
+        assert (shown["root"], shown["root_source"]) == (str(tree.resolve()), "kept")
+    assert f"root:       {tree.resolve()}  (kept)" in cli(tree, db, "stats").stdout

@@ -115,7 +115,8 @@ class Memory(Documents):
         return full_id(belief_id, store.holds, store.ids_with_prefix)
 
     def stats(self) -> StoreStats:
-        return self.store.stats()
+        keeper = self._roots()
+        return self.store.stats()._replace(root=str(keeper.current()), root_source=keeper.source())
 
     def edges(self, belief_id: str) -> list[Edge]:
         """Edges into and out of a belief, ordered by (src, dst, type)."""

@@ -191,6 +191,8 @@ class StoreStats(NamedTuple):
     path: str
     size_bytes: int
     edges_by_type: Mapping[str, int] = NO_COUNTS
+    root: str = ""  # the folder its file paths are relative to (credo.knowledge.root)
+    root_source: str = ""  # given, kept, inferred or default (RootKeeper.source)
 
 
 _EDGE_NAMES = ("EdgeType", "EDGE_VALENCE", "Edge")

@@ -68,6 +68,17 @@ class RootKeeper:
         found = self._inferred[0]
         return found if found is not None else default_root(target, self.workdir, self.home)
 
+    def source(self) -> str:
+        """Where ``current()`` comes from: "given" (``root=``), "kept" (the store's own),
+        "inferred" (a store made before, from where its paths exist) or "default" (none
+        yet: the first write of a path will keep one)."""
+        if self.explicit is not None:
+            return "given"
+        if remembered(self.store, self.location) is not None:
+            return "kept"
+        self.current()  # (fills the inference)
+        return "inferred" if self._inferred and self._inferred[0] is not None else "default"
+
     def for_doc(self, doc: object) -> Path | None:
         """The root a document reference is stored against; None for a web URL (or what is
         no reference: the caller's check refuses it), which names no file and so chooses

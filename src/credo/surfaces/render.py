@@ -90,6 +90,7 @@ def belief_text(belief: Belief, anchors: list[DocAnchor], edges: list[Edge]) -> 
 def stats_text(stats: StoreStats) -> str:
     lines = [
         f"store:      {stats.path}",
+        *([f"root:       {stats.root}  ({stats.root_source})"] if stats.root else []),
         f"schema:     v{stats.schema_version}",
         f"beliefs:    {stats.beliefs} live, {stats.locked} locked, {stats.deleted} forgotten",
         f"edges:      {stats.edges}"
