@@ -35,7 +35,9 @@ def _fts5_answer(store: Store, terms: list[str], limit: int) -> object:
         policy.disabled = disabled
 
 
-def _warm(path: Path, beliefs: list[tuple[str, str]], locked: set[int], forgotten: set[int]):
+def _warm(
+    path: Path, beliefs: list[tuple[str, str]], locked: set[int], forgotten: set[int]
+) -> Memory:
     memory = Memory(path / "m.db", root=path)
     for n, (belief_id, text) in enumerate(beliefs):
         memory.remember(text, id=belief_id)
