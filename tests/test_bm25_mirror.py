@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.store import Store, bm25_mirror, bm25_policy
+from credo.store import tokenizer as index_tokenizer
 from credo.store.bm25_mirror import _varints
 from credo.store.bm25_policy import ESTIMATED_BUILD_SECONDS, MirrorPolicy
 from credo.store.fts import KeywordHit, KeywordReads, query_terms
@@ -55,14 +56,14 @@ def _both(
 
 def _two_mirrors(
     factory: pytest.TempPathFactory, texts: list[str], anchors: dict[int, str]
-) -> tuple[Memory, bm25_mirror.Tokenizer, bm25_mirror.Bm25Mirror, bm25_mirror.Bm25Mirror]:
+) -> tuple[Memory, index_tokenizer.Tokenizer, bm25_mirror.Bm25Mirror, bm25_mirror.Bm25Mirror]:
     """A store of ``texts`` (``anchors`` as ``_memory`` takes them, those past the last
     belief's predecessor left out) and two fresh mirrors of its index: one to read each
     term alone, one to read every term at once."""
     folder = factory.mktemp("mirrors")
     memory = _memory(folder, texts, {k: v for k, v in anchors.items() if k < len(texts) - 1})
     conn = memory.store.conn
-    tokenizer = bm25_mirror.Tokenizer(bm25_mirror.tokenize_option(conn) or "")
+    tokenizer = index_tokenizer.Tokenizer(index_tokenizer.tokenize_option(conn) or "")
     alone = bm25_mirror.Bm25Mirror(conn, tokenizer, (0, 0))
     together = bm25_mirror.Bm25Mirror(conn, tokenizer, (0, 0))
     return memory, tokenizer, alone, together
@@ -389,7 +390,7 @@ def test_a_mirror_that_cannot_be_built_leaves_fts5_answering(
     def unable(self: object, option: str) -> None:
         raise sqlite3.OperationalError("unable to open database file")
 
-    monkeypatch.setattr(bm25_mirror.Tokenizer, "__init__", unable)
+    monkeypatch.setattr(index_tokenizer.Tokenizer, "__init__", unable)
     store.keyword_beliefs(["beta"], limit=5)
     _policy(store).build_now()
     assert store.keyword_beliefs(["beta"], limit=5) == want
@@ -416,6 +417,7 @@ def test_the_caches_starting_over_change_no_answer(
 ) -> None:
     monkeypatch.setattr(bm25_mirror, "MAX_CACHED_POSTINGS", 5)
     monkeypatch.setattr(bm25_mirror, "MAX_CACHED_TERMS", 1)
+    monkeypatch.setattr(index_tokenizer, "MAX_CACHED_TERMS", 1)
     monkeypatch.setattr(bm25_mirror, "MAX_CACHED_BELIEFS", 3)
     rng = random.Random(3)
     words = [f"w{i}" for i in range(30)]
@@ -564,7 +566,7 @@ def test_every_terms_parts_made_at_once_are_each_terms_own(
 def test_stems_learnt_in_python_are_fts5s(terms: list[str]) -> None:
     """The index's tokenizer learns ASCII terms by store/stem.py: the same stem (or the
     same None for a term of no or several tokens) as its FTS5 table gives."""
-    from credo.store.bm25_mirror import PYTHON_TOKENIZER, Tokenizer
+    from credo.store.tokenizer import PYTHON_TOKENIZER, Tokenizer
 
     in_python, by_fts5 = Tokenizer(PYTHON_TOKENIZER), Tokenizer(PYTHON_TOKENIZER)
     by_fts5._in_python = False

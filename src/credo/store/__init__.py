@@ -193,7 +193,7 @@ class SqliteStore(
         SQL), and ``install_warm`` puts it to use."""
         if self.conn.in_transaction or self.path == ":memory:":
             return None
-        from credo.store.bm25_mirror import tokenize_option
+        from credo.store.tokenizer import tokenize_option
         from credo.store.warm import WarmPlan
 
         return WarmPlan(self.path, store_version(self.conn), tokenize_option(self.conn), self.ahead)

@@ -23,18 +23,18 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import sqlite3
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
-
-from credo.store.index_text import index_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     import numpy as np
     import numpy.typing as npt
+
+    from credo.store.tokenizer import Tokenizer
+    from credo.store.warm_keyword import KeywordRanks
 
 # fts5_aux.c's constants.
 K1 = 1.2
@@ -61,11 +61,6 @@ _NO_BELIEF: tuple[object, ...] = ("no belief",)  # a marker compared by identity
 NO_ENTRY: tuple[object, ...] = (None, 1, None, None)  # ``entries`` of a rowid without a belief
 _ROW = itemgetter(2, 3, 4, 6, 7)  # a ``beliefs`` row's ``CandidateRow``, for its entry
 _INT32 = 2**31
-
-_TOKENIZE = r"tokenize\s*=\s*'((?:[^']|'')*)'"  # compiled when a mirror is built
-# The index's tokenize option (store/migrations.py), whose tokens of ASCII text store/stem.py
-# gives in Python (tested against FTS5 itself, tests/test_compress.py).
-PYTHON_TOKENIZER = "porter unicode61 remove_diacritics 2"
 
 
 class Postings:
@@ -239,6 +234,7 @@ class Bm25Mirror:
         self.complete = False
         # (weights, every posting's part under them) made by ``read_all_terms``, or None.
         self._eager: tuple[tuple[float, ...], npt.NDArray[np.float64]] | None = None
+        self.ranks: KeywordRanks | None = None  # a warm index's (store/warm_keyword.py)
 
     def read_all_terms(self, weights: tuple[float, ...] | None = None) -> None:
         """Hold every term's postings from now on (the warm index: ``store/warm.py``), so no
@@ -340,6 +336,10 @@ class Bm25Mirror:
             term_of[starts],
         )
 
+    def indexed_rows(self) -> npt.NDArray[np.intp]:
+        """The rowids of the index's rows that hold a token (any other matches no term)."""
+        return self._np.flatnonzero(self._sizes)
+
     def rebind(self, conn: sqlite3.Connection) -> None:
         """Read beliefs on ``conn`` from now on: a mirror read on a connection of its own
         (the warm index) answers on the store's, at the same version."""
@@ -359,22 +359,10 @@ class Bm25Mirror:
         ``through_ties``, every row tied with the last of those comes too: the caller can
         then break ties by id itself instead of asking FTS5 for every match."""
         np = self._np
-        stems = self._tokenizer.stems(terms)
-        if stems is None or self.rows == 0:
+        found = self.matches(terms, weights)
+        if found is None:
             return None
-        lists = [self._term_postings(stem) for stem in stems]
-        found = [p for p in lists if len(p.docs)]
-        if not found:
-            return []
-        docs, where = _distinct(np, np.concatenate([p.docs for p in found]))
-        if docs[-1] >= len(self._sizes):
-            return None  # a row newer than the sizes read: not this version after all
-        # Each row's parts added from 0.0 in term order (a phrase no row holds adds 0.0 to
-        # every row: nothing): ``bincount`` adds its weights one by one in index order, and
-        # ``where`` runs term by term, so one call gives the floats that a scatter-add per
-        # term gave (three numpy calls a term).
-        parts = [self._parts(postings, weights) for postings in found]
-        scores = np.bincount(where, weights=parts[0] if len(parts) == 1 else np.concatenate(parts))
+        docs, scores = found
         if len(docs) > limit:
             if through_ties:
                 cut = np.partition(scores, len(scores) - limit)[len(scores) - limit]
@@ -384,6 +372,35 @@ class Bm25Mirror:
             docs, scores = docs[best], scores[best]
         order = np.argsort(-scores, kind="stable")
         return list(zip(docs[order].tolist(), scores[order].tolist(), strict=True))
+
+    def matches(
+        self, terms: list[str], weights: tuple[float, ...]
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64]] | None:
+        """The rows matching any of ``terms`` (rowids, ascending) and their -bm25 under
+        ``weights``, or None when a term is not a single index token (or a row is newer
+        than the sizes read: not this version after all). Not to be written to."""
+        np = self._np
+        stems = self._tokenizer.stems(terms)
+        if stems is None or self.rows == 0:
+            return None
+        found = [p for p in map(self._term_postings, stems) if len(p.docs)]
+        if not found:
+            return np.zeros(0, np.int64), np.zeros(0, np.float64)
+        if len(found) == 1:  # its rows distinct and ascending: its parts are the scores
+            docs = found[0].docs
+        else:
+            docs, where = _distinct(np, np.concatenate([p.docs for p in found]))
+        if docs[-1] >= len(self._sizes):
+            return None
+        # Each row's parts added from 0.0 in term order (a phrase no row holds adds 0.0 to
+        # every row: nothing): ``bincount`` adds its weights one by one in index order, and
+        # ``where`` runs term by term, so one call gives the floats that a scatter-add per
+        # term gave (three numpy calls a term). One term's rows need no sum: 0.0 + each part
+        # is the very float ``bincount`` gives (a -0.0 made 0.0, as it makes it).
+        parts = [self._parts(postings, weights) for postings in found]
+        if len(parts) == 1:
+            return docs, parts[0] + 0.0
+        return docs, np.bincount(where, weights=np.concatenate(parts))
 
     def _parts(self, postings: Postings, weights: tuple[float, ...]) -> npt.NDArray[np.float64]:
         """Each of the term's rows' part of the bm25 sum, as fts5Bm25Function computes it:
@@ -520,81 +537,3 @@ def _varint_sum(blob: bytes) -> int:
     if len(blob) == 2 and blob[0] < 0x80 and blob[1] < 0x80:
         return blob[0] + blob[1]  # two short columns: nearly every row
     return sum(_varints(blob))
-
-
-class Tokenizer:
-    """The index's tokenizer, asked through a private in-memory FTS5 table with the same
-    ``tokenize`` option: query terms become the tokens the index holds (porter stems)."""
-
-    def __init__(self, option: str) -> None:
-        self.option = option
-        self._conn = sqlite3.connect(":memory:", check_same_thread=False)
-        quoted = option.replace("'", "''")
-        try:
-            self._conn.execute(f"CREATE VIRTUAL TABLE t USING fts5(x, tokenize='{quoted}')")
-            self._conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
-        except sqlite3.Error:
-            self._conn.close()
-            raise
-        self._stems: dict[str, str | None] = {}
-        # ASCII terms stemmed in Python (~2 us a term) rather than through the table (~35).
-        self._in_python = option == PYTHON_TOKENIZER
-        import threading  # here: the read path of a one-shot process never needs it
-
-        self._lock = threading.Lock()  # one table: two threads must not fill it at once
-
-    def close(self) -> None:
-        self._in_python = False  # a closed tokenizer learns nothing more (its table raises)
-        self._conn.close()
-
-    def stems(self, terms: list[str]) -> list[str] | None:
-        """The single index token of each term, or None if any term is not exactly one."""
-        missing = [t for t in terms if t not in self._stems]
-        if missing and len(self._stems) > MAX_CACHED_TERMS:
-            self._stems.clear()  # (before any is learnt: all of ``terms`` are read below)
-            missing = list(terms)
-        if missing and self._in_python:
-            missing = self._learn_ascii(missing)
-        if missing:
-            with self._lock:
-                self._learn(missing)
-        out = [self._stems.get(t) for t in terms]
-        return None if any(s is None for s in out) else out  # type: ignore[return-value]
-
-    def _learn_ascii(self, terms: list[str]) -> list[str]:
-        """Learn the ASCII ones of ``terms`` by store/stem.py (unicode61 folds ASCII by
-        lower-casing and cuts at every other byte; porter stems); the others are left."""
-        from credo.store.stem import stem, tokens
-
-        left = []
-        for term in terms:
-            if term.isascii():
-                found = tokens(term)
-                self._stems[term] = stem(found[0]) if len(found) == 1 else None
-            else:
-                left.append(term)
-        return left
-
-    def _learn(self, terms: list[str]) -> None:
-        conn = self._conn
-        # The rows are read back inside the insert's transaction (fts5vocab sees FTS5's
-        # pending terms) and rolled back: the table stays empty, with no delete (which
-        # tokenizes each old row again) and no segment written at a commit. Half the time.
-        tokens: dict[int, list[str]] = {}
-        try:
-            read = [(i, index_text(t)) for i, t in enumerate(terms)]  # as fts.quote reads them
-            conn.executemany("INSERT INTO t(rowid, x) VALUES (?, ?)", read)
-            # (no ORDER BY: only a term with one token is kept, so their order is not needed)
-            for doc, term in conn.execute("SELECT doc, term FROM v"):
-                tokens.setdefault(doc, []).append(term)
-        finally:
-            conn.rollback()
-        for i, term in enumerate(terms):
-            found = tokens.get(i, [])
-            self._stems[term] = found[0] if len(found) == 1 else None
-
-
-def tokenize_option(conn: sqlite3.Connection) -> str | None:
-    row = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'beliefs_fts'").fetchone()
-    match = re.search(_TOKENIZE, row[0], re.IGNORECASE) if row and row[0] else None
-    return match.group(1).replace("''", "'") if match else None

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from credo.store.db import store_version
 
 if TYPE_CHECKING:  # loaded by the first build: a one-shot process never needs it
-    from credo.store.bm25_mirror import Bm25Mirror, Tokenizer
+    from credo.store.bm25_mirror import Bm25Mirror
+    from credo.store.tokenizer import Tokenizer
 
 # Below this many index rows the mirror is never built: a query whose terms it has not yet
 # read costs it more than FTS5 (one fts5vocab read per term, ~0.1 ms), and the queries it
@@ -132,7 +133,8 @@ class MirrorPolicy:
         return self._estimate
 
     def _build(self, conn: sqlite3.Connection) -> Bm25Mirror | None:
-        from credo.store.bm25_mirror import Bm25Mirror, Tokenizer, tokenize_option
+        from credo.store.bm25_mirror import Bm25Mirror
+        from credo.store.tokenizer import Tokenizer, tokenize_option
 
         started = time.perf_counter()
         before = store_version(conn)

@@ -244,6 +244,11 @@ class FtsIndex(KeywordReads):
         wanted = limit + KEYWORD_SLACK
         try:
             reads = mirror.reads
+            if mirror.ranks is not None:  # a warm index's: ranked whole (store/warm_keyword.py)
+                found = mirror.ranks.hits(mirror, terms, weights, limit)
+                if mirror.reads != reads and not policy.at_version(self.conn, mirror):
+                    return None
+                return found
             ranked = mirror.top(terms, weights, wanted)  # score desc
             if ranked is None:
                 return None

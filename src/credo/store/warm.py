@@ -437,6 +437,10 @@ def read_index(plan: WarmPlan) -> WarmIndex:
         graph = WarmGraph(conn)
         table = WarmRows(conn, graph.size)
         mirror = _full_mirror(conn, plan.version, plan.tokenizer)
+        if mirror is not None and mirror.complete:  # (its keyword top ranked on rowids)
+            from credo.store.warm_keyword import read_ranks
+
+            mirror.ranks = read_ranks(conn, graph, mirror)
         truth = read_truth_if_short(conn, graph)
         if truth is None and graph.holds_any(TRUTH_KINDS):  # (too many to read: laid out)
             graph.hold_truth(TRUTH_KINDS)
@@ -457,8 +461,9 @@ def _full_mirror(
 ) -> Bm25Mirror | None:
     if option is None:
         return None
-    from credo.store.bm25_mirror import Bm25Mirror, Tokenizer
+    from credo.store.bm25_mirror import Bm25Mirror
     from credo.store.fts import ANCHOR_WEIGHT, CONTENT_WEIGHT, CONTEXT_WEIGHT
+    from credo.store.tokenizer import Tokenizer
 
     tokenizer = Tokenizer(option)
     mirror = Bm25Mirror(conn, tokenizer, version)

@@ -216,6 +216,11 @@ class WarmGraph:
         return len(self._ids)
 
     @property
+    def states(self) -> npt.NDArray[np.int8]:
+        """Each rowid's state (``ABSENT``, ``UNLOCKED``, ``LOCKED``); not to be written to."""
+        return self._state
+
+    @property
     def id_table(self) -> tuple[Mapping[str, int], Sequence[str | None]]:
         """(id -> rowid, rowid -> id): ``ids[rids[i]]`` is the graph's own object for ``i``,
         the one every read of this index names the belief with."""

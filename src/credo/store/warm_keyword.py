@@ -1,0 +1,121 @@
+"""A warm index's keyword top, ranked on rowids (issue #17).
+
+Without it, ``FtsIndex.keyword_beliefs`` takes the bm25 mirror's ``limit + KEYWORD_SLACK``
+best rows as (rowid, score) pairs, makes each a belief entry, drops the locked ones and,
+when scores tie (nearly every query: many rows share a term's count and a length), sorts
+them by id in Python; ties at the cut leave the answer unproven and send it to FTS5.
+
+A warm index holds every row of its version: each rowid's state (``WarmGraph``), and here
+its rank by id, read once from SQLite's index on ``beliefs.id`` (BINARY: the bytes of
+UTF-8, whose order is the code points', as Python orders ``str``). So the answer is ranked
+whole on arrays: the matching rows and their scores (``Bm25Mirror.matches``, the mirror's
+doubles), the locked rows dropped, the best by (score desc, id asc) in one ``lexsort`` over
+those ranks, cut at ``limit``. Only those rows become Python values, and no tie is left
+unsettled: the rows and scores of the exact query, as FTS5's ``bm25()`` ranks them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from itertools import repeat
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
+
+from credo.store.fts import CandidateRow, KeywordHit
+from credo.store.warm_graph import ABSENT, UNLOCKED
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from credo.store.bm25_mirror import Bm25Mirror
+    from credo.store.warm_graph import WarmGraph
+
+_new = tuple.__new__  # a KeywordHit without the NamedTuple's Python-level __new__
+_ID = itemgetter(0)  # of a mirror entry (``Bm25Mirror.entries``): its belief's id
+_DELETED = itemgetter(2)  # its deleted_at
+_ROW = itemgetter(3)  # its ``CandidateRow``
+
+
+class KeywordRanks:
+    """Each rowid's rank by its belief's id, and which rowids are unlocked (None when every
+    row of the keyword index is: then no row is dropped), for one warm index's mirror."""
+
+    __slots__ = ("by_id", "unlocked")
+
+    def __init__(
+        self, by_id: npt.NDArray[np.int32], unlocked: npt.NDArray[np.bool_] | None
+    ) -> None:
+        self.by_id = by_id
+        self.unlocked = unlocked
+
+    def best(
+        self, mirror: Bm25Mirror, terms: list[str], weights: tuple[float, ...], limit: int
+    ) -> tuple[list[int], list[float]] | None:
+        """(rowids, scores) of the ``limit`` best unlocked rows matching any of ``terms``,
+        by (score desc, id asc); None when the mirror cannot answer (FTS5 must)."""
+        found = mirror.matches(terms, weights)
+        if found is None:
+            return None
+        import numpy
+
+        docs, scores = found
+        if self.unlocked is not None:
+            kept = self.unlocked[docs]
+            docs, scores = docs[kept], scores[kept]
+        if len(docs) > limit:
+            # Every row scoring at least the ``limit``-th best (ties with it too: the id
+            # decides among them below). Fewer rows to sort: cheaper than sorting them all.
+            negative = -scores
+            cut = numpy.partition(negative, limit - 1)[limit - 1]
+            kept = negative <= cut
+            docs, scores = docs[kept], scores[kept]
+        order = numpy.lexsort((self.by_id[docs], -scores))[:limit]
+        return docs[order].tolist(), scores[order].tolist()
+
+    def hits(
+        self, mirror: Bm25Mirror, terms: list[str], weights: tuple[float, ...], limit: int
+    ) -> tuple[list[KeywordHit], dict[str, CandidateRow]] | None:
+        """``FtsIndex.keyword_beliefs``' answer: the hits, and the row of each (its entry
+        made once per version, ``Bm25Mirror.entries``); None when FTS5 must answer."""
+        found = self.best(mirror, terms, weights, limit)
+        if found is None:
+            return None
+        rids, scores = found
+        entries = mirror.entries(rids)
+        ids = list(map(_ID, entries))
+        hits = list(map(_new, repeat(KeywordHit), zip(ids, scores, strict=True)))
+        if list(map(_DELETED, entries)).count(None) == len(entries):
+            return hits, dict(zip(ids, map(_ROW, entries), strict=True))
+        # (the index holds live beliefs only: a stale entry is kept out all the same)
+        return hits, {entry[0]: entry[3] for entry in entries if entry[2] is None}
+
+
+def read_ranks(
+    conn: sqlite3.Connection, graph: WarmGraph, mirror: Bm25Mirror
+) -> KeywordRanks | None:
+    """The ranks of the version ``conn``'s read transaction sees (the one ``graph`` and
+    ``mirror`` were read in), or None when a row of the keyword index is not a live belief
+    of the graph (the index and the beliefs disagree: the mirror's ranking answers, with
+    its checks, as without ranks)."""
+    import numpy
+
+    state = graph.states
+    indexed = mirror.indexed_rows()
+    if len(indexed) and (indexed[-1] >= len(state) or (state[indexed] == ABSENT).any()):
+        return None
+    by_id = numpy.zeros(len(state), dtype=numpy.int32)
+    # (the covering index on id: its entries in order, no table row read)
+    order = numpy.fromiter(_first(conn.execute(_BY_ID)), numpy.int64)
+    by_id[order] = numpy.arange(len(order), dtype=numpy.int32)
+    unlocked = None
+    if (state[indexed] != UNLOCKED).any():  # a locked belief in the index
+        unlocked = state == UNLOCKED
+    return KeywordRanks(by_id, unlocked)
+
+
+_BY_ID = "SELECT rid FROM beliefs ORDER BY id"
+
+
+def _first(rows: Any) -> Any:
+    return (row[0] for row in rows)
