@@ -281,6 +281,17 @@ def test_dockerfile_and_ini_secrets_redacted() -> None:
     assert "API_TOKEN=[redacted]" in text
 
 
+def test_makefile_and_dockerfile_own_assignments_redacted() -> None:
+    # Make's ``?=``/``:=`` and Dockerfile's ``ENV NAME value`` set a variable as ``=`` does
+    docker = "FROM postgres:16\nENV POSTGRES_PASSWORD hunter2xyz\nENV PGDATA /data\n"
+    make = "DB_PASSWORD ?= devpass99\nAPI_TOKEN := abcdef123456\n\ntest:\n\tpytest\n"
+    chunks = split_file("Dockerfile", docker) + split_file("Makefile", make)
+    text = "\n".join(c.text for c in chunks)
+    for secret in ("hunter2xyz", "devpass99", "abcdef123456"):
+        assert secret not in text, text
+    assert "ENV PGDATA /data" in text
+
+
 def test_reingest_skips_unchanged_project_files_and_reads_a_changed_one(tmp_path: Path) -> None:
     from credo import Memory
 

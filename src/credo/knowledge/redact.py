@@ -10,9 +10,10 @@ Configuration's shapes too: a name/value pair whose name names a secret (Kuberne
 ``- name: DB_PASSWORD`` / ``value: ...``, either order, ECS ``{"name": ..., "value":
 ...}``), a command-line flag (``--requirepass X``, ``["--password", "X"]``), the short
 flags of commands that take a password (``mysql -pX``, ``docker login -p X``, ``curl -u
-user:X``) and a password of any length (``password: root``). A variable reference
-(``${DB_PASSWORD}``, ``$(cat f)``) is not a secret and stays, so a reader sees where the
-value comes from.
+user:X``), a Makefile's other assignments (``DB_PASSWORD ?= x``, ``:=``, ``+=``) and a
+Dockerfile's ``ENV DB_PASSWORD x``, and a password of any length (``password: root``). A
+variable reference (``${DB_PASSWORD}``, ``$(cat f)``) is not a secret and stays, so a
+reader sees where the value comes from.
 
 Each secret becomes ``[redacted]``. The marker matches no pattern, and ``redact`` repeats
 until nothing changes (a replacement can expose a shorter match), so it is idempotent:
@@ -64,6 +65,10 @@ _URL_PASSWORD = re.compile(
 )
 # A reference to where the secret lives, not the secret: ${VAR}, ${{ secrets.X }}, $(cmd).
 _REFERENCE = r"(?!\$\{|\$\()"
+# How a Makefile sets a variable besides ``=`` (``?=``, ``+=``, ``:=``, ``::=``, ``:::=``),
+# tried before a lone ``:``: ``DB_PASSWORD := x`` read ``:`` and took ``=`` for the value.
+# ``!=`` is left out: its value is a shell command, not the secret.
+_SET = r"(?:[?+]|:{1,3})?="
 # What follows a key but is not its value: a nested key (YAML's ``secret:`` then
 # ``secretName: tls`` on the next line), a mapping or list opening, a block scalar's sign.
 _NOT_VALUE = r"(?![\w.-]*:(?:\s|$))(?![{\[])(?![|>][-+]?\d?(?:\s|$))"
@@ -76,7 +81,9 @@ _ASSIGNMENT = re.compile(
     r"""((?:\b|_)(?:api[_-]?key|apikey|access[_-]?key|secret[_-]?key|secret|client[_-]?secret|
         (?:access|auth|refresh|bearer|api|session|github|gh|slack|npm|pypi)?[_-]?token|
         password|passwd|pwd|passphrase|private[_-]?key|auth|credentials?)
-        ["']?\s*(?:=[ \t]*|:\s*)"""
+        ["']?\s*(?:"""
+    + _SET
+    + r"""[ \t]*|:(?!=)\s*)"""
     + _BLOCK
     + _OPEN
     + r""")(?!\[redacted\])"""
@@ -130,7 +137,9 @@ _FLAG = re.compile(
 # A password key's value of any length (password: root); the generic rule wants 6 characters
 # so that code's ``token: str`` stays; a password key names its few types (str, bytes) here.
 _SHORT_PASSWORD = re.compile(
-    r"""((?:\b|_)(?:password|passwd|passphrase)["']?\s*(?:=[ \t]*|:\s*)"""
+    r"""((?:\b|_)(?:password|passwd|passphrase)["']?\s*(?:"""
+    + _SET
+    + r"""[ \t]*|:(?!=)\s*)"""
     + _BLOCK
     + _OPEN
     + r""")(?!\[redacted\])"""
@@ -148,19 +157,33 @@ _QUOTED_PHRASE = re.compile(
     re.IGNORECASE,
 )
 
+# Dockerfile's older ``ENV NAME value`` (no ``=``): the value is the rest of the line.
+# ``ENV`` in capitals, as Dockerfiles write it, so prose's "env password is ..." stays.
+_DOCKER_ENV = re.compile(
+    r"""(^[ \t]*ENV[ \t]+(?i:[\w.-]*?(?:pass(?:word|wd)?|secret|token|_key|credentials?))"""
+    r"""[ \t]+)(?!\[redacted\])(?!["']?\$)(\S(?:[^\n]*?\S)??)(?=[ \t]*\\?[ \t]*$)""",
+    re.MULTILINE,
+)
 # An environment variable named for a key (``STRIPE_KEY=...``, ``export MAPS_API_KEY=...``)
 # or a password, secret or token written as one word (``PGPASSWORD=...``): upper case only,
 # as env files and shells write them, so code's ``sort_key=...`` stays.
 _ENV_KEY = re.compile(
-    r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_KEY\s*=|(?:PASSWORD|PASSWD|SECRET|TOKEN)\s*[:=])"""
-    r"""[ \t]*["']?)(?!\[redacted\])""" + _REFERENCE + r"""([^\s"']{6,})"""
+    r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_KEY\s*"""
+    + _SET
+    + r"""|(?:PASSWORD|PASSWD|SECRET|TOKEN)\s*(?:"""
+    + _SET
+    + r"""|:(?!=)))[ \t]*["']?)(?!\[redacted\])"""
+    + _REFERENCE
+    + r"""([^\s"']{6,})"""
 )
 
 
 # A password in an env name (``PGPASSWORD=root``, ``DB_PASS=x``) is a secret at any length,
 # as ``password: root`` is; ``_PASS`` after a word (``BYPASS`` is not one); ``$PW`` stays.
 _ENV_PASSWORD = re.compile(
-    r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:PASSWORD|PASSWD|_PASS)[ \t]*[:=][ \t]*["']?)"""
+    r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:PASSWORD|PASSWD|_PASS)[ \t]*(?:"""
+    + _SET
+    + r"""|:(?!=))[ \t]*["']?)"""
     r"""(?!\[redacted\])(?!\$)(?!(?i:null|none|true|false|~)(?:\s|$))([^\s"']+)"""
 )
 
@@ -170,6 +193,7 @@ def _once(text: str) -> str:
     text = _TOKENS.sub(MARKER, text)
     text = _BEARER.sub(lambda m: m.group(1) + MARKER, text)
     text = _URL_PASSWORD.sub(lambda m: m.group(1) + MARKER + m.group(2), text)
+    text = _DOCKER_ENV.sub(lambda m: m.group(1) + MARKER, text)
     text = _ENV_KEY.sub(lambda m: m.group(1) + MARKER, text)
     text = _ENV_PASSWORD.sub(lambda m: m.group(1) + MARKER, text)
     text = _NAME_VALUE.sub(lambda m: m.group(1) + MARKER, text)
