@@ -341,3 +341,37 @@ def test_make_and_dockerfile_assignments_are_redacted(text: str, secret: str) ->
 )
 def test_make_and_dockerfile_references_are_kept(text: str) -> None:
     assert redact(text) == text
+
+
+# A password key spelt ``pass`` (``smtp_pass``, ``db-pass``, an INI's ``pass =``), in any
+# case: setup.cfg / tox.ini / YAML write their keys in lower case, where only ``DB_PASS``
+# in capitals was known.
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("smtp_pass = mailpw123", "mailpw123"),
+        ("db_pass: dbpw789", "dbpw789"),
+        ("redis-pass=abc", "abc"),
+        ("[smtp]\npass = mailpw456", "mailpw456"),
+        ("  pass: hunter", "hunter"),
+    ],
+)
+def test_lower_case_pass_keys_are_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out, out
+    assert out.count(MARKER) == 1, out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bypass = true",
+        "first_pass: null",
+        "db_pass = ${DB_PASS}",
+        "if ok:\n    pass",
+        "compass: north",
+    ],
+)
+def test_lower_case_pass_keys_without_a_secret_are_kept(text: str) -> None:
+    assert redact(text) == text

@@ -11,7 +11,8 @@ Configuration's shapes too: a name/value pair whose name names a secret (Kuberne
 ...}``), a command-line flag (``--requirepass X``, ``["--password", "X"]``), the short
 flags of commands that take a password (``mysql -pX``, ``docker login -p X``, ``curl -u
 user:X``), a Makefile's other assignments (``DB_PASSWORD ?= x``, ``:=``, ``+=``) and a
-Dockerfile's ``ENV DB_PASSWORD x``, and a password of any length (``password: root``). A
+Dockerfile's ``ENV DB_PASSWORD x``, and a password of any length (``password: root``,
+``smtp_pass = x``). A
 variable reference (``${DB_PASSWORD}``, ``$(cat f)``) is not a secret and stays, so a
 reader sees where the value comes from.
 
@@ -136,8 +137,11 @@ _FLAG = re.compile(
 )
 # A password key's value of any length (password: root); the generic rule wants 6 characters
 # so that code's ``token: str`` stays; a password key names its few types (str, bytes) here.
+# ``pass`` is one too after a word and ``_`` or ``-`` (``smtp_pass``, ``db-pass``; not
+# ``bypass``) or as a line's key (an INI's ``pass =``; Python's ``pass`` takes no sign).
 _SHORT_PASSWORD = re.compile(
-    r"""((?:\b|_)(?:password|passwd|passphrase)["']?\s*(?:"""
+    r"""((?:(?:\b|_)(?:password|passwd|passphrase)|(?<=[a-z0-9][_-])pass|(?m:^)[ \t]*pass)"""
+    r"""["']?\s*(?:"""
     + _SET
     + r"""[ \t]*|:(?!=)\s*)"""
     + _BLOCK

@@ -332,8 +332,8 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     list item's value (lead65)
 # 17: a module-level JS/TS call with a callback is a definition (app.get('/users'),
 #     describe › it, chained hooks) (js65)
-# 18: a Makefile's ?=, :=, +=, ::= and a Dockerfile's ENV NAME value are redacted as = is
-#     (review65)
+# 18: a Makefile's ?=, :=, +=, ::= and a Dockerfile's ENV NAME value are redacted as = is;
+#     so is a lower-case pass key (smtp_pass = x, an INI's pass = x) (review65)
 READER_VERSION = 18
 
 
