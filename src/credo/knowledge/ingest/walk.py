@@ -131,6 +131,8 @@ def agent_config(path: Path) -> bool:
     import json  # (only for a file of these names)
 
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False  # a FIFO would block the walk (`read_file` says unreadable)
         with open(path, "rb") as handle:
             data = json.loads(handle.read(_SERVER_LIST_BYTES + 1)[:_SERVER_LIST_BYTES])
     except (OSError, ValueError):
