@@ -137,3 +137,22 @@ def test_a_fifo_of_a_server_lists_name_does_not_hang_the_walk(tmp_path: Path, na
     assert not hung
     assert fifo in done[0].files  # (read_file then skips it: unreadable)
     assert not walk.agent_config(fifo)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
+def test_a_fifo_named_gitignore_does_not_hang_the_walk(tmp_path: Path) -> None:
+    # (the same hang, older than the agent's files: a folder's .gitignore was read as found)
+    fifo = tmp_path / ".gitignore"
+    os.mkfifo(fifo)
+    (tmp_path / "notes.md").write_text("# Notes\n\nDeploys go through the staging cluster.\n")
+    done: list[walk.Walked] = []
+    worker = threading.Thread(target=lambda: done.append(walk.walk_files([tmp_path], tmp_path)))
+    worker.daemon = True
+    worker.start()
+    worker.join(5)
+    hung = worker.is_alive()
+    if hung:
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(5)
+    assert not hung
+    assert tmp_path / "notes.md" in done[0].files

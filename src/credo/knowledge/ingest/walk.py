@@ -201,8 +201,12 @@ def _ancestor_specs(folder: Path, root: Path) -> Specs:
 
 
 def _load_spec(folder: Path) -> pathspec.GitIgnoreSpec | None:
+    path = folder / ".gitignore"
     try:
-        text = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace")
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None  # a FIFO would block the walk, a device never end
+        with open(path, "rb") as handle:
+            text = handle.read(MAX_FILE_BYTES).decode("utf-8", errors="replace")
     except OSError:
         return None
     import pathspec  # only where a .gitignore is read: its import is ~1% of a small ingest
