@@ -113,20 +113,31 @@ _VALUE_NAME = re.compile(
     + r")",
     re.IGNORECASE,
 )
+
+
 # Commands whose short flag takes a password: mysql's glued ``-pX`` (``-p X`` prompts, and X
 # is the database), ``docker login -p X``, ``sshpass -p X``, ``redis-cli -a X``, and curl's
 # ``-u user:X``. Only these: ``-p`` and ``-a`` mean other things to other commands.
+# Between a command and its flag: the rest of the line, up to the command's next mention
+# (``[^\n]*?`` alone scanned each "curl" of a line to its end: 20k characters of them in a
+# pasted prompt took 3.6 s), where a match of its own starts (``curl https://curl.se -u``).
+def _gap(command: str) -> str:
+    return r"(?:(?!" + command + r")[^\n])*?"
+
+
+_MYSQL = r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b"
 _COMMAND_PASSWORD = re.compile(
-    r"""((?:\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?[ \t]-p(?=[^\s-])"""
-    r"""|\bdocker[ \t]+login\b[^\n]*?[ \t]-p[ \t]+|\bsshpass[ \t]+-p[ \t]*"""
-    r"""|\bredis-cli\b[^\n]*?[ \t]-a[ \t]+"""
-    r"""|\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]+["']?[^\s:"'$]+:))"""
+    r"""((?:""" + _MYSQL + _gap(_MYSQL) + r"""[ \t]-p(?=[^\s-])"""
+    r"""|\bdocker[ \t]+login\b""" + _gap(r"\bdocker[ \t]+login\b") + r"""[ \t]-p[ \t]+"""
+    r"""|\bsshpass[ \t]+-p[ \t]*"""
+    r"""|\bredis-cli\b""" + _gap(r"\bredis-cli\b") + r"""[ \t]-a[ \t]+"""
+    r"""|\bcurl\b""" + _gap(r"\bcurl\b") + r"""[ \t](?:-u|--user)[ \t]+["']?[^\s:"'$]+:))"""
     r"""(?!\[redacted\])(?!["']?\$)('[^'\n]*'|"[^"\n]*"|[^\s"']+)"""
 )
 # curl's quoted ``-u 'user:pass word'``: the password runs to the closing quote.
 _CURL_QUOTED = re.compile(
-    r"""(\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]+(["'])[^\s:"'$]+:)(?!\[redacted\])(?!\$)"""
-    r"""([^"'\n]+)(?=\2)"""
+    r"""(\bcurl\b""" + _gap(r"\bcurl\b") + r"""[ \t](?:-u|--user)[ \t]+(["'])[^\s:"'$]+:)"""
+    r"""(?!\[redacted\])(?!\$)([^"'\n]+)(?=\2)"""
 )
 # A flag that takes a secret, its value after a space, '=' or a list's comma.
 _FLAG = re.compile(
@@ -165,7 +176,7 @@ _QUOTED_PHRASE = re.compile(
 # ``ENV`` in capitals, as Dockerfiles write it, so prose's "env password is ..." stays.
 _DOCKER_ENV = re.compile(
     r"""(^[ \t]*ENV[ \t]+(?i:[\w.-]*?(?:pass(?:word|wd)?|secret|token|_key|credentials?))"""
-    r"""[ \t]+)(?!\[redacted\])(?!["']?\$)(\S(?:[^\n]*?\S)??)(?=[ \t]*\\?[ \t]*$)""",
+    r"""[ \t]+)(?!\[redacted\])(?!["']?\$)(\S[^\n]*)""",  # (greedy to the end: linear)
     re.MULTILINE,
 )
 # An environment variable named for a key (``STRIPE_KEY=...``, ``export MAPS_API_KEY=...``)
