@@ -24,6 +24,7 @@ the accepted cost; leaking one is not.
 
 from __future__ import annotations
 
+import functools
 import re
 
 __all__ = ["MARKER", "redact"]
@@ -126,19 +127,30 @@ def _gap(command: str) -> str:
 
 
 _MYSQL = r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b"
-_COMMAND_PASSWORD = re.compile(
-    r"""((?:""" + _MYSQL + _gap(_MYSQL) + r"""[ \t]-p(?=[^\s-])"""
-    r"""|\bdocker[ \t]+login\b""" + _gap(r"\bdocker[ \t]+login\b") + r"""[ \t]-p[ \t]+"""
-    r"""|\bsshpass[ \t]+-p[ \t]*"""
-    r"""|\bredis-cli\b""" + _gap(r"\bredis-cli\b") + r"""[ \t]-a[ \t]+"""
-    r"""|\bcurl\b""" + _gap(r"\bcurl\b") + r"""[ \t](?:-u|--user)[ \t]+["']?[^\s:"'$]+:))"""
-    r"""(?!\[redacted\])(?!["']?\$)('[^'\n]*'|"[^"\n]*"|[^\s"']+)"""
-)
-# curl's quoted ``-u 'user:pass word'``: the password runs to the closing quote.
-_CURL_QUOTED = re.compile(
-    r"""(\bcurl\b""" + _gap(r"\bcurl\b") + r"""[ \t](?:-u|--user)[ \t]+(["'])[^\s:"'$]+:)"""
-    r"""(?!\[redacted\])(?!\$)([^"'\n]+)(?=\2)"""
-)
+# What a text must hold for `_command_rules` to find anything (they are case-sensitive).
+_COMMANDS = ("mysql", "mariadb", "docker", "sshpass", "redis-cli", "curl")
+
+
+@functools.cache
+def _command_rules() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The command rules, compiled when a text first names a command: compiling them costs
+    a fresh process (the hook's writer redacts every prompt) more than most prompts' match."""
+    command = re.compile(
+        r"""((?:""" + _MYSQL + _gap(_MYSQL) + r"""[ \t]-p(?=[^\s-])"""
+        r"""|\bdocker[ \t]+login\b""" + _gap(r"\bdocker[ \t]+login\b") + r"""[ \t]-p[ \t]+"""
+        r"""|\bsshpass[ \t]+-p[ \t]*"""
+        r"""|\bredis-cli\b""" + _gap(r"\bredis-cli\b") + r"""[ \t]-a[ \t]+"""
+        r"""|\bcurl\b""" + _gap(r"\bcurl\b") + r"""[ \t](?:-u|--user)[ \t]+["']?[^\s:"'$]+:))"""
+        r"""(?!\[redacted\])(?!["']?\$)('[^'\n]*'|"[^"\n]*"|[^\s"']+)"""
+    )
+    # curl's quoted ``-u 'user:pass word'``: the password runs to the closing quote.
+    curl_quoted = re.compile(
+        r"""(\bcurl\b""" + _gap(r"\bcurl\b") + r"""[ \t](?:-u|--user)[ \t]+(["'])[^\s:"'$]+:)"""
+        r"""(?!\[redacted\])(?!\$)([^"'\n]+)(?=\2)"""
+    )
+    return command, curl_quoted
+
+
 # A flag that takes a secret, its value after a space, '=' or a list's comma.
 _FLAG = re.compile(
     r"""((?<![\w-])--?[\w-]*(?:pass(?:word|wd)?|secret|token|api-key)["']?"""
@@ -172,13 +184,19 @@ _QUOTED_PHRASE = re.compile(
     re.IGNORECASE,
 )
 
+
 # Dockerfile's older ``ENV NAME value`` (no ``=``): the value is the rest of the line.
 # ``ENV`` in capitals, as Dockerfiles write it, so prose's "env password is ..." stays.
-_DOCKER_ENV = re.compile(
-    r"""(^[ \t]*ENV[ \t]+(?i:[\w.-]*?(?:pass(?:word|wd)?|secret|token|_key|credentials?))"""
-    r"""[ \t]+)(?!\[redacted\])(?!["']?\$)(\S[^\n]*)""",  # (greedy to the end: linear)
-    re.MULTILINE,
-)
+@functools.cache
+def _docker_env() -> re.Pattern[str]:
+    """Compiled when a text first holds ``ENV`` (as `_command_rules`)."""
+    return re.compile(
+        r"""(^[ \t]*ENV[ \t]+(?i:[\w.-]*?(?:pass(?:word|wd)?|secret|token|_key|credentials?))"""
+        r"""[ \t]+)(?!\[redacted\])(?!["']?\$)(\S[^\n]*)""",  # (greedy to the end: linear)
+        re.MULTILINE,
+    )
+
+
 # An environment variable named for a key (``STRIPE_KEY=...``, ``export MAPS_API_KEY=...``)
 # or a password, secret or token written as one word (``PGPASSWORD=...``): upper case only,
 # as env files and shells write them, so code's ``sort_key=...`` stays.
@@ -208,13 +226,16 @@ def _once(text: str) -> str:
     text = _TOKENS.sub(MARKER, text)
     text = _BEARER.sub(lambda m: m.group(1) + MARKER, text)
     text = _URL_PASSWORD.sub(lambda m: m.group(1) + MARKER + m.group(2), text)
-    text = _DOCKER_ENV.sub(lambda m: m.group(1) + MARKER, text)
+    if "ENV" in text:
+        text = _docker_env().sub(lambda m: m.group(1) + MARKER, text)
     text = _ENV_KEY.sub(lambda m: m.group(1) + MARKER, text)
     text = _ENV_PASSWORD.sub(lambda m: m.group(1) + MARKER, text)
     text = _NAME_VALUE.sub(lambda m: m.group(1) + MARKER, text)
     text = _VALUE_NAME.sub(lambda m: m.group(1) + MARKER, text)
-    text = _CURL_QUOTED.sub(lambda m: m.group(1) + MARKER, text)
-    text = _COMMAND_PASSWORD.sub(lambda m: m.group(1) + MARKER, text)
+    if any(word in text for word in _COMMANDS):
+        command, curl_quoted = _command_rules()
+        text = curl_quoted.sub(lambda m: m.group(1) + MARKER, text)
+        text = command.sub(lambda m: m.group(1) + MARKER, text)
     text = _FLAG.sub(lambda m: m.group(1) + MARKER, text)
     text = _QUOTED_PHRASE.sub(lambda m: m.group(1) + m.group(2) + MARKER + m.group(2), text)
     text = _SHORT_PASSWORD.sub(lambda m: m.group(1) + MARKER, text)
