@@ -94,6 +94,24 @@ CASES = [
         Verdict(contradicts=("a", "b"), rule="named"),
     ),
     (
+        "a number or a letter is too common an old value to dispute its holders by",
+        statement(
+            text="Actually the dev server port is 8080, not 80.",
+            negated=("80",),
+            asserted=("8080",),
+        ),
+        [Candidate("a", "Our line length limit is 80 characters")],
+        Verdict(),
+    ),
+    (
+        "a named old value beside a number: only the name's holders",
+        statement(
+            text="Actually we moved from npm 6 to pnpm.", negated=("npm", "6"), asserted=("pnpm",)
+        ),
+        [Candidate("a", "Python 6 is not out"), Candidate("b", "Run npm test")],
+        Verdict(contradicts=("b",), rule="named"),
+    ),
+    (
         "a clear match outranks a one-word holder of the old value",
         statement(text="Actually we moved from npm to pnpm for installing packages."),
         [

@@ -281,6 +281,17 @@ def test_dockerfile_and_ini_secrets_redacted() -> None:
     assert "API_TOKEN=[redacted]" in text
 
 
+def test_makefile_and_dockerfile_own_assignments_redacted() -> None:
+    # Make's ``?=``/``:=`` and Dockerfile's ``ENV NAME value`` set a variable as ``=`` does
+    docker = "FROM postgres:16\nENV POSTGRES_PASSWORD hunter2xyz\nENV PGDATA /data\n"
+    make = "DB_PASSWORD ?= devpass99\nAPI_TOKEN := abcdef123456\n\ntest:\n\tpytest\n"
+    chunks = split_file("Dockerfile", docker) + split_file("Makefile", make)
+    text = "\n".join(c.text for c in chunks)
+    for secret in ("hunter2xyz", "devpass99", "abcdef123456"):
+        assert secret not in text, text
+    assert "ENV PGDATA /data" in text
+
+
 def test_reingest_skips_unchanged_project_files_and_reads_a_changed_one(tmp_path: Path) -> None:
     from credo import Memory
 
@@ -301,3 +312,16 @@ def test_reingest_skips_unchanged_project_files_and_reads_a_changed_one(tmp_path
         found = memory.retrieve("tox env_list", token_budget=400).beliefs
         assert any("py313" in b.content for b in found)
         assert not any("py312" in b.content for b in found)
+
+
+@pytest.mark.parametrize("name", ["setup.cfg", "Makefile", "Justfile"])
+def test_a_long_line_without_a_key_is_read_in_linear_time(name: str) -> None:
+    # A key's pattern tried every split of a run of spaces before giving up: one line of
+    # 40k spaces took 16 s in an INI file, so a 2 MB file (MAX_FILE_BYTES) hung the ingest.
+    import time
+
+    text = "[s]\n" * (name == "setup.cfg") + "a" + " " * 40_000 + "x\n"
+    split_file(name, "")  # (the readers' imports and patterns: not what is timed)
+    started = time.process_time()
+    split_file(name, text)
+    assert time.process_time() - started < 1.0

@@ -9,6 +9,8 @@ read; one read before is retired at the next walk."""
 from __future__ import annotations
 
 import json
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -112,3 +114,45 @@ def test_which_files_are_an_agents_setup(
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     assert walk.agent_config(path) is left_out
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
+@pytest.mark.parametrize("name", [".mcp.json", ".cursor/mcp.json"])
+def test_a_fifo_of_a_server_lists_name_does_not_hang_the_walk(tmp_path: Path, name: str) -> None:
+    # read_file refuses what is not a regular file ("a FIFO would block"); the look at a
+    # server list opened it first, and a cloned repository's FIFO hung `credo ingest .`.
+    fifo = tmp_path / name
+    fifo.parent.mkdir(exist_ok=True)
+    os.mkfifo(fifo)
+    (tmp_path / "notes.md").write_text("# Notes\n\nDeploys go through the staging cluster.\n")
+    done: list[walk.Walked] = []
+    worker = threading.Thread(target=lambda: done.append(walk.walk_files([tmp_path], tmp_path)))
+    worker.daemon = True
+    worker.start()
+    worker.join(5)
+    hung = worker.is_alive()
+    if hung:  # let the blocked open go (a writer's open completes the reader's)
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(5)
+    assert not hung
+    assert fifo in done[0].files  # (read_file then skips it: unreadable)
+    assert not walk.agent_config(fifo)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
+def test_a_fifo_named_gitignore_does_not_hang_the_walk(tmp_path: Path) -> None:
+    # (the same hang, older than the agent's files: a folder's .gitignore was read as found)
+    fifo = tmp_path / ".gitignore"
+    os.mkfifo(fifo)
+    (tmp_path / "notes.md").write_text("# Notes\n\nDeploys go through the staging cluster.\n")
+    done: list[walk.Walked] = []
+    worker = threading.Thread(target=lambda: done.append(walk.walk_files([tmp_path], tmp_path)))
+    worker.daemon = True
+    worker.start()
+    worker.join(5)
+    hung = worker.is_alive()
+    if hung:
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(5)
+    assert not hung
+    assert tmp_path / "notes.md" in done[0].files

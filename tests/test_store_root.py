@@ -279,3 +279,22 @@ def test_stats_names_the_root_and_where_it_comes_from(tree: Path) -> None:
         shown = json.loads(cli(folder, db, "stats", "--json").stdout)
         assert (shown["root"], shown["root_source"]) == (str(tree.resolve()), "kept")
     assert f"root:       {tree.resolve()}  (kept)" in cli(tree, db, "stats").stdout
+
+
+def test_a_store_made_before_infers_its_root_from_a_sample_of_the_ledger(
+    store_location: str | Path, tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The inference reads the first paths it needs, not every ledger row: a capture in a
+    store made before asks for the root, and 3,000 files cost it 25 ms of rows read."""
+    with Memory(store_location, workdir=tree) as first:
+        first.ingest(tree / "proj")
+        root = first.root
+        with first.store.transaction():
+            first.store.meta_set(META_ROOT, None)
+    with Memory(store_location, workdir=tree / "proj") as second:
+
+        def whole_ledger(prefix: str = "") -> object:
+            raise AssertionError("the whole ledger was read")
+
+        monkeypatch.setattr(second.store, "ingested_files", whole_ledger)
+        assert second.root == root

@@ -10,9 +10,11 @@ Configuration's shapes too: a name/value pair whose name names a secret (Kuberne
 ``- name: DB_PASSWORD`` / ``value: ...``, either order, ECS ``{"name": ..., "value":
 ...}``), a command-line flag (``--requirepass X``, ``["--password", "X"]``), the short
 flags of commands that take a password (``mysql -pX``, ``docker login -p X``, ``curl -u
-user:X``) and a password of any length (``password: root``). A variable reference
-(``${DB_PASSWORD}``, ``$(cat f)``) is not a secret and stays, so a reader sees where the
-value comes from.
+user:X``), a Makefile's other assignments (``DB_PASSWORD ?= x``, ``:=``, ``+=``) and a
+Dockerfile's ``ENV DB_PASSWORD x``, and a password of any length (``password: root``,
+``smtp_pass = x``). A
+variable reference (``${DB_PASSWORD}``, ``$(cat f)``) is not a secret and stays, so a
+reader sees where the value comes from.
 
 Each secret becomes ``[redacted]``. The marker matches no pattern, and ``redact`` repeats
 until nothing changes (a replacement can expose a shorter match), so it is idempotent:
@@ -22,6 +24,7 @@ the accepted cost; leaking one is not.
 
 from __future__ import annotations
 
+import functools
 import re
 
 __all__ = ["MARKER", "redact"]
@@ -64,6 +67,10 @@ _URL_PASSWORD = re.compile(
 )
 # A reference to where the secret lives, not the secret: ${VAR}, ${{ secrets.X }}, $(cmd).
 _REFERENCE = r"(?!\$\{|\$\()"
+# How a Makefile sets a variable besides ``=`` (``?=``, ``+=``, ``:=``, ``::=``, ``:::=``),
+# tried before a lone ``:``: ``DB_PASSWORD := x`` read ``:`` and took ``=`` for the value.
+# ``!=`` is left out: its value is a shell command, not the secret.
+_SET = r"(?:[?+]|:{1,3})?="
 # What follows a key but is not its value: a nested key (YAML's ``secret:`` then
 # ``secretName: tls`` on the next line), a mapping or list opening, a block scalar's sign.
 _NOT_VALUE = r"(?![\w.-]*:(?:\s|$))(?![{\[])(?![|>][-+]?\d?(?:\s|$))"
@@ -76,7 +83,9 @@ _ASSIGNMENT = re.compile(
     r"""((?:\b|_)(?:api[_-]?key|apikey|access[_-]?key|secret[_-]?key|secret|client[_-]?secret|
         (?:access|auth|refresh|bearer|api|session|github|gh|slack|npm|pypi)?[_-]?token|
         password|passwd|pwd|passphrase|private[_-]?key|auth|credentials?)
-        ["']?\s*(?:=[ \t]*|:\s*)"""
+        ["']?\s*(?:"""
+    + _SET
+    + r"""[ \t]*|:(?!=)\s*)"""
     + _BLOCK
     + _OPEN
     + r""")(?!\[redacted\])"""
@@ -105,21 +114,43 @@ _VALUE_NAME = re.compile(
     + r")",
     re.IGNORECASE,
 )
+
+
 # Commands whose short flag takes a password: mysql's glued ``-pX`` (``-p X`` prompts, and X
 # is the database), ``docker login -p X``, ``sshpass -p X``, ``redis-cli -a X``, and curl's
 # ``-u user:X``. Only these: ``-p`` and ``-a`` mean other things to other commands.
-_COMMAND_PASSWORD = re.compile(
-    r"""((?:\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?[ \t]-p(?=[^\s-])"""
-    r"""|\bdocker[ \t]+login\b[^\n]*?[ \t]-p[ \t]+|\bsshpass[ \t]+-p[ \t]*"""
-    r"""|\bredis-cli\b[^\n]*?[ \t]-a[ \t]+"""
-    r"""|\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]+["']?[^\s:"'$]+:))"""
-    r"""(?!\[redacted\])(?!["']?\$)('[^'\n]*'|"[^"\n]*"|[^\s"']+)"""
-)
-# curl's quoted ``-u 'user:pass word'``: the password runs to the closing quote.
-_CURL_QUOTED = re.compile(
-    r"""(\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]+(["'])[^\s:"'$]+:)(?!\[redacted\])(?!\$)"""
-    r"""([^"'\n]+)(?=\2)"""
-)
+# Between a command and its flag: the rest of the line, up to the command's next mention
+# (``[^\n]*?`` alone scanned each "curl" of a line to its end: 20k characters of them in a
+# pasted prompt took 3.6 s), where a match of its own starts (``curl https://curl.se -u``).
+def _gap(command: str) -> str:
+    return r"(?:(?!" + command + r")[^\n])*?"
+
+
+_MYSQL = r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b"
+# What a text must hold for `_command_rules` to find anything (they are case-sensitive).
+_COMMANDS = ("mysql", "mariadb", "docker", "sshpass", "redis-cli", "curl")
+
+
+@functools.cache
+def _command_rules() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The command rules, compiled when a text first names a command: compiling them costs
+    a fresh process (the hook's writer redacts every prompt) more than most prompts' match."""
+    command = re.compile(
+        r"""((?:""" + _MYSQL + _gap(_MYSQL) + r"""[ \t]-p(?=[^\s-])"""
+        r"""|\bdocker[ \t]+login\b""" + _gap(r"\bdocker[ \t]+login\b") + r"""[ \t]-p[ \t]+"""
+        r"""|\bsshpass[ \t]+-p[ \t]*"""
+        r"""|\bredis-cli\b""" + _gap(r"\bredis-cli\b") + r"""[ \t]-a[ \t]+"""
+        r"""|\bcurl\b""" + _gap(r"\bcurl\b") + r"""[ \t](?:-u|--user)[ \t]+["']?[^\s:"'$]+:))"""
+        r"""(?!\[redacted\])(?!["']?\$)('[^'\n]*'|"[^"\n]*"|[^\s"']+)"""
+    )
+    # curl's quoted ``-u 'user:pass word'``: the password runs to the closing quote.
+    curl_quoted = re.compile(
+        r"""(\bcurl\b""" + _gap(r"\bcurl\b") + r"""[ \t](?:-u|--user)[ \t]+(["'])[^\s:"'$]+:)"""
+        r"""(?!\[redacted\])(?!\$)([^"'\n]+)(?=\2)"""
+    )
+    return command, curl_quoted
+
+
 # A flag that takes a secret, its value after a space, '=' or a list's comma.
 _FLAG = re.compile(
     r"""((?<![\w-])--?[\w-]*(?:pass(?:word|wd)?|secret|token|api-key)["']?"""
@@ -129,8 +160,13 @@ _FLAG = re.compile(
 )
 # A password key's value of any length (password: root); the generic rule wants 6 characters
 # so that code's ``token: str`` stays; a password key names its few types (str, bytes) here.
+# ``pass`` is one too after a word and ``_`` or ``-`` (``smtp_pass``, ``db-pass``; not
+# ``bypass``) or as a line's key (an INI's ``pass =``; Python's ``pass`` takes no sign).
 _SHORT_PASSWORD = re.compile(
-    r"""((?:\b|_)(?:password|passwd|passphrase)["']?\s*(?:=[ \t]*|:\s*)"""
+    r"""((?:(?:\b|_)(?:password|passwd|passphrase)|(?<=[a-z0-9][_-])pass|(?m:^)[ \t]*pass)"""
+    r"""["']?\s*(?:"""
+    + _SET
+    + r"""[ \t]*|:(?!=)\s*)"""
     + _BLOCK
     + _OPEN
     + r""")(?!\[redacted\])"""
@@ -148,19 +184,39 @@ _QUOTED_PHRASE = re.compile(
     re.IGNORECASE,
 )
 
+
+# Dockerfile's older ``ENV NAME value`` (no ``=``): the value is the rest of the line.
+# ``ENV`` in capitals, as Dockerfiles write it, so prose's "env password is ..." stays.
+@functools.cache
+def _docker_env() -> re.Pattern[str]:
+    """Compiled when a text first holds ``ENV`` (as `_command_rules`)."""
+    return re.compile(
+        r"""(^[ \t]*ENV[ \t]+(?i:[\w.-]*?(?:pass(?:word|wd)?|secret|token|_key|credentials?))"""
+        r"""[ \t]+)(?!\[redacted\])(?!["']?\$)(\S[^\n]*)""",  # (greedy to the end: linear)
+        re.MULTILINE,
+    )
+
+
 # An environment variable named for a key (``STRIPE_KEY=...``, ``export MAPS_API_KEY=...``)
 # or a password, secret or token written as one word (``PGPASSWORD=...``): upper case only,
 # as env files and shells write them, so code's ``sort_key=...`` stays.
 _ENV_KEY = re.compile(
-    r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_KEY\s*=|(?:PASSWORD|PASSWD|SECRET|TOKEN)\s*[:=])"""
-    r"""[ \t]*["']?)(?!\[redacted\])""" + _REFERENCE + r"""([^\s"']{6,})"""
+    r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_KEY\s*"""
+    + _SET
+    + r"""|(?:PASSWORD|PASSWD|SECRET|TOKEN)\s*(?:"""
+    + _SET
+    + r"""|:(?!=)))[ \t]*["']?)(?!\[redacted\])"""
+    + _REFERENCE
+    + r"""([^\s"']{6,})"""
 )
 
 
 # A password in an env name (``PGPASSWORD=root``, ``DB_PASS=x``) is a secret at any length,
 # as ``password: root`` is; ``_PASS`` after a word (``BYPASS`` is not one); ``$PW`` stays.
 _ENV_PASSWORD = re.compile(
-    r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:PASSWORD|PASSWD|_PASS)[ \t]*[:=][ \t]*["']?)"""
+    r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:PASSWORD|PASSWD|_PASS)[ \t]*(?:"""
+    + _SET
+    + r"""|:(?!=))[ \t]*["']?)"""
     r"""(?!\[redacted\])(?!\$)(?!(?i:null|none|true|false|~)(?:\s|$))([^\s"']+)"""
 )
 
@@ -170,12 +226,16 @@ def _once(text: str) -> str:
     text = _TOKENS.sub(MARKER, text)
     text = _BEARER.sub(lambda m: m.group(1) + MARKER, text)
     text = _URL_PASSWORD.sub(lambda m: m.group(1) + MARKER + m.group(2), text)
+    if "ENV" in text:
+        text = _docker_env().sub(lambda m: m.group(1) + MARKER, text)
     text = _ENV_KEY.sub(lambda m: m.group(1) + MARKER, text)
     text = _ENV_PASSWORD.sub(lambda m: m.group(1) + MARKER, text)
     text = _NAME_VALUE.sub(lambda m: m.group(1) + MARKER, text)
     text = _VALUE_NAME.sub(lambda m: m.group(1) + MARKER, text)
-    text = _CURL_QUOTED.sub(lambda m: m.group(1) + MARKER, text)
-    text = _COMMAND_PASSWORD.sub(lambda m: m.group(1) + MARKER, text)
+    if any(word in text for word in _COMMANDS):
+        command, curl_quoted = _command_rules()
+        text = curl_quoted.sub(lambda m: m.group(1) + MARKER, text)
+        text = command.sub(lambda m: m.group(1) + MARKER, text)
     text = _FLAG.sub(lambda m: m.group(1) + MARKER, text)
     text = _QUOTED_PHRASE.sub(lambda m: m.group(1) + m.group(2) + MARKER + m.group(2), text)
     text = _SHORT_PASSWORD.sub(lambda m: m.group(1) + MARKER, text)

@@ -36,7 +36,8 @@ statement: ``Store.capture_candidates``):
    each candidate that mentions a ``negated`` term plainly and no ``asserted`` one is
    CONTRADICTED, whatever else it shares (``named_groups`` looks them up): the old value
    is named outright, but one word is too little to tell which belief held it, so none is
-   retired; retrieval shows each beside the correction.
+   retired; retrieval shows each beside the correction. A term of digits or one letter
+   ("8080, not 80") is no such name: too many beliefs hold it (``old_values``).
 At most ``MAX_CONTRADICTS`` (3) CONTRADICTS edges per statement, the candidates sharing
 most terms first, then by keyword score, then by id.
 
@@ -64,6 +65,8 @@ MIN_SHARED_CLEAR = 2
 NEGATIONS = frozenset({"never", "not", "no", "t", "avoid", "stop", "nor"})
 MIN_SHARED_UNCLEAR = 3
 MAX_CONTRADICTS = 3
+# Rule 5's old value holds a word of at least this many letters (``old_values``).
+_NAME_CHARS = 3
 
 # Words that say how strongly or in what scope something holds, not what it is about:
 # counted as topic they would join every rule to every other ("always use ..." in "this
@@ -177,24 +180,36 @@ def mentions(tokens: Sequence[str], term: str, *, plain: bool = False) -> bool:
     )
 
 
+def old_values(statement: Statement) -> tuple[str, ...]:
+    """The ``negated`` terms rule 5 disputes the holders of: a correction's that names the
+    new value too, each holding a word of letters (``npm``, ``yarn``): a number or a letter
+    ("8080, not 80", "X, not Y") is in too many beliefs about other things to name one."""
+    if statement.kind != "correction" or not statement.asserted:
+        return ()
+    return tuple(
+        term
+        for term in statement.negated
+        if any(w.isalpha() and len(w) >= _NAME_CHARS for w in _WORD.findall(term))
+    )
+
+
 def names_its_change(statement: Statement) -> bool:
     """Whether ``statement`` is a correction naming both the old and the new (rule 5)."""
-    return statement.kind == "correction" and bool(statement.negated and statement.asserted)
+    return bool(old_values(statement))
 
 
 def named_groups(statement: Statement) -> list[list[str]]:
-    """The look-up groups of rule 5: each ``negated`` term's words (a one-word group asks for
-    beliefs holding that word: ``store.captures.term_pairs``); none for other statements."""
-    if not names_its_change(statement):
-        return []
-    groups = [[w.lower() for w in _WORD.findall(term)] for term in statement.negated]
+    """The look-up groups of rule 5: each ``old_values`` term's words (a one-word group asks
+    for beliefs holding that word: ``store.captures.term_pairs``); none for other statements."""
+    groups = [[w.lower() for w in _WORD.findall(term)] for term in old_values(statement)]
     return [group for group in groups if group]
 
 
 def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     """The verdict of the rule (module docstring) on ``statement`` and ``candidates``."""
     topic = topic_terms(statement.text)
-    named = names_its_change(statement)
+    old = old_values(statement)
+    named = bool(old)
     if len(topic) < MIN_SHARED_CLEAR and not named:
         return Verdict()
     clear: list[tuple[int, Candidate]] = []
@@ -208,7 +223,10 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
         if any(mentions(tokens, term) for term in statement.asserted):
             continue  # it says what the statement prescribes: it agrees
         if any(mentions(tokens, term, plain=True) for term in statement.negated):
-            (clear if shared >= MIN_SHARED_CLEAR else outright).append((shared, candidate))
+            if shared >= MIN_SHARED_CLEAR:
+                clear.append((shared, candidate))
+            elif any(mentions(tokens, term, plain=True) for term in old):
+                outright.append((shared, candidate))
         elif any(mentions(tokens, term) for term in statement.negated):
             continue  # it rules out what the statement rules out: it agrees
         elif shared >= MIN_SHARED_UNCLEAR:

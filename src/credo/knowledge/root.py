@@ -163,12 +163,8 @@ def inferred_root(store: Store, workdir: Path, home: Path | None) -> Path | None
 
 
 def _relative_paths(store: Store) -> list[str]:
-    found: list[str] = []
-    for row in store.ingested_files():
-        if "://" not in row.path:
-            found.append(row.path)
-            if len(found) >= _PROBE:
-                return found
+    # (the ledger's first paths, not all of it: 3,000 rows read cost a capture 25 ms)
+    found = store.relative_file_paths(_PROBE)
     if found:
         return found
     seen: dict[str, None] = {}

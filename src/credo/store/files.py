@@ -59,6 +59,7 @@ class FileRows:
     conn: Any  # sqlite3.Connection or psycopg.Connection
     _GET_FILE: ClassVar[str]  # (path)
     _FILES: ClassVar[str]  # (low, high): the paths in [low, high), by path
+    _RELATIVE: ClassVar[str]  # (limit): the first paths that are no URI, by path
     _DROP_FILE: ClassVar[str]  # (path)
     _BY_HASH: ClassVar[str]  # (digests): _KEY_COLUMNS, in find_by_hash's order per hash
     _TEXTS: ClassVar[str]  # (ids): id, content, deleted_at
@@ -79,6 +80,11 @@ class FileRows:
     def ingested_files(self, prefix: str = "") -> "list[IngestedFile]":
         """Ledger rows whose path starts with ``prefix`` (all rows for ""), by path."""
         return [_file(r) for r in self.conn.execute(self._FILES, (prefix, prefix + _TOP))]
+
+    def relative_file_paths(self, limit: int) -> list[str]:
+        """The first ``limit`` ledger paths (by path) that are relative to the root, not a
+        ``file:///`` URI: what the root of a store made before is inferred from."""
+        return [str(r[0]) for r in self.conn.execute(self._RELATIVE, (limit,))]
 
     def drop_ingested_file(self, path: str) -> None:
         self.conn.execute(self._DROP_FILE, (path,))
@@ -135,6 +141,7 @@ class FileTable(FileRows):
     _FILES = (
         f"SELECT {_FILE_COLUMNS} FROM ingested_files WHERE path >= ? AND path < ? ORDER BY path"
     )
+    _RELATIVE = "SELECT path FROM ingested_files WHERE path NOT LIKE '%://%' ORDER BY path LIMIT ?"
     _DROP_FILE = "DELETE FROM ingested_files WHERE path = ?"
     _BY_HASH = (
         f"SELECT {_KEY_COLUMNS} FROM beliefs b "

@@ -131,6 +131,8 @@ def agent_config(path: Path) -> bool:
     import json  # (only for a file of these names)
 
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False  # a FIFO would block the walk (`read_file` says unreadable)
         with open(path, "rb") as handle:
             data = json.loads(handle.read(_SERVER_LIST_BYTES + 1)[:_SERVER_LIST_BYTES])
     except (OSError, ValueError):
@@ -199,8 +201,12 @@ def _ancestor_specs(folder: Path, root: Path) -> Specs:
 
 
 def _load_spec(folder: Path) -> pathspec.GitIgnoreSpec | None:
+    path = folder / ".gitignore"
     try:
-        text = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace")
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None  # a FIFO would block the walk, a device never end
+        with open(path, "rb") as handle:
+            text = handle.read(MAX_FILE_BYTES).decode("utf-8", errors="replace")
     except OSError:
         return None
     import pathspec  # only where a .gitignore is read: its import is ~1% of a small ingest
@@ -332,7 +338,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     list item's value (lead65)
 # 17: a module-level JS/TS call with a callback is a definition (app.get('/users'),
 #     describe › it, chained hooks) (js65)
-READER_VERSION = 17
+# 18: a Makefile's ?=, :=, +=, ::= and a Dockerfile's ENV NAME value are redacted as = is;
+#     so is a lower-case pass key (smtp_pass = x, an INI's pass = x) (review65)
+READER_VERSION = 18
 
 
 class Read(NamedTuple):
