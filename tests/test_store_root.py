@@ -22,7 +22,7 @@ from credo.knowledge.root import META_ROOT
 from tests.conftest import credo_in
 
 BOTH_BACKENDS = True
-BASE_SRC = Path("/tmp/s51/base/src")  # main at efc5717, byte-compiled (the day's shared copy)
+OLD_COMMIT = "efc5717"  # main before stores kept a root (stop 50's last commit)
 TEXT = "The deploy uses a blue green rollout with canary checks before the switch.\n"
 
 
@@ -101,10 +101,23 @@ def test_a_store_made_before_keeps_its_anchors_from_any_folder(tree: Path) -> No
     assert kept_root(db) == "."  # inferred from the ledger's paths, remembered by the write
 
 
-@pytest.mark.skipif(not BASE_SRC.is_dir(), reason="main's byte-compiled tree is not here")
-def test_a_store_made_by_main_is_opened_by_this_branch(tree: Path) -> None:
+@pytest.fixture(scope="module")
+def old_src(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``src`` of `OLD_COMMIT`, from this checkout's history."""
+    repo = Path(__file__).resolve().parents[1]
+    archive = subprocess.run(
+        ["git", "-C", str(repo), "archive", OLD_COMMIT, "src"], capture_output=True, check=False
+    )
+    if archive.returncode != 0:
+        pytest.skip(f"{OLD_COMMIT} is not in this checkout's history (a shallow clone)")
+    target = tmp_path_factory.mktemp("old")
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target / "src"
+
+
+def test_a_store_made_by_an_older_credo_is_opened_by_this_one(tree: Path, old_src: Path) -> None:
     db = tree / "m.db"
-    env = {**os.environ, "PYTHONPATH": str(BASE_SRC)}
+    env = {**os.environ, "PYTHONPATH": str(old_src)}
     env.pop("CREDO_DB", None)
     made = subprocess.run(
         [sys.executable, "-m", "credo", "--db", str(db), "ingest", "proj"],
