@@ -158,6 +158,9 @@ def test_terms_for_supersession() -> None:
     assert tabs.negated == ("spaces",) and tabs.asserted == ("tabs",)
     assert {"contrast", "preference", "preference_frame"} <= set(tabs.signals)
     assert tabs.signals[-1].startswith("score=")
+    # A quantifier is no term: "not on every push" rules out pushes, not "every".
+    (push,) = extract_statements("We deploy on Fridays, not on every push.")
+    assert push.negated == ("push",) and push.asserted == ("fridays",)
 
 
 def test_statement_is_redacted() -> None:

@@ -112,6 +112,16 @@ CASES = [
         Verdict(contradicts=("b",), rule="named"),
     ),
     (
+        "a quantifier is no shared subject: a deploy rule only disputes a test rule",
+        statement(
+            text="We deploy on Fridays, not on every push.",
+            negated=("push",),
+            asserted=("fridays",),
+        ),
+        [Candidate("t", "Tests run in CI on every push")],
+        Verdict(contradicts=("t",), rule="named"),
+    ),
+    (
         "a clear match outranks a one-word holder of the old value",
         statement(text="Actually we moved from npm to pnpm for installing packages."),
         [

@@ -76,7 +76,7 @@ FORCE_WORDS = frozenset(
     always never ever use uses used using prefer prefers preferred rather please instead
     actually wrong right correct incorrect no yes must should shall need needs sure from
     now forward going anymore any more longer repository repo project codebase team we us
-    our let lets
+    our let lets every each
     """.split()
 )
 _NOT_TOPIC = STOPWORDS | FORCE_WORDS

@@ -514,7 +514,7 @@ def term_patterns() -> TermPatterns:
             (?:moved|switched|migrated)\s+(?:away\s+)?from)
             (?:\s+(?:ever|again|use|using|run|running|add|adding|call|calling|install|installing|
             import|importing|write|writing|touch|touching|commit|committing|put|putting|pick|
-            choose|the|a|an|any|on|to|with|be|via|in|into))*\s+{TERM}""",
+            choose|the|a|an|any|every|each|all|on|to|with|be|via|in|into))*\s+{TERM}""",
             _I | re.VERBOSE,
         ),
         re.compile(
