@@ -124,18 +124,8 @@ def test_a_fifo_of_a_server_lists_name_does_not_hang_the_walk(tmp_path: Path, na
     fifo = tmp_path / name
     fifo.parent.mkdir(exist_ok=True)
     os.mkfifo(fifo)
-    (tmp_path / "notes.md").write_text("# Notes\n\nDeploys go through the staging cluster.\n")
-    done: list[walk.Walked] = []
-    worker = threading.Thread(target=lambda: done.append(walk.walk_files([tmp_path], tmp_path)))
-    worker.daemon = True
-    worker.start()
-    worker.join(5)
-    hung = worker.is_alive()
-    if hung:  # let the blocked open go (a writer's open completes the reader's)
-        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-        worker.join(5)
-    assert not hung
-    assert fifo in done[0].files  # (read_file then skips it: unreadable)
+    walked = _walk_beside(fifo, tmp_path)
+    assert fifo in walked.files  # (read_file then skips it: unreadable)
     assert not walk.agent_config(fifo)
 
 
@@ -144,15 +134,20 @@ def test_a_fifo_named_gitignore_does_not_hang_the_walk(tmp_path: Path) -> None:
     # (the same hang, older than the agent's files: a folder's .gitignore was read as found)
     fifo = tmp_path / ".gitignore"
     os.mkfifo(fifo)
-    (tmp_path / "notes.md").write_text("# Notes\n\nDeploys go through the staging cluster.\n")
+    assert tmp_path / "notes.md" in _walk_beside(fifo, tmp_path).files
+
+
+def _walk_beside(fifo: Path, folder: Path) -> walk.Walked:
+    """The walk of ``folder`` (``fifo`` and a page in it), which must end within 5 s."""
+    (folder / "notes.md").write_text("# Notes\n\nDeploys go through the staging cluster.\n")
     done: list[walk.Walked] = []
-    worker = threading.Thread(target=lambda: done.append(walk.walk_files([tmp_path], tmp_path)))
+    worker = threading.Thread(target=lambda: done.append(walk.walk_files([folder], folder)))
     worker.daemon = True
     worker.start()
     worker.join(5)
     hung = worker.is_alive()
-    if hung:
+    if hung:  # let the blocked open go (a writer's open completes the reader's)
         os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
         worker.join(5)
     assert not hung
-    assert tmp_path / "notes.md" in done[0].files
+    return done[0]
