@@ -177,7 +177,8 @@ def test_an_open_memory_refuses_a_store_file_deleted_or_replaced_under_it(
     with Memory(path, root=tmp_path) as memory:
         memory.remember("We deploy with kubectl from the deploy branch", id="deploy")
         _delete(path)
-        with pytest.raises(StoreError, match=r"deleted or moved.*restart"):
+        # (a one-off command meets it too: it is told to run again, not only to restart)
+        with pytest.raises(StoreError, match=r"deleted or moved.*run the command again.*restart"):
             memory.remember("The release train leaves on Thursdays", id="train")
         with pytest.raises(StoreError, match=r"deleted or moved.*restart"):
             memory.retrieve("deploy")

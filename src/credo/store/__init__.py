@@ -269,7 +269,11 @@ class SqliteStore(
         return problems
 
 
-_RESTART = "nothing was written; restart this process (credo serve, or the MCP client's credo mcp)"
+# (Said to a one-off command as to a server: a CLI run meets it too, mid-ingest.)
+_RESTART = (
+    "nothing was written; run the command again, or restart the process that holds the store "
+    "(credo serve, or the MCP client's credo mcp)"
+)
 
 
 def _file_identity(path: str) -> tuple[str, int, int] | None:

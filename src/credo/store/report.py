@@ -55,6 +55,7 @@ def refuse_moved(where: str, version: int, latest: int) -> None:
     if version > latest:
         raise SchemaVersionError(
             f"{where} was migrated to schema version {version} by a newer credo while this "
-            f"process had it open (this credo knows up to {latest}); restart this process "
-            "(credo serve, or the MCP client's credo mcp) with the newer credo"
+            f"process had it open (this credo knows up to {latest}); run the command again, "
+            "or restart the process that holds the store (credo serve, or the MCP client's "
+            "credo mcp) with the newer credo"
         )
