@@ -250,12 +250,19 @@ def test_cli_ingest_reads_project_files(tmp_path: Path) -> None:
     (tmp_path / "tox.ini").write_text(TOX)
     (tmp_path / ".nvmrc").write_text("20.11.1\n")
     (tmp_path / ".env").write_text("PAYMENTS=livesecretvalue\n")
+    (tmp_path / ".env.local").write_text("PAYMENTS=livesecretvalue\n")
+    (tmp_path / ".npmrc").write_text("//registry.npmjs.org/:_authToken=npm_abc\n")
     (tmp_path / ".env.example").write_text(ENV_EXAMPLE)
     env = {"CREDO_DB": str(tmp_path / "store.db")}
     done = credo_in(tmp_path, "--db", env["CREDO_DB"], "ingest", ".", "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert ".env" in json.dumps(report)  # reported skipped, never read
+    # Reported skipped as what they are, never read, even when named on the command line.
+    skipped = {k: v for k, v in report["skipped_files"] if k.startswith(".")}
+    assert skipped == {".env": "secrets", ".env.local": "secrets", ".npmrc": "secrets"}
+    named = credo_in(tmp_path, "--db", env["CREDO_DB"], "ingest", ".env", "--json")
+    assert json.loads(named.stdout)["files_ingested"] == 0
+    assert "livesecretvalue" not in (tmp_path / "store.db").read_bytes().decode("latin-1")
     search = credo_in(tmp_path, "--db", env["CREDO_DB"], "search", "which node version", "--json")
     assert search.returncode == 0, search.stderr
     assert ".nvmrc" in search.stdout
@@ -304,7 +311,7 @@ def test_reingest_skips_unchanged_project_files_and_reads_a_changed_one(tmp_path
     with Memory(tmp_path / "m.db", root=root) as memory:
         first = memory.ingest(root)
         assert first.files_ingested == 3
-        assert dict(first.skipped_files) == {".env": "unsupported"}
+        assert dict(first.skipped_files) == {".env": "secrets"}
         assert memory.ingest(root).files_ingested == 0
         (root / "tox.ini").write_text(TOX.replace("py312", "py313"))
         again = memory.ingest(root)

@@ -63,6 +63,7 @@ _CREDO_SERVER = "credo"  # = credo.surfaces.install.SERVER_NAME
 _SERVER_LIST_BYTES = 64 * 1024
 SKIP_REASONS = (
     "agent_config",
+    "secrets",
     "unsupported",
     "too_large",
     "binary",
@@ -365,6 +366,21 @@ def _reader_mark() -> str:
     return f"/r{READER_VERSION}"
 
 
+# Files that hold credentials themselves, never read (chunk/language.py: redaction knows
+# the shapes of secrets, not every name a project gives one): reported as ``secrets`` so a
+# user sees why, not as a type credo cannot read. A dotenv's committed example copies
+# (``.env.example``, ``.sample``, ``.template``) are read.
+_SECRET_NAMES = frozenset({".env", ".npmrc", ".pypirc", ".netrc", ".pgpass", ".git-credentials"})
+_ENV_EXAMPLES = frozenset({".env.example", ".env.sample", ".env.template"})
+
+
+def holds_secrets(name: str) -> bool:
+    """Whether a file named ``name`` is one of `_SECRET_NAMES` or a dotenv variant
+    (``.env.local``, ``.env.production``) other than its example copies."""
+    lower = name.lower()
+    return lower in _SECRET_NAMES or (lower.startswith(".env.") and lower not in _ENV_EXAMPLES)
+
+
 def is_lock_file(name: str) -> bool:
     """Whether a file named ``name`` is a package manager's lock file (never read)."""
     lower = name.lower()
@@ -395,6 +411,8 @@ def read_file(path: Path) -> Read | str:
     """The file's text, or the reason it is skipped."""
     if is_lock_file(path.name):
         return "lock"
+    if holds_secrets(path.name):
+        return "secrets"
     if "#" in path.as_posix() or language_for(path.name) is None:
         return "unsupported"
     try:
