@@ -29,9 +29,9 @@ background thread beside the MCP protocol.
   the two, a hook finds nobody (or a socket nobody accepts on) and takes the direct path.
 - **Surfaces stand alone** (tests/test_architecture.py): the hook's handlers and the
   socket's client side are imported inside the functions that use them.
-- **Never in the way.** A request that is malformed, too big, for another store or from a
-  hook with other settings is answered ``{"ok": false}`` (the hook falls back) and logged
-  to the hook log; a connection from another user is closed unanswered.
+- **Never in the way.** A request that is malformed, too big, for another store, from a hook
+  with other settings or other credo code (an upgrade of this one on disk also retires it)
+  is answered ``{"ok": false}`` (the hook falls back) and logged; another user's is closed.
 """
 
 from __future__ import annotations
@@ -242,9 +242,8 @@ class Engine:
             say(f"warm: stops serving: {self.moved}")
 
     def same_code(self, request: object, say: Callable[[str], None]) -> None:
-        """Refuse (``Refused``) a hook that runs other credo code (docs/AGENT.md § Upgrades).
-        When this server's own code changed on disk since it started, it is the older one:
-        it retires (``moved``), as when a newer credo migrates its store."""
+        """Refuse (``Refused``) a hook that runs other credo code (AGENT.md § Upgrades); if
+        this server's own code changed on disk since it started, it is the older: it retires."""
         from credo.surfaces import warm
 
         if not isinstance(request, dict) or request.get("code") == self.code:
@@ -260,7 +259,8 @@ class Engine:
             )
             say(f"warm: stops serving: {self.moved}")
         if request.get("v") == warm.PROTOCOL:  # an older protocol: _fields refuses it
-            raise Refused(f"the hook runs credo {str(request.get('code'))[:60]}, this {self.code}")
+            code = str(request.get("code"))[:60]
+            raise Refused(f"the hook runs credo {code}, this server {self.code}")
 
     def serves(self, store: Path | PostgresUrl) -> bool:
         """Whether a hook reading ``store`` reads this server's store: the same resolved
