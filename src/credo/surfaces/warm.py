@@ -138,15 +138,21 @@ def store_key(store: str) -> str:
     return _sha256(key_text(store).encode("utf-8", "surrogateescape"))[:24]
 
 
+_sha256_type = None  # hashlib's sha256, found once: a failed import is searched for anew
+
+
 def _sha256(data: bytes) -> str:
-    try:
-        from _sha2 import sha256  # type: ignore[import-not-found]  # 3.12+: no OpenSSL
-    except ImportError:
+    global _sha256_type
+    if _sha256_type is None:
         try:
-            from _sha256 import sha256  # type: ignore[import-not-found]
-        except ImportError:
-            from hashlib import sha256
-    return sha256(data).hexdigest()
+            from _sha2 import sha256  # type: ignore[import-not-found]  # 3.12+: no OpenSSL
+        except ImportError:  # (~200k instructions to fail: once per process)
+            try:
+                from _sha256 import sha256  # type: ignore[import-not-found]
+            except ImportError:
+                from hashlib import sha256
+        _sha256_type = sha256
+    return _sha256_type(data).hexdigest()
 
 
 def code_id(package: str | None = None) -> str:
@@ -155,20 +161,21 @@ def code_id(package: str | None = None) -> str:
     a ``git`` checkout or merge in an editable install writes new files (pip, uv and git
     unlink and create, or rename), which moves the mtime of every folder holding one;
     another install of the same version is another set of inodes. 11 ``stat`` calls, no
-    file read (docs/AGENT.md § Upgrades). An edit saved in place over a file moves no
-    folder: a server does not see that one (restart it).
+    file read, no hash: ~0.1M instructions (docs/AGENT.md § Upgrades). An edit saved in
+    place over a file moves no folder: a server does not see that one (restart it).
 
     Raises:
         OSError: a folder of the package is gone (being replaced: the direct path).
     """
     from credo import __version__
 
-    package = package or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    parts = [__version__, f"{sys.hexversion:x}"]
-    for folder in CODE_FOLDERS:
-        st = os.stat(os.path.join(package, folder))
-        parts.append(f"{st.st_dev:x}:{st.st_ino:x}:{st.st_mtime_ns:x}")
-    return f"{__version__}+{_sha256(' '.join(parts).encode())[:16]}"
+    # A module's __file__ is absolute (not __main__'s); only the stats are compared.
+    package = package or os.path.dirname(os.path.dirname(__file__))
+    state = sys.hexversion
+    for folder in CODE_FOLDERS:  # one exact integer: (dev, ino, mtime) of each, 64 bits each
+        st = os.stat(f"{package}/{folder}")
+        state = (state << 192) | (st.st_dev << 128) | (st.st_ino << 64) | st.st_mtime_ns
+    return f"{__version__}+{state:x}"
 
 
 def settled_code_id() -> str:
