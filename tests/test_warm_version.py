@@ -125,6 +125,22 @@ def test_the_code_id_moves_with_every_file_an_upgrade_writes_and_no_pyc(tmp_path
         warm.code_id(str(package))  # half replaced: the hook takes the direct path
 
 
+def test_a_server_identifies_its_code_after_the_bytecode_folders_its_imports_make(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module a server first imports later writes its bytecode beside it; the folder's
+    first ``__pycache__`` would move the folder, and retire the server for nothing."""
+    package = tmp_path / "inst" / "credo"
+    shutil.copytree(PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    before = warm.code_id(str(package))
+    (package / "store" / "postgres" / "__pycache__").mkdir()
+    assert warm.code_id(str(package)) != before  # what a later import would do
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    settled = warm.settled_code_id(str(package))
+    assert compileall.compile_dir(package, quiet=2)  # every later import's bytecode
+    assert warm.code_id(str(package)) == settled
+
+
 def test_an_older_server_never_answers_a_newer_hook_and_retires(
     project: Path, env: dict[str, str], servers: list[Server], tmp_path: Path
 ) -> None:

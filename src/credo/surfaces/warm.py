@@ -178,18 +178,18 @@ def code_id(package: str | None = None) -> str:
     return f"{__version__}+{state:x}"
 
 
-def settled_code_id() -> str:
+def settled_code_id(package: str | None = None) -> str:
     """``code_id`` for a server, after making each folder's ``__pycache__`` as the first
     import there would (when this interpreter writes bytecode beside the sources): a
     module it imports later then moves no folder its code was identified by."""
+    package = package or os.path.dirname(os.path.dirname(__file__))
     if not sys.dont_write_bytecode and sys.pycache_prefix is None:
-        package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         for folder in CODE_FOLDERS:
             try:  # noqa: SIM105 (no contextlib: this module imports only what the client needs)
-                os.mkdir(os.path.join(package, folder, "__pycache__"))
+                os.mkdir(f"{package}/{folder}/__pycache__")
             except OSError:
                 pass  # there already; or not writable, and then no import makes it either
-    return code_id()
+    return code_id(package)
 
 
 def socket_path(store: str) -> str:
