@@ -293,7 +293,8 @@ def test_a_server_reads_its_warm_index_and_again_after_another_process_writes(
         with Memory(store_of(project), root=project) as other:
             other.remember("The staging database is db-staging-7", id="stagingdb")
         ask = base(project, "UserPromptSubmit", prompt="which staging database do we use?")
-        request = {"v": 1, "event": "prompt", "cwd": str(project), "db": None,
+        request = {"v": warm.PROTOCOL, "code": warm.code_id(), "event": "prompt",
+                   "cwd": str(project), "db": None,
                    "env": warm.env_fingerprint(os.environ), "payload": ask}  # fmt: skip
         output, _ = listener.engine.answer(request)
         assert "[stagingdb] The staging database is db-staging-7" in output  # from SQL
@@ -313,7 +314,8 @@ def test_the_server_journals_after_its_reply(project: Path, env: dict[str, str])
     engine = serve.Engine(store_of(project))
     try:
         ask = base(project, "UserPromptSubmit", prompt="how do we deploy to production?")
-        request = {"v": 1, "event": "prompt", "cwd": str(project), "db": None,
+        request = {"v": warm.PROTOCOL, "code": warm.code_id(), "event": "prompt",
+                   "cwd": str(project), "db": None,
                    "env": warm.env_fingerprint(os.environ), "payload": ask}  # fmt: skip
         output, later = engine.answer(request)
         assert "[deploy]" in output and later is not None
@@ -559,6 +561,7 @@ def _deploy_request(project: Path) -> bytes:
         None,
         warm.env_fingerprint(os.environ),
         False,
+        warm.code_id(),
     )
 
 
@@ -596,7 +599,8 @@ def test_bad_requests_are_refused_and_logged_and_the_server_goes_on(
         b"",
         b"\xff\xfe garbage",
         b"[1, 2]",
-        json.dumps({**good, "v": 2}).encode(),
+        json.dumps({**good, "v": 1}).encode(),
+        json.dumps({**good, "code": "0.0.9+another"}).encode(),
         json.dumps({**good, "event": "rm -rf"}).encode(),
         json.dumps({**good, "payload": "text"}).encode(),
         json.dumps({**good, "cwd": "relative/path"}).encode(),
@@ -613,6 +617,7 @@ def test_bad_requests_are_refused_and_logged_and_the_server_goes_on(
     assert len(refused) >= len(bad)
     assert any("environment differs in CREDO_HOOK_TOKEN_BUDGET" in line for line in refused)
     assert any("this server serves" in line for line in refused)
+    assert any("the hook runs credo 0.0.9+another" in line for line in refused)
     reply = json.loads(_raw_exchange(server.path, json.dumps(good).encode()))
     assert reply["ok"] is True and "[deploy]" in reply["output"]
     assert server.process.poll() is None

@@ -227,7 +227,8 @@ def test_a_server_refuses_a_hook_that_reads_another_database(
     try:
         assert listener.owner and listener.engine.keeper is None  # no warm index on PG
         request: dict[str, Any] = {
-            "v": 1,
+            "v": warm.PROTOCOL,
+            "code": warm.code_id(),
             "event": "prompt",
             "cwd": str(project),
             "db": second,

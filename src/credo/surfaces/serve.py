@@ -29,9 +29,9 @@ background thread beside the MCP protocol.
   the two, a hook finds nobody (or a socket nobody accepts on) and takes the direct path.
 - **Surfaces stand alone** (tests/test_architecture.py): the hook's handlers and the
   socket's client side are imported inside the functions that use them.
-- **Never in the way.** A request that is malformed, too big, for another store or from a
-  hook with other settings is answered ``{"ok": false}`` (the hook falls back) and logged
-  to the hook log; a connection from another user is closed unanswered.
+- **Never in the way.** A request that is malformed, too big, for another store, from a hook
+  with other settings or other credo code (an upgrade of this one on disk also retires it)
+  is answered ``{"ok": false}`` (the hook falls back) and logged; another user's is closed.
 """
 
 from __future__ import annotations
@@ -90,6 +90,7 @@ class Engine:
         self.reopened = 0  # how often a replaced (or broken) store was opened again
         self.keeper: Keeper | None = None  # the warm index's thread, from ``prepare``
         self.moved: str | None = None  # why not to serve: a newer credo migrated the store
+        self.code = warm.settled_code_id()  # the credo this process runs (same_code)
         with self.lock:
             self.memory()
 
@@ -189,6 +190,7 @@ class Engine:
         """
         from credo.surfaces import hook
 
+        self.same_code(request, hook.log)
         event, payload, cwd, db, env, inline = _fields(request)
         if _compared(env) != self.env:
             differ = sorted(set(env.items()) ^ set(self.env.items()))
@@ -238,6 +240,27 @@ class Engine:
         if isinstance(exc, SchemaVersionError) and self.moved is None:
             self.moved = " ".join(str(exc).split())
             say(f"warm: stops serving: {self.moved}")
+
+    def same_code(self, request: object, say: Callable[[str], None]) -> None:
+        """Refuse (``Refused``) a hook that runs other credo code (AGENT.md § Upgrades); if
+        this server's own code changed on disk since it started, it is the older: it retires."""
+        from credo.surfaces import warm
+
+        if not isinstance(request, dict) or request.get("code") == self.code:
+            return  # (not an object: _fields says why)
+        try:
+            now: str | None = warm.code_id()
+        except OSError:  # its folders are being replaced
+            now = None
+        if now != self.code and self.moved is None:
+            self.moved = (
+                f"credo's code changed on disk since this process started ({self.code} -> "
+                f"{now}): restart this process to serve {self.shown}"
+            )
+            say(f"warm: stops serving: {self.moved}")
+        if request.get("v") == warm.PROTOCOL:  # an older protocol: _fields refuses it
+            code = str(request.get("code"))[:60]
+            raise Refused(f"the hook runs credo {code}, this server {self.code}")
 
     def serves(self, store: Path | PostgresUrl) -> bool:
         """Whether a hook reading ``store`` reads this server's store: the same resolved
@@ -293,28 +316,6 @@ def _fields(
     return event, payload, Path(cwd), db, env, request.get("inline") is True
 
 
-class Worker:
-    """One thread for the work after replies (capture), in order."""
-
-    def __init__(self) -> None:
-        import queue
-
-        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="credo-warm-later", daemon=True)
-        self._thread.start()
-
-    def submit(self, job: Callable[[], None]) -> None:
-        self._jobs.put(job)
-
-    def stop(self, timeout: float = 5.0) -> None:
-        self._jobs.put(None)
-        self._thread.join(timeout)
-
-    def _run(self) -> None:
-        while (job := self._jobs.get()) is not None:
-            job()
-
-
 class Listener:
     """The socket of one store: owned (bound, accepting) or standing by for the owner's
     lock. ``start`` never raises for a reason a hook could fall back from: it logs."""
@@ -334,9 +335,10 @@ class Listener:
         self._lock_fd: int | None = None
         self._bound: int | None = None  # the inode of the socket file it bound
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
-        self._worker = Worker()
         from credo.surfaces.collector import Collector
+        from credo.surfaces.worker import Worker
 
+        self._worker = Worker()
         self.collector = Collector()
         self._threads: list[threading.Thread] = []
 
@@ -593,5 +595,5 @@ def serve_forever(store: Path | PostgresUrl, say: Callable[[str], None]) -> None
     finally:
         listener.stop()
         say(f"stopped after {listener.served} answers")
-    if listener.engine.moved is not None:
+    if listener.engine.moved is not None:  # a newer schema, or newer code on disk
         raise SchemaVersionError(listener.engine.moved)

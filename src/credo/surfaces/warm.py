@@ -27,12 +27,15 @@ Trust: the folder and the socket must belong to this user and give nobody else a
 and on Linux the process at the other end must run as this user too (``SO_PEERCRED``).
 Anything else and the client does not connect.
 
-Protocol: one JSON request per connection, ``{"v": 1, "event": ..., "payload": {...},
-"cwd": ..., "db": ..., "env": {...}, "inline": ...}``, then the client shuts its side;
+Protocol: one JSON request per connection, ``{"v": 2, "code": ..., "event": ...,
+"payload": {...}, "cwd": ..., "db": ..., "env": {...}, "inline": ...}``, then the client
+shuts its side;
 one JSON reply ``{"ok": true, "output": "..."}`` (or ``{"ok": false, "error": ...}``:
 the client falls back). ``env`` carries the variables that change what a hook prints
 (``CREDO_*`` settings, the global store, ``HOME`` and ``XDG_DATA_HOME``); the server
-refuses a request whose variables differ from its own.
+refuses a request whose variables differ from its own, and one whose ``code`` (``code_id``:
+the credo that runs the hook) is not its own: after an upgrade, a server started by the
+older credo never answers the newer hook (nor an older hook a newer server).
 """
 
 import os
@@ -45,7 +48,7 @@ except ImportError:  # an interpreter without them: the direct path always
     _json = None  # type: ignore[assignment]
     _socket = None  # type: ignore[assignment]
 
-PROTOCOL = 1
+PROTOCOL = 2  # 2: the request carries ``code`` (a server of protocol 1 refuses it at once)
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024  # = credo.surfaces.hook.MAX_PAYLOAD_BYTES
 MAX_REQUEST_BYTES = MAX_PAYLOAD_BYTES + 64 * 1024  # the payload, its envelope
 MAX_REPLY_BYTES = 2 * MAX_PAYLOAD_BYTES  # a subagent's updatedInput carries its prompt back
@@ -61,6 +64,20 @@ ENV_IGNORED = frozenset(
 )
 HOOK_EVENTS = ("prompt", "session-start", "stop", "subagent")  # = credo.surfaces.hook.EVENTS
 SOCKET_PATH_MAX = 104  # sun_path: 108 bytes on Linux, 104 on macOS
+# The package's folders (tests/test_warm_version.py keeps the list whole): ``code_id``.
+CODE_FOLDERS = (
+    "",
+    "agent",
+    "knowledge",
+    "knowledge/chunk",
+    "knowledge/ingest",
+    "retrieval",
+    "retrieval/lanes",
+    "store",
+    "store/postgres",
+    "surfaces",
+    "surfaces/cli",
+)
 
 
 def current_uid() -> int:
@@ -118,14 +135,62 @@ def key_text(store: str) -> str:
 
 def store_key(store: str) -> str:
     """The socket's name for a store: a hash of its ``key_text`` (any length fits)."""
-    try:
-        from _sha2 import sha256  # type: ignore[import-not-found]  # 3.12+: no OpenSSL
-    except ImportError:
+    return _sha256(key_text(store).encode("utf-8", "surrogateescape"))[:24]
+
+
+_sha256_type = None  # hashlib's sha256, found once
+
+
+def _sha256(data: bytes) -> str:
+    global _sha256_type
+    if _sha256_type is None:
+        # The module of this interpreter's version first: a failed import costs ~0.2M
+        # instructions (every path searched), more than the rest of a warm hook's client.
+        name = "_sha2" if sys.version_info >= (3, 12) else "_sha256"  # 3.12+: no OpenSSL
         try:
-            from _sha256 import sha256  # type: ignore[import-not-found]
-        except ImportError:
+            _sha256_type = __import__(name).sha256
+        except (ImportError, AttributeError):
             from hashlib import sha256
-    return sha256(key_text(store).encode("utf-8", "surrogateescape")).hexdigest()[:24]
+
+            _sha256_type = sha256
+    return _sha256_type(data).hexdigest()
+
+
+def code_id(package: str | None = None) -> str:
+    """Which credo runs in this process: its version, the interpreter's, and each of the
+    package's folders as ``stat`` sees it (device, inode, mtime). An upgrade, a downgrade or
+    a ``git`` checkout or merge in an editable install writes new files (pip, uv and git
+    unlink and create, or rename), which moves the mtime of every folder holding one;
+    another install of the same version is another set of inodes. 11 ``stat`` calls, no
+    file read, no hash: ~0.15M instructions (docs/AGENT.md § Upgrades). An edit saved in
+    place over a file moves no folder: a server does not see that one (restart it).
+
+    Raises:
+        OSError: a folder of the package is gone (being replaced: the direct path).
+    """
+    from credo import __version__
+
+    # A module's __file__ is absolute (not __main__'s); only the stats are compared.
+    package = package or os.path.dirname(os.path.dirname(__file__))
+    state = sys.hexversion
+    for folder in CODE_FOLDERS:  # one exact integer: (dev, ino, mtime) of each, 64 bits each
+        st = os.stat(f"{package}/{folder}")
+        state = (state << 192) | (st.st_dev << 128) | (st.st_ino << 64) | st.st_mtime_ns
+    return f"{__version__}+{state:x}"
+
+
+def settled_code_id(package: str | None = None) -> str:
+    """``code_id`` for a server, after making each folder's ``__pycache__`` as the first
+    import there would (when this interpreter writes bytecode beside the sources): a
+    module it imports later then moves no folder its code was identified by."""
+    package = package or os.path.dirname(os.path.dirname(__file__))
+    if not sys.dont_write_bytecode and sys.pycache_prefix is None:
+        for folder in CODE_FOLDERS:
+            try:  # noqa: SIM105 (no contextlib: this module imports only what the client needs)
+                os.mkdir(f"{package}/{folder}/__pycache__")
+            except OSError:
+                pass  # there already; or not writable, and then no import makes it either
+    return code_id(package)
 
 
 def socket_path(store: str) -> str:
@@ -342,12 +407,19 @@ def _string(value: str) -> str:
 
 
 def request(
-    event: str, payload_text: str, cwd: str, db: str | None, env: dict[str, str], inline: bool
+    event: str,
+    payload_text: str,
+    cwd: str,
+    db: str | None,
+    env: dict[str, str],
+    inline: bool,
+    code: str,
 ) -> bytes:
     """The request line: the payload goes as it came (the server parses the same text)."""
     fields = ",".join(f"{_string(k)}:{_string(v)}" for k, v in env.items())
     return (
-        f'{{"v":{PROTOCOL},"event":{_string(event)},"cwd":{_string(cwd)},'
+        f'{{"v":{PROTOCOL},"code":{_string(code)},"event":{_string(event)},'
+        f'"cwd":{_string(cwd)},'
         f'"db":{"null" if db is None else _string(db)},"env":{{{fields}}},'
         f'"inline":{"true" if inline else "false"},"payload":{payload_text}}}'
     ).encode("utf-8", "surrogatepass")
@@ -385,6 +457,7 @@ def ask(event: str, raw: bytes, db: str | None = None) -> bytes | None:
             db,
             env_fingerprint(os.environ),
             os.environ.get("CREDO_HOOK_INLINE", "").strip() == "1",
+            code_id(),
         )
         reply = _exchange(path, message)
         if reply is None:
