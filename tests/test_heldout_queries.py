@@ -63,3 +63,17 @@ def test_query_file_format(name: str, path: Path) -> None:
         # Code sets from stop 47 on also name a file (``path``) in some questions.
         assert 20 <= len(queries) <= 30
         assert {"code", "multi"} <= set(kinds) <= {"code", "path", "multi"}
+
+
+@pytest.mark.parametrize("path", sorted((BENCH / "devsets" / "focused").glob("*.json")), ids=str)
+def test_focused_query_files_are_well_formed(path: Path) -> None:
+    # (a focused set probes one construct: fewer questions, of one type; it runs apart)
+    from bench.devsets.corpora import FOCUSED
+
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    assert raw["corpus"] == path.stem in {c.name for c in FOCUSED}
+    assert "blind" in raw["written_by"]
+    queries, meta = load_queries(path)
+    assert meta["queries"] == len(queries) >= 10
+    assert all(q.type in TYPES and q.groups and all(q.groups) for q in queries)
+    assert all(loc.path and 1 <= loc.start <= loc.end for q in queries for loc in q.labels)

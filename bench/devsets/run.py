@@ -3,6 +3,7 @@
     python bench/devsets/corpora.py                   # fetch the development corpora once
     python bench/devsets/run.py [--corpus NAME ...] [--per-query] [--json OUT]
                                 [--match overlap|within]
+    python bench/devsets/run.py --focused [...]      # the focused sets (focused/), apart
 
 The same runner as ``bench/heldout/run.py`` over ``corpora.py`` here and
 ``queries/<name>.json``.
@@ -19,13 +20,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from run import run_set
 
-from devsets.corpora import DEV
+from devsets.corpora import DEV, FOCUSED
 
 HERE = Path(__file__).resolve().parent
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return run_set(argv, DEV, HERE / "queries", "devsets", __doc__)
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "--focused" in args:
+        args.remove("--focused")
+        return run_set(args, FOCUSED, HERE / "focused", "devsets --focused", __doc__)
+    return run_set(args, DEV, HERE / "queries", "devsets", __doc__)
 
 
 if __name__ == "__main__":
