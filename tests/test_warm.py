@@ -151,11 +151,18 @@ def answers(store: Path) -> bool:
 
 
 def run_hook(
-    event: str, payload: dict[str, Any], project: Path, env: dict[str, str], **extra: str
+    event: str,
+    payload: dict[str, Any],
+    project: Path,
+    env: dict[str, str],
+    hookstart: Path = HOOKSTART,
+    **extra: str,
 ) -> tuple[bytes, float]:
+    """The installed hook command's output for ``event`` (``hookstart``: another install's)
+    and its wall time."""
     started = time.monotonic()
     done = subprocess.run(
-        [sys.executable, "-S", str(HOOKSTART), "hook", event],
+        [sys.executable, "-S", str(hookstart), "hook", event],
         input=json.dumps(payload).encode(),
         cwd=project,
         env={**env, **extra},

@@ -15,7 +15,6 @@ import compileall
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -68,16 +67,7 @@ def upgrade(package: Path) -> None:
 def hook_of(
     package: Path, payload: dict[str, Any], project: Path, env: dict[str, str], **extra: str
 ) -> bytes:
-    done = subprocess.run(
-        [sys.executable, "-S", str(package / "hookstart.py"), "hook", "prompt"],
-        input=json.dumps(payload).encode(),
-        cwd=project,
-        env={**env, **extra},
-        capture_output=True,
-        timeout=60,
-    )
-    assert (done.returncode, done.stderr) == (0, b"")
-    return done.stdout
+    return run_hook("prompt", payload, project, env, package / "hookstart.py", **extra)[0]
 
 
 def exchange_as(
