@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from credo.knowledge.replace import Verdict
     from credo.knowledge.transcript import Turn
     from credo.memory import Memory
-    from credo.store.rows import CaptureRecord
+    from credo.store.rows import CaptureCandidate, CaptureRecord
 
 # statement kind -> (belief kind, origin): DESIGN of issue #16.
 KINDS: dict[str, tuple[str, str]] = {
@@ -222,12 +222,7 @@ def _capture(
     now = time.time()
     limit = CANDIDATES_PER_STATEMENT * len(prepared)
     with store.transaction(), store.write_errors():
-        pool = store.capture_candidates(
-            [list(g) for g in groups.values() if len(g) > 1], limit=limit
-        )
-        if named:  # rule 5's one-word look-up, apart: it must not crowd out the others
-            seen = {c.id for c in pool}
-            pool += [c for c in store.capture_candidates(named, limit=limit) if c.id not in seen]
+        pool = candidate_pool(memory, [list(g) for g in groups.values()], named, limit)
         stored: list[tuple[int | None, Statement, str, bool]] = []  # ..., id, written
         for turn, statement, text in prepared:
             existing = store.find_by_hash(identity.content_hash(text))
@@ -285,6 +280,21 @@ def _clean(text: str) -> str | None:
         return identity.clean_content(redact(text))
     except InvalidInputError:
         return None
+
+
+def candidate_pool(
+    memory: Memory, groups: list[list[str]], named: list[list[str]], limit: int
+) -> list[CaptureCandidate]:
+    """The beliefs a statement may replace (``Store.capture_candidates``): those holding two
+    words of one of ``groups``, then rule 5's look-up by the old values' words (``named``,
+    ``knowledge.replace.named_groups``) in a query of its own, so its one-word matches never
+    crowd out the first query's; each belief once, first found first."""
+    store = memory.store
+    pool = store.capture_candidates([g for g in groups if len(set(g)) > 1], limit=limit)
+    if named:
+        seen = {c.id for c in pool}
+        pool += [c for c in store.capture_candidates(named, limit=limit) if c.id not in seen]
+    return pool
 
 
 def write_verdict(memory: Memory, belief_id: str, verdict: Verdict) -> set[str]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from credo.agent.capture import CANDIDATES_PER_STATEMENT, write_verdict
+from credo.agent.capture import CANDIDATES_PER_STATEMENT, candidate_pool, write_verdict
 
 if TYPE_CHECKING:
     from credo.memory import Memory
@@ -31,13 +31,10 @@ def replace_for(memory: Memory, belief_id: str, text: str) -> None:
     statement = statement_of(text, "correction")
     terms = replace.search_terms(statement)
     # One more than capture reads: the new belief itself is the newest match.
-    limit = CANDIDATES_PER_STATEMENT + 1
-    pool = memory.store.capture_candidates([terms] if len(terms) > 1 else [], limit=limit)
-    if named := replace.named_groups(statement):  # (its own look-up: rule 5's one word)
-        pool += memory.store.capture_candidates(named, limit=limit)
+    pool = candidate_pool(
+        memory, [terms], replace.named_groups(statement), CANDIDATES_PER_STATEMENT + 1
+    )
     candidates = [
-        replace.Candidate(c.id, c.content, c.locked, c.score)
-        for c in {c.id: c for c in pool}.values()
-        if c.id != belief_id
+        replace.Candidate(c.id, c.content, c.locked, c.score) for c in pool if c.id != belief_id
     ]
     write_verdict(memory, belief_id, replace.judge(statement, candidates))
