@@ -193,11 +193,6 @@ def old_values(statement: Statement) -> tuple[str, ...]:
     )
 
 
-def names_its_change(statement: Statement) -> bool:
-    """Whether ``statement`` is a correction naming both the old and the new (rule 5)."""
-    return bool(old_values(statement))
-
-
 def named_groups(statement: Statement) -> list[list[str]]:
     """The look-up groups of rule 5: each ``old_values`` term's words (a one-word group asks
     for beliefs holding that word: ``store.captures.term_pairs``); none for other statements."""
@@ -209,7 +204,7 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     """The verdict of the rule (module docstring) on ``statement`` and ``candidates``."""
     topic = topic_terms(statement.text)
     old = old_values(statement)
-    named = bool(old)
+    named = bool(old)  # rule 5 reads candidates sharing one word
     if len(topic) < MIN_SHARED_CLEAR and not named:
         return Verdict()
     clear: list[tuple[int, Candidate]] = []
