@@ -332,3 +332,25 @@ def test_a_long_line_without_a_key_is_read_in_linear_time(name: str) -> None:
     started = time.process_time()
     split_file(name, text)
     assert time.process_time() - started < 1.0
+
+
+@pytest.mark.parametrize(
+    ("name", "secret"),
+    [
+        (".env", True),
+        (".env.local", True),
+        (".ENV.PRODUCTION", True),
+        (".env.json", True),  # a dotenv in JSON is still the secrets themselves
+        (".npmrc", True),
+        (".pypirc", True),
+        (".env.example", False),
+        (".env.sample", False),
+        (".env.template", False),
+        ("env.ts", False),
+        ("environment.yml", False),
+    ],
+)
+def test_files_that_hold_credentials_are_known_by_name(name: str, secret: bool) -> None:
+    from credo.knowledge.ingest.walk import holds_secrets
+
+    assert holds_secrets(name) is secret

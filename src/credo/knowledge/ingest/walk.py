@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 from credo.config import CONFIG_FILE
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk import language_for
+from credo.knowledge.chunk.language import NAMES
 
 if TYPE_CHECKING:
     import pathspec
@@ -369,16 +370,15 @@ def _reader_mark() -> str:
 # Files that hold credentials themselves, never read (chunk/language.py: redaction knows
 # the shapes of secrets, not every name a project gives one): reported as ``secrets`` so a
 # user sees why, not as a type credo cannot read. A dotenv's committed example copies
-# (``.env.example``, ``.sample``, ``.template``) are read.
+# (``.env.example``, ``.sample``, ``.template``: the names chunk/language.py reads) are read.
 _SECRET_NAMES = frozenset({".env", ".npmrc", ".pypirc", ".netrc", ".pgpass", ".git-credentials"})
-_ENV_EXAMPLES = frozenset({".env.example", ".env.sample", ".env.template"})
 
 
 def holds_secrets(name: str) -> bool:
     """Whether a file named ``name`` is one of `_SECRET_NAMES` or a dotenv variant
-    (``.env.local``, ``.env.production``) other than its example copies."""
+    (``.env.local``, ``.env.production``) other than the example copies credo reads."""
     lower = name.lower()
-    return lower in _SECRET_NAMES or (lower.startswith(".env.") and lower not in _ENV_EXAMPLES)
+    return lower in _SECRET_NAMES or (lower.startswith(".env.") and NAMES.get(lower) != "dotenv")
 
 
 def is_lock_file(name: str) -> bool:
