@@ -14,6 +14,7 @@ from credo import Memory
 from credo.store import Store
 from credo.store import warm as warm_module
 from credo.store.fts import KeywordHit
+from tests.test_bm25_mirror import _fts5_answer  # (FTS5's own answer, the mirror off)
 
 # Few words, so many rows tie; ids whose code-point order is not their UTF-16 order
 # ("\uff01" < "🚀" by code point and by UTF-8 byte, > by UTF-16 unit), nor their
@@ -23,16 +24,6 @@ ID_PARTS = ("a", "B", "b", "é", "\uff01", "🚀", "日", "0", "-")
 
 texts = st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join)
 ids = st.lists(st.sampled_from(ID_PARTS), min_size=1, max_size=4).map("".join)
-
-
-def _fts5_answer(store: Store, terms: list[str], limit: int) -> object:
-    """``keyword_beliefs`` answered by FTS5 itself (the exact query when ties need it)."""
-    policy = store._mirror_policy()  # type: ignore[attr-defined]
-    disabled, policy.disabled = policy.disabled, True
-    try:
-        return store.keyword_beliefs(terms, limit=limit)
-    finally:
-        policy.disabled = disabled
 
 
 def _warm(
