@@ -9,7 +9,8 @@ once on the held-out sets (see README.md).
 Code: sqlparse (Python) and ws (JavaScript). Documentation: pymdown-extensions' guide
 (Markdown, MkDocs, with its changelog and release notes) and Pygments' (reStructuredText,
 Sphinx). Focused (``FOCUSED``, apart from the means): fastify's examples and tests
-(module-level routes, hooks and test blocks).
+(module-level routes, hooks and test blocks); ESLint, Tailwind and Docusaurus configuration
+modules (key blocks of ``module.exports = {...}`` and ``export default config``).
 """
 
 from __future__ import annotations
@@ -92,6 +93,40 @@ FOCUSED: tuple[Corpus, ...] = (
             "test/url-rewriting.test.js",
             "test/has-route.test.js",
         ),
+    ),
+    # Configuration modules read by key (issue #14, js67): ESLint rules as ``module.exports =
+    # {rules: {...}}``, Tailwind's full default configuration (function values among the
+    # keys), a Docusaurus site config (``const config = {...}; export default config``).
+    Corpus(
+        name="airbnb",
+        kind="code",
+        project="eslint-config-airbnb-base",
+        version="15.0.0",
+        licence="MIT",
+        url="https://registry.npmjs.org/eslint-config-airbnb-base/-/eslint-config-airbnb-base-15.0.0.tgz",
+        sha256="4b4b1f81fef005af58c59468acbbef22b809bf4909d5b8623fb49c5152046fd2",
+        include=("rules/*.js", "index.js", "legacy.js"),
+    ),
+    Corpus(
+        name="tailwind",
+        kind="code",
+        project="tailwindcss",
+        version="3.4.9",
+        licence="MIT",
+        url="https://registry.npmjs.org/tailwindcss/-/tailwindcss-3.4.9.tgz",
+        sha256="60e98d9704b03b43d44f4bc2aad1f266968479194e4cae96a0c3fb557c676480",
+        include=("stubs/*.js", "stubs/*.cjs", "stubs/*.ts", "src/util/*.js"),
+    ),
+    Corpus(
+        name="docusaurus",
+        kind="code",
+        project="create-docusaurus",
+        version="3.10.2",
+        licence="MIT",
+        url="https://registry.npmjs.org/create-docusaurus/-/create-docusaurus-3.10.2.tgz",
+        sha256="49c322e8e0a2763948d3390d8074ebb93542baf3d3f39db922dc1050459687c2",
+        # (fnmatch's * spans folders: the template's src/**/*.js is in)
+        include=("templates/classic/*.js",),
     ),
 )
 
