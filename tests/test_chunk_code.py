@@ -52,6 +52,12 @@ def check(chunks: Sequence[Chunk], text: str) -> None:
             assert chunks[chunk.heading_index].role in ("docstring", "definition"), chunk
         if chunk.role == "definition":
             assert chunk.section, chunk
+        elif chunk.role == "config":  # an exported configuration object's key block:
+            assert "\n" not in chunk.context, chunk  # its camelCase keys as context
+            assert chunk.text == chunk.text.strip(), chunk  # its lines as written, dedented
+            if "[redacted]" not in chunk.text:
+                assert range_holds(lines, chunk.start_line, chunk.end_line, chunk.text), chunk
+            continue
         elif chunk.role == "statement":  # module-level code: outside every definition
             assert not chunk.section, chunk
             # and its context repeats no word its text gives the index already
@@ -78,7 +84,7 @@ def check(chunks: Sequence[Chunk], text: str) -> None:
     assert keys == sorted(keys)
     definitions = [c for c in chunks if c.role == "definition"]
     for chunk in chunks:  # a chunk in a scope lies within a definition of that trail
-        if chunk.section and chunk.role != "definition":
+        if chunk.section and chunk.role not in ("definition", "config"):  # (a key path)
             assert any(_holds(d, chunk) and d.section == chunk.section for d in definitions)
         if chunk.role == "statement":  # and module-level code within none
             assert not any(_overlaps(d, chunk) for d in definitions), chunk
@@ -86,6 +92,7 @@ def check(chunks: Sequence[Chunk], text: str) -> None:
         [
             c._replace(heading_index=None, section=() if c.role == "docstring" else c.section)
             for c in chunks
+            if c.role != "config"  # (its lines as written: checked above)
         ],
         text,
     )

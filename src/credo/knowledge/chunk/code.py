@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk.code_fallback import comment_fragments, comment_paragraphs
@@ -69,6 +70,9 @@ from credo.knowledge.chunk.model import (
 )
 from credo.knowledge.chunk.sentence import Line, split_paragraph
 from credo.store.stem import STEMS, tokens
+
+if TYPE_CHECKING:
+    from credo.knowledge.chunk.code_config import ConfigValue
 
 # Language name -> (the fallback reader's syntax, the grammar: "" for none, None to tell
 # from the text, since one extension family covers several grammars).
@@ -183,6 +187,24 @@ def _outline_chunks(outline: Outline, lines: list[str]) -> list[Chunk]:
     # (statements before comments: on one line, the code is written before its comment)
     chunks.extend(_statement_chunks(outline.statements))
     chunks.extend(_comment_chunks(paragraphs, scope))
+    if outline.configs:
+        chunks.extend(_config_chunks(outline.configs, lines))
+    return chunks
+
+
+def _config_chunks(configs: list[ConfigValue], lines: list[str]) -> list[Chunk]:
+    """An exported configuration object's key blocks (`code_config`), cut as a JSON file's
+    are (`config.key_chunks`), its code rows (function values) left out of the text."""
+    from credo.knowledge.chunk.config import JS_COMMENT_MARKS, key_chunks
+
+    chunks: list[Chunk] = []
+    for config in configs:
+        rows = [("" if row in config.holes else line) for row, line in enumerate(lines)]
+        for chunk in key_chunks(
+            rows, config.entries, config.first, config.last, marks=JS_COMMENT_MARKS
+        ):
+            # (a JSDoc block's `` * `` lines sit a column right of the key they document)
+            chunks.append(chunk._replace(text=chunk.text.strip()))
     return chunks
 
 

@@ -30,7 +30,8 @@ class Grammar:
         attachments: Siblings just above a definition that belong to it (decorators,
             Rust attributes).
         docstrings: The doc is the body's first string (Python), not a comment above.
-        calls: Module-level calls with a callback are definitions too (`code_calls`).
+        calls: Module-level calls with a callback are definitions too (`code_calls`), and
+            an exported configuration object is read by key (`code_config`).
     """
 
     package: str

@@ -10,9 +10,13 @@ code looks like.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from credo.knowledge.chunk.code_fallback import Fragment
 from credo.knowledge.chunk.sentence import Line
+
+if TYPE_CHECKING:
+    from credo.knowledge.chunk.code_config import ConfigValue
 
 # A signature longer than this (a generated or minified one) is cut at a word boundary.
 MAX_SIGNATURE_CHARS = 300
@@ -132,9 +136,11 @@ class Outline:
         code_start: First line of code; comments above it may be a licence header.
         statements: Module-level code outside every definition, in pieces of at most
             `MAX_PARAGRAPH_CHARS` characters (only the Python reader finds them).
+        configs: The configuration objects the module exports (`code_config.ConfigValue`;
+            only JavaScript and TypeScript have them), read by key.
     """
 
-    __slots__ = ("code_start", "definitions", "fragments", "header", "statements")
+    __slots__ = ("code_start", "configs", "definitions", "fragments", "header", "statements")
 
     def __init__(
         self,
@@ -149,6 +155,7 @@ class Outline:
         self.fragments = fragments
         self.code_start = code_start
         self.statements: list[Statement] = [] if statements is None else statements
+        self.configs: list[ConfigValue] = []
 
 
 def signature(raw: str) -> str:

@@ -53,6 +53,8 @@ from credo.knowledge.chunk.sentence import Line
 if TYPE_CHECKING:
     from tree_sitter import Language, Node, Parser, Query, Tree
 
+    from credo.knowledge.chunk.code_config import ConfigValue
+
 _MAX_ERROR_SHARE = 0.5
 # The parse budget: half a second, plus two seconds a megabyte.
 _PARSE_SECONDS = 0.5
@@ -112,6 +114,13 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
     definitions = reader.definitions(QueryCursor(loaded.definitions).matches(root), calls)
     if not definitions and root.has_error and _mostly_errors(root, len(source)):
         return None
+    configs: list[ConfigValue] = []
+    if loaded.grammar.calls:  # (JavaScript and TypeScript)
+        # (imported here: `config_tree` borrows this module's parse budget)
+        from credo.knowledge.chunk.code_config import find_configs
+
+        configs, held = find_configs(root, source, reader.comments)
+        reader.used.update(held)  # a configuration block's comments are its own lines
     body_lexer = lexer(loaded.grammar.lexer)
     for found, segments in zip(
         definitions, own_segments([f.body for f in definitions]), strict=True
@@ -126,7 +135,9 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
         for fragment in reader.fragments(comment)
     ]
     outline_definitions = [found.definition for found in definitions]
-    return Outline(outline_definitions, header, fragments, reader.code_row + 1)
+    outline = Outline(outline_definitions, header, fragments, reader.code_row + 1)
+    outline.configs = configs
+    return outline
 
 
 def _parse(parser: Parser, source: bytes) -> Tree | None:

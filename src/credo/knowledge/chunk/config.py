@@ -41,6 +41,8 @@ from credo.knowledge.redact import redact
 MAX_LINE_CHARS = 2 * PASSAGE_CAP
 _COMMENT_MARKS = ("#", "//")
 _INI_COMMENT_MARKS = ("#", ";")
+# A JavaScript configuration object's (`code_config`): a JSDoc block's lines too.
+JS_COMMENT_MARKS = ("//", "/*", "*")
 # Top-level blocks of these stay apart whatever their size: an INI section, a build stage, a
 # Makefile rule is what a question names (``tox.ini › testenv:lint``, ``Makefile › test``).
 _APART = frozenset({"ini", "dockerfile", "make", "just"})
@@ -64,20 +66,39 @@ def split_config(text: str, language: str, words: str = "") -> list[Chunk]:
     else:
         entries = read_entries("\n".join(raw).encode("utf-8", "replace"), language)
     marks = _INI_COMMENT_MARKS if language == "ini" else _COMMENT_MARKS
-    lines = _Rows(raw, marks)
     if entries is None:  # read as plain text: its lines, cut within the cap
         entries = []
+    return key_chunks(
+        raw, entries, 0, len(raw) - 1, words, marks=marks, apart=language in _APART,
+        ini=language == "ini",
+    )  # fmt: skip
+
+
+def key_chunks(
+    raw: list[str],
+    entries: list[Entry],
+    lo: int,
+    hi: int,
+    words: str = "",
+    *,
+    marks: tuple[str, ...] = _COMMENT_MARKS,
+    apart: bool = False,
+    ini: bool = False,
+) -> list[Chunk]:
+    """The chunks of rows ``lo..hi`` (0-based, inclusive) of `raw`, a block whose keys are
+    `entries`, cut as the module says: a whole configuration file, or a code module's
+    configuration object (`code_config`; its code rows blanked by the caller)."""
+    lines = _Rows(raw, marks)
     keys: dict[int, list[str]] = {}
     _key_rows(entries, keys)
     chunks: list[Chunk] = []
-    apart = language in _APART
-    blocks = _blocks(entries, (), 0, len(lines) - 1, lines, 0, whole=not apart)
+    blocks = _blocks(entries, (), lo, hi, lines, 0, whole=not apart)
     for trail, first, last in _joined(blocks, lines, apart=apart):
         body = redact(_text(lines, first, last))
         if not is_meaningful(body):
             continue
         camel = [k for row in range(first, last + 1) for k in keys.get(row, ()) if _camel(k)]
-        if language == "ini":
+        if ini:
             camel.extend(_glob_languages(trail))
         links = unique(find_urls(body))
         context = " ".join(unique([*words.split(), *camel]))

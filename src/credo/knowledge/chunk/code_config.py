@@ -1,0 +1,358 @@
+"""A JavaScript/TypeScript module whose export is a configuration object, read by its keys.
+
+``vite.config.ts``, ``tailwind.config.js``, ``.eslintrc.js``, ``docusaurus.config.js``,
+``webpack.config.js``: the module's body is one object, and "which port does the dev server
+use" asks for one of its key blocks. A function reader sees no definition there (the
+functions among the keys aside), so those keys were in no chunk. The object is read here
+into the key tree `config` cuts for YAML, TOML and JSON (`config_tree.Entry`), and
+`code.split_code` turns it into "config" chunks with key trails
+(``vite.config.ts › server › proxy``), exact lines and secrets redacted; every other chunk
+of the file (definitions, comments outside the object, the header) is read as before.
+
+Which shapes count (`find_configs`), the module's export being one of:
+
+- ``module.exports = V`` or ``export default V``, or an identifier bound to V by a top-level
+  ``const``/``let``/``var`` (``const config = {...}; export default config``), where V is,
+  through parentheses, ``as``, ``satisfies`` and type assertions:
+- an object literal; an array holding an object (an ESLint flat config);
+- a call or ``new`` whose arguments hold one (``defineConfig({...})``,
+  ``tseslint.config({...}, {...})``, ``withMDX(defineConfig({...}))``, three calls deep
+  at most);
+- a function that returns one (``defineConfig(({ mode }) => ({...}))``, Babel's
+  ``module.exports = function (api) { ...; return {...} }``): its last statement's object.
+
+The object must hold data: a key whose value is a literal, an object or an array. An
+export of functions, names or ``require`` calls (``module.exports = { parse, stringify }``)
+is a module's interface, not configuration, and is left as it was. So is a named export
+(``export const config``), a class, and an object whose tree holds a syntax error.
+
+Inside the object:
+
+- **Keys**: an object's pairs and shorthand properties are entries; an array item that is an
+  object, an array (a preset's ``['classic', {...}]``) or a call with an object argument
+  (``react({ babel: {...} })``) is one too, named by its ``name``, ``id``, ``title``,
+  ``label`` or ``key`` string, its first string, or its callee, else its position. A call
+  value's object arguments are its key's children. Nesting past `MAX_DEPTH` is one block.
+- **A function value stays code**: a key whose value is a function, a method, a function in
+  an array that is a key's value and a named function passed to a call are definitions
+  (`code_grammars`), so their rows, with the comment lines directly above them, are
+  `holes`: the config text leaves them out, and their comments stay theirs. A row where a
+  data key starts is never a hole (``{ port: 3000, onListen: () => {} }`` on one line).
+- **Computed values and spreads** (``path.resolve(__dirname, 'dist')``, ``...base``) are
+  part of their block's text, as written.
+- Comments inside the object's rows and outside its holes belong to its blocks: `used`
+  gives them to the caller, which makes no comment chunk of them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from credo.knowledge.chunk.config_tree import MAX_DEPTH, MAX_KEY_CHARS, Entry
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+# Wrappers a value is read through: ``({...})``, ``{...} as Config``, ``satisfies Config``.
+_WRAPPERS = frozenset(
+    {"parenthesized_expression", "as_expression", "satisfies_expression", "type_assertion",
+     "non_null_expression"}  # fmt: skip
+)
+_FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
+_CALLS = frozenset({"call_expression", "new_expression"})
+# A value that is data (what makes an object configuration, not a module's interface).
+_DATA = frozenset(
+    {"string", "template_string", "number", "true", "false", "null", "undefined", "regex",
+     "object", "array", "unary_expression"}  # fmt: skip
+)
+_DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
+# An array item (an object) is named by the first of these keys it has as a string.
+_ITEM_NAMES = ("name", "id", "title", "label", "key")
+_CALL_DEPTH = 3
+
+
+class ConfigValue:
+    """One exported configuration object, as `code.split_code` cuts it.
+
+    Attributes:
+        entries: Its keys, each with its rows and nested keys (`config_tree.Entry`).
+        first: The first row (0-based) of its blocks: the export or declaration, or the
+            returned object in a function.
+        last: The last row of the object (0-based, inclusive).
+        holes: Rows that are code (function values and their doc comments): left out of
+            the text.
+    """
+
+    __slots__ = ("entries", "first", "holes", "last")
+
+    def __init__(self, entries: list[Entry], first: int, last: int, holes: frozenset[int]) -> None:
+        self.entries = entries
+        self.first = first
+        self.last = last
+        self.holes = holes
+
+
+def find_configs(root: Node, source: bytes, comments: list[Node]) -> tuple[list[ConfigValue], set[int]]:
+    """The configuration objects a module exports (see the module docstring), and the ids of
+    the `comments` inside them that their blocks hold."""
+    declared: dict[str, tuple[Node, Node]] = {}  # name -> (its statement, its value)
+    for statement in root.named_children:
+        declaration = statement
+        if statement.type == "export_statement":
+            declaration = statement.child_by_field_name("declaration") or statement
+        if declaration.type not in _DECLARATIONS:
+            continue
+        for declarator in declaration.named_children:
+            name = declarator.child_by_field_name("name")
+            value = declarator.child_by_field_name("value")
+            if declarator.type == "variable_declarator" and name is not None and value is not None:
+                declared.setdefault(_text(source, name), (statement, value))
+    found: list[ConfigValue] = []
+    used: set[int] = set()
+    for statement in root.named_children:
+        value = _exported(statement, source)
+        if value is None:
+            continue
+        holder = statement
+        value = _unwrap(value)
+        if value.type == "identifier":
+            if _text(source, value) not in declared:
+                continue
+            holder, value = declared[_text(source, value)]
+        roots, in_function = _roots(value, 0)
+        if not roots or any(r.has_error for r in roots):
+            continue
+        walker = _Walker(source)
+        if len(roots) == 1:
+            entries = walker.value(roots[0], 0)
+        else:  # several configuration objects passed to one call: items, as an array's
+            entries = walker.items(roots, 0)
+        if not walker.data:
+            continue
+        first = roots[0].start_point[0] if in_function else holder.start_point[0]
+        last = _end_row(roots[-1])
+        # The opening line alone (``module.exports = {``) says nothing a trail does not.
+        opening = range(first, roots[0].start_point[0] + 1)
+        holes = walker.holes(first) | {row for row in opening if row not in walker.starts}
+        found.append(ConfigValue(entries, first, last, holes))
+        for comment in comments:
+            row = comment.start_point[0]
+            if first <= row and _end_row(comment) <= last and row not in holes:
+                used.add(comment.id)
+    return found, used
+
+
+def _exported(statement: Node, source: bytes) -> Node | None:
+    """The value of ``module.exports = V`` or ``export default V``, else None."""
+    if statement.type == "export_statement":
+        if statement.child_by_field_name("declaration") is not None:
+            return None  # (export const / function / class: a named export)
+        if not any(child.type == "default" for child in statement.children):
+            return None
+        return statement.child_by_field_name("value")
+    if statement.type != "expression_statement" or not statement.named_child_count:
+        return None
+    expression = statement.named_children[0]
+    if expression.type != "assignment_expression":
+        return None
+    left = expression.child_by_field_name("left")
+    if left is None or left.type != "member_expression":
+        return None
+    target = left.child_by_field_name("object")
+    member = left.child_by_field_name("property")
+    if target is None or member is None or target.type != "identifier":
+        return None
+    if _text(source, target) != "module" or _text(source, member) != "exports":
+        return None
+    return expression.child_by_field_name("right")
+
+
+def _unwrap(node: Node) -> Node:
+    """`node` through the wrappers a configuration value is written in (`_WRAPPERS`)."""
+    while node.type in _WRAPPERS:
+        inner = next((c for c in node.named_children if c.type != "comment"), None)
+        if inner is None:
+            break
+        node = inner
+    return node
+
+
+def _roots(value: Node, depth: int) -> tuple[list[Node], bool]:
+    """The object and array nodes a value's configuration is written in, and whether they
+    sit in a function (the rows before them are code, not configuration)."""
+    value = _unwrap(value)
+    if value.type == "object":
+        return [value], False
+    if value.type == "array":
+        return ([value], False) if _holds_object(value) else ([], False)
+    if depth >= _CALL_DEPTH:
+        return [], False
+    if value.type in _CALLS:
+        arguments = value.child_by_field_name("arguments")
+        found: list[Node] = []
+        inside = False
+        for argument in arguments.named_children if arguments is not None else ():
+            roots, in_function = _roots(argument, depth + 1)
+            found.extend(roots)
+            inside = inside or in_function
+        return found, inside
+    if value.type in _FUNCTIONS:
+        body = value.child_by_field_name("body")
+        if body is None:
+            return [], False
+        if body.type == "statement_block":
+            last = next((c for c in reversed(body.named_children) if c.type != "comment"), None)
+            if last is None or last.type != "return_statement" or not last.named_child_count:
+                return [], False
+            body = last.named_children[0]
+        body = _unwrap(body)
+        if body.type in ("object", "array"):
+            roots, _ = _roots(body, depth + 1)
+            return roots, True
+    return [], False
+
+
+def _holds_object(array: Node) -> bool:
+    """An array with an object among its items (an ESLint flat config), directly or as a
+    call's argument (``tseslint.config(...)`` items aside)."""
+    for item in array.named_children:
+        item = _unwrap(item)
+        if item.type == "object":
+            return True
+        if item.type in _CALLS and _object_arguments(item):
+            return True
+    return False
+
+
+def _object_arguments(call: Node) -> list[Node]:
+    arguments = call.child_by_field_name("arguments")
+    if arguments is None or arguments.type != "arguments":
+        return []
+    return [a for a in map(_unwrap, arguments.named_children) if a.type == "object"]
+
+
+class _Walker:
+    """Reads one configuration value's keys, and where its code is."""
+
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        self.data = 0  # keys whose value is data
+        self.code: list[tuple[int, int]] = []  # (first row, last row) of function values
+        self.starts: set[int] = set()  # rows where a data key starts
+
+    def value(self, node: Node, depth: int) -> list[Entry]:
+        """The entries of a key's value: an object's keys, an array's items, a call's object
+        arguments' keys."""
+        node = _unwrap(node)
+        if depth > MAX_DEPTH:
+            return []
+        if node.type == "object":
+            return self.pairs(node, depth)
+        if node.type == "array":
+            return self.items(list(node.named_children), depth)
+        if node.type in _CALLS:
+            self.functions_in(node)
+            return [e for o in _object_arguments(node) for e in self.pairs(o, depth)]
+        return []
+
+    def pairs(self, node: Node, depth: int) -> list[Entry]:
+        entries: list[Entry] = []
+        for pair in node.named_children:
+            if pair.type == "method_definition":
+                self.code.append((pair.start_point[0], _end_row(pair)))
+            elif pair.type == "shorthand_property_identifier":
+                entries.append(Entry((_key(self.source, pair),), pair.start_point[0], _end_row(pair)))
+            elif pair.type == "pair":
+                key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+                if key is None or value is None:
+                    continue
+                inner = _unwrap(value)
+                if inner.type in _FUNCTIONS:
+                    self.code.append((pair.start_point[0], _end_row(pair)))
+                    continue
+                if inner.type == "array":  # a function in a key's array is a definition
+                    for item in inner.named_children:
+                        if item.type in _FUNCTIONS:
+                            self.code.append((item.start_point[0], _end_row(item)))
+                if inner.type in _DATA:
+                    self.data += 1
+                self.starts.add(pair.start_point[0])
+                children = self.value(inner, depth + 1)
+                row = pair.start_point[0]
+                entries.append(Entry((_key(self.source, key),), row, _end_row(pair), children))
+        return entries
+
+    def items(self, items: list[Node], depth: int) -> list[Entry]:
+        """An array's items that are objects, arrays or calls with keys, as entries."""
+        entries: list[Entry] = []
+        for item in items:
+            inner = _unwrap(item)
+            if inner.type in _FUNCTIONS or inner.type == "comment":
+                continue
+            if inner.type not in ("object", "array", *_CALLS):
+                continue
+            name = self.item_name(inner)
+            if inner.type == "array" and name:  # a tuple (``['classic', {...}]``): its keys
+                objects = [o for o in map(_unwrap, inner.named_children) if o.type == "object"]
+                children = [e for o in objects for e in self.pairs(o, depth + 1)]
+            else:
+                children = self.value(inner, depth + 1)
+            if not children:
+                continue
+            name = name or str(len(entries) + 1)
+            self.starts.add(item.start_point[0])
+            entries.append(Entry((name,), item.start_point[0], _end_row(item), children))
+        return entries
+
+    def item_name(self, item: Node) -> str:
+        if item.type == "object":
+            strings = {}
+            for pair in item.named_children:
+                key = pair.child_by_field_name("key") if pair.type == "pair" else None
+                value = pair.child_by_field_name("value") if key is not None else None
+                if key is not None and value is not None and value.type == "string":
+                    strings.setdefault(_key(self.source, key), value)
+            named = next((strings[k] for k in _ITEM_NAMES if k in strings), None)
+            return _key(self.source, named) if named is not None else ""
+        if item.type == "array":
+            first = next((c for c in item.named_children if c.type != "comment"), None)
+            return _key(self.source, first) if first is not None and first.type == "string" else ""
+        callee = item.child_by_field_name("function") or item.child_by_field_name("constructor")
+        return _key(self.source, callee) if callee is not None else ""
+
+    def functions_in(self, call: Node) -> None:
+        """A named function passed to a call is a definition: code, not configuration."""
+        arguments = call.child_by_field_name("arguments")
+        for argument in arguments.named_children if arguments is not None else ():
+            if argument.type == "function_expression" and argument.child_by_field_name("name"):
+                self.code.append((argument.start_point[0], _end_row(argument)))
+
+    def holes(self, first: int) -> frozenset[int]:
+        """The rows of function values, with the comment lines directly above each (its doc
+        comment, which its definition reads), but no row where a data key starts."""
+        rows: set[int] = set()
+        lines = self.source.split(b"\n") if self.code else []
+        for start, end in self.code:
+            top = start
+            while top - 1 >= first and lines[top - 1].strip().startswith((b"//", b"/*", b"*")):
+                top -= 1
+            rows.update(range(top, end + 1))
+        return frozenset(rows - self.starts)
+
+
+def _key(source: bytes, node: Node) -> str:
+    """A key or item name as its trail element: unquoted, whitespace-normalised, capped."""
+    text = _text(source, node).strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`":
+        text = text[1:-1]
+    return " ".join(text.split())[:MAX_KEY_CHARS]
+
+
+def _text(source: bytes, node: Node) -> str:
+    return source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def _end_row(node: Node) -> int:
+    """Last row holding text of `node` (a node ending at column 0 ended on the row above)."""
+    row, column = node.end_point
+    return row - 1 if column == 0 and row > node.start_point[0] else row
