@@ -55,15 +55,22 @@ if TYPE_CHECKING:
 
 # Wrappers a value is read through: ``({...})``, ``{...} as Config``, ``satisfies Config``.
 _WRAPPERS = frozenset(
-    {"parenthesized_expression", "as_expression", "satisfies_expression", "type_assertion",
-     "non_null_expression"}  # fmt: skip
+    {
+        "parenthesized_expression",
+        "as_expression",
+        "satisfies_expression",
+        "type_assertion",
+        "non_null_expression",
+    }  # fmt: skip
 )
 _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 _CALLS = frozenset({"call_expression", "new_expression"})
 # A value that is data (what makes an object configuration, not a module's interface).
 _DATA = frozenset(
-    {"string", "template_string", "number", "true", "false", "null", "undefined", "regex",
-     "object", "array", "unary_expression"}  # fmt: skip
+    (
+        *("string", "template_string", "number", "regex", "unary_expression"),
+        *("true", "false", "null", "undefined", "object", "array"),
+    )
 )
 _DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
 # An array item (an object) is named by the first of these keys it has as a string.
@@ -92,7 +99,9 @@ class ConfigValue:
         self.holes = holes
 
 
-def find_configs(root: Node, source: bytes, comments: list[Node]) -> tuple[list[ConfigValue], set[int]]:
+def find_configs(
+    root: Node, source: bytes, comments: list[Node]
+) -> tuple[list[ConfigValue], set[int]]:
     """The configuration objects a module exports (see the module docstring), and the ids of
     the `comments` inside them that their blocks hold."""
     declared: dict[str, tuple[Node, Node]] = {}  # name -> (its statement, its value)
@@ -123,10 +132,8 @@ def find_configs(root: Node, source: bytes, comments: list[Node]) -> tuple[list[
         if not roots or any(r.has_error for r in roots):
             continue
         walker = _Walker(source)
-        if len(roots) == 1:
-            entries = walker.value(roots[0], 0)
-        else:  # several configuration objects passed to one call: items, as an array's
-            entries = walker.items(roots, 0)
+        # (several objects passed to one call are items, as an array's)
+        entries = walker.value(roots[0], 0) if len(roots) == 1 else walker.items(roots, 0)
         if not walker.data:
             continue
         first = roots[0].start_point[0] if in_function else holder.start_point[0]
@@ -261,7 +268,9 @@ class _Walker:
             if pair.type == "method_definition":
                 self.code.append((pair.start_point[0], _end_row(pair)))
             elif pair.type == "shorthand_property_identifier":
-                entries.append(Entry((_key(self.source, pair),), pair.start_point[0], _end_row(pair)))
+                entries.append(
+                    Entry((_key(self.source, pair),), pair.start_point[0], _end_row(pair))
+                )
             elif pair.type == "pair":
                 key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
                 if key is None or value is None:

@@ -1,0 +1,344 @@
+"""A JS/TS module's exported configuration object is read by key (`code_config`): which
+shapes count, trails and exact lines, function values left as code, comments, secrets,
+hostile input, and a question answered through the real entry point."""
+
+from __future__ import annotations
+
+import json
+import string
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from credo.knowledge.chunk import Chunk, split_code
+from tests.conftest import CliRun
+from tests.test_chunk_code import check
+
+# Big enough that the object is cut at its keys (a block fits `PASSAGE_CAP` or is cut).
+_VITE = textwrap.dedent(
+    """\
+    import { defineConfig } from 'vite'
+    import react from '@vitejs/plugin-react'
+
+    // https://vite.dev/config/
+    export default defineConfig({
+      plugins: [react()],
+      // The dev server: what the frontend team runs every day.
+      server: {
+        port: 5173,
+        strictPort: true,
+        host: '0.0.0.0',
+        proxy: {
+          // Every API call goes to the backend on 8080.
+          '/api': {
+            target: 'http://localhost:8080',
+            changeOrigin: true,
+            rewrite: (path) => path.replace(/^\\/api/, ''),
+          },
+          '/socket': { target: 'ws://localhost:8081', ws: true },
+          '/uploads': { target: 'http://localhost:9000', changeOrigin: true, secure: false },
+          '/auth': { target: 'https://auth.staging.example.com', changeOrigin: true, xfwd: true },
+          '/metrics': { target: 'http://localhost:9090', changeOrigin: false, timeout: 5000 },
+        },
+        watch: { usePolling: true, interval: 300, ignored: ['**/node_modules/**', '**/dist/**'] },
+      },
+      build: {
+        outDir: 'build/client',
+        sourcemap: true,
+        emptyOutDir: true,
+        chunkSizeWarningLimit: 1200,
+        rollupOptions: {
+          output: {
+            manualChunks(id) {
+              // one vendor chunk for everything under node_modules
+              if (id.includes('node_modules')) return 'vendor'
+            },
+          },
+        },
+      },
+      resolve: { alias: { '@': '/src', '~components': '/src/components' } },
+      define: { __APP_VERSION__: JSON.stringify(process.env.npm_package_version) },
+      preview: { port: 4173, strictPort: true, open: '/dashboard' },
+      // The unit tests run in a browser-like environment.
+      test: {
+        environment: 'jsdom',
+        globals: true,
+        setupFiles: ['./src/test/setup.ts'],
+        coverage: { provider: 'v8', reporter: ['text', 'html', 'lcov'], exclude: ['**/*.d.ts'] },
+        include: ['src/**/*.{test,spec}.{ts,tsx}'],
+      },
+    })
+    """
+)
+
+
+def _configs(text: str, language: str = "ts") -> list[Chunk]:
+    chunks = split_code(text, language)
+    check(chunks, text)
+    return [c for c in chunks if c.role == "config"]
+
+
+def _blocks(text: str, language: str = "ts") -> list[tuple[str, int, int]]:
+    return [(" › ".join(c.section), c.start_line, c.end_line) for c in _configs(text, language)]
+
+
+def test_a_vite_config_is_read_by_key_block_with_exact_lines() -> None:
+    assert _blocks(_VITE) == [
+        # (the opening line alone says nothing and is left out; ``plugins``, a key alone,
+        # joins the next block and the two share the root's trail, as in a YAML file)
+        ("", 6, 25),
+        ("", 26, 42),
+        ("test", 43, 51),
+    ]
+    server, build, test = _configs(_VITE)
+    # a comment on the keys it explains is part of their block, as written
+    assert "// Every API call goes to the backend on 8080.\n    '/api': {" in server.text
+    assert "changeOrigin" in server.context and "target: 'http://localhost:8080'" in server.text
+    assert build.text.startswith("build: {\n  outDir: 'build/client',")
+    assert test.text.startswith("// The unit tests run in a browser-like environment.\ntest: {")
+
+
+def test_a_large_block_is_cut_at_its_nested_keys() -> None:
+    rules = "".join(
+        f"    // what rule {n} is for, in a sentence of its own\n    'rule-{n}': ['error', {n}],\n"
+        for n in range(40)
+    )
+    text = f"module.exports = {{\n  rules: {{\n{rules}  }},\n  env: {{ node: true }},\n}}\n"
+    blocks = _blocks(text, "js")
+    assert {trail for trail, _, _ in blocks} <= {"rules", "rules › rule-0", ""}
+    assert blocks[0][1] == 2 and blocks[-1][2] == 85  # (to the closing brace)
+    assert all(c.text.startswith("//") or c.text.startswith("rules") for c in _configs(text)[:-1])
+
+
+def test_a_function_value_stays_a_definition_and_leaves_the_config_text() -> None:
+    chunks = split_code(_VITE, "ts")
+    definitions = {c.section[-1]: c for c in chunks if c.role == "definition"}
+    assert (definitions["rewrite"].start_line, definitions["rewrite"].end_line) == (17, 17)
+    assert (definitions["manualChunks"].start_line, definitions["manualChunks"].end_line) == (
+        33,
+        36,
+    )
+    configs = [c for c in chunks if c.role == "config"]
+    assert not any("path.replace" in c.text or "manualChunks" in c.text for c in configs)
+    # the comment inside the function is the function's, as before; the config's are not
+    # comment chunks any more (they are in their blocks' text)
+    comments = [c for c in chunks if c.role == "code_comment"]
+    assert [(c.text, c.section) for c in comments] == [
+        ("https://vite.dev/config/", ()),
+        ("one vendor chunk for everything under node_modules", ("manualChunks",)),
+    ]
+
+
+_YES = {
+    "module.exports": "module.exports = {\n  port: 3000,\n  host: 'localhost',\n}\n",
+    "export default object": "export default {\n  content: ['./src/**/*.{js,ts}'],\n}\n",
+    "satisfies": "export default {\n  darkMode: 'class',\n} satisfies Config\n",
+    "defineConfig": "export default defineConfig({\n  base: '/app/',\n})\n",
+    "a function returning it": (
+        "export default defineConfig(({ mode }) => ({\n"
+        "  base: mode === 'production' ? '/' : '/dev/',\n  server: { port: 3000 },\n}))\n"
+    ),
+    "babel's function": (
+        "module.exports = function (api) {\n  api.cache(true)\n  return {\n"
+        "    presets: ['@babel/preset-env'],\n  }\n}\n"
+    ),
+    "a named const": (
+        "/** @type {import('next').NextConfig} */\nconst nextConfig = {\n  output: 'standalone',\n"
+        "}\n\nexport default nextConfig\n"
+    ),
+    "a flat config": (
+        "export default [\n  js.configs.recommended,\n  ...tseslint.configs.recommended,\n"
+        "  {\n    files: ['**/*.ts'],\n    rules: { 'no-console': 'off' },\n  },\n]\n"
+    ),
+    "several objects to one call": (
+        "export default tseslint.config(\n  { ignores: ['dist'] },\n"
+        "  { name: 'app', rules: { eqeqeq: 'error' } },\n)\n"
+    ),
+    "a call around the call": (
+        "export default withMDX(defineConfig({\n  pageExtensions: ['mdx'],\n}))\n"
+    ),
+}
+_NO = {
+    "functions and names": "module.exports = { parse, stringify, other: helper }\n",
+    "requires": "module.exports = {\n  a: require('./a'),\n  b: require('./b'),\n}\n",
+    "a named export": "export const config = {\n  matcher: ['/api/:path*'],\n}\n",
+    "a function": "export default function App() {\n  return { a: 1 }\n}\n",
+    "a class": "export default class Store {\n  size = 1\n}\n",
+    "strings": "export default ['a', 'b']\n",
+    "methods only": "export default {\n  install(app) {\n    app.use(x)\n  },\n}\n",
+    "broken": "export default {\n  port: 3000,\n  host: ,\n}\n",
+    "an unknown name": "export default config\n",
+}
+
+
+@pytest.mark.parametrize("text", list(_YES.values()), ids=list(_YES))
+def test_shapes_that_count(text: str) -> None:
+    configs = _configs(text)
+    assert configs, text
+    # the keys' lines are in a block; nothing outside the exported value is
+    assert all("import" not in c.text and "api.cache" not in c.text for c in configs)
+
+
+@pytest.mark.parametrize("text", list(_NO.values()), ids=list(_NO))
+def test_shapes_that_do_not(text: str) -> None:
+    assert not _configs(text), text
+
+
+def test_array_items_and_preset_tuples_are_named() -> None:
+    """A preset tuple is named by its string, a plugin call by its callee, an object item
+    by its name: a trail reads ``presets › classic › blog``, never ``presets › 1``."""
+    pad = "".join(f"  key{n}: '{'x' * 60}',\n" for n in range(14))
+    text = (
+        "export default {\n"
+        + pad
+        + textwrap.dedent(
+            """\
+              presets: [
+                [
+                  'classic',
+                  ({
+                    docs: { sidebarPath: './sidebars.js', editUrl: 'https://example.com/edit/' },
+                    blog: {
+                      showReadingTime: true,
+                      blogTitle: 'Engineering notes from the team that builds the thing',
+                      blogDescription: 'What we learned building it, one post at a time',
+                      feedOptions: { type: ['rss', 'atom'], copyright: 'Example Inc.' },
+                      postsPerPage: 20,
+                      authorsMapPath: 'authors.yml',
+                      editUrl: 'https://github.com/example/site/tree/main/website/blog/',
+                      blogSidebarTitle: 'All our posts, newest first, one line each',
+                      blogSidebarCount: 'ALL',
+                      routeBasePath: 'engineering-blog',
+                      include: ['**/*.{md,mdx}', 'drafts/**/*.md'],
+                      exclude: ['**/_*.{js,jsx,ts,tsx,md,mdx}', '**/*.test.{js,jsx,ts,tsx}'],
+                      archiveBasePath: 'archive-of-every-post-we-ever-wrote',
+                      truncateMarker: '<!-- the rest is behind the read more link -->',
+                    },
+                  }),
+                ],
+              ],
+              plugins: [
+                legacy({ targets: ['defaults', 'not IE 11'], modernPolyfills: true }),
+                { name: 'inspect', apply: 'serve', enforce: 'pre', order: 'post' },
+              ],
+            }
+            """
+        ).replace("\n  ", "\n")
+    )
+    sections = {c.section for c in _configs(text, "js")}
+    assert ("presets", "classic") in sections or ("presets", "classic", "blog") in sections
+    assert not any(part.isdigit() for section in sections for part in section), sections
+
+
+def test_secret_values_are_redacted() -> None:
+    text = textwrap.dedent(
+        """\
+        module.exports = {
+          database: {
+            host: 'db.internal',
+            user: 'app',
+            password: 'hunter2-for-real',
+          },
+          stripe: { apiKey: 'sk_live_0123456789abcdefABCDEF' },
+        }
+        """
+    )
+    body = "\n".join(c.text for c in _configs(text, "js"))
+    assert "hunter2" not in body and "sk_live_0123" not in body
+    assert "[redacted]" in body and "db.internal" in body
+
+
+def test_the_object_s_comments_are_its_text_not_comment_chunks() -> None:
+    chunks = split_code(_VITE, "ts")
+    texts = [c.text for c in chunks if c.role in ("code_comment", "docstring")]
+    assert "https://vite.dev/config/" in texts  # above the export: as before
+    assert not any("frontend team" in t or "backend on 8080" in t for t in texts)
+
+
+def test_other_chunks_are_as_before() -> None:
+    """A module with a configuration object keeps its definitions and outside comments."""
+    text = textwrap.dedent(
+        """\
+        // Helpers for the build.
+        function banner(name) {
+          return `/* ${name} */`
+        }
+
+        module.exports = {
+          mode: 'production',
+          entry: './src/index.js',
+          output: { filename: banner('main') },
+        }
+        """
+    )
+    chunks = split_code(text, "js")
+    check(chunks, text)
+    assert [(c.role, c.start_line, c.end_line) for c in chunks] == [
+        ("definition", 1, 4),
+        ("config", 7, 10),  # (to the closing brace)
+    ]
+
+
+def test_huge_and_deep_objects_stay_bounded() -> None:
+    wide = "module.exports = {\n" + "".join(f"  key{n}: {n},\n" for n in range(20_000)) + "}\n"
+    started = time.process_time()
+    configs = _configs(wide, "js")
+    assert time.process_time() - started < 20
+    assert all(len(c.text) <= 2 * 800 for c in configs)
+    assert configs[0].start_line == 2 and configs[-1].end_line == 20_002
+    deep = "export default " + "{ a: " * 3_000 + "1" + " }" * 3_000 + "\n"
+    split_code(deep, "js")  # no recursion error; read or left alone, never raises
+    parens = "export default " + "(" * 3_000 + "{ a: 1 }" + ")" * 3_000 + "\n"
+    split_code(parens, "js")
+
+
+_KEYS = st.text(string.ascii_letters, min_size=3, max_size=8)  # (a chunk needs 3 letters)
+_VALUES = st.recursive(
+    st.integers(-5, 5) | st.sampled_from(["'x'", "true", "null", "'a b c'"]),
+    lambda inner: (
+        st.dictionaries(_KEYS, inner, min_size=1, max_size=5)
+        | st.lists(inner, min_size=1, max_size=3)
+    ),
+    max_leaves=40,
+)
+
+
+def _js(value: object, depth: int = 1) -> str:
+    pad = "  " * depth
+    if isinstance(value, dict):
+        inner = "".join(f"{pad}{k}: {_js(v, depth + 1)},\n" for k, v in value.items())
+        return "{\n" + inner + "  " * (depth - 1) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_js(v, depth + 1) for v in value) + "]"
+    return str(value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(_KEYS, _VALUES, min_size=1, max_size=8))
+def test_any_object_is_read_exactly_and_deterministically(config: dict[str, object]) -> None:
+    text = f"// app config\nmodule.exports = {_js(config)}\n"
+    configs = _configs(text, "js")  # `check`: the chunk contract, lines as written
+    assert configs == _configs(text, "js")
+    # every key's line is in one block, in file order, blocks never overlapping
+    covered = [row for c in configs for row in range(c.start_line, c.end_line + 1)]
+    assert covered == sorted(set(covered))
+    lines = text.split("\n")
+    key_rows = [n + 1 for n, line in enumerate(lines) if ":" in line]
+    assert set(key_rows) <= set(covered)
+
+
+def test_search_finds_the_dev_server_port(tmp_path: Path, run: CliRun) -> None:
+    """Through the real entry point: "which port does the dev server use" meets the
+    server block of vite.config.ts at its lines."""
+    (tmp_path / "vite.config.ts").write_text(_VITE)
+    run("ingest", str(tmp_path / "vite.config.ts"), check=True)
+    found = json.loads(
+        run("search", "which port does the dev server use", "--json", check=True).stdout
+    )
+    top = found["beliefs"][0]
+    assert "port: 5173" in top["content"]
+    assert any(a["doc_uri"].endswith("vite.config.ts#L6-L25") for a in top["doc_anchors"])
