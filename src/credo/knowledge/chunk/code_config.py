@@ -61,7 +61,7 @@ _WRAPPERS = frozenset(
         "satisfies_expression",
         "type_assertion",
         "non_null_expression",
-    }  # fmt: skip
+    }
 )
 _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 _CALLS = frozenset({"call_expression", "new_expression"})
