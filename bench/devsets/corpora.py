@@ -8,9 +8,9 @@ once on the held-out sets (see README.md).
 
 Code: sqlparse (Python), ws (JavaScript), urfave/cli (Go) and semver (Rust), the last two
 from Debian's packages (``apt-get download``, so a Debian machine after ``apt-get update``).
-Documentation: pymdown-extensions' guide (Markdown, MkDocs, with its changelog and release notes) and Pygments' (reStructuredText,
-Sphinx). Focused (``FOCUSED``, apart from the means): fastify's examples and tests
-(module-level routes, hooks and test blocks).
+Documentation: pymdown-extensions' guide (Markdown, MkDocs, with its changelog and release
+notes) and Pygments' (reStructuredText, Sphinx). Focused (``FOCUSED``, apart from the
+means): fastify's examples and tests (module-level routes, hooks and test blocks).
 """
 
 from __future__ import annotations
