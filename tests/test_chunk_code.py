@@ -1928,3 +1928,38 @@ def test_a_trait_impl_of_one_function_is_read_as_that_function() -> None:
     assert "exact" in chunks[1].context.split()  # the function's body words
     assert len({c.text for c in chunks}) == len(chunks)
     check(chunks, RUST_TRAIT_IMPLS)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(("Display", "Debug", "Ord")),
+            st.sampled_from(("A", "B", "C", "D")),
+            st.booleans(),  # an associated type before the function
+            st.booleans(),  # a second function: not one function any more
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+@settings(max_examples=60, deadline=None)
+def test_every_trait_impl_function_is_in_a_definition_of_its_own(
+    impls: list[tuple[str, str, bool, bool]],
+) -> None:
+    # (the same signature in every impl: only the impl's header tells them apart)
+    blocks = []
+    for trait, owner, typed, second in impls:
+        members = ["    type Out = u8;"] if typed else []
+        members.append("    fn run(&self) -> u8 {\n        self.go()\n    }")
+        if second:
+            members.append("    fn stop(&self) {}")
+        blocks.append(f"impl {trait} for {owner} {{\n" + "\n".join(members) + "\n}\n")
+    source = "\n".join(blocks)
+    chunks = split_code(source, "rust")
+    check(chunks, source)
+    runs = [c for c in chunks if c.role == "definition" and c.section[-1] == "run"]
+    assert len(runs) == len(impls)  # each impl's function, once
+    for chunk, (trait, owner, _, second) in zip(runs, impls, strict=True):
+        assert chunk.section == (owner, "run")
+        # one function: its impl's header leads its text, over the impl's lines
+        assert chunk.text.startswith(f"impl {trait} for {owner}") != second
