@@ -1060,8 +1060,7 @@ COMMENT_CASES = [
     pytest.param(
         "go",
         "//go:build linux\n// Package x does things.\nvar s = `raw\n// no`",
-        # (a package-level var is module-level code, as a Python statement is)
-        [("Package x does things.", 2, 2, "docstring"), ("var s = `raw // no`", 3, 4, "statement")],
+        [("Package x does things.", 2, 2, "docstring")],
         [("Package x does things.", 2, 2, "code_comment")],
         id="go",
     ),
@@ -1964,72 +1963,3 @@ def test_every_trait_impl_function_is_in_a_definition_of_its_own(
         assert chunk.section == (owner, "run")
         # one function: its impl's header leads its text, over the impl's lines
         assert chunk.text.startswith(f"impl {trait} for {owner}") != second
-
-
-# Package-level declarations are module-level code, read as Python's statements are: the
-# default help command, a flag's defaults, a template or a test table was in no chunk at
-# all (urfave/cli's help.go: its built-in help command; langs67).
-GO_DECLARATIONS = textwrap.dedent(
-    """\
-    package cli
-
-    const defaultPlaceholder = "value"
-
-    // HelpFlag prints the help for all commands.
-    var HelpFlag Flag = BoolFlag{
-    \tName:  "help, h", // both names
-    \tUsage: "show help",
-    }
-
-    var handler = func(c *Context) error {
-    \treturn nil
-    }
-    """
-)
-RUST_DECLARATIONS = textwrap.dedent(
-    """\
-    /// The most comparators a requirement may hold.
-    const MAX_COMPARATORS: usize = 32;
-
-    static NAMES: [&str; 2] = ["major", "minor"];
-
-    fn f() {}
-    """
-)
-
-
-@pytest.mark.parametrize(
-    ("language", "source", "expected"),
-    [
-        (
-            "go",
-            GO_DECLARATIONS,
-            [
-                ('const defaultPlaceholder = "value"', 3, 3, "statement", ()),
-                ("HelpFlag prints the help for all commands.", 5, 5, "code_comment", ()),
-                ('var HelpFlag Flag = BoolFlag{ Name: "help, h",', 6, 7, "statement", ()),
-                ("both names", 7, 7, "code_comment", ()),
-                ('Usage: "show help", }', 8, 9, "statement", ()),
-                # (a var holding a function is a definition, not a statement)
-                ("var handler = func(c *Context) error", 11, 13, "definition", ("handler",)),
-            ],
-        ),
-        (
-            "rust",
-            RUST_DECLARATIONS,
-            [
-                ("The most comparators a requirement may hold.", 1, 1, "docstring", ()),
-                ("const MAX_COMPARATORS: usize = 32;", 2, 2, "statement", ()),
-                ('static NAMES: [&str; 2] = ["major", "minor"];', 4, 4, "statement", ()),
-                ("fn f()", 6, 6, "definition", ("f",)),
-            ],
-        ),
-    ],
-    ids=["go", "rust"],
-)
-def test_package_level_declarations_are_statements(
-    language: str, source: str, expected: list[object]
-) -> None:
-    chunks = split_code(source, language)
-    assert full(chunks) == expected
-    check(chunks, source)

@@ -31,9 +31,6 @@ class Grammar:
             Rust attributes).
         docstrings: The doc is the body's first string (Python), not a comment above.
         calls: Module-level calls with a callback are definitions too (`code_calls`).
-        statements: Top-level declarations read as module-level code, as Python's
-            statements are (Go's ``var`` and ``const``, Rust's ``const`` and ``static``):
-            a table, a default, a template is in no definition.
     """
 
     package: str
@@ -46,7 +43,6 @@ class Grammar:
     attachments: frozenset[str] = frozenset()
     docstrings: bool = False
     calls: bool = False
-    statements: frozenset[str] = frozenset()
 
 
 # Definition node types, across the grammars, that declare members (classes, structs,
@@ -211,7 +207,6 @@ GRAMMARS: dict[str, Grammar] = {
         _GO,
         "c",
         signature_parents=frozenset({"type_declaration", "var_declaration"}),
-        statements=frozenset({"var_declaration", "const_declaration"}),
     ),
     "rust": Grammar(
         "tree_sitter_rust",
@@ -219,7 +214,6 @@ GRAMMARS: dict[str, Grammar] = {
         "c",
         comments=("line_comment", "block_comment"),
         attachments=frozenset({"attribute_item"}),
-        statements=frozenset({"const_item", "static_item"}),
     ),
     "java": Grammar(
         "tree_sitter_java",

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from credo.knowledge.chunk.code_fallback import (
     Fragment,
@@ -27,7 +27,7 @@ from credo.knowledge.chunk.code_fallback import (
     comment_paragraphs,
     is_noise,
 )
-from credo.knowledge.chunk.code_names import BodyWords, names, own_segments
+from credo.knowledge.chunk.code_names import names, own_segments
 from credo.knowledge.chunk.code_outline import (
     Definition,
     Outline,
@@ -277,18 +277,6 @@ def _statements(
             spans[-1][1] = max(spans[-1][1], end)
         elif start <= end:
             spans.append([start, end])
-    return statement_pieces(spans, lines, by_line, lambda text: names(text, [(0, len(text))]))
-
-
-def statement_pieces(
-    spans: list[list[int]],
-    lines: list[str],
-    by_line: dict[int, Fragment],
-    read: Callable[[str], BodyWords],
-) -> list[Statement]:
-    """Module-level code in `spans` (first and last line) as statements: each line's comment
-    (`by_line`) left out and ending the piece, cut at blank lines and past
-    `MAX_PARAGRAPH_CHARS`; `read` gives a piece's names and strings (`code_names`)."""
     pieces: list[Statement] = []
     for start, end in spans:
         rows: list[tuple[int, str]] = []
@@ -300,7 +288,7 @@ def statement_pieces(
                 row = row[: comment.column]
             row = row.rstrip()
             if rows and (size + 1 + len(row.strip()) > MAX_PARAGRAPH_CHARS or not row.strip()):
-                pieces.append(_statement(rows, read))
+                pieces.append(_statement(rows))
                 rows, size = [], 0
             if row.strip():
                 rows.append((number, row))
@@ -308,16 +296,16 @@ def statement_pieces(
             if comment is not None and rows:
                 # A comment ends the piece: its chunk comes next, so a passage that joins
                 # them keeps the file's order of words.
-                pieces.append(_statement(rows, read))
+                pieces.append(_statement(rows))
                 rows, size = [], 0
         if rows:
-            pieces.append(_statement(rows, read))
+            pieces.append(_statement(rows))
     return pieces
 
 
-def _statement(rows: list[tuple[int, str]], read: Callable[[str], BodyWords]) -> Statement:
+def _statement(rows: list[tuple[int, str]]) -> Statement:
     text = "\n".join(row for _, row in rows)
-    words = read(text)
+    words = names(text, [(0, len(text))])
     return Statement(rows[0][0], rows[-1][0], text, words.names, words.strings)
 
 

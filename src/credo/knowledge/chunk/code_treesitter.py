@@ -39,16 +39,15 @@ from credo.knowledge.chunk.code_fallback import (
     is_noise,
 )
 from credo.knowledge.chunk.code_grammars import GRAMMARS, MEMBER_SCOPES, Grammar
-from credo.knowledge.chunk.code_names import BodyWords, lexer, names_in_bytes, own_segments
+from credo.knowledge.chunk.code_names import lexer, names_in_bytes, own_segments
 from credo.knowledge.chunk.code_outline import (
     Definition,
     Outline,
-    Statement,
     is_commented_out_code,
     name,
     signature,
 )
-from credo.knowledge.chunk.code_python import docstring_paragraphs, statement_pieces
+from credo.knowledge.chunk.code_python import docstring_paragraphs
 from credo.knowledge.chunk.sentence import Line
 
 if TYPE_CHECKING:
@@ -127,8 +126,7 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
         for fragment in reader.fragments(comment)
     ]
     outline_definitions = [found.definition for found in definitions]
-    statements = reader.statements(outline_definitions, body_lexer)
-    return Outline(outline_definitions, header, fragments, reader.code_row + 1, statements)
+    return Outline(outline_definitions, header, fragments, reader.code_row + 1)
 
 
 def _parse(parser: Parser, source: bytes) -> Tree | None:
@@ -534,35 +532,6 @@ class _Reader:
         self.used.update(c.id for c in top)
         fragments = [f for comment in top for f in self.fragments(comment)]
         return comment_paragraphs(fragments, self.lines)
-
-    def statements(
-        self, definitions: list[Definition], body_lexer: re.Pattern[bytes]
-    ) -> list[Statement]:
-        """The top-level declarations the grammar reads as module-level code (Go's ``var``
-        and ``const``, Rust's ``const`` and ``static``) that hold no definition (``var f =
-        func...`` is one), cut and named as Python's statements are (`statement_pieces`).
-        Their doc comments stay comment chunks, which come first: the file's order."""
-        kinds = self.grammar.statements
-        if not kinds:
-            return []
-        taken = sorted((d.start_line, d.end_line) for d in definitions)
-        spans: list[list[int]] = []
-        for child in self.root.named_children:
-            first, last = child.start_point[0] + 1, _end_row(child) + 1
-            if child.type in kinds and not any(s <= last and first <= e for s, e in taken):
-                spans.append([first, last])
-        if not spans:
-            return []
-        by_line: dict[int, Fragment] = {}
-        for comment in self.comments:  # (a comment on a line of code is cut from its row)
-            for fragment in self.fragments(comment):
-                by_line.setdefault(fragment.number, fragment)
-
-        def read(text: str) -> BodyWords:
-            data = text.encode("utf-8", "replace")
-            return names_in_bytes(data, [(0, len(data))], body_lexer)
-
-        return statement_pieces(spans, self.lines, by_line, read)
 
     def fragments(self, comment: Node) -> list[Fragment]:
         """The comment's lines, markers removed, as the fallback lexer would give them."""

@@ -343,8 +343,7 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 18: a Makefile's ?=, :=, +=, ::= and a Dockerfile's ENV NAME value are redacted as = is;
 #     so is a lower-case pass key (smtp_pass = x, an INI's pass = x) (review65)
 # 19: a Rust trait impl of one undocumented function is read as that function, over the
-#     impl's lines (impl Display for T fn fmt...): each type's fmt is a belief; Go's
-#     package-level var and const, Rust's const and static are statements (langs67)
+#     impl's lines (impl Display for T fn fmt...): each type's fmt is a belief (langs67)
 READER_VERSION = 19
 
 
