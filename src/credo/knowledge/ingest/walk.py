@@ -342,7 +342,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     describe › it, chained hooks) (js65)
 # 18: a Makefile's ?=, :=, +=, ::= and a Dockerfile's ENV NAME value are redacted as = is;
 #     so is a lower-case pass key (smtp_pass = x, an INI's pass = x) (review65)
-READER_VERSION = 18
+# 19: a Rust trait impl of one undocumented function is read as that function, over the
+#     impl's lines (impl Display for T fn fmt...): each type's fmt is a belief (langs67)
+READER_VERSION = 19
 
 
 class Read(NamedTuple):
