@@ -15,7 +15,10 @@ Units (one FTS5 row each, with the file and the 1-based inclusive line range it 
                       depth, its whole text from its first decorator to ``end_lineno``;
                       JavaScript (tree-sitter): function_declaration, generator function
                       declaration, class_declaration, method_definition, and a
-                      ``const/let/var x = function / arrow`` declarator (its whole statement).
+                      ``const/let/var x = function / arrow`` declarator (its whole statement);
+                      Go and Rust (tree-sitter): functions, methods (Go ``Receiver.method``,
+                      Rust under its impl's type), type, struct, enum, trait, impl and mod
+                      items, a Rust item from its first attribute.
                       Plus one row per paragraph of the module-level remainder (the lines no
                       outermost definition covers). A file that does not parse, or JavaScript
                       without tree-sitter installed, is cut into paragraphs only.
@@ -329,6 +332,83 @@ def javascript_definitions(source: str) -> list[Definition] | None:
     return out
 
 
+# Go and Rust (tree-sitter): functions, methods and type declarations; a Go method is named
+# Receiver.method, a Rust impl or trait names what is in it (its type, from the field).
+_TREE_DEFS = {
+    "go": {"function_declaration", "method_declaration", "type_declaration"},
+    "rust": {
+        "function_item",
+        "function_signature_item",
+        "struct_item",
+        "enum_item",
+        "trait_item",
+        "impl_item",
+        "mod_item",
+        "macro_definition",
+    },
+}
+_TREE_PARSERS: dict[str, object | None] = {}
+
+
+def _tree_parser(language: str) -> object | None:
+    if language not in _TREE_PARSERS:
+        try:
+            import importlib
+
+            import tree_sitter
+
+            module = importlib.import_module(f"tree_sitter_{language}")
+            grammar = tree_sitter.Language(module.language())
+            _TREE_PARSERS[language] = tree_sitter.Parser(grammar)
+        except Exception as exc:  # any failure means: no parser
+            _TREE_PARSERS[language] = None
+            print(f"docs_multi: no tree-sitter {language} parser ({exc})", file=sys.stderr)
+    return _TREE_PARSERS[language]
+
+
+def tree_definitions(source: str, language: str) -> list[Definition] | None:
+    parser = _tree_parser(language)
+    if parser is None:
+        return None
+    tree = parser.parse(source.encode("utf-8"))  # type: ignore[attr-defined]
+    kinds = _TREE_DEFS[language]
+    out: list[Definition] = []
+
+    def text(node: object | None) -> str:
+        return node.text.decode("utf-8", "replace") if node is not None else "?"  # type: ignore[attr-defined]
+
+    def name_of(node: object) -> str:
+        kind = node.type  # type: ignore[attr-defined]
+        if kind == "type_declaration":
+            spec = next((c for c in node.named_children if c.type == "type_spec"), None)  # type: ignore[attr-defined]
+            return text(spec.child_by_field_name("name") if spec is not None else None)
+        if kind == "impl_item":
+            return re.sub(r"<.*", "", text(node.child_by_field_name("type")))  # type: ignore[attr-defined]
+        return text(node.child_by_field_name("name"))  # type: ignore[attr-defined]
+
+    def visit(node: object, qualified: tuple[str, ...], outermost: bool) -> None:
+        for child in node.children:  # type: ignore[attr-defined]
+            if child.type not in kinds:
+                visit(child, qualified, outermost)
+                continue
+            name = (*qualified, name_of(child))
+            if child.type == "method_declaration":
+                receiver = text(child.child_by_field_name("receiver"))
+                found = re.findall(r"\w+", receiver)
+                name = (*qualified, found[-1] if found else "?", name_of(child))
+            start = child.start_point[0] + 1
+            # a Rust item's attributes (#[test], #[derive]) are siblings just above it
+            above = child.prev_named_sibling
+            while above is not None and above.type == "attribute_item":
+                start = above.start_point[0] + 1
+                above = above.prev_named_sibling
+            out.append((start, child.end_point[0] + 1, name, outermost))
+            visit(child, name, False)
+
+    visit(tree.root_node, (), True)  # type: ignore[attr-defined]
+    return out
+
+
 def function_units(relative: str, lines: Sequence[str], problems: list[str]) -> list[Unit]:
     """Definitions (with symbol context) and module-level remainder paragraphs."""
     source = "\n".join(lines) + "\n"
@@ -338,6 +418,8 @@ def function_units(relative: str, lines: Sequence[str], problems: list[str]) -> 
             definitions = python_definitions(source)
         elif relative.endswith((".js", ".mjs", ".cjs")):
             definitions = javascript_definitions(source)
+        elif relative.endswith((".go", ".rs")):
+            definitions = tree_definitions(source, "go" if relative.endswith(".go") else "rust")
         else:
             definitions = None
     except SyntaxError as exc:

@@ -21,8 +21,10 @@ import io
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tarfile
+import tempfile
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
@@ -39,9 +41,12 @@ class Corpus:
     project: str
     version: str
     licence: str
-    url: str  # the archive; PyPI's JSON API resolves "pypi:" ones
+    url: str  # the archive; "pypi:" ones are found on PyPI, "deb:" ones by apt-get
     sha256: str
     include: tuple[str, ...]  # glob patterns, relative to the archive's top folder
+    # A Debian package's files live under a system folder (/usr/share/gocode/src/...):
+    # that folder is the corpus's top one.
+    top: str = ""
 
     def files(self, root: Path) -> list[Path]:
         """The corpus files under `root`, sorted."""
@@ -145,24 +150,65 @@ def _archive_url(corpus: Corpus) -> str:
     raise SystemExit(f"{project}: no file with sha256 {corpus.sha256} on {index}")
 
 
+def _debian_package(corpus: Corpus) -> bytes:
+    """A "deb:PACKAGE=VERSION" corpus's .deb, fetched by apt-get (Debian's own client)."""
+    spec = corpus.url[len("deb:") :]
+    with tempfile.TemporaryDirectory() as folder:
+        done = subprocess.run(
+            ["apt-get", "download", spec], cwd=folder, capture_output=True, text=True
+        )
+        debs = sorted(Path(folder).glob("*.deb"))
+        if done.returncode != 0 or len(debs) != 1:
+            raise SystemExit(
+                f"{corpus.name}: apt-get download {spec} failed ({done.stderr.strip()}); "
+                "run apt-get update on a Debian machine first"
+            )
+        return debs[0].read_bytes()
+
+
+def _debian_data(deb: bytes) -> bytes:
+    """The data.tar.* member of a .deb (an ar archive: 8-byte magic, 60-byte headers)."""
+    at = 8
+    while at + 60 <= len(deb):
+        name = deb[at : at + 16].decode("ascii").strip().rstrip("/")
+        size = int(deb[at + 48 : at + 58].decode("ascii"))
+        if name.startswith("data.tar"):
+            return deb[at + 60 : at + 60 + size]
+        at += 60 + size + size % 2
+    raise SystemExit("no data.tar member in the .deb")
+
+
 def fetch(corpus: Corpus) -> Path:
     """The unpacked corpus folder, downloading and checking it on first use."""
     root = cache_root() / f"{corpus.name}-{corpus.version}"
     if (root / ".complete").exists():
         return root
-    with urllib.request.urlopen(_archive_url(corpus), timeout=120) as response:
-        data = response.read()
+    debian = corpus.url.startswith("deb:")
+    if debian:
+        data = _debian_package(corpus)
+    else:
+        with urllib.request.urlopen(_archive_url(corpus), timeout=120) as response:
+            data = response.read()
     digest = hashlib.sha256(data).hexdigest()
     if digest != corpus.sha256:
         raise SystemExit(f"{corpus.name}: sha256 {digest} != pinned {corpus.sha256}")
     if root.exists():
         shutil.rmtree(root)
     root.mkdir(parents=True)
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
+    if debian:
+        data = _debian_data(data)
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:*") as archive:
         for member in archive.getmembers():
             if not member.isfile():
                 continue
-            relative = member.name.split("/", 1)[1] if "/" in member.name else member.name
+            if debian:
+                # ./usr/share/...: keep what is under the corpus's top folder
+                name = member.name.removeprefix("./")
+                if not name.startswith(corpus.top + "/"):
+                    continue
+                relative = name[len(corpus.top) + 1 :]
+            else:
+                relative = member.name.split("/", 1)[1] if "/" in member.name else member.name
             if not any(fnmatch(relative, pattern) for pattern in corpus.include):
                 continue
             target = root / relative

@@ -1863,3 +1863,110 @@ def test_definitions_that_declare_members_are_marked(name, source, scopes) -> No
         assert marked == {"S"} and all(c.members for c in heads if c.section[-1] == "S")
         return
     assert marked == scopes
+
+
+# A Rust trait fixes its function's signature: read alone, each type's ``fmt`` had the same
+# text, one belief anchored at its first occurrence, the others in none (semver's
+# display.rs: 7 of 8 ``fmt`` lost). A trait impl of one undocumented function is read as it.
+RUST_TRAIT_IMPLS = textwrap.dedent(
+    """\
+    impl Display for Version {
+        fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(f, "{}.{}", self.major, self.minor)
+        }
+    }
+
+    /// Parses a requirement.
+    impl FromStr for Req {
+        type Err = Error;
+
+        fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            match self.op { Op::Exact => f.write_str("=") }
+        }
+    }
+
+    impl Ord for Version {
+        /// Newer compares greater.
+        fn cmp(&self, rhs: &Self) -> Ordering {
+            self.major.cmp(&rhs.major)
+        }
+    }
+
+    impl Version {
+        fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            inherent(f)
+        }
+    }
+    """
+)
+
+
+def test_a_trait_impl_of_one_function_is_read_as_that_function() -> None:
+    chunks = split_code(RUST_TRAIT_IMPLS, "rust")
+    heads = [(c.text, c.start_line, c.end_line, c.section, c.members) for c in chunks]
+    assert heads == [
+        (
+            "impl Display for Version fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result",
+            1,
+            5,
+            ("Version", "fmt"),
+            False,
+        ),
+        (
+            "Parses a requirement. impl FromStr for Req type Err = Error "
+            "fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result",
+            7,
+            14,
+            ("Req", "fmt"),
+            False,
+        ),
+        # (a documented function keeps its own text; an inherent impl is no trait's)
+        ("impl Ord for Version", 16, 21, ("Version",), True),
+        (
+            "Newer compares greater. fn cmp(&self, rhs: &Self) -> Ordering",
+            17,
+            20,
+            ("Version", "cmp"),
+            False,
+        ),
+        ("impl Version", 23, 27, ("Version",), True),
+        ("fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result", 24, 26, ("Version", "fmt"), False),
+    ]
+    assert "exact" in chunks[1].context.split()  # the function's body words
+    assert len({c.text for c in chunks}) == len(chunks)
+    check(chunks, RUST_TRAIT_IMPLS)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(("Display", "Debug", "Ord")),
+            st.sampled_from(("A", "B", "C", "D")),
+            st.booleans(),  # an associated type before the function
+            st.booleans(),  # a second function: not one function any more
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+@settings(max_examples=60, deadline=None)
+def test_every_trait_impl_function_is_in_a_definition_of_its_own(
+    impls: list[tuple[str, str, bool, bool]],
+) -> None:
+    # (the same signature in every impl: only the impl's header tells them apart)
+    blocks = []
+    for trait, owner, typed, second in impls:
+        members = ["    type Out = u8;"] if typed else []
+        members.append("    fn run(&self) -> u8 {\n        self.go()\n    }")
+        if second:
+            members.append("    fn stop(&self) {}")
+        blocks.append(f"impl {trait} for {owner} {{\n" + "\n".join(members) + "\n}\n")
+    source = "\n".join(blocks)
+    chunks = split_code(source, "rust")
+    check(chunks, source)
+    runs = [c for c in chunks if c.role == "definition" and c.section[-1] == "run"]
+    assert len(runs) == len(impls)  # each impl's function, once
+    for chunk, (trait, owner, _, second) in zip(runs, impls, strict=True):
+        assert chunk.section == (owner, "run")
+        # one function: its impl's header leads its text, over the impl's lines
+        assert chunk.text.startswith(f"impl {trait} for {owner}") != second

@@ -204,3 +204,31 @@ def test_mcp_tools_say_the_store_file_was_deleted_instead_of_writing_into_it(
         in_process(memory, session)
     finally:
         memory.close()
+
+
+def test_an_open_memorys_reads_refuse_a_store_deleted_or_migrated_under_it(
+    tmp_path: Path,
+) -> None:
+    """Before, ``get``, ``edges``, ``history``, ``stats`` and ``conflicts`` went on reading
+    a deleted file's inode, or a store a newer credo had migrated, as if nothing happened."""
+    path = tmp_path / "memory.db"
+    with Memory(path, root=tmp_path) as memory:
+        memory.remember("We deploy with kubectl from the deploy branch", id="deploy")
+        migrate_by_a_newer_credo(path)
+        reads = (
+            lambda: memory.get("deploy"),
+            lambda: memory.edges("deploy"),
+            lambda: memory.history("deploy"),
+            memory.stats,
+            memory.conflicts,
+        )
+        for read in reads:
+            with pytest.raises(SchemaVersionError, match="restart"):
+                read()
+    gone = tmp_path / "gone.db"
+    with Memory(gone, root=tmp_path) as memory:
+        memory.remember("We deploy with kubectl from the deploy branch", id="deploy")
+        _delete(gone)
+        for read in (lambda: memory.get("deploy"), memory.stats, memory.conflicts):
+            with pytest.raises(StoreError, match=r"deleted or moved.*restart"):
+                read()

@@ -311,3 +311,26 @@ def test_a_store_made_before_infers_its_root_from_a_sample_of_the_ledger(
 
         monkeypatch.setattr(second.store, "ingested_files", whole_ledger)
         assert second.root == root
+
+
+def test_a_backup_opened_where_it_lies_names_the_stores_files_and_restores_relative(
+    tree: Path, tmp_path: Path
+) -> None:
+    """Before, a backup kept the store's relative root (``.``) and, opened from another
+    folder, read it against its own: ``doctor`` called every file missing."""
+    db = tree / "proj" / "m.db"
+    cli(tree / "proj", db, "ingest", "docs")
+    assert kept_root(db) == "."
+    elsewhere = tmp_path / "backups"
+    elsewhere.mkdir()
+    copy = elsewhere / "b.db"
+    cli(tree, db, "backup", str(copy))
+    assert kept_root(copy) == (tree / "proj").resolve().as_posix()
+    doctor = json.loads(cli(elsewhere, copy, "doctor", "--json").stdout)
+    assert doctor["missing_files"] == [] and doctor["ok"] == 1
+    cli(tree, db, "remember", "A belief the restore takes away.")
+    cli(tree, db, "restore", str(copy))
+    assert kept_root(db) == "."  # (the store moves with its project again)
+    with sqlite3.connect(db) as conn:
+        keys = {r[0] for r in conn.execute("SELECT key FROM _meta")}
+    assert "root_in_store" not in keys

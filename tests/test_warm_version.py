@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 import credo
+from credo.memory import Memory
 from credo.surfaces import warm
 from tests.test_hook_events import base
 from tests.test_warm import (  # noqa: F401 (fixtures)
@@ -195,3 +196,40 @@ def test_a_newer_server_refuses_an_older_hook_at_once_and_goes_on(
     assert answers(store_of(project)) and server.process.poll() is None
     assert run_hook("prompt", payload, project, env)[0] == output  # warm again, same bytes
     assert not any("stops serving" in line for line in log_lines(env))
+
+
+def test_mcp_tools_refuse_once_credos_code_changed_under_the_server(
+    project: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """Before, after an upgrade the MCP server's tools went on answering with the old code
+    (and imported new modules beside the old ones at a call's first use of them)."""
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    from tests.test_mcp import data, error
+
+    package = installed_copy(tmp_path)
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "credo", "--db", str(store_of(project)), "mcp"],
+        cwd=str(project),
+        env={**env, "PYTHONPATH": str(package.parent), "CREDO_WARM": "off"},
+    )
+
+    async def main() -> None:
+        async with Client(params, read_timeout_seconds=60) as client:
+            found = data(await client.call_tool("search_memory", {"query": "deploy"}))
+            assert any(b["id"] == "deploy" for b in found["beliefs"])
+            upgrade(package)
+            for tool, arguments in [
+                ("search_memory", {"query": "deploy"}),
+                ("remember_belief", {"text": "Written by the old server"}),
+            ]:
+                said = error(await client.call_tool(tool, arguments))
+                assert "code changed on disk" in said and "restart" in said, said
+
+    with Memory(store_of(project)) as memory:
+        before = memory.stats().beliefs
+    anyio.run(main)
+    with Memory(store_of(project)) as memory:
+        assert memory.stats().beliefs == before  # nothing written by the old code

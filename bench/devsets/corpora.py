@@ -6,11 +6,13 @@ The same form and cache as ``bench/docs_corpora.py``. Unlike ``bench/heldout``, 
 may be read query by query to find what to change; a change found here is then checked
 once on the held-out sets (see README.md).
 
-Code: sqlparse (Python) and ws (JavaScript). Documentation: pymdown-extensions' guide
-(Markdown, MkDocs, with its changelog and release notes) and Pygments' (reStructuredText,
-Sphinx). Focused (``FOCUSED``, apart from the means): fastify's examples and tests
-(module-level routes, hooks and test blocks); ESLint, Tailwind and Docusaurus configuration
-modules (key blocks of ``module.exports = {...}`` and ``export default config``).
+Code: sqlparse (Python), ws (JavaScript), urfave/cli (Go) and semver (Rust), the last two
+from Debian's packages (``apt-get download``, so a Debian machine after ``apt-get update``).
+Documentation: pymdown-extensions' guide (Markdown, MkDocs, with its changelog and release
+notes) and Pygments' (reStructuredText, Sphinx). Focused (``FOCUSED``, apart from the
+means): fastify's examples and tests (module-level routes, hooks and test blocks); ESLint,
+Tailwind and Docusaurus configuration modules (key blocks of ``module.exports = {...}`` and
+``export default config``).
 """
 
 from __future__ import annotations
@@ -68,6 +70,42 @@ DEV: tuple[Corpus, ...] = (
         url="pypi:pygments==2.21.0",
         sha256="610ca751c9bc2492b38eb9a38a7fbc93edbbb2d7182edaf34e66ae493dee5c8c",
         include=("doc/*.rst", "doc/docs/*.rst"),
+    ),
+    # Go and Rust (issue #14, langs67): Debian's -dev packages, fetched by apt-get.
+    Corpus(
+        name="urfave-cli",
+        kind="code",
+        project="urfave/cli",
+        version="1.22.9-2",
+        licence="MIT",
+        url="deb:golang-github-urfave-cli-dev=1.22.9-2",
+        sha256="ed1e942459d1f07bf74e1e4f64b9c37551b20d461e03014bbdf4dbfb0f83913d",
+        top="usr/share/gocode/src/github.com/urfave/cli",
+        # Every file but the five largest tests: the library, its flag types (one file
+        # each, near twins), and tests with build tags and helpers.
+        include=tuple(
+            f"{name}.go"
+            for name in (
+                *("app", "build", "category", "cli", "command", "context", "docs", "errors"),
+                *("fish", "flag", "flag_bool", "flag_bool_t", "flag_duration", "flag_float64"),
+                *("flag_generic", "flag_int", "flag_int64", "flag_int64_slice", "flag_int_slice"),
+                *("flag_string", "flag_string_slice", "flag_uint", "flag_uint64", "funcs"),
+                *("help", "parse", "sort", "template"),
+                *("command_test", "docs_test", "errors_test", "fish_test", "go116_test"),
+                *("helpers_test", "helpers_unix_test", "sort_test"),
+            )
+        ),
+    ),
+    Corpus(
+        name="semver",
+        kind="code",
+        project="semver",
+        version="1.0.14-1",
+        licence="MIT OR Apache-2.0",
+        url="deb:librust-semver-dev=1.0.14-1",
+        sha256="bf3719b7aac4b7f16f0d68a7037306dbc1532758fe7a5dea01254e85cecaca8c",
+        top="usr/share/cargo/registry/semver-1.0.14",
+        include=("src/*.rs", "tests/*.rs", "tests/*/mod.rs", "build.rs"),
     ),
 )
 

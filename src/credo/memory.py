@@ -112,9 +112,11 @@ class Memory(Documents):
         from credo.store.short_ids import full_id
 
         store = self.store
+        store.check_current()  # (a read of a store deleted, replaced or migrated under it)
         return full_id(belief_id, store.holds, store.ids_with_prefix)
 
     def stats(self) -> StoreStats:
+        self.store.check_current()
         keeper = self._roots()
         return self.store.stats()._replace(root=str(keeper.current()), root_source=keeper.source())
 
@@ -374,6 +376,7 @@ class Memory(Documents):
         the pair not resolved (a locked belief first: it outranks the other)."""
         from credo.retrieval.lineage import open_conflicts
 
+        self.store.check_current()
         return open_conflicts(self.store)
 
     def history(self, belief_id: str) -> History:

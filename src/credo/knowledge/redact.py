@@ -221,24 +221,54 @@ _ENV_PASSWORD = re.compile(
 )
 
 
-def _once(text: str) -> str:
-    text = _PEM.sub(MARKER, text)
-    text = _TOKENS.sub(MARKER, text)
-    text = _BEARER.sub(lambda m: m.group(1) + MARKER, text)
-    text = _URL_PASSWORD.sub(lambda m: m.group(1) + MARKER + m.group(2), text)
+# What each rule needs in a text to match at all: cheap ``in`` tests that skip a rule's scan
+# (~0.2 us a character each, 12 of them: a 2 MB configuration file spent 6 s redacting).
+# The case-blind rules' words are looked for in the lower-cased text, exact for ASCII text;
+# other text runs every rule, since ``re.IGNORECASE`` matches some letters beyond ASCII's
+# (``ſ`` for ``s``, ``ı`` for ``i``) that lower-casing does not fold.
+_TOKEN_PREFIXES = ("sk-", "sk_", "rk_", "gh", "github_pat_", "AKIA", "ASIA", "xox", "AIza")
+_TOKEN_PREFIXES += ("whsec_", "glpat-", "npm_", "pypi-", "hf_", "eyJ")
+_ENV_WORDS = ("_KEY", "PASSWORD", "PASSWD", "SECRET", "TOKEN")
+_ASSIGNED = ("key", "secret", "token", "pass", "pwd", "auth", "credential")
+_NAMED = ("key", "secret", "token", "pass", "credential")
+
+
+def _words(low: str | None, words: tuple[str, ...]) -> bool:
+    return low is None or any(word in low for word in words)
+
+
+def _once(text: str, *, gated: bool = True) -> str:
+    """One pass of every rule; ``gated``: skip a rule whose words the text lacks (the same
+    result, tests/test_redact.py)."""
+    low = text.lower() if gated and text.isascii() else None
+    if not gated or "PRIVATE KEY" in text:
+        text = _PEM.sub(MARKER, text)
+    if not gated or any(prefix in text for prefix in _TOKEN_PREFIXES):
+        text = _TOKENS.sub(MARKER, text)
+    if _words(low, ("bearer", "authorization")):
+        text = _BEARER.sub(lambda m: m.group(1) + MARKER, text)
+    if not gated or "://" in text:
+        text = _URL_PASSWORD.sub(lambda m: m.group(1) + MARKER + m.group(2), text)
     if "ENV" in text:
         text = _docker_env().sub(lambda m: m.group(1) + MARKER, text)
-    text = _ENV_KEY.sub(lambda m: m.group(1) + MARKER, text)
-    text = _ENV_PASSWORD.sub(lambda m: m.group(1) + MARKER, text)
-    text = _NAME_VALUE.sub(lambda m: m.group(1) + MARKER, text)
-    text = _VALUE_NAME.sub(lambda m: m.group(1) + MARKER, text)
+    if not gated or any(word in text for word in _ENV_WORDS):
+        text = _ENV_KEY.sub(lambda m: m.group(1) + MARKER, text)
+    if not gated or "PASS" in text:
+        text = _ENV_PASSWORD.sub(lambda m: m.group(1) + MARKER, text)
+    if _words(low, _NAMED) and (low is None or ("name" in low and "value" in low)):
+        text = _NAME_VALUE.sub(lambda m: m.group(1) + MARKER, text)
+        text = _VALUE_NAME.sub(lambda m: m.group(1) + MARKER, text)
     if any(word in text for word in _COMMANDS):
         command, curl_quoted = _command_rules()
         text = curl_quoted.sub(lambda m: m.group(1) + MARKER, text)
         text = command.sub(lambda m: m.group(1) + MARKER, text)
-    text = _FLAG.sub(lambda m: m.group(1) + MARKER, text)
-    text = _QUOTED_PHRASE.sub(lambda m: m.group(1) + m.group(2) + MARKER + m.group(2), text)
-    text = _SHORT_PASSWORD.sub(lambda m: m.group(1) + MARKER, text)
+    if not _words(low, _ASSIGNED):  # (every rule below needs one of these words)
+        return text
+    if _words(low, _NAMED):
+        text = _FLAG.sub(lambda m: m.group(1) + MARKER, text)
+        text = _QUOTED_PHRASE.sub(lambda m: m.group(1) + m.group(2) + MARKER + m.group(2), text)
+    if _words(low, ("pass",)):
+        text = _SHORT_PASSWORD.sub(lambda m: m.group(1) + MARKER, text)
     return _ASSIGNMENT.sub(lambda m: m.group(1) + MARKER, text)
 
 

@@ -7,7 +7,8 @@ The rules (summed up in the README, "The store's root"):
   resolve paths against it, whatever the current folder. A SQLite store that lies inside
   its root keeps it relative to the store file's folder (``..`` for a work tree's
   ``.credo/memory.db``), so moving or copying the project moves the root with it; any
-  other root is kept as an absolute path.
+  other root is kept as an absolute path. A backup file keeps it absolute, and a restore
+  relative again (store/backup.py).
 - **Chosen** by the first write that stores a file path relative to the root (an ingest, a
   ``link`` or ``remember --doc`` of a local file, an import of anchored records), from the
   first path it names (else the current folder): the git work tree holding that path; else

@@ -123,6 +123,45 @@ def _copy(source: sqlite3.Connection, target: Path) -> None:
         os.fsync(handle.fileno())
 
 
+# A store's root (knowledge/root.py) is kept relative to its file when the file lies in it.
+# A backup file lies elsewhere, so it keeps the root absolute (opened where it is, it names
+# the same files) and the relative form aside, which a restore puts back.
+_ROOT = "root"
+_ROOT_IN_STORE = "root_in_store"
+
+
+def _pin_root(copy: Path, store_file: Path) -> None:
+    """Make a relative root in ``copy`` (a backup of ``store_file``) absolute."""
+    with _closing(sqlite3.connect(str(copy), isolation_level=None)) as conn:
+        row = _meta_value(conn, _ROOT)
+        if row is None or not row[0] or Path(row[0]).is_absolute():
+            return
+        pinned = (store_file.resolve().parent / row[0]).resolve().as_posix()
+        with conn:
+            conn.execute("BEGIN")
+            conn.executemany(
+                "INSERT INTO _meta(key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                ((_ROOT, pinned), (_ROOT_IN_STORE, row[0])),
+            )
+
+
+def _unpin_root(conn: sqlite3.Connection) -> None:
+    """Give a restored store back the relative root its backup kept aside."""
+    row = _meta_value(conn, _ROOT_IN_STORE)
+    if row is not None:
+        with conn:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("UPDATE _meta SET value = ? WHERE key = ?", (row[0], _ROOT))
+            conn.execute("DELETE FROM _meta WHERE key = ?", (_ROOT_IN_STORE,))
+
+
+def _meta_value(conn: sqlite3.Connection, key: str) -> tuple[str] | None:
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = '_meta'").fetchone() is None:
+        return None  # (not a credo store: validate says so)
+    return conn.execute("SELECT value FROM _meta WHERE key = ?", (key,)).fetchone()
+
+
 def _temp_beside(path: Path, prefix: str) -> Path:
     """A fresh temporary file name in ``path``'s folder (same file system: rename is
     atomic)."""
@@ -160,6 +199,7 @@ def backup(store_path: str | os.PathLike[str], dest: str | os.PathLike[str]) -> 
     try:
         with _closing(_open(source_path, read_only=False)) as source:
             _copy(source, tmp)
+        _pin_root(tmp, source_path)
         with _closing(_open(tmp, read_only=True)) as check:
             version = current_version(check)
             beliefs = _count_beliefs(check)
@@ -264,6 +304,7 @@ def restore(
                 raise StoreError(f"cannot switch {target} to WAL mode (got {mode})")
             live.execute("PRAGMA synchronous = FULL")
             reader.backup(live)
+            _unpin_root(live)
             problems = [str(r[0]) for r in live.execute("PRAGMA quick_check")]
             if problems != ["ok"]:
                 raise StoreError(f"restored store {target} fails quick_check: {problems[:3]}")

@@ -11,6 +11,7 @@ hook and the rest of the CLI never pay for it.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -86,11 +87,15 @@ BeliefId = Annotated[
 
 
 @contextlib.contextmanager
-def _tool_errors(memory: Memory) -> Iterator[None]:
+def _tool_errors(memory: Memory, code: str | None) -> Iterator[None]:
     """CredoError messages are written to be shown to a model (errors.py): pass them on as a
     ToolError, so the call returns is_error with the message and the server keeps running.
     A store that a newer credo migrated since this server opened it answers every call with
-    the error that says to restart the server (store.check_current)."""
+    the error that says to restart the server (store.check_current); so does credo's own
+    code changed on disk since the server started (``code``: warm.code_id), which would
+    otherwise mix the old modules loaded with the new ones a call imports first."""
+    if code is not None:
+        _same_code(code)
     try:
         memory.store.check_current()
         yield
@@ -98,12 +103,28 @@ def _tool_errors(memory: Memory) -> Iterator[None]:
         raise ToolError(" ".join(str(exc).split())) from None
 
 
-def build_server(memory: Memory) -> MCPServer:
+def _same_code(code: str) -> None:
+    from credo.surfaces import warm
+
+    try:
+        now: str | None = warm.code_id()
+    except OSError:  # its folders are being replaced
+        now = None
+    if now != code:
+        raise ToolError(
+            f"credo's code changed on disk since this MCP server started ({code} -> {now}): "
+            "restart the MCP server to use it (in Claude Code: /mcp, then reconnect credo)"
+        )
+
+
+def build_server(memory: Memory, code: str | None = None) -> MCPServer:
     """An ``MCPServer`` whose tools act on ``memory`` (opened once, by the caller).
 
     The tools are ``async`` so they run on the event loop one at a time: the store is one
-    SQLite connection, and each call takes milliseconds.
+    SQLite connection, and each call takes milliseconds. ``code``: the credo code this
+    process started with (``warm.settled_code_id``); None checks nothing (a test's server).
     """
+    guard = functools.partial(_tool_errors, memory, code)
     server = MCPServer(
         SERVER_NAME,
         title="credo memory",
@@ -142,7 +163,7 @@ def build_server(memory: Memory) -> MCPServer:
         supersedes, left out) and conflicts (beliefs it contradicts, packed beside it: ask
         the user which holds). `memory_block` is the same result as one text block.
         """
-        with _tool_errors(memory):
+        with guard():
             result = memory.retrieve(
                 query, token_budget=budget, with_doc_anchors=True, include_superseded=history
             )
@@ -166,7 +187,7 @@ def build_server(memory: Memory) -> MCPServer:
         to the sentences that match, with "…" where text is left out), kind, origin,
         locked flag, confidence, its anchors (files and line ranges) and its edges. Returns
         them as `credo show ID --json` does."""
-        with _tool_errors(memory):
+        with guard():
             belief = memory.get(id)
             anchors = memory.anchors(id)
             edges = memory.edges(id)
@@ -210,7 +231,7 @@ def build_server(memory: Memory) -> MCPServer:
         marked as conflicting with those it only disputes: `supersedes` and `contradicts`
         list their ids (undo a wrong one with forget_belief on the correction).
         """
-        with _tool_errors(memory), _store(memory, scope) as target:
+        with guard(), _store(memory, scope) as target:
             belief_id = target.remember(
                 text, doc=doc, kind=kind, origin="agent_inferred", retention=retention
             )
@@ -227,7 +248,7 @@ def build_server(memory: Memory) -> MCPServer:
         of the user-global store (remembered with scope 'global') is locked with scope
         'global': every project then recalls it, marked global.
         """
-        with _tool_errors(memory), _store(memory, scope, create=False) as target:
+        with guard(), _store(memory, scope, create=False) as target:
             belief = target.lock(id)
         return {"belief": to_jsonable(belief)}
 
@@ -251,7 +272,7 @@ def build_server(memory: Memory) -> MCPServer:
         Returns the edge. Adding the same (src, dst, type) twice is an error, and so is
         superseding a locked belief: only the user can retire a lock.
         """
-        with _tool_errors(memory):
+        with guard():
             edge = memory.relate(src, dst, type, weight=weight)
         return {"edge": to_jsonable(edge)}
 
@@ -260,7 +281,7 @@ def build_server(memory: Memory) -> MCPServer:
         """List the open contradictions: pairs of current beliefs joined by CONTRADICTS and
         not yet resolved, the locked one first when one is (it outranks the other). Returns
         the pairs; settle one with resolve_conflict once the user says which holds."""
-        with _tool_errors(memory):
+        with guard():
             found = memory.conflicts()
         return {"conflicts": to_jsonable(found)}
 
@@ -269,7 +290,7 @@ def build_server(memory: Memory) -> MCPServer:
         """Settle a contradiction the user decided: winner SUPERSEDES and RESOLVES loser, so
         searches serve the winner only. A locked loser cannot be retired this way (the
         user does it). Returns the edges written."""
-        with _tool_errors(memory):
+        with guard():
             written = memory.resolve(winner, loser)
         return {"edges": to_jsonable(written)}
 
@@ -286,7 +307,7 @@ def build_server(memory: Memory) -> MCPServer:
     ) -> dict[str, Any]:
         """Anchor a belief to the file (and line range) it is about, so a search that names
         the file finds it and results show where it comes from. Returns the anchor."""
-        with _tool_errors(memory):
+        with guard():
             anchor = memory.link(id, uri, lines=lines)
         return {"anchor": to_jsonable(anchor)}
 
@@ -304,7 +325,7 @@ def build_server(memory: Memory) -> MCPServer:
         about a file or everything under a folder/). Returns the anchors."""
         if (id is None) == (doc is None):
             raise ToolError("give exactly one of id (a belief id) or doc (a path or URL)")
-        with _tool_errors(memory):
+        with guard():
             found = memory.anchors(id) if id is not None else memory.beliefs_for_doc(doc or "")
         return {"anchors": to_jsonable(found)}
 
@@ -326,7 +347,7 @@ def build_server(memory: Memory) -> MCPServer:
         project's store does not hold is forgotten in the user-global store (`store` says
         which). `current_again` lists the beliefs it alone superseded: searches serve them
         as current again (forget or supersede them too if they are outdated)."""
-        with _tool_errors(memory):
+        with guard():
             where, full, again = global_store.forget_naming_current(memory, id, hard=hard)
         return {"id": full, "forgotten": True, "hard": hard, "store": where, "current_again": again}
 
@@ -340,7 +361,7 @@ def build_server(memory: Memory) -> MCPServer:
     ) -> dict[str, Any]:
         """Report whether a recalled belief helped ('used') or misled you ('harmful'); this
         moves its confidence, which ranking takes into account. Returns the belief."""
-        with _tool_errors(memory):
+        with guard():
             belief = memory.feedback(id, signal)
         return {"belief": to_jsonable(belief)}
 
@@ -362,6 +383,9 @@ def serve(db: str | None = None) -> None:
     tree's ``.credo/memory.db``) and serve it on stdio until the client closes the pipe;
     the hooks' warm socket for the same store is served beside it (``CREDO_WARM=off``
     turns that off)."""
+    from credo.surfaces import warm
+
+    code = warm.settled_code_id()  # (before the first tool's imports: see its docstring)
     memory = Memory(db, source="mcp")
     # The hooks' warm server (credo.surfaces.serve) in background threads, on its own
     # Memory: the hook of every prompt in this session asks it first.
@@ -373,7 +397,7 @@ def serve(db: str | None = None) -> None:
         warm_server.start_quietly(path) if not isinstance(path, Path) or path.is_file() else None
     )
     try:
-        build_server(memory).run("stdio")
+        build_server(memory, code).run("stdio")
     finally:
         if listener is not None:
             listener.stop()

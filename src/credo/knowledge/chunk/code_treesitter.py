@@ -215,6 +215,53 @@ class _Found:
     body: tuple[int, int] | None  # byte range of the body
 
 
+# A Rust ``impl Trait for Type`` (`_trait_impls_as_functions`); the members it may hold
+# besides its one function: associated types (``type Err = Error;``).
+_TRAIT_IMPL = "trait impl"
+_IMPL_FUNCTION = "function_item"
+_IMPL_TYPES = frozenset({"type_item"})
+
+
+def _trait_impls_as_functions(
+    found: list[_Found], nodes: list[str], parents: list[int]
+) -> list[_Found]:
+    """A Rust trait impl that holds one function without a doc comment of its own (and
+    maybe associated types) becomes that function: one definition over the impl's lines,
+    trail ``(Type, function)``, text the impl's header then its members' signatures
+    (``impl Display for Comparator fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result``),
+    context the words of the whole impl body.
+
+    Why: the trait fixes the function's signature, so each type's ``fmt``, ``cmp`` or
+    ``from_str`` read alone has the same text, and the same text is one belief anchored at
+    its first occurrence in a file: the others were in no belief at all. The impl's header
+    names the type and the trait, as a Go method's receiver names its type; read with it,
+    each is a definition of its own, in the file's words and order."""
+    children: dict[int, list[int]] = {}
+    for index, parent in enumerate(parents):
+        if parent >= 0:
+            children.setdefault(parent, []).append(index)
+    dropped: set[int] = set()
+    for index, kind in enumerate(nodes):
+        members = children.get(index, [])
+        functions = [k for k in members if nodes[k] == _IMPL_FUNCTION]
+        if (
+            kind != _TRAIT_IMPL
+            or len(functions) != 1
+            or any(k not in functions and nodes[k] not in _IMPL_TYPES for k in members)
+        ):
+            continue
+        function = found[functions[0]].definition
+        if function.doc or found[functions[0]].body is None:
+            continue
+        impl = found[index].definition
+        signatures = [impl.signature, *(found[k].definition.signature for k in members)]
+        merged = Definition(function.trail, impl.start_line, impl.end_line, " ".join(signatures))
+        merged.doc, merged.doc_first, merged.members = impl.doc, impl.doc_first, False
+        found[index] = _Found(merged, found[index].body)
+        dropped.update(members)
+    return [f for index, f in enumerate(found) if index not in dropped]
+
+
 class _Reader:
     """One file's tree: definitions, docs, header and comments."""
 
@@ -258,15 +305,19 @@ class _Reader:
         spans.extend((call.start, call.node.end_byte, call) for call in calls)
         spans.sort(key=lambda span: (span[0], -span[1]))
         found: list[_Found] = []
-        open_scopes: list[tuple[int, tuple[str, ...]]] = []  # (end byte, trail)
+        nodes: list[str] = []  # each found one's node type ("" for a call)
+        parents: list[int] = []  # the index of the found one around each, or -1
+        open_scopes: list[tuple[int, tuple[str, ...], int]] = []  # (end byte, trail, index)
         for start, end, item in spans:
             while open_scopes and open_scopes[-1][0] <= start:
                 open_scopes.pop()
-            trail = open_scopes[-1][1] if open_scopes else ()
+            trail, parent = open_scopes[-1][1:] if open_scopes else ((), -1)
+            index = parent
             if isinstance(item, Call):
                 trail = (*trail, item.name)
                 if not item.scope:
                     found.append(self.call(item, trail))
+                    nodes.append("")
             else:
                 node, captures = item
                 receiver = captures.get("receiver")
@@ -275,8 +326,13 @@ class _Reader:
                     trail = (owner.group(1),) if owner else ()
                 trail = (*trail, self.name(captures["name"][0]))
                 found.append(self.definition(node, captures.get("body", [None])[0], trail))
-            open_scopes.append((end, trail))
-        return found
+                is_trait_impl = node.type == "impl_item" and node.child_by_field_name("trait")
+                nodes.append(_TRAIT_IMPL if is_trait_impl else node.type)
+            if len(found) > len(parents):
+                parents.append(parent)
+                index = len(found) - 1
+            open_scopes.append((end, trail, index))
+        return _trait_impls_as_functions(found, nodes, parents)
 
     def node_text(self, node: Node) -> str:
         return self.text(node.start_byte, node.end_byte)

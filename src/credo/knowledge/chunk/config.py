@@ -248,14 +248,18 @@ def _clean(line: str) -> str:
     return line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS]
 
 
+# A letter or digit: ``\w`` is ``str.isalnum`` and the underscore (the re module's rule).
+_ALNUM = re.compile(r"[^\W_]")
+
+
 def _kept(line: str) -> bool:
     # ``}``, ``],`` and ``---`` carry no words; a blank line none either.
-    return any(char.isalnum() for char in line)
+    return _ALNUM.search(line) is not None
 
 
 def _text(lines: _Rows, first: int, last: int) -> str:
     """Rows ``first..last`` as written, dedented, without the lines that carry no words."""
-    kept = [_clean(line) for line in lines.rows[first : last + 1] if _kept(line)]
+    kept = [line for line in lines.cleaned[first : last + 1] if line is not None]
     indent = min((len(line) - len(line.lstrip()) for line in kept), default=0)
     return "\n".join(line[indent:] for line in kept)
 
@@ -271,9 +275,14 @@ class _Rows:
     def __init__(self, rows: list[str], marks: tuple[str, ...] = _COMMENT_MARKS) -> None:
         self.rows = rows
         self.marks = marks  # what starts a comment line in this file's language
+        # Each row as a chunk's text holds it, None for one that carries no words.
+        self.cleaned: list[str | None] = [_clean(line) if _kept(line) else None for line in rows]
         self.prefix = [0]
-        for line in rows:
-            self.prefix.append(self.prefix[-1] + (len(_clean(line)) + 1 if _kept(line) else 0))
+        total = 0
+        for line in self.cleaned:
+            if line is not None:
+                total += len(line) + 1
+            self.prefix.append(total)
 
     def __len__(self) -> int:
         return len(self.rows)

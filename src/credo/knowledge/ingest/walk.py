@@ -342,9 +342,11 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     describe › it, chained hooks) (js65)
 # 18: a Makefile's ?=, :=, +=, ::= and a Dockerfile's ENV NAME value are redacted as = is;
 #     so is a lower-case pass key (smtp_pass = x, an INI's pass = x) (review65)
-# 19: a JS/TS module's exported configuration object is read by key, as a JSON file is
+# 19: a Rust trait impl of one undocumented function is read as that function, over the
+#     impl's lines (impl Display for T fn fmt...): each type's fmt is a belief (langs67)
+# 20: a JS/TS module's exported configuration object is read by key, as a JSON file is
 #     (module.exports = {...}, export default defineConfig({...}), eslint flat configs) (js67)
-READER_VERSION = 19
+READER_VERSION = 20
 
 
 class Read(NamedTuple):
