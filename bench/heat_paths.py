@@ -47,6 +47,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 
 from credo.retrieval import pipeline  # noqa: E402
+from credo.retrieval.graph_lanes import lane_best  # noqa: E402
 from credo.retrieval.lanes.heat import heat_over_links  # noqa: E402
 from credo.store.graph import Link  # noqa: E402
 
@@ -129,13 +130,21 @@ def recorded_heat() -> Iterator[dict[str, Any]]:
     seen: dict[str, Any] = {}
     original = pipeline.heat_scores
 
-    def spy(store: Any, seeds: Mapping[str, float], hops: list[list[Link]], options: Any) -> Any:
+    def spy(
+        store: Any,
+        seeds: Mapping[str, float],
+        hops: list[list[Link]],
+        options: Any,
+        keep: Mapping[str, float] | None = None,
+        locked: Any = None,
+    ) -> Any:
         best = max(seeds.values())
         seen["seeds"] = {k: v / best for k, v in seeds.items()}  # (as the lane scales them)
         seen["links"] = [link for hop in hops[: options.heat_hops] for link in hop]
         seen["t"] = options.heat_t
-        seen["heat"] = heat = original(store, seeds, hops, options)
-        return heat
+        seen["heat"] = heat = original(store, seeds, hops, options)  # (the whole lane)
+        # (the pipeline asks the lane's best: ``heat_scores`` gives the same)
+        return heat if keep is None else lane_best(heat, keep, options.graph_lane_limit, locked)
 
     pipeline.heat_scores = spy
     try:

@@ -104,14 +104,25 @@ def link_ends(links: list[Link]) -> set[str]:
 
 
 def heat_scores(
-    store: "Store", seeds: Mapping[str, float], hops: list[list[Link]], options: Options
+    store: "Store",
+    seeds: Mapping[str, float],
+    hops: list[list[Link]],
+    options: Options,
+    keep: Mapping[str, float] | None = None,
+    locked: Mapping[str, CandidateRow | None] | None = None,
 ) -> dict[str, float]:
     """The heat lane's scores: the seeds scaled to a best of 1.0, over the first
-    ``heat_hops`` hops (gathered from the store's heat rows when it keeps them)."""
+    ``heat_hops`` hops (gathered from the store's heat rows when it keeps them). With
+    ``keep``, ``lane_best(heat, keep, options.graph_lane_limit, locked)`` of them, taken
+    from the series' answer when no lock was met (``heat.best_of``, tested equal)."""
     best = max(seeds.values())
     scaled = {k: v / best for k, v in seeds.items()}
-    taken, cap = hops[: options.heat_hops], options.graph_max_links
-    return heat_lane(scaled, taken, store.heat_rows, cap=cap, t=options.heat_t, above=1e-9)
+    taken, cap, limit = hops[: options.heat_hops], options.graph_max_links, options.graph_lane_limit
+    picked = None if keep is None or locked is not None else (keep, limit)
+    heat = heat_lane(
+        scaled, taken, store.heat_rows, cap=cap, t=options.heat_t, above=1e-9, best=picked
+    )
+    return heat if keep is None or picked is not None else lane_best(heat, keep, limit, locked)
 
 
 def bfs_scores(

@@ -529,8 +529,7 @@ def _rank(
         # (None: no lock met; a row is a non-empty tuple, so only a lock's None is false)
         locked = None if all(known.values()) else known
         if lanes["heat"]:
-            heat = heat_scores(store, seeds, hops, options)
-            lane_scores["heat"] = lane_best(heat, keyword, options.graph_lane_limit, locked)
+            lane_scores["heat"] = heat_scores(store, seeds, hops, options, keyword, locked)
         if lanes["bfs"]:
             bfs = bfs_scores(seeds, hops, options.bfs_decay)
             lane_scores["bfs"] = lane_best(bfs, keyword, options.graph_lane_limit, locked)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import sys
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from itertools import accumulate, chain, compress, repeat
 from operator import add, attrgetter, itemgetter, not_
 from typing import TYPE_CHECKING
@@ -41,6 +41,9 @@ _INV_SQRT = attrgetter("inv_sqrt")
 _BLOCK = attrgetter("block")
 _OFFSETS = attrgetter("offsets")
 _LENGTHS = attrgetter("lengths")
+# A lane's best (``graph_lanes.lane_best``): the beliefs to keep whatever their heat (the
+# keyword hits), and how many others, the hottest, join them.
+Best = tuple[Container[str], int]
 
 
 def adjacency(links: Sequence[Link], nodes: set[str]) -> dict[str, dict[str, float]]:
@@ -96,17 +99,34 @@ def heat_lane(
     cap: int,
     t: float,
     above: float,
+    best: Best | None = None,
 ) -> dict[str, float]:
     """The heat of ``seeds`` over the links of ``hops``: gathered from the seeds' heat rows
     (``heat_over_rows``) when ``hops`` is one hop read whole (fewer links than ``cap``, the
     read's limit: each seed's row in the query is then its whole row) and ``heat_rows()``
     (the store's, per version) holds them; else ``heat_kernel(seeds, adjacency(links, seeds
-    and link ends))`` built straight from the links (``heat_over_links``)."""
+    and link ends))`` built straight from the links (``heat_over_links``). With ``best``,
+    only the lane's best of it (``best_of``)."""
     if len(hops) == 1 and len(hops[0]) < cap and (rows := heat_rows()) is not None:
-        found = heat_over_rows(seeds, rows, t=t, above=above)
+        found = heat_over_rows(seeds, rows, t=t, above=above, best=best)
         if found is not None:
             return found
-    return heat_over_links(seeds, [link for hop in hops for link in hop], t=t, above=above)
+    heat = heat_over_links(seeds, [link for hop in hops for link in hop], t=t, above=above)
+    return heat if best is None else best_of(heat, list(heat), best)  # (heat: by id)
+
+
+def best_of(heat: Mapping[str, float], names: list[str], best: Best) -> dict[str, float]:
+    """``graph_lanes.lane_best(heat, keep, limit)`` (``best``) without locks, ``names`` the
+    keys of ``heat`` by id: the kept ones by id, then the ``limit`` hottest others by
+    (heat desc, id asc), the same dict in the same order (tested). Taken straight from the
+    series' answer, it spares the lane's whole id-ordered dict."""
+    keep, limit = best
+    found = {k: heat[k] for k in names if k in keep}
+    others = [k for k in names if k not in keep]
+    others.sort(key=heat.__getitem__, reverse=True)  # (stable: ties stay by id)
+    del others[limit:]
+    found.update(zip(others, map(heat.__getitem__, others), strict=True))
+    return found
 
 
 def heat_over_rows(
@@ -116,6 +136,7 @@ def heat_over_rows(
     t: float = DEFAULT_T,
     terms: int = TAYLOR_TERMS,
     above: float,
+    best: Best | None = None,
 ) -> dict[str, float] | None:
     """``heat_over_links(seeds, links, above=above)`` with ``links`` every link touching the
     seeds (one hop, none cut), gathered from each seed's heat row (``rows``: id ->
@@ -140,7 +161,7 @@ def heat_over_rows(
         return None  # (a seed the version does not hold: the caller builds from links)
     members = list(chain.from_iterable(map(_MEMBERS, held)))  # each seed, then its row
     if len(set(members)) == len(members):
-        return _leaves_only(seeds, names, held, members, t, terms, above)
+        return _leaves_only(seeds, names, held, members, t, terms, above, best)
     sizes = list(map(len, map(_MEMBERS, held)))
     outside = list(map(not_, map(seeds.__contains__, members)))  # not a seed
     others = list(compress(members, outside))  # the other nodes, as the seeds meet them
@@ -180,6 +201,7 @@ def heat_over_rows(
         t,
         terms,
         above,
+        best,
     )
 
 
@@ -191,6 +213,7 @@ def _leaves_only(
     t: float,
     terms: int,
     above: float,
+    best: Best | None,
 ) -> dict[str, float]:
     """``heat_over_rows`` when no node is met twice (no seed in a row, no neighbour
     shared): every other node is a leaf of one seed, so each seed's block of segments is
@@ -215,6 +238,7 @@ def _leaves_only(
         t,
         terms,
         above,
+        best,
     )
 
 
@@ -269,13 +293,17 @@ def _series(
     t: float,
     terms: int,
     above: float,
+    best: Best | None = None,
 ) -> dict[str, float]:
     """``_taylor_arrays``' series over segments laid out already (node i's segment starts
     at ``segments[i]``: itself, then its neighbours by id; ``at``: each entry's node,
-    ``weights`` its weight), the nodes hotter than ``above`` by id."""
+    ``weights`` its weight), the nodes hotter than ``above`` by id (with ``best``, the
+    lane's best of them: ``best_of``)."""
     heat = _folded(at, weights, segments, values, t, terms)
     kept = heat > above
     found = dict(zip(compress(nodes, kept.tolist()), heat[kept].tolist(), strict=True))
+    if best is not None:
+        return best_of(found, sorted(found), best)
     return {n: found[n] for n in sorted(found)}
 
 
