@@ -92,8 +92,8 @@ def _tool_errors(memory: Memory) -> Iterator[None]:
     A store that a newer credo migrated since this server opened it answers every call with
     the error that says to restart the server (store.check_current)."""
     try:
-        memory.store.check_current()
-        yield
+        with memory.store.checked():  # (once: the retrieves inside take it as theirs)
+            yield
     except CredoError as exc:
         raise ToolError(" ".join(str(exc).split())) from None
 
