@@ -176,8 +176,7 @@ class Engine:
         (a store that keeps no root yet takes one from it; the caller holds ``lock``: the
         ``Memory`` is shared)."""
         memory = self.memory()
-        # A newer credo may have migrated it since (~5 us): checked once for the request,
-        # the retrieves inside take this check as theirs while nobody commits.
+        # (a newer credo may have migrated it since: checked once for all the request reads)
         with memory.store.checked():
             settings = self.settings(folder)
             memory.settings, memory.workdir = settings, folder
