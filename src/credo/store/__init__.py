@@ -152,6 +152,13 @@ class SqliteStore(
             refuse_moved(self.path, version, self._latest)
         self._schema_seen = data_version
 
+    def checked(self) -> contextlib.AbstractContextManager[None]:
+        """``check_current`` once for a long-lived surface's request: the retrieves inside
+        take that check as theirs while no other connection commits (``PRAGMA
+        data_version`` unchanged, which each still reads), instead of a ``stat`` and the
+        version compare again each. Not re-entrant: a request is one scope."""
+        return _Checked(self)
+
     def before_commit(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` at the end of every outermost write transaction, before COMMIT
         (derived state such as HRR traces is flushed inside the same transaction)."""
@@ -267,6 +274,24 @@ class SqliteStore(
             for r in self.conn.execute("PRAGMA foreign_key_check")
         ]
         return problems
+
+
+class _Checked:
+    """``SqliteStore.checked``'s scope (a class: a generator-based one costs more)."""
+
+    __slots__ = ("_store",)
+
+    def __init__(self, store: SqliteStore) -> None:
+        self._store = store
+
+    def __enter__(self) -> None:
+        store = self._store
+        data_version = int(store.conn.execute("PRAGMA data_version").fetchone()[0])
+        store.check_current(data_version)  # raises before the scope holds anything
+        store._checked_at = data_version
+
+    def __exit__(self, *_: object) -> None:
+        self._store._checked_at = None
 
 
 # (Said to a one-off command as to a server: a CLI run meets it too, mid-ingest.)

@@ -234,6 +234,7 @@ class Bm25Mirror:
         self.complete = False
         # (weights, every posting's part under them) made by ``read_all_terms``, or None.
         self._eager: tuple[tuple[float, ...], npt.NDArray[np.float64]] | None = None
+        self._bounds: list[int] = []  # ``_starts`` as Python ints, when ``_eager`` is made
         self.ranks: KeywordRanks | None = None  # a warm index's (store/warm_keyword.py)
 
     def read_all_terms(self, weights: tuple[float, ...] | None = None) -> None:
@@ -282,6 +283,9 @@ class Bm25Mirror:
         if weights is not None and len(docs) <= MAX_EAGER_PARTS:
             parts = self._all_parts(weights)
             self._eager = None if parts is None else (weights, parts)
+            # (the terms' bounds as Python ints, for ``_slices``: ~36 bytes a term, and
+            # only for an index small enough to be eager)
+            self._bounds = [] if parts is None else self._starts.tolist()
 
     def _all_parts(self, weights: tuple[float, ...]) -> npt.NDArray[np.float64] | None:
         """``_parts`` of every term at once, over the flat arrays: the same doubles element
@@ -383,13 +387,21 @@ class Bm25Mirror:
         stems = self._tokenizer.stems(terms)
         if stems is None or self.rows == 0:
             return None
-        found = [p for p in map(self._term_postings, stems) if len(p.docs)]
-        if not found:
-            return np.zeros(0, np.int64), np.zeros(0, np.float64)
-        if len(found) == 1:  # its rows distinct and ascending: its parts are the scores
-            docs = found[0].docs
+        eager = self._eager
+        if eager is not None and eager[0] == weights:
+            # (a warm index's default weights: each term's rows and parts are slices of
+            # the flat arrays, taken as they are; no ``Postings`` made a term, ~7 us each)
+            doc_list, parts = self._slices(stems, eager[1])
         else:
-            docs, where = _distinct(np, np.concatenate([p.docs for p in found]))
+            found = [p for p in map(self._term_postings, stems) if len(p.docs)]
+            doc_list = [p.docs for p in found]
+            parts = [self._parts(postings, weights) for postings in found]
+        if not doc_list:
+            return np.zeros(0, np.int64), np.zeros(0, np.float64)
+        if len(doc_list) == 1:  # its rows distinct and ascending: its parts are the scores
+            docs = doc_list[0]
+        else:
+            docs, where = _distinct(np, np.concatenate(doc_list))
         if docs[-1] >= len(self._sizes):
             return None
         # Each row's parts added from 0.0 in term order (a phrase no row holds adds 0.0 to
@@ -397,10 +409,23 @@ class Bm25Mirror:
         # ``where`` runs term by term, so one call gives the floats that a scatter-add per
         # term gave (three numpy calls a term). One term's rows need no sum: 0.0 + each part
         # is the very float ``bincount`` gives (a -0.0 made 0.0, as it makes it).
-        parts = [self._parts(postings, weights) for postings in found]
         if len(parts) == 1:
             return docs, parts[0] + 0.0
         return docs, np.bincount(where, weights=np.concatenate(parts))
+
+    def _slices(
+        self, stems: list[str], parts: npt.NDArray[np.float64]
+    ) -> tuple[list[npt.NDArray[Any]], list[npt.NDArray[np.float64]]]:
+        """The rows and ``parts`` of each of ``stems`` that some row holds, in order: the
+        slices of the flat arrays a complete mirror's ``Postings`` would hold."""
+        bounds, at = self._bounds, self._term_index.get
+        spans = [
+            (bounds[i], bounds[i + 1])
+            for i in map(at, stems)
+            if i is not None and bounds[i] < bounds[i + 1]
+        ]
+        docs = self._all_docs
+        return [docs[lo:hi] for lo, hi in spans], [parts[lo:hi] for lo, hi in spans]
 
     def _parts(self, postings: Postings, weights: tuple[float, ...]) -> npt.NDArray[np.float64]:
         """Each of the term's rows' part of the bm25 sum, as fts5Bm25Function computes it:

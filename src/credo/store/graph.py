@@ -68,7 +68,10 @@ class _OneVersion:
         store = self._store
         if store._one_version_depth == 0:
             data_version = store_version(store.conn)[0]
-            store.check_current(data_version)  # raises before the scope holds anything
+            # (raises before the scope holds anything; a request's check holds for the
+            # retrieves inside it while no other connection commits: ``Store.checked``)
+            if data_version != store._checked_at:
+                store.check_current(data_version)
             store._data_version = data_version
             self._outer = True
         store._one_version_depth += 1
@@ -91,6 +94,9 @@ class GraphQueries(DocAnchorMatches):
     # and how many scopes are open; None outside one.
     _data_version: int | None = None
     _one_version_depth = 0
+    # ``PRAGMA data_version`` at which a long-lived surface's request found the store
+    # current (``SqliteStore.checked``), while the request lasts; None outside one.
+    _checked_at: int | None = None
     # Per store version: whether any belief has a context, any a class but fact, and any
     # passage line statistics (store/line_stats.py).
     _contexts_seen: tuple[tuple[int, int] | None, tuple[bool, ...]] | None = None

@@ -69,15 +69,16 @@ def _derived_flags(ids: list[str]) -> list[bool]:
     the same ~170 ids again and again, and a regular expression over them costs more than
     the lookups (a pure function of the id: kept across versions, started over past the
     bound)."""
-    flags = list(map(_IS_DERIVED.get, ids))
-    if None in flags:
-        if len(_IS_DERIVED) + len(ids) > _MAX_IS_DERIVED:
-            _IS_DERIVED.clear()
-        for i in ids:
-            if i not in _IS_DERIVED:
-                _IS_DERIVED[i] = _DERIVED.fullmatch(i) is not None
-        flags = list(map(_IS_DERIVED.__getitem__, ids))
-    return flags  # type: ignore[return-value]
+    try:  # (a KeyError: an id not met yet; no scan of the flags for a None, ~160 a query)
+        return list(map(_IS_DERIVED.__getitem__, ids))
+    except KeyError:
+        pass
+    if len(_IS_DERIVED) + len(ids) > _MAX_IS_DERIVED:
+        _IS_DERIVED.clear()
+    for i in ids:
+        if i not in _IS_DERIVED:
+            _IS_DERIVED[i] = _DERIVED.fullmatch(i) is not None
+    return list(map(_IS_DERIVED.__getitem__, ids))
 
 
 _IS_DERIVED: dict[str, bool] = {}
@@ -203,6 +204,8 @@ class Shown(dict[str, str]):
         # C-level pass, not one ``__missing__`` each. ``changed`` lists none of them.
         if whole:
             others = list(filterfalse(set(asked).__contains__, candidates))
+        elif not asked:  # (no derived id: every one shown whole, with no pass over them)
+            others = candidates
         else:
             others = list(compress(candidates, map(not_, flags)))
         self.update(zip(others, others, strict=True))

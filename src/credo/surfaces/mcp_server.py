@@ -97,8 +97,8 @@ def _tool_errors(memory: Memory, code: str | None) -> Iterator[None]:
     if code is not None:
         _same_code(code)
     try:
-        memory.store.check_current()
-        yield
+        with memory.store.checked():  # (once: the retrieves inside take it as theirs)
+            yield
     except CredoError as exc:
         raise ToolError(" ".join(str(exc).split())) from None
 

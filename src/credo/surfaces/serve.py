@@ -176,10 +176,11 @@ class Engine:
         (a store that keeps no root yet takes one from it; the caller holds ``lock``: the
         ``Memory`` is shared)."""
         memory = self.memory()
-        memory.store.check_current()  # a newer credo may have migrated it since (~5 us)
-        settings = self.settings(folder)
-        memory.settings, memory.workdir = settings, folder
-        yield memory
+        # (a newer credo may have migrated it since: checked once for all the request reads)
+        with memory.store.checked():
+            settings = self.settings(folder)
+            memory.settings, memory.workdir = settings, folder
+            yield memory
 
     def answer(self, request: dict[str, Any]) -> tuple[str, Callable[[], None] | None]:
         """What the hook prints for ``request``, and the work for after the reply.

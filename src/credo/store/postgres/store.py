@@ -77,6 +77,11 @@ class PostgresStore(
             raise StoreError(f"cannot read {self.path}: {self._scrub(exc)}") from None
         refuse_moved(self.path, version, self._latest)
 
+    def checked(self) -> contextlib.AbstractContextManager[None]:
+        """``SqliteStore.checked``: ``check_current`` now, for a request."""
+        self.check_current()
+        return contextlib.nullcontext()
+
     def _scrub(self, exc: BaseException) -> str:
         return scrub(" ".join(str(exc).split()), self._url)
 
