@@ -232,3 +232,35 @@ def test_an_open_memorys_reads_refuse_a_store_deleted_or_migrated_under_it(
         for read in (lambda: memory.get("deploy"), memory.stats, memory.conflicts):
             with pytest.raises(StoreError, match=r"deleted or moved.*restart"):
                 read()
+
+
+def test_an_open_memorys_writes_leave_the_check_to_their_transaction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reads' check went into ``full_id``, which the writes use too: on PostgreSQL a round
+    trip each (its store leaves writes unchecked on purpose), two more for ``relate``,
+    ``lock``, ``resolve`` and ``feedback``. SQLite's write transactions check on their own."""
+    (tmp_path / "README.md").write_text("# x\n")
+    with Memory(tmp_path / "memory.db", root=tmp_path) as memory:
+        memory.remember("We deploy with kubectl from the deploy branch", id="deploy")
+        memory.remember("We deploy with helm from the main branch", id="helm")
+        memory.relate("deploy", "helm", "contradicts")
+        calls: list[object] = []
+        check = memory.store.check_current
+        monkeypatch.setattr(memory.store, "check_current", lambda *a: calls.append(a) or check())
+        memory.lock("deploy")
+        memory.unlock("deploy")
+        memory.feedback("deploy", "used")
+        memory.link("deploy", "README.md")
+        memory.resolve("deploy", "helm")
+        memory.forget("helm")
+        assert calls == []
+        memory.get("deploy")
+        memory.stats()
+        assert len(calls) == 2
+    gone = tmp_path / "gone.db"
+    with Memory(gone, root=tmp_path) as memory:
+        memory.remember("We deploy with kubectl from the deploy branch", id="deploy")
+        _delete(gone)
+        with pytest.raises(StoreError, match=r"deleted or moved.*restart"):
+            memory.lock("deploy")  # (its transaction checks)

@@ -109,10 +109,15 @@ class Memory(Documents):
     def full_id(self, belief_id: str) -> str:
         """The stored id that ``belief_id`` names: itself, or the one id its short form (the
         block's, credo.store.short_ids) starts; ``AmbiguousIdError`` when it names several."""
+        self.store.check_current()  # (a read of a store deleted, replaced or migrated under it)
+        return self._id(belief_id)
+
+    def _id(self, belief_id: str) -> str:
+        """``full_id`` for a write, unchecked: its transaction checks the store (SQLite), or
+        nothing does (PostgreSQL: a round trip each, store/postgres/store.py)."""
         from credo.store.short_ids import full_id
 
         store = self.store
-        store.check_current()  # (a read of a store deleted, replaced or migrated under it)
         return full_id(belief_id, store.holds, store.ids_with_prefix)
 
     def stats(self) -> StoreStats:
@@ -269,14 +274,14 @@ class Memory(Documents):
         return self._set_lock(belief_id, False)
 
     def _set_lock(self, belief_id: str, locked: bool) -> Belief:
-        belief_id, now = self.full_id(belief_id), time.time()
+        belief_id, now = self._id(belief_id), time.time()
         with self.store.transaction(), self.store.write_errors():
             self._live(belief_id)
             self.store.set_locked(belief_id, locked, now)
             self.store.append_log(
                 [(now, "lock" if locked else "unlock", belief_id, self.source, None)]
             )
-        return self.get(belief_id)
+        return self.store.require_belief(belief_id)
 
     def relate(
         self,
@@ -295,7 +300,7 @@ class Memory(Documents):
         (``LockedError``): credo.knowledge.supersession."""
         from credo.edge_types import EDGE_VALENCE, Edge, EdgeType, parse_edge_type
 
-        src, dst, edge_type = self.full_id(src), self.full_id(dst), parse_edge_type(type)
+        src, dst, edge_type = self._id(src), self._id(dst), parse_edge_type(type)
         if weight is None:
             weight = EDGE_VALENCE[edge_type]
         if (
@@ -351,7 +356,7 @@ class Memory(Documents):
         written."""
         from credo.edge_types import EdgeType
 
-        winner, loser, written = self.full_id(winner), self.full_id(loser), []
+        winner, loser, written = self._id(winner), self._id(loser), []
         if winner == loser:  # else the cycle check words it as a supersession already made
             raise InvalidInputError(
                 f"{winner} is both winner and loser: a belief cannot resolve a contradiction "
@@ -391,7 +396,7 @@ class Memory(Documents):
         with its edges, anchors and the text of its log entries."""
         now = time.time()
         with self.store.transaction(), self.store.write_errors():
-            belief = self.get(belief_id)
+            belief = self.store.require_belief(self._id(belief_id))
             belief_id = belief.id
             if hard:
                 # Its line statistics first: the rows go with the belief, the counts would not.
@@ -410,14 +415,14 @@ class Memory(Documents):
         """Record that a retrieved belief was used (alpha + 1) or harmful (beta + 1)."""
         if signal not in ("used", "harmful"):
             raise InvalidInputError(f"feedback {signal!r} must be 'used' or 'harmful'")
-        belief_id, now = self.full_id(belief_id), time.time()
+        belief_id, now = self._id(belief_id), time.time()
         with self.store.transaction(), self.store.write_errors():
             belief = self._live(belief_id)
             alpha = belief.alpha + (signal == "used")
             beta = belief.beta + (signal == "harmful")
             self.store.set_evidence(belief_id, alpha, beta, now)
             self.store.append_log([(now, "feedback", belief_id, self.source, {"signal": signal})])
-        return self.get(belief_id)
+        return self.store.require_belief(belief_id)
 
     # -- retrieval -------------------------------------------------------------------------
     def retrieve(

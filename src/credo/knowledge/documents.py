@@ -36,6 +36,9 @@ class Documents:
     def full_id(self, belief_id: str) -> str:
         raise NotImplementedError  # (Memory's)
 
+    def _id(self, belief_id: str) -> str:
+        raise NotImplementedError  # (Memory's: full_id for a write)
+
     # -- the root --------------------------------------------------------------------------
     @property
     def root(self) -> Path:
@@ -73,7 +76,7 @@ class Documents:
         root = self._roots().for_doc(doc_uri)
         anchor = link_belief_to_document(
             self.store,
-            self.full_id(belief_id),
+            self._id(belief_id),
             doc_uri,
             anchor_type,
             position_hint,
