@@ -334,3 +334,9 @@ def test_a_backup_opened_where_it_lies_names_the_stores_files_and_restores_relat
     with sqlite3.connect(db) as conn:
         keys = {r[0] for r in conn.execute("SELECT key FROM _meta")}
     assert "root_in_store" not in keys
+    other = tmp_path / "elsewhere" / "m.db"  # restored into another folder's store
+    cli(tmp_path, other, "remember", "A store of its own first.")
+    cli(tmp_path, other, "restore", str(copy))
+    assert kept_root(other) == (tree / "proj").resolve().as_posix()  # not its own folder
+    doctor = json.loads(cli(tmp_path, other, "doctor", "--json").stdout)
+    assert doctor["missing_files"] == [] and doctor["ok"] == 1

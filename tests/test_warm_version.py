@@ -132,6 +132,20 @@ def test_a_server_identifies_its_code_after_the_bytecode_folders_its_imports_mak
     assert warm.code_id(str(package)) == settled
 
 
+def test_a_server_that_writes_no_bytecode_is_not_moved_by_a_hook_that_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before, a server run with PYTHONDONTWRITEBYTECODE over an install without bytecode
+    took the first ``__pycache__`` a hook's process wrote for an upgrade: its MCP tools
+    refused every call and its socket retired."""
+    package = tmp_path / "inst" / "credo"
+    shutil.copytree(PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    settled = warm.settled_code_id(str(package))
+    assert compileall.compile_dir(package, quiet=2)  # a hook's process, writing bytecode
+    assert warm.code_id(str(package)) == settled
+
+
 def test_an_older_server_never_answers_a_newer_hook_and_retires(
     project: Path, env: dict[str, str], servers: list[Server], tmp_path: Path
 ) -> None:

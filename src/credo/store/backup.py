@@ -146,14 +146,19 @@ def _pin_root(copy: Path, store_file: Path) -> None:
             )
 
 
-def _unpin_root(conn: sqlite3.Connection) -> None:
-    """Give a restored store back the relative root its backup kept aside."""
-    row = _meta_value(conn, _ROOT_IN_STORE)
-    if row is not None:
-        with conn:
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute("UPDATE _meta SET value = ? WHERE key = ?", (row[0], _ROOT))
-            conn.execute("DELETE FROM _meta WHERE key = ?", (_ROOT_IN_STORE,))
+def _unpin_root(conn: sqlite3.Connection, store_file: Path) -> None:
+    """Give a store restored at ``store_file`` back the relative root its backup kept
+    aside, where that names the same folder (restored elsewhere, it keeps the absolute)."""
+    relative = _meta_value(conn, _ROOT_IN_STORE)
+    if relative is None:
+        return
+    pinned = _meta_value(conn, _ROOT)
+    same = (store_file.resolve().parent / relative[0]).resolve().as_posix()
+    with conn:
+        conn.execute("BEGIN IMMEDIATE")
+        if pinned is not None and pinned[0] == same:
+            conn.execute("UPDATE _meta SET value = ? WHERE key = ?", (relative[0], _ROOT))
+        conn.execute("DELETE FROM _meta WHERE key = ?", (_ROOT_IN_STORE,))
 
 
 def _meta_value(conn: sqlite3.Connection, key: str) -> tuple[str] | None:
@@ -304,7 +309,7 @@ def restore(
                 raise StoreError(f"cannot switch {target} to WAL mode (got {mode})")
             live.execute("PRAGMA synchronous = FULL")
             reader.backup(live)
-            _unpin_root(live)
+            _unpin_root(live, target)
             problems = [str(r[0]) for r in live.execute("PRAGMA quick_check")]
             if problems != ["ok"]:
                 raise StoreError(f"restored store {target} fails quick_check: {problems[:3]}")

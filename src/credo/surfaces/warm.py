@@ -181,10 +181,12 @@ def code_id(package: str | None = None) -> str:
 
 def settled_code_id(package: str | None = None) -> str:
     """``code_id`` for a server, after making each folder's ``__pycache__`` as the first
-    import there would (when this interpreter writes bytecode beside the sources): a
-    module it imports later then moves no folder its code was identified by."""
+    import there would: a module it imports later then moves no folder its code was
+    identified by. Made even when this interpreter writes no bytecode (``-B``,
+    ``PYTHONDONTWRITEBYTECODE``): a hook's process that does write it would otherwise
+    move a folder, and the server would take that for an upgrade."""
     package = package or os.path.dirname(os.path.dirname(__file__))
-    if not sys.dont_write_bytecode and sys.pycache_prefix is None:
+    if sys.pycache_prefix is None:
         for folder in CODE_FOLDERS:
             try:  # noqa: SIM105 (no contextlib: this module imports only what the client needs)
                 os.mkdir(f"{package}/{folder}/__pycache__")
