@@ -199,6 +199,14 @@ def test_idempotent_on_secret_shaped_text(text: str) -> None:
         ("redis-cli -h cache -a s3cret ping", "s3cret"),
         ("curl -u admin:hunter2 https://x", "hunter2"),
         ("curl --user 'admin:pw two' https://x", "two"),
+        # a generated value with a comma or semicolon inside it: each part was left
+        ("DB_SECRET=ab,cdefgh", "cdefgh"),
+        ("API_TOKEN=ab;cdefghij", "cdefghij"),
+        ("DB_PASSWORD=ab,cdefgh", "cdefgh"),
+        ("export STRIPE_SECRET=x,y;zzzz", "zzzz"),
+        ("password = ab,cd", ",cd"),
+        ("token: ab;cdefgh", "cdefgh"),
+        ("DB_PASS=x,yz9", "yz9"),
     ],
 )
 def test_configuration_shapes_are_redacted(text: str, secret: str) -> None:
@@ -229,6 +237,9 @@ def test_configuration_shapes_are_redacted(text: str, secret: str) -> None:
         "redis-cli -a $REDIS_PASSWORD ping",
         "curl -u $USER:$PASS https://x",
         "curl -u admin https://x",
+        # a list that is no secret's, a word that ends in "pass"
+        "sort_key=a,b",
+        "COMPASS=north",
     ],
 )
 def test_configuration_without_secrets_is_unchanged(text: str) -> None:
@@ -460,3 +471,8 @@ def _ungated(text: str) -> str:
 @given(st.one_of(TRIGGERS, st.text(max_size=200)))
 def test_the_word_tests_that_skip_rules_change_no_result(text: str) -> None:
     assert redact(text) == _ungated(text)
+
+
+def test_a_comma_or_semicolon_that_ends_a_value_is_kept() -> None:
+    assert redact("f(password=pw, user=u)") == "f(password=[redacted], user=u)"
+    assert redact("token: abcdef123; next") == "token: [redacted]; next"

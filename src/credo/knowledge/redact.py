@@ -91,7 +91,7 @@ _ASSIGNMENT = re.compile(
     + r""")(?!\[redacted\])"""
     + _REFERENCE
     + _NOT_VALUE
-    + r"""([^\s"',;}<>]{6,})""",
+    + r"""((?:[^\s"',;}<>]|[,;](?=[^\s"',;}<>])){6,})""",
     re.IGNORECASE | re.VERBOSE,
 )
 # A secret's name as configuration writes it (DB_PASSWORD, api-token, STRIPE_SECRET).
@@ -172,7 +172,7 @@ _SHORT_PASSWORD = re.compile(
     + r""")(?!\[redacted\])"""
     + _REFERENCE
     + _NOT_VALUE
-    + r"""(?!(?:null|none|true|false|str|bytes|~)\b)([^\s"',;}<>]+)""",
+    + r"""(?!(?:null|none|true|false|str|bytes|~)\b)((?:[^\s"',;}<>]|[,;](?=[^\s"',;}<>]))+)""",
     re.IGNORECASE,
 )
 
@@ -203,7 +203,7 @@ def _docker_env() -> re.Pattern[str]:
 _ENV_KEY = re.compile(
     r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_KEY\s*"""
     + _SET
-    + r"""|(?:PASSWORD|PASSWD|SECRET|TOKEN)\s*(?:"""
+    + r"""|_?(?:PASSWORD|PASSWD|SECRET|TOKEN)\s*(?:"""
     + _SET
     + r"""|:(?!=)))[ \t]*["']?)(?!\[redacted\])"""
     + _REFERENCE
@@ -214,7 +214,7 @@ _ENV_KEY = re.compile(
 # A password in an env name (``PGPASSWORD=root``, ``DB_PASS=x``) is a secret at any length,
 # as ``password: root`` is; ``_PASS`` after a word (``BYPASS`` is not one); ``$PW`` stays.
 _ENV_PASSWORD = re.compile(
-    r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:PASSWORD|PASSWD|_PASS)[ \t]*(?:"""
+    r"""(\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_?PASSWORD|_?PASSWD|_PASS)[ \t]*(?:"""
     + _SET
     + r"""|:(?!=))[ \t]*["']?)"""
     r"""(?!\[redacted\])(?!\$)(?!(?i:null|none|true|false|~)(?:\s|$))([^\s"']+)"""

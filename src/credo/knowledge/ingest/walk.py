@@ -346,7 +346,8 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     impl's lines (impl Display for T fn fmt...): each type's fmt is a belief (langs67)
 # 20: a JS/TS module's exported configuration object is read by key, as a JSON file is
 #     (module.exports = {...}, export default defineConfig({...}), eslint flat configs) (js67)
-READER_VERSION = 20
+# 21: a secret value with a comma or semicolon inside it is redacted whole (DB_SECRET=ab,cd)
+READER_VERSION = 21
 
 
 class Read(NamedTuple):
