@@ -136,34 +136,34 @@ def test_idempotent_on_arbitrary_text(text: str) -> None:
     assert redact(once) == once
 
 
-MIXED = st.lists(
-    st.one_of(
-        st.sampled_from(
-            [
-                "token=",
-                "password: ",
-                "Bearer ",
-                "://u:",
-                "@h",
-                " ",
-                "\n",
-                "sk-",
-                "-----BEGIN PRIVATE KEY-----",
-                "-----END PRIVATE KEY-----",
-                "eyJ",
-                ".",
-                "--requirepass ",
-                "- name: DB_PASSWORD\n  value: ",
-                "password: |\n  ",
-                "Authorization: Basic ",
-                "${",
-                ":",
-            ]
-        ),
-        chars(ALNUM + "_-", 1, 30),
-    ),
-    max_size=30,
-).map("".join)
+def soup(fragments: list[str], alphabet: str, size: int, pieces: int) -> st.SearchStrategy[str]:
+    """Texts made of secret-shaped ``fragments`` and runs of ``alphabet`` between them."""
+    return st.lists(
+        st.one_of(st.sampled_from(fragments), chars(alphabet, 1, size)), max_size=pieces
+    ).map("".join)
+
+
+MIXED_FRAGMENTS = [
+    "token=",
+    "password: ",
+    "Bearer ",
+    "://u:",
+    "@h",
+    " ",
+    "\n",
+    "sk-",
+    "-----BEGIN PRIVATE KEY-----",
+    "-----END PRIVATE KEY-----",
+    "eyJ",
+    ".",
+    "--requirepass ",
+    "- name: DB_PASSWORD\n  value: ",
+    "password: |\n  ",
+    "Authorization: Basic ",
+    "${",
+    ":",
+]
+MIXED = soup(MIXED_FRAGMENTS, ALNUM + "_-", 30, 30)
 
 
 @settings(max_examples=400, deadline=None)
@@ -381,79 +381,60 @@ def test_a_long_line_of_command_words_is_redacted_in_linear_time(line: str) -> N
 # Every rule's trigger, in several cases and beside the letters case-blind matching folds
 # beyond ASCII (ſ for s, ı for i, the Kelvin sign for k): the word tests that skip a rule must
 # never skip one that would match.
-TRIGGERS = st.lists(
-    st.one_of(
-        st.sampled_from(
-            [
-                "token=",
-                "TOKEN=",
-                "Token: ",
-                "password: ",
-                "PASSWORD=",
-                "pass = ",
-                "DB_PASS=",
-                "PGPASSWORD=",
-                "api_key=",
-                "API_KEY=",
-                "apikey: ",
-                "secret: ",
-                "SECRET=",
-                "credentials: ",
-                "auth: ",
-                "pwd=",
-                "passphrase: ",
-                "Bearer ",
-                "bearer ",
-                "Authorization: Basic ",
-                "authorization: token ",
-                "://u:",
-                "@h",
-                " ",
-                "\n",
-                "\t",
-                "sk-",
-                "sk_live_",
-                "rk_test_",
-                "ghp_",
-                "AKIA",
-                "xoxb-",
-                "AIza",
-                "whsec_",
-                "glpat-",
-                "npm_",
-                "pypi-",
-                "hf_",
-                "eyJ",
-                "github_pat_",
-                ".",
-                "-----BEGIN PRIVATE KEY-----",
-                "--requirepass ",
-                "--api-key=",
-                "- name: DB_PASSWORD\n  value: ",
-                "- value: ",
-                "\n  name: API_TOKEN",
-                "password: |\n  ",
-                '"',
-                "'",
-                "${",
-                ":",
-                "=",
-                "ENV DB_PASSWORD ",
-                "mysql -p",
-                "curl -u me:",
-                "docker login -p ",
-                "paſſword: ",
-                "credentıal: ",
-                "\u212aEY=",
-                "ſecret: ",
-                "TOKEN",
-                "é",
-            ]
-        ),
-        chars(ALNUM + "_-!$%", 1, 24),
-    ),
-    max_size=24,
-).map("".join)
+TRIGGERS = soup(
+    [
+        *MIXED_FRAGMENTS,
+        "TOKEN=",
+        "Token: ",
+        "PASSWORD=",
+        "pass = ",
+        "DB_PASS=",
+        "PGPASSWORD=",
+        "api_key=",
+        "API_KEY=",
+        "apikey: ",
+        "secret: ",
+        "SECRET=",
+        "credentials: ",
+        "auth: ",
+        "pwd=",
+        "passphrase: ",
+        "bearer ",
+        "authorization: token ",
+        "\t",
+        "sk_live_",
+        "rk_test_",
+        "ghp_",
+        "AKIA",
+        "xoxb-",
+        "AIza",
+        "whsec_",
+        "glpat-",
+        "npm_",
+        "pypi-",
+        "hf_",
+        "github_pat_",
+        "--api-key=",
+        "- value: ",
+        "\n  name: API_TOKEN",
+        '"',
+        "'",
+        "=",
+        "ENV DB_PASSWORD ",
+        "mysql -p",
+        "curl -u me:",
+        "docker login -p ",
+        "paſſword: ",
+        "credentıal: ",
+        "\u212aEY=",
+        "ſecret: ",
+        "TOKEN",
+        "é",
+    ],
+    ALNUM + "_-!$%",
+    24,
+    24,
+)
 
 
 def _ungated(text: str) -> str:
