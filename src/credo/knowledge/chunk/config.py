@@ -51,6 +51,9 @@ _GLOB_EXTENSIONS = re.compile(r"\*\.(\{[^}]*\}|[\w+]+)")
 # A block this short is a key alone (``jobs:``, ``[tool.x]``, ``name: test``): a head after
 # it joins it, and both go with what they open; any other joins a neighbour.
 _BARE_HEAD = 60
+# A joined block's trail shows this many of the keys it holds (`_held`), then "…": all of
+# them, 36 of axios' HttpStatusCode names, made a 500-character trail; the context has all.
+_HELD_SHOWN = 3
 
 Block = tuple[tuple[str, ...], int, int]  # key path, first row, last row (0-based)
 
@@ -90,7 +93,8 @@ def key_chunks(
     `entries`, cut as the module says: a whole configuration file, or a code module's
     configuration object (`code_config`; its code rows blanked by the caller). With
     `named`, a joined block's trail ends in the keys it holds below the path its blocks
-    share (``vite.config.js › server, build``; see `_held`)."""
+    share (``vite.config.js › server, build``; past `_HELD_SHOWN`, ``…``), and its
+    context holds them all (see `_held`)."""
     lines = _Rows(raw, marks)
     keys: dict[int, list[str]] = {}
     _key_rows(entries, keys)
@@ -100,13 +104,16 @@ def key_chunks(
     for (trail, first, last), held in zip(joined, _held(blocks, joined), strict=True):
         body = redact(_text(lines, first, last))
         if named and held:  # ``rules › no-console, no-debugger``: what the join holds
-            trail = (*trail, ", ".join(held))
+            shown = held[:_HELD_SHOWN] + (("…",) if len(held) > _HELD_SHOWN else ())
+            trail = (*trail, ", ".join(shown))
         if not is_meaningful(body):
             continue
         camel = [k for row in range(first, last + 1) for k in keys.get(row, ()) if _camel(k)]
         if ini:
             camel.extend(_glob_languages(trail))
         links = unique(find_urls(body))
+        if named:  # every name it holds, shown or not, in the context field
+            camel.extend(held)
         context = " ".join(unique([*words.split(), *camel]))
         chunks.append(Chunk(body, first + 1, last + 1, "config", trail, None, links, context))
     return chunks
@@ -173,9 +180,9 @@ def _held(blocks: list[Block], joined: list[Block]) -> list[tuple[str, ...]]:
     shared path that the blocks it joined sit under, in file order (none for a block that
     was not joined). Joined, ``server`` and ``build`` read as the file's root: their names
     say what the passage is about. Measured (trails68): for a JS/TS configuration module
-    it lifts airbnb and moves no other config bench; for YAML/TOML/JSON it traded gains on
-    attrs and black for a loss on urllib3 (a longer context field), so only code's
-    configuration objects take it."""
+    it lifts airbnb and moves no other config bench; for YAML/TOML/JSON, in the trail or
+    in the context alone, it traded gains on attrs and black for a loss on urllib3, so
+    only code's configuration objects take it."""
     out: list[tuple[str, ...]] = []
     index = 0
     for shared, _first, last in joined:
