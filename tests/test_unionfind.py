@@ -262,7 +262,9 @@ def test_first_labels_match_bfs_oracle_on_long_paths(
     case: tuple[list[int], list[tuple[int, int]]],
 ) -> None:
     keys, pairs = case
-    pairs = pairs + [(keys[k + 1], keys[k]) for k in reversed(range(len(keys) // 2))]
+    # A path as deep as it can be (each root hung under the one before), then walked by
+    # the drawn pairs' finds.
+    pairs = [(keys[k + 1], keys[k]) for k in reversed(range(len(keys) // 2))] + pairs
     _, labels, _ = first_labels(keys, pairs)
     found: dict[int, list[int]] = {}
     for key, label in zip(keys, labels, strict=True):
