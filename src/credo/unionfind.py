@@ -3,7 +3,8 @@
 Two callers share it: retrieval-time clustering (`credo.retrieval.cluster`, connected components of
 the candidate subgraph, on the hot path) and the offline near-duplicate audit. It is
 therefore kept general (any hashable, mutually orderable key; str belief ids in practice)
-and free of anything belief-specific.
+and free of anything belief-specific. The retrieve's pack (`cluster.pack_ranked`) reads
+its components through `first_labels`, which labels them over positions, without a set per key.
 
 Complexity (Tarjan 1975; Tarjan & van Leeuwen 1984): with both path compression and union
 by size, any sequence of m operations on n keys costs O(m * alpha(n)), alpha the inverse
