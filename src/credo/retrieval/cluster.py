@@ -61,7 +61,6 @@ Cost: O(E * alpha(N)) for the union-find plus O(N log N) for the sorts; the micr
 
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from itertools import filterfalse
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -250,7 +249,7 @@ def _stage_two(
     they fit, stopping at the first that does not. With ``labels``, a candidate's cluster is
     ``labels[cluster_of[id]]`` (`first_labels`: ``cluster_of`` holds positions)."""
     taken = set(picks)
-    remaining = list(filterfalse(taken.__contains__, ordered_ids))  # (C-level: ~110 ids)
+    remaining = [belief_id for belief_id in ordered_ids if belief_id not in taken]
     count, stage_two_used = fitting_prefix(remaining, token_costs, token_budget - used)
     selected = (*picks, *remaining[:count])
     clusters = map(cluster_of.__getitem__, selected)
