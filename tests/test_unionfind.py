@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from credo.errors import NotFoundError
-from credo.unionfind import UnionFind
+from credo.unionfind import UnionFind, first_labels
 
 
 def bfs_components(keys: list[int], pairs: list[tuple[int, int]]) -> list[tuple[int, ...]]:
@@ -211,3 +211,63 @@ def test_ordered_sets_equal_the_partition_of_all_keys_with_each_index(
     assert groups == full.partition(every)
     assert index_of == {k: n for n, group in enumerate(groups) for k in group}
     assert list(index_of) == every  # (each key's index set as it is met)
+
+
+@given(keys_and_pairs, st.randoms(use_true_random=False))
+def test_first_labels_equal_ordered_sets(
+    case: tuple[list[int], list[tuple[int, int]]], rng: random.Random
+) -> None:
+    keys, pairs = case
+    rng.shuffle(keys)  # (any order of distinct keys: labels follow it)
+    rng.shuffle(pairs)
+    # What clustering did before: a set per end of a pair inside ``keys``, then ordered_sets.
+    inside = set(keys)
+    kept = [(a, b) for a, b in pairs if a in inside and b in inside]
+    ends = UnionFind([k for pair in kept for k in pair])
+    ends.union_all(kept)
+    groups, index_of = ends.ordered_sets(keys)
+    at, labels, firsts = first_labels(keys, iter(pairs))
+    assert list(at) == keys and [at[k] for k in keys] == list(range(len(keys)))
+    assert [labels[at[k]] for k in keys] == [index_of[k] for k in keys]
+    assert firsts == [group[0] for group in groups]
+
+
+def test_first_labels_examples() -> None:
+    at, labels, firsts = first_labels(
+        ["d", "a", "c", "b", "e"], [("b", "a"), ("e", "c"), ("x", "d")]
+    )
+    assert at == {"d": 0, "a": 1, "c": 2, "b": 3, "e": 4}
+    assert labels == [0, 1, 2, 1, 2]
+    assert firsts == ["d", "a", "c"]
+    assert first_labels([], [("a", "b")]) == ({}, [], [])
+
+
+def test_first_labels_long_chain_reaches_the_first_key() -> None:
+    # A chain joined from its far end: every key's root is found through a deep path.
+    keys = list(range(200))
+    pairs = [(k + 1, k) for k in reversed(range(199))] + [(150, 199)]
+    _, labels, firsts = first_labels(keys, pairs)
+    assert labels == [0] * 200 and firsts == [0]
+
+
+@given(
+    st.integers(min_value=1, max_value=150).flatmap(
+        lambda n: st.tuples(
+            st.permutations(list(range(n))),
+            st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=2 * n),
+        )
+    )
+)
+def test_first_labels_match_bfs_oracle_on_long_paths(
+    case: tuple[list[int], list[tuple[int, int]]],
+) -> None:
+    keys, pairs = case
+    # A path as deep as it can be (each root hung under the one before), then walked by
+    # the drawn pairs' finds.
+    pairs = [(keys[k + 1], keys[k]) for k in reversed(range(len(keys) // 2))] + pairs
+    _, labels, _ = first_labels(keys, pairs)
+    found: dict[int, list[int]] = {}
+    for key, label in zip(keys, labels, strict=True):
+        found.setdefault(label, []).append(key)
+    assert sorted(tuple(sorted(group)) for group in found.values()) == bfs_components(keys, pairs)
+    assert list(found) == sorted(found)  # (labels 0, 1, ... in order of first key)

@@ -61,7 +61,6 @@ Cost: O(E * alpha(N)) for the union-find plus O(N log N) for the sorts; the micr
 
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from itertools import chain
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -73,7 +72,7 @@ from credo.retrieval.pack import (
     validate_budget,
     validate_costs,
 )
-from credo.unionfind import UnionFind
+from credo.unionfind import UnionFind, first_labels
 
 if TYPE_CHECKING:  # retrieval passes (src, dst) pairs; a read never loads credo.edge_types
     from credo.edge_types import Edge
@@ -244,19 +243,24 @@ def _stage_two(
     cluster_of: Mapping[str, int],
     token_costs: TokenCosts,
     token_budget: int,
+    labels: Sequence[int] | None = None,
 ) -> ClusterPackResult:
     """Stage 2: after the Stage-1 ``picks`` (costing ``used``), the rest in score order while
-    they fit, stopping at the first that does not."""
+    they fit, stopping at the first that does not. With ``labels``, a candidate's cluster is
+    ``labels[cluster_of[id]]`` (`first_labels`: ``cluster_of`` holds positions)."""
     taken = set(picks)
     remaining = [belief_id for belief_id in ordered_ids if belief_id not in taken]
     count, stage_two_used = fitting_prefix(remaining, token_costs, token_budget - used)
     selected = (*picks, *remaining[:count])
+    clusters = map(cluster_of.__getitem__, selected)
+    if labels is not None:
+        clusters = map(labels.__getitem__, clusters)
     return ClusterPackResult(
         selected=selected,
         dropped=tuple(remaining[count:]),
         used_tokens=used + stage_two_used,
         budget=token_budget,
-        cluster_ids=tuple(map(cluster_of.__getitem__, selected)),
+        cluster_ids=tuple(clusters),
         representative_ids=tuple(picks),
     )
 
@@ -291,22 +295,17 @@ def pack_ranked(
         InvalidInputError: negative budget or target.
     """
     _validate_pack(token_budget, cluster_diversity_target)
-    members = dict.fromkeys(ranked_ids)
-    inside = [(a, b) for a, b in pairs if a in members and b in members]
-    # Only the candidates with an edge among them are unioned: the others (most) stand alone.
-    components: UnionFind[str] = UnionFind(chain.from_iterable(inside))
-    components.union_all(inside)
-    groups, cluster_of = components.ordered_sets(ranked_ids)
-    # Stage 1 over the clusters in representative order (the order of the groups).
+    # Clusters labelled in representative order: a cluster's first ranked id leads it.
+    at, labels, representatives = first_labels(ranked_ids, pairs)
     picks, used = _stage_one(
-        (group[0] for group in groups),
+        representatives,
         token_costs,
         token_budget,
         cluster_diversity_target,
         fallback_to_score,
         None if carried is None else _Aspects(ranked_ids, carried),
     )
-    return _stage_two(picks, used, ranked_ids, cluster_of, token_costs, token_budget)
+    return _stage_two(picks, used, ranked_ids, at, token_costs, token_budget, labels)
 
 
 def _validate_pack(token_budget: int, cluster_diversity_target: int) -> None:
