@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo.knowledge.chunk import Chunk, split_code
-from credo.knowledge.chunk.config import split_config
 from tests.conftest import CliRun
 from tests.test_chunk_code import check
 
@@ -90,10 +89,9 @@ def _blocks(text: str, language: str = "ts") -> list[tuple[str, int, int]]:
 def test_a_vite_config_is_read_by_key_block_with_exact_lines() -> None:
     assert _blocks(_VITE) == [
         # (the opening line alone says nothing and is left out; ``plugins``, a key alone,
-        # joins the next block; joined blocks share the root's path, and the trail ends in
-        # the keys they hold, which say what the passage is about: #14)
-        ("plugins, server", 6, 25),
-        ("build, resolve, define, …", 26, 42),
+        # joins the next block and the two share the root's trail, as in a YAML file)
+        ("", 6, 25),
+        ("", 26, 42),
         ("test", 43, 51),
     ]
     server, build, test = _configs(_VITE)
@@ -104,28 +102,6 @@ def test_a_vite_config_is_read_by_key_block_with_exact_lines() -> None:
     assert test.text.startswith("// The unit tests run in a browser-like environment.\ntest: {")
 
 
-def test_a_joined_block_names_the_keys_it_holds_below_their_shared_path() -> None:
-    """#14: joined, Tailwind's ``screens`` and ``colors`` read ``theme``; their names stay
-    in the trail. A block that was not joined keeps its own path, and a YAML file's joins
-    keep the shared path alone (measured: naming them there loses on urllib3)."""
-    pad = "".join(f"        shade{n}: '#{n:06d}',\n" for n in range(30))
-    text = (
-        "module.exports = {\n  theme: {\n    screens: { sm: '640px', md: '768px' },\n"
-        f"    colors: {{ brand: '#123456' }},\n    spacing: {{\n{pad}    }},\n  }},\n}}\n"
-    )
-    trails = [trail for trail, _, _ in _blocks(text, "js")]
-    assert trails[0] == "theme › screens, colors"
-    # (spacing, past the cap, is cut at its keys, and those join again, named)
-    assert trails[1:] == [
-        "theme › spacing › shade0, shade1, shade2, …",
-        "theme › spacing › shade28, shade29",
-    ]
-    yaml = "theme:\n  screens: {sm: 640px, md: 768px}\n  colors: {brand: '#123456'}\n  spacing:\n"
-    yaml += "".join(f"    shade{n}: '#{n:06d}'\n" for n in range(60))
-    sections = [c.section for c in split_config(yaml, "yaml")]
-    assert len(sections) > 1 and not any(", " in part for s in sections for part in s)
-
-
 def test_a_large_block_is_cut_at_its_nested_keys() -> None:
     rules = "".join(
         f"    // what rule {n} is for, in a sentence of its own\n    'rule-{n}': ['error', {n}],\n"
@@ -133,10 +109,7 @@ def test_a_large_block_is_cut_at_its_nested_keys() -> None:
     )
     text = f"module.exports = {{\n  rules: {{\n{rules}  }},\n  env: {{ node: true }},\n}}\n"
     blocks = _blocks(text, "js")
-    # (joined, the rules' blocks name the rules they hold; the last one holds env too)
-    assert blocks[0][0] == "rules › rule-0, rule-1, rule-2, …"  # (the context: all nine)
-    assert "rule-8" in _configs(text)[0].context.split()
-    assert all(trail.startswith("rules") for trail, _, _ in blocks), blocks
+    assert {trail for trail, _, _ in blocks} <= {"rules", "rules › rule-0", ""}
     assert blocks[0][1] == 2 and blocks[-1][2] == 85  # (to the closing brace)
     assert all(c.text.startswith("//") or c.text.startswith("rules") for c in _configs(text)[:-1])
 
@@ -356,14 +329,6 @@ def test_any_object_is_read_exactly_and_deterministically(config: dict[str, obje
     lines = text.split("\n")
     key_rows = [n + 1 for n, line in enumerate(lines) if ":" in line]
     assert set(key_rows) <= set(covered)
-    # a joined block's trail ends in keys of the object at the path it names (#14)
-    for chunk in configs:
-        if chunk.section and ", " in chunk.section[-1]:
-            node: object = config
-            for part in chunk.section[:-1]:
-                node = node[part] if isinstance(node, dict) else node[int(part)]  # type: ignore[index]
-            shown = set(chunk.section[-1].split(", ")) - {"…"}
-            assert isinstance(node, dict) and shown <= set(node) & set(chunk.context.split())
 
 
 def test_search_finds_the_dev_server_port(tmp_path: Path, run: CliRun) -> None:

@@ -201,7 +201,7 @@ def _config_chunks(configs: list[ConfigValue], lines: list[str]) -> list[Chunk]:
     for config in configs:
         rows = [("" if row in config.holes else line) for row, line in enumerate(lines)]
         for chunk in key_chunks(
-            rows, config.entries, config.first, config.last, marks=JS_COMMENT_MARKS, named=True
+            rows, config.entries, config.first, config.last, marks=JS_COMMENT_MARKS
         ):
             # (a JSDoc block's `` * `` lines sit a column right of the key they document)
             chunks.append(chunk._replace(text=chunk.text.strip()))

@@ -51,9 +51,6 @@ _GLOB_EXTENSIONS = re.compile(r"\*\.(\{[^}]*\}|[\w+]+)")
 # A block this short is a key alone (``jobs:``, ``[tool.x]``, ``name: test``): a head after
 # it joins it, and both go with what they open; any other joins a neighbour.
 _BARE_HEAD = 60
-# A joined block's trail shows this many of the keys it holds (`_held`), then "…": all of
-# them, 36 of axios' HttpStatusCode names, made a 500-character trail; the context has all.
-_HELD_SHOWN = 3
 
 Block = tuple[tuple[str, ...], int, int]  # key path, first row, last row (0-based)
 
@@ -87,33 +84,23 @@ def key_chunks(
     marks: tuple[str, ...] = _COMMENT_MARKS,
     apart: bool = False,
     ini: bool = False,
-    named: bool = False,
 ) -> list[Chunk]:
     """The chunks of rows ``lo..hi`` (0-based, inclusive) of `raw`, a block whose keys are
     `entries`, cut as the module says: a whole configuration file, or a code module's
-    configuration object (`code_config`; its code rows blanked by the caller). With
-    `named`, a joined block's trail ends in the keys it holds below the path its blocks
-    share (``vite.config.js › server, build``; past `_HELD_SHOWN`, ``…``), and its
-    context holds them all (see `_held`)."""
+    configuration object (`code_config`; its code rows blanked by the caller)."""
     lines = _Rows(raw, marks)
     keys: dict[int, list[str]] = {}
     _key_rows(entries, keys)
     chunks: list[Chunk] = []
     blocks = _blocks(entries, (), lo, hi, lines, 0, whole=not apart)
-    joined = _joined(blocks, lines, apart=apart)
-    for (trail, first, last), held in zip(joined, _held(blocks, joined), strict=True):
+    for trail, first, last in _joined(blocks, lines, apart=apart):
         body = redact(_text(lines, first, last))
-        if named and held:  # ``rules › no-console, no-debugger``: what the join holds
-            shown = held[:_HELD_SHOWN] + (("…",) if len(held) > _HELD_SHOWN else ())
-            trail = (*trail, ", ".join(shown))
         if not is_meaningful(body):
             continue
         camel = [k for row in range(first, last + 1) for k in keys.get(row, ()) if _camel(k)]
         if ini:
             camel.extend(_glob_languages(trail))
         links = unique(find_urls(body))
-        if named:  # every name it holds, shown or not, in the context field
-            camel.extend(held)
         context = " ".join(unique([*words.split(), *camel]))
         chunks.append(Chunk(body, first + 1, last + 1, "config", trail, None, links, context))
     return chunks
@@ -173,29 +160,6 @@ def _pieces(trail: tuple[str, ...], lo: int, hi: int, lines: _Rows) -> list[Bloc
         tail = pieces.pop()
         pieces[-1][1] = tail[1]
     return [(trail, first, last) for first, last in pieces]
-
-
-def _held(blocks: list[Block], joined: list[Block]) -> list[tuple[str, ...]]:
-    """For each of `joined` (`blocks` joined, in order), the keys one level below its
-    shared path that the blocks it joined sit under, in file order (none for a block that
-    was not joined). Joined, ``server`` and ``build`` read as the file's root: their names
-    say what the passage is about. Measured (trails68): for a JS/TS configuration module
-    it lifts airbnb and moves no other config bench; for YAML/TOML/JSON, in the trail or
-    in the context alone, it traded gains on attrs and black for a loss on urllib3, so
-    only code's configuration objects take it."""
-    out: list[tuple[str, ...]] = []
-    index = 0
-    for shared, _first, last in joined:
-        names: list[str] = []
-        count = 0
-        while index < len(blocks) and blocks[index][1] <= last:
-            trail = blocks[index][0]
-            if len(trail) > len(shared) and trail[len(shared)] not in names:
-                names.append(trail[len(shared)])
-            index += 1
-            count += 1
-        out.append(tuple(names) if count > 1 else ())
-    return out
 
 
 def _joined(blocks: list[Block], lines: _Rows, *, apart: bool = False) -> list[Block]:

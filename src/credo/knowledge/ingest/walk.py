@@ -347,9 +347,7 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 20: a JS/TS module's exported configuration object is read by key, as a JSON file is
 #     (module.exports = {...}, export default defineConfig({...}), eslint flat configs) (js67)
 # 21: a secret value with a comma or semicolon inside it is redacted whole (DB_SECRET=ab,cd)
-# 22: a joined block of a JS/TS configuration object names the keys it holds (3 in its trail,
-#     all in its context: `rules › no-console, no-debugger, eqeqeq, …`) (trails68)
-READER_VERSION = 22
+READER_VERSION = 21
 
 
 class Read(NamedTuple):
