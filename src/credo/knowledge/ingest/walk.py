@@ -347,7 +347,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 20: a JS/TS module's exported configuration object is read by key, as a JSON file is
 #     (module.exports = {...}, export default defineConfig({...}), eslint flat configs) (js67)
 # 21: a secret value with a comma or semicolon inside it is redacted whole (DB_SECRET=ab,cd)
-READER_VERSION = 21
+# 22: (trails68: a joined JS/TS config passage named its keys; reverted, its names were not
+#     always the keys at its path) 23: read as at 21 again
+READER_VERSION = 23
 
 
 class Read(NamedTuple):
