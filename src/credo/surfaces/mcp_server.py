@@ -106,10 +106,7 @@ def _tool_errors(memory: Memory, code: str | None) -> Iterator[None]:
 def _same_code(code: str) -> None:
     from credo.surfaces import warm
 
-    try:
-        now: str | None = warm.code_id()
-    except OSError:  # its folders are being replaced
-        now = None
+    now = warm.code_now()
     if now != code:
         raise ToolError(
             f"credo's code changed on disk since this MCP server started ({code} -> {now}): "

@@ -249,10 +249,7 @@ class Engine:
 
         if not isinstance(request, dict) or request.get("code") == self.code:
             return  # (not an object: _fields says why)
-        try:
-            now: str | None = warm.code_id()
-        except OSError:  # its folders are being replaced
-            now = None
+        now = warm.code_now()
         if now != self.code and self.moved is None:
             self.moved = (
                 f"credo's code changed on disk since this process started ({self.code} -> "

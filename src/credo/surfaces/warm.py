@@ -179,6 +179,14 @@ def code_id(package: str | None = None) -> str:
     return f"{__version__}+{state:x}"
 
 
+def code_now() -> str | None:
+    """``code_id`` of the installed package now; None while its folders are being replaced."""
+    try:
+        return code_id()
+    except OSError:
+        return None
+
+
 def settled_code_id(package: str | None = None) -> str:
     """``code_id`` for a server, after making each folder's ``__pycache__`` as the first
     import there would: a module it imports later then moves no folder its code was
