@@ -7,13 +7,17 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from credo import Memory
 from credo.errors import SchemaVersionError, StoreError
+from credo.store import SqliteStore
+from credo.store import backup as backup_module
 from credo.store.backup import backup, restore, validate
+from credo.store.migrations import LATEST_VERSION, MIGRATIONS
 from tests.conftest import CliRun
 
 MARKER = "zqxmarkerwombat"
@@ -129,6 +133,63 @@ def test_restore_validates_the_source_first_and_changes_nothing(tmp_path: Path, 
     assert db.read_bytes() == before
     assert (source.read_bytes() if source.exists() else b"") == source_before
     assert not list(tmp_path.glob("m.db.before-restore-*"))
+
+
+def _older_backup(path: Path) -> None:
+    """A backup written by a credo whose schema stopped at version 12."""
+    old = SqliteStore(path, migrations=MIGRATIONS[:12])
+    old.conn.execute(
+        "INSERT INTO beliefs(id, content, content_hash, kind, origin, created_at, updated_at) "
+        "VALUES ('old', 'a belief of the older backup', 'old', 'factual', 'user_stated', 1, 1)"
+    )
+    old.close()
+
+
+def _failing(exc: Exception) -> Callable[..., None]:
+    def fail(*_args: object, **_kwargs: object) -> None:
+        raise exc
+
+    return fail
+
+
+@pytest.mark.parametrize(
+    ("step", "exc"),
+    [
+        ("migrate", StoreError("cannot migrate b.db: no space left on device")),
+        ("_unpin_root", sqlite3.OperationalError("disk I/O error")),
+    ],
+)
+def test_a_restore_failing_while_readying_the_backup_leaves_the_store_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str, exc: Exception
+) -> None:
+    """Before, the backup's pages were copied into the live store first and the root and
+    schema fixed after: a failure there said "left as it was" over the backup's content."""
+    db = tmp_path / "m.db"
+    _fill(db, 4)
+    source = tmp_path / "b.db"
+    _older_backup(source)
+    before = db.read_bytes()
+    monkeypatch.setattr(backup_module, step, _failing(exc))
+    with pytest.raises(StoreError):
+        restore(source, db)
+    assert db.read_bytes() == before
+    assert _beliefs(db) == 4
+    assert not list(tmp_path.glob("m.db.before-restore-*"))
+
+
+def test_an_older_backup_reaches_the_live_store_already_migrated(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    _fill(db, 2)
+    source = tmp_path / "b.db"
+    _older_backup(source)
+    source_before = source.read_bytes()
+    report = restore(source, db)
+    assert (report.schema_version, report.migrated_to) == (12, LATEST_VERSION)
+    assert source.read_bytes() == source_before  # the backup itself is never migrated
+    raw = sqlite3.connect(db)
+    assert raw.execute("SELECT max(version) FROM _migrations").fetchone() == (LATEST_VERSION,)
+    assert raw.execute("SELECT id FROM beliefs").fetchall() == [("old",)]
+    raw.close()
 
 
 def test_validate_reports_version_and_size(tmp_path: Path) -> None:

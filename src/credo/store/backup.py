@@ -13,16 +13,18 @@ to its destination and renames it into place, so a failed backup leaves no half 
 writing to the unlinked old inode, and a ``-wal`` file of the old database could then be
 replayed into the new one. Instead restore:
 
-1. copies the source into a temporary file and validates that copy (it opens, ``PRAGMA
+1. copies the source into a private temporary file and validates that copy (it opens, ``PRAGMA
    integrity_check`` and the FTS index check pass, foreign keys hold, it is a credo store,
    its schema is not newer than this credo) without ever touching the source;
 2. keeps the current store as ``<name>.before-restore-<UTC timestamp>`` (itself an online
    backup, so it is consistent);
-3. copies the validated pages into the live store with the backup API, which writes them
+3. readies that copy for this place and this credo (the root its backup kept aside, the
+   schema migrated) before the live store is touched;
+4. copies the readied pages into the live store with the backup API, which writes them
    as one write transaction through the store's own WAL: atomic (a crash mid-restore
-   leaves the old content), and every other connection sees the restored content at its
-   next transaction. A writer holding the lock makes restore wait up to the busy timeout,
-   then fail with a clear error and nothing changed.
+   leaves the old content), and every other connection sees the restored content, already
+   at this schema, at its next transaction. A writer holding the lock makes restore wait
+   up to the busy timeout, then fail with a clear error and nothing changed.
 """
 
 from __future__ import annotations
@@ -235,17 +237,27 @@ def validate(path: str | os.PathLike[str]) -> tuple[int, int]:
         SchemaVersionError: it was written by a newer credo.
     """
     source = Path(path)
+    with _checked_copy(source) as (_copy_path, version, beliefs):
+        return version, beliefs
+
+
+@contextlib.contextmanager
+def _checked_copy(source: Path) -> Iterator[tuple[Path, int, int]]:
+    """A private copy of ``source``, validated: (its path, schema version, beliefs). The
+    copy is removed on leaving."""
     if not source.is_file():
         raise StoreError(f"no backup at {source}")
     # Checks run on a private copy: the FTS check is an INSERT command, and a source in WAL
     # mode needs its -shm written even to be read.
     tmp = _temp_beside(Path(tempfile.gettempdir()) / "x", ".credo-validate-")
     try:
-        with _closing(_open(source, read_only=True)) as conn:
-            _copy(conn, tmp)
-        return _validate_copy(tmp, source)
-    except sqlite3.DatabaseError as exc:
-        raise StoreError(f"{source} is not a usable credo store: {exc}") from exc
+        try:
+            with _closing(_open(source, read_only=True)) as conn:
+                _copy(conn, tmp)
+            version, beliefs = _validate_copy(tmp, source)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{source} is not a usable credo store: {exc}") from exc
+        yield tmp, version, beliefs
     finally:
         _remove_db(tmp)
 
@@ -288,39 +300,27 @@ def restore(
     source, target = Path(src), Path(store_path)
     if target.exists() and source.exists() and source.resolve() == target.resolve():
         raise StoreError(f"{source} is the store itself; restore from a backup file")
-    version, beliefs = validate(source)
-    previous: str | None = None
-    if target.exists() and keep_old:
-        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        kept = target.with_name(f"{target.name}.before-restore-{stamp}")
-        n = 1
-        while kept.exists():
-            kept = target.with_name(f"{target.name}.before-restore-{stamp}-{n}")
-            n += 1
-        backup(target, kept)
-        previous = str(kept)
-    try:
-        with (
-            _closing(_open(source, read_only=True)) as reader,
-            _closing(_open(target, read_only=False)) as live,
-        ):
-            mode = live.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                raise StoreError(f"cannot switch {target} to WAL mode (got {mode})")
-            live.execute("PRAGMA synchronous = FULL")
-            reader.backup(live)
-            _unpin_root(live, target)
-            problems = [str(r[0]) for r in live.execute("PRAGMA quick_check")]
-            if problems != ["ok"]:
-                raise StoreError(f"restored store {target} fails quick_check: {problems[:3]}")
-            # An older credo's backup is brought to this schema at once: a process that has
-            # the store open (a server) reads it with this code and never migrates it.
-            migrated = migrate(live, str(target)) if version < LATEST_VERSION else None
-    except sqlite3.DatabaseError as exc:
-        raise StoreError(
-            f"cannot restore into {target}: {exc}; the store was left as it was"
-            + (f" (a copy is at {previous})" if previous else "")
-        ) from exc
+    with _checked_copy(source) as (ready, version, beliefs):
+        # Everything that changes the pages happens on the private copy, so the live
+        # store is replaced in one step or not at all (a failed migration used to leave it
+        # holding the backup's content after saying it was left as it was).
+        migrated = _ready_for(ready, source, target, version)
+        previous = _keep_old(target) if target.exists() and keep_old else None
+        try:
+            with (
+                _closing(_open(ready, read_only=True)) as reader,
+                _closing(_open(target, read_only=False)) as live,
+            ):
+                mode = live.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                if str(mode).lower() != "wal":
+                    raise StoreError(f"cannot switch {target} to WAL mode (got {mode})")
+                live.execute("PRAGMA synchronous = FULL")
+                reader.backup(live)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"cannot restore into {target}: {exc}; the store was left as it was"
+                + (f" (a copy is at {previous})" if previous else "")
+            ) from exc
     return RestoreReport(
         source=str(source),
         path=str(target),
@@ -330,3 +330,34 @@ def restore(
         seconds=time.perf_counter() - started,
         migrated_to=migrated,
     )
+
+
+def _ready_for(copy: Path, source: Path, target: Path, version: int) -> int | None:
+    """Ready a validated private ``copy`` of ``source`` to become the store at ``target``:
+    its root unpinned where that names the same folder, its schema brought to this credo's
+    (an open process reads the restored store with this code and never migrates it).
+    Returns the schema migrated to, or None."""
+    try:
+        with _closing(_open(copy, read_only=False)) as conn:
+            _unpin_root(conn, target)
+            if version >= LATEST_VERSION:
+                return None
+            migrated = migrate(conn, str(source))
+            problems = [str(r[0]) for r in conn.execute("PRAGMA quick_check")]
+            if problems != ["ok"]:
+                raise StoreError(f"{source} migrated fails quick_check: {problems[:3]}")
+            return migrated
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"cannot ready {source} for {target}: {exc}; nothing was changed") from exc
+
+
+def _keep_old(target: Path) -> str:
+    """Keep the current store beside itself as ``<name>.before-restore-<UTC stamp>``."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    kept = target.with_name(f"{target.name}.before-restore-{stamp}")
+    n = 1
+    while kept.exists():
+        kept = target.with_name(f"{target.name}.before-restore-{stamp}-{n}")
+        n += 1
+    backup(target, kept)
+    return str(kept)
