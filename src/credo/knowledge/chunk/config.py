@@ -84,20 +84,25 @@ def key_chunks(
     marks: tuple[str, ...] = _COMMENT_MARKS,
     apart: bool = False,
     ini: bool = False,
+    held: bool = False,
 ) -> list[Chunk]:
     """The chunks of rows ``lo..hi`` (0-based, inclusive) of `raw`, a block whose keys are
     `entries`, cut as the module says: a whole configuration file, or a code module's
-    configuration object (`code_config`; its code rows blanked by the caller)."""
+    configuration object (`code_config`; its code rows blanked by the caller). With
+    `held`, a joined block's context holds the keys it joined (`_held`)."""
     lines = _Rows(raw, marks)
     keys: dict[int, list[str]] = {}
     _key_rows(entries, keys)
     chunks: list[Chunk] = []
     blocks = _blocks(entries, (), lo, hi, lines, 0, whole=not apart)
-    for trail, first, last in _joined(blocks, lines, apart=apart):
+    joined = _joined(blocks, lines, apart=apart)
+    names = _held(blocks, joined) if held else [()] * len(joined)
+    for (trail, first, last), own in zip(joined, names, strict=True):
         body = redact(_text(lines, first, last))
         if not is_meaningful(body):
             continue
-        camel = [k for row in range(first, last + 1) for k in keys.get(row, ()) if _camel(k)]
+        camel = [k for row in range(first, last + 1) for k in keys.get(row, ()) if is_camel(k)]
+        camel.extend(own)
         if ini:
             camel.extend(_glob_languages(trail))
         links = unique(find_urls(body))
@@ -160,6 +165,31 @@ def _pieces(trail: tuple[str, ...], lo: int, hi: int, lines: _Rows) -> list[Bloc
         tail = pieces.pop()
         pieces[-1][1] = tail[1]
     return [(trail, first, last) for first, last in pieces]
+
+
+def _held(blocks: list[Block], joined: list[Block]) -> list[tuple[str, ...]]:
+    """For each of `joined` (`blocks` joined, in order), the keys one level below the key
+    path it shares that its blocks sit under, in file order; none for a block alone.
+
+    Joined, Vite's ``plugins`` and ``server`` read as the file's root, and airbnb's small
+    rules as ``rules``: their keys, in the context field, say what the passage holds. They
+    are keys at that path as long as every trail element is a key or a named item (never a
+    position: `code_config` lifts an unnamed item's keys into its array's), which is why
+    only code's configuration objects ask for them (a JSON array's items are positions).
+    """
+    out: list[tuple[str, ...]] = []
+    index = 0
+    for shared, _first, last in joined:
+        names: list[str] = []
+        count = 0
+        while index < len(blocks) and blocks[index][1] <= last:
+            trail = blocks[index][0]
+            if len(trail) > len(shared) and trail[len(shared)] not in names:
+                names.append(trail[len(shared)])
+            index += 1
+            count += 1
+        out.append(tuple(names) if count > 1 else ())
+    return out
 
 
 def _joined(blocks: list[Block], lines: _Rows, *, apart: bool = False) -> list[Block]:
@@ -314,6 +344,6 @@ def _glob_languages(trail: tuple[str, ...]) -> list[str]:
     return found
 
 
-def _camel(key: str) -> bool:
+def is_camel(key: str) -> bool:
     """A key whose words FTS5 would not find on its own (``compilerOptions``)."""
     return _CAMEL.search(key) is not None and " " not in key
