@@ -12,27 +12,39 @@ of the file (definitions, comments outside the object, the header) is read as be
 Which shapes count (`find_configs`), the module's export being one of:
 
 - ``module.exports = V`` or ``export default V``, or an identifier bound to V by a top-level
-  ``const``/``let``/``var`` (``const config = {...}; export default config``), where V is,
-  through parentheses, ``as``, ``satisfies`` and type assertions:
+  ``const``/``let``/``var`` (``const config = {...}; export default config``);
+- a named export: ``export const NAME = V`` (each declarator), ``exports.NAME = V``,
+  ``module.exports.NAME = V`` (svgo's ``export const elems = {...}``, Next's ``export const
+  config``): its name heads its blocks' trails (``elems › svg › defaults``), and a function
+  V is the module's API, not configuration (SvelteKit's ``load``);
+
+where V is, through parentheses, ``as``, ``satisfies`` and type assertions:
 - an object literal; an array holding an object (an ESLint flat config);
 - a call or ``new`` whose arguments hold one (``defineConfig({...})``,
   ``tseslint.config({...}, {...})``, ``withMDX(defineConfig({...}))``, three calls deep
   at most);
 - a function that returns one (``defineConfig(({ mode }) => ({...}))``, Babel's
-  ``module.exports = function (api) { ...; return {...} }``): its last statement's object.
+  ``module.exports = function (api) { ...; return {...} }``): its last top-level
+  ``return``'s object (helpers may follow it), or the object a ``const`` of its body binds
+  to the name it returns (``const config = {...}; ...; return config``).
 
-The object must hold data: a key whose value is a literal, an object or an array. An
-export of functions, names or ``require`` calls (``module.exports = { parse, stringify }``)
-is a module's interface, not configuration, and is left as it was. So is a named export
-(``export const config``), a class, and an object whose tree holds a syntax error.
+The object must hold data: a key whose value is a literal, an object, an array or a
+collection built from them (``new Set([...])``). An export of functions, names or
+``require`` calls (``module.exports = { parse, stringify }``) is a module's interface, not
+configuration, and is left as it was. So is a class, and an object whose tree holds a
+syntax error. One object exported twice (``export const c = {...}; export default c``) is
+read once, under its name.
 
 Inside the object:
 
 - **Keys**: an object's pairs and shorthand properties are entries; an array item that is an
   object, an array (a preset's ``['classic', {...}]``) or a call with an object argument
   (``react({ babel: {...} })``) is one too, named by its ``name``, ``id``, ``title``,
-  ``label`` or ``key`` string, its first string, or its callee, else its position. A call
-  value's object arguments are its key's children. Nesting past `MAX_DEPTH` is one block.
+  ``label`` or ``key`` string, its first string, or its callee; an unnamed one lends its
+  keys to its array (airbnb's ``indent: ['error', 2, {...}]``: ``indent › SwitchCase``,
+  never ``indent › 1``: a position names nothing, and a joined block's context names its
+  keys). A call value's object arguments are its key's children. Nesting past
+  `MAX_DEPTH` is one block.
 - **A function value stays code**: a key whose value is a function, a method, a function in
   an array that is a key's value and a named function passed to a call are definitions
   (`code_grammars`), so their rows, with the comment lines directly above them, are
@@ -41,7 +53,9 @@ Inside the object:
 - **Computed values and spreads** (``path.resolve(__dirname, 'dist')``, ``...base``) are
   part of their block's text, as written.
 - Comments inside the object's rows and outside its holes belong to its blocks: `used`
-  gives them to the caller, which makes no comment chunk of them.
+  gives them to the caller, which makes no comment chunk of them. Commented-out code
+  (``/* tutorialSidebar: [...] */``, ``// MemberExpression: null,``: every line an
+  object's member or code, none prose) is a hole and no comment chunk either.
 """
 
 from __future__ import annotations
