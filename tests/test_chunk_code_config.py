@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from credo.knowledge.chunk import Chunk, split_code, split_config
@@ -366,6 +366,41 @@ def test_a_joined_block_s_context_holds_the_keys_it_joined() -> None:
     assert all(c.context == "" for c in split_config(yaml, "yaml"))
 
 
+def test_blocks_the_author_set_apart_with_a_blank_line_stay_apart() -> None:
+    """airbnb's rules, each with its comment and a blank line after it: joined, a 2-line
+    answer (``no-console``) sat in a 27-line passage; apart, each is its own."""
+    text = textwrap.dedent(
+        """\
+        module.exports = {
+          rules: {
+            // disallow assignment in conditional expressions
+            'no-cond-assign': ['error', 'always'],
+
+            // disallow use of console
+            'no-console': 'warn',
+
+            // disallow use of constant expressions in conditions
+            'no-constant-condition': 'warn',
+            // disallow control characters in regular expressions
+            'no-control-regex': 'error',
+          },
+        };
+        """
+    )
+    more = "".join(
+        f"    // what rule {n} is for, in a sentence\n    'rule-{n}': 'error',\n" for n in range(20)
+    )
+    text = text.replace("  },\n};", more + "  },\n};")  # (past the cap: cut at its keys)
+    assert _blocks(text, "js")[:3] == [
+        ("rules", 2, 4),  # (the head goes with the block it opens)
+        ("rules › no-console", 6, 7),
+        ("rules", 9, 30),  # (no blank line between these: joined, as before)
+    ]
+    # a YAML file is cut as before (its blank lines join nothing apart)
+    yaml = "rules:\n  # one\n  a: 1\n\n  # two\n  b: 2\n"
+    assert [(c.start_line, c.end_line) for c in split_config(yaml, "yaml")] == [(1, 6)]
+
+
 def test_secret_values_are_redacted() -> None:
     text = textwrap.dedent(
         """\
@@ -452,8 +487,10 @@ def _js(value: object, depth: int = 1) -> str:
     return str(value)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.dictionaries(_KEYS, _VALUES, min_size=1, max_size=8))
+# (an unnamed object in a list, cut at its keys: it was named by its position, ``rules › 1``)
+@example({"rules": ["'error'", {f"option{n}Long": {"aaa": n} for n in range(40)}]})
 def test_any_object_is_read_exactly_and_deterministically(config: dict[str, object]) -> None:
     text = f"// app config\nmodule.exports = {_js(config)}\n"
     configs = _configs(text, "js")  # `check`: the chunk contract, lines as written
@@ -470,8 +507,8 @@ def test_any_object_is_read_exactly_and_deterministically(config: dict[str, obje
     for chunk in configs:
         level = tree
         for part in chunk.section:
+            assert part in {key for key, _ in level}, (chunk.section, part)
             level = [child for key, children in level if key == part for child in children]
-            assert level, (chunk.section, part)
         own = " ".join(lines[chunk.start_line - 1 : chunk.end_line])
         for word in chunk.context.split():
             assert word in {key for key, _ in level} or f"{word}:" in own, (chunk, word)

@@ -200,9 +200,12 @@ def _config_chunks(configs: list[ConfigValue], lines: list[str]) -> list[Chunk]:
     chunks: list[Chunk] = []
     for config in configs:
         rows = [("" if row in config.holes else line) for row, line in enumerate(lines)]
+        blank = range(config.first, min(config.last, len(lines) - 1) + 1)
+        paragraphs = frozenset(row for row in blank if not lines[row].strip())
         for chunk in key_chunks(
-            rows, config.entries, config.first, config.last, marks=JS_COMMENT_MARKS, held=True
-        ):
+            rows, config.entries, config.first, config.last, marks=JS_COMMENT_MARKS, held=True,
+            paragraphs=paragraphs,
+        ):  # fmt: skip
             # (a JSDoc block's `` * `` lines sit a column right of the key they document)
             chunk = chunk._replace(text=chunk.text.strip())
             if config.name:  # a named export's blocks: ``elems › svg › defaults``

@@ -85,6 +85,7 @@ def key_chunks(
     apart: bool = False,
     ini: bool = False,
     held: bool = False,
+    paragraphs: frozenset[int] = frozenset(),
 ) -> list[Chunk]:
     """The chunks of rows ``lo..hi`` (0-based, inclusive) of `raw`, a block whose keys are
     `entries`, cut as the module says: a whole configuration file, or a code module's
@@ -95,7 +96,7 @@ def key_chunks(
     _key_rows(entries, keys)
     chunks: list[Chunk] = []
     blocks = _blocks(entries, (), lo, hi, lines, 0, whole=not apart)
-    joined = _joined(blocks, lines, apart=apart)
+    joined = _joined(blocks, lines, apart=apart, paragraphs=paragraphs)
     names = _held(blocks, joined) if held else [()] * len(joined)
     for (trail, first, last), own in zip(joined, names, strict=True):
         body = redact(_text(lines, first, last))
@@ -192,7 +193,13 @@ def _held(blocks: list[Block], joined: list[Block]) -> list[tuple[str, ...]]:
     return out
 
 
-def _joined(blocks: list[Block], lines: _Rows, *, apart: bool = False) -> list[Block]:
+def _joined(
+    blocks: list[Block],
+    lines: _Rows,
+    *,
+    apart: bool = False,
+    paragraphs: frozenset[int] = frozenset(),
+) -> list[Block]:
     """Neighbouring blocks joined, with the key path they share:
 
     - a block under the floor with a key path takes the blocks nested in it that follow,
@@ -204,21 +211,28 @@ def _joined(blocks: list[Block], lines: _Rows, *, apart: bool = False) -> list[B
       joined, the large one's key path would be lost (``[tool.mypy]`` after the
       ``[tool.towncrier]`` tables would read ``tool``), unless the small one is a key
       alone (``name: test``), which means nothing as a passage of its own;
-    - with `apart`, two top-level blocks never join (each keeps its name as its trail).
+    - with `apart`, two top-level blocks never join (each keeps its name as its trail);
+    - with `paragraphs` (the rows blank in the source: a code module's configuration
+      object), two blocks with a blank row between them never join, a head and its first
+      block aside: airbnb's rules, each with its comment and a blank line after it, are
+      answers of their own (``rules › no-console``), which a 27-line join buried.
     """
     out: list[Block] = []
     sizes: list[int] = []
     head: tuple[str, ...] = ()  # the small head the last block ends in, awaiting its keys
+    taken = False  # whether the last block holds more than heads
     for index, (trail, first, last) in enumerate(blocks):
         size = _size(lines, first, last)
         after = blocks[index + 1][0] if index + 1 < len(blocks) else ()
         opening = size < PASSAGE_FLOOR and _opens(trail, after)
         if out:
-            before, start, _ = out[-1]
+            before, start, end = out[-1]
             small = sizes[-1] < PASSAGE_FLOOR, size < PASSAGE_FLOOR
             shared = _shared(before, trail)
+            # a blank line the author left between them (`paragraphs`)
+            gap = bool(paragraphs) and any(row in paragraphs for row in range(end + 1, first))
             if _opens(head, trail) and not (opening and sizes[-1] >= _BARE_HEAD):
-                joins = True
+                joins = not (gap and taken)  # (a head takes its first block whatever)
             elif opening:
                 joins = False  # it opens the next block: it goes with that one
             else:
@@ -229,15 +243,18 @@ def _joined(blocks: list[Block], lines: _Rows, *, apart: bool = False) -> list[B
                 joins = fits and (all(small) or (related and any(small)) or tiny)
                 if apart and len(before) <= 1 and len(trail) <= 1 and before != trail:
                     joins = False
+                joins = joins and not gap
             if joins:
                 out[-1] = (shared, start, last)
                 sizes[-1] = _size(lines, start, last)
                 still = sizes[-1] < PASSAGE_FLOOR and _opens(shared, after)
                 head = trail if opening else shared if still else ()
+                taken = taken or not opening
                 continue
         out.append((trail, first, last))
         sizes.append(size)
         head = trail if opening else ()
+        taken = not opening
     return out
 
 
