@@ -286,6 +286,11 @@ def test_named_exports_are_read_by_key_under_their_names(form: str) -> None:
     assert "slope: '1'" in tables[3].text and "export" not in tables[3].text
 
 
+def test_an_object_exported_twice_is_read_once_under_its_name() -> None:
+    text = "export const config = {\n  port: 3000,\n}\n\nexport default config\n"
+    assert _blocks(text, "js") == [("config", 2, 3)]
+
+
 def test_a_config_returned_before_the_function_ends_is_read() -> None:
     text = textwrap.dedent(
         """\
