@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from credo.knowledge.chunk import Chunk, split_code
+from credo.knowledge.chunk import Chunk, split_code, split_config
 from tests.conftest import CliRun
 from tests.test_chunk_code import check
 
@@ -161,17 +161,32 @@ _YES = {
     "a call around the call": (
         "export default withMDX(defineConfig({\n  pageExtensions: ['mdx'],\n}))\n"
     ),
+    # (jsconf69: named exports, CommonJS members, a return that is not the last statement)
+    "a named export": "export const config = {\n  matcher: ['/api/:path*'],\n}\n",
+    "exports.x": "exports.defaults = {\n  port: 3000,\n  host: 'localhost',\n}\n",
+    "module.exports.x": "module.exports.defaults = {\n  retries: 3,\n}\n",
+    "a return before helpers": (
+        "module.exports = function (api) {\n  api.cache(true)\n  return {\n"
+        "    presets: ['@babel/preset-env'],\n  }\n\n  function helper() {}\n}\n"
+    ),
+    "a returned name": (
+        "module.exports = (api) => {\n  const config = {\n    presets: ['@babel/preset-env'],\n"
+        "  }\n  if (api.env('test')) config.plugins = ['istanbul']\n  return config\n}\n"
+    ),
+    "sets of names": "export const groups = {\n  shape: new Set(['circle', 'rect']),\n}\n",
 }
 _NO = {
     "functions and names": "module.exports = { parse, stringify, other: helper }\n",
     "requires": "module.exports = {\n  a: require('./a'),\n  b: require('./b'),\n}\n",
-    "a named export": "export const config = {\n  matcher: ['/api/:path*'],\n}\n",
     "a function": "export default function App() {\n  return { a: 1 }\n}\n",
     "a class": "export default class Store {\n  size = 1\n}\n",
     "strings": "export default ['a', 'b']\n",
     "methods only": "export default {\n  install(app) {\n    app.use(x)\n  },\n}\n",
     "broken": "export default {\n  port: 3000,\n  host: ,\n}\n",
     "an unknown name": "export default config\n",
+    "a named function": "export const load = () => ({ a: 1 })\nexports.run = function () {}\n",
+    "a named interface": "export const api = { parse, stringify }\nexports.x = require('./x')\n",
+    "other members": "foo.exports = { a: 1 }\nmodule.other = { b: 2 }\n",
 }
 
 
@@ -232,6 +247,163 @@ def test_array_items_and_preset_tuples_are_named() -> None:
     sections = {c.section for c in _configs(text, "js")}
     assert ("presets", "classic") in sections or ("presets", "classic", "blog") in sections
     assert not any(part.isdigit() for section in sections for part in section), sections
+
+
+# svgo's tables (plugins/_collections.js), as 4.x writes them; 3.x has ``exports.NAME = ``.
+_TABLES = (
+    "/**\n * @type {Readonly<Record<string, Set<string>>>}\n */\n"
+    "export const elemsGroups = {\n"
+    "  animation: new Set(['animate', 'animateColor', 'animateMotion', 'set']),\n"
+    "  shape: new Set([\n"
+    + "".join(f"    'shape{n}-with-a-long-name',\n" for n in range(30))
+    + "  ]),\n"
+    "};\n\n"
+    "export const textElems = new Set([...elemsGroups.textContent, 'pre', 'title']);\n\n"
+    "export const attrsGroupsDefaults = {\n"
+    "  core: { 'xml:space': 'default' },\n"
+    "  transferFunction: { slope: '1', intercept: '0', amplitude: '1' },\n"
+    "};\n"
+)
+
+
+@pytest.mark.parametrize("form", ["export const {} = ", "exports.{} = ", "module.exports.{} = "])
+def test_named_exports_are_read_by_key_under_their_names(form: str) -> None:
+    """``export const elemsGroups = {...}`` and ``exports.elemsGroups = {...}``: each named
+    object is read by key, its name heading its trails (two exports may share a key)."""
+    text = _TABLES
+    for name in ("elemsGroups", "textElems", "attrsGroupsDefaults"):
+        text = text.replace(f"export const {name} = ", form.format(name))
+    blocks = _blocks(text, "js")
+    assert blocks == [
+        ("elemsGroups › animation", 5, 5),
+        ("elemsGroups › shape", 6, 30),  # (past the cap: cut at line ends)
+        ("elemsGroups › shape", 31, 38),
+        ("attrsGroupsDefaults", 43, 45),  # (``textElems`` holds no data of its own)
+    ]
+    tables = _configs(text, "js")
+    assert tables[1].text.startswith("shape: new Set([\n  'shape0-with-a-long-name',")
+    assert "attrsGroupsDefaults" in tables[3].context.split()
+    assert "slope: '1'" in tables[3].text and "export" not in tables[3].text
+
+
+def test_an_object_exported_twice_is_read_once_under_its_name() -> None:
+    text = "export const config = {\n  port: 3000,\n}\n\nexport default config\n"
+    assert _blocks(text, "js") == [("config", 2, 3)]
+
+
+def test_a_config_returned_before_the_function_ends_is_read() -> None:
+    text = textwrap.dedent(
+        """\
+        module.exports = function (api) {
+          api.cache(true)
+          const config = {
+            presets: [['@babel/preset-env', { targets: { node: 'current' } }]],
+            comments: false,
+          }
+          if (api.env('test')) config.plugins = ['istanbul']
+          return config
+
+          function helper() {
+            return { unused: true }
+          }
+        }
+        """
+    )
+    assert _blocks(text, "js") == [("", 4, 6)]
+
+
+def test_commented_out_code_in_an_object_is_neither_text_nor_comment() -> None:
+    """Docusaurus' sidebars.js: ``/* tutorialSidebar: [...] */`` is an alternative left
+    in a comment, not what the site uses; a comment in prose stays its key's."""
+    text = textwrap.dedent(
+        """\
+        const sidebars = {
+          // By default, Docusaurus generates a sidebar from the docs folder structure
+          tutorialSidebar: [{type: 'autogenerated', dirName: '.'}],
+
+          // But you can create a sidebar manually
+          /*
+          tutorialSidebar: [
+            'intro',
+            'hello',
+            {
+              type: 'category',
+              label: 'Tutorial',
+              items: ['tutorial-basics/create-a-document'],
+            },
+          ],
+           */
+          // enforce: 'pre',
+          footer: { style: 'dark' }, // copyright: 'none',
+        };
+
+        export default sidebars;
+        """
+    )
+    chunks = split_code(text, "js")
+    check(chunks, text)
+    body = "\n".join(c.text for c in chunks)
+    assert "Docusaurus generates a sidebar" in body and "footer: { style: 'dark' }" in body
+    assert "'intro'" not in body and "hello" not in body and "enforce" not in body
+    assert "copyright" in body  # (a row where a key starts keeps its text)
+
+
+def test_an_unnamed_array_item_lends_its_keys_to_the_array() -> None:
+    """airbnb's ``indent: ['error', 2, {...}]``: the options' keys are ``indent``'s, never
+    ``indent › 1`` (a position names nothing)."""
+    options = "".join(f"      option{n}WithALongName: {{ parameters: {n} }},\n" for n in range(40))
+    text = f"module.exports = {{\n  rules: {{\n    indent: ['error', 2, {{\n{options}"
+    text += "    }],\n  },\n}\n"
+    configs = _configs(text, "js")
+    assert [c.section for c in configs] == [("rules",), ("rules", "indent"), ("rules", "indent")]
+    assert "option20WithALongName" in configs[1].context.split()  # (what it joined)
+    assert not any(word.isdigit() for c in configs for word in c.context.split())
+
+
+def test_a_joined_block_s_context_holds_the_keys_it_joined() -> None:
+    """Vite's ``plugins`` and ``server`` joined read as the file's root: their names go
+    into the context field (the trail keeps the path they share)."""
+    first, second, _ = _configs(_VITE)
+    assert first.section == () and {"plugins", "server"} <= set(first.context.split())
+    assert {"build", "resolve", "define", "preview"} <= set(second.context.split())
+    # a block alone names nothing more than its own camelCase keys
+    yaml = "theme:\n  screens: {sm: 640px}\n  colors: {brand: '#123456'}\n"
+    assert all(c.context == "" for c in split_config(yaml, "yaml"))
+
+
+def test_blocks_the_author_set_apart_with_a_blank_line_stay_apart() -> None:
+    """airbnb's rules, each with its comment and a blank line after it: joined, a 2-line
+    answer (``no-console``) sat in a 27-line passage; apart, each is its own."""
+    text = textwrap.dedent(
+        """\
+        module.exports = {
+          rules: {
+            // disallow assignment in conditional expressions
+            'no-cond-assign': ['error', 'always'],
+
+            // disallow use of console
+            'no-console': 'warn',
+
+            // disallow use of constant expressions in conditions
+            'no-constant-condition': 'warn',
+            // disallow control characters in regular expressions
+            'no-control-regex': 'error',
+          },
+        };
+        """
+    )
+    more = "".join(
+        f"    // what rule {n} is for, in a sentence\n    'rule-{n}': 'error',\n" for n in range(20)
+    )
+    text = text.replace("  },\n};", more + "  },\n};")  # (past the cap: cut at its keys)
+    assert _blocks(text, "js")[:3] == [
+        ("rules", 2, 4),  # (the head goes with the block it opens)
+        ("rules › no-console", 6, 7),
+        ("rules", 9, 30),  # (no blank line between these: joined, as before)
+    ]
+    # a YAML file is cut as before (its blank lines join nothing apart)
+    yaml = "rules:\n  # one\n  a: 1\n\n  # two\n  b: 2\n"
+    assert [(c.start_line, c.end_line) for c in split_config(yaml, "yaml")] == [(1, 6)]
 
 
 def test_secret_values_are_redacted() -> None:
@@ -296,7 +468,10 @@ def test_huge_and_deep_objects_stay_bounded() -> None:
     split_code(parens, "js")
 
 
-_KEYS = st.text(string.ascii_letters, min_size=3, max_size=8)  # (a chunk needs 3 letters)
+# (a chunk needs 3 letters; an item named by its ``name`` is a case of its own, above)
+_KEYS = st.text(string.ascii_letters, min_size=3, max_size=8).filter(
+    lambda k: k not in ("name", "title", "label")
+)
 _VALUES = st.recursive(
     st.integers(-5, 5) | st.sampled_from(["'x'", "true", "null", "'a b c'"]),
     lambda inner: (
@@ -317,8 +492,10 @@ def _js(value: object, depth: int = 1) -> str:
     return str(value)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.dictionaries(_KEYS, _VALUES, min_size=1, max_size=8))
+# (an unnamed object in a list, cut at its keys: it was named by its position, ``rules › 1``)
+@example({"rules": ["'error'", {f"option{n}Long": {"aaa": n} for n in range(40)}]})
 def test_any_object_is_read_exactly_and_deterministically(config: dict[str, object]) -> None:
     text = f"// app config\nmodule.exports = {_js(config)}\n"
     configs = _configs(text, "js")  # `check`: the chunk contract, lines as written
@@ -329,6 +506,38 @@ def test_any_object_is_read_exactly_and_deterministically(config: dict[str, obje
     lines = text.split("\n")
     key_rows = [n + 1 for n, line in enumerate(lines) if ":" in line]
     assert set(key_rows) <= set(covered)
+    # every trail is a key path of the object; every name a chunk's context holds is a key
+    # at that path (a joined block's keys) or a camelCase key on its own lines
+    tree = _tree(config)
+    for chunk in configs:
+        level = tree
+        for part in chunk.section:
+            assert part in {key for key, _ in level}, (chunk.section, part)
+            level = [child for key, children in level if key == part for child in children]
+        own = " ".join(lines[chunk.start_line - 1 : chunk.end_line])
+        for word in chunk.context.split():
+            assert word in {key for key, _ in level} or f"{word}:" in own, (chunk, word)
+
+
+Tree = list[tuple[str, "Tree"]]
+
+
+def _tree(value: object) -> Tree:
+    """The key tree a reader should see (the oracle): an object's keys; an array's items,
+    an unnamed one's keys lifted into the array's, a tuple whose first item is a string
+    (``['classic', {...}]``) named by it, with its objects' keys."""
+    if isinstance(value, dict):
+        return [(key, _tree(child)) for key, child in value.items()]
+    if not isinstance(value, list):
+        return []
+    out: Tree = []
+    for item in value:
+        if isinstance(item, list) and item and str(item[0]).startswith("'"):
+            children = [pair for o in item if isinstance(o, dict) for pair in _tree(o)]
+            out.extend([(str(item[0]).strip("'"), children)] if children else [])
+        elif isinstance(item, dict | list):
+            out.extend(_tree(item))
+    return out
 
 
 def test_search_finds_the_dev_server_port(tmp_path: Path, run: CliRun) -> None:

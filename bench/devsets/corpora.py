@@ -12,7 +12,8 @@ Documentation: pymdown-extensions' guide (Markdown, MkDocs, with its changelog a
 notes) and Pygments' (reStructuredText, Sphinx). Focused (``FOCUSED``, apart from the
 means): fastify's examples and tests (module-level routes, hooks and test blocks); ESLint,
 Tailwind and Docusaurus configuration modules (key blocks of ``module.exports = {...}`` and
-``export default config``).
+``export default config``); svgo's tables as named exports (``export const`` and
+``exports.x = {...}``).
 """
 
 from __future__ import annotations
@@ -165,6 +166,29 @@ FOCUSED: tuple[Corpus, ...] = (
         sha256="49c322e8e0a2763948d3390d8074ebb93542baf3d3f39db922dc1050459687c2",
         # (fnmatch's * spans folders: the template's src/**/*.js is in)
         include=("templates/classic/*.js",),
+    ),
+    # Named exports read by key (issue #14, jsconf69): svgo's SVG tables as ``export const
+    # elems = {...}`` (4.x, ES modules) and as ``exports.elems = {...}`` (3.x, CommonJS),
+    # among the plugins that read them.
+    Corpus(
+        name="svgo",
+        kind="code",
+        project="svgo",
+        version="4.0.2",
+        licence="MIT",
+        url="https://registry.npmjs.org/svgo/-/svgo-4.0.2.tgz",
+        sha256="a554a16a67cb6b7d6460116fe1840a9495073bebfcd02c71059900eace2c6610",
+        include=("plugins/*.js",),
+    ),
+    Corpus(
+        name="svgo3",
+        kind="code",
+        project="svgo",
+        version="3.3.4",
+        licence="MIT",
+        url="https://registry.npmjs.org/svgo/-/svgo-3.3.4.tgz",
+        sha256="0fadd7a8a9e64589a6a2052748b973a18e5ba6539ccd3bdff957c5365c4a6c9e",
+        include=("plugins/*.js",),
     ),
 )
 

@@ -195,16 +195,25 @@ def _outline_chunks(outline: Outline, lines: list[str]) -> list[Chunk]:
 def _config_chunks(configs: list[ConfigValue], lines: list[str]) -> list[Chunk]:
     """An exported configuration object's key blocks (`code_config`), cut as a JSON file's
     are (`config.key_chunks`), its code rows (function values) left out of the text."""
-    from credo.knowledge.chunk.config import JS_COMMENT_MARKS, key_chunks
+    from credo.knowledge.chunk.config import JS_COMMENT_MARKS, is_camel, key_chunks
 
     chunks: list[Chunk] = []
     for config in configs:
         rows = [("" if row in config.holes else line) for row, line in enumerate(lines)]
+        blank = range(config.first, min(config.last, len(lines) - 1) + 1)
+        paragraphs = frozenset(row for row in blank if not lines[row].strip())
         for chunk in key_chunks(
-            rows, config.entries, config.first, config.last, marks=JS_COMMENT_MARKS
-        ):
+            rows, config.entries, config.first, config.last, marks=JS_COMMENT_MARKS, held=True,
+            paragraphs=paragraphs,
+        ):  # fmt: skip
             # (a JSDoc block's `` * `` lines sit a column right of the key they document)
-            chunks.append(chunk._replace(text=chunk.text.strip()))
+            chunk = chunk._replace(text=chunk.text.strip())
+            if config.name:  # a named export's blocks: ``elems › svg › defaults``
+                context = chunk.context
+                if is_camel(config.name) and config.name not in context.split():
+                    context = f"{context} {config.name}".strip()
+                chunk = chunk._replace(section=(config.name, *chunk.section), context=context)
+            chunks.append(chunk)
     return chunks
 
 

@@ -12,27 +12,39 @@ of the file (definitions, comments outside the object, the header) is read as be
 Which shapes count (`find_configs`), the module's export being one of:
 
 - ``module.exports = V`` or ``export default V``, or an identifier bound to V by a top-level
-  ``const``/``let``/``var`` (``const config = {...}; export default config``), where V is,
-  through parentheses, ``as``, ``satisfies`` and type assertions:
+  ``const``/``let``/``var`` (``const config = {...}; export default config``);
+- a named export: ``export const NAME = V`` (each declarator), ``exports.NAME = V``,
+  ``module.exports.NAME = V`` (svgo's ``export const elems = {...}``, Next's ``export const
+  config``): its name heads its blocks' trails (``elems › svg › defaults``), and a function
+  V is the module's API, not configuration (SvelteKit's ``load``);
+
+where V is, through parentheses, ``as``, ``satisfies`` and type assertions:
 - an object literal; an array holding an object (an ESLint flat config);
 - a call or ``new`` whose arguments hold one (``defineConfig({...})``,
   ``tseslint.config({...}, {...})``, ``withMDX(defineConfig({...}))``, three calls deep
   at most);
 - a function that returns one (``defineConfig(({ mode }) => ({...}))``, Babel's
-  ``module.exports = function (api) { ...; return {...} }``): its last statement's object.
+  ``module.exports = function (api) { ...; return {...} }``): its last top-level
+  ``return``'s object (helpers may follow it), or the object a ``const`` of its body binds
+  to the name it returns (``const config = {...}; ...; return config``).
 
-The object must hold data: a key whose value is a literal, an object or an array. An
-export of functions, names or ``require`` calls (``module.exports = { parse, stringify }``)
-is a module's interface, not configuration, and is left as it was. So is a named export
-(``export const config``), a class, and an object whose tree holds a syntax error.
+The object must hold data: a key whose value is a literal, an object, an array or a
+collection built from them (``new Set([...])``). An export of functions, names or
+``require`` calls (``module.exports = { parse, stringify }``) is a module's interface, not
+configuration, and is left as it was. So is a class, and an object whose tree holds a
+syntax error. One object exported twice (``export const c = {...}; export default c``) is
+read once, under its name.
 
 Inside the object:
 
 - **Keys**: an object's pairs and shorthand properties are entries; an array item that is an
   object, an array (a preset's ``['classic', {...}]``) or a call with an object argument
   (``react({ babel: {...} })``) is one too, named by its ``name``, ``id``, ``title``,
-  ``label`` or ``key`` string, its first string, or its callee, else its position. A call
-  value's object arguments are its key's children. Nesting past `MAX_DEPTH` is one block.
+  ``label`` or ``key`` string, its first string, or its callee; an unnamed one lends its
+  keys to its array (airbnb's ``indent: ['error', 2, {...}]``: ``indent › SwitchCase``,
+  never ``indent › 1``: a position names nothing, and a joined block's context names its
+  keys). A call value's object arguments are its key's children. Nesting past
+  `MAX_DEPTH` is one block.
 - **A function value stays code**: a key whose value is a function, a method, a function in
   an array that is a key's value and a named function passed to a call are definitions
   (`code_grammars`), so their rows, with the comment lines directly above them, are
@@ -41,13 +53,18 @@ Inside the object:
 - **Computed values and spreads** (``path.resolve(__dirname, 'dist')``, ``...base``) are
   part of their block's text, as written.
 - Comments inside the object's rows and outside its holes belong to its blocks: `used`
-  gives them to the caller, which makes no comment chunk of them.
+  gives them to the caller, which makes no comment chunk of them. Commented-out code
+  (``/* tutorialSidebar: [...] */``, ``// MemberExpression: null,``: every line an
+  object's member or code, none prose) is a hole and no comment chunk either.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
+from credo.knowledge.chunk.code_outline import CODE_LINE as _CODE_LINE
+from credo.knowledge.chunk.code_outline import PROSE as _PROSE
 from credo.knowledge.chunk.config_tree import MAX_DEPTH, MAX_KEY_CHARS, Entry
 
 if TYPE_CHECKING:
@@ -76,6 +93,17 @@ _DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
 # An array item (an object) is named by the first of these keys it has as a string.
 _ITEM_NAMES = ("name", "id", "title", "label", "key")
 _CALL_DEPTH = 3
+# A line of an object literal, as commented-out code has it: a member ending in ``,`` or an
+# opening bracket (``'no-console': 'warn',``, ``items: [``), a string item, brackets alone.
+_MEMBER = re.compile(
+    r"""^(?:
+        (?:[\w$@./-]+|'[^']*'|"[^"]*")\s*:\s*(?:\S.*[,(\[{]|[(\[{])
+      | (?:'[^']*'|"[^"]*"|`[^`]*`|-?\d[\w.]*|true|false|null),?
+      | [\[\]{}(),]+;?
+      | \.\.\.[\w.]+,?
+    )$""",
+    re.X,
+)
 
 
 class ConfigValue:
@@ -86,17 +114,22 @@ class ConfigValue:
         first: The first row (0-based) of its blocks: the export or declaration, or the
             returned object in a function.
         last: The last row of the object (0-based, inclusive).
-        holes: Rows that are code (function values and their doc comments): left out of
-            the text.
+        holes: Rows that are code (function values and their doc comments, commented-out
+            code): left out of the text.
+        name: A named export's name (``export const elems``, ``exports.elems``), which
+            heads its blocks' trails; "" for the module's own value.
     """
 
-    __slots__ = ("entries", "first", "holes", "last")
+    __slots__ = ("entries", "first", "holes", "last", "name")
 
-    def __init__(self, entries: list[Entry], first: int, last: int, holes: frozenset[int]) -> None:
+    def __init__(
+        self, entries: list[Entry], first: int, last: int, holes: frozenset[int], name: str = ""
+    ) -> None:
         self.entries = entries
         self.first = first
         self.last = last
         self.holes = holes
+        self.name = name
 
 
 def find_configs(
@@ -118,60 +151,118 @@ def find_configs(
                 declared.setdefault(_text(source, name), (statement, value))
     found: list[ConfigValue] = []
     used: set[int] = set()
+    read: set[int] = set()  # objects already read (``export const c = {...}; export default c``)
     for statement in root.named_children:
-        value = _exported(statement, source)
-        if value is None:
-            continue
-        holder = statement
-        value = _unwrap(value)
-        if value.type == "identifier":
-            if _text(source, value) not in declared:
+        for name, value in _exported(statement, source):
+            holder = statement
+            value = _unwrap(value)
+            if value.type == "identifier":
+                if _text(source, value) not in declared:
+                    continue
+                holder, value = declared[_text(source, value)]
+            if name and _unwrap(value).type in _FUNCTIONS:
+                continue  # (a named function is the module's API: SvelteKit's ``load``)
+            roots, in_function = _roots(value, 0, source)
+            if not roots or any(r.has_error for r in roots) or roots[0].id in read:
                 continue
-            holder, value = declared[_text(source, value)]
-        roots, in_function = _roots(value, 0)
-        if not roots or any(r.has_error for r in roots):
-            continue
-        walker = _Walker(source)
-        # (several objects passed to one call are items, as an array's)
-        entries = walker.value(roots[0], 0) if len(roots) == 1 else walker.items(roots, 0)
-        if not walker.data:
-            continue
-        first = roots[0].start_point[0] if in_function else holder.start_point[0]
-        last = _end_row(roots[-1])
-        # The opening line alone (``module.exports = {``) says nothing a trail does not.
-        opening = range(first, roots[0].start_point[0] + 1)
-        holes = walker.holes(first) | {row for row in opening if row not in walker.starts}
-        found.append(ConfigValue(entries, first, last, holes))
-        for comment in comments:
-            row = comment.start_point[0]
-            if first <= row and _end_row(comment) <= last and row not in holes:
-                used.add(comment.id)
+            config = _read(roots, holder, name, in_function, source, comments, used)
+            if config is not None:
+                read.add(roots[0].id)
+                found.append(config)
     return found, used
 
 
-def _exported(statement: Node, source: bytes) -> Node | None:
-    """The value of ``module.exports = V`` or ``export default V``, else None."""
-    if statement.type == "export_statement":
-        if statement.child_by_field_name("declaration") is not None:
-            return None  # (export const / function / class: a named export)
-        if not any(child.type == "default" for child in statement.children):
-            return None
-        return statement.child_by_field_name("value")
-    if statement.type != "expression_statement" or not statement.named_child_count:
+def _read(
+    roots: list[Node],
+    holder: Node,
+    name: str,
+    in_function: bool,
+    source: bytes,
+    comments: list[Node],
+    used: set[int],
+) -> ConfigValue | None:
+    """One exported value's configuration (None when it holds no data); the ids of the
+    comments its blocks hold go into `used`."""
+    walker = _Walker(source)
+    # (several objects passed to one call are items, as an array's)
+    entries = walker.value(roots[0], 0) if len(roots) == 1 else walker.items(roots, 0)
+    if not walker.data:
         return None
+    first = roots[0].start_point[0] if in_function else holder.start_point[0]
+    last = _end_row(roots[-1])
+    # The opening line alone (``module.exports = {``) says nothing a trail does not.
+    opening = range(first, roots[0].start_point[0] + 1)
+    code = walker.holes(first) | {row for row in opening if row not in walker.starts}
+    dead: set[int] = set()
+    for comment in comments:
+        row = comment.start_point[0]
+        if row < first or _end_row(comment) > last or row in code:
+            continue  # (outside, or a function value's: its definition's comment)
+        used.add(comment.id)
+        if row not in walker.starts and _commented_out(_text(source, comment)):
+            # commented-out code (``/* tutorialSidebar: [...] */``): neither text nor comment
+            dead.update(range(row, _end_row(comment) + 1))
+    holes = frozenset(code | (dead - walker.starts))
+    return ConfigValue(entries, first, last, holes, name[:MAX_KEY_CHARS])
+
+
+def _commented_out(comment: str) -> bool:
+    """Whether every line of a comment reads as code or as an object's members
+    (``'no-console': 'warn',``, ``],``), none as prose."""
+    if comment.startswith("/*"):
+        comment = comment[2:-2] if comment.endswith("*/") else comment[2:]
+    else:
+        comment = comment.lstrip("/")
+    lines = [line.strip().lstrip("*").strip() for line in comment.split("\n")]
+    lines = [line for line in lines if line]
+    return bool(lines) and all(
+        (_MEMBER.match(line) or _CODE_LINE.match(line)) and not _PROSE.search(line)
+        for line in lines
+    )
+
+
+def _exported(statement: Node, source: bytes) -> list[tuple[str, Node]]:
+    """The values a statement exports, each with its name ("" for the module's own value):
+    ``module.exports = V`` and ``export default V``; ``export const NAME = V`` (each
+    declarator), ``exports.NAME = V`` and ``module.exports.NAME = V``."""
+    if statement.type == "export_statement":
+        declaration = statement.child_by_field_name("declaration")
+        if declaration is not None:  # export const / let / var (functions and classes: no)
+            if declaration.type not in _DECLARATIONS:
+                return []
+            return [
+                (_text(source, name), value)
+                for declarator in declaration.named_children
+                if declarator.type == "variable_declarator"
+                and (name := declarator.child_by_field_name("name")) is not None
+                and name.type == "identifier"
+                and (value := declarator.child_by_field_name("value")) is not None
+            ]
+        if not any(child.type == "default" for child in statement.children):
+            return []
+        value = statement.child_by_field_name("value")
+        return [("", value)] if value is not None else []
+    if statement.type != "expression_statement" or not statement.named_child_count:
+        return []
     expression = statement.named_children[0]
     if expression.type != "assignment_expression":
-        return None
+        return []
     left = expression.child_by_field_name("left")
-    if left is None or left.type != "member_expression":
-        return None
+    right = expression.child_by_field_name("right")
+    if left is None or right is None or left.type != "member_expression":
+        return []
     target = left.child_by_field_name("object")
     member = left.child_by_field_name("property")
-    if target is None or member is None or target.type != "identifier":
-        return None
-    if _text(source, target) != "module" or _text(source, member) != "exports":
-        return None
-    return expression.child_by_field_name("right")
+    if target is None or member is None:
+        return []
+    if target.type == "identifier":  # module.exports = V, exports.NAME = V
+        owner = _text(source, target)
+        if owner == "module" and _text(source, member) == "exports":
+            return [("", right)]
+        return [(_text(source, member), right)] if owner == "exports" else []
+    if target.type == "member_expression" and _text(source, target) == "module.exports":
+        return [(_text(source, member), right)]  # module.exports.NAME = V
+    return []
 
 
 def _unwrap(node: Node) -> Node:
@@ -184,7 +275,7 @@ def _unwrap(node: Node) -> Node:
     return node
 
 
-def _roots(value: Node, depth: int) -> tuple[list[Node], bool]:
+def _roots(value: Node, depth: int, source: bytes) -> tuple[list[Node], bool]:
     """The object and array nodes a value's configuration is written in, and whether they
     sit in a function (the rows before them are code, not configuration)."""
     value = _unwrap(value)
@@ -199,7 +290,7 @@ def _roots(value: Node, depth: int) -> tuple[list[Node], bool]:
         found: list[Node] = []
         inside = False
         for argument in arguments.named_children if arguments is not None else ():
-            roots, in_function = _roots(argument, depth + 1)
+            roots, in_function = _roots(argument, depth + 1, source)
             found.extend(roots)
             inside = inside or in_function
         return found, inside
@@ -208,15 +299,45 @@ def _roots(value: Node, depth: int) -> tuple[list[Node], bool]:
         if body is None:
             return [], False
         if body.type == "statement_block":
-            last = next((c for c in reversed(body.named_children) if c.type != "comment"), None)
-            if last is None or last.type != "return_statement" or not last.named_child_count:
+            returned = _returned(body, source)
+            if returned is None:
                 return [], False
-            body = last.named_children[0]
+            body = returned
         body = _unwrap(body)
         if body.type in ("object", "array"):
-            roots, _ = _roots(body, depth + 1)
+            roots, _ = _roots(body, depth + 1, source)
             return roots, True
     return [], False
+
+
+def _returned(block: Node, source: bytes) -> Node | None:
+    """What a function body's last top-level ``return`` gives (helpers or code may follow
+    it), read through a name the body binds: ``const config = {...}; ...; return config``."""
+    statements = block.named_children
+    last = next((s for s in reversed(statements) if s.type == "return_statement"), None)
+    if last is None or not last.named_child_count:
+        return None
+    value = _unwrap(last.named_children[0])
+    if value.type != "identifier":
+        return value
+    name = _text(source, value)
+    for statement in statements:
+        if statement.type in _DECLARATIONS and statement.start_byte < last.start_byte:
+            for declarator in statement.named_children:
+                bound = declarator.child_by_field_name("name")
+                if bound is not None and _text(source, bound) == name:
+                    found = declarator.child_by_field_name("value")
+                    value = found if found is not None else value
+    return value
+
+
+def _collection(node: Node) -> bool:
+    """``new Set(['a', 'b'])``, ``new Map([...])``: a collection built from data is data."""
+    if node.type != "new_expression":
+        return False
+    arguments = node.child_by_field_name("arguments")
+    values = [_unwrap(a) for a in arguments.named_children] if arguments is not None else []
+    return bool(values) and all(v.type in ("array", "object") for v in values)
 
 
 def _holds_object(array: Node) -> bool:
@@ -283,7 +404,7 @@ class _Walker:
                     for item in inner.named_children:
                         if item.type in _FUNCTIONS:
                             self.code.append((item.start_point[0], _end_row(item)))
-                if inner.type in _DATA:
+                if inner.type in _DATA or _collection(inner):
                     self.data += 1
                 self.starts.add(pair.start_point[0])
                 children = self.value(inner, depth + 1)
@@ -308,7 +429,9 @@ class _Walker:
                 children = self.value(inner, depth + 1)
             if not children:
                 continue
-            name = name or str(len(entries) + 1)
+            if not name:  # unnamed (``['error', 2, {...}]``): its keys are the array's, as
+                entries.extend(children)  # a position (``indent › 1``) names nothing
+                continue
             self.starts.add(item.start_point[0])
             entries.append(Entry((name,), item.start_point[0], _end_row(item), children))
         return entries

@@ -37,7 +37,7 @@ _LICENSE = re.compile(
 )
 # A comment line that is code, not prose: a statement or a call, as an editor comments
 # out a line ("# x = compute(y)", "// return cache.get(key);", "#include <x.h>").
-_CODE_LINE = re.compile(
+CODE_LINE = re.compile(
     r"""^(?:
         .*[;{]
       | [})\]]+[;,)]*
@@ -55,7 +55,7 @@ _CODE_LINE = re.compile(
     re.X,
 )
 # Three plain words in a row ("the value is") are prose, whatever else the line holds.
-_PROSE = re.compile(r"\b[A-Za-z]+ [a-z]+ [a-z]+\b")
+PROSE = re.compile(r"\b[A-Za-z]+ [a-z]+ [a-z]+\b")
 
 
 # The three records below are plain classes with slots, not dataclasses: building a
@@ -189,5 +189,5 @@ def is_licence(paragraph: list[Line]) -> bool:
 def is_commented_out_code(paragraph: list[Line]) -> bool:
     """True when every line of a comment paragraph reads as code, not prose."""
     return all(
-        _CODE_LINE.match(line := text.strip()) and not _PROSE.search(line) for _, text in paragraph
+        CODE_LINE.match(line := text.strip()) and not PROSE.search(line) for _, text in paragraph
     )

@@ -84,20 +84,26 @@ def key_chunks(
     marks: tuple[str, ...] = _COMMENT_MARKS,
     apart: bool = False,
     ini: bool = False,
+    held: bool = False,
+    paragraphs: frozenset[int] = frozenset(),
 ) -> list[Chunk]:
     """The chunks of rows ``lo..hi`` (0-based, inclusive) of `raw`, a block whose keys are
     `entries`, cut as the module says: a whole configuration file, or a code module's
-    configuration object (`code_config`; its code rows blanked by the caller)."""
+    configuration object (`code_config`; its code rows blanked by the caller). With
+    `held`, a joined block's context holds the keys it joined (`_held`)."""
     lines = _Rows(raw, marks)
     keys: dict[int, list[str]] = {}
     _key_rows(entries, keys)
     chunks: list[Chunk] = []
     blocks = _blocks(entries, (), lo, hi, lines, 0, whole=not apart)
-    for trail, first, last in _joined(blocks, lines, apart=apart):
+    joined = _joined(blocks, lines, apart=apart, paragraphs=paragraphs)
+    names = _held(blocks, joined) if held else [()] * len(joined)
+    for (trail, first, last), own in zip(joined, names, strict=True):
         body = redact(_text(lines, first, last))
         if not is_meaningful(body):
             continue
-        camel = [k for row in range(first, last + 1) for k in keys.get(row, ()) if _camel(k)]
+        camel = [k for row in range(first, last + 1) for k in keys.get(row, ()) if is_camel(k)]
+        camel.extend(own)
         if ini:
             camel.extend(_glob_languages(trail))
         links = unique(find_urls(body))
@@ -162,7 +168,38 @@ def _pieces(trail: tuple[str, ...], lo: int, hi: int, lines: _Rows) -> list[Bloc
     return [(trail, first, last) for first, last in pieces]
 
 
-def _joined(blocks: list[Block], lines: _Rows, *, apart: bool = False) -> list[Block]:
+def _held(blocks: list[Block], joined: list[Block]) -> list[tuple[str, ...]]:
+    """For each of `joined` (`blocks` joined, in order), the keys one level below the key
+    path it shares that its blocks sit under, in file order; none for a block alone.
+
+    Joined, Vite's ``plugins`` and ``server`` read as the file's root, and airbnb's small
+    rules as ``rules``: their keys, in the context field, say what the passage holds. They
+    are keys at that path as long as every trail element is a key or a named item (never a
+    position: `code_config` lifts an unnamed item's keys into its array's), which is why
+    only code's configuration objects ask for them (a JSON array's items are positions).
+    """
+    out: list[tuple[str, ...]] = []
+    index = 0
+    for shared, _first, last in joined:
+        names: list[str] = []
+        count = 0
+        while index < len(blocks) and blocks[index][1] <= last:
+            trail = blocks[index][0]
+            if len(trail) > len(shared) and trail[len(shared)] not in names:
+                names.append(trail[len(shared)])
+            index += 1
+            count += 1
+        out.append(tuple(names) if count > 1 else ())
+    return out
+
+
+def _joined(
+    blocks: list[Block],
+    lines: _Rows,
+    *,
+    apart: bool = False,
+    paragraphs: frozenset[int] = frozenset(),
+) -> list[Block]:
     """Neighbouring blocks joined, with the key path they share:
 
     - a block under the floor with a key path takes the blocks nested in it that follow,
@@ -174,21 +211,28 @@ def _joined(blocks: list[Block], lines: _Rows, *, apart: bool = False) -> list[B
       joined, the large one's key path would be lost (``[tool.mypy]`` after the
       ``[tool.towncrier]`` tables would read ``tool``), unless the small one is a key
       alone (``name: test``), which means nothing as a passage of its own;
-    - with `apart`, two top-level blocks never join (each keeps its name as its trail).
+    - with `apart`, two top-level blocks never join (each keeps its name as its trail);
+    - with `paragraphs` (the rows blank in the source: a code module's configuration
+      object), two blocks with a blank row between them never join, a head and its first
+      block aside: airbnb's rules, each with its comment and a blank line after it, are
+      answers of their own (``rules › no-console``), which a 27-line join buried.
     """
     out: list[Block] = []
     sizes: list[int] = []
     head: tuple[str, ...] = ()  # the small head the last block ends in, awaiting its keys
+    taken = False  # whether the last block holds more than heads
     for index, (trail, first, last) in enumerate(blocks):
         size = _size(lines, first, last)
         after = blocks[index + 1][0] if index + 1 < len(blocks) else ()
         opening = size < PASSAGE_FLOOR and _opens(trail, after)
         if out:
-            before, start, _ = out[-1]
+            before, start, end = out[-1]
             small = sizes[-1] < PASSAGE_FLOOR, size < PASSAGE_FLOOR
             shared = _shared(before, trail)
+            # a blank line the author left between them (`paragraphs`)
+            gap = bool(paragraphs) and any(row in paragraphs for row in range(end + 1, first))
             if _opens(head, trail) and not (opening and sizes[-1] >= _BARE_HEAD):
-                joins = True
+                joins = not (gap and taken)  # (a head takes its first block whatever)
             elif opening:
                 joins = False  # it opens the next block: it goes with that one
             else:
@@ -199,15 +243,18 @@ def _joined(blocks: list[Block], lines: _Rows, *, apart: bool = False) -> list[B
                 joins = fits and (all(small) or (related and any(small)) or tiny)
                 if apart and len(before) <= 1 and len(trail) <= 1 and before != trail:
                     joins = False
+                joins = joins and not gap
             if joins:
                 out[-1] = (shared, start, last)
                 sizes[-1] = _size(lines, start, last)
                 still = sizes[-1] < PASSAGE_FLOOR and _opens(shared, after)
                 head = trail if opening else shared if still else ()
+                taken = taken or not opening
                 continue
         out.append((trail, first, last))
         sizes.append(size)
         head = trail if opening else ()
+        taken = not opening
     return out
 
 
@@ -314,6 +361,6 @@ def _glob_languages(trail: tuple[str, ...]) -> list[str]:
     return found
 
 
-def _camel(key: str) -> bool:
+def is_camel(key: str) -> bool:
     """A key whose words FTS5 would not find on its own (``compilerOptions``)."""
     return _CAMEL.search(key) is not None and " " not in key

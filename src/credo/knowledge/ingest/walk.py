@@ -349,7 +349,10 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 21: a secret value with a comma or semicolon inside it is redacted whole (DB_SECRET=ab,cd)
 # 22: (trails68: a joined JS/TS config passage named its keys; reverted, its names were not
 #     always the keys at its path) 23: read as at 21 again
-READER_VERSION = 23
+# 24: JS/TS named exports read by key (export const x = {...}, exports.x, module.exports.x),
+#     a returned config before the function's end; commented-out code and positions out of
+#     a config's text and trails; a joined config passage's context holds its keys (jsconf69)
+READER_VERSION = 24
 
 
 class Read(NamedTuple):
