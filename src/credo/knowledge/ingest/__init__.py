@@ -73,7 +73,10 @@ The rules (quoted in the docs):
   ``Cargo.toml`` or ``setup.py``: `package.Packages`), a bare file name names a file of
   that package only: beside the chunk's file, or found once in the package. A manifest
   that appears or goes changes a file's package: the file is read again, and a belief
-  read from it alone keeps only the derived anchors this reading gives.
+  read from it alone keeps only the derived anchors this reading gives. A folder's walk
+  drops the derived anchors to files under it that are gone from the disk (the passage
+  naming one may be unchanged, or live on in a copy elsewhere): a fresh ingest never
+  writes them.
 - **Edges.** A section's later passages are DERIVED_FROM its first, and a section's first
   passage DERIVED_FROM the first passage of the section around it; in code, definitions
   play the sections (method -> class), and a module docstring is what the top definitions

@@ -1,5 +1,6 @@
 """One ingest run (``ingest_paths``): walk, write each changed file in commit groups, retire
-the files that vanished, then write the CITES that waited for later files."""
+the files that vanished and the derived anchors to them, then write the CITES that waited
+for later files."""
 
 from __future__ import annotations
 
@@ -101,6 +102,7 @@ def ingest_paths(
         raise
     split.close()
     _retire_vanished(run, starts, vendored=vendored)
+    _drop_gone_mentions(run, starts)
     _flush_deferred(run)
     _retarget_cites(run)
     _settle_off_ledger(run)
@@ -203,6 +205,34 @@ def _retire_vanished(run: Run, starts: Sequence[Path], *, vendored: bool) -> Non
             ):
                 continue
             _retire(run, row.path)
+
+
+def _drop_gone_mentions(run: Run, starts: Sequence[Path]) -> None:
+    """The ``derived`` anchors to files under a walked folder that are gone from the disk.
+    A fresh ingest never writes one (a file is anchored only while it exists), and no
+    re-read takes it: the passage that names the file may be unchanged, or live on in a
+    copy elsewhere (``docs/v1`` removed, ``docs`` kept), so its derived anchors stayed,
+    shown under its hits and failing ``doctor`` (probe69)."""
+    gone: set[tuple[str, str]] = set()
+    there: dict[str, bool] = {}  # (a file is named by many passages: asked once)
+    for start in starts:
+        if os.path.isdir(start):
+            prefix = "" if start == run.root else run.uri(start) + "/"
+            for mention in run.store.file_mentions(prefix):
+                uri = mention[1]
+                if uri not in there:
+                    there[uri] = file_exists(uri, run.root)
+                if not there[uri]:
+                    gone.add(mention)
+    if not gone:
+        return
+    now = time.time()
+    log: list[LogRow] = []
+    with run.store.transaction(), run.store.write_errors():
+        for belief_id, uri in sorted(gone):
+            _logger(log, now, uri)(belief_id, {"action": "unanchor", "doc_uri": uri})
+        run.store.delete_anchors(sorted(gone))
+        run.store.append_log(log)
 
 
 def _ledger_path(run: Run, uri: str) -> Path:
