@@ -408,3 +408,14 @@ def test_a_folder_given_through_a_link_is_walked_inside_its_target(tmp_path: Pat
         report = memory.ingest(root / "linked")
         assert report.skipped.get("outside", 0) == 0
         assert report.files_ingested == 2
+
+
+def test_a_huge_query_that_matches_nothing_is_not_echoed_whole(run: CliRun) -> None:
+    """probe69: a pasted log as the query (100,000 characters) came back whole in "no
+    beliefs match '...'", flooding the terminal; the match itself reads its first 4,000."""
+    assert run("remember", "The deploy runs on Fridays").returncode == 0
+    done = run("search", "zq" * 50_000)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("no beliefs match 'zqzq") and done.stdout.count("\n") == 1
+    assert len(done.stdout) < 120 and done.stdout.endswith("'…\n")
+    assert run("search", "nothing here").stdout == "no beliefs match 'nothing here'\n"
