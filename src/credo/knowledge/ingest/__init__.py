@@ -111,7 +111,9 @@ The rules (quoted in the docs):
   ``N`` workers for any run.
 - **Atomicity and audit.** Each file is written in one transaction scope, all or nothing
   (consecutive files share a commit, at most `GROUP_FILES` files or `GROUP_SECONDS`, to
-  amortise the fsync; a failure rolls the group back and its files are re-read next run);
+  amortise the fsync; a failure rolls the group back and its files are re-read next run;
+  a group's files are read and split before its transaction begins, so another writer
+  waits only while a group writes);
   every write is logged
   in ``ingest_log`` (op ``ingest``, ``source_path`` the file's URI, the action in the
   payload; a deleted edge is an ``unedge``). A file whose links point at files ingested

@@ -128,12 +128,14 @@ def _nameable(run: Run, files: list[Path]) -> list[Path]:
 class Prepared(NamedTuple):
     """A file read, checked against the ledger and split, waiting for its group's write:
     ``read`` is the read or the reason the file is skipped; ``done`` its split (None: the
-    file is unchanged, or skipped)."""
+    file is unchanged, or skipped); ``first`` an unchanged file's first belief, which the
+    run learns only at its turn to write, as it did when each file was read at its turn."""
 
     path: Path
     uri: str
     read: Read | str
     done: Split | None
+    first: str | None = None
 
 
 class CommitGroup:
@@ -193,14 +195,13 @@ def _prepare(run: Run, path: Path, split: Splitter) -> Prepared:
     prior = run.store.get_ingested_file(uri)
     key = ledger_key_in(read.digest, run.packages.of(path.parent), run.root)
     if prior is not None and prior.content_hash == key:
-        run.first_belief[uri] = prior.first_belief
-        return Prepared(path, uri, read, None)
+        return Prepared(path, uri, read, None, prior.first_belief)
     done = split.split(path, read.digest, read.text)  # (the workers key the bytes alone)
     return Prepared(path, uri, read._replace(digest=key), done)
 
 
 def _write_one(run: Run, prepared: Prepared) -> None:
-    path, uri, read, done = prepared
+    path, uri, read, done, first = prepared
     if isinstance(read, str):
         run.report.skip(uri, read)
         if _stale(read) and run.store.get_ingested_file(uri) is not None:
@@ -208,6 +209,7 @@ def _write_one(run: Run, prepared: Prepared) -> None:
         return
     if done is None:
         run.report.files_unchanged += 1
+        run.first_belief[uri] = first
         return
     with run.store.transaction(), run.store.write_errors():
         FileWriter(run, path, uri, read, done.chunks, done.definitions, done.scopes).write()
