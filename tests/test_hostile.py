@@ -408,3 +408,42 @@ def test_a_folder_given_through_a_link_is_walked_inside_its_target(tmp_path: Pat
         report = memory.ingest(root / "linked")
         assert report.skipped.get("outside", 0) == 0
         assert report.files_ingested == 2
+
+
+def test_a_huge_query_that_matches_nothing_is_not_echoed_whole(run: CliRun) -> None:
+    """probe69: a pasted log as the query (100,000 characters) came back whole in "no
+    beliefs match '...'", flooding the terminal; the match itself reads its first 4,000."""
+    assert run("remember", "The deploy runs on Fridays").returncode == 0
+    done = run("search", "zq" * 50_000)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("no beliefs match 'zqzq") and done.stdout.count("\n") == 1
+    assert len(done.stdout) < 120 and done.stdout.endswith("'…\n")
+    assert run("search", "nothing here").stdout == "no beliefs match 'nothing here'\n"
+
+
+@pytest.mark.parametrize(
+    ("doc", "said"),
+    [
+        ("file://", "names no file"),
+        ("file:///", "names no file"),
+        ("http://", "names no host"),
+        ("https:///docs/a.md", "names no host"),
+        ("notes.md#L10-L5", "1 <= start <= end"),
+        ("notes.md#L0", "1 <= start <= end"),
+    ],
+)
+def test_a_document_reference_that_names_nothing_is_refused(
+    run: CliRun, doc: str, said: str
+) -> None:
+    """probe69: ``link ID file://`` anchored the belief to the root folder itself (``.``,
+    then "missing" in every ``doctor``), ``http://`` was kept as a URL, and a line range
+    written backwards (``#L10-L5``) was kept as if it were a section's name."""
+    made = run("remember", "The deploy runs on Fridays")
+    belief = made.stdout.strip()
+    for args in (("link", belief, doc), ("remember", "Backups run nightly", "--doc", doc)):
+        done = run(*args)
+        assert done.returncode == 1 and done.stdout == "", (args, done.stdout)
+        assert done.stderr.startswith("Error: ") and said in done.stderr, done.stderr
+        assert done.stderr.count("\n") == 1
+    assert run("anchors", belief).stdout.strip() == "no anchors"
+    assert "Backups" not in run("search", "backups nightly").stdout

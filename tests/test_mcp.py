@@ -361,6 +361,33 @@ def test_duplicate_edge_and_forgotten_belief_errors(memory: Memory) -> None:
     in_process(memory, session)
 
 
+@pytest.mark.parametrize(
+    ("tool", "arguments", "unknown"),
+    [
+        ("search_memory", {"query": "deploy", "token_budget": 50}, "token_budget"),
+        ("remember_belief", {"text": "Deploys run on Fridays", "uri": "ops/deploy.sh"}, "uri"),
+        ("remember_belief", {"text": "Never push to main", "lock": True}, "lock"),
+        ("forget_belief", {"id": "d", "permanent": True}, "permanent"),
+    ],
+)
+def test_an_argument_the_tool_does_not_take_is_refused_not_dropped(
+    memory: Memory, tool: str, arguments: dict[str, Any], unknown: str
+) -> None:
+    """probe69: unknown arguments were dropped without a word: ``search_memory`` with
+    ``token_budget`` (the name its own result uses; the parameter is ``budget``) packed
+    2,400 tokens, ``remember_belief(uri=...)`` (link_document's name) stored no anchor and
+    ``lock=True`` locked nothing, each answering as if it had worked."""
+    memory.remember("deploy to staging", id="d")
+
+    async def session(client: Client) -> None:
+        said = error(await client.call_tool(tool, arguments))
+        assert unknown in said and "Extra inputs are not permitted" in said
+        assert memory.stats().beliefs == 1 and memory.stats().locked == 0
+        assert memory.stats().anchors == 0
+
+    in_process(memory, session)
+
+
 def test_huge_query_is_truncated_not_an_error(memory: Memory) -> None:
     memory.remember("deploy to staging", id="d")
 

@@ -181,6 +181,52 @@ def test_a_work_tree_store_keeps_its_root_relative_and_moves_with_it(tmp_path: P
     assert doctor["ok"] == 1 and doctor["missing_files"] == []
 
 
+def test_a_store_file_moved_out_of_its_work_tree_keeps_its_anchors(tmp_path: Path) -> None:
+    """probe69: ``mv .credo/memory.db ~/stores/proj.db`` left the kept root ``..`` naming
+    the new folder's parent, which holds none of the store's files: every anchor was
+    missing, and the next ingest from the project anchored each passage a second time
+    (``repo/docs/a.md`` beside ``docs/a.md``)."""
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    (project / "docs").mkdir()
+    (project / "docs" / "a.md").write_text(f"# A\n\n{TEXT}", encoding="utf-8")
+    assert credo_in(project, "ingest", ".").returncode == 0
+    stores = tmp_path / "stores"
+    stores.mkdir()
+    db = stores / "proj.db"
+    shutil.move(project / ".credo" / "memory.db", db)
+    stats = cli(project, db, "stats").stdout
+    assert f"root:       {project.resolve()}  (inferred)" in stats
+    cli(project, db, "ingest", ".")
+    assert uris(db) == ["docs/a.md#L1-L3"]
+    assert kept_root(db) == project.resolve().as_posix()  # the file no longer lies in it
+    for cwd in (tmp_path, stores):  # from any folder now
+        doctor = json.loads(cli(cwd, db, "doctor", "--json").stdout)
+        assert doctor["ok"] == 1 and doctor["missing_files"] == []
+
+
+def test_a_store_migrated_to_another_file_names_the_same_files(tmp_path: Path) -> None:
+    """probe69: ``credo migrate --to`` copied the kept root ``..`` as it was, so the copy
+    took the parent of its own folder for the root: from outside the project every anchor
+    was missing (``doctor``), and an ingest would anchor each passage again."""
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    (project / "docs").mkdir()
+    (project / "docs" / "a.md").write_text(f"# A\n\n{TEXT}", encoding="utf-8")
+    assert credo_in(project, "ingest", ".").returncode == 0
+    copy = tmp_path / "elsewhere" / "copy.db"
+    copy.parent.mkdir()
+    cli(project, project / ".credo" / "memory.db", "migrate", "--to", str(copy))
+    assert kept_root(copy) == project.resolve().as_posix()
+    assert f"root:       {project.resolve()}  (kept)" in cli(tmp_path, copy, "stats").stdout
+    doctor = json.loads(cli(copy.parent, copy, "doctor", "--json").stdout)
+    assert doctor["ok"] == 1 and doctor["missing_files"] == []
+    # A copy made inside the project keeps it relative, so it moves with the project.
+    inside = project / "store" / "copy.db"
+    cli(project, project / ".credo" / "memory.db", "migrate", "--to", str(inside))
+    assert kept_root(inside) == ".."
+
+
 def test_the_hook_resolves_against_the_kept_root(tree: Path) -> None:
     from credo.surfaces import hook
 

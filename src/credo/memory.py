@@ -173,7 +173,7 @@ class Memory(Documents):
         from credo.knowledge.linker import record_link
 
         root = self._roots().for_doc(doc)
-        anchor = normalise_doc_uri(doc, root=root) if doc is not None else None
+        anchor = normalise_doc_uri(doc, root=root, strict=True) if doc is not None else None
         digest = identity.content_hash(content)
         now = time.time()
         with self.store.transaction(), self.store.write_errors():

@@ -3,7 +3,11 @@
 SYSTEM.md decides: a file inside the project root is stored repo-relative
 (``docs/deploy.md``), with a line range both in the fragment (``#L12-L30``) and in
 ``position_hint`` (``L12-L30``); a file outside the root becomes an absolute ``file:///``
-URI; web URLs (and any other ``scheme://`` URI) are kept as given. Empty URIs are refused.
+URI; web URLs (and any other ``scheme://`` URI) are kept as given. Empty URIs are refused;
+so is, where a person or an agent writes one (``strict``: ``remember --doc``, ``link``), a
+reference that names nothing: a ``file://`` URI without a path, a web URL without a host, a
+fragment shaped like a line range that is none (``#L10-L5``, ``#L0``). Records and ingest
+keep what an older credo stored so (an export must import).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from credo.errors import InvalidInputError
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _LINES = re.compile(r"^L?(\d+)(?:\s*-\s*L?(\d+))?$")
+_WEB = ("http://", "https://", "ftp://")  # (schemes whose URL names a host)
 MAX_URI_CHARS = 4_000
 
 
@@ -47,11 +52,13 @@ def normalise_doc_uri(
     root: Path | None = None,
     lines: tuple[int, int] | None = None,
     root_resolved: bool = False,
+    strict: bool = False,
 ) -> NormalisedUri:
     """Normalise a user-given document reference (path, ``file://`` URI or URL).
 
     ``root_resolved``: ``root`` is already ``resolve()``d (an ingest run resolves its root
-    once, then names every file of the tree: a ``resolve`` is a system call per folder)."""
+    once, then names every file of the tree: a ``resolve`` is a system call per folder).
+    ``strict``: refuse a reference that names nothing (the module docstring)."""
     if not isinstance(raw, str) or not raw.strip():
         raise InvalidInputError("document URI is empty; give a path, file:// URI or URL")
     text = raw.strip()
@@ -65,12 +72,20 @@ def normalise_doc_uri(
             lines = parse_lines(fragment)
             fragment = ""
         except InvalidInputError:
-            pass  # a non-line fragment (#section-name) is kept as written
+            if strict and _LINES.match(fragment.strip()):
+                raise  # (#L10-L5: a range written wrong, not a section's name)
+            # a non-line fragment (#section-name) is kept as written
     hint = line_hint(*lines) if lines else (fragment or None)
-    if _SCHEME.match(base) and not base.lower().startswith("file://"):
+    lowered = base.lower()
+    if _SCHEME.match(base) and not lowered.startswith("file://"):
+        if strict and lowered.startswith(_WEB) and not urlsplit(base).hostname:
+            raise InvalidInputError(f"document URL {text[:60]!r} names no host")
         return NormalisedUri(_with_fragment(base, lines, fragment), hint)
-    if base.lower().startswith("file://"):
-        path = Path(unquote(urlsplit(base).path))
+    if lowered.startswith("file://"):
+        named = unquote(urlsplit(base).path)
+        if strict and named.strip("/") == "":
+            raise InvalidInputError(f"document URI {text[:60]!r} names no file; give its path")
+        path = Path(named)
     else:
         path = Path(base).expanduser()
     if not base:

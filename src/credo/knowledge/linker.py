@@ -58,7 +58,7 @@ def link_belief_to_document(
         )
     span = parse_lines(lines) if isinstance(lines, str) else lines
     base = Path(root) if root is not None else project_root()  # resolved by normalise
-    normalised = normalise_doc_uri(doc_uri, root=base, lines=span)
+    normalised = normalise_doc_uri(doc_uri, root=base, lines=span, strict=True)
     hint = position_hint if position_hint is not None else normalised.position_hint
     now = time.time()
     with store.transaction(), store.write_errors():

@@ -8,7 +8,10 @@ The rules (summed up in the README, "The store's root"):
   its root keeps it relative to the store file's folder (``..`` for a work tree's
   ``.credo/memory.db``), so moving or copying the project moves the root with it; any
   other root is kept as an absolute path. A backup file keeps it absolute, and a restore
-  relative again (store/backup.py).
+  relative again (store/backup.py). A relative root whose folder holds none of the ledger's
+  files is the store file's, moved out of its project (``mv .credo/memory.db ~/stores/``:
+  ``..`` now names ``~``): it is not used (the root is resolved as for a store made before),
+  and the next such write keeps the root it used instead, absolute.
 - **Chosen** by the first write that stores a file path relative to the root (an ingest, a
   ``link`` or ``remember --doc`` of a local file, an import of anchored records), from the
   first path it names (else the current folder): the git work tree holding that path; else
@@ -89,16 +92,21 @@ class RootKeeper:
 
     def keep(self, root: Path) -> None:
         """Remember ``root`` as the store's, unless ``root=`` was given or one is kept."""
-        if self.explicit is None and not _usable(self.store.meta_get(META_ROOT), self.location):
+        kept = self.store.meta_get(META_ROOT)
+        if self.explicit is None and not _usable(self.store, kept, self.location):
             remember_root(self.store, self.location, root)
             self._inferred = None
 
 
-def _usable(value: str | None, location: object) -> bool:
+def _usable(store: Store, value: str | None, location: object) -> bool:
     """Whether a kept value can name a root for this store (a relative one needs a store
     file: one copied into a PostgreSQL store by ``credo migrate`` names none, and is
-    replaced)."""
-    return bool(value) and (Path(str(value)).is_absolute() or isinstance(location, Path))
+    replaced; so is one whose folder holds none of the ledger's files: `remembered`)."""
+    if not value:
+        return False
+    if Path(value).is_absolute():
+        return True
+    return isinstance(location, Path) and _holds_ledger(store, _beside(location, value))
 
 
 def store_home(location: object) -> Path | None:
@@ -111,17 +119,31 @@ def store_home(location: object) -> Path | None:
 
 
 def remembered(store: Store, location: object) -> Path | None:
-    """The root the store keeps, when it keeps one that exists here."""
+    """The root the store keeps, when it keeps one that exists here (a relative one: that
+    holds one of the ledger's files, else the store file was moved out of its project)."""
     value = store.meta_get(META_ROOT)
     if not value:
         return None
     path = Path(value)
-    if not path.is_absolute():
-        if not isinstance(location, Path):
-            return None
-        path = location.resolve().parent / path
-    path = path.resolve()
-    return path if path.is_dir() else None
+    if path.is_absolute():
+        path = path.resolve()
+        return path if path.is_dir() else None
+    if not isinstance(location, Path):
+        return None
+    path = _beside(location, value)
+    return path if path.is_dir() and _holds_ledger(store, path) else None
+
+
+def _beside(location: Path, relative: str) -> Path:
+    """The folder a relative kept root names from the store file at ``location``."""
+    return (location.resolve().parent / relative).resolve()
+
+
+def _holds_ledger(store: Store, folder: Path) -> bool:
+    """Whether ``folder`` holds one of the ledger's first relative paths (True for a ledger
+    with none: nothing says otherwise). One ``lstat`` in the usual case."""
+    paths = store.relative_file_paths(_PROBE)
+    return not paths or any(os.path.lexists(folder / p) for p in paths)
 
 
 def remember_root(store: Store, location: object, root: Path) -> None:
@@ -133,7 +155,7 @@ def remember_root(store: Store, location: object, root: Path) -> None:
         if root in file.parents:
             value = Path(os.path.relpath(root, file.parent)).as_posix()
     with store.transaction(), store.write_errors():  # (one the read caches see)
-        if not _usable(store.meta_get(META_ROOT), location):  # (another may have chosen)
+        if not _usable(store, store.meta_get(META_ROOT), location):  # (another may have chosen)
             store.meta_set(META_ROOT, value)
 
 

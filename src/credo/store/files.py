@@ -60,6 +60,7 @@ class FileRows:
     _GET_FILE: ClassVar[str]  # (path)
     _FILES: ClassVar[str]  # (low, high): the paths in [low, high), by path
     _RELATIVE: ClassVar[str]  # (limit): the first paths that are no URI, by path
+    _MENTIONS: ClassVar[str]  # (low, high): belief_id, doc_uri of derived anchors to files
     _DROP_FILE: ClassVar[str]  # (path)
     _BY_HASH: ClassVar[str]  # (digests): _KEY_COLUMNS, in find_by_hash's order per hash
     _TEXTS: ClassVar[str]  # (ids): id, content, deleted_at
@@ -85,6 +86,12 @@ class FileRows:
         """The first ``limit`` ledger paths (by path) that are relative to the root, not a
         ``file:///`` URI: what the root of a store made before is inferred from."""
         return [str(r[0]) for r in self.conn.execute(self._RELATIVE, (limit,))]
+
+    def file_mentions(self, prefix: str = "") -> list[tuple[str, str]]:
+        """(belief_id, doc_uri) of every ``derived`` anchor to a file path relative to the
+        root that starts with ``prefix`` (no URL, no ``file:///`` URI), by doc_uri."""
+        rows = self.conn.execute(self._MENTIONS, (prefix, prefix + _TOP))
+        return [(str(r[0]), str(r[1])) for r in rows]
 
     def drop_ingested_file(self, path: str) -> None:
         self.conn.execute(self._DROP_FILE, (path,))
@@ -142,6 +149,10 @@ class FileTable(FileRows):
         f"SELECT {_FILE_COLUMNS} FROM ingested_files WHERE path >= ? AND path < ? ORDER BY path"
     )
     _RELATIVE = "SELECT path FROM ingested_files WHERE path NOT LIKE '%://%' ORDER BY path LIMIT ?"
+    _MENTIONS = (
+        "SELECT belief_id, doc_uri FROM belief_documents WHERE doc_uri >= ? AND doc_uri < ? "
+        "AND anchor_type = 'derived' AND doc_uri NOT LIKE '%://%' ORDER BY doc_uri, belief_id"
+    )
     _DROP_FILE = "DELETE FROM ingested_files WHERE path = ?"
     _BY_HASH = (
         f"SELECT {_KEY_COLUMNS} FROM beliefs b "

@@ -176,7 +176,7 @@ def migrate_store(
         stack.callback(dst.close)
         report = MigrateReport(source=src.path, target=dst.path)
         try:
-            _copy(src, dst, report, progress)
+            _copy(src, dst, report, progress, (source, target))
         except BaseException:
             if created:
                 dst.close()
@@ -191,6 +191,7 @@ def _copy(
     dst: Store,
     report: MigrateReport,
     progress: Callable[[str, int], None] | None,
+    where: tuple[Path | PostgresUrl, Path | PostgresUrl],
 ) -> None:
     with src.read_snapshot(), dst.load_rows() as load:
         held = {t.name: n for t in TABLES if (n := load.count(t.name))}
@@ -204,11 +205,32 @@ def _copy(
             copied = 0
             with dst.write_errors():
                 for batch in src.read_rows(table, BATCH_ROWS):
+                    if table.name == "_meta":
+                        batch = [_rooted(row, *where) for row in batch]
                     load.add(table, batch)
                     copied += len(batch)
                     if progress is not None:
                         progress(table.name, len(batch))
             report.rows[table.name] = copied
+
+
+def _rooted(
+    row: tuple[object, ...], source: Path | PostgresUrl, target: Path | PostgresUrl
+) -> tuple[object, ...]:
+    """A ``_meta`` row, with a root kept relative to the source file (knowledge/root.py)
+    made to name the same folder from the target: relative again when the target file lies
+    in it, else absolute. Copied as it was, ``..`` named the target's parent folder."""
+    key, value = row
+    if key != "root" or not isinstance(value, str) or not value or Path(value).is_absolute():
+        return row
+    if not isinstance(source, Path):
+        return row  # (a PostgreSQL store keeps no relative root: root.py replaces one)
+    import os
+
+    folder = (source.resolve().parent / value).resolve()
+    if isinstance(target, Path) and folder in target.resolve().parents:
+        return (key, Path(os.path.relpath(folder, target.resolve().parent)).as_posix())
+    return (key, folder.as_posix())
 
 
 def _shown(location: Path | PostgresUrl) -> str:

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from credo import __version__
 from credo.agent import global_store
@@ -362,7 +362,27 @@ def build_server(memory: Memory, code: str | None = None) -> MCPServer:
             belief = memory.feedback(id, signal)
         return {"belief": to_jsonable(belief)}
 
+    _refuse_unknown_arguments(server)
     return server
+
+
+def _refuse_unknown_arguments(server: MCPServer) -> None:
+    """Make each tool refuse an argument it does not take, as a tool error naming it.
+
+    The SDK's argument models ignore extra keys (pydantic's default), so a call that said
+    ``search_memory(token_budget=500)`` (the name the result itself uses) packed 2,400
+    tokens, ``remember_belief(uri=...)`` stored no anchor and ``lock=True`` locked nothing,
+    each answered as a success. The tools' published schemas are left as they are. The
+    tools are reached through the server's tool manager (no public accessor in SDK 2.x;
+    without one this is skipped and the SDK's behaviour stays: tests/test_mcp.py says so).
+    """
+    manager = getattr(server, "_tool_manager", None)
+    if manager is None:
+        return
+    for tool in manager.list_tools():
+        model = tool.fn_metadata.arg_model
+        config = ConfigDict(**{**model.model_config, "extra": "forbid"})
+        tool.fn_metadata.arg_model = type(model.__name__, (model,), {"model_config": config})
 
 
 @contextlib.contextmanager

@@ -159,12 +159,22 @@ def result_json(result: RetrievalResult) -> dict[str, Any]:
     }
 
 
+# A query longer than this is shown cut (a pasted log as the query filled the terminal).
+_QUERY_SHOWN = 80
+
+
+def _shown_query(query: str) -> str:
+    if len(query) <= _QUERY_SHOWN:
+        return repr(query)
+    return f"{query[:_QUERY_SHOWN]!r}…"
+
+
 def result_text(result: RetrievalResult, *, explain: bool = False) -> str:
     """People's view of a retrieval: one block per belief, numbered by rank, in the memory
     block's order (a passage under its file and section lines, its own ``↳`` line showing
     its lines; ``explain`` shows its whole trail)."""
     if not (result.beliefs or result.dropped or result.locked_overflow):
-        return f"no beliefs match {result.query!r}"
+        return f"no beliefs match {_shown_query(result.query)}"
     lines = [
         f"{len(result.beliefs)} beliefs, {result.used_tokens}/{result.token_budget} tokens"
         + (", intentional clustering on" if result.clustering else "")

@@ -73,7 +73,10 @@ The rules (quoted in the docs):
   ``Cargo.toml`` or ``setup.py``: `package.Packages`), a bare file name names a file of
   that package only: beside the chunk's file, or found once in the package. A manifest
   that appears or goes changes a file's package: the file is read again, and a belief
-  read from it alone keeps only the derived anchors this reading gives.
+  read from it alone keeps only the derived anchors this reading gives. A folder's walk
+  drops the derived anchors to files under it that are gone from the disk (the passage
+  naming one may be unchanged, or live on in a copy elsewhere): a fresh ingest never
+  writes them.
 - **Edges.** A section's later passages are DERIVED_FROM its first, and a section's first
   passage DERIVED_FROM the first passage of the section around it; in code, definitions
   play the sections (method -> class), and a module docstring is what the top definitions
@@ -108,7 +111,9 @@ The rules (quoted in the docs):
   ``N`` workers for any run.
 - **Atomicity and audit.** Each file is written in one transaction scope, all or nothing
   (consecutive files share a commit, at most `GROUP_FILES` files or `GROUP_SECONDS`, to
-  amortise the fsync; a failure rolls the group back and its files are re-read next run);
+  amortise the fsync; a failure rolls the group back and its files are re-read next run;
+  a group's files are read and split before its transaction begins, so another writer
+  waits only while a group writes);
   every write is logged
   in ``ingest_log`` (op ``ingest``, ``source_path`` the file's URI, the action in the
   payload; a deleted edge is an ``unedge``). A file whose links point at files ingested

@@ -1,5 +1,6 @@
 """One ingest run (``ingest_paths``): walk, write each changed file in commit groups, retire
-the files that vanished, then write the CITES that waited for later files."""
+the files that vanished and the derived anchors to them, then write the CITES that waited
+for later files."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import unquote
 
 from credo.edge_types import Edge, EdgeType
@@ -16,9 +17,11 @@ from credo.errors import InvalidInputError
 from credo.knowledge.ingest.edges import ingest_edge, settle
 from credo.knowledge.ingest.package import Packages, ledger_key_in
 from credo.knowledge.ingest.pool import Splitter, splitter
+from credo.knowledge.ingest.split import Split
 from credo.knowledge.ingest.state import IngestReport, LogRow, Run, file_exists
 from credo.knowledge.ingest.walk import (
     STALE_REASONS,
+    Read,
     hidden_by_walk,
     read_file,
     start_path,
@@ -88,19 +91,17 @@ def ingest_paths(
     run.packages = Packages(run.root, files, run.is_file)
     split = splitter(store, files, [run.uri(f) for f in files], workers)
     try:
-        with CommitGroups(store) as group:
-            for done, path in enumerate(files, 1):
-                group.open()
-                split.reached(path)
-                _ingest_one(run, path, split)
-                group.file_done()
-                if progress is not None:
-                    progress(done, len(files), run.uri(path))
+        group = CommitGroup(run, progress, len(files))
+        for path in files:
+            split.reached(path)
+            group.add(_prepare(run, path, split))
+        group.write()
     except BaseException:
         split.close(abort=True)  # Ctrl-C or a failed write: the workers' files are moot
         raise
     split.close()
     _retire_vanished(run, starts, vendored=vendored)
+    _drop_gone_mentions(run, starts)
     _flush_deferred(run)
     _retarget_cites(run)
     _settle_off_ledger(run)
@@ -124,58 +125,92 @@ def _nameable(run: Run, files: list[Path]) -> list[Path]:
     return kept
 
 
-class CommitGroups:
-    """Several files' transactions share one commit.
+class Prepared(NamedTuple):
+    """A file read, checked against the ledger and split, waiting for its group's write:
+    ``read`` is the read or the reason the file is skipped; ``done`` its split (None: the
+    file is unchanged, or skipped); ``first`` an unchanged file's first belief, which the
+    run learns only at its turn to write, as it did when each file was read at its turn."""
+
+    path: Path
+    uri: str
+    read: Read | str
+    done: Split | None
+    first: str | None = None
+
+
+class CommitGroup:
+    """Several files' writes share one commit; the files are read and split before it
+    begins.
 
     Each file still writes inside its own ``store.transaction()`` scope, which joins the
     group's: a file is all or nothing, and a failure rolls back the whole group (those
-    files are simply re-read next run, their ledger rows went with them). Why: a durable
-    commit costs an fsync, which for small files costs more than the file's own writes.
+    files are simply re-read next run, their ledger rows went with them). Why a group: a
+    durable commit costs an fsync, which for small files costs more than the file's own
+    writes. Why split first: the write lock is then held only while the group writes.
+    Begun before the group's first file, the transaction held it through every split of
+    the group too, and the moment between one commit and the next BEGIN was too short for
+    another writer's busy wait to find: a ``credo remember`` or a hook's capture during a
+    long ingest waited for its end, or failed after the 10 s busy timeout (probe69).
     """
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.scope: contextlib.AbstractContextManager[object] | None = None
-        self.files = 0
-        self.started = 0.0
+    def __init__(self, run: Run, progress: ProgressFn | None, total: int) -> None:
+        self.run, self.progress, self.total = run, progress, total
+        self.files: list[Prepared] = []
+        self.started = time.perf_counter()
+        self.done = 0
 
-    def __enter__(self) -> CommitGroups:
-        return self
+    def add(self, prepared: Prepared) -> None:
+        self.files.append(prepared)
+        if len(self.files) >= GROUP_FILES or time.perf_counter() - self.started >= GROUP_SECONDS:
+            self.write()
 
-    def open(self) -> None:
-        if self.scope is None:
-            self.scope = self.store.transaction()
-            self.scope.__enter__()
-            self.files = 0
-            self.started = time.perf_counter()
-
-    def file_done(self) -> None:
-        self.files += 1
-        if self.files >= GROUP_FILES or time.perf_counter() - self.started >= GROUP_SECONDS:
-            self.__exit__(None, None, None)
-
-    def __exit__(self, *exc: Any) -> None:
-        scope, self.scope = self.scope, None
-        if scope is not None:
-            scope.__exit__(*exc)
+    def write(self) -> None:
+        files, self.files = self.files, []
+        if any(f.done is not None or _stale(f.read) for f in files):
+            with self.run.store.transaction():
+                for prepared in files:
+                    _write_one(self.run, prepared)
+        else:  # (unchanged and skipped files: nothing to write, no lock to take)
+            for prepared in files:
+                _write_one(self.run, prepared)
+        for prepared in files:
+            self.done += 1
+            if self.progress is not None:
+                self.progress(self.done, self.total, prepared.uri)
+        self.started = time.perf_counter()
 
 
-def _ingest_one(run: Run, path: Path, split: Splitter) -> None:
+def _stale(read: Read | str) -> bool:
+    """A skip reason that retires what an earlier read of the file wrote (`_write_one`)."""
+    return isinstance(read, str) and read in STALE_REASONS
+
+
+def _prepare(run: Run, path: Path, split: Splitter) -> Prepared:
+    """Read ``path``, check it against the ledger and split it if it changed: no write, so
+    no lock (`CommitGroup`)."""
     uri = run.uri(path)
     read = read_file(path)
     if isinstance(read, str):
-        run.report.skip(uri, read)
-        if read in STALE_REASONS and run.store.get_ingested_file(uri) is not None:
-            _retire(run, uri)  # what was read from it before is not what it holds now
-        return
+        return Prepared(path, uri, read, None)
     prior = run.store.get_ingested_file(uri)
     key = ledger_key_in(read.digest, run.packages.of(path.parent), run.root)
     if prior is not None and prior.content_hash == key:
-        run.report.files_unchanged += 1
-        run.first_belief[uri] = prior.first_belief
-        return
+        return Prepared(path, uri, read, None, prior.first_belief)
     done = split.split(path, read.digest, read.text)  # (the workers key the bytes alone)
-    read = read._replace(digest=key)
+    return Prepared(path, uri, read._replace(digest=key), done)
+
+
+def _write_one(run: Run, prepared: Prepared) -> None:
+    path, uri, read, done, first = prepared
+    if isinstance(read, str):
+        run.report.skip(uri, read)
+        if _stale(read) and run.store.get_ingested_file(uri) is not None:
+            _retire(run, uri)  # what was read from it before is not what it holds now
+        return
+    if done is None:
+        run.report.files_unchanged += 1
+        run.first_belief[uri] = first
+        return
     with run.store.transaction(), run.store.write_errors():
         FileWriter(run, path, uri, read, done.chunks, done.definitions, done.scopes).write()
     run.report.files_ingested += 1
@@ -203,6 +238,34 @@ def _retire_vanished(run: Run, starts: Sequence[Path], *, vendored: bool) -> Non
             ):
                 continue
             _retire(run, row.path)
+
+
+def _drop_gone_mentions(run: Run, starts: Sequence[Path]) -> None:
+    """The ``derived`` anchors to files under a walked folder that are gone from the disk.
+    A fresh ingest never writes one (a file is anchored only while it exists), and no
+    re-read takes it: the passage that names the file may be unchanged, or live on in a
+    copy elsewhere (``docs/v1`` removed, ``docs`` kept), so its derived anchors stayed,
+    shown under its hits and failing ``doctor`` (probe69)."""
+    gone: set[tuple[str, str]] = set()
+    there: dict[str, bool] = {}  # (a file is named by many passages: asked once)
+    for start in starts:
+        if os.path.isdir(start):
+            prefix = "" if start == run.root else run.uri(start) + "/"
+            for mention in run.store.file_mentions(prefix):
+                uri = mention[1]
+                if uri not in there:
+                    there[uri] = file_exists(uri, run.root)
+                if not there[uri]:
+                    gone.add(mention)
+    if not gone:
+        return
+    now = time.time()
+    log: list[LogRow] = []
+    with run.store.transaction(), run.store.write_errors():
+        for belief_id, uri in sorted(gone):
+            _logger(log, now, uri)(belief_id, {"action": "unanchor", "doc_uri": uri})
+        run.store.delete_anchors(sorted(gone))
+        run.store.append_log(log)
 
 
 def _ledger_path(run: Run, uri: str) -> Path:

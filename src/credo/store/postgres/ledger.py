@@ -51,6 +51,7 @@ class Ledger(FileRows, CaptureRows, JournalRows):
     _GET_FILE = pyformat(FileTable._GET_FILE)
     _FILES = pyformat(FileTable._FILES)
     _RELATIVE = pyformat(FileTable._RELATIVE)
+    _MENTIONS = pyformat(FileTable._MENTIONS)
     _DROP_FILE = pyformat(FileTable._DROP_FILE)
     _BY_HASH = (
         f"SELECT {_KEY_COLUMNS} FROM beliefs b WHERE b.content_hash = ANY(%s) "

@@ -1,0 +1,83 @@
+"""A ``derived`` anchor (a file a passage names) lives while that file does: a folder's
+re-ingest drops the ones whose file is gone, as a fresh ingest would never write them
+(probe69: a deleted runbook stayed anchored to the guide that linked it, shown under the
+guide's hits and failing ``doctor`` until the guide itself changed)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import credo_in
+
+GUIDE = "# Guide\n\nThe deploy steps are described in [the runbook](runbook.md) for operators.\n"
+RUNBOOK = "# Runbook\n\nRestart the workers with the restart script.\n"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    folder = tmp_path / "proj"
+    (folder / ".git").mkdir(parents=True)
+    (folder / "docs").mkdir()
+    (folder / "docs" / "guide.md").write_text(GUIDE, encoding="utf-8")
+    (folder / "docs" / "runbook.md").write_text(RUNBOOK, encoding="utf-8")
+    return folder
+
+
+def run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    done = credo_in(cwd, *args)
+    assert done.returncode in (0, 1), done.stderr
+    return done
+
+
+def derived(project: Path) -> list[str]:
+    with sqlite3.connect(project / ".credo" / "memory.db") as conn:
+        found = conn.execute(
+            "SELECT doc_uri FROM belief_documents WHERE anchor_type = 'derived' ORDER BY 1"
+        )
+        return [str(r[0]) for r in found]
+
+
+def test_a_deleted_file_is_no_longer_anchored_to_the_passages_that_named_it(
+    project: Path,
+) -> None:
+    run(project, "ingest", ".")
+    assert derived(project) == ["docs/runbook.md"]
+    (project / "docs" / "runbook.md").unlink()
+    run(project, "ingest", ".")
+    assert derived(project) == []
+    assert run(project, "anchors", "--doc", "docs/runbook.md").stdout.strip() == "no anchors"
+    doctor = run(project, "doctor", "--json")
+    assert doctor.returncode == 0 and json.loads(doctor.stdout)["missing_files"] == []
+    hits = json.loads(run(project, "search", "deploy steps", "--json").stdout)["beliefs"]
+    assert [a["doc_uri"] for a in hits[0]["doc_anchors"]] == ["docs/guide.md#L1-L3"]
+    # Re-ingest now equals a fresh ingest of the same tree.
+    shutil.rmtree(project / ".credo")
+    run(project, "ingest", ".")
+    assert derived(project) == []
+
+
+def test_a_removed_copy_of_a_folder_takes_the_anchors_its_links_gave(project: Path) -> None:
+    """Versioned docs: ``docs/v1`` a copy of ``docs``, its passages the same beliefs. Its
+    links anchored them to ``docs/v1/...``; after ``rm -r docs/v1`` those went nowhere."""
+    shutil.copytree(project / "docs", project / "docs" / "v1")
+    run(project, "ingest", ".")
+    assert derived(project) == ["docs/runbook.md", "docs/v1/runbook.md"]
+    shutil.rmtree(project / "docs" / "v1")
+    run(project, "ingest", "docs")
+    assert derived(project) == ["docs/runbook.md"]
+
+
+def test_a_file_that_is_there_but_left_out_keeps_its_mentions(project: Path) -> None:
+    """A file named in a passage need not be one credo reads (``settings.conf``, a file a
+    ``.gitignore`` hides): it is anchored while it exists."""
+    (project / ".gitignore").write_text("docs/runbook.md\n", encoding="utf-8")
+    run(project, "ingest", ".")
+    assert derived(project) == ["docs/runbook.md"]
+    run(project, "ingest", ".")
+    assert derived(project) == ["docs/runbook.md"]
