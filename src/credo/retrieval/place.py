@@ -356,10 +356,10 @@ class Charges:
         before = -(-start // CHARS_PER_TOKEN)  # (the estimate so far, tokens_of)
         limit = CHARS_PER_TOKEN * (budget + before)
         for index, unit in enumerate(units):
-            group = members.get(unit) if members else None  # (``_group``, inline: hot loop)
-            if group is None and aside and (info := aside.get(unit)) is not None:
+            # (``_group``, inline: hot loop; no leader is in both, so either is asked first)
+            if aside and (info := aside.get(unit)) is not None:
                 group = info[GROUP]
-            if group is None:
+            elif not members or (group := members.get(unit)) is None:  # a single belief
                 after = chars + lines[unit]
                 if after > limit:
                     self._chars = chars
@@ -368,17 +368,18 @@ class Charges:
                 charged[unit] = estimate - before
                 before = estimate
                 chars = after
-            else:  # (as ``[unit]`` then ``take``: each member charged over the ones before)
-                if known is not None and (found := known.get(unit)) is not None:
-                    lines.update(found)  # type: ignore[attr-defined]
-                if chars + sum(map(lines.__getitem__, group)) > limit:
-                    self._chars = chars
-                    return index, before + (-start // CHARS_PER_TOKEN)
-                for member in group:
-                    chars += lines[member]
-                    estimate = -(-chars // CHARS_PER_TOKEN)
-                    charged[member] = estimate - before
-                    before = estimate
+                continue
+            # (a group, as ``[unit]`` then ``take``: each member over the ones before it)
+            if known is not None and (found := known.get(unit)) is not None:
+                lines.update(found)  # type: ignore[attr-defined]
+            if chars + sum(map(lines.__getitem__, group)) > limit:
+                self._chars = chars
+                return index, before + (-start // CHARS_PER_TOKEN)
+            for member in group:
+                chars += lines[member]
+                estimate = -(-chars // CHARS_PER_TOKEN)
+                charged[member] = estimate - before
+                before = estimate
         self._chars = chars
         return len(units), before + (-start // CHARS_PER_TOKEN)
 
