@@ -18,6 +18,7 @@ from credo.retrieval.cluster import (
     RetrievalCluster,
     cluster_candidates,
     flattened_score_order,
+    pack_ranked,
     pack_with_clusters,
 )
 from credo.retrieval.pack import pack_by_score
@@ -473,3 +474,102 @@ def test_floor_too_low_is_one_cluster_and_score_order(s: Scenario) -> None:
         by_score(s.candidates, s.scores), token_costs=s.costs, token_budget=s.budget
     )
     assert result.selected == plain.selected
+
+
+# -- the pack against its straightforward form ----------------------------------------------
+
+
+def _straightforward_pack(
+    ranked: list[str],
+    pairs: list[tuple[str, str]],
+    costs: dict[str, int],
+    budget: int,
+    target: int,
+    fallback: bool,
+) -> tuple[tuple[str, ...], tuple[str, ...], int, tuple[int, ...]]:
+    """The two stages as the seed states them: clusters by BFS over the pairs, numbered by
+    their best member; Stage 1 one representative per cluster; Stage 2 the rest by rank
+    (every candidate not picked, in order) while it fits, stopping at the first that does not."""
+    among = set(ranked)
+    near: dict[str, set[str]] = {i: set() for i in ranked}
+    for a, b in pairs:
+        if a in among and b in among:
+            near[a].add(b)
+            near[b].add(a)
+    label: dict[str, int] = {}
+    firsts: list[str] = []
+    for i in ranked:
+        if i in label:
+            continue
+        label[i] = len(firsts)
+        firsts.append(i)
+        queue = deque([i])
+        while queue:
+            for n in near[queue.popleft()]:
+                if n not in label:
+                    label[n] = label[i]
+                    queue.append(n)
+    picks: list[str] = []
+    used = 0
+    for first in firsts if target else []:
+        if used + costs[first] <= budget:
+            picks.append(first)
+            used += costs[first]
+            if len(picks) >= target:
+                break
+        elif fallback:
+            break
+    rest = [i for i in ranked if i not in picks]
+    count = 0
+    for i in rest:
+        if used + costs[i] > budget:
+            break
+        used += costs[i]
+        count += 1
+    selected = (*picks, *rest[:count])
+    return selected, tuple(rest[count:]), used, tuple(label[i] for i in selected)
+
+
+@given(
+    size=st.integers(0, 16),
+    costs=st.lists(st.integers(0, 30), min_size=16, max_size=16),
+    pairs=st.lists(st.tuples(st.integers(0, 17), st.integers(0, 17)), max_size=24),
+    budget=st.integers(0, 160),
+    target=st.integers(0, 5),
+    fallback=st.booleans(),
+    order=st.randoms(use_true_random=False),
+)
+def test_pack_ranked_equals_its_straightforward_form(
+    size: int,
+    costs: list[int],
+    pairs: list[tuple[int, int]],
+    budget: int,
+    target: int,
+    fallback: bool,
+    order: random.Random,
+) -> None:
+    """``pack_ranked`` (positions, the Stage-1 picks removed from a copy of the ranking)
+    selects, drops, charges and labels as the seed's two stages written plainly do."""
+    names = [f"c{k:02d}" for k in range(18)]  # (c16, c17: ends outside the candidates)
+    ranked = names[:size]
+    order.shuffle(ranked)  # (any ranking: the pack takes the order it is given)
+    cost = dict(zip(names, costs, strict=False))
+    joined = [(names[a], names[b]) for a, b in pairs]
+    got = pack_ranked(
+        ranked,
+        pairs=joined,
+        token_costs=cost,
+        token_budget=budget,
+        cluster_diversity_target=target,
+        fallback_to_score=fallback,
+    )
+    selected, dropped, used, labels = _straightforward_pack(
+        ranked, joined, cost, budget, target, fallback
+    )
+    assert (got.selected, got.dropped, got.used_tokens, got.cluster_ids) == (
+        selected,
+        dropped,
+        used,
+        labels,
+    )
+    assert got.representative_ids == selected[: len(got.representative_ids)]

@@ -379,6 +379,7 @@ def _fitted_one_by_one(charges: Charges, units: list[str], budget: int) -> tuple
     known_first=st.booleans(),
     before=st.lists(st.integers(0, 29), max_size=3),
     budget=st.integers(0, 1500),
+    set_aside=st.lists(st.booleans(), max_size=4),
 )
 def test_flat_charges_fit_in_one_loop_as_unit_by_unit(
     sizes: list[int],
@@ -386,29 +387,36 @@ def test_flat_charges_fit_in_one_loop_as_unit_by_unit(
     known_first: bool,
     before: list[int],
     budget: int,
+    set_aside: list[bool],
 ) -> None:
     """``Charges.fitting_prefix`` (a flat pack in one loop) answers, charges and leaves its
-    running total exactly as asking each unit and taking it does, groups of members and
-    their lines known ahead (``Charges.known``) included, after units taken before."""
+    running total exactly as asking each unit and taking it does, groups of members (given
+    whole, or kept aside: ``bundle.Aside``) and their lines known ahead (``Charges.known``)
+    included, after units taken before."""
     ids = [f"b{k:02d}" for k in range(len(sizes))]
     members: dict[str, list[str]] = {}
+    aside: dict[str, tuple[object, ...]] = {}
     grouped: set[str] = set()
-    for g in groups:
+    for n, g in enumerate(groups):
         group = [ids[k] for k in dict.fromkeys(g) if k < len(ids)]
         if len(group) > 1 and not grouped & set(group):
-            members[group[0]] = group
+            if n < len(set_aside) and set_aside[n]:  # (an entry: its group at ``GROUP``)
+                aside[group[0]] = (None, None, tuple(group), tuple(group[1:]))
+            else:
+                members[group[0]] = group
             grouped |= set(group)
-    units = [i for i in ids if i not in grouped or i in members]
+    units = [i for i in ids if i not in grouped or i in members or i in aside]
     answers = []
     for one_loop in (True, False):
         lines = dict(zip(ids, sizes, strict=True))
-        charges = Charges(lines, Places({}), members or None)
-        if known_first and members:  # a leader's members' lines put in before they are read
-            leader = next(iter(members))
-            lines.pop(members[leader][1])
-            charges.known = {leader: {members[leader][1]: 7}}
+        charges = Charges(lines, Places({}), members or None, aside or None)
+        led = {**members, **{leader: info[2] for leader, info in aside.items()}}
+        if known_first and led:  # a leader's members' lines put in before they are read
+            leader = next(iter(led))
+            lines.pop(led[leader][1])  # type: ignore[index]
+            charges.known = {leader: {led[leader][1]: 7}}  # type: ignore[index]
         for k in before:  # units packed before (Stage 1's picks)
-            if k < len(units) and units[k] in lines and units[k] not in members:
+            if k < len(units) and units[k] in lines and units[k] not in led:
                 charges.take(units[k])
         rest = units[len(before) :]
         fitted = (

@@ -248,8 +248,9 @@ def _stage_two(
     """Stage 2: after the Stage-1 ``picks`` (costing ``used``), the rest in score order while
     they fit, stopping at the first that does not. With ``labels``, a candidate's cluster is
     ``labels[cluster_of[id]]`` (`first_labels`: ``cluster_of`` holds positions)."""
-    taken = set(picks)
-    remaining = [belief_id for belief_id in ordered_ids if belief_id not in taken]
+    remaining = list(ordered_ids)
+    for pick in picks:  # (a few, each in the ranking once: found by a C-level scan)
+        remaining.remove(pick)
     count, stage_two_used = fitting_prefix(remaining, token_costs, token_budget - used)
     selected = (*picks, *remaining[:count])
     clusters = map(cluster_of.__getitem__, selected)

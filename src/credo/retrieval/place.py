@@ -349,35 +349,39 @@ class Charges:
             return None
         lines, charged, members, known = self._lines, self.charged, self._members, self.known
         aside = self._aside
-        chars = self._chars
-        used = 0
+        start = chars = self._chars
+        # The charges of units taken in turn add up to the estimate of their characters less
+        # that of those before them: a unit fits while the characters stay within ``limit``
+        # (no running sum of charges), and each is charged what its end adds to the estimate.
+        before = -(-start // CHARS_PER_TOKEN)  # (the estimate so far, tokens_of)
+        limit = CHARS_PER_TOKEN * (budget + before)
         for index, unit in enumerate(units):
-            group = members.get(unit) if members else None  # (``_group``, inline: hot loop)
-            if group is None and aside and (info := aside.get(unit)) is not None:
+            # (``_group``, inline: hot loop; no leader is in both, so either is asked first)
+            if aside and (info := aside.get(unit)) is not None:
                 group = info[GROUP]
-            if group is None:
+            elif not members or (group := members.get(unit)) is None:  # a single belief
                 after = chars + lines[unit]
-                cost = -(-after // CHARS_PER_TOKEN) + (-chars // CHARS_PER_TOKEN)
-                if used + cost > budget:
+                if after > limit:
                     self._chars = chars
-                    return index, used
-                charged[unit] = cost
+                    return index, before + (-start // CHARS_PER_TOKEN)
+                estimate = -(-after // CHARS_PER_TOKEN)
+                charged[unit] = estimate - before
+                before = estimate
                 chars = after
-            else:  # (as ``[unit]`` then ``take``: each member charged over the ones before)
-                if known is not None and (found := known.get(unit)) is not None:
-                    lines.update(found)  # type: ignore[attr-defined]
-                after = chars + sum(map(lines.__getitem__, group))
-                cost = -(-after // CHARS_PER_TOKEN) + (-chars // CHARS_PER_TOKEN)
-                if used + cost > budget:
-                    self._chars = chars
-                    return index, used
-                for member in group:
-                    before = chars
-                    chars = before + lines[member]
-                    charged[member] = -(-chars // CHARS_PER_TOKEN) + (-before // CHARS_PER_TOKEN)
-            used += cost
+                continue
+            # (a group, as ``[unit]`` then ``take``: each member over the ones before it)
+            if known is not None and (found := known.get(unit)) is not None:
+                lines.update(found)  # type: ignore[attr-defined]
+            if chars + sum(map(lines.__getitem__, group)) > limit:
+                self._chars = chars
+                return index, before + (-start // CHARS_PER_TOKEN)
+            for member in group:
+                chars += lines[member]
+                estimate = -(-chars // CHARS_PER_TOKEN)
+                charged[member] = estimate - before
+                before = estimate
         self._chars = chars
-        return len(units), used
+        return len(units), before + (-start // CHARS_PER_TOKEN)
 
     def take(self, unit: str) -> None:
         if self._flat:
