@@ -172,6 +172,26 @@ def find_configs(
     return found, used
 
 
+def masked(source: bytes, lines: list[str], configs: list[ConfigValue]) -> bytes:
+    """`source` with each configuration row that holds a secret blanked, byte for byte
+    (offsets hold): the passages are redacted, and the function around a returned
+    configuration must not keep the secret in its own words (Babel's ``return config``)."""
+    from credo.knowledge.redact import redact
+
+    rows = {
+        row
+        for config in configs
+        for row in range(config.first, min(config.last, len(lines) - 1) + 1)
+        if row not in config.holes and redact(lines[row]) != lines[row]
+    }
+    if not rows:
+        return source
+    return "\n".join(
+        " " * len(line.encode("utf-8", "replace")) if row in rows else line
+        for row, line in enumerate(lines)
+    ).encode("utf-8", "replace")
+
+
 def _read(
     roots: list[Node],
     holder: Node,
