@@ -430,6 +430,9 @@ def test_a_huge_query_that_matches_nothing_is_not_echoed_whole(run: CliRun) -> N
         ("https:///docs/a.md", "names no host"),
         ("notes.md#L10-L5", "1 <= start <= end"),
         ("notes.md#L0", "1 <= start <= end"),
+        # (urlsplit raises on an unclosed '[': an internal error, not a one-line refusal)
+        ("http://[oops/docs", "is not a valid URL"),
+        ("file://[oops/a.md", "is not a valid URL"),
     ],
 )
 def test_a_document_reference_that_names_nothing_is_refused(

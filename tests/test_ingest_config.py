@@ -267,3 +267,35 @@ def test_kubernetes_env_secrets_never_reach_the_store(run: CliRun, tmp_path: Pat
     assert "db.internal" in exported and "secretKeyRef" in exported
     doctor = run("doctor")
     assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+
+
+BABEL = """\
+module.exports = function (api) {
+  api.cache(true);
+  const config = {
+    presets: ['@babel/preset-env'],
+    password: 'hunter2-babel-pass',
+    token: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+  };
+  return config;
+};
+"""
+
+
+def test_secrets_in_a_returned_configuration_never_reach_the_store(
+    run: CliRun, tmp_path: Path
+) -> None:
+    """A configuration a function returns is redacted in its passage; the function's own
+    definition (its context words, its definition terms) must not keep the secret either:
+    `credo search` for it found the function, and the store file held it."""
+    root = tmp_path / "p"
+    write(root / "babel.config.js", BABEL)
+    run("ingest", str(root), check=True)
+    for secret in ("hunter2", "abcdefghijklmnopqrstuvwxyz0123456789"):
+        done = run("search", secret, "--json", check=True)
+        assert json.loads(done.stdout)["beliefs"] == [], done.stdout
+    run("checkpoint", check=False)  # (a WAL store: the pages may sit in -wal)
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("cli.db*"))
+    assert b"hunter2" not in stored
+    assert b"abcdefghijklmnopqrstuvwxyz0123456789" not in stored
+    assert "presets" in run("export", "-", check=True).stdout

@@ -227,6 +227,30 @@ def test_a_store_migrated_to_another_file_names_the_same_files(tmp_path: Path) -
     assert kept_root(inside) == ".."
 
 
+def test_a_moved_store_migrated_elsewhere_does_not_pin_the_wrong_folder(tmp_path: Path) -> None:
+    """A store moved out of its project keeps ``..``, which names a folder holding none of
+    its files (root.py no longer uses it). ``migrate --to`` made that folder absolute in
+    the copy, which root.py takes on trust: the next ingest from the project anchored each
+    passage again (``repo/docs/a.md`` beside ``docs/a.md``) and doctor said missing."""
+    project = tmp_path / "work" / "repo"
+    (project / ".git").mkdir(parents=True)
+    (project / "docs").mkdir()
+    (project / "docs" / "a.md").write_text(f"# A\n\n{TEXT}", encoding="utf-8")
+    assert credo_in(project, "ingest", ".").returncode == 0
+    stores = tmp_path / "work" / "stores"
+    stores.mkdir()
+    db = stores / "proj.db"
+    shutil.move(project / ".credo" / "memory.db", db)  # (its '..' now names work/)
+    copy = tmp_path / "elsewhere" / "copy.db"
+    copy.parent.mkdir()
+    cli(stores, db, "migrate", "--to", str(copy))
+    assert kept_root(copy) != (tmp_path / "work").resolve().as_posix()
+    cli(project, copy, "ingest", ".")
+    assert uris(copy) == ["docs/a.md#L1-L3"]
+    doctor = json.loads(cli(project, copy, "doctor", "--json").stdout)
+    assert doctor["ok"] == 1 and doctor["missing_files"] == []
+
+
 def test_the_hook_resolves_against_the_kept_root(tree: Path) -> None:
     from credo.surfaces import hook
 

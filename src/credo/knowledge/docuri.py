@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import SplitResult, quote, unquote, urlsplit
 
 from credo.errors import InvalidInputError
 
@@ -78,11 +78,11 @@ def normalise_doc_uri(
     hint = line_hint(*lines) if lines else (fragment or None)
     lowered = base.lower()
     if _SCHEME.match(base) and not lowered.startswith("file://"):
-        if strict and lowered.startswith(_WEB) and not urlsplit(base).hostname:
+        if strict and lowered.startswith(_WEB) and not _split(base, text).hostname:
             raise InvalidInputError(f"document URL {text[:60]!r} names no host")
         return NormalisedUri(_with_fragment(base, lines, fragment), hint)
     if lowered.startswith("file://"):
-        named = unquote(urlsplit(base).path)
+        named = unquote(_split(base, text).path)
         if strict and named.strip("/") == "":
             raise InvalidInputError(f"document URI {text[:60]!r} names no file; give its path")
         path = Path(named)
@@ -92,6 +92,14 @@ def normalise_doc_uri(
         raise InvalidInputError(f"document URI {text!r} has no path before '#'")
     stored = _path_uri(path, root, root_resolved)
     return NormalisedUri(_with_fragment(stored, lines, fragment), hint)
+
+
+def _split(base: str, text: str) -> SplitResult:
+    """``urlsplit(base)``, whose ValueError (an unclosed ``[``) is the caller's bad input."""
+    try:
+        return urlsplit(base)
+    except ValueError as exc:
+        raise InvalidInputError(f"document URI {text[:60]!r} is not a valid URL: {exc}") from exc
 
 
 def _path_uri(path: Path, root: Path | None, root_resolved: bool = False) -> str:

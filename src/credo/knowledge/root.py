@@ -221,7 +221,10 @@ def local_target(doc: str, workdir: Path) -> Path | None:
     if base.lower().startswith("file://"):
         from urllib.parse import unquote, urlsplit
 
-        return Path(unquote(urlsplit(base).path))
+        try:
+            return Path(unquote(urlsplit(base).path))
+        except ValueError:  # (an unclosed '[': normalise_doc_uri refuses it)
+            return None
     if not base or "://" in base:
         return None
     path = Path(base).expanduser()

@@ -19,6 +19,7 @@ in it. Both are brought to the latest schema first, so their columns are the sam
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +31,9 @@ from credo.errors import InvalidInputError, NotFoundError
 if TYPE_CHECKING:
     from credo.config import PostgresUrl
     from credo.store.protocol import Store
+
+# The ledger's first paths that show a kept root still names the store's folder (root.py).
+_PROBE = 64
 
 BATCH_ROWS = 5_000
 
@@ -206,7 +210,8 @@ def _copy(
             with dst.write_errors():
                 for batch in src.read_rows(table, BATCH_ROWS):
                     if table.name == "_meta":
-                        batch = [_rooted(row, *where) for row in batch]
+                        rooted = (_rooted(row, *where, src) for row in batch)
+                        batch = [row for row in rooted if row is not None]
                     load.add(table, batch)
                     copied += len(batch)
                     if progress is not None:
@@ -215,19 +220,26 @@ def _copy(
 
 
 def _rooted(
-    row: tuple[object, ...], source: Path | PostgresUrl, target: Path | PostgresUrl
-) -> tuple[object, ...]:
+    row: tuple[object, ...],
+    source: Path | PostgresUrl,
+    target: Path | PostgresUrl,
+    src: Store,
+) -> tuple[object, ...] | None:
     """A ``_meta`` row, with a root kept relative to the source file (knowledge/root.py)
     made to name the same folder from the target: relative again when the target file lies
-    in it, else absolute. Copied as it was, ``..`` named the target's parent folder."""
+    in it, else absolute. Copied as it was, ``..`` named the target's parent folder.
+    None (not copied) when that folder holds none of the ledger's files: the source file
+    was moved out of its project, and root.py does not use such a root, but would trust
+    it made absolute (each passage anchored again at the copy's next ingest)."""
     key, value = row
     if key != "root" or not isinstance(value, str) or not value or Path(value).is_absolute():
         return row
     if not isinstance(source, Path):
         return row  # (a PostgreSQL store keeps no relative root: root.py replaces one)
-    import os
-
     folder = (source.resolve().parent / value).resolve()
+    probe = src.relative_file_paths(_PROBE)
+    if probe and not any(os.path.lexists(folder / p) for p in probe):
+        return None
     if isinstance(target, Path) and folder in target.resolve().parents:
         return (key, Path(os.path.relpath(folder, target.resolve().parent)).as_posix())
     return (key, folder.as_posix())

@@ -199,7 +199,10 @@ def _config_chunks(configs: list[ConfigValue], lines: list[str]) -> list[Chunk]:
 
     chunks: list[Chunk] = []
     for config in configs:
-        rows = [("" if row in config.holes else line) for row, line in enumerate(lines)]
+        rows = list(lines)  # (a copy, then its holes blanked: one pass per hole, not per line)
+        for row in config.holes:
+            if row < len(rows):
+                rows[row] = ""
         blank = range(config.first, min(config.last, len(lines) - 1) + 1)
         paragraphs = frozenset(row for row in blank if not lines[row].strip())
         for chunk in key_chunks(

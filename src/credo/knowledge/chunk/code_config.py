@@ -61,6 +61,7 @@ Inside the object:
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from credo.knowledge.chunk.code_outline import CODE_LINE as _CODE_LINE
@@ -149,6 +150,7 @@ def find_configs(
             value = declarator.child_by_field_name("value")
             if declarator.type == "variable_declarator" and name is not None and value is not None:
                 declared.setdefault(_text(source, name), (statement, value))
+    ordered = sorted(comments, key=_start_row)  # (stable: `_read` bisects it)
     found: list[ConfigValue] = []
     used: set[int] = set()
     read: set[int] = set()  # objects already read (``export const c = {...}; export default c``)
@@ -165,11 +167,31 @@ def find_configs(
             roots, in_function = _roots(value, 0, source)
             if not roots or any(r.has_error for r in roots) or roots[0].id in read:
                 continue
-            config = _read(roots, holder, name, in_function, source, comments, used)
+            config = _read(roots, holder, name, in_function, source, ordered, used)
             if config is not None:
                 read.add(roots[0].id)
                 found.append(config)
     return found, used
+
+
+def masked(source: bytes, lines: list[str], configs: list[ConfigValue]) -> bytes:
+    """`source` with each configuration row that holds a secret blanked, byte for byte
+    (offsets hold): the passages are redacted, and the function around a returned
+    configuration must not keep the secret in its own words (Babel's ``return config``)."""
+    from credo.knowledge.redact import redact
+
+    rows = {
+        row
+        for config in configs
+        for row in range(config.first, min(config.last, len(lines) - 1) + 1)
+        if row not in config.holes and redact(lines[row]) != lines[row]
+    }
+    if not rows:
+        return source
+    return "\n".join(
+        " " * len(line.encode("utf-8", "replace")) if row in rows else line
+        for row, line in enumerate(lines)
+    ).encode("utf-8", "replace")
 
 
 def _read(
@@ -194,8 +216,12 @@ def _read(
     opening = range(first, roots[0].start_point[0] + 1)
     code = walker.holes(first) | {row for row in opening if row not in walker.starts}
     dead: set[int] = set()
-    for comment in comments:
+    # (only the comments from `first` on: a module of thousands of named exports read
+    # every comment of the file for each, quadratic)
+    for comment in comments[bisect_left(comments, first, key=_start_row) :]:
         row = comment.start_point[0]
+        if row > last:
+            break
         if row < first or _end_row(comment) > last or row in code:
             continue  # (outside, or a function value's: its definition's comment)
         used.add(comment.id)
@@ -482,6 +508,10 @@ def _key(source: bytes, node: Node) -> str:
 
 def _text(source: bytes, node: Node) -> str:
     return source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def _start_row(node: Node) -> int:
+    return node.start_point[0]
 
 
 def _end_row(node: Node) -> int:

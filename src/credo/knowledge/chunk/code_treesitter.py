@@ -117,15 +117,16 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
     configs: list[ConfigValue] = []
     if loaded.grammar.calls:  # (JavaScript and TypeScript)
         # (imported here: `config_tree` borrows this module's parse budget)
-        from credo.knowledge.chunk.code_config import find_configs
+        from credo.knowledge.chunk.code_config import find_configs, masked
 
         configs, held = find_configs(root, source, reader.comments)
         reader.used.update(held)  # a configuration block's comments are its own lines
     body_lexer = lexer(loaded.grammar.lexer)
+    named = masked(source, lines, configs) if configs else source  # (no secret in a name)
     for found, segments in zip(
         definitions, own_segments([f.body for f in definitions]), strict=True
     ):
-        words = names_in_bytes(source, segments, body_lexer)
+        words = names_in_bytes(named, segments, body_lexer)
         found.definition.identifiers, found.definition.strings = words.names, words.strings
     header = reader.header()
     fragments = [

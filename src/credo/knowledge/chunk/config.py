@@ -91,7 +91,7 @@ def key_chunks(
     `entries`, cut as the module says: a whole configuration file, or a code module's
     configuration object (`code_config`; its code rows blanked by the caller). With
     `held`, a joined block's context holds the keys it joined (`_held`)."""
-    lines = _Rows(raw, marks)
+    lines = _Rows(raw, marks, lo, hi)
     keys: dict[int, list[str]] = {}
     _key_rows(entries, keys)
     chunks: list[Chunk] = []
@@ -319,17 +319,30 @@ class _Rows:
     """A file's lines, and the running sum of their sizes in a chunk's text (what
     `_size` reads in constant time: blocks are measured again at every join)."""
 
-    def __init__(self, rows: list[str], marks: tuple[str, ...] = _COMMENT_MARKS) -> None:
+    def __init__(
+        self,
+        rows: list[str],
+        marks: tuple[str, ...] = _COMMENT_MARKS,
+        lo: int = 0,
+        hi: int | None = None,
+    ) -> None:
         self.rows = rows
         self.marks = marks  # what starts a comment line in this file's language
-        # Each row as a chunk's text holds it, None for one that carries no words.
-        self.cleaned: list[str | None] = [_clean(line) if _kept(line) else None for line in rows]
-        self.prefix = [0]
+        # Each row as a chunk's text holds it, None for one that carries no words. Only
+        # rows lo..hi are read (the rest count as wordless): a module with thousands of
+        # configuration objects (``export const``) reads each object's rows, not the file.
+        n = len(rows)
+        lo = max(lo, 0)
+        hi = n - 1 if hi is None else min(hi, n - 1)
+        inside = [_clean(line) if _kept(line) else None for line in rows[lo : hi + 1]]
+        self.cleaned: list[str | None] = [None] * lo + inside + [None] * (n - lo - len(inside))
+        self.prefix = [0] * (lo + 1)
         total = 0
-        for line in self.cleaned:
+        for line in inside:
             if line is not None:
                 total += len(line) + 1
             self.prefix.append(total)
+        self.prefix.extend([total] * (n + 1 - len(self.prefix)))
 
     def __len__(self) -> int:
         return len(self.rows)

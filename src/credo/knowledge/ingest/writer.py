@@ -22,6 +22,7 @@ from credo.knowledge.ingest.context import context_field
 from credo.knowledge.ingest.edges import ingest_edge, settle
 from credo.knowledge.ingest.state import Deferred, LogRow, Run, file_exists
 from credo.knowledge.ingest.walk import Read
+from credo.knowledge.redact import redact
 from credo.knowledge.retention import of_passage
 from credo.store.defn_stats import file_rows
 from credo.store.edge_files import EdgeSource
@@ -191,9 +192,12 @@ class FileWriter:
         for piece in pieces:  # the first occurrence of a text anchors its belief
             belief_id = self.ids[piece.index]
             placed.setdefault(belief_id, (piece.chunk.start_line, piece.chunk.end_line))
-        rows = file_rows(
-            source_lines(self.read.text), self.definitions, placed.items(), self.scopes
-        )
+        lines = source_lines(self.read.text)
+        for piece in pieces:  # a definition's terms never hold what its passage redacted
+            if piece.chunk.role == "config":
+                for row in range(piece.chunk.start_line - 1, min(piece.chunk.end_line, len(lines))):
+                    lines[row] = redact(lines[row])
+        rows = file_rows(lines, self.definitions, placed.items(), self.scopes)
         self.store.set_file_definitions(self.uri, *rows)
 
     def _revive(self, ids: list[str]) -> None:
