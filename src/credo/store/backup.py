@@ -16,10 +16,10 @@ replayed into the new one. Instead restore:
 1. copies the source into a private temporary file and validates that copy (it opens, ``PRAGMA
    integrity_check`` and the FTS index check pass, foreign keys hold, it is a credo store,
    its schema is not newer than this credo) without ever touching the source;
-2. keeps the current store as ``<name>.before-restore-<UTC timestamp>`` (itself an online
+2. readies that copy for this place and this credo (the root its backup kept aside, the
+   schema migrated, then checked) before the live store is touched;
+3. keeps the current store as ``<name>.before-restore-<UTC timestamp>`` (itself an online
    backup, so it is consistent);
-3. readies that copy for this place and this credo (the root its backup kept aside, the
-   schema migrated) before the live store is touched;
 4. copies the readied pages into the live store with the backup API, which writes them
    as one write transaction through the store's own WAL: atomic (a crash mid-restore
    leaves the old content), and every other connection sees the restored content, already
