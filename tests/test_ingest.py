@@ -103,7 +103,8 @@ def tree(tmp_path: Path) -> Path:
     write(root / "build" / "out.md", "# Built\n\nGenerated output that is ignored.\n")
     write(root / "node_modules" / "pkg" / "readme.md", "# Package\n\nVendored text here.\n")
     (root / "docs" / "blob.txt").write_bytes(b"PK\x03\x04\x00\x00binary")
-    (root / "docs" / "latin.md").write_bytes("# Café\n\nCrème brûlée.\n".encode("latin-1"))
+    # No text in any encoding (a Latin-1 file is read: tests/test_ingest_encoding.py).
+    (root / "docs" / "latin.md").write_bytes(bytes(range(0x80, 0x100)) * 4)
     os.symlink("..", root / "docs" / "loop")  # a folder link back up: a loop
     return root
 

@@ -84,10 +84,9 @@ def test_a_file_that_now_reads_as_skipped_is_retired(tmp_path: Path) -> None:
     )
     _ingest(run, root)
     assert "notes.md" in _paths(run, "signing key rotates")
-    # An edit saved in Latin-1: the new text is not read, and the old one is no longer true.
-    notes.write_bytes(
-        b"# Notes\n\n## Secrets rotation\n\nThe signing key rotates every 7 days. \xe9\n"
-    )
+    # An edit that leaves no text (a legacy file is read: tests/test_ingest_encoding.py):
+    # the new bytes are not read, and the old text is no longer true.
+    notes.write_bytes(bytes(range(0x80, 0x100)) * 4)
     report = _ingest(run, root)
     assert report["skipped"] == {"not_utf8": 1} and report["files_removed"] == 1
     assert "notes.md" not in _paths(run, "signing key rotates")

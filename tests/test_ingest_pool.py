@@ -52,7 +52,8 @@ def _tree(root: Path) -> None:
     (root / "notes.txt").write_text("First paragraph.\n\nSecond paragraph.\n")
     (root / "empty.md").write_text("")
     (root / "binary.md").write_bytes(b"# x\x00\x01\x02")
-    (root / "latin1.md").write_bytes("# caf\xe9\n".encode("latin-1"))
+    (root / "latin1.md").write_bytes("# caf\xe9\n".encode("latin-1"))  # (read as cp1252)
+    (root / "noise.md").write_bytes(bytes(range(0x80, 0x100)) * 4)  # not_utf8
     (root / "huge.txt").write_bytes(b"a" * (MAX_FILE_BYTES + 1))
     (root / "we#ird.md").write_text("# hash\n")
     os.symlink(root / "missing.md", root / "dangling.md")

@@ -39,6 +39,7 @@ from urllib.parse import unquote
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk import language_for, source_lines
 from credo.knowledge.docuri import line_hint, normalise_doc_uri, parse_lines
+from credo.knowledge.encoding import decode_text
 from credo.knowledge.redact import MARKER
 from credo.store import Store
 from credo.types import DocAnchor
@@ -136,7 +137,10 @@ def read_file_text(path: Path) -> FileText | None:
         data = path.read_bytes()
     except OSError:
         return None
-    return FileText(data.decode("utf-8-sig", errors="replace"))
+    # Read as ingest reads it (a Latin-1 file's words match its beliefs'); bytes ingest
+    # would not read keep the old lenient reading.
+    text = decode_text(data)
+    return FileText(data.decode("utf-8-sig", errors="replace") if text is None else text)
 
 
 def local_path(doc_uri: str, root: Path) -> Path | None:

@@ -41,14 +41,17 @@ The rules (quoted in the docs):
   and `credo.knowledge.chunk.language.NAMES`, or a ``#`` in the
   path, which a document URI cannot hold), ``outside`` (a link out of the tree, see Walk),
   ``too_large`` (over `MAX_FILE_BYTES`), ``binary`` (a NUL byte in the first
-  `SNIFF_BYTES`), ``not_utf8`` (not valid UTF-8), ``minified`` (JavaScript, .js, .mjs or
+  `SNIFF_BYTES`, unless the file is text in UTF-16 with its BOM), ``not_utf8`` (not text
+  in UTF-8 nor in the legacy encodings `credo.knowledge.encoding.decode_text` reads: a
+  Latin-1 or cp1252 file, a UTF-8 one with a few stray bytes, UTF-16 with a BOM, are read
+  when mostly printable), ``minified`` (JavaScript, .js, .mjs or
   .cjs, named ``*.min.js`` or ``*-min.js`` or whose lines average over 110 characters:
   GitHub Linguist's rule; JSON past 2 KB by the same measure), ``lock`` (a package
   manager's lock file by name: ``package-lock.json``, ``pnpm-lock.yaml``, ``*.lock``),
   ``generated`` (a JSON data dump: a top-level array past 64 KB, or any JSON past 512 KB)
   and ``unreadable`` (not a regular file, a dangling link, no permission, or an I/O
   error); and ``vendored``, a folder (its URI ends in ``/``), see Walk. A file read before
-  that now reads as too large, binary, not UTF-8, minified, a lock file or generated has
+  that now reads as too large, binary, not text, minified, a lock file or generated has
   its beliefs retired (what was read is no longer what it
   holds); an unreadable one keeps them.
 - **Unchanged files** (same sha256 as the ``ingested_files`` ledger records, read by the same

@@ -14,6 +14,7 @@ from credo.config import CONFIG_FILE
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk import language_for
 from credo.knowledge.chunk.language import NAMES
+from credo.knowledge.encoding import UTF16_BOMS, decode_text
 
 if TYPE_CHECKING:
     import pathspec
@@ -437,12 +438,13 @@ def read_file(path: Path) -> Read | str:
         return "unreadable"
     if len(data) > MAX_FILE_BYTES:
         return "too_large"
-    if b"\x00" in data[:SNIFF_BYTES]:
+    # (UTF-16 text holds NULs: with its BOM it is read, if it decodes to text)
+    sniffed = b"\x00" in data[:SNIFF_BYTES]
+    if sniffed and data[:2] not in UTF16_BOMS:
         return "binary"
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return "not_utf8"
+    text = decode_text(data)
+    if text is None:
+        return "binary" if sniffed else "not_utf8"
     if _minified(path.name, text):
         return "minified"
     if _generated(path.name, text):

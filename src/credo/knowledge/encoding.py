@@ -1,0 +1,83 @@
+"""A text file's bytes as text: UTF-8, else the legacy encodings older projects wrote
+(a Latin-1 AUTHORS or ChangeLog, a Windows README in cp1252, a UTF-16 file with its BOM),
+or None when the bytes do not read as mostly printable text in any of them.
+
+The choice is made from the bytes alone, so the same bytes always read the same text.
+Every rule keeps the file's lines: a byte decoded here is never a line break that was not
+one (cp1252's 0x85 is an ellipsis, where Latin-1's would be NEL, which ``splitlines``
+breaks at)."""
+
+from __future__ import annotations
+
+import codecs
+import re
+from functools import cache
+
+UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+# Controls other than layout (tab, line feed, vertical tab, form feed, carriage return) and
+# U+FFFD: what random bytes read as, and real text almost never holds.
+_JUNK = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\ufffd]")
+# Measured (tests/test_ingest_encoding.py, the report of latin70): Latin-1 and cp1252 text
+# holds no junk; random bytes read ~13% junk in cp1252. A stray control or two stays text.
+MAX_JUNK_SHARE = 0.02
+# Western text in cp1252 is a few percent non-ASCII (French ~4%); the same letters of a
+# Cyrillic or Greek 8-bit file, or random bytes, are most of it: their cp1252 reading
+# would be mojibake, so they stay skipped.
+MAX_LEGACY_NON_ASCII = 0.3
+
+
+def decode_text(data: bytes) -> str | None:
+    """``data`` as text, or None when it is not text in any encoding read here.
+
+    UTF-8 (a BOM dropped) as it is. A UTF-16 file with its BOM. Otherwise the bytes'
+    UTF-8 sequences are counted against the bytes that form none: as many or more is a
+    UTF-8 file with a few stray bytes (each read as U+FFFD); else a legacy 8-bit file,
+    read as cp1252 (Latin-1 for the bytes cp1252 leaves undefined). The text read must be
+    mostly printable (`MAX_JUNK_SHARE`) and, for cp1252, mostly ASCII
+    (`MAX_LEGACY_NON_ASCII`)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    if data[:2] in UTF16_BOMS:
+        return _utf16(data)
+    if b"\x00" in data:
+        return None  # (a NUL past the binary sniff's window: no 8-bit text holds one)
+    # (counted by the codecs, in C: a 2 MB file of noise is decided in a fraction of a second)
+    loose = data.decode("utf-8", errors="surrogateescape")  # a stray byte: one surrogate
+    valid = len(loose.encode("utf-8", errors="ignore").decode("utf-8"))
+    stray = len(loose) - valid
+    # (a Latin-1 file almost never holds a valid sequence by chance: "Ã" then a C1 byte)
+    if valid - _ascii(loose) >= stray:
+        text = data.removeprefix(codecs.BOM_UTF8).decode("utf-8", errors="replace")
+        return text if _printable(text) else None
+    text = codecs.charmap_decode(data, "strict", _cp1252())[0]
+    if not _printable(text):
+        return None
+    letters = sum(map(len, text.split()))
+    return text if len(text) - _ascii(text) <= MAX_LEGACY_NON_ASCII * letters else None
+
+
+def _ascii(text: str) -> int:
+    return len(text.encode("ascii", errors="ignore"))
+
+
+@cache
+def _cp1252() -> str:
+    """cp1252's decoding table. It leaves five bytes undefined (0x81, 0x8D, 0x8F, 0x90,
+    0x9D); Latin-1 reads them as the C1 controls they are in ISO 8859-1, so every byte
+    decodes. Built on first use: most runs meet no file that needs it."""
+    return "".join(bytes([b]).decode("cp1252", errors="ignore") or chr(b) for b in range(256))
+
+
+def _utf16(data: bytes) -> str | None:
+    try:
+        text = data.decode("utf-16")  # (the BOM names the byte order and is dropped)
+    except UnicodeDecodeError:
+        return None
+    return text if _printable(text) else None
+
+
+def _printable(text: str) -> bool:
+    # (one is allowed whatever the length: a short file with one stray byte is still text)
+    return _JUNK.subn("", text)[1] <= 1 + MAX_JUNK_SHARE * len(text)
