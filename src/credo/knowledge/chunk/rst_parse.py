@@ -55,6 +55,7 @@ from docutils.parsers.rst import Directive, directives, roles, states, tablepars
 from docutils.parsers.rst.languages import en
 
 from credo.knowledge.chunk import rst_inline, rst_nodes
+from credo.knowledge.chunk.rst_import import TARGET
 from credo.knowledge.chunk.rst_inline import ParseTimeout as ParseTimeout
 
 # Directives whose content is code, a file list or generated from elsewhere.
@@ -77,6 +78,11 @@ _CONTENT_ONLY = frozenset("only ifconfig tabs grid".split())
 # Sphinx directives with content and no argument: text on the first line is content.
 _BODY_ONLY = frozenset("seealso todo hlist glossary".split())
 _EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.S)
+# Roles docutils knows that Sphinx also reads with an explicit title: a project's default
+# role (``\`from_dict <Schema.from_dict>\```, a cross-reference where ``default_role`` is
+# set), ``:pep:`PEP 8 <8#naming>``` and ``:rfc:``. With one, they read as the page shows
+# them (`_titled`); without, as docutils reads them.
+_TITLED = frozenset({"title-reference", "pep-reference", "rfc-reference"})
 _OPTION = re.compile(r"\s*:[^:\s][^:]*:(?:\s|$)")
 _LOCK = threading.Lock()
 
@@ -394,6 +400,8 @@ class _Roles(dict[str, Any]):
         else:
             canonical = en.roles.get(name)
             found = roles._role_registry.get(canonical) if canonical else None  # type: ignore[attr-defined]
+        if found is not None and canonical in _TITLED:
+            found = _titled(found)
         found = found or _text_role
         self[name] = found
         return found
@@ -535,4 +543,40 @@ def _text_role(
             target += ".rst"
         if target:
             return [nodes.reference(rawtext, title, refuri=target)], []
+    if match and _TEXT_ROLE_TARGETS:
+        return [_with_target(rawtext, title, target)], []
     return [nodes.Text(title)], []
+
+
+_TEXT_ROLE_TARGETS = __import__("os").environ.get("RL70_ALL") == "1"  # (experiment)
+
+
+def _titled(role: Any) -> Any:
+    """docutils' `role`, read as Sphinx reads it when its text has an explicit title: the
+    title, its target kept aside (`_with_target`)."""
+
+    def titled(
+        name: str,
+        rawtext: str,
+        text: str,
+        lineno: int,
+        inliner: Any,
+        options: Any = None,
+        content: Any = None,
+    ) -> tuple[list[Any], list[Any]]:
+        match = _EXPLICIT_TITLE.match(text)
+        if match is None:
+            return role(name, rawtext, text, lineno, inliner, options, content)  # type: ignore[no-any-return]
+        return [_with_target(rawtext, match.group(1), match.group(2))], []
+
+    return titled
+
+
+def _with_target(rawtext: str, title: str, target: str) -> Any:
+    """`title` as text, with `target` (an object's dotted name, a label) kept for the
+    chunk's context, where its words stay searchable; a URL is dropped, as a page shows
+    none."""
+    target = utils.unescape(target).strip()
+    if not target or "://" in target:
+        return nodes.Text(title)
+    return nodes.inline(rawtext, title, **{TARGET: target})
