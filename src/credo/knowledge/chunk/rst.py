@@ -32,7 +32,8 @@ The chunks are the kinds `split_markdown` makes:
   content), comments, substitution definitions, hyperlink targets, images, math blocks,
   footnote labels, transitions, the ``contents`` topic, docutils' error reports.
 - Inline markup: emphasis marks go, inline literals keep single backticks (as Markdown's
-  code spans do), roles render as their text, footnote and citation references go,
+  code spans do), roles render as their text (a role's explicit target, where kept, goes
+  to `Chunk.context`: see `rst_parse`), footnote and citation references go,
   ``|substitution|`` references stay as their name. Link targets (``text <url>`_``,
   named and anonymous hyperlink targets, standalone URLs, ``:doc:`` and ``:download:``)
   go to `Chunk.links`.

@@ -28,7 +28,11 @@ are put back afterwards, and nothing another docutils user registered leaks in):
   ``hlist`` and ``glossary`` take none (text on their first line is content);
 - any unknown role renders as its text: ``:func:`~a.b``` as "a.b", ``:ref:`Label
   <target>``` as "Label"; ``:doc:`` and ``:download:`` targets become links (a ``:doc:``
-  name gets the ``.rst`` suffix so it resolves as a file).
+  name gets the ``.rst`` suffix so it resolves as a file);
+- the default role (docutils' title reference), ``:pep:`` and ``:rfc:`` with an explicit
+  title render as the title, as a Sphinx page shows them (```from_dict <a.Schema.from_dict>```
+  as "from_dict", ``:pep:`PEP 8 <8#naming>``` as "PEP 8"); the target goes to the
+  chunk's context (`rst_import.TARGET`), a URL target nowhere.
 
 A parse that passes its time budget (checked each time a block's inline text is parsed)
 raises `ParseTimeout`; the caller falls back to plain text. The budget is CPU time of the
