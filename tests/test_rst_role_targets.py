@@ -4,7 +4,8 @@ A project's default role (``\\`from_dict <marshmallow.Schema.from_dict>\\```, a
 cross-reference where Sphinx's ``default_role`` is set), ``:pep:`` and ``:rfc:`` kept
 ``title <target>`` in the belief text: in the hook block ``&lt;...&gt;`` noise, charged in
 tokens. The text keeps the title; the target goes to the chunk's context, where its words
-stay searchable, or is dropped when it is a URL.
+stay searchable, or to its links when it is a URL. A command quoted in single backticks
+(```pip install <pkg>```) is left as written.
 """
 
 from __future__ import annotations
@@ -39,7 +40,13 @@ from tests.conftest import CliRun
             "Read `the site <https://example.org/a>` first.\n",
             "Read the site first.",
             "",
-            id="url-dropped",
+            id="url-out-of-the-text",
+        ),
+        pytest.param(
+            "Run `scrapy crawl <spider>`, `-e <name>` or `Schema's <Schema>`.\n",
+            "Run scrapy crawl <spider>, -e <name> or Schema's.",
+            "Schema",
+            id="a-command-with-a-placeholder-is-left-as-written",
         ),
         pytest.param(
             "Plain `title reference`, :pep:`8` and `Label <https://x.example/>`_.\n",
@@ -62,6 +69,11 @@ def test_an_explicit_title_is_the_text_and_its_target_the_context(
     assert [(c.text, c.context) for c in chunks] == [(text, context)]
 
 
+def test_a_url_target_is_a_link_not_text() -> None:
+    chunks = split_rst("Read `the site <https://example.org/a>` first.\n")
+    assert [c.links for c in chunks] == [("https://example.org/a",)]
+
+
 def test_targets_follow_their_chunk_heading_term_and_sentence() -> None:
     long = " ".join(["Words that fill a long paragraph up to its sentence cut."] * 6)
     source = (
@@ -76,7 +88,7 @@ def test_targets_follow_their_chunk_heading_term_and_sentence() -> None:
     assert len(sentences) == 1 and "Then load reads it." in sentences[0]
 
 
-_NAME = st.from_regex(r"[a-z][a-z_]{0,8}(\.[a-z][a-z_]{0,8}){0,3}", fullmatch=True)
+_NAME = st.from_regex(r"[a-z][a-z_]{0,8}(\.[a-z][a-z_]{0,8}){1,3}", fullmatch=True)
 
 
 @settings(max_examples=60, deadline=None)

@@ -87,6 +87,13 @@ _EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.S)
 # set), ``:pep:`PEP 8 <8#naming>``` and ``:rfc:``. With one, they read as the page shows
 # them (`_titled`); without, as docutils reads them.
 _TITLED = frozenset({"title-reference", "pep-reference", "rfc-reference"})
+_DEFAULT_ROLE = roles.DEFAULT_INTERPRETED_ROLE
+# What the default role's target must look like to be read as a cross-reference: a name or
+# a dotted path (``Schema``, ``marshmallow.fields.Nested``, ``~a.b()``). Single backticks
+# also quote commands where no default role is set (```scrapy crawl <spider>```, ```-e
+# <name>```): docutils' reading, the text as written, stays for those (`_cross_reference`).
+_REFERENCE = re.compile(r"~?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?:\(\))?")
+_URL_TARGET = re.compile(r"[A-Za-z][\w+.-]*://\S+")
 _OPTION = re.compile(r"\s*:[^:\s][^:]*:(?:\s|$)")
 _LOCK = threading.Lock()
 
@@ -405,7 +412,7 @@ class _Roles(dict[str, Any]):
             canonical = en.roles.get(name)
             found = roles._role_registry.get(canonical) if canonical else None  # type: ignore[attr-defined]
         if found is not None and canonical in _TITLED:
-            found = _titled(found)
+            found = _titled(found, strict=canonical == _DEFAULT_ROLE)
         found = found or _text_role
         self[name] = found
         return found
@@ -552,9 +559,10 @@ def _text_role(
     return [nodes.Text(title)], []
 
 
-def _titled(role: Any) -> Any:
+def _titled(role: Any, *, strict: bool) -> Any:
     """docutils' `role`, read as Sphinx reads it when its text has an explicit title: the
-    title, its target kept aside (`_with_target`)."""
+    title, its target kept aside (`_with_target`). `strict` (the default role): only a
+    target that reads as a cross-reference or a URL (`_cross_reference`)."""
 
     def titled(
         name: str,
@@ -566,18 +574,32 @@ def _titled(role: Any) -> Any:
         content: Any = None,
     ) -> tuple[list[Any], list[Any]]:
         match = _EXPLICIT_TITLE.match(text)
-        if match is None:
+        if match is None or (strict and not _cross_reference(*match.groups())):
             return role(name, rawtext, text, lineno, inliner, options, content)  # type: ignore[no-any-return]
         return [_with_target(rawtext, match.group(1), match.group(2))], []
 
     return titled
 
 
+def _cross_reference(title: str, target: str) -> bool:
+    """Whether the default role's ``title <target>`` reads as a cross-reference (or a
+    link written without its ``_``) rather than a command with a placeholder: a URL, or a
+    name whose title is no option and, when it has several words, a dotted path."""
+    target = target.strip()
+    if _URL_TARGET.fullmatch(target):
+        return True
+    if not _REFERENCE.fullmatch(target) or title.startswith("-"):
+        return False
+    return "." in target or len(title.split()) == 1
+
+
 def _with_target(rawtext: str, title: str, target: str) -> Any:
     """`title` as text, with `target` (an object's dotted name, a label) kept for the
-    chunk's context, where its words stay searchable; a URL is dropped, as a page shows
-    none."""
+    chunk's context, where its words stay searchable; a URL target makes a link (the
+    chunk's links, as ```title <url>`_`` does), out of the text, as a page shows it."""
     target = utils.unescape(target).strip()
-    if not target or "://" in target:
+    if not target:
         return nodes.Text(title)
+    if _URL_TARGET.fullmatch(target):
+        return nodes.reference(rawtext, title, refuri=target)
     return nodes.inline(rawtext, title, **{TARGET: target})
