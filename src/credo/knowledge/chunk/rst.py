@@ -360,7 +360,10 @@ class _Walker:
             text = normalise(self.index.text(*span))
             needle = words(text)
         links = [link for part in parts for link in part.links]
-        targets = [target for part in parts for target in part.targets]
+        if len(parts) == 1:  # (the usual case; and most parts have no target)
+            targets = parts[0].targets
+        else:
+            targets = [target for part in parts for target in part.targets]
         self._append(text, needle, span, role, links, targets)
         self.lo, self.after = span[0], span[1] + 1
         return True
@@ -378,7 +381,7 @@ class _Walker:
         parent = self.headings[-1][1] if self.headings else None
         if len(text) <= MAX_PARAGRAPH_CHARS:
             found = unique([link for link, _ in links])
-            context = _context(targets)
+            context = _context(targets) if targets else ""
             self.chunks.append(Chunk(text, span[0], span[1], role, section, parent, found, context))
             return
         lines = self.index.align(needle, *span) or [span[0]] * len(needle)
