@@ -34,8 +34,9 @@ _DEFAULT_ROLE = roles.DEFAULT_INTERPRETED_ROLE
 # a dotted path (``Schema``, ``marshmallow.fields.Nested``, ``~a.b()``). Single backticks
 # also quote commands where no default role is set (```scrapy crawl <spider>```, ```-e
 # <name>```): docutils' reading, the text as written, stays for those (`_cross_reference`).
-_REFERENCE = re.compile(r"~?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?:\(\))?")
-_URL_TARGET = re.compile(r"[A-Za-z][\w+.-]*://\S+")
+# (Patterns compiled on first use, by `re`'s cache: most pages hold no explicit title.)
+_REFERENCE = r"~?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?:\(\))?"
+_URL_TARGET = r"[A-Za-z][\w+.-]*://\S+"
 
 
 class Roles(dict[str, Any]):
@@ -115,9 +116,9 @@ def _cross_reference(title: str, target: str) -> bool:
     link written without its ``_``) rather than a command with a placeholder: a URL, or a
     name whose title is no option and, when it has several words, a dotted path."""
     target = target.strip()
-    if _URL_TARGET.fullmatch(target):
+    if re.fullmatch(_URL_TARGET, target):
         return True
-    if not _REFERENCE.fullmatch(target) or title.startswith("-"):
+    if not re.fullmatch(_REFERENCE, target) or title.startswith("-"):
         return False
     return "." in target or len(title.split()) == 1
 
@@ -129,6 +130,6 @@ def _with_target(rawtext: str, title: str, target: str) -> Any:
     target = utils.unescape(target).strip()
     if not target:
         return nodes.Text(title)
-    if _URL_TARGET.fullmatch(target):
+    if re.fullmatch(_URL_TARGET, target):
         return nodes.reference(rawtext, title, refuri=target)
     return nodes.inline(rawtext, title, **{TARGET: target})
