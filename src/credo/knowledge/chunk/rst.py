@@ -32,7 +32,8 @@ The chunks are the kinds `split_markdown` makes:
   content), comments, substitution definitions, hyperlink targets, images, math blocks,
   footnote labels, transitions, the ``contents`` topic, docutils' error reports.
 - Inline markup: emphasis marks go, inline literals keep single backticks (as Markdown's
-  code spans do), roles render as their text, footnote and citation references go,
+  code spans do), roles render as their text (a role's explicit target, where kept, goes
+  to `Chunk.context`: see `rst_parse`), footnote and citation references go,
   ``|substitution|`` references stay as their name. Link targets (``text <url>`_``,
   named and anonymous hyperlink targets, standalone URLs, ``:doc:`` and ``:download:``)
   go to `Chunk.links`.
@@ -64,6 +65,7 @@ from credo.knowledge.chunk.model import (
     unique,
 )
 from credo.knowledge.chunk.rst_guard import too_costly
+from credo.knowledge.chunk.rst_import import TARGET
 from credo.knowledge.chunk.rst_lines import SourceIndex, Span, words
 from credo.knowledge.chunk.sentence import split_sentences
 from credo.knowledge.chunk.text import split_text
@@ -125,13 +127,15 @@ def split_rst(text: str) -> list[Chunk]:
 
 @dataclass(slots=True)
 class _Part:
-    """One rendered piece of a chunk: its text, (link, anchor text) pairs and lines."""
+    """One rendered piece of a chunk: its text, (link, anchor text) pairs, lines and
+    (role target, title) pairs."""
 
     text: str
     links: list[tuple[str, str]]
     span: Span | None
     checked: bool = False  # the span is known to hold the text's words
     needle: list[str] | None = None  # `words(text)`, when known (placing needed them)
+    targets: list[tuple[str, str]] = field(default_factory=list)  # for the context
 
 
 @dataclass
@@ -185,7 +189,8 @@ class _Walker:
         section = (*self.trail, part.text)
         parent = self.headings[-1][1] if self.headings else None
         links = unique([link for link, _ in part.links])
-        self.chunks.append(Chunk(part.text, start, end, "heading", section, parent, links))
+        context = _context(part.targets)
+        self.chunks.append(Chunk(part.text, start, end, "heading", section, parent, links, context))
         self.headings.append((part.text, len(self.chunks) - 1))
         self.trail = section
         self.lo, self.after = start, end + 1
@@ -222,7 +227,7 @@ class _Walker:
         body = [c for c in node.children if c.tagname == "definition"]
         suffix = ""
         if classifiers:
-            suffix = " (" + ", ".join(self._render(c)[0] for c in classifiers) + ")"
+            suffix = " (" + ", ".join(self._render(c, [])[0] for c in classifiers) + ")"
         self._lead(terms, list(body[0].children) if body else [], "bullet", suffix)
 
     def _field(self, node: Any) -> None:
@@ -273,7 +278,8 @@ class _Walker:
                 spans = [part.span for part in parts]
                 span = _union(spans) if spans and None not in spans else None
                 links = [link for part in parts for link in part.links]
-                cells.append(_Part(text, links, span, needle=_joined_words(parts)))
+                targets = [target for part in parts for target in part.targets]
+                cells.append(_Part(text, links, span, needle=_joined_words(parts), targets=targets))
             if self._emit(cells, "paragraph", " | ", strict=True):
                 return
         for entry in entries:  # a cell at a time: its lines are shared with its neighbours
@@ -292,13 +298,17 @@ class _Walker:
             parts.append(self._part(body.pop(0), self.lo, self.after))
         last = parts[0].span[0] if parts and parts[0].span else None
         for head in reversed(heads):
-            text, links = self._render(head) if head.tagname != "option_group" else _options(head)
+            targets: list[tuple[str, str]] = []
+            if head.tagname != "option_group":
+                text, links = self._render(head, targets)
+            else:
+                text, links = _options(head)
             needle = words(text)
             if last is not None:
                 span = self.index.place_before(needle, _raw(head), last, self.lo)
             else:  # docutils' line for a term is the end of its definition: no hint
                 span = self.index.place(needle, _raw(head), None, self.lo, self.after)
-            parts.insert(0, _Part(text, links, span))
+            parts.insert(0, _Part(text, links, span, targets=targets))
             last = span[0] if span else last
         if heads and suffix and parts[0].text:
             parts[0].text += suffix
@@ -321,10 +331,11 @@ class _Walker:
         return parts
 
     def _part(self, node: Any, lo: int, after: int) -> _Part:
-        text, links = self._render(node)
+        targets: list[tuple[str, str]] = []
+        text, links = self._render(node, targets)
         needle = words(text)
         span = self.index.place(needle, _raw(node), _hint(node), lo, after)
-        return _Part(text, links, span, checked=True, needle=needle)
+        return _Part(text, links, span, checked=True, needle=needle, targets=targets)
 
     def _emit(self, parts: list[_Part], role: str, sep: str = ": ", strict: bool = False) -> bool:
         """Append the chunk (or sentence chunks) of `parts` joined by `sep`; False when
@@ -349,21 +360,32 @@ class _Walker:
             text = normalise(self.index.text(*span))
             needle = words(text)
         links = [link for part in parts for link in part.links]
-        self._append(text, needle, span, role, links)
+        if len(parts) == 1:  # (the usual case; and most parts have no target)
+            targets = parts[0].targets
+        else:
+            targets = [target for part in parts for target in part.targets]
+        self._append(text, needle, span, role, links, targets)
         self.lo, self.after = span[0], span[1] + 1
         return True
 
     def _append(
-        self, text: str, needle: list[str], span: Span, role: str, links: list[tuple[str, str]]
+        self,
+        text: str,
+        needle: list[str],
+        span: Span,
+        role: str,
+        links: list[tuple[str, str]],
+        targets: list[tuple[str, str]],
     ) -> None:
         section = self.trail
         parent = self.headings[-1][1] if self.headings else None
         if len(text) <= MAX_PARAGRAPH_CHARS:
             found = unique([link for link, _ in links])
-            self.chunks.append(Chunk(text, span[0], span[1], role, section, parent, found))
+            context = _context(targets) if targets else ""
+            self.chunks.append(Chunk(text, span[0], span[1], role, section, parent, found, context))
             return
         lines = self.index.align(needle, *span) or [span[0]] * len(needle)
-        pending = list(links)
+        pending, waiting = list(links), list(targets)
         offset = 0
         for piece, _, _ in split_sentences([(span[0], text)], _PROTECT):
             count = len(words(piece))
@@ -372,22 +394,42 @@ class _Walker:
                 start, end = lines[offset], lines[offset + count - 1]
                 mine = [link for link, label in pending if label in piece_text]
                 pending = [pair for pair in pending if pair[0] not in mine]
-                chunk = Chunk(piece_text, start, end, "sentence", section, parent, unique(mine))
+                named = [pair for pair in waiting if pair[1] in piece_text]
+                waiting = [pair for pair in waiting if pair not in named]
+                chunk = Chunk(
+                    piece_text,
+                    start,
+                    end,
+                    "sentence",
+                    section,
+                    parent,
+                    unique(mine),
+                    _context(named),
+                )
                 self.chunks.append(chunk)
             offset += count
 
     # -- inline ----------------------------------------------------------------------------
-    def _render(self, node: Any) -> tuple[str, list[tuple[str, str]]]:
-        """The text a reader sees in `node`, and its (link target, anchor text) pairs."""
+    def _render(
+        self, node: Any, targets: list[tuple[str, str]]
+    ) -> tuple[str, list[tuple[str, str]]]:
+        """The text a reader sees in `node`, and its (link target, anchor text) pairs; its
+        roles' explicit targets (with their titles) are added to `targets`."""
         pieces: list[str] = []
         links: list[tuple[str, str]] = []
-        self._inline(node, pieces, links)
+        self._inline(node, pieces, links, targets)
         text = "".join(pieces)
         if _ESCAPED_SPACE in text:
             text = _JOINED_WORDS.sub(" ", text).replace(_ESCAPED_SPACE, "")
         return normalise(text), links
 
-    def _inline(self, node: Any, pieces: list[str], links: list[tuple[str, str]]) -> None:
+    def _inline(
+        self,
+        node: Any,
+        pieces: list[str],
+        links: list[tuple[str, str]],
+        targets: list[tuple[str, str]],
+    ) -> None:
         for child in node.children:
             tag = child.tagname
             if tag == "#text":
@@ -401,7 +443,9 @@ class _Walker:
                     target = self._link(child)
                     if target:
                         links.append((target, normalise(child.astext())))
-                self._inline(child, pieces, links)
+                elif tag == "inline" and TARGET in child.attributes:
+                    targets.append((child[TARGET], normalise(_unescape(child.astext()))))
+                self._inline(child, pieces, links, targets)
 
     def _link(self, node: Any) -> str:
         if node.get("refuri"):
@@ -428,6 +472,11 @@ _HANDLERS = {
     "figure": _Walker._figure,
     "row": _Walker._row,
 }
+
+
+def _context(targets: list[tuple[str, str]]) -> str:
+    """A chunk's context: its roles' explicit targets (`rst_import.TARGET`), each once."""
+    return " ".join(unique([target for target, _ in targets])) if targets else ""
 
 
 def _release(document: Any) -> None:

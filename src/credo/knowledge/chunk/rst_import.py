@@ -18,6 +18,10 @@ from types import ModuleType
 from typing import Any
 
 _ANALYZER = "docutils.utils.code_analyzer"
+# The attribute of an inline node that holds a role's explicit target (`rst_parse`
+# writes it, `split_rst` puts it in the chunk's context): here, where both can read it
+# without loading docutils.
+TARGET = "credo-target"
 
 
 def rst_parse() -> ModuleType:

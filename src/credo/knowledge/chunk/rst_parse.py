@@ -26,9 +26,10 @@ are put back afterwards, and nothing another docutils user registered leaks in):
   read as reStructuredText; its options are ignored. ``only``, ``ifconfig``, ``tabs``
   and ``grid`` drop their argument (a condition, a layout); ``seealso``, ``todo``,
   ``hlist`` and ``glossary`` take none (text on their first line is content);
-- any unknown role renders as its text: ``:func:`~a.b``` as "a.b", ``:ref:`Label
-  <target>``` as "Label"; ``:doc:`` and ``:download:`` targets become links (a ``:doc:``
-  name gets the ``.rst`` suffix so it resolves as a file).
+- roles are `rst_roles.Roles`: any unknown role renders as its text (``:func:`~a.b``` as
+  "a.b", ``:ref:`Label <target>``` as "Label"), ``:doc:`` and ``:download:`` targets
+  become links; the default role, ``:pep:`` and ``:rfc:`` with an explicit title render
+  as the title, the target kept for the chunk's context.
 
 A parse that passes its time budget (checked each time a block's inline text is parsed)
 raises `ParseTimeout`; the caller falls back to plain text. The budget is CPU time of the
@@ -54,7 +55,7 @@ from docutils.parsers import rst
 from docutils.parsers.rst import Directive, directives, roles, states, tableparser
 from docutils.parsers.rst.languages import en
 
-from credo.knowledge.chunk import rst_inline, rst_nodes
+from credo.knowledge.chunk import rst_inline, rst_nodes, rst_roles
 from credo.knowledge.chunk.rst_inline import ParseTimeout as ParseTimeout
 
 # Directives whose content is code, a file list or generated from elsewhere.
@@ -76,7 +77,6 @@ VERSION_DIRECTIVES = frozenset("versionadded versionchanged deprecated versionre
 _CONTENT_ONLY = frozenset("only ifconfig tabs grid".split())
 # Sphinx directives with content and no argument: text on the first line is content.
 _BODY_ONLY = frozenset("seealso todo hlist glossary".split())
-_EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.S)
 _OPTION = re.compile(r"\s*:[^:\s][^:]*:(?:\s|$)")
 _LOCK = threading.Lock()
 
@@ -143,7 +143,7 @@ def _settings() -> Any:
 def _registries() -> Iterator[None]:
     saved = directives._directives, roles._roles  # type: ignore[attr-defined]
     directives._directives = _Directives()  # type: ignore[attr-defined]
-    roles._roles = _Roles()  # type: ignore[attr-defined]
+    roles._roles = rst_roles.Roles()  # type: ignore[attr-defined]
     try:
         yield
     finally:
@@ -381,28 +381,6 @@ class _Directives(dict[str, Any]):
         return found
 
 
-class _Roles(dict[str, Any]):
-    """Every name is a role: docutils' own, or one that renders its text."""
-
-    def __contains__(self, name: object) -> bool:
-        return True
-
-    def __missing__(self, name: str) -> Any:
-        if name == "":
-            canonical = roles.DEFAULT_INTERPRETED_ROLE
-            found = roles._role_registry.get(canonical)  # type: ignore[attr-defined]
-        else:
-            canonical = en.roles.get(name)
-            found = roles._role_registry.get(canonical) if canonical else None  # type: ignore[attr-defined]
-        found = found or _text_role
-        self[name] = found
-        return found
-
-    def __delitem__(self, name: str) -> None:
-        # After a parse docutils drops the default role a document may have set.
-        self.pop(name, None)
-
-
 def _builtin(registry: dict[str, tuple[str, str]], names: dict[str, str], name: str) -> Any:
     entry = registry.get(names.get(name, ""))
     if entry is None:
@@ -512,27 +490,3 @@ class _Version(_Generic):
             node += paragraph
         self.state.nested_parse(self.content, self.content_offset, node)
         return [node]
-
-
-def _text_role(
-    name: str,
-    rawtext: str,
-    text: str,
-    lineno: int,
-    inliner: Any,
-    options: Any = None,
-    content: Any = None,
-) -> tuple[list[Any], list[Any]]:
-    """An unknown (Sphinx) role: its title, or its target with ``~``/``!`` removed."""
-    match = _EXPLICIT_TITLE.match(text)
-    title, target = (match.group(1), match.group(2)) if match else (text, text)
-    if not match:
-        title = title.lstrip("~!")
-    short = name.rsplit(":", 1)[-1]
-    if short == "doc" or short == "download":
-        target = utils.unescape(target).strip()
-        if short == "doc" and target and "." not in target.rsplit("/", 1)[-1]:
-            target += ".rst"
-        if target:
-            return [nodes.reference(rawtext, title, refuri=target)], []
-    return [nodes.Text(title)], []

@@ -353,7 +353,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 24: JS/TS named exports read by key (export const x = {...}, exports.x, module.exports.x),
 #     a returned config before the function's end; commented-out code and positions out of
 #     a config's text and trails; a joined config passage's context holds its keys (jsconf69)
-READER_VERSION = 24
+# 25: reST's default role, :pep: and :rfc: with an explicit title read as the title, the
+#     target (a dotted name, a label) in the chunk's context, a URL dropped (rstlink70)
+READER_VERSION = 25
 
 
 class Read(NamedTuple):
