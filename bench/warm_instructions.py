@@ -29,9 +29,14 @@ bench/latency.py builds it. Needs valgrind; a few minutes per SRC.
 from __future__ import annotations
 
 import argparse
+import itertools
 import shutil
+import statistics
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -89,6 +94,81 @@ def instructions(
     )
 
 
+def per_query(src: Path, db: Path, count: int, folder: Path, *, first: bool) -> float:
+    """Instructions a query of the tree at ``src``: two children, the difference."""
+    base = instructions(src, db, count, 0, folder, first=first)
+    more = instructions(src, db, count, 2, folder, first=first)
+    return (more - base) / (count if first else 2 * count)
+
+
+@dataclass(frozen=True)
+class Spread:
+    """One tree's figures over its placements."""
+
+    low: float
+    median: float
+    high: float
+
+    @classmethod
+    def of(cls, values: list[float]) -> Spread:
+        if not values:
+            raise ValueError("no figures to summarise")
+        return cls(min(values), statistics.median(values), max(values))
+
+
+def versus(base: Spread, other: Spread) -> str:
+    """``other`` against ``base``: the ratio of medians, and the most and least favourable
+    pairing of their placements (a claim inside that range is placement, not code)."""
+
+    def change(new: float, old: float) -> str:
+        return f"{(new / old - 1) * 100:+.2f}%"
+
+    return (
+        f"{change(other.median, base.median)} (medians; placements"
+        f" {change(other.low, base.high)} .. {change(other.high, base.low)})"
+    )
+
+
+def placements(folder: Path, tree: Path, count: int) -> list[Path]:
+    """``count`` paths to ``tree`` of different lengths (symlinks under ``folder``).
+
+    The same code measures up to ~1% apart from one folder to another: the path's
+    characters reach the child's heap (``__file__``, ``co_filename``, ``sys.path``, the
+    environment's PYTHONPATH), and so the addresses of later objects, and with them the
+    order and probe chains of containers hashed by identity. Each tree is measured at
+    the same ``count`` placements, so that spread is shown instead of hidden in a ratio.
+    """
+    at = folder / "at"
+    at.mkdir(exist_ok=True)
+    paths = []
+    for i in range(count):
+        link = at / ("p" * (1 + 3 * i))
+        if link.is_symlink():
+            link.unlink()
+        link.symlink_to(tree.resolve(), target_is_directory=True)
+        paths.append(link)
+    return paths
+
+
+@contextmanager
+def work_folder(parent: Path | None = None) -> Iterator[Path]:
+    """A scratch folder whose path is the same from run to run (the first free
+    ``credo-warm-instructions/N``): a random temporary name would itself move the counts."""
+    top = (parent or Path(tempfile.gettempdir())) / "credo-warm-instructions"
+    top.mkdir(exist_ok=True)
+    for n in itertools.count():
+        folder = top / str(n)
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        try:
+            yield folder
+        finally:
+            shutil.rmtree(folder)
+        return
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("trees", nargs="+", type=Path, help="folders holding the credo package")
@@ -97,19 +177,35 @@ def main() -> None:
     parser.add_argument(
         "--first", action="store_true", help="a first pass over new queries, after others"
     )
+    parser.add_argument(
+        "--placements",
+        type=int,
+        default=3,
+        help="paths each tree is measured at (default 3; 1: one, as before)",
+    )
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("needs valgrind")
-    with tempfile.TemporaryDirectory() as name:
-        folder = Path(name)
+    if args.placements < 1:
+        raise SystemExit("--placements must be at least 1")
+    what = "a first-pass query" if args.first else "a warm query"
+    spreads: list[Spread] = []
+    with work_folder() as folder:
         db = args.db or ten_thousand(folder)
         for tree in args.trees:
-            n = args.queries
-            base = instructions(tree, db, n, 0, folder, first=args.first)
-            more = instructions(tree, db, n, 2, folder, first=args.first)
-            per_query = (more - base) / (n if args.first else 2 * n)
-            what = "a first-pass query" if args.first else "a warm query"
-            print(f"{tree}: {per_query:,.0f} instructions {what} ({n} queries)")
+            figures = [
+                per_query(at, db, args.queries, folder, first=args.first)
+                for at in placements(folder, tree, args.placements)
+            ]
+            spreads.append(Spread.of(figures))
+            each = ", ".join(f"{f:,.0f}" for f in figures)
+            print(
+                f"{tree}: median {spreads[-1].median:,.0f} instructions {what}"
+                f" ({args.queries} queries; at {len(figures)} placements: {each})",
+                flush=True,
+            )
+        for tree, spread in zip(args.trees[1:], spreads[1:], strict=True):
+            print(f"{tree} against {args.trees[0]}: {versus(spreads[0], spread)}")
 
 
 def ten_thousand(folder: Path) -> Path:
