@@ -1,6 +1,6 @@
 """What a warm retrieve costs at 10k, in instructions: a figure the machine's load cannot move.
 
-    python bench/warm_instructions.py SRC [SRC ...] [--db PATH] [--queries 100]
+    python bench/warm_instructions.py SRC [SRC ...] [--db PATH] [--queries 100] [--placements 3]
 
 bench/warm_trees.py times the trees in turn, but this machine is shared and its wall and CPU
 times drift by more than a step of the warm engine is worth. Here each SRC (a folder holding
@@ -22,8 +22,21 @@ queries, then the n measured ones once; instructions per query are the differenc
 Both children generate both lists of queries: before, only the measured child built the
 second generator's vocabulary, ~10M instructions a query of the bench's own work.
 
+Placements: one commit's byte-compiled tree, with identical sources, measures up to ~0.9%
+apart from one folder to another (and repeats in one folder). The Python-level work is the
+same (equal line events and calls per function under a tracer); the path's length moves
+the heap's later blocks, and C code whose count depends on addresses follows: libc's AVX2
+``memcmp`` under SQLite's b-tree compares (the same 866,775 calls, ~1M instructions apart
+in a 60-query run: its branches depend on where the page buffers sit) and numpy's
+pointer-keyed identity hash (measure70, callgrind of two placements). So
+each tree is measured at ``--placements`` paths of different lengths (symlinks, the same
+ones for every tree) and reported as its median with every figure; a comparison gives the
+ratio of medians and the two extreme pairings. A claim inside that range is placement, not
+code. The scratch folder is named the same each run (``$TMPDIR/credo-warm-instructions/0``
+unless another run holds it): a random name would itself move the counts.
+
 The store is ``--db`` (copied, never written), else a 10k synthetic store built here as
-bench/latency.py builds it. Needs valgrind; a few minutes per SRC.
+bench/latency.py builds it. Needs valgrind; a few minutes per SRC and placement.
 """
 
 from __future__ import annotations
