@@ -142,6 +142,11 @@ def versus(base: Spread, other: Spread) -> str:
     )
 
 
+def at_each(base: list[float], other: list[float]) -> str:
+    """``other`` against ``base`` placement by placement (the same path for both trees)."""
+    return ", ".join(f"{(b / a - 1) * 100:+.2f}%" for a, b in zip(base, other, strict=True))
+
+
 def placements(folder: Path, tree: Path, count: int) -> list[Path]:
     """``count`` paths to ``tree`` of different lengths (symlinks under ``folder``).
 
@@ -203,6 +208,7 @@ def main() -> None:
         raise SystemExit("--placements must be at least 1")
     what = "a first-pass query" if args.first else "a warm query"
     spreads: list[Spread] = []
+    figures_of: list[list[float]] = []
     with work_folder() as folder:
         db = args.db or ten_thousand(folder)
         for tree in args.trees:
@@ -211,14 +217,18 @@ def main() -> None:
                 for at in placements(folder, tree, args.placements)
             ]
             spreads.append(Spread.of(figures))
+            figures_of.append(figures)
             each = ", ".join(f"{f:,.0f}" for f in figures)
             print(
                 f"{tree}: median {spreads[-1].median:,.0f} instructions {what}"
                 f" ({args.queries} queries; at {len(figures)} placements: {each})",
                 flush=True,
             )
-        for tree, spread in zip(args.trees[1:], spreads[1:], strict=True):
-            print(f"{tree} against {args.trees[0]}: {versus(spreads[0], spread)}")
+        for tree, spread, figures in zip(args.trees[1:], spreads[1:], figures_of[1:], strict=True):
+            print(
+                f"{tree} against {args.trees[0]}: {versus(spreads[0], spread)};"
+                f" at each placement {at_each(figures_of[0], figures)}"
+            )
 
 
 def ten_thousand(folder: Path) -> Path:

@@ -7,7 +7,7 @@ import statistics
 from pathlib import Path
 
 import pytest
-from bench.warm_instructions import Spread, placements, versus, work_folder
+from bench.warm_instructions import Spread, at_each, placements, versus, work_folder
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -53,6 +53,12 @@ def test_a_comparison_states_the_medians_and_the_placements_extremes() -> None:
     assert versus(base, other) == "-2.00% (medians; placements -3.96% .. +1.01%)"
 
 
+def test_each_placement_compares_the_two_trees_at_the_same_path() -> None:
+    assert at_each([100.0, 200.0], [99.0, 202.0]) == "-1.00%, +1.00%"
+    with pytest.raises(ValueError):
+        at_each([100.0], [99.0, 98.0])
+
+
 def test_the_scratch_folder_has_the_same_name_each_run_and_is_removed(tmp_path: Path) -> None:
     with work_folder(tmp_path) as first:
         (first / "x").write_text("x")
@@ -63,3 +69,30 @@ def test_the_scratch_folder_has_the_same_name_each_run_and_is_removed(tmp_path: 
     assert not second.exists()
     with work_folder(tmp_path) as again:
         assert again == first
+
+
+def test_the_output_gives_each_tree_s_median_and_the_comparison(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import bench.warm_instructions as bench
+
+    figures = iter([100.0, 104.0, 102.0, 97.0, 99.0, 98.0])
+    monkeypatch.setattr(bench.shutil, "which", lambda _name: "/usr/bin/valgrind")
+    monkeypatch.setattr(bench, "per_query", lambda *_args, **_kw: next(figures))
+    monkeypatch.setattr(bench.tempfile, "gettempdir", lambda: str(tmp_path))
+    db = tmp_path / "x.db"
+    db.write_bytes(b"")
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    monkeypatch.setattr("sys.argv", ["w", str(a), str(b), "--db", str(db), "--first"])
+    bench.main()
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (
+        f"{a}: median 102 instructions a first-pass query"
+        " (100 queries; at 3 placements: 100, 104, 102)"
+    )
+    assert lines[2] == (
+        f"{b} against {a}: -3.92% (medians; placements -6.73% .. -1.00%);"
+        " at each placement -3.00%, -4.81%, -3.92%"
+    )
