@@ -40,11 +40,9 @@ from pathlib import Path
 
 from credo.config import STORE_DIR, git_root
 from credo.store import Store
+from credo.store.kept_root import PROBE, beside, holds_ledger
 
 META_ROOT = "root"
-# The relative paths a store made before is probed with (the first, in the ledger's order):
-# enough to out-vote a folder that holds a few files of the same names by chance.
-_PROBE = 64
 
 
 class RootKeeper:
@@ -106,7 +104,7 @@ def _usable(store: Store, value: str | None, location: object) -> bool:
         return False
     if Path(value).is_absolute():
         return True
-    return isinstance(location, Path) and _holds_ledger(store, _beside(location, value))
+    return isinstance(location, Path) and holds_ledger(store, beside(location, value))
 
 
 def store_home(location: object) -> Path | None:
@@ -130,20 +128,8 @@ def remembered(store: Store, location: object) -> Path | None:
         return path if path.is_dir() else None
     if not isinstance(location, Path):
         return None
-    path = _beside(location, value)
-    return path if path.is_dir() and _holds_ledger(store, path) else None
-
-
-def _beside(location: Path, relative: str) -> Path:
-    """The folder a relative kept root names from the store file at ``location``."""
-    return (location.resolve().parent / relative).resolve()
-
-
-def _holds_ledger(store: Store, folder: Path) -> bool:
-    """Whether ``folder`` holds one of the ledger's first relative paths (True for a ledger
-    with none: nothing says otherwise). One ``lstat`` in the usual case."""
-    paths = store.relative_file_paths(_PROBE)
-    return not paths or any(os.path.lexists(folder / p) for p in paths)
+    path = beside(location, value)
+    return path if path.is_dir() and holds_ledger(store, path) else None
 
 
 def remember_root(store: Store, location: object, root: Path) -> None:
@@ -187,7 +173,7 @@ def inferred_root(store: Store, workdir: Path, home: Path | None) -> Path | None
 
 def _relative_paths(store: Store) -> list[str]:
     # (the ledger's first paths, not all of it: 3,000 rows read cost a capture 25 ms)
-    found = store.relative_file_paths(_PROBE)
+    found = store.relative_file_paths(PROBE)
     if found:
         return found
     seen: dict[str, None] = {}
@@ -195,7 +181,7 @@ def _relative_paths(store: Store) -> list[str]:
         base = anchor.doc_uri.partition("#")[0]
         if base and "://" not in base:
             seen.setdefault(base, None)
-            if len(seen) >= _PROBE:
+            if len(seen) >= PROBE:
                 break
     return list(seen)
 

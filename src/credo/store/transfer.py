@@ -27,13 +27,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from credo.errors import InvalidInputError, NotFoundError
+from credo.store.kept_root import beside, holds_ledger
 
 if TYPE_CHECKING:
     from credo.config import PostgresUrl
     from credo.store.protocol import Store
-
-# The ledger's first paths that show a kept root still names the store's folder (root.py).
-_PROBE = 64
 
 BATCH_ROWS = 5_000
 
@@ -236,9 +234,8 @@ def _rooted(
         return row
     if not isinstance(source, Path):
         return row  # (a PostgreSQL store keeps no relative root: root.py replaces one)
-    folder = (source.resolve().parent / value).resolve()
-    probe = src.relative_file_paths(_PROBE)
-    if probe and not any(os.path.lexists(folder / p) for p in probe):
+    folder = beside(source, value)
+    if not holds_ledger(src, folder):
         return None
     if isinstance(target, Path) and folder in target.resolve().parents:
         return (key, Path(os.path.relpath(folder, target.resolve().parent)).as_posix())
