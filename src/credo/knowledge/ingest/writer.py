@@ -193,7 +193,9 @@ class FileWriter:
             belief_id = self.ids[piece.index]
             placed.setdefault(belief_id, (piece.chunk.start_line, piece.chunk.end_line))
         lines = source_lines(self.read.text)
-        for piece in pieces:  # a definition's terms never hold what its passage redacted
+        # A definition's terms never hold what its passage redacted. (Only a file with
+        # definitions has terms: a configuration file's lines were redacted when split.)
+        for piece in pieces if self.definitions else ():
             if piece.chunk.role == "config":
                 for row in range(piece.chunk.start_line - 1, min(piece.chunk.end_line, len(lines))):
                     lines[row] = redact(lines[row])
