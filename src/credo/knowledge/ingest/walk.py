@@ -355,7 +355,10 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     a config's text and trails; a joined config passage's context holds its keys (jsconf69)
 # 25: reST's default role, :pep: and :rfc: with an explicit title read as the title, the
 #     target (a dotted name, a label) in the chunk's context, a URL dropped (rstlink70)
-READER_VERSION = 25
+# 26: doc comments other than Python's read as Markdown (`x`, [`Foo`], [text](target):
+#     a non-URL target in the context); a docstring's reST directives as their names, a
+#     code block's out (docstr71)
+READER_VERSION = 26
 
 
 class Read(NamedTuple):
