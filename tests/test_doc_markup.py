@@ -82,6 +82,12 @@ def test_roles_and_literals_of_a_docstring_stay_as_written() -> None:
     assert split_code(source, "python")[0].text == "def f(): Return a :class:`~a.B`, or ``None``."
 
 
+def test_a_comment_of_a_markdown_language_reads_as_markdown() -> None:
+    source = "fn f() {\n    // `repr as i64 == -1`, see [the layout](crate::Layout)\n    g();\n}\n"
+    (comment,) = [c for c in split_code(source, "rust") if c.role == "code_comment"]
+    assert (comment.text, comment.context) == ("repr as i64 == -1, see the layout", "crate::Layout")
+
+
 def test_a_python_comment_is_not_read_as_markdown() -> None:
     chunks = split_code("x = 1\n# keep `this` as [written](here)\n", "python")
     assert "# keep" not in chunks[-1].text and "`this`" in chunks[-1].text

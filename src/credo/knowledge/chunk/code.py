@@ -37,6 +37,10 @@ inner, then the rest in the file's order):
   whole-file and function-level indexes hold it (docs/RETRIEVAL.md § What a document
   contributes).
 
+Doc text is read as its page shows it (`doc_markup`): a Python docstring's reST
+directives as their names; the doc comments and comments of the other languages as
+Markdown (code spans, links: their text; a link target that is no URL in the context).
+
 `heading_index` gives code the structure headings give Markdown: a definition, comment or
 docstring points at the innermost definition around it, else at the module docstring.
 """
@@ -192,7 +196,8 @@ def _outline_chunks(outline: Outline, lines: list[str], clean: Cleaner) -> list[
     ]
     # (statements before comments: on one line, the code is written before its comment)
     chunks.extend(_statement_chunks(outline.statements))
-    chunks.extend(_comment_chunks(paragraphs, scope))
+    # Comments in languages whose doc comments are Markdown are written in it too.
+    chunks.extend(_comment_chunks(paragraphs, scope, _clean if clean is clean_rest else clean))
     if outline.configs:
         chunks.extend(_config_chunks(outline.configs, lines))
     return chunks
@@ -339,11 +344,16 @@ def _with_targets(piece: Chunk, paragraph: list[Line]) -> Chunk:
     return piece._replace(context=" ".join(targets)) if targets else piece
 
 
-def _comment_chunks(paragraphs: list[list[Line]], scope: _Scopes | None = None) -> list[Chunk]:
+def _comment_chunks(
+    paragraphs: list[list[Line]], scope: _Scopes | None = None, clean: Cleaner | None = None
+) -> list[Chunk]:
     chunks: list[Chunk] = []
     for paragraph in paragraphs:
         section = scope.around(paragraph[0][0], paragraph[-1][0]) if scope else ()
-        chunks.extend(split_paragraph(paragraph, "code_comment", _clean, section))
+        pieces = split_paragraph(paragraph, "code_comment", clean or _clean, section)
+        if clean is clean_markdown:
+            pieces = [_with_targets(piece, paragraph) for piece in pieces]
+        chunks.extend(pieces)
     return chunks
 
 

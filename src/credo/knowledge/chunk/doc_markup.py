@@ -1,7 +1,8 @@
 """Doc comments read as their reader sees them: markup a rendered page hides, out.
 
-Rust's ``///`` and Go's and JSDoc's doc comments are Markdown: ``[`Version`]`` shows as
-"Version", ```x``` as "x", ``[the spec](crate::Spec)`` as "the spec" (`read_markdown`);
+Rust's ``///`` and Go's and JSDoc's doc comments are Markdown, and so are the other
+comments of those languages in practice: ``[`Version`]`` shows as "Version", ```x``` as
+"x", ``[the spec](crate::Spec)`` as "the spec" (`read_markdown`);
 a link's target that is not a URL (an intra-doc path) stays searchable in the chunk's
 context (`link_targets`), a URL is one of its links, as rstlink70 reads reST's titles. A
 Python docstring is reStructuredText: a directive (``.. note::``, ``.. versionadded::
@@ -39,7 +40,16 @@ _URL = re.compile(r"[A-Za-z][\w+.-]*://")
 
 def _directive(match: re.Match[str]) -> str:
     name, rest = match.group(1), match.group(2)
-    return "" if name in _CODE_DIRECTIVES else f"{name}{rest}"
+    return "" if name in _CODE_DIRECTIVES else f"{name} {rest.lstrip()}".rstrip()
+
+
+def _shown(match: re.Match[str]) -> str:
+    """A link's text or a code span's code, with a space on a side where a word touches
+    the markup: ``a`b``` is two words to the index, as in the file (anchors hold)."""
+    text, source = match.group(1), match.string
+    before = " " if match.start() > 0 and source[match.start() - 1].isalnum() else ""
+    after = " " if match.end() < len(source) and source[match.end()].isalnum() else ""
+    return f"{before}{text}{after}"
 
 
 def read_rest(raw: str) -> str:
@@ -50,10 +60,10 @@ def read_rest(raw: str) -> str:
 def read_markdown(raw: str) -> str:
     """`raw` Markdown as its page shows it: a link's text, a code span's code."""
     if "](" in raw:
-        raw = _MD_LINK.sub(r"\1", raw)
+        raw = _MD_LINK.sub(_shown, raw)
     if "`" in raw:
-        raw = _MD_CODE_LINK.sub(r"\1", raw)
-        raw = _MD_CODE.sub(r"\1", raw)
+        raw = _MD_CODE_LINK.sub(_shown, raw)
+        raw = _MD_CODE.sub(_shown, raw)
     return raw
 
 
