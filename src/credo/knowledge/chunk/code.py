@@ -329,7 +329,7 @@ def _doc_chunks(
     chunks: list[Chunk] = []
     for paragraph in paragraphs:
         pieces = split_paragraph(paragraph, "docstring", clean, trail)
-        if clean is clean_markdown:
+        if clean is clean_markdown and any("](" in row for _, row in paragraph):
             pieces = [_with_targets(piece, paragraph) for piece in pieces]
         chunks.extend(pieces)
     return chunks
@@ -351,7 +351,7 @@ def _comment_chunks(
     for paragraph in paragraphs:
         section = scope.around(paragraph[0][0], paragraph[-1][0]) if scope else ()
         pieces = split_paragraph(paragraph, "code_comment", clean or _clean, section)
-        if clean is clean_markdown:
+        if clean is clean_markdown and any("](" in row for _, row in paragraph):
             pieces = [_with_targets(piece, paragraph) for piece in pieces]
         chunks.extend(pieces)
     return chunks
