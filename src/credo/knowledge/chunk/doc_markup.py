@@ -27,15 +27,16 @@ from credo.knowledge.chunk.model import find_urls, normalise, unique
 
 # ``.. note::`` at a line's start (a docstring's rows are stripped): the name and what
 # follows stay, the dots and colons go; a code block's directive and language go whole.
-_DIRECTIVE = re.compile(r"(?m)^\.\.[ \t]+(?:[A-Za-z][\w-]*:)?([A-Za-z][\w-]*)::([^\n]*)")
+_DIRECTIVE = r"(?m)^\.\.[ \t]+(?:[A-Za-z][\w-]*:)?([A-Za-z][\w-]*)::([^\n]*)"
 _CODE_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "highlight"})
 
 # Markdown: an inline link (its text shows), an intra-doc link to a name in backticks, a
-# code span (its code shows).
-_MD_LINK = re.compile(r"\[([^\[\]\n]+)\]\(([^()\s]+)\)")
-_MD_CODE_LINK = re.compile(r"\[`([^`\[\]\n]+)`\](?![(\[:])")
-_MD_CODE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
-_URL = re.compile(r"[A-Za-z][\w+.-]*://")
+# code span (its code shows). (Patterns compiled on first use, by `re`'s cache: most
+# doc text holds none, and a compile at import costs every ingest.)
+_MD_LINK = r"\[([^\[\]\n]+)\]\(([^()\s]+)\)"
+_MD_CODE_LINK = r"\[`([^`\[\]\n]+)`\](?![(\[:])"
+_MD_CODE = r"(?<!`)`([^`\n]+)`(?!`)"
+_URL = r"[A-Za-z][\w+.-]*://"
 
 
 def _directive(match: re.Match[str]) -> str:
@@ -54,16 +55,16 @@ def _shown(match: re.Match[str]) -> str:
 
 def read_rest(raw: str) -> str:
     """`raw` reST as its page shows it: directives as their names."""
-    return _DIRECTIVE.sub(_directive, raw) if ".. " in raw else raw
+    return re.sub(_DIRECTIVE, _directive, raw) if ".. " in raw else raw
 
 
 def read_markdown(raw: str) -> str:
     """`raw` Markdown as its page shows it: a link's text, a code span's code."""
     if "](" in raw:
-        raw = _MD_LINK.sub(_shown, raw)
+        raw = re.sub(_MD_LINK, _shown, raw)
     if "`" in raw:
-        raw = _MD_CODE_LINK.sub(_shown, raw)
-        raw = _MD_CODE.sub(_shown, raw)
+        raw = re.sub(_MD_CODE_LINK, _shown, raw)
+        raw = re.sub(_MD_CODE, _shown, raw)
     return raw
 
 
@@ -72,7 +73,7 @@ def link_targets(raw: str) -> list[str]:
     shows only the link's words, the context keeps the target's."""
     if "](" not in raw:
         return []
-    return [m.group(2) for m in _MD_LINK.finditer(raw) if not _URL.match(m.group(2))]
+    return [m.group(2) for m in re.finditer(_MD_LINK, raw) if not re.match(_URL, m.group(2))]
 
 
 def clean_rest(raw: str) -> tuple[str, tuple[str, ...]]:
