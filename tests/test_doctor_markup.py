@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from credo.knowledge.doctor import range_holds
+from tests.conftest import CliRun
 
 MYST = """\
 # Console
@@ -33,7 +34,7 @@ The renderer takes a list of :class:`~structlog.dev.Column`\\ s and sorts them.
 """
 
 
-def test_a_fresh_ingest_of_glued_roles_is_healthy(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_fresh_ingest_of_glued_roles_is_healthy(run: CliRun, tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "console.md").write_text(MYST, encoding="utf-8")
