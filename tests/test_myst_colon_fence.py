@@ -87,6 +87,11 @@ def brief(text: str) -> list[tuple[str, int, int, str]]:
             id="unclosed-left-alone",
         ),
         pytest.param(
+            ":::{glossary}\n:sorted:\nslotted classes\n  A class with no `__dict__`.\n:::",
+            [("slotted classes A class with no `__dict__`.", 3, 4, "paragraph")],
+            id="other-directive-keeps-its-prose",
+        ),
+        pytest.param(
             "- Item one\n\n  :::{tip}\n  Inside the item.\n  :::",
             [("Item one", 1, 1, "bullet"), ("Inside the item.", 4, 4, "paragraph")],
             id="in-a-list-item",

@@ -4,9 +4,12 @@ MyST offers the colon fence for directives whose content is Markdown (its docs r
 for admonitions), and markdown-it's CommonMark preset does not know it: the fence lines read
 as text, glued to the paragraph beside them (structlog's docs gave passages such as
 "... equivalent to: :::{note} recreate_defaults() ... :::"). Each closed colon fence becomes
-a backtick fence with the same info string, so `markdown_blocks` reads it as it reads a
-backtick directive (a prose directive's content as Markdown, its options dropped; any other
-directive as code). Lines are rewritten in place, so every line keeps its number.
+a backtick fence with the same info string when it names a prose directive (``{note}``,
+``{admonition} Title``, ``{tab-item}``...), so `markdown_blocks` reads it as it reads a
+backtick one: its content as Markdown, its options dropped, a heading inside no section.
+Any other colon fence (``{glossary}``, ``{figure}``...) keeps its content as Markdown, as MyST
+reads a colon fence's content, and loses only its fence and option lines: a backtick fence
+would make that prose code. Lines are rewritten in place, so every line keeps its number.
 
 The rules, as MyST's colon fence has them: an opening line is three or more colons, then
 ``{name}`` and an optional argument; the closing line holds colons only, at least as many
@@ -20,7 +23,9 @@ from __future__ import annotations
 
 import re
 
-_OPEN = re.compile(r"([ \t]*)(:{3,})(\{[A-Za-z][\w:.+-]*\}.*)$")
+from credo.knowledge.chunk.markdown_blocks import OPTION_LINE, PROSE_DIRECTIVES
+
+_OPEN = re.compile(r"([ \t]*)(:{3,})(\{([A-Za-z][\w:.+-]*)\}.*)$")
 _CLOSE = re.compile(r"([ \t]*)(:{3,})[ \t]*$")
 # A backtick or tilde code fence's opening or closing line (CommonMark: at most three
 # spaces of indent; within a list item more, which the rewrite does not need to tell apart).
@@ -42,8 +47,15 @@ def rewrite_colon_fences(lines: list[str]) -> list[str]:
         closing = _CLOSE.match(out[end])
         if opening is None or closing is None:  # (never: _pairs matched both)
             continue
-        out[start] = opening.group(1) + fence + opening.group(3)
-        out[end] = closing.group(1) + fence
+        if opening.group(4).lower() in PROSE_DIRECTIVES:
+            out[start] = opening.group(1) + fence + opening.group(3)
+            out[end] = closing.group(1) + fence
+            continue
+        out[start] = out[end] = ""
+        option = start + 1
+        while option < end and OPTION_LINE.match(out[option]):
+            out[option] = ""
+            option += 1
     return out
 
 
