@@ -358,7 +358,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 26: doc comments other than Python's read as Markdown (`x`, [`Foo`], [text](target):
 #     a non-URL target in the context); a docstring's reST directives as their names, a
 #     code block's out (docstr71)
-READER_VERSION = 26
+# 27: MyST colon fences (:::{note} ... :::) are read as the backtick fences they mean: their
+#     lines are markup, not text, and a prose directive's headings no sections (probe71)
+READER_VERSION = 27
 
 
 class Read(NamedTuple):
