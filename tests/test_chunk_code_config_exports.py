@@ -88,3 +88,50 @@ def test_exports_on_one_line_keep_their_own_text() -> None:
 def test_exports_sharing_the_row_where_one_ends_and_the_next_begins() -> None:
     text = "export const a = {\n  maxRetries: 1,\n}, b = {\n  colorMode: 'dark',\n};\n"
     assert _blocks(text) == [("a", "maxRetries: 1,"), ("b", "colorMode: 'dark',")]
+
+
+TODO_CONFIG = (
+    "module.exports = {\n"
+    "  // TODO: drop the legacy cipher list after v2,\n"
+    "  ciphers: ['aes-256-gcm', 'chacha20-poly1305'],\n"
+    "  // FIXME: x,\n"
+    "  handshakeTimeoutMs: 5000,\n"
+    "  // sessionTicketKeys: [],\n"
+    "};\n"
+)
+
+
+def test_a_prose_note_in_a_config_object_is_its_text_not_commented_out_code(
+    tmp_path: Path,
+) -> None:
+    """``// TODO: ...,`` reads like a member (``word: value,``) but is a note: it stays in
+    its block's text; ``// sessionTicketKeys: [],`` is still commented-out code."""
+    root = tmp_path / "app"
+    (root / ".git").mkdir(parents=True)
+    (root / "tls.config.js").write_text(TODO_CONFIG)
+    run = CliRun(tmp_path / "cli.db", root)
+    run("ingest", str(root), check=True)
+    trail, content = _hits(run, "legacy cipher list")[0]
+    assert trail.startswith("tls.config.js") and "TODO: drop the legacy cipher list" in content
+    assert "FIXME: x," in content and "sessionTicketKeys" not in content
+
+
+@pytest.mark.parametrize(
+    ("comment", "dead"),
+    [
+        ("// TODO: x,", False),
+        ("// TODO(jane): remove after v2,", False),
+        ("// NOTE: keep,", False),
+        ("// reason: kept for old browsers,", False),
+        ("// reason: legacy browsers,", False),  # (two bare words: no JavaScript value)
+        ("// shim: typeof window,", True),
+        ("// 'no-console': 'warn',", True),
+        ("// MemberExpression: null,", True),
+        ("// shape: new Set([", True),
+        ("// note: 'kept',", True),
+    ],
+)
+def test_which_member_like_comments_are_code(comment: str, dead: bool) -> None:
+    text = f"module.exports = {{\n  {comment}\n  handshakeTimeoutMs: 5000,\n  retries: 3,\n}};\n"
+    body = "\n".join(t for _, t in _blocks(text))
+    assert (comment[3:] not in body) is dead, body

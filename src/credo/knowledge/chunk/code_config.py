@@ -60,7 +60,8 @@ Inside the object:
 - Comments inside the object's rows and outside its holes belong to its blocks: `used`
   gives them to the caller, which makes no comment chunk of them. Commented-out code
   (``/* tutorialSidebar: [...] */``, ``// MemberExpression: null,``: every line an
-  object's member or code, none prose) is a hole and no comment chunk either.
+  object's member or code, none prose) is a hole and no comment chunk either; a note
+  (``// TODO: x,``, ``// reason: legacy browsers,``) is prose.
 """
 
 from __future__ import annotations
@@ -108,6 +109,17 @@ _MEMBER = re.compile(
       | [\[\]{}(),]+;?
       | \.\.\.[\w.]+,?
     )$""",
+    re.X,
+)
+
+# A comment line that reads as a member but is a note: a tag (``// TODO: x,``), or a value
+# of two bare words, which no JavaScript value is (``// reason: legacy browsers,``).
+_NOTE = re.compile(
+    r"""^(?:
+        (?:TODO|FIXME|XXX|HACK|NOTE|NB|BUG|WARNING|WARN|CAUTION|IMPORTANT|DEPRECATED|TBD)\b
+      | [\w$@./-]+\s*:\s*(?!(?:new|typeof|await|void|async|function|yield|delete)\s)
+        [A-Za-z]+\s[A-Za-z]
+    )""",
     re.X,
 )
 
@@ -258,7 +270,9 @@ def _commented_out(comment: str) -> bool:
     lines = [line.strip().lstrip("*").strip() for line in comment.split("\n")]
     lines = [line for line in lines if line]
     return bool(lines) and all(
-        (_MEMBER.match(line) or _CODE_LINE.match(line)) and not _PROSE.search(line)
+        (_MEMBER.match(line) or _CODE_LINE.match(line))
+        and not _PROSE.search(line)
+        and not _NOTE.match(line)
         for line in lines
     )
 
