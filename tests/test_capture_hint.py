@@ -11,8 +11,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from credo.memory import Memory
-from credo.tokens import estimate
+from credo.retrieval.hints import charge_hints
+from credo.tokens import capture_hint, estimate, hint_tokens
+from credo.types import DocAnchor, RetrievedBelief
 from tests.conftest import CliRun
 from tests.test_hook import hook_env
 from tests.test_hook_events import CORRECTION, HOOKSTART, captured_count, wait_for, write_transcript
@@ -71,3 +76,45 @@ def test_a_captured_belief_shows_its_transcript_short_and_charged(tmp_path: Path
         ).stdout
     )
     assert all(b["tokens"] <= hit["tokens"] - 1 for b in tight["beliefs"])
+
+
+_ANCHORS = st.sampled_from(
+    [
+        DocAnchor("b", f"file:///h/.claude/projects/p/{SESSION}.jsonl", "manual", "turn 12", 0.0),
+        DocAnchor("b", "file:///h/x/s.jsonl", "manual", None, 0.0),
+        DocAnchor("b", "docs/a.md#L1-L4", "ingest", "L1-L4", 0.0),
+        DocAnchor("b", "data/rows.jsonl", "manual", "L3", 0.0),  # (not a capture's place)
+        DocAnchor("b", "https://example.com/x.jsonl", "derived", None, 0.0),
+    ]
+)
+
+
+@given(
+    st.lists(st.tuples(st.integers(1, 40), st.lists(_ANCHORS, max_size=3)), max_size=8),
+    st.integers(0, 200),
+    st.integers(0, 200),
+)
+def test_hints_are_charged_within_the_budget(
+    rows: list[tuple[int, list[DocAnchor]]], used: int, room: int
+) -> None:
+    beliefs = [
+        RetrievedBelief(f"b{n}", "text", 0.5, False, cost) for n, (cost, _) in enumerate(rows)
+    ]
+    anchors = tuple(tuple(found) for _, found in rows)
+    budget = used + room
+    out, now, hints = charge_hints(beliefs, anchors, budget, used)
+    assert now <= budget and len(hints) == len(beliefs)
+    added = [after.tokens - before.tokens for before, after in zip(beliefs, out, strict=True)]
+    assert now - used == sum(added)
+    for hint, extra, found in zip(hints, added, anchors, strict=True):
+        assert extra == (hint_tokens(hint) if hint else 0)
+        assert not hint or hint in {capture_hint(a) for a in found}
+
+
+def test_which_anchors_are_a_capture_s() -> None:
+    long = f"file:///home/u/.claude/projects/-home-u-proj/{SESSION}.jsonl"
+    assert capture_hint(DocAnchor("b", long, "manual", "turn 3", 0.0)) == HINT
+    assert capture_hint(DocAnchor("b", long, "manual", None, 0.0)) == "transcript 3f2a9c1e"
+    assert capture_hint(DocAnchor("b", "data/rows.jsonl", "manual", "L3", 0.0)) == ""
+    assert capture_hint(DocAnchor("b", long, "ingest", "turn 3", 0.0)) == ""
+    assert capture_hint(DocAnchor("b", "docs/a.md", "manual", "turn 3", 0.0)) == ""
