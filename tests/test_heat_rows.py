@@ -182,3 +182,24 @@ def test_the_rows_are_asked_for_only_when_one_hop_is_read_whole(
     found = heat.heat_lane({"a": 1.0}, split, rows, cap=cap, t=heat.DEFAULT_T, above=ABOVE)
     assert bool(asked) == asks
     assert repr(found) == repr(heat_over_links({"a": 1.0}, links, above=ABOVE))
+
+
+@settings(max_examples=200, deadline=None)
+@given(links=_links)
+def test_a_row_s_packed_block_holds_its_block_and_its_segments(links: list[Link]) -> None:
+    """``HeatRow.packed``, ``offsets`` and ``starts`` (what ``_leaves_only`` joins) are the
+    block's floats, each entry's node and each segment's start: the belief's segment
+    (itself, then its neighbours), then a leaf's (itself, then the belief)."""
+    from struct import unpack
+
+    for name, row in rows_of(links).items():
+        size = len(row.members) - 1
+        entries = len(row.block)
+        assert entries == 3 * size + 1
+        assert unpack(f"{entries}d", row.packed) == row.block
+        want = [0, *range(1, size + 1)]
+        for leaf in range(1, size + 1):
+            want += [leaf, 0]
+        assert list(unpack(f"{entries}q", row.offsets)) == want, name
+        starts = [0, *range(size + 1, entries, 2)]
+        assert list(unpack(f"{size + 1}q", row.starts)) == starts
