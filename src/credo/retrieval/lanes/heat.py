@@ -31,6 +31,15 @@ if TYPE_CHECKING:
 
     from credo.store.warm_heat import HeatRow
 
+    # The nodes, each entry's node and weight, each segment's start, the first values.
+    Blocks = tuple[
+        list[str],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.int64],
+        list[float],
+    ]
+
 DEFAULT_T = 1.0
 TAYLOR_TERMS = 12
 _SRC = itemgetter(0)  # of a Link
@@ -152,10 +161,12 @@ def heat_over_rows(
     seeds' order by id), its degree their sum in the order the links first reach it. Most
     such nodes are leaves (one seed each), whose entries the heat rows hold made: when
     every node is met once, the seeds' blocks are laid out whole (``_leaves_only``). Else
-    the nodes two seeds share, and the seeds in one another's rows, are computed here
-    (``_shared_segments``), the nodes numbered seeds first (by id), then the leaves, then
-    the shared nodes: the series does not care which node has which number, only each
-    segment's order (the node, then its neighbours by id)."""
+    the seeds whose rows meet a node twice have their segments computed (``_shared``:
+    the nodes two seeds share, and the seeds in one another's rows, by
+    ``_shared_segments``), the nodes numbered seeds first (by id), then the leaves, then
+    the shared nodes, after the other seeds' whole blocks: the series does not care which
+    node has which number, only each segment's order (the node, then its neighbours by
+    id)."""
     names = sorted(seeds)
     try:
         held = list(map(rows.__getitem__, names))
@@ -163,7 +174,59 @@ def heat_over_rows(
         return None  # (a seed the version does not hold: the caller builds from links)
     members = list(chain.from_iterable(map(_MEMBERS, held)))  # each seed, then its row
     if len(set(members)) == len(members):
-        return _leaves_only(seeds, names, held, members, t, terms, above, best)
+        return _series(*_leaves_only(seeds, names, held, members), t, terms, above, best)
+    # A seed whose row holds no node met twice (no shared neighbour, no seed) is a star of
+    # its own, apart from the rest: its block is laid out whole, and only the other seeds'
+    # segments are computed (``_shared``), numbered after the blocks. (A node's floats
+    # depend on its segment only, not on its number.)
+    twice = {n for n, times in Counter(members).items() if times > 1}
+    apart = list(map(twice.isdisjoint, map(_MEMBERS, held)))
+    if not any(apart):
+        nodes, gather, flat, starts, values = _shared(seeds, names, held, members)
+        return _series(
+            nodes,
+            _indexes(gather, len(gather)),
+            _doubles(flat, len(flat)),
+            _indexes(starts, len(starts)),
+            values,
+            t,
+            terms,
+            above,
+            best,
+        )
+    import numpy
+
+    alone = list(compress(held, apart))
+    met = list(compress(held, map(not_, apart)))
+    inside = list(compress(names, map(not_, apart)))
+    stars = list(chain.from_iterable(map(_MEMBERS, alone)))
+    first, first_gather, first_flat, first_starts, first_values = _leaves_only(
+        seeds, list(compress(names, apart)), alone, stars
+    )
+    nodes, gather, flat, starts, values = _shared(
+        seeds, inside, met, list(chain.from_iterable(map(_MEMBERS, met)))
+    )
+    at = _indexes(gather, len(gather)) + len(first)
+    begins = _indexes(starts, len(starts)) + len(first_flat)
+    return _series(
+        first + nodes,
+        numpy.concatenate((first_gather, at)),
+        numpy.concatenate((first_flat, _doubles(flat, len(flat)))),
+        numpy.concatenate((first_starts, begins)),
+        first_values + values,
+        t,
+        terms,
+        above,
+        best,
+    )
+
+
+def _shared(
+    seeds: Mapping[str, float], names: list[str], held: list[HeatRow], members: list[str]
+) -> tuple[list[str], list[int], list[float], list[int], list[float]]:
+    """The nodes, each entry's node and weight, each segment's start and the nodes' first
+    values of ``heat_over_rows``' seeds ``names`` (rows ``held``, ``members`` their nodes)
+    when some node is met twice: a seed in a row, or a node two seeds share."""
     sizes = list(map(len, map(_MEMBERS, held)))
     outside = list(map(not_, map(seeds.__contains__, members)))  # not a seed
     others = list(compress(members, outside))  # the other nodes, as the seeds meet them
@@ -172,7 +235,6 @@ def heat_over_rows(
     flat = list(chain.from_iterable(row.block[: len(row.members)] for row in held))
     backs = list(chain.from_iterable((None, *row.block[len(row.members) + 1 :: 2]) for row in held))
     owner = list(chain.from_iterable(map(repeat, range(len(names)), sizes)))
-    # (some node is met twice: a seed in a row, or a node two seeds share)
     shared = [n for n, times in Counter(others).items() if times > 1]
     leaf_names = set(others).difference(shared)
     at_leaf = list(compress(range(len(members)), map(leaf_names.__contains__, members)))
@@ -192,17 +254,7 @@ def heat_over_rows(
     _shared_segments(names, held, members, owner, shared, index, gather, flat, starts)
     values = [float(seeds[n]) for n in names]
     values += repeat(0.0, len(leaves) + len(shared))
-    return _series(
-        nodes,
-        _indexes(gather, len(gather)),
-        _doubles(flat, len(flat)),
-        _indexes(starts, len(starts)),
-        values,
-        t,
-        terms,
-        above,
-        best,
-    )
+    return nodes, gather, flat, starts, values
 
 
 def _leaves_only(
@@ -210,15 +262,12 @@ def _leaves_only(
     names: list[str],
     held: list[HeatRow],
     members: list[str],
-    t: float,
-    terms: int,
-    above: float,
-    best: Best | None,
-) -> dict[str, float]:
-    """``heat_over_rows`` when no node is met twice (no seed in a row, no neighbour
-    shared): every other node is a leaf of one seed, so each seed's block of segments is
-    laid out in its row already (``HeatRow.block``, packed), and the nodes are numbered as
-    ``members`` lists them: each seed, then its leaves. A block's node numbers and segment
+) -> Blocks:
+    """The layout of ``heat_over_rows`` (as ``_shared``) for seeds whose rows meet no node
+    twice (no seed in a row, no neighbour shared): every other node is a leaf of one seed,
+    so each seed's block of segments is laid out in its row already (``HeatRow.block``,
+    packed), and the nodes are numbered as ``members`` lists them: each seed, then its
+    leaves. A block's node numbers and segment
     starts count from its seed's: each is moved by its block's first node and entry, one
     ``repeat`` and one add (no Python int per entry)."""
     import numpy
@@ -237,17 +286,7 @@ def _leaves_only(
     values = [0.0] * len(members)
     for base, name in zip(bases, names, strict=True):
         values[base] = float(seeds[name])
-    return _series(
-        members,
-        gather,
-        _joined(map(_PACKED, held), numpy.float64),
-        starts,
-        values,
-        t,
-        terms,
-        above,
-        best,
-    )
+    return members, gather, _joined(map(_PACKED, held), numpy.float64), starts, values
 
 
 def _shared_segments(
