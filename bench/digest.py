@@ -1,7 +1,7 @@
 """Do two credo trees retrieve the same thing? A hash of every result, warm and cold.
 
     python bench/digest.py SRC [SRC ...] [--size 10000] [--queries 200]
-        [--stores latency,sparse,none,derived] [--locks 0,30]
+        [--stores latency,sparse,none,derived] [--locks 0,30] [--ignore-fields hints]
 
 Each SRC is a folder holding the ``credo`` package (a worktree's ``src``, or ``git archive``
 of a commit). The stores are made once, by the first SRC: bench/truth_cost.py's four truth
@@ -11,6 +11,8 @@ then answers, in a fresh process on a copy of each store, ``--queries`` queries 
 option sets (the defaults; history on; a 300-token budget; compress always; clustering off;
 doc anchors on), first cold (no warm index) and then warm (``build_warm``). Each result's
 ``repr`` (ids, scores, texts, budgets, short ids: every field, floats whole) is hashed.
+``--ignore-fields`` leaves named result fields out of the hash, for comparing against a tree
+older than a field (a tree without the field hashes the same form).
 
 Prints one line per store: each SRC's digest and whether its warm results equal its cold
 ones. Exits 1 when two SRCs differ on a store or a warm result differs from the cold one.
@@ -49,6 +51,14 @@ OPTIONS = (
     {"with_doc_anchors": True},
 )
 db, count = Path(sys.argv[1]), int(sys.argv[2])
+ignored = {name for name in sys.argv[5].split(",") if name}
+
+def shown(result):
+    if not ignored:
+        return repr(result)
+    kept = [(name, value) for name, value in zip(result._fields, result) if name not in ignored]
+    return repr(kept)
+
 texts = queries(count)
 digests = {}
 with Memory(db, root=db.parent) as memory:
@@ -58,7 +68,7 @@ with Memory(db, root=db.parent) as memory:
         hashed = hashlib.sha256()
         for options in OPTIONS:
             for text in texts:
-                hashed.update(repr(memory.retrieve(text, **options)).encode())
+                hashed.update(shown(memory.retrieve(text, **options)).encode())
         digests[mode] = hashed.hexdigest()[:16]
 print(json.dumps(digests))
 """
@@ -84,13 +94,14 @@ for name in names:
 """
 
 
-def answer(src: Path, db: Path, count: int, folder: Path) -> dict[str, str]:
+def answer(src: Path, db: Path, count: int, folder: Path, ignored: str) -> dict[str, str]:
     """One tree's cold and warm digests of one store, on a copy in a fresh process."""
     copy = folder / f"answer-{db.name}"
+    where = str(src.resolve())
     shutil.copyfile(db, copy)
     env = {"PYTHONPATH": str(src), "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(copy), str(count), str(BENCH), str(src.resolve())],
+        [sys.executable, "-c", CHILD, str(copy), str(count), str(BENCH), where, ignored],
         env={**_base_env(), **env},
         capture_output=True,
         text=True,
@@ -113,6 +124,9 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--stores", default="latency,sparse,none,derived")
     parser.add_argument("--locks", default="0,30", help="comma-separated lock counts (0: none)")
+    parser.add_argument(
+        "--ignore-fields", default="", help="comma-separated result fields left out of the hash"
+    )
     args = parser.parse_args()
     for tree in args.trees:
         if not (tree / "credo" / "__init__.py").is_file():
@@ -147,7 +161,7 @@ def main() -> None:
             cells: list[str] = []
             seen: set[str] = set()
             for tree in args.trees:
-                got = answer(tree, db, args.queries, folder)
+                got = answer(tree, db, args.queries, folder, args.ignore_fields)
                 same = got["cold"] == got["warm"]
                 failed |= not same
                 seen.add(got["cold"])
