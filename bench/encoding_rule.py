@@ -1,7 +1,8 @@
 """Which reading of a file that is not UTF-8 gives its text back (latin70): every text file
 of the bench corpora that holds non-ASCII characters, (a) written in cp1252 and (b) kept in
 UTF-8 with one stray byte (0xE9, a Latin-1 é) put in its middle, read by three rules:
-always cp1252, always UTF-8 with U+FFFD, and credo's (`credo.knowledge.encoding`).
+always cp1252, always UTF-8 with U+FFFD, and credo's (`credo.knowledge.encoding`); then
+the texts in another code page, without and with a declaration on their first line.
 
     PYTHONPATH=src python bench/encoding_rule.py [ROOT...]   (default ~/.cache/credo-bench)
 """
@@ -64,6 +65,12 @@ def main() -> None:
             f"{codec}: {len(other)} texts, credo skips {skipped}; "
             "the rest read, their non-Latin characters as mojibake"
         )
+    # (d) the same texts with a declaration on their first line (left71): read right
+    for codec in ("cp1251", "iso8859_7", "shift_jis"):
+        own = [t for t in texts if not _encodable(t) and _encodable(t, codec)]
+        cookie = f"# -*- coding: {codec} -*-\n"
+        right = sum(decode_text((cookie + t).encode(codec)) == cookie + t for t in own)
+        print(f"{codec} declared: {len(own)} texts, credo reads {right} right")
 
 
 def _utf8(data: bytes) -> bool:

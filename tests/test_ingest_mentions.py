@@ -81,3 +81,27 @@ def test_a_file_that_is_there_but_left_out_keeps_its_mentions(project: Path) -> 
     assert derived(project) == ["docs/runbook.md"]
     run(project, "ingest", ".")
     assert derived(project) == ["docs/runbook.md"]
+
+
+NAMES = "# Names\n\nOn call, read escalation.md first; the pager rota sits in the wiki.\n"
+
+
+def test_a_file_created_after_the_page_that_names_it_gets_its_anchor(project: Path) -> None:
+    """left71: the guide was read while its runbook did not exist; a re-ingest that adds
+    the runbook gives the guide's passage the anchor a fresh ingest gives, by a link and
+    by a bare name, with the guide unchanged (not read again for anything else)."""
+    (project / "docs" / "runbook.md").unlink()
+    (project / "docs" / "names.md").write_text(NAMES, encoding="utf-8")
+    run(project, "ingest", ".")
+    assert derived(project) == []
+    (project / "docs" / "runbook.md").write_text(RUNBOOK, encoding="utf-8")
+    (project / "docs" / "escalation.md").write_text("# Escalation\n\nPage the lead.\n")
+    report = json.loads(run(project, "ingest", ".", "--json").stdout)
+    assert derived(project) == ["docs/escalation.md", "docs/runbook.md"]
+    assert report["files_ingested"] + report["files_unchanged"] == 4, report
+    again = json.loads(run(project, "ingest", ".", "--json").stdout)
+    assert again["files_unchanged"] == 4 and again["files_ingested"] == 0
+    # The same as a fresh ingest of the tree.
+    shutil.rmtree(project / ".credo")
+    run(project, "ingest", ".")
+    assert derived(project) == ["docs/escalation.md", "docs/runbook.md"]

@@ -8,10 +8,11 @@ b2]``: ``marks``), and so is the place of a passage ingest read from a document:
 range, `` (L40-L58)``, under the block's lines naming its file and section
 (retrieval/place.py), or its whole trail, `` (at docs/auth.md › OAuth2 › Scopes
 L40-L58)``, on a line that stands alone. The other document anchors are metadata and cost
-nothing (seed: doc-linker spec memo). A locked belief is charged for its line alone
-(``belief_tokens``); the pack's lines, with the file and section lines among them, are
-charged as one text (``place.Charges`` over ``line_chars``), so the estimate is rounded
-up once per pack, not once per line.
+nothing (seed: doc-linker spec memo), but for a capture's transcript: its long path is
+shown short and charged, when the budget has room for it (``capture_hint``). A locked
+belief is charged for its line alone (``belief_tokens``); the pack's lines, with the file
+and section lines among them, are charged as one text (``place.Charges`` over
+``line_chars``), so the estimate is rounded up once per pack, not once per line.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
+    from credo.types import DocAnchor
 
 CHARS_PER_TOKEN = 4
 
@@ -98,6 +101,33 @@ def listed(texts: Sequence[str], most: int) -> str:
     shown = ", ".join(escape(t) for t in texts[:most])
     more = len(texts) - most
     return f"{shown}, +{more} more" if more > 0 else shown
+
+
+# How many characters of the transcript's name (Claude Code's session id) a hint keeps:
+# enough to tell a project's sessions apart, and to find the file.
+HINT_NAME_CHARS = 8
+
+
+def capture_hint(anchor: DocAnchor) -> str:
+    """What the block and the search text show of a capture's anchor, the transcript the
+    user said it in (credo.agent.capture: a ``manual`` anchor to a ``.jsonl`` file, its
+    position ``turn N``): ``transcript 3f2a9c1e turn 3``, not a path of a hundred
+    characters under ``~/.claude/projects/``; "" for any other anchor. The JSON and
+    ``credo show`` keep the whole URI."""
+    name = anchor.doc_uri.rpartition("/")[2]
+    turn = anchor.position_hint
+    if anchor.anchor_type != "manual" or not name.endswith(".jsonl") or name == ".jsonl":
+        return ""
+    if turn is not None and not (turn.startswith("turn ") and turn[5:].isdigit()):
+        return ""  # (a manual anchor someone gave a .jsonl file, with a place of its own)
+    hint = "transcript " + name.removesuffix(".jsonl")[:HINT_NAME_CHARS]
+    return f"{hint} {turn}" if turn else hint
+
+
+def hint_tokens(hint: str) -> int:
+    """What showing ``hint`` adds to a line, `` (from HINT)``, at most (the line's own
+    estimate is rounded up apart)."""
+    return estimate(f" (from {escape(hint)})")
 
 
 def entry_text(

@@ -172,6 +172,9 @@ class RetrievalResult(NamedTuple):
     superseded: tuple[str, ...] = ()  # ranked candidates left out: a live belief replaced them
     # id -> the short form the block shows it by (credo.store.short_ids), for those shown short
     short_ids: Mapping[str, str] = NO_SHORT_IDS
+    # Parallel to ``beliefs`` when anchors were asked for: a captured belief's transcript,
+    # short (``transcript 3f2a9c1e turn 3``), shown and charged; "" for none (retrieval/hints.py)
+    hints: tuple[str, ...] = ()
 
     @property
     def ids(self) -> list[str]:

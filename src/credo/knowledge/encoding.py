@@ -1,6 +1,7 @@
 """A text file's bytes as text: UTF-8, else the legacy encodings older projects wrote
-(a Latin-1 AUTHORS or ChangeLog, a Windows README in cp1252, a UTF-16 file with its BOM),
-or None when the bytes do not read as mostly printable text in any of them.
+(a Latin-1 AUTHORS or ChangeLog, a Windows README in cp1252, a UTF-16 file with its BOM,
+a file that declares its code page), or None when the bytes do not read as mostly
+printable text in any of them.
 
 The choice is made from the bytes alone, so the same bytes always read the same text.
 Every rule keeps the file's lines: a byte decoded here is never a line break that was not
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 # Controls other than layout (tab, line feed, vertical tab, form feed, carriage return) and
@@ -24,6 +25,16 @@ MAX_JUNK_SHARE = 0.02
 # Cyrillic or Greek 8-bit file, or random bytes, are most of it: their cp1252 reading
 # would be mojibake, so they stay skipped.
 MAX_LEGACY_NON_ASCII = 0.3
+# Where a file says its encoding: PEP 263's cookie (which vim's ``fileencoding=`` matches
+# too) or Emacs's ``-*- coding: X -*-`` in any comment syntax, on one of the first two
+# lines; an XML declaration at the start; an HTML ``<meta>`` charset in the first 1024
+# bytes, where the HTML standard's prescan looks.
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)|-\*-.*?\bcoding:[ \t]*([-\w.]+)")
+_XML = re.compile(rb"<\?xml\s[^>]*?\bencoding\s*=\s*[\"']([-\w.:]+)[\"']")
+_META = re.compile(rb"<meta\s[^>]*?\bcharset\s*=\s*[\"']?([-\w.:]+)", re.IGNORECASE)
+HTML_PRESCAN_BYTES = 1024
+_ASCII = "".join(map(chr, range(128)))
+_BREAKS = re.compile("[\x85\u2028\u2029]")  # line breaks to `str.splitlines`, not to credo
 
 
 def decode_text(data: bytes) -> str | None:
@@ -34,7 +45,9 @@ def decode_text(data: bytes) -> str | None:
     UTF-8 file with a few stray bytes (each read as U+FFFD); else a legacy 8-bit file,
     read as cp1252 (Latin-1 for the bytes cp1252 leaves undefined). The text read must be
     mostly printable (`MAX_JUNK_SHARE`) and, for cp1252, mostly ASCII
-    (`MAX_LEGACY_NON_ASCII`)."""
+    (`MAX_LEGACY_NON_ASCII`). A file that declares its encoding (`declared`) and decodes
+    under it is read in it, before any guess; a UTF-8 file is UTF-8 whatever it declares
+    (a project that re-saved its files in UTF-8 often kept their old cookies)."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -43,6 +56,11 @@ def decode_text(data: bytes) -> str | None:
         return _utf16(data)
     if b"\x00" in data:
         return None  # (a NUL past the binary sniff's window: no 8-bit text holds one)
+    name = declared(data)
+    if name is not None:
+        text = _decode_declared(data, name)
+        if text is not None:
+            return text
     # (counted by the codecs, in C: a 2 MB file of noise is decided in a fraction of a second)
     loose = data.decode("utf-8", errors="surrogateescape")  # a stray byte: one surrogate
     valid = len(loose.encode("utf-8", errors="ignore").decode("utf-8"))
@@ -56,6 +74,47 @@ def decode_text(data: bytes) -> str | None:
         return None
     letters = sum(map(len, text.split()))
     return text if len(text) - _ascii(text) <= MAX_LEGACY_NON_ASCII * letters else None
+
+
+def declared(data: bytes) -> str | None:
+    """The encoding ``data`` names for itself (`_COOKIE`, `_XML`, `_META`), as written, or
+    None."""
+    head = data[:HTML_PRESCAN_BYTES]
+    for line in head.split(b"\n", 2)[:2]:
+        cookie = _COOKIE.search(line)
+        if cookie:
+            return (cookie[1] or cookie[2]).decode("ascii")
+    found = _XML.match(head) or _META.search(head)
+    return found[1].decode("ascii") if found else None
+
+
+def _decode_declared(data: bytes, name: str) -> str | None:
+    """``data`` in the encoding ``name``, or None when ``name`` is no 8-bit encoding that
+    keeps ASCII (UTF-16 declared in ASCII bytes contradicts itself), the bytes do not
+    decode under it, or the text would not keep the file's lines or be mostly printable."""
+    if not _keeps_ascii(name):
+        return None
+    if codecs.lookup(name).name in ("iso8859-1", "ascii"):
+        # (as browsers read them: cp1252, whose 0x80-0x9F are letters, not C1 controls)
+        text = codecs.charmap_decode(data, "strict", _cp1252())[0]
+    else:
+        try:
+            text = data.decode(name)
+        except UnicodeDecodeError:
+            return None
+    # (ISO 8859 reads 0x85 as NEL, which `str.splitlines` breaks at)
+    breaks = text.count("\n") == data.count(b"\n") and text.count("\r") == data.count(b"\r")
+    if not breaks or _BREAKS.search(text) or not _printable(text):
+        return None
+    return text
+
+
+@lru_cache(maxsize=256)  # (the names come from files: bounded)
+def _keeps_ascii(name: str) -> bool:
+    try:
+        return bytes(range(128)).decode(name) == _ASCII
+    except (LookupError, UnicodeDecodeError):
+        return False  # (an unknown name, or one that is no text encoding: rot13, hex)
 
 
 def _ascii(text: str) -> int:

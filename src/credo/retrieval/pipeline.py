@@ -291,20 +291,26 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         ) in zip(packed_standing, renders, strict=True)
     ]
     anchors = None
+    used = locked_used + packed.used_tokens
+    hints: tuple[str, ...] = ()
     if options.with_doc_anchors:
+        from credo.retrieval.hints import charge_hints
+
         found = store.anchors_for([b.id for b in out])
         anchors = tuple(tuple(found.get(b.id, ())) for b in out)
+        out, used, hints = charge_hints(out, anchors, budget, used)
     return RetrievalResult(
         query=text,
         beliefs=tuple(out),
         token_budget=budget,
-        used_tokens=locked_used + packed.used_tokens,
+        used_tokens=used,
         dropped=tuple(dropped),
         locked_overflow=overflow_ids,
         doc_anchors=anchors,
         clustering=options.use_intentional_clustering,
         superseded=() if state is None else state.superseded,
         short_ids=shown.changed(),
+        hints=hints,
     )
 
 

@@ -193,9 +193,13 @@ def result_text(result: RetrievalResult, *, explain: bool = False) -> str:
         if belief.trail:
             shown = belief.trail if explain or row.place is None else row.place.lines
             lines.append(f"     ↳ {shown}")
-        others = _other_anchors(belief.trail, anchors[index]) if anchors is not None else ()
+        others = (
+            _other_anchors(belief.trail, anchors[index], _hint(result, index))
+            if anchors is not None
+            else []
+        )
         if others:
-            lines.append("     ↳ " + ", ".join(a.doc_uri for a in others))
+            lines.append("     ↳ " + ", ".join(others))
         if explain and not belief.locked:
             parts = ", ".join(f"{lane} {value:.3f}" for lane, value in sorted(belief.lanes.items()))
             lines.append(f"     lanes: {parts}")
@@ -265,19 +269,30 @@ MAX_BLOCK_ANCHORS = 3  # anchors are free metadata; a few per belief say enough
 MAX_BLOCK_OVERFLOW_IDS = 20
 
 
-def _other_anchors(trail: str, anchors: tuple[DocAnchor, ...]) -> tuple[DocAnchor, ...]:
-    """The anchors a belief's trail does not already show (its ingest anchor is the trail)."""
-    if not trail:
-        return anchors
-    return tuple(a for a in anchors if a.anchor_type != "ingest")
+def _other_anchors(trail: str, anchors: tuple[DocAnchor, ...], hint: str = "") -> list[str]:
+    """What a belief's other anchors show: its capture's transcript as its charged
+    ``hint`` (or nothing, when the budget had no room: `tokens.capture_hint`), then the
+    anchors its trail does not already show (its ingest anchor is the trail)."""
+    from credo.tokens import capture_hint
+
+    shown = [hint] if hint else []
+    return shown + [
+        a.doc_uri
+        for a in anchors
+        if not (trail and a.anchor_type == "ingest") and not capture_hint(a)
+    ]
 
 
-def _anchor_suffix(anchors: tuple[DocAnchor, ...]) -> str:
-    if not anchors:
+def _hint(result: RetrievalResult, index: int) -> str:
+    return result.hints[index] if result.hints else ""
+
+
+def _anchor_suffix(shown: list[str]) -> str:
+    if not shown:
         return ""
     from credo.tokens import listed
 
-    return f" (from {listed([a.doc_uri for a in anchors], MAX_BLOCK_ANCHORS)})"
+    return f" (from {listed(shown, MAX_BLOCK_ANCHORS)})"
 
 
 def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
@@ -316,7 +331,9 @@ def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
         belief = result.beliefs[row.index]
         entry = row.opens + block_entry(belief, row.place, result.short_ids)
         suffix = (
-            _anchor_suffix(_other_anchors(belief.trail, projected[row.index]))
+            _anchor_suffix(
+                _other_anchors(belief.trail, projected[row.index], _hint(result, row.index))
+            )
             if projected is not None
             else ""
         )

@@ -203,6 +203,7 @@ def _config_chunks(configs: list[ConfigValue], lines: list[str]) -> list[Chunk]:
         for row in config.holes:
             if row < len(rows):
                 rows[row] = ""
+        _own_part(rows, config, configs)
         blank = range(config.first, min(config.last, len(lines) - 1) + 1)
         paragraphs = frozenset(row for row in blank if not lines[row].strip())
         for chunk in key_chunks(
@@ -218,6 +219,24 @@ def _config_chunks(configs: list[ConfigValue], lines: list[str]) -> list[Chunk]:
                 chunk = chunk._replace(section=(config.name, *chunk.section), context=context)
             chunks.append(chunk)
     return chunks
+
+
+def _own_part(rows: list[str], config: ConfigValue, configs: list[ConfigValue]) -> None:
+    """Exports that share a row (``exports.a={...};exports.b={...}``, a minified module)
+    each keep their own part of it: from where `config` starts, when another export's text
+    is on that row before it, to where the next export starts on its last row. Else their
+    passages would hold the same line, and one belief both names."""
+    row, column = config.start
+    before = any(o.start < config.start and o.last >= row for o in configs if o is not config)
+    after = [o.start[1] for o in configs if o.start > config.start and o.start[0] == config.last]
+    if not (before or after) or config.last >= len(rows):
+        return
+    if before and rows[row]:
+        line = rows[row].encode("utf-8", "replace")  # (tree-sitter's columns are bytes)
+        rows[row] = " " * column + line[column:].decode("utf-8", "replace")
+    if after and rows[config.last]:
+        line = rows[config.last].encode("utf-8", "replace")
+        rows[config.last] = line[: min(after)].decode("utf-8", "replace")
 
 
 def _statement_chunks(statements: list[Statement]) -> list[Chunk]:

@@ -11,12 +11,16 @@ of the file (definitions, comments outside the object, the header) is read as be
 
 Which shapes count (`find_configs`), the module's export being one of:
 
-- ``module.exports = V`` or ``export default V``, or an identifier bound to V by a top-level
-  ``const``/``let``/``var`` (``const config = {...}; export default config``);
+- ``module.exports = V``, ``export default V`` or TypeScript's ``export = V``, or an
+  identifier bound to V by a top-level ``const``/``let``/``var`` (``const config = {...};
+  export default config``);
 - a named export: ``export const NAME = V`` (each declarator), ``exports.NAME = V``,
   ``module.exports.NAME = V`` (svgo's ``export const elems = {...}``, Next's ``export const
   config``): its name heads its blocks' trails (``elems › svg › defaults``), and a function
   V is the module's API, not configuration (SvelteKit's ``load``);
+- an export assigned in a chain or inside a top-level declaration (``module.exports =
+  exports = V``, mocha's ``const TYPES = (exports.types = V)``): the first export target
+  names it;
 
 where V is, through parentheses, ``as``, ``satisfies`` and type assertions:
 - an object literal; an array holding an object (an ESLint flat config);
@@ -33,7 +37,8 @@ collection built from them (``new Set([...])``). An export of functions, names o
 ``require`` calls (``module.exports = { parse, stringify }``) is a module's interface, not
 configuration, and is left as it was. So is a class, and an object whose tree holds a
 syntax error. One object exported twice (``export const c = {...}; export default c``) is
-read once, under its name.
+read once, under its name. Exports written on one line (a minified module) each keep their
+own part of it, from where the export starts to where the next one does (`ConfigValue.start`).
 
 Inside the object:
 
@@ -55,7 +60,8 @@ Inside the object:
 - Comments inside the object's rows and outside its holes belong to its blocks: `used`
   gives them to the caller, which makes no comment chunk of them. Commented-out code
   (``/* tutorialSidebar: [...] */``, ``// MemberExpression: null,``: every line an
-  object's member or code, none prose) is a hole and no comment chunk either.
+  object's member or code, none prose) is a hole and no comment chunk either; a note
+  (``// TODO: x,``, ``// reason: legacy browsers,``) is prose.
 """
 
 from __future__ import annotations
@@ -106,6 +112,17 @@ _MEMBER = re.compile(
     re.X,
 )
 
+# A comment line that reads as a member but is a note: a tag (``// TODO: x,``), or a value
+# of two bare words, which no JavaScript value is (``// reason: legacy browsers,``).
+_NOTE = re.compile(
+    r"""^(?:
+        (?:TODO|FIXME|XXX|HACK|NOTE|NB|BUG|WARNING|WARN|CAUTION|IMPORTANT|DEPRECATED|TBD)\b
+      | [\w$@./-]+\s*:\s*(?!(?:new|typeof|await|void|async|function|yield|delete)\s)
+        [A-Za-z]+\s[A-Za-z]
+    )""",
+    re.X,
+)
+
 
 class ConfigValue:
     """One exported configuration object, as `code.split_code` cuts it.
@@ -119,18 +136,28 @@ class ConfigValue:
             code): left out of the text.
         name: A named export's name (``export const elems``, ``exports.elems``), which
             heads its blocks' trails; "" for the module's own value.
+        start: Where the export starts (row, byte column): the statement, or for a
+            declarator after the first its own start (``export let a = {...}, b = {...}``).
+            Where exports share a row, each keeps its own part of it (`code._config_chunks`).
     """
 
-    __slots__ = ("entries", "first", "holes", "last", "name")
+    __slots__ = ("entries", "first", "holes", "last", "name", "start")
 
     def __init__(
-        self, entries: list[Entry], first: int, last: int, holes: frozenset[int], name: str = ""
+        self,
+        entries: list[Entry],
+        first: int,
+        last: int,
+        holes: frozenset[int],
+        name: str = "",
+        start: tuple[int, int] = (0, 0),
     ) -> None:
         self.entries = entries
         self.first = first
         self.last = last
         self.holes = holes
         self.name = name
+        self.start = start
 
 
 def find_configs(
@@ -155,7 +182,7 @@ def find_configs(
     used: set[int] = set()
     read: set[int] = set()  # objects already read (``export const c = {...}; export default c``)
     for statement in root.named_children:
-        for name, value in _exported(statement, source):
+        for name, value, start in _exported(statement, source):
             holder = statement
             value = _unwrap(value)
             if value.type == "identifier":
@@ -169,6 +196,7 @@ def find_configs(
                 continue
             config = _read(roots, holder, name, in_function, source, ordered, used)
             if config is not None:
+                config.start = start.start_point
                 read.add(roots[0].id)
                 found.append(config)
     return found, used
@@ -242,53 +270,91 @@ def _commented_out(comment: str) -> bool:
     lines = [line.strip().lstrip("*").strip() for line in comment.split("\n")]
     lines = [line for line in lines if line]
     return bool(lines) and all(
-        (_MEMBER.match(line) or _CODE_LINE.match(line)) and not _PROSE.search(line)
+        (_MEMBER.match(line) or _CODE_LINE.match(line))
+        and not _PROSE.search(line)
+        and not _NOTE.match(line)
         for line in lines
     )
 
 
-def _exported(statement: Node, source: bytes) -> list[tuple[str, Node]]:
-    """The values a statement exports, each with its name ("" for the module's own value):
-    ``module.exports = V`` and ``export default V``; ``export const NAME = V`` (each
-    declarator), ``exports.NAME = V`` and ``module.exports.NAME = V``."""
+def _exported(statement: Node, source: bytes) -> list[tuple[str, Node, Node]]:
+    """The values a statement exports, each with its name ("" for the module's own value) and
+    the node its text starts at: ``module.exports = V``, ``export default V`` and
+    ``export = V``; ``export const NAME = V`` (each declarator), ``exports.NAME = V`` and
+    ``module.exports.NAME = V``; an export assigned in a chain or in a top-level declaration
+    (``const TYPES = (exports.types = V)``)."""
+    if statement.type in _DECLARATIONS:  # (an export assigned inside: mocha's TYPES)
+        return [
+            (name, value, statement if n == 0 else declarator)
+            for n, declarator in enumerate(statement.named_children)
+            if declarator.type == "variable_declarator"
+            and (bound := declarator.child_by_field_name("value")) is not None
+            for name, value in _assigned(bound, source)
+        ]
     if statement.type == "export_statement":
         declaration = statement.child_by_field_name("declaration")
         if declaration is not None:  # export const / let / var (functions and classes: no)
             if declaration.type not in _DECLARATIONS:
                 return []
             return [
-                (_text(source, name), value)
-                for declarator in declaration.named_children
+                (_text(source, name), value, statement if n == 0 else declarator)
+                for n, declarator in enumerate(declaration.named_children)
                 if declarator.type == "variable_declarator"
                 and (name := declarator.child_by_field_name("name")) is not None
                 and name.type == "identifier"
                 and (value := declarator.child_by_field_name("value")) is not None
             ]
-        if not any(child.type == "default" for child in statement.children):
-            return []
         value = statement.child_by_field_name("value")
-        return [("", value)] if value is not None else []
+        if any(child.type == "default" for child in statement.children):
+            return [("", value, statement)] if value is not None else []
+        if any(child.type == "=" for child in statement.children):  # TypeScript: export = V
+            value = next((c for c in statement.named_children if c.type != "comment"), None)
+            return [("", value, statement)] if value is not None else []
+        return []
     if statement.type != "expression_statement" or not statement.named_child_count:
         return []
-    expression = statement.named_children[0]
-    if expression.type != "assignment_expression":
-        return []
-    left = expression.child_by_field_name("left")
-    right = expression.child_by_field_name("right")
-    if left is None or right is None or left.type != "member_expression":
-        return []
+    return [
+        (name, value, statement) for name, value in _assigned(statement.named_children[0], source)
+    ]
+
+
+def _assigned(expression: Node, source: bytes) -> list[tuple[str, Node]]:
+    """What an assignment exports, with its name: ``module.exports = V`` (""),
+    ``exports.NAME = V`` and ``module.exports.NAME = V`` (NAME); through a chain
+    (``module.exports = exports = V``), the first export target names V."""
+    targets: list[Node] = []
+    node = _unwrap(expression)
+    while node.type == "assignment_expression":
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        if left is None or right is None:
+            return []
+        targets.append(left)
+        node = _unwrap(right)
+    for left in targets:
+        name = _export_name(left, source)
+        if name is not None:
+            return [(name, node)]
+    return []
+
+
+def _export_name(left: Node, source: bytes) -> str | None:
+    """The name an assignment target exports under ("" for ``module.exports``), or None
+    when it is no export."""
+    if left.type != "member_expression":
+        return None
     target = left.child_by_field_name("object")
     member = left.child_by_field_name("property")
     if target is None or member is None:
-        return []
+        return None
     if target.type == "identifier":  # module.exports = V, exports.NAME = V
         owner = _text(source, target)
         if owner == "module" and _text(source, member) == "exports":
-            return [("", right)]
-        return [(_text(source, member), right)] if owner == "exports" else []
+            return ""
+        return _text(source, member) if owner == "exports" else None
     if target.type == "member_expression" and _text(source, target) == "module.exports":
-        return [(_text(source, member), right)]  # module.exports.NAME = V
-    return []
+        return _text(source, member)  # module.exports.NAME = V
+    return None
 
 
 def _unwrap(node: Node) -> Node:

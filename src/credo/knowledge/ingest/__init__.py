@@ -79,7 +79,9 @@ The rules (quoted in the docs):
   read from it alone keeps only the derived anchors this reading gives. A folder's walk
   drops the derived anchors to files under it that are gone from the disk (the passage
   naming one may be unchanged, or live on in a copy elsewhere): a fresh ingest never
-  writes them.
+  writes them. A file new to the ledger is anchored the other way too: the unchanged files
+  whose passages name it (a link waiting for it, or its name in their text) are read again
+  (`run._read_namers_again`), as a fresh ingest would anchor them.
 - **Edges.** A section's later passages are DERIVED_FROM its first, and a section's first
   passage DERIVED_FROM the first passage of the section around it; in code, definitions
   play the sections (method -> class), and a module docstring is what the top definitions

@@ -100,6 +100,7 @@ def ingest_paths(
         split.close(abort=True)  # Ctrl-C or a failed write: the workers' files are moot
         raise
     split.close()
+    _read_namers_again(run)
     _retire_vanished(run, starts, vendored=vendored)
     _drop_gone_mentions(run, starts)
     _flush_deferred(run)
@@ -185,16 +186,18 @@ def _stale(read: Read | str) -> bool:
     return isinstance(read, str) and read in STALE_REASONS
 
 
-def _prepare(run: Run, path: Path, split: Splitter) -> Prepared:
-    """Read ``path``, check it against the ledger and split it if it changed: no write, so
-    no lock (`CommitGroup`)."""
+def _prepare(run: Run, path: Path, split: Splitter, *, again: bool = False) -> Prepared:
+    """Read ``path``, check it against the ledger and split it if it changed (or, with
+    ``again``, in any case): no write, so no lock (`CommitGroup`)."""
     uri = run.uri(path)
     read = read_file(path)
     if isinstance(read, str):
         return Prepared(path, uri, read, None)
     prior = run.store.get_ingested_file(uri)
+    if prior is None:
+        run.added.add(uri)
     key = ledger_key_in(read.digest, run.packages.of(path.parent), run.root)
-    if prior is not None and prior.content_hash == key:
+    if prior is not None and prior.content_hash == key and not again:
         return Prepared(path, uri, read, None, prior.first_belief)
     done = split.split(path, read.digest, read.text)  # (the workers key the bytes alone)
     return Prepared(path, uri, read._replace(digest=key), done)
@@ -209,11 +212,47 @@ def _write_one(run: Run, prepared: Prepared) -> None:
         return
     if done is None:
         run.report.files_unchanged += 1
+        run.unchanged.add(uri)
         run.first_belief[uri] = first
         return
     with run.store.transaction(), run.store.write_errors():
         FileWriter(run, path, uri, read, done.chunks, done.definitions, done.scopes).write()
     run.report.files_ingested += 1
+
+
+# Passages that name a new file, looked at per file: a name every page holds (README.md)
+# reads this many again at most.
+MAX_NAMING_PASSAGES = 1000
+
+
+def _read_namers_again(run: Run) -> None:
+    """Files found unchanged whose passages name a file this run read for the first time
+    are read again: a derived anchor is written when the page naming the file is read,
+    and the file did not exist then (left71). Which pages: a link that waits for the file
+    (`pending_cites`), or the file's name in a passage (the index finds it; the reading
+    decides, by `writer`'s rules). A fresh ingest of the tree gives the same anchors."""
+    if not run.added or not run.unchanged:
+        return
+    namers: set[str] = set()
+    for uri in sorted(run.added):
+        namers.update(file for file, _ in run.store.pending_cites_to(uri))
+    for name in sorted({uri.rsplit("/", 1)[-1] for uri in run.added}):  # (index.js: once)
+        hits = run.store.keyword_search([name], limit=MAX_NAMING_PASSAGES)
+        for anchors in run.store.anchors_for([hit.belief_id for hit in hits]).values():
+            namers.update(a.doc_uri.partition("#")[0] for a in anchors if a.anchor_type == "ingest")
+    again = sorted(uri for uri in namers & run.unchanged if uri in run.tree)
+    if not again:
+        return
+    paths = [run.tree[uri] for uri in again]
+    split = splitter(run.store, paths, again, 0)
+    group = CommitGroup(run, None, len(paths))  # (the progress shown ended with the walk)
+    for path in paths:
+        split.reached(path)
+        group.add(_prepare(run, path, split, again=True))
+        run.unchanged.discard(run.uri(path))
+        run.report.files_unchanged -= 1  # (counted once: as read now)
+    group.write()
+    split.close()
 
 
 def _retire_vanished(run: Run, starts: Sequence[Path], *, vendored: bool) -> None:

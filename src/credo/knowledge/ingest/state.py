@@ -156,6 +156,8 @@ class Run:
         self.names: dict[str, Path] = {}
         self.packages = Packages(root, (), self.is_file)  # (the walked files: `ingest_paths`)
         self.first_belief: dict[str, str | None] = {}  # URI -> cite target, once known
+        self.added: set[str] = set()  # URIs of the files the ledger did not know (`_prepare`)
+        self.unchanged: set[str] = set()  # URIs of the files found unchanged
         self.deferred: list[Deferred] = []
         self.outside: set[str] = set()  # URIs of files reached by a link out of the tree
         self._uris: dict[Path, str] = {}
