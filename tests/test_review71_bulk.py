@@ -40,10 +40,11 @@ def _write(path: Path, items: list[tuple[str, str | None]]) -> Path:
 def _index(memory: Memory) -> list[tuple[Any, ...]]:
     conn = memory.store.conn
     conn.execute(
-        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab "
-        "USING fts5vocab(main, beliefs_fts, instance)"
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab USING fts5vocab(main, beliefs_fts, instance)"
     )
-    return conn.execute("SELECT term, doc, col, offset FROM temp.vocab ORDER BY 1, 2, 3, 4").fetchall()
+    return conn.execute(
+        "SELECT term, doc, col, offset FROM temp.vocab ORDER BY 1, 2, 3, 4"
+    ).fetchall()
 
 
 def _load(folder: Path, batches: list[list[tuple[str, str | None]]], view: bool) -> Any:
@@ -64,7 +65,9 @@ def _load(folder: Path, batches: list[list[tuple[str, str | None]]], view: bool)
         bulk.plain_text = original
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     st.lists(st.tuples(_TEXT, st.one_of(st.none(), _TEXT)), min_size=1, max_size=12),
     st.lists(st.tuples(_TEXT, st.one_of(st.none(), _TEXT)), max_size=12),
@@ -76,12 +79,19 @@ def test_tricky_ascii_and_a_reimport_index_as_through_the_view(
 ) -> None:
     folder = tmp_path_factory.mktemp("rv")
     batches = [first, second] if second else [first]
-    assert _load(folder / "plain", batches, view=False) == _load(folder / "view", batches, view=True)
+    assert _load(folder / "plain", batches, view=False) == _load(
+        folder / "view", batches, view=True
+    )
 
 
 def test_a_big_reimport_over_a_store_with_beliefs(tmp_path: Path) -> None:
-    items = [(f"getValue_{i} https://x.io/p?{i} v{i}.0", f"mod.Class{i}") for i in range(BULK_DDL_ROWS + 50)]
-    changed = [(f"{c} again", x) for c, x in items[:700]] + [(f"fresh_{i}", None) for i in range(900)]
+    items = [
+        (f"getValue_{i} https://x.io/p?{i} v{i}.0", f"mod.Class{i}")
+        for i in range(BULK_DDL_ROWS + 50)
+    ]
+    changed = [(f"{c} again", x) for c, x in items[:700]] + [
+        (f"fresh_{i}", None) for i in range(900)
+    ]
     assert _load(tmp_path / "plain", [items, changed], view=False) == _load(
         tmp_path / "view", [items, changed], view=True
     )
