@@ -36,3 +36,20 @@ def test_ingest_survives_a_file_declaring_punycode(tmp_path: Path) -> None:
     done = run("ingest", str(root), "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["files_ingested"] == 2
+
+
+def test_a_utf8_bom_outweighs_a_declaration(tmp_path: Path) -> None:
+    # Python rejects a BOM with another cookie; read as cp1252, the BOM became the text
+    # 'ï»¿' (or 'О╩©' under koi8-r) at the start of the file's first passage
+    root = tmp_path / "p"
+    (root / ".git").mkdir(parents=True)
+    body = "# -*- coding: koi8-r -*-\n\"\"\"Weather station notes, caf\xe9 open.\"\"\"\n"
+    (root / "bom.py").write_bytes(b"\xef\xbb\xbf" + body.encode("cp1252"))
+    run = CliRun(tmp_path / "cli.db", root)
+    run("ingest", str(root), check=True)
+    found = json.loads(run("search", "weather station notes", "--json", check=True).stdout)
+    text = " ".join(b["content"] + " " + (b.get("context") or "") for b in found["beliefs"])
+    assert "Weather station" in text
+    assert "ï»¿" not in text and "О╩©" not in text and "cafИ" not in text
+    assert decode_text(b"\xef\xbb\xbf" + body.encode("cp1252")) is not None
+    assert not decode_text(b"\xef\xbb\xbf" + body.encode("cp1252")).startswith(("ï", "О"))
