@@ -43,7 +43,7 @@ def test_a_utf8_bom_outweighs_a_declaration(tmp_path: Path) -> None:
     # 'ï»¿' (or 'О╩©' under koi8-r) at the start of the file's first passage
     root = tmp_path / "p"
     (root / ".git").mkdir(parents=True)
-    body = "# -*- coding: koi8-r -*-\n\"\"\"Weather station notes, caf\xe9 open.\"\"\"\n"
+    body = '# -*- coding: koi8-r -*-\n"""Weather station notes, caf\xe9 open."""\n'
     (root / "bom.py").write_bytes(b"\xef\xbb\xbf" + body.encode("cp1252"))
     run = CliRun(tmp_path / "cli.db", root)
     run("ingest", str(root), check=True)

@@ -57,7 +57,8 @@ def decode_text(data: bytes) -> str | None:
         return _utf16(data)
     if b"\x00" in data:
         return None  # (a NUL past the binary sniff's window: no 8-bit text holds one)
-    name = declared(data)
+    # (a UTF-8 BOM outweighs a declaration, as in Python and the HTML standard)
+    name = None if data.startswith(codecs.BOM_UTF8) else declared(data)
     if name is not None:
         text = _decode_declared(data, name)
         if text is not None:
