@@ -19,6 +19,7 @@ from credo.store.graph import Link
 from credo.store.warm_heat import HeatRow, heat_row
 
 NAMES = [f"n{i}" for i in range(12)]
+MANY = [f"m{i:02}" for i in range(40)]  # (sparse graphs: many stars apart)
 TYPES = ["CITES", "RELATES_TO", "SUPPORTS"]
 WEIGHTS = [-0.5, 0.0, 0.2, 0.3, 0.5, 1.0, 0.123456789, 1e-16, 3.0]
 ABOVE = 1e-9  # (the pipeline's floor)
@@ -182,3 +183,75 @@ def test_the_rows_are_asked_for_only_when_one_hop_is_read_whole(
     found = heat.heat_lane({"a": 1.0}, split, rows, cap=cap, t=heat.DEFAULT_T, above=ABOVE)
     assert bool(asked) == asks
     assert repr(found) == repr(heat_over_links({"a": 1.0}, links, above=ABOVE))
+
+
+@settings(max_examples=200, deadline=None)
+@given(links=_links)
+def test_a_row_s_packed_block_holds_its_block_and_its_segments(links: list[Link]) -> None:
+    """``HeatRow.packed``, ``offsets`` and ``starts`` (what ``_leaves_only`` joins) are the
+    block's floats, each entry's node and each segment's start: the belief's segment
+    (itself, then its neighbours), then a leaf's (itself, then the belief)."""
+    from struct import unpack
+
+    for name, row in rows_of(links).items():
+        size = len(row.members) - 1
+        entries = len(row.block)
+        assert entries == 3 * size + 1
+        assert unpack(f"{entries}d", row.packed) == row.block
+        want = [0, *range(1, size + 1)]
+        for leaf in range(1, size + 1):
+            want += [leaf, 0]
+        assert list(unpack(f"{entries}q", row.offsets)) == want, name
+        starts = [0, *range(size + 1, entries, 2)]
+        assert list(unpack(f"{size + 1}q", row.starts)) == starts
+
+
+_sparse_links = st.lists(
+    st.tuples(
+        st.sampled_from(MANY),
+        st.sampled_from(MANY),
+        st.sampled_from(TYPES),
+        st.sampled_from(WEIGHTS),
+    ),
+    max_size=40,
+).map(_unique)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    links=_sparse_links,
+    seeds=st.dictionaries(
+        st.sampled_from(MANY), st.floats(0.0, 1.0, allow_subnormal=False), min_size=2, max_size=12
+    ),
+)
+def test_stars_apart_beside_shared_nodes_give_the_floats_of_the_links(
+    links: list[Link], seeds: dict[str, float]
+) -> None:
+    """Sparse graphs: most queries mix seeds whose rows meet no node twice (laid out as
+    whole blocks) with seeds that share a node or hold one another (``_shared``)."""
+    import numpy  # noqa: F401
+
+    rows = rows_of(links)
+    for name in seeds:
+        rows.setdefault(name, heat_row(name, []))
+    want = heat_over_links(seeds, touching(links, seeds), above=ABOVE)
+    assert repr(heat_over_rows(seeds, rows, above=ABOVE)) == repr(want)
+
+
+def test_a_star_apart_and_two_seeds_sharing_a_node() -> None:
+    """One seed's star apart, two seeds sharing a neighbour, a seed in another's row."""
+    import numpy  # noqa: F401
+
+    links = [
+        Link("a", "x1", "CITES", 0.5),
+        Link("a", "x2", "CITES", 0.3),
+        Link("b", "s", "CITES", 1.0),
+        Link("c", "s", "RELATES_TO", 0.2),
+        Link("c", "d", "CITES", 0.7),
+        Link("d", "y", "CITES", 0.123456789),
+    ]
+    seeds = {"a": 1.0, "b": 0.5, "c": 0.25, "d": 0.75}
+    rows = rows_of(links)
+    want = heat_over_links(seeds, touching(links, seeds), above=ABOVE)
+    assert set(want) == {"a", "b", "c", "d", "s", "x1", "x2", "y"}
+    assert repr(heat_over_rows(seeds, rows, above=ABOVE)) == repr(want)

@@ -19,6 +19,7 @@ import math
 from collections.abc import Iterable
 from itertools import chain, repeat
 from operator import itemgetter
+from struct import pack
 from typing import NamedTuple
 
 from credo.store.graph import Link
@@ -44,11 +45,13 @@ class HeatRow(NamedTuple):
     # weight: 1.0 (the belief's own step), each neighbour's normalised entry in this row
     # when it is a leaf, ``(w * inv_sqrt) * (1 / sqrt(w))``, then for each leaf 1.0 and
     # this belief's entry in the leaf's row, ``(w * (1 / sqrt(w))) * inv_sqrt``;
-    # ``lengths``: each segment's length. (``offsets`` and ``lengths`` are shared by rows
-    # of one size.)
+    # ``starts``: where each segment starts. ``packed`` is ``block`` as float64 bytes,
+    # ``offsets`` and ``starts`` int64 bytes (shared by rows of one size): a query joins
+    # its seeds' bytes into arrays with no Python object per entry.
     block: tuple[float, ...]
-    offsets: tuple[int, ...]
-    lengths: tuple[int, ...]
+    packed: bytes
+    offsets: bytes
+    starts: bytes
 
 
 def inverse_sqrt(degree: float) -> float:
@@ -78,24 +81,27 @@ def heat_row(name: str, links: Iterable[tuple[Link, str, int, int]]) -> HeatRow:
     leaf = [1.0 / math.sqrt(w) for w in weights]  # a leaf's D^-1/2: its degree is w
     toward = [w * inv * own for w, own in zip(weights, leaf, strict=True)]
     back = [w * own * inv for w, own in zip(weights, leaf, strict=True)]
-    offsets, lengths = _block_shape(len(names))
+    offsets, starts = _block_shape(len(names))
+    block = (1.0, *toward, *chain.from_iterable(zip(repeat(1.0), back)))
     return HeatRow(
         (name, *names),
         (None, *weights),
         (None, *map(first.__getitem__, names)),
         inv,
-        (1.0, *toward, *chain.from_iterable(zip(repeat(1.0), back))),
+        block,
+        pack(f"{len(block)}d", *block),
         offsets,
-        lengths,
+        starts,
     )
 
 
 @functools.lru_cache(maxsize=1024)
-def _block_shape(size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``HeatRow.offsets`` and ``lengths`` of a row of ``size`` neighbours."""
+def _block_shape(size: int) -> tuple[bytes, bytes]:
+    """``HeatRow.offsets`` and ``starts`` of a row of ``size`` neighbours."""
     leaves = range(1, size + 1)
     offsets = (0, *leaves, *chain.from_iterable(zip(leaves, repeat(0))))
-    return offsets, (size + 1, *repeat(2, size))
+    starts = (0, *range(size + 1, 3 * size + 1, 2))  # (the belief's segment, then 2 a leaf)
+    return pack(f"{len(offsets)}q", *offsets), pack(f"{len(starts)}q", *starts)
 
 
 def heat_rows(

@@ -17,10 +17,11 @@ from __future__ import annotations
 import math
 import sys
 from collections import Counter
-from collections.abc import Callable, Container, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from itertools import accumulate, chain, compress, repeat
-from operator import add, attrgetter, itemgetter, not_
-from typing import TYPE_CHECKING
+from operator import attrgetter, itemgetter, not_
+from struct import pack
+from typing import TYPE_CHECKING, Any
 
 from credo.store.graph import Link
 
@@ -29,6 +30,15 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from credo.store.warm_heat import HeatRow
+
+    # The nodes, each entry's node and weight, each segment's start, the first values.
+    Blocks = tuple[
+        list[str],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.int64],
+        list[float],
+    ]
 
 DEFAULT_T = 1.0
 TAYLOR_TERMS = 12
@@ -40,7 +50,8 @@ _RANKS = attrgetter("ranks")
 _INV_SQRT = attrgetter("inv_sqrt")
 _BLOCK = attrgetter("block")
 _OFFSETS = attrgetter("offsets")
-_LENGTHS = attrgetter("lengths")
+_STARTS = attrgetter("starts")
+_PACKED = attrgetter("packed")
 # A lane's best (``graph_lanes.lane_best``): the beliefs to keep whatever their heat (the
 # keyword hits), and how many others, the hottest, join them.
 Best = tuple[Container[str], int]
@@ -150,10 +161,12 @@ def heat_over_rows(
     seeds' order by id), its degree their sum in the order the links first reach it. Most
     such nodes are leaves (one seed each), whose entries the heat rows hold made: when
     every node is met once, the seeds' blocks are laid out whole (``_leaves_only``). Else
-    the nodes two seeds share, and the seeds in one another's rows, are computed here
-    (``_shared_segments``), the nodes numbered seeds first (by id), then the leaves, then
-    the shared nodes: the series does not care which node has which number, only each
-    segment's order (the node, then its neighbours by id)."""
+    the seeds whose rows meet a node twice have their segments computed (``_shared``:
+    the nodes two seeds share, and the seeds in one another's rows, by
+    ``_shared_segments``), the nodes numbered seeds first (by id), then the leaves, then
+    the shared nodes, after the other seeds' whole blocks: the series does not care which
+    node has which number, only each segment's order (the node, then its neighbours by
+    id)."""
     names = sorted(seeds)
     try:
         held = list(map(rows.__getitem__, names))
@@ -161,7 +174,59 @@ def heat_over_rows(
         return None  # (a seed the version does not hold: the caller builds from links)
     members = list(chain.from_iterable(map(_MEMBERS, held)))  # each seed, then its row
     if len(set(members)) == len(members):
-        return _leaves_only(seeds, names, held, members, t, terms, above, best)
+        return _series(*_leaves_only(seeds, names, held, members), t, terms, above, best)
+    # A seed whose row holds no node met twice (no shared neighbour, no seed) is a star of
+    # its own, apart from the rest: its block is laid out whole, and only the other seeds'
+    # segments are computed (``_shared``), numbered after the blocks. (A node's floats
+    # depend on its segment only, not on its number.)
+    twice = {n for n, times in Counter(members).items() if times > 1}
+    apart = list(map(twice.isdisjoint, map(_MEMBERS, held)))
+    if not any(apart):
+        nodes, gather, flat, starts, values = _shared(seeds, names, held, members)
+        return _series(
+            nodes,
+            _indexes(gather, len(gather)),
+            _doubles(flat, len(flat)),
+            _indexes(starts, len(starts)),
+            values,
+            t,
+            terms,
+            above,
+            best,
+        )
+    import numpy
+
+    alone = list(compress(held, apart))
+    met = list(compress(held, map(not_, apart)))
+    inside = list(compress(names, map(not_, apart)))
+    stars = list(chain.from_iterable(map(_MEMBERS, alone)))
+    first, first_gather, first_flat, first_starts, first_values = _leaves_only(
+        seeds, list(compress(names, apart)), alone, stars
+    )
+    nodes, gather, flat, starts, values = _shared(
+        seeds, inside, met, list(chain.from_iterable(map(_MEMBERS, met)))
+    )
+    at = _indexes(gather, len(gather)) + len(first)
+    begins = _indexes(starts, len(starts)) + len(first_flat)
+    return _series(
+        first + nodes,
+        numpy.concatenate((first_gather, at)),
+        numpy.concatenate((first_flat, _doubles(flat, len(flat)))),
+        numpy.concatenate((first_starts, begins)),
+        first_values + values,
+        t,
+        terms,
+        above,
+        best,
+    )
+
+
+def _shared(
+    seeds: Mapping[str, float], names: list[str], held: list[HeatRow], members: list[str]
+) -> tuple[list[str], list[int], list[float], list[int], list[float]]:
+    """The nodes, each entry's node and weight, each segment's start and the nodes' first
+    values of ``heat_over_rows``' seeds ``names`` (rows ``held``, ``members`` their nodes)
+    when some node is met twice: a seed in a row, or a node two seeds share."""
     sizes = list(map(len, map(_MEMBERS, held)))
     outside = list(map(not_, map(seeds.__contains__, members)))  # not a seed
     others = list(compress(members, outside))  # the other nodes, as the seeds meet them
@@ -170,7 +235,6 @@ def heat_over_rows(
     flat = list(chain.from_iterable(row.block[: len(row.members)] for row in held))
     backs = list(chain.from_iterable((None, *row.block[len(row.members) + 1 :: 2]) for row in held))
     owner = list(chain.from_iterable(map(repeat, range(len(names)), sizes)))
-    # (some node is met twice: a seed in a row, or a node two seeds share)
     shared = [n for n, times in Counter(others).items() if times > 1]
     leaf_names = set(others).difference(shared)
     at_leaf = list(compress(range(len(members)), map(leaf_names.__contains__, members)))
@@ -190,19 +254,7 @@ def heat_over_rows(
     _shared_segments(names, held, members, owner, shared, index, gather, flat, starts)
     values = [float(seeds[n]) for n in names]
     values += repeat(0.0, len(leaves) + len(shared))
-    import numpy
-
-    return _series(
-        nodes,
-        numpy.fromiter(gather, numpy.intp, len(gather)),
-        numpy.fromiter(flat, numpy.float64, len(flat)),
-        numpy.fromiter(starts, numpy.intp, len(starts)),
-        values,
-        t,
-        terms,
-        above,
-        best,
-    )
+    return nodes, gather, flat, starts, values
 
 
 def _leaves_only(
@@ -210,36 +262,31 @@ def _leaves_only(
     names: list[str],
     held: list[HeatRow],
     members: list[str],
-    t: float,
-    terms: int,
-    above: float,
-    best: Best | None,
-) -> dict[str, float]:
-    """``heat_over_rows`` when no node is met twice (no seed in a row, no neighbour
-    shared): every other node is a leaf of one seed, so each seed's block of segments is
-    laid out in its row already (``HeatRow.block``), and the nodes are numbered as
-    ``members`` lists them: each seed, then its leaves."""
+) -> Blocks:
+    """The layout of ``heat_over_rows`` (as ``_shared``) for seeds whose rows meet no node
+    twice (no seed in a row, no neighbour shared): every other node is a leaf of one seed,
+    so each seed's block of segments is laid out in its row already (``HeatRow.block``,
+    packed), and the nodes are numbered as ``members`` lists them: each seed, then its
+    leaves. A block's node numbers and segment
+    starts count from its seed's: each is moved by its block's first node and entry, one
+    ``repeat`` and one add (no Python int per entry)."""
     import numpy
 
-    bases = list(accumulate(map(len, map(_MEMBERS, held)), initial=0))
-    entries = 3 * len(members) - 2 * len(names)  # (a seed's entry and two a leaf)
-    gather = chain.from_iterable(map(map, repeat(add), map(_OFFSETS, held), map(repeat, bases)))
-    flat = chain.from_iterable(map(_BLOCK, held))
-    starts = accumulate(chain.from_iterable(map(_LENGTHS, held)), initial=0)
+    sizes = list(map(len, map(_MEMBERS, held)))  # (nodes a block: the seed and its leaves)
+    bases = list(accumulate(sizes, initial=0))
+    del bases[-1]
+    entries = [3 * size - 2 for size in sizes]  # (a seed's entry and two a leaf)
+    firsts = list(accumulate(entries, initial=0))
+    del firsts[-1]
+    counts = _indexes(entries, len(entries))
+    gather = _joined(map(_OFFSETS, held), numpy.int64)
+    gather += numpy.repeat(_indexes(bases, len(bases)), counts)
+    starts = _joined(map(_STARTS, held), numpy.int64)
+    starts += numpy.repeat(_indexes(firsts, len(firsts)), _indexes(sizes, len(sizes)))
     values = [0.0] * len(members)
-    for base, name in zip(bases, names, strict=False):
+    for base, name in zip(bases, names, strict=True):
         values[base] = float(seeds[name])
-    return _series(
-        members,
-        numpy.fromiter(gather, numpy.intp, entries),
-        numpy.fromiter(flat, numpy.float64, entries),
-        numpy.fromiter(starts, numpy.intp, len(members)),
-        values,
-        t,
-        terms,
-        above,
-        best,
-    )
+    return members, gather, _joined(map(_PACKED, held), numpy.float64), starts, values
 
 
 def _shared_segments(
@@ -286,9 +333,9 @@ def _shared_segments(
 
 def _series(
     nodes: list[str],
-    at: npt.NDArray[np.intp],
+    at: npt.NDArray[np.int64],
     weights: npt.NDArray[np.float64],
-    segments: npt.NDArray[np.intp],
+    segments: npt.NDArray[np.int64],
     values: list[float],
     t: float,
     terms: int,
@@ -307,10 +354,34 @@ def _series(
     return {n: found[n] for n in sorted(found)}
 
 
+def _doubles(values: Iterable[float], count: int) -> npt.NDArray[np.float64]:
+    """The ``count`` floats of ``values`` as a float64 array, packed by ``struct`` (its C
+    loop converts each float for about half of what ``numpy.fromiter`` spends on it in
+    ``PyArray_Pack``; an ``array.array`` parses each item's format: slower still)."""
+    import numpy
+
+    return numpy.frombuffer(pack(f"{count}d", *values), numpy.float64)
+
+
+def _indexes(values: Iterable[int], count: int) -> npt.NDArray[np.int64]:
+    """The ``count`` ints of ``values`` as an int64 array (indexes for a gather or
+    ``reduceat``): as ``_doubles``."""
+    import numpy
+
+    return numpy.frombuffer(pack(f"{count}q", *values), numpy.int64)
+
+
+def _joined(blocks: Iterable[bytes], kind: type[np.generic]) -> npt.NDArray[Any]:
+    """Packed blocks joined into one writable array of ``kind``."""
+    import numpy
+
+    return numpy.frombuffer(bytearray(b"".join(blocks)), kind)
+
+
 def _folded(
-    at: npt.NDArray[np.intp],
+    at: npt.NDArray[np.int64],
     weights: npt.NDArray[np.float64],
-    segments: npt.NDArray[np.intp],
+    segments: npt.NDArray[np.int64],
     values: list[float],
     t: float,
     terms: int,
@@ -320,9 +391,7 @@ def _folded(
     reference's very floats); below 0.0 made 0.0 (a NaN and a -0.0 stay)."""
     import numpy
 
-    # (``fromiter`` with the count: a quarter fewer instructions than ``array`` on a list,
-    # which first looks the list over for its shape and type)
-    term = numpy.fromiter(values, numpy.float64, len(values))
+    term = _doubles(values, len(values))
     total = term.copy()
     fold = numpy.subtract.reduceat
     for k in range(1, terms):
@@ -360,8 +429,6 @@ def _taylor_arrays(
     Python pass into lists, made arrays by three conversions: ~100 nodes, most of them
     leaves, cost less so than by the ~20 numpy calls of an array-built layout (each ~1-3
     us in a query's flow, its caches cold)."""
-    import numpy
-
     inv_sqrt = _inv_sqrt_degrees(rows)
     gather: list[int] = []  # the flat array's values: node i's own, then its neighbours'
     flat: list[float] = []  # their weights: 1.0, then each neighbour's normalised weight
@@ -378,10 +445,8 @@ def _taylor_arrays(
     first = [0.0] * len(order)
     for n, value in seeds.items():  # every seed is a node (heat_over_links adds them)
         first[index[n]] = float(value)
-    at = numpy.fromiter(gather, numpy.intp, len(gather))
-    weights = numpy.fromiter(flat, numpy.float64, len(flat))
-    segments = numpy.fromiter(starts, numpy.intp, len(starts))
-    heat = _folded(at, weights, segments, first, t, terms)
+    at, weights = _indexes(gather, len(gather)), _doubles(flat, len(flat))
+    heat = _folded(at, weights, _indexes(starts, len(starts)), first, t, terms)
     if above is not None:
         kept = heat > above
         return dict(zip(compress(order, kept.tolist()), heat[kept].tolist(), strict=True))
