@@ -28,6 +28,7 @@ from credo.retrieval.cluster import cluster_candidates, pack_ranked, pack_with_c
 from credo.retrieval.lanes import doc
 from credo.retrieval.lanes.heat import adjacency, heat_kernel, heat_over_links
 from credo.retrieval.rank import (
+    DEFAULT_WEIGHTS,
     Scored,
     Weights,
     above_floor,
@@ -196,6 +197,42 @@ def test_compose_equals_reference_with_odd_scores(
     weights = Weights(floor=floor)
     got = compose(lane_scores, confidence, weights)
     want = compose_reference(lane_scores, confidence, weights)
+    assert repr([(s.id, s.score, list(s.lanes.items())) for s in got]) == repr(
+        [(s.id, s.score, list(s.lanes.items())) for s in want]
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    data=st.data(),
+    candidates=st.lists(st.sampled_from(NAMES), min_size=1, max_size=14, unique=True),
+    lanes=st.lists(st.sampled_from(["bm25f", "heat", "bfs", "doc"]), max_size=4, unique=True),
+    confidence=st.sampled_from([0.5, 0.3, 0.75]),
+    posterior=st.sampled_from([0.05, 0.0, -0.0, -0.05]),
+    weight=st.sampled_from([0.3, 1.0, 0.0, -0.0, 1e-300]),
+    floor=st.sampled_from([0.0, 0.03]),
+)
+def test_compose_fast_paths_equal_reference(
+    data: st.DataObject,
+    candidates: list[str],
+    lanes: list[str],
+    confidence: float,
+    posterior: float,
+    weight: float,
+    floor: float,
+) -> None:
+    """The C-level forms (a lane over candidates only, with finite scores above zero; one
+    confidence for all and no part taken off) against the readable form: lanes drawn over
+    the candidates, with zeros, tiny and huge scores and weights that make zero parts."""
+    score = st.one_of(st.floats(1e-6, 30.0), st.sampled_from([0.0, 1e-300, 1e300, 5e-324]))
+    lane_scores = {
+        lane: data.draw(st.dictionaries(st.sampled_from(candidates), score, max_size=14))
+        for lane in lanes
+    }
+    weights = Weights(lanes={**DEFAULT_WEIGHTS, "heat": weight}, posterior=posterior, floor=floor)
+    conf = dict.fromkeys(sorted(candidates), confidence)
+    got = compose(lane_scores, conf, weights)
+    want = compose_reference(lane_scores, conf, weights)
     assert repr([(s.id, s.score, list(s.lanes.items())) for s in got]) == repr(
         [(s.id, s.score, list(s.lanes.items())) for s in want]
     )

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Collection, Mapping
 from itertools import repeat
 from math import isfinite
-from operator import itemgetter
+from operator import itemgetter, mul, setitem, truediv
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -95,43 +95,70 @@ def compose(
     candidate: each lane's scores are walked once (lane by lane, not a lookup per lane per
     candidate), in lane-name order, so each candidate's parts are inserted in the order
     they are summed in and need no sort, and the ranking is two stable C-keyed sorts
-    instead of a tuple key per candidate.
+    instead of a tuple key per candidate. A lane whose scores are all finite, above zero
+    and of candidates has its parts made at C level; with no part taken off and one
+    confidence for all (no feedback given), the totals are the lanes' sums (C-level).
     """
-    parts_of: dict[str, dict[str, float]] = {}
+    # Each candidate's parts, in the candidates' order (usually by id: the sort by id
+    # below then finds a single run), filled lane by lane in lane-name order.
+    parts_of: dict[str, dict[str, float]] = {i: {} for i in confidence}
+    keys = confidence.keys()
     for lane in sorted(lane_scores):
-        # ``normalise`` without its two dicts: the best among the candidates (a C-level
-        # pass), then each value in the lane's order divided by it as the loop meets it.
         raw = lane_scores[lane]
+        if not raw:
+            continue
+        weight = weights.lanes.get(lane, 0.0)
+        values = raw.values()
+        # The usual lane: every key a candidate, every score finite and above zero, none
+        # so small against the best that its share is zero: each share taken at C level.
+        if isfinite(sum(values)) and raw.keys() <= keys:
+            best = max(values)
+            low = min(values)
+            if low > 0 and low / best > 0:
+                shares = map(mul, repeat(weight), map(truediv, values, repeat(best)))
+                # (``setitem`` gives None: ``any`` walks them all)
+                any(map(setitem, map(parts_of.__getitem__, raw), repeat(lane), shares))
+                continue
+        # Else ``normalise`` without its two dicts: the best among the candidates (a C-level
+        # pass), then each value in the lane's order divided by it as the loop meets it.
         best = max(map(raw.__getitem__, filter(confidence.__contains__, raw)), default=0.0)
         if best != best:  # a NaN first (max keeps it): the best of the scores above zero
             best = max((v for k, v in raw.items() if k in confidence and v > 0), default=0.0)
         if best <= 0:
             continue
-        weight = weights.lanes.get(lane, 0.0)
         for belief_id, score in raw.items():
             if score > 0 and belief_id in confidence and (value := score / best):
-                parts = parts_of.get(belief_id)
-                if parts is None:
-                    parts_of[belief_id] = {lane: weight * value}
-                else:
-                    parts[lane] = weight * value
+                parts_of[belief_id][lane] = weight * value
+    if not all(parts_of.values()):  # a candidate no lane scored is not ranked
+        parts_of = {i: parts for i, parts in parts_of.items() if parts}
     posterior = weights.posterior
-    totals: list[float] = []
-    for belief_id, parts in parts_of.items():
-        prior = posterior * (confidence[belief_id] - 0.5)
-        total = sum(parts.values())
-        if belief_id in history and weights.history != 1.0:
-            taken = (weights.history - 1.0) * total
-            total += taken
-            parts["history"] = taken
-        elif belief_id in tests and weights.tests != 1.0:
-            taken = (weights.tests - 1.0) * total
-            total += taken
-            parts["tests"] = taken
-        total += prior
-        if prior:
-            parts["posterior"] = prior  # after the sum: the lanes' parts are summed first
-        totals.append(total)
+    totals: list[float] | None = None
+    if (not history or weights.history == 1.0) and (not tests or weights.tests == 1.0):
+        # No part taken off: a total is its lanes' sum plus its prior, and every candidate
+        # usually has the same confidence (no feedback yet), so the same prior.
+        same = set(confidence.values())
+        # (a prior of zero: no part ``posterior``, and nothing added but for x = -0.0)
+        if len(same) == 1 and not posterior * (same.pop() - 0.5):
+            sums = list(map(sum, map(dict.values, parts_of.values())))
+            if 0.0 not in sums:  # (x + 0.0 is x but for x = -0.0)
+                totals = sums
+    if totals is None:
+        totals = []
+        for belief_id, parts in parts_of.items():
+            prior = posterior * (confidence[belief_id] - 0.5)
+            total = sum(parts.values())
+            if belief_id in history and weights.history != 1.0:
+                taken = (weights.history - 1.0) * total
+                total += taken
+                parts["history"] = taken
+            elif belief_id in tests and weights.tests != 1.0:
+                taken = (weights.tests - 1.0) * total
+                total += taken
+                parts["tests"] = taken
+            total += prior
+            if prior:
+                parts["posterior"] = prior  # after the sum: the lanes' parts are summed first
+            totals.append(total)
     scores = rounded(totals)
     ranked = list(map(_new, repeat(Scored), zip(parts_of, scores, parts_of.values(), strict=True)))
     # (score desc, id asc): sort by id, then stably by score, best first.
