@@ -692,6 +692,7 @@ def _line(draw: st.DrawFn) -> str:
                 "raw",
                 "target",
                 "directive",
+                "colon",
                 "option",
                 "odd-space",
             ]
@@ -719,6 +720,7 @@ def _line(draw: st.DrawFn) -> str:
         "raw": draw(st.text(max_size=20)),
         "target": f"({draw(st.sampled_from(['label', 'a/b', 'x-y']))})=",
         "directive": "```{" + draw(st.sampled_from(["note", "eval-rst", "admonition"])) + "}",
+        "colon": draw(st.sampled_from([":::{note}", ":::", "::::{tab-set}", ":::{admonition} T"])),
         "option": ":class: tip",
         "odd-space": draw(st.sampled_from(["\u3000", "\u00a0", "\t", "\x0c", "\x00"])),
     }[kind]

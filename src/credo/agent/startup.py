@@ -101,12 +101,19 @@ def session_start(
     marked = {
         i: marks(tuple(shown[r] for r in replaced[i])) if i in replaced else "" for i in beliefs
     }
-    # Charged as the block renders them: a passage under its file and section lines.
+    # Charged as the block renders them: a passage under its file and section lines, its
+    # section's title said once, on the title's line (as a prompt's pack: Places.untitled).
     places = Places({i: b.trail for i, (b, _) in beliefs.items() if b.trail}, shown)
-    lines = {i: places.line_chars(i, b.content, marked[i]) for i, (b, _) in beliefs.items()}
+    texts = {i: places.untitled(i, b.content) or "" for i, (b, _) in beliefs.items()}
+    lines = {
+        i: places.line_chars(i, texts[i] or b.content, marked[i]) for i, (b, _) in beliefs.items()
+    }
     costs = Charges(lines, places)
     packed = pack_by_score(beliefs, token_costs=costs, token_budget=max(remaining, 0))
-    useful = [_entry(*beliefs[i], costs.charged[i], replaced.get(i, ())) for i in packed.selected]
+    useful = [
+        _entry(*beliefs[i], costs.charged[i], replaced.get(i, ()), texts[i])
+        for i in packed.selected
+    ]
     out = (*locked, *useful)
     anchors = None
     used = locks.used_tokens + packed.used_tokens
@@ -146,7 +153,10 @@ def usefulness(belief: Belief, injected: int) -> dict[str, float]:
     return {k: round(v, 9) for k, v in parts.items() if v}
 
 
-def _entry(belief: Belief, injected: int, cost: int, replaces: tuple[str, ...]) -> RetrievedBelief:
+def _entry(
+    belief: Belief, injected: int, cost: int, replaces: tuple[str, ...], rendered: str = ""
+) -> RetrievedBelief:
+    """``rendered``: the text shown when it is not the content as is ("" otherwise)."""
     parts = usefulness(belief, injected)
     return RetrievedBelief(
         belief.id,
@@ -158,6 +168,8 @@ def _entry(belief: Belief, injected: int, cost: int, replaces: tuple[str, ...]) 
         None,
         replaces,
         trail=belief.trail,
+        rendered=rendered,
+        original_chars=len(belief.content) if rendered else 0,
         retention=belief.retention,
     )
 

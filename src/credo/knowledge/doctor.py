@@ -46,6 +46,13 @@ from credo.types import DocAnchor
 
 # Letters and digits only: "_" and markup characters split words the same way on both sides.
 _WORD = re.compile(r"[^\W_]+")
+# Inline markup that glues to the word beside it: a code span's backticks ("{class}`Column`s",
+# with reST's escape after them: "``File``\s") and a MyST role written straight after a word
+# ("compatible{sup}`1`"). A passage reads such text as one word ("Columns", "compatible1"),
+# so both sides drop them. A role after a space or punctuation keeps its name (":pep:`8`"
+# reads "PEP 8"; reST reads no role glued to a word), and reST's escaped space
+# ("`Column`\ s") stays a separator: chunk/rst reads it as two words.
+_GLUE = re.compile(r"(?<=[^\W_])\{[\w.:+-]+\}(?=`)|`+\\?")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 # How far apart the words of one belief may lie in the file: its own words, twice over,
 # plus room for what markup adds (link targets, HTML tags). Wider spans are not one text.
@@ -57,6 +64,8 @@ _BATCH = 500
 
 def words(text: str) -> list[str]:
     """The normalised words two texts are compared by."""
+    if "`" in text:
+        text = _GLUE.sub("", text)
     return _WORD.findall(text.casefold())
 
 

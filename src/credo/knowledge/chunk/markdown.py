@@ -32,7 +32,9 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
   read as their text (`credo.knowledge.chunk.inline`), and a fence whose info string names
   a prose directive (``{note}``, ``{warning}``, ``{versionadded}``, ``{admonition}``...) is
   read as Markdown (its ``:option:`` lines dropped), not as code. Other directives
-  (``{eval-rst}``, ``{code-block}``, ``{toctree}``...) are code.
+  (``{eval-rst}``, ``{code-block}``, ``{toctree}``...) are code. A colon fence
+  (``:::{note}`` ... ``:::``) is read as the backtick fence it means
+  (`credo.knowledge.chunk.colon_fence`).
 - HTML blocks are paragraphs with their tags removed (so badge rows vanish); raw-text
   blocks (``<script>``, ``<style>``, ``<pre>``, ``<textarea>``), processing instructions,
   declarations, CDATA and comments leave nothing.
@@ -55,6 +57,7 @@ import types
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from credo.knowledge.chunk.colon_fence import rewrite_colon_fences
 from credo.knowledge.chunk.markdown_blocks import BlockReader
 from credo.knowledge.chunk.model import Chunk, normalise, source_lines
 
@@ -84,6 +87,8 @@ def split_markdown(text: str) -> list[Chunk]:
         lines[: first - 1] = [""] * (first - 1)  # blank, so line numbers stay as they are
     if "\x00" in text:
         lines = [line.replace("\x00", "\ufffd") for line in lines]
+    if ":::" in text:
+        lines = rewrite_colon_fences(lines)  # MyST's ":::{note}" read as "```{note}"
     source = "\n".join(lines)
     md = _parser()
     env: dict[str, Any] = {}

@@ -34,13 +34,13 @@ _RAW_HTML = re.compile(
     r"[ \t]*(?:<(?:script|pre|style|textarea)(?:[\s>]|$)|<\?|<!\[CDATA\[|<![A-Za-z])", re.I
 )
 _DIRECTIVE = re.compile(r"\{([A-Za-z][\w:.+-]*)\}[ \t]*(.*)$")
-_OPTION_LINE = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")
+OPTION_LINE = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")
 # MyST directives whose content is prose (read as Markdown); their argument, for the
 # titled ones, is prose too.
 _TITLED_DIRECTIVES = frozenset(
     "admonition topic sidebar dropdown card tab-item grid-item-card rubric margin".split()
 )
-_PROSE_DIRECTIVES = _TITLED_DIRECTIVES | frozenset(
+PROSE_DIRECTIVES = _TITLED_DIRECTIVES | frozenset(
     "attention caution danger error hint important note seealso tip warning todo "
     "versionadded versionchanged versionremoved deprecated epigraph pull-quote "
     "highlights tab-set grid div container".split()
@@ -168,7 +168,7 @@ class BlockReader:
             return
         inner = _without_options(token.content.split("\n"))
         name, argument = directive.group(1).lower(), directive.group(2)
-        if name not in _PROSE_DIRECTIVES or depth >= MAX_DIRECTIVE_DEPTH:
+        if name not in PROSE_DIRECTIVES or depth >= MAX_DIRECTIVE_DEPTH:
             self._code(token, lines, base, "\n".join(inner))
             return
         start = _span(token, len(lines))[0]
@@ -242,7 +242,7 @@ def _without_options(content: list[str]) -> list[str]:
         for index in range(closing + 1 if closing else 0):
             lines[index] = ""
         index = closing + 1 if closing else 0
-    while index < len(lines) and _OPTION_LINE.match(lines[index]):
+    while index < len(lines) and OPTION_LINE.match(lines[index]):
         lines[index] = ""
         index += 1
     return lines

@@ -355,7 +355,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     a config's text and trails; a joined config passage's context holds its keys (jsconf69)
 # 25: reST's default role, :pep: and :rfc: with an explicit title read as the title, the
 #     target (a dotted name, a label) in the chunk's context, a URL dropped (rstlink70)
-READER_VERSION = 25
+# 26: MyST colon fences (:::{note} ... :::) are read as the backtick fences they mean: their
+#     lines are markup, not text, and a prose directive's headings no sections (probe71)
+READER_VERSION = 26
 
 
 class Read(NamedTuple):

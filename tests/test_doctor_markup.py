@@ -1,0 +1,67 @@
+"""``credo doctor`` on a fresh ingest of documents whose roles glue to the words beside them.
+
+MyST writes a plural or a suffix straight after a role ("{class}`~pkg.Column`s") and a
+superscript straight after a word ("compatible{sup}`1`"): the passage reads "pkg.Columns",
+the file's words are "column" and "s". Such an anchor is where its text is, so doctor must
+not call it shifted (nor exit 1 for it). reST's "`Column`\\ s" is read as "Column s".
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from credo.knowledge.doctor import range_holds
+from tests.conftest import CliRun
+
+MYST = """\
+# Console
+
+## Explicit columns
+
+For that {class}`~structlog.dev.ConsoleRenderer` accepts the *columns* parameter that
+takes a list of {class}`~structlog.dev.Column`s.
+Any version compatible{sup}`1` with `3.1` works.
+"""
+
+RST = """\
+Console
+=======
+
+The renderer takes a list of :class:`~structlog.dev.Column`\\ s and sorts them.
+"""
+
+
+def test_a_fresh_ingest_of_glued_roles_is_healthy(run: CliRun, tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "console.md").write_text(MYST, encoding="utf-8")
+    (docs / "console.rst").write_text(RST, encoding="utf-8")
+    run("ingest", "docs", check=True)
+    done = run("doctor", "--json")
+    report = json.loads(done.stdout)
+    assert report["shifted"] == [], report["shifted"]
+    assert report["healthy"] and done.returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        (
+            "takes a list of {class}`~structlog.dev.Column`s.",
+            "takes a list of structlog.dev.Columns.",
+        ),
+        ("a list of :class:`Column`\\ s here", "a list of Column s here"),  # as chunk/rst reads it
+        ("any version compatible{sup}`1` with `3.1`", "any version compatible1 with 3.1"),
+        ("Store ``License-File``\\s here", "Store `License-File`s here"),  # reST's escape
+        ("x = `a`b", "x = `a`b"),  # verbatim text (code) still holds itself
+    ],
+)
+def test_glued_markup_holds_its_rendered_words(line: str, text: str) -> None:
+    assert range_holds([line], 1, 1, text)
+
+
+def test_a_glued_word_still_differs_where_the_text_does() -> None:
+    assert not range_holds(["compatible{sup}`1`"], 1, 1, "compatible2")
