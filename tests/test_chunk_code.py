@@ -817,7 +817,7 @@ LANGUAGE_CASES = [
             ("A retry policy. pub struct Policy", 3, 7, "definition", ("Policy",), "max u32"),
             ("impl Policy", 9, 14, "definition", ("Policy",), "backoff attempt u32 duration"),
             (
-                "The delay before `attempt`. pub fn backoff(&self, attempt: u32) -> Duration",
+                "The delay before attempt. pub fn backoff(&self, attempt: u32) -> Duration",
                 10,
                 13,
                 "definition",

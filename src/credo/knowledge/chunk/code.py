@@ -37,6 +37,10 @@ inner, then the rest in the file's order):
   whole-file and function-level indexes hold it (docs/RETRIEVAL.md § What a document
   contributes).
 
+Doc text is read as its page shows it (`doc_markup`): a Python docstring's reST
+directives as their names; the doc comments and comments of the other languages as
+Markdown (code spans, links: their text; a link target that is no URL in the context).
+
 `heading_index` gives code the structure headings give Markdown: a definition, comment or
 docstring points at the innermost definition around it, else at the module docstring.
 """
@@ -58,6 +62,7 @@ from credo.knowledge.chunk.code_outline import (
     is_licence,
 )
 from credo.knowledge.chunk.code_python import read_python
+from credo.knowledge.chunk.doc_markup import clean_markdown, clean_rest, link_targets
 from credo.knowledge.chunk.model import (
     MAX_PARAGRAPH_CHARS,
     Chunk,
@@ -68,7 +73,7 @@ from credo.knowledge.chunk.model import (
     unique,
     with_heading_index,
 )
-from credo.knowledge.chunk.sentence import Line, split_paragraph
+from credo.knowledge.chunk.sentence import Cleaner, Line, split_paragraph
 from credo.store.stem import STEMS, tokens
 
 if TYPE_CHECKING:
@@ -145,7 +150,7 @@ def split_code(text: str, language: str) -> list[Chunk]:
     if outline is None:
         chunks = _comment_chunks(comment_paragraphs(comment_fragments(lines, syntax), lines))
     else:
-        chunks = _outline_chunks(outline, lines)
+        chunks = _outline_chunks(outline, lines, _doc_cleaner(grammar))
     chunks.sort(key=_document_order)
     return _link(chunks)
 
@@ -173,10 +178,15 @@ def _sniffer(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.M)
 
 
-def _outline_chunks(outline: Outline, lines: list[str]) -> list[Chunk]:
-    chunks = _doc_chunks([p for p in outline.header if not is_licence(p)], ())
+def _doc_cleaner(grammar: str) -> Cleaner:
+    """How a docstring or doc comment is read: Python's as reST, the others' as Markdown."""
+    return clean_rest if grammar == "python" else clean_markdown
+
+
+def _outline_chunks(outline: Outline, lines: list[str], clean: Cleaner) -> list[Chunk]:
+    chunks = _doc_chunks([p for p in outline.header if not is_licence(p)], (), clean)
     for definition in sorted(outline.definitions, key=lambda d: (d.start_line, -d.end_line)):
-        chunks.extend(_definition_chunks(definition))
+        chunks.extend(_definition_chunks(definition, clean))
     scope = _Scopes(outline.definitions, len(lines))
     paragraphs = [
         paragraph
@@ -186,7 +196,8 @@ def _outline_chunks(outline: Outline, lines: list[str]) -> list[Chunk]:
     ]
     # (statements before comments: on one line, the code is written before its comment)
     chunks.extend(_statement_chunks(outline.statements))
-    chunks.extend(_comment_chunks(paragraphs, scope))
+    # Comments in languages whose doc comments are Markdown are written in it too.
+    chunks.extend(_comment_chunks(paragraphs, scope, _clean if clean is clean_rest else clean))
     if outline.configs:
         chunks.extend(_config_chunks(outline.configs, lines))
     return chunks
@@ -269,23 +280,26 @@ def _unwritten(context: str, text: str) -> str:
     return " ".join(word for word in dict.fromkeys(context.split()) if known(word) not in written)
 
 
-def _definition_chunks(definition: Definition) -> list[Chunk]:
+def _definition_chunks(definition: Definition, clean: Cleaner) -> list[Chunk]:
     """The definition chunk, then its doc's later paragraphs as "docstring" chunks."""
-    pieces = _doc_chunks(definition.doc, definition.trail)
+    pieces = _doc_chunks(definition.doc, definition.trail, clean)
     signature = definition.signature or definition.trail[-1]
+    hidden = ""
     if definition.doc_first:
         # The doc is above the signature: it leads the text, whole up to the paragraph cap,
         # so the text keeps the file's order (anchors are checked word by word, in order).
         doc = _capped(normalise(_doc_markup().sub(" ", " ".join(p.text for p in pieces))))
         text = f"{doc} {signature}" if doc else signature
         links = unique([link for piece in pieces for link in piece.links])
+        hidden = _kept_targets(pieces)
         pieces = []
     elif pieces:
         text, links = f"{signature}: {pieces[0].text}", pieces[0].links
+        hidden = pieces[0].context
         pieces = pieces[1:]
     else:
         text, links = signature, ()
-    lead = _doc_chunks(definition.above, definition.trail)  # (a Python comment above it)
+    lead = _doc_chunks(definition.above, definition.trail, _clean)  # (a Python comment above it)
     if lead := [piece for piece in lead if piece.text]:  # it leads: the file's order
         text = f"{_capped(normalise(' '.join(p.text for p in lead)))} {text}"
         links = unique([*(link for piece in lead for link in piece.links), *links])
@@ -297,10 +311,24 @@ def _definition_chunks(definition: Definition) -> list[Chunk]:
         definition.trail,
         None,
         links,
-        context_words(definition.identifiers, definition.strings),
+        " ".join(filter(None, (context_words(definition.identifiers, definition.strings), hidden))),
         definition.members,
     )
     return [head, *pieces]
+
+
+def _kept_targets(pieces: list[Chunk]) -> str:
+    """The link targets of the doc pieces that `_capped` keeps whole: a dropped tail's
+    words stay out of the row (adding words to a definition's row lost, code69)."""
+    kept: list[str] = []
+    end = -1
+    for piece in pieces:
+        end += len(piece.text) + 1
+        if end > MAX_PARAGRAPH_CHARS:
+            break
+        if piece.context:
+            kept.append(piece.context)
+    return " ".join(kept)
 
 
 def _capped(text: str) -> str:
@@ -314,18 +342,37 @@ def _capped(text: str) -> str:
     return cut[: end + 1].rstrip() if end > 0 else cut
 
 
-def _doc_chunks(paragraphs: list[list[Line]], trail: tuple[str, ...]) -> list[Chunk]:
+def _doc_chunks(
+    paragraphs: list[list[Line]], trail: tuple[str, ...], clean: Cleaner
+) -> list[Chunk]:
     chunks: list[Chunk] = []
     for paragraph in paragraphs:
-        chunks.extend(split_paragraph(paragraph, "docstring", _clean, trail))
+        pieces = split_paragraph(paragraph, "docstring", clean, trail)
+        if clean is clean_markdown and any("](" in row for _, row in paragraph):
+            pieces = [_with_targets(piece, paragraph) for piece in pieces]
+        chunks.extend(pieces)
     return chunks
 
 
-def _comment_chunks(paragraphs: list[list[Line]], scope: _Scopes | None = None) -> list[Chunk]:
+def _with_targets(piece: Chunk, paragraph: list[Line]) -> Chunk:
+    """`piece` with the targets of its lines' Markdown links (no URLs) as its context."""
+    raw = "\n".join(
+        row for number, row in paragraph if piece.start_line <= number <= piece.end_line
+    )
+    targets = link_targets(raw)
+    return piece._replace(context=" ".join(targets)) if targets else piece
+
+
+def _comment_chunks(
+    paragraphs: list[list[Line]], scope: _Scopes | None = None, clean: Cleaner | None = None
+) -> list[Chunk]:
     chunks: list[Chunk] = []
     for paragraph in paragraphs:
         section = scope.around(paragraph[0][0], paragraph[-1][0]) if scope else ()
-        chunks.extend(split_paragraph(paragraph, "code_comment", _clean, section))
+        pieces = split_paragraph(paragraph, "code_comment", clean or _clean, section)
+        if clean is clean_markdown and any("](" in row for _, row in paragraph):
+            pieces = [_with_targets(piece, paragraph) for piece in pieces]
+        chunks.extend(pieces)
     return chunks
 
 

@@ -357,6 +357,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     target (a dotted name, a label) in the chunk's context, a URL dropped (rstlink70)
 # 26: MyST colon fences (:::{note} ... :::) are read as the backtick fences they mean: their
 #     lines are markup, not text, and a prose directive's headings no sections (probe71)
+#     and doc comments other than Python's read as Markdown (`x`, [`Foo`], [text](target):
+#     a non-URL target in the context); a docstring's reST directives as their names, a
+#     code block's out (docstr71)
 READER_VERSION = 26
 
 

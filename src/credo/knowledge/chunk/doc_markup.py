@@ -1,0 +1,86 @@
+"""Doc comments read as their reader sees them: markup a rendered page hides, out.
+
+Rust's ``///`` and Go's and JSDoc's doc comments are Markdown, and so are the other
+comments of those languages in practice: ``[`Version`]`` shows as "Version", ```x``` as
+"x", ``[the spec](crate::Spec)`` as "the spec" (`read_markdown`);
+a link's target that is not a URL (an intra-doc path) stays searchable in the chunk's
+context (`link_targets`), a URL is one of its links, as rstlink70 reads reST's titles. A
+Python docstring is reStructuredText: a directive (``.. note::``, ``.. versionadded::
+2.0``) shows as its name, a word a reader searches, without the dots and colons; a code
+block's directive is no word of the page (`read_rest`).
+
+Only characters and words the page does not show are removed: every word left is a word
+of the source lines, in their order, as anchors require (`doctor.range_holds`).
+
+Left as written, measured (docs/BENCHMARKS.md § "Stop 54", docstr71): reST roles
+(``:class:`~a.B```), double-backtick literals and field lists (``:param x:``). Each cut
+moved urllib3's questions on near-ties, since a shorter chunk joins more of its
+neighbours into a passage under `passage.PASSAGE_CAP`, one way on some and the other way
+on others.
+"""
+
+from __future__ import annotations
+
+import re
+
+from credo.knowledge.chunk.model import find_urls, normalise, unique
+
+# ``.. note::`` at a line's start (a docstring's rows are stripped): the name and what
+# follows stay, the dots and colons go; a code block's directive and language go whole.
+_DIRECTIVE = r"(?m)^\.\.[ \t]+(?:[A-Za-z][\w-]*:)?([A-Za-z][\w-]*)::([^\n]*)"
+_CODE_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "highlight"})
+
+# Markdown: an inline link (its text shows), an intra-doc link to a name in backticks, a
+# code span (its code shows). (Patterns compiled on first use, by `re`'s cache: most
+# doc text holds none, and a compile at import costs every ingest.)
+_MD_LINK = r"\[([^\[\]\n]+)\]\(([^()\s]+)\)"
+_MD_CODE_LINK = r"\[`([^`\[\]\n]+)`\](?![(\[:])"
+_MD_CODE = r"(?<!`)`([^`\n]+)`(?!`)"
+_URL = r"[A-Za-z][\w+.-]*://"
+
+
+def _directive(match: re.Match[str]) -> str:
+    name, rest = match.group(1), match.group(2)
+    return "" if name in _CODE_DIRECTIVES else f"{name} {rest.lstrip()}".rstrip()
+
+
+def _shown(match: re.Match[str]) -> str:
+    """A link's text or a code span's code, with a space on a side where a word touches
+    the markup: ``a`b``` is two words to the index, as in the file (anchors hold)."""
+    text, source = match.group(1), match.string
+    before = " " if match.start() > 0 and source[match.start() - 1].isalnum() else ""
+    after = " " if match.end() < len(source) and source[match.end()].isalnum() else ""
+    return f"{before}{text}{after}"
+
+
+def read_rest(raw: str) -> str:
+    """`raw` reST as its page shows it: directives as their names."""
+    return re.sub(_DIRECTIVE, _directive, raw) if ".. " in raw else raw
+
+
+def read_markdown(raw: str) -> str:
+    """`raw` Markdown as its page shows it: a link's text, a code span's code."""
+    if "](" in raw:
+        raw = re.sub(_MD_LINK, _shown, raw)
+    if "`" in raw:
+        raw = re.sub(_MD_CODE_LINK, _shown, raw)
+        raw = re.sub(_MD_CODE, _shown, raw)
+    return raw
+
+
+def link_targets(raw: str) -> list[str]:
+    """The targets of `raw`'s Markdown links that are no URL (``crate::Spec``): the text
+    shows only the link's words, the context keeps the target's."""
+    if "](" not in raw:
+        return []
+    return [m.group(2) for m in re.finditer(_MD_LINK, raw) if not re.match(_URL, m.group(2))]
+
+
+def clean_rest(raw: str) -> tuple[str, tuple[str, ...]]:
+    """A docstring piece's text and links (a `sentence.Cleaner`), read as reST."""
+    return normalise(read_rest(raw)), unique(find_urls(raw))
+
+
+def clean_markdown(raw: str) -> tuple[str, tuple[str, ...]]:
+    """A doc comment piece's text and links (a `sentence.Cleaner`), read as Markdown."""
+    return normalise(read_markdown(raw)), unique(find_urls(raw))
