@@ -355,12 +355,14 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     a config's text and trails; a joined config passage's context holds its keys (jsconf69)
 # 25: reST's default role, :pep: and :rfc: with an explicit title read as the title, the
 #     target (a dotted name, a label) in the chunk's context, a URL dropped (rstlink70)
-# 26: MyST colon fences (:::{note} ... :::) are read as the backtick fences they mean: their
-#     lines are markup, not text, and a prose directive's headings no sections (probe71)
-#     and doc comments other than Python's read as Markdown (`x`, [`Foo`], [text](target):
+# 26: doc comments other than Python's read as Markdown (`x`, [`Foo`], [text](target):
 #     a non-URL target in the context); a docstring's reST directives as their names, a
 #     code block's out (docstr71)
-READER_VERSION = 26
+# 27: MyST colon fences (:::{note} ... :::) are read as the backtick fences they mean: their
+#     lines are markup, not text, and a prose directive's headings no sections (probe71)
+# 28: a file that declares its encoding is read in it; TypeScript `export =`, chained and
+#     one-line exports read as configuration, a `// TODO:` note kept as prose (left71)
+READER_VERSION = 28
 
 
 class Read(NamedTuple):
