@@ -52,6 +52,12 @@ _BLOCK = attrgetter("block")
 _OFFSETS = attrgetter("offsets")
 _STARTS = attrgetter("starts")
 _PACKED = attrgetter("packed")
+# Fewer entries in the blocks of the seeds apart than this, and ``heat_over_rows`` computes
+# every segment: joining blocks costs ~10 numpy calls whatever their size, more than ~100
+# entries computed one by one (callgrind on recorded queries: a docs store's, black's, meet
+# ~30 such entries and lose ~100k instructions a call by blocks; the 10k bench's ~200 and
+# gain ~250k).
+_APART_ENTRIES = 128
 # A lane's best (``graph_lanes.lane_best``): the beliefs to keep whatever their heat (the
 # keyword hits), and how many others, the hottest, join them.
 Best = tuple[Container[str], int]
@@ -179,9 +185,13 @@ def heat_over_rows(
     # its own, apart from the rest: its block is laid out whole, and only the other seeds'
     # segments are computed (``_shared``), numbered after the blocks. (A node's floats
     # depend on its segment only, not on its number.)
-    twice = {n for n, times in Counter(members).items() if times > 1}
-    apart = list(map(twice.isdisjoint, map(_MEMBERS, held)))
-    if not any(apart):
+    if 3 * len(members) - 2 * len(names) < _APART_ENTRIES:  # (all blocks: too few entries)
+        apart = alone = []
+    else:
+        twice = {n for n, times in Counter(members).items() if times > 1}
+        apart = list(map(twice.isdisjoint, map(_MEMBERS, held)))
+        alone = list(compress(held, apart))
+    if 3 * sum(map(len, map(_MEMBERS, alone))) - 2 * len(alone) < _APART_ENTRIES:
         nodes, gather, flat, starts, values = _shared(seeds, names, held, members)
         return _series(
             nodes,
@@ -196,7 +206,6 @@ def heat_over_rows(
         )
     import numpy
 
-    alone = list(compress(held, apart))
     met = list(compress(held, map(not_, apart)))
     inside = list(compress(names, map(not_, apart)))
     stars = list(chain.from_iterable(map(_MEMBERS, alone)))
