@@ -5,6 +5,7 @@ and a sparse graph past ``_APART_ENTRIES`` (stars apart joined as blocks) holdin
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -42,3 +43,25 @@ def test_odd_weights_and_values_in_stars_apart_and_shared(weight: float, value: 
     seeds = {f"s{i:02}": 1.0 / (i + 1) for i in range(60)}
     seeds |= {"x": value, "y": 0.25, "s03": value}
     _compare(links, seeds)
+
+
+def test_a_store_changed_between_warm_queries_answers_as_cold(tmp_path: Path) -> None:
+    from credo import Memory
+
+    path = tmp_path / "m.db"
+    warm = Memory(path, root=tmp_path)
+    ids = [warm.remember(f"note {i} about deploy staging cache", id=f"b{i:02d}") for i in range(30)]
+    for i in range(0, 28, 2):
+        warm.relate(ids[i], ids[i + 1], "SUPPORTS")
+    assert warm.store.build_warm()
+    queries = ["deploy staging", "cache note", "staging"]
+    before = [repr(warm.retrieve(q, with_doc_anchors=True)) for q in queries]
+    # changes between queries: a new edge, a new belief, a forget (self-edges are refused)
+    warm.relate(ids[3], ids[7], "CITES")
+    warm.remember("deploy staging runbook", id="new")
+    warm.forget(ids[0])
+    after = [repr(warm.retrieve(q, with_doc_anchors=True)) for q in queries]
+    with Memory(path, root=tmp_path) as cold:
+        assert after == [repr(cold.retrieve(q, with_doc_anchors=True)) for q in queries]
+    assert after != before
+    warm.close()
