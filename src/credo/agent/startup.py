@@ -116,20 +116,28 @@ def session_start(
     ]
     out = (*locked, *useful)
     anchors = None
+    used = locks.used_tokens + packed.used_tokens
+    hints: tuple[str, ...] = ()
     if with_doc_anchors and out:
+        from credo.retrieval.hints import charge_hints
+
         found = store.anchors_for([b.id for b in out])
         anchors = tuple(tuple(found.get(b.id, ())) for b in out)
+        # (a capture's transcript, shown short and charged, as in a prompt's block)
+        charged, used, hints = charge_hints(list(out), anchors, token_budget, used)
+        out = tuple(charged)
     return RetrievalResult(
         query="",
         beliefs=out,
         token_budget=token_budget,
-        used_tokens=locks.used_tokens + packed.used_tokens,
+        used_tokens=used,
         dropped=packed.dropped,
         locked_overflow=locks.locked_overflow,
         doc_anchors=anchors,
         clustering=False,
         superseded=passed_over,
         short_ids={**locks.short_ids, **shown.changed()},
+        hints=hints,
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import warnings
 from functools import cache, lru_cache
 
 UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
@@ -33,7 +34,7 @@ _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)|-\*-.*?\bcoding:[
 _XML = re.compile(rb"<\?xml\s[^>]*?\bencoding\s*=\s*[\"']([-\w.:]+)[\"']")
 _META = re.compile(rb"<meta\s[^>]*?\bcharset\s*=\s*[\"']?([-\w.:]+)", re.IGNORECASE)
 HTML_PRESCAN_BYTES = 1024
-_ASCII = "".join(map(chr, range(128)))
+_PROBE = bytes(range(128)) + rb"\u0041\x41\N{DASH}+AGE-"
 _BREAKS = re.compile("[\x85\u2028\u2029]")  # line breaks to `str.splitlines`, not to credo
 
 
@@ -56,7 +57,8 @@ def decode_text(data: bytes) -> str | None:
         return _utf16(data)
     if b"\x00" in data:
         return None  # (a NUL past the binary sniff's window: no 8-bit text holds one)
-    name = declared(data)
+    # (a UTF-8 BOM outweighs a declaration, as in Python and the HTML standard)
+    name = None if data.startswith(codecs.BOM_UTF8) else declared(data)
     if name is not None:
         text = _decode_declared(data, name)
         if text is not None:
@@ -100,7 +102,7 @@ def _decode_declared(data: bytes, name: str) -> str | None:
     else:
         try:
             text = data.decode(name)
-        except UnicodeDecodeError:
+        except UnicodeError:  # (a codec may raise its base class: punycode, undefined)
             return None
     # (ISO 8859 reads 0x85 as NEL, which `str.splitlines` breaks at)
     breaks = text.count("\n") == data.count(b"\n") and text.count("\r") == data.count(b"\r")
@@ -111,9 +113,13 @@ def _decode_declared(data: bytes, name: str) -> str | None:
 
 @lru_cache(maxsize=256)  # (the names come from files: bounded)
 def _keeps_ascii(name: str) -> bool:
+    # The probe holds escapes too: a codec that rewrites them (raw_unicode_escape, utf-7)
+    # would change the file's text, and one that warns on them (unicode_escape) is out.
     try:
-        return bytes(range(128)).decode(name) == _ASCII
-    except (LookupError, UnicodeDecodeError):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            return _PROBE.decode(name) == _PROBE.decode("ascii")
+    except (LookupError, UnicodeError, Warning):
         return False  # (an unknown name, or one that is no text encoding: rot13, hex)
 
 

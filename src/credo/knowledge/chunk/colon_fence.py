@@ -15,8 +15,9 @@ The rules, as MyST's colon fence has them: an opening line is three or more colo
 ``{name}`` and an optional argument; the closing line holds colons only, at least as many
 as the opening. Fences nest (``::::{tab-set}`` around ``:::{tab-item}``): each rewritten
 fence is one backtick longer than the longest backtick fence inside it, so an inner fence
-never closes an outer one. Colons inside a backtick or tilde code block are code and stay
-as written; a colon fence that is never closed is left as it is (text, as before).
+never closes an outer one; fences nested deeper than `MAX_NESTING` stay text. Colons inside
+a backtick or tilde code block are code and stay as written; a colon fence that is never
+closed is left as it is (text, as before).
 """
 
 from __future__ import annotations
@@ -39,15 +40,13 @@ def rewrite_colon_fences(lines: list[str]) -> list[str]:
     if not pairs:
         return lines
     out = list(lines)
-    # Inner fences close first: each one's length is known when its outer fence is written.
-    for start, end in sorted(pairs, key=lambda pair: pair[1]):
-        longest = max((_ticks(out[i]) for i in range(start + 1, end)), default=0)
-        fence = "`" * max(3, longest + 1)
+    for start, end, longest in pairs:
         opening = _OPEN.match(out[start])
         closing = _CLOSE.match(out[end])
         if opening is None or closing is None:  # (never: _pairs matched both)
             continue
         if opening.group(4).lower() in PROSE_DIRECTIVES:
+            fence = "`" * max(3, longest + 1)
             out[start] = opening.group(1) + fence + opening.group(3)
             out[end] = closing.group(1) + fence
             continue
@@ -59,14 +58,24 @@ def rewrite_colon_fences(lines: list[str]) -> list[str]:
     return out
 
 
-def _pairs(lines: list[str]) -> list[tuple[int, int]]:
-    """(opening, closing) line indexes of the closed colon fences, code blocks skipped."""
-    pairs: list[tuple[int, int]] = []
-    open_fences: list[tuple[int, int]] = []  # (line index, colons)
+# Colon fences nested deeper than this stay text: MyST's pages nest two or three, and each
+# level's fence is one backtick longer, so 3,000 nested fences wrote 9 MB of backticks.
+MAX_NESTING = 32
+
+
+def _pairs(lines: list[str]) -> list[tuple[int, int, int]]:
+    """(opening, closing, longest backtick fence inside) of the closed colon fences, inner
+    ones first, code blocks skipped: one pass, each fence's longest carried to the fence
+    around it as it closes (a prose fence's own fence is one longer than its longest)."""
+    pairs: list[tuple[int, int, int]] = []
+    open_fences: list[list[int]] = []  # [line index, colons, longest backtick fence inside]
     code: tuple[str, int] | None = None  # the open code fence: (its character, its length)
     for index, line in enumerate(lines):
         if ":::" not in line and "``" not in line and "~~~" not in line:
             continue
+        ticks = _ticks(line)
+        if ticks and open_fences:
+            open_fences[-1][2] = max(open_fences[-1][2], ticks)
         fenced = _CODE.match(line)
         if code is not None:
             if (
@@ -85,11 +94,19 @@ def _pairs(lines: list[str]) -> list[tuple[int, int]]:
         if closing is not None:
             # A close shorter than the fence it would end is that fence's content.
             if open_fences and open_fences[-1][1] <= len(closing.group(2)):
-                pairs.append((open_fences.pop()[0], index))
+                start, _, longest = open_fences.pop()
+                shown = longest
+                if len(open_fences) < MAX_NESTING:
+                    pairs.append((start, index, longest))
+                    opening = _OPEN.match(lines[start])
+                    if opening is not None and opening.group(4).lower() in PROSE_DIRECTIVES:
+                        shown = max(3, longest + 1)  # (its own fence, once rewritten)
+                if open_fences:
+                    open_fences[-1][2] = max(open_fences[-1][2], shown)
             continue
         opening = _OPEN.match(line)
         if opening is not None:
-            open_fences.append((index, len(opening.group(2))))
+            open_fences.append([index, len(opening.group(2)), 0])
     return pairs
 
 

@@ -45,8 +45,8 @@ def _directive(match: re.Match[str]) -> str:
 
 
 def _shown(match: re.Match[str]) -> str:
-    """A link's text or a code span's code, with a space on a side where a word touches
-    the markup: ``a`b``` is two words to the index, as in the file (anchors hold)."""
+    """A link's text, with a space on a side where a word touches the markup: ``[a](b)c``
+    is two words to `doctor.words` too, whose brackets part them (anchors hold)."""
     text, source = match.group(1), match.string
     before = " " if match.start() > 0 and source[match.start() - 1].isalnum() else ""
     after = " " if match.end() < len(source) and source[match.end()].isalnum() else ""
@@ -60,12 +60,18 @@ def read_rest(raw: str) -> str:
 
 def read_markdown(raw: str) -> str:
     """`raw` Markdown as its page shows it: a link's text, a code span's code."""
+    if "`" in raw:  # (code spans first: a link beside one then sees the glued word)
+        raw = re.sub(_MD_CODE_LINK, _shown, raw)
+        raw = re.sub(_MD_CODE, _code, raw)
     if "](" in raw:
         raw = re.sub(_MD_LINK, _shown, raw)
-    if "`" in raw:
-        raw = re.sub(_MD_CODE_LINK, _shown, raw)
-        raw = re.sub(_MD_CODE, _shown, raw)
     return raw
+
+
+def _code(match: re.Match[str]) -> str:
+    """A code span's code, glued to a word it touches (```Reading`s`` shows "Readings"),
+    as the page renders it and as `doctor.words` reads the line (its backticks dropped)."""
+    return match.group(1)
 
 
 def link_targets(raw: str) -> list[str]:
