@@ -98,6 +98,9 @@ def test_declared_encodings_are_honoured(data: str, text: str) -> None:
         # Declared, but the bytes do not decode under it (0xE9 then a space is no
         # Shift_JIS pair): the guess reads it.
         (b"# coding: shift_jis\nna\xefve caf\xe9 \x80\n", None),
+        # A <meta> tag quoted in a file that is no markup page (review71: a Latin-1 Python
+        # file read as KOI8-R, "caf\xe9" as "cafИ"): the guess reads it.
+        (b'# templates write <meta charset="koi8-r"> first\nMENU = "caf\xe9"\n', None),
     ],
 )
 def test_declarations_that_do_not_hold_fall_back_to_the_guess(

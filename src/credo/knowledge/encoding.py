@@ -79,14 +79,17 @@ def decode_text(data: bytes) -> str | None:
 
 
 def declared(data: bytes) -> str | None:
-    """The encoding ``data`` names for itself (`_COOKIE`, `_XML`, `_META`), as written, or
-    None."""
+    """The encoding ``data`` names for itself (`_COOKIE`, `_XML`, `_META` in a file that
+    opens with markup), as written, or None."""
     head = data[:HTML_PRESCAN_BYTES]
     for line in head.split(b"\n", 2)[:2]:
         cookie = _COOKIE.search(line)
         if cookie:
             return (cookie[1] or cookie[2]).decode("ascii")
-    found = _XML.match(head) or _META.search(head)
+    found = _XML.match(head)
+    if found is None and head.lstrip().startswith(b"<"):
+        # (a markup page's: a Python or Markdown file quoting a <meta> tag declares nothing)
+        found = _META.search(head)
     return found[1].decode("ascii") if found else None
 
 
