@@ -5,14 +5,16 @@ project."""
 from __future__ import annotations
 
 import json
+from itertools import groupby
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from credo.retrieval.head import first_line, head_first, names_only
+from credo.retrieval.head import by_line_in_ties, first_line, head_first, names_only
 from credo.retrieval.rank import Scored
+from credo.retrieval.specific import sections
 
 from .conftest import credo_in
 
@@ -135,3 +137,75 @@ def test_what_does_a_file_do_leads_with_its_docstring(tmp_path: Path) -> None:
     )
     assert other.returncode == 0, other.stderr
     assert all("head" not in b["lanes"] for b in json.loads(other.stdout)["beliefs"])
+
+
+def _reference(ranked: list[Scored], trails: dict[str, str]) -> list[Scored]:
+    """Each run of equal scores: each file's places filled by (first line, id)."""
+    out: list[Scored] = []
+    for _, group in groupby(ranked, key=lambda s: s.score):
+        run = list(group)
+        files = [sections(trails[s.id])[0] if s.id in trails else None for s in run]
+        for file in set(files) - {None}:
+            places = [at for at, f in enumerate(files) if f == file]
+            mine = sorted(
+                (run[at] for at in places),
+                key=lambda s: (first_line(trails[s.id]) or 1 << 62, s.id),
+            )
+            for at, s in zip(places, mine, strict=True):
+                run[at] = s
+        out += run
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([1.0, 0.8, 0.5]),
+            st.sampled_from(["a.py", "b.md", None]),
+            st.integers(1, 50),
+        ),
+        max_size=12,
+    )
+)
+def test_ties_break_by_line_within_a_file(rows: list[tuple[float, str | None, int]]) -> None:
+    trails = {
+        f"id{n:02d}": f"{f} › S L{line}-L{line + 2}" for n, (_, f, line) in enumerate(rows) if f
+    }
+    ranked = _ranked(*((f"id{n:02d}", score) for n, (score, _, _) in enumerate(rows)))
+    out = by_line_in_ties(ranked, trails)
+    assert out == _reference(ranked, trails)
+    assert [s.score for s in out] == [s.score for s in ranked]  # only ties move
+    if out == ranked:
+        assert out is ranked
+
+
+EDITORCONFIG = """root = true
+
+[*]
+indent_size = 4
+max_line_length = 80
+
+[*.py]
+max_line_length = 100
+
+[*.pyi]
+max_line_length = 100
+
+[*.rst]
+max_line_length = 79
+"""
+
+
+def test_a_tie_in_one_file_goes_by_line_through_the_cli(tmp_path: Path) -> None:
+    # ``[*.py]`` and ``[*.pyi]`` score alike; by id alone ``[*.pyi]`` came first.
+    (tmp_path / ".editorconfig").write_text(EDITORCONFIG)
+    db = str(tmp_path / "store.db")
+    done = credo_in(tmp_path, "--db", db, "ingest", ".")
+    assert done.returncode == 0, done.stderr
+    query = "what max line length do editors use for python files"
+    found = credo_in(tmp_path, "--db", db, "search", query, "--json")
+    assert found.returncode == 0, found.stderr
+    beliefs = json.loads(found.stdout)["beliefs"]
+    assert beliefs[0]["score"] == beliefs[1]["score"]
+    assert beliefs[0]["content"].startswith("[*.py]"), [b["content"] for b in beliefs]

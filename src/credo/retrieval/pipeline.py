@@ -35,7 +35,7 @@ from credo.retrieval.graph_lanes import (
     lane_best,
     neighbourhood,
 )
-from credo.retrieval.head import head_first, names_only
+from credo.retrieval.head import by_line_in_ties, head_first, names_only
 from credo.retrieval.lanes import defn, dialog, line
 from credo.retrieval.lanes.date import date_lane, windows
 from credo.retrieval.lanes.doc import doc_scores, without_named
@@ -573,7 +573,7 @@ def _rank(
     if trails and keyword:  # a section before the one around it (retrieval/specific.py)
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)
         ranked = members_first(ranked, trails, defs)  # a class after its members
-    ranked = head_first(ranked, trails, asked)  # the file's head first (retrieval/head.py)
+    ranked = by_line_in_ties(head_first(ranked, trails, asked), trails)  # (retrieval/head.py)
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
     return ranked, rows, around_seeds, trails, texts
