@@ -35,6 +35,7 @@ from credo.retrieval.graph_lanes import (
     lane_best,
     neighbourhood,
 )
+from credo.retrieval.head import by_line_in_ties, head_first, names_only
 from credo.retrieval.lanes import defn, dialog, line
 from credo.retrieval.lanes.date import date_lane, windows
 from credo.retrieval.lanes.doc import doc_scores, without_named
@@ -488,8 +489,10 @@ def _rank(
     # "checkRateLimit" asks for its callers, whose context holds "check rate limit"
     terms = with_identifier_phrases(terms, text)
     named: dict[str, float] = {}  # the doc lane's scores, read first: see without_named
+    asked: list[str] = []  # the paths named, when the question asks for nothing else
     if lanes["doc"]:
         named, paths = doc_scores(store, text)
+        asked = paths if names_only(terms, paths) else []  # "what does src/x.py do"
         terms = without_named(terms, paths, text)
     lane_scores: dict[str, dict[str, float]] = {}
     found: dict[str, float] = {}  # the keyword hits' scores as FTS5 gave them
@@ -570,6 +573,7 @@ def _rank(
     if trails and keyword:  # a section before the one around it (retrieval/specific.py)
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)
         ranked = members_first(ranked, trails, defs)  # a class after its members
+    ranked = by_line_in_ties(head_first(ranked, trails, asked), trails)  # (retrieval/head.py)
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
     return ranked, rows, around_seeds, trails, texts

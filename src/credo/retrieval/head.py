@@ -1,0 +1,136 @@
+"""A named file's head first, when the question asks for the file and nothing else.
+
+"what does src/structlog/dev.py do" names a file and asks what it is for: the passage that
+says so is the file's head (a module's docstring, a page's title section, a README's
+opening). Every passage of the file has the doc lane's score, and the keyword lane meets
+the path's words in each one's context alike: BM25's length norm then lifts the shortest
+(``_SENTINEL = object()`` first), and its candidate limit cut the docstring out of the
+keyword hits, 35th (day-probe71). The question tells none of the file's passages apart,
+so the one that opens the file leads them: it is moved to just above the file's best
+passage, and what it gains is listed as its part ``head`` (the parts still add up to the
+score). Only when every term of the question is a word of the full paths it names (and
+the store holds them: ``doc_scores``'s paths); no bench query is such a question.
+
+And for every question, an exact tie among one file's passages is broken by where they
+stand in the file (first line, then id), not by id alone (``by_line_in_ties``): compose
+still ranks (score desc, id asc), and only the places a file's passages hold in a tie are
+filled again. Measured (day-filehead72): docs_multi and the six dev sets unchanged query
+for query, project_files' cove-f03 2nd -> 1st.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import compress
+from operator import eq
+
+from credo.retrieval.rank import Scored
+from credo.retrieval.specific import GRAIN, by_id, by_score, sections
+from credo.store.fts import query_terms
+
+
+def names_only(terms: list[str], paths: list[str]) -> bool:
+    """Whether ``terms`` (the question's) are all words of the named ``paths``."""
+    if not paths or not terms:
+        return False
+    named = {term for path in paths for term in query_terms(path)}
+    return all(term in named for term in terms)
+
+
+def first_line(trail: str) -> int | None:
+    """The first line of a trail's range (``path › A L4-L9`` -> 4); None without one."""
+    _, _, lines = trail.rpartition(" L")
+    start = lines.split("-", 1)[0]
+    return int(start) if start.isdigit() else None
+
+
+def head_first(ranked: list[Scored], trails: Mapping[str, str], paths: list[str]) -> list[Scored]:
+    """``ranked`` (score desc, id asc) with each named file's head passage (its lowest
+    first line, then id) just above the file's best passage; the same list when none moves.
+    A trail's path is the file's path from the store's root, or ends with the named one."""
+    moved = False
+    out = list(ranked)
+    for path in paths:
+        if path.endswith("/"):  # a folder: no one head
+            continue
+        mine = [
+            (at, line, s.id)
+            for at, s in enumerate(out)
+            if (trail := trails.get(s.id))
+            and ((file := sections(trail)[0]) == path or file.endswith("/" + path))
+            and (line := first_line(trail)) is not None
+        ]
+        if not mine:
+            continue
+        at, _, _ = min(mine, key=lambda m: (m[1], m[2]))
+        best = min(m[0] for m in mine)
+        if at == best:
+            continue
+        head = out[at]
+        score = round(out[best].score + GRAIN, 9)
+        lanes = {**head.lanes, "head": round(score - head.score, 9)}
+        out[at] = Scored(head.id, score, lanes)
+        moved = True
+    if not moved:
+        return ranked
+    out.sort(key=by_id)
+    out.sort(key=by_score, reverse=True)
+    return out
+
+
+def by_line_in_ties(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
+    """``ranked`` (score desc, id asc) with each exact tie's passages of one file in the
+    order the file reads (first line, then id), in the places that file's passages hold in
+    the tie; the same list when nothing moves. Two passages of a file the question scores
+    alike (the same lanes, the same words) are told apart by nothing but their ids: the
+    earlier one in the file is the one a reader meets first, a key before its value
+    (project_files cove-f03: ``.editorconfig``'s ``[*.py]`` line length, 2nd -> 1st).
+    Ties are found at C level (most queries: a few runs of the doc lane's equal scores)."""
+    if not trails:  # (a store of notes: no passage has a place in a file)
+        return ranked
+    scores = list(map(by_score, ranked))
+    tied = list(compress(range(len(scores) - 1), map(eq, scores, scores[1:])))
+    if not tied:
+        return ranked
+    out = ranked
+    start = end = tied[0]
+    for at in [*tied[1:], -2]:  # (-2: a sentinel that ends the last run)
+        if at == end + 1:
+            end = at
+            continue
+        run = ranked[start : end + 2]
+        again = _in_file_order(run, trails)
+        if again is not run:
+            if out is ranked:
+                out = list(ranked)
+            out[start : end + 2] = again
+        start = end = at
+    return out
+
+
+def _in_file_order(run: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
+    """``run`` (tied, by id) with each file's passages in its places by (first line, id)."""
+    slots: dict[str, list[int]] = {}
+    for at, s in enumerate(run):
+        if trail := trails.get(s.id):
+            slots.setdefault(sections(trail)[0], []).append(at)
+    out = run
+    for places in slots.values():
+        if len(places) < 2:
+            continue
+        mine = [run[at] for at in places]
+        ordered = sorted(mine, key=lambda s: (_line_key(trails[s.id]), s.id))
+        if ordered != mine:
+            if out is run:
+                out = list(run)
+            for at, s in zip(places, ordered, strict=True):
+                out[at] = s
+    return out
+
+
+def _line_key(trail: str) -> int:
+    line = first_line(trail)
+    return _NO_LINE if line is None else line
+
+
+_NO_LINE = 1 << 62  # a passage with no line range after those with one
