@@ -251,7 +251,8 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         dropped = tuple(units.expand(dropped))
     # Clustering changes which beliefs are packed, not how relevant each is: the result
     # lists them by score (``ranked``'s order), so a model reads the best first either way.
-    packed_standing = picked(ranked, chosen, standing, tails, content, cluster_of)
+    # (``filled``: ``ranked``'s ids in its order, the groups aside not expanded)
+    packed_standing = picked(ranked, chosen, standing, tails, content, cluster_of, filled)
     packed_ids = list(map(_FIRST, map(_FIRST, packed_standing)))
     known = classes.of_packed(packed_ids)  # for the result
     out = (

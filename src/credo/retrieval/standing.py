@@ -33,27 +33,31 @@ def picked(
     tails: "Mapping[str, Relevant]",
     texts: "MutableMapping[str, str] | None" = None,
     clusters: "dict[str, int] | None" = None,
+    ids: "list[str] | None" = None,
 ) -> "list[tuple[Scored, Standing]]":
     """The packed beliefs in rank order with their standing: a group kept aside
     (``Currency.tails``) gives its others right after its leader, at its score, each
     brought along by it (``currency``'s ranking, expanded where it is packed); their texts
     go in ``texts``, when given, and each in its leader's cluster in ``clusters``, when it
-    has any. ``chosen``: the packed beliefs of ``ranked``."""
+    has any. ``chosen``: the packed beliefs of ``ranked``; ``ids``: ``ranked``'s ids in its
+    order, when the caller holds them (read instead of each Scored's)."""
     get = standing.get
     # (C-level: the packed ones of the ranking, by their ids)
-    packed = compress(ranked, map(chosen.__contains__, map(_ID, ranked)))
+    packed = compress(ranked, map(chosen.__contains__, map(_ID, ranked) if ids is None else ids))
+    # (``s[0]``, ``s[1]``: a Scored's id and score by index, cheaper than by name)
     if not tails:
-        return [(s, get(s.id, NO_STANDING)) for s in packed]
+        return [(s, get(s[0], NO_STANDING)) for s in packed]
     out: list[tuple[Scored, Standing]] = []
     add = out.append
     group_of = tails.get
     for s in packed:
-        info = group_of(s.id)
+        i = s[0]
+        info = group_of(i)
         if info is None:
-            add((s, get(s.id, NO_STANDING)))
+            add((s, get(i, NO_STANDING)))
             continue
-        add((s, get(s.id) or info[0]))  # (a leader's, unless set since: its entry's first)
-        score = s.score
+        add((s, get(i) or info[0]))  # (a leader's, unless set since: its entry's first)
+        score = s[1]
         rest = info[3]
         # (the others' standing, one for all; one set on one since, e.g. what it hides,
         # comes first: only one that supersedes a belief, ``Relevant``'s eighth field)
@@ -63,9 +67,9 @@ def picked(
         if info[7]:
             out += [(brought_along(m, score), get(m) or said) for m in rest]
             if clusters:
-                clusters.update(zip(rest, repeat(clusters.get(s.id))))  # type: ignore[arg-type]
+                clusters.update(zip(rest, repeat(clusters.get(i))))  # type: ignore[arg-type]
         elif clusters:  # (a Scored made as ``brought_along`` makes it, without the call)
-            cluster = clusters.get(s.id)
+            cluster = clusters.get(i)
             for m in rest:
                 add((_new(Scored, (m, score, {"contradicts": score})), said))
                 clusters[m] = cluster  # type: ignore[assignment]
