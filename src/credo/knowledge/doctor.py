@@ -50,9 +50,10 @@ _WORD = re.compile(r"[^\W_]+")
 # with reST's escape after them: "``File``\s") and a MyST role written straight after a word
 # ("compatible{sup}`1`"). A passage reads such text as one word ("Columns", "compatible1"),
 # so both sides drop them. A role after a space or punctuation keeps its name (":pep:`8`"
-# reads "PEP 8"; reST reads no role glued to a word), and reST's escaped space
-# ("`Column`\ s") stays a separator: chunk/rst reads it as two words.
-_GLUE = re.compile(r"(?<=[^\W_])\{[\w.:+-]+\}(?=`)|`+\\?")
+# reads "PEP 8"; reST reads no role glued to a word). reST's escaped space after a role
+# ("`Column`\ s") stays a separator, and after a literal ("``code``\ s") joins: chunk/rst
+# reads the first as two words and the second as one ("`code`s").
+_GLUE = re.compile(r"(?<=[^\W_])\{[\w.:+-]+\}(?=`)|``\\ |`+\\?")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 # How far apart the words of one belief may lie in the file: its own words, twice over,
 # plus room for what markup adds (link targets, HTML tags). Wider spans are not one text.
