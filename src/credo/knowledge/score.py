@@ -59,6 +59,7 @@ CONCEPTS: dict[str, str] = {
     "contrast": "contrast",
     "contrast_shape": "contrast",
     "no_noun": "contrast",
+    "changeover": "contrast",
     # force
     "deontic": "deontic",
     "directive": "directive",

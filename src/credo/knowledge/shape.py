@@ -107,6 +107,25 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
+    # The team's change of tool: "we moved from json.dumps to orjson", "we've switched off
+    # yarn to pnpm", "Celery was replaced by RQ". It rules the old one out as "X, not Y" does,
+    # though it is told in the past. The team's voice or a named subject, and "from" right
+    # after the verb: "I moved the tests from ..." and "we moved the standup from ..." move a
+    # thing once; "it was replaced by" is about the thing at hand.
+    (
+        "changeover",
+        re.compile(
+            r"""\b(?:we|we'?ve|we\s+have|the\s+team|our\s+team)\s+(?:\w+ly\s+|already\s+|finally\s+)?
+            (?:moved|switched|migrated|changed|transitioned)\s+(?:everything\s+|over\s+)?
+            (?:from|off(?:\s+of)?|away\s+from)\s+[\w`'./@+-]+(?:\s+[\w`'./@+-]+){0,3}?
+            \s+(?:to|over\s+to|onto)\s+[\w`.@]
+            |\bwe(?:'?ve|\s+have)?\s+(?:\w+ly\s+|already\s+|finally\s+)?replaced\s+
+            (?!(?:it|this|that|them|these|those)\b)[\w`'./@+-]+(?:\s+[\w`'./@+-]+){0,3}?\s+with\s+[\w`.@]
+            |^(?!(?:it|this|that|they|these|those)\b)(?:[\w`'./@+-]+\s+){1,4}?(?:was|were|has\s+been|
+            have\s+been|got)\s+replaced\s+(?:by|with)\s+[\w`.@]""",
+            _I,
+        ),
+    ),
     # A request about how the agent works in general.
     (
         "agent_behaviour",
@@ -241,6 +260,7 @@ GATES: dict[str, tuple[str, ...]] = {
         "moved off",
     ),
     "contrast_shape": (" over ", "instead of", "rather than", "not", "only"),
+    "changeover": ("from", " off", "replaced"),
     "opinion": (
         "is ",
         "are ",

@@ -510,8 +510,8 @@ def term_patterns() -> TermPatterns:
     return TermPatterns(
         re.compile(
             rf"""\b(?:never|don'?t|do\s+not|dont|stop|avoid|no\s+longer|not|instead\s+of|
-            rather\s+than|in\s+place\s+of|over|without|ban|drop|remove|
-            (?:moved|switched|migrated)\s+(?:away\s+)?from)
+            rather\s+than|in\s+place\s+of|over|without|ban|drop|remove|replaced(?!\s+(?:by|with)\b)|
+            (?:moved|switched|migrated)\s+(?:(?:away\s+)?from|off(?:\s+of)?))
             (?:\s+(?:ever|again|use|using|run|running|add|adding|call|calling|install|installing|
             import|importing|write|writing|touch|touching|commit|committing|put|putting|pick|
             choose|the|a|an|any|every|each|all|on|to|with|be|via|in|into))*\s+{TERM}""",
@@ -520,7 +520,8 @@ def term_patterns() -> TermPatterns:
         re.compile(
             rf"""\b(?:use|using|prefer|with|switch\s+to|switched\s+to|moved\s+to|migrate\s+to|
             migrated\s+to|stick\s+(?:to|with)|go\s+with|is\s+on\s+port|on\s+port|is|are|be|
-            standardi[sz]ed\s+on|(?:moved|switched|migrated)\s+(?:away\s+)?from\s+{_TERM_BARE}\s+to)
+            standardi[sz]ed\s+on|replaced\s+(?:by|with)|replaced\s+{_TERM_BARE}\s+with|
+            (?:moved|switched|migrated)\s+(?:(?:away\s+)?from|off(?:\s+of)?)\s+{_TERM_BARE}\s+to)
             (?:\s+(?:the|a|an|only|always))*\s+{TERM}""",
             _I | re.VERBOSE,
         ),
@@ -536,5 +537,5 @@ STOP_TERMS = frozenset(
     with and or but not no be is are was were do does did use using always never ever just
     only also any all some very really please here there then so than as from into onto
     one ones thing things way stuff them they he she his her us if when while again more
-    anymore longer instead rather""".split()
+    anymore longer instead rather right wrong quite correct true""".split()
 )

@@ -15,6 +15,11 @@ __all__ = ["clean_sentence", "statement_terms"]
 
 _WS = re.compile(r"\s+")
 _NEGATION_BEFORE = re.compile(r"(?:n't|\bnot|\bnever|\bstop|\bavoid|\bno)\s*$", re.IGNORECASE)
+# "Celery was replaced by RQ": the subject is what is ruled out (the agent in "by" is asserted).
+_REPLACED = re.compile(
+    rf"{sig.TERM}\s+(?:was|were|has\s+been|have\s+been|got)\s+replaced\s+(?:by|with)\b",
+    re.IGNORECASE,
+)
 
 
 def _term(raw: str) -> str:
@@ -35,7 +40,7 @@ def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What the statement rules out and what it prescribes, for supersession matching."""
     patterns = sig.term_patterns()
     negated: list[str] = []
-    for match in patterns.negated.finditer(clean):
+    for match in (*patterns.negated.finditer(clean), *_REPLACED.finditer(clean)):
         term = _term(match.group(1))
         if term and term not in negated:
             negated.append(term)
