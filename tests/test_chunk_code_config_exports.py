@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from credo.knowledge.chunk.code import split_code
+from credo.knowledge.chunk.code import _shared_rows, split_code
 from tests.conftest import CliRun
 
 SETTINGS_TS = 'export = {\n  server: { port: 4321, host: "dev.local" },\n  retries: 3,\n};\n'
@@ -135,3 +138,33 @@ def test_which_member_like_comments_are_code(comment: str, dead: bool) -> None:
     text = f"module.exports = {{\n  {comment}\n  handshakeTimeoutMs: 5000,\n  retries: 3,\n}};\n"
     body = "\n".join(t for _, t in _blocks(text))
     assert (comment[3:] not in body) is dead, body
+
+
+class _Placed(NamedTuple):
+    start: tuple[int, int]
+    last: int
+
+
+def _shared_plainly(configs: list[_Placed]) -> list[tuple[bool, list[int]]]:
+    """The rule as first written: every other export scanned for each (quadratic)."""
+    return [
+        (
+            any(o.start < c.start and o.last >= c.start[0] for o in configs if o is not c),
+            sorted(o.start[1] for o in configs if o.start > c.start and o.start[0] == c.last),
+        )
+        for c in configs
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 6), st.integers(0, 5), st.integers(0, 3)).map(
+            lambda t: _Placed((t[0], t[1]), t[0] + t[2])
+        ),
+        max_size=12,
+    )
+)
+def test_shared_rows_match_the_plain_scan(configs: list[_Placed]) -> None:
+    got = [(before, sorted(after)) for before, after in _shared_rows(configs)]  # type: ignore[arg-type]
+    assert got == _shared_plainly(configs)

@@ -209,12 +209,12 @@ def _config_chunks(configs: list[ConfigValue], lines: list[str]) -> list[Chunk]:
     from credo.knowledge.chunk.config import JS_COMMENT_MARKS, is_camel, key_chunks
 
     chunks: list[Chunk] = []
-    for config in configs:
+    for config, (before, after) in zip(configs, _shared_rows(configs), strict=True):
         rows = list(lines)  # (a copy, then its holes blanked: one pass per hole, not per line)
         for row in config.holes:
             if row < len(rows):
                 rows[row] = ""
-        _own_part(rows, config, configs)
+        _own_part(rows, config, before, after)
         blank = range(config.first, min(config.last, len(lines) - 1) + 1)
         paragraphs = frozenset(row for row in blank if not lines[row].strip())
         for chunk in key_chunks(
@@ -232,14 +232,39 @@ def _config_chunks(configs: list[ConfigValue], lines: list[str]) -> list[Chunk]:
     return chunks
 
 
-def _own_part(rows: list[str], config: ConfigValue, configs: list[ConfigValue]) -> None:
+def _shared_rows(configs: list[ConfigValue]) -> list[tuple[bool, list[int]]]:
+    """For each config: whether another export's text is on its first row before it (one
+    that starts earlier and ends on or after that row), and the columns where others start
+    later on its last row. One sort and a running maximum: a minified module holds
+    thousands of exports, and a scan of all of them for each was quadratic."""
+    order = sorted(range(len(configs)), key=lambda i: configs[i].start)
+    starts_on: dict[int, list[tuple[int, int]]] = {}
+    for config in configs:
+        starts_on.setdefault(config.start[0], []).append(config.start)
+    shared: list[tuple[bool, list[int]]] = [(False, [])] * len(configs)
+    reach = -1  # the furthest last row of the exports that start strictly before
+    position = 0
+    while position < len(order):
+        start = configs[order[position]].start
+        group = position
+        while group < len(order) and configs[order[group]].start == start:
+            group += 1
+        for index in order[position:group]:
+            config = configs[index]
+            after = [s[1] for s in starts_on.get(config.last, ()) if s > start]
+            shared[index] = (reach >= start[0], after)
+        reach = max(reach, *(configs[i].last for i in order[position:group]))
+        position = group
+    return shared
+
+
+def _own_part(rows: list[str], config: ConfigValue, before: bool, after: list[int]) -> None:
     """Exports that share a row (``exports.a={...};exports.b={...}``, a minified module)
     each keep their own part of it: from where `config` starts, when another export's text
-    is on that row before it, to where the next export starts on its last row. Else their
-    passages would hold the same line, and one belief both names."""
+    is on that row before it (``before``), to where the next export starts on its last row
+    (the least of ``after``). Else their passages would hold the same line, and one belief
+    both names."""
     row, column = config.start
-    before = any(o.start < config.start and o.last >= row for o in configs if o is not config)
-    after = [o.start[1] for o in configs if o.start > config.start and o.start[0] == config.last]
     if not (before or after) or config.last >= len(rows):
         return
     if before and rows[row]:
