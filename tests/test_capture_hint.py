@@ -39,7 +39,9 @@ def _hook(tmp_path: Path, event: str, payload: dict[str, object], cwd: Path) -> 
     return done.stdout.decode()
 
 
-def test_a_captured_belief_shows_its_transcript_short_and_charged(tmp_path: Path) -> None:
+def captured_project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A project whose correction the prompt hook captured from a transcript under the
+    fake home's ``~/.claude/projects``, and the hook input of that session."""
     project = tmp_path / "proj"
     (project / ".git").mkdir(parents=True)
     with Memory(project / ".credo" / "memory.db", root=project) as memory:
@@ -56,6 +58,13 @@ def test_a_captured_belief_shows_its_transcript_short_and_charged(tmp_path: Path
     }
     _hook(tmp_path, "prompt", {**said, "prompt": CORRECTION}, project)
     wait_for(lambda: captured_count(project) > 0)
+    return project, said
+
+
+def test_a_captured_belief_shows_its_transcript_short_and_charged(tmp_path: Path) -> None:
+    project, said = captured_project(tmp_path)
+    transcript = Path(said["transcript_path"])
+    transcripts = transcript.parent
     block = _hook(tmp_path, "prompt", {**said, "prompt": "which tool installs packages?"}, project)
     line = next(x for x in block.splitlines() if "pnpm" in x)
     assert str(transcripts) not in block and "file://" not in block, block

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from credo import Memory
 from credo.store import bulk
 from credo.store.bulk import BULK_DDL_ROWS
+from tests.test_bulk_plain_text import _index
 
 _PIECES = st.sampled_from(
     [
@@ -35,16 +36,6 @@ def _write(path: Path, items: list[tuple[str, str | None]]) -> Path:
     ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
-
-
-def _index(memory: Memory) -> list[tuple[Any, ...]]:
-    conn = memory.store.conn
-    conn.execute(
-        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab USING fts5vocab(main, beliefs_fts, instance)"
-    )
-    return conn.execute(
-        "SELECT term, doc, col, offset FROM temp.vocab ORDER BY 1, 2, 3, 4"
-    ).fetchall()
 
 
 def _load(folder: Path, batches: list[list[tuple[str, str | None]]], view: bool) -> Any:

@@ -9,27 +9,13 @@ import json
 from pathlib import Path
 
 from credo.memory import Memory
-from tests.test_capture_hint import HINT, SESSION, _hook
-from tests.test_hook_events import CORRECTION, captured_count, wait_for, write_transcript
+from tests.test_capture_hint import HINT, _hook, captured_project
 
 
 def test_session_start_shows_a_captured_belief_s_transcript_short(tmp_path: Path) -> None:
-    project = tmp_path / "proj"
-    (project / ".git").mkdir(parents=True)
-    with Memory(project / ".credo" / "memory.db", root=project) as memory:
-        memory.remember("Deploys go through the staging cluster first")
-    transcripts = tmp_path / "home" / ".claude" / "projects" / ("-" + "-".join(project.parts[1:]))
-    transcripts.mkdir(parents=True)
-    transcript = transcripts / f"{SESSION}.jsonl"
-    write_transcript(transcript, [("how do deploys work?", "Staging."), ("and tags?", "Yes.")])
-    said = {
-        "session_id": SESSION,
-        "transcript_path": str(transcript),
-        "cwd": str(project),
-        "hook_event_name": "UserPromptSubmit",
-    }
-    _hook(tmp_path, "prompt", {**said, "prompt": CORRECTION}, project)
-    wait_for(lambda: captured_count(project) > 0)
+    project, said = captured_project(tmp_path)
+    transcript = Path(said["transcript_path"])
+    transcripts = transcript.parent
     with Memory(project / ".credo" / "memory.db", root=project) as memory:
         for (belief,) in memory.store.conn.execute("SELECT belief_id FROM captures").fetchall():
             memory.lock(belief)  # (a lock: SessionStart shows it whatever its use)
