@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from credo.knowledge.encoding import decode_text
 from tests.conftest import CliRun
+from tests.test_ingest_encoding import _anchors
 
 KOI8 = '# -*- coding: koi8-r -*-\n"""Редактор строк читает заметки о погоде."""\n\nVERSION = 1\n'
 POLISH = (
@@ -25,15 +26,6 @@ POLISH = (
 STALE = '# -*- coding: latin-1 -*-\n"""Crème brûlée notes kept in UTF-8 now."""\n'
 # The cookie names an encoding the bytes are not in: the guess (cp1252) reads them.
 WRONG = '# coding: shift_jis\n"""Café notes about the naïve barista."""\n'
-
-
-def _anchors(run: CliRun, query: str) -> dict[str, str]:
-    found = json.loads(run("search", query, "--json", check=True).stdout)
-    return {
-        anchor["doc_uri"].partition("#")[0]: anchor["doc_uri"].partition("#")[2]
-        for belief in found["beliefs"]
-        for anchor in belief["doc_anchors"]
-    }
 
 
 def test_python_files_are_read_in_the_encoding_their_cookie_declares(tmp_path: Path) -> None:
