@@ -47,7 +47,7 @@ def _lines() -> re.Pattern[str]:
 def _test_path() -> re.Pattern[str]:
     return re.compile(
         r"(?:^|/)(?:tests?|testing|__tests__)/"
-        r"|(?:^|/)(?:test_[^/]*\.py|[^/]*_test\.py|conftest\.py|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?)$"
+        r"|(?:^|/)(?:test_[^/]*\.py|[^/]*_test\.(?:py|go)|conftest\.py|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?)$"
     )
 
 
