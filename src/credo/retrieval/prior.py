@@ -21,9 +21,10 @@ where the behaviour is done, not where it is exercised. Measured (docs/BENCHMARK
 Ranking, fifteenth pass): with their tests beside the source, credo's figures fell more
 than the lexical baselines' on four held-out projects. `rank.compose` weighs test code's
 lanes by `rank.Weights.tests`, except for a question that names tests itself
-(`asks_for_tests`). Told by the path: a folder ``test``, ``tests``, ``testing`` or
-``__tests__``, or a file ``test_*``, ``*_test.py``, ``conftest.py``, ``*.test.js``,
-``*.spec.ts``...
+(`asks_for_tests`) or names a test file ("errors_test.go: what is expected..."; the pipeline
+tells it by the doc lane's matches). Told by the path: a folder ``test``, ``tests``,
+``testing`` or ``__tests__``, or a file ``test_*``, ``*_test.py``, ``*_test.go`` (the name
+the go tool requires of a test file), ``conftest.py``, ``*.test.js``, ``*.spec.ts``...
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
