@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from credo import Memory
-from credo.retrieval.prior import asks_for_tests, is_history, is_test
+from credo.retrieval.prior import asks_for_tests, is_history, is_test, weighed_tests
 from credo.retrieval.rank import Weights, compose, compose_reference
 
 
@@ -174,3 +174,20 @@ def test_a_question_naming_a_test_file_keeps_its_weight(tmp_path: Path) -> None:
         unnamed = memory.retrieve("how long does a failed attempt wait?")
     assert "tests" not in next(b.lanes for b in named.beliefs if "test_delay" in b.content)
     assert "tests" in next(b.lanes for b in unnamed.beliefs if "test_delay" in b.content)
+
+
+@pytest.mark.parametrize(
+    ("words", "named", "weighed"),
+    [
+        (["how", "is", "an", "error", "handled"], [], {"t"}),
+        (["which", "test", "covers", "errors"], [], set()),
+        (["what", "is", "expected"], ["t"], set()),  # errors_test.go named
+        (["what", "is", "expected"], ["c"], {"t"}),  # errors.go named
+        (["what", "is", "expected"], ["gone"], {"t"}),  # a named belief not a candidate
+    ],
+)
+def test_test_code_weighs_less_unless_the_question_names_tests_or_a_test_file(
+    words: list[str], named: list[str], weighed: set[str]
+) -> None:
+    trails = {"c": "errors.go › HandleExitCoder L74-L100", "t": "errors_test.go › TestExit L1-L9"}
+    assert weighed_tests(words, trails, named) == weighed

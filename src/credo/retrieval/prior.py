@@ -30,7 +30,7 @@ the go tool requires of a test file), ``conftest.py``, ``*.test.js``, ``*.spec.t
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache, lru_cache
 
 from credo.store.changelog import is_changelog_path
@@ -85,3 +85,15 @@ def asks_for_tests(terms: Iterable[str]) -> bool:
     """True when the query's words (as `query_terms` gives them) name tests: then a test
     is what it is about, and test code keeps its full weight."""
     return any(term.lower() in _TEST_STEMS for term in terms)
+
+
+def weighed_tests(
+    terms: Iterable[str], trails: Mapping[str, str], named: Iterable[str]
+) -> set[str]:
+    """The candidates (`trails`: id -> trail) whose lanes weigh `rank.Weights.tests`: test
+    code, unless the question names tests (`asks_for_tests`) or a test file: one of the
+    `named` beliefs (the doc lane's, anchored in a file the question names) is test code
+    ("errors_test.go: what is expected..." asks for that file as "which test..." does)."""
+    if asks_for_tests(terms) or any(is_test(trails[i]) for i in named if i in trails):
+        return set()
+    return {i for i, trail in trails.items() if is_test(trail)}
