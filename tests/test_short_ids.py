@@ -312,3 +312,23 @@ def test_shown_gives_each_id_its_listed_form_in_any_order_asked(
             expected.setdefault(belief_id, form)
     assert shown.changed() == expected
     assert list(shown.changed()) == list(expected)
+
+
+def test_with_a_warm_index_s_answers_shown_makes_no_pass_over_the_candidates() -> None:
+    """Given ``sharing`` (every derived id's answer, made at index read), ``Shown`` looks
+    each id up alone as it is asked for: the candidates are not even sorted out into
+    derived and chosen (``_derived_flags``'s memo is not asked about them), and the forms
+    are those a listing gives."""
+    from credo.store import short_ids
+
+    derived, chosen = "b" + "7" * 15, "n-warm-only"
+    short_ids._IS_DERIVED.pop(derived, None)
+    short_ids._IS_DERIVED.pop(chosen, None)
+
+    def refused(*_: object) -> list[str]:
+        raise AssertionError("no statement nor range read with the warm answers")
+
+    shown = Shown([derived, chosen], refused, refused, set(), {derived: False})
+    assert derived not in short_ids._IS_DERIVED and chosen not in short_ids._IS_DERIVED
+    assert shown[derived] == derived[:SHORT_CHARS] and shown[chosen] is chosen
+    assert shown.changed() == {derived: derived[:SHORT_CHARS]}
