@@ -270,7 +270,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
             RetrievedBelief,
             (
                 belief_id,
-                content[belief_id],
+                (said := content[belief_id]),  # (one lookup: the _Texts subclass's is generic)
                 score,
                 False,
                 charged[belief_id],
@@ -283,7 +283,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
                 "",
                 strategy,
                 rendered,
-                len(content[belief_id]),
+                len(said),
                 known.get(belief_id, "fact"),
             ),
         )

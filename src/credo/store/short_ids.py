@@ -20,7 +20,6 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from itertools import compress, filterfalse
-from operator import not_
 
 from credo.errors import InvalidInputError
 
@@ -205,21 +204,18 @@ class Shown(dict[str, str]):
         self._sharing = sharing
         self._whole = whole
         self._short = False  # whether any id is shown short (``changed`` lists them)
+        # The others are shown whole (not derived, or another store's), each set as it is
+        # first asked for (``__missing__``): a query lists ~170 candidates and its block
+        # asks for a fraction of them. ``changed`` lists none of them.
+        self._shared = shared
+        if sharing is not None:  # (each id looked up alone as asked: ``_asked`` is never read)
+            self._asked: list[str] = []
+            self._alone: set[str] | None = set()
+            return
         # (C-level: a query in dispute asks for dozens more, the groups' others)
         listed = list(filterfalse(whole.__contains__, candidates)) if whole else candidates
-        flags = _derived_flags(listed)
-        self._asked = asked = list(compress(listed, flags))
-        self._shared = shared
-        self._alone: set[str] | None = None if asked else set()  # (``_alone_ids``)
-        # The others are shown whole (not derived, or another store's): set here in one
-        # C-level pass, not one ``__missing__`` each. ``changed`` lists none of them.
-        if whole:
-            others = list(filterfalse(set(asked).__contains__, candidates))
-        elif not asked:  # (no derived id: every one shown whole, with no pass over them)
-            others = candidates
-        else:
-            others = list(compress(candidates, map(not_, flags)))
-        self.update(zip(others, others, strict=True))
+        self._asked = asked = list(compress(listed, _derived_flags(listed)))
+        self._alone = None if asked else set()  # (``_alone_ids``)
 
     def _alone_ids(self) -> set[str]:
         """The derived candidates whose ``SHORT_CHARS`` prefix no other id starts."""
@@ -243,9 +239,11 @@ class Shown(dict[str, str]):
         return belief_id in self._alone_ids()
 
     def __missing__(self, belief_id: str) -> str:
-        if belief_id in self._whole:
-            shown = belief_id
-        elif self._is_alone(belief_id):
+        # (a candidate not derived, or another store's: shown whole, the common case)
+        if _IS_DERIVED.get(belief_id) is False or belief_id in self._whole:
+            self[belief_id] = belief_id
+            return belief_id
+        if self._is_alone(belief_id):
             shown = belief_id[:SHORT_CHARS]
         else:
             shown = shortest(belief_id, self._lookup)
