@@ -136,9 +136,10 @@ def compose(
     if (not history or weights.history == 1.0) and (not tests or weights.tests == 1.0):
         # No part taken off: a total is its lanes' sum plus its prior, and every candidate
         # usually has the same confidence (no feedback yet), so the same prior.
-        same = set(confidence.values())
-        # (a prior of zero: no part ``posterior``, and nothing added but for x = -0.0)
-        if len(same) == 1 and not posterior * (same.pop() - 0.5):
+        # (one confidence: all equal to the first, as a set would tell, without hashing
+        # each float; a prior of zero: no part ``posterior``, nothing added but to -0.0)
+        given = list(confidence.values())
+        if given and given.count(given[0]) == len(given) and not posterior * (given[0] - 0.5):
             sums = list(map(sum, map(dict.values, parts_of.values())))
             if 0.0 not in sums:  # (x + 0.0 is x but for x = -0.0)
                 totals = sums
