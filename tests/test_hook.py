@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -268,7 +269,7 @@ def test_a_config_passage_keeps_its_lines_in_the_block(tmp_path: Path, project: 
     assert '[tool.ruff.lint]\n| select = ["E", "F", "I"]\n| ignore = ["E501"]' in text, text
     assert "'| ' = the next line of the passage above" in text.splitlines()[0]
     body = text.splitlines()[1:-1]
-    for before, line in zip(body, body[1:], strict=False):
+    for before, line in pairwise(body):
         if line.startswith(GUTTER):  # a passage's next line follows its entry or another
             assert before.startswith(("[", GUTTER)), (before, line)
 
