@@ -267,7 +267,7 @@ def test_a_config_passage_keeps_its_lines_in_the_block(tmp_path: Path, project: 
     assert (done.returncode, done.stderr) == (0, b"")
     text = done.stdout.decode()
     assert '[tool.ruff.lint]\n| select = ["E", "F", "I"]\n| ignore = ["E501"]' in text, text
-    assert "'| ' = the next line of the passage above" in text.splitlines()[0]
+    assert "'| ' = the passage's next line" in text.splitlines()[0]
     body = text.splitlines()[1:-1]
     for before, line in pairwise(body):
         if line.startswith(GUTTER):  # a passage's next line follows its entry or another
