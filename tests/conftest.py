@@ -22,7 +22,9 @@ settings.load_profile("credo")
 
 # A "<" that could close the memory block, or any tag around it, or open one like it
 # (tokens.escape's rule, written again here): what no stored text may put in the block.
-TAG_START = re.compile(r"<\s*(?:/|[a-z][\w.:]*-|credo)|<\s*$", re.IGNORECASE)
+_INVISIBLE = "\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff"  # zero-width, bidi
+TAG_REFERENCE = rf"<(?=[\s{_INVISIBLE}]*(?:$|/|[a-z][\w.:{_INVISIBLE}]*-|credo))"
+TAG_START = re.compile(TAG_REFERENCE, re.IGNORECASE)
 
 # ../shared sits beside the checkout (CI's layout); a worktree nested deeper finds it higher up.
 SHARED = next(
