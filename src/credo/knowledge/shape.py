@@ -23,6 +23,11 @@ __all__ = ["CUES", "GATES", "HARD_VETOES", "VETO_CUES", "gated", "shape_cues", "
 
 _I = re.VERBOSE  # every cue reads the lower-cased sentence: faster than IGNORECASE
 
+# Who speaks for the project in a change of tool: the team's voice ("we", "our team", "the
+# platform team"), not a team of the past or of others ("the old team", "the other team").
+_NOT_OURS = r"(?:old|previous|former|other|next|new)\b"
+_TEAM = rf"(?:we|we'?ve|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team)"
+
 _PRESENT_VERB = r"""(?:is|are|isn'?t|aren'?t|uses?|lives?|goes|go|returns?|runs?|sits?|belongs?|
     comes?|gets?|needs?|has\s+to|have\s+to|must|should|counts?|targets?|supports?|follows?|
     owns?|stays?|extends?|converts?|expects?|hits?|means?|requires?|defaults?\s+to|starts?|
@@ -109,19 +114,27 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     # The team's change of tool: "we moved from json.dumps to orjson", "we've switched off
     # yarn to pnpm", "Celery was replaced by RQ". It rules the old one out as "X, not Y" does,
-    # though it is told in the past. The team's voice or a named subject, and "from" right
-    # after the verb: "I moved the tests from ..." and "we moved the standup from ..." move a
-    # thing once; "it was replaced by" is about the thing at hand.
+    # though it is told in the past. The team's voice ("we", "our team", "the platform team";
+    # not "the old team") or a named subject, and "from" right after the verb: "I moved the
+    # tests from ..." and "we moved the standup from ..." move a thing once; "it was replaced
+    # by" is about the thing at hand. Without "from", only the present perfect of a named
+    # tool: "we've switched to pnpm", "the team has moved over to Poetry" say what holds now;
+    # "we moved to Berlin" tells a story and "we've moved to the new office" names no tool.
     (
         "changeover",
         re.compile(
-            r"""\b(?:we|we'?ve|we\s+have|the\s+team|our\s+team)\s+(?:\w+ly\s+|already\s+|finally\s+)?
+            rf"""\b{_TEAM}\s+(?:has\s+|have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?
             (?:moved|switched|migrated|changed|transitioned)\s+(?:everything\s+|over\s+)?
-            (?:from|off(?:\s+of)?|away\s+from)\s+[\w`'./@+-]+(?:\s+[\w`'./@+-]+){0,3}?
+            (?:from|off(?:\s+of)?|away\s+from)\s+[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?
             \s+(?:to|over\s+to|onto)\s+[\w`.@]
+            |\b(?:we'?ve|we\s+have|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team\s+has)\s+
+            (?:now\s+|\w+ly\s+|already\s+|finally\s+)?(?:moved|switched|migrated|changed|
+            transitioned)\s+(?:everything\s+|over\s+|all\s+[\w-]+\s+)?(?:to|onto)\s+
+            (?!(?:the|a|an|this|that|these|those|my|our|your|their|its|his|her|some|another|
+            next|new|branch|main|master)\b)[\w`.@]
             |\bwe(?:'?ve|\s+have)?\s+(?:\w+ly\s+|already\s+|finally\s+)?replaced\s+
-            (?!(?:it|this|that|them|these|those)\b)[\w`'./@+-]+(?:\s+[\w`'./@+-]+){0,3}?\s+with\s+[\w`.@]
-            |^(?!(?:it|this|that|they|these|those)\b)(?:[\w`'./@+-]+\s+){1,4}?(?:was|were|has\s+been|
+            (?!(?:it|this|that|them|these|those)\b)[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?\s+with\s+[\w`.@]
+            |^(?!(?:it|this|that|they|these|those)\b)(?:[\w`'./@+-]+\s+){{1,4}}?(?:was|were|has\s+been|
             have\s+been|got)\s+replaced\s+(?:by|with)\s+[\w`.@]""",
             _I,
         ),
@@ -260,7 +273,16 @@ GATES: dict[str, tuple[str, ...]] = {
         "moved off",
     ),
     "contrast_shape": (" over ", "instead of", "rather than", "not", "only"),
-    "changeover": ("from", " off", "replaced"),
+    "changeover": (
+        "from",
+        " off",
+        "replaced",
+        "moved ",
+        "switched ",
+        "migrated ",
+        "changed ",
+        "transitioned ",
+    ),
     "opinion": (
         "is ",
         "are ",
@@ -339,6 +361,10 @@ _VETOES = tuple(
         key=lambda cue: cue[0] not in HARD_VETOES,  # hard vetoes are reported first
     )
 )
+_CHANGEOVER = dict(CUES)["changeover"]
+_CHANGEOVER_GATE = GATES["changeover"]
+_PAST = frozenset({"past", "past_subject"})
+_PAST_CUES = {name: pattern for name, pattern in CUES if name in _PAST}
 _SCORED = tuple((n, p, n in _ON_CLEAN, GATES.get(n, ())) for n, p in CUES if n not in VETO_CUES)
 
 
@@ -354,8 +380,14 @@ def shape_veto(clean: str, core: str) -> str | None:
     without its lead-in words), if any."""
     for name, pattern, on_clean, gate in _VETOES:
         if gated(pattern, gate, clean if on_clean else core):
+            if name == "people_claim" and _changeover(core):
+                continue  # "the platform team moved from Consul to etcd": the project's change
             return name
     return None
+
+
+def _changeover(core: str) -> re.Match[str] | None:
+    return _CHANGEOVER.search(core) if gated(_CHANGEOVER, _CHANGEOVER_GATE, core) else None
 
 
 def shape_cues(clean: str, core: str) -> set[str]:
@@ -370,6 +402,8 @@ def shape_cues(clean: str, core: str) -> set[str]:
         fired.add("now")
     if "past_subject" in fired and _PRESENT_PASSIVE.match(core):
         fired.discard("past_subject")  # "Staging is never used for load tests": present, passive
+    if "changeover" in fired:
+        fired -= _told_now(core)
     if fired & {"now", "past_subject"}:
         fired -= {"fact_subject", "bare_subject"}  # "all tests are green now": a state
     if fired & {"bare_subject", "np_please"} and _IMPERATIVE.match(core):
@@ -378,6 +412,29 @@ def shape_cues(clean: str, core: str) -> set[str]:
     if fired & _GENERAL and not fired & _NOW and fired & {"bare_subject", "fact_subject"}:
         fired.add("general_fact")
     return fired
+
+
+def _told_now(core: str) -> set[str]:
+    """The cues a change of tool in ``core`` takes back. Told in the past ("we moved from X to
+    Y", "X was replaced by Y"), it says what holds now: its own verb is no narration (a past
+    elsewhere still counts: "... last week", "... and it broke"), unless a thing at hand was
+    replaced ("the submit button was replaced by a link"). Undone ("... and then back to X",
+    "rolled it back"), it rules nothing out: the change itself goes, and its past stays."""
+    change = _changeover(core)
+    if change is None:
+        return set()
+    rest = f"{core[: change.start()]} {core[change.end() :]}"
+    if _UNDONE.search(core, change.end()):
+        return {"changeover"}
+    if "replaced" in change.group() and change.group().startswith(_DEFINITE):
+        return set()
+    return {name for name in _PAST if not _PAST_CUES[name].search(rest)}
+
+
+_UNDONE = re.compile(
+    r"\b(?:back\s+to|rolled\s+(?:\w+\s+)?back|reverted|(?:went|switched|moved)\s+back)\b"
+)
+_DEFINITE = ("the ", "this ", "that ", "our ", "my ")
 
 
 # A named day is a day of this week, like "tomorrow" ("on Thursday", "Monday's retro"); a
