@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from credo.knowledge.shape_negative import NEGATIVE_CUES
+from credo.knowledge.signals import TOOL_KINDS
 
 __all__ = ["CUES", "GATES", "HARD_VETOES", "VETO_CUES", "gated", "shape_cues", "shape_veto"]
 
@@ -418,15 +419,17 @@ def _told_now(core: str) -> set[str]:
     """The cues a change of tool in ``core`` takes back. Told in the past ("we moved from X to
     Y", "X was replaced by Y"), it says what holds now: its own verb is no narration (a past
     elsewhere still counts: "... last week", "... and it broke"), unless a thing at hand was
-    replaced ("the submit button was replaced by a link"). Undone ("... and then back to X",
-    "rolled it back"), it rules nothing out: the change itself goes, and its past stays."""
+    replaced ("the submit button was replaced by a link"; "the requests library" is a tool).
+    Undone ("... and then back to X", "rolled it back"), it rules nothing out: the change
+    itself goes, and its past stays."""
     change = _changeover(core)
     if change is None:
         return set()
     rest = f"{core[: change.start()]} {core[change.end() :]}"
     if _UNDONE.search(core, change.end()):
         return {"changeover"}
-    if "replaced" in change.group() and change.group().startswith(_DEFINITE):
+    said = change.group()
+    if "replaced" in said and said.startswith(_DEFINITE) and not _TOOL_SUBJECT.search(said):
         return set()
     return {name for name in _PAST if not _PAST_CUES[name].search(rest)}
 
@@ -435,6 +438,7 @@ _UNDONE = re.compile(
     r"\b(?:back\s+to|rolled\s+(?:\w+\s+)?back|reverted|(?:went|switched|moved)\s+back)\b"
 )
 _DEFINITE = ("the ", "this ", "that ", "our ", "my ")
+_TOOL_SUBJECT = re.compile(rf"\b(?:{'|'.join(sorted(TOOL_KINDS))})\s+(?:was|were|has|have|got)\s")
 
 
 # A named day is a day of this week, like "tomorrow" ("on Thursday", "Monday's retro"); a

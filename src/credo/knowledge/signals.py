@@ -496,6 +496,12 @@ SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s+)")
 
 TERM = r"(`[^`\n]{1,40}`|[\w@/+#][\w.@/+#:-]*)"
 _TERM_BARE = TERM.replace("(", "(?:", 1)  # the same, capturing nothing ("moved from X to Y")
+# A last word that only says what kind of thing a name is: "the requests library" names a tool
+# (requests), where "the submit button" names a thing at hand.
+TOOL_KINDS = frozenset(
+    """library libraries lib libs package packages module modules client clients framework
+    tool tools sdk crate crates gem gems plugin plugins wrapper driver""".split()
+)
 # A change of tool's verb and what may stand between it and "from": "migrated everything
 # from Consul to etcd", "switched over from yarn", "moved all services off Heroku onto Fly".
 _CHANGED = r"(?:moved|switched|migrated|changed|transitioned)"

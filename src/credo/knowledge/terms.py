@@ -29,11 +29,6 @@ _NOT_NAME = frozenset(
     """old legacy previous former current existing actually nope nah also btw fyi ok okay well
     oh hey wait since because that which where after before once now yes yeah""".split()
 )
-# A subject's last word that only says what kind of thing the name is.
-_KIND_NOUNS = frozenset(
-    """library libraries lib libs package packages module modules client clients framework
-    tool tools sdk crate crates gem gems plugin plugins wrapper driver""".split()
-)
 
 
 def _replaced_subject(phrase: str) -> str:
@@ -44,7 +39,7 @@ def _replaced_subject(phrase: str) -> str:
     for word in phrase.split():
         low = word.lower()
         found = [] if low in sig.STOP_TERMS or low in _NOT_NAME else [*found, word]
-    if len(found) > 1 and found[-1].lower() in _KIND_NOUNS:
+    if len(found) > 1 and found[-1].lower() in sig.TOOL_KINDS:
         found.pop()
     return " ".join(found)
 
