@@ -29,6 +29,13 @@ _I = re.VERBOSE  # every cue reads the lower-cased sentence: faster than IGNOREC
 _NOT_OURS = r"(?:old|previous|former|other|next|new)\b"
 _TEAM = rf"(?:we|we'?ve|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team)"
 
+# "we've switched to X", "the team has moved over to X", X a name, not "the new office".
+_PERFECT_TO = rf"""\b(?:we'?ve|we\s+have|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team\s+has)\s+
+    (?:now\s+|\w+ly\s+|already\s+|finally\s+)?(?:moved|switched|migrated|changed|transitioned)\s+
+    (?:everything\s+|over\s+|all\s+[\w-]+\s+)?(?:to|onto)\s+
+    (?!(?:the|a|an|this|that|these|those|my|our|your|their|its|his|her|some|another|next|new|
+    branch|main|master)\b)[\w`.@]"""
+
 _PRESENT_VERB = r"""(?:is|are|isn'?t|aren'?t|uses?|lives?|goes|go|returns?|runs?|sits?|belongs?|
     comes?|gets?|needs?|has\s+to|have\s+to|must|should|counts?|targets?|supports?|follows?|
     owns?|stays?|extends?|converts?|expects?|hits?|means?|requires?|defaults?\s+to|starts?|
@@ -118,9 +125,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     # though it is told in the past. The team's voice ("we", "our team", "the platform team";
     # not "the old team") or a named subject, and "from" right after the verb: "I moved the
     # tests from ..." and "we moved the standup from ..." move a thing once; "it was replaced
-    # by" is about the thing at hand. Without "from", only the present perfect of a named
-    # tool: "we've switched to pnpm", "the team has moved over to Poetry" say what holds now;
-    # "we moved to Berlin" tells a story and "we've moved to the new office" names no tool.
+    # by" is about the thing at hand.
     (
         "changeover",
         re.compile(
@@ -128,15 +133,26 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             (?:moved|switched|migrated|changed|transitioned)\s+(?:everything\s+|over\s+)?
             (?:from|off(?:\s+of)?|away\s+from)\s+[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?
             \s+(?:to|over\s+to|onto)\s+[\w`.@]
-            |\b(?:we'?ve|we\s+have|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team\s+has)\s+
-            (?:now\s+|\w+ly\s+|already\s+|finally\s+)?(?:moved|switched|migrated|changed|
-            transitioned)\s+(?:everything\s+|over\s+|all\s+[\w-]+\s+)?(?:to|onto)\s+
-            (?!(?:the|a|an|this|that|these|those|my|our|your|their|its|his|her|some|another|
-            next|new|branch|main|master)\b)[\w`.@]
             |\bwe(?:'?ve|\s+have)?\s+(?:\w+ly\s+|already\s+|finally\s+)?replaced\s+
             (?!(?:it|this|that|them|these|those)\b)[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?\s+with\s+[\w`.@]
             |^(?!(?:it|this|that|they|these|those)\b)(?:[\w`'./@+-]+\s+){{1,4}}?(?:was|were|has\s+been|
             have\s+been|got)\s+replaced\s+(?:by|with)\s+[\w`.@]""",
+            _I,
+        ),
+    ),
+    # The same change without "from": only the present perfect of a named thing ("we've
+    # switched to pnpm"; "we've moved to the new office" names none), and only when it answers
+    # a mistake ("Actually we have switched to pnpm.") or says what the new one is for or where
+    # it holds ("we have switched to ruff for linting", "... across the repo"): "we've moved to
+    # Berlin", "we've switched to plan B" and "we've moved to staging" tell news.
+    (
+        "changeover_to",
+        re.compile(
+            rf"""^(?:no|nope|nah|actually|wrong|not\s+quite|that'?s\s+(?:outdated|old|stale|
+            wrong|not\s+right))\b.{{0,30}}?{_PERFECT_TO}
+            |{_PERFECT_TO}[\w`.@/+-]*(?:\s+[\w`.@/+-]+){{0,3}}?\s+(?:for\s+(?!(?:this|now|
+            today|tonight|the\s+moment|the\s+time\s+being|a\s+while|a\s+bit|the\s+demo)\b)\w|
+            everywhere\b|across\b|in\s+(?:all|every)\b)""",
             _I,
         ),
     ),
@@ -251,6 +267,7 @@ _ON_CLEAN = frozenset(
         "repair",
         "project_scope",
         "referent",
+        "changeover_to",
     }
 )
 # Vetoes that a framing for later sessions ("from now on", "Team rule:") does not lift: a
@@ -274,16 +291,8 @@ GATES: dict[str, tuple[str, ...]] = {
         "moved off",
     ),
     "contrast_shape": (" over ", "instead of", "rather than", "not", "only"),
-    "changeover": (
-        "from",
-        " off",
-        "replaced",
-        "moved ",
-        "switched ",
-        "migrated ",
-        "changed ",
-        "transitioned ",
-    ),
+    "changeover": ("from", " off", "replaced"),
+    "changeover_to": ("moved ", "switched ", "migrated ", "changed ", "transitioned "),
     "opinion": (
         "is ",
         "are ",
@@ -364,6 +373,7 @@ _VETOES = tuple(
 )
 _CHANGEOVER = dict(CUES)["changeover"]
 _CHANGEOVER_GATE = GATES["changeover"]
+_CHANGEOVER_TO = dict(CUES)["changeover_to"]
 _PAST = frozenset({"past", "past_subject"})
 _PAST_CUES = {name: pattern for name, pattern in CUES if name in _PAST}
 _SCORED = tuple((n, p, n in _ON_CLEAN, GATES.get(n, ())) for n, p in CUES if n not in VETO_CUES)
@@ -381,7 +391,7 @@ def shape_veto(clean: str, core: str) -> str | None:
     without its lead-in words), if any."""
     for name, pattern, on_clean, gate in _VETOES:
         if gated(pattern, gate, clean if on_clean else core):
-            if name == "people_claim" and _changeover(core):
+            if name == "people_claim" and (_changeover(core) or _CHANGEOVER_TO.search(clean)):
                 continue  # "the platform team moved from Consul to etcd": the project's change
             return name
     return None
