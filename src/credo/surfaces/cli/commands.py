@@ -559,6 +559,11 @@ def doctor(ctx: click.Context, fix: bool, backfill_anchors: bool, as_json: bool)
             + f", missing files: {len(report.missing_files)}, shifted: {len(report.shifted)}"
             + (f", fixed: {len(report.fixed)}" if fix else ""),
         ]
+        if report.transcripts_gone:
+            lines.append(
+                f"  {report.transcripts_gone} captures' transcripts are gone (Claude Code deletes"
+                " old sessions): provenance only, not a problem"
+            )
         moved = {(p.belief_id, p.doc_uri): p.found for p in report.fixed}
         lines += [f"  missing  {p.belief_id}  {p.doc_uri}" for p in report.missing_files]
         lines += [
