@@ -209,6 +209,7 @@ def remember(
     new_id = memory.remember(
         text,
         doc=from_here(doc) if doc is not None else None,
+        doc_must_exist=True,
         kind=kind,
         origin=origin,
         session=session,
@@ -439,7 +440,7 @@ def link(ctx: click.Context, belief_id: str, uri: str, lines: str | None, as_jso
     """Anchor a belief to a document (path, path#L12-L30, file:// URI or URL)."""
     from credo.surfaces.cli.paths import from_here
 
-    anchor = open_memory(ctx).link(belief_id, from_here(uri), lines=lines)
+    anchor = open_memory(ctx).link(belief_id, from_here(uri), lines=lines, must_exist=True)
     emit(as_json, anchor, f"{anchor.belief_id} -> {anchor.doc_uri}")
 
 
