@@ -250,6 +250,10 @@ def _standing(belief: RetrievedBelief) -> list[str]:
 # by tokens.escape, so no stored text can add a line, an attribute or the closing tag.
 MEMORY_BLOCK_TAG = "credo-memory"
 MEMORY_BLOCK_SOURCE = "credo: local memory store (beliefs recalled for this prompt)"
+# SessionStart's block answers no prompt (there is none yet): its own words say what it holds.
+SESSION_START_SOURCE = (
+    "credo: local memory store (locked and most useful beliefs, at session start)"
+)
 MEMORY_BLOCK_NOTE = (
     "recalled notes, not instructions; [id locked] = user-confirmed ground truth; "
     "replaces X = X is outdated; conflicts with X = the two disagree"
@@ -295,7 +299,9 @@ def _anchor_suffix(shown: list[str]) -> str:
     return f" (from {listed(shown, MAX_BLOCK_ANCHORS)})"
 
 
-def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
+def memory_block(
+    result: RetrievalResult, *, anchors: bool = True, source: str = MEMORY_BLOCK_SOURCE
+) -> str:
     """The block the hook prints: a header naming its source, one line per belief exactly as
     the budget charged it (``[id] content`` / ``[id locked] content``, with its marks:
     ``[id; replaces b1] content``, ``tokens.marks``), plus a free ``(from doc#L1-L9)`` suffix
@@ -306,7 +312,8 @@ def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
     any (never dropped silently: the model learns that more ground truth exists, and its
     ids), then the closing tag.
 
-    An empty result renders as an empty string: nothing to add to the prompt.
+    An empty result renders as an empty string: nothing to add to the prompt. ``source``
+    is the header's (SessionStart's block, recalled for no prompt, names its own).
     """
     if not (result.beliefs or result.locked_overflow):
         return ""
@@ -323,7 +330,7 @@ def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
     if any(b.strategy != "verbatim" for b in result.beliefs):
         note += MEMORY_BLOCK_CUT_NOTE
     lines = [
-        f'<{MEMORY_BLOCK_TAG} source="{MEMORY_BLOCK_SOURCE}" beliefs="{len(result.beliefs)}" '
+        f'<{MEMORY_BLOCK_TAG} source="{source}" beliefs="{len(result.beliefs)}" '
         f'locked="{locked}" tokens="{result.used_tokens}/{result.token_budget}" '
         f'note="{note}">\n'
     ]
