@@ -56,6 +56,22 @@ def test_a_document_that_does_not_exist_is_refused(run: CliRun) -> None:
     assert json.loads(run("stats", "--json", check=True).stdout)["anchors"] == 2
 
 
+def test_show_gives_a_passage_s_trail_as_search_does(run: CliRun) -> None:
+    (run.cwd / "api.py").write_text(
+        "class Client:\n"
+        "    def get(self, url):\n"
+        '        """Send a GET request to url and return the response."""\n'
+        "        return url\n",
+        encoding="utf-8",
+    )
+    run("ingest", "api.py", check=True)
+    found = json.loads(run("search", "send a GET request", "--json", check=True).stdout)
+    [hit] = [b for b in found["beliefs"] if b["content"].startswith("def get")]
+    shown = run("show", hit["id"], check=True).stdout
+    assert f"trail:       {hit['trail']}" in shown.splitlines()
+    assert hit["trail"] == "api.py › Client › get L2-L4"
+
+
 def test_import_export_through_cli(run: CliRun, tmp_path: Path) -> None:
     records = tmp_path / "in.jsonl"
     records.write_text(

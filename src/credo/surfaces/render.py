@@ -68,9 +68,12 @@ def when(timestamp: float | None) -> str:
 
 
 def belief_text(belief: Belief, anchors: list[DocAnchor], edges: list[Edge]) -> str:
+    """``credo show``'s text. An ingested passage's trail (file › class › function, its
+    lines) is shown as search shows it: its anchor names the file only."""
     lines = [
         f"id:          {belief.id}",
         f"content:     {belief.content}",
+        *([f"trail:       {belief.trail}"] if belief.trail else []),
         f"kind:        {belief.kind}    origin: {belief.origin}    retention: {belief.retention}",
         f"locked:      {'yes' if belief.locked else 'no'}",
         f"confidence:  {belief.confidence:.3f}  (alpha {belief.alpha:g}, beta {belief.beta:g})",
