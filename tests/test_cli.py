@@ -9,6 +9,8 @@ from tests.conftest import CliRun, credo_in
 
 
 def test_remember_show_stats_round(run: CliRun) -> None:
+    (run.cwd / "ops").mkdir()
+    (run.cwd / "ops" / "deploy.sh").write_text("echo deploy\n" * 9, encoding="utf-8")
     belief_id = run(
         "remember", "Deploys go through ops/deploy.sh", "--doc", "ops/deploy.sh#L1-L9", check=True
     ).stdout.strip()
@@ -33,6 +35,41 @@ def test_remember_show_stats_round(run: CliRun) -> None:
     assert [a["belief_id"] for a in anchors] == [belief_id]
     run("forget", belief_id, check=True)
     assert json.loads(run("show", belief_id, "--json", check=True).stdout)["belief"]["deleted_at"]
+
+
+def test_a_document_that_does_not_exist_is_refused(run: CliRun) -> None:
+    (run.cwd / "real.md").write_text("# Real\n\nA line.\n", encoding="utf-8")
+    belief_id = run("remember", "Deploys go through staging", check=True).stdout.strip()
+    for args in (
+        ("link", belief_id, "nofile.md#L1-L2"),
+        ("remember", "Staging is rebuilt nightly", "--doc", "nofile.md"),
+    ):
+        done = run(*args)
+        assert done.returncode != 0
+        [line] = done.stderr.strip().splitlines()  # one line, naming the path
+        assert "nofile.md" in line and "does not exist" in line
+    stats = json.loads(run("stats", "--json", check=True).stdout)
+    assert (stats["beliefs"], stats["anchors"]) == (1, 0)  # nothing stored on refusal
+    # An existing file and a URL (not fetched) are taken as before.
+    run("link", belief_id, "real.md#L1-L3", check=True)
+    run("link", belief_id, "https://example.com/deploy", check=True)
+    assert json.loads(run("stats", "--json", check=True).stdout)["anchors"] == 2
+
+
+def test_show_gives_a_passage_s_trail_as_search_does(run: CliRun) -> None:
+    (run.cwd / "api.py").write_text(
+        "class Client:\n"
+        "    def get(self, url):\n"
+        '        """Send a GET request to url and return the response."""\n'
+        "        return url\n",
+        encoding="utf-8",
+    )
+    run("ingest", "api.py", check=True)
+    found = json.loads(run("search", "send a GET request", "--json", check=True).stdout)
+    [hit] = [b for b in found["beliefs"] if b["content"].startswith("def get")]
+    shown = run("show", hit["id"], check=True).stdout
+    assert f"trail:       {hit['trail']}" in shown.splitlines()
+    assert hit["trail"] == "api.py › Client › get L2-L4"
 
 
 def test_import_export_through_cli(run: CliRun, tmp_path: Path) -> None:

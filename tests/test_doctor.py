@@ -180,6 +180,36 @@ def test_doctor_fix_names_where_each_anchor_went(tmp_path: Path, root: Path) -> 
     assert line.endswith("docs/guide.md#L5-L8  -> fixed: L8-L11")
 
 
+def test_a_capture_whose_transcript_claude_deleted_is_not_a_missing_file(
+    tmp_path: Path, root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from credo.agent.capture import capture_prompt
+    from credo.surfaces.cli.commands import cli
+
+    db = tmp_path / "cli.db"
+    transcript = tmp_path / "claude" / "3f2a9c1e-session.jsonl"
+    transcript.parent.mkdir()
+    transcript.write_text("{}\n", encoding="utf-8")
+    with Memory(db, root=root) as memory:
+        ingest_paths(memory.store, [root], root=root)
+        said = "Always use httpx.AsyncClient for outgoing requests."
+        assert capture_prompt(memory, said, session="s", transcript=str(transcript), turn=1)
+    transcript.unlink()  # Claude Code's cleanupPeriodDays
+    monkeypatch.chdir(root)
+    runner = CliRunner()
+    result = runner.invoke(cli, ["--db", str(db), "doctor"])
+    assert result.exit_code == 0, result.output
+    assert "missing files: 0" in result.output
+    assert "1 captures' transcripts are gone" in result.output
+    # A document the user keeps still fails when it goes.
+    (root / "docs" / "deploy.md").unlink()
+    result = runner.invoke(cli, ["--db", str(db), "doctor", "--json"])
+    assert result.exit_code == 1
+    assert '"transcripts_gone": 1' in result.output
+
+
 def test_backfill_writes_anchors_from_ingest_log_sources(mem: Memory, root: Path) -> None:
     # Beliefs written before belief_documents existed: the log knows their source file.
     install = bid(GUIDE_INSTALL)

@@ -119,6 +119,9 @@ def test_session_start_gives_the_locks_as_additional_context(tmp_path: Path, pro
     output = json.loads(done.stdout)["hookSpecificOutput"]
     assert output["hookEventName"] == "SessionStart"
     assert f"[rule-main locked] {LOCKED}" in output["additionalContext"]
+    # There is no prompt yet: the header does not say the beliefs were recalled for one.
+    header = output["additionalContext"].splitlines()[0]
+    assert "for this prompt" not in header and "at session start" in header
     again = hook(
         tmp_path, "session-start", base(project, "SessionStart", source="compact"), project
     )

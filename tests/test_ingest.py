@@ -161,6 +161,27 @@ def test_the_summary_names_the_files_left_out_as_secrets(tmp_path: Path, mem: Me
     assert summary.splitlines()[-1] == "left out as holding secrets: tests/fixtures/.netrc"
 
 
+def test_a_stub_beside_its_module_gives_no_passages(tmp_path: Path, mem: Memory) -> None:
+    # more-itertools: recipes.pyi's copy of a signature answered beside the definition.
+    root = tmp_path / "project"
+    source = '''def sliding_window(iterable, n):
+    """Return a sliding window of width n over the iterable."""
+    return zip(*(iterable[i:] for i in range(n)))
+'''
+    stub = "def sliding_window(iterable: Iterable[T], n: int) -> Iterator[tuple[T, ...]]: ...\n"
+    write(root / "pkg" / "recipes.py", source)
+    write(root / "pkg" / "recipes.pyi", stub)
+    write(root / "pkg" / "_speedups.pyi", "def fast_window(n: int) -> int: ...\n")
+    ingest(mem, root / "pkg" / "recipes.pyi")  # a store from before the rule holds the stub
+    assert mem.beliefs_for_doc("pkg/recipes.pyi")
+    report = ingest(mem, root)
+    assert report.skipped.get("stub") == 1
+    assert ("pkg/recipes.pyi", "stub") in report.skipped_files
+    assert mem.beliefs_for_doc("pkg/recipes.pyi") == []  # retired: its module is read
+    assert mem.beliefs_for_doc("pkg/recipes.py")
+    assert mem.beliefs_for_doc("pkg/_speedups.pyi")  # a stub alone is the module's only text
+
+
 def test_ignored_folders_and_files_never_become_beliefs(tree: Path, mem: Memory) -> None:
     ingest(mem, tree)
     texts = " ".join(b.content for b in mem.store.iter_beliefs())

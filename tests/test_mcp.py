@@ -28,6 +28,10 @@ Session = Callable[[Client], Awaitable[None]]
 @pytest.fixture
 def memory(tmp_path: Path) -> Memory:
     (tmp_path / ".git").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "tests").mkdir()
+    for name in ("docs/a.md", "docs/deploy.md", "tests/test_smoke.py"):
+        (tmp_path / name).write_text("# A line.\n" * 10, encoding="utf-8")
     mem = Memory(tmp_path / "memory.db", root=tmp_path)
     yield mem  # type: ignore[misc]
     mem.close()
@@ -318,6 +322,8 @@ def test_search_of_an_empty_store_is_an_empty_result(memory: Memory) -> None:
         ("remember_belief", {"text": "ok", "kind": "gossip"}, "kind 'gossip' must be one of"),
         ("remember_belief", {"text": "ok", "doc": "   "}, "empty"),
         ("remember_belief", {"text": "nul \x00 inside"}, "NUL"),
+        ("remember_belief", {"text": "ok", "doc": "docs/typo.md"}, "typo.md' does not exist"),
+        ("link_document", {"id": "r", "uri": "docs/typo.md#L1-L2"}, "typo.md' does not exist"),
         ("link_document", {"id": "r", "uri": "docs/a.md", "lines": "9-x"}, "9-x"),
         ("list_anchors", {}, "exactly one of id"),
         ("list_anchors", {"id": "r", "doc": "docs/"}, "exactly one of id"),
@@ -345,6 +351,8 @@ def test_errors_are_tool_errors_and_the_server_survives(
         assert {b["id"] for b in still["beliefs"]} == {"r", "s"}
 
     in_process(memory, session)
+    stats = memory.stats()
+    assert (stats.beliefs, stats.anchors) == (2, 0)  # a refusal stores nothing
 
 
 def test_duplicate_edge_and_forgotten_belief_errors(memory: Memory) -> None:
@@ -407,6 +415,7 @@ def server_env(tmp_path: Path) -> dict[str, str]:
 
 def test_stdio_subprocess_serves_every_call(tmp_path: Path) -> None:
     db = tmp_path / "store" / "memory.db"
+    (tmp_path / "RELEASE.md").write_text("Tag vX.Y.Z.\n", encoding="utf-8")
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "credo", "--db", str(db), "mcp"],

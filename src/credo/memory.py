@@ -146,12 +146,15 @@ class Memory(Documents):
         id: str | None = None,
         retention: str | None = None,
         replace: bool = True,
+        doc_must_exist: bool = False,
     ) -> str:
         """Store a belief and return its id.
 
         The same normalised text remembered again (without an explicit id) corroborates the
         existing belief instead of adding a row; a forgotten one is revived. ``doc`` adds a
-        ``manual`` document anchor. ``retention``: its class (None: told from the text).
+        ``manual`` document anchor; with ``doc_must_exist`` a local ``doc`` that is not there
+        raises InvalidInputError before anything is stored. ``retention``: its class (None:
+        told from the text).
         A new (or revived) ``correction`` with ``replace`` SUPERSEDES the one belief it
         clearly replaces, or CONTRADICTS what it disputes, in the same transaction, by
         capture's rule (credo.agent.correction; ``edges`` lists them). Capture passes False:
@@ -173,7 +176,11 @@ class Memory(Documents):
         from credo.knowledge.linker import record_link
 
         root = self._roots().for_doc(doc)
-        anchor = normalise_doc_uri(doc, root=root, strict=True) if doc is not None else None
+        anchor = (
+            normalise_doc_uri(doc, root=root, strict=True, must_exist=doc_must_exist)
+            if doc is not None
+            else None
+        )
         digest = identity.content_hash(content)
         now = time.time()
         with self.store.transaction(), self.store.write_errors():

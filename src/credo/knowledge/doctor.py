@@ -7,6 +7,11 @@ The rules (quoted in the docs):
   soft-deleted (stale) beliefs are skipped: they are kept for audit and their text is
   gone by definition.
 - **Missing file.** The anchor's file does not exist (or is not a readable file).
+- **Gone transcript.** A capture's anchor to the Claude Code transcript it was said in
+  (``credo.agent.capture``: ``manual``, a ``.jsonl`` file, position ``turn N``) is
+  provenance, not a document the user keeps: Claude Code deletes old transcripts
+  (``cleanupPeriodDays``), so a missing one is counted in ``transcripts_gone``, not as a
+  missing file, and the store stays healthy.
 - **Shifted range.** The anchor has a line range (``#L12-L30`` in the URI, else
   ``L12-L30`` in position_hint) and those lines no longer hold the belief's text. Text is
   compared as normalised words: case-folded runs of letters and digits, so markup
@@ -47,6 +52,7 @@ from credo.knowledge.docuri import line_hint, normalise_doc_uri, parse_lines
 from credo.knowledge.encoding import decode_text
 from credo.knowledge.redact import MARKER
 from credo.store import Store
+from credo.tokens import capture_hint
 from credo.types import DocAnchor
 
 # Letters and digits only: "_" and markup characters split words the same way on both sides.
@@ -203,6 +209,7 @@ class DoctorReport:
     ok: int = 0
     skipped: int = 0  # web URLs and anchors of stale beliefs
     notes: int = 0  # of ``ok``: manual anchors that annotate their lines (module docstring)
+    transcripts_gone: int = 0  # captures' transcripts Claude Code has deleted: not a problem
     missing_files: list[AnchorProblem] = field(default_factory=list)
     shifted: list[AnchorProblem] = field(default_factory=list)
     fixed: list[AnchorProblem] = field(default_factory=list)
@@ -261,7 +268,9 @@ def _check_one(
         files[path] = read_file_text(path) if path.is_file() else None
     text = files[path]
     lines = anchor_lines(anchor)
-    if text is None:
+    if text is None and capture_hint(anchor):
+        report.transcripts_gone += 1
+    elif text is None:
         report.missing_files.append(
             AnchorProblem(
                 anchor.belief_id, anchor.doc_uri, anchor.anchor_type, "missing_file", lines

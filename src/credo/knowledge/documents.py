@@ -69,8 +69,11 @@ class Documents:
         anchor_type: str = "manual",
         position_hint: str | None = None,
         lines: str | tuple[int, int] | None = None,
+        must_exist: bool = False,
     ) -> DocAnchor:
-        """Anchor a belief to a document (idempotent on (belief_id, normalised doc_uri))."""
+        """Anchor a belief to a document (idempotent on (belief_id, normalised doc_uri)).
+        ``must_exist``: a local file that is not there raises InvalidInputError, nothing
+        stored (the CLI and MCP ask it: a typo is refused, not kept)."""
         from credo.knowledge.linker import link_belief_to_document
 
         root = self._roots().for_doc(doc_uri)
@@ -83,6 +86,7 @@ class Documents:
             root=root,
             lines=lines,
             source=self.source,
+            must_exist=must_exist,
         )
         if root is not None:
             self._roots().keep(root)

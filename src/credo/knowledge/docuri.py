@@ -7,7 +7,11 @@ URI; web URLs (and any other ``scheme://`` URI) are kept as given. Empty URIs ar
 so is, where a person or an agent writes one (``strict``: ``remember --doc``, ``link``), a
 reference that names nothing: a ``file://`` URI without a path, a web URL without a host, a
 fragment shaped like a line range that is none (``#L10-L5``, ``#L0``). Records and ingest
-keep what an older credo stored so (an export must import).
+keep what an older credo stored so (an export must import). The surfaces where a person or an
+agent types a reference (``link``, ``remember --doc``, MCP ``link_document``,
+``remember_belief``) also ask ``must_exist``: a local file that is not there is refused (a
+typo would be stored silently, and the doctor report it missing from then on); a URL is not
+fetched, and the API's default keeps anchoring a file not written yet.
 """
 
 from __future__ import annotations
@@ -53,12 +57,14 @@ def normalise_doc_uri(
     lines: tuple[int, int] | None = None,
     root_resolved: bool = False,
     strict: bool = False,
+    must_exist: bool = False,
 ) -> NormalisedUri:
     """Normalise a user-given document reference (path, ``file://`` URI or URL).
 
     ``root_resolved``: ``root`` is already ``resolve()``d (an ingest run resolves its root
     once, then names every file of the tree: a ``resolve`` is a system call per folder).
-    ``strict``: refuse a reference that names nothing (the module docstring)."""
+    ``strict``: refuse a reference that names nothing; ``must_exist``: a local file that is
+    not there too (the module docstring)."""
     if not isinstance(raw, str) or not raw.strip():
         raise InvalidInputError("document URI is empty; give a path, file:// URI or URL")
     text = raw.strip()
@@ -91,6 +97,8 @@ def normalise_doc_uri(
     if not base:
         raise InvalidInputError(f"document URI {text!r} has no path before '#'")
     stored = _path_uri(path, root, root_resolved)
+    if must_exist:
+        _require_file(path, root)
     return NormalisedUri(_with_fragment(stored, lines, fragment), hint)
 
 
@@ -112,6 +120,15 @@ def _path_uri(path: Path, root: Path | None, root_resolved: bool = False) -> str
         except ValueError:
             pass
     return "file://" + quote(absolute.as_posix(), safe="/:._-~")
+
+
+def _require_file(path: Path, root: Path | None) -> None:
+    """Refuse a reference to a local file that is not there (read against ``root`` as it
+    is stored)."""
+    absolute = path if path.is_absolute() else (root or Path.cwd()) / path
+    if not absolute.is_file():
+        what = "is a folder, not a file" if absolute.is_dir() else "does not exist"
+        raise InvalidInputError(f"document {str(absolute)[:200]!r} {what}; check the path")
 
 
 def _collapse(path: Path) -> str:

@@ -31,6 +31,7 @@ def link_belief_to_document(
     root: str | os.PathLike[str] | None = None,
     lines: str | tuple[int, int] | None = None,
     source: str = "api",
+    must_exist: bool = False,
 ) -> DocAnchor:
     """Anchor a live belief to a document and return the stored anchor.
 
@@ -47,9 +48,11 @@ def link_belief_to_document(
             folder, as for ``Memory``).
         lines: a line range, ``"12-30"`` or ``(12, 30)``.
         source: the name written to ``ingest_log``.
+        must_exist: refuse a local file that is not there (a URL is not fetched).
 
     Raises:
-        InvalidInputError: an unknown anchor type, an empty URI or a malformed line range.
+        InvalidInputError: an unknown anchor type, an empty URI, a malformed line range or
+            (``must_exist``) a local file that is not there.
         NotFoundError: no live belief has this id.
     """
     if anchor_type not in ANCHOR_TYPES:
@@ -58,7 +61,9 @@ def link_belief_to_document(
         )
     span = parse_lines(lines) if isinstance(lines, str) else lines
     base = Path(root) if root is not None else project_root()  # resolved by normalise
-    normalised = normalise_doc_uri(doc_uri, root=base, lines=span, strict=True)
+    normalised = normalise_doc_uri(
+        doc_uri, root=base, lines=span, strict=True, must_exist=must_exist
+    )
     hint = position_hint if position_hint is not None else normalised.position_hint
     now = time.time()
     with store.transaction(), store.write_errors():

@@ -304,6 +304,7 @@ def prompt_turn(transcript: str, prompt: str) -> int:
 def on_session_start(memory: Memory, payload: dict[str, Any]) -> Outcome:
     """The locks and the most useful beliefs, as SessionStart's ``additionalContext``."""
     from credo.agent.startup import session_start
+    from credo.surfaces.render import SESSION_START_SOURCE, memory_block
 
     source = text_field(payload, "source") or "startup"
     result = session_start(memory, token_budget=memory.settings.hook.session_start_budget)
@@ -314,6 +315,7 @@ def on_session_start(memory: Memory, payload: dict[str, Any]) -> Outcome:
         session=text_field(payload, "session_id"),
         prompt=None,
         reason=source,
+        block=memory_block(result, source=SESSION_START_SOURCE),
     )
     if not block:
         return Outcome("")

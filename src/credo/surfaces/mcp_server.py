@@ -230,7 +230,12 @@ def build_server(memory: Memory, code: str | None = None) -> MCPServer:
         """
         with guard(), _store(memory, scope) as target:
             belief_id = target.remember(
-                text, doc=doc, kind=kind, origin="agent_inferred", retention=retention
+                text,
+                doc=doc,
+                kind=kind,
+                origin="agent_inferred",
+                retention=retention,
+                doc_must_exist=True,
             )
             belief = target.get(belief_id)
             anchors = target.anchors(belief_id)
@@ -305,7 +310,7 @@ def build_server(memory: Memory, code: str | None = None) -> MCPServer:
         """Anchor a belief to the file (and line range) it is about, so a search that names
         the file finds it and results show where it comes from. Returns the anchor."""
         with guard():
-            anchor = memory.link(id, uri, lines=lines)
+            anchor = memory.link(id, uri, lines=lines, must_exist=True)
         return {"anchor": to_jsonable(anchor)}
 
     @server.tool(title="List document anchors", annotations=READ_ONLY)

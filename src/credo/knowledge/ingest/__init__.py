@@ -34,9 +34,12 @@ The rules (quoted in the docs):
   that a folder's walk now leaves out (a ``.gitignore`` written since) is retired at that
   walk, as a vanished one, unless the same run names it.
 - **Skips** (counted by reason in the report, never an error): ``agent_config`` (see
-  Walk), ``secrets`` (a file that holds credentials itself, never read even when named:
-  ``.env`` and its variants but the example copies, ``.npmrc``, ``.pypirc``, ``.netrc``,
-  ``.pgpass``, ``.git-credentials``; `walk.holds_secrets`), ``unsupported`` (an
+  Walk), ``stub`` (a ``.pyi`` whose module's ``.py`` the same run reads: it only repeats
+  its signatures without their docstrings; one read before is retired; a stub alone is
+  read, `walk.stubs_beside_sources`), ``secrets`` (a file that holds credentials itself,
+  never read even when named: ``.env`` and its variants but the example copies,
+  ``.npmrc``, ``.pypirc``, ``.netrc``, ``.pgpass``, ``.git-credentials``;
+  `walk.holds_secrets`), ``unsupported`` (an
   extension no splitter reads and no name it knows, see `credo.knowledge.chunk.EXTENSIONS`
   and `credo.knowledge.chunk.language.NAMES`, or a ``#`` in the
   path, which a document URI cannot hold), ``outside`` (a link out of the tree, see Walk),

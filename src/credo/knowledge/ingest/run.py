@@ -25,6 +25,7 @@ from credo.knowledge.ingest.walk import (
     hidden_by_walk,
     read_file,
     start_path,
+    stubs_beside_sources,
     unique_names,
     walk_files,
 )
@@ -85,7 +86,12 @@ def ingest_paths(
         run.report.skip(os.fspath(path), "outside")
         with contextlib.suppress(InvalidInputError):  # (such a name was never stored)
             run.outside.add(run.uri(path))
-    files = _nameable(run, files)
+    stubs = set(stubs_beside_sources(files))
+    for path in stubs:  # (the .py beside each is read: the stub only repeats it)
+        with contextlib.suppress(InvalidInputError):  # (such a name was never stored)
+            run.report.skip(run.uri(path), "stub")
+            run.stubs.add(run.uri(path))
+    files = _nameable(run, [f for f in files if f not in stubs])
     run.tree = {run.uri(f): f for f in files}
     run.names = unique_names(files)
     run.packages = Packages(run.root, files, run.is_file)
@@ -259,7 +265,8 @@ def _retire_vanished(run: Run, starts: Sequence[Path], *, vendored: bool) -> Non
     """Files the ledger knows under a walked folder that its walk no longer reads: gone
     from the disk, reached through a link out of the tree, or left out by the walk rules
     (a ``.gitignore`` written since, a folder never entered, a vendored folder unless
-    ``vendored``). A file named in this run is in ``run.tree``, and kept."""
+    ``vendored``, a ``.pyi`` stub beside its ``.py``). A file named in this run is in
+    ``run.tree``, and kept."""
     for start in starts:
         if not os.path.isdir(start):
             continue
@@ -270,6 +277,7 @@ def _retire_vanished(run: Run, starts: Sequence[Path], *, vendored: bool) -> Non
                 continue
             if (
                 row.path not in run.outside
+                and row.path not in run.stubs
                 and file_exists(row.path, run.root)
                 and not hidden_by_walk(
                     _ledger_path(run, row.path), start, run.root, loaded, vendored=vendored

@@ -164,6 +164,7 @@ class Run:
         self.unchanged: set[str] = set()  # URIs of the files found unchanged
         self.deferred: list[Deferred] = []
         self.outside: set[str] = set()  # URIs of files reached by a link out of the tree
+        self.stubs: set[str] = set()  # URIs of .pyi stubs left out beside their .py (walk)
         self._uris: dict[Path, str] = {}
         self._exists: dict[str, bool] = {}  # keyed by the path's text: most are built as text
         self._links: dict[tuple[str, Path], Path | None] = {}

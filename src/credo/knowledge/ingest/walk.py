@@ -76,6 +76,7 @@ SKIP_REASONS = (
     "unreadable",
     "outside",
     "vendored",
+    "stub",
 )
 # A file that now reads as one of these holds none of what was read from it before: its
 # beliefs are retired (a file that cannot be read just now keeps them).
@@ -175,6 +176,20 @@ def walk_files(starts: Sequence[Path], root: Path, *, vendored: bool = False) ->
         folders,
         [path for path in agent if path not in seen],
     )
+
+
+def stubs_beside_sources(files: Sequence[Path]) -> list[Path]:
+    """The ``.pyi`` stubs among ``files`` whose module's ``.py`` is among them too. A stub
+    repeats its module's signatures without their docstrings: read as passages of its own,
+    each answered beside (or above) the definition it copies. Left out (reason ``stub``);
+    a stub without its ``.py`` (a C extension's, a stub-only package) is the module's only
+    text and is read."""
+    names = {os.fspath(path) for path in files}
+    return [
+        path
+        for path in files
+        if path.suffix == ".pyi" and os.fspath(path.with_suffix(".py")) in names
+    ]
 
 
 def _named(folder: Path, starts: Sequence[Path]) -> bool:
@@ -367,7 +382,8 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     past 32 stay text (review71)
 # 30: a Python definition's option decorators (a call with help=: click, typer) give their
 #     strings to its context field (probe73)
-READER_VERSION = 30
+# 31: a .pyi stub whose .py is read in the same walk gives no passages (tidy73)
+READER_VERSION = 31
 
 
 class Read(NamedTuple):

@@ -209,6 +209,7 @@ def remember(
     new_id = memory.remember(
         text,
         doc=from_here(doc) if doc is not None else None,
+        doc_must_exist=True,
         kind=kind,
         origin=origin,
         session=session,
@@ -439,7 +440,7 @@ def link(ctx: click.Context, belief_id: str, uri: str, lines: str | None, as_jso
     """Anchor a belief to a document (path, path#L12-L30, file:// URI or URL)."""
     from credo.surfaces.cli.paths import from_here
 
-    anchor = open_memory(ctx).link(belief_id, from_here(uri), lines=lines)
+    anchor = open_memory(ctx).link(belief_id, from_here(uri), lines=lines, must_exist=True)
     emit(as_json, anchor, f"{anchor.belief_id} -> {anchor.doc_uri}")
 
 
@@ -559,6 +560,11 @@ def doctor(ctx: click.Context, fix: bool, backfill_anchors: bool, as_json: bool)
             + f", missing files: {len(report.missing_files)}, shifted: {len(report.shifted)}"
             + (f", fixed: {len(report.fixed)}" if fix else ""),
         ]
+        if report.transcripts_gone:
+            lines.append(
+                f"  {report.transcripts_gone} captures' transcripts are gone (Claude Code deletes"
+                " old sessions): provenance only, not a problem"
+            )
         moved = {(p.belief_id, p.doc_uri): p.found for p in report.fixed}
         lines += [f"  missing  {p.belief_id}  {p.doc_uri}" for p in report.missing_files]
         lines += [
