@@ -122,7 +122,7 @@ def test_only_notes_gain_and_never_past_the_lane_s_weight_or_their_keyword_share
         "line": {k: v for k, v in line.items() if k in passages},
     }
     candidates = {i: 0.5 for i in set(keyword) | set(lanes["defn"]) | set(lanes["line"])}
-    trails = {i: f"{i}.py L1-L2" for i in passages}
+    trails = {i: f"{i}.py L1-L2" for i in passages if i in candidates}  # (as the pipeline's)
     weights = Weights()
     before = {s.id: s for s in compose(lanes, candidates, weights)}
     after = {

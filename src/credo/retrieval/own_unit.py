@@ -36,11 +36,12 @@ def with_own_units(
     weights: Mapping[str, float],
 ) -> dict[str, dict[str, float]]:
     """``lane_scores`` with each candidate that has no trail (``trails``: id -> trail of
-    the passages among ``candidates``) scored in the lightest unit lane that scored a
-    candidate (``weights``: each lane's weight), by its keyword share; the lane's dict is
-    replaced, never changed in place. The same mapping when nothing is added."""
+    the passages among ``candidates``, and of no other) scored in the lightest unit lane that
+    scored a candidate (``weights``: each lane's weight), by its keyword share; the lane's
+    dict is replaced, never changed in place. The same mapping when nothing is added."""
     keyword = lane_scores.get("bm25f")
-    if not keyword:
+    # (a store of documents: every candidate has a trail; of notes or turns: no unit lane)
+    if not keyword or len(trails) >= len(candidates) or not any(map(lane_scores.get, UNIT_LANES)):
         return lane_scores
     own = [i for i in candidates if i not in trails and keyword.get(i, 0.0) > 0]
     if not own:
