@@ -46,16 +46,17 @@ def with_own_units(
     own = [i for i in candidates if i not in trails and keyword.get(i, 0.0) > 0]
     if not own:
         return lane_scores
+    # (weight, lane, its best among the candidates) of each unit lane that scored one
     active = [
-        (weights.get(lane, 0.0), lane)
+        (weight, lane, top)
         for lane in UNIT_LANES
-        if _best(lane_scores.get(lane, {}), candidates) > 0 and weights.get(lane, 0.0) > 0
+        if (weight := weights.get(lane, 0.0)) > 0
+        and (top := _best(lane_scores.get(lane, {}), candidates)) > 0
     ]
     if not active:
         return lane_scores
-    lane = min(active)[1]
+    _, lane, top = min(active)
     scores = lane_scores[lane]
-    top = _best(scores, candidates)
     best_keyword = _best(keyword, candidates)
     added = dict(scores)
     for belief_id in own:
