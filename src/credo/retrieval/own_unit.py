@@ -69,4 +69,9 @@ def with_own_units(
 def _best(scores: Mapping[str, float], candidates: Collection[str]) -> float:
     """The best score above zero among ``candidates`` (0.0 for none): ``compose``'s
     normaliser."""
-    return max((v for k, v in scores.items() if k in candidates and v > 0), default=0.0)
+    # (C-level passes: no generator step per score)
+    found = map(scores.__getitem__, filter(candidates.__contains__, scores))
+    return max(filter(_ZERO.__lt__, found), default=0.0)
+
+
+_ZERO = 0.0
