@@ -1,10 +1,12 @@
-"""A belief with no trail is its own unit (retrieval/own_unit.py): it takes its keyword
-share in the lighter unit lane that scored a candidate, and nothing else moves."""
+"""A belief with no trail is its own unit (retrieval/own_unit.py): in the lighter unit lane
+that scored a candidate, it takes the lightest unit lane's weight times its keyword share,
+and nothing else moves."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -86,10 +88,9 @@ def test_the_lighter_unit_lane_that_scored_a_candidate_takes_the_share() -> None
     assert out["line"] == lanes["line"] and out["bm25f"] == lanes["bm25f"]
     assert lanes["defn"] == {"code": 6.0}  # never changed in place
     only_line = {"bm25f": lanes["bm25f"], "line": lanes["line"]}
-    assert with_own_units(only_line, ["note", "code", "doc"], trails, DEFAULT_WEIGHTS)["line"] == {
-        "doc": 3.0,
-        "note": 1.5,
-    }
+    # (the line lane alone: the part is still the definition lane's 0.3 times the share)
+    alone = with_own_units(only_line, ["note", "code", "doc"], trails, DEFAULT_WEIGHTS)["line"]
+    assert alone["doc"] == 3.0 and alone["note"] == pytest.approx(1.5 * 0.3 / 0.5)
     assert with_own_units({"bm25f": lanes["bm25f"]}, ["note"], {}, DEFAULT_WEIGHTS) == {
         "bm25f": lanes["bm25f"]
     }
@@ -113,7 +114,7 @@ def test_only_notes_gain_and_never_past_the_lane_s_weight_or_their_keyword_share
     passages: set[str],
 ) -> None:
     """Every passage's parts are what they were; a note's total rises by at most the
-    lighter active unit lane's weight times its keyword share; the ranking of the
+    definition lane's weight (the lightest unit lane's) times its keyword share; the ranking of the
     passages among themselves holds."""
     # The unit lanes score passages only (as their lanes do).
     lanes = {
@@ -140,5 +141,5 @@ def test_only_notes_gain_and_never_past_the_lane_s_weight_or_their_keyword_share
         elif old is not None:
             gain = scored.score - old.score
             share = keyword.get(belief_id, 0.0) / best_keyword
-            bound = min(active) * share if active else 0.0
+            bound = weights.lanes["defn"] * share if active else 0.0
             assert -1e-9 <= gain <= bound + 1e-8
