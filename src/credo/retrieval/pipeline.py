@@ -22,13 +22,7 @@ from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
 from credo.retrieval.bundle import Expanding, Units
 from credo.retrieval.candidate_rows import candidate_rows
-from credo.retrieval.compress import (
-    Carried,
-    Classes,
-    Costs,
-    Known,
-    verbatim_ids,
-)
+from credo.retrieval.compress import Carried, Classes, Costs, Known, verbatim_ids
 from credo.retrieval.graph_lanes import (
     bfs_scores,
     candidate_pairs,
@@ -53,6 +47,7 @@ from credo.retrieval.options import (
     check_options,
     with_default_lanes,
 )
+from credo.retrieval.own_unit import with_own_units
 from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
 from credo.retrieval.prior import is_history, weighed_tests
@@ -568,6 +563,8 @@ def _rank(
     trails = store.trails(list(rows)) if rows else {}
     history = {i for i, trail in trails.items() if is_history(trail)}
     tests = weighed_tests(terms, trails, named)  # test code, unless asked for (prior.py)
+    # A note (no trail) is its own unit: its keyword share in a unit lane (own_unit.py)
+    lane_scores = with_own_units(lane_scores, confidence, trails, options.weights.lanes)
     ranked = compose(lane_scores, confidence, options.weights, history, tests)
     if trails and keyword:  # a section before the one around it (retrieval/specific.py)
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)
