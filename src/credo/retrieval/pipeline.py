@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
 from credo.retrieval.bundle import Expanding, Units
+from credo.retrieval.candidate_rows import candidate_rows
 from credo.retrieval.compress import (
     Carried,
     Classes,
@@ -555,18 +556,15 @@ def _rank(
     # (a set less a dict looks each of the set's ids up in the dict, with its hash kept)
     if missing := pool.difference(known):
         known.update(store.live_unlocked(sorted(missing)))
-    candidates = sorted(pool)
-    rows = {i: row for i in candidates if (row := known.get(i)) is not None}
+    rows, confidence, sessions = candidate_rows(sorted(pool), known)  # (one pass)
     texts = _Texts(rows)  # (id -> text)
     # The session, date and speaker lanes add no candidates: they reorder those above.
     if lanes["session"] and keyword:
-        sessions = {i: row[3] for i, row in rows.items() if row[3] is not None}
         lane_scores["session"] = session_lane(keyword, sessions)
     if lanes["date"] and (dates := windows(text)):
         lane_scores["date"] = date_lane(dates, {i: row[4] for i, row in rows.items()})
     if lanes["speaker"] and terms:
         lane_scores["speaker"] = speaker_lane(set(terms), texts, labels)
-    confidence = {i: row[1] / (row[1] + row[2]) for i, row in rows.items()}
     trails = store.trails(list(rows)) if rows else {}
     history = {i for i, trail in trails.items() if is_history(trail)}
     tests = () if asks_for_tests(terms) else {i for i, t in trails.items() if is_test(t)}
