@@ -5,6 +5,8 @@ beliefs, and the edges among the candidates that clustering reads."""
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Mapping
+from itertools import repeat
+from operator import truediv
 from typing import TYPE_CHECKING
 
 from credo.retrieval.lanes.bfs import expand_hop
@@ -42,10 +44,11 @@ def candidate_pairs(
         return store.pairs_among(ids, min_weight=floor)
     seeds, links = around_seeds
     members = set(ids)
+    # (a Link unpacked, not read by name: a named field is a descriptor call a read)
     pairs = [
-        (link.src, link.dst)
-        for link in links
-        if link.weight >= floor and link.src in members and link.dst in members
+        (src, dst)
+        for src, dst, _kind, weight in links
+        if weight >= floor and src in members and dst in members
     ]
     rest = [i for i in ids if i not in seeds]
     return pairs + store.pairs_among(rest, min_weight=floor) if rest else pairs
@@ -116,7 +119,7 @@ def heat_scores(
     ``keep``, ``lane_best(heat, keep, options.graph_lane_limit, locked)`` of them, taken
     from the series' answer when no lock was met (``heat.best_of``, tested equal)."""
     best = max(seeds.values())
-    scaled = {k: v / best for k, v in seeds.items()}
+    scaled = dict(zip(seeds, map(truediv, seeds.values(), repeat(best)), strict=True))
     taken, cap, limit = hops[: options.heat_hops], options.graph_max_links, options.graph_lane_limit
     picked = None if keep is None or locked is not None else (keep, limit)
     heat = heat_lane(
