@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from credo import Memory
-from credo.retrieval.prior import asks_for_tests, is_history, is_test
+from credo.retrieval.prior import asks_for_tests, is_history, is_test, weighed_tests
 from credo.retrieval.rank import Weights, compose, compose_reference
 
 
@@ -83,12 +83,16 @@ def test_the_page_that_explains_outranks_the_changelog_entry_with_its_words(
         ("conftest.py › fixture L1-L9", True),
         ("src/core/retry.spec.ts L1-L40", True),
         ("lib/axios.test.js L1-L9", True),
+        ("errors_test.go › TestHandleExitCoder L29-L46", True),
+        ("cmd/flag_test.go L1-L9", True),
         (r"C:\project\tests\test_x.py L1-L2", True),
         # Code about testing, or named near it, that is not a project's tests: not one.
         ("src/pytest_plugin/runner.py › run L1-L9", False),
         ("src/contest.py › Contest L1-L9", False),
         ("src/latest/tests_helpers_doc.md L1-L9", False),
         ("src/attestation.py L1-L9", False),
+        ("errors.go › HandleExitCoder L74-L100", False),
+        ("latest.go L1-L9", False),
         ("docs/testing.md › Testing L1-L9", False),
         ("", False),
     ],
@@ -147,3 +151,43 @@ def test_the_code_outranks_the_test_that_exercises_it_unless_tests_are_asked_for
     assert "def delay" in code.beliefs[0].content
     assert "tests" in next(b.lanes for b in code.beliefs if "test_delay" in b.content)
     assert "tests" not in next(b.lanes for b in asked.beliefs if "test_delay" in b.content)
+
+
+def test_a_question_naming_a_test_file_keeps_its_weight(tmp_path: Path) -> None:
+    """A question that opens with "test_backoff.py:" asks for that test code."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "src" / "backoff.py").write_text(
+        "def delay(attempt: int) -> float:\n"
+        '    """Wait twice as long after each failed attempt."""\n'
+        "    return 2.0**attempt\n"
+    )
+    (tmp_path / "tests" / "test_backoff.py").write_text(
+        "from backoff import delay\n\n\n"
+        "def test_delay_doubles() -> None:\n"
+        "    # a failed attempt waits twice as long as the one before\n"
+        "    assert delay(3) == 2 * delay(2)\n"
+    )
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path / "src" / "backoff.py", tmp_path / "tests" / "test_backoff.py")
+        named = memory.retrieve("test_backoff.py: how long does a failed attempt wait?")
+        unnamed = memory.retrieve("how long does a failed attempt wait?")
+    assert "tests" not in next(b.lanes for b in named.beliefs if "test_delay" in b.content)
+    assert "tests" in next(b.lanes for b in unnamed.beliefs if "test_delay" in b.content)
+
+
+@pytest.mark.parametrize(
+    ("words", "named", "weighed"),
+    [
+        (["how", "is", "an", "error", "handled"], [], {"t"}),
+        (["which", "test", "covers", "errors"], [], set()),
+        (["what", "is", "expected"], ["t"], set()),  # errors_test.go named
+        (["what", "is", "expected"], ["c"], {"t"}),  # errors.go named
+        (["what", "is", "expected"], ["gone"], {"t"}),  # a named belief not a candidate
+    ],
+)
+def test_test_code_weighs_less_unless_the_question_names_tests_or_a_test_file(
+    words: list[str], named: list[str], weighed: set[str]
+) -> None:
+    trails = {"c": "errors.go › HandleExitCoder L74-L100", "t": "errors_test.go › TestExit L1-L9"}
+    assert weighed_tests(words, trails, named) == weighed
