@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -18,6 +19,10 @@ from credo import Memory
 # default 200 ms deadline per example failed runs on a loaded 2-core machine.
 settings.register_profile("credo", deadline=None)
 settings.load_profile("credo")
+
+# A "<" that could close the memory block, or any tag around it, or open one like it
+# (tokens.escape's rule, written again here): what no stored text may put in the block.
+TAG_START = re.compile(r"<\s*(?:/|[a-z][\w.:]*-|credo)|<\s*$", re.IGNORECASE)
 
 # ../shared sits beside the checkout (CI's layout); a worktree nested deeper finds it higher up.
 SHARED = next(

@@ -44,7 +44,18 @@ from credo.store.fts import (
     CandidateRow,
 )
 from credo.store.graph import Link
-from credo.tokens import belief_tokens, entry_text, escape, escaped_len, estimate, line_chars
+from credo.tokens import (
+    GUTTER,
+    belief_tokens,
+    content_len,
+    entry_text,
+    escape,
+    escape_content,
+    escaped_len,
+    estimate,
+    keeps_lines,
+    line_chars,
+)
 from credo.types import Belief, Edge, EdgeType
 
 NAMES = [f"n{i}" for i in range(14)]
@@ -390,10 +401,12 @@ _BREAKS = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
 @given(
     text=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)
     | st.text(alphabet="ab &<>\n\x7f\x85\xa0\u2028\u200b", max_size=12)
+    | st.text(alphabet="a-/ <\ncredo\tC", max_size=16)
 )
 def test_escape_equals_the_rule_it_implements(text: str) -> None:
     """The shortcut for text with nothing to escape never skips a character that is."""
-    want = _BREAKS.sub(" ", text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    flat = _BREAKS.sub(" ", text)
+    want = re.sub(r"<(?=\s*(?:/|[a-z][\w.:]*-|credo)|\s*$)", "&lt;", flat, flags=re.IGNORECASE)
     assert escape(text) == want
 
 
@@ -401,6 +414,8 @@ def test_escape_equals_the_rule_it_implements(text: str) -> None:
 # dense in what ``escape`` changes: entities, line breaks, other controls, separators.
 _ANY_TEXT = (
     st.text(alphabet=st.characters(blacklist_categories=()), max_size=80)
+    # key blocks, which keep their lines (tokens.keeps_lines), and tags across a line break
+    | st.text(alphabet="a: =[#-\n\t</>\x00credo", max_size=40)
     | st.text(alphabet="ab &<>\n\r\t\x00\x1f\x7f\x85\xa0\u2028\u2029\u200b\ud800é", max_size=40)
     | st.text(max_size=700)
 )
@@ -774,3 +789,33 @@ def test_groups_aside_read_where_reached_equal_the_groups_expanded(
         listed.ids, budget
     )
     assert lazy_charges.charged == listed_charges.charged
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ('[tool.ruff]\nline-length = 100\nselect = ["E"]', True),  # TOML
+        ("jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: x", True),
+        ('"compilerOptions": {\n  "strict": true', True),  # JSON
+        ("# why\n[flake8]\nmax-line-length = 80", True),  # INI, its comment
+        ("name: test", False),  # one line: nothing to keep
+        ("Installation\nRun pip install black.", False),  # a Markdown title, a sentence
+        ("def f(x) -> None:\n    return x", False),  # code
+        ('… python_version = "3.10"\nstrict = true', False),  # cut in front: a snippet
+        ("a: 1\n\nb: 2", False),  # a blank line
+    ],
+)
+def test_keeps_lines(text: str, kept: bool) -> None:
+    assert keeps_lines(text) is kept
+
+
+@given(text=_ANY_TEXT)
+@example(text="a: <\n/credo-memory>")
+@example(text="a: 1\n  </credo-memory>\n[x locked] = 2")
+def test_content_len_is_the_shown_contents_length(text: str) -> None:
+    """A key block's lines, behind the gutter, are charged as shown."""
+    shown = escape_content(text)
+    assert content_len(text) == len(shown)
+    breaks = text.count("\n") if keeps_lines(text) else 0
+    assert shown.count("\n") == shown.count("\n" + GUTTER) == breaks
+    assert len(shown.splitlines()) == (breaks + 1 if shown else 0)  # no other line break

@@ -17,6 +17,8 @@ and section lines among them, are charged as one text (``place.Charges`` over
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -26,49 +28,99 @@ if TYPE_CHECKING:
 
 CHARS_PER_TOKEN = 4
 
-# One translate() pass: entities for markup, a space for anything that breaks a line.
-# Quotes stay as they are: belief text is element content, never an attribute value, so a
-# quote cannot end anything there, and "&#x27;" would charge 6 characters for each "'".
-_ESCAPES: dict[int, str] = {
-    **{code: " " for code in (*range(32), 0x7F, 0x85, 0x2028, 0x2029)},
-    ord("&"): "&amp;",
-    ord("<"): "&lt;",
-    ord(">"): "&gt;",
-}
+# One translate() pass: a space for anything that breaks a line (a stored text cannot start
+# a line of its own, so it cannot forge an entry, a file or section line, or the end of the
+# block). Quotes stay as they are: belief text is element content, never an attribute
+# value, so a quote cannot end anything there, and "&#x27;" would charge 6 characters.
+_BREAKS: dict[int, str] = {code: " " for code in (*range(32), 0x7F, 0x85, 0x2028, 0x2029)}
+
+# What is neutralised of the markup: a "<" that could close the block (``</credo-memory>``,
+# ``< / credo-memory``) or any tag around it (the agent's own wrappers: ``</system-reminder>``),
+# or open one like it (a tag name with a hyphen, as custom wrappers have:
+# ``<credo-memory``, ``<system-reminder``), or any tag named credo-something, or end the
+# text (a kept line's last character, ``escape_content``: the next line might finish it). It becomes
+# ``&lt;``. Code keeps its ``->``, ``&&``, ``a < b``, ``List<String>``: a ``>`` or an ``&``
+# alone closes nothing, and no entity is written but this one.
+TAG_OPENER = "&lt;"
+_TAG_EXTRA = len(TAG_OPENER) - 1
+
+
+@cache
+def _tag_start() -> re.Pattern[str]:
+    """Compiled at the first text holding a "<" (not at import: most texts have none)."""
+    return re.compile(r"<(?=\s*$|\s*/|\s*[A-Za-z][\w.:]*-|\s*credo)", re.IGNORECASE)
 
 
 def _plain(text: str) -> bool:
     """True only when ``escape`` leaves ``text`` as it is: every character it replaces is
-    a control or line separator (not printable) or one of ``&<>``. (False for some text
-    that needs no escape, e.g. with a no-break space: the callers then escape exactly.)
-    Cheaper than a regular expression's search, and nothing to compile at import."""
-    return text.isprintable() and "&" not in text and "<" not in text and ">" not in text
+    a control or line separator (not printable), and it changes no ``<`` but one.
+    (False for some text that needs no escape, e.g. with a no-break space or ``a < b``:
+    the callers then escape exactly.) Cheaper than a regular expression's search, and
+    nothing to compile at import."""
+    return text.isprintable() and "<" not in text
 
 
 def escape(text: str) -> str:
-    """Escape text for the memory block: no stored text can open or close a tag (``<``,
-    ``>`` and ``&`` become entities) or start a line of its own (line breaks and
-    other control characters become spaces), so it can never forge an entry or the end of
-    the block."""
+    """Escape text for the memory block: no stored text can close or open the block's tag,
+    or one like it (``_tag_start``: that ``<`` becomes ``&lt;``), or start a line of its own
+    (line breaks and other control characters become spaces), so it can never forge an
+    entry or the end of the block. Everything else reads as written (``def f(x) -> None``)."""
     if _plain(text):
         return text  # the common case, and the hot one: costs are computed per candidate
-    return text.translate(_ESCAPES)
-
-
-# What each entity adds to the length: every other character ``escape`` replaces becomes
-# one space, so a text's escaped length is its own plus these.
-_AMP_EXTRA = len("&amp;") - 1
-_ANGLE_EXTRA = len("&lt;") - 1  # (and "&gt;")
+    out = text.translate(_BREAKS)
+    return _tag_start().sub(TAG_OPENER, out) if "<" in out else out
 
 
 def escaped_len(text: str) -> int:
     """``len(escape(text))`` without building the escaped text (a passage of a document
     holds line breaks, so it is escaped, and its line is counted on every query)."""
-    return (
-        len(text)
-        + _AMP_EXTRA * text.count("&")
-        + _ANGLE_EXTRA * (text.count("<") + text.count(">"))
-    )
+    if "<" not in text:
+        return len(text)
+    return len(text) + _TAG_EXTRA * len(_tag_start().findall(text.translate(_BREAKS)))
+
+
+# A configuration passage (YAML, TOML, JSON, INI key blocks: knowledge/chunk/config.py)
+# keeps its lines in the block: ``jobs:`` over ``  test:`` over ``    runs-on: ...`` on one
+# line reads as noise. Each line after the first is a line of its own that starts with the
+# gutter, so the block's own lines stay the only ones that start otherwise: no passage line
+# can pass for an entry (``[b1 locked]``), a file or section line, or the closing tag. The
+# gutter is charged: `` `` was 1 character per line break, ``\n| `` is 3.
+GUTTER = "| "
+_KEPT_BREAK = "\n" + GUTTER
+_KEPT_EXTRA = len(_KEPT_BREAK) - 1
+
+
+@cache
+def _key_block() -> re.Pattern[str]:
+    """Two lines or more, each a key block's: indented (a nested key, a list's or a long
+    value's next line), a table header, a bracket, a comment or a list item, or a key
+    then ``:`` or ``=`` (``name: test``, ``line-length = 88``, ``"strict": true``). A
+    Markdown passage's title or sentence, or a function's ``def``, is none of these."""
+    line = r"(?:[ \t]|[\[\]{}#;]|//|-[ \t]|[\"']?[\w.$@*/-]+[\"']?[ \t]*[:=])[^\n]*"
+    return re.compile(rf"{line}(?:\n{line})+")
+
+
+def keeps_lines(text: str) -> bool:
+    """Whether the block shows ``text`` (a belief's content) on its own lines: a key block."""
+    return "\n" in text and _key_block().fullmatch(text) is not None
+
+
+def escape_content(text: str) -> str:
+    """A belief's content as the block shows it: ``escape``, but a key block's line breaks
+    start lines of their own, behind the ``GUTTER`` (``keeps_lines``)."""
+    if not keeps_lines(text):
+        return escape(text)
+    return _KEPT_BREAK.join(escape(line) for line in text.split("\n"))
+
+
+def content_len(text: str) -> int:
+    """``len(escape_content(text))``, counted."""
+    if not keeps_lines(text):
+        return escaped_len(text)
+    if "<" not in text:
+        return len(text) + _KEPT_EXTRA * text.count("\n")
+    lines = text.split("\n")
+    return sum(map(escaped_len, lines)) + len(_KEPT_BREAK) * (len(lines) - 1)
 
 
 MARK_IDS = 3  # ids named in one mark; the rest are counted ("+2 more")
@@ -139,7 +191,7 @@ def entry_text(
     the block shows under its file and section lines (retrieval/place.py)."""
     lock = " locked" if locked else ""
     place = f" (at {escape(trail)})" if trail else f" ({escape(lines)})" if lines else ""
-    return f"[{escape(belief_id)}{lock}{marked}] {escape(content)}{place}\n"
+    return f"[{escape(belief_id)}{lock}{marked}] {escape_content(content)}{place}\n"
 
 
 def estimate(text: str) -> int:
@@ -163,7 +215,7 @@ def line_chars(
         return len(belief_id) + len(content) + len(marked) + (11 if locked else 4) + place
     place = escaped_len(trail) + 6 if trail else escaped_len(lines) + 3 if lines else 0
     return (
-        escaped_len(belief_id) + escaped_len(content) + len(marked) + (11 if locked else 4) + place
+        escaped_len(belief_id) + content_len(content) + len(marked) + (11 if locked else 4) + place
     )
 
 

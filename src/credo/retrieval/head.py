@@ -8,8 +8,11 @@ the path's words in each one's context alike: BM25's length norm then lifts the 
 keyword hits, 35th (day-probe71). The question tells none of the file's passages apart,
 so the one that opens the file leads them: it is moved to just above the file's best
 passage, and what it gains is listed as its part ``head`` (the parts still add up to the
-score). Only when every term of the question is a word of the full paths it names (and
-the store holds them: ``doc_scores``'s paths); no bench query is such a question.
+score). Only when every term of the question is a word of the files it names, or one of a
+few words that ask what a file is ("explain", "purpose": ``ABOUT_A_FILE``): a full path the
+store holds (``doc_scores``'s paths) or a bare file name ("what does dev.py do", "what is
+conftest.py for"), whose every file of that name leads with its own head. No bench query
+is such a question (day-left73: none of the 712 distinct queries under bench/ passes).
 
 And for every question, an exact tie among one file's passages is broken by where they
 stand in the file (first line, then id), not by id alone (``by_line_in_ties``): compose
@@ -24,17 +27,48 @@ from collections.abc import Mapping
 from itertools import compress
 from operator import eq
 
+from credo.retrieval.lanes.doc import mentions
 from credo.retrieval.rank import Scored
 from credo.retrieval.specific import GRAIN, by_id, by_score, sections
 from credo.store.fts import query_terms
+from credo.store.inflection import with_base_words
+
+# Words that ask what a file is, not about a thing in it: "explain src/x.py", "describe the
+# purpose of setup.cfg", "what is dev.py used for" ("what", "does", "for" are stopwords). A
+# closed list: any other word names a topic, and the passage about it is the answer.
+ABOUT_A_FILE = frozenset(
+    "explain explains describe describes purpose role job overview summary summarize "
+    "summarise file module script used use contain contains contents".split()
+)
 
 
 def names_only(terms: list[str], paths: list[str]) -> bool:
-    """Whether ``terms`` (the question's) are all words of the named ``paths``."""
+    """Whether ``terms`` (the question's) are all words of the named ``paths`` (or their
+    base words: "conftest.py" asks for "conft" too, ``with_base_words``) or words that ask
+    what a file is (``ABOUT_A_FILE``), one of them at least a path's."""
     if not paths or not terms:
         return False
-    named = {term for path in paths for term in query_terms(path)}
-    return all(term in named for term in terms)
+    named = {term for path in paths for term in with_base_words(query_terms(path), path)}
+    return any(term in named for term in terms) and all(
+        term in named or term in ABOUT_A_FILE for term in terms
+    )
+
+
+def asked_files(terms: list[str], paths: list[str], text: str) -> list[str]:
+    """The files a question asks for and nothing else ("what does src/x.py do", "what is
+    conftest.py for"): the full ``paths`` it names that the store holds (``doc_scores``'s),
+    and the bare file names it says (``mentions``' guesses: "dev.py" may be any file of
+    that name; ``head_first`` finds those the store holds), when ``names_only``; else none."""
+    if not paths and "." not in text:  # (most questions: no file named, no regex run)
+        return []
+    bare = [name for name, value in mentions(text) if value < 1.0 and _is_file_name(name)]
+    named = paths + [name for name in bare if name not in paths]
+    return named if names_only(terms, named) else []
+
+
+def _is_file_name(name: str) -> bool:
+    """A bare file name (``dev.py``), not a page's name (``page:readme``) nor a URL."""
+    return "/" not in name and ":" not in name and "." in name
 
 
 def first_line(trail: str) -> int | None:
@@ -47,21 +81,23 @@ def first_line(trail: str) -> int | None:
 def head_first(ranked: list[Scored], trails: Mapping[str, str], paths: list[str]) -> list[Scored]:
     """``ranked`` (score desc, id asc) with each named file's head passage (its lowest
     first line, then id) just above the file's best passage; the same list when none moves.
-    A trail's path is the file's path from the store's root, or ends with the named one."""
+    A trail's path is the file's path from the store's root, or ends with the named one
+    (a bare name, ``dev.py``, may be several files: each one's head leads it)."""
     moved = False
     out = list(ranked)
+    files: dict[str, list[tuple[int, int, str]]] = {}  # each named file's passages
     for path in paths:
         if path.endswith("/"):  # a folder: no one head
             continue
-        mine = [
-            (at, line, s.id)
-            for at, s in enumerate(out)
-            if (trail := trails.get(s.id))
-            and ((file := sections(trail)[0]) == path or file.endswith("/" + path))
-            and (line := first_line(trail)) is not None
-        ]
-        if not mine:
-            continue
+        for at, s in enumerate(out):
+            if (
+                (trail := trails.get(s.id))
+                and ((file := sections(trail)[0]) == path or file.endswith("/" + path))
+                and (line := first_line(trail)) is not None
+            ):
+                files.setdefault(file, []).append((at, line, s.id))
+    for passages in files.values():  # ("conftest.py": each file of that name its own head)
+        mine = list(dict.fromkeys(passages))  # (a file two named paths both match)
         at, _, _ = min(mine, key=lambda m: (m[1], m[2]))
         best = min(m[0] for m in mine)
         if at == best:

@@ -36,7 +36,7 @@ from credo.retrieval.graph_lanes import (
     lane_best,
     neighbourhood,
 )
-from credo.retrieval.head import by_line_in_ties, head_first, names_only
+from credo.retrieval.head import asked_files, by_line_in_ties, head_first
 from credo.retrieval.lanes import defn, dialog, line
 from credo.retrieval.lanes.date import date_lane, windows
 from credo.retrieval.lanes.doc import doc_scores, without_named
@@ -494,7 +494,7 @@ def _rank(
     asked: list[str] = []  # the paths named, when the question asks for nothing else
     if lanes["doc"]:
         named, paths = doc_scores(store, text)
-        asked = paths if names_only(terms, paths) else []  # "what does src/x.py do"
+        asked = asked_files(terms, paths, text)  # "what does src/x.py do", "dev.py"
         terms = without_named(terms, paths, text)
     lane_scores: dict[str, dict[str, float]] = {}
     found: dict[str, float] = {}  # the keyword hits' scores as FTS5 gave them

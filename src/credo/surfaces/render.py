@@ -247,7 +247,8 @@ def _standing(belief: RetrievedBelief) -> list[str]:
 
 # The hook's memory block. The header names where the text came from so the model can weigh
 # it as recalled notes rather than as the user's words; ids, content and anchors are escaped
-# by tokens.escape, so no stored text can add a line, an attribute or the closing tag.
+# by tokens.escape, so no stored text can add an attribute or a tag that closes the block or
+# opens one like it, nor a line but a key block's own lines behind tokens.GUTTER.
 MEMORY_BLOCK_TAG = "credo-memory"
 MEMORY_BLOCK_SOURCE = "credo: local memory store (beliefs recalled for this prompt)"
 MEMORY_BLOCK_NOTE = (
@@ -261,6 +262,8 @@ MEMORY_BLOCK_PLACE_NOTE = (
 )
 # Added to the note only when the block holds a lock of the user-global store.
 MEMORY_BLOCK_GLOBAL_NOTE = "; global = the user's own rule for every project"
+# Added only when a passage keeps its lines (a configuration file's keys: tokens.keeps_lines).
+MEMORY_BLOCK_LINES_NOTE = "; '| ' = the passage's next line"
 # Added only when the compress stage cut a belief's text (retrieval/compress.py).
 MEMORY_BLOCK_CUT_NOTE = "; … = text left out (get_belief or `credo show ID` gives it whole)"
 MAX_BLOCK_ANCHORS = 3  # anchors are free metadata; a few per belief say enough
@@ -310,7 +313,7 @@ def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
     """
     if not (result.beliefs or result.locked_overflow):
         return ""
-    from credo.tokens import listed
+    from credo.tokens import keeps_lines, listed
 
     projected = result.doc_anchors if anchors else None
     locked = sum(1 for b in result.beliefs if b.locked)
@@ -322,11 +325,7 @@ def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
         note += MEMORY_BLOCK_GLOBAL_NOTE
     if any(b.strategy != "verbatim" for b in result.beliefs):
         note += MEMORY_BLOCK_CUT_NOTE
-    lines = [
-        f'<{MEMORY_BLOCK_TAG} source="{MEMORY_BLOCK_SOURCE}" beliefs="{len(result.beliefs)}" '
-        f'locked="{locked}" tokens="{result.used_tokens}/{result.token_budget}" '
-        f'note="{note}">\n'
-    ]
+    entries = []
     for row in rows:
         belief = result.beliefs[row.index]
         entry = row.opens + block_entry(belief, row.place, result.short_ids)
@@ -337,7 +336,15 @@ def memory_block(result: RetrievalResult, *, anchors: bool = True) -> str:
             if projected is not None
             else ""
         )
-        lines.append(entry[:-1] + suffix + "\n")
+        entries.append(entry[:-1] + suffix + "\n")
+    if any(map(keeps_lines, (b.shown for b in result.beliefs))):
+        note += MEMORY_BLOCK_LINES_NOTE
+    lines = [
+        f'<{MEMORY_BLOCK_TAG} source="{MEMORY_BLOCK_SOURCE}" beliefs="{len(result.beliefs)}" '
+        f'locked="{locked}" tokens="{result.used_tokens}/{result.token_budget}" '
+        f'note="{note}">\n',
+        *entries,
+    ]
     if over := result.locked_overflow:
         named = listed(over, MAX_BLOCK_OVERFLOW_IDS)
         lines.append(f"({len(over)} more locked beliefs did not fit the budget: {named})\n")
