@@ -276,7 +276,11 @@ GATES: dict[str, tuple[str, ...]] = {
 
 # The speaker, the team and the agent as the subject of a perfect: "I've told you", "we've
 # moved to pnpm", "you've been adding semicolons" are a reproach or a convention's change.
-_PERSONAL = frozenset({"i", "we", "you", "to"})  # "to": "I want every plot to have labelled axes"
+# "team": "the team has moved to pnpm" is the team's "we've moved to pnpm". "to": "I want
+# every plot to have labelled axes".
+_PERSONAL = frozenset({"i", "we", "you", "to", "team"})
+# "nose has been replaced by pytest": a change of tool, told as what holds now.
+_REPLACED = re.compile(r"\s+replaced\s+(?:by|with)\b")
 _LAST_WORD = re.compile(r"(\w+)\W*$")
 _EVER = re.compile(r"\bever\b")
 # "I've never read the docs": the speaker's experience, like "ever" (a rule of the speaker's
@@ -320,7 +324,7 @@ def descriptive(core: str) -> str | None:
                 and _subject(text, match.start()) in _PERSONAL
                 and not _EVER.search(match.group())
                 and not (_subject(text, match.start()) == "i" and _NEVER.search(match.group()))
-            ):
+            ) or (name == "perfect" and _REPLACED.match(text, match.end())):
                 continue  # "I've told you" reproaches; "the most German thing I've ever" tells
             if name == "appointment" and _RECURS.search(core):
                 continue  # "deploys stop at 16:00 on fridays": a time that recurs is a rule's

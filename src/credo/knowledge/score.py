@@ -60,6 +60,7 @@ CONCEPTS: dict[str, str] = {
     "contrast_shape": "contrast",
     "no_noun": "contrast",
     "changeover": "contrast",
+    "changeover_to": "contrast",
     # force
     "deontic": "deontic",
     "directive": "directive",

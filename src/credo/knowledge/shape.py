@@ -18,10 +18,23 @@ from __future__ import annotations
 import re
 
 from credo.knowledge.shape_negative import NEGATIVE_CUES
+from credo.knowledge.signals import TOOL_KINDS
 
 __all__ = ["CUES", "GATES", "HARD_VETOES", "VETO_CUES", "gated", "shape_cues", "shape_veto"]
 
 _I = re.VERBOSE  # every cue reads the lower-cased sentence: faster than IGNORECASE
+
+# Who speaks for the project in a change of tool: the team's voice ("we", "our team", "the
+# platform team"), not a team of the past or of others ("the old team", "the other team").
+_NOT_OURS = r"(?:old|previous|former|other|next|new)\b"
+_TEAM = rf"(?:we|we'?ve|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team)"
+
+# "we've switched to X", "the team has moved over to X", X a name, not "the new office".
+_PERFECT_TO = rf"""\b(?:we'?ve|we\s+have|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team\s+has)\s+
+    (?:now\s+|\w+ly\s+|already\s+|finally\s+)?(?:moved|switched|migrated|changed|transitioned)\s+
+    (?:everything\s+|over\s+|all\s+[\w-]+\s+)?(?:to|onto)\s+
+    (?!(?:the|a|an|this|that|these|those|my|our|your|their|its|his|her|some|another|next|new|
+    branch|main|master)\b)[\w`.@]"""
 
 _PRESENT_VERB = r"""(?:is|are|isn'?t|aren'?t|uses?|lives?|goes|go|returns?|runs?|sits?|belongs?|
     comes?|gets?|needs?|has\s+to|have\s+to|must|should|counts?|targets?|supports?|follows?|
@@ -109,20 +122,37 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     # The team's change of tool: "we moved from json.dumps to orjson", "we've switched off
     # yarn to pnpm", "Celery was replaced by RQ". It rules the old one out as "X, not Y" does,
-    # though it is told in the past. The team's voice or a named subject, and "from" right
-    # after the verb: "I moved the tests from ..." and "we moved the standup from ..." move a
-    # thing once; "it was replaced by" is about the thing at hand.
+    # though it is told in the past. The team's voice ("we", "our team", "the platform team";
+    # not "the old team") or a named subject, and "from" right after the verb: "I moved the
+    # tests from ..." and "we moved the standup from ..." move a thing once; "it was replaced
+    # by" is about the thing at hand.
     (
         "changeover",
         re.compile(
-            r"""\b(?:we|we'?ve|we\s+have|the\s+team|our\s+team)\s+(?:\w+ly\s+|already\s+|finally\s+)?
+            rf"""\b{_TEAM}\s+(?:has\s+|have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?
             (?:moved|switched|migrated|changed|transitioned)\s+(?:everything\s+|over\s+)?
-            (?:from|off(?:\s+of)?|away\s+from)\s+[\w`'./@+-]+(?:\s+[\w`'./@+-]+){0,3}?
+            (?:from|off(?:\s+of)?|away\s+from)\s+[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?
             \s+(?:to|over\s+to|onto)\s+[\w`.@]
             |\bwe(?:'?ve|\s+have)?\s+(?:\w+ly\s+|already\s+|finally\s+)?replaced\s+
-            (?!(?:it|this|that|them|these|those)\b)[\w`'./@+-]+(?:\s+[\w`'./@+-]+){0,3}?\s+with\s+[\w`.@]
-            |^(?!(?:it|this|that|they|these|those)\b)(?:[\w`'./@+-]+\s+){1,4}?(?:was|were|has\s+been|
+            (?!(?:it|this|that|them|these|those)\b)[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?\s+with\s+[\w`.@]
+            |^(?!(?:it|this|that|they|these|those)\b)(?:[\w`'./@+-]+\s+){{1,4}}?(?:was|were|has\s+been|
             have\s+been|got)\s+replaced\s+(?:by|with)\s+[\w`.@]""",
+            _I,
+        ),
+    ),
+    # The same change without "from": only the present perfect of a named thing ("we've
+    # switched to pnpm"; "we've moved to the new office" names none), and only when it answers
+    # a mistake ("Actually we have switched to pnpm.") or says what the new one is for or where
+    # it holds ("we have switched to ruff for linting", "... across the repo"): "we've moved to
+    # Berlin", "we've switched to plan B" and "we've moved to staging" tell news.
+    (
+        "changeover_to",
+        re.compile(
+            rf"""^(?:no|nope|nah|actually|wrong|not\s+quite|that'?s\s+(?:outdated|old|stale|
+            wrong|not\s+right))\b.{{0,30}}?{_PERFECT_TO}
+            |{_PERFECT_TO}[\w`.@/+-]*(?:\s+[\w`.@/+-]+){{0,3}}?\s+(?:for\s+(?!(?:this|now|
+            today|tonight|the\s+moment|the\s+time\s+being|a\s+while|a\s+bit|the\s+demo)\b)\w|
+            everywhere\b|across\b|in\s+(?:all|every)\b)""",
             _I,
         ),
     ),
@@ -237,6 +267,7 @@ _ON_CLEAN = frozenset(
         "repair",
         "project_scope",
         "referent",
+        "changeover_to",
     }
 )
 # Vetoes that a framing for later sessions ("from now on", "Team rule:") does not lift: a
@@ -261,6 +292,7 @@ GATES: dict[str, tuple[str, ...]] = {
     ),
     "contrast_shape": (" over ", "instead of", "rather than", "not", "only"),
     "changeover": ("from", " off", "replaced"),
+    "changeover_to": ("moved ", "switched ", "migrated ", "changed ", "transitioned "),
     "opinion": (
         "is ",
         "are ",
@@ -339,6 +371,11 @@ _VETOES = tuple(
         key=lambda cue: cue[0] not in HARD_VETOES,  # hard vetoes are reported first
     )
 )
+_CHANGEOVER = dict(CUES)["changeover"]
+_CHANGEOVER_GATE = GATES["changeover"]
+_CHANGEOVER_TO = dict(CUES)["changeover_to"]
+_PAST = frozenset({"past", "past_subject"})
+_PAST_CUES = {name: pattern for name, pattern in CUES if name in _PAST}
 _SCORED = tuple((n, p, n in _ON_CLEAN, GATES.get(n, ())) for n, p in CUES if n not in VETO_CUES)
 
 
@@ -354,8 +391,14 @@ def shape_veto(clean: str, core: str) -> str | None:
     without its lead-in words), if any."""
     for name, pattern, on_clean, gate in _VETOES:
         if gated(pattern, gate, clean if on_clean else core):
+            if name == "people_claim" and (_changeover(core) or _CHANGEOVER_TO.search(clean)):
+                continue  # "the platform team moved from Consul to etcd": the project's change
             return name
     return None
+
+
+def _changeover(core: str) -> re.Match[str] | None:
+    return _CHANGEOVER.search(core) if gated(_CHANGEOVER, _CHANGEOVER_GATE, core) else None
 
 
 def shape_cues(clean: str, core: str) -> set[str]:
@@ -370,6 +413,8 @@ def shape_cues(clean: str, core: str) -> set[str]:
         fired.add("now")
     if "past_subject" in fired and _PRESENT_PASSIVE.match(core):
         fired.discard("past_subject")  # "Staging is never used for load tests": present, passive
+    if "changeover" in fired:
+        fired -= _told_now(core)
     if fired & {"now", "past_subject"}:
         fired -= {"fact_subject", "bare_subject"}  # "all tests are green now": a state
     if fired & {"bare_subject", "np_please"} and _IMPERATIVE.match(core):
@@ -378,6 +423,32 @@ def shape_cues(clean: str, core: str) -> set[str]:
     if fired & _GENERAL and not fired & _NOW and fired & {"bare_subject", "fact_subject"}:
         fired.add("general_fact")
     return fired
+
+
+def _told_now(core: str) -> set[str]:
+    """The cues a change of tool in ``core`` takes back. Told in the past ("we moved from X to
+    Y", "X was replaced by Y"), it says what holds now: its own verb is no narration (a past
+    elsewhere still counts: "... last week", "... and it broke"), unless a thing at hand was
+    replaced ("the submit button was replaced by a link"; "the requests library" is a tool).
+    Undone ("... and then back to X", "rolled it back"), it rules nothing out: the change
+    itself goes, and its past stays."""
+    change = _changeover(core)
+    if change is None:
+        return set()
+    rest = f"{core[: change.start()]} {core[change.end() :]}"
+    if _UNDONE.search(core, change.end()):
+        return {"changeover"}
+    said = change.group()
+    if "replaced" in said and said.startswith(_DEFINITE) and not _TOOL_SUBJECT.search(said):
+        return set()
+    return {name for name in _PAST if not _PAST_CUES[name].search(rest)}
+
+
+_UNDONE = re.compile(
+    r"\b(?:back\s+to|rolled\s+(?:\w+\s+)?back|reverted|(?:went|switched|moved)\s+back)\b"
+)
+_DEFINITE = ("the ", "this ", "that ", "our ", "my ")
+_TOOL_SUBJECT = re.compile(rf"\b(?:{'|'.join(sorted(TOOL_KINDS))})\s+(?:was|were|has|have|got)\s")
 
 
 # A named day is a day of this week, like "tomorrow" ("on Thursday", "Monday's retro"); a

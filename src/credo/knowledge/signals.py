@@ -496,6 +496,16 @@ SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s+)")
 
 TERM = r"(`[^`\n]{1,40}`|[\w@/+#][\w.@/+#:-]*)"
 _TERM_BARE = TERM.replace("(", "(?:", 1)  # the same, capturing nothing ("moved from X to Y")
+# A last word that only says what kind of thing a name is: "the requests library" names a tool
+# (requests), where "the submit button" names a thing at hand.
+TOOL_KINDS = frozenset(
+    """library libraries lib libs package packages module modules client clients framework
+    tool tools sdk crate crates gem gems plugin plugins wrapper driver""".split()
+)
+# A change of tool's verb and what may stand between it and "from": "migrated everything
+# from Consul to etcd", "switched over from yarn", "moved all services off Heroku onto Fly".
+_CHANGED = r"(?:moved|switched|migrated|changed|transitioned)"
+_SPAN = r"(?:everything\s+|over\s+|all\s+(?:[\w-]+\s+)?)"
 
 
 class TermPatterns(NamedTuple):
@@ -510,8 +520,8 @@ def term_patterns() -> TermPatterns:
     return TermPatterns(
         re.compile(
             rf"""\b(?:never|don'?t|do\s+not|dont|stop|avoid|no\s+longer|not|instead\s+of|
-            rather\s+than|in\s+place\s+of|over|without|ban|drop|remove|replaced(?!\s+(?:by|with)\b)|
-            (?:moved|switched|migrated)\s+(?:(?:away\s+)?from|off(?:\s+of)?))
+            rather\s+than|in\s+place\s+of|over(?!\s+(?:to|onto)\b)|without|ban|drop|remove|
+            replaced(?!\s+(?:by|with)\b)|{_CHANGED}\s+{_SPAN}?(?:(?:away\s+)?from|off(?:\s+of)?))
             (?:\s+(?:ever|again|use|using|run|running|add|adding|call|calling|install|installing|
             import|importing|write|writing|touch|touching|commit|committing|put|putting|pick|
             choose|the|a|an|any|every|each|all|on|to|with|be|via|in|into))*\s+{TERM}""",
@@ -521,12 +531,16 @@ def term_patterns() -> TermPatterns:
             rf"""\b(?:use|using|prefer|with|switch\s+to|switched\s+to|moved\s+to|migrate\s+to|
             migrated\s+to|stick\s+(?:to|with)|go\s+with|is\s+on\s+port|on\s+port|is|are|be|
             standardi[sz]ed\s+on|replaced\s+(?:by|with)|replaced\s+{_TERM_BARE}\s+with|
-            (?:moved|switched|migrated)\s+(?:(?:away\s+)?from|off(?:\s+of)?)\s+{_TERM_BARE}\s+to)
+            {_CHANGED}\s+over\s+to|{_CHANGED}\s+onto|
+            {_CHANGED}\s+{_SPAN}?(?:(?:away\s+)?from|off(?:\s+of)?)\s+{_TERM_BARE}\s+(?:over\s+)?(?:to|onto))
             (?:\s+(?:the|a|an|only|always))*\s+{TERM}""",
             _I | re.VERBOSE,
         ),
         re.compile(
-            rf"{TERM}\s+(?:over|instead\s+of|rather\s+than|in\s+place\s+of)\b|{TERM}\s*(?:,|—|–|;)\s*not\b",
+            # "moved over to" is no "X over Y"
+            rf"(?<![\w.@/+#:-])(?!{_CHANGED}\s+over\b){TERM}\s+"
+            rf"(?:over(?!\s+(?:to|onto)\b)|instead\s+of|rather\s+than|in\s+place\s+of)\b"
+            rf"|{TERM}\s*(?:,|—|–|;)\s*not\b",
             _I,
         ),
     )

@@ -15,11 +15,33 @@ __all__ = ["clean_sentence", "statement_terms"]
 
 _WS = re.compile(r"\s+")
 _NEGATION_BEFORE = re.compile(r"(?:n't|\bnot|\bnever|\bstop|\bavoid|\bno)\s*$", re.IGNORECASE)
-# "Celery was replaced by RQ": the subject is what is ruled out (the agent in "by" is asserted).
+# "Celery was replaced by RQ": the subject is what is ruled out (the agent in "by" is
+# asserted). The subject is a phrase: "the requests library was replaced by httpx" rules out
+# requests, not "library" (``_replaced_subject``).
 _REPLACED = re.compile(
-    rf"{sig.TERM}\s+(?:was|were|has\s+been|have\s+been|got)\s+replaced\s+(?:by|with)\b",
+    rf"((?:{sig._TERM_BARE}\s+){{0,2}}{sig._TERM_BARE})\s+(?:was|were|has\s+been|have\s+been|got)"
+    r"\s+replaced\s+(?:by|with)\b",
     re.IGNORECASE,
 )
+# Words before a subject's name that are not the name: "our old", "the legacy", a lead-in
+# ("Actually Celery was replaced by RQ") or a conjunction ("since nose was replaced by ...").
+_NOT_NAME = frozenset(
+    """old legacy previous former current existing actually nope nah also btw fyi ok okay well
+    oh hey wait since because that which where after before once now yes yeah""".split()
+)
+
+
+def _replaced_subject(phrase: str) -> str:
+    """The name a replaced subject phrase gives: its words after the last determiner, lead-in
+    or word like "old", without a last word that only names the kind ("the requests library" ->
+    requests; "our old Makefile targets" -> makefile targets)."""
+    found: list[str] = []
+    for word in phrase.split():
+        low = word.lower()
+        found = [] if low in sig.STOP_TERMS or low in _NOT_NAME else [*found, word]
+    if len(found) > 1 and found[-1].lower() in sig.TOOL_KINDS:
+        found.pop()
+    return " ".join(found)
 
 
 def _term(raw: str) -> str:
@@ -40,8 +62,10 @@ def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What the statement rules out and what it prescribes, for supersession matching."""
     patterns = sig.term_patterns()
     negated: list[str] = []
-    for match in (*patterns.negated.finditer(clean), *_REPLACED.finditer(clean)):
-        term = _term(match.group(1))
+    found = [match.group(1) for match in patterns.negated.finditer(clean)]
+    found += [_replaced_subject(match.group(1)) for match in _REPLACED.finditer(clean)]
+    for raw in found:
+        term = _term(raw)
         if term and term not in negated:
             negated.append(term)
     asserted: list[str] = []
