@@ -65,6 +65,25 @@ def test_feedback_corroboration_and_harm(memory: Memory) -> None:
     assert result.beliefs[1].lanes == {"corroborated": 0.5}
 
 
+def test_a_passage_repeated_in_other_files_is_not_useful(memory: Memory, tmp_path: Path) -> None:
+    # Ingest corroborates a passage with its copies in other files: in a code project the
+    # most repeated were "def __init__(self) -> None" and friends, and SessionStart showed
+    # them as the project's most useful beliefs before any use.
+    from credo.knowledge.ingest import ingest_paths
+
+    for name in ("a.py", "b.py", "c.py"):
+        (tmp_path / name).write_text(
+            f"class {name[0].upper()}:\n    def close(self) -> None:\n        pass\n"
+        )
+    ingest_paths(memory.store, [tmp_path], root=tmp_path)
+    close = [b for b in memory.store.iter_beliefs() if b.content.startswith("def close")]
+    assert [b.corroborations for b in close] == [2]
+    assert session_start(memory, token_budget=600).ids == []
+    stated = memory.remember("Close every client you open")
+    memory.remember("Close every client you open")  # a statement again still counts
+    assert session_start(memory, token_budget=600).ids == [stated]
+
+
 def test_superseded_and_contested_beliefs_are_passed_over(memory: Memory) -> None:
     old = memory.remember("The cache is memcached")
     new = memory.remember("The cache is redis on port 6380")
@@ -128,7 +147,8 @@ def _oracle(memory: Memory) -> list[str]:
         if b.deleted_at is not None or b.locked or b.alpha < b.beta:
             continue
         used = memory.store.injection_count(b.id)
-        signal = W_USE * used + W_FEEDBACK * (b.alpha - 1.0) + W_CORROBORATION * b.corroborations
+        again = 0 if b.origin == "document" else b.corroborations
+        signal = W_USE * used + W_FEEDBACK * (b.alpha - 1.0) + W_CORROBORATION * again
         if (score := signal * b.alpha / (b.alpha + b.beta)) > 0:
             scored.append((-score, b.id))
     return [i for _, i in sorted(scored)]
@@ -234,13 +254,14 @@ def test_fast_at_ten_thousand_beliefs(tmp_path: Path) -> None:
             st.integers(0, 2),  # corroborations
             st.booleans(),  # locked
             st.booleans(),  # forgotten
+            st.sampled_from(["import", "document"]),  # origin: a document's copies don't count
         ),
         max_size=30,
     ),
     limit=st.integers(1, 6),
 )
 def test_the_candidate_read_is_exact_under_a_small_limit(
-    tmp_path: Path, rows: list[tuple[float, float, int, int, bool, bool]], limit: int
+    tmp_path: Path, rows: list[tuple[float, float, int, int, bool, bool, str]], limit: int
 ) -> None:
     """The SQL scores only the beliefs that can place (store/journal.py): its top ``limit``
     equals the oracle's over every belief, however many plain beliefs it skips."""
@@ -248,10 +269,10 @@ def test_the_candidate_read_is_exact_under_a_small_limit(
         store = memory.store
         with store.transaction():
             store.insert_beliefs(
-                NewBelief(f"b{n:02d}", f"text {n}", f"h{n}", "note", "import", lk, a, b, None, 1, 1)
-                for n, (a, b, _, _, lk, _) in enumerate(rows)
+                NewBelief(f"b{n:02d}", f"text {n}", f"h{n}", "note", o, lk, a, b, None, 1, 1)
+                for n, (a, b, _, _, lk, _, o) in enumerate(rows)
             )
-            for n, (_, _, times, again, _, gone) in enumerate(rows):
+            for n, (_, _, times, again, _, gone, _) in enumerate(rows):
                 for _ in range(times):
                     store.insert_injection(1.0, "s", "prompt", None, [f"b{n:02d}"], 1, 1, "")
                 for _ in range(again):

@@ -140,6 +140,46 @@ def test_manual_anchor_with_a_hint_only_is_checked_and_fixed(mem: Memory, root: 
     assert [(a.doc_uri, a.position_hint) for a in manual] == [("docs/deploy.md", "L3-L3")]
 
 
+def test_a_note_about_lines_is_not_a_shifted_quote(mem: Memory, root: Path) -> None:
+    # The README's own example: a note anchored to the lines it talks about. Its words were
+    # never in them, so "shifted" (exit 1, and no --fix to clear it) was reported at once.
+    note = mem.remember("Deploys go through the release pipeline, never by hand.")
+    mem.link(note, "docs/deploy.md#L1-L3")
+    report = check_anchors(mem.store, root)
+    assert report.healthy and report.shifted == []
+    assert report.notes == 1 and report.ok == report.checked
+
+
+def test_a_note_whose_range_left_its_file_is_shifted(mem: Memory, root: Path) -> None:
+    note = mem.remember("Rollbacks need the on-call engineer's approval.")
+    mem.link(note, "docs/deploy.md#L5-L7")
+    (root / "docs" / "deploy.md").write_text(DEPLOY_INTRO.replace("Deploy\n", "# Deploy\n\n"))
+    report = check_anchors(mem.store, root)
+    assert [(p.belief_id, p.found) for p in report.shifted if p.anchor_type == "manual"] == [
+        (note, None)
+    ]
+    assert report.notes == 0 and not report.healthy
+
+
+def test_doctor_fix_names_where_each_anchor_went(tmp_path: Path, root: Path) -> None:
+    from click.testing import CliRunner
+
+    from credo.surfaces.cli.commands import cli
+
+    db = str(tmp_path / "cli.db")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--db", db, "ingest", str(root)]).exit_code == 0
+    guide = root / "docs" / "guide.md"
+    guide.write_text(GUIDE.replace("## Install\n", "Two new lines\nin between.\n\n## Install\n"))
+    result = runner.invoke(cli, ["--db", db, "doctor", "--fix"])
+    # A count and each anchor's new lines: not the Python repr of the fixed list.
+    assert "AnchorProblem" not in result.output
+    assert "fixed: 1" in result.output
+    [line] = [line for line in result.output.splitlines() if line.startswith("  shifted")]
+    assert line.startswith(f"  shifted  {bid(GUIDE_INSTALL)}  ")
+    assert line.endswith("docs/guide.md#L5-L8  -> fixed: L8-L11")
+
+
 def test_backfill_writes_anchors_from_ingest_log_sources(mem: Memory, root: Path) -> None:
     # Beliefs written before belief_documents existed: the log knows their source file.
     install = bid(GUIDE_INSTALL)

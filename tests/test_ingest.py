@@ -151,6 +151,16 @@ def test_ingest_reads_documents_and_code_and_counts_every_skip(tree: Path, mem: 
     assert report.seconds > 0
 
 
+def test_the_summary_names_the_files_left_out_as_secrets(tmp_path: Path, mem: Memory) -> None:
+    # "skipped: 1 secrets" alone left the user to guess which file (--json named it).
+    root = tmp_path / "project"
+    write(root / "docs" / "guide.md", GUIDE)
+    write(root / "tests" / "fixtures" / ".netrc", "machine example.org login u password p\n")
+    summary = ingest(mem, root).summary()
+    assert "skipped: 1 secrets" in summary
+    assert summary.splitlines()[-1] == "left out as holding secrets: tests/fixtures/.netrc"
+
+
 def test_ignored_folders_and_files_never_become_beliefs(tree: Path, mem: Memory) -> None:
     ingest(mem, tree)
     texts = " ".join(b.content for b in mem.store.iter_beliefs())

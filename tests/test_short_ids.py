@@ -118,6 +118,17 @@ def test_a_prefix_of_two_ids_is_refused_with_both_named() -> None:
     assert full_id("b0a1b2c3d4e5f6011", set(ids).__contains__, lookup) == "b0a1b2c3d4e5f6011"
 
 
+def test_a_prefix_cut_too_short_says_so(memory: Memory) -> None:
+    # `credo show b0d3` said only "no belief with id 'b0d3'", true of every 4-digit prefix.
+    belief = memory.remember("a note to name by a short prefix")
+    short = belief[:4]
+    with pytest.raises(NotFoundError, match=rf"'{short}' \(a short id is at least 8 char"):
+        memory.get(short)
+    with pytest.raises(NotFoundError, match=r"^no belief with id 'bzz'$"):
+        memory.get("bzz")  # not a derived id's prefix: nothing to add
+    assert memory.get(belief[:8]).id == belief
+
+
 def test_an_exact_id_wins_over_the_ids_it_is_a_prefix_of() -> None:
     ids = ["b0a1b2c3d", "b0a1b2c3d4e5f6"]
     assert full_id("b0a1b2c3d", set(ids).__contains__, _lookup(ids)) == "b0a1b2c3d"
