@@ -47,8 +47,12 @@ _TAG_EXTRA = len(TAG_OPENER) - 1
 
 @cache
 def _tag_start() -> re.Pattern[str]:
-    """Compiled at the first text holding a "<" (not at import: most texts have none)."""
-    return re.compile(r"<(?=\s*$|\s*/|\s*[A-Za-z][\w.:]*-|\s*credo)", re.IGNORECASE)
+    """Compiled at the first text holding a "<" (not at import: most texts have none).
+    What may stand between the "<" and the tag is anything but a word character or an
+    angle bracket, not only white space: an invisible character (a zero-width space, a soft
+    hyphen, a combining mark: ``<`` U+200B ``/credo-memory>``) may be dropped by whatever reads
+    the block, and a reader then sees the tag (day-review73)."""
+    return re.compile(r"<(?=[^\w<>]*(?:$|/|[A-Za-z][\w.:]*-|credo))", re.IGNORECASE)
 
 
 def _plain(text: str) -> bool:
