@@ -28,9 +28,16 @@ _I = re.VERBOSE  # every cue reads the lower-cased sentence: faster than IGNOREC
 # platform team"), not a team of the past or of others ("the old team", "the other team").
 _NOT_OURS = r"(?:old|previous|former|other|next|new)\b"
 _TEAM = rf"(?:we|we'?ve|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team)"
+# A change told as a condition is not made yet: "once we've moved to Django 5, drop the
+# shim", "if we switched from pip to uv ...". After "when", "after" or "before" a past
+# change was made ("when we moved from Heroku to Fly, the bill went down"); a perfect there
+# is to come ("when the team has moved to pnpm, tell me": ``_PERFECT_TO`` only).
+_IF = r"(?<!\bif\s)(?<!\bonce\s)(?<!\bunless\s)(?<!\buntil\s)(?<!\btill\s)(?<!\bsoon\sas\s)"
+_IF_PERFECT = rf"{_IF}(?<!\bwhen\s)(?<!\bafter\s)(?<!\bbefore\s)(?<!\bwhenever\s)"
 
 # "we've switched to X", "the team has moved over to X", X a name, not "the new office".
-_PERFECT_TO = rf"""\b(?:we'?ve|we\s+have|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team\s+has)\s+
+_PERFECT_TO = rf"""{_IF_PERFECT}
+    \b(?:we'?ve|we\s+have|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team\s+has)\s+
     (?:now\s+|\w+ly\s+|already\s+|finally\s+)?(?:moved|switched|migrated|changed|transitioned)\s+
     (?:everything\s+|over\s+|all\s+[\w-]+\s+)?(?:to|onto)\s+
     (?!(?:the|a|an|this|that|these|those|my|our|your|their|its|his|her|some|another|next|new|
@@ -129,11 +136,11 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "changeover",
         re.compile(
-            rf"""\b{_TEAM}\s+(?:has\s+|have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?
+            rf"""{_IF}\b{_TEAM}\s+(?:has\s+|have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?
             (?:moved|switched|migrated|changed|transitioned)\s+(?:everything\s+|over\s+)?
             (?:from|off(?:\s+of)?|away\s+from)\s+[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?
             \s+(?:to|over\s+to|onto)\s+[\w`.@]
-            |\bwe(?:'?ve|\s+have)?\s+(?:\w+ly\s+|already\s+|finally\s+)?replaced\s+
+            |{_IF}\bwe(?:'?ve|\s+have)?\s+(?:\w+ly\s+|already\s+|finally\s+)?replaced\s+
             (?!(?:it|this|that|them|these|those)\b)[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?\s+with\s+[\w`.@]
             |^(?!(?:it|this|that|they|these|those)\b)(?:[\w`'./@+-]+\s+){{1,4}}?(?:was|were|has\s+been|
             have\s+been|got)\s+replaced\s+(?:by|with)\s+[\w`.@]""",
@@ -445,10 +452,15 @@ def _told_now(core: str) -> set[str]:
 
 
 _UNDONE = re.compile(
-    r"\b(?:back\s+to|rolled\s+(?:\w+\s+)?back|reverted|(?:went|switched|moved)\s+back)\b"
+    r"\b(?:still\s+(?:use|using|on|run|running)|back\s+to|rolled\s+(?:\w+\s+)?back|reverted|(?:went|switched|moved)\s+back)\b"
 )
 _DEFINITE = ("the ", "this ", "that ", "our ", "my ")
-_TOOL_SUBJECT = re.compile(rf"\b(?:{'|'.join(sorted(TOOL_KINDS))})\s+(?:was|were|has|have|got)\s")
+# A kind after a name ("the requests library was"), not the kind alone: "the library was
+# replaced by a fork", "the package was replaced by a stub" replace a thing at hand.
+_TOOL_SUBJECT = re.compile(
+    rf"\b(?!(?:{'|'.join(w.strip() for w in _DEFINITE)}|old|new|legacy|same)\s)[\w.@/+-]+\s+"
+    rf"(?:{'|'.join(sorted(TOOL_KINDS))})\s+(?:was|were|has|have|got)\s"
+)
 
 
 # A named day is a day of this week, like "tomorrow" ("on Thursday", "Monday's retro"); a
