@@ -437,8 +437,9 @@ def _told_now(core: str) -> set[str]:
     Y", "X was replaced by Y"), it says what holds now: its own verb is no narration (a past
     elsewhere still counts: "... last week", "... and it broke"), unless a thing at hand was
     replaced ("the submit button was replaced by a link"; "the requests library" is a tool).
-    Undone ("... and then back to X", "rolled it back"), it rules nothing out: the change
-    itself goes, and its past stays."""
+    Undone ("... and then back to X", "rolled it back") or not whole ("... but CI still
+    uses X", "... in the Makefile only"), it rules nothing out: the change itself goes, and
+    its past stays."""
     change = _changeover(core)
     if change is None:
         return set()
@@ -451,8 +452,12 @@ def _told_now(core: str) -> set[str]:
     return {name for name in _PAST if not _PAST_CUES[name].search(rest)}
 
 
+# Undone, or not whole: "... but CI still uses 16", "... in the Makefile only" (the old
+# one holds elsewhere, so ruling it out would supersede a true belief).
 _UNDONE = re.compile(
-    r"\b(?:still\s+(?:use|using|on|run|running)|back\s+to|rolled\s+(?:\w+\s+)?back|reverted|(?:went|switched|moved)\s+back)\b"
+    r"""\b(?:still|only|back\s+to|rolled\s+(?:\w+\s+)?back|reverted|
+    (?:went|switched|moved)\s+back)\b""",
+    re.VERBOSE,
 )
 _DEFINITE = ("the ", "this ", "that ", "our ", "my ")
 # A kind after a name ("the requests library was"), not the kind alone: "the library was
