@@ -51,8 +51,12 @@ def _tag_start() -> re.Pattern[str]:
     What may stand between the "<" and the tag is anything but a word character or an
     angle bracket, not only white space: an invisible character (a zero-width space, a soft
     hyphen, a combining mark: ``<`` U+200B ``/credo-memory>``) may be dropped by whatever reads
-    the block, and a reader then sees the tag (day-review73)."""
-    return re.compile(r"<(?=[^\w<>]*(?:$|/|[A-Za-z][\w.:]*-|credo))", re.IGNORECASE)
+    the block, and a reader then sees the tag (day-review73). Such a character inside the
+    name too: a name is anything but white space, "/" or an angle bracket up to its hyphen,
+    and "credo" may hold anything but a word character or white space between its letters."""
+    inside = r"[^\w\s<>]*"
+    credo = inside.join("credo")
+    return re.compile(rf"<(?=[^\w<>]*(?:$|/|[A-Za-z][^\s<>/]*-|{credo}))", re.IGNORECASE)
 
 
 def _plain(text: str) -> bool:
