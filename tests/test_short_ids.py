@@ -239,7 +239,8 @@ def test_the_cli_takes_a_short_id_and_refuses_an_ambiguous_one(run) -> None:
 def test_shown_asks_which_prefixes_are_shared_only_when_a_derived_id_is_looked_up() -> None:
     """``Shown`` reads which candidates share their short prefix (one statement) at the
     first derived id looked up, not before: a warm query's lines give most forms back
-    (``met``); the forms are the same either way, and a chosen id is set whole up front."""
+    (``met``); the forms are the same either way, and a chosen id is shown whole, set as
+    first asked for (a query lists ~170 candidates; its block asks for a few)."""
     first, second, chosen = "b" + "1" * 15, "b" + "2" * 15, "n1"
     calls: list[list[str]] = []
 
@@ -251,7 +252,7 @@ def test_shown_asks_which_prefixes_are_shared_only_when_a_derived_id_is_looked_u
         return [i for i in (first, second, "b" + "2" * 8 + "3" * 7) if i.startswith(prefix)][:limit]
 
     shown = Shown([first, chosen, second], shared, lookup, set())
-    assert dict(shown) == {chosen: chosen} and not calls
+    assert dict(shown) == {} and shown[chosen] is chosen and not calls
     assert shown.form(first) == first[:8] and shown.changed() == {}
     assert calls == [[first, second]]
     assert shown[second] == second[:10] and shown[first] == first[:8]
@@ -284,3 +285,61 @@ def test_ids_met_later_are_shown_as_listed_ones_would_be() -> None:
     assert dict(met) == dict(listed) and met.changed() == listed.changed() == {first: first[:8]}
     held = Shown([first, chosen], shared, lookup, set(), {first: False})  # (a warm index's)
     assert held[other] is other and held[first] == first[:8] and not calls
+
+
+_MIXED = st.lists(
+    st.one_of(_IDS.map(lambda ids: ids[0]), st.sampled_from(["n1", "n2", "bcafe12345", "x"])),
+    min_size=1,
+    max_size=30,
+    unique=True,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_MIXED, st.data())
+def test_shown_gives_each_id_its_listed_form_in_any_order_asked(
+    ids: list[str], data: st.DataObject
+) -> None:
+    """Against a plain reference (each id's ``shortest`` over every id, or the id itself
+    when another store's): any candidates, ids met later, ``whole`` ids, a warm index's
+    ``sharing``, asked in any order, give the same forms, and ``changed`` lists the ids
+    shown short in the order first asked (``Shown`` holds none of the candidates shown
+    whole until asked: ``__missing__``)."""
+    lookup = _lookup(ids)
+    candidates = data.draw(st.lists(st.sampled_from(ids), unique=True))
+    whole = set(data.draw(st.lists(st.sampled_from(ids), unique=True, max_size=3)))
+    flags = sharing_flags(ids) if data.draw(st.booleans()) else None
+
+    def shared(asked: list[str]) -> set[str]:
+        return {i for i in asked if any(o != i and o.startswith(i[:SHORT_CHARS]) for o in ids)}
+
+    shown = Shown(candidates, shared, lookup, whole, flags)
+    order = data.draw(st.lists(st.sampled_from(ids), min_size=1))
+    expected: dict[str, str] = {}
+    for belief_id in order:
+        form = belief_id if belief_id in whole else shortest(belief_id, lookup)
+        assert shown[belief_id] == form and shown.form(belief_id) == form
+        if form != belief_id:
+            expected.setdefault(belief_id, form)
+    assert shown.changed() == expected
+    assert list(shown.changed()) == list(expected)
+
+
+def test_with_a_warm_index_s_answers_shown_makes_no_pass_over_the_candidates() -> None:
+    """Given ``sharing`` (every derived id's answer, made at index read), ``Shown`` looks
+    each id up alone as it is asked for: the candidates are not even sorted out into
+    derived and chosen (``_derived_flags``'s memo is not asked about them), and the forms
+    are those a listing gives."""
+    from credo.store import short_ids
+
+    derived, chosen = "b" + "7" * 15, "n-warm-only"
+    short_ids._IS_DERIVED.pop(derived, None)
+    short_ids._IS_DERIVED.pop(chosen, None)
+
+    def refused(*_: object) -> list[str]:
+        raise AssertionError("no statement nor range read with the warm answers")
+
+    shown = Shown([derived, chosen], refused, refused, set(), {derived: False})
+    assert derived not in short_ids._IS_DERIVED and chosen not in short_ids._IS_DERIVED
+    assert shown[derived] == derived[:SHORT_CHARS] and shown[chosen] is chosen
+    assert shown.changed() == {derived: derived[:SHORT_CHARS]}

@@ -204,15 +204,18 @@ class Shown(dict[str, str]):
         self._sharing = sharing
         self._whole = whole
         self._short = False  # whether any id is shown short (``changed`` lists them)
-        # (C-level: a query in dispute asks for dozens more, the groups' others)
-        listed = list(filterfalse(whole.__contains__, candidates)) if whole else candidates
-        flags = _derived_flags(listed)
-        self._asked = asked = list(compress(listed, flags))
-        self._shared = shared
-        self._alone: set[str] | None = None if asked else set()  # (``_alone_ids``)
         # The others are shown whole (not derived, or another store's), each set as it is
         # first asked for (``__missing__``): a query lists ~170 candidates and its block
         # asks for a fraction of them. ``changed`` lists none of them.
+        self._shared = shared
+        if sharing is not None:  # (each id looked up alone as asked: ``_asked`` is never read)
+            self._asked: list[str] = []
+            self._alone: set[str] | None = set()
+            return
+        # (C-level: a query in dispute asks for dozens more, the groups' others)
+        listed = list(filterfalse(whole.__contains__, candidates)) if whole else candidates
+        self._asked = asked = list(compress(listed, _derived_flags(listed)))
+        self._alone = None if asked else set()  # (``_alone_ids``)
 
     def _alone_ids(self) -> set[str]:
         """The derived candidates whose ``SHORT_CHARS`` prefix no other id starts."""
