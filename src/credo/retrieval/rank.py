@@ -140,7 +140,9 @@ def compose(
         # each float; a prior of zero: no part ``posterior``, nothing added but to -0.0)
         given = list(confidence.values())
         if given and given.count(given[0]) == len(given) and not posterior * (given[0] - 0.5):
-            sums = list(map(sum, map(dict.values, parts_of.values())))
+            # (a float start: ``sum`` then skips adding its int 0 to the first float, ~230
+            # instructions a candidate; the same floats on 3.11 and 3.12+'s compensated sum)
+            sums = list(map(sum, map(dict.values, parts_of.values()), repeat(0.0)))
             if 0.0 not in sums:  # (x + 0.0 is x but for x = -0.0)
                 totals = sums
     if totals is None:
