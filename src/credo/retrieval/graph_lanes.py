@@ -5,8 +5,6 @@ beliefs, and the edges among the candidates that clustering reads."""
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Mapping
-from itertools import repeat
-from operator import truediv
 from typing import TYPE_CHECKING
 
 from credo.retrieval.lanes.bfs import expand_hop
@@ -119,7 +117,7 @@ def heat_scores(
     ``keep``, ``lane_best(heat, keep, options.graph_lane_limit, locked)`` of them, taken
     from the series' answer when no lock was met (``heat.best_of``, tested equal)."""
     best = max(seeds.values())
-    scaled = dict(zip(seeds, map(truediv, seeds.values(), repeat(best)), strict=True))
+    scaled = {k: v / best for k, v in seeds.items()}
     taken, cap, limit = hops[: options.heat_hops], options.graph_max_links, options.graph_lane_limit
     picked = None if keep is None or locked is not None else (keep, limit)
     heat = heat_lane(
