@@ -505,6 +505,7 @@ TOOL_KINDS = frozenset(
 # A change of tool's verb and what may stand between it and "from": "migrated everything
 # from Consul to etcd", "switched over from yarn", "moved all services off Heroku onto Fly".
 _CHANGED = r"(?:moved|switched|migrated|changed|transitioned)"
+CHANGED_WORDS = frozenset({"moved", "switched", "migrated", "changed", "transitioned"})
 _SPAN = r"(?:everything\s+|over\s+|all\s+(?:[\w-]+\s+)?)"
 
 
@@ -537,9 +538,7 @@ def term_patterns() -> TermPatterns:
             _I | re.VERBOSE,
         ),
         re.compile(
-            # "moved over to" is no "X over Y"
-            rf"(?<![\w.@/+#:-])(?!{_CHANGED}\s+over\b){TERM}\s+"
-            rf"(?:over(?!\s+(?:to|onto)\b)|instead\s+of|rather\s+than|in\s+place\s+of)\b"
+            rf"{TERM}\s+(?:over(?!\s+(?:to|onto)\b)|instead\s+of|rather\s+than|in\s+place\s+of)\b"
             rf"|{TERM}\s*(?:,|—|–|;)\s*not\b",
             _I,
         ),

@@ -63,7 +63,8 @@ def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     patterns = sig.term_patterns()
     negated: list[str] = []
     found = [match.group(1) for match in patterns.negated.finditer(clean)]
-    found += [_replaced_subject(match.group(1)) for match in _REPLACED.finditer(clean)]
+    if "replaced" in clean.lower():  # else the pattern tries every word, and finds none
+        found += [_replaced_subject(match.group(1)) for match in _REPLACED.finditer(clean)]
     for raw in found:
         term = _term(raw)
         if term and term not in negated:
@@ -71,6 +72,8 @@ def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     asserted: list[str] = []
     for match in patterns.leading.finditer(clean):
         term = _term(match.group(1) or match.group(2) or "")
+        if term in sig.CHANGED_WORDS:
+            continue  # "we moved over to Poetry" is no "X over Y"
         if term and term not in asserted:
             asserted.append(term)
     for match in patterns.asserted.finditer(clean):
