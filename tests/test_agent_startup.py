@@ -287,3 +287,34 @@ def test_the_candidate_read_is_exact_under_a_small_limit(
         )
         assert [b.id for b, _ in got] == _oracle(memory)[:limit]
         assert all(times == store.injection_count(b.id) for b, times in got)
+
+
+def test_both_backends_leave_a_document_s_copies_out(tmp_path: Path) -> None:
+    """store/journal.py and store/postgres/ledger.py read usefulness by the same rule."""
+    from tests.conftest import postgres_store
+
+    origins = ["import", "document", "document", "user_stated"]
+    with postgres_store() as url:
+        picks = []
+        for location in (str(tmp_path / "m.db"), url):
+            with Memory(location, root=tmp_path) as memory:
+                store = memory.store
+                with store.transaction():
+                    store.insert_beliefs(
+                        NewBelief(
+                            f"b{n:02d}", f"t {n}", f"h{n}", "note", o, False, 1, 1, None, 1, 1
+                        )
+                        for n, o in enumerate(origins)
+                    )
+                    for n, again in enumerate([1, 2, 0, 1]):
+                        for _ in range(again):
+                            store.add_corroboration(f"b{n:02d}", "docs/x.md", None, 1.0)
+                    store.insert_injection(1.0, "s", "prompt", None, ["b02"], 1, 1, "")
+                ranked = store.useful_beliefs(
+                    use_weight=W_USE,
+                    feedback_weight=W_FEEDBACK,
+                    corroboration_weight=W_CORROBORATION,
+                    limit=10,
+                )
+                picks.append([(b.id, times) for b, times in ranked])
+    assert picks[0] == picks[1] == [("b00", 0), ("b02", 1), ("b03", 0)]

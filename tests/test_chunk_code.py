@@ -232,6 +232,36 @@ def test_python_decorators_signatures_and_nesting() -> None:
     check(chunks, DECORATED)
 
 
+CLICK_COMMAND = textwrap.dedent(
+    """\
+    @click.command()
+    @click.option("--follow-redirects", is_flag=True, help="Automatically follow redirects.")
+    @click.option("--verify/--no-verify", default=True, help=(
+        "Verify the SSL certificate. "
+        "[Default: True]"
+    ))
+    @pytest.mark.parametrize("fixture_value", ["never indexed"])
+    def main(follow_redirects: bool, verify: bool) -> None:
+        '''An HTTP command line client.'''
+        send(follow_redirects)
+    """
+)
+
+
+def test_option_help_of_a_command_is_in_its_context() -> None:
+    # A click (or typer) command's documentation is its options' help, written in decorators
+    # above the def and outside its body: no field indexed it, and a search for the help's
+    # own words missed the command. A decorator without help= (test data) stays out.
+    [main] = split_code(CLICK_COMMAND, "python")
+    assert main.text == "def main(follow_redirects: bool, verify: bool) -> None: " + (
+        "An HTTP command line client."
+    )
+    words = main.context.split()
+    assert {"automatically", "redirects", "verify", "certificate", "ssl"} <= set(words)
+    assert "never" not in words and "fixture" not in words
+    check([main], CLICK_COMMAND)
+
+
 COMMENTS_ABOVE = textwrap.dedent(
     """\
     class Buffer:
