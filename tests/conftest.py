@@ -23,7 +23,12 @@ settings.load_profile("credo")
 
 # A "<" that could close the memory block, or any tag around it, or open one like it
 # (tokens.escape's rule, written again here): what no stored text may put in the block.
-TAG_START = re.compile(r"<\s*(?:/|[a-z][\w.:]*-|credo)|<\s*$", re.IGNORECASE)
+# Between the "<" and the tag, and inside its name, anything that is not a word character,
+# white space or an angle bracket may stand: an invisible character a reader may drop
+# (zero-width, bidi, a soft hyphen, a combining mark: day-review73).
+_GAP = r"[^\w\s<>]*"
+TAG_REFERENCE = rf"<(?=[^\w<>]*(?:$|/|[a-z][^\s<>/]*-|{_GAP.join('credo')}))"
+TAG_START = re.compile(TAG_REFERENCE, re.IGNORECASE)
 
 
 def tag_start(line: str) -> re.Match[str] | None:

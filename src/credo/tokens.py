@@ -35,11 +35,12 @@ CHARS_PER_TOKEN = 4
 _BREAKS: dict[int, str] = {code: " " for code in (*range(32), 0x7F, 0x85, 0x2028, 0x2029)}
 
 # What is neutralised of the markup: a "<" that could close the block (``</credo-memory>``,
-# ``< / credo-memory``) or any tag around it (the agent's own wrappers: ``</system-reminder>``),
-# or open one like it (a tag name with a hyphen, as custom wrappers have:
-# ``<credo-memory``, ``<system-reminder``), or any tag named credo-something, or end the
-# text (a kept line's last character, ``escape_content``: the next line might finish it). It becomes
-# ``&lt;``. Code keeps its ``->``, ``&&``, ``a < b``, ``List<String>``: a ``>`` or an ``&``
+# ``< / credo-memory``) or any tag around it (the host's wrappers: ``</system-reminder>``),
+# open a tag like it (a name with a hyphen, as custom wrappers have: ``<credo-memory``,
+# ``<system-reminder``; or any ``<credo...``), or end a text (a kept line's last character,
+# ``escape_content``: the next line might finish it). It becomes ``&lt;``. White space and
+# invisible format characters (zero-width, bidi marks) between are skipped, as a reader
+# would. Code keeps its ``->``, ``&&``, ``a < b``, ``List<String>``: a ``>`` or an ``&``
 # alone closes nothing, and no entity is written but this one.
 TAG_OPENER = "&lt;"
 _TAG_EXTRA = len(TAG_OPENER) - 1
@@ -61,8 +62,8 @@ def _tag_start() -> re.Pattern[str]:
 
 def _plain(text: str) -> bool:
     """True only when ``escape`` leaves ``text`` as it is: every character it replaces is
-    a control or line separator (not printable), and it changes no ``<`` but one.
-    (False for some text that needs no escape, e.g. with a no-break space or ``a < b``:
+    a control or line separator (not printable), and it holds no ``<``. (False for some
+    text that needs no escape, e.g. with a no-break space or ``a < b``:
     the callers then escape exactly.) Cheaper than a regular expression's search, and
     nothing to compile at import."""
     return text.isprintable() and "<" not in text
