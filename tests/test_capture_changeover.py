@@ -210,6 +210,12 @@ def test_its_look_alikes_are_not_captured(prompt: str) -> None:
         "we migrated from MySQL to Postgres for analytics, the main app is still MySQL.",
         "We switched from spaces to tabs in the Makefile only.",
         "Python was replaced by Rust in the hot loop only.",
+        # another team's tools, or another place than this project
+        "The marketing team moved from Mailchimp to Sendgrid.",
+        "The design team moved from Figma to Sketch.",
+        "The sales team has switched to HubSpot for lead tracking.",
+        "In my last job we moved from Java to Kotlin.",
+        "In the tutorial we moved from SQLite to Postgres in chapter 3.",
     ],
 )
 def test_a_change_to_come_a_thing_at_hand_or_one_still_used_is_not_captured(
@@ -217,7 +223,8 @@ def test_a_change_to_come_a_thing_at_hand_or_one_still_used_is_not_captured(
 ) -> None:
     """day-review73: all but one were captured at day-capture73 (the first five rule out the
     shim, sqlite or nothing; the kind alone ruled out "library"; an old one still used, or
-    kept outside the Makefile or the hot loop, was ruled out: a true belief superseded)."""
+    kept outside the Makefile or the hot loop, was ruled out: a true belief superseded; so
+    were another department's tools and a change told of a past job or a tutorial)."""
     assert extract_statements(prompt) == []
 
 

@@ -26,7 +26,10 @@ _I = re.VERBOSE  # every cue reads the lower-cased sentence: faster than IGNOREC
 
 # Who speaks for the project in a change of tool: the team's voice ("we", "our team", "the
 # platform team"), not a team of the past or of others ("the old team", "the other team").
-_NOT_OURS = r"(?:old|previous|former|other|next|new)\b"
+# (and a team whose tools are not the project's: "the marketing team moved from Mailchimp")
+_OTHERS = """old previous former other next new marketing sales design legal hr finance
+    accounting recruiting support leadership management exec executive""".split()
+_NOT_OURS = rf"(?:{'|'.join(_OTHERS)})\b"
 _TEAM = rf"(?:we|we'?ve|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team)"
 # A change told as a condition is not made yet: "once we've moved to Django 5, drop the
 # shim", "if we switched from pip to uv ...". After "when", "after" or "before" a past
@@ -444,7 +447,7 @@ def _told_now(core: str) -> set[str]:
     if change is None:
         return set()
     rest = f"{core[: change.start()]} {core[change.end() :]}"
-    if _UNDONE.search(core, change.end()):
+    if _UNDONE.search(core, change.end()) or _ELSEWHERE.search(core, 0, change.start()):
         return {"changeover"}
     said = change.group()
     if "replaced" in said and said.startswith(_DEFINITE) and not _TOOL_SUBJECT.search(said):
@@ -452,6 +455,14 @@ def _told_now(core: str) -> set[str]:
     return {name for name in _PAST if not _PAST_CUES[name].search(rest)}
 
 
+# Told of another place than this project: "In my last job we moved from Java to Kotlin",
+# "In the tutorial we moved from SQLite to Postgres".
+_ELSEWHERE = re.compile(
+    r"""\b(?:in|at)\s+(?:my|his|her|their|a)\s+(?:\w+\s+)?(?:job|company|employer|workplace|
+    role|gig|startup|project|course|class)\b|\bin\s+the\s+(?:tutorial|book|course|video|talk|
+    article|docs?|example)\b""",
+    re.VERBOSE,
+)
 # Undone, or not whole: "... but CI still uses 16", "... in the Makefile only" (the old
 # one holds elsewhere, so ruling it out would supersede a true belief).
 _UNDONE = re.compile(
