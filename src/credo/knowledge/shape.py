@@ -460,7 +460,7 @@ def _told_now(core: str) -> set[str]:
 _ELSEWHERE = re.compile(
     r"""\b(?:in|at)\s+(?:my|his|her|their|a)\s+(?:\w+\s+)?(?:job|company|employer|workplace|
     role|gig|startup|project|course|class)\b|\bin\s+the\s+(?:tutorial|book|course|video|talk|
-    article|docs?|example)\b""",
+    article)\b""",
     re.VERBOSE,
 )
 # Undone, or not whole: "... but CI still uses 16", "... in the Makefile only" (the old
