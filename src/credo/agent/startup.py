@@ -15,9 +15,7 @@ Most useful. The live, unlocked beliefs with evidence of use, ranked by
   use counts; SessionStart's own picks do not count, or they would pick themselves);
 - ``alpha - 1``: positive feedback above the uniform prior (an explicit ``used`` adds 1,
   the automatic credit of a reply 0.25, credo.agent.feedback);
-- ``corroborations``: the times the same text was stated again (a document passage's do
-  not count: they are its text again in another file, such as a repeated
-  ``def __init__(self) -> None``, evidence of boilerplate rather than of use);
+- ``corroborations``: the times the same text was stated again;
 - the factor ``alpha / (alpha + beta)`` (the posterior mean) discounts harm, and a belief
   with more harm than use (beta > alpha) is left out.
 
@@ -150,15 +148,9 @@ def usefulness(belief: Belief, injected: int) -> dict[str, float]:
     parts = {
         "used": W_USE * injected * mean,
         "feedback": W_FEEDBACK * (belief.alpha - 1.0) * mean,
-        "corroborated": W_CORROBORATION * stated_corroborations(belief) * mean,
+        "corroborated": W_CORROBORATION * belief.corroborations * mean,
     }
     return {k: round(v, 9) for k, v in parts.items() if v}
-
-
-def stated_corroborations(belief: Belief) -> int:
-    """The corroborations that count as evidence: none of a document passage's (the module
-    docstring; store/journal.py's ``useful_beliefs`` reads the same)."""
-    return 0 if belief.origin == "document" else belief.corroborations
 
 
 def _entry(

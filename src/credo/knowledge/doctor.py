@@ -14,11 +14,6 @@ The rules (quoted in the docs):
   the text when the belief's words appear in them in order (words the markup adds, such as
   a link target, may sit between them). An anchor without a line range only needs its
   file.
-- **Note.** A ``manual`` anchor (``remember --doc``, ``link``) whose belief's words are
-  nowhere in its file says something *about* those lines ("Deploys go through
-  ops/deploy.sh", anchored to ``ops/deploy.sh#L1-L40``) rather than quoting them: its
-  lines never held its text, so only its file and that its range still lies inside the
-  file are checked (counted in ``notes``). A quote, found elsewhere in the file, is shifted.
 - **Fix** (``--fix``): the belief's words are looked for in the current file; the
   tightest span of lines holding them (nearest the old range on a tie) becomes the new
   range, the anchor row is updated in place and the change logged (op ``doctor``).
@@ -202,7 +197,6 @@ class DoctorReport:
     checked: int = 0
     ok: int = 0
     skipped: int = 0  # web URLs and anchors of stale beliefs
-    notes: int = 0  # of ``ok``: manual anchors that annotate their lines (module docstring)
     missing_files: list[AnchorProblem] = field(default_factory=list)
     shifted: list[AnchorProblem] = field(default_factory=list)
     fixed: list[AnchorProblem] = field(default_factory=list)
@@ -271,12 +265,6 @@ def _check_one(
         report.ok += 1
     else:
         found = text.locate(content, near=lines[0])
-        if found is None and anchor.anchor_type == "manual" and lines[1] <= len(text.lines):
-            # A note about the lines, not a quote of them: "shifted" would be reported from
-            # the moment it was written, and no --fix could ever clear it.
-            report.ok += 1
-            report.notes += 1
-            return
         report.shifted.append(
             AnchorProblem(
                 anchor.belief_id, anchor.doc_uri, anchor.anchor_type, "shifted", lines, found

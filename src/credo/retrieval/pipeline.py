@@ -54,7 +54,7 @@ from credo.retrieval.options import (
 )
 from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
-from credo.retrieval.prior import is_history, weighed_tests
+from credo.retrieval.prior import asks_for_tests, is_history, is_test
 from credo.retrieval.rank import Scored, Weights, compose
 from credo.retrieval.specific import lift
 from credo.retrieval.standing import GroupLines, Marks, picked, place_locked
@@ -569,7 +569,7 @@ def _rank(
     confidence = {i: row[1] / (row[1] + row[2]) for i, row in rows.items()}
     trails = store.trails(list(rows)) if rows else {}
     history = {i for i, trail in trails.items() if is_history(trail)}
-    tests = weighed_tests(terms, trails, named)  # test code, unless asked for (prior.py)
+    tests = () if asks_for_tests(terms) else {i for i, t in trails.items() if is_test(t)}
     ranked = compose(lane_scores, confidence, options.weights, history, tests)
     if trails and keyword:  # a section before the one around it (retrieval/specific.py)
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)

@@ -21,16 +21,15 @@ where the behaviour is done, not where it is exercised. Measured (docs/BENCHMARK
 Ranking, fifteenth pass): with their tests beside the source, credo's figures fell more
 than the lexical baselines' on four held-out projects. `rank.compose` weighs test code's
 lanes by `rank.Weights.tests`, except for a question that names tests itself
-(`asks_for_tests`) or names a test file ("errors_test.go: what is expected..."; the pipeline
-tells it by the doc lane's matches). Told by the path: a folder ``test``, ``tests``,
-``testing`` or ``__tests__``, or a file ``test_*``, ``*_test.py``, ``*_test.go`` (the name
-the go tool requires of a test file), ``conftest.py``, ``*.test.js``, ``*.spec.ts``...
+(`asks_for_tests`). Told by the path: a folder ``test``, ``tests``, ``testing`` or
+``__tests__``, or a file ``test_*``, ``*_test.py``, ``conftest.py``, ``*.test.js``,
+``*.spec.ts``...
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from functools import cache, lru_cache
 
 from credo.store.changelog import is_changelog_path
@@ -48,7 +47,7 @@ def _lines() -> re.Pattern[str]:
 def _test_path() -> re.Pattern[str]:
     return re.compile(
         r"(?:^|/)(?:tests?|testing|__tests__)/"
-        r"|(?:^|/)(?:test_[^/]*\.py|[^/]*_test\.(?:py|go)|conftest\.py|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?)$"
+        r"|(?:^|/)(?:test_[^/]*\.py|[^/]*_test\.py|conftest\.py|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?)$"
     )
 
 
@@ -85,15 +84,3 @@ def asks_for_tests(terms: Iterable[str]) -> bool:
     """True when the query's words (as `query_terms` gives them) name tests: then a test
     is what it is about, and test code keeps its full weight."""
     return any(term.lower() in _TEST_STEMS for term in terms)
-
-
-def weighed_tests(
-    terms: Iterable[str], trails: Mapping[str, str], named: Iterable[str]
-) -> set[str]:
-    """The candidates (`trails`: id -> trail) whose lanes weigh `rank.Weights.tests`: test
-    code, unless the question names tests (`asks_for_tests`) or a test file: one of the
-    `named` beliefs (the doc lane's, anchored in a file the question names) is test code
-    ("errors_test.go: what is expected..." asks for that file as "which test..." does)."""
-    if asks_for_tests(terms) or any(is_test(trails[i]) for i in named if i in trails):
-        return set()
-    return {i for i, trail in trails.items() if is_test(trail)}

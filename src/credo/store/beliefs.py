@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from credo.errors import NotFoundError
 from credo.store.db import json_array
-from credo.store.short_ids import SHORT_CHARS, prefix_bounds, too_short
+from credo.store.short_ids import SHORT_CHARS, prefix_bounds
 from credo.types import Belief
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ class BeliefRows:
         except UnicodeEncodeError:
             belief = None
         if belief is None:
-            raise NotFoundError(f"no belief with id {belief_id!r}{too_short(belief_id)}")
+            raise NotFoundError(f"no belief with id {belief_id!r}")
         if live and belief.deleted_at is not None:
             raise NotFoundError(
                 f"belief {belief_id!r} is forgotten; remember it again to revive it"

@@ -212,14 +212,10 @@ class JournalTable(JournalRows):
         "ORDER BY n.times DESC, n.belief_id LIMIT :limit), "
         "c(id) AS (SELECT id FROM plain "
         "UNION SELECT id FROM beliefs WHERE alpha <> 1.0 OR beta <> 1.0 "
-        # A document's corroborations are its text again in other files (an ingest's
-        # copies: boilerplate such as "def __init__(self) -> None"), not statements.
-        "UNION SELECT k.belief_id FROM belief_corroborations AS k "
-        "JOIN beliefs AS d ON d.id = k.belief_id WHERE d.origin <> 'document'), "
+        "UNION SELECT belief_id FROM belief_corroborations), "
         "r(id, times, score) AS (SELECT b.id, coalesce(n.times, 0), "
         "(:use * coalesce(n.times, 0) + :fb * (b.alpha - 1.0) + :co * (SELECT count(*) FROM "
-        "belief_corroborations AS k WHERE k.belief_id = b.id AND b.origin <> 'document')) "
-        "* b.alpha / (b.alpha + b.beta) "
+        "belief_corroborations AS k WHERE k.belief_id = b.id)) * b.alpha / (b.alpha + b.beta) "
         "FROM c JOIN beliefs AS b ON b.id = c.id "
         "LEFT JOIN injection_counts AS n ON n.belief_id = b.id "
         "WHERE b.deleted_at IS NULL AND b.locked = 0 AND b.alpha >= b.beta), "

@@ -157,17 +157,6 @@ def full_id(text: str, exists: Callable[[str], bool], lookup: PrefixLookup) -> s
     return text
 
 
-def too_short(text: str) -> str:
-    """What a not-found error adds for ``text`` that looks like a derived id's prefix cut
-    shorter than ``SHORT_CHARS`` (``show b0d3``): such a prefix is never looked up."""
-    if 1 < len(text) < SHORT_CHARS and text[0] == "b" and all(c in _HEX for c in text[1:]):
-        return f" (a short id is at least {SHORT_CHARS} characters of one)"
-    return ""
-
-
-_HEX = frozenset("0123456789abcdef")
-
-
 def prefix_bounds(prefix: str) -> tuple[str, str]:
     """(low, high) such that an id starts with ``prefix`` exactly when low <= id < high, in
     code-point order (SQLite's BINARY collation; PostgreSQL's columns are ``COLLATE "C"``).

@@ -358,29 +358,6 @@ def _collect_names(
             (offset(first.lineno, first.col_offset), offset(end_line, node.end_col_offset or 0))
         )
     text = "\n".join(lines)
-    for (_, node), definition, segments in zip(
-        found, definitions, own_segments(bodies), strict=True
-    ):
+    for definition, segments in zip(definitions, own_segments(bodies), strict=True):
         words = names(text, segments)
-        definition.identifiers = words.names
-        definition.strings = [*_option_help(node), *words.strings]
-
-
-def _option_help(node: Scope) -> list[str]:
-    """The strings of the decorators that document an option (a call with a ``help=``
-    string: click's and typer's ``@option("--follow-redirects", help="...")``): a command's
-    documentation, written above its ``def`` and outside its body, so no index field read
-    it (a search for the help's own words missed the command)."""
-    found: list[str] = []
-    for decorator in node.decorator_list:
-        if not isinstance(decorator, ast.Call):
-            continue
-        helps = [t for k in decorator.keywords if k.arg == "help" and (t := _text(k.value))]
-        if helps:
-            found += [t for arg in decorator.args if (t := _text(arg))]
-            found += helps
-    return found
-
-
-def _text(node: ast.expr) -> str | None:
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+        definition.identifiers, definition.strings = words.names, words.strings

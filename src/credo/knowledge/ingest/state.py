@@ -47,7 +47,7 @@ _REPORT_FIELDS = (
 )
 
 
-# Vendored folders (and secret files) a report's summary names; past them, it counts the rest.
+# Vendored folders a report's summary names; past them, it counts the rest.
 _LISTED_VENDORED = 5
 
 
@@ -110,8 +110,6 @@ class IngestReport:
             if n
         )
         vendored = [path for path, reason in self.skipped_files if reason == "vendored"]
-        # (a file left out for its name, .netrc or .env, may be one the user meant to read)
-        secret = [path for path, reason in self.skipped_files if reason == "secrets"]
         return (
             f"{self.files_ingested} files ingested, {self.files_unchanged} unchanged"
             + (f", {self.files_removed} removed" if self.files_removed else "")
@@ -121,11 +119,15 @@ class IngestReport:
             f"{self.edges_added} edges, {self.anchors_added} anchors in {self.seconds:.1f} s"
             + (
                 "\nleft out as vendored (name a folder, or use --vendored, to read it): "
-                + _listed(vendored)
+                + ", ".join(vendored[:_LISTED_VENDORED])
+                + (
+                    f" and {len(vendored) - _LISTED_VENDORED} more"
+                    if len(vendored) > _LISTED_VENDORED
+                    else ""
+                )
                 if vendored
                 else ""
             )
-            + ("\nleft out as holding secrets: " + _listed(secret) if secret else "")
             + (
                 f"\n{self.chunks_rejected} passage{'s' * (self.chunks_rejected > 1)} left out "
                 f"(over {MAX_CONTENT_CHARS} characters or holding a NUL)"
@@ -133,12 +135,6 @@ class IngestReport:
                 else ""
             )
         )
-
-
-def _listed(paths: list[str]) -> str:
-    """The first few ``paths``, and how many more."""
-    more = len(paths) - _LISTED_VENDORED
-    return ", ".join(paths[:_LISTED_VENDORED]) + (f" and {more} more" if more > 0 else "")
 
 
 class Deferred(NamedTuple):

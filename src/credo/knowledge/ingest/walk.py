@@ -365,9 +365,7 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 29: a doc comment's code span glued to a word reads glued ("`Reading`s": "Readings", as
 #     doctor reads it); a UTF-8 BOM outweighs a declared encoding; colon fences nested
 #     past 32 stay text (review71)
-# 30: a Python definition's option decorators (a call with help=: click, typer) give their
-#     strings to its context field (probe73)
-READER_VERSION = 30
+READER_VERSION = 29
 
 
 class Read(NamedTuple):

@@ -554,18 +554,12 @@ def doctor(ctx: click.Context, fix: bool, backfill_anchors: bool, as_json: bool)
         lines = [
             f"integrity: {'; '.join(problems) if problems else 'ok'}"
             + (" (FTS index not checked: read-only here)" if read_only else ""),
-            f"anchors checked: {report.checked}, ok: {report.ok}"
-            + (f" ({report.notes} notes: file and range only)" if report.notes else "")
-            + f", missing files: {len(report.missing_files)}, shifted: {len(report.shifted)}"
-            + (f", fixed: {len(report.fixed)}" if fix else ""),
+            f"anchors checked: {report.checked}, ok: {report.ok}, "
+            f"missing files: {len(report.missing_files)}, shifted: {len(report.shifted)}"
+            + (f", fixed: {report.fixed}" if fix else ""),
         ]
-        moved = {(p.belief_id, p.doc_uri): p.found for p in report.fixed}
         lines += [f"  missing  {p.belief_id}  {p.doc_uri}" for p in report.missing_files]
-        lines += [
-            f"  shifted  {p.belief_id}  {p.doc_uri}"
-            + (_moved_to(moved.get((p.belief_id, p.doc_uri))) if fix else "")
-            for p in report.shifted
-        ]
+        lines += [f"  shifted  {p.belief_id}  {p.doc_uri}" for p in report.shifted]
         if backfill is not None:
             lines.append(f"backfill: {backfill}")
         return "\n".join(lines)
@@ -573,11 +567,6 @@ def doctor(ctx: click.Context, fix: bool, backfill_anchors: bool, as_json: bool)
     emit(as_json, data, text)
     if not data["healthy"]:
         ctx.exit(1)
-
-
-def _moved_to(found: tuple[int, int] | None) -> str:
-    """How ``doctor --fix``'s text names where a shifted anchor went (nothing if unmoved)."""
-    return f"  -> fixed: L{found[0]}-L{found[1]}" if found else "  (text not found: not fixed)"
 
 
 def main() -> None:
