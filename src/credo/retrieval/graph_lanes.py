@@ -42,10 +42,11 @@ def candidate_pairs(
         return store.pairs_among(ids, min_weight=floor)
     seeds, links = around_seeds
     members = set(ids)
+    # (each Link unpacked: reading a NamedTuple's field by name costs a descriptor call)
     pairs = [
-        (link.src, link.dst)
-        for link in links
-        if link.weight >= floor and link.src in members and link.dst in members
+        (src, dst)
+        for src, dst, _kind, weight in links
+        if weight >= floor and src in members and dst in members
     ]
     rest = [i for i in ids if i not in seeds]
     return pairs + store.pairs_among(rest, min_weight=floor) if rest else pairs
