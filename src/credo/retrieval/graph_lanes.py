@@ -42,7 +42,7 @@ def candidate_pairs(
         return store.pairs_among(ids, min_weight=floor)
     seeds, links = around_seeds
     members = set(ids)
-    # (a Link unpacked, not read by name: a named field is a descriptor call a read)
+    # (each Link unpacked: reading a NamedTuple's field by name costs a descriptor call)
     pairs = [
         (src, dst)
         for src, dst, _kind, weight in links

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import chain, compress, filterfalse, repeat
-from operator import itemgetter, not_
+from itertools import chain, compress, repeat
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from credo.store.fts import CandidateRow
@@ -264,8 +264,9 @@ class WarmGraph:
         found = list(chain.from_iterable(self._linked(True, rids)))
         # An edge inside ``ids`` once: as its src's out-link (the far end of an in-link is
         # its src).
-        into = list(chain.from_iterable(self._linked(False, rids)))
-        found += compress(into, map(not_, map(inside.__contains__, map(_SECOND, into))))
+        found += [
+            row for row in chain.from_iterable(self._linked(False, rids)) if row[1] not in inside
+        ]
         # By (src, dst, type): a link's key (the edges' primary key); a prepared store's links
         # carry that order's rank, an int compared in C where a Link compares its strings.
         found.sort(key=_FIRST if self._out.rank is None else _RANK)
@@ -281,7 +282,7 @@ class WarmGraph:
         """(link, far end, its state) of each live-ended edge of each of ``rids``, out-edges
         (``out``) or in-edges: made once per belief and version (``_links_of``)."""
         kept = self._out_links if out else self._into_links
-        missing = list(filterfalse(kept.__contains__, rids))
+        missing = [rid for rid in rids if rid not in kept]
         if missing:
             if len(kept) + len(missing) > MAX_LINKED:
                 kept.clear()
@@ -452,10 +453,9 @@ class WarmGraph:
         each one look-up and one set test (C-level), where the arrays' way costs ~20 numpy
         calls of ~3 us each in a query's flow (its caches cold); only the few ids with an
         edge inside read their edges, from the slices' memoryviews."""
-        # (C-level passes over the set, twice in one order: an id without out-edges meets
-        # nothing, as ``()``)
-        apart = map(inside.isdisjoint, map(far.get, inside, repeat(())))
-        hits = list(compress(inside, map(not_, apart)))
+        get = far.get
+        meets = inside.isdisjoint
+        hits = [i for i in inside if (ends := get(i)) is not None and not meets(ends)]
         if not hits:
             return []
         start, other, kind, weight = self._out.views
