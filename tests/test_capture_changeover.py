@@ -229,6 +229,24 @@ def test_a_change_to_come_a_thing_at_hand_or_one_still_used_is_not_captured(
 
 
 @pytest.mark.parametrize(
+    ("prompt", "negated"),
+    [
+        ("Actually we switched from yarn to pnpm, only pnpm works with the workspace.", "yarn"),
+        (
+            "No, we moved from Travis to GitHub Actions, Travis is still mentioned in old docs "
+            "but ignore it.",
+            "travis",
+        ),
+    ],
+)
+def test_still_or_only_about_something_else_keeps_the_change(prompt: str, negated: str) -> None:
+    """day-review73: "still" and "only" take a change back only when the old one still holds
+    ("still uses", "still MySQL") or the change holds somewhere only ("in the Makefile only")."""
+    [got] = extract_statements(prompt)
+    assert got.kind == "correction" and negated in got.negated
+
+
+@pytest.mark.parametrize(
     ("sentence", "negated", "asserted"),
     [
         ("The requests library was replaced by httpx.", ("requests",), ("httpx",)),

@@ -447,7 +447,11 @@ def _told_now(core: str) -> set[str]:
     if change is None:
         return set()
     rest = f"{core[: change.start()]} {core[change.end() :]}"
-    if _UNDONE.search(core, change.end()) or _ELSEWHERE.search(core, 0, change.start()):
+    if (
+        _UNDONE.search(core, change.end())
+        or _still_held(core, change)
+        or _ELSEWHERE.search(core, 0, change.start())
+    ):
         return {"changeover"}
     said = change.group()
     if "replaced" in said and said.startswith(_DEFINITE) and not _TOOL_SUBJECT.search(said):
@@ -463,13 +467,35 @@ _ELSEWHERE = re.compile(
     article)\b""",
     re.VERBOSE,
 )
-# Undone, or not whole: "... but CI still uses 16", "... in the Makefile only" (the old
-# one holds elsewhere, so ruling it out would supersede a true belief).
+# Undone, or not whole: "... but CI still uses 16", "... the main app is still MySQL", "...
+# in the Makefile only" (the old one holds elsewhere, so ruling it out would supersede a
+# true belief). Not "only pnpm works", "Travis is still mentioned": "still" counts before a
+# verb of use or a word of the change itself (``_still_held``), "only" at a clause's end or
+# before "in", "for", "on".
 _UNDONE = re.compile(
-    r"""\b(?:still|only|back\s+to|rolled\s+(?:\w+\s+)?back|reverted|
-    (?:went|switched|moved)\s+back)\b""",
+    r"""\b(?:only\s*(?:[.,;:!?)]|$)|only\s+(?:in|for|on)\b|back\s+to\b|
+    rolled\s+(?:\w+\s+)?back\b|reverted\b|(?:went|switched|moved)\s+back\b)""",
     re.VERBOSE,
 )
+_STILL = re.compile(r"\bstill\s+(\w+)")
+# The change's own words that name nothing ("we", "moved", "from", "the"...).
+_CHANGE_WORDS = frozenset(
+    """we ve have has had the our a an team moved switched migrated changed transitioned
+    replaced from to onto off of over away with by was were been got everything all""".split()
+)
+_IN_USE = frozenset(
+    """use uses using used call calls calling run runs running on in depend depends rely
+    relies need needs require requires ship ships target targets""".split()
+)
+
+
+def _still_held(core: str, change: re.Match[str]) -> bool:
+    """Whether, after ``change``, the old one is said to hold still: "still" before a verb
+    of use ("CI still uses 16") or a word the change named ("the main app is still MySQL")."""
+    said = set(re.findall(r"\w+", change.group())) - _CHANGE_WORDS
+    return any(word in _IN_USE or word in said for word in _STILL.findall(core, change.end()))
+
+
 _DEFINITE = ("the ", "this ", "that ", "our ", "my ")
 # A kind after a name ("the requests library was"), not the kind alone: "the library was
 # replaced by a fork", "the package was replaced by a stub" replace a thing at hand.
