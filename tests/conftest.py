@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import sys
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,9 +23,22 @@ settings.load_profile("credo")
 
 # A "<" that could close the memory block, or any tag around it, or open one like it
 # (tokens.escape's rule, written again here): what no stored text may put in the block.
-_INVISIBLE = "\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff"  # zero-width, bidi
-TAG_REFERENCE = rf"<(?=[\s{_INVISIBLE}]*(?:$|/|[a-z][\w.:{_INVISIBLE}]*-|credo))"
+# Between the "<" and the tag, and inside its name, anything that is not a word character,
+# white space or an angle bracket may stand: an invisible character a reader may drop
+# (zero-width, bidi, a soft hyphen, a combining mark: day-review73).
+_GAP = r"[^\w\s<>]*"
+TAG_REFERENCE = rf"<(?=[^\w<>]*(?:$|/|[a-z][^\s<>/]*-|{_GAP.join('credo')}))"
 TAG_START = re.compile(TAG_REFERENCE, re.IGNORECASE)
+
+
+def tag_start(line: str) -> re.Match[str] | None:
+    """``TAG_START`` in ``line`` as a reader that drops invisible characters sees it: format
+    characters (zero-width space, soft hyphen), combining marks and controls are left out
+    first, so ``<`` U+200B ``/credo-memory>`` is a closing tag (unicodedata's categories: an
+    independent reading, not tokens.escape's pattern)."""
+    seen = "".join(c for c in line if unicodedata.category(c)[0] not in "CM")
+    return TAG_START.search(seen)
+
 
 # ../shared sits beside the checkout (CI's layout); a worktree nested deeper finds it higher up.
 SHARED = next(

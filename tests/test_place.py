@@ -34,7 +34,7 @@ from credo.surfaces.render import MEMORY_BLOCK_TAG, memory_block, result_json, r
 from credo.tokens import GUTTER, escape, estimate
 from credo.types import TRAIL_SEPARATOR, RetrievalResult, RetrievedBelief
 
-from .conftest import TAG_START
+from .conftest import tag_start
 
 # -- parsing a trail -----------------------------------------------------------------------
 
@@ -264,7 +264,7 @@ def test_the_charge_is_the_estimate_of_the_rendered_lines(
     body = _body(block)
     assert result.used_tokens == estimate("".join(line + "\n" for line in body))
     for line in body:  # stored text forges nothing
-        assert not TAG_START.search(line), line
+        assert not tag_start(line), line
     # Every hit's place can be read back from the block, whole.
     places = recovered(block)
     for b in result.beliefs:

@@ -44,15 +44,20 @@ _BREAKS: dict[int, str] = {code: " " for code in (*range(32), 0x7F, 0x85, 0x2028
 # alone closes nothing, and no entity is written but this one.
 TAG_OPENER = "&lt;"
 _TAG_EXTRA = len(TAG_OPENER) - 1
-_INVISIBLE = "\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff"
 
 
 @cache
 def _tag_start() -> re.Pattern[str]:
-    """Compiled at the first text holding a "<" (not at import: most texts have none)."""
-    skip = rf"[\s{_INVISIBLE}]*"
-    name = rf"[A-Za-z][\w.:{_INVISIBLE}]*-"
-    return re.compile(rf"<(?={skip}(?:$|/|{name}|credo))", re.IGNORECASE)
+    """Compiled at the first text holding a "<" (not at import: most texts have none).
+    What may stand between the "<" and the tag is anything but a word character or an
+    angle bracket, not only white space: an invisible character (a zero-width space, a soft
+    hyphen, a combining mark: ``<`` U+200B ``/credo-memory>``) may be dropped by whatever reads
+    the block, and a reader then sees the tag (day-review73). Such a character inside the
+    name too: a name is anything but white space, "/" or an angle bracket up to its hyphen,
+    and "credo" may hold anything but a word character or white space between its letters."""
+    inside = r"[^\w\s<>]*"
+    credo = inside.join("credo")
+    return re.compile(rf"<(?=[^\w<>]*(?:$|/|[A-Za-z][^\s<>/]*-|{credo}))", re.IGNORECASE)
 
 
 def _plain(text: str) -> bool:

@@ -26,11 +26,21 @@ _I = re.VERBOSE  # every cue reads the lower-cased sentence: faster than IGNOREC
 
 # Who speaks for the project in a change of tool: the team's voice ("we", "our team", "the
 # platform team"), not a team of the past or of others ("the old team", "the other team").
-_NOT_OURS = r"(?:old|previous|former|other|next|new)\b"
+# (and a team whose tools are not the project's: "the marketing team moved from Mailchimp")
+_OTHERS = """old previous former other next new marketing sales design legal hr finance
+    accounting recruiting support leadership management exec executive""".split()
+_NOT_OURS = rf"(?:{'|'.join(_OTHERS)})\b"
 _TEAM = rf"(?:we|we'?ve|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team)"
+# A change told as a condition is not made yet: "once we've moved to Django 5, drop the
+# shim", "if we switched from pip to uv ...". After "when", "after" or "before" a past
+# change was made ("when we moved from Heroku to Fly, the bill went down"); a perfect there
+# is to come ("when the team has moved to pnpm, tell me": ``_PERFECT_TO`` only).
+_IF = r"(?<!\bif\s)(?<!\bonce\s)(?<!\bunless\s)(?<!\buntil\s)(?<!\btill\s)(?<!\bsoon\sas\s)"
+_IF_PERFECT = rf"{_IF}(?<!\bwhen\s)(?<!\bafter\s)(?<!\bbefore\s)(?<!\bwhenever\s)"
 
 # "we've switched to X", "the team has moved over to X", X a name, not "the new office".
-_PERFECT_TO = rf"""\b(?:we'?ve|we\s+have|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team\s+has)\s+
+_PERFECT_TO = rf"""{_IF_PERFECT}
+    \b(?:we'?ve|we\s+have|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team\s+has)\s+
     (?:now\s+|\w+ly\s+|already\s+|finally\s+)?(?:moved|switched|migrated|changed|transitioned)\s+
     (?:everything\s+|over\s+|all\s+[\w-]+\s+)?(?:to|onto)\s+
     (?!(?:the|a|an|this|that|these|those|my|our|your|their|its|his|her|some|another|next|new|
@@ -129,11 +139,11 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "changeover",
         re.compile(
-            rf"""\b{_TEAM}\s+(?:has\s+|have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?
+            rf"""{_IF}\b{_TEAM}\s+(?:has\s+|have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?
             (?:moved|switched|migrated|changed|transitioned)\s+(?:everything\s+|over\s+)?
             (?:from|off(?:\s+of)?|away\s+from)\s+[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?
             \s+(?:to|over\s+to|onto)\s+[\w`.@]
-            |\bwe(?:'?ve|\s+have)?\s+(?:\w+ly\s+|already\s+|finally\s+)?replaced\s+
+            |{_IF}\bwe(?:'?ve|\s+have)?\s+(?:\w+ly\s+|already\s+|finally\s+)?replaced\s+
             (?!(?:it|this|that|them|these|those)\b)[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?\s+with\s+[\w`.@]
             |^(?!(?:it|this|that|they|these|those)\b)(?:[\w`'./@+-]+\s+){{1,4}}?(?:was|were|has\s+been|
             have\s+been|got)\s+replaced\s+(?:by|with)\s+[\w`.@]""",
@@ -430,13 +440,18 @@ def _told_now(core: str) -> set[str]:
     Y", "X was replaced by Y"), it says what holds now: its own verb is no narration (a past
     elsewhere still counts: "... last week", "... and it broke"), unless a thing at hand was
     replaced ("the submit button was replaced by a link"; "the requests library" is a tool).
-    Undone ("... and then back to X", "rolled it back"), it rules nothing out: the change
-    itself goes, and its past stays."""
+    Undone ("... and then back to X", "rolled it back") or not whole ("... but CI still
+    uses X", "... in the Makefile only"), it rules nothing out: the change itself goes, and
+    its past stays."""
     change = _changeover(core)
     if change is None:
         return set()
     rest = f"{core[: change.start()]} {core[change.end() :]}"
-    if _UNDONE.search(core, change.end()):
+    if (
+        _UNDONE.search(core, change.end())
+        or _still_held(core, change)
+        or _ELSEWHERE.search(core, 0, change.start())
+    ):
         return {"changeover"}
     said = change.group()
     if "replaced" in said and said.startswith(_DEFINITE) and not _TOOL_SUBJECT.search(said):
@@ -444,11 +459,50 @@ def _told_now(core: str) -> set[str]:
     return {name for name in _PAST if not _PAST_CUES[name].search(rest)}
 
 
-_UNDONE = re.compile(
-    r"\b(?:back\s+to|rolled\s+(?:\w+\s+)?back|reverted|(?:went|switched|moved)\s+back)\b"
+# Told of another place than this project: "In my last job we moved from Java to Kotlin",
+# "In the tutorial we moved from SQLite to Postgres".
+_ELSEWHERE = re.compile(
+    r"""\b(?:in|at)\s+(?:my|his|her|their|a)\s+(?:\w+\s+)?(?:job|company|employer|workplace|
+    role|gig|startup|project|course|class)\b|\bin\s+the\s+(?:tutorial|book|course|video|talk|
+    article)\b""",
+    re.VERBOSE,
 )
+# Undone, or not whole: "... but CI still uses 16", "... the main app is still MySQL", "...
+# in the Makefile only" (the old one holds elsewhere, so ruling it out would supersede a
+# true belief). Not "only pnpm works", "Travis is still mentioned": "still" counts before a
+# verb of use or a word of the change itself (``_still_held``), "only" at a clause's end or
+# before "in", "for", "on".
+_UNDONE = re.compile(
+    r"""\b(?:only\s*(?:[.,;:!?)]|$)|only\s+(?:in|for|on)\b|back\s+to\b|
+    rolled\s+(?:\w+\s+)?back\b|reverted\b|(?:went|switched|moved)\s+back\b)""",
+    re.VERBOSE,
+)
+_STILL = re.compile(r"\bstill\s+(\w+)")
+# The change's own words that name nothing ("we", "moved", "from", "the"...).
+_CHANGE_WORDS = frozenset(
+    """we ve have has had the our a an team moved switched migrated changed transitioned
+    replaced from to onto off of over away with by was were been got everything all""".split()
+)
+_IN_USE = frozenset(
+    """use uses using used call calls calling run runs running on in depend depends rely
+    relies need needs require requires ship ships target targets""".split()
+)
+
+
+def _still_held(core: str, change: re.Match[str]) -> bool:
+    """Whether, after ``change``, the old one is said to hold still: "still" before a verb
+    of use ("CI still uses 16") or a word the change named ("the main app is still MySQL")."""
+    said = set(re.findall(r"\w+", change.group())) - _CHANGE_WORDS
+    return any(word in _IN_USE or word in said for word in _STILL.findall(core, change.end()))
+
+
 _DEFINITE = ("the ", "this ", "that ", "our ", "my ")
-_TOOL_SUBJECT = re.compile(rf"\b(?:{'|'.join(sorted(TOOL_KINDS))})\s+(?:was|were|has|have|got)\s")
+# A kind after a name ("the requests library was"), not the kind alone: "the library was
+# replaced by a fork", "the package was replaced by a stub" replace a thing at hand.
+_TOOL_SUBJECT = re.compile(
+    rf"\b(?!(?:{'|'.join(w.strip() for w in _DEFINITE)}|old|new|legacy|same)\s)[\w.@/+-]+\s+"
+    rf"(?:{'|'.join(sorted(TOOL_KINDS))})\s+(?:was|were|has|have|got)\s"
+)
 
 
 # A named day is a day of this week, like "tomorrow" ("on Thursday", "Monday's retro"); a
