@@ -157,23 +157,13 @@ def show(tally: dict[str, int]) -> None:
 def test_what_does_a_file_do_leads_with_its_docstring(tmp_path: Path) -> None:
     # Before: the short functions' bm25f (the path's words in their context, lifted by
     # BM25's length norm) put ``show`` and ``table`` above the module docstring.
-    (tmp_path / "src" / "tally").mkdir(parents=True)
-    (tmp_path / "src" / "tally" / "render.py").write_text(MODULE)
-    (tmp_path / "README.md").write_text("# tally\n\nRender votes with `src/tally/render.py`.\n")
-    db = str(tmp_path / "store.db")
-    done = credo_in(tmp_path, "--db", db, "ingest", ".")
-    assert done.returncode == 0, done.stderr
-    found = credo_in(tmp_path, "--db", db, "search", "what does src/tally/render.py do", "--json")
-    assert found.returncode == 0, found.stderr
-    beliefs = json.loads(found.stdout)["beliefs"]
+    db = _tally_store(tmp_path, MODULE)
+    beliefs = _search(tmp_path, db, "what does src/tally/render.py do")
     assert beliefs[0]["content"].startswith("Helpers that turn a tally")
     assert "head" in beliefs[0]["lanes"]
     # A question about something in the file is not this question: nothing moves.
-    other = credo_in(
-        tmp_path, "--db", db, "search", "src/tally/render.py: how is a row padded?", "--json"
-    )
-    assert other.returncode == 0, other.stderr
-    assert all("head" not in b["lanes"] for b in json.loads(other.stdout)["beliefs"])
+    other = _search(tmp_path, db, "src/tally/render.py: how is a row padded?")
+    assert all("head" not in b["lanes"] for b in other)
 
 
 # A long docstring and short definitions: BM25's length norm lifts the short ones, which
@@ -209,19 +199,28 @@ def test_a_file_named_bare_or_with_a_verb_leads_with_its_docstring(
 ) -> None:
     # Before: the gate wanted every word a word of a full path, so "explain" and a bare
     # name (a guess: the doc lane scores it 0.8) left ``pad`` and ``row`` first.
-    (tmp_path / "src" / "tally").mkdir(parents=True)
-    (tmp_path / "src" / "tally" / "render.py").write_text(LONG_HEAD)
-    (tmp_path / "README.md").write_text("# tally\n\nRender votes with `src/tally/render.py`.\n")
-    db = str(tmp_path / "store.db")
-    done = credo_in(tmp_path, "--db", db, "ingest", ".")
-    assert done.returncode == 0, done.stderr
-    found = credo_in(tmp_path, "--db", db, "search", question, "--json")
-    assert found.returncode == 0, found.stderr
-    beliefs = json.loads(found.stdout)["beliefs"]
+    beliefs = _search(tmp_path, _tally_store(tmp_path, LONG_HEAD), question)
     assert beliefs[0]["content"].startswith("Helpers that turn a tally"), [
         b["content"][:40] for b in beliefs
     ]
     assert "head" in beliefs[0]["lanes"]
+
+
+def _tally_store(root: Path, module: str) -> str:
+    """A project of src/tally/render.py (``module``) and a README, ingested by the CLI."""
+    (root / "src" / "tally").mkdir(parents=True)
+    (root / "src" / "tally" / "render.py").write_text(module)
+    (root / "README.md").write_text("# tally\n\nRender votes with `src/tally/render.py`.\n")
+    db = str(root / "store.db")
+    done = credo_in(root, "--db", db, "ingest", ".")
+    assert done.returncode == 0, done.stderr
+    return db
+
+
+def _search(root: Path, db: str, question: str) -> list[dict[str, object]]:
+    found = credo_in(root, "--db", db, "search", question, "--json")
+    assert found.returncode == 0, found.stderr
+    return json.loads(found.stdout)["beliefs"]
 
 
 def _reference(ranked: list[Scored], trails: dict[str, str]) -> list[Scored]:

@@ -130,19 +130,10 @@ def test_a_test_candidate_gives_up_a_share_listed_as_its_own_part() -> None:
 def test_the_code_outranks_the_test_that_exercises_it_unless_tests_are_asked_for(
     tmp_path: Path,
 ) -> None:
-    (tmp_path / "src").mkdir()
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "src" / "backoff.py").write_text(
-        "def delay(attempt: int) -> float:\n"
-        '    """Wait twice as long after each failed attempt."""\n'
-        "    return 2.0**attempt\n"
-    )
-    (tmp_path / "tests" / "test_backoff.py").write_text(
-        "from backoff import delay\n\n\n"
-        "def test_delay_doubles() -> None:\n"
+    _backoff_project(
+        tmp_path,
         "    # each failed attempt waits twice as long as the one before: the wait doubles\n"
-        "    # after every failed attempt, so a failed attempt waits long\n"
-        "    assert delay(3) == 2 * delay(2)\n"
+        "    # after every failed attempt, so a failed attempt waits long\n",
     )
     with Memory(tmp_path / "m.db", root=tmp_path) as memory:
         memory.ingest(tmp_path / "src" / "backoff.py", tmp_path / "tests" / "test_backoff.py")
@@ -155,19 +146,7 @@ def test_the_code_outranks_the_test_that_exercises_it_unless_tests_are_asked_for
 
 def test_a_question_naming_a_test_file_keeps_its_weight(tmp_path: Path) -> None:
     """A question that opens with "test_backoff.py:" asks for that test code."""
-    (tmp_path / "src").mkdir()
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "src" / "backoff.py").write_text(
-        "def delay(attempt: int) -> float:\n"
-        '    """Wait twice as long after each failed attempt."""\n'
-        "    return 2.0**attempt\n"
-    )
-    (tmp_path / "tests" / "test_backoff.py").write_text(
-        "from backoff import delay\n\n\n"
-        "def test_delay_doubles() -> None:\n"
-        "    # a failed attempt waits twice as long as the one before\n"
-        "    assert delay(3) == 2 * delay(2)\n"
-    )
+    _backoff_project(tmp_path, "    # a failed attempt waits twice as long as the one before\n")
     with Memory(tmp_path / "m.db", root=tmp_path) as memory:
         memory.ingest(tmp_path / "src" / "backoff.py", tmp_path / "tests" / "test_backoff.py")
         named = memory.retrieve("test_backoff.py: how long does a failed attempt wait?")
@@ -191,3 +170,20 @@ def test_test_code_weighs_less_unless_the_question_names_tests_or_a_test_file(
 ) -> None:
     trails = {"c": "errors.go › HandleExitCoder L74-L100", "t": "errors_test.go › TestExit L1-L9"}
     assert weighed_tests(words, trails, named) == weighed
+
+
+def _backoff_project(root: Path, test_comment: str) -> None:
+    """src/backoff.py and the test that exercises it, its comment ``test_comment``."""
+    (root / "src").mkdir()
+    (root / "tests").mkdir()
+    (root / "src" / "backoff.py").write_text(
+        "def delay(attempt: int) -> float:\n"
+        '    """Wait twice as long after each failed attempt."""\n'
+        "    return 2.0**attempt\n"
+    )
+    (root / "tests" / "test_backoff.py").write_text(
+        "from backoff import delay\n\n\n"
+        "def test_delay_doubles() -> None:\n"
+        + test_comment
+        + "    assert delay(3) == 2 * delay(2)\n"
+    )
