@@ -182,6 +182,9 @@ def test_the_change_told_as_a_fact_is_captured_with_both_terms(
         "we've moved to staging",
         "the team has moved to Q3 planning",
         "we've switched to pnpm for this demo",
+        "we've moved to Berlin for the winter",
+        "we have switched to decaf for the next two weeks",
+        "the team has moved to Lisbon for a month, expect slow replies",
         "the team moved from building 4 to building 7 last week, the wifi is terrible",
     ],
 )

@@ -38,6 +38,11 @@ _TEAM = rf"(?:we|we'?ve|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team)"
 _IF = r"(?<!\bif\s)(?<!\bonce\s)(?<!\bunless\s)(?<!\buntil\s)(?<!\btill\s)(?<!\bsoon\sas\s)"
 _IF_PERFECT = rf"{_IF}(?<!\bwhen\s)(?<!\bafter\s)(?<!\bbefore\s)(?<!\bwhenever\s)"
 
+# "for the winter", "for the next two weeks": a span of time says how long, not what for.
+_SPAN = (
+    r"(?:winter|summer|spring|autumn|fall|holidays?|season|weekend|week|month|quarter|year|"
+    r"sprint|days|weeks|months|years|nights?)"
+)
 # "we've switched to X", "the team has moved over to X", X a name, not "the new office".
 _PERFECT_TO = rf"""{_IF_PERFECT}
     \b(?:we'?ve|we\s+have|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team\s+has)\s+
@@ -161,8 +166,8 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"""^(?:no|nope|nah|actually|wrong|not\s+quite|that'?s\s+(?:outdated|old|stale|
             wrong|not\s+right))\b.{{0,30}}?{_PERFECT_TO}
             |{_PERFECT_TO}[\w`.@/+-]*(?:\s+[\w`.@/+-]+){{0,3}}?\s+(?:for\s+(?!(?:this|now|
-            today|tonight|the\s+moment|the\s+time\s+being|a\s+while|a\s+bit|the\s+demo)\b)\w|
-            everywhere\b|across\b|in\s+(?:all|every)\b)""",
+            today|tonight|the\s+moment|the\s+time\s+being|a\s+while|a\s+bit|the\s+demo)\b)
+            (?!(?:[\w-]+\s+){{0,3}}?{_SPAN}\b)\w|everywhere\b|across\b|in\s+(?:all|every)\b)""",
             _I,
         ),
     ),
