@@ -44,6 +44,20 @@ def _replaced_subject(phrase: str) -> str:
     return " ".join(found)
 
 
+# A change denied ("we have not moved from Jenkins to Actions", "X wasn't replaced by Y")
+# rules nothing out: neither the tool it names nor the verb itself ("not moved").
+_CHANGE_VERB = re.compile(r"(?:moved|switched|migrated|changed|transitioned)\b")
+_CHANGE_TERMS = sig.CHANGED_WORDS | {"replaced"}
+
+
+def _denied_change(clean: str, start: int) -> bool:
+    """Whether the negated-term match at ``start`` is a change of tool told as not made."""
+    return (
+        _CHANGE_VERB.match(clean, start) is not None
+        and _NEGATION_BEFORE.search(clean, 0, start) is not None
+    )
+
+
 def _term(raw: str) -> str:
     term = raw.strip("`").strip().rstrip(".,;:!?)'\"").lower()
     return "" if term in sig.STOP_TERMS or len(term) > 40 else term
@@ -62,12 +76,16 @@ def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What the statement rules out and what it prescribes, for supersession matching."""
     patterns = sig.term_patterns()
     negated: list[str] = []
-    found = [match.group(1) for match in patterns.negated.finditer(clean)]
+    found = [
+        match.group(1)
+        for match in patterns.negated.finditer(clean)
+        if not _denied_change(clean, match.start())
+    ]
     if "replaced" in clean.lower():  # else the pattern tries every word, and finds none
         found += [_replaced_subject(match.group(1)) for match in _REPLACED.finditer(clean)]
     for raw in found:
         term = _term(raw)
-        if term and term not in negated:
+        if term and term not in negated and term not in _CHANGE_TERMS:
             negated.append(term)
     asserted: list[str] = []
     for match in patterns.leading.finditer(clean):
