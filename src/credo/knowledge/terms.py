@@ -44,17 +44,23 @@ def _replaced_subject(phrase: str) -> str:
     return " ".join(found)
 
 
-# A change denied ("we have not moved from Jenkins to Actions", "X wasn't replaced by Y")
-# rules nothing out: neither the tool it names nor the verb itself ("not moved").
-_CHANGE_VERB = re.compile(r"(?:moved|switched|migrated|changed|transitioned)\b")
-_CHANGE_TERMS = sig.CHANGED_WORDS | {"replaced"}
+# A change denied ("we have not moved from Jenkins to Actions", "Celery has not been replaced
+# by RQ") rules nothing out and prescribes nothing: not the tools it names, nor the verb
+# itself ("not moved").
+_CHANGE_VERB = r"(?:moved|switched|migrated|changed|transitioned|replaced)\b"
+_DENIAL = r"(?:n't|\bnot|\bnever)(?:\s+(?:yet|ever|been|really|actually|fully))*"
+_DENIED_BEFORE = re.compile(rf"{_DENIAL}\s+$", re.IGNORECASE)
+_DENIED_VERB = re.compile(rf"{_DENIAL}\s+{_CHANGE_VERB}", re.IGNORECASE)
+_IS_CHANGE_VERB = re.compile(_CHANGE_VERB, re.IGNORECASE)
 
 
-def _denied_change(clean: str, start: int) -> bool:
-    """Whether the negated-term match at ``start`` is a change of tool told as not made."""
-    return (
-        _CHANGE_VERB.match(clean, start) is not None
-        and _NEGATION_BEFORE.search(clean, 0, start) is not None
+def _denied_change(clean: str, match: re.Match[str]) -> bool:
+    """Whether a term ``match`` is part of a change of tool told as not made."""
+    start = match.start()
+    if _DENIED_VERB.match(clean, start):
+        return True  # "not moved", "not yet migrated", "not been replaced"
+    return _IS_CHANGE_VERB.match(clean, start) is not None and bool(
+        _DENIED_BEFORE.search(clean, 0, start)
     )
 
 
@@ -79,13 +85,13 @@ def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     found = [
         match.group(1)
         for match in patterns.negated.finditer(clean)
-        if not _denied_change(clean, match.start())
+        if not _denied_change(clean, match)
     ]
     if "replaced" in clean.lower():  # else the pattern tries every word, and finds none
         found += [_replaced_subject(match.group(1)) for match in _REPLACED.finditer(clean)]
     for raw in found:
         term = _term(raw)
-        if term and term not in negated and term not in _CHANGE_TERMS:
+        if term and term not in negated:
             negated.append(term)
     asserted: list[str] = []
     for match in patterns.leading.finditer(clean):
@@ -95,7 +101,7 @@ def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         if term and term not in asserted:
             asserted.append(term)
     for match in patterns.asserted.finditer(clean):
-        if _NEGATION_BEFORE.search(clean, 0, match.start()):
+        if _NEGATION_BEFORE.search(clean, 0, match.start()) or _denied_change(clean, match):
             continue
         term = _term(match.group(1))
         if term and term not in asserted:
