@@ -484,7 +484,18 @@ def _tools_own_files(core: str) -> bool:
     tools = {t for t in tools | {new.group() if new else ""} if len(t) > 1}
     # the whole word: the cue's own match of "webpack.config.js" starts at "config"
     files = [core[core.rfind(" ", 0, m.start()) + 1 : m.end()] for m in _FILE.finditer(core)]
-    return bool(files) and all(f in tools or tools & set(re.split(r"[/._-]", f)) for f in files)
+    return bool(files) and all(f in tools or _owned(f, tools) for f in files)
+
+
+def _owned(file: str, tools: set[str]) -> bool:
+    """Whether a part of ``file``'s name is, or starts with, one of ``tools`` ("pnpm-lock.yaml",
+    "webpack.config.js", "gulpfile.js")."""
+    return any(
+        part.startswith(tool)
+        for part in re.split(r"[^\w@+]+", file)
+        for tool in tools
+        if len(tool) > 2
+    )
 
 
 # Told of another place than this project: "In my last job we moved from Java to Kotlin",
