@@ -388,6 +388,7 @@ def test_a_change_told_at_a_named_place_is_not_captured(prompt: str) -> None:
         # the speaker's workplace is where this project lives; "at" a time is no place
         ("At work we switched from npm to pnpm.", "npm"),
         ("At last we switched from npm to pnpm.", "npm"),
+        ("At v2 we switched from npm to pnpm.", "npm"),
         # a file the change's own tools name belongs to the change, not to a task at hand
         ("we moved from yarn to pnpm, the lockfile is pnpm-lock.yaml", "yarn"),
         ("we moved from jest to vitest, the config is vitest.config.ts", "jest"),

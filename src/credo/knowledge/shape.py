@@ -509,12 +509,12 @@ _ELSEWHERE = re.compile(
 # A change told at another place named as its opener: "At Google we switched from Borg to
 # Kubernetes", "At Acme Corp, we migrated ...". The speaker's own workplace is where this
 # project lives ("At work we switched from npm to pnpm" is ours), and "at" with a determiner,
-# a time or a state is no place ("at the moment", "at last", "at this point").
+# a time, a version or a state is no place ("at the moment", "at last", "at 3pm", "at v2").
 _AT_PLACE = re.compile(
     r"""(?:back\s+|(?:when|while)\s+i\s+(?:was|worked)\s+)?at\s+
     (?!(?:work|the|this|that|these|those|our|one|some|any|all|each|every|first|last|least|
-    once|times|present|length|heart|scale|runtime|launch|night|noon|midnight|dawn|
-    \d)\b)[\w&.'-]+(?:\s+[\w&.'-]+){0,2}?,?\s*$""",
+    once|times|present|length|heart|scale|runtime|launch|night|noon|midnight|dawn)\b
+    |v?\d)[\w&.'-]+(?:\s+[\w&.'-]+){0,2}?,?\s*$""",
     re.VERBOSE,
 )
 # Undone, or not whole: "... but CI still uses 16", "... the main app is still MySQL", "...
