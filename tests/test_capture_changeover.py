@@ -337,3 +337,79 @@ def test_through_the_installed_hook_the_told_change_supersedes_and_is_served(
         assert old not in [b.content for b in served]  # superseded, not served
         edges = memory.edges(served[0].id)
     assert [(e.dst, e.type.value) for e in edges] == [("old", "SUPERSEDES")]
+
+
+# --- capfix74: a change denied, told of another employer, or naming its tool's own file ---
+
+DENIED = [
+    "We have not moved from {old} to {new}.",
+    "We have not yet migrated from {old} to {new}.",
+    "No, we have not switched from {old} to {new}.",
+    "We never moved from {old} to {new}.",
+    "{old} has not been replaced by {new}.",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(TOOLS), st.sampled_from(TOOLS), st.sampled_from(DENIED))
+def test_a_change_denied_is_not_captured_and_rules_nothing_out(
+    old: str, new: str, form: str
+) -> None:
+    """Before: "We have not moved from X to Y." was a rule ruling out `moved` ("not moved"
+    read as "X, not Y"), "No, we have not switched ..." a correction ruling out `switched`;
+    the terms of "not yet migrated from X" ruled out `yet` and X, "has not been replaced by"
+    ruled out `been` and prescribed Y."""
+    if old == new:
+        return
+    said = form.format(old=old, new=new)
+    assert extract_statements(said) == []
+    assert statement_terms(said) == ((), ())
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "At Google we switched from Borg to Kubernetes.",
+        "At Acme Corp, we migrated from MySQL to Postgres.",
+        "at stripe we moved from ruby to java",
+        "Back at Uber, we switched from Python to Go.",
+        "At Google, the team moved from Borg to Kubernetes.",
+    ],
+)
+def test_a_change_told_at_a_named_place_is_not_captured(prompt: str) -> None:
+    """Before: each was captured, ruling out the old tool of another company's stack
+    (review73 covered "in my last job", not "at <Name>")."""
+    assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    ("prompt", "negated"),
+    [
+        # the speaker's workplace is where this project lives; "at" a time is no place
+        ("At work we switched from npm to pnpm.", "npm"),
+        ("At last we switched from npm to pnpm.", "npm"),
+        ("At v2 we switched from npm to pnpm.", "npm"),
+        # a file the change's own tools name belongs to the change, not to a task at hand
+        ("we moved from yarn to pnpm, the lockfile is pnpm-lock.yaml", "yarn"),
+        ("we moved from jest to vitest, the config is vitest.config.ts", "jest"),
+        ("we switched from setup.py to pyproject.toml", "setup.py"),
+        ("gulp was replaced by esbuild in the build, don't touch gulpfile.js", "gulp"),
+    ],
+)
+def test_our_workplace_or_the_tools_own_file_keeps_the_change(prompt: str, negated: str) -> None:
+    """Before: the four with a file were dropped (the `named_file` cost outweighed the
+    change); the two "At ..." ones were captured before and must stay so."""
+    [got] = extract_statements(prompt)
+    assert "changeover" in got.signals and negated in got.negated
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "we moved from npm to pnpm, then fix auth.py",
+        "we moved from jest to vitest, the config is vitest.config.ts and fix auth.py",
+        "we moved from npm to pnpm, run the tests in tests/test_api.py",
+    ],
+)
+def test_a_file_of_a_task_at_hand_still_counts_against_the_change(prompt: str) -> None:
+    assert extract_statements(prompt) == []

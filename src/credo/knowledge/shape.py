@@ -430,6 +430,8 @@ def shape_cues(clean: str, core: str) -> set[str]:
         fired.discard("past_subject")  # "Staging is never used for load tests": present, passive
     if "changeover" in fired:
         fired -= _told_now(core)
+    if "changeover" in fired and "named_file" in fired and _tools_own_files(core):
+        fired.discard("named_file")  # "... to pnpm, the lockfile is pnpm-lock.yaml"
     if fired & {"now", "past_subject"}:
         fired -= {"fact_subject", "bare_subject"}  # "all tests are green now": a state
     if fired & {"bare_subject", "np_please"} and _IMPERATIVE.match(core):
@@ -456,6 +458,7 @@ def _told_now(core: str) -> set[str]:
         _UNDONE.search(core, change.end())
         or _still_held(core, change)
         or _ELSEWHERE.search(core, 0, change.start())
+        or _AT_PLACE.match(core[: change.start()])
     ):
         return {"changeover"}
     said = change.group()
@@ -464,12 +467,54 @@ def _told_now(core: str) -> set[str]:
     return {name for name in _PAST if not _PAST_CUES[name].search(rest)}
 
 
+_FILE = dict(CUES)["named_file"]
+_NAME = re.compile(r"[\w.@+-]+")
+
+
+def _tools_own_files(core: str) -> bool:
+    """Whether every file ``core`` names is the own file of a tool its change names: the
+    file then belongs to the change ("we moved from npm to pnpm, the lockfile is
+    pnpm-lock.yaml"; "webpack was replaced by esbuild, don't touch webpack.config.js"), not
+    to a task at hand ("..., then fix auth.py")."""
+    change = _changeover(core)
+    if change is None:
+        return False
+    new = _NAME.match(core, change.end() - 1)
+    tools = set(re.findall(r"[\w.@+-]+", change.group())) - _CHANGE_WORDS
+    tools = {t for t in tools | {new.group() if new else ""} if len(t) > 1}
+    # the whole word: the cue's own match of "webpack.config.js" starts at "config"
+    files = [core[core.rfind(" ", 0, m.start()) + 1 : m.end()] for m in _FILE.finditer(core)]
+    return bool(files) and all(f in tools or _owned(f, tools) for f in files)
+
+
+def _owned(file: str, tools: set[str]) -> bool:
+    """Whether a part of ``file``'s name is, or starts with, one of ``tools`` ("pnpm-lock.yaml",
+    "webpack.config.js", "gulpfile.js")."""
+    return any(
+        part.startswith(tool)
+        for part in re.split(r"[^\w@+]+", file)
+        for tool in tools
+        if len(tool) > 2
+    )
+
+
 # Told of another place than this project: "In my last job we moved from Java to Kotlin",
 # "In the tutorial we moved from SQLite to Postgres".
 _ELSEWHERE = re.compile(
     r"""\b(?:in|at)\s+(?:my|his|her|their|a)\s+(?:\w+\s+)?(?:job|company|employer|workplace|
     role|gig|startup|project|course|class)\b|\bin\s+the\s+(?:tutorial|book|course|video|talk|
     article)\b""",
+    re.VERBOSE,
+)
+# A change told at another place named as its opener: "At Google we switched from Borg to
+# Kubernetes", "At Acme Corp, we migrated ...". The speaker's own workplace is where this
+# project lives ("At work we switched from npm to pnpm" is ours), and "at" with a determiner,
+# a time, a version or a state is no place ("at the moment", "at last", "at 3pm", "at v2").
+_AT_PLACE = re.compile(
+    r"""(?:back\s+|(?:when|while)\s+i\s+(?:was|worked)\s+)?at\s+
+    (?!(?:work|the|this|that|these|those|our|one|some|any|all|each|every|first|last|least|
+    once|times|present|length|heart|scale|runtime|launch|night|noon|midnight|dawn)\b
+    |v?\d)[\w&.'-]+(?:\s+[\w&.'-]+){0,2}?,?\s*$""",
     re.VERBOSE,
 )
 # Undone, or not whole: "... but CI still uses 16", "... the main app is still MySQL", "...

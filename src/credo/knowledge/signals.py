@@ -108,12 +108,14 @@ CONTRAST = re.compile(
         |(?<!\bno)(?<!\byes)(?<!\bok)[\w.`)'"/*-]\s*(?:,|—|–|-|;)?\s+(?:and\s+)?not\s+
            (?!a\b|an\b|the\s+\w+\s+(?:one|way)\b|(?:that|this|it|there|here|now|yet|really|quite|
            sure|exactly|so|too|just|only|even|always|necessarily|at\s+all|much|many|bad|
-           good|great|bad|working|done|what|how|why|when|where|who|to|be|being|been|in|on)\b)
+           good|great|bad|working|done|what|how|why|when|where|who|to|be|being|been|in|on|
+           moved|switched|migrated|changed|transitioned|replaced)\b)
            [\w.`'"@/+#-]
         |\bnot\s+[\w.`@/+#-]+(?:\s+[\w.`@/+#-]+)?\s*,?\s+but\s+""",
     _L | re.VERBOSE,
 )
 
+# ("we have not moved from Jenkins to Actions": a change denied names no alternative.)
 # Substrings one of which every branch of CONTRAST needs (a cheap gate before the search).
 CONTRAST_GATE = ("instead of", "rather", "in place of", "no longer", "prefer", " over ", "not")
 

@@ -44,6 +44,26 @@ def _replaced_subject(phrase: str) -> str:
     return " ".join(found)
 
 
+# A change denied ("we have not moved from Jenkins to Actions", "Celery has not been replaced
+# by RQ") rules nothing out and prescribes nothing: not the tools it names, nor the verb
+# itself ("not moved").
+_CHANGE_VERB = r"(?:moved|switched|migrated|changed|transitioned|replaced)\b"
+_DENIAL = r"(?:n't|\bnot|\bnever)(?:\s+(?:yet|ever|been|really|actually|fully))*"
+_DENIED_BEFORE = re.compile(rf"{_DENIAL}\s+$", re.IGNORECASE)
+_DENIED_VERB = re.compile(rf"{_DENIAL}\s+{_CHANGE_VERB}", re.IGNORECASE)
+_IS_CHANGE_VERB = re.compile(_CHANGE_VERB, re.IGNORECASE)
+
+
+def _denied_change(clean: str, match: re.Match[str]) -> bool:
+    """Whether a term ``match`` is part of a change of tool told as not made."""
+    start = match.start()
+    if _DENIED_VERB.match(clean, start):
+        return True  # "not moved", "not yet migrated", "not been replaced"
+    return _IS_CHANGE_VERB.match(clean, start) is not None and bool(
+        _DENIED_BEFORE.search(clean, 0, start)
+    )
+
+
 def _term(raw: str) -> str:
     term = raw.strip("`").strip().rstrip(".,;:!?)'\"").lower()
     return "" if term in sig.STOP_TERMS or len(term) > 40 else term
@@ -62,7 +82,11 @@ def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What the statement rules out and what it prescribes, for supersession matching."""
     patterns = sig.term_patterns()
     negated: list[str] = []
-    found = [match.group(1) for match in patterns.negated.finditer(clean)]
+    found = [
+        match.group(1)
+        for match in patterns.negated.finditer(clean)
+        if not _denied_change(clean, match)
+    ]
     if "replaced" in clean.lower():  # else the pattern tries every word, and finds none
         found += [_replaced_subject(match.group(1)) for match in _REPLACED.finditer(clean)]
     for raw in found:
@@ -77,7 +101,7 @@ def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         if term and term not in asserted:
             asserted.append(term)
     for match in patterns.asserted.finditer(clean):
-        if _NEGATION_BEFORE.search(clean, 0, match.start()):
+        if _NEGATION_BEFORE.search(clean, 0, match.start()) or _denied_change(clean, match):
             continue
         term = _term(match.group(1))
         if term and term not in asserted:
