@@ -1073,6 +1073,16 @@ COMMENT_CASES = [
         None,
         id="js-block-pragmas",
     ),
+    # A bundler's annotations (Rollup, esbuild, terser) mark a call as free of side effects:
+    # words for the minifier, never for a reader (zod's regexes.ts had 30 such beliefs).
+    pytest.param(
+        "js",
+        "const a = /*@__PURE__*/ f();\nconst b = /* #__PURE__ */ g(); // real one\n"
+        "const c = /*@__NO_SIDE_EFFECTS__*/ () => 1;",
+        [("real one", 2, 2, "code_comment"), ("const c = () =>", 3, 3, "definition")],
+        [("real one", 2, 2, "code_comment")],
+        id="js-bundler-annotations",
+    ),
     pytest.param(
         "c",
         "int x = 1; /* inline block */\nchar c = '\"'; // after char literal",
