@@ -1084,6 +1084,27 @@ COMMENT_CASES = [
         id="js-bundler-annotations",
     ),
     pytest.param(
+        "js",
+        "x();\n//////   Checks   //////\ny();\n// see https://a.b/c/ //\nz();",
+        [("Checks", 2, 2, "code_comment"), ("see https://a.b/c/", 4, 4, "code_comment")],
+        None,
+        id="js-banner",
+    ),
+    pytest.param(
+        "go",
+        "package a\n\nvar x = 1\n\n//////  Names  //////\nvar y = 2\n",
+        [("Names", 5, 5, "code_comment")],
+        None,
+        id="go-banner",
+    ),
+    pytest.param(
+        "python",
+        "x = 1\n\n#####  Section  #####\ny = 2\n",
+        [("Section", 3, 3, "code_comment")],
+        None,
+        id="python-banner",
+    ),
+    pytest.param(
         "c",
         "int x = 1; /* inline block */\nchar c = '\"'; // after char literal",
         [("inline block", 1, 1, "code_comment"), ("after char literal", 2, 2, "code_comment")],

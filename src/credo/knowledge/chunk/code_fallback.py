@@ -94,6 +94,9 @@ _BLOCK_PRAGMA = re.compile(
     re.I,
 )
 _ENCODING = re.compile(r"coding[:=]")
+# A banner comment's closing run of markers ("/////  ZodString  /////", "####  Setup  ####"):
+# decoration, which would end every passage under such a banner (zod has hundreds).
+_CLOSING_RULE = re.compile(r"\s+(?:/{2,}|#{2,})$")
 
 
 class Fragment(NamedTuple):
@@ -121,6 +124,8 @@ def comment_paragraphs(fragments: list[Fragment], lines: list[str]) -> list[list
             current, last = [], None
             continue
         text = fragment.text.strip()
+        if fragment.block is None:
+            text = _CLOSING_RULE.sub("", text)
         key = ("block", fragment.block) if fragment.block is not None else fragment.column
         if not (current and not fragment.trailing and last == (key, fragment.number - 1)):
             current = []
