@@ -1104,6 +1104,18 @@ COMMENT_CASES = [
         None,
         id="python-banner",
     ),
+    # A doc comment switched off ("// /** ... */"): no doc of what follows, no passage (as
+    # zod's preprocess's doc, it would read "deprecated", the opposite of what was meant).
+    pytest.param(
+        "js",
+        "x();\n\n// /** @deprecated Use `y()` instead. */\nfunction f() {}\n// kept /* x */ here",
+        [("function f()", 4, 4, "definition"), ("kept /* x */ here", 5, 5, "code_comment")],
+        [  # the fallback reader keeps commented-out code as comments, as before
+            ("/** @deprecated Use `y()` instead. */", 3, 3, "code_comment"),
+            ("kept /* x */ here", 5, 5, "code_comment"),
+        ],
+        id="js-disabled-doc",
+    ),
     pytest.param(
         "c",
         "int x = 1; /* inline block */\nchar c = '\"'; // after char literal",

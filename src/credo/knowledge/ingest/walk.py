@@ -384,8 +384,8 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     strings to its context field (probe73)
 # 31: a .pyi stub whose .py is read in the same walk gives no passages (tidy73)
 # 32: a bundler's annotation comment (/*@__PURE__*/, /* #__NO_SIDE_EFFECTS__ */) is a pragma,
-#     no passage; a banner comment's closing markers ("/////  Name  /////") are dropped
-#     (probe74)
+#     no passage; a banner comment's closing markers ("/////  Name  /////") are dropped;
+#     a doc comment switched off ("// /** ... */") is no doc and no passage (probe74)
 READER_VERSION = 32
 
 
