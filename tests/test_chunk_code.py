@@ -1671,6 +1671,9 @@ _TOKENS = st.sampled_from(
         "return a;",
         "/** Doc here. */",
         "// note here",
+        "// /** Switched off. */",  # a doc comment disabled (probe74)
+        "//////  Banner  //////",
+        "/*@__PURE__*/",
         "/* block",
         "*/",
         '"str // x"',
