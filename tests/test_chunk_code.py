@@ -1073,6 +1073,49 @@ COMMENT_CASES = [
         None,
         id="js-block-pragmas",
     ),
+    # A bundler's annotations (Rollup, esbuild, terser) mark a call as free of side effects:
+    # words for the minifier, never for a reader (zod's regexes.ts had 30 such beliefs).
+    pytest.param(
+        "js",
+        "const a = /*@__PURE__*/ f();\nconst b = /* #__PURE__ */ g(); // real one\n"
+        "const c = /*@__NO_SIDE_EFFECTS__*/ () => 1;",
+        [("real one", 2, 2, "code_comment"), ("const c = () =>", 3, 3, "definition")],
+        [("real one", 2, 2, "code_comment")],
+        id="js-bundler-annotations",
+    ),
+    pytest.param(
+        "js",
+        "x();\n//////   Checks   //////\ny();\n// see https://a.b/c/ //\nz();",
+        [("Checks", 2, 2, "code_comment"), ("see https://a.b/c/", 4, 4, "code_comment")],
+        None,
+        id="js-banner",
+    ),
+    pytest.param(
+        "go",
+        "package a\n\nvar x = 1\n\n//////  Names  //////\nvar y = 2\n",
+        [("Names", 5, 5, "code_comment")],
+        None,
+        id="go-banner",
+    ),
+    pytest.param(
+        "python",
+        "x = 1\n\n#####  Section  #####\ny = 2\n",
+        [("Section", 3, 3, "code_comment")],
+        None,
+        id="python-banner",
+    ),
+    # A doc comment switched off ("// /** ... */"): no doc of what follows, no passage (as
+    # zod's preprocess's doc, it would read "deprecated", the opposite of what was meant).
+    pytest.param(
+        "js",
+        "x();\n\n// /** @deprecated Use `y()` instead. */\nfunction f() {}\n// kept /* x */ here",
+        [("function f()", 4, 4, "definition"), ("kept /* x */ here", 5, 5, "code_comment")],
+        [  # the fallback reader keeps commented-out code as comments, as before
+            ("/** @deprecated Use `y()` instead. */", 3, 3, "code_comment"),
+            ("kept /* x */ here", 5, 5, "code_comment"),
+        ],
+        id="js-disabled-doc",
+    ),
     pytest.param(
         "c",
         "int x = 1; /* inline block */\nchar c = '\"'; // after char literal",
@@ -1628,6 +1671,9 @@ _TOKENS = st.sampled_from(
         "return a;",
         "/** Doc here. */",
         "// note here",
+        "// /** Switched off. */",  # a doc comment disabled (probe74)
+        "//////  Banner  //////",
+        "/*@__PURE__*/",
         "/* block",
         "*/",
         '"str // x"',

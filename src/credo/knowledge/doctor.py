@@ -64,7 +64,9 @@ _WORD = re.compile(r"[^\W_]+")
 # reads "PEP 8"; reST reads no role glued to a word). reST's escaped space after a role
 # ("`Column`\ s") stays a separator, and after a literal ("``code``\ s") joins: chunk/rst
 # reads the first as two words and the second as one ("`code`s").
-_GLUE = re.compile(r"(?<=[^\W_])\{[\w.:+-]+\}(?=`)|``\\ |`+\\?")
+# A role's name starts with a letter (chunk/inline's rule): "\d{2}`" ending a template
+# literal is a regex quantifier, and the passage keeps it.
+_GLUE = re.compile(r"(?<=[^\W_])\{[A-Za-z][\w.:+-]*\}(?=`)|``\\ |`+\\?")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 # How far apart the words of one belief may lie in the file: its own words, twice over,
 # plus room for what markup adds (link targets, HTML tags). Wider spans are not one text.

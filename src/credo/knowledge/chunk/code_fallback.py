@@ -82,16 +82,21 @@ BLOCK_LINE_PREFIX = re.compile(r"^\s*\*+(?!/)\s?")
 _PRAGMA = re.compile(
     r"(?:noqa\b|type:|pragma\b|pylint:|fmt:|isort:|mypy:|pyright:|ruff:|nosec\b|flake8\b"
     r"|-\*-|vim?:|eslint|@ts-|tslint:|jshint|prettier-ignore|istanbul\b|nolint|clang-format"
-    r"|go:|\+build\b|spdx-license-identifier|shellcheck\b|(?:end)?region\b)",
+    r"|go:|\+build\b|spdx-license-identifier|shellcheck\b|(?:end)?region\b|[@#]__\w+__)",
     re.I,
 )
-# Tool directives written as block comments (/* eslint-disable */, /* istanbul ignore */).
+# Tool directives written as block comments (/* eslint-disable */, /* istanbul ignore */),
+# and a bundler's annotations (/*@__PURE__*/, /* #__NO_SIDE_EFFECTS__ */): words for the
+# minifier, never for a reader.
 _BLOCK_PRAGMA = re.compile(
     r"(?:eslint|global\s|globals\s|jshint|jscs:|istanbul\b|c8\s|prettier-ignore|tslint:|@ts-"
-    r"|webpack\w*:|spdx-license-identifier|clang-format|nolint)",
+    r"|webpack\w*:|spdx-license-identifier|clang-format|nolint|[@#]__\w+__)",
     re.I,
 )
 _ENCODING = re.compile(r"coding[:=]")
+# A banner comment's closing run of markers ("/////  ZodString  /////", "####  Setup  ####"):
+# decoration, which would end every passage under such a banner (zod has hundreds).
+_CLOSING_RULE = re.compile(r"\s+(?:/{2,}|#{2,})$")
 
 
 class Fragment(NamedTuple):
@@ -119,6 +124,8 @@ def comment_paragraphs(fragments: list[Fragment], lines: list[str]) -> list[list
             current, last = [], None
             continue
         text = fragment.text.strip()
+        if fragment.block is None:
+            text = _CLOSING_RULE.sub("", text)
         key = ("block", fragment.block) if fragment.block is not None else fragment.column
         if not (current and not fragment.trailing and last == (key, fragment.number - 1)):
             current = []

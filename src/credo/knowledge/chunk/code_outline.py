@@ -56,6 +56,8 @@ CODE_LINE = re.compile(
 )
 # Three plain words in a row ("the value is") are prose, whatever else the line holds.
 PROSE = re.compile(r"\b[A-Za-z]+ [a-z]+ [a-z]+\b")
+# A block comment written whole inside a line comment (``// /* ... */``).
+_DISABLED_BLOCK = re.compile(r"/\*.*\*/")
 
 
 # The three records below are plain classes with slots, not dataclasses: building a
@@ -187,7 +189,19 @@ def is_licence(paragraph: list[Line]) -> bool:
 
 
 def is_commented_out_code(paragraph: list[Line]) -> bool:
-    """True when every line of a comment paragraph reads as code, not prose."""
+    """True when every line of a comment paragraph reads as code, not prose, or is a whole
+    block comment (`is_disabled_block`)."""
     return all(
-        CODE_LINE.match(line := text.strip()) and not PROSE.search(line) for _, text in paragraph
+        (CODE_LINE.match(line := text.strip()) and not PROSE.search(line))
+        or _DISABLED_BLOCK.fullmatch(line)
+        for _, text in paragraph
+    )
+
+
+def is_disabled_block(paragraphs: list[list[Line]]) -> bool:
+    """True when a line comment holds only whole block comments: ``// /** @deprecated ...
+    */`` is a doc comment its author switched off, so it says nothing of the code below
+    (read as its doc, zod's `preprocess` would read deprecated, the opposite)."""
+    return bool(paragraphs) and all(
+        _DISABLED_BLOCK.fullmatch(text.strip()) for paragraph in paragraphs for _, text in paragraph
     )

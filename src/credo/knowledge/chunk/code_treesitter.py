@@ -44,6 +44,7 @@ from credo.knowledge.chunk.code_outline import (
     Definition,
     Outline,
     is_commented_out_code,
+    is_disabled_block,
     name,
     signature,
 )
@@ -409,7 +410,12 @@ class _Reader:
             if sibling.type in self.comment_types:
                 if self.ends_attachment(sibling):
                     self.used.add(sibling.id)  # among decorators, as in Python: dropped
-                elif self.grammar.docstrings or self.is_trailing(sibling) or self.is_apart(sibling):
+                elif (
+                    self.grammar.docstrings
+                    or self.is_trailing(sibling)
+                    or self.is_apart(sibling)
+                    or self.is_disabled_doc(sibling)
+                ):
                     break
                 else:
                     docs.append(sibling)
@@ -499,6 +505,10 @@ class _Reader:
         return comment.start_byte < self.code_byte and bool(
             _LICENCE_WORDS.search(self.source[comment.start_byte : comment.end_byte])
         )
+
+    def is_disabled_doc(self, comment: Node) -> bool:
+        """A doc comment switched off by a line comment (``// /** @deprecated ... */``)."""
+        return is_disabled_block(comment_paragraphs(self.fragments(comment), self.lines))
 
     def take_comments(self, start: int, end: int) -> str:
         """The source between two offsets. The comments there become part of it (a

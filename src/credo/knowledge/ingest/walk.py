@@ -383,7 +383,10 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 30: a Python definition's option decorators (a call with help=: click, typer) give their
 #     strings to its context field (probe73)
 # 31: a .pyi stub whose .py is read in the same walk gives no passages (tidy73)
-READER_VERSION = 31
+# 32: a bundler's annotation comment (/*@__PURE__*/, /* #__NO_SIDE_EFFECTS__ */) is a pragma,
+#     no passage; a banner comment's closing markers ("/////  Name  /////") are dropped;
+#     a doc comment switched off ("// /** ... */") is no doc and no passage (probe74)
+READER_VERSION = 32
 
 
 class Read(NamedTuple):
