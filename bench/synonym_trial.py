@@ -242,7 +242,8 @@ class Trial:
             return compose(lane_scores, confidence, weights, *args)
 
         pipeline._rank = rank_hook  # type: ignore[assignment]
-        pipeline.with_base_words = self.with_synonyms  # type: ignore[assignment]
+        # (``_rank``'s terms only: snippet.Terms reads ``base_terms`` as it was)
+        pipeline.base_terms = lambda text: self.with_synonyms(query_terms(text), text)  # type: ignore[assignment]
         if self.variant == "d":
             pipeline.compose = compose_hook  # type: ignore[assignment]
 

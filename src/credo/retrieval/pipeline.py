@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
+from credo.retrieval.base_terms import base_terms
 from credo.retrieval.bundle import Expanding, Units
-from credo.retrieval.candidate_rows import candidate_rows
+from credo.retrieval.candidate_rows import Texts, candidate_rows
 from credo.retrieval.compress import Carried, Classes, Costs, Known, verbatim_ids
 from credo.retrieval.graph_lanes import (
     bfs_scores,
@@ -54,10 +55,9 @@ from credo.retrieval.prior import is_history, weighed_tests
 from credo.retrieval.rank import Scored, Weights, compose
 from credo.retrieval.specific import lift
 from credo.retrieval.standing import GroupLines, Marks, picked, place_locked
-from credo.store.fts import MAX_QUERY_CHARS, CandidateRow, query_terms
+from credo.store.fts import MAX_QUERY_CHARS, CandidateRow
 from credo.store.graph import Link
 from credo.store.identifier import with_identifier_phrases
-from credo.store.inflection import with_base_words
 from credo.store.short_ids import Shown
 from credo.tokens import CHARS_PER_TOKEN, marks
 from credo.types import GLOBAL_SCOPE, Belief, RetrievalResult, RetrievedBelief
@@ -266,7 +266,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
             RetrievedBelief,
             (
                 belief_id,
-                (said := content[belief_id]),  # (one lookup: the _Texts subclass's is generic)
+                (said := content[belief_id]),  # (one lookup: the Texts subclass's is generic)
                 score,
                 False,
                 charged[belief_id],
@@ -334,22 +334,6 @@ def _without(ids: list[str], brought: Collection[str]) -> list[str]:
     for i in brought:
         out.remove(i)
     return out
-
-
-class _Texts(dict[str, str]):
-    """id -> text: the candidates' (from their rows), and the others of the groups kept
-    aside read from ``far`` (``Currency.far``, the truth graph's rows) on first lookup."""
-
-    __slots__ = ("far",)
-
-    def __init__(self, rows: Mapping[str, CandidateRow]) -> None:
-        # (a comprehension's dict is copied whole: cheaper than inserting zip's pairs)
-        super().__init__({i: row[0] for i, row in rows.items()})
-        self.far: Mapping[str, CandidateRow] = {}
-
-    def __missing__(self, belief_id: str) -> str:
-        text = self[belief_id] = self.far[belief_id][0]
-        return text
 
 
 def _text_of(known: Mapping[str, CandidateRow | None]) -> Callable[[str], str]:
@@ -472,7 +456,7 @@ def _rank(
     dict[str, CandidateRow],
     tuple[set[str], list[Link]] | None,
     dict[str, str],
-    _Texts,
+    Texts,
 ]:
     """Candidates ranked by ``compose``, their rows, the graph seeds with every live link
     touching them (None when the graph lanes did not run or a hub cut the links short):
@@ -482,7 +466,7 @@ def _rank(
     store version (``Known.labels``, which the speaker lane reads and fills; None: none
     kept)."""
     lanes = {**DEFAULT_LANES, **options.lanes}
-    terms = with_base_words(query_terms(text), text)  # "lazily" asks for lazy, "taken" for take
+    terms = base_terms(text)  # with base words: "lazily" asks for lazy, "taken" for take
     # "checkRateLimit" asks for its callers, whose context holds "check rate limit"
     terms = with_identifier_phrases(terms, text)
     named: dict[str, float] = {}  # the doc lane's scores, read first: see without_named
@@ -551,8 +535,7 @@ def _rank(
     # (a set less a dict looks each of the set's ids up in the dict, with its hash kept)
     if missing := pool.difference(known):
         known.update(store.live_unlocked(sorted(missing)))
-    rows, confidence, sessions = candidate_rows(sorted(pool), known)  # (one pass)
-    texts = _Texts(rows)  # (id -> text)
+    rows, confidence, sessions, texts = candidate_rows(sorted(pool), known)  # (one pass)
     # The session, date and speaker lanes add no candidates: they reorder those above.
     if lanes["session"] and keyword:
         lane_scores["session"] = session_lane(keyword, sessions)

@@ -12,10 +12,9 @@ Compress.
 import re
 from typing import NamedTuple
 
+from credo.retrieval.base_terms import base_terms
 from credo.retrieval.compress import HEADLINE, SHORT_CHARS, SNIPPET, VERBATIM
-from credo.store.fts import query_terms
 from credo.store.index_text import has_special, index_words
-from credo.store.inflection import with_base_words
 from credo.store.stem import fold, stem, tokens
 
 SNIPPET_CAP = 280  # a sentence longer than this (~70 tokens) is cut to a window of it
@@ -53,7 +52,7 @@ class Terms:
     __slots__ = ("_heads", "stems")
 
     def __init__(self, query: str) -> None:
-        terms = with_base_words(query_terms(query), query)
+        terms = base_terms(query)  # (``_rank`` read them a moment before)
         self.stems = frozenset(stem(t) for term in terms for t in tokens(term))
         self._heads: list[str] | None = None
 
