@@ -62,10 +62,11 @@ def test_names_only(terms: list[str], paths: list[str], expected: bool) -> None:
     ],
 )
 def test_asked_files(question: str, paths: list[str], expected: list[str]) -> None:
-    from credo.retrieval.pipeline import with_base_words, with_identifier_phrases
-    from credo.store.fts import query_terms
+    # the terms ``_rank`` gives the gate (retrieval/pipeline.py)
+    from credo.retrieval.base_terms import base_terms
+    from credo.store.identifier import with_identifier_phrases
 
-    terms = with_identifier_phrases(with_base_words(query_terms(question), question), question)
+    terms = with_identifier_phrases(base_terms(question), question)
     assert asked_files(terms, paths, question) == expected
 
 
