@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
@@ -395,6 +395,17 @@ step = st.tuples(st.sampled_from(NAMES), st.none() | pages)
 @given(
     start=st.tuples(*[st.none() | pages for _ in NAMES]),
     steps=st.lists(step, max_size=6),
+)
+# CI's find: b.md's passage is also c.md's first (the same text), so its link to c.md waited
+# on itself; when c.md went, re-settling b.md's links to c.md dropped that waiting link.
+@example(
+    start=(
+        None,
+        f"# Alpha\n\n## Alpha\n\n{para('red')} See [this](sub/c.md).\n\n{para('red')}\n\n"
+        f"## Alpha\n\n{para('green')} See [this](sub/c.md).\n",
+        f"## Alpha\n\n{para('red')} See [this](a.md).\n\n{para('red')}\n\n## Alpha\n",
+    ),
+    steps=[("sub/c.md", None)],
 )
 @pytest.mark.sqlite_only
 def test_any_edits_leave_the_edges_of_a_fresh_ingest(

@@ -371,6 +371,8 @@ def _retarget_cites(run: Run) -> None:
         for file, src in run.store.pending_cites_to(cited):
             if target is not None and src != target:
                 links.setdefault(file, (set(), set()))[1].add(src)
+            elif file in links:  # still waiting: kept when the file's links to it are set anew
+                links[file][1].add(src)
         for file, (moved, waiting) in sorted(links.items()):
             with run.store.transaction(), run.store.write_errors():
                 _settle_links(run, file, cited, target, moved, waiting)
