@@ -19,6 +19,7 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING
 
+from credo.retrieval.last_answer import keeps_last
 from credo.store.fts import STOPWORDS, query_terms
 from credo.types import TRAIL_SEPARATOR
 
@@ -105,6 +106,7 @@ def _may_name_page(text: str) -> bool:
     return any(word in lowered for word in _PAGE_WORDS)
 
 
+@keeps_last  # (read by the doc lane, then by the "what does FILE do" gate: retrieval/head.py)
 def mentions(query: str) -> list[tuple[str, float]]:
     """Document references in the query, with the score a match on each earns."""
     found: dict[str, float] = {}
