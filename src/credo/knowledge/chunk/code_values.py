@@ -58,7 +58,9 @@ def documented_values(
         if target is None:
             continue
         name, value = target.child_by_field_name("name"), target.child_by_field_name("value")
-        if name is None or value is None or _unwrapped(value).type in _DEFINED:
+        if name is None or name.type != "identifier" or value is None:
+            continue  # (a destructuring ``const { isArray } = Array`` names no one value)
+        if _unwrapped(value).type in _DEFINED:
             continue
         first, last = statement.start_point[0], statement.end_point[0]
         if any(start <= last and first <= end for start, end in (*taken, *held)):
