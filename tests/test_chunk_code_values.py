@@ -67,6 +67,11 @@ def test_rust_documented_const_and_static_are_definitions() -> None:
     ]
 
 
+def test_a_constant_left_as_it_was_keeps_its_comments() -> None:
+    source = "use a::b;\n\n#[allow(dead_code)] // Kept for the old API.\nconst N: u8 = 1;\n"
+    assert [c.text for c in split_code(source, "rust")] == ["Kept for the old API."]
+
+
 def test_functions_and_configuration_objects_keep_their_readers() -> None:
     source = (
         "/** Adds. */\nexport const add = (a, b) => a + b;\n"

@@ -65,7 +65,11 @@ def documented_values(
         first, last = statement.start_point[0], statement.end_point[0]
         if any(start <= last and first <= end for start, end in (*taken, *held)):
             continue
+        # (looked at with the reader's used set aside: `leading` marks a comment after an
+        # attribute used, which a constant left as it was must not lose)
+        used, reader.used = reader.used, set()
         docs, _ = reader.leading(statement)
+        reader.used = used
         if not docs or not all(DOC_SYNTAX.match(reader.source, d.start_byte) for d in docs):
             continue
         made = reader.definition(target, value, (reader.name(name),))
