@@ -6,8 +6,11 @@ definition is no passage, however its keywords read (code_outline)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from credo.knowledge.chunk import split_code
+from credo.knowledge.chunk.code_values import _Spans
 from credo.knowledge.chunk.passage import passages
 from tests.test_chunk_code import check, full
 
@@ -147,3 +150,17 @@ def test_commented_out_definitions_are_no_passage(language: str, source: str) ->
 )
 def test_explanations_that_name_code_stay(language: str, source: str) -> None:
     assert [c.role for c in split_code(source, language)] == ["code_comment"]
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 40), st.integers(0, 6)), max_size=12),
+    st.integers(0, 45),
+    st.integers(0, 6),
+)
+def test_spans_meet_a_range_as_a_scan_of_all_would(
+    spans: list[tuple[int, int]], first: int, length: int
+) -> None:
+    rows = [(start, start + extent) for start, extent in spans]
+    last = first + length
+    scan = any(start <= last and first <= end for start, end in rows)
+    assert _Spans(list(rows)).meets(first, last) == scan

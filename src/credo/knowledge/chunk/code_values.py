@@ -18,6 +18,8 @@ read as configuration (`code_config`) is left as it was.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -46,7 +48,8 @@ def documented_values(
     definitions; `found` are the file's definitions, `held` the rows (0-based, inclusive)
     of its configuration objects."""
     values = reader.grammar.values
-    taken = [(f.definition.start_line - 1, f.definition.end_line - 1) for f in found]
+    rows = [(f.definition.start_line - 1, f.definition.end_line - 1) for f in found]
+    taken = _Spans([*rows, *held])
     out: list[_Found] = []
     for statement in reader.root.named_children:
         declaration: Node | None = statement
@@ -62,8 +65,7 @@ def documented_values(
             continue  # (a destructuring ``const { isArray } = Array`` names no one value)
         if _unwrapped(value).type in _DEFINED:
             continue
-        first, last = statement.start_point[0], statement.end_point[0]
-        if any(start <= last and first <= end for start, end in (*taken, *held)):
+        if taken.meets(statement.start_point[0], statement.end_point[0]):
             continue
         # (looked at with the reader's used set aside: `leading` marks a comment after an
         # attribute used, which a constant left as it was must not lose)
@@ -76,6 +78,20 @@ def documented_values(
         made.definition.signature = made.definition.signature.removesuffix("=").rstrip()
         out.append(made)
     return out
+
+
+class _Spans:
+    """Row spans, asked whether any meets a range in logarithmic time (a generated module
+    holds thousands of constants and definitions: a scan of all for each was quadratic)."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        spans.sort()
+        self.starts = [start for start, _ in spans]
+        self.reach = list(accumulate((end for _, end in spans), max))  # furthest end so far
+
+    def meets(self, first: int, last: int) -> bool:
+        before = bisect_right(self.starts, last)  # the spans that start by `last`
+        return before > 0 and self.reach[before - 1] >= first
 
 
 def _target(declaration: Node) -> Node | None:
