@@ -9,7 +9,8 @@ by the hand-written comment reader (`code_fallback`): comments only.
 Chunks, in document order (by first line; on one line, definitions first, outer before
 inner, then the rest in the file's order):
 
-- "definition": one per function, method, class and type (and nested function). The
+- "definition": one per function, method, class and type (and nested function), and per
+  module-level constant with a doc comment (`code_values`). The
   text is the signature as written, whitespace-normalised, without the body, with the
   doc in the file's order: ``def get_backoff_time(self) -> float: Formula for ...``
   (a docstring follows its signature), ``Build the URL. @param url ... function

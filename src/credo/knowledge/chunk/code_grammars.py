@@ -32,6 +32,8 @@ class Grammar:
         docstrings: The doc is the body's first string (Python), not a comment above.
         calls: Module-level calls with a callback are definitions too (`code_calls`), and
             an exported configuration object is read by key (`code_config`).
+        values: Module-level declarations of a value (``const``, ``static``) that a doc
+            comment above makes a definition (`code_values`).
     """
 
     package: str
@@ -44,6 +46,7 @@ class Grammar:
     attachments: frozenset[str] = frozenset()
     docstrings: bool = False
     calls: bool = False
+    values: frozenset[str] = frozenset()
 
 
 # Definition node types, across the grammars, that declare members (classes, structs,
@@ -108,6 +111,7 @@ _TYPESCRIPT = f"""
 """
 _JS_WRAPPERS = frozenset({"export_statement", "expression_statement", "ambient_declaration"})
 _JS_SIGNATURE = frozenset({"lexical_declaration", "variable_declaration"})
+_JS_VALUES = _JS_SIGNATURE
 
 _GO = """
 (function_declaration name: (_) @name body: (_) @body) @definition
@@ -192,6 +196,7 @@ GRAMMARS: dict[str, Grammar] = {
         wrappers=_JS_WRAPPERS,
         attachments=frozenset({"decorator"}),
         calls=True,
+        values=_JS_VALUES,
     ),
     "tsx": Grammar(
         "tree_sitter_typescript",
@@ -202,6 +207,7 @@ GRAMMARS: dict[str, Grammar] = {
         wrappers=_JS_WRAPPERS,
         attachments=frozenset({"decorator"}),
         calls=True,
+        values=_JS_VALUES,
     ),
     "go": Grammar(
         "tree_sitter_go",
@@ -215,6 +221,7 @@ GRAMMARS: dict[str, Grammar] = {
         "c",
         comments=("line_comment", "block_comment"),
         attachments=frozenset({"attribute_item"}),
+        values=frozenset({"const_item", "static_item"}),
     ),
     "java": Grammar(
         "tree_sitter_java",

@@ -44,18 +44,26 @@ CODE_LINE = re.compile(
       | [\w.\[\]'"]+\s*(?:[-+*/%|&^]|//|<<|>>)?=\s*\S.*
       | [\w.]+\(.*\)[.,;]?
       | (?:import\s+[\w.]+(?:\s+as\s+\w+)?|from\s+[\w.]+\s+import\s+.+)
-      | (?:def|class|function|func|fn)\s+\w+\s*[(<:].*
+      | (?:(?:export|default|async|pub(?:\([\w:]+\))?|static|unsafe)\s+)*
+        (?:def|class|function|func|fn)\s+\w+\s*[(<:].*
       | (?:if|elif|while|for|with|except)\b.*:
       | (?:if|while|for|switch)\s*\(.*
       | (?:const|let|var)\s+\w+\s*=.*
-      | return\b(?:\s+\S+)?;?
-      | return\b.*[;)\]]
+      | return\b.*
+      | [\w$]+\??:\s*\S.*,
       | \#\s*include\s*[<"].*
     )$""",
     re.X,
 )
 # Three plain words in a row ("the value is") are prose, whatever else the line holds.
 PROSE = re.compile(r"\b[A-Za-z]+ [a-z]+ [a-z]+\b")
+# A definition's first line, commented out (``export function preprocess<A, U>(``,
+# ``pub fn parse(input: &str) {``): code even where its keywords read as three plain words,
+# as long as it ends as a signature does, not as a sentence.
+_OPENS_DEFINITION = re.compile(
+    r"^(?:(?:export|default|async|pub(?:\([\w:]+\))?|static|unsafe)\s+)*"
+    r"(?:def|class|function|func|fn)\s+\w+\s*[(<:].*[({:,)]$"
+)
 # A block comment written whole inside a line comment (``// /* ... */``).
 _DISABLED_BLOCK = re.compile(r"/\*.*\*/")
 
@@ -193,6 +201,7 @@ def is_commented_out_code(paragraph: list[Line]) -> bool:
     block comment (`is_disabled_block`)."""
     return all(
         (CODE_LINE.match(line := text.strip()) and not PROSE.search(line))
+        or _OPENS_DEFINITION.match(line)
         or _DISABLED_BLOCK.fullmatch(line)
         for _, text in paragraph
     )

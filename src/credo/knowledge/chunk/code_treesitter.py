@@ -49,6 +49,7 @@ from credo.knowledge.chunk.code_outline import (
     signature,
 )
 from credo.knowledge.chunk.code_python import docstring_paragraphs
+from credo.knowledge.chunk.code_values import DOC_SYNTAX, documented_values
 from credo.knowledge.chunk.sentence import Line
 
 if TYPE_CHECKING:
@@ -72,9 +73,6 @@ _RECEIVER_TYPE = re.compile(r"(\w+)\s*(?:\[[^\]]*\])?\s*\)\s*$")
 _GENERICS = re.compile(r"^(?!operator)([^<]+)<.*$", re.S)
 # Tokens that open a scope: a comment below one starts the scope, it remarks on no code.
 _OPENERS = frozenset({"{", "(", "["})
-# Comments written as documentation (JSDoc, Javadoc, Doxygen, Rust and C# docs); `/**/` and
-# `////` are plain comments drawn long.
-_DOC_SYNTAX = re.compile(rb"/\*\*(?!/)|///(?!/)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +120,9 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
 
         configs, held = find_configs(root, source, reader.comments)
         reader.used.update(held)  # a configuration block's comments are its own lines
+    if loaded.grammar.values:
+        rows = [(config.first, config.last) for config in configs]
+        definitions += documented_values(reader, definitions, rows)
     body_lexer = lexer(loaded.grammar.lexer)
     named = masked(source, lines, configs) if configs else source  # (no secret in a name)
     for found, segments in zip(
@@ -228,8 +229,9 @@ def _trait_impls_as_functions(
     found: list[_Found], nodes: list[str], parents: list[int]
 ) -> list[_Found]:
     """A Rust trait impl that holds one function without a doc comment of its own (and
-    maybe associated types) becomes that function: one definition over the impl's lines,
-    trail ``(Type, function)``, text the impl's header then its members' signatures
+    maybe associated types) becomes that function: one definition from the impl's header to
+    the function's last line, trail ``(Type, function)``, text the impl's header then its
+    members' signatures
     (``impl Display for Comparator fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result``),
     context the words of the whole impl body.
 
@@ -257,7 +259,10 @@ def _trait_impls_as_functions(
             continue
         impl = found[index].definition
         signatures = [impl.signature, *(found[k].definition.signature for k in members)]
-        merged = Definition(function.trail, impl.start_line, impl.end_line, " ".join(signatures))
+        # (to the function's last line: the impl's closing brace says nothing, and a passage
+        # ending there reached 4 lines past a function under a header and associated types)
+        end = function.end_line
+        merged = Definition(function.trail, impl.start_line, end, " ".join(signatures))
         merged.doc, merged.doc_first, merged.members = impl.doc, impl.doc_first, False
         found[index] = _Found(merged, found[index].body)
         dropped.update(members)
@@ -436,7 +441,7 @@ class _Reader:
         a ``//!`` or ``/*!`` module doc is not doc syntax."""
         if (
             comment.type not in self.comment_types
-            or not _DOC_SYNTAX.match(self.source, comment.start_byte)
+            or not DOC_SYNTAX.match(self.source, comment.start_byte)
             or self.grammar.docstrings
             or comment.start_byte < self.code_byte
             or self.source[comment.end_byte : below].strip()

@@ -386,7 +386,10 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 32: a bundler's annotation comment (/*@__PURE__*/, /* #__NO_SIDE_EFFECTS__ */) is a pragma,
 #     no passage; a banner comment's closing markers ("/////  Name  /////") are dropped;
 #     a doc comment switched off ("// /** ... */") is no doc and no passage (probe74)
-READER_VERSION = 32
+# 33: a module-level const/static with a doc comment (/** */, ///) above is a definition named
+#     by it; a merged Rust trait impl ends at its function's last line; a commented-out
+#     definition (`// export function f<A>(`, `#     return x * 2`) is no passage (reading75)
+READER_VERSION = 33
 
 
 class Read(NamedTuple):
