@@ -386,7 +386,10 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 32: a bundler's annotation comment (/*@__PURE__*/, /* #__NO_SIDE_EFFECTS__ */) is a pragma,
 #     no passage; a banner comment's closing markers ("/////  Name  /////") are dropped;
 #     a doc comment switched off ("// /** ... */") is no doc and no passage (probe74)
-READER_VERSION = 32
+# 33: a MyST colon fence whose argument holds a backtick is read as a tilde fence; a MyST
+#     version note (versionadded, versionchanged...) gives its label and its argument's
+#     text, as the reST reader does (probe75)
+READER_VERSION = 33
 
 
 class Read(NamedTuple):
