@@ -55,7 +55,7 @@ def test_a_lock_takes_force_and_conflicts_resolve(run: CliRun) -> None:
     assert refused.returncode == 1 and refused.stderr.count("\n") == 1
     assert refused.stderr.startswith("Error: ") and "--force" in refused.stderr
     run("relate", loose, rule, "CONTRADICTS", check=True)
-    assert "1 open contradictions" in run("conflicts", check=True).stdout
+    assert "1 open contradiction (" in run("conflicts", check=True).stdout
     listed = json.loads(run("conflicts", "--json", check=True).stdout)["conflicts"]
     assert (listed[0]["first"]["id"], listed[0]["second"]["id"]) == (rule, loose)
     found = json.loads(run("search", "deploy", "--json", check=True).stdout)["beliefs"]
