@@ -150,6 +150,27 @@ def test_a_moved_file_s_passages_show_their_new_path(run: CliRun, tmp_path: Path
     assert "in project/manual/guide.md" in shown and "project/docs" not in shown
 
 
+def test_the_summary_accounts_for_a_renamed_file_s_passages(run: CliRun, tmp_path: Path) -> None:
+    # Found by probe75 (structlog, `git mv docs/recipes.md docs/cookbook.md`): the summary
+    # read "beliefs: 0 added, 0 kept, 0 moved, 0 stale; 0 edges, 12 anchors": the twelve
+    # passages found again under the new name (JSON: beliefs_corroborated) were nowhere.
+    project = tmp_path / "project"
+    project.mkdir()
+    docs = _docs(project)
+    run("ingest", "project", check=True)
+    (docs / "guide.md").rename(docs / "handbook.md")
+    said = run("ingest", "project", check=True).stdout
+    assert "0 added, 0 kept, 0 moved, 0 stale, 1 read before" in said, said
+    assert "(the same text in another file, or before a rename)" in said, said
+    (docs / "handbook.md").write_text("# Guide\n\nNothing about deploys.\n")
+    run("ingest", "project", check=True)
+    (docs / "ops.md").write_text("# Guide\n\nWe deploy the service with make deploy.\n")
+    said = run("ingest", "project", check=True).stdout
+    assert "1 revived" in said, said
+    unchanged = run("ingest", "project", check=True).stdout
+    assert "read before" not in unchanged and "revived" not in unchanged, unchanged
+
+
 def test_text_back_in_another_file_shows_that_file(run: CliRun, tmp_path: Path) -> None:
     # A passage whose text left its file goes stale; the same text written into another
     # file later revives it, placed where it now stands.

@@ -55,7 +55,7 @@ def test_a_lock_takes_force_and_conflicts_resolve(run: CliRun) -> None:
     assert refused.returncode == 1 and refused.stderr.count("\n") == 1
     assert refused.stderr.startswith("Error: ") and "--force" in refused.stderr
     run("relate", loose, rule, "CONTRADICTS", check=True)
-    assert "1 open contradictions" in run("conflicts", check=True).stdout
+    assert "1 open contradiction (" in run("conflicts", check=True).stdout
     listed = json.loads(run("conflicts", "--json", check=True).stdout)["conflicts"]
     assert (listed[0]["first"]["id"], listed[0]["second"]["id"]) == (rule, loose)
     found = json.loads(run("search", "deploy", "--json", check=True).stdout)["beliefs"]
@@ -97,3 +97,33 @@ def test_dedup_apply_packs_one_and_undo_brings_both_back(run: CliRun) -> None:
     run("dedup", "--undo", check=True)
     again = json.loads(run("search", "deploy build host", "--json", check=True).stdout)
     assert len(again["beliefs"]) == 2
+
+
+def test_plain_search_says_which_beliefs_disagree_or_replace(run: CliRun) -> None:
+    """Found by probe75: two beliefs in an open contradiction came out of `credo search`
+    side by side at the same score with nothing saying they disagree (the memory block and
+    --explain said it; the people's view did not), nor that a belief replaces another."""
+    old, new = two_deploys(run)
+    run("relate", new, old, "CONTRADICTS", check=True)
+    found = json.loads(run("search", "how do we deploy to staging", "--json", check=True).stdout)
+    short = {b["id"]: b["short_id"] for b in found["beliefs"]}
+    text = run("search", "how do we deploy to staging", check=True).stdout
+    assert f"conflicts with: {short[old]}" in text and f"conflicts with: {short[new]}" in text
+    run("resolve", new, old, check=True)
+    text = run("search", "how do we deploy to staging", check=True).stdout
+    assert f"replaces: {short[old]}" in text and "conflicts with" not in text
+    # The fast path prints the same bytes as the click command.
+    assert run("search", "deploy staging", "--cluster", check=True).stdout == (
+        run("search", "deploy staging", check=True).stdout
+    )
+
+
+def test_conflicts_and_remember_say_how_to_settle_a_contradiction(run: CliRun) -> None:
+    """Found by probe75: `credo remember --kind correction` printed `contradicts ID` and
+    `credo conflicts` listed the pairs, but neither named the command that settles one."""
+    old = run("remember", "We use npm to install packages", check=True).stdout.strip()
+    said = run("remember", "--kind", "correction", "Actually we moved from npm to pnpm.")
+    new, line = said.stdout.splitlines()
+    assert line == f"contradicts {old} (if this one holds: credo resolve {new} {old})"
+    listed = run("conflicts", check=True).stdout
+    assert listed.rstrip().endswith("settle one: credo resolve WINNER LOSER (ids as above)")

@@ -92,6 +92,33 @@ def brief(text: str) -> list[tuple[str, int, int, str]]:
             id="other-directive-keeps-its-prose",
         ),
         pytest.param(
+            # probe75 (structlog's docs/processors.md): an argument holding a backtick made
+            # a backtick fence CommonMark does not open; its closing line opened a code
+            # block that swallowed the next note, and the first was kept as "```{...".
+            ":::{versionchanged} 14.0.0 Return a {any}`dict`.\n:::\n\n"
+            ":::{versionchanged} 20.2.0 Return {any}`bytes`.\n:::\n\nAfter.",
+            [
+                ("versionchanged 14.0.0 Return a dict.", 1, 1, "paragraph"),
+                ("versionchanged 20.2.0 Return bytes.", 4, 4, "paragraph"),
+                ("After.", 7, 7, "paragraph"),
+            ],
+            id="version-notes-with-backticks",
+        ),
+        pytest.param(
+            "::::{note}\n:::{versionadded} 2.0 `x`\n~~~~\ncode\n~~~~\n:::\nAfter.\n::::",
+            [
+                ("versionadded 2.0 `x`", 2, 2, "paragraph"),
+                ("code", 3, 5, "code"),
+                ("After.", 7, 7, "paragraph"),
+            ],
+            id="tilde-fence-longer-than-the-tildes-inside",
+        ),
+        pytest.param(
+            "```{versionadded} 1.2\nNew in this release.\n```",
+            [("versionadded 1.2", 1, 1, "paragraph"), ("New in this release.", 2, 2, "paragraph")],
+            id="version-label-as-the-rst-reader-gives-it",
+        ),
+        pytest.param(
             "- Item one\n\n  :::{tip}\n  Inside the item.\n  :::",
             [("Item one", 1, 1, "bullet"), ("Inside the item.", 4, 4, "paragraph")],
             id="in-a-list-item",

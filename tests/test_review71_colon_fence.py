@@ -17,6 +17,8 @@ from credo.knowledge.chunk.colon_fence import (
     _OPEN,
     MAX_NESTING,
     _ticks,
+    _tildes,
+    fence_char,
     rewrite_colon_fences,
 )
 from credo.knowledge.chunk.markdown_blocks import OPTION_LINE, PROSE_DIRECTIVES
@@ -60,10 +62,12 @@ def _reference(lines: list[str]) -> list[str]:
         return lines
     out = list(lines)
     for start, end in sorted(pairs, key=lambda pair: pair[1]):
-        longest = max((_ticks(out[i]) for i in range(start + 1, end)), default=0)
-        fence = "`" * max(3, longest + 1)
         opening, closing = _OPEN.match(out[start]), _CLOSE.match(out[end])
         assert opening is not None and closing is not None
+        char = fence_char(opening.group(3))
+        length = _ticks if char == "`" else _tildes
+        longest = max((length(out[i]) for i in range(start + 1, end)), default=0)
+        fence = char * max(3, longest + 1)
         if opening.group(4).lower() in PROSE_DIRECTIVES:
             out[start] = opening.group(1) + fence + opening.group(3)
             out[end] = closing.group(1) + fence
@@ -91,6 +95,7 @@ _LINES = st.sampled_from(
         ":::{note}", "::::{tab-set}", ":::{tab-item} One", ":::{glossary}", ":::{figure} x.png",
         ":::", "::::", ":::::", ":class: tip", "text", "```python", "```", "````", "~~~",
         "x = 1", "``inline``", "", "  :::{note}", "  :::",
+        ":::{versionadded} 1 `x`", "~~~~", "::::{note} `y`",
     ]
 )  # fmt: skip
 

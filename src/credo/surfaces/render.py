@@ -209,6 +209,8 @@ def result_text(result: RetrievalResult, *, explain: bool = False) -> str:
         if explain:
             lines += _standing(belief)
             lines.append(_compressed(belief))
+        else:  # what the block's marks say, by the block's short ids (two sides of a dispute)
+            lines += _standing(belief, result.short_ids)
     if result.dropped:
         lines.append(f"... {len(result.dropped)} more ranked beliefs did not fit the budget")
     if result.locked_overflow:
@@ -235,10 +237,11 @@ def _compressed(belief: RetrievedBelief) -> str:
     )
 
 
-def _standing(belief: RetrievedBelief) -> list[str]:
-    """--explain's lines on what a belief replaced, contradicts, or was replaced by."""
+def _standing(belief: RetrievedBelief, short_ids: Mapping[str, str] = NO_SHORT_IDS) -> list[str]:
+    """The lines on what a belief replaced, contradicts, or was replaced by, each id as
+    ``short_ids`` names it (--explain passes none: the whole ids)."""
     return [
-        f"     {label}: {', '.join(ids)}"
+        f"     {label}: {', '.join(short_ids.get(i, i) for i in ids)}"
         for label, ids in (
             ("replaces", belief.replaces),
             ("conflicts with", belief.conflicts),
@@ -458,5 +461,8 @@ def remembered_text(belief_id: str, edges: dict[str, list[str]]) -> str:
     """`credo remember`'s text: the id first (scripts read it), then what it replaces."""
     lines = [belief_id]
     lines += [f"supersedes {old} (undo: credo forget {belief_id})" for old in edges["supersedes"]]
-    lines += [f"contradicts {other}" for other in edges["contradicts"]]
+    lines += [
+        f"contradicts {other} (if this one holds: credo resolve {belief_id} {other})"
+        for other in edges["contradicts"]
+    ]
     return "\n".join(lines)

@@ -14,10 +14,11 @@ would make that prose code. Lines are rewritten in place, so every line keeps it
 The rules, as MyST's colon fence has them: an opening line is three or more colons, then
 ``{name}`` and an optional argument; the closing line holds colons only, at least as many
 as the opening. Fences nest (``::::{tab-set}`` around ``:::{tab-item}``): each rewritten
-fence is one backtick longer than the longest backtick fence inside it, so an inner fence
-never closes an outer one; fences nested deeper than `MAX_NESTING` stay text. Colons inside
-a backtick or tilde code block are code and stay as written; a colon fence that is never
-closed is left as it is (text, as before).
+fence is one character longer than the longest fence of its character inside it, so an
+inner fence never closes an outer one; a fence whose argument holds a backtick becomes a
+tilde fence (`fence_char`: a backtick fence's info string cannot hold one); fences nested
+deeper than `MAX_NESTING` stay text. Colons inside a backtick or tilde code block are code
+and stay as written; a colon fence that is never closed is left as it is (text, as before).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def rewrite_colon_fences(lines: list[str]) -> list[str]:
         if opening is None or closing is None:  # (never: _pairs matched both)
             continue
         if opening.group(4).lower() in PROSE_DIRECTIVES:
-            fence = "`" * max(3, longest + 1)
+            fence = fence_char(opening.group(3)) * max(3, longest + 1)
             out[start] = opening.group(1) + fence + opening.group(3)
             out[end] = closing.group(1) + fence
             continue
@@ -63,19 +64,29 @@ def rewrite_colon_fences(lines: list[str]) -> list[str]:
 MAX_NESTING = 32
 
 
+def fence_char(info: str) -> str:
+    """The character of the fence a prose colon fence becomes: a backtick, unless its
+    ``{name} argument`` holds one (CommonMark ends a backtick fence's info string at a
+    backtick, so ``{versionchanged} 14.0 returns {any}`dict``` would open no fence and its
+    closing line would open a code block that swallows what follows): then a tilde."""
+    return "~" if "`" in info else "`"
+
+
 def _pairs(lines: list[str]) -> list[tuple[int, int, int]]:
-    """(opening, closing, longest backtick fence inside) of the closed colon fences, inner
-    ones first, code blocks skipped: one pass, each fence's longest carried to the fence
-    around it as it closes (a prose fence's own fence is one longer than its longest)."""
+    """(opening, closing, longest fence of its own character inside) of the closed colon
+    fences, inner ones first, code blocks skipped: one pass, each fence's longest backtick
+    and tilde fences carried to the fence around it as it closes (a prose fence's own fence
+    is one longer than the longest of its character inside)."""
     pairs: list[tuple[int, int, int]] = []
-    open_fences: list[list[int]] = []  # [line index, colons, longest backtick fence inside]
+    # [line index, colons, longest backtick fence inside, longest tilde fence inside]
+    open_fences: list[list[int]] = []
     code: tuple[str, int] | None = None  # the open code fence: (its character, its length)
     for index, line in enumerate(lines):
         if ":::" not in line and "``" not in line and "~~~" not in line:
             continue
-        ticks = _ticks(line)
-        if ticks and open_fences:
-            open_fences[-1][2] = max(open_fences[-1][2], ticks)
+        if open_fences:
+            inner = open_fences[-1]
+            inner[2], inner[3] = max(inner[2], _ticks(line)), max(inner[3], _tildes(line))
         fenced = _CODE.match(line)
         if code is not None:
             if (
@@ -94,19 +105,21 @@ def _pairs(lines: list[str]) -> list[tuple[int, int, int]]:
         if closing is not None:
             # A close shorter than the fence it would end is that fence's content.
             if open_fences and open_fences[-1][1] <= len(closing.group(2)):
-                start, _, longest = open_fences.pop()
-                shown = longest
+                start, _, ticks, tildes = open_fences.pop()
                 if len(open_fences) < MAX_NESTING:
-                    pairs.append((start, index, longest))
                     opening = _OPEN.match(lines[start])
+                    tilde = opening is not None and fence_char(opening.group(3)) == "~"
+                    pairs.append((start, index, tildes if tilde else ticks))
                     if opening is not None and opening.group(4).lower() in PROSE_DIRECTIVES:
-                        shown = max(3, longest + 1)  # (its own fence, once rewritten)
+                        own = max(3, (tildes if tilde else ticks) + 1)  # (once rewritten)
+                        ticks, tildes = (ticks, own) if tilde else (own, tildes)
                 if open_fences:
-                    open_fences[-1][2] = max(open_fences[-1][2], shown)
+                    outer = open_fences[-1]
+                    outer[2], outer[3] = max(outer[2], ticks), max(outer[3], tildes)
             continue
         opening = _OPEN.match(line)
         if opening is not None:
-            open_fences.append([index, len(opening.group(2)), 0])
+            open_fences.append([index, len(opening.group(2)), 0, 0])
     return pairs
 
 
@@ -114,3 +127,9 @@ def _ticks(line: str) -> int:
     """The length of the backtick fence ``line`` opens or closes (0 when it is none)."""
     fenced = _CODE.match(line)
     return len(fenced.group(1)) if fenced and fenced.group(1)[0] == "`" else 0
+
+
+def _tildes(line: str) -> int:
+    """The length of the tilde fence ``line`` opens or closes (0 when it is none)."""
+    fenced = _CODE.match(line)
+    return len(fenced.group(1)) if fenced and fenced.group(1)[0] == "~" else 0

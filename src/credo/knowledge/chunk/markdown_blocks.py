@@ -45,6 +45,10 @@ PROSE_DIRECTIVES = _TITLED_DIRECTIVES | frozenset(
     "versionadded versionchanged versionremoved deprecated epigraph pull-quote "
     "highlights tab-set grid div container".split()
 )
+# MyST's version notes: their argument is the version, then (on the opening line, as
+# Sphinx's ``.. versionchanged:: 2.1 text``) what changed; read as the reStructuredText
+# reader labels them (rst_parse ``_Version``): "versionchanged 2.1 text".
+_VERSION_DIRECTIVES = frozenset("versionadded versionchanged versionremoved deprecated".split())
 # Tokens that open a block inside a list item: after one, the item's first block is taken.
 _BLOCK_OPENERS = frozenset(
     "heading_open blockquote_open bullet_list_open ordered_list_open fence code_block "
@@ -174,6 +178,8 @@ class BlockReader:
         start = _span(token, len(lines))[0]
         if name in _TITLED_DIRECTIVES and argument:
             self._paragraph([(base + start + 1, argument)], "paragraph")
+        elif name in _VERSION_DIRECTIVES:
+            self._paragraph([(base + start + 1, f"{name} {argument}".strip())], "paragraph")
         inner_env: dict[str, Any] = {"references": dict(env.get("references", {}))}
         tokens = self.md.parse("\n".join(inner), inner_env)
         self.read(tokens, inner, base + start + 1, inner_env, depth + 1)

@@ -102,6 +102,18 @@ class IngestReport:
         self.skipped[reason] = self.skipped.get(reason, 0) + 1
         self.skipped_files.append((path, reason))
 
+    def _found_again(self) -> str:
+        """The passages whose text the store already held, said only when there are some: a
+        renamed file's passages are all of them (its old file's anchors left with it), and a
+        summary without them accounts for none of its passages."""
+        known = self.beliefs_corroborated
+        said = (
+            f", {known} read before (the same text in another file, or before a rename)"
+            if known
+            else ""
+        )
+        return said + (f", {self.beliefs_revived} revived" if self.beliefs_revived else "")
+
     def summary(self) -> str:
         """The report in two lines, as `credo ingest` prints it."""
         skipped = ", ".join(
@@ -117,8 +129,9 @@ class IngestReport:
             + (f", {self.files_removed} removed" if self.files_removed else "")
             + (f", skipped: {skipped}" if skipped else "")
             + f"\nbeliefs: {self.beliefs_added} added, {self.beliefs_kept} kept, "
-            f"{self.beliefs_moved} moved, {self.beliefs_stale} stale; "
-            f"{self.edges_added} edges, {self.anchors_added} anchors in {self.seconds:.1f} s"
+            f"{self.beliefs_moved} moved, {self.beliefs_stale} stale"
+            + self._found_again()
+            + f"; {self.edges_added} edges, {self.anchors_added} anchors in {self.seconds:.1f} s"
             + (
                 "\nleft out as vendored (name a folder, or use --vendored, to read it): "
                 + _listed(vendored)

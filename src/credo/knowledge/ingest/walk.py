@@ -389,7 +389,10 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 33: a module-level const/static with a doc comment (/** */, ///) above is a definition named
 #     by it; a merged Rust trait impl ends at its function's last line; a commented-out
 #     definition (`// export function f<A>(`, `#     return x * 2`) is no passage (reading75)
-READER_VERSION = 33
+# 34: a MyST colon fence whose argument holds a backtick is read as a tilde fence; a MyST
+#     version note (versionadded, versionchanged...) gives its label and its argument's
+#     text, as the reST reader does (probe75)
+READER_VERSION = 34
 
 
 class Read(NamedTuple):

@@ -77,10 +77,12 @@ def _history_text(found: History) -> str:
 def _conflicts_text(found: list[Conflict]) -> str:
     if not found:
         return "no open contradictions"
-    lines = [f"{len(found)} open contradictions (the first of each pair outranks if locked)"]
+    count = f"{len(found)} open contradiction{'s' * (len(found) > 1)}"
+    lines = [f"{count} (the first of each pair outranks if locked)"]
     for conflict in found:
         lines += [_side(conflict.first), _side(conflict.second, "  vs "), ""]
-    return "\n".join(lines[:-1])
+    lines.append("settle one: credo resolve WINNER LOSER (ids as above)")
+    return "\n".join(lines)
 
 
 def _side(belief: Belief, lead: str = "  ") -> str:
