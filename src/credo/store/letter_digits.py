@@ -23,6 +23,10 @@ from credo.store.fts import MAX_QUERY_CHARS, MAX_QUERY_TERMS
 _MAX_DIGITS = 3
 
 
+# Compiled at import: one character class, cheap to compile, read for every query.
+_DIGIT = re.compile(r"\d")
+
+
 @cache
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """Letters then digits, apart (by /, - or a space after a capital) and joined; not a
@@ -39,16 +43,22 @@ def letter_digit_forms(terms: list[str], text: str) -> list[str]:
     ``terms``: the joined word of one written apart ("HTTP/2" -> "http2") and the phrase
     of one joined (``utf8`` -> "utf 8"), distinct, in first-seen order."""
     apart, joined = _patterns()
-    cut = text[:MAX_QUERY_CHARS]
-    forms = [f"{m.group(1) or m.group(2)}{m.group(3)}".lower() for m in apart.finditer(cut)]
-    forms += [f"{m.group(1)} {m.group(2)}" for t in terms if (m := joined.fullmatch(t))]
+    forms = []
+    if any(map(str.isdigit, terms)):  # a number written apart is a term of its own
+        cut = text[:MAX_QUERY_CHARS]
+        forms += [f"{m.group(1) or m.group(2)}{m.group(3)}".lower() for m in apart.finditer(cut)]
+    forms += [
+        f"{m.group(1)} {m.group(2)}"
+        for t in terms
+        if not t.isdigit() and _DIGIT.search(t) and (m := joined.fullmatch(t))
+    ]
     return list(dict.fromkeys(forms))
 
 
 def with_letter_digit_forms(terms: list[str], text: str) -> list[str]:
     """``terms``, then the ``letter_digit_forms`` that are not terms already, within
     ``MAX_QUERY_TERMS``; ``terms`` itself when there is none (most queries: no digit)."""
-    if "".join(terms).isalpha():  # (one C-level test: a name with a number has a digit term)
+    if not _DIGIT.search("".join(terms)):  # (one C-level test: most queries have no digit)
         return terms
     extra = [f for f in letter_digit_forms(terms, text) if f not in terms]
     if not extra:
