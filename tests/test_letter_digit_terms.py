@@ -26,6 +26,8 @@ def _forms(text: str) -> list[str]:
     ("text", "forms"),
     [
         ("does it support HTTP/2", ["http2"]),
+        ("is there support for HTTP/2?", ["http2"]),
+        ("It supports HTTP/2. Does it reuse connections?", ["http2"]),
         ("decode as UTF-8", ["utf8"]),
         ("the OAuth 2 flow", ["oauth2"]),
         ("a SHA-256 digest", ["sha256"]),
@@ -37,6 +39,7 @@ def _forms(text: str) -> list[str]:
         ("lines 2 and 4", []),
         ("coverage below 100%", []),
         ("Python 3.8 support", []),
+        ("HTTP/1.1 only", []),
         ("OAuth 2.0 tokens", []),
         ("listen on port 8080", []),
         ("x-86 or h2", []),  # one letter is no name
