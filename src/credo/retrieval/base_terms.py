@@ -1,4 +1,5 @@
-"""The query's terms with their base words, worked out once a query.
+"""The query's terms with their base words (and a letters-and-number name's other form),
+worked out once a query.
 
 ``_rank`` (retrieval/pipeline.py) reads ``with_base_words(query_terms(text), text)`` first,
 and ``snippet.Terms`` reads the same of the same text when the pack renders a long
