@@ -15,6 +15,7 @@ from credo.retrieval.siblings import (
     MAX_NAMED,
     MIN_WORDS,
     fold,
+    folded,
     folded_listing,
     near_identical,
     recharge,
@@ -194,6 +195,24 @@ def test_folded_listing_is_charged_as_the_block_renders_it(
     assert estimate("".join(line + "\n" for line in body)) == used
     for b in charged:
         assert all(name in block for name in b.also.removeprefix("also ").split("; ") if name)
+
+
+def test_a_fold_that_would_pass_the_budget_is_not_made() -> None:
+    """A sibling in another file, under file and section lines another passage keeps open,
+    is named by its whole trail: longer than its own line when the path is long."""
+    far = "/".join(["a_very_long_folder_name"] * 12) + "/client.py"
+    beliefs = [
+        _belief(0, _sig("get"), "c.py › Client › get L4-L6"),
+        _belief(1, "A pool keeps connections open.", f"{far} › Client › head L1-L2"),
+        _belief(2, _sig("head"), f"{far} › Client › head L8-L10"),
+    ]
+    places = Places({b.id: b.trail for b in beliefs})
+    lines = _lines(beliefs, places)
+    assert fold(beliefs) == {0: [2]}
+    _, before = recharge(beliefs, lines, places)
+    made = folded(beliefs, lines, places, room=10_000)
+    assert made is not None and made[1] > before  # the name costs more than the line
+    assert folded(beliefs, lines, places, room=before) is None  # so at the pack's room: none
 
 
 # -- end to end ------------------------------------------------------------------------------

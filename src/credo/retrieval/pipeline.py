@@ -295,7 +295,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     if options.fold_siblings and trails and len(out) > 1:  # (only passages have siblings)
         from credo.retrieval.siblings import folded
 
-        if (refolded := folded(out, costs, places)) is not None:
+        if (refolded := folded(out, costs, places, remaining)) is not None:
             out, unlocked_used = refolded
             used = locked_used + unlocked_used
     hints: tuple[str, ...] = ()

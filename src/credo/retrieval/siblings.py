@@ -27,7 +27,7 @@ plain ones: a lock, or a belief that replaces or contradicts another, is never f
 never folds another. Folding happens after the pack, in the listing (not in the candidate
 set: ranking and the pack are unchanged); the pack is then charged again as it renders (the
 folded lines leave it, the ``also`` text joins the first's line: ``recharge``), so its
-tokens are still the estimate of its text, never more than the pack had.
+tokens are still the estimate of its text, and never past the budget (else no fold).
 
 Pure and deterministic: beliefs in, beliefs out, by listing order and text alone.
 """
@@ -167,16 +167,20 @@ def recharge(
 
 
 def folded(
-    beliefs: list[RetrievedBelief], lines: Mapping[str, int], places: Places
+    beliefs: list[RetrievedBelief], lines: Mapping[str, int], places: Places, room: int
 ) -> tuple[list[RetrievedBelief], int] | None:
     """The packed ``beliefs`` (locks first, then by rank) with their siblings folded and
-    charged again (``recharge``: the unlocked ones' tokens in all), or None when none folds:
-    the pack stands as it is."""
+    charged again (``recharge``: the unlocked ones' tokens in all), or None when none folds
+    or the folded lines would cost more than ``room`` (the budget the pack had): the pack
+    then stands as it is. (A name is most often shorter than the line it replaces, but a
+    sibling in another file, under file and section lines that stay, is named by its whole
+    trail, which may be longer.)"""
     folds = fold(beliefs)
     if not folds:
         return None
     listing, _ = folded_listing(beliefs, folds)
-    return recharge(listing, lines, places)
+    charged, used = recharge(listing, lines, places)
+    return (charged, used) if used <= room else None
 
 
 __all__ = [
