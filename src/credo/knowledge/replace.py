@@ -31,13 +31,19 @@ statement: ``Store.capture_candidates``):
    ``asserted`` terms (one that does agrees with it) is CONTRADICTED: the user corrected
    something about the same subject, the store cannot tell what. Preferences and rules
    without a clear match touch nothing.
-5. Nothing yet, and the statement is a correction that *names* its change (both
-   ``negated`` and ``asserted`` terms: "we moved from npm to pnpm", "use pnpm, not npm"):
+5. Nothing yet, and the statement *names* its change (both ``negated`` and ``asserted``
+   terms) as a correction ("Actually we moved from npm to pnpm", "use pnpm, not npm") or as
+   a change of tool told as done, whatever its kind (the ``changeover`` signal: "Moment was
+   replaced by Luxon.", "The team moved from Moment to Luxon."; ``names_its_change``):
    each candidate that mentions a ``negated`` term plainly and no ``asserted`` one is
    CONTRADICTED, whatever else it shares (``named_groups`` looks them up): the old value
    is named outright, but one word is too little to tell which belief held it, so none is
-   retired; retrieval shows each beside the correction. A term of digits or one letter
-   ("8080, not 80") is no such name: too many beliefs hold it (``old_values``).
+   retired; retrieval shows each beside the statement. A term of digits or one letter
+   ("8080, not 80") is no such name: too many beliefs hold it (``old_values``). A user who
+   told the memory a tool was replaced expects "Date formatting uses Moment" no longer
+   served as current, alone; a look-alike ("Bob was replaced by Alice as lead") disputes
+   at most ``MAX_CONTRADICTS`` true beliefs, each still served, beside it. A plain rule
+   "use pnpm, not npm" is no such change: its ``not`` rules out a word, often a common one.
 At most ``MAX_CONTRADICTS`` (3) CONTRADICTS edges per statement, the candidates sharing
 most terms first, then by keyword score, then by id.
 
@@ -67,6 +73,9 @@ MIN_SHARED_UNCLEAR = 3
 MAX_CONTRADICTS = 3
 # Rule 5's old value holds a word of at least this many letters (``old_values``).
 _NAME_CHARS = 3
+# The signal of a change of tool told as done (``credo.knowledge.shape``): it names its old
+# value as a correction does, so rule 5 reads it (``names_its_change``).
+CHANGEOVER = "changeover"
 
 # Words that say how strongly or in what scope something holds, not what it is about:
 # counted as topic they would join every rule to every other ("always use ..." in "this
@@ -95,6 +104,8 @@ class Statement(Protocol):
     def negated(self) -> tuple[str, ...]: ...
     @property
     def asserted(self) -> tuple[str, ...]: ...
+    @property
+    def signals(self) -> tuple[str, ...]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +126,7 @@ class _Pooled:
     kind: str
     negated: tuple[str, ...]
     asserted: tuple[str, ...]
+    signals: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,11 +192,20 @@ def mentions(tokens: Sequence[str], term: str, *, plain: bool = False) -> bool:
     )
 
 
+def names_its_change(statement: Statement) -> bool:
+    """Whether rule 5 reads ``statement``: a correction, or a change of tool told as done
+    (the ``changeover`` cue: "Moment was replaced by Luxon", "the team moved from X to Y"),
+    naming the new value as well as the old."""
+    if not statement.asserted:
+        return False
+    return statement.kind == "correction" or CHANGEOVER in statement.signals
+
+
 def old_values(statement: Statement) -> tuple[str, ...]:
-    """The ``negated`` terms rule 5 disputes the holders of: a correction's that names the
-    new value too, each holding a word of letters (``npm``, ``yarn``): a number or a letter
-    ("8080, not 80", "X, not Y") is in too many beliefs about other things to name one."""
-    if statement.kind != "correction" or not statement.asserted:
+    """The ``negated`` terms rule 5 disputes the holders of (``names_its_change``), each
+    holding a word of letters (``npm``, ``yarn``): a number or a letter ("8080, not 80",
+    "X, not Y") is in too many beliefs about other things to name one."""
+    if not names_its_change(statement):
         return ()
     return tuple(
         term
@@ -273,6 +294,7 @@ def _pooled(statements: Sequence[Statement]) -> _Pooled:
         "correction" if any(s.kind == "correction" for s in statements) else statements[0].kind,
         tuple(dict.fromkeys(t for s in statements for t in s.negated)),
         tuple(dict.fromkeys(t for s in statements for t in s.asserted)),
+        tuple(sorted({signal for s in statements for signal in s.signals})),
     )
 
 

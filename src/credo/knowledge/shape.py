@@ -444,9 +444,11 @@ def shape_cues(clean: str, core: str) -> set[str]:
 
 def _told_now(core: str) -> set[str]:
     """The cues a change of tool in ``core`` takes back. Told in the past ("we moved from X to
-    Y", "X was replaced by Y"), it says what holds now: its own verb is no narration (a past
-    elsewhere still counts: "... last week", "... and it broke"), unless a thing at hand was
-    replaced ("the submit button was replaced by a link"; "the requests library" is a tool).
+    Y", "X was replaced by Y"), it says what holds now: its own verb is no narration, nor a
+    past time right after its new name, which dates the change ("... by Y last month",
+    ``_DATED``); a past elsewhere still counts ("last week we used X", "... and it broke"),
+    unless a thing at hand was replaced ("the submit button was replaced by a link"; "the
+    requests library" is a tool).
     Undone ("... and then back to X", "rolled it back") or not whole ("... but CI still
     uses X", "... in the Makefile only"), it rules nothing out: the change itself goes, and
     its past stays."""
@@ -464,6 +466,11 @@ def _told_now(core: str) -> set[str]:
     said = change.group()
     if "replaced" in said and said.startswith(_DEFINITE) and not _TOOL_SUBJECT.search(said):
         return set()
+    dated = _DATED.match(core, change.end() - 1)  # from the new name's first character
+    if dated:  # "X was replaced by Y last month": when the change was made, no narration
+        rest = (
+            f"{core[: change.start()]} {core[change.end() : dated.start(1)]} {core[dated.end() :]}"
+        )
     return {name for name in _PAST if not _PAST_CUES[name].search(rest)}
 
 
@@ -528,6 +535,12 @@ _UNDONE = re.compile(
     re.VERBOSE,
 )
 _STILL = re.compile(r"\bstill\s+(\w+)")
+# A past time right after the change's new name dates the change itself ("webpack was replaced
+# by esbuild last month"): the new state holds now. Elsewhere it dates something else ("last
+# month we used webpack"; "..., and last week it broke"), and the past still counts.
+_DATED = re.compile(
+    r"[\w`.@+-]+(?:\s+[\w`.@+-]+)??\s+(last\s+(?:week|month|year|sprint|quarter))\b(?!\s+\w)"
+)
 # The change's own words that name nothing ("we", "moved", "from", "the"...).
 _CHANGE_WORDS = frozenset(
     """we ve have has had the our a an team moved switched migrated changed transitioned
