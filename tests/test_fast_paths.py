@@ -825,7 +825,19 @@ def test_groups_aside_read_where_reached_equal_the_groups_expanded(
         ("# why\n[flake8]\nmax-line-length = 80", True),  # INI, its comment
         ("name: test", False),  # one line: nothing to keep
         ("Installation\nRun pip install black.", False),  # a Markdown title, a sentence
-        ("def f(x) -> None:\n    return x", False),  # code
+        ("def f(x) -> None:\n    return x", True),  # code: a definition first
+        ("def get(url): Fetch it.\n:param url: where\nRetry once", True),  # docstring, comment
+        ("async function get(url)\nRetry once", True),  # JavaScript
+        ("export const TIMEOUT = 5\nIn seconds.", True),
+        ("TIMEOUT: float = 2.0\nIn seconds.", True),  # a module's assignment
+        ("FROM python:3.12 AS build\nRUN pip install .\n# why\nCOPY . /src", True),
+        ("ifdef HAS_UV\n\tVENV := uv venv\nelse\n\tVENV := python -m venv\nendif", True),
+        ("$(CSS): $(SCSS)\n\tpysassc $(SCSS) $@", True),  # a Makefile target named by a variable
+        ("function calls are cheap\nin JavaScript.", False),  # prose, not a definition
+        ("class names are CamelCase.\nSee PEP 8.", False),
+        ("Note: if x = 1 then\nit stays.", False),  # a sentence with an "="
+        ("Run the tests\nFROM the top.", False),  # capitals only make an instruction
+        ("== b\nc", False),
         ('… python_version = "3.10"\nstrict = true', False),  # cut in front: a snippet
         ("a: 1\n\nb: 2", False),  # a blank line
     ],
