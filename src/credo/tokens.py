@@ -155,7 +155,20 @@ def escape_content(text: str) -> str:
     start lines of their own, behind the ``GUTTER`` (``keeps_lines``)."""
     if not keeps_lines(text):
         return escape(text)
-    return _KEPT_BREAK.join(escape(line) for line in text.split("\n"))
+    return _KEPT_BREAK.join(map(_escape_kept, text.split("\n")))
+
+
+# A kept line keeps its tabs: a Makefile's recipe starts with one, and a tab cannot start a
+# line of the block. (A tab is counted as the space ``escape`` writes: the length is the same.)
+_KEPT_LINE: dict[int, str] = {code: " " for code in _BREAKS if code != ord("\t")}
+
+
+def _escape_kept(line: str) -> str:
+    """``escape`` for one line of a passage that keeps its lines, its tabs as written."""
+    if _plain(line):
+        return line
+    out = line.translate(_KEPT_LINE)
+    return _tag_start().sub(TAG_OPENER, out) if "<" in out else out
 
 
 def content_len(text: str) -> int:
