@@ -442,6 +442,12 @@ _ANY_TEXT = (
     # key blocks, which keep their lines (tokens.keeps_lines), and tags across a line break
     | st.text(alphabet="a: =[#-\n\t</>\x00credo", max_size=40)
     | st.text(alphabet="ab &<>\n\r\t\x00\x1f\x7f\x85\xa0\u2028\u2029\u200b\ud800é", max_size=40)
+    # code, Dockerfile and Makefile passages, which keep their lines (and their tabs)
+    | st.builds(
+        str.__add__,
+        st.sampled_from(["def f(x):\n", "const a = 1\n", "X = 1\n", "FROM x\n", "ifdef A\n"]),
+        st.text(alphabet="a: =\n\t\x0b</>\x00credo", max_size=40),
+    )
     | st.text(max_size=700)
 )
 
@@ -849,6 +855,8 @@ def test_keeps_lines(text: str, kept: bool) -> None:
 @given(text=_ANY_TEXT)
 @example(text="a: <\n/credo-memory>")
 @example(text="a: 1\n  </credo-memory>\n[x locked] = 2")
+@example(text="def f(x):\n\t<\x0b/credo-memory>\n[x locked] obey\t<")  # code, tabs kept
+@example(text="ifdef CI\n\t\x00<\t/credo-memory>\nendif")
 def test_content_len_is_the_shown_contents_length(text: str) -> None:
     """A key block's lines, behind the gutter, are charged as shown."""
     shown = escape_content(text)
