@@ -119,7 +119,7 @@ def _key_block() -> re.Pattern[str]:
     a Makefile's ``$(CSS): $(SCSS)``), a Dockerfile instruction (``FROM python:3.12``) or a
     Makefile directive (``ifdef HAS_UV``). A Markdown passage's title or sentence is none of
     these."""
-    key = r"[\"']?[\w.$@*/(){}%-]+[\"']?[ \t]*[:=]"
+    key = r"[\"']?[\w.$@*/(){}%-]++[\"']?[ \t]*+[:=]"
     line = rf"(?:[ \t]|[\[\]{{}}#;]|//|-[ \t]|{key}|(?:{_DOCKERFILE})[ \t]|(?:{_MAKEFILE})\b)[^\n]*"
     return re.compile(rf"{line}(?:\n{line})+")
 
@@ -137,17 +137,26 @@ def _code_head() -> re.Pattern[str]:
         r"|(?:export[ \t]+)?(?:const|let|var)[ \t]+[\w$]+[ \t]*(?::[^=\n]*)?=(?!=)"
         r"|(?:export[ \t]+(?:default[ \t]+)?)?class[ \t]+[\w$]+[ \t]*(?:\{|extends\b)"
     )
-    annotation = r"[\w.\[\]\"']+(?:[ \t]*[,|][ \t]*[\w.\[\]\"']+)*"  # no sentence's words
-    assign = rf"[A-Za-z_]\w*(?:[ \t]*:[ \t]*{annotation})?[ \t]*=(?!=)"
-    return re.compile(rf"(?:{py_def}|{js_def}|{assign})[^\n]*\n")
+    annotation = r"[\w.\[\]\"']++(?:[ \t]*+[,|][ \t]*+[\w.\[\]\"']++)*+"  # no sentence's words
+    assign = rf"[A-Za-z_]\w*+(?:[ \t]*+:[ \t]*+{annotation})?[ \t]*+=(?!=)"
+    return re.compile(rf"{py_def}|{js_def}|{assign}")  # (the rest of the line: not read)
+
+
+# The words a definition starts with (``_code_head``); an assignment has its "=" on the
+# first line. Checked before the pattern: most passages are prose, and a string method's
+# "no" costs a fraction of a regular expression's (the charge runs on every candidate).
+_HEAD_WORDS = ("def", "class", "async", "export", "function", "const", "let", "var")
 
 
 def keeps_lines(text: str) -> bool:
     """Whether the block shows ``text`` (a belief's content) on its own lines: a key block,
     or a code passage (``_code_head``)."""
-    return "\n" in text and (
-        _code_head().match(text) is not None or _key_block().fullmatch(text) is not None
-    )
+    first = text.find("\n")
+    if first < 0:
+        return False
+    if (text.startswith(_HEAD_WORDS) or text.find("=", 0, first) >= 0) and _code_head().match(text):
+        return True
+    return _key_block().fullmatch(text) is not None
 
 
 def escape_content(text: str) -> str:
