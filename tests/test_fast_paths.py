@@ -844,6 +844,7 @@ def test_groups_aside_read_where_reached_equal_the_groups_expanded(
         ("Note: if x = 1 then\nit stays.", False),  # a sentence with an "="
         ("Run the tests\nFROM the top.", False),  # capitals only make an instruction
         ("== b\nc", False),
+        ("CCompiler.warn(msg): Write it.\nCCompiler.debug(msg): Print it.", False),  # an API list
         ('… python_version = "3.10"\nstrict = true', False),  # cut in front: a snippet
         ("a: 1\n\nb: 2", False),  # a blank line
     ],
