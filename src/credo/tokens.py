@@ -119,7 +119,7 @@ def _key_block() -> re.Pattern[str]:
     a Makefile's ``$(CSS): $(SCSS)``), a Dockerfile instruction (``FROM python:3.12``) or a
     Makefile directive (``ifdef HAS_UV``). A Markdown passage's title or sentence is none of
     these, nor an API list's ``CCompiler.warn(msg): Write a warning``."""
-    name = r"(?:\$[({][^\s)}]*+[)}]|[\w.$@*/%-])++"  # ``$(CSS)`` too, never ``f(x)``: prose
+    name = r"(?:\$[({][^\s)}]*+[)}]|[\w.$@*/%-])[\w.$@*/%-]*+"  # ``$(CSS)``, never ``f(x)``
     key = rf"[\"']?{name}[\"']?[ \t]*+[:=]"
     line = rf"(?:[ \t]|[\[\]{{}}#;]|//|-[ \t]|{key}|(?:{_DOCKERFILE})[ \t]|(?:{_MAKEFILE})\b)[^\n]*"
     return re.compile(rf"{line}(?:\n{line})+")
