@@ -1215,6 +1215,57 @@ def test_doc_comment_is_the_comment_right_above() -> None:
     check(chunks, source)
 
 
+# A type's parameters in a doc comment are words of it, not markup (day-probe76: anyhow's
+# ``// Safety: requires layout of *e to match ErrorImpl<ContextError<C, E>>.`` read
+# "ErrorImpl<ContextError >"): the tag names ``c``, ``a``, ``item``, ``value`` of C#'s XML
+# docs and HTML are a generic's parameters too. Real markup still goes.
+TYPE_PARAMETER_CASES = [
+    pytest.param(
+        "rust",
+        "// Safety: requires layout of *e to match ErrorImpl<ContextError<C, E>>.\n"
+        "unsafe fn context_drop<C, E>(e: Own) {}\n",
+        "Safety: requires layout of *e to match ErrorImpl<ContextError<C, E>>. "
+        "unsafe fn context_drop<C, E>(e: Own)",
+        id="rust-two-parameters",
+    ),
+    pytest.param(
+        "rust",
+        "/// Wraps a ManuallyDrop<C> and a Vec<Item> in an Option<Value>.\nfn wrap() {}\n",
+        "Wraps a ManuallyDrop<C> and a Vec<Item> in an Option<Value>. fn wrap()",
+        id="rust-glued-capitalised",
+    ),
+    pytest.param(
+        "typescript",
+        "/** Maps a Pair<A, B> to a Box<Item>. */\nfunction f() {}\n",
+        "Maps a Pair<A, B> to a Box<Item>. function f()",
+        id="ts-generics",
+    ),
+    pytest.param(
+        "csharp",
+        'class A {\n  /// <summary>Returns <c>true</c> for a <see cref="List"/>.</summary>\n'
+        "  bool Ok() { return true; }\n}",
+        "Returns true for a . bool Ok()",
+        id="csharp-xml-doc",
+    ),
+    pytest.param(
+        "java",
+        "class A {\n  /** <p>Opens the <b>door</b><br/>now. <P>Old style.</P> */\n"
+        "  void open() {}\n}",
+        "Opens the door now. Old style. void open()",
+        id="java-html",
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "source", "text"), TYPE_PARAMETER_CASES)
+def test_a_type_s_parameters_in_a_doc_comment_are_no_markup(
+    language: str, source: str, text: str
+) -> None:
+    chunks = split_code(source, language)
+    assert [c.text for c in chunks if c.role == "definition" and c.end_line > 1][-1] == text
+    check(chunks, source)
+
+
 # A doc comment with only blank lines between it and the definition below (JSDoc's common
 # layout) is that definition's, as if directly above it: it leads its text, and its lines
 # start the definition's.

@@ -386,7 +386,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 32: a bundler's annotation comment (/*@__PURE__*/, /* #__NO_SIDE_EFFECTS__ */) is a pragma,
 #     no passage; a banner comment's closing markers ("/////  Name  /////") are dropped;
 #     a doc comment switched off ("// /** ... */") is no doc and no passage (probe74)
-READER_VERSION = 32
+# 33: a type's parameters in a doc comment (ErrorImpl<ContextError<C, E>>, Vec<Item>) are
+#     its words, not markup tags (probe76)
+READER_VERSION = 33
 
 
 class Read(NamedTuple):
