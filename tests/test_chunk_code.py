@@ -1090,6 +1090,33 @@ COMMENT_CASES = [
         None,
         id="js-banner",
     ),
+    # rustdoc hides a Rust code block's "# " lines (an example's imports, stubs, `# Ok(())`)
+    # and shows no fence: neither is a word of the page (anyhow's downcast_ref read twenty
+    # lines of stubs). A TOML block's "#" lines and a plain comment's are shown: kept.
+    pytest.param(
+        "rust",
+        "//! Opens files.\n//!\n//! ```\n//! # use std::io;\n//! # fn main() -> io::Result<()> {\n"
+        '//! let f = open("a")?;\n//! # Ok(())\n//! # }\n//! ```\n//!\n//! ```toml\n'
+        "//! # features stay: TOML\n//! ```\n\n/// Reads it.\n///\n/// ```no_run\n"
+        "/// # let f = stub();\n/// let n = read(&f);\n/// ```\npub fn read() {}\n\n"
+        "// ```\n// # a plain comment keeps its hash line\n// ```\nfn g() {}\n",
+        [
+            ("Opens files.", 1, 1, "docstring"),
+            ('let f = open("a")?;', 6, 6, "docstring"),
+            ("# features stay: TOML", 12, 12, "docstring"),
+            ("Reads it. let n = read(&f); pub fn read()", 15, 21, "definition"),
+            ("# a plain comment keeps its hash line fn g()", 23, 26, "definition"),
+        ],
+        [
+            ("Opens files.", 1, 1, "code_comment"),
+            ('let f = open("a")?;', 6, 6, "code_comment"),
+            ("# features stay: TOML", 12, 12, "code_comment"),
+            ("Reads it.", 15, 15, "code_comment"),
+            ("let n = read(&f);", 19, 19, "code_comment"),
+            ("# a plain comment keeps its hash line", 24, 24, "code_comment"),
+        ],
+        id="rust-hidden-doc-lines",
+    ),
     pytest.param(
         "go",
         "package a\n\nvar x = 1\n\n//////  Names  //////\nvar y = 2\n",
@@ -1725,6 +1752,10 @@ _TOKENS = st.sampled_from(
         "// /** Switched off. */",  # a doc comment disabled (probe74)
         "//////  Banner  //////",
         "/*@__PURE__*/",
+        "/// ```",  # a rustdoc code block, its hidden lines and a generic (probe76)
+        "/// # hidden",
+        "//! ```toml",
+        "/// Vec<Item> of <b>C</b>",
         "/* block",
         "*/",
         '"str // x"',

@@ -387,7 +387,8 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     no passage; a banner comment's closing markers ("/////  Name  /////") are dropped;
 #     a doc comment switched off ("// /** ... */") is no doc and no passage (probe74)
 # 33: a type's parameters in a doc comment (ErrorImpl<ContextError<C, E>>, Vec<Item>) are
-#     its words, not markup tags (probe76)
+#     its words, not markup tags; a Rust doc comment's code fences and the lines rustdoc
+#     hides in a Rust code block ("# use ...", "# Ok(())") are no words (probe76)
 READER_VERSION = 33
 
 
