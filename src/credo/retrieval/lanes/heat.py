@@ -403,7 +403,8 @@ def _folded(
     ``-t / k`` times that. Only a zero's sign may differ, which no sum with the first
     values (+0.0 or a seed's) keeps. Three numpy calls a step where ``reduceat`` took five
     (~26k instructions a step against ~32k), and the terms are summed at the end by one
-    ``sum`` down the rows: ``((t0 + t1) + t2) + ...``, the reference's order."""
+    running sum down the rows, ``((t0 + t1) + t2) + ...``, the reference's order
+    (``accumulate``: a ``sum`` may add pairwise, as it does down a single column)."""
     import numpy
 
     steps = numpy.empty((terms, len(values)))
@@ -414,7 +415,7 @@ def _folded(
         # L x = x - D^-1/2 W D^-1/2 x ; next term = (-t / k) * L * term
         multiply(fold(owners, weights * term[at]), t / k, out=out)
         term = out
-    total = steps.sum(axis=0)
+    total = numpy.add.accumulate(steps)[-1]
     return numpy.where(total < 0.0, 0.0, total)
 
 
