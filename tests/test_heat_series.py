@@ -69,9 +69,7 @@ def test_the_signed_bincount_gives_the_floats_of_the_left_fold(
             signed.append(weight)
             positive.append(weight)
     first = values[:count]
-    want = _reduceat_series(
-        numpy.array(at), numpy.array(positive), numpy.array(starts), first, t
-    )
+    want = _reduceat_series(numpy.array(at), numpy.array(positive), numpy.array(starts), first, t)
     got = heat._folded(
         numpy.array(at), numpy.array(signed), numpy.array(owners), first, t, heat.TAYLOR_TERMS
     )

@@ -103,7 +103,7 @@ def _block_shape(size: int) -> tuple[bytes, bytes]:
     leaves = range(1, size + 1)
     offsets = (0, *leaves, *chain.from_iterable(zip(leaves, repeat(0))))
     # (the belief's segment, its own entry and one a neighbour, then two a leaf)
-    segments = (*repeat(0, size + 1), *chain.from_iterable(zip(leaves, leaves)))
+    segments = (*repeat(0, size + 1), *chain.from_iterable(zip(leaves, leaves, strict=True)))
     return pack(f"{len(offsets)}q", *offsets), pack(f"{len(segments)}q", *segments)
 
 

@@ -257,7 +257,7 @@ def _shared(
     # A leaf's segment: itself at -1.0, then its one seed at the entry its seed's row holds.
     first = len(names)
     numbers = range(first, first + len(leaves))
-    owners = owner + list(chain.from_iterable(zip(numbers, numbers)))
+    owners = owner + list(chain.from_iterable(zip(numbers, numbers, strict=True)))
     gather += chain.from_iterable(zip(numbers, map(owner.__getitem__, at_leaf), strict=True))
     flat += chain.from_iterable(zip(repeat(-1.0), map(backs.__getitem__, at_leaf)))
     _shared_segments(names, held, members, owner, shared, index, gather, flat, owners)
