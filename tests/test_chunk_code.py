@@ -1090,6 +1090,33 @@ COMMENT_CASES = [
         None,
         id="js-banner",
     ),
+    # rustdoc hides a Rust code block's "# " lines (an example's imports, stubs, `# Ok(())`)
+    # and shows no fence: neither is a word of the page (anyhow's downcast_ref read twenty
+    # lines of stubs). A TOML block's "#" lines and a plain comment's are shown: kept.
+    pytest.param(
+        "rust",
+        "//! Opens files.\n//!\n//! ```\n//! # use std::io;\n//! # fn main() -> io::Result<()> {\n"
+        '//! let f = open("a")?;\n//! # Ok(())\n//! # }\n//! ```\n//!\n//! ```toml\n'
+        "//! # features stay: TOML\n//! ```\n\n/// Reads it.\n///\n/// ```no_run\n"
+        "/// # let f = stub();\n/// let n = read(&f);\n/// ```\npub fn read() {}\n\n"
+        "// ```\n// # a plain comment keeps its hash line\n// ```\nfn g() {}\n",
+        [
+            ("Opens files.", 1, 1, "docstring"),
+            ('let f = open("a")?;', 6, 6, "docstring"),
+            ("# features stay: TOML", 12, 12, "docstring"),
+            ("Reads it. let n = read(&f); pub fn read()", 15, 21, "definition"),
+            ("# a plain comment keeps its hash line fn g()", 23, 26, "definition"),
+        ],
+        [
+            ("Opens files.", 1, 1, "code_comment"),
+            ('let f = open("a")?;', 6, 6, "code_comment"),
+            ("# features stay: TOML", 12, 12, "code_comment"),
+            ("Reads it.", 15, 15, "code_comment"),
+            ("let n = read(&f);", 19, 19, "code_comment"),
+            ("# a plain comment keeps its hash line", 24, 24, "code_comment"),
+        ],
+        id="rust-hidden-doc-lines",
+    ),
     pytest.param(
         "go",
         "package a\n\nvar x = 1\n\n//////  Names  //////\nvar y = 2\n",
@@ -1212,6 +1239,57 @@ def test_doc_comment_is_the_comment_right_above() -> None:
         ("function f()", 7, 7, "definition", ("f",)),
         ("Right above g. function g()", 8, 9, "definition", ("g",)),
     ]
+    check(chunks, source)
+
+
+# A type's parameters in a doc comment are words of it, not markup (day-probe76: anyhow's
+# ``// Safety: requires layout of *e to match ErrorImpl<ContextError<C, E>>.`` read
+# "ErrorImpl<ContextError >"): the tag names ``c``, ``a``, ``item``, ``value`` of C#'s XML
+# docs and HTML are a generic's parameters too. Real markup still goes.
+TYPE_PARAMETER_CASES = [
+    pytest.param(
+        "rust",
+        "// Safety: requires layout of *e to match ErrorImpl<ContextError<C, E>>.\n"
+        "unsafe fn context_drop<C, E>(e: Own) {}\n",
+        "Safety: requires layout of *e to match ErrorImpl<ContextError<C, E>>. "
+        "unsafe fn context_drop<C, E>(e: Own)",
+        id="rust-two-parameters",
+    ),
+    pytest.param(
+        "rust",
+        "/// Wraps a ManuallyDrop<C> and a Vec<Item> in an Option<Value>.\nfn wrap() {}\n",
+        "Wraps a ManuallyDrop<C> and a Vec<Item> in an Option<Value>. fn wrap()",
+        id="rust-glued-capitalised",
+    ),
+    pytest.param(
+        "typescript",
+        "/** Maps a Pair<A, B> to a Box<Item>. */\nfunction f() {}\n",
+        "Maps a Pair<A, B> to a Box<Item>. function f()",
+        id="ts-generics",
+    ),
+    pytest.param(
+        "csharp",
+        'class A {\n  /// <summary>Returns <c>true</c> for a <see cref="List"/>.</summary>\n'
+        "  bool Ok() { return true; }\n}",
+        "Returns true for a . bool Ok()",
+        id="csharp-xml-doc",
+    ),
+    pytest.param(
+        "java",
+        "class A {\n  /** <p>Opens the <b>door</b><br/>now. <P>Old style.</P> */\n"
+        "  void open() {}\n}",
+        "Opens the door now. Old style. void open()",
+        id="java-html",
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "source", "text"), TYPE_PARAMETER_CASES)
+def test_a_type_s_parameters_in_a_doc_comment_are_no_markup(
+    language: str, source: str, text: str
+) -> None:
+    chunks = split_code(source, language)
+    assert [c.text for c in chunks if c.role == "definition" and c.end_line > 1][-1] == text
     check(chunks, source)
 
 
@@ -1684,6 +1762,10 @@ _TOKENS = st.sampled_from(
         "// /** Switched off. */",  # a doc comment disabled (probe74)
         "//////  Banner  //////",
         "/*@__PURE__*/",
+        "/// ```",  # a rustdoc code block, its hidden lines and a generic (probe76)
+        "/// # hidden",
+        "//! ```toml",
+        "/// Vec<Item> of <b>C</b>",
         "/* block",
         "*/",
         '"str // x"',

@@ -86,6 +86,10 @@ def test_the_page_that_explains_outranks_the_changelog_entry_with_its_words(
         ("errors_test.go › TestHandleExitCoder L29-L46", True),
         ("cmd/flag_test.go L1-L9", True),
         (r"C:\project\tests\test_x.py L1-L2", True),
+        # A Rust file's unit tests: its module ``tests`` (``#[cfg(test)] mod tests``).
+        ("src/fmt.rs › tests › one_digit L105-L120", True),
+        ("src/fmt.rs › tests L101-L155", True),
+        ("src/backtrace.rs › capture › tests › frames L1-L9", True),
         # Code about testing, or named near it, that is not a project's tests: not one.
         ("src/pytest_plugin/runner.py › run L1-L9", False),
         ("src/contest.py › Contest L1-L9", False),
@@ -94,6 +98,10 @@ def test_the_page_that_explains_outranks_the_changelog_entry_with_its_words(
         ("errors.go › HandleExitCoder L74-L100", False),
         ("latest.go L1-L9", False),
         ("docs/testing.md › Testing L1-L9", False),
+        ("src/fmt.rs › Indented › write_str L73-L99", False),
+        ("src/chain.rs › Chain › tests_helper L1-L9", False),
+        ("docs/guide.md › tests L1-L9", False),
+        ("src/lib.rs L1-L9", False),
         ("", False),
     ],
 )

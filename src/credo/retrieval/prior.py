@@ -24,7 +24,8 @@ lanes by `rank.Weights.tests`, except for a question that names tests itself
 (`asks_for_tests`) or names a test file ("errors_test.go: what is expected..."; the pipeline
 tells it by the doc lane's matches). Told by the path: a folder ``test``, ``tests``,
 ``testing`` or ``__tests__``, or a file ``test_*``, ``*_test.py``, ``*_test.go`` (the name
-the go tool requires of a test file), ``conftest.py``, ``*.test.js``, ``*.spec.ts``...
+the go tool requires of a test file), ``conftest.py``, ``*.test.js``, ``*.spec.ts``...;
+or by a Rust file's module ``tests`` in the trail.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
@@ -68,7 +69,18 @@ def _is_history_path(head: str) -> bool:
 
 def is_test(trail: str) -> bool:
     """True when `trail` (a passage's, as ingest writes it) places it in a project's tests."""
-    return _is_test_path(trail.split(TRAIL_SEPARATOR, 1)[0])
+    head, _, sections = trail.partition(TRAIL_SEPARATOR)
+    if _is_test_path(head):
+        return True
+    return bool(sections) and head.endswith(".rs") and _in_rust_tests(sections)
+
+
+@lru_cache(maxsize=4096)
+def _in_rust_tests(sections: str) -> bool:
+    """A Rust file's unit tests sit beside its code, in a module ``tests`` (the
+    ``#[cfg(test)] mod tests`` the Rust book prescribes): anyhow's src/fmt.rs ›
+    tests › one_digit (day-probe76)."""
+    return "tests" in _lines().sub("", sections).split(TRAIL_SEPARATOR)
 
 
 @lru_cache(maxsize=4096)

@@ -111,13 +111,23 @@ _CSHARP = (
 @functools.cache
 def _doc_markup() -> re.Pattern[str]:
     """Markup of doc comments (C# XML docs, Javadoc and JSDoc HTML): tags, not words.
-    Compiled at the first doc comment above a signature (~0.7 ms): Python has none."""
-    return re.compile(
-        r"</?(?:summary|remarks|returns?|param|paramref|typeparam|typeparamref|see|seealso|c"
+    Compiled at the first doc comment above a signature (~0.7 ms): Python has none.
+
+    A tag's name ends at a space, ``/`` or ``>``, as HTML and XML write it: so a type's
+    parameters (``ContextError<C, E>``, ``Foo<A, B>``) are no tag. Nor is an opening
+    "tag" glued to a name and capitalised (``ManuallyDrop<C>``, ``Vec<Item>``,
+    ``Option<Value>``): a generic's argument, as every language writes one, which a
+    comment names in its own words (day-probe76: anyhow's ``// Safety: ... match
+    ErrorImpl<ContextError<C, E>>`` lost its ``<C, E>``). A closing tag is always one."""
+    names = (
+        r"(?:summary|remarks|returns?|param|paramref|typeparam|typeparamref|see|seealso|c"
         r"|code|para|example|exception|value|inheritdoc|list|item|description|term|p|br|b|i|em"
-        r"|strong|ul|ol|li|pre|tt|a|u)\b[^<>]*>",
-        re.I,
+        r"|strong|ul|ol|li|pre|tt|a|u)(?=[\s/>])"
     )
+    closing = rf"</{names}[^<>]*>"
+    opening = rf"(?<!\w)<{names}[^<>]*>"
+    glued = rf"(?<=\w)<(?-i:(?=[a-z])){names}[^<>]*>"  # "text<b>bold</b>", never "Vec<Item>"
+    return re.compile(f"{closing}|{opening}|{glued}", re.I)
 
 
 # Kotlin, Scala, Swift and Groovy share Java's extension family but not its grammar.

@@ -15,6 +15,8 @@ Rules:
   with no letters or digits (``#``, ``# -----``) ends it. A comment after code on the same
   line (a trailing comment) is a paragraph of its own. Inside a block comment, lines with
   no letters or digits separate paragraphs.
+- Rust doc lines (``///``, ``//!``): a code block's fences, and the lines rustdoc hides
+  in a Rust code block (``# use std::io;``), are skipped: the page shows neither.
 - Skipped: the shebang line, Python encoding declarations on lines 1-2, and tool pragmas
   (``noqa``, ``type:``, ``pragma``, ``pylint:``, ``fmt:``, ``eslint``, ``@ts-``,
   ``go:build``, ``NOLINT``, ``SPDX-License-Identifier``...).
@@ -119,7 +121,10 @@ def comment_paragraphs(fragments: list[Fragment], lines: list[str]) -> list[list
     paragraphs: list[list[Line]] = []
     current: list[Line] = []
     last: tuple[object, int] | None = None
+    fence = _RustdocFence(lines)
     for fragment in fragments:
+        if fence.hides(fragment):
+            continue
         if is_noise(fragment, lines):
             current, last = [], None
             continue
@@ -133,6 +138,40 @@ def comment_paragraphs(fragments: list[Fragment], lines: list[str]) -> list[list
         current.append((fragment.number, text))
         last = None if fragment.trailing else (key, fragment.number)
     return paragraphs
+
+
+# A Rust doc comment's code block (rustdoc reads an untagged one, or one tagged with its
+# attributes, as Rust) and the lines of it rustdoc hides from the page: "#" alone or "# "
+# before code, the example's scaffolding (imports, stubs, a `# Ok(())`).
+_FENCE = re.compile(r"(`{3,}|~{3,})\s*([^`]*)$")
+_RUST_BLOCK = re.compile(
+    r"(?:rust|ignore|should_panic|no_run|compile_fail|test_harness|standalone_crate"
+    r"|edition\d{4}|[\s,])*"
+)
+
+
+class _RustdocFence:
+    """Which doc lines (``///``, ``//!``) are a code block's fences or hidden lines of a
+    Rust code block: rustdoc shows none of them, so they are no words of the page
+    (anyhow's ``downcast_ref`` read twenty lines of ``# enum DataStoreError {`` stubs,
+    day-probe76). Fragments come in file order; a line that is no doc line ends a block."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.rust: bool | None = None  # inside a code block: whether rustdoc reads it as Rust
+
+    def hides(self, fragment: Fragment) -> bool:
+        line = self.lines[fragment.number - 1] if fragment.number <= len(self.lines) else ""
+        marker = line[fragment.column : fragment.column + 4]
+        if fragment.block is not None or marker[:3] not in ("///", "//!") or marker == "////":
+            self.rust = None
+            return False
+        text = fragment.text.strip()
+        if fence := _FENCE.match(text):  # markup, shown by no page ("```rust", "```toml")
+            opening = self.rust is None
+            self.rust = bool(_RUST_BLOCK.fullmatch(fence.group(2))) if opening else None
+            return True
+        return bool(self.rust) and (text == "#" or text.startswith("# "))
 
 
 def is_noise(fragment: Fragment, lines: list[str]) -> bool:

@@ -392,7 +392,10 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 34: a MyST colon fence whose argument holds a backtick is read as a tilde fence; a MyST
 #     version note (versionadded, versionchanged...) gives its label and its argument's
 #     text, as the reST reader does (probe75)
-READER_VERSION = 34
+# 35: a type's parameters in a doc comment (ErrorImpl<ContextError<C, E>>, Vec<Item>) are
+#     its words, not markup tags; a Rust doc comment's code fences and the lines rustdoc
+#     hides in a Rust code block ("# use ...", "# Ok(())") are no words (probe76)
+READER_VERSION = 35
 
 
 class Read(NamedTuple):
