@@ -220,8 +220,9 @@ def _entries(body: list[str]) -> list[str]:
     return out
 
 
-_LINES = re.compile(r" \((L\d+-L\d+)\)$")
-_AT = re.compile(r" \(at (.*)\)$")
+# (a line may end by naming the passages folded into it: "; also ..." (retrieval/siblings.py))
+_LINES = re.compile(r" \((L\d+-L\d+)(?:; also .*)?\)$")
+_AT = re.compile(r" \(at (.*?)(?:; also .*)?\)$")
 
 
 def recovered(block: str) -> dict[str, str]:

@@ -148,6 +148,10 @@ class RetrievedBelief(NamedTuple):
     rendered: str = ""
     original_chars: int = 0
     retention: str = "fact"  # its retention class (RETENTIONS), which the strategy may read
+    # Near-identical passages folded into this one (retrieval/siblings.py): the text its line
+    # names them by (``also AsyncClient › get L1751-L1778``, shown and charged) and their ids.
+    also: str = ""
+    siblings: tuple[str, ...] = ()
 
     @property
     def shown(self) -> str:

@@ -80,6 +80,8 @@ def lock_rows(
                 b.content,
                 len(b.content),
                 b.retention,
+                "",  # a lock never folds a sibling (retrieval/siblings.py)
+                (),
             ),
         )
         for b, cost in zip(placed, costs, strict=True)

@@ -64,6 +64,8 @@ class Options(NamedTuple):
     graph_lane_limit: int = 60  # best beliefs a graph lane may add to the candidates
     heat_t: float = DEFAULT_T
     bfs_decay: float = DEFAULT_DECAY
+    # Near-identical passages shown once, the others named on its line (retrieval/siblings.py).
+    fold_siblings: bool = True
 
 
 def with_default_lanes(lanes: Mapping[str, bool] | None, *, hrr: bool) -> Mapping[str, bool]:

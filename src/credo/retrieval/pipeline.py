@@ -60,7 +60,7 @@ from credo.store.graph import Link
 from credo.store.identifier import with_identifier_phrases
 from credo.store.short_ids import Shown
 from credo.tokens import CHARS_PER_TOKEN, marks
-from credo.types import GLOBAL_SCOPE, Belief, RetrievalResult, RetrievedBelief
+from credo.types import GLOBAL_SCOPE, Belief, DocAnchor, RetrievalResult, RetrievedBelief
 
 if TYPE_CHECKING:  # loaded only when a candidate has truth links (``_currency``)
     from credo.retrieval.currency import Currency, Standing
@@ -281,6 +281,8 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
                 rendered,
                 len(said),
                 known.get(belief_id, "fact"),
+                "",
+                (),
             ),
         )
         for ((belief_id, score, lanes), (replaces, conflicts, superseded_by)), (
@@ -290,12 +292,21 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     ]
     anchors = None
     used = locked_used + packed.used_tokens
+    if options.fold_siblings and trails and len(out) > 1:  # (only passages have siblings)
+        from credo.retrieval.siblings import folded
+
+        if (refolded := folded(out, costs, places, remaining)) is not None:
+            out, unlocked_used = refolded
+            used = locked_used + unlocked_used
     hints: tuple[str, ...] = ()
     if options.with_doc_anchors:
         from credo.retrieval.hints import charge_hints
 
-        found = store.anchors_for([b.id for b in out])
-        anchors = tuple(tuple(found.get(b.id, ())) for b in out)
+        # (a passage's folded siblings are named on its line: their places join its anchors)
+        found = store.anchors_for([b.id for b in out] + [s for b in out for s in b.siblings])
+        anchors = tuple(
+            _with_siblings(b, found) if b.siblings else tuple(found.get(b.id, ())) for b in out
+        )
         out, used, hints = charge_hints(out, anchors, budget, used)
     return RetrievalResult(
         query=text,
@@ -310,6 +321,15 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         short_ids=shown.changed(),
         hints=hints,
     )
+
+
+def _with_siblings(
+    belief: RetrievedBelief, found: Mapping[str, list[DocAnchor]]
+) -> tuple[DocAnchor, ...]:
+    """A folded passage's anchors, then the ingest anchors (the places) of its siblings."""
+    own = tuple(found.get(belief.id, ()))
+    theirs = (a for s in belief.siblings for a in found.get(s, ()) if a.anchor_type == "ingest")
+    return own + tuple(theirs)
 
 
 _new = tuple.__new__

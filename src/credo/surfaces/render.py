@@ -196,6 +196,8 @@ def result_text(result: RetrievalResult, *, explain: bool = False) -> str:
         if belief.trail:
             shown = belief.trail if explain or row.place is None else row.place.lines
             lines.append(f"     ↳ {shown}")
+        if belief.also:  # near-identical passages folded into this one (retrieval/siblings.py)
+            lines.append(f"     ↳ {belief.also}")
         others = (
             _other_anchors(belief.trail, anchors[index], _hint(result, index))
             if anchors is not None
@@ -390,9 +392,12 @@ def block_entry(
     said = (short(belief.replaces), short(belief.conflicts), short(belief.superseded_by))
     marked = marks(*said, belief.scope)
     shown_id = short_ids.get(belief.id, belief.id)
+    # Its folded siblings named after its place, inside its brackets (retrieval/siblings.py)
+    also = f"; {belief.also}" if belief.also else ""
     if place is None:
-        return entry_text(shown_id, belief.shown, belief.locked, marked, belief.trail)
-    return entry_text(shown_id, belief.shown, belief.locked, marked, lines=place.lines)
+        trail = belief.trail + also if belief.trail else ""
+        return entry_text(shown_id, belief.shown, belief.locked, marked, trail)
+    return entry_text(shown_id, belief.shown, belief.locked, marked, lines=place.lines + also)
 
 
 MAX_LISTED_CAPTURES = 10  # a Stop message lists this many; the rest are counted

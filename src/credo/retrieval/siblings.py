@@ -1,0 +1,199 @@
+"""Near-identical passages shown once: a packed passage whose text is the same as a better-ranked
+one's once each passage's own names are taken out is folded into it, and named on its line.
+
+Code repeats itself: ``Client.get`` and ``Client.head`` differ in one word, ``AsyncClient``'s
+methods copy ``Client``'s with ``async`` and ``await`` added, a library ships the same
+function in two builds (``v4/classic/schemas.ts`` and ``v4/mini/schemas.ts``). Ranked on their
+own, such copies score alike and take the top places together: a reader sees one answer
+four times and misses the next distinct one. The fold keeps the first (the best-ranked) and
+names the others on its line, where they are, so the reader still learns each one exists
+and can open it:
+
+    [b4] def get(self, url, ...) ... (L1036-L1063; also AsyncClient › get L1751-L1778)
+
+What makes two passages siblings (``near_identical``): their *shapes* match, a shape being the
+multiset of the words of a passage's text less the names of its own place, which differ
+between siblings by definition: each identifier equal (in any case) to one of its section
+titles' names is taken out whole (``get`` and ``GET`` in ``Client › get``; a parameter
+``auth`` of ``_send_handling_auth`` stays), the others are split at case changes and
+underscores (``ZodMiniEmail`` -> zod mini email), and the words of its file's path are
+taken out of what remains (``mini`` in ``v4/mini/schemas.ts``). Two shapes match when
+the words they share make at least ``SAME_SHARE`` of both (Dice over multisets), and each
+has at least ``MIN_WORDS``: a bare ``def close(self)`` says too little to call two
+passages the same.
+
+Only passages that ingest placed (a trail of ``place.parse``'s form) take part, and only
+plain ones: a lock, or a belief that replaces or contradicts another, is never folded and
+never folds another. Folding happens after the pack, in the listing (not in the candidate
+set: ranking and the pack are unchanged); the pack is then charged again as it renders (the
+folded lines leave it, the ``also`` text joins the first's line: ``recharge``), so its
+tokens are still the estimate of its text, and never past the budget (else no fold).
+
+Pure and deterministic: beliefs in, beliefs out, by listing order and text alone.
+"""
+
+# Evaluated annotations, for a cheaper import: see credo/types.py.
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from credo.retrieval.place import Place, Places, parse, tokens_of, whole_chars
+from credo.tokens import escaped_len
+from credo.types import RetrievedBelief
+
+SAME_SHARE = 0.9  # Dice share of words two shapes must have in common
+MIN_WORDS = 6  # a shape with fewer words is never folded (nor folds another)
+MAX_NAMED = 3  # siblings named on one line; more are left in the listing as they were
+ALSO = "also "  # starts the text naming a passage's siblings, after its lines
+
+_NAMES = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+")  # identifiers and numbers
+# Words as identifiers are read: runs of capitals before a capitalised word, capitalised or
+# lower-case runs, capitals, digits ("ZodMiniEmail" -> zod mini email).
+_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def words(text: str) -> list[str]:
+    return [w.lower() for w in _WORDS.findall(text)]
+
+
+def shape(content: str, place: Place) -> Counter[str]:
+    """The words of ``content`` less its own names: identifiers equal to a name in its
+    section titles, then the words of its file's path."""
+    names = {n.lower() for n in _NAMES.findall(place.section)}
+    path = set(words(place.file))
+    kept = (n for n in _NAMES.findall(content) if n.lower() not in names)
+    return Counter(w for n in kept for w in words(n) if w not in path)
+
+
+def near_identical(a: Counter[str], b: Counter[str]) -> bool:
+    """Both shapes have ``MIN_WORDS`` words or more, and share ``SAME_SHARE`` of them."""
+    size_a, size_b = a.total(), b.total()
+    if min(size_a, size_b) < MIN_WORDS:
+        return False
+    # (Dice can reach the share only when the sizes are close: a cheap test first)
+    if 2 * min(size_a, size_b) < SAME_SHARE * (size_a + size_b):
+        return False
+    shared = (a & b).total()
+    return 2 * shared >= SAME_SHARE * (size_a + size_b)
+
+
+def sibling_name(first: Place, other: Place) -> str:
+    """How ``first``'s line names ``other``: its section and lines when in the same file,
+    else its whole trail."""
+    if other.file == first.file and other.section:
+        return f"{other.section} {other.lines}"
+    return other.trail
+
+
+def also_text(names: Sequence[str]) -> str:
+    return ALSO + "; ".join(names)
+
+
+def _foldable(belief: RetrievedBelief) -> bool:
+    return not (belief.locked or belief.replaces or belief.conflicts or belief.superseded_by)
+
+
+def fold(beliefs: Sequence[RetrievedBelief]) -> dict[int, list[int]]:
+    """Index of a first passage -> the indices of its siblings folded into it (at most
+    ``MAX_NAMED``, in listing order); {} when none. A sibling is folded into the first
+    passage above it whose shape it matches, that is not itself folded."""
+    shapes: list[tuple[int, Counter[str]]] = []  # (index, shape) of the firsts so far
+    folded: dict[int, list[int]] = {}
+    for index, belief in enumerate(beliefs):
+        if not belief.trail or not _foldable(belief):
+            continue
+        place = parse(belief.trail)
+        if place is None:
+            continue
+        mine = shape(belief.content, place)
+        for first, theirs in shapes:
+            if near_identical(theirs, mine) and len(folded.get(first, ())) < MAX_NAMED:
+                folded.setdefault(first, []).append(index)
+                break
+        else:
+            shapes.append((index, mine))
+    return folded
+
+
+def folded_listing(
+    beliefs: Sequence[RetrievedBelief], folds: Mapping[int, Sequence[int]]
+) -> tuple[list[RetrievedBelief], list[int]]:
+    """The listing with each fold's siblings left out and named on its first's line
+    (``also``, ``siblings``), and the index in ``beliefs`` of each belief kept."""
+    gone = {i for siblings in folds.values() for i in siblings}
+    out: list[RetrievedBelief] = []
+    kept: list[int] = []
+    for index, belief in enumerate(beliefs):
+        if index in gone:
+            continue
+        if (siblings := folds.get(index)) is not None:
+            first = parse(belief.trail)
+            assert first is not None  # (``fold`` folds only parsed places)
+            names = [sibling_name(first, parse(beliefs[i].trail)) for i in siblings]  # type: ignore[arg-type]
+            belief = belief._replace(
+                also=also_text(names), siblings=tuple(beliefs[i].id for i in siblings)
+            )
+        out.append(belief)
+        kept.append(index)
+    return out, kept
+
+
+def also_chars(also: str) -> int:
+    """What ``also`` adds to its line: ``; `` and the text, inside the line's brackets."""
+    return 2 + escaped_len(also) if also else 0
+
+
+def recharge(
+    beliefs: list[RetrievedBelief], lines: Mapping[str, int], places: Places
+) -> tuple[list[RetrievedBelief], int]:
+    """The unlocked ``beliefs`` charged again as their lines render, in listing order (each
+    its line, its ``also`` text and the file and section lines it is the first to need),
+    and what they cost in all."""
+    unlocked = [b for b in beliefs if not b.locked]
+    ids = [b.id for b in unlocked]
+    grown = {b.id: lines[b.id] + also_chars(b.also) for b in unlocked}
+    out: list[RetrievedBelief] = []
+    chars = 0
+    added = iter(whole_chars(ids, grown, places))
+    for belief in beliefs:
+        if belief.locked:
+            out.append(belief)
+            continue
+        before = chars
+        chars += next(added)
+        out.append(belief._replace(tokens=tokens_of(chars) - tokens_of(before)))
+    return out, tokens_of(chars)
+
+
+def folded(
+    beliefs: list[RetrievedBelief], lines: Mapping[str, int], places: Places, room: int
+) -> tuple[list[RetrievedBelief], int] | None:
+    """The packed ``beliefs`` (locks first, then by rank) with their siblings folded and
+    charged again (``recharge``: the unlocked ones' tokens in all), or None when none folds
+    or the folded lines would cost more than ``room`` (the budget the pack had): the pack
+    then stands as it is. (A name is most often shorter than the line it replaces, but a
+    sibling in another file, under file and section lines that stay, is named by its whole
+    trail, which may be longer.)"""
+    folds = fold(beliefs)
+    if not folds:
+        return None
+    listing, _ = folded_listing(beliefs, folds)
+    charged, used = recharge(listing, lines, places)
+    return (charged, used) if used <= room else None
+
+
+__all__ = [
+    "ALSO",
+    "MAX_NAMED",
+    "MIN_WORDS",
+    "SAME_SHARE",
+    "also_chars",
+    "fold",
+    "folded",
+    "folded_listing",
+    "near_identical",
+    "recharge",
+    "shape",
+    "words",
+]
