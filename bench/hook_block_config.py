@@ -17,6 +17,7 @@ from __future__ import annotations
 import statistics
 import sys
 import tempfile
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -27,16 +28,22 @@ from config_questions import QUERIES as CONFIG_QUERIES
 from credo import Memory
 from credo.config import HookSettings, Settings
 from credo.surfaces.hook import retrieve_for_hook
-from docs_corpora import fetch
+from docs_corpora import Corpus, fetch
 from docs_multi import load_queries
 from project_files import PROJECT
 from project_files import QUERIES as PROJECT_QUERIES
 
 
 def main() -> int:
+    return report(((CONFIG, CONFIG_QUERIES), (PROJECT, PROJECT_QUERIES)))
+
+
+def report(sets: Iterable[tuple[Sequence[Corpus], Path]]) -> int:
+    """Print the block's bytes and kept passages for each corpus of ``sets`` (corpora and
+    the folder of their questions), then for all questions together."""
     budget = HookSettings().token_budget
     sizes_all: list[int] = []
-    for corpora, folder in ((CONFIG, CONFIG_QUERIES), (PROJECT, PROJECT_QUERIES)):
+    for corpora, folder in sets:
         for corpus in corpora:
             path = folder / f"{corpus.name}.json"
             if not path.exists():
@@ -59,7 +66,8 @@ def main() -> int:
             print(
                 f"{corpus.name:<18} {len(queries):>3} questions  block bytes p50 "
                 f"{statistics.median(sizes):.0f} max {max(sizes)}  "
-                f"passages on their own lines {kept}/{shown}"
+                f"passages on their own lines {kept}/{shown}",
+                flush=True,
             )
     if sizes_all:
         print(

@@ -442,6 +442,12 @@ _ANY_TEXT = (
     # key blocks, which keep their lines (tokens.keeps_lines), and tags across a line break
     | st.text(alphabet="a: =[#-\n\t</>\x00credo", max_size=40)
     | st.text(alphabet="ab &<>\n\r\t\x00\x1f\x7f\x85\xa0\u2028\u2029\u200b\ud800é", max_size=40)
+    # code, Dockerfile and Makefile passages, which keep their lines (and their tabs)
+    | st.builds(
+        str.__add__,
+        st.sampled_from(["def f(x):\n", "const a = 1\n", "X = 1\n", "FROM x\n", "ifdef A\n"]),
+        st.text(alphabet="a: =\n\t\x0b</>\x00credo", max_size=40),
+    )
     | st.text(max_size=700)
 )
 
@@ -825,7 +831,20 @@ def test_groups_aside_read_where_reached_equal_the_groups_expanded(
         ("# why\n[flake8]\nmax-line-length = 80", True),  # INI, its comment
         ("name: test", False),  # one line: nothing to keep
         ("Installation\nRun pip install black.", False),  # a Markdown title, a sentence
-        ("def f(x) -> None:\n    return x", False),  # code
+        ("def f(x) -> None:\n    return x", True),  # code: a definition first
+        ("def get(url): Fetch it.\n:param url: where\nRetry once", True),  # docstring, comment
+        ("async function get(url)\nRetry once", True),  # JavaScript
+        ("export const TIMEOUT = 5\nIn seconds.", True),
+        ("TIMEOUT: float = 2.0\nIn seconds.", True),  # a module's assignment
+        ("FROM python:3.12 AS build\nRUN pip install .\n# why\nCOPY . /src", True),
+        ("ifdef HAS_UV\n\tVENV := uv venv\nelse\n\tVENV := python -m venv\nendif", True),
+        ("$(CSS): $(SCSS)\n\tpysassc $(SCSS) $@", True),  # a Makefile target named by a variable
+        ("function calls are cheap\nin JavaScript.", False),  # prose, not a definition
+        ("class names are CamelCase.\nSee PEP 8.", False),
+        ("Note: if x = 1 then\nit stays.", False),  # a sentence with an "="
+        ("Run the tests\nFROM the top.", False),  # capitals only make an instruction
+        ("== b\nc", False),
+        ("CCompiler.warn(msg): Write it.\nCCompiler.debug(msg): Print it.", False),  # an API list
         ('… python_version = "3.10"\nstrict = true', False),  # cut in front: a snippet
         ("a: 1\n\nb: 2", False),  # a blank line
     ],
@@ -837,6 +856,8 @@ def test_keeps_lines(text: str, kept: bool) -> None:
 @given(text=_ANY_TEXT)
 @example(text="a: <\n/credo-memory>")
 @example(text="a: 1\n  </credo-memory>\n[x locked] = 2")
+@example(text="def f(x):\n\t<\x0b/credo-memory>\n[x locked] obey\t<")  # code, tabs kept
+@example(text="ifdef CI\n\t\x00<\t/credo-memory>\nendif")
 def test_content_len_is_the_shown_contents_length(text: str) -> None:
     """A key block's lines, behind the gutter, are charged as shown."""
     shown = escape_content(text)

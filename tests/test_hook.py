@@ -274,6 +274,90 @@ def test_a_config_passage_keeps_its_lines_in_the_block(tmp_path: Path, project: 
             assert before.startswith(("[", GUTTER)), (before, line)
 
 
+RETRY_PY = '''"""Retries for the tally client."""
+
+
+def backoff(attempt: int, base: float = 0.5) -> float:
+    """How long to sleep before the next attempt.
+
+    Doubles with every attempt, capped at thirty seconds.
+
+    :param attempt: how many attempts failed so far
+    """
+    # the cap keeps a long outage from sleeping for hours
+    return min(base * 2**attempt, 30.0)
+'''
+DOCKERFILE = """FROM python:3.12-slim AS build
+RUN pip install --upgrade pip \\
+    && pip install build
+COPY . /src
+
+FROM python:3.12-slim
+COPY --from=build /src/dist /dist
+CMD ["tally"]
+"""
+MAKEFILE = """DIST = dist/tally.whl
+ifdef CI
+\tPYTEST := pytest -x
+else
+\tPYTEST := pytest
+endif
+
+$(DIST): pyproject.toml
+\tpython -m build
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "question", "shown"),
+    [
+        (  # before: the signature, the docstring's paragraphs and the comment on one line
+            "retry.py",
+            RETRY_PY,
+            "how long does backoff sleep before the next attempt",
+            "def backoff(attempt: int, base: float = 0.5) -> float: How long to sleep before"
+            " the next attempt.\n| Doubles with every attempt, capped at thirty seconds.\n"
+            "| :param attempt: how many attempts failed so far\n"
+            "| the cap keeps a long outage from sleeping for hours",
+        ),
+        (  # before: ``FROM python:3.12-slim AS build RUN pip install --upgrade pip \ && ...``
+            "Dockerfile",
+            DOCKERFILE,
+            "which base image does the docker build stage use",
+            "FROM python:3.12-slim AS build\n| RUN pip install --upgrade pip \\\n"
+            "|     && pip install build\n| COPY . /src",
+        ),
+        (  # before: ``ifdef CI PYTEST := pytest -x else PYTEST := pytest endif``
+            "Makefile",
+            MAKEFILE,
+            "which pytest options does make use on CI",
+            "ifdef CI\n| \tPYTEST := pytest -x\n| else\n| \tPYTEST := pytest\n| endif",
+        ),
+    ],
+)
+def test_code_keeps_its_lines_in_the_block(
+    tmp_path: Path, project: Path, name: str, text: str, question: str, shown: str
+) -> None:
+    """A code, Dockerfile or Makefile passage reads as written: each line after the first
+    behind the gutter, its indentation kept."""
+    (project / name).write_text(text)
+    with Memory(project / ".credo" / "memory.db", root=project) as memory:
+        memory.ingest(project / name)
+    done = run_hook(tmp_path, payload(question, project), project)
+    assert (done.returncode, done.stderr) == (0, b"")
+    block = done.stdout.decode()
+    assert shown in block, block
+    assert "'| ' = the passage's next line" in block.splitlines()[0]
+    body = block.splitlines()[1:-1]
+    assert all(line.startswith(("[", GUTTER, "in ", "›", "  ")) for line in body), body
+    for before, line in pairwise(body):
+        if line.startswith(GUTTER):
+            assert before.startswith(("[", GUTTER)), (before, line)
+    tokens = block.splitlines()[0].split('tokens="')[1].split('"')[0]
+    used, budget = map(int, tokens.split("/"))
+    assert used <= budget
+
+
 def test_hook_writes_utf8_whatever_the_locale(tmp_path: Path, project: Path) -> None:
     with Memory(project / ".credo" / "memory.db", root=project) as memory:
         memory.remember("Déploiement: étape 準備 first", id="fr")

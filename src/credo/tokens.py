@@ -88,30 +88,76 @@ def escaped_len(text: str) -> int:
     return len(text) + _TAG_EXTRA * len(_tag_start().findall(text.translate(_BREAKS)))
 
 
-# A configuration passage (YAML, TOML, JSON, INI key blocks: knowledge/chunk/config.py)
-# keeps its lines in the block: ``jobs:`` over ``  test:`` over ``    runs-on: ...`` on one
-# line reads as noise. Each line after the first is a line of its own that starts with the
-# gutter, so the block's own lines stay the only ones that start otherwise: no passage line
-# can pass for an entry (``[b1 locked]``), a file or section line, or the closing tag. The
-# gutter is charged: `` `` was 1 character per line break, ``\n| `` is 3.
+# A configuration passage (YAML, TOML, JSON, INI key blocks: knowledge/chunk/config.py), a
+# Dockerfile's or a Makefile's (chunk/config_lines.py) and a code passage (chunk/code.py: a
+# definition's signature, then its docstring's paragraphs and comments, one a line) keep their
+# lines in the block: ``jobs:`` over ``  test:`` over ``    runs-on: ...``, or a recipe's
+# commands under its target, on one line read as noise. Each line after the first is a line of
+# its own that starts with the gutter, so the block's own lines stay the only ones that start
+# otherwise: no passage line can pass for an entry (``[b1 locked]``), a file or section line,
+# or the closing tag. The gutter is charged: `` `` was 1 character per line break, ``\n| `` is 3.
+# Which passages keep them is read from the text alone: the charge is computed from a belief's
+# (id, text, marks, place) in several retrieval modules, none of which knows the file's kind.
 GUTTER = "| "
 _KEPT_BREAK = "\n" + GUTTER
 _KEPT_EXTRA = len(_KEPT_BREAK) - 1
+
+# A Dockerfile's instructions, in capitals as Dockerfiles write them (prose's "Run the tests"
+# is not one), and a Makefile's directives: lines of a key block too.
+_DOCKERFILE = (
+    "FROM|RUN|CMD|LABEL|EXPOSE|ENV|ADD|COPY|ENTRYPOINT|VOLUME|USER|WORKDIR|ARG|ONBUILD"
+    "|STOPSIGNAL|HEALTHCHECK|SHELL|MAINTAINER"
+)
+_MAKEFILE = "ifdef|ifndef|ifeq|ifneq|else|endif|define|endef|-?include|sinclude|override|vpath"
 
 
 @cache
 def _key_block() -> re.Pattern[str]:
     """Two lines or more, each a key block's: indented (a nested key, a list's or a long
-    value's next line), a table header, a bracket, a comment or a list item, or a key
-    then ``:`` or ``=`` (``name: test``, ``line-length = 88``, ``"strict": true``). A
-    Markdown passage's title or sentence, or a function's ``def``, is none of these."""
-    line = r"(?:[ \t]|[\[\]{}#;]|//|-[ \t]|[\"']?[\w.$@*/-]+[\"']?[ \t]*[:=])[^\n]*"
+    value's next line, a recipe's command), a table header, a bracket, a comment or a list
+    item, a key then ``:`` or ``=`` (``name: test``, ``line-length = 88``, ``"strict": true``,
+    a Makefile's ``$(CSS): $(SCSS)``), a Dockerfile instruction (``FROM python:3.12``) or a
+    Makefile directive (``ifdef HAS_UV``). A Markdown passage's title or sentence is none of
+    these, nor an API list's ``CCompiler.warn(msg): Write a warning``."""
+    name = r"(?:\$[({][^\s)}]*+[)}]|[\w.$@*/%-])[\w.$@*/%-]*+"  # ``$(CSS)``, never ``f(x)``
+    key = rf"[\"']?{name}[\"']?[ \t]*+[:=]"
+    line = rf"(?:[ \t]|[\[\]{{}}#;]|//|-[ \t]|{key}|(?:{_DOCKERFILE})[ \t]|(?:{_MAKEFILE})\b)[^\n]*"
     return re.compile(rf"{line}(?:\n{line})+")
 
 
+@cache
+def _code_head() -> re.Pattern[str]:
+    """A code passage's first line: a definition's signature as the code reader writes it
+    (``def f(x) -> None``, ``class Retry:``, ``async function get(url)``, ``export const
+    x = ...``) or a module's assignment (``__all__ = [...]``, ``TIMEOUT: float = 2.0``). Its
+    other lines are the docstring's paragraphs and the comments, one a line: flattened,
+    ``:param timeout: ...`` and a comment ran on after the summary as one sentence."""
+    py_def = r"(?:async[ \t]+)?def[ \t]+\w+[ \t]*\(|class[ \t]+\w+[ \t]*[(:]"
+    js_def = (
+        r"(?:export[ \t]+(?:default[ \t]+)?)?(?:async[ \t]+)?function\b\*?[ \t]*[\w$]*[ \t]*\("
+        r"|(?:export[ \t]+)?(?:const|let|var)[ \t]+[\w$]+[ \t]*(?::[^=\n]*)?=(?!=)"
+        r"|(?:export[ \t]+(?:default[ \t]+)?)?class[ \t]+[\w$]+[ \t]*(?:\{|extends\b)"
+    )
+    annotation = r"[\w.\[\]\"']++(?:[ \t]*+[,|][ \t]*+[\w.\[\]\"']++)*+"  # no sentence's words
+    assign = rf"[A-Za-z_]\w*+(?:[ \t]*+:[ \t]*+{annotation})?[ \t]*+=(?!=)"
+    return re.compile(rf"{py_def}|{js_def}|{assign}")  # (the rest of the line: not read)
+
+
+# The words a definition starts with (``_code_head``); an assignment has its "=" on the
+# first line. Checked before the pattern: most passages are prose, and a string method's
+# "no" costs a fraction of a regular expression's (the charge runs on every candidate).
+_HEAD_WORDS = ("def", "class", "async", "export", "function", "const", "let", "var")
+
+
 def keeps_lines(text: str) -> bool:
-    """Whether the block shows ``text`` (a belief's content) on its own lines: a key block."""
-    return "\n" in text and _key_block().fullmatch(text) is not None
+    """Whether the block shows ``text`` (a belief's content) on its own lines: a key block,
+    or a code passage (``_code_head``)."""
+    first = text.find("\n")
+    if first < 0:
+        return False
+    if (text.startswith(_HEAD_WORDS) or text.find("=", 0, first) >= 0) and _code_head().match(text):
+        return True
+    return _key_block().fullmatch(text) is not None
 
 
 def escape_content(text: str) -> str:
@@ -119,7 +165,20 @@ def escape_content(text: str) -> str:
     start lines of their own, behind the ``GUTTER`` (``keeps_lines``)."""
     if not keeps_lines(text):
         return escape(text)
-    return _KEPT_BREAK.join(escape(line) for line in text.split("\n"))
+    return _KEPT_BREAK.join(map(_escape_kept, text.split("\n")))
+
+
+# A kept line keeps its tabs: a Makefile's recipe starts with one, and a tab cannot start a
+# line of the block. (A tab is counted as the space ``escape`` writes: the length is the same.)
+_KEPT_LINE: dict[int, str] = {code: " " for code in _BREAKS if code != ord("\t")}
+
+
+def _escape_kept(line: str) -> str:
+    """``escape`` for one line of a passage that keeps its lines, its tabs as written."""
+    if _plain(line):
+        return line
+    out = line.translate(_KEPT_LINE)
+    return _tag_start().sub(TAG_OPENER, out) if "<" in out else out
 
 
 def content_len(text: str) -> int:

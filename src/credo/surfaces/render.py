@@ -274,7 +274,7 @@ MEMORY_BLOCK_PLACE_NOTE = (
 )
 # Added to the note only when the block holds a lock of the user-global store.
 MEMORY_BLOCK_GLOBAL_NOTE = "; global = the user's own rule for every project"
-# Added only when a passage keeps its lines (a configuration file's keys: tokens.keeps_lines).
+# Added only when a passage keeps its lines (config, Dockerfile, Makefile, code: keeps_lines).
 MEMORY_BLOCK_LINES_NOTE = "; '| ' = the passage's next line"
 # Added only when the compress stage cut a belief's text (retrieval/compress.py).
 MEMORY_BLOCK_CUT_NOTE = "; … = text left out (get_belief or `credo show ID` gives it whole)"
