@@ -413,3 +413,50 @@ def test_our_workplace_or_the_tools_own_file_keeps_the_change(prompt: str, negat
 )
 def test_a_file_of_a_task_at_hand_still_counts_against_the_change(prompt: str) -> None:
     assert extract_statements(prompt) == []
+
+
+# --- capture75: a change of tool told as done disputes the belief that holds the old one ---
+
+TOLD_DONE = [
+    (
+        "Date formatting in the web app uses Moment",
+        "Moment was replaced by Luxon.",
+        "how is date formatting done in the web app, Moment or Luxon",
+    ),
+    (
+        "Date formatting in the web app uses Moment",
+        "The team moved from Moment to Luxon.",
+        "how is date formatting done in the web app, Moment or Luxon",
+    ),
+    (
+        "We call external APIs with the requests library",
+        "requests has been replaced by httpx across the repo",
+        "do we call external APIs with requests or httpx",
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "prompt", "question"), TOLD_DONE)
+def test_through_the_installed_hook_a_change_naming_only_the_old_tool_disputes_it(
+    tmp_path: Path, old: str, prompt: str, question: str
+) -> None:
+    """Before (capture75): each was captured but touched nothing (one shared topic term; rule
+    5 read corrections only), and the old belief was served as current, undisputed."""
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    with Memory(root / ".credo" / "memory.db", root=root) as memory:
+        memory.remember(old, id="old")
+    done = hook(tmp_path, "prompt", base(root, "UserPromptSubmit", prompt=prompt), root)
+    assert done.returncode == 0
+    wait_for(lambda: captured_count(root) > 0)
+    assert "error" not in log_text(tmp_path)
+    with Memory(root / ".credo" / "memory.db", root=root) as memory:
+        [new] = [b for b in memory.retrieve(prompt).beliefs if b.content == prompt]
+        edges = memory.edges(new.id)
+    assert [(e.dst, e.type.value) for e in edges] == [("old", "CONTRADICTS")]  # not retired
+    asked = hook(tmp_path, "prompt", base(root, "UserPromptSubmit", prompt=question), root)
+    lines = asked.stdout.decode().splitlines()
+    # Served beside it, both marked: the agent sees the old one disputed by the change
+    # (which of a conflict's two comes first is retrieval's, by score then id).
+    assert f"[old; conflicts with {new.id[:8]}] {old}" in lines
+    assert any(line.startswith(f"[{new.id[:8]}; conflicts with old] {prompt}") for line in lines)

@@ -67,6 +67,9 @@ MIN_SHARED_UNCLEAR = 3
 MAX_CONTRADICTS = 3
 # Rule 5's old value holds a word of at least this many letters (``old_values``).
 _NAME_CHARS = 3
+# The signal of a change of tool told as done (``credo.knowledge.shape``): it names its old
+# value as a correction does, so rule 5 reads it (``names_its_change``).
+CHANGEOVER = "changeover"
 
 # Words that say how strongly or in what scope something holds, not what it is about:
 # counted as topic they would join every rule to every other ("always use ..." in "this
@@ -95,6 +98,8 @@ class Statement(Protocol):
     def negated(self) -> tuple[str, ...]: ...
     @property
     def asserted(self) -> tuple[str, ...]: ...
+    @property
+    def signals(self) -> tuple[str, ...]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +120,7 @@ class _Pooled:
     kind: str
     negated: tuple[str, ...]
     asserted: tuple[str, ...]
+    signals: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,11 +186,20 @@ def mentions(tokens: Sequence[str], term: str, *, plain: bool = False) -> bool:
     )
 
 
+def names_its_change(statement: Statement) -> bool:
+    """Whether rule 5 reads ``statement``: a correction, or a change of tool told as done
+    (the ``changeover`` cue: "Moment was replaced by Luxon", "the team moved from X to Y"),
+    naming the new value as well as the old."""
+    if not statement.asserted:
+        return False
+    return statement.kind == "correction" or CHANGEOVER in statement.signals
+
+
 def old_values(statement: Statement) -> tuple[str, ...]:
-    """The ``negated`` terms rule 5 disputes the holders of: a correction's that names the
-    new value too, each holding a word of letters (``npm``, ``yarn``): a number or a letter
-    ("8080, not 80", "X, not Y") is in too many beliefs about other things to name one."""
-    if statement.kind != "correction" or not statement.asserted:
+    """The ``negated`` terms rule 5 disputes the holders of (``names_its_change``), each
+    holding a word of letters (``npm``, ``yarn``): a number or a letter ("8080, not 80",
+    "X, not Y") is in too many beliefs about other things to name one."""
+    if not names_its_change(statement):
         return ()
     return tuple(
         term
@@ -273,6 +288,7 @@ def _pooled(statements: Sequence[Statement]) -> _Pooled:
         "correction" if any(s.kind == "correction" for s in statements) else statements[0].kind,
         tuple(dict.fromkeys(t for s in statements for t in s.negated)),
         tuple(dict.fromkeys(t for s in statements for t in s.asserted)),
+        tuple(sorted({signal for s in statements for signal in s.signals})),
     )
 
 

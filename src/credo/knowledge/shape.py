@@ -464,6 +464,9 @@ def _told_now(core: str) -> set[str]:
     said = change.group()
     if "replaced" in said and said.startswith(_DEFINITE) and not _TOOL_SUBJECT.search(said):
         return set()
+    dated = _DATED.match(core, change.end() - 1)  # from the new name's first character
+    if dated:  # "X was replaced by Y last month": when the change was made, no narration
+        rest = f"{core[: change.start()]} {core[change.end() : dated.start(1)]} {core[dated.end() :]}"
     return {name for name in _PAST if not _PAST_CUES[name].search(rest)}
 
 
@@ -528,6 +531,12 @@ _UNDONE = re.compile(
     re.VERBOSE,
 )
 _STILL = re.compile(r"\bstill\s+(\w+)")
+# A past time right after the change's new name dates the change itself ("webpack was replaced
+# by esbuild last month"): the new state holds now. Elsewhere it dates something else ("last
+# month we used webpack"; "..., and last week it broke"), and the past still counts.
+_DATED = re.compile(
+    r"[\w`.@+-]+(?:\s+[\w`.@+-]+)??\s+(last\s+(?:week|month|year|sprint|quarter))\b(?!\s+\w)"
+)
 # The change's own words that name nothing ("we", "moved", "from", "the"...).
 _CHANGE_WORDS = frozenset(
     """we ve have has had the our a an team moved switched migrated changed transitioned
