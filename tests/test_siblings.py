@@ -20,6 +20,7 @@ from credo.retrieval.siblings import (
     near_identical,
     recharge,
     shape,
+    words,
 )
 from credo.surfaces.render import memory_block, result_json, result_text
 from credo.tokens import estimate, line_chars
@@ -76,6 +77,33 @@ def test_a_parameter_named_like_the_function_stays() -> None:
     """Only whole identifiers equal to a title's name are taken out: ``auth: Auth`` stays."""
     shaped = _shape("def send_auth(self, auth: Auth) -> Response", "c.py › send_auth L1-L2")
     assert shaped["auth"] == 2 and "send" not in shaped
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (
+            "Время ожидания задаётся через httpx.Client(timeout=5.0, follow_redirects=True).",
+            "Размер пула ограничен; httpx.Client(timeout=5.0, follow_redirects=True) ждёт.",
+        ),
+        (
+            "设置超时：调用 httpx.Client(timeout=5.0, follow_redirects=True) 时传入参数。",
+            "连接池的大小由 httpx.Client(timeout=5.0, follow_redirects=True) 决定。",
+        ),
+    ],
+)
+def test_passages_in_another_script_that_share_only_code_are_not_siblings(a: str, b: str) -> None:
+    """Before (review75): only ASCII words made a shape, so two different Russian or Chinese
+    passages quoting the same call had the same shape and one was folded away."""
+    first = _shape(a, "docs/ru/timeouts.md › Тайм-аут L1-L9")
+    second = _shape(b, "docs/ru/pools.md › Пул L3-L9")
+    assert not near_identical(first, second)
+
+
+def test_words_of_another_script_stay_whole() -> None:
+    assert words("Größe") == ["größe"]
+    assert words("ZodMiniEmail") == ["zod", "mini", "email"]
+    assert words("docs/ru/Тайм-аут.md") == ["docs", "ru", "тайм", "аут", "md"]
 
 
 # -- the fold over a listing -----------------------------------------------------------------

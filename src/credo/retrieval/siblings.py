@@ -47,14 +47,24 @@ MIN_WORDS = 6  # a shape with fewer words is never folded (nor folds another)
 MAX_NAMED = 3  # siblings named on one line; more are left in the listing as they were
 ALSO = "also "  # starts the text naming a passage's siblings, after its lines
 
-_NAMES = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+")  # identifiers and numbers
+# Identifiers and numbers, in any script: a passage's prose in Russian or Chinese is its
+# words too (else two different passages quoting one call would have the same shape).
+_NAMES = re.compile(r"(?:[^\W\d]|\$)[\w$]*|\d+")
 # Words as identifiers are read: runs of capitals before a capitalised word, capitalised or
 # lower-case runs, capitals, digits ("ZodMiniEmail" -> zod mini email).
 _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_PARTS = re.compile(r"[^\W_]+")  # runs of letters and digits, in any script
 
 
 def words(text: str) -> list[str]:
-    return [w.lower() for w in _WORDS.findall(text)]
+    """The words of ``text``: ASCII runs split as identifiers are read, others whole."""
+    if text.isascii():
+        return [w.lower() for w in _WORDS.findall(text)]
+    return [
+        w.lower()
+        for part in _PARTS.findall(text)
+        for w in (_WORDS.findall(part) if part.isascii() else (part,))
+    ]
 
 
 def shape(content: str, place: Place) -> Counter[str]:
