@@ -69,23 +69,26 @@ def _is_history_path(head: str) -> bool:
 
 def is_test(trail: str) -> bool:
     """True when `trail` (a passage's, as ingest writes it) places it in a project's tests."""
-    head, _, sections = trail.partition(TRAIL_SEPARATOR)
-    if _is_test_path(head):
-        return True
-    return bool(sections) and head.endswith(".rs") and _in_rust_tests(sections)
+    test = _is_test_path(trail.split(TRAIL_SEPARATOR, 1)[0])
+    return _in_rust_tests(trail) if test is None else test
 
 
 @lru_cache(maxsize=4096)
-def _in_rust_tests(sections: str) -> bool:
+def _is_test_path(head: str) -> bool | None:
+    """Whether the path of `head` is a test file, or None for a Rust source, whose trail
+    tells (`_in_rust_tests`). Cached per head: a query asks it of every candidate."""
+    path = _path_of(head).lower().replace("\\", "/")
+    if _test_path().search(path) is not None:
+        return True
+    return None if path.endswith(".rs") else False
+
+
+@lru_cache(maxsize=4096)
+def _in_rust_tests(trail: str) -> bool:
     """A Rust file's unit tests sit beside its code, in a module ``tests`` (the
     ``#[cfg(test)] mod tests`` the Rust book prescribes): anyhow's src/fmt.rs ›
     tests › one_digit (day-probe76)."""
-    return "tests" in _lines().sub("", sections).split(TRAIL_SEPARATOR)
-
-
-@lru_cache(maxsize=4096)
-def _is_test_path(head: str) -> bool:
-    return _test_path().search(_path_of(head).lower().replace("\\", "/")) is not None
+    return "tests" in _lines().sub("", trail).split(TRAIL_SEPARATOR)[1:]
 
 
 def _path_of(head: str) -> str:
