@@ -71,9 +71,12 @@ def shape(content: str, place: Place) -> Counter[str]:
     """The words of ``content`` less its own names: identifiers equal to a name in its
     section titles, then the words of its file's path."""
     names = {n.lower() for n in _NAMES.findall(place.section)}
-    path = set(words(place.file))
-    kept = (n for n in _NAMES.findall(content) if n.lower() not in names)
-    return Counter(w for n in kept for w in words(n) if w not in path)
+    kept = " ".join([n for n in _NAMES.findall(content) if n.lower() not in names])
+    # (one pass over the kept identifiers: no word spans the spaces that join them)
+    counts = Counter(map(str.lower, _WORDS.findall(kept)))
+    for word in words(place.file):
+        counts.pop(word, None)
+    return counts
 
 
 def near_identical(a: Counter[str], b: Counter[str]) -> bool:
@@ -86,6 +89,38 @@ def near_identical(a: Counter[str], b: Counter[str]) -> bool:
         return False
     shared = (a & b).total()
     return 2 * shared >= SAME_SHARE * (size_a + size_b)
+
+
+# A passage's shape, its size and its distinct words, by (trail, text): a shape is the
+# stored passage's alone, so a long-lived process makes each once (bounded, then cleared).
+Shaped = tuple[Counter[str], int, frozenset[str]]
+_SHAPED: dict[tuple[str, str], "Shaped | None"] = {}
+MAX_SHAPED = 4096
+
+
+def _shaped(content: str, trail: str) -> "Shaped | None":
+    key = (trail, content)
+    if key in _SHAPED:
+        return _SHAPED[key]
+    place = parse(trail)
+    counts = shape(content, place) if place is not None else None
+    made = (counts, counts.total(), frozenset(counts)) if counts is not None else None
+    if len(_SHAPED) >= MAX_SHAPED:
+        _SHAPED.clear()
+    _SHAPED[key] = made
+    return made
+
+
+def _matches(a: Shaped, b: Shaped) -> bool:
+    """``near_identical``, after two tests in C over the sizes and the distinct words: each
+    word of one missing from the other is at least one word the two cannot share."""
+    size_a, size_b = a[1], b[1]
+    need = SAME_SHARE * (size_a + size_b) / 2  # the words they must share
+    if min(size_a, size_b) < MIN_WORDS or min(size_a, size_b) < need:
+        return False
+    if size_a - len(a[2] - b[2]) < need or size_b - len(b[2] - a[2]) < need:
+        return False
+    return near_identical(a[0], b[0])
 
 
 def sibling_name(first: Place, other: Place) -> str:
@@ -108,17 +143,16 @@ def fold(beliefs: Sequence[RetrievedBelief]) -> dict[int, list[int]]:
     """Index of a first passage -> the indices of its siblings folded into it (at most
     ``MAX_NAMED``, in listing order); {} when none. A sibling is folded into the first
     passage above it whose shape it matches, that is not itself folded."""
-    shapes: list[tuple[int, Counter[str]]] = []  # (index, shape) of the firsts so far
+    shapes: list[tuple[int, Shaped]] = []  # (index, shape) of the firsts so far
     folded: dict[int, list[int]] = {}
     for index, belief in enumerate(beliefs):
         if not belief.trail or not _foldable(belief):
             continue
-        place = parse(belief.trail)
-        if place is None:
+        mine = _shaped(belief.content, belief.trail)
+        if mine is None:  # (a trail not of ingest's form: no place to name it by)
             continue
-        mine = shape(belief.content, place)
         for first, theirs in shapes:
-            if near_identical(theirs, mine) and len(folded.get(first, ())) < MAX_NAMED:
+            if _matches(theirs, mine) and len(folded.get(first, ())) < MAX_NAMED:
                 folded.setdefault(first, []).append(index)
                 break
         else:
