@@ -121,7 +121,10 @@ def _key_block() -> re.Pattern[str]:
     these, nor an API list's ``CCompiler.warn(msg): Write a warning``."""
     name = r"(?:\$[({][^\s)}]*+[)}]|[\w.$@*/%-])[\w.$@*/%-]*+"  # ``$(CSS)``, never ``f(x)``
     key = rf"[\"']?{name}[\"']?[ \t]*+[:=]"
-    line = rf"(?:[ \t]|[\[\]{{}}#;]|//|-[ \t]|{key}|(?:{_DOCKERFILE})[ \t]|(?:{_MAKEFILE})\b)[^\n]*"
+    # (a lookahead first: a prose line fails it in a few steps, not in each word's branch)
+    docker = rf"(?=[A-Z]{{2}})(?:{_DOCKERFILE})[ \t]"
+    make = rf"(?=[a-z-]{{4}})(?:{_MAKEFILE})\b"
+    line = rf"(?:[ \t]|[\[\]{{}}#;]|//|-[ \t]|{key}|{docker}|{make})[^\n]*"
     return re.compile(rf"{line}(?:\n{line})+")
 
 
