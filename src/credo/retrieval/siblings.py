@@ -73,7 +73,7 @@ def shape(content: str, place: Place) -> Counter[str]:
     names = {n.lower() for n in _NAMES.findall(place.section)}
     kept = " ".join([n for n in _NAMES.findall(content) if n.lower() not in names])
     # (one pass over the kept identifiers: no word spans the spaces that join them)
-    counts = Counter(map(str.lower, _WORDS.findall(kept)))
+    counts = Counter(words(kept))
     for word in words(place.file):
         counts.pop(word, None)
     return counts
