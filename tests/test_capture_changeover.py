@@ -460,3 +460,20 @@ def test_through_the_installed_hook_a_change_naming_only_the_old_tool_disputes_i
     # (which of a conflict's two comes first is retrieval's, by score then id).
     assert f"[old; conflicts with {new.id[:8]}] {old}" in lines
     assert any(line.startswith(f"[{new.id[:8]}; conflicts with old] {prompt}") for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "old"),
+    [
+        ("We moved from Travis to GitHub Actions; do not use docker in CI", ("travis",)),
+        ("webpack was replaced by esbuild last month, don't touch webpack.config.js", ("webpack",)),
+        ("Moment was replaced by Luxon.", ("moment",)),
+    ],
+)
+def test_a_change_told_as_done_disputes_its_own_old_value_only(prompt: str, old: tuple) -> None:
+    """Before (review75): every negated term of a change told as done was an old value, so
+    "...; do not use docker in CI" disputed every belief about Docker builds."""
+    from credo.knowledge.replace import old_values
+
+    [statement] = extract_statements(prompt)
+    assert old_values(statement) == old

@@ -201,10 +201,15 @@ def old_values(statement: Statement) -> tuple[str, ...]:
     "X, not Y") is in too many beliefs about other things to name one."""
     if not names_its_change(statement):
         return ()
+    # A change told as done names its old value plainly ("from Travis", "Moment was
+    # replaced"); a term it rules out after a negation is another clause's ("...; do not use
+    # docker in CI"), no value the change replaced: its holders are left alone.
+    told = words(statement.text) if statement.kind != "correction" else None
     return tuple(
         term
         for term in statement.negated
         if any(w.isalpha() and len(w) >= _NAME_CHARS for w in _WORD.findall(term))
+        and (told is None or mentions(told, term, plain=True))
     )
 
 
