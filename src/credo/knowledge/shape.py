@@ -466,7 +466,9 @@ def _told_now(core: str) -> set[str]:
         return set()
     dated = _DATED.match(core, change.end() - 1)  # from the new name's first character
     if dated:  # "X was replaced by Y last month": when the change was made, no narration
-        rest = f"{core[: change.start()]} {core[change.end() : dated.start(1)]} {core[dated.end() :]}"
+        rest = (
+            f"{core[: change.start()]} {core[change.end() : dated.start(1)]} {core[dated.end() :]}"
+        )
     return {name for name in _PAST if not _PAST_CUES[name].search(rest)}
 
 
