@@ -337,3 +337,24 @@ def test_the_fold_is_deterministic(tmp_path: Path) -> None:
     assert blocks[0:2] == blocks[2:4] == blocks[4:6]
     shown = [[(b.id, b.also, b.siblings, b.tokens) for b in r.beliefs] for r in results]
     assert shown[0:2] == shown[2:4] == shown[4:6]
+
+
+def test_a_shape_cache_cleared_by_another_thread_between_test_and_read_is_no_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Before (review75): ``key in cache`` then ``cache[key]``: a clear in between (another
+    store's retrieval on another server thread) raised KeyError."""
+    from credo.retrieval import siblings
+
+    class ClearedInBetween(dict):  # type: ignore[type-arg]
+        def __contains__(self, key: object) -> bool:
+            found = super().__contains__(key)
+            if found:
+                self.clear()  # (the other thread, at the worst moment)
+            return found
+
+    cache = ClearedInBetween()
+    monkeypatch.setattr(siblings, "_SHAPED", cache)
+    listing = _listing()
+    assert fold(listing) == {0: [2, 3, 4]}
+    assert fold(listing) == {0: [2, 3, 4]}  # (the second from the cache)

@@ -96,12 +96,16 @@ def near_identical(a: Counter[str], b: Counter[str]) -> bool:
 Shaped = tuple[Counter[str], int, frozenset[str]]
 _SHAPED: dict[tuple[str, str], "Shaped | None"] = {}
 MAX_SHAPED = 4096
+_UNSHAPED = object()  # not in the cache (a shape may be None)
 
 
 def _shaped(content: str, trail: str) -> "Shaped | None":
     key = (trail, content)
-    if key in _SHAPED:
-        return _SHAPED[key]
+    # (one read, not a test then a read: another thread's retrieval, on another store of
+    # the server, may clear the cache between the two)
+    made = _SHAPED.get(key, _UNSHAPED)
+    if made is not _UNSHAPED:
+        return made  # type: ignore[return-value]
     place = parse(trail)
     counts = shape(content, place) if place is not None else None
     made = (counts, counts.total(), frozenset(counts)) if counts is not None else None
