@@ -202,6 +202,15 @@ class AnchorProblem:
     lines: tuple[int, int] | None
     found: tuple[int, int] | None = None
 
+    def remedy(self) -> str:
+        """The command that clears a missing file's anchor: ingest re-reads what it
+        anchored (its passages and the files they name); a hand link is the user's to drop
+        (``credo unlink``), or it goes with the belief."""
+        unlink = f"credo unlink {self.belief_id} {self.doc_uri}"
+        if self.anchor_type in ("ingest", "derived"):
+            return f"gone: re-ingest its folder, or {unlink}"
+        return f"gone: {unlink}, or credo forget {self.belief_id}"
+
 
 @dataclass(slots=True)
 class DoctorReport:
