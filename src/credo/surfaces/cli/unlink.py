@@ -20,8 +20,10 @@ from credo.surfaces.cli.commands import emit, json_option, open_memory
 @json_option
 @click.pass_context
 def unlink(ctx: click.Context, belief_id: str, uri: str, lines: str | None, as_json: bool) -> None:
-    """Drop a belief's anchor to a document: URI with a line range (path#L12-L30 or
-    --lines) drops that one, without one every anchor of the belief to that document."""
+    """Drop a belief's anchors to a document (undoes link; the belief stays).
+
+    URI with a line range (path#L12-L30, or --lines) drops that one anchor; without one,
+    every anchor of the belief to that document. `credo doctor` names it for a file gone."""
     from credo.surfaces.cli.paths import from_here
 
     dropped = open_memory(ctx).unlink(belief_id, from_here(uri), lines=lines)
