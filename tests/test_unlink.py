@@ -268,3 +268,16 @@ def test_doctor_sends_an_ingested_files_anchor_to_ingest(tmp_path: Path) -> None
     assert ingested.remedy() == "gone: re-ingest its folder, or credo unlink b1 docs/a.md#L1-L3"
     manual = ingested.__class__("b1", "docs/a.md", "manual", "missing_file", None)
     assert manual.remedy() == "gone: credo unlink b1 docs/a.md, or credo forget b1"
+
+
+def test_a_search_after_an_unlink_shows_the_anchors_left(linked: tuple[Memory, str, str]) -> None:
+    memory, a, _ = linked
+    query = "how is the log level set"
+    first = memory.retrieve(query, with_doc_anchors=True)  # (a warm read caches the anchors)
+    shown = dict(zip([b.id for b in first.beliefs], first.doc_anchors, strict=True))
+    assert "docs/b.md" in [x.doc_uri for x in shown[a]]
+    memory.unlink(a, "docs/b.md")
+    again = memory.retrieve(query, with_doc_anchors=True)
+    shown = dict(zip([b.id for b in again.beliefs], again.doc_anchors, strict=True))
+    assert [x.doc_uri for x in shown[a]] == [x.doc_uri for x in memory.anchors(a)]
+    assert "docs/b.md" not in [x.doc_uri for x in shown[a]]
