@@ -281,3 +281,10 @@ def test_a_search_after_an_unlink_shows_the_anchors_left(linked: tuple[Memory, s
     shown = dict(zip([b.id for b in again.beliefs], again.doc_anchors, strict=True))
     assert [x.doc_uri for x in shown[a]] == [x.doc_uri for x in memory.anchors(a)]
     assert "docs/b.md" not in [x.doc_uri for x in shown[a]]
+
+
+def test_doctors_hint_quotes_a_path_the_shell_would_split() -> None:
+    from credo.knowledge.doctor import AnchorProblem
+
+    spaced = AnchorProblem("b1", "docs/my notes.md#L2-L4", "manual", "missing_file", (2, 4))
+    assert spaced.remedy() == "gone: credo unlink b1 'docs/my notes.md#L2-L4', or credo forget b1"
