@@ -463,6 +463,46 @@ def test_through_the_installed_hook_a_change_naming_only_the_old_tool_disputes_i
 
 
 @pytest.mark.parametrize(
+    ("prompt", "negated", "asserted"),
+    [
+        (
+            "webpack was replaced by esbuild last month, don't touch webpack.config.js",
+            "webpack",
+            "esbuild",
+        ),
+        ("webpack was replaced by esbuild last month.", "webpack", "esbuild"),
+        ("We switched from webpack to esbuild last month.", "webpack", "esbuild"),
+        ("The team moved from Moment to Luxon last week.", "moment", "luxon"),
+        ("Celery was replaced by RQ last sprint.", "celery", "rq"),
+    ],
+)
+def test_a_past_time_on_the_change_itself_keeps_it(
+    prompt: str, negated: str, asserted: str
+) -> None:
+    """capture75: a past time right after the change's new name dates the change, so the new
+    state holds now. Before, "last month" counted as a past elsewhere and each was dropped."""
+    [got] = extract_statements(prompt)
+    assert negated in got.negated and asserted in got.asserted
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "last month we used webpack",
+        "Last month we moved from webpack to esbuild and it broke the build.",
+        "we moved from Moment to Luxon last week and it broke the dates",
+        "webpack was replaced by esbuild last month when the build broke",
+        "the team moved from building 4 to building 7 last week, the wifi is terrible",
+        "we moved from Moment to Luxon last year and then rolled it back, so it's still Moment",
+    ],
+)
+def test_a_past_time_elsewhere_still_narrates(prompt: str) -> None:
+    """A past time on the old state, or a change followed by what happened after it, is a
+    story, not what holds now."""
+    assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
     ("prompt", "old"),
     [
         ("We moved from Travis to GitHub Actions; do not use docker in CI", ("travis",)),

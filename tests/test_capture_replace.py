@@ -173,6 +173,61 @@ CASES = [
         Verdict(supersedes="a", rule="clear"),
     ),
     (
+        "a change of tool told as done, a rule: every plain holder of the old value is disputed",
+        statement(
+            kind="rule",
+            text="Moment was replaced by Luxon.",
+            negated=("moment",),
+            asserted=("luxon",),
+            signals=("changeover",),
+        ),
+        [
+            Candidate("a", "Date formatting in the web app uses Moment"),
+            Candidate("b", "Never import Moment in new code"),  # rules it out: agrees
+            Candidate("c", "Luxon and Moment both parse ISO dates"),  # holds the new value
+        ],
+        Verdict(contradicts=("a",), rule="named"),
+    ),
+    (
+        'the same rule without the change\'s cue ("use Luxon, not Moment"): nothing',
+        statement(
+            kind="rule",
+            text="Use Luxon, not Moment.",
+            negated=("moment",),
+            asserted=("luxon",),
+            signals=("durable",),
+        ),
+        [Candidate("a", "Date formatting in the web app uses Moment")],
+        Verdict(),
+    ),
+    (
+        "a change told as done that names no new value disputes nothing",
+        statement(
+            kind="rule",
+            text="We moved from weekly releases to daily releases.",
+            negated=("weekly",),
+            asserted=(),
+            signals=("changeover",),
+        ),
+        [Candidate("a", "The weekly sync is on Monday")],
+        Verdict(),
+    ),
+    (
+        "a change told as done with a clear match still supersedes it",
+        statement(
+            kind="rule",
+            text="Moment was replaced by Luxon for date formatting.",
+            negated=("moment",),
+            asserted=("luxon",),
+            signals=("changeover",),
+        ),
+        [
+            Candidate("a", "Date formatting in the web app uses Moment"),
+            Candidate("b", "Moment is pinned in package.json"),
+        ],
+        Verdict(supersedes="a", rule="clear"),
+    ),
+    (
         "a statement with under two topic terms matches nothing",
         statement(text="Never use npm.", asserted=()),
         [Candidate("a", "We use npm to install packages")],
@@ -282,3 +337,57 @@ def test_prompt_invariants(statements: list[Statement], candidates: list[Candida
     locked = {c.id for c in candidates if c.locked}
     assert not locked & set(retired)
     assert judge_prompt(statements, list(reversed(candidates))) == verdicts
+
+
+NAMES = ["moment", "webpack", "celery", "jenkins", "nose", "kafka"]
+HOLDERS = [
+    "Date formatting uses {old}",
+    "Never import {old} in new code",
+    "{new} and {old} both ship a CLI",
+    "The {old} config lives in the repo root",
+    "Deploys go through the release checklist",
+    "Run {old} before pushing",
+]
+
+
+@given(
+    st.sampled_from(NAMES),
+    st.sampled_from(NAMES),
+    st.sampled_from(["rule", "preference", "correction"]),
+    st.sampled_from([("changeover",), ("durable",), ()]),
+    st.lists(st.sampled_from(HOLDERS), min_size=1, max_size=6, unique=True),
+)
+def test_a_named_change_disputes_only_plain_holders_of_the_old_value_and_retires_none(
+    old: str, new: str, kind: str, signals: tuple[str, ...], forms: list[str]
+) -> None:
+    """capture75: rule 5 reads a change told as done (``changeover``) of any kind as it reads
+    a correction; another rule or preference naming one word in common still touches nothing.
+    Whatever the kind, rule 5 never retires (no SUPERSEDES from one shared word), disputes at
+    most MAX_CONTRADICTS, and each disputed belief mentions the old value plainly and not the
+    new one."""
+    if old == new:
+        return
+    said = statement(
+        kind=kind,
+        text=f"{old.title()} was replaced by {new.title()}.",
+        negated=(old,),
+        asserted=(new,),
+        signals=signals,
+    )
+    candidates = [
+        Candidate(f"c{i}", form.format(old=old.title(), new=new.title()))
+        for i, form in enumerate(forms)
+    ]
+    verdict = judge(said, candidates)
+    assert verdict.supersedes is None
+    assert len(verdict.contradicts) <= MAX_CONTRADICTS
+    by_id = {c.id: words(c.content) for c in candidates}
+    for found in verdict.contradicts:
+        assert mentions(by_id[found], old, plain=True) and not mentions(by_id[found], new)
+    if kind != "correction" and "changeover" not in signals:
+        assert verdict == Verdict()
+    elif any(
+        mentions(by_id[c.id], old, plain=True) and not mentions(by_id[c.id], new)
+        for c in candidates
+    ):
+        assert verdict.rule == "named" and verdict.contradicts

@@ -339,6 +339,42 @@ def test_the_fold_is_deterministic(tmp_path: Path) -> None:
     assert shown[0:2] == shown[2:4] == shown[4:6]
 
 
+def _fold_reference(beliefs: list[RetrievedBelief]) -> dict[int, list[int]]:
+    """``fold`` as first written: every first tried in listing order, shapes made anew."""
+    firsts: list[tuple[int, object]] = []
+    out: dict[int, list[int]] = {}
+    for index, b in enumerate(beliefs):
+        place = parse(b.trail) if b.trail and not b.locked else None
+        if place is None:
+            continue
+        mine = shape(b.content, place)
+        for first, theirs in firsts:
+            if near_identical(theirs, mine) and len(out.get(first, ())) < MAX_NAMED:  # type: ignore[arg-type]
+                out.setdefault(first, []).append(index)
+                break
+        else:
+            firsts.append((index, mine))
+    return out
+
+
+_WORDS_POOL = ["send", "request", "params", "headers", "url", "timeout", "pool", "retry", "get"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.sampled_from(_WORDS_POOL), min_size=0, max_size=14),
+            st.sampled_from(["a.py › C › get L1-L2", "a.py › D › put L3-L4", "b.py › x L5-L6"]),
+        ),
+        max_size=14,
+    )
+)
+def test_fold_finds_what_the_reference_finds(items: list[tuple[list[str], str]]) -> None:
+    beliefs = [_belief(i, " ".join(ws), trail) for i, (ws, trail) in enumerate(items)]
+    assert fold(beliefs) == _fold_reference(beliefs)
+
+
 def test_a_shape_cache_cleared_by_another_thread_between_test_and_read_is_no_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -31,13 +31,19 @@ statement: ``Store.capture_candidates``):
    ``asserted`` terms (one that does agrees with it) is CONTRADICTED: the user corrected
    something about the same subject, the store cannot tell what. Preferences and rules
    without a clear match touch nothing.
-5. Nothing yet, and the statement is a correction that *names* its change (both
-   ``negated`` and ``asserted`` terms: "we moved from npm to pnpm", "use pnpm, not npm"):
+5. Nothing yet, and the statement *names* its change (both ``negated`` and ``asserted``
+   terms) as a correction ("Actually we moved from npm to pnpm", "use pnpm, not npm") or as
+   a change of tool told as done, whatever its kind (the ``changeover`` signal: "Moment was
+   replaced by Luxon.", "The team moved from Moment to Luxon."; ``names_its_change``):
    each candidate that mentions a ``negated`` term plainly and no ``asserted`` one is
    CONTRADICTED, whatever else it shares (``named_groups`` looks them up): the old value
    is named outright, but one word is too little to tell which belief held it, so none is
-   retired; retrieval shows each beside the correction. A term of digits or one letter
-   ("8080, not 80") is no such name: too many beliefs hold it (``old_values``).
+   retired; retrieval shows each beside the statement. A term of digits or one letter
+   ("8080, not 80") is no such name: too many beliefs hold it (``old_values``). A user who
+   told the memory a tool was replaced expects "Date formatting uses Moment" no longer
+   served as current, alone; a look-alike ("Bob was replaced by Alice as lead") disputes
+   at most ``MAX_CONTRADICTS`` true beliefs, each still served, beside it. A plain rule
+   "use pnpm, not npm" is no such change: its ``not`` rules out a word, often a common one.
 At most ``MAX_CONTRADICTS`` (3) CONTRADICTS edges per statement, the candidates sharing
 most terms first, then by keyword score, then by id.
 

@@ -444,9 +444,11 @@ def shape_cues(clean: str, core: str) -> set[str]:
 
 def _told_now(core: str) -> set[str]:
     """The cues a change of tool in ``core`` takes back. Told in the past ("we moved from X to
-    Y", "X was replaced by Y"), it says what holds now: its own verb is no narration (a past
-    elsewhere still counts: "... last week", "... and it broke"), unless a thing at hand was
-    replaced ("the submit button was replaced by a link"; "the requests library" is a tool).
+    Y", "X was replaced by Y"), it says what holds now: its own verb is no narration, nor a
+    past time right after its new name, which dates the change ("... by Y last month",
+    ``_DATED``); a past elsewhere still counts ("last week we used X", "... and it broke"),
+    unless a thing at hand was replaced ("the submit button was replaced by a link"; "the
+    requests library" is a tool).
     Undone ("... and then back to X", "rolled it back") or not whole ("... but CI still
     uses X", "... in the Makefile only"), it rules nothing out: the change itself goes, and
     its past stays."""

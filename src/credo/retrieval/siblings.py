@@ -35,6 +35,7 @@ Pure and deterministic: beliefs in, beliefs out, by listing order and text alone
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
@@ -147,21 +148,37 @@ def fold(beliefs: Sequence[RetrievedBelief]) -> dict[int, list[int]]:
     """Index of a first passage -> the indices of its siblings folded into it (at most
     ``MAX_NAMED``, in listing order); {} when none. A sibling is folded into the first
     passage above it whose shape it matches, that is not itself folded."""
-    shapes: list[tuple[int, Shaped]] = []  # (index, shape) of the firsts so far
+    # The firsts so far, by size: only those of a size the share allows are tried, in
+    # listing order (``_sizes``), so a query compares few pairs however long its listing.
+    sizes: list[int] = []
+    firsts: list[tuple[int, Shaped]] = []  # (index, shape), in ``sizes``' order
     folded: dict[int, list[int]] = {}
     for index, belief in enumerate(beliefs):
         if not belief.trail or not _foldable(belief):
             continue
         mine = _shaped(belief.content, belief.trail)
-        if mine is None:  # (a trail not of ingest's form: no place to name it by)
+        if mine is None or mine[1] < MIN_WORDS:  # (no place to name it by; too short)
             continue
-        for first, theirs in shapes:
+        low, high = _sizes(mine[1])
+        near = sorted(firsts[bisect_left(sizes, low) : bisect_right(sizes, high)])
+        for first, theirs in near:
             if _matches(theirs, mine) and len(folded.get(first, ())) < MAX_NAMED:
                 folded.setdefault(first, []).append(index)
                 break
         else:
-            shapes.append((index, mine))
+            at = bisect_right(sizes, mine[1])
+            sizes.insert(at, mine[1])
+            firsts.insert(at, (index, mine))
     return folded
+
+
+def _sizes(size: int) -> tuple[int, int]:
+    """The sizes a shape of ``size`` words may share ``SAME_SHARE`` of its words with (the
+    smaller must hold the shared words), widened by one each way: ``_matches`` decides."""
+    return (
+        int(SAME_SHARE * size / (2 - SAME_SHARE)) - 1,
+        int(size * (2 - SAME_SHARE) / SAME_SHARE) + 1,
+    )
 
 
 def folded_listing(
