@@ -39,7 +39,9 @@ statement: ``Store.capture_candidates``):
    CONTRADICTED, whatever else it shares (``named_groups`` looks them up): the old value
    is named outright, but one word is too little to tell which belief held it, so none is
    retired; retrieval shows each beside the statement. A term of digits or one letter
-   ("8080, not 80") is no such name: too many beliefs hold it (``old_values``). A user who
+   ("8080, not 80") is no such name: too many beliefs hold it (``old_values``); nor, for a
+   change told as done, a term the statement names only after a negation ("... to GitHub
+   Actions; do not use docker in CI": another clause's, not the value replaced). A user who
    told the memory a tool was replaced expects "Date formatting uses Moment" no longer
    served as current, alone; a look-alike ("Bob was replaced by Alice as lead") disputes
    at most ``MAX_CONTRADICTS`` true beliefs, each still served, beside it. A plain rule
