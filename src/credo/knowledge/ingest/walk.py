@@ -395,7 +395,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 35: a type's parameters in a doc comment (ErrorImpl<ContextError<C, E>>, Vec<Item>) are
 #     its words, not markup tags; a Rust doc comment's code fences and the lines rustdoc
 #     hides in a Rust code block ("# use ...", "# Ok(())") are no words (probe76)
-READER_VERSION = 35
+# 36: every HTML character reference (&ensp;, &mdash;, &eacute;) in Markdown text and in a
+#     doc comment outside a code span is its character (reading76)
+READER_VERSION = 36
 
 
 class Read(NamedTuple):
