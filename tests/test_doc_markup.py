@@ -54,8 +54,7 @@ from tests.conftest import CliRun
         ),
         pytest.param(
             "rust",
-            "/// Context &mdash; the cause:&ensp;`a &amp;&amp; b` &lt; `c`.\n"
-            "pub fn context() {}\n",
+            "/// Context &mdash; the cause:&ensp;`a &amp;&amp; b` &lt; `c`.\npub fn context() {}\n",
             "Context — the cause: a &amp;&amp; b < c. pub fn context()",
             "",
             (),
