@@ -1,5 +1,6 @@
-"""A member field named by the line under its doc comment: ``Hidden bool`` in a Go struct,
-``pub major: u64,`` in a Rust struct, ``hidden?: boolean;`` in a TypeScript interface.
+"""A member field named by the line under its doc comment: ``Hidden bool`` in a Go struct
+(``Run() error`` in a Go interface), ``pub major: u64,`` in a Rust struct, ``hidden?:
+boolean;`` in a TypeScript interface or class.
 
 A field is no definition (nothing in the outline names it), so its comment read as a
 nameless comment of the struct, pooled with its neighbours' into one passage: cobra's
@@ -14,8 +15,9 @@ from __future__ import annotations
 import re
 
 # The field's name, group 1; what follows must be a type (Go) or a ":" (Rust, TypeScript).
-# Go: "Name string", "A, B int" (a method of an interface, "Run() error", is a definition).
-_GO = r"[ \t]*([A-Za-z_]\w*)(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*[ \t]+[\w*\[{.]"
+# Go: "Name string", "A, B int", and an interface's method "Run() error" (no definition
+# in the outline either).
+_GO = r"[ \t]*([A-Za-z_]\w*)(?:(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*[ \t]+[\w*\[{.]|\()"
 _RUST = r"[ \t]*(?:pub(?:\([^()]*\))?[ \t]+)?([A-Za-z_]\w*)[ \t]*:(?!:)"
 _TYPESCRIPT = (
     r"[ \t]*(?:(?:readonly|public|private|protected|static|declare)[ \t]+)*"

@@ -396,7 +396,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     its words, not markup tags; a Rust doc comment's code fences and the lines rustdoc
 #     hides in a Rust code block ("# use ...", "# Ok(())") are no words (probe76)
 # 36: every HTML character reference (&ensp;, &mdash;, &eacute;) in Markdown text and in a
-#     doc comment outside a code span is its character (reading76)
+#     doc comment outside a code span is its character; a comment on its own lines above a
+#     Go/Rust/TypeScript struct (interface, class) field ends its trail in the field's name
+#     and its text in the field's line (reading76)
 READER_VERSION = 36
 
 
