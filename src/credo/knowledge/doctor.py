@@ -48,6 +48,7 @@ from urllib.parse import unquote
 
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk import language_for, source_lines
+from credo.knowledge.chunk.model import decode_entities
 from credo.knowledge.docuri import line_hint, normalise_doc_uri, parse_lines
 from credo.knowledge.encoding import decode_text
 from credo.knowledge.redact import MARKER
@@ -80,7 +81,11 @@ _BATCH = 500
 
 
 def words(text: str) -> list[str]:
-    """The normalised words two texts are compared by."""
+    """The normalised words two texts are compared by. Entities are decoded on both sides
+    until none is left: a passage shows "&eacute;" as "é" (chunk/inline) while a code
+    block keeps "&amp;lt;" as written, and each reads the same here."""
+    while "&" in text and (decoded := decode_entities(text)) != text:
+        text = decoded  # (each round shortens the text: it ends)
     if "`" in text:
         text = _GLUE.sub("", text)
     return _WORD.findall(text.casefold())

@@ -402,9 +402,13 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     (":doc:`/signer`" reads "signer", not "/signer") (probe77)
 # 37: LICENSE, COPYING and NOTICE with a prose extension (LICENSE.txt, LICENSE.md) are left
 #     out as the bare names are; a file read before and unsupported now is retired (probe77)
-# 38: a commented line that opens as a definition but runs on as a sentence ("function
+# 38: every HTML character reference (&ensp;, &mdash;, &eacute;) in Markdown text and in a
+#     doc comment outside a code span is its character; a comment on its own lines above a
+#     Go/Rust/TypeScript struct (interface, class) field ends its trail in the field's name
+#     and its text in the field's line (reading76)
+# 39: a commented line that opens as a definition but runs on as a sentence ("function
 #     render(view) is called once per frame") is a comment again, not dead code (review75)
-READER_VERSION = 38
+READER_VERSION = 39
 
 
 class Read(NamedTuple):
