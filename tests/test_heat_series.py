@@ -126,3 +126,13 @@ def test_warm_heat_equals_cold_heat_on_query_sized_graphs(
     nodes = set(seeds) | {end for x in hop for end in (x.src, x.dst)}
     reference = heat_kernel(seeds, heat.adjacency(hop, nodes), t=t)
     assert repr(cold) == repr({k: v for k, v in reference.items() if v > ABOVE})
+
+
+def test_a_series_of_one_term_or_none_is_the_first_values_as_the_plain_loop_gives() -> None:
+    """Before (review75): ``_folded`` indexed the first of ``terms`` rows, so ``terms=0``
+    raised IndexError where the plain loop (a process without numpy) gives the seeds."""
+    links = [Link("a", "b", "RELATES", 1.0), Link("b", "c", "RELATES", 2.0)]
+    seeds = {"a": 1.0, "c": 0.5}
+    for terms in (0, 1):
+        arrays = heat_over_links(seeds, links, terms=terms)  # (numpy is loaded: the arrays)
+        assert arrays == {"a": 1.0, "b": 0.0, "c": 0.5}

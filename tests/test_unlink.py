@@ -288,3 +288,15 @@ def test_doctors_hint_quotes_a_path_the_shell_would_split() -> None:
 
     spaced = AnchorProblem("b1", "docs/my notes.md#L2-L4", "manual", "missing_file", (2, 4))
     assert spaced.remedy() == "gone: credo unlink b1 'docs/my notes.md#L2-L4', or credo forget b1"
+
+
+def test_doctors_hint_quotes_a_path_that_starts_as_a_shell_comment() -> None:
+    """Before (review75): "#" is safe inside a word but starts a comment at a word's start,
+    so ``credo unlink b1 #draft#.md`` ran ``credo unlink b1`` (an emacs lock file's name)."""
+    import shlex
+
+    from credo.knowledge.doctor import AnchorProblem
+
+    hashed = AnchorProblem("b1", "#draft#.md", "manual", "missing_file", None)
+    command = hashed.remedy().removeprefix("gone: ").split(", or ")[0]
+    assert shlex.split(command, comments=True) == ["credo", "unlink", "b1", "#draft#.md"]

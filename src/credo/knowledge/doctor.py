@@ -69,8 +69,9 @@ _WORD = re.compile(r"[^\W_]+")
 # literal is a regex quantifier, and the passage keeps it.
 _GLUE = re.compile(r"(?<=[^\W_])\{[A-Za-z][\w.:+-]*\}(?=`)|``\\ |`+\\?")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
-# A path the shell takes as one word as printed (doctor's hint names a command to paste).
-_PLAIN_WORD = re.compile(r"[\w@%+=:,./#-]+")
+# A path the shell takes as one word as printed (doctor's hint names a command to paste):
+# a "#" inside a word is a character, at its start a comment.
+_PLAIN_WORD = re.compile(r"[\w@%+=:,./-][\w@%+=:,./#-]*")
 # How far apart the words of one belief may lie in the file: its own words, twice over,
 # plus room for what markup adds (link targets, HTML tags). Wider spans are not one text.
 _SPAN_FACTOR = 2

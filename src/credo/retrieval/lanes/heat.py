@@ -407,7 +407,7 @@ def _folded(
     (``accumulate``: a ``sum`` may add pairwise, as it does down a single column)."""
     import numpy
 
-    steps = numpy.empty((terms, len(values)))
+    steps = numpy.empty((max(terms, 1), len(values)))  # (no term: the first values, as ``_taylor``)
     term = steps[0]
     term[:] = values
     fold, multiply = numpy.bincount, numpy.multiply
