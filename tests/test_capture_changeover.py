@@ -501,3 +501,20 @@ def test_a_past_time_elsewhere_still_narrates(prompt: str) -> None:
     """A past time on the old state, or a change followed by what happened after it, is a
     story, not what holds now."""
     assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    ("prompt", "old"),
+    [
+        ("We moved from Travis to GitHub Actions; do not use docker in CI", ("travis",)),
+        ("webpack was replaced by esbuild last month, don't touch webpack.config.js", ("webpack",)),
+        ("Moment was replaced by Luxon.", ("moment",)),
+    ],
+)
+def test_a_change_told_as_done_disputes_its_own_old_value_only(prompt: str, old: tuple) -> None:
+    """Before (review75): every negated term of a change told as done was an old value, so
+    "...; do not use docker in CI" disputed every belief about Docker builds."""
+    from credo.knowledge.replace import old_values
+
+    [statement] = extract_statements(prompt)
+    assert old_values(statement) == old

@@ -1674,6 +1674,14 @@ def test_own_segments() -> None:
         ("See RFC(1234).", False),
         ("Returns a map like {a: 1}", False),
         ("n = number of items", False),
+        # (a definition's first line, commented out: code though its keywords read as words)
+        ("export function preprocess<A, U>(", True),
+        ("async def fetch_all(self, urls):", True),
+        ("pub fn parse(input: &str) -> Result<Tree, Error> {", True),
+        # (a sentence that starts as one: prose, kept; before review75 dropped as dead code)
+        ("function render(view) is called once per frame (see loop)", False),
+        ("def close(self) must be called by the owner (not the pool)", False),
+        ("class Meta: the fields the admin lists, in order,", False),
     ],
 )
 def test_commented_out_code(comment: str, is_code: bool) -> None:

@@ -112,6 +112,15 @@ def _by_trail(path: str, text: str) -> dict[str, tuple[int, int, str]]:
         (".env.local", None),
         ("LICENSE", None),
         ("COPYING", None),
+        ("LICENSE.txt", None),
+        ("LICENSE.md", None),
+        ("LICENSE-MIT.txt", None),
+        ("NOTICE.txt", None),
+        ("license.txt", None),
+        # a docs site's own page and a module named so are read
+        ("docs/license.rst", "rst"),
+        ("docs/license.md", "markdown"),
+        ("billing/license.py", "python"),
         (".bashrc", None),
     ],
 )

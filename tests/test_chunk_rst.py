@@ -779,3 +779,12 @@ def test_an_autodoc_directive_with_prose_keeps_it_labelled_with_the_name() -> No
     assert [(c.text, c.start_line, c.end_line) for c in chunks] == [
         ("attrs.evolve: Prose written under the directive.", 1, 3)
     ]
+
+
+def test_a_doc_role_without_a_title_shows_no_leading_slash() -> None:
+    """Sphinx shows a page's title for ``:doc:`/signer```, never "/signer" (itsdangerous'
+    concepts.rst read "The /signer is the basic system"); the link's target is unchanged."""
+    text = "The :doc:`/signer` signs bytes; see :doc:`../api/timed` and :doc:`Guide </guide>`.\n"
+    (chunk,) = split_rst(text)
+    assert chunk.text == "The signer signs bytes; see api/timed and Guide."
+    assert chunk.links == ("/signer.rst", "../api/timed.rst", "/guide.rst")

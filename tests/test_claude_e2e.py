@@ -414,6 +414,7 @@ def test_mcp_inspector_lists_credos_tools(npm_cache: Path, tmp_path: Path) -> No
             "lock_belief",
             "relate_beliefs",
             "link_document",
+            "unlink_document",
             "list_anchors",
             "forget_belief",
             "give_feedback",

@@ -52,6 +52,14 @@ from tests.conftest import CliRun
             (),
             id="jsdoc-code-spans",
         ),
+        pytest.param(
+            "rust",
+            "/// Context &mdash; the cause:&ensp;`a &amp;&amp; b` &lt; `c`.\npub fn context() {}\n",
+            "Context — the cause: a &amp;&amp; b < c. pub fn context()",
+            "",
+            (),
+            id="rust-entities-outside-code-spans",
+        ),
     ],
 )
 def test_a_doc_comment_reads_as_markdown_renders(
@@ -102,7 +110,8 @@ def test_targets_of_a_capped_tail_stay_out_of_the_context() -> None:
     assert "late" not in head.text and "crate::late::Target" not in head.context
 
 
-_TEXT = st.text(alphabet=st.sampled_from(list("ab1 `[]()::.~\n-<>/")), max_size=60)
+_PIECE = st.sampled_from([*"ab1 `[]()::.~\n-<>/&;", "&amp;", "&eacute;", "&ensp;", "&#65;"])
+_TEXT = st.lists(_PIECE, max_size=40).map("".join)
 
 
 @settings(max_examples=300, deadline=None)

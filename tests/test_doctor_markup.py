@@ -63,10 +63,34 @@ def test_a_fresh_ingest_of_glued_roles_is_healthy(run: CliRun, tmp_path: Path) -
         # A regex quantifier before a template literal's backtick is no MyST role (a role's
         # name starts with a letter, as chunk/inline reads it): zod's types.ts, probe74.
         ("// const re = `\\d{4}-\\d{2}`;", "const re = \\d{4}-\\d{2};"),
+        # An entity reads as its character on both sides (chunk/inline decodes it, a code
+        # block keeps it as written), however often it was escaped (reading76).
+        ("Caf&eacute; &mdash; ok", "Café — ok"),
+        ("Caf&eacute; ok", "Caf&eacute; ok"),
+        ("x &amp;eacute; y", "x &eacute; y"),
+        ("x &amp;eacute; y", "x é y"),
     ],
 )
 def test_glued_markup_holds_its_rendered_words(line: str, text: str) -> None:
     assert range_holds([line], 1, 1, text)
+
+
+def test_a_fresh_ingest_of_entities_is_healthy(run: CliRun, tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "README.md").write_text(
+        "# Anyhow&ensp;¯\\_(°ペ)_/¯\n\nA caf&eacute; &mdash; open.\n\n"
+        "```html\n<p>caf&eacute; &amp;eacute;</p>\n```\n",
+        encoding="utf-8",
+    )
+    (docs / "lib.rs").write_text(
+        "/// Caf&eacute; &mdash; `&amp;` here.\npub fn f() {}\n", encoding="utf-8"
+    )
+    run("ingest", "docs", check=True)
+    done = run("doctor", "--json")
+    report = json.loads(done.stdout)
+    assert report["shifted"] == [], report["shifted"]
+    assert report["healthy"] and done.returncode == 0
 
 
 def test_a_glued_word_still_differs_where_the_text_does() -> None:

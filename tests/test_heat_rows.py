@@ -189,22 +189,26 @@ def test_the_rows_are_asked_for_only_when_one_hop_is_read_whole(
 @settings(max_examples=200, deadline=None)
 @given(links=_links)
 def test_a_row_s_packed_block_holds_its_block_and_its_segments(links: list[Link]) -> None:
-    """``HeatRow.packed``, ``offsets`` and ``starts`` (what ``_leaves_only`` joins) are the
-    block's floats, each entry's node and each segment's start: the belief's segment
-    (itself, then its neighbours), then a leaf's (itself, then the belief)."""
+    """``HeatRow.packed``, ``offsets`` and ``rows`` (what ``_leaves_only`` joins) are the
+    block's floats (each segment's own 1.0 signed -1.0), each entry's node and each entry's
+    segment: the belief's segment (itself, then its neighbours), then a leaf's (itself,
+    then the belief)."""
     from struct import unpack
 
     for name, row in rows_of(links).items():
         size = len(row.members) - 1
         entries = len(row.block)
         assert entries == 3 * size + 1
-        assert unpack(f"{entries}d", row.packed) == row.block
+        own = {0, *range(size + 1, entries, 2)}  # (where each segment starts)
+        signed = [-x if at in own else x for at, x in enumerate(row.block)]
+        assert list(unpack(f"{entries}d", row.packed)) == signed
         want = [0, *range(1, size + 1)]
+        segments = [0] * (size + 1)
         for leaf in range(1, size + 1):
             want += [leaf, 0]
+            segments += [leaf, leaf]
         assert list(unpack(f"{entries}q", row.offsets)) == want, name
-        starts = [0, *range(size + 1, entries, 2)]
-        assert list(unpack(f"{size + 1}q", row.starts)) == starts
+        assert list(unpack(f"{entries}q", row.rows)) == segments
 
 
 _sparse_links = st.lists(

@@ -182,6 +182,29 @@ def test_a_stub_beside_its_module_gives_no_passages(tmp_path: Path, mem: Memory)
     assert mem.beliefs_for_doc("pkg/_speedups.pyi")  # a stub alone is the module's only text
 
 
+def test_a_licence_text_read_before_is_retired(
+    tmp_path: Path, mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # itsdangerous: LICENSE.txt's "Neither the name of the copyright holder ... promote
+    # products" answered a prompt about signing cookies; the bare LICENSE was never read.
+    root = tmp_path / "project"
+    legal = "Redistribution and use in source and binary forms are permitted.\n"
+    write(root / "LICENSE.txt", legal)
+    write(root / "docs" / "license.rst", "BSD-3-Clause License\n====================\n")
+    write(root / "README.md", "# Tool\n\nUse it to sign cookies.\n")
+    from credo.knowledge.chunk import language
+
+    with monkeypatch.context() as before:  # a store from before the rule read it
+        before.setattr(language, "_legal_text", lambda stem, extension: False)
+        ingest(mem, root)
+    assert mem.beliefs_for_doc("LICENSE.txt")
+    report = ingest(mem, root)
+    assert ("LICENSE.txt", "unsupported") in report.skipped_files
+    assert mem.beliefs_for_doc("LICENSE.txt") == []  # retired
+    assert mem.beliefs_for_doc("docs/license.rst")  # the docs site's own page is read
+    assert mem.beliefs_for_doc("README.md")
+
+
 def test_ignored_folders_and_files_never_become_beliefs(tree: Path, mem: Memory) -> None:
     ingest(mem, tree)
     texts = " ".join(b.content for b in mem.store.iter_beliefs())

@@ -102,6 +102,12 @@ CONTRACT: dict[str, tuple[str, str, dict[str, tuple[str, bool]], tuple[bool, boo
         {"id": ("string", True), "uri": ("string", True), "lines": ("string|null", False)},
         (False, False, True),
     ),
+    "unlink_document": (
+        "unlink",
+        "unlink",
+        {"id": ("string", True), "uri": ("string", True), "lines": ("string|null", False)},
+        (False, False, True),
+    ),
     "list_anchors": (
         "anchors",
         "anchors",
@@ -214,6 +220,17 @@ def test_every_tool_end_to_end(memory: Memory, tmp_path: Path) -> None:
             )
         )["anchor"]
         assert anchor["doc_uri"] == "tests/test_smoke.py#L3-L8"
+        dropped = data(
+            await client.call_tool(
+                "unlink_document", {"id": smoke_id, "uri": "tests/test_smoke.py"}
+            )
+        )["unlinked"]
+        assert [(a["belief_id"], a["doc_uri"]) for a in dropped] == [
+            (smoke_id, "tests/test_smoke.py#L3-L8")
+        ]
+        assert data(await client.call_tool("list_anchors", {"id": smoke_id}))["anchors"] == []
+        again = {"id": smoke_id, "uri": "tests/test_smoke.py", "lines": "3-8"}
+        data(await client.call_tool("link_document", again))  # (the search below reads it)
 
         by_id = data(await client.call_tool("list_anchors", {"id": deploy_id}))["anchors"]
         assert [a["doc_uri"] for a in by_id] == ["docs/deploy.md#L1-L9"]
@@ -325,6 +342,10 @@ def test_search_of_an_empty_store_is_an_empty_result(memory: Memory) -> None:
         ("remember_belief", {"text": "ok", "doc": "docs/typo.md"}, "typo.md' does not exist"),
         ("link_document", {"id": "r", "uri": "docs/typo.md#L1-L2"}, "typo.md' does not exist"),
         ("link_document", {"id": "r", "uri": "docs/a.md", "lines": "9-x"}, "9-x"),
+        ("unlink_document", {"id": "nope", "uri": "docs/a.md"}, "no belief with id 'nope'"),
+        ("unlink_document", {"id": "r", "uri": "docs/a.md"}, "has no anchors"),
+        ("unlink_document", {"id": "r", "uri": "docs/a.md", "lines": "9-x"}, "9-x"),
+        ("unlink_document", {"id": "r", "uri": ""}, "uri"),
         ("list_anchors", {}, "exactly one of id"),
         ("list_anchors", {"id": "r", "doc": "docs/"}, "exactly one of id"),
         ("give_feedback", {"id": "r", "signal": "great"}, "signal"),

@@ -20,6 +20,7 @@ from credo.retrieval.siblings import (
     near_identical,
     recharge,
     shape,
+    words,
 )
 from credo.surfaces.render import memory_block, result_json, result_text
 from credo.tokens import estimate, line_chars
@@ -76,6 +77,33 @@ def test_a_parameter_named_like_the_function_stays() -> None:
     """Only whole identifiers equal to a title's name are taken out: ``auth: Auth`` stays."""
     shaped = _shape("def send_auth(self, auth: Auth) -> Response", "c.py › send_auth L1-L2")
     assert shaped["auth"] == 2 and "send" not in shaped
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (
+            "Время ожидания задаётся через httpx.Client(timeout=5.0, follow_redirects=True).",
+            "Размер пула ограничен; httpx.Client(timeout=5.0, follow_redirects=True) ждёт.",
+        ),
+        (
+            "设置超时：调用 httpx.Client(timeout=5.0, follow_redirects=True) 时传入参数。",
+            "连接池的大小由 httpx.Client(timeout=5.0, follow_redirects=True) 决定。",
+        ),
+    ],
+)
+def test_passages_in_another_script_that_share_only_code_are_not_siblings(a: str, b: str) -> None:
+    """Before (review75): only ASCII words made a shape, so two different Russian or Chinese
+    passages quoting the same call had the same shape and one was folded away."""
+    first = _shape(a, "docs/ru/timeouts.md › Тайм-аут L1-L9")
+    second = _shape(b, "docs/ru/pools.md › Пул L3-L9")
+    assert not near_identical(first, second)
+
+
+def test_words_of_another_script_stay_whole() -> None:
+    assert words("Größe") == ["größe"]
+    assert words("ZodMiniEmail") == ["zod", "mini", "email"]
+    assert words("docs/ru/Тайм-аут.md") == ["docs", "ru", "тайм", "аут", "md"]
 
 
 # -- the fold over a listing -----------------------------------------------------------------
@@ -345,3 +373,24 @@ _WORDS_POOL = ["send", "request", "params", "headers", "url", "timeout", "pool",
 def test_fold_finds_what_the_reference_finds(items: list[tuple[list[str], str]]) -> None:
     beliefs = [_belief(i, " ".join(ws), trail) for i, (ws, trail) in enumerate(items)]
     assert fold(beliefs) == _fold_reference(beliefs)
+
+
+def test_a_shape_cache_cleared_by_another_thread_between_test_and_read_is_no_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Before (review75): ``key in cache`` then ``cache[key]``: a clear in between (another
+    store's retrieval on another server thread) raised KeyError."""
+    from credo.retrieval import siblings
+
+    class ClearedInBetween(dict):  # type: ignore[type-arg]
+        def __contains__(self, key: object) -> bool:
+            found = super().__contains__(key)
+            if found:
+                self.clear()  # (the other thread, at the worst moment)
+            return found
+
+    cache = ClearedInBetween()
+    monkeypatch.setattr(siblings, "_SHAPED", cache)
+    listing = _listing()
+    assert fold(listing) == {0: [2, 3, 4]}
+    assert fold(listing) == {0: [2, 3, 4]}  # (the second from the cache)

@@ -23,6 +23,10 @@ class NotFoundError(CredoError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+class AnchorNotFoundError(NotFoundError):
+    """An unlink named an anchor the belief does not have (the belief itself exists)."""
+
+
 class ConflictError(CredoError):
     """The write contradicts what is stored (an id reused for other text, a duplicate edge)."""
 

@@ -48,6 +48,7 @@ from urllib.parse import unquote
 
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk import language_for, source_lines
+from credo.knowledge.chunk.model import decode_entities
 from credo.knowledge.docuri import line_hint, normalise_doc_uri, parse_lines
 from credo.knowledge.encoding import decode_text
 from credo.knowledge.redact import MARKER
@@ -68,6 +69,9 @@ _WORD = re.compile(r"[^\W_]+")
 # literal is a regex quantifier, and the passage keeps it.
 _GLUE = re.compile(r"(?<=[^\W_])\{[A-Za-z][\w.:+-]*\}(?=`)|``\\ |`+\\?")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+# A path the shell takes as one word as printed (doctor's hint names a command to paste):
+# a "#" inside a word is a character, at its start a comment.
+_PLAIN_WORD = re.compile(r"[\w@%+=:,./-][\w@%+=:,./#-]*")
 # How far apart the words of one belief may lie in the file: its own words, twice over,
 # plus room for what markup adds (link targets, HTML tags). Wider spans are not one text.
 _SPAN_FACTOR = 2
@@ -77,7 +81,11 @@ _BATCH = 500
 
 
 def words(text: str) -> list[str]:
-    """The normalised words two texts are compared by."""
+    """The normalised words two texts are compared by. Entities are decoded on both sides
+    until none is left: a passage shows "&eacute;" as "é" (chunk/inline) while a code
+    block keeps "&amp;lt;" as written, and each reads the same here."""
+    while "&" in text and (decoded := decode_entities(text)) != text:
+        text = decoded  # (each round shortens the text: it ends)
     if "`" in text:
         text = _GLUE.sub("", text)
     return _WORD.findall(text.casefold())
@@ -201,6 +209,25 @@ class AnchorProblem:
     problem: str
     lines: tuple[int, int] | None
     found: tuple[int, int] | None = None
+
+    def remedy(self) -> str:
+        """The command that clears a missing file's anchor: ingest re-reads what it
+        anchored (its passages and the files they name); a hand link is the user's to drop
+        (``credo unlink``), or it goes with the belief."""
+        unlink = f"credo unlink {self.belief_id} {_shell_word(self.doc_uri)}"
+        if self.anchor_type in ("ingest", "derived"):
+            return f"gone: re-ingest its folder, or {unlink}"
+        return f"gone: {unlink}, or credo forget {self.belief_id}"
+
+
+def _shell_word(text: str) -> str:
+    """``text`` as one shell word: a plain path as it is (a ``#`` inside a word starts no
+    comment), anything else (a space, a quote) quoted, so the printed command runs."""
+    if _PLAIN_WORD.fullmatch(text):
+        return text
+    import shlex
+
+    return shlex.quote(text)
 
 
 @dataclass(slots=True)

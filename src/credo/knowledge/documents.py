@@ -92,6 +92,25 @@ class Documents:
             self._roots().keep(root)
         return anchor
 
+    def unlink(
+        self, belief_id: str, doc_uri: str, *, lines: str | tuple[int, int] | None = None
+    ) -> list[DocAnchor]:
+        """Drop a belief's anchors to a document and return them: with a line range (in
+        ``doc_uri``'s ``#L12-L30`` or ``lines``) that one anchor, without one every anchor to
+        that document. The file need not exist (a deleted file's anchor is what this
+        clears). Raises NotFoundError for an unknown id, AnchorNotFoundError (a
+        NotFoundError) for an anchor the belief does not have; nothing changes then."""
+        from credo.knowledge.linker import unlink_belief_from_document
+
+        return unlink_belief_from_document(
+            self.store,
+            self._id(belief_id),
+            doc_uri,
+            root=self._roots().for_doc(doc_uri),
+            lines=lines,
+            source=self.source,
+        )
+
     def anchors(self, belief_id: str) -> list[DocAnchor]:
         """A belief's document anchors, oldest first."""
         from credo.knowledge.linker import get_doc_anchors

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from credo.config import project_root
-from credo.errors import InvalidInputError
+from credo.errors import AnchorNotFoundError, InvalidInputError
 from credo.knowledge.docuri import normalise_doc_uri, parse_lines
 from credo.store import Store
 from credo.types import ANCHOR_TYPES, DocAnchor
@@ -98,6 +98,76 @@ def record_link(
                 )
             ]
         )
+
+
+def unlink_belief_from_document(
+    store: Store,
+    belief_id: str,
+    doc_uri: str,
+    *,
+    root: str | os.PathLike[str] | None = None,
+    lines: str | tuple[int, int] | None = None,
+    source: str = "api",
+) -> list[DocAnchor]:
+    """Drop a belief's anchors to a document, in one transaction, and return them.
+
+    A reference with a line range (``docs/a.md#L1-L9``, or ``lines``) drops that one anchor;
+    one without drops every anchor of the belief to that document (``docs/a.md`` and each
+    ``docs/a.md#L..``). The file need not exist: dropping the anchor of a deleted file is
+    what this is for. Each dropped anchor is logged (``unlink``, as ``link`` logs its add).
+    The belief and everything else it holds stay; a forgotten belief's anchors can be
+    dropped too. An ingested file's anchors are ingest's: a re-read of the changed file
+    anchors its passages again.
+
+    Raises:
+        InvalidInputError: an empty URI or a malformed line range.
+        NotFoundError: no belief has this id.
+        AnchorNotFoundError: the belief has no anchor to that document (or range); nothing
+            is changed.
+    """
+    span = parse_lines(lines) if isinstance(lines, str) else lines
+    base = Path(root) if root is not None else project_root()
+    uri = normalise_doc_uri(doc_uri, root=base, lines=span, strict=True).uri
+    now = time.time()
+    with store.transaction(), store.write_errors():
+        store.require_belief(belief_id)
+        held = store.anchors_for([belief_id]).get(belief_id, [])
+        gone = [a for a in held if _names(uri, a.doc_uri)]
+        if not gone:
+            raise AnchorNotFoundError(_not_held(belief_id, uri, held))
+        store.delete_anchors([(a.belief_id, a.doc_uri) for a in gone])
+        store.append_log(
+            [
+                (
+                    now,
+                    "unlink",
+                    a.belief_id,
+                    source,
+                    {
+                        "doc_uri": a.doc_uri,
+                        "anchor_type": a.anchor_type,
+                        "position_hint": a.position_hint,
+                    },
+                )
+                for a in gone
+            ]
+        )
+    return gone
+
+
+def _names(uri: str, stored: str) -> bool:
+    """Whether an unlink of ``uri`` takes the stored anchor ``stored``: itself, or (``uri``
+    with no fragment) any fragment of the same document, never another file that merely
+    shares the prefix (``docs/a.md`` is not ``docs/a.md.bak``)."""
+    return stored == uri or ("#" not in uri and stored.startswith(uri + "#"))
+
+
+def _not_held(belief_id: str, uri: str, held: list[DocAnchor]) -> str:
+    """The error's text: what the belief is anchored to instead, so the next try is right."""
+    if not held:
+        return f"belief {belief_id!r} has no anchors; nothing to unlink from {uri!r}"
+    shown = ", ".join(a.doc_uri for a in held[:5]) + (", ..." if len(held) > 5 else "")
+    return f"belief {belief_id!r} has no anchor to {uri!r}; its anchors: {shown}"
 
 
 def get_doc_anchors(store: Store, belief_id: str) -> list[DocAnchor]:

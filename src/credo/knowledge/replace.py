@@ -39,7 +39,9 @@ statement: ``Store.capture_candidates``):
    CONTRADICTED, whatever else it shares (``named_groups`` looks them up): the old value
    is named outright, but one word is too little to tell which belief held it, so none is
    retired; retrieval shows each beside the statement. A term of digits or one letter
-   ("8080, not 80") is no such name: too many beliefs hold it (``old_values``). A user who
+   ("8080, not 80") is no such name: too many beliefs hold it (``old_values``); nor, for a
+   change told as done, a term the statement names only after a negation ("... to GitHub
+   Actions; do not use docker in CI": another clause's, not the value replaced). A user who
    told the memory a tool was replaced expects "Date formatting uses Moment" no longer
    served as current, alone; a look-alike ("Bob was replaced by Alice as lead") disputes
    at most ``MAX_CONTRADICTS`` true beliefs, each still served, beside it. A plain rule
@@ -207,10 +209,15 @@ def old_values(statement: Statement) -> tuple[str, ...]:
     "X, not Y") is in too many beliefs about other things to name one."""
     if not names_its_change(statement):
         return ()
+    # A change told as done names its old value plainly ("from Travis", "Moment was
+    # replaced"); a term it rules out after a negation is another clause's ("...; do not use
+    # docker in CI"), no value the change replaced: its holders are left alone.
+    told = words(statement.text) if statement.kind != "correction" else None
     return tuple(
         term
         for term in statement.negated
         if any(w.isalpha() and len(w) >= _NAME_CHARS for w in _WORD.findall(term))
+        and (told is None or mentions(told, term, plain=True))
     )
 
 

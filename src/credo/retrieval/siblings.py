@@ -48,14 +48,24 @@ MIN_WORDS = 6  # a shape with fewer words is never folded (nor folds another)
 MAX_NAMED = 3  # siblings named on one line; more are left in the listing as they were
 ALSO = "also "  # starts the text naming a passage's siblings, after its lines
 
-_NAMES = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+")  # identifiers and numbers
+# Identifiers and numbers, in any script: a passage's prose in Russian or Chinese is its
+# words too (else two different passages quoting one call would have the same shape).
+_NAMES = re.compile(r"(?:[^\W\d]|\$)[\w$]*|\d+")
 # Words as identifiers are read: runs of capitals before a capitalised word, capitalised or
 # lower-case runs, capitals, digits ("ZodMiniEmail" -> zod mini email).
 _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_PARTS = re.compile(r"[^\W_]+")  # runs of letters and digits, in any script
 
 
 def words(text: str) -> list[str]:
-    return [w.lower() for w in _WORDS.findall(text)]
+    """The words of ``text``: ASCII runs split as identifiers are read, others whole."""
+    if text.isascii():
+        return [w.lower() for w in _WORDS.findall(text)]
+    return [
+        w.lower()
+        for part in _PARTS.findall(text)
+        for w in (_WORDS.findall(part) if part.isascii() else (part,))
+    ]
 
 
 def shape(content: str, place: Place) -> Counter[str]:
@@ -64,7 +74,7 @@ def shape(content: str, place: Place) -> Counter[str]:
     names = {n.lower() for n in _NAMES.findall(place.section)}
     kept = " ".join([n for n in _NAMES.findall(content) if n.lower() not in names])
     # (one pass over the kept identifiers: no word spans the spaces that join them)
-    counts = Counter(map(str.lower, _WORDS.findall(kept)))
+    counts = Counter(words(kept))
     for word in words(place.file):
         counts.pop(word, None)
     return counts
@@ -87,12 +97,16 @@ def near_identical(a: Counter[str], b: Counter[str]) -> bool:
 Shaped = tuple[Counter[str], int, frozenset[str]]
 _SHAPED: dict[tuple[str, str], "Shaped | None"] = {}
 MAX_SHAPED = 4096
+_UNSHAPED = object()  # not in the cache (a shape may be None)
 
 
 def _shaped(content: str, trail: str) -> "Shaped | None":
     key = (trail, content)
-    if key in _SHAPED:
-        return _SHAPED[key]
+    # (one read, not a test then a read: another thread's retrieval, on another store of
+    # the server, may clear the cache between the two)
+    made = _SHAPED.get(key, _UNSHAPED)
+    if made is not _UNSHAPED:
+        return made  # type: ignore[return-value]
     place = parse(trail)
     counts = shape(content, place) if place is not None else None
     made = (counts, counts.total(), frozenset(counts)) if counts is not None else None

@@ -45,13 +45,14 @@ class HeatRow(NamedTuple):
     # weight: 1.0 (the belief's own step), each neighbour's normalised entry in this row
     # when it is a leaf, ``(w * inv_sqrt) * (1 / sqrt(w))``, then for each leaf 1.0 and
     # this belief's entry in the leaf's row, ``(w * (1 / sqrt(w))) * inv_sqrt``;
-    # ``starts``: where each segment starts. ``packed`` is ``block`` as float64 bytes,
-    # ``offsets`` and ``starts`` int64 bytes (shared by rows of one size): a query joins
-    # its seeds' bytes into arrays with no Python object per entry.
+    # ``rows``: each entry's segment (its node's number). ``packed`` is ``block`` as
+    # float64 bytes with each segment's own 1.0 made -1.0 (the series' signed weights:
+    # ``lanes/heat._folded``), ``offsets`` and ``rows`` int64 bytes (shared by rows of one
+    # size): a query joins its seeds' bytes into arrays with no Python object per entry.
     block: tuple[float, ...]
     packed: bytes
     offsets: bytes
-    starts: bytes
+    rows: bytes
 
 
 def inverse_sqrt(degree: float) -> float:
@@ -81,27 +82,29 @@ def heat_row(name: str, links: Iterable[tuple[Link, str, int, int]]) -> HeatRow:
     leaf = [1.0 / math.sqrt(w) for w in weights]  # a leaf's D^-1/2: its degree is w
     toward = [w * inv * own for w, own in zip(weights, leaf, strict=True)]
     back = [w * own * inv for w, own in zip(weights, leaf, strict=True)]
-    offsets, starts = _block_shape(len(names))
+    offsets, segments = _block_shape(len(names))
     block = (1.0, *toward, *chain.from_iterable(zip(repeat(1.0), back)))
+    signed = (-1.0, *toward, *chain.from_iterable(zip(repeat(-1.0), back)))
     return HeatRow(
         (name, *names),
         (None, *weights),
         (None, *map(first.__getitem__, names)),
         inv,
         block,
-        pack(f"{len(block)}d", *block),
+        pack(f"{len(signed)}d", *signed),
         offsets,
-        starts,
+        segments,
     )
 
 
 @functools.lru_cache(maxsize=1024)
 def _block_shape(size: int) -> tuple[bytes, bytes]:
-    """``HeatRow.offsets`` and ``starts`` of a row of ``size`` neighbours."""
+    """``HeatRow.offsets`` and ``rows`` of a row of ``size`` neighbours."""
     leaves = range(1, size + 1)
     offsets = (0, *leaves, *chain.from_iterable(zip(leaves, repeat(0))))
-    starts = (0, *range(size + 1, 3 * size + 1, 2))  # (the belief's segment, then 2 a leaf)
-    return pack(f"{len(offsets)}q", *offsets), pack(f"{len(starts)}q", *starts)
+    # (the belief's segment, its own entry and one a neighbour, then two a leaf)
+    segments = (*repeat(0, size + 1), *chain.from_iterable(zip(leaves, leaves, strict=True)))
+    return pack(f"{len(offsets)}q", *offsets), pack(f"{len(segments)}q", *segments)
 
 
 def heat_rows(

@@ -313,6 +313,27 @@ def build_server(memory: Memory, code: str | None = None) -> MCPServer:
             anchor = memory.link(id, uri, lines=lines, must_exist=True)
         return {"anchor": to_jsonable(anchor)}
 
+    @server.tool(title="Unlink a belief from a document", annotations=_write(idempotent=True))
+    async def unlink_document(
+        id: BeliefId,
+        uri: Annotated[
+            str,
+            Field(
+                min_length=1,
+                description="The anchored file (as list_anchors shows it, or a path) or URL.",
+            ),
+        ],
+        lines: Annotated[
+            str | None, Field(description="Optional line range, like '12-30': that anchor only.")
+        ] = None,
+    ) -> dict[str, Any]:
+        """Drop a belief's anchor to a file that was deleted or was the wrong one: with a
+        line range (in uri's #L12-L30 or lines) that anchor, without one every anchor of the
+        belief to that file. The belief stays. Returns the anchors dropped."""
+        with guard():
+            dropped = memory.unlink(id, uri, lines=lines)
+        return {"unlinked": to_jsonable(dropped)}
+
     @server.tool(title="List document anchors", annotations=READ_ONLY)
     async def list_anchors(
         id: Annotated[

@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError
 from credo.knowledge.chunk.code_fallback import comment_fragments, comment_paragraphs
+from credo.knowledge.chunk.code_fields import FIELD_GRAMMARS, field_under
 from credo.knowledge.chunk.code_names import context_words
 from credo.knowledge.chunk.code_outline import (
     Definition,
@@ -161,7 +162,7 @@ def split_code(text: str, language: str) -> list[Chunk]:
     if outline is None:
         chunks = _comment_chunks(comment_paragraphs(comment_fragments(lines, syntax), lines))
     else:
-        chunks = _outline_chunks(outline, lines, _doc_cleaner(grammar))
+        chunks = _outline_chunks(outline, lines, _doc_cleaner(grammar), grammar)
     chunks.sort(key=_document_order)
     return _link(chunks)
 
@@ -194,7 +195,9 @@ def _doc_cleaner(grammar: str) -> Cleaner:
     return clean_rest if grammar == "python" else clean_markdown
 
 
-def _outline_chunks(outline: Outline, lines: list[str], clean: Cleaner) -> list[Chunk]:
+def _outline_chunks(
+    outline: Outline, lines: list[str], clean: Cleaner, grammar: str = ""
+) -> list[Chunk]:
     chunks = _doc_chunks([p for p in outline.header if not is_licence(p)], (), clean)
     for definition in sorted(outline.definitions, key=lambda d: (d.start_line, -d.end_line)):
         chunks.extend(_definition_chunks(definition, clean))
@@ -208,7 +211,10 @@ def _outline_chunks(outline: Outline, lines: list[str], clean: Cleaner) -> list[
     # (statements before comments: on one line, the code is written before its comment)
     chunks.extend(_statement_chunks(outline.statements))
     # Comments in languages whose doc comments are Markdown are written in it too.
-    chunks.extend(_comment_chunks(paragraphs, scope, _clean if clean is clean_rest else clean))
+    comments = _comment_chunks(paragraphs, scope, _clean if clean is clean_rest else clean)
+    if grammar in FIELD_GRAMMARS:
+        comments = _field_comments(comments, scope, lines, grammar)
+    chunks.extend(comments)
     if outline.configs:
         chunks.extend(_config_chunks(outline.configs, lines))
     return chunks
@@ -412,6 +418,28 @@ def _comment_chunks(
     return chunks
 
 
+def _field_comments(
+    comments: list[Chunk], scope: _Scopes, lines: list[str], grammar: str
+) -> list[Chunk]:
+    """`comments` with each one written above a field of a struct (or interface) taking
+    the field's name into its trail and its line into its text (`code_fields`)."""
+    named: list[Chunk] = []
+    for index, chunk in enumerate(comments):
+        holder = scope.holder(chunk.start_line, chunk.end_line)
+        field = field_under(grammar, lines, chunk.end_line) if holder and holder.members else None
+        if field is None:
+            named.append(chunk)
+            continue
+        name, number = field
+        own = chunk._replace(section=(*chunk.section, name))
+        last_piece = index + 1 == len(comments) or comments[index + 1].start_line > number
+        if last_piece:  # (a long comment's sentences: the field's line ends the last one)
+            declaration = normalise(lines[number - 1])
+            own = own._replace(text=f"{own.text} {declaration}", end_line=number)
+        named.append(own)
+    return named
+
+
 def _clean(raw: str) -> tuple[str, tuple[str, ...]]:
     return normalise(raw), unique(find_urls(raw))
 
@@ -438,10 +466,15 @@ class _Scopes:
     def around(self, first: int, last: int) -> tuple[str, ...]:
         """The trail of the innermost definition whose lines hold lines ``first`` to
         ``last`` (a comment may begin inside a definition and run past its end), else ()."""
+        holder = self.holder(first, last)
+        return holder.trail if holder else ()
+
+    def holder(self, first: int, last: int) -> Definition | None:
+        """The innermost definition whose lines hold lines ``first`` to ``last``."""
         index = self._by_line[first]
         while index >= 0 and self._definitions[index].end_line < last:
             index = self._outer[index]
-        return self._definitions[index].trail if index >= 0 else ()
+        return self._definitions[index] if index >= 0 else None
 
 
 def _link(chunks: list[Chunk]) -> list[Chunk]:

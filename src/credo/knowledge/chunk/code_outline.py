@@ -59,10 +59,11 @@ CODE_LINE = re.compile(
 PROSE = re.compile(r"\b[A-Za-z]+ [a-z]+ [a-z]+\b")
 # A definition's first line, commented out (``export function preprocess<A, U>(``,
 # ``pub fn parse(input: &str) {``): code even where its keywords read as three plain words,
-# as long as it ends as a signature does, not as a sentence.
+# as long as it ends as a signature does and what follows the name (group 1) is no sentence
+# ("function render(view) is called once per frame (see loop)" is prose).
 _OPENS_DEFINITION = re.compile(
     r"^(?:(?:export|default|async|pub(?:\([\w:]+\))?|static|unsafe)\s+)*"
-    r"(?:def|class|function|func|fn)\s+\w+\s*[(<:].*[({:,)]$"
+    r"(?:def|class|function|func|fn)\s+\w+\s*([(<:].*[({:,)])$"
 )
 # A block comment written whole inside a line comment (``// /* ... */``).
 _DISABLED_BLOCK = re.compile(r"/\*.*\*/")
@@ -201,10 +202,16 @@ def is_commented_out_code(paragraph: list[Line]) -> bool:
     block comment (`is_disabled_block`)."""
     return all(
         (CODE_LINE.match(line := text.strip()) and not PROSE.search(line))
-        or _OPENS_DEFINITION.match(line)
+        or _opens_definition(line)
         or _DISABLED_BLOCK.fullmatch(line)
         for _, text in paragraph
     )
+
+
+def _opens_definition(line: str) -> bool:
+    """A definition's first line whose keywords may read as words, not a sentence after it."""
+    opened = _OPENS_DEFINITION.match(line)
+    return opened is not None and not PROSE.search(opened.group(1))
 
 
 def is_disabled_block(paragraphs: list[list[Line]]) -> bool:

@@ -2,7 +2,7 @@
 
 Rust's ``///`` and Go's and JSDoc's doc comments are Markdown, and so are the other
 comments of those languages in practice: ``[`Version`]`` shows as "Version", ```x``` as
-"x", ``[the spec](crate::Spec)`` as "the spec" (`read_markdown`);
+"x", ``[the spec](crate::Spec)`` as "the spec", ``&mdash;`` as "—" (`read_markdown`);
 a link's target that is not a URL (an intra-doc path) stays searchable in the chunk's
 context (`link_targets`), a URL is one of its links, as rstlink70 reads reST's titles. A
 Python docstring is reStructuredText: a directive (``.. note::``, ``.. versionadded::
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from credo.knowledge.chunk.model import find_urls, normalise, unique
+from credo.knowledge.chunk.model import decode_entities, find_urls, normalise, unique
 
 # ``.. note::`` at a line's start (a docstring's rows are stripped): the name and what
 # follows stay, the dots and colons go; a code block's directive and language go whole.
@@ -37,6 +37,8 @@ _MD_LINK = r"\[([^\[\]\n]+)\]\(([^()\s]+)\)"
 _MD_CODE_LINK = r"\[`([^`\[\]\n]+)`\](?![(\[:])"
 _MD_CODE = r"(?<!`)`([^`\n]+)`(?!`)"
 _URL = r"[A-Za-z][\w+.-]*://"
+# A code span, backticks and all (a run closes at the same run): its entities stay.
+_MD_SPAN = r"(`+)[^\n]*?\1"
 
 
 def _directive(match: re.Match[str]) -> str:
@@ -59,13 +61,28 @@ def read_rest(raw: str) -> str:
 
 
 def read_markdown(raw: str) -> str:
-    """`raw` Markdown as its page shows it: a link's text, a code span's code."""
+    """`raw` Markdown as its page shows it: a link's text, a code span's code, an entity's
+    character (semver's "Example:&ensp;`1.0.0-alpha`&ensp;&lt;&ensp;...")."""
+    if "&" in raw:
+        raw = decoded_outside_spans(raw)
     if "`" in raw:  # (code spans first: a link beside one then sees the glued word)
         raw = re.sub(_MD_CODE_LINK, _shown, raw)
         raw = re.sub(_MD_CODE, _code, raw)
     if "](" in raw:
         raw = re.sub(_MD_LINK, _shown, raw)
     return raw
+
+
+def decoded_outside_spans(raw: str) -> str:
+    """`raw` with its entities decoded, except inside a code span (it shows them)."""
+    if "`" not in raw:
+        return decode_entities(raw)
+    pieces, position = [], 0
+    for span in re.finditer(_MD_SPAN, raw):
+        pieces += (decode_entities(raw[position : span.start()]), span.group())
+        position = span.end()
+    pieces.append(decode_entities(raw[position:]))
+    return "".join(pieces)
 
 
 def _code(match: re.Match[str]) -> str:

@@ -3,8 +3,8 @@
 Kept: the words a reader sees, inline code with its backticks, link and image text,
 autolink URLs. Removed: emphasis and strikethrough marks, link and image targets (they go
 to `links`), HTML tags and comments, footnote references, backslash escapes, GitHub alert
-markers. The entities ``&amp; &lt; &gt; &quot; &#39; &apos; &nbsp;`` become their
-characters; other entities stay as written (so no word appears that the source lacks).
+markers. HTML character references (``&amp; &ensp; &mdash; &#39;``) become their
+characters (`model.decode_entities`; `doctor.words` decodes the file's lines alike).
 Text inside code spans is never touched. A MyST role (``{ref}`text```, ``{func}`~a.b```)
 reads as its text, without the role name or backticks: its title when written
 ``title <target>``, else its content without a leading ``~`` or ``!``.
@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from credo.knowledge.chunk.model import find_urls, normalise, unique
+from credo.knowledge.chunk.model import decode_entities, find_urls, normalise, unique
 
 # Code spans and backslash escapes are swapped for numbered placeholders first, so no later
 # rule rewrites their content; NUL cannot occur in the text (see `clean_inline`).
@@ -51,16 +51,6 @@ _EMPHASIS_STAR = re.compile(r"\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*")
 _EMPHASIS_UNDERSCORE = re.compile(r"(?<![\w\\])_(?=[^\s_])([^_]+?)(?<=[^\s_])_(?!\w)")
 _STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~", re.S)
 _HARD_BREAK = re.compile(r"\\\n")
-_ENTITIES = {
-    "&amp;": "&",
-    "&lt;": "<",
-    "&gt;": ">",
-    "&quot;": '"',
-    "&#39;": "'",
-    "&apos;": "'",
-    "&nbsp;": " ",
-}
-_ENTITY = re.compile("|".join(_ENTITIES))
 
 
 def clean_inline(raw: str, refs: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
@@ -173,7 +163,7 @@ def _strip_prose(text: str, refs: Mapping[str, str], links: list[str]) -> str:
     if "*" in text or "_" in text or "~" in text:
         text = _strip_emphasis(text)
     if "&" in text:
-        text = _ENTITY.sub(lambda m: _ENTITIES[m.group()], text)
+        text = decode_entities(text)
     return text
 
 

@@ -36,7 +36,8 @@ EXTENSIONS: dict[str, str] = {
 # it knows (``sk-...``, ``PASSWORD=``), not by every name a project gives one
 # (``PAYMENTS=...``); its example copies are what a project commits to say which variables
 # it needs. LICENSE, COPYING and NOTICE are left out: the same legal text in every project,
-# whose words ("use", "software", "file") match questions about anything.
+# whose words ("use", "software", "file") match questions about anything (with an
+# extension too: `_legal_text`).
 NAMES: dict[str, str] = {
     **dict.fromkeys(("dockerfile", "containerfile"), "dockerfile"),
     **dict.fromkeys(("makefile", "gnumakefile"), "make"),
@@ -116,7 +117,26 @@ def language_for(path: str) -> str | None:
         return "dockerfile"  # Dockerfile.dev, Containerfile.prod
     if not dot or not stem:
         return None  # no extension, or a dot file such as ".bashrc"
+    if _legal_text(stem, extension.lower()):
+        return None
     return EXTENSIONS.get(extension.lower())
+
+
+# LICENSE, COPYING and NOTICE with an extension (LICENSE.txt, LICENSE.md, LICENSE-MIT.txt)
+# are the same legal text as without one (`NAMES` leaves those out). A lower-case page of a
+# docs site (docs/license.rst: "BSD-3-Clause License" and an include) is the project's own
+# page and is read; a .txt is never such a page.
+# (Compiled on first use, by `re`'s cache: the extension test turns most files away first.)
+_LEGAL_STEM = r"(?:licen[cs]e|copying|notice)(?:[-_.][\w.-]*)?"
+
+
+def _legal_text(stem: str, extension: str) -> bool:
+    if extension not in _PROSE_EXTENSIONS or not re.fullmatch(_LEGAL_STEM, stem, re.I):
+        return False
+    return extension in ("txt", "text") or stem != stem.lower()
+
+
+_PROSE_EXTENSIONS = frozenset(("txt", "text", "md", "markdown", "rst", "rest"))
 
 
 def name_words(path: str) -> str:

@@ -1,7 +1,7 @@
 """The chunk: one belief-sized piece of a file, with the exact lines it came from.
 
 Shared by every splitter: the `Chunk` record, the size limits, how lines are counted,
-whitespace normalisation and bare-URL detection.
+whitespace normalisation, HTML entities and bare-URL detection.
 """
 
 # Evaluated annotations (no `from __future__ import annotations`): typing.NamedTuple
@@ -40,6 +40,9 @@ MIN_MEANINGFUL_CHARS = 3
 # No leading \b: a literal prefix lets re skip ahead fast, and "xhttp://" never occurs.
 _URL = re.compile(r"https?://[^\s<>()\[\]{}\"'`\x00]+")
 _URL_TAIL = ".,;:!?*_~"
+# A character reference closed by its ";": HTML reads "&not" and "&copy" without one too,
+# but "?a=1&copy=2" and "a &notice" are no entities to a Markdown reader (CommonMark).
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 
 class Chunk(NamedTuple):
@@ -103,6 +106,16 @@ def source_lines(text: str) -> list[str]:
 def normalise(text: str) -> str:
     """Collapse every run of whitespace (newlines included) to one space and trim."""
     return " ".join(text.split())
+
+
+def decode_entities(text: str) -> str:
+    """`text` with each HTML character reference (``&ensp;``, ``&mdash;``, ``&#39;``) as
+    the character a rendered page shows; a name HTML does not know stays as written."""
+    if "&" not in text or not _ENTITY.search(text):
+        return text
+    from html import unescape  # (its table of 2,000 names: only for text that has one)
+
+    return _ENTITY.sub(lambda match: unescape(match.group()), text)
 
 
 def is_meaningful(text: str, minimum: int = MIN_MEANINGFUL_CHARS) -> bool:

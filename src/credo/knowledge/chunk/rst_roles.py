@@ -75,9 +75,13 @@ def _text_role(
     """An unknown (Sphinx) role: its title, or its target with ``~``/``!`` removed."""
     match = _EXPLICIT_TITLE.match(text)
     title, target = (match.group(1), match.group(2)) if match else (text, text)
+    short = name.rsplit(":", 1)[-1]
     if not match:
         title = title.lstrip("~!")
-    short = name.rsplit(":", 1)[-1]
+        if short == "doc":
+            # Sphinx shows the page's title, never its path's "/" or "../" (`:doc:`/signer``
+            # read "The /signer is ..."); the title is in another file, the path's words stay.
+            title = title.lstrip("./") or title
     if short == "doc" or short == "download":
         target = utils.unescape(target).strip()
         if short == "doc" and target and "." not in target.rsplit("/", 1)[-1]:

@@ -39,6 +39,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "resolve": "credo.surfaces.cli.truth:resolve",
     "restore": "credo.surfaces.cli.ops:restore",
     "serve": "credo.surfaces.cli.agent:serve",
+    "unlink": "credo.surfaces.cli.unlink:unlink",
 }
 
 
@@ -566,7 +567,9 @@ def doctor(ctx: click.Context, fix: bool, backfill_anchors: bool, as_json: bool)
                 " old sessions): provenance only, not a problem"
             )
         moved = {(p.belief_id, p.doc_uri): p.found for p in report.fixed}
-        lines += [f"  missing  {p.belief_id}  {p.doc_uri}" for p in report.missing_files]
+        lines += [
+            f"  missing  {p.belief_id}  {p.doc_uri}  ({p.remedy()})" for p in report.missing_files
+        ]
         lines += [
             f"  shifted  {p.belief_id}  {p.doc_uri}"
             + (_moved_to(moved.get((p.belief_id, p.doc_uri))) if fix else "")
