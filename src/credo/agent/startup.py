@@ -1,10 +1,21 @@
 """What SessionStart shows before the first prompt (at startup, resume, clear and compact):
-the locks, then the project's most useful beliefs, packed into a small budget.
+the locks, then the person's own live statements, then the project's most useful beliefs,
+packed into a small budget.
 
 Locks. Placed first by the retrieval pipeline's own L0 (the same locks, retired and marked
 as a prompt's block has them), with the whole budget theirs: there is no query here to
 keep half of it for. Locks beyond the budget are never dropped silently: the result names
 them (``locked_overflow``), and the block's overflow line tells the model they exist.
+
+The person's own statements. What the person told the memory (a rule, a preference or a
+correction: origin ``user_stated``/``user_corrected`` with kind ``requirement``,
+``preference`` or ``correction``, as capture stores them from a prompt; a plain
+``remember``'s ``factual`` is not one) is what a new session must not lack, used yet or
+not. The live, unlocked, current ones, newest first (ties by id), take what the locks left,
+up to half of it while other beliefs wait (``STATED_SHARE``; all of it when none do),
+packed like the rest (take while they fit, stop at the first that does not). Those left
+out still place by their usefulness below, or after the most useful, newest first, if room
+remains. Each carries the lane ``stated`` (1) beside its usefulness parts.
 
 Most useful. The live, unlocked beliefs with evidence of use, ranked by
 
@@ -31,8 +42,9 @@ are packed like a query's (credo.retrieval.pack: take while they fit, stop at th
 that does not), each charged as rendered (credo.tokens).
 
 Cost: one indexed SQL read (store/journal.py ``useful_beliefs``: exact, yet it scores only
-the beliefs that can place) of at most ``candidates(token_budget)`` beliefs, besides the
-locks: ~3 ms at 10k beliefs.
+the beliefs that can place) of at most ``candidates(token_budget)`` beliefs, and one of as
+many statements (``user_statements``: a scan of the beliefs table, no index on kind),
+besides the locks: a few ms at 10k beliefs.
 """
 
 from __future__ import annotations
@@ -55,6 +67,7 @@ if TYPE_CHECKING:
 W_USE = 1.0  # one injection
 W_FEEDBACK = 2.0  # an explicit "used" weighs as two injections; an automatic credit, half
 W_CORROBORATION = 1.0  # the same text stated again weighs as one injection
+STATED_SHARE = 0.5  # of what the locks leave: the person's own statements' first claim
 
 
 def candidates(token_budget: int) -> int:
@@ -89,15 +102,19 @@ def session_start(
         ),
     )
     locked = list(locks.beliefs)
-    remaining = token_budget - locks.used_tokens
+    remaining = max(token_budget - locks.used_tokens, 0)
+    limit = candidates(token_budget)
+    stated = store.user_statements(limit=limit)
     ranked = store.useful_beliefs(
         use_weight=W_USE,
         feedback_weight=W_FEEDBACK,
         corroboration_weight=W_CORROBORATION,
-        limit=candidates(token_budget),
+        limit=limit,
     )
-    current, passed_over, replaced = _current(store, [b.id for b, _ in ranked])
-    beliefs = {b.id: (b, times) for b, times in ranked if b.id in current}
+    order = list(dict.fromkeys([b.id for b, _ in stated] + [b.id for b, _ in ranked]))
+    current, passed_over, replaced = _current(store, order)
+    beliefs = {b.id: (b, times) for b, times in (*stated, *ranked) if b.id in current}
+    said = [b.id for b, _ in stated if b.id in current]
     # Named by their short ids, as a query's block names them (store/short_ids.py).
     shown = Shown(list(beliefs), store.sharing_short_prefix, store.ids_with_prefix, {})
     marked = {
@@ -110,15 +127,24 @@ def session_start(
     lines = {
         i: places.line_chars(i, texts[i] or b.content, marked[i]) for i, (b, _) in beliefs.items()
     }
-    costs = Charges(lines, places)
-    packed = pack_by_score(beliefs, token_costs=costs, token_budget=max(remaining, 0))
+    costs = Charges(lines, places)  # one charge over both packs: the lines render as one
+    spoken = pack_by_score(
+        said, token_costs=costs, token_budget=stated_share(remaining, len(beliefs) > len(said))
+    )
+    # Then the most useful, and last the statements the share left out (newest first).
+    taken = set(spoken.selected)
+    packed = pack_by_score(
+        [b.id for b, _ in ranked if b.id in current and b.id not in taken] + list(spoken.dropped),
+        token_costs=costs,
+        token_budget=remaining - spoken.used_tokens,
+    )
     useful = [
-        _entry(*beliefs[i], costs.charged[i], replaced.get(i, ()), texts[i])
-        for i in packed.selected
+        _entry(*beliefs[i], costs.charged[i], replaced.get(i, ()), texts[i], stated=i in said)
+        for i in (*spoken.selected, *packed.selected)
     ]
     out = (*locked, *useful)
     anchors = None
-    used = locks.used_tokens + packed.used_tokens
+    used = locks.used_tokens + spoken.used_tokens + packed.used_tokens
     hints: tuple[str, ...] = ()
     if with_doc_anchors and out:
         from credo.retrieval.hints import charge_hints
@@ -143,6 +169,13 @@ def session_start(
     )
 
 
+def stated_share(remaining: int, others_wait: bool) -> int:
+    """The tokens the person's own statements may take first: all that the locks left when
+    nothing else can place, else half of it (``STATED_SHARE``), so a long list of them
+    never crowds the used beliefs out."""
+    return int(remaining * STATED_SHARE) if others_wait else remaining
+
+
 def usefulness(belief: Belief, injected: int) -> dict[str, float]:
     """The parts of a belief's usefulness (they add up to it): ``used``, ``feedback``,
     ``corroborated``, each times the posterior mean (the module docstring)."""
@@ -162,9 +195,17 @@ def stated_corroborations(belief: Belief) -> int:
 
 
 def _entry(
-    belief: Belief, injected: int, cost: int, replaces: tuple[str, ...], rendered: str = ""
+    belief: Belief,
+    injected: int,
+    cost: int,
+    replaces: tuple[str, ...],
+    rendered: str = "",
+    *,
+    stated: bool = False,
 ) -> RetrievedBelief:
-    """``rendered``: the text shown when it is not the content as is ("" otherwise)."""
+    """``rendered``: the text shown when it is not the content as is ("" otherwise);
+    ``stated``: the person's own statement (lane ``stated`` 1, beside its
+    usefulness parts; the score stays its usefulness)."""
     parts = usefulness(belief, injected)
     return RetrievedBelief(
         belief.id,
@@ -172,7 +213,7 @@ def _entry(
         round(sum(parts.values()), 9),
         False,
         cost,
-        parts,
+        {"stated": 1.0, **parts} if stated else parts,
         None,
         replaces,
         trail=belief.trail,

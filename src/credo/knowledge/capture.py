@@ -114,6 +114,7 @@ from typing import Literal
 from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
 from credo.knowledge.acknowledge import is_acknowledgement
+from credo.knowledge.addressed import trim_addressed
 from credo.knowledge.list_frame import framed, list_frames
 from credo.knowledge.mood import descriptive
 from credo.knowledge.occasion import one_occasion
@@ -586,7 +587,7 @@ def _statement(text: str, sentence: str, fired: set[str], value: float) -> State
     kind = kind_of(fired)
     negated, asserted = statement_terms(_clean(sentence))
     return Statement(
-        text=text.strip(),
+        text=trim_addressed(text.strip()),  # without ", remember that." (knowledge/addressed.py)
         kind=kind,
         origin="user_corrected" if kind == "correction" else "user_stated",
         negated=negated,

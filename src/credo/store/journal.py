@@ -74,6 +74,7 @@ class JournalRows:
     _INJECTED_IN_SESSION: ClassVar[str]  # (session): belief ids in injection, list order
     _INJECTION_COUNT: ClassVar[str]  # (belief_id)
     _USEFUL: ClassVar[str]  # named: use, fb, co, limit (see ``useful_beliefs``)
+    _STATED: ClassVar[str]  # (limit): see ``user_statements``
     _FEEDBACK_GIVEN: ClassVar[str]  # (session, signal)
     _FEEDBACK_EVENTS: ClassVar[str]  # (session, open_only)
     # (at, session, event, prompt_hash, belief_ids as JSON, tokens, chars, reason)
@@ -163,6 +164,14 @@ class JournalRows:
         )
         return [(_belief(r), int(r[-1])) for r in rows]  # the count after the columns
 
+    def user_statements(self, *, limit: int) -> list[tuple[Belief, int]]:
+        """(belief, times injected) for the person's own live, unlocked rules, preferences
+        and corrections (origin ``user_stated``/``user_corrected``, kind ``requirement``,
+        ``preference`` or ``correction``: what capture stores from a prompt) with no more
+        harm than use (alpha >= beta), newest first, ties by id; at most ``limit``."""
+        rows = self.conn.execute(self._STATED, (limit,))
+        return [(_belief(r), int(r[-1])) for r in rows]
+
     # -- feedback events ---------------------------------------------------------------
     def feedback_given(self, session: str, signal: str) -> set[str]:
         """The beliefs a session already has a ``signal`` event for, undone ones too."""
@@ -228,6 +237,14 @@ class JournalTable(JournalRows):
         f"SELECT {_COLUMNS}, top.times FROM top JOIN beliefs AS b ON b.id = top.id "
         "ORDER BY top.score DESC, top.id"
     )
+    _STATED = (
+        f"SELECT {_COLUMNS}, coalesce(n.times, 0) FROM beliefs AS b "
+        "LEFT JOIN injection_counts AS n ON n.belief_id = b.id "
+        "WHERE b.deleted_at IS NULL AND b.locked = 0 AND b.alpha >= b.beta "
+        "AND b.origin IN ('user_stated', 'user_corrected') "
+        "AND b.kind IN ('requirement', 'preference', 'correction') "
+        "ORDER BY b.created_at DESC, b.id LIMIT ?"
+    )
     _FEEDBACK_GIVEN = (
         "SELECT DISTINCT belief_id FROM feedback_events WHERE session = ? AND signal = ?"
     )
@@ -239,6 +256,14 @@ class JournalTable(JournalRows):
     @staticmethod
     def _inserted_id(cursor: sqlite3.Cursor) -> int:
         return int(cursor.lastrowid or 0)
+
+    def user_statements(self, *, limit: int) -> list[tuple[Belief, int]]:
+        """(belief, times injected) for the person's own live, unlocked rules, preferences
+        and corrections (origin ``user_stated``/``user_corrected``, kind ``requirement``,
+        ``preference`` or ``correction``: what capture stores from a prompt) with no more
+        harm than use (alpha >= beta), newest first, ties by id; at most ``limit``."""
+        rows = self.conn.execute(self._STATED, (limit,))
+        return [(_belief(r), int(r[-1])) for r in rows]
 
     # -- feedback events ---------------------------------------------------------------
     def insert_feedback_events(

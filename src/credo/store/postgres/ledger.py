@@ -101,6 +101,7 @@ class Ledger(FileRows, CaptureRows, JournalRows):
         f"SELECT {_COLUMNS}, top.times FROM top JOIN beliefs AS b ON b.id = top.id "
         "ORDER BY top.score DESC, top.id"
     )
+    _STATED = pyformat(JournalTable._STATED)
     _FEEDBACK_GIVEN = pyformat(JournalTable._FEEDBACK_GIVEN)
     _APPEND = pyformat(JournalTable._APPEND) + " RETURNING id"
     _COUNT_USES = (
