@@ -173,3 +173,16 @@ def test_both_backends_read_the_same_statements(tmp_path: Path) -> None:
                 got = memory.store.user_statements(limit=2)
                 picks.append([(b.id, b.kind, times) for b, times in got])
     assert picks[0] == picks[1] == [("c", "correction", 0), ("a", "preference", 2)]
+
+
+def test_the_statements_are_read_through_their_own_index(memory: Memory) -> None:
+    """SessionStart runs every session: the read must not scan every belief (a 1M store)
+    nor sort them; the partial index holds the statements in the order asked."""
+    from credo.store.journal import JournalTable
+
+    plan = [
+        str(row[-1])
+        for row in memory.store.conn.execute("EXPLAIN QUERY PLAN " + JournalTable._STATED, (5,))
+    ]
+    assert any("USING INDEX beliefs_user_statements" in step for step in plan), plan
+    assert not any("TEMP B-TREE" in step for step in plan), plan

@@ -467,6 +467,18 @@ UPDATE ingested_files SET content_hash = '';
 """
 
 
+# SessionStart shows the person's own live rules, preferences and corrections newest first
+# (``user_statements``, agent/startup.py): without an index that read scanned every belief
+# (at 10k a SessionStart's cost doubled; at 1M it would read the whole table each session).
+# The index holds only those statements, in the order the read wants them.
+M014_USER_STATEMENTS = """
+CREATE INDEX beliefs_user_statements ON beliefs(created_at DESC, id)
+WHERE origin IN ('user_stated', 'user_corrected')
+    AND kind IN ('requirement', 'preference', 'correction')
+    AND deleted_at IS NULL AND locked = 0;
+"""
+
+
 class Migration(NamedTuple):
     version: int
     name: str
@@ -511,6 +523,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(11, "m011_definitions", _script(M011_DEFINITIONS)),
     Migration(12, "m012_edge_files", _script(M012_EDGE_FILES)),
     Migration(13, "m013_index_text", lambda c: apply_m013(c, _split_statements(M013_INDEX_TEXT))),
+    Migration(14, "m014_user_statements", _script(M014_USER_STATEMENTS)),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 
