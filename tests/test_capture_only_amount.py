@@ -75,3 +75,30 @@ def test_the_bug_report_is_not_captured_through_the_hook(tmp_path: Path) -> None
     contents = [str(r[0]) for r in rows]
     assert not any("keeps raising" in c for c in contents)
     assert any("URLSafeTimedSerializer" in c for c in contents)
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "loads() keeps raising SignatureExpired instead of BadSignature.",
+        "Celery keeps retrying tasks over and over.",
+        "The build keeps failing on Windows, not Linux.",
+    ],
+)
+def test_what_a_named_thing_keeps_doing_is_a_report(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    ("prompt", "kind"),
+    [
+        ("You keep using npm instead of pnpm.", "correction"),
+        ("Keep using pnpm, not npm.", "rule"),
+        ("Please keep using ruff over black.", "rule"),
+        ("We keep using the staging db instead of prod for tests.", "rule"),
+        ("The CLI must keep working on Python 3.9, not 3.8.", "rule"),
+        ("Tests should keep passing without network, not just on CI.", "rule"),
+    ],
+)
+def test_keep_as_a_reproach_a_habit_or_a_rule_is_still_captured(prompt: str, kind: str) -> None:
+    assert [s.kind for s in extract_statements(prompt)] == [kind]

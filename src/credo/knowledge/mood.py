@@ -91,9 +91,19 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
             _V,
         ),
     ),
+    # Past progressive, or what a named thing keeps doing ("loads() keeps raising X", "the
+    # tests keep failing"): a report. Not "you keep using npm" (a reproach), "we keep" (a
+    # habit), "keep using pnpm" (a directive) or "must keep working" (a rule).
     (
         "progressive",
-        re.compile(r"\b(?:was|were|wasn'?t|weren'?t)\s+(?:still\s+|just\s+|not\s+)?[a-z]{2,}ing\b"),
+        re.compile(
+            r"""\b(?:was|were|wasn'?t|weren'?t)\s+(?:still\s+|just\s+|not\s+)?[a-z]{2,}ing\b
+            |^(?!(?:you|we|i|please|just|and|so|then|also)\b)(?:[\w`'().-]+\s+){1,4}?
+            (?<!\bmust\s)(?<!\bshould\s)(?<!\bto\s)(?<!\bwill\s)(?<!'ll\s)(?<!\bcan\s)
+            (?<!\bmay\s)(?<!\bwould\s)(?<!\bnot\s)(?<!n't\s)(?:keeps|keep)\s+(?:on\s+)?
+            [a-z]{2,}ing\b""",
+            _V,
+        ),
     ),
     ("state", re.compile(rf"\b{_COPULA}\s+{_ADVERBS}{_STATE_ADJECTIVES}|{_STILL}", _V)),
     (
@@ -236,7 +246,7 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
 # tests/test_capture_mood.py checks each pattern's gate against its matches).
 GATES: dict[str, tuple[str, ...]] = {
     "perfect": ("has", "have", "had", "'s ", "'ve", "haven", "hasn"),
-    "progressive": ("was", "were"),
+    "progressive": ("was", "were", "keep"),
     "measure": tuple("0123456789"),
     "ongoing": ("ing",),
     "finding": (
