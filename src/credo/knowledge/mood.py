@@ -17,7 +17,8 @@ keeps that exception: "from now on", a deontic verb).
   has happened so far. The speaker's own "I've told you / said / mentioned" is a reproach, not
   history, and is left to the correction cues; "I've ever" and "I've never (actually) read"
   are the speaker's experience.
-- ``progressive``: past progressive ("the tests were passing"), what was going on.
+- ``progressive``: past progressive ("the tests were passing"), what was going on; or what a
+  named thing keeps doing ("loads() keeps raising X"), a report.
 - ``ongoing``: present progressive in the main clause ("I'm handing the pager to Priya"): what
   is going on now. Anchored like a state: a contrast or a directive in the sentence wins.
 - ``finding``: evidence for what the speaker found or half-recalls ("looks like", "turns out",
