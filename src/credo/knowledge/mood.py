@@ -17,7 +17,8 @@ keeps that exception: "from now on", a deontic verb).
   has happened so far. The speaker's own "I've told you / said / mentioned" is a reproach, not
   history, and is left to the correction cues; "I've ever" and "I've never (actually) read"
   are the speaker's experience.
-- ``progressive``: past progressive ("the tests were passing"), what was going on.
+- ``progressive``: past progressive ("the tests were passing"), what was going on; or what a
+  named thing keeps doing ("loads() keeps raising X"), a report.
 - ``ongoing``: present progressive in the main clause ("I'm handing the pager to Priya"): what
   is going on now. Anchored like a state: a contrast or a directive in the sentence wins.
 - ``finding``: evidence for what the speaker found or half-recalls ("looks like", "turns out",
@@ -91,9 +92,19 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
             _V,
         ),
     ),
+    # Past progressive, or what a named thing keeps doing ("loads() keeps raising X", "the
+    # tests keep failing"): a report. Not "you keep using npm" (a reproach), "we keep" (a
+    # habit), "keep using pnpm" (a directive) or "must keep working" (a rule).
     (
         "progressive",
-        re.compile(r"\b(?:was|were|wasn'?t|weren'?t)\s+(?:still\s+|just\s+|not\s+)?[a-z]{2,}ing\b"),
+        re.compile(
+            r"""\b(?:was|were|wasn'?t|weren'?t)\s+(?:still\s+|just\s+|not\s+)?[a-z]{2,}ing\b
+            |^(?!(?:you|we|i|please|just|and|so|then|also)\b)(?:[\w`'().-]+\s+){1,4}?
+            (?<!\bmust\s)(?<!\bshould\s)(?<!\bto\s)(?<!\bwill\s)(?<!'ll\s)(?<!\bcan\s)
+            (?<!\bmay\s)(?<!\bwould\s)(?<!\bnot\s)(?<!n't\s)(?:keeps|keep)\s+(?:on\s+)?
+            [a-z]{2,}ing\b""",
+            _V,
+        ),
     ),
     ("state", re.compile(rf"\b{_COPULA}\s+{_ADVERBS}{_STATE_ADJECTIVES}|{_STILL}", _V)),
     (
@@ -236,7 +247,7 @@ MOODS: tuple[tuple[str, re.Pattern[str]], ...] = (
 # tests/test_capture_mood.py checks each pattern's gate against its matches).
 GATES: dict[str, tuple[str, ...]] = {
     "perfect": ("has", "have", "had", "'s ", "'ve", "haven", "hasn"),
-    "progressive": ("was", "were"),
+    "progressive": ("was", "were", "keep"),
     "measure": tuple("0123456789"),
     "ongoing": ("ing",),
     "finding": (

@@ -38,6 +38,13 @@ _TEAM = rf"(?:we|we'?ve|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team)"
 _IF = r"(?<!\bif\s)(?<!\bonce\s)(?<!\bunless\s)(?<!\buntil\s)(?<!\btill\s)(?<!\bsoon\sas\s)"
 _IF_PERFECT = rf"{_IF}(?<!\bwhen\s)(?<!\bafter\s)(?<!\bbefore\s)(?<!\bwhenever\s)"
 
+# "only" between a copula and an amount restricts nothing, it says how small a thing is:
+# "tokens that are only a few minutes old", "the worker is only one process", "it's only a
+# warning". After a verb it is a limit ("keep only 5 backups", "use X only for Y").
+_COPULA_AMOUNT = r"""(?:is|are|was|were|be|been|being|s|re)\s+only\s+(?:a|an|\d|one|two|three|
+    four|five|six|seven|eight|nine|ten|few|once|twice|slightly|partly|partially|about|around|
+    roughly|just|barely|marginally)\b"""
+
 # "for the winter", "for the next two weeks": a span of time says how long, not what for.
 _SPAN = (
     r"(?:winter|summer|spring|autumn|fall|holidays?|season|weekend|week|month|quarter|year|"
@@ -127,11 +134,11 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "contrast_shape",
         re.compile(
-            r"""(?:^|[,:;—–]\s*)[\w`./@-]+(?:\s+[\w`./@-]+){0,2}\s+over\s+\.?[\w`]
+            rf"""(?:^|[,:;—–]\s*)[\w`./@-]+(?:\s+[\w`./@-]+){{0,2}}\s+over\s+\.?[\w`]
             |[\w`)]\s*,?\s+(?:instead\s+of|rather\s+than)\s+[\w`.]
             |[\w`)'"]\s*(?:,|—|–|;)\s*not\s+[\w`.'"@/-]|^not\s+`?[\w.@/-]+`?\s*[.,;]
-            |\b[\w`)-]+\s+only\b(?!\s+(?:if|when|because|for\s+(?:now|this)|that|this|it|them|
-            those|these)\b)""",
+            |\b(?!{_COPULA_AMOUNT})[\w`)-]+\s+only\b(?!\s+(?:if|when|because|for\s+(?:now|this)|that|
+            this|it|them|those|these)\b)""",
             _I,
         ),
     ),
