@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
+from credo.retrieval import named as naming
 from credo.retrieval.base_terms import base_terms
 from credo.retrieval.bundle import Expanding, Units
 from credo.retrieval.candidate_rows import Texts, candidate_rows
@@ -504,10 +505,15 @@ def _rank(
     # the other lanes add are fetched at the end.
     known: dict[str, CandidateRow | None] = {}
     around_seeds: tuple[set[str], list[Link]] | None = None
+    by_path: list[str] = []  # the definitions a path in the question names
     if lanes["bm25f"] and terms:
         hits, hit_rows = store.keyword_beliefs(terms, limit=options.keyword_limit)
         found = keyword = dict(hits)  # (a hit is the pair (belief_id, score))
         known.update(hit_rows)
+        if lanes["defn"] and (names := naming.named_in(text)):  # "what does Execute return"
+            by_name, by_path = naming.named_definitions(store, names)
+            if extra := [i for i in by_name if i not in found]:
+                found.update(naming.scored(store, terms, extra, known))
         if any(map(str.isdigit, terms)):  # "lines 2 and 4" is not release 4.10.2 (numbers.py)
             found = keyword = without_dotted(
                 text,
@@ -573,6 +579,8 @@ def _rank(
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)
         ranked = members_first(ranked, trails, defs)  # a class after its members
     ranked = by_line_in_ties(head_first(ranked, trails, asked), trails)  # (retrieval/head.py)
+    if by_path:  # "what does Error::msg do": the definition it names (retrieval/named.py)
+        ranked = naming.lift_paths(ranked, by_path)
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
     return ranked, rows, around_seeds, trails, texts

@@ -1,0 +1,190 @@
+"""A definition the question names, brought into the candidates whatever its keyword rank.
+
+"what does Execute return" names cobra's ``Command.Execute``; but "execute" is in 210 of
+cobra's 595 passages (every test calls ``executeCommand``), so the definition, whose
+passage holds "execute" and not "return", ranked 72nd by BM25F, past the keyword limit
+(day-probe76): no lane saw it. A word written as an identifier is written (capitalised
+after the question's first word, camelCase, snake_case: ``Execute``, ``ExactArgs``,
+``from_boxed``) that is exactly a definition's name (the last section of a passage's
+trail, ``command.go › Command › Execute L964-L970``, compared case-insensitively) brings
+that definition's own passage (its head: ``Store.passage_definitions``) in as a keyword
+hit, at the score BM25F gives it. At most ``PER_NAME`` for one name, the most specific
+first: the name as written before one only equal in case, then outside test code, then
+the shortest definition, then by trail.
+
+A path, ``Error::msg`` (Rust, C++) or ``Error.msg`` (Python, JS, Go), names the definition
+``msg`` inside ``Error``: a passage whose trail ends ``› Error › msg L..`` (or whose file
+is ``error.*`` and ends ``› msg L..``). That is no guess at a topic but the definition
+itself, as a file's path names the file (retrieval/head.py): each one so named is lifted
+to just above the best candidate (``lift_paths``), its gain listed as the part ``named``.
+
+Gated on the question's text (a regex over a short string): a question with no such word
+asks nothing of the store.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, NamedTuple
+
+from credo.retrieval.head import first_line
+from credo.retrieval.prior import is_test
+from credo.retrieval.rank import Scored
+from credo.retrieval.specific import GRAIN, by_id, by_score, sections
+
+if TYPE_CHECKING:
+    from credo.store import Store
+    from credo.store.fts import CandidateRow
+
+PER_NAME = 3  # definitions one name brings in: a name is a method of several types at most
+MAX_NAMES = 4  # names looked up for one question (each one index read)
+_ALL = 1 << 30  # (``context_phrase_ids``: every row the name scores in)
+
+# ``A::b`` or ``A.b`` (not a file name's ``.py``: the doc lane reads those; the owner and
+# the name are identifiers, the name starting with a letter or ``_``).
+_PATH = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)(?:::|\.)([A-Za-z_][A-Za-z0-9_]*)\b")
+_WORD = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*")
+# Where a sentence starts: a capital there is the sentence's ("What ...", "... . How do").
+_SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+)\W*$")
+_FILE_SUFFIXES = frozenset(
+    "py pyi js mjs cjs ts tsx jsx go rs rb java kt c h cc cpp hpp cs md rst txt toml yaml yml "
+    "json cfg ini sh html css".split()
+)
+
+
+class Named(NamedTuple):
+    """A name the question writes as an identifier, and the owner its path gives ("" for
+    a bare name)."""
+
+    owner: str
+    name: str
+
+
+def named_in(text: str) -> list[Named]:
+    """The paths (``Error::msg``) and identifier-shaped words (``Execute``, ``ExactArgs``,
+    ``from_boxed``) of a question, paths first, each once, at most ``MAX_NAMES``. A
+    capitalised word that starts a sentence is the sentence's ("What", "How": not read)."""
+    out: dict[tuple[str, str], None] = {}
+    taken: list[tuple[int, int]] = []
+    for m in _PATH.finditer(text):
+        if m.group(2).lower() in _FILE_SUFFIXES or min(len(m.group(1)), len(m.group(2))) < 2:
+            continue
+        out[(m.group(1), m.group(2))] = None
+        taken.append(m.span())
+    for m in _WORD.finditer(text):
+        word = m.group(0)
+        if any(a <= m.start() < b for a, b in taken) or len(word) < 2:
+            continue
+        if _identifier_shaped(word) or (
+            _capitalised(word) and _SENTENCE_START.search(text, 0, m.start()) is None
+        ):
+            out.setdefault(("", word), None)
+    return [Named(owner, name) for owner, name in out][:MAX_NAMES]
+
+
+def _identifier_shaped(word: str) -> bool:
+    """snake_case, camelCase or PascalCase (not an acronym: "HTTP", "JSON")."""
+    if "_" in word.strip("_"):
+        return True
+    return any(c.isupper() for c in word[1:]) and any(c.islower() for c in word)
+
+
+def _capitalised(word: str) -> bool:
+    """``Execute``: an identifier only where no sentence starts (the caller asks)."""
+    return word[0].isupper() and word[1:].islower()
+
+
+def _last_name(trail: str) -> str:
+    """The name a trail ends with, without its line range (``a.go › T › Run L3-L9`` ->
+    Run); "" for a trail with no section (a file's own lines)."""
+    _, titles = sections(trail)
+    return titles[-1] if titles else ""
+
+
+def _owner_matches(trail: str, owner: str) -> bool:
+    """Whether the section before the trail's last one is ``owner`` (case-insensitively),
+    or, the name being the file's own, the file's stem (``api.get``: ``api.py › get``)."""
+    path, titles = sections(trail)
+    wanted = owner.lower()
+    if len(titles) >= 2:
+        return titles[-2].lower() == wanted
+    return path.rsplit("/", 1)[-1].split(".", 1)[0].lower() == wanted
+
+
+def named_definitions(store: Store, asked: list[Named]) -> tuple[list[str], list[str]]:
+    """The head passages of the definitions ``asked`` (``named_in``) names: (every one, in
+    order; those named by a path). Empty when the store holds none of them."""
+    out: dict[str, None] = {}
+    by_path: dict[str, None] = {}
+    for named in asked:
+        ids = store.context_phrase_ids([named.name.lower()], limit=_ALL)
+        if not ids:
+            continue
+        trails = store.trails(ids)
+        wanted = named.name.lower()
+        matching = [
+            i
+            for i, trail in trails.items()
+            if _last_name(trail).lower() == wanted
+            and (not named.owner or _owner_matches(trail, named.owner))
+        ]
+        if not matching:
+            continue
+        heads = _heads(store, matching, trails)
+        heads.sort(key=lambda i: _specific(trails[i], named.name))
+        for i in heads[:PER_NAME]:
+            out[i] = None
+            if named.owner:
+                by_path[i] = None
+    return list(out), list(by_path)
+
+
+def scored(
+    store: Store, terms: list[str], ids: list[str], known: dict[str, CandidateRow | None]
+) -> dict[str, float]:
+    """``ids`` (named definitions no keyword hit holds) as keyword hits: each at the score
+    BM25F gives it for ``terms`` (0.0 when none of them is its word), its row read into
+    ``known``; a locked one is left to L0."""
+    rows = store.live_unlocked(ids)
+    known.update(rows)
+    found = store.keyword_scores(terms, [i for i in ids if i in rows])
+    return {i: found.get(i, 0.0) for i in ids if i in rows}
+
+
+def _heads(store: Store, ids: list[str], trails: Mapping[str, str]) -> list[str]:
+    """Those of ``ids`` that are a definition's own passage (its head), one per definition."""
+    out: dict[tuple[str, int, int], str] = {}
+    for belief_id, hits in store.passage_definitions(ids).items():
+        for file, start, end, _terms, _length, head in hits:
+            if head and first_line(trails[belief_id]) == start:
+                out.setdefault((file, start, end), belief_id)
+    return sorted(out.values())
+
+
+def _specific(trail: str, written: str) -> tuple[bool, bool, int, str]:
+    """The sort key: the name as written first, then outside test code, then shortest."""
+    _, _, lines = trail.rpartition(" L")
+    start, _, end = lines.partition("-L")
+    span = int(end) - int(start) if start.isdigit() and end.isdigit() else 1 << 30
+    return (_last_name(trail) != written, is_test(trail), span, trail)
+
+
+def lift_paths(ranked: list[Scored], named: list[str]) -> list[Scored]:
+    """``ranked`` (score desc, id asc) with each definition a path names just above the
+    best candidate, in the order named; the same list when none is ranked or moves."""
+    if not named or not ranked:
+        return ranked
+    at = {s.id: n for n, s in enumerate(ranked)}
+    places = [at[i] for i in named if i in at]
+    if not places or places == list(range(len(places))):
+        return ranked
+    out = list(ranked)
+    top = ranked[0].score
+    for k, n in enumerate(reversed(places)):
+        s = ranked[n]
+        score = round(top + GRAIN * (k + 1), 9)
+        out[n] = Scored(s.id, score, {**s.lanes, "named": round(score - s.score, 9)})
+    out.sort(key=by_id)
+    out.sort(key=by_score, reverse=True)
+    return out
