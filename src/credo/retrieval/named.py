@@ -140,6 +140,24 @@ def named_definitions(store: Store, asked: list[Named]) -> tuple[list[str], list
     return list(out), list(by_path)
 
 
+def with_named(
+    store: Store,
+    text: str,
+    terms: list[str],
+    hits: dict[str, float],
+    known: dict[str, CandidateRow | None],
+) -> list[str]:
+    """The definitions ``text`` names added to the keyword ``hits`` (``scored``) and their
+    rows to ``known``; returns those a path names (``lift_paths``' to lead)."""
+    asked = named_in(text)
+    if not asked:
+        return []
+    by_name, by_path = named_definitions(store, asked)
+    if extra := [i for i in by_name if i not in hits]:
+        hits.update(scored(store, terms, extra, known))
+    return by_path
+
+
 def scored(
     store: Store, terms: list[str], ids: list[str], known: dict[str, CandidateRow | None]
 ) -> dict[str, float]:

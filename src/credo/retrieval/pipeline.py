@@ -510,10 +510,8 @@ def _rank(
         hits, hit_rows = store.keyword_beliefs(terms, limit=options.keyword_limit)
         found = keyword = dict(hits)  # (a hit is the pair (belief_id, score))
         known.update(hit_rows)
-        if lanes["defn"] and (names := naming.named_in(text)):  # "what does Execute return"
-            by_name, by_path = naming.named_definitions(store, names)
-            if extra := [i for i in by_name if i not in found]:
-                found.update(naming.scored(store, terms, extra, known))
+        if lanes["defn"]:  # the definitions it names: "Execute", "Error::msg" (named.py)
+            by_path = naming.with_named(store, text, terms, found, known)
         if any(map(str.isdigit, terms)):  # "lines 2 and 4" is not release 4.10.2 (numbers.py)
             found = keyword = without_dotted(
                 text,
