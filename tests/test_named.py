@@ -158,13 +158,20 @@ def test_a_path_in_a_question_leads_with_the_definition_it_names(
         cold_then_warm(memory, (query,))
 
 
-def test_a_question_naming_nothing_asks_nothing(tmp_path: Path) -> None:
+def test_only_a_question_naming_something_asks_the_store(tmp_path: Path) -> None:
     (tmp_path / "command.go").write_text(COMMAND)
     with Memory(tmp_path / "m.db", root=tmp_path) as memory:
         memory.ingest(tmp_path)
+        store = memory.store
+        asked: list[list[str]] = []
+        read = store.context_phrase_ids
+
+        def spy(phrases: list[str], *, limit: int) -> list[str]:
+            asked.append(phrases)
+            return read(phrases, limit=limit)
+
+        store.context_phrase_ids = spy  # type: ignore[method-assign]
         memory.retrieve("what does execute return")
-        asked: list[str] = []
-        memory.store.conn.set_trace_callback(asked.append)
-        memory.retrieve("what does execute return")
-        memory.store.conn.set_trace_callback(None)
-        assert not any("json_each" in s and "context" in s.lower() and "MATCH" in s for s in asked)
+        assert asked == []
+        memory.retrieve("what does Execute return")
+        assert asked == [["execute"]]
