@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from credo import Memory
-from credo.retrieval.named import Named, lift_paths, named_in
+from credo.retrieval.named import Named, lifted, named_in
 from credo.retrieval.rank import Scored
 from tests.lane_runs import cold_then_warm
 
@@ -36,7 +36,7 @@ from tests.lane_runs import cold_then_warm
     ],
 )
 def test_the_names_a_question_writes_as_identifiers(query: str, named: list[Named]) -> None:
-    assert named_in(query) == named
+    assert list(named_in(query)) == named
 
 
 @given(st.text(max_size=200))
@@ -55,13 +55,13 @@ def _ranked(*ids: str) -> list[Scored]:
 
 def test_a_path_named_definition_leads_and_its_gain_is_a_part() -> None:
     ranked = _ranked("a", "b", "c", "d")
-    out = lift_paths(ranked, ["c"])
+    out = lifted(ranked, ["c"])
     assert [s.id for s in out] == ["c", "a", "b", "d"]
-    lifted = out[0]
-    assert sum(lifted.lanes.values()) == pytest.approx(lifted.score)
-    assert lift_paths(ranked, ["a"]) is ranked  # already first: the same list
-    assert lift_paths(ranked, ["zz"]) is ranked  # not a candidate
-    assert [s.id for s in lift_paths(ranked, ["d", "b"])] == ["d", "b", "a", "c"]
+    first = out[0]
+    assert sum(first.lanes.values()) == pytest.approx(first.score)
+    assert lifted(ranked, ["a"]) is ranked  # already first: the same list
+    assert lifted(ranked, ["zz"]) is ranked  # not a candidate
+    assert [s.id for s in lifted(ranked, ["d", "b"])] == ["d", "b", "a", "c"]
 
 
 # A Go package where the word of the definition asked about is in every test: "execute"

