@@ -46,6 +46,8 @@ _ALL = 1 << 30  # (``context_phrase_ids``: every row the name scores in)
 # the name are identifiers, the name starting with a letter or ``_``).
 _PATH = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)(?:::|\.)([A-Za-z_][A-Za-z0-9_]*)\b")
 _WORD = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*")
+# What any name above needs past a question's first letter: a capital, "_", "::" or "a.b".
+_HINT = re.compile(r"[A-Z_]|::|\w\.\w")
 # Where a sentence starts: a capital there is the sentence's ("What ...", "... . How do").
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+)\W*$")
 _FILE_SUFFIXES = frozenset(
@@ -67,6 +69,8 @@ def named_in(text: str) -> tuple[Named, ...]:
     """The paths (``Error::msg``) and identifier-shaped words (``Execute``, ``ExactArgs``,
     ``from_boxed``) of a question, paths first, each once, at most ``MAX_NAMES``. A
     capitalised word that starts a sentence is the sentence's ("What", "How": not read)."""
+    if _HINT.search(text, 1) is None:  # (most questions: lower case past the first letter)
+        return ()
     out: dict[tuple[str, str], None] = {}
     taken: list[tuple[int, int]] = []
     for m in _PATH.finditer(text):
