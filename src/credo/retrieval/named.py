@@ -4,22 +4,24 @@
 cobra's 595 passages (every test calls ``executeCommand``), so the definition, whose
 passage holds "execute" and not "return", ranked 72nd by BM25F, past the keyword limit
 (day-probe76): no lane saw it. A word written as an identifier is written (capitalised
-after the question's first word, camelCase, snake_case: ``Execute``, ``ExactArgs``,
-``from_boxed``) that is exactly a definition's name (the last section of a passage's
-trail, ``command.go › Command › Execute L964-L970``, compared case-insensitively) brings
-that definition's own passage (its head: ``Store.passage_definitions``) in as a keyword
-hit, at the score BM25F gives it. At most ``PER_NAME`` for one name, the most specific
-first: the name as written before one only equal in case, then outside test code, then
-the shortest definition, then by trail.
+where no sentence starts, camelCase, snake_case: ``Execute``, ``ExactArgs``,
+``from_boxed``) that is a definition's name (the last section of a passage's trail,
+``command.go › Command › Execute L964-L970``, compared case-insensitively) brings that
+definition's own passage (its head: ``Store.passage_definitions``) in as a keyword hit, at
+the score BM25F gives it. At most ``PER_NAME`` for one name, the most specific first: the
+name as written before one only equal in case, then outside test code, then the shortest
+definition, then by trail. One whose name is as written, and which the name tells apart
+(``_telling``), scores as the best keyword hit: the word is the one that matches best,
+however common (else ``Execute`` came in 43rd).
 
 A path, ``Error::msg`` (Rust, C++) or ``Error.msg`` (Python, JS, Go), names the definition
 ``msg`` inside ``Error``: a passage whose trail ends ``› Error › msg L..`` (or whose file
 is ``error.*`` and ends ``› msg L..``). That is no guess at a topic but the definition
-itself, as a file's path names the file (retrieval/head.py): each one so named is lifted
-to just above the best candidate (``lift_paths``), its gain listed as the part ``named``.
+itself, as a file's path names the file (retrieval/head.py): each one so named leads the
+ranking (``lift_paths``), its gain listed as the part ``named``.
 
-Gated on the question's text (a regex over a short string): a question with no such word
-asks nothing of the store.
+A question with no capital past its first letter, no ``_``, ``::`` or ``a.b`` is not read
+further (one regex search); one that names nothing asks nothing of the store.
 """
 
 from __future__ import annotations
