@@ -175,3 +175,25 @@ def test_only_a_question_naming_something_asks_the_store(tmp_path: Path) -> None
         assert asked == []
         memory.retrieve("what does Execute return")
         assert asked == [["execute"]]
+
+
+@given(
+    st.lists(st.integers(0, 30), min_size=1, max_size=12, unique=True),
+    st.lists(st.integers(0, 40), max_size=4, unique=True),
+)
+def test_lifted_keeps_every_candidate_and_puts_the_named_first(
+    scores: list[int], named: list[int]
+) -> None:
+    ranked = sorted(
+        (Scored(f"b{s}", s / 10, {"bm25f": s / 10}) for s in scores),
+        key=lambda s: (-s.score, s.id),
+    )
+    asked = [f"b{n}" for n in named]
+    out = lifted(ranked, asked)
+    assert sorted(s.id for s in out) == sorted(s.id for s in ranked)
+    assert [s.score for s in out] == sorted((s.score for s in out), reverse=True)
+    present = [i for i in asked if any(s.id == i for s in ranked)]
+    if present:
+        assert [s.id for s in out[: len(present)]] == present
+    for s in out:
+        assert sum(s.lanes.values()) == pytest.approx(s.score)
