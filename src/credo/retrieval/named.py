@@ -20,8 +20,8 @@ is ``error.*`` and ends ``› msg L..``). That is no guess at a topic but the de
 itself, as a file's path names the file (retrieval/head.py): each one so named leads the
 ranking (``lift_paths``), its gain listed as the part ``named``.
 
-A question with no capital past its first letter, no ``_``, ``::`` or ``a.b`` is not read
-further (one regex search); one that names nothing asks nothing of the store.
+A question with no capital past its first letter, no ``_``, ``:`` or ``.`` is not read
+further (C-level string checks); one that names nothing asks nothing of the store.
 """
 
 from __future__ import annotations
@@ -48,8 +48,6 @@ _ALL = 1 << 30  # (``context_phrase_ids``: every row the name scores in)
 # the name are identifiers, the name starting with a letter or ``_``).
 _PATH = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)(?:::|\.)([A-Za-z_][A-Za-z0-9_]*)\b")
 _WORD = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*")
-# What any name above needs past a question's first letter: a capital, "_", "::" or "a.b".
-_HINT = re.compile(r"[A-Z_]|::|\w\.\w")
 # Where a sentence starts: a capital there is the sentence's ("What ...", "... . How do").
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+)\W*$")
 _FILE_SUFFIXES = frozenset(
@@ -66,13 +64,20 @@ class Named(NamedTuple):
     name: str
 
 
-@lru_cache(maxsize=64)
 def named_in(text: str) -> tuple[Named, ...]:
+    """``_named_in``, for a question that may name something: one with a capital past its
+    first letter, or a ``_``, ``:`` or ``.`` (most questions: none, and C-level checks)."""
+    rest = text[1:]
+    if rest == rest.lower() and "_" not in rest and ":" not in rest and "." not in rest:
+        return ()
+    return _named_in(text)
+
+
+@lru_cache(maxsize=64)  # (both steps of a query read it)
+def _named_in(text: str) -> tuple[Named, ...]:
     """The paths (``Error::msg``) and identifier-shaped words (``Execute``, ``ExactArgs``,
     ``from_boxed``) of a question, paths first, each once, at most ``MAX_NAMES``. A
     capitalised word that starts a sentence is the sentence's ("What", "How": not read)."""
-    if _HINT.search(text, 1) is None:  # (most questions: lower case past the first letter)
-        return ()
     out: dict[tuple[str, str], None] = {}
     taken: list[tuple[int, int]] = []
     for m in _PATH.finditer(text):
