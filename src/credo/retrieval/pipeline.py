@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
+from credo.retrieval import named as naming
 from credo.retrieval.base_terms import base_terms
 from credo.retrieval.bundle import Expanding, Units
 from credo.retrieval.candidate_rows import Texts, candidate_rows
@@ -506,7 +507,7 @@ def _rank(
     around_seeds: tuple[set[str], list[Link]] | None = None
     if lanes["bm25f"] and terms:
         hits, hit_rows = store.keyword_beliefs(terms, limit=options.keyword_limit)
-        found = keyword = dict(hits)  # (a hit is the pair (belief_id, score))
+        found = keyword = naming.with_named(store, text, terms, dict(hits), known)  # (named.py)
         known.update(hit_rows)
         if any(map(str.isdigit, terms)):  # "lines 2 and 4" is not release 4.10.2 (numbers.py)
             found = keyword = without_dotted(
@@ -573,6 +574,7 @@ def _rank(
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)
         ranked = members_first(ranked, trails, defs)  # a class after its members
     ranked = by_line_in_ties(head_first(ranked, trails, asked), trails)  # (retrieval/head.py)
+    ranked = naming.lift_paths(ranked, trails, text)  # "Error::msg" leads (named.py)
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
     return ranked, rows, around_seeds, trails, texts
