@@ -467,16 +467,10 @@ UPDATE ingested_files SET content_hash = '';
 """
 
 
-# SessionStart shows the person's own live rules, preferences and corrections newest first
-# (``user_statements``, agent/startup.py): without an index that read scanned every belief
-# (at 10k a SessionStart's cost doubled; at 1M it would read the whole table each session).
-# The index holds only those statements, in the order the read wants them.
-M014_USER_STATEMENTS = """
-CREATE INDEX beliefs_user_statements ON beliefs(created_at DESC, id)
-WHERE origin IN ('user_stated', 'user_corrected')
-    AND kind IN ('requirement', 'preference', 'correction')
-    AND deleted_at IS NULL AND locked = 0;
-"""
+# SessionStart's own statements newest first (``user_statements``) without a table scan.
+M014_USER_STATEMENTS = """CREATE INDEX beliefs_user_statements ON beliefs(created_at DESC, id)
+WHERE origin IN ('user_stated', 'user_corrected') AND locked = 0 AND deleted_at IS NULL
+AND kind IN ('requirement', 'preference', 'correction');"""
 
 
 class Migration(NamedTuple):
