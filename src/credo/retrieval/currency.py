@@ -76,6 +76,8 @@ class Currency:
             of the fields above; ``expanded`` puts them there. Empty from ``resolve``.
         far: the rows the truth graph holds of beliefs that were not candidates (those
             of the ``tails``' others among them).
+        disputes: (src, dst) of the CONTRADICTS edges the graph read: which side of a
+            conflict disputes the other (retrieval/told_first.py shows the newer word first).
         ids: the ids of ``ranked``, when the step made them (None: not made).
         bringers: a belief -> the relevant beliefs whose kept group lists it among the
             others (``TruthGraph.bringers``): the leader of a ``tails`` group one of its
@@ -90,6 +92,7 @@ class Currency:
     __slots__ = (
         "bringers",
         "brought",
+        "disputes",
         "far",
         "groups",
         "ids",
@@ -116,6 +119,7 @@ class Currency:
         plain: Mapping[str, Relevant] | None = None,
         ids: list[str] | None = None,
         bringers: Mapping[str, list[str]] | None = None,
+        disputes: Collection[tuple[str, str]] = (),
     ) -> None:
         self.ranked = ranked
         self.superseded = superseded
@@ -129,6 +133,7 @@ class Currency:
         self.plain: Mapping[str, Relevant] = {} if plain is None else plain
         self.ids = ids
         self.bringers: Mapping[str, list[str]] = {} if bringers is None else bringers
+        self.disputes = disputes
 
     def expanded(self) -> "Currency":
         """The same result with the ``tails`` in the other fields: each group's others right
@@ -168,6 +173,7 @@ class Currency:
             frozenset(brought),
             plain=self.plain,
             bringers=self.bringers,
+            disputes=self.disputes,
         )
 
 
@@ -312,6 +318,7 @@ def resolve_lazy(
         plain=graph.relevant_known,
         ids=ranked_ids,
         bringers=graph.bringers,
+        disputes=graph.disputes,
     )
 
 
