@@ -57,7 +57,8 @@ def newer_first(
 ) -> list[T]:
     """``packed`` (one entry per belief, ``ids`` theirs, in the pack's order) with each
     conflict group found whole at its leader's place (``group_of``: a leader -> its
-    members, leader first; None for any other belief) in ``told_order``. ``rows``: where a member's row is found, in turn."""
+    members, leader first; None for any other belief) in ``told_order``. ``rows``: where
+    a member's row is found, in turn."""
     if not disputes:
         return packed
     out: list[T] | None = None
