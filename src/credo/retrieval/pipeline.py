@@ -55,6 +55,7 @@ from credo.retrieval.prior import is_history, weighed_tests
 from credo.retrieval.rank import Scored, Weights, compose
 from credo.retrieval.specific import lift
 from credo.retrieval.standing import GroupLines, Marks, picked, place_locked
+from credo.retrieval.told_first import in_told_order
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow
 from credo.store.graph import Link
 from credo.store.identifier import with_identifier_phrases
@@ -249,8 +250,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     # lists them by score (``ranked``'s order), so a model reads the best first either way.
     # (``filled``: ``ranked``'s ids in its order, the groups aside not expanded)
     packed_standing = picked(ranked, chosen, standing, tails, content, cluster_of, filled)
-    if state is not None and state.disputes and (state.groups or tails):
-        packed_standing = _told_first(packed_standing, state, rows)
+    packed_standing = in_told_order(packed_standing, state, rows)  # (a group: newer word first)
     packed_ids = list(map(_FIRST, map(_FIRST, packed_standing)))
     known = classes.of_packed(packed_ids)  # for the result
     out = (
@@ -323,24 +323,6 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         short_ids=shown.changed(),
         hints=hints,
     )
-
-
-def _told_first(
-    packed: "list[tuple[Scored, Standing]]", state: "Currency", rows: Mapping[str, CandidateRow]
-) -> "list[tuple[Scored, Standing]]":
-    """The packed beliefs with each conflict group's newer disputing word first
-    (retrieval/told_first.py); a group is a leader of ``state.tails`` or ``state.groups``."""
-    from credo.retrieval.told_first import newer_first
-
-    tails = state.tails
-    eager = {g[0]: g for g in state.groups}
-
-    def group_of(i: str) -> tuple[str, ...] | None:
-        info = tails.get(i)
-        return info[2] if info is not None else eager.get(i)
-
-    ids = [entry[0][0] for entry in packed]
-    return newer_first(packed, ids, group_of, state.disputes, (rows, state.rows, state.far))
 
 
 def _with_siblings(

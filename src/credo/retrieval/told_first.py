@@ -15,11 +15,14 @@ first, L0, above any order made here). Pure and deterministic: a tie in time mov
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from credo.store.fts import CandidateRow
 
-__all__ = ["newer_first", "told_order"]
+if TYPE_CHECKING:
+    from credo.retrieval.currency import Currency
+
+__all__ = ["in_told_order", "newer_first", "told_order"]
 
 T = TypeVar("T")
 _CREATED = 4  # a CandidateRow's created_at
@@ -83,3 +86,23 @@ def newer_first(
         at = {m: packed[n + k] for k, m in enumerate(group)}
         out[n:end] = [at[m] for m in order]
     return packed if out is None else out
+
+
+def in_told_order(
+    packed: list[T], state: "Currency | None", rows: Mapping[str, CandidateRow]
+) -> list[T]:
+    """``newer_first`` of the pipeline's packed beliefs (entries whose first item is a
+    ``Scored``), as the truth step left them (``state``; None: no truth link met, nothing
+    to do): a group is led by a belief of ``state.tails`` (``Relevant``'s third field is
+    the group) or of ``state.groups``; ``rows``: the candidates' rows, then the step's."""
+    if state is None or not state.disputes or not (state.groups or state.tails):
+        return packed
+    tails = state.tails
+    eager = {g[0]: g for g in state.groups}
+
+    def group_of(i: str) -> Sequence[str] | None:
+        info = tails.get(i)
+        return info[2] if info is not None else eager.get(i)
+
+    ids = [entry[0][0] for entry in packed]  # type: ignore[index]
+    return newer_first(packed, ids, group_of, state.disputes, (rows, state.rows, state.far))
