@@ -131,3 +131,22 @@ def test_the_listing_and_its_json_show_the_newer_word_first(run: CliRun) -> None
         assert fast == run("search", ASK, "--cluster", *flags, check=True).stdout
     listed = run("search", ASK, check=True).stdout
     assert listed.index(NEW) < listed.index(OLD)
+    # ``credo conflicts`` names the newer word first too (before: the lower id, ``old``'s
+    # or the new one's by chance)
+    [pair] = json.loads(run("conflicts", "--json", check=True).stdout)["conflicts"]
+    assert (pair["first"]["id"], pair["second"]["id"]) == (new, old)
+
+
+def test_the_conflicts_listing_puts_a_lock_then_the_newer_word_first(tmp_path: Path) -> None:
+    for new_id, lock_old, old_disputes, want in [
+        ("aaa", False, False, ("aaa", "old")),
+        ("zzz", False, False, ("zzz", "old")),
+        ("zzz", True, False, ("old", "zzz")),  # the lock outranks
+        ("zzz", False, True, ("old", "zzz")),  # an older side disputing: by id
+        ("aaa", False, True, ("aaa", "old")),
+    ]:
+        with _pair(tmp_path, new_id, lock_old=lock_old, old_disputes=old_disputes) as memory:
+            [c] = memory.conflicts()
+        assert (c.first.id, c.second.id) == want
+        tmp_path = tmp_path / "next"
+        tmp_path.mkdir()
