@@ -29,7 +29,8 @@ head standing in for one) brings its conflicts along: the unlocked ones form a *
 that is packed whole or not at all, each member at the group's best score (the part
 ``contradicts``), so the agent sees both sides or neither, never one at random. A belief
 brought along this way does not bring its own other conflicts (that would walk a chain of
-disputes away from the query). A locked belief outranks what contradicts it: it is placed
+disputes away from the query). The pipeline then shows a packed group's newer disputing
+word first (retrieval/told_first.py). A locked belief outranks what contradicts it: it is placed
 first (L0), and the conflict is marked on the belief that disagrees with it (a lock's own
 mark names only the other locks it conflicts with, so its cost is known when L0 is
 charged).
