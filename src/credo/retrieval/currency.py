@@ -79,6 +79,7 @@ class Currency:
             of the ``tails``' others among them).
         disputes: (src, dst) of the CONTRADICTS edges the graph read: which side of a
             conflict disputes the other (retrieval/told_first.py shows the newer word first).
+        told: the graph's memo of the ``tails`` groups' order (``TruthGraph.told``), or None.
         ids: the ids of ``ranked``, when the step made them (None: not made).
         bringers: a belief -> the relevant beliefs whose kept group lists it among the
             others (``TruthGraph.bringers``): the leader of a ``tails`` group one of its
@@ -104,6 +105,7 @@ class Currency:
         "standing",
         "superseded",
         "tails",
+        "told",
     )
 
     def __init__(
@@ -121,6 +123,7 @@ class Currency:
         ids: list[str] | None = None,
         bringers: Mapping[str, list[str]] | None = None,
         disputes: Collection[tuple[str, str]] = (),
+        told: tuple[set[str], dict[str, list[str]]] | None = None,
     ) -> None:
         self.ranked = ranked
         self.superseded = superseded
@@ -135,6 +138,7 @@ class Currency:
         self.ids = ids
         self.bringers: Mapping[str, list[str]] = {} if bringers is None else bringers
         self.disputes = disputes
+        self.told = told
 
     def expanded(self) -> "Currency":
         """The same result with the ``tails`` in the other fields: each group's others right
@@ -320,6 +324,7 @@ def resolve_lazy(
         ids=ranked_ids,
         bringers=graph.bringers,
         disputes=graph.disputes,
+        told=graph.told,
     )
 
 

@@ -250,8 +250,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     # lists them by score (``ranked``'s order), so a model reads the best first either way.
     # (``filled``: ``ranked``'s ids in its order, the groups aside not expanded)
     packed_standing = picked(ranked, chosen, standing, tails, content, cluster_of, filled)
-    packed_standing = in_told_order(packed_standing, state, rows)  # (a group: newer word first)
-    packed_ids = list(map(_FIRST, map(_FIRST, packed_standing)))
+    packed_standing, packed_ids = in_told_order(packed_standing, state, rows)  # (newer first)
     known = classes.of_packed(packed_ids)  # for the result
     out = (
         placing.beliefs()

@@ -15,6 +15,7 @@ first, L0, above any order made here). Pure and deterministic: a tie in time mov
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Callable, Collection, Mapping, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, TypeVar
 
 from credo.store.fts import CandidateRow
@@ -72,13 +73,7 @@ def newer_first(
         end = n + len(group)
         if tuple(ids[n:end]) != tuple(group):  # (not packed whole here: left as it is)
             continue
-        created: dict[str, float] = {}
-        for m in group:
-            for found in rows:
-                if (row := found.get(m)) is not None:
-                    created[m] = row[_CREATED]
-                    break
-        order = told_order(group, disputes, created)
+        order = told_order(group, disputes, _created(group, rows))
         if order is None:
             continue
         if out is None:
@@ -90,19 +85,61 @@ def newer_first(
 
 def in_told_order(
     packed: list[T], state: "Currency | None", rows: Mapping[str, CandidateRow]
-) -> list[T]:
-    """``newer_first`` of the pipeline's packed beliefs (entries whose first item is a
-    ``Scored``), as the truth step left them (``state``; None: no truth link met, nothing
-    to do): a group is led by a belief of ``state.tails`` (``Relevant``'s third field is
-    the group) or of ``state.groups``; ``rows``: the candidates' rows, then the step's."""
+) -> tuple[list[T], list[str]]:
+    """The pipeline's packed beliefs (entries whose first item is a ``Scored``) with each
+    group's newer word first (``told_order``), and their ids. ``state``: the truth step's
+    result (None: no truth link met); a group is led by a belief of ``state.tails``
+    (``Relevant``'s third field is the group: its order is worked out once per store
+    version, ``TruthGraph.told``) or of ``state.groups``; ``rows``: the candidates' rows."""
+    ids = list(map(_ID, map(_ID, packed)))  # (C-level)
     if state is None or not state.disputes or not (state.groups or state.tails):
-        return packed
-    tails = state.tails
-    eager = {g[0]: g for g in state.groups}
+        return packed, ids
+    tails, disputes = state.tails, state.disputes
+    known, moving = state.told if state.told is not None else (set(), {})
+    sources = (rows, state.rows, state.far)
+    orders: dict[str, list[str]] = {}
+    if tails:
+        leaders = tails.keys() & ids  # (C-level: most queries meet no group that moves)
+        if fresh := leaders - known:
+            for i in fresh:
+                group = tails[i][2]
+                if (order := told_order(group, disputes, _created(group, sources))) is not None:
+                    moving[i] = order
+            known |= fresh
+        if hits := leaders & moving.keys():
+            orders = {i: moving[i] for i in hits}
+    for group in state.groups:  # (joined groups: made per query)
+        if (order := told_order(group, disputes, _created(group, sources))) is not None:
+            orders[group[0]] = order
+    if not orders:
+        return packed, ids
+    out = list(packed)
+    for i, order in orders.items():
+        group = tails[i][2] if i in tails else order
+        if i not in ids:
+            continue
+        n = ids.index(i)
+        end = n + len(order)
+        if i in tails and tuple(ids[n:end]) != tuple(group):
+            continue  # (not packed whole here: left as it is)
+        if i not in tails and sorted(ids[n:end]) != sorted(order):
+            continue
+        at = dict(zip(ids[n:end], out[n:end], strict=True))
+        out[n:end] = [at[m] for m in order]
+    return out, list(map(_ID, map(_ID, out)))
 
-    def group_of(i: str) -> Sequence[str] | None:
-        info = tails.get(i)
-        return info[2] if info is not None else eager.get(i)
 
-    ids = [entry[0][0] for entry in packed]  # type: ignore[index]
-    return newer_first(packed, ids, group_of, state.disputes, (rows, state.rows, state.far))
+def _created(
+    group: Sequence[str], sources: Sequence[Mapping[str, CandidateRow]]
+) -> dict[str, float]:
+    """Each member's created_at, from the first of ``sources`` holding its row."""
+    created: dict[str, float] = {}
+    for m in group:
+        for found in sources:
+            if (row := found.get(m)) is not None:
+                created[m] = row[_CREATED]
+                break
+    return created
+
+
+_ID = itemgetter(0)  # (of a packed entry: its Scored; of a Scored: its id)

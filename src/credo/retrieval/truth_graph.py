@@ -97,6 +97,9 @@ class TruthGraph:
         # (src, dst) of each CONTRADICTS edge read: who disputes whom, for the order a
         # conflict group is shown in (retrieval/told_first.py)
         self.disputes: set[tuple[str, str]] = set()
+        # The leaders of groups kept aside whose order told_first worked out, and those
+        # whose group it reorders -> that order: fixed at a version, as the groups are.
+        self.told: tuple[set[str], dict[str, list[str]]] = (set(), {})
         self._settled: set[tuple[str, str]] = set()  # RESOLVES, both orders
         self._reach: dict[str, frozenset[str]] = {}
         self._conflicts: dict[str, tuple[str, ...]] = {}
