@@ -123,6 +123,7 @@ class TruthGraph:
         self._succ: dict[str, list[str]] = {}
         self._pred: dict[str, list[str]] = {}
         self._against: dict[str, list[str]] = {}  # CONTRADICTS, either direction
+        self.disputes: set[tuple[str, str]] = set()  # (src, dst) of each CONTRADICTS
         self._settled: set[tuple[str, str]] = set()  # RESOLVES, both orders
         self._reach: dict[str, frozenset[str]] = {}
         self._conflicts: dict[str, tuple[str, ...]] = {}
@@ -182,6 +183,7 @@ class TruthGraph:
                     side.setdefault(belief_id, []).append(other)
                 elif kind == CONTRADICTS:
                     self._against.setdefault(belief_id, []).append(other)
+                    self.disputes.add((src, dst))
                 elif kind == RESOLVES:
                     self._settled.update(((belief_id, other), (other, belief_id)))
 

@@ -457,10 +457,12 @@ def test_through_the_installed_hook_a_change_naming_only_the_old_tool_disputes_i
     assert [(e.dst, e.type.value) for e in edges] == [("old", "CONTRADICTS")]  # not retired
     asked = hook(tmp_path, "prompt", base(root, "UserPromptSubmit", prompt=question), root)
     lines = asked.stdout.decode().splitlines()
-    # Served beside it, both marked: the agent sees the old one disputed by the change
-    # (which of a conflict's two comes first is retrieval's, by score then id).
+    # Served beside it, both marked: the agent sees the old one disputed by the change, and
+    # the change first (conflict76: the newer word that disputes the other leads its group).
     assert f"[old; conflicts with {new.id[:8]}] {old}" in lines
-    assert any(line.startswith(f"[{new.id[:8]}; conflicts with old] {prompt}") for line in lines)
+    [at] = [n for n, line in enumerate(lines) if line.startswith(f"[{new.id[:8]}; conflicts")]
+    assert lines[at].startswith(f"[{new.id[:8]}; conflicts with old] {prompt}")
+    assert lines[at + 1] == f"[old; conflicts with {new.id[:8]}] {old}"
 
 
 @pytest.mark.parametrize(

@@ -228,6 +228,48 @@ CASES = [
         Verdict(supersedes="a", rule="clear"),
     ),
     (
+        "conflict76: an old value written as an acronym disputes only its capitals",
+        statement(
+            kind="rule",
+            text="We switched from REST to GraphQL.",
+            negated=("rest",),
+            asserted=("graphql",),
+            signals=("changeover",),
+        ),
+        [
+            Candidate("a", "The rest of the config lives in settings.py"),
+            Candidate("b", "The API is documented in docs/rest.md"),
+            Candidate("c", "Every service exposes a REST endpoint for health checks"),
+            Candidate("d", "Public RESTs are versioned under /v2"),
+            Candidate("e", "We never expose REST on the admin port"),
+        ],
+        Verdict(contradicts=("c", "d"), rule="named"),
+    ),
+    (
+        "conflict76: an acronym's capitals are the statement's only when it writes them so",
+        statement(
+            kind="correction",
+            text="Actually we moved from rest to GraphQL; REST was slow.",
+            negated=("rest",),
+            asserted=("graphql",),
+            signals=("changeover",),
+        ),
+        [Candidate("a", "The rest of the config lives in settings.py")],
+        Verdict(contradicts=("a",), rule="named"),
+    ),
+    (
+        "conflict76: a capitalised name is no acronym (one capital letter)",
+        statement(
+            kind="rule",
+            text="We switched from Slack to Teams.",
+            negated=("slack",),
+            asserted=("teams",),
+            signals=("changeover",),
+        ),
+        [Candidate("a", "Post deploy notices in the slack channel #deploys")],
+        Verdict(contradicts=("a",), rule="named"),
+    ),
+    (
         "a statement with under two topic terms matches nothing",
         statement(text="Never use npm.", asserted=()),
         [Candidate("a", "We use npm to install packages")],
@@ -391,3 +433,42 @@ def test_a_named_change_disputes_only_plain_holders_of_the_old_value_and_retires
         for c in candidates
     ):
         assert verdict.rule == "named" and verdict.contradicts
+
+
+ACRONYMS = ["REST", "SQS", "JWT", "CSV", "ORM"]
+ACRONYM_HOLDERS = [
+    "The {low} of the setup is in the wiki",
+    "Every service exposes a {up} endpoint",
+    "Never add {up} to the admin port",
+    "{title} handling lives in core",
+    "The {up} clients are versioned under v2",
+]
+
+
+@given(
+    st.sampled_from(ACRONYMS),
+    st.sampled_from(["rule", "correction"]),
+    st.lists(st.sampled_from(ACRONYM_HOLDERS), min_size=1, max_size=5, unique=True),
+)
+def test_an_old_value_written_in_capitals_disputes_only_beliefs_writing_them(
+    old: str, kind: str, forms: list[str]
+) -> None:
+    """conflict76: "We switched from REST to GraphQL." named "rest" as rule 5 reads it and
+    disputed "The rest of the setup ...". Each disputed belief now writes the acronym in its
+    capitals plainly, and every plain holder of those capitals is disputed."""
+    said = statement(
+        kind=kind,
+        text=f"We switched from {old} to GraphQL.",
+        negated=(old.lower(),),
+        asserted=("graphql",),
+        signals=("changeover",),
+    )
+    candidates = [
+        Candidate(f"c{i}", form.format(low=old.lower(), up=old, title=old.title()))
+        for i, form in enumerate(forms)
+    ]
+    verdict = judge(said, candidates)
+    capitals = {c.id for c in candidates if old in c.content.split() and "Never" not in c.content}
+    assert verdict.supersedes is None
+    assert set(verdict.contradicts) == capitals
+    assert verdict.rule == ("named" if capitals else "none")

@@ -329,9 +329,11 @@ def test_contradicting_beliefs_are_packed_together(m: Memory, clustering: bool) 
     m.relate(cap, kamal, "CONTRADICTS")
     result = m.retrieve("kamal deploy", use_intentional_clustering=clustering)
     assert cap in result.ids  # brought along, though it shares no word with the query
-    at = result.ids.index(kamal)
-    assert result.ids[at + 1] == cap
-    assert result.beliefs[at].conflicts == (cap,) and result.beliefs[at + 1].conflicts == (kamal,)
+    # Side by side, the newer word that disputes the other first (conflict76: ``cap`` is the
+    # edge's source, told after ``kamal``), though ``kamal`` brought it along.
+    at = result.ids.index(cap)
+    assert result.ids[at + 1] == kamal
+    assert result.beliefs[at].conflicts == (kamal,) and result.beliefs[at + 1].conflicts == (cap,)
     # too tight for both: neither, never one side alone
     both = result.beliefs[at].tokens + result.beliefs[at + 1].tokens
     tight = m.retrieve("we deploy with kamal", token_budget=both - 1)

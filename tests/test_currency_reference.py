@@ -236,7 +236,9 @@ def _same_as_reference(
         kwargs.pop("in_place", None)  # (whether it may edit them: the reference copies)
         c = reference.resolve(*args, **kwargs)  # type: ignore[arg-type]
         fields = (c.superseded, c.retired_locks, c.standing, c.groups, c.rows, c.brought)
-        return currency.Currency(c.ranked, *fields)
+        # (which side disputes which: the pipeline shows a group's newer word first)
+        disputes = args[3].disputes  # type: ignore[attr-defined]
+        return currency.Currency(c.ranked, *fields, disputes=disputes)
 
     with monkeypatch.context() as patch:
         patch.setattr(currency, "resolve_lazy", eager)

@@ -601,9 +601,10 @@ def test_the_block_says_what_a_belief_replaced_and_what_disagrees(
         memory.relate("hand", "kamal", "CONTRADICTS")
     done = run_hook(tmp_path, payload("how do we deploy to staging?", project), project)
     lines = done.stdout.decode().splitlines()
+    # (``hand``, told after ``kamal`` and disputing it, is the newer word: shown first)
     assert lines[1:3] == [
-        "[kamal; replaces cap; conflicts with hand] We deploy with Kamal to staging since March",
         "[hand; conflicts with kamal] Staging deploys are done by hand by ops",
+        "[kamal; replaces cap; conflicts with hand] We deploy with Kamal to staging since March",
     ]
     assert "Capistrano" not in done.stdout.decode()
     # marks included; the pack's lines charged as one text (retrieval/place.py)

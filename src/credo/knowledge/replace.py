@@ -46,6 +46,11 @@ statement: ``Store.capture_candidates``):
    served as current, alone; a look-alike ("Bob was replaced by Alice as lead") disputes
    at most ``MAX_CONTRADICTS`` true beliefs, each still served, beside it. A plain rule
    "use pnpm, not npm" is no such change: its ``not`` rules out a word, often a common one.
+   An old value the statement writes as an acronym ("We switched from REST to GraphQL":
+   one word, two or more letters, all capitals, wherever the statement writes it) names
+   that acronym, not the word: only a candidate writing the same capitals ("REST", or
+   "RESTs") holds it; "The rest of the config lives in settings.py" does not
+   (``acronyms``).
 At most ``MAX_CONTRADICTS`` (3) CONTRADICTS edges per statement, the candidates sharing
 most terms first, then by keyword score, then by id.
 
@@ -221,6 +226,31 @@ def old_values(statement: Statement) -> tuple[str, ...]:
     )
 
 
+def acronyms(statement: Statement) -> dict[str, str]:
+    """Each ``old_values`` term the statement writes only as an acronym -> that form: one
+    word of two or more letters, all capitals, the same wherever it appears ("REST")."""
+    found: dict[str, str] = {}
+    raw = _WORD.findall(statement.text)
+    for term in old_values(statement):
+        parts = _WORD.findall(term)
+        if len(parts) != 1:
+            continue
+        forms = {w for w in raw if w.lower() == parts[0].lower()}
+        form = forms.pop() if len(forms) == 1 else ""
+        if form.isupper() and sum(map(str.isalpha, form)) >= 2:
+            found[term] = form
+    return found
+
+
+def _holds_acronym(content: str, tokens: Sequence[str], form: str) -> bool:
+    """Whether ``content`` (``tokens``: its ``words``) writes ``form`` in its capitals (a
+    plural "s" allowed), once without a negation among the two tokens before it."""
+    return any(
+        (w == form or w == form + "s") and not NEGATIONS.intersection(tokens[max(0, i - 2) : i])
+        for i, w in enumerate(_WORD.findall(content))
+    )
+
+
 def named_groups(statement: Statement) -> list[list[str]]:
     """The look-up groups of rule 5: each ``old_values`` term's words (a one-word group asks
     for beliefs holding that word: ``store.captures.term_pairs``); none for other statements."""
@@ -233,6 +263,7 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     topic = topic_terms(statement.text)
     old = old_values(statement)
     named = bool(old)  # rule 5 reads candidates sharing one word
+    capitals = acronyms(statement) if named else {}
     if len(topic) < MIN_SHARED_CLEAR and not named:
         return Verdict()
     clear: list[tuple[int, Candidate]] = []
@@ -248,7 +279,12 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
         if any(mentions(tokens, term, plain=True) for term in statement.negated):
             if shared >= MIN_SHARED_CLEAR:
                 clear.append((shared, candidate))
-            elif any(mentions(tokens, term, plain=True) for term in old):
+            elif any(
+                _holds_acronym(candidate.content, tokens, capitals[term])
+                if term in capitals
+                else mentions(tokens, term, plain=True)
+                for term in old
+            ):
                 outright.append((shared, candidate))
         elif any(mentions(tokens, term) for term in statement.negated):
             continue  # it rules out what the statement rules out: it agrees

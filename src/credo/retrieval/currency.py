@@ -29,7 +29,8 @@ head standing in for one) brings its conflicts along: the unlocked ones form a *
 that is packed whole or not at all, each member at the group's best score (the part
 ``contradicts``), so the agent sees both sides or neither, never one at random. A belief
 brought along this way does not bring its own other conflicts (that would walk a chain of
-disputes away from the query). A locked belief outranks what contradicts it: it is placed
+disputes away from the query). The pipeline then shows a packed group's newer disputing
+word first (retrieval/told_first.py). A locked belief outranks what contradicts it: it is placed
 first (L0), and the conflict is marked on the belief that disagrees with it (a lock's own
 mark names only the other locks it conflicts with, so its cost is known when L0 is
 charged).
@@ -76,6 +77,9 @@ class Currency:
             of the fields above; ``expanded`` puts them there. Empty from ``resolve``.
         far: the rows the truth graph holds of beliefs that were not candidates (those
             of the ``tails``' others among them).
+        disputes: (src, dst) of the CONTRADICTS edges the graph read: which side of a
+            conflict disputes the other (retrieval/told_first.py shows the newer word first).
+        told: the graph's memo of the ``tails`` groups' order (``TruthGraph.told``), or None.
         ids: the ids of ``ranked``, when the step made them (None: not made).
         bringers: a belief -> the relevant beliefs whose kept group lists it among the
             others (``TruthGraph.bringers``): the leader of a ``tails`` group one of its
@@ -90,6 +94,7 @@ class Currency:
     __slots__ = (
         "bringers",
         "brought",
+        "disputes",
         "far",
         "groups",
         "ids",
@@ -100,6 +105,7 @@ class Currency:
         "standing",
         "superseded",
         "tails",
+        "told",
     )
 
     def __init__(
@@ -116,6 +122,8 @@ class Currency:
         plain: Mapping[str, Relevant] | None = None,
         ids: list[str] | None = None,
         bringers: Mapping[str, list[str]] | None = None,
+        disputes: Collection[tuple[str, str]] = (),
+        told: tuple[set[str], dict[str, list[str]]] | None = None,
     ) -> None:
         self.ranked = ranked
         self.superseded = superseded
@@ -129,6 +137,8 @@ class Currency:
         self.plain: Mapping[str, Relevant] = {} if plain is None else plain
         self.ids = ids
         self.bringers: Mapping[str, list[str]] = {} if bringers is None else bringers
+        self.disputes = disputes
+        self.told = told
 
     def expanded(self) -> "Currency":
         """The same result with the ``tails`` in the other fields: each group's others right
@@ -168,6 +178,7 @@ class Currency:
             frozenset(brought),
             plain=self.plain,
             bringers=self.bringers,
+            disputes=self.disputes,
         )
 
 
@@ -312,6 +323,8 @@ def resolve_lazy(
         plain=graph.relevant_known,
         ids=ranked_ids,
         bringers=graph.bringers,
+        disputes=graph.disputes,
+        told=graph.told,
     )
 
 

@@ -76,21 +76,35 @@ def lineage(store: Store, belief_id: str) -> History:
 
 
 def open_conflicts(store: Store) -> list[Conflict]:
-    """Every open contradiction, each pair once, sorted by (first id, second id)."""
+    """Every open contradiction, each pair once, sorted by (first id, second id). A pair's
+    first is a lock, or else the side that disputes the other and was told after it (the
+    edge's source, created later: the user's newer word, as the pack shows it,
+    retrieval/told_first.py), or else the lower id."""
     pairs = store.contradiction_ids()
     ends = {end for pair in pairs for end in pair}
     graph = TruthGraph(store.truth_reader().links)
     graph.close_upward(ends)
     beliefs = store.get_beliefs(ends)
+    disputes = set(pairs)
     found: dict[tuple[str, str], Conflict] = {}
     for a, b in pairs:
         if not (graph.current(a) and graph.current(b)) or b not in graph.conflicts(a):
             continue
-        first, second = beliefs[a], beliefs[b]
-        if (not second.locked, second.id) < (not first.locked, first.id):
+        first, second = beliefs[min(a, b)], beliefs[max(a, b)]
+        if (first.id, second.id) in found:
+            continue
+        if first.locked != second.locked:
+            if second.locked:
+                first, second = second, first
+        elif not first.locked and _newer_word(second, first, disputes):
             first, second = second, first
-        found.setdefault((first.id, second.id), Conflict(first, second))
-    return [found[key] for key in sorted(found)]
+        found[(min(a, b), max(a, b))] = Conflict(first, second)
+    return sorted(found.values(), key=lambda c: (c.first.id, c.second.id))
+
+
+def _newer_word(x: Belief, y: Belief, disputes: set[tuple[str, str]]) -> bool:
+    """Whether ``x`` disputes ``y`` (a CONTRADICTS edge from it) and was told after it."""
+    return (x.id, y.id) in disputes and x.created_at > y.created_at
 
 
 def _serve(links: list[TruthLink]) -> Callable[[Iterable[str]], TruthFacts]:

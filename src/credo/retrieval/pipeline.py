@@ -56,6 +56,7 @@ from credo.retrieval.prior import is_history, weighed_tests
 from credo.retrieval.rank import Scored, Weights, compose
 from credo.retrieval.specific import lift
 from credo.retrieval.standing import GroupLines, Marks, picked, place_locked
+from credo.retrieval.told_first import in_told_order
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow
 from credo.store.graph import Link
 from credo.store.identifier import with_identifier_phrases
@@ -250,7 +251,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     # lists them by score (``ranked``'s order), so a model reads the best first either way.
     # (``filled``: ``ranked``'s ids in its order, the groups aside not expanded)
     packed_standing = picked(ranked, chosen, standing, tails, content, cluster_of, filled)
-    packed_ids = list(map(_FIRST, map(_FIRST, packed_standing)))
+    packed_standing, packed_ids = in_told_order(packed_standing, state, rows)  # (newer first)
     known = classes.of_packed(packed_ids)  # for the result
     out = (
         placing.beliefs()

@@ -94,6 +94,12 @@ class TruthGraph:
         self._succ: dict[str, list[str]] = {}
         self._pred: dict[str, list[str]] = {}
         self._against: dict[str, list[str]] = {}  # CONTRADICTS, either direction
+        # (src, dst) of each CONTRADICTS edge read: who disputes whom, for the order a
+        # conflict group is shown in (retrieval/told_first.py)
+        self.disputes: set[tuple[str, str]] = set()
+        # The leaders of groups kept aside whose order told_first worked out, and those
+        # whose group it reorders -> that order: fixed at a version, as the groups are.
+        self.told: tuple[set[str], dict[str, list[str]]] = (set(), {})
         self._settled: set[tuple[str, str]] = set()  # RESOLVES, both orders
         self._reach: dict[str, frozenset[str]] = {}
         self._conflicts: dict[str, tuple[str, ...]] = {}
@@ -174,6 +180,7 @@ class TruthGraph:
                     side.setdefault(belief_id, []).append(other)
                 elif kind == CONTRADICTS:
                     self._against.setdefault(belief_id, []).append(other)
+                    self.disputes.add((src, dst))
                 elif kind == RESOLVES:
                     self._settled.update(((belief_id, other), (other, belief_id)))
 
