@@ -248,8 +248,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
             units.share(cluster_of, packed.selected)
         dropped = tuple(units.expand(dropped))
     # Clustering changes which beliefs are packed, not how relevant each is: the result
-    # lists them by score (``ranked``'s order), so a model reads the best first either way.
-    # (``filled``: ``ranked``'s ids in its order, the groups aside not expanded)
+    # lists them by score (``ranked``'s order; ``filled``: its ids, groups aside not expanded).
     packed_standing = picked(ranked, chosen, standing, tails, content, cluster_of, filled)
     packed_standing, packed_ids = in_told_order(packed_standing, state, rows)  # (newer first)
     known = classes.of_packed(packed_ids)  # for the result
