@@ -35,6 +35,7 @@ DEFAULT_LANES: dict[str, bool] = {
     "session": True,
     "date": True,
     "speaker": True,
+    "title": True,
 }
 
 

@@ -32,7 +32,7 @@ from credo.retrieval.graph_lanes import (
     neighbourhood,
 )
 from credo.retrieval.head import asked_files, by_line_in_ties, head_first
-from credo.retrieval.lanes import defn, dialog, line
+from credo.retrieval.lanes import defn, dialog, line, title
 from credo.retrieval.lanes.date import date_lane, windows
 from credo.retrieval.lanes.doc import doc_scores, without_named
 from credo.retrieval.lanes.session import session_lane
@@ -478,6 +478,7 @@ def _rank(
     lane_scores: dict[str, dict[str, float]] = {}
     found: dict[str, float] = {}  # the keyword hits' scores as FTS5 gave them
     keyword: dict[str, float] = {}  # and after the dialog lane
+    titled: dict[str, float] = {}  # the pages the title lane brought (lanes/title.py)
     defs = defn.nothing_read().rows  # the definitions the keyword hits sit in (read once)
     # What the engine needs of each belief met on the way (``CandidateRow``), or None for a
     # locked one: the keyword and graph queries read it with their rows, so only beliefs
@@ -498,6 +499,13 @@ def _rank(
                 store.keyword_scores,
                 store.index_extras,
             )
+        if lanes["title"] and (titled := title.brought(store, terms, found)):
+            # Pages titled by the question's words the cut left out, when the hits are flat:
+            # keyword hits like the others, scored as FTS5 scores them (lanes/title.py).
+            if missing := [i for i in titled if i not in found]:
+                known.update(store.live_unlocked(missing))
+                scored = store.keyword_scores(terms, [i for i in missing if i in known])
+                found = keyword = {**found, **scored}
         if lanes["dialog"]:
             keyword = dialog.dialog_step(store, found, known, limit=options.graph_max_links)
         lane_scores["bm25f"] = keyword
@@ -544,6 +552,8 @@ def _rank(
     if lanes["speaker"] and terms:
         lane_scores["speaker"] = speaker_lane(set(terms), texts, labels)
     trails = store.trails(list(rows)) if rows else {}
+    if lanes["title"] and terms and trails:
+        lane_scores["title"] = title.title_scores(terms, trails, titled)
     history = {i for i, trail in trails.items() if is_history(trail)}
     tests = weighed_tests(terms, trails, named)  # test code, unless asked for (prior.py)
     # A note (no trail) is its own unit: its keyword share in a unit lane (own_unit.py)

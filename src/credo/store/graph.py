@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from credo.store.db import json_array, store_version
 from credo.store.docmatch import DocAnchorMatches
 from credo.store.fts import CandidateRow
-from credo.types import Belief
+from credo.types import TRAIL_SEPARATOR, Belief
 
 if TYPE_CHECKING:
     from credo.store.warm import WarmIndex
@@ -255,6 +255,26 @@ class GraphQueries(DocAnchorMatches):
         )
         return dict(rows.fetchall())
 
+    def titled(self, words: Iterable[str], *, limit: int) -> dict[str, str]:
+        """id -> trail of the live, unlocked documentation passages (those with line
+        statistics) whose trail's section titles hold one of ``words`` (case-insensitive;
+        within a word too: the caller tells titles apart), the first ``limit`` by id: the pages a title lane reads when
+        the keyword index cannot tell them (retrieval/lanes/title.py). A scan of the
+        documentation passages: asked only for such a question."""
+        patterns = [f"%{TRAIL_SEPARATOR}%{_like(w)}%" for w in dict.fromkeys(words) if w]
+        if not patterns or limit <= 0 or not self._has_contexts():
+            return {}
+        wanted = " OR ".join(["t LIKE ? ESCAPE '\\'"] * len(patterns))
+        rows = self.conn.execute(
+            "SELECT id, t FROM (SELECT b.id AS id, "
+            "substr(b.context, 1, instr(b.context || char(10), char(10)) - 1) AS t "
+            "FROM passage_lines AS p JOIN beliefs AS b ON b.id = p.belief_id "
+            "WHERE b.deleted_at IS NULL AND b.locked = 0) "
+            f"WHERE {wanted} ORDER BY id LIMIT ?",
+            (*patterns, limit),
+        )
+        return dict(rows.fetchall())
+
     def index_extras(self, ids: Iterable[str]) -> dict[str, str]:
         """id -> what the keyword index holds of the beliefs among ``ids`` besides their
         content: their anchor text and their whole context, a line apart (those with
@@ -372,3 +392,8 @@ class GraphQueries(DocAnchorMatches):
         ).fetchall()
         pairs = [(r[0], r[1]) for r in rows]
         return pairs, {r[1]: (r[2], r[3], r[4], r[5], r[6]) for r in rows}
+
+
+def _like(word: str) -> str:
+    """``word`` as a LIKE pattern's literal text (``\\`` escapes ``%`` and ``_``)."""
+    return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

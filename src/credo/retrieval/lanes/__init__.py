@@ -14,4 +14,5 @@ LANES = (
     "session",
     "date",
     "speaker",
+    "title",
 )

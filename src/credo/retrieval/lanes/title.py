@@ -1,0 +1,96 @@
+"""The title lane: a documentation section whose title is what the question is about.
+
+"testing" asked of a project with a tests/ folder: the porter stem ``test`` is in every
+test's path, class and function names, so about half the keyword index holds it, its idf
+is near zero, and BM25 ranks the hits by length alone: the short test functions first, and
+the page titled "Testing" (docs/testing.md, the answer) 552nd of 773 hits, never a
+candidate (day-probe75, structlog). A word common in bodies can still be rare among titles:
+a section a writer titled with the question's words is about them, whatever else holds the
+words in passing.
+
+A candidate's score is the best share, among the titles of its trail (the page's and each
+section's above it), of a title's words that are the question's: "Testing" for "testing"
+1, "Testing Flask Applications" a third, "structlog.testing Module" a third. Only
+documentation passages (those with line statistics) are read: a code passage's trail
+names definitions, which the definition lane reads.
+
+The lane also brings candidates when the keyword index could not tell any: when the best
+keyword hit's score is below ``FLAT`` (every word of the question in about half the store,
+so its idf is near zero), the documentation passages whose titles hold one of the question's
+stems are read (``Store.titled``, a scan of the documentation passages' trails) and the best
+of them join the candidates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from credo.retrieval.lanes.line import query_stems
+from credo.store.fts import STOPWORDS
+from credo.store.stem import stem, tokens
+from credo.types import TRAIL_SEPARATOR
+
+if TYPE_CHECKING:
+    from credo.store import Store
+
+# BM25's score of a word is its idf times at most ~2.2 (k1 + 1) per field; a best hit below
+# this has each of the question's words in about half the store (idf under ~0.05) or more.
+FLAT = 0.1
+# Most passages a flat question's titles may bring (the graph lanes' bound is 60).
+BROUGHT = 20
+# Most trails read for them: a word in many titles is no topic of its own.
+READ = 400
+
+
+def title_share(trail: str, asked: frozenset[str]) -> float:
+    """The best share, among ``trail``'s section titles, of a title's words (stems, without
+    stopwords) that are among ``asked`` (the question's stems); 0 when none holds one."""
+    _, *titles = trail.split(TRAIL_SEPARATOR)
+    if not titles:
+        return 0.0
+    titles[-1] = titles[-1].rsplit(" L", 1)[0]
+    best = 0.0
+    for title in titles:
+        words = {stem(t) for t in tokens(title) if t not in STOPWORDS}
+        if words and (held := len(words & asked)):
+            best = max(best, held / len(words))
+    return best
+
+
+def is_document(trail: str) -> bool:
+    """Whether ``trail`` (a passage's) places it in a documentation file, by its name."""
+    name = trail.split(TRAIL_SEPARATOR, 1)[0].rsplit(" L", 1)[0].rsplit("/", 1)[-1]
+    return name.rpartition(".")[2].lower() in _DOCUMENTS if "." in name else False
+
+
+_DOCUMENTS = frozenset(("md", "markdown", "mdx", "rst", "rest", "txt", "text", "adoc"))
+
+
+def brought(store: Store, terms: Iterable[str], keyword: Mapping[str, float]) -> dict[str, float]:
+    """When the ``keyword`` hits are flat (their best below ``FLAT``): id -> title share of
+    up to ``BROUGHT`` documentation passages whose titles hold the question's words
+    (``Store.titled``), best share first (then id); else nothing."""
+    if not keyword or max(keyword.values()) >= FLAT:
+        return {}
+    asked = frozenset(query_stems(terms))
+    if not asked:
+        return {}
+    found = store.titled(sorted(asked), limit=READ)
+    best = sorted((-s, i) for i, t in found.items() if (s := title_share(t, asked)))
+    return {i: -s for s, i in best[:BROUGHT]}
+
+
+def title_scores(
+    terms: Iterable[str], trails: Mapping[str, str], brought: Mapping[str, float]
+) -> dict[str, float]:
+    """id -> title share (``title_share``) of the documentation passages among ``trails``
+    (id -> trail of the candidates) that have one, with those ``brought``."""
+    asked = frozenset(query_stems(terms))
+    if not asked:
+        return dict(brought)
+    scores = dict(brought)
+    for i, trail in trails.items():
+        if i not in scores and is_document(trail) and (share := title_share(trail, asked)):
+            scores[i] = share
+    return scores
