@@ -479,6 +479,7 @@ def _rank(
     found: dict[str, float] = {}  # the keyword hits' scores as FTS5 gave them
     keyword: dict[str, float] = {}  # and after the dialog lane
     titled: dict[str, float] = {}  # the pages the title lane brought (lanes/title.py)
+    flat = False  # whether the keyword hits are flat: the title lane runs only then
     defs = defn.nothing_read().rows  # the definitions the keyword hits sit in (read once)
     # What the engine needs of each belief met on the way (``CandidateRow``), or None for a
     # locked one: the keyword and graph queries read it with their rows, so only beliefs
@@ -499,9 +500,11 @@ def _rank(
                 store.keyword_scores,
                 store.index_extras,
             )
-        if lanes["title"] and (titled := title.brought(store, terms, found)):
-            # Pages titled by the question's words the cut left out, when the hits are flat:
-            # keyword hits like the others, scored as FTS5 scores them (lanes/title.py).
+        if lanes["title"] and title.is_flat(found):  # the index cannot tell (lanes/title.py)
+            flat = True
+            # Pages titled by the question's words the cut left out: keyword hits like the
+            # others, scored as FTS5 scores them.
+            titled = title.brought(store, terms)
             if missing := [i for i in titled if i not in found]:
                 known.update(store.live_unlocked(missing))
                 scored = store.keyword_scores(terms, [i for i in missing if i in known])
@@ -552,7 +555,7 @@ def _rank(
     if lanes["speaker"] and terms:
         lane_scores["speaker"] = speaker_lane(set(terms), texts, labels)
     trails = store.trails(list(rows)) if rows else {}
-    if lanes["title"] and terms and trails:
+    if flat and trails:
         lane_scores["title"] = title.title_scores(terms, trails, titled)
     history = {i for i, trail in trails.items() if is_history(trail)}
     tests = weighed_tests(terms, trails, named)  # test code, unless asked for (prior.py)

@@ -67,12 +67,15 @@ def is_document(trail: str) -> bool:
 _DOCUMENTS = frozenset(("md", "markdown", "mdx", "rst", "rest", "txt", "text", "adoc"))
 
 
-def brought(store: Store, terms: Iterable[str], keyword: Mapping[str, float]) -> dict[str, float]:
-    """When the ``keyword`` hits are flat (their best below ``FLAT``): id -> title share of
-    up to ``BROUGHT`` documentation passages whose titles hold the question's words
-    (``Store.titled``), best share first (then id); else nothing."""
-    if not keyword or max(keyword.values()) >= FLAT:
-        return {}
+def is_flat(keyword: Mapping[str, float]) -> bool:
+    """Whether the ``keyword`` hits (id -> FTS5 score) are flat: some, the best below
+    ``FLAT``, so that BM25 ranked them by length alone."""
+    return bool(keyword) and max(keyword.values()) < FLAT
+
+
+def brought(store: Store, terms: Iterable[str]) -> dict[str, float]:
+    """id -> title share of up to ``BROUGHT`` documentation passages whose titles hold the
+    question's words (``Store.titled``), best share first (then id)."""
     asked = frozenset(query_stems(terms))
     if not asked:
         return {}
