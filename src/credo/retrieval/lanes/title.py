@@ -34,9 +34,12 @@ from credo.types import TRAIL_SEPARATOR
 if TYPE_CHECKING:
     from credo.store import Store
 
-# BM25's score of a word is its idf times at most ~2.2 (k1 + 1) per field; a best hit below
-# this has each of the question's words in about half the store (idf under ~0.05) or more.
-FLAT = 0.1
+# The keyword hits are flat when the last one kept scores at least this share of the best:
+# the question's words are in so many passages that BM25's idf leaves nothing but the
+# length norm to rank them ("testing": structlog 0.97, click 0.96, flask 0.96 with ~45% of
+# each store a test; "how do I test my application" on flask 0.94; "configuration" on
+# each of them 0.46 to 0.71).
+TIED = 0.9
 # Most passages a flat question's titles may bring (the graph lanes' bound is 60).
 BROUGHT = 20
 # Most trails read for them: a word in many titles is no topic of its own.
@@ -67,10 +70,15 @@ def is_document(trail: str) -> bool:
 _DOCUMENTS = frozenset(("md", "markdown", "mdx", "rst", "rest", "txt", "text", "adoc"))
 
 
-def is_flat(keyword: Mapping[str, float]) -> bool:
-    """Whether the ``keyword`` hits (id -> FTS5 score) are flat: some, the best below
-    ``FLAT``, so that BM25 ranked them by length alone."""
-    return bool(keyword) and max(keyword.values()) < FLAT
+def is_flat(keyword: Mapping[str, float], limit: int) -> bool:
+    """Whether the ``keyword`` hits (id -> FTS5 score, the best ``limit`` of more) are flat:
+    ``limit`` of them, the cut one within ``TIED`` of the best, so that BM25 told them
+    apart by length, not by the question's words, and left out others as good."""
+    if len(keyword) < limit or limit <= 0:
+        return False
+    scores = keyword.values()
+    best = max(scores)
+    return best > 0 and min(scores) >= TIED * best
 
 
 def brought(store: Store, terms: Iterable[str]) -> dict[str, float]:
