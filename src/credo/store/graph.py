@@ -10,7 +10,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from credo.store.db import json_array, store_version
-from credo.store.docmatch import DocAnchorMatches
+from credo.store.docmatch import DocAnchorMatches, like_literal
 from credo.store.fts import CandidateRow
 from credo.types import TRAIL_SEPARATOR, Belief
 
@@ -261,7 +261,7 @@ class GraphQueries(DocAnchorMatches):
         within a word too: the caller tells titles apart), the first ``limit`` by id: the pages a title lane reads when
         the keyword index cannot tell them (retrieval/lanes/title.py). A scan of the
         documentation passages: asked only for such a question."""
-        patterns = [f"%{TRAIL_SEPARATOR}%{_like(w)}%" for w in dict.fromkeys(words) if w]
+        patterns = [f"%{TRAIL_SEPARATOR}%{like_literal(w)}%" for w in dict.fromkeys(words) if w]
         if not patterns or limit <= 0 or not self._has_contexts():
             return {}
         wanted = " OR ".join(["t LIKE ? ESCAPE '\\'"] * len(patterns))
@@ -393,7 +393,3 @@ class GraphQueries(DocAnchorMatches):
         pairs = [(r[0], r[1]) for r in rows]
         return pairs, {r[1]: (r[2], r[3], r[4], r[5], r[6]) for r in rows}
 
-
-def _like(word: str) -> str:
-    """``word`` as a LIKE pattern's literal text (``\\`` escapes ``%`` and ``_``)."""
-    return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
