@@ -45,7 +45,7 @@ def emit(event):
 def _tests_module(part: int, count: int) -> str:
     """A tests/ module of ``count`` short test functions: "test" in each one's path and name."""
     return "\n\n".join(
-        f"def test_case_{part}_{i}():\n    \"\"\"Case {i} holds.\"\"\"\n    assert emit({i}) == {part}\n"
+        f'def test_case_{part}_{i}():\n    """Case {i} holds."""\n    assert emit({i}) == {part}\n'
         for i in range(count)
     )
 
@@ -116,7 +116,9 @@ def test_is_document_by_the_file_name() -> None:
     assert not is_document("Makefile › all L1-L3")
 
 
-_words = st.lists(st.sampled_from(["testing", "fixtures", "click", "the", "guide", "a"]), max_size=4)
+_words = st.lists(
+    st.sampled_from(["testing", "fixtures", "click", "the", "guide", "a"]), max_size=4
+)
 
 
 @settings(max_examples=200, deadline=None)

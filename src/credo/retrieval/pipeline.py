@@ -500,7 +500,8 @@ def _rank(
                 store.keyword_scores,
                 store.index_extras,
             )
-        if lanes["title"] and title.is_flat(found, options.keyword_limit):  # the index cannot tell (lanes/title.py)
+        # (flat: the index could not tell its hits apart, lanes/title.py)
+        if lanes["title"] and title.is_flat(found, options.keyword_limit):
             flat = True
             # Pages titled by the question's words the cut left out: keyword hits like the
             # others, scored as FTS5 scores them.

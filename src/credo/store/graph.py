@@ -257,10 +257,10 @@ class GraphQueries(DocAnchorMatches):
 
     def titled(self, words: Iterable[str], *, limit: int) -> dict[str, str]:
         """id -> trail of the live, unlocked documentation passages (those with line
-        statistics) whose trail's section titles hold one of ``words`` (case-insensitive;
-        within a word too: the caller tells titles apart), the first ``limit`` by id: the pages a title lane reads when
-        the keyword index cannot tell them (retrieval/lanes/title.py). A scan of the
-        documentation passages: asked only for such a question."""
+        statistics) whose trail's section titles hold one of ``words`` (case-insensitive,
+        within a word too: the caller tells the titles apart), the first ``limit`` by id:
+        the pages the title lane reads when the keyword index cannot tell its hits apart
+        (retrieval/lanes/title.py). A scan of the documentation passages: asked only then."""
         patterns = [f"%{TRAIL_SEPARATOR}%{like_literal(w)}%" for w in dict.fromkeys(words) if w]
         if not patterns or limit <= 0 or not self._has_contexts():
             return {}
@@ -392,4 +392,3 @@ class GraphQueries(DocAnchorMatches):
         ).fetchall()
         pairs = [(r[0], r[1]) for r in rows]
         return pairs, {r[1]: (r[2], r[3], r[4], r[5], r[6]) for r in rows}
-

@@ -20,9 +20,9 @@ then also brings candidates: the documentation passages whose titles hold one of
 question's stems (``Store.titled``, a scan of the documentation passages' trails), the
 best ``BROUGHT`` of them by share, scored by the keyword index like its other hits. Run on
 every question, weighed 0.5, it moved 30 of the ranking benches' questions up and 45 down
-and lowered every bench's mean (day-rank76): a title that shares a word with a question the keyword index ranks well is
-no better evidence than the passage's own words. Run only when flat, no bench question
-moves (none is flat).
+and lowered each bench's mean doc nDCG@10 (day-rank76): where the keyword index ranks
+well, a title sharing a word with the question is no better evidence than the passage's
+own words. Run only when flat, no bench question moves (none is flat).
 """
 
 from __future__ import annotations
