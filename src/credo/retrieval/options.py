@@ -36,6 +36,7 @@ DEFAULT_LANES: dict[str, bool] = {
     "date": True,
     "speaker": True,
     "title": True,
+    "latest": True,
 }
 
 

@@ -32,7 +32,7 @@ from credo.retrieval.graph_lanes import (
     neighbourhood,
 )
 from credo.retrieval.head import asked_files, by_line_in_ties, head_first
-from credo.retrieval.lanes import defn, dialog, line, title
+from credo.retrieval.lanes import defn, dialog, latest, line, title
 from credo.retrieval.lanes.date import date_lane, windows
 from credo.retrieval.lanes.doc import doc_scores, without_named
 from credo.retrieval.lanes.session import session_lane
@@ -539,6 +539,9 @@ def _rank(
         # A folder named in the query can match thousands of anchors: bounded like the
         # graph lanes (the keyword hits plus the lane's best others).
         lane_scores["doc"] = lane_best(named, keyword, options.graph_lane_limit)
+    if lanes["latest"] and keyword and latest.asks_latest(text):  # a changelog's newest
+        if found_newest := latest.latest_scores(store, store.trails(list(keyword))):
+            lane_scores["latest"] = found_newest
     if lanes["hrr"]:
         from credo.retrieval.lanes.structural import structural_lane
 
@@ -567,6 +570,8 @@ def _rank(
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)
         ranked = members_first(ranked, trails, defs)  # a class after its members
     ranked = by_line_in_ties(head_first(ranked, trails, asked), trails)  # (retrieval/head.py)
+    if newest := lane_scores.get("latest"):  # the newest release's passages lead
+        ranked = latest.latest_first(ranked, newest)
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
     return ranked, rows, around_seeds, trails, texts

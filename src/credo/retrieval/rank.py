@@ -41,6 +41,7 @@ DEFAULT_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "date": 0.5,
         "speaker": 0.2,
         "title": 0.5,
+        "latest": 1.0,
     }
 )
 

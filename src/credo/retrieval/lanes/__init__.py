@@ -15,4 +15,5 @@ LANES = (
     "date",
     "speaker",
     "title",
+    "latest",
 )
