@@ -540,8 +540,7 @@ def _rank(
         # graph lanes (the keyword hits plus the lane's best others).
         lane_scores["doc"] = lane_best(named, keyword, options.graph_lane_limit)
     if lanes["latest"] and keyword and latest.asks_latest(text):  # a changelog's newest
-        if found_newest := latest.latest_scores(store, store.trails(list(keyword))):
-            lane_scores["latest"] = found_newest
+        lane_scores["latest"] = latest.latest_scores(store, store.trails(list(keyword)))
     if lanes["hrr"]:
         from credo.retrieval.lanes.structural import structural_lane
 
