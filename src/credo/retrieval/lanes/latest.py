@@ -8,8 +8,8 @@ overhauled ... lately") and the newest section, 26.1.0, twelfth; on click, CHANG
 
 A question asks for it when it says latest, newest, most recent, last or current before
 release, version, changes, changelog or update (``asks_latest``). Then each changelog file
-(retrieval/prior.py's ``is_history``) among the keyword hits is read whole (its passages by
-their anchors, then their trails), each passage placed under the first of its trail's
+(retrieval/prior.py's ``is_history``) among the keyword hits, or else each file named as a
+changelog is, is read whole (its passages by their anchors, then their trails), each passage placed under the first of its trail's
 titles that holds a version number (``1.0``, ``26.1.0``, ``v2.3.4``; a title without one,
 "Unreleased", places none), and the passages of the greatest version, compared as numbers
 (``10.0`` after ``9.2``: whether the file lists newest first or last), score 1: they join
@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from credo.retrieval.prior import is_history
+from credo.store.changelog import changelog_stems, is_changelog_path
 from credo.retrieval.rank import Scored
 from credo.retrieval.specific import GRAIN, by_id, by_score
 from credo.types import TRAIL_SEPARATOR
@@ -72,11 +73,23 @@ def newest(trails: Mapping[str, str]) -> set[str]:
 
 def latest_scores(store: Store, hit_trails: Mapping[str, str]) -> dict[str, float]:
     """id -> 1 for the newest release's passages of each changelog among ``hit_trails``
-    (id -> trail of the keyword hits)."""
+    (id -> trail of the keyword hits); when none is, of each file named as a changelog is
+    (``CHANGES.md``, ``HISTORY.rst``: a question of no word a changelog holds, "what's new
+    in the newest version", still asks for it)."""
+    files = _changelogs(hit_trails.values())
+    if files:
+        found = store.doc_anchor_matches(files, limit=READ)
+    else:
+        stems = [f"page:{stem}" for stem in sorted(changelog_stems())]
+        found = store.doc_anchor_matches(stems, limit=READ)
+    by_file: dict[str, list[str]] = {}
+    for belief_id, uri in found:
+        path = uri.split("#", 1)[0]
+        if is_changelog_path(path):
+            by_file.setdefault(path, []).append(belief_id)
     scores: dict[str, float] = {}
-    for path in _changelogs(hit_trails.values()):
-        ids = [belief_id for belief_id, _ in store.doc_anchor_matches([path], limit=READ)]
-        read = store.trails(ids) if ids else {}
+    for path, ids in by_file.items():
+        read = store.trails(ids)
         mine = {i: t for i, t in read.items() if t.split(TRAIL_SEPARATOR, 1)[0] == path}
         scores.update(dict.fromkeys(sorted(newest(mine)), 1.0))
     return scores
