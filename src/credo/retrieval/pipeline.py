@@ -568,9 +568,9 @@ def _rank(
     if trails and keyword:  # a section before the one around it (retrieval/specific.py)
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)
         ranked = members_first(ranked, trails, defs)  # a class after its members
-    ranked = by_line_in_ties(head_first(ranked, trails, asked), trails)  # (retrieval/head.py)
     if newest := lane_scores.get("latest"):  # the newest release's passages lead
         ranked = latest.latest_first(ranked, newest)
+    ranked = by_line_in_ties(head_first(ranked, trails, asked), trails)  # (retrieval/head.py)
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
     return ranked, rows, around_seeds, trails, texts

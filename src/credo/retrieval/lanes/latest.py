@@ -9,13 +9,15 @@ overhauled ... lately") and the newest section, 26.1.0, twelfth; on click, CHANG
 A question asks for it when it says latest, newest, most recent, last or current before
 release, version, changes, changelog or update (``asks_latest``). Then each changelog file
 (retrieval/prior.py's ``is_history``) among the keyword hits, or else each file named as a
-changelog is, is read whole (its passages by their anchors, then their trails), each passage placed under the first of its trail's
-titles that holds a version number (``1.0``, ``26.1.0``, ``v2.3.4``; a title without one,
-"Unreleased", places none), and the passages of the greatest version, compared as numbers
-(``10.0`` after ``9.2``: whether the file lists newest first or last), score 1: they join
-the candidates, and once ranked they lead it (``latest_first``), in the order the other
-lanes give them: the question asks for that release, and a word it shares with an older
-entry ("changed" in 22.2.0's "Changed") says nothing of which release it means.
+changelog is, is read whole (its passages by their anchors, then their trails). A passage
+belongs to the first of its trail's titles that holds a version number (``1.0``,
+``26.1.0``, ``v2.3.4``; a title without one, "Unreleased", to none), and the passages of
+the greatest version, compared as numbers (``10.0`` after ``9.2``: whether the file lists
+newest first or last), score 1: they join the candidates, and once ranked they lead
+(``latest_first``), in the order the other lanes give them: the question asks for that
+release, and a word it shares with an older entry ("changed" in 22.2.0's "Changed") says
+nothing of which release it means. No ranking bench question asks for the latest release:
+the lane moves none of them (day-rank76).
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from credo.retrieval.prior import is_history
-from credo.store.changelog import changelog_stems, is_changelog_path
 from credo.retrieval.rank import Scored
 from credo.retrieval.specific import GRAIN, by_id, by_score
+from credo.store.changelog import changelog_stems, is_changelog_path
 from credo.types import TRAIL_SEPARATOR
 
 if TYPE_CHECKING:
