@@ -501,7 +501,7 @@ def _rank(
                 store.index_extras,
             )
         # (flat: the index could not tell its hits apart, lanes/title.py)
-        if lanes["title"] and title.is_flat(found, options.keyword_limit):
+        if lanes["title"] and title.is_flat(hits, options.keyword_limit):
             flat = True
             # Pages titled by the question's words the cut left out: keyword hits like the
             # others, scored as FTS5 scores them.

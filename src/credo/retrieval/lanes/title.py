@@ -27,7 +27,7 @@ own words. Run only when flat, no bench question moves (none is flat).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from credo.retrieval.lanes.line import query_stems
@@ -74,15 +74,14 @@ def is_document(trail: str) -> bool:
 _DOCUMENTS = frozenset(("md", "markdown", "mdx", "rst", "rest", "txt", "text", "adoc"))
 
 
-def is_flat(keyword: Mapping[str, float], limit: int) -> bool:
-    """Whether the ``keyword`` hits (id -> FTS5 score, the best ``limit`` of more) are flat:
-    ``limit`` of them, the cut one within ``TIED`` of the best, so that BM25 told them
-    apart by length, not by the question's words, and left out others as good."""
-    if len(keyword) < limit or limit <= 0:
+def is_flat(hits: Sequence[tuple[str, float]], limit: int) -> bool:
+    """Whether the keyword ``hits`` ((id, FTS5 score), best first, as the store ranks them)
+    are flat: ``limit`` of them (the cut left others out), the last within ``TIED`` of the
+    best, so that BM25 told them apart by length, not by the question's words."""
+    if len(hits) < limit or limit <= 0:
         return False
-    scores = keyword.values()
-    best = max(scores)
-    return best > 0 and min(scores) >= TIED * best
+    best = hits[0][1]
+    return best > 0 and hits[-1][1] >= TIED * best
 
 
 def brought(store: Store, terms: Iterable[str]) -> dict[str, float]:
