@@ -33,7 +33,7 @@ from credo.retrieval.graph_lanes import (
     neighbourhood,
 )
 from credo.retrieval.head import asked_files, by_line_in_ties, head_first
-from credo.retrieval.lanes import defn, dialog, line
+from credo.retrieval.lanes import defn, dialog, latest, line, title
 from credo.retrieval.lanes.date import date_lane, windows
 from credo.retrieval.lanes.doc import doc_scores, without_named
 from credo.retrieval.lanes.session import session_lane
@@ -499,6 +499,8 @@ def _rank(
     lane_scores: dict[str, dict[str, float]] = {}
     found: dict[str, float] = {}  # the keyword hits' scores as FTS5 gave them
     keyword: dict[str, float] = {}  # and after the dialog lane
+    titled: dict[str, float] = {}  # the pages the title lane brought (lanes/title.py)
+    flat = False  # whether the keyword hits are flat: the title lane runs only then
     defs = defn.nothing_read().rows  # the definitions the keyword hits sit in (read once)
     # What the engine needs of each belief met on the way (``CandidateRow``), or None for a
     # locked one: the keyword and graph queries read it with their rows, so only beliefs
@@ -519,6 +521,16 @@ def _rank(
                 store.keyword_scores,
                 store.index_extras,
             )
+        # (flat: the index could not tell its hits apart, lanes/title.py)
+        if lanes["title"] and title.is_flat(hits, options.keyword_limit):
+            flat = True
+            # Pages titled by the question's words the cut left out: keyword hits like the
+            # others, scored as FTS5 scores them.
+            titled = title.brought(store, terms)
+            if missing := [i for i in titled if i not in found]:
+                known.update(store.live_unlocked(missing))
+                scored = store.keyword_scores(terms, [i for i in missing if i in known])
+                found = keyword = {**found, **scored}
         if lanes["dialog"]:
             keyword = dialog.dialog_step(store, found, known, limit=options.graph_max_links)
         lane_scores["bm25f"] = keyword
@@ -548,6 +560,8 @@ def _rank(
         # A folder named in the query can match thousands of anchors: bounded like the
         # graph lanes (the keyword hits plus the lane's best others).
         lane_scores["doc"] = lane_best(named, keyword, options.graph_lane_limit)
+    if lanes["latest"] and keyword and latest.asks_latest(text):  # a changelog's newest
+        lane_scores["latest"] = latest.latest_scores(store, store.trails(list(keyword)))
     if lanes["hrr"]:
         from credo.retrieval.lanes.structural import structural_lane
 
@@ -565,6 +579,8 @@ def _rank(
     if lanes["speaker"] and terms:
         lane_scores["speaker"] = speaker_lane(set(terms), texts, labels)
     trails = store.trails(list(rows)) if rows else {}
+    if flat and trails:
+        lane_scores["title"] = title.title_scores(terms, trails, titled)
     history = {i for i, trail in trails.items() if is_history(trail)}
     tests = weighed_tests(terms, trails, named)  # test code, unless asked for (prior.py)
     # A note (no trail) is its own unit: its keyword share in a unit lane (own_unit.py)
@@ -573,6 +589,8 @@ def _rank(
     if trails and keyword:  # a section before the one around it (retrieval/specific.py)
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)
         ranked = members_first(ranked, trails, defs)  # a class after its members
+    if newest := lane_scores.get("latest"):  # the newest release's passages lead
+        ranked = latest.latest_first(ranked, newest)
     ranked = by_line_in_ties(head_first(ranked, trails, asked), trails)  # (retrieval/head.py)
     ranked = naming.lift_paths(ranked, trails, text)  # "Error::msg" leads (named.py)
     if keyword is not found:

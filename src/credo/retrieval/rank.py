@@ -40,6 +40,8 @@ DEFAULT_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "session": 0.3,
         "date": 0.5,
         "speaker": 0.2,
+        "title": 0.5,
+        "latest": 1.0,
     }
 )
 

@@ -22,6 +22,11 @@ _FOLDERS = frozenset(
 _DOCS = frozenset(("", "md", "markdown", "mdx", "rst", "rest", "txt", "text", "adoc"))
 
 
+def changelog_stems() -> frozenset[str]:
+    """The file stems a changelog goes by (``changes``, ``history``...), lower case."""
+    return _NAMES
+
+
 def is_changelog_path(path: str) -> bool:
     """True when ``path`` (a repo-relative file path, no line range) names a changelog."""
     *folders, name = path.lower().replace("\\", "/").split("/")

@@ -10,9 +10,9 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from credo.store.db import json_array, store_version
-from credo.store.docmatch import DocAnchorMatches
+from credo.store.docmatch import DocAnchorMatches, like_literal
 from credo.store.fts import CandidateRow
-from credo.types import Belief
+from credo.types import TRAIL_SEPARATOR, Belief
 
 if TYPE_CHECKING:
     from credo.store.warm import WarmIndex
@@ -252,6 +252,26 @@ class GraphQueries(DocAnchorMatches):
             "SELECT id, substr(context, 1, instr(context || char(10), char(10)) - 1) "
             "FROM beliefs WHERE id IN (SELECT value FROM json_each(?)) AND context <> ''",
             (json_array(ids),),
+        )
+        return dict(rows.fetchall())
+
+    def titled(self, words: Iterable[str], *, limit: int) -> dict[str, str]:
+        """id -> trail of the live, unlocked documentation passages (those with line
+        statistics) whose trail's section titles hold one of ``words`` (case-insensitive,
+        within a word too: the caller tells the titles apart), the first ``limit`` by id:
+        the pages the title lane reads when the keyword index cannot tell its hits apart
+        (retrieval/lanes/title.py). A scan of the documentation passages: asked only then."""
+        patterns = [f"%{TRAIL_SEPARATOR}%{like_literal(w)}%" for w in dict.fromkeys(words) if w]
+        if not patterns or limit <= 0 or not self._has_contexts():
+            return {}
+        wanted = " OR ".join(["t LIKE ? ESCAPE '\\'"] * len(patterns))
+        rows = self.conn.execute(
+            "SELECT id, t FROM (SELECT b.id AS id, "
+            "substr(b.context, 1, instr(b.context || char(10), char(10)) - 1) AS t "
+            "FROM passage_lines AS p JOIN beliefs AS b ON b.id = p.belief_id "
+            "WHERE b.deleted_at IS NULL AND b.locked = 0) "
+            f"WHERE {wanted} ORDER BY id LIMIT ?",
+            (*patterns, limit),
         )
         return dict(rows.fetchall())
 

@@ -14,4 +14,6 @@ LANES = (
     "session",
     "date",
     "speaker",
+    "title",
+    "latest",
 )

@@ -12,7 +12,7 @@ import contextlib
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from credo.store.docmatch import DocAnchorMatches
+from credo.store.docmatch import DocAnchorMatches, like_literal
 from credo.store.fts import CandidateRow
 from credo.store.graph import Link
 from credo.store.short_ids import SHORT_CHARS
@@ -25,7 +25,7 @@ from credo.store.truth import (
     TruthReader,
     _Memo,  # pyright: ignore[reportPrivateUsage]
 )
-from credo.types import Belief
+from credo.types import TRAIL_SEPARATOR, Belief
 
 if TYPE_CHECKING:
     import psycopg
@@ -137,6 +137,20 @@ class Reads(DocAnchorMatches, TruthLinks):
             "WHERE id = ANY(%s) AND context <> ''",
             ids,
         )
+
+    def titled(self, words: Iterable[str], *, limit: int) -> dict[str, str]:
+        # GraphQueries.titled's statement: ILIKE for SQLite's case-blind LIKE.
+        patterns = [f"%{TRAIL_SEPARATOR}%{like_literal(w)}%" for w in dict.fromkeys(words) if w]
+        if not patterns or limit <= 0:
+            return {}
+        rows = self.conn.execute(
+            "SELECT id, t FROM (SELECT b.id AS id, split_part(b.context, E'\\n', 1) AS t "
+            "FROM passage_lines AS p JOIN beliefs AS b ON b.id = p.belief_id "
+            "WHERE b.deleted_at IS NULL AND b.locked = 0) AS d "
+            "WHERE t ILIKE ANY(%s) ORDER BY id LIMIT %s",
+            (patterns, limit),
+        )
+        return {str(r[0]): str(r[1]) for r in rows}
 
     def index_extras(self, ids: Iterable[str]) -> dict[str, str]:
         return self._text_of_each(
