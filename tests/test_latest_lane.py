@@ -45,13 +45,15 @@ def test_a_question_for_the_latest_release_leads_with_the_greatest_version(
     (tmp_path / "guide.md").write_text(GUIDE)
     memory.ingest(tmp_path)
     for question in ("what changed in the latest release", "what's new in the newest version"):
-        found = memory.retrieve(question, token_budget=5000).beliefs
+        found = memory.retrieve(question, token_budget=5000, lanes={"latest": True}).beliefs
         assert found and "› 10.0.0" in found[0].trail, [b.trail for b in found[:4]]
         assert "latest" in found[0].lanes
         for b in found:
             assert abs(sum(b.lanes.values()) - b.score) < 1e-6
     # a question that names no latest release is ranked as before: no part "latest"
-    found = memory.retrieve("what changed in the release process", token_budget=5000).beliefs
+    found = memory.retrieve(
+        "what changed in the release process", token_budget=5000, lanes={"latest": True}
+    ).beliefs
     assert all("latest" not in b.lanes for b in found)
 
 

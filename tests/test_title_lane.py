@@ -68,7 +68,10 @@ def test_a_page_titled_by_a_word_every_test_holds_is_found_and_ranks(
     # index (idf near zero) ranked the shortest test functions first; the page was cut.
     _project(tmp_path)
     memory.ingest(tmp_path)
-    trails = [b.trail for b in memory.retrieve("testing", token_budget=5000).beliefs]
+    trails = [
+        b.trail
+        for b in memory.retrieve("testing", token_budget=5000, lanes={"title": True}).beliefs
+    ]
     assert trails, "no hits"
     assert "docs/testing.md" in trails[0], trails[:5]
 
@@ -76,7 +79,7 @@ def test_a_page_titled_by_a_word_every_test_holds_is_found_and_ranks(
 def test_a_title_lane_part_is_listed_and_the_parts_add_up(memory: Memory, tmp_path: Path) -> None:
     _project(tmp_path)
     memory.ingest(tmp_path)
-    found = memory.retrieve("testing", token_budget=5000).beliefs
+    found = memory.retrieve("testing", token_budget=5000, lanes={"title": True}).beliefs
     page = [b for b in found if "docs/testing.md" in b.trail]
     assert page and all("title" in b.lanes for b in page)
     for b in found:

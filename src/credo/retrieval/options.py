@@ -35,8 +35,8 @@ DEFAULT_LANES: dict[str, bool] = {
     "session": True,
     "date": True,
     "speaker": True,
-    "title": True,
-    "latest": True,
+    "title": False,
+    "latest": False,
 }
 
 

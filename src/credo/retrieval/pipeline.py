@@ -62,7 +62,7 @@ from credo.store.graph import Link
 from credo.store.identifier import with_identifier_phrases
 from credo.store.short_ids import Shown
 from credo.tokens import CHARS_PER_TOKEN, marks
-from credo.types import GLOBAL_SCOPE, Belief, DocAnchor, RetrievalResult, RetrievedBelief
+from credo.types import GLOBAL_SCOPE, Belief, RetrievalResult, RetrievedBelief
 
 if TYPE_CHECKING:  # loaded only when a candidate has truth links (``_currency``)
     from credo.retrieval.currency import Currency, Standing
@@ -302,12 +302,10 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     hints: tuple[str, ...] = ()
     if options.with_doc_anchors:
         from credo.retrieval.hints import charge_hints
+        from credo.retrieval.siblings import anchors_with_siblings
 
-        # (a passage's folded siblings are named on its line: their places join its anchors)
         found = store.anchors_for([b.id for b in out] + [s for b in out for s in b.siblings])
-        anchors = tuple(
-            _with_siblings(b, found) if b.siblings else tuple(found.get(b.id, ())) for b in out
-        )
+        anchors = tuple(anchors_with_siblings(b, found) for b in out)  # (folded: theirs too)
         out, used, hints = charge_hints(out, anchors, budget, used)
     return RetrievalResult(
         query=text,
@@ -322,15 +320,6 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
         short_ids=shown.changed(),
         hints=hints,
     )
-
-
-def _with_siblings(
-    belief: RetrievedBelief, found: Mapping[str, list[DocAnchor]]
-) -> tuple[DocAnchor, ...]:
-    """A folded passage's anchors, then the ingest anchors (the places) of its siblings."""
-    own = tuple(found.get(belief.id, ()))
-    theirs = (a for s in belief.siblings for a in found.get(s, ()) if a.anchor_type == "ingest")
-    return own + tuple(theirs)
 
 
 _new = tuple.__new__
@@ -499,8 +488,8 @@ def _rank(
     lane_scores: dict[str, dict[str, float]] = {}
     found: dict[str, float] = {}  # the keyword hits' scores as FTS5 gave them
     keyword: dict[str, float] = {}  # and after the dialog lane
-    titled: dict[str, float] = {}  # the pages the title lane brought (lanes/title.py)
-    flat = False  # whether the keyword hits are flat: the title lane runs only then
+    titled: dict[str, float] = {}  # the pages the title lane brought, when hits are flat
+    flat = False
     defs = defn.nothing_read().rows  # the definitions the keyword hits sit in (read once)
     # What the engine needs of each belief met on the way (``CandidateRow``), or None for a
     # locked one: the keyword and graph queries read it with their rows, so only beliefs
@@ -521,16 +510,8 @@ def _rank(
                 store.keyword_scores,
                 store.index_extras,
             )
-        # (flat: the index could not tell its hits apart, lanes/title.py)
-        if lanes["title"] and title.is_flat(hits, options.keyword_limit):
-            flat = True
-            # Pages titled by the question's words the cut left out: keyword hits like the
-            # others, scored as FTS5 scores them.
-            titled = title.brought(store, terms)
-            if missing := [i for i in titled if i not in found]:
-                known.update(store.live_unlocked(missing))
-                scored = store.keyword_scores(terms, [i for i in missing if i in known])
-                found = keyword = {**found, **scored}
+        if flat := lanes["title"] and title.is_flat(hits, options.keyword_limit):  # (title.py)
+            found = keyword = title.widened(store, terms, found, known, titled)
         if lanes["dialog"]:
             keyword = dialog.dialog_step(store, found, known, limit=options.graph_max_links)
         lane_scores["bm25f"] = keyword

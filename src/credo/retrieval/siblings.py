@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 
 from credo.retrieval.place import Place, Places, parse, tokens_of, whole_chars
 from credo.tokens import escaped_len
-from credo.types import RetrievedBelief
+from credo.types import DocAnchor, RetrievedBelief
 
 SAME_SHARE = 0.9  # Dice share of words two shapes must have in common
 MIN_WORDS = 6  # a shape with fewer words is never folded (nor folds another)
@@ -248,12 +248,25 @@ def folded(
     return (charged, used) if used <= room else None
 
 
+def anchors_with_siblings(
+    belief: RetrievedBelief, found: Mapping[str, list[DocAnchor]]
+) -> tuple[DocAnchor, ...]:
+    """A passage's anchors, then the ingest anchors (the places) of its folded siblings: they
+    are named on its line."""
+    own = tuple(found.get(belief.id, ()))
+    if not belief.siblings:
+        return own
+    theirs = (a for s in belief.siblings for a in found.get(s, ()) if a.anchor_type == "ingest")
+    return own + tuple(theirs)
+
+
 __all__ = [
     "ALSO",
     "MAX_NAMED",
     "MIN_WORDS",
     "SAME_SHARE",
     "also_chars",
+    "anchors_with_siblings",
     "fold",
     "folded",
     "folded_listing",

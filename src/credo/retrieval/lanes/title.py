@@ -95,6 +95,23 @@ def brought(store: Store, terms: Iterable[str]) -> dict[str, float]:
     return {i: -s for s, i in best[:BROUGHT]}
 
 
+def widened(
+    store: Store,
+    terms: Sequence[str],
+    found: dict[str, float],
+    known: dict[str, object],
+    titled: dict[str, float],
+) -> dict[str, float]:
+    """``found`` with the pages ``brought`` (put in ``titled``) that the keyword cut left
+    out, scored as FTS5 scores them: keyword hits like the others. ``known`` gains their
+    rows (the pipeline's candidate rows)."""
+    titled.update(brought(store, terms))
+    if missing := [i for i in titled if i not in found]:
+        known.update(store.live_unlocked(missing))
+        found = {**found, **store.keyword_scores(terms, [i for i in missing if i in known])}
+    return found
+
+
 def title_scores(
     terms: Iterable[str], trails: Mapping[str, str], brought: Mapping[str, float]
 ) -> dict[str, float]:
