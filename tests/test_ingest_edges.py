@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from credo import Memory
 from credo.edge_types import Edge, EdgeType
 from credo.errors import ConflictError
+from credo.store import LATEST_VERSION
 
 BOTH_BACKENDS = True
 
@@ -344,7 +345,7 @@ def test_a_store_from_before_m012_settles_its_edges(store_location: str | Path, 
         memory.relate(*person)
         _as_v11(memory)
     with Memory(store_location, root=root) as memory:
-        assert memory.stats().schema_version == 13
+        assert memory.stats().schema_version == LATEST_VERSION
         backfilled = {r[0]: r for r in rows(memory) if r[1:4] in (stale, vanished, again, batched)}
         assert set(backfilled) == {"docs/ops.md", "docs/old.md"}
         assert backfilled["docs/ops.md"][1:4] == stale  # not `again`: a person wrote it last
@@ -514,7 +515,7 @@ def test_m012_reads_a_long_log_in_one_pass(tmp_path: Path) -> None:
 
         conn.set_progress_handler(tick, 1000)
         try:
-            assert migrate(conn, str(path)) == 13
+            assert migrate(conn, str(path)) == LATEST_VERSION
         finally:
             conn.close()
         steps.append(count[0])

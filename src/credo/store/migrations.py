@@ -468,9 +468,9 @@ UPDATE ingested_files SET content_hash = '';
 
 
 # SessionStart's own statements newest first (``user_statements``) without a table scan.
-M014_USER_STATEMENTS = """CREATE INDEX beliefs_user_statements ON beliefs(created_at DESC, id)
-WHERE origin IN ('user_stated', 'user_corrected') AND locked = 0 AND deleted_at IS NULL
-AND kind IN ('requirement', 'preference', 'correction');"""
+M014_USER_STATEMENTS = """CREATE INDEX IF NOT EXISTS beliefs_user_statements ON beliefs
+(created_at DESC, id) WHERE origin IN ('user_stated', 'user_corrected') AND locked = 0
+AND deleted_at IS NULL AND kind IN ('requirement', 'preference', 'correction');"""
 
 
 class Migration(NamedTuple):

@@ -398,7 +398,7 @@ ON CONFLICT DO NOTHING;
 # (at 10k a SessionStart's cost doubled; at 1M it would read the whole table each session).
 # The index holds only those statements, in the order the read wants them.
 M014_USER_STATEMENTS = """
-CREATE INDEX beliefs_user_statements ON beliefs(created_at DESC, id)
+CREATE INDEX IF NOT EXISTS beliefs_user_statements ON beliefs(created_at DESC, id)
 WHERE origin IN ('user_stated', 'user_corrected')
     AND kind IN ('requirement', 'preference', 'correction')
     AND deleted_at IS NULL AND locked = 0;
