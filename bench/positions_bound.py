@@ -418,8 +418,8 @@ def heat_series(n: int, a: Any, b: Any, weight: Any, first: Any, t: float) -> An
 
 
 def heat_folded(n: int, a: Any, b: Any, weight: Any, first: Any, t: float, by_id: Any) -> Any:
-    """``heat_series`` by the lane's own fold (``lanes/heat._folded``: ``subtract.reduceat``
-    over each node's segment, itself then its neighbours by id: a left fold, an order numpy
+    """``heat_series`` by the lane's own fold (``lanes/heat._folded``: ``bincount`` over
+    each node's segment, itself then its neighbours by id: a left fold, an order numpy
     defines, where a BLAS mat-vec's sums have none), its segments laid out by numpy calls
     instead of a Python pass. With the links (src, dst) in key order (``links``), each
     entry is added, and each degree summed, in the lane's order: the lane's floats."""
@@ -441,14 +441,14 @@ def heat_folded(n: int, a: Any, b: Any, weight: Any, first: Any, t: float, by_id
     inv = np.zeros(n)
     linked = degree > 0
     inv[linked] = 1.0 / np.sqrt(degree[linked])
-    # Each node's segment: itself (1.0), then its neighbours by id.
+    # Each node's segment: itself (-1.0: the fold adds the running subtraction negated),
+    # then its neighbours by id; each entry names the node whose segment holds it.
     node = np.concatenate((np.arange(n), rows))
     entry = np.concatenate((np.arange(n), cols))
-    value = np.concatenate((np.ones(n), merged * inv[rows] * inv[cols]))
+    value = np.concatenate((-np.ones(n), merged * inv[rows] * inv[cols]))
     mine = np.concatenate((np.zeros(n, bool), np.ones(len(rows), bool)))
     order = np.lexsort((by_id[entry], mine, node))
-    segments = np.flatnonzero(~mine[order])
-    return _folded(entry[order], value[order], segments, first.tolist(), t, 12)
+    return _folded(entry[order], value[order], node[order], first.tolist(), t, 12)
 
 
 def _distinct_cells(cells: Any) -> tuple[Any, Any]:
