@@ -257,14 +257,6 @@ class JournalTable(JournalRows):
     def _inserted_id(cursor: sqlite3.Cursor) -> int:
         return int(cursor.lastrowid or 0)
 
-    def user_statements(self, *, limit: int) -> list[tuple[Belief, int]]:
-        """(belief, times injected) for the person's own live, unlocked rules, preferences
-        and corrections (origin ``user_stated``/``user_corrected``, kind ``requirement``,
-        ``preference`` or ``correction``: what capture stores from a prompt) with no more
-        harm than use (alpha >= beta), newest first, ties by id; at most ``limit``."""
-        rows = self.conn.execute(self._STATED, (limit,))
-        return [(_belief(r), int(r[-1])) for r in rows]
-
     # -- feedback events ---------------------------------------------------------------
     def insert_feedback_events(
         self, events: Iterable[tuple[float, str | None, str, str, float, float]]
