@@ -15,6 +15,8 @@ from credo.retrieval.lanes.heat import heat_kernel, heat_over_links, heat_over_r
 from credo.store.graph import Link
 from credo.store.warm_heat import heat_row
 
+from .test_heat_rows import rows_of
+
 ABOVE = 1e-9  # (the pipeline's floor)
 WEIGHTS = [-0.5, 0.0, 0.2, 0.3, 0.5, 1.0, 0.123456789, 1e-16, 3.0]
 
@@ -76,19 +78,6 @@ def test_the_signed_bincount_gives_the_floats_of_the_left_fold(
     assert got.tobytes() == want.tobytes()
 
 
-def _rows(links: list[Link]) -> dict[str, object]:
-    """Every end's heat row, as ``WarmGraph.prepare`` makes them (tests/test_heat_rows.py)."""
-    ordered = sorted(links)
-    rank = {link: i for i, link in enumerate(ordered)}
-    ends = sorted({end for link in links for end in (link.src, link.dst)})
-    rows = {}
-    for name in ends:
-        mine = [(x, x.dst, 1, rank[x]) for x in ordered if x.src == name]
-        mine += [(x, x.src, 1, rank[x]) for x in ordered if x.dst == name and x.src != name]
-        rows[name] = heat_row(name, mine)
-    return rows
-
-
 @st.composite
 def _query_graphs(draw: st.DrawFn) -> tuple[list[Link], dict[str, float]]:
     """A query's graph: a few seeds, each a star of up to 30 leaves (enough entries to lay
@@ -117,12 +106,12 @@ def test_warm_heat_equals_cold_heat_on_query_sized_graphs(
     """Warm (the rows) == cold (the links, numpy's path) == the readable reference, by
     ``repr``, in the same key order."""
     links, seeds = graph
-    rows = _rows(links)
+    rows = rows_of(links)
     for name in seeds:
         rows.setdefault(name, heat_row(name, []))
     hop = sorted(x for x in links if x.src in seeds or x.dst in seeds)
     cold = heat_over_links(seeds, hop, t=t, above=ABOVE)
-    assert repr(heat_over_rows(seeds, rows, t=t, above=ABOVE)) == repr(cold)  # type: ignore[arg-type]
+    assert repr(heat_over_rows(seeds, rows, t=t, above=ABOVE)) == repr(cold)
     nodes = set(seeds) | {end for x in hop for end in (x.src, x.dst)}
     reference = heat_kernel(seeds, heat.adjacency(hop, nodes), t=t)
     assert repr(cold) == repr({k: v for k, v in reference.items() if v > ABOVE})
