@@ -12,6 +12,14 @@ decorators) is the definition's, as a doc comment is in the languages without do
 signature and docstring (`Definition.above`; the file's order). A remark written over a
 function is about that function; as a passage of the enclosing class or module it was out
 of the function's lines and trail (docs/BENCHMARKS.md § Ranking, sixteenth pass).
+
+A module-level constant (``DEFAULT_POOLSIZE = 10``; an UPPER_CASE name, or any name
+annotated, assigned once at the module's top) is a definition too: its trail is its name,
+its signature the assignment as written (the value is often the answer: "how many
+connections does the pool keep"), its lines the comment block above it (which leads its
+text, as a function's does) to its last, its context the value's names and short
+strings. As module code it pooled with its neighbours into one passage naming none of
+them, and an answer a reader would cite as one line sat in a passage of twenty.
 """
 
 from __future__ import annotations
@@ -40,6 +48,8 @@ from credo.knowledge.chunk.model import MAX_PARAGRAPH_CHARS
 from credo.knowledge.chunk.sentence import Line
 
 _SCOPES = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+# A constant's name: UPPER_CASE, leading underscores allowed (``_DEFAULT_BLOCKSIZE``).
+_CONSTANT_NAME = re.compile(r"_*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_?")
 _OPENING_QUOTE = re.compile(r"\s*[rRuUbBfF]{0,2}(\"\"\"|\'\'\'|\"|\')")
 
 Scope = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
@@ -57,9 +67,11 @@ def read_python(lines: list[str]) -> Outline | None:
     definitions = [_definition(node, trail, lines, by_line, taken) for trail, node in found]
     _collect_names(lines, found, definitions)
     header = _docstring(tree, lines)
-    left = [fragment for fragment in fragments if fragment.number not in taken]
     body = tree.body[1:] if tree.body and _is_docstring(tree.body[0]) else tree.body
-    statements = _statements(body, lines, by_line)
+    constants = [node for node in body if _constant_name(node)]
+    definitions += [_constant(node, lines, by_line, taken) for node in constants]
+    left = [fragment for fragment in fragments if fragment.number not in taken]
+    statements = _statements([n for n in body if n not in constants], lines, by_line)
     return Outline(definitions, header, left, _code_start(tree, len(lines)), statements)
 
 
@@ -133,7 +145,7 @@ def _definition(
 
 
 def _lead(
-    node: Scope, start: int, lines: list[str], by_line: dict[int, Fragment], taken: set[int]
+    node: ast.stmt, start: int, lines: list[str], by_line: dict[int, Fragment], taken: set[int]
 ) -> list[list[Line]]:
     """The paragraphs of the comment block above ``node`` (whose lines start at ``start``)
     that lead its text: its prose only, the paragraphs next to it, up to one of commented-out
@@ -257,6 +269,47 @@ def docstring_paragraphs(numbered: list[Line]) -> list[list[Line]]:
             paragraphs.append(current)
         current.append((number, stripped))
     return paragraphs
+
+
+def _constant_name(node: ast.stmt) -> str | None:
+    """The name a module-level statement declares as a constant: one UPPER_CASE name
+    assigned (``A = B = 1`` and ``a, b = ...`` name no one value), or any name annotated
+    with a value (``timeout: float = 3.0``); else None."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target = node.targets[0]
+        if isinstance(target, ast.Name) and _CONSTANT_NAME.fullmatch(target.id):
+            return target.id
+    elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
+        return node.target.id
+    return None
+
+
+def _constant(
+    node: ast.stmt, lines: list[str], by_line: dict[int, Fragment], taken: set[int]
+) -> Definition:
+    """The definition of a module-level constant (`_constant_name`): the assignment as
+    written (comments on its lines left out: they are comments in its trail), led by the
+    comment block above it."""
+    start, end = node.lineno, min(max(node.end_lineno or node.lineno, node.lineno), len(lines))
+    rows = []
+    for number in range(start, end + 1):
+        row = lines[number - 1]
+        comment = by_line.get(number)
+        rows.append(row if comment is None else row[: comment.column])
+    name = _constant_name(node) or "?"
+    definition = Definition((name,), start, end, signature(" ".join(rows)))
+    value = getattr(node, "value", None)
+    if value is not None:
+        text = "\n".join(lines[value.lineno - 1 : end])
+        offset = _char_column(lines[value.lineno - 1], value.col_offset)
+        words = names(text, [(offset, len(text))])
+        definition.identifiers, definition.strings = words.names, words.strings
+    if kept := _lead(node, start, lines, by_line, taken):
+        first = kept[0][0][0]
+        taken.update(range(first, start))
+        definition.start_line = first
+        definition.above = kept
+    return definition
 
 
 def _statements(
