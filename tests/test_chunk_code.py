@@ -132,9 +132,9 @@ PYTHON = textwrap.dedent(
     # on large trees.
     #
     # Second paragraph of the block.
-    CACHE = {}  # type: dict[str, int]
-    URL = "http://x # not a comment"
-    BLOCK = """
+    cache = {}  # type: dict[str, int]
+    url = "http://x # not a comment"
+    block = """
     # not a comment either
     """
 
@@ -165,9 +165,9 @@ def test_python_rules() -> None:
         ("Why a cache: parsing is slow on large trees.", 9, 10, "code_comment", ()),
         ("Second paragraph of the block.", 12, 12, "code_comment", ()),
         # Module-level code as written, its comment left out (a pragma here: dropped).
-        ("CACHE = {}", 13, 13, "statement", ()),
-        ('URL = "http://x # not a comment"', 14, 14, "statement", ()),
-        ('BLOCK = """ # not a comment either """', 15, 17, "statement", ()),
+        ("cache = {}", 13, 13, "statement", ()),
+        ('url = "http://x # not a comment"', 14, 14, "statement", ()),
+        ('block = """ # not a comment either """', 15, 17, "statement", ()),
         ("class Config: Settings holder.", 20, 33, "definition", ("Config",)),
         (
             # A comment in a header stays where it is written: the text keeps the file's order.

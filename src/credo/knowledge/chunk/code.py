@@ -9,8 +9,9 @@ by the hand-written comment reader (`code_fallback`): comments only.
 Chunks, in document order (by first line; on one line, definitions first, outer before
 inner, then the rest in the file's order):
 
-- "definition": one per function, method, class and type (and nested function), and per
-  module-level constant with a doc comment (`code_values`). The
+- "definition": one per function, method, class and type (and nested function), per
+  module-level constant with a doc comment (`code_values`) and per Python module-level
+  constant (`code_python`; its context, as a statement's, only what its text lacks). The
   text is the signature as written, whitespace-normalised, without the body, with the
   doc in the file's order: ``def get_backoff_time(self) -> float: Formula for ...``
   (a docstring follows its signature), ``Build the URL. @param url ... function
@@ -345,6 +346,11 @@ def _definition_chunks(definition: Definition, clean: Cleaner) -> list[Chunk]:
     if lead := [piece for piece in lead if piece.text]:  # it leads: the file's order
         text = f"{_capped(normalise(' '.join(p.text for p in lead)))} {text}"
         links = unique([*(link for piece in lead for link in piece.links), *links])
+    context = " ".join(
+        filter(None, (context_words(definition.identifiers, definition.strings), hidden))
+    )
+    if definition.written:  # (its value is its text: a statement's rule)
+        context = _unwritten(context, text)
     head = Chunk(
         text,
         definition.start_line,
@@ -353,7 +359,7 @@ def _definition_chunks(definition: Definition, clean: Cleaner) -> list[Chunk]:
         definition.trail,
         None,
         links,
-        " ".join(filter(None, (context_words(definition.identifiers, definition.strings), hidden))),
+        context,
         definition.members,
     )
     return [head, *pieces]

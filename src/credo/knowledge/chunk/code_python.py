@@ -68,10 +68,11 @@ def read_python(lines: list[str]) -> Outline | None:
     _collect_names(lines, found, definitions)
     header = _docstring(tree, lines)
     body = tree.body[1:] if tree.body and _is_docstring(tree.body[0]) else tree.body
-    constants = [node for node in body if _constant_name(node)]
+    constants = _constants(tree.body)  # (the docstring too is a neighbour on its line)
     definitions += [_constant(node, lines, by_line, taken) for node in constants]
     left = [fragment for fragment in fragments if fragment.number not in taken]
-    statements = _statements([n for n in body if n not in constants], lines, by_line)
+    declared = {id(node) for node in constants}
+    statements = _statements([n for n in body if id(n) not in declared], lines, by_line)
     return Outline(definitions, header, left, _code_start(tree, len(lines)), statements)
 
 
@@ -271,6 +272,22 @@ def docstring_paragraphs(numbered: list[Line]) -> list[list[Line]]:
     return paragraphs
 
 
+def _constants(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The module-level constants (`_constant_name`) alone on their lines: one that shares
+    a line with another statement (``A = 1; B = 2``) stays module code, since a
+    definition's text is its lines' and would hold its neighbour's."""
+    found: list[ast.stmt] = []
+    for index, node in enumerate(body):
+        if not _constant_name(node):
+            continue
+        before = (body[index - 1].end_lineno or 0) if index else 0
+        after = body[index + 1].lineno if index + 1 < len(body) else None
+        end = node.end_lineno or node.lineno
+        if before < node.lineno and (after is None or after > end):
+            found.append(node)
+    return found
+
+
 def _constant_name(node: ast.stmt) -> str | None:
     """The name a module-level statement declares as a constant: one UPPER_CASE name
     assigned (``A = B = 1`` and ``a, b = ...`` name no one value), or any name annotated
@@ -298,6 +315,7 @@ def _constant(
         rows.append(row if comment is None else row[: comment.column])
     name = _constant_name(node) or "?"
     definition = Definition((name,), start, end, signature(" ".join(rows)))
+    definition.written = True
     value = getattr(node, "value", None)
     if value is not None:
         text = "\n".join(lines[value.lineno - 1 : end])
