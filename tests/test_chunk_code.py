@@ -533,9 +533,8 @@ def test_module_level_code_is_read_as_statements() -> None:
         ("Tags.", 1, 1, "docstring"),
         # No import, nor what holds one or a definition (the definition is read as one).
         ("no ssl", 6, 6, "code_comment"),
+        # (Constants sharing a line stay module code: test_python_constants_are_definitions.)
         ("DEFAULT_POOLSIZE = 10; DEFAULT_RETRIES = 3", 13, 13, "statement"),
-        ('BOOL = re.compile(r"^(?:yes|Yes|no|No)$")', 14, 14, "statement"),
-        ("YAML 1.1 booleans", 14, 14, "code_comment"),
         # A comment inside a statement cuts it: the pieces and the comment keep their order.
         ('register( "tag:bool",', 15, 16, "statement"),
         ("the words that count", 17, 17, "code_comment"),
@@ -545,7 +544,9 @@ def test_module_level_code_is_read_as_statements() -> None:
     by_text = {c.text: c for c in chunks}
     # Its names and short strings' words are its text's own tokens: no context repeats them.
     assert by_text["DEFAULT_POOLSIZE = 10; DEFAULT_RETRIES = 3"].context == ""
-    assert by_text['BOOL = re.compile(r"^(?:yes|Yes|no|No)$")'].context == ""
+    constant = by_text['BOOL = re.compile(r"^(?:yes|Yes|no|No)$")']
+    assert (constant.role, constant.section, constant.context) == ("definition", ("BOOL",), "")
+    assert by_text["YAML 1.1 booleans"].section == ("BOOL",)  # (a comment in its trail)
     assert by_text["def shim()"].section == ("shim",)
     check(chunks, STATEMENTS)
 
@@ -580,7 +581,7 @@ def test_a_long_statement_is_cut_at_line_ends(rows: list[tuple[str, bool]], widt
     body = [
         f'    "{word * (width // len(word) + 1)}": 1,{"  # note" if c else ""}' for word, c in rows
     ]
-    source = "\n".join(["TABLE = {", *body, "}"]) + "\n"
+    source = "\n".join(["table = {", *body, "}"]) + "\n"  # (no constant: module code)
     chunks = split_code(source, "python")
     check(chunks, source)
     pieces = [c for c in chunks if c.role == "statement"]

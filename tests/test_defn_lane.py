@@ -42,7 +42,7 @@ A retry waits longer each time.
 TOOL = '''\
 """The tool module waits on sockets."""
 
-TIMEOUT = 3  # a module-level statement: in no definition
+timeout = 3  # a module-level statement (no constant): in no definition
 
 
 def wait_for_socket(sock, timeout):

@@ -14,7 +14,8 @@ function is about that function; as a passage of the enclosing class or module i
 of the function's lines and trail (docs/BENCHMARKS.md § Ranking, sixteenth pass).
 
 A module-level constant (``DEFAULT_POOLSIZE = 10``; an UPPER_CASE name, or any name
-annotated, assigned once at the module's top) is a definition too: its trail is its name,
+annotated, assigned once at the module's top, alone on its lines and no longer than a
+signature) is a definition too: its trail is its name,
 its signature the assignment as written (the value is often the answer: "how many
 connections does the pool keep"), its lines the comment block above it (which leads its
 text, as a function's does) to its last, its context the value's names and short
@@ -37,6 +38,7 @@ from credo.knowledge.chunk.code_fallback import (
 )
 from credo.knowledge.chunk.code_names import names, own_segments
 from credo.knowledge.chunk.code_outline import (
+    MAX_SIGNATURE_CHARS,
     Definition,
     Outline,
     Statement,
@@ -68,10 +70,10 @@ def read_python(lines: list[str]) -> Outline | None:
     _collect_names(lines, found, definitions)
     header = _docstring(tree, lines)
     body = tree.body[1:] if tree.body and _is_docstring(tree.body[0]) else tree.body
-    constants = _constants(tree.body)  # (the docstring too is a neighbour on its line)
-    definitions += [_constant(node, lines, by_line, taken) for node in constants]
+    constants = _constants(tree.body, lines, by_line)  # (the docstring is a neighbour too)
+    definitions += [_constant(node, text, lines, by_line, taken) for node, text in constants]
     left = [fragment for fragment in fragments if fragment.number not in taken]
-    declared = {id(node) for node in constants}
+    declared = {id(node) for node, _ in constants}
     statements = _statements([n for n in body if id(n) not in declared], lines, by_line)
     return Outline(definitions, header, left, _code_start(tree, len(lines)), statements)
 
@@ -272,19 +274,31 @@ def docstring_paragraphs(numbered: list[Line]) -> list[list[Line]]:
     return paragraphs
 
 
-def _constants(body: list[ast.stmt]) -> list[ast.stmt]:
-    """The module-level constants (`_constant_name`) alone on their lines: one that shares
-    a line with another statement (``A = 1; B = 2``) stays module code, since a
-    definition's text is its lines' and would hold its neighbour's."""
-    found: list[ast.stmt] = []
+def _constants(
+    body: list[ast.stmt], lines: list[str], by_line: dict[int, Fragment]
+) -> list[tuple[ast.stmt, str]]:
+    """The module-level constants (`_constant_name`) with their text as written, those
+    alone on their lines and short enough to be a signature whole. One that shares a line
+    with another statement (``A = 1; B = 2``) stays module code, since a definition's text
+    is its lines' and would hold its neighbour's; so does a longer one (a help text, a
+    table of keywords), whose text module code keeps whole where a signature is cut."""
+    found: list[tuple[ast.stmt, str]] = []
     for index, node in enumerate(body):
         if not _constant_name(node):
             continue
         before = (body[index - 1].end_lineno or 0) if index else 0
         after = body[index + 1].lineno if index + 1 < len(body) else None
-        end = node.end_lineno or node.lineno
-        if before < node.lineno and (after is None or after > end):
-            found.append(node)
+        end = min(max(node.end_lineno or node.lineno, node.lineno), len(lines))
+        if before >= node.lineno or (after is not None and after <= end):
+            continue
+        rows = []
+        for number in range(node.lineno, end + 1):
+            comment = by_line.get(number)
+            row = lines[number - 1]
+            rows.append(row if comment is None else row[: comment.column])
+        written = " ".join(" ".join(rows).split())
+        if len(written) <= MAX_SIGNATURE_CHARS:
+            found.append((node, written))
     return found
 
 
@@ -302,19 +316,14 @@ def _constant_name(node: ast.stmt) -> str | None:
 
 
 def _constant(
-    node: ast.stmt, lines: list[str], by_line: dict[int, Fragment], taken: set[int]
+    node: ast.stmt, written: str, lines: list[str], by_line: dict[int, Fragment], taken: set[int]
 ) -> Definition:
-    """The definition of a module-level constant (`_constant_name`): the assignment as
-    written (comments on its lines left out: they are comments in its trail), led by the
-    comment block above it."""
+    """The definition of a module-level constant (`_constants`): the assignment as
+    ``written`` (comments on its lines left out: they are comments in its trail), led by
+    the comment block above it."""
     start, end = node.lineno, min(max(node.end_lineno or node.lineno, node.lineno), len(lines))
-    rows = []
-    for number in range(start, end + 1):
-        row = lines[number - 1]
-        comment = by_line.get(number)
-        rows.append(row if comment is None else row[: comment.column])
     name = _constant_name(node) or "?"
-    definition = Definition((name,), start, end, signature(" ".join(rows)))
+    definition = Definition((name,), start, end, signature(written))
     definition.written = True
     value = getattr(node, "value", None)
     if value is not None:

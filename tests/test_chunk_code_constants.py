@@ -1,0 +1,123 @@
+"""A Python module-level constant is a definition (code_python `_constants`): its name the
+trail, the assignment its text, the comment block above it its lead, a passage of its own."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from credo.knowledge.chunk import split_code
+from credo.knowledge.chunk.passage import passages
+from tests.test_chunk_code import check
+
+SOURCE = textwrap.dedent(
+    '''\
+    """HTTP settings."""
+    import re
+
+    # How many connections a pool keeps
+    # when none is asked for.
+    DEFAULT_POOLSIZE = 10
+    DEFAULT_RETRIES = 0
+    _READ_CHUNK_SIZE = 2**16
+    timeout: float = 3.0
+    log = make_logger("http")
+    A = B = 1
+    LOW, HIGH = 1, 2
+    REDIRECT_STATI = (
+        301,  # moved
+        302,
+    )
+    # x = compute(y)
+    ACCEPT = "gzip,deflate"
+    if PY2:
+        LIMIT = 1
+    '''
+)
+
+
+def _roles(source: str) -> list[tuple[str, int, int, str, tuple[str, ...]]]:
+    return [
+        (c.text, c.start_line, c.end_line, c.role, c.section) for c in split_code(source, "python")
+    ]
+
+
+def test_python_constants_are_definitions() -> None:
+    """Fails before day-const78: every one of these was a "statement" with no trail."""
+    assert _roles(SOURCE) == [
+        ("HTTP settings.", 1, 1, "docstring", ()),
+        # The comment block above leads its text and opens its lines, as a function's does.
+        (
+            "How many connections a pool keeps when none is asked for. DEFAULT_POOLSIZE = 10",
+            4,
+            6,
+            "definition",
+            ("DEFAULT_POOLSIZE",),
+        ),
+        ("DEFAULT_RETRIES = 0", 7, 7, "definition", ("DEFAULT_RETRIES",)),
+        ("_READ_CHUNK_SIZE = 2**16", 8, 8, "definition", ("_READ_CHUNK_SIZE",)),
+        ("timeout: float = 3.0", 9, 9, "definition", ("timeout",)),  # (annotated: any name)
+        # Neither UPPER_CASE nor annotated, or naming no one value: module code as before.
+        ('log = make_logger("http")', 10, 10, "statement", ()),
+        ("A = B = 1", 11, 11, "statement", ()),
+        ("LOW, HIGH = 1, 2", 12, 12, "statement", ()),
+        ("REDIRECT_STATI = (301, 302)", 13, 16, "definition", ("REDIRECT_STATI",)),
+        ("moved", 14, 14, "code_comment", ("REDIRECT_STATI",)),  # (a comment in its lines)
+        # Commented-out code above is no lead (a function's rule).
+        ('ACCEPT = "gzip,deflate"', 18, 18, "definition", ("ACCEPT",)),
+        ("if PY2: LIMIT = 1", 19, 20, "statement", ()),  # (top level only)
+    ]
+    check(split_code(SOURCE, "python"), SOURCE)
+
+
+@pytest.mark.parametrize(
+    ("source", "role"),
+    [
+        ("A = 1; B = 2\n", "statement"),  # (sharing a line: its text would hold B's)
+        ('"""Doc."""; LIMIT = 5\n', "docstring"),  # (the line is the docstring's, then code)
+        ("LIMIT = 5\n", "definition"),
+        ("MaxRetries = 5\n", "statement"),  # (CamelCase: a class alias, not a constant)
+        ("ITEMS: list[int] = []\n", "definition"),
+        ("ITEMS: list[int]\n", "statement"),  # (annotated, no value: declares nothing)
+        # Longer than a signature: module code keeps its text whole (a signature is cut).
+        ("HELP = '" + "word " * 70 + "'\n", "statement"),
+    ],
+)
+def test_which_assignments_are_constants(source: str, role: str) -> None:
+    assert split_code(source, "python")[0].role == role
+
+
+def test_each_constant_is_a_passage_of_its_own() -> None:
+    """Module code pools into passages of up to 800 characters; a constant opens its own, so
+    a question about one answers with its lines, not its neighbours'."""
+    rows = passages(split_code(SOURCE, "python"))
+    found = [(c.start_line, c.end_line) for c in rows if c.section == ("DEFAULT_RETRIES",)]
+    assert found == [(7, 7)]
+
+
+_NAMES = st.sampled_from(["LIMIT", "_SIZE", "DEFAULT_X2", "count", "Mixed", "T"])
+_ROWS = st.tuples(_NAMES, st.booleans(), st.sampled_from(["1", "'a b'", "f(x)", "[\n    1,\n]"]))
+
+
+@given(st.lists(_ROWS, max_size=12))
+def test_generated_constants(rows: list[tuple[str, bool, str]]) -> None:
+    """Every UPPER_CASE assignment alone on its lines is one definition named by it, from
+    the comment above it (if any) to its last line; every other is module code."""
+    lines: list[str] = []
+    expected: list[tuple[tuple[str, ...], int, int]] = []
+    for name, commented, value in rows:
+        first = len(lines) + 1
+        if commented:
+            lines.append(f"# What {name.lower()} holds.")
+        lines.extend(f"{name} = {value}".split("\n"))
+        if name.upper() == name:
+            expected.append(((name,), first, len(lines)))
+    source = "\n".join(lines) + "\n"
+    chunks = split_code(source, "python")
+    check(chunks, source)
+    found = [(c.section, c.start_line, c.end_line) for c in chunks if c.role == "definition"]
+    assert found == expected
+    assert all(not c.section for c in chunks if c.role == "statement")
