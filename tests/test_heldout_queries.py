@@ -89,3 +89,30 @@ def test_each_focused_construct_asks_ten_questions_or_more() -> None:
         construct = json.loads(path.read_text(encoding="utf-8")).get("construct", corpus.name)
         by_construct[construct] = by_construct.get(construct, 0) + len(load_queries(path)[0])
     assert by_construct and min(by_construct.values()) >= 10, by_construct
+
+
+CONSTANTS = sorted((BENCH / "constants" / "queries").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", CONSTANTS, ids=lambda p: p.stem)
+def test_constant_query_files_are_well_formed(path: Path) -> None:
+    # (bench/constants: each answer is one module-level declaration, labelled at its lines;
+    # its corpora are code corpora the other sets already pin)
+    from bench.constants.run import _corpora
+
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    assert raw["corpus"] == path.stem in {c.name for c in _corpora()}
+    assert "blind" in raw["written_by"]
+    queries, meta = load_queries(path)
+    assert meta["queries"] == len(queries) >= 1
+    assert all(q.type == "code" and q.id.startswith(f"{path.stem}-k") for q in queries)
+    assert all(len(q.labels) == 1 and 1 <= q.labels[0].start <= q.labels[0].end for q in queries)
+
+
+def test_the_constant_set_asks_thirty_questions_over_four_languages() -> None:
+    from bench.constants.run import _corpora
+
+    corpora = _corpora()
+    assert sum(len(load_queries(p)[0]) for p in CONSTANTS) >= 30
+    assert {c.name for c in corpora} == {p.stem for p in CONSTANTS}
+    assert {"sqlparse", "ws", "urfave-cli", "semver"} <= {c.name for c in corpora}
