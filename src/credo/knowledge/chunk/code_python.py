@@ -52,6 +52,8 @@ from credo.knowledge.chunk.sentence import Line
 _SCOPES = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 # A constant's name: UPPER_CASE, leading underscores allowed (``_DEFAULT_BLOCKSIZE``).
 _CONSTANT_NAME = re.compile(r"_*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_?")
+# Builtins that make a container of data (``frozenset(["host", "user-agent"])``).
+_CONTAINERS = frozenset({"frozenset", "set", "tuple", "list", "dict"})
 _OPENING_QUOTE = re.compile(r"\s*[rRuUbBfF]{0,2}(\"\"\"|\'\'\'|\"|\')")
 
 Scope = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
@@ -284,7 +286,7 @@ def _constants(
     table of keywords), whose text module code keeps whole where a signature is cut."""
     found: list[tuple[ast.stmt, str]] = []
     for index, node in enumerate(body):
-        if not _constant_name(node):
+        if not _constant_name(node) or not is_data(getattr(node, "value", None)):
             continue
         before = (body[index - 1].end_lineno or 0) if index else 0
         after = body[index + 1].lineno if index + 1 < len(body) else None
@@ -300,6 +302,33 @@ def _constants(
         if len(written) <= MAX_SIGNATURE_CHARS:
             found.append((node, written))
     return found
+
+
+def is_data(value: ast.expr | None) -> bool:
+    """Whether a value is data written out: literals, names and attributes, and what
+    containers and operators build of them (``2**16``, ``{"http": 80}``, ``(codes.moved,
+    codes.found)``, ``frozenset(["host"])``). A value a call computes (``re.compile(...)``,
+    ``logging.getLogger(...)``) or a comprehension builds is setup code, not a setting: its
+    text is a pattern or an expression a reader asks about as part of the code that uses it."""
+    if value is None:
+        return False
+    if isinstance(value, ast.Constant | ast.Name | ast.Attribute):
+        return True
+    if isinstance(value, ast.Tuple | ast.List | ast.Set):
+        return all(is_data(item) for item in value.elts)
+    if isinstance(value, ast.Dict):
+        return all(is_data(k) and is_data(v) for k, v in zip(value.keys, value.values))
+    if isinstance(value, ast.UnaryOp):
+        return is_data(value.operand)
+    if isinstance(value, ast.BinOp):
+        return is_data(value.left) and is_data(value.right)
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+        return (
+            value.func.id in _CONTAINERS
+            and not value.keywords
+            and all(is_data(arg) for arg in value.args)
+        )
+    return False
 
 
 def _constant_name(node: ast.stmt) -> str | None:

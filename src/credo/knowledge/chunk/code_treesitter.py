@@ -49,6 +49,7 @@ from credo.knowledge.chunk.code_outline import (
     signature,
 )
 from credo.knowledge.chunk.code_python import docstring_paragraphs
+from credo.knowledge.chunk.code_declared import declared_values
 from credo.knowledge.chunk.code_values import DOC_SYNTAX, documented_values
 from credo.knowledge.chunk.sentence import Line
 
@@ -120,9 +121,11 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
 
         configs, held = find_configs(root, source, reader.comments)
         reader.used.update(held)  # a configuration block's comments are its own lines
+    rows = [(config.first, config.last) for config in configs]
     if loaded.grammar.values:
-        rows = [(config.first, config.last) for config in configs]
         definitions += documented_values(reader, definitions, rows)
+    if loaded.grammar.declared:  # (after the documented ones: those are theirs)
+        definitions += declared_values(reader, definitions, rows)
     body_lexer = lexer(loaded.grammar.lexer)
     named = masked(source, lines, configs) if configs else source  # (no secret in a name)
     for found, segments in zip(
