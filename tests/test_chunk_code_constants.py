@@ -1,5 +1,7 @@
 """A Python module-level constant is a definition (code_python `_constants`): its name the
-trail, the assignment its text, the comment block above it its lead, a passage of its own."""
+trail, the assignment its text, the comment block above it its lead, a passage of its own.
+Only a value that is data written out (`is_data`, day-const79): one a call computes stays
+module code."""
 
 from __future__ import annotations
 
@@ -35,6 +37,8 @@ SOURCE = textwrap.dedent(
     ACCEPT = "gzip,deflate"
     if PY2:
         LIMIT = 1
+    LINK_RE = re.compile(r"<([^<>]*)>")
+    HEADERS = frozenset(["host", "user-agent"])
     '''
 )
 
@@ -69,6 +73,9 @@ def test_python_constants_are_definitions() -> None:
         # Commented-out code above is no lead (a function's rule).
         ('ACCEPT = "gzip,deflate"', 18, 18, "definition", ("ACCEPT",)),
         ("if PY2: LIMIT = 1", 19, 20, "statement", ()),  # (top level only)
+        # A value a call computes is setup code; a builtin container of data is data.
+        ('LINK_RE = re.compile(r"<([^<>]*)>")', 21, 21, "statement", ()),
+        ('HEADERS = frozenset(["host", "user-agent"])', 22, 22, "definition", ("HEADERS",)),
     ]
     check(split_code(SOURCE, "python"), SOURCE)
 
@@ -104,8 +111,8 @@ _ROWS = st.tuples(_NAMES, st.booleans(), st.sampled_from(["1", "'a b'", "f(x)", 
 
 @given(st.lists(_ROWS, max_size=12))
 def test_generated_constants(rows: list[tuple[str, bool, str]]) -> None:
-    """Every UPPER_CASE assignment alone on its lines is one definition named by it, from
-    the comment above it (if any) to its last line; every other is module code."""
+    """Every UPPER_CASE assignment of data alone on its lines is one definition named by it,
+    from the comment above it (if any) to its last line; every other is module code."""
     lines: list[str] = []
     expected: list[tuple[tuple[str, ...], int, int]] = []
     for name, commented, value in rows:
@@ -113,7 +120,7 @@ def test_generated_constants(rows: list[tuple[str, bool, str]]) -> None:
         if commented:
             lines.append(f"# What {name.lower()} holds.")
         lines.extend(f"{name} = {value}".split("\n"))
-        if name.upper() == name:
+        if name.upper() == name and value != "f(x)":
             expected.append(((name,), first, len(lines)))
     source = "\n".join(lines) + "\n"
     chunks = split_code(source, "python")
@@ -121,3 +128,36 @@ def test_generated_constants(rows: list[tuple[str, bool, str]]) -> None:
     found = [(c.section, c.start_line, c.end_line) for c in chunks if c.role == "definition"]
     assert found == expected
     assert all(not c.section for c in chunks if c.role == "statement")
+
+
+@pytest.mark.parametrize(
+    ("value", "data"),
+    [
+        ("10", True),
+        ("2**16", True),
+        ("-1", True),
+        ('{"http": 80, "https": 443}', True),
+        ("(codes.moved, codes.found)", True),
+        ('frozenset(["host"])', True),
+        ("tuple()", True),
+        ('r"[" + PUNCT + r"]"', True),
+        ('re.compile(r"x")', False),  # (a call computes it: setup code)
+        ('r"[" + re.escape(PUNCT) + r"]"', False),
+        ("datetime.date(2025, 1, 1)", False),
+        ("{k: v for k, v in ITEMS}", False),
+        ('dict(a=1)', False),  # (keywords: a call that builds, read as code)
+        ("lambda x: x", False),
+        ('f"{HOST}/v2"', False),
+    ],
+)
+def test_which_values_are_data(value: str, data: bool) -> None:
+    """Fails before day-const79 for the False rows: every value was a definition's."""
+    import ast
+
+    from credo.knowledge.chunk.code_python import is_data
+
+    node = ast.parse(f"X = {value}\n").body[0]
+    assert isinstance(node, ast.Assign)
+    assert is_data(node.value) is data
+    role = split_code(f"LIMIT = {value}\n", "python")[0].role
+    assert role == ("definition" if data else "statement")

@@ -136,9 +136,8 @@ def _computes(value: Node) -> bool:
 
 def _definition(reader: _Reader, outer: Node, opening: Node, trail: tuple[str, ...]) -> Definition:
     """The definition of one declaration: its text from `opening` as written (comments
-    in it kept), its lines from its doc (`_doc`) to `outer`'s last."""
-    docs = _doc(reader, outer)
-    first_row = docs[0].start_point[0] if docs else outer.start_point[0]
+    in it kept), its lines from its doc and attributes (`_doc`) to `outer`'s last."""
+    docs, first_row = _doc(reader, outer)
     text = reader.take_comments(opening.start_byte, opening.end_byte)
     definition = Definition(trail, first_row + 1, _last_row(outer) + 1, signature(text))
     definition.written = True
@@ -150,8 +149,9 @@ def _definition(reader: _Reader, outer: Node, opening: Node, trail: tuple[str, .
     return definition
 
 
-def _doc(reader: _Reader, outer: Node) -> list[Node]:
-    """The comments directly above `outer` that are its doc: none when the line below it
+def _doc(reader: _Reader, outer: Node) -> tuple[list[Node], int]:
+    """The comments directly above `outer` that are its doc, and the first row of what
+    belongs to it (attributes included, as a function's): no doc when the line below it
     declares another value, since a comment over a run of them heads the group."""
     following = outer.next_named_sibling
     while following is not None and following.type in reader.comment_types:
@@ -161,13 +161,16 @@ def _doc(reader: _Reader, outer: Node) -> list[Node]:
         if inner.type in reader.grammar.wrappers:
             inner = inner.child_by_field_name("declaration") or inner
         if inner.type in reader.grammar.declared or inner.type in _SPECS:
-            return []
+            return [], outer.start_point[0]
     # (looked at with the reader's used set aside: `leading` marks a comment after an
-    # attribute used, which a declaration without a doc must not lose)
+    # attribute used, which a declaration must not lose: it stays a comment)
     used, reader.used = reader.used, set()
-    docs, _ = reader.leading(outer)
+    docs, row = reader.leading(outer)
     reader.used = used
-    return [doc for doc in docs if doc.id not in used]
+    kept = [doc for doc in docs if doc.id not in used]
+    if kept != docs:  # (a comment another reader took: its lines are not this one's)
+        return [], outer.start_point[0]
+    return docs, row
 
 
 def _last_row(node: Node) -> int:
