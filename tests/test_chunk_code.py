@@ -535,6 +535,9 @@ def test_module_level_code_is_read_as_statements() -> None:
         ("no ssl", 6, 6, "code_comment"),
         # (Constants sharing a line stay module code: test_python_constants_are_definitions.)
         ("DEFAULT_POOLSIZE = 10; DEFAULT_RETRIES = 3", 13, 13, "statement"),
+        # (A value a call computes is module code: test_which_values_are_data.)
+        ('BOOL = re.compile(r"^(?:yes|Yes|no|No)$")', 14, 14, "statement"),
+        ("YAML 1.1 booleans", 14, 14, "code_comment"),
         # A comment inside a statement cuts it: the pieces and the comment keep their order.
         ('register( "tag:bool",', 15, 16, "statement"),
         ("the words that count", 17, 17, "code_comment"),
@@ -544,9 +547,7 @@ def test_module_level_code_is_read_as_statements() -> None:
     by_text = {c.text: c for c in chunks}
     # Its names and short strings' words are its text's own tokens: no context repeats them.
     assert by_text["DEFAULT_POOLSIZE = 10; DEFAULT_RETRIES = 3"].context == ""
-    constant = by_text['BOOL = re.compile(r"^(?:yes|Yes|no|No)$")']
-    assert (constant.role, constant.section, constant.context) == ("definition", ("BOOL",), "")
-    assert by_text["YAML 1.1 booleans"].section == ("BOOL",)  # (a comment in its trail)
+    assert by_text['BOOL = re.compile(r"^(?:yes|Yes|no|No)$")'].context == ""
     assert by_text["def shim()"].section == ("shim",)
     check(chunks, STATEMENTS)
 
@@ -1055,7 +1056,7 @@ COMMENT_CASES = [
     ),
     pytest.param(
         "js",
-        'const u = "http://x//y"; // real one\nlet t = `multi\n// not a comment`;',
+        'let u = "http://x//y"; // real one\nlet t = `multi\n// not a comment`;',
         [("real one", 1, 1, "code_comment")],
         None,
         id="js-strings",
@@ -1120,7 +1121,7 @@ COMMENT_CASES = [
     ),
     pytest.param(
         "go",
-        "package a\n\nvar x = 1\n\n//////  Names  //////\nvar y = 2\n",
+        "package a\n\nvar x = f()\n\n//////  Names  //////\nvar y = g()\n",
         [("Names", 5, 5, "code_comment")],
         None,
         id="go-banner",
@@ -1168,7 +1169,10 @@ COMMENT_CASES = [
     pytest.param(
         "go",
         "//go:build linux\n// Package x does things.\nvar s = `raw\n// no`",
-        [("Package x does things.", 2, 2, "docstring")],
+        [
+            ("Package x does things.", 2, 2, "docstring"),
+            ("var s = `raw // no`", 3, 4, "definition"),
+        ],
         [("Package x does things.", 2, 2, "code_comment")],
         id="go",
     ),
@@ -1430,12 +1434,13 @@ def test_a_doc_comment_across_blank_lines_leads_its_definition(
 
 # Generated C-family files: definitions, doc comments, stray comments, separators,
 # commented-out code, remarks that end a line of code, and blank lines, in any order. Per
-# language: a file's first line of code, a definition (three lines), and a statement.
+# language: a file's first line of code, a definition (three lines), and a statement (one
+# that declares no value: a value of data is a definition since day-const79, code_declared).
 _FAMILY = {
     "js": ("'use strict';", "function f{n}(a) {{\n  return a;\n}}", "let v{n} = {n};"),
     "c": ("#include <a.h>", "int f{n}(int a) {{\n  return a;\n}}", "int v{n} = {n};"),
-    "go": ("package p", "func f{n}(a int) int {{\n\treturn a\n}}", "var v{n} = {n}"),
-    "rust": ("use a::b;", "fn f{n}(a: i32) -> i32 {{\n    a\n}}", "static V{n}: i32 = {n};"),
+    "go": ("package p", "func f{n}(a int) int {{\n\treturn a\n}}", "var v{n} = f({n})"),
+    "rust": ("use a::b;", "fn f{n}(a: i32) -> i32 {{\n    a\n}}", "use a::v{n};"),
 }
 _ITEMS = st.sampled_from(
     ["def", "doc", "note", "separator", "dead", "code", "remark", "blank", "blank"]

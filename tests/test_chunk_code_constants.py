@@ -145,7 +145,7 @@ def test_generated_constants(rows: list[tuple[str, bool, str]]) -> None:
         ('r"[" + re.escape(PUNCT) + r"]"', False),
         ("datetime.date(2025, 1, 1)", False),
         ("{k: v for k, v in ITEMS}", False),
-        ('dict(a=1)', False),  # (keywords: a call that builds, read as code)
+        ("dict(a=1)", False),  # (keywords: a call that builds, read as code)
         ("lambda x: x", False),
         ('f"{HOST}/v2"', False),
     ],

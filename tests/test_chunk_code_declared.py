@@ -112,7 +112,8 @@ def test_go_declarations_are_definitions() -> None:
             ("OsExiter",),
         ),
         (
-            'VersionFlag prints the version. var VersionFlag Flag = BoolFlag{ Name: "version, v", }',
+            "VersionFlag prints the version."
+            ' var VersionFlag Flag = BoolFlag{ Name: "version, v", }',
             10,
             13,
             "definition",
@@ -129,7 +130,7 @@ def test_go_declarations_are_definitions() -> None:
 def test_rust_consts_are_definitions_by_rule() -> None:
     """A Rust ``const`` is a constant whatever its value: a ``const fn`` call included."""
     source = "use std::time::Duration;\n\nconst TIMEOUT: Duration = Duration::from_secs(5);\n"
-    source += "static NAME: &str = \"semver\";\n"
+    source += 'static NAME: &str = "semver";\n'
     chunks = split_code(source, "rust")
     check(chunks, source)
     assert full(chunks) == [
@@ -176,7 +177,7 @@ def test_generated_declarations(rows: list[tuple[str, str, bool]]) -> None:
     """Every ``const`` of data, each on its own line between blank lines, is one definition
     named by it, from the comment above it (its doc) to its line; every other is in no
     definition; no comment is lost."""
-    lines: list[str] = []
+    lines = ["'use strict';", ""]  # (a comment above the first code is the file's header)
     expected: list[tuple[tuple[str, ...], int, int]] = []
     for k, (stem, value, commented) in enumerate(rows):
         first = len(lines) + 1

@@ -81,7 +81,10 @@ def test_rust_documented_const_and_static_are_definitions() -> None:
 def test_a_constant_left_as_it_was_keeps_its_comments() -> None:
     source = "use a::b;\n\n#[allow(dead_code)] // Kept for the old API.\nconst N: u8 = 1;\n"
     # (a definition since day-const79, code_declared: the comment still a comment)
-    assert [c.text for c in split_code(source, "rust")] == ["const N: u8 = 1", "Kept for the old API."]
+    assert [c.text for c in split_code(source, "rust")] == [
+        "const N: u8 = 1",
+        "Kept for the old API.",
+    ]
 
 
 def test_functions_and_configuration_objects_keep_their_readers() -> None:

@@ -167,8 +167,8 @@ def _doc(reader: _Reader, outer: Node) -> tuple[list[Node], int]:
     used, reader.used = reader.used, set()
     docs, row = reader.leading(outer)
     reader.used = used
-    kept = [doc for doc in docs if doc.id not in used]
-    if kept != docs:  # (a comment another reader took: its lines are not this one's)
+    if any(doc.id in used or doc.start_byte < reader.code_byte for doc in docs):
+        # (a comment another reader took, or the file header: not this one's)
         return [], outer.start_point[0]
     return docs, row
 

@@ -317,7 +317,7 @@ def is_data(value: ast.expr | None) -> bool:
     if isinstance(value, ast.Tuple | ast.List | ast.Set):
         return all(is_data(item) for item in value.elts)
     if isinstance(value, ast.Dict):
-        return all(is_data(k) and is_data(v) for k, v in zip(value.keys, value.values))
+        return all(is_data(k) and is_data(v) for k, v in zip(value.keys, value.values, strict=True))
     if isinstance(value, ast.UnaryOp):
         return is_data(value.operand)
     if isinstance(value, ast.BinOp):

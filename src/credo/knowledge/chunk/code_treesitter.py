@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from credo.knowledge.chunk.code_calls import Call, find_calls
+from credo.knowledge.chunk.code_declared import declared_values
 from credo.knowledge.chunk.code_fallback import (
     BLOCK_LINE_PREFIX,
     Fragment,
@@ -49,7 +50,6 @@ from credo.knowledge.chunk.code_outline import (
     signature,
 )
 from credo.knowledge.chunk.code_python import docstring_paragraphs
-from credo.knowledge.chunk.code_declared import declared_values
 from credo.knowledge.chunk.code_values import DOC_SYNTAX, documented_values
 from credo.knowledge.chunk.sentence import Line
 
