@@ -1434,13 +1434,13 @@ def test_a_doc_comment_across_blank_lines_leads_its_definition(
 
 # Generated C-family files: definitions, doc comments, stray comments, separators,
 # commented-out code, remarks that end a line of code, and blank lines, in any order. Per
-# language: a file's first line of code, a definition (three lines), and a statement (one
-# that declares no value: a value of data is a definition since day-const79, code_declared).
+# language: a file's first line of code, a definition (three lines), and a statement (none
+# a definition without a doc: a ``const`` of data is one since day-const79, code_declared).
 _FAMILY = {
     "js": ("'use strict';", "function f{n}(a) {{\n  return a;\n}}", "let v{n} = {n};"),
     "c": ("#include <a.h>", "int f{n}(int a) {{\n  return a;\n}}", "int v{n} = {n};"),
     "go": ("package p", "func f{n}(a int) int {{\n\treturn a\n}}", "var v{n} = f({n})"),
-    "rust": ("use a::b;", "fn f{n}(a: i32) -> i32 {{\n    a\n}}", "use a::v{n};"),
+    "rust": ("use a::b;", "fn f{n}(a: i32) -> i32 {{\n    a\n}}", "static V{n}: i32 = {n};"),
 }
 _ITEMS = st.sampled_from(
     ["def", "doc", "note", "separator", "dead", "code", "remark", "blank", "blank"]

@@ -1,6 +1,6 @@
 """A value declared at a module's top without a doc comment is a definition (code_declared):
-JavaScript/TypeScript ``const`` and Go ``var`` of data, Go ``const`` and Rust ``const`` and
-``static`` by the language's rules. Before day-const79 each was in no chunk at all (ws
+JavaScript/TypeScript ``const`` and Go ``var`` of data, Go and Rust ``const`` by the
+language's rules. Before day-const79 each was in no chunk at all (ws
 ``const closeTimeout = 30 * 1000;``, urfave/cli ``var OsExiter = os.Exit``)."""
 
 from __future__ import annotations
@@ -141,8 +141,7 @@ def test_rust_consts_are_definitions_by_rule() -> None:
             "definition",
             ("TIMEOUT",),
         ),
-        ('static NAME: &str = "semver"', 4, 4, "definition", ("NAME",)),
-    ]
+    ]  # (a ``static`` is a variable: a definition only with a doc comment, code_values)
 
 
 @pytest.mark.parametrize(

@@ -9,12 +9,13 @@ neither a definition nor, as Python's module code is (`code_python`), a statemen
 As a definition: its trail is the name, its text the declaration as written, value
 included (the value is often the answer), its context the value's names and short
 strings that its text lacks (`Definition.written`), its lines the declaration's. Which
-declarations: a Go ``const`` and a Rust ``const`` or ``static`` (constants by the
-language's rules), and a JavaScript/TypeScript ``const`` or a Go ``var`` whose value is
-data written out, computing nothing as the module loads (no call, no function: a
-``require(...)``, ``Symbol(...)`` or ``new Map()`` is setup code, and a function value is
-a definition already). One name each; a Go group (``const ( ... )``) gives one per spec.
-A declaration longer than a signature (`MAX_SIGNATURE_CHARS`: a help template, a keyword
+declarations: a Go or Rust ``const`` (constants by the language's rules; a Rust
+``static`` is a variable, read only with a doc comment, `code_values`), and a
+JavaScript/TypeScript ``const`` or a Go ``var`` whose value is data written out,
+computing nothing as the module loads (no call, no function: a ``require(...)``,
+``Symbol(...)`` or ``new Map()`` is setup code, and a function value is a definition
+already). One name each; a Go group (``const ( ... )``) gives one per spec. A
+declaration longer than a signature (`MAX_SIGNATURE_CHARS`: a help template, a keyword
 table) is left as it was, since a signature would cut its text.
 
 A plain comment directly above is the declaration's doc, as it is a function's (godoc
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from credo.knowledge.chunk.code_treesitter import _Found, _Reader
 
 # Declarations whose values are constants by the language's rules (Go, Rust).
-_BY_RULE = frozenset({"const_declaration", "const_item", "static_item"})
+_BY_RULE = frozenset({"const_declaration", "const_item"})
 # Go's specs inside a ``const``/``var`` declaration.
 _SPECS = frozenset({"const_spec", "var_spec"})
 # Nodes that compute as a module loads: a value holding one is setup code, not data.

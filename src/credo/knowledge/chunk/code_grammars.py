@@ -229,7 +229,7 @@ GRAMMARS: dict[str, Grammar] = {
         comments=("line_comment", "block_comment"),
         attachments=frozenset({"attribute_item"}),
         values=frozenset({"const_item", "static_item"}),
-        declared=frozenset({"const_item", "static_item"}),
+        declared=frozenset({"const_item"}),  # (a ``static`` is a variable, ``mut`` or not)
     ),
     "java": Grammar(
         "tree_sitter_java",

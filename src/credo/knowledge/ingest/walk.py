@@ -410,7 +410,7 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     render(view) is called once per frame") is a comment again, not dead code (review75)
 # 40: a Python module-level constant whose value is data (``DEFAULT_POOLSIZE = 10``) is a
 #     definition of its own, its comment above its lead (const78, const79)
-# 41: a JavaScript/TypeScript ``const``, Go ``const``/``var`` or Rust ``const``/``static`` at
+# 41: a JavaScript/TypeScript ``const``, Go ``const``/``var`` or Rust ``const`` at
 #     a module's top without a doc comment is a definition too (code_declared; const79)
 READER_VERSION = 41
 
