@@ -50,7 +50,10 @@ statement: ``Store.capture_candidates``):
    one word, two or more letters, all capitals, wherever the statement writes it) names
    that acronym, not the word: only a candidate writing the same capitals ("REST", or
    "RESTs") holds it; "The rest of the config lives in settings.py" does not
-   (``acronyms``).
+   (``acronyms``). Likewise an old value the statement writes as a call ("..., not in
+   run()") names that function: only a candidate writing it as code (``run(``, ``.run``,
+   `` `run` ``) holds it; "We always run the tests before committing" does not
+   (``calls``).
 At most ``MAX_CONTRADICTS`` (3) CONTRADICTS edges per statement, the candidates sharing
 most terms first, then by keyword score, then by id.
 
@@ -242,6 +245,27 @@ def acronyms(statement: Statement) -> dict[str, str]:
     return found
 
 
+def calls(statement: Statement) -> frozenset[str]:
+    """The ``old_values`` terms of one word the statement writes as a call somewhere
+    ("not in run()"): a function's name, not the word ("run")."""
+    found: set[str] = set()
+    for term in old_values(statement):
+        parts = _WORD.findall(term)
+        if len(parts) == 1 and re.search(rf"\b{re.escape(parts[0])}\(", statement.text, re.I):
+            found.add(term)
+    return frozenset(found)
+
+
+def _holds_call(content: str, name: str) -> bool:
+    """Whether ``content`` writes ``name`` as code (a call, an attribute or in backticks),
+    once without a negation among the two words before it."""
+    pattern = rf"(?:\b{re.escape(name)}\s*\(|\.{re.escape(name)}\b|`{re.escape(name)}\b)"
+    return any(
+        not NEGATIONS.intersection(words(content[: m.start()])[-2:])
+        for m in re.finditer(pattern, content, re.I)
+    )
+
+
 def _holds_acronym(content: str, tokens: Sequence[str], form: str) -> bool:
     """Whether ``content`` (``tokens``: its ``words``) writes ``form`` in its capitals (a
     plural "s" allowed), once without a negation among the two tokens before it."""
@@ -264,6 +288,7 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     old = old_values(statement)
     named = bool(old)  # rule 5 reads candidates sharing one word
     capitals = acronyms(statement) if named else {}
+    code = calls(statement) if named else frozenset()
     if len(topic) < MIN_SHARED_CLEAR and not named:
         return Verdict()
     clear: list[tuple[int, Candidate]] = []
@@ -282,6 +307,8 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
             elif any(
                 _holds_acronym(candidate.content, tokens, capitals[term])
                 if term in capitals
+                else _holds_call(candidate.content, term)
+                if term in code
                 else mentions(tokens, term, plain=True)
                 for term in old
             ):
