@@ -27,13 +27,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from docs_corpora import Corpus, fetch  # noqa: E402
+from docs_corpora import Corpus, fetch
 
 PROJECT = Corpus(
     name="schedule-day",
@@ -121,10 +120,7 @@ WEEK: list[tuple[str, list[Step]]] = [
                 "```python\nschedule.every(10).minutes.do(job)\nwhile True:\n"
                 "    schedule.run_pending()\n```\nWhy does this never run my job?"
             ),
-            Say(
-                'The README says "never use schedule as a cron replacement". Is that still '
-                "true?"
-            ),
+            Say('The README says "never use schedule as a cron replacement". Is that still true?'),
             Say(
                 "Don't use print in library code; log through the logger named schedule.",
                 keep=("requirement",),
@@ -187,8 +183,7 @@ WEEK: list[tuple[str, list[Step]]] = [
                 hide=("Dana",),
             ),
             Say(
-                "Actually, run pytest without -x from now on; we want the full list of "
-                "failures.",
+                "Actually, run pytest without -x from now on; we want the full list of failures.",
                 keep=("correction", "requirement"),
                 old=("pytest -x before committing",),
             ),
@@ -213,14 +208,12 @@ WEEK: list[tuple[str, list[Step]]] = [
                 keep=ANY,
             ),
             Say(
-                "Please never push directly to the master branch; open a merge request "
-                "instead.",
+                "Please never push directly to the master branch; open a merge request instead.",
                 keep=("requirement",),
             ),
             Say("Could we drop Python 3.9 support next release?"),
             Say(
-                "Stop writing Google-style docstrings; we use reStructuredText docstrings "
-                "here.",
+                "Stop writing Google-style docstrings; we use reStructuredText docstrings here.",
                 keep=("requirement", "correction", "preference"),
             ),
             Say(
@@ -382,22 +375,22 @@ def store_rows(day: Day, sql: str, *args: Any) -> list[tuple[Any, ...]]:
         return [tuple(row) for row in memory.store.conn.execute(sql, args).fetchall()]
 
 
-def captured_since(day: Day, mark: int) -> list[tuple[str, str, str]]:
-    """(id, kind, text) of beliefs written by capture after rowid `mark`."""
+def captured_since(day: Day, mark: float) -> list[tuple[str, str, str]]:
+    """(id, kind, text) of beliefs first captured after time `mark`."""
     return [
         (str(r[0]), str(r[1]), str(r[2]))
         for r in store_rows(
             day,
-            "SELECT b.id, b.kind, b.text FROM captures c JOIN beliefs b ON b.id = c.belief "
-            "WHERE c.rowid > ? ORDER BY c.rowid",
+            "SELECT b.id, b.kind, b.content FROM captures c JOIN beliefs b ON b.id = c.belief_id "
+            "WHERE c.at > ? ORDER BY c.at",
             mark,
         )
     ]
 
 
-def last_capture(day: Day) -> int:
-    rows = store_rows(day, "SELECT coalesce(max(rowid), 0) FROM captures")
-    return int(rows[0][0])
+def last_capture(day: Day) -> float:
+    rows = store_rows(day, "SELECT coalesce(max(at), 0) FROM captures")
+    return float(rows[0][0])
 
 
 def lines_of(block: str) -> list[str]:
@@ -421,7 +414,9 @@ def check_block(day: Day, label: str, block: str, step: Say | Start | Agent) -> 
     for newer, older in step.over:
         new_at, old_at = line_index(lines, newer), line_index(lines, older)
         seen = f"newer at {new_at}, older at {old_at}"
-        day.check(new_at >= 0 and (old_at < 0 or new_at < old_at), f"{label}: '{newer}' first", seen)
+        day.check(
+            new_at >= 0 and (old_at < 0 or new_at < old_at), f"{label}: '{newer}' first", seen
+        )
         if old_at >= 0:
             marked = any(mark in lines[old_at].split("]")[0] for mark in MARKS)
             day.check(marked, f"{label}: '{older}' marked", lines[old_at][:90])
@@ -433,7 +428,8 @@ def linked_or_retired(day: Day, new_ids: list[str], older: str) -> tuple[bool, s
     """Whether a belief holding `older` is linked to one of `new_ids` or no longer current."""
     holders = store_rows(
         day,
-        "SELECT id FROM beliefs WHERE text LIKE ? AND origin != 'document' AND forgotten_at IS NULL",
+        "SELECT id FROM beliefs WHERE content LIKE ? AND origin != 'document' "
+        "AND deleted_at IS NULL",
         f"%{older}%",
     )
     if not holders:
@@ -453,13 +449,33 @@ def linked_or_retired(day: Day, new_ids: list[str], older: str) -> tuple[bool, s
     return False, f"{len(holders)} holder(s), no edge to the new belief"
 
 
+def _replaced(day: Day, newer: str, older: str) -> bool:
+    """Whether a belief holding ``newer`` SUPERSEDES one holding ``older`` (settled: no
+    conflict left to list)."""
+    return bool(
+        store_rows(
+            day,
+            "SELECT 1 FROM edges e JOIN beliefs n ON n.id = e.src JOIN beliefs o ON o.id = e.dst "
+            "WHERE e.type = 'SUPERSEDES' AND n.content LIKE ? AND o.content LIKE ?",
+            f"%{newer}%",
+            f"%{older}%",
+        )
+    )
+
+
 def say(day: Day, session: str, turn: int, step: Say) -> None:
     label = f"{session} #{turn} {step.text[:48]!r}"
     mark = last_capture(day)
     add_turn(day, session, "user", step.text)
-    block = run_hook(day, "UserPromptSubmit", payload(day, "UserPromptSubmit", session, prompt=step.text))
+    block = run_hook(
+        day, "UserPromptSubmit", payload(day, "UserPromptSubmit", session, prompt=step.text)
+    )
     add_turn(day, session, "assistant", "Done.")
-    run_hook(day, "Stop", payload(day, "Stop", session, stop_hook_active=False, last_assistant_message="Done."))
+    run_hook(
+        day,
+        "Stop",
+        payload(day, "Stop", session, stop_hook_active=False, last_assistant_message="Done."),
+    )
     new = captured_since(day, mark)
     kinds = [kind for _, kind, _ in new]
     if step.keep:
@@ -503,15 +519,26 @@ def agent(day: Day, session: str, step: Agent) -> None:
         async with Client(params, read_timeout_seconds=120) as client:
             if step.forget:
                 found = data(await client.call_tool("search_memory", {"query": step.forget}))
-                ids = [b["id"] for b in found["beliefs"] if step.holding in b["text"]]
+                ids = [b["id"] for b in found["beliefs"] if step.holding in b["content"]]
                 for bid in ids:
                     await client.call_tool("forget_belief", {"id": bid})
                 day.check(bool(ids), f"{session} agent: finds and forgets '{step.holding}'")
             if step.conflicts:
                 listed = data(await client.call_tool("list_conflicts", {}))
-                pairs = [(p["a"]["text"], p["b"]["text"]) for p in listed["conflicts"]]
+                pairs = [
+                    (p["first"]["content"], p["second"]["content"]) for p in listed["conflicts"]
+                ]
                 for newer, older in step.conflicts:
-                    hit = [p for p in pairs if (newer in p[0] and older in p[1]) or (newer in p[1] and older in p[0])]
+                    if _replaced(day, newer, older):
+                        day.check(
+                            True, f"{session} list_conflicts: '{older}' replaced, no conflict"
+                        )
+                        continue
+                    hit = [
+                        p
+                        for p in pairs
+                        if (newer in p[0] and older in p[1]) or (newer in p[1] and older in p[0])
+                    ]
                     day.check(
                         bool(hit) and newer in hit[0][0],
                         f"{session} list_conflicts: '{newer}' over '{older}'",
@@ -519,7 +546,9 @@ def agent(day: Day, session: str, step: Agent) -> None:
                     )
             if step.query:
                 found = data(await client.call_tool("search_memory", {"query": step.query}))
-                check_block(day, f"{session} search_memory {step.query!r}", found["memory_block"], step)
+                check_block(
+                    day, f"{session} search_memory {step.query!r}", found["memory_block"], step
+                )
 
     anyio.run(main)
 

@@ -52,6 +52,38 @@ def test_now_as_time_still_reads_as_this_turn(prompt: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("prompt", "asserted"),
+    [
+        ("We decided to use black for formatting.", ("black",)),
+        ("We've agreed to use uv for the lockfile.", ("uv",)),
+        ("The team decided to go with Postgres for the events store.", ("postgres",)),
+        ("So we agreed on using ruff for linting.", ("ruff",)),
+    ],
+)
+def test_the_teams_choice_of_a_tool_is_kept(prompt: str, asserted: tuple[str, ...]) -> None:
+    """"We decided to use black" was read as narration (its past) and kept nothing."""
+    (found,) = extract_statements(prompt)
+    assert found.kind == "rule" and found.asserted == asserted
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Yesterday we decided to use black, but product reversed it.",
+        "We decided to use it.",
+        "We decided to use black for this PR only.",
+        "We decided to use black last week and it broke everything.",
+        "If we decided to use black, would isort still be needed?",
+        "Do you remember what we decided about the formatter?",
+        "We decided in the retro to maybe try trunk-based dev.",
+        "My old team decided to use Jenkins.",
+    ],
+)
+def test_a_choice_undone_scoped_or_asked_is_not(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
     ("clean", "negated", "asserted"),
     [
         ("Actually, run pytest without -x from now on", ("-x",), ()),
