@@ -449,6 +449,19 @@ def linked_or_retired(day: Day, new_ids: list[str], older: str) -> tuple[bool, s
     return False, f"{len(holders)} holder(s), no edge to the new belief"
 
 
+def _disputed_beyond(day: Day, new_ids: list[str], old: tuple[str, ...]) -> list[str]:
+    """The texts the new beliefs dispute or replace that hold none of ``old``."""
+    rows = store_rows(
+        day,
+        "SELECT o.content FROM edges e JOIN beliefs o ON o.id = e.dst "
+        "WHERE e.type IN ('SUPERSEDES', 'CONTRADICTS') AND e.src IN ({q})".format(
+            q=",".join("?" * len(new_ids))
+        ),
+        *new_ids,
+    )
+    return [str(r[0])[:60] for r in rows if not any(text in str(r[0]) for text in old)]
+
+
 def _replaced(day: Day, newer: str, older: str) -> bool:
     """Whether a belief holding ``newer`` SUPERSEDES one holding ``older`` (settled: no
     conflict left to list)."""
@@ -489,6 +502,9 @@ def say(day: Day, session: str, turn: int, step: Say) -> None:
     for older in step.old:
         ok, seen = linked_or_retired(day, [bid for bid, _, _ in new], older)
         day.check(ok, f"{label}: links the older '{older}'", seen)
+    if new:
+        wrong = _disputed_beyond(day, [bid for bid, _, _ in new], step.old)
+        day.check(not wrong, f"{label}: disputes or replaces nothing else", "; ".join(wrong))
     check_block(day, label, block, step)
     if day.verbose:
         print("    " + "\n    ".join(lines_of(block)[:8]))
