@@ -32,7 +32,7 @@ from tests.test_hook_events import base, captured_count, hook, wait_for
 def test_a_call_named_now_is_no_word_of_time(
     prompt: str, negated: tuple[str, ...], asserted: tuple[str, ...]
 ) -> None:
-    """"datetime.now" read as "now" made the rule a task of this turn (the ``now`` cue)."""
+    """The name "datetime.now" read as "now" made the rule a task of this turn (the ``now`` cue)."""
     (found,) = extract_statements(prompt)
     assert found.kind == "rule"
     assert found.negated == negated and found.asserted == asserted
@@ -61,7 +61,7 @@ def test_now_as_time_still_reads_as_this_turn(prompt: str) -> None:
     ],
 )
 def test_the_teams_choice_of_a_tool_is_kept(prompt: str, asserted: tuple[str, ...]) -> None:
-    """"We decided to use black" was read as narration (its past) and kept nothing."""
+    """The choice "We decided to use black" was read as narration (its past): nothing kept."""
     (found,) = extract_statements(prompt)
     assert found.kind == "rule" and found.asserted == asserted
 
@@ -145,9 +145,7 @@ def test_through_the_installed_hook_a_correction_about_run_leaves_the_word_alone
             "code": "The scheduler calls job.run for each job that is due",
         },
     )
-    prompt = (
-        "No, that's wrong: the next run time is computed in _schedule_next_run, not in run()."
-    )
+    prompt = "No, that's wrong: the next run time is computed in _schedule_next_run, not in run()."
     hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=prompt), project)
     wait_for(lambda: captured_count(project) > 0)
     assert _edges(project) == {("CONTRADICTS", "code")}
