@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from credo.knowledge.capture import extract_statements
 from credo.knowledge.terms import statement_terms
@@ -149,3 +151,17 @@ def test_through_the_installed_hook_a_correction_about_run_leaves_the_word_alone
     hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=prompt), project)
     wait_for(lambda: captured_count(project) > 0)
     assert _edges(project) == {("CONTRADICTS", "code")}
+
+
+@given(
+    st.sampled_from(["run", "deploy", "merge", "release"]),
+    st.sampled_from(["-x", "--dry-run", "--no-cache", "-W", "--frozen-lockfile"]),
+    st.sampled_from(["Never", "Don't", "Do not", "We never"]),
+)
+def test_a_flag_after_without_is_ruled_out_unless_its_clause_is_negated(
+    verb: str, flag: str, negation: str
+) -> None:
+    plain_negated, _ = statement_terms(f"Actually, {verb} without {flag} from now on")
+    assert flag.lower() in plain_negated
+    required_negated, _ = statement_terms(f"{negation} {verb} without {flag}")
+    assert flag.lower() not in required_negated
