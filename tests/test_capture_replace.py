@@ -299,6 +299,20 @@ CASES = [
         Verdict(contradicts=("a",), rule="named"),
     ),
     (
+        "probe79: going back to a value a change left replaces that change",
+        statement(
+            kind="correction",
+            text="Actually, use black again, not ruff format.",
+            negated=("ruff",),
+            asserted=("black",),
+        ),
+        [
+            Candidate("a", "We moved from black to ruff format for formatting."),
+            Candidate("b", "Format the docs with black and ruff format"),  # names black: agrees
+        ],
+        Verdict(supersedes="a", rule="clear"),
+    ),
+    (
         "a statement with under two topic terms matches nothing",
         statement(text="Never use npm.", asserted=()),
         [Candidate("a", "We use npm to install packages")],

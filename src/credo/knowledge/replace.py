@@ -21,7 +21,8 @@ statement: ``Store.capture_candidates``):
    push", "do not push") does not count: a candidate whose every mention is one rules out
    the same thing, and agrees ("Never push directly to main" stands beside "Never push
    directly to the release branches"); it is left alone, as one that mentions an
-   ``asserted`` term is.
+   ``asserted`` term is (but not one naming it only as the value a change left, "we moved
+   from black to ruff": "use black again, not ruff" goes back on that change).
 2. Exactly one clear match: the statement SUPERSEDES it, unless it is locked (the user's
    word; a capture never retires it): then CONTRADICTS, and the lock outranks in
    retrieval. Any kind of statement (correction, preference, rule).
@@ -202,6 +203,22 @@ def mentions(tokens: Sequence[str], term: str, *, plain: bool = False) -> bool:
     )
 
 
+# A change names its old value after these ("moved from black to ruff"): a candidate naming
+# the statement's new value there left it, and does not agree with going back to it.
+_LEFT = frozenset({"from", "off"})
+
+
+def _agrees(tokens: Sequence[str], term: str) -> bool:
+    """Whether ``tokens`` mention ``term`` other than as the value a change left ("we moved
+    from black to ruff" does not agree with "use black again, not ruff")."""
+    needle = words(term)
+    width = len(needle)
+    return bool(needle) and any(
+        list(tokens[i : i + width]) == needle and not (i and tokens[i - 1] in _LEFT)
+        for i in range(len(tokens) - width + 1)
+    )
+
+
 def names_its_change(statement: Statement) -> bool:
     """Whether rule 5 reads ``statement``: a correction, or a change of tool told as done
     (the ``changeover`` cue: "Moment was replaced by Luxon", "the team moved from X to Y"),
@@ -299,7 +316,7 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
         if shared < MIN_SHARED_CLEAR and not named:
             continue
         tokens = words(candidate.content)
-        if any(mentions(tokens, term) for term in statement.asserted):
+        if any(_agrees(tokens, term) for term in statement.asserted):
             continue  # it says what the statement prescribes: it agrees
         if any(mentions(tokens, term, plain=True) for term in statement.negated):
             if shared >= MIN_SHARED_CLEAR:
