@@ -558,3 +558,25 @@ def test_an_old_value_written_as_a_call_disputes_only_beliefs_writing_it_as_code
     assert verdict.supersedes is None
     assert set(verdict.contradicts) == code
     assert verdict.rule == ("named" if code else "none")
+
+
+@given(
+    st.sampled_from(["black", "pnpm", "celery", "moment"]),
+    st.sampled_from(["ruff", "yarn", "rq", "luxon"]),
+    st.sampled_from(["from", "off"]),
+)
+def test_going_back_replaces_the_change_that_left_the_value(
+    back: str, left: str, away: str
+) -> None:
+    """probe79: "use black again, not ruff" was read as agreeing with "we moved from black to
+    ruff" (it names black). A candidate naming the value only after "from"/"off" left it."""
+    said = statement(
+        kind="correction",
+        text=f"Actually, use {back} again, not {left}.",
+        negated=(left,),
+        asserted=(back,),
+    )
+    change = Candidate("c", f"We moved {away} {back} to {left} for the builds")
+    both = Candidate("d", f"The builds use {back} and {left} side by side")
+    assert judge(said, [change]) == Verdict(supersedes="c", rule="clear")
+    assert judge(said, [both]) == Verdict()
