@@ -21,7 +21,8 @@ statement: ``Store.capture_candidates``):
    push", "do not push") does not count: a candidate whose every mention is one rules out
    the same thing, and agrees ("Never push directly to main" stands beside "Never push
    directly to the release branches"); it is left alone, as one that mentions an
-   ``asserted`` term is.
+   ``asserted`` term is (but not one naming it only as the value a change left, "we moved
+   from black to ruff": "use black again, not ruff" goes back on that change).
 2. Exactly one clear match: the statement SUPERSEDES it, unless it is locked (the user's
    word; a capture never retires it): then CONTRADICTS, and the lock outranks in
    retrieval. Any kind of statement (correction, preference, rule).
@@ -50,7 +51,10 @@ statement: ``Store.capture_candidates``):
    one word, two or more letters, all capitals, wherever the statement writes it) names
    that acronym, not the word: only a candidate writing the same capitals ("REST", or
    "RESTs") holds it; "The rest of the config lives in settings.py" does not
-   (``acronyms``).
+   (``acronyms``). Likewise an old value the statement writes as a call ("..., not in
+   run()") names that function: only a candidate writing it as code (``run(``, ``.run``,
+   `` `run` ``) holds it; "We always run the tests before committing" does not
+   (``calls``).
 At most ``MAX_CONTRADICTS`` (3) CONTRADICTS edges per statement, the candidates sharing
 most terms first, then by keyword score, then by id.
 
@@ -199,6 +203,22 @@ def mentions(tokens: Sequence[str], term: str, *, plain: bool = False) -> bool:
     )
 
 
+# A change names its old value after these ("moved from black to ruff"): a candidate naming
+# the statement's new value there left it, and does not agree with going back to it.
+_LEFT = frozenset({"from", "off"})
+
+
+def _agrees(tokens: Sequence[str], term: str) -> bool:
+    """Whether ``tokens`` mention ``term`` other than as the value a change left ("we moved
+    from black to ruff" does not agree with "use black again, not ruff")."""
+    needle = words(term)
+    width = len(needle)
+    return bool(needle) and any(
+        list(tokens[i : i + width]) == needle and not (i and tokens[i - 1] in _LEFT)
+        for i in range(len(tokens) - width + 1)
+    )
+
+
 def names_its_change(statement: Statement) -> bool:
     """Whether rule 5 reads ``statement``: a correction, or a change of tool told as done
     (the ``changeover`` cue: "Moment was replaced by Luxon", "the team moved from X to Y"),
@@ -242,6 +262,27 @@ def acronyms(statement: Statement) -> dict[str, str]:
     return found
 
 
+def calls(statement: Statement) -> frozenset[str]:
+    """The ``old_values`` terms of one word the statement writes as a call somewhere
+    ("not in run()"): a function's name, not the word ("run")."""
+    found: set[str] = set()
+    for term in old_values(statement):
+        parts = _WORD.findall(term)
+        if len(parts) == 1 and re.search(rf"\b{re.escape(parts[0])}\(", statement.text, re.I):
+            found.add(term)
+    return frozenset(found)
+
+
+def _holds_call(content: str, name: str) -> bool:
+    """Whether ``content`` writes ``name`` as code (a call, an attribute or in backticks),
+    once without a negation among the two words before it."""
+    pattern = rf"(?:\b{re.escape(name)}\s*\(|\.{re.escape(name)}\b|`{re.escape(name)}\b)"
+    return any(
+        not NEGATIONS.intersection(words(content[: m.start()])[-2:])
+        for m in re.finditer(pattern, content, re.I)
+    )
+
+
 def _holds_acronym(content: str, tokens: Sequence[str], form: str) -> bool:
     """Whether ``content`` (``tokens``: its ``words``) writes ``form`` in its capitals (a
     plural "s" allowed), once without a negation among the two tokens before it."""
@@ -264,6 +305,7 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     old = old_values(statement)
     named = bool(old)  # rule 5 reads candidates sharing one word
     capitals = acronyms(statement) if named else {}
+    code = calls(statement) if named else frozenset()
     if len(topic) < MIN_SHARED_CLEAR and not named:
         return Verdict()
     clear: list[tuple[int, Candidate]] = []
@@ -274,7 +316,7 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
         if shared < MIN_SHARED_CLEAR and not named:
             continue
         tokens = words(candidate.content)
-        if any(mentions(tokens, term) for term in statement.asserted):
+        if any(_agrees(tokens, term) for term in statement.asserted):
             continue  # it says what the statement prescribes: it agrees
         if any(mentions(tokens, term, plain=True) for term in statement.negated):
             if shared >= MIN_SHARED_CLEAR:
@@ -282,6 +324,8 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
             elif any(
                 _holds_acronym(candidate.content, tokens, capitals[term])
                 if term in capitals
+                else _holds_call(candidate.content, term)
+                if term in code
                 else mentions(tokens, term, plain=True)
                 for term in old
             ):

@@ -147,7 +147,9 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     # though it is told in the past. The team's voice ("we", "our team", "the platform team";
     # not "the old team") or a named subject, and "from" right after the verb: "I moved the
     # tests from ..." and "we moved the standup from ..." move a thing once; "it was replaced
-    # by" is about the thing at hand.
+    # by" is about the thing at hand. The team's choice of a tool, opening the sentence, is
+    # told in the past and holds now the same way: "We decided to use black for formatting",
+    # "the team agreed on using uv" (a choice names no old value: rule 5 reads none).
     (
         "changeover",
         re.compile(
@@ -158,7 +160,10 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             |{_IF}\bwe(?:'?ve|\s+have)?\s+(?:\w+ly\s+|already\s+|finally\s+)?replaced\s+
             (?!(?:it|this|that|them|these|those)\b)[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?\s+with\s+[\w`.@]
             |^(?!(?:it|this|that|they|these|those)\b)(?:[\w`'./@+-]+\s+){{1,4}}?(?:was|were|has\s+been|
-            have\s+been|got)\s+replaced\s+(?:by|with)\s+[\w`.@]""",
+            have\s+been|got)\s+replaced\s+(?:by|with)\s+[\w`.@]
+            |^(?:so\s+)?{_TEAM}\s+(?:have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?(?:decided|agreed)\s+
+            (?:to\s+(?:use|go\s+with|adopt|stick\s+with|standardi[sz]e\s+on)|on\s+using)\s+
+            (?!(?:it|this|that|them|these|those)\b)[\w`.@]""",
             _I,
         ),
     ),
@@ -313,7 +318,7 @@ GATES: dict[str, tuple[str, ...]] = {
         "moved off",
     ),
     "contrast_shape": (" over ", "instead of", "rather than", "not", "only"),
-    "changeover": ("from", " off", "replaced"),
+    "changeover": ("from", " off", "replaced", "decided", "agreed"),
     "changeover_to": ("moved ", "switched ", "migrated ", "changed ", "transitioned "),
     "opinion": (
         "is ",

@@ -249,12 +249,14 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bon\s+my\s+(?:laptop|machine|mac|phone|box|computer|pc|end|side|setup|desktop)\b", _I
         ),
     ),
-    # The present moment: "now", "today", "for now", "at the moment".
+    # The present moment: "now", "today", "for now", "at the moment". Not a name in code:
+    # "datetime.now", "date.today()" say which call to make, not when.
     (
         "now",
         re.compile(
-            r"""\b(?:(?<!from\s)now(?!\s+on\b)|right\s+now|today|tonight|tomorrow|yesterday|
-            currently|at\s+the\s+moment|this\s+(?:week|sprint|morning|afternoon|quarter))\b""",
+            r"""(?<!\.)\b(?:(?<!from\s)now(?!\s+on\b)|right\s+now|today|tonight|tomorrow|
+            yesterday|currently|at\s+the\s+moment|this\s+(?:week|sprint|morning|afternoon|
+            quarter))\b(?!\()""",
             _I,
         ),
     ),

@@ -496,7 +496,8 @@ SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s+)")
 
 # --- terms for supersession --------------------------------------------------------------
 
-TERM = r"(`[^`\n]{1,40}`|[\w@/+#][\w.@/+#:-]*)"
+# A command-line flag is a term too: "run pytest without -x" rules out ``-x``.
+TERM = r"(`[^`\n]{1,40}`|(?<![\w-])-{1,2}(?=\w)[\w.@/+#:-]*|[\w@/+#][\w.@/+#:-]*)"
 _TERM_BARE = TERM.replace("(", "(?:", 1)  # the same, capturing nothing ("moved from X to Y")
 # A last word that only says what kind of thing a name is: "the requests library" names a tool
 # (requests), where "the submit button" names a thing at hand.

@@ -64,6 +64,20 @@ def _denied_change(clean: str, match: re.Match[str]) -> bool:
     )
 
 
+# "Never run the migrations without --dry-run": "without" under a negation of its own clause
+# requires what follows it, it does not rule it out.
+_NEGATED_CLAUSE = re.compile(r"(?:n't|\bnot|\bnever|\bno)\b[^,;:.!?]*$", re.IGNORECASE)
+
+
+def _required(clean: str, match: re.Match[str]) -> bool:
+    """Whether a negated ``match`` opened by "without" stands under a negation ("never ...
+    without X"): X is then required."""
+    start = match.start()
+    return clean[start : start + 7].lower() == "without" and bool(
+        _NEGATED_CLAUSE.search(clean, 0, start)
+    )
+
+
 def _term(raw: str) -> str:
     term = raw.strip("`").strip().rstrip(".,;:!?)'\"").lower()
     return "" if term in sig.STOP_TERMS or len(term) > 40 else term
@@ -85,7 +99,7 @@ def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     found = [
         match.group(1)
         for match in patterns.negated.finditer(clean)
-        if not _denied_change(clean, match)
+        if not _denied_change(clean, match) and not _required(clean, match)
     ]
     if "replaced" in clean.lower():  # else the pattern tries every word, and finds none
         found += [_replaced_subject(match.group(1)) for match in _REPLACED.finditer(clean)]
