@@ -74,11 +74,12 @@ def ingest_paths(
     started = time.perf_counter()
     run = Run(store, Path(root).resolve())
     starts = [start_path(p) for p in paths]
-    files, outside, left_out, agent = walk_files(starts, run.root, vendored=vendored)
+    files, outside, left_out, agent, built = walk_files(starts, run.root, vendored=vendored)
     run.report.files_seen = len(files) + len(outside) + len(agent)
-    for folder in left_out:  # (a folder: its URI ends in "/")
-        with contextlib.suppress(InvalidInputError):  # (a name no URI can hold: not said)
-            run.report.skip(run.uri(folder) + "/", "vendored")
+    for folders, reason in ((left_out, "vendored"), (built, "sphinx_build")):
+        for folder in folders:  # (a folder: its URI ends in "/")
+            with contextlib.suppress(InvalidInputError):  # (a name no URI can hold: not said)
+                run.report.skip(run.uri(folder) + "/", reason)
     for path in agent:  # (a name no URI can hold was never stored: not said)
         with contextlib.suppress(InvalidInputError):
             run.report.skip(run.uri(path), "agent_config")
@@ -265,7 +266,7 @@ def _retire_vanished(run: Run, starts: Sequence[Path], *, vendored: bool) -> Non
     """Files the ledger knows under a walked folder that its walk no longer reads: gone
     from the disk, reached through a link out of the tree, or left out by the walk rules
     (a ``.gitignore`` written since, a folder never entered, a vendored folder unless
-    ``vendored``, a ``.pyi`` stub beside its ``.py``). A file named in this run is in
+    ``vendored``, a Sphinx build's copies, a ``.pyi`` stub beside its ``.py``). A file named in this run is in
     ``run.tree``, and kept."""
     for start in starts:
         if not os.path.isdir(start):

@@ -49,6 +49,8 @@ _REPORT_FIELDS = (
 
 # Vendored folders (and secret files) a report's summary names; past them, it counts the rest.
 _LISTED_VENDORED = 5
+# Skip reasons a walk gives to whole folders (their URIs end in "/"): counted as folders.
+_FOLDERS = frozenset({"vendored", "sphinx_build"})
 
 
 class IngestReport:
@@ -117,11 +119,12 @@ class IngestReport:
     def summary(self) -> str:
         """The report in two lines, as `credo ingest` prints it."""
         skipped = ", ".join(
-            f"{n} {reason}" + (" folder" + "s" * (n > 1) if reason == "vendored" else "")
+            f"{n} {reason}" + (" folder" + "s" * (n > 1) if reason in _FOLDERS else "")
             for reason, n in sorted(self.skipped.items())
             if n
         )
         vendored = [path for path, reason in self.skipped_files if reason == "vendored"]
+        built = [path for path, reason in self.skipped_files if reason == "sphinx_build"]
         # (a file left out for its name, .netrc or .env, may be one the user meant to read)
         secret = [path for path, reason in self.skipped_files if reason == "secrets"]
         return (
@@ -136,6 +139,12 @@ class IngestReport:
                 "\nleft out as vendored (name a folder, or use --vendored, to read it): "
                 + _listed(vendored)
                 if vendored
+                else ""
+            )
+            + (
+                "\nleft out as a Sphinx build's copies (name a folder to read it): "
+                + _listed(built)
+                if built
                 else ""
             )
             + ("\nleft out as holding secrets: " + _listed(secret) if secret else "")
