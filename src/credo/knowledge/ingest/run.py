@@ -266,8 +266,8 @@ def _retire_vanished(run: Run, starts: Sequence[Path], *, vendored: bool) -> Non
     """Files the ledger knows under a walked folder that its walk no longer reads: gone
     from the disk, reached through a link out of the tree, or left out by the walk rules
     (a ``.gitignore`` written since, a folder never entered, a vendored folder unless
-    ``vendored``, a Sphinx build's copies, a ``.pyi`` stub beside its ``.py``). A file named in this run is in
-    ``run.tree``, and kept."""
+    ``vendored``, a Sphinx build's copies, a ``.pyi`` stub beside its ``.py``). A file
+    named in this run is in ``run.tree``, and kept."""
     for start in starts:
         if not os.path.isdir(start):
             continue
