@@ -89,6 +89,9 @@ def test_cli_retires_copies_read_before(run: CliRun, tmp_path: Path) -> None:
     assert done["files_removed"] == 2
     assert done["skipped"] == {"sphinx_build": 2, "unsupported": 1}  # (batch.html)
     assert run("doctor", check=True).returncode == 0
+    hits = run("search", "--json", "alter a column in SQLite batch mode", check=True)
+    trails = [b["trail"] for b in json.loads(hits.stdout)["beliefs"]]
+    assert trails and all("docs/build/" in t for t in trails), trails  # (not the copy's)
 
 
 @pytest.mark.parametrize(

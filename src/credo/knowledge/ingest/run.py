@@ -31,6 +31,7 @@ from credo.knowledge.ingest.walk import (
 )
 from credo.knowledge.ingest.writer import FileWriter
 from credo.store.edge_files import UNSETTLED, EdgeSource
+from credo.types import trail_of
 
 if TYPE_CHECKING:  # (annotations only: the protocol's class costs ~1 ms to build)
     from credo.store import Store
@@ -109,6 +110,7 @@ def ingest_paths(
     split.close()
     _read_namers_again(run)
     _retire_vanished(run, starts, vendored=vendored)
+    _read_copies_again(run)
     _drop_gone_mentions(run, starts)
     _flush_deferred(run)
     _retarget_cites(run)
@@ -247,7 +249,42 @@ def _read_namers_again(run: Run) -> None:
         hits = run.store.keyword_search([name], limit=MAX_NAMING_PASSAGES)
         for anchors in run.store.anchors_for([hit.belief_id for hit in hits]).values():
             namers.update(a.doc_uri.partition("#")[0] for a in anchors if a.anchor_type == "ingest")
-    again = sorted(uri for uri in namers & run.unchanged if uri in run.tree)
+    _read_again(run, namers)
+
+
+def _read_copies_again(run: Run) -> None:
+    """Files found unchanged that hold a passage whose context names a file it left in
+    this run (deleted, edited away, left out by the walk) are read again: the context,
+    which every hit's trail prints and BM25F reads, named a file that no longer holds the
+    text, and no later run would move it while the copies stay unchanged (`writer`'s
+    `_rehome` does it for a copy read in the run). Read, a copy places it in its file."""
+    if not run.unhoused or not run.unchanged:
+        return
+    left: dict[str, set[str]] = {}
+    for belief_id, uri in run.unhoused:
+        left.setdefault(belief_id, set()).add(uri)
+    named = [
+        belief.id
+        for belief in run.store.get_beliefs(left).values()
+        if any(_names_file(trail_of(belief.context), uri) for uri in left[belief.id])
+    ]
+    copies = {
+        anchor.doc_uri.partition("#")[0]
+        for anchors in run.store.anchors_for(named).values()
+        for anchor in anchors
+        if anchor.anchor_type == "ingest"
+    }
+    _read_again(run, copies)
+
+
+def _names_file(trail: str, uri: str) -> bool:
+    # "docs/a.md › Setup L3-L9", "src/x.py L1-L4": the file, then a space
+    return trail == uri or trail.startswith(uri + " ")
+
+
+def _read_again(run: Run, uris: set[str]) -> None:
+    """The files of ``uris`` found unchanged in this run, read now (as if changed)."""
+    again = sorted(uri for uri in uris & run.unchanged if uri in run.tree)
     if not again:
         return
     paths = [run.tree[uri] for uri in again]

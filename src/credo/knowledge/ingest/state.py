@@ -187,6 +187,8 @@ class Run:
         self.deferred: list[Deferred] = []
         self.outside: set[str] = set()  # URIs of files reached by a link out of the tree
         self.stubs: set[str] = set()  # URIs of .pyi stubs left out beside their .py (walk)
+        # (belief id, file URI): a passage that left the file while a copy elsewhere holds it
+        self.unhoused: list[tuple[str, str]] = []
         self._uris: dict[Path, str] = {}
         self._exists: dict[str, bool] = {}  # keyed by the path's text: most are built as text
         self._links: dict[tuple[str, Path], Path | None] = {}

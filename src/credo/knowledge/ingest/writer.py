@@ -351,6 +351,8 @@ class FileWriter:
             else:
                 unanchor.append((belief.id, anchor.doc_uri))
                 self.note(belief.id, {"action": "unanchor", "doc_uri": anchor.doc_uri})
+                if belief.id in elsewhere:  # (its context may name this file: `run.py`)
+                    self.run.unhoused.append((belief.id, self.uri))
         self.store.set_deleted_many(stale, self.now, self.now)
         self.store.drop_passage_lines(stale)
         self.store.delete_anchors(unanchor)
