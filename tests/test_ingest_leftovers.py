@@ -211,3 +211,25 @@ def test_a_copy_is_not_read_again_when_the_trail_names_it(tmp_path: Path) -> Non
         report = memory.ingest(root)
         assert report.files_ingested == 0 and report.files_removed == 1
         assert report.files_unchanged == 1
+
+
+def test_a_copy_read_first_in_the_run_that_drops_the_old_file_takes_the_trail(
+    tmp_path: Path,
+) -> None:
+    """The copy is new to the store and read before the run retires the first file (a
+    `.gitignore` hides it): the first file was still on the disk when the copy was read."""
+    from credo import Memory
+
+    root = _project(tmp_path)
+    (root / "a").mkdir()
+    (root / "b").mkdir()
+    (root / "a" / "guide.md").write_text(_GUIDE)
+    query = "deploy waits for the canary error budget"
+    with Memory(tmp_path / "m.db", root=root) as memory:
+        memory.ingest(root)
+        (root / "b" / "guide.md").write_text(_GUIDE)
+        (root / ".gitignore").write_text("a/\n")
+        report = memory.ingest(root)
+        assert report.files_removed == 1 and report.beliefs_stale == 0
+        trails = _trails(memory, query)
+        assert trails and all(t.startswith("b/guide.md") for t in trails), trails

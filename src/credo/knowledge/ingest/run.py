@@ -95,6 +95,7 @@ def ingest_paths(
             run.stubs.add(run.uri(path))
     files = _nameable(run, [f for f in files if f not in stubs])
     run.tree = {run.uri(f): f for f in files}
+    run.walked = _walked(run, starts)
     run.names = unique_names(files)
     run.packages = Packages(run.root, files, run.is_file)
     split = splitter(store, files, [run.uri(f) for f in files], workers)
@@ -232,6 +233,16 @@ def _write_one(run: Run, prepared: Prepared) -> None:
 # Passages that name a new file, looked at per file: a name every page holds (README.md)
 # reads this many again at most.
 MAX_NAMING_PASSAGES = 1000
+
+
+def _walked(run: Run, starts: Sequence[Path]) -> list[str]:
+    """The URI prefixes of the folders among ``starts`` (as `_retire_vanished` reads them)."""
+    prefixes: list[str] = []
+    for start in starts:
+        if os.path.isdir(start):
+            with contextlib.suppress(InvalidInputError):  # (a folder out of the root)
+                prefixes.append("" if start == run.root else run.uri(start) + "/")
+    return prefixes
 
 
 def _read_namers_again(run: Run) -> None:

@@ -189,6 +189,7 @@ class Run:
         self.stubs: set[str] = set()  # URIs of .pyi stubs left out beside their .py (walk)
         # (belief id, file URI): a passage that left the file while a copy elsewhere holds it
         self.unhoused: list[tuple[str, str]] = []
+        self.walked: list[str] = []  # URI prefixes of the folders walked ("": the root)
         self._uris: dict[Path, str] = {}
         self._exists: dict[str, bool] = {}  # keyed by the path's text: most are built as text
         self._links: dict[tuple[str, Path], Path | None] = {}
@@ -208,6 +209,11 @@ class Run:
         if key not in self._links:
             self._links[key] = _link_path(link, folder, self.root)
         return self._links[key]
+
+    def leaving(self, uri: str) -> bool:
+        """Whether the file of ``uri`` is one this run's walk no longer reads (retired at
+        its end: `run._retire_vanished`), though it may still be on the disk."""
+        return uri not in self.tree and any(uri.startswith(p) for p in self.walked)
 
     def is_file(self, path: str | Path) -> bool:
         key = os.fspath(path)

@@ -270,7 +270,7 @@ class FileWriter:
         text left one file and came back in this one) is placed here: its context, which
         the trail of every hit prints and BM25F reads, named a file that no longer exists.
         While another of its files stands, the first one read keeps it (a copy changes
-        nothing)."""
+        nothing); one this run's walk left out (`Run.leaving`) no longer stands."""
         if not corroborated:
             return
         housed = {
@@ -279,6 +279,7 @@ class FileWriter:
                 [belief_id for belief_id, _ in corroborated], self.uri
             )
             if file_exists(doc_uri.partition("#")[0], self.run.root)
+            and not self.run.leaving(doc_uri.partition("#")[0])
         }
         for belief_id, piece in corroborated:
             if belief_id not in housed:
