@@ -436,7 +436,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     and its text in the field's line (reading76)
 # 39: a commented line that opens as a definition but runs on as a sentence ("function
 #     render(view) is called once per frame") is a comment again, not dead code (review75)
-READER_VERSION = 39
+# 40: a passage naming its own file (an env.py comment on "the needs of env.py") holds no
+#     derived anchor to it (probe78)
+READER_VERSION = 40
 
 
 class Read(NamedTuple):

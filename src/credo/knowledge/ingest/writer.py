@@ -446,7 +446,9 @@ class FileWriter:
         self.store.delete_anchors(gone)
 
     def _mentions(self, chunk: Chunk) -> list[str]:
-        """URLs and existing files the chunk names, as document URIs, each once."""
+        """URLs and existing files the chunk names, as document URIs, each once; never the
+        chunk's own file (an env.py comment saying "the needs of env.py": its hits showed
+        "(from env.py)" under "in env.py", a line of the charged block for nothing)."""
         found: dict[str, None] = {}
         for link in chunk.links:
             if _URL.match(link):
@@ -468,6 +470,7 @@ class FileWriter:
                 path = known[key] = self._bare_path(word)
             if path is not None:
                 found.setdefault(self.run.uri(path), None)
+        found.pop(self.uri, None)
         return list(found)
 
     def _add_url(self, found: dict[str, None], link: str) -> None:
