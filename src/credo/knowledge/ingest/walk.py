@@ -438,7 +438,8 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     render(view) is called once per frame") is a comment again, not dead code (review75)
 # 40: a passage naming its own file (an env.py comment on "the needs of env.py") holds no
 #     derived anchor to it (probe78)
-READER_VERSION = 40
+# 41: a Python cross-reference's leading "." is not shown (:meth:`.A.b` reads "A.b") (probe78)
+READER_VERSION = 41
 
 
 class Read(NamedTuple):
