@@ -439,7 +439,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 40: a passage naming its own file (an env.py comment on "the needs of env.py") holds no
 #     derived anchor to it (probe78)
 # 41: a Python cross-reference's leading "." is not shown (:meth:`.A.b` reads "A.b") (probe78)
-READER_VERSION = 41
+# 42: webpack's extracted licence comments (main.js.LICENSE.txt) are left out as LICENSE.txt
+#     is (probe78)
+READER_VERSION = 42
 
 
 class Read(NamedTuple):
