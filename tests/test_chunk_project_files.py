@@ -117,6 +117,9 @@ def _by_trail(path: str, text: str) -> dict[str, tuple[int, int, str]]:
         ("LICENSE-MIT.txt", None),
         ("NOTICE.txt", None),
         ("license.txt", None),
+        ("docs/_static/scripts/bootstrap.js.LICENSE.txt", None),
+        ("dist/main.mjs.LICENSE.txt", None),
+        ("notes/bootstrap.js.license.md", "markdown"),
         # a docs site's own page and a module named so are read
         ("docs/license.rst", "rst"),
         ("docs/license.md", "markdown"),

@@ -788,3 +788,19 @@ def test_a_doc_role_without_a_title_shows_no_leading_slash() -> None:
     (chunk,) = split_rst(text)
     assert chunk.text == "The signer signs bytes; see api/timed and Guide."
     assert chunk.links == ("/signer.rst", "../api/timed.rst", "/guide.rst")
+
+
+def test_a_cross_reference_s_leading_dot_is_not_shown() -> None:
+    """Sphinx shows ``:meth:`.Operations.batch_alter_table``` as
+    "Operations.batch_alter_table" (the dot only steers the lookup); alembic's batch.rst
+    read ".Operations.batch_alter_table". A file's dot stays, and so does C++'s."""
+    text = (
+        "The :meth:`.Operations.batch_alter_table` method, :paramref:`~.Ops.x.reflect_args`,"
+        " :py:class:`.MetaData` and :func:`~a.b` read :file:`.gitignore` and"
+        " :cpp:class:`.Local`.\n"
+    )
+    (chunk,) = split_rst(text)
+    assert chunk.text == (
+        "The Operations.batch_alter_table method, Ops.x.reflect_args, MetaData and a.b read"
+        " .gitignore and .Local."
+    )

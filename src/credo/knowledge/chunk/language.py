@@ -128,11 +128,16 @@ def language_for(path: str) -> str | None:
 # page and is read; a .txt is never such a page.
 # (Compiled on first use, by `re`'s cache: the extension test turns most files away first.)
 _LEGAL_STEM = r"(?:licen[cs]e|copying|notice)(?:[-_.][\w.-]*)?"
+# webpack's extracted licence comments beside a bundle: main.js.LICENSE.txt (Terser's
+# extractComments), the "/*! Bootstrap v5 | MIT License */" banners of everything bundled.
+_BUNDLE_LEGAL_STEM = r"[\w.-]+\.[mc]?js\.licen[cs]e"
 
 
 def _legal_text(stem: str, extension: str) -> bool:
-    if extension not in _PROSE_EXTENSIONS or not re.fullmatch(_LEGAL_STEM, stem, re.I):
+    if extension not in _PROSE_EXTENSIONS:
         return False
+    if not re.fullmatch(_LEGAL_STEM, stem, re.I):
+        return extension == "txt" and re.fullmatch(_BUNDLE_LEGAL_STEM, stem, re.I) is not None
     return extension in ("txt", "text") or stem != stem.lower()
 
 
