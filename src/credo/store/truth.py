@@ -178,12 +178,29 @@ def facts_of(
     )
 
 
+_CREATED = 4  # a CandidateRow's created_at
+
+
+def told_later(links: "Mapping[str, tuple[TruthLink, ...]]", ends: "Mapping[str, End]") -> bool:
+    """Whether one of the CONTRADICTS edges in ``links`` has a source created after its
+    destination (by the ends' rows); an end without a row counts as one (it may be)."""
+    for got in links.values():
+        for src, dst, kind in got:
+            if kind == CONTRADICTS:
+                told, was = ends.get(src), ends.get(dst)
+                if told is None or was is None or told[1][_CREATED] > was[1][_CREATED]:
+                    return True
+    return False
+
+
 class _Memo:
     """The truth links read at one store version. ``complete``: every live truth edge is
     here (an id without an entry has none). ``kept``: what the engine derived from them,
     kept for as long as they hold (retrieval/pipeline.py keeps its truth graph there)."""
 
-    __slots__ = ("__weakref__", "complete", "ends", "kept", "links", "spent", "version")
+    __slots__ = (
+        "__weakref__", "complete", "ends", "in_order", "kept", "links", "spent", "version"
+    )  # fmt: skip
 
     def __init__(self, version: tuple[int, int]) -> None:
         self.version = version
@@ -192,6 +209,7 @@ class _Memo:
         self.complete = False
         self.spent = 0.0  # seconds of batched reads at this version
         self.kept: dict[str, object] = {}
+        self.in_order: bool | None = None  # ``TruthReader.told_in_order``, once worked out
 
     def add(self, ids: list[str], rows: "Iterable[Sequence[Any]]") -> None:
         """Keep the links of ``ids`` (an empty tuple for none) and their far ends from
@@ -244,6 +262,18 @@ class TruthReader:
         without an entry has none); else None."""
         memo = self._memo
         return memo.links if memo.complete else None
+
+    def told_in_order(self) -> bool:
+        """Whether no live CONTRADICTS edge's source was told (created) after its destination
+        at this version, known once every truth edge is read: then no conflict group's order
+        moves (retrieval/told_first.py) and a query need not work it out. Worked out once
+        per version; False while not every edge is read (each group is then checked)."""
+        memo = self._memo
+        if not memo.complete:
+            return False
+        if memo.in_order is None:
+            memo.in_order = not told_later(memo.links, memo.ends)
+        return memo.in_order
 
     @property
     def kept(self) -> dict[str, object]:
