@@ -138,9 +138,9 @@ class Found(NamedTuple):
 def named_definitions(store: Store, asked: list[Named]) -> Found:
     """The head passages of the definitions ``asked`` (``named_in``) names; empty lists
     when the store holds none of them. One read of the context index for all the names
-    (each phrase's rows are the rows its own read found: an OR of phrases), then one of
-    their trails and one of their definitions: a read per name cost a question naming
-    three ~2M instructions more than one naming none."""
+    (an OR of their phrases: each name's rows are among them, and a passage whose trail
+    ends with a name holds it in its context), then one of their trails and one of their
+    definitions, however many names: the same answer as a read of each per name."""
     names = list(dict.fromkeys(named.name.lower() for named in asked))
     ids = store.context_phrase_ids(names, limit=_ALL)
     if not ids:
