@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from functools import lru_cache
+from itertools import chain
 from typing import TYPE_CHECKING, NamedTuple
 
 from credo.retrieval.head import first_line
@@ -38,10 +39,11 @@ from credo.retrieval.specific import GRAIN, by_id, by_score, sections
 
 if TYPE_CHECKING:
     from credo.store import Store
+    from credo.store.defns import DefnHit
     from credo.store.fts import CandidateRow
 
 PER_NAME = 3  # definitions one name brings in: a name is a method of several types at most
-MAX_NAMES = 4  # names looked up for one question (each one index read)
+MAX_NAMES = 4  # names looked up for one question (in one index read)
 _ALL = 1 << 30  # (``context_phrase_ids``: every row the name scores in)
 
 # ``A::b`` or ``A.b`` (not a file name's ``.py``: the doc lane reads those; the owner and
@@ -135,30 +137,42 @@ class Found(NamedTuple):
 
 def named_definitions(store: Store, asked: list[Named]) -> Found:
     """The head passages of the definitions ``asked`` (``named_in``) names; empty lists
-    when the store holds none of them."""
+    when the store holds none of them. One read of the context index for all the names
+    (an OR of their phrases: each name's rows are among them, and a passage whose trail
+    ends with a name holds it in its context), then one of their trails and one of their
+    definitions, however many names: the same answer as a read of each per name."""
+    names = list(dict.fromkeys(named.name.lower() for named in asked))
+    ids = store.context_phrase_ids(names, limit=_ALL)
+    if not ids:
+        return Found([], [])
+    trails = store.trails(ids)
+    by_name: dict[str, list[str]] = {}  # a name -> the passages whose trail ends with it
+    for i, trail in trails.items():
+        by_name.setdefault(_last_name(trail).lower(), []).append(i)
+    matching = {
+        named: [i for i in by_name.get(named.name.lower(), ()) if _owns(named, trails[i])]
+        for named in asked
+    }
+    if not any(matching.values()):
+        return Found([], [])
+    defined = store.passage_definitions(list(chain.from_iterable(matching.values())))
     out: dict[str, None] = {}
     written: dict[str, None] = {}
-    for named in asked:
-        ids = store.context_phrase_ids([named.name.lower()], limit=_ALL)
-        if not ids:
+    for named, found in matching.items():
+        if not found:
             continue
-        trails = store.trails(ids)
-        wanted = named.name.lower()
-        matching = [
-            i
-            for i, trail in trails.items()
-            if _last_name(trail).lower() == wanted
-            and (not named.owner or _owner_matches(trail, named.owner))
-        ]
-        if not matching:
-            continue
-        heads = _heads(store, matching, trails)
+        heads = _heads(defined, found, trails)
         heads.sort(key=lambda i: _specific(trails[i], named.name))
         for i in heads[:PER_NAME]:
             out[i] = None
             if _last_name(trails[i]) == named.name and _telling(named, trails[i]):
                 written[i] = None
     return Found(list(out), list(written))
+
+
+def _owns(named: Named, trail: str) -> bool:
+    """Whether ``trail``'s definition is inside the owner the path names (any, for a name)."""
+    return not named.owner or _owner_matches(trail, named.owner)
 
 
 def with_named(
@@ -208,10 +222,17 @@ def _telling(named: Named, trail: str) -> bool:
     return len(sections(trail)[1]) >= 2
 
 
-def _heads(store: Store, ids: list[str], trails: Mapping[str, str]) -> list[str]:
-    """Those of ``ids`` that are a definition's own passage (its head), one per definition."""
+def _heads(
+    defined: Mapping[str, list[DefnHit]], ids: list[str], trails: Mapping[str, str]
+) -> list[str]:
+    """Those of ``ids`` that are a definition's own passage (its head), one per definition;
+    ``defined``: the definitions the passages sit in (``Store.passage_definitions``, in id
+    order: the first passage of a definition met is the one kept)."""
+    wanted = set(ids)
     out: dict[tuple[str, int, int], str] = {}
-    for belief_id, hits in store.passage_definitions(ids).items():
+    for belief_id, hits in defined.items():
+        if belief_id not in wanted:
+            continue
         for file, start, end, _terms, _length, head in hits:
             if head and first_line(trails[belief_id]) == start:
                 out.setdefault((file, start, end), belief_id)

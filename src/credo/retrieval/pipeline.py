@@ -250,7 +250,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     # Clustering changes which beliefs are packed, not how relevant each is: the result
     # lists them by score (``ranked``'s order; ``filled``: its ids, groups aside not expanded).
     packed_standing = picked(ranked, chosen, standing, tails, content, cluster_of, filled)
-    packed_standing, packed_ids = in_told_order(packed_standing, state, rows)  # (newer first)
+    packed_standing, packed_ids = in_told_order(packed_standing, state, rows, reader.told_in_order)
     known = classes.of_packed(packed_ids)  # for the result
     out = (
         placing.beliefs()
