@@ -98,8 +98,9 @@ def compose(
     candidate), in lane-name order, so each candidate's parts are inserted in the order
     they are summed in and need no sort, and the ranking is two stable C-keyed sorts
     instead of a tuple key per candidate. A lane whose scores are all finite, above zero
-    and of candidates has its parts made with no test per entry; with no part taken off and one
-    confidence for all (no feedback given), the totals are the lanes' sums (C-level).
+    and of candidates has its parts made with no test per entry; with no part taken off
+    and one confidence for all (no feedback given), the totals are the lanes' sums
+    (C-level).
     """
     # Each candidate's parts, in the candidates' order (usually by id: the sort by id
     # below then finds a single run), filled lane by lane in lane-name order.
