@@ -53,26 +53,9 @@ def admitted(related: dict[str, str], rows: dict[str, int]) -> list[str]:
     return list(dict.fromkeys(kept))
 
 
-def _gated_base_words(store: "Store", terms: list[str]) -> list[str]:
-    """EXPERIMENT (variant B): the base words too, each kept only when held as often."""
-    from credo.store.inflection import base_words
-
-    sources = {}
-    for t in terms:
-        for b in base_words(t):
-            if b in terms and b != t:
-                sources.setdefault(b, t)
-    if not sources:
-        return terms
-    rows = store.term_rows([*sources, *sources.values()])
-    dropped = {b for b, t in sources.items() if rows.get(b, 0) < max(rows.get(t, 0), 1)}
-    return [t for t in terms if t not in dropped]
-
-
 def with_relatives(store: "Store", terms: list[str]) -> list[str]:
     """``terms``, then the relatives ``admitted`` by the index's counts, within
     ``MAX_QUERY_TERMS``; ``terms`` itself when no term has a relative."""
-    terms = _gated_base_words(store, terms)
     related = relatives(terms)
     if not related:
         return terms
