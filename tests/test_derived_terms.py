@@ -194,3 +194,23 @@ def test_a_rare_relative_does_not_outrank_the_reader_word(
         ids = [b.id for b in memory.retrieve("where is the description?").beliefs]
     assert ids[0] in {"d1", "d2", "d3"}
     assert "stray" not in ids[:3]
+
+
+@pytest.mark.sqlite_only
+def test_a_warm_index_counts_as_fts5_does(tmp_path: Path) -> None:
+    words = ["describe", "description", "verify", "verification", "invoke", "nowhere", "a"]
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.import_records(
+            [
+                {"kind": "belief", "id": f"b{i}", "content": " ".join(words[: i % 6 + 1])}
+                for i in range(40)
+            ]
+        )
+        asked = [*words, "elsewhere"]
+        cold = memory.store.term_rows(asked)
+        assert memory.store.build_warm()
+        mirror = memory.store._mirror_policy().mirror
+        assert mirror is not None and mirror.complete
+        assert mirror.term_rows(asked) == cold
+        assert memory.store.term_rows(asked) == cold
+    assert cold["describe"] == 40 and cold["nowhere"] == 6 and "elsewhere" not in cold

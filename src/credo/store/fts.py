@@ -306,6 +306,12 @@ class FtsIndex(KeywordReads):
             return {}
 
     def term_rows(self, terms: list[str]) -> dict[str, int]:
+        policy = self._mirror_policy()
+        if policy.mirror is not None and policy.mirror.complete:  # a warm index's
+            mirror = policy.current(self.conn, self._version_pinned())
+            held = None if mirror is None else mirror.term_rows(terms)
+            if held is not None:
+                return held
         counted: dict[str, int] = {}
         for term in dict.fromkeys(terms):
             try:
