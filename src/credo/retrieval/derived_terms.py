@@ -35,12 +35,14 @@ _derived = lru_cache(maxsize=_TERMS_KEPT)(derived_of)
 def relatives(terms: list[str]) -> dict[str, str]:
     """term -> its derived relative (``derivation.derived_of``), for the terms that have
     one not among ``terms`` already."""
-    found = {}
-    for term in terms:
-        other = _derived(term)
-        if other is not None and other not in terms:
-            found[term] = other
-    return found
+    others = list(map(_derived, terms))  # (C-level: most terms have none, all cached)
+    if others.count(None) == len(others):
+        return {}
+    return {
+        term: other
+        for term, other in zip(terms, others, strict=True)
+        if other is not None and other not in terms
+    }
 
 
 def admitted(related: dict[str, str], rows: dict[str, int]) -> list[str]:
