@@ -477,8 +477,7 @@ def _rank(
     store version (``Known.labels``, which the speaker lane reads and fills; None: none
     kept)."""
     lanes = {**DEFAULT_LANES, **options.lanes}
-    # base words ("lazily" asks for lazy), relatives held as often ("description": describe)
-    terms = with_relatives(store, base_terms(text))
+    terms = with_relatives(store, base_terms(text))  # base words, relatives (derived_terms.py)
     # "checkRateLimit" asks for its callers, whose context holds "check rate limit"
     terms = with_identifier_phrases(terms, text)
     named: dict[str, float] = {}  # the doc lane's scores, read first: see without_named
