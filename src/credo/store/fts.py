@@ -190,6 +190,12 @@ class KeywordReads:
         beliefs scored for a few terms, without ranking the index."""
         raise NotImplementedError
 
+    def term_rows(self, terms: list[str]) -> dict[str, int]:
+        """term -> how many rows of the keyword index hold it (any column, as the index
+        reads it: "describe" counts "described" too): the n of bm25's IDF, so a term held
+        by fewer rows weighs more. Terms held by no row are left out."""
+        raise NotImplementedError
+
     def context_phrase_ids(self, phrases: list[str], *, limit: int) -> list[str]:
         """The ids of the live, unlocked beliefs whose context field (path words and section
         trail) holds one of ``phrases``, the first ``limit`` by id: every row the phrases
@@ -298,6 +304,26 @@ class FtsIndex(KeywordReads):
             )
         except sqlite3.OperationalError:  # as in _keyword_rows: no hits
             return {}
+
+    def term_rows(self, terms: list[str]) -> dict[str, int]:
+        policy = self._mirror_policy()
+        if policy.mirror is not None and policy.mirror.complete:  # a warm index's
+            mirror = policy.current(self.conn, self._version_pinned())
+            held = None if mirror is None else mirror.term_rows(terms)
+            if held is not None:
+                return held
+        counted: dict[str, int] = {}
+        for term in dict.fromkeys(terms):
+            try:
+                # (FTS5 counts a term's rows from its doclist alone: no row is read)
+                (rows,) = self.conn.execute(
+                    "SELECT count(*) FROM beliefs_fts WHERE beliefs_fts MATCH ?", (quote(term),)
+                ).fetchone()
+            except sqlite3.OperationalError:  # as in _keyword_rows: held nowhere
+                continue
+            if rows:
+                counted[term] = rows
+        return counted
 
     def context_phrase_ids(self, phrases: list[str], *, limit: int) -> list[str]:
         # FTS5's column filter: the rows the phrases match in context, unranked (ranking
