@@ -55,7 +55,7 @@ from docutils.parsers import rst
 from docutils.parsers.rst import Directive, directives, roles, states, tableparser
 from docutils.parsers.rst.languages import en
 
-from credo.knowledge.chunk import rst_inline, rst_nodes, rst_roles
+from credo.knowledge.chunk import rst_inline, rst_nodes, rst_roles, rst_views
 from credo.knowledge.chunk.rst_inline import ParseTimeout as ParseTimeout
 
 # Directives whose content is code, a file list or generated from elsewhere.
@@ -96,6 +96,7 @@ def parse(text: str, budget: float) -> Any:
         _ascii_fast_paths(),
         _one_line_cells(),
         rst_nodes.quick_links(),
+        rst_views.quick_views(),
         warnings.catch_warnings(),
     ):
         warnings.simplefilter("ignore")
