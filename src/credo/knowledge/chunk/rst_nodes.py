@@ -54,3 +54,32 @@ def quick_links() -> Iterator[None]:
         yield
     finally:
         nodes.Node.document, nodes.Node.setup_child = saved  # type: ignore[method-assign]
+
+
+def _note_implicit_target(self: Any, target: Any, msgnode: Any = None) -> None:
+    """`document.note_implicit_target`, nothing for a section (see `no_section_ids`)."""
+    if target.tagname != "section":
+        _SAVED[0](self, target, msgnode)
+
+
+_SAVED: list[Any] = []
+
+
+@contextmanager
+def no_section_ids() -> Iterator[None]:
+    """Sections left without the ids and document-wide name records docutils gives them.
+
+    docutils makes an id from each section's title (a Unicode normalisation and two
+    pattern passes), records its name for the transforms' reference resolution (which
+    credo never runs), and reports every repeated title (a changelog's hundreds of "Bug
+    fixes") as a message node of its own in the section. The walker reads a section's
+    title, never its ids, names or messages, and hyperlink targets only from ``target``
+    nodes (`rst._targets`), whose names an implicit target never takes away (docutils'
+    `document.set_duplicate_name_id`: an explicit target wins over an implicit one)."""
+    saved = nodes.document.note_implicit_target
+    _SAVED[:] = [saved]
+    nodes.document.note_implicit_target = _note_implicit_target  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        nodes.document.note_implicit_target = saved  # type: ignore[method-assign]

@@ -96,6 +96,7 @@ def parse(text: str, budget: float) -> Any:
         _ascii_fast_paths(),
         _one_line_cells(),
         rst_nodes.quick_links(),
+        rst_nodes.no_section_ids(),
         rst_views.quick_views(),
         warnings.catch_warnings(),
     ):
