@@ -82,6 +82,9 @@ def test_sections_without_ids_give_the_same_chunks_and_targets(
         assert chunks_and_targets(text) == fast
 
 
+@pytest.mark.skipif(
+    not rst_nodes.SECTIONS_ONLY_IMPLICIT, reason="docutils 0.22+: sections keep their ids"
+)
 def test_sections_get_no_ids_or_duplicate_messages() -> None:
     """(Fails before: docutils gave each section an id and a message per repeated title.)"""
     rows = dump(rst_parse.parse("Fixes\n=====\n\na\n\nFixes\n=====\n\nb\n", 60.0))
@@ -124,6 +127,7 @@ def test_a_slice_is_copied_once_and_lines_are_read_without_view_calls(
     assert fast["notify"] < own["notify"] // 2  # (what is left: going back a line)
 
 
+@pytest.mark.skipif(not rst_parse._ONE_LOOP_SET_UP, reason="docutils 0.23+: its own set-up")
 def test_a_pooled_machine_sets_its_states_up_without_their_runtime_init(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

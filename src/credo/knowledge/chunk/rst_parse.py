@@ -50,6 +50,7 @@ from importlib import import_module
 from typing import Any
 from unicodedata import east_asian_width
 
+import docutils
 from docutils import frontend, nodes, statemachine, utils
 from docutils.parsers import rst
 from docutils.parsers.rst import Directive, directives, roles, states, tableparser
@@ -186,12 +187,18 @@ _NOT_POOLED = frozenset({"QuotedLiteralBlock"})
 
 
 _STATE_INIT = states.RSTState.runtime_init
+# `RSTState.runtime_init` as docutils 0.19 to 0.22 write it (0.23 reads the reporter from
+# the document and makes a state's `parent` a property of its machine).
+_ONE_LOOP_SET_UP = tuple(docutils.__version_info__[:2]) < (0, 23)
 
 
 class _Pooled(states.NestedStateMachine):  # type: ignore[misc]
     def runtime_init(self) -> None:
         """Each state's `RSTState.runtime_init` in one loop: a machine runs for every
         list and section, and its fifteen states took three calls each."""
+        if not _ONE_LOOP_SET_UP:
+            super().runtime_init()
+            return
         memo, node = self.memo, self.node
         reporter, inliner, document = memo.reporter, memo.inliner, memo.document
         if not hasattr(reporter, "get_source_and_line"):  # (what the first state does)
