@@ -60,6 +60,15 @@ from tests.conftest import CliRun
             (),
             id="rust-entities-outside-code-spans",
         ),
+        pytest.param(  # rustdoc shows a code block's text as written: "&amp;" is literal
+            "rust",
+            "/// Joins them.\n///\n/// ```\n/// let both = a &amp;&amp; b; // &lt;\n/// ```\n"
+            "/// Not &lt; here.\npub fn join() {}\n",
+            "Joins them. let both = a &amp;&amp; b; // &lt; Not < here. pub fn join()",
+            "",
+            (),
+            id="rust-entities-in-a-code-block-stay",
+        ),
     ],
 )
 def test_a_doc_comment_reads_as_markdown_renders(
