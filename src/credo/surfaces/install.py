@@ -216,7 +216,8 @@ def prepare(
     entry's), then the byte-compile (a failure there is a note, not a refusal)."""
     if check:
         tools = check_server(command, cwd=cwd, env=env)
-        report.checked = f"`{shlex.join(command)}` answers tools/list ({len(tools)} tools)"
+        shown = shown_command({"command": command[0], "args": command[1:], "env": env})
+        report.checked = f"`{shown}` answers tools/list ({len(tools)} tools)"
     if note := compile_package():
         report.notes.append(note)
 
