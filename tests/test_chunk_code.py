@@ -1117,6 +1117,22 @@ COMMENT_CASES = [
         ],
         id="rust-hidden-doc-lines",
     ),
+    # rustdoc's hidden-line rule is Rust's alone: a C++ "///" example's "# ..." line is
+    # shown by every other doc tool, so it is read (day-review75: it was dropped).
+    pytest.param(
+        "cpp",
+        "/// Builds the tool.\n///\n/// ```\n/// # run from the root, not build/\n"
+        "/// cmake -S . -B build\n/// ```\nvoid build();\n",
+        [
+            ("Builds the tool.", 1, 1, "docstring"),
+            ("# run from the root, not build/ cmake -S . -B build", 4, 5, "docstring"),
+        ],
+        [
+            ("Builds the tool.", 1, 1, "code_comment"),
+            ("# run from the root, not build/ cmake -S . -B build", 4, 5, "code_comment"),
+        ],
+        id="cpp-doc-example-keeps-hash-lines",
+    ),
     pytest.param(
         "go",
         "package a\n\nvar x = 1\n\n//////  Names  //////\nvar y = 2\n",

@@ -60,6 +60,15 @@ from tests.conftest import CliRun
             (),
             id="rust-entities-outside-code-spans",
         ),
+        pytest.param(  # rustdoc shows a code block's text as written: "&amp;" is literal
+            "rust",
+            "/// Joins them.\n///\n/// ```\n/// let both = a &amp;&amp; b; // &lt;\n/// ```\n"
+            "/// Not &lt; here.\npub fn join() {}\n",
+            "Joins them. let both = a &amp;&amp; b; // &lt; Not < here. pub fn join()",
+            "",
+            (),
+            id="rust-entities-in-a-code-block-stay",
+        ),
     ],
 )
 def test_a_doc_comment_reads_as_markdown_renders(
@@ -121,6 +130,24 @@ def test_reading_only_removes_words_in_order(raw: str) -> None:
     for read in (read_markdown, read_rest):
         shown = iter(words(raw))
         assert all(word in shown for word in words(read(raw)))
+
+
+_CODE_PIECE = st.sampled_from([*"ab1 =;&", "&amp;", "&lt;", "&eacute;", "&#65;", "&&"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    code=st.lists(_CODE_PIECE, max_size=20).map("".join),
+    language=st.sampled_from(["rust", "cpp", "csharp"]),
+)
+def test_a_doc_code_block_line_reads_as_written(code: str, language: str) -> None:
+    # The page shows a code block's text as written: no entity decoded, in any language's
+    # "///" docs; a "# " line is hidden by rustdoc alone (tidy78).
+    shown, line = f"let value = {code}", f"# hidden stub {code}"
+    source = f"/// Does it.\n///\n/// ```\n/// {shown}\n/// {line}\n/// ```\nfn f() {{}}\n"
+    text = " ".join(c.text for c in split_code(source, language))
+    assert " ".join(shown.split()) in text
+    assert (" ".join(line.split()) in text) is (language != "rust")
 
 
 @settings(max_examples=200, deadline=None)

@@ -440,6 +440,6 @@ def _source_file(source: str, root: Path) -> Path | None:
         return None
     if not path.is_absolute():
         path = root / path
-    if language_for(path.name) is None or not path.is_file():
+    if language_for(path.as_posix()) is None or not path.is_file():
         return None
     return path

@@ -160,7 +160,8 @@ def split_code(text: str, language: str) -> list[Chunk]:
 
         outline = read_tree(lines, grammar)
     if outline is None:
-        chunks = _comment_chunks(comment_paragraphs(comment_fragments(lines, syntax), lines))
+        fragments = comment_fragments(lines, syntax)
+        chunks = _comment_chunks(comment_paragraphs(fragments, lines, rust=syntax == "rust"))
     else:
         chunks = _outline_chunks(outline, lines, _doc_cleaner(grammar), grammar)
     chunks.sort(key=_document_order)
@@ -204,7 +205,9 @@ def _outline_chunks(
     scope = _Scopes(outline.definitions, len(lines))
     paragraphs = [
         paragraph
-        for paragraph in comment_paragraphs(outline.fragments, lines)
+        for paragraph in comment_paragraphs(
+            outline.fragments, lines, rust=grammar == "rust", markdown=clean is clean_markdown
+        )
         if not (paragraph[-1][0] < outline.code_start and is_licence(paragraph))
         and not is_commented_out_code(paragraph)
     ]

@@ -34,6 +34,8 @@ class Grammar:
             an exported configuration object is read by key (`code_config`).
         values: Module-level declarations of a value (``const``, ``static``) that a doc
             comment above makes a definition (`code_values`).
+        rustdoc: Doc comments are rustdoc's: a Rust code block's ``# `` lines are hidden
+            (`code_fallback.comment_paragraphs`).
     """
 
     package: str
@@ -47,6 +49,7 @@ class Grammar:
     docstrings: bool = False
     calls: bool = False
     values: frozenset[str] = frozenset()
+    rustdoc: bool = False
 
 
 # Definition node types, across the grammars, that declare members (classes, structs,
@@ -222,6 +225,7 @@ GRAMMARS: dict[str, Grammar] = {
         comments=("line_comment", "block_comment"),
         attachments=frozenset({"attribute_item"}),
         values=frozenset({"const_item", "static_item"}),
+        rustdoc=True,
     ),
     "java": Grammar(
         "tree_sitter_java",

@@ -441,7 +441,11 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 41: a Python cross-reference's leading "." is not shown (:meth:`.A.b` reads "A.b") (probe78)
 # 42: webpack's extracted licence comments (main.js.LICENSE.txt) are left out as LICENSE.txt
 #     is (probe78)
-READER_VERSION = 42
+# 43: rustdoc's hidden "# " lines are left out of a Rust file's doc code blocks only (a C++
+#     or Swift "///" example keeps them); an entity in a doc code block stays as written
+#     ("&amp;" in an example); pip-tools inputs (requirements/*.in) and Mako/Jinja templates
+#     of a page or configuration file (alembic.ini.mako) are read as text (tidy78)
+READER_VERSION = 43
 
 
 class Read(NamedTuple):
@@ -512,7 +516,7 @@ def read_file(path: Path) -> Read | str:
         return "lock"
     if holds_secrets(path.name):
         return "secrets"
-    if "#" in path.as_posix() or language_for(path.name) is None:
+    if "#" in path.as_posix() or language_for(path.as_posix()) is None:
         return "unsupported"
     try:
         info = os.stat(path)
