@@ -35,8 +35,8 @@ DEFAULT_LANES: dict[str, bool] = {
     "session": True,
     "date": True,
     "speaker": True,
-    "title": False,
-    "latest": False,
+    "title": True,  # (bench/topics.py: the blind topic questions; no other bench moves)
+    "latest": True,
 }
 
 
