@@ -57,6 +57,20 @@ def test_a_question_for_the_latest_release_leads_with_the_greatest_version(
     assert all("latest" not in b.lanes for b in found)
 
 
+def test_the_latest_lane_is_on_by_default(memory: Memory, tmp_path: Path) -> None:
+    # On since stop 57 (bench/topics.py's blind questions); main had it off.
+    (tmp_path / "CHANGES.md").write_text(_changelog(["1.0.0", "9.2.0", "10.0.0"]))
+    (tmp_path / "guide.md").write_text(GUIDE)
+    memory.ingest(tmp_path)
+    found = memory.retrieve("what changed in the latest release", token_budget=5000).beliefs
+    assert found and "› 10.0.0" in found[0].trail, [b.trail for b in found[:4]]
+    assert "latest" in found[0].lanes
+    off = memory.retrieve(
+        "what changed in the latest release", token_budget=5000, lanes={"latest": False}
+    ).beliefs
+    assert all("latest" not in b.lanes for b in off)
+
+
 def test_asks_latest() -> None:
     for text in (
         "what changed in the latest release",
