@@ -16,8 +16,9 @@ the greatest version, compared as numbers (``10.0`` after ``9.2``: whether the f
 newest first or last), score 1: they join the candidates, and once ranked they lead
 (``latest_first``), in the order the other lanes give them: the question asks for that
 release, and a word it shares with an older entry ("changed" in 22.2.0's "Changed") says
-nothing of which release it means. No ranking bench question asks for the latest release:
-the lane moves none of them (day-rank76).
+nothing of which release it means. On bench/topics.py's blind questions it takes every
+"latest release" question from no matching section in 10 to the newest release first;
+no question of the other ranking benches asks for it, and none moves.
 """
 
 from __future__ import annotations
