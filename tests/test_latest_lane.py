@@ -3,6 +3,7 @@ leads with the changelog's greatest version's passages, by version order, not po
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -87,6 +88,49 @@ def test_asks_latest() -> None:
         "which version added retries",
     ):
         assert not asks_latest(text), text
+
+
+# The pattern as it was read before the cue-word check (case-insensitive, on the question).
+_REFERENCE = re.compile(
+    r"\b(?:latest|newest|most\s+recent|last|current)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:release|version|changes|changelog|update)s?\b",
+    re.IGNORECASE,
+)
+_WORDS = st.sampled_from(
+    [
+        "what",
+        "changed",
+        "in",
+        "the",
+        "LATEST",
+        "Newest",
+        "most",
+        "recent",
+        "last",
+        "current",
+        "release",
+        "Versions",
+        "changes",
+        "changelog",
+        "update",
+        "stable",
+        "two",
+        "lastly",
+        "recently",
+        "x-y",
+        "?",
+        "\n",
+        "é",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_WORDS, max_size=8), st.sampled_from([" ", "  ", "\t", "-"]))
+def test_asks_latest_answers_as_the_case_insensitive_pattern(words: list[str], sep: str) -> None:
+    # the cue-word check only skips questions the pattern could not match
+    text = sep.join(words)
+    assert asks_latest(text) == (_REFERENCE.search(text) is not None), text
 
 
 def test_release_of() -> None:

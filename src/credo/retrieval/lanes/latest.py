@@ -36,10 +36,13 @@ from credo.types import TRAIL_SEPARATOR
 if TYPE_CHECKING:
     from credo.store import Store
 
+# Read on the lowered question: most questions hold none of the cue words, and five
+# substring tests (C's fast search) cost a fraction of the pattern's attempt at every
+# position (~12 us against ~1 us for an 80-character question here).
+_CUES = ("latest", "newest", "recent", "last", "current")
 _ASKS = re.compile(
     r"\b(?:latest|newest|most\s+recent|last|current)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:release|version|changes|changelog|update)s?\b",
-    re.IGNORECASE,
+    r"(?:release|version|changes|changelog|update)s?\b"
 )
 _VERSION = re.compile(r"(?<![\w.])[vV]?(\d+(?:\.\d+)+)(?![\w.])")
 # Most passages read of one changelog (the largest measured: ~1,200 in flask's CHANGES.rst).
@@ -49,7 +52,10 @@ READ = 5000
 def asks_latest(text: str) -> bool:
     """Whether the question asks for the newest release ("what changed in the latest
     release", "what's in the newest version", "most recent changes")."""
-    return _ASKS.search(text) is not None
+    folded = text.lower()
+    if not any(cue in folded for cue in _CUES):  # every match holds a cue word
+        return False
+    return _ASKS.search(folded) is not None
 
 
 def release_of(trail: str) -> tuple[int, ...] | None:
