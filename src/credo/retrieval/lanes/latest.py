@@ -36,10 +36,7 @@ from credo.types import TRAIL_SEPARATOR
 if TYPE_CHECKING:
     from credo.store import Store
 
-# Read on the lowered question: most questions hold none of the cue words, and five
-# substring tests (C's fast search) cost a fraction of the pattern's attempt at every
-# position (~12 us against ~1 us for an 80-character question here).
-_CUES = ("latest", "newest", "recent", "last", "current")
+# Read on the lowered question, after the cue words (``asks_latest``).
 _ASKS = re.compile(
     r"\b(?:latest|newest|most\s+recent|last|current)\s+(?:[\w-]+\s+){0,2}?"
     r"(?:release|version|changes|changelog|update)s?\b"
@@ -53,7 +50,17 @@ def asks_latest(text: str) -> bool:
     """Whether the question asks for the newest release ("what changed in the latest
     release", "what's in the newest version", "most recent changes")."""
     folded = text.lower()
-    if not any(cue in folded for cue in _CUES):  # every match holds a cue word
+    # Every match holds one of these words, and most questions none: five substring tests
+    # (written out: a generator over them costs more than the tests) skip the pattern's
+    # attempt at every position. Instructions a query over the latency bench's questions:
+    # the case-insensitive pattern alone 10.5k, these tests first 2.6k.
+    if not (
+        "last" in folded
+        or "latest" in folded
+        or "newest" in folded
+        or "recent" in folded
+        or "current" in folded
+    ):
         return False
     return _ASKS.search(folded) is not None
 
