@@ -76,6 +76,17 @@ def test_a_page_titled_by_a_word_every_test_holds_is_found_and_ranks(
     assert "docs/testing.md" in trails[0], trails[:5]
 
 
+def test_the_title_lane_is_on_by_default(memory: Memory, tmp_path: Path) -> None:
+    # On since stop 57 (bench/topics.py's blind questions); main had it off: tests first.
+    _project(tmp_path)
+    memory.ingest(tmp_path)
+    found = memory.retrieve("testing", token_budget=5000).beliefs
+    assert found and "docs/testing.md" in found[0].trail, [b.trail for b in found[:5]]
+    assert "title" in found[0].lanes
+    off = memory.retrieve("testing", token_budget=5000, lanes={"title": False}).beliefs
+    assert all("title" not in b.lanes for b in off)
+
+
 def test_a_title_lane_part_is_listed_and_the_parts_add_up(memory: Memory, tmp_path: Path) -> None:
     _project(tmp_path)
     memory.ingest(tmp_path)
