@@ -61,6 +61,7 @@ CONCEPTS: dict[str, str] = {
     "no_noun": "contrast",
     "changeover": "contrast",
     "changeover_to": "contrast",
+    "going_back": "contrast",
     # force
     "deontic": "deontic",
     "directive": "directive",

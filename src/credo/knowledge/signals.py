@@ -510,6 +510,8 @@ TOOL_KINDS = frozenset(
 _CHANGED = r"(?:moved|switched|migrated|changed|transitioned)"
 CHANGED_WORDS = frozenset({"moved", "switched", "migrated", "changed", "transitioned"})
 _SPAN = r"(?:everything\s+|over\s+|all\s+(?:[\w-]+\s+)?)"
+# Going back to a value ("go back to black", "we switched back to yarn"): it is prescribed.
+_BACK = r"(?:go|going|went|gone|switch(?:ed|ing)?|mov(?:e|ed|ing)|revert(?:ed|ing)?|rolled|get)"
 
 
 class TermPatterns(NamedTuple):
@@ -525,7 +527,7 @@ def term_patterns() -> TermPatterns:
         re.compile(
             rf"""\b(?:never|don'?t|do\s+not|dont|stop|avoid|no\s+longer|not|instead\s+of|
             rather\s+than|in\s+place\s+of|over(?!\s+(?:to|onto)\b)|without|ban|drop|remove|
-            replaced(?!\s+(?:by|with)\b)|{_CHANGED}\s+{_SPAN}?(?:(?:away\s+)?from|off(?:\s+of)?))
+            replaced(?!\s+(?:by|with)\b)|{_CHANGED}\s+{_SPAN}?(?:back\s+)?(?:(?:away\s+)?from|off(?:\s+of)?))
             (?:\s+(?:ever|again|use|using|run|running|add|adding|call|calling|install|installing|
             import|importing|write|writing|touch|touching|commit|committing|put|putting|pick|
             choose|the|a|an|any|every|each|all|on|to|with|be|via|in|into))*\s+{TERM}""",
@@ -536,13 +538,17 @@ def term_patterns() -> TermPatterns:
             migrated\s+to|stick\s+(?:to|with)|go\s+with|is\s+on\s+port|on\s+port|is|are|be|
             standardi[sz]ed\s+on|replaced\s+(?:by|with)|replaced\s+{_TERM_BARE}\s+with|
             {_CHANGED}\s+over\s+to|{_CHANGED}\s+onto|
-            {_CHANGED}\s+{_SPAN}?(?:(?:away\s+)?from|off(?:\s+of)?)\s+{_TERM_BARE}\s+(?:over\s+)?(?:to|onto))
+            {_CHANGED}\s+{_SPAN}?(?:back\s+)?(?:(?:away\s+)?from|off(?:\s+of)?)\s+{_TERM_BARE}\s+
+            (?:over\s+|back\s+)?(?:to|onto)|{_BACK}\s+back\s+to(?:\s+using)?|
+            from\s+{_TERM_BARE}(?:\s+{_TERM_BARE}){{0,2}}?\s+back\s+to)
             (?:\s+(?:the|a|an|only|always))*\s+{TERM}""",
             _I | re.VERBOSE,
         ),
         re.compile(
             rf"{TERM}\s+(?:over(?!\s+(?:to|onto)\b)|instead\s+of|rather\s+than|in\s+place\s+of)\b"
-            rf"|{TERM}\s*(?:,|—|–|;)\s*not\b",
+            # "X, not Y", X not the scope of a choice ("use black for formatting, not ruff")
+            rf"|(?<![\w-])(?<!\bfor\s)"
+            rf"{TERM}\s*(?:,|—|–|;)\s*not\b",
             _I,
         ),
     )

@@ -360,10 +360,18 @@ def show(ctx: click.Context, belief_id: str, as_json: bool) -> None:
     belief = memory.get(belief_id)
     anchors = memory.anchors(belief_id)
     edges = memory.edges(belief_id)
+    # Whether a live belief replaced it, and which one retrieval serves now (credo history).
+    found = memory.history(belief_id)
+    step = next(s for s in found.steps if s.belief.id == belief.id)
+    standing = {
+        "status": step.status,
+        "superseded_by": list(step.superseded_by),
+        "current": list(found.current),
+    }
     emit(
         as_json,
-        {"belief": belief, "anchors": anchors, "edges": edges},
-        lambda: belief_text(belief, anchors, edges),
+        {"belief": belief, "anchors": anchors, "edges": edges, **standing},
+        lambda: belief_text(belief, anchors, edges, standing),
     )
 
 
