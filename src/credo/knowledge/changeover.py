@@ -17,7 +17,9 @@ __all__ = [
     "CHANGEOVER_GATE",
     "CHANGEOVER_TO",
     "GOING_BACK",
+    "IN_FORCE",
     "changeover",
+    "in_force",
     "told_now",
     "tools_own_files",
     "went_back",
@@ -261,3 +263,27 @@ def went_back(clean: str) -> set[str]:
         return set()
     rest = f"{clean[: back.start()]} {clean[back.end() :]}"
     return {name for name in _PAST if not _PAST_CUES[name].search(rest)}
+
+
+# A rule changed and told in force by the team, opening the sentence: "We now allow pytz as
+# an optional extra", "we now require type hints on public functions". Its "now" says since
+# when the rule holds, not what this turn is about. The object is a name or a kind of thing,
+# not the thing at hand ("we now use the cached value in render()", "we now have a failing
+# test": no verb of a rule).
+IN_FORCE = re.compile(
+    rf"""^(?:so\s+)?{_TEAM}\s+now\s+(?:also\s+|only\s+)?(?:allow|use|require|permit|support|
+    prefer|target|accept|forbid|ban|disallow)s?\s+
+    (?!(?:the|a|an|this|that|these|those|it|them|its|my|your|his|her|some|one)\b)[\w`.@]""",
+    _I,
+)
+_NOW_CUE = dict(NEGATIVE_CUES)["now"]
+
+
+def in_force(core: str) -> set[str]:
+    """The ``now`` cue a rule told in force takes back ("We now allow pytz ..."): its own
+    "now" is no present moment; another one still counts ("... for now")."""
+    told = IN_FORCE.search(core)
+    if told is None:
+        return set()
+    rest = f"{core[: told.start()]} {core[told.end() :]}"
+    return set() if _NOW_CUE.search(rest) else {"now"}

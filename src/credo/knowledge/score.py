@@ -62,6 +62,8 @@ CONCEPTS: dict[str, str] = {
     "changeover": "contrast",
     "changeover_to": "contrast",
     "going_back": "contrast",
+    "in_force": "contrast",
+    "retraction": "contrast",
     # force
     "deontic": "deontic",
     "directive": "directive",

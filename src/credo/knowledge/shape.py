@@ -22,11 +22,14 @@ from credo.knowledge.changeover import (
     CHANGEOVER_GATE,
     CHANGEOVER_TO,
     GOING_BACK,
+    IN_FORCE,
     changeover,
+    in_force,
     told_now,
     tools_own_files,
     went_back,
 )
+from credo.knowledge.retraction import RULE_RETRACTION
 from credo.knowledge.shape_negative import NEGATIVE_CUES
 
 __all__ = ["CUES", "GATES", "HARD_VETOES", "VETO_CUES", "gated", "shape_cues", "shape_veto"]
@@ -128,6 +131,9 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("changeover", CHANGEOVER),
     ("changeover_to", CHANGEOVER_TO),
     ("going_back", GOING_BACK),
+    ("in_force", IN_FORCE),
+    # A rule taken back with what holds instead: knowledge/retraction.py.
+    ("retraction", RULE_RETRACTION),
     # A request about how the agent works in general.
     (
         "agent_behaviour",
@@ -241,6 +247,7 @@ _ON_CLEAN = frozenset(
         "referent",
         "changeover_to",
         "going_back",
+        "retraction",
     }
 )
 # Vetoes that a framing for later sessions ("from now on", "Team rule:") does not lift: a
@@ -266,6 +273,8 @@ GATES: dict[str, tuple[str, ...]] = {
     "contrast_shape": (" over ", "instead of", "rather than", "not", "only"),
     "changeover": CHANGEOVER_GATE,
     "going_back": ("back ",),
+    "in_force": ("now ",),
+    "retraction": ("mind", "forget", "scratch", "disregard", "drop"),
     "changeover_to": ("moved ", "switched ", "migrated ", "changed ", "transitioned "),
     "opinion": (
         "is ",
@@ -382,6 +391,12 @@ def shape_cues(clean: str, core: str) -> set[str]:
         fired -= told_now(core)
     if "going_back" in fired:
         fired -= went_back(clean)
+    if "in_force" in fired:
+        fired -= in_force(core)
+    if "retraction" in fired and RULE_RETRACTION.match(clean).group("after"):  # type: ignore[union-attr]
+        fired.add("correction")  # the user corrects their own earlier word
+    else:
+        fired.discard("retraction")
     if "changeover" in fired and "named_file" in fired and tools_own_files(core):
         fired.discard("named_file")  # "... to pnpm, the lockfile is pnpm-lock.yaml"
     if fired & {"now", "past_subject"}:

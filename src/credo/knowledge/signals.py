@@ -30,6 +30,8 @@ import re
 from functools import cache
 from typing import NamedTuple
 
+from credo.knowledge.retraction import NOT_A_RULE_TAKEN_BACK
+
 _I = re.IGNORECASE
 # The sentence-level patterns read lower-cased text (``credo.knowledge.capture`` lowers each
 # sentence once): without IGNORECASE the regex engine can skip ahead on literal prefixes.
@@ -343,10 +345,14 @@ REPORT = re.compile(
         crashes|crashing|breaks|breaking|times\s+out|timing\s+out|returns|throws|hangs|seems|
         forgets|gets|happens|shows|was|were|had|did)|never\s+(?:works|worked|passes|passed|
         finishes|finished|returns|returned|seems|was|were|had|did|got|loads|ran|runs|
-        happens|understood|knew|mind)|
+        happens|understood|knew|mind"""
+    + NOT_A_RULE_TAKEN_BACK
+    + r""")|
         (?:i|we)\s+(?:always|never)\s+(?:forget|forgot|remember|knew|know|understood|
         understand|get|got|figured|see|saw|had|have|was|were|did|thought)|
-        don'?t\s+(?:worry|bother(?!\s+(?:with|asking|to|[a-z]+ing)\b)|mind)|never\s*mind|nevermind|
+        don'?t\s+(?:worry|bother(?!\s+(?:with|asking|to|[a-z]+ing)\b)|mind)|never\s*mind"""
+    + NOT_A_RULE_TAKEN_BACK
+    + r"""|nevermind|
         no\s+worries|thank|thanks|
         fails?(?!\s+(?:the|a|an|review|lint|linting|ci|validation)\b)|
         failing(?!\s+(?:tests?|lines?|cases?|specs?|checks?)\b)|(?:the|these|those)\s+failing|
@@ -525,7 +531,7 @@ def term_patterns() -> TermPatterns:
     """The term patterns, compiled on first use: only a captured statement needs them."""
     return TermPatterns(
         re.compile(
-            rf"""\b(?:never|don'?t|do\s+not|dont|stop|avoid|no\s+longer|not|instead\s+of|
+            rf"""\b(?:never(?!\s*mind\b)|don'?t|do\s+not|dont|stop|avoid|no\s+longer|not|instead\s+of|
             rather\s+than|in\s+place\s+of|over(?!\s+(?:to|onto)\b)|without|ban|drop|remove|
             replaced(?!\s+(?:by|with)\b)|{_CHANGED}\s+{_SPAN}?(?:back\s+)?(?:(?:away\s+)?from|off(?:\s+of)?))
             (?:\s+(?:ever|again|use|using|run|running|add|adding|call|calling|install|installing|

@@ -270,6 +270,11 @@ def on_prompt(memory: Memory, payload: dict[str, Any]) -> Outcome:
         reason=reason,
         block=rendered,
     )
+    if not acknowledgement and not in_memory(memory):
+        from credo.agent.retract import taken_back_notice
+
+        notice = taken_back_notice(memory, prompt)  # named, never deleted on a guess
+        block = f"{block}\n\n{notice}" if block and notice else block or notice
     if not hooks.capture or acknowledgement or in_memory(memory):
         return Outcome(block)
     return Outcome(block, later=lambda store: capture_later(store, payload))
