@@ -55,6 +55,11 @@ statement: ``Store.capture_candidates``):
    run()") names that function: only a candidate writing it as code (``run(``, ``.run``,
    `` `run` ``) holds it; "We always run the tests before committing" does not
    (``calls``).
+6. Nothing from rules 1-3, and the statement goes back on a change (the ``going_back``
+   signal: "Actually, go back to black"; ``returned_to``): a candidate naming the value it
+   returns to as the value a change left ("we moved from black to ruff") is the change it
+   reverts. Exactly one: SUPERSEDES (a lock: CONTRADICTS); several: CONTRADICTS each. They
+   are looked up by the value's words alone, as rule 5's are (``named_groups``).
 At most ``MAX_CONTRADICTS`` (3) CONTRADICTS edges per statement, the candidates sharing
 most terms first, then by keyword score, then by id.
 

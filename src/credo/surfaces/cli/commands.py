@@ -353,7 +353,8 @@ def feedback(
 @json_option
 @click.pass_context
 def show(ctx: click.Context, belief_id: str, as_json: bool) -> None:
-    """Show one belief with its anchors and edges."""
+    """Show one belief with its anchors and edges. A belief a live belief replaced also
+    names which one did and which is current now."""
     from credo.surfaces.render import belief_text
 
     memory = open_memory(ctx)
