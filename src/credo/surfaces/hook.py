@@ -270,7 +270,7 @@ def on_prompt(memory: Memory, payload: dict[str, Any]) -> Outcome:
         reason=reason,
         block=rendered,
     )
-    if not acknowledgement and not in_memory(memory):
+    if not acknowledgement and not in_memory(memory) and _may_take_back(prompt):
         from credo.agent.retract import taken_back_notice
 
         notice = taken_back_notice(memory, prompt)  # named, never deleted on a guess
@@ -278,6 +278,16 @@ def on_prompt(memory: Memory, payload: dict[str, Any]) -> Outcome:
     if not hooks.capture or acknowledgement or in_memory(memory):
         return Outcome(block)
     return Outcome(block, later=lambda store: capture_later(store, payload))
+
+
+# Words every retraction holds (knowledge/retraction.py): a prompt without any of them loads
+# none of its patterns (this runs before the block is printed, in a fresh process).
+_TAKE_BACK_WORDS = ("forget", "mind", "scratch", "disregard", "ignore", "take back", "drop")
+
+
+def _may_take_back(prompt: str) -> bool:
+    lower = prompt[:4000].lower()
+    return any(word in lower for word in _TAKE_BACK_WORDS)
 
 
 def capture_later(memory: Memory, payload: dict[str, Any]) -> None:
