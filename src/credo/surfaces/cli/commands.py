@@ -355,20 +355,14 @@ def feedback(
 def show(ctx: click.Context, belief_id: str, as_json: bool) -> None:
     """Show one belief with its anchors and edges. A belief a live belief replaced also
     names which one did and which is current now."""
+    from credo.surfaces.cli.truth import lineage_standing
     from credo.surfaces.render import belief_text
 
     memory = open_memory(ctx)
     belief = memory.get(belief_id)
     anchors = memory.anchors(belief_id)
     edges = memory.edges(belief_id)
-    # Whether a live belief replaced it, and which one retrieval serves now (credo history).
-    found = memory.history(belief_id)
-    step = next(s for s in found.steps if s.belief.id == belief.id)
-    standing = {
-        "status": step.status,
-        "superseded_by": list(step.superseded_by),
-        "current": list(found.current),
-    }
+    standing = lineage_standing(memory, belief.id)
     emit(
         as_json,
         {"belief": belief, "anchors": anchors, "edges": edges, **standing},
