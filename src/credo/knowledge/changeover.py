@@ -248,9 +248,9 @@ _RETURNED = r"""(?:from\s+[\w`'./@+-]+(?:\s+[\w`'./@+-]+){0,3}?\s+)?to\s+(?:usin
 _CORRECTION_LEAD = r"""(?:no|nope|nah|actually|wrong|not\s+quite|that'?s\s+(?:outdated|old|stale|
     wrong|not\s+right))\b[\s,.:;!—–-]*"""
 GOING_BACK = re.compile(
-    rf"""^{_CORRECTION_LEAD}(?:please\s+|let'?s\s+)?{_BACK_VERB}\s+back\s+{_RETURNED}
-    |^(?:{_CORRECTION_LEAD})?(?:so\s+)?{_TEAM}\s+(?:have\s+|has\s+)?(?:\w+ly\s+|already\s+|finally\s+)?
-    {_WENT_BACK}\s+back\s+{_RETURNED}""",
+    rf"""^(?:{_CORRECTION_LEAD}(?:please\s+|let'?s\s+)?{_BACK_VERB}
+    |(?:{_CORRECTION_LEAD})?(?:so\s+)?{_TEAM}\s+(?:have\s+|has\s+)?(?:\w+ly\s+|already\s+|
+    finally\s+)?{_WENT_BACK})\s+back\s+{_RETURNED}""",
     _I,
 )
 
