@@ -54,6 +54,7 @@ def test_going_back_on_a_change_is_kept_with_the_value_it_returns_to(
         "No, go back to step 3.",
         "Set the Manim render to 720p while we iterate, we'll go back to 1080p60 for the final.",
         "Actually, go back to main and rebase.",
+        "No, switch back to main.",
         "No, go back to the previous commit.",
         "Go back to black.",  # no lead: this turn's request
         "we're probably moving from jj back to plain git next quarter, nothing's decided though",

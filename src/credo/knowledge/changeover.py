@@ -241,10 +241,15 @@ _TOOL_SUBJECT = re.compile(
 _BACK_VERB = r"(?:go|switch|move|revert|roll|change|get)"
 _WENT_BACK = r"(?:went|gone|switched|moved|reverted|rolled|changed|migrated)"
 _RETURNED = r"""(?:from\s+[\w`'./@+-]+(?:\s+[\w`'./@+-]+){0,3}?\s+)?to\s+(?:using\s+)?
-    (?!(?:the|a|an|this|that|these|those|my|our|your|their|its|it|them|his|her|me|us|you|
-    step|square|normal|sleep|bed|work|basics|where|what|how|when|why|before|after|main|master|
-    develop|trunk|page|line|top|start|beginning|bottom|previous|old|original|default|earlier|
-    last|first|one|plan|school|office|home|town|bullet|option|version)\b)[a-z_`@][\w`.@/+-]*"""
+    (?P<value>[a-z_`@][\w`.@/+-]*)"""
+# No value to go back to (checked on the match, a set being cheaper than the pattern's own
+# look-ahead to compile at every hook's start).
+_NO_VALUE = frozenset(
+    """the a an this that these those my our your their its it them his her me us you step
+    square normal sleep bed work basics where what how when why before after main master
+    develop trunk page line top start beginning bottom previous old original default earlier
+    last first one plan school office home town bullet option version""".split()
+)
 _CORRECTION_LEAD = r"""(?:no|nope|nah|actually|wrong|not\s+quite|that'?s\s+(?:outdated|old|stale|
     wrong|not\s+right))\b[\s,.:;!—–-]*"""
 GOING_BACK = re.compile(
@@ -256,11 +261,14 @@ GOING_BACK = re.compile(
 
 
 def went_back(clean: str) -> set[str]:
-    """The past cues a going back told as done takes back: its own verb ("we switched back")
-    is no narration; a past elsewhere in the sentence still counts."""
+    """The cues a going back takes back: itself when what it goes back to is no value ("step
+    3", "the top", "main"); else, told as done, its own verb's past ("we switched back" is no
+    narration; a past elsewhere in the sentence still counts)."""
     back = GOING_BACK.search(clean)
     if back is None:
         return set()
+    if back.group("value").strip("`").rstrip(".") in _NO_VALUE:
+        return {"going_back"}
     rest = f"{clean[: back.start()]} {clean[back.end() :]}"
     return {name for name in _PAST if not _PAST_CUES[name].search(rest)}
 

@@ -17,18 +17,18 @@ first names a task, the second nothing.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 __all__ = ["NOT_A_RULE_TAKEN_BACK", "RULE_RETRACTION", "taken_back"]
 
 _LEAD = r"^\W*(?:(?:ok|okay|actually|so|and|oh|also|please)[\s,]+)*"
 # "forget what I said about X", "ignore what I told you about X", "I take back what I said on X"
-_SAID = re.compile(
+_SAID = (
     _LEAD
     + r"""(?:forget|ignore|disregard|scratch|drop|i\s+take\s+back|take\s+back)\s+
     (?:what\s+i\s+(?:said|told\s+you|wrote)|my\s+(?:earlier\s+|last\s+)?(?:note|point|comment|
     remark|rule|instruction))\s+(?:earlier\s+)?(?:about|on|regarding)\s+
-    (?P<object>[^,;:.!?—–]{2,60})""",
-    re.IGNORECASE | re.VERBOSE,
+    (?P<object>[^,;:.!?—–]{2,60})"""
 )
 # A rule named by its kind: "the pytz exception", "that no-mocks rule", "my tabs preference".
 _KINDS = r"(?:exception|rule|convention|decision|policy|preference|requirement|guideline)s?"
@@ -46,10 +46,17 @@ NOT_A_RULE_TAKEN_BACK = rf"""(?!\s+(?:about\s+)?(?:the|that|this|my|our)\s+
 _NOT_NAME = frozenset("the a an that this my our your its it them old new earlier last".split())
 
 
+@cache
+def _said() -> re.Pattern[str]:
+    """``_SAID`` compiled on first use: only the hook asks, and only for a prompt that may
+    take something back (capture reads ``RULE_RETRACTION`` alone)."""
+    return re.compile(_SAID, re.IGNORECASE | re.VERBOSE)
+
+
 def taken_back(sentence: str) -> str | None:
     """The words of what ``sentence`` takes back ("the release manager", "pytz"), if it
     retracts a statement of the user's; ``None`` otherwise."""
-    found = _SAID.match(sentence) or RULE_RETRACTION.match(sentence)
+    found = _said().match(sentence) or RULE_RETRACTION.match(sentence)
     if found is None:
         return None
     words = [w for w in found.group("object").split() if w.lower() not in _NOT_NAME]
