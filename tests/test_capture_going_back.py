@@ -223,3 +223,23 @@ def test_show_of_a_superseded_belief_names_what_replaced_it(run: CliRun) -> None
         [new],
     )
     assert "superseded:" not in run("show", new, check=True).stdout
+
+
+@pytest.mark.parametrize(
+    ("prompt", "may"),
+    [
+        ("Forget what I said about the release manager.", True),
+        ("Never mind the pytz exception, keep the package free of dependencies.", True),
+        ("Could we drop Python 3.9 support next release?", False),
+        ("Ignore the warnings and rerun the tests.", False),
+        ("How does every().day.at() parse the time string?", False),
+    ],
+)
+def test_the_hook_loads_the_retraction_patterns_only_for_a_prompt_that_may_take_back(
+    prompt: str, may: bool
+) -> None:
+    from credo.surfaces.hook import _may_take_back
+
+    assert _may_take_back(prompt) is may
+    if not may:
+        assert taken_back(prompt) is None  # the gate loses nothing taken_back would find

@@ -14,10 +14,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from credo.knowledge.prose import sentences
 from credo.knowledge.replace import topic_terms
 from credo.knowledge.retraction import taken_back
-from credo.knowledge.terms import clean_sentence
 
 if TYPE_CHECKING:
     from credo.memory import Memory
@@ -29,6 +27,9 @@ MAX_NAMED = 3  # beliefs named per thing taken back: more would be no longer a p
 _SCAN_CHARS = 4000  # a retraction is said in a line, not under a long paste
 _USER = frozenset({"user_stated", "user_corrected"})
 _WORD = re.compile(r"\w+")
+# Sentences, roughly: a retraction opens its sentence or line (capture's sentence splitter
+# would load every signal pattern into the hook's process for this).
+_SENTENCE = re.compile(r"[^.!?;\n]+[.!?;]*")
 
 
 def taken_back_beliefs(memory: Memory, prompt: str) -> list[tuple[str, list[CaptureCandidate]]]:
@@ -36,8 +37,8 @@ def taken_back_beliefs(memory: Memory, prompt: str) -> list[tuple[str, list[Capt
     topic words, newest first, at most ``MAX_NAMED``."""
     text = prompt[:_SCAN_CHARS]
     found: list[tuple[str, list[CaptureCandidate]]] = []
-    for start, end in sentences(text):
-        said = taken_back(clean_sentence(text[start:end]))
+    for sentence in _SENTENCE.findall(text):
+        said = taken_back(" ".join(sentence.replace("`", "").split()))
         topic = topic_terms(said) if said else frozenset()
         if not said or not topic:
             continue

@@ -280,14 +280,28 @@ def on_prompt(memory: Memory, payload: dict[str, Any]) -> Outcome:
     return Outcome(block, later=lambda store: capture_later(store, payload))
 
 
-# Words every retraction holds (knowledge/retraction.py): a prompt without any of them loads
-# none of its patterns (this runs before the block is printed, in a fresh process).
-_TAKE_BACK_WORDS = ("forget", "mind", "scratch", "disregard", "ignore", "take back", "drop")
+# What every retraction the hook names holds (knowledge/retraction.py): "what I said about",
+# or a verb of dropping with a rule's kind ("never mind the pytz exception"). A prompt with
+# neither loads none of its patterns (this runs before the block is printed).
+_SAID_WORDS = ("what i said", "what i told", "what i wrote", "take back", "my earlier", "my last")
+_DROP_WORDS = ("mind", "forget", "scratch", "disregard", "drop")
+_RULE_KINDS = (
+    "exception",
+    "rule",
+    "convention",
+    "decision",
+    "polic",
+    "preference",
+    "requir",
+    "guideline",
+)
 
 
 def _may_take_back(prompt: str) -> bool:
     lower = prompt[:4000].lower()
-    return any(word in lower for word in _TAKE_BACK_WORDS)
+    return any(w in lower for w in _SAID_WORDS) or (
+        any(w in lower for w in _DROP_WORDS) and any(w in lower for w in _RULE_KINDS)
+    )
 
 
 def capture_later(memory: Memory, payload: dict[str, Any]) -> None:
