@@ -243,3 +243,30 @@ def test_the_hook_loads_the_retraction_patterns_only_for_a_prompt_that_may_take_
     assert _may_take_back(prompt) is may
     if not may:
         assert taken_back(prompt) is None  # the gate loses nothing taken_back would find
+
+
+@given(
+    st.sampled_from(["", "Actually, ", "ok "]),
+    st.sampled_from(
+        [
+            "forget what I said about",
+            "Ignore what I told you about",
+            "scratch my earlier note on",
+            "Never mind the",
+            "nevermind the",
+            "drop the",
+            "Forget the",
+        ]
+    ),
+    st.sampled_from(["pytz", "release manager", "no-mocks", "port"]),
+    st.sampled_from(["", " exception", " rule", " Guideline", " policy"]),
+    st.sampled_from([".", ", keep it pure.", "; we use tabs."]),
+)
+def test_the_hooks_gate_lets_through_everything_taken_back(
+    lead: str, verb: str, thing: str, kind: str, end: str
+) -> None:
+    from credo.surfaces.hook import _may_take_back
+
+    prompt = f"{lead}{verb} {thing}{kind}{end}"
+    if taken_back(prompt) is not None:
+        assert _may_take_back(prompt)
