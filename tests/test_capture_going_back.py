@@ -165,6 +165,7 @@ def test_other_retractions_and_repairs_are_not_kept(prompt: str) -> None:
     ("sentence", "said"),
     [
         ("Forget what I said about the release manager.", "release manager"),
+        ("Scratch what I said about HISTORY.rst, we keep a CHANGELOG.", "HISTORY.rst"),
         ("Actually scratch what I said about CRLF, I was thinking of the other MIS.", "CRLF"),
         ("Never mind the pytz exception, keep the package free of dependencies.", "pytz"),
         ("never mind the lint warnings for now", None),

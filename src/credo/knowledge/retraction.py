@@ -28,7 +28,7 @@ _SAID = (
     + r"""(?:forget|ignore|disregard|scratch|drop|i\s+take\s+back|take\s+back)\s+
     (?:what\s+i\s+(?:said|told\s+you|wrote)|my\s+(?:earlier\s+|last\s+)?(?:note|point|comment|
     remark|rule|instruction))\s+(?:earlier\s+)?(?:about|on|regarding)\s+
-    (?P<object>[^,;:.!?—–]{2,60})"""
+    (?P<object>(?:[^,;:.!?—–]|\.(?=\w)){2,60})"""
 )
 # A rule named by its kind: "the pytz exception", "that no-mocks rule", "my tabs preference".
 _KINDS = r"(?:exception|rule|convention|decision|policy|preference|requirement|guideline)s?"
