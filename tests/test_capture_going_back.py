@@ -155,6 +155,9 @@ def test_a_rule_taken_back_with_what_holds_instead_is_kept_and_rules_out_its_nam
         "Forget what I said about the release manager.",
         "forget what I said about the cache, that was about the other project",
         "never mind the flaky test rule for now, just get the build green",
+        "Drop the lint rule, it's noisy.",  # a task on the config, and a reason
+        "Forget the caching decision, we'll revisit it.",  # a plan: nothing holds instead
+        "Never mind the timeout exception, it was a flaky network.",
     ],
 )
 def test_other_retractions_and_repairs_are_not_kept(prompt: str) -> None:

@@ -32,17 +32,23 @@ _SAID = (
 )
 # A rule named by its kind: "the pytz exception", "that no-mocks rule", "my tabs preference".
 _KINDS = r"(?:exception|rule|convention|decision|policy|preference|requirement|guideline)s?"
+# What holds instead, said as a rule: "keep the package free of dependencies", "we use tabs",
+# "always ...". A reason ("it's noisy", "it was a flaky network") or a plan ("we'll revisit
+# it") says nothing that holds.
+_INSTEAD = r"""(?:(?:just|please|so|and)\s+)?(?:(?:we|our\s+\w+)\s+)?(?:keep|use|uses|stick|stay|
+    go|always|never|don'?t|do\s+not|prefer|require|requires|allow|stays)\b"""
 RULE_RETRACTION = re.compile(
     _LEAD
-    + rf"""(?:never\s*mind|forget|scratch|disregard|drop)\s+(?:about\s+)?
+    + rf"""(?:never\s*mind|forget|scratch|disregard)\s+(?:about\s+)?
     (?:the|that|this|my|our)\s+(?P<object>(?:[\w`'./@+-]+\s+){{1,4}}?){_KINDS}\b
-    (?!\s+for\s+(?:now|this|today))(?P<after>\s*[,;:—–]\s*\S.*)?""",
+    (?!\s+for\s+(?:now|this|today))(?P<after>\s*[,;:—–]\s*{_INSTEAD}.*)?""",
     re.IGNORECASE | re.VERBOSE,
 )
 # After "never mind": not a rule taken back with what holds instead (the one-off vetoes and
 # guards that read "never mind" as a repair or a report leave that form to this module).
 NOT_A_RULE_TAKEN_BACK = rf"""(?!\s+(?:about\s+)?(?:the|that|this|my|our)\s+
-    (?:[\w`'./@+-]+\s+){{1,4}}?{_KINDS}\b(?!\s+for\s+(?:now|this|today))\s*[,;:—–]\s*\S)"""
+    (?:[\w`'./@+-]+\s+){{1,4}}?{_KINDS}\b(?!\s+for\s+(?:now|this|today))\s*[,;:—–]\s*
+    {_INSTEAD})"""
 _NOT_NAME = frozenset("the a an that this my our your its it them old new earlier last".split())
 
 
