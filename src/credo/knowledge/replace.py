@@ -55,6 +55,11 @@ statement: ``Store.capture_candidates``):
    run()") names that function: only a candidate writing it as code (``run(``, ``.run``,
    `` `run` ``) holds it; "We always run the tests before committing" does not
    (``calls``).
+6. Nothing from rules 1-3, and the statement goes back on a change (the ``going_back``
+   signal: "Actually, go back to black"; ``returned_to``): a candidate naming the value it
+   returns to as the value a change left ("we moved from black to ruff") is the change it
+   reverts. Exactly one: SUPERSEDES (a lock: CONTRADICTS); several: CONTRADICTS each. They
+   are looked up by the value's words alone, as rule 5's are (``named_groups``).
 At most ``MAX_CONTRADICTS`` (3) CONTRADICTS edges per statement, the candidates sharing
 most terms first, then by keyword score, then by id.
 
@@ -87,6 +92,8 @@ _NAME_CHARS = 3
 # The signal of a change of tool told as done (``credo.knowledge.shape``): it names its old
 # value as a correction does, so rule 5 reads it (``names_its_change``).
 CHANGEOVER = "changeover"
+# The signal of going back on a change ("Actually, go back to black"; knowledge/changeover.py).
+GOING_BACK = "going_back"
 
 # Words that say how strongly or in what scope something holds, not what it is about:
 # counted as topic they would join every rule to every other ("always use ..." in "this
@@ -144,7 +151,7 @@ class _Pooled:
 class Verdict:
     supersedes: str | None = None  # the one belief the statement replaces
     contradicts: tuple[str, ...] = ()  # beliefs it disagrees with, without replacing them
-    rule: str = "none"  # which step decided: clear, locked, several, unclear, named, none
+    rule: str = "none"  # which step decided: clear, locked, several, unclear, named, back, none
 
 
 def _stem(word: str) -> str:
@@ -216,6 +223,28 @@ def _agrees(tokens: Sequence[str], term: str) -> bool:
     return bool(needle) and any(
         list(tokens[i : i + width]) == needle and not (i and tokens[i - 1] in _LEFT)
         for i in range(len(tokens) - width + 1)
+    )
+
+
+def _left(tokens: Sequence[str], term: str) -> bool:
+    """Whether ``tokens`` name ``term`` as the value a change left ("moved from black to ...")."""
+    needle = words(term)
+    width = len(needle)
+    return bool(needle) and any(
+        list(tokens[i : i + width]) == needle and i and tokens[i - 1] in _LEFT
+        for i in range(len(tokens) - width + 1)
+    )
+
+
+def returned_to(statement: Statement) -> tuple[str, ...]:
+    """The values a statement going back on a change returns to (its ``asserted`` terms
+    holding a word of letters): the change it reverts is the one that left them."""
+    if GOING_BACK not in statement.signals:
+        return ()
+    return tuple(
+        term
+        for term in statement.asserted
+        if any(w.isalpha() and len(w) >= _NAME_CHARS for w in _WORD.findall(term))
     )
 
 
@@ -295,7 +324,8 @@ def _holds_acronym(content: str, tokens: Sequence[str], form: str) -> bool:
 def named_groups(statement: Statement) -> list[list[str]]:
     """The look-up groups of rule 5: each ``old_values`` term's words (a one-word group asks
     for beliefs holding that word: ``store.captures.term_pairs``); none for other statements."""
-    groups = [[w.lower() for w in _WORD.findall(term)] for term in old_values(statement)]
+    terms = old_values(statement) + returned_to(statement)
+    groups = [[w.lower() for w in _WORD.findall(term)] for term in terms]
     return [group for group in groups if group]
 
 
@@ -306,18 +336,24 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     named = bool(old)  # rule 5 reads candidates sharing one word
     capitals = acronyms(statement) if named else {}
     code = calls(statement) if named else frozenset()
-    if len(topic) < MIN_SHARED_CLEAR and not named:
+    back = returned_to(statement)  # rule 6 reads candidates sharing one word
+    if len(topic) < MIN_SHARED_CLEAR and not named and not back:
         return Verdict()
     clear: list[tuple[int, Candidate]] = []
     unclear: list[tuple[int, Candidate]] = []
     outright: list[tuple[int, Candidate]] = []  # rule 5
+    reverted: list[tuple[int, Candidate]] = []  # rule 6
     for candidate in candidates:
         shared = len(topic & topic_terms(candidate.content))
-        if shared < MIN_SHARED_CLEAR and not named:
+        if shared < MIN_SHARED_CLEAR and not named and not back:
             continue
         tokens = words(candidate.content)
         if any(_agrees(tokens, term) for term in statement.asserted):
             continue  # it says what the statement prescribes: it agrees
+        if any(_left(tokens, term) for term in back):
+            reverted.append((shared, candidate))  # the change that left what it goes back to
+        if shared < MIN_SHARED_CLEAR and not named:
+            continue
         if any(mentions(tokens, term, plain=True) for term in statement.negated):
             if shared >= MIN_SHARED_CLEAR:
                 clear.append((shared, candidate))
@@ -341,6 +377,13 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
         return Verdict(supersedes=only.id, rule="clear")
     if clear:
         return Verdict(contradicts=_best(clear), rule="several")
+    if len(reverted) == 1:
+        only = reverted[0][1]
+        if only.locked:
+            return Verdict(contradicts=(only.id,), rule="locked")
+        return Verdict(supersedes=only.id, rule="back")
+    if reverted:
+        return Verdict(contradicts=_best(reverted), rule="back")
     if statement.kind == "correction" and unclear:
         return Verdict(contradicts=_best(unclear), rule="unclear")
     if outright:

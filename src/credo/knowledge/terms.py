@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from credo.knowledge import signals as sig
+from credo.knowledge.retraction import RULE_RETRACTION, taken_back
 
 __all__ = ["clean_sentence", "statement_terms"]
 
@@ -101,6 +102,9 @@ def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         for match in patterns.negated.finditer(clean)
         if not _denied_change(clean, match) and not _required(clean, match)
     ]
+    retracted = RULE_RETRACTION.match(clean)
+    if retracted and retracted.group("after"):  # "never mind the pytz exception, keep ...": pytz
+        found.insert(0, taken_back(clean) or "")
     if "replaced" in clean.lower():  # else the pattern tries every word, and finds none
         found += [_replaced_subject(match.group(1)) for match in _REPLACED.finditer(clean)]
     for raw in found:

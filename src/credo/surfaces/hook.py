@@ -270,9 +270,38 @@ def on_prompt(memory: Memory, payload: dict[str, Any]) -> Outcome:
         reason=reason,
         block=rendered,
     )
+    if not acknowledgement and not in_memory(memory) and _may_take_back(prompt):
+        from credo.agent.retract import taken_back_notice
+
+        notice = taken_back_notice(memory, prompt)  # named, never deleted on a guess
+        block = f"{block}\n\n{notice}" if block and notice else block or notice
     if not hooks.capture or acknowledgement or in_memory(memory):
         return Outcome(block)
     return Outcome(block, later=lambda store: capture_later(store, payload))
+
+
+# What every retraction the hook names holds (knowledge/retraction.py): "what I said about",
+# or a verb of dropping with a rule's kind ("never mind the pytz exception"). A prompt with
+# neither loads none of its patterns (this runs before the block is printed).
+_SAID_WORDS = ("what i said", "what i told", "what i wrote", "take back", "my earlier", "my last")
+_DROP_WORDS = ("mind", "forget", "scratch", "disregard", "drop")
+_RULE_KINDS = (
+    "exception",
+    "rule",
+    "convention",
+    "decision",
+    "polic",
+    "preference",
+    "requir",
+    "guideline",
+)
+
+
+def _may_take_back(prompt: str) -> bool:
+    lower = prompt[:4000].lower()
+    return any(w in lower for w in _SAID_WORDS) or (
+        any(w in lower for w in _DROP_WORDS) and any(w in lower for w in _RULE_KINDS)
+    )
 
 
 def capture_later(memory: Memory, payload: dict[str, Any]) -> None:
