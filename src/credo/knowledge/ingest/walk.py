@@ -441,7 +441,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 41: a Python cross-reference's leading "." is not shown (:meth:`.A.b` reads "A.b") (probe78)
 # 42: webpack's extracted licence comments (main.js.LICENSE.txt) are left out as LICENSE.txt
 #     is (probe78)
-READER_VERSION = 42
+# 43: a multi-line JSDoc ends in the TypeScript member under it (its "*/" line is skipped),
+#     and an interface's method signature is such a member (probe80)
+READER_VERSION = 43
 
 
 class Read(NamedTuple):
