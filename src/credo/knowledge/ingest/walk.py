@@ -443,7 +443,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     is (probe78)
 # 43: a multi-line JSDoc ends in the TypeScript member under it (its "*/" line is skipped),
 #     and an interface's method signature is such a member (probe80)
-READER_VERSION = 43
+# 44: a JSDoc/TSDoc {@link Target text} shows its text (else its target); a target that is no
+#     URL goes to the context (probe80)
+READER_VERSION = 44
 
 
 class Read(NamedTuple):
