@@ -99,6 +99,11 @@ _ENCODING = re.compile(r"coding[:=]")
 # A banner comment's closing run of markers ("/////  ZodString  /////", "####  Setup  ####"):
 # decoration, which would end every passage under such a banner (zod has hundreds).
 _CLOSING_RULE = re.compile(r"\s+(?:/{2,}|#{2,})$")
+# A diagram's strokes: arrows, box drawing, blocks and shapes (pino's worker.js draws its
+# threads in 60 lines of "│ ──────► │ PassThrough ├───┼────┤"). Its labels are words, its
+# strokes are not; a line left without a word (a vertical label's "p") is no line of text.
+_DRAWING = re.compile("[\u2190-\u21ff\u2500-\u25ff]+")
+_WORD = re.compile(r"[^\W\d_]{2}")
 
 
 class Fragment(NamedTuple):
@@ -132,6 +137,11 @@ def comment_paragraphs(fragments: list[Fragment], lines: list[str]) -> list[list
         if fragment.block is None:
             text = _CLOSING_RULE.sub("", text)
         key = ("block", fragment.block) if fragment.block is not None else fragment.column
+        if _DRAWING.search(text):
+            text = " ".join(_DRAWING.sub(" ", text).split())
+            if not _WORD.search(text):  # (it keeps the paragraph going, as a stroke would)
+                last = None if fragment.trailing else (key, fragment.number)
+                continue
         if not (current and not fragment.trailing and last == (key, fragment.number - 1)):
             current = []
             paragraphs.append(current)
