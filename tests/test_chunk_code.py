@@ -1092,7 +1092,8 @@ COMMENT_CASES = [
     ),
     # A diagram's strokes are no words; its labels are (pino's worker.js drew its threads in
     # 60 lines of box drawing, read as one passage of strokes). A line left with no word
-    # (a vertical label's letter) goes, and the paragraph goes on past it.
+    # (a vertical label's letter) goes, and the paragraph goes on past it. An arrow of
+    # prose stays (axios: "127.0.0.1 → ::ffff:7f00:1").
     pytest.param(
         "js",
         "x();\n/*\n * > Threads\n *\n * │ p │ ──► ┌────────┐\n * │ i │ write│ Thread │\n"
@@ -1100,7 +1101,7 @@ COMMENT_CASES = [
         [
             ("> Threads", 3, 3, "code_comment"),
             ("i write Thread We split here", 6, 7, "code_comment"),
-            ("maps a b", 10, 10, "code_comment"),
+            ("maps a → b", 10, 10, "code_comment"),
         ],
         None,
         id="js-drawing",

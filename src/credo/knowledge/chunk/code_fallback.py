@@ -99,10 +99,11 @@ _ENCODING = re.compile(r"coding[:=]")
 # A banner comment's closing run of markers ("/////  ZodString  /////", "####  Setup  ####"):
 # decoration, which would end every passage under such a banner (zod has hundreds).
 _CLOSING_RULE = re.compile(r"\s+(?:/{2,}|#{2,})$")
-# A diagram's strokes: arrows, box drawing, blocks and shapes (pino's worker.js draws its
-# threads in 60 lines of "│ ──────► │ PassThrough ├───┼────┤"). Its labels are words, its
-# strokes are not; a line left without a word (a vertical label's "p") is no line of text.
-_DRAWING = re.compile("[\u2190-\u21ff\u2500-\u25ff]+")
+# A diagram's strokes: box drawing, blocks and shapes (pino's worker.js draws its threads
+# in 60 lines of "│ ──────► │ PassThrough ├───┼────┤"). Its labels are words, its strokes
+# are not; a line left without a word (a vertical label's "p") is no line of text. An
+# arrow of prose ("::ffff:127.0.0.1 → ::ffff:7f00:1", axios) says "becomes": it stays.
+_DRAWING = re.compile("[\u2500-\u25ff]+")
 _WORD = re.compile(r"[^\W\d_]{2}")
 
 

@@ -445,7 +445,7 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     and an interface's method signature is such a member (probe80)
 # 44: a JSDoc/TSDoc {@link Target text} shows its text (else its target); a target that is no
 #     URL goes to the context (probe80)
-# 45: a comment's drawing strokes (box drawing, arrows) are no words; a line of strokes
+# 45: a comment's drawing strokes (box drawing, shapes) are no words; a line of strokes
 #     alone is no line of text (probe80)
 READER_VERSION = 45
 
