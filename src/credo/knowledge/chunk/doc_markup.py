@@ -82,7 +82,11 @@ def read_markdown(raw: str) -> str:
 
 
 def _jsdoc_shown(match: re.Match[str]) -> str:
-    return match.group(2).strip() or match.group(1)
+    """A JSDoc link's text, else its target, parted from a word it touches (as `_shown`)."""
+    shown, source = match.group(2).strip() or match.group(1), match.string
+    before = " " if match.start() > 0 and source[match.start() - 1].isalnum() else ""
+    after = " " if match.end() < len(source) and source[match.end()].isalnum() else ""
+    return f"{before}{shown}{after}"
 
 
 def has_links(row: str) -> bool:
