@@ -130,6 +130,8 @@ _TEXT = st.lists(_PIECE, max_size=40).map("".join)
 @settings(max_examples=300, deadline=None)
 @given(raw=_TEXT)
 @example(raw="{@link a}a")  # a link's word glued to the next one was a new word (probe80)
+@example(raw="&eacute;{@link a}")  # and to an entity's character before it
+@example(raw="{@link a}{@link a}")  # and to the next link's
 def test_reading_only_removes_words_in_order(raw: str) -> None:
     # Anchors hold when a belief's words are a subsequence of its lines' (doctor.range_holds).
     for read in (read_markdown, read_rest):

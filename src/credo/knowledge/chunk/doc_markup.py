@@ -69,10 +69,10 @@ def read_markdown(raw: str) -> str:
     """`raw` Markdown as its page shows it: a link's text, a code span's code, an entity's
     character (semver's "Example:&ensp;`1.0.0-alpha`&ensp;&lt;&ensp;..."), a JSDoc
     ``{@link}``'s text or target."""
-    if "{@link" in raw:
-        raw = re.sub(_JSDOC_LINK, _jsdoc_shown, raw)
     if "&" in raw:
         raw = decoded_outside_spans(raw)
+    if "{@link" in raw:  # (after the entities: "&eacute;{@link a}" shows "é a", two words)
+        raw = re.sub(_JSDOC_LINK, _jsdoc_shown, raw)
     if "`" in raw:  # (code spans first: a link beside one then sees the glued word)
         raw = re.sub(_MD_CODE_LINK, _shown, raw)
         raw = re.sub(_MD_CODE, _code, raw)
@@ -82,11 +82,21 @@ def read_markdown(raw: str) -> str:
 
 
 def _jsdoc_shown(match: re.Match[str]) -> str:
-    """A JSDoc link's text, else its target, parted from a word it touches (as `_shown`)."""
-    shown, source = match.group(2).strip() or match.group(1), match.string
-    before = " " if match.start() > 0 and source[match.start() - 1].isalnum() else ""
-    after = " " if match.end() < len(source) and source[match.end()].isalnum() else ""
+    """A JSDoc link's text, else its target, parted from what it touches but a space or a
+    bracket or stop (``{@link a}{@link b}``, ``{@link a}`b``` are two words; ``(see
+    {@link URL})`` keeps its brackets tight)."""
+    shown, source, start, end = (
+        match.group(2).strip() or match.group(1),
+        match.string,
+        *match.span(),
+    )
+    before = "" if start == 0 or source[start - 1] in _OPENS else " "
+    after = "" if end == len(source) or source[end] in _CLOSES else " "
     return f"{before}{shown}{after}"
+
+
+_OPENS = frozenset(" \t\n([\"'")
+_CLOSES = frozenset(" \t\n.,;:!?)]\"'")
 
 
 def has_links(row: str) -> bool:
