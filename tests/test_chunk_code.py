@@ -1090,6 +1090,22 @@ COMMENT_CASES = [
         None,
         id="js-banner",
     ),
+    # A diagram's strokes are no words; its labels are (pino's worker.js drew its threads in
+    # 60 lines of box drawing, read as one passage of strokes). A line left with no word
+    # (a vertical label's letter) goes, and the paragraph goes on past it. An arrow of
+    # prose stays (axios: "127.0.0.1 → ::ffff:7f00:1").
+    pytest.param(
+        "js",
+        "x();\n/*\n * > Threads\n *\n * │ p │ ──► ┌────────┐\n * │ i │ write│ Thread │\n"
+        " * ╰──┴── We split here\n */\ny();\n// maps a → b\nz();",
+        [
+            ("> Threads", 3, 3, "code_comment"),
+            ("i write Thread We split here", 6, 7, "code_comment"),
+            ("maps a → b", 10, 10, "code_comment"),
+        ],
+        None,
+        id="js-drawing",
+    ),
     # rustdoc hides a Rust code block's "# " lines (an example's imports, stubs, `# Ok(())`)
     # and shows no fence: neither is a word of the page (anyhow's downcast_ref read twenty
     # lines of stubs). A TOML block's "#" lines and a plain comment's are shown: kept.
@@ -1786,6 +1802,8 @@ _TOKENS = st.sampled_from(
         "// /** Switched off. */",  # a doc comment disabled (probe74)
         "//////  Banner  //////",
         "/*@__PURE__*/",
+        "// │ p │ ──► write│ Thread",  # a diagram's strokes and labels (probe80)
+        "/**\n   * Multi-line doc.\n   */\n  hidden?: boolean;",  # a JSDoc'd member (probe80)
         "/// ```",  # a rustdoc code block, its hidden lines and a generic (probe76)
         "/// # hidden",
         "//! ```toml",

@@ -64,7 +64,12 @@ from credo.knowledge.chunk.code_outline import (
     is_licence,
 )
 from credo.knowledge.chunk.code_python import read_python
-from credo.knowledge.chunk.doc_markup import clean_markdown, clean_rest, link_targets
+from credo.knowledge.chunk.doc_markup import (
+    clean_markdown,
+    clean_rest,
+    has_links,
+    link_targets,
+)
 from credo.knowledge.chunk.model import (
     MAX_PARAGRAPH_CHARS,
     Chunk,
@@ -393,7 +398,7 @@ def _doc_chunks(
     chunks: list[Chunk] = []
     for paragraph in paragraphs:
         pieces = split_paragraph(paragraph, "docstring", clean, trail)
-        if clean is clean_markdown and any("](" in row for _, row in paragraph):
+        if clean is clean_markdown and any(has_links(row) for _, row in paragraph):
             pieces = [_with_targets(piece, paragraph) for piece in pieces]
         chunks.extend(pieces)
     return chunks
@@ -415,7 +420,7 @@ def _comment_chunks(
     for paragraph in paragraphs:
         section = scope.around(paragraph[0][0], paragraph[-1][0]) if scope else ()
         pieces = split_paragraph(paragraph, "code_comment", clean or _clean, section)
-        if clean is clean_markdown and any("](" in row for _, row in paragraph):
+        if clean is clean_markdown and any(has_links(row) for _, row in paragraph):
             pieces = [_with_targets(piece, paragraph) for piece in pieces]
         chunks.extend(pieces)
     return chunks

@@ -102,6 +102,12 @@ _ENCODING = re.compile(r"coding[:=]")
 # A banner comment's closing run of markers ("/////  ZodString  /////", "####  Setup  ####"):
 # decoration, which would end every passage under such a banner (zod has hundreds).
 _CLOSING_RULE = re.compile(r"\s+(?:/{2,}|#{2,})$")
+# A diagram's strokes: box drawing, blocks and shapes (pino's worker.js draws its threads
+# in 60 lines of "│ ──────► │ PassThrough ├───┼────┤"). Its labels are words, its strokes
+# are not; a line left without a word (a vertical label's "p") is no line of text. An
+# arrow of prose ("::ffff:127.0.0.1 → ::ffff:7f00:1", axios) says "becomes": it stays.
+_DRAWING = re.compile("[\u2500-\u25ff]+")
+_WORD = re.compile(r"[^\W\d_]{2}")
 
 
 class Fragment(NamedTuple):
@@ -141,6 +147,11 @@ def comment_paragraphs(
         if markdown and fence.code is not None and "&" in text:
             text = text.replace("&", "&amp;")  # (decoded back to the code as written)
         key = ("block", fragment.block) if fragment.block is not None else fragment.column
+        if _DRAWING.search(text):
+            text = " ".join(_DRAWING.sub(" ", text).split())
+            if not _WORD.search(text):  # (it keeps the paragraph going, as a stroke would)
+                last = None if fragment.trailing else (key, fragment.number)
+                continue
         if not (current and not fragment.trailing and last == (key, fragment.number - 1)):
             current = []
             paragraphs.append(current)

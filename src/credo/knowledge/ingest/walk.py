@@ -445,7 +445,13 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     or Swift "///" example keeps them); an entity in a doc code block stays as written
 #     ("&amp;" in an example); pip-tools inputs (requirements/*.in) and Mako/Jinja templates
 #     of a page or configuration file (alembic.ini.mako) are read as text (tidy78)
-READER_VERSION = 43
+# 44: a multi-line JSDoc ends in the TypeScript member under it (its "*/" line is skipped),
+#     and an interface's method signature is such a member (probe80)
+# 45: a JSDoc/TSDoc {@link Target text} shows its text (else its target); a target that is no
+#     URL goes to the context (probe80)
+# 46: a comment's drawing strokes (box drawing, shapes) are no words; a line of strokes
+#     alone is no line of text (probe80)
+READER_VERSION = 46
 
 
 class Read(NamedTuple):
