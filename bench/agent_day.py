@@ -426,14 +426,14 @@ def check_block(day: Day, label: str, block: str, step: Say | Start | Agent) -> 
 
 def linked_or_retired(day: Day, new_ids: list[str], older: str) -> tuple[bool, str]:
     """Whether a belief holding `older` is linked to one of `new_ids` or no longer current."""
-    holders = store_rows(
+    rows = store_rows(
         day,
-        "SELECT id FROM beliefs WHERE content LIKE ? AND origin != 'document' "
-        "AND deleted_at IS NULL",
+        "SELECT id, deleted_at IS NULL FROM beliefs WHERE content LIKE ? AND origin != 'document'",
         f"%{older}%",
     )
-    if not holders:
-        return False, "no belief holds it"
+    holders = [(holder,) for holder, live in rows if live]
+    if not holders:  # (every holder retired: no longer served)
+        return bool(rows), "retired" if rows else "no belief holds it"
     for (holder,) in holders:
         edges = store_rows(
             day,

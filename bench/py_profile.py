@@ -190,11 +190,15 @@ def by_function(out: Path, names: Path) -> dict[str, int]:
 
 def trampoline_names(table: str) -> dict[str, str]:
     """``pyf_N`` -> ``qualname  [file:line]``, from the child's table (a file's path from
-    ``credo/`` on, when it is credo's)."""
+    ``credo/`` on, when it is credo's). A full table's last trampoline also ran every code
+    object met after it filled (the hook's fallback): its name says so."""
     named = {}
     for line in table.splitlines():
         key, qualname, where = line.split("\t")
         named[key] = f"{qualname}  [{where.rpartition('/credo/')[2] or where}]"
+    if len(named) >= TRAMPOLINES:
+        last = f"pyf_{TRAMPOLINES - 1}"
+        named[last] += "  (+ every code object past the table)"
     return named
 
 

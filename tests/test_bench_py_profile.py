@@ -1,7 +1,7 @@
 """bench/py_profile.py's own logic: the trampolines' names, and the tally of
 callgrind_annotate's inclusive lines by Python function."""
 
-from bench.py_profile import tally, trampoline_names
+from bench.py_profile import TRAMPOLINES, tally, trampoline_names
 
 TABLE = (
     "pyf_0\tretrieve\t/x/src/credo/retrieval/pipeline.py:83\n"
@@ -35,3 +35,13 @@ def test_a_function_is_counted_at_its_outer_calls_alone() -> None:
         "compose  [retrieval/rank.py:87]": 97_977,
         "<listcomp>  [/usr/lib/python3.11/json/decoder.py:10]": 1_234,
     }  # (pyf_12 is in no table: left out, not read as pyf_1)
+
+
+def test_a_full_table_s_last_name_says_it_holds_every_later_code_object() -> None:
+    """Fails before (review78): past the table, every code object runs through the last
+    trampoline (the hook's fallback), whose cost was shown under one function's name."""
+    table = "".join(f"pyf_{n}\tf{n}\t/x/src/credo/m.py:{n}\n" for n in range(TRAMPOLINES))
+    named = trampoline_names(table)
+    assert named[f"pyf_{TRAMPOLINES - 1}"].endswith("(+ every code object past the table)")
+    assert named["pyf_0"] == "f0  [m.py:0]"
+    assert "past the table" not in trampoline_names(TABLE)["pyf_2"]

@@ -93,6 +93,10 @@ def test_a_choice_undone_scoped_or_asked_is_not(prompt: str) -> None:
         ("Never run the migrations without --dry-run first", ("migrations",), ()),
         ("Never deploy without the smoke tests", ("deploy",), ()),
         ("Don't use tabs; indent without tabs", ("tabs",), ()),
+        # (review78: the dot of a name does not end the negated clause; both failed before)
+        ("Never run manage.py migrate without --fake-initial", ("manage.py",), ()),
+        ("Don't call requests.get without a timeout", ("requests.get",), ()),
+        ("Never use black. Run it without -x", ("black", "-x"), ()),
         ("Use pnpm, not npm", ("npm",), ("pnpm",)),
         ("We moved from black to ruff-format", ("black",), ("ruff-format",)),
     ],
@@ -154,7 +158,7 @@ def test_through_the_installed_hook_a_correction_about_run_leaves_the_word_alone
 
 
 @given(
-    st.sampled_from(["run", "deploy", "merge", "release"]),
+    st.sampled_from(["run", "deploy", "merge", "release", "run manage.py", "call api.get"]),
     st.sampled_from(["-x", "--dry-run", "--no-cache", "-W", "--frozen-lockfile"]),
     st.sampled_from(["Never", "Don't", "Do not", "We never"]),
 )

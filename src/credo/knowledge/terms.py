@@ -66,8 +66,12 @@ def _denied_change(clean: str, match: re.Match[str]) -> bool:
 
 
 # "Never run the migrations without --dry-run": "without" under a negation of its own clause
-# requires what follows it, it does not rule it out.
-_NEGATED_CLAUSE = re.compile(r"(?:n't|\bnot|\bnever|\bno)\b[^,;:.!?]*$", re.IGNORECASE)
+# requires what follows it, it does not rule it out. A clause ends at punctuation before a
+# space, not at the dot of a name ("Never run manage.py migrate without --fake-initial",
+# "Don't call requests.get without a timeout").
+_NEGATED_CLAUSE = re.compile(
+    r"(?:n't|\bnot|\bnever|\bno)\b(?:[^,;:.!?]|[.:](?=[\w/]))*$", re.IGNORECASE
+)
 
 
 def _required(clean: str, match: re.Match[str]) -> bool:

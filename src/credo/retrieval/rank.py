@@ -113,7 +113,7 @@ def compose(
         weight = weights.lanes.get(lane, 0.0)
         values = raw.values()
         # The usual lane: every key a candidate, every score finite and above zero, none
-        # so small against the best that its share is zero: each share taken at C level.
+        # so small against the best that its share is zero: each share made without a test.
         if isfinite(sum(values)) and raw.keys() <= keys:
             best = max(values)
             low = min(values)

@@ -324,9 +324,9 @@ def hidden_by_walk(
     vendored: bool = False,
 ) -> bool:
     """Whether the walk of the folder ``start`` leaves ``path`` (under it) out: a folder
-    never entered, a vendored one (unless ``vendored``) or a ``.gitignore`` on the way, as
-    `_walk_dir` decides. ``loaded`` keeps the ``.gitignore`` files read, for a caller that
-    asks about many paths."""
+    never entered, a vendored one (unless ``vendored``), a Sphinx build's copies or a
+    ``.gitignore`` on the way, as `_walk_dir` decides. ``loaded`` keeps the ``.gitignore``
+    files read, for a caller that asks about many paths."""
     try:
         parts = path.relative_to(start).parts
     except ValueError:
