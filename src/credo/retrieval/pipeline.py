@@ -499,9 +499,7 @@ def _rank(
     around_seeds: tuple[set[str], list[Link]] | None = None
     if lanes["bm25f"] and terms:
         hits, hit_rows = store.keyword_beliefs(terms, limit=options.keyword_limit)
-        # (read before with_named adds to the hits: the store's ranking alone is flat or not)
-        flat = lanes["title"] and title.is_flat(hits, options.keyword_limit)  # (title.py)
-        found = keyword = naming.with_named(store, text, terms, hits, known)  # (named.py)
+        found = keyword = naming.with_named(store, text, terms, dict(hits), known)  # (named.py)
         known.update(hit_rows)
         if any(map(str.isdigit, terms)):  # "lines 2 and 4" is not release 4.10.2 (numbers.py)
             found = keyword = without_dotted(
@@ -513,7 +511,7 @@ def _rank(
                 store.keyword_scores,
                 store.index_extras,
             )
-        if flat:
+        if flat := lanes["title"] and title.is_flat(hits, options.keyword_limit):  # (title.py)
             found = keyword = title.widened(store, terms, found, known, titled)
         if lanes["dialog"]:
             keyword = dialog.dialog_step(store, found, known, limit=options.graph_max_links)
