@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
-from credo.retrieval.lanes.title import is_document, title_share
+from credo.retrieval.lanes.title import TIED, is_document, is_flat, title_share
 from credo.store.stem import stem
 
 BOTH_BACKENDS = True  # the integration tests run on SQLite and PostgreSQL (conftest.py)
@@ -121,6 +121,16 @@ def test_title_share_examples() -> None:
     assert title_share("docs/why.md › Why › Highly testable L1-L4", asked) == 0.0
     assert title_share("docs/testing.md L1-L4", asked) == 0.0  # no title: the path is not one
     assert title_share("docs/a.md › The Tests L1-L4", asked) == 1.0  # "the": a stopword
+
+
+def test_is_flat_reads_the_store_s_hits_as_ranked() -> None:
+    """``keyword_beliefs``' hits, id -> score best first: flat when ``limit`` of them came
+    and the last is within ``TIED`` of the first."""
+    flat = {"a": 1.0, "b": 0.99, "c": TIED}
+    assert is_flat(flat, 3)
+    assert not is_flat(flat, 4)  # the cut left nothing out
+    assert not is_flat({"a": 1.0, "b": 0.95, "c": TIED / 2}, 3)
+    assert not is_flat({}, 0) and not is_flat({"a": 0.0, "b": 0.0}, 2)
 
 
 def test_is_document_by_the_file_name() -> None:

@@ -79,9 +79,6 @@ class KeywordHit(NamedTuple):
     score: float  # higher is better (negated FTS5 bm25)
 
 
-_new = tuple.__new__  # a NamedTuple without its Python-level __new__: ~3x cheaper
-
-
 # BM25F column weights (FTS5 multiplies each column's term count by its weight): the text
 # itself; the words other beliefs use for it (anchor text); where it sits (path words and
 # section trail), which names a passage's topic without being its text. Context at 1.0
@@ -176,10 +173,12 @@ class KeywordReads:
         content_weight: float = CONTENT_WEIGHT,
         anchor_weight: float = ANCHOR_WEIGHT,
         context_weight: float = CONTEXT_WEIGHT,
-    ) -> tuple[list[KeywordHit], dict[str, CandidateRow]]:
-        """``keyword_search``, plus id -> ``CandidateRow`` of the live hits (one query)."""
+    ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
+        """``keyword_search`` as id -> score in rank order (the engine reads the hits by
+        id: a dict, not a list of ``KeywordHit``s to turn into one), plus id ->
+        ``CandidateRow`` of the live hits (one query)."""
         ranked = self._keyword_rows(terms, (content_weight, anchor_weight, context_weight), limit)
-        hits = [_new(KeywordHit, (r[0], r[1])) for r in ranked]  # TEXT id, REAL score
+        hits = {r[0]: r[1] for r in ranked}  # TEXT id, REAL score
         # The index holds live beliefs only; the check keeps a stale entry out all the same.
         beliefs = {r[0]: (r[3], r[4], r[5], r[7], r[8]) for r in ranked if r[6] is None}
         return hits, beliefs
@@ -218,7 +217,7 @@ class FtsIndex(KeywordReads):
         content_weight: float = CONTENT_WEIGHT,
         anchor_weight: float = ANCHOR_WEIGHT,
         context_weight: float = CONTEXT_WEIGHT,
-    ) -> tuple[list[KeywordHit], dict[str, CandidateRow]]:
+    ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
         weights = (content_weight, anchor_weight, context_weight)
         found = self._mirrored_hits(terms, weights, limit)
         if found is not None:
@@ -233,7 +232,7 @@ class FtsIndex(KeywordReads):
 
     def _mirrored_hits(
         self, terms: list[str], weights: KeywordWeights, limit: int
-    ) -> tuple[list[KeywordHit], dict[str, CandidateRow]] | None:
+    ) -> tuple[dict[str, float], dict[str, CandidateRow]] | None:
         """``keyword_beliefs``' answer straight from a checked mirror's ranking and its
         per-version entries (``Bm25Mirror.entries``), or None when the general path must
         answer (no mirror, or not yet checked against FTS5, or ties at the cut). The same
@@ -281,7 +280,7 @@ class FtsIndex(KeywordReads):
             unlocked.sort(key=_ENTRY_ID)
             unlocked.sort(key=_SCORE, reverse=True)
         del unlocked[limit:]
-        hits = [_new(KeywordHit, (entry[0], score)) for entry, score in unlocked]
+        hits = {entry[0]: score for entry, score in unlocked}
         # The index holds live beliefs only; the check keeps a stale entry out all the same.
         beliefs = {entry[0]: entry[3] for entry, _ in unlocked if entry[2] is None}
         return hits, beliefs

@@ -175,7 +175,7 @@ class Store(Protocol):
         content_weight: float = 1.0,
         anchor_weight: float = 0.5,
         context_weight: float = 1.0,
-    ) -> tuple[list[KeywordHit], dict[str, CandidateRow]]: ...
+    ) -> tuple[dict[str, float], dict[str, CandidateRow]]: ...
     def keyword_search(
         self,
         terms: list[str],

@@ -76,14 +76,14 @@ def is_document(trail: str) -> bool:
 _DOCUMENTS = frozenset(("md", "markdown", "mdx", "rst", "rest", "txt", "text", "adoc"))
 
 
-def is_flat(hits: Sequence[tuple[str, float]], limit: int) -> bool:
-    """Whether the keyword ``hits`` ((id, FTS5 score), best first, as the store ranks them)
+def is_flat(hits: dict[str, float], limit: int) -> bool:
+    """Whether the keyword ``hits`` (id -> FTS5 score, best first, as the store ranks them)
     are flat: ``limit`` of them (the cut left others out), the last within ``TIED`` of the
     best, so that BM25 told them apart by length, not by the question's words."""
     if len(hits) < limit or limit <= 0:
         return False
-    best = hits[0][1]
-    return best > 0 and hits[-1][1] >= TIED * best
+    best = next(iter(hits.values()))
+    return best > 0 and next(reversed(hits.values())) >= TIED * best
 
 
 def brought(store: Store, terms: Iterable[str]) -> dict[str, float]:
