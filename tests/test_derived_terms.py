@@ -32,6 +32,7 @@ BOTH_BACKENDS = True
         ("invocation", "invoke"),
         ("inclusion", "include"),
         ("definition", "define"),
+        ("conversion", "convert"),
     ],
 )
 def test_a_noun_and_its_verb_ask_for_each_other(word: str, other: str) -> None:
@@ -58,6 +59,41 @@ def test_a_noun_and_its_verb_ask_for_each_other(word: str, other: str) -> None:
     ],
 )
 def test_other_words_ask_for_nothing(word: str) -> None:
+    assert derived_of(word) is None
+
+
+@pytest.mark.parametrize(
+    ("word", "base"),
+    [
+        ("formatter", "format"),  # Porter: ``formatt`` beside ``format``
+        ("linters", "lint"),
+        ("runner", "run"),  # a consonant doubled before -er
+        ("parser", "pars"),  # the index reads "parse" as ``pars``
+        ("starter", "start"),
+        ("writer", "write"),  # a silent -e the -er took
+        ("handler", "handl"),
+        ("older", "old"),  # a comparative's adjective
+        ("bigger", "big"),
+        ("easier", "easy"),
+        ("editor", "edit"),
+        ("constructor", "construct"),
+        ("processors", "process"),
+        ("executor", "execute"),
+    ],
+)
+def test_an_agent_noun_or_comparative_asks_for_its_verb_or_adjective(word: str, base: str) -> None:
+    assert derived_of(word) == base
+    assert stem(base) != stem(word)
+
+
+@pytest.mark.parametrize(
+    "word",
+    # Porter folds them already ("converter", "consumer", "identifier", "modifier"); a base
+    # too short to be told ("user": ``us``); -or words that name no agent of a verb; the
+    # noun ending alone ("version")
+    ["converter", "consumer", "modifier", "user", "error", "color", "author", "minor", "version"],
+)
+def test_words_in_er_or_or_that_are_no_agent_ask_for_nothing(word: str) -> None:
     assert derived_of(word) is None
 
 
@@ -214,3 +250,20 @@ def test_a_warm_index_counts_as_fts5_does(tmp_path: Path) -> None:
         assert mirror.term_rows(asked) == cold
         assert memory.store.term_rows(asked) == cold
     assert cold["describe"] == 40 and cold["nowhere"] == 6 and "elsewhere" not in cold
+
+
+def test_an_agent_noun_finds_the_passage_that_names_its_verb(
+    store_location: str | Path, tmp_path: Path
+) -> None:
+    """Fails without the -er rule (probe79): "formatter" is ``formatt`` to the index, held
+    nowhere, so "use" alone ranks a passage about something else first."""
+    with Memory(store_location, root=tmp_path) as memory:
+        memory.import_records(
+            [
+                {"kind": "belief", "id": "ruff", "content": "We run ruff format for formatting."},
+                {"kind": "belief", "id": "uv", "content": "We use uv for environments."},
+                {"kind": "belief", "id": "py", "content": "We use Python 3.12 in CI."},
+            ]
+        )
+        ids = [b.id for b in memory.retrieve("Which formatter do we use?").beliefs]
+    assert ids[0] == "ruff"
