@@ -91,7 +91,21 @@ def test_an_agent_noun_or_comparative_asks_for_its_verb_or_adjective(word: str, 
     # Porter folds them already ("converter", "consumer", "identifier", "modifier"); a base
     # too short to be told ("user": ``us``); -or words that name no agent of a verb; the
     # noun ending alone ("version")
-    ["converter", "consumer", "modifier", "user", "error", "color", "author", "minor", "version"],
+    [
+        "converter",
+        "consumer",
+        "modifier",
+        "tokenizer",
+        "user",
+        "error",
+        "color",
+        "author",
+        "minor",
+        "version",
+        "whether",
+        "never",
+        "number",
+    ],
 )
 def test_words_in_er_or_or_that_are_no_agent_ask_for_nothing(word: str) -> None:
     assert derived_of(word) is None
@@ -100,6 +114,12 @@ def test_words_in_er_or_or_that_are_no_agent_ask_for_nothing(word: str) -> None:
 def test_relatives_leave_out_a_word_the_query_holds() -> None:
     assert relatives(["verification", "verify", "client"]) == {}
     assert relatives(["certificate", "verification"]) == {"verification": "verify"}
+
+
+def test_a_relative_whose_stem_the_query_asks_already_is_left_out() -> None:
+    # "log" is what "logging" asks for already: a second "log" would count it twice
+    assert relatives(["logger", "logging"]) == {}
+    assert relatives(["logger", "messages"]) == {"logger": "log"}
 
 
 def test_a_relative_rarer_than_the_word_is_not_asked_for() -> None:

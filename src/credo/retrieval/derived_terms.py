@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from credo.store.derivation import derived_of
 from credo.store.fts import MAX_QUERY_TERMS
+from credo.store.stem import stem
 
 if TYPE_CHECKING:
     from credo.store.protocol import Store
@@ -34,14 +35,17 @@ _derived = lru_cache(maxsize=_TERMS_KEPT)(derived_of)
 
 def relatives(terms: list[str]) -> dict[str, str]:
     """term -> its derived relative (``derivation.derived_of``), for the terms that have
-    one not among ``terms`` already."""
+    one whose stem no term of ``terms`` has already."""
     others = list(map(_derived, terms))  # (C-level: most terms have none, all cached)
     if others.count(None) == len(others):
         return {}
+    # A relative the query asks for already by another word of the same stem ("logger" ->
+    # "log" beside "logging") would count that stem twice, as a second term of its own.
+    asked = set(map(stem, terms))
     return {
         term: other
         for term, other in zip(terms, others, strict=True)
-        if other is not None and other not in terms
+        if other is not None and stem(other) not in asked
     }
 
 

@@ -96,6 +96,10 @@ def noun_of_verb(term: str) -> str | None:
 _AGENT_ENDINGS = tuple(
     ending + plural for ending in ("er", "ctor", "ssor", "itor", "utor") for plural in ("", "s")
 )
+# Bodies whose -er is the word's own, no agent's or comparative's: "whether", "rather",
+# "other" (-ther), "never", "however" (-ever), "number", "member" (-mber). Each was a count
+# read on many bench questions for a base the index holds nowhere ("wheth", "numb").
+_NO_AGENT_BODIES = ("th", "ev", "mb")
 # The verb or adjective's stem at least this long ("run", "old", "big"): "user" would ask
 # for "use" (``us``), "later" for "lat".
 _MIN_AGENT_BASE_STEM = 3
@@ -123,6 +127,8 @@ def base_of_agent(term: str) -> str | None:
         return None
     word = term[:-1] if term.endswith("s") else term
     body = word[:-2]
+    if body.endswith(_NO_AGENT_BODIES):
+        return None
     if word.endswith("or"):
         base = body + "e" if body.endswith("ut") else body
     elif body.endswith("i"):  # "easier" -> easy, "copier" -> copy
@@ -130,7 +136,12 @@ def base_of_agent(term: str) -> str | None:
     else:
         cvc, doubled = _agent_shapes()
         base = body[:-1] if doubled.search(body) else body + "e" if cvc.match(body) else body
-    if base in STOPWORDS or len(stem(base)) < _MIN_AGENT_BASE_STEM:
+    base_stem = stem(base)
+    if base in STOPWORDS or len(base_stem) < _MIN_AGENT_BASE_STEM:
+        return None
+    # Porter folds it already by another route ("tokenizer" and "tokenize" are ``token``):
+    # the body's own stem would be a word of no one's ("tokeniz").
+    if stem(body + "e") == stem(term) != stem(body):
         return None
     return base
 
