@@ -129,6 +129,16 @@ def test_a_relative_rarer_than_the_word_is_not_asked_for() -> None:
     assert admitted(related, {"description": 3, "describe": 9}) == ["describe"]
 
 
+def test_a_wider_word_is_asked_for_only_where_the_project_lacks_the_reader_word() -> None:
+    # an agent noun's verb, a comparative's adjective: commoner nearly always, yet the
+    # project that names the thing ("formatter", "constructor") answers in that word
+    assert admitted({"formatter": "format"}, {"formatter": 7, "format": 12}) == []
+    assert admitted({"older": "old"}, {"older": 10, "old": 26}) == []
+    assert admitted({"formatter": "format"}, {"format": 12}) == ["format"]
+    # a -tion noun's verb is the same act: the count alone decides
+    assert admitted({"conversion": "convert"}, {"conversion": 1, "convert": 50}) == ["convert"]
+
+
 def test_a_word_the_project_never_uses_asks_for_any_relative_it_holds() -> None:
     related = {"verification": "verify"}
     assert admitted(related, {"verify": 1}) == ["verify"]
