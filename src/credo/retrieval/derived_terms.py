@@ -78,7 +78,13 @@ def with_relatives(store: "Store", terms: list[str]) -> list[str]:
     related = relatives(terms)
     if not related:
         return terms
-    rows = store.term_rows([*related, *related.values()])
+    rows = store.term_rows(list(related))
+    # A wider word is admitted only for a word held nowhere: most agent nouns are held, and
+    # their verb need not be counted (each count is an FTS5 statement on a cold index).
+    asked = [o for t, o in related.items() if t not in rows or _wider(t) != o]
+    if not asked:
+        return terms
+    rows = {**rows, **store.term_rows(asked)}
     extra = admitted(related, rows)
     if not extra:
         return terms
