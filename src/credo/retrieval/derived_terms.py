@@ -21,7 +21,8 @@ construct, "crawler" -> crawl, "older" -> old: each asked about the thing itself
 wider word is asked for only where the project never uses the reader's (n = 0): "Which
 formatter do we use?" in a project that says ``ruff format`` and nothing of a formatter.
 
-One count read (``Store.term_rows``) for a query with such a word; none for the rest.
+Two count reads (``Store.term_rows``: the words, then the relatives they may take) for a
+query with such a word, one when no relative can be admitted; none for the rest.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
