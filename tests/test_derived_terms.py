@@ -32,6 +32,7 @@ BOTH_BACKENDS = True
         ("invocation", "invoke"),
         ("inclusion", "include"),
         ("definition", "define"),
+        ("conversion", "convert"),
     ],
 )
 def test_a_noun_and_its_verb_ask_for_each_other(word: str, other: str) -> None:
@@ -61,9 +62,64 @@ def test_other_words_ask_for_nothing(word: str) -> None:
     assert derived_of(word) is None
 
 
+@pytest.mark.parametrize(
+    ("word", "base"),
+    [
+        ("formatter", "format"),  # Porter: ``formatt`` beside ``format``
+        ("linters", "lint"),
+        ("runner", "run"),  # a consonant doubled before -er
+        ("parser", "pars"),  # the index reads "parse" as ``pars``
+        ("starter", "start"),
+        ("writer", "write"),  # a silent -e the -er took
+        ("handler", "handl"),
+        ("older", "old"),  # a comparative's adjective
+        ("bigger", "big"),
+        ("easier", "easy"),
+        ("editor", "edit"),
+        ("constructor", "construct"),
+        ("processors", "process"),
+        ("executor", "execute"),
+    ],
+)
+def test_an_agent_noun_or_comparative_asks_for_its_verb_or_adjective(word: str, base: str) -> None:
+    assert derived_of(word) == base
+    assert stem(base) != stem(word)
+
+
+@pytest.mark.parametrize(
+    "word",
+    # Porter folds them already ("converter", "consumer", "identifier", "modifier"); a base
+    # too short to be told ("user": ``us``); -or words that name no agent of a verb; the
+    # noun ending alone ("version")
+    [
+        "converter",
+        "consumer",
+        "modifier",
+        "tokenizer",
+        "user",
+        "error",
+        "color",
+        "author",
+        "minor",
+        "version",
+        "whether",
+        "never",
+        "number",
+    ],
+)
+def test_words_in_er_or_or_that_are_no_agent_ask_for_nothing(word: str) -> None:
+    assert derived_of(word) is None
+
+
 def test_relatives_leave_out_a_word_the_query_holds() -> None:
     assert relatives(["verification", "verify", "client"]) == {}
     assert relatives(["certificate", "verification"]) == {"verification": "verify"}
+
+
+def test_a_relative_whose_stem_the_query_asks_already_is_left_out() -> None:
+    # "log" is what "logging" asks for already: a second "log" would count it twice
+    assert relatives(["logger", "logging"]) == {}
+    assert relatives(["logger", "messages"]) == {"logger": "log"}
 
 
 def test_a_relative_rarer_than_the_word_is_not_asked_for() -> None:
@@ -71,6 +127,16 @@ def test_a_relative_rarer_than_the_word_is_not_asked_for() -> None:
     assert admitted(related, {"description": 40, "describe": 1}) == []
     assert admitted(related, {"description": 40, "describe": 40}) == ["describe"]
     assert admitted(related, {"description": 3, "describe": 9}) == ["describe"]
+
+
+def test_a_wider_word_is_asked_for_only_where_the_project_lacks_the_reader_word() -> None:
+    # an agent noun's verb, a comparative's adjective: commoner nearly always, yet the
+    # project that names the thing ("formatter", "constructor") answers in that word
+    assert admitted({"formatter": "format"}, {"formatter": 7, "format": 12}) == []
+    assert admitted({"older": "old"}, {"older": 10, "old": 26}) == []
+    assert admitted({"formatter": "format"}, {"format": 12}) == ["format"]
+    # a -tion noun's verb is the same act: the count alone decides
+    assert admitted({"conversion": "convert"}, {"conversion": 1, "convert": 50}) == ["convert"]
 
 
 def test_a_word_the_project_never_uses_asks_for_any_relative_it_holds() -> None:
@@ -214,3 +280,20 @@ def test_a_warm_index_counts_as_fts5_does(tmp_path: Path) -> None:
         assert mirror.term_rows(asked) == cold
         assert memory.store.term_rows(asked) == cold
     assert cold["describe"] == 40 and cold["nowhere"] == 6 and "elsewhere" not in cold
+
+
+def test_an_agent_noun_finds_the_passage_that_names_its_verb(
+    store_location: str | Path, tmp_path: Path
+) -> None:
+    """Fails without the -er rule (probe79): "formatter" is ``formatt`` to the index, held
+    nowhere, so "use" alone ranks a passage about something else first."""
+    with Memory(store_location, root=tmp_path) as memory:
+        memory.import_records(
+            [
+                {"kind": "belief", "id": "ruff", "content": "We run ruff format for formatting."},
+                {"kind": "belief", "id": "uv", "content": "We use uv for environments."},
+                {"kind": "belief", "id": "py", "content": "We use Python 3.12 in CI."},
+            ]
+        )
+        ids = [b.id for b in memory.retrieve("Which formatter do we use?").beliefs]
+    assert ids[0] == "ruff"
