@@ -36,6 +36,7 @@ from credo.retrieval.head import first_line
 from credo.retrieval.prior import is_test
 from credo.retrieval.rank import Scored
 from credo.retrieval.specific import GRAIN, by_id, by_score, sections
+from credo.types import TRAIL_SEPARATOR
 
 if TYPE_CHECKING:
     from credo.store import Store
@@ -50,8 +51,6 @@ _ALL = 1 << 30  # (``context_phrase_ids``: every row the name scores in)
 # the name are identifiers, the name starting with a letter or ``_``).
 _PATH = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)(?:::|\.)([A-Za-z_][A-Za-z0-9_]*)\b")
 _WORD = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*")
-# A name ``_named_in`` gives, lowercased (``_PATH``'s second part or a ``_WORD``).
-_ASKABLE = re.compile(r"[a-z_][a-z0-9_]+")
 # Where a sentence starts: a capital there is the sentence's ("What ...", "... . How do").
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+)\W*$")
 _FILE_SUFFIXES = frozenset(
@@ -114,9 +113,10 @@ def _capitalised(word: str) -> bool:
 
 def _last_name(trail: str) -> str:
     """The name a trail ends with, without its line range (``a.go › T › Run L3-L9`` ->
-    Run); "" for a trail with no section (a file's own lines)."""
-    _, titles = sections(trail)
-    return titles[-1] if titles else ""
+    Run); "" for a trail with no section (a file's own lines). ``sections``' last title,
+    without making the others (``names_ahead`` asks it of every passage)."""
+    _, separator, last = trail.rpartition(TRAIL_SEPARATOR)
+    return last.rsplit(" L", 1)[0].strip() if separator else ""
 
 
 def _owner_matches(trail: str, owner: str) -> bool:
@@ -197,17 +197,21 @@ def _passages_named(
 
 def names_ahead(ids: Iterable[str], trails: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
     """What ``_passages_named`` reads of the context index for any name, for every name at
-    once: each name ``named_in`` can give (lowercased) that the trail of one of ``ids``
-    (the live, unlocked beliefs: ``trails``, id -> trail) ends with -> those of ``ids``, in
-    id order. Made at a warm index read (retrieval/ahead.py): a question naming a
-    definition then reads no index (the context read was ~75% of the step: FTS5 decodes
-    every column's positions of the name's terms to keep the context ones)."""
+    once: each name ``named_in`` can give (lowercased: an ASCII identifier of two characters
+    or more) that the trail of one of ``ids`` (the live, unlocked beliefs; ``trails``: id ->
+    trail, of the live ones with one) ends with -> those of ``ids``, in id order. Made at a
+    warm index read (retrieval/ahead.py): a question naming a definition then reads no index
+    (the context read was ~75% of the step: FTS5 decodes every column's positions of the
+    name's terms to keep the context ones)."""
+    if not trails:
+        return {}
+    unlocked = set(ids)
     found: dict[str, list[str]] = {}
-    askable = _ASKABLE.fullmatch
-    for belief_id in ids:
-        trail = trails.get(belief_id)
-        if trail and askable(name := _last_name(trail).lower()):
-            found.setdefault(name, []).append(belief_id)
+    for belief_id, trail in trails.items():
+        if belief_id in unlocked:
+            name = _last_name(trail).lower()
+            if len(name) > 1 and name.isascii() and name.isidentifier():
+                found.setdefault(name, []).append(belief_id)
     return {name: tuple(sorted(held)) for name, held in found.items()}
 
 
