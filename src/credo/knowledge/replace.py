@@ -76,7 +76,7 @@ function of the statements and the candidates: same input, same verdicts.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -215,25 +215,27 @@ def mentions(tokens: Sequence[str], term: str, *, plain: bool = False) -> bool:
 _LEFT = frozenset({"from", "off"})
 
 
+def _named_as_left(tokens: Sequence[str], term: str) -> Iterator[bool]:
+    """For each place ``tokens`` mention ``term``, whether it is named there as the value a
+    change left ("moved from black to ...": right after "from" or "off")."""
+    needle = words(term)
+    width = len(needle)
+    if not needle:
+        return
+    for i in range(len(tokens) - width + 1):
+        if list(tokens[i : i + width]) == needle:
+            yield bool(i) and tokens[i - 1] in _LEFT
+
+
 def _agrees(tokens: Sequence[str], term: str) -> bool:
     """Whether ``tokens`` mention ``term`` other than as the value a change left ("we moved
     from black to ruff" does not agree with "use black again, not ruff")."""
-    needle = words(term)
-    width = len(needle)
-    return bool(needle) and any(
-        list(tokens[i : i + width]) == needle and not (i and tokens[i - 1] in _LEFT)
-        for i in range(len(tokens) - width + 1)
-    )
+    return not all(_named_as_left(tokens, term))
 
 
 def _left(tokens: Sequence[str], term: str) -> bool:
     """Whether ``tokens`` name ``term`` as the value a change left ("moved from black to ...")."""
-    needle = words(term)
-    width = len(needle)
-    return bool(needle) and any(
-        list(tokens[i : i + width]) == needle and i and tokens[i - 1] in _LEFT
-        for i in range(len(tokens) - width + 1)
-    )
+    return any(_named_as_left(tokens, term))
 
 
 def returned_to(statement: Statement) -> tuple[str, ...]:
