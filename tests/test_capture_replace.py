@@ -586,9 +586,7 @@ _TOKENS = st.lists(st.sampled_from(["from", "off", "black", "ruff", "format", "t
 
 
 @given(_TOKENS, st.sampled_from(["black", "ruff format", "off", "from black", ""]))
-def test_agreeing_and_left_read_each_mention_of_the_term_once(
-    tokens: list[str], term: str
-) -> None:
+def test_agreeing_and_left_read_each_mention_of_the_term_once(tokens: list[str], term: str) -> None:
     """``_agrees`` (a mention not right after "from"/"off") and ``_left`` (a mention right
     after one) read the same mentions (review79 folded capture80's near-copy into one scan)."""
     from credo.knowledge.replace import _agrees, _left, words
