@@ -67,6 +67,29 @@ def test_look_alikes_of_going_back_are_not(prompt: str) -> None:
     assert not any("going_back" in s.signals for s in extract_statements(prompt))
 
 
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "No, go back to Chrome and take a screenshot.",
+        "Actually, go back to Django and explain the ORM part again.",
+        "Actually, go back to Alice's branch and check the test.",
+        "Actually, switch back to tab 2.",
+        "Actually, go back to using pytest, then run it.",
+    ],
+)
+def test_going_back_as_a_step_of_the_task_is_not_kept(prompt: str) -> None:
+    """Fails before for the first four (review79): each was kept as a correction, whose
+    rule 6 would replace a stored change that left Chrome, Django, Alice or "tab". A going
+    back followed by the task's next step, or to a place in a thing ("Alice's branch",
+    "tab 2"), is a move in this turn's work, no rule."""
+    assert extract_statements(prompt) == []
+
+
+def test_going_back_with_a_second_rule_is_still_kept() -> None:
+    (found,) = extract_statements("Actually, go back to black and keep ruff for linting.")
+    assert "going_back" in found.signals and found.asserted[0] == "black"
+
+
 def test_going_back_replaces_the_change_that_left_the_value() -> None:
     (back,) = extract_statements("Actually, go back to black; ruff format changed our quotes.")
     candidates = [

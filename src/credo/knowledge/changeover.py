@@ -250,6 +250,12 @@ _NO_VALUE = frozenset(
     develop trunk page line top start beginning bottom previous old original default earlier
     last first one plan school office home town bullet option version""".split()
 )
+# After the value: a place in it ("Alice's branch", "tab 2") or the task's next step ("go
+# back to Chrome and take a screenshot", "... then explain the ORM part"), unless that step
+# is a rule too ("and keep ruff for linting"): the going back is a move in the task.
+_A_STEP = re.compile(
+    r"'s\b|\s+\d|,?\s+(?:and|then)\s+(?!(?:keep|use|stick|stay|always|never|don'?t)\b)", _I
+)
 _CORRECTION_LEAD = r"""(?:no|nope|nah|actually|wrong|not\s+quite|that'?s\s+(?:outdated|old|stale|
     wrong|not\s+right))\b[\s,.:;!—–-]*"""
 GOING_BACK = re.compile(
@@ -262,12 +268,13 @@ GOING_BACK = re.compile(
 
 def went_back(clean: str) -> set[str]:
     """The cues a going back takes back: itself when what it goes back to is no value ("step
-    3", "the top", "main"); else, told as done, its own verb's past ("we switched back" is no
-    narration; a past elsewhere in the sentence still counts)."""
+    3", "the top", "main") or it is a step of a task (``_A_STEP``); else, told as done, its
+    own verb's past ("we switched back" is no narration; a past elsewhere in the sentence
+    still counts)."""
     back = GOING_BACK.search(clean)
     if back is None:
         return set()
-    if back.group("value").strip("`").rstrip(".") in _NO_VALUE:
+    if back.group("value").strip("`").rstrip(".") in _NO_VALUE or _A_STEP.match(clean, back.end()):
         return {"going_back"}
     rest = f"{clean[: back.start()]} {clean[back.end() :]}"
     return {name for name in _PAST if not _PAST_CUES[name].search(rest)}
