@@ -252,6 +252,25 @@ def test_show_of_a_superseded_belief_names_what_replaced_it(run: CliRun) -> None
     assert "superseded:" not in run("show", new, check=True).stdout
 
 
+def test_show_names_no_forgotten_belief_as_what_replaced_it(run: CliRun) -> None:
+    """Fails before (review79): a forgotten belief's SUPERSEDES replaces nothing, but
+    ``credo show`` listed it beside the live one ("superseded:  by NEW, FORGOTTEN")."""
+    old = run("remember", "We use npm to install packages", check=True).stdout.strip()
+    new = run("remember", "We use pnpm to install packages", check=True).stdout.strip()
+    gone = run("remember", "We use yarn to install packages", check=True).stdout.strip()
+    run("relate", new, old, "supersedes", check=True)
+    run("relate", gone, old, "supersedes", check=True)
+    run("forget", gone, check=True)
+    shown = json.loads(run("show", old, "--json", check=True).stdout)
+    assert (shown["status"], shown["superseded_by"], shown["current"]) == (
+        "superseded",
+        [new],
+        [new],
+    )
+    (line,) = [x for x in run("show", old, check=True).stdout.splitlines() if "superseded:" in x]
+    assert gone not in line and f"by {new} " in line  # (its edge is still listed: an audit)
+
+
 @pytest.mark.parametrize(
     ("prompt", "may"),
     [
