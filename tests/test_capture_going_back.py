@@ -121,6 +121,28 @@ def test_going_back_replaces_a_change_only_when_it_left_that_value(
     assert judge(back, [onward]).supersedes is None  # it agrees: it went to that value
 
 
+@pytest.mark.parametrize(
+    ("prompt", "source"),
+    [
+        ("No, let's switch back to yarn.", "Install from yarn's offline mirror when CI is down."),
+        ("Actually, go back to staging.", "Always deploy to production from staging, after QA."),
+        (
+            "Actually, go back to Postgres.",
+            "We read reports from postgres and sessions from redis.",
+        ),
+    ],
+)
+def test_going_back_replaces_no_belief_naming_the_value_as_a_source(
+    prompt: str, source: str
+) -> None:
+    """Fails before (review79): rule 6 took any "from X" for the value a change left, and
+    SUPERSEDES hid each of these true beliefs. A change says so ("moved/switched/migrated ...
+    from X")."""
+    (back,) = extract_statements(prompt)
+    verdict = judge(back, [Candidate("source", source)])
+    assert (verdict.supersedes, verdict.contradicts) == (None, ())
+
+
 def test_through_the_installed_hook_going_back_replaces_the_change(tmp_path: Path) -> None:
     project = _project(tmp_path, {"change": CHANGE})
     prompt = "Actually, go back to black; ruff format changed our string quotes."
