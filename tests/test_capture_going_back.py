@@ -239,6 +239,18 @@ def test_the_hook_names_the_users_beliefs_taken_back_and_deletes_nothing(tmp_pat
         assert taken_back_notice(memory, "Forget what I said about the staging cluster.") == ""
 
 
+def test_what_is_taken_back_may_hold_a_dotted_name(tmp_path: Path) -> None:
+    """Fails before (review79): the hook's sentence split ended at the dot of
+    "requests.get", so "requests" alone was taken back and every belief naming requests was
+    named, the unrelated one first."""
+    with Memory(tmp_path / "m.db") as memory:
+        timeout = memory.remember("Always pass a timeout to requests.get calls.")
+        memory.remember("Use requests for every HTTP call, not urllib.")
+        prompt = "Forget what I said about requests.get timeouts."
+        [(said, held)] = taken_back_beliefs(memory, prompt)
+        assert said == "requests.get timeouts" and [c.id for c in held] == [timeout]
+
+
 def test_through_the_installed_hook_the_block_names_what_is_taken_back(tmp_path: Path) -> None:
     project = _project(tmp_path, {"dana": "The release manager for this project is Dana."})
     ask = base(project, "UserPromptSubmit", prompt="Forget what I said about the release manager.")
