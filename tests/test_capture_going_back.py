@@ -85,9 +85,17 @@ def test_going_back_as_a_step_of_the_task_is_not_kept(prompt: str) -> None:
     assert extract_statements(prompt) == []
 
 
-def test_going_back_with_a_second_rule_is_still_kept() -> None:
-    (found,) = extract_statements("Actually, go back to black and keep ruff for linting.")
-    assert "going_back" in found.signals and found.asserted[0] == "black"
+@pytest.mark.parametrize(
+    ("prompt", "value"),
+    [
+        ("Actually, go back to black and keep ruff for linting.", "black"),
+        ("We switched back to yarn and pinned it in CI.", "yarn"),  # told as done: a change
+        ("We moved back to npm, then dropped the lockfile v1.", "npm"),
+    ],
+)
+def test_going_back_with_more_said_after_it_is_still_kept(prompt: str, value: str) -> None:
+    (found,) = extract_statements(prompt)
+    assert "going_back" in found.signals and found.asserted[0] == value
 
 
 def test_going_back_replaces_the_change_that_left_the_value() -> None:
