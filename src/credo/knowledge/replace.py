@@ -219,7 +219,7 @@ _LEFT = frozenset({"from", "off"})
 # source, not a value a change left: going back to it reverts none of them.
 _CHANGE = frozenset(
     "mov move switch migrat migrate chang change went gone go going transition port convert "
-    "away".split()
+    "swap swapp shift revert away".split()
 )
 _CHANGE_REACH = 3  # words before "from"/"off" a change's verb may stand
 
