@@ -527,9 +527,9 @@ def agent(day: Day, session: str, step: Agent) -> None:
     )
 
     def data(result: Any) -> Any:
-        if result.structured_content is not None:
-            return result.structured_content
-        return json.loads(result.content[0].text)
+        if result.is_error:  # (its text is no JSON: "credo's code changed on disk", a save)
+            raise RuntimeError(f"agent_day: MCP answered an error: {result.content[0].text}")
+        return result.structured_content or json.loads(result.content[0].text)
 
     async def main() -> None:
         async with Client(params, read_timeout_seconds=120) as client:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
-from bench.agent_day import Day, linked_or_retired
+import pytest
+from bench.agent_day import Agent, Day, agent, linked_or_retired
 
 from credo import Memory
 
@@ -35,3 +37,33 @@ def test_an_older_statement_still_served_and_unlinked_fails(tmp_path: Path) -> N
     ok, seen = linked_or_retired(day, [new], "pytz as an optional extra")
     assert not ok and "no edge" in seen
     assert linked_or_retired(day, [new], "nothing like this") == (False, "no belief holds it")
+
+
+def test_an_mcp_tool_error_is_reported_with_the_servers_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fails before (JSONDecodeError at char 0, capture80's crash): a server whose package
+    folder moved under it (a source file saved mid-run, as an editor saves: a new file renamed
+    over the old) answers every call with "credo's code changed on disk ... restart"; the run
+    stops saying so."""
+    import mcp
+
+    said = "Error executing tool search_memory: credo's code changed on disk since ..."
+
+    class Refusing:
+        def __init__(self, *args: object, **kwargs: object) -> None: ...
+
+        async def __aenter__(self) -> Refusing:
+            return self
+
+        async def __aexit__(self, *exc: object) -> None: ...
+
+        async def call_tool(self, name: str, arguments: dict[str, object]) -> object:
+            text = SimpleNamespace(text=said)
+            return SimpleNamespace(is_error=True, structured_content=None, content=[text])
+
+    monkeypatch.setattr(mcp, "Client", Refusing)
+    day, _ = _day(tmp_path)
+    day.server["command"] = "credo"
+    with pytest.raises(RuntimeError, match="code changed on disk"):
+        agent(day, "thursday", Agent(query="How should the code be formatted?"))

@@ -67,6 +67,37 @@ def test_look_alikes_of_going_back_are_not(prompt: str) -> None:
     assert not any("going_back" in s.signals for s in extract_statements(prompt))
 
 
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "No, go back to Chrome and take a screenshot.",
+        "Actually, go back to Django and explain the ORM part again.",
+        "Actually, go back to Alice's branch and check the test.",
+        "Actually, switch back to tab 2.",
+        "Actually, go back to using pytest, then run it.",
+    ],
+)
+def test_going_back_as_a_step_of_the_task_is_not_kept(prompt: str) -> None:
+    """Fails before for the first four (review79): each was kept as a correction, whose
+    rule 6 would replace a stored change that left Chrome, Django, Alice or "tab". A going
+    back followed by the task's next step, or to a place in a thing ("Alice's branch",
+    "tab 2"), is a move in this turn's work, no rule."""
+    assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    ("prompt", "value"),
+    [
+        ("Actually, go back to black and keep ruff for linting.", "black"),
+        ("We switched back to yarn and pinned it in CI.", "yarn"),  # told as done: a change
+        ("We moved back to npm, then dropped the lockfile v1.", "npm"),
+    ],
+)
+def test_going_back_with_more_said_after_it_is_still_kept(prompt: str, value: str) -> None:
+    (found,) = extract_statements(prompt)
+    assert "going_back" in found.signals and found.asserted[0] == value
+
+
 def test_going_back_replaces_the_change_that_left_the_value() -> None:
     (back,) = extract_statements("Actually, go back to black; ruff format changed our quotes.")
     candidates = [
@@ -96,6 +127,28 @@ def test_going_back_replaces_a_change_only_when_it_left_that_value(
     assert judge(back, [change]).supersedes == "change"
     onward = Candidate("onward", f"We {verb} {left} {new} to {old} for the build.")
     assert judge(back, [onward]).supersedes is None  # it agrees: it went to that value
+
+
+@pytest.mark.parametrize(
+    ("prompt", "source"),
+    [
+        ("No, let's switch back to yarn.", "Install from yarn's offline mirror when CI is down."),
+        ("Actually, go back to staging.", "Always deploy to production from staging, after QA."),
+        (
+            "Actually, go back to Postgres.",
+            "We read reports from postgres and sessions from redis.",
+        ),
+    ],
+)
+def test_going_back_replaces_no_belief_naming_the_value_as_a_source(
+    prompt: str, source: str
+) -> None:
+    """Fails before (review79): rule 6 took any "from X" for the value a change left, and
+    SUPERSEDES hid each of these true beliefs. A change says so ("moved/switched/migrated ...
+    from X")."""
+    (back,) = extract_statements(prompt)
+    verdict = judge(back, [Candidate("source", source)])
+    assert (verdict.supersedes, verdict.contradicts) == (None, ())
 
 
 def test_through_the_installed_hook_going_back_replaces_the_change(tmp_path: Path) -> None:
@@ -194,6 +247,18 @@ def test_the_hook_names_the_users_beliefs_taken_back_and_deletes_nothing(tmp_pat
         assert taken_back_notice(memory, "Forget what I said about the staging cluster.") == ""
 
 
+def test_what_is_taken_back_may_hold_a_dotted_name(tmp_path: Path) -> None:
+    """Fails before (review79): the hook's sentence split ended at the dot of
+    "requests.get", so "requests" alone was taken back and every belief naming requests was
+    named, the unrelated one first."""
+    with Memory(tmp_path / "m.db") as memory:
+        timeout = memory.remember("Always pass a timeout to requests.get calls.")
+        memory.remember("Use requests for every HTTP call, not urllib.")
+        prompt = "Forget what I said about requests.get timeouts."
+        [(said, held)] = taken_back_beliefs(memory, prompt)
+        assert said == "requests.get timeouts" and [c.id for c in held] == [timeout]
+
+
 def test_through_the_installed_hook_the_block_names_what_is_taken_back(tmp_path: Path) -> None:
     project = _project(tmp_path, {"dana": "The release manager for this project is Dana."})
     ask = base(project, "UserPromptSubmit", prompt="Forget what I said about the release manager.")
@@ -227,6 +292,25 @@ def test_show_of_a_superseded_belief_names_what_replaced_it(run: CliRun) -> None
         [new],
     )
     assert "superseded:" not in run("show", new, check=True).stdout
+
+
+def test_show_names_no_forgotten_belief_as_what_replaced_it(run: CliRun) -> None:
+    """Fails before (review79): a forgotten belief's SUPERSEDES replaces nothing, but
+    ``credo show`` listed it beside the live one ("superseded:  by NEW, FORGOTTEN")."""
+    old = run("remember", "We use npm to install packages", check=True).stdout.strip()
+    new = run("remember", "We use pnpm to install packages", check=True).stdout.strip()
+    gone = run("remember", "We use yarn to install packages", check=True).stdout.strip()
+    run("relate", new, old, "supersedes", check=True)
+    run("relate", gone, old, "supersedes", check=True)
+    run("forget", gone, check=True)
+    shown = json.loads(run("show", old, "--json", check=True).stdout)
+    assert (shown["status"], shown["superseded_by"], shown["current"]) == (
+        "superseded",
+        [new],
+        [new],
+    )
+    (line,) = [x for x in run("show", old, check=True).stdout.splitlines() if "superseded:" in x]
+    assert gone not in line and f"by {new} " in line  # (its edge is still listed: an audit)
 
 
 @pytest.mark.parametrize(

@@ -580,3 +580,25 @@ def test_going_back_replaces_the_change_that_left_the_value(
     both = Candidate("d", f"The builds use {back} and {left} side by side")
     assert judge(said, [change]) == Verdict(supersedes="c", rule="clear")
     assert judge(said, [both]) == Verdict()
+
+
+_TOKENS = st.lists(
+    st.sampled_from(["from", "off", "black", "ruff", "format", "to", "use", "mov", "read"])
+)
+
+
+@given(_TOKENS, st.sampled_from(["black", "ruff format", "off", "from black", ""]))
+def test_agreeing_and_left_read_each_mention_of_the_term_once(tokens: list[str], term: str) -> None:
+    """``_agrees`` (a mention not named as the value a change left) and ``_left`` (a mention
+    named so) read the same mentions (review79 folded capture80's near-copy into one scan)."""
+    from credo.knowledge.replace import _agrees, _left, words
+
+    needle = words(term)
+    width = len(needle)
+    after = [  # after "from"/"off", a verb of a change ("mov": "moved") at most 3 words before
+        i > 1 and tokens[i - 1] in ("from", "off") and "mov" in tokens[max(0, i - 4) : i - 1]
+        for i in range(len(tokens) - width + 1)
+        if needle and tokens[i : i + width] == needle
+    ]
+    assert _agrees(tokens, term) == any(not a for a in after)
+    assert _left(tokens, term) == any(after)

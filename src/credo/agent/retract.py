@@ -28,8 +28,9 @@ _SCAN_CHARS = 4000  # a retraction is said in a line, not under a long paste
 _USER = frozenset({"user_stated", "user_corrected"})
 _WORD = re.compile(r"\w+")
 # Sentences, roughly: a retraction opens its sentence or line (capture's sentence splitter
-# would load every signal pattern into the hook's process for this).
-_SENTENCE = re.compile(r"[^.!?;\n]+[.!?;]*")
+# would load every signal pattern into the hook's process for this). A dot before a word is
+# a name's ("requests.get", "setup.py"), as in what ``taken_back`` reads.
+_SENTENCE = re.compile(r"(?:[^.!?;\n]|\.(?=\w))+[.!?;]*")
 
 
 def taken_back_beliefs(memory: Memory, prompt: str) -> list[tuple[str, list[CaptureCandidate]]]:

@@ -250,10 +250,18 @@ _NO_VALUE = frozenset(
     develop trunk page line top start beginning bottom previous old original default earlier
     last first one plan school office home town bullet option version""".split()
 )
+# After the value: a place in it ("Alice's branch", "tab 2"), or, asked for, the task's next
+# step ("go back to Chrome and take a screenshot", "... then explain the ORM part") unless
+# that step is a rule too ("and keep ruff for linting"): the going back is a move in the
+# task. (Told as done, "we switched back to yarn and pinned it" still tells a change.)
+_A_PLACE = re.compile(r"'s\b|\s+\d")
+_NEXT_STEP = re.compile(
+    r",?\s+(?:and|then)\s+(?!(?:keep|use|stick|stay|always|never|don'?t)\b)", _I
+)
 _CORRECTION_LEAD = r"""(?:no|nope|nah|actually|wrong|not\s+quite|that'?s\s+(?:outdated|old|stale|
     wrong|not\s+right))\b[\s,.:;!—–-]*"""
 GOING_BACK = re.compile(
-    rf"""^(?:{_CORRECTION_LEAD}(?:please\s+|let'?s\s+)?{_BACK_VERB}
+    rf"""^(?:{_CORRECTION_LEAD}(?:please\s+|let'?s\s+)?(?P<asked>{_BACK_VERB})
     |(?:{_CORRECTION_LEAD})?(?:so\s+)?{_TEAM}\s+(?:have\s+|has\s+)?(?:\w+ly\s+|already\s+|
     finally\s+)?{_WENT_BACK})\s+back\s+{_RETURNED}""",
     _I,
@@ -262,12 +270,18 @@ GOING_BACK = re.compile(
 
 def went_back(clean: str) -> set[str]:
     """The cues a going back takes back: itself when what it goes back to is no value ("step
-    3", "the top", "main"); else, told as done, its own verb's past ("we switched back" is no
-    narration; a past elsewhere in the sentence still counts)."""
+    3", "the top", "main") or it is a step of a task (``_A_PLACE``, ``_NEXT_STEP``); else,
+    told as done, its own verb's past ("we switched back" is no narration; a past elsewhere
+    in the sentence still counts)."""
     back = GOING_BACK.search(clean)
     if back is None:
         return set()
-    if back.group("value").strip("`").rstrip(".") in _NO_VALUE:
+    end = back.end()
+    if (
+        back.group("value").strip("`").rstrip(".") in _NO_VALUE
+        or _A_PLACE.match(clean, end)
+        or (back.group("asked") and _NEXT_STEP.match(clean, end))
+    ):
         return {"going_back"}
     rest = f"{clean[: back.start()]} {clean[back.end() :]}"
     return {name for name in _PAST if not _PAST_CUES[name].search(rest)}

@@ -76,7 +76,7 @@ function of the statements and the candidates: same input, same verdicts.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -213,27 +213,43 @@ def mentions(tokens: Sequence[str], term: str, *, plain: bool = False) -> bool:
 # A change names its old value after these ("moved from black to ruff"): a candidate naming
 # the statement's new value there left it, and does not agree with going back to it.
 _LEFT = frozenset({"from", "off"})
+# ... told as a change: a verb of one (stemmed as ``words`` stems it) in the few words before
+# ("we moved everything away from", "migrated all services off"). "We read reports from
+# postgres", "install from yarn's mirror", "deploy to production from staging" name a
+# source, not a value a change left: going back to it reverts none of them.
+_CHANGE = frozenset(
+    "mov move switch migrat migrate chang change went gone go going transition port convert "
+    "swap swapp shift revert away".split()
+)
+_CHANGE_REACH = 3  # words before "from"/"off" a change's verb may stand
+
+
+def _named_as_left(tokens: Sequence[str], term: str) -> Iterator[bool]:
+    """For each place ``tokens`` mention ``term``, whether it is named there as the value a
+    change left ("moved from black to ...": right after "from" or "off", a verb of a change
+    before that)."""
+    needle = words(term)
+    width = len(needle)
+    if not needle:
+        return
+    for i in range(len(tokens) - width + 1):
+        if list(tokens[i : i + width]) == needle:
+            yield (
+                i > 1
+                and tokens[i - 1] in _LEFT
+                and not _CHANGE.isdisjoint(tokens[max(0, i - 1 - _CHANGE_REACH) : i - 1])
+            )
 
 
 def _agrees(tokens: Sequence[str], term: str) -> bool:
     """Whether ``tokens`` mention ``term`` other than as the value a change left ("we moved
     from black to ruff" does not agree with "use black again, not ruff")."""
-    needle = words(term)
-    width = len(needle)
-    return bool(needle) and any(
-        list(tokens[i : i + width]) == needle and not (i and tokens[i - 1] in _LEFT)
-        for i in range(len(tokens) - width + 1)
-    )
+    return not all(_named_as_left(tokens, term))
 
 
 def _left(tokens: Sequence[str], term: str) -> bool:
     """Whether ``tokens`` name ``term`` as the value a change left ("moved from black to ...")."""
-    needle = words(term)
-    width = len(needle)
-    return bool(needle) and any(
-        list(tokens[i : i + width]) == needle and i and tokens[i - 1] in _LEFT
-        for i in range(len(tokens) - width + 1)
-    )
+    return any(_named_as_left(tokens, term))
 
 
 def returned_to(statement: Statement) -> tuple[str, ...]:

@@ -62,9 +62,11 @@ def lineage_standing(memory: Memory, belief_id: str) -> dict[str, Any]:
     as ``credo history`` prints it)."""
     found = memory.history(belief_id)
     step = next(s for s in found.steps if s.belief.id == belief_id)
+    # (a forgotten belief's edges replace nothing: it is no longer what superseded this one)
+    live = {s.belief.id for s in found.steps if s.status != "forgotten"}
     return {
         "status": step.status,
-        "superseded_by": list(step.superseded_by),
+        "superseded_by": [i for i in step.superseded_by if i in live],
         "current": list(found.current),
     }
 
