@@ -386,20 +386,10 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
             continue  # it rules out what the statement rules out: it agrees
         elif shared >= MIN_SHARED_UNCLEAR:
             unclear.append((shared, candidate))
-    if len(clear) == 1:
-        only = clear[0][1]
-        if only.locked:
-            return Verdict(contradicts=(only.id,), rule="locked")
-        return Verdict(supersedes=only.id, rule="clear")
     if clear:
-        return Verdict(contradicts=_best(clear), rule="several")
-    if len(reverted) == 1:
-        only = reverted[0][1]
-        if only.locked:
-            return Verdict(contradicts=(only.id,), rule="locked")
-        return Verdict(supersedes=only.id, rule="back")
+        return _one_or_several(clear, one="clear", several="several")
     if reverted:
-        return Verdict(contradicts=_best(reverted), rule="back")
+        return _one_or_several(reverted, one="back", several="back")
     if statement.kind == "correction" and unclear:
         return Verdict(contradicts=_best(unclear), rule="unclear")
     if outright:
@@ -453,6 +443,17 @@ def _lead(statements: Sequence[Statement], pool: list[Candidate], verdict: Verdi
         if any(mentions(tokens, term) for term in statements[i].negated):
             return i
     return order[0]
+
+
+def _one_or_several(found: list[tuple[int, Candidate]], *, one: str, several: str) -> Verdict:
+    """One candidate found is superseded (a lock only disputed: the user confirmed it);
+    several are disputed, the best first, since which one the statement meant is a guess."""
+    if len(found) == 1:
+        only = found[0][1]
+        if only.locked:
+            return Verdict(contradicts=(only.id,), rule="locked")
+        return Verdict(supersedes=only.id, rule=one)
+    return Verdict(contradicts=_best(found), rule=several)
 
 
 def _best(found: list[tuple[int, Candidate]]) -> tuple[str, ...]:
