@@ -358,3 +358,20 @@ def test_the_hooks_gate_lets_through_everything_taken_back(
     prompt = f"{lead}{verb} {thing}{kind}{end}"
     if taken_back(prompt) is not None:
         assert _may_take_back(prompt)
+
+
+def test_the_notice_is_charged_and_journalled_with_the_block(tmp_path: Path) -> None:
+    """Fails before: the notice was appended after the block was budgeted, capped and
+    journalled, so the journal's chars left it out and the block could pass its cap."""
+    from credo.agent import journal
+    from credo.surfaces.hook import MAX_BLOCK_BYTES, on_prompt
+
+    with Memory(tmp_path / "m.db") as memory:
+        for n in range(60):
+            memory.remember(f"The release manager note {n}: " + "tag and sign every release. " * 8)
+        prompt = "Forget what I said about the release manager."
+        output = on_prompt(memory, {"prompt": prompt, "session_id": "s1"}).output
+        assert "Nothing was deleted" in output
+        assert len(output.encode("utf-8")) <= MAX_BLOCK_BYTES
+        (row,) = journal.injections(memory)
+        assert row.chars == len(output)
