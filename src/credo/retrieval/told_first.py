@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, TypeVar
 
-from credo.store.fts import CandidateRow
+from credo.store.fts import CANDIDATE_CREATED, CandidateRow
 
 if TYPE_CHECKING:
     from credo.retrieval.currency import Currency
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 __all__ = ["in_told_order", "newer_first", "told_order"]
 
 T = TypeVar("T")
-_CREATED = 4  # a CandidateRow's created_at
 
 
 def told_order(
@@ -144,7 +143,7 @@ def _created(
     for m in group:
         for found in sources:
             if (row := found.get(m)) is not None:
-                created[m] = row[_CREATED]
+                created[m] = row[CANDIDATE_CREATED]
                 break
     return created
 

@@ -99,6 +99,7 @@ KeywordRow = tuple[str, float, int, str, float, float, float | None, str | None,
 CandidateRow = tuple[str, float, float, str | None, float]
 """What the engine needs of a candidate belief: (content, alpha, beta, session, created_at).
 The keyword and graph reads return it with their rows, so no lane fetches it again."""
+CANDIDATE_CREATED = 4  # a CandidateRow's created_at
 
 
 _ID = itemgetter(0)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from credo.store.db import json_array, store_version
-from credo.store.fts import CandidateRow
+from credo.store.fts import CANDIDATE_CREATED, CandidateRow
 
 if TYPE_CHECKING:
     from credo.store.warm_graph import WarmGraph
@@ -189,12 +189,13 @@ def told_later(links: "Mapping[str, tuple[TruthLink, ...]]", ends: "Mapping[str,
         for src, dst, kind in got:
             if kind == CONTRADICTS:
                 told, was = ends.get(src), ends.get(dst)
-                if told is None or was is None or told[1][_CREATED] > was[1][_CREATED]:
+                if (
+                    told is None
+                    or was is None
+                    or told[1][CANDIDATE_CREATED] > was[1][CANDIDATE_CREATED]
+                ):
                     return True
     return False
-
-
-_CREATED = 4  # a CandidateRow's created_at
 
 
 class _Memo:
