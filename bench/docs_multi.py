@@ -259,9 +259,13 @@ def anchor_locs(anchors: Sequence[Any]) -> Hit:
     return tuple(out)
 
 
-def credo_ranker(memory: Memory) -> Ranker:
+def credo_ranker(memory: Memory, lanes: dict[str, bool] | None = None) -> Ranker:
+    """``lanes``: switches over the defaults (bench/topics.py runs lanes on and off)."""
+
     def rank(query: str) -> list[Hit]:
-        result = memory.retrieve(query, token_budget=RANK_BUDGET, with_doc_anchors=True)
+        result = memory.retrieve(
+            query, token_budget=RANK_BUDGET, lanes=lanes, with_doc_anchors=True
+        )
         anchors = result.doc_anchors or tuple(() for _ in result.beliefs)
         return [anchor_locs(a) for a in anchors]
 
@@ -285,7 +289,10 @@ def run_corpus(
     *,
     pack: bool = False,
     match: str = "within",
+    variants: dict[str, dict[str, bool]] | None = None,
 ) -> dict[str, Any]:
+    """``variants``: more credo systems over the same store, each with its lane switches."""
+    variants = variants or {}
     root = fetch(corpus)
     files = corpus.files(root)
     started = time.perf_counter()
@@ -325,6 +332,8 @@ def run_corpus(
                 "anchors": stats.anchors,
             }
             measure("credo", credo_ranker(memory))
+            for name, lanes in variants.items():
+                measure(name, credo_ranker(memory, lanes))
             if pack:
                 measure_pack("credo", docs_pack.credo_pack(memory, texts, anchor_locs))
         finally:
@@ -350,7 +359,7 @@ def run_corpus(
                 )
         finally:
             index.close()
-    systems = ["credo", *layouts]
+    systems = ["credo", *variants, *layouts]
     per_query = {
         name: {
             q.id: {**score_query(rankings[name][q.id], q, matches), "ms": times[name][q.id]}
@@ -516,7 +525,10 @@ def render(report: dict[str, Any], *, per_query: bool) -> str:
     if report.get("pack_mean"):
         out += pack_lines(report)
     mean = report["mean"]
-    order = [n for n in ("credo", *base.DOC_LAYOUTS, *base.CODE_LAYOUTS, BEST) if n in mean]
+    variants = [n for r in report["corpora"] for n in r["systems"] if n.startswith("credo-")]
+    order = [
+        n for n in ("credo", *variants, *base.DOC_LAYOUTS, *base.CODE_LAYOUTS, BEST) if n in mean
+    ]
     rule = report["config"].get("match", "overlap")
     out += [f"== mean over {len(report['corpora'])} corpora (unweighted; sections by {rule})"]
     out += table(mean, list(dict.fromkeys(order)))
@@ -622,6 +634,7 @@ def run_corpora(
     pack: bool = False,
     prog: str = "docs_multi",
     match: str = "within",
+    variants: dict[str, dict[str, bool]] | None = None,
 ) -> list[dict[str, Any]]:
     """Each corpus with a readable ``<queries_dir>/<name>.json``, run; the others skipped."""
     results = []
@@ -638,7 +651,7 @@ def run_corpora(
                 file=sys.stderr,
             )
             continue
-        results.append(run_corpus(corpus, queries, meta, pack=pack, match=match))
+        results.append(run_corpus(corpus, queries, meta, pack=pack, match=match, variants=variants))
     return results
 
 

@@ -7,6 +7,7 @@ import math
 import random
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,7 +18,7 @@ from credo.store import Store, bm25_mirror, bm25_policy
 from credo.store import tokenizer as index_tokenizer
 from credo.store.bm25_mirror import _varints
 from credo.store.bm25_policy import ESTIMATED_BUILD_SECONDS, MirrorPolicy
-from credo.store.fts import KeywordHit, KeywordReads, query_terms
+from credo.store.fts import KeywordReads, query_terms
 
 WORDS = "alpha beta gamma delta running runner runs café cafe naïve über Straße x1 42".split()
 
@@ -141,10 +142,10 @@ def test_scores_are_the_same_doubles_on_a_larger_store(tmp_path: Path) -> None:
     for _ in range(80):
         terms = rng.sample(vocabulary, rng.randint(1, 6))
         (fts_hits, fts_rows), (hits, rows) = _both(store, terms, 50)
-        assert [(h.belief_id, h.score.hex()) for h in hits] == [
-            (h.belief_id, h.score.hex()) for h in fts_hits
+        assert [(i, s.hex()) for i, s in hits.items()] == [
+            (i, s.hex()) for i, s in fts_hits.items()
         ]
-        assert rows == fts_rows
+        assert list(rows.items()) == list(fts_rows.items())
 
 
 def test_a_term_of_several_tokens_goes_to_fts5(tmp_path: Path) -> None:
@@ -155,9 +156,9 @@ def test_a_term_of_several_tokens_goes_to_fts5(tmp_path: Path) -> None:
     assert mirror is not None
     assert mirror.top(["x1_y2"], (1.0, 0.5), 10) is None  # a phrase: FTS5's to answer
     by_fts, by_mirror = _both(store, ["x1_y2", "alone"], 10)
-    assert by_mirror == by_fts
+    assert _ordered(by_mirror) == _ordered(by_fts)
     hits = by_mirror[0]
-    assert isinstance(hits, list) and hits and isinstance(hits[0], KeywordHit)
+    assert isinstance(hits, dict) and hits and all(type(s) is float for s in hits.values())
 
 
 def test_a_write_drops_the_mirror_and_the_next_answer_sees_it(tmp_path: Path) -> None:
@@ -167,12 +168,12 @@ def test_a_write_drops_the_mirror_and_the_next_answer_sees_it(tmp_path: Path) ->
     new = memory.remember("beta beta beta everywhere")
     assert _policy(store).current(store.conn) is None  # the version moved
     hits, _ = store.keyword_beliefs(["beta"], limit=5)
-    assert hits[0].belief_id == new
+    assert next(iter(hits)) == new
     # forgetting is a write too
     _force_mirror(store, ["beta"])
     memory.forget(new)
     hits, _ = store.keyword_beliefs(["beta"], limit=5)
-    assert new not in [h.belief_id for h in hits]
+    assert new not in hits
 
 
 def test_another_connection_s_commit_drops_the_mirror(tmp_path: Path) -> None:
@@ -182,7 +183,7 @@ def test_another_connection_s_commit_drops_the_mirror(tmp_path: Path) -> None:
     with Memory(tmp_path / "m.db", root=tmp_path) as other:
         added = other.remember("beta delta beta")
     hits, _ = store.keyword_beliefs(["beta"], limit=5)
-    assert added in [h.belief_id for h in hits]
+    assert added in hits
     assert _policy(store).mirror is None
 
 
@@ -194,7 +195,7 @@ def test_inside_a_transaction_fts5_answers(tmp_path: Path) -> None:
         assert _policy(store).current(store.conn) is None
         store.conn.execute("UPDATE beliefs SET content = 'beta beta beta' WHERE id = 'b000'")
         hits, _ = store.keyword_beliefs(["beta"], limit=1)
-        assert hits[0].belief_id == "b000"  # the uncommitted write is seen
+        assert next(iter(hits)) == "b000"  # the uncommitted write is seen
 
 
 def test_the_policy_builds_only_once_fts5_cost_what_a_build_costs(
@@ -242,7 +243,7 @@ def test_a_mirror_that_differs_from_fts5_is_turned_off(tmp_path: Path) -> None:
     finally:
         type(policy)._build = original  # type: ignore[method-assign]
     assert policy.disabled and policy.mirror is None and policy.tokenizer is None
-    assert store.keyword_beliefs(["beta"], limit=5)[0] == hits
+    assert list(store.keyword_beliefs(["beta"], limit=5)[0].items()) == list(hits.items())
 
 
 def test_retrieve_is_byte_identical_with_and_without_the_mirror(tmp_path: Path) -> None:
@@ -315,12 +316,22 @@ def test_phrase_frequencies_are_summed_as_fts5_sums_them(
 
 
 def _fts5_answer(store: Store, terms: list[str], limit: int = 10) -> object:
+    """FTS5's own answer (the mirror off), ``_ordered``."""
     policy = _policy(store)
     disabled, policy.disabled = policy.disabled, True
     try:
-        return store.keyword_beliefs(terms, limit=limit)
+        return _ordered(store.keyword_beliefs(terms, limit=limit))
     finally:
         policy.disabled = disabled
+
+
+def _ordered(answer: tuple[dict[str, float], dict[str, Any]] | None) -> object:
+    """``keyword_beliefs``' answer as lists of (id, value) pairs: two dicts compare equal
+    whatever their order, and the hits' order is their rank."""
+    if answer is None:
+        return None
+    hits, rows = answer
+    return list(hits.items()), list(rows.items())
 
 
 def test_a_commit_during_a_build_leaves_no_stale_mirror(
@@ -345,8 +356,9 @@ def test_a_commit_during_a_build_leaves_no_stale_mirror(
     answer = store.keyword_beliefs(["beta"], limit=5)
     monkeypatch.undo()
     assert policy.mirror is None
-    assert answer == _fts5_answer(store, ["beta"], 5)
-    assert len(answer[0]) == 5 and answer[0][0].score > answer[0][-1].score
+    assert _ordered(answer) == _fts5_answer(store, ["beta"], 5)
+    scores = list(answer[0].values())
+    assert len(scores) == 5 and scores[0] > scores[-1]
 
 
 def test_a_commit_while_the_mirror_reads_hands_the_query_to_fts5(tmp_path: Path) -> None:
@@ -364,7 +376,7 @@ def test_a_commit_while_the_mirror_reads_hands_the_query_to_fts5(tmp_path: Path)
 
     mirror.beliefs = commit_meanwhile  # type: ignore[method-assign]
     answer = store.keyword_beliefs(["beta"], limit=50)
-    assert answer == _fts5_answer(store, ["beta"], 50)
+    assert _ordered(answer) == _fts5_answer(store, ["beta"], 50)
     assert any(row[0] == "beta again" for row in answer[1].values())  # the new belief is seen
 
 
@@ -393,9 +405,9 @@ def test_a_mirror_that_cannot_be_built_leaves_fts5_answering(
     monkeypatch.setattr(index_tokenizer.Tokenizer, "__init__", unable)
     store.keyword_beliefs(["beta"], limit=5)
     _policy(store).build_now()
-    assert store.keyword_beliefs(["beta"], limit=5) == want
+    assert _ordered(store.keyword_beliefs(["beta"], limit=5)) == want
     assert _policy(store).disabled
-    assert store.keyword_beliefs(["beta"], limit=5) == want
+    assert _ordered(store.keyword_beliefs(["beta"], limit=5)) == want
 
 
 def test_a_stale_version_seen_by_retrieve_builds_nothing(tmp_path: Path) -> None:
@@ -409,7 +421,7 @@ def test_a_stale_version_seen_by_retrieve_builds_nothing(tmp_path: Path) -> None
     policy.build_now()
     store.keyword_beliefs(["beta"], limit=5)
     assert policy.mirror is None or policy.mirror.version == bm25_policy.store_version(store.conn)
-    assert store.keyword_beliefs(["beta"], limit=5) == _fts5_answer(store, ["beta"], 5)
+    assert _ordered(store.keyword_beliefs(["beta"], limit=5)) == _fts5_answer(store, ["beta"], 5)
 
 
 def test_the_caches_starting_over_change_no_answer(
@@ -511,8 +523,9 @@ def test_ties_at_the_cut_are_broken_by_id_without_fts5(tmp_path: Path, locked_co
     store.conn.set_trace_callback(exact_reads)
     got = store.keyword_beliefs(["alpha"], limit=10)
     store.conn.set_trace_callback(None)
-    assert got == want
-    tied = [h.belief_id for h in got[0] if h.score == got[0][-1].score]
+    assert _ordered(got) == want
+    last = list(got[0].values())[-1]
+    tied = [i for i, score in got[0].items() if score == last]
     assert len(tied) >= 3 and tied == sorted(tied)
     assert bool(asked) == (locked_count == 77)  # 7 unlocked rows left: fewer than 10
     memory.close()
@@ -632,11 +645,11 @@ def test_hits_straight_from_the_mirror_equal_the_general_path(
         fast = store._mirrored_hits(terms, (1.0, 0.5, 1.0), limit)
         general = KeywordReads.keyword_beliefs(store, terms, limit=limit)
         got = store.keyword_beliefs(terms, limit=limit)
-        assert got == general
+        assert _ordered(got) == _ordered(general)
         if fast is not None:
-            assert fast == general
-            assert [type(hit) for hit in fast[0]] == [KeywordHit] * len(fast[0])
-        assert _fts5_answer(store, terms, limit) == got
+            assert _ordered(fast) == _ordered(general)
+            assert [type(s) for s in fast[0].values()] == [float] * len(fast[0])
+        assert _fts5_answer(store, terms, limit) == _ordered(got)
     memory.close()
 
 
@@ -654,11 +667,11 @@ def test_hits_straight_from_the_mirror_answer_without_fts5(tmp_path: Path) -> No
     store.conn.set_trace_callback(asked.append)
     fast = store._mirrored_hits(["beta"], (1.0, 0.5, 1.0), 3)
     store.conn.set_trace_callback(None)
-    assert fast is not None and fast == first
+    assert fast is not None and _ordered(fast) == _ordered(first)
     assert not [sql for sql in asked if "beliefs" in sql or "fts" in sql]
-    assert fast == KeywordReads.keyword_beliefs(store, ["beta"], limit=3)
-    memory.lock(fast[0][0].belief_id)
+    assert _ordered(fast) == _ordered(KeywordReads.keyword_beliefs(store, ["beta"], limit=3))
+    memory.lock(next(iter(fast[0])))
     again = store.keyword_beliefs(["beta"], limit=3)
-    assert fast[0][0].belief_id not in again[1]
-    assert again == KeywordReads.keyword_beliefs(store, ["beta"], limit=3)
+    assert next(iter(fast[0])) not in again[1]
+    assert _ordered(again) == _ordered(KeywordReads.keyword_beliefs(store, ["beta"], limit=3))
     memory.close()

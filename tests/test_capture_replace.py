@@ -270,6 +270,49 @@ CASES = [
         Verdict(contradicts=("a",), rule="named"),
     ),
     (
+        "probe79: an old value written as a call disputes only beliefs writing that code",
+        statement(
+            kind="correction",
+            text="No, that's wrong: the next run time is computed in _schedule_next_run, "
+            "not in run().",
+            negated=("run",),
+            asserted=("_schedule_next_run", "computed"),
+        ),
+        [
+            Candidate("a", "We always run the test suite with pytest -x before committing."),
+            Candidate("b", "Our CI runs the tests on GitHub Actions."),
+            Candidate("c", "Job.run() calls the job function and logs the result"),
+            Candidate("d", "The scheduler calls job.run for each due job"),
+            Candidate("e", "Never call `run` from a job function"),
+        ],
+        Verdict(contradicts=("c", "d"), rule="named"),
+    ),
+    (
+        "probe79: a name written as a word is still read as a word",
+        statement(
+            kind="correction",
+            text="Actually we moved from tox to nox for the test matrix.",
+            negated=("tox",),
+            asserted=("nox",),
+        ),
+        [Candidate("a", "The tox environments are listed in tox.ini")],
+        Verdict(contradicts=("a",), rule="named"),
+    ),
+    (
+        "probe79: going back to a value a change left replaces that change",
+        statement(
+            kind="correction",
+            text="Actually, use black again, not ruff format.",
+            negated=("ruff",),
+            asserted=("black",),
+        ),
+        [
+            Candidate("a", "We moved from black to ruff format for formatting."),
+            Candidate("b", "Format the docs with black and ruff format"),  # names black: agrees
+        ],
+        Verdict(supersedes="a", rule="clear"),
+    ),
+    (
         "a statement with under two topic terms matches nothing",
         statement(text="Never use npm.", asserted=()),
         [Candidate("a", "We use npm to install packages")],
@@ -472,3 +515,90 @@ def test_an_old_value_written_in_capitals_disputes_only_beliefs_writing_them(
     assert verdict.supersedes is None
     assert set(verdict.contradicts) == capitals
     assert verdict.rule == ("named" if capitals else "none")
+
+
+CALL_HOLDERS = [
+    "We {name} the checks before every release",  # the word: no holder
+    "The worker's {name}() method retries twice",
+    "Each job calls self.{name} when it is due",
+    "Use `{name}` only from the main thread",
+    "Never call {name}() from a signal handler",  # rules it out too: agrees
+    "{title} handling lives in core",  # the word again
+]
+
+
+@given(
+    st.sampled_from(["run", "start", "flush", "load"]),
+    st.lists(st.sampled_from(CALL_HOLDERS), min_size=1, max_size=6, unique=True),
+)
+def test_an_old_value_written_as_a_call_disputes_only_beliefs_writing_it_as_code(
+    name: str, forms: list[str]
+) -> None:
+    """probe79: "the next run time is computed in _schedule_next_run, not in run()" named
+    "run" as rule 5 reads it and disputed "We always run the test suite ..." and "Our CI runs
+    the tests ...". Each disputed belief now writes the name as code (a call, an attribute,
+    backticks) plainly, and every plain holder of the code is disputed (up to the bound)."""
+    said = statement(
+        kind="correction",
+        text=f"No, it happens in _schedule_next, not in {name}().",
+        negated=(name,),
+        asserted=("_schedule_next",),
+    )
+    candidates = [
+        Candidate(f"c{i}", form.format(name=name, title=name.title()))
+        for i, form in enumerate(forms)
+    ]
+    verdict = judge(said, candidates)
+    code = {
+        c.id
+        for c in candidates
+        if any(mark in c.content for mark in (f"{name}()", f".{name}", f"`{name}`"))
+        and "Never" not in c.content
+    }
+    assert verdict.supersedes is None
+    assert set(verdict.contradicts) == code
+    assert verdict.rule == ("named" if code else "none")
+
+
+@given(
+    st.sampled_from(["black", "pnpm", "celery", "moment"]),
+    st.sampled_from(["ruff", "yarn", "rq", "luxon"]),
+    st.sampled_from(["from", "off"]),
+)
+def test_going_back_replaces_the_change_that_left_the_value(
+    back: str, left: str, away: str
+) -> None:
+    """probe79: "use black again, not ruff" was read as agreeing with "we moved from black to
+    ruff" (it names black). A candidate naming the value only after "from"/"off" left it."""
+    said = statement(
+        kind="correction",
+        text=f"Actually, use {back} again, not {left}.",
+        negated=(left,),
+        asserted=(back,),
+    )
+    change = Candidate("c", f"We moved {away} {back} to {left} for the builds")
+    both = Candidate("d", f"The builds use {back} and {left} side by side")
+    assert judge(said, [change]) == Verdict(supersedes="c", rule="clear")
+    assert judge(said, [both]) == Verdict()
+
+
+_TOKENS = st.lists(
+    st.sampled_from(["from", "off", "black", "ruff", "format", "to", "use", "mov", "read"])
+)
+
+
+@given(_TOKENS, st.sampled_from(["black", "ruff format", "off", "from black", ""]))
+def test_agreeing_and_left_read_each_mention_of_the_term_once(tokens: list[str], term: str) -> None:
+    """``_agrees`` (a mention not named as the value a change left) and ``_left`` (a mention
+    named so) read the same mentions (review79 folded capture80's near-copy into one scan)."""
+    from credo.knowledge.replace import _agrees, _left, words
+
+    needle = words(term)
+    width = len(needle)
+    after = [  # after "from"/"off", a verb of a change ("mov": "moved") at most 3 words before
+        i > 1 and tokens[i - 1] in ("from", "off") and "mov" in tokens[max(0, i - 4) : i - 1]
+        for i in range(len(tokens) - width + 1)
+        if needle and tokens[i : i + width] == needle
+    ]
+    assert _agrees(tokens, term) == any(not a for a in after)
+    assert _left(tokens, term) == any(after)

@@ -1092,6 +1092,22 @@ COMMENT_CASES = [
         None,
         id="js-banner",
     ),
+    # A diagram's strokes are no words; its labels are (pino's worker.js drew its threads in
+    # 60 lines of box drawing, read as one passage of strokes). A line left with no word
+    # (a vertical label's letter) goes, and the paragraph goes on past it. An arrow of
+    # prose stays (axios: "127.0.0.1 → ::ffff:7f00:1").
+    pytest.param(
+        "js",
+        "x();\n/*\n * > Threads\n *\n * │ p │ ──► ┌────────┐\n * │ i │ write│ Thread │\n"
+        " * ╰──┴── We split here\n */\ny();\n// maps a → b\nz();",
+        [
+            ("> Threads", 3, 3, "code_comment"),
+            ("i write Thread We split here", 6, 7, "code_comment"),
+            ("maps a → b", 10, 10, "code_comment"),
+        ],
+        None,
+        id="js-drawing",
+    ),
     # rustdoc hides a Rust code block's "# " lines (an example's imports, stubs, `# Ok(())`)
     # and shows no fence: neither is a word of the page (anyhow's downcast_ref read twenty
     # lines of stubs). A TOML block's "#" lines and a plain comment's are shown: kept.
@@ -1118,6 +1134,22 @@ COMMENT_CASES = [
             ("# a plain comment keeps its hash line", 24, 24, "code_comment"),
         ],
         id="rust-hidden-doc-lines",
+    ),
+    # rustdoc's hidden-line rule is Rust's alone: a C++ "///" example's "# ..." line is
+    # shown by every other doc tool, so it is read (day-review75: it was dropped).
+    pytest.param(
+        "cpp",
+        "/// Builds the tool.\n///\n/// ```\n/// # run from the root, not build/\n"
+        "/// cmake -S . -B build\n/// ```\nvoid build();\n",
+        [
+            ("Builds the tool.", 1, 1, "docstring"),
+            ("# run from the root, not build/ cmake -S . -B build", 4, 5, "docstring"),
+        ],
+        [
+            ("Builds the tool.", 1, 1, "code_comment"),
+            ("# run from the root, not build/ cmake -S . -B build", 4, 5, "code_comment"),
+        ],
+        id="cpp-doc-example-keeps-hash-lines",
     ),
     pytest.param(
         "go",
@@ -1776,6 +1808,8 @@ _TOKENS = st.sampled_from(
         "// /** Switched off. */",  # a doc comment disabled (probe74)
         "//////  Banner  //////",
         "/*@__PURE__*/",
+        "// │ p │ ──► write│ Thread",  # a diagram's strokes and labels (probe80)
+        "/**\n   * Multi-line doc.\n   */\n  hidden?: boolean;",  # a JSDoc'd member (probe80)
         "/// ```",  # a rustdoc code block, its hidden lines and a generic (probe76)
         "/// # hidden",
         "//! ```toml",

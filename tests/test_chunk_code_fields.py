@@ -122,6 +122,45 @@ def test_a_typescript_member_comment_ends_in_the_member() -> None:
     ]
 
 
+JSDOC = """\
+export interface LoggerOptions {
+  /**
+   * Enables or disables the inclusion of a timestamp.
+   * Caution: a formatted time slows Pino down.
+   */
+  timestamp?: boolean;
+  /**
+   * Creates a child logger.
+   *
+   */
+  child<T extends string>(bindings: object): Logger;
+}
+"""
+
+
+def test_a_multi_line_jsdoc_ends_in_its_member() -> None:
+    """pino.d.ts's options are documented in JSDoc over three lines and more: the comment's
+    last line of words is followed by its closing ``*/``, then the member (day-probe80)."""
+    assert _comments(JSDOC, "typescript") == [
+        (
+            "Enables or disables the inclusion of a timestamp. Caution: a formatted time "
+            "slows Pino down. timestamp?: boolean;",
+            ("LoggerOptions", "timestamp"),
+            3,
+            6,
+        ),
+        (
+            "Creates a child logger. child<T extends string>(bindings: object): Logger;",
+            ("LoggerOptions", "child"),
+            8,
+            11,
+        ),
+    ]
+    lines = JSDOC.splitlines()
+    for text, _, first, last in _comments(JSDOC, "typescript"):
+        assert range_holds(lines, first, last, text)
+
+
 @pytest.mark.parametrize(
     ("source", "language"),
     [
@@ -163,4 +202,35 @@ def test_every_commented_field_is_named_and_its_anchor_holds(
         name = chunk.section[-1]
         assert chunk.section == ("T", name)
         assert lines[chunk.end_line - 1] == f"\t{name} int"
+        assert range_holds(lines, chunk.start_line, chunk.end_line, chunk.text)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    fields=st.lists(
+        st.tuples(_NAME, st.none() | _DOC, st.booleans(), st.booleans()), min_size=1, max_size=6
+    )
+)
+def test_every_jsdoc_member_is_named_and_its_anchor_holds(
+    fields: list[tuple[str, str | None, bool, bool]],
+) -> None:
+    """The same over TypeScript: one-line and multi-line JSDoc, properties and methods."""
+    rows = ["export interface T {"]
+    for name, doc, multi_line, method in fields:
+        if doc and multi_line:
+            rows.extend(["  /**", f"   * {doc}", "   *", "   */"])
+        elif doc:
+            rows.append(f"  /** {doc} */")
+        rows.append(
+            f"  {name.lower()}(x: number): void;" if method else f"  {name.lower()}?: number;"
+        )
+    rows.append("}")
+    lines = [*rows, ""]
+    chunks = split_code("\n".join(lines), "typescript")
+    named = [c for c in chunks if c.role == "code_comment"]
+    assert len(named) == sum(1 for _, doc, _, _ in fields if doc)
+    for chunk in named:
+        name = chunk.section[-1]
+        assert chunk.section == ("T", name)
+        assert lines[chunk.end_line - 1].lstrip().startswith(name)
         assert range_holds(lines, chunk.start_line, chunk.end_line, chunk.text)

@@ -117,11 +117,34 @@ def _by_trail(path: str, text: str) -> dict[str, tuple[int, int, str]]:
         ("LICENSE-MIT.txt", None),
         ("NOTICE.txt", None),
         ("license.txt", None),
+        ("docs/_static/scripts/bootstrap.js.LICENSE.txt", None),
+        ("dist/main.mjs.LICENSE.txt", None),
+        ("notes/bootstrap.js.license.md", "markdown"),
         # a docs site's own page and a module named so are read
         ("docs/license.rst", "rst"),
         ("docs/license.md", "markdown"),
         ("billing/license.py", "python"),
         (".bashrc", None),
+        # pip-tools' inputs, read as their compiled requirements*.txt are; other ".in"
+        # files are templates or setuptools' manifest (day-probe77)
+        ("requirements.in", "text"),
+        ("dev-requirements.in", "text"),
+        ("requirements-docs.in", "text"),
+        ("requirements/typing.in", "text"),
+        ("Requirements/Dev.IN", "text"),
+        ("MANIFEST.in", None),
+        ("Makefile.in", None),
+        ("include/config.h.in", None),
+        # templates of a page or configuration file, read as text (day-probe78)
+        ("alembic/templates/generic/alembic.ini.mako", "text"),
+        ("pyproject.toml.mako", "text"),
+        ("roles/web/templates/config.yaml.j2", "text"),
+        ("README.md.jinja", "text"),
+        ("settings.json.jinja2", "text"),
+        ("script.py.mako", None),
+        ("templates/base.html.j2", None),
+        ("nginx.conf.j2", None),
+        ("layout.j2", None),
     ],
 )
 def test_language_by_name(name: str, language: str | None) -> None:
@@ -286,6 +309,23 @@ def test_cli_ingest_reads_project_files(tmp_path: Path) -> None:
     assert "livesecretvalue" not in records
     assert "hunter2hunter" not in records
     assert "[testenv:lint]" in records
+
+
+def test_a_walk_reads_pip_tools_inputs_and_leaves_other_in_files_out(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "requirements").mkdir(parents=True)
+    (project / "requirements" / "docs.in").write_text("# the docs' own pins\nsphinx>=7\n")
+    (project / "requirements" / "docs.txt").write_text("sphinx==7.2.6\n    # via -r docs.in\n")
+    (project / "dev-requirements.in").write_text("# linters\nruff\npre-commit\n")
+    (project / "MANIFEST.in").write_text("include README.rst\ngraft docs\n")
+    db = str(tmp_path / "store.db")
+    done = credo_in(project, "--db", db, "ingest", ".", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert dict(report["skipped_files"]) == {"project/MANIFEST.in": "unsupported"}
+    assert report["files_ingested"] == 3
+    search = credo_in(project, "--db", db, "search", "sphinx docs pins", "--json")
+    assert "requirements/docs.in" in search.stdout
 
 
 def test_dockerfile_and_ini_secrets_redacted() -> None:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from credo.knowledge.chunk import ROLES, Chunk, language_for, split_file, split_rst
@@ -677,6 +677,7 @@ def test_generated_rst_properties(text: str) -> None:
 
 @given(st.text(alphabet="=-*`_:|.+\\ \n\r\t\x00ab1>[]<#~", max_size=200))
 @settings(max_examples=150, deadline=None)
+@example("11\\`1")  # an escaped backtick: the passage's "11`1" is what its line holds
 def test_markup_soup_never_raises(text: str) -> None:
     check_rst(split_rst(text), text)
 
@@ -788,3 +789,19 @@ def test_a_doc_role_without_a_title_shows_no_leading_slash() -> None:
     (chunk,) = split_rst(text)
     assert chunk.text == "The signer signs bytes; see api/timed and Guide."
     assert chunk.links == ("/signer.rst", "../api/timed.rst", "/guide.rst")
+
+
+def test_a_cross_reference_s_leading_dot_is_not_shown() -> None:
+    """Sphinx shows ``:meth:`.Operations.batch_alter_table``` as
+    "Operations.batch_alter_table" (the dot only steers the lookup); alembic's batch.rst
+    read ".Operations.batch_alter_table". A file's dot stays, and so does C++'s."""
+    text = (
+        "The :meth:`.Operations.batch_alter_table` method, :paramref:`~.Ops.x.reflect_args`,"
+        " :py:class:`.MetaData` and :func:`~a.b` read :file:`.gitignore` and"
+        " :cpp:class:`.Local`.\n"
+    )
+    (chunk,) = split_rst(text)
+    assert chunk.text == (
+        "The Operations.batch_alter_table method, Ops.x.reflect_args, MetaData and a.b read"
+        " .gitignore and .Local."
+    )

@@ -16,7 +16,7 @@ import pytest
 
 from credo.errors import InvalidInputError
 from credo.surfaces.client_setup import codex_config, cursor_config, setup_codex, setup_cursor
-from credo.surfaces.install import credo_argv
+from credo.surfaces.install import credo_argv, server_env
 
 ARGV = ["/opt/venv/bin/credo"]
 
@@ -210,6 +210,7 @@ def test_cli_codex_checks_the_server_then_writes(
     assert "answers tools/list" in done.stdout and "added MCP server 'credo'" in done.stdout
     entry = codex_reads(home / ".codex" / "config.toml")["mcp_servers"]["credo"]
     assert [entry["command"], *entry["args"]] == [*credo_argv(), "mcp"]
+    assert entry.get("env", {}) == server_env()  # (run from a source tree: its PYTHONPATH)
     again = credo(["setup", "codex", "--skip-check"], project, env)
     assert "already set up" in again.stdout and "answers" not in again.stdout
     removed = credo(["setup", "codex", "--remove", "--json"], project, env)
@@ -223,7 +224,9 @@ def test_cli_cursor_project_and_a_broken_file(project: Path, env: dict[str, str]
     report = json.loads(done.stdout)
     assert report["client"] == "cursor" and report["checked"] is None
     entry = json.loads((project / ".cursor" / "mcp.json").read_text())["mcpServers"]["credo"]
-    assert entry == {"command": credo_argv()[0], "args": [*credo_argv()[1:], "mcp"]}
+    env = server_env()  # (run from a source tree: its PYTHONPATH)
+    expected = {"command": credo_argv()[0], "args": [*credo_argv()[1:], "mcp"]}
+    assert entry == (expected | {"env": env} if env else expected)
 
     (project / ".cursor" / "mcp.json").write_text("[]")
     broken = credo(["setup", "cursor", "--skip-check"], project, env)

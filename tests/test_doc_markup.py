@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from credo.knowledge.chunk.code import split_code
@@ -53,12 +53,32 @@ from tests.conftest import CliRun
             id="jsdoc-code-spans",
         ),
         pytest.param(
+            "js",
+            "/**\n * Serializes errors (see {@link https://example.org/api#err}), or use\n"
+            " * {@link Logger#child a child logger} as {@link pino} does.\n */\n"
+            "function err(e) {}\n",
+            "Serializes errors (see https://example.org/api#err), or use a child logger as pino"
+            " does. function err(e)",
+            "Logger#child",
+            ("https://example.org/api#err",),
+            id="jsdoc-inline-links",
+        ),
+        pytest.param(
             "rust",
             "/// Context &mdash; the cause:&ensp;`a &amp;&amp; b` &lt; `c`.\npub fn context() {}\n",
             "Context — the cause: a &amp;&amp; b < c. pub fn context()",
             "",
             (),
             id="rust-entities-outside-code-spans",
+        ),
+        pytest.param(  # rustdoc shows a code block's text as written: "&amp;" is literal
+            "rust",
+            "/// Joins them.\n///\n/// ```\n/// let both = a &amp;&amp; b; // &lt;\n/// ```\n"
+            "/// Not &lt; here.\npub fn join() {}\n",
+            "Joins them. let both = a &amp;&amp; b; // &lt; Not < here. pub fn join()",
+            "",
+            (),
+            id="rust-entities-in-a-code-block-stay",
         ),
     ],
 )
@@ -110,17 +130,40 @@ def test_targets_of_a_capped_tail_stay_out_of_the_context() -> None:
     assert "late" not in head.text and "crate::late::Target" not in head.context
 
 
-_PIECE = st.sampled_from([*"ab1 `[]()::.~\n-<>/&;", "&amp;", "&eacute;", "&ensp;", "&#65;"])
+_PIECE = st.sampled_from(
+    [*"ab1 `[]()::.~\n-<>/&;{}|", "&amp;", "&eacute;", "&ensp;", "&#65;", "{@link ", "{@linkcode "]
+)
 _TEXT = st.lists(_PIECE, max_size=40).map("".join)
 
 
 @settings(max_examples=300, deadline=None)
 @given(raw=_TEXT)
+@example(raw="{@link a}a")  # a link's word glued to the next one was a new word (probe80)
+@example(raw="&eacute;{@link a}")  # and to an entity's character before it
+@example(raw="{@link a}{@link a}")  # and to the next link's
 def test_reading_only_removes_words_in_order(raw: str) -> None:
     # Anchors hold when a belief's words are a subsequence of its lines' (doctor.range_holds).
     for read in (read_markdown, read_rest):
         shown = iter(words(raw))
         assert all(word in shown for word in words(read(raw)))
+
+
+_CODE_PIECE = st.sampled_from([*"ab1 =;&", "&amp;", "&lt;", "&eacute;", "&#65;", "&&"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    code=st.lists(_CODE_PIECE, max_size=20).map("".join),
+    language=st.sampled_from(["rust", "cpp", "csharp"]),
+)
+def test_a_doc_code_block_line_reads_as_written(code: str, language: str) -> None:
+    # The page shows a code block's text as written: no entity decoded, in any language's
+    # "///" docs; a "# " line is hidden by rustdoc alone (tidy78).
+    shown, line = f"let value = {code}", f"# hidden stub {code}"
+    source = f"/// Does it.\n///\n/// ```\n/// {shown}\n/// {line}\n/// ```\nfn f() {{}}\n"
+    text = " ".join(c.text for c in split_code(source, language))
+    assert " ".join(shown.split()) in text
+    assert (" ".join(line.split()) in text) is (language != "rust")
 
 
 @settings(max_examples=200, deadline=None)
@@ -132,6 +175,21 @@ def test_a_link_shows_its_text_and_keeps_its_target(text: str, target: str) -> N
     raw = f"See [{text}]({target}) now."
     assert read_markdown(raw) == f"See {text} now."
     assert link_targets(raw) == [target]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.from_regex(r"[A-Za-z][a-z ]{0,10}[a-z]", fullmatch=True),
+    target=st.from_regex(r"[a-z]{1,6}([.#][A-Za-z]{1,6}){1,3}", fullmatch=True),
+    bar=st.booleans(),
+)
+def test_a_jsdoc_link_shows_its_text_and_keeps_its_target(
+    text: str, target: str, bar: bool
+) -> None:
+    raw = f"See {{@link {target}{' | ' if bar else ' '}{text}}} now."
+    assert read_markdown(raw) == f"See {text} now."
+    assert link_targets(raw) == [target]
+    assert read_markdown(f"See {{@link {target}}} now.") == f"See {target} now."
 
 
 def test_an_ingested_rust_doc_shows_no_markup_and_finds_the_target(

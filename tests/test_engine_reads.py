@@ -80,8 +80,8 @@ def test_keyword_fast_path_equals_the_exact_query(
 ) -> None:
     expression = " OR ".join(f'"{t}"' for t in terms)
     hits, found = ties.store.keyword_beliefs(terms, limit=limit)
-    assert [(h.belief_id, h.score) for h in hits] == _exact_keyword(ties, expression, limit)
-    assert set(found) == {h.belief_id for h in hits}
+    assert list(hits.items()) == _exact_keyword(ties, expression, limit)
+    assert set(found) == set(hits)
     for belief_id, row in found.items():
         assert row == _row(ties.get(belief_id))
 

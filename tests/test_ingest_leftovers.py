@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import CliRun
 
 MINIFIED = (
@@ -153,3 +155,81 @@ def test_a_passage_too_long_to_keep_is_reported(tmp_path: Path) -> None:
     )
     said = run("ingest", str(root), check=True).stdout
     assert "1 passage left out (over 20000 characters or holding a NUL)" in said, said
+
+
+_GUIDE = "# Deploys\n\nA deploy waits for the canary's error budget before it widens the rollout.\n"
+
+
+def _trails(memory: object, query: str) -> list[str]:
+    hits = memory.retrieve(query).beliefs  # type: ignore[attr-defined]
+    return [hit.trail for hit in hits if "canary" in hit.content]
+
+
+@pytest.mark.parametrize("how", ["deleted", "edited", "ignored"])
+def test_a_copy_takes_the_trail_when_the_first_file_loses_the_text(
+    tmp_path: Path, how: str
+) -> None:
+    """alembic's docs/_sources/ (read first) and docs/build/ (the source) held the same
+    pages; once the first copy went, every hit still named it (probe78): the copy, found
+    unchanged, was never read again to take the passage's context."""
+    from credo import Memory
+
+    root = _project(tmp_path)
+    (root / "a").mkdir()
+    (root / "b").mkdir()
+    (root / "a" / "guide.md").write_text(_GUIDE)
+    (root / "b" / "guide.md").write_text(_GUIDE)
+    query = "deploy waits for the canary error budget"
+    with Memory(tmp_path / "m.db", root=root) as memory:
+        memory.ingest(root)
+        assert all(t.startswith("a/guide.md") for t in _trails(memory, query))
+        if how == "deleted":
+            (root / "a" / "guide.md").unlink()
+        elif how == "edited":
+            (root / "a" / "guide.md").write_text("# Deploys\n\nWe deploy by hand now.\n")
+        else:
+            (root / ".gitignore").write_text("a/\n")
+        report = memory.ingest(root)
+        trails = _trails(memory, query)
+        assert trails and all(t.startswith("b/guide.md") for t in trails), trails
+        assert report.beliefs_stale == 0 or how == "edited"
+        again = memory.ingest(root)  # (nothing left to move: nothing read)
+        assert again.files_ingested == 0 and _trails(memory, query) == trails
+
+
+def test_a_copy_is_not_read_again_when_the_trail_names_it(tmp_path: Path) -> None:
+    from credo import Memory
+
+    root = _project(tmp_path)
+    (root / "a").mkdir()
+    (root / "b").mkdir()
+    (root / "a" / "guide.md").write_text(_GUIDE)
+    (root / "b" / "guide.md").write_text(_GUIDE)
+    with Memory(tmp_path / "m.db", root=root) as memory:
+        memory.ingest(root)
+        (root / "b" / "guide.md").unlink()  # (the copy the trail does not name)
+        report = memory.ingest(root)
+        assert report.files_ingested == 0 and report.files_removed == 1
+        assert report.files_unchanged == 1
+
+
+def test_a_copy_read_first_in_the_run_that_drops_the_old_file_takes_the_trail(
+    tmp_path: Path,
+) -> None:
+    """The copy is new to the store and read before the run retires the first file (a
+    `.gitignore` hides it): the first file was still on the disk when the copy was read."""
+    from credo import Memory
+
+    root = _project(tmp_path)
+    (root / "a").mkdir()
+    (root / "b").mkdir()
+    (root / "a" / "guide.md").write_text(_GUIDE)
+    query = "deploy waits for the canary error budget"
+    with Memory(tmp_path / "m.db", root=root) as memory:
+        memory.ingest(root)
+        (root / "b" / "guide.md").write_text(_GUIDE)
+        (root / ".gitignore").write_text("a/\n")
+        report = memory.ingest(root)
+        assert report.files_removed == 1 and report.beliefs_stale == 0
+        trails = _trails(memory, query)
+        assert trails and all(t.startswith("b/guide.md") for t in trails), trails

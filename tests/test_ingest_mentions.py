@@ -105,3 +105,24 @@ def test_a_file_created_after_the_page_that_names_it_gets_its_anchor(project: Pa
     shutil.rmtree(project / ".credo")
     run(project, "ingest", ".")
     assert derived(project) == ["docs/escalation.md", "docs/runbook.md"]
+
+
+def test_a_passage_naming_its_own_file_holds_no_anchor_to_it(tmp_path: Path) -> None:
+    """alembic's templates/multidb/env.py: a comment on "the needs of env.py" gave the
+    passage a derived anchor to env.py itself, shown as "(from .../env.py)" under its hit."""
+    folder = tmp_path / "proj"
+    (folder / ".git").mkdir(parents=True)
+    (folder / "migrations").mkdir()
+    (folder / "migrations" / "env.py").write_text(
+        "# other values from the config, defined by the needs of env.py,\n"
+        "# can be acquired from the main option of the config.\n"
+        "target_metadata = None\n",
+        encoding="utf-8",
+    )
+    (folder / "README.md").write_text(
+        "# Setup\n\nThe migrations read migrations/env.py before each run.\n", encoding="utf-8"
+    )
+    run(folder, "ingest", ".")
+    assert derived(folder) == ["migrations/env.py"]  # (README's mention: kept)
+    block = run(folder, "search", "needs of env.py config values").stdout
+    assert "(from migrations/env.py)" not in block

@@ -128,6 +128,75 @@ def test_cli_setup_compiles_every_module_even_with_dont_write_bytecode(tmp_path:
     assert str(site / "credo" / "hookstart.py") in command
 
 
+def test_setup_from_a_source_tree_records_a_server_that_runs_that_tree(tmp_path: Path) -> None:
+    """``PYTHONPATH=src python -m credo setup claude`` in a checkout (day-probe77, probe78):
+    the hooks ran the checkout's hookstart.py, the server the interpreter's installed
+    ``credo`` script (another version on the same store), or, with none installed, a
+    ``python -m credo`` that a client, started without that PYTHONPATH, could not import.
+    Through the real entry point, server check on: the recorded command, started with its
+    own env and without the setup's PYTHONPATH, runs the copy."""
+    site = tmp_path / "site"
+    shutil.copytree(PACKAGE, site / "credo", ignore=shutil.ignore_patterns("__pycache__"))
+    marker = tmp_path / "ran.txt"
+    with (site / "credo" / "__init__.py").open("a", encoding="utf-8") as init:
+        init.write(  # (the copy says which credo a process imported)
+            "\nimport os as _os\nif _os.environ.get('RAN_AT'):\n"
+            "    open(_os.environ['RAN_AT'], 'w').write(__file__)\n"
+        )
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CREDO_", "CLAUDE_"))}
+    env |= {"HOME": str(tmp_path), "PYTHONPATH": str(site)}
+    done = subprocess.run(
+        [sys.executable, "-m", "credo", "setup", "claude", "--json"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr
+    entry = json.loads((project / ".mcp.json").read_text())["mcpServers"]["credo"]
+    assert entry["env"] == {"PYTHONPATH": str(site)}
+    assert entry["args"][-1] == "mcp"
+    client = {k: v for k, v in env.items() if k != "PYTHONPATH"} | entry["env"]
+    ran = subprocess.run(
+        [entry["command"], *entry["args"][:-1], "--version"],
+        cwd=project,
+        env=client | {"RAN_AT": str(marker)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert marker.read_text() == str(site / "credo" / "__init__.py")
+
+
+def test_the_source_folder_is_told_only_when_the_interpreter_would_not_find_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    src = tmp_path / "src"
+    monkeypatch.setattr(install, "package_folder", lambda: src / "credo")
+    site = str(tmp_path / "site-packages")
+    monkeypatch.setenv("PYTHONPATH", str(src))
+    monkeypatch.setattr(sys, "path", [str(tmp_path), str(src), site])
+    assert install.source_folder() == src.resolve()
+    assert install.credo_argv()[1:] == ["-m", "credo"]
+    assert install.server_env() == {"PYTHONPATH": str(src.resolve())}
+    assert install.server_env(["/opt/venv/bin/credo"]) == {}
+    # started from the folder itself (python -m credo in src/): the same
+    monkeypatch.delenv("PYTHONPATH")
+    monkeypatch.setattr(sys, "path", ["", site])
+    src.mkdir()
+    monkeypatch.chdir(src)
+    assert install.source_folder() == src.resolve()
+    # an editable install's path entry (a .pth), or an import hook: the interpreter's own
+    monkeypatch.setattr(sys, "path", [str(tmp_path), site, str(src)])
+    assert install.source_folder() is None
+    monkeypatch.setattr(sys, "path", [str(tmp_path), site])
+    assert install.source_folder() is None
+
+
 def test_an_unwritable_folder_is_one_note_and_setup_goes_on(
     repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -3,6 +3,7 @@ leads with the changelog's greatest version's passages, by version order, not po
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -57,6 +58,20 @@ def test_a_question_for_the_latest_release_leads_with_the_greatest_version(
     assert all("latest" not in b.lanes for b in found)
 
 
+def test_the_latest_lane_is_on_by_default(memory: Memory, tmp_path: Path) -> None:
+    # On since stop 57 (bench/topics.py's blind questions); main had it off.
+    (tmp_path / "CHANGES.md").write_text(_changelog(["1.0.0", "9.2.0", "10.0.0"]))
+    (tmp_path / "guide.md").write_text(GUIDE)
+    memory.ingest(tmp_path)
+    found = memory.retrieve("what changed in the latest release", token_budget=5000).beliefs
+    assert found and "› 10.0.0" in found[0].trail, [b.trail for b in found[:4]]
+    assert "latest" in found[0].lanes
+    off = memory.retrieve(
+        "what changed in the latest release", token_budget=5000, lanes={"latest": False}
+    ).beliefs
+    assert all("latest" not in b.lanes for b in off)
+
+
 def test_asks_latest() -> None:
     for text in (
         "what changed in the latest release",
@@ -73,6 +88,49 @@ def test_asks_latest() -> None:
         "which version added retries",
     ):
         assert not asks_latest(text), text
+
+
+# The pattern as it was read before the cue-word check (case-insensitive, on the question).
+_REFERENCE = re.compile(
+    r"\b(?:latest|newest|most\s+recent|last|current)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:release|version|changes|changelog|update)s?\b",
+    re.IGNORECASE,
+)
+_WORDS = st.sampled_from(
+    [
+        "what",
+        "changed",
+        "in",
+        "the",
+        "LATEST",
+        "Newest",
+        "most",
+        "recent",
+        "last",
+        "current",
+        "release",
+        "Versions",
+        "changes",
+        "changelog",
+        "update",
+        "stable",
+        "two",
+        "lastly",
+        "recently",
+        "x-y",
+        "?",
+        "\n",
+        "é",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_WORDS, max_size=8), st.sampled_from([" ", "  ", "\t", "-"]))
+def test_asks_latest_answers_as_the_case_insensitive_pattern(words: list[str], sep: str) -> None:
+    # the cue-word check only skips questions the pattern could not match
+    text = sep.join(words)
+    assert asks_latest(text) == (_REFERENCE.search(text) is not None), text
 
 
 def test_release_of() -> None:

@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from credo import Memory
-from credo.retrieval.named import Named, lifted, named_in
+from credo.retrieval import named as naming
+from credo.retrieval.named import Found, Named, lifted, named_definitions, named_in
 from credo.retrieval.rank import Scored
 from tests.lane_runs import cold_then_warm
 
@@ -175,6 +176,74 @@ def test_only_a_question_naming_something_asks_the_store(tmp_path: Path) -> None
         assert asked == []
         memory.retrieve("what does Execute return")
         assert asked == [["execute"]]
+
+
+def _one_name_at_a_time(store: object, asked: list[Named]) -> Found:
+    """The reference: ``named_definitions`` as it read before, each name on its own (a
+    context read, a trails read and a definitions read per name)."""
+    out: dict[str, None] = {}
+    written: dict[str, None] = {}
+    for named in asked:
+        ids = store.context_phrase_ids([named.name.lower()], limit=1 << 30)  # type: ignore[attr-defined]
+        trails = store.trails(ids) if ids else {}  # type: ignore[attr-defined]
+        matching = [
+            i
+            for i, trail in trails.items()
+            if naming._last_name(trail).lower() == named.name.lower()
+            and (not named.owner or naming._owner_matches(trail, named.owner))
+        ]
+        if not matching:
+            continue
+        defined = store.passage_definitions(matching)  # type: ignore[attr-defined]
+        heads = naming._heads(defined, matching, trails)
+        heads.sort(key=lambda i: naming._specific(trails[i], named.name))
+        for i in heads[: naming.PER_NAME]:
+            out[i] = None
+            if naming._last_name(trails[i]) == named.name and naming._telling(named, trails[i]):
+                written[i] = None
+    return Found(list(out), list(written))
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "what do Execute, ExecuteC and Error::msg return",
+        "does ExecuteC call Execute or Error.msg or render",
+        "what does Execute return",
+        "what does Nothing_here do",
+        "is Error::msg or dispatch_error or error_msg_3 or Command the one",
+    ],
+)
+def test_every_name_is_read_at_once_as_each_was_on_its_own(tmp_path: Path, query: str) -> None:
+    """Fails before (the per-name reads asked the context index once a name): one read for
+    all cold, none warm (the version's names map, ``names_ahead``), the same definitions in
+    the same order as each name read on its own."""
+    (tmp_path / "command.go").write_text(COMMAND)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "error.rs").write_text(ERRORS)
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path)
+        store = memory.store
+        asked = list(named_in(query))
+        for warm in (False, True):
+            if warm:
+                assert store.build_warm()
+            want = _one_name_at_a_time(store, asked)
+            reads: list[list[str]] = []
+
+            def spy(
+                phrases: list[str], *, limit: int, reads=reads, read=store.context_phrase_ids
+            ) -> list[str]:
+                reads.append(phrases)
+                return read(phrases, limit=limit)
+
+            store.context_phrase_ids = spy  # type: ignore[method-assign]
+            try:
+                assert named_definitions(store, asked) == want
+            finally:
+                del store.context_phrase_ids
+            assert reads == ([] if warm else [list(dict.fromkeys(n.name.lower() for n in asked))])
+        assert _one_name_at_a_time(store, asked).every or query.count("Nothing")
 
 
 @given(

@@ -90,6 +90,11 @@ def test_the_page_that_explains_outranks_the_changelog_entry_with_its_words(
         ("src/fmt.rs › tests › one_digit L105-L120", True),
         ("src/fmt.rs › tests L101-L155", True),
         ("src/backtrace.rs › capture › tests › frames L1-L9", True),
+        # ... or in a file of its own (``#[cfg(test)] mod tests;``), and a Django app's tests.
+        ("src/fmt/tests.rs › one_digit L5-L20", True),
+        ("src/tests.rs L1-L9", True),
+        ("polls/tests.py › QuestionModelTests › test_was_published_recently L9-L20", True),
+        ("polls/tests/test_views.py › test_index L1-L9", True),
         # Code about testing, or named near it, that is not a project's tests: not one.
         ("src/pytest_plugin/runner.py › run L1-L9", False),
         ("src/contest.py › Contest L1-L9", False),
@@ -102,6 +107,9 @@ def test_the_page_that_explains_outranks_the_changelog_entry_with_its_words(
         ("src/chain.rs › Chain › tests_helper L1-L9", False),
         ("docs/guide.md › tests L1-L9", False),
         ("src/lib.rs L1-L9", False),
+        ("src/latests.rs L1-L9", False),
+        ("polls/contests.py L1-L9", False),
+        ("src/test.rs L1-L9", False),
         ("", False),
     ],
 )

@@ -62,6 +62,21 @@ def test_the_raw_text_scan_finds_what_a_scan_of_every_line_finds(
         assert index._by_raw(raw, None, lo, after) == scan_every_line(index, raw, lo, after)
 
 
+# ASCII and other letters, digits, marks, separators docutils keeps inside a line
+# (U+2028 is a line break to `str.splitlines`, not to the fold), punctuation and "_".
+WORDY = st.text(alphabet=st.sampled_from("aZ9 _-.\téßİ́ 　²中 "))
+
+
+@settings(max_examples=300)
+@given(st.lists(WORDY, min_size=1, max_size=40))  # (no lines: one empty line, as before)
+def test_every_line_words_are_each_line_words(lines: list[str]) -> None:
+    """All lines folded at once, ASCII ones together and the others alone, are `words` of
+    each line (mixed files were folded a line at a time before)."""
+    assert SourceIndex(lines)._every_line_words() == [
+        rst_lines.words(line) for line in SourceIndex(lines).lines
+    ]
+
+
 @given(st.lists(st.text(alphabet=st.sampled_from("ab c\té"), max_size=8), max_size=30))
 def test_the_word_index_is_every_word_with_its_line(lines: list[str]) -> None:
     index = SourceIndex(lines)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
-from credo.retrieval.lanes.title import is_document, title_share
+from credo.retrieval.lanes.title import TIED, is_document, is_flat, title_share
 from credo.store.stem import stem
 
 BOTH_BACKENDS = True  # the integration tests run on SQLite and PostgreSQL (conftest.py)
@@ -76,6 +76,17 @@ def test_a_page_titled_by_a_word_every_test_holds_is_found_and_ranks(
     assert "docs/testing.md" in trails[0], trails[:5]
 
 
+def test_the_title_lane_is_on_by_default(memory: Memory, tmp_path: Path) -> None:
+    # On since stop 57 (bench/topics.py's blind questions); main had it off: tests first.
+    _project(tmp_path)
+    memory.ingest(tmp_path)
+    found = memory.retrieve("testing", token_budget=5000).beliefs
+    assert found and "docs/testing.md" in found[0].trail, [b.trail for b in found[:5]]
+    assert "title" in found[0].lanes
+    off = memory.retrieve("testing", token_budget=5000, lanes={"title": False}).beliefs
+    assert all("title" not in b.lanes for b in off)
+
+
 def test_a_title_lane_part_is_listed_and_the_parts_add_up(memory: Memory, tmp_path: Path) -> None:
     _project(tmp_path)
     memory.ingest(tmp_path)
@@ -110,6 +121,16 @@ def test_title_share_examples() -> None:
     assert title_share("docs/why.md › Why › Highly testable L1-L4", asked) == 0.0
     assert title_share("docs/testing.md L1-L4", asked) == 0.0  # no title: the path is not one
     assert title_share("docs/a.md › The Tests L1-L4", asked) == 1.0  # "the": a stopword
+
+
+def test_is_flat_reads_the_store_s_hits_as_ranked() -> None:
+    """``keyword_beliefs``' hits, id -> score best first: flat when ``limit`` of them came
+    and the last is within ``TIED`` of the first."""
+    flat = {"a": 1.0, "b": 0.99, "c": TIED}
+    assert is_flat(flat, 3)
+    assert not is_flat(flat, 4)  # the cut left nothing out
+    assert not is_flat({"a": 1.0, "b": 0.95, "c": TIED / 2}, 3)
+    assert not is_flat({}, 0) and not is_flat({"a": 0.0, "b": 0.0}, 2)
 
 
 def test_is_document_by_the_file_name() -> None:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from credo.memory import Memory
 from credo.retrieval.told_first import newer_first, told_order
+from credo.store.truth import CONTRADICTS, told_later
 from tests.conftest import CliRun
 
 OLD = "Date formatting in the web app uses Moment"
@@ -150,3 +151,62 @@ def test_the_conflicts_listing_puts_a_lock_then_the_newer_word_first(tmp_path: P
         assert (c.first.id, c.second.id) == want
         tmp_path = tmp_path / "next"
         tmp_path.mkdir()
+
+
+# --- the skip: a store whose disputes were all told in order ---------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from("abcdef"), st.integers(0, 3), min_size=2),
+    st.lists(st.tuples(st.sampled_from("abcdef"), st.sampled_from("abcdef")), max_size=8),
+)
+def test_no_dispute_told_later_means_no_group_moves(
+    told: dict[str, int], pairs: list[tuple[str, str]]
+) -> None:
+    """``told_later`` is the skip's test: when it finds no dispute told after what it
+    disputes, no group made of the store's beliefs moves (``told_order`` is None)."""
+    disputes = {(s, d) for s, d in pairs if s != d and s in told and d in told}
+    links: dict[str, list[tuple[str, str, str]]] = {}
+    for s, d in sorted(disputes):
+        links.setdefault(s, []).append((s, d, CONTRADICTS))
+        links.setdefault(d, []).append((s, d, CONTRADICTS))
+    ends = {i: (False, ("", 1.0, 1.0, None, float(t)), True) for i, t in told.items()}
+    later = told_later({i: tuple(got) for i, got in links.items()}, ends)
+    assert later == any(told[s] > told[d] for s, d in disputes)  # (the oracle)
+    created = {i: float(t) for i, t in told.items()}
+    group = tuple(sorted(told))
+    if not later:
+        assert told_order(group, disputes, created) is None
+        assert told_order(group[::-1], disputes, created) is None
+
+
+def test_the_skip_never_goes_stale_under_writes_through_another_connection(
+    tmp_path: Path,
+) -> None:
+    """A warm store whose only dispute is an older belief disputing a newer one: nothing
+    can move, and the version's reader says so. A newer dispute written through another
+    connection moves its group on the next query, warm as cold; forgetting it puts it back."""
+    path = tmp_path / "s.db"
+    with Memory(path) as memory:
+        memory.remember(OLD, id="old")
+        time.sleep(0.01)
+        memory.remember(NEW, id="mid")
+        memory.relate("old", "mid", "CONTRADICTS", force=True)  # (told before what it disputes)
+    with Memory(path) as warm, Memory(path) as other:
+        assert warm.store.build_warm()
+        assert warm.retrieve(ASK).beliefs[0].id == "old"
+        assert warm.store.truth_reader().told_in_order()
+        time.sleep(0.01)
+        other.remember("Luxon was replaced by date-fns in the web app.", id="new")
+        other.relate("new", "old", "CONTRADICTS", force=True)
+        moved = [(b.id, b.conflicts) for b in warm.retrieve(ASK).beliefs]
+        assert not warm.store.truth_reader().told_in_order()
+        with Memory(path) as cold:
+            assert moved == [(b.id, b.conflicts) for b in cold.retrieve(ASK).beliefs]
+        assert moved[0][0] == "new"
+        other.forget("new")
+        back = [b.id for b in warm.retrieve(ASK).beliefs]
+        with Memory(path) as cold:
+            assert back == [b.id for b in cold.retrieve(ASK).beliefs]
+        assert back[0] == "old"

@@ -1,7 +1,8 @@
 """``KeywordRanks.hits`` (credo/store/warm_keyword.py) turns the ranked rowids into
-``keyword_beliefs``' answer: a ``KeywordHit`` per row, in rank order, and the row of each
-live one (a stale entry, deleted_at set, is kept out of the rows, not of the hits). Checked
-against the plain form it replaced, on drawn entries with and without stale ones."""
+``keyword_beliefs``' answer: id -> score of each row, in rank order (the dict the engine
+made of a ``KeywordHit`` per row, before the store gave it), and the row of each live one
+(a stale entry, deleted_at set, is kept out of the rows, not of the hits). Checked against
+the plain form, on drawn entries with and without stale ones."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ class _Ranks(KeywordRanks):
 
 
 def _reference(entries: list[tuple[Any, ...]], scores: list[float]) -> Any:
-    hits = [KeywordHit(e[0], s) for e, s in zip(entries, scores, strict=True)]
+    hits = dict([KeywordHit(e[0], s) for e, s in zip(entries, scores, strict=True)])
     rows = {}
     for e in entries:
         if e[2] is None:
@@ -59,12 +60,13 @@ def test_hits_are_the_plain_form_s(drawn: list[tuple[tuple[Any, ...], float]]) -
     assert got is not None
     hits, rows = got
     want_hits, want_rows = _reference(entries, scores)
-    assert all(type(h) is KeywordHit for h in hits)
-    assert [tuple(h) for h in hits] == [tuple(h) for h in want_hits] or _nan_equal(hits, want_hits)
+    assert type(hits) is dict
+    got_pairs, want_pairs = list(hits.items()), list(want_hits.items())
+    assert got_pairs == want_pairs or _nan_equal(got_pairs, want_pairs)
     assert list(rows.items()) == list(want_rows.items())
 
 
-def _nan_equal(got: list[KeywordHit], want: list[KeywordHit]) -> bool:
+def _nan_equal(got: list[tuple[str, float]], want: list[tuple[str, float]]) -> bool:
     """The same hits, a NaN score the very same float object's twin."""
     return len(got) == len(want) and all(
         g[0] == w[0] and (g[1] == w[1] or (g[1] != g[1] and w[1] != w[1]))
@@ -76,5 +78,5 @@ def test_a_stale_entry_is_a_hit_but_not_a_row() -> None:
     live = ("a", 0, None, ("text a",))
     stale = ("b", 0, "2026-01-01", ("text b",))
     hits, rows = _Ranks([2.0, 1.0]).hits(_Mirror([live, stale]), ["x"], (1.0,), 2)  # type: ignore[misc]
-    assert hits == [KeywordHit("a", 2.0), KeywordHit("b", 1.0)]
+    assert list(hits.items()) == [("a", 2.0), ("b", 1.0)]
     assert rows == {"a": ("text a",)}

@@ -77,6 +77,45 @@ def test_the_hop_answers_as_sql_however_its_links_are_made(
     memory.close()
 
 
+@pytest.mark.parametrize("seed", [4, 5])
+def test_a_prepared_stores_ends_come_from_its_row_cache_as_sql_gives_them(
+    tmp_path: Path, seed: int
+) -> None:
+    # A prepared index holds every live row: the hop's ends (a locked one None) are read
+    # from that cache, no row is read for them, and the answer is SQL's; a cache that
+    # started over (a row lost) falls back to reading the rows.
+    memory, ids = _random_store(tmp_path, seed)
+    assert memory.store.build_warm()
+    warm = memory.store._warm
+    graph = warm.graph
+    assert graph._far is not None and graph._locked  # (prepared; some ends locked)
+
+    def no_read(wanted: list[str]) -> list[object]:
+        raise AssertionError(f"rows read for {wanted}")
+
+    def read(wanted: list[str]) -> list[object]:
+        return warm.row_list(memory.store.conn, wanted)
+
+    rng = random.Random(seed)
+    met_locked = False
+    with Memory(tmp_path / "m.db", root=tmp_path) as cold:
+        for _ in range(40):
+            asked = rng.sample(ids, rng.randint(1, 30))
+            limit = rng.choice([-1, 5, 600])
+            want = cold.store.links_with_ends(asked, limit=limit)
+            got = graph.links_with_ends(asked, limit, no_read, warm.cached_rows)
+            assert got[0] == want[0]
+            assert list(got[1].items()) == list(want[1].items())
+            met_locked |= None in got[1].values()
+        assert met_locked
+        warm.cached_rows.clear()  # type: ignore[attr-defined]
+        asked = rng.sample(ids, 30)
+        got = graph.links_with_ends(asked, -1, read, warm.cached_rows)
+        want = cold.store.links_with_ends(asked, limit=-1)
+        assert got[0] == want[0] and list(got[1].items()) == list(want[1].items())
+    memory.close()
+
+
 def test_rows_read_one_by_one_are_those_read_as_arrays(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

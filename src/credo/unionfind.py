@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import accumulate, compress
-from operator import eq
 from typing import Any, Generic, Protocol, TypeVar
 
 from credo.errors import NotFoundError
@@ -227,14 +226,19 @@ def first_labels(
     component's first key, in label order. A key's label is ``labels[at[key]]``.
 
     Over positions, not keys: each set's root is its first position (the smaller root is
-    kept), so flattening the roots labels the components with C-level passes. The hot path
-    (one call per retrieve(), ~110 keys, ~50 pairs) costs about 40% fewer instructions
-    than the set-per-key form. Path halving without union by size: O(m log n) at worst.
+    kept), so a root is its component's first key. Most keys are joined to none (~110
+    keys, ~50 pairs a retrieve()), so the labels are counted over the roots by C-level
+    passes and only the positions joined below another (``joined``) are then given their
+    root's label, in position order: a parent is never after its child, so its label is
+    final when the child is met (no pointer jumping, fewer passes over every key:
+    ~289k -> ~214k instructions a call on the 10k bench's recorded calls). Path halving
+    without union by size: O(m log n) at worst.
     """
     count = len(keys)
     at = dict(zip(keys, range(count), strict=True))
     get = at.get
     parent = list(range(count))
+    joined: list[int] = []  # each position put below another, once (only roots are)
     for a, b in pairs:
         i = get(a)
         j = get(b)
@@ -248,15 +252,19 @@ def first_labels(
             j = up
         if i < j:
             parent[j] = i
+            joined.append(j)
         elif j < i:
             parent[i] = j
-    # A parent is never after its child, so pointer jumping reaches every root.
-    while (flat := list(map(parent.__getitem__, parent))) != parent:
-        parent = flat
-    first = list(map(eq, parent, range(count)))
-    label_of_root = list(accumulate(first, initial=-1))
-    del label_of_root[0]
-    return at, list(map(label_of_root.__getitem__, parent)), list(compress(keys, first))
+            joined.append(i)
+    first = [True] * count
+    for position in joined:
+        first[position] = False
+    labels = list(accumulate(first, initial=-1))  # a root's: the roots before it
+    del labels[0]
+    joined.sort()
+    for position in joined:
+        labels[position] = labels[parent[position]]
+    return at, labels, list(compress(keys, first))
 
 
 def _root(parent: dict[K, K], key: K) -> K:

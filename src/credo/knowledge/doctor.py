@@ -66,8 +66,9 @@ _WORD = re.compile(r"[^\W_]+")
 # ("`Column`\ s") stays a separator, and after a literal ("``code``\ s") joins: chunk/rst
 # reads the first as two words and the second as one ("`code`s").
 # A role's name starts with a letter (chunk/inline's rule): "\d{2}`" ending a template
-# literal is a regex quantifier, and the passage keeps it.
-_GLUE = re.compile(r"(?<=[^\W_])\{[A-Za-z][\w.:+-]*\}(?=`)|``\\ |`+\\?")
+# literal is a regex quantifier, and the passage keeps it. An escaped backtick ("11\`1") is
+# a plain one in the passage ("11`1"), so its escape goes with it.
+_GLUE = re.compile(r"(?<=[^\W_])\{[A-Za-z][\w.:+-]*\}(?=`)|``\\ |\\?`+\\?")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 # A path the shell takes as one word as printed (doctor's hint names a command to paste):
 # a "#" inside a word is a character, at its start a comment.
@@ -439,6 +440,6 @@ def _source_file(source: str, root: Path) -> Path | None:
         return None
     if not path.is_absolute():
         path = root / path
-    if language_for(path.name) is None or not path.is_file():
+    if language_for(path.as_posix()) is None or not path.is_file():
         return None
     return path

@@ -142,8 +142,11 @@ NORMATIVE = re.compile(
 PAST = re.compile(r"\b(?:was|were|did|had|used\s+to|last\s+(?:week|time|night|month))\b", _L)
 
 # A clause about the present moment: a report of state, not a standing rule.
+# (not a name in code: "datetime.now", "date.today()")
 NOW = re.compile(
-    r"\b(?:now|currently|still|again|yesterday|today|at\s+the\s+moment|so\s+far|lately)\b", _L
+    r"(?<!\.)\b(?:now|currently|still|again|yesterday|today|at\s+the\s+moment|so\s+far|lately)"
+    r"\b(?!\()",
+    _L,
 )
 
 # Praise of what the agent just did ("I love how you always ..."), not a taste; round 14: a

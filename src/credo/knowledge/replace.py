@@ -21,7 +21,8 @@ statement: ``Store.capture_candidates``):
    push", "do not push") does not count: a candidate whose every mention is one rules out
    the same thing, and agrees ("Never push directly to main" stands beside "Never push
    directly to the release branches"); it is left alone, as one that mentions an
-   ``asserted`` term is.
+   ``asserted`` term is (but not one naming it only as the value a change left, "we moved
+   from black to ruff": "use black again, not ruff" goes back on that change).
 2. Exactly one clear match: the statement SUPERSEDES it, unless it is locked (the user's
    word; a capture never retires it): then CONTRADICTS, and the lock outranks in
    retrieval. Any kind of statement (correction, preference, rule).
@@ -50,7 +51,15 @@ statement: ``Store.capture_candidates``):
    one word, two or more letters, all capitals, wherever the statement writes it) names
    that acronym, not the word: only a candidate writing the same capitals ("REST", or
    "RESTs") holds it; "The rest of the config lives in settings.py" does not
-   (``acronyms``).
+   (``acronyms``). Likewise an old value the statement writes as a call ("..., not in
+   run()") names that function: only a candidate writing it as code (``run(``, ``.run``,
+   `` `run` ``) holds it; "We always run the tests before committing" does not
+   (``calls``).
+6. Nothing from rules 1-3, and the statement goes back on a change (the ``going_back``
+   signal: "Actually, go back to black"; ``returned_to``): a candidate naming the value it
+   returns to as the value a change left ("we moved from black to ruff") is the change it
+   reverts. Exactly one: SUPERSEDES (a lock: CONTRADICTS); several: CONTRADICTS each. They
+   are looked up by the value's words alone, as rule 5's are (``named_groups``).
 At most ``MAX_CONTRADICTS`` (3) CONTRADICTS edges per statement, the candidates sharing
 most terms first, then by keyword score, then by id.
 
@@ -67,7 +76,7 @@ function of the statements and the candidates: same input, same verdicts.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -83,6 +92,8 @@ _NAME_CHARS = 3
 # The signal of a change of tool told as done (``credo.knowledge.shape``): it names its old
 # value as a correction does, so rule 5 reads it (``names_its_change``).
 CHANGEOVER = "changeover"
+# The signal of going back on a change ("Actually, go back to black"; knowledge/changeover.py).
+GOING_BACK = "going_back"
 
 # Words that say how strongly or in what scope something holds, not what it is about:
 # counted as topic they would join every rule to every other ("always use ..." in "this
@@ -140,7 +151,7 @@ class _Pooled:
 class Verdict:
     supersedes: str | None = None  # the one belief the statement replaces
     contradicts: tuple[str, ...] = ()  # beliefs it disagrees with, without replacing them
-    rule: str = "none"  # which step decided: clear, locked, several, unclear, named, none
+    rule: str = "none"  # which step decided: clear, locked, several, unclear, named, back, none
 
 
 def _stem(word: str) -> str:
@@ -199,6 +210,60 @@ def mentions(tokens: Sequence[str], term: str, *, plain: bool = False) -> bool:
     )
 
 
+# A change names its old value after these ("moved from black to ruff"): a candidate naming
+# the statement's new value there left it, and does not agree with going back to it.
+_LEFT = frozenset({"from", "off"})
+# ... told as a change: a verb of one (stemmed as ``words`` stems it) in the few words before
+# ("we moved everything away from", "migrated all services off"). "We read reports from
+# postgres", "install from yarn's mirror", "deploy to production from staging" name a
+# source, not a value a change left: going back to it reverts none of them.
+_CHANGE = frozenset(
+    "mov move switch migrat migrate chang change went gone go going transition port convert "
+    "swap swapp shift revert away".split()
+)
+_CHANGE_REACH = 3  # words before "from"/"off" a change's verb may stand
+
+
+def _named_as_left(tokens: Sequence[str], term: str) -> Iterator[bool]:
+    """For each place ``tokens`` mention ``term``, whether it is named there as the value a
+    change left ("moved from black to ...": right after "from" or "off", a verb of a change
+    before that)."""
+    needle = words(term)
+    width = len(needle)
+    if not needle:
+        return
+    for i in range(len(tokens) - width + 1):
+        if list(tokens[i : i + width]) == needle:
+            yield (
+                i > 1
+                and tokens[i - 1] in _LEFT
+                and not _CHANGE.isdisjoint(tokens[max(0, i - 1 - _CHANGE_REACH) : i - 1])
+            )
+
+
+def _agrees(tokens: Sequence[str], term: str) -> bool:
+    """Whether ``tokens`` mention ``term`` other than as the value a change left ("we moved
+    from black to ruff" does not agree with "use black again, not ruff")."""
+    return not all(_named_as_left(tokens, term))
+
+
+def _left(tokens: Sequence[str], term: str) -> bool:
+    """Whether ``tokens`` name ``term`` as the value a change left ("moved from black to ...")."""
+    return any(_named_as_left(tokens, term))
+
+
+def returned_to(statement: Statement) -> tuple[str, ...]:
+    """The values a statement going back on a change returns to (its ``asserted`` terms
+    holding a word of letters): the change it reverts is the one that left them."""
+    if GOING_BACK not in statement.signals:
+        return ()
+    return tuple(
+        term
+        for term in statement.asserted
+        if any(w.isalpha() and len(w) >= _NAME_CHARS for w in _WORD.findall(term))
+    )
+
+
 def names_its_change(statement: Statement) -> bool:
     """Whether rule 5 reads ``statement``: a correction, or a change of tool told as done
     (the ``changeover`` cue: "Moment was replaced by Luxon", "the team moved from X to Y"),
@@ -242,6 +307,27 @@ def acronyms(statement: Statement) -> dict[str, str]:
     return found
 
 
+def calls(statement: Statement) -> frozenset[str]:
+    """The ``old_values`` terms of one word the statement writes as a call somewhere
+    ("not in run()"): a function's name, not the word ("run")."""
+    found: set[str] = set()
+    for term in old_values(statement):
+        parts = _WORD.findall(term)
+        if len(parts) == 1 and re.search(rf"\b{re.escape(parts[0])}\(", statement.text, re.I):
+            found.add(term)
+    return frozenset(found)
+
+
+def _holds_call(content: str, name: str) -> bool:
+    """Whether ``content`` writes ``name`` as code (a call, an attribute or in backticks),
+    once without a negation among the two words before it."""
+    pattern = rf"(?:\b{re.escape(name)}\s*\(|\.{re.escape(name)}\b|`{re.escape(name)}\b)"
+    return any(
+        not NEGATIONS.intersection(words(content[: m.start()])[-2:])
+        for m in re.finditer(pattern, content, re.I)
+    )
+
+
 def _holds_acronym(content: str, tokens: Sequence[str], form: str) -> bool:
     """Whether ``content`` (``tokens``: its ``words``) writes ``form`` in its capitals (a
     plural "s" allowed), once without a negation among the two tokens before it."""
@@ -254,7 +340,8 @@ def _holds_acronym(content: str, tokens: Sequence[str], form: str) -> bool:
 def named_groups(statement: Statement) -> list[list[str]]:
     """The look-up groups of rule 5: each ``old_values`` term's words (a one-word group asks
     for beliefs holding that word: ``store.captures.term_pairs``); none for other statements."""
-    groups = [[w.lower() for w in _WORD.findall(term)] for term in old_values(statement)]
+    terms = old_values(statement) + returned_to(statement)
+    groups = [[w.lower() for w in _WORD.findall(term)] for term in terms]
     return [group for group in groups if group]
 
 
@@ -264,24 +351,33 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     old = old_values(statement)
     named = bool(old)  # rule 5 reads candidates sharing one word
     capitals = acronyms(statement) if named else {}
-    if len(topic) < MIN_SHARED_CLEAR and not named:
+    code = calls(statement) if named else frozenset()
+    back = returned_to(statement)  # rule 6 reads candidates sharing one word
+    if len(topic) < MIN_SHARED_CLEAR and not named and not back:
         return Verdict()
     clear: list[tuple[int, Candidate]] = []
     unclear: list[tuple[int, Candidate]] = []
     outright: list[tuple[int, Candidate]] = []  # rule 5
+    reverted: list[tuple[int, Candidate]] = []  # rule 6
     for candidate in candidates:
         shared = len(topic & topic_terms(candidate.content))
-        if shared < MIN_SHARED_CLEAR and not named:
+        if shared < MIN_SHARED_CLEAR and not named and not back:
             continue
         tokens = words(candidate.content)
-        if any(mentions(tokens, term) for term in statement.asserted):
+        if any(_agrees(tokens, term) for term in statement.asserted):
             continue  # it says what the statement prescribes: it agrees
+        if any(_left(tokens, term) for term in back):
+            reverted.append((shared, candidate))  # the change that left what it goes back to
+        if shared < MIN_SHARED_CLEAR and not named:
+            continue
         if any(mentions(tokens, term, plain=True) for term in statement.negated):
             if shared >= MIN_SHARED_CLEAR:
                 clear.append((shared, candidate))
             elif any(
                 _holds_acronym(candidate.content, tokens, capitals[term])
                 if term in capitals
+                else _holds_call(candidate.content, term)
+                if term in code
                 else mentions(tokens, term, plain=True)
                 for term in old
             ):
@@ -290,13 +386,10 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
             continue  # it rules out what the statement rules out: it agrees
         elif shared >= MIN_SHARED_UNCLEAR:
             unclear.append((shared, candidate))
-    if len(clear) == 1:
-        only = clear[0][1]
-        if only.locked:
-            return Verdict(contradicts=(only.id,), rule="locked")
-        return Verdict(supersedes=only.id, rule="clear")
     if clear:
-        return Verdict(contradicts=_best(clear), rule="several")
+        return _one_or_several(clear, one="clear", several="several")
+    if reverted:
+        return _one_or_several(reverted, one="back", several="back")
     if statement.kind == "correction" and unclear:
         return Verdict(contradicts=_best(unclear), rule="unclear")
     if outright:
@@ -350,6 +443,17 @@ def _lead(statements: Sequence[Statement], pool: list[Candidate], verdict: Verdi
         if any(mentions(tokens, term) for term in statements[i].negated):
             return i
     return order[0]
+
+
+def _one_or_several(found: list[tuple[int, Candidate]], *, one: str, several: str) -> Verdict:
+    """One candidate found is superseded (a lock only disputed: the user confirmed it);
+    several are disputed, the best first, since which one the statement meant is a guess."""
+    if len(found) == 1:
+        only = found[0][1]
+        if only.locked:
+            return Verdict(contradicts=(only.id,), rule="locked")
+        return Verdict(supersedes=only.id, rule=one)
+    return Verdict(contradicts=_best(found), rule=several)
 
 
 def _best(found: list[tuple[int, Candidate]]) -> tuple[str, ...]:

@@ -61,6 +61,9 @@ CONCEPTS: dict[str, str] = {
     "no_noun": "contrast",
     "changeover": "contrast",
     "changeover_to": "contrast",
+    "going_back": "contrast",
+    "in_force": "contrast",
+    "retraction": "contrast",
     # force
     "deontic": "deontic",
     "directive": "directive",

@@ -17,26 +17,24 @@ from __future__ import annotations
 
 import re
 
+from credo.knowledge.changeover import (
+    CHANGEOVER,
+    CHANGEOVER_GATE,
+    CHANGEOVER_TO,
+    GOING_BACK,
+    IN_FORCE,
+    changeover,
+    in_force,
+    told_now,
+    tools_own_files,
+    went_back,
+)
+from credo.knowledge.retraction import RULE_RETRACTION
 from credo.knowledge.shape_negative import NEGATIVE_CUES
-from credo.knowledge.signals import TOOL_KINDS
 
 __all__ = ["CUES", "GATES", "HARD_VETOES", "VETO_CUES", "gated", "shape_cues", "shape_veto"]
 
 _I = re.VERBOSE  # every cue reads the lower-cased sentence: faster than IGNORECASE
-
-# Who speaks for the project in a change of tool: the team's voice ("we", "our team", "the
-# platform team"), not a team of the past or of others ("the old team", "the other team").
-# (and a team whose tools are not the project's: "the marketing team moved from Mailchimp")
-_OTHERS = """old previous former other next new marketing sales design legal hr finance
-    accounting recruiting support leadership management exec executive""".split()
-_NOT_OURS = rf"(?:{'|'.join(_OTHERS)})\b"
-_TEAM = rf"(?:we|we'?ve|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team)"
-# A change told as a condition is not made yet: "once we've moved to Django 5, drop the
-# shim", "if we switched from pip to uv ...". After "when", "after" or "before" a past
-# change was made ("when we moved from Heroku to Fly, the bill went down"); a perfect there
-# is to come ("when the team has moved to pnpm, tell me": ``_PERFECT_TO`` only).
-_IF = r"(?<!\bif\s)(?<!\bonce\s)(?<!\bunless\s)(?<!\buntil\s)(?<!\btill\s)(?<!\bsoon\sas\s)"
-_IF_PERFECT = rf"{_IF}(?<!\bwhen\s)(?<!\bafter\s)(?<!\bbefore\s)(?<!\bwhenever\s)"
 
 # "only" between a copula and an amount restricts nothing, it says how small a thing is:
 # "tokens that are only a few minutes old", "the worker is only one process", "it's only a
@@ -44,19 +42,6 @@ _IF_PERFECT = rf"{_IF}(?<!\bwhen\s)(?<!\bafter\s)(?<!\bbefore\s)(?<!\bwhenever\s
 _COPULA_AMOUNT = r"""(?:is|are|was|were|be|been|being|s|re)\s+only\s+(?:a|an|\d|one|two|three|
     four|five|six|seven|eight|nine|ten|few|once|twice|slightly|partly|partially|about|around|
     roughly|just|barely|marginally)\b"""
-
-# "for the winter", "for the next two weeks": a span of time says how long, not what for.
-_SPAN = (
-    r"(?:winter|summer|spring|autumn|fall|holidays?|season|weekend|week|month|quarter|year|"
-    r"sprint|days|weeks|months|years|nights?)"
-)
-# "we've switched to X", "the team has moved over to X", X a name, not "the new office".
-_PERFECT_TO = rf"""{_IF_PERFECT}
-    \b(?:we'?ve|we\s+have|(?:the|our)\s+(?:(?!{_NOT_OURS})[\w-]+\s+)?team\s+has)\s+
-    (?:now\s+|\w+ly\s+|already\s+|finally\s+)?(?:moved|switched|migrated|changed|transitioned)\s+
-    (?:everything\s+|over\s+|all\s+[\w-]+\s+)?(?:to|onto)\s+
-    (?!(?:the|a|an|this|that|these|those|my|our|your|their|its|his|her|some|another|next|new|
-    branch|main|master)\b)[\w`.@]"""
 
 _PRESENT_VERB = r"""(?:is|are|isn'?t|aren'?t|uses?|lives?|goes|go|returns?|runs?|sits?|belongs?|
     comes?|gets?|needs?|has\s+to|have\s+to|must|should|counts?|targets?|supports?|follows?|
@@ -142,42 +127,13 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
-    # The team's change of tool: "we moved from json.dumps to orjson", "we've switched off
-    # yarn to pnpm", "Celery was replaced by RQ". It rules the old one out as "X, not Y" does,
-    # though it is told in the past. The team's voice ("we", "our team", "the platform team";
-    # not "the old team") or a named subject, and "from" right after the verb: "I moved the
-    # tests from ..." and "we moved the standup from ..." move a thing once; "it was replaced
-    # by" is about the thing at hand.
-    (
-        "changeover",
-        re.compile(
-            rf"""{_IF}\b{_TEAM}\s+(?:has\s+|have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?
-            (?:moved|switched|migrated|changed|transitioned)\s+(?:everything\s+|over\s+)?
-            (?:from|off(?:\s+of)?|away\s+from)\s+[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?
-            \s+(?:to|over\s+to|onto)\s+[\w`.@]
-            |{_IF}\bwe(?:'?ve|\s+have)?\s+(?:\w+ly\s+|already\s+|finally\s+)?replaced\s+
-            (?!(?:it|this|that|them|these|those)\b)[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?\s+with\s+[\w`.@]
-            |^(?!(?:it|this|that|they|these|those)\b)(?:[\w`'./@+-]+\s+){{1,4}}?(?:was|were|has\s+been|
-            have\s+been|got)\s+replaced\s+(?:by|with)\s+[\w`.@]""",
-            _I,
-        ),
-    ),
-    # The same change without "from": only the present perfect of a named thing ("we've
-    # switched to pnpm"; "we've moved to the new office" names none), and only when it answers
-    # a mistake ("Actually we have switched to pnpm.") or says what the new one is for or where
-    # it holds ("we have switched to ruff for linting", "... across the repo"): "we've moved to
-    # Berlin", "we've switched to plan B" and "we've moved to staging" tell news.
-    (
-        "changeover_to",
-        re.compile(
-            rf"""^(?:no|nope|nah|actually|wrong|not\s+quite|that'?s\s+(?:outdated|old|stale|
-            wrong|not\s+right))\b.{{0,30}}?{_PERFECT_TO}
-            |{_PERFECT_TO}[\w`.@/+-]*(?:\s+[\w`.@/+-]+){{0,3}}?\s+(?:for\s+(?!(?:this|now|
-            today|tonight|the\s+moment|the\s+time\s+being|a\s+while|a\s+bit|the\s+demo)\b)
-            (?!(?:[\w-]+\s+){{0,3}}?{_SPAN}\b)\w|everywhere\b|across\b|in\s+(?:all|every)\b)""",
-            _I,
-        ),
-    ),
+    # The team's change of tool, and going back on one: knowledge/changeover.py.
+    ("changeover", CHANGEOVER),
+    ("changeover_to", CHANGEOVER_TO),
+    ("going_back", GOING_BACK),
+    ("in_force", IN_FORCE),
+    # A rule taken back with what holds instead: knowledge/retraction.py.
+    ("retraction", RULE_RETRACTION),
     # A request about how the agent works in general.
     (
         "agent_behaviour",
@@ -290,6 +246,8 @@ _ON_CLEAN = frozenset(
         "project_scope",
         "referent",
         "changeover_to",
+        "going_back",
+        "retraction",
     }
 )
 # Vetoes that a framing for later sessions ("from now on", "Team rule:") does not lift: a
@@ -313,7 +271,10 @@ GATES: dict[str, tuple[str, ...]] = {
         "moved off",
     ),
     "contrast_shape": (" over ", "instead of", "rather than", "not", "only"),
-    "changeover": ("from", " off", "replaced"),
+    "changeover": CHANGEOVER_GATE,
+    "going_back": ("back ",),
+    "in_force": ("now ",),
+    "retraction": ("mind", "forget", "scratch", "disregard", "drop"),
     "changeover_to": ("moved ", "switched ", "migrated ", "changed ", "transitioned "),
     "opinion": (
         "is ",
@@ -393,11 +354,6 @@ _VETOES = tuple(
         key=lambda cue: cue[0] not in HARD_VETOES,  # hard vetoes are reported first
     )
 )
-_CHANGEOVER = dict(CUES)["changeover"]
-_CHANGEOVER_GATE = GATES["changeover"]
-_CHANGEOVER_TO = dict(CUES)["changeover_to"]
-_PAST = frozenset({"past", "past_subject"})
-_PAST_CUES = {name: pattern for name, pattern in CUES if name in _PAST}
 _SCORED = tuple((n, p, n in _ON_CLEAN, GATES.get(n, ())) for n, p in CUES if n not in VETO_CUES)
 
 
@@ -413,14 +369,10 @@ def shape_veto(clean: str, core: str) -> str | None:
     without its lead-in words), if any."""
     for name, pattern, on_clean, gate in _VETOES:
         if gated(pattern, gate, clean if on_clean else core):
-            if name == "people_claim" and (_changeover(core) or _CHANGEOVER_TO.search(clean)):
+            if name == "people_claim" and (changeover(core) or CHANGEOVER_TO.search(clean)):
                 continue  # "the platform team moved from Consul to etcd": the project's change
             return name
     return None
-
-
-def _changeover(core: str) -> re.Match[str] | None:
-    return _CHANGEOVER.search(core) if gated(_CHANGEOVER, _CHANGEOVER_GATE, core) else None
 
 
 def shape_cues(clean: str, core: str) -> set[str]:
@@ -436,8 +388,16 @@ def shape_cues(clean: str, core: str) -> set[str]:
     if "past_subject" in fired and _PRESENT_PASSIVE.match(core):
         fired.discard("past_subject")  # "Staging is never used for load tests": present, passive
     if "changeover" in fired:
-        fired -= _told_now(core)
-    if "changeover" in fired and "named_file" in fired and _tools_own_files(core):
+        fired -= told_now(core)
+    if "going_back" in fired:
+        fired -= went_back(clean)
+    if "in_force" in fired:
+        fired -= in_force(core)
+    if "retraction" in fired and RULE_RETRACTION.match(clean).group("after"):  # type: ignore[union-attr]
+        fired.add("correction")  # the user corrects their own earlier word
+    else:
+        fired.discard("retraction")
+    if "changeover" in fired and "named_file" in fired and tools_own_files(core):
         fired.discard("named_file")  # "... to pnpm, the lockfile is pnpm-lock.yaml"
     if fired & {"now", "past_subject"}:
         fired -= {"fact_subject", "bare_subject"}  # "all tests are green now": a state
@@ -447,132 +407,6 @@ def shape_cues(clean: str, core: str) -> set[str]:
     if fired & _GENERAL and not fired & _NOW and fired & {"bare_subject", "fact_subject"}:
         fired.add("general_fact")
     return fired
-
-
-def _told_now(core: str) -> set[str]:
-    """The cues a change of tool in ``core`` takes back. Told in the past ("we moved from X to
-    Y", "X was replaced by Y"), it says what holds now: its own verb is no narration, nor a
-    past time right after its new name, which dates the change ("... by Y last month",
-    ``_DATED``); a past elsewhere still counts ("last week we used X", "... and it broke"),
-    unless a thing at hand was replaced ("the submit button was replaced by a link"; "the
-    requests library" is a tool).
-    Undone ("... and then back to X", "rolled it back") or not whole ("... but CI still
-    uses X", "... in the Makefile only"), it rules nothing out: the change itself goes, and
-    its past stays."""
-    change = _changeover(core)
-    if change is None:
-        return set()
-    rest = f"{core[: change.start()]} {core[change.end() :]}"
-    if (
-        _UNDONE.search(core, change.end())
-        or _still_held(core, change)
-        or _ELSEWHERE.search(core, 0, change.start())
-        or _AT_PLACE.match(core[: change.start()])
-    ):
-        return {"changeover"}
-    said = change.group()
-    if "replaced" in said and said.startswith(_DEFINITE) and not _TOOL_SUBJECT.search(said):
-        return set()
-    dated = _DATED.match(core, change.end() - 1)  # from the new name's first character
-    if dated:  # "X was replaced by Y last month": when the change was made, no narration
-        rest = (
-            f"{core[: change.start()]} {core[change.end() : dated.start(1)]} {core[dated.end() :]}"
-        )
-    return {name for name in _PAST if not _PAST_CUES[name].search(rest)}
-
-
-_FILE = dict(CUES)["named_file"]
-_NAME = re.compile(r"[\w.@+-]+")
-
-
-def _tools_own_files(core: str) -> bool:
-    """Whether every file ``core`` names is the own file of a tool its change names: the
-    file then belongs to the change ("we moved from npm to pnpm, the lockfile is
-    pnpm-lock.yaml"; "webpack was replaced by esbuild, don't touch webpack.config.js"), not
-    to a task at hand ("..., then fix auth.py")."""
-    change = _changeover(core)
-    if change is None:
-        return False
-    new = _NAME.match(core, change.end() - 1)
-    tools = set(re.findall(r"[\w.@+-]+", change.group())) - _CHANGE_WORDS
-    tools = {t for t in tools | {new.group() if new else ""} if len(t) > 1}
-    # the whole word: the cue's own match of "webpack.config.js" starts at "config"
-    files = [core[core.rfind(" ", 0, m.start()) + 1 : m.end()] for m in _FILE.finditer(core)]
-    return bool(files) and all(f in tools or _owned(f, tools) for f in files)
-
-
-def _owned(file: str, tools: set[str]) -> bool:
-    """Whether a part of ``file``'s name is, or starts with, one of ``tools`` ("pnpm-lock.yaml",
-    "webpack.config.js", "gulpfile.js")."""
-    return any(
-        part.startswith(tool)
-        for part in re.split(r"[^\w@+]+", file)
-        for tool in tools
-        if len(tool) > 2
-    )
-
-
-# Told of another place than this project: "In my last job we moved from Java to Kotlin",
-# "In the tutorial we moved from SQLite to Postgres".
-_ELSEWHERE = re.compile(
-    r"""\b(?:in|at)\s+(?:my|his|her|their|a)\s+(?:\w+\s+)?(?:job|company|employer|workplace|
-    role|gig|startup|project|course|class)\b|\bin\s+the\s+(?:tutorial|book|course|video|talk|
-    article)\b""",
-    re.VERBOSE,
-)
-# A change told at another place named as its opener: "At Google we switched from Borg to
-# Kubernetes", "At Acme Corp, we migrated ...". The speaker's own workplace is where this
-# project lives ("At work we switched from npm to pnpm" is ours), and "at" with a determiner,
-# a time, a version or a state is no place ("at the moment", "at last", "at 3pm", "at v2").
-_AT_PLACE = re.compile(
-    r"""(?:back\s+|(?:when|while)\s+i\s+(?:was|worked)\s+)?at\s+
-    (?!(?:work|the|this|that|these|those|our|one|some|any|all|each|every|first|last|least|
-    once|times|present|length|heart|scale|runtime|launch|night|noon|midnight|dawn)\b
-    |v?\d)[\w&.'-]+(?:\s+[\w&.'-]+){0,2}?,?\s*$""",
-    re.VERBOSE,
-)
-# Undone, or not whole: "... but CI still uses 16", "... the main app is still MySQL", "...
-# in the Makefile only" (the old one holds elsewhere, so ruling it out would supersede a
-# true belief). Not "only pnpm works", "Travis is still mentioned": "still" counts before a
-# verb of use or a word of the change itself (``_still_held``), "only" at a clause's end or
-# before "in", "for", "on".
-_UNDONE = re.compile(
-    r"""\b(?:only\s*(?:[.,;:!?)]|$)|only\s+(?:in|for|on)\b|back\s+to\b|
-    rolled\s+(?:\w+\s+)?back\b|reverted\b|(?:went|switched|moved)\s+back\b)""",
-    re.VERBOSE,
-)
-_STILL = re.compile(r"\bstill\s+(\w+)")
-# A past time right after the change's new name dates the change itself ("webpack was replaced
-# by esbuild last month"): the new state holds now. Elsewhere it dates something else ("last
-# month we used webpack"; "..., and last week it broke"), and the past still counts.
-_DATED = re.compile(
-    r"[\w`.@+-]+(?:\s+[\w`.@+-]+)??\s+(last\s+(?:week|month|year|sprint|quarter))\b(?!\s+\w)"
-)
-# The change's own words that name nothing ("we", "moved", "from", "the"...).
-_CHANGE_WORDS = frozenset(
-    """we ve have has had the our a an team moved switched migrated changed transitioned
-    replaced from to onto off of over away with by was were been got everything all""".split()
-)
-_IN_USE = frozenset(
-    """use uses using used call calls calling run runs running on in depend depends rely
-    relies need needs require requires ship ships target targets""".split()
-)
-
-
-def _still_held(core: str, change: re.Match[str]) -> bool:
-    """Whether, after ``change``, the old one is said to hold still: "still" before a verb
-    of use ("CI still uses 16") or a word the change named ("the main app is still MySQL")."""
-    said = set(re.findall(r"\w+", change.group())) - _CHANGE_WORDS
-    return any(word in _IN_USE or word in said for word in _STILL.findall(core, change.end()))
-
-
-_DEFINITE = ("the ", "this ", "that ", "our ", "my ")
-# A kind after a name ("the requests library was"), not the kind alone: "the library was
-# replaced by a fork", "the package was replaced by a stub" replace a thing at hand.
-_TOOL_SUBJECT = re.compile(
-    rf"\b(?!(?:{'|'.join(w.strip() for w in _DEFINITE)}|old|new|legacy|same)\s)[\w.@/+-]+\s+"
-    rf"(?:{'|'.join(sorted(TOOL_KINDS))})\s+(?:was|were|has|have|got)\s"
-)
 
 
 # A named day is a day of this week, like "tomorrow" ("on Thursday", "Monday's retro"); a

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from credo.knowledge.retraction import NOT_A_RULE_TAKEN_BACK
+
 _I = re.VERBOSE  # every cue reads the lower-cased sentence: faster than IGNORECASE
 
 NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -206,8 +208,9 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "repair",
         re.compile(
             r"""\bi\s+meant\b|\bi\s+(?:wanted|asked\s+for|was\s+asking)\b|\bnot\s+what\s+i\s+(?:expected|meant|wanted|asked)\b
-            |\bignore\s+(?:that|this|my|the\s+last|what\s+i\s+said)\b|\bnever\s*mind\b
-            |\bi\s+was\s+wrong\b|\bmy\s+(?:bad|mistake)\b|\bi\s+misspoke\b|\bscratch\s+that\b
+            |\bignore\s+(?:that|this|my|the\s+last|what\s+i\s+said)\b|\bnever\s*mind\b"""
+            + NOT_A_RULE_TAKEN_BACK
+            + r"""|\bi\s+was\s+wrong\b|\bmy\s+(?:bad|mistake)\b|\bi\s+misspoke\b|\bscratch\s+that\b
             |\bi\s+stand\s+corrected\b""",
             _I,
         ),
@@ -249,12 +252,14 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bon\s+my\s+(?:laptop|machine|mac|phone|box|computer|pc|end|side|setup|desktop)\b", _I
         ),
     ),
-    # The present moment: "now", "today", "for now", "at the moment".
+    # The present moment: "now", "today", "for now", "at the moment". Not a name in code:
+    # "datetime.now", "date.today()" say which call to make, not when.
     (
         "now",
         re.compile(
-            r"""\b(?:(?<!from\s)now(?!\s+on\b)|right\s+now|today|tonight|tomorrow|yesterday|
-            currently|at\s+the\s+moment|this\s+(?:week|sprint|morning|afternoon|quarter))\b""",
+            r"""(?<!\.)\b(?:(?<!from\s)now(?!\s+on\b)|right\s+now|today|tonight|tomorrow|
+            yesterday|currently|at\s+the\s+moment|this\s+(?:week|sprint|morning|afternoon|
+            quarter))\b(?!\()""",
             _I,
         ),
     ),

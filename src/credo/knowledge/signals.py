@@ -30,6 +30,8 @@ import re
 from functools import cache
 from typing import NamedTuple
 
+from credo.knowledge.retraction import NOT_A_RULE_TAKEN_BACK
+
 _I = re.IGNORECASE
 # The sentence-level patterns read lower-cased text (``credo.knowledge.capture`` lowers each
 # sentence once): without IGNORECASE the regex engine can skip ahead on literal prefixes.
@@ -343,10 +345,12 @@ REPORT = re.compile(
         crashes|crashing|breaks|breaking|times\s+out|timing\s+out|returns|throws|hangs|seems|
         forgets|gets|happens|shows|was|were|had|did)|never\s+(?:works|worked|passes|passed|
         finishes|finished|returns|returned|seems|was|were|had|did|got|loads|ran|runs|
-        happens|understood|knew|mind)|
+        happens|understood|knew)|
         (?:i|we)\s+(?:always|never)\s+(?:forget|forgot|remember|knew|know|understood|
         understand|get|got|figured|see|saw|had|have|was|were|did|thought)|
-        don'?t\s+(?:worry|bother(?!\s+(?:with|asking|to|[a-z]+ing)\b)|mind)|never\s*mind|nevermind|
+        don'?t\s+(?:worry|bother(?!\s+(?:with|asking|to|[a-z]+ing)\b)|mind)|never\s*mind"""
+    + NOT_A_RULE_TAKEN_BACK
+    + r"""|nevermind|
         no\s+worries|thank|thanks|
         fails?(?!\s+(?:the|a|an|review|lint|linting|ci|validation)\b)|
         failing(?!\s+(?:tests?|lines?|cases?|specs?|checks?)\b)|(?:the|these|those)\s+failing|
@@ -496,7 +500,8 @@ SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s+)")
 
 # --- terms for supersession --------------------------------------------------------------
 
-TERM = r"(`[^`\n]{1,40}`|[\w@/+#][\w.@/+#:-]*)"
+# A command-line flag is a term too: "run pytest without -x" rules out ``-x``.
+TERM = r"(`[^`\n]{1,40}`|(?<![\w-])-{1,2}(?=\w)[\w.@/+#:-]*|[\w@/+#][\w.@/+#:-]*)"
 _TERM_BARE = TERM.replace("(", "(?:", 1)  # the same, capturing nothing ("moved from X to Y")
 # A last word that only says what kind of thing a name is: "the requests library" names a tool
 # (requests), where "the submit button" names a thing at hand.
@@ -509,6 +514,8 @@ TOOL_KINDS = frozenset(
 _CHANGED = r"(?:moved|switched|migrated|changed|transitioned)"
 CHANGED_WORDS = frozenset({"moved", "switched", "migrated", "changed", "transitioned"})
 _SPAN = r"(?:everything\s+|over\s+|all\s+(?:[\w-]+\s+)?)"
+# Going back to a value ("go back to black", "we switched back to yarn"): it is prescribed.
+_BACK = r"(?:go|going|went|gone|switch(?:ed|ing)?|mov(?:e|ed|ing)|revert(?:ed|ing)?|rolled|get)"
 
 
 class TermPatterns(NamedTuple):
@@ -522,9 +529,9 @@ def term_patterns() -> TermPatterns:
     """The term patterns, compiled on first use: only a captured statement needs them."""
     return TermPatterns(
         re.compile(
-            rf"""\b(?:never|don'?t|do\s+not|dont|stop|avoid|no\s+longer|not|instead\s+of|
+            rf"""\b(?:never(?!\s*mind\b)|don'?t|do\s+not|dont|stop|avoid|no\s+longer|not|instead\s+of|
             rather\s+than|in\s+place\s+of|over(?!\s+(?:to|onto)\b)|without|ban|drop|remove|
-            replaced(?!\s+(?:by|with)\b)|{_CHANGED}\s+{_SPAN}?(?:(?:away\s+)?from|off(?:\s+of)?))
+            replaced(?!\s+(?:by|with)\b)|{_CHANGED}\s+{_SPAN}?(?:back\s+)?(?:(?:away\s+)?from|off(?:\s+of)?))
             (?:\s+(?:ever|again|use|using|run|running|add|adding|call|calling|install|installing|
             import|importing|write|writing|touch|touching|commit|committing|put|putting|pick|
             choose|the|a|an|any|every|each|all|on|to|with|be|via|in|into))*\s+{TERM}""",
@@ -535,13 +542,17 @@ def term_patterns() -> TermPatterns:
             migrated\s+to|stick\s+(?:to|with)|go\s+with|is\s+on\s+port|on\s+port|is|are|be|
             standardi[sz]ed\s+on|replaced\s+(?:by|with)|replaced\s+{_TERM_BARE}\s+with|
             {_CHANGED}\s+over\s+to|{_CHANGED}\s+onto|
-            {_CHANGED}\s+{_SPAN}?(?:(?:away\s+)?from|off(?:\s+of)?)\s+{_TERM_BARE}\s+(?:over\s+)?(?:to|onto))
+            {_CHANGED}\s+{_SPAN}?(?:back\s+)?(?:(?:away\s+)?from|off(?:\s+of)?)\s+{_TERM_BARE}\s+
+            (?:over\s+|back\s+)?(?:to|onto)|{_BACK}\s+back\s+to(?:\s+using)?|
+            from\s+{_TERM_BARE}(?:\s+{_TERM_BARE}){{0,2}}?\s+back\s+to)
             (?:\s+(?:the|a|an|only|always))*\s+{TERM}""",
             _I | re.VERBOSE,
         ),
         re.compile(
             rf"{TERM}\s+(?:over(?!\s+(?:to|onto)\b)|instead\s+of|rather\s+than|in\s+place\s+of)\b"
-            rf"|{TERM}\s*(?:,|—|–|;)\s*not\b",
+            # "X, not Y", X not the scope of a choice ("use black for formatting, not ruff")
+            rf"|(?<![\w-])(?<!\bfor\s)"
+            rf"{TERM}\s*(?:,|—|–|;)\s*not\b",
             _I,
         ),
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from credo.knowledge import signals as sig
+from credo.knowledge.retraction import RULE_RETRACTION, taken_back
 
 __all__ = ["clean_sentence", "statement_terms"]
 
@@ -64,6 +65,24 @@ def _denied_change(clean: str, match: re.Match[str]) -> bool:
     )
 
 
+# "Never run the migrations without --dry-run": "without" under a negation of its own clause
+# requires what follows it, it does not rule it out. A clause ends at punctuation before a
+# space, not at the dot of a name ("Never run manage.py migrate without --fake-initial",
+# "Don't call requests.get without a timeout").
+_NEGATED_CLAUSE = re.compile(
+    r"(?:n't|\bnot|\bnever|\bno)\b(?:[^,;:.!?]|[.:](?=[\w/]))*$", re.IGNORECASE
+)
+
+
+def _required(clean: str, match: re.Match[str]) -> bool:
+    """Whether a negated ``match`` opened by "without" stands under a negation ("never ...
+    without X"): X is then required."""
+    start = match.start()
+    return clean[start : start + 7].lower() == "without" and bool(
+        _NEGATED_CLAUSE.search(clean, 0, start)
+    )
+
+
 def _term(raw: str) -> str:
     term = raw.strip("`").strip().rstrip(".,;:!?)'\"").lower()
     return "" if term in sig.STOP_TERMS or len(term) > 40 else term
@@ -85,8 +104,11 @@ def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     found = [
         match.group(1)
         for match in patterns.negated.finditer(clean)
-        if not _denied_change(clean, match)
+        if not _denied_change(clean, match) and not _required(clean, match)
     ]
+    retracted = RULE_RETRACTION.match(clean)
+    if retracted and retracted.group("after"):  # "never mind the pytz exception, keep ...": pytz
+        found.insert(0, taken_back(clean) or "")
     if "replaced" in clean.lower():  # else the pattern tries every word, and finds none
         found += [_replaced_subject(match.group(1)) for match in _REPLACED.finditer(clean)]
     for raw in found:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from credo.retrieval.compress import MAX_KNOWN, SHORT_CHARS, Known, id_chars, whole_line
 from credo.retrieval.lanes.speaker import label_of
+from credo.retrieval.named import names_ahead
 from credo.retrieval.place import Places
 from credo.retrieval.standing import GroupLines, others_lines
 from credo.store.short_ids import SHORT_CHARS as ID_CHARS
@@ -39,18 +40,21 @@ def known_ahead(
     ``sharing`` (every derived id -> whether its short prefix starts another id:
     ``WarmIndex.short_prefix_sharing``), its ``groups`` and ``kept``: the lines of each
     group's others (``groups_ahead``) and of each relevant belief marked as the graph keeps
-    it (``kept_ahead``)."""
+    it (``kept_ahead``). Its ``names``: every definition name of the passages among
+    ``beliefs`` (``named.names_ahead``), so a question naming one reads no index."""
     links = None if truth is None else truth[0]
     known = Known()
     places = Places(trails)
     lines = known.lines
     labels = known.labels
     said: dict[str, str] = {}  # (a label as met first: a speaker's turns share one string)
+    unlocked: list[str] = []
     for belief_id, text in beliefs:
         if len(text) <= SHORT_CHARS and (chars := whole_line(places, belief_id, text)) is not None:
             lines[belief_id] = chars  # (None: its first line dropped, left to each query)
         label = label_of(text)
         labels[belief_id] = said.setdefault(label, label)
+        unlocked.append(belief_id)
     if len(labels) > MAX_KNOWN:  # (as ``_labelled`` bounds them: started over)
         labels.clear()
     if len(lines) > MAX_KNOWN:  # (``Known`` would start over: nothing worth keeping)
@@ -58,6 +62,7 @@ def known_ahead(
     elif links is not None:
         derived = set(derived_ids(lines))
         known.plain = {i: c for i, c in lines.items() if i not in links and i not in derived}
+    known.names = names_ahead(unlocked, trails)
     if truth is not None:
         from credo.retrieval.truth_ahead import graph_ahead
 

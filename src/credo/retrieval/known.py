@@ -31,9 +31,23 @@ class Known:
     ``TruthReader.kept``), so a write, by this process or another, starts a new one. Each
     is started over past ``MAX_KNOWN`` entries. ``graph``: the version's truth graph made at
     index read with it (retrieval/truth_ahead.py; None: not made), which the store's truth
-    memo keeps (``TruthQueries._adopt_truth``)."""
+    memo keeps (``TruthQueries._adopt_truth``); ``names``: the definitions' names made at
+    index read with it (a name, lowercased -> the live, unlocked passages whose trail ends
+    with it, in id order: retrieval/named.py's ``names_ahead``; None: not made), which a
+    question naming a definition reads instead of the context index."""
 
-    __slots__ = ("graph", "groups", "kept", "labels", "lines", "long", "plain", "short", "stated")
+    __slots__ = (
+        "graph",
+        "groups",
+        "kept",
+        "labels",
+        "lines",
+        "long",
+        "names",
+        "plain",
+        "short",
+        "stated",
+    )
 
     def __init__(self) -> None:
         self.lines: dict[str, int] = {}
@@ -51,6 +65,7 @@ class Known:
         self.labels: dict[str, str] = {}
         self.groups: dict[str, dict[str, int]] = {}
         self.graph: object = None
+        self.names: dict[str, tuple[str, ...]] | None = None
 
     @staticmethod
     def at(

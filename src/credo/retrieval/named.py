@@ -27,21 +27,24 @@ further (C-level string checks); one that names nothing asks nothing of the stor
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from itertools import chain
 from typing import TYPE_CHECKING, NamedTuple
 
 from credo.retrieval.head import first_line
 from credo.retrieval.prior import is_test
 from credo.retrieval.rank import Scored
 from credo.retrieval.specific import GRAIN, by_id, by_score, sections
+from credo.types import TRAIL_SEPARATOR
 
 if TYPE_CHECKING:
     from credo.store import Store
+    from credo.store.defns import DefnHit
     from credo.store.fts import CandidateRow
 
 PER_NAME = 3  # definitions one name brings in: a name is a method of several types at most
-MAX_NAMES = 4  # names looked up for one question (each one index read)
+MAX_NAMES = 4  # names looked up for one question (in one index read)
 _ALL = 1 << 30  # (``context_phrase_ids``: every row the name scores in)
 
 # ``A::b`` or ``A.b`` (not a file name's ``.py``: the doc lane reads those; the owner and
@@ -110,9 +113,10 @@ def _capitalised(word: str) -> bool:
 
 def _last_name(trail: str) -> str:
     """The name a trail ends with, without its line range (``a.go › T › Run L3-L9`` ->
-    Run); "" for a trail with no section (a file's own lines)."""
-    _, titles = sections(trail)
-    return titles[-1] if titles else ""
+    Run); "" for a trail with no section (a file's own lines). ``sections``' last title,
+    without making the others (``names_ahead`` asks it of every passage)."""
+    _, separator, last = trail.rpartition(TRAIL_SEPARATOR)
+    return last.rsplit(" L", 1)[0].strip() if separator else ""
 
 
 def _owner_matches(trail: str, owner: str) -> bool:
@@ -135,30 +139,85 @@ class Found(NamedTuple):
 
 def named_definitions(store: Store, asked: list[Named]) -> Found:
     """The head passages of the definitions ``asked`` (``named_in``) names; empty lists
-    when the store holds none of them."""
+    when the store holds none of them. The passages whose trail ends with each name
+    (``_passages_named``), then one read of their definitions, however many names."""
+    by_name, trails = _passages_named(store, [named.name.lower() for named in asked])
+    if not by_name:
+        return Found([], [])
+    matching = {
+        named: [i for i in by_name.get(named.name.lower(), ()) if _owns(named, trails[i])]
+        for named in asked
+    }
+    if not any(matching.values()):
+        return Found([], [])
+    defined = store.passage_definitions(list(chain.from_iterable(matching.values())))
     out: dict[str, None] = {}
     written: dict[str, None] = {}
-    for named in asked:
-        ids = store.context_phrase_ids([named.name.lower()], limit=_ALL)
-        if not ids:
+    for named, found in matching.items():
+        if not found:
             continue
-        trails = store.trails(ids)
-        wanted = named.name.lower()
-        matching = [
-            i
-            for i, trail in trails.items()
-            if _last_name(trail).lower() == wanted
-            and (not named.owner or _owner_matches(trail, named.owner))
-        ]
-        if not matching:
-            continue
-        heads = _heads(store, matching, trails)
+        heads = _heads(defined, found, trails)
         heads.sort(key=lambda i: _specific(trails[i], named.name))
         for i in heads[:PER_NAME]:
             out[i] = None
             if _last_name(trails[i]) == named.name and _telling(named, trails[i]):
                 written[i] = None
     return Found(list(out), list(written))
+
+
+def _passages_named(
+    store: Store, names: list[str]
+) -> tuple[dict[str, Sequence[str]], Mapping[str, str]]:
+    """Each of ``names`` (lowercased) some live, unlocked passage's trail ends with
+    (case-insensitively) -> those passages, in id order; and their trails. From the map the
+    warm index made of its version (``names_ahead``: no read but their trails, which it
+    caches); else one read of the context index for all the names (an OR of their phrases:
+    a passage whose trail ends with a name holds it in its context, the trail being its
+    first line, so each name's rows are among them), then one of their trails."""
+    held = getattr(store.warm_ahead(), "names", None)
+    if held is not None:
+        by_name = {name: found for name in dict.fromkeys(names) if (found := held.get(name))}
+        if not by_name:
+            return {}, {}
+        trails = store.trails(chain.from_iterable(by_name.values()))
+        # (one another connection deleted as this query ran has no trail: left out, as the
+        # context read's trails leave it out)
+        return {name: [i for i in found if i in trails] for name, found in by_name.items()}, trails
+    ids = store.context_phrase_ids(list(dict.fromkeys(names)), limit=_ALL)
+    if not ids:
+        return {}, {}
+    trails = store.trails(ids)
+    wanted = set(names)
+    read: dict[str, list[str]] = {}
+    for i, trail in trails.items():
+        if (name := _last_name(trail).lower()) in wanted:
+            read.setdefault(name, []).append(i)
+    return dict(read), trails
+
+
+def names_ahead(ids: Iterable[str], trails: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """What ``_passages_named`` reads of the context index for any name, for every name at
+    once: each name ``named_in`` can give (lowercased: an ASCII identifier of two characters
+    or more) that the trail of one of ``ids`` (the live, unlocked beliefs; ``trails``: id ->
+    trail, of the live ones with one) ends with -> those of ``ids``, in id order. Made at a
+    warm index read (retrieval/ahead.py): a question naming a definition then reads no index
+    (the context read was ~75% of the step: FTS5 decodes every column's positions of the
+    name's terms to keep the context ones)."""
+    if not trails:
+        return {}
+    unlocked = set(ids)
+    found: dict[str, list[str]] = {}
+    for belief_id, trail in trails.items():
+        if belief_id in unlocked:
+            name = _last_name(trail).lower()
+            if len(name) > 1 and name.isascii() and name.isidentifier():
+                found.setdefault(name, []).append(belief_id)
+    return {name: tuple(sorted(held)) for name, held in found.items()}
+
+
+def _owns(named: Named, trail: str) -> bool:
+    """Whether ``trail``'s definition is inside the owner the path names (any, for a name)."""
+    return not named.owner or _owner_matches(trail, named.owner)
 
 
 def with_named(
@@ -208,10 +267,17 @@ def _telling(named: Named, trail: str) -> bool:
     return len(sections(trail)[1]) >= 2
 
 
-def _heads(store: Store, ids: list[str], trails: Mapping[str, str]) -> list[str]:
-    """Those of ``ids`` that are a definition's own passage (its head), one per definition."""
+def _heads(
+    defined: Mapping[str, list[DefnHit]], ids: list[str], trails: Mapping[str, str]
+) -> list[str]:
+    """Those of ``ids`` that are a definition's own passage (its head), one per definition;
+    ``defined``: the definitions the passages sit in (``Store.passage_definitions``, in id
+    order: the first passage of a definition met is the one kept)."""
+    wanted = set(ids)
     out: dict[tuple[str, int, int], str] = {}
-    for belief_id, hits in store.passage_definitions(ids).items():
+    for belief_id, hits in defined.items():
+        if belief_id not in wanted:
+            continue
         for file, start, end, _terms, _length, head in hits:
             if head and first_line(trails[belief_id]) == start:
                 out.setdefault((file, start, end), belief_id)

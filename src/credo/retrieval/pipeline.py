@@ -25,6 +25,7 @@ from credo.retrieval.base_terms import base_terms
 from credo.retrieval.bundle import Expanding, Units
 from credo.retrieval.candidate_rows import Texts, candidate_rows
 from credo.retrieval.compress import Carried, Classes, Costs, Known, verbatim_ids
+from credo.retrieval.derived_terms import with_relatives
 from credo.retrieval.graph_lanes import (
     bfs_scores,
     candidate_pairs,
@@ -250,7 +251,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     # Clustering changes which beliefs are packed, not how relevant each is: the result
     # lists them by score (``ranked``'s order; ``filled``: its ids, groups aside not expanded).
     packed_standing = picked(ranked, chosen, standing, tails, content, cluster_of, filled)
-    packed_standing, packed_ids = in_told_order(packed_standing, state, rows)  # (newer first)
+    packed_standing, packed_ids = in_told_order(packed_standing, state, rows, reader.told_in_order)
     known = classes.of_packed(packed_ids)  # for the result
     out = (
         placing.beliefs()
@@ -476,7 +477,7 @@ def _rank(
     store version (``Known.labels``, which the speaker lane reads and fills; None: none
     kept)."""
     lanes = {**DEFAULT_LANES, **options.lanes}
-    terms = base_terms(text)  # with base words: "lazily" asks for lazy, "taken" for take
+    terms = with_relatives(store, base_terms(text))  # base words, relatives (derived_terms.py)
     # "checkRateLimit" asks for its callers, whose context holds "check rate limit"
     terms = with_identifier_phrases(terms, text)
     named: dict[str, float] = {}  # the doc lane's scores, read first: see without_named

@@ -24,8 +24,9 @@ lanes by `rank.Weights.tests`, except for a question that names tests itself
 (`asks_for_tests`) or names a test file ("errors_test.go: what is expected..."; the pipeline
 tells it by the doc lane's matches). Told by the path: a folder ``test``, ``tests``,
 ``testing`` or ``__tests__``, or a file ``test_*``, ``*_test.py``, ``*_test.go`` (the name
-the go tool requires of a test file), ``conftest.py``, ``*.test.js``, ``*.spec.ts``...;
-or by a Rust file's module ``tests`` in the trail.
+the go tool requires of a test file), ``conftest.py``, ``*.test.js``, ``*.spec.ts``...,
+``tests.py`` (a Django app's tests module); or by a Rust file's module ``tests``, in the
+trail or in a file of its own (``tests.rs``, from ``#[cfg(test)] mod tests;``).
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
@@ -49,7 +50,8 @@ def _lines() -> re.Pattern[str]:
 def _test_path() -> re.Pattern[str]:
     return re.compile(
         r"(?:^|/)(?:tests?|testing|__tests__)/"
-        r"|(?:^|/)(?:test_[^/]*\.py|[^/]*_test\.(?:py|go)|conftest\.py|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?)$"
+        r"|(?:^|/)(?:test_[^/]*\.py|[^/]*_test\.(?:py|go)|conftest\.py|tests\.(?:py|rs)"
+        r"|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?)$"
     )
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, TypeVar
 
-from credo.store.fts import CandidateRow
+from credo.store.fts import CANDIDATE_CREATED, CandidateRow
 
 if TYPE_CHECKING:
     from credo.retrieval.currency import Currency
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 __all__ = ["in_told_order", "newer_first", "told_order"]
 
 T = TypeVar("T")
-_CREATED = 4  # a CandidateRow's created_at
 
 
 def told_order(
@@ -84,15 +83,22 @@ def newer_first(
 
 
 def in_told_order(
-    packed: list[T], state: "Currency | None", rows: Mapping[str, CandidateRow]
+    packed: list[T],
+    state: "Currency | None",
+    rows: Mapping[str, CandidateRow],
+    in_order: Callable[[], bool] | None = None,
 ) -> tuple[list[T], list[str]]:
     """The pipeline's packed beliefs (entries whose first item is a ``Scored``) with each
     group's newer word first (``told_order``), and their ids. ``state``: the truth step's
     result (None: no truth link met); a group is led by a belief of ``state.tails``
     (``Relevant``'s third field is the group: its order is worked out once per store
-    version, ``TruthGraph.told``) or of ``state.groups``; ``rows``: the candidates' rows."""
+    version, ``TruthGraph.told``) or of ``state.groups``; ``rows``: the candidates' rows;
+    ``in_order``: whether the store is known to hold no dispute told after what it disputes
+    (``TruthReader.told_in_order``: then nothing moves, and no group is looked at)."""
     ids = list(map(_ID, map(_ID, packed)))  # (C-level)
     if state is None or not state.disputes or not (state.groups or state.tails):
+        return packed, ids
+    if in_order is not None and in_order():  # (asked only now: most queries meet no group)
         return packed, ids
     tails, disputes = state.tails, state.disputes
     known, moving = state.told if state.told is not None else (set(), {})
@@ -137,7 +143,7 @@ def _created(
     for m in group:
         for found in sources:
             if (row := found.get(m)) is not None:
-                created[m] = row[_CREATED]
+                created[m] = row[CANDIDATE_CREATED]
                 break
     return created
 

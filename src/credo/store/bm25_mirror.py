@@ -340,6 +340,20 @@ class Bm25Mirror:
             term_of[starts],
         )
 
+    def term_rows(self, terms: list[str]) -> dict[str, int] | None:
+        """``FtsIndex.term_rows`` from a mirror that holds every term (``complete``: a
+        warm index's), no statement run; None when it cannot answer (FTS5 must)."""
+        stems = self._tokenizer.stems(terms) if self.complete else None
+        if stems is None:
+            return None
+        at, starts = self._term_index.get, self._starts
+        counted = {}
+        for term, stem in zip(terms, stems, strict=True):
+            i = at(stem)
+            if i is not None and (rows := int(starts[i + 1] - starts[i])):
+                counted[term] = rows  # (a term's rows are distinct: one posting a row)
+        return counted
+
     def indexed_rows(self) -> npt.NDArray[np.intp]:
         """The rowids of the index's rows that hold a token (any other matches no term)."""
         return self._np.flatnonzero(self._sizes)

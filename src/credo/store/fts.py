@@ -79,9 +79,6 @@ class KeywordHit(NamedTuple):
     score: float  # higher is better (negated FTS5 bm25)
 
 
-_new = tuple.__new__  # a NamedTuple without its Python-level __new__: ~3x cheaper
-
-
 # BM25F column weights (FTS5 multiplies each column's term count by its weight): the text
 # itself; the words other beliefs use for it (anchor text); where it sits (path words and
 # section trail), which names a passage's topic without being its text. Context at 1.0
@@ -102,6 +99,7 @@ KeywordRow = tuple[str, float, int, str, float, float, float | None, str | None,
 CandidateRow = tuple[str, float, float, str | None, float]
 """What the engine needs of a candidate belief: (content, alpha, beta, session, created_at).
 The keyword and graph reads return it with their rows, so no lane fetches it again."""
+CANDIDATE_CREATED = 4  # a CandidateRow's created_at
 
 
 _ID = itemgetter(0)
@@ -176,10 +174,12 @@ class KeywordReads:
         content_weight: float = CONTENT_WEIGHT,
         anchor_weight: float = ANCHOR_WEIGHT,
         context_weight: float = CONTEXT_WEIGHT,
-    ) -> tuple[list[KeywordHit], dict[str, CandidateRow]]:
-        """``keyword_search``, plus id -> ``CandidateRow`` of the live hits (one query)."""
+    ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
+        """``keyword_search`` as id -> score in rank order (the engine reads the hits by
+        id: a dict, not a list of ``KeywordHit``s to turn into one), plus id ->
+        ``CandidateRow`` of the live hits (one query)."""
         ranked = self._keyword_rows(terms, (content_weight, anchor_weight, context_weight), limit)
-        hits = [_new(KeywordHit, (r[0], r[1])) for r in ranked]  # TEXT id, REAL score
+        hits = {r[0]: r[1] for r in ranked}  # TEXT id, REAL score
         # The index holds live beliefs only; the check keeps a stale entry out all the same.
         beliefs = {r[0]: (r[3], r[4], r[5], r[7], r[8]) for r in ranked if r[6] is None}
         return hits, beliefs
@@ -188,6 +188,12 @@ class KeywordReads:
         """id -> the BM25F score ``keyword_beliefs`` would give the beliefs ``ids`` for the
         query ``terms`` (default column weights), for those of them that match: a few
         beliefs scored for a few terms, without ranking the index."""
+        raise NotImplementedError
+
+    def term_rows(self, terms: list[str]) -> dict[str, int]:
+        """term -> how many rows of the keyword index hold it (any column, as the index
+        reads it: "describe" counts "described" too): the n of bm25's IDF, so a term held
+        by fewer rows weighs more. Terms held by no row are left out."""
         raise NotImplementedError
 
     def context_phrase_ids(self, phrases: list[str], *, limit: int) -> list[str]:
@@ -212,7 +218,7 @@ class FtsIndex(KeywordReads):
         content_weight: float = CONTENT_WEIGHT,
         anchor_weight: float = ANCHOR_WEIGHT,
         context_weight: float = CONTEXT_WEIGHT,
-    ) -> tuple[list[KeywordHit], dict[str, CandidateRow]]:
+    ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
         weights = (content_weight, anchor_weight, context_weight)
         found = self._mirrored_hits(terms, weights, limit)
         if found is not None:
@@ -227,7 +233,7 @@ class FtsIndex(KeywordReads):
 
     def _mirrored_hits(
         self, terms: list[str], weights: KeywordWeights, limit: int
-    ) -> tuple[list[KeywordHit], dict[str, CandidateRow]] | None:
+    ) -> tuple[dict[str, float], dict[str, CandidateRow]] | None:
         """``keyword_beliefs``' answer straight from a checked mirror's ranking and its
         per-version entries (``Bm25Mirror.entries``), or None when the general path must
         answer (no mirror, or not yet checked against FTS5, or ties at the cut). The same
@@ -275,7 +281,7 @@ class FtsIndex(KeywordReads):
             unlocked.sort(key=_ENTRY_ID)
             unlocked.sort(key=_SCORE, reverse=True)
         del unlocked[limit:]
-        hits = [_new(KeywordHit, (entry[0], score)) for entry, score in unlocked]
+        hits = {entry[0]: score for entry, score in unlocked}
         # The index holds live beliefs only; the check keeps a stale entry out all the same.
         beliefs = {entry[0]: entry[3] for entry, _ in unlocked if entry[2] is None}
         return hits, beliefs
@@ -298,6 +304,26 @@ class FtsIndex(KeywordReads):
             )
         except sqlite3.OperationalError:  # as in _keyword_rows: no hits
             return {}
+
+    def term_rows(self, terms: list[str]) -> dict[str, int]:
+        policy = self._mirror_policy()
+        if policy.mirror is not None and policy.mirror.complete:  # a warm index's
+            mirror = policy.current(self.conn, self._version_pinned())
+            held = None if mirror is None else mirror.term_rows(terms)
+            if held is not None:
+                return held
+        counted: dict[str, int] = {}
+        for term in dict.fromkeys(terms):
+            try:
+                # (FTS5 counts a term's rows from its doclist alone: no row is read)
+                (rows,) = self.conn.execute(
+                    "SELECT count(*) FROM beliefs_fts WHERE beliefs_fts MATCH ?", (quote(term),)
+                ).fetchone()
+            except sqlite3.OperationalError:  # as in _keyword_rows: held nowhere
+                continue
+            if rows:
+                counted[term] = rows
+        return counted
 
     def context_phrase_ids(self, phrases: list[str], *, limit: int) -> list[str]:
         # FTS5's column filter: the rows the phrases match in context, unranked (ranking

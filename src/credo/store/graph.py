@@ -195,7 +195,7 @@ class GraphQueries(DocAnchorMatches):
         warm = self._warm_now()
         if warm is not None:
             return warm.graph.links_with_ends(
-                ids, limit, lambda wanted: warm.row_list(self.conn, wanted)
+                ids, limit, lambda wanted: warm.row_list(self.conn, wanted), warm.cached_rows
             )
         payload = json_array(sorted(set(ids)))
         # Unordered, with one row more than the limit: when all rows fit, sorting them here

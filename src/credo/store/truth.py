@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from credo.store.db import json_array, store_version
-from credo.store.fts import CandidateRow
+from credo.store.fts import CANDIDATE_CREATED, CandidateRow
 
 if TYPE_CHECKING:
     from credo.store.warm_graph import WarmGraph
@@ -116,8 +116,9 @@ MAX_FULL_READ_SECONDS = 0.25
 MAX_KEPT = 200_000
 
 
-# (every truth link by belief, every end's row, the read's seconds per edge of the store)
-EveryTruthEdge = tuple[dict[str, tuple[TruthLink, ...]], dict[str, End], float]
+# (every truth link by belief, every end's row, the read's seconds per edge of the store, and
+# whether no dispute was told after what it disputes: ``TruthReader.told_in_order``)
+EveryTruthEdge = tuple[dict[str, tuple[TruthLink, ...]], dict[str, End], float, bool]
 
 
 def read_every_truth_edge(
@@ -152,13 +153,14 @@ def read_truth_if_short(conn: sqlite3.Connection, graph: "WarmGraph") -> "EveryT
     """``read_every_truth_edge`` when the store's edges (``graph``, read in the same
     transaction) at the estimated rate (``ESTIMATED_SECONDS_PER_EDGE``) make a read within
     ``MAX_FULL_READ_SECONDS`` and one of them is a truth edge (a warm index's read, off the
-    lock); else None."""
+    lock), with whether no dispute was told after what it disputes; else None."""
     edges = graph.edges
     if edges * ESTIMATED_SECONDS_PER_EDGE > MAX_FULL_READ_SECONDS or not graph.holds_any(_KINDS):
         return None
     started = time.perf_counter()
     links, ends = read_every_truth_edge(conn, graph)
-    return links, ends, (time.perf_counter() - started) / max(edges, 1)
+    seconds = (time.perf_counter() - started) / max(edges, 1)
+    return links, ends, seconds, not told_later(links, ends)
 
 
 def facts_of(
@@ -178,12 +180,32 @@ def facts_of(
     )
 
 
+def told_later(links: "Mapping[str, tuple[TruthLink, ...]]", ends: "Mapping[str, End]") -> bool:
+    """Whether one of the CONTRADICTS edges in ``links`` has a source created after its
+    destination (by the ends' rows); an end without a row counts as one (it may be). A pass
+    over every link (~8M instructions at 10k beliefs, more than a query): made off the lock
+    with the warm index (``read_truth_if_short``), else once per version when first asked."""
+    for got in links.values():
+        for src, dst, kind in got:
+            if kind == CONTRADICTS:
+                told, was = ends.get(src), ends.get(dst)
+                if (
+                    told is None
+                    or was is None
+                    or told[1][CANDIDATE_CREATED] > was[1][CANDIDATE_CREATED]
+                ):
+                    return True
+    return False
+
+
 class _Memo:
     """The truth links read at one store version. ``complete``: every live truth edge is
     here (an id without an entry has none). ``kept``: what the engine derived from them,
     kept for as long as they hold (retrieval/pipeline.py keeps its truth graph there)."""
 
-    __slots__ = ("__weakref__", "complete", "ends", "kept", "links", "spent", "version")
+    __slots__ = (
+        "__weakref__", "complete", "ends", "in_order", "kept", "links", "spent", "version"
+    )  # fmt: skip
 
     def __init__(self, version: tuple[int, int]) -> None:
         self.version = version
@@ -192,6 +214,7 @@ class _Memo:
         self.complete = False
         self.spent = 0.0  # seconds of batched reads at this version
         self.kept: dict[str, object] = {}
+        self.in_order: bool | None = None  # ``TruthReader.told_in_order``, once worked out
 
     def add(self, ids: list[str], rows: "Iterable[Sequence[Any]]") -> None:
         """Keep the links of ``ids`` (an empty tuple for none) and their far ends from
@@ -244,6 +267,18 @@ class TruthReader:
         without an entry has none); else None."""
         memo = self._memo
         return memo.links if memo.complete else None
+
+    def told_in_order(self) -> bool:
+        """Whether no live CONTRADICTS edge's source was told (created) after its destination
+        at this version, known once every truth edge is read: then no conflict group's order
+        moves (retrieval/told_first.py) and a query need not work it out. Worked out once
+        per version; False while not every edge is read (each group is then checked)."""
+        memo = self._memo
+        if not memo.complete:
+            return False
+        if memo.in_order is None:
+            memo.in_order = not told_later(memo.links, memo.ends)
+        return memo.in_order
 
     @property
     def kept(self) -> dict[str, object]:
@@ -372,7 +407,7 @@ class TruthQueries(TruthLinks):
         ``graph``, what the engine made of them with the index (``WarmIndex.ahead``), as
         what it keeps at the version under "graph" unless it keeps one already."""
         memo = self._truth_memo
-        links, ends, seconds_per_edge = every
+        links, ends, seconds_per_edge, in_order = every
         if memo is None or memo.version != version:
             memo = self._truth_memo = _Memo(version)
             memo.ends = ends
@@ -384,6 +419,7 @@ class TruthQueries(TruthLinks):
             return
         memo.links = links
         memo.complete = True
+        memo.in_order = in_order
         self._truth_seconds_per_edge = seconds_per_edge
 
     def _full_read_pays(self, spent: float) -> bool:

@@ -158,6 +158,11 @@ class WarmIndex:
         rows = self._rows
         return {i: row for i in ids if (row := rows[i]) is not None}
 
+    @property
+    def cached_rows(self) -> Mapping[str, CandidateRow | None]:
+        """The row cache ``row_list`` reads (None: cached as absent); not to be written to."""
+        return self._rows
+
     def row_list(self, conn: sqlite3.Connection, ids: list[str]) -> list[CandidateRow | None]:
         """The row of each of ``ids`` (distinct, found live and unlocked by the graph), None
         for one with none: ``unlocked_rows`` without its dict, for a caller that joins the

@@ -17,11 +17,10 @@ unsettled: the rows and scores of the exact query, as FTS5's ``bm25()`` ranks th
 from __future__ import annotations
 
 import sqlite3
-from itertools import repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from credo.store.fts import CandidateRow, KeywordHit
+from credo.store.fts import CandidateRow
 from credo.store.warm_graph import ABSENT, UNLOCKED
 
 if TYPE_CHECKING:
@@ -31,7 +30,6 @@ if TYPE_CHECKING:
     from credo.store.bm25_mirror import Bm25Mirror
     from credo.store.warm_graph import WarmGraph
 
-_new = tuple.__new__  # a KeywordHit without the NamedTuple's Python-level __new__
 _ID = itemgetter(0)  # of a mirror entry (``Bm25Mirror.entries``): its belief's id
 
 
@@ -73,15 +71,16 @@ class KeywordRanks:
 
     def hits(
         self, mirror: Bm25Mirror, terms: list[str], weights: tuple[float, ...], limit: int
-    ) -> tuple[list[KeywordHit], dict[str, CandidateRow]] | None:
-        """``FtsIndex.keyword_beliefs``' answer: the hits, and the row of each (its entry
-        made once per version, ``Bm25Mirror.entries``); None when FTS5 must answer."""
+    ) -> tuple[dict[str, float], dict[str, CandidateRow]] | None:
+        """``FtsIndex.keyword_beliefs``' answer: id -> score of the hits in rank order, and
+        the row of each (its entry made once per version, ``Bm25Mirror.entries``); None when
+        FTS5 must answer."""
         found = self.best(mirror, terms, weights, limit)
         if found is None:
             return None
         rids, scores = found
         entries = mirror.entries(rids)
-        hits = list(map(_new, repeat(KeywordHit), zip(map(_ID, entries), scores, strict=True)))
+        hits = dict(zip(map(_ID, entries), scores, strict=True))
         # (the index holds live beliefs only: a stale entry is kept out all the same; one
         # comprehension, no live-only check first: ~20k instructions less at 50 hits)
         return hits, {entry[0]: entry[3] for entry in entries if entry[2] is None}

@@ -47,6 +47,7 @@ from credo.surfaces.install import (
     project_root,
     remove_json_server,
     server_command,
+    server_env,
 )
 
 Scope = Literal["project", "user"]
@@ -93,7 +94,7 @@ def hook_command(argv: list[str] | None = None, name: str = "prompt") -> str:
 
 def server_entry(argv: list[str] | None = None) -> dict[str, Any]:
     command, args = server_command(argv)
-    return {"type": "stdio", "command": command, "args": args, "env": {}}
+    return {"type": "stdio", "command": command, "args": args, "env": server_env(argv)}
 
 
 def claude_config_dir() -> Path:
@@ -238,7 +239,7 @@ def setup_claude(
         return report
     entry = server_entry(argv)
     workdir = project_root(cwd) if scope == "project" else (cwd or Path.cwd())
-    prepare(report, [entry["command"], *entry["args"]], cwd=workdir, check=check)
+    prepare(report, [entry["command"], *entry["args"]], cwd=workdir, check=check, env=entry["env"])
     apply(
         [(where.settings, add_hooks(argv), JSON), (where.mcp, add_json_server(entry), JSON)], report
     )

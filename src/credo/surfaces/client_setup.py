@@ -24,7 +24,6 @@ atomic write, a file that does not parse refused in one line with nothing writte
 from __future__ import annotations
 
 import os
-import shlex
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +43,8 @@ from credo.surfaces.install import (
     project_root,
     remove_json_server,
     server_command,
+    server_env,
+    shown_command,
 )
 
 Scope = Literal["project", "user"]
@@ -102,17 +103,22 @@ def _servers(doc: Any) -> Any:
     return servers
 
 
-def add_codex_server(command: str, args: list[str]) -> Edit:
+def add_codex_server(command: str, args: list[str], env: dict[str, str] | None = None) -> Edit:
+    """Put credo's server in Codex's ``mcp_servers``; ``env`` (a source tree's PYTHONPATH)
+    joins the table's ``env``, whose other variables stay."""
+
     def edit(data: TomlFile) -> list[str]:
         import tomlkit
 
-        shown = f"`{shlex.join([command, *args])}`"
+        shown = f"`{shown_command({'command': command, 'args': args, 'env': env})}`"
         servers = _servers(data.doc)
         current = servers.get(SERVER_NAME) if servers is not None else None
         if current is None:
             table = tomlkit.table()
             table.add("command", command)
             table.add("args", args)
+            if env:
+                table.add("env", env)
             outer = tomlkit.table(is_super_table=True)
             outer.add(SERVER_NAME, table)
             snippet = tomlkit.document()
@@ -123,10 +129,15 @@ def add_codex_server(command: str, args: list[str]) -> Edit:
             raise InvalidInputError(
                 f"'mcp_servers.{SERVER_NAME}' in the Codex config is not a table"
             )
-        if current.get("command") == command and list(current.get("args") or []) == args:
+        held = current.get("env") or {}
+        same_env = all(held.get(name) == value for name, value in (env or {}).items())
+        same_command = current.get("command") == command
+        if same_command and list(current.get("args") or []) == args and same_env:
             return []
         current["command"] = command  # in place: the user's env or timeouts there stay
         current["args"] = args
+        if env and not same_env:
+            current["env"] = {**held, **env}
         return [f"replaced MCP server {SERVER_NAME!r} {shown}"]
 
     return edit
@@ -159,8 +170,9 @@ def setup_codex(
         apply([(path, remove_codex_server(), TOML)], report)
         return report
     command, args = server_command(argv)
-    prepare(report, [command, *args], cwd=Path.cwd(), check=check)
-    apply([(path, add_codex_server(command, args), TOML)], report)
+    env = server_env(argv)
+    prepare(report, [command, *args], cwd=Path.cwd(), check=check, env=env)
+    apply([(path, add_codex_server(command, args, env), TOML)], report)
     return report
 
 
@@ -179,8 +191,9 @@ def setup_cursor(
         apply([(path, remove_json_server(), JSON)], report)
         return report
     command, args = server_command(argv)
+    env = server_env(argv)
     workdir = path.parent.parent if scope == "project" else (cwd or Path.cwd())
-    prepare(report, [command, *args], cwd=workdir, check=check)
-    entry = {"command": command, "args": args}
+    prepare(report, [command, *args], cwd=workdir, check=check, env=env)
+    entry = {"command": command, "args": args, **({"env": env} if env else {})}
     apply([(path, add_json_server(entry, " in the Cursor config"), JSON)], report)
     return report

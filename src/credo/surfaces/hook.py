@@ -181,23 +181,29 @@ def in_memory(memory: Memory) -> bool:
 MAX_BLOCK_BYTES = 6 * 1024  # what a prompt's block may weigh (issue #16), whatever its text
 
 
-def retrieve_for_hook(memory: Memory, query: str, token_budget: int) -> tuple[RetrievalResult, str]:
+def retrieve_for_hook(
+    memory: Memory, query: str, token_budget: int, *, beside: str = ""
+) -> tuple[RetrievalResult, str]:
     """The hook's retrieval and its memory block, kept under ``MAX_BLOCK_BYTES``. The
     budget counts characters (4 to a token) of the beliefs alone; the header, the free
     anchor suffixes and multi-byte text ("…", "›", non-Latin scripts) come on top. A block
     that still weighs more is retrieved again with the budget scaled down (deterministic:
-    the same store and prompt take the same steps). The block is returned with its result
-    so that ``inject`` need not render it again."""
+    the same store and prompt take the same steps). ``beside`` (a notice printed after
+    the block) is charged to both the budget and the cap first. The block is returned
+    with its result so that ``inject`` need not render it again."""
     from credo.surfaces.render import memory_block
 
-    budget = token_budget
+    cap = MAX_BLOCK_BYTES - (len(beside.encode("utf-8")) + 2 if beside else 0)
+    budget = max(1, token_budget - -(-len(beside) // 4))
     for _ in range(3):
         result = memory.retrieve(query, token_budget=budget, with_doc_anchors=True)
         block = memory_block(result)
         size = len(block.encode("utf-8"))
-        if size <= MAX_BLOCK_BYTES or budget <= 1:
-            return result, block
-        budget = max(1, int(budget * MAX_BLOCK_BYTES / size * 0.95))
+        if size <= cap or budget <= 1:
+            break
+        budget = max(1, int(budget * max(cap, 1) / size * 0.95))
+    if beside:
+        block = f"{block}\n\n{beside}" if block else beside
     return result, block
 
 
@@ -259,7 +265,13 @@ def on_prompt(memory: Memory, payload: dict[str, Any]) -> Outcome:
     hooks = memory.settings.hook
     acknowledgement = is_one_word(prompt) or is_acknowledgement(prompt)
     query = "" if acknowledgement else prompt
-    result, rendered = retrieve_for_hook(memory, query, hooks.token_budget)
+    notice = ""
+    if not acknowledgement and not in_memory(memory) and _may_take_back(prompt):
+        from credo.agent.retract import taken_back_notice
+
+        notice = taken_back_notice(memory, prompt)  # named, never deleted on a guess
+    # The notice is charged like the beliefs and journalled with them.
+    result, rendered = retrieve_for_hook(memory, query, hooks.token_budget, beside=notice)
     reason = "acknowledgement: locks only" if acknowledgement else "retrieval"
     block = inject(
         memory,
@@ -273,6 +285,30 @@ def on_prompt(memory: Memory, payload: dict[str, Any]) -> Outcome:
     if not hooks.capture or acknowledgement or in_memory(memory):
         return Outcome(block)
     return Outcome(block, later=lambda store: capture_later(store, payload))
+
+
+# What every retraction the hook names holds (knowledge/retraction.py): "what I said about",
+# or a verb of dropping with a rule's kind ("never mind the pytz exception"). A prompt with
+# neither loads none of its patterns (this runs before the block is printed).
+_SAID_WORDS = ("what i said", "what i told", "what i wrote", "take back", "my earlier", "my last")
+_DROP_WORDS = ("mind", "forget", "scratch", "disregard", "drop")
+_RULE_KINDS = (
+    "exception",
+    "rule",
+    "convention",
+    "decision",
+    "polic",
+    "preference",
+    "requir",
+    "guideline",
+)
+
+
+def _may_take_back(prompt: str) -> bool:
+    lower = prompt[:4000].lower()
+    return any(w in lower for w in _SAID_WORDS) or (
+        any(w in lower for w in _DROP_WORDS) and any(w in lower for w in _RULE_KINDS)
+    )
 
 
 def capture_later(memory: Memory, payload: dict[str, Any]) -> None:

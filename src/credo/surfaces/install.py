@@ -1,7 +1,9 @@
 """What every ``credo setup <client>`` shares (``claude_setup``, ``client_setup``).
 
-- **The server command**: ``credo_argv`` (this environment's ``credo``, by absolute path) and
-  ``is_credo_server`` (an entry credo wrote, from any environment).
+- **The server command**: ``credo_argv`` (this environment's ``credo``, by absolute path),
+  ``server_env`` (what a client must add to run this very package: run from a source tree,
+  ``PYTHONPATH`` naming it) and ``is_credo_server`` (an entry credo wrote, from any
+  environment).
 - **The server check**: ``check_server`` spawns exactly the command a client will run, through
   the MCP SDK's own stdio client, and asks it for ``tools/list``; a server that does not
   answer is refused with a one-line fix before anything is written (issue #16: a server
@@ -54,13 +56,48 @@ class SetupReport:
 # -- the server command ---------------------------------------------------------------------------
 def credo_argv() -> list[str]:
     """How a client should start credo: the console script beside this interpreter (an
-    absolute path, so no PATH lookup or version-manager shim), else ``python -m credo``."""
+    absolute path, so no PATH lookup or version-manager shim), else ``python -m credo``;
+    ``python -m credo`` too when this package runs from a source tree (`source_folder`):
+    that script would run another install's credo (with ``server_env``'s PYTHONPATH)."""
+    if source_folder() is not None:
+        return [str(Path(sys.executable).absolute()), "-m", "credo"]
     bindir = Path(sys.executable).parent
     for name in ("credo", "credo.exe"):
         script = bindir / name
         if script.is_file():
             return [str(script.absolute())]
     return [str(Path(sys.executable).absolute()), "-m", "credo"]
+
+
+def source_folder() -> Path | None:
+    """The folder holding credo's package when only this process's ``PYTHONPATH``, or the
+    folder it started in, puts it on ``sys.path`` (``PYTHONPATH=src python -m credo setup
+    claude`` in a checkout); None when the interpreter finds it on its own (installed, or
+    an editable install's path or finder). A client starts credo without that variable or
+    folder: it would run another install's credo, or none (day-probe77: the hooks ran the
+    checkout, the server the installed copy, two versions on one store)."""
+    parent = package_folder().parent.resolve()
+    variable = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
+    transient = {_resolved(entry) for entry in [sys.path[0] if sys.path else "", *variable]}
+    lasting = {_resolved(entry) for entry in sys.path[1:]} - transient
+    return parent if parent in transient and parent not in lasting else None
+
+
+def _resolved(entry: str) -> Path:
+    return Path(entry or os.getcwd()).resolve()
+
+
+def server_env(argv: list[str] | None = None) -> dict[str, str]:
+    """The environment a client adds to start credo's server: ``PYTHONPATH`` naming the
+    source tree this package runs from (`source_folder`), then the rest of this process's
+    ``PYTHONPATH`` (what the check ran with); else nothing, nor for a command given
+    (``argv``)."""
+    folder = source_folder() if argv is None else None
+    if folder is None:
+        return {}
+    variable = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
+    rest = [entry for entry in variable if _resolved(entry) != folder]
+    return {"PYTHONPATH": os.pathsep.join(dict.fromkeys([str(folder), *rest]))}
 
 
 def server_command(argv: list[str] | None = None) -> tuple[str, list[str]]:
@@ -89,10 +126,17 @@ def project_root(cwd: Path | None = None) -> Path:
 
 
 # -- the server check -----------------------------------------------------------------------------
-def check_server(command: list[str], *, cwd: Path, timeout: float = CHECK_TIMEOUT_S) -> list[str]:
-    """Start ``command`` as a client would (stdio, in ``cwd``, with this environment) and
-    return the names its ``tools/list`` answers. The server opens a throwaway store
-    (``CREDO_DB`` in a temporary folder), so the check leaves no file behind.
+def check_server(
+    command: list[str],
+    *,
+    cwd: Path,
+    timeout: float = CHECK_TIMEOUT_S,
+    env: Mapping[str, str] | None = None,
+) -> list[str]:
+    """Start ``command`` as a client would (stdio, in ``cwd``, with this environment and the
+    entry's own ``env`` over it) and return the names its ``tools/list`` answers. The
+    server opens a throwaway store (``CREDO_DB`` in a temporary folder), so the check
+    leaves no file behind.
 
     Raises:
         SetupError: the server did not start or did not answer within ``timeout``; the
@@ -113,7 +157,7 @@ def check_server(command: list[str], *, cwd: Path, timeout: float = CHECK_TIMEOU
         params = StdioServerParameters(
             command=command[0],
             args=command[1:],
-            env={**os.environ, "CREDO_DB": str(Path(scratch) / "memory.db")},
+            env={**os.environ, **(env or {}), "CREDO_DB": str(Path(scratch) / "memory.db")},
             cwd=cwd,
         )
 
@@ -160,12 +204,20 @@ def _describe(exc: BaseException, timeout: float) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-def prepare(report: SetupReport, command: list[str], *, cwd: Path, check: bool) -> None:
-    """What every install does before it writes: the server check (``check``), then the
-    byte-compile (a failure there is a note, not a refusal)."""
+def prepare(
+    report: SetupReport,
+    command: list[str],
+    *,
+    cwd: Path,
+    check: bool,
+    env: Mapping[str, str] | None = None,
+) -> None:
+    """What every install does before it writes: the server check (``check``; ``env``: the
+    entry's), then the byte-compile (a failure there is a note, not a refusal)."""
     if check:
-        tools = check_server(command, cwd=cwd)
-        report.checked = f"`{shlex.join(command)}` answers tools/list ({len(tools)} tools)"
+        tools = check_server(command, cwd=cwd, env=env)
+        shown = shown_command({"command": command[0], "args": command[1:], "env": env})
+        report.checked = f"`{shown}` answers tools/list ({len(tools)} tools)"
     if note := compile_package():
         report.notes.append(note)
 
@@ -318,10 +370,16 @@ def add_json_server(entry: dict[str, Any], where: str = "") -> Edit:
             return []
         verb = "replaced" if SERVER_NAME in servers else "added"
         servers[SERVER_NAME] = entry
-        shown = shlex.join([entry["command"], *entry["args"]])
-        return [f"{verb} MCP server {SERVER_NAME!r} `{shown}`"]
+        return [f"{verb} MCP server {SERVER_NAME!r} `{shown_command(entry)}`"]
 
     return edit
+
+
+def shown_command(entry: Mapping[str, Any]) -> str:
+    """An entry's command as a shell line, its ``env`` first (``PYTHONPATH=src python -m
+    credo mcp``)."""
+    env = [f"{name}={value}" for name, value in (entry.get("env") or {}).items()]
+    return shlex.join([*env, entry["command"], *entry["args"]])
 
 
 def remove_json_server() -> Edit:

@@ -67,9 +67,16 @@ def when(timestamp: float | None) -> str:
     return dt.datetime.fromtimestamp(timestamp, tz=dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def belief_text(belief: Belief, anchors: list[DocAnchor], edges: list[Edge]) -> str:
+def belief_text(
+    belief: Belief,
+    anchors: list[DocAnchor],
+    edges: list[Edge],
+    standing: dict[str, Any] | None = None,
+) -> str:
     """``credo show``'s text. An ingested passage's trail (file › class › function, its
-    lines) is shown as search shows it: its anchor names the file only."""
+    lines) is shown as search shows it: its anchor names the file only. ``standing``
+    (``status``, ``superseded_by``, ``current``: its lineage) says, for a belief a live
+    belief replaced, what replaced it and what retrieval serves now."""
     lines = [
         f"id:          {belief.id}",
         f"content:     {belief.content}",
@@ -83,6 +90,12 @@ def belief_text(belief: Belief, anchors: list[DocAnchor], edges: list[Edge]) -> 
     ]
     if belief.deleted_at is not None:
         lines.append(f"forgotten:   {when(belief.deleted_at)}")
+    if standing and standing["status"] == "superseded":
+        lines.append(
+            f"superseded:  by {', '.join(standing['superseded_by'])}"
+            f"    current: {', '.join(standing['current']) or 'none'}"
+            f"  (credo history {belief.id})"
+        )
     for anchor in anchors:
         lines.append(f"anchor:      {anchor.doc_uri}  ({anchor.anchor_type})")
     for edge in edges:

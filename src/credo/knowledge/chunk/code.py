@@ -65,7 +65,12 @@ from credo.knowledge.chunk.code_outline import (
     is_licence,
 )
 from credo.knowledge.chunk.code_python import read_python
-from credo.knowledge.chunk.doc_markup import clean_markdown, clean_rest, link_targets
+from credo.knowledge.chunk.doc_markup import (
+    clean_markdown,
+    clean_rest,
+    has_links,
+    link_targets,
+)
 from credo.knowledge.chunk.model import (
     MAX_PARAGRAPH_CHARS,
     Chunk,
@@ -161,7 +166,8 @@ def split_code(text: str, language: str) -> list[Chunk]:
 
         outline = read_tree(lines, grammar)
     if outline is None:
-        chunks = _comment_chunks(comment_paragraphs(comment_fragments(lines, syntax), lines))
+        fragments = comment_fragments(lines, syntax)
+        chunks = _comment_chunks(comment_paragraphs(fragments, lines, rust=syntax == "rust"))
     else:
         chunks = _outline_chunks(outline, lines, _doc_cleaner(grammar), grammar)
     chunks.sort(key=_document_order)
@@ -205,7 +211,9 @@ def _outline_chunks(
     scope = _Scopes(outline.definitions, len(lines))
     paragraphs = [
         paragraph
-        for paragraph in comment_paragraphs(outline.fragments, lines)
+        for paragraph in comment_paragraphs(
+            outline.fragments, lines, rust=grammar == "rust", markdown=clean is clean_markdown
+        )
         if not (paragraph[-1][0] < outline.code_start and is_licence(paragraph))
         and not is_commented_out_code(paragraph)
     ]
@@ -396,7 +404,7 @@ def _doc_chunks(
     chunks: list[Chunk] = []
     for paragraph in paragraphs:
         pieces = split_paragraph(paragraph, "docstring", clean, trail)
-        if clean is clean_markdown and any("](" in row for _, row in paragraph):
+        if clean is clean_markdown and any(has_links(row) for _, row in paragraph):
             pieces = [_with_targets(piece, paragraph) for piece in pieces]
         chunks.extend(pieces)
     return chunks
@@ -418,7 +426,7 @@ def _comment_chunks(
     for paragraph in paragraphs:
         section = scope.around(paragraph[0][0], paragraph[-1][0]) if scope else ()
         pieces = split_paragraph(paragraph, "code_comment", clean or _clean, section)
-        if clean is clean_markdown and any("](" in row for _, row in paragraph):
+        if clean is clean_markdown and any(has_links(row) for _, row in paragraph):
             pieces = [_with_targets(piece, paragraph) for piece in pieces]
         chunks.extend(pieces)
     return chunks

@@ -15,8 +15,11 @@ Rules:
   with no letters or digits (``#``, ``# -----``) ends it. A comment after code on the same
   line (a trailing comment) is a paragraph of its own. Inside a block comment, lines with
   no letters or digits separate paragraphs.
-- Rust doc lines (``///``, ``//!``): a code block's fences, and the lines rustdoc hides
-  in a Rust code block (``# use std::io;``), are skipped: the page shows neither.
+- Doc lines (``///``, ``//!``): a code block's fences are skipped (the page shows none).
+  In a Rust file, so are the lines rustdoc hides in a Rust code block (``# use std::io;``):
+  another language's ``///`` example keeps its ``# comment`` lines (``rust``). Where the doc
+  is read as Markdown (``markdown``), a code block's ``&`` is written as ``&amp;``, so the
+  reader's decoding gives back the code as written (``&amp;`` in an example is literal).
 - Skipped: the shebang line, Python encoding declarations on lines 1-2, and tool pragmas
   (``noqa``, ``type:``, ``pragma``, ``pylint:``, ``fmt:``, ``eslint``, ``@ts-``,
   ``go:build``, ``NOLINT``, ``SPDX-License-Identifier``...).
@@ -99,6 +102,12 @@ _ENCODING = re.compile(r"coding[:=]")
 # A banner comment's closing run of markers ("/////  ZodString  /////", "####  Setup  ####"):
 # decoration, which would end every passage under such a banner (zod has hundreds).
 _CLOSING_RULE = re.compile(r"\s+(?:/{2,}|#{2,})$")
+# A diagram's strokes: box drawing, blocks and shapes (pino's worker.js draws its threads
+# in 60 lines of "│ ──────► │ PassThrough ├───┼────┤"). Its labels are words, its strokes
+# are not; a line left without a word (a vertical label's "p") is no line of text. An
+# arrow of prose ("::ffff:127.0.0.1 → ::ffff:7f00:1", axios) says "becomes": it stays.
+_DRAWING = re.compile("[\u2500-\u25ff]+")
+_WORD = re.compile(r"[^\W\d_]{2}")
 
 
 class Fragment(NamedTuple):
@@ -116,12 +125,16 @@ def comment_fragments(lines: list[str], language: str) -> list[Fragment]:
     return _CommentLexer(lines, SYNTAXES[language], _token(language)).run()
 
 
-def comment_paragraphs(fragments: list[Fragment], lines: list[str]) -> list[list[Line]]:
-    """Group fragments into paragraphs (see the module docstring for the rules)."""
+def comment_paragraphs(
+    fragments: list[Fragment], lines: list[str], *, rust: bool = False, markdown: bool = False
+) -> list[list[Line]]:
+    """Group fragments into paragraphs (see the module docstring for the rules). `rust`: the
+    file is Rust (rustdoc's hidden lines); `markdown`: its docs are read as Markdown, whose
+    entities the reader decodes (`doc_markup.read_markdown`)."""
     paragraphs: list[list[Line]] = []
     current: list[Line] = []
     last: tuple[object, int] | None = None
-    fence = _RustdocFence(lines)
+    fence = _DocFence(lines, rust)
     for fragment in fragments:
         if fence.hides(fragment):
             continue
@@ -131,7 +144,14 @@ def comment_paragraphs(fragments: list[Fragment], lines: list[str]) -> list[list
         text = fragment.text.strip()
         if fragment.block is None:
             text = _CLOSING_RULE.sub("", text)
+        if markdown and fence.code is not None and "&" in text:
+            text = text.replace("&", "&amp;")  # (decoded back to the code as written)
         key = ("block", fragment.block) if fragment.block is not None else fragment.column
+        if _DRAWING.search(text):
+            text = " ".join(_DRAWING.sub(" ", text).split())
+            if not _WORD.search(text):  # (it keeps the paragraph going, as a stroke would)
+                last = None if fragment.trailing else (key, fragment.number)
+                continue
         if not (current and not fragment.trailing and last == (key, fragment.number - 1)):
             current = []
             paragraphs.append(current)
@@ -140,9 +160,10 @@ def comment_paragraphs(fragments: list[Fragment], lines: list[str]) -> list[list
     return paragraphs
 
 
-# A Rust doc comment's code block (rustdoc reads an untagged one, or one tagged with its
-# attributes, as Rust) and the lines of it rustdoc hides from the page: "#" alone or "# "
-# before code, the example's scaffolding (imports, stubs, a `# Ok(())`).
+# A doc comment's code block, and in a Rust file the lines of a Rust code block (rustdoc
+# reads an untagged one, or one tagged with its attributes, as Rust) that rustdoc hides from
+# the page: "#" alone or "# " before code, the example's scaffolding (imports, stubs, a
+# `# Ok(())`).
 _FENCE = re.compile(r"(`{3,}|~{3,})\s*([^`]*)$")
 _RUST_BLOCK = re.compile(
     r"(?:rust|ignore|should_panic|no_run|compile_fail|test_harness|standalone_crate"
@@ -150,28 +171,32 @@ _RUST_BLOCK = re.compile(
 )
 
 
-class _RustdocFence:
-    """Which doc lines (``///``, ``//!``) are a code block's fences or hidden lines of a
-    Rust code block: rustdoc shows none of them, so they are no words of the page
-    (anyhow's ``downcast_ref`` read twenty lines of ``# enum DataStoreError {`` stubs,
-    day-probe76). Fragments come in file order; a line that is no doc line ends a block."""
+class _DocFence:
+    """Which doc lines (``///``, ``//!``) are a code block's fences, or, in a Rust file,
+    hidden lines of a Rust code block: rustdoc shows none of them, so they are no words of
+    the page (anyhow's ``downcast_ref`` read twenty lines of ``# enum DataStoreError {``
+    stubs, day-probe76). The hidden-line rule is rustdoc's alone: a C++ or Swift ``///``
+    example's ``# run from the root`` is shown. Fragments come in file order; a line that
+    is no doc line ends a block. ``code`` tells whether the last line seen is in one."""
 
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], rust: bool) -> None:
         self.lines = lines
-        self.rust: bool | None = None  # inside a code block: whether rustdoc reads it as Rust
+        self.rust = rust  # the file is Rust
+        self.code: bool | None = None  # inside a code block: whether its # lines are hidden
 
     def hides(self, fragment: Fragment) -> bool:
         line = self.lines[fragment.number - 1] if fragment.number <= len(self.lines) else ""
         marker = line[fragment.column : fragment.column + 4]
         if fragment.block is not None or marker[:3] not in ("///", "//!") or marker == "////":
-            self.rust = None
+            self.code = None
             return False
         text = fragment.text.strip()
         if fence := _FENCE.match(text):  # markup, shown by no page ("```rust", "```toml")
-            opening = self.rust is None
-            self.rust = bool(_RUST_BLOCK.fullmatch(fence.group(2))) if opening else None
+            opening = self.code is None
+            tag = fence.group(2)
+            self.code = (self.rust and bool(_RUST_BLOCK.fullmatch(tag))) if opening else None
             return True
-        return bool(self.rust) and (text == "#" or text.startswith("# "))
+        return bool(self.code) and (text == "#" or text.startswith("# "))
 
 
 def is_noise(fragment: Fragment, lines: list[str]) -> bool:

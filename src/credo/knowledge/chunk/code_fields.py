@@ -19,13 +19,19 @@ import re
 # in the outline either).
 _GO = r"[ \t]*([A-Za-z_]\w*)(?:(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*[ \t]+[\w*\[{.]|\()"
 _RUST = r"[ \t]*(?:pub(?:\([^()]*\))?[ \t]+)?([A-Za-z_]\w*)[ \t]*:(?!:)"
+# TypeScript: a property "hidden?: boolean;" and a method signature "child(b: B): Logger;"
+# or "child<T>(...)" (an interface's methods have no body, so no definition either).
 _TYPESCRIPT = (
     r"[ \t]*(?:(?:readonly|public|private|protected|static|declare)[ \t]+)*"
-    r"([A-Za-z_$][\w$]*)\??[ \t]*:"
+    r"([A-Za-z_$][\w$]*)\??[ \t]*[:(<]"
 )
 _FIELDS = {"go": _GO, "rust": _RUST, "typescript": _TYPESCRIPT, "tsx": _TYPESCRIPT}
 # A comment line on its own (not one trailing a field: the next line is another field's).
 _OWN_LINE = ("//", "/*", "*")
+# A block comment's lines that hold no words: its closing "*/" and a bare "*" before it.
+# A comment's last line is its last line of words, so the field comes after these
+# (the usual multi-line JSDoc, /** ... */ over three lines and more: day-probe80).
+_CLOSING = re.compile(r"[ \t]*\*+/?[ \t]*$")
 
 
 def field_under(grammar: str, lines: list[str], last: int) -> tuple[str, int] | None:
@@ -34,8 +40,11 @@ def field_under(grammar: str, lines: list[str], last: int) -> tuple[str, int] | 
     pattern = _FIELDS.get(grammar)
     if pattern is None or last >= len(lines) or not lines[last - 1].lstrip().startswith(_OWN_LINE):
         return None
-    field = re.match(pattern, lines[last])
-    return (field.group(1), last + 1) if field else None
+    below = last  # (0-based: the line after the comment's last)
+    while below < len(lines) and _CLOSING.match(lines[below]):
+        below += 1
+    field = re.match(pattern, lines[below]) if below < len(lines) else None
+    return (field.group(1), below + 1) if field else None
 
 
 FIELD_GRAMMARS = frozenset(_FIELDS)

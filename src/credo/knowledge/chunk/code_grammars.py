@@ -36,6 +36,8 @@ class Grammar:
             comment above makes a definition (`code_values`).
         declared: Module-level declarations of a value that are definitions without a doc
             comment, when constants by the language's rules or data (`code_declared`).
+        rustdoc: Doc comments are rustdoc's: a Rust code block's ``# `` lines are hidden
+            (`code_fallback.comment_paragraphs`).
     """
 
     package: str
@@ -50,6 +52,7 @@ class Grammar:
     calls: bool = False
     values: frozenset[str] = frozenset()
     declared: frozenset[str] = frozenset()
+    rustdoc: bool = False
 
 
 # Definition node types, across the grammars, that declare members (classes, structs,
@@ -230,6 +233,7 @@ GRAMMARS: dict[str, Grammar] = {
         attachments=frozenset({"attribute_item"}),
         values=frozenset({"const_item", "static_item"}),
         declared=frozenset({"const_item"}),  # (a ``static`` is a variable, ``mut`` or not)
+        rustdoc=True,
     ),
     "java": Grammar(
         "tree_sitter_java",

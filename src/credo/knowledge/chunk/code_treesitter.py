@@ -376,7 +376,7 @@ class _Reader:
         elif docs:
             self.used.update(doc.id for doc in docs)
             fragments = [f for doc in docs for f in self.fragments(doc)]
-            definition.doc = comment_paragraphs(fragments, self.lines)
+            definition.doc = self.paragraphs(fragments)
             definition.doc_first = True
         span = (body.start_byte, body.end_byte) if body is not None else None
         return _Found(definition, span)
@@ -401,7 +401,7 @@ class _Reader:
         if docs:
             self.used.update(doc.id for doc in docs)
             fragments = [f for doc in docs for f in self.fragments(doc)]
-            definition.doc = comment_paragraphs(fragments, self.lines)
+            definition.doc = self.paragraphs(fragments)
             definition.doc_first = True
         return _Found(definition, call.body)
 
@@ -453,7 +453,7 @@ class _Reader:
             or self.follows_code(comment)
         ):
             return False
-        paragraphs = comment_paragraphs(self.fragments(comment), self.lines)
+        paragraphs = self.paragraphs(self.fragments(comment))
         return not all(is_commented_out_code(paragraph) for paragraph in paragraphs)
 
     def follows_code(self, comment: Node) -> bool:
@@ -516,7 +516,7 @@ class _Reader:
 
     def is_disabled_doc(self, comment: Node) -> bool:
         """A doc comment switched off by a line comment (``// /** @deprecated ... */``)."""
-        return is_disabled_block(comment_paragraphs(self.fragments(comment), self.lines))
+        return is_disabled_block(self.paragraphs(self.fragments(comment)))
 
     def take_comments(self, start: int, end: int) -> str:
         """The source between two offsets. The comments there become part of it (a
@@ -561,7 +561,14 @@ class _Reader:
         ]
         self.used.update(c.id for c in top)
         fragments = [f for comment in top for f in self.fragments(comment)]
-        return comment_paragraphs(fragments, self.lines)
+        return self.paragraphs(fragments)
+
+    def paragraphs(self, fragments: list[Fragment]) -> list[list[Line]]:
+        """`comment_paragraphs` by this grammar's doc rules: a doc other than a Python
+        docstring is read as Markdown (`code._doc_cleaner`)."""
+        return comment_paragraphs(
+            fragments, self.lines, rust=self.grammar.rustdoc, markdown=not self.grammar.docstrings
+        )
 
     def fragments(self, comment: Node) -> list[Fragment]:
         """The comment's lines, markers removed, as the fallback lexer would give them."""

@@ -37,6 +37,11 @@ _MD_LINK = r"\[([^\[\]\n]+)\]\(([^()\s]+)\)"
 _MD_CODE_LINK = r"\[`([^`\[\]\n]+)`\](?![(\[:])"
 _MD_CODE = r"(?<!`)`([^`\n]+)`(?!`)"
 _URL = r"[A-Za-z][\w+.-]*://"
+# JSDoc's and TSDoc's inline link, ``{@link Target}``, ``{@link Target|its text}`` or
+# ``{@link Target its text}`` (and ``@linkcode``, ``@linkplain``): the page shows the text,
+# else the target (pino.d.ts: "see {@link https://...}", day-probe80). Group 1 the target,
+# group 2 the text.
+_JSDOC_LINK = r"\{@link(?:code|plain)?[ \t\n]+([^\s|{}]+)(?:[ \t\n]*\|[ \t\n]*|[ \t\n]+)?([^{}]*)\}"
 # A code span, backticks and all (a run closes at the same run): its entities stay.
 _MD_SPAN = r"(`+)[^\n]*?\1"
 
@@ -62,15 +67,41 @@ def read_rest(raw: str) -> str:
 
 def read_markdown(raw: str) -> str:
     """`raw` Markdown as its page shows it: a link's text, a code span's code, an entity's
-    character (semver's "Example:&ensp;`1.0.0-alpha`&ensp;&lt;&ensp;...")."""
+    character (semver's "Example:&ensp;`1.0.0-alpha`&ensp;&lt;&ensp;..."), a JSDoc
+    ``{@link}``'s text or target."""
     if "&" in raw:
         raw = decoded_outside_spans(raw)
+    if "{@link" in raw:  # (after the entities: "&eacute;{@link a}" shows "é a", two words)
+        raw = re.sub(_JSDOC_LINK, _jsdoc_shown, raw)
     if "`" in raw:  # (code spans first: a link beside one then sees the glued word)
         raw = re.sub(_MD_CODE_LINK, _shown, raw)
         raw = re.sub(_MD_CODE, _code, raw)
     if "](" in raw:
         raw = re.sub(_MD_LINK, _shown, raw)
     return raw
+
+
+def _jsdoc_shown(match: re.Match[str]) -> str:
+    """A JSDoc link's text, else its target, parted from what it touches but a space or a
+    bracket or stop (``{@link a}{@link b}``, ``{@link a}`b``` are two words; ``(see
+    {@link URL})`` keeps its brackets tight)."""
+    shown, source, start, end = (
+        match.group(2).strip() or match.group(1),
+        match.string,
+        *match.span(),
+    )
+    before = "" if start == 0 or source[start - 1] in _OPENS else " "
+    after = "" if end == len(source) or source[end] in _CLOSES else " "
+    return f"{before}{shown}{after}"
+
+
+_OPENS = frozenset(" \t\n([\"'")
+_CLOSES = frozenset(" \t\n.,;:!?)]\"'")
+
+
+def has_links(row: str) -> bool:
+    """Whether `row` may hold a link whose target is no word of the page (`link_targets`)."""
+    return "](" in row or "{@link" in row
 
 
 def decoded_outside_spans(raw: str) -> str:
@@ -92,11 +123,15 @@ def _code(match: re.Match[str]) -> str:
 
 
 def link_targets(raw: str) -> list[str]:
-    """The targets of `raw`'s Markdown links that are no URL (``crate::Spec``): the text
-    shows only the link's words, the context keeps the target's."""
-    if "](" not in raw:
-        return []
-    return [m.group(2) for m in re.finditer(_MD_LINK, raw) if not re.match(_URL, m.group(2))]
+    """The targets of `raw`'s Markdown links and JSDoc ``{@link Target text}`` links that
+    are no URL (``crate::Spec``): the text shows only the link's words, the context keeps
+    the target's."""
+    targets = []
+    if "](" in raw:
+        targets = [m.group(2) for m in re.finditer(_MD_LINK, raw)]
+    if "{@link" in raw:
+        targets += [m.group(1) for m in re.finditer(_JSDOC_LINK, raw) if m.group(2).strip()]
+    return [target for target in targets if not re.match(_URL, target)]
 
 
 def clean_rest(raw: str) -> tuple[str, tuple[str, ...]]:

@@ -98,6 +98,7 @@ PROSE_LANGUAGES = frozenset({"markdown", "rst", "text"})
 CONFIG_LANGUAGES = frozenset(
     {"yaml", "toml", "json", "ini", "dockerfile", "make", "just", "dotenv", "procfile", "lines"}
 )
+_TEMPLATED_TEXT = PROSE_LANGUAGES | CONFIG_LANGUAGES
 
 
 def language_for(path: str) -> str | None:
@@ -105,9 +106,12 @@ def language_for(path: str) -> str | None:
 
     One of "markdown", "rst", "python", "c", "js", "go", "rust", "java", "shell", "text",
     "yaml", "toml", "json", "ini", "dockerfile", "make", "just", "dotenv", "procfile",
-    "lines" (a file by its name: `NAMES`; ``Dockerfile.dev`` is a Dockerfile).
+    "lines" (a file by its name: `NAMES`; ``Dockerfile.dev`` is a Dockerfile). A pip-tools
+    input is told by its folder too (``requirements/dev.in``): pass the path, not the name.
+    A template of a page or configuration file (``alembic.ini.mako``) is "text".
     """
-    name = re.split(r"[/\\]", path)[-1]
+    parts = re.split(r"[/\\]", path)
+    name = parts[-1]
     lower = name.lower()
     named = NAMES.get(lower)
     if named is not None:
@@ -119,7 +123,28 @@ def language_for(path: str) -> str | None:
         return None  # no extension, or a dot file such as ".bashrc"
     if _legal_text(stem, extension.lower()):
         return None
+    if extension.lower() == "in":
+        return "text" if _requirements_input(stem, parts[-2] if len(parts) > 1 else "") else None
+    if extension.lower() in _TEMPLATE_EXTENSIONS:
+        return "text" if language_for(stem) in _TEMPLATED_TEXT else None
     return EXTENSIONS.get(extension.lower())
+
+
+# Mako and Jinja templates of a page or a configuration file (``alembic.ini.mako``, an
+# Ansible role's ``config.yaml.j2``): the commented options and their defaults a user asks
+# about (day-probe78: alembic's templates document every alembic.ini key), read as text,
+# whose reader takes ``${name}`` and ``{% if %}`` lines as words. A template of code or of
+# HTML (``script.py.mako``, ``base.html.j2``) is left out: its reader would choke on them.
+_TEMPLATE_EXTENSIONS = frozenset(("mako", "j2", "jinja", "jinja2"))
+
+
+def _requirements_input(stem: str, folder: str) -> bool:
+    """pip-tools' inputs (``requirements.in``, ``dev-requirements.in``, ``requirements/
+    docs.in``): the dependencies a person writes, read as text as the ``requirements*.txt``
+    pip-compile makes of them are (day-probe77: flask's requirements/*.in were left out,
+    their compiled copies read). Other ``.in`` files are templates (``Makefile.in``,
+    ``config.h.in``) or setuptools' ``MANIFEST.in``: left out. ``folder``: the file's own."""
+    return "requirements" in stem.lower() or folder.lower() == "requirements"
 
 
 # LICENSE, COPYING and NOTICE with an extension (LICENSE.txt, LICENSE.md, LICENSE-MIT.txt)
@@ -128,11 +153,16 @@ def language_for(path: str) -> str | None:
 # page and is read; a .txt is never such a page.
 # (Compiled on first use, by `re`'s cache: the extension test turns most files away first.)
 _LEGAL_STEM = r"(?:licen[cs]e|copying|notice)(?:[-_.][\w.-]*)?"
+# webpack's extracted licence comments beside a bundle: main.js.LICENSE.txt (Terser's
+# extractComments), the "/*! Bootstrap v5 | MIT License */" banners of everything bundled.
+_BUNDLE_LEGAL_STEM = r"[\w.-]+\.[mc]?js\.licen[cs]e"
 
 
 def _legal_text(stem: str, extension: str) -> bool:
-    if extension not in _PROSE_EXTENSIONS or not re.fullmatch(_LEGAL_STEM, stem, re.I):
+    if extension not in _PROSE_EXTENSIONS:
         return False
+    if not re.fullmatch(_LEGAL_STEM, stem, re.I):
+        return extension == "txt" and re.fullmatch(_BUNDLE_LEGAL_STEM, stem, re.I) is not None
     return extension in ("txt", "text") or stem != stem.lower()
 
 

@@ -433,7 +433,8 @@ class _Walker:
         for child in node.children:
             tag = child.tagname
             if tag == "#text":
-                pieces.append(_unescape(str(child)))
+                text = str(child)
+                pieces.append(_unescape(text) if "\x00" in text else text)  # (most have none)
             elif tag in _INLINE_SKIP:
                 continue
             elif tag == "literal":

@@ -30,8 +30,8 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterator
-from itertools import accumulate, chain, repeat
-from operator import contains
+from itertools import accumulate, chain, compress, count, repeat
+from operator import contains, mul, not_
 
 from credo.store.stem import ASCII_FOLD
 
@@ -81,13 +81,21 @@ class SourceIndex:
 
     def _every_line_words(self) -> list[list[str]]:
         """`words` of every line, computed at once: placing a file's blocks reads nearly
-        all of its lines, and an ASCII file's lines are folded by one call."""
+        all of its lines, and a file's ASCII lines are folded by one call."""
         if self._words is None:
-            text = "\n".join(self.lines)  # (no line holds "\n")
+            lines = self.lines
+            text = "\n".join(lines)  # (no line holds "\n")
             if text.isascii():
                 self._words = list(map(str.split, text.translate(ASCII_FOLD).split("\n")))
-            else:
-                self._words = list(map(words, self.lines))
+                return self._words
+            # The ASCII lines, the others left empty: `str.translate` reads a non-ASCII
+            # string a character at a time through the table (a changelog with a few
+            # accented names had each of its ten thousand lines folded alone).
+            ascii_lines = list(map(str.isascii, lines))
+            text = "\n".join(map(mul, lines, ascii_lines))
+            self._words = list(map(str.split, text.translate(ASCII_FOLD).split("\n")))
+            for index in compress(count(), map(not_, ascii_lines)):
+                self._words[index] = words(lines[index])
         return self._words
 
     def place(

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import docutils
 from docutils import nodes
 
 
@@ -54,3 +55,41 @@ def quick_links() -> Iterator[None]:
         yield
     finally:
         nodes.Node.document, nodes.Node.setup_child = saved  # type: ignore[method-assign]
+
+
+def _note_implicit_target(self: Any, target: Any, msgnode: Any = None) -> None:
+    """`document.note_implicit_target`, nothing for a section (see `no_section_ids`)."""
+    if target.tagname != "section":
+        _SAVED[0](self, target, msgnode)
+
+
+_SAVED: list[Any] = []
+# docutils' parser notes no implicit target but sections (see `no_section_ids`).
+SECTIONS_ONLY_IMPLICIT = tuple(docutils.__version_info__[:2]) < (0, 22)
+
+
+@contextmanager
+def no_section_ids() -> Iterator[None]:
+    """Sections left without the ids and document-wide name records docutils gives them.
+
+    docutils makes an id from each section's title (a Unicode normalisation and two
+    pattern passes), records its name for the transforms' reference resolution (which
+    credo never runs), and reports every repeated title (a changelog's hundreds of "Bug
+    fixes") as a message node of its own in the section. The walker reads a section's
+    title, never its ids, names or messages, and hyperlink targets only from ``target``
+    nodes (`rst._targets`), whose names an implicit target never takes away (docutils'
+    `document.set_duplicate_name_id`: an explicit target wins over an implicit one).
+
+    Only while sections are docutils' one implicit target (0.19 to 0.21): from 0.22 an
+    embedded URI's target (``text <url>`_``) is implicit too, and loses its name to a
+    section of the same title, so there the sections keep docutils' records."""
+    if not SECTIONS_ONLY_IMPLICIT:
+        yield
+        return
+    saved = nodes.document.note_implicit_target
+    _SAVED[:] = [saved]
+    nodes.document.note_implicit_target = _note_implicit_target  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        nodes.document.note_implicit_target = saved  # type: ignore[method-assign]

@@ -50,12 +50,13 @@ from importlib import import_module
 from typing import Any
 from unicodedata import east_asian_width
 
+import docutils
 from docutils import frontend, nodes, statemachine, utils
 from docutils.parsers import rst
 from docutils.parsers.rst import Directive, directives, roles, states, tableparser
 from docutils.parsers.rst.languages import en
 
-from credo.knowledge.chunk import rst_inline, rst_nodes, rst_roles
+from credo.knowledge.chunk import rst_inline, rst_nodes, rst_roles, rst_views
 from credo.knowledge.chunk.rst_inline import ParseTimeout as ParseTimeout
 
 # Directives whose content is code, a file list or generated from elsewhere.
@@ -96,6 +97,8 @@ def parse(text: str, budget: float) -> Any:
         _ascii_fast_paths(),
         _one_line_cells(),
         rst_nodes.quick_links(),
+        rst_nodes.no_section_ids(),
+        rst_views.quick_views(),
         warnings.catch_warnings(),
     ):
         warnings.simplefilter("ignore")
@@ -183,7 +186,30 @@ _POOL: dict[str, list[Any]] = {}
 _NOT_POOLED = frozenset({"QuotedLiteralBlock"})
 
 
+_STATE_INIT = states.RSTState.runtime_init
+# `RSTState.runtime_init` as docutils 0.19 to 0.22 write it (0.23 reads the reporter from
+# the document and makes a state's `parent` a property of its machine).
+_ONE_LOOP_SET_UP = tuple(docutils.__version_info__[:2]) < (0, 23)
+
+
 class _Pooled(states.NestedStateMachine):  # type: ignore[misc]
+    def runtime_init(self) -> None:
+        """Each state's `RSTState.runtime_init` in one loop: a machine runs for every
+        list and section, and its fifteen states took three calls each."""
+        if not _ONE_LOOP_SET_UP:
+            super().runtime_init()
+            return
+        memo, node = self.memo, self.node
+        reporter, inliner, document = memo.reporter, memo.inliner, memo.document
+        if not hasattr(reporter, "get_source_and_line"):  # (what the first state does)
+            reporter.get_source_and_line = self.get_source_and_line
+        for state in self.states.values():
+            if type(state).runtime_init is not _STATE_INIT:
+                state.runtime_init()
+                continue
+            state.memo, state.reporter, state.inliner = memo, reporter, inliner
+            state.document, state.parent = document, node
+
     def unlink(self) -> None:
         if self.initial_state in _NOT_POOLED:
             super().unlink()

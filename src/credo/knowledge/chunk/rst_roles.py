@@ -1,9 +1,9 @@
 """The roles credo reads Sphinx text with, for `rst_parse`'s registry swap.
 
 Every name is a role (`Roles`): docutils' own, or one that renders as its text
-(`_text_role`): ``:func:`~a.b``` as "a.b", ``:ref:`Label <target>``` as "Label";
-``:doc:`` and ``:download:`` targets become links (a ``:doc:`` name gets the ``.rst``
-suffix so it resolves as a file).
+(`_text_role`): ``:func:`~a.b``` as "a.b", ``:meth:`.A.b``` as "A.b",
+``:ref:`Label <target>``` as "Label"; ``:doc:`` and ``:download:`` targets become links
+(a ``:doc:`` name gets the ``.rst`` suffix so it resolves as a file).
 
 The default role (docutils' title reference), ``:pep:`` and ``:rfc:`` with an explicit
 title read as a Sphinx page shows them (`_titled`): ```from_dict <a.Schema.from_dict>```
@@ -37,6 +37,15 @@ _DEFAULT_ROLE = roles.DEFAULT_INTERPRETED_ROLE
 # (Patterns compiled on first use, by `re`'s cache: most pages hold no explicit title.)
 _REFERENCE = r"~?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?:\(\))?"
 _URL_TARGET = r"[A-Za-z][\w+.-]*://\S+"
+
+
+# Cross-reference roles whose leading "." only steers the lookup (Sphinx's Python domain,
+# and sphinx-paramlinks' ``:paramref:``): a page shows ``:meth:`.Operations.batch_alter_table```
+# as "Operations.batch_alter_table" (PyXRefRole strips the dot from the title), where credo
+# read ".Operations.batch_alter_table" (alembic, probe78). C and C++ domains differ.
+_DOTTED = frozenset(
+    {"attr", "class", "const", "data", "exc", "func", "meth", "mod", "obj", "paramref", "type"}
+)
 
 
 class Roles(dict[str, Any]):
@@ -78,6 +87,8 @@ def _text_role(
     short = name.rsplit(":", 1)[-1]
     if not match:
         title = title.lstrip("~!")
+        if short in _DOTTED and name.split(":", 1)[0] not in ("c", "cpp"):
+            title = title.lstrip(".~") or title
         if short == "doc":
             # Sphinx shows the page's title, never its path's "/" or "../" (`:doc:`/signer``
             # read "The /signer is ..."); the title is in another file, the path's words stay.

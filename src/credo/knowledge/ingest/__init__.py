@@ -23,7 +23,10 @@ The rules (quoted in the docs):
   projects' code copied in) are not entered either, each reported as skipped
   (``vendored``), unless the run asks for them (``vendored=True``, ``credo ingest
   --vendored``) or names the folder or a path inside it; one read before is retired at
-  the next walk that leaves it out, as a ``.gitignore`` written since retires. Symbolic
+  the next walk that leaves it out, as a ``.gitignore`` written since retires. A Sphinx
+  HTML build's ``_sources`` (copies of the reST pages) and ``_static`` (Sphinx's scripts),
+  the folders beside its ``searchindex.js``, are left out the same way, whatever
+  ``vendored`` (``sphinx_build``; `walk.SPHINX_COPIES`). Symbolic
   links are followed, but a folder already visited (by its device and inode) is not
   entered twice, so link loops end, and a file a folder's walk reaches through a link
   that leads out of both the project root and the folder given is skipped
@@ -53,9 +56,9 @@ The rules (quoted in the docs):
   manager's lock file by name: ``package-lock.json``, ``pnpm-lock.yaml``, ``*.lock``),
   ``generated`` (a JSON data dump: a top-level array past 64 KB, or any JSON past 512 KB)
   and ``unreadable`` (not a regular file, a dangling link, no permission, or an I/O
-  error); and ``vendored``, a folder (its URI ends in ``/``), see Walk. A file read before
-  that now reads as too large, binary, not text, minified, a lock file or generated has
-  its beliefs retired (what was read is no longer what it
+  error); and ``vendored`` and ``sphinx_build``, folders (their URIs end in ``/``), see
+  Walk. A file read before that now reads as too large, binary, not text, minified, a
+  lock file or generated has its beliefs retired (what was read is no longer what it
   holds); an unreadable one keeps them.
 - **Unchanged files** (same sha256 as the ``ingested_files`` ledger records, read by the same
   reader: `walk.READER_VERSION`, and in the same package, see Anchors) are skipped; after a

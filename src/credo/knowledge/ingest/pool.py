@@ -94,7 +94,7 @@ class Splitter:
 
     def split(self, path: Path, digest: str, text: str) -> Split:
         """The passages of ``path``, whose bytes have ledger key ``digest``."""
-        return split_passages(path.name, text)
+        return split_passages(path.as_posix(), text)
 
     def close(self, *, abort: bool = False) -> None:
         """Stops the workers (``abort``: now, without waiting for their current file)."""
@@ -135,7 +135,7 @@ class PooledSplitter(Splitter):
             answer = taken[2] if taken[2] is not _UNREAD else self._answer(taken[1], path)
             if isinstance(answer, tuple) and len(answer) == 2 and answer[0] == digest:
                 return answer[1]
-        return split_passages(path.name, text)  # as the serial path does, here
+        return split_passages(path.as_posix(), text)  # as the serial path does, here
 
     def _answer(self, worker: _Worker, path: Path) -> Any:
         """The answer for ``path`` (answers for files sent before it and never asked for
@@ -271,7 +271,7 @@ def _usable_cpus() -> int:
 
 def _likely_changed(store: Store, path: Path, uri: str) -> int | None:
     """The file's size when it is worth splitting ahead, else None (skipped or unchanged)."""
-    if "#" in path.as_posix() or language_for(path.name) is None or is_lock_file(path.name):
+    if "#" in path.as_posix() or language_for(path.as_posix()) is None or is_lock_file(path.name):
         return None
     try:
         info = os.stat(path)

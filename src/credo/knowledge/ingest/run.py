@@ -31,6 +31,7 @@ from credo.knowledge.ingest.walk import (
 )
 from credo.knowledge.ingest.writer import FileWriter
 from credo.store.edge_files import UNSETTLED, EdgeSource
+from credo.types import trail_of
 
 if TYPE_CHECKING:  # (annotations only: the protocol's class costs ~1 ms to build)
     from credo.store import Store
@@ -74,11 +75,12 @@ def ingest_paths(
     started = time.perf_counter()
     run = Run(store, Path(root).resolve())
     starts = [start_path(p) for p in paths]
-    files, outside, left_out, agent = walk_files(starts, run.root, vendored=vendored)
+    files, outside, left_out, agent, built = walk_files(starts, run.root, vendored=vendored)
     run.report.files_seen = len(files) + len(outside) + len(agent)
-    for folder in left_out:  # (a folder: its URI ends in "/")
-        with contextlib.suppress(InvalidInputError):  # (a name no URI can hold: not said)
-            run.report.skip(run.uri(folder) + "/", "vendored")
+    for folders, reason in ((left_out, "vendored"), (built, "sphinx_build")):
+        for folder in folders:  # (a folder: its URI ends in "/")
+            with contextlib.suppress(InvalidInputError):  # (a name no URI can hold: not said)
+                run.report.skip(run.uri(folder) + "/", reason)
     for path in agent:  # (a name no URI can hold was never stored: not said)
         with contextlib.suppress(InvalidInputError):
             run.report.skip(run.uri(path), "agent_config")
@@ -93,6 +95,7 @@ def ingest_paths(
             run.stubs.add(run.uri(path))
     files = _nameable(run, [f for f in files if f not in stubs])
     run.tree = {run.uri(f): f for f in files}
+    run.walked = _walked(run, starts)
     run.names = unique_names(files)
     run.packages = Packages(run.root, files, run.is_file)
     split = splitter(store, files, [run.uri(f) for f in files], workers)
@@ -108,6 +111,7 @@ def ingest_paths(
     split.close()
     _read_namers_again(run)
     _retire_vanished(run, starts, vendored=vendored)
+    _read_copies_again(run)
     _drop_gone_mentions(run, starts)
     _flush_deferred(run)
     _retarget_cites(run)
@@ -231,6 +235,16 @@ def _write_one(run: Run, prepared: Prepared) -> None:
 MAX_NAMING_PASSAGES = 1000
 
 
+def _walked(run: Run, starts: Sequence[Path]) -> list[str]:
+    """The URI prefixes of the folders among ``starts`` (as `_retire_vanished` reads them)."""
+    prefixes: list[str] = []
+    for start in starts:
+        if os.path.isdir(start):
+            with contextlib.suppress(InvalidInputError):  # (a folder out of the root)
+                prefixes.append("" if start == run.root else run.uri(start) + "/")
+    return prefixes
+
+
 def _read_namers_again(run: Run) -> None:
     """Files found unchanged whose passages name a file this run read for the first time
     are read again: a derived anchor is written when the page naming the file is read,
@@ -246,7 +260,42 @@ def _read_namers_again(run: Run) -> None:
         hits = run.store.keyword_search([name], limit=MAX_NAMING_PASSAGES)
         for anchors in run.store.anchors_for([hit.belief_id for hit in hits]).values():
             namers.update(a.doc_uri.partition("#")[0] for a in anchors if a.anchor_type == "ingest")
-    again = sorted(uri for uri in namers & run.unchanged if uri in run.tree)
+    _read_again(run, namers)
+
+
+def _read_copies_again(run: Run) -> None:
+    """Files found unchanged that hold a passage whose context names a file it left in
+    this run (deleted, edited away, left out by the walk) are read again: the context,
+    which every hit's trail prints and BM25F reads, named a file that no longer holds the
+    text, and no later run would move it while the copies stay unchanged (`writer`'s
+    `_rehome` does it for a copy read in the run). Read, a copy places it in its file."""
+    if not run.unhoused or not run.unchanged:
+        return
+    left: dict[str, set[str]] = {}
+    for belief_id, uri in run.unhoused:
+        left.setdefault(belief_id, set()).add(uri)
+    named = [
+        belief.id
+        for belief in run.store.get_beliefs(left).values()
+        if any(_names_file(trail_of(belief.context), uri) for uri in left[belief.id])
+    ]
+    copies = {
+        anchor.doc_uri.partition("#")[0]
+        for anchors in run.store.anchors_for(named).values()
+        for anchor in anchors
+        if anchor.anchor_type == "ingest"
+    }
+    _read_again(run, copies)
+
+
+def _names_file(trail: str, uri: str) -> bool:
+    # "docs/a.md › Setup L3-L9", "src/x.py L1-L4": the file, then a space
+    return trail == uri or trail.startswith(uri + " ")
+
+
+def _read_again(run: Run, uris: set[str]) -> None:
+    """The files of ``uris`` found unchanged in this run, read now (as if changed)."""
+    again = sorted(uri for uri in uris & run.unchanged if uri in run.tree)
     if not again:
         return
     paths = [run.tree[uri] for uri in again]
@@ -265,8 +314,8 @@ def _retire_vanished(run: Run, starts: Sequence[Path], *, vendored: bool) -> Non
     """Files the ledger knows under a walked folder that its walk no longer reads: gone
     from the disk, reached through a link out of the tree, or left out by the walk rules
     (a ``.gitignore`` written since, a folder never entered, a vendored folder unless
-    ``vendored``, a ``.pyi`` stub beside its ``.py``). A file named in this run is in
-    ``run.tree``, and kept."""
+    ``vendored``, a Sphinx build's copies, a ``.pyi`` stub beside its ``.py``). A file
+    named in this run is in ``run.tree``, and kept."""
     for start in starts:
         if not os.path.isdir(start):
             continue

@@ -21,10 +21,11 @@ class Split(NamedTuple):
     scopes: list[tuple[int, int]]
 
 
-def split_passages(name: str, text: str) -> Split:
-    """The passages of a file named ``name`` holding ``text``."""
+def split_passages(path: str, text: str) -> Split:
+    """The passages of the file at ``path`` holding ``text`` (its name picks the reader;
+    a pip-tools input's folder too: `language_for`)."""
     with collector_paused():
-        fine = split_file(name, text)
+        fine = split_file(path, text)
     heads = [c for c in fine if c.role == "definition"]
     spans = [(c.start_line, c.end_line) for c in heads]
     scopes = [(c.start_line, c.end_line) for c in heads if c.members]

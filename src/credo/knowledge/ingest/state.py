@@ -49,6 +49,8 @@ _REPORT_FIELDS = (
 
 # Vendored folders (and secret files) a report's summary names; past them, it counts the rest.
 _LISTED_VENDORED = 5
+# Skip reasons a walk gives to whole folders (their URIs end in "/"): counted as folders.
+_FOLDERS = frozenset({"vendored", "sphinx_build"})
 
 
 class IngestReport:
@@ -117,11 +119,12 @@ class IngestReport:
     def summary(self) -> str:
         """The report in two lines, as `credo ingest` prints it."""
         skipped = ", ".join(
-            f"{n} {reason}" + (" folder" + "s" * (n > 1) if reason == "vendored" else "")
+            f"{n} {reason}" + (" folder" + "s" * (n > 1) if reason in _FOLDERS else "")
             for reason, n in sorted(self.skipped.items())
             if n
         )
         vendored = [path for path, reason in self.skipped_files if reason == "vendored"]
+        built = [path for path, reason in self.skipped_files if reason == "sphinx_build"]
         # (a file left out for its name, .netrc or .env, may be one the user meant to read)
         secret = [path for path, reason in self.skipped_files if reason == "secrets"]
         return (
@@ -136,6 +139,12 @@ class IngestReport:
                 "\nleft out as vendored (name a folder, or use --vendored, to read it): "
                 + _listed(vendored)
                 if vendored
+                else ""
+            )
+            + (
+                "\nleft out as a Sphinx build's copies (name a folder to read it): "
+                + _listed(built)
+                if built
                 else ""
             )
             + ("\nleft out as holding secrets: " + _listed(secret) if secret else "")
@@ -178,6 +187,9 @@ class Run:
         self.deferred: list[Deferred] = []
         self.outside: set[str] = set()  # URIs of files reached by a link out of the tree
         self.stubs: set[str] = set()  # URIs of .pyi stubs left out beside their .py (walk)
+        # (belief id, file URI): a passage that left the file while a copy elsewhere holds it
+        self.unhoused: list[tuple[str, str]] = []
+        self.walked: list[str] = []  # URI prefixes of the folders walked ("": the root)
         self._uris: dict[Path, str] = {}
         self._exists: dict[str, bool] = {}  # keyed by the path's text: most are built as text
         self._links: dict[tuple[str, Path], Path | None] = {}
@@ -197,6 +209,11 @@ class Run:
         if key not in self._links:
             self._links[key] = _link_path(link, folder, self.root)
         return self._links[key]
+
+    def leaving(self, uri: str) -> bool:
+        """Whether the file of ``uri`` is one this run's walk no longer reads (retired at
+        its end: `run._retire_vanished`), though it may still be on the disk."""
+        return uri not in self.tree and any(uri.startswith(p) for p in self.walked)
 
     def is_file(self, path: str | Path) -> bool:
         key = os.fspath(path)

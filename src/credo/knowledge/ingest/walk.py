@@ -50,6 +50,16 @@ VENDORED_DIRS = frozenset(
         "bower_components",
     }
 )
+# A Sphinx HTML build (``make html``'s output, shipped in some sdists or committed for a
+# docs site) holds ``_sources/``, a copy of every reST page, and ``_static/``, Sphinx's and
+# the theme's scripts. Read, the copies answered each docs question under the copy's path
+# (alembic's sdist: every hit in docs/_sources/, first in walk order, none in docs/build/,
+# the pages a person edits) and searchtools.js answered questions about "exclude". The build
+# is known by the ``searchindex.js`` Sphinx writes beside them (a docs source has none); the
+# HTML pages are unsupported anyway. A walk leaves both folders out, whatever ``vendored``,
+# and reports each (``sphinx_build``); a run that names one reads it.
+SPHINX_INDEX = "searchindex.js"
+SPHINX_COPIES = frozenset({"_sources", "_static"})
 # A coding agent's own setup, which `credo setup` writes into the project: Claude Code's
 # settings (credo's hooks beside the agent's permissions; ``settings.local.json`` is a
 # person's own), and an MCP server list (``.mcp.json``, Cursor's ``.cursor/mcp.json``) that
@@ -76,6 +86,7 @@ SKIP_REASONS = (
     "unreadable",
     "outside",
     "vendored",
+    "sphinx_build",
     "stub",
 )
 # A file that now reads as one of these holds none of what was read from it before: its
@@ -119,12 +130,14 @@ class Walked(NamedTuple):
     """What `walk_files` found: the candidate files, in walk order, each once; the files a
     folder's walk reached through a symbolic link that leads out of both the root and the
     folder given; the vendored folders (`VENDORED_DIRS`) it left out, in walk order; the
-    agent's setup files it left out (`agent_config`)."""
+    agent's setup files it left out (`agent_config`); a Sphinx build's copies it left out
+    (`SPHINX_COPIES`), in walk order."""
 
     files: list[Path]
     outside: list[Path]
     vendored: list[Path]
     agent: list[Path]
+    built: list[Path]
 
 
 def agent_config(path: Path) -> bool:
@@ -155,12 +168,13 @@ def walk_files(starts: Sequence[Path], root: Path, *, vendored: bool = False) ->
     outside: dict[Path, None] = {}
     visited: set[tuple[int, int]] = set()
     left_out: dict[Path, None] | None = None if vendored else {}
+    built: dict[Path, None] = {}
     agent: dict[Path, None] = {}
     for start in starts:
         if os.path.isdir(start):
             bounds = (os.path.realpath(root), os.path.realpath(start))
             specs = _ancestor_specs(start, root)
-            for path in _walk_dir(start, specs, visited, left_out):
+            for path in _walk_dir(start, specs, visited, left_out, built):
                 if agent_config(path):
                     agent.setdefault(path, None)
                     continue
@@ -178,6 +192,7 @@ def walk_files(starts: Sequence[Path], root: Path, *, vendored: bool = False) ->
         [path for path in outside if path not in seen],
         folders,
         [path for path in agent if path not in seen],
+        [folder for folder in built if not _named(folder, starts)],
     )
 
 
@@ -250,9 +265,10 @@ def _walk_dir(
     specs: Specs,
     visited: set[tuple[int, int]],
     vendored: dict[Path, None] | None = None,
+    built: dict[Path, None] | None = None,
 ) -> Iterator[Path]:
     """The files under ``top``; a vendored folder met is added to ``vendored`` and not
-    entered (None: entered like any other)."""
+    entered (None: entered like any other); so is a Sphinx build's copy to ``built``."""
     stack: list[tuple[Path, Specs]] = [(top, specs)]
     while stack:
         folder, inherited = stack.pop()
@@ -270,6 +286,7 @@ def _walk_dir(
         except OSError:
             continue
         subfolders: list[Path] = []
+        sphinx = any(e.name == SPHINX_INDEX and not _is_dir(e) for e in entries)
         for entry in entries:
             path = Path(entry.path)
             is_dir = _is_dir(entry)
@@ -279,6 +296,10 @@ def _walk_dir(
                 continue
             if is_dir and vendored is not None and entry.name in VENDORED_DIRS:
                 vendored.setdefault(path, None)
+                continue
+            if is_dir and sphinx and entry.name in SPHINX_COPIES:
+                if built is not None:
+                    built.setdefault(path, None)
                 continue
             if is_dir:
                 subfolders.append(path)
@@ -303,9 +324,9 @@ def hidden_by_walk(
     vendored: bool = False,
 ) -> bool:
     """Whether the walk of the folder ``start`` leaves ``path`` (under it) out: a folder
-    never entered, a vendored one (unless ``vendored``) or a ``.gitignore`` on the way, as
-    `_walk_dir` decides. ``loaded`` keeps the ``.gitignore`` files read, for a caller that
-    asks about many paths."""
+    never entered, a vendored one (unless ``vendored``), a Sphinx build's copies or a
+    ``.gitignore`` on the way, as `_walk_dir` decides. ``loaded`` keeps the ``.gitignore``
+    files read, for a caller that asks about many paths."""
     try:
         parts = path.relative_to(start).parts
     except ValueError:
@@ -328,8 +349,15 @@ def hidden_by_walk(
             return True
         if is_dir and not vendored and part in VENDORED_DIRS:
             return True
+        if is_dir and part in SPHINX_COPIES and sphinx_build(folder):
+            return True
         folder = folder / part
     return False
+
+
+def sphinx_build(folder: Path) -> bool:
+    """Whether ``folder`` is a Sphinx HTML build (`SPHINX_INDEX` in it, as a file)."""
+    return os.path.isfile(folder / SPHINX_INDEX)
 
 
 def unique_names(files: Iterable[Path]) -> dict[str, Path]:
@@ -408,11 +436,26 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     and its text in the field's line (reading76)
 # 39: a commented line that opens as a definition but runs on as a sentence ("function
 #     render(view) is called once per frame") is a comment again, not dead code (review75)
-# 40: a Python module-level constant whose value is data (``DEFAULT_POOLSIZE = 10``) is a
+# 40: a passage naming its own file (an env.py comment on "the needs of env.py") holds no
+#     derived anchor to it (probe78)
+# 41: a Python cross-reference's leading "." is not shown (:meth:`.A.b` reads "A.b") (probe78)
+# 42: webpack's extracted licence comments (main.js.LICENSE.txt) are left out as LICENSE.txt
+#     is (probe78)
+# 43: rustdoc's hidden "# " lines are left out of a Rust file's doc code blocks only (a C++
+#     or Swift "///" example keeps them); an entity in a doc code block stays as written
+#     ("&amp;" in an example); pip-tools inputs (requirements/*.in) and Mako/Jinja templates
+#     of a page or configuration file (alembic.ini.mako) are read as text (tidy78)
+# 44: a multi-line JSDoc ends in the TypeScript member under it (its "*/" line is skipped),
+#     and an interface's method signature is such a member (probe80)
+# 45: a JSDoc/TSDoc {@link Target text} shows its text (else its target); a target that is no
+#     URL goes to the context (probe80)
+# 46: a comment's drawing strokes (box drawing, shapes) are no words; a line of strokes
+#     alone is no line of text (probe80)
+# 47: a Python module-level constant whose value is data (``DEFAULT_POOLSIZE = 10``) is a
 #     definition of its own, its comment above its lead (const78, const79)
-# 41: a JavaScript/TypeScript ``const``, Go ``const``/``var`` or Rust ``const`` at
+#     and a JavaScript/TypeScript ``const``, Go ``const``/``var`` or Rust ``const`` at
 #     a module's top without a doc comment is a definition too (code_declared; const79)
-READER_VERSION = 41
+READER_VERSION = 47
 
 
 class Read(NamedTuple):
@@ -483,7 +526,7 @@ def read_file(path: Path) -> Read | str:
         return "lock"
     if holds_secrets(path.name):
         return "secrets"
-    if "#" in path.as_posix() or language_for(path.name) is None:
+    if "#" in path.as_posix() or language_for(path.as_posix()) is None:
         return "unsupported"
     try:
         info = os.stat(path)

@@ -26,7 +26,7 @@ def answer(path: str) -> Any:
     if isinstance(read, str):
         return None
     try:
-        return read.digest, split_passages(Path(path).name, read.text)
+        return read.digest, split_passages(Path(path).as_posix(), read.text)
     except Exception as exc:  # reported; the writer splits the file again itself
         return ("error", f"{type(exc).__name__}: {exc}")
 

@@ -270,7 +270,7 @@ class FileWriter:
         text left one file and came back in this one) is placed here: its context, which
         the trail of every hit prints and BM25F reads, named a file that no longer exists.
         While another of its files stands, the first one read keeps it (a copy changes
-        nothing)."""
+        nothing); one this run's walk left out (`Run.leaving`) no longer stands."""
         if not corroborated:
             return
         housed = {
@@ -279,6 +279,7 @@ class FileWriter:
                 [belief_id for belief_id, _ in corroborated], self.uri
             )
             if file_exists(doc_uri.partition("#")[0], self.run.root)
+            and not self.run.leaving(doc_uri.partition("#")[0])
         }
         for belief_id, piece in corroborated:
             if belief_id not in housed:
@@ -351,6 +352,8 @@ class FileWriter:
             else:
                 unanchor.append((belief.id, anchor.doc_uri))
                 self.note(belief.id, {"action": "unanchor", "doc_uri": anchor.doc_uri})
+                if belief.id in elsewhere:  # (its context may name this file: `run.py`)
+                    self.run.unhoused.append((belief.id, self.uri))
         self.store.set_deleted_many(stale, self.now, self.now)
         self.store.drop_passage_lines(stale)
         self.store.delete_anchors(unanchor)
@@ -443,7 +446,9 @@ class FileWriter:
         self.store.delete_anchors(gone)
 
     def _mentions(self, chunk: Chunk) -> list[str]:
-        """URLs and existing files the chunk names, as document URIs, each once."""
+        """URLs and existing files the chunk names, as document URIs, each once; never the
+        chunk's own file (an env.py comment saying "the needs of env.py": its hits showed
+        "(from env.py)" under "in env.py", a line of the charged block for nothing)."""
         found: dict[str, None] = {}
         for link in chunk.links:
             if _URL.match(link):
@@ -465,6 +470,7 @@ class FileWriter:
                 path = known[key] = self._bare_path(word)
             if path is not None:
                 found.setdefault(self.run.uri(path), None)
+        found.pop(self.uri, None)
         return list(found)
 
     def _add_url(self, found: dict[str, None], link: str) -> None:

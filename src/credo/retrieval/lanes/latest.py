@@ -16,8 +16,9 @@ the greatest version, compared as numbers (``10.0`` after ``9.2``: whether the f
 newest first or last), score 1: they join the candidates, and once ranked they lead
 (``latest_first``), in the order the other lanes give them: the question asks for that
 release, and a word it shares with an older entry ("changed" in 22.2.0's "Changed") says
-nothing of which release it means. No ranking bench question asks for the latest release:
-the lane moves none of them (day-rank76).
+nothing of which release it means. On bench/topics.py's blind questions it takes every
+"latest release" question from no matching section in 10 to the newest release first;
+no question of the other ranking benches asks for it, and none moves.
 """
 
 from __future__ import annotations
@@ -35,10 +36,10 @@ from credo.types import TRAIL_SEPARATOR
 if TYPE_CHECKING:
     from credo.store import Store
 
+# Read on the lowered question, after the cue words (``asks_latest``).
 _ASKS = re.compile(
     r"\b(?:latest|newest|most\s+recent|last|current)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:release|version|changes|changelog|update)s?\b",
-    re.IGNORECASE,
+    r"(?:release|version|changes|changelog|update)s?\b"
 )
 _VERSION = re.compile(r"(?<![\w.])[vV]?(\d+(?:\.\d+)+)(?![\w.])")
 # Most passages read of one changelog (the largest measured: ~1,200 in flask's CHANGES.rst).
@@ -48,7 +49,20 @@ READ = 5000
 def asks_latest(text: str) -> bool:
     """Whether the question asks for the newest release ("what changed in the latest
     release", "what's in the newest version", "most recent changes")."""
-    return _ASKS.search(text) is not None
+    folded = text.lower()
+    # Every match holds one of these words, and most questions none: five substring tests
+    # (written out: a generator over them costs more than the tests) skip the pattern's
+    # attempt at every position. Instructions a query over the latency bench's questions:
+    # the case-insensitive pattern alone 10.5k, these tests first 2.6k.
+    if not (
+        "last" in folded
+        or "latest" in folded
+        or "newest" in folded
+        or "recent" in folded
+        or "current" in folded
+    ):
+        return False
+    return _ASKS.search(folded) is not None
 
 
 def release_of(trail: str) -> tuple[int, ...] | None:

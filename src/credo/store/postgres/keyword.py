@@ -185,6 +185,15 @@ class KeywordIndex(KeywordReads):
         rows = self.conn.execute("SELECT rid, id FROM beliefs WHERE id = ANY(%s)", (ids,))
         return {str(i): scored[r] for r, i in rows.fetchall() if r in scored}
 
+    def term_rows(self, terms: list[str]) -> dict[str, int]:
+        """store/fts.py's: the rows of the index holding each term (a phrase's, all of its
+        words in order), as bm25's IDF counts them."""
+        counted: dict[str, int] = {}
+        for term, phrase in zip(terms, self._tokenizer.phrases(terms), strict=True):
+            if phrase and (rows := len(self._scored([phrase], (1.0, 1.0, 1.0)))):
+                counted[term] = rows
+        return counted
+
     def _keyword_rows(
         self, terms: list[str], weights: KeywordWeights, limit: int
     ) -> list[KeywordRow]:

@@ -353,17 +353,20 @@ def feedback(
 @json_option
 @click.pass_context
 def show(ctx: click.Context, belief_id: str, as_json: bool) -> None:
-    """Show one belief with its anchors and edges."""
+    """Show one belief with its anchors and edges. A belief a live belief replaced also
+    names which one did and which is current now."""
+    from credo.surfaces.cli.truth import lineage_standing
     from credo.surfaces.render import belief_text
 
     memory = open_memory(ctx)
     belief = memory.get(belief_id)
     anchors = memory.anchors(belief_id)
     edges = memory.edges(belief_id)
+    standing = lineage_standing(memory, belief.id)
     emit(
         as_json,
-        {"belief": belief, "anchors": anchors, "edges": edges},
-        lambda: belief_text(belief, anchors, edges),
+        {"belief": belief, "anchors": anchors, "edges": edges, **standing},
+        lambda: belief_text(belief, anchors, edges, standing),
     )
 
 

@@ -7,13 +7,14 @@ only pick the store and the output format; ``Memory`` does the work.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from credo.surfaces.cli.commands import emit, json_option, open_memory
 
 if TYPE_CHECKING:
+    from credo.memory import Memory
     from credo.retrieval.lineage import Conflict, History
     from credo.types import Belief
 
@@ -53,6 +54,21 @@ def resolve(ctx: click.Context, winner: str, loser: str, force: bool, as_json: b
         {"edges": written},
         "\n".join(f"{e.src} -{e.type.value}-> {e.dst}" for e in written),
     )
+
+
+def lineage_standing(memory: Memory, belief_id: str) -> dict[str, Any]:
+    """For ``credo show``: whether a live belief replaced ``belief_id`` (``status``: current,
+    superseded or forgotten), which ones did, and which retrieval serves now (its lineage,
+    as ``credo history`` prints it)."""
+    found = memory.history(belief_id)
+    step = next(s for s in found.steps if s.belief.id == belief_id)
+    # (a forgotten belief's edges replace nothing: it is no longer what superseded this one)
+    live = {s.belief.id for s in found.steps if s.status != "forgotten"}
+    return {
+        "status": step.status,
+        "superseded_by": [i for i in step.superseded_by if i in live],
+        "current": list(found.current),
+    }
 
 
 def _history_text(found: History) -> str:
