@@ -43,6 +43,7 @@ from operator import is_, is_not, itemgetter
 from credo.store.db import json_array
 from credo.store.index_text import has_special
 from credo.store.migrations import LIVE_ANCHOR_TEXT
+from credo.store.values import VALUE_KIND
 
 BULK_DDL_ROWS = 1000
 
@@ -60,7 +61,10 @@ EDGE_COLUMNS = "src, dst, type, weight, anchor_text, created_at"
 _INDEXED = tuple(BELIEF_COLUMNS.split(", ").index(name) for name in ("content", "context"))
 # The rows of beliefs_live as its view gives them to a batch that ``index_text`` leaves as
 # it is: the same columns and rows, without a function call per field.
-_PLAIN_LIVE = "(SELECT rid, content, anchor_text, context FROM beliefs WHERE deleted_at IS NULL)"
+_PLAIN_LIVE = (
+    "(SELECT rid, content, anchor_text, context FROM beliefs WHERE deleted_at IS NULL "
+    f"AND kind <> '{VALUE_KIND}')"
+)
 
 # The per-row triggers a load replaces with set-based statements. Any other trigger (one a
 # later migration adds) stays in force.

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from credo.errors import SchemaVersionError, StoreError
 from credo.store.index_migration import M013_INDEX_TEXT, apply_m013
+from credo.store.values import M015_VALUE_INDEX, apply_m015
 
 EDGE_TYPE_CHECK = (
     "'SUPPORTS','IMPLEMENTS','TESTS','CITES','DERIVED_FROM','RELATES_TO',"
@@ -518,6 +519,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(12, "m012_edge_files", _script(M012_EDGE_FILES)),
     Migration(13, "m013_index_text", lambda c: apply_m013(c, _split_statements(M013_INDEX_TEXT))),
     Migration(14, "m014_user_statements", _script(M014_USER_STATEMENTS)),
+    Migration(15, "m015_value_index", lambda c: apply_m015(c, _split_statements(M015_VALUE_INDEX))),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -369,6 +369,7 @@ def _definition_chunks(definition: Definition, clean: Cleaner) -> list[Chunk]:
         links,
         context,
         definition.members,
+        definition.written,
     )
     return [head, *pieces]
 

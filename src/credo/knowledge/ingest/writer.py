@@ -28,6 +28,7 @@ from credo.store.defn_stats import file_rows
 from credo.store.edge_files import EdgeSource
 from credo.store.line_stats import LinesRow, encode
 from credo.store.rows import FileAnchor, IngestedFile, NewBelief
+from credo.store.values import VALUE_KIND
 from credo.types import DocAnchor
 
 if TYPE_CHECKING:  # (annotations only: the protocol's class costs ~1 ms to build)
@@ -221,12 +222,13 @@ class FileWriter:
         self.report.beliefs_added += 1
         context = self._context(belief_id, piece)
         retention = self._retention(piece)
+        kind = VALUE_KIND if piece.chunk.value else "factual"
         self.note(
             belief_id,
             {
                 "action": "add",
                 "content": piece.content,
-                "kind": "factual",
+                "kind": kind,
                 "origin": "document",
                 "retention": retention,
                 "lines": _hint(piece.chunk),
@@ -236,7 +238,7 @@ class FileWriter:
             belief_id,
             piece.content,
             piece.digest,
-            "factual",
+            kind,
             "document",
             False,
             1.0,
