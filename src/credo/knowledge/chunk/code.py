@@ -168,10 +168,21 @@ def split_code(text: str, language: str) -> list[Chunk]:
     if outline is None:
         fragments = comment_fragments(lines, syntax)
         chunks = _comment_chunks(comment_paragraphs(fragments, lines, rust=syntax == "rust"))
+        values: list[Chunk] = []
     else:
+        # A module-level constant (``Definition.written``) is read apart: the file's other
+        # chunks are made, ordered and linked as without it, and its own chunk follows them
+        # (``Chunk.value``: a passage alone, in the value index: store/values.py).
+        kept = [d for d in outline.definitions if not d.written]
+        values = [
+            _definition_chunks(d, _doc_cleaner(grammar))[0]._replace(value=True)
+            for d in sorted(outline.definitions, key=lambda d: d.start_line)
+            if d.written
+        ]
+        outline.definitions = kept
         chunks = _outline_chunks(outline, lines, _doc_cleaner(grammar), grammar)
     chunks.sort(key=_document_order)
-    return _link(chunks)
+    return [*_link(chunks), *values]
 
 
 def _document_order(chunk: Chunk) -> tuple[int, int, int]:
@@ -369,7 +380,6 @@ def _definition_chunks(definition: Definition, clean: Cleaner) -> list[Chunk]:
         links,
         context,
         definition.members,
-        definition.written,
     )
     return [head, *pieces]
 

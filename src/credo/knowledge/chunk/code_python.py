@@ -73,10 +73,11 @@ def read_python(lines: list[str]) -> Outline | None:
     header = _docstring(tree, lines)
     body = tree.body[1:] if tree.body and _is_docstring(tree.body[0]) else tree.body
     constants = _constants(tree.body, lines, by_line)  # (the docstring is a neighbour too)
-    definitions += [_constant(node, text, lines, by_line, taken) for node, text in constants]
+    # A constant takes nothing from the module's code and comments: its belief is one more,
+    # in the value index (store/values.py), and the passages stay as they were without it.
+    definitions += [_constant(node, text, lines, by_line, set()) for node, text in constants]
     left = [fragment for fragment in fragments if fragment.number not in taken]
-    declared = {id(node) for node, _ in constants}
-    statements = _statements([n for n in body if id(n) not in declared], lines, by_line)
+    statements = _statements(body, lines, by_line)
     return Outline(definitions, header, left, _code_start(tree, len(lines)), statements)
 
 
