@@ -32,7 +32,7 @@ def split_passages(path: str, text: str) -> Split:
     if values:
         fine = [c for c in fine if not c.value]
     heads = [c for c in fine if c.role == "definition"]
-    spans = [(c.start_line, c.end_line) for c in heads]
+    spans = [(c.start_line, c.end_line) for c in [*heads, *values]]
     scopes = [(c.start_line, c.end_line) for c in heads if c.members]
     return Split([*passages(fine), *values], spans, scopes)
 
