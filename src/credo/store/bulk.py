@@ -43,7 +43,7 @@ from operator import is_, is_not, itemgetter
 from credo.store.db import json_array
 from credo.store.index_text import has_special
 from credo.store.migrations import LIVE_ANCHOR_TEXT
-from credo.store.values import VALUE_KIND
+from credo.store.value_migration import VALUE_KIND
 
 BULK_DDL_ROWS = 1000
 

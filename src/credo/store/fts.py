@@ -251,7 +251,7 @@ class FtsIndex(KeywordReads):
             if option is None:
                 return found
             self._values = ValueIndex(self.conn, Tokenizer(option))
-        scored = self._values.hits(terms, weights, limit, self.term_rows(terms))
+        scored = self._values.hits(terms, weights, limit, self.term_rows)
         return with_values(*found, scored, limit)
 
     def _mirrored_hits(

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from credo.errors import SchemaVersionError, StoreError
 from credo.store.index_migration import M013_INDEX_TEXT, apply_m013
-from credo.store.values import M015_VALUE_INDEX, apply_m015
+from credo.store.value_migration import M015_VALUE_INDEX, apply_m015
 
 EDGE_TYPE_CHECK = (
     "'SUPPORTS','IMPLEMENTS','TESTS','CITES','DERIVED_FROM','RELATES_TO',"

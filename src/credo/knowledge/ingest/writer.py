@@ -28,7 +28,7 @@ from credo.store.defn_stats import file_rows
 from credo.store.edge_files import EdgeSource
 from credo.store.line_stats import LinesRow, encode
 from credo.store.rows import FileAnchor, IngestedFile, NewBelief
-from credo.store.values import VALUE_KIND
+from credo.store.value_migration import VALUE_KIND
 from credo.types import DocAnchor
 
 if TYPE_CHECKING:  # (annotations only: the protocol's class costs ~1 ms to build)
