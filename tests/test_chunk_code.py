@@ -82,7 +82,14 @@ def check(chunks: Sequence[Chunk], text: str) -> None:
         for c in chunks
     ]
     assert keys == sorted(keys)
-    definitions = [c for c in chunks if c.role == "definition"]
+    # A constant's chunk (store/values.py) repeats its lines: the module's code and
+    # comments are read as without it, and it links nowhere, nor does anything link to it.
+    for chunk in chunks:
+        if chunk.value:
+            assert chunk.role == "definition" and chunk.heading_index is None, chunk
+        elif chunk.heading_index is not None:
+            assert not chunks[chunk.heading_index].value, chunk
+    definitions = [c for c in chunks if c.role == "definition" and not c.value]
     for chunk in chunks:  # a chunk in a scope lies within a definition of that trail
         if chunk.section and chunk.role not in ("definition", "config"):  # (a key path)
             assert any(_holds(d, chunk) and d.section == chunk.section for d in definitions)

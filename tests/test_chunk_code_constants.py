@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from credo.knowledge.chunk import split_code
 from credo.knowledge.chunk.passage import passages
+from credo.knowledge.ingest.split import split_passages
 from tests.test_chunk_code import check
 
 SOURCE = textwrap.dedent(
@@ -50,7 +51,10 @@ def _roles(source: str) -> list[tuple[str, int, int, str, tuple[str, ...]]]:
 
 
 def test_python_constants_are_definitions() -> None:
-    """Fails before day-const78: every one of these was a "statement" with no trail."""
+    """Fails before day-const78: every one of these was a "statement" with no trail.
+    Fails before day-const81 too: a constant took its lines and its comment from the
+    module's code, whose passages then changed (store/values.py). Now its definition is
+    a chunk of its own (``value``) and the module's code and comments are as before it."""
     assert _roles(SOURCE) == [
         ("HTTP settings.", 1, 1, "docstring", ()),
         # The comment block above leads its text and opens its lines, as a function's does.
@@ -61,23 +65,51 @@ def test_python_constants_are_definitions() -> None:
             "definition",
             ("DEFAULT_POOLSIZE",),
         ),
+        ("How many connections a pool keeps when none is asked for.", 4, 5, "code_comment", ()),
+        ("DEFAULT_POOLSIZE = 10", 6, 6, "statement", ()),
         ("DEFAULT_RETRIES = 0", 7, 7, "definition", ("DEFAULT_RETRIES",)),
+        ("DEFAULT_RETRIES = 0", 7, 7, "statement", ()),
         ("_READ_CHUNK_SIZE = 2**16", 8, 8, "definition", ("_READ_CHUNK_SIZE",)),
+        ("_READ_CHUNK_SIZE = 2**16", 8, 8, "statement", ()),
         ("timeout: float = 3.0", 9, 9, "definition", ("timeout",)),  # (annotated: any name)
-        # Neither UPPER_CASE nor annotated, or naming no one value: module code as before.
+        ("timeout: float = 3.0", 9, 9, "statement", ()),
+        # Neither UPPER_CASE nor annotated, or naming no one value: module code alone.
         ('log = make_logger("http")', 10, 10, "statement", ()),
         ("A = B = 1", 11, 11, "statement", ()),
         ("LOW, HIGH = 1, 2", 12, 12, "statement", ()),
         ("REDIRECT_STATI = (301, 302)", 13, 16, "definition", ("REDIRECT_STATI",)),
-        ("moved", 14, 14, "code_comment", ("REDIRECT_STATI",)),  # (a comment in its lines)
+        ("REDIRECT_STATI = ( 301,", 13, 14, "statement", ()),
+        ("moved", 14, 14, "code_comment", ()),  # (module code's comment, as before)
+        ("302, )", 15, 16, "statement", ()),
         # Commented-out code above is no lead (a function's rule).
         ('ACCEPT = "gzip,deflate"', 18, 18, "definition", ("ACCEPT",)),
+        ('ACCEPT = "gzip,deflate"', 18, 18, "statement", ()),
         ("if PY2: LIMIT = 1", 19, 20, "statement", ()),  # (top level only)
         # A value a call computes is setup code; a builtin container of data is data.
         ('LINK_RE = re.compile(r"<([^<>]*)>")', 21, 21, "statement", ()),
         ('HEADERS = frozenset(["host", "user-agent"])', 22, 22, "definition", ("HEADERS",)),
+        ('HEADERS = frozenset(["host", "user-agent"])', 22, 22, "statement", ()),
     ]
-    check(split_code(SOURCE, "python"), SOURCE)
+    chunks = split_code(SOURCE, "python")
+    assert [c.role == "definition" for c in chunks] == [c.value for c in chunks]
+    check(chunks, SOURCE)
+
+
+def test_the_module_code_is_read_as_without_constants() -> None:
+    """Fails before day-const81. A file's chunks but its constants' are what they would be
+    if no assignment were a constant: the passage index holds the rows it held before."""
+    from credo.knowledge.chunk import code_python
+
+    with_values = [c for c in split_code(SOURCE, "python") if not c.value]
+    real = code_python._constants
+    code_python._constants = lambda *_: []  # (no assignment read as a constant)
+    try:
+        without = split_code(SOURCE, "python")
+    finally:
+        code_python._constants = real
+    assert [c._replace(heading_index=None) for c in with_values] == [
+        c._replace(heading_index=None) for c in without
+    ]
 
 
 @pytest.mark.parametrize(
@@ -98,11 +130,17 @@ def test_which_assignments_are_constants(source: str, role: str) -> None:
 
 
 def test_each_constant_is_a_passage_of_its_own() -> None:
-    """Module code pools into passages of up to 800 characters; a constant opens its own, so
-    a question about one answers with its lines, not its neighbours'."""
-    rows = passages(split_code(SOURCE, "python"))
+    """Module code pools into passages of up to 800 characters; a constant is one of its
+    own besides, so a question about one answers with its lines, not its neighbours'. The
+    file's other passages are those of its other chunks, pooled as before."""
+    split = split_passages("settings.py", SOURCE)
+    rows = split.chunks
     found = [(c.start_line, c.end_line) for c in rows if c.section == ("DEFAULT_RETRIES",)]
     assert found == [(7, 7)]
+    assert [c.value for c in rows].count(True) == 7
+    assert passages([c for c in split_code(SOURCE, "python") if not c.value]) == [
+        c for c in rows if not c.value
+    ]
 
 
 _NAMES = st.sampled_from(["LIMIT", "_SIZE", "DEFAULT_X2", "count", "Mixed", "T"])

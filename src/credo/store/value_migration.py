@@ -26,6 +26,9 @@ def _triggers(table: str, test: str) -> str:
     new, old = test.replace("R.", "NEW."), test.replace("R.", "OLD.")
     fields_new, fields_old = _FIELDS.replace("R.", "NEW."), _FIELDS.replace("R.", "OLD.")
     return f"""
+DROP TRIGGER IF EXISTS {table}_insert;
+DROP TRIGGER IF EXISTS {table}_delete;
+DROP TRIGGER IF EXISTS {table}_update;
 CREATE TRIGGER {table}_insert AFTER INSERT ON beliefs
 WHEN NEW.deleted_at IS NULL AND {new} AND NOT EXISTS (SELECT 1 FROM _bulk_load)
 BEGIN
@@ -54,15 +57,13 @@ _PASSAGE = f"R.kind <> '{VALUE_KIND}'"
 _VALUE = f"R.kind = '{VALUE_KIND}'"
 M015_VALUE_INDEX = (
     f"""
-DROP TRIGGER beliefs_fts_insert;
-DROP TRIGGER beliefs_fts_delete;
-DROP TRIGGER beliefs_fts_update;
 DROP VIEW beliefs_live;
 CREATE VIEW beliefs_live AS
     {_LIVE} AND kind <> '{VALUE_KIND}';
+DROP VIEW IF EXISTS values_live;
 CREATE VIEW values_live AS
     {_LIVE} AND kind = '{VALUE_KIND}';
-CREATE VIRTUAL TABLE values_fts USING fts5(
+CREATE VIRTUAL TABLE IF NOT EXISTS values_fts USING fts5(
     content, anchor_text, context,
     content='values_live', content_rowid='rid',
     tokenize='porter unicode61 remove_diacritics 2'

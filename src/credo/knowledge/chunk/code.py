@@ -171,18 +171,19 @@ def split_code(text: str, language: str) -> list[Chunk]:
         values: list[Chunk] = []
     else:
         # A module-level constant (``Definition.written``) is read apart: the file's other
-        # chunks are made, ordered and linked as without it, and its own chunk follows them
-        # (``Chunk.value``: a passage alone, in the value index: store/values.py).
+        # chunks are made and linked as without it (``_link``), and its own chunk is a
+        # passage alone (``Chunk.value``: in the value index, store/values.py).
         kept = [d for d in outline.definitions if not d.written]
         values = [
             _definition_chunks(d, _doc_cleaner(grammar))[0]._replace(value=True)
-            for d in sorted(outline.definitions, key=lambda d: d.start_line)
+            for d in outline.definitions
             if d.written
         ]
         outline.definitions = kept
         chunks = _outline_chunks(outline, lines, _doc_cleaner(grammar), grammar)
+    chunks += values
     chunks.sort(key=_document_order)
-    return [*_link(chunks), *values]
+    return _link(chunks)
 
 
 def _document_order(chunk: Chunk) -> tuple[int, int, int]:
@@ -510,6 +511,9 @@ def _link(chunks: list[Chunk]) -> list[Chunk]:
     open_definitions: list[int] = []  # indices of definitions whose lines are still open
     header: int | None = None
     for index, chunk in enumerate(chunks):
+        if chunk.value:  # (a constant's chunk: no link, and no definition holding others)
+            linked.append(chunk)
+            continue
         while open_definitions and not _holds(chunks[open_definitions[-1]], chunk):
             open_definitions.pop()
         parent = open_definitions[-1] if open_definitions else header
