@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from credo.knowledge.chunk import split_code
-from credo.knowledge.chunk.passage import passages
+from credo.knowledge.ingest.split import split_passages
 from tests.test_chunk_code import check, full
 
 _WS = textwrap.dedent(
@@ -56,6 +56,8 @@ def test_javascript_constants_of_data_are_definitions() -> None:
             "definition",
             ("HANDSHAKE_MS",),
         ),
+        # (its doc stays the file's comment too: a constant takes nothing from the passages)
+        ("How long a handshake may take.", 12, 12, "code_comment", ()),
         # A comment over a run of constants heads the group: a comment, no one's doc.
         ("Ready states, in order.", 15, 15, "code_comment", ()),
         ("const CONNECTING = 0", 16, 16, "definition", ("CONNECTING",)),
@@ -64,8 +66,11 @@ def test_javascript_constants_of_data_are_definitions() -> None:
     ]
     # require, Symbol(...), new Map(), let: setup code or a variable, left as they were
     # each constant is a passage of its own, its lines what a reader cites
-    rows = [(p.section, p.start_line, p.end_line) for p in passages(chunks)]
+    rows = [(p.section, p.start_line, p.end_line) for p in split_passages("ws.js", _WS).chunks]
     assert (("closeTimeout",), 6, 6) in rows
+    assert [c.value for c in chunks] == [
+        c.role == "definition" and c.section != ("onClose",) for c in chunks
+    ]
 
 
 _GO = textwrap.dedent(
@@ -111,6 +116,8 @@ def test_go_declarations_are_definitions() -> None:
             "definition",
             ("OsExiter",),
         ),
+        # (each doc stays the file's comment too, as before: day-const81)
+        ("OsExiter is the function used when the app exits.", 7, 7, "code_comment", ()),
         (
             "VersionFlag prints the version."
             ' var VersionFlag Flag = BoolFlag{ Name: "version, v", }',
@@ -119,10 +126,12 @@ def test_go_declarations_are_definitions() -> None:
             "definition",
             ("VersionFlag",),
         ),
+        ("VersionFlag prints the version.", 10, 10, "code_comment", ()),
         # ``time.Now()`` computes as the package loads: setup code, left as it was
         ("Levels of logging.", 17, 17, "code_comment", ()),
         # A spec of a group is one definition (``Info`` has no value of its own)
         ("Debug is the chattiest. Debug = iota", 19, 20, "definition", ("Debug",)),
+        ("Debug is the chattiest.", 19, 19, "code_comment", ()),
         ("Info is the default.", 21, 21, "code_comment", ()),
     ]
 
