@@ -166,3 +166,16 @@ def test_constants_are_ranked_among_the_hits_without_moving_them(
     ]
     assert all(merged[i] == ranked.get(i, values.get(i)) for i in merged)
     assert set(kept_rows) == set(merged)
+
+
+def test_an_export_carries_its_constants_back_to_their_index(tmp_path: Path) -> None:
+    """Fails before this change's importer: the kind ``value`` was refused."""
+    db = _store(tmp_path, "m.db")
+    with Memory(db, root=tmp_path) as memory:
+        memory.export_records(tmp_path / "a.jsonl")
+    with Memory(tmp_path / "copy.db", root=tmp_path) as copy:
+        copy.import_records(tmp_path / "a.jsonl")
+        first = copy.retrieve("default poolsize", token_budget=2_000).beliefs[0]
+        assert first.content.endswith("DEFAULT_POOLSIZE = 10")
+    assert _index(tmp_path / "copy.db", "beliefs_fts") == _index(db, "beliefs_fts")
+    assert _index(tmp_path / "copy.db", "values_fts") == _index(db, "values_fts")

@@ -110,6 +110,7 @@ NOT_COPIED = frozenset(
         "_migrations",  # the target's own
         "_bulk_load",  # SQLite: a flag only a bulk import's transaction ever sets
         "beliefs_fts",  # SQLite: the FTS5 index, rebuilt from beliefs
+        "values_fts",  # SQLite: the constants' FTS5 index (m015), rebuilt from beliefs
         "fts_docs",  # PostgreSQL: the keyword index, rebuilt from beliefs
         "fts_postings",
         "fts_totals",
