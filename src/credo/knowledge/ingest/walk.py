@@ -454,7 +454,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 47: a Python module-level constant whose value is data (``DEFAULT_POOLSIZE = 10``) is a
 #     definition of its own, its comment above its lead (const78, const79)
 #     and a JavaScript/TypeScript ``const``, Go ``const``/``var`` or Rust ``const`` at
-#     a module's top without a doc comment is a definition too (code_declared; const79)
+#     a module's top without a doc comment is a definition too (code_declared; const79);
+#     such a constant takes nothing from its file's passages, and its own passage (kind
+#     "value") sits in the constants' keyword index (store/values.py, m015; const81)
 READER_VERSION = 47
 
 
