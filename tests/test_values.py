@@ -179,3 +179,30 @@ def test_an_export_carries_its_constants_back_to_their_index(tmp_path: Path) -> 
         assert first.content.endswith("DEFAULT_POOLSIZE = 10")
     assert _index(tmp_path / "copy.db", "beliefs_fts") == _index(db, "beliefs_fts")
     assert _index(tmp_path / "copy.db", "values_fts") == _index(db, "values_fts")
+
+
+def test_the_definition_statistics_are_as_without_constants(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fails before day-const81's last step: a constant's definition row counted in
+    ``defn_df`` and its totals, so every other definition's lane score moved. Its row is
+    kept (the lane scores the constant's passage) but counted in no statistic."""
+    (tmp_path / "with").mkdir()
+    (tmp_path / "without").mkdir()
+    found = _store(tmp_path / "with", "m.db")
+    monkeypatch.setattr(code_python, "_constants", lambda *_: [])
+    monkeypatch.setattr("credo.knowledge.chunk.code_treesitter.declared_values", lambda *_: [])
+    plain = _store(tmp_path / "without", "m.db")
+    tables = []
+    for db in (found, plain):
+        conn = _connect(db)
+        try:
+            tables.append(sorted(conn.execute("SELECT stem, df FROM defn_df")))
+            tables.append(
+                sorted(conn.execute("SELECT start_line, end_line, length FROM definitions"))
+            )
+        finally:
+            conn.close()
+    assert tables[0] == tables[2]
+    assert [row for row in tables[1] if row[2] >= 0] == tables[3]
+    assert len([row for row in tables[1] if row[2] < 0]) == 4  # (the four constants)

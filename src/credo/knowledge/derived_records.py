@@ -62,7 +62,8 @@ def parse(kind: str, f: Fields) -> DerivedRecord:
         )
     definitions: dict[tuple[int, int], tuple[str, int]] = {}
     for item in _rows(f, "definitions"):
-        start, end, terms, length = _shaped(f, "definitions", item, (int, int, str, int))
+        # (a constant's row holds its length negated: defn_stats.uncounted)
+        start, end, terms, length = _shaped(f, "definitions", item, (int, int, str, _Signed))
         definitions[(start, end)] = (terms, length)
     passages: dict[str, tuple[int, int]] = {}
     for item in _rows(f, "passages"):
@@ -80,12 +81,18 @@ def _rows(f: Fields, key: str) -> list[Any]:
     return value
 
 
+class _Signed(int):
+    """A field that is an int of either sign (``_shaped``)."""
+
+
 def _shaped(f: Fields, key: str, item: object, types: tuple[type, ...]) -> tuple[Any, ...]:
     ok = isinstance(item, list) and len(item) == len(types)
     if ok:
         for value, kind in zip(item, types, strict=True):
             if kind is int:
                 ok = ok and type(value) is int and 0 <= value <= _MAX_LINE
+            elif kind is _Signed:
+                ok = ok and type(value) is int and abs(value) <= _MAX_LINE
             else:
                 ok = ok and isinstance(value, kind)
     if not ok:

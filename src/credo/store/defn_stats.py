@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from itertools import chain, islice
 
 from credo.store.line_stats import deltas as _deltas
@@ -53,7 +53,20 @@ TOTALS = (DEFINITIONS, LENGTH)
 Span = tuple[int, int]
 """A definition's first and last line (1-based, inclusive)."""
 DefnRow = tuple[str, int]
-"""(terms, length): a definition's stem counts as stored, and its length in tokens."""
+"""(terms, length): a definition's stem counts as stored, and its length in tokens, negated
+for a module-level constant's (``uncounted``)."""
+
+
+def uncounted(row: DefnRow) -> DefnRow:
+    """``row`` as a constant's (store/values.py): scored by the lane like any definition's
+    (``length_of``), counted in no statistic (``contributions``), so the other definitions'
+    scores are what they were without constants. Its length is stored negated."""
+    return row[0], -row[1]
+
+
+def length_of(stored: int) -> int:
+    """A stored length's tokens (``uncounted``)."""
+    return abs(stored)
 
 
 def line_stems(lines: Sequence[str]) -> list[list[str]]:
@@ -94,6 +107,7 @@ def file_rows(
     spans: Iterable[Span],
     passages: Iterable[tuple[str, Span]],
     scopes: Iterable[Span] = (),
+    values: Collection[Span] = (),
 ) -> tuple[dict[Span, DefnRow], dict[str, Span]]:
     """One code file's rows: its definitions (``spans``) over its ``lines``, and each
     passage (belief id, its lines) -> the innermost definition holding it. Innermost: the
@@ -104,7 +118,8 @@ def file_rows(
     its own, counted in its own row, and counted again in its class it gave the class's
     head the evidence of every method, so the head outranked the method a question asked
     about (docs/BENCHMARKS.md, issue #14, day-code42). A function keeps its nested
-    functions' lines: they are part of what it does."""
+    functions' lines: they are part of what it does. A module-level constant's (``values``)
+    is `uncounted`."""
     ordered = sorted(set(spans), key=lambda s: (s[0], -s[1]))
     if not ordered:
         return {}, {}
@@ -113,11 +128,12 @@ def file_rows(
     defs: dict[Span, DefnRow] = {}
     for at, (a, b) in enumerate(ordered):
         parts = _own_parts(ordered, at) if (a, b) in members else [(a, b)]
-        defs[(a, b)] = encode(
+        row = encode(
             chain.from_iterable(
                 chain.from_iterable(stems[max(c, 1) - 1 : min(d, len(stems))]) for c, d in parts
             )
         )
+        defs[(a, b)] = uncounted(row) if (a, b) in values else row
     starts = [a for a, _ in ordered]
     inner: dict[str, Span] = {}
     for belief_id, (start, end) in passages:
@@ -159,6 +175,7 @@ def contribution(row: DefnRow) -> Counter[str]:
 def contributions(rows: list[DefnRow]) -> Counter[str]:
     """What ``rows`` add to ``defn_df`` together: the sum of their `contribution`s, in
     one count."""
+    rows = [row for row in rows if row[1] >= 0]  # (not the constants': ``uncounted``)
     counts: Counter[str] = Counter(w.rpartition(":")[0] for terms, _ in rows for w in terms.split())
     counts[DEFINITIONS] += len(rows)
     counts[LENGTH] += sum(length for _, length in rows)

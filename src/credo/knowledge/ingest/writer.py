@@ -200,7 +200,8 @@ class FileWriter:
             if piece.chunk.role == "config":
                 for row in range(piece.chunk.start_line - 1, min(piece.chunk.end_line, len(lines))):
                     lines[row] = redact(lines[row])
-        rows = file_rows(lines, self.definitions, placed.items(), self.scopes)
+        values = {(p.chunk.start_line, p.chunk.end_line) for p in pieces if p.chunk.value}
+        rows = file_rows(lines, self.definitions, placed.items(), self.scopes, values)
         self.store.set_file_definitions(self.uri, *rows)
 
     def _revive(self, ids: list[str]) -> None:
