@@ -96,7 +96,7 @@ def _shaped(f: Fields, key: str, item: object, types: tuple[type, ...]) -> tuple
             else:
                 ok = ok and isinstance(value, kind)
     if not ok:
-        names = ", ".join(t.__name__ for t in types)
+        names = ", ".join("int" if t is _Signed else t.__name__ for t in types)
         raise f.error(f"each item of {key!r} must be a list [{names}], got {item!r}")
     return tuple(item)  # type: ignore[arg-type]
 
