@@ -206,3 +206,16 @@ def test_the_definition_statistics_are_as_without_constants(
     assert tables[0] == tables[2]
     assert [row for row in tables[1] if row[2] >= 0] == tables[3]
     assert len([row for row in tables[1] if row[2] < 0]) == 4  # (the four constants)
+
+
+def test_a_store_without_constants_then_with_one(tmp_path: Path) -> None:
+    """A store version with no constant asks the value index nothing more; the next
+    version, holding one, finds it."""
+    (tmp_path / "notes.md").write_text("# Pools\n\nA pool keeps its connections.\n")
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(tmp_path / "notes.md")
+        assert memory.retrieve("default poolsize", token_budget=2_000).beliefs == ()
+        (tmp_path / "pool.py").write_text(MODULE)
+        memory.ingest(tmp_path / "pool.py")
+        first = memory.retrieve("default poolsize", token_budget=2_000).beliefs[0]
+        assert first.content.endswith("DEFAULT_POOLSIZE = 10")
