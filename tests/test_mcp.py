@@ -410,9 +410,56 @@ def test_an_argument_the_tool_does_not_take_is_refused_not_dropped(
 
     async def session(client: Client) -> None:
         said = error(await client.call_tool(tool, arguments))
-        assert unknown in said and "Extra inputs are not permitted" in said
+        assert f"{tool}: unknown argument '{unknown}'" in said
+        assert f"({tool} takes " in said
         assert memory.stats().beliefs == 1 and memory.stats().locked == 0
         assert memory.stats().anchors == 0
+
+    in_process(memory, session)
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "said"),
+    [
+        (
+            "search_memory",
+            {"querry": "deploy"},
+            "search_memory: unknown argument 'querry'; missing argument 'query' "
+            "(search_memory takes query, budget, history)",
+        ),
+        (
+            "get_belief",
+            {"belief_id": "d"},
+            "get_belief: unknown argument 'belief_id'; missing argument 'id' (get_belief takes id)",
+        ),
+        (
+            "search_memory",
+            {"query": "x", "budget": "lots"},
+            "search_memory: budget: Input should be a valid integer, unable to parse string as "
+            "an integer (got 'lots')",
+        ),
+        (
+            "give_feedback",
+            {"id": "d", "signal": "great"},
+            "give_feedback: signal: Input should be 'used' or 'harmful' (got 'great')",
+        ),
+        (
+            "remember_belief",
+            {"text": 7, "kind": ["x" * 100]},
+            "remember_belief: text: Input should be a valid string (got 7); kind: Input should "
+            "be a valid string (got ['" + "x" * 37 + "…)",  # 40 characters of it
+        ),
+    ],
+)
+def test_argument_errors_are_one_line_naming_what_the_tool_takes(
+    memory: Memory, tool: str, arguments: dict[str, Any], said: str
+) -> None:
+    """probe80: a mistyped argument answered with pydantic's report, several lines per error
+    with the model class's name and a documentation link each; the model reads one line."""
+    memory.remember("deploy to staging", id="d")
+
+    async def session(client: Client) -> None:
+        assert error(await client.call_tool(tool, arguments)) == said
 
     in_process(memory, session)
 

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, ValidationError
 
 from credo import __version__
 from credo.agent import global_store
@@ -27,6 +27,7 @@ from credo.agent.journal import log_injection
 from credo.edge_types import EdgeType
 from credo.errors import CredoError
 from credo.memory import Memory
+from credo.surfaces.mcp_arguments import argument_error
 from credo.surfaces.render import memory_block, replaced, result_json, to_jsonable
 from credo.types import BELIEF_KINDS
 
@@ -114,6 +115,20 @@ def _same_code(code: str) -> None:
         )
 
 
+class _CredoServer(MCPServer):
+    """The SDK's server, with argument errors on one line (``mcp_arguments``)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if not isinstance(exc.__cause__, ValidationError):
+                raise
+            tools = {tool.name: tool for tool in await self.list_tools()}
+            parameters = tools[name].input_schema.get("properties", {}) if name in tools else {}
+            raise ToolError(argument_error(name, exc.__cause__, parameters)) from exc.__cause__
+
+
 def build_server(memory: Memory, code: str | None = None) -> MCPServer:
     """An ``MCPServer`` whose tools act on ``memory`` (opened once, by the caller).
 
@@ -122,7 +137,7 @@ def build_server(memory: Memory, code: str | None = None) -> MCPServer:
     process started with (``warm.settled_code_id``); None checks nothing (a test's server).
     """
     guard = functools.partial(_tool_errors, memory, code)
-    server = MCPServer(
+    server = _CredoServer(
         SERVER_NAME,
         title="credo memory",
         instructions=INSTRUCTIONS,
