@@ -451,7 +451,8 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     URL goes to the context (probe80)
 # 46: a comment's drawing strokes (box drawing, shapes) are no words; a line of strokes
 #     alone is no line of text (probe80)
-READER_VERSION = 46
+# 47: a Rust macro_rules! that stamps out items is read as a module of those items (probe81)
+READER_VERSION = 47
 
 
 class Read(NamedTuple):
