@@ -1133,6 +1133,36 @@ COMMENT_CASES = [
         ],
         id="rust-hidden-doc-lines",
     ),
+    # The same in a block doc ("/*!", "/**"): regex's crate doc is a "/*! ... */" block and
+    # read "```rust # use regex::Regex; # fn main() {" (probe81). A JSDoc block's fences
+    # go too; a plain block keeps its hash line.
+    pytest.param(
+        "rust",
+        '/*!\nOpens files.\n\n```rust\n# use std::io;\nlet f = open("a")?;\n# Ok(())\n```\n*/\n\n'
+        "/**\n * Reads it.\n *\n * ```\n * # let f = stub();\n * let n = read(&f);\n * ```\n */\n"
+        "pub fn read() {}\n\n/* ```\n# a plain block keeps its hash line\n``` */\nfn g() {}\n",
+        [
+            ("Opens files.", 2, 2, "docstring"),
+            ('let f = open("a")?;', 6, 6, "docstring"),
+            ("Reads it. let n = read(&f); pub fn read()", 11, 19, "definition"),
+            ("# a plain block keeps its hash line fn g()", 21, 24, "definition"),
+        ],
+        [
+            ("Opens files.", 2, 2, "code_comment"),
+            ('let f = open("a")?;', 6, 6, "code_comment"),
+            ("Reads it.", 12, 12, "code_comment"),
+            ("let n = read(&f);", 16, 16, "code_comment"),
+            ("# a plain block keeps its hash line", 22, 22, "code_comment"),
+        ],
+        id="rust-block-doc-hidden-lines",
+    ),
+    pytest.param(
+        "js",
+        "/**\n * Adds.\n *\n * ```js\n * add(1, 2)\n * ```\n */\nfunction add() {}\n",
+        [("Adds. add(1, 2) function add()", 1, 8, "definition")],
+        [("Adds.", 2, 2, "code_comment"), ("add(1, 2)", 5, 5, "code_comment")],
+        id="jsdoc-fence",
+    ),
     # rustdoc's hidden-line rule is Rust's alone: a C++ "///" example's "# ..." line is
     # shown by every other doc tool, so it is read (day-review75: it was dropped).
     pytest.param(

@@ -452,7 +452,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 46: a comment's drawing strokes (box drawing, shapes) are no words; a line of strokes
 #     alone is no line of text (probe80)
 # 47: a Rust macro_rules! that stamps out items is read as a module of those items (probe81)
-READER_VERSION = 47
+# 48: a block doc comment's (/** */, /*! */) code fences, and in Rust the lines rustdoc
+#     hides, are no words, as a /// doc's were (probe81)
+READER_VERSION = 48
 
 
 class Read(NamedTuple):
