@@ -133,3 +133,34 @@ def test_every_function_a_macro_stamps_out_is_a_definition(
     for name, doc, public in functions:
         signature = f"{'pub ' if public else ''}fn {name}(x: $t) -> usize"
         assert (name, f"{doc} {signature}") in named
+
+
+_BORROWED = """\
+impl<'a> IntoIterator for &'a SetMatches {
+    type IntoIter = SetMatchesIter<'a>;
+    /// Iterates over the matched indices.
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'r, 't> Pattern<'t> for &'r mut Regex {
+    /// Searches the haystack.
+    fn into_searcher(self, haystack: &'t str) -> RegexSearcher<'r, 't> {
+        todo!()
+    }
+}
+"""
+
+
+def test_a_rust_impl_for_a_reference_is_named_by_the_type_it_borrows() -> None:
+    # (regex's pattern.rs read "&'rRegex › into_searcher": the lifetime glued to the type)
+    chunks = split_code(_BORROWED, "rust")
+    check(chunks, _BORROWED)
+    assert [c.section for c in chunks if c.role == "definition"] == [
+        ("SetMatches",),
+        ("SetMatches", "IntoIter"),
+        ("SetMatches", "into_iter"),
+        ("Regex",),
+        ("Regex", "into_searcher"),
+    ]

@@ -454,7 +454,8 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 47: a Rust macro_rules! that stamps out items is read as a module of those items (probe81)
 # 48: a block doc comment's (/** */, /*! */) code fences, and in Rust the lines rustdoc
 #     hides, are no words, as a /// doc's were (probe81)
-READER_VERSION = 48
+# 49: a Rust impl for a reference (&'a T) is named T in the trail, not &'aT (probe81)
+READER_VERSION = 49
 
 
 class Read(NamedTuple):
