@@ -85,7 +85,11 @@ def check(chunks: Sequence[Chunk], text: str) -> None:
     definitions = [c for c in chunks if c.role == "definition"]
     for chunk in chunks:  # a chunk in a scope lies within a definition of that trail
         if chunk.section and chunk.role not in ("definition", "config"):  # (a key path)
-            assert any(_holds(d, chunk) and d.section == chunk.section for d in definitions)
+            # (a field's comment: its holder's trail and the field's name, code_fields)
+            owners = (chunk.section, chunk.section[:-1]) if chunk.role == "code_comment" else ()
+            assert any(
+                _holds(d, chunk) and d.section in (chunk.section, *owners) for d in definitions
+            )
         if chunk.role == "statement":  # and module-level code within none
             assert not any(_overlaps(d, chunk) for d in definitions), chunk
     check_chunks(
@@ -1866,6 +1870,9 @@ _TOKENS = st.sampled_from(
 )
 @example(  # error recovery starts the block comment at the space before it (stop 39)
     ["*/", "/* block", "\n", "function f(a) {", "*/"], "js"
+)
+@example(  # a JSDoc'd field in a namespace: trail (N, hidden), no definition of its own
+    ["namespace N {", "/**\n   * Multi-line doc.\n   */\n  hidden?: boolean;"], "js"
 )
 def test_code_shaped_soup_properties(tokens: list[str], language: str) -> None:
     text = " ".join(tokens)
