@@ -164,3 +164,46 @@ def test_a_rust_impl_for_a_reference_is_named_by_the_type_it_borrows() -> None:
         ("Regex",),
         ("Regex", "into_searcher"),
     ]
+
+
+_SOUP = st.sampled_from(
+    [
+        "macro_rules! m {",
+        "macro_rules! m (",
+        "($x:ident) => {",
+        "($($t:ty),*) => (",
+        "$(",
+        ")*",
+        "pub fn $x() {}",
+        "impl $t {",
+        "/// doc",
+        "#[$attr]",
+        "}",
+        ")",
+        ";",
+        "\n",
+        "$crate::f()",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(tokens=st.lists(_SOUP, max_size=14))
+def test_the_parser_s_copy_keeps_every_line_and_offset(tokens: list[str]) -> None:
+    # The copy is what tree-sitter reads while every text is cut from the file: any byte
+    # moved would cut a signature or a trail from the wrong place.
+    import tree_sitter
+    import tree_sitter_rust
+
+    from credo.knowledge.chunk.code_macros import as_items
+
+    source = " ".join(tokens).encode()
+    parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_rust.language()))
+    copy = as_items(source, parser.parse(source).root_node)
+    if copy is not None:
+        assert len(copy) == len(source)
+        assert [k for k, b in enumerate(copy) if b == 0x0A] == [
+            k for k, b in enumerate(source) if b == 0x0A
+        ]
+    chunks = split_code(source.decode(), "rust")
+    check(chunks, source.decode())
