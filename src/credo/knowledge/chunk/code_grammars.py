@@ -36,6 +36,8 @@ class Grammar:
             comment above makes a definition (`code_values`).
         rustdoc: Doc comments are rustdoc's: a Rust code block's ``# `` lines are hidden
             (`code_fallback.comment_paragraphs`).
+        macro_items: A ``macro_rules!`` that stamps out items is read as a module of them
+            (`code_macros`).
     """
 
     package: str
@@ -50,6 +52,7 @@ class Grammar:
     calls: bool = False
     values: frozenset[str] = frozenset()
     rustdoc: bool = False
+    macro_items: bool = False
 
 
 # Definition node types, across the grammars, that declare members (classes, structs,
@@ -226,6 +229,7 @@ GRAMMARS: dict[str, Grammar] = {
         attachments=frozenset({"attribute_item"}),
         values=frozenset({"const_item", "static_item"}),
         rustdoc=True,
+        macro_items=True,
     ),
     "java": Grammar(
         "tree_sitter_java",

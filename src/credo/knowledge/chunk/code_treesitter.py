@@ -39,6 +39,7 @@ from credo.knowledge.chunk.code_fallback import (
     is_noise,
 )
 from credo.knowledge.chunk.code_grammars import GRAMMARS, MEMBER_SCOPES, Grammar
+from credo.knowledge.chunk.code_macros import as_items
 from credo.knowledge.chunk.code_names import lexer, names_in_bytes, own_segments
 from credo.knowledge.chunk.code_outline import (
     Definition,
@@ -101,9 +102,14 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
     from tree_sitter import Parser, QueryCursor
 
     source = "\n".join(lines).encode("utf-8", "replace")
-    tree = _parse(Parser(loaded.language), _PAST_PLANE_ONE.sub(_STAND_IN, source))
+    parser, parsed = Parser(loaded.language), _PAST_PLANE_ONE.sub(_STAND_IN, source)
+    tree = _parse(parser, parsed)
     if tree is None:
         return None
+    if loaded.grammar.macro_items and (items := as_items(parsed, tree.root_node)):
+        expanded = _parse(parser, items)  # (kept unless it breaks what parsed cleanly)
+        if expanded is not None and (tree.root_node.has_error or not expanded.root_node.has_error):
+            tree = expanded
     root = tree.root_node
     if root.is_error:
         return None

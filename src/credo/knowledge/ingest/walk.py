@@ -451,7 +451,11 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     URL goes to the context (probe80)
 # 46: a comment's drawing strokes (box drawing, shapes) are no words; a line of strokes
 #     alone is no line of text (probe80)
-READER_VERSION = 46
+# 47: a Rust macro_rules! that stamps out items is read as a module of those items (probe81)
+# 48: a block doc comment's (/** */, /*! */) code fences, and in Rust the lines rustdoc
+#     hides, are no words, as a /// doc's were (probe81)
+# 49: a Rust impl for a reference (&'a T) is named T in the trail, not &'aT (probe81)
+READER_VERSION = 49
 
 
 class Read(NamedTuple):

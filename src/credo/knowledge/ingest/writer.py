@@ -144,7 +144,9 @@ class FileWriter:
             try:
                 content = identity.clean_content(chunk.text)
             except InvalidInputError:
-                self.report.chunks_rejected += 1
+                self.report.chunks_rejected += 1  # (and where: the summary names it)
+                where = f"{self.uri}#L{chunk.start_line}-L{chunk.end_line}"
+                self.report.chunks_rejected_at.append(where)
                 continue
             pieces.append(Piece(index, chunk, content, identity.content_hash(content)))
         return pieces
