@@ -451,7 +451,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     URL goes to the context (probe80)
 # 46: a comment's drawing strokes (box drawing, shapes) are no words; a line of strokes
 #     alone is no line of text (probe80)
-READER_VERSION = 46
+# 47: a prose heading naming an identifier ("`customLevels` (Object)") repeats its words in
+#     the context as a heading in words does: they count twice (tidy81)
+READER_VERSION = 47
 
 
 class Read(NamedTuple):
