@@ -453,7 +453,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     alone is no line of text (probe80)
 # 47: a prose heading naming an identifier ("`customLevels` (Object)") repeats its words in
 #     the context as a heading in words does: they count twice (tidy81)
-READER_VERSION = 47
+# 48: a TypeScript function signature (a .d.ts `export function f(...): T`, `declare
+#     function`, an overload) is a definition, its JSDoc its doc (tidy81)
+READER_VERSION = 48
 
 
 class Read(NamedTuple):
