@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from credo.knowledge.chunk import Chunk
 from credo.knowledge.chunk.abbreviation import ABBREVIATIONS, NOT_PLURALS
+from credo.knowledge.chunk.language import PROSE_LANGUAGES, language_for
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
 from credo.knowledge.ingest.context import (
     LENGTH_FILLER,
@@ -172,12 +173,13 @@ def _uncapped(
 
 
 def _own_reference(uri: str, section: tuple[str, ...]) -> str:
-    """The own title as line two repeats it: in a file that is not code, followed by the
-    distinct words of its camelCase names."""
+    """The own title as line two repeats it: in a file that is not code (prose, or a name
+    credo reads as nothing: the generated paths), followed by the distinct words of its
+    camelCase names."""
     if not section:
         return ""
     own = section[-1]
-    if uri.endswith((".js", ".py", ".go", ".ts")):
+    if language_for(uri) not in (None, *PROSE_LANGUAGES):
         return own
     words: dict[str, None] = {}
     for word in re.findall(r"[A-Za-z][A-Za-z0-9]*", own):
