@@ -106,6 +106,7 @@ _TYPESCRIPT = f"""
 (enum_declaration name: (_) @name body: (_) @body) @definition
 (internal_module name: (_) @name body: (_) @body) @definition
 (type_alias_declaration name: (_) @name) @definition
+(function_signature name: (_) @name) @definition
 (variable_declarator name: (identifier) @name value: {_FUNCTION_VALUE}) @definition
 (variable_declarator name: (identifier) @name value: (class body: (_) @body)) @definition
 (assignment_expression

@@ -455,7 +455,11 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 48: a block doc comment's (/** */, /*! */) code fences, and in Rust the lines rustdoc
 #     hides, are no words, as a /// doc's were (probe81)
 # 49: a Rust impl for a reference (&'a T) is named T in the trail, not &'aT (probe81)
-READER_VERSION = 49
+# 50: a prose heading naming an identifier ("`customLevels` (Object)") repeats its words in
+#     the context as a heading in words does: they count twice (tidy81)
+# 51: a TypeScript function signature (a .d.ts `export function f(...): T`, `declare
+#     function`, an overload) is a definition, its JSDoc its doc (tidy81)
+READER_VERSION = 51
 
 
 class Read(NamedTuple):
