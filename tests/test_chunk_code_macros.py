@@ -132,6 +132,32 @@ def test_a_file_that_fails_to_parse_elsewhere_keeps_its_expression_macro_whole()
     assert definitions[("double",)] == "Doubles. pub fn double(x: u8) -> u8"
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    macros=st.lists(st.booleans(), min_size=1, max_size=4),
+    broken_tail=st.booleans(),
+)
+def test_each_macro_is_judged_on_its_own(macros: list[bool], broken_tail: bool) -> None:
+    # Item macros (True) and misleading expression macros (False) in any order, the file
+    # parsing cleanly or not: each item macro's fn is a definition, each expression macro
+    # one definition holding its tokens.
+    parts = [
+        _STAMP.replace("stamp", f"stamp{k}").replace("find", f"find{k}")
+        if items
+        else _UNSAFE.replace("read", f"read{k}")
+        for k, items in enumerate(macros)
+    ]
+    source = "\n".join(parts) + ("\nfn broken( {\n" if broken_tail else "")
+    chunks = split_code(source, "rust")
+    check(chunks, source)
+    definitions = {c.section: c.text for c in chunks if c.role == "definition"}
+    for k, items in enumerate(macros):
+        if items:
+            assert definitions[(f"stamp{k}", f"find{k}")].startswith("Finds the first match.")
+        else:
+            assert definitions[(f"read{k}",)].endswith("unsafe { *$p } }; }")
+
+
 _NAMES = st.sampled_from(["find", "is_match", "split", "new", "len"])
 _DOCS = st.sampled_from(["Finds the first match.", "Splits the text.", "Creates one."])
 
