@@ -16,6 +16,9 @@ Markdown parser) and postcss (JavaScript, from npm). Since stop 58 (mistune havi
 used to choose between changes): cibuildwheel's docs (Markdown, MkDocs, with a 1,500-line
 changelog), Trio's (reStructuredText, Sphinx, with a 1,900-line history.rst) and go-chi/chi
 (Go, from Debian's golang-github-go-chi-chi-dev, fetched by apt-get like bench/devsets').
+Also since stop 58, kept in reserve (``RESERVE``: written blind and run once, not yet in
+the check): invoke (Python code), immer (TypeScript from npm) and undici's docs (Markdown
+of a JavaScript project, from npm).
 """
 
 from __future__ import annotations
