@@ -288,6 +288,7 @@ def javascript_status() -> str:
 
 
 _JS_DEFS = {
+    "abstract_class_declaration",
     "function_declaration",
     "generator_function_declaration",
     "class_declaration",
@@ -416,7 +417,9 @@ def function_units(relative: str, lines: Sequence[str], problems: list[str]) -> 
     try:
         if relative.endswith(".py"):
             definitions = python_definitions(source)
-        elif relative.endswith((".js", ".mjs", ".cjs")):
+        elif relative.endswith((".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")):
+            # (TypeScript too: the parser is the TypeScript grammar unless tree-sitter's
+            # JavaScript one is installed, and a TypeScript class or function parses alike)
             definitions = javascript_definitions(source)
         elif relative.endswith((".go", ".rs")):
             definitions = tree_definitions(source, "go" if relative.endswith(".go") else "rust")

@@ -46,6 +46,27 @@ def test_the_heldout_check_is_six_unspent_sets_of_three_kinds_and_the_readme_nam
     } == set(UNSPENT)
 
 
+def test_the_reserve_sets_are_new_kinds_ask_short_questions_too_and_the_readme_marks_them() -> None:
+    # (stop 58, blind82: sets written ahead of need, kept out of the check until a decision
+    # needs them; a third of their questions are typed the way a search box is, 3-10 words)
+    from bench.heldout.corpora import RESERVE, UNSPENT
+
+    assert len(RESERVE) >= 3 and set(RESERVE) <= set(BY_NAME) and not set(RESERVE) & set(UNSPENT)
+    chosen = [BY_NAME[name] for name in RESERVE]
+    patterns = {c.kind: " ".join(c.include) for c in chosen}
+    code = " ".join(" ".join(c.include) for c in chosen if c.kind == "code")
+    assert ".py" in code and ".ts" in code and ".md" in patterns["docs"]
+    for name in RESERVE:
+        queries, _ = load_queries(BENCH / "heldout" / "queries" / f"{name}.json")
+        short = [q for q in queries if 3 <= len(q.text.split()) <= 10]
+        assert len(short) * 4 >= len(queries), name
+    readme = (BENCH / "heldout" / "README.md").read_text(encoding="utf-8")
+    rows = [line for line in readme.splitlines() if line.startswith("| `")]
+    for name in RESERVE:
+        row = next(line for line in rows if line.startswith(f"| `{name}`"))
+        assert "reserve" in row, name
+
+
 def test_no_project_is_in_two_sets_and_every_release_is_pinned() -> None:
     projects = [c.project.lower() for c in (*HELDOUT, *DEV)]
     assert len(set(projects)) == len(projects)
