@@ -360,3 +360,24 @@ def test_compress_modes(store: Memory) -> None:
     assert {b.strategy for b in off.beliefs} == {VERBATIM} and off.dropped
     with pytest.raises(InvalidInputError, match="compress 'sometimes' must be one of"):
         store.retrieve(query, compress="sometimes")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.sampled_from("abcdefgh"), unique=True, max_size=8),
+    st.sets(st.sampled_from("abcdefghxy")),
+    st.sets(st.sampled_from("abcdefghxy"), max_size=2),
+)
+def test_shown_all_is_shown_of_each(ids: list[str], cut: set[str], untitled: set[str]) -> None:
+    """``Costs.shown_all`` (C-level, the cut ones put in their places) gives what ``shown``
+    gives each id, in order, whichever are cut (some not among ``ids``) or untitled."""
+    from credo.retrieval.compress import Costs
+    from credo.retrieval.place import Places
+    from credo.store.short_ids import Shown
+
+    content = {i: f"text of {i}" for i in "abcdefghxy"}
+    shown = Shown(list(content), lambda ids: set(), lambda prefix: [], set())
+    costs = Costs(content, {}, Places({}, shown), "query", set(), None, shown)
+    costs.cut.update({i: ("snippet", f"cut {i}", ((0, 1),)) for i in sorted(cut)})  # type: ignore[misc]
+    costs.untitled.update({i: f"untitled {i}" for i in sorted(untitled)})
+    assert costs.shown_all(ids) == [costs.shown(i) for i in ids]
