@@ -47,8 +47,9 @@ first reaches a long candidate. The query's terms are computed once per retrieve
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from itertools import accumulate, count, filterfalse, islice, repeat, takewhile
 from itertools import compress as kept_by
-from itertools import count, filterfalse, repeat
+from math import floor
 from typing import TYPE_CHECKING, Any
 
 from credo.errors import InvalidInputError
@@ -522,18 +523,15 @@ def head_ids(
     shorter line is what lets one more candidate into the pack. The ids in ``cut`` are not
     shown whole, nor counted. ``costs``: the lines ``Costs`` charges, when given (a short
     candidate's, its whole line)."""
-    allowed = HEAD_SHARE * budget
-    whole = 0
-    out: set[str] = set()
     if cut:
         ids = [i for i in ids if i not in cut]
     added = whole_chars(ids, _WholeLines(content, marked, trails, known, costs), trails)
-    for i, chars in zip(ids, added, strict=True):
-        whole += chars
-        if tokens_of(whole) > allowed:
-            break
-        out.add(i)
-    return out
+    # A prefix's estimate (tokens_of, a ceiling of chars / 4) is within the share exactly
+    # while its chars are within 4 * floor(share): the prefix is found C-level, the lines
+    # costed up to the first past it, as a loop would.
+    limit = CHARS_PER_TOKEN * floor(HEAD_SHARE * budget)
+    fits = takewhile(limit.__ge__, accumulate(added))
+    return set(islice(ids, len(list(fits))))  # (ids may be an ``Expanding``: no slices)
 
 
 def _fits_whole(
