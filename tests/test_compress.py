@@ -412,6 +412,7 @@ def test_head_ids_is_the_prefix_within_the_share(
 ) -> None:
     """``head_ids`` (the prefix found C-level) is the loop's answer at every budget, ids
     cut or not, marks or none; and each line is costed once, up to the first past it."""
+    from credo.retrieval.bundle import Expanding
     from credo.retrieval.compress import head_ids
     from credo.retrieval.place import Places
     from credo.store.short_ids import Shown
@@ -436,3 +437,8 @@ def test_head_ids_is_the_prefix_within_the_share(
     assert got == want
     kept = [i for i in ids if i not in cut_ids]
     assert asked == kept[: len(want) + 1]  # (the first past the share costed, no further)
+    # The pipeline may pass the ranking as a ``bundle.Expanding`` (it has no slices).
+    walked = Expanding(ids, {})
+    assert head_ids(walked, content, marked, places, budget) == _head_reference(  # type: ignore[arg-type]
+        ids, content, marked, places, budget
+    )
