@@ -151,7 +151,8 @@ def _plain_spans(lines: list[str]) -> list[tuple[int, int]] | None:
 
 _BULLET = re.compile(states.Body.patterns["bullet"])
 # Whether `quick_bullets` is on: docutils binds a state's transition methods when it
-# builds the state, and `rst_parse` keeps machines from parse to parse.
+# builds the state, and `rst_parse` keeps machines from parse to parse (all built inside
+# `quick_bullets`, so all of them take it while it is on, and docutils' own when not).
 _QUICK = [False]
 
 
