@@ -272,7 +272,7 @@ def test_inline_shortcuts_give_docutils_own_doctree(
 def fresh(monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[list[str], Any, Any]:
     """`text`'s doctree from a new page machine, new nested machines and a new inliner."""
     with monkeypatch.context() as patch:
-        for name in ("_TOP", "_INLINERS", "_POOL"):
+        for name in ("_TOP", "_INLINERS", "_NESTED", "_POOL"):
             patch.setattr(rst_parse, name, [] if name != "_POOL" else {})
         document = rst_parse.parse(text, 60.0)
         return dump(document), document.current_source, document.current_line

@@ -137,7 +137,7 @@ def docutils_own(monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[list[str],
         patch.setattr(rst_parse, "_one_line_cells", contextlib.nullcontext)
         patch.setattr(rst_parse, "_quick_bullets", contextlib.nullcontext)
         patch.setattr(rst_parse.rst_inline, "inliner", lambda deadline: rst_parse.states.Inliner())
-        for name in ("_TOP", "_INLINERS", "_POOL"):
+        for name in ("_TOP", "_INLINERS", "_NESTED", "_POOL"):
             patch.setattr(rst_parse, name, [] if name != "_POOL" else {})
         document = rst_parse.parse(text, 60.0)
         return dump(document), document.current_source, document.current_line
@@ -212,7 +212,12 @@ def test_a_changelog_takes_the_fast_paths(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(
         rst_inline_simple, "parse", lambda *a: inline.append(simple(*a)) or inline[-1]
     )
-    for name in ("_TOP", "_INLINERS", "_POOL"):  # machines built here, as every parse's are
+    for name in (
+        "_TOP",
+        "_INLINERS",
+        "_NESTED",
+        "_POOL",
+    ):  # machines built here, as every parse's are
         monkeypatch.setattr(rst_parse, name, [] if name != "_POOL" else {})
     rst_parse.parse(NEWS, 60.0)
     # (indices in the section's lines: the list ends at another bullet character)

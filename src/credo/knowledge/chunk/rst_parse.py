@@ -168,20 +168,25 @@ def _pooled_state_machines() -> Iterator[None]:
     the next block of the same kind takes it (``run`` resets its position and states).
     The page's own machine (``RSTStateMachine``, built for each parse) and the inliner
     are kept the same way from a parse that finished (`parse`): a million and a half
-    instructions and a million a page."""
-    saved = states.RSTState.nested_sm, states.RSTStateMachine
+    instructions and a million a page. docutils' own cache of machines for sections and
+    other nested blocks (``RSTState.nested_sm_cache``, one list for every state) is
+    swapped for credo's (`_NESTED`), so that every machine a parse runs was built by a
+    parse (`rst_plain.quick_bullets` relies on it) and none leaves for another user."""
+    saved = states.RSTState.nested_sm, states.RSTStateMachine, states.RSTState.nested_sm_cache
     states.RSTState.nested_sm = staticmethod(_machine)
     states.RSTStateMachine = _top_machine  # (what `rst.Parser.parse` builds the page's with)
+    states.RSTState.nested_sm_cache = _NESTED
     try:
         yield
     finally:
-        states.RSTState.nested_sm, states.RSTStateMachine = saved
+        states.RSTState.nested_sm, states.RSTStateMachine, states.RSTState.nested_sm_cache = saved
 
 
 # Finished machines by initial state, kept for the next block and the next parse (only
 # ever touched under `_LOCK`). A kept machine holds the last nodes it worked on (cut from
 # their tree by `rst._release`) until it runs again.
 _POOL: dict[str, list[Any]] = {}
+_NESTED: list[Any] = []  # (`RSTState.nested_sm_cache` while credo parses)
 
 
 # A quoted literal block's state keeps what one block made of it: its error messages, and
