@@ -220,10 +220,10 @@ def test_a_changelog_takes_the_fast_paths(monkeypatch: pytest.MonkeyPatch) -> No
     ):  # machines built here, as every parse's are
         monkeypatch.setattr(rst_parse, name, [] if name != "_POOL" else {})
     rst_parse.parse(NEWS, 60.0)
-    # (indices in the section's lines: the list ends at another bullet character)
-    assert [([start for start, _, _ in items], end) for items, end in lists] == [
-        ([1, 5], 9),
-        ([9], 11),
+    # Each item's first line (the list ends at another bullet character).
+    assert [[lines[0] for _, lines, _ in found[0]] for found in lists] == [
+        ["Added :class:`~a.B`, a ``name`` and", "New dependencies, see aiohttp_."],
+        ["Another list: another bullet character."],
     ]
     assert [found is not None for found in inline] == [True, False]  # (a reference: not)
     chunks = split_rst(NEWS)

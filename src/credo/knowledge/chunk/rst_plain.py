@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import docutils
 from docutils import nodes, statemachine
 from docutils.parsers.rst import states
 
@@ -150,6 +151,8 @@ def _plain_spans(lines: list[str]) -> list[tuple[int, int]] | None:
 
 
 _BULLET = re.compile(states.Body.patterns["bullet"])
+# docutils 0.21 and later give a list item its bullet's line (`Body.list_item`).
+_ITEM_LINES = tuple(docutils.__version_info__[:2]) >= (0, 21)
 # Whether `quick_bullets` is on: docutils binds a state's transition methods when it
 # builds the state, and `rst_parse` keeps machines from parse to parse (all built inside
 # `quick_bullets`, so all of them take it while it is on, and docutils' own when not).
@@ -185,8 +188,10 @@ def quick_bullets() -> Iterator[None]:
         for start, lines, spans in items:
             if start > machine.line_offset:  # (the list's machine reads the bullet line)
                 machine.next_line(start - machine.line_offset)
-            machine.next_line(len(lines) - 1)  # (`get_known_indented`: the item's last line)
             item = nodes.list_item("\n".join(lines))
+            if _ITEM_LINES:
+                item.source, item.line = machine.get_source_and_line()
+            machine.next_line(len(lines) - 1)  # (`get_known_indented`: the item's last line)
             offset = machine.input_offset + start
             _add_paragraphs(self, lines, infos[start : start + len(lines)], offset, item, spans)
             bullet_list += item
