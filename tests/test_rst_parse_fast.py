@@ -131,7 +131,7 @@ def test_nested_paragraph_shortcut_gives_docutils_own_doctree(
 
 
 def test_nested_paragraphs_take_the_shortcut(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The shortcut is taken for list items of several paragraphs (it must be, to matter)."""
+    """The shortcut is taken for field bodies of several paragraphs (it must be, to matter)."""
     taken: list[Any] = []
     plain = rst_plain.plain_paragraphs
 
@@ -141,7 +141,8 @@ def test_nested_paragraphs_take_the_shortcut(monkeypatch: pytest.MonkeyPatch) ->
         return found
 
     monkeypatch.setattr(rst_plain, "plain_paragraphs", spy)
-    text = "- one\n  line two\n\n  second *para*\n- x ::\n\n     code\n"
+    # (fields: a bullet list of plain items is built whole, `rst_plain.quick_bullets`)
+    text = ":a: one\n   line two\n\n   second *para*\n:b: x ::\n\n      code\n"
     rst_parse.parse(text, 60.0)
     assert taken == [[(0, 1), (3, 3)], None]
 

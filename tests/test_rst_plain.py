@@ -207,8 +207,8 @@ def test_a_changelog_takes_the_fast_paths(monkeypatch: pytest.MonkeyPatch) -> No
     literals without docutils' inline loop (they must be, to matter)."""
     lists: list[Any] = []
     inline: list[Any] = []
-    items, simple = rst_plain._plain_items, rst_inline_simple.parse
-    monkeypatch.setattr(rst_plain, "_plain_items", lambda *a: lists.append(items(*a)) or lists[-1])
+    items, simple = rst_plain._items, rst_inline_simple.parse
+    monkeypatch.setattr(rst_plain, "_items", lambda *a: lists.append(items(*a)) or lists[-1])
     monkeypatch.setattr(
         rst_inline_simple, "parse", lambda *a: inline.append(simple(*a)) or inline[-1]
     )
@@ -221,7 +221,7 @@ def test_a_changelog_takes_the_fast_paths(monkeypatch: pytest.MonkeyPatch) -> No
         monkeypatch.setattr(rst_parse, name, [] if name != "_POOL" else {})
     rst_parse.parse(NEWS, 60.0)
     # Each item's first line (the list ends at another bullet character).
-    assert [[lines[0] for _, lines, _ in found[0]] for found in lists] == [
+    assert [[lines[0] for _, _, lines, _ in found[0]] for found in lists] == [
         ["Added :class:`~a.B`, a ``name`` and", "New dependencies, see aiohttp_."],
         ["Another list: another bullet character."],
     ]

@@ -168,15 +168,17 @@ def quick_bullets() -> Iterator[None]:
     copy of the rest of the input (views of every line after the list's), which reads
     each further item until a line is not one (an indented line, another bullet
     character, any other construct) or the input ends. When every item has text on its
-    bullet line and a body of plain paragraphs (`plain_paragraphs`), the list is built
-    here: the same nodes, each item's paragraphs by `_add_paragraphs` (as `one_line_cells`
-    builds an item's nested block), the page machine moved as docutils' moves it and left
-    where docutils leaves it. Any other list takes docutils' own `Body.bullet`."""
+    bullet line, the list is read here, item by item on the page's machine, moved as
+    docutils' moves it and left where docutils leaves it: an item whose body is plain
+    paragraphs (`plain_paragraphs`) is built by `_add_paragraphs` (as `one_line_cells`
+    builds an item's nested block), any other by docutils' own `Body.list_item` (its
+    extent, by `StringList.get_indented`'s rule, is the one `_items` found). A list
+    with an item whose text starts on its next line takes docutils' own `Body.bullet`."""
     bullet = states.Body.bullet
 
     def quick(self: Any, match: Any, context: Any, next_state: Any) -> Any:
         machine = self.state_machine
-        found = _QUICK[0] and _plain_items(machine.input_lines.data, machine.line_offset)
+        found = _QUICK[0] and _items(machine.input_lines.data, machine.line_offset)
         if not found:
             return bullet(self, match, context, next_state)
         items, end = found
@@ -185,9 +187,12 @@ def quick_bullets() -> Iterator[None]:
         self.parent += bullet_list
         bullet_list["bullet"] = match.string[0]
         infos = machine.input_lines.items
-        for start, lines, spans in items:
+        for start, indent, lines, spans in items:
             if start > machine.line_offset:  # (the list's machine reads the bullet line)
                 machine.next_line(start - machine.line_offset)
+            if spans is None:
+                bullet_list += self.list_item(indent)[0]
+                continue
             item = nodes.list_item("\n".join(lines))
             if _ITEM_LINES:
                 item.source, item.line = machine.get_source_and_line()
@@ -212,14 +217,15 @@ def quick_bullets() -> Iterator[None]:
         states.Body.bullet = bullet  # type: ignore[method-assign]
 
 
-def _plain_items(
+def _items(
     data: list[str], offset: int
-) -> tuple[list[tuple[int, list[str], list[tuple[int, int]]]], int] | None:
+) -> tuple[list[tuple[int, int, list[str], list[tuple[int, int]] | None]], int] | None:
     """The items of the bullet list whose first bullet is at `data[offset]`, each (its
-    first line's index, its lines with the indent removed, its paragraphs' spans), and the
-    index of the line after the list; None when an item is not plain paragraphs."""
+    first line's index, its indent, its lines with the indent removed, its paragraphs'
+    spans or None when it is not plain paragraphs), and the index of the line after the
+    list; None when an item's text starts on its next line."""
     char = data[offset][0]
-    items: list[tuple[int, list[str], list[tuple[int, int]]]] = []
+    items: list[tuple[int, int, list[str], list[tuple[int, int]] | None]] = []
     start, count = offset, len(data)
     while True:
         line = data[start]
@@ -236,10 +242,7 @@ def _plain_items(
                 break
             end += 1
         lines = [line[indent:], *[text[indent:] for text in data[start + 1 : end]]]
-        spans = _plain_spans(lines)
-        if spans is None:
-            return None
-        items.append((start, lines, spans))
+        items.append((start, indent, lines, _plain_spans(lines)))
         if end == count or data[end][0] == " ":
             return items, end  # the input's end, or an indented line: the list's end
         start = end
