@@ -5,6 +5,7 @@ own doctree, hence the same chunks, and are taken where a changelog needs them."
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Any
 
 import pytest
@@ -234,6 +235,16 @@ def test_a_changelog_takes_the_fast_paths(monkeypatch: pytest.MonkeyPatch) -> No
         ("Another list: another bullet character.", 15, 15, "bullet"),
     ]
     assert chunks[3].links == ("https://example.org",)
+
+
+def test_the_characters_after_a_construct_end_docutils_end_string() -> None:
+    """Every character taken after a role or a literal is one docutils' end-string suffix
+    (``Inliner.end_string_suffix``) accepts."""
+    inliner = rst_parse.states.Inliner()
+    inliner.init_customizations(rst_parse._settings())
+    suffix = re.compile(inliner.end_string_suffix)
+    for char in rst_inline_simple._AFTER_LITERAL:
+        assert suffix.match(char)
 
 
 @pytest.mark.parametrize(

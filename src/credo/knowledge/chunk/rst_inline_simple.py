@@ -41,19 +41,10 @@ _CONSTRUCT = re.compile(rf"``(?P<literal>{_INNER})``|:(?P<role>{_NAME}):`(?P<tex
 # Text between constructs: no backquote, and a "_" only between ASCII letters or digits.
 _BETWEEN = re.compile(r"[^`_]*(?:(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])[^`_]*)*\Z")
 _BEFORE = frozenset(" \n(")
+# Each is whitespace or in docutils' closing delimiters, delimiters or closers (the
+# end-string suffix of every version read; tests/test_rst_plain.py checks it).
 _AFTER_ROLE = frozenset(" \n.,;!?)-/")
 _AFTER_LITERAL = _AFTER_ROLE | {":"}
-
-
-def _suffix_chars() -> frozenset[str]:
-    """The characters of `_AFTER_LITERAL` docutils' end-string suffix accepts (all, on the
-    versions read; a character it would not accept is simply not taken)."""
-    chars = punctuation_chars
-    suffix = re.compile(f"[\\s{chars.closing_delimiters}{chars.delimiters}{chars.closers}]")
-    return frozenset(char for char in _AFTER_LITERAL if suffix.match(char))
-
-
-_SUFFIX = _suffix_chars()
 
 
 def parse(
@@ -77,7 +68,7 @@ def parse(
             return None
         if end < size:
             after = text[end]
-            if after not in _SUFFIX or (literal is None and after not in _AFTER_ROLE):
+            if after not in (_AFTER_ROLE if literal is None else _AFTER_LITERAL):
                 return None
         if literal is not None:
             if start and punctuation_chars.match_chars(text[start - 1], literal[0]):
