@@ -263,3 +263,15 @@ def test_hostile_lists_read_as_docutils_reads_them(
 ) -> None:
     assert fast(text) == docutils_own(monkeypatch, text)
     split_rst(text)  # and a split does not raise
+
+
+def test_a_list_with_other_items_is_read_item_by_item(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An item with a nested list or a literal block is docutils' own `list_item`; the
+    list around it is still read without docutils' list machine."""
+    text = "- a\n\n  - nested\n\n- b ::\n\n     code\n\n- c\n\nAfter.\n"
+    found = rst_plain._items(text.split("\n"), 0)
+    assert found is not None
+    items, end = found
+    assert [(start, spans) for start, _, _, spans in items] == [(0, None), (4, None), (8, [(0, 0)])]
+    assert end == 10
+    assert fast(text) == docutils_own(monkeypatch, text)
