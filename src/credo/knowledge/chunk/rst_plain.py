@@ -3,10 +3,11 @@
 docutils parses every list, and every list item, table cell, definition, field body and
 directive body, with a state machine of its own, trying each of its transitions on each
 line. Most of a changelog is bullets of a paragraph or two: `one_line_cells` builds a
-nested block of plain paragraphs without a machine, and `quick_bullets` a bullet list
-whose every item is such a block. The doctree is docutils' own (tests/test_rst_parse_fast.py
-and tests/test_rst_plain.py compare them), and any other block takes docutils' own parse.
-Used by `rst_parse.parse` only, under its lock.
+nested block of plain paragraphs without a machine, and `quick_bullets` reads a bullet
+list without its list machine (an item of plain paragraphs built as such a block, any
+other by docutils' own `Body.list_item`). The doctree is docutils' own
+(tests/test_rst_parse_fast.py and tests/test_rst_plain.py compare them), and any other
+block takes docutils' own parse. Used by `rst_parse.parse` only, under its lock.
 """
 
 from __future__ import annotations
