@@ -5,7 +5,7 @@ beliefs, and the edges among the candidates that clustering reads."""
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Mapping
-from itertools import compress
+from itertools import compress, filterfalse
 from operator import not_
 from typing import TYPE_CHECKING
 
@@ -50,7 +50,7 @@ def candidate_pairs(
         for src, dst, _kind, weight in links
         if weight >= floor and src in members and dst in members
     ]
-    rest = [i for i in ids if i not in seeds]
+    rest = list(filterfalse(seeds.__contains__, ids))  # (C-level: ~6k a query fewer)
     return pairs + store.pairs_among(rest, min_weight=floor) if rest else pairs
 
 
