@@ -400,9 +400,8 @@ class WarmGraph:
             names[rid]: tuple(fars[bounds[rid] : bounds[rid + 1]])  # type: ignore[misc]
             for rid in numpy.flatnonzero(numpy.diff(start)).tolist()
         }
-        # (each id's rank by id, for the heat lane's best: ``HeatRow.order``)
-        rank = {names[rid]: by_name[rid] for rid in rids}
-        self._heat = heat_rows(names, rids, self._out_links, self._into_links, rank)  # type: ignore[arg-type]
+        by_id = {names[rid]: by_name[rid] for rid in rids}  # (``HeatRow.order``)
+        self._heat = heat_rows(names, rids, self._out_links, self._into_links, by_id)  # type: ignore[arg-type]
         return rids
 
     @property
@@ -412,8 +411,8 @@ class WarmGraph:
 
     def _rank_edges(self) -> npt.NDArray[np.int64]:
         """Set each edge's rank in (src, dst, type) order, by name, on both directions'
-        slices: one sort of every id and of every edge, paid by a prepared store only.
-        Returns each rowid's rank by its id."""
+        slices (one sort of every id and of every edge, paid by a prepared store only);
+        each rowid's rank by its id returned."""
         import numpy
 
         names = self._ids
