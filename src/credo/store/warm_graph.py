@@ -388,7 +388,7 @@ class WarmGraph:
         rids = numpy.flatnonzero(self._state).tolist()
         ids = self._ids
         self._locked = {ids[r] for r in numpy.flatnonzero(self._state == LOCKED).tolist()}  # type: ignore[misc]
-        self._rank_edges()
+        by_name = self._rank_edges().tolist()
         for out in (True, False):
             kept = self._out_links if out else self._into_links
             for low in range(0, len(rids), BATCH):
@@ -400,7 +400,8 @@ class WarmGraph:
             names[rid]: tuple(fars[bounds[rid] : bounds[rid + 1]])  # type: ignore[misc]
             for rid in numpy.flatnonzero(numpy.diff(start)).tolist()
         }
-        self._heat = heat_rows(names, rids, self._out_links, self._into_links)  # type: ignore[arg-type]
+        by_id = {names[rid]: by_name[rid] for rid in rids}  # (``HeatRow.order``)
+        self._heat = heat_rows(names, rids, self._out_links, self._into_links, by_id)  # type: ignore[arg-type]
         return rids
 
     @property
@@ -408,9 +409,10 @@ class WarmGraph:
         """Each live belief's heat row (``warm_heat``), when ``prepare`` made them."""
         return self._heat
 
-    def _rank_edges(self) -> None:
+    def _rank_edges(self) -> npt.NDArray[np.int64]:
         """Set each edge's rank in (src, dst, type) order, by name, on both directions'
-        slices: one sort of every id and of every edge, paid by a prepared store only."""
+        slices (one sort of every id and of every edge, paid by a prepared store only);
+        each rowid's rank by its id returned."""
         import numpy
 
         names = self._ids
@@ -430,6 +432,7 @@ class WarmGraph:
         ordered = numpy.sort(keys[0])  # (src, dst, type) is the edges' primary key: unique
         self._out.rank = numpy.searchsorted(ordered, keys[0])
         self._into.rank = numpy.searchsorted(ordered, keys[1])
+        return by_name
 
     def pairs_among(self, ids: Iterable[str], min_weight: float) -> list[tuple[str, str]]:
         """``GraphQueries.pairs_among``: (src, dst) of the edges inside ``ids`` weighing at
