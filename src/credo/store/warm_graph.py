@@ -6,8 +6,7 @@ not) and every edge, read once per store version on a connection of its own
 arrays (compressed rows: each belief's out-edges, and its in-edges, are one slice), ~30
 bytes an edge and ~110 a belief at a million beliefs, where Python tuples and lists took
 ~320 an edge. The answers are those of the SQL in ``graph.py``, row for row and in the
-same order, so retrieval gives byte-identical results either way
-(tests/test_warm_index.py):
+same order, so retrieval gives byte-identical results either way (tests/test_warm_index.py):
 - ``links_with_ends``: the links sorted by (src, dst, type) and cut at the limit, as the
   ordered query does; each end's row comes from the per-version row cache;
 - ``pairs_among``: the ids sorted, then each one's out-edges in primary-key order
@@ -410,9 +409,8 @@ class WarmGraph:
         return self._heat
 
     def _rank_edges(self) -> npt.NDArray[np.int64]:
-        """Set each edge's rank in (src, dst, type) order, by name, on both directions'
-        slices (one sort of every id and of every edge, paid by a prepared store only);
-        each rowid's rank by its id returned."""
+        """Set each edge's rank in (src, dst, type) order, by name, on both directions' slices
+        (a prepared store's sorts of ids and edges); return each rowid's rank by its id."""
         import numpy
 
         names = self._ids
