@@ -60,6 +60,9 @@ def test_now_as_time_still_reads_as_this_turn(prompt: str) -> None:
         ("We've agreed to use uv for the lockfile.", ("uv",)),
         ("The team decided to go with Postgres for the events store.", ("postgres",)),
         ("So we agreed on using ruff for linting.", ("ruff",)),
+        # probe82: keeping a thing is a choice too (both were narration before)
+        ("We decided to keep Python 3.8 as the minimum supported version.", ()),
+        ("We agreed to keep using black for formatting.", ("black",)),
     ],
 )
 def test_the_teams_choice_of_a_tool_is_kept(prompt: str, asserted: tuple[str, ...]) -> None:
@@ -79,6 +82,10 @@ def test_the_teams_choice_of_a_tool_is_kept(prompt: str, asserted: tuple[str, ..
         "Do you remember what we decided about the formatter?",
         "We decided in the retro to maybe try trunk-based dev.",
         "My old team decided to use Jenkins.",
+        "We decided to keep going with the refactor.",
+        "We decided to keep looking into it.",
+        "We decided to keep it.",
+        "If we decided to keep Python 3.8, would that break anything?",
     ],
 )
 def test_a_choice_undone_scoped_or_asked_is_not(prompt: str) -> None:
