@@ -176,3 +176,21 @@ def test_a_flag_after_without_is_ruled_out_unless_its_clause_is_negated(
     assert flag.lower() in plain_negated
     required_negated, _ = statement_terms(f"{negation} {verb} without {flag}")
     assert flag.lower() not in required_negated
+
+
+@given(
+    st.sampled_from(["We", "We've", "The team", "So we", "Our team"]),
+    st.sampled_from(["decided", "agreed", "finally decided", "have agreed"]),
+    st.sampled_from(["Postgres", "black", "Python 3.8", "pnpm", "the v1 API"]),
+    st.sampled_from(["going", "looking", "testing", "working", "pushing"]),
+)
+def test_keeping_a_thing_is_a_choice_and_keeping_doing_is_not(
+    team: str, verb: str, thing: str, doing: str
+) -> None:
+    """probe82: "decided to keep X" is the team's choice (as "decided to use X"); "decided to
+    keep going" says how work goes on and names nothing."""
+    if team == "We've" and verb.startswith("have"):
+        verb = verb.removeprefix("have ")
+    kept = extract_statements(f"{team} {verb} to keep {thing} for the release builds.")
+    assert [s.kind for s in kept] == ["rule"]
+    assert extract_statements(f"{team} {verb} to keep {doing} on the release builds.") == []
