@@ -37,6 +37,8 @@ MAKE_TEST = "We always run the tests with make test before pushing, never plain 
         ("Don't use plain `cargo test` in CI", ("plain cargo",), ()),
         # a modifier with no name after it stays the term it was
         ("Never plain, always pretty", ("plain",), ()),
+        ("Use plain and simple names", (), ("plain",)),
+        ("Prefer plain to fancy", (), ("plain",)),
         # other adjectives are untouched (the name may be the adjective: "never old", "no new")
         ("Never use custom helpers", ("custom",), ()),
     ],

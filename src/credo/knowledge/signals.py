@@ -505,7 +505,10 @@ TERM = r"(`[^`\n]{1,40}`|(?<![\w-])-{1,2}(?=\w)[\w.@/+#:-]*|[\w@/+#][\w.@/+#:-]*
 _TERM_BARE = TERM.replace("(", "(?:", 1)  # the same, capturing nothing ("moved from X to Y")
 # A word that says a name is used unwrapped is part of the term, not the term: "never plain
 # pytest" rules out plain pytest (not pytest through make, nor "plain assert statements").
-_UNWRAPPED = r"(?:(?:plain|bare|raw|vanilla)\s+(?=[\w@/+#`-]))?"
+_UNWRAPPED = (
+    r"(?:(?:plain|bare|raw|vanilla)\s+"
+    r"(?!(?:and|or|but|nor|to|than|as|with|for|in|on|of|the|a|an|not)\b)(?=[\w@/+#`-]))?"
+)
 MODIFIED_TERM = rf"({_UNWRAPPED}{_TERM_BARE})"
 # A last word that only says what kind of thing a name is: "the requests library" names a tool
 # (requests), where "the submit button" names a thing at hand.
