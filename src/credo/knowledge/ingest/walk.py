@@ -459,7 +459,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     the context as a heading in words does: they count twice (tidy81)
 # 51: a TypeScript function signature (a .d.ts `export function f(...): T`, `declare
 #     function`, an overload) is a definition, its JSDoc its doc (tidy81)
-READER_VERSION = 51
+# 52: a mkdocstrings autodoc line ("::: a.b.C") reads as the dotted path, its indented
+#     option block as nothing (probe82)
+READER_VERSION = 52
 
 
 class Read(NamedTuple):
