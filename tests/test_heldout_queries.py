@@ -154,3 +154,15 @@ def test_the_constant_set_asks_thirty_questions_over_four_languages() -> None:
     assert sum(len(load_queries(p)[0]) for p in CONSTANTS) >= 30
     assert {c.name for c in corpora} == {p.stem for p in CONSTANTS}
     assert {"sqlparse", "ws", "urfave-cli", "semver"} <= {c.name for c in corpora}
+
+
+def test_a_plain_held_out_run_leaves_the_reserve_out() -> None:
+    # (stop 58: a plain `bench/heldout/run.py` printed the reserve's figures to every helper
+    # that ran it, before any decision had used those sets)
+    from bench.heldout.corpora import RESERVE
+    from bench.heldout.run import chosen_corpora
+
+    plain = {c.name for c in chosen_corpora(HELDOUT, (), RESERVE)}
+    assert plain == {c.name for c in HELDOUT} - set(RESERVE) and not plain & set(RESERVE)
+    named = chosen_corpora(HELDOUT, ("immer", "pip"), RESERVE)
+    assert [c.name for c in named] == [c.name for c in HELDOUT if c.name in {"immer", "pip"}]
