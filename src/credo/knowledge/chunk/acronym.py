@@ -1,0 +1,138 @@
+"""The acronyms a project defines in its own prose: "version control system (VCS)".
+
+A reader asks about "version control" where the pages say VCS, or about the CLI where the
+pages say "command-line interface"; no stemmer brings the two together, and a general word
+list was measured and rejected (bench/synonym_trial.md § 5). The project bridges the gap
+itself where it spells an acronym out once: Schwartz and Hearst, "A simple algorithm for
+identifying abbreviation definitions in biomedical text" (PSB 2003), find such a definition
+as a short form in parentheses beside a long form whose words it abbreviates, or the
+reverse ("VCS (version control system)").
+
+Their matching walks the short form's characters from the end, each found in the long
+form right to left, the first at the start of a word. It is kept with three stricter
+guards for software prose, where parentheses mostly hold code, defaults and asides
+("(optional)", "(default)", "(e.g. ``x``)"):
+
+- the short form is one token of 2-10 characters, a letter first, with at least two
+  capital letters ("VCS", "CLI", "URLs", "reST"): a lower-case word in parentheses is
+  nearly always a word, not an acronym;
+- the long form is 2-6 plain words that start with letters and hold no capital letter
+  past a word's first ("version control system", "Command Line Interface"), none of them
+  the short form itself;
+- every word of the long form starts one of the short form's letters ("initials"), save
+  the stopwords Schwartz and Hearst let the match skip ("of", "and", "the", ...): the
+  character walk alone admits "(PR)" for "a proper reason".
+"""
+
+# Evaluated annotations, for a cheaper import: see credo/types.py.
+
+import re
+
+# Parenthesised text beside a run of words: the long form before the short
+# ("version control system (VCS)"), or the short form before the long ("VCS (version control
+# system)"). At most six words before the parenthesis; the match picks the shortest.
+_WORDS_THEN_PAREN = re.compile(r"((?:[A-Za-z][\w'-]*[ \t]+){1,6})\(([^()\n]{2,80})\)")
+_SHORT = re.compile(r"[A-Za-z][A-Za-z0-9]{1,9}")
+_LONG_WORD = re.compile(r"[A-Za-z][a-z0-9]*(?:-[A-Za-z][a-z0-9]*)*")
+# Words a long form may hold that give no letter to its short form (Schwartz and Hearst's
+# own examples: "Grand Canal of China (GCC)", no "o").
+_SKIPPED = frozenset({"of", "and", "the", "for", "to", "in", "on", "a", "an", "by", "with"})
+_MAX_LONG_WORDS = 6
+
+
+def definitions(text: str) -> list[tuple[str, str]]:
+    """The acronym definitions of ``text``: (short form lower-cased and without a plural
+    "s", long form's words lower-cased and joined by one space), each once, in order."""
+    if "(" not in text:
+        return []
+    found: dict[tuple[str, str], None] = {}
+    for match in _WORDS_THEN_PAREN.finditer(text):
+        before, inside = match.group(1).split(), match.group(2).strip()
+        pair = _long_then_short(before, inside) or _short_then_long(before, inside)
+        if pair is not None:
+            found[pair] = None
+    return list(found)
+
+
+def _long_then_short(before: list[str], inside: str) -> tuple[str, str] | None:
+    """"version control system (VCS)": the shortest run of words ending at the parenthesis
+    that the short form abbreviates."""
+    if not _is_short(inside):
+        return None
+    letters = _letters(inside)
+    # Schwartz and Hearst's window: at most min(|A| + 5, 2|A|) words.
+    window = before[-min(len(letters) + 5, 2 * len(letters), _MAX_LONG_WORDS) :]
+    for size in range(2, len(window) + 1):
+        words = window[-size:]
+        if _abbreviates(letters, words):
+            return letters, " ".join(word.lower() for word in words)
+    return None
+
+
+def _short_then_long(before: list[str], inside: str) -> tuple[str, str] | None:
+    """"VCS (version control system)": the word before the parenthesis abbreviates all
+    the words inside it."""
+    short = before[-1]
+    words = inside.split()
+    if not _is_short(short) or not 2 <= len(words) <= _MAX_LONG_WORDS:
+        return None
+    letters = _letters(short)
+    if not _abbreviates(letters, words):
+        return None
+    return letters, " ".join(word.lower() for word in words)
+
+
+def _is_short(token: str) -> bool:
+    return (
+        _SHORT.fullmatch(token) is not None and sum(map(str.isupper, token)) >= 2
+    )
+
+
+def _letters(short: str) -> str:
+    """The short form as the letters it abbreviates: lower case, a plural's "s" dropped
+    ("URLs" -> "url")."""
+    if short.endswith("s") and short[:-1].isupper():
+        short = short[:-1]
+    return short.lower()
+
+
+def _abbreviates(letters: str, words: list[str]) -> bool:
+    """Whether ``words`` are a long form of ``letters``: plain words, each a content word
+    starting one of the letters in order or a skipped stopword, the first a content word,
+    and the letters all found (Schwartz and Hearst's character walk)."""
+    if not all(_LONG_WORD.fullmatch(word) for word in words):
+        return False
+    lowered = [word.lower() for word in words]
+    if lowered[0] in _SKIPPED or letters in lowered:
+        return False
+    content = [word for word in lowered if word not in _SKIPPED]
+    if len(content) < 2 or len(content) > len(letters):
+        return False
+    return _walk(letters, content)
+
+
+def _walk(letters: str, words: list[str]) -> bool:
+    """Each word's first letter is the next unmatched letter, and any letters between two
+    words' initials are found in order inside the earlier word ("regular expression"
+    -> "regex": r, then "eg" inside "regular", then e of "expression", then "x")."""
+    at = 0  # the next letter to match
+    for index, word in enumerate(words):
+        if at >= len(letters) or word[0] != letters[at]:
+            return False
+        at += 1
+        # the letters before the next word's initial come from this word, in order
+        stop = len(letters) if index == len(words) - 1 else _next_initial(letters, at, words[index + 1])
+        if stop < 0:
+            return False
+        position = 1
+        while at < stop:
+            position = word.find(letters[at], position) + 1
+            if position == 0:
+                return False
+            at += 1
+    return at == len(letters)
+
+
+def _next_initial(letters: str, at: int, word: str) -> int:
+    """Where the next word's initial sits among the unmatched letters, or -1."""
+    return letters.find(word[0], at)
