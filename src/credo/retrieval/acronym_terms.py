@@ -78,46 +78,33 @@ def with_acronyms(store: "Store", terms: list[str], text: str) -> list[str]:
 
 def asked_for(table: Table, terms: list[str], text: str, term_rows) -> list[str]:  # noqa: ANN001
     """The words ``terms`` (from ``text``) ask for through ``table``, gated by
-    ``term_rows`` (term -> rows holding it)."""
-    asked = set(map(stem, terms))
-    named = [short for short in table if short in terms or f"{short}s" in terms]
-    spoken = _spelt_out(table, text)
+    ``term_rows`` (term or phrase -> rows holding it)."""
+    named = [short for short in table if short in terms]
+    spoken = {s: p for s, p in _spelt_out(table, text).items() if s not in terms}
     if not named and not spoken:
         return []
-    wanted = {w for short in named for w in table[short]} | set(spoken)
-    wanted |= {w for short in spoken for w in table[short]}
-    rows = term_rows(sorted(wanted | set(named)))
-    extra: list[str] = []
-    for short in named:
-        reader = max(rows.get(short, 0), rows.get(f"{short}s", 0), 1)
-        extra += [w for w in table[short] if stem(w) not in asked and rows.get(w, 0) >= reader]
-    for short, used in spoken.items():
-        if short in asked or not used:
-            continue
-        held = [rows.get(w, 0) for w in used]
-        dropped = [w for w in table[short] if w not in used]
-        # the word left out must be the long form's commonest (its least telling)
-        if dropped and rows.get(dropped[0], 0) < max(rows.get(w, 0) for w in table[short]):
-            continue
-        if rows.get(short, 0) >= max(min(held), 1):
-            extra.append(short)
+    longs = {short: " ".join(table[short]) for short in named}
+    rows = term_rows(sorted({*named, *longs.values(), *spoken, *spoken.values()}))
+    # each bridge only to a term held in at least as many rows as the reader's own
+    extra = [longs[s] for s in named if rows.get(longs[s], 0) >= max(rows.get(s, 0), 1)]
+    extra += [s for s, said in spoken.items() if rows.get(s, 0) >= max(rows.get(said, 0), 1)]
     return [w for w in dict.fromkeys(extra) if w not in terms]
 
 
-def _spelt_out(table: Table, text: str) -> dict[str, list[str]]:
+def _spelt_out(table: Table, text: str) -> dict[str, str]:
     """short form -> the words of its long form the query writes in a row (all of them,
-    or all but one, and at least two)."""
+    or all but the first or the last, and at least two), as one phrase."""
     words = [w for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
     if len(words) < 2:
         return {}
     stems = list(map(stem, words))
     joined = f" {' '.join(stems)} "
-    found: dict[str, list[str]] = {}
+    found: dict[str, str] = {}
     for short, long in table.items():
         key = list(map(stem, long))
-        runs = [key] if len(key) == 2 else [key, key[1:], key[:-1]]
-        for run in runs:
-            if f" {' '.join(run)} " in joined:
-                found[short] = [long[key.index(s)] for s in run]
+        runs = [(0, len(key))] if len(key) == 2 else [(0, len(key)), (1, len(key)), (0, -1)]
+        for start, end in runs:
+            if f" {' '.join(key[start:end])} " in joined:
+                found[short] = " ".join(long[start:end])
                 break
     return found
