@@ -1,33 +1,36 @@
-"""A query's words bridged through the acronyms the project defines (chunk/acronym.py): a
-query saying "version control" also asks for "vcs" where a page writes "version control
-systems (VCS)", and one saying "VCS" also asks for the words it stands for.
+"""A query's words bridged through the acronyms the project itself defines: a query saying
+"version control" also asks for "vcs" where a page writes "version control systems (VCS)",
+and one saying "VCS" also asks for "version control systems".
 
-Gated as derived_terms gates a word's relatives, by the index's counts (``term_rows``),
-so the added word weighs no more in BM25 than the reader's own (IDF falls as the count of
-rows holding a term grows):
+Ingest learns the definitions (knowledge/chunk/acronym.py, Schwartz and Hearst 2003) and
+keeps them by file (store/acronyms.py); no word list is shipped. An acronym stands for its
+whole long form, so each bridge is one term: the acronym, or the long form as a phrase
+(FTS5 matches a quoted phrase's words in order, stemmed).
 
-- an acronym the query names asks for each word of its long form held in at least as
-  many rows as the acronym (all of them when the acronym is held nowhere);
-- a long form the query spells out asks for its acronym when the acronym is held in at
-  least as many rows as the rarest of the reader's words it stands for. The reader may
-  leave out one word of the long form, the one the index holds most often (its least
-  telling word: "version control" for "version control systems", "package index" for
-  "Python Package Index", never "Python package" for it).
+Gated as derived_terms gates a word's relatives, by the index's counts (``term_rows``, a
+phrase's too): a bridge is asked for only when the index holds it in at least as many rows
+as the reader's own term, so it weighs no more in BM25 (IDF falls as that count grows).
+Without the gate, a long form spelt out once (in its definition) beside an acronym used on
+every page would rank the definition first for a reader who wrote the acronym, and the
+other way round.
 
-An acronym the project spells out two ways is left alone (which one the reader means is
-not known).
-
-PROTOTYPE (stop 58, acro81): the project's definitions are read here from the stored
-passages' texts, once per store object, not from a table ingest writes; it measures the
-query side's effect and is not meant to ship as it is (see /tmp/s58/report_acro81.md).
+The reader may spell out the long form whole or leave out its first or last word ("version
+control" for "version control systems", "package index" for "Python Package Index"); the
+gate then compares the acronym with the words the reader wrote, as a phrase: a sub-phrase
+the project uses for other things too ("Python package") is commoner than the acronym and
+is refused. An acronym the project spells out two ways is left alone (which one the reader
+means is not known).
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import re
+from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from credo.knowledge.chunk.acronym import definitions
+from credo.retrieval.base_terms import base_terms
+from credo.retrieval.derived_terms import with_relatives
 from credo.store.fts import MAX_QUERY_TERMS, STOPWORDS
 from credo.store.stem import stem
 
@@ -36,75 +39,82 @@ if TYPE_CHECKING:
 
 _WORD = re.compile(r"[a-z0-9]+")
 
-# short form -> its long form's content words (as written, lower case); a short form
-# with two long forms (by stem) is left out.
-Table = dict[str, tuple[str, ...]]
+# short form -> (its long form's words, their stems): content words only, lower case.
+Table = dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
 
 
-def table_of(texts: list[str]) -> Table:
-    """The project's acronyms, from the texts of its passages."""
-    found: dict[str, set[tuple[str, ...]]] = {}
-    words: dict[tuple[str, ...], tuple[str, ...]] = {}
-    for text in texts:
-        for short, long in definitions(text):
-            content = tuple(w for w in _WORD.findall(long) if w not in STOPWORDS)
-            key = tuple(map(stem, content))
-            found.setdefault(short, set()).add(key)
-            words.setdefault(key, content)
-    return {short: words[next(iter(keys))] for short, keys in found.items() if len(keys) == 1}
-
-
-def _store_table(store: "Store") -> Table:
-    table = getattr(store, "_acronym_table", None)
-    if table is None:
-        conn = store.conn  # type: ignore[attr-defined]
-        rows = conn.execute("SELECT content FROM beliefs WHERE deleted_at IS NULL").fetchall()
-        table = table_of([content for (content,) in rows if "(" in content])
-        store._acronym_table = table  # type: ignore[attr-defined]
-    return table
+def terms_asked(store: "Store", text: str) -> list[str]:
+    """The query's terms: its words and their base words (base_terms.py), the relatives the
+    index admits (derived_terms.py), then the acronym bridges it admits (this module)."""
+    return with_acronyms(store, with_relatives(store, base_terms(text)), text)
 
 
 def with_acronyms(store: "Store", terms: list[str], text: str) -> list[str]:
-    """``terms``, then the acronym words the index's counts admit (module docstring),
-    within ``MAX_QUERY_TERMS``; ``terms`` itself when none applies."""
-    table = _store_table(store)
-    if not table:
+    """``terms``, then the bridges the index's counts admit (module docstring), within
+    ``MAX_QUERY_TERMS``; ``terms`` itself when none applies."""
+    pairs = store.acronyms()
+    if not pairs:  # most stores: a project whose prose defines no acronym
         return terms
-    extra = asked_for(table, terms, text, store.term_rows)
+    extra = bridges(table_of(pairs), terms, text, store.term_rows)
     if not extra:
         return terms
     return (terms + extra)[: max(MAX_QUERY_TERMS, len(terms))]
 
 
-def asked_for(table: Table, terms: list[str], text: str, term_rows) -> list[str]:  # noqa: ANN001
-    """The words ``terms`` (from ``text``) ask for through ``table``, gated by
-    ``term_rows`` (term or phrase -> rows holding it)."""
-    named = [short for short in table if short in terms]
-    spoken = {s: p for s, p in _spelt_out(table, text).items() if s not in terms}
-    if not named and not spoken:
+@lru_cache(maxsize=8)  # (one store's pairs, as read once a version: the same tuple)
+def table_of(pairs: tuple[tuple[str, str], ...]) -> Table:
+    """The (short, long) ``pairs`` as a table; a short form with two long forms (by stem)
+    is left out."""
+    found: dict[str, set[tuple[str, ...]]] = {}
+    words: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for short, long in pairs:
+        content = tuple(w for w in _WORD.findall(long) if w not in STOPWORDS)
+        key = tuple(map(stem, content))
+        found.setdefault(short, set()).add(key)
+        words.setdefault(key, content)
+    table: Table = {}
+    for short, keys in found.items():
+        if len(keys) == 1:
+            (key,) = keys
+            table[short] = (words[key], key)
+    return table
+
+
+def bridges(
+    table: Table,
+    terms: list[str],
+    text: str,
+    term_rows: Callable[[list[str]], dict[str, int]],
+) -> list[str]:
+    """The bridges ``terms`` (read from ``text``) take through ``table``, each held by the
+    index (``term_rows``: term or phrase -> rows holding it) in at least as many rows as
+    the reader's own term or phrase; none already among ``terms``."""
+    named = {short: " ".join(table[short][0]) for short in table if short in terms}
+    spelt = {s: said for s, said in _spelt_out(table, text).items() if s not in terms}
+    if not named and not spelt:
         return []
-    longs = {short: " ".join(table[short]) for short in named}
-    rows = term_rows(sorted({*named, *longs.values(), *spoken, *spoken.values()}))
-    # each bridge only to a term held in at least as many rows as the reader's own
-    extra = [longs[s] for s in named if rows.get(longs[s], 0) >= max(rows.get(s, 0), 1)]
-    extra += [s for s, said in spoken.items() if rows.get(s, 0) >= max(rows.get(said, 0), 1)]
-    return [w for w in dict.fromkeys(extra) if w not in terms]
+    rows = term_rows(sorted({*named, *named.values(), *spelt, *spelt.values()}))
+    extra = [long for short, long in named.items() if _admits(rows, short, long)]
+    extra += [short for short, said in spelt.items() if _admits(rows, said, short)]
+    return [term for term in dict.fromkeys(extra) if term not in terms]
+
+
+def _admits(rows: dict[str, int], reader: str, bridge: str) -> bool:
+    return rows.get(bridge, 0) >= max(rows.get(reader, 0), 1)
 
 
 def _spelt_out(table: Table, text: str) -> dict[str, str]:
-    """short form -> the words of its long form the query writes in a row (all of them,
-    or all but the first or the last, and at least two), as one phrase."""
+    """short form -> the words of its long form ``text`` writes in a row (all of them, or
+    all but the first or the last, and at least two), as one phrase."""
     words = [w for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
     if len(words) < 2:
         return {}
-    stems = list(map(stem, words))
-    joined = f" {' '.join(stems)} "
+    said = f" {' '.join(map(stem, words))} "
     found: dict[str, str] = {}
-    for short, long in table.items():
-        key = list(map(stem, long))
-        runs = [(0, len(key))] if len(key) == 2 else [(0, len(key)), (1, len(key)), (0, -1)]
+    for short, (long, key) in table.items():
+        runs = ((0, len(key)),) if len(key) == 2 else ((0, len(key)), (1, len(key)), (0, -1))
         for start, end in runs:
-            if f" {' '.join(key[start:end])} " in joined:
+            if f" {' '.join(key[start:end])} " in said:
                 found[short] = " ".join(long[start:end])
                 break
     return found

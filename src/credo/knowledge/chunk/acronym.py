@@ -28,6 +28,8 @@ guards for software prose, where parentheses mostly hold code, defaults and asid
 
 import re
 
+from credo.store.fts import STOPWORDS
+
 # Parenthesised text beside a run of words: the long form before the short
 # ("version control system (VCS)"), or the short form before the long ("VCS (version control
 # system)"). At most six words before the parenthesis; the match picks the shortest.
@@ -55,11 +57,13 @@ def definitions(text: str) -> list[tuple[str, str]]:
 
 
 def _long_then_short(before: list[str], inside: str) -> tuple[str, str] | None:
-    """"version control system (VCS)": the shortest run of words ending at the parenthesis
+    """ "version control system (VCS)": the shortest run of words ending at the parenthesis
     that the short form abbreviates."""
     if not _is_short(inside):
         return None
     letters = _letters(inside)
+    if not _is_acronym(letters):
+        return None
     # Schwartz and Hearst's window: at most min(|A| + 5, 2|A|) words.
     window = before[-min(len(letters) + 5, 2 * len(letters), _MAX_LONG_WORDS) :]
     for size in range(2, len(window) + 1):
@@ -70,22 +74,20 @@ def _long_then_short(before: list[str], inside: str) -> tuple[str, str] | None:
 
 
 def _short_then_long(before: list[str], inside: str) -> tuple[str, str] | None:
-    """"VCS (version control system)": the word before the parenthesis abbreviates all
+    """ "VCS (version control system)": the word before the parenthesis abbreviates all
     the words inside it."""
     short = before[-1]
     words = inside.split()
     if not _is_short(short) or not 2 <= len(words) <= _MAX_LONG_WORDS:
         return None
     letters = _letters(short)
-    if not _abbreviates(letters, words):
+    if not _is_acronym(letters) or not _abbreviates(letters, words):
         return None
     return letters, " ".join(word.lower() for word in words)
 
 
 def _is_short(token: str) -> bool:
-    return (
-        _SHORT.fullmatch(token) is not None and sum(map(str.isupper, token)) >= 2
-    )
+    return _SHORT.fullmatch(token) is not None and sum(map(str.isupper, token)) >= 2
 
 
 def _letters(short: str) -> str:
@@ -94,6 +96,12 @@ def _letters(short: str) -> str:
     if short.endswith("s") and short[:-1].isupper():
         short = short[:-1]
     return short.lower()
+
+
+def _is_acronym(letters: str) -> bool:
+    """Not a word a query drops ("AT" for assistive technology: no reader's "at" asks
+    for it)."""
+    return letters not in STOPWORDS
 
 
 def _abbreviates(letters: str, words: list[str]) -> bool:
@@ -121,7 +129,8 @@ def _walk(letters: str, words: list[str]) -> bool:
             return False
         at += 1
         # the letters before the next word's initial come from this word, in order
-        stop = len(letters) if index == len(words) - 1 else _next_initial(letters, at, words[index + 1])
+        last = index == len(words) - 1
+        stop = len(letters) if last else letters.find(words[index + 1][0], at)
         if stop < 0:
             return False
         position = 1
@@ -131,8 +140,3 @@ def _walk(letters: str, words: list[str]) -> bool:
                 return False
             at += 1
     return at == len(letters)
-
-
-def _next_initial(letters: str, at: int, word: str) -> int:
-    """Where the next word's initial sits among the unmatched letters, or -1."""
-    return letters.find(word[0], at)

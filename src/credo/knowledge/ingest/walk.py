@@ -451,7 +451,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     URL goes to the context (probe80)
 # 46: a comment's drawing strokes (box drawing, shapes) are no words; a line of strokes
 #     alone is no line of text (probe80)
-READER_VERSION = 46
+# 47: the acronyms a file spells out ("version control systems (VCS)") are stored with it
+#     (store/acronyms.py, m015) (acro81)
+READER_VERSION = 47
 
 
 class Read(NamedTuple):
