@@ -57,8 +57,9 @@ def definitions(text: str) -> list[tuple[str, str]]:
 
 
 def _long_then_short(before: list[str], inside: str) -> tuple[str, str] | None:
-    """ "version control system (VCS)": the shortest run of words ending at the parenthesis
-    that the short form abbreviates."""
+    """ "version control system (VCS)": the run of words ending at the parenthesis that the
+    short form abbreviates, one word a letter where there is one ("see aa aa aa (AAA)" is
+    "aa aa aa", not "aa aa" by an inner "a"), else the shortest."""
     if not _is_short(inside):
         return None
     letters = _letters(inside)
@@ -66,11 +67,14 @@ def _long_then_short(before: list[str], inside: str) -> tuple[str, str] | None:
         return None
     # Schwartz and Hearst's window: at most min(|A| + 5, 2|A|) words.
     window = before[-min(len(letters) + 5, 2 * len(letters), _MAX_LONG_WORDS) :]
+    found = None
     for size in range(2, len(window) + 1):
         words = window[-size:]
         if _abbreviates(letters, words):
-            return letters, " ".join(word.lower() for word in words)
-    return None
+            found = letters, " ".join(word.lower() for word in words)
+            if sum(w.lower() not in _SKIPPED for w in words) == len(letters):
+                break
+    return found
 
 
 def _short_then_long(before: list[str], inside: str) -> tuple[str, str] | None:

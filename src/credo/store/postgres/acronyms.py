@@ -24,9 +24,7 @@ class AcronymTable:
                 )
 
     def acronyms(self) -> Acronyms:
-        # (no read here is kept by version: see reads.one_version; COLLATE "C" orders by code
+        # (no read here is kept by version: see reads.one_version; sorted in Python, by code
         # point, as SQLite's)
-        rows = self.conn.execute(
-            'SELECT DISTINCT short, long FROM acronyms ORDER BY short COLLATE "C", long COLLATE "C"'
-        ).fetchall()
-        return tuple((str(short), str(long)) for short, long in rows)
+        rows = self.conn.execute("SELECT DISTINCT short, long FROM acronyms").fetchall()
+        return tuple(sorted((str(short), str(long)) for short, long in rows))
