@@ -31,6 +31,7 @@ BOTH_BACKENDS = True
         ("a Command Line Interface (CLI) for it", ("cli", "command line interface")),
         ("the Python Packaging Authority (PyPA).", ("pypa", "python packaging authority")),
         ("Grand Canal of China (GCC)", ("gcc", "grand canal of china")),
+        ("a Regular Expression (RegEx) here", ("regex", "regular expression")),
         ("fetch the Uniform Resource Locators (URLs)", ("url", "uniform resource locators")),
     ],
 )

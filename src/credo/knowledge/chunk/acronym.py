@@ -8,10 +8,10 @@ identifying abbreviation definitions in biomedical text" (PSB 2003), find such a
 as a short form in parentheses beside a long form whose words it abbreviates, or the
 reverse ("VCS (version control system)").
 
-Their matching walks the short form's characters from the end, each found in the long
-form right to left, the first at the start of a word. It is kept with three stricter
-guards for software prose, where parentheses mostly hold code, defaults and asides
-("(optional)", "(default)", "(e.g. ``x``)"):
+Their matching finds the short form's characters in the long form in order, the first at
+the start of a word. It is kept here in a stricter form for software prose, where
+parentheses mostly hold code, defaults and asides ("(optional)", "(default)", "(e.g.
+``x``)"):
 
 - the short form is one token of 2-10 characters, a letter first, with at least two
   capital letters ("VCS", "CLI", "URLs", "reST"): a lower-case word in parentheses is
@@ -19,9 +19,11 @@ guards for software prose, where parentheses mostly hold code, defaults and asid
 - the long form is 2-6 plain words that start with letters and hold no capital letter
   past a word's first ("version control system", "Command Line Interface"), none of them
   the short form itself;
-- every word of the long form starts one of the short form's letters ("initials"), save
-  the stopwords Schwartz and Hearst let the match skip ("of", "and", "the", ...): the
-  character walk alone admits "(PR)" for "a proper reason".
+- every word of the long form starts one of the short form's letters, in order, save the
+  stopwords Schwartz and Hearst let the match skip ("Grand Canal of China (GCC)"); a
+  letter between two initials must sit inside the earlier word ("regular expression
+  (RegEx)"). The character match alone takes a word for any letter it holds: "prints
+  the full tree (CST)" would read "(CST)" as "prints the full tree".
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
@@ -123,24 +125,23 @@ def _abbreviates(letters: str, words: list[str]) -> bool:
     return _walk(letters, content)
 
 
-def _walk(letters: str, words: list[str]) -> bool:
-    """Each word's first letter is the next unmatched letter, and any letters between two
-    words' initials are found in order inside the earlier word ("regular expression"
-    -> "regex": r, then "eg" inside "regular", then e of "expression", then "x")."""
-    at = 0  # the next letter to match
-    for index, word in enumerate(words):
-        if at >= len(letters) or word[0] != letters[at]:
+def _walk(letters: str, words: list[str], at: int = 0) -> bool:
+    """Whether each word's first letter is the next unmatched letter of ``letters`` (from
+    ``at``), the letters between two initials found in order inside the earlier word, and
+    every letter matched ("regular expression" -> "regex": r, e, g in "regular", then e, x
+    in "expression"); the fewest letters inside a word are tried first."""
+    if not words:
+        return at == len(letters)
+    word = words[0]
+    if at >= len(letters) or word[0] != letters[at]:
+        return False
+    at += 1
+    position = 1
+    while not _walk(letters, words[1:], at):
+        if at >= len(letters):
+            return False
+        position = word.find(letters[at], position) + 1
+        if position == 0:
             return False
         at += 1
-        # the letters before the next word's initial come from this word, in order
-        last = index == len(words) - 1
-        stop = len(letters) if last else letters.find(words[index + 1][0], at)
-        if stop < 0:
-            return False
-        position = 1
-        while at < stop:
-            position = word.find(letters[at], position) + 1
-            if position == 0:
-                return False
-            at += 1
-    return at == len(letters)
+    return True
