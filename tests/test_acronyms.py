@@ -182,3 +182,21 @@ def test_a_query_in_the_long_form_finds_the_page_that_says_the_acronym(
     # The page that says "VCS" shares no word with the question but the acronym's.
     texts = [b.content for b in memory.retrieve("tell me about version control").beliefs]
     assert any("editable install" in text for text in texts), texts
+
+
+def test_a_v14_store_migrates_and_learns_its_acronyms_at_the_next_ingest(tmp_path: Path) -> None:
+    """m015 adds the table empty; the reader's version moved with it, so the next ingest
+    reads every file again and writes its rows."""
+    from credo.store import SqliteStore
+    from credo.store.migrations import MIGRATIONS
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    _write(docs, "vcs.md", DEFINES)
+    db = tmp_path / "old.db"
+    SqliteStore(db, migrations=MIGRATIONS[:14]).close()
+    with Memory(db) as memory:
+        assert memory.stats().schema_version == 15
+        assert memory.store.acronyms() == ()
+        memory.ingest(docs)
+        assert memory.store.acronyms() == (("vcs", "version control systems"),)
