@@ -45,6 +45,14 @@ class AcronymTable:
         if rows:
             self.conn.executemany("INSERT INTO acronyms(file, short, long) VALUES (?, ?, ?)", rows)
 
+    def file_acronyms(self) -> list[tuple[str, Acronyms]]:
+        """Each file that spells out acronyms, with its pairs; by file, then pair (what an
+        export writes: knowledge/derived_records.py)."""
+        rows = self.conn.execute(
+            "SELECT file, short, long FROM acronyms ORDER BY file, short, long"
+        )
+        return by_file(rows)
+
     def acronyms(self) -> Acronyms:
         """Every (short, long) pair some file defines, each once, sorted."""
         version = None if self.conn.in_transaction else self._version_pinned()
@@ -60,3 +68,11 @@ class AcronymTable:
         if version is not None:
             self._acronyms_seen = (version, pairs)
         return pairs
+
+
+def by_file(rows: Iterable[tuple[str, str, str]]) -> list[tuple[str, Acronyms]]:
+    """(file, short, long) rows, sorted, as each file with its pairs."""
+    files: dict[str, list[tuple[str, str]]] = {}
+    for file, short, long in rows:
+        files.setdefault(str(file), []).append((str(short), str(long)))
+    return [(file, tuple(pairs)) for file, pairs in files.items()]

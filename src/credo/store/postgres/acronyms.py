@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from credo.store.acronyms import by_file
+
 if TYPE_CHECKING:
     import psycopg
 
@@ -22,6 +24,10 @@ class AcronymTable:
                 cursor.executemany(
                     "INSERT INTO acronyms(file, short, long) VALUES (%s, %s, %s)", rows
                 )
+
+    def file_acronyms(self) -> list[tuple[str, Acronyms]]:
+        rows = self.conn.execute("SELECT file, short, long FROM acronyms").fetchall()
+        return by_file(sorted((str(f), str(s), str(lg)) for f, s, lg in rows))  # (code points)
 
     def acronyms(self) -> Acronyms:
         # (no read here is kept by version: see reads.one_version; sorted in Python, by code
