@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 # No backfill: the reader's version moved with it (knowledge/ingest/walk.py), so the next
 # ingest reads every file again and writes its rows.
 M015_ACRONYMS = """
-CREATE TABLE acronyms (
+CREATE TABLE IF NOT EXISTS acronyms (
     file  TEXT NOT NULL,
     short TEXT NOT NULL,
     long  TEXT NOT NULL,
@@ -37,6 +37,7 @@ class AcronymTable:
     # version, none for the queries after it.
     _acronyms_seen: tuple[tuple[int, int], Acronyms] | None = None
     _version_pinned: Callable[[], tuple[int, int] | None]  # GraphQueries'
+    _has_acronyms: Callable[[], bool]  # GraphQueries': known per store version
 
     def set_file_acronyms(self, file: str, pairs: Iterable[tuple[str, str]]) -> None:
         """``file``'s acronyms are ``pairs`` (short, long) from now on: none for []."""
@@ -55,6 +56,8 @@ class AcronymTable:
 
     def acronyms(self) -> Acronyms:
         """Every (short, long) pair some file defines, each once, sorted."""
+        if not self._has_acronyms():  # (most stores: no statement of its own)
+            return ()
         version = None if self.conn.in_transaction else self._version_pinned()
         seen = self._acronyms_seen
         if version is not None and seen is not None and seen[0] == version:
