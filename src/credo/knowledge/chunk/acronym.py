@@ -32,10 +32,13 @@ import re
 
 from credo.store.fts import STOPWORDS
 
-# Parenthesised text beside a run of words: the long form before the short
-# ("version control system (VCS)"), or the short form before the long ("VCS (version control
-# system)"). At most six words before the parenthesis; the match picks the shortest.
-_WORDS_THEN_PAREN = re.compile(r"((?:[A-Za-z][\w'-]*[ \t]+){1,6})\(([^()\n]{2,80})\)")
+# Parenthesised text after a space, on one line: the short form after the long ("version
+# control system (VCS)") or the long after the short ("VCS (version control system)"). A
+# call, "f(x)", has no space before its parenthesis: most of code's are never matched.
+_PAREN = re.compile(r"[ \t]\(([^()\n]{2,80})\)")
+_WORD = re.compile(r"[A-Za-z][\w'-]*")
+# How far back a long form may start: six words of up to ~20 characters.
+_LOOK_BACK = 120
 _SHORT = re.compile(r"[A-Za-z][A-Za-z0-9]{1,9}")
 _LONG_WORD = re.compile(r"[A-Za-z][a-z0-9]*(?:-[A-Za-z][a-z0-9]*)*")
 # Words a long form may hold that give no letter to its short form (Schwartz and Hearst's
@@ -47,15 +50,34 @@ _MAX_LONG_WORDS = 6
 def definitions(text: str) -> list[tuple[str, str]]:
     """The acronym definitions of ``text``: (short form lower-cased and without a plural
     "s", long form's words lower-cased and joined by one space), each once, in order."""
-    if "(" not in text:
+    if " (" not in text and "\t(" not in text:  # (one C-level scan each: most chunks)
         return []
     found: dict[tuple[str, str], None] = {}
-    for match in _WORDS_THEN_PAREN.finditer(text):
-        before, inside = match.group(1).split(), match.group(2).strip()
+    for match in _PAREN.finditer(text):
+        inside = match.group(1).strip()
+        before = _words_before(text, match.start())
+        if not before:
+            continue
         pair = _long_then_short(before, inside) or _short_then_long(before, inside)
         if pair is not None:
             found[pair] = None
     return list(found)
+
+
+def _words_before(text: str, end: int) -> list[str]:
+    """The run of plain words (at most six) that ends at ``end`` on its line: none when
+    anything else ("systems, (VCS)", "x = (A)") sits just before."""
+    start = max(text.rfind("\n", 0, end) + 1, end - _LOOK_BACK)
+    tokens = text[start:end].split()
+    if start > 0 and not text[start - 1].isspace() and tokens:
+        tokens = tokens[1:]  # the look-back cut a word
+    run: list[str] = []
+    for token in reversed(tokens[-_MAX_LONG_WORDS:]):
+        if _WORD.fullmatch(token) is None:
+            break
+        run.append(token)
+    run.reverse()
+    return run
 
 
 def _long_then_short(before: list[str], inside: str) -> tuple[str, str] | None:
