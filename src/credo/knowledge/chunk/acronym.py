@@ -54,8 +54,12 @@ def definitions(text: str) -> list[tuple[str, str]]:
         return []
     found: dict[tuple[str, str], None] = {}
     for match in _PAREN.finditer(text):
-        inside = match.group(1).strip()
-        before = _words_before(text, match.start())
+        inside, end = match.group(1).strip(), match.start()
+        # Either form has a short form just inside or just before the parenthesis: most
+        # parentheses ("if (x > 0)", "(see below)") have neither, and no words are read.
+        if not _is_short(inside) and not _is_short(_last_word(text, end)):
+            continue
+        before = _words_before(text, end)
         if not before:
             continue
         pair = _long_then_short(before, inside) or _short_then_long(before, inside)
@@ -115,7 +119,15 @@ def _short_then_long(before: list[str], inside: str) -> tuple[str, str] | None:
 
 
 def _is_short(token: str) -> bool:
+    """2-10 letters and digits, a letter first, two of them capitals."""
     return _SHORT.fullmatch(token) is not None and sum(map(str.isupper, token)) >= 2
+
+
+def _last_word(text: str, end: int) -> str:
+    """The last word before ``end``, if it is short enough to be a short form (else its
+    tail, which the words before are read again for)."""
+    words = text[max(0, end - 10) : end].split()
+    return words[-1] if words else ""
 
 
 def _letters(short: str) -> str:
