@@ -461,7 +461,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     function`, an overload) is a definition, its JSDoc its doc (tidy81)
 # 52: a mkdocstrings autodoc line ("::: a.b.C") reads as the dotted path, its indented
 #     option block as nothing (probe82)
-READER_VERSION = 52
+# 53: the acronyms a file spells out ("version control systems (VCS)") are stored with it
+#     (store/acronyms.py, m015) (acro81)
+READER_VERSION = 53
 
 
 class Read(NamedTuple):
