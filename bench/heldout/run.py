@@ -83,10 +83,6 @@ def run_set(
     return 0
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
-
-
 def chosen_corpora(
     corpora: Sequence[Corpus], named: Sequence[str], kept_back: Sequence[str]
 ) -> list[Corpus]:
@@ -94,3 +90,7 @@ def chosen_corpora(
     if named:
         return [c for c in corpora if c.name in named]
     return [c for c in corpora if c.name not in kept_back]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
