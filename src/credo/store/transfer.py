@@ -101,6 +101,7 @@ TABLES: tuple[Table, ...] = (
     _table("definitions", "file start_line end_line terms length", "file, start_line, end_line"),
     _table("passage_definitions", "belief_id file start_line end_line", "belief_id, file"),
     _table("defn_df", "stem df", "stem"),
+    _table("acronyms", "file short long", "file, short, long"),
 )
 
 # Tables of either schema that are derived, bookkeeping or transient: never copied

@@ -459,9 +459,13 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     the context as a heading in words does: they count twice (tidy81)
 # 51: a TypeScript function signature (a .d.ts `export function f(...): T`, `declare
 #     function`, an overload) is a definition, its JSDoc its doc (tidy81)
-# 52: a Rust macro the item copy breaks is read as written, each macro on its own, and a
+# 52: a mkdocstrings autodoc line ("::: a.b.C") reads as the dotted path, its indented
+#     option block as nothing (probe82)
+# 53: the acronyms a file spells out ("version control systems (VCS)") are stored with it
+#     (store/acronyms.py, m015) (acro81)
+# 54: a Rust macro the item copy breaks is read as written, each macro on its own, and a
 #     file with a syntax error elsewhere keeps the copy only where it parses (review82)
-READER_VERSION = 52
+READER_VERSION = 54
 
 
 class Read(NamedTuple):
