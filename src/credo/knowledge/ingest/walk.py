@@ -465,7 +465,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     (store/acronyms.py, m015) (acro81)
 # 54: a Rust macro the item copy breaks is read as written, each macro on its own, and a
 #     file with a syntax error elsewhere keeps the copy only where it parses (review82)
-READER_VERSION = 54
+# 55: an autodoc line's option block is only the lines indented deeper than it: a list
+#     item's next lines are its text (review82)
+READER_VERSION = 55
 
 
 class Read(NamedTuple):
