@@ -103,6 +103,61 @@ def test_a_macro_that_is_not_items_stays_one_definition(source: str, macro: str)
     assert [c.section for c in chunks if c.role == "definition"] == [(macro,)]
 
 
+# An expression macro opening with ``unsafe`` (a block) reads like one of items; the copy
+# breaks it (review82).
+_UNSAFE = "macro_rules! read {\n    ($p:expr) => {\n        unsafe { *$p }\n    };\n}\n"
+_STAMP = (
+    "macro_rules! stamp {\n    ($t:ty) => {\n        /// Finds the first match.\n"
+    "        pub fn find(x: $t) -> usize {\n            x.len()\n        }\n    };\n}\n"
+)
+
+
+def test_a_macro_the_copy_breaks_keeps_its_text_beside_one_that_reads_as_items() -> None:
+    # Before: one misjudged macro threw the whole copy away (stamp's find was no definition).
+    source = f"{_UNSAFE}\n{_STAMP}"
+    chunks = split_code(source, "rust")
+    check(chunks, source)
+    definitions = {c.section: c.text for c in chunks if c.role == "definition"}
+    assert definitions[("read",)] == "macro_rules! read { ($p:expr) => { unsafe { *$p } }; }"
+    assert definitions[("stamp", "find")] == "Finds the first match. pub fn find(x: $t) -> usize"
+
+
+def test_a_file_that_fails_to_parse_elsewhere_keeps_its_expression_macro_whole() -> None:
+    # Before: a syntax error anywhere let the broken copy in, and "read" lost its tokens.
+    source = f"{_UNSAFE}\n/// Doubles.\npub fn double(x: u8) -> u8 {{ x * 2 }}\n\nfn broken( {{\n"
+    chunks = split_code(source, "rust")
+    check(chunks, source)
+    definitions = {c.section: c.text for c in chunks if c.role == "definition"}
+    assert definitions[("read",)] == "macro_rules! read { ($p:expr) => { unsafe { *$p } }; }"
+    assert definitions[("double",)] == "Doubles. pub fn double(x: u8) -> u8"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    macros=st.lists(st.booleans(), min_size=1, max_size=4),
+    broken_tail=st.booleans(),
+)
+def test_each_macro_is_judged_on_its_own(macros: list[bool], broken_tail: bool) -> None:
+    # Item macros (True) and misleading expression macros (False) in any order, the file
+    # parsing cleanly or not: each item macro's fn is a definition, each expression macro
+    # one definition holding its tokens.
+    parts = [
+        _STAMP.replace("stamp", f"stamp{k}").replace("find", f"find{k}")
+        if items
+        else _UNSAFE.replace("read", f"read{k}")
+        for k, items in enumerate(macros)
+    ]
+    source = "\n".join(parts) + ("\nfn broken( {\n" if broken_tail else "")
+    chunks = split_code(source, "rust")
+    check(chunks, source)
+    definitions = {c.section: c.text for c in chunks if c.role == "definition"}
+    for k, items in enumerate(macros):
+        if items:
+            assert definitions[(f"stamp{k}", f"find{k}")].startswith("Finds the first match.")
+        else:
+            assert definitions[(f"read{k}",)].endswith("unsafe { *$p } }; }")
+
+
 _NAMES = st.sampled_from(["find", "is_match", "split", "new", "len"])
 _DOCS = st.sampled_from(["Finds the first match.", "Splits the text.", "Creates one."])
 
@@ -195,12 +250,13 @@ def test_the_parser_s_copy_keeps_every_line_and_offset(tokens: list[str]) -> Non
     import tree_sitter
     import tree_sitter_rust
 
-    from credo.knowledge.chunk.code_macros import as_items
+    from credo.knowledge.chunk.code_macros import as_items, stamping
 
     source = " ".join(tokens).encode()
     parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_rust.language()))
-    copy = as_items(source, parser.parse(source).root_node)
-    if copy is not None:
+    macros = stamping(source, parser.parse(source).root_node)
+    if macros:
+        copy = as_items(source, macros)
         assert len(copy) == len(source)
         assert [k for k, b in enumerate(copy) if b == 0x0A] == [
             k for k, b in enumerate(source) if b == 0x0A

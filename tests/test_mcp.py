@@ -464,6 +464,53 @@ def test_argument_errors_are_one_line_naming_what_the_tool_takes(
     in_process(memory, session)
 
 
+def test_a_crash_raising_validation_error_stays_a_crash_not_an_argument_error(
+    memory: Memory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A tool body that crashes with a pydantic ValidationError (an internal model, not the
+    caller's arguments) is the SDK's UnexpectedToolError: its text stays on the server and
+    the SDK logs the traceback. The one-line argument error must not turn it into a refusal
+    of the caller's arguments (review82: it did, showing the crash's fields to the model)."""
+    from pydantic import BaseModel
+
+    class _Inner(BaseModel):
+        size: int
+
+    server = build_server(memory)
+
+    @server.tool()
+    def crashes(query: str) -> str:
+        return str(_Inner(size="not a number"))  # type: ignore[arg-type]
+
+    async def main() -> None:
+        async with Client(server, raise_exceptions=False) as client:
+            said = error(await client.call_tool("crashes", {"query": "x"}))
+            assert said == "Error executing tool crashes"
+            # the server still answers
+            assert not (await client.call_tool("search_memory", {"query": "x"})).is_error
+
+    with caplog.at_level("INFO"):
+        anyio.run(main)
+    assert "raised an unexpected exception" in caplog.text
+    assert "rejected arguments" not in caplog.text
+
+
+def test_the_sdk_still_logs_which_arguments_it_rejected(
+    memory: Memory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The one-line message keeps the ValidationError as its cause: the SDK's log line naming
+    the rejected fields (never their values) is unchanged."""
+
+    async def session(client: Client) -> None:
+        said = error(await client.call_tool("search_memory", {"querry": "secret words"}))
+        assert said.startswith("search_memory: unknown argument 'querry'")
+
+    with caplog.at_level("INFO"):
+        in_process(memory, session)
+    assert "Tool 'search_memory' rejected arguments: ['querry', 'query']" in caplog.text
+    assert "secret words" not in caplog.text
+
+
 def test_huge_query_is_truncated_not_an_error(memory: Memory) -> None:
     memory.remember("deploy to staging", id="d")
 

@@ -132,3 +132,17 @@ def test_an_mkdocs_page_is_ingested_without_its_autodoc_markup(run: CliRun, tmp_
     assert any("dirty_equals._base.DirtyEquals" in t for t in texts), texts
     assert not any(":::" in t or "merge_init_into_class" in t for t in texts), texts
     assert run("doctor").returncode == 0
+
+
+def test_lines_indented_no_deeper_than_the_autodoc_line_are_text_not_options() -> None:
+    # review82: an autodoc line in a list item blanked the item's next lines, indented as
+    # the item's body, as if they were its option block.
+    text = (
+        "# API\n\n* See the class:\n  ::: pkg.mod.Thing\n"
+        "  The rest of this item explains the caching rules.\n* Second item.\n"
+    )
+    said = " ".join(chunk.text for chunk in split_markdown(text))
+    assert "pkg.mod.Thing" in said and ":::" not in said
+    assert "The rest of this item explains the caching rules." in said
+    lines = ["  ::: pkg.mod.Thing", "      options:", "        show_root: false", "  Text."]
+    assert rewrite_autodoc_lines(lines) == ["pkg.mod.Thing", "", "", "  Text."]

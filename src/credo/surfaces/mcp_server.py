@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import ToolAnnotations
 from pydantic import ConfigDict, Field, ValidationError
 
@@ -162,7 +162,11 @@ class _CredoServer(MCPServer):
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
-            if not isinstance(exc.__cause__, ValidationError):
+            # (an UnexpectedToolError is a crash in the tool's body, even one that raised a
+            # ValidationError: its text stays on the server, the SDK logs it as a crash)
+            if isinstance(exc, UnexpectedToolError) or not isinstance(
+                exc.__cause__, ValidationError
+            ):
                 raise
             tools = {tool.name: tool for tool in await self.list_tools()}
             parameters = tools[name].input_schema.get("properties", {}) if name in tools else {}

@@ -14,15 +14,20 @@ which every text is cut from, so a trail and signature read ``$name`` as written
 
 Only a macro whose every rule expands to items (its expansion opens with ``pub``,
 ``impl``, ``fn``... or an attribute) is read so: a macro that expands to an expression
-keeps its one definition.
+keeps its one definition. The opening token can mislead (``unsafe { *$p }`` is a block),
+so `read_items` checks the copy's tree: a macro whose copy holds a syntax error its
+macro did not is read as written, each macro judged on its own (review82: one misjudged
+macro threw away every other's reading, and in a file with a syntax error elsewhere the
+broken copy was kept and the macro lost its tokens).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tree_sitter import Node
+    from tree_sitter import Node, Tree
 
 # Tokens that open an item (``#`` an attribute, ``$(`` a repetition of items).
 _ITEM_OPENERS = frozenset(
@@ -34,14 +39,36 @@ _SCOPES = frozenset({"mod_item", "declaration_list"})
 _BRACKETS = frozenset({"{", "}", "(", ")", "[", "]"})
 
 
-def as_items(source: bytes, root: Node) -> bytes | None:
-    """`source` with each item-stamping ``macro_rules!`` read as a module of its items
-    (see the module docstring); None when the file has no such macro."""
+def read_items(source: bytes, tree: Tree, parse: Callable[[bytes], Tree | None]) -> Tree:
+    """The tree of `source` with each item-stamping ``macro_rules!`` read as a module of
+    its items (`as_items`), parsed by `parse`; `tree` (the file's own) when there is none,
+    or when the copy parses with an error where the file parsed cleanly."""
+    macros = stamping(source, tree.root_node)
+    for _ in range(2):  # (a second copy without the macros the first one broke)
+        if not macros:
+            return tree
+        expanded = parse(as_items(source, macros))
+        if expanded is None:
+            return tree
+        broken = {m.start_byte for m in macros if _breaks(expanded.root_node, m)}
+        if not broken:
+            clean = tree.root_node.has_error or not expanded.root_node.has_error
+            return expanded if clean else tree
+        macros = [m for m in macros if m.start_byte not in broken]
+    return tree
+
+
+def stamping(source: bytes, root: Node) -> list[Node]:
+    """The ``macro_rules!`` of `root` (the tree of `source`) whose every rule stamps out
+    items: at the top of the file or in an inline module."""
     if _KEYWORD not in source:
-        return None
-    macros = [node for node in _macros(root) if _stamps_items(node)]
-    if not macros:
-        return None
+        return []
+    return [node for node in _macros(root) if _stamps_items(node)]
+
+
+def as_items(source: bytes, macros: list[Node]) -> bytes:
+    """`source` with each of `macros` (`stamping`) read as a module of its items (see the
+    module docstring)."""
     copy = bytearray(source)
     for macro in macros:
         keyword = macro.children[0]
@@ -60,6 +87,23 @@ def as_items(source: bytes, root: Node) -> bytes | None:
                 _blank(copy, expansion.end_byte - 1, child.end_byte)
                 _unwrap(copy, expansion)
     return bytes(copy)
+
+
+def _breaks(root: Node, macro: Node) -> bool:
+    """True when the copy's tree (`root`) holds a syntax error within `macro`'s bytes that
+    the macro itself did not hold."""
+    if macro.has_error:
+        return False
+    start, end = macro.start_byte, macro.end_byte
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if not node.has_error or node.end_byte < start or node.start_byte > end:
+            continue
+        if node.is_error or node.is_missing:
+            return True
+        stack.extend(node.children)
+    return False
 
 
 def _macros(root: Node) -> list[Node]:

@@ -23,6 +23,7 @@ nothing here costs a process that never reads code (the read path never imports
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 import threading
@@ -39,7 +40,7 @@ from credo.knowledge.chunk.code_fallback import (
     is_noise,
 )
 from credo.knowledge.chunk.code_grammars import GRAMMARS, MEMBER_SCOPES, Grammar
-from credo.knowledge.chunk.code_macros import as_items
+from credo.knowledge.chunk.code_macros import read_items
 from credo.knowledge.chunk.code_names import lexer, names_in_bytes, own_segments
 from credo.knowledge.chunk.code_outline import (
     Definition,
@@ -106,10 +107,8 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
     tree = _parse(parser, parsed)
     if tree is None:
         return None
-    if loaded.grammar.macro_items and (items := as_items(parsed, tree.root_node)):
-        expanded = _parse(parser, items)  # (kept unless it breaks what parsed cleanly)
-        if expanded is not None and (tree.root_node.has_error or not expanded.root_node.has_error):
-            tree = expanded
+    if loaded.grammar.macro_items:
+        tree = read_items(parsed, tree, functools.partial(_parse, parser))
     root = tree.root_node
     if root.is_error:
         return None

@@ -48,7 +48,17 @@ def rewrite_autodoc_lines(lines: list[str]) -> list[str]:
             continue
         out = out if out is not None else list(lines)
         out[index - 1] = found.group(1)
+        # (options sit deeper than their line: in a list item, the item's next lines are
+        # indented as the autodoc line is, and are text, review82)
+        depth = _indent(line)
         while index < len(lines) and _INDENTED.match(lines[index]):
+            if _indent(lines[index]) <= depth:
+                break
             out[index] = ""
             index += 1
     return lines if out is None else out
+
+
+def _indent(line: str) -> int:
+    """The columns of ``line``'s leading blanks (a tab to the next multiple of four)."""
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip(" "))

@@ -463,7 +463,11 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     option block as nothing (probe82)
 # 53: the acronyms a file spells out ("version control systems (VCS)") are stored with it
 #     (store/acronyms.py, m015) (acro81)
-READER_VERSION = 53
+# 54: a Rust macro the item copy breaks is read as written, each macro on its own, and a
+#     file with a syntax error elsewhere keeps the copy only where it parses (review82)
+# 55: an autodoc line's option block is only the lines indented deeper than it: a list
+#     item's next lines are its text (review82)
+READER_VERSION = 55
 
 
 class Read(NamedTuple):
