@@ -288,6 +288,7 @@ def javascript_status() -> str:
 
 
 _JS_DEFS = {
+    "abstract_class_declaration",
     "function_declaration",
     "generator_function_declaration",
     "class_declaration",
@@ -296,8 +297,26 @@ _JS_DEFS = {
 _JS_FUNCTION_VALUES = {"function_expression", "function", "arrow_function", "generator_function"}
 
 
-def javascript_definitions(source: str) -> list[Definition] | None:
-    parser = javascript_parser()
+def typescript_parser() -> object | None:
+    """tree-sitter's TypeScript parser (a credo dependency): a TypeScript file is read with
+    it whatever JavaScript grammar is installed, so the baselines' figures on a TypeScript
+    corpus do not depend on tree-sitter-javascript (whose parse of type annotations is
+    error recovery)."""
+    if "typescript" not in _TREE_PARSERS:
+        try:
+            import tree_sitter
+            import tree_sitter_typescript
+
+            grammar = tree_sitter.Language(tree_sitter_typescript.language_typescript())
+            _TREE_PARSERS["typescript"] = tree_sitter.Parser(grammar)
+        except Exception as exc:  # any failure means: no parser
+            _TREE_PARSERS["typescript"] = None
+            print(f"docs_multi: no tree-sitter typescript parser ({exc})", file=sys.stderr)
+    return _TREE_PARSERS["typescript"]
+
+
+def javascript_definitions(source: str, typescript: bool = False) -> list[Definition] | None:
+    parser = typescript_parser() if typescript else javascript_parser()
     if parser is None:
         return None
     tree = parser.parse(source.encode("utf-8"))  # type: ignore[attr-defined]
@@ -416,8 +435,11 @@ def function_units(relative: str, lines: Sequence[str], problems: list[str]) -> 
     try:
         if relative.endswith(".py"):
             definitions = python_definitions(source)
-        elif relative.endswith((".js", ".mjs", ".cjs")):
-            definitions = javascript_definitions(source)
+        elif relative.endswith((".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")):
+            # (TypeScript too, always with the TypeScript grammar: its classes and functions
+            # are JavaScript's node types)
+            typescript = relative.endswith((".ts", ".mts", ".cts"))
+            definitions = javascript_definitions(source, typescript)
         elif relative.endswith((".go", ".rs")):
             definitions = tree_definitions(source, "go" if relative.endswith(".go") else "rust")
         else:

@@ -60,6 +60,9 @@ def test_now_as_time_still_reads_as_this_turn(prompt: str) -> None:
         ("We've agreed to use uv for the lockfile.", ("uv",)),
         ("The team decided to go with Postgres for the events store.", ("postgres",)),
         ("So we agreed on using ruff for linting.", ("ruff",)),
+        # probe82: keeping a thing is a choice too (both were narration before)
+        ("We decided to keep Python 3.8 as the minimum supported version.", ()),
+        ("We agreed to keep using black for formatting.", ("black",)),
     ],
 )
 def test_the_teams_choice_of_a_tool_is_kept(prompt: str, asserted: tuple[str, ...]) -> None:
@@ -79,6 +82,10 @@ def test_the_teams_choice_of_a_tool_is_kept(prompt: str, asserted: tuple[str, ..
         "Do you remember what we decided about the formatter?",
         "We decided in the retro to maybe try trunk-based dev.",
         "My old team decided to use Jenkins.",
+        "We decided to keep going with the refactor.",
+        "We decided to keep looking into it.",
+        "We decided to keep it.",
+        "If we decided to keep Python 3.8, would that break anything?",
     ],
 )
 def test_a_choice_undone_scoped_or_asked_is_not(prompt: str) -> None:
@@ -169,3 +176,21 @@ def test_a_flag_after_without_is_ruled_out_unless_its_clause_is_negated(
     assert flag.lower() in plain_negated
     required_negated, _ = statement_terms(f"{negation} {verb} without {flag}")
     assert flag.lower() not in required_negated
+
+
+@given(
+    st.sampled_from(["We", "We've", "The team", "So we", "Our team"]),
+    st.sampled_from(["decided", "agreed", "finally decided", "have agreed"]),
+    st.sampled_from(["Postgres", "black", "Python 3.8", "pnpm", "the v1 API"]),
+    st.sampled_from(["going", "looking", "testing", "working", "pushing"]),
+)
+def test_keeping_a_thing_is_a_choice_and_keeping_doing_is_not(
+    team: str, verb: str, thing: str, doing: str
+) -> None:
+    """probe82: "decided to keep X" is the team's choice (as "decided to use X"); "decided to
+    keep going" says how work goes on and names nothing."""
+    if team == "We've" and verb.startswith("have"):
+        verb = verb.removeprefix("have ")
+    kept = extract_statements(f"{team} {verb} to keep {thing} for the release builds.")
+    assert [s.kind for s in kept] == ["rule"]
+    assert extract_statements(f"{team} {verb} to keep {doing} on the release builds.") == []

@@ -197,6 +197,16 @@ def test_a_rule_taken_back_with_what_holds_instead_is_kept_and_rules_out_its_nam
     assert judge(found, [pytz]).supersedes == "pytz"
 
 
+def test_a_rule_taken_back_with_the_command_run_instead_replaces_it() -> None:
+    """probe82: "we run plain pytest" says what holds instead, as "we use ..." does; before,
+    nothing was kept and the hook served the make test rule as current all week."""
+    prompt = "Scratch the make test rule: we run plain pytest now, make test is gone."
+    (found,) = extract_statements(prompt)
+    assert found.kind == "correction" and found.negated == ("make test",)
+    rule = Candidate("make", "We always run the tests with make test before pushing.")
+    assert judge(found, [rule]).supersedes == "make"
+
+
 @pytest.mark.parametrize(
     "prompt",
     [

@@ -131,6 +131,15 @@ CASES = [
         Verdict(supersedes="a", rule="clear"),
     ),
     (
+        'a mention after "cannot" rules it out, as after "can\'t": agrees (probe81)',
+        NPM,
+        [
+            Candidate("a", "Our CI images cannot use npm to install packages"),
+            Candidate("b", "Our CI images can't use npm to install packages"),
+        ],
+        Verdict(),
+    ),
+    (
         "a candidate that says what the statement prescribes agrees",
         NPM,
         [Candidate("old", "Install packages with pnpm, not npm")],

@@ -92,7 +92,11 @@ def check(chunks: Sequence[Chunk], text: str) -> None:
     definitions = [c for c in chunks if c.role == "definition" and not c.value]
     for chunk in chunks:  # a chunk in a scope lies within a definition of that trail
         if chunk.section and chunk.role not in ("definition", "config"):  # (a key path)
-            assert any(_holds(d, chunk) and d.section == chunk.section for d in definitions)
+            # (a field's comment: its holder's trail and the field's name, code_fields)
+            owners = (chunk.section, chunk.section[:-1]) if chunk.role == "code_comment" else ()
+            assert any(
+                _holds(d, chunk) and d.section in (chunk.section, *owners) for d in definitions
+            )
         if chunk.role == "statement":  # and module-level code within none
             assert not any(_overlaps(d, chunk) for d in definitions), chunk
     check_chunks(
@@ -1142,6 +1146,36 @@ COMMENT_CASES = [
         ],
         id="rust-hidden-doc-lines",
     ),
+    # The same in a block doc ("/*!", "/**"): regex's crate doc is a "/*! ... */" block and
+    # read "```rust # use regex::Regex; # fn main() {" (probe81). A JSDoc block's fences
+    # go too; a plain block keeps its hash line.
+    pytest.param(
+        "rust",
+        '/*!\nOpens files.\n\n```rust\n# use std::io;\nlet f = open("a")?;\n# Ok(())\n```\n*/\n\n'
+        "/**\n * Reads it.\n *\n * ```\n * # let f = stub();\n * let n = read(&f);\n * ```\n */\n"
+        "pub fn read() {}\n\n/* ```\n# a plain block keeps its hash line\n``` */\nfn g() {}\n",
+        [
+            ("Opens files.", 2, 2, "docstring"),
+            ('let f = open("a")?;', 6, 6, "docstring"),
+            ("Reads it. let n = read(&f); pub fn read()", 11, 19, "definition"),
+            ("# a plain block keeps its hash line fn g()", 21, 24, "definition"),
+        ],
+        [
+            ("Opens files.", 2, 2, "code_comment"),
+            ('let f = open("a")?;', 6, 6, "code_comment"),
+            ("Reads it.", 12, 12, "code_comment"),
+            ("let n = read(&f);", 16, 16, "code_comment"),
+            ("# a plain block keeps its hash line", 22, 22, "code_comment"),
+        ],
+        id="rust-block-doc-hidden-lines",
+    ),
+    pytest.param(
+        "js",
+        "/**\n * Adds.\n *\n * ```js\n * add(1, 2)\n * ```\n */\nfunction add() {}\n",
+        [("Adds. add(1, 2) function add()", 1, 8, "definition")],
+        [("Adds.", 2, 2, "code_comment"), ("add(1, 2)", 5, 5, "code_comment")],
+        id="jsdoc-fence",
+    ),
     # rustdoc's hidden-line rule is Rust's alone: a C++ "///" example's "# ..." line is
     # shown by every other doc tool, so it is read (day-review75: it was dropped).
     pytest.param(
@@ -1849,6 +1883,9 @@ _TOKENS = st.sampled_from(
 )
 @example(  # error recovery starts the block comment at the space before it (stop 39)
     ["*/", "/* block", "\n", "function f(a) {", "*/"], "js"
+)
+@example(  # a JSDoc'd field in a namespace: trail (N, hidden), no definition of its own
+    ["namespace N {", "/**\n   * Multi-line doc.\n   */\n  hidden?: boolean;"], "js"
 )
 def test_code_shaped_soup_properties(tokens: list[str], language: str) -> None:
     text = " ".join(tokens)

@@ -360,3 +360,85 @@ def test_compress_modes(store: Memory) -> None:
     assert {b.strategy for b in off.beliefs} == {VERBATIM} and off.dropped
     with pytest.raises(InvalidInputError, match="compress 'sometimes' must be one of"):
         store.retrieve(query, compress="sometimes")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.sampled_from("abcdefgh"), unique=True, max_size=8),
+    st.sets(st.sampled_from("abcdefghxy")),
+    st.sets(st.sampled_from("abcdefghxy"), max_size=2),
+)
+def test_shown_all_is_shown_of_each(ids: list[str], cut: set[str], untitled: set[str]) -> None:
+    """``Costs.shown_all`` (C-level, the cut ones put in their places) gives what ``shown``
+    gives each id, in order, whichever are cut (some not among ``ids``) or untitled."""
+    from credo.retrieval.compress import Costs
+    from credo.retrieval.place import Places
+    from credo.store.short_ids import Shown
+
+    content = {i: f"text of {i}" for i in "abcdefghxy"}
+    shown = Shown(list(content), lambda ids: set(), lambda prefix: [], set())
+    costs = Costs(content, {}, Places({}, shown), "query", set(), None, shown)
+    costs.cut.update({i: ("snippet", f"cut {i}", ((0, 1),)) for i in sorted(cut)})  # type: ignore[misc]
+    costs.untitled.update({i: f"untitled {i}" for i in sorted(untitled)})
+    assert costs.shown_all(ids) == [costs.shown(i) for i in ids]
+
+
+def _head_reference(ids, content, marked, places, budget, cut=None):  # type: ignore[no-untyped-def]
+    """``head_ids`` as a loop: the running total's estimate against the share."""
+    from credo.retrieval.compress import Known, shown_whole
+    from credo.retrieval.place import tokens_of
+
+    allowed = HEAD_SHARE * budget
+    whole, out, known = 0, set(), Known()
+    for i in ids:
+        if cut and i in cut:
+            continue
+        whole += shown_whole(known, places, marked, places.shown, i, content[i])  # type: ignore[operator]
+        if tokens_of(whole) > allowed:
+            break
+        out.add(i)
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 400), max_size=12),
+    st.integers(0, 3000),
+    st.sets(st.integers(0, 11), max_size=3),
+    st.booleans(),
+)
+def test_head_ids_is_the_prefix_within_the_share(
+    sizes: list[int], budget: int, cut: set[int], marks_on: bool
+) -> None:
+    """``head_ids`` (the prefix found C-level) is the loop's answer at every budget, ids
+    cut or not, marks or none; and each line is costed once, up to the first past it."""
+    from credo.retrieval.bundle import Expanding
+    from credo.retrieval.compress import head_ids
+    from credo.retrieval.place import Places
+    from credo.store.short_ids import Shown
+
+    ids = [f"b{n:02d}" for n in range(len(sizes))]
+    content = {i: "x" * size for i, size in zip(ids, sizes, strict=True)}
+    marked = {
+        i: (" [conflicts with b00]" if marks_on and n % 3 == 0 else "") for n, i in enumerate(ids)
+    }
+    shown = Shown(ids, lambda ids: set(), lambda prefix: [], set())
+    places = Places({}, shown)
+    cut_ids = {f"b{n:02d}": "snippet" for n in cut}
+    asked: list[str] = []
+
+    class Content(dict[str, str]):
+        def __getitem__(self, key: str) -> str:
+            asked.append(key)
+            return super().__getitem__(key)
+
+    want = _head_reference(ids, content, marked, places, budget, cut_ids)
+    got = head_ids(ids, Content(content), marked, places, budget, cut_ids)
+    assert got == want
+    kept = [i for i in ids if i not in cut_ids]
+    assert asked == kept[: len(want) + 1]  # (the first past the share costed, no further)
+    # The pipeline may pass the ranking as a ``bundle.Expanding`` (it has no slices).
+    walked = Expanding(ids, {})
+    assert head_ids(walked, content, marked, places, budget) == _head_reference(  # type: ignore[arg-type]
+        ids, content, marked, places, budget
+    )

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from credo.knowledge.chunk import Chunk
 from credo.knowledge.chunk.abbreviation import ABBREVIATIONS, NOT_PLURALS
+from credo.knowledge.chunk.language import PROSE_LANGUAGES, language_for
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
 from credo.knowledge.ingest.context import (
     LENGTH_FILLER,
@@ -108,6 +109,32 @@ def test_the_own_title_counts_twice_its_ancestors_once() -> None:
     assert index.count("official plugin") == 1 and index.count("vim") == 1
 
 
+@pytest.mark.parametrize(
+    ("uri", "title", "words"),
+    [
+        ("docs/api.md", "`customLevels` (Object)", ("custom", "levels")),
+        ("docs/api.rst", "``HTTPHeaderDict``", ("http", "header", "dict")),
+        ("README.md", "Custom levels", ("custom", "levels")),
+    ],
+)
+def test_a_prose_heading_counts_its_identifiers_words_twice(
+    uri: str, title: str, words: tuple[str, ...]
+) -> None:
+    """A heading that names an identifier says what its section is about in the words a
+    reader asks with ("how to add a custom log level"): they count twice, as the words of
+    a heading written in words do (the own title's rule). Fails before tidy81: once."""
+    index = tokens(context_field(uri, chunk(("API", title))))
+    for word in words:
+        assert index.count(word) == 2, (word, index)
+
+
+def test_a_code_definitions_name_is_not_split_twice() -> None:
+    """In code the own title is a definition's name, which the definition lane reads as
+    written: its words count once, as before."""
+    index = tokens(context_field("src/levels.js", chunk(("customLevels",))))
+    assert index.count("custom") == 1
+
+
 def test_the_chunks_own_context_words_follow_the_split_words() -> None:
     field = context_field("src/AxiosHeaders.js", chunk(("set",), "normalizeHeader toJSON value"))
     assert field == (
@@ -140,9 +167,26 @@ def _uncapped(
         parts = re.split(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])(?!.s(?![a-z]))", word)
         if len(parts) > 1:
             words.update(dict.fromkeys(p.lower() for p in parts))
-    own = section[-1] if section else ""
+    own = _own_reference(uri, section)
     extra = " ".join(part for part in (own, " ".join(words), context) if part)
     return f"{head}\n{extra}" if extra else head
+
+
+def _own_reference(uri: str, section: tuple[str, ...]) -> str:
+    """The own title as line two repeats it: in a file that is not code (prose, or a name
+    credo reads as nothing: the generated paths), followed by the distinct words of its
+    camelCase names."""
+    if not section:
+        return ""
+    own = section[-1]
+    if language_for(uri) not in (None, *PROSE_LANGUAGES):
+        return own
+    words: dict[str, None] = {}
+    for word in re.findall(r"[A-Za-z][A-Za-z0-9]*", own):
+        parts = re.split(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])(?!.s(?![a-z]))", word)
+        if len(parts) > 1:
+            words.update(dict.fromkeys(p.lower() for p in parts))
+    return " ".join([own, *words])
 
 
 _names = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,15}", fullmatch=True)
@@ -251,7 +295,7 @@ def test_camel_words_are_split_as_over_the_whole_head(
     field = context_field(uri, chunk(section, context))
     head = trail(uri, section, 3, 9)
     split = _camel_words_reference(f"{head} {context}")
-    own = section[-1] if section else ""
+    own = _own_reference(uri, section)
     full = _full_words_reference(uri, section, context) if uri.endswith(".js") else ""
     extra = " ".join(part for part in (own, split, context, full) if part)
     assert field == (f"{head}\n{extra}" if extra else head)

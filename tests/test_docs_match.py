@@ -222,3 +222,38 @@ def test_a_decorator_or_block_comment_over_several_lines_leads_whole() -> None:
     assert lead_start(lines, 6) == 2
     assert lead_start(lines, 11) == 8
     assert lead_start(lines, 14) == 14  # a call's closing bracket is no decorator
+
+
+def test_a_typescript_file_is_cut_into_definitions_whatever_javascript_grammar_is_installed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # review82: .ts files went through the JavaScript parser, which is tree-sitter-javascript
+    # when installed (a TypeScript annotation is an error there): the baselines' figures on
+    # a TypeScript corpus depended on the machine. Stand-in: a "JavaScript" grammar that
+    # reads no JavaScript at all (Python's).
+    import sys
+    import types
+
+    import tree_sitter_python
+    from bench import docs_baselines
+
+    fake = types.ModuleType("tree_sitter_javascript")
+    fake.language = tree_sitter_python.language  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "tree_sitter_javascript", fake)
+    monkeypatch.setattr(docs_baselines, "_JS_PARSER", None)
+    monkeypatch.setattr(docs_baselines, "_JS_STATUS", "")
+    lines = [
+        "/** Adds. */",
+        "export function add(a: number, b: number): number {",
+        "  return a + b;",
+        "}",
+        "export class Box<T> {",
+        "  get(): T { return this.value; }",
+        "}",
+    ]
+    problems: list[str] = []
+    units = docs_baselines.function_units("src/add.ts", lines, problems)
+    assert (2, 4) in {(u.start, u.end) for u in units} or (1, 4) in {
+        (u.start, u.end) for u in units
+    }
+    assert any("Box" in u.context and u.start <= 6 <= u.end for u in units)

@@ -63,6 +63,10 @@ def test_a_fresh_ingest_of_glued_roles_is_healthy(run: CliRun, tmp_path: Path) -
         # A regex quantifier before a template literal's backtick is no MyST role (a role's
         # name starts with a letter, as chunk/inline reads it): zod's types.ts, probe74.
         ("// const re = `\\d{4}-\\d{2}`;", "const re = \\d{4}-\\d{2};"),
+        # A backslash escape's argument in a code span is no role glued to a word: regex's
+        # lib.rs, "`\p{Age:6.0}`", was a false shift on a fresh ingest (probe81).
+        ("like `\\p{Age:6.0}` to refer", "like \\p{Age:6.0} to refer"),
+        ("`\\p{Greek}` or `\\mathbb{R}`", "\\p{Greek} or \\mathbb{R}"),
         # An entity reads as its character on both sides (chunk/inline decodes it, a code
         # block keeps it as written), however often it was escaped (reading76).
         ("Caf&eacute; &mdash; ok", "Café — ok"),
@@ -85,6 +89,22 @@ def test_a_fresh_ingest_of_entities_is_healthy(run: CliRun, tmp_path: Path) -> N
     )
     (docs / "lib.rs").write_text(
         "/// Caf&eacute; &mdash; `&amp;` here.\npub fn f() {}\n", encoding="utf-8"
+    )
+    run("ingest", "docs", check=True)
+    done = run("doctor", "--json")
+    report = json.loads(done.stdout)
+    assert report["shifted"] == [], report["shifted"]
+    assert report["healthy"] and done.returncode == 0
+
+
+def test_a_fresh_ingest_of_rust_regex_escapes_is_healthy(run: CliRun, tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "lib.rs").write_text(
+        "//! * **unicode-age** -\n//!   Provide the data for the Age property. This makes it\n"
+        "//!   possible to use classes like `\\p{Age:6.0}` to refer to all codepoints.\n"
+        "//!\n//! Use `\\p{Greek}` for Greek letters.\n\npub fn f() {}\n",
+        encoding="utf-8",
     )
     run("ingest", "docs", check=True)
     done = run("doctor", "--json")

@@ -1,5 +1,5 @@
 """An exported store, imported into a fresh one, ranks exactly as the original before any
-re-ingest: the line statistics and definitions ingest derives travel as records
+re-ingest: the line statistics, definitions and acronyms ingest derives travel as records
 (knowledge/derived_records.py). Through the real CLI, on both backends."""
 
 from __future__ import annotations
@@ -29,13 +29,13 @@ Staging data is reset every night from an anonymised snapshot.
 
 ## Rollback
 
-A rollback re-runs the previous release's deploy script.
+A rollback re-runs the previous release's deploy script, then purges the CDN.
 Keep the last three images: older ones are pruned by the registry.
 """
 
 NOTES = """# Caching
 
-The HTTP cache keeps responses for five minutes.
+The HTTP cache keeps responses for five minutes, behind a content delivery network (CDN).
 Cache keys include the user's locale and the API version.
 
 ## Invalidation
@@ -73,6 +73,7 @@ QUERIES = [
     "cache invalidation after a deploy",
     "retry backoff delay",
     "push image to the registry",
+    "purge the content delivery network",  # the rollback says "CDN" (store/acronyms.py)
 ]
 
 
@@ -119,10 +120,11 @@ def test_an_imported_store_ranks_as_the_original(
         assert _credo(tmp_path, second_location, "search", query, "--json") == before[query], query
     kinds = [json.loads(line)["kind"] for line in records.read_text("utf-8").splitlines()]
     assert kinds.count("passage_lines") >= 5 and kinds.count("definitions") == 1
+    assert kinds.count("acronyms") == 1
     # Exported again, the copy gives the same bytes: nothing was lost on the way.
     again = tmp_path / "again.jsonl"
     _credo(tmp_path, second_location, "export", str(again))
-    derived = ("passage_lines", "definitions")
+    derived = ("passage_lines", "definitions", "acronyms")
     assert [
         line
         for line in again.read_text("utf-8").splitlines()
@@ -157,6 +159,10 @@ BELIEF = '{"kind":"belief","id":"b1","content":"Deploys go through ops/deploy.sh
         (
             '{"kind":"definitions","file":"a.py","passages":{}}',
             "field 'passages' must be a list",
+        ),
+        (
+            '{"kind":"acronyms","file":"a.md","pairs":[["cdn"]]}',
+            "each item of 'pairs' must be a list [str, str]",
         ),
     ],
 )

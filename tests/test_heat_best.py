@@ -5,6 +5,7 @@ ties (equal weights around equal seeds), and through ``heat_scores`` with locks 
 
 from __future__ import annotations
 
+from struct import unpack
 from types import SimpleNamespace
 from typing import Any
 
@@ -79,3 +80,60 @@ def test_heat_scores_with_keep_is_lane_best_of_heat_scores(
     want = lane_best(whole, keyword, limit, locked)
     got = heat_scores(store, seeds, [hop], options, keyword, locked)
     assert repr(got) == repr(want)
+
+
+def _ranked_rows(
+    links: list[Link], seeds: dict[str, float], by_id: dict[str, int]
+) -> dict[str, HeatRow]:
+    """``_rows`` made as a prepared store makes them: each row with its members' ranks by
+    id (``HeatRow.order``)."""
+    ordered = sorted(links)
+    rank = {link: i for i, link in enumerate(ordered)}
+    ends = {end for link in links for end in (link.src, link.dst)} | set(seeds)
+    rows = {}
+    for name in sorted(ends):
+        mine = [(x, x.dst, 1, rank[x]) for x in ordered if x.src == name]
+        mine += [(x, x.src, 1, rank[x]) for x in ordered if x.dst == name and x.src != name]
+        rows[name] = heat_row(name, mine, by_id)
+    return rows
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    links=_links,
+    seeds=_seeds,
+    keep=_keep,
+    limit=_limit,
+    gap=st.integers(1, 5),
+)
+def test_the_lane_s_best_by_the_rows_ranks_is_lane_best_of_the_lane(
+    links: list[Link], seeds: dict[str, float], keep: set[str], limit: int, gap: int
+) -> None:
+    """Rows holding their members' ranks by id (a prepared store's) give the lane's best by
+    whole-array steps when every node is met once (``heat._best_by_rank``): the same dict,
+    in the same order, as ``lane_best`` of the whole lane, ties by id."""
+    import numpy  # noqa: F401
+
+    hop = touching(links, seeds)
+    by_id = {name: gap * i + 7 for i, name in enumerate(sorted(NAMES))}  # (ranks with gaps)
+    rows = _ranked_rows(links, seeds, by_id)
+    assert all(
+        unpack(f"{len(row.members)}q", row.order) == tuple(map(by_id.__getitem__, row.members))
+        for row in rows.values()
+    )
+    keyword = dict.fromkeys(keep, 1.0)
+    whole = heat.heat_lane(seeds, [hop], lambda: rows, cap=10_000, t=1.0, above=ABOVE)
+    want = lane_best(whole, keyword, limit)
+    taken: list[object] = []
+    by_rank = heat._best_by_rank
+    try:
+        heat._best_by_rank = lambda *a: taken.append(a) or by_rank(*a)  # type: ignore[assignment]
+        got = heat.heat_lane(
+            seeds, [hop], lambda: rows, cap=10_000, t=1.0, above=ABOVE, best=(keyword, limit)
+        )
+    finally:
+        heat._best_by_rank = by_rank  # type: ignore[assignment]
+    assert repr(got) == repr(want)
+    # (every node met once: the ranks' way is the one taken)
+    met = [m for name in sorted(seeds) for m in rows[name].members]
+    assert bool(taken) == (len(set(met)) == len(met))

@@ -149,12 +149,15 @@ def test_a_passage_too_long_to_keep_is_reported(tmp_path: Path) -> None:
     )
     report = _ingest(run, root)
     assert report["chunks_rejected"] == 1 and report["files_ingested"] == 1
+    assert report["chunks_rejected_at"] == ["runon.md#L1-L3"]
     # The text report said "1 files ingested" and nothing of the text it left out.
     (root / "runon.md").write_text(
         "# Run-on\n\n" + clause * 501 + "and nothing else\n", encoding="utf-8"
     )
     said = run("ingest", str(root), check=True).stdout
     assert "1 passage left out (over 20000 characters or holding a NUL)" in said, said
+    # ... and where, so a user can judge it (probe81: a 100 KB FASTA example went unnamed)
+    assert "left out (over 20000 characters or holding a NUL): runon.md#L1-L3" in said, said
 
 
 _GUIDE = "# Deploys\n\nA deploy waits for the canary's error budget before it widens the rollout.\n"

@@ -410,11 +410,105 @@ def test_an_argument_the_tool_does_not_take_is_refused_not_dropped(
 
     async def session(client: Client) -> None:
         said = error(await client.call_tool(tool, arguments))
-        assert unknown in said and "Extra inputs are not permitted" in said
+        assert f"{tool}: unknown argument '{unknown}'" in said
+        assert f"({tool} takes " in said
         assert memory.stats().beliefs == 1 and memory.stats().locked == 0
         assert memory.stats().anchors == 0
 
     in_process(memory, session)
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "said"),
+    [
+        (
+            "search_memory",
+            {"querry": "deploy"},
+            "search_memory: unknown argument 'querry'; missing argument 'query' "
+            "(search_memory takes query, budget, history)",
+        ),
+        (
+            "get_belief",
+            {"belief_id": "d"},
+            "get_belief: unknown argument 'belief_id'; missing argument 'id' (get_belief takes id)",
+        ),
+        (
+            "search_memory",
+            {"query": "x", "budget": "lots"},
+            "search_memory: budget: Input should be a valid integer, unable to parse string as "
+            "an integer (got 'lots')",
+        ),
+        (
+            "give_feedback",
+            {"id": "d", "signal": "great"},
+            "give_feedback: signal: Input should be 'used' or 'harmful' (got 'great')",
+        ),
+        (
+            "remember_belief",
+            {"text": 7, "kind": ["x" * 100]},
+            "remember_belief: text: Input should be a valid string (got 7); kind: Input should "
+            "be a valid string (got ['" + "x" * 37 + "…)",  # 40 characters of it
+        ),
+    ],
+)
+def test_argument_errors_are_one_line_naming_what_the_tool_takes(
+    memory: Memory, tool: str, arguments: dict[str, Any], said: str
+) -> None:
+    """probe80: a mistyped argument answered with pydantic's report, several lines per error
+    with the model class's name and a documentation link each; the model reads one line."""
+    memory.remember("deploy to staging", id="d")
+
+    async def session(client: Client) -> None:
+        assert error(await client.call_tool(tool, arguments)) == said
+
+    in_process(memory, session)
+
+
+def test_a_crash_raising_validation_error_stays_a_crash_not_an_argument_error(
+    memory: Memory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A tool body that crashes with a pydantic ValidationError (an internal model, not the
+    caller's arguments) is the SDK's UnexpectedToolError: its text stays on the server and
+    the SDK logs the traceback. The one-line argument error must not turn it into a refusal
+    of the caller's arguments (review82: it did, showing the crash's fields to the model)."""
+    from pydantic import BaseModel
+
+    class _Inner(BaseModel):
+        size: int
+
+    server = build_server(memory)
+
+    @server.tool()
+    def crashes(query: str) -> str:
+        return str(_Inner(size="not a number"))  # type: ignore[arg-type]
+
+    async def main() -> None:
+        async with Client(server, raise_exceptions=False) as client:
+            said = error(await client.call_tool("crashes", {"query": "x"}))
+            assert said == "Error executing tool crashes"
+            # the server still answers
+            assert not (await client.call_tool("search_memory", {"query": "x"})).is_error
+
+    with caplog.at_level("INFO"):
+        anyio.run(main)
+    assert "raised an unexpected exception" in caplog.text
+    assert "rejected arguments" not in caplog.text
+
+
+def test_the_sdk_still_logs_which_arguments_it_rejected(
+    memory: Memory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The one-line message keeps the ValidationError as its cause: the SDK's log line naming
+    the rejected fields (never their values) is unchanged."""
+
+    async def session(client: Client) -> None:
+        said = error(await client.call_tool("search_memory", {"querry": "secret words"}))
+        assert said.startswith("search_memory: unknown argument 'querry'")
+
+    with caplog.at_level("INFO"):
+        in_process(memory, session)
+    assert "Tool 'search_memory' rejected arguments: ['querry', 'query']" in caplog.text
+    assert "secret words" not in caplog.text
 
 
 def test_huge_query_is_truncated_not_an_error(memory: Memory) -> None:

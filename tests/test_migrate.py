@@ -48,12 +48,14 @@ def url() -> Iterator[PostgresUrl]:
 
 def _rich_store(path: Path) -> None:
     """A store holding a row in every copied table: ingested files (anchors, contexts,
-    CITES), beliefs of every sort (locked, corroborated, soft- and hard-forgotten,
+    CITES, an acronym), beliefs of every sort (locked, corroborated, soft- and hard-forgotten,
     superseded, contradicted), feedback, the HRR lane, a capture and the journal."""
     with Memory(path, root=DOCS) as memory:
         memory.ingest(DOCS / "docs" / "overview.md", DOCS / "docs" / "api.rst")
         memory.ingest(DOCS / "docs" / "hashing.md")
         memory.ingest(CODE)
+        with memory.store.transaction():  # as if overview.md spelt out an acronym
+            memory.store.set_file_acronyms("docs/overview.md", [("cli", "command line interface")])
         memory.enable_hrr()
         npm = memory.remember("We deploy with npm", session="s0")
         pnpm = memory.remember("We deploy with pnpm, never npm", lock=True, session="s1")

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from credo.knowledge.chunk import rst_parse, split_rst
+from credo.knowledge.chunk import rst_parse, rst_plain, split_rst
 from credo.knowledge.ingest import split as ingest_split
 
 
@@ -131,17 +131,18 @@ def test_nested_paragraph_shortcut_gives_docutils_own_doctree(
 
 
 def test_nested_paragraphs_take_the_shortcut(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The shortcut is taken for list items of several paragraphs (it must be, to matter)."""
+    """The shortcut is taken for field bodies of several paragraphs (it must be, to matter)."""
     taken: list[Any] = []
-    plain = rst_parse._plain_paragraphs
+    plain = rst_plain.plain_paragraphs
 
     def spy(block: Any) -> Any:
         found = plain(block)
         taken.append(found)
         return found
 
-    monkeypatch.setattr(rst_parse, "_plain_paragraphs", spy)
-    text = "- one\n  line two\n\n  second *para*\n- x ::\n\n     code\n"
+    monkeypatch.setattr(rst_plain, "plain_paragraphs", spy)
+    # (fields: a bullet list of plain items is built whole, `rst_plain.quick_bullets`)
+    text = ":a: one\n   line two\n\n   second *para*\n:b: x ::\n\n      code\n"
     rst_parse.parse(text, 60.0)
     assert taken == [[(0, 1), (3, 3)], None]
 
@@ -272,7 +273,7 @@ def test_inline_shortcuts_give_docutils_own_doctree(
 def fresh(monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[list[str], Any, Any]:
     """`text`'s doctree from a new page machine, new nested machines and a new inliner."""
     with monkeypatch.context() as patch:
-        for name in ("_TOP", "_INLINERS", "_POOL"):
+        for name in ("_TOP", "_INLINERS", "_NESTED", "_POOL"):
             patch.setattr(rst_parse, name, [] if name != "_POOL" else {})
         document = rst_parse.parse(text, 60.0)
         return dump(document), document.current_source, document.current_line

@@ -1,4 +1,4 @@
-"""Module-level constants sit in an index of their own (store/values.py, m015): the passage
+"""Module-level constants sit in an index of their own (store/values.py, m016): the passage
 index holds, and ranks, exactly what it did without them (day-const81)."""
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpora import HELDOUT
+from corpora import HELDOUT, RESERVE
 
 import docs_multi
 from ablation import add_lanes_off, apply_lanes_off
@@ -35,7 +35,7 @@ PROG = "heldout"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return run_set(argv, HELDOUT, QUERIES, PROG, __doc__)
+    return run_set(argv, HELDOUT, QUERIES, PROG, __doc__, kept_back=RESERVE)
 
 
 def run_set(
@@ -44,8 +44,11 @@ def run_set(
     queries_dir: Path,
     prog: str,
     description: str | None,
+    kept_back: Sequence[str] = (),
 ) -> int:
-    """Run `corpora` with the query files in `queries_dir` (bench/devsets/run.py shares it)."""
+    """Run `corpora` with the query files in `queries_dir` (bench/devsets/run.py shares it).
+    A corpus in `kept_back` (the held-out reserve) runs only when named: a plain run must
+    not show a set that no decision has used yet."""
     by_name = {corpus.name: corpus for corpus in corpora}
     parser = argparse.ArgumentParser(
         prog=prog,
@@ -57,7 +60,8 @@ def run_set(
         action="append",
         choices=sorted(by_name),
         metavar="NAME",
-        help=f"repeatable, one of {', '.join(sorted(by_name))}; default: every corpus",
+        help=f"repeatable, one of {', '.join(sorted(by_name))}; default: every corpus"
+        + (f" but {', '.join(kept_back)}" if kept_back else ""),
     )
     parser.add_argument(
         "--per-query", action="store_true", help="first matching rank per query and system"
@@ -68,7 +72,7 @@ def run_set(
     args = parser.parse_args(argv)
     apply_lanes_off(args.lanes_off)
     docs_multi.warn_environment(prog)
-    chosen = [c for c in corpora if not args.corpus or c.name in args.corpus]
+    chosen = chosen_corpora(corpora, args.corpus or (), kept_back)
     results = docs_multi.run_corpora(chosen, queries_dir, prog=prog, match=args.match)
     if not results:
         print(f"{prog}: no corpus has a query file in {queries_dir}", file=sys.stderr)
@@ -77,6 +81,15 @@ def run_set(
     print(docs_multi.render(report, per_query=args.per_query))
     docs_multi.write_json(report, args.json)
     return 0
+
+
+def chosen_corpora(
+    corpora: Sequence[Corpus], named: Sequence[str], kept_back: Sequence[str]
+) -> list[Corpus]:
+    """The corpora named, in `corpora`'s order; none named: every one not kept back."""
+    if named:
+        return [c for c in corpora if c.name in named]
+    return [c for c in corpora if c.name not in kept_back]
 
 
 if __name__ == "__main__":

@@ -63,7 +63,8 @@ _PERFECT_TO = rf"""{_IF_PERFECT}
 # tests from ..." and "we moved the standup from ..." move a thing once; "it was replaced
 # by" is about the thing at hand. The team's choice of a tool, opening the sentence, is
 # told in the past and holds now the same way: "We decided to use black for formatting",
-# "the team agreed on using uv" (a choice names no old value: rule 5 reads none).
+# "the team agreed on using uv", "we decided to keep Python 3.8 as the minimum" (a choice
+# names no old value: rule 5 reads none; "decided to keep going" is no choice of a thing).
 CHANGEOVER = re.compile(
     rf"""{_IF}\b{_TEAM}\s+(?:has\s+|have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?
         (?:moved|switched|migrated|changed|transitioned)\s+(?:everything\s+|over\s+)?
@@ -74,7 +75,8 @@ CHANGEOVER = re.compile(
         |^(?!(?:it|this|that|they|these|those)\b)(?:[\w`'./@+-]+\s+){{1,4}}?(?:was|were|has\s+been|
         have\s+been|got)\s+replaced\s+(?:by|with)\s+[\w`.@]
         |^(?:so\s+)?{_TEAM}\s+(?:have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?(?:decided|agreed)\s+
-        (?:to\s+(?:use|go\s+with|adopt|stick\s+with|standardi[sz]e\s+on)|on\s+using)\s+
+        (?:to\s+(?:use|go\s+with|adopt|stick\s+with|standardi[sz]e\s+on|keep(?:\s+using)?
+        (?!\s+\w+ing\b))|on\s+using)\s+
         (?!(?:it|this|that|them|these|those)\b)[\w`.@]""",
     _I,
 )

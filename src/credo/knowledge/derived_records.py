@@ -6,11 +6,13 @@ passage's line statistics (store/line_stats.py: its lines' and its context's ste
 the line lane scores by); ``{"kind":"definitions","file":..,"definitions":[[start, end,
 terms, length], ...],"passages":[[belief_id, start, end], ...]}`` is one code file's
 definitions and the definition each passage sits in (store/defn_stats.py, what the
-definition lane scores by). Both are derived from files the importing side may not have,
-so they travel as they are; the store counts (``line_df``, ``defn_df``) follow from them.
+definition lane scores by); ``{"kind":"acronyms","file":..,"pairs":[[short, long], ...]}``
+is the acronyms one file spells out (store/acronyms.py, what a query's words are bridged
+by). All are derived from files the importing side may not have, so they travel as they
+are; the store counts (``line_df``, ``defn_df``) follow from them.
 
 An import only adds: lines rows are written for the beliefs the import added (a belief the
-store holds keeps its own), definitions for a file the store holds none of. A row that
+store holds keeps its own), definitions and acronyms for a file the store holds none of. A row that
 names a belief neither the file nor the store holds, or a passage outside the file's
 definitions, is an error naming its line; nothing is imported.
 """
@@ -25,10 +27,11 @@ if TYPE_CHECKING:
     from credo.knowledge.records import Fields
     from credo.store import Store
 
-KINDS = ("passage_lines", "definitions")
+KINDS = ("passage_lines", "definitions", "acronyms")
 _KEYS = {
     "passage_lines": frozenset("kind belief_id lines context".split()),
     "definitions": frozenset("kind file definitions passages".split()),
+    "acronyms": frozenset("kind file pairs".split()),
 }
 _MAX_LINE = 2**31 - 1  # an integer column on PostgreSQL
 
@@ -47,7 +50,13 @@ class DefinitionsRecord(NamedTuple):
     passages: dict[str, tuple[int, int]]
 
 
-DerivedRecord = LinesRecord | DefinitionsRecord
+class AcronymsRecord(NamedTuple):
+    line: int
+    file: str
+    pairs: tuple[tuple[str, str], ...]
+
+
+DerivedRecord = LinesRecord | DefinitionsRecord | AcronymsRecord
 
 
 def parse(kind: str, f: Fields) -> DerivedRecord:
@@ -60,6 +69,9 @@ def parse(kind: str, f: Fields) -> DerivedRecord:
             f.text("lines", required=True) or "",
             f.text("context") or "",
         )
+    if kind == "acronyms":
+        pairs = tuple(_shaped(f, "pairs", item, (str, str)) for item in _rows(f, "pairs"))
+        return AcronymsRecord(f.line, f.text("file", required=True) or "", pairs)
     definitions: dict[tuple[int, int], tuple[str, int]] = {}
     for item in _rows(f, "definitions"):
         # (a constant's row holds its length negated: defn_stats.uncounted)
@@ -124,6 +136,10 @@ def definitions_line(store: Store, file: str) -> str:
     )
 
 
+def acronyms_line(file: str, pairs: tuple[tuple[str, str], ...]) -> str:
+    return _dump({"kind": "acronyms", "file": file, "pairs": [list(p) for p in pairs]})
+
+
 # -- import ----------------------------------------------------------------------------------
 class DerivedState:
     """The derived records of one import, written once its beliefs are in (``write``)."""
@@ -131,13 +147,20 @@ class DerivedState:
     def __init__(self) -> None:
         self.lines: list[LinesRecord] = []
         self.files: list[DefinitionsRecord] = []
+        self.acronyms: list[AcronymsRecord] = []
 
     def add(self, rec: DerivedRecord, file: str) -> None:
-        """Keep one record (``file``: a definitions record's file, as the store names it)."""
+        """Keep one record (``file``: a definitions or acronyms record's file, as the store
+        names it)."""
         if type(rec) is LinesRecord:
             self.lines.append(rec)
         elif type(rec) is DefinitionsRecord:
             self.files.append(rec._replace(file=file))
+        elif type(rec) is AcronymsRecord:
+            self.acronyms.append(rec._replace(file=file))
+
+    def any(self) -> bool:
+        return bool(self.lines or self.files or self.acronyms)
 
     def problems(self, store: Store) -> list[tuple[int, str]]:
         """(line, message) of each row that names no belief the store holds by now."""
@@ -156,4 +179,8 @@ class DerivedState:
         files = [r for r in self.files if r.file not in held]
         for rec in files:
             store.set_file_definitions(rec.file, rec.definitions, rec.passages)
-        return len(rows) + len(files)
+        spelt = {file for file, _ in store.file_acronyms()}
+        acronyms = [r for r in self.acronyms if r.file not in spelt]
+        for rec in acronyms:
+            store.set_file_acronyms(rec.file, rec.pairs)
+        return len(rows) + len(files) + len(acronyms)

@@ -67,8 +67,10 @@ _WORD = re.compile(r"[^\W_]+")
 # reads the first as two words and the second as one ("`code`s").
 # A role's name starts with a letter (chunk/inline's rule): "\d{2}`" ending a template
 # literal is a regex quantifier, and the passage keeps it. An escaped backtick ("11\`1") is
-# a plain one in the passage ("11`1"), so its escape goes with it.
-_GLUE = re.compile(r"(?<=[^\W_])\{[A-Za-z][\w.:+-]*\}(?=`)|``\\ |\\?`+\\?")
+# a plain one in the passage ("11`1"), so its escape goes with it. Nor is a word after a
+# backslash a word a role glues to: "`\p{Greek}`" or "`\mathbb{R}`" in a code span is an
+# escape with its argument, which the passage keeps (regex's docs: a false shift, probe81).
+_GLUE = re.compile(r"(?<![\\\w])(\w*[^\W_])\{[A-Za-z][\w.:+-]*\}(?=`)|``\\ |\\?`+\\?")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 # A path the shell takes as one word as printed (doctor's hint names a command to paste):
 # a "#" inside a word is a character, at its start a comment.
@@ -81,6 +83,11 @@ _SPAN_SLACK = 24
 _BATCH = 500
 
 
+def _unglued(match: re.Match[str]) -> str:
+    """What `_GLUE` leaves of its match: the word a role was glued to, else nothing."""
+    return match.group(1) or ""
+
+
 def words(text: str) -> list[str]:
     """The normalised words two texts are compared by. Entities are decoded on both sides
     until none is left: a passage shows "&eacute;" as "é" (chunk/inline) while a code
@@ -88,7 +95,7 @@ def words(text: str) -> list[str]:
     while "&" in text and (decoded := decode_entities(text)) != text:
         text = decoded  # (each round shortens the text: it ends)
     if "`" in text:
-        text = _GLUE.sub("", text)
+        text = _GLUE.sub(_unglued, text)
     return _WORD.findall(text.casefold())
 
 

@@ -67,6 +67,7 @@ def _kinds(store: Store) -> list[Iterator[str]]:
         map(pending_cite_line, store.iter_pending_cites()),
         map(derived_records.lines_line, store.iter_passage_lines()),
         (derived_records.definitions_line(store, f) for f in store.definition_files()),
+        (derived_records.acronyms_line(f, pairs) for f, pairs in store.file_acronyms()),
     ]
 
 

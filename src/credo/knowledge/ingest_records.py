@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from credo.edge_types import EdgeType
 from credo.errors import CredoError, RecordsError
 from credo.knowledge.derived_records import (
+    AcronymsRecord,
     DefinitionsRecord,
     DerivedRecord,
     DerivedState,
@@ -154,7 +155,7 @@ class IngestState:
         """Keep one record, its file names normalised as the store holds them."""
         if type(rec) is LinesRecord:
             self.derived.add(rec, "")
-        elif type(rec) is DefinitionsRecord:
+        elif type(rec) is DefinitionsRecord or type(rec) is AcronymsRecord:
             self.derived.add(rec, self._uri(rec.file, rec.line))
         elif type(rec) is IngestedFileRecord:
             path = self._uri(rec.path, rec.line)
@@ -204,7 +205,7 @@ class IngestState:
         add their rows. Returns the rows added; raises ``RecordsError`` (the caller rolls
         back) on a bad one."""
         derived = self.derived
-        if not (self.files or self.sources or self.pending or derived.lines or derived.files):
+        if not (self.files or self.sources or self.pending or derived.any()):
             return 0
         from credo.store.rows import IngestedFile
 

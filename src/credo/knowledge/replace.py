@@ -84,7 +84,9 @@ from credo.store.fts import STOPWORDS
 
 MIN_SHARED_CLEAR = 2
 # Words that rule out what follows them (as `words` leaves them: "don't" is don, t).
-NEGATIONS = frozenset({"never", "not", "no", "t", "avoid", "stop", "nor"})
+# ("can't" reads "can", "t"; "cannot" is one word: "patterns cannot use 10 MB" rules 10 MB
+# out, and a correction "..., not 10 MB" retired it as a clear match, probe81)
+NEGATIONS = frozenset({"never", "not", "no", "t", "cannot", "avoid", "stop", "nor"})
 MIN_SHARED_UNCLEAR = 3
 MAX_CONTRADICTS = 3
 # Rule 5's old value holds a word of at least this many letters (``old_values``).

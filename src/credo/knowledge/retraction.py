@@ -33,10 +33,10 @@ _SAID = (
 # A rule named by its kind: "the pytz exception", "that no-mocks rule", "my tabs preference".
 _KINDS = r"(?:exception|rule|convention|decision|policy|preference|requirement|guideline)s?"
 # What holds instead, said as a rule: "keep the package free of dependencies", "we use tabs",
-# "always ...". A reason ("it's noisy", "it was a flaky network") or a plan ("we'll revisit
-# it") says nothing that holds.
+# "we run plain pytest" (probe82), "always ...". A reason ("it's noisy", "it was a flaky
+# network") or a plan ("we'll revisit it") says nothing that holds.
 _INSTEAD = r"""(?:(?:just|please|so|and)\s+)?(?:(?:we|our\s+\w+)\s+)?(?:keep|use|uses|stick|stay|
-    go|always|never|don'?t|do\s+not|prefer|require|requires|allow|stays)\b"""
+    go|always|never|don'?t|do\s+not|prefer|require|requires|allow|stays|run|runs)\b"""
 RULE_RETRACTION = re.compile(
     _LEAD
     + rf"""(?:never\s*mind|forget|scratch|disregard)\s+(?:about\s+)?

@@ -503,6 +503,13 @@ SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s+)")
 # A command-line flag is a term too: "run pytest without -x" rules out ``-x``.
 TERM = r"(`[^`\n]{1,40}`|(?<![\w-])-{1,2}(?=\w)[\w.@/+#:-]*|[\w@/+#][\w.@/+#:-]*)"
 _TERM_BARE = TERM.replace("(", "(?:", 1)  # the same, capturing nothing ("moved from X to Y")
+# A word that says a name is used unwrapped is part of the term, not the term: "never plain
+# pytest" rules out plain pytest (not pytest through make, nor "plain assert statements").
+_UNWRAPPED = (
+    r"(?:(?:plain|bare|raw|vanilla)\s+"
+    r"(?!(?:and|or|but|nor|to|than|as|with|for|in|on|of|the|a|an|not)\b)(?=[\w@/+#`-]))?"
+)
+MODIFIED_TERM = rf"({_UNWRAPPED}{_TERM_BARE})"
 # A last word that only says what kind of thing a name is: "the requests library" names a tool
 # (requests), where "the submit button" names a thing at hand.
 TOOL_KINDS = frozenset(
@@ -534,7 +541,7 @@ def term_patterns() -> TermPatterns:
             replaced(?!\s+(?:by|with)\b)|{_CHANGED}\s+{_SPAN}?(?:back\s+)?(?:(?:away\s+)?from|off(?:\s+of)?))
             (?:\s+(?:ever|again|use|using|run|running|add|adding|call|calling|install|installing|
             import|importing|write|writing|touch|touching|commit|committing|put|putting|pick|
-            choose|the|a|an|any|every|each|all|on|to|with|be|via|in|into))*\s+{TERM}""",
+            choose|the|a|an|any|every|each|all|on|to|with|be|via|in|into))*\s+{MODIFIED_TERM}""",
             _I | re.VERBOSE,
         ),
         re.compile(
@@ -545,7 +552,7 @@ def term_patterns() -> TermPatterns:
             {_CHANGED}\s+{_SPAN}?(?:back\s+)?(?:(?:away\s+)?from|off(?:\s+of)?)\s+{_TERM_BARE}\s+
             (?:over\s+|back\s+)?(?:to|onto)|{_BACK}\s+back\s+to(?:\s+using)?|
             from\s+{_TERM_BARE}(?:\s+{_TERM_BARE}){{0,2}}?\s+back\s+to)
-            (?:\s+(?:the|a|an|only|always))*\s+{TERM}""",
+            (?:\s+(?:the|a|an|only|always))*\s+{MODIFIED_TERM}""",
             _I | re.VERBOSE,
         ),
         re.compile(

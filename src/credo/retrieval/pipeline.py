@@ -21,11 +21,10 @@ from typing import TYPE_CHECKING
 from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
 from credo.retrieval import named as naming
-from credo.retrieval.base_terms import base_terms
+from credo.retrieval.acronym_terms import terms_asked
 from credo.retrieval.bundle import Expanding, Units
 from credo.retrieval.candidate_rows import Texts, candidate_rows
 from credo.retrieval.compress import Carried, Classes, Costs, Known, verbatim_ids
-from credo.retrieval.derived_terms import with_relatives
 from credo.retrieval.graph_lanes import (
     bfs_scores,
     candidate_pairs,
@@ -477,7 +476,7 @@ def _rank(
     store version (``Known.labels``, which the speaker lane reads and fills; None: none
     kept)."""
     lanes = {**DEFAULT_LANES, **options.lanes}
-    terms = with_relatives(store, base_terms(text))  # base words, relatives (derived_terms.py)
+    terms = terms_asked(store, text)  # base words, relatives, acronyms (acronym_terms.py)
     # "checkRateLimit" asks for its callers, whose context holds "check rate limit"
     terms = with_identifier_phrases(terms, text)
     named: dict[str, float] = {}  # the doc lane's scores, read first: see without_named

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from credo.errors import StoreError
+from credo.store.acronyms import AcronymTable
 from credo.store.anchors import AnchorTable
 from credo.store.beliefs import BeliefTable
 from credo.store.captures import CaptureTable
@@ -86,6 +87,7 @@ class SqliteStore(
     JournalTable,
     LineTable,
     DefnTable,
+    AcronymTable,
     TableDump,
 ):
     """One SQLite file: opened, migrated, and wrapped in a re-entrant transaction scope."""

@@ -502,7 +502,7 @@ class FtsIndex(KeywordReads):
         """Merge the index so the terms of deleted rows leave the file (SQLite < 3.42 has
         no FTS5 'secure-delete' option; a hard forget must not leave words behind)."""
         self.conn.execute("INSERT INTO beliefs_fts(beliefs_fts) VALUES ('optimize')")
-        self.conn.execute("INSERT INTO values_fts(values_fts) VALUES ('optimize')")  # (m015)
+        self.conn.execute("INSERT INTO values_fts(values_fts) VALUES ('optimize')")  # (m016)
 
     def fts_integrity_check(self) -> None:
         self.conn.execute(

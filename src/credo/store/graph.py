@@ -344,9 +344,13 @@ class GraphQueries(DocAnchorMatches):
     def _has_definitions(self) -> bool:
         return self._has(3)
 
+    def _has_acronyms(self) -> bool:
+        return self._has(4)
+
     def _has(self, which: int) -> bool:
         """Whether any belief has a context (``which`` 0), a class other than fact (1), any
-        passage has line statistics (2), or any code definition is stored (3)."""
+        passage has line statistics (2), any code definition is stored (3), or any acronym
+        (4: store/acronyms.py)."""
         # Kept per version inside a retrieve (``one_version``); read every time outside one.
         version = None if self.conn.in_transaction else self._version_pinned()
         seen = self._contexts_seen
@@ -354,7 +358,8 @@ class GraphQueries(DocAnchorMatches):
             found = self.conn.execute(
                 "SELECT EXISTS (SELECT 1 FROM beliefs WHERE context <> ''), "
                 "EXISTS (SELECT 1 FROM beliefs WHERE retention <> 'fact'), "
-                "EXISTS (SELECT 1 FROM passage_lines), EXISTS (SELECT 1 FROM definitions)"
+                "EXISTS (SELECT 1 FROM passage_lines), EXISTS (SELECT 1 FROM definitions), "
+                "EXISTS (SELECT 1 FROM acronyms)"
             ).fetchone()
             seen = (version, tuple(map(bool, found)))
             if version is not None:

@@ -1,9 +1,8 @@
 """Forward-only schema migrations, each applied in its own transaction.
 
-A migration is never renumbered or edited once shipped; a new change is a new ``mNNN``.
-The applied versions are recorded in ``_migrations``; a database carrying a version newer
-than this code knows is refused untouched (``SchemaVersionError``).
-"""
+A migration is never renumbered or edited once shipped; a new change is a new ``mNNN``. The
+applied versions are in ``_migrations``; a database carrying a version newer than this code
+knows is refused untouched (``SchemaVersionError``)."""
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
@@ -13,8 +12,9 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from credo.errors import SchemaVersionError, StoreError
+from credo.store.acronyms import M015_ACRONYMS
 from credo.store.index_migration import M013_INDEX_TEXT, apply_m013
-from credo.store.value_migration import M015_VALUE_INDEX, apply_m015
+from credo.store.value_migration import M016_VALUE_INDEX, apply_m016
 
 EDGE_TYPE_CHECK = (
     "'SUPPORTS','IMPLEMENTS','TESTS','CITES','DERIVED_FROM','RELATES_TO',"
@@ -159,9 +159,9 @@ CREATE INDEX idx_belief_documents_belief ON belief_documents(belief_id);
 CREATE INDEX idx_belief_documents_doc ON belief_documents(doc_uri);
 """
 
-# Files `credo ingest` has read: unchanged files (same sha256) are skipped on re-ingest.
-# first_belief is what a Markdown link to the file CITES (its top heading or first chunk);
-# keeping it here lets a later file cite an unchanged one without re-reading it.
+# Files `credo ingest` has read: unchanged files (same sha256) are skipped on re-ingest. Its
+# first_belief (what a Markdown link to the file CITES: its top heading or first chunk) lets
+# a later file cite an unchanged one without re-reading it.
 M003_INGESTED_FILES = """
 CREATE TABLE ingested_files (
     path         TEXT PRIMARY KEY,  -- repo-relative (or file:/// outside the root)
@@ -174,8 +174,7 @@ CREATE TABLE ingested_files (
 );
 """
 
-# Persisted HRR traces (one BLOB per belief with edges) and the parameters they were built
-# with; `_meta` holds small key/value facts about the store.
+# Persisted HRR traces (a BLOB per belief with edges), their parameters; `_meta`: small facts.
 M004_HRR = """
 CREATE TABLE _meta (
     key   TEXT PRIMARY KEY,
@@ -519,7 +518,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(12, "m012_edge_files", _script(M012_EDGE_FILES)),
     Migration(13, "m013_index_text", lambda c: apply_m013(c, _split_statements(M013_INDEX_TEXT))),
     Migration(14, "m014_user_statements", _script(M014_USER_STATEMENTS)),
-    Migration(15, "m015_value_index", lambda c: apply_m015(c, _split_statements(M015_VALUE_INDEX))),
+    Migration(15, "m015_acronyms", _script(M015_ACRONYMS)),
+    Migration(16, "m016_value_index", lambda c: apply_m016(c, _split_statements(M016_VALUE_INDEX))),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -101,6 +101,7 @@ TABLES: tuple[Table, ...] = (
     _table("definitions", "file start_line end_line terms length", "file, start_line, end_line"),
     _table("passage_definitions", "belief_id file start_line end_line", "belief_id, file"),
     _table("defn_df", "stem df", "stem"),
+    _table("acronyms", "file short long", "file, short, long"),
 )
 
 # Tables of either schema that are derived, bookkeeping or transient: never copied
@@ -110,7 +111,7 @@ NOT_COPIED = frozenset(
         "_migrations",  # the target's own
         "_bulk_load",  # SQLite: a flag only a bulk import's transaction ever sets
         "beliefs_fts",  # SQLite: the FTS5 index, rebuilt from beliefs
-        "values_fts",  # SQLite: the constants' FTS5 index (m015), rebuilt from beliefs
+        "values_fts",  # SQLite: the constants' FTS5 index (m016), rebuilt from beliefs
         "fts_docs",  # PostgreSQL: the keyword index, rebuilt from beliefs
         "fts_postings",
         "fts_totals",

@@ -1,4 +1,4 @@
-"""m015: a second keyword index, ``values_fts``, for module-level constants (store/values.py).
+"""m016: a second keyword index, ``values_fts``, for module-level constants (store/values.py).
 
 The passage index (``beliefs_fts``) and its external-content view leave out the beliefs of
 kind ``value``; ``values_fts`` holds them alone, kept in step by triggers of the same form
@@ -55,7 +55,7 @@ END;
 
 _PASSAGE = f"R.kind <> '{VALUE_KIND}'"
 _VALUE = f"R.kind = '{VALUE_KIND}'"
-M015_VALUE_INDEX = (
+M016_VALUE_INDEX = (
     f"""
 DROP VIEW beliefs_live;
 CREATE VIEW beliefs_live AS
@@ -74,14 +74,14 @@ CREATE VIRTUAL TABLE IF NOT EXISTS values_fts USING fts5(
 )
 
 
-def apply_m015(conn: sqlite3.Connection, statements: list[str]) -> None:
-    """Run m015's ``statements``, then move a store's constants (none before this
+def apply_m016(conn: sqlite3.Connection, statements: list[str]) -> None:
+    """Run m016's ``statements``, then move a store's constants (none before this
     reading) from the passage index to the value index."""
     for statement in statements:
         conn.execute(statement)
     moved = conn.execute(
         "SELECT rid FROM beliefs WHERE kind = ? AND deleted_at IS NULL", (VALUE_KIND,)
     ).fetchall()
-    if moved:  # (a store read by this reading before m015 existed: none shipped)
+    if moved:  # (a store read by this reading before m016 existed: none shipped)
         conn.execute("INSERT INTO beliefs_fts(beliefs_fts) VALUES ('rebuild')")
         conn.execute("INSERT INTO values_fts(values_fts) VALUES ('rebuild')")

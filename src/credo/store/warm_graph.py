@@ -6,8 +6,7 @@ not) and every edge, read once per store version on a connection of its own
 arrays (compressed rows: each belief's out-edges, and its in-edges, are one slice), ~30
 bytes an edge and ~110 a belief at a million beliefs, where Python tuples and lists took
 ~320 an edge. The answers are those of the SQL in ``graph.py``, row for row and in the
-same order, so retrieval gives byte-identical results either way
-(tests/test_warm_index.py):
+same order, so retrieval gives byte-identical results either way (tests/test_warm_index.py):
 - ``links_with_ends``: the links sorted by (src, dst, type) and cut at the limit, as the
   ordered query does; each end's row comes from the per-version row cache;
 - ``pairs_among``: the ids sorted, then each one's out-edges in primary-key order
@@ -388,7 +387,7 @@ class WarmGraph:
         rids = numpy.flatnonzero(self._state).tolist()
         ids = self._ids
         self._locked = {ids[r] for r in numpy.flatnonzero(self._state == LOCKED).tolist()}  # type: ignore[misc]
-        self._rank_edges()
+        by_name = self._rank_edges().tolist()
         for out in (True, False):
             kept = self._out_links if out else self._into_links
             for low in range(0, len(rids), BATCH):
@@ -400,7 +399,8 @@ class WarmGraph:
             names[rid]: tuple(fars[bounds[rid] : bounds[rid + 1]])  # type: ignore[misc]
             for rid in numpy.flatnonzero(numpy.diff(start)).tolist()
         }
-        self._heat = heat_rows(names, rids, self._out_links, self._into_links)  # type: ignore[arg-type]
+        by_id = {names[rid]: by_name[rid] for rid in rids}  # (``HeatRow.order``)
+        self._heat = heat_rows(names, rids, self._out_links, self._into_links, by_id)  # type: ignore[arg-type]
         return rids
 
     @property
@@ -408,9 +408,9 @@ class WarmGraph:
         """Each live belief's heat row (``warm_heat``), when ``prepare`` made them."""
         return self._heat
 
-    def _rank_edges(self) -> None:
-        """Set each edge's rank in (src, dst, type) order, by name, on both directions'
-        slices: one sort of every id and of every edge, paid by a prepared store only."""
+    def _rank_edges(self) -> npt.NDArray[np.int64]:
+        """Set each edge's rank in (src, dst, type) order, by name, on both directions' slices
+        (a prepared store's sorts of ids and edges); return each rowid's rank by its id."""
         import numpy
 
         names = self._ids
@@ -430,6 +430,7 @@ class WarmGraph:
         ordered = numpy.sort(keys[0])  # (src, dst, type) is the edges' primary key: unique
         self._out.rank = numpy.searchsorted(ordered, keys[0])
         self._into.rank = numpy.searchsorted(ordered, keys[1])
+        return by_name
 
     def pairs_among(self, ids: Iterable[str], min_weight: float) -> list[tuple[str, str]]:
         """``GraphQueries.pairs_among``: (src, dst) of the edges inside ``ids`` weighing at

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from itertools import chain, repeat
 from operator import itemgetter
 from struct import pack
@@ -53,6 +53,10 @@ class HeatRow(NamedTuple):
     packed: bytes
     offsets: bytes
     rows: bytes
+    # Each of ``members``' rank by id among the version's ids, int64 bytes (empty: not
+    # given): a query orders its nodes by id from these (``lanes/heat._best_by_rank``)
+    # with no string compared.
+    order: bytes = b""
 
 
 def inverse_sqrt(degree: float) -> float:
@@ -60,10 +64,12 @@ def inverse_sqrt(degree: float) -> float:
     return 1.0 / math.sqrt(degree) if degree > 0 else 0.0
 
 
-def heat_row(name: str, links: Iterable[tuple[Link, str, int, int]]) -> HeatRow:
+def heat_row(
+    name: str, links: Iterable[tuple[Link, str, int, int]], by_id: Mapping[str, int] | None = None
+) -> HeatRow:
     """The heat row of the belief ``name`` from its links to live beliefs (``_Linked``: the
     link, its far end, that end's state, its rank), an edge inside ``name`` (a self-loop)
-    listed once."""
+    listed once; ``by_id``: each id's rank by id (``HeatRow.order``), when known."""
     row: dict[str, float] = {}
     first: dict[str, int] = {}
     for link, far, _state, rank in sorted(links, key=_RANK):
@@ -83,10 +89,11 @@ def heat_row(name: str, links: Iterable[tuple[Link, str, int, int]]) -> HeatRow:
     toward = [w * inv * own for w, own in zip(weights, leaf, strict=True)]
     back = [w * own * inv for w, own in zip(weights, leaf, strict=True)]
     offsets, segments = _block_shape(len(names))
+    row_names = (name, *names)
     block = (1.0, *toward, *chain.from_iterable(zip(repeat(1.0), back)))
     signed = (-1.0, *toward, *chain.from_iterable(zip(repeat(-1.0), back)))
     return HeatRow(
-        (name, *names),
+        row_names,
         (None, *weights),
         (None, *map(first.__getitem__, names)),
         inv,
@@ -94,6 +101,7 @@ def heat_row(name: str, links: Iterable[tuple[Link, str, int, int]]) -> HeatRow:
         pack(f"{len(signed)}d", *signed),
         offsets,
         segments,
+        b"" if by_id is None else pack(f"{len(names) + 1}q", *map(by_id.__getitem__, row_names)),
     )
 
 
@@ -112,6 +120,7 @@ def heat_rows(
     rids: list[int],
     out_links: dict[int, tuple[tuple[Link, str, int, int], ...]],
     into_links: dict[int, tuple[tuple[Link, str, int, int], ...]],
+    by_id: Mapping[str, int] | None = None,
 ) -> dict[str, HeatRow]:
     """id -> ``heat_row`` of each live belief of ``rids`` (``names``: rowid -> id), from the
     links ``WarmGraph.prepare`` made both ways (an in-link from the belief itself is its
@@ -122,5 +131,5 @@ def heat_rows(
         if name is None:
             continue
         links = out_links[rid] + tuple(row for row in into_links[rid] if row[1] != name)
-        rows[name] = heat_row(name, links)
+        rows[name] = heat_row(name, links, by_id)
     return rows

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import ToolAnnotations
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, ValidationError
 
 from credo import __version__
 from credo.agent import global_store
@@ -114,6 +114,65 @@ def _same_code(code: str) -> None:
         )
 
 
+# A tool call's argument errors as one line a model can act on. The SDK reports arguments
+# that fail its schema with pydantic's own report: several lines per error, the model class's
+# name and a documentation link each ("2 validation errors for search_memoryArguments ... For
+# further information visit ..."). A model mistyping ``querry`` needs to read which argument is
+# unknown, which is missing, and what the tool takes, on one line, as every other error reads.
+_SHOWN_CHARS = 40  # of a rejected value: enough to recognise it, never the caller's whole text
+
+
+def argument_error(tool: str, error: ValidationError, parameters: Iterable[str]) -> str:
+    """``error`` (the SDK's validation of ``tool``'s arguments) as one line, naming what the
+    tool takes when an argument is unknown or missing."""
+    unknown: list[str] = []
+    missing: list[str] = []
+    wrong: list[str] = []
+    for detail in error.errors(include_url=False):
+        name = ".".join(str(part) for part in detail["loc"]) or "arguments"
+        if detail["type"] == "extra_forbidden":
+            unknown.append(repr(name))
+        elif detail["type"] == "missing":
+            missing.append(repr(name))
+        else:
+            wrong.append(f"{name}: {_message(detail)}")
+    parts = []
+    if unknown:
+        parts.append(f"unknown argument{'s' * (len(unknown) > 1)} {', '.join(unknown)}")
+    if missing:
+        parts.append(f"missing argument{'s' * (len(missing) > 1)} {', '.join(missing)}")
+    parts.extend(wrong)
+    line = f"{tool}: {'; '.join(parts)}"
+    if unknown or missing:
+        line += f" ({tool} takes {', '.join(parameters) or 'no arguments'})"
+    return " ".join(line.split())
+
+
+def _message(detail: Any) -> str:
+    shown = repr(detail.get("input"))
+    if len(shown) > _SHOWN_CHARS:
+        shown = shown[: _SHOWN_CHARS - 1] + "…"
+    return f"{detail['msg']} (got {shown})"
+
+
+class _CredoServer(MCPServer):
+    """The SDK's server, with argument errors on one line (``argument_error``)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            # (an UnexpectedToolError is a crash in the tool's body, even one that raised a
+            # ValidationError: its text stays on the server, the SDK logs it as a crash)
+            if isinstance(exc, UnexpectedToolError) or not isinstance(
+                exc.__cause__, ValidationError
+            ):
+                raise
+            tools = {tool.name: tool for tool in await self.list_tools()}
+            parameters = tools[name].input_schema.get("properties", {}) if name in tools else {}
+            raise ToolError(argument_error(name, exc.__cause__, parameters)) from exc.__cause__
+
+
 def build_server(memory: Memory, code: str | None = None) -> MCPServer:
     """An ``MCPServer`` whose tools act on ``memory`` (opened once, by the caller).
 
@@ -122,7 +181,7 @@ def build_server(memory: Memory, code: str | None = None) -> MCPServer:
     process started with (``warm.settled_code_id``); None checks nothing (a test's server).
     """
     guard = functools.partial(_tool_errors, memory, code)
-    server = MCPServer(
+    server = _CredoServer(
         SERVER_NAME,
         title="credo memory",
         instructions=INSTRUCTIONS,

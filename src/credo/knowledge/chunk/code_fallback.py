@@ -172,22 +172,33 @@ _RUST_BLOCK = re.compile(
 
 
 class _DocFence:
-    """Which doc lines (``///``, ``//!``) are a code block's fences, or, in a Rust file,
-    hidden lines of a Rust code block: rustdoc shows none of them, so they are no words of
-    the page (anyhow's ``downcast_ref`` read twenty lines of ``# enum DataStoreError {``
-    stubs, day-probe76). The hidden-line rule is rustdoc's alone: a C++ or Swift ``///``
-    example's ``# run from the root`` is shown. Fragments come in file order; a line that
-    is no doc line ends a block. ``code`` tells whether the last line seen is in one."""
+    """Which doc lines (``///``, ``//!``, a ``/** */`` or ``/*! */`` block's) are a code
+    block's fences, or, in a Rust file, hidden lines of a Rust code block: rustdoc shows
+    none of them, so they are no words of the page (anyhow's ``downcast_ref`` read twenty
+    lines of ``# enum DataStoreError {`` stubs, day-probe76; regex's ``/*!`` crate doc read
+    ``# use regex::Regex; # fn main() {``, probe81). The hidden-line rule is rustdoc's
+    alone: a C++ or Swift ``///`` example's ``# run from the root`` is shown. Fragments come
+    in file order; a line that is no doc line ends a block. ``code`` tells whether the last
+    line seen is in one."""
 
     def __init__(self, lines: list[str], rust: bool) -> None:
         self.lines = lines
         self.rust = rust  # the file is Rust
         self.code: bool | None = None  # inside a code block: whether its # lines are hidden
+        self.block: int | None = None  # the block comment the last fragment was in
+        self.doc_block = False  # whether that block is a doc comment
 
     def hides(self, fragment: Fragment) -> bool:
         line = self.lines[fragment.number - 1] if fragment.number <= len(self.lines) else ""
         marker = line[fragment.column : fragment.column + 4]
-        if fragment.block is not None or marker[:3] not in ("///", "//!") or marker == "////":
+        if fragment.block != self.block:  # (a block's first line holds its opening)
+            self.block, self.code = fragment.block, None
+            self.doc_block = marker[:3] in ("/**", "/*!") and marker not in ("/**/", "/***")
+        if (
+            (fragment.block is not None and not self.doc_block)
+            or (fragment.block is None and marker[:3] not in ("///", "//!"))
+            or marker == "////"
+        ):
             self.code = None
             return False
         text = fragment.text.strip()

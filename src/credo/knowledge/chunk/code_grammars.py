@@ -38,6 +38,8 @@ class Grammar:
             comment, when constants by the language's rules or data (`code_declared`).
         rustdoc: Doc comments are rustdoc's: a Rust code block's ``# `` lines are hidden
             (`code_fallback.comment_paragraphs`).
+        macro_items: A ``macro_rules!`` that stamps out items is read as a module of them
+            (`code_macros`).
     """
 
     package: str
@@ -53,6 +55,7 @@ class Grammar:
     values: frozenset[str] = frozenset()
     declared: frozenset[str] = frozenset()
     rustdoc: bool = False
+    macro_items: bool = False
 
 
 # Definition node types, across the grammars, that declare members (classes, structs,
@@ -106,6 +109,7 @@ _TYPESCRIPT = f"""
 (enum_declaration name: (_) @name body: (_) @body) @definition
 (internal_module name: (_) @name body: (_) @body) @definition
 (type_alias_declaration name: (_) @name) @definition
+(function_signature name: (_) @name) @definition
 (variable_declarator name: (identifier) @name value: {_FUNCTION_VALUE}) @definition
 (variable_declarator name: (identifier) @name value: (class body: (_) @body)) @definition
 (assignment_expression
@@ -234,6 +238,7 @@ GRAMMARS: dict[str, Grammar] = {
         values=frozenset({"const_item", "static_item"}),
         declared=frozenset({"const_item"}),  # (a ``static`` is a variable, ``mut`` or not)
         rustdoc=True,
+        macro_items=True,
     ),
     "java": Grammar(
         "tree_sitter_java",

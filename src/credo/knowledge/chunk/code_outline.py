@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 MAX_SIGNATURE_CHARS = 300
 # A name (one element of a section trail) longer than this is cut.
 MAX_NAME_CHARS = 80
+# A Rust reference type's borrow: "&", a lifetime, "mut" (`name`).
+_REFERENCE = re.compile(r"^&\s*(?:'\w+\s*)?(?:mut\s+)?")
 
 # Decorators, annotations and attributes written before a signature: not its words.
 # An annotation ends at a space or the next annotation: "[Symbol.iterator]()" is a name.
@@ -191,8 +193,10 @@ def signature(raw: str) -> str:
 
 
 def name(raw: str) -> str:
-    """One element of a section trail: whitespace and quotes removed, length capped."""
-    text = "".join(raw.split()).strip("'\"`")
+    """One element of a section trail: whitespace and quotes removed, length capped. A Rust
+    impl for a reference (``impl<'a> IntoIterator for &'a SetMatches``) is named by the
+    type it borrows: its lifetime glued to the type read ``&'aSetMatches``."""
+    text = "".join(_REFERENCE.sub("", raw.strip()).split()).strip("'\"`")
     return text[:MAX_NAME_CHARS] or "?"
 
 

@@ -23,6 +23,7 @@ nothing here costs a process that never reads code (the read path never imports
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 import threading
@@ -40,6 +41,7 @@ from credo.knowledge.chunk.code_fallback import (
     is_noise,
 )
 from credo.knowledge.chunk.code_grammars import GRAMMARS, MEMBER_SCOPES, Grammar
+from credo.knowledge.chunk.code_macros import read_items
 from credo.knowledge.chunk.code_names import lexer, names_in_bytes, own_segments
 from credo.knowledge.chunk.code_outline import (
     Definition,
@@ -102,9 +104,12 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
     from tree_sitter import Parser, QueryCursor
 
     source = "\n".join(lines).encode("utf-8", "replace")
-    tree = _parse(Parser(loaded.language), _PAST_PLANE_ONE.sub(_STAND_IN, source))
+    parser, parsed = Parser(loaded.language), _PAST_PLANE_ONE.sub(_STAND_IN, source)
+    tree = _parse(parser, parsed)
     if tree is None:
         return None
+    if loaded.grammar.macro_items:
+        tree = read_items(parsed, tree, functools.partial(_parse, parser))
     root = tree.root_node
     if root.is_error:
         return None

@@ -35,6 +35,9 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
   (``{eval-rst}``, ``{code-block}``, ``{toctree}``...) are code. A colon fence
   (``:::{note}`` ... ``:::``) is read as the backtick fence it means
   (`credo.knowledge.chunk.colon_fence`).
+- MkDocs: a mkdocstrings autodoc line (``::: package.Object``) reads as the object's
+  dotted path, its indented option block as nothing
+  (`credo.knowledge.chunk.mkdocstrings`).
 - HTML blocks are paragraphs with their tags removed (so badge rows vanish); raw-text
   blocks (``<script>``, ``<style>``, ``<pre>``, ``<textarea>``), processing instructions,
   declarations, CDATA and comments leave nothing.
@@ -59,6 +62,7 @@ from typing import TYPE_CHECKING, Any
 
 from credo.knowledge.chunk.colon_fence import rewrite_colon_fences
 from credo.knowledge.chunk.markdown_blocks import BlockReader
+from credo.knowledge.chunk.mkdocstrings import rewrite_autodoc_lines
 from credo.knowledge.chunk.model import Chunk, normalise, source_lines
 
 if TYPE_CHECKING:
@@ -88,6 +92,7 @@ def split_markdown(text: str) -> list[Chunk]:
     if "\x00" in text:
         lines = [line.replace("\x00", "\ufffd") for line in lines]
     if ":::" in text:
+        lines = rewrite_autodoc_lines(lines)  # mkdocstrings' "::: a.B" read as "a.B"
         lines = rewrite_colon_fences(lines)  # MyST's ":::{note}" read as "```{note}"
     source = "\n".join(lines)
     md = _parser()

@@ -18,6 +18,8 @@ from typing import Any
 from docutils import nodes
 from docutils.parsers.rst import states
 
+from credo.knowledge.chunk import rst_inline_simple
+
 
 class ParseTimeout(Exception):
     """The parse passed its time budget."""
@@ -63,7 +65,9 @@ def inliner(deadline: Deadline) -> Any:
       or an e-mail address. Its search tries a scheme and a name at every character: a
       thirtieth of a Sphinx tree's ingest, on text that holds neither;
     - the initial and URI patterns are searched from where a match can first start
-      (`_SearchFrom`).
+      (`_SearchFrom`);
+    - text of words, roles and literals only is read in one pass
+      (`rst_inline_simple.parse`).
 
     docutils builds the patterns from the settings at each parse (`init_customizations`,
     about a million instructions); they depend on three settings only, so this inliner
@@ -75,10 +79,11 @@ def inliner(deadline: Deadline) -> Any:
     def parse(text: str, lineno: int, memo: Any, parent: Any) -> Any:
         if time.thread_time() > deadline.at:
             raise ParseTimeout
-        if _INITIAL.search(text):
-            return parse_inline(text, lineno, memo, parent)
         parser.reporter, parser.document = memo.reporter, memo.document
         parser.language, parser.parent = memo.language, parent
+        if _INITIAL.search(text):
+            simple = rst_inline_simple.parse(parser, text, lineno, implicit)
+            return parse_inline(text, lineno, memo, parent) if simple is None else simple
         return implicit(text, lineno), []
 
     def implicit(text: str, lineno: int) -> list[Any]:

@@ -58,6 +58,8 @@ from docutils.parsers.rst.languages import en
 
 from credo.knowledge.chunk import rst_inline, rst_nodes, rst_roles, rst_views
 from credo.knowledge.chunk.rst_inline import ParseTimeout as ParseTimeout
+from credo.knowledge.chunk.rst_plain import one_line_cells as _one_line_cells
+from credo.knowledge.chunk.rst_plain import quick_bullets as _quick_bullets
 
 # Directives whose content is code, a file list or generated from elsewhere.
 SKIPPED_DIRECTIVES = frozenset(
@@ -96,6 +98,7 @@ def parse(text: str, budget: float) -> Any:
         _pooled_state_machines(),
         _ascii_fast_paths(),
         _one_line_cells(),
+        _quick_bullets(),
         rst_nodes.quick_links(),
         rst_nodes.no_section_ids(),
         rst_views.quick_views(),
@@ -165,20 +168,25 @@ def _pooled_state_machines() -> Iterator[None]:
     the next block of the same kind takes it (``run`` resets its position and states).
     The page's own machine (``RSTStateMachine``, built for each parse) and the inliner
     are kept the same way from a parse that finished (`parse`): a million and a half
-    instructions and a million a page."""
-    saved = states.RSTState.nested_sm, states.RSTStateMachine
+    instructions and a million a page. docutils' own cache of machines for sections and
+    other nested blocks (``RSTState.nested_sm_cache``, one list for every state) is
+    swapped for credo's (`_NESTED`), so that every machine a parse runs was built by a
+    parse (`rst_plain.quick_bullets` relies on it) and none leaves for another user."""
+    saved = states.RSTState.nested_sm, states.RSTStateMachine, states.RSTState.nested_sm_cache
     states.RSTState.nested_sm = staticmethod(_machine)
     states.RSTStateMachine = _top_machine  # (what `rst.Parser.parse` builds the page's with)
+    states.RSTState.nested_sm_cache = _NESTED
     try:
         yield
     finally:
-        states.RSTState.nested_sm, states.RSTStateMachine = saved
+        states.RSTState.nested_sm, states.RSTStateMachine, states.RSTState.nested_sm_cache = saved
 
 
 # Finished machines by initial state, kept for the next block and the next parse (only
 # ever touched under `_LOCK`). A kept machine holds the last nodes it worked on (cut from
 # their tree by `rst._release`) until it runs again.
 _POOL: dict[str, list[Any]] = {}
+_NESTED: list[Any] = []  # (`RSTState.nested_sm_cache` while credo parses)
 
 
 # A quoted literal block's state keeps what one block made of it: its error messages, and
@@ -271,114 +279,6 @@ def _ascii_fast_paths() -> Iterator[None]:
     finally:
         utils.column_indices, tableparser.strip_combining_chars = saved  # type: ignore[attr-defined]
         statemachine.StringList.pad_double_width = pad  # type: ignore[method-assign]
-
-
-# A line that docutils' Body state would read as anything but a paragraph's text.
-_NOT_TEXT = [
-    re.compile(states.Body.patterns[name])
-    for name in states.Body.initial_transitions
-    if isinstance(name, str) and name != "text"
-]
-
-
-_ENUMERATOR = re.compile(states.Body.patterns["enumerator"])
-# Characters a `_NOT_TEXT` pattern can start with, beyond an enumerator's: bullets and
-# ASCII punctuation (fields, options, doctests, line blocks, tables, markup, adornments).
-_MARKER_STARTS = frozenset("\u2022\u2023\u2043")
-
-
-def _not_text(line: str) -> bool:
-    """True when a Body transition other than "text" matches `line`. Only an enumerator
-    ("a.", "iv)", "2.") starts with a letter or digit, and no pattern starts with any other
-    non-ASCII character but a bullet: such lines need one pattern, or none."""
-    head = line[0]
-    if head.isascii():
-        if head.isalnum():
-            return _ENUMERATOR.match(line) is not None
-    elif head not in _MARKER_STARTS:
-        return False
-    return any(pattern.match(line) for pattern in _NOT_TEXT)
-
-
-# docutils' Text state reads a paragraph's second line as a section title's underline when
-# it matches this (`states.Text.patterns`).
-_UNDERLINE = re.compile(states.Text.patterns["underline"])
-
-
-@contextmanager
-def _one_line_cells() -> Iterator[None]:
-    """Parse a nested block of plain paragraphs as docutils would, without its machine.
-
-    docutils parses every table cell, list item, definition, field body and directive
-    body as a document of its own: a state machine run per block, two thirds of the parse
-    of a long one-line-per-row table (pytest's plugin list) and most of a changelog's
-    bullets. A block that is only paragraphs separated by blank lines, each paragraph's
-    first line matched by no Body transition but "text" (no list, field, directive,
-    table, adornment...), its second line no title underline, none of its lines indented
-    (the Text state's other ways out) and none ending with ``::``, is built here as
-    docutils' `Text` state builds each paragraph (`RSTState.paragraph`, inline markup
-    through the same inliner and memo, the document's current line where docutils'
-    machine has it while it parses the inline text, and past the block at the end).
-    Every other block takes docutils' own nested parse."""
-    nested_parse = states.RSTState.nested_parse
-
-    def parse(self: Any, block: Any, input_offset: int, node: Any, *args: Any, **kw: Any) -> Any:
-        spans = None if args or kw else _plain_paragraphs(block)
-        if not spans:
-            return nested_parse(self, block, input_offset, node, *args, **kw)
-        document = self.memo.document
-        count = len(block)
-        for first, last in spans:
-            # A one-line paragraph is read once the machine sees the line after it (blank,
-            # or past the block); a longer one once the machine reached its last line.
-            at = last if last > first else last + 1
-            document.note_source(*block.info(at))
-            data = "\n".join(block.data[first : last + 1]).rstrip()
-            lineno = input_offset + first + 1
-            inline, messages = self.inliner.parse(data, lineno, self.memo, node)
-            paragraph = nodes.paragraph(data, "", *inline)
-            source, offset = block.info(first)
-            paragraph.source, paragraph.line = source, offset + 1
-            node += paragraph
-            node += messages
-        document.note_source(*block.info(count))  # past the block: its source, no line
-        return input_offset + count
-
-    states.RSTState.nested_parse = parse  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        states.RSTState.nested_parse = nested_parse  # type: ignore[method-assign]
-
-
-def _plain_paragraphs(block: Any) -> list[tuple[int, int]] | None:
-    """The (first, last) line indices of each paragraph when docutils reads `block` (a
-    StringList) as plain paragraphs and nothing else; None otherwise."""
-    lines = block.data if isinstance(block, statemachine.StringList) else None
-    if not lines:
-        return None
-    spans: list[tuple[int, int]] = []
-    first = -1
-    for index, line in enumerate(lines):
-        if line.strip(" "):
-            if line[0] == " " or not line.strip():
-                return None  # indented, or blank to `str.strip` but not to docutils
-            if first < 0:
-                first = index
-            continue
-        if first >= 0:
-            spans.append((first, index - 1))
-            first = -1
-    if first >= 0:
-        spans.append((first, len(lines) - 1))
-    for first, last in spans:
-        if _not_text(lines[first]):
-            return None
-        if last > first and _UNDERLINE.match(lines[first + 1]):
-            return None
-        if lines[last].rstrip().endswith("::"):
-            return None
-    return spans or None
 
 
 class _Directives(dict[str, Any]):

@@ -20,7 +20,12 @@ trail, so a deep page's ancestor titles match a query as strongly as the one hea
 says what this passage is about, and a short passage under a matching ancestor (an
 "Installation › Vundle" three lines long under "Official plugin") outranks the section the
 question names. Counting the innermost title twice makes the trail say, in BM25's terms,
-which of its titles is this passage's (docs/BENCHMARKS.md § Ranking, third pass).
+which of its titles is this passage's (docs/BENCHMARKS.md § Ranking, third pass). In prose,
+the own title's camelCase names bring their words the second time too: a heading that
+names an identifier ("`customLevels` (Object)") is about "custom levels", and its words
+would otherwise count once, as an ancestor's do (tidy81; pino's "how to add a custom log
+level" went from outside the 50 keyword hits to #5). A code definition's name is left as
+it was: the definition lane reads it as written.
 
 Why filler: BM25 divides a term's weight by the row's length (all columns' tokens), so a
 passage of a few words (a signature without a docstring, a three-line subsection) turns
@@ -74,8 +79,9 @@ def context_field(uri: str, chunk: Chunk) -> str:
     trail_parts = _trail_parts(uri, chunk.section)
     context_parts = _camel_parts(chunk.context)
     split = " ".join(dict.fromkeys([*trail_parts, *context_parts]))
-    own = chunk.section[-1] if chunk.section else ""  # see the module docstring
-    full = _full_words(uri, chunk, trail_parts, context_parts) if _is_code(uri) else ""
+    code = _is_code(uri)
+    own = _own_title(chunk.section[-1], code) if chunk.section else ""  # see the docstring
+    full = _full_words(uri, chunk, trail_parts, context_parts) if code else ""
     extra = " ".join(part for part in (own, split, chunk.context, full) if part)
     text = f"{head}\n{extra}" if extra else head
     short = LENGTH_FLOOR_TOKENS - token_count(chunk.text, LENGTH_FLOOR_TOKENS)
@@ -84,6 +90,17 @@ def context_field(uri: str, chunk: Chunk) -> str:
     if short > 0:  # see the module docstring
         text = f"{text}\n{' '.join([LENGTH_FILLER] * short)}"
     return text[:MAX_CONTEXT_CHARS]
+
+
+@lru_cache(maxsize=4096)
+def _own_title(title: str, code: bool) -> str:
+    """The own title as line two repeats it: in prose, with the words of its camelCase
+    names too, so that a heading naming an identifier ("`customLevels` (Object)") counts
+    its words twice as a heading in words ("Custom levels") does (module docstring)."""
+    if code:
+        return title
+    parts = _camel_parts(title)
+    return f"{title} {' '.join(dict.fromkeys(parts))}" if parts else title
 
 
 @lru_cache(maxsize=4096)

@@ -43,6 +43,7 @@ _REPORT_FIELDS = (
     "edges_removed",
     "anchors_added",
     "chunks_rejected",  # chunks belief validation refused (e.g. over the size limit)
+    "chunks_rejected_at",  # where each was: FILE#Lstart-Lend
     "seconds",
 )
 
@@ -83,6 +84,7 @@ class IngestReport:
         self.edges_removed = 0
         self.anchors_added = 0
         self.chunks_rejected = 0
+        self.chunks_rejected_at: list[str] = []
         self.seconds = 0.0
 
     def __repr__(self) -> str:
@@ -151,6 +153,7 @@ class IngestReport:
             + (
                 f"\n{self.chunks_rejected} passage{'s' * (self.chunks_rejected > 1)} left out "
                 f"(over {MAX_CONTENT_CHARS} characters or holding a NUL)"
+                + (": " + _listed(self.chunks_rejected_at) if self.chunks_rejected_at else "")
                 if self.chunks_rejected
                 else ""
             )

@@ -451,13 +451,29 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     URL goes to the context (probe80)
 # 46: a comment's drawing strokes (box drawing, shapes) are no words; a line of strokes
 #     alone is no line of text (probe80)
-# 47: a Python module-level constant whose value is data (``DEFAULT_POOLSIZE = 10``) is a
+# 47: a Rust macro_rules! that stamps out items is read as a module of those items (probe81)
+# 48: a block doc comment's (/** */, /*! */) code fences, and in Rust the lines rustdoc
+#     hides, are no words, as a /// doc's were (probe81)
+# 49: a Rust impl for a reference (&'a T) is named T in the trail, not &'aT (probe81)
+# 50: a prose heading naming an identifier ("`customLevels` (Object)") repeats its words in
+#     the context as a heading in words does: they count twice (tidy81)
+# 51: a TypeScript function signature (a .d.ts `export function f(...): T`, `declare
+#     function`, an overload) is a definition, its JSDoc its doc (tidy81)
+# 52: a mkdocstrings autodoc line ("::: a.b.C") reads as the dotted path, its indented
+#     option block as nothing (probe82)
+# 53: the acronyms a file spells out ("version control systems (VCS)") are stored with it
+#     (store/acronyms.py, m015) (acro81)
+# 54: a Rust macro the item copy breaks is read as written, each macro on its own, and a
+#     file with a syntax error elsewhere keeps the copy only where it parses (review82)
+# 55: an autodoc line's option block is only the lines indented deeper than it: a list
+#     item's next lines are its text (review82)
+# 56: a Python module-level constant whose value is data (``DEFAULT_POOLSIZE = 10``) is a
 #     definition of its own, its comment above its lead (const78, const79)
 #     and a JavaScript/TypeScript ``const``, Go ``const``/``var`` or Rust ``const`` at
 #     a module's top without a doc comment is a definition too (code_declared; const79);
 #     such a constant takes nothing from its file's passages, and its own passage (kind
-#     "value") sits in the constants' keyword index (store/values.py, m015; const81)
-READER_VERSION = 47
+#     "value") sits in the constants' keyword index (store/values.py, m016; const81, const82)
+READER_VERSION = 56
 
 
 class Read(NamedTuple):

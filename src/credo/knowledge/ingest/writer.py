@@ -16,6 +16,7 @@ from credo.edge_types import Edge
 from credo.errors import InvalidInputError
 from credo.knowledge import identity
 from credo.knowledge.chunk import Chunk, language_for, source_lines
+from credo.knowledge.chunk.acronym import definitions as acronyms_of
 from credo.knowledge.chunk.language import PROSE_LANGUAGES
 from credo.knowledge.docuri import line_hint, normalise_doc_uri
 from credo.knowledge.ingest.context import context_field
@@ -104,6 +105,10 @@ class FileWriter:
         self._write_beliefs(pieces, old)
         self._retire(old, keep=set(self.ids.values()))
         self._write_definitions(pieces)
+        # the acronyms the file spells out (chunk/acronym.py), for the query side
+        self.store.set_file_acronyms(
+            self.uri, (d for p in pieces for d in acronyms_of(p.chunk.text))
+        )
         cites = self._write_structure_and_cites()
         self._write_derived_anchors(pieces, old)
         assert self.read is not None
@@ -134,6 +139,7 @@ class FileWriter:
         self.report.edges_removed += settle(self.store, self.uri, {}, self.note)[1]
         self.store.set_pending_cites(self.uri, [])
         self.store.drop_file_definitions(self.uri)
+        self.store.set_file_acronyms(self.uri, [])
         self.store.drop_ingested_file(self.uri)
         self.note(None, {"action": "vanished"})
         self.store.append_log(self.log)
@@ -145,7 +151,9 @@ class FileWriter:
             try:
                 content = identity.clean_content(chunk.text)
             except InvalidInputError:
-                self.report.chunks_rejected += 1
+                self.report.chunks_rejected += 1  # (and where: the summary names it)
+                where = f"{self.uri}#L{chunk.start_line}-L{chunk.end_line}"
+                self.report.chunks_rejected_at.append(where)
                 continue
             pieces.append(Piece(index, chunk, content, identity.content_hash(content)))
         return pieces

@@ -52,6 +52,7 @@ _BLOCK = attrgetter("block")
 _OFFSETS = attrgetter("offsets")
 _ROWS = attrgetter("rows")
 _PACKED = attrgetter("packed")
+_ORDER = attrgetter("order")
 # Fewer entries in the blocks of the seeds apart than this, and ``heat_over_rows`` computes
 # every segment: joining blocks costs ~10 numpy calls whatever their size, more than ~100
 # entries computed one by one (callgrind on recorded queries: a docs store's, black's, meet
@@ -173,6 +174,8 @@ def heat_over_rows(
     the shared nodes, after the other seeds' whole blocks: the series does not care which
     node has which number, only each segment's order (the node, then its neighbours by
     id)."""
+    import numpy
+
     names = sorted(seeds)
     try:
         held = list(map(rows.__getitem__, names))
@@ -180,7 +183,11 @@ def heat_over_rows(
         return None  # (a seed the version does not hold: the caller builds from links)
     members = list(chain.from_iterable(map(_MEMBERS, held)))  # each seed, then its row
     if len(set(members)) == len(members):
-        return _series(*_leaves_only(seeds, names, held, members), t, terms, above, best)
+        laid = _leaves_only(seeds, names, held, members)
+        if best is not None and best[1] >= 0 and all(map(_ORDER, held)):
+            order = _joined(map(_ORDER, held), numpy.int64)
+            return _best_by_rank(laid[0], _folded(*laid[1:], t, terms), order, above, best)
+        return _series(*laid, t, terms, above, best)
     # A seed whose row holds no node met twice (no shared neighbour, no seed) is a star of
     # its own, apart from the rest: its block is laid out whole, and only the other seeds'
     # segments are computed (``_shared``), numbered after the blocks. (A node's floats
@@ -204,8 +211,6 @@ def heat_over_rows(
             above,
             best,
         )
-    import numpy
-
     met = list(compress(held, map(not_, apart)))
     inside = list(compress(names, map(not_, apart)))
     stars = list(chain.from_iterable(map(_MEMBERS, alone)))
@@ -359,6 +364,28 @@ def _series(
     if best is not None:
         return best_of(found, sorted(found), best)
     return {n: found[n] for n in sorted(found)}
+
+
+def _best_by_rank(
+    nodes: list[str],
+    heat: npt.NDArray[np.float64],
+    order: npt.NDArray[np.int64],
+    above: float,
+    best: Best,
+) -> dict[str, float]:
+    """``_series``' answer with ``best`` (``limit`` >= 0) by one ``lexsort`` on ``order``
+    (each node's rank by id, ``HeatRow.order``): kept ones by rank, then the others by (heat
+    desc, rank asc). The same dict in the same order (tested), -35k instructions a query."""
+    import numpy
+
+    keep, limit = best
+    held = numpy.frombuffer(bytes(map(keep.__contains__, nodes)), numpy.bool_)
+    at = numpy.flatnonzero(heat > above)  # (no NaN: it is not above)
+    kept = held[at]
+    hot = heat[at]
+    ranked = at[numpy.lexsort((order[at], numpy.where(kept, 0.0, -hot), ~kept))]
+    picked = ranked[: numpy.count_nonzero(kept) + limit]
+    return dict(zip(map(nodes.__getitem__, picked.tolist()), heat[picked].tolist(), strict=True))
 
 
 def _doubles(values: Iterable[float], count: int) -> npt.NDArray[np.float64]:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from credo.errors import StoreError
+from credo.store.acronyms import M015_ACRONYMS
 from credo.store.migrations import EDGE_TYPE_CHECK, refuse_newer
 
 if TYPE_CHECKING:
@@ -427,6 +428,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(12, "m012_edge_files", M012_EDGE_FILES),
     Migration(13, "m013_index_text", M013_INDEX_TEXT),
     Migration(14, "m014_user_statements", M014_USER_STATEMENTS),
+    Migration(15, "m015_acronyms", M015_ACRONYMS.replace(" WITHOUT ROWID", "")),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from credo.config import redact_url
 from credo.errors import InvalidInputError, StoreError
 from credo.store.postgres import schema
+from credo.store.postgres.acronyms import AcronymTable
 from credo.store.postgres.connect import LOCK_TIMEOUT_MS, connect, scrub
 from credo.store.postgres.defns import DefnTable
 from credo.store.postgres.dump import TableDump
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 
 
 class PostgresStore(
-    Tables, Reads, Ledger, EdgeFiles, LineTable, DefnTable, KeywordIndex, TableDump
+    Tables, Reads, Ledger, EdgeFiles, LineTable, DefnTable, AcronymTable, KeywordIndex, TableDump
 ):
     """One PostgreSQL database: opened, migrated, written in serialised transactions."""
 
