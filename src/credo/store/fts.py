@@ -261,7 +261,6 @@ class FtsIndex(KeywordReads):
             self._values = ValueIndex(self.conn, Tokenizer(option))
         scored = self._values.hits(terms, weights, limit, self.term_rows)
         return with_values(*found, scored, limit)
-        return with_values(*found, scored, limit)
 
     def _mirrored_hits(
         self, terms: list[str], weights: KeywordWeights, limit: int

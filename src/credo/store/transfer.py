@@ -116,6 +116,8 @@ NOT_COPIED = frozenset(
         "fts_postings",
         "fts_totals",
         "fts_dirty",
+        "value_docs",  # PostgreSQL: the constants' keyword index (m016), rebuilt from beliefs
+        "value_postings",
         "_edge_changes",  # PostgreSQL: emptied by every write transaction
     }
 )
