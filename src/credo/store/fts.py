@@ -209,9 +209,9 @@ class FtsIndex(KeywordReads):
     conn: sqlite3.Connection
     _bm25: MirrorPolicy | None = None  # this store's bm25 mirror, once it reads keywords
     _values: "ValueIndex | None" = None  # this store's constants (store/values.py), once read
-    _values_empty_at: tuple[int, int] | None = None  # a store version with no constant
     # GraphQueries': the version the retrieve under way read (``one_version``), or None.
     _version_pinned: Callable[[], tuple[int, int] | None]
+    _has_values: Callable[[], bool]  # GraphQueries': any constant in the value index
 
     def keyword_beliefs(
         self,
@@ -243,12 +243,7 @@ class FtsIndex(KeywordReads):
     ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
         """``found`` with the module-level constants ranked among it (store/values.py):
         they sit in an index of their own, scored by the passage index's statistics."""
-        # (most stores hold no constant: known once per store version, then nothing read)
-        version = self._version_pinned()
-        if version is not None and version == self._values_empty_at:
-            return found
-        if self.conn.execute("SELECT 1 FROM values_fts_docsize LIMIT 1").fetchone() is None:
-            self._values_empty_at = version
+        if not self._has_values():  # (most stores hold none: known once per store version)
             return found
         from credo.store.values import ValueIndex, with_values
 

@@ -413,13 +413,13 @@ WHERE origin IN ('user_stated', 'user_corrected')
 # index of their own, as ``values_fts`` on SQLite: ``value_docs`` and ``value_postings``,
 # the same columns as fts_docs and fts_postings, counted in no total (keyword.py scores them
 # by the passage index's statistics: store/postgres/values.py). A change of kind moves a
-# row between the two, so the update trigger queues it too.
+# row between the two, so the update trigger queues it too. It can be re-run, as SQLite's.
 M016_VALUE_INDEX = f"""
-CREATE TABLE value_docs (
+CREATE TABLE IF NOT EXISTS value_docs (
     rid     bigint PRIMARY KEY,
     sizes   integer[] NOT NULL
 );
-CREATE TABLE value_postings (
+CREATE TABLE IF NOT EXISTS value_postings (
     term    {_T} NOT NULL,
     rid     bigint NOT NULL,
     col     smallint NOT NULL,
@@ -428,8 +428,8 @@ CREATE TABLE value_postings (
     pos     integer[] NOT NULL,
     PRIMARY KEY (term, rid, col)
 );
-CREATE INDEX value_postings_rid ON value_postings(rid);
-DROP TRIGGER beliefs_fts_update ON beliefs;
+CREATE INDEX IF NOT EXISTS value_postings_rid ON value_postings(rid);
+DROP TRIGGER IF EXISTS beliefs_fts_update ON beliefs;
 CREATE TRIGGER beliefs_fts_update AFTER UPDATE ON beliefs FOR EACH ROW
 WHEN (OLD.content IS DISTINCT FROM NEW.content OR OLD.anchor_text IS DISTINCT FROM
       NEW.anchor_text OR OLD.context IS DISTINCT FROM NEW.context
