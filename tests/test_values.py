@@ -199,13 +199,14 @@ def test_the_definition_statistics_are_as_without_constants(
         try:
             tables.append(sorted(conn.execute("SELECT stem, df FROM defn_df")))
             tables.append(
-                sorted(conn.execute("SELECT start_line, end_line, length FROM definitions"))
+                sorted(conn.execute("SELECT start_line, end_line, length, value FROM definitions"))
             )
         finally:
             conn.close()
     assert tables[0] == tables[2]
-    assert [row for row in tables[1] if row[2] >= 0] == tables[3]
-    assert len([row for row in tables[1] if row[2] < 0]) == 4  # (the four constants)
+    assert [row for row in tables[1] if not row[3]] == tables[3]
+    constants = [row for row in tables[1] if row[3]]
+    assert len(constants) == 4 and all(row[2] > 0 for row in constants)  # no length negated
 
 
 def test_a_store_without_constants_then_with_one(tmp_path: Path) -> None:

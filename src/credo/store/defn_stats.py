@@ -52,21 +52,11 @@ TOTALS = (DEFINITIONS, LENGTH)
 
 Span = tuple[int, int]
 """A definition's first and last line (1-based, inclusive)."""
-DefnRow = tuple[str, int]
-"""(terms, length): a definition's stem counts as stored, and its length in tokens, negated
-for a module-level constant's (``uncounted``)."""
-
-
-def uncounted(row: DefnRow) -> DefnRow:
-    """``row`` as a constant's (store/values.py): scored by the lane like any definition's
-    (``length_of``), counted in no statistic (``contributions``), so the other definitions'
-    scores are what they were without constants. Its length is stored negated."""
-    return row[0], -row[1]
-
-
-def length_of(stored: int) -> int:
-    """A stored length's tokens (``uncounted``)."""
-    return abs(stored)
+DefnRow = tuple[str, int, bool]
+"""(terms, length, value): a definition's stem counts as stored, its length in tokens, and
+whether it is a module-level constant's (store/values.py; the ``value`` column). The lane
+scores a constant's row like any other, but no statistic counts it (``contributions``), so
+the other definitions' scores are what they were without constants."""
 
 
 def line_stems(lines: Sequence[str]) -> list[list[str]]:
@@ -81,11 +71,12 @@ def line_stems(lines: Sequence[str]) -> list[list[str]]:
     return [list(map(known, tokens(line))) for line in lines]
 
 
-def encode(stems: Iterable[str]) -> DefnRow:
-    """The stored form of a definition whose tokens stem to ``stems``."""
+def encode(stems: Iterable[str], value: bool = False) -> DefnRow:
+    """The stored form of a definition whose tokens stem to ``stems`` (``value``: a
+    constant's)."""
     counts = Counter(stems)
     terms = "".join(f" {t}:{counts[t]}" for t in sorted(counts))
-    return (terms + " " if terms else ""), sum(counts.values())
+    return (terms + " " if terms else ""), sum(counts.values()), value
 
 
 def term_count(terms: str, t: str) -> int:
@@ -118,8 +109,8 @@ def file_rows(
     its own, counted in its own row, and counted again in its class it gave the class's
     head the evidence of every method, so the head outranked the method a question asked
     about (docs/BENCHMARKS.md, issue #14, day-code42). A function keeps its nested
-    functions' lines: they are part of what it does. A module-level constant's (``values``)
-    is `uncounted`."""
+    functions' lines: they are part of what it does. A module-level constant's row
+    (``values``) is flagged as one (``DefnRow``)."""
     ordered = sorted(set(spans), key=lambda s: (s[0], -s[1]))
     if not ordered:
         return {}, {}
@@ -128,12 +119,12 @@ def file_rows(
     defs: dict[Span, DefnRow] = {}
     for at, (a, b) in enumerate(ordered):
         parts = _own_parts(ordered, at) if (a, b) in members else [(a, b)]
-        row = encode(
+        defs[(a, b)] = encode(
             chain.from_iterable(
                 chain.from_iterable(stems[max(c, 1) - 1 : min(d, len(stems))]) for c, d in parts
-            )
+            ),
+            (a, b) in values,
         )
-        defs[(a, b)] = uncounted(row) if (a, b) in values else row
     starts = [a for a, _ in ordered]
     inner: dict[str, Span] = {}
     for belief_id, (start, end) in passages:
@@ -175,10 +166,12 @@ def contribution(row: DefnRow) -> Counter[str]:
 def contributions(rows: list[DefnRow]) -> Counter[str]:
     """What ``rows`` add to ``defn_df`` together: the sum of their `contribution`s, in
     one count."""
-    rows = [row for row in rows if row[1] >= 0]  # (not the constants': ``uncounted``)
-    counts: Counter[str] = Counter(w.rpartition(":")[0] for terms, _ in rows for w in terms.split())
+    rows = [row for row in rows if not row[2]]  # (not the constants': ``DefnRow``)
+    counts: Counter[str] = Counter(
+        w.rpartition(":")[0] for terms, _, _ in rows for w in terms.split()
+    )
     counts[DEFINITIONS] += len(rows)
-    counts[LENGTH] += sum(length for _, length in rows)
+    counts[LENGTH] += sum(length for _, length, _ in rows)
     return counts
 
 

@@ -98,7 +98,9 @@ TABLES: tuple[Table, ...] = (
     _table("hrr_traces", "belief_id trace", "belief_id"),
     _table("passage_lines", "belief_id lines context", "belief_id"),
     _table("line_df", "stem df", "stem"),
-    _table("definitions", "file start_line end_line terms length", "file, start_line, end_line"),
+    _table(
+        "definitions", "file start_line end_line terms length value", "file, start_line, end_line"
+    ),
     _table("passage_definitions", "belief_id file start_line end_line", "belief_id, file"),
     _table("defn_df", "stem df", "stem"),
     _table("acronyms", "file short long", "file, short, long"),

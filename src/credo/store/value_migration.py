@@ -2,7 +2,9 @@
 
 The passage index (``beliefs_fts``) and its external-content view leave out the beliefs of
 kind ``value``; ``values_fts`` holds them alone, kept in step by triggers of the same form
-as m013's, so each index's statistics are its own rows'.
+as m013's, so each index's statistics are its own rows'. ``definitions`` gains a ``value``
+column: 1 on a constant's row, which the definition lane's statistics do not count
+(store/defn_stats.py).
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
@@ -79,6 +81,9 @@ def apply_m016(conn: sqlite3.Connection, statements: list[str]) -> None:
     reading) from the passage index to the value index."""
     for statement in statements:
         conn.execute(statement)
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(definitions)")}
+    if "value" not in columns:  # (m016 can be re-run: a test re-runs m012 onwards)
+        conn.execute("ALTER TABLE definitions ADD COLUMN value INTEGER NOT NULL DEFAULT 0")
     moved = conn.execute(
         "SELECT rid FROM beliefs WHERE kind = ? AND deleted_at IS NULL", (VALUE_KIND,)
     ).fetchall()

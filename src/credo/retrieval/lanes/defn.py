@@ -50,7 +50,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from credo.retrieval.lanes.line import fts5_idf, query_stems
-from credo.store.defn_stats import DEFINITIONS, LENGTH, length_of
+from credo.store.defn_stats import DEFINITIONS, LENGTH
 from credo.store.stem import stem, tokens
 
 if TYPE_CHECKING:
@@ -187,7 +187,7 @@ def speaks(text: str, wanted: frozenset[str]) -> bool:
 
 
 def _score(terms: str, length: int, mean: float, needles: list[tuple[str, float]]) -> float:
-    norm = 1 - B + B * length_of(length) / mean
+    norm = 1 - B + B * length / mean
     score = 0.0
     for needle, idf in needles:  # (the query's order: the sum is the same float every run)
         at = terms.find(needle)

@@ -413,8 +413,10 @@ WHERE origin IN ('user_stated', 'user_corrected')
 # index of their own, as ``values_fts`` on SQLite: ``value_docs`` and ``value_postings``,
 # the same columns as fts_docs and fts_postings, counted in no total (keyword.py scores them
 # by the passage index's statistics: store/postgres/values.py). A change of kind moves a
-# row between the two, so the update trigger queues it too. It can be re-run, as SQLite's.
+# row between the two, so the update trigger queues it too. A constant's definition row is
+# flagged (``value`` = 1: store/defn_stats.py). It can be re-run, as SQLite's.
 M016_VALUE_INDEX = f"""
+ALTER TABLE definitions ADD COLUMN IF NOT EXISTS value integer NOT NULL DEFAULT 0;
 CREATE TABLE IF NOT EXISTS value_docs (
     rid     bigint PRIMARY KEY,
     sizes   integer[] NOT NULL
