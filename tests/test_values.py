@@ -3,6 +3,7 @@ index holds, and ranks, exactly what it did without them (day-const81)."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -179,6 +180,32 @@ def test_an_export_carries_its_constants_back_to_their_index(tmp_path: Path) -> 
         assert first.content.endswith("DEFAULT_POOLSIZE = 10")
     assert _index(tmp_path / "copy.db", "beliefs_fts") == _index(db, "beliefs_fts")
     assert _index(tmp_path / "copy.db", "values_fts") == _index(db, "values_fts")
+    # A constant's definition row travels flagged (a fifth item, true), so the copy's
+    # definition statistics leave it out as the original's do.
+    items = [
+        item
+        for line in (tmp_path / "a.jsonl").read_text().splitlines()
+        if '"kind":"definitions"' in line
+        for item in json.loads(line)["definitions"]
+    ]
+    assert sum(len(item) == 5 and item[4] is True for item in items) == 4
+    assert all(len(item) == 4 for item in items if len(item) != 5)
+    assert _definitions(tmp_path / "copy.db") == _definitions(db)
+
+
+def _definitions(db: Path) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    conn = _connect(db)
+    try:
+        return (
+            sorted(
+                conn.execute(
+                    "SELECT file, start_line, end_line, terms, length, value FROM definitions"
+                )
+            ),
+            sorted(conn.execute("SELECT stem, df FROM defn_df")),
+        )
+    finally:
+        conn.close()
 
 
 def test_the_definition_statistics_are_as_without_constants(

@@ -137,3 +137,33 @@ def test_m016_moves_a_postgres_stores_constants_to_their_index(tmp_path: Path) -
             assert value_rows == 1
             assert memory.store.fts_integrity_check() == []
             assert "v1" in memory.store.keyword_beliefs(["poolsize"], limit=5)[0]
+
+
+def _value_rows(memory: Memory) -> set[str]:
+    """The ids the value index holds (its own rows, not the content view's)."""
+    on_postgres = "postgres" in type(memory.store).__module__
+    table, rid = ("value_docs", "rid") if on_postgres else ("values_fts_docsize", "id")
+    rows = memory.store.conn.execute(
+        f"SELECT b.id FROM {table} d JOIN beliefs b ON b.rid = d.{rid}"
+    )
+    return {str(r[0]) for r in rows}
+
+
+def test_a_belief_whose_kind_changes_moves_between_the_indexes(
+    memory: Memory, tmp_path: Path
+) -> None:
+    """No credo path changes a kind (a belief is keyed by its text and written once), but
+    both backends' triggers watch it: a row whose kind changes leaves one index for the
+    other, and back, and each index stays sound."""
+    memory.ingest(*_files(tmp_path))
+    constant = memory.retrieve("default poolsize", token_budget=2_000).beliefs[0]
+    assert constant.content.endswith("DEFAULT_POOLSIZE = 10")
+    held = _value_rows(memory)
+    assert constant.id in held
+    for kind, expected in (("fact", held - {constant.id}), ("value", held)):
+        with memory.store.transaction() as conn:
+            conn.execute(f"UPDATE beliefs SET kind = '{kind}' WHERE id = '{constant.id}'")
+        assert _value_rows(memory) == expected
+        assert not memory.store.fts_integrity_check()  # (SQLite raises, PostgreSQL lists)
+        found = memory.store.keyword_beliefs(query_terms("default poolsize"), limit=5)[0]
+        assert constant.id in found
