@@ -78,7 +78,9 @@ def parse(kind: str, f: Fields) -> DerivedRecord:
         # (a constant's row carries a fifth item, true: defn_stats.DefnRow)
         value = isinstance(item, list) and len(item) == 5 and item[4] is True
         row = item[:4] if value else item
-        start, end, terms, length = _shaped(f, "definitions", row, (int, int, str, int))
+        start, end, terms, length = _shaped(
+            f, "definitions", row, (int, int, str, int), " (a constant's: a fifth item, true)"
+        )
         definitions[(start, end)] = (terms, length, value)
     passages: dict[str, tuple[int, int]] = {}
     for item in _rows(f, "passages"):
@@ -96,7 +98,9 @@ def _rows(f: Fields, key: str) -> list[Any]:
     return value
 
 
-def _shaped(f: Fields, key: str, item: object, types: tuple[type, ...]) -> tuple[Any, ...]:
+def _shaped(
+    f: Fields, key: str, item: object, types: tuple[type, ...], more: str = ""
+) -> tuple[Any, ...]:
     ok = isinstance(item, list) and len(item) == len(types)
     if ok:
         for value, kind in zip(item, types, strict=True):
@@ -106,7 +110,7 @@ def _shaped(f: Fields, key: str, item: object, types: tuple[type, ...]) -> tuple
                 ok = ok and isinstance(value, kind)
     if not ok:
         names = ", ".join(t.__name__ for t in types)
-        raise f.error(f"each item of {key!r} must be a list [{names}], got {item!r}")
+        raise f.error(f"each item of {key!r} must be a list [{names}]{more}, got {item!r}")
     return tuple(item)  # type: ignore[arg-type]
 
 
