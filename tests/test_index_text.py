@@ -177,9 +177,9 @@ def _back_to_version_12(path: Path) -> None:
 
 
 def _statements(sql: str) -> list[str]:
-    from credo.store.migrations import _split_statements
+    from credo.store.sql_split import split_statements
 
-    return _split_statements(sql)
+    return split_statements(sql)
 
 
 def _index(path: Path) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:

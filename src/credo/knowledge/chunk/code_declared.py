@@ -65,11 +65,15 @@ _COMPUTES = frozenset(
 def declared_values(
     reader: _Reader, found: list[_Found], held: list[tuple[int, int]]
 ) -> list[_Found]:
-    """The module-level value declarations (`Grammar.declared`) none of `found` holds, as
-    definitions; `held` are the rows (0-based, inclusive) of configuration objects."""
+    """The module-level value declarations (`Grammar.declared`: none when it names none)
+    none of `found` holds, as definitions; `held` are the rows (0-based, inclusive) of
+    configuration objects."""
+    declared = reader.grammar.declared
+    if not declared:
+        return []
     from credo.knowledge.chunk.code_treesitter import _Found
 
-    declared = reader.grammar.declared
+    used = set(reader.used)  # (a value's comments stay the file's: it takes nothing from them)
     rows = [(f.definition.start_line - 1, f.definition.end_line - 1) for f in found]
     taken = _Spans([*rows, *held])
     out: list[_Found] = []
@@ -88,6 +92,7 @@ def declared_values(
                 continue
             definition = _definition(reader, outer, opening, (reader.name(name),))
             out.append(_Found(definition, (value.start_byte, value.end_byte)))
+    reader.used = used
     return out
 
 

@@ -129,11 +129,7 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
     rows = [(config.first, config.last) for config in configs]
     if loaded.grammar.values:
         definitions += documented_values(reader, definitions, rows)
-    if loaded.grammar.declared:  # (after the documented ones: those are theirs)
-        # (their comments stay the file's too: a value takes nothing from its passages)
-        used = set(reader.used)
-        definitions += declared_values(reader, definitions, rows)
-        reader.used = used
+    definitions += declared_values(reader, definitions, rows)  # (after: those are theirs)
     body_lexer = lexer(loaded.grammar.lexer)
     named = masked(source, lines, configs) if configs else source  # (no secret in a name)
     for found, segments in zip(
