@@ -16,6 +16,7 @@ from credo.agent import journal
 from credo.agent.startup import STATED_SHARE, session_start
 from credo.store.rows import NewBelief
 from credo.surfaces.render import memory_block
+from credo.tokens import estimate
 
 RULE = "We always run go test with -race here"
 
@@ -223,7 +224,10 @@ def test_the_latest_word_of_a_dispute_among_the_persons_statements_is_shown(
     block = memory_block(result)
     assert CHANGED in block and DECISION not in block and CORRECTION not in block
     assert "; conflicts with " in block
-    assert result.used_tokens == result.beliefs[0].tokens  # the mark is charged
+    # Charged as rendered, the mark with it, each id in its short form.
+    line = next(x for x in block.splitlines() if CHANGED in x)
+    assert line.startswith(f"[{changed[:8]}; conflicts with ")
+    assert estimate(line + "\n") == result.beliefs[0].tokens == result.used_tokens
     assert session_start(memory, token_budget=600) == result  # deterministic
 
 
