@@ -302,17 +302,7 @@ def typescript_parser() -> object | None:
     it whatever JavaScript grammar is installed, so the baselines' figures on a TypeScript
     corpus do not depend on tree-sitter-javascript (whose parse of type annotations is
     error recovery)."""
-    if "typescript" not in _TREE_PARSERS:
-        try:
-            import tree_sitter
-            import tree_sitter_typescript
-
-            grammar = tree_sitter.Language(tree_sitter_typescript.language_typescript())
-            _TREE_PARSERS["typescript"] = tree_sitter.Parser(grammar)
-        except Exception as exc:  # any failure means: no parser
-            _TREE_PARSERS["typescript"] = None
-            print(f"docs_multi: no tree-sitter typescript parser ({exc})", file=sys.stderr)
-    return _TREE_PARSERS["typescript"]
+    return _tree_parser("typescript", "language_typescript")
 
 
 def javascript_definitions(source: str, typescript: bool = False) -> list[Definition] | None:
@@ -369,7 +359,8 @@ _TREE_DEFS = {
 _TREE_PARSERS: dict[str, object | None] = {}
 
 
-def _tree_parser(language: str) -> object | None:
+def _tree_parser(language: str, entry: str = "language") -> object | None:
+    """``tree_sitter_<language>``'s parser (its grammar from ``entry``), made once."""
     if language not in _TREE_PARSERS:
         try:
             import importlib
@@ -377,7 +368,7 @@ def _tree_parser(language: str) -> object | None:
             import tree_sitter
 
             module = importlib.import_module(f"tree_sitter_{language}")
-            grammar = tree_sitter.Language(module.language())
+            grammar = tree_sitter.Language(getattr(module, entry)())
             _TREE_PARSERS[language] = tree_sitter.Parser(grammar)
         except Exception as exc:  # any failure means: no parser
             _TREE_PARSERS[language] = None

@@ -1,7 +1,8 @@
 """SessionStart gives the person's own live statements (credo.agent.startup): a rule,
 preference or correction told to the memory is in the next session's block, newest first,
 after the locks, within a share of the budget, and never crowds out the locks or, beyond
-its share, the used beliefs; superseded and contested ones are passed over."""
+its share, the used beliefs; superseded and contested ones are passed over, but for the
+newest side of a dispute among the person's own statements (their latest word), marked."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from credo.agent import journal
 from credo.agent.startup import STATED_SHARE, session_start
 from credo.store.rows import NewBelief
 from credo.surfaces.render import memory_block
+from credo.tokens import estimate
 
 RULE = "We always run go test with -race here"
 
@@ -76,9 +78,12 @@ def test_superseded_contested_harmful_and_forgotten_statements_are_left_out(
     memory.feedback("bad", "harmful")
     memory.forget("gone")
     result = session_start(memory, token_budget=600)
-    assert result.ids == ["new"] and result.beliefs[0].replaces == ("old",)
+    # Both sides of the dispute are the person's: their newest word is shown, marked.
+    assert result.ids == ["right", "new"] and result.beliefs[1].replaces == ("old",)
+    assert result.beliefs[0].conflicts == ("left",) and "left" in result.superseded
     memory.resolve("right", "left")  # settled: the winner is shown, the loser is history
-    assert session_start(memory, token_budget=600).ids == ["right", "new"]
+    settled = session_start(memory, token_budget=600)
+    assert settled.ids == ["right", "new"] and settled.beliefs[0].conflicts == ()
 
 
 def test_statements_take_half_while_used_beliefs_wait_and_never_the_locks(
@@ -186,3 +191,99 @@ def test_the_statements_are_read_through_their_own_index(memory: Memory) -> None
     ]
     assert any("USING INDEX beliefs_user_statements" in step for step in plan), plan
     assert not any("TEMP B-TREE" in step for step in plan), plan
+
+
+DECISION = (
+    "Decision: we build every regex through RegexBuilder with size_limit(1 << 20) so "
+    "untrusted patterns cannot use 10 MB each"
+)
+CORRECTION = (
+    "Correction: the default DFA cache limit is 2 MB per thread, not 10 MB; 10 MB is the "
+    "compiled program size_limit"
+)
+CHANGED = (
+    "Decision changed: we no longer lower size_limit; we keep the 10 MB default and reject "
+    "patterns longer than 1000 characters before compiling"
+)
+
+
+def test_the_latest_word_of_a_dispute_among_the_persons_statements_is_shown(
+    memory: Memory,
+) -> None:
+    """probe81: a decision, a correction and a change of decision; capture marks the change
+    in conflict with both, and SessionStart showed nothing of the person's words."""
+    decision = memory.remember(DECISION, kind="requirement")
+    correction = memory.remember(CORRECTION, kind="correction")
+    changed = memory.remember(CHANGED, kind="correction")
+    against = {e.dst for e in memory.edges(changed) if e.src == changed and e.type == "CONTRADICTS"}
+    assert against == {decision, correction}  # capture's own marks (the probe's store)
+    result = session_start(memory, token_budget=600)
+    assert result.ids == [changed]
+    assert set(result.beliefs[0].conflicts) == {decision, correction}
+    assert set(result.superseded) == {decision, correction}
+    block = memory_block(result)
+    assert CHANGED in block and DECISION not in block and CORRECTION not in block
+    assert "; conflicts with " in block
+    # Charged as rendered, the mark with it, each id in its short form.
+    line = next(x for x in block.splitlines() if CHANGED in x)
+    assert line.startswith(f"[{changed[:8]}; conflicts with ")
+    assert estimate(line + "\n") == result.beliefs[0].tokens == result.used_tokens
+    assert session_start(memory, token_budget=600) == result  # deterministic
+
+
+def test_a_dispute_with_a_document_passage_keeps_both_sides_out(memory: Memory) -> None:
+    _said(memory, [("rule", "Never release on Friday", "requirement", 2.0)])
+    with memory.store.transaction():
+        memory.store.insert_beliefs(
+            [
+                NewBelief(
+                    "doc",
+                    "Releases on Friday",
+                    "h-doc",
+                    "factual",
+                    "document",
+                    False,
+                    1,
+                    1,
+                    None,
+                    3.0,
+                    3.0,
+                )
+            ]
+        )
+    fact = memory.remember("We release whenever main is green")  # a plain remember: factual
+    _said(memory, [("pref", "Release from the CI only", "preference", 4.0)])
+    _use(memory, ["doc", fact])
+    memory.relate("rule", "doc", "CONTRADICTS")
+    memory.relate("pref", fact, "CONTRADICTS")
+    result = session_start(memory, token_budget=600)
+    assert result.ids == []  # neither side is shown: not all of them are the person's
+    assert set(result.superseded) == {"rule", "doc", "pref", fact}
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    ats=st.lists(st.integers(0, 4), min_size=2, max_size=6),
+    pairs=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), max_size=8),
+)
+def test_a_statement_is_shown_when_newer_than_every_side_it_disputes(
+    tmp_path: Path, ats: list[int], pairs: list[tuple[int, int]]
+) -> None:
+    with Memory(":memory:", root=tmp_path) as memory:
+        _said(memory, [(f"s{n}", f"statement {n}", "requirement", at) for n, at in enumerate(ats)])
+        against: dict[str, set[str]] = {}
+        for a, b in pairs:
+            x, y = f"s{a % len(ats)}", f"s{b % len(ats)}"
+            if x != y and y not in against.get(x, ()):
+                memory.relate(x, y, "CONTRADICTS")
+                against.setdefault(x, set()).add(y)
+                against.setdefault(y, set()).add(x)
+        newest = [i for _, i in sorted((-at, f"s{n}") for n, at in enumerate(ats))]
+        rank = {i: n for n, i in enumerate(newest)}
+        latest = [i for i in newest if all(rank[o] > rank[i] for o in against.get(i, ()))]
+        result = session_start(memory, token_budget=100_000)
+        assert result.ids == latest
+        assert all(set(b.conflicts) == against.get(b.id, set()) for b in result.beliefs)
+        assert session_start(memory, token_budget=100_000) == result

@@ -37,7 +37,11 @@ at startup. Ties break by
 id, so the same store gives the same block. Only current beliefs are shown: one a live
 belief supersedes, or one in an open contradiction (with no query to weigh the two sides,
 showing one would pick a side at random), is passed over (``superseded`` lists them),
-with the truth links the pipeline reads (credo.retrieval.currency). The ranked beliefs
+with the truth links the pipeline reads (credo.retrieval.currency). But when every side of
+a statement's open contradictions is the person's own statement too, they did choose: the
+newest of them (a decision changed after a correction) is their latest word, shown and
+marked ``conflicts with`` the others, as a prompt's block marks a dispute; the older
+sides stay passed over. The ranked beliefs
 are packed like a query's (credo.retrieval.pack: take while they fit, stop at the first
 that does not), each charged as rendered (credo.tokens).
 
@@ -112,13 +116,18 @@ def session_start(
         limit=limit,
     )
     order = list(dict.fromkeys([b.id for b, _ in stated] + [b.id for b, _ in ranked]))
-    current, passed_over, replaced = _current(store, order)
+    current, passed_over, replaced, disputed = _current(store, order, [b.id for b, _ in stated])
     beliefs = {b.id: (b, times) for b, times in (*stated, *ranked) if b.id in current}
     said = [b.id for b, _ in stated if b.id in current]
     # Named by their short ids, as a query's block names them (store/short_ids.py).
-    shown = Shown(list(beliefs), store.sharing_short_prefix, store.ids_with_prefix, {})
+    others = sorted({o for sides in disputed.values() for o in sides})
+    shown = Shown([*beliefs, *others], store.sharing_short_prefix, store.ids_with_prefix, {})
     marked = {
-        i: marks(tuple(shown[r] for r in replaced[i])) if i in replaced else "" for i in beliefs
+        i: marks(
+            tuple(shown[r] for r in replaced.get(i, ())),
+            tuple(shown[c] for c in disputed.get(i, ())),
+        )
+        for i in beliefs
     }
     # Charged as the block renders them: a passage under its file and section lines, its
     # section's title said once, on the title's line (as a prompt's pack: Places.untitled).
@@ -139,7 +148,14 @@ def session_start(
         token_budget=remaining - spoken.used_tokens,
     )
     useful = [
-        _entry(*beliefs[i], costs.charged[i], replaced.get(i, ()), texts[i], stated=i in said)
+        _entry(
+            *beliefs[i],
+            costs.charged[i],
+            replaced.get(i, ()),
+            texts[i],
+            stated=i in said,
+            conflicts=disputed.get(i, ()),
+        )
         for i in (*spoken.selected, *packed.selected)
     ]
     out = (*locked, *useful)
@@ -202,10 +218,12 @@ def _entry(
     rendered: str = "",
     *,
     stated: bool = False,
+    conflicts: tuple[str, ...] = (),
 ) -> RetrievedBelief:
     """``rendered``: the text shown when it is not the content as is ("" otherwise);
     ``stated``: the person's own statement (lane ``stated`` 1, beside its
-    usefulness parts; the score stays its usefulness)."""
+    usefulness parts; the score stays its usefulness); ``conflicts``: the person's older
+    statements it disputes (``_current``), marked as a prompt's block marks them."""
     parts = usefulness(belief, injected)
     return RetrievedBelief(
         belief.id,
@@ -216,6 +234,7 @@ def _entry(
         {"stated": 1.0, **parts} if stated else parts,
         None,
         replaces,
+        conflicts=conflicts,
         trail=belief.trail,
         rendered=rendered,
         original_chars=len(belief.content) if rendered else 0,
@@ -224,27 +243,46 @@ def _entry(
 
 
 def _current(
-    store: Store, ids: list[str]
-) -> tuple[set[str], tuple[str, ...], dict[str, tuple[str, ...]]]:
+    store: Store, ids: list[str], stated: list[str]
+) -> tuple[set[str], tuple[str, ...], dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
     """(the ids that are current and in no open contradiction, those passed over in rank
-    order, and what each current one replaces): the truth links the pipeline reads, read
-    only when the store holds any."""
+    order, what each current one replaces, and what each shown side of a dispute among the
+    person's own statements disputes): the truth links the pipeline reads, read only when
+    the store holds any. ``stated``: the person's statements, newest first."""
     reader = store.truth_reader()
     if not ids or reader.none:
-        return set(ids), (), {}
+        return set(ids), (), {}, {}
     facts = reader.links(ids)
     if not facts[0]:
-        return set(ids), (), {}
+        return set(ids), (), {}, {}
     from credo.retrieval.currency import TruthGraph
 
     graph = TruthGraph(reader.links)
     graph.add(ids, facts)
     touched = graph.linked.intersection(ids)
     graph.close_upward(touched.intersection(graph.superseded_any))
-    out = {
-        i
+    contested = {
+        i: others
         for i in touched
-        if not graph.current(i) or (i in graph.against and graph.live_conflicts(i)[0])
+        if graph.current(i) and i in graph.against and (others := graph.live_conflicts(i)[0])
     }
+    disputed = _latest_word(contested, stated)
+    out = {i for i in touched if not graph.current(i) or i in contested} - disputed.keys()
     replaced = {i: hidden for i in touched - out if (hidden := graph.hides(i))}
-    return set(ids) - out, tuple(i for i in ids if i in out), replaced
+    return set(ids) - out, tuple(i for i in ids if i in out), replaced, disputed
+
+
+def _latest_word(
+    contested: dict[str, tuple[str, ...]], stated: list[str]
+) -> dict[str, tuple[str, ...]]:
+    """The contested statements still shown, with the sides they dispute: when every side
+    of a statement's open contradictions is the person's own statement too, the newest of
+    them is their latest word (a decision changed after a correction), so it is shown,
+    marked; an older side stays passed over. A dispute with anything else (a document's
+    passage, a lock) is not the person's own, and no side is shown (no query to weigh it)."""
+    rank = {i: n for n, i in enumerate(stated)}  # newest first, ties by id
+    return {
+        i: others
+        for i, others in contested.items()
+        if i in rank and all(rank.get(o, -1) > rank[i] for o in others)
+    }
