@@ -82,7 +82,14 @@ def check(chunks: Sequence[Chunk], text: str) -> None:
         for c in chunks
     ]
     assert keys == sorted(keys)
-    definitions = [c for c in chunks if c.role == "definition"]
+    # A constant's chunk (store/values.py) repeats its lines: the module's code and
+    # comments are read as without it, and it links nowhere, nor does anything link to it.
+    for chunk in chunks:
+        if chunk.value:
+            assert chunk.role == "definition" and chunk.heading_index is None, chunk
+        elif chunk.heading_index is not None:
+            assert not chunks[chunk.heading_index].value, chunk
+    definitions = [c for c in chunks if c.role == "definition" and not c.value]
     for chunk in chunks:  # a chunk in a scope lies within a definition of that trail
         if chunk.section and chunk.role not in ("definition", "config"):  # (a key path)
             # (a field's comment: its holder's trail and the field's name, code_fields)
@@ -136,9 +143,9 @@ PYTHON = textwrap.dedent(
     # on large trees.
     #
     # Second paragraph of the block.
-    CACHE = {}  # type: dict[str, int]
-    URL = "http://x # not a comment"
-    BLOCK = """
+    cache = {}  # type: dict[str, int]
+    url = "http://x # not a comment"
+    block = """
     # not a comment either
     """
 
@@ -169,9 +176,9 @@ def test_python_rules() -> None:
         ("Why a cache: parsing is slow on large trees.", 9, 10, "code_comment", ()),
         ("Second paragraph of the block.", 12, 12, "code_comment", ()),
         # Module-level code as written, its comment left out (a pragma here: dropped).
-        ("CACHE = {}", 13, 13, "statement", ()),
-        ('URL = "http://x # not a comment"', 14, 14, "statement", ()),
-        ('BLOCK = """ # not a comment either """', 15, 17, "statement", ()),
+        ("cache = {}", 13, 13, "statement", ()),
+        ('url = "http://x # not a comment"', 14, 14, "statement", ()),
+        ('block = """ # not a comment either """', 15, 17, "statement", ()),
         ("class Config: Settings holder.", 20, 33, "definition", ("Config",)),
         (
             # A comment in a header stays where it is written: the text keeps the file's order.
@@ -537,7 +544,9 @@ def test_module_level_code_is_read_as_statements() -> None:
         ("Tags.", 1, 1, "docstring"),
         # No import, nor what holds one or a definition (the definition is read as one).
         ("no ssl", 6, 6, "code_comment"),
+        # (Constants sharing a line stay module code: test_python_constants_are_definitions.)
         ("DEFAULT_POOLSIZE = 10; DEFAULT_RETRIES = 3", 13, 13, "statement"),
+        # (A value a call computes is module code: test_which_values_are_data.)
         ('BOOL = re.compile(r"^(?:yes|Yes|no|No)$")', 14, 14, "statement"),
         ("YAML 1.1 booleans", 14, 14, "code_comment"),
         # A comment inside a statement cuts it: the pieces and the comment keep their order.
@@ -584,7 +593,7 @@ def test_a_long_statement_is_cut_at_line_ends(rows: list[tuple[str, bool]], widt
     body = [
         f'    "{word * (width // len(word) + 1)}": 1,{"  # note" if c else ""}' for word, c in rows
     ]
-    source = "\n".join(["TABLE = {", *body, "}"]) + "\n"
+    source = "\n".join(["table = {", *body, "}"]) + "\n"  # (no constant: module code)
     chunks = split_code(source, "python")
     check(chunks, source)
     pieces = [c for c in chunks if c.role == "statement"]
@@ -1058,7 +1067,7 @@ COMMENT_CASES = [
     ),
     pytest.param(
         "js",
-        'const u = "http://x//y"; // real one\nlet t = `multi\n// not a comment`;',
+        'let u = "http://x//y"; // real one\nlet t = `multi\n// not a comment`;',
         [("real one", 1, 1, "code_comment")],
         None,
         id="js-strings",
@@ -1185,7 +1194,7 @@ COMMENT_CASES = [
     ),
     pytest.param(
         "go",
-        "package a\n\nvar x = 1\n\n//////  Names  //////\nvar y = 2\n",
+        "package a\n\nvar x = f()\n\n//////  Names  //////\nvar y = g()\n",
         [("Names", 5, 5, "code_comment")],
         None,
         id="go-banner",
@@ -1233,7 +1242,10 @@ COMMENT_CASES = [
     pytest.param(
         "go",
         "//go:build linux\n// Package x does things.\nvar s = `raw\n// no`",
-        [("Package x does things.", 2, 2, "docstring")],
+        [
+            ("Package x does things.", 2, 2, "docstring"),
+            ("var s = `raw // no`", 3, 4, "definition"),
+        ],
         [("Package x does things.", 2, 2, "code_comment")],
         id="go",
     ),
@@ -1495,11 +1507,12 @@ def test_a_doc_comment_across_blank_lines_leads_its_definition(
 
 # Generated C-family files: definitions, doc comments, stray comments, separators,
 # commented-out code, remarks that end a line of code, and blank lines, in any order. Per
-# language: a file's first line of code, a definition (three lines), and a statement.
+# language: a file's first line of code, a definition (three lines), and a statement (none
+# a definition without a doc: a ``const`` of data is one since day-const79, code_declared).
 _FAMILY = {
     "js": ("'use strict';", "function f{n}(a) {{\n  return a;\n}}", "let v{n} = {n};"),
     "c": ("#include <a.h>", "int f{n}(int a) {{\n  return a;\n}}", "int v{n} = {n};"),
-    "go": ("package p", "func f{n}(a int) int {{\n\treturn a\n}}", "var v{n} = {n}"),
+    "go": ("package p", "func f{n}(a int) int {{\n\treturn a\n}}", "var v{n} = f({n})"),
     "rust": ("use a::b;", "fn f{n}(a: i32) -> i32 {{\n    a\n}}", "static V{n}: i32 = {n};"),
 }
 _ITEMS = st.sampled_from(

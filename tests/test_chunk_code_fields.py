@@ -166,7 +166,7 @@ def test_a_multi_line_jsdoc_ends_in_its_member() -> None:
     [
         ("package x\n\nfunc f() {\n\t// count them\n\tn := 0\n\t_ = n\n}\n", "go"),
         ("fn f() {\n    // the total\n    let total: u64 = 0;\n}\n", "rust"),
-        ("const o = {\n  // a key\n  key: 1,\n};\n", "typescript"),
+        ("let o = {\n  // a key\n  key: 1,\n};\n", "typescript"),
     ],
 )
 def test_a_comment_above_no_member_field_keeps_its_scope(source: str, language: str) -> None:

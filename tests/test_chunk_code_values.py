@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from credo.knowledge.chunk import split_code
 from credo.knowledge.chunk.code_values import _Spans
-from credo.knowledge.chunk.passage import passages
+from credo.knowledge.ingest.split import split_passages
 from tests.test_chunk_code import check, full
 
 _REGEXES = """\
@@ -21,7 +21,7 @@ import { x } from "./x";
 export const email: RegExp = /^[a-z]+@[a-z]+$/;
 /** Equivalent to the HTML5 input[type=email] validation */
 export const html5Email = /^.+@.+$/;
-// Plain comments head a group of constants.
+// A plain comment over one constant is its doc, as over a function (code_declared).
 export const LIMIT = 10;
 /** Two names at once stay as they were. */
 let a = 1, b = 2;
@@ -42,13 +42,30 @@ def test_a_documented_constant_is_a_definition_named_by_it() -> None:
             "definition",
             ("html5Email",),
         ),
-        ("Plain comments head a group of constants.", 7, 7, "code_comment", ()),
+        (
+            "A plain comment over one constant is its doc, as over a function (code_declared)."
+            " const LIMIT = 10",
+            7,
+            8,
+            "definition",
+            ("LIMIT",),
+        ),
+        # (a plain comment stays the file's comment too: a constant of data takes nothing
+        # from the passages, day-const81)
+        (
+            "A plain comment over one constant is its doc, as over a function (code_declared).",
+            7,
+            7,
+            "code_comment",
+            (),
+        ),
         ("Two names at once stay as they were.", 9, 9, "code_comment", ()),
         ("So does a destructuring.", 11, 11, "code_comment", ()),
     ]
     # each is a passage of its own: none pools the others' docs
-    joined = passages(chunks)
-    assert [p.section for p in joined if p.role == "definition"] == [("email",), ("html5Email",)]
+    joined = split_passages("regexes.ts", _REGEXES).chunks
+    heads = [p.section for p in joined if p.role == "definition"]
+    assert heads == [("email",), ("html5Email",), ("LIMIT",)]
 
 
 def test_a_documented_constant_takes_its_values_names_as_context() -> None:
@@ -66,13 +83,18 @@ def test_rust_documented_const_and_static_are_definitions() -> None:
     assert full(chunks) == [
         ("The default limit. pub const LIMIT: u32", 3, 4, "definition", ("LIMIT",)),
         ("The cap. static CAP: usize", 5, 6, "definition", ("CAP",)),
-        ("A plain remark.", 7, 7, "code_comment", ()),
+        ("A plain remark. const N: u8 = 1", 7, 8, "definition", ("N",)),  # (code_declared)
+        ("A plain remark.", 7, 7, "code_comment", ()),  # (and the file's comment, as before)
     ]
 
 
 def test_a_constant_left_as_it_was_keeps_its_comments() -> None:
     source = "use a::b;\n\n#[allow(dead_code)] // Kept for the old API.\nconst N: u8 = 1;\n"
-    assert [c.text for c in split_code(source, "rust")] == ["Kept for the old API."]
+    # (a definition since day-const79, code_declared: the comment still a comment)
+    assert [c.text for c in split_code(source, "rust")] == [
+        "const N: u8 = 1",
+        "Kept for the old API.",
+    ]
 
 
 def test_functions_and_configuration_objects_keep_their_readers() -> None:

@@ -42,7 +42,7 @@ A retry waits longer each time.
 TOOL = '''\
 """The tool module waits on sockets."""
 
-TIMEOUT = 3  # a module-level statement: in no definition
+timeout = 3  # a module-level statement (no constant): in no definition
 
 
 def wait_for_socket(sock, timeout):
@@ -123,7 +123,7 @@ _terms = st.lists(st.sampled_from(WORDS), min_size=1, max_size=40)
 def _row(
     file: str, start: int, stems: list[str], head: bool = False
 ) -> tuple[str, int, int, str, int, bool]:
-    terms, length = encode(stems)
+    terms, length, _ = encode(stems)
     return (file, start, start + 9, terms, length, head)
 
 
@@ -267,8 +267,8 @@ def test_a_passage_in_two_files_takes_the_best_definition_it_leads() -> None:
 def test_the_stored_form_counts_every_use_as_fts5_stems_it() -> None:
     text = "def wait_for_socket(sock):\n    select(sock, select)  # Selecting"
     stems = [stem(t) for t in tokens(text)]
-    terms, length = encode(stems)
-    assert decode(terms) == Counter(stems) and length == len(stems)
+    terms, length, value = encode(stems)
+    assert not value and decode(terms) == Counter(stems) and length == len(stems)
     assert term_count(terms, "select") == 3 and term_count(terms, "sock") == 2
     assert term_count(terms, "sel") == 0 and term_count(terms, "socket") == 1
     defs, placed = file_rows(
@@ -277,7 +277,7 @@ def test_the_stored_form_counts_every_use_as_fts5_stems_it() -> None:
         [("a", (1, 1)), ("b", (2, 2)), ("c", (3, 3))],
     )
     assert set(defs) == {(1, 2), (2, 2)} and placed == {"a": (1, 2), "b": (2, 2)}  # innermost
-    one = contribution((terms, length))
+    one = contribution((terms, length, False))
     assert one[DEFINITIONS] == 1 and one[LENGTH] == length and one["select"] == 1
 
 
@@ -372,7 +372,7 @@ def _consistent(memory: Memory) -> Tables:
     defs, _placed, df = tables = _tables(memory)
     total: Counter[str] = Counter()
     for row in defs:
-        total.update(contribution((str(row[3]), int(row[4]))))  # type: ignore[call-overload]
+        total.update(contribution((str(row[3]), int(row[4]), bool(row[5]))))  # type: ignore[call-overload]
     assert df == {k: v for k, v in total.items() if v}
     return tables
 
@@ -630,7 +630,7 @@ class Server:
 def _span_row(
     span: tuple[int, int], stems: list[str], head: bool
 ) -> tuple[str, int, int, str, int, bool]:
-    terms, length = encode(stems)
+    terms, length, _ = encode(stems)
     return ("a.py", span[0], span[1], terms, length, head)
 
 

@@ -155,6 +155,14 @@ BELIEF = '{"kind":"belief","id":"b1","content":"Deploys go through ops/deploy.sh
             '{"kind":"definitions","file":"a.py","definitions":[[1,"2","x",1]]}',
             "each item of 'definitions' must be a list [int, int, str, int]",
         ),
+        (  # a length is never negative: a constant's row says so in a fifth item
+            '{"kind":"definitions","file":"a.py","definitions":[[1,2,"x",-1]]}',
+            "each item of 'definitions' must be a list [int, int, str, int]",
+        ),
+        (
+            '{"kind":"definitions","file":"a.py","definitions":[[1,2,"x",1,false]]}',
+            "[int, int, str, int] (a constant's: a fifth item, true), got [1, 2, 'x', 1, False]",
+        ),
         ('{"kind":"passage_lines","belief_id":"b1"}', "missing required field 'lines'"),
         (
             '{"kind":"definitions","file":"a.py","passages":{}}',

@@ -162,6 +162,10 @@ def _back_to_version_12(path: Path) -> None:
     conn.execute("BEGIN")
     for name in ("beliefs_fts_insert", "beliefs_fts_delete", "beliefs_fts_update"):
         conn.execute(f"DROP TRIGGER {name}")
+    for name in ("values_fts_insert", "values_fts_delete", "values_fts_update"):  # (m016)
+        conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+    conn.execute("DROP TABLE IF EXISTS values_fts")
+    conn.execute("DROP VIEW IF EXISTS values_live")
     conn.execute("DROP VIEW beliefs_live")
     conn.execute("DROP TABLE beliefs_fts")
     for statement in _statements(m006):
@@ -173,9 +177,9 @@ def _back_to_version_12(path: Path) -> None:
 
 
 def _statements(sql: str) -> list[str]:
-    from credo.store.migrations import _split_statements
+    from credo.store.sql_split import split_statements
 
-    return _split_statements(sql)
+    return split_statements(sql)
 
 
 def _index(path: Path) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:

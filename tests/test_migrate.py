@@ -144,7 +144,8 @@ def _tables_of(location: Path | PostgresUrl) -> dict[str, list[str]]:
         else:
             names = store.conn.execute(  # type: ignore[attr-defined]
                 "SELECT name FROM sqlite_master WHERE type = 'table' "
-                "AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'beliefs_fts_%'"
+                "AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'beliefs_fts_%' "
+                "AND name NOT LIKE 'values_fts_%'"
             ).fetchall()
             found = [
                 (n, c[1])

@@ -508,7 +508,9 @@ def test_plain_text_always_passes_through(paragraphs: list[tuple[str, int]]) -> 
 def test_relinking_a_chunk_keeps_every_other_field() -> None:
     """`with_heading_index` names each field of `Chunk`: one added later and left out
     would be lost when a chunker relinks (it must read as `Chunk._replace`)."""
-    chunk = Chunk("text", 3, 9, "definition", ("A", "b"), 2, ("x.md",), "words", members=True)
+    chunk = Chunk(
+        "text", 3, 9, "definition", ("A", "b"), 2, ("x.md",), "words", members=True, value=True
+    )
     values = {name: getattr(chunk, name) for name in Chunk._fields}
     assert all(v not in (None, (), "", False) for v in values.values())  # none at its default
     assert with_heading_index(chunk, 7) == chunk._replace(heading_index=7)

@@ -5,11 +5,12 @@ ranks exactly as the original (byte-identical ``search --json``) before any re-i
 passage's line statistics (store/line_stats.py: its lines' and its context's stems, what
 the line lane scores by); ``{"kind":"definitions","file":..,"definitions":[[start, end,
 terms, length], ...],"passages":[[belief_id, start, end], ...]}`` is one code file's
-definitions and the definition each passage sits in (store/defn_stats.py, what the
-definition lane scores by); ``{"kind":"acronyms","file":..,"pairs":[[short, long], ...]}``
-is the acronyms one file spells out (store/acronyms.py, what a query's words are bridged
-by). All are derived from files the importing side may not have, so they travel as they
-are; the store counts (``line_df``, ``defn_df``) follow from them.
+definitions (a constant's with a fifth item, ``true``) and the definition each passage
+sits in (store/defn_stats.py, what the definition lane scores by);
+``{"kind":"acronyms","file":..,"pairs":[[short, long], ...]}`` is the acronyms one file
+spells out (store/acronyms.py, what a query's words are bridged by). All are derived from
+files the importing side may not have, so they travel as they are; the store counts
+(``line_df``, ``defn_df``) follow from them.
 
 An import only adds: lines rows are written for the beliefs the import added (a belief the
 store holds keeps its own), definitions and acronyms for a file the store holds none of. A row that
@@ -46,7 +47,7 @@ class LinesRecord(NamedTuple):
 class DefinitionsRecord(NamedTuple):
     line: int
     file: str
-    definitions: dict[tuple[int, int], tuple[str, int]]
+    definitions: dict[tuple[int, int], tuple[str, int, bool]]
     passages: dict[str, tuple[int, int]]
 
 
@@ -72,10 +73,15 @@ def parse(kind: str, f: Fields) -> DerivedRecord:
     if kind == "acronyms":
         pairs = tuple(_shaped(f, "pairs", item, (str, str)) for item in _rows(f, "pairs"))
         return AcronymsRecord(f.line, f.text("file", required=True) or "", pairs)
-    definitions: dict[tuple[int, int], tuple[str, int]] = {}
+    definitions: dict[tuple[int, int], tuple[str, int, bool]] = {}
     for item in _rows(f, "definitions"):
-        start, end, terms, length = _shaped(f, "definitions", item, (int, int, str, int))
-        definitions[(start, end)] = (terms, length)
+        # (a constant's row carries a fifth item, true: defn_stats.DefnRow)
+        value = isinstance(item, list) and len(item) == 5 and item[4] is True
+        row = item[:4] if value else item
+        start, end, terms, length = _shaped(
+            f, "definitions", row, (int, int, str, int), " (a constant's: a fifth item, true)"
+        )
+        definitions[(start, end)] = (terms, length, value)
     passages: dict[str, tuple[int, int]] = {}
     for item in _rows(f, "passages"):
         belief_id, start, end = _shaped(f, "passages", item, (str, int, int))
@@ -92,7 +98,9 @@ def _rows(f: Fields, key: str) -> list[Any]:
     return value
 
 
-def _shaped(f: Fields, key: str, item: object, types: tuple[type, ...]) -> tuple[Any, ...]:
+def _shaped(
+    f: Fields, key: str, item: object, types: tuple[type, ...], more: str = ""
+) -> tuple[Any, ...]:
     ok = isinstance(item, list) and len(item) == len(types)
     if ok:
         for value, kind in zip(item, types, strict=True):
@@ -102,7 +110,7 @@ def _shaped(f: Fields, key: str, item: object, types: tuple[type, ...]) -> tuple
                 ok = ok and isinstance(value, kind)
     if not ok:
         names = ", ".join(t.__name__ for t in types)
-        raise f.error(f"each item of {key!r} must be a list [{names}], got {item!r}")
+        raise f.error(f"each item of {key!r} must be a list [{names}]{more}, got {item!r}")
     return tuple(item)  # type: ignore[arg-type]
 
 
@@ -123,10 +131,17 @@ def definitions_line(store: Store, file: str) -> str:
         {
             "kind": "definitions",
             "file": file,
-            "definitions": [[s, e, *definitions[(s, e)]] for s, e in sorted(definitions)],
+            "definitions": [
+                _definition(s, e, *definitions[(s, e)]) for s, e in sorted(definitions)
+            ],
             "passages": [[b, *passages[b]] for b in sorted(passages)],
         }
     )
+
+
+def _definition(start: int, end: int, terms: str, length: int, value: bool) -> list[Any]:
+    """One item of a definitions record: a constant's has a fifth, ``true``."""
+    return [start, end, terms, length, True] if value else [start, end, terms, length]
 
 
 def acronyms_line(file: str, pairs: tuple[tuple[str, str], ...]) -> str:

@@ -51,6 +51,7 @@ from credo.store.bulk import BULK_DDL_ROWS
 from credo.store.edges import EdgeRow
 from credo.store.protocol import BulkLoader
 from credo.store.rows import NewBelief
+from credo.store.value_migration import VALUE_KIND
 from credo.types import BELIEF_KINDS, ORIGINS, DocAnchor
 
 EdgeKey = tuple[str, str, str]
@@ -60,7 +61,8 @@ STREAM_BELIEFS = 5000
 
 _VALENCE = {t.value: w for t, w in EDGE_VALENCE.items()}
 _new = tuple.__new__
-_KINDS = frozenset(BELIEF_KINDS)
+# (and the kind the ingester gives a module-level constant: an export carries it back)
+_KINDS = frozenset((*BELIEF_KINDS, VALUE_KIND))
 _ORIGINS = frozenset(ORIGINS)
 
 

@@ -276,6 +276,8 @@ def _validate_copy(copy: Path, named: Path) -> tuple[int, int]:
                 f"({LATEST_VERSION}); upgrade credo to restore it"
             )
         conn.execute("INSERT INTO beliefs_fts(beliefs_fts, rank) VALUES ('integrity-check', 1)")
+        if version >= 16:  # (m016: the constants' index)
+            conn.execute("INSERT INTO values_fts(values_fts, rank) VALUES ('integrity-check', 1)")
         broken = conn.execute("PRAGMA foreign_key_check").fetchall()
         if broken:
             raise StoreError(f"{named} has {len(broken)} rows with broken references")

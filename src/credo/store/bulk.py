@@ -43,6 +43,7 @@ from operator import is_, is_not, itemgetter
 from credo.store.db import json_array
 from credo.store.index_text import has_special
 from credo.store.migrations import LIVE_ANCHOR_TEXT
+from credo.store.value_migration import VALUE_KIND
 
 BULK_DDL_ROWS = 1000
 
@@ -57,10 +58,14 @@ BELIEF_COLUMNS = (
 )
 EDGE_COLUMNS = "src, dst, type, weight, anchor_text, created_at"
 # A new belief's fields the keyword index reads (its anchor_text is still '').
+_KIND = BELIEF_COLUMNS.split(", ").index("kind")
 _INDEXED = tuple(BELIEF_COLUMNS.split(", ").index(name) for name in ("content", "context"))
 # The rows of beliefs_live as its view gives them to a batch that ``index_text`` leaves as
 # it is: the same columns and rows, without a function call per field.
-_PLAIN_LIVE = "(SELECT rid, content, anchor_text, context FROM beliefs WHERE deleted_at IS NULL)"
+_PLAIN_LIVE = (
+    "(SELECT rid, content, anchor_text, context FROM beliefs WHERE deleted_at IS NULL "
+    f"AND kind <> '{VALUE_KIND}')"
+)
 
 # The per-row triggers a load replaces with set-based statements. Any other trigger (one a
 # later migration adds) stays in force.
@@ -201,6 +206,15 @@ class BulkLoad:
         self.beliefs_added += len(rows)
         # the view: the fields as the index reads them (m013), or the table where that is them
         live = _PLAIN_LIVE if plain_text(rows) else "beliefs_live"
+        if not self.big and any(row[_KIND] == VALUE_KIND for row in rows):
+            # (a constant's row, into its own index: store/values.py; a big load's
+            # trigger for it stays in force, as any trigger it does not replace)
+            conn.execute(
+                "INSERT INTO values_fts(rowid, content, anchor_text, context) "
+                "SELECT rid, content, anchor_text, context FROM values_live WHERE rid IN "
+                "(SELECT rid FROM beliefs WHERE id IN (SELECT value FROM json_each(?)))",
+                (json_array(str(r[0]) for r in rows if r[_KIND] == VALUE_KIND),),
+            )
         if self.contiguous:
             conn.execute(
                 "INSERT INTO beliefs_fts(rowid, content, anchor_text, context) "

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from itertools import chain, islice
 
 from credo.store.line_stats import deltas as _deltas
@@ -52,8 +52,11 @@ TOTALS = (DEFINITIONS, LENGTH)
 
 Span = tuple[int, int]
 """A definition's first and last line (1-based, inclusive)."""
-DefnRow = tuple[str, int]
-"""(terms, length): a definition's stem counts as stored, and its length in tokens."""
+DefnRow = tuple[str, int, bool]
+"""(terms, length, value): a definition's stem counts as stored, its length in tokens, and
+whether it is a module-level constant's (store/values.py; the ``value`` column). The lane
+scores a constant's row like any other, but no statistic counts it (``contributions``), so
+the other definitions' scores are what they were without constants."""
 
 
 def line_stems(lines: Sequence[str]) -> list[list[str]]:
@@ -68,11 +71,12 @@ def line_stems(lines: Sequence[str]) -> list[list[str]]:
     return [list(map(known, tokens(line))) for line in lines]
 
 
-def encode(stems: Iterable[str]) -> DefnRow:
-    """The stored form of a definition whose tokens stem to ``stems``."""
+def encode(stems: Iterable[str], value: bool = False) -> DefnRow:
+    """The stored form of a definition whose tokens stem to ``stems`` (``value``: a
+    constant's)."""
     counts = Counter(stems)
     terms = "".join(f" {t}:{counts[t]}" for t in sorted(counts))
-    return (terms + " " if terms else ""), sum(counts.values())
+    return (terms + " " if terms else ""), sum(counts.values()), value
 
 
 def term_count(terms: str, t: str) -> int:
@@ -94,6 +98,7 @@ def file_rows(
     spans: Iterable[Span],
     passages: Iterable[tuple[str, Span]],
     scopes: Iterable[Span] = (),
+    values: Collection[Span] = (),
 ) -> tuple[dict[Span, DefnRow], dict[str, Span]]:
     """One code file's rows: its definitions (``spans``) over its ``lines``, and each
     passage (belief id, its lines) -> the innermost definition holding it. Innermost: the
@@ -104,7 +109,8 @@ def file_rows(
     its own, counted in its own row, and counted again in its class it gave the class's
     head the evidence of every method, so the head outranked the method a question asked
     about (docs/BENCHMARKS.md, issue #14, day-code42). A function keeps its nested
-    functions' lines: they are part of what it does."""
+    functions' lines: they are part of what it does. A module-level constant's row
+    (``values``) is flagged as one (``DefnRow``)."""
     ordered = sorted(set(spans), key=lambda s: (s[0], -s[1]))
     if not ordered:
         return {}, {}
@@ -116,7 +122,8 @@ def file_rows(
         defs[(a, b)] = encode(
             chain.from_iterable(
                 chain.from_iterable(stems[max(c, 1) - 1 : min(d, len(stems))]) for c, d in parts
-            )
+            ),
+            (a, b) in values,
         )
     starts = [a for a, _ in ordered]
     inner: dict[str, Span] = {}
@@ -159,9 +166,12 @@ def contribution(row: DefnRow) -> Counter[str]:
 def contributions(rows: list[DefnRow]) -> Counter[str]:
     """What ``rows`` add to ``defn_df`` together: the sum of their `contribution`s, in
     one count."""
-    counts: Counter[str] = Counter(w.rpartition(":")[0] for terms, _ in rows for w in terms.split())
+    rows = [row for row in rows if not row[2]]  # (not the constants': ``DefnRow``)
+    counts: Counter[str] = Counter(
+        w.rpartition(":")[0] for terms, _, _ in rows for w in terms.split()
+    )
     counts[DEFINITIONS] += len(rows)
-    counts[LENGTH] += sum(length for _, length in rows)
+    counts[LENGTH] += sum(length for _, length, _ in rows)
     return counts
 
 

@@ -81,9 +81,9 @@ class DefnTable(DefnWrites):
 
     def _defn_file_rows(self, file: str) -> tuple[dict[Span, DefnRow], dict[str, Span]]:
         defs = {
-            (r[0], r[1]): (r[2], r[3])
+            (r[0], r[1]): (r[2], r[3], bool(r[4]))
             for r in self.conn.execute(
-                "SELECT start_line, end_line, terms, length FROM definitions WHERE file = ?",
+                "SELECT start_line, end_line, terms, length, value FROM definitions WHERE file = ?",
                 (file,),
             )
         }
@@ -106,9 +106,9 @@ class DefnTable(DefnWrites):
             [(file, a, b) for a, b in gone],
         )
         self.conn.executemany(
-            "INSERT OR REPLACE INTO definitions(file, start_line, end_line, terms, length) "
-            "VALUES (?, ?, ?, ?, ?)",
-            [(file, a, b, terms, length) for (a, b), (terms, length) in rows.items()],
+            "INSERT OR REPLACE INTO definitions(file, start_line, end_line, terms, length, value) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(file, a, b, *row) for (a, b), row in rows.items()],
         )
 
     def _defn_write_passages(self, file: str, gone: list[str], rows: dict[str, Span]) -> None:

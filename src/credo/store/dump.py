@@ -60,3 +60,4 @@ class TableDump:
             yield SqliteLoader(conn)
             conn.execute("DELETE FROM _bulk_load")
             conn.execute("INSERT INTO beliefs_fts(beliefs_fts) VALUES ('rebuild')")
+            conn.execute("INSERT INTO values_fts(values_fts) VALUES ('rebuild')")  # (m016)

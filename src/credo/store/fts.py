@@ -19,6 +19,7 @@ from credo.store.index_text import TOKEN_CHARS, index_text
 
 if TYPE_CHECKING:
     from credo.store.bm25_mirror import Bm25Mirror
+    from credo.store.values import ValueIndex
 
 # Longest query text considered; the rest is ignored (a pasted file must not cost seconds).
 MAX_QUERY_CHARS = 4_000
@@ -207,8 +208,10 @@ class KeywordReads:
 class FtsIndex(KeywordReads):
     conn: sqlite3.Connection
     _bm25: MirrorPolicy | None = None  # this store's bm25 mirror, once it reads keywords
+    _values: "ValueIndex | None" = None  # this store's constants (store/values.py), once read
     # GraphQueries': the version the retrieve under way read (``one_version``), or None.
     _version_pinned: Callable[[], tuple[int, int] | None]
+    _has_values: Callable[[], bool]  # GraphQueries': any constant in the value index
 
     def keyword_beliefs(
         self,
@@ -221,15 +224,38 @@ class FtsIndex(KeywordReads):
     ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
         weights = (content_weight, anchor_weight, context_weight)
         found = self._mirrored_hits(terms, weights, limit)
-        if found is not None:
+        if found is None:
+            found = super().keyword_beliefs(
+                terms,
+                limit=limit,
+                content_weight=content_weight,
+                anchor_weight=anchor_weight,
+                context_weight=context_weight,
+            )
+        return self._with_values(terms, weights, limit, found)
+
+    def _with_values(
+        self,
+        terms: list[str],
+        weights: KeywordWeights,
+        limit: int,
+        found: tuple[dict[str, float], dict[str, CandidateRow]],
+    ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
+        """``found`` with the module-level constants ranked among it (store/values.py):
+        they sit in an index of their own, scored by the passage index's statistics."""
+        if not self._has_values():  # (most stores hold none: known once per store version)
             return found
-        return super().keyword_beliefs(
-            terms,
-            limit=limit,
-            content_weight=content_weight,
-            anchor_weight=anchor_weight,
-            context_weight=context_weight,
-        )
+        from credo.store.values import ValueIndex, with_values
+
+        if self._values is None:
+            from credo.store.tokenizer import Tokenizer, tokenize_option
+
+            option = tokenize_option(self.conn)
+            if option is None:
+                return found
+            self._values = ValueIndex(self.conn, Tokenizer(option))
+        scored = self._values.hits(terms, weights, limit, self.term_rows)
+        return with_values(*found, scored, limit)
 
     def _mirrored_hits(
         self, terms: list[str], weights: KeywordWeights, limit: int
@@ -470,8 +496,10 @@ class FtsIndex(KeywordReads):
         """Merge the index so the terms of deleted rows leave the file (SQLite < 3.42 has
         no FTS5 'secure-delete' option; a hard forget must not leave words behind)."""
         self.conn.execute("INSERT INTO beliefs_fts(beliefs_fts) VALUES ('optimize')")
+        self.conn.execute("INSERT INTO values_fts(values_fts) VALUES ('optimize')")  # (m016)
 
     def fts_integrity_check(self) -> None:
         self.conn.execute(
             "INSERT INTO beliefs_fts(beliefs_fts, rank) VALUES ('integrity-check', 1)"
         )
+        self.conn.execute("INSERT INTO values_fts(values_fts, rank) VALUES ('integrity-check', 1)")

@@ -347,10 +347,13 @@ class GraphQueries(DocAnchorMatches):
     def _has_acronyms(self) -> bool:
         return self._has(4)
 
+    def _has_values(self) -> bool:
+        return self._has(5)
+
     def _has(self, which: int) -> bool:
         """Whether any belief has a context (``which`` 0), a class other than fact (1), any
-        passage has line statistics (2), any code definition is stored (3), or any acronym
-        (4: store/acronyms.py)."""
+        passage has line statistics (2), any code definition is stored (3), any acronym
+        (4: store/acronyms.py), or any module-level constant (5: store/values.py)."""
         # Kept per version inside a retrieve (``one_version``); read every time outside one.
         version = None if self.conn.in_transaction else self._version_pinned()
         seen = self._contexts_seen
@@ -359,7 +362,7 @@ class GraphQueries(DocAnchorMatches):
                 "SELECT EXISTS (SELECT 1 FROM beliefs WHERE context <> ''), "
                 "EXISTS (SELECT 1 FROM beliefs WHERE retention <> 'fact'), "
                 "EXISTS (SELECT 1 FROM passage_lines), EXISTS (SELECT 1 FROM definitions), "
-                "EXISTS (SELECT 1 FROM acronyms)"
+                "EXISTS (SELECT 1 FROM acronyms), EXISTS (SELECT 1 FROM values_fts_docsize)"
             ).fetchone()
             seen = (version, tuple(map(bool, found)))
             if version is not None:

@@ -14,6 +14,8 @@ from typing import NamedTuple
 from credo.errors import SchemaVersionError, StoreError
 from credo.store.acronyms import M015_ACRONYMS
 from credo.store.index_migration import M013_INDEX_TEXT, apply_m013
+from credo.store.sql_split import split_statements
+from credo.store.value_migration import M016_VALUE_INDEX, apply_m016
 
 EDGE_TYPE_CHECK = (
     "'SUPPORTS','IMPLEMENTS','TESTS','CITES','DERIVED_FROM','RELATES_TO',"
@@ -481,25 +483,10 @@ class Migration(NamedTuple):
 def _script(sql: str) -> Callable[[sqlite3.Connection], None]:
     def run(conn: sqlite3.Connection) -> None:
         # executescript() would COMMIT our open transaction; run statement by statement.
-        for statement in _split_statements(sql):
+        for statement in split_statements(sql):
             conn.execute(statement)
 
     return run
-
-
-def _split_statements(sql: str) -> list[str]:
-    statements: list[str] = []
-    buffer = ""
-    for line in sql.splitlines(keepends=True):
-        if not buffer and (not line.strip() or line.lstrip().startswith("--")):
-            continue
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            statements.append(buffer.strip())
-            buffer = ""
-    if buffer.strip():
-        raise AssertionError(f"incomplete SQL statement in migration: {buffer[:60]!r}")
-    return statements
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -515,9 +502,10 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "m010_passage_lines", _script(M010_PASSAGE_LINES)),
     Migration(11, "m011_definitions", _script(M011_DEFINITIONS)),
     Migration(12, "m012_edge_files", _script(M012_EDGE_FILES)),
-    Migration(13, "m013_index_text", lambda c: apply_m013(c, _split_statements(M013_INDEX_TEXT))),
+    Migration(13, "m013_index_text", lambda c: apply_m013(c, split_statements(M013_INDEX_TEXT))),
     Migration(14, "m014_user_statements", _script(M014_USER_STATEMENTS)),
     Migration(15, "m015_acronyms", _script(M015_ACRONYMS)),
+    Migration(16, "m016_value_index", lambda c: apply_m016(c, split_statements(M016_VALUE_INDEX))),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

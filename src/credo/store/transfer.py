@@ -98,7 +98,9 @@ TABLES: tuple[Table, ...] = (
     _table("hrr_traces", "belief_id trace", "belief_id"),
     _table("passage_lines", "belief_id lines context", "belief_id"),
     _table("line_df", "stem df", "stem"),
-    _table("definitions", "file start_line end_line terms length", "file, start_line, end_line"),
+    _table(
+        "definitions", "file start_line end_line terms length value", "file, start_line, end_line"
+    ),
     _table("passage_definitions", "belief_id file start_line end_line", "belief_id, file"),
     _table("defn_df", "stem df", "stem"),
     _table("acronyms", "file short long", "file, short, long"),
@@ -111,10 +113,13 @@ NOT_COPIED = frozenset(
         "_migrations",  # the target's own
         "_bulk_load",  # SQLite: a flag only a bulk import's transaction ever sets
         "beliefs_fts",  # SQLite: the FTS5 index, rebuilt from beliefs
+        "values_fts",  # SQLite: the constants' FTS5 index (m016), rebuilt from beliefs
         "fts_docs",  # PostgreSQL: the keyword index, rebuilt from beliefs
         "fts_postings",
         "fts_totals",
         "fts_dirty",
+        "value_docs",  # PostgreSQL: the constants' keyword index (m016), rebuilt from beliefs
+        "value_postings",
         "_edge_changes",  # PostgreSQL: emptied by every write transaction
     }
 )

@@ -9,8 +9,9 @@ by the hand-written comment reader (`code_fallback`): comments only.
 Chunks, in document order (by first line; on one line, definitions first, outer before
 inner, then the rest in the file's order):
 
-- "definition": one per function, method, class and type (and nested function), and per
-  module-level constant with a doc comment (`code_values`). The
+- "definition": one per function, method, class and type (and nested function), per
+  module-level constant with a doc comment (`code_values`) and per Python module-level
+  constant (`code_python`; its context, as a statement's, only what its text lacks). The
   text is the signature as written, whitespace-normalised, without the body, with the
   doc in the file's order: ``def get_backoff_time(self) -> float: Formula for ...``
   (a docstring follows its signature), ``Build the URL. @param url ... function
@@ -167,8 +168,20 @@ def split_code(text: str, language: str) -> list[Chunk]:
     if outline is None:
         fragments = comment_fragments(lines, syntax)
         chunks = _comment_chunks(comment_paragraphs(fragments, lines, rust=syntax == "rust"))
+        values: list[Chunk] = []
     else:
+        # A module-level constant (``Definition.written``) is read apart: the file's other
+        # chunks are made and linked as without it (``_link``), and its own chunk is a
+        # passage alone (``Chunk.value``: in the value index, store/values.py).
+        kept = [d for d in outline.definitions if not d.written]
+        values = [
+            _definition_chunks(d, _doc_cleaner(grammar))[0]._replace(value=True)
+            for d in outline.definitions
+            if d.written
+        ]
+        outline.definitions = kept
         chunks = _outline_chunks(outline, lines, _doc_cleaner(grammar), grammar)
+    chunks += values
     chunks.sort(key=_document_order)
     return _link(chunks)
 
@@ -353,6 +366,11 @@ def _definition_chunks(definition: Definition, clean: Cleaner) -> list[Chunk]:
     if lead := [piece for piece in lead if piece.text]:  # it leads: the file's order
         text = f"{_capped(normalise(' '.join(p.text for p in lead)))} {text}"
         links = unique([*(link for piece in lead for link in piece.links), *links])
+    context = " ".join(
+        filter(None, (context_words(definition.identifiers, definition.strings), hidden))
+    )
+    if definition.written:  # (its value is its text: a statement's rule)
+        context = _unwritten(context, text)
     head = Chunk(
         text,
         definition.start_line,
@@ -361,7 +379,7 @@ def _definition_chunks(definition: Definition, clean: Cleaner) -> list[Chunk]:
         definition.trail,
         None,
         links,
-        " ".join(filter(None, (context_words(definition.identifiers, definition.strings), hidden))),
+        context,
         definition.members,
     )
     return [head, *pieces]
@@ -493,6 +511,9 @@ def _link(chunks: list[Chunk]) -> list[Chunk]:
     open_definitions: list[int] = []  # indices of definitions whose lines are still open
     header: int | None = None
     for index, chunk in enumerate(chunks):
+        if chunk.value:  # (a constant's chunk: no link, and no definition holding others)
+            linked.append(chunk)
+            continue
         while open_definitions and not _holds(chunks[open_definitions[-1]], chunk):
             open_definitions.pop()
         parent = open_definitions[-1] if open_definitions else header

@@ -34,6 +34,8 @@ class Grammar:
             an exported configuration object is read by key (`code_config`).
         values: Module-level declarations of a value (``const``, ``static``) that a doc
             comment above makes a definition (`code_values`).
+        declared: Module-level declarations of a value that are definitions without a doc
+            comment, when constants by the language's rules or data (`code_declared`).
         rustdoc: Doc comments are rustdoc's: a Rust code block's ``# `` lines are hidden
             (`code_fallback.comment_paragraphs`).
         macro_items: A ``macro_rules!`` that stamps out items is read as a module of them
@@ -51,6 +53,7 @@ class Grammar:
     docstrings: bool = False
     calls: bool = False
     values: frozenset[str] = frozenset()
+    declared: frozenset[str] = frozenset()
     rustdoc: bool = False
     macro_items: bool = False
 
@@ -119,6 +122,7 @@ _TYPESCRIPT = f"""
 _JS_WRAPPERS = frozenset({"export_statement", "expression_statement", "ambient_declaration"})
 _JS_SIGNATURE = frozenset({"lexical_declaration", "variable_declaration"})
 _JS_VALUES = _JS_SIGNATURE
+_JS_DECLARED = frozenset({"lexical_declaration"})  # (``const``; a ``let`` or ``var`` varies)
 
 _GO = """
 (function_declaration name: (_) @name body: (_) @body) @definition
@@ -204,6 +208,7 @@ GRAMMARS: dict[str, Grammar] = {
         attachments=frozenset({"decorator"}),
         calls=True,
         values=_JS_VALUES,
+        declared=_JS_DECLARED,
     ),
     "tsx": Grammar(
         "tree_sitter_typescript",
@@ -215,12 +220,14 @@ GRAMMARS: dict[str, Grammar] = {
         attachments=frozenset({"decorator"}),
         calls=True,
         values=_JS_VALUES,
+        declared=_JS_DECLARED,
     ),
     "go": Grammar(
         "tree_sitter_go",
         _GO,
         "c",
         signature_parents=frozenset({"type_declaration", "var_declaration"}),
+        declared=frozenset({"const_declaration", "var_declaration"}),
     ),
     "rust": Grammar(
         "tree_sitter_rust",
@@ -229,6 +236,7 @@ GRAMMARS: dict[str, Grammar] = {
         comments=("line_comment", "block_comment"),
         attachments=frozenset({"attribute_item"}),
         values=frozenset({"const_item", "static_item"}),
+        declared=frozenset({"const_item"}),  # (a ``static`` is a variable, ``mut`` or not)
         rustdoc=True,
         macro_items=True,
     ),

@@ -87,6 +87,8 @@ class Definition:
     the chunk text, for the same order. `members` says it declares members (a class,
     struct, interface, trait, namespace...): the definitions nested in it are its members,
     each a unit of its own, where a function's nested functions are part of what it does.
+    `written` says its signature holds its body as written (a Python constant's value), so
+    its context keeps only the words the text does not give the index already.
     """
 
     __slots__ = (
@@ -100,6 +102,7 @@ class Definition:
         "start_line",
         "strings",
         "trail",
+        "written",
     )
 
     def __init__(
@@ -120,6 +123,7 @@ class Definition:
         self.identifiers: list[str] = []
         self.strings: list[str] = []  # its body's short strings
         self.members = False
+        self.written = False
 
 
 class Statement:

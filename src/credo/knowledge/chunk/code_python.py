@@ -12,6 +12,15 @@ decorators) is the definition's, as a doc comment is in the languages without do
 signature and docstring (`Definition.above`; the file's order). A remark written over a
 function is about that function; as a passage of the enclosing class or module it was out
 of the function's lines and trail (docs/BENCHMARKS.md § Ranking, sixteenth pass).
+
+A module-level constant (``DEFAULT_POOLSIZE = 10``; an UPPER_CASE name, or any name
+annotated, assigned once at the module's top, alone on its lines and no longer than a
+signature) is a definition too: its trail is its name,
+its signature the assignment as written (the value is often the answer: "how many
+connections does the pool keep"), its lines the comment block above it (which leads its
+text, as a function's does) to its last, its context the value's names and short
+strings. As module code it pooled with its neighbours into one passage naming none of
+them, and an answer a reader would cite as one line sat in a passage of twenty.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ from credo.knowledge.chunk.code_fallback import (
 )
 from credo.knowledge.chunk.code_names import names, own_segments
 from credo.knowledge.chunk.code_outline import (
+    MAX_SIGNATURE_CHARS,
     Definition,
     Outline,
     Statement,
@@ -40,6 +50,10 @@ from credo.knowledge.chunk.model import MAX_PARAGRAPH_CHARS
 from credo.knowledge.chunk.sentence import Line
 
 _SCOPES = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+# A constant's name: UPPER_CASE, leading underscores allowed (``_DEFAULT_BLOCKSIZE``).
+_CONSTANT_NAME = re.compile(r"_*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_?")
+# Builtins that make a container of data (``frozenset(["host", "user-agent"])``).
+_CONTAINERS = frozenset({"frozenset", "set", "tuple", "list", "dict"})
 _OPENING_QUOTE = re.compile(r"\s*[rRuUbBfF]{0,2}(\"\"\"|\'\'\'|\"|\')")
 
 Scope = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
@@ -57,8 +71,12 @@ def read_python(lines: list[str]) -> Outline | None:
     definitions = [_definition(node, trail, lines, by_line, taken) for trail, node in found]
     _collect_names(lines, found, definitions)
     header = _docstring(tree, lines)
-    left = [fragment for fragment in fragments if fragment.number not in taken]
     body = tree.body[1:] if tree.body and _is_docstring(tree.body[0]) else tree.body
+    constants = _constants(tree.body, lines, by_line)  # (the docstring is a neighbour too)
+    # A constant takes nothing from the module's code and comments: its belief is one more,
+    # in the value index (store/values.py), and the passages stay as they were without it.
+    definitions += [_constant(node, text, lines, by_line, set()) for node, text in constants]
+    left = [fragment for fragment in fragments if fragment.number not in taken]
     statements = _statements(body, lines, by_line)
     return Outline(definitions, header, left, _code_start(tree, len(lines)), statements)
 
@@ -133,7 +151,7 @@ def _definition(
 
 
 def _lead(
-    node: Scope, start: int, lines: list[str], by_line: dict[int, Fragment], taken: set[int]
+    node: ast.stmt, start: int, lines: list[str], by_line: dict[int, Fragment], taken: set[int]
 ) -> list[list[Line]]:
     """The paragraphs of the comment block above ``node`` (whose lines start at ``start``)
     that lead its text: its prose only, the paragraphs next to it, up to one of commented-out
@@ -257,6 +275,98 @@ def docstring_paragraphs(numbered: list[Line]) -> list[list[Line]]:
             paragraphs.append(current)
         current.append((number, stripped))
     return paragraphs
+
+
+def _constants(
+    body: list[ast.stmt], lines: list[str], by_line: dict[int, Fragment]
+) -> list[tuple[ast.stmt, str]]:
+    """The module-level constants (`_constant_name`) with their text as written, those
+    alone on their lines and short enough to be a signature whole. One that shares a line
+    with another statement (``A = 1; B = 2``) stays module code, since a definition's text
+    is its lines' and would hold its neighbour's; so does a longer one (a help text, a
+    table of keywords), whose text module code keeps whole where a signature is cut."""
+    found: list[tuple[ast.stmt, str]] = []
+    for index, node in enumerate(body):
+        if not _constant_name(node) or not is_data(getattr(node, "value", None)):
+            continue
+        before = (body[index - 1].end_lineno or 0) if index else 0
+        after = body[index + 1].lineno if index + 1 < len(body) else None
+        end = min(max(node.end_lineno or node.lineno, node.lineno), len(lines))
+        if before >= node.lineno or (after is not None and after <= end):
+            continue
+        rows = []
+        for number in range(node.lineno, end + 1):
+            comment = by_line.get(number)
+            row = lines[number - 1]
+            rows.append(row if comment is None else row[: comment.column])
+        written = " ".join(" ".join(rows).split())
+        if len(written) <= MAX_SIGNATURE_CHARS:
+            found.append((node, written))
+    return found
+
+
+def is_data(value: ast.expr | None) -> bool:
+    """Whether a value is data written out: literals, names and attributes, and what
+    containers and operators build of them (``2**16``, ``{"http": 80}``, ``(codes.moved,
+    codes.found)``, ``frozenset(["host"])``). A value a call computes (``re.compile(...)``,
+    ``logging.getLogger(...)``) or a comprehension builds is setup code, not a setting: its
+    text is a pattern or an expression a reader asks about as part of the code that uses it."""
+    if value is None:
+        return False
+    if isinstance(value, ast.Constant | ast.Name | ast.Attribute):
+        return True
+    if isinstance(value, ast.Tuple | ast.List | ast.Set):
+        return all(is_data(item) for item in value.elts)
+    if isinstance(value, ast.Dict):
+        return all(is_data(k) and is_data(v) for k, v in zip(value.keys, value.values, strict=True))
+    if isinstance(value, ast.UnaryOp):
+        return is_data(value.operand)
+    if isinstance(value, ast.BinOp):
+        return is_data(value.left) and is_data(value.right)
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+        return (
+            value.func.id in _CONTAINERS
+            and not value.keywords
+            and all(is_data(arg) for arg in value.args)
+        )
+    return False
+
+
+def _constant_name(node: ast.stmt) -> str | None:
+    """The name a module-level statement declares as a constant: one UPPER_CASE name
+    assigned (``A = B = 1`` and ``a, b = ...`` name no one value), or any name annotated
+    with a value (``timeout: float = 3.0``); else None."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target = node.targets[0]
+        if isinstance(target, ast.Name) and _CONSTANT_NAME.fullmatch(target.id):
+            return target.id
+    elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
+        return node.target.id
+    return None
+
+
+def _constant(
+    node: ast.stmt, written: str, lines: list[str], by_line: dict[int, Fragment], taken: set[int]
+) -> Definition:
+    """The definition of a module-level constant (`_constants`): the assignment as
+    ``written`` (comments on its lines left out: they are comments in its trail), led by
+    the comment block above it."""
+    start, end = node.lineno, min(max(node.end_lineno or node.lineno, node.lineno), len(lines))
+    name = _constant_name(node) or "?"
+    definition = Definition((name,), start, end, signature(written))
+    definition.written = True
+    value = getattr(node, "value", None)
+    if value is not None:
+        text = "\n".join(lines[value.lineno - 1 : end])
+        offset = _char_column(lines[value.lineno - 1], value.col_offset)
+        words = names(text, [(offset, len(text))])
+        definition.identifiers, definition.strings = words.names, words.strings
+    if kept := _lead(node, start, lines, by_line, taken):
+        first = kept[0][0][0]
+        taken.update(range(first, start))
+        definition.start_line = first
+        definition.above = kept
+    return definition
 
 
 def _statements(

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from credo.knowledge.chunk.code_calls import Call, find_calls
+from credo.knowledge.chunk.code_declared import declared_values
 from credo.knowledge.chunk.code_fallback import (
     BLOCK_LINE_PREFIX,
     Fragment,
@@ -125,9 +126,10 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
 
         configs, held = find_configs(root, source, reader.comments)
         reader.used.update(held)  # a configuration block's comments are its own lines
+    rows = [(config.first, config.last) for config in configs]
     if loaded.grammar.values:
-        rows = [(config.first, config.last) for config in configs]
         definitions += documented_values(reader, definitions, rows)
+    definitions += declared_values(reader, definitions, rows)  # (after: those are theirs)
     body_lexer = lexer(loaded.grammar.lexer)
     named = masked(source, lines, configs) if configs else source  # (no secret in a name)
     for found, segments in zip(

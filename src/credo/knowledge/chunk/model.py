@@ -68,6 +68,8 @@ class Chunk(NamedTuple):
             field beside the path and the section trail, never shown.
         members: A code definition that declares members (a class, struct, interface...):
             the definitions nested in it are units of their own (``Definition.members``).
+        value: A module-level constant's definition (``Definition.written``): its belief
+            sits in the value index, not the passage index (store/values.py).
 
     Lines are counted as Python's universal-newlines mode counts them (``\\n``, ``\\r\\n``
     and ``\\r`` each end a line), so the numbers match a file read with ``open(path)``.
@@ -82,6 +84,7 @@ class Chunk(NamedTuple):
     links: tuple[str, ...] = ()
     context: str = ""
     members: bool = False
+    value: bool = False
 
 
 def with_heading_index(chunk: Chunk, index: int | None) -> Chunk:
@@ -92,7 +95,16 @@ def with_heading_index(chunk: Chunk, index: int | None) -> Chunk:
         return chunk
     c = chunk
     return Chunk(
-        c.text, c.start_line, c.end_line, c.role, c.section, index, c.links, c.context, c.members
+        c.text,
+        c.start_line,
+        c.end_line,
+        c.role,
+        c.section,
+        index,
+        c.links,
+        c.context,
+        c.members,
+        c.value,
     )
 
 

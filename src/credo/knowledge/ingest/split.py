@@ -26,10 +26,15 @@ def split_passages(path: str, text: str) -> Split:
     a pip-tools input's folder too: `language_for`)."""
     with collector_paused():
         fine = split_file(path, text)
+    # A constant's chunk (``Chunk.value``) is a passage alone and in no definition's span:
+    # the file's other passages, and the definition lane's statistics, are as without it.
+    values = [c for c in fine if c.value]
+    if values:
+        fine = [c for c in fine if not c.value]
     heads = [c for c in fine if c.role == "definition"]
-    spans = [(c.start_line, c.end_line) for c in heads]
+    spans = [(c.start_line, c.end_line) for c in [*heads, *values]]
     scopes = [(c.start_line, c.end_line) for c in heads if c.members]
-    return Split(passages(fine), spans, scopes)
+    return Split([*passages(fine), *values], spans, scopes)
 
 
 @contextmanager

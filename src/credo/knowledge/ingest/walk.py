@@ -467,7 +467,13 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     file with a syntax error elsewhere keeps the copy only where it parses (review82)
 # 55: an autodoc line's option block is only the lines indented deeper than it: a list
 #     item's next lines are its text (review82)
-READER_VERSION = 55
+# 56: a Python module-level constant whose value is data (``DEFAULT_POOLSIZE = 10``) is a
+#     definition of its own, its comment above its lead (const78, const79)
+#     and a JavaScript/TypeScript ``const``, Go ``const``/``var`` or Rust ``const`` at
+#     a module's top without a doc comment is a definition too (code_declared; const79);
+#     such a constant takes nothing from its file's passages, and its own passage (kind
+#     "value") sits in the constants' keyword index (store/values.py, m016; const81, const82)
+READER_VERSION = 56
 
 
 class Read(NamedTuple):

@@ -29,6 +29,7 @@ from credo.store.defn_stats import file_rows
 from credo.store.edge_files import EdgeSource
 from credo.store.line_stats import LinesRow, encode
 from credo.store.rows import FileAnchor, IngestedFile, NewBelief
+from credo.store.value_migration import VALUE_KIND
 from credo.types import DocAnchor
 
 if TYPE_CHECKING:  # (annotations only: the protocol's class costs ~1 ms to build)
@@ -207,7 +208,8 @@ class FileWriter:
             if piece.chunk.role == "config":
                 for row in range(piece.chunk.start_line - 1, min(piece.chunk.end_line, len(lines))):
                     lines[row] = redact(lines[row])
-        rows = file_rows(lines, self.definitions, placed.items(), self.scopes)
+        values = {(p.chunk.start_line, p.chunk.end_line) for p in pieces if p.chunk.value}
+        rows = file_rows(lines, self.definitions, placed.items(), self.scopes, values)
         self.store.set_file_definitions(self.uri, *rows)
 
     def _revive(self, ids: list[str]) -> None:
@@ -229,12 +231,13 @@ class FileWriter:
         self.report.beliefs_added += 1
         context = self._context(belief_id, piece)
         retention = self._retention(piece)
+        kind = VALUE_KIND if piece.chunk.value else "factual"
         self.note(
             belief_id,
             {
                 "action": "add",
                 "content": piece.content,
-                "kind": "factual",
+                "kind": kind,
                 "origin": "document",
                 "retention": retention,
                 "lines": _hint(piece.chunk),
@@ -244,7 +247,7 @@ class FileWriter:
             belief_id,
             piece.content,
             piece.digest,
-            "factual",
+            kind,
             "document",
             False,
             1.0,

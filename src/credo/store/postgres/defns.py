@@ -55,9 +55,10 @@ class DefnTable(DefnWrites):
 
     def _defn_file_rows(self, file: str) -> tuple[dict[Span, DefnRow], dict[str, Span]]:
         defs = {
-            (int(r[0]), int(r[1])): (str(r[2]), int(r[3]))
+            (int(r[0]), int(r[1])): (str(r[2]), int(r[3]), bool(r[4]))
             for r in self.conn.execute(
-                "SELECT start_line, end_line, terms, length FROM definitions WHERE file = %s",
+                "SELECT start_line, end_line, terms, length, value FROM definitions "
+                "WHERE file = %s",
                 (file,),
             )
         }
@@ -83,10 +84,14 @@ class DefnTable(DefnWrites):
                 )
             if rows:
                 cur.executemany(
-                    "INSERT INTO definitions(file, start_line, end_line, terms, length) "
-                    "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (file, start_line, end_line) "
-                    "DO UPDATE SET terms = excluded.terms, length = excluded.length",
-                    [(file, a, b, terms, length) for (a, b), (terms, length) in rows.items()],
+                    "INSERT INTO definitions(file, start_line, end_line, terms, length, value) "
+                    "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (file, start_line, end_line) "
+                    "DO UPDATE SET terms = excluded.terms, length = excluded.length, "
+                    "value = excluded.value",
+                    [
+                        (file, a, b, terms, length, int(value))
+                        for (a, b), (terms, length, value) in rows.items()
+                    ],
                 )
 
     def _defn_write_passages(self, file: str, gone: list[str], rows: dict[str, Span]) -> None:

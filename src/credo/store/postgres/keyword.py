@@ -20,12 +20,14 @@ from credo.store.fts import (
     CONTENT_WEIGHT,
     CONTEXT_WEIGHT,
     KEYWORD_SLACK,
+    CandidateRow,
     KeywordReads,
     KeywordRow,
     KeywordWeights,
 )
 from credo.store.postgres import bm25
-from credo.store.postgres.tokenizer import Tokenizer
+from credo.store.postgres.tokenizer import Postings, Tokenizer
+from credo.store.value_migration import VALUE_KIND
 
 if TYPE_CHECKING:
     import psycopg
@@ -33,6 +35,8 @@ if TYPE_CHECKING:
     from credo.store.rows import CaptureCandidate
 
 FLUSH_CHUNK = 5_000  # rows tokenized and copied per round
+
+Documents = dict[int, tuple[Postings, tuple[int, int, int]]]  # Tokenizer.documents' answer
 
 
 def flush_keyword_index(conn: psycopg.Connection, tokenizer: Tokenizer) -> int:
@@ -66,54 +70,72 @@ def _reindex(conn: psycopg.Connection, tokenizer: Tokenizer, rids: list[int]) ->
         "DELETE FROM fts_docs WHERE rid = ANY(%s) RETURNING sizes", (rids,)
     ).fetchall()
     conn.execute("DELETE FROM fts_postings WHERE rid = ANY(%s)", (rids,))
+    conn.execute("DELETE FROM value_docs WHERE rid = ANY(%s)", (rids,))
+    conn.execute("DELETE FROM value_postings WHERE rid = ANY(%s)", (rids,))
     live = conn.execute(
-        "SELECT rid, content, anchor_text, context FROM beliefs "
+        "SELECT rid, content, anchor_text, context, kind = %s FROM beliefs "
         "WHERE rid = ANY(%s) AND deleted_at IS NULL ORDER BY rid",
-        (rids,),
+        (VALUE_KIND, rids),
     ).fetchall()
-    docs = tokenizer.documents([(int(r[0]), r[1], r[2], r[3]) for r in live])
+    passages = tokenizer.documents([(int(r[0]), r[1], r[2], r[3]) for r in live if not r[4]])
+    values = tokenizer.documents([(int(r[0]), r[1], r[2], r[3]) for r in live if r[4]])
     delta = [0, 0, 0]
     for (sizes,) in removed:
         for i, size in enumerate(sizes):
             delta[i] -= int(size)
+    for _, sizes in passages.values():
+        for i, size in enumerate(sizes):
+            delta[i] += size
+    _copy_rows(conn, passages, "fts_docs", "fts_postings")
+    _copy_rows(conn, values, "value_docs", "value_postings")  # (in no total: the module doc)
+    conn.execute(
+        "UPDATE fts_totals SET nrows = nrows + %s, "
+        "sizes = ARRAY[sizes[1] + %s, sizes[2] + %s, sizes[3] + %s]::bigint[]",
+        (len(passages) - len(removed), *delta),
+    )
+
+
+def _copy_rows(conn: psycopg.Connection, docs: Documents, sizes_table: str, postings: str) -> None:
+    """``docs``' sizes and postings into ``sizes_table`` and ``postings``."""
+    if not docs:
+        return
     # The rows go in as COPY's text format, written here: psycopg's per-value dumpers (an
     # int[] each) cost more than the rest of the indexing together. Tokens hold no tab,
     # newline or backslash, but are escaped all the same.
-    lines: list[str] = []
-    for rid, (_, sizes) in docs.items():
-        lines.append(f"{rid}\t{{{sizes[0]},{sizes[1]},{sizes[2]}}}\n")
-        for i, size in enumerate(sizes):
-            delta[i] += size
-    postings: list[str] = []
+    lines = [f"{rid}\t{{{sizes[0]},{sizes[1]},{sizes[2]}}}\n" for rid, (_, sizes) in docs.items()]
+    found_lines: list[str] = []
     for rid, (found, sizes) in docs.items():
         tail = f"\t{rid}\t"
         length = sum(sizes)
         for (term, column), offsets in found.items():
-            postings.append(
+            found_lines.append(
                 f"{_copy_text(term)}{tail}{column}\t{len(offsets)}\t{length}\t"
                 f"{{{','.join(map(str, offsets))}}}\n"
             )
     with conn.cursor() as cur:
-        with cur.copy("COPY fts_docs (rid, sizes) FROM STDIN") as copy:
+        with cur.copy(f"COPY {sizes_table} (rid, sizes) FROM STDIN") as copy:  # type: ignore[arg-type]
             copy.write("".join(lines))
-        with cur.copy("COPY fts_postings (term, rid, col, n, dl, pos) FROM STDIN") as copy:
-            for start in range(0, len(postings), FLUSH_CHUNK):
-                copy.write("".join(postings[start : start + FLUSH_CHUNK]))
-    conn.execute(
-        "UPDATE fts_totals SET nrows = nrows + %s, "
-        "sizes = ARRAY[sizes[1] + %s, sizes[2] + %s, sizes[3] + %s]::bigint[]",
-        (len(docs) - len(removed), *delta),
-    )
+        with cur.copy(  # type: ignore[arg-type]
+            f"COPY {postings} (term, rid, col, n, dl, pos) FROM STDIN"
+        ) as copy:
+            for start in range(0, len(found_lines), FLUSH_CHUNK):
+                copy.write("".join(found_lines[start : start + FLUSH_CHUNK]))
 
 
-def rows_unlike_their_text(conn: psycopg.Connection, tokenizer: Tokenizer) -> int:
+def rows_unlike_their_text(
+    conn: psycopg.Connection,
+    tokenizer: Tokenizer,
+    docs_table: str = "fts_docs",
+    postings_table: str = "fts_postings",
+) -> int:
     """How many indexed live beliefs hold postings or sizes other than their text's
-    tokens (read again by the tokenizer, ``FLUSH_CHUNK`` rows at a time)."""
+    tokens (read again by the tokenizer, ``FLUSH_CHUNK`` rows at a time), in the passage
+    index or (``value_docs``, ``value_postings``) the constants'."""
     differ, after = 0, -1
     while True:
         live = conn.execute(
-            "SELECT b.rid, b.content, b.anchor_text, b.context, d.sizes FROM beliefs b "
-            "JOIN fts_docs d ON d.rid = b.rid WHERE b.deleted_at IS NULL AND b.rid > %s "
+            "SELECT b.rid, b.content, b.anchor_text, b.context, d.sizes FROM beliefs b "  # type: ignore[arg-type]
+            f"JOIN {docs_table} d ON d.rid = b.rid WHERE b.deleted_at IS NULL AND b.rid > %s "
             "ORDER BY b.rid LIMIT %s",
             (after, FLUSH_CHUNK),
         ).fetchall()
@@ -123,7 +145,8 @@ def rows_unlike_their_text(conn: psycopg.Connection, tokenizer: Tokenizer) -> in
         rids = [int(r[0]) for r in live]
         stored: dict[int, dict[tuple[str, int], tuple[int, int, list[int]]]] = {}
         for term, rid, column, n, length, offsets in conn.execute(
-            "SELECT term, rid, col, n, dl, pos FROM fts_postings WHERE rid = ANY(%s)", (rids,)
+            f"SELECT term, rid, col, n, dl, pos FROM {postings_table} WHERE rid = ANY(%s)",  # type: ignore[arg-type]
+            (rids,),
         ):
             stored.setdefault(int(rid), {})[(term, int(column))] = (n, length, list(offsets))
         docs = tokenizer.documents([(int(r[0]), r[1], r[2], r[3]) for r in live])
@@ -174,6 +197,34 @@ class KeywordIndex(KeywordReads):
             else:
                 instances.append(bm25.phrase_instances(phrase, positions))
         return bm25.scores(instances, sizes, nrows, sum(int(s) for s in totals), weights)
+
+    def keyword_beliefs(
+        self,
+        terms: list[str],
+        *,
+        limit: int,
+        content_weight: float = CONTENT_WEIGHT,
+        anchor_weight: float = ANCHOR_WEIGHT,
+        context_weight: float = CONTEXT_WEIGHT,
+    ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
+        """store/fts.py's: the passage index's hits with the module-level constants ranked
+        among them (values.py: scored by the passage index's statistics)."""
+        from credo.store.postgres.values import value_hits
+        from credo.store.values import with_values
+
+        weights = (content_weight, anchor_weight, context_weight)
+        found = super().keyword_beliefs(
+            terms,
+            limit=limit,
+            content_weight=content_weight,
+            anchor_weight=anchor_weight,
+            context_weight=context_weight,
+        )
+        if not terms:
+            return found
+        return with_values(
+            *found, value_hits(self.conn, self._tokenizer, terms, weights, limit), limit
+        )
 
     def keyword_scores(self, terms: list[str], ids: list[str]) -> dict[str, float]:
         """store/fts.py's: the same scores, here from every row holding the terms."""
@@ -271,17 +322,22 @@ class KeywordIndex(KeywordReads):
         """Nothing to merge: a hard forget deletes the row's postings with it."""
 
     def fts_integrity_check(self) -> list[str]:
-        """Problems of the keyword index: rows indexed that are not live beliefs, live
-        beliefs not indexed, totals that disagree with the rows, rows whose postings are
-        not their text's (what FTS5's ``integrity-check`` with rank 1 finds on SQLite)."""
+        """Problems of the keyword index: rows indexed that are not live beliefs (or sit
+        in the other of the two indexes), live beliefs not indexed, totals that disagree
+        with the rows, rows whose postings are not their text's (what FTS5's
+        ``integrity-check`` with rank 1 finds on SQLite)."""
         problems: list[str] = []
         (stale,) = self.conn.execute(
-            "SELECT count(*) FROM fts_docs d LEFT JOIN beliefs b ON b.rid = d.rid "
-            "WHERE b.rid IS NULL OR b.deleted_at IS NOT NULL"
+            "SELECT (SELECT count(*) FROM fts_docs d LEFT JOIN beliefs b ON b.rid = d.rid "
+            "WHERE b.rid IS NULL OR b.deleted_at IS NOT NULL OR b.kind = %s) + "
+            "(SELECT count(*) FROM value_docs d LEFT JOIN beliefs b ON b.rid = d.rid "
+            "WHERE b.rid IS NULL OR b.deleted_at IS NOT NULL OR b.kind <> %s)",
+            (VALUE_KIND, VALUE_KIND),
         ).fetchone() or (0,)
         (missing,) = self.conn.execute(
             "SELECT count(*) FROM beliefs b WHERE b.deleted_at IS NULL AND NOT EXISTS "
             "(SELECT 1 FROM fts_docs d WHERE d.rid = b.rid) "
+            "AND NOT EXISTS (SELECT 1 FROM value_docs d WHERE d.rid = b.rid) "
             "AND NOT EXISTS (SELECT 1 FROM fts_dirty q WHERE q.rid = b.rid)"
         ).fetchone() or (0,)
         agree = self.conn.execute(
@@ -290,12 +346,13 @@ class KeywordIndex(KeywordReads):
             "coalesce(sum(sizes[3]), 0)]::bigint[] FROM fts_docs) FROM fts_totals t"
         ).fetchone()
         if stale:
-            problems.append(f"fts: {stale} indexed rows are not live beliefs")
+            problems.append(f"fts: {stale} indexed rows are not live beliefs of their index")
         if missing:
             problems.append(f"fts: {missing} live beliefs are not indexed")
         if not agree or not agree[0]:
             problems.append("fts: the index totals disagree with its rows")
         differ = rows_unlike_their_text(self.conn, self._tokenizer)
+        differ += rows_unlike_their_text(self.conn, self._tokenizer, "value_docs", "value_postings")
         if differ:
             problems.append(f"fts: {differ} indexed rows disagree with their beliefs' text")
         return problems

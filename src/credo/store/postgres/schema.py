@@ -11,6 +11,8 @@ What differs from SQLite, and why:
   ``fts_totals``: the row count and the tokens per column). Triggers cannot tokenize, so
   they queue the rows whose indexed text changed in ``fts_dirty``, and the store indexes
   the queue before every COMMIT (store/postgres/keyword.py), inside the same transaction.
+  Module-level constants have tables of their own (``value_docs``, ``value_postings``: m016),
+  as ``values_fts`` on SQLite.
 - The anchor-text rule (M001, then M005) is one SQL function the triggers call.
 """
 
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from credo.errors import StoreError
 from credo.store.acronyms import M015_ACRONYMS
 from credo.store.migrations import EDGE_TYPE_CHECK, refuse_newer
+from credo.store.value_migration import VALUE_KIND
 
 if TYPE_CHECKING:
     import psycopg
@@ -406,6 +409,38 @@ WHERE origin IN ('user_stated', 'user_corrected')
 """
 
 
+# Module-level constants (beliefs of kind 'value': store/value_migration.py) get a keyword
+# index of their own, as ``values_fts`` on SQLite: ``value_docs`` and ``value_postings``,
+# the same columns as fts_docs and fts_postings, counted in no total (keyword.py scores them
+# by the passage index's statistics: store/postgres/values.py). A change of kind moves a
+# row between the two, so the update trigger queues it too. A constant's definition row is
+# flagged (``value`` = 1: store/defn_stats.py). It can be re-run, as SQLite's.
+M016_VALUE_INDEX = f"""
+ALTER TABLE definitions ADD COLUMN IF NOT EXISTS value integer NOT NULL DEFAULT 0;
+CREATE TABLE IF NOT EXISTS value_docs (
+    rid     bigint PRIMARY KEY,
+    sizes   integer[] NOT NULL
+);
+CREATE TABLE IF NOT EXISTS value_postings (
+    term    {_T} NOT NULL,
+    rid     bigint NOT NULL,
+    col     smallint NOT NULL,
+    n       integer NOT NULL,
+    dl      integer NOT NULL,
+    pos     integer[] NOT NULL,
+    PRIMARY KEY (term, rid, col)
+);
+CREATE INDEX IF NOT EXISTS value_postings_rid ON value_postings(rid);
+DROP TRIGGER IF EXISTS beliefs_fts_update ON beliefs;
+CREATE TRIGGER beliefs_fts_update AFTER UPDATE ON beliefs FOR EACH ROW
+WHEN (OLD.content IS DISTINCT FROM NEW.content OR OLD.anchor_text IS DISTINCT FROM
+      NEW.anchor_text OR OLD.context IS DISTINCT FROM NEW.context
+      OR OLD.deleted_at IS DISTINCT FROM NEW.deleted_at OR OLD.kind IS DISTINCT FROM NEW.kind)
+EXECUTE FUNCTION credo_fts_queue_row();
+INSERT INTO fts_dirty SELECT rid FROM beliefs WHERE kind = '{VALUE_KIND}' ON CONFLICT DO NOTHING;
+"""
+
+
 class Migration(NamedTuple):
     version: int
     name: str
@@ -429,6 +464,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(13, "m013_index_text", M013_INDEX_TEXT),
     Migration(14, "m014_user_statements", M014_USER_STATEMENTS),
     Migration(15, "m015_acronyms", M015_ACRONYMS.replace(" WITHOUT ROWID", "")),
+    Migration(16, "m016_value_index", M016_VALUE_INDEX),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

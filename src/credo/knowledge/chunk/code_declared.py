@@ -1,0 +1,185 @@
+"""A value declared at a module's top without a doc comment is a definition too.
+
+``const closeTimeout = 30 * 1000;`` (ws), Go's ``var OsExiter = os.Exit`` under a plain
+``//`` comment, Rust's ``const TAIL_BYTES: usize = ...``: the answer to "how long does a
+socket wait for the close handshake" is one line, and a reader that makes definitions of
+functions, types and doc-commented values (`code_values`) left it in no chunk at all:
+neither a definition nor, as Python's module code is (`code_python`), a statement.
+
+As a definition: its trail is the name, its text the declaration as written, value
+included (the value is often the answer), its context the value's names and short
+strings that its text lacks (`Definition.written`), its lines the declaration's. Which
+declarations: a Go or Rust ``const`` (constants by the language's rules; a Rust
+``static`` is a variable, read only with a doc comment, `code_values`), and a
+JavaScript/TypeScript ``const`` or a Go ``var`` whose value is data written out,
+computing nothing as the module loads (no call, no function: a ``require(...)``,
+``Symbol(...)`` or ``new Map()`` is setup code, and a function value is a definition
+already). One name each; a Go group (``const ( ... )``) gives one per spec. A
+declaration longer than a signature (`MAX_SIGNATURE_CHARS`: a help template, a keyword
+table) is left as it was, since a signature would cut its text.
+
+A plain comment directly above is the declaration's doc, as it is a function's (godoc
+reads it so), unless the next line declares another value: then it heads the group, and
+stays a comment.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from credo.knowledge.chunk.code_fallback import comment_paragraphs
+from credo.knowledge.chunk.code_outline import MAX_SIGNATURE_CHARS, Definition, signature
+from credo.knowledge.chunk.code_values import _Spans
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from credo.knowledge.chunk.code_treesitter import _Found, _Reader
+
+# Declarations whose values are constants by the language's rules (Go, Rust).
+_BY_RULE = frozenset({"const_declaration", "const_item"})
+# Go's specs inside a ``const``/``var`` declaration.
+_SPECS = frozenset({"const_spec", "var_spec"})
+# Nodes that compute as a module loads: a value holding one is setup code, not data.
+_COMPUTES = frozenset(
+    {
+        "call_expression",
+        "new_expression",
+        "await_expression",
+        "assignment_expression",
+        "augmented_assignment_expression",
+        "update_expression",
+        "yield_expression",
+        "arrow_function",
+        "function_expression",
+        "generator_function",
+        "function",
+        "class",
+        "func_literal",
+        "closure_expression",
+        "macro_invocation",
+    }
+)
+
+
+def declared_values(
+    reader: _Reader, found: list[_Found], held: list[tuple[int, int]]
+) -> list[_Found]:
+    """The module-level value declarations (`Grammar.declared`: none when it names none)
+    none of `found` holds, as definitions; `held` are the rows (0-based, inclusive) of
+    configuration objects."""
+    declared = reader.grammar.declared
+    if not declared:
+        return []
+    from credo.knowledge.chunk.code_treesitter import _Found
+
+    used = set(reader.used)  # (a value's comments stay the file's: it takes nothing from them)
+    rows = [(f.definition.start_line - 1, f.definition.end_line - 1) for f in found]
+    taken = _Spans([*rows, *held])
+    out: list[_Found] = []
+    for statement in reader.root.named_children:
+        declaration: Node | None = statement
+        if statement.type in reader.grammar.wrappers:  # (``export const``)
+            declaration = statement.child_by_field_name("declaration")
+        if declaration is None or declaration.type not in declared:
+            continue
+        if taken.meets(statement.start_point[0], _last_row(statement)):
+            continue
+        for outer, opening, name, value in _named_values(statement, declaration):
+            if len(" ".join(reader.node_text(opening).split())) > MAX_SIGNATURE_CHARS:
+                continue  # (a signature would cut its text)
+            if declaration.type not in _BY_RULE and _computes(value):
+                continue
+            definition = _definition(reader, outer, opening, (reader.name(name),))
+            out.append(_Found(definition, (value.start_byte, value.end_byte)))
+    reader.used = used
+    return out
+
+
+def _named_values(statement: Node, declaration: Node) -> list[tuple[Node, Node, Node, Node]]:
+    """(outer node, node its text opens at, name, value) of each one-name declaration in
+    `declaration`: a JavaScript declaration of one ``const`` declarator, a Rust item, or
+    each Go spec (the whole declaration when it holds one spec alone)."""
+    kind = declaration.child_by_field_name("kind")
+    if kind is not None and kind.type != "const":  # (a JavaScript ``let``)
+        return []
+    if declaration.child_by_field_name("name") is not None:  # (Rust)
+        targets = [declaration]
+    else:
+        targets = [c for c in declaration.named_children if c.type in _SPECS]
+        if not targets:  # (JavaScript: its declarators, one alone)
+            targets = [c for c in declaration.named_children if c.type == "variable_declarator"]
+            if len(targets) != 1:
+                return []
+    alone = len(targets) == 1
+    out = []
+    for target in targets:
+        names = target.children_by_field_name("name")
+        value = target.child_by_field_name("value")
+        if len(names) != 1 or names[0].type != "identifier" or value is None:
+            continue
+        if value.type == "expression_list":  # (Go: ``a = 1``, not ``a, b = 1, 2``)
+            if value.named_child_count != 1:
+                continue
+            value = value.named_children[0]
+        if alone:
+            out.append((statement, declaration, names[0], value))
+        else:
+            out.append((target, target, names[0], value))
+    return out
+
+
+def _computes(value: Node) -> bool:
+    """Whether `value` holds a call, a function or an assignment (`_COMPUTES`)."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if node.type in _COMPUTES:
+            return True
+        stack.extend(node.named_children)
+    return False
+
+
+def _definition(reader: _Reader, outer: Node, opening: Node, trail: tuple[str, ...]) -> Definition:
+    """The definition of one declaration: its text from `opening` as written (comments
+    in it kept), its lines from its doc and attributes (`_doc`) to `outer`'s last."""
+    docs, first_row = _doc(reader, outer)
+    text = reader.take_comments(opening.start_byte, opening.end_byte)
+    definition = Definition(trail, first_row + 1, _last_row(outer) + 1, signature(text))
+    definition.written = True
+    if docs:
+        reader.used.update(doc.id for doc in docs)
+        fragments = [f for doc in docs for f in reader.fragments(doc)]
+        definition.doc = comment_paragraphs(fragments, reader.lines)
+        definition.doc_first = True
+    return definition
+
+
+def _doc(reader: _Reader, outer: Node) -> tuple[list[Node], int]:
+    """The comments directly above `outer` that are its doc, and the first row of what
+    belongs to it (attributes included, as a function's): no doc when the line below it
+    declares another value, since a comment over a run of them heads the group."""
+    following = outer.next_named_sibling
+    while following is not None and following.type in reader.comment_types:
+        following = following.next_named_sibling
+    if following is not None and following.start_point[0] == _last_row(outer) + 1:
+        inner = following
+        if inner.type in reader.grammar.wrappers:
+            inner = inner.child_by_field_name("declaration") or inner
+        if inner.type in reader.grammar.declared or inner.type in _SPECS:
+            return [], outer.start_point[0]
+    # (looked at with the reader's used set aside: `leading` marks a comment after an
+    # attribute used, which a declaration must not lose: it stays a comment)
+    used, reader.used = reader.used, set()
+    docs, row = reader.leading(outer)
+    reader.used = used
+    if any(doc.id in used or doc.start_byte < reader.code_byte for doc in docs):
+        # (a comment another reader took, or the file header: not this one's)
+        return [], outer.start_point[0]
+    return docs, row
+
+
+def _last_row(node: Node) -> int:
+    """Last row holding text of `node` (a node ending at column 0 ended on the row above)."""
+    row, column = node.end_point
+    return row - 1 if column == 0 and row > node.start_point[0] else row

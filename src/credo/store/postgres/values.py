@@ -1,0 +1,87 @@
+"""The value index on PostgreSQL: store/values.py's constants, the same scores.
+
+Module-level constants (beliefs of kind ``value``) sit in ``value_docs`` and
+``value_postings`` (schema.py, m016), counted in none of ``fts_totals``. A query's
+constants are scored as store/values.py scores them on SQLite: bm25.py's arithmetic with
+the passage index's row count, mean row length and each term's row count there, and the
+constant's own term counts and length; a term of several tokens (a phrase) adds nothing.
+Each term is counted once, in query order, as there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from credo.store.postgres import bm25
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from credo.store.fts import CandidateRow, KeywordWeights
+    from credo.store.postgres.tokenizer import Tokenizer
+
+
+def value_hits(
+    conn: psycopg.Connection,
+    tokenizer: Tokenizer,
+    terms: Sequence[str],
+    weights: KeywordWeights,
+    limit: int,
+) -> tuple[dict[str, float], dict[str, CandidateRow]]:
+    """The ``limit`` best live, unlocked constants for ``terms`` (id -> score, best first,
+    ties by id) and their ``CandidateRow``s: ``ValueIndex.hits``' answer."""
+    tokens: dict[str, str] = {}  # each distinct term of one token -> that token
+    for term, phrase in zip(terms, tokenizer.phrases(terms), strict=True):
+        if len(phrase) == 1 and term not in tokens:
+            tokens[term] = phrase[0]
+    if not tokens:
+        return {}, {}
+    wanted = sorted(set(tokens.values()))
+    postings = conn.execute(
+        "SELECT term, rid, col, n, dl FROM value_postings WHERE term = ANY(%s)", (wanted,)
+    ).fetchall()
+    if not postings:
+        return {}, {}
+    # The passage index's N, total tokens and each token's rows: its statistics.
+    found = conn.execute(
+        "SELECT t.nrows, t.sizes, p.term, p.rows FROM fts_totals AS t LEFT JOIN "
+        "(SELECT term, count(DISTINCT rid) AS rows FROM fts_postings WHERE term = ANY(%s) "
+        "GROUP BY term) AS p ON true",
+        (wanted,),
+    ).fetchall()
+    if not found:
+        return {}, {}
+    rows, total = int(found[0][0]), sum(int(s) for s in found[0][1])
+    if not rows or total <= 0:
+        return {}, {}
+    avgdl = float(total) / float(rows)
+    held = {str(r[2]): int(r[3]) for r in found if r[2] is not None}
+    counts: dict[str, dict[int, list[int]]] = {}  # token -> rid -> instances per column
+    sizes: dict[int, int] = {}
+    for token, rid, column, n, length in postings:
+        counts.setdefault(token, {}).setdefault(rid, [0, 0, 0])[column] += n
+        sizes[rid] = length
+    scores = dict.fromkeys(sorted(sizes), 0.0)
+    for token in tokens.values():
+        by_row = counts.get(token)
+        if not by_row:
+            continue
+        idf = bm25.idf(rows, held.get(token, 0))
+        for rid, by_column in by_row.items():
+            freq = 0.0
+            for column, count in enumerate(by_column):
+                for _ in range(count):
+                    freq += weights[column]
+            length = bm25.K1 * ((1 - bm25.B) + (bm25.B * sizes[rid]) / avgdl)
+            scores[rid] += idf * ((freq * (bm25.K1 + 1.0)) / (freq + length))
+    live = conn.execute(
+        "SELECT rid, id, content, alpha, beta, session, created_at FROM beliefs "
+        "WHERE rid = ANY(%s) AND locked = 0 AND deleted_at IS NULL",
+        (list(scores),),
+    ).fetchall()
+    ranked = sorted(((scores[r[0]], r) for r in live), key=lambda p: (-p[0], p[1][1]))
+    ranked = [(score, row) for score, row in ranked if score > 0.0][:limit]
+    hits = {str(row[1]): score for score, row in ranked}
+    beliefs = {str(row[1]): (row[2], row[3], row[4], row[5], row[6]) for _, row in ranked}
+    return hits, beliefs
