@@ -56,6 +56,24 @@ def test_a_document_that_does_not_exist_is_refused(run: CliRun) -> None:
     assert json.loads(run("stats", "--json", check=True).stdout)["anchors"] == 2
 
 
+def test_lines_past_the_end_of_a_document_are_refused(run: CliRun) -> None:
+    """probe83: `remember --doc apscheduler/job.py#L9000-L9100` (a 300-line file) was stored;
+    a range that starts past the file's end names nothing, as a typo of the path does."""
+    (run.cwd / "real.md").write_text("# Real\n\nA line.", encoding="utf-8")  # 3 lines
+    belief_id = run("remember", "Deploys go through staging", check=True).stdout.strip()
+    for args in (
+        ("link", belief_id, "real.md#L4-L9"),
+        ("remember", "Staging is rebuilt nightly", "--doc", "real.md#L90-L99"),
+    ):
+        done = run(*args)
+        assert done.returncode != 0
+        [line] = done.stderr.strip().splitlines()
+        assert "real.md" in line and "has 3 lines" in line and "past its end" in line
+    assert json.loads(run("stats", "--json", check=True).stdout)["anchors"] == 0
+    run("link", belief_id, "real.md#L3-L9", check=True)  # starts on its last line: kept
+    assert json.loads(run("stats", "--json", check=True).stdout)["anchors"] == 1
+
+
 def test_show_gives_a_passage_s_trail_as_search_does(run: CliRun) -> None:
     (run.cwd / "api.py").write_text(
         "class Client:\n"

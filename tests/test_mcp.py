@@ -341,6 +341,9 @@ def test_search_of_an_empty_store_is_an_empty_result(memory: Memory) -> None:
         ("remember_belief", {"text": "nul \x00 inside"}, "NUL"),
         ("remember_belief", {"text": "ok", "doc": "docs/typo.md"}, "typo.md' does not exist"),
         ("link_document", {"id": "r", "uri": "docs/typo.md#L1-L2"}, "typo.md' does not exist"),
+        # lines past the end of a 10-line file name nothing (probe83)
+        ("remember_belief", {"text": "ok", "doc": "docs/a.md#L900-L950"}, "has 10 lines; L900"),
+        ("link_document", {"id": "r", "uri": "docs/a.md", "lines": "11-12"}, "past its end"),
         ("link_document", {"id": "r", "uri": "docs/a.md", "lines": "9-x"}, "9-x"),
         ("unlink_document", {"id": "nope", "uri": "docs/a.md"}, "no belief with id 'nope'"),
         ("unlink_document", {"id": "r", "uri": "docs/a.md"}, "has no anchors"),

@@ -376,7 +376,7 @@ def _vetoed(clean: str, core: str) -> bool:
 def _guard(clean: str, core: str) -> str | None:
     """The first of the round-2 guards that fires: each now vetoes only when no explicit
     framing for later sessions ("from now on") outweighs it."""
-    if sig.ONE_OFF.search(clean):
+    if sig.one_off(clean):
         return "one_off"
     if sig.REPORT.search(clean):
         return "report"

@@ -16,6 +16,7 @@ __all__ = [
     "CHANGEOVER",
     "CHANGEOVER_GATE",
     "CHANGEOVER_TO",
+    "CHANGING_OVER",
     "GOING_BACK",
     "IN_FORCE",
     "changeover",
@@ -92,6 +93,20 @@ CHANGEOVER_TO = re.compile(
         |{_PERFECT_TO}[\w`.@/+-]*(?:\s+[\w`.@/+-]+){{0,3}}?\s+(?:for\s+(?!(?:this|now|
         today|tonight|the\s+moment|the\s+time\s+being|a\s+while|a\s+bit|the\s+demo)\b)
         (?!(?:[\w-]+\s+){{0,3}}?{_SPAN}\b)\w|everywhere\b|across\b|in\s+(?:all|every)\b)""",
+    _I,
+)
+
+# The team's change under way, told with what it rules out: "we are moving the job store to
+# Redis, not SQLAlchemy", "we're switching to pnpm instead of yarn". Its present progressive
+# is no narration of this turn: it says what the project holds from now on, as "X, not Y"
+# does. Without the old one named ("we're migrating the dashboard to Next 14", "we're moving
+# the tests to a new folder") it stays what is going on.
+CHANGING_OVER = re.compile(
+    rf"""{_IF}\b(?:we\s+are|we'?re)\s+
+    (?:moving|switching|migrating|changing|transitioning)\s+
+    (?:[\w`'./@+-]+\s+){{0,4}}?(?:to|onto|over\s+to)\s+
+    (?!(?:the|a|an|this|that|these|those|my|our|your|their|its|some|another|new)\b)
+    [\w`.@][\w`.@/+-]*(?:\s+[\w`.@/+-]+){{0,2}}?,?\s+(?:not|instead\s+of|rather\s+than)\s+[\w`.@]""",
     _I,
 )
 

@@ -98,7 +98,7 @@ def normalise_doc_uri(
         raise InvalidInputError(f"document URI {text!r} has no path before '#'")
     stored = _path_uri(path, root, root_resolved)
     if must_exist:
-        _require_file(path, root)
+        _require_file(path, root, lines)
     return NormalisedUri(_with_fragment(stored, lines, fragment), hint)
 
 
@@ -122,13 +122,31 @@ def _path_uri(path: Path, root: Path | None, root_resolved: bool = False) -> str
     return "file://" + quote(absolute.as_posix(), safe="/:._-~")
 
 
-def _require_file(path: Path, root: Path | None) -> None:
+def _require_file(path: Path, root: Path | None, lines: tuple[int, int] | None) -> None:
     """Refuse a reference to a local file that is not there (read against ``root`` as it
-    is stored)."""
+    is stored), or to lines that start past its end: "job.py#L9000-L9100" of a 300-line
+    file names nothing, and would be stored silently as a typo of the path would."""
     absolute = path if path.is_absolute() else (root or Path.cwd()) / path
     if not absolute.is_file():
         what = "is a folder, not a file" if absolute.is_dir() else "does not exist"
         raise InvalidInputError(f"document {str(absolute)[:200]!r} {what}; check the path")
+    if lines is None:
+        return
+    try:
+        count = _line_count(absolute)
+    except OSError:
+        return  # (unreadable here: the doctor reports what it cannot read)
+    if lines[0] > count:
+        raise InvalidInputError(
+            f"document {str(absolute)[:200]!r} has {count} lines; "
+            f"{line_hint(*lines)} starts past its end; check the range"
+        )
+
+
+def _line_count(path: Path) -> int:
+    """Lines in ``path`` as an editor numbers them (a last line without a newline counts)."""
+    data = path.read_bytes()
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
 def _collapse(path: Path) -> str:

@@ -9,7 +9,9 @@ always, never, use, prefer, actually, repository...): "No, we never use npm in t
 repository. Always use pnpm for installing packages." is about {npm, pnpm, install,
 package}. Two texts *share* the topic terms in both. A text *mentions* a term (one of a
 statement's ``negated`` or ``asserted`` terms, possibly several words) when the term's
-stemmed tokens occur in it, in order and side by side.
+stemmed tokens occur in it, in order and side by side; where rule 1 looks for a ``negated``
+term, a compound identifier also stands for its head ("SQLAlchemyJobStore" mentions
+"sqlalchemy": ``head_words``).
 
 The rule, over the candidates (live, current beliefs that are not document passages and
 hold at least two of the statement's search terms in the keyword index, the newest 30 per
@@ -111,6 +113,10 @@ FORCE_WORDS = frozenset(
 _NOT_TOPIC = STOPWORDS | FORCE_WORDS
 
 _WORD = re.compile(r"\w+", re.UNICODE)
+# The head of a compound identifier, up to its first lower-case letter before a capital:
+# "SQLAlchemyJobStore" names SQLAlchemy, "RedisJobStore" Redis ("PostgreSQL" and "SQLAlchemy"
+# have no such place: they are one name).
+_COMPOUND_HEAD = re.compile(r"\b([A-Z][A-Za-z0-9]*?[a-z0-9])(?=[A-Z][a-z])\w*")
 
 
 class Statement(Protocol):
@@ -194,6 +200,15 @@ def search_terms(statement: Statement) -> list[str]:
         if _stem(word.lower()) in topic:
             seen.setdefault(word.lower(), None)
     return list(seen)
+
+
+def head_words(text: str, tokens: list[str]) -> list[str]:
+    """``words(text)`` (``tokens``) with each compound identifier read as its head, one
+    token for one: "we keep jobs in the SQLAlchemyJobStore" mentions "sqlalchemy" there.
+    A statement ruling out "SQLAlchemy" rules out the store named after it."""
+    if _COMPOUND_HEAD.search(text) is None:
+        return tokens
+    return words(_COMPOUND_HEAD.sub(r"\1", text))
 
 
 def mentions(tokens: Sequence[str], term: str, *, plain: bool = False) -> bool:
@@ -366,13 +381,17 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
         if shared < MIN_SHARED_CLEAR and not named and not back:
             continue
         tokens = words(candidate.content)
+        heads = head_words(candidate.content, tokens)
         if any(_agrees(tokens, term) for term in statement.asserted):
             continue  # it says what the statement prescribes: it agrees
         if any(_left(tokens, term) for term in back):
             reverted.append((shared, candidate))  # the change that left what it goes back to
         if shared < MIN_SHARED_CLEAR and not named:
             continue
-        if any(mentions(tokens, term, plain=True) for term in statement.negated):
+        if any(
+            mentions(tokens, term, plain=True) or mentions(heads, term, plain=True)
+            for term in statement.negated
+        ):
             if shared >= MIN_SHARED_CLEAR:
                 clear.append((shared, candidate))
             elif any(
@@ -384,7 +403,7 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
                 for term in old
             ):
                 outright.append((shared, candidate))
-        elif any(mentions(tokens, term) for term in statement.negated):
+        elif any(mentions(tokens, term) or mentions(heads, term) for term in statement.negated):
             continue  # it rules out what the statement rules out: it agrees
         elif shared >= MIN_SHARED_UNCLEAR:
             unclear.append((shared, candidate))

@@ -21,6 +21,7 @@ from credo.knowledge.changeover import (
     CHANGEOVER,
     CHANGEOVER_GATE,
     CHANGEOVER_TO,
+    CHANGING_OVER,
     GOING_BACK,
     IN_FORCE,
     changeover,
@@ -371,6 +372,8 @@ def shape_veto(clean: str, core: str) -> str | None:
         if gated(pattern, gate, clean if on_clean else core):
             if name == "people_claim" and (changeover(core) or CHANGEOVER_TO.search(clean)):
                 continue  # "the platform team moved from Consul to etcd": the project's change
+            if name == "progressive" and CHANGING_OVER.search(core):
+                continue  # "we're moving the job store to Redis, not SQLAlchemy": a decision
             return name
     return None
 

@@ -338,6 +338,22 @@ ONE_OFF = re.compile(
         |\byou\s+just\s+(?:wrote|added|made|created|changed|built)\b""",
     _L | re.VERBOSE,
 )
+# "quickly" asks for haste ("quickly check the tags", "fix it quickly"), but right after the
+# verb of "must" or "should" it is the manner prescribed: "jobs must return quickly" is how a
+# thing must behave, a rule.
+_PRESCRIBED_MANNER = re.compile(
+    r"\b(?:must|should|shall)\s+(?:not\s+|always\s+|never\s+)?[a-z]+\s+$"
+)
+
+
+def one_off(clean: str) -> bool:
+    """Does the lower-cased sentence carry a marker of an instruction for this turn only
+    (``ONE_OFF``), other than a manner a modal prescribes?"""
+    return any(
+        not (m.group() == "quickly" and _PRESCRIBED_MANNER.search(clean, 0, m.start()))
+        for m in ONE_OFF.finditer(clean)
+    )
+
 
 # Reports about the code or the world, not rules for the agent ("the build always fails").
 REPORT = re.compile(

@@ -1,0 +1,84 @@
+"""probe83 (a week on APScheduler through the installed hook): the team's change under way,
+told with what it rules out, is a decision, not narration.
+
+"Change of plan: we are moving the job store to Redis, not SQLAlchemy, because the database
+is overloaded." was not kept: the present progressive ("we are moving") vetoed it as what is
+going on now, so Friday's SessionStart still served Wednesday's SQLAlchemy decision alone.
+``changeover.CHANGING_OVER`` lifts that veto when the sentence names the old one ("not Y",
+"instead of Y", "rather than Y").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from credo.knowledge.capture import extract_statements
+from tests.test_capture_agent_day import _edges, _project
+from tests.test_hook_events import base, captured_count, hook, wait_for
+
+REDIS = (
+    "Change of plan: we are moving the job store to Redis, not SQLAlchemy, because the "
+    "database is overloaded."
+)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "negated"),
+    [
+        (REDIS, ("sqlalchemy",)),
+        ("We are switching to pnpm, not yarn.", ("yarn",)),
+        ("We're switching to pnpm instead of yarn.", ("yarn",)),
+        ("We are migrating the queue to RabbitMQ rather than SQS.", ("sqs",)),
+    ],
+)
+def test_a_change_under_way_that_names_the_old_one_is_kept(
+    prompt: str, negated: tuple[str, ...]
+) -> None:
+    [statement] = extract_statements(prompt)
+    assert statement.negated == negated
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "We are moving the tests to a new folder.",
+        "We're migrating the merchant dashboard to next 14.",
+        "Right now we are migrating the API to v2, not v3.",
+        "We are now migrating the queue to RabbitMQ rather than SQS.",
+        "If we are moving to Redis, not SQLAlchemy, tell me what breaks.",
+        "Are we moving to Redis, not SQLAlchemy?",
+        "The old team is switching to etcd rather than Consul.",
+    ],
+)
+def test_a_change_under_way_without_the_old_one_or_for_now_is_not(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@given(
+    team=st.sampled_from(["we are", "we're"]),
+    verb=st.sampled_from(["moving", "switching", "migrating"]),
+    thing=st.sampled_from(["", "the job store ", "the queue ", "our builds "]),
+    new=st.sampled_from(["redis", "pnpm", "rabbitmq", "ruff"]),
+    old=st.sampled_from(["sqlalchemy", "yarn", "sqs", "black"]),
+    ruling_out=st.sampled_from([", not", " instead of", " rather than"]),
+)
+def test_naming_the_old_one_keeps_the_change_and_rules_it_out(
+    team: str, verb: str, thing: str, new: str, old: str, ruling_out: str
+) -> None:
+    said = f"{team} {verb} {thing}to {new}{ruling_out} {old}."
+    found = extract_statements(said[0].upper() + said[1:])
+    assert [s.negated for s in found] == [(old,)]
+    assert extract_statements(f"{team} {verb} {thing}to {new}.".capitalize()) == []
+
+
+def test_through_the_installed_hook_the_change_replaces_the_decision(tmp_path: Path) -> None:
+    project = _project(
+        tmp_path, {"decision": "Decision: we keep jobs in SQLAlchemy on our Postgres database."}
+    )
+    hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=REDIS), project)
+    wait_for(lambda: captured_count(project) > 0)
+    assert _edges(project) == {("SUPERSEDES", "decision")}
