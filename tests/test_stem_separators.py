@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from credo.store import stem
 from credo.store.index_text import has_special, index_text, index_words
-from credo.store.stem import SEPARATORS, fold, tokens
+from credo.store.stem import SEPARATORS, fold, token_count, tokens
 
 _FTS = sqlite3.connect(":memory:")
 _FTS.execute(
@@ -45,6 +45,8 @@ def test_tokens_with_separators_are_the_general_paths_and_fts5s(text: str) -> No
     if not text.isascii():
         assert found == _general(text)
     assert [stem.stem(t) for t in found] == _fts_stems(text)
+    for at_most in (0, 1, 3, 40):
+        assert token_count(text, at_most) == min(len(_general(text)), at_most)
 
 
 @pytest.mark.parametrize("separator", list(SEPARATORS))

@@ -99,6 +99,8 @@ def _plain(text: str) -> str | None:
 def token_count(text: str, at_most: int) -> int:
     """``min(len(tokens(text)), at_most)``, without building the tokens past ``at_most``
     (ingest asks whether a passage is shorter than a floor: most are far longer)."""
+    if not text.isascii() and (plain := _plain(text)) is not None:
+        text = plain  # (a passage's context, when it is short: `tokens`)
     if text.isascii():  # a split stopped after `at_most` cuts: the rest is one more part
         return min(len(text.translate(ASCII_FOLD).split(None, at_most)), at_most)
     if has_special(text):
