@@ -70,3 +70,39 @@ def test_a_trail_is_read_without_the_general_path(monkeypatch: pytest.MonkeyPatc
     )
     with pytest.raises(AssertionError):
         tokens("docs/news.rst › Café")  # another non-ASCII letter: the general path
+
+
+# -- stems of words no step can change ---------------------------------------------------------
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789é", min_size=1, max_size=12))
+def test_stems_are_fts5s_whatever_the_last_character(word: str) -> None:
+    assert [stem.stem(t) for t in tokens(word)] == _fts_stems(word)
+
+
+def test_a_word_ending_where_no_step_acts_is_its_own_stem(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No step runs for a word whose last byte no step reads (fails before: the steps ran
+    for every word of 3 to 64 bytes)."""
+
+    class Steps:
+        def __iter__(self) -> None:
+            raise AssertionError("the steps ran")
+
+    monkeypatch.setattr(stem, "_STEPS", Steps())
+    stem.stem.cache_clear()
+    try:
+        assert [stem.stem(w) for w in ("l40", "2019", "0x1f", "deploy2", "http", "lookup")] == [
+            "l40",
+            "2019",
+            "0x1f",
+            "deploy2",
+            "http",
+            "lookup",
+        ]
+        with pytest.raises(AssertionError):
+            stem.stem("operational")
+    finally:
+        stem.stem.cache_clear()

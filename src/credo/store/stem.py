@@ -113,7 +113,7 @@ def stem(token: str) -> str:
     """The porter stem of one folded token (the Porter 1980 algorithm as SQLite's FTS5
     applies it: over the token's UTF-8 bytes, only to tokens of 3 to 64 bytes)."""
     data = token.encode("utf-8")
-    if not 3 <= len(data) <= _MAX_TOKEN_BYTES:
+    if not 3 <= len(data) <= _MAX_TOKEN_BYTES or data[-1] not in _ENDINGS:
         return token
     word = bytearray(data)
     if word[-1] == _S:  # (step 1a removes only a final s; step 1b's suffixes end in d, g)
@@ -314,6 +314,13 @@ _STEP4: dict[int, tuple[_Rule, ...]] = {
 
 _STEPS = (_STEP2, _STEP3, _STEP4)
 _D, _G, _I, _S = ord("d"), ord("g"), ord("i"), ord("s")
+# The last bytes a step can act on: step 1a's "s", 1b's "d" and "g", 1c's "y", step 5's
+# "e" and "l", and the last byte of every suffix of steps 2 to 4. A word that ends in any
+# other byte (a digit: half the distinct tokens of a Sphinx tree, "l40", "2019") is its own
+# stem, found without the steps' work.
+_ENDINGS = frozenset(
+    b"sdgyel" + bytes(rule[0][-1] for table in _STEPS for rules in table.values() for rule in rules)
+)
 
 
 def _rules(word: bytearray, rules: tuple[_Rule, ...]) -> None:
