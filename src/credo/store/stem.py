@@ -83,8 +83,9 @@ def tokens(text: str) -> list[str]:
 # credo's trails, which every document passage's context holds: none is a letter or a
 # digit (a token character) nor a character `index_text` rewrites, so a text whose only
 # non-ASCII characters are these has the tokens of the ASCII text with each one a space.
-# Read that way, a context costs two scans in C instead of a regular expression and a
-# call per word (a sixth of the writer's work on a Sphinx tree).
+# Read that way, a context costs a few scans in C instead of a regular expression and a
+# call per word (scrapy's docs: 163M -> 49M instructions for its 1,551 contexts, of a
+# writer's ~3.4G).
 SEPARATORS = "\u203a\u2039\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u2022\u00a0"
 
 
