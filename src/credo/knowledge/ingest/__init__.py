@@ -135,7 +135,25 @@ The rules (quoted in the docs):
 
 from __future__ import annotations
 
-from credo.knowledge.ingest.run import ingest_paths
-from credo.knowledge.ingest.state import IngestReport
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from credo.knowledge.ingest.run import ingest_paths
+    from credo.knowledge.ingest.state import IngestReport
 
 __all__ = ["IngestReport", "ingest_paths"]
+
+
+def __getattr__(name: str) -> Any:
+    # Loaded on first use, not with the package: a split worker (`worker`) imports only
+    # the pure modules, and the writer's (run, writer, edges, the store) cost each worker
+    # ~1 ms of start-up (PEP 562).
+    if name == "ingest_paths":
+        from credo.knowledge.ingest.run import ingest_paths
+
+        return ingest_paths
+    if name == "IngestReport":
+        from credo.knowledge.ingest.state import IngestReport
+
+        return IngestReport
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
