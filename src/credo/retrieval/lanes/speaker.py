@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from itertools import compress, repeat
-from operator import is_
 
 from credo.retrieval.known import MAX_KNOWN
 from credo.store.fts import STOPWORDS
@@ -86,22 +85,13 @@ def _labelled(contents: Mapping[str, str], labels: dict[str, str]) -> Iterator[t
     ids = list(contents)
     found = list(map(labels.get, ids))  # (None: not met at the version)
     if None in found:
-        # The new ones C-level: "" for each, then a label for those with a ": " where one
-        # may end (on a store of notes, few or none). A first pass meets ~110, where a
-        # ``label_of`` each cost ~60k instructions a query.
-        new = list(compress(ids, map(is_, found, repeat(None))))
-        texts = list(map(contents.__getitem__, new))
-        ends = map(str.find, texts, repeat(": "), repeat(0), repeat(MAX_LABEL_CHARS + 2))
-        made = dict.fromkeys(new, "")
-        made.update(
-            (i, label_of(t)) for i, t in compress(zip(new, texts, strict=True), map(_FOUND, ends))
-        )
-        if len(labels) + len(made) > MAX_KNOWN:
-            labels.clear()
-        labels.update(made)
-        known = dict(zip(ids, found, strict=True))
-        known.update(made)  # (in ``ids``' order still: every key is there already)
-        found = list(known.values())
+        for at in [at for at, label in enumerate(found) if label is None]:
+            belief_id = ids[at]
+            if len(labels) >= MAX_KNOWN:
+                labels.clear()
+            found[at] = labels[belief_id] = label_of(contents[belief_id])
+    if not any(found):  # (none labelled, a store of notes or code: no pair made, -12k)
+        return iter(())
     return compress(zip(ids, found, strict=True), found)  # ("": no label)
 
 
