@@ -9,7 +9,7 @@ from itertools import compress, filterfalse
 from operator import not_
 from typing import TYPE_CHECKING
 
-from credo.retrieval.lanes.bfs import bfs_over_rows, expand_hop
+from credo.retrieval.lanes.bfs import expand_hop
 from credo.retrieval.lanes.heat import heat_lane
 from credo.retrieval.options import Options
 from credo.store.fts import CandidateRow
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from credo.store import Store
 
 __all__ = [
-    "bfs_best",
     "bfs_scores",
     "candidate_pairs",
     "heat_scores",
@@ -134,27 +133,6 @@ def heat_scores(
         scaled, taken, store.heat_rows, cap=cap, t=options.heat_t, above=1e-9, best=picked
     )
     return heat if keep is None or picked is not None else lane_best(heat, keep, limit, locked)
-
-
-def bfs_best(
-    store: "Store",
-    seeds: Mapping[str, float],
-    hops: list[list[Link]],
-    options: Options,
-    keep: Mapping[str, float],
-    locked: Mapping[str, CandidateRow | None] | None = None,
-) -> dict[str, float]:
-    """The bfs lane: ``lane_best(bfs_scores(seeds, hops, decay), keep, limit, locked)``,
-    from the seeds' heat rows when no lock was met and ``hops`` is one hop read whole
-    (``bfs.bfs_over_rows``: whole-array steps, the same dict; ~-0.3M instructions a query
-    at 10k), as the heat lane reads them."""
-    decay, limit = options.bfs_decay, options.graph_lane_limit
-    if locked is None and len(hops) == 1 and len(hops[0]) < options.graph_max_links:
-        rows = store.heat_rows()
-        found = None if rows is None else bfs_over_rows(seeds, rows, decay, keep, limit)
-        if found is not None:
-            return found
-    return lane_best(bfs_scores(seeds, hops, decay), keep, limit, locked)
 
 
 def bfs_scores(

@@ -26,7 +26,7 @@ from credo.retrieval.bundle import Expanding, Units
 from credo.retrieval.candidate_rows import Texts, candidate_rows
 from credo.retrieval.compress import Carried, Classes, Costs, Known, verbatim_ids
 from credo.retrieval.graph_lanes import (
-    bfs_best,
+    bfs_scores,
     candidate_pairs,
     heat_scores,
     lane_best,
@@ -536,7 +536,8 @@ def _rank(
         if lanes["heat"]:
             lane_scores["heat"] = heat_scores(store, seeds, hops, options, keyword, locked)
         if lanes["bfs"]:
-            lane_scores["bfs"] = bfs_best(store, seeds, hops, options, keyword, locked)
+            bfs = bfs_scores(seeds, hops, options.bfs_decay)
+            lane_scores["bfs"] = lane_best(bfs, keyword, options.graph_lane_limit, locked)
     if lanes["doc"]:
         # A folder named in the query can match thousands of anchors: bounded like the
         # graph lanes (the keyword hits plus the lane's best others).

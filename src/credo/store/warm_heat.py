@@ -57,10 +57,6 @@ class HeatRow(NamedTuple):
     # given): a query orders its nodes by id from these (``lanes/heat._best_by_rank``)
     # with no string compared.
     order: bytes = b""
-    # Each of ``members``' strongest positive parallel edge with the belief (0.0 for the
-    # belief itself), float64 bytes (empty: not given): the bfs lane's weight, the best
-    # path over one hop being the strongest edge (``lanes/bfs.bfs_over_rows``).
-    strongest: bytes = b""
 
 
 def inverse_sqrt(degree: float) -> float:
@@ -76,13 +72,10 @@ def heat_row(
     listed once; ``by_id``: each id's rank by id (``HeatRow.order``), when known."""
     row: dict[str, float] = {}
     first: dict[str, int] = {}
-    strongest: dict[str, float] = {}
     for link, far, _state, rank in sorted(links, key=_RANK):
         weight = link[3]
         if weight <= 0:
             continue  # contradicting and zero-weight edges carry no heat
-        if weight > strongest.get(far, 0.0):  # (a NaN is never the strongest: bfs skips it)
-            strongest[far] = weight
         # (0.0 + w is w: a neighbour's first weight is kept as the link's own float)
         row[far] = row[far] + weight if far in row else weight
         if far == name:  # a self-loop: its own row twice, as the lane adds both directions
@@ -109,7 +102,6 @@ def heat_row(
         offsets,
         segments,
         b"" if by_id is None else pack(f"{len(names) + 1}q", *map(by_id.__getitem__, row_names)),
-        pack(f"{len(names) + 1}d", 0.0, *[strongest.get(n, 0.0) for n in names]),
     )
 
 
