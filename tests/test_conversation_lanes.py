@@ -479,3 +479,15 @@ def test_search_lane_flags_through_the_cli(run: CliRun, tmp_path: Path) -> None:
     assert "dialog" in shown and "session" in shown
     off = json.loads(run("search", "what did you paint", "--lane", "dialog=off", "--json").stdout)
     assert all("dialog" not in b["lanes"] for b in off["beliefs"])
+
+
+class _Unread(dict[str, float]):
+    def items(self):  # type: ignore[override]
+        raise AssertionError("the keyword hits were read")
+
+
+def test_without_sessions_the_session_lane_reads_no_hit() -> None:
+    """No candidate has a session: the lane is empty without a look at each keyword hit
+    (before: each hit's session was looked up, ~27k instructions a query on a store of notes)."""
+    assert session_lane(_Unread(a=1.0, b=2.0), {}) == {}
+    assert session_lane({"a": 1.0}, {"a": "s1", "b": "s1"}) == {"a": 1.0, "b": 1.0}

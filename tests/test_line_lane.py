@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
-from credo.retrieval.lanes.line import FLOOR_SHARE, best_lines, query_stems
+from credo.retrieval.lanes import defn as defn_lane
+from credo.retrieval.lanes import line as line_lane
+from credo.retrieval.lanes.line import FLOOR_SHARE, QueryStems, best_lines, query_stems
 from credo.store.line_stats import (
     CONTEXT,
     LENGTH,
@@ -335,3 +339,36 @@ def test_postgres_stores_the_same_rows_and_ranks_the_same(tmp_path: Path) -> Non
                 seen.append((sorted(lines.values()), counts, ranked))
     assert seen[0] == seen[1]
     assert seen[0][0] and seen[0][1]
+
+
+def test_the_query_stems_are_made_once_and_only_for_a_store_with_lines_or_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The line and definition lanes share one ``QueryStems``: a store of notes (no line
+    statistics, no definitions) never makes them, a store with both makes them once.
+    (Before: each lane made its own on every query, ~55k instructions on a store of notes.)"""
+    made: list[list[str]] = []
+    real = line_lane.query_stems
+
+    def counted(terms: Iterable[str]) -> list[str]:
+        made.append(real(terms))
+        return made[-1]
+
+    monkeypatch.setattr(line_lane, "query_stems", counted)
+    monkeypatch.setattr(defn_lane, "query_stems", counted, raising=False)
+    (tmp_path / "guide.md").write_text(GUIDE)
+    (tmp_path / "tool.py").write_text(TOOL)
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.remember("A hyphen in a file name confuses the option parser.")
+        memory.retrieve("file name that starts with a hyphen", token_budget=5000)
+        assert made == []
+        memory.ingest(tmp_path)
+        result = memory.retrieve("file name that starts with a hyphen", token_budget=5000)
+        assert len(made) == 1
+        assert any("line" in b.lanes for b in result.beliefs)
+
+
+def test_query_stems_kept_are_query_stems() -> None:
+    stems = QueryStems(["Options", "parsing", "options"])
+    assert list(stems) == stems.stems() == query_stems(["Options", "parsing", "options"])
+    assert stems.stems() is stems.stems()  # (made once)

@@ -203,3 +203,16 @@ def _backoff_project(root: Path, test_comment: str) -> None:
         + test_comment
         + "    assert delay(3) == 2 * delay(2)\n"
     )
+
+
+class _Unasked(list[str]):
+    def __iter__(self):  # type: ignore[override]
+        raise AssertionError("the terms were read")
+
+
+def test_without_trails_no_test_code_is_weighed_and_the_terms_are_not_read() -> None:
+    """No candidate has a trail (a store of notes): none is test code, so the question's
+    words are not looked at (before: each was lower-cased, ~13k instructions a query)."""
+    assert weighed_tests(_Unasked(["test"]), {}, ["a"]) == set()
+    assert weighed_tests(["tests"], {"a": "tests/test_x.py:1-9"}, []) == set()
+    assert weighed_tests(["parser"], {"a": "tests/test_x.py:1-9"}, []) == {"a"}

@@ -515,10 +515,11 @@ def _rank(
         if lanes["dialog"]:
             keyword = dialog.dialog_step(store, found, known, limit=options.graph_max_links)
         lane_scores["bm25f"] = keyword
+        stems = line.QueryStems(terms)  # (both lanes', made once if at all: lanes/line.py)
         if lanes["line"]:  # documentation passages by their best line (lanes/line.py)
-            lane_scores["line"] = line.line_scores(store, terms, keyword)
+            lane_scores["line"] = line.line_scores(store, stems, keyword)
         if lanes["defn"]:  # code passages by their definition as written (lanes/defn.py)
-            lane_scores["defn"], defs = defn.defn_scores(store, terms, keyword, _text_of(known))
+            lane_scores["defn"], defs = defn.defn_scores(store, stems, keyword, _text_of(known))
     if (lanes["heat"] or lanes["bfs"]) and keyword:
         # (score desc, id asc) by two stable C-keyed sorts: ids are unique, so the pairs
         # sort by id alone first

@@ -111,6 +111,8 @@ def weighed_tests(
     code, unless the question names tests (`asks_for_tests`) or a test file: one of the
     `named` beliefs (the doc lane's, anchored in a file the question names) is test code
     ("errors_test.go: what is expected..." asks for that file as "which test..." does)."""
+    if not trails:  # (no candidate is a file's: none is test code, whatever was asked)
+        return set()
     if asks_for_tests(terms) or any(is_test(trails[i]) for i in named if i in trails):
         return set()
     return {i for i, trail in trails.items() if is_test(trail)}

@@ -49,7 +49,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from credo.retrieval.lanes.line import fts5_idf, query_stems
+from credo.retrieval.lanes.line import QueryStems, fts5_idf
 from credo.store.defn_stats import DEFINITIONS, LENGTH
 from credo.store.stem import stem, tokens
 
@@ -86,12 +86,17 @@ def defn_scores(
     store: Store, terms: Iterable[str], hits: Mapping[str, float], text: Callable[[str], str]
 ) -> DefnRead:
     """Each keyword hit that carries its definition -> the definition's score (``text``:
-    a hit's text, read with it), and the rows read for them."""
-    query = query_stems(terms)
-    if not query or not hits:
+    a hit's text, read with it), and the rows read for them. ``terms``: the query's, or a
+    ``QueryStems`` of them (the caller's, shared)."""
+    if not hits:
         return nothing_read()
-    counts = store.defn_counts(query)  # (first: a store without code has nothing to read)
+    asked = terms if isinstance(terms, QueryStems) else QueryStems(terms)
+    # (first: a store without code has nothing to read, and its stems are never made)
+    counts = store.defn_counts(asked)
     if not counts.get(DEFINITIONS):
+        return nothing_read()
+    query = asked.stems()
+    if not query:
         return nothing_read()
     rows = store.passage_definitions(hits)
     if not rows:

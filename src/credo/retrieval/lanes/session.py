@@ -41,6 +41,8 @@ def session_lane(
 ) -> dict[str, float]:
     """s_session of each candidate (``session_of``: candidate -> its session, for the
     candidates that have one) in a session that has keyword hits."""
+    if not session_of:  # (no candidate has a session: no hit's is looked up, ~27k a query)
+        return {}
     scores = session_scores(keyword, session_of, top=top)
     if not scores:
         return {}

@@ -90,6 +90,8 @@ def _labelled(contents: Mapping[str, str], labels: dict[str, str]) -> Iterator[t
             if len(labels) >= MAX_KNOWN:
                 labels.clear()
             found[at] = labels[belief_id] = label_of(contents[belief_id])
+    if not any(found):  # (none labelled, a store of notes or code: no pair made, -12k)
+        return iter(())
     return compress(zip(ids, found, strict=True), found)  # ("": no label)
 
 
