@@ -210,7 +210,11 @@ def _sql_index_text(text: object) -> object:
 
 
 def register(conn: "sqlite3.Connection") -> None:
-    """Make ``credo_index_text`` callable on ``conn``: the store's FTS5 triggers and its
-    ``beliefs_live`` view (m013) call it, so every connection that writes beliefs or
-    checks the index needs it."""
+    """Make ``credo_index_text`` (and ``credo_index_context``: store/compound_words.py)
+    callable on ``conn``: the store's FTS5 triggers and its ``beliefs_live`` view (m013,
+    m017) call them, so every connection that writes beliefs or checks the index needs
+    them."""
     conn.create_function(SQL_FUNCTION, 1, _sql_index_text, deterministic=True)
+    from credo.store.compound_words import register as register_context  # (imports us)
+
+    register_context(conn)  # m017's context column: a note's compound names' words

@@ -16,6 +16,7 @@ from credo.store.acronyms import M015_ACRONYMS
 from credo.store.index_migration import M013_INDEX_TEXT, apply_m013
 from credo.store.sql_split import split_statements
 from credo.store.value_migration import M016_VALUE_INDEX, apply_m016
+from credo.store.context_migration import M017_CONTEXT_WORDS, apply_m017
 
 EDGE_TYPE_CHECK = (
     "'SUPPORTS','IMPLEMENTS','TESTS','CITES','DERIVED_FROM','RELATES_TO',"
@@ -506,6 +507,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(14, "m014_user_statements", _script(M014_USER_STATEMENTS)),
     Migration(15, "m015_acronyms", _script(M015_ACRONYMS)),
     Migration(16, "m016_value_index", lambda c: apply_m016(c, split_statements(M016_VALUE_INDEX))),
+    Migration(
+        17, "m017_context_words", lambda c: apply_m017(c, split_statements(M017_CONTEXT_WORDS))
+    ),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

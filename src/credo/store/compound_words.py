@@ -1,0 +1,76 @@
+"""The words of a note's compound names, for the keyword index's context column.
+
+unicode61 cuts text at ``_`` and ``.``, so ``get_next_fire_time`` and ``apscheduler.jobstores``
+are found by their words already, but a camelCase or PascalCase name is one token:
+"Decision: we keep jobs in the SQLAlchemyJobStore" was not found by "which job store do we
+use". An ingested passage's context (knowledge/ingest/context.py) carries the words of the
+names of its path, titles and body, split, in the index's context column. A belief that
+has no context (a note, a decision, a fact, a conversation's turn: nothing the ingester
+wrote) is indexed with the words of its own text's compound names in that column instead
+(``index_context``): the same column and the same split (store/identifier.py), read by the
+FTS5 triggers and view (m017) and by PostgreSQL's tokenizer alike. The belief's stored
+context stays "": the words are the index's, not a place shown with the belief.
+
+Only a belief without a context: a passage's context is what its reader wrote (its body's
+names split already in code), and a change there is a reader change with its own benches.
+"""
+
+# Evaluated annotations, for a cheaper import: see credo/types.py.
+
+import re
+from functools import cache
+from typing import TYPE_CHECKING
+
+from credo.store.index_text import index_text
+
+if TYPE_CHECKING:
+    import sqlite3
+
+SQL_FUNCTION = "credo_index_context"
+
+# A word whose case changes inside it (as store/identifier.py's _CASE_CHANGE): a lower-case
+# letter or digit before an upper-case one, or an acronym before a word.
+_CASE_CHANGE = r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]"
+_NAME = r"[A-Za-z][A-Za-z0-9]*"
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Compiled at first use: the hook imports the store for every prompt."""
+    return re.compile(_CASE_CHANGE), re.compile(_NAME)
+
+
+def compound_words(text: str) -> str:
+    """The words of the camelCase and PascalCase names of ``text`` that split into two or
+    more (``SQLAlchemyJobStore`` -> "sqlalchemy job store"), each word once, in order;
+    "" when it has none (most prose: one scan in C)."""
+    case_change, name = _patterns()
+    if case_change.search(text) is None:
+        return ""
+    from credo.store.identifier import identifier_parts  # (imports fts, which imports us)
+
+    words: dict[str, None] = {}
+    for word in name.findall(text):
+        if case_change.search(word):
+            parts = identifier_parts(word)
+            if len(parts) >= 2:
+                words.update(dict.fromkeys(parts))
+    return " ".join(words)
+
+
+def index_context(content: str, context: str) -> str:
+    """The context column as the keyword index reads it: ``context`` by the index's rule
+    (store/index_text.py), or, for a belief without one, its text's `compound_words`."""
+    return index_text(context) if context else compound_words(content)
+
+
+def _sql_index_context(content: object, context: object) -> object:
+    # A non-text value passes through, as FTS5 would have read it.
+    if not isinstance(context, str):
+        return context
+    return index_context(content, context) if isinstance(content, str) else index_text(context)
+
+
+def register(conn: "sqlite3.Connection") -> None:
+    """Make ``credo_index_context`` callable on ``conn`` (m017's triggers and view)."""
+    conn.create_function(SQL_FUNCTION, 2, _sql_index_context, deterministic=True)
