@@ -68,7 +68,10 @@ def test_an_edit_and_a_forget_keep_the_index_in_step(tmp_path: Path) -> None:
 
 def test_an_import_indexes_the_words_too(tmp_path: Path) -> None:
     records = tmp_path / "in.jsonl"
-    lines = [{"kind": "belief", "id": f"n{i}", "content": f"Note {i} about the weather"} for i in range(1200)]
+    lines = [
+        {"kind": "belief", "id": f"n{i}", "content": f"Note {i} about the weather"}
+        for i in range(1200)
+    ]
     lines.append({"kind": "belief", "id": "store", "content": DECISION})
     records.write_text("\n".join(json.dumps(r) for r in lines) + "\n", encoding="utf-8")
     with Memory(tmp_path / "m.db", root=tmp_path) as memory:
@@ -101,9 +104,12 @@ def test_m017_indexes_an_older_store_s_notes_again(tmp_path: Path) -> None:
     _back_to_version_16(path)
     conn = sqlite3.connect(path)
     register(conn)
-    assert conn.execute(
-        "SELECT rowid FROM beliefs_fts WHERE beliefs_fts MATCH 'job AND store'"
-    ).fetchall() == []
+    assert (
+        conn.execute(
+            "SELECT rowid FROM beliefs_fts WHERE beliefs_fts MATCH 'job AND store'"
+        ).fetchall()
+        == []
+    )
     conn.close()
     with Memory(path, root=tmp_path) as memory:
         assert memory.stats().schema_version == LATEST_VERSION == 17
@@ -112,3 +118,25 @@ def test_m017_indexes_an_older_store_s_notes_again(tmp_path: Path) -> None:
         memory.store.fts_integrity_check()
         memory.forget("store")
         memory.store.fts_integrity_check()
+
+
+def test_postgres_s_tokenizer_reads_a_note_as_sqlite_s_index_does(tmp_path: Path) -> None:
+    from credo.store.postgres.tokenizer import COLUMNS, Tokenizer
+
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.remember(DECISION, id="store")
+        memory.remember("Deploys go through staging first", id="deploy")
+        conn = memory.store.conn  # type: ignore[attr-defined]
+        conn.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, beliefs_fts, instance)")
+        sqlite_rows = sorted(conn.execute("SELECT doc, col, offset, term FROM temp.v"))
+        rows = conn.execute("SELECT rid, content, anchor_text, context FROM beliefs").fetchall()
+    tokenizer = Tokenizer()
+    client = sorted(
+        (rid, COLUMNS[col], offset, term)
+        for rid, (postings, _) in tokenizer.documents(rows).items()
+        for (term, col), offsets in postings.items()
+        for offset in offsets
+    )
+    tokenizer.close()
+    assert client == sqlite_rows
+    assert any(term == "job" and col == "context" for _, col, _, term in client)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from credo import Memory
-from credo.store import LATEST_VERSION
 from credo.knowledge.chunk import code_python
+from credo.store import LATEST_VERSION
 from credo.store.fts import query_terms
 from tests.conftest import POSTGRES, postgres_store
 from tests.test_values import MODULE, SCRIPT

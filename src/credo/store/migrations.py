@@ -13,10 +13,10 @@ from typing import NamedTuple
 
 from credo.errors import SchemaVersionError, StoreError
 from credo.store.acronyms import M015_ACRONYMS
+from credo.store.context_migration import M017_CONTEXT_WORDS, apply_m017
 from credo.store.index_migration import M013_INDEX_TEXT, apply_m013
 from credo.store.sql_split import split_statements
 from credo.store.value_migration import M016_VALUE_INDEX, apply_m016
-from credo.store.context_migration import M017_CONTEXT_WORDS, apply_m017
 
 EDGE_TYPE_CHECK = (
     "'SUPPORTS','IMPLEMENTS','TESTS','CITES','DERIVED_FROM','RELATES_TO',"

@@ -60,10 +60,7 @@ class Tokenizer:
                 # already so.
                 conn.executemany(
                     f"INSERT INTO d(rowid, {', '.join(COLUMNS)}) VALUES (?,?,?,?)",
-                    [
-                        (r, index_text(a), index_text(b), index_context(a, c))
-                        for r, a, b, c in rows
-                    ],
+                    [(r, index_text(a), index_text(b), index_context(a, c)) for r, a, b, c in rows],
                 )
                 sizes: dict[int, list[int]] = {}
                 column = self._column
