@@ -140,3 +140,22 @@ def test_postgres_s_tokenizer_reads_a_note_as_sqlite_s_index_does(tmp_path: Path
     tokenizer.close()
     assert client == sqlite_rows
     assert any(term == "job" and col == "context" for _, col, _, term in client)
+
+
+def test_warm_and_cold_rank_the_words_alike(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    with Memory(db, root=tmp_path) as memory:
+        memory.remember(DECISION, id="store")
+        memory.remember("Jobs that fail are retried three times by the worker.", id="retry")
+        memory.remember("The JobQueue drains before a deploy.", id="queue")
+        for i in range(30):
+            memory.remember(f"Meeting note {i}: the team agreed on item {i}.", id=f"m{i}")
+    answers = []
+    for warm in (False, True):
+        with Memory(db, root=tmp_path) as memory:
+            if warm:
+                assert memory.store.build_warm()
+            result = memory.retrieve(QUESTION, token_budget=2_000)
+            answers.append([(b.id, b.score) for b in result.beliefs])
+    assert answers[0] == answers[1]
+    assert "store" in [belief_id for belief_id, _ in answers[0]]
