@@ -46,6 +46,22 @@ def test_the_words_are_lower_case_tokens_each_once(text: str) -> None:
     assert words or not any(c.isupper() for c in text) or compound_words(text) == ""
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="aAbB1Zz_ .", min_size=1, max_size=8), max_size=10))
+def test_the_words_are_those_of_every_word_whose_case_changes(pieces: list[str]) -> None:
+    import re
+
+    from credo.store.identifier import identifier_parts
+
+    text = " ".join(pieces)
+    words: dict[str, None] = {}
+    for word in re.findall(r"[A-Za-z][A-Za-z0-9]*", text):
+        parts = identifier_parts(word)
+        if re.search(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]", word) and len(parts) >= 2:
+            words.update(dict.fromkeys(parts))
+    assert compound_words(text) == " ".join(words)
+
+
 def test_the_cli_finds_a_decision_by_its_compound_name_s_words(run: CliRun) -> None:
     # day-probe83: "job store" did not find the one token "sqlalchemyjobstore".
     run("remember", DECISION, check=True)

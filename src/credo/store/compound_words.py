@@ -18,7 +18,7 @@ names split already in code), and a change there is a reader change with its own
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from credo.store.index_text import index_text
@@ -40,9 +40,12 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     return re.compile(_CASE_CHANGE), re.compile(_NAME)
 
 
+# A write's triggers read a row's text more than once (an insert, then the update that
+# follows it, reads it as OLD and NEW): the words of the last few texts are kept.
+@lru_cache(maxsize=64)
 def compound_words(text: str) -> str:
     """The words of the camelCase and PascalCase names of ``text`` that split into two or
-    more (``SQLAlchemyJobStore`` -> "sqlalchemy job store"), each word once, in order;
+    more (``SQLAlchemyJobStore`` -> "sql alchemy job store"), each word once, in order;
     "" when it has none (most prose: one scan in C)."""
     case_change, name = _patterns()
     if case_change.search(text) is None:
@@ -51,7 +54,8 @@ def compound_words(text: str) -> str:
 
     words: dict[str, None] = {}
     for word in name.findall(text):
-        if case_change.search(word):
+        # (no upper-case letter past the first: no case change, and no regex call)
+        if not word[1:].islower() and case_change.search(word):
             parts = identifier_parts(word)
             if len(parts) >= 2:
                 words.update(dict.fromkeys(parts))
