@@ -32,23 +32,27 @@ SQL_FUNCTION = "credo_index_context"
 # letter or digit before an upper-case one, or an acronym before a word.
 _CASE_CHANGE = r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]"
 _NAME = r"[A-Za-z][A-Za-z0-9]*"
+# What every case change holds, an upper-case letter after a letter or digit, written to
+# start with its rare letter: the regex engine skips to each upper-case letter in C, a
+# quarter of `_CASE_CHANGE`'s cost on prose (whose every character may start it).
+_UPPER_INSIDE = r"[A-Z](?<=[A-Za-z0-9][A-Z])"
 
 
 @cache
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """Compiled at first use: the hook imports the store for every prompt."""
-    return re.compile(_CASE_CHANGE), re.compile(_NAME)
+    return re.compile(_UPPER_INSIDE), re.compile(_CASE_CHANGE), re.compile(_NAME)
 
 
-# A write's triggers read a row's text more than once (an insert, then the update that
-# follows it, reads it as OLD and NEW): the words of the last few texts are kept.
+# An update's trigger reads a row's text twice (as OLD and NEW: a forget, an edit of its
+# evidence): the words of the last few texts are kept.
 @lru_cache(maxsize=64)
 def compound_words(text: str) -> str:
     """The words of the camelCase and PascalCase names of ``text`` that split into two or
     more (``SQLAlchemyJobStore`` -> "sql alchemy job store"), each word once, in order;
     "" when it has none (most prose: one scan in C)."""
-    case_change, name = _patterns()
-    if case_change.search(text) is None:
+    upper_inside, case_change, name = _patterns()
+    if upper_inside.search(text) is None:
         return ""
     from credo.store.identifier import identifier_parts  # (imports fts, which imports us)
 
