@@ -40,7 +40,6 @@ from collections.abc import Sequence
 from itertools import chain, repeat
 from operator import is_, is_not, itemgetter
 
-from credo.store.compound_words import compound_words
 from credo.store.db import json_array
 from credo.store.index_text import has_special
 from credo.store.migrations import LIVE_ANCHOR_TEXT
@@ -129,6 +128,8 @@ def plain_text(rows: Sequence[Sequence[object]]) -> bool:
     leaves it so (its ``has_special`` is false for each, as for any ASCII text) and a row
     without a context names no compound name (m017: store/compound_words.py); the index
     may then read the rows from the table instead of through ``beliefs_live``."""
+    from credo.store.compound_words import compound_words  # (dump.py imports this module)
+
     content, context = _INDEXED
     return not any(
         has_special(text) for row in rows for j in _INDEXED if isinstance(text := row[j], str)

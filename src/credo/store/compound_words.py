@@ -19,14 +19,8 @@ names split already in code), and a change there is a reader change with its own
 
 import re
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING
 
 from credo.store.index_text import index_text
-
-if TYPE_CHECKING:
-    import sqlite3
-
-SQL_FUNCTION = "credo_index_context"
 
 # A word whose case changes inside it (as store/identifier.py's _CASE_CHANGE): a lower-case
 # letter or digit before an upper-case one, or an acronym before a word.
@@ -70,15 +64,3 @@ def index_context(content: str, context: str) -> str:
     """The context column as the keyword index reads it: ``context`` by the index's rule
     (store/index_text.py), or, for a belief without one, its text's `compound_words`."""
     return index_text(context) if context else compound_words(content)
-
-
-def _sql_index_context(content: object, context: object) -> object:
-    # A non-text value passes through, as FTS5 would have read it.
-    if not isinstance(context, str):
-        return context
-    return index_context(content, context) if isinstance(content, str) else index_text(context)
-
-
-def register(conn: "sqlite3.Connection") -> None:
-    """Make ``credo_index_context`` callable on ``conn`` (m017's triggers and view)."""
-    conn.create_function(SQL_FUNCTION, 2, _sql_index_context, deterministic=True)

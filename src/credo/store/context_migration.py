@@ -12,8 +12,8 @@ a store without them costs one scan, not a rebuild.
 
 import sqlite3
 
-from credo.store.compound_words import SQL_FUNCTION as _C
 from credo.store.compound_words import compound_words
+from credo.store.index_text import CONTEXT_SQL_FUNCTION as _C
 from credo.store.index_text import SQL_FUNCTION as _F
 from credo.store.index_text import index_text, register
 from credo.store.value_migration import _LIVE, _PASSAGE, VALUE_KIND, _triggers
