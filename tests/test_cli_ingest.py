@@ -200,3 +200,11 @@ def test_a_copy_keeps_the_first_file_s_trail(run: CliRun, tmp_path: Path) -> Non
     trail, files = _deploy_hit(run)
     assert files == ["project/docs/copy.md", "project/docs/guide.md"]
     assert trail.startswith("project/docs/guide.md ›"), trail
+
+
+def test_one_file_ingested_is_said_in_the_singular(run: CliRun) -> None:
+    # day-probe83: `credo ingest FILE` printed "1 files ingested".
+    (run.cwd / "notes.md").write_text("# Notes\n\nDeploys go through staging.\n", encoding="utf-8")
+    said = run("ingest", "notes.md", check=True).stdout
+    assert said.startswith("1 file ingested, 0 unchanged"), said
+    assert "; 0 edges, " in said, said

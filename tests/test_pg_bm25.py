@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo.store import migrations
+from credo.store.compound_words import index_context
 from credo.store.fts import match_expression
 from credo.store.index_text import index_text
 from credo.store.postgres import bm25, schema
@@ -19,7 +20,7 @@ from credo.store.postgres.tokenizer import COLUMNS, TOKENIZE, Tokenizer
 WORDS = [
     "deploy", "deploys", "deployed", "cache", "caches", "café", "Cafe", "run", "running",
     "foo_bar", "foo", "bar", "x1", "the", "a", "ops/deploy.sh", "naïve", "naive", "日本語",
-    "日本", "🚀", "Größe",
+    "日本", "🚀", "Größe", "JobStore", "job", "store", "getURLs",
 ]  # fmt: skip
 TOKENIZER = Tokenizer()
 
@@ -38,9 +39,13 @@ def _fts5(
     conn.execute(f"CREATE VIRTUAL TABLE t USING fts5({', '.join(COLUMNS)}, tokenize='{TOKENIZE}')")
     conn.executemany(
         "INSERT INTO t(rowid, content, anchor_text, context) VALUES (?, ?, ?, ?)",
-        # As SQLite's index triggers write them (m013): through the rule, as the client's
-        # tokenizer reads them.
-        [(i + 1, *map(index_text, d)) for i, d in enumerate(docs)],
+        # As SQLite's index triggers write them (m013, m017): through the rule, a
+        # context-less row's context its compound names' words, as the client's tokenizer
+        # reads them.
+        [
+            (i + 1, index_text(c), index_text(a), index_context(c, x))
+            for i, (c, a, x) in enumerate(docs)
+        ],
     )
     rows = conn.execute(
         "SELECT rowid, -bm25(t, ?, ?, ?) FROM t WHERE t MATCH ?", (*w, match_expression(terms))

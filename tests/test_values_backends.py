@@ -10,6 +10,7 @@ import pytest
 
 from credo import Memory
 from credo.knowledge.chunk import code_python
+from credo.store import LATEST_VERSION
 from credo.store.fts import query_terms
 from tests.conftest import POSTGRES, postgres_store
 from tests.test_values import MODULE, SCRIPT
@@ -131,7 +132,7 @@ def test_m016_moves_a_postgres_stores_constants_to_their_index(tmp_path: Path) -
         old.close()
         with Memory(url, root=tmp_path) as memory:
             conn = memory.store.conn  # type: ignore[attr-defined]
-            assert memory.stats().schema_version == 16
+            assert memory.stats().schema_version == LATEST_VERSION
             assert conn.execute("SELECT nrows FROM fts_totals").fetchone() == (1,)
             (value_rows,) = conn.execute("SELECT count(*) FROM value_docs").fetchone()
             assert value_rows == 1

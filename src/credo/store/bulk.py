@@ -124,11 +124,18 @@ def insert_rows(
 
 
 def plain_text(rows: Sequence[Sequence[object]]) -> bool:
-    """True when ``index_text`` leaves every new belief row's indexed text as it is (its
-    ``has_special`` is false for each, as for any ASCII text): the index may then read
-    the rows from the table instead of through ``beliefs_live``."""
+    """True when the index reads every new belief row's text as it is: ``index_text``
+    leaves it so (its ``has_special`` is false for each, as for any ASCII text) and a row
+    without a context names no compound name (m017: store/compound_words.py); the index
+    may then read the rows from the table instead of through ``beliefs_live``."""
+    from credo.store.compound_words import compound_words  # (dump.py imports this module)
+
+    content, context = _INDEXED
     return not any(
         has_special(text) for row in rows for j in _INDEXED if isinstance(text := row[j], str)
+    ) and not any(
+        row[context] == "" and isinstance(row[content], str) and compound_words(row[content])
+        for row in rows
     )
 
 

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     import sqlite3
 
 SQL_FUNCTION = "credo_index_text"
+# The context column as the index reads it (m017: store/compound_words.py).
+CONTEXT_SQL_FUNCTION = "credo_index_context"
 
 # Letters written without spaces between words: the letters (Python's word characters, not
 # the symbols and marks of these blocks: the katakana middle dot, the voicing marks) of
@@ -209,8 +211,23 @@ def _sql_index_text(text: object) -> object:
     return index_text(text) if isinstance(text, str) else text
 
 
+def _sql_index_context(content: object, context: object) -> object:
+    # m017's context column (store/compound_words.py); a non-text value passes through, as
+    # FTS5 would have read it.
+    if context or not isinstance(context, str):
+        return _sql_index_text(context)
+    if not isinstance(content, str):
+        return context
+    # (imported at a context-less row's first write: a store's open imports this module)
+    from credo.store.compound_words import compound_words
+
+    return compound_words(content)
+
+
 def register(conn: "sqlite3.Connection") -> None:
-    """Make ``credo_index_text`` callable on ``conn``: the store's FTS5 triggers and its
-    ``beliefs_live`` view (m013) call it, so every connection that writes beliefs or
-    checks the index needs it."""
+    """Make ``credo_index_text`` (and ``credo_index_context``: store/compound_words.py)
+    callable on ``conn``: the store's FTS5 triggers and its ``beliefs_live`` view (m013,
+    m017) call them, so every connection that writes beliefs or checks the index needs
+    them."""
     conn.create_function(SQL_FUNCTION, 1, _sql_index_text, deterministic=True)
+    conn.create_function(CONTEXT_SQL_FUNCTION, 2, _sql_index_context, deterministic=True)

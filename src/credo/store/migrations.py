@@ -480,6 +480,13 @@ class Migration(NamedTuple):
     apply: Callable[[sqlite3.Connection], None]
 
 
+def _apply_m017(conn: sqlite3.Connection) -> None:
+    # (imported here: every open imports this module, and only a migration needs m017's)
+    from credo.store.context_migration import M017_CONTEXT_WORDS, apply_m017
+
+    apply_m017(conn, split_statements(M017_CONTEXT_WORDS))
+
+
 def _script(sql: str) -> Callable[[sqlite3.Connection], None]:
     def run(conn: sqlite3.Connection) -> None:
         # executescript() would COMMIT our open transaction; run statement by statement.
@@ -506,6 +513,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(14, "m014_user_statements", _script(M014_USER_STATEMENTS)),
     Migration(15, "m015_acronyms", _script(M015_ACRONYMS)),
     Migration(16, "m016_value_index", lambda c: apply_m016(c, split_statements(M016_VALUE_INDEX))),
+    Migration(17, "m017_context_words", lambda c: _apply_m017(c)),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

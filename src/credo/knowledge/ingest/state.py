@@ -130,13 +130,14 @@ class IngestReport:
         # (a file left out for its name, .netrc or .env, may be one the user meant to read)
         secret = [path for path, reason in self.skipped_files if reason == "secrets"]
         return (
-            f"{self.files_ingested} files ingested, {self.files_unchanged} unchanged"
+            f"{_count(self.files_ingested, 'file')} ingested, {self.files_unchanged} unchanged"
             + (f", {self.files_removed} removed" if self.files_removed else "")
             + (f", skipped: {skipped}" if skipped else "")
             + f"\nbeliefs: {self.beliefs_added} added, {self.beliefs_kept} kept, "
             f"{self.beliefs_moved} moved, {self.beliefs_stale} stale"
             + self._found_again()
-            + f"; {self.edges_added} edges, {self.anchors_added} anchors in {self.seconds:.1f} s"
+            + f"; {_count(self.edges_added, 'edge')}, {_count(self.anchors_added, 'anchor')}"
+            f" in {self.seconds:.1f} s"
             + (
                 "\nleft out as vendored (name a folder, or use --vendored, to read it): "
                 + _listed(vendored)
@@ -158,6 +159,11 @@ class IngestReport:
                 else ""
             )
         )
+
+
+def _count(n: int, noun: str) -> str:
+    """``"1 file"``, ``"2 files"``, ``"0 files"``."""
+    return f"{n} {noun}" + "s" * (n != 1)
 
 
 def _listed(paths: list[str]) -> str:

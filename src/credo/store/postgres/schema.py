@@ -441,6 +441,16 @@ INSERT INTO fts_dirty SELECT rid FROM beliefs WHERE kind = '{VALUE_KIND}' ON CON
 """
 
 
+# A belief without a context is indexed with its text's compound names' words as one
+# (store/compound_words.py, applied by the client's tokenizer): such rows indexed before
+# that name one (a case change inside a word) are queued to be indexed again.
+M017_CONTEXT_WORDS = """
+INSERT INTO fts_dirty SELECT rid FROM beliefs
+WHERE deleted_at IS NULL AND context = '' AND content ~ '[a-z0-9][A-Z]|[A-Z][A-Z][a-z]'
+ON CONFLICT DO NOTHING;
+"""
+
+
 class Migration(NamedTuple):
     version: int
     name: str
@@ -465,6 +475,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(14, "m014_user_statements", M014_USER_STATEMENTS),
     Migration(15, "m015_acronyms", M015_ACRONYMS.replace(" WITHOUT ROWID", "")),
     Migration(16, "m016_value_index", M016_VALUE_INDEX),
+    Migration(17, "m017_context_words", M017_CONTEXT_WORDS),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -13,6 +13,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
 
+from credo.store.compound_words import index_context
 from credo.store.index_text import index_text
 
 # The SQLite index's tokenizer (store/migrations.py, M006); a test keeps the two equal.
@@ -53,11 +54,13 @@ class Tokenizer:
             conn.execute("BEGIN")
             try:
                 conn.execute("DELETE FROM d")
-                # The fields as the index reads them (store/index_text.py), as SQLite's
-                # triggers do (m013); query terms come from ``query_terms`` already so.
+                # The fields as the index reads them (store/index_text.py; a context-less
+                # row's context its compound names' words: store/compound_words.py), as
+                # SQLite's triggers do (m013, m017); query terms come from ``query_terms``
+                # already so.
                 conn.executemany(
                     f"INSERT INTO d(rowid, {', '.join(COLUMNS)}) VALUES (?,?,?,?)",
-                    [(r, index_text(a), index_text(b), index_text(c)) for r, a, b, c in rows],
+                    [(r, index_text(a), index_text(b), index_context(a, c)) for r, a, b, c in rows],
                 )
                 sizes: dict[int, list[int]] = {}
                 column = self._column
