@@ -9,7 +9,6 @@ truth graph's per-group figures ask the same questions of the same texts.
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Iterable, Mapping
-from itertools import compress as selected
 
 SHORT_CHARS = 200  # at most this long: verbatim (~50 tokens)
 
@@ -26,7 +25,9 @@ def least_chars(
     (``lengths``: their texts' lengths, when read already)."""
     if lengths is None:
         lengths = map(len, map(content.__getitem__, ids))
-    return sum(lengths) + sum(map(len, ids)) + 4 * len(ids)
+    # (the ids' characters by one join, C-level, not a ``len`` call an id: ~36.1k -> ~19.0k
+    # a query for ~112 candidates given their lengths; the same sum)
+    return sum(lengths) + len("".join(ids)) + 4 * len(ids)
 
 
 def long_ids(
@@ -36,4 +37,6 @@ def long_ids(
     texts' lengths, when read already)."""
     if lengths is None:
         lengths = map(len, map(content.__getitem__, ids))
-    return list(selected(ids, map(SHORT_CHARS.__lt__, lengths)))
+    # (a comprehension: ``map(SHORT_CHARS.__lt__, ...)`` calls a method-wrapper, which
+    # builds an argument tuple an item: ~53.8k -> ~39.2k a query for ~112 candidates)
+    return [i for i, chars in zip(ids, lengths, strict=True) if chars > SHORT_CHARS]
