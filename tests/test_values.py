@@ -247,3 +247,28 @@ def test_a_store_without_constants_then_with_one(tmp_path: Path) -> None:
         memory.ingest(tmp_path / "pool.py")
         first = memory.retrieve("default poolsize", token_budget=2_000).beliefs[0]
         assert first.content.endswith("DEFAULT_POOLSIZE = 10")
+
+
+def test_more_matched_constants_than_sqlite_binds_variables(tmp_path: Path) -> None:
+    """review84: the constants a query matches were read back with a bound variable each; a
+    store whose constants outnumber SQLite's limit (32766 in most builds; set lower here) on
+    one term made every such query raise "too many SQL variables"."""
+    db = _store(tmp_path, "m.db")
+    with Memory(db, root=tmp_path) as memory:
+        memory.import_records(
+            json.dumps(
+                {
+                    "kind": "belief",
+                    "id": f"v{i:03d}",
+                    "content": f"DEFAULT_POOL_{i} = {i}",
+                    "belief_kind": "value",
+                    "origin": "document",
+                }
+            )
+            for i in range(40)
+        )
+        expected = [b.id for b in memory.retrieve("default pool", token_budget=2_000).beliefs]
+    with Memory(db, root=tmp_path) as memory:
+        memory.store.conn.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 20)
+        found = [b.id for b in memory.retrieve("default pool", token_budget=2_000).beliefs]
+    assert found == expected and any(i.startswith("v0") for i in found)
