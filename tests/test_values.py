@@ -126,6 +126,20 @@ def test_warm_answers_as_cold(tmp_path: Path) -> None:
     assert warm == cold
 
 
+def test_a_constant_named_as_written_is_found_warm_as_cold(tmp_path: Path) -> None:
+    """review84: a question naming a constant as written ("DEFAULT_POOLSIZE") brought its
+    passage in warm (the names map made at index read, ``named.names_ahead``, held every
+    trail) and not cold (the context index the cold read asks holds no constant)."""
+    db = _store(tmp_path, "m.db")
+    queries = ["DEFAULT_POOLSIZE", "what is HANDSHAKE_MS", "where is DEFAULT_RETRIES used"]
+    with Memory(db, root=tmp_path) as memory:
+        cold = [repr(memory.retrieve(q, token_budget=2_000)) for q in queries]
+    with Memory(db, root=tmp_path) as memory:
+        assert memory.store.build_warm()
+        warm = [repr(memory.retrieve(q, token_budget=2_000)) for q in queries]
+    assert warm == cold
+
+
 def test_a_forgotten_constant_leaves_the_value_index(tmp_path: Path) -> None:
     db = _store(tmp_path, "m.db")
     with Memory(db, root=tmp_path) as memory:
