@@ -91,6 +91,37 @@ def test_a_compound_is_judged_as_its_head(old: str, new: str, tail: str) -> None
     assert judge(statement, [compound]).supersedes == "c"
 
 
+SERVICES = "Decision: the backend services use {name} on the new cluster."
+
+
+@pytest.mark.parametrize(
+    ("old", "name"),
+    [("Java", "JavaScript"), ("Web", "WebSocket"), ("Py", "PyInstaller"), ("Git", "GitHub")],
+)
+def test_a_name_that_only_starts_with_the_old_one_is_not_ruled_out(old: str, name: str) -> None:
+    """review84: "JavaScript" is no script of Java. Its tail is no role word (``ROLE_PARTS``),
+    so it stays one name, as before probe83: ruling out Java replaces no JavaScript decision."""
+    statement = statement_of(f"Backend services: Go, not {old}.", "rule")
+    compound = judge(statement, [Candidate("c", SERVICES.format(name=name))])
+    assert compound == judge(statement, [Candidate("c", SERVICES.format(name=name.lower()))])
+    assert compound.supersedes is None
+
+
+_BRAND_TAIL = st.sampled_from(["Script", "Socket", "Installer", "Hub", "Shell", "Press", "Core"])
+
+
+@given(old=_NAME, new=_NAME, tail=_BRAND_TAIL)
+def test_a_compound_without_a_role_tail_is_one_name(old: str, new: str, tail: str) -> None:
+    """A belief naming ``{old}{tail}`` (a tail that is no role word) is judged as the same
+    belief naming it in lower case: one word, which ``{old}`` is not."""
+    if old == new:
+        return
+    statement = statement_of(BROKER.format(new=new, old=old), "rule")
+    compound = Candidate("c", READS.format(name=f"{old}{tail}"))
+    lower = Candidate("c", READS.format(name=f"{old}{tail}".lower()))
+    assert judge(statement, [compound]) == judge(statement, [lower])
+
+
 def test_through_the_installed_hook_the_change_replaces_the_decision(tmp_path: Path) -> None:
     project = _project(tmp_path, {"decision": DECISION})
     hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=CHANGE), project)

@@ -163,6 +163,10 @@ BELIEF = '{"kind":"belief","id":"b1","content":"Deploys go through ops/deploy.sh
             '{"kind":"definitions","file":"a.py","definitions":[[1,2,"x",1,false]]}',
             "[int, int, str, int] (a constant's: a fifth item, true), got [1, 2, 'x', 1, False]",
         ),
+        (  # review84: a flagged row is named whole, not as the four items checked
+            '{"kind":"definitions","file":"a.py","definitions":[[true,2,"x",1,true]]}',
+            "fifth item, true), got [True, 2, 'x', 1, True]",
+        ),
         ('{"kind":"passage_lines","belief_id":"b1"}', "missing required field 'lines'"),
         (
             '{"kind":"definitions","file":"a.py","passages":{}}',

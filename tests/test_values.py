@@ -126,6 +126,20 @@ def test_warm_answers_as_cold(tmp_path: Path) -> None:
     assert warm == cold
 
 
+def test_a_constant_named_as_written_is_found_warm_as_cold(tmp_path: Path) -> None:
+    """review84: a question naming a constant as written ("DEFAULT_POOLSIZE") brought its
+    passage in warm (the names map made at index read, ``named.names_ahead``, held every
+    trail) and not cold (the context index the cold read asks holds no constant)."""
+    db = _store(tmp_path, "m.db")
+    queries = ["DEFAULT_POOLSIZE", "what is HANDSHAKE_MS", "where is DEFAULT_RETRIES used"]
+    with Memory(db, root=tmp_path) as memory:
+        cold = [repr(memory.retrieve(q, token_budget=2_000)) for q in queries]
+    with Memory(db, root=tmp_path) as memory:
+        assert memory.store.build_warm()
+        warm = [repr(memory.retrieve(q, token_budget=2_000)) for q in queries]
+    assert warm == cold
+
+
 def test_a_forgotten_constant_leaves_the_value_index(tmp_path: Path) -> None:
     db = _store(tmp_path, "m.db")
     with Memory(db, root=tmp_path) as memory:
@@ -247,3 +261,28 @@ def test_a_store_without_constants_then_with_one(tmp_path: Path) -> None:
         memory.ingest(tmp_path / "pool.py")
         first = memory.retrieve("default poolsize", token_budget=2_000).beliefs[0]
         assert first.content.endswith("DEFAULT_POOLSIZE = 10")
+
+
+def test_more_matched_constants_than_sqlite_binds_variables(tmp_path: Path) -> None:
+    """review84: the constants a query matches were read back with a bound variable each; a
+    store whose constants outnumber SQLite's limit (32766 in most builds; set lower here) on
+    one term made every such query raise "too many SQL variables"."""
+    db = _store(tmp_path, "m.db")
+    with Memory(db, root=tmp_path) as memory:
+        memory.import_records(
+            json.dumps(
+                {
+                    "kind": "belief",
+                    "id": f"v{i:03d}",
+                    "content": f"DEFAULT_POOL_{i} = {i}",
+                    "belief_kind": "value",
+                    "origin": "document",
+                }
+            )
+            for i in range(40)
+        )
+        expected = [b.id for b in memory.retrieve("default pool", token_budget=2_000).beliefs]
+    with Memory(db, root=tmp_path) as memory:
+        memory.store.conn.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 20)
+        found = [b.id for b in memory.retrieve("default pool", token_budget=2_000).beliefs]
+    assert found == expected and any(i.startswith("v0") for i in found)

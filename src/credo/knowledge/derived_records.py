@@ -79,7 +79,7 @@ def parse(kind: str, f: Fields) -> DerivedRecord:
         value = isinstance(item, list) and len(item) == 5 and item[4] is True
         row = item[:4] if value else item
         start, end, terms, length = _shaped(
-            f, "definitions", row, (int, int, str, int), " (a constant's: a fifth item, true)"
+            f, "definitions", row, (int, int, str, int), " (a constant's: a fifth item, true)", item
         )
         definitions[(start, end)] = (terms, length, value)
     passages: dict[str, tuple[int, int]] = {}
@@ -99,8 +99,15 @@ def _rows(f: Fields, key: str) -> list[Any]:
 
 
 def _shaped(
-    f: Fields, key: str, item: object, types: tuple[type, ...], more: str = ""
+    f: Fields,
+    key: str,
+    item: object,
+    types: tuple[type, ...],
+    more: str = "",
+    given: object = None,
 ) -> tuple[Any, ...]:
+    """``item`` as a tuple of ``types``, or the record's error naming what it was given
+    (``given``: the whole item, when ``item`` is a part of it)."""
     ok = isinstance(item, list) and len(item) == len(types)
     if ok:
         for value, kind in zip(item, types, strict=True):
@@ -110,7 +117,8 @@ def _shaped(
                 ok = ok and isinstance(value, kind)
     if not ok:
         names = ", ".join(t.__name__ for t in types)
-        raise f.error(f"each item of {key!r} must be a list [{names}]{more}, got {item!r}")
+        shown = item if given is None else given
+        raise f.error(f"each item of {key!r} must be a list [{names}]{more}, got {shown!r}")
     return tuple(item)  # type: ignore[arg-type]
 
 

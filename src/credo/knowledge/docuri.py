@@ -144,9 +144,13 @@ def _require_file(path: Path, root: Path | None, lines: tuple[int, int] | None) 
 
 
 def _line_count(path: Path) -> int:
-    """Lines in ``path`` as an editor numbers them (a last line without a newline counts)."""
+    """Lines in ``path`` as ingest numbers them (``source_lines``: "\\r\\n", "\\n" and a lone
+    "\\r" each end one) and an editor shows them: a last line without an ending counts, and
+    an empty file has its line 1 (review84: a CR-only file's passages are anchored past
+    what a count of "\\n" alone gives)."""
     data = path.read_bytes()
-    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+    breaks = data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+    return breaks + (0 if data.endswith((b"\n", b"\r")) else 1)
 
 
 def _collapse(path: Path) -> str:

@@ -113,10 +113,22 @@ FORCE_WORDS = frozenset(
 _NOT_TOPIC = STOPWORDS | FORCE_WORDS
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-# The head of a compound identifier, up to its first lower-case letter before a capital:
-# "SQLAlchemyJobStore" names SQLAlchemy, "RedisJobStore" Redis ("PostgreSQL" and "SQLAlchemy"
-# have no such place: they are one name).
-_COMPOUND_HEAD = re.compile(r"\b([A-Z][A-Za-z0-9]*?[a-z0-9])(?=[A-Z][a-z])\w*")
+# A compound identifier: capitalised parts run together ("SQLAlchemyJobStore", "JavaScript").
+_COMPOUND = re.compile(r"\b[A-Z][A-Za-z0-9]*?[a-z0-9][A-Z][A-Za-z0-9]*\b")
+# Its parts: "SQLAlchemyJobStore" is SQL, Alchemy, Job, Store.
+_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z][a-z0-9]*|[a-z0-9]+")
+# The words a class names its role by, after the thing it wraps: "SQLAlchemyJobStore" is a job
+# store of SQLAlchemy, "RedisClientPool" a client pool of Redis. Only such a tail makes the
+# rest a head: "JavaScript" is no script of Java, "WebSocket" no socket of the web,
+# "PyInstaller" no installer of Py (review84: each was read as its head, and "we don't use
+# Java" replaced "the backend services use JavaScript").
+ROLE_PARTS = frozenset(
+    """Adapter Adapters Backend Backends Broker Cache Client Clients Config Configs
+    Configuration Connection Connector Context Dialect Driver Engine Error Exception Executor
+    Extension Factory Handler Helper Helpers Job Jobs Listener Loader Lock Manager Middleware
+    Mixin Options Plugin Pool Provider Queue Registry Repository Scheduler Serializer Service
+    Session Settings Storage Store Transport Trigger Util Utils Worker Wrapper""".split()
+)
 
 
 class Statement(Protocol):
@@ -206,9 +218,19 @@ def head_words(text: str, tokens: list[str]) -> list[str]:
     """``words(text)`` (``tokens``) with each compound identifier read as its head, one
     token for one: "we keep jobs in the SQLAlchemyJobStore" mentions "sqlalchemy" there.
     A statement ruling out "SQLAlchemy" rules out the store named after it."""
-    if _COMPOUND_HEAD.search(text) is None:
+    if _COMPOUND.search(text) is None:
         return tokens
-    return words(_COMPOUND_HEAD.sub(r"\1", text))
+    return words(_COMPOUND.sub(lambda m: compound_head(m.group()), text))
+
+
+def compound_head(name: str) -> str:
+    """``name`` without the role words that end it (``ROLE_PARTS``; one part at least is
+    kept): "SQLAlchemyJobStore" -> "SQLAlchemy", "JavaScript" -> "JavaScript"."""
+    parts = _PART.findall(name)
+    end = len(parts)
+    while end > 1 and parts[end - 1] in ROLE_PARTS:
+        end -= 1
+    return "".join(parts[:end])
 
 
 def mentions(tokens: Sequence[str], term: str, *, plain: bool = False) -> bool:

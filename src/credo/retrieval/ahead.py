@@ -6,7 +6,7 @@ version's truth graph (retrieval/truth_ahead.py), which the store's truth memo k
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from credo.retrieval.compress import MAX_KNOWN, SHORT_CHARS, Known, id_chars, whole_line
@@ -28,6 +28,7 @@ def known_ahead(
     trails: Mapping[str, str],
     truth: EveryTruthEdge | None,
     sharing: Mapping[str, bool] | None = None,
+    constants: Collection[str] = (),
 ) -> Known:
     """The version's ``Known``: the ``lines`` of every short belief (``beliefs``: its id and
     text; ``trails``: id -> trail, for those with one), the ``labels`` of all (the speaker
@@ -41,7 +42,9 @@ def known_ahead(
     ``WarmIndex.short_prefix_sharing``), its ``groups`` and ``kept``: the lines of each
     group's others (``groups_ahead``) and of each relevant belief marked as the graph keeps
     it (``kept_ahead``). Its ``names``: every definition name of the passages among
-    ``beliefs`` (``named.names_ahead``), so a question naming one reads no index."""
+    ``beliefs`` (``named.names_ahead``), so a question naming one reads no index: but
+    ``constants``' (store/values.py), which the context index a cold question reads holds
+    none of (review84: warm found a constant by its name, cold did not)."""
     links = None if truth is None else truth[0]
     known = Known()
     places = Places(trails)
@@ -62,6 +65,8 @@ def known_ahead(
     elif links is not None:
         derived = set(derived_ids(lines))
         known.plain = {i: c for i, c in lines.items() if i not in links and i not in derived}
+    if constants:
+        unlocked = [i for i in unlocked if i not in constants]
     known.names = names_ahead(unlocked, trails)
     if truth is not None:
         from credo.retrieval.truth_ahead import graph_ahead

@@ -27,7 +27,7 @@ from credo.store.bm25_mirror import K1, B, _idf, _varint_sum, averages
 from credo.store.fts import match_expression
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     from credo.store.fts import CandidateRow, KeywordWeights
     from credo.store.tokenizer import Tokenizer
@@ -75,12 +75,14 @@ class ValueIndex:
         if not rows or avgdl <= 0.0:
             return {}, {}
         wanted = set(matched)
+        # (ids as one JSON array: a bound variable each would pass SQLite's limit, 32766 in
+        # most builds, on a query a store's many constants all match)
         sizes = {
             rowid: _varint_sum(blob)
             for rowid, blob in conn.execute(
                 "SELECT id, sz FROM values_fts_docsize WHERE id IN "
-                f"({', '.join('?' * len(wanted))})",
-                sorted(wanted),
+                "(SELECT value FROM json_each(?))",
+                (_int_array(sorted(wanted)),),
             )
         }
         columns = len(totals)
@@ -110,9 +112,9 @@ class ValueIndex:
                 scores[doc] += idf * ((total * (K1 + 1.0)) / (total + length))
         found = conn.execute(
             "SELECT rid, id, content, alpha, beta, session, created_at FROM beliefs "
-            f"WHERE rid IN ({', '.join('?' * len(scores))}) AND locked = 0 "
+            "WHERE rid IN (SELECT value FROM json_each(?)) AND locked = 0 "
             "AND deleted_at IS NULL",
-            list(scores),
+            (_int_array(scores),),
         ).fetchall()
         ranked = sorted(((scores[r[0]], r) for r in found), key=lambda p: (-p[0], p[1][1]))
         ranked = [(score, row) for score, row in ranked if score > 0.0][:limit]
@@ -136,3 +138,8 @@ def with_values(
     kept = dict(merged)
     every = {**rows, **value_rows}
     return kept, {i: every[i] for i in kept if i in every}
+
+
+def _int_array(rowids: "Iterable[int]") -> str:
+    """A JSON array of ``rowids`` for ``json_each(?)``: integers, compared as the rowids are."""
+    return "[" + ",".join(map(str, rowids)) + "]"

@@ -103,7 +103,12 @@ class WarmIndex:
         # What the engine made of this version at index read (``WarmPlan.ahead``), if any.
         self.ahead: object = None
 
-    def prepare(self, ahead: Ahead | None = None, trails: dict[str, str] | None = None) -> None:
+    def prepare(
+        self,
+        ahead: Ahead | None = None,
+        trails: dict[str, str] | None = None,
+        constants: frozenset[str] = frozenset(),
+    ) -> None:
         """Make now, at index read, what a query would make of each belief it meets for the
         first time (its links, its row as the row cache and the keyword mirror hold it),
         for a store within ``PREPARED`` (``WarmGraph.prepare``): a long-lived process's
@@ -144,7 +149,8 @@ class WarmIndex:
                 for (name, locked), row in zip(names, found, strict=True)
                 if row is not None and name is not None and not locked
             )
-            self.ahead = ahead(beliefs, trails, self.truth, self.short_prefix_sharing())
+            sharing = self.short_prefix_sharing()
+            self.ahead = ahead(beliefs, trails, self.truth, sharing, constants)
 
     def rows(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, CandidateRow]:
         """id -> ``CandidateRow`` of the live, unlocked beliefs among ``ids`` (sorted by id,
@@ -418,9 +424,13 @@ Ahead = Callable[
         dict[str, str],
         "EveryTruthEdge | None",
         "Mapping[str, bool] | None",
+        frozenset[str],
     ],
     object,
 ]
+# The live constants (store/values.py): in no context index a cold question's names are
+# read from (``named._passages_named``), so in no names map made ahead (review84).
+_CONSTANTS = "SELECT b.id FROM values_fts_docsize AS d JOIN beliefs AS b ON b.rid = d.id"
 
 
 class WarmPlan(NamedTuple):
@@ -450,14 +460,15 @@ def read_index(plan: WarmPlan) -> WarmIndex:
         if truth is None and graph.holds_any(TRUTH_KINDS):  # (too many to read: laid out)
             graph.hold_truth(TRUTH_KINDS)
         # (every trail, for ``ahead``: only when ``prepare`` makes every belief's part)
-        trails = None
+        trails, constants = None, frozenset()
         if plan.ahead is not None and graph.preparable(PREPARED):
             trails = dict(conn.execute(_EVERY_TRAIL))
+            constants = frozenset(i for (i,) in conn.execute(_CONSTANTS))
         conn.execute("COMMIT")
     finally:
         conn.close()
     index = WarmIndex(plan.version, graph, mirror, table, truth)
-    index.prepare(plan.ahead, trails)
+    index.prepare(plan.ahead, trails, constants)
     return index
 
 
