@@ -4,6 +4,7 @@ backends rank the keyword hits alike (day-const82)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -168,3 +169,28 @@ def test_a_belief_whose_kind_changes_moves_between_the_indexes(
         assert not memory.store.fts_integrity_check()  # (SQLite raises, PostgreSQL lists)
         found = memory.store.keyword_beliefs(query_terms("default poolsize"), limit=5)[0]
         assert constant.id in found
+
+
+def test_a_constant_imported_without_a_context_is_indexed_alike(
+    memory: Memory, tmp_path: Path
+) -> None:
+    """Fails before: PostgreSQL gave an imported constant without a context its compound
+    names' words ("max", "retries") in the context column (m017's rule for passages), while
+    SQLite's value index reads the context as stored (m016), so only PostgreSQL found it by
+    "max retries" (review84)."""
+    records = tmp_path / "in.jsonl"
+    record = {
+        "kind": "belief",
+        "id": "vv1",
+        "content": "const maxRetries = 3",
+        "belief_kind": "value",
+        "origin": "document",
+    }
+    records.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    memory.remember("Deploys go through staging first", id="n1")  # (the statistics' rows)
+    memory.import_records(records)
+    found, _ = memory.store.keyword_beliefs(query_terms("maxretries"), limit=5)
+    assert list(found) == ["vv1"]
+    found, _ = memory.store.keyword_beliefs(query_terms("max retries"), limit=5)
+    assert "vv1" not in found
+    assert not memory.store.fts_integrity_check()

@@ -78,7 +78,9 @@ def _reindex(conn: psycopg.Connection, tokenizer: Tokenizer, rids: list[int]) ->
         (VALUE_KIND, rids),
     ).fetchall()
     passages = tokenizer.documents([(int(r[0]), r[1], r[2], r[3]) for r in live if not r[4]])
-    values = tokenizer.documents([(int(r[0]), r[1], r[2], r[3]) for r in live if r[4]])
+    values = tokenizer.documents(
+        [(int(r[0]), r[1], r[2], r[3]) for r in live if r[4]], compound=False
+    )
     delta = [0, 0, 0]
     for (sizes,) in removed:
         for i, size in enumerate(sizes):
@@ -149,7 +151,10 @@ def rows_unlike_their_text(
             (rids,),
         ):
             stored.setdefault(int(rid), {})[(term, int(column))] = (n, length, list(offsets))
-        docs = tokenizer.documents([(int(r[0]), r[1], r[2], r[3]) for r in live])
+        docs = tokenizer.documents(
+            [(int(r[0]), r[1], r[2], r[3]) for r in live],
+            compound=docs_table == "fts_docs",
+        )
         for r in live:
             postings, sizes = docs[int(r[0])]
             length = sum(sizes)

@@ -25,6 +25,11 @@ _MAX_CACHED_TERMS = 50_000
 Postings = dict[tuple[str, int], list[int]]
 
 
+def _stored_context(content: str, context: str) -> str:
+    """A row's context as the index reads it when compound names are not added."""
+    return index_text(context)
+
+
 class Tokenizer:
     """FTS5's tokens of documents (three columns) and of query terms."""
 
@@ -42,10 +47,11 @@ class Tokenizer:
         self._conn.close()
 
     def documents(
-        self, rows: Sequence[tuple[int, str, str, str]]
+        self, rows: Sequence[tuple[int, str, str, str]], compound: bool = True
     ) -> dict[int, tuple[Postings, tuple[int, int, int]]]:
         """rid -> (its postings, its token count per column) for (rid, content,
-        anchor_text, context) rows."""
+        anchor_text, context) rows; ``compound=False`` for the constants' index, whose
+        context is read as stored (m016's triggers on SQLite; m017 left them so)."""
         out: dict[int, tuple[Postings, tuple[int, int, int]]] = {}
         if not rows:
             return out
@@ -58,9 +64,10 @@ class Tokenizer:
                 # row's context its compound names' words: store/compound_words.py), as
                 # SQLite's triggers do (m013, m017); query terms come from ``query_terms``
                 # already so.
+                context = index_context if compound else _stored_context
                 conn.executemany(
                     f"INSERT INTO d(rowid, {', '.join(COLUMNS)}) VALUES (?,?,?,?)",
-                    [(r, index_text(a), index_text(b), index_context(a, c)) for r, a, b, c in rows],
+                    [(r, index_text(a), index_text(b), context(a, c)) for r, a, b, c in rows],
                 )
                 sizes: dict[int, list[int]] = {}
                 column = self._column
