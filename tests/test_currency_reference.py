@@ -237,8 +237,14 @@ def _same_as_reference(
         c = reference.resolve(*args, **kwargs)  # type: ignore[arg-type]
         fields = (c.superseded, c.retired_locks, c.standing, c.groups, c.rows, c.brought)
         # (which side disputes which: the pipeline shows a group's newer word first)
-        disputes = args[3].disputes  # type: ignore[attr-defined]
-        return currency.Currency(c.ranked, *fields, disputes=disputes)
+        graph = args[3]
+        disputes = graph.disputes  # type: ignore[attr-defined]
+
+        def among(ids: list[str]) -> object:  # (the edges among a group's members, read)
+            graph.load(ids)  # type: ignore[attr-defined]
+            return graph.disputes  # type: ignore[attr-defined]
+
+        return currency.Currency(c.ranked, *fields, disputes=disputes, among=among)  # type: ignore[arg-type]
 
     with monkeypatch.context() as patch:
         patch.setattr(currency, "resolve_lazy", eager)

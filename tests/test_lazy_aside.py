@@ -11,7 +11,7 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
@@ -215,6 +215,19 @@ def _eager(ids: list[str], tails: object) -> list[str]:
 
 @settings(max_examples=60, deadline=None)
 @given(disputes())
+# (cold read no edge between two members brought along, k6 disputing k3: warm showed k6 first)
+@example(
+    {
+        "contradicts": [(0, 1), (6, 3), (3, 10), (10, 6)],
+        "supersedes": [],
+        "locked": set(),
+        "derived": False,
+        "clustering": False,
+        "history": False,
+        "compress": "auto",
+        "budget": 100_000,
+    }
+)
 def test_a_retrieve_reads_the_groups_aside_lazily_as_it_would_listed(
     spec: dict[str, object],
 ) -> None:

@@ -120,6 +120,33 @@ def test_a_lock_still_outranks_the_newer_word(tmp_path: Path) -> None:
     assert got == [("old", True), ("aaa", False)]
 
 
+def test_a_dispute_between_two_brought_along_members_orders_them_cold_as_warm(
+    tmp_path: Path,
+) -> None:
+    """The leader is the only candidate; its others ``m1`` and ``m2`` are off the query,
+    brought along, and ``m2`` disputes ``m1`` (told later). A cold store read only the
+    leader's links and listed lead, m1, m2 (by id); warm read every edge and listed lead,
+    m2, m1: the order the rule gives (hypothesis found it in test_lazy_aside)."""
+    db = tmp_path / "m.db"
+    with Memory(db) as memory:
+        for i, (belief, text) in enumerate(
+            [("m1", "kitchen onions one"), ("m2", "kitchen garlic two"), ("lead", "deploy tool")]
+        ):
+            if i:
+                time.sleep(0.01)  # (told in this order)
+            memory.remember(text, id=belief)
+        memory.relate("m1", "lead", "CONTRADICTS", force=True)
+        memory.relate("lead", "m2", "CONTRADICTS", force=True)
+        memory.relate("m2", "m1", "CONTRADICTS", force=True)
+    answers = []
+    for warm in (False, True):
+        with Memory(db) as memory:
+            if warm:
+                assert memory.store.build_warm()
+            answers += [[b.id for b in memory.retrieve("deploy tool").beliefs] for _ in range(2)]
+    assert answers == [["lead", "m2", "m1"]] * 4
+
+
 def test_the_listing_and_its_json_show_the_newer_word_first(run: CliRun) -> None:
     old = run("remember", OLD, check=True).stdout.strip()
     time.sleep(0.01)

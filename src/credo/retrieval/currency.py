@@ -41,7 +41,7 @@ Ties are broken by id everywhere; the result depends only on the store and the q
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 import bisect
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from credo.retrieval.conflict_groups import gather, lock_conflicts, raised
 from credo.retrieval.rank import Scored, Weights, brought_along
@@ -80,6 +80,9 @@ class Currency:
         disputes: (src, dst) of the CONTRADICTS edges the graph read: which side of a
             conflict disputes the other (retrieval/told_first.py shows the newer word first).
         told: the graph's memo of the ``tails`` groups' order (``TruthGraph.told``), or None.
+        among: ``disputes`` with every edge among the given beliefs read first
+            (``TruthGraph.disputes_among``): a group's others may not be read. None when
+            ``disputes`` holds every edge (the graph is whole) or nothing more can be read.
         ids: the ids of ``ranked``, when the step made them (None: not made).
         bringers: a belief -> the relevant beliefs whose kept group lists it among the
             others (``TruthGraph.bringers``): the leader of a ``tails`` group one of its
@@ -92,6 +95,7 @@ class Currency:
     """
 
     __slots__ = (
+        "among",
         "bringers",
         "brought",
         "disputes",
@@ -124,6 +128,7 @@ class Currency:
         bringers: Mapping[str, list[str]] | None = None,
         disputes: Collection[tuple[str, str]] = (),
         told: tuple[set[str], dict[str, list[str]]] | None = None,
+        among: Callable[[Collection[str]], Collection[tuple[str, str]]] | None = None,
     ) -> None:
         self.ranked = ranked
         self.superseded = superseded
@@ -139,6 +144,7 @@ class Currency:
         self.bringers: Mapping[str, list[str]] = {} if bringers is None else bringers
         self.disputes = disputes
         self.told = told
+        self.among = among
 
     def expanded(self) -> "Currency":
         """The same result with the ``tails`` in the other fields: each group's others right
@@ -179,6 +185,7 @@ class Currency:
             plain=self.plain,
             bringers=self.bringers,
             disputes=self.disputes,
+            among=self.among,
         )
 
 
@@ -325,6 +332,7 @@ def resolve_lazy(
         bringers=graph.bringers,
         disputes=graph.disputes,
         told=graph.told,
+        among=None if graph.whole else graph.disputes_among,
     )
 
 

@@ -104,9 +104,15 @@ def in_told_order(
     known, moving = state.told if state.told is not None else (set(), {})
     sources = (rows, state.rows, state.far)
     orders: dict[str, list[str]] = {}
+    leaders = tails.keys() & ids if tails else set()  # (C-level: most meet no group that moves)
+    fresh = leaders - known
+    if state.among is not None:  # the edges among each group's members, in one read
+        unread = [m for i in fresh for m in tails[i][3] if len(tails[i][3]) > 1]
+        unread += [m for group in state.groups if len(group) > 2 for m in group]
+        if unread:
+            disputes = state.among(unread)
     if tails:
-        leaders = tails.keys() & ids  # (C-level: most queries meet no group that moves)
-        if fresh := leaders - known:
+        if fresh:
             for i in fresh:
                 group = tails[i][2]
                 if (order := told_order(group, disputes, _created(group, sources))) is not None:

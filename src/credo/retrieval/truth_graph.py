@@ -184,6 +184,15 @@ class TruthGraph:
                 elif kind == RESOLVES:
                     self._settled.update(((belief_id, other), (other, belief_id)))
 
+    def disputes_among(self, ids: Collection[str]) -> set[tuple[str, str]]:
+        """``disputes`` with every CONTRADICTS edge among ``ids`` in it: those of ``ids`` not
+        read are read (one statement). A group's leader is read, its others often not (met
+        as far ends), yet the order it is shown in follows their edges too (told_first.py),
+        as every edge read at once gives them (``whole``)."""
+        if not self.read.issuperset(ids):
+            self.load(ids)
+        return self.disputes
+
     def close_upward(self, ids: Iterable[str]) -> None:
         """Read ``ids`` and every belief that supersedes one of them, transitively."""
         closed = self._closed
