@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from credo.knowledge.chunk.code_fallback import comment_paragraphs
 from credo.knowledge.chunk.code_outline import MAX_SIGNATURE_CHARS, Definition, signature
-from credo.knowledge.chunk.code_values import _Spans
+from credo.knowledge.chunk.code_values import module_declarations, taken_spans
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -74,15 +74,9 @@ def declared_values(
     from credo.knowledge.chunk.code_treesitter import _Found
 
     used = set(reader.used)  # (a value's comments stay the file's: it takes nothing from them)
-    rows = [(f.definition.start_line - 1, f.definition.end_line - 1) for f in found]
-    taken = _Spans([*rows, *held])
+    taken = taken_spans(found, held)
     out: list[_Found] = []
-    for statement in reader.root.named_children:
-        declaration: Node | None = statement
-        if statement.type in reader.grammar.wrappers:  # (``export const``)
-            declaration = statement.child_by_field_name("declaration")
-        if declaration is None or declaration.type not in declared:
-            continue
+    for statement, declaration in module_declarations(reader, declared):
         if taken.meets(statement.start_point[0], _last_row(statement)):
             continue
         for outer, opening, name, value in _named_values(statement, declaration):

@@ -23,6 +23,8 @@ from itertools import accumulate
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Collection, Iterator
+
     from tree_sitter import Node
 
     from credo.knowledge.chunk.code_treesitter import _Found, _Reader
@@ -47,16 +49,9 @@ def documented_values(
     """The module-level value declarations with a doc comment directly above, as
     definitions; `found` are the file's definitions, `held` the rows (0-based, inclusive)
     of its configuration objects."""
-    values = reader.grammar.values
-    rows = [(f.definition.start_line - 1, f.definition.end_line - 1) for f in found]
-    taken = _Spans([*rows, *held])
+    taken = taken_spans(found, held)
     out: list[_Found] = []
-    for statement in reader.root.named_children:
-        declaration: Node | None = statement
-        if statement.type in reader.grammar.wrappers:  # (``export const``)
-            declaration = statement.child_by_field_name("declaration")
-        if declaration is None or declaration.type not in values:
-            continue
+    for statement, declaration in module_declarations(reader, reader.grammar.values):
         target = _target(declaration)
         if target is None:
             continue
@@ -78,6 +73,23 @@ def documented_values(
         made.definition.signature = made.definition.signature.removesuffix("=").rstrip()
         out.append(made)
     return out
+
+
+def taken_spans(found: list[_Found], held: list[tuple[int, int]]) -> _Spans:
+    """The rows (0-based) the file's definitions `found` and the spans `held` take."""
+    rows = [(f.definition.start_line - 1, f.definition.end_line - 1) for f in found]
+    return _Spans([*rows, *held])
+
+
+def module_declarations(reader: _Reader, types: Collection[str]) -> Iterator[tuple[Node, Node]]:
+    """Each top-level statement whose declaration (itself, or what an ``export`` wraps) is
+    of one of `types`, with that declaration."""
+    for statement in reader.root.named_children:
+        declaration: Node | None = statement
+        if statement.type in reader.grammar.wrappers:  # (``export const``)
+            declaration = statement.child_by_field_name("declaration")
+        if declaration is not None and declaration.type in types:
+            yield statement, declaration
 
 
 class _Spans:
