@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from credo.retrieval.graph_lanes import heat_scores, lane_best
+from credo.retrieval.graph_lanes import bfs_scores, heat_scores, lane_best
 from credo.retrieval.lanes import heat
 from credo.store.graph import Link
 from credo.store.warm_heat import HeatRow, heat_row
@@ -137,3 +137,26 @@ def test_the_lane_s_best_by_the_rows_ranks_is_lane_best_of_the_lane(
     # (every node met once: the ranks' way is the one taken)
     met = [m for name in sorted(seeds) for m in rows[name].members]
     assert bool(taken) == (len(set(met)) == len(met))
+
+
+@settings(max_examples=100, deadline=None)
+@given(links=_links, seeds=_seeds, keep=_keep, by_rows=st.booleans())
+def test_seeds_that_all_score_zero_give_the_graph_lanes_nothing(
+    links: list[Link], seeds: dict[str, float], keep: set[str], by_rows: bool
+) -> None:
+    """Fails before: ``heat_scores`` (and ``bfs_scores``) divided by the best seed's score,
+    0.0 when every seed scores 0 (warm once named constants the cold path could not see,
+    review84), and raised ZeroDivisionError; such a query's graph lanes are empty."""
+    import numpy  # noqa: F401
+
+    zero = dict.fromkeys(seeds, 0.0)
+    hop = touching(links, zero)
+    rows = _rows(links, zero) if by_rows else None
+    store: Any = SimpleNamespace(heat_rows=lambda: rows)
+    options: Any = SimpleNamespace(
+        heat_hops=1, graph_max_links=10_000, graph_lane_limit=4, heat_t=1.0
+    )
+    assert heat_scores(store, zero, [hop], options) == {}
+    assert heat_scores(store, zero, [hop], options, dict.fromkeys(keep, 0.0), None) == {}
+    assert bfs_scores(zero, [hop], 0.5) == {}
+    assert bfs_scores(zero, [hop, hop], 0.5) == {}

@@ -5,6 +5,7 @@ backends rank the keyword hits alike (day-const82)."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -194,3 +195,104 @@ def test_a_constant_imported_without_a_context_is_indexed_alike(
     found, _ = memory.store.keyword_beliefs(query_terms("max retries"), limit=5)
     assert "vv1" not in found
     assert not memory.store.fts_integrity_check()
+
+
+# Constants alone: three of one length (three tokens each), "limit" in two, "depth" in one.
+_ALONE = (
+    ("c1", "const limit = 3"),
+    ("c2", "const limit = 5"),
+    ("c3", "const depth = 3"),
+)
+
+
+def _import_constants(memory: Memory, root: Path, constants: tuple[tuple[str, str], ...]) -> None:
+    records = root / "constants.jsonl"
+    lines = [
+        json.dumps(
+            {
+                "kind": "belief",
+                "id": i,
+                "content": text,
+                "belief_kind": "value",
+                "origin": "document",
+            }
+        )
+        for i, text in constants
+    ]
+    records.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    memory.import_records(records)
+
+
+def test_a_constant_is_found_in_a_store_that_holds_no_passage(
+    memory: Memory, tmp_path: Path
+) -> None:
+    """Fails before (both backends): the passage index's statistics scored a constant, and
+    an empty one (N = 0, no mean length) scored none; review84's imported "maxRetries" was
+    found only once a note had been remembered."""
+    _import_constants(memory, tmp_path, (("vv1", "const maxRetries = 3"),))
+    found, rows = memory.store.keyword_beliefs(query_terms("maxretries"), limit=5)
+    assert list(found) == ["vv1"] and rows["vv1"][0] == "const maxRetries = 3"
+    assert [b.id for b in memory.retrieve("maxRetries").beliefs] == ["vv1"]
+
+
+def test_constants_alone_are_scored_by_their_own_index_s_statistics(
+    memory: Memory, tmp_path: Path
+) -> None:
+    """With no passage, the value index's N, mean length and term rows: "depth" (one row of
+    three) outweighs "limit" (two), so c3 ranks first, at bm25's score for one instance in a
+    row of the mean length, its IDF log((3 - 1 + 0.5) / (1 + 0.5)); "limit"'s IDF is
+    negative, FTS5's floor 1e-6. Fails before (nothing found)."""
+    _import_constants(memory, tmp_path, _ALONE)
+    found, _ = memory.store.keyword_beliefs(query_terms("limit depth"), limit=5)
+    assert list(found) == ["c3", "c1", "c2"]
+    assert found["c3"] == pytest.approx(math.log(2.5 / 1.5), rel=1e-12)
+    assert found["c1"] == found["c2"] == pytest.approx(1e-6, rel=1e-9)
+
+
+def test_a_term_in_no_passage_still_finds_a_constant(memory: Memory, tmp_path: Path) -> None:
+    """The passage index holds a row, none with the term: its statistics apply (n = 0, the
+    IDF of a term in no row of N = 1), as they did before; c3's score is that IDF."""
+    memory.remember("Deploys go through staging first", id="n1")
+    _import_constants(memory, tmp_path, _ALONE)
+    found, _ = memory.store.keyword_beliefs(query_terms("depth"), limit=5)
+    assert list(found) == ["c3"]
+    assert found["c3"] > 0.0
+
+
+@pytest.mark.sqlite_only
+def test_constants_alone_score_as_fts5_s_bm25_on_their_index(tmp_path: Path) -> None:
+    """SQLite: with no passage, a constant's score is the double FTS5's own ``bm25()`` on
+    ``values_fts`` gives it (the same weights)."""
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        _import_constants(memory, tmp_path, (*_ALONE, ("c4", "MAX_DEPTH = 3  # a limit")))
+        for query in ("limit depth", "depth", "const limit 3"):
+            terms = query_terms(query)
+            found, _ = memory.store.keyword_beliefs(terms, limit=10)
+            fts5 = memory.store.conn.execute(  # type: ignore[attr-defined]
+                "SELECT b.id, -bm25(values_fts, 1.0, 0.5, 1.0) FROM values_fts "
+                "JOIN beliefs b ON b.rid = values_fts.rowid WHERE values_fts MATCH ?",
+                (" OR ".join(f'"{t}"' for t in terms),),
+            ).fetchall()
+            assert found == dict(fts5), query
+
+
+@pytest.mark.sqlite_only
+def test_both_backends_score_constants_alone_alike(tmp_path: Path) -> None:
+    """With no passage, the same ids, order and doubles on both backends."""
+    if not POSTGRES:
+        pytest.skip("CREDO_TEST_POSTGRES is unset (.ci/run starts a server and sets it)")
+    constants = (*_ALONE, ("c4", "MAX_DEPTH = 3  # a limit"))
+    queries = ("limit depth", "depth", "const limit 3", "max")
+
+    def answers(location: str | Path, root: Path) -> list[list[tuple[str, float]]]:
+        root.mkdir()
+        with Memory(location, root=root) as memory:
+            _import_constants(memory, root, constants)
+            found = [memory.store.keyword_beliefs(query_terms(q), limit=10)[0] for q in queries]
+        return [list(f.items()) for f in found]
+
+    lite = answers(tmp_path / "lite" / "m.db", tmp_path / "lite")
+    with postgres_store() as url:
+        served = answers(url, tmp_path / "served")
+    assert served == lite
+    assert all(lite)

@@ -122,10 +122,13 @@ def heat_scores(
     locked: Mapping[str, CandidateRow | None] | None = None,
 ) -> dict[str, float]:
     """The heat lane's scores: the seeds scaled to a best of 1.0, over the first
-    ``heat_hops`` hops (gathered from the store's heat rows when it keeps them). With
+    ``heat_hops`` hops (gathered from the store's heat rows when it keeps them); none
+    when no seed scores above 0 (nothing to scale by: a ZeroDivisionError before). With
     ``keep``, ``lane_best(heat, keep, options.graph_lane_limit, locked)`` of them, taken
     from the series' answer when no lock was met (``heat.best_of``, tested equal)."""
     best = max(seeds.values())
+    if not best > 0.0:  # (no seed scored: nothing to spread, and nothing to scale by)
+        return {}
     scaled = {k: v / best for k, v in seeds.items()}
     taken, cap, limit = hops[: options.heat_hops], options.graph_max_links, options.graph_lane_limit
     picked = None if keep is None or locked is not None else (keep, limit)
@@ -139,6 +142,8 @@ def bfs_scores(
     seeds: Mapping[str, float], hops: list[list[Link]], decay: float
 ) -> dict[str, float]:
     best = max(seeds.values())
+    if not best > 0.0:  # (as ``heat_scores``)
+        return {}
     frontier = {k: v / best for k, v in seeds.items()}
     if len(hops) == 1:
         # One hop (the default): nothing is reached before it, and a step holds values above

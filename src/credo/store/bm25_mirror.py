@@ -545,10 +545,10 @@ def _idf(rows: int, hits: int) -> float:
     return idf if idf > 0.0 else 1e-6
 
 
-def averages(conn: sqlite3.Connection) -> tuple[int, list[int]]:
-    """FTS5's averages record (row count, tokens per column), what xRowCount and
-    xColumnTotalSize read."""
-    row = conn.execute("SELECT block FROM beliefs_fts_data WHERE id = 1").fetchone()
+def averages(conn: sqlite3.Connection, index: str = "beliefs_fts") -> tuple[int, list[int]]:
+    """FTS5's averages record of ``index`` (row count, tokens per column), what xRowCount
+    and xColumnTotalSize read."""
+    row = conn.execute(f"SELECT block FROM {index}_data WHERE id = 1").fetchone()
     values = _varints(bytes(row[0])) if row and row[0] else [0, 0, 0]
     return values[0], values[1:]
 

@@ -16,6 +16,11 @@ with the passage index's row count, mean row length and each term's row count, a
 constant's own term counts (per column, weighted) and length. ``with_values`` ranks them
 among the keyword hits. A query term that is several index tokens (a phrase to FTS5) adds
 nothing to a constant's score.
+
+A passage index that holds no token (a store of constants alone, an imported one or a file
+of nothing else) has no statistics to lend: its N is 0 and its mean row length 0/0. The
+constants are then scored by their own index's statistics, as FTS5's ``bm25()`` on
+``values_fts`` would score them; with one passage indexed the passage index's apply again.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
@@ -71,6 +76,11 @@ class ValueIndex:
         if not matched:
             return {}, {}
         rows, totals = averages(conn)
+        # A passage index holding no token has no statistics to lend (N = 0, no mean
+        # length: every constant scored 0 and none was found): the constants' own index's.
+        own = not rows or sum(totals) <= 0
+        if own:
+            rows, totals = averages(conn, "values_fts")
         avgdl = float(sum(totals)) / float(rows) if rows else 0.0
         if not rows or avgdl <= 0.0:
             return {}, {}
@@ -86,7 +96,7 @@ class ValueIndex:
             )
         }
         columns = len(totals)
-        held = term_rows(terms)
+        held = {} if own else term_rows(terms)
         scores = dict.fromkeys(sorted(wanted), 0.0)
         for term in dict.fromkeys(terms):
             stems = self._tokenizer.stems([term])
@@ -102,7 +112,8 @@ class ValueIndex:
                     counts.setdefault(doc, [0] * columns)[column] += 1
             if not counts:
                 continue
-            idf = _idf(rows, held.get(term, 0))
+            # (own: every row holding the term matched, so ``counts`` holds them all)
+            idf = _idf(rows, len(counts) if own else held.get(term, 0))
             for doc, by_column in counts.items():
                 total = 0.0
                 for column, count in enumerate(by_column):

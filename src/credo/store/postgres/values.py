@@ -5,6 +5,7 @@ Module-level constants (beliefs of kind ``value``) sit in ``value_docs`` and
 constants are scored as store/values.py scores them on SQLite: bm25.py's arithmetic with
 the passage index's row count, mean row length and each term's row count there, and the
 constant's own term counts and length; a term of several tokens (a phrase) adds nothing.
+A passage index holding no token lends none: the constants' own index's statistics, as there.
 Each term is counted once, in query order, as there.
 """
 
@@ -50,18 +51,24 @@ def value_hits(
         "GROUP BY term) AS p ON true",
         (wanted,),
     ).fetchall()
-    if not found:
-        return {}, {}
-    rows, total = int(found[0][0]), sum(int(s) for s in found[0][1])
-    if not rows or total <= 0:
-        return {}, {}
-    avgdl = float(total) / float(rows)
+    rows, total = (int(found[0][0]), sum(int(s) for s in found[0][1])) if found else (0, 0)
     held = {str(r[2]): int(r[3]) for r in found if r[2] is not None}
     counts: dict[str, dict[int, list[int]]] = {}  # token -> rid -> instances per column
     sizes: dict[int, int] = {}
     for token, rid, column, n, length in postings:
         counts.setdefault(token, {}).setdefault(rid, [0, 0, 0])[column] += n
         sizes[rid] = length
+    if not rows or total <= 0:
+        # A passage index holding no token lends no statistics: the constants' own index's
+        # (values.py), each token's rows those its postings name.
+        rows, total = conn.execute(
+            "SELECT count(*), coalesce(sum(sizes[1] + sizes[2] + sizes[3]), 0) FROM value_docs"
+        ).fetchone()
+        rows, total = int(rows), int(total)
+        held = {token: len(by_row) for token, by_row in counts.items()}
+    if not rows or total <= 0:
+        return {}, {}
+    avgdl = float(total) / float(rows)
     scores = dict.fromkeys(sorted(sizes), 0.0)
     for token in tokens.values():
         by_row = counts.get(token)
