@@ -1,0 +1,89 @@
+"""A note's compound names' words (store/compound_words.py, m017) on both backends: the
+index stays in step as notes naming them come, get anchor text and go (review85)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from credo import Memory
+from credo.store import LATEST_VERSION
+from credo.store.fts import query_terms
+from tests.conftest import POSTGRES, postgres_store
+
+BOTH_BACKENDS = True
+
+DECISION = "Decision: we keep jobs in the SQLAlchemyJobStore so that they survive a restart."
+
+
+def _found(memory: Memory, words: str) -> list[str]:
+    return [h.belief_id for h in memory.store.keyword_search(query_terms(words), limit=5)]
+
+
+def _sound(memory: Memory) -> None:
+    assert not memory.store.fts_integrity_check()  # (SQLite raises, PostgreSQL lists)
+
+
+def test_notes_that_name_compounds_come_and_go_in_step(memory: Memory) -> None:
+    memory.remember(DECISION, id="store")
+    memory.remember("The HTTP2Server answers on port 8443.", id="server")
+    memory.remember("Deploys go through staging first.", id="deploy")
+    assert _found(memory, "job store") == ["store"]
+    assert _found(memory, "http2 server") == ["server"]
+    memory.relate("deploy", "store", "SUPPORTS")  # (the store's anchor text changes)
+    _sound(memory)
+    assert _found(memory, "job store") == ["store"]
+    memory.forget("store")
+    _sound(memory)
+    assert _found(memory, "job store") == []
+    memory.forget("server", hard=True)
+    _sound(memory)
+    assert _found(memory, "http2 server") == []
+    memory.remember("We moved to the RedisJobStore instead.", id="redis")
+    _sound(memory)
+    assert _found(memory, "job store") == ["redis"]
+
+
+def test_m017_indexes_a_postgres_store_s_notes_again(tmp_path: Path) -> None:
+    """A v16 PostgreSQL store whose notes were indexed without their words finds them
+    after the migration, and its index is sound."""
+    if not POSTGRES:
+        pytest.skip("CREDO_TEST_POSTGRES is unset (.ci/run starts a server and sets it)")
+    from credo.store.postgres import schema
+    from credo.store.postgres.keyword import _copy_rows
+    from credo.store.postgres.store import PostgresStore
+    from credo.store.postgres.tokenizer import Tokenizer
+
+    with postgres_store() as url:
+        old = PostgresStore(url, migrations=schema.MIGRATIONS[:16])
+        with old.conn.transaction():
+            for i, text in (("store", DECISION), ("deploy", "Deploys go through staging.")):
+                old.conn.execute(
+                    "INSERT INTO beliefs (id, content, content_hash, kind, origin, created_at, "
+                    "updated_at) VALUES (%s, %s, %s, 'factual', 'user', 0, 0)",
+                    (i, text, i),
+                )
+            live = old.conn.execute(
+                "SELECT rid, content, anchor_text, context FROM beliefs ORDER BY rid"
+            ).fetchall()
+            # As v16 indexed them: the context column read as stored ("").
+            docs = Tokenizer().documents([(int(r[0]), r[1], r[2], "x") for r in live])  # (then dropped)
+            docs = {
+                rid: ({k: v for k, v in postings.items() if k[1] != 2}, (*s[:2], 0))
+                for rid, (postings, s) in docs.items()
+            }
+            _copy_rows(old.conn, docs, "fts_docs", "fts_postings")
+            sizes = [sum(s[i] for _, s in docs.values()) for i in range(3)]
+            old.conn.execute(
+                "UPDATE fts_totals SET nrows = %s, sizes = %s::bigint[]", (len(docs), sizes)
+            )
+            old.conn.execute("DELETE FROM fts_dirty")
+        old.close()
+        with Memory(url, root=tmp_path) as memory:
+            assert memory.stats().schema_version == LATEST_VERSION
+            assert _found(memory, "job store") == ["store"]
+            _sound(memory)
+            memory.forget("store")
+            _sound(memory)
+            assert _found(memory, "job store") == []
