@@ -45,6 +45,20 @@ def test_notes_that_name_compounds_come_and_go_in_step(memory: Memory) -> None:
     assert _found(memory, "job store") == ["redis"]
 
 
+def test_a_note_that_gains_and_loses_a_context_keeps_the_index_in_step(memory: Memory) -> None:
+    # (an ingest that reads a note's text in a file gives the one belief its context)
+    memory.remember(DECISION, id="store")
+    with memory.store.transaction():  # (as the ingest writes it)
+        memory.store.set_contexts([("store", "docs/jobs.md › Persistence")])
+    _sound(memory)
+    assert _found(memory, "persistence") == ["store"]
+    assert _found(memory, "sql alchemy") == []  # (the words are its reader's now)
+    with memory.store.transaction():
+        memory.store.set_contexts([("store", "")])
+    _sound(memory)
+    assert _found(memory, "sql alchemy") == ["store"]
+
+
 def test_m017_indexes_a_postgres_store_s_notes_again(tmp_path: Path) -> None:
     """A v16 PostgreSQL store whose notes were indexed without their words finds them
     after the migration, and its index is sound."""
