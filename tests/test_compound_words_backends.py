@@ -81,8 +81,8 @@ def test_m017_indexes_a_postgres_store_s_notes_again(tmp_path: Path) -> None:
             live = old.conn.execute(
                 "SELECT rid, content, anchor_text, context FROM beliefs ORDER BY rid"
             ).fetchall()
-            # As v16 indexed them: the context column read as stored ("").
-            docs = Tokenizer().documents([(int(r[0]), r[1], r[2], "x") for r in live])  # (then dropped)
+            # As v16 indexed them: the context column read as stored ("": a stand-in, dropped).
+            docs = Tokenizer().documents([(int(r[0]), r[1], r[2], "x") for r in live])
             docs = {
                 rid: ({k: v for k, v in postings.items() if k[1] != 2}, (*s[:2], 0))
                 for rid, (postings, s) in docs.items()
