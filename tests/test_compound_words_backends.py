@@ -3,14 +3,19 @@ index stays in step as notes naming them come, get anchor text and go (review85)
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from credo import Memory
 from credo.store import LATEST_VERSION
 from credo.store.fts import query_terms
+from credo.store.index_text import register
 from tests.conftest import POSTGRES, postgres_store
+from tests.test_compound_words import _back_to_version_16
 
 BOTH_BACKENDS = True
 
@@ -101,3 +106,39 @@ def test_m017_indexes_a_postgres_store_s_notes_again(tmp_path: Path) -> None:
             memory.forget("store")
             _sound(memory)
             assert _found(memory, "job store") == []
+
+
+_WORD = st.text(alphabet="aAbBzZ19İıßé_.", min_size=1, max_size=10)
+
+
+@pytest.mark.sqlite_only
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    notes=st.lists(st.lists(_WORD, min_size=1, max_size=6), min_size=1, max_size=8),
+    gone=st.sets(st.integers(0, 7), max_size=3),
+)
+def test_m017_leaves_the_index_a_rebuild_would_make(
+    tmp_path_factory: pytest.TempPathFactory, notes: list[list[str]], gone: set[int]
+) -> None:
+    """Any notes (some forgotten, hostile case changes and non-ASCII letters among them)
+    indexed as v16 did: after m017 the index holds exactly what a rebuild from the view
+    makes, and FTS5's integrity check holds."""
+    root = tmp_path_factory.mktemp("m017")
+    path = root / "m.db"
+    with Memory(path, root=root) as memory:
+        for n, words in enumerate(notes):
+            memory.remember(" ".join(words) + f" note{n}", id=f"n{n}")
+        for n in gone & set(range(len(notes))):
+            memory.forget(f"n{n}")
+    _back_to_version_16(path)
+    Memory(path, root=root).close()  # (m017)
+    conn = sqlite3.connect(path, isolation_level=None)
+    register(conn)
+    conn.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, beliefs_fts, instance)")
+    migrated = sorted(conn.execute("SELECT doc, col, offset, term FROM temp.v"))
+    conn.execute("INSERT INTO beliefs_fts(beliefs_fts, rank) VALUES ('integrity-check', 1)")
+    conn.execute("INSERT INTO beliefs_fts(beliefs_fts) VALUES ('rebuild')")
+    assert sorted(conn.execute("SELECT doc, col, offset, term FROM temp.v")) == migrated
+    conn.close()
