@@ -16,6 +16,7 @@ from credo.store.fts import query_terms
 from credo.store.index_text import register
 from tests.conftest import POSTGRES, postgres_store
 from tests.test_compound_words import _back_to_version_16
+from tests.test_values_backends import write_passage_index
 
 BOTH_BACKENDS = True
 
@@ -70,7 +71,6 @@ def test_m017_indexes_a_postgres_store_s_notes_again(tmp_path: Path) -> None:
     if not POSTGRES:
         pytest.skip("CREDO_TEST_POSTGRES is unset (.ci/run starts a server and sets it)")
     from credo.store.postgres import schema
-    from credo.store.postgres.keyword import _copy_rows
     from credo.store.postgres.store import PostgresStore
     from credo.store.postgres.tokenizer import Tokenizer
 
@@ -92,12 +92,7 @@ def test_m017_indexes_a_postgres_store_s_notes_again(tmp_path: Path) -> None:
                 rid: ({k: v for k, v in postings.items() if k[1] != 2}, (*s[:2], 0))
                 for rid, (postings, s) in docs.items()
             }
-            _copy_rows(old.conn, docs, "fts_docs", "fts_postings")
-            sizes = [sum(s[i] for _, s in docs.values()) for i in range(3)]
-            old.conn.execute(
-                "UPDATE fts_totals SET nrows = %s, sizes = %s::bigint[]", (len(docs), sizes)
-            )
-            old.conn.execute("DELETE FROM fts_dirty")
+            write_passage_index(old.conn, docs)
         old.close()
         with Memory(url, root=tmp_path) as memory:
             assert memory.stats().schema_version == LATEST_VERSION

@@ -115,14 +115,20 @@ def test_a_constant_is_found_warm_and_cold(tmp_path: Path, warm: bool) -> None:
         assert first.content.endswith("const HANDSHAKE_MS = 10 * 1000")
 
 
-def test_warm_answers_as_cold(tmp_path: Path) -> None:
+def _warm_and_cold(tmp_path: Path, queries: list[str]) -> tuple[list[str], list[str]]:
+    """Each query's answer read warm and read cold, on one store of MODULE and SCRIPT."""
     db = _store(tmp_path, "m.db")
-    queries = ["default poolsize", "retries", "close the socket", "schemes http", "pool"]
     with Memory(db, root=tmp_path) as memory:
         cold = [repr(memory.retrieve(q, token_budget=2_000)) for q in queries]
     with Memory(db, root=tmp_path) as memory:
         assert memory.store.build_warm()
         warm = [repr(memory.retrieve(q, token_budget=2_000)) for q in queries]
+    return warm, cold
+
+
+def test_warm_answers_as_cold(tmp_path: Path) -> None:
+    queries = ["default poolsize", "retries", "close the socket", "schemes http", "pool"]
+    warm, cold = _warm_and_cold(tmp_path, queries)
     assert warm == cold
 
 
@@ -130,13 +136,8 @@ def test_a_constant_named_as_written_is_found_warm_as_cold(tmp_path: Path) -> No
     """review84: a question naming a constant as written ("DEFAULT_POOLSIZE") brought its
     passage in warm (the names map made at index read, ``named.names_ahead``, held every
     trail) and not cold (the context index the cold read asks holds no constant)."""
-    db = _store(tmp_path, "m.db")
     queries = ["DEFAULT_POOLSIZE", "what is HANDSHAKE_MS", "where is DEFAULT_RETRIES used"]
-    with Memory(db, root=tmp_path) as memory:
-        cold = [repr(memory.retrieve(q, token_budget=2_000)) for q in queries]
-    with Memory(db, root=tmp_path) as memory:
-        assert memory.store.build_warm()
-        warm = [repr(memory.retrieve(q, token_budget=2_000)) for q in queries]
+    warm, cold = _warm_and_cold(tmp_path, queries)
     assert warm == cold
 
 

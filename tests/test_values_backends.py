@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -16,6 +17,9 @@ from credo.store import LATEST_VERSION
 from credo.store.fts import query_terms
 from tests.conftest import POSTGRES, postgres_store
 from tests.test_values import MODULE, SCRIPT
+
+if TYPE_CHECKING:
+    from credo.store.postgres.keyword import Documents
 
 BOTH_BACKENDS = True
 
@@ -104,7 +108,6 @@ def test_m016_moves_a_postgres_stores_constants_to_their_index(tmp_path: Path) -
     if not POSTGRES:
         pytest.skip("CREDO_TEST_POSTGRES is unset (.ci/run starts a server and sets it)")
     from credo.store.postgres import schema
-    from credo.store.postgres.keyword import _copy_rows
     from credo.store.postgres.store import PostgresStore
     from credo.store.postgres.tokenizer import Tokenizer
 
@@ -125,12 +128,7 @@ def test_m016_moves_a_postgres_stores_constants_to_their_index(tmp_path: Path) -
                 "SELECT rid, content, anchor_text, context FROM beliefs ORDER BY rid"
             ).fetchall()
             docs = Tokenizer().documents([(int(r[0]), r[1], r[2], r[3]) for r in live])
-            _copy_rows(old.conn, docs, "fts_docs", "fts_postings")  # (as v15 indexed them)
-            sizes = [sum(s[i] for _, s in docs.values()) for i in range(3)]
-            old.conn.execute(
-                "UPDATE fts_totals SET nrows = %s, sizes = %s::bigint[]", (len(docs), sizes)
-            )
-            old.conn.execute("DELETE FROM fts_dirty")
+            write_passage_index(old.conn, docs)  # (as v15 indexed them)
         old.close()
         with Memory(url, root=tmp_path) as memory:
             conn = memory.store.conn  # type: ignore[attr-defined]
@@ -296,3 +294,14 @@ def test_both_backends_score_constants_alone_alike(tmp_path: Path) -> None:
         served = answers(url, tmp_path / "served")
     assert served == lite
     assert all(lite)
+
+
+def write_passage_index(conn: Any, docs: Documents) -> None:
+    """Write `docs` (``Tokenizer.documents``' answer) as a PostgreSQL store's whole passage
+    index, its totals and no row left to index: how an older schema held it."""
+    from credo.store.postgres.keyword import _copy_rows
+
+    _copy_rows(conn, docs, "fts_docs", "fts_postings")
+    sizes = [sum(s[i] for _, s in docs.values()) for i in range(3)]
+    conn.execute("UPDATE fts_totals SET nrows = %s, sizes = %s::bigint[]", (len(docs), sizes))
+    conn.execute("DELETE FROM fts_dirty")
