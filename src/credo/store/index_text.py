@@ -212,16 +212,14 @@ def _sql_index_text(text: object) -> object:
 
 
 def _sql_index_context(content: object, context: object) -> object:
-    # m017's context column (store/compound_words.py); a non-text value passes through, as
-    # FTS5 would have read it.
-    if context or not isinstance(context, str):
+    # m017's context column: ``index_context``'s rule (store/compound_words.py); a
+    # non-text value passes through, as FTS5 would have read it.
+    if not isinstance(context, str) or not isinstance(content, str):
         return _sql_index_text(context)
-    if not isinstance(content, str):
-        return context
-    # (imported at a context-less row's first write: a store's open imports this module)
-    from credo.store.compound_words import compound_words
+    # (imported at a row's first write: a store's open imports this module, not that one)
+    from credo.store.compound_words import index_context
 
-    return compound_words(content)
+    return index_context(content, context)
 
 
 def register(conn: "sqlite3.Connection") -> None:

@@ -32,7 +32,8 @@ from credo.store.bm25_mirror import K1, B, _idf, _varint_sum, averages
 from credo.store.fts import match_expression
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Sequence
+    from typing import Any
 
     from credo.store.fts import CandidateRow, KeywordWeights
     from credo.store.tokenizer import Tokenizer
@@ -115,23 +116,42 @@ class ValueIndex:
             # (own: every row holding the term matched, so ``counts`` holds them all)
             idf = _idf(rows, len(counts) if own else held.get(term, 0))
             for doc, by_column in counts.items():
-                total = 0.0
-                for column, count in enumerate(by_column):
-                    for _ in range(count):
-                        total += weights[column]
-                length = K1 * ((1 - B) + (B * sizes.get(doc, 0)) / avgdl)
-                scores[doc] += idf * ((total * (K1 + 1.0)) / (total + length))
+                scores[doc] += term_score(idf, by_column, weights, sizes.get(doc, 0), avgdl)
         found = conn.execute(
             "SELECT rid, id, content, alpha, beta, session, created_at FROM beliefs "
             "WHERE rid IN (SELECT value FROM json_each(?)) AND locked = 0 "
             "AND deleted_at IS NULL",
             (_int_array(scores),),
         ).fetchall()
-        ranked = sorted(((scores[r[0]], r) for r in found), key=lambda p: (-p[0], p[1][1]))
-        ranked = [(score, row) for score, row in ranked if score > 0.0][:limit]
-        hits = {row[1]: score for score, row in ranked}
-        beliefs = {row[1]: (row[2], row[3], row[4], row[5], row[6]) for _, row in ranked}
-        return hits, beliefs
+        return best_hits(scores, found, limit)
+
+
+def term_score(
+    idf: float, by_column: "list[int]", weights: "KeywordWeights", size: int, avgdl: float
+) -> float:
+    """One query term's bm25 score in one constant (FTS5's arithmetic, fts5Bm25Function):
+    ``by_column`` its instances per column, each counted at its column's weight, one by one
+    (FTS5's order of additions); ``size`` the constant's tokens. Both backends score by it,
+    so their doubles are the same."""
+    total = 0.0
+    for column, count in enumerate(by_column):
+        for _ in range(count):
+            total += weights[column]
+    length = K1 * ((1 - B) + (B * size) / avgdl)
+    return idf * ((total * (K1 + 1.0)) / (total + length))
+
+
+def best_hits(
+    scores: "dict[int, float]", found: "Sequence[Sequence[Any]]", limit: int
+) -> tuple[dict[str, float], dict[str, "CandidateRow"]]:
+    """The ``limit`` best of ``found`` (rows of rid, id, content, alpha, beta, session,
+    created_at: the live, unlocked constants scored) with a score above 0, best first, ties
+    by id: id -> score and id -> ``CandidateRow``."""
+    ranked = sorted(((scores[r[0]], r) for r in found), key=lambda p: (-p[0], p[1][1]))
+    ranked = [(score, row) for score, row in ranked if score > 0.0][:limit]
+    hits = {str(row[1]): score for score, row in ranked}
+    beliefs = {str(row[1]): (row[2], row[3], row[4], row[5], row[6]) for _, row in ranked}
+    return hits, beliefs
 
 
 def with_values(

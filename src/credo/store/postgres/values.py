@@ -2,7 +2,7 @@
 
 Module-level constants (beliefs of kind ``value``) sit in ``value_docs`` and
 ``value_postings`` (schema.py, m016), counted in none of ``fts_totals``. A query's
-constants are scored as store/values.py scores them on SQLite: bm25.py's arithmetic with
+constants are scored as store/values.py scores them on SQLite, by its ``term_score`` with
 the passage index's row count, mean row length and each term's row count there, and the
 constant's own term counts and length; a term of several tokens (a phrase) adds nothing.
 A passage index holding no token lends none: the constants' own index's statistics, as there.
@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from credo.store.postgres import bm25
+from credo.store.values import best_hits, term_score
 
 if TYPE_CHECKING:
     import psycopg
@@ -76,19 +77,10 @@ def value_hits(
             continue
         idf = bm25.idf(rows, held.get(token, 0))
         for rid, by_column in by_row.items():
-            freq = 0.0
-            for column, count in enumerate(by_column):
-                for _ in range(count):
-                    freq += weights[column]
-            length = bm25.K1 * ((1 - bm25.B) + (bm25.B * sizes[rid]) / avgdl)
-            scores[rid] += idf * ((freq * (bm25.K1 + 1.0)) / (freq + length))
+            scores[rid] += term_score(idf, by_column, weights, sizes[rid], avgdl)
     live = conn.execute(
         "SELECT rid, id, content, alpha, beta, session, created_at FROM beliefs "
         "WHERE rid = ANY(%s) AND locked = 0 AND deleted_at IS NULL",
         (list(scores),),
     ).fetchall()
-    ranked = sorted(((scores[r[0]], r) for r in live), key=lambda p: (-p[0], p[1][1]))
-    ranked = [(score, row) for score, row in ranked if score > 0.0][:limit]
-    hits = {str(row[1]): score for score, row in ranked}
-    beliefs = {str(row[1]): (row[2], row[3], row[4], row[5], row[6]) for _, row in ranked}
-    return hits, beliefs
+    return best_hits(scores, live, limit)
