@@ -37,7 +37,8 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
   (`credo.knowledge.chunk.colon_fence`).
 - MkDocs: a mkdocstrings autodoc line (``::: package.Object``) reads as the object's
   dotted path, its indented option block as nothing
-  (`credo.knowledge.chunk.mkdocstrings`).
+  (`credo.knowledge.chunk.mkdocstrings`). A heading's attribute list (attr_list's
+  ``## Name {: #name }``, closing hashes before it too) is not part of its title.
 - HTML blocks are paragraphs with their tags removed (so badge rows vanish); raw-text
   blocks (``<script>``, ``<style>``, ``<pre>``, ``<textarea>``), processing instructions,
   declarations, CDATA and comments leave nothing.
