@@ -38,7 +38,9 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
 - MkDocs: a mkdocstrings autodoc line (``::: package.Object``) reads as the object's
   dotted path, its indented option block as nothing
   (`credo.knowledge.chunk.mkdocstrings`). A heading's attribute list (attr_list's
-  ``## Name {: #name }``, closing hashes before it too) is not part of its title.
+  ``## Name {: #name }``, closing hashes before it too) is not part of its title. A
+  content tab (``=== "macOS"`` and the block indented under it) reads as its title and
+  the block's Markdown (`credo.knowledge.chunk.content_tabs`).
 - HTML blocks are paragraphs with their tags removed (so badge rows vanish); raw-text
   blocks (``<script>``, ``<style>``, ``<pre>``, ``<textarea>``), processing instructions,
   declarations, CDATA and comments leave nothing.
@@ -62,6 +64,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from credo.knowledge.chunk.colon_fence import rewrite_colon_fences
+from credo.knowledge.chunk.content_tabs import rewrite_content_tabs
 from credo.knowledge.chunk.markdown_blocks import BlockReader
 from credo.knowledge.chunk.mkdocstrings import rewrite_autodoc_lines
 from credo.knowledge.chunk.model import Chunk, normalise, source_lines
@@ -92,6 +95,8 @@ def split_markdown(text: str) -> list[Chunk]:
         lines[: first - 1] = [""] * (first - 1)  # blank, so line numbers stay as they are
     if "\x00" in text:
         lines = [line.replace("\x00", "\ufffd") for line in lines]
+    if "===" in text:
+        lines = rewrite_content_tabs(lines)  # MkDocs' '=== "macOS"' tabs read as Markdown
     if ":::" in text:
         lines = rewrite_autodoc_lines(lines)  # mkdocstrings' "::: a.B" read as "a.B"
         lines = rewrite_colon_fences(lines)  # MyST's ":::{note}" read as "```{note}"
