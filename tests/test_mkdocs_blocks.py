@@ -1,7 +1,8 @@
-"""MkDocs Material content tabs (``=== "macOS"`` and the block indented under it) read as
-their title and their Markdown (credo.knowledge.chunk.content_tabs; day-probe86, hatch's
-docs/install.md, where a passage read '=== "macOS" === "GUI installer" 1. In your browser,
-...': the tab's list and code flattened into one paragraph of markup)."""
+"""MkDocs' content tabs (``=== "macOS"``) and admonitions (``!!! note "Title"``), each with
+the block indented under it, read as their title and their Markdown
+(credo.knowledge.chunk.mkdocs_blocks; day-probe86, hatch's docs/install.md, where a passage
+read '=== "macOS" === "GUI installer" 1. In your browser, ...': the tab's list and code
+flattened into one paragraph of markup, and 53 of the docs' passages began "!!! note")."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from credo.knowledge.chunk.content_tabs import rewrite_content_tabs
 from credo.knowledge.chunk.markdown import split_markdown
+from credo.knowledge.chunk.mkdocs_blocks import rewrite_mkdocs_blocks
 from credo.knowledge.doctor import range_holds
 from tests.conftest import CliRun
 
@@ -51,9 +52,38 @@ def test_a_tab_reads_as_its_title_and_its_markdown() -> None:
     ]
 
 
+NOTES = """\
+# Dependencies
+
+!!! tip
+    Hatch uses pip to install dependencies.
+
+!!! warning "caveat"
+    UV is under active development.
+
+    - it may not work for all dependencies
+
+??? note "Details"
+    Hidden until clicked.
+"""
+
+
+def test_an_admonition_reads_as_its_title_and_its_markdown() -> None:
+    assert brief(NOTES) == [
+        ("Dependencies", 1, 1),
+        ("tip Hatch uses pip to install dependencies.", 3, 4),
+        ("caveat UV is under active development.", 6, 7),
+        ("it may not work for all dependencies", 9, 9),
+        ("Details Hidden until clicked.", 11, 12),
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [
+        "Wow!!! that was fast\n",
+        "!!! 42 not a type\n    text\n",
+        "```\n!!! note\n    in a code block\n```\n",
         '```md\n=== "Tab"\n    text in a code block\n```\n',  # code shows the markup
         "Title\n===\n\nBody text here.\n",  # a setext heading
         'a === "b" in prose\n',
@@ -62,7 +92,7 @@ def test_a_tab_reads_as_its_title_and_its_markdown() -> None:
 )
 def test_other_lines_are_left_alone(text: str) -> None:
     lines = text.split("\n")
-    assert rewrite_content_tabs(lines) is lines
+    assert rewrite_mkdocs_blocks(lines) is lines
 
 
 _LINES = st.sampled_from(
@@ -80,13 +110,16 @@ _LINES = st.sampled_from(
         "    | a | b |",
         "    | --- | --- |",
         "\tTabbed text",
+        "!!! note",
+        '    !!! warning "Careful now"',
+        '???+ danger ""',
     ]
 )
 
 
 @given(st.lists(_LINES, max_size=16))
 def test_each_line_keeps_its_place_and_only_loses_markup(lines: list[str]) -> None:
-    out = rewrite_content_tabs(lines)
+    out = rewrite_mkdocs_blocks(lines)
     assert len(out) == len(lines)
     for before, after in zip(lines, out, strict=True):
         words = before.replace('"', " ").split()
@@ -101,10 +134,10 @@ def test_each_line_keeps_its_place_and_only_loses_markup(lines: list[str]) -> No
 def test_a_tabbed_page_is_ingested_without_the_markup(run: CliRun, tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "install.md").write_text(INSTALL, encoding="utf-8")
+    (docs / "install.md").write_text(INSTALL + "\n" + NOTES, encoding="utf-8")
     run("ingest", "docs", check=True)
     found = json.loads(run("search", "download the pkg file in your browser", "--json").stdout)
     texts = [b["content"] for b in found["beliefs"]]
     assert any("download the `.pkg` file" in t for t in texts), texts
-    assert not any("===" in t or "octicons" in t for t in texts), texts
+    assert not any("===" in t or "octicons" in t or "!!!" in t for t in texts), texts
     assert run("doctor").returncode == 0
