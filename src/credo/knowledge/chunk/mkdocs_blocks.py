@@ -57,7 +57,7 @@ def rewrite_mkdocs_blocks(lines: list[str]) -> list[str]:
         depth = _indent(current)
         out[index] = title
         # The block: the lines after it that are blank or indented past the label. Each
-        # is moved left by the tab's indent; a nested tab is met again below, and moved.
+        # moves four columns left; a nested label is met again below, and its block moved.
         end = index + 1
         while end < len(out) and (not out[end].strip() or _indent(out[end]) >= depth + TAB_WIDTH):
             out[end] = _dedent(out[end])
