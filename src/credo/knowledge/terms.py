@@ -115,17 +115,44 @@ def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         term = _term(raw)
         if term and term not in negated:
             negated.append(term)
-    asserted: list[str] = []
+    leading: list[tuple[int, int]] = []
     for match in patterns.leading.finditer(clean):
-        term = _term(match.group(1) or match.group(2) or "")
-        if term in sig.CHANGED_WORDS:
+        group = 1 if match.group(1) else 2
+        if _term(match.group(group) or "") in sig.CHANGED_WORDS:
             continue  # "we moved over to Poetry" is no "X over Y"
-        if term and term not in asserted:
-            asserted.append(term)
+        leading.append(match.span(group))
+    prescribed: list[tuple[int, int]] = []
     for match in patterns.asserted.finditer(clean):
         if _NEGATION_BEFORE.search(clean, 0, match.start()) or _denied_change(clean, match):
             continue
-        term = _term(match.group(1))
+        prescribed.append(match.span(1))
+    asserted: list[str] = []
+    for start, end in _phrases(clean, leading, prescribed):
+        term = _term(clean[start:end])
         if term and term not in asserted:
             asserted.append(term)
     return tuple(negated), tuple(t for t in asserted if t not in negated)
+
+
+_SPACE = re.compile(r"[ \t]+")
+
+
+def _phrases(
+    clean: str, leading: list[tuple[int, int]], prescribed: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """The asserted terms' spans, the alternatives named first (``leading``) before the
+    prescribed ones. A word the asserted pattern took right before an alternative's name is
+    the start of one phrase: "with trusted publishing instead of the index" prescribes
+    "trusted publishing", not "trusted" and "publishing" (a belief saying "we publish" does
+    not already say it)."""
+    joined: set[tuple[int, int]] = set()
+    spans: list[tuple[int, int]] = []
+    for start, end in leading:
+        before = next(
+            (span for span in prescribed if _SPACE.fullmatch(clean, span[1], start)), None
+        )
+        if before is not None and _term(clean[start:end]) and _term(clean[slice(*before)]):
+            joined.add(before)
+            start = before[0]
+        spans.append((start, end))
+    return spans + [span for span in prescribed if span not in joined]

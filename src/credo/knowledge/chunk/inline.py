@@ -43,7 +43,8 @@ _FOOTNOTE = re.compile(r"\[\^[^\[\]\s]+\]:?")
 _ALERT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]", re.I)
 _AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*|[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+)>")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
+# Tags side by side are one gap ("1.8.0_51</li><li>3.14.1" is two values, not one word).
+_HTML_TAG = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>)+")
 _HTML_TARGET = re.compile(r"\b(?:href|src)\s*=\s*[\"']([^\"']+)[\"']", re.I)
 _BREAK_TAG = re.compile(r"<br\s*/?>", re.I)
 _STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", re.S)
@@ -176,7 +177,8 @@ def _strip_html(text: str, links: list[str]) -> str:
 
 
 def _tag_gap(match: re.Match[str]) -> str:
-    """A removed tag leaves a space only between two word characters ("2<sup>30</sup>")."""
+    """A removed tag, or run of tags, leaves a space only between two word characters
+    ("2<sup>30</sup>", "<li>Linux</li><li>Windows</li>")."""
     text, start, end = match.string, match.start(), match.end()
     joins_words = (
         start > 0 and end < len(text) and text[start - 1].isalnum() and text[end].isalnum()

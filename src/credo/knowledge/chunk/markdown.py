@@ -37,7 +37,11 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
   (`credo.knowledge.chunk.colon_fence`).
 - MkDocs: a mkdocstrings autodoc line (``::: package.Object``) reads as the object's
   dotted path, its indented option block as nothing
-  (`credo.knowledge.chunk.mkdocstrings`).
+  (`credo.knowledge.chunk.mkdocstrings`). A heading's attribute list (attr_list's
+  ``## Name {: #name }``, closing hashes before it too) is not part of its title. A
+  content tab (``=== "macOS"`` and the block indented under it) reads as its title and
+  the block's Markdown, and so does an admonition (``!!! note "Title"``)
+  (`credo.knowledge.chunk.mkdocs_blocks`).
 - HTML blocks are paragraphs with their tags removed (so badge rows vanish); raw-text
   blocks (``<script>``, ``<style>``, ``<pre>``, ``<textarea>``), processing instructions,
   declarations, CDATA and comments leave nothing.
@@ -62,6 +66,7 @@ from typing import TYPE_CHECKING, Any
 
 from credo.knowledge.chunk.colon_fence import rewrite_colon_fences
 from credo.knowledge.chunk.markdown_blocks import BlockReader
+from credo.knowledge.chunk.mkdocs_blocks import rewrite_mkdocs_blocks
 from credo.knowledge.chunk.mkdocstrings import rewrite_autodoc_lines
 from credo.knowledge.chunk.model import Chunk, normalise, source_lines
 
@@ -91,6 +96,8 @@ def split_markdown(text: str) -> list[Chunk]:
         lines[: first - 1] = [""] * (first - 1)  # blank, so line numbers stay as they are
     if "\x00" in text:
         lines = [line.replace("\x00", "\ufffd") for line in lines]
+    if "===" in text or "!!!" in text or "???" in text:
+        lines = rewrite_mkdocs_blocks(lines)  # MkDocs' tabs and admonitions, as Markdown
     if ":::" in text:
         lines = rewrite_autodoc_lines(lines)  # mkdocstrings' "::: a.B" read as "a.B"
         lines = rewrite_colon_fences(lines)  # MyST's ":::{note}" read as "```{note}"

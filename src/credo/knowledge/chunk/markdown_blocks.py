@@ -33,6 +33,12 @@ _MYST_TARGET = re.compile(r"[ \t]*\([^()\n]+\)=[ \t]*$")
 _RAW_HTML = re.compile(
     r"[ \t]*(?:<(?:script|pre|style|textarea)(?:[\s>]|$)|<\?|<!\[CDATA\[|<![A-Za-z])", re.I
 )
+# A heading's attribute list (Python-Markdown's attr_list, MkDocs; Pandoc): "## Name {: #name }",
+# "## Name ## { #name .wide }". Every word in it is an id, a class or a key=value: markup.
+_ATTR = r"""(?:[#.][\w:.-]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s}]+))"""
+_HEADING_ATTRS = re.compile(rf"[ \t]*\{{:?[ \t]*{_ATTR}(?:[ \t]+{_ATTR})*[ \t]*\}}[ \t]*$")
+# The closing hashes an attribute list kept from markdown-it ("## Name ## {: #name }").
+_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 _DIRECTIVE = re.compile(r"\{([A-Za-z][\w:.+-]*)\}[ \t]*(.*)$")
 OPTION_LINE = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")
 # MyST directives whose content is prose (read as Markdown); their argument, for the
@@ -140,7 +146,7 @@ class BlockReader:
 
     def _heading(self, lines: list[Line], level: int) -> None:
         """Append a heading chunk and make it the innermost open section."""
-        text, links = self.clean("\n".join(content for _, content in lines))
+        text, links = self.clean("\n".join(content for _, content in _without_attrs(lines)))
         while self.headings and self.headings[-1][0] >= level:
             self.headings.pop()
         if not lines or not is_meaningful(text, 1):
@@ -220,6 +226,18 @@ def _lines(inline: Token, block: Token, lines: list[str], base: int, drop: int) 
         shift = next(fits, 0)
     first = base + start + shift + 1
     return [(first + offset, part) for offset, part in enumerate(parts)]
+
+
+def _without_attrs(lines: list[Line]) -> list[Line]:
+    """A heading's lines without the attribute list that ends it (and the closing hashes
+    before it): the list names its anchor and style, which no reader sees."""
+    if not lines or "{" not in lines[-1][1]:
+        return lines
+    number, last = lines[-1]
+    bare = _HEADING_ATTRS.sub("", last)
+    if bare != last:
+        bare = _CLOSING_HASHES.sub("", bare)
+    return [*lines[:-1], (number, bare)]
 
 
 def _prose(lines: list[Line], in_quote: bool) -> list[Line]:

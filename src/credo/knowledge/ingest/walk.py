@@ -473,7 +473,10 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     a module's top without a doc comment is a definition too (code_declared; const79);
 #     such a constant takes nothing from its file's passages, and its own passage (kind
 #     "value") sits in the constants' keyword index (store/values.py, m016; const81, const82)
-READER_VERSION = 56
+# 57: a Markdown heading's attribute list ("## Name ## {: #name }") is not its title, HTML
+#     tags side by side are one gap between words, and MkDocs' content tabs and admonitions
+#     read as their title and their Markdown (chunk/mkdocs_blocks; probe86)
+READER_VERSION = 57
 
 
 class Read(NamedTuple):

@@ -1,0 +1,112 @@
+"""A heading's attribute list (Python-Markdown's attr_list, which MkDocs sites turn on; Pandoc's
+header attributes) is markup, not title (day-probe86, hatch's docs: "## [1.9.0](...) -
+2023-12-19 ## {: #hatch-v1.9.0 }" was every changelog passage's trail, and "## Name
+(*required*) ## {: #name }" metadata.md's)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from credo.knowledge.chunk.markdown import split_markdown
+from credo.knowledge.doctor import range_holds
+from tests.conftest import CliRun
+
+RELEASE = "https://github.com/pypa/hatch/releases/tag/hatch-v1.9.0"
+HISTORY = f"""\
+# Hatch history
+
+## [1.9.0]({RELEASE}) - 2023-12-19 ## {{: #hatch-v1.9.0 }}
+
+***Fixed:***
+
+- Ignore compatibility checks when environments have already been created
+"""
+
+
+def sections(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    return [(c.text, c.section) for c in split_markdown(text)]
+
+
+@pytest.mark.parametrize(
+    ("heading", "title"),
+    [
+        ("## Name (*required*) ## {: #name }", "Name (required)"),
+        ("## Plain {: #plain }", "Plain"),
+        ("## Options { #options .wide }", "Options"),
+        ('### Data {: #data data-level="2" lang=en }', "Data"),
+        ("## Closing ## { .note }", "Closing"),
+        ("## C# {: #csharp }", "C#"),
+        # left alone: braces that are no attribute list
+        ("## The {x} placeholder", "The {x} placeholder"),
+        ("## Sets { a b }", "Sets { a b }"),
+        ("## Ends with {: #id } then text", "Ends with {: #id } then text"),
+    ],
+)
+def test_a_heading_reads_without_its_attribute_list(heading: str, title: str) -> None:
+    [(text, section), (_, under)] = sections(f"{heading}\n\nBody.\n")
+    assert (text, section, under) == (title, (title,), (title,))
+
+
+def test_a_setext_heading_and_an_attribute_list_alone() -> None:
+    assert sections("Setext {: #st }\n---\n\nBody.\n") == [
+        ("Setext", ("Setext",)),
+        ("Body.", ("Setext",)),
+    ]
+    # A heading that is only its attribute list is empty: it opens no section.
+    assert sections("# Top\n\n## {: #only }\n\nBody.\n") == [("Top", ("Top",)), ("Body.", ("Top",))]
+
+
+def test_the_changelog_heading_is_its_version_and_date() -> None:
+    section = ("Hatch history", "1.9.0 - 2023-12-19")
+    assert sections(HISTORY)[1:] == [
+        ("1.9.0 - 2023-12-19", section),
+        ("Fixed:", section),
+        ("Ignore compatibility checks when environments have already been created", section),
+    ]
+
+
+_TITLE = st.sampled_from(["Name", "Version (*required*)", "C#", "Features (extras)", "1.2 - x"])
+_ATTR = st.sampled_from(["#id", "#v1.2.3", ".wide", "key=val", 'k="a b"', "data-x='y'"])
+
+
+@given(
+    title=_TITLE,
+    attrs=st.lists(_ATTR, min_size=1, max_size=3),
+    colon=st.booleans(),
+    closing=st.booleans(),
+)
+def test_an_attribute_list_changes_nothing_else(
+    title: str, attrs: list[str], colon: bool, closing: bool
+) -> None:
+    """A page whose heading carries an attribute list reads as the same page without it, and
+    every chunk's words are its lines' (the anchors hold)."""
+    marks = " ##" if closing else ""
+    braces = "{" + (": " if colon else " ") + " ".join(attrs) + " }"
+    page = "# Top\n\n## {title}{marks} {braces}\n\nBody of the section.\n"
+    plain = split_markdown(page.format(title=title, marks="", braces="").replace(" \n", "\n"))
+    read = split_markdown(page.format(title=title, marks=marks, braces=braces))
+    assert [(c.text, c.section, c.start_line, c.end_line) for c in read] == [
+        (c.text, c.section, c.start_line, c.end_line) for c in plain
+    ]
+    source = page.format(title=title, marks=marks, braces=braces).split("\n")
+    for chunk in read:
+        assert range_holds(source, chunk.start_line, chunk.end_line, chunk.text)
+
+
+def test_an_mkdocs_changelog_is_ingested_without_its_attribute_lists(
+    run: CliRun, tmp_path: Path
+) -> None:
+    docs = tmp_path / "docs" / "history"
+    docs.mkdir(parents=True)
+    (docs / "hatch.md").write_text(HISTORY, encoding="utf-8")
+    run("ingest", "docs", check=True)
+    found = json.loads(run("search", "compatibility checks environments", "--json").stdout)
+    trails = [b["trail"] for b in found["beliefs"]]
+    assert any("1.9.0 - 2023-12-19" in t for t in trails), trails
+    assert not any("{:" in t for t in trails), trails
+    assert run("doctor").returncode == 0
