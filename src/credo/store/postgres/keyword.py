@@ -203,33 +203,15 @@ class KeywordIndex(KeywordReads):
                 instances.append(bm25.phrase_instances(phrase, positions))
         return bm25.scores(instances, sizes, nrows, sum(int(s) for s in totals), weights)
 
-    def keyword_beliefs(
-        self,
-        terms: list[str],
-        *,
-        limit: int,
-        content_weight: float = CONTENT_WEIGHT,
-        anchor_weight: float = ANCHOR_WEIGHT,
-        context_weight: float = CONTEXT_WEIGHT,
+    def _value_hits(
+        self, terms: list[str], weights: KeywordWeights, limit: int
     ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
-        """store/fts.py's: the passage index's hits with the module-level constants ranked
-        among them (values.py: scored by the passage index's statistics)."""
-        from credo.store.postgres.values import value_hits
-        from credo.store.values import with_values
-
-        weights = (content_weight, anchor_weight, context_weight)
-        found = super().keyword_beliefs(
-            terms,
-            limit=limit,
-            content_weight=content_weight,
-            anchor_weight=anchor_weight,
-            context_weight=context_weight,
-        )
+        """store/fts.py's: the constants of ``value_docs`` and ``value_postings``."""
         if not terms:
-            return found
-        return with_values(
-            *found, value_hits(self.conn, self._tokenizer, terms, weights, limit), limit
-        )
+            return {}, {}
+        from credo.store.postgres.values import value_hits
+
+        return value_hits(self.conn, self._tokenizer, terms, weights, limit)
 
     def keyword_scores(self, terms: list[str], ids: list[str]) -> dict[str, float]:
         """store/fts.py's: the same scores, here from every row holding the terms."""
