@@ -47,6 +47,14 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     return re.compile(_WORD_PART), re.compile(_QUERY_WORD), re.compile(_CASE_CHANGE)
 
 
+def name_parts(name: str) -> list[str]:
+    """The parts of ``name`` as written, split at case changes and ``_`` (the words of
+    `identifier_parts` before they are lower-cased and sifted): of a name of letters and
+    digits, every character is in one part ("SQLAlchemyJobStore" -> SQL, Alchemy, Job,
+    Store), so the parts joined give it back."""
+    return _patterns()[0].findall(name)
+
+
 @lru_cache(maxsize=65_536)
 def identifier_parts(identifier: str) -> tuple[str, ...]:
     """The lower-cased words of ``identifier``, split at ``_`` and case changes; single
