@@ -25,7 +25,9 @@ from credo.store.index_text import index_text
 # A word whose case changes inside it (as store/identifier.py's _CASE_CHANGE): a lower-case
 # letter or digit before an upper-case one, or an acronym before a word.
 _CASE_CHANGE = r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]"
-_NAME = r"[A-Za-z][A-Za-z0-9]*"
+# A name starts at a letter of any script: read from its first ASCII letter, "İstanbulCity"
+# gave "stanbul city" and "naïveBayes" "ve bayes" (review85).
+_NAME = r"[^\W\d_][^\W_]*"
 # What every case change holds, an upper-case letter after a letter or digit, written to
 # start with its rare letter: the regex engine skips to each upper-case letter in C, a
 # quarter of `_CASE_CHANGE`'s cost on prose (whose every character may start it).
@@ -57,7 +59,9 @@ def compound_words(text: str) -> str:
             parts = identifier_parts(word)
             if len(parts) >= 2:
                 words.update(dict.fromkeys(parts))
-    return " ".join(words)
+    found = " ".join(words)
+    # (as the index reads a context: a query's "strasse" for "Straße", an "İ" as "i")
+    return found if found.isascii() else index_text(found)
 
 
 def index_context(content: str, context: str) -> str:

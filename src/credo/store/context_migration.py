@@ -1,4 +1,4 @@
-"""m017: the passage index reads a context-less belief's compound names' words as its context.
+"""m017, m018: the passage index reads a context-less belief's compound names' words as context.
 
 ``beliefs_live`` and the ``beliefs_fts`` triggers read the context column through
 ``credo_index_context`` (store/compound_words.py) instead of ``credo_index_text``: a note
@@ -10,12 +10,15 @@ a store without them costs one scan, not a rebuild.
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
+import re
 import sqlite3
 
 from credo.store.compound_words import compound_words
+from credo.store.identifier import NOISE_WORDS
 from credo.store.index_text import CONTEXT_SQL_FUNCTION as _C
 from credo.store.index_text import SQL_FUNCTION as _F
 from credo.store.index_text import index_text, register
+from credo.store.sql_split import split_statements
 from credo.store.value_migration import _LIVE, _PASSAGE, VALUE_KIND, _triggers
 
 
@@ -42,14 +45,16 @@ _CONTEXTLESS = (
 )
 
 
-def apply_m017(conn: sqlite3.Connection, statements: list[str]) -> None:
-    """Run m017's ``statements`` and index again the rows it reads otherwise (inside the
+def apply_m017(conn: sqlite3.Connection) -> None:
+    """Run m017's statements and index again the rows it reads otherwise (inside the
     caller's transaction, as every migration)."""
+    statements = split_statements(M017_CONTEXT_WORDS)
     register(conn)  # (a connection not opened by store/db.py, e.g. a test's)
     changed = [
         (rid, index_text(content), index_text(anchor), words)
         for rid, content, anchor in conn.execute(_CONTEXTLESS)
-        if (words := compound_words(content))
+        # (as v17 read them: m018, next, takes these rows out by those words)
+        if (words := v17_compound_words(content))
     ]
     for statement in statements:
         conn.execute(statement)
@@ -62,4 +67,48 @@ def apply_m017(conn: sqlite3.Connection, statements: list[str]) -> None:
     conn.executemany(
         "INSERT INTO beliefs_fts(rowid, content, anchor_text, context) VALUES (?, ?, ?, ?)",
         changed,
+    )
+
+
+# m018: a note's compound names read by letters of any script and an acronym's version kept
+# with it (store/identifier.py: "İstanbulCity" is "istanbul city", not "stanbul city";
+# "IPv6Address" "ipv6 address", not "pv6 address"). m017's index rows were written with the
+# words as v17 read them; an FTS5 'delete' must be given exactly those, so v17's reading is
+# kept here, and only the rows whose words differ are indexed again.
+_V17_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_V17_PART = re.compile(r"[A-Z]{2,}s\d*(?![a-z])|[A-Z]+\d*(?![a-z])|[A-Z]?[a-z]+\d*|\d+")
+_V17_CASE_CHANGE = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
+
+
+def v17_compound_words(text: str) -> str:
+    """``compound_words(text)`` as schema 17 read it: names from their first ASCII letter,
+    split ASCII-wise, one-letter parts dropped."""
+    words: dict[str, None] = {}
+    for word in _V17_NAME.findall(text):
+        if word[1:].islower() or not _V17_CASE_CHANGE.search(word):
+            continue
+        parts = [p.lower() for p in _V17_PART.findall(word)]
+        kept = [p for p in parts if len(p) > 1 and not p.isdigit() and p not in NOISE_WORDS]
+        if len(kept) >= 2:
+            words.update(dict.fromkeys(kept))
+    return " ".join(words)
+
+
+def apply_m018(conn: sqlite3.Connection) -> None:
+    """Index again the live context-less rows whose compound words v17 read otherwise
+    (inside the caller's transaction: a crash leaves the store at v17, as it was)."""
+    register(conn)
+    changed = [
+        (rid, index_text(content), index_text(anchor), old, new)
+        for rid, content, anchor in conn.execute(_CONTEXTLESS)
+        if (old := v17_compound_words(content)) != (new := compound_words(content))
+    ]
+    conn.executemany(
+        "INSERT INTO beliefs_fts(beliefs_fts, rowid, content, anchor_text, context) "
+        "VALUES ('delete', ?, ?, ?, ?)",
+        [row[:4] for row in changed],
+    )
+    conn.executemany(
+        "INSERT INTO beliefs_fts(rowid, content, anchor_text, context) VALUES (?, ?, ?, ?)",
+        [(*row[:3], row[4]) for row in changed],
     )

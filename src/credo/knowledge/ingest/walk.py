@@ -473,7 +473,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     a module's top without a doc comment is a definition too (code_declared; const79);
 #     such a constant takes nothing from its file's passages, and its own passage (kind
 #     "value") sits in the constants' keyword index (store/values.py, m016; const81, const82)
-READER_VERSION = 56
+# 57: a body's names split by letters of any script with a case, an acronym's version kept
+#     with it ("IPv6Address" -> ipv6 address, not pv6 address; store/identifier.py, fold86)
+READER_VERSION = 57
 
 
 class Read(NamedTuple):
