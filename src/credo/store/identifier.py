@@ -25,7 +25,7 @@ from credo.store.fts import MAX_QUERY_CHARS, MAX_QUERY_TERMS
 # an acronym's version is one word with it, as prose writes it: "IPv6Address" -> IPv6,
 # Address, "PROTOCOL_TLSv1" -> PROTOCOL, TLSv1 (read as an acronym and a word, "IPv6" was
 # I, Pv6: "pv6" alone was indexed, a word nobody asks by).
-_WORD_PART = r"[A-Z]{2,}v\d+(?![a-z])|[A-Z]{2,}s\d*(?![a-z])|[A-Z]+\d*(?![a-z])|[A-Z]?[a-z]+\d*|\d+"
+_WORD_PART = r"[A-Z]{2,}(?:s\d*|v\d+)(?![a-z])|[A-Z]+\d*(?![a-z])|[A-Z]?[a-z]+\d*|\d+"
 # Receivers and literals every body names: they say nothing about this one.
 NOISE_WORDS = frozenset("self cls this super none true false null nil undefined new".split())
 # Query words that ask who uses a name: "what calls checkRateLimit", "where is getUser
@@ -94,7 +94,9 @@ def name_parts(name: str) -> list[str]:
 def identifier_parts(identifier: str) -> tuple[str, ...]:
     """The lower-cased words of ``identifier``, split at ``_`` and case changes; single
     letters, numbers and `NOISE_WORDS` left out (they are never written to a context)."""
-    words = (part.lower() for part in name_parts(identifier))
+    # (an ASCII name's parts read here: ``name_parts``' call costs more than its findall)
+    parts = _patterns()[0].findall(identifier) if identifier.isascii() else name_parts(identifier)
+    words = (part.lower() for part in parts)
     return tuple(w for w in words if len(w) > 1 and not w.isdigit() and w not in NOISE_WORDS)
 
 
