@@ -78,11 +78,14 @@ def apply_m017(conn: sqlite3.Connection) -> None:
 _V17_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _V17_PART = re.compile(r"[A-Z]{2,}s\d*(?![a-z])|[A-Z]+\d*(?![a-z])|[A-Z]?[a-z]+\d*|\d+")
 _V17_CASE_CHANGE = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
+_V17_UPPER_INSIDE = re.compile(r"[A-Z](?<=[A-Za-z0-9][A-Z])")  # (every case change holds one)
 
 
 def v17_compound_words(text: str) -> str:
     """``compound_words(text)`` as schema 17 read it: names from their first ASCII letter,
     split ASCII-wise, one-letter parts dropped."""
+    if _V17_UPPER_INSIDE.search(text) is None:  # (most notes: no case change, one C scan)
+        return ""
     words: dict[str, None] = {}
     for word in _V17_NAME.findall(text):
         if word[1:].islower() or not _V17_CASE_CHANGE.search(word):
