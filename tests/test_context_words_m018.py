@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from credo import Memory
 from credo.store import LATEST_VERSION
 from credo.store.compound_words import compound_words
-from credo.store.index_text import CONTEXT_SQL_FUNCTION, index_text, register
+from credo.store.index_text import index_text, register
+from credo.store.sql_split import split_statements
 from credo.store.value_migration import VALUE_KIND
 from tests.conftest import POSTGRES, postgres_store
 from tests.test_compound_words_backends import _found, _sound
@@ -43,15 +44,10 @@ def test_the_words_a_reader_asks_by() -> None:
     assert compound_words("a StraßeName") == "strasse name"  # (as the index reads "ß")
 
 
-def _v17_context(content: str | None, context: str | None) -> str:
-    from credo.store.context_migration import v17_compound_words
-
-    return index_text(context) if context else v17_compound_words(content or "")
-
-
 def _back_to_version_17(path: Path) -> None:
-    """The passage index as v17 left it: a note's context column with v17's words."""
-    from credo.store.context_migration import v17_compound_words
+    """The store as v17 left it: view and triggers reading by m017's function, a note's
+    context column in the index with v17's words."""
+    from credo.store.context_migration import M017_CONTEXT_WORDS, v17_compound_words
 
     conn = sqlite3.connect(path, isolation_level=None)
     register(conn)
@@ -71,22 +67,30 @@ def _back_to_version_17(path: Path) -> None:
             "INSERT INTO beliefs_fts(rowid, content, anchor_text, context) VALUES (?, ?, ?, ?)",
             (*row, v17_compound_words(content)),
         )
+    for statement in split_statements(M017_CONTEXT_WORDS):
+        conn.execute(statement)
     conn.execute("DELETE FROM _migrations WHERE version >= 18")
     conn.execute("COMMIT")
     conn.close()
 
 
 def _v17_sound(path: Path) -> None:
-    """FTS5's integrity check of a v17 store as a v17 process reads it."""
+    """A v17 store, sound by FTS5's integrity check (its view reads by m017's function)."""
     conn = sqlite3.connect(path, isolation_level=None)
     register(conn)
-    conn.create_function(CONTEXT_SQL_FUNCTION, 2, _v17_context, deterministic=True)
     conn.execute("INSERT INTO beliefs_fts(beliefs_fts, rank) VALUES ('integrity-check', 1)")
     assert conn.execute("SELECT max(version) FROM _migrations").fetchone() == (17,)
+    assert "credo_index_context(" in _view(conn)
     conn.close()
 
 
+def _view(conn: sqlite3.Connection) -> str:
+    (sql,) = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'beliefs_live'").fetchone()
+    return str(sql)
+
+
 def _v17_store(root: Path) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
     path = root / "m.db"
     with Memory(path, root=root) as memory:
         for name, text in NOTES.items():
@@ -108,6 +112,22 @@ def test_m018_indexes_a_v17_store_s_notes_again(tmp_path: Path) -> None:
         memory.forget("ip")
         memory.forget("city")
         _sound(memory)
+
+
+def test_a_v17_backup_restores_and_is_migrated(tmp_path: Path) -> None:
+    """A v17 store's copy holding notes whose words m018 reads otherwise is a sound backup
+    to this credo: its view reads by v17's function, so FTS5's check agrees with its rows."""
+    from credo.store.backup import restore
+
+    backup = _v17_store(tmp_path / "old")
+    target = tmp_path / "new" / "m.db"
+    target.parent.mkdir()
+    Memory(target, root=target.parent).close()
+    restore(backup, target, keep_old=False)
+    with Memory(target, root=target.parent) as memory:
+        assert memory.stats().schema_version == LATEST_VERSION
+        assert _found(memory, "ipv6 address") == ["ip"]
+        assert memory.store.integrity_check() == []
 
 
 def test_a_crash_mid_m018_leaves_the_v17_store_as_it_was(
