@@ -643,7 +643,7 @@ def test_hits_straight_from_the_mirror_equal_the_general_path(
     for words in queries:
         terms = query_terms(" ".join(words))
         fast = store._mirrored_hits(terms, (1.0, 0.5, 1.0), limit)
-        general = KeywordReads.keyword_beliefs(store, terms, limit=limit)
+        general = KeywordReads._passage_beliefs(store, terms, (1.0, 0.5, 1.0), limit)
         got = store.keyword_beliefs(terms, limit=limit)
         assert _ordered(got) == _ordered(general)
         if fast is not None:
@@ -669,9 +669,13 @@ def test_hits_straight_from_the_mirror_answer_without_fts5(tmp_path: Path) -> No
     store.conn.set_trace_callback(None)
     assert fast is not None and _ordered(fast) == _ordered(first)
     assert not [sql for sql in asked if "beliefs" in sql or "fts" in sql]
-    assert _ordered(fast) == _ordered(KeywordReads.keyword_beliefs(store, ["beta"], limit=3))
+    assert _ordered(fast) == _ordered(
+        KeywordReads._passage_beliefs(store, ["beta"], (1.0, 0.5, 1.0), 3)
+    )
     memory.lock(next(iter(fast[0])))
     again = store.keyword_beliefs(["beta"], limit=3)
     assert next(iter(fast[0])) not in again[1]
-    assert _ordered(again) == _ordered(KeywordReads.keyword_beliefs(store, ["beta"], limit=3))
+    assert _ordered(again) == _ordered(
+        KeywordReads._passage_beliefs(store, ["beta"], (1.0, 0.5, 1.0), 3)
+    )
     memory.close()

@@ -127,3 +127,34 @@ def test_through_the_installed_hook_the_change_replaces_the_decision(tmp_path: P
     hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=CHANGE), project)
     wait_for(lambda: captured_count(project) > 0)
     assert _edges(project) == {("SUPERSEDES", "decision")}
+
+
+# fold86: the compound's parts are store/identifier.py's (the splitter compound_words uses),
+# not a second pattern beside it; where the two differed (digits: "HTTP2Server" was H, T, T,
+# P2, Server) the head read is the same.
+_NAME_PIECES = st.sampled_from(
+    ["HTTP", "2", "Server", "IPv6", "v", "X", "s", "URLs", "SQL", "Alchemy", "Job", "Store",
+     "Pool", "Client", "web3", "IO", "Redis", "Engine"]
+)  # fmt: skip
+
+
+@given(st.lists(_NAME_PIECES, min_size=1, max_size=6).map("".join))
+def test_a_names_parts_hold_every_character_and_its_head_starts_it(name: str) -> None:
+    from credo.knowledge.replace import ROLE_PARTS, compound_head
+    from credo.store.identifier import name_parts
+
+    parts = name_parts(name)
+    assert "".join(parts) == name
+    head = compound_head(name)
+    assert name.startswith(head) and head
+    assert all(part in ROLE_PARTS for part in name_parts(name[len(head) :]))
+
+
+@pytest.mark.parametrize(
+    ("name", "head"),
+    [("HTTP2ServerPool", "HTTP2Server"), ("HTTP2Client", "HTTP2"), ("IPv6Store", "IPv6")],
+)
+def test_digits_in_a_compound_keep_its_head(name: str, head: str) -> None:
+    from credo.knowledge.replace import compound_head
+
+    assert compound_head(name) == head

@@ -93,3 +93,21 @@ def test_text_postgres_cannot_hold_is_refused_typed(url: str, tmp_path: Path) ->
             memory.remember("fine text", session="a\x00b")
         assert memory.stats().beliefs == 0  # the transaction rolled back whole
         assert memory.store.integrity_check() == []
+
+
+def test_rows_waiting_to_be_indexed_are_no_fault_of_the_index(url: str, tmp_path: Path) -> None:
+    """review85: a row queued in ``fts_dirty`` (a statement outside ``transaction()``:
+    every store write indexes its rows before COMMIT) was reported as an indexed row that
+    disagrees with its text, or as a stale one, beside the queue's own line. The queue is
+    said once; the next write indexes it and the check is clean."""
+    with Memory(url, root=tmp_path) as memory:
+        kept = memory.remember("the deploy checklist lives in the wiki")
+        gone = memory.remember("the release notes live in the changelog")
+        conn = memory.store.conn
+        conn.execute("UPDATE beliefs SET content = 'the checklist moved' WHERE id = %s", (kept,))
+        conn.execute("UPDATE beliefs SET deleted_at = 1.0 WHERE id = %s", (gone,))
+        assert memory.store.fts_integrity_check() == []
+        assert memory.store.integrity_check() == ["fts: 2 rows wait to be indexed"]
+        memory.remember("a third belief")  # a write indexes the queue
+        assert memory.store.integrity_check() == []
+        assert kept in memory.retrieve("checklist moved").ids

@@ -83,6 +83,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from credo.store.fts import STOPWORDS
+from credo.store.identifier import name_parts
 
 MIN_SHARED_CLEAR = 2
 # Words that rule out what follows them (as `words` leaves them: "don't" is don, t).
@@ -115,8 +116,6 @@ _NOT_TOPIC = STOPWORDS | FORCE_WORDS
 _WORD = re.compile(r"\w+", re.UNICODE)
 # A compound identifier: capitalised parts run together ("SQLAlchemyJobStore", "JavaScript").
 _COMPOUND = re.compile(r"\b[A-Z][A-Za-z0-9]*?[a-z0-9][A-Z][A-Za-z0-9]*\b")
-# Its parts: "SQLAlchemyJobStore" is SQL, Alchemy, Job, Store.
-_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z][a-z0-9]*|[a-z0-9]+")
 # The words a class names its role by, after the thing it wraps: "SQLAlchemyJobStore" is a job
 # store of SQLAlchemy, "RedisClientPool" a client pool of Redis. Only such a tail makes the
 # rest a head: "JavaScript" is no script of Java, "WebSocket" no socket of the web,
@@ -226,7 +225,7 @@ def head_words(text: str, tokens: list[str]) -> list[str]:
 def compound_head(name: str) -> str:
     """``name`` without the role words that end it (``ROLE_PARTS``; one part at least is
     kept): "SQLAlchemyJobStore" -> "SQLAlchemy", "JavaScript" -> "JavaScript"."""
-    parts = _PART.findall(name)
+    parts = name_parts(name)  # ("SQLAlchemyJobStore": SQL, Alchemy, Job, Store)
     end = len(parts)
     while end > 1 and parts[end - 1] in ROLE_PARTS:
         end -= 1

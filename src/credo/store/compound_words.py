@@ -26,6 +26,10 @@ from credo.store.index_text import index_text
 # letter or digit before an upper-case one, or an acronym before a word.
 _CASE_CHANGE = r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]"
 _NAME = r"[A-Za-z][A-Za-z0-9]*"
+# In a text that is not all ASCII a name starts at a letter of any script: read from its
+# first ASCII letter, "İstanbulCity" gave "stanbul city", "naïveBayes" "ve bayes" (review85).
+# (the ASCII pattern for the rest: str.isascii is a flag, and the wide class costs more)
+_ANY_NAME = r"[^\W\d_][^\W_]*"
 # What every case change holds, an upper-case letter after a letter or digit, written to
 # start with its rare letter: the regex engine skips to each upper-case letter in C, a
 # quarter of `_CASE_CHANGE`'s cost on prose (whose every character may start it).
@@ -33,9 +37,9 @@ _UPPER_INSIDE = r"[A-Z](?<=[A-Za-z0-9][A-Z])"
 
 
 @cache
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+def _patterns() -> tuple[re.Pattern[str], ...]:
     """Compiled at first use: the hook imports the store for every prompt."""
-    return re.compile(_UPPER_INSIDE), re.compile(_CASE_CHANGE), re.compile(_NAME)
+    return tuple(map(re.compile, (_UPPER_INSIDE, _CASE_CHANGE, _NAME, _ANY_NAME)))
 
 
 # An update's trigger reads a row's text twice (as OLD and NEW: a forget, an edit of its
@@ -45,19 +49,22 @@ def compound_words(text: str) -> str:
     """The words of the camelCase and PascalCase names of ``text`` that split into two or
     more (``SQLAlchemyJobStore`` -> "sql alchemy job store"), each word once, in order;
     "" when it has none (most prose: one scan in C)."""
-    upper_inside, case_change, name = _patterns()
+    upper_inside, case_change, name, any_name = _patterns()
     if upper_inside.search(text) is None:
         return ""
+    ascii_text = text.isascii()
     from credo.store.identifier import identifier_parts  # (imports fts, which imports us)
 
     words: dict[str, None] = {}
-    for word in name.findall(text):
+    for word in (name if ascii_text else any_name).findall(text):
         # (no upper-case letter past the first: no case change, and no regex call)
         if not word[1:].islower() and case_change.search(word):
             parts = identifier_parts(word)
             if len(parts) >= 2:
                 words.update(dict.fromkeys(parts))
-    return " ".join(words)
+    found = " ".join(words)
+    # (as the index reads a context: a query's "strasse" for "Straße", an "İ" as "i")
+    return found if ascii_text or found.isascii() else index_text(found)
 
 
 def index_context(content: str, context: str) -> str:

@@ -178,12 +178,34 @@ class KeywordReads:
     ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
         """``keyword_search`` as id -> score in rank order (the engine reads the hits by
         id: a dict, not a list of ``KeywordHit``s to turn into one), plus id ->
-        ``CandidateRow`` of the live hits (one query)."""
-        ranked = self._keyword_rows(terms, (content_weight, anchor_weight, context_weight), limit)
+        ``CandidateRow`` of the live hits, with the module-level constants ranked among
+        them (store/values.py: an index of their own, scored by the passage index's
+        statistics). A backend supplies the reads: ``_passage_beliefs``, ``_value_hits``."""
+        weights = (content_weight, anchor_weight, context_weight)
+        found = self._passage_beliefs(terms, weights, limit)
+        values = self._value_hits(terms, weights, limit)
+        if not values[0]:
+            return found
+        from credo.store.values import with_values
+
+        return with_values(*found, values, limit)
+
+    def _passage_beliefs(
+        self, terms: list[str], weights: KeywordWeights, limit: int
+    ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
+        """``keyword_beliefs``' answer from the passage index alone (``_keyword_rows``)."""
+        ranked = self._keyword_rows(terms, weights, limit)
         hits = {r[0]: r[1] for r in ranked}  # TEXT id, REAL score
         # The index holds live beliefs only; the check keeps a stale entry out all the same.
         beliefs = {r[0]: (r[3], r[4], r[5], r[7], r[8]) for r in ranked if r[6] is None}
         return hits, beliefs
+
+    def _value_hits(
+        self, terms: list[str], weights: KeywordWeights, limit: int
+    ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
+        """The ``limit`` best live, unlocked constants for ``terms`` (id -> score, best
+        first, ties by id) and their ``CandidateRow``s; none on a backend without them."""
+        return {}, {}
 
     def keyword_scores(self, terms: list[str], ids: list[str]) -> dict[str, float]:
         """id -> the BM25F score ``keyword_beliefs`` would give the beliefs ``ids`` for the
@@ -213,49 +235,27 @@ class FtsIndex(KeywordReads):
     _version_pinned: Callable[[], tuple[int, int] | None]
     _has_values: Callable[[], bool]  # GraphQueries': any constant in the value index
 
-    def keyword_beliefs(
-        self,
-        terms: list[str],
-        *,
-        limit: int,
-        content_weight: float = CONTENT_WEIGHT,
-        anchor_weight: float = ANCHOR_WEIGHT,
-        context_weight: float = CONTEXT_WEIGHT,
+    def _passage_beliefs(
+        self, terms: list[str], weights: KeywordWeights, limit: int
     ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
-        weights = (content_weight, anchor_weight, context_weight)
+        # A checked mirror's answer when it has one, else the general path's.
         found = self._mirrored_hits(terms, weights, limit)
-        if found is None:
-            found = super().keyword_beliefs(
-                terms,
-                limit=limit,
-                content_weight=content_weight,
-                anchor_weight=anchor_weight,
-                context_weight=context_weight,
-            )
-        return self._with_values(terms, weights, limit, found)
+        return super()._passage_beliefs(terms, weights, limit) if found is None else found
 
-    def _with_values(
-        self,
-        terms: list[str],
-        weights: KeywordWeights,
-        limit: int,
-        found: tuple[dict[str, float], dict[str, CandidateRow]],
+    def _value_hits(
+        self, terms: list[str], weights: KeywordWeights, limit: int
     ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
-        """``found`` with the module-level constants ranked among it (store/values.py):
-        they sit in an index of their own, scored by the passage index's statistics."""
         if not self._has_values():  # (most stores hold none: known once per store version)
-            return found
-        from credo.store.values import ValueIndex, with_values
-
+            return {}, {}
         if self._values is None:
             from credo.store.tokenizer import Tokenizer, tokenize_option
+            from credo.store.values import ValueIndex
 
             option = tokenize_option(self.conn)
             if option is None:
-                return found
+                return {}, {}
             self._values = ValueIndex(self.conn, Tokenizer(option))
-        scored = self._values.hits(terms, weights, limit, self.term_rows)
-        return with_values(*found, scored, limit)
+        return self._values.hits(terms, weights, limit, self.term_rows)
 
     def _mirrored_hits(
         self, terms: list[str], weights: KeywordWeights, limit: int

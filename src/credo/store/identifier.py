@@ -21,8 +21,11 @@ from credo.store.fts import MAX_QUERY_CHARS, MAX_QUERY_TERMS
 # Words an identifier splits into: "HTTPConnectionPool" -> HTTP, Connection, Pool;
 # "get_backoff_time" -> get, backoff, time; "sha256" -> sha256; an acronym's plural is one
 # word: "combineURLs" -> combine, URLs (not UR, Ls), "UUIDs" -> UUIDs; digits join the
-# word before them, a plural's as any ("getURLs2" -> get, URLs2, as ingest/context.py reads it).
-_WORD_PART = r"[A-Z]{2,}s\d*(?![a-z])|[A-Z]+\d*(?![a-z])|[A-Z]?[a-z]+\d*|\d+"
+# word before them, a plural's as any ("getURLs2" -> get, URLs2, as ingest/context.py reads it);
+# an acronym's version is one word with it, as prose writes it: "IPv6Address" -> IPv6,
+# Address, "PROTOCOL_TLSv1" -> PROTOCOL, TLSv1 (read as an acronym and a word, "IPv6" was
+# I, Pv6: "pv6" alone was indexed, a word nobody asks by).
+_WORD_PART = r"[A-Z]{2,}(?:s\d*|v\d+)(?![a-z])|[A-Z]+\d*(?![a-z])|[A-Z]?[a-z]+\d*|\d+"
 # Receivers and literals every body names: they say nothing about this one.
 NOISE_WORDS = frozenset("self cls this super none true false null nil undefined new".split())
 # Query words that ask who uses a name: "what calls checkRateLimit", "where is getUser
@@ -47,11 +50,53 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     return re.compile(_WORD_PART), re.compile(_QUERY_WORD), re.compile(_CASE_CHANGE)
 
 
+class _Shapes(dict[int, str]):
+    """A character's shape for `_WORD_PART`, as ``str.translate`` asks for it: an upper-case
+    letter of any script is "A", a lower-case one (or a mark on a letter) "a", a digit "0";
+    anything else (``_``, a letter without case: CJK, Thai) "_", between words. Found once
+    per character."""
+
+    def __missing__(self, code: int) -> str:
+        import unicodedata
+
+        char = chr(code)
+        if char.isupper():
+            shape = "A"
+        elif char.isdecimal():
+            shape = "0"
+        elif char.islower() or (char.isalpha() and char != char.upper()):
+            shape = "a"  # (a title-case letter as lower: it starts no word of its own)
+        elif unicodedata.category(char).startswith("M"):
+            shape = "a"  # a combining mark: part of the letter before it ("naïve" in NFD)
+        else:
+            shape = "_"
+        self[code] = shape
+        return shape
+
+
+_SHAPES = _Shapes()
+
+
+def name_parts(name: str) -> list[str]:
+    """The parts of ``name`` as written, split at case changes and ``_`` (the words of
+    `identifier_parts` before they are lower-cased and sifted): of a name of ASCII letters
+    and digits, every character is in one part ("SQLAlchemyJobStore" -> SQL, Alchemy, Job,
+    Store), so the parts joined give it back. A letter of any script with a case is a
+    letter ("İstanbulCity" -> İstanbul, City; "naïveBayes" -> naïve, Bayes): the shapes of
+    the characters are split as an ASCII name's, and the parts read from ``name``."""
+    part = _patterns()[0]
+    if name.isascii():
+        return part.findall(name)
+    return [name[m.start() : m.end()] for m in part.finditer(name.translate(_SHAPES))]
+
+
 @lru_cache(maxsize=65_536)
 def identifier_parts(identifier: str) -> tuple[str, ...]:
     """The lower-cased words of ``identifier``, split at ``_`` and case changes; single
     letters, numbers and `NOISE_WORDS` left out (they are never written to a context)."""
-    words = (part.lower() for part in _patterns()[0].findall(identifier))
+    # (an ASCII name's parts read here: ``name_parts``' call costs more than its findall)
+    parts = _patterns()[0].findall(identifier) if identifier.isascii() else name_parts(identifier)
+    words = (part.lower() for part in parts)
     return tuple(w for w in words if len(w) > 1 and not w.isdigit() and w not in NOISE_WORDS)
 
 

@@ -33,8 +33,12 @@ if TYPE_CHECKING:
     import sqlite3
 
 SQL_FUNCTION = "credo_index_text"
-# The context column as the index reads it (m017: store/compound_words.py).
-CONTEXT_SQL_FUNCTION = "credo_index_context"
+# The context column as the index reads it (m018: store/compound_words.py), and as schema 17
+# read it (m017: store/context_migration.py). A store's view and triggers name the one its
+# schema reads by, so a store not yet migrated (a backup restored, a crash mid-m018) is
+# checked and written as its rows were indexed: a function never changes what it returns.
+CONTEXT_SQL_FUNCTION = "credo_index_context_words"
+V17_CONTEXT_SQL_FUNCTION = "credo_index_context"
 
 # Letters written without spaces between words: the letters (Python's word characters, not
 # the symbols and marks of these blocks: the katakana middle dot, the voicing marks) of
@@ -212,7 +216,7 @@ def _sql_index_text(text: object) -> object:
 
 
 def _sql_index_context(content: object, context: object) -> object:
-    # m017's context column: ``index_context``'s rule (store/compound_words.py); a
+    # m018's context column: ``index_context``'s rule (store/compound_words.py); a
     # non-text value passes through, as FTS5 would have read it.
     if not isinstance(context, str) or not isinstance(content, str):
         return _sql_index_text(context)
@@ -222,10 +226,20 @@ def _sql_index_context(content: object, context: object) -> object:
     return index_context(content, context)
 
 
+def _sql_v17_context(content: object, context: object) -> object:
+    # m017's context column, as schema 17 read it (store/context_migration.py)
+    if not isinstance(context, str) or not isinstance(content, str):
+        return _sql_index_text(context)
+    from credo.store.context_migration import v17_index_context
+
+    return v17_index_context(content, context)
+
+
 def register(conn: "sqlite3.Connection") -> None:
-    """Make ``credo_index_text`` (and ``credo_index_context``: store/compound_words.py)
+    """Make ``credo_index_text`` (and the context column's readings: m018's, m017's)
     callable on ``conn``: the store's FTS5 triggers and its ``beliefs_live`` view (m013,
-    m017) call them, so every connection that writes beliefs or checks the index needs
-    them."""
+    m017, m018) call them, so every connection that writes beliefs or checks the index
+    needs them."""
     conn.create_function(SQL_FUNCTION, 1, _sql_index_text, deterministic=True)
     conn.create_function(CONTEXT_SQL_FUNCTION, 2, _sql_index_context, deterministic=True)
+    conn.create_function(V17_CONTEXT_SQL_FUNCTION, 2, _sql_v17_context, deterministic=True)

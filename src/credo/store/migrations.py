@@ -9,6 +9,7 @@ knows is refused untouched (``SchemaVersionError``)."""
 import sqlite3
 import time
 from collections.abc import Callable
+from importlib import import_module
 from typing import NamedTuple
 
 from credo.errors import SchemaVersionError, StoreError
@@ -480,11 +481,9 @@ class Migration(NamedTuple):
     apply: Callable[[sqlite3.Connection], None]
 
 
-def _apply_m017(conn: sqlite3.Connection) -> None:
-    # (imported here: every open imports this module, and only a migration needs m017's)
-    from credo.store.context_migration import M017_CONTEXT_WORDS, apply_m017
-
-    apply_m017(conn, split_statements(M017_CONTEXT_WORDS))
+def _context_words(apply: str) -> Callable[[sqlite3.Connection], None]:
+    # (imported at the run: every open imports this module, only a migration needs these)
+    return lambda conn: getattr(import_module("credo.store.context_migration"), apply)(conn)
 
 
 def _script(sql: str) -> Callable[[sqlite3.Connection], None]:
@@ -513,7 +512,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(14, "m014_user_statements", _script(M014_USER_STATEMENTS)),
     Migration(15, "m015_acronyms", _script(M015_ACRONYMS)),
     Migration(16, "m016_value_index", lambda c: apply_m016(c, split_statements(M016_VALUE_INDEX))),
-    Migration(17, "m017_context_words", lambda c: _apply_m017(c)),
+    Migration(17, "m017_context_words", _context_words("apply_m017")),
+    Migration(18, "m018_context_words_unicode", _context_words("apply_m018")),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -476,7 +476,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 57: a Markdown heading's attribute list ("## Name ## {: #name }") is not its title, HTML
 #     tags side by side are one gap between words, and MkDocs' content tabs and admonitions
 #     read as their title and their Markdown (chunk/mkdocs_blocks; probe86)
-READER_VERSION = 57
+# 58: a body's names split by letters of any script with a case, an acronym's version kept
+#     with it ("IPv6Address" -> ipv6 address, not pv6 address; store/identifier.py, fold86)
+READER_VERSION = 58
 
 
 class Read(NamedTuple):

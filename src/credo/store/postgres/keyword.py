@@ -124,6 +124,11 @@ def _copy_rows(conn: psycopg.Connection, docs: Documents, sizes_table: str, post
                 copy.write("".join(found_lines[start : start + FLUSH_CHUNK]))
 
 
+# A row not waiting in the queue: the next flush rewrites a queued row's postings, so until
+# then they may hold its old text's, or belong to a belief since forgotten.
+_NOT_QUEUED = "NOT EXISTS (SELECT 1 FROM fts_dirty q WHERE q.rid = {rid})"
+
+
 def rows_unlike_their_text(
     conn: psycopg.Connection,
     tokenizer: Tokenizer,
@@ -132,13 +137,14 @@ def rows_unlike_their_text(
 ) -> int:
     """How many indexed live beliefs hold postings or sizes other than their text's
     tokens (read again by the tokenizer, ``FLUSH_CHUNK`` rows at a time), in the passage
-    index or (``value_docs``, ``value_postings``) the constants'."""
+    index or (``value_docs``, ``value_postings``) the constants'. A row waiting to be
+    indexed again (in ``fts_dirty``) holds its old text's by design: not counted."""
     differ, after = 0, -1
     while True:
         live = conn.execute(
             "SELECT b.rid, b.content, b.anchor_text, b.context, d.sizes FROM beliefs b "  # type: ignore[arg-type]
             f"JOIN {docs_table} d ON d.rid = b.rid WHERE b.deleted_at IS NULL AND b.rid > %s "
-            "ORDER BY b.rid LIMIT %s",
+            f"AND {_NOT_QUEUED.format(rid='b.rid')} ORDER BY b.rid LIMIT %s",
             (after, FLUSH_CHUNK),
         ).fetchall()
         if not live:
@@ -203,33 +209,15 @@ class KeywordIndex(KeywordReads):
                 instances.append(bm25.phrase_instances(phrase, positions))
         return bm25.scores(instances, sizes, nrows, sum(int(s) for s in totals), weights)
 
-    def keyword_beliefs(
-        self,
-        terms: list[str],
-        *,
-        limit: int,
-        content_weight: float = CONTENT_WEIGHT,
-        anchor_weight: float = ANCHOR_WEIGHT,
-        context_weight: float = CONTEXT_WEIGHT,
+    def _value_hits(
+        self, terms: list[str], weights: KeywordWeights, limit: int
     ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
-        """store/fts.py's: the passage index's hits with the module-level constants ranked
-        among them (values.py: scored by the passage index's statistics)."""
-        from credo.store.postgres.values import value_hits
-        from credo.store.values import with_values
-
-        weights = (content_weight, anchor_weight, context_weight)
-        found = super().keyword_beliefs(
-            terms,
-            limit=limit,
-            content_weight=content_weight,
-            anchor_weight=anchor_weight,
-            context_weight=context_weight,
-        )
+        """store/fts.py's: the constants of ``value_docs`` and ``value_postings``."""
         if not terms:
-            return found
-        return with_values(
-            *found, value_hits(self.conn, self._tokenizer, terms, weights, limit), limit
-        )
+            return {}, {}
+        from credo.store.postgres.values import value_hits
+
+        return value_hits(self.conn, self._tokenizer, terms, weights, limit)
 
     def keyword_scores(self, terms: list[str], ids: list[str]) -> dict[str, float]:
         """store/fts.py's: the same scores, here from every row holding the terms."""
@@ -330,20 +318,23 @@ class KeywordIndex(KeywordReads):
         """Problems of the keyword index: rows indexed that are not live beliefs (or sit
         in the other of the two indexes), live beliefs not indexed, totals that disagree
         with the rows, rows whose postings are not their text's (what FTS5's
-        ``integrity-check`` with rank 1 finds on SQLite)."""
+        ``integrity-check`` with rank 1 finds on SQLite). A row waiting in the queue
+        (``fts_dirty``) is none of these: the next write indexes it (``integrity_check``
+        says how many wait)."""
         problems: list[str] = []
+        waiting = _NOT_QUEUED.format(rid="d.rid")
         (stale,) = self.conn.execute(
             "SELECT (SELECT count(*) FROM fts_docs d LEFT JOIN beliefs b ON b.rid = d.rid "
-            "WHERE b.rid IS NULL OR b.deleted_at IS NOT NULL OR b.kind = %s) + "
+            f"WHERE (b.rid IS NULL OR b.deleted_at IS NOT NULL OR b.kind = %s) AND {waiting}) + "
             "(SELECT count(*) FROM value_docs d LEFT JOIN beliefs b ON b.rid = d.rid "
-            "WHERE b.rid IS NULL OR b.deleted_at IS NOT NULL OR b.kind <> %s)",
+            f"WHERE (b.rid IS NULL OR b.deleted_at IS NOT NULL OR b.kind <> %s) AND {waiting})",
             (VALUE_KIND, VALUE_KIND),
         ).fetchone() or (0,)
         (missing,) = self.conn.execute(
             "SELECT count(*) FROM beliefs b WHERE b.deleted_at IS NULL AND NOT EXISTS "
             "(SELECT 1 FROM fts_docs d WHERE d.rid = b.rid) "
             "AND NOT EXISTS (SELECT 1 FROM value_docs d WHERE d.rid = b.rid) "
-            "AND NOT EXISTS (SELECT 1 FROM fts_dirty q WHERE q.rid = b.rid)"
+            f"AND {_NOT_QUEUED.format(rid='b.rid')}"
         ).fetchone() or (0,)
         agree = self.conn.execute(
             "SELECT t.nrows = (SELECT count(*) FROM fts_docs) AND t.sizes = (SELECT "

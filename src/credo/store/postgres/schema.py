@@ -450,6 +450,17 @@ WHERE deleted_at IS NULL AND context = '' AND content ~ '[a-z0-9][A-Z]|[A-Z][A-Z
 ON CONFLICT DO NOTHING;
 """
 
+# m018 (store/context_migration.py): a note's compound names read by letters of any script,
+# an acronym's version kept with it ("IPv6"). The rows whose words may change, those with a
+# non-ASCII character or an acronym before a version, are queued to be indexed again (one
+# whose words did not change is indexed the same).
+M018_CONTEXT_WORDS_UNICODE = f"""
+INSERT INTO fts_dirty SELECT rid FROM beliefs
+WHERE deleted_at IS NULL AND context = '' AND kind <> '{VALUE_KIND}'
+AND (octet_length(content) <> char_length(content) OR content ~ '[A-Z][A-Z]v[0-9]')
+ON CONFLICT DO NOTHING;
+"""
+
 
 class Migration(NamedTuple):
     version: int
@@ -476,6 +487,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(15, "m015_acronyms", M015_ACRONYMS.replace(" WITHOUT ROWID", "")),
     Migration(16, "m016_value_index", M016_VALUE_INDEX),
     Migration(17, "m017_context_words", M017_CONTEXT_WORDS),
+    Migration(18, "m018_context_words_unicode", M018_CONTEXT_WORDS_UNICODE),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 
