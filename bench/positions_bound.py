@@ -556,10 +556,10 @@ class Seen:
                 self.ranked = [(s.id, s.score, dict(s.lanes)) for s in out[0]]
             return out
 
-        def composed(lanes: Any, confidence: Mapping[str, float], *rest: Any) -> Any:
+        def composed(lanes: Any, confidence: Mapping[str, float], *rest: Any, **kw: Any) -> Any:
             if self.on:
                 self.candidates = set(confidence)
-            return compose(lanes, confidence, *rest)
+            return compose(lanes, confidence, *rest, **kw)
 
         def paired(*args: Any) -> Any:
             found = pairs(*args)

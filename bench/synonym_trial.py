@@ -234,12 +234,13 @@ class Trial:
             confidence: Mapping[str, float],
             weights: Any,
             *args: Any,
+            **kwargs: Any,
         ) -> Any:
             if self.pending and confidence:
                 scores = self.store.keyword_scores(self.pending, list(confidence))
                 lane_scores = {**lane_scores, "syn": scores}
                 weights = weights._replace(lanes={**weights.lanes, "syn": self.weight})
-            return compose(lane_scores, confidence, weights, *args)
+            return compose(lane_scores, confidence, weights, *args, **kwargs)
 
         pipeline._rank = rank_hook  # type: ignore[assignment]
         # (``_rank``'s terms only: snippet.Terms reads ``base_terms`` as it was)

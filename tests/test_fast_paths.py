@@ -11,7 +11,9 @@ for the engine are in test_engine_reads.py, the token estimate in test_token_est
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -219,6 +221,40 @@ def test_compose_fast_paths_equal_reference(
     conf = dict.fromkeys(sorted(candidates), confidence)
     got = compose(lane_scores, conf, weights)
     want = compose_reference(lane_scores, conf, weights)
+    assert repr([(s.id, s.score, list(s.lanes.items())) for s in got]) == repr(
+        [(s.id, s.score, list(s.lanes.items())) for s in want]
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    data=st.data(),
+    candidates=st.lists(st.sampled_from(NAMES), min_size=1, max_size=14, unique=True),
+    lanes=st.lists(st.sampled_from(["bm25f", "heat", "bfs", "doc"]), max_size=4, unique=True),
+    confidence=st.sampled_from([0.5, 0.3]),
+    weight=st.sampled_from([0.3, 0.0, -0.0, -1.0]),
+    history=st.sets(st.sampled_from(NAMES), max_size=3),
+)
+def test_compose_by_id_equals_reference(
+    data: st.DataObject,
+    candidates: list[str],
+    lanes: list[str],
+    confidence: float,
+    weight: float,
+    history: set[str],
+) -> None:
+    """Candidates given in id order (``by_id``: no sort by id), lanes with tied scores,
+    +-0.0, negative ones and ones of no candidate (each lane's ends by a sort, not
+    ``max`` and ``min``): the readable form's ranking, float for float."""
+    score = st.one_of(
+        st.sampled_from([0.0, -0.0, 1.0, 2.0, 5e-324, -1.0, 1e300]), st.floats(-5.0, 30.0)
+    )
+    names = st.sampled_from([*candidates, "elsewhere"])
+    lane_scores = {lane: data.draw(st.dictionaries(names, score, max_size=14)) for lane in lanes}
+    weights = Weights(lanes={**DEFAULT_WEIGHTS, "heat": weight}, history=0.85)
+    conf = dict.fromkeys(sorted(candidates), confidence)
+    got = compose(lane_scores, conf, weights, history, by_id=True)
+    want = compose_reference(lane_scores, conf, weights, history)
     assert repr([(s.id, s.score, list(s.lanes.items())) for s in got]) == repr(
         [(s.id, s.score, list(s.lanes.items())) for s in want]
     )
@@ -439,3 +475,28 @@ _QUERY_PIECES = st.sampled_from(
 @given(query=st.lists(_QUERY_PIECES, max_size=8).map("".join) | st.text(max_size=30))
 def test_mentions_equals_every_pattern_run(query: str) -> None:
     assert doc.mentions(query) == _mentions_reference(query)
+
+
+def test_the_pipeline_gives_compose_its_candidates_in_id_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``_rank`` passes ``by_id``: every call's candidates must then come in id order,
+    whatever order the beliefs were told in (ids given out of order here)."""
+    from credo import Memory
+    from credo.retrieval import pipeline
+
+    seen: list[list[str]] = []
+    real = pipeline.compose
+
+    def spy(lane_scores, confidence, weights, history=(), tests=(), *, by_id=False):  # type: ignore[no-untyped-def]
+        if by_id:
+            seen.append(list(confidence))
+        return real(lane_scores, confidence, weights, history, tests, by_id=by_id)
+
+    monkeypatch.setattr(pipeline, "compose", spy)
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        for n, name in enumerate(["zeta", "alpha", "mid", "beta", "omega", "Alpha", "_x"]):
+            memory.remember(f"the retry loop waits longer, note {n}", id=f"{name}{9 - n}")
+        result = memory.retrieve("retry loop waits")
+    assert seen and all(ids == sorted(ids) and len(ids) > 1 for ids in seen)
+    assert len(result.beliefs) == 7

@@ -567,7 +567,7 @@ def _rank(
     tests = weighed_tests(terms, trails, named)  # test code, unless asked for (prior.py)
     # A note (no trail) is its own unit: its keyword share in a unit lane (own_unit.py)
     lane_scores = with_own_units(lane_scores, confidence, trails, options.weights.lanes)
-    ranked = compose(lane_scores, confidence, options.weights, history, tests)
+    ranked = compose(lane_scores, confidence, options.weights, history, tests, by_id=True)
     if trails and keyword:  # a section before the one around it (retrieval/specific.py)
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)
         ranked = members_first(ranked, trails, defs)  # a class after its members
