@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from credo.knowledge.occasion import MOVED_EVENT
 from credo.knowledge.shape_negative import NEGATIVE_CUES
 from credo.knowledge.signals import TOOL_KINDS
 
@@ -100,10 +101,11 @@ CHANGEOVER_TO = re.compile(
 # Redis, not SQLAlchemy", "we're switching to pnpm instead of yarn". Its present progressive
 # is no narration of this turn: it says what the project holds from now on, as "X, not Y"
 # does. Without the old one named ("we're migrating the dashboard to Next 14", "we're moving
-# the tests to a new folder") it stays what is going on.
+# the tests to a new folder") it stays what is going on, and so does one event moved ("we're
+# moving the call to Zoom, not Teams": ``MOVED_EVENT``).
 CHANGING_OVER = re.compile(
     rf"""{_IF}\b(?:we\s+are|we'?re)\s+
-    (?:moving|switching|migrating|changing|transitioning)\s+
+    (?:moving|switching|migrating|changing|transitioning)\s+(?!{MOVED_EVENT.pattern})
     (?:[\w`'./@+-]+\s+){{0,4}}?(?:to|onto|over\s+to)\s+
     (?!(?:the|a|an|this|that|these|those|my|our|your|their|its|some|another|new)\b)
     [\w`.@][\w`.@/+-]*(?:\s+[\w`.@/+-]+){{0,2}}?,?\s+(?:not|instead\s+of|rather\s+than)\s+[\w`.@]""",

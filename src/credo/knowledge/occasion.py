@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["names_one_event", "one_occasion"]
+__all__ = ["MOVED_EVENT", "names_one_event", "one_occasion"]
 
 # A word for later sessions, or a condition on the work ("before you run anything", "always
 # grep for the existing name first"): a way of working, whatever the sentence's form.
@@ -113,6 +113,16 @@ _EVENT = re.compile(
     rf"(?:{'|'.join(_EVENT_NOUNS)})"
     r"""(?=\W*$|\s*[,.;:!)—–]|\s+(?:tomorrow|today|tonight|next|this|on|in|at|only|so|because|
     since|and|but)\b)""",
+    re.VERBOSE,
+)
+# One event moved to another day, place or tool: "moving the call to Zoom", "pushing our
+# standup to 10am". Calls and syncs are only events here: "after the call" is often code. A
+# call moved to a name of code is a refactor ("the call to json.dumps to orjson").
+MOVED_EVENT = re.compile(
+    r"""(?:the|this|that|our|my|tomorrow'?s|today'?s|tonight'?s|\w+day'?s|next\s+week'?s)\s+
+    (?:[\w'-]+\s+)?"""
+    rf"(?:{'|'.join((*_EVENT_NOUNS, 'call', 'sync', 'catch-up', 'check-in', 'one-on-one'))})"
+    r"""\s+(?:to|onto|over\s+to)\s+(?![\w-]*[._(`/])""",
     re.VERBOSE,
 )
 _CLOCK_TIME = re.compile(
