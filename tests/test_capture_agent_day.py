@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo.knowledge.capture import extract_statements
@@ -69,6 +69,49 @@ def test_the_teams_choice_of_a_tool_is_kept(prompt: str, asserted: tuple[str, ..
     """The choice "We decided to use black" was read as narration (its past): nothing kept."""
     (found,) = extract_statements(prompt)
     assert found.kind == "rule" and found.asserted == asserted
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # days86 (a month on humanize): nothing was kept for these, so "what did we decide
+        # about the cache?" found nothing
+        "We decided to cache the translations with functools.lru_cache.",
+        "We decided to drop Python 3.8.",
+        "So we agreed to compute the next run in _schedule_next_run, not in run().",
+        "We agreed to wrap every network call in `retry()`.",
+    ],
+)
+def test_the_teams_decision_naming_code_is_kept(prompt: str) -> None:
+    (found,) = extract_statements(prompt)
+    assert found.kind == "rule" and "changeover" in found.signals
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "We decided to grab lunch.",
+        "We decided to delete old_tests.py.",
+        "We decided to try orjson.loads first.",
+        "We decided to look at utils.helpers tomorrow.",
+        "Yesterday we decided to drop Python 3.8, but product reversed it.",
+    ],
+)
+def test_a_decision_naming_no_code_a_file_or_a_trial_is_not(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    team=st.sampled_from(["We", "So we", "The team", "We have"]),
+    verb=st.sampled_from(["decided", "agreed"]),
+    act=st.sampled_from(["cache the results with", "drop support for", "pin", "route logs via"]),
+    name=st.sampled_from(["functools.lru_cache", "`retry()`", "Python 3.9", "logging.getLogger"]),
+)
+def test_any_decision_on_a_name_of_code_is_kept(team: str, verb: str, act: str, name: str) -> None:
+    said = f"{team} {verb} to {act} {name}."
+    assert len(extract_statements(said)) == 1
+    assert extract_statements(f"If {said[0].lower()}{said[1:-1]}, what breaks?") == []
 
 
 @pytest.mark.parametrize(

@@ -58,6 +58,13 @@ _PERFECT_TO = rf"""{_IF_PERFECT}
     branch|main|master)\b)[\w`.@]"""
 
 
+# A name of code in a decision: "functools.lru_cache", "_schedule_next_run", "retry()",
+# "3.9" (the sentence is read without its backticks); not a file ("we decided to delete
+# old_tests.py" is a task done once).
+_CODE_NAME = r"""\s(?:[a-z_]\w*(?:[._]\w+)+(?:\(\))?|[a-z_]\w*\(\)|\d+\.\d+(?:\.\d+)?)
+    (?<!\.py)(?<!\.js)(?<!\.ts)(?<!\.md)(?<!\.rst)(?<!\.txt)(?<!\.toml)(?<!\.yml)(?<!\.yaml)
+    (?<!\.json)(?<!\.cfg)(?<!\.ini)(?=[\s,;:!?)]|\.?$|\.\s)"""
+
 # The team's change of tool: "we moved from json.dumps to orjson", "we've switched off
 # yarn to pnpm", "Celery was replaced by RQ". It rules the old one out as "X, not Y" does,
 # though it is told in the past. The team's voice ("we", "our team", "the platform team";
@@ -79,7 +86,9 @@ CHANGEOVER = re.compile(
         |^(?:so\s+)?{_TEAM}\s+(?:have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?(?:decided|agreed)\s+
         (?:to\s+(?:use|go\s+with|adopt|stick\s+with|standardi[sz]e\s+on|keep(?:\s+using)?
         (?!\s+\w+ing\b))|on\s+using)\s+
-        (?!(?:it|this|that|them|these|those)\b)[\w`.@]""",
+        (?!(?:it|this|that|them|these|those)\b)[\w`.@]
+        |^(?:so\s+)?{_TEAM}\s+(?:have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?(?:decided|agreed)\s+
+        to\s+(?!keep\s+\w+ing\b|try\b|look\b|think\b|wait\b)[a-z]+(?:\s[^,;:!?]{{0,60}}?)?{_CODE_NAME}""",
     _I,
 )
 
