@@ -237,3 +237,24 @@ def test_keeping_a_thing_is_a_choice_and_keeping_doing_is_not(
     kept = extract_statements(f"{team} {verb} to keep {thing} for the release builds.")
     assert [s.kind for s in kept] == ["rule"]
     assert extract_statements(f"{team} {verb} to keep {doing} on the release builds.") == []
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Staging is back on port 5432 since the migration.",
+        "The staging DB is back on port 5432.",
+    ],
+)
+def test_back_on_a_value_is_kept(prompt: str) -> None:
+    """days86: "Staging is back on port 5432 since the migration." was read as a passing
+    state ("the server is back") and not kept, so later blocks served 5433 as current."""
+    assert len(extract_statements(prompt)) == 1
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["The build is back on track.", "Replica lag is back under a second.", "The site is back up."],
+)
+def test_back_to_a_state_is_still_passing(prompt: str) -> None:
+    assert extract_statements(prompt) == []
