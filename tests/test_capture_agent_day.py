@@ -258,3 +258,16 @@ def test_back_on_a_value_is_kept(prompt: str) -> None:
 )
 def test_back_to_a_state_is_still_passing(prompt: str) -> None:
     assert extract_statements(prompt) == []
+
+
+def test_through_the_installed_hook_a_value_back_again_replaces_its_correction(
+    tmp_path: Path,
+) -> None:
+    """days86: on port 5432, then "No — ... 5433, not 5432", then back on 5432: the last
+    one was kept beside the correction, which stayed current (its "not 5432" read as
+    agreeing with 5432)."""
+    project = _project(tmp_path, {"b": "No — the staging DB is on port 5433, not 5432."})
+    prompt = "Staging is back on port 5432 since the migration."
+    hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=prompt), project)
+    wait_for(lambda: captured_count(project) > 0)
+    assert ("SUPERSEDES", "b") in _edges(project)
