@@ -271,3 +271,23 @@ def test_through_the_installed_hook_a_value_back_again_replaces_its_correction(
     hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=prompt), project)
     wait_for(lambda: captured_count(project) > 0)
     assert ("SUPERSEDES", "b") in _edges(project)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "kept"),
+    [
+        # days86: the change of a decision was not kept, so "what did we decide about the
+        # cache?" served the old decision alone
+        (
+            "We changed our mind on the cache: no lru_cache, we'll load the translations "
+            "eagerly at import.",
+            True,
+        ),
+        ("We changed our mind: use httpx, not requests.", True),
+        ("We changed our mind.", False),
+        ("We changed our minds about lunch, let's get pizza.", False),
+    ],
+)
+def test_a_change_of_mind_is_a_correction_of_the_rest(prompt: str, kept: bool) -> None:
+    found = extract_statements(prompt)
+    assert [s.kind for s in found] == (["correction"] if kept else [])

@@ -296,7 +296,9 @@ _LEAD_IN = re.compile(
     from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(?:\s+out)?|
     in\s+(?:the\s+)?future|in\s+general|generally|by\s+default|as\s+a\s+rule|
     (?:in|for|across)\s+(?:this|our|the)\s+(?:repo|repository|project|codebase|team|monorepo)|
-    (?:that'?s|that\s+is|this\s+is|you'?re|you\s+are|it'?s)\s+(?:wrong|incorrect|not\s+right))
+    (?:that'?s|that\s+is|this\s+is|you'?re|you\s+are|it'?s)\s+(?:wrong|incorrect|not\s+right)|
+    (?:we|i)(?:'ve|\s+have)?\s+changed\s+(?:our|my)\s+minds?
+    (?:\s+(?:on|about)\s+(?:the\s+|our\s+)?[\w.'-]+(?:\s+[\w.'-]+){0,3}?)?(?=\s*[,:;—–-]))
     (?:[\s,:;.!—–-]+|$))+""",
     re.VERBOSE,
 )
