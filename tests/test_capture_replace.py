@@ -657,3 +657,15 @@ def test_a_port_back_again_replaces_the_correction_that_ruled_it_out(
     elsewhere = Candidate("e", f"The metrics exporter listens on port {new}, not {old}.")
     assert judge(told, [before]).supersedes == "c"
     assert judge(told, [elsewhere]).supersedes is None
+
+
+def test_going_back_to_a_name_of_code_replaces_the_change_that_ruled_it_out() -> None:
+    """days86: "no lru_cache, ..." then "Actually, go back to lru_cache": the going back
+    read no value in "lru_cache" (its underscore) and the "no" before it as agreeing."""
+    said = "Actually, go back to lru_cache for the translations; eager loading slowed import."
+    [told] = extract_statements(said)
+    changed = Candidate(
+        "y", "We changed our mind on the cache: no lru_cache, we'll load them eagerly at import."
+    )
+    first = Candidate("x", "We decided to cache the translations with functools.lru_cache.")
+    assert judge(told, [changed, first]) == Verdict(supersedes="y", rule="back")

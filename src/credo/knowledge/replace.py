@@ -265,13 +265,14 @@ _CHANGE = frozenset(
     "swap swapp shift revert away".split()
 )
 _CHANGE_REACH = 3  # words before "from"/"off" a change's verb may stand
+_RULED_OUT = frozenset({"not", "no"})  # "5433, not 5432", "no lru_cache, ..."
 
 
 def _named_as_left(tokens: Sequence[str], term: str) -> Iterator[bool]:
     """For each place ``tokens`` mention ``term``, whether it is named there as the value a
     change left ("moved from black to ...": right after "from" or "off", a verb of a change
-    before that) or ruled out beside the one that holds ("on port 5433, not 5432": right
-    after "not", a value before it)."""
+    before that) or ruled out beside the one that holds ("on port 5433, not 5432", "no
+    lru_cache, load them eagerly": right after "not" or "no", no negation before it)."""
     needle = words(term)
     width = len(needle)
     if not needle:
@@ -282,7 +283,7 @@ def _named_as_left(tokens: Sequence[str], term: str) -> Iterator[bool]:
                 i > 1
                 and tokens[i - 1] in _LEFT
                 and not _CHANGE.isdisjoint(tokens[max(0, i - 1 - _CHANGE_REACH) : i - 1])
-            ) or (i > 1 and tokens[i - 1] == "not" and tokens[i - 2] not in NEGATIONS)
+            ) or (i > 1 and tokens[i - 1] in _RULED_OUT and tokens[i - 2] not in NEGATIONS)
 
 
 def _agrees(tokens: Sequence[str], term: str) -> bool:
@@ -298,13 +299,17 @@ def _left(tokens: Sequence[str], term: str) -> bool:
 
 def returned_to(statement: Statement) -> tuple[str, ...]:
     """The values a statement going back on a change returns to (its ``asserted`` terms
-    holding a word of letters): the change it reverts is the one that left them."""
+    holding a word of letters, a name of code's underscores aside: "lru_cache"): the change
+    it reverts is the one that left them."""
     if GOING_BACK not in statement.signals:
         return ()
     return tuple(
         term
         for term in statement.asserted
-        if any(w.isalpha() and len(w) >= _NAME_CHARS for w in _WORD.findall(term))
+        if any(
+            (name := w.replace("_", "")).isalpha() and len(name) >= _NAME_CHARS
+            for w in _WORD.findall(term)
+        )
     )
 
 
