@@ -291,3 +291,29 @@ def test_through_the_installed_hook_a_value_back_again_replaces_its_correction(
 def test_a_change_of_mind_is_a_correction_of_the_rest(prompt: str, kept: bool) -> None:
     found = extract_statements(prompt)
     assert [s.kind for s in found] == (["correction"] if kept else [])
+
+
+def test_through_the_installed_hook_a_decision_changed_and_changed_back(tmp_path: Path) -> None:
+    """days86's cache: lru_cache, then eager loading, then back to lru_cache. The change of
+    mind disputes the first decision; the going back replaces the change of mind."""
+    project = _project(
+        tmp_path, {"x": "We decided to cache the translations with functools.lru_cache."}
+    )
+    change = (
+        "We changed our mind on the cache: no lru_cache, we'll load the translations "
+        "eagerly at import."
+    )
+    hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=change), project)
+    wait_for(lambda: captured_count(project) > 0)
+    assert ("CONTRADICTS", "x") in _edges(project)
+    back = "Actually, go back to lru_cache for the translations; eager loading slowed import."
+    hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=back, session="s2"), project)
+    wait_for(lambda: captured_count(project) > 1)
+    with Memory(project / ".credo" / "memory.db", root=project) as memory:
+        rows = memory.store.conn.execute(
+            "SELECT n.content, o.content FROM edges e JOIN beliefs n ON n.id = e.src "
+            "JOIN beliefs o ON o.id = e.dst WHERE e.type = 'SUPERSEDES'"
+        ).fetchall()
+    assert [(str(n)[:18], str(o)[:18]) for n, o in rows] == [
+        ("Actually, go back ", "We changed our min")
+    ]
