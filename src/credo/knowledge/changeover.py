@@ -114,7 +114,7 @@ CHANGEOVER_TO = re.compile(
 # moving the call to Zoom, not Teams": ``MOVED_EVENT``).
 CHANGING_OVER = re.compile(
     rf"""{_IF}\b(?:we\s+are|we'?re)\s+
-    (?:moving|switching|migrating|changing|transitioning)\s+(?!{MOVED_EVENT.pattern})
+    (?:moving|switching|migrating|changing|transitioning)\s+(?!{MOVED_EVENT})
     (?:[\w`'./@+-]+\s+){{0,4}}?(?:to|onto|over\s+to)\s+
     (?!(?:the|a|an|this|that|these|those|my|our|your|their|its|some|another|new)\b)
     [\w`.@][\w`.@/+-]*(?:\s+[\w`.@/+-]+){{0,2}}?,?\s+(?:not|instead\s+of|rather\s+than)\s+[\w`.@]""",

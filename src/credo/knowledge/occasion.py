@@ -117,13 +117,13 @@ _EVENT = re.compile(
 )
 # One event moved to another day, place or tool: "moving the call to Zoom", "pushing our
 # standup to 10am". Calls and syncs are only events here: "after the call" is often code. A
-# call moved to a name of code is a refactor ("the call to json.dumps to orjson").
-MOVED_EVENT = re.compile(
+# call moved to a name of code is a refactor ("the call to json.dumps to orjson"). A pattern's
+# text, read inside changeover.CHANGING_OVER (compiled there only: each hook compiles it).
+MOVED_EVENT = (
     r"""(?:the|this|that|our|my|tomorrow'?s|today'?s|tonight'?s|\w+day'?s|next\s+week'?s)\s+
     (?:[\w'-]+\s+)?"""
     rf"(?:{'|'.join((*_EVENT_NOUNS, 'call', 'sync', 'catch-up', 'check-in', 'one-on-one'))})"
-    r"""\s+(?:to|onto|over\s+to)\s+(?![\w-]*[._(`/])""",
-    re.VERBOSE,
+    r"""\s+(?:to|onto|over\s+to)\s+(?![\w-]*[._(`/])"""
 )
 _CLOCK_TIME = re.compile(
     r"\bit'?s\s+(?:like\s+|almost\s+|nearly\s+|past\s+|already\s+)?"
