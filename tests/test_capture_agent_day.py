@@ -317,3 +317,31 @@ def test_through_the_installed_hook_a_decision_changed_and_changed_back(tmp_path
     assert [(str(n)[:18], str(o)[:18]) for n, o in rows] == [
         ("Actually, go back ", "We changed our min")
     ]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # agent_day's Dana and days86's Maria: who holds a role was one fact cue alone in
+        # plain prose (evidence.lone), or none ("... for this project is Dana"), so not kept
+        "The release manager for this project is Dana.",
+        "Maria is the release manager.",
+        "Our maintainer is Sam.",
+    ],
+)
+def test_who_holds_a_role_is_kept(prompt: str) -> None:
+    (found,) = extract_statements(prompt)
+    assert found.kind == "rule"
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Our hydrology lead is on leave until the 14th.",
+        "the owner is thrilled",
+        "My lead thinks we should never use ORMs for reporting. I'm on the fence.",
+        "Is Maria the release manager?",
+    ],
+)
+def test_a_role_holders_state_or_wish_is_not(prompt: str) -> None:
+    assert extract_statements(prompt) == []

@@ -115,6 +115,7 @@ from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
 from credo.knowledge.acknowledge import is_acknowledgement
 from credo.knowledge.addressed import trim_addressed
+from credo.knowledge.evidence import ROLE
 from credo.knowledge.list_frame import framed, list_frames
 from credo.knowledge.mood import descriptive
 from credo.knowledge.occasion import one_occasion
@@ -491,6 +492,8 @@ def cues(
     if mood and mood not in _ANCHORED_MOODS:
         return None  # a description, not a prescription: "Someone should automate the renewal"
     fired = _fired(clean, core) | shape_cues(clean, core)
+    if " is " in sentence and ROLE.match(sentence.strip()):
+        fired.add("assertion")  # "the release manager for this project is Dana": who holds a role
     if mood and not fired & _PRESCRIBES:
         return None  # "The CI runners are always slow on Mondays": how things are, no one told
     if "my_setup" in fired and not fired & (_PRESCRIBES | {"correction"}):
