@@ -327,6 +327,9 @@ def test_through_the_installed_hook_a_decision_changed_and_changed_back(tmp_path
         "The release manager for this project is Dana.",
         "Maria is the release manager.",
         "Our maintainer is Sam.",
+        # the pronoun is the one named, not a third party (the hard veto third_person)
+        "Maria is the release manager; ask her before tagging a release.",
+        "Sam is our lead, ping him for access.",
     ],
 )
 def test_who_holds_a_role_is_kept(prompt: str) -> None:
@@ -341,6 +344,9 @@ def test_who_holds_a_role_is_kept(prompt: str) -> None:
         "the owner is thrilled",
         "My lead thinks we should never use ORMs for reporting. I'm on the fence.",
         "Is Maria the release manager?",
+        "Maria is the release manager; her cat is sick.",
+        "Maria is the release manager and she hates long PRs.",
+        "Ask her before tagging a release.",
     ],
 )
 def test_a_role_holders_state_or_wish_is_not(prompt: str) -> None:

@@ -115,7 +115,7 @@ from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
 from credo.knowledge.acknowledge import is_acknowledgement
 from credo.knowledge.addressed import trim_addressed
-from credo.knowledge.evidence import ROLE
+from credo.knowledge.evidence import ROLE, role_then_ask
 from credo.knowledge.list_frame import framed, list_frames
 from credo.knowledge.mood import descriptive
 from credo.knowledge.occasion import one_occasion
@@ -484,6 +484,8 @@ def cues(
         return None  # "yes, but only the OpenAPI description": an answer for this turn
     future = fr.FUTURE_FRAME.search(clean) is not None
     veto = shape_veto(clean, core)
+    if veto == "third_person" and role_then_ask(sentence, core):
+        veto = None  # "Maria is the release manager; ask her first": "her" is the one named
     if veto in HARD_VETOES or sig.DOUBT.search(clean) or sig.UNDECIDED.search(clean):
         return None  # a scope word wins over a rule word: "from here on in this session"
     if not future and (veto or _guard(clean, core)):

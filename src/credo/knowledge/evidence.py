@@ -40,7 +40,7 @@ from collections.abc import Iterable
 
 from credo.knowledge.score import CONCEPTS
 
-__all__ = ["COUNTING", "EVIDENCE", "ROLE", "lone"]
+__all__ = ["COUNTING", "EVIDENCE", "ROLE", "lone", "role_then_ask"]
 
 # The concepts that count for a capture (the positive side of ``score.WEIGHTS``; named here,
 # not read from the fitted weights, so a refit cannot move the rule).
@@ -92,3 +92,17 @@ def lone(fired: Iterable[str], sentence: str = "") -> bool:
         and not _TECHNICAL.search(sentence)
         and not ROLE.search(sentence)
     )
+
+
+# A role holder named, then what to do with them: "maria is the release manager; ask her
+# before tagging a release" (the pronoun is the one named, not a third party's say).
+_ROLE_THEN_ASK = re.compile(
+    r"[^;,]+[;,]\s*(?:so\s+|and\s+)?(?:always\s+)?(?:ask|ping|tell|cc|loop|check\s+with|"
+    r"talk\s+to|email|mention|notify|tag)\s+(?:him|her)\b"
+)
+
+
+def role_then_ask(sentence: str, core: str) -> bool:
+    """Does ``sentence`` name who holds a role, then say to ask (ping, loop in ...) them
+    (``core``: its lower-cased text without lead-in words)?"""
+    return _ROLE_THEN_ASK.match(core) is not None and ROLE.match(sentence.strip()) is not None
