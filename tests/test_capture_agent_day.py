@@ -351,3 +351,18 @@ def test_who_holds_a_role_is_kept(prompt: str) -> None:
 )
 def test_a_role_holders_state_or_wish_is_not(prompt: str) -> None:
     assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    ("prompt", "kind"),
+    [
+        # agent_day's monday #1 and days86's d01: a step of the project's workflow was read
+        # as a request about how the agent works, so kept as the speaker's preference
+        ("We always run the test suite with pytest -x before committing.", "rule"),
+        ("Always run the linter (ruff check) before committing.", "rule"),
+        ("I always rebase before pushing.", "preference"),  # the speaker's own habit
+    ],
+)
+def test_a_workflow_step_is_a_rule_not_a_taste(prompt: str, kind: str) -> None:
+    (found,) = extract_statements(prompt)
+    assert found.kind == kind

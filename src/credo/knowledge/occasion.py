@@ -66,7 +66,9 @@ _THIRD_PARTY_WISH = re.compile(
 _WISH_VERBS = ("want", "like", "insist", "ask", "request", "prefer", "rather", "love")
 # The speaker's own voice prescribing in the same sentence: the third party's wish is then
 # the reason for it.
-_OWN_VOICE = frozenset({"preference", "preference_frame", "taste", "agent_behaviour"})
+_OWN_VOICE = frozenset(
+    {"preference", "preference_frame", "taste", "agent_behaviour", "workflow_gate"}
+)
 _URGENCY_LEAD = re.compile(
     r"""^(?:it'?s\s+|this\s+is\s+)?(?:not|no)\s+(?:a\s+|an\s+|the\s+)?(?:big\s+deal|biggie|
     (?:high|top|huge|real)\s+priority|priority|blocker|rush|emergency|showstopper|urgent)\b
