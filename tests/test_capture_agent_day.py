@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo.knowledge.capture import extract_statements
@@ -69,6 +69,49 @@ def test_the_teams_choice_of_a_tool_is_kept(prompt: str, asserted: tuple[str, ..
     """The choice "We decided to use black" was read as narration (its past): nothing kept."""
     (found,) = extract_statements(prompt)
     assert found.kind == "rule" and found.asserted == asserted
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # days86 (a month on humanize): nothing was kept for these, so "what did we decide
+        # about the cache?" found nothing
+        "We decided to cache the translations with functools.lru_cache.",
+        "We decided to drop Python 3.8.",
+        "So we agreed to compute the next run in _schedule_next_run, not in run().",
+        "We agreed to wrap every network call in `retry()`.",
+    ],
+)
+def test_the_teams_decision_naming_code_is_kept(prompt: str) -> None:
+    (found,) = extract_statements(prompt)
+    assert found.kind == "rule" and "changeover" in found.signals
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "We decided to grab lunch.",
+        "We decided to delete old_tests.py.",
+        "We decided to try orjson.loads first.",
+        "We decided to look at utils.helpers tomorrow.",
+        "Yesterday we decided to drop Python 3.8, but product reversed it.",
+    ],
+)
+def test_a_decision_naming_no_code_a_file_or_a_trial_is_not(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    team=st.sampled_from(["We", "So we", "The team", "We have"]),
+    verb=st.sampled_from(["decided", "agreed"]),
+    act=st.sampled_from(["cache the results with", "drop support for", "pin", "route logs via"]),
+    name=st.sampled_from(["functools.lru_cache", "`retry()`", "Python 3.9", "logging.getLogger"]),
+)
+def test_any_decision_on_a_name_of_code_is_kept(team: str, verb: str, act: str, name: str) -> None:
+    said = f"{team} {verb} to {act} {name}."
+    assert len(extract_statements(said)) == 1
+    assert extract_statements(f"If {said[0].lower()}{said[1:-1]}, what breaks?") == []
 
 
 @pytest.mark.parametrize(
@@ -194,3 +237,132 @@ def test_keeping_a_thing_is_a_choice_and_keeping_doing_is_not(
     kept = extract_statements(f"{team} {verb} to keep {thing} for the release builds.")
     assert [s.kind for s in kept] == ["rule"]
     assert extract_statements(f"{team} {verb} to keep {doing} on the release builds.") == []
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Staging is back on port 5432 since the migration.",
+        "The staging DB is back on port 5432.",
+    ],
+)
+def test_back_on_a_value_is_kept(prompt: str) -> None:
+    """days86: "Staging is back on port 5432 since the migration." was read as a passing
+    state ("the server is back") and not kept, so later blocks served 5433 as current."""
+    assert len(extract_statements(prompt)) == 1
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["The build is back on track.", "Replica lag is back under a second.", "The site is back up."],
+)
+def test_back_to_a_state_is_still_passing(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+def test_through_the_installed_hook_a_value_back_again_replaces_its_correction(
+    tmp_path: Path,
+) -> None:
+    """days86: on port 5432, then "No — ... 5433, not 5432", then back on 5432: the last
+    one was kept beside the correction, which stayed current (its "not 5432" read as
+    agreeing with 5432)."""
+    project = _project(tmp_path, {"b": "No — the staging DB is on port 5433, not 5432."})
+    prompt = "Staging is back on port 5432 since the migration."
+    hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=prompt), project)
+    wait_for(lambda: captured_count(project) > 0)
+    assert ("SUPERSEDES", "b") in _edges(project)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "kept"),
+    [
+        # days86: the change of a decision was not kept, so "what did we decide about the
+        # cache?" served the old decision alone
+        (
+            "We changed our mind on the cache: no lru_cache, we'll load the translations "
+            "eagerly at import.",
+            True,
+        ),
+        ("We changed our mind: use httpx, not requests.", True),
+        ("We changed our mind.", False),
+        ("We changed our minds about lunch, let's get pizza.", False),
+    ],
+)
+def test_a_change_of_mind_is_a_correction_of_the_rest(prompt: str, kept: bool) -> None:
+    found = extract_statements(prompt)
+    assert [s.kind for s in found] == (["correction"] if kept else [])
+
+
+def test_through_the_installed_hook_a_decision_changed_and_changed_back(tmp_path: Path) -> None:
+    """days86's cache: lru_cache, then eager loading, then back to lru_cache. The change of
+    mind disputes the first decision; the going back replaces the change of mind."""
+    project = _project(
+        tmp_path, {"x": "We decided to cache the translations with functools.lru_cache."}
+    )
+    change = (
+        "We changed our mind on the cache: no lru_cache, we'll load the translations "
+        "eagerly at import."
+    )
+    hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=change), project)
+    wait_for(lambda: captured_count(project) > 0)
+    assert ("CONTRADICTS", "x") in _edges(project)
+    back = "Actually, go back to lru_cache for the translations; eager loading slowed import."
+    hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=back, session="s2"), project)
+    wait_for(lambda: captured_count(project) > 1)
+    with Memory(project / ".credo" / "memory.db", root=project) as memory:
+        rows = memory.store.conn.execute(
+            "SELECT n.content, o.content FROM edges e JOIN beliefs n ON n.id = e.src "
+            "JOIN beliefs o ON o.id = e.dst WHERE e.type = 'SUPERSEDES'"
+        ).fetchall()
+    assert [(str(n)[:18], str(o)[:18]) for n, o in rows] == [
+        ("Actually, go back ", "We changed our min")
+    ]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # agent_day's Dana and days86's Maria: who holds a role was one fact cue alone in
+        # plain prose (evidence.lone), or none ("... for this project is Dana"), so not kept
+        "The release manager for this project is Dana.",
+        "Maria is the release manager.",
+        "Our maintainer is Sam.",
+        # the pronoun is the one named, not a third party (the hard veto third_person)
+        "Maria is the release manager; ask her before tagging a release.",
+        "Sam is our lead, ping him for access.",
+    ],
+)
+def test_who_holds_a_role_is_kept(prompt: str) -> None:
+    (found,) = extract_statements(prompt)
+    assert found.kind == "rule"
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Our hydrology lead is on leave until the 14th.",
+        "the owner is thrilled",
+        "My lead thinks we should never use ORMs for reporting. I'm on the fence.",
+        "Is Maria the release manager?",
+        "Maria is the release manager; her cat is sick.",
+        "Maria is the release manager and she hates long PRs.",
+        "Ask her before tagging a release.",
+    ],
+)
+def test_a_role_holders_state_or_wish_is_not(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    ("prompt", "kind"),
+    [
+        # agent_day's monday #1 and days86's d01: a step of the project's workflow was read
+        # as a request about how the agent works, so kept as the speaker's preference
+        ("We always run the test suite with pytest -x before committing.", "rule"),
+        ("Always run the linter (ruff check) before committing.", "rule"),
+        ("I always rebase before pushing.", "preference"),  # the speaker's own habit
+    ],
+)
+def test_a_workflow_step_is_a_rule_not_a_taste(prompt: str, kind: str) -> None:
+    (found,) = extract_statements(prompt)
+    assert found.kind == kind

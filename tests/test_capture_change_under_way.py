@@ -75,6 +75,51 @@ def test_naming_the_old_one_keeps_the_change_and_rules_it_out(
     assert extract_statements(f"{team} {verb} {thing}to {new}.".capitalize()) == []
 
 
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "We're moving the call to Zoom, not Teams.",
+        "We're moving the standup to Zoom, not Teams.",
+        "We are moving our weekly sync to Thursday, not Friday.",
+        "We're moving tomorrow's demo to Meet instead of Zoom.",
+    ],
+)
+def test_one_event_moved_is_no_change_of_the_projects_tools(prompt: str) -> None:
+    """review84/days86: one meeting moved to another tool or day is not what the project
+    holds from now on."""
+    assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    ("prompt", "negated"),
+    [
+        ("We're moving the call to json.dumps to orjson, not ujson.", ("ujson",)),
+        ("We're moving the build to GitLab CI, not Jenkins.", ("jenkins",)),
+    ],
+)
+def test_a_call_in_code_or_a_build_moved_is_still_a_change(
+    prompt: str, negated: tuple[str, ...]
+) -> None:
+    assert [s.negated for s in extract_statements(prompt)] == [negated]
+
+
+@given(
+    team=st.sampled_from(["we are", "we're"]),
+    verb=st.sampled_from(["moving", "switching"]),
+    event=st.sampled_from(
+        ["the call", "the standup", "our sync", "tomorrow's demo", "the meeting"]
+    ),
+    new=st.sampled_from(["zoom", "meet", "thursday", "room 4"]),
+    old=st.sampled_from(["teams", "slack", "friday"]),
+    ruling_out=st.sampled_from([", not", " instead of", " rather than"]),
+)
+def test_an_event_moved_is_never_kept(
+    team: str, verb: str, event: str, new: str, old: str, ruling_out: str
+) -> None:
+    said = f"{team} {verb} {event} to {new}{ruling_out} {old}."
+    assert extract_statements(said[0].upper() + said[1:]) == []
+
+
 def test_through_the_installed_hook_the_change_replaces_the_decision(tmp_path: Path) -> None:
     project = _project(
         tmp_path, {"decision": "Decision: we keep jobs in SQLAlchemy on our Postgres database."}

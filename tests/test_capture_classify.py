@@ -216,6 +216,9 @@ def test_deterministic() -> None:
         "Yes please!",
         "ok, go ahead",
         "keep going",
+        "great, that worked",
+        "perfect, it's working now",
+        "thanks, that fixed it",
     ],
 )
 def test_acknowledgement(prompt: str) -> None:
@@ -235,6 +238,8 @@ def test_acknowledgement(prompt: str) -> None:
         "sounds good but use pnpm",
         "yes 2",
         "do it in auth.py",
+        "ok, the parser worked",
+        "that worked but the tests fail",
     ],
 )
 def test_not_acknowledgement(prompt: str) -> None:

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from credo.knowledge.capture import Statement
+from credo.knowledge.capture import Statement, extract_statements
 from credo.knowledge.replace import (
     MAX_CONTRADICTS,
     Candidate,
@@ -611,3 +611,61 @@ def test_agreeing_and_left_read_each_mention_of_the_term_once(tokens: list[str],
     ]
     assert _agrees(tokens, term) == any(not a for a in after)
     assert _left(tokens, term) == any(after)
+
+
+# days86 (a month on humanize): a value ruled out beside the one that holds ("5433, not
+# 5432") was read as agreeing with a later word that it holds again, so the old word stayed
+# current.
+@pytest.mark.parametrize(
+    ("said", "old", "rule"),
+    [
+        ("Staging is back on port 5432.", "No, staging is on port 5433, not 5432.", "back"),
+        ("Actually, use npm, not pnpm.", "Use pnpm, not npm.", "clear"),
+        ("Actually, go back to black.", "Use ruff format, not black, for formatting.", "back"),
+    ],
+)
+def test_a_value_ruled_out_beside_another_is_replaced_when_it_holds_again(
+    said: str, old: str, rule: str
+) -> None:
+    [told] = extract_statements(said)
+    assert judge(told, [Candidate("old", old)]) == Verdict(supersedes="old", rule=rule)
+
+
+@pytest.mark.parametrize(
+    "old",
+    [
+        "The billing service is on v3, not v2.",  # another topic: "v2" alone names nothing
+        "Never use port 5432, not even locally.",  # "not even": no value beside
+        "Staging is on port 5432.",  # it agrees
+    ],
+)
+def test_back_again_leaves_other_topics_and_agreement_alone(old: str) -> None:
+    [told] = extract_statements("Staging is back on port 5432.")
+    assert judge(told, [Candidate("old", old)]).supersedes is None
+
+
+@given(
+    thing=st.sampled_from(["staging", "the cache server", "the docs site"]),
+    new=st.sampled_from(["5433", "8080", "9000"]),
+    old=st.sampled_from(["5432", "8081", "7000"]),
+)
+def test_a_port_back_again_replaces_the_correction_that_ruled_it_out(
+    thing: str, new: str, old: str
+) -> None:
+    [told] = extract_statements(f"{thing.capitalize()} is back on port {old}.")
+    before = Candidate("c", f"No, {thing} is on port {new}, not {old}.")
+    elsewhere = Candidate("e", f"The metrics exporter listens on port {new}, not {old}.")
+    assert judge(told, [before]).supersedes == "c"
+    assert judge(told, [elsewhere]).supersedes is None
+
+
+def test_going_back_to_a_name_of_code_replaces_the_change_that_ruled_it_out() -> None:
+    """days86: "no lru_cache, ..." then "Actually, go back to lru_cache": the going back
+    read no value in "lru_cache" (its underscore) and the "no" before it as agreeing."""
+    said = "Actually, go back to lru_cache for the translations; eager loading slowed import."
+    [told] = extract_statements(said)
+    changed = Candidate(
+        "y", "We changed our mind on the cache: no lru_cache, we'll load them eagerly at import."
+    )
+    first = Candidate("x", "We decided to cache the translations with functools.lru_cache.")
+    assert judge(told, [changed, first]) == Verdict(supersedes="y", rule="back")

@@ -16,8 +16,8 @@ _ACK_HEADS = frozenset(
 )
 _ACK_WORDS = _ACK_HEADS | frozenset(
     """please pls thank you it on ahead that looks keep going carry right correct all so
-    much lot very works done s thats sgtm now""".split()
-)
+    much lot very works done s thats sgtm now worked working helped fixed""".split()
+)  # (days86: "great, that worked" retrieved 800 tokens of i18n code)
 ACK_MAX_WORDS = 6
 
 

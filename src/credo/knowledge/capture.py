@@ -115,6 +115,7 @@ from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
 from credo.knowledge.acknowledge import is_acknowledgement
 from credo.knowledge.addressed import trim_addressed
+from credo.knowledge.evidence import ROLE, role_then_ask
 from credo.knowledge.list_frame import framed, list_frames
 from credo.knowledge.mood import descriptive
 from credo.knowledge.occasion import one_occasion
@@ -296,7 +297,9 @@ _LEAD_IN = re.compile(
     from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(?:\s+out)?|
     in\s+(?:the\s+)?future|in\s+general|generally|by\s+default|as\s+a\s+rule|
     (?:in|for|across)\s+(?:this|our|the)\s+(?:repo|repository|project|codebase|team|monorepo)|
-    (?:that'?s|that\s+is|this\s+is|you'?re|you\s+are|it'?s)\s+(?:wrong|incorrect|not\s+right))
+    (?:that'?s|that\s+is|this\s+is|you'?re|you\s+are|it'?s)\s+(?:wrong|incorrect|not\s+right)|
+    (?:we|i)(?:'ve|\s+have)?\s+changed\s+(?:our|my)\s+minds?
+    (?:\s+(?:on|about)\s+(?:the\s+|our\s+)?[\w.'-]+(?:\s+[\w.'-]+){0,3}?)?(?=\s*[,:;—–-]))
     (?:[\s,:;.!—–-]+|$))+""",
     re.VERBOSE,
 )
@@ -481,6 +484,8 @@ def cues(
         return None  # "yes, but only the OpenAPI description": an answer for this turn
     future = fr.FUTURE_FRAME.search(clean) is not None
     veto = shape_veto(clean, core)
+    if veto == "third_person" and role_then_ask(sentence, core):
+        veto = None  # "Maria is the release manager; ask her first": "her" is the one named
     if veto in HARD_VETOES or sig.DOUBT.search(clean) or sig.UNDECIDED.search(clean):
         return None  # a scope word wins over a rule word: "from here on in this session"
     if not future and (veto or _guard(clean, core)):
@@ -489,6 +494,8 @@ def cues(
     if mood and mood not in _ANCHORED_MOODS:
         return None  # a description, not a prescription: "Someone should automate the renewal"
     fired = _fired(clean, core) | shape_cues(clean, core)
+    if " is " in sentence and ROLE.match(sentence.strip()):
+        fired.add("assertion")  # "the release manager for this project is Dana": who holds a role
     if mood and not fired & _PRESCRIBES:
         return None  # "The CI runners are always slow on Mondays": how things are, no one told
     if "my_setup" in fired and not fired & (_PRESCRIBES | {"correction"}):

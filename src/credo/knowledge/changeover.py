@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from credo.knowledge.occasion import MOVED_EVENT
 from credo.knowledge.shape_negative import NEGATIVE_CUES
 from credo.knowledge.signals import TOOL_KINDS
 
@@ -57,6 +58,13 @@ _PERFECT_TO = rf"""{_IF_PERFECT}
     branch|main|master)\b)[\w`.@]"""
 
 
+# A name of code in a decision: "functools.lru_cache", "_schedule_next_run", "retry()",
+# "3.9" (the sentence is read without its backticks); not a file ("we decided to delete
+# old_tests.py" is a task done once).
+_CODE_NAME = r"""\s(?:[a-z_]\w*(?:[._]\w+)+(?:\(\))?|[a-z_]\w*\(\)|\d+\.\d+(?:\.\d+)?)
+    (?<!\.py)(?<!\.js)(?<!\.ts)(?<!\.md)(?<!\.rst)(?<!\.txt)(?<!\.toml)(?<!\.yml)(?<!\.yaml)
+    (?<!\.json)(?<!\.cfg)(?<!\.ini)(?=[\s,;:!?)]|\.?$|\.\s)"""
+
 # The team's change of tool: "we moved from json.dumps to orjson", "we've switched off
 # yarn to pnpm", "Celery was replaced by RQ". It rules the old one out as "X, not Y" does,
 # though it is told in the past. The team's voice ("we", "our team", "the platform team";
@@ -78,7 +86,9 @@ CHANGEOVER = re.compile(
         |^(?:so\s+)?{_TEAM}\s+(?:have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?(?:decided|agreed)\s+
         (?:to\s+(?:use|go\s+with|adopt|stick\s+with|standardi[sz]e\s+on|keep(?:\s+using)?
         (?!\s+\w+ing\b))|on\s+using)\s+
-        (?!(?:it|this|that|them|these|those)\b)[\w`.@]""",
+        (?!(?:it|this|that|them|these|those)\b)[\w`.@]
+        |^(?:so\s+)?{_TEAM}\s+(?:have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?(?:decided|agreed)\s+
+        to\s+(?!keep\s+\w+ing\b|try\b|look\b|think\b|wait\b)[a-z]+(?:\s[^,;:!?]{{0,60}}?)?{_CODE_NAME}""",
     _I,
 )
 
@@ -100,10 +110,11 @@ CHANGEOVER_TO = re.compile(
 # Redis, not SQLAlchemy", "we're switching to pnpm instead of yarn". Its present progressive
 # is no narration of this turn: it says what the project holds from now on, as "X, not Y"
 # does. Without the old one named ("we're migrating the dashboard to Next 14", "we're moving
-# the tests to a new folder") it stays what is going on.
+# the tests to a new folder") it stays what is going on, and so does one event moved ("we're
+# moving the call to Zoom, not Teams": ``MOVED_EVENT``).
 CHANGING_OVER = re.compile(
     rf"""{_IF}\b(?:we\s+are|we'?re)\s+
-    (?:moving|switching|migrating|changing|transitioning)\s+
+    (?:moving|switching|migrating|changing|transitioning)\s+(?!{MOVED_EVENT})
     (?:[\w`'./@+-]+\s+){{0,4}}?(?:to|onto|over\s+to)\s+
     (?!(?:the|a|an|this|that|these|those|my|our|your|their|its|some|another|new)\b)
     [\w`.@][\w`.@/+-]*(?:\s+[\w`.@/+-]+){{0,2}}?,?\s+(?:not|instead\s+of|rather\s+than)\s+[\w`.@]""",

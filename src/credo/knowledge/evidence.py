@@ -40,7 +40,7 @@ from collections.abc import Iterable
 
 from credo.knowledge.score import CONCEPTS
 
-__all__ = ["COUNTING", "EVIDENCE", "lone"]
+__all__ = ["COUNTING", "EVIDENCE", "ROLE", "lone", "role_then_ask"]
 
 # The concepts that count for a capture (the positive side of ``score.WEIGHTS``; named here,
 # not read from the fitted weights, so a refit cannot move the rule).
@@ -69,9 +69,40 @@ _FACT = frozenset({"fact_subject", "bare_subject", "assertion"})
 _TECHNICAL = re.compile(r"`|\w/\w|/\w|\w_\w|[a-z]\.\w|\w\.[a-z]|[a-z][A-Z]|--\w|\bport\s+\d")
 
 
+# Who holds a role on the project, named ("Maria is the release manager", "the release
+# manager for this project is Dana", "our maintainer is Sam"): a person's name, capitalised,
+# beside a role noun and a copula. Read on the sentence as written (the name's capital).
+_ROLE_NOUN = r"(?:manager|maintainer|owner|lead|reviewer|admin|administrator|contact|champion)"
+ROLE = re.compile(
+    rf"""^(?:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+is\s+(?:the|our)\s+(?:[\w-]+\s+){{0,2}}?{_ROLE_NOUN}\b
+    |^(?:The|Our)\s+(?:[\w-]+\s+){{0,2}}?{_ROLE_NOUN}\s+(?:(?:for|of|on)\s+(?:this|the|our)\s+
+    [\w-]+\s+)?is\s+[A-Z][a-z]+\b(?!\s+(?:[a-z]))""",
+    re.VERBOSE,
+)
+
+
 def lone(fired: Iterable[str], sentence: str = "") -> bool:
     """Does ``sentence``, with these cues, rest on one fact cue alone, in prose that names
     nothing of the code ("the old endpoint still gets 200 calls a day", "we use it in the
     config loader")?"""
     evidence = EVIDENCE.intersection(fired)
-    return len(evidence) == 1 and evidence <= _FACT and not _TECHNICAL.search(sentence)
+    return (
+        len(evidence) == 1
+        and evidence <= _FACT
+        and not _TECHNICAL.search(sentence)
+        and not ROLE.search(sentence)
+    )
+
+
+# A role holder named, then what to do with them: "maria is the release manager; ask her
+# before tagging a release" (the pronoun is the one named, not a third party's say).
+_ROLE_THEN_ASK = re.compile(
+    r"[^;,]+[;,]\s*(?:so\s+|and\s+)?(?:always\s+)?(?:ask|ping|tell|cc|loop|check\s+with|"
+    r"talk\s+to|email|mention|notify|tag)\s+(?:him|her)\b"
+)
+
+
+def role_then_ask(sentence: str, core: str) -> bool:
+    """Does ``sentence`` name who holds a role, then say to ask (ping, loop in ...) them
+    (``core``: its lower-cased text without lead-in words)?"""
+    return _ROLE_THEN_ASK.match(core) is not None and ROLE.match(sentence.strip()) is not None

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["names_one_event", "one_occasion"]
+__all__ = ["MOVED_EVENT", "names_one_event", "one_occasion"]
 
 # A word for later sessions, or a condition on the work ("before you run anything", "always
 # grep for the existing name first"): a way of working, whatever the sentence's form.
@@ -66,7 +66,9 @@ _THIRD_PARTY_WISH = re.compile(
 _WISH_VERBS = ("want", "like", "insist", "ask", "request", "prefer", "rather", "love")
 # The speaker's own voice prescribing in the same sentence: the third party's wish is then
 # the reason for it.
-_OWN_VOICE = frozenset({"preference", "preference_frame", "taste", "agent_behaviour"})
+_OWN_VOICE = frozenset(
+    {"preference", "preference_frame", "taste", "agent_behaviour", "workflow_gate"}
+)
 _URGENCY_LEAD = re.compile(
     r"""^(?:it'?s\s+|this\s+is\s+)?(?:not|no)\s+(?:a\s+|an\s+|the\s+)?(?:big\s+deal|biggie|
     (?:high|top|huge|real)\s+priority|priority|blocker|rush|emergency|showstopper|urgent)\b
@@ -114,6 +116,16 @@ _EVENT = re.compile(
     r"""(?=\W*$|\s*[,.;:!)—–]|\s+(?:tomorrow|today|tonight|next|this|on|in|at|only|so|because|
     since|and|but)\b)""",
     re.VERBOSE,
+)
+# One event moved to another day, place or tool: "moving the call to Zoom", "pushing our
+# standup to 10am". Calls and syncs are only events here: "after the call" is often code. A
+# call moved to a name of code is a refactor ("the call to json.dumps to orjson"). A pattern's
+# text, read inside changeover.CHANGING_OVER (compiled there only: each hook compiles it).
+MOVED_EVENT = (
+    r"""(?:the|this|that|our|my|tomorrow'?s|today'?s|tonight'?s|\w+day'?s|next\s+week'?s)\s+
+    (?:[\w'-]+\s+)?"""
+    rf"(?:{'|'.join((*_EVENT_NOUNS, 'call', 'sync', 'catch-up', 'check-in', 'one-on-one'))})"
+    r"""\s+(?:to|onto|over\s+to)\s+(?![\w-]*[._(`/])"""
 )
 _CLOCK_TIME = re.compile(
     r"\bit'?s\s+(?:like\s+|almost\s+|nearly\s+|past\s+|already\s+)?"

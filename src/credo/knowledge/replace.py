@@ -61,7 +61,11 @@ statement: ``Store.capture_candidates``):
    signal: "Actually, go back to black"; ``returned_to``): a candidate naming the value it
    returns to as the value a change left ("we moved from black to ruff") is the change it
    reverts. Exactly one: SUPERSEDES (a lock: CONTRADICTS); several: CONTRADICTS each. They
-   are looked up by the value's words alone, as rule 5's are (``named_groups``).
+   are looked up by the value's words alone, as rule 5's are (``named_groups``). A value
+   ruled out beside the one that held ("on port 5433, not 5432") is a value left too, and a
+   statement telling a value back again ("Staging is back on port 5432": ``back_again``,
+   any value, a number too) reverts a candidate that left it and shares at least
+   ``MIN_SHARED_CLEAR`` topic terms other than the value.
 At most ``MAX_CONTRADICTS`` (3) CONTRADICTS edges per statement, the candidates sharing
 most terms first, then by keyword score, then by id.
 
@@ -260,12 +264,14 @@ _CHANGE = frozenset(
     "swap swapp shift revert away".split()
 )
 _CHANGE_REACH = 3  # words before "from"/"off" a change's verb may stand
+_RULED_OUT = frozenset({"not", "no"})  # "5433, not 5432", "no lru_cache, ..."
 
 
 def _named_as_left(tokens: Sequence[str], term: str) -> Iterator[bool]:
     """For each place ``tokens`` mention ``term``, whether it is named there as the value a
     change left ("moved from black to ...": right after "from" or "off", a verb of a change
-    before that)."""
+    before that) or ruled out beside the one that holds ("on port 5433, not 5432", "no
+    lru_cache, load them eagerly": right after "not" or "no", no negation before it)."""
     needle = words(term)
     width = len(needle)
     if not needle:
@@ -276,7 +282,7 @@ def _named_as_left(tokens: Sequence[str], term: str) -> Iterator[bool]:
                 i > 1
                 and tokens[i - 1] in _LEFT
                 and not _CHANGE.isdisjoint(tokens[max(0, i - 1 - _CHANGE_REACH) : i - 1])
-            )
+            ) or (i > 1 and tokens[i - 1] in _RULED_OUT and tokens[i - 2] not in NEGATIONS)
 
 
 def _agrees(tokens: Sequence[str], term: str) -> bool:
@@ -292,14 +298,31 @@ def _left(tokens: Sequence[str], term: str) -> bool:
 
 def returned_to(statement: Statement) -> tuple[str, ...]:
     """The values a statement going back on a change returns to (its ``asserted`` terms
-    holding a word of letters): the change it reverts is the one that left them."""
+    holding a word of letters, a name of code's underscores aside: "lru_cache"): the change
+    it reverts is the one that left them."""
     if GOING_BACK not in statement.signals:
         return ()
     return tuple(
         term
         for term in statement.asserted
-        if any(w.isalpha() and len(w) >= _NAME_CHARS for w in _WORD.findall(term))
+        if any(
+            (name := w.replace("_", "")).isalpha() and len(name) >= _NAME_CHARS
+            for w in _WORD.findall(term)
+        )
     )
+
+
+# A value told as holding again: "staging is back on port 5432", "we're back to uv".
+_BACK_AGAIN = re.compile(r"\bback\s+(?:on|to)\s", re.IGNORECASE)
+
+
+def back_again(statement: Statement) -> tuple[str, ...]:
+    """The values a statement tells as holding again ("Staging is back on port 5432": its
+    ``asserted`` terms but "back"), whatever their form: a number too, since rule 6 reads
+    them only in candidates sharing the statement's topic ("... on port 5433, not 5432")."""
+    if GOING_BACK in statement.signals or not _BACK_AGAIN.search(statement.text):
+        return ()
+    return tuple(term for term in statement.asserted if term != "back")
 
 
 def names_its_change(statement: Statement) -> bool:
@@ -391,6 +414,8 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     capitals = acronyms(statement) if named else {}
     code = calls(statement) if named else frozenset()
     back = returned_to(statement)  # rule 6 reads candidates sharing one word
+    again = back_again(statement)  # ... and these, candidates sharing the topic
+    about = topic.difference(*(words(term) for term in again))  # (the value is no topic)
     if len(topic) < MIN_SHARED_CLEAR and not named and not back:
         return Verdict()
     clear: list[tuple[int, Candidate]] = []
@@ -405,7 +430,11 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
         heads = head_words(candidate.content, tokens)
         if any(_agrees(tokens, term) for term in statement.asserted):
             continue  # it says what the statement prescribes: it agrees
-        if any(_left(tokens, term) for term in back):
+        if any(_left(tokens, term) for term in back) or (
+            again
+            and len(about & topic_terms(candidate.content)) >= MIN_SHARED_CLEAR
+            and any(_left(tokens, term) for term in again)
+        ):
             reverted.append((shared, candidate))  # the change that left what it goes back to
         if shared < MIN_SHARED_CLEAR and not named:
             continue

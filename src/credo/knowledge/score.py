@@ -33,6 +33,7 @@ CONCEPTS: dict[str, str] = {
     "preference_frame": "taste",
     "taste": "taste",
     "agent_behaviour": "agent",
+    "workflow_gate": "agent",
     "np_please": "agent",
     "clause_imperative": "directive",
     # the agent got it wrong

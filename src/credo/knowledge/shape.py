@@ -145,11 +145,15 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             |^less\s+\w+|^(?:keep|make)\s+(?:your|the)\s+(?:answers?|repl(?:y|ies)|diffs?|
             summar(?:y|ies)|commits?|prs?|descriptions?|explanations?)\b|\byour\s+(?:answers?|
             repl(?:y|ies)|pr\s+descriptions?|summar(?:y|ies)|explanations?|commit\s+messages?)\b
-            |\b(?:tell|show)\s+me\s+(?:why|first|before)\b|\bbefore\s+(?:running|you\s+run|
-            committing|pushing)\b|\bin\s+any\s+instructions\b|\bdo\s+the\s+same\b""",
+            |\b(?:tell|show)\s+me\s+(?:why|first|before)\b|\bbefore\s+(?:running|you\s+run)\b
+            |\bin\s+any\s+instructions\b|\bdo\s+the\s+same\b""",
             _I,
         ),
     ),
+    # A step of the project's workflow: "... before committing", "... before pushing". Scored
+    # as the request above is, but a rule of the project, not the speaker's taste (days86:
+    # "Always run the linter before committing" was kept as a preference).
+    ("workflow_gate", re.compile(r"\bbefore\s+(?:committing|pushing)\b", _I)),
     # A noun phrase and "please": "short answers please", "type hints everywhere, please".
     (
         "np_please",
@@ -333,6 +337,7 @@ GATES: dict[str, tuple[str, ...]] = {
     "progressive": ("ing",),
     "tag_question": (",",),
     "question_word": ("you", "how do i"),
+    "workflow_gate": ("before",),
     "agent_behaviour": (
         "you",
         "skip",

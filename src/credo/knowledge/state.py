@@ -52,7 +52,7 @@ _STATE = re.compile(
     very|too|all|half|halfway|mostly|partly|partially|almost|nearly)\s+)?
     (?:back|live|down|up|free|busy|broken|stale|green|red|flaky|slow|tight|full|empty|idle|
     done|ready|finished|offline|online|stuck|blocked|gone|missing|dead|healthy|degraded)\b
-    (?!-)""",
+    (?!-)(?<!back(?=\s+on\s+(?:[\w.-]+\s+){0,2}?v?\d))""",
     re.VERBOSE,
 )
 _OCCASIONS = re.compile(
