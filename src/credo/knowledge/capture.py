@@ -115,7 +115,7 @@ from credo.knowledge import frames as fr
 from credo.knowledge import signals as sig
 from credo.knowledge.acknowledge import is_acknowledgement
 from credo.knowledge.addressed import trim_addressed
-from credo.knowledge.evidence import ROLE, role_then_ask
+from credo.knowledge.evidence import role_cues, role_veto
 from credo.knowledge.list_frame import framed, list_frames
 from credo.knowledge.mood import descriptive
 from credo.knowledge.occasion import one_occasion
@@ -483,9 +483,7 @@ def cues(
     ):
         return None  # "yes, but only the OpenAPI description": an answer for this turn
     future = fr.FUTURE_FRAME.search(clean) is not None
-    veto = shape_veto(clean, core)
-    if veto == "third_person" and role_then_ask(sentence, core):
-        veto = None  # "Maria is the release manager; ask her first": "her" is the one named
+    veto = role_veto(shape_veto(clean, core), sentence, core)
     if veto in HARD_VETOES or sig.DOUBT.search(clean) or sig.UNDECIDED.search(clean):
         return None  # a scope word wins over a rule word: "from here on in this session"
     if not future and (veto or _guard(clean, core)):
@@ -493,9 +491,7 @@ def cues(
     mood = None if future else descriptive(core)
     if mood and mood not in _ANCHORED_MOODS:
         return None  # a description, not a prescription: "Someone should automate the renewal"
-    fired = _fired(clean, core) | shape_cues(clean, core)
-    if " is " in sentence and ROLE.match(sentence.strip()):
-        fired.add("assertion")  # "the release manager for this project is Dana": who holds a role
+    fired = _fired(clean, core) | shape_cues(clean, core) | role_cues(sentence)
     if mood and not fired & _PRESCRIBES:
         return None  # "The CI runners are always slow on Mondays": how things are, no one told
     if "my_setup" in fired and not fired & (_PRESCRIBES | {"correction"}):

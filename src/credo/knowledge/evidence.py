@@ -106,3 +106,15 @@ def role_then_ask(sentence: str, core: str) -> bool:
     """Does ``sentence`` name who holds a role, then say to ask (ping, loop in ...) them
     (``core``: its lower-cased text without lead-in words)?"""
     return _ROLE_THEN_ASK.match(core) is not None and ROLE.match(sentence.strip()) is not None
+
+
+def role_veto(veto: str | None, sentence: str, core: str) -> str | None:
+    """``veto`` unless it is hearsay that names its own role holder: in "Maria is the release
+    manager; ask her first", "her" is the one named, not a third party's say."""
+    return None if veto == "third_person" and role_then_ask(sentence, core) else veto
+
+
+def role_cues(sentence: str) -> set[str]:
+    """The cues a statement of who holds a role adds ("the release manager for this project
+    is Dana" is an assertion)."""
+    return {"assertion"} if " is " in sentence and ROLE.match(sentence.strip()) else set()
