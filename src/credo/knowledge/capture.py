@@ -116,6 +116,7 @@ from credo.knowledge import signals as sig
 from credo.knowledge.acknowledge import is_acknowledgement
 from credo.knowledge.addressed import trim_addressed
 from credo.knowledge.evidence import role_cues, role_veto
+from credo.knowledge.lead_in import correction_lead, lead_in
 from credo.knowledge.list_frame import framed, list_frames
 from credo.knowledge.mood import descriptive
 from credo.knowledge.occasion import one_occasion
@@ -253,7 +254,7 @@ def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
             carry = start
             continue
         if index == 0:
-            build = _BUILD_TASK.match(_LEAD_IN.sub("", _clean(sentence).lower())) is not None
+            build = _BUILD_TASK.match(lead_in(_clean(sentence).lower())) is not None
             report = sig.REPORT_FRAME.match(lower) is not None
         pointer = _DEMONSTRATIVE.match(sentence) is not None and after_paste(text, start)
         if report and not sig.LATER_SESSIONS.search(lower):
@@ -288,21 +289,6 @@ def _pointer(fired: set[str], sentence: str) -> bool:
 
 # --- classification ----------------------------------------------------------------------
 
-_LEAD_IN = re.compile(
-    r"""^(?:[\W_]+|(?:no|nope|nah|actually|ok|okay|also|and|but|so|anyways?|btw|fyi|note|important|
-    heads\s+up|reminder|pro\s+tip|one\s+more\s+thing|oh|hey|well|again|please\s+note|
-    tbh|honestly|seriously|fwiw|imo|imho|to\s+be\s+honest|
-    just\s+so\s+you\s+know|for\s+the\s+record|as\s+a\s+reminder|wait|hm+|um+|uh+|
-    like(?=,?\s+(?:is|are|was|were|do|does|did|can|could|would|will|should|how|what|why|where)\b)|
-    from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(?:\s+out)?|
-    in\s+(?:the\s+)?future|in\s+general|generally|by\s+default|as\s+a\s+rule|
-    (?:in|for|across)\s+(?:this|our|the)\s+(?:repo|repository|project|codebase|team|monorepo)|
-    (?:that'?s|that\s+is|this\s+is|you'?re|you\s+are|it'?s)\s+(?:wrong|incorrect|not\s+right)|
-    (?:we|i)(?:'ve|\s+have)?\s+changed\s+(?:our|my)\s+minds?
-    (?:\s+(?:on|about)\s+(?:the\s+|our\s+)?[\w.'-]+(?:\s+[\w.'-]+){0,3}?)?(?=\s*[,:;—–-]))
-    (?:[\s,:;.!—–-]+|$))+""",
-    re.VERBOSE,
-)
 _CONDITIONAL_RULE = re.compile(
     r"^(?:if|when|whenever|before|after|once)\b[^,?]{1,100},\s*(?:always|never|make\s+sure|"
     r"don'?t|do\s+not|please|remember)\b",
@@ -414,9 +400,7 @@ def _fired(clean: str, core: str) -> set[str]:
         fired.add("habitual")
     if sig.GENERIC.search(clean):
         fired.add(WEAK)
-    if sig.CORRECTION_LEAD.match(clean) or gated(
-        sig.CORRECTION_ANY, sig.CORRECTION_ANY_GATE, clean
-    ):
+    if correction_lead(clean) or gated(sig.CORRECTION_ANY, sig.CORRECTION_ANY_GATE, clean):
         fired.add("correction")
     return fired
 
@@ -475,7 +459,7 @@ def cues(
         return None
     # Every pattern from here on reads lower-cased text (none is compiled IGNORECASE: faster).
     clean = _clean(sentence).lower()
-    core = _LEAD_IN.sub("", clean)
+    core = lead_in(clean)
     if not core or _vetoed(clean, core):
         return None
     if sig.ASSENT_LEAD.match(clean) and not (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from credo.knowledge.lazy_pattern import LazyPattern
 from credo.knowledge.occasion import MOVED_EVENT
 from credo.knowledge.shape_negative import NEGATIVE_CUES
 from credo.knowledge.signals import TOOL_KINDS
@@ -74,7 +75,7 @@ _CODE_NAME = r"""\s(?:[a-z_]\w*(?:[._]\w+)+(?:\(\))?|[a-z_]\w*\(\)|\d+\.\d+(?:\.
 # told in the past and holds now the same way: "We decided to use black for formatting",
 # "the team agreed on using uv", "we decided to keep Python 3.8 as the minimum" (a choice
 # names no old value: rule 5 reads none; "decided to keep going" is no choice of a thing).
-CHANGEOVER = re.compile(
+CHANGEOVER = LazyPattern(
     rf"""{_IF}\b{_TEAM}\s+(?:has\s+|have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?
         (?:moved|switched|migrated|changed|transitioned)\s+(?:everything\s+|over\s+)?
         (?:from|off(?:\s+of)?|away\s+from)\s+[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?
@@ -112,7 +113,7 @@ CHANGEOVER_TO = re.compile(
 # does. Without the old one named ("we're migrating the dashboard to Next 14", "we're moving
 # the tests to a new folder") it stays what is going on, and so does one event moved ("we're
 # moving the call to Zoom, not Teams": ``MOVED_EVENT``).
-CHANGING_OVER = re.compile(
+CHANGING_OVER = LazyPattern(
     rf"""{_IF}\b(?:we\s+are|we'?re)\s+
     (?:moving|switching|migrating|changing|transitioning)\s+(?!{MOVED_EVENT})
     (?:[\w`'./@+-]+\s+){{0,4}}?(?:to|onto|over\s+to)\s+

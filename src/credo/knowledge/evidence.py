@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from credo.knowledge.lazy_pattern import LazyPattern
 from credo.knowledge.score import CONCEPTS
 
 __all__ = ["COUNTING", "EVIDENCE", "ROLE", "lone", "role_then_ask"]
@@ -72,12 +73,15 @@ _TECHNICAL = re.compile(r"`|\w/\w|/\w|\w_\w|[a-z]\.\w|\w\.[a-z]|[a-z][A-Z]|--\w|
 # Who holds a role on the project, named ("Maria is the release manager", "the release
 # manager for this project is Dana", "our maintainer is Sam"): a person's name, capitalised,
 # beside a role noun and a copula. Read on the sentence as written (the name's capital).
+_ROLE_NOUNS = ("manager", "maintainer", "owner", "lead", "reviewer", "admin", "contact", "champion")
 _ROLE_NOUN = r"(?:manager|maintainer|owner|lead|reviewer|admin|administrator|contact|champion)"
-ROLE = re.compile(
+# Compiled only once a sentence names a role noun, which every match holds.
+ROLE = LazyPattern(
     rf"""^(?:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+is\s+(?:the|our)\s+(?:[\w-]+\s+){{0,2}}?{_ROLE_NOUN}\b
     |^(?:The|Our)\s+(?:[\w-]+\s+){{0,2}}?{_ROLE_NOUN}\s+(?:(?:for|of|on)\s+(?:this|the|our)\s+
     [\w-]+\s+)?is\s+[A-Z][a-z]+\b(?!\s+(?:[a-z]))""",
     re.VERBOSE,
+    gate=_ROLE_NOUNS,
 )
 
 

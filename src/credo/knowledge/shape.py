@@ -30,6 +30,7 @@ from credo.knowledge.changeover import (
     tools_own_files,
     went_back,
 )
+from credo.knowledge.lazy_pattern import LazyPattern
 from credo.knowledge.retraction import RULE_RETRACTION
 from credo.knowledge.shape_negative import NEGATIVE_CUES
 
@@ -50,7 +51,7 @@ _PRESENT_VERB = r"""(?:is|are|isn'?t|aren'?t|uses?|lives?|goes|go|returns?|runs?
     ends?|points?\s+to|talks?\s+to|works?|handles?|ships?|calls?|reads?|writes?|emits?|
     gets?\s+\w+ed|is\s+\w+ed|are\s+\w+ed|count\s+as|counts\s+as)"""
 
-CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+CUES: tuple[tuple[str, re.Pattern[str] | LazyPattern], ...] = (
     # --- positive shapes ----------------------------------------------------------------
     # A definite or possessive subject with a present-tense verb: a fact about the project.
     (
@@ -363,7 +364,7 @@ _VETOES = tuple(
 _SCORED = tuple((n, p, n in _ON_CLEAN, GATES.get(n, ())) for n, p in CUES if n not in VETO_CUES)
 
 
-def gated(pattern: re.Pattern[str], gate: tuple[str, ...], text: str) -> bool:
+def gated(pattern: re.Pattern[str] | LazyPattern, gate: tuple[str, ...], text: str) -> bool:
     """``pattern.search(text)``, skipped when ``gate`` is given and none of it is in ``text``."""
     if gate and not any(token in text for token in gate):
         return False

@@ -161,7 +161,6 @@ CORRECTION_LEAD = re.compile(
         not\s+right|not\s+correct|not\s+how|not\s+what|outdated|out\s+of\s+date|
         not\s+(?:our|the)\s+(?:style|convention|way|pattern|setup))\b
         |^(?:actual+y|acutally|hm+\s*,?\s*no)\b
-        |^(?:so\s+)?(?:we|i)(?:'ve|\s+have)?\s+changed\s+(?:our|my)\s+minds?\b(?=[^,:;—–-]{0,40}[,:;—–-])
         |^you'?(?:re|\s+are)\s+(?:mixing|confusing)\b|^you'?(?:ve|\s+have)\s+got\s+(?:it|this|that)\s+
         (?:backwards|wrong|the\s+wrong\s+way)""",
     _L | re.VERBOSE,
