@@ -330,6 +330,8 @@ def test_through_the_installed_hook_a_decision_changed_and_changed_back(tmp_path
         # the pronoun is the one named, not a third party (the hard veto third_person)
         "Maria is the release manager; ask her before tagging a release.",
         "Sam is our lead, ping him for access.",
+        "Maria is the release manager for this project.",
+        "The docs owner is Tom.",
     ],
 )
 def test_who_holds_a_role_is_kept(prompt: str) -> None:
@@ -347,6 +349,13 @@ def test_who_holds_a_role_is_kept(prompt: str) -> None:
         "Maria is the release manager; her cat is sick.",
         "Maria is the release manager and she hates long PRs.",
         "Ask her before tagging a release.",
+        # review86: a role noun inside another phrase, a role of something else, and a
+        # bare role named by a capital that is as often a company's (kept at 2d9a0ce)
+        "Tom is the lead singer in a band, funny guy.",
+        "Dana is the owner of a bakery downtown.",
+        "The owner is Google Cloud.",
+        "The reviewer is Anonymous.",
+        "The admin is Root.",
     ],
 )
 def test_a_role_holders_state_or_wish_is_not(prompt: str) -> None:
