@@ -80,6 +80,8 @@ def test_the_teams_choice_of_a_tool_is_kept(prompt: str, asserted: tuple[str, ..
         "We decided to drop Python 3.8.",
         "So we agreed to compute the next run in _schedule_next_run, not in run().",
         "We agreed to wrap every network call in `retry()`.",
+        "We decided to pin requests to 2.31.0.",
+        "We decided to require v2.0 of the API.",
     ],
 )
 def test_the_teams_decision_naming_code_is_kept(prompt: str) -> None:
@@ -95,6 +97,10 @@ def test_the_teams_decision_naming_code_is_kept(prompt: str) -> None:
         "We decided to try orjson.loads first.",
         "We decided to look at utils.helpers tomorrow.",
         "Yesterday we decided to drop Python 3.8, but product reversed it.",
+        # review86: a version or a number that says when (kept at 2d9a0ce)
+        "We agreed to meet after v2.0 ships, whenever that is.",
+        "We decided to go to the 3.30 movie.",
+        "We agreed to talk again once 2.1 is out.",
     ],
 )
 def test_a_decision_naming_no_code_a_file_or_a_trial_is_not(prompt: str) -> None:
@@ -356,6 +362,8 @@ def test_who_holds_a_role_is_kept(prompt: str) -> None:
         "The owner is Google Cloud.",
         "The reviewer is Anonymous.",
         "The admin is Root.",
+        "The release manager is Dana's friend.",
+        "Our admin is Linux-savvy.",
     ],
 )
 def test_a_role_holders_state_or_wish_is_not(prompt: str) -> None:

@@ -80,7 +80,8 @@ _TECHNICAL = re.compile(r"`|\w/\w|/\w|\w_\w|[a-z]\.\w|\w\.[a-z]|[a-z][A-Z]|--\w|
 _ROLE_NOUN = r"(?:manager|maintainer|owner|lead|reviewer|admin|administrator|contact|champion)"
 _OF_OURS = r"(?:(?:for|of|on)\s+(?:this|the|our)\s+[\w-]+)"
 _ROLE_ENDS = rf"(?:\s+{_OF_OURS})?(?=\s*(?:[.;,:!?]|$)|\s+(?:and|but|so|who)\b)"
-_NAME = r"[A-Z][a-z]+\b(?!\s+(?:[a-z]))"
+# (a name ends its phrase: "Dana's friend", "Linux-savvy" are no names of a holder)
+_NAME = r"[A-Z][a-z]+\b(?!\s+(?:[a-z])|['’-])"
 ROLE = re.compile(
     rf"""^(?:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+is\s+(?:the|our)\s+(?:[\w-]+\s+){{0,2}}?
     {_ROLE_NOUN}{_ROLE_ENDS}
