@@ -80,6 +80,8 @@ def test_the_teams_choice_of_a_tool_is_kept(prompt: str, asserted: tuple[str, ..
         "We decided to drop Python 3.8.",
         "So we agreed to compute the next run in _schedule_next_run, not in run().",
         "We agreed to wrap every network call in `retry()`.",
+        "We decided to pin requests to 2.31.0.",
+        "We decided to require v2.0 of the API.",
     ],
 )
 def test_the_teams_decision_naming_code_is_kept(prompt: str) -> None:
@@ -95,6 +97,10 @@ def test_the_teams_decision_naming_code_is_kept(prompt: str) -> None:
         "We decided to try orjson.loads first.",
         "We decided to look at utils.helpers tomorrow.",
         "Yesterday we decided to drop Python 3.8, but product reversed it.",
+        # review86: a version or a number that says when (kept at 2d9a0ce)
+        "We agreed to meet after v2.0 ships, whenever that is.",
+        "We decided to go to the 3.30 movie.",
+        "We agreed to talk again once 2.1 is out.",
     ],
 )
 def test_a_decision_naming_no_code_a_file_or_a_trial_is_not(prompt: str) -> None:
@@ -330,6 +336,8 @@ def test_through_the_installed_hook_a_decision_changed_and_changed_back(tmp_path
         # the pronoun is the one named, not a third party (the hard veto third_person)
         "Maria is the release manager; ask her before tagging a release.",
         "Sam is our lead, ping him for access.",
+        "Maria is the release manager for this project.",
+        "The docs owner is Tom.",
     ],
 )
 def test_who_holds_a_role_is_kept(prompt: str) -> None:
@@ -347,6 +355,15 @@ def test_who_holds_a_role_is_kept(prompt: str) -> None:
         "Maria is the release manager; her cat is sick.",
         "Maria is the release manager and she hates long PRs.",
         "Ask her before tagging a release.",
+        # review86: a role noun inside another phrase, a role of something else, and a
+        # bare role named by a capital that is as often a company's (kept at 2d9a0ce)
+        "Tom is the lead singer in a band, funny guy.",
+        "Dana is the owner of a bakery downtown.",
+        "The owner is Google Cloud.",
+        "The reviewer is Anonymous.",
+        "The admin is Root.",
+        "The release manager is Dana's friend.",
+        "Our admin is Linux-savvy.",
     ],
 )
 def test_a_role_holders_state_or_wish_is_not(prompt: str) -> None:

@@ -225,3 +225,35 @@ def test_m018_indexes_a_postgres_store_s_notes_again(tmp_path: Path) -> None:
             _sound(memory)
             memory.forget("ip")
             _sound(memory)
+
+
+# review86: m018 read a name from a letter of any script, but looked for a case change only
+# where an ASCII capital follows an ASCII letter or digit, and cut a name at a combining
+# mark: "caféLatte", "ΑλφαΒήτα", "ИмяФайла" gave no words, "naïveBayes" in NFD "ve bayes".
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("Order the caféLatte first.", "café latte"),
+        ("Der ÜberÄnderung Job.", "über änderung"),
+        ("Η συνάρτηση ΑλφαΒήτα τρέχει.", "αλφα βήτα"),
+        ("Вызов ИмяФайла здесь.", "имя файла"),
+        ("The nai\u0308veBayesModel runs.", "nai\u0308ve bayes model"),
+        ("東京TowerBridge is caseless first", "tower bridge"),
+    ],
+)
+def test_a_case_change_between_letters_of_any_script(text: str, words: str) -> None:
+    assert compound_words(text) == index_text(words)
+
+
+def test_a_v17_store_s_note_with_a_case_change_after_a_non_ascii_letter(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    with Memory(path, root=tmp_path) as memory:
+        memory.remember("We order the caféLatte before standup.", id="latte")
+    _back_to_version_17(path)
+    _v17_sound(path)
+    with Memory(path, root=tmp_path) as memory:
+        assert memory.stats().schema_version == LATEST_VERSION
+        assert _found(memory, "cafe latte") == ["latte"]
+        _sound(memory)
+        memory.forget("latte")
+        _sound(memory)

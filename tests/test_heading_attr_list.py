@@ -110,3 +110,61 @@ def test_an_mkdocs_changelog_is_ingested_without_its_attribute_lists(
     assert any("1.9.0 - 2023-12-19" in t for t in trails), trails
     assert not any("{:" in t for t in trails), trails
     assert run("doctor").returncode == 0
+
+
+# review86: a value read two ways (quoted, or unquoted starting with its quote) made
+# '{ a="b" a="b" ... x' backtrack through 2^n readings (22 values: 1.5 s; 40 would take
+# days), and the blanks before "{" were read again from each of their places (a heading
+# with 50,000 blanks: 3.8 s). A hostile heading must not stall an ingest.
+_HOSTILE = [
+    "# Title { " + 'a="b" ' * 40 + "x\n\nBody.\n",
+    "# Title " + " " * 200_000 + "{ #a x\n\nBody.\n",
+    "# Title {: #a } " + "{ a='b' " * 5_000 + "\n\nBody.\n",
+]
+
+
+def test_a_hostile_attribute_list_is_read_in_linear_time() -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import json, sys\n"
+        "from credo.knowledge.chunk.markdown import split_markdown\n"
+        "for text in json.load(sys.stdin):\n"
+        "    assert split_markdown(text)[-1].text == 'Body.'\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        input=json.dumps(_HOSTILE),
+        text=True,
+        timeout=60,
+        capture_output=True,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def _without_attrs_by_regex(text: str) -> str:
+    """The heading's text as first read (day-probe86): the attribute list and the blanks
+    before it cut by one regex, then the closing hashes by another."""
+    import re
+
+    from credo.knowledge.chunk.markdown_blocks import _ATTR
+
+    attrs = re.compile(rf"[ \t]*\{{:?[ \t]*{_ATTR}(?:[ \t]+{_ATTR})*[ \t]*\}}[ \t]*$")
+    bare = attrs.sub("", text)
+    return re.sub(r"(?:^|[ \t]+)#+[ \t]*$", "", bare) if bare != text else text
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            ["Name", "C#", " ", "\t", "#", "##", "{", "}", "{:", "#id", ".wide", 'k="v w"', "k=v"]
+        ),
+        max_size=12,
+    )
+)
+def test_attrs_cut_as_the_regex_cut_them(parts: list[str]) -> None:
+    from credo.knowledge.chunk.markdown_blocks import _without_attrs
+
+    text = "".join(parts)
+    assert _without_attrs([(1, text)]) == [(1, _without_attrs_by_regex(text))]

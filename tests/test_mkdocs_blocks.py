@@ -10,9 +10,10 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from credo.knowledge.chunk import mkdocs_blocks
 from credo.knowledge.chunk.markdown import split_markdown
 from credo.knowledge.chunk.mkdocs_blocks import rewrite_mkdocs_blocks
 from credo.knowledge.doctor import range_holds
@@ -141,3 +142,57 @@ def test_a_tabbed_page_is_ingested_without_the_markup(run: CliRun, tmp_path: Pat
     assert any("download the `.pkg` file" in t for t in texts), texts
     assert not any("===" in t or "octicons" in t or "!!!" in t for t in texts), texts
     assert run("doctor").returncode == 0
+
+
+# review86: each block was moved as its label was found, so a line under n nested labels
+# was moved n times (1 MB of nested tabs took seconds). Now each line is moved once.
+
+
+def _rewrite_block_by_block(lines: list[str]) -> list[str]:
+    """The rewrite as first written (day-probe86): each label's block moved as it is met."""
+    out = list(lines)
+    fence = ""
+    for index in range(len(out)):
+        current = out[index]
+        code = mkdocs_blocks._CODE.match(current)
+        if code and (not fence or code.group(1).startswith(fence)):
+            fence = "" if fence else code.group(1)
+        title = None if fence else mkdocs_blocks._title(current)
+        if title is None:
+            continue
+        depth = mkdocs_blocks._indent(current)
+        out[index] = title
+        end = index + 1
+        while end < len(out) and (
+            not out[end].strip() or mkdocs_blocks._indent(out[end]) >= depth + 4
+        ):
+            out[end] = mkdocs_blocks._dedent(out[end], 4)
+            end += 1
+    return out
+
+
+_LINE = st.builds(
+    lambda indent, body: indent + body,
+    st.sampled_from(["", " ", "  ", "    ", "\t", "      ", "        ", "\t    ", "            "]),
+    st.sampled_from(
+        ['=== "macOS"', '!!! note "Title"', "??? tip", "```", "~~~", "text", "- item", "", "x\ty"]
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINE, max_size=25))
+def test_each_line_moved_once_reads_as_block_by_block(lines: list[str]) -> None:
+    assert rewrite_mkdocs_blocks(lines) == _rewrite_block_by_block(lines)
+
+
+def test_nested_labels_move_each_line_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = ["    " * depth + '=== "t"' for depth in range(200)]
+    calls = []
+    real = mkdocs_blocks._dedent
+    monkeypatch.setattr(
+        mkdocs_blocks, "_dedent", lambda line, *a: calls.append(line) or real(line, *a)
+    )
+    out = rewrite_mkdocs_blocks(lines)
+    assert out == ["t"] * 200
+    assert len(calls) <= len(lines)  # was 19,900: every line once per label above it

@@ -61,8 +61,11 @@ _PERFECT_TO = rf"""{_IF_PERFECT}
 
 # A name of code in a decision: "functools.lru_cache", "_schedule_next_run", "retry()",
 # "3.9" (the sentence is read without its backticks); not a file ("we decided to delete
-# old_tests.py" is a task done once).
-_CODE_NAME = r"""\s(?:[a-z_]\w*(?:[._]\w+)+(?:\(\))?|[a-z_]\w*\(\)|\d+\.\d+(?:\.\d+)?)
+# old_tests.py" is a task done once), not a time ("we agreed to meet after v2.0 ships",
+# "we decided to go to the 3.30 movie": review86).
+_CODE_NAME = r"""(?<!\bafter)(?<!\bbefore)(?<!\buntil)(?<!\bonce)(?<!\bwhen)\s
+    (?:[a-z_]\w*(?:[._]\w+)+(?:\(\))?|[a-z_]\w*\(\)|(?<!\bthe\s)(?<!\bat\s)(?<!\bby\s)
+    \d+\.\d+(?:\.\d+)?)
     (?<!\.py)(?<!\.js)(?<!\.ts)(?<!\.md)(?<!\.rst)(?<!\.txt)(?<!\.toml)(?<!\.yml)(?<!\.yaml)
     (?<!\.json)(?<!\.cfg)(?<!\.ini)(?=[\s,;:!?)]|\.?$|\.\s)"""
 

@@ -73,13 +73,24 @@ _TECHNICAL = re.compile(r"`|\w/\w|/\w|\w_\w|[a-z]\.\w|\w\.[a-z]|[a-z][A-Z]|--\w|
 # Who holds a role on the project, named ("Maria is the release manager", "the release
 # manager for this project is Dana", "our maintainer is Sam"): a person's name, capitalised,
 # beside a role noun and a copula. Read on the sentence as written (the name's capital).
+# The role noun ends its phrase ("Tom is the lead singer in a band" names no lead), and
+# what it is of is the project's ("Dana is the owner of a bakery" is no role here). A role
+# named first is ours or qualified ("our contact", "the release manager", "the owner for
+# this repo"): "The owner is Google Cloud." names an owner of anything, by a capital that is
+# as often a company's as a person's (review86).
 _ROLE_NOUNS = ("manager", "maintainer", "owner", "lead", "reviewer", "admin", "contact", "champion")
 _ROLE_NOUN = r"(?:manager|maintainer|owner|lead|reviewer|admin|administrator|contact|champion)"
+_OF_OURS = r"(?:(?:for|of|on)\s+(?:this|the|our)\s+[\w-]+)"
+_ROLE_ENDS = rf"(?:\s+{_OF_OURS})?(?=\s*(?:[.;,:!?]|$)|\s+(?:and|but|so|who)\b)"
+# (a name ends its phrase: "Dana's friend", "Linux-savvy" are no names of a holder)
+_NAME = r"[A-Z][a-z]+\b(?!\s+(?:[a-z])|['’-])"
 # Compiled only once a sentence names a role noun, which every match holds.
 ROLE = LazyPattern(
-    rf"""^(?:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+is\s+(?:the|our)\s+(?:[\w-]+\s+){{0,2}}?{_ROLE_NOUN}\b
-    |^(?:The|Our)\s+(?:[\w-]+\s+){{0,2}}?{_ROLE_NOUN}\s+(?:(?:for|of|on)\s+(?:this|the|our)\s+
-    [\w-]+\s+)?is\s+[A-Z][a-z]+\b(?!\s+(?:[a-z]))""",
+    rf"""^(?:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+is\s+(?:the|our)\s+(?:[\w-]+\s+){{0,2}}?
+    {_ROLE_NOUN}{_ROLE_ENDS}
+    |^Our\s+(?:[\w-]+\s+){{0,2}}?{_ROLE_NOUN}\s+(?:{_OF_OURS}\s+)?is\s+{_NAME}
+    |^The\s+(?:(?:[\w-]+\s+){{1,2}}?{_ROLE_NOUN}\s+(?:{_OF_OURS}\s+)?|{_ROLE_NOUN}\s+
+    {_OF_OURS}\s+)is\s+{_NAME}""",
     re.VERBOSE,
     gate=_ROLE_NOUNS,
 )

@@ -77,6 +77,13 @@ class _Shapes(dict[int, str]):
 _SHAPES = _Shapes()
 
 
+def letter_shapes(text: str) -> str:
+    """``text`` with each character as its shape for `_WORD_PART` ("caféLatte" ->
+    "aaaaAaaaa", "ΑλφαΒήτα" -> "AaaaAaaa"): ASCII patterns find names and case changes of
+    any script in it, at the same places."""
+    return text.translate(_SHAPES)
+
+
 def name_parts(name: str) -> list[str]:
     """The parts of ``name`` as written, split at case changes and ``_`` (the words of
     `identifier_parts` before they are lower-cased and sifted): of a name of ASCII letters
@@ -87,7 +94,7 @@ def name_parts(name: str) -> list[str]:
     part = _patterns()[0]
     if name.isascii():
         return part.findall(name)
-    return [name[m.start() : m.end()] for m in part.finditer(name.translate(_SHAPES))]
+    return [name[m.start() : m.end()] for m in part.finditer(letter_shapes(name))]
 
 
 @lru_cache(maxsize=65_536)

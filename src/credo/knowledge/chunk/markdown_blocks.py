@@ -35,10 +35,12 @@ _RAW_HTML = re.compile(
 )
 # A heading's attribute list (Python-Markdown's attr_list, MkDocs; Pandoc): "## Name {: #name }",
 # "## Name ## { #name .wide }". Every word in it is an id, a class or a key=value: markup.
-_ATTR = r"""(?:[#.][\w:.-]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s}]+))"""
-_HEADING_ATTRS = re.compile(rf"[ \t]*\{{:?[ \t]*{_ATTR}(?:[ \t]+{_ATTR})*[ \t]*\}}[ \t]*$")
-# The closing hashes an attribute list kept from markdown-it ("## Name ## {: #name }").
-_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+# (a value read one way only: quoted, or unquoted and starting with no quote; read both
+# ways, '{ a="b" a="b" ... x' backtracked through 2^n readings: review86)
+_ATTR = r"""(?:[#.][\w:.-]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s}"'][^\s}]*))"""
+# (searched from each "{", not from each blank before it: a run of blanks read again from
+# each of its places was quadratic in a long heading)
+_HEADING_ATTRS = re.compile(rf"\{{:?[ \t]*{_ATTR}(?:[ \t]+{_ATTR})*[ \t]*\}}[ \t]*$")
 _DIRECTIVE = re.compile(r"\{([A-Za-z][\w:.+-]*)\}[ \t]*(.*)$")
 OPTION_LINE = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")
 # MyST directives whose content is prose (read as Markdown); their argument, for the
@@ -230,13 +232,19 @@ def _lines(inline: Token, block: Token, lines: list[str], base: int, drop: int) 
 
 def _without_attrs(lines: list[Line]) -> list[Line]:
     """A heading's lines without the attribute list that ends it (and the closing hashes
-    before it): the list names its anchor and style, which no reader sees."""
+    before it, markdown-it's "## Name ## {: #name }"): the list names its anchor and style,
+    which no reader sees."""
     if not lines or "{" not in lines[-1][1]:
         return lines
     number, last = lines[-1]
-    bare = _HEADING_ATTRS.sub("", last)
-    if bare != last:
-        bare = _CLOSING_HASHES.sub("", bare)
+    attrs = _HEADING_ATTRS.search(last)
+    if attrs is None:
+        return lines
+    bare = last[: attrs.start()].rstrip(" \t")
+    # Closing hashes: a run of "#" that is the whole text or follows a blank ("C#" is a name).
+    before = bare.rstrip("#")
+    if before != bare and (not before or before[-1] in " \t"):
+        bare = before.rstrip(" \t")
     return [*lines[:-1], (number, bare)]
 
 

@@ -45,23 +45,29 @@ def rewrite_mkdocs_blocks(lines: list[str]) -> list[str]:
     under it moved four columns left (a new list when one was found, else ``lines``)."""
     out: list[str] | None = None
     fence = ""
-    for index in range(len(lines)):
-        current = lines[index] if out is None else out[index]
+    # The open labels' indents, as written: a line is in the innermost one's block while it
+    # is blank or indented past it, and moves four columns left per open label. Each line
+    # is moved once (moving each block as found moved a line once per label over it: 1 MB
+    # of nested tabs took seconds).
+    open_labels: list[int] = []
+    for index, line in enumerate(lines):
+        if line.strip():
+            depth = _indent(line)
+            while open_labels and depth < open_labels[-1] + TAB_WIDTH:
+                open_labels.pop()
+        current = _dedent(line, TAB_WIDTH * len(open_labels)) if open_labels else line
+        if out is not None:
+            out[index] = current
         code = _CODE.match(current)
         if code and (not fence or code.group(1).startswith(fence)):
             fence = "" if fence else code.group(1)
         title = None if fence else _title(current)
         if title is None:
             continue
-        out = out if out is not None else list(lines)
-        depth = _indent(current)
+        if out is None:
+            out = list(lines)
         out[index] = title
-        # The block: the lines after it that are blank or indented past the label. Each
-        # moves four columns left; a nested label is met again below, and its block moved.
-        end = index + 1
-        while end < len(out) and (not out[end].strip() or _indent(out[end]) >= depth + TAB_WIDTH):
-            out[end] = _dedent(out[end])
-            end += 1
+        open_labels.append(_indent(line))
     return lines if out is None else out
 
 
@@ -84,9 +90,9 @@ def _indent(line: str) -> int:
     return len(expanded) - len(expanded.lstrip(" "))
 
 
-def _dedent(line: str) -> str:
-    """``line`` moved ``TAB_WIDTH`` columns left (a blank line stays as it is)."""
+def _dedent(line: str, columns: int) -> str:
+    """``line`` moved ``columns`` columns left, or to its text (a blank line stays as it is)."""
     if not line.strip():
         return line
     expanded = line.expandtabs(TAB_WIDTH)
-    return expanded[min(TAB_WIDTH, _indent(line)) :]
+    return expanded[min(columns, _indent(line)) :]

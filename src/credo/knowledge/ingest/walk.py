@@ -478,7 +478,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     read as their title and their Markdown (chunk/mkdocs_blocks; probe86)
 # 58: a body's names split by letters of any script with a case, an acronym's version kept
 #     with it ("IPv6Address" -> ipv6 address, not pv6 address; store/identifier.py, fold86)
-READER_VERSION = 58
+# 59: a heading's attribute list value that opens a quote it never closes ('{ a="b }') is
+#     no attribute list (read both ways, such values backtracked exponentially; review86)
+READER_VERSION = 59
 
 
 class Read(NamedTuple):
