@@ -121,14 +121,26 @@ def test_m017_leaves_the_index_a_rebuild_would_make(
     indexed as v16 did: after m017 the index holds exactly what a rebuild from the view
     makes, and FTS5's integrity check holds."""
     root = tmp_path_factory.mktemp("m017")
+    path = notes_store(root, notes, gone)
+    _back_to_version_16(path)
+    Memory(path, root=root).close()  # (m017)
+    assert_index_is_a_rebuild(path)
+
+
+def notes_store(root: Path, notes: list[list[str]], gone: set[int]) -> Path:
+    """A store at ``root`` holding ``notes`` (one a list of words), the ``gone`` ones forgotten."""
     path = root / "m.db"
     with Memory(path, root=root) as memory:
         for n, words in enumerate(notes):
             memory.remember(" ".join(words) + f" note{n}", id=f"n{n}")
         for n in gone & set(range(len(notes))):
             memory.forget(f"n{n}")
-    _back_to_version_16(path)
-    Memory(path, root=root).close()  # (m017)
+    return path
+
+
+def assert_index_is_a_rebuild(path: Path) -> None:
+    """The keyword index of the store at ``path`` holds exactly what a rebuild from its view
+    makes, and FTS5's integrity check holds."""
     conn = sqlite3.connect(path, isolation_level=None)
     register(conn)
     conn.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, beliefs_fts, instance)")

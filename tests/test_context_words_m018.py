@@ -19,7 +19,12 @@ from credo.store.index_text import index_text, register
 from credo.store.sql_split import split_statements
 from credo.store.value_migration import VALUE_KIND
 from tests.conftest import POSTGRES, postgres_store
-from tests.test_compound_words_backends import _found, _sound
+from tests.test_compound_words_backends import (
+    _found,
+    _sound,
+    assert_index_is_a_rebuild,
+    notes_store,
+)
 
 NOTES = {
     "city": "We deploy the İstanbulCity service before the others.",
@@ -169,23 +174,11 @@ def test_m018_leaves_the_index_a_rebuild_would_make(
     without case among them) indexed as v17 did: after m018 the index holds exactly what a
     rebuild from the view makes, and FTS5's integrity check holds."""
     root = tmp_path_factory.mktemp("m018")
-    path = root / "m.db"
-    with Memory(path, root=root) as memory:
-        for n, words in enumerate(notes):
-            memory.remember(" ".join(words) + f" note{n}", id=f"n{n}")
-        for n in gone & set(range(len(notes))):
-            memory.forget(f"n{n}")
+    path = notes_store(root, notes, gone)
     _back_to_version_17(path)
     _v17_sound(path)
     Memory(path, root=root).close()  # (m018)
-    conn = sqlite3.connect(path, isolation_level=None)
-    register(conn)
-    conn.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, beliefs_fts, instance)")
-    migrated = sorted(conn.execute("SELECT doc, col, offset, term FROM temp.v"))
-    conn.execute("INSERT INTO beliefs_fts(beliefs_fts, rank) VALUES ('integrity-check', 1)")
-    conn.execute("INSERT INTO beliefs_fts(beliefs_fts) VALUES ('rebuild')")
-    assert sorted(conn.execute("SELECT doc, col, offset, term FROM temp.v")) == migrated
-    conn.close()
+    assert_index_is_a_rebuild(path)
 
 
 def test_m018_indexes_a_postgres_store_s_notes_again(tmp_path: Path) -> None:

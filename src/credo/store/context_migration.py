@@ -62,7 +62,7 @@ def apply_m017(conn: sqlite3.Connection) -> None:
     statements = split_statements(M017_CONTEXT_WORDS)
     register(conn)  # (a connection not opened by store/db.py, e.g. a test's)
     changed = [
-        (rid, index_text(content), index_text(anchor), words)
+        (rid, index_text(content), index_text(anchor), "", words)
         for rid, content, anchor in conn.execute(_CONTEXTLESS)
         # (as v17 read them: its function, credo_index_context, reads so)
         if (words := v17_compound_words(content))
@@ -70,15 +70,7 @@ def apply_m017(conn: sqlite3.Connection) -> None:
     for statement in statements:
         conn.execute(statement)
     # Out as m013 put them in (an empty context), in with their words.
-    conn.executemany(
-        "INSERT INTO beliefs_fts(beliefs_fts, rowid, content, anchor_text, context) "
-        "VALUES ('delete', ?, ?, ?, '')",
-        [row[:3] for row in changed],
-    )
-    conn.executemany(
-        "INSERT INTO beliefs_fts(rowid, content, anchor_text, context) VALUES (?, ?, ?, ?)",
-        changed,
-    )
+    _index_again(conn, changed)
 
 
 # Schema 17's reading of a note's compound names (m017), kept for its function.
@@ -122,12 +114,19 @@ def apply_m018(conn: sqlite3.Connection) -> None:
     ]
     for statement in statements:
         conn.execute(statement)
+    _index_again(conn, changed)
+
+
+def _index_again(conn: sqlite3.Connection, rows: list[tuple[int, str, str, str, str]]) -> None:
+    """Each (rowid, content, anchor, old context, new context) out of the keyword index by
+    the words it was indexed with (FTS5's 'delete' must be given exactly those), and in with
+    its new context."""
     conn.executemany(
         "INSERT INTO beliefs_fts(beliefs_fts, rowid, content, anchor_text, context) "
         "VALUES ('delete', ?, ?, ?, ?)",
-        [row[:4] for row in changed],
+        [row[:4] for row in rows],
     )
     conn.executemany(
         "INSERT INTO beliefs_fts(rowid, content, anchor_text, context) VALUES (?, ?, ?, ?)",
-        [(*row[:3], row[4]) for row in changed],
+        [(*row[:3], row[4]) for row in rows],
     )
