@@ -181,3 +181,25 @@ def test_a_plain_held_out_run_leaves_the_reserve_out() -> None:
     assert plain == {c.name for c in HELDOUT} - set(kept)
     named = chosen_corpora(HELDOUT, ("immer", "pip"), kept)
     assert [c.name for c in named] == [c.name for c in HELDOUT if c.name in {"immer", "pip"}]
+
+
+def test_stop_61s_docs_sets_are_sphinx_and_npm_markdown_and_ask_short_questions_too() -> None:
+    # (stop 61, heldout87b: written blind when the six sets were spent; a Sphinx tree with a
+    # long changelog and a JavaScript project's plain Markdown from npm. Held as a reserve
+    # until the lead moves them)
+    from bench.heldout.corpora import RESERVE, UNSPENT
+
+    sets = {"babel": ".rst", "eslint-plugin-import": ".md"}
+    assert set(sets) <= set(RESERVE) | set(UNSPENT)
+    assert BY_NAME["eslint-plugin-import"].url.startswith("https://registry.npmjs.org/")
+    for name, suffix in sets.items():
+        corpus = BY_NAME[name]
+        assert corpus.kind == "docs" and all(p.endswith(suffix) for p in corpus.include)
+        queries, _ = load_queries(BENCH / "heldout" / "queries" / f"{name}.json")
+        kinds = [q.type for q in queries]
+        assert (kinds.count("topical"), kinds.count("path"), kinds.count("multi")) == (14, 6, 8)
+        short = [q for q in queries if 3 <= len(q.text.split()) <= 10]
+        assert len(short) == 9, name
+        assert all(loc.path.endswith(suffix) for q in queries for loc in q.labels)
+        # every set has questions on its changelog too
+        assert any("CHANGE" in loc.path for q in queries for loc in q.labels), name
