@@ -163,3 +163,22 @@ def test_a_plain_held_out_run_leaves_the_reserve_out() -> None:
     assert plain == {c.name for c in HELDOUT} - set(kept)
     named = chosen_corpora(HELDOUT, ("immer", "pip"), kept)
     assert [c.name for c in named] == [c.name for c in HELDOUT if c.name in {"immer", "pip"}]
+
+
+def test_stop_61s_sets_are_typescript_code_and_mkdocs_docs_kept_out_of_a_plain_run() -> None:
+    # (stop 61, heldout87c: written blind when the six sets of stops 58-59 were spent; kept in
+    # the reserve, so no helper sees their figures before the lead runs them)
+    from bench.heldout.corpora import RESERVE, UNSPENT
+    from bench.heldout.run import chosen_corpora
+
+    written = ("query-core", "griffe")
+    assert set(written) <= set(RESERVE) | set(UNSPENT)
+    assert BY_NAME["query-core"].kind == "code" and BY_NAME["query-core"].include == ("src/*.ts",)
+    assert BY_NAME["griffe"].kind == "docs" and "CHANGELOG.md" in BY_NAME["griffe"].include
+    if set(written) <= set(RESERVE):
+        plain = {c.name for c in chosen_corpora(HELDOUT, (), RESERVE)}
+        assert not plain & set(written)
+    for name in written:
+        queries, _ = load_queries(BENCH / "heldout" / "queries" / f"{name}.json")
+        short = [q for q in queries if 3 <= len(q.text.split()) <= 10]
+        assert len(queries) == 28 and len(short) == 9, name
