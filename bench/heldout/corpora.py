@@ -207,7 +207,8 @@ HELDOUT: tuple[Corpus, ...] = (
         sha256="b5531cf45e9b73f0842c2121cc4d4bcbb98a55475e191fc9830e7aef87a920a0",
         # The guide, extension and docstring-reference pages and the root CHANGELOG.md (the
         # docs' changelog.md only includes it); docs/reference/api/ (pages of '::: object'
-        # directives rendered from code) and docs/insiders/ stay out (fnmatch's * spans folders)
+        # directives rendered from code), the reference.md and api.md link lists and
+        # docs/insiders/ stay out (fnmatch's * spans folders)
         include=(
             "docs/[!ir]*.md",
             "docs/index.md",
