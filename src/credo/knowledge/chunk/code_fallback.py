@@ -20,6 +20,9 @@ Rules:
   another language's ``///`` example keeps its ``# comment`` lines (``rust``). Where the doc
   is read as Markdown (``markdown``), a code block's ``&`` is written as ``&amp;``, so the
   reader's decoding gives back the code as written (``&amp;`` in an example is literal).
+  A Rust doc attribute between doc lines whose string is a fence (clap's
+  ``#[cfg_attr(feature = "help", doc = " ```")]``, one per build: a pair is one fence)
+  opens or closes a code block as a ``/// ```` line does.
 - Skipped: the shebang line, Python encoding declarations on lines 1-2, and tool pragmas
   (``noqa``, ``type:``, ``pragma``, ``pylint:``, ``fmt:``, ``eslint``, ``@ts-``,
   ``go:build``, ``NOLINT``, ``SPDX-License-Identifier``...).
@@ -169,6 +172,11 @@ _RUST_BLOCK = re.compile(
     r"(?:rust|ignore|should_panic|no_run|compile_fail|test_harness|standalone_crate"
     r"|edition\d{4}|[\s,])*"
 )
+# A doc attribute whose string is a fence: ``#[doc = " ```"]``, or one a ``cfg_attr`` sets
+# (``#[cfg_attr(not(unix), doc = " ```ignore")]``), its tag in group 1.
+_ATTRIBUTE_FENCE = re.compile(
+    r'\s*#\[(?:cfg_attr\(.*,\s*)?doc\s*=\s*" ?(?:`{3,}|~{3,})([^"`]*)"\)?\]\s*$'
+)
 
 
 class _DocFence:
@@ -187,6 +195,7 @@ class _DocFence:
         self.code: bool | None = None  # inside a code block: whether its # lines are hidden
         self.block: int | None = None  # the block comment the last fragment was in
         self.doc_block = False  # whether that block is a doc comment
+        self.last = 0  # the line of the last fragment seen
 
     def hides(self, fragment: Fragment) -> bool:
         line = self.lines[fragment.number - 1] if fragment.number <= len(self.lines) else ""
@@ -201,13 +210,35 @@ class _DocFence:
         ):
             self.code = None
             return False
+        above, self.last = self.last, fragment.number
+        if (
+            self.rust
+            and fragment.block is None
+            and (tag := self.attribute_fence(above)) is not None
+        ):
+            self.toggle(tag)
         text = fragment.text.strip()
         if fence := _FENCE.match(text):  # markup, shown by no page ("```rust", "```toml")
-            opening = self.code is None
-            tag = fence.group(2)
-            self.code = (self.rust and bool(_RUST_BLOCK.fullmatch(tag))) if opening else None
+            self.toggle(fence.group(2))
             return True
         return bool(self.code) and (text == "#" or text.startswith("# "))
+
+    def toggle(self, tag: str) -> None:
+        """A fence with `tag`: it opens a code block, or closes the open one."""
+        opening = self.code is None
+        self.code = (self.rust and bool(_RUST_BLOCK.fullmatch(tag))) if opening else None
+
+    def attribute_fence(self, above: int) -> str | None:
+        """The tag of a fence a doc attribute between line `above` and the fragment's line
+        (``self.last``) sets, if one does; a ``cfg_attr`` pair's alternatives are one fence,
+        its last one's tag kept."""
+        if not above or self.last - above > 4:
+            return None
+        tag = None
+        for line in self.lines[above : self.last - 1]:  # (the lines strictly between)
+            if match := _ATTRIBUTE_FENCE.match(line):
+                tag = match.group(1)
+        return tag
 
 
 def is_noise(fragment: Fragment, lines: list[str]) -> bool:
