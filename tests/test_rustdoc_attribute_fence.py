@@ -162,3 +162,67 @@ def test_ingest_and_search_show_no_hidden_line(run: CliRun, tmp_path: Path) -> N
     assert any("pre-defined message" in t for t in texts), texts
     assert not any("# use" in t for t in texts), texts
     assert run("doctor").returncode == 0
+
+
+# The same parity, lost where a module doc is read in two parts: clap's derive reference
+# (src/_derive/mod.rs) opens a block, includes an example with an inner attribute (which is
+# code, so the doc above it is the file's header and the doc below its body), and closes it.
+# The body's first fence was read as an opening, and every block after it inverted.
+DERIVE = """//! # Documentation: Derive Reference
+//!
+//! Example:
+//! ```rust
+#![doc = include_str!("../../examples/demo.rs")]
+//! ```
+//!
+//! ### Pre-processing
+//!
+//! ```rust
+//! # use clap::Parser;
+//! #[derive(Parser)]
+//! struct Robo {
+//!     kill_all_humans: bool,
+//! }
+//! ```
+//!
+//! # Examples
+//!
+//! A doc comment consists of three parts.
+"""
+
+
+def test_a_module_doc_read_in_two_parts_keeps_its_fences() -> None:
+    texts = _texts(DERIVE)
+    assert not any("# use" in text for text in texts)
+    assert "# Examples" in texts  # prose after the blocks is no hidden line
+
+
+@given(
+    blocks=st.lists(
+        st.tuples(
+            st.sampled_from(["", "rust", "no_run"]),
+            st.lists(st.sampled_from(["# use clap::Arg;", "# fn main() {"]), max_size=2),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    pair=st.booleans(),
+)
+def test_after_an_included_example_every_block_hides_its_hidden_lines(
+    blocks: list[tuple[str, list[str]]], pair: bool
+) -> None:
+    out = [
+        "//! The crate.",
+        "//!",
+        "//! ```rust",
+        '#![doc = include_str!("../demo.rs")]',
+        "//! ```",
+    ]
+    for tag, hidden in blocks:
+        opening = _OPENINGS["pair" if pair else "plain"]
+        out += ["//!", "//! Some prose.", "//!", *(line.format(tag=tag) for line in opening)]
+        out += [f"//! {line}" for line in hidden] + ["//! let x = 1;", "//! ```"]
+    out += ["//!", "//! # Examples", "//!", "//! The end.", ""]
+    texts = _texts("\n".join(out))
+    assert not any("# use" in text or "# fn" in text for text in texts)
+    assert "# Examples" in texts
