@@ -52,6 +52,9 @@ def test_a_wish_to_change_the_thing_at_hand_is_not_kept(prompt: str) -> None:
         "I want to fix bugs before features, every time.",
         "We want to change the way errors are formatted, always with the ContextKind.",
         "ok so my thing is: I want to run the migrations myself.",
+        "I want to remove the default exports everywhere.",
+        "We want to replace the ORM calls in this repo with raw SQL.",
+        "I'd like to update the docs across the codebase.",
     ],
 )
 def test_a_wish_for_later_sessions_or_the_speakers_own_part_is_still_kept(prompt: str) -> None:

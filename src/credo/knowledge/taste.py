@@ -48,8 +48,9 @@ _WISH_FOR_REFERENT = re.compile(
 )
 # The change the speaker is about to make to the thing at hand ("I want to change how the width
 # is computed", "I'd like to fix the sync retry"): this turn's task, not a way of working.
-# A word for later sessions or the speaker's own part keeps the taste: "I want to update the
-# changelog myself", "I want to fix bugs before features, every time".
+# A word for later sessions, the speaker's own part or the whole project keeps the taste: "I
+# want to update the changelog myself", "I want to fix bugs before features, every time", "I
+# want to remove the default exports everywhere".
 _TASK_VERB = (
     r"(?:change|fix|add|refactor|rename|remove|rewrite|implement|modify|tweak|adjust|rework|"
     r"debug|extend|move|replace|update|improve|optimi[sz]e|simplify|split|speed\s+up|clean\s+up)"
@@ -59,7 +60,8 @@ _WISH_TO_CHANGE = re.compile(
     rf"(?:really\s+)?like)\s+to\s+{_TASK_VERB}\s+"
     r"(?:how|what|where|why|which|when|the|this|that|these|those|its?)\b"
     r"(?!.*\b(?:always|never|whenever|every|each|any|from\s+now\s+on|going\s+forward|"
-    r"in\s+general|myself|ourselves|first|before)\b)"
+    r"in\s+general|myself|ourselves|first|before|everywhere|across|throughout|"
+    r"in\s+(?:this|our|the\s+whole)\s+(?:repo|repository|codebase|project|app))\b)"
 )
 _OWN_TIME = re.compile(
     r"^i\b.*\b(?:(?:in|during)\s+(?:the\s+)?(?:winter|summer|spring|autumn|fall|mornings?|"
