@@ -127,3 +127,68 @@ def test_through_the_installed_hook_the_change_replaces_the_decision(tmp_path: P
     hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=REDIS), project)
     wait_for(lambda: captured_count(project) > 0)
     assert _edges(project) == {("SUPERSEDES", "decision")}
+
+
+# probe87 (a week on clap through the installed hook): "Change of plan: we are raising the MSRV
+# to Rust 1.64 instead of 1.60 ..." was not kept (the progressive veto: "raising" was no verb
+# of a change over), so Friday's "Which MSRV do we target?" served Wednesday's 1.60 decision.
+MSRV = (
+    "Change of plan: we are raising the MSRV to Rust 1.64 instead of 1.60, because workspace "
+    "inheritance needs it."
+)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "negated"),
+    [
+        (MSRV, ("1.60",)),
+        ("We're bumping the request timeout to 60s, not 30s.", ("30s",)),
+        ("We're lowering the log level to info rather than debug.", ("debug",)),
+        ("We are upgrading the base image to bookworm instead of bullseye.", ("bullseye",)),
+    ],
+)
+def test_a_value_set_anew_that_names_the_old_one_is_kept(
+    prompt: str, negated: tuple[str, ...]
+) -> None:
+    [statement] = extract_statements(prompt)
+    assert statement.negated == negated
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "We are raising the MSRV to Rust 1.64.",
+        "We're bumping the version to 2.0 today.",
+        "Right now we are raising the limit to 10, not 5.",
+        "If we are bumping the timeout to 60s, not 30s, tell me what breaks.",
+    ],
+)
+def test_a_value_set_anew_without_the_old_one_or_for_now_is_not(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@given(
+    team=st.sampled_from(["we are", "we're"]),
+    verb=st.sampled_from(["raising", "bumping", "lowering", "upgrading", "downgrading"]),
+    thing=st.sampled_from(["the msrv ", "the timeout ", "our minimum python ", "the limit "]),
+    new=st.sampled_from(["1.64", "60s", "3.12", "v2"]),
+    old=st.sampled_from(["1.60", "30s", "3.10", "v1"]),
+    ruling_out=st.sampled_from([", not", " instead of", " rather than"]),
+)
+def test_a_value_set_anew_rules_out_the_old_one(
+    team: str, verb: str, thing: str, new: str, old: str, ruling_out: str
+) -> None:
+    said = f"{team} {verb} {thing}to {new}{ruling_out} {old}."
+    assert [s.negated for s in extract_statements(said[0].upper() + said[1:])] == [(old,)]
+    assert extract_statements(f"{team} {verb} {thing}to {new}.".capitalize()) == []
+
+
+def test_through_the_installed_hook_the_new_msrv_replaces_the_decision(tmp_path: Path) -> None:
+    decision = (
+        "Decision: we keep the MSRV at Rust 1.60 for the 4.0 series, so no let-else or other "
+        "newer syntax in the code."
+    )
+    project = _project(tmp_path, {"decision": decision})
+    hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=MSRV), project)
+    wait_for(lambda: captured_count(project) > 0)
+    assert _edges(project) == {("SUPERSEDES", "decision")}

@@ -350,6 +350,9 @@ _ASIDE = re.compile(
     r",\s*(?:which|that)\s+(?:is|'s)\s+(?:fine|ok|okay|good|weird|odd|annoying|funny)\b"
     r"|\blet'?s\s+be\s+(?:real|honest)\b|\bhonestly\b"
 )
+# The user corrects the agent and says what holds for good ("No, don't add a setting for
+# this; never unwrap in library code"): more than a task on this turn's referent.
+_STANDING_CORRECTION = frozenset({"correction", "durable"})
 # A sentence opened by a demonstrative or "it": right under a paste, it is about the paste.
 _DEMONSTRATIVE = re.compile(r"\s*(?:this|that|these|those|it)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b")
@@ -504,6 +507,7 @@ def cues(
     elif _IT_TASK.search(core) or (
         fired & {"deixis", "now", "named_file"}
         and ("artefact_task" in fired or sig.DIRECTIVE.match(core) or _NOW_LEAD.match(core))
+        and not fired >= _STANDING_CORRECTION
     ):
         return None  # a task on this turn's referent: "fix auth.py", "now switch that tab bar"
     if carried:

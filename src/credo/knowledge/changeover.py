@@ -115,10 +115,12 @@ CHANGEOVER_TO = re.compile(
 # is no narration of this turn: it says what the project holds from now on, as "X, not Y"
 # does. Without the old one named ("we're migrating the dashboard to Next 14", "we're moving
 # the tests to a new folder") it stays what is going on, and so does one event moved ("we're
-# moving the call to Zoom, not Teams": ``MOVED_EVENT``).
+# moving the call to Zoom, not Teams": ``MOVED_EVENT``). A version or a value set anew is a
+# change over too: "we are raising the MSRV to Rust 1.64 instead of 1.60".
 CHANGING_OVER = LazyPattern(
     rf"""{_IF}\b(?:we\s+are|we'?re)\s+
-    (?:moving|switching|migrating|changing|transitioning)\s+(?!{MOVED_EVENT})
+    (?:moving|switching|migrating|changing|transitioning|raising|bumping|lowering|upgrading|
+    downgrading)\s+(?!{MOVED_EVENT})
     (?:[\w`'./@+-]+\s+){{0,4}}?(?:to|onto|over\s+to)\s+
     (?!(?:the|a|an|this|that|these|those|my|our|your|their|its|some|another|new)\b)
     [\w`.@][\w`.@/+-]*(?:\s+[\w`.@/+-]+){{0,2}}?,?\s+(?:not|instead\s+of|rather\s+than)\s+[\w`.@]""",

@@ -7,7 +7,8 @@ that is no part of the work to come, and those are praise, gripes and jokes:
 - a taste for a referent of this turn ("I like the new sidebar", "I love how you split that")
   or for this conversation ("I'd rather not talk about the outage");
 - the old joke's simile ("I prefer my bugs reproducible, unlike my sourdough");
-- a wish about the thing at hand ("I'd like to understand it before I approve");
+- a wish about the thing at hand ("I'd like to understand it before I approve") or to
+  change it ("I want to change how the width is computed": this turn's task);
 - a taste for the speaker's own hours (round 12: "I prefer brewing stouts in winter"), and,
   round 14, for a time itself ("I hate Mondays", in three files by three authors);
 - round 14: a wish not to think about something ("I prefer not to think about how many
@@ -45,6 +46,23 @@ _FEELING = re.compile(
 _WISH_FOR_REFERENT = re.compile(
     r"^(?:i'?d|i\s+would)\s+(?:really\s+)?(?:like|love|want)\s+to\s+[a-z]+\s+(?:it|this|that|them)\b"
 )
+# The change the speaker is about to make to the thing at hand ("I want to change how the width
+# is computed", "I'd like to fix the sync retry"): this turn's task, not a way of working.
+# A word for later sessions, the speaker's own part or the whole project keeps the taste: "I
+# want to update the changelog myself", "I want to fix bugs before features, every time", "I
+# want to remove the default exports everywhere".
+_TASK_VERB = (
+    r"(?:change|fix|add|refactor|rename|remove|rewrite|implement|modify|tweak|adjust|rework|"
+    r"debug|extend|move|replace|update|improve|optimi[sz]e|simplify|split|speed\s+up|clean\s+up)"
+)
+_WISH_TO_CHANGE = re.compile(
+    r"^(?:(?:i|we)\s+(?:really\s+|just\s+)?want|(?:i'?d|i\s+would|we'?d|we\s+would)\s+"
+    rf"(?:really\s+)?like)\s+to\s+{_TASK_VERB}\s+"
+    r"(?:how|what|where|why|which|when|the|this|that|these|those|its?)\b"
+    r"(?!.*\b(?:always|never|whenever|every|each|any|from\s+now\s+on|going\s+forward|"
+    r"in\s+general|myself|ourselves|first|before|everywhere|across|throughout|"
+    r"in\s+(?:this|our|the\s+whole)\s+(?:repo|repository|codebase|project|app))\b)"
+)
 _OWN_TIME = re.compile(
     r"^i\b.*\b(?:(?:in|during)\s+(?:the\s+)?(?:winter|summer|spring|autumn|fall|mornings?|"
     r"evenings?|afternoons?)|at\s+night|on\s+(?:the\s+)?weekends?|on\s+(?:holiday|vacation)|"
@@ -59,8 +77,9 @@ _OWN_TIME = re.compile(
 
 
 def wish_for_referent(core: str) -> bool:
-    """The speaker's wish about the thing at hand: "I'd like to understand it first"."""
-    return _WISH_FOR_REFERENT.match(core) is not None
+    """The speaker's wish about the thing at hand: "I'd like to understand it first", "I want
+    to change how the width is computed"."""
+    return _WISH_FOR_REFERENT.match(core) is not None or _WISH_TO_CHANGE.match(core) is not None
 
 
 def no_taste(core: str, *, general: bool) -> bool:

@@ -20,6 +20,10 @@ Rules:
   another language's ``///`` example keeps its ``# comment`` lines (``rust``). Where the doc
   is read as Markdown (``markdown``), a code block's ``&`` is written as ``&amp;``, so the
   reader's decoding gives back the code as written (``&amp;`` in an example is literal).
+  A Rust doc attribute between doc lines whose string is a fence (clap's
+  ``#[cfg_attr(feature = "help", doc = " ```")]``, one per build: a pair is one fence)
+  opens or closes a code block as a ``/// ```` line does, and a doc read in two parts (a
+  module doc split by an ``#![doc = include_str!(...)]`` inside a block) keeps its fences.
 - Skipped: the shebang line, Python encoding declarations on lines 1-2, and tool pragmas
   (``noqa``, ``type:``, ``pragma``, ``pylint:``, ``fmt:``, ``eslint``, ``@ts-``,
   ``go:build``, ``NOLINT``, ``SPDX-License-Identifier``...).
@@ -169,6 +173,15 @@ _RUST_BLOCK = re.compile(
     r"(?:rust|ignore|should_panic|no_run|compile_fail|test_harness|standalone_crate"
     r"|edition\d{4}|[\s,])*"
 )
+# A line of a Rust doc (a doc comment or a doc attribute), and a doc line that is a fence.
+_DOC_RUN = re.compile(r"\s*(?:///|//!|#!?\[(?:cfg_attr\(.*,\s*)?doc\s*=)")
+_DOC_FENCE = re.compile(r"\s*//[/!](?!/)\s*(?:`{3,}|~{3,})\s*([^`]*)$")
+_RUN_LINES = 5_000  # how far up a doc run is read (a crate doc of a few thousand lines)
+# A doc attribute whose string is a fence: ``#[doc = " ```"]``, or one a ``cfg_attr`` sets
+# (``#[cfg_attr(not(unix), doc = " ```ignore")]``), its tag in group 1.
+_ATTRIBUTE_FENCE = re.compile(
+    r'\s*#\[(?:cfg_attr\(.*,\s*)?doc\s*=\s*" ?(?:`{3,}|~{3,})([^"`]*)"\)?\]\s*$'
+)
 
 
 class _DocFence:
@@ -179,7 +192,9 @@ class _DocFence:
     ``# use regex::Regex; # fn main() {``, probe81). The hidden-line rule is rustdoc's
     alone: a C++ or Swift ``///`` example's ``# run from the root`` is shown. Fragments come
     in file order; a line that is no doc line ends a block. ``code`` tells whether the last
-    line seen is in one."""
+    line seen is in one. In a Rust file, a doc attribute whose string is a fence is one
+    (``attribute_fence``), and the first fragment takes up the fences of the doc run above
+    it (``resume``): a doc may be read in two parts (probe87, clap)."""
 
     def __init__(self, lines: list[str], rust: bool) -> None:
         self.lines = lines
@@ -187,6 +202,7 @@ class _DocFence:
         self.code: bool | None = None  # inside a code block: whether its # lines are hidden
         self.block: int | None = None  # the block comment the last fragment was in
         self.doc_block = False  # whether that block is a doc comment
+        self.last = 0  # the line of the last fragment seen
 
     def hides(self, fragment: Fragment) -> bool:
         line = self.lines[fragment.number - 1] if fragment.number <= len(self.lines) else ""
@@ -201,13 +217,48 @@ class _DocFence:
         ):
             self.code = None
             return False
+        above, self.last = self.last, fragment.number
+        if self.rust and fragment.block is None:
+            if not above:
+                self.resume(fragment.number)
+            elif (tag := self.attribute_fence(above)) is not None:
+                self.toggle(tag)
         text = fragment.text.strip()
         if fence := _FENCE.match(text):  # markup, shown by no page ("```rust", "```toml")
-            opening = self.code is None
-            tag = fence.group(2)
-            self.code = (self.rust and bool(_RUST_BLOCK.fullmatch(tag))) if opening else None
+            self.toggle(fence.group(2))
             return True
         return bool(self.code) and (text == "#" or text.startswith("# "))
+
+    def toggle(self, tag: str) -> None:
+        """A fence with `tag`: it opens a code block, or closes the open one."""
+        opening = self.code is None
+        self.code = (self.rust and bool(_RUST_BLOCK.fullmatch(tag))) if opening else None
+
+    def resume(self, number: int) -> None:
+        """Take up the fences of the doc lines and doc attributes right above line `number`:
+        the first fragment may go on a doc read in two parts (clap's module doc: ``//!
+        ```rust``, then ``#![doc = include_str!(...)]``, which is code, then ``//! ````)."""
+        start = number - 1
+        while start > 0 and number - start < _RUN_LINES and _DOC_RUN.match(self.lines[start - 1]):
+            start -= 1
+        after_attribute = False  # (a cfg_attr pair's alternatives are one fence)
+        for line in self.lines[start : number - 1]:
+            attribute = _ATTRIBUTE_FENCE.match(line)
+            if fence := _DOC_FENCE.match(line) or (None if after_attribute else attribute):
+                self.toggle(fence.group(1))
+            after_attribute = attribute is not None
+
+    def attribute_fence(self, above: int) -> str | None:
+        """The tag of a fence a doc attribute between line `above` and the fragment's line
+        (``self.last``) sets, if one does; a ``cfg_attr`` pair's alternatives are one fence,
+        its last one's tag kept."""
+        if not above or self.last - above > 4:
+            return None
+        tag = None
+        for line in self.lines[above : self.last - 1]:  # (the lines strictly between)
+            if match := _ATTRIBUTE_FENCE.match(line):
+                tag = match.group(1)
+        return tag
 
 
 def is_noise(fragment: Fragment, lines: list[str]) -> bool:

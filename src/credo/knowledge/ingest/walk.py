@@ -480,7 +480,10 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     with it ("IPv6Address" -> ipv6 address, not pv6 address; store/identifier.py, fold86)
 # 59: a heading's attribute list value that opens a quote it never closes ('{ a="b }') is
 #     no attribute list (read both ways, such values backtracked exponentially; review86)
-READER_VERSION = 59
+# 60: a Rust doc attribute whose string is a fence (``#[cfg_attr(feature = "x", doc = " ```")]``)
+#     opens or closes a code block as a ``/// ```` line does, and a doc read in two parts
+#     (a module doc split by an inner ``#![doc = ...]`` attribute) keeps its fences (probe87)
+READER_VERSION = 60
 
 
 class Read(NamedTuple):
