@@ -21,6 +21,11 @@ paragraph that explains. So consecutive chunks of one section are joined into pa
   line opens the range). A heading whose section holds nothing but subsections adds no
   passage of its own: its title is in every descendant's trail, which ingest indexes in
   the context field.
+- A passage led by its heading whose text repeats an earlier passage of the file (an
+  "Examples" heading over tabbed code alone, under each option of a reference page) leads
+  with the titles of the sections around it, up to the first that tells it apart
+  ("`test-skip` › Examples"): the same text is one belief, which ingest anchors at its first
+  occurrence, so the later section, its examples' words and its lines were never found.
 
 The passage keeps the exact line range of what it joined, its section trail, and the
 union of its chunks' links and context words, so anchors stay true and re-ingest stays
@@ -33,6 +38,8 @@ from collections.abc import Sequence
 
 from credo.knowledge.chunk.example import example_words
 from credo.knowledge.chunk.model import Chunk, unique, with_heading_index
+from credo.knowledge.identity import normalise
+from credo.types import TRAIL_SEPARATOR
 
 # ~200 tokens: about one screen paragraph or a short section, what a reader cites.
 PASSAGE_CAP = 800
@@ -72,6 +79,25 @@ def passages(
             out[index] = with_heading_index(out[index], parent if index == first else first)
         if group[0].role in _OPENERS or (first == 0 and _is_file_header(group[0])):
             parents.append((trail, first))
+    return _told_apart(out)
+
+
+def _told_apart(out: list[Chunk]) -> list[Chunk]:
+    """``out`` with each heading-led passage that repeats an earlier one's text led by its
+    outer section titles (the module docstring), compared in the form a belief's identity
+    is derived from; a repeat no outer title tells apart stays as it is (one belief)."""
+    seen: set[str] = set()
+    for index, chunk in enumerate(out):
+        key = normalise(chunk.text)
+        if key in seen and chunk.role == "heading":
+            outer = chunk.section[:-1]  # (the section's own title leads the text already)
+            for depth in range(1, len(outer) + 1):
+                text = TRAIL_SEPARATOR.join((*outer[-depth:], chunk.text))
+                if normalise(text) not in seen:
+                    out[index] = chunk = chunk._replace(text=text)
+                    key = normalise(text)
+                    break
+        seen.add(key)
     return out
 
 

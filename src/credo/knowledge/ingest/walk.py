@@ -480,7 +480,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     with it ("IPv6Address" -> ipv6 address, not pv6 address; store/identifier.py, fold86)
 # 59: a heading's attribute list value that opens a quote it never closes ('{ a="b }') is
 #     no attribute list (read both ways, such values backtracked exponentially; review86)
-READER_VERSION = 59
+# 60: a heading-led passage that repeats an earlier one of its file ("Examples" over code
+#     alone) leads with its outer section titles, so it is a belief of its own (docs87)
+READER_VERSION = 60
 
 
 class Read(NamedTuple):
