@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from credo.knowledge.chunk import Chunk, split_file
 from credo.knowledge.chunk.model import unique, with_heading_index
 from credo.knowledge.chunk.passage import PASSAGE_CAP, PASSAGE_FLOOR, passages
-from credo.knowledge.identity import normalise
 from credo.types import TRAIL_SEPARATOR as SEP
 
 CAP, FLOOR = 100, 30  # small limits keep the cases readable
@@ -379,15 +378,14 @@ def test_passage_invariants(sections: list[Section], limits: tuple[int, int]) ->
             ]
             assert len(holders) == (0 if silent else 1), (chunk, silent)
 
-    # Heading-led passages repeat no text an outer title could tell apart (compared as a
-    # belief's identity compares them).
+    # Heading-led passages repeat no text an outer title could tell apart.
     before: set[str] = set()
     for passage in out:
-        if passage.role == "heading" and normalise(passage.text) in before:
+        if passage.role == "heading" and passage.text in before:
             outer = passage.section[:-1]
             for d in range(1, len(outer) + 1):
-                assert normalise(SEP.join((*outer[-d:], passage.text))) in before
-        before.add(normalise(passage.text))
+                assert SEP.join((*outer[-d:], passage.text)) in before
+        before.add(passage.text)
 
     _assign(sections, out)  # no passage spans two sections
     for section in sections:
@@ -404,7 +402,7 @@ def test_passage_invariants(sections: list[Section], limits: tuple[int, int]) ->
                 outer = passage.section[:-1]
                 leads = [SEP.join((*outer[-d:], own_text)) for d in range(1, len(outer) + 1)]
                 assert passage.role == "heading" and passage.text in leads
-                assert normalise(own_text) in {normalise(p.text) for p in out[:index]}
+                assert own_text in {p.text for p in out[:index]}
             assert (passage.start_line, passage.end_line) == (
                 members[0].start_line,
                 members[-1].end_line,
