@@ -2,7 +2,7 @@
 
     python bench/docs_multi.py --json dm.json            # or bench/heldout/run.py,
     python bench/devsets/run.py --json dev.json          # bench/devsets/run.py: same JSON
-    python bench/baseline_wins.py dm.json dev.json [--corpus NAME ...]
+    python bench/baseline_wins.py dm.json dev.json [--corpus NAME ...] [--baseline NAME ...]
 
 Reads only the ``--json`` reports (the per-query scores every system got in one run), so
 it costs nothing to run again and never re-ranks. A baseline wins a question when, against
@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -66,15 +66,18 @@ def _tag(credo: Mapping[str, Any], base: Mapping[str, Any]) -> str | None:
     return None
 
 
-def corpus_wins(result: Mapping[str, Any]) -> list[Win]:
+def corpus_wins(result: Mapping[str, Any], only: Collection[str] | None = None) -> list[Win]:
     """The questions of one corpus' result (a ``corpora`` entry of a ``--json`` report)
-    that a baseline wins, in the query file's order, each with its best baseline."""
+    that a baseline wins, in the query file's order, each with its best baseline
+    (``only``: these baselines alone compete, e.g. fts5-trail, the one docs layout whose
+    unit and score a change is compared with)."""
     rows = result["per_query"]
     credo_rows = rows["credo"]
+    names = sorted(n for n in result["baselines"] if only is None or n in only)
     out: list[Win] = []
     for query, credo in credo_rows.items():
         best: tuple[tuple[float, float, float], str, str] | None = None
-        for name in sorted(result["baselines"]):
+        for name in names:
             base = rows[name][query]
             tag = _tag(credo, base)
             if tag is not None and (best is None or (_order(base), name) < best[:2]):
@@ -139,6 +142,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("reports", nargs="+", type=Path, help="--json outputs of the benches")
     parser.add_argument("--corpus", action="append", metavar="NAME", help="repeatable")
+    parser.add_argument(
+        "--baseline",
+        action="append",
+        metavar="NAME",
+        help="repeatable: only these baselines compete (default: every one a corpus ran)",
+    )
     args = parser.parse_args(argv)
     try:
         results = read_reports(args.reports)
@@ -147,7 +156,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.corpus:
         results = [r for r in results if r["corpus"] in args.corpus]
-    wins = [w for r in results for w in corpus_wins(r)]
+    if args.baseline:
+        ran = {name for r in results for name in r["baselines"]}
+        if unknown := sorted(set(args.baseline) - ran):
+            print(
+                f"baseline_wins: no report ran {', '.join(unknown)} "
+                f"(they ran: {', '.join(sorted(ran))})",
+                file=sys.stderr,
+            )
+            return 2
+        # (a corpus of the other kind has none of them: it lists no win)
+        results = [r for r in results if set(args.baseline) & set(r["baselines"])]
+    wins = [w for r in results for w in corpus_wins(r, args.baseline)]
     print(render(wins, [r["corpus"] for r in results]))
     return 0
 

@@ -84,3 +84,29 @@ def test_an_unreadable_report_is_one_line_and_exit_2(
     path.write_text("{not json", encoding="utf-8")
     assert main([str(path)]) == 2
     assert capsys.readouterr().err.startswith("baseline_wins: cannot read the reports:")
+
+
+def test_only_the_named_baselines_compete() -> None:
+    credo = {"q1": _row(4), "q2": _row(3)}
+    para = {"q1": _row(1), "q2": _row(5)}
+    trail = {"q1": _row(6), "q2": _row(2)}
+    result = _result(credo, **{"fts5-para": para, "fts5-trail": trail})
+    assert [(w.query, w.baseline) for w in corpus_wins(result)] == [
+        ("q1", "fts5-para"),
+        ("q2", "fts5-trail"),
+    ]
+    assert [(w.query, w.baseline) for w in corpus_wins(result, ["fts5-trail"])] == [
+        ("q2", "fts5-trail")
+    ]
+
+
+def test_a_baseline_no_report_ran_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = {"corpora": [_result({"q": _row(4)}, **{"fts5-para": {"q": _row(1)}})]}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(report), encoding="utf-8")
+    assert main([str(path), "--baseline", "fts5-trail"]) == 2
+    assert capsys.readouterr().err.startswith("baseline_wins: no report ran fts5-trail")
+    assert main([str(path), "--baseline", "fts5-para"]) == 0
+    assert "1 won by a baseline: mrr 1" in capsys.readouterr().out

@@ -507,6 +507,23 @@ def test_same_text_in_two_files_is_one_belief_with_two_anchors(tmp_path: Path) -
 
 def test_repeated_text_in_one_file_anchors_its_first_occurrence(tmp_path: Path) -> None:
     root = tmp_path / "project"
+    write(  # (top-level sections: no outer title tells the second apart)
+        root / "a.md",
+        "# Example\n\nOne thing.\n\n# Example\n\nOne thing.\n\n## Detail\n\nOther thing.\n",
+    )
+    with Memory(tmp_path / "m.db", root=root) as memory:
+        ingest(memory, root)
+        example = bid("Example\nOne thing.")
+        assert [a.doc_uri for a in memory.anchors(example)] == ["a.md#L1-L3"]
+        # The subsection of the second occurrence derives from the one belief of both.
+        other = bid("Detail\nOther thing.")
+        assert {e.dst for e in memory.edges(other) if e.src == other} == {example}
+
+
+def test_a_repeated_section_under_another_is_a_belief_of_its_own(tmp_path: Path) -> None:
+    """Two "Example" sections with the same text under "A": the second leads with its
+    outer title (chunk/passage.py), so it is anchored, and its subsection derives from it."""
+    root = tmp_path / "project"
     write(
         root / "a.md",
         "# A\n\n## Example\n\nOne thing.\n\n"
@@ -515,10 +532,11 @@ def test_repeated_text_in_one_file_anchors_its_first_occurrence(tmp_path: Path) 
     with Memory(tmp_path / "m.db", root=root) as memory:
         ingest(memory, root)
         example = bid("Example\nOne thing.")
+        again = bid("A › Example\nOne thing.")
         assert [a.doc_uri for a in memory.anchors(example)] == ["a.md#L3-L5"]
-        # The subsection of the second occurrence derives from the one belief of both.
+        assert [a.doc_uri for a in memory.anchors(again)] == ["a.md#L7-L9"]
         other = bid("Detail\nOther thing.")
-        assert {e.dst for e in memory.edges(other) if e.src == other} == {example}
+        assert {e.dst for e in memory.edges(other) if e.src == other} == {again}
 
 
 def test_a_stated_belief_is_corroborated_never_staled(tmp_path: Path) -> None:

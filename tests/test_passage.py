@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from credo.knowledge.chunk import Chunk, split_file
 from credo.knowledge.chunk.model import unique, with_heading_index
 from credo.knowledge.chunk.passage import PASSAGE_CAP, PASSAGE_FLOOR, passages
+from credo.types import TRAIL_SEPARATOR as SEP
 
 CAP, FLOOR = 100, 30  # small limits keep the cases readable
 
@@ -377,6 +378,15 @@ def test_passage_invariants(sections: list[Section], limits: tuple[int, int]) ->
             ]
             assert len(holders) == (0 if silent else 1), (chunk, silent)
 
+    # Heading-led passages repeat no text an outer title could tell apart.
+    before: set[str] = set()
+    for passage in out:
+        if passage.role == "heading" and passage.text in before:
+            outer = passage.section[:-1]
+            for d in range(1, len(outer) + 1):
+                assert SEP.join((*outer[-d:], passage.text)) in before
+        before.add(passage.text)
+
     _assign(sections, out)  # no passage spans two sections
     for section in sections:
         if not section.passages:
@@ -385,8 +395,14 @@ def test_passage_invariants(sections: list[Section], limits: tuple[int, int]) ->
             passage = out[index]
             members = _members(chunks, passage)
             texts = [m for m in members if m.role != "code"]
-            # A passage's text is its chunks' text, in order, code left out.
-            assert passage.text == "\n".join(m.text for m in texts)
+            # A passage's text is its chunks' text, in order, code left out; led by its
+            # outer section titles when a heading-led passage before it had that text.
+            own_text = "\n".join(m.text for m in texts)
+            if passage.text != own_text:
+                outer = passage.section[:-1]
+                leads = [SEP.join((*outer[-d:], own_text)) for d in range(1, len(outer) + 1)]
+                assert passage.role == "heading" and passage.text in leads
+                assert own_text in {p.text for p in out[:index]}
             assert (passage.start_line, passage.end_line) == (
                 members[0].start_line,
                 members[-1].end_line,
@@ -516,3 +532,33 @@ def test_relinking_a_chunk_keeps_every_other_field() -> None:
     assert with_heading_index(chunk, 7) == chunk._replace(heading_index=7)
     assert with_heading_index(chunk, None) == chunk._replace(heading_index=None)
     assert with_heading_index(chunk, 2) is chunk
+
+
+def test_a_repeated_heading_passage_leads_with_the_section_around_it() -> None:
+    """Two options' "Examples" sections of tabbed code alone: the same text, which ingest
+    would make one belief anchored at the first; the second leads with its option's title,
+    the third (its option's title repeats too) with the two above it; a repeat with no
+    outer title, or not led by its heading, stays as it is."""
+
+    def examples(line: int, *outer: str) -> list[Chunk]:
+        section = (*outer, "Examples")
+        return [heading(line, *section), Chunk("x = 1", line + 1, line + 3, "code", section)]
+
+    chunks = [
+        *examples(1, "Options", "skip"),
+        *examples(5, "Options", "test-skip"),
+        *examples(9, "Guide", "test-skip"),
+        *examples(13),  # top level: no outer title
+        para(17, 20, "Notes"),
+        para(18, 20, "Notes", role="text"),
+        Chunk(para(17, 20).text, 19, 19, "text"),
+    ]
+    assert [p.text for p in passages(chunks)] == [
+        "Examples",
+        "test-skip › Examples",
+        "Guide › test-skip › Examples",
+        "Examples",
+        "p17 xxxxxxxxxxxxxxxx",
+        "p18 xxxxxxxxxxxxxxxx",
+        "p17 xxxxxxxxxxxxxxxx",
+    ]

@@ -21,6 +21,11 @@ paragraph that explains. So consecutive chunks of one section are joined into pa
   line opens the range). A heading whose section holds nothing but subsections adds no
   passage of its own: its title is in every descendant's trail, which ingest indexes in
   the context field.
+- A passage led by its heading whose text repeats an earlier passage of the file (an
+  "Examples" heading over tabbed code alone, under each option of a reference page) leads
+  with the titles of the sections around it, up to the first that tells it apart
+  ("`test-skip` › Examples"): the same text is one belief, which ingest anchors at its first
+  occurrence, so the later section, its examples' words and its lines were never found.
 
 The passage keeps the exact line range of what it joined, its section trail, and the
 union of its chunks' links and context words, so anchors stay true and re-ingest stays
@@ -42,6 +47,9 @@ PASSAGE_FLOOR = 200
 _OPENERS = frozenset({"heading", "definition"})
 # A code example's names: at most this many per example.
 MAX_CODE_WORDS = 80
+# Between a repeated passage's outer titles and its text: credo.types.TRAIL_SEPARATOR, not
+# imported: a split worker never loads credo.types.
+_OUTER = " › "
 
 
 def passages(
@@ -72,6 +80,27 @@ def passages(
             out[index] = with_heading_index(out[index], parent if index == first else first)
         if group[0].role in _OPENERS or (first == 0 and _is_file_header(group[0])):
             parents.append((trail, first))
+    return _told_apart(out)
+
+
+def _told_apart(out: list[Chunk]) -> list[Chunk]:
+    """``out`` with each heading-led passage that repeats an earlier one's text led by its
+    outer section titles (the module docstring); a repeat no outer title tells apart stays
+    as it is (one belief). Texts are compared as written (chunk texts are whitespace-
+    normalised already): a repeat that differs in case only stays one belief, as before,
+    and no text is case-folded (that cost ~1% of a docs tree's split)."""
+    seen: set[str] = set()
+    for index, chunk in enumerate(out):
+        text = chunk.text
+        if text in seen and chunk.role == "heading":
+            outer = chunk.section[:-1]  # (the section's own title leads the text already)
+            for depth in range(1, len(outer) + 1):
+                told = _OUTER.join((*outer[-depth:], text))
+                if told not in seen:
+                    out[index] = chunk._replace(text=told)
+                    text = told
+                    break
+        seen.add(text)
     return out
 
 

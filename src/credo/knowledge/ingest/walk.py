@@ -483,7 +483,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 60: a Rust doc attribute whose string is a fence (``#[cfg_attr(feature = "x", doc = " ```")]``)
 #     opens or closes a code block as a ``/// ```` line does, and a doc read in two parts
 #     (a module doc split by an inner ``#![doc = ...]`` attribute) keeps its fences (probe87)
-READER_VERSION = 60
+# 61: a heading-led passage that repeats an earlier one of its file ("Examples" over code
+#     alone) leads with its outer section titles, so it is a belief of its own (docs87)
+READER_VERSION = 61
 
 
 class Read(NamedTuple):
