@@ -41,6 +41,9 @@ def sections(text: str) -> list[tuple[str, tuple[str, ...]]]:
         ('### Data {: #data data-level="2" lang=en }', "Data"),
         ("## Closing ## { .note }", "Closing"),
         ("## C# {: #csharp }", "C#"),
+        # after "{:" a bare word is an attribute (cibuildwheel's options page)
+        ("### `test-skip` {: #test-skip env-var toml}", "`test-skip`"),
+        ("### Flags {: toml }", "Flags"),
         # left alone: braces that are no attribute list
         ("## The {x} placeholder", "The {x} placeholder"),
         ("## Sets { a b }", "Sets { a b }"),

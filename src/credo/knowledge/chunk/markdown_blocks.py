@@ -40,7 +40,13 @@ _RAW_HTML = re.compile(
 _ATTR = r"""(?:[#.][\w:.-]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s}"'][^\s}]*))"""
 # (searched from each "{", not from each blank before it: a run of blanks read again from
 # each of its places was quadratic in a long heading)
-_HEADING_ATTRS = re.compile(rf"\{{:?[ \t]*{_ATTR}(?:[ \t]+{_ATTR})*[ \t]*\}}[ \t]*$")
+# After attr_list's "{:" a bare word is an attribute too ("{: #test-skip env-var toml}",
+# cibuildwheel's options); without the colon "{ a b }" may be prose, so it stays.
+_BARE_OR_ATTR = rf"(?:{_ATTR}|[\w-]+)"
+_HEADING_ATTRS = re.compile(
+    rf"(?:\{{:[ \t]*{_BARE_OR_ATTR}(?:[ \t]+{_BARE_OR_ATTR})*"
+    rf"|\{{[ \t]*{_ATTR}(?:[ \t]+{_ATTR})*)[ \t]*\}}[ \t]*$"
+)
 _DIRECTIVE = re.compile(r"\{([A-Za-z][\w:.+-]*)\}[ \t]*(.*)$")
 OPTION_LINE = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")
 # MyST directives whose content is prose (read as Markdown); their argument, for the

@@ -485,7 +485,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     (a module doc split by an inner ``#![doc = ...]`` attribute) keeps its fences (probe87)
 # 61: a heading-led passage that repeats an earlier one of its file ("Examples" over code
 #     alone) leads with its outer section titles, so it is a belief of its own (docs87)
-READER_VERSION = 61
+# 62: after attr_list's "{:" a bare word is an attribute too: "### `archs` {: #archs env-var }"
+#     reads as "`archs`" (cibuildwheel's options page; lead, stop 61)
+READER_VERSION = 62
 
 
 class Read(NamedTuple):
