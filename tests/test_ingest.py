@@ -14,7 +14,7 @@ from credo.errors import InvalidInputError
 from credo.knowledge import identity
 from credo.knowledge.chunk import Chunk, split_file
 from credo.knowledge.chunk.passage import passages
-from credo.knowledge.doctor import range_holds
+from credo.knowledge.doctor import check_anchors, range_holds
 from credo.knowledge.ingest import IngestReport, ingest_paths, walk
 from credo.knowledge.ingest.context import LENGTH_FILLER
 from credo.store import Store
@@ -537,6 +537,10 @@ def test_a_repeated_section_under_another_is_a_belief_of_its_own(tmp_path: Path)
         assert [a.doc_uri for a in memory.anchors(again)] == ["a.md#L7-L9"]
         other = bid("Detail\nOther thing.")
         assert {e.dst for e in memory.edges(other) if e.src == other} == {again}
+        # its lines hold its own words: `credo doctor` finds every anchor where it says
+        report = check_anchors(memory.store, root)
+        assert report.healthy and report.ok == report.checked
+        assert range_holds(["## Example", "", "One thing."], 1, 3, "A › Example\nOne thing.")
 
 
 def test_a_stated_belief_is_corroborated_never_staled(tmp_path: Path) -> None:

@@ -54,7 +54,7 @@ from credo.knowledge.encoding import decode_text
 from credo.knowledge.redact import MARKER
 from credo.store import Store
 from credo.tokens import capture_hint
-from credo.types import DocAnchor
+from credo.types import TRAIL_SEPARATOR, DocAnchor
 
 # Letters and digits only: "_" and markup characters split words the same way on both sides.
 _WORD = re.compile(r"[^\W_]+")
@@ -113,12 +113,25 @@ def _is_subsequence(needle: list[str], haystack: Iterator[str]) -> bool:
     return position == len(needle)
 
 
+def own_texts(text: str) -> list[str]:
+    """``text``, then, when it is led by outer section titles ("Options › Examples ..."), what
+    follows each of them: a repeated heading-led passage leads with the titles of the
+    sections around it (chunk/passage.py), which stand above its lines, not in them."""
+    parts = text.split(TRAIL_SEPARATOR)
+    return [text, *(TRAIL_SEPARATOR.join(parts[cut:]) for cut in range(1, len(parts)))]
+
+
 def range_holds(lines: list[str], start: int, end: int, text: str) -> bool:
-    """True when the 1-based lines ``start..end`` hold ``text``'s words in order."""
-    needle = belief_words(text)
-    if not needle or start < 1 or end < start or end > len(lines):
+    """True when the 1-based lines ``start..end`` hold ``text``'s words in order (or the words
+    after its outer titles, ``own_texts``)."""
+    if start < 1 or end < start or end > len(lines):
         return False
-    return _is_subsequence(needle, (w for line in lines[start - 1 : end] for w in words(line)))
+    for own in own_texts(text):
+        needle = belief_words(own)
+        held = (w for line in lines[start - 1 : end] for w in words(line))
+        if needle and _is_subsequence(needle, held):
+            return True
+    return False
 
 
 class FileText:
@@ -136,7 +149,14 @@ class FileText:
                 self.token_lines.append(number)
 
     def locate(self, text: str, near: int | None = None) -> tuple[int, int] | None:
-        """The tightest line span holding ``text``'s words in order, nearest ``near``."""
+        """The tightest line span holding ``text``'s words in order, nearest ``near`` (or the
+        words after its outer titles, ``own_texts``)."""
+        for own in own_texts(text):
+            if (found := self._locate(own, near)) is not None:
+                return found
+        return None
+
+    def _locate(self, text: str, near: int | None) -> tuple[int, int] | None:
         needle = belief_words(text)
         if not needle:
             return None
