@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import re
 import weakref
 from typing import Any
 
@@ -347,3 +348,52 @@ def test_a_quoted_literal_block_reads_the_same_after_another() -> None:
     assert not any(" system_message " in row for row in after)
     broken = "Title\n=====\n\n- ends with::\n\n  | line\n  plain words\n"
     assert dump(rst_parse.parse(broken, 60.0)) == dump(rst_parse.parse(broken, 60.0))
+
+
+# Paragraph endings around docutils' literal-block marker ("::", escaped or not), and
+# titles of ASCII, wide and combining characters against adornments of every length.
+ENDINGS = ["", "::", " ::", "\\::", "\\\\::", ":", "a::", "::\\", " :: x", "\n::", ":::"]
+TITLE_WORDS = ["Title", "中文", "ȃ̆", "x", "long title words", "é"]
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    st.lists(st.sampled_from(TITLE_WORDS), min_size=1, max_size=3),
+    st.integers(1, 20),
+    st.booleans(),
+    st.lists(st.tuples(st.sampled_from(INLINE), st.sampled_from(ENDINGS)), max_size=4),
+)
+def test_title_widths_and_literal_markers_read_as_docutils_reads_them(
+    monkeypatch: pytest.MonkeyPatch,
+    words: list[str],
+    width: int,
+    overline: bool,
+    paragraphs: list[tuple[str, str]],
+) -> None:
+    """`column_width` of an ASCII title by its length, and the paragraph's search for a
+    trailing "::" told by `str.endswith` first: the doctree docutils' own functions give."""
+    title = " ".join(words)
+    rule = "=" * width
+    head = f"{rule}\n{title}\n{rule}\n" if overline else f"{title}\n{rule}\n"
+    body = "\n\n".join((text + ending).strip() or "x" for text, ending in paragraphs)
+    text = f"{head}\n{body}\n\n    indented literal\n"
+    fast = dump(rst_parse.parse(text, 60.0))
+    with monkeypatch.context() as patch:
+        patch.setattr(rst_parse, "_ascii_fast_paths", contextlib.nullcontext)
+        patch.setattr(rst_parse, "_quick_literal_next", contextlib.nullcontext)
+        assert fast == dump(rst_parse.parse(text, 60.0))
+
+
+def test_the_literal_marker_search_is_re_search_for_any_text() -> None:
+    """`_QuickSearch.search` answers as `re.search` for docutils' pattern and others."""
+    quick = rst_parse._QuickSearch()
+    for text in ["a::", "a::\n", "a\\::", "a\\\\::", "a: :", "::x", "", "x\n::\n", "a::\n\n"]:
+        for pattern in [rst_parse._LITERAL_NEXT, "a", "::$"]:
+            expected = re.search(pattern, text)
+            found = quick.search(pattern, text)
+            assert (found and found.span()) == (expected and expected.span())
+    assert quick.match is re.match
