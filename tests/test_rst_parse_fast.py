@@ -397,3 +397,16 @@ def test_the_literal_marker_search_is_re_search_for_any_text() -> None:
             found = quick.search(pattern, text)
             assert (found and found.span()) == (expected and expected.span())
     assert quick.match is re.match
+
+
+@settings(max_examples=500)
+@given(
+    st.text(alphabet="ab \t\v\f\n\r\x1c\u2028\u3000", max_size=40),
+    st.integers(1, 9),
+    st.booleans(),
+)
+def test_a_page_splits_into_the_lines_docutils_splits_it_into(
+    text: str, tab_width: int, convert: bool
+) -> None:
+    own = rst_parse.statemachine.string2lines
+    assert rst_parse.quick_string2lines(text, tab_width, convert) == own(text, tab_width, convert)

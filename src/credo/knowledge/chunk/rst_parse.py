@@ -98,6 +98,7 @@ def parse(text: str, budget: float) -> Any:
         _pooled_state_machines(),
         _ascii_fast_paths(),
         _quick_literal_next(),
+        _quick_lines(),
         _one_line_cells(),
         _quick_bullets(),
         rst_nodes.quick_links(),
@@ -289,6 +290,35 @@ def _ascii_fast_paths() -> Iterator[None]:
         utils.column_indices, tableparser.strip_combining_chars = saved  # type: ignore[attr-defined]
         statemachine.StringList.pad_double_width = pad  # type: ignore[method-assign]
         states.column_width = width  # type: ignore[attr-defined]
+
+
+_STRING2LINES = statemachine.string2lines
+
+
+def quick_string2lines(
+    astring: str, tab_width: int = 8, convert_whitespace: bool = False, whitespace: Any = None
+) -> list[str]:
+    """docutils' `statemachine.string2lines`, its per-line work done by `map` in C when
+    `astring` holds no tab, vertical tab or form feed (then neither the whitespace
+    substitution nor `expandtabs` changes anything: `split_rst` has already made the
+    latter two spaces). docutils' own runs a pattern over the whole text and a Python
+    loop over every line of every page (~1% of a Sphinx tree's ingest)."""
+    if whitespace is None and "\t" not in astring and "\v" not in astring and "\f" not in astring:
+        return list(map(str.rstrip, astring.splitlines()))
+    if whitespace is None:
+        return _STRING2LINES(astring, tab_width, convert_whitespace)  # type: ignore[no-any-return]
+    return _STRING2LINES(astring, tab_width, convert_whitespace, whitespace)  # type: ignore[no-any-return]
+
+
+@contextmanager
+def _quick_lines() -> Iterator[None]:
+    """`quick_string2lines` for docutils' parser (which splits a page by it)."""
+    saved = statemachine.string2lines
+    statemachine.string2lines = quick_string2lines
+    try:
+        yield
+    finally:
+        statemachine.string2lines = saved
 
 
 # What docutils' `RSTState.paragraph` searches each paragraph's whole text for (a literal
