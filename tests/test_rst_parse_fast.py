@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from credo.knowledge.chunk import rst_parse, rst_plain, split_rst
+from credo.knowledge.chunk import rst_parse, rst_plain, rst_roles, split_rst
 from credo.knowledge.ingest import split as ingest_split
 
 
@@ -410,3 +410,12 @@ def test_a_page_splits_into_the_lines_docutils_splits_it_into(
 ) -> None:
     own = rst_parse.statemachine.string2lines
     assert rst_parse.quick_string2lines(text, tab_width, convert) == own(text, tab_width, convert)
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet="a <>\n\x00~.", max_size=16))
+def test_a_role_title_is_told_as_the_explicit_title_pattern_tells_it(text: str) -> None:
+    """`rst_roles._explicit_title` (the end checked first) matches where the pattern does."""
+    found = rst_roles._explicit_title(text)
+    expected = rst_roles._EXPLICIT_TITLE.match(text)
+    assert (found and found.groups()) == (expected and expected.groups())
