@@ -10,10 +10,17 @@ import weakref
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from credo.knowledge.chunk import rst_parse, rst_plain, rst_roles, split_rst
+from credo.knowledge.chunk import (
+    rst_inline,
+    rst_inline_simple,
+    rst_parse,
+    rst_plain,
+    rst_roles,
+    split_rst,
+)
 from credo.knowledge.ingest import split as ingest_split
 
 
@@ -419,3 +426,26 @@ def test_a_role_title_is_told_as_the_explicit_title_pattern_tells_it(text: str) 
     found = rst_roles._explicit_title(text)
     expected = rst_roles._EXPLICIT_TITLE.match(text)
     assert (found and found.groups()) == (expected and expected.groups())
+
+
+# The patterns `rst_inline_simple` and `rst_inline` read with before `str.find` and `in`.
+OLD_BETWEEN = re.compile(r"[^`_]*(?:(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])[^`_]*)*\Z")
+OLD_UNSURE = re.compile("[*|\\[\\\\\x00]")
+OLD_INITIAL = re.compile(r"[*`_|\[\\]")
+
+
+@settings(max_examples=800)
+@given(st.text(alphabet="a9_` é*|[\\\x00", max_size=14), st.integers(0, 14), st.integers(0, 14))
+@example("a_b", 0, 2)  # the "_" before the segment's end: its next character is outside
+@example("a_b", 1, 3)  # the character before the segment counts
+def test_text_between_constructs_is_told_as_the_pattern_told_it(
+    text: str, first: int, last: int
+) -> None:
+    start = min(first, len(text))
+    end = max(start, min(last, len(text)))
+    expected = OLD_BETWEEN.match(text, start, end) is not None
+    assert rst_inline_simple._between(text, start, end) is expected
+    unsure = any(map(text.__contains__, rst_inline_simple._UNSURE))
+    assert unsure is (OLD_UNSURE.search(text) is not None)
+    initial = any(map(text.__contains__, rst_inline._INITIAL))
+    assert initial is (OLD_INITIAL.search(text) is not None)
