@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from credo.knowledge.chunk import (
+    rst,
     rst_inline,
     rst_inline_simple,
     rst_parse,
@@ -449,3 +450,11 @@ def test_text_between_constructs_is_told_as_the_pattern_told_it(
     assert unsure is (OLD_UNSURE.search(text) is not None)
     initial = any(map(text.__contains__, rst_inline._INITIAL))
     assert initial is (OLD_INITIAL.search(text) is not None)
+
+
+def test_foreign_characters_are_told_as_the_character_class_told_them() -> None:
+    """`split_rst` tells text holding a foreign character by `in`, as its class did."""
+    old = re.compile("[\x00\x01\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+    for code in range(0x3000):
+        text = "ab" + chr(code)
+        assert any(map(text.__contains__, rst._FOREIGN_CHARS)) is (old.search(text) is not None)
