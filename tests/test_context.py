@@ -13,6 +13,7 @@ from credo.knowledge.chunk import Chunk
 from credo.knowledge.chunk.abbreviation import ABBREVIATIONS, NOT_PLURALS
 from credo.knowledge.chunk.language import PROSE_LANGUAGES, language_for
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
+from credo.knowledge.ingest import context as context_module
 from credo.knowledge.ingest.context import (
     LENGTH_FILLER,
     LENGTH_FLOOR_TOKENS,
@@ -327,3 +328,21 @@ def _full_words_reference(uri: str, section: tuple[str, ...], context: str) -> s
             if stem(part) not in held and part not in full:
                 full.append(part)
     return " ".join(full)
+
+
+def camel_parts_every_capital(text: str) -> list[str]:
+    """`context._camel_parts` as it was before it passed over words whose only capital is
+    their first letter."""
+    found: list[str] = []
+    for word in context_module._WORD.findall(text):
+        if word.islower():
+            continue
+        parts = context_module._CAMEL.split(word)
+        if len(parts) > 1:
+            found.extend(part.lower() for part in parts)
+    return found
+
+
+@given(st.text(alphabet="aAbBsS09 _-.é", max_size=30))
+def test_camel_parts_are_those_of_every_capitalised_word(text: str) -> None:
+    assert context_module._camel_parts(text) == camel_parts_every_capital(text)

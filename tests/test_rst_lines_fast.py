@@ -4,7 +4,8 @@ node links (rst_nodes.py) give the answers of the plain versions they replace.""
 from __future__ import annotations
 
 import contextlib
-from bisect import bisect_left
+import re
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 import pytest
@@ -208,3 +209,20 @@ def test_a_line_too_long_is_told_as_before(lines: list[str]) -> None:
     limit = rst_guard.MAX_LINE_CHARS
     expected = any(len(line) > limit // 8 and len(line.expandtabs(8)) > limit for line in lines)
     assert rst_guard._too_long(lines) is expected
+
+
+# `rst_guard`'s candidate lines as a line-anchored pattern found them before `str.find` did.
+OLD_MAYBE_BORDER = re.compile(r"^.*[+=]", re.MULTILINE)
+
+
+@settings(max_examples=400)
+@given(st.lists(st.text(alphabet="ab +=\t\u00e9|", max_size=12), max_size=30))
+def test_border_candidates_are_the_lines_the_anchored_pattern_found(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    expected = [
+        bisect_right(offsets, found.start()) - 1 for found in OLD_MAYBE_BORDER.finditer(text)
+    ]
+    assert rst_guard.border_candidates(lines) == expected

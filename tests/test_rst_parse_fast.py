@@ -5,14 +5,23 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import re
 import weakref
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from credo.knowledge.chunk import rst_parse, rst_plain, split_rst
+from credo.knowledge.chunk import (
+    rst,
+    rst_inline,
+    rst_inline_simple,
+    rst_parse,
+    rst_plain,
+    rst_roles,
+    split_rst,
+)
 from credo.knowledge.ingest import split as ingest_split
 
 
@@ -347,3 +356,105 @@ def test_a_quoted_literal_block_reads_the_same_after_another() -> None:
     assert not any(" system_message " in row for row in after)
     broken = "Title\n=====\n\n- ends with::\n\n  | line\n  plain words\n"
     assert dump(rst_parse.parse(broken, 60.0)) == dump(rst_parse.parse(broken, 60.0))
+
+
+# Paragraph endings around docutils' literal-block marker ("::", escaped or not), and
+# titles of ASCII, wide and combining characters against adornments of every length.
+ENDINGS = ["", "::", " ::", "\\::", "\\\\::", ":", "a::", "::\\", " :: x", "\n::", ":::"]
+TITLE_WORDS = ["Title", "中文", "ȃ̆", "x", "long title words", "é"]
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    st.lists(st.sampled_from(TITLE_WORDS), min_size=1, max_size=3),
+    st.integers(1, 20),
+    st.booleans(),
+    st.lists(st.tuples(st.sampled_from(INLINE), st.sampled_from(ENDINGS)), max_size=4),
+)
+def test_title_widths_and_literal_markers_read_as_docutils_reads_them(
+    monkeypatch: pytest.MonkeyPatch,
+    words: list[str],
+    width: int,
+    overline: bool,
+    paragraphs: list[tuple[str, str]],
+) -> None:
+    """`column_width` of an ASCII title by its length, and the paragraph's search for a
+    trailing "::" told by `str.endswith` first: the doctree docutils' own functions give."""
+    title = " ".join(words)
+    rule = "=" * width
+    head = f"{rule}\n{title}\n{rule}\n" if overline else f"{title}\n{rule}\n"
+    body = "\n\n".join((text + ending).strip() or "x" for text, ending in paragraphs)
+    text = f"{head}\n{body}\n\n    indented literal\n"
+    fast = dump(rst_parse.parse(text, 60.0))
+    with monkeypatch.context() as patch:
+        patch.setattr(rst_parse, "_ascii_fast_paths", contextlib.nullcontext)
+        patch.setattr(rst_parse, "_quick_literal_next", contextlib.nullcontext)
+        assert fast == dump(rst_parse.parse(text, 60.0))
+
+
+def test_the_literal_marker_search_is_re_search_for_any_text() -> None:
+    """`_QuickSearch.search` answers as `re.search` for docutils' pattern and others."""
+    quick = rst_parse._QuickSearch()
+    for text in ["a::", "a::\n", "a\\::", "a\\\\::", "a: :", "::x", "", "x\n::\n", "a::\n\n"]:
+        for pattern in [rst_parse._LITERAL_NEXT, "a", "::$"]:
+            expected = re.search(pattern, text)
+            found = quick.search(pattern, text)
+            assert (found and found.span()) == (expected and expected.span())
+    assert quick.match is re.match
+
+
+@settings(max_examples=500)
+@given(
+    st.text(alphabet="ab \t\v\f\n\r\x1c\u2028\u3000", max_size=40),
+    st.integers(1, 9),
+    st.booleans(),
+)
+def test_a_page_splits_into_the_lines_docutils_splits_it_into(
+    text: str, tab_width: int, convert: bool
+) -> None:
+    own = rst_parse.statemachine.string2lines
+    assert rst_parse.quick_string2lines(text, tab_width, convert) == own(text, tab_width, convert)
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet="a <>\n\x00~.", max_size=16))
+def test_a_role_title_is_told_as_the_explicit_title_pattern_tells_it(text: str) -> None:
+    """`rst_roles._explicit_title` (the end checked first) matches where the pattern does."""
+    found = rst_roles._explicit_title(text)
+    expected = rst_roles._EXPLICIT_TITLE.match(text)
+    assert (found and found.groups()) == (expected and expected.groups())
+
+
+# The patterns `rst_inline_simple` and `rst_inline` read with before `str.find` and `in`.
+OLD_BETWEEN = re.compile(r"[^`_]*(?:(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])[^`_]*)*\Z")
+OLD_UNSURE = re.compile("[*|\\[\\\\\x00]")
+OLD_INITIAL = re.compile(r"[*`_|\[\\]")
+
+
+@settings(max_examples=800)
+@given(st.text(alphabet="a9_` é*|[\\\x00", max_size=14), st.integers(0, 14), st.integers(0, 14))
+@example("a_b", 0, 2)  # the "_" before the segment's end: its next character is outside
+@example("a_b", 1, 3)  # the character before the segment counts
+def test_text_between_constructs_is_told_as_the_pattern_told_it(
+    text: str, first: int, last: int
+) -> None:
+    start = min(first, len(text))
+    end = max(start, min(last, len(text)))
+    expected = OLD_BETWEEN.match(text, start, end) is not None
+    assert rst_inline_simple._between(text, start, end) is expected
+    unsure = any(map(text.__contains__, rst_inline_simple._UNSURE))
+    assert unsure is (OLD_UNSURE.search(text) is not None)
+    initial = any(map(text.__contains__, rst_inline._INITIAL))
+    assert initial is (OLD_INITIAL.search(text) is not None)
+
+
+def test_foreign_characters_are_told_as_the_character_class_told_them() -> None:
+    """`split_rst` tells text holding a foreign character by `in`, as its class did."""
+    old = re.compile("[\x00\x01\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+    for code in range(0x3000):
+        text = "ab" + chr(code)
+        assert any(map(text.__contains__, rst._FOREIGN_CHARS)) is (old.search(text) is not None)

@@ -28,7 +28,7 @@ class ParseTimeout(Exception):
 # What docutils' initial pattern (`Inliner.patterns.initial`) needs to match: a
 # start-string (* ` _ |), a reference name's end (_) or a footnote or citation reference
 # ([); a backslash is an escape (`escape2null` changes the text).
-_INITIAL = re.compile(r"[*`_|\[\\]")
+_INITIAL = "*`_|[\\"  # (each told by `in`: a memchr, where a character class steps)
 # The same without the escape: what every alternative of the initial pattern holds. What
 # precedes the first of them in a match is a reference name or a role (``name_``,
 # ``:role:`x```): `\w` but ``_``, and ``-.+:`` (`_name_char`).
@@ -81,7 +81,7 @@ def inliner(deadline: Deadline) -> Any:
             raise ParseTimeout
         parser.reporter, parser.document = memo.reporter, memo.document
         parser.language, parser.parent = memo.language, parent
-        if _INITIAL.search(text):
+        if any(map(text.__contains__, _INITIAL)):
             simple = rst_inline_simple.parse(parser, text, lineno, implicit)
             return parse_inline(text, lineno, memo, parent) if simple is None else simple
         return implicit(text, lineno), []

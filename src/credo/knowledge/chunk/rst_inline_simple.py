@@ -28,18 +28,18 @@ Any other text returns None and takes docutils' `Inliner.parse`.
 from __future__ import annotations
 
 import re
+import string
 from typing import Any
 
 from docutils import nodes
 from docutils.utils import punctuation_chars
 
-_UNSURE = re.compile("[*|\\[\\\\\x00]")
+_UNSURE = "*|[\\\x00"  # (each told by `in`: a memchr, where a character class steps)
 # docutils' `Inliner.simplename`: a role's name.
 _NAME = r"(?:(?!_)\w)+(?:[-._+:](?:(?!_)\w)+)*"
 _INNER = r"[^`\s](?:[^`]*[^`\s])?"
 _CONSTRUCT = re.compile(rf"``(?P<literal>{_INNER})``|:(?P<role>{_NAME}):`(?P<text>{_INNER})`")
-# Text between constructs: no backquote, and a "_" only between ASCII letters or digits.
-_BETWEEN = re.compile(r"[^`_]*(?:(?<=[A-Za-z0-9])_(?=[A-Za-z0-9])[^`_]*)*\Z")
+_ALNUM = frozenset(string.ascii_letters + string.digits)
 _BEFORE = frozenset(" \n(")
 # Each is whitespace or in docutils' closing delimiters, delimiters or closers (the
 # end-string suffix of every version read; tests/test_rst_plain.py checks it).
@@ -54,14 +54,14 @@ def parse(
     made of words, roles and literals only (see the module docstring). `inliner` must
     already hold the memo's reporter, document, language and parent; `implicit` is its
     implicit markup (`Inliner.implicit_inline`)."""
-    if _UNSURE.search(text):
+    if any(map(text.__contains__, _UNSURE)):
         return None
     pieces: list[tuple[int, int, str | None, str]] = []  # (start, end, role, text)
     at = 0
     size = len(text)
     for match in _CONSTRUCT.finditer(text):
         start, end = match.span()
-        if not _BETWEEN.match(text, at, start):
+        if not _between(text, at, start):
             return None
         literal = match.group("literal")
         if start and text[start - 1] not in _BEFORE:
@@ -77,7 +77,7 @@ def parse(
         else:
             pieces.append((start, end, match.group("role"), match.group("text")))
         at = end
-    if not _BETWEEN.match(text, at):
+    if not _between(text, at, size):
         return None
     processed: list[Any] = []
     unprocessed: list[str] = []
@@ -99,3 +99,18 @@ def parse(
     if remaining:
         processed += implicit(remaining, lineno)
     return processed, messages
+
+
+def _between(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]`, text between constructs, holds no backquote and a "_"
+    only between ASCII letters or digits (the character before may precede `start`, the
+    one after must precede `end`). Told by `str.find`: a pattern stepping through the
+    text's characters took ~10 us for 80 of them."""
+    if text.find("`", start, end) >= 0:
+        return False
+    at = text.find("_", start, end)
+    while at >= 0:
+        if not (at and text[at - 1] in _ALNUM and at + 1 < end and text[at + 1] in _ALNUM):
+            return False
+        at = text.find("_", at + 1, end)
+    return True

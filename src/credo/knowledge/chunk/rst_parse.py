@@ -97,6 +97,8 @@ def parse(text: str, budget: float) -> Any:
         _registries(),
         _pooled_state_machines(),
         _ascii_fast_paths(),
+        _quick_literal_next(),
+        _quick_lines(),
         _one_line_cells(),
         _quick_bullets(),
         rst_nodes.quick_links(),
@@ -253,12 +255,19 @@ def _ascii_fast_paths() -> Iterator[None]:
     for every line of the table, which are East Asian wide (`pad_double_width`): a
     `unicodedata` call per character, about a second for pytest's 1,500-row plugin
     list. An ASCII line has neither, so its answer is known without the scan; any
-    other line takes docutils' own function. The doctree is the same."""
+    other line takes docutils' own function. So for a section title's width against its
+    adornment (`states.column_width`, a generator over its characters: ~1% of a Sphinx
+    tree's ingest). The doctree is the same."""
     saved = utils.column_indices, tableparser.strip_combining_chars
     pad = statemachine.StringList.pad_double_width
+    width = states.column_width  # (a section title's against its adornment's length)
 
     def column_indices(text: str) -> list[int]:
         return list(range(len(text))) if text.isascii() else saved[0](text)
+
+    def column_width(text: str) -> int:
+        # An ASCII character is one column (East Asian width "Na" or "N"), none combining.
+        return len(text) if text.isascii() else width(text)
 
     def strip_combining_chars(text: str) -> str:
         return text if text.isascii() else saved[1](text)
@@ -274,11 +283,79 @@ def _ascii_fast_paths() -> Iterator[None]:
     utils.column_indices = column_indices
     tableparser.strip_combining_chars = strip_combining_chars  # type: ignore[attr-defined]
     statemachine.StringList.pad_double_width = pad_double_width  # type: ignore[method-assign]
+    states.column_width = column_width  # type: ignore[attr-defined]
     try:
         yield
     finally:
         utils.column_indices, tableparser.strip_combining_chars = saved  # type: ignore[attr-defined]
         statemachine.StringList.pad_double_width = pad  # type: ignore[method-assign]
+        states.column_width = width  # type: ignore[attr-defined]
+
+
+_STRING2LINES = statemachine.string2lines
+
+
+def quick_string2lines(
+    astring: str, tab_width: int = 8, convert_whitespace: bool = False, whitespace: Any = None
+) -> list[str]:
+    """docutils' `statemachine.string2lines`, its per-line work done by `map` in C when
+    `astring` holds no tab, vertical tab or form feed (then neither the whitespace
+    substitution nor `expandtabs` changes anything: `split_rst` has already made the
+    latter two spaces). docutils' own runs a pattern over the whole text and a Python
+    loop over every line of every page (~1% of a Sphinx tree's ingest)."""
+    if whitespace is None and "\t" not in astring and "\v" not in astring and "\f" not in astring:
+        return list(map(str.rstrip, astring.splitlines()))
+    if whitespace is None:
+        return _STRING2LINES(astring, tab_width, convert_whitespace)  # type: ignore[no-any-return]
+    return _STRING2LINES(astring, tab_width, convert_whitespace, whitespace)  # type: ignore[no-any-return]
+
+
+@contextmanager
+def _quick_lines() -> Iterator[None]:
+    """`quick_string2lines` for docutils' parser (which splits a page by it)."""
+    saved = statemachine.string2lines
+    statemachine.string2lines = quick_string2lines
+    try:
+        yield
+    finally:
+        statemachine.string2lines = saved
+
+
+# What docutils' `RSTState.paragraph` searches each paragraph's whole text for (a literal
+# block next): a look-behind tried at every character, ~77k instructions a paragraph.
+_LITERAL_NEXT = r"(?<!\\)(\\\\)*::$"
+
+
+class _QuickSearch:
+    """`re` as docutils' rst states module sees it while credo parses: the same module,
+    but a search for `_LITERAL_NEXT` in text that does not end with "::" (before an
+    optional final newline, as ``$`` reads it) is answered None at once. Any other call
+    is `re`'s own."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(re, name)
+
+    @staticmethod
+    def search(pattern: Any, string: Any, flags: int = 0) -> Any:
+        if (
+            pattern == _LITERAL_NEXT
+            and isinstance(string, str)
+            and not string.endswith(("::", "::\n"))
+        ):
+            return None  # (the pattern's `::$` cannot match)
+        return re.search(pattern, string, flags)
+
+
+@contextmanager
+def _quick_literal_next() -> Iterator[None]:
+    """docutils' paragraph search for a trailing "::" told by `str.endswith` first
+    (`_QuickSearch`): the doctree is the same."""
+    saved = states.re
+    states.re = _QuickSearch()  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        states.re = saved  # type: ignore[attr-defined]
 
 
 class _Directives(dict[str, Any]):

@@ -160,6 +160,9 @@ def _camel_parts(text: str) -> list[str]:
     for word in _WORD.findall(text):
         if word.islower():
             continue  # no capital letter, so no split: most words, skipped in one C call
+        rest = word[1:]
+        if rest.lower() == rest:
+            continue  # every split is before a capital past the first letter: "Scrapy", "A"
         parts = _CAMEL.split(word)
         if len(parts) > 1:
             found.extend(part.lower() for part in parts)
