@@ -483,7 +483,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 60: a Rust doc attribute whose string is a fence (``#[cfg_attr(feature = "x", doc = " ```")]``)
 #     opens or closes a code block as a ``/// ```` line does, and a doc read in two parts
 #     (a module doc split by an inner ``#![doc = ...]`` attribute) keeps its fences (probe87)
-READER_VERSION = 60
+# 61: two plain ``#[doc = " ```"]`` in a row are a block's two fences (not one cfg_attr pair),
+#     and a doc attribute fence is seen however many doc attributes follow it (review87)
+READER_VERSION = 61
 
 
 class Read(NamedTuple):
