@@ -362,3 +362,35 @@ def test_any_number_of_hidden_attribute_lines_after_an_attribute_fence(
         "    /// ```\n",
     )
     assert _texts(source) == _texts(plain)
+
+
+# review87: an inner doc attribute (``#![cfg_attr(..., doc = " ```")]``, between a crate
+# doc's ``//!`` lines) is a fence too; it was none, so the next fence opened a block and the
+# crate doc's "# Features" heading read as a hidden line.
+CRATE_DOC = """//! The crate.
+//!
+//! # Example
+//!
+#![cfg_attr(not(feature = "std"), doc = " ```ignore")]
+#![cfg_attr(feature = "std", doc = " ```")]
+//! # use foo::Bar;
+//! let x = Bar::new();
+//! ```
+//!
+//! # Features
+//!
+//! The end.
+
+pub struct Bar;
+"""
+
+
+def test_an_inner_attribute_fence_in_a_crate_doc_is_a_fence() -> None:
+    texts = _texts(CRATE_DOC)
+    assert "# Features" in texts
+    plain = CRATE_DOC.replace(
+        '#![cfg_attr(not(feature = "std"), doc = " ```ignore")]\n'
+        '#![cfg_attr(feature = "std", doc = " ```")]\n',
+        '#![doc = " ```"]\n',
+    )
+    assert _texts(plain) == texts

@@ -177,10 +177,11 @@ _RUST_BLOCK = re.compile(
 _DOC_RUN = re.compile(r"\s*(?:///|//!|#!?\[(?:cfg_attr\(.*,\s*)?doc\s*=)")
 _DOC_FENCE = re.compile(r"\s*//[/!](?!/)\s*(?:`{3,}|~{3,})\s*([^`]*)$")
 _RUN_LINES = 5_000  # how far up a doc run is read (a crate doc of a few thousand lines)
-# A doc attribute whose string is a fence: ``#[doc = " ```"]``, or one a ``cfg_attr`` sets
-# (``#[cfg_attr(not(unix), doc = " ```ignore")]``, group 1), its tag in group 2.
+# A doc attribute (or an inner one, ``#![...]``, in a crate doc) whose string is a fence:
+# ``#[doc = " ```"]``, or one a ``cfg_attr`` sets (``#[cfg_attr(not(unix), doc = "
+# ```ignore")]``, group 1), its tag in group 2.
 _ATTRIBUTE_FENCE = re.compile(
-    r'\s*#\[(cfg_attr\(.*,\s*)?doc\s*=\s*" ?(?:`{3,}|~{3,})([^"`]*)"\)?\]\s*$'
+    r'\s*#!?\[(cfg_attr\(.*,\s*)?doc\s*=\s*" ?(?:`{3,}|~{3,})([^"`]*)"\)?\]\s*$'
 )
 
 

@@ -484,7 +484,8 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     opens or closes a code block as a ``/// ```` line does, and a doc read in two parts
 #     (a module doc split by an inner ``#![doc = ...]`` attribute) keeps its fences (probe87)
 # 61: two plain ``#[doc = " ```"]`` in a row are a block's two fences (not one cfg_attr pair),
-#     and a doc attribute fence is seen however many doc attributes follow it (review87)
+#     a doc attribute fence is seen however many doc attributes follow it, and an inner one
+#     (``#![cfg_attr(feature = "std", doc = " ```")]`` in a crate doc) is one too (review87)
 READER_VERSION = 61
 
 
