@@ -192,3 +192,39 @@ def test_through_the_installed_hook_the_new_msrv_replaces_the_decision(tmp_path:
     hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=MSRV), project)
     wait_for(lambda: captured_count(project) > 0)
     assert _edges(project) == {("SUPERSEDES", "decision")}
+
+
+# review87: with the verbs of a value set anew, "to" may be a purpose and the contrast one of
+# acts, not values: none of these sets a value the project holds (fa34e61 kept none of them;
+# the five verbs made them rules, each ruling out its "old one": "build", "cutting", ...).
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "We're raising money to hire rather than to build.",
+        "We're raising prices to cover costs rather than cutting staff.",
+        "We're raising chickens to eat rather than to sell.",
+        "We're raising our kids to be bilingual rather than English-only.",
+        "We're raising ValueError to signal bad input instead of returning None.",
+        "We're raising errors to callers instead of logging them.",
+    ],
+)
+def test_a_purpose_or_a_contrast_of_acts_sets_no_value(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@given(
+    verb=st.sampled_from(["raising", "bumping", "lowering", "upgrading", "downgrading"]),
+    thing=st.sampled_from(["money ", "prices ", "the budget ", "errors "]),
+    purpose=st.sampled_from(["hire", "cover costs", "signal bad input", "be safe"]),
+    ruling_out=st.sampled_from([" rather than", " instead of", ", not"]),
+    act=st.sampled_from(["to build", "to sell", "cutting staff", "returning none", "logging them"]),
+)
+def test_a_purpose_against_another_act_is_no_change_over(
+    verb: str, thing: str, purpose: str, ruling_out: str, act: str
+) -> None:
+    said = f"We're {verb} {thing}to {purpose}{ruling_out} {act}."
+    assert extract_statements(said) == []
+    # (a value against a value, said the same way, is one)
+    assert [
+        s.negated for s in extract_statements(f"We're {verb} the limit to 10{ruling_out} 5.")
+    ] == [("5",)]

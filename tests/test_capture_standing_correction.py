@@ -80,3 +80,42 @@ def test_through_the_installed_hook_the_correction_is_kept(tmp_path: Path) -> No
     hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=THRESHOLD), project)
     wait_for(lambda: captured_count(project) > 0)
     assert captured_count(project) == 1
+
+
+# review87: the word for good may tell what was done, not what holds: a reproach under a task
+# on this turn's file is that task (fa34e61 kept none of these; the exemption kept each as a
+# correction, negating "have" or "said").
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "No, revert auth.py, you should never have touched it.",
+        "No, undo the change to config.py, you should never have made it.",
+        "No, revert auth.py: you shouldn't have touched it, never.",
+        "No, revert auth.py, I never said to touch it.",
+        "No, put this back in utils.py, we have always kept it there.",
+    ],
+)
+def test_a_word_for_good_said_of_what_was_done_keeps_the_task_a_task(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@given(
+    lead=st.sampled_from(["No,", "No, that's wrong:", "Nope,"]),
+    task=st.sampled_from(
+        ["revert auth.py", "undo the change to parser.rs", "remove the flag in cli.py"]
+    ),
+    past=st.sampled_from(
+        [
+            "you should never have touched it",
+            "you should never have changed it",
+            "I never asked for that",
+            "I never said to change it",
+            "we have always had it that way",
+        ]
+    ),
+)
+def test_a_reproach_is_no_rule_for_good(lead: str, task: str, past: str) -> None:
+    assert extract_statements(f"{lead} {task}, {past}.") == []
+    # (the same task with a rule for good is a correction)
+    said = f"{lead} {task}, and never touch generated files."
+    assert [s.kind for s in extract_statements(said)] == ["correction"]

@@ -86,3 +86,45 @@ def test_through_the_installed_hook_the_wish_is_not_captured(tmp_path: Path) -> 
             "SELECT b.content FROM captures c JOIN beliefs b ON b.id = c.belief_id"
         ).fetchall()
     assert [r[0] for r in rows] == ["From now on always run cargo fmt before committing."]
+
+
+# review87: the narrowing dropped wishes that fa34e61 kept as preferences and that say where
+# or when they hold beyond this turn, in words the list above did not name: "in all new
+# repos", "wherever possible", "in the next major version", "for all services" (a word the
+# durable cue reads).
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "I want to change the default branch to main in all new repos.",
+        "I'd like to simplify the code wherever possible.",
+        "I'd like to move the settings to environment variables in all services.",
+        "We want to remove the deprecated APIs in the next major version.",
+        "We want to update the changelog as a rule.",
+        "I'd like to add type hints by default.",
+    ],
+)
+def test_a_wish_that_says_where_or_when_it_holds_is_still_kept(prompt: str) -> None:
+    [statement] = extract_statements(prompt)
+    assert statement.kind == "preference"
+
+
+@given(
+    wish=st.sampled_from(["I want to", "I'd like to", "We want to"]),
+    verb=st.sampled_from(["change", "update", "simplify", "remove"]),
+    thing=st.sampled_from(["the error messages", "how the logs are named", "the config loader"]),
+    scope=st.sampled_from(
+        [
+            " in all services",
+            " wherever possible",
+            " in the next release",
+            " by default",
+            " as a rule",
+            " in all new repos",
+        ]
+    ),
+)
+def test_a_scope_beyond_this_turn_keeps_the_wish_a_preference(
+    wish: str, verb: str, thing: str, scope: str
+) -> None:
+    assert extract_statements(f"{wish} {verb} {thing}.") == []
+    assert [s.kind for s in extract_statements(f"{wish} {verb} {thing}{scope}.")] == ["preference"]

@@ -226,3 +226,171 @@ def test_after_an_included_example_every_block_hides_its_hidden_lines(
     texts = _texts("\n".join(out))
     assert not any("# use" in text or "# fn" in text for text in texts)
     assert "# Examples" in texts
+
+
+# review87: a block written wholly in doc attributes between two doc lines (plain
+# ``#[doc = " ```"]`` opening and closing it) was read as one fence: its "opening" inverted
+# every block after it. And an opening followed by more than a few doc attributes (its
+# hidden lines, ``#[doc = " # use foo::Foo;"]``) was not seen at all.
+ATTRIBUTE_BLOCK = """impl Foo {
+    /// Makes a bar.
+    #[doc = " ```"]
+    #[doc = " let b = Foo::bar();"]
+    #[doc = " ```"]
+    /// # Errors
+    ///
+    /// ```
+    /// # use foo::Foo;
+    /// Foo::bar().unwrap();
+    /// ```
+    ///
+    /// Returns an error when the bar is closed.
+    pub fn bar() -> Result<(), ()> {
+        todo!()
+    }
+}
+"""
+
+HIDDEN_ATTRIBUTES = """impl Foo {
+    /// Makes a foo.
+    ///
+    /// # Examples
+    #[cfg_attr(not(feature = "std"), doc = " ```ignore")]
+    #[cfg_attr(feature = "std", doc = " ```")]
+    #[doc = " # use foo::Foo;"]
+    #[doc = " # fn main() {"]
+    /// let f = Foo::new();
+    /// # }
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// Never panics.
+    pub fn new() -> Self {
+        todo!()
+    }
+}
+"""
+
+
+def test_a_block_written_in_doc_attributes_opens_and_closes() -> None:
+    texts = _texts(ATTRIBUTE_BLOCK)
+    assert not any("# use" in text for text in texts)
+    assert any("# Errors" in text for text in texts)
+
+
+def test_an_attribute_fence_far_above_the_next_doc_line_is_seen() -> None:
+    texts = _texts(HIDDEN_ATTRIBUTES)
+    assert any("# Panics Never panics." in text for text in texts)
+
+
+def test_an_attribute_fence_after_code_opens_the_next_items_doc() -> None:
+    # (rustdoc joins the attributes right above a doc line to its doc, wherever the last
+    # doc line was)
+    source = "\n".join(
+        [
+            "/// A.",
+            "fn a() {",
+            *(f"    let x{index} = {index};" for index in range(6)),
+            "}",
+            '#[doc = " ```"]',
+            '#[doc = " # use b::B;"]',
+            "/// # fn main() {}",
+            "/// ```",
+            "/// # Heading of b",
+            "fn b() {}",
+            "",
+        ]
+    )
+    texts = _texts(source)
+    assert any("# Heading of b" in text for text in texts)
+    assert not any("# fn main" in text for text in texts)
+
+
+@given(
+    # (at least one line: an empty block of two cfg_attr pairs reads as one pair)
+    lines=st.lists(
+        st.sampled_from(["let b = 1;", "# use foo::Foo;", "assert!(b > 0);"]),
+        min_size=1,
+        max_size=6,
+    ),
+    opening=st.sampled_from(sorted(_OPENINGS)),
+    closing=st.sampled_from(["doc", "pair"]),
+    tag=st.sampled_from(["", "rust", "text"]),
+)
+def test_a_block_written_in_attributes_reads_as_no_block(
+    lines: list[str], opening: str, closing: str, tag: str
+) -> None:
+    """A balanced block of doc attributes between two doc lines changes no text of the page:
+    its lines are no doc comment, and the blocks after it keep their parity."""
+    block = [line.format(tag=tag) for line in _OPENINGS[opening]]
+    block = [line for line in block if not line.startswith("///")] or ['#[doc = " ```"]']
+    block += [f'#[doc = " {line}"]' for line in lines]
+    block += [line.format(tag="") for line in _OPENINGS[closing]]
+    with_block = ATTRIBUTE_BLOCK.replace(
+        '    #[doc = " ```"]\n    #[doc = " let b = Foo::bar();"]\n    #[doc = " ```"]\n',
+        "".join(f"    {line}\n" for line in block),
+    )
+    without = ATTRIBUTE_BLOCK.replace(
+        '    #[doc = " ```"]\n    #[doc = " let b = Foo::bar();"]\n    #[doc = " ```"]\n', ""
+    )
+    assert _texts(with_block) == _texts(without)
+
+
+@given(
+    hidden=st.lists(st.sampled_from(["# use foo::Foo;", "# fn main() {", "#"]), max_size=8),
+    pair=st.booleans(),
+)
+def test_any_number_of_hidden_attribute_lines_after_an_attribute_fence(
+    hidden: list[str], pair: bool
+) -> None:
+    opening = _OPENINGS["pair" if pair else "doc"]
+    attributes = [line.format(tag="") for line in opening]
+    attributes += [f'#[doc = " {line}"]' for line in hidden]
+    source = HIDDEN_ATTRIBUTES.replace(
+        '    #[cfg_attr(not(feature = "std"), doc = " ```ignore")]\n'
+        '    #[cfg_attr(feature = "std", doc = " ```")]\n'
+        '    #[doc = " # use foo::Foo;"]\n'
+        '    #[doc = " # fn main() {"]\n',
+        "".join(f"    {line}\n" for line in attributes),
+    )
+    plain = HIDDEN_ATTRIBUTES.replace(
+        '    #[cfg_attr(not(feature = "std"), doc = " ```ignore")]\n'
+        '    #[cfg_attr(feature = "std", doc = " ```")]\n'
+        '    #[doc = " # use foo::Foo;"]\n'
+        '    #[doc = " # fn main() {"]\n',
+        "    /// ```\n",
+    )
+    assert _texts(source) == _texts(plain)
+
+
+# review87: an inner doc attribute (``#![cfg_attr(..., doc = " ```")]``, between a crate
+# doc's ``//!`` lines) is a fence too; it was none, so the next fence opened a block and the
+# crate doc's "# Features" heading read as a hidden line.
+CRATE_DOC = """//! The crate.
+//!
+//! # Example
+//!
+#![cfg_attr(not(feature = "std"), doc = " ```ignore")]
+#![cfg_attr(feature = "std", doc = " ```")]
+//! # use foo::Bar;
+//! let x = Bar::new();
+//! ```
+//!
+//! # Features
+//!
+//! The end.
+
+pub struct Bar;
+"""
+
+
+def test_an_inner_attribute_fence_in_a_crate_doc_is_a_fence() -> None:
+    texts = _texts(CRATE_DOC)
+    assert "# Features" in texts
+    plain = CRATE_DOC.replace(
+        '#![cfg_attr(not(feature = "std"), doc = " ```ignore")]\n'
+        '#![cfg_attr(feature = "std", doc = " ```")]\n',
+        '#![doc = " ```"]\n',
+    )
+    assert _texts(plain) == texts

@@ -353,6 +353,13 @@ _ASIDE = re.compile(
 # The user corrects the agent and says what holds for good ("No, don't add a setting for
 # this; never unwrap in library code"): more than a task on this turn's referent.
 _STANDING_CORRECTION = frozenset({"correction", "durable"})
+# Unless that word tells what was done ("No, revert auth.py, you should never have touched
+# it", "..., I never said to", "..., we have always kept it there": review87).
+_PAST_FOR_GOOD = re.compile(
+    r"\b(?:should|shouldn'?t|would|could|must)\s+(?:not\s+)?(?:never\s+|always\s+)?have\s+(?!to\b)"
+    r"|\b(?:never|always|ever)\s+(?:[a-z]+(?<!e)ed|said|told|had|made|did|was|were|got|went|meant|"
+    r"thought|knew|saw|gave|took|wrote|ran|came)\b|\b(?:have|has|had)\s+(?:never|always|ever)\b"
+)
 # A sentence opened by a demonstrative or "it": right under a paste, it is about the paste.
 _DEMONSTRATIVE = re.compile(r"\s*(?:this|that|these|those|it)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b")
@@ -507,7 +514,7 @@ def cues(
     elif _IT_TASK.search(core) or (
         fired & {"deixis", "now", "named_file"}
         and ("artefact_task" in fired or sig.DIRECTIVE.match(core) or _NOW_LEAD.match(core))
-        and not fired >= _STANDING_CORRECTION
+        and not (fired >= _STANDING_CORRECTION and not _PAST_FOR_GOOD.search(core))
     ):
         return None  # a task on this turn's referent: "fix auth.py", "now switch that tab bar"
     if carried:

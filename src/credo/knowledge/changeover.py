@@ -116,14 +116,19 @@ CHANGEOVER_TO = re.compile(
 # does. Without the old one named ("we're migrating the dashboard to Next 14", "we're moving
 # the tests to a new folder") it stays what is going on, and so does one event moved ("we're
 # moving the call to Zoom, not Teams": ``MOVED_EVENT``). A version or a value set anew is a
-# change over too: "we are raising the MSRV to Rust 1.64 instead of 1.60".
+# change over too: "we are raising the MSRV to Rust 1.64 instead of 1.60". Its "to" may be
+# a purpose, though, and its contrast one of acts, not values (review87): "we're raising money
+# to hire rather than to build", "we're raising ValueError to signal bad input instead of
+# returning None", "we're raising our kids to be bilingual".
+_ONTO = r"""(?:[\w`'./@+-]+\s+){0,4}?(?:to|onto|over\s+to)\s+
+    (?!(?:the|a|an|this|that|these|those|my|our|your|their|its|some|another|new)\b)"""
+_NEW_NOT = r"""[\w`.@][\w`.@/+-]*(?:\s+[\w`.@/+-]+){0,2}?,?\s+
+    (?:not|instead\s+of|rather\s+than)\s+"""
 CHANGING_OVER = LazyPattern(
     rf"""{_IF}\b(?:we\s+are|we'?re)\s+
-    (?:moving|switching|migrating|changing|transitioning|raising|bumping|lowering|upgrading|
-    downgrading)\s+(?!{MOVED_EVENT})
-    (?:[\w`'./@+-]+\s+){{0,4}}?(?:to|onto|over\s+to)\s+
-    (?!(?:the|a|an|this|that|these|those|my|our|your|their|its|some|another|new)\b)
-    [\w`.@][\w`.@/+-]*(?:\s+[\w`.@/+-]+){{0,2}}?,?\s+(?:not|instead\s+of|rather\s+than)\s+[\w`.@]""",
+    (?:(?:moving|switching|migrating|changing|transitioning)\s+(?!{MOVED_EVENT}){_ONTO}{_NEW_NOT}
+    |(?:raising|bumping|lowering|upgrading|downgrading)\s+(?!{MOVED_EVENT}){_ONTO}(?!be\b)
+    {_NEW_NOT}(?!to\s|(?!(?:using|keeping|staying|sticking)\b)[a-z]{{4,}}ing\b))[\w`.@]""",
     _I,
 )
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import re
 
+from credo.knowledge.signals import DURABLE
+
 __all__ = ["feeling", "no_taste", "own_time", "wish_for_referent"]
 
 _TASTE_VERB = r"(?:like|love|enjoy|hate|dislike|adore|prefer)"
@@ -50,7 +52,9 @@ _WISH_FOR_REFERENT = re.compile(
 # is computed", "I'd like to fix the sync retry"): this turn's task, not a way of working.
 # A word for later sessions, the speaker's own part or the whole project keeps the taste: "I
 # want to update the changelog myself", "I want to fix bugs before features, every time", "I
-# want to remove the default exports everywhere".
+# want to remove the default exports everywhere", "... in all new repos", "... wherever
+# possible", "... in the next major version" (review87), and any word ``DURABLE`` reads ("as
+# a rule", "by default", "for all services").
 _TASK_VERB = (
     r"(?:change|fix|add|refactor|rename|remove|rewrite|implement|modify|tweak|adjust|rework|"
     r"debug|extend|move|replace|update|improve|optimi[sz]e|simplify|split|speed\s+up|clean\s+up)"
@@ -61,7 +65,9 @@ _WISH_TO_CHANGE = re.compile(
     r"(?:how|what|where|why|which|when|the|this|that|these|those|its?)\b"
     r"(?!.*\b(?:always|never|whenever|every|each|any|from\s+now\s+on|going\s+forward|"
     r"in\s+general|myself|ourselves|first|before|everywhere|across|throughout|"
-    r"in\s+(?:this|our|the\s+whole)\s+(?:repo|repository|codebase|project|app))\b)"
+    r"in\s+(?:this|our|the\s+whole)\s+(?:repo|repository|codebase|project|app)|"
+    r"(?:in|for)\s+all|wherever|where\s+possible|eventually|over\s+time|"
+    r"in\s+(?:the\s+)?next\s+(?:major\s+|minor\s+)?(?:version|release))\b)"
 )
 _OWN_TIME = re.compile(
     r"^i\b.*\b(?:(?:in|during)\s+(?:the\s+)?(?:winter|summer|spring|autumn|fall|mornings?|"
@@ -79,7 +85,9 @@ _OWN_TIME = re.compile(
 def wish_for_referent(core: str) -> bool:
     """The speaker's wish about the thing at hand: "I'd like to understand it first", "I want
     to change how the width is computed"."""
-    return _WISH_FOR_REFERENT.match(core) is not None or _WISH_TO_CHANGE.match(core) is not None
+    if _WISH_FOR_REFERENT.match(core):
+        return True
+    return _WISH_TO_CHANGE.match(core) is not None and DURABLE.search(core) is None
 
 
 def no_taste(core: str, *, general: bool) -> bool:

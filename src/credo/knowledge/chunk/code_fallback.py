@@ -177,11 +177,36 @@ _RUST_BLOCK = re.compile(
 _DOC_RUN = re.compile(r"\s*(?:///|//!|#!?\[(?:cfg_attr\(.*,\s*)?doc\s*=)")
 _DOC_FENCE = re.compile(r"\s*//[/!](?!/)\s*(?:`{3,}|~{3,})\s*([^`]*)$")
 _RUN_LINES = 5_000  # how far up a doc run is read (a crate doc of a few thousand lines)
-# A doc attribute whose string is a fence: ``#[doc = " ```"]``, or one a ``cfg_attr`` sets
-# (``#[cfg_attr(not(unix), doc = " ```ignore")]``), its tag in group 1.
+# A doc attribute (or an inner one, ``#![...]``, in a crate doc) whose string is a fence:
+# ``#[doc = " ```"]``, or one a ``cfg_attr`` sets (``#[cfg_attr(not(unix), doc = "
+# ```ignore")]``, group 1), its tag in group 2.
 _ATTRIBUTE_FENCE = re.compile(
-    r'\s*#\[(?:cfg_attr\(.*,\s*)?doc\s*=\s*" ?(?:`{3,}|~{3,})([^"`]*)"\)?\]\s*$'
+    r'\s*#!?\[(cfg_attr\(.*,\s*)?doc\s*=\s*" ?(?:`{3,}|~{3,})([^"`]*)"\)?\]\s*$'
 )
+
+
+def _run_fences(lines: list[str], *, doc_lines: bool) -> list[str]:
+    """The tags of the fences among `lines`, in order: doc attributes', and with
+    `doc_lines` the ``///`` / ``//!`` lines' (above the first fragment of a call; between two
+    fragments a doc line would be a fragment itself, so one there sits in a string). Two
+    ``cfg_attr`` fences in a row are one fence written once per build (clap's
+    ``not(feature)`` / ``feature`` pair; the last one's tag kept); two plain ``#[doc = "
+    ```"]`` in a row are a block's two fences (review87)."""
+    tags: list[str] = []
+    paired = False  # the line above was a cfg_attr fence
+    for line in lines:
+        if doc_lines and (fence := _DOC_FENCE.match(line)):
+            tags.append(fence.group(1))
+            paired = False
+        elif attribute := _ATTRIBUTE_FENCE.match(line):
+            if paired and attribute.group(1):
+                tags[-1] = attribute.group(2)
+            else:
+                tags.append(attribute.group(2))
+            paired = attribute.group(1) is not None
+        else:
+            paired = False
+    return tags
 
 
 class _DocFence:
@@ -192,9 +217,9 @@ class _DocFence:
     ``# use regex::Regex; # fn main() {``, probe81). The hidden-line rule is rustdoc's
     alone: a C++ or Swift ``///`` example's ``# run from the root`` is shown. Fragments come
     in file order; a line that is no doc line ends a block. ``code`` tells whether the last
-    line seen is in one. In a Rust file, a doc attribute whose string is a fence is one
-    (``attribute_fence``), and the first fragment takes up the fences of the doc run above
-    it (``resume``): a doc may be read in two parts (probe87, clap)."""
+    line seen is in one. In a Rust file, a doc attribute whose string is a fence is one, and
+    the first fragment takes up the fences of the doc run above it: a doc may be read in two
+    parts (``resume``; probe87, clap)."""
 
     def __init__(self, lines: list[str], rust: bool) -> None:
         self.lines = lines
@@ -219,10 +244,7 @@ class _DocFence:
             return False
         above, self.last = self.last, fragment.number
         if self.rust and fragment.block is None:
-            if not above:
-                self.resume(fragment.number)
-            elif (tag := self.attribute_fence(above)) is not None:
-                self.toggle(tag)
+            self.resume(fragment.number, above)
         text = fragment.text.strip()
         if fence := _FENCE.match(text):  # markup, shown by no page ("```rust", "```toml")
             self.toggle(fence.group(2))
@@ -234,31 +256,20 @@ class _DocFence:
         opening = self.code is None
         self.code = (self.rust and bool(_RUST_BLOCK.fullmatch(tag))) if opening else None
 
-    def resume(self, number: int) -> None:
-        """Take up the fences of the doc lines and doc attributes right above line `number`:
-        the first fragment may go on a doc read in two parts (clap's module doc: ``//!
-        ```rust``, then ``#![doc = include_str!(...)]``, which is code, then ``//! ````)."""
+    def resume(self, number: int, above: int) -> None:
+        """Take up the fences of the doc attributes, and the doc lines no fragment of this
+        call holds, right above line `number` (down to line `above`, the last fragment seen):
+        clap's ``#[cfg_attr(feature = "help", doc = " ```")]`` pairs, however many
+        ``#[doc = " # use x;"]`` lines follow them, and a doc read in two parts (its module
+        doc: ``//! ```rust``, then ``#![doc = include_str!(...)]``, which is code, then ``//!
+        ````: the first fragment goes on the run above it)."""
         start = number - 1
-        while start > 0 and number - start < _RUN_LINES and _DOC_RUN.match(self.lines[start - 1]):
+        while (
+            start > above and number - start < _RUN_LINES and _DOC_RUN.match(self.lines[start - 1])
+        ):
             start -= 1
-        after_attribute = False  # (a cfg_attr pair's alternatives are one fence)
-        for line in self.lines[start : number - 1]:
-            attribute = _ATTRIBUTE_FENCE.match(line)
-            if fence := _DOC_FENCE.match(line) or (None if after_attribute else attribute):
-                self.toggle(fence.group(1))
-            after_attribute = attribute is not None
-
-    def attribute_fence(self, above: int) -> str | None:
-        """The tag of a fence a doc attribute between line `above` and the fragment's line
-        (``self.last``) sets, if one does; a ``cfg_attr`` pair's alternatives are one fence,
-        its last one's tag kept."""
-        if not above or self.last - above > 4:
-            return None
-        tag = None
-        for line in self.lines[above : self.last - 1]:  # (the lines strictly between)
-            if match := _ATTRIBUTE_FENCE.match(line):
-                tag = match.group(1)
-        return tag
+        for tag in _run_fences(self.lines[start : number - 1], doc_lines=not above):
+            self.toggle(tag)
 
 
 def is_noise(fragment: Fragment, lines: list[str]) -> bool:

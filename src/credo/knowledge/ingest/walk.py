@@ -487,7 +487,10 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     alone) leads with its outer section titles, so it is a belief of its own (docs87)
 # 62: after attr_list's "{:" a bare word is an attribute too: "### `archs` {: #archs env-var }"
 #     reads as "`archs`" (cibuildwheel's options page; lead, stop 61)
-READER_VERSION = 62
+# 63: two plain ``#[doc = " ```"]`` in a row are a block's two fences (not one cfg_attr pair),
+#     a doc attribute fence is seen however many doc attributes follow it, and an inner one
+#     (``#![cfg_attr(feature = "std", doc = " ```")]`` in a crate doc) is one too (review87)
+READER_VERSION = 63
 
 
 class Read(NamedTuple):
