@@ -64,6 +64,7 @@ CONCEPTS: dict[str, str] = {
     "changeover_to": "contrast",
     "going_back": "contrast",
     "in_force": "contrast",
+    "value_now": "contrast",
     "retraction": "contrast",
     # force
     "deontic": "deontic",
