@@ -26,6 +26,7 @@ __all__ = [
     "in_force",
     "told_now",
     "tools_own_files",
+    "value_told_anew",
     "went_back",
 ]
 
@@ -349,11 +350,20 @@ _VALUE = r"""(?!\d{1,2}(?::\d\d)?\s*(?:am|pm)\b)(?!\d{1,2}:\d\d\b)
 VALUE_NOW = LazyPattern(
     rf"""^(?!(?:it|this|that|there|here|everything|all|which|what|who|we|i|you|they|he|she)\b)
     (?:[\w`./-]+\s+){{0,3}}?(?:(?P<subject>{_SETTING})|[\w`./-]+)(?:'s|\s+is)\s+
-    (?P<now>now\s+)?(?:(?:on|at)\s+)?(?(subject)(?:{_SETTING}\s+)?|{_SETTING}\s+)
-    {_VALUE}(?(now)|\s+now)\s*[.!]?$""",
+    (?P<now>now\s+)?(?:(?:on|at)\s+)?(?(subject)(?:(?P<again>{_SETTING})\s+)?|(?P<slot>{_SETTING})\s+)
+    (?P<value>{_VALUE})(?(now)|\s+now)\s*[.!]?$""",
     _I,
     gate=("now",),
 )
+
+
+def value_told_anew(core: str) -> tuple[str, str] | None:
+    """(the setting, its new value) of a value told anew in ``core`` ("port's 6380 now":
+    port, 6380), the setting being the word right before the value, else the subject's."""
+    told = VALUE_NOW.search(core)
+    if told is None:
+        return None
+    return told["slot"] or told["again"] or told["subject"], told["value"]
 
 
 def in_force(core: str) -> set[str]:

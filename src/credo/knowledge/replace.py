@@ -66,6 +66,13 @@ statement: ``Store.capture_candidates``):
    statement telling a value back again ("Staging is back on port 5432": ``back_again``,
    any value, a number too) reverts a candidate that left it and shares at least
    ``MIN_SHARED_CLEAR`` topic terms other than the value.
+7. Nothing yet, and the statement tells a setting's value anew (the ``value_now`` signal:
+   "port's 6380 now", "the timeout is 900 now"; ``told_anew``): a candidate holding another
+   value of that setting ("dev redis is on port 6379": the setting's word, then within a word
+   a value with a digit) and not the new one held the old value. It may share no other word
+   ("port's 6380 now" names the port alone, as a terse user does), so the candidates are
+   looked up by the setting's word (``named_groups``). Exactly one: SUPERSEDES (a lock:
+   CONTRADICTS); several: CONTRADICTS each, since which one was meant is a guess.
 At most ``MAX_CONTRADICTS`` (3) CONTRADICTS edges per statement, the candidates sharing
 most terms first, then by keyword score, then by id.
 
@@ -174,7 +181,8 @@ class _Pooled:
 class Verdict:
     supersedes: str | None = None  # the one belief the statement replaces
     contradicts: tuple[str, ...] = ()  # beliefs it disagrees with, without replacing them
-    rule: str = "none"  # which step decided: clear, locked, several, unclear, named, back, none
+    # which step decided: clear, locked, several, unclear, named, back, anew, none
+    rule: str = "none"
 
 
 def _stem(word: str) -> str:
@@ -325,6 +333,34 @@ def back_again(statement: Statement) -> tuple[str, ...]:
     return tuple(term for term in statement.asserted if term != "back")
 
 
+# The signal of a setting's value told anew ("port's 6380 now"; knowledge/changeover.py).
+VALUE_NOW = "value_now"
+
+
+def told_anew(statement: Statement) -> tuple[str, str] | None:
+    """(the setting, its new value) of a statement telling a value anew (rule 7)."""
+    if VALUE_NOW not in statement.signals:
+        return None
+    from credo.knowledge.changeover import value_told_anew  # (the capture worker's, not the hook's)
+    from credo.knowledge.lead_in import lead_in
+
+    return value_told_anew(lead_in(" ".join(statement.text.lower().split())))
+
+
+def _holds_other_value(content: str, setting: str, value: str) -> bool:
+    """Whether ``content`` gives ``setting`` a value other than ``value`` ("on port 6379",
+    "job_timeout=600": the setting's word, then within a word a value with a digit) and never
+    ``value`` itself."""
+    lower = content.lower()
+    if re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w-])", lower):
+        return False  # it holds the new value: it agrees
+    held = re.finditer(
+        rf"(?<![a-z0-9]){re.escape(setting)}s?\b\W{{1,3}}(?:[a-z]+\W{{1,3}})?(?P<v>[\w.:/-]*\d[\w.:/-]*)",
+        lower,
+    )
+    return any(found["v"].rstrip(".:/-") != value for found in held)
+
+
 def names_its_change(statement: Statement) -> bool:
     """Whether rule 5 reads ``statement``: a correction, or a change of tool told as done
     (the ``changeover`` cue: "Moment was replaced by Luxon", "the team moved from X to Y"),
@@ -402,7 +438,10 @@ def named_groups(statement: Statement) -> list[list[str]]:
     """The look-up groups of rule 5: each ``old_values`` term's words (a one-word group asks
     for beliefs holding that word: ``store.captures.term_pairs``); none for other statements."""
     terms = old_values(statement) + returned_to(statement)
+    anew = told_anew(statement)
     groups = [[w.lower() for w in _WORD.findall(term)] for term in terms]
+    if anew is not None:
+        groups.append([anew[0]])  # rule 7: the setting's holders
     return [group for group in groups if group]
 
 
@@ -416,14 +455,18 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     back = returned_to(statement)  # rule 6 reads candidates sharing one word
     again = back_again(statement)  # ... and these, candidates sharing the topic
     about = topic.difference(*(words(term) for term in again))  # (the value is no topic)
-    if len(topic) < MIN_SHARED_CLEAR and not named and not back:
+    anew = told_anew(statement)  # rule 7 reads candidates sharing the setting's word
+    if len(topic) < MIN_SHARED_CLEAR and not named and not back and not anew:
         return Verdict()
     clear: list[tuple[int, Candidate]] = []
     unclear: list[tuple[int, Candidate]] = []
     outright: list[tuple[int, Candidate]] = []  # rule 5
     reverted: list[tuple[int, Candidate]] = []  # rule 6
+    renewed: list[tuple[int, Candidate]] = []  # rule 7
     for candidate in candidates:
         shared = len(topic & topic_terms(candidate.content))
+        if anew is not None and _holds_other_value(candidate.content, *anew):
+            renewed.append((shared, candidate))
         if shared < MIN_SHARED_CLEAR and not named and not back:
             continue
         tokens = words(candidate.content)
@@ -461,6 +504,8 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
         return _one_or_several(clear, one="clear", several="several")
     if reverted:
         return _one_or_several(reverted, one="back", several="back")
+    if renewed:
+        return _one_or_several(renewed, one="anew", several="anew")
     if statement.kind == "correction" and unclear:
         return Verdict(contradicts=_best(unclear), rule="unclear")
     if outright:
