@@ -4,11 +4,16 @@ name, is not."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from credo.knowledge.capture import extract_statements
+from credo.knowledge.replace import Candidate, Verdict, judge
+from tests.test_capture_agent_day import _edges, _project
+from tests.test_hook_events import base, captured_count, hook, wait_for
 
 
 @pytest.mark.parametrize(
@@ -55,3 +60,52 @@ def test_an_owner_of_anything_else_is_not_kept(prompt: str) -> None:
 def test_only_the_projects_part_makes_an_owner(name: str, part: str, thing: str) -> None:
     assert len(extract_statements(f"{name} owns the {part}.")) == 1
     assert extract_statements(f"{name} owns {thing}.") == []
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "ken owns the scheduler now",
+        "Ken owns the scheduler code now.",
+        "sam owns our ci pipeline now",
+    ],
+)
+def test_a_new_owner_told_with_now_is_kept_whatever_the_case(prompt: str) -> None:
+    assert [s.text for s in extract_statements(prompt)] == [prompt]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "nobody owns the docs now",
+        "everyone owns the code now",
+        "she owns the docs site now",
+        "ken owns a boat now",
+        "ken owns the scheduler",  # a lowercase word without "now": no name told
+        "who owns the scheduler now?",
+    ],
+)
+def test_no_owner_told_with_now_is_not_kept(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+PRIYA = Candidate("p", "Priya owns the scheduler code.", False, 1.0)
+TOM = Candidate("t", "Tom owns the docs site.", False, 1.0)
+
+
+def test_a_new_owner_replaces_the_old_owner_of_that_part_only() -> None:
+    (found,) = extract_statements("priya's out till march. ken owns the scheduler now")
+    assert judge(found, [PRIYA, TOM]) == Verdict(supersedes="p", rule="anew")
+    (docs,) = extract_statements("Ken owns the docs site now.")
+    assert judge(docs, [PRIYA, TOM]).supersedes == "t"
+    (same,) = extract_statements("priya owns the scheduler now")
+    assert judge(same, [PRIYA, TOM]) == Verdict()
+
+
+def test_through_the_installed_hook_a_new_owner_replaces_the_old(tmp_path: Path) -> None:
+    """days87: Priya was served as the scheduler's owner after "ken owns the scheduler now"."""
+    project = _project(tmp_path, {"p": "Priya owns the scheduler code."})
+    prompt = "priya's out till march. ken owns the scheduler now"
+    hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=prompt), project)
+    wait_for(lambda: captured_count(project) > 0)
+    assert ("SUPERSEDES", "p") in _edges(project)

@@ -41,7 +41,7 @@ from collections.abc import Iterable
 from credo.knowledge.lazy_pattern import LazyPattern
 from credo.knowledge.score import CONCEPTS
 
-__all__ = ["COUNTING", "EVIDENCE", "ROLE", "lone", "role_then_ask"]
+__all__ = ["COUNTING", "EVIDENCE", "OWNER_NOW", "ROLE", "lone", "role_then_ask"]
 
 # The concepts that count for a capture (the positive side of ``score.WEIGHTS``; named here,
 # not read from the fitted weights, so a refit cannot move the rule).
@@ -95,6 +95,16 @@ _PART = r"""(?:code|module|modules|package|service|repo|repository|site|docs|doc
 _OWNER = r"(?!(?:She|He|It|They|This|That|Nobody|Everyone|Someone|Who)\b)[A-Z][a-z]+"
 _OWNS = rf"""^{_OWNER}\s+owns\s+(?:the|our)\s+(?:[\w./-]+\s+){{0,3}}?{_PART}\b(?!['’-])
     {_ROLE_ENDS}"""
+# A new owner told with "now" ("ken owns the scheduler now", a terse user's lowercase name):
+# read on the lower-cased sentence, its "now" says since when (knowledge/replace.py rule 7).
+_ANYONE = r"""(?!(?:she|he|it|they|this|that|nobody|everyone|everybody|someone|somebody|who|one|
+    we|i|you)\b)"""
+OWNER_NOW = LazyPattern(
+    rf"""^{_ANYONE}(?P<owner>[a-z]+)\s+owns\s+(?:the|our)\s+(?P<part>(?:[\w./-]+\s+){{0,3}}?{_PART})
+    \s+now\s*[.!]?$""",
+    re.VERBOSE,
+    gate=("owns",),
+)
 # Compiled only once a sentence names a role noun (or "owns"), which every match holds.
 ROLE = LazyPattern(
     rf"""{_OWNS}

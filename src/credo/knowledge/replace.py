@@ -72,7 +72,10 @@ statement: ``Store.capture_candidates``):
    a value with a digit) and not the new one held the old value. It may share no other word
    ("port's 6380 now" names the port alone, as a terse user does), so the candidates are
    looked up by the setting's word (``named_groups``). Exactly one: SUPERSEDES (a lock:
-   CONTRADICTS); several: CONTRADICTS each, since which one was meant is a guess.
+   CONTRADICTS); several: CONTRADICTS each, since which one was meant is a guess. A new
+   owner told so ("ken owns the scheduler now": the ``owner_now`` signal) is a value told
+   anew too: a candidate naming another owner of a part sharing a word with it ("Priya owns
+   the scheduler code.") held the old one (without "now" two owners may stand side by side).
 At most ``MAX_CONTRADICTS`` (3) CONTRADICTS edges per statement, the candidates sharing
 most terms first, then by keyword score, then by id.
 
@@ -347,6 +350,27 @@ def told_anew(statement: Statement) -> tuple[str, str] | None:
     return value_told_anew(lead_in(" ".join(statement.text.lower().split())))
 
 
+# The signal of a new owner told with "now" ("ken owns the scheduler now"; evidence.py).
+OWNER_NOW = "owner_now"
+_OWNS = re.compile(r"^\W*(\w+)\s+owns\s+(?:the|our)\s+(.+)", re.IGNORECASE)
+
+
+def owner_anew(statement: Statement) -> tuple[str, frozenset[str]] | None:
+    """(the new owner, the topic terms of the part owned) of a statement telling a new owner
+    (rule 7)."""
+    if OWNER_NOW not in statement.signals:
+        return None
+    told = _OWNS.match(statement.text)
+    return (told[1].lower(), topic_terms(told[2])) if told else None
+
+
+def _other_owner(content: str, owner: str, part: frozenset[str]) -> bool:
+    """Whether ``content`` names an owner other than ``owner`` of a part sharing a word with
+    ``part``."""
+    named = _OWNS.match(content)
+    return bool(named and named[1].lower() != owner and topic_terms(named[2]) & part)
+
+
 def _holds_other_value(content: str, setting: str, value: str) -> bool:
     """Whether ``content`` gives ``setting`` a value other than ``value`` ("on port 6379",
     "job_timeout=600": the setting's word, then within a word a value with a digit) and never
@@ -442,6 +466,9 @@ def named_groups(statement: Statement) -> list[list[str]]:
     groups = [[w.lower() for w in _WORD.findall(term)] for term in terms]
     if anew is not None:
         groups.append([anew[0]])  # rule 7: the setting's holders
+    owner = owner_anew(statement)
+    if owner is not None:
+        groups.append(["owns", *sorted(owner[1])])  # rule 7: the part's owners
     return [group for group in groups if group]
 
 
@@ -456,6 +483,7 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     again = back_again(statement)  # ... and these, candidates sharing the topic
     about = topic.difference(*(words(term) for term in again))  # (the value is no topic)
     anew = told_anew(statement)  # rule 7 reads candidates sharing the setting's word
+    owner = owner_anew(statement)
     if len(topic) < MIN_SHARED_CLEAR and not named and not back and not anew:
         return Verdict()
     clear: list[tuple[int, Candidate]] = []
@@ -465,7 +493,9 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     renewed: list[tuple[int, Candidate]] = []  # rule 7
     for candidate in candidates:
         shared = len(topic & topic_terms(candidate.content))
-        if anew is not None and _holds_other_value(candidate.content, *anew):
+        if (anew is not None and _holds_other_value(candidate.content, *anew)) or (
+            owner is not None and _other_owner(candidate.content, *owner)
+        ):
             renewed.append((shared, candidate))
         if shared < MIN_SHARED_CLEAR and not named and not back:
             continue

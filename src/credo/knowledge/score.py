@@ -44,6 +44,7 @@ CONCEPTS: dict[str, str] = {
     "bare_subject": "fact",
     "habitual": "fact",
     "assertion": "fact",
+    "owner_now": "fact",
     "law": "fact",
     "negated_habit": "fact",
     "memo": "fact",
