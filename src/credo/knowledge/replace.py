@@ -96,6 +96,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from credo.knowledge.anew import holds_other_value, owned, owner_anew, told_anew
 from credo.store.fts import STOPWORDS
 from credo.store.identifier import name_parts
 
@@ -336,53 +337,11 @@ def back_again(statement: Statement) -> tuple[str, ...]:
     return tuple(term for term in statement.asserted if term != "back")
 
 
-# The signal of a setting's value told anew ("port's 6380 now"; knowledge/changeover.py).
-VALUE_NOW = "value_now"
-
-
-def told_anew(statement: Statement) -> tuple[str, str] | None:
-    """(the setting, its new value) of a statement telling a value anew (rule 7)."""
-    if VALUE_NOW not in statement.signals:
-        return None
-    from credo.knowledge.changeover import value_told_anew  # (the capture worker's, not the hook's)
-    from credo.knowledge.lead_in import lead_in
-
-    return value_told_anew(lead_in(" ".join(statement.text.lower().split())))
-
-
-# The signal of a new owner told with "now" ("ken owns the scheduler now"; evidence.py).
-OWNER_NOW = "owner_now"
-_OWNS = re.compile(r"^\W*(\w+)\s+owns\s+(?:the|our)\s+(.+)", re.IGNORECASE)
-
-
-def owner_anew(statement: Statement) -> tuple[str, frozenset[str]] | None:
-    """(the new owner, the topic terms of the part owned) of a statement telling a new owner
-    (rule 7)."""
-    if OWNER_NOW not in statement.signals:
-        return None
-    told = _OWNS.match(statement.text)
-    return (told[1].lower(), topic_terms(told[2])) if told else None
-
-
 def _other_owner(content: str, owner: str, part: frozenset[str]) -> bool:
     """Whether ``content`` names an owner other than ``owner`` of a part sharing a word with
-    ``part``."""
-    named = _OWNS.match(content)
-    return bool(named and named[1].lower() != owner and topic_terms(named[2]) & part)
-
-
-def _holds_other_value(content: str, setting: str, value: str) -> bool:
-    """Whether ``content`` gives ``setting`` a value other than ``value`` ("on port 6379",
-    "job_timeout=600": the setting's word, then within a word a value with a digit) and never
-    ``value`` itself."""
-    lower = content.lower()
-    if re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w-])", lower):
-        return False  # it holds the new value: it agrees
-    held = re.finditer(
-        rf"(?<![a-z0-9]){re.escape(setting)}s?\b\W{{1,3}}(?:[a-z]+\W{{1,3}})?(?P<v>[\w.:/-]*\d[\w.:/-]*)",
-        lower,
-    )
-    return any(found["v"].rstrip(".:/-") != value for found in held)
+    ``part`` (rule 7)."""
+    named = owned(content)
+    return bool(named and named[0] != owner and topic_terms(named[1]) & part)
 
 
 def names_its_change(statement: Statement) -> bool:
@@ -462,13 +421,11 @@ def named_groups(statement: Statement) -> list[list[str]]:
     """The look-up groups of rule 5: each ``old_values`` term's words (a one-word group asks
     for beliefs holding that word: ``store.captures.term_pairs``); none for other statements."""
     terms = old_values(statement) + returned_to(statement)
-    anew = told_anew(statement)
     groups = [[w.lower() for w in _WORD.findall(term)] for term in terms]
-    if anew is not None:
-        groups.append([anew[0]])  # rule 7: the setting's holders
-    owner = owner_anew(statement)
-    if owner is not None:
-        groups.append(["owns", *sorted(owner[1])])  # rule 7: the part's owners
+    if (setting := told_anew(statement)) is not None:
+        groups.append([setting[0]])  # rule 7: the setting's holders
+    if (owner := owner_anew(statement)) is not None:
+        groups.append(["owns", *sorted(topic_terms(owner[1]))])  # rule 7: the part's owners
     return [group for group in groups if group]
 
 
@@ -484,6 +441,7 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     about = topic.difference(*(words(term) for term in again))  # (the value is no topic)
     anew = told_anew(statement)  # rule 7 reads candidates sharing the setting's word
     owner = owner_anew(statement)
+    part = topic_terms(owner[1]) if owner else frozenset()
     if len(topic) < MIN_SHARED_CLEAR and not named and not back and not anew:
         return Verdict()
     clear: list[tuple[int, Candidate]] = []
@@ -493,8 +451,8 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     renewed: list[tuple[int, Candidate]] = []  # rule 7
     for candidate in candidates:
         shared = len(topic & topic_terms(candidate.content))
-        if (anew is not None and _holds_other_value(candidate.content, *anew)) or (
-            owner is not None and _other_owner(candidate.content, *owner)
+        if (anew is not None and holds_other_value(candidate.content, *anew)) or (
+            owner is not None and _other_owner(candidate.content, owner[0], part)
         ):
             renewed.append((shared, candidate))
         if shared < MIN_SHARED_CLEAR and not named and not back:
