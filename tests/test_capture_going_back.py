@@ -284,6 +284,18 @@ def test_through_the_installed_hook_the_block_names_what_is_taken_back(tmp_path:
     assert "takes back" in block and "- dana The release manager" in block
 
 
+def test_through_the_installed_hook_a_terse_retraction_names_what_it_takes_back(
+    tmp_path: Path,
+) -> None:
+    """days87: "forget the thing about result_ttl" passed no gate of the hook, so its block
+    named nothing for the agent to forget."""
+    ttl = "results get cached for an hour, result_ttl=3600 on every enqueue"
+    project = _project(tmp_path, {"ttl": ttl})
+    ask = base(project, "UserPromptSubmit", prompt="forget the thing about result_ttl")
+    block = hook(tmp_path, "prompt", ask, project).stdout.decode()
+    assert "takes back" in block and f"- ttl {ttl}" in block
+
+
 @pytest.mark.parametrize(
     ("clean", "asserted"),
     [
@@ -362,6 +374,10 @@ def test_the_hook_loads_the_retraction_patterns_only_for_a_prompt_that_may_take_
             "nevermind the",
             "drop the",
             "Forget the",
+            "forget the thing about",  # a terse user's (days87)
+            "drop the stuff about",
+            "ok forget that note on",
+            "ignore the bit i said about",
         ]
     ),
     st.sampled_from(["pytz", "release manager", "no-mocks", "port"]),
