@@ -96,7 +96,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from credo.knowledge.anew import holds_other_value, owned, owner_anew, told_anew
 from credo.store.fts import STOPWORDS
 from credo.store.identifier import name_parts
 
@@ -340,6 +339,8 @@ def back_again(statement: Statement) -> tuple[str, ...]:
 def _other_owner(content: str, owner: str, part: frozenset[str]) -> bool:
     """Whether ``content`` names an owner other than ``owner`` of a part sharing a word with
     ``part`` (rule 7)."""
+    from credo.knowledge.anew import owned
+
     named = owned(content)
     return bool(named and named[0] != owner and topic_terms(named[1]) & part)
 
@@ -420,6 +421,8 @@ def _holds_acronym(content: str, tokens: Sequence[str], form: str) -> bool:
 def named_groups(statement: Statement) -> list[list[str]]:
     """The look-up groups of rule 5: each ``old_values`` term's words (a one-word group asks
     for beliefs holding that word: ``store.captures.term_pairs``); none for other statements."""
+    from credo.knowledge.anew import owner_anew, told_anew  # (capture's: not the prompt hook's)
+
     terms = old_values(statement) + returned_to(statement)
     groups = [[w.lower() for w in _WORD.findall(term)] for term in terms]
     if (setting := told_anew(statement)) is not None:
@@ -431,6 +434,8 @@ def named_groups(statement: Statement) -> list[list[str]]:
 
 def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     """The verdict of the rule (module docstring) on ``statement`` and ``candidates``."""
+    from credo.knowledge.anew import holds_other_value, owner_anew, told_anew  # (as above)
+
     topic = topic_terms(statement.text)
     old = old_values(statement)
     named = bool(old)  # rule 5 reads candidates sharing one word
