@@ -237,6 +237,14 @@ def test_other_retractions_and_repairs_are_not_kept(prompt: str) -> None:
         ("never mind the lint warnings for now", None),
         ("never mind, I found it", None),
         ("Forget about it.", None),
+        # a terse user's (days87): "the thing about X" is what they said about X
+        ("forget the thing about result_ttl", "result_ttl"),
+        ("forget the bit about the cache", "cache"),
+        ("drop the stuff about redis", "redis"),
+        ("forget the thing i said about the port", "port"),
+        ("ok forget that note on the cache", "cache"),
+        ("forget the thing, just fix it", None),
+        ("don't forget the thing about the cache", None),
     ],
 )
 def test_what_a_sentence_takes_back(sentence: str, said: str | None) -> None:
@@ -274,6 +282,18 @@ def test_through_the_installed_hook_the_block_names_what_is_taken_back(tmp_path:
     ask = base(project, "UserPromptSubmit", prompt="Forget what I said about the release manager.")
     block = hook(tmp_path, "prompt", ask, project).stdout.decode()
     assert "takes back" in block and "- dana The release manager" in block
+
+
+def test_through_the_installed_hook_a_terse_retraction_names_what_it_takes_back(
+    tmp_path: Path,
+) -> None:
+    """days87: "forget the thing about result_ttl" passed no gate of the hook, so its block
+    named nothing for the agent to forget."""
+    ttl = "results get cached for an hour, result_ttl=3600 on every enqueue"
+    project = _project(tmp_path, {"ttl": ttl})
+    ask = base(project, "UserPromptSubmit", prompt="forget the thing about result_ttl")
+    block = hook(tmp_path, "prompt", ask, project).stdout.decode()
+    assert "takes back" in block and f"- ttl {ttl}" in block
 
 
 @pytest.mark.parametrize(
@@ -354,6 +374,10 @@ def test_the_hook_loads_the_retraction_patterns_only_for_a_prompt_that_may_take_
             "nevermind the",
             "drop the",
             "Forget the",
+            "forget the thing about",  # a terse user's (days87)
+            "drop the stuff about",
+            "ok forget that note on",
+            "ignore the bit i said about",
         ]
     ),
     st.sampled_from(["pytz", "release manager", "no-mocks", "port"]),
@@ -385,3 +409,12 @@ def test_the_notice_is_charged_and_journalled_with_the_block(tmp_path: Path) -> 
         assert len(output.encode("utf-8")) <= MAX_BLOCK_BYTES
         (row,) = journal.injections(memory)
         assert row.chars == len(output)
+
+
+def test_the_hook_names_what_a_terse_retraction_takes_back(tmp_path: Path) -> None:
+    """days87: "forget the thing about result_ttl" named nothing to the agent."""
+    with Memory(tmp_path / "m.db") as memory:
+        ttl = memory.remember("results get cached for an hour, result_ttl=3600 on every enqueue")
+        memory.remember("always run pytest -x before pushing")
+        [(said, held)] = taken_back_beliefs(memory, "forget the thing about result_ttl")
+        assert said == "result_ttl" and [c.id for c in held] == [ttl]

@@ -450,8 +450,10 @@ def _frame(clean: str, core: str) -> str | None:
 # A state or a measure in the main clause describes, unless the sentence also prescribes:
 # "when a test is flaky, quarantine it", "the timeout is 30s, not 60s".
 _ANCHORED_MOODS = frozenset({"state", "measure", "ongoing"})
+# (a setting told anew sets it: "the timeout is 30s now" is no measure of how things are)
 _PRESCRIBES = frozenset(
     {"directive", "deontic", "preference", "preference_frame", "taste", "contrast", "future"}
+    | {"value_now"}
 )
 
 
@@ -551,7 +553,7 @@ def cues(
     if _FIRST_PERSON.search(clean):
         fired.add("first_person")  # kind only: "Explicit imports only, `import *` hurts my head"
     words = len(core.split())
-    if words <= 3:
+    if words <= 3 and "value_now" not in fired:  # "port's 6380 now" says all it needs
         fired.add("short")
     elif words > 40:
         fired.add("long")

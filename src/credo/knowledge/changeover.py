@@ -21,10 +21,12 @@ __all__ = [
     "CHANGING_OVER",
     "GOING_BACK",
     "IN_FORCE",
+    "VALUE_NOW",
     "changeover",
     "in_force",
     "told_now",
     "tools_own_files",
+    "value_told_anew",
     "went_back",
 ]
 
@@ -338,6 +340,35 @@ IN_FORCE = re.compile(
     _I,
 )
 _NOW_CUE = dict(NEGATIVE_CUES)["now"]
+
+# A setting's value told anew: "port's 6380 now", "the timeout is 900 now", "redis is on port
+# 6380 now". Its "now" says since when the value holds (the old one is gone), not what this
+# turn is about. A value holds a digit (a number, "30s", "cache-2", "v2") and is no share or
+# hour ("coverage is 85% now", "it's 5pm now"); what it sets is named by a setting's word,
+# as the subject's last word or right before the value: "the count is 3 now" and "the build
+# is green now" tell a state.
+_SETTING = r"""(?:port|host|hostname|timeout|ttl|url|uri|endpoint|version|limit|threshold|
+    interval|retries|region|image|tag|branch|bucket|replicas|concurrency|db|database|server|
+    box|node|cluster|namespace|msrv)"""
+_VALUE = r"""(?!\d{1,2}(?::\d\d)?\s*(?:am|pm)\b)(?!\d{1,2}:\d\d\b)
+    (?=[\w.:/-]*\d)[\w.:/-]*\w(?![\w%])"""
+VALUE_NOW = LazyPattern(
+    rf"""^(?!(?:it|this|that|there|here|everything|all|which|what|who|we|i|you|they|he|she)\b)
+    (?:[\w`./-]+\s+){{0,3}}?(?:(?P<subject>{_SETTING})|[\w`./-]+)(?:'s|\s+is)\s+
+    (?P<now>now\s+)?(?:(?:on|at)\s+)?(?(subject)(?:(?P<again>{_SETTING})\s+)?|(?P<slot>{_SETTING})\s+)
+    (?P<value>{_VALUE})(?(now)|\s+now)\s*[.!]?$""",
+    _I,
+    gate=("now",),
+)
+
+
+def value_told_anew(core: str) -> tuple[str, str] | None:
+    """(the setting, its new value) of a value told anew in ``core`` ("port's 6380 now":
+    port, 6380), the setting being the word right before the value, else the subject's."""
+    told = VALUE_NOW.search(core)
+    if told is None:
+        return None
+    return told["slot"] or told["again"] or told["subject"], told["value"]
 
 
 def in_force(core: str) -> set[str]:

@@ -41,7 +41,7 @@ from collections.abc import Iterable
 from credo.knowledge.lazy_pattern import LazyPattern
 from credo.knowledge.score import CONCEPTS
 
-__all__ = ["COUNTING", "EVIDENCE", "ROLE", "lone", "role_then_ask"]
+__all__ = ["COUNTING", "EVIDENCE", "OWNER_NOW", "ROLE", "lone", "role_then_ask"]
 
 # The concepts that count for a capture (the positive side of ``score.WEIGHTS``; named here,
 # not read from the fitted weights, so a refit cannot move the rule).
@@ -84,15 +84,37 @@ _OF_OURS = r"(?:(?:for|of|on)\s+(?:this|the|our)\s+[\w-]+)"
 _ROLE_ENDS = rf"(?:\s+{_OF_OURS})?(?=\s*(?:[.;,:!?]|$)|\s+(?:and|but|so|who)\b)"
 # (a name ends its phrase: "Dana's friend", "Linux-savvy" are no names of a holder)
 _NAME = r"[A-Z][a-z]+\b(?!\s+(?:[a-z])|['’-])"
-# Compiled only once a sentence names a role noun, which every match holds.
+# Who owns a part of the project: "Priya owns the scheduler code", "Tom owns the docs site",
+# "Sam owns the rq/cli module": a name, "owns", then the project's part (a word for code or
+# its tooling ending the phrase); "Tom owns a boat", "Dana owns the bakery", "She owns
+# the code" (no name) are no owners of ours (days87).
+_PART = r"""(?:code|module|modules|package|service|repo|repository|site|docs|documentation|
+    pipeline|component|library|crate|api|cli|backend|frontend|infra|infrastructure|releases?|
+    tests|test\s+suite|suite|ci|config|schema|migrations|integration|client|server|worker|
+    workers|scheduler|parser|deploys?|deployments?)"""
+_OWNER = r"(?!(?:She|He|It|They|This|That|Nobody|Everyone|Someone|Who)\b)[A-Z][a-z]+"
+_OWNS = rf"""^{_OWNER}\s+owns\s+(?:the|our)\s+(?:[\w./-]+\s+){{0,3}}?{_PART}\b(?!['’-])
+    {_ROLE_ENDS}"""
+# A new owner told with "now" ("ken owns the scheduler now", a terse user's lowercase name):
+# read on the lower-cased sentence, its "now" says since when (knowledge/replace.py rule 7).
+_ANYONE = r"""(?!(?:she|he|it|they|this|that|nobody|everyone|everybody|someone|somebody|who|one|
+    we|i|you)\b)"""
+OWNER_NOW = LazyPattern(
+    rf"""^{_ANYONE}(?P<owner>[a-z]+)\s+owns\s+(?:the|our)\s+(?P<part>(?:[\w./-]+\s+){{0,3}}?{_PART})
+    \s+now\s*[.!]?$""",
+    re.VERBOSE,
+    gate=("owns",),
+)
+# Compiled only once a sentence names a role noun (or "owns"), which every match holds.
 ROLE = LazyPattern(
-    rf"""^(?:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+is\s+(?:the|our)\s+(?:[\w-]+\s+){{0,2}}?
+    rf"""{_OWNS}
+    |^(?:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+is\s+(?:the|our)\s+(?:[\w-]+\s+){{0,2}}?
     {_ROLE_NOUN}{_ROLE_ENDS}
     |^Our\s+(?:[\w-]+\s+){{0,2}}?{_ROLE_NOUN}\s+(?:{_OF_OURS}\s+)?is\s+{_NAME}
     |^The\s+(?:(?:[\w-]+\s+){{1,2}}?{_ROLE_NOUN}\s+(?:{_OF_OURS}\s+)?|{_ROLE_NOUN}\s+
     {_OF_OURS}\s+)is\s+{_NAME}""",
     re.VERBOSE,
-    gate=_ROLE_NOUNS,
+    gate=(*_ROLE_NOUNS, "owns"),
 )
 
 

@@ -66,6 +66,16 @@ statement: ``Store.capture_candidates``):
    statement telling a value back again ("Staging is back on port 5432": ``back_again``,
    any value, a number too) reverts a candidate that left it and shares at least
    ``MIN_SHARED_CLEAR`` topic terms other than the value.
+7. Nothing yet, and the statement tells a setting's value anew (the ``value_now`` signal:
+   "port's 6380 now", "the timeout is 900 now"; ``told_anew``): a candidate holding another
+   value of that setting ("dev redis is on port 6379": the setting's word, then within a word
+   a value with a digit) and not the new one held the old value. It may share no other word
+   ("port's 6380 now" names the port alone, as a terse user does), so the candidates are
+   looked up by the setting's word (``named_groups``). Exactly one: SUPERSEDES (a lock:
+   CONTRADICTS); several: CONTRADICTS each, since which one was meant is a guess. A new
+   owner told so ("ken owns the scheduler now": the ``owner_now`` signal) is a value told
+   anew too: a candidate naming another owner of a part sharing a word with it ("Priya owns
+   the scheduler code.") held the old one (without "now" two owners may stand side by side).
 At most ``MAX_CONTRADICTS`` (3) CONTRADICTS edges per statement, the candidates sharing
 most terms first, then by keyword score, then by id.
 
@@ -174,7 +184,8 @@ class _Pooled:
 class Verdict:
     supersedes: str | None = None  # the one belief the statement replaces
     contradicts: tuple[str, ...] = ()  # beliefs it disagrees with, without replacing them
-    rule: str = "none"  # which step decided: clear, locked, several, unclear, named, back, none
+    # which step decided: clear, locked, several, unclear, named, back, anew, none
+    rule: str = "none"
 
 
 def _stem(word: str) -> str:
@@ -325,6 +336,15 @@ def back_again(statement: Statement) -> tuple[str, ...]:
     return tuple(term for term in statement.asserted if term != "back")
 
 
+def _other_owner(content: str, owner: str, part: frozenset[str]) -> bool:
+    """Whether ``content`` names an owner other than ``owner`` of a part sharing a word with
+    ``part`` (rule 7)."""
+    from credo.knowledge.anew import owned
+
+    named = owned(content)
+    return bool(named and named[0] != owner and topic_terms(named[1]) & part)
+
+
 def names_its_change(statement: Statement) -> bool:
     """Whether rule 5 reads ``statement``: a correction, or a change of tool told as done
     (the ``changeover`` cue: "Moment was replaced by Luxon", "the team moved from X to Y"),
@@ -401,13 +421,21 @@ def _holds_acronym(content: str, tokens: Sequence[str], form: str) -> bool:
 def named_groups(statement: Statement) -> list[list[str]]:
     """The look-up groups of rule 5: each ``old_values`` term's words (a one-word group asks
     for beliefs holding that word: ``store.captures.term_pairs``); none for other statements."""
+    from credo.knowledge.anew import owner_anew, told_anew  # (capture's: not the prompt hook's)
+
     terms = old_values(statement) + returned_to(statement)
     groups = [[w.lower() for w in _WORD.findall(term)] for term in terms]
+    if (setting := told_anew(statement)) is not None:
+        groups.append([setting[0]])  # rule 7: the setting's holders
+    if (owner := owner_anew(statement)) is not None:
+        groups.append(["owns", *sorted(topic_terms(owner[1]))])  # rule 7: the part's owners
     return [group for group in groups if group]
 
 
 def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     """The verdict of the rule (module docstring) on ``statement`` and ``candidates``."""
+    from credo.knowledge.anew import holds_other_value, owner_anew, told_anew  # (as above)
+
     topic = topic_terms(statement.text)
     old = old_values(statement)
     named = bool(old)  # rule 5 reads candidates sharing one word
@@ -416,14 +444,22 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     back = returned_to(statement)  # rule 6 reads candidates sharing one word
     again = back_again(statement)  # ... and these, candidates sharing the topic
     about = topic.difference(*(words(term) for term in again))  # (the value is no topic)
-    if len(topic) < MIN_SHARED_CLEAR and not named and not back:
+    anew = told_anew(statement)  # rule 7 reads candidates sharing the setting's word
+    owner = owner_anew(statement)
+    part = topic_terms(owner[1]) if owner else frozenset()
+    if len(topic) < MIN_SHARED_CLEAR and not named and not back and not anew:
         return Verdict()
     clear: list[tuple[int, Candidate]] = []
     unclear: list[tuple[int, Candidate]] = []
     outright: list[tuple[int, Candidate]] = []  # rule 5
     reverted: list[tuple[int, Candidate]] = []  # rule 6
+    renewed: list[tuple[int, Candidate]] = []  # rule 7
     for candidate in candidates:
         shared = len(topic & topic_terms(candidate.content))
+        if (anew is not None and holds_other_value(candidate.content, *anew)) or (
+            owner is not None and _other_owner(candidate.content, owner[0], part)
+        ):
+            renewed.append((shared, candidate))
         if shared < MIN_SHARED_CLEAR and not named and not back:
             continue
         tokens = words(candidate.content)
@@ -461,6 +497,8 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
         return _one_or_several(clear, one="clear", several="several")
     if reverted:
         return _one_or_several(reverted, one="back", several="back")
+    if renewed:
+        return _one_or_several(renewed, one="anew", several="anew")
     if statement.kind == "correction" and unclear:
         return Verdict(contradicts=_best(unclear), rule="unclear")
     if outright:

@@ -1,6 +1,7 @@
 """The user taking back something they said (docs/AGENT.md § Taking a statement back).
 
 "Forget what I said about the release manager.", "Scratch what I said about the port",
+"forget the thing about the cache" (a terse user's, days87),
 "Never mind the pytz exception, keep the package free of dependencies." name an earlier
 statement of the user's and withdraw it. Which stored belief that was is a guess, so nothing
 here deletes: ``taken_back`` reads what the user takes back (its words), the hook names the
@@ -27,7 +28,8 @@ _SAID = (
     _LEAD
     + r"""(?:forget|ignore|disregard|scratch|drop|i\s+take\s+back|take\s+back)\s+
     (?:what\s+i\s+(?:said|told\s+you|wrote)|my\s+(?:earlier\s+|last\s+)?(?:note|point|comment|
-    remark|rule|instruction))\s+(?:earlier\s+)?(?:about|on|regarding)\s+
+    remark|rule|instruction)|(?:the|that)\s+(?:thing|bit|stuff|part|note)\s+(?:i\s+said\s+)?)
+    \s*(?:earlier\s+)?(?:about|on|regarding)\s+
     (?P<object>(?:[^,;:.!?—–]|\.(?=\w)){2,60})"""
 )
 # A rule named by its kind: "the pytz exception", "that no-mocks rule", "my tabs preference".

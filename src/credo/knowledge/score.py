@@ -44,6 +44,7 @@ CONCEPTS: dict[str, str] = {
     "bare_subject": "fact",
     "habitual": "fact",
     "assertion": "fact",
+    "owner_now": "fact",
     "law": "fact",
     "negated_habit": "fact",
     "memo": "fact",
@@ -64,6 +65,7 @@ CONCEPTS: dict[str, str] = {
     "changeover_to": "contrast",
     "going_back": "contrast",
     "in_force": "contrast",
+    "value_now": "contrast",
     "retraction": "contrast",
     # force
     "deontic": "deontic",

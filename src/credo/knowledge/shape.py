@@ -24,12 +24,14 @@ from credo.knowledge.changeover import (
     CHANGING_OVER,
     GOING_BACK,
     IN_FORCE,
+    VALUE_NOW,
     changeover,
     in_force,
     told_now,
     tools_own_files,
     went_back,
 )
+from credo.knowledge.evidence import OWNER_NOW
 from credo.knowledge.lazy_pattern import LazyPattern
 from credo.knowledge.retraction import RULE_RETRACTION
 from credo.knowledge.shape_negative import NEGATIVE_CUES
@@ -134,6 +136,8 @@ CUES: tuple[tuple[str, re.Pattern[str] | LazyPattern], ...] = (
     ("changeover_to", CHANGEOVER_TO),
     ("going_back", GOING_BACK),
     ("in_force", IN_FORCE),
+    ("value_now", VALUE_NOW),
+    ("owner_now", OWNER_NOW),
     # A rule taken back with what holds instead: knowledge/retraction.py.
     ("retraction", RULE_RETRACTION),
     # A request about how the agent works in general.
@@ -402,6 +406,12 @@ def shape_cues(clean: str, core: str) -> set[str]:
         fired -= went_back(clean)
     if "in_force" in fired:
         fired -= in_force(core)
+    if "owner_now" in fired:
+        fired.discard("now")  # "ken owns the scheduler now": since when
+    if "value_now" in fired:
+        # "port's 6380 now": since when the value holds; its first word is a subject (no
+        # verb "port" on an artefact)
+        fired -= {"now", "artefact_task"}
     if "retraction" in fired and RULE_RETRACTION.match(clean).group("after"):  # type: ignore[union-attr]
         fired.add("correction")  # the user corrects their own earlier word
     else:

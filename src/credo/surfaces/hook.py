@@ -304,10 +304,19 @@ _RULE_KINDS = (
 )
 
 
+# ... or a terse user's "forget the thing about X", "drop the stuff about redis" (days87).
+_THING_WORDS = ("thing", "bit", "stuff", "part", "note")
+
+
 def _may_take_back(prompt: str) -> bool:
     lower = prompt[:4000].lower()
-    return any(w in lower for w in _SAID_WORDS) or (
-        any(w in lower for w in _DROP_WORDS) and any(w in lower for w in _RULE_KINDS)
+    return (
+        any(w in lower for w in _SAID_WORDS)
+        or (any(w in lower for w in _DROP_WORDS) and any(w in lower for w in _RULE_KINDS))
+        or (
+            any(w in lower for w in (*_DROP_WORDS, "ignore"))
+            and any(w in lower for w in _THING_WORDS)
+        )
     )
 
 
