@@ -9,10 +9,12 @@ corpus into a fresh store under valgrind's cachegrind, whose instruction count d
 What is counted is ``Memory.ingest`` (the parsers' lazy imports included): the child's
 count less the count of the same child that opens the store and ingests nothing. As
 ``bench/store_diff.py`` runs them, the two trees do the same work whatever the machine:
-``PYTHONHASHSEED=0``, no worker processes, commit groups by file count only and no time
-budget on an rst parse (valgrind runs ~50x slower; a budget would send files to plain
-text). ``--split`` counts the splitting alone (`split_passages` over every file of a
-language credo reads, no store), the part the parsers and their walkers take.
+``PYTHONHASHSEED=0``, no worker processes, commit groups by file count only (the module
+setting ``run.GROUP_SECONDS``, which every tree has) and no time budget on an rst parse, nor
+on a tree-sitter parse in a tree before parse87's work budget (valgrind runs ~50x slower; a
+budget would send files to plain text or to the comment reader). ``--split`` counts the
+splitting alone (`split_passages` over every file of a language credo reads, no store), the
+part the parsers and their walkers take.
 """
 
 from __future__ import annotations
@@ -35,8 +37,11 @@ import credo.knowledge.ingest.run as run
 from credo import Memory
 from credo.config import Settings
 rst._BUDGET_SECONDS = 1e9
-run.GROUP_SECONDS = 1e9
+run.GROUP_SECONDS = 1e9  # commit groups by file count only (a module setting: BASE has it too)
 root, files, work = Path(sys.argv[1]), [Path(p) for p in json.loads(sys.argv[2])], sys.argv[3]
+if work == "ingest" and sys.argv[4] == "1":  # (imported only where the ingest imports it)
+    import credo.knowledge.chunk.code_treesitter as tree
+    tree._PARSE_SECONDS = 1e9  # a tree before parse87 cancelled tree-sitter parses on the clock
 with Memory(Path(tempfile.mkdtemp()) / "x.db", root=root, settings=Settings()) as memory:
     if work == "ingest":
         memory.ingest(*files)
@@ -62,14 +67,22 @@ ENV = {"CREDO_INGEST_WORKERS": "0", "CREDO_CAPTURE": "0", "OPENBLAS_NUM_THREADS"
 def count(src: Path, root: Path, files: list[Path], split: bool) -> int:
     """Instructions of the ingest (or the split) alone: the child less an idle child."""
     if split:
-        paths = [str(p) for f in files for p in sorted(f.rglob("*") if f.is_dir() else [f])]
-        paths = [p for p in paths if Path(p).is_file()]
+        paths = [str(p) for p in _walked(files)]
         return python_instructions(src, SPLIT, [json.dumps(paths), "split"], ENV) - idle(
             src, SPLIT, ["[]", ""]
         )
     listed = json.dumps([str(f) for f in files])
-    found = python_instructions(src, CHILD, [str(root), listed, "ingest"], ENV)
-    return found - idle(src, CHILD, [str(root), "[]", ""])
+    tree = "1" if any(p.suffix not in _NO_TREE for p in _walked(files)) else "0"
+    found = python_instructions(src, CHILD, [str(root), listed, "ingest", tree], ENV)
+    return found - idle(src, CHILD, [str(root), "[]", "", "0"])
+
+
+# Files no tree-sitter grammar reads (Python is read by `ast`; TOML, YAML, JSON by theirs).
+_NO_TREE = (".py", ".md", ".markdown", ".rst", ".rest", ".txt", ".cfg", ".ini")
+
+
+def _walked(files: list[Path]) -> list[Path]:
+    return [p for f in files for p in sorted(f.rglob("*") if f.is_dir() else [f]) if p.is_file()]
 
 
 _IDLE: dict[tuple[Path, str], int] = {}

@@ -52,6 +52,8 @@ from credo import Memory
 from credo.config import Settings
 rst._BUDGET_SECONDS = 1e9  # a slow run must not fall back to plain text
 run.GROUP_SECONDS = 1e9  # commit groups by file count only
+import credo.knowledge.chunk.code_treesitter as tree
+tree._PARSE_SECONDS = 1e9  # a tree before parse87 cancelled tree-sitter parses on the clock
 root, files, db = Path(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3]
 with Memory(db, root=root, settings=Settings()) as memory:
     memory.ingest(*files)
