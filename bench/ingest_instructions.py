@@ -42,6 +42,11 @@ root, files, work = Path(sys.argv[1]), [Path(p) for p in json.loads(sys.argv[2])
 if work == "ingest" and sys.argv[4] == "1":  # (imported only where the ingest imports it)
     import credo.knowledge.chunk.code_treesitter as tree
     tree._PARSE_SECONDS = 1e9  # a tree before parse87 cancelled tree-sitter parses on the clock
+    try:  # and since, a backstop of CPU time, which valgrind's slowdown would reach
+        import credo.knowledge.chunk.parse_budget as budget
+        budget.PARSE_SECONDS = 1e9
+    except ImportError:
+        pass
 with Memory(Path(tempfile.mkdtemp()) / "x.db", root=root, settings=Settings()) as memory:
     if work == "ingest":
         memory.ingest(*files)

@@ -54,6 +54,11 @@ with Memory(db, root=root, settings=Settings()) as memory:
             # nor from a tree-sitter parse to comments only, in a tree before parse87 (whose
             # budget counts tree-sitter's work, the same on any machine)
             chunk_tree._PARSE_SECONDS = 1e9
+            try:  # and since, a backstop of CPU time, which valgrind's slowdown would reach
+                import credo.knowledge.chunk.parse_budget as budget
+                budget.PARSE_SECONDS = 1e9
+            except ImportError:
+                pass
         memory.ingest(*files)
 """
 

@@ -54,6 +54,11 @@ rst._BUDGET_SECONDS = 1e9  # a slow run must not fall back to plain text
 run.GROUP_SECONDS = 1e9  # commit groups by file count only
 import credo.knowledge.chunk.code_treesitter as tree
 tree._PARSE_SECONDS = 1e9  # a tree before parse87 cancelled tree-sitter parses on the clock
+try:  # and since, a backstop of CPU time, which a slow run could reach
+    import credo.knowledge.chunk.parse_budget as budget
+    budget.PARSE_SECONDS = 1e9
+except ImportError:
+    pass
 root, files, db = Path(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3]
 with Memory(db, root=root, settings=Settings()) as memory:
     memory.ingest(*files)

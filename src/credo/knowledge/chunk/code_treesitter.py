@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import itertools
 import re
 import threading
 from bisect import bisect_left
@@ -53,20 +52,15 @@ from credo.knowledge.chunk.code_outline import (
 )
 from credo.knowledge.chunk.code_python import docstring_paragraphs
 from credo.knowledge.chunk.code_values import DOC_SYNTAX, documented_values
+from credo.knowledge.chunk.parse_budget import parse_within_budget as _parse
 from credo.knowledge.chunk.sentence import Line
 
 if TYPE_CHECKING:
-    from tree_sitter import Language, Node, Parser, Query, Tree
+    from tree_sitter import Language, Node, Query
 
     from credo.knowledge.chunk.code_config import ConfigValue
 
 _MAX_ERROR_SHARE = 0.5
-# The parse budget, in tree-sitter's work, not time (a loaded machine cancelled parses an idle
-# one finished). It calls back once per 100 operations; real code takes <= 0.029 calls a byte
-# (25,000 files: bench corpora, CPython's stdlib and site-packages; see parse87's report).
-_PARSE_CALLS = 1_000
-_PARSE_CALLS_PER_BYTE = 0.04
-_READ_BYTES = 1 << 16
 _LICENCE_WORDS = re.compile(rb"copyright|licen[cs]e|all rights reserved", re.I)
 # A character past plane 1 (UTF-8 F0 A0.. to F4): tree-sitter-bash 0.25 crashes the process
 # (SIGSEGV) on "{" followed by most of them (U+2C800 and up, sampled). The parser reads a
@@ -150,24 +144,6 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
     outline = Outline(outline_definitions, header, fragments, reader.code_row + 1)
     outline.configs = configs
     return outline
-
-
-def _parse(parser: Parser, source: bytes) -> Tree | None:
-    """The tree of `source`, or None past its budget of work (`_PARSE_CALLS`): code parses
-    in milliseconds, but some hostile input ("<[{(" repeated) sends tree-sitter's error recovery
-    into seconds per 100 KB. Cancelled, the file is read by the fallback."""
-    budget, calls = _PARSE_CALLS + len(source) * _PARSE_CALLS_PER_BYTE, itertools.count(1)
-
-    def cancel(_offset: int, _has_error: bool) -> bool:
-        return next(calls) > budget
-
-    def read(offset: int, _point: object) -> bytes:
-        return source[offset : offset + _READ_BYTES]
-
-    try:
-        return parser.parse(read, progress_callback=cancel)
-    except ValueError:  # "Parsing failed": cancelled
-        return None
 
 
 def _load(name_: str) -> _Loaded | None:

@@ -20,7 +20,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from credo.knowledge.chunk.code_treesitter import _parse  # the parse budget code has
+from credo.knowledge.chunk.parse_budget import parse_within_budget  # (code's budget)
 
 if TYPE_CHECKING:
     from tree_sitter import Language, Node
@@ -73,7 +73,7 @@ def read_entries(source: bytes, language: str) -> list[Entry] | None:
         # A trailing comma (tsconfig.json, VS Code's settings) is JSONC's, not an error: a
         # space of the same width keeps every offset.
         source = _TRAILING_COMMA.sub(rb" \1", source)
-    tree = _parse(Parser(loaded), source)
+    tree = parse_within_budget(Parser(loaded), source)
     if tree is None or tree.root_node.has_error:
         return None
     root = tree.root_node
