@@ -24,6 +24,13 @@ REDIS = (
     "Change of plan: we are moving the job store to Redis, not SQLAlchemy, because the "
     "database is overloaded."
 )
+# probe87 (a week on clap through the installed hook): "Change of plan: we are raising the MSRV
+# to Rust 1.64 instead of 1.60 ..." was not kept (the progressive veto: "raising" was no verb
+# of a change over), so Friday's "Which MSRV do we target?" served Wednesday's 1.60 decision.
+MSRV = (
+    "Change of plan: we are raising the MSRV to Rust 1.64 instead of 1.60, because workspace "
+    "inheritance needs it."
+)
 
 
 @pytest.mark.parametrize(
@@ -33,6 +40,11 @@ REDIS = (
         ("We are switching to pnpm, not yarn.", ("yarn",)),
         ("We're switching to pnpm instead of yarn.", ("yarn",)),
         ("We are migrating the queue to RabbitMQ rather than SQS.", ("sqs",)),
+        # a value set anew (probe87, below)
+        (MSRV, ("1.60",)),
+        ("We're bumping the request timeout to 60s, not 30s.", ("30s",)),
+        ("We're lowering the log level to info rather than debug.", ("debug",)),
+        ("We are upgrading the base image to bookworm instead of bullseye.", ("bullseye",)),
     ],
 )
 def test_a_change_under_way_that_names_the_old_one_is_kept(
@@ -52,6 +64,11 @@ def test_a_change_under_way_that_names_the_old_one_is_kept(
         "If we are moving to Redis, not SQLAlchemy, tell me what breaks.",
         "Are we moving to Redis, not SQLAlchemy?",
         "The old team is switching to etcd rather than Consul.",
+        # a value set anew without the old one, for now, or in a condition (probe87)
+        "We are raising the MSRV to Rust 1.64.",
+        "We're bumping the version to 2.0 today.",
+        "Right now we are raising the limit to 10, not 5.",
+        "If we are bumping the timeout to 60s, not 30s, tell me what breaks.",
     ],
 )
 def test_a_change_under_way_without_the_old_one_or_for_now_is_not(prompt: str) -> None:
@@ -127,44 +144,6 @@ def test_through_the_installed_hook_the_change_replaces_the_decision(tmp_path: P
     hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=REDIS), project)
     wait_for(lambda: captured_count(project) > 0)
     assert _edges(project) == {("SUPERSEDES", "decision")}
-
-
-# probe87 (a week on clap through the installed hook): "Change of plan: we are raising the MSRV
-# to Rust 1.64 instead of 1.60 ..." was not kept (the progressive veto: "raising" was no verb
-# of a change over), so Friday's "Which MSRV do we target?" served Wednesday's 1.60 decision.
-MSRV = (
-    "Change of plan: we are raising the MSRV to Rust 1.64 instead of 1.60, because workspace "
-    "inheritance needs it."
-)
-
-
-@pytest.mark.parametrize(
-    ("prompt", "negated"),
-    [
-        (MSRV, ("1.60",)),
-        ("We're bumping the request timeout to 60s, not 30s.", ("30s",)),
-        ("We're lowering the log level to info rather than debug.", ("debug",)),
-        ("We are upgrading the base image to bookworm instead of bullseye.", ("bullseye",)),
-    ],
-)
-def test_a_value_set_anew_that_names_the_old_one_is_kept(
-    prompt: str, negated: tuple[str, ...]
-) -> None:
-    [statement] = extract_statements(prompt)
-    assert statement.negated == negated
-
-
-@pytest.mark.parametrize(
-    "prompt",
-    [
-        "We are raising the MSRV to Rust 1.64.",
-        "We're bumping the version to 2.0 today.",
-        "Right now we are raising the limit to 10, not 5.",
-        "If we are bumping the timeout to 60s, not 30s, tell me what breaks.",
-    ],
-)
-def test_a_value_set_anew_without_the_old_one_or_for_now_is_not(prompt: str) -> None:
-    assert extract_statements(prompt) == []
 
 
 @given(

@@ -9,7 +9,7 @@ import pytest
 from bench.devsets.corpora import BY_NAME as DEV_BY_NAME
 from bench.devsets.corpora import DEV
 from bench.docs_corpora import Corpus
-from bench.docs_multi import TYPES, load_queries
+from bench.docs_multi import TYPES, Query, load_queries
 from bench.heldout.corpora import BY_NAME, HELDOUT
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
@@ -69,20 +69,30 @@ def test_stop_58s_second_sets_are_new_kinds_and_ask_short_questions_too() -> Non
 
 def test_stop_61s_code_sets_are_python_and_rust_and_ask_short_questions_too() -> None:
     # (stop 61, heldout87a: written blind when the six sets above were spent; Rust from
-    # Debian's -dev package like chi. Held as a reserve until the lead moves them)
+    # Debian's -dev package like chi; moved into the check the same stop)
     from bench.heldout.corpora import RESERVE, UNSPENT
 
     sets = {"lark": ".py", "ignore": ".rs"}
     assert set(sets) <= set(RESERVE) | set(UNSPENT)
     for name, suffix in sets.items():
-        corpus = BY_NAME[name]
-        assert corpus.kind == "code" and all(p.endswith(suffix) for p in corpus.include)
-        queries, _ = load_queries(BENCH / "heldout" / "queries" / f"{name}.json")
-        kinds = [q.type for q in queries]
-        assert (kinds.count("code"), kinds.count("path"), kinds.count("multi")) == (18, 6, 4)
-        short = [q for q in queries if 3 <= len(q.text.split()) <= 10]
-        assert len(short) == 9, name
-        assert all(loc.path.endswith(suffix) for q in queries for loc in q.labels)
+        _written_like_stop_58s(name, "code", suffix, ("code", 18, 4))
+
+
+def _written_like_stop_58s(
+    name: str, kind: str, suffix: str, mix: tuple[str, int, int]
+) -> list[Query]:
+    """A stop-61 set's questions: of its kind, on files of one suffix, in its kind's mix
+    (the first type's count, 6 path, the multi count), 9 of them short."""
+    corpus = BY_NAME[name]
+    assert corpus.kind == kind and all(p.endswith(suffix) for p in corpus.include)
+    queries, _ = load_queries(BENCH / "heldout" / "queries" / f"{name}.json")
+    kinds = [q.type for q in queries]
+    first, firsts, multis = mix
+    assert (kinds.count(first), kinds.count("path"), kinds.count("multi")) == (firsts, 6, multis)
+    short = [q for q in queries if 3 <= len(q.text.split()) <= 10]
+    assert len(short) == 9, name
+    assert all(loc.path.endswith(suffix) for q in queries for loc in q.labels)
+    return queries
 
 
 def test_no_project_is_in_two_sets_and_every_release_is_pinned() -> None:
@@ -188,22 +198,15 @@ def test_a_plain_held_out_run_leaves_the_reserve_out() -> None:
 
 def test_stop_61s_docs_sets_are_sphinx_and_npm_markdown_and_ask_short_questions_too() -> None:
     # (stop 61, heldout87b: written blind when the six sets were spent; a Sphinx tree with a
-    # long changelog and a JavaScript project's plain Markdown from npm. Held as a reserve
-    # until the lead moves them)
+    # long changelog and a JavaScript project's plain Markdown from npm; moved into the check
+    # the same stop)
     from bench.heldout.corpora import RESERVE, UNSPENT
 
     sets = {"babel": ".rst", "eslint-plugin-import": ".md"}
     assert set(sets) <= set(RESERVE) | set(UNSPENT)
     assert BY_NAME["eslint-plugin-import"].url.startswith("https://registry.npmjs.org/")
     for name, suffix in sets.items():
-        corpus = BY_NAME[name]
-        assert corpus.kind == "docs" and all(p.endswith(suffix) for p in corpus.include)
-        queries, _ = load_queries(BENCH / "heldout" / "queries" / f"{name}.json")
-        kinds = [q.type for q in queries]
-        assert (kinds.count("topical"), kinds.count("path"), kinds.count("multi")) == (14, 6, 8)
-        short = [q for q in queries if 3 <= len(q.text.split()) <= 10]
-        assert len(short) == 9, name
-        assert all(loc.path.endswith(suffix) for q in queries for loc in q.labels)
+        queries = _written_like_stop_58s(name, "docs", suffix, ("topical", 14, 8))
         # every set has questions on its changelog too
         assert any("CHANGE" in loc.path for q in queries for loc in q.labels), name
 
