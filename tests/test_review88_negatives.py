@@ -85,8 +85,8 @@ API_VERSION = Candidate("v", "the api version v2 is deprecated", False, 1.0)
 
 
 def test_a_value_told_of_one_thing_leaves_another_things_setting_alone() -> None:
-    """"redis port's 6380 now" names redis: the one stored port, the test server's, is no
-    redis port (days87 replaced it on the setting's word alone)."""
+    """The statement "redis port's 6380 now" names redis: the one stored port, the test
+    server's, is no redis port (days87 replaced it on the setting's word alone)."""
     assert judge(_statement("redis port's 6380 now"), [TEST_PORT]) == Verdict()
     verdict = judge(_statement("redis port's 6380 now"), [TEST_PORT, REDIS_PORT])
     assert (verdict.supersedes, verdict.rule) == ("p", "anew")
@@ -98,7 +98,7 @@ def test_a_bare_setting_told_anew_still_replaces_its_one_holder() -> None:
 
 
 def test_a_value_of_another_shape_is_no_old_value() -> None:
-    """"the version is 3 now" is no new name of "v2" (a number for a name)."""
+    """The statement "the version is 3 now" is no new name of "v2" (a number for a name)."""
     assert judge(_statement("the version is 3 now"), [API_VERSION]) == Verdict()
     verdict = judge(_statement("the version is v3 now"), [API_VERSION])
     assert (verdict.supersedes, verdict.rule) == ("v", "anew")

@@ -465,9 +465,7 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
             anew is not None
             and holds_other_value(candidate.content, *anew)
             and (not of or of & topic_terms(candidate.content))
-        ) or (
-            owner is not None and _other_owner(candidate.content, owner[0], part)
-        ):
+        ) or (owner is not None and _other_owner(candidate.content, owner[0], part)):
             renewed.append((shared, candidate))
         if shared < MIN_SHARED_CLEAR and not named and not back:
             continue
