@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from credo.knowledge.capture import Statement, extract_statements
+from credo.knowledge.doctor import MAX_OUTER_TITLES, own_texts, range_holds
 from credo.knowledge.replace import Candidate, Verdict, judge
 from credo.knowledge.retraction import taken_back
 
@@ -116,3 +117,12 @@ def test_a_qualified_setting_replaces_only_a_holder_naming_it(
     candidate = Candidate("c", f"the {holder} port is {old}", False, 1.0)
     verdict = judge(_statement(f"{qualifier} port's {new} now"), [candidate])
     assert (verdict.supersedes == "c") is (holder == qualifier and old != new)
+
+
+def test_a_text_full_of_separators_is_read_again_from_its_outer_titles_only() -> None:
+    """doctor.own_texts: 5,000 " › " made 5,001 texts, each located in the file (7 s)."""
+    text = " › ".join(["menu"] * 5000) + " then tick the box"
+    assert len(own_texts(text)) == MAX_OUTER_TITLES + 1
+    lines = ["Options", "", "## Examples", "", "run it"]
+    assert range_holds(lines, 3, 5, "Options › Advanced › Examples run it")
+    assert not range_holds(lines, 3, 5, "Options › Advanced › Examples run it twice")
