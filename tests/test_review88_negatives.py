@@ -3,11 +3,14 @@ thing about X"), written before running them; and hostile input for the new patt
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from credo.knowledge.capture import Statement, extract_statements
+from credo.knowledge.chunk.markdown import split_markdown
 from credo.knowledge.doctor import MAX_OUTER_TITLES, own_texts, range_holds
 from credo.knowledge.replace import Candidate, Verdict, judge
 from credo.knowledge.retraction import taken_back
@@ -126,3 +129,14 @@ def test_a_text_full_of_separators_is_read_again_from_its_outer_titles_only() ->
     lines = ["Options", "", "## Examples", "", "run it"]
     assert range_holds(lines, 3, 5, "Options › Advanced › Examples run it")
     assert not range_holds(lines, 3, 5, "Options › Advanced › Examples run it twice")
+
+
+@pytest.mark.parametrize("run", ["{a=", "{: a={", "{ #a {: b="])
+def test_a_long_heading_of_near_miss_attribute_lists_reads_in_linear_time(run: str) -> None:
+    """markdown_blocks._HEADING_ATTRS from each "{" of "{a={a=...": an unquoted value ran to
+    the line's end and back (40 KB: 16 s); a 200 KB heading now reads in well under a second."""
+    heading = "# t " + run * (200_000 // len(run)) + "x"
+    started = time.process_time()
+    (chunk,) = split_markdown(heading + "\n\ntext\n")[:1]
+    assert chunk.section[0].startswith("t {")
+    assert time.process_time() - started < 5.0
