@@ -71,10 +71,33 @@ def test_a_near_miss_of_a_value_or_owner_told_anew_is_not_kept(prompt: str) -> N
         "the thing about redis is it forgets",
         "i forget the thing about redis",
         "don't forget the thing about redis",
+        "drop the note on the PR",
+        "ignore the part on line 5",
+        "ignore the bit on the left",
+        "drop the stuff on the floor",
+        "drop the part about caching from the docs",
+        "ignore the stuff about deprecation in the log",
+        "ignore the thing about the warning, its harmless",
     ],
 )
 def test_a_near_miss_of_forget_the_thing_takes_nothing_back(prompt: str) -> None:
     assert taken_back(prompt) is None
+
+
+@pytest.mark.parametrize(
+    ("prompt", "taken"),
+    [
+        ("forget the thing about result_ttl", "result_ttl"),
+        ("scratch the bit about retries", "retries"),
+        ("drop the stuff about redis", "redis"),
+        ("ignore the thing i said about the port", "port"),
+        ("drop the note i said earlier on caching", "caching"),
+        ("forget what i said on the docs tooling", "docs tooling"),
+        ("forget the thing about redis. pull from main first", "redis"),
+    ],
+)
+def test_a_terse_retraction_still_takes_its_object_back(prompt: str, taken: str) -> None:
+    assert taken_back(prompt) == taken
 
 
 # Rule 7 (knowledge/replace.py): what the value told anew is about narrows what it replaces.
