@@ -163,3 +163,10 @@ def test_a_long_heading_of_near_miss_attribute_lists_reads_in_linear_time(run: s
     (chunk,) = split_markdown(heading + "\n\ntext\n")[:1]
     assert chunk.section[0].startswith("t {")
     assert time.process_time() - started < 5.0
+
+
+@pytest.mark.parametrize(
+    "prompt", ["Priya owns the API.", "Priya owns the CLI.", "Tom owns the CI."]
+)
+def test_an_owner_of_a_part_named_in_capitals_is_kept(prompt: str) -> None:
+    assert [s.text for s in extract_statements(prompt)] == [prompt]
