@@ -31,10 +31,16 @@ def told_anew(statement: Statement) -> tuple[str, str] | None:
     return value_told_anew(lead_in(" ".join(statement.text.lower().split())))
 
 
+def _shape(value: str) -> bool:
+    """A value's shape: a number ("6380", "30s", "1.64") or a name ("v2", "cache-2")."""
+    return value[:1].isdigit()
+
+
 def holds_other_value(content: str, setting: str, value: str) -> bool:
-    """Whether ``content`` gives ``setting`` a value other than ``value`` ("on port 6379",
-    "job_timeout=600": the setting's word, then within a word a value with a digit) and never
-    ``value`` itself."""
+    """Whether ``content`` gives ``setting`` a value other than ``value`` of its shape ("on
+    port 6379", "job_timeout=600": the setting's word, then within a word a value with a
+    digit) and never ``value`` itself ("the version is 3 now" renames no "version v2":
+    review88)."""
     lower = content.lower()
     if re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w-])", lower):
         return False  # it holds the new value: it agrees
@@ -43,7 +49,10 @@ def holds_other_value(content: str, setting: str, value: str) -> bool:
         r"(?P<v>[\w.:/-]*\d[\w.:/-]*)",
         lower,
     )
-    return any(found["v"].rstrip(".:/-") != value for found in held)
+    shape = _shape(value)
+    return any(
+        (old := found["v"].rstrip(".:/-")) != value and _shape(old) == shape for found in held
+    )
 
 
 @cache

@@ -344,13 +344,13 @@ _NOW_CUE = dict(NEGATIVE_CUES)["now"]
 # A setting's value told anew: "port's 6380 now", "the timeout is 900 now", "redis is on port
 # 6380 now". Its "now" says since when the value holds (the old one is gone), not what this
 # turn is about. A value holds a digit (a number, "30s", "cache-2", "v2") and is no share or
-# hour ("coverage is 85% now", "it's 5pm now"); what it sets is named by a setting's word,
-# as the subject's last word or right before the value: "the count is 3 now" and "the build
-# is green now" tell a state.
+# hour ("coverage is 85% now", "it's 5pm now") nor a size ("the db is 2GB now": review88);
+# what it sets is named by a setting's word, as the subject's last word or right before the
+# value: "the count is 3 now" and "the build is green now" tell a state.
 _SETTING = r"""(?:port|host|hostname|timeout|ttl|url|uri|endpoint|version|limit|threshold|
     interval|retries|region|image|tag|branch|bucket|replicas|concurrency|db|database|server|
     box|node|cluster|namespace|msrv)"""
-_VALUE = r"""(?!\d{1,2}(?::\d\d)?\s*(?:am|pm)\b)(?!\d{1,2}:\d\d\b)
+_VALUE = r"""(?!\d{1,2}(?::\d\d)?\s*(?:am|pm)\b)(?!\d{1,2}:\d\d\b)(?![\d.]+[kmgtp]i?b\b)
     (?=[\w.:/-]*\d)[\w.:/-]*\w(?![\w%])"""
 VALUE_NOW = LazyPattern(
     rf"""^(?!(?:it|this|that|there|here|everything|all|which|what|who|we|i|you|they|he|she)\b)

@@ -113,11 +113,16 @@ def _is_subsequence(needle: list[str], haystack: Iterator[str]) -> bool:
     return position == len(needle)
 
 
+# At most this many outer titles lead a passage (a trail's depth): a text full of " › " (a
+# menu path, a table of them) is not read again from each one (review88: 5,000 took 7 s).
+MAX_OUTER_TITLES = 8
+
+
 def own_texts(text: str) -> list[str]:
     """``text``, then, when it is led by outer section titles ("Options › Examples ..."), what
     follows each of them: a repeated heading-led passage leads with the titles of the
     sections around it (chunk/passage.py), which stand above its lines, not in them."""
-    parts = text.split(TRAIL_SEPARATOR)
+    parts = text.split(TRAIL_SEPARATOR, MAX_OUTER_TITLES)
     return [text, *(TRAIL_SEPARATOR.join(parts[cut:]) for cut in range(1, len(parts)))]
 
 

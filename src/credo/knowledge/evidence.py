@@ -87,8 +87,9 @@ _NAME = r"[A-Z][a-z]+\b(?!\s+(?:[a-z])|['’-])"
 # Who owns a part of the project: "Priya owns the scheduler code", "Tom owns the docs site",
 # "Sam owns the rq/cli module": a name, "owns", then the project's part (a word for code or
 # its tooling ending the phrase); "Tom owns a boat", "Dana owns the bakery", "She owns
-# the code" (no name) are no owners of ours (days87).
-_PART = r"""(?:code|module|modules|package|service|repo|repository|site|docs|documentation|
+# the code" (no name) are no owners of ours (days87). A part is read in any case: "Priya owns
+# the API." (review88).
+_PART = r"""(?i:code|module|modules|package|service|repo|repository|site|docs|documentation|
     pipeline|component|library|crate|api|cli|backend|frontend|infra|infrastructure|releases?|
     tests|test\s+suite|suite|ci|config|schema|migrations|integration|client|server|worker|
     workers|scheduler|parser|deploys?|deployments?)"""

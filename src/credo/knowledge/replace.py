@@ -69,8 +69,10 @@ statement: ``Store.capture_candidates``):
 7. Nothing yet, and the statement tells a setting's value anew (the ``value_now`` signal:
    "port's 6380 now", "the timeout is 900 now"; ``told_anew``): a candidate holding another
    value of that setting ("dev redis is on port 6379": the setting's word, then within a word
-   a value with a digit) and not the new one held the old value. It may share no other word
-   ("port's 6380 now" names the port alone, as a terse user does), so the candidates are
+   a value with a digit, a number for a number, a name for a name) and not the new one held
+   the old value. It may share no other word ("port's 6380 now" names the port alone, as a
+   terse user does), but when the statement names what the setting is of ("redis port's
+   6380 now") the candidate names it too. The candidates are
    looked up by the setting's word (``named_groups``). Exactly one: SUPERSEDES (a lock:
    CONTRADICTS); several: CONTRADICTS each, since which one was meant is a guess. A new
    owner told so ("ken owns the scheduler now": the ``owner_now`` signal) is a value told
@@ -445,6 +447,9 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     again = back_again(statement)  # ... and these, candidates sharing the topic
     about = topic.difference(*(words(term) for term in again))  # (the value is no topic)
     anew = told_anew(statement)  # rule 7 reads candidates sharing the setting's word
+    # ... and, when the statement names what the setting is of ("redis port's 6380 now"),
+    # one of those words too: the test server's port is no redis port (review88)
+    of = topic.difference(*(topic_terms(told) for told in anew)) if anew else frozenset()
     owner = owner_anew(statement)
     part = topic_terms(owner[1]) if owner else frozenset()
     if len(topic) < MIN_SHARED_CLEAR and not named and not back and not anew:
@@ -456,9 +461,11 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     renewed: list[tuple[int, Candidate]] = []  # rule 7
     for candidate in candidates:
         shared = len(topic & topic_terms(candidate.content))
-        if (anew is not None and holds_other_value(candidate.content, *anew)) or (
-            owner is not None and _other_owner(candidate.content, owner[0], part)
-        ):
+        if (
+            anew is not None
+            and holds_other_value(candidate.content, *anew)
+            and (not of or of & topic_terms(candidate.content))
+        ) or (owner is not None and _other_owner(candidate.content, owner[0], part)):
             renewed.append((shared, candidate))
         if shared < MIN_SHARED_CLEAR and not named and not back:
             continue

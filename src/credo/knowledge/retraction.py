@@ -23,14 +23,20 @@ from functools import cache
 __all__ = ["NOT_A_RULE_TAKEN_BACK", "RULE_RETRACTION", "taken_back"]
 
 _LEAD = r"^\W*(?:(?:ok|okay|actually|so|and|oh|also|please)[\s,]+)*"
-# "forget what I said about X", "ignore what I told you about X", "I take back what I said on X"
+# "forget what I said about X", "ignore what I told you about X", "I take back what I said on X";
+# a thing not told as said ("forget the thing about X", "drop the stuff about X") is taken
+# back by a verb of memory ("drop" with "about"): "ignore the part on line 5", "drop the note
+# on the PR", "drop the part about caching from the docs" ask for work on an artefact
+# (review88).
+_THING = r"(?:the|that)\s+(?:thing|bit|stuff|part|note)\s+"
 _SAID = (
     _LEAD
-    + r"""(?:forget|ignore|disregard|scratch|drop|i\s+take\s+back|take\s+back)\s+
+    + rf"""(?:(?:forget|ignore|disregard|scratch|drop|i\s+take\s+back|take\s+back)\s+
     (?:what\s+i\s+(?:said|told\s+you|wrote)|my\s+(?:earlier\s+|last\s+)?(?:note|point|comment|
-    remark|rule|instruction)|(?:the|that)\s+(?:thing|bit|stuff|part|note)\s+(?:i\s+said\s+)?)
-    \s*(?:earlier\s+)?(?:about|on|regarding)\s+
-    (?P<object>(?:[^,;:.!?—–]|\.(?=\w)){2,60})"""
+    remark|rule|instruction)|{_THING}i\s+said)\s*(?:earlier\s+)?(?:about|on|regarding)\s+
+    |(?:(?:forget|disregard|scratch)\s+{_THING}(?:about|on|regarding)|drop\s+{_THING}(?:about|
+    regarding))\s+(?![^,;:.!?—–]*\sfrom\s))
+    (?P<object>(?:[^,;:.!?—–]|\.(?=\w)){{2,60}})"""
 )
 # A rule named by its kind: "the pytz exception", "that no-mocks rule", "my tabs preference".
 _KINDS = r"(?:exception|rule|convention|decision|policy|preference|requirement|guideline)s?"

@@ -37,7 +37,9 @@ _RAW_HTML = re.compile(
 # "## Name ## { #name .wide }". Every word in it is an id, a class or a key=value: markup.
 # (a value read one way only: quoted, or unquoted and starting with no quote; read both
 # ways, '{ a="b" a="b" ... x' backtracked through 2^n readings: review86)
-_ATTR = r"""(?:[#.][\w:.-]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s}"'][^\s}]*))"""
+# (an unquoted value holds no "{": read from each "{" of "{a={a={a=...", a value running to
+# the line's end was quadratic, 16 s for a 40 KB heading: review88)
+_ATTR = r"""(?:[#.][\w:.-]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s{}"'][^\s{}]*))"""
 # (searched from each "{", not from each blank before it: a run of blanks read again from
 # each of its places was quadratic in a long heading)
 # After attr_list's "{:" a bare word is an attribute too ("{: #test-skip env-var toml}",
