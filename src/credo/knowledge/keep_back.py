@@ -36,6 +36,8 @@ _NO_VALUE = frozenset(
     """it them this that these those both all everything either one going on trying
     looking working asking""".split()
 )
+# The pattern's leads, looked for in the prompt's opening before anything else is done.
+_LEADS = ("scratch", "mind", "forget", "wait")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -44,6 +46,8 @@ def kept_back(prompt: str) -> Statement | None:
     ("scratch that, keep --with-scheduler": asserting "--with-scheduler", a going back),
     if it has that form; whether it takes back a decision is the store's to say."""
     said = prompt[:2000].strip()
+    if not any(lead in said[:40].lower() for lead in _LEADS):
+        return None  # most prompts: no split, no compile
     parts = _SENTENCE_END.split(said, maxsplit=2)
     # "scratch that. keep X": the taking back may be a sentence of its own
     said = f"{parts[0]} {parts[1]}" if len(parts) > 1 and len(parts[0]) < 20 else parts[0]
