@@ -105,7 +105,7 @@ def capture_prompt(
     if not isinstance(prompt, str):
         raise InvalidInputError(f"prompt must be a string, got {type(prompt).__name__}")
     _check(session=session, transcript=transcript, turn=turn)
-    statements = extract_statements(prompt)
+    statements = extract_statements(prompt) or _takes_back(memory, prompt)
     if not statements:
         return []
     return _capture(memory, [(turn, s) for s in statements], session, transcript)
@@ -135,7 +135,11 @@ def capture_turns(
     each anchored to its turn. Stop passes the last few: the prompt hook captured the
     earlier ones, and a long session's transcript would cost the classifier seconds."""
     _check(session=session, transcript=transcript, turn=None)
-    found = [(t.number, s) for t in turns for s in extract_statements(t.text)]
+    found = [
+        (t.number, s)
+        for t in turns
+        for s in extract_statements(t.text) or _takes_back(memory, t.text)
+    ]
     if not found:
         return []
     return _capture(memory, found, session, transcript)
@@ -191,6 +195,26 @@ def _check(*, session: object, transcript: object, turn: object) -> None:
             raise InvalidInputError(f"{name} must be a non-empty string or None, got {value!r}")
     if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int) or turn < 1):
         raise InvalidInputError(f"turn must be a positive integer or None, got {turn!r}")
+
+
+def _takes_back(memory: Memory, prompt: str) -> list[Statement]:
+    """The terse taking back of a decision ``prompt`` holds ("scratch that, keep X":
+    ``credo.knowledge.keep_back``), when a stored change left X (``replace``'s rule 6):
+    else the prompt repairs itself, and nothing is kept. One read, only for that form."""
+    from credo.knowledge import replace
+    from credo.knowledge.keep_back import kept_back
+
+    statement = kept_back(prompt)
+    if statement is None:
+        return []
+    pool = candidate_pool(
+        memory,
+        [replace.search_terms(statement)],
+        replace.named_groups(statement),
+        CANDIDATES_PER_STATEMENT,
+    )
+    candidates = [replace.Candidate(c.id, c.content, c.locked, c.score) for c in pool]
+    return [statement] if replace.judge(statement, candidates).rule == "back" else []
 
 
 def _capture(

@@ -126,11 +126,21 @@ _ONTO = r"""(?:[\w`'./@+-]+\s+){0,4}?(?:to|onto|over\s+to)\s+
     (?!(?:the|a|an|this|that|these|those|my|our|your|their|its|some|another|new)\b)"""
 _NEW_NOT = r"""[\w`.@][\w`.@/+-]*(?:\s+[\w`.@/+-]+){0,2}?,?\s+
     (?:not|instead\s+of|rather\s+than)\s+"""
+# With an article after "to" ("to a separate rqscheduler process", twice87) the change is the
+# project's only when what it rules out is a name of code: a flag, a call, a dotted or
+# snake_case name, not a file ("not utils.py") nor words ("we're moving to a new office, not
+# the old one", "... not downtown").
+_ONTO_ARTICLE = r"""(?:[\w`'./@+-]+\s+){0,4}?(?:to|onto|over\s+to)\s+(?:a|an|the)\s+"""
+_OLD_CODE = r"""(?=(?:--?[a-z][\w-]*|[a-z_]\w*(?:\.\w+)+(?:\(\))?|[a-z_]\w*\(\)|[a-z]\w*_\w+)
+    (?<!\.py)(?<!\.js)(?<!\.ts)(?<!\.md)(?<!\.txt)(?<!\.toml)(?<!\.yml)(?<!\.yaml)(?<!\.json)
+    (?<!\.cfg)(?<!\.ini)(?:[\s,;:!?)]|\.?$|\.\s))"""
 CHANGING_OVER = LazyPattern(
     rf"""{_IF}\b(?:we\s+are|we'?re)\s+
-    (?:(?:moving|switching|migrating|changing|transitioning)\s+(?!{MOVED_EVENT}){_ONTO}{_NEW_NOT}
+    (?:(?:moving|switching|migrating|changing|transitioning)\s+(?!{MOVED_EVENT})
+    (?:{_ONTO}{_NEW_NOT}|{_ONTO_ARTICLE}{_NEW_NOT}{_OLD_CODE})
     |(?:raising|bumping|lowering|upgrading|downgrading)\s+(?!{MOVED_EVENT}){_ONTO}(?!be\b)
-    {_NEW_NOT}(?!to\s|(?!(?:using|keeping|staying|sticking)\b)[a-z]{{4,}}ing\b))[\w`.@]""",
+    {_NEW_NOT}(?!to\s|(?!(?:using|keeping|staying|sticking)\b)[a-z]{{4,}}ing\b))
+    (?:[\w`.@]|--?[a-z])""",
     _I,
 )
 

@@ -66,6 +66,8 @@ CONCEPTS: dict[str, str] = {
     "going_back": "contrast",
     "in_force": "contrast",
     "value_now": "contrast",
+    "instead_named": "contrast",
+    "tool_role": "contrast",
     "retraction": "contrast",
     # force
     "deontic": "deontic",

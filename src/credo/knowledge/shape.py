@@ -35,6 +35,7 @@ from credo.knowledge.evidence import OWNER_NOW
 from credo.knowledge.lazy_pattern import LazyPattern
 from credo.knowledge.retraction import RULE_RETRACTION
 from credo.knowledge.shape_negative import NEGATIVE_CUES
+from credo.knowledge.terse_rule import INSTEAD_NAMED, TOOL_ROLE
 
 __all__ = ["CUES", "GATES", "HARD_VETOES", "VETO_CUES", "gated", "shape_cues", "shape_veto"]
 
@@ -138,6 +139,9 @@ CUES: tuple[tuple[str, re.Pattern[str] | LazyPattern], ...] = (
     ("in_force", IN_FORCE),
     ("value_now", VALUE_NOW),
     ("owner_now", OWNER_NOW),
+    # A terse standing rule: "dont X, use NAME", "use NAME for a purpose" (terse_rule.py).
+    ("instead_named", INSTEAD_NAMED),
+    ("tool_role", TOOL_ROLE),
     # A rule taken back with what holds instead: knowledge/retraction.py.
     ("retraction", RULE_RETRACTION),
     # A request about how the agent works in general.
