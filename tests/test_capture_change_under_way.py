@@ -17,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from credo.knowledge.capture import extract_statements
+from tests import test_capture_changed_twice as twice
 from tests.test_capture_agent_day import _edges, _project
 from tests.test_hook_events import base, captured_count, hook, wait_for
 
@@ -45,6 +46,13 @@ MSRV = (
         ("We're bumping the request timeout to 60s, not 30s.", ("30s",)),
         ("We're lowering the log level to info rather than debug.", ("debug",)),
         ("We are upgrading the base image to bookworm instead of bullseye.", ("bullseye",)),
+        # from a name of code, with an article after "to" (twice87)
+        (twice.SCHEDULER, ("--with-scheduler",)),
+        ("we're switching to rqscheduler, not --with-scheduler", ("--with-scheduler",)),
+        ("We are moving to a dedicated worker pool, not --burst.", ("--burst",)),
+        ("we're switching to a custom serializer instead of pickle.dumps", ("pickle.dumps",)),
+        ("we're moving to an async client rather than requests.get()", ("requests.get",)),
+        ("we're switching to the stdlib logger, not print_debug", ("print_debug",)),
     ],
 )
 def test_a_change_under_way_that_names_the_old_one_is_kept(
@@ -69,6 +77,23 @@ def test_a_change_under_way_that_names_the_old_one_is_kept(
         "We're bumping the version to 2.0 today.",
         "Right now we are raising the limit to 10, not 5.",
         "If we are bumping the timeout to 60s, not 30s, tell me what breaks.",
+        # an article with an old value in words or a file (twice87)
+        "we're moving to a new office, not the old one",
+        "we're moving to a bigger place, not downtown",
+        "we're switching to a new plan, not the pro plan",
+        "we're moving to a new apartment rather than a house",
+        "we're switching to a different approach, not that",
+        "we're moving to the next step, not step 2",
+        "we're switching to a new branch, not main",
+        "we're switching to a new branch, not feature/login",
+        "we're moving to a new file, not utils.py",
+        "we're moving to a new file, not config.yaml",
+        "if we're switching to a separate process, not --with-scheduler, tell me",
+        "are we switching to a separate process, not --with-scheduler?",
+        "right now we're switching to a separate process, not --with-scheduler",
+        "we're moving the standup to a later slot, not --early",
+        "we're switching to a separate process",
+        "we're switching to a separate process, --with-scheduler is flaky",
     ],
 )
 def test_a_change_under_way_without_the_old_one_or_for_now_is_not(prompt: str) -> None:

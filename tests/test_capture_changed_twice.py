@@ -25,49 +25,6 @@ from tests.test_hook_events import base, captured_count, hook, wait_for
 SCHEDULER = "nah, we're switching to a separate rqscheduler process, not --with-scheduler"
 
 
-@pytest.mark.parametrize(
-    ("prompt", "negated"),
-    [
-        (SCHEDULER, ("--with-scheduler",)),
-        ("we're switching to rqscheduler, not --with-scheduler", ("--with-scheduler",)),
-        ("We are moving to a dedicated worker pool, not --burst.", ("--burst",)),
-        ("we're switching to a custom serializer instead of pickle.dumps", ("pickle.dumps",)),
-        ("we're moving to an async client rather than requests.get()", ("requests.get",)),
-        ("we're switching to the stdlib logger, not print_debug", ("print_debug",)),
-    ],
-)
-def test_a_change_under_way_from_a_name_of_code_is_kept(
-    prompt: str, negated: tuple[str, ...]
-) -> None:
-    [statement] = extract_statements(prompt)
-    assert statement.negated == negated
-
-
-@pytest.mark.parametrize(
-    "prompt",
-    [
-        "we're moving to a new office, not the old one",
-        "we're moving to a bigger place, not downtown",
-        "we're switching to a new plan, not the pro plan",
-        "we're moving to a new apartment rather than a house",
-        "we're switching to a different approach, not that",
-        "we're moving to the next step, not step 2",
-        "we're switching to a new branch, not main",
-        "we're switching to a new branch, not feature/login",
-        "we're moving to a new file, not utils.py",
-        "we're moving to a new file, not config.yaml",
-        "if we're switching to a separate process, not --with-scheduler, tell me",
-        "are we switching to a separate process, not --with-scheduler?",
-        "right now we're switching to a separate process, not --with-scheduler",
-        "we're moving the standup to a later slot, not --early",
-        "we're switching to a separate process",
-        "we're switching to a separate process, --with-scheduler is flaky",
-    ],
-)
-def test_an_article_with_an_old_value_in_words_or_a_file_is_not_kept(prompt: str) -> None:
-    assert extract_statements(prompt) == []
-
-
 @given(
     lead=st.sampled_from(["", "nah, ", "ok so "]),
     article=st.sampled_from(["a", "an", "the"]),
