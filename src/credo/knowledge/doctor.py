@@ -131,10 +131,14 @@ def range_holds(lines: list[str], start: int, end: int, text: str) -> bool:
     after its outer titles, ``own_texts``)."""
     if start < 1 or end < start or end > len(lines):
         return False
+    held: list[str] | None = None  # the range's words, read once (only if a needle asks)
     for own in own_texts(text):
         needle = belief_words(own)
-        held = (w for line in lines[start - 1 : end] for w in words(line))
-        if needle and _is_subsequence(needle, held):
+        if not needle:
+            continue
+        if held is None:
+            held = [w for line in lines[start - 1 : end] for w in words(line)]
+        if _is_subsequence(needle, iter(held)):
             return True
     return False
 
