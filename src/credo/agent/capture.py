@@ -40,7 +40,7 @@ from credo.errors import ConflictError, InvalidInputError
 from credo.knowledge.capture import Statement, extract_statements
 
 if TYPE_CHECKING:
-    from credo.knowledge.replace import Verdict
+    from credo.knowledge.replace import Candidate, Verdict
     from credo.knowledge.transcript import Turn
     from credo.memory import Memory
     from credo.store.rows import CaptureCandidate, CaptureRecord
@@ -207,13 +207,7 @@ def _takes_back(memory: Memory, prompt: str) -> list[Statement]:
     statement = kept_back(prompt)
     if statement is None:
         return []
-    pool = candidate_pool(
-        memory,
-        [replace.search_terms(statement)],
-        replace.named_groups(statement),
-        CANDIDATES_PER_STATEMENT,
-    )
-    candidates = [replace.Candidate(c.id, c.content, c.locked, c.score) for c in pool]
+    candidates = statement_candidates(memory, statement)
     return [statement] if replace.judge(statement, candidates).rule == "back" else []
 
 
@@ -319,6 +313,20 @@ def candidate_pool(
         seen = {c.id for c in pool}
         pool += [c for c in store.capture_candidates(named, limit=limit) if c.id not in seen]
     return pool
+
+
+def statement_candidates(
+    memory: Memory, statement: Statement, *, extra: int = 0, besides: str | None = None
+) -> list[Candidate]:
+    """What one statement may replace, as ``knowledge.replace.judge`` reads it: its pool
+    (``candidate_pool``: its words, its old values' words), ``extra`` more read and the
+    belief ``besides`` (the statement's own, once stored) left out."""
+    from credo.knowledge import replace
+
+    groups = [replace.search_terms(statement)]
+    limit = CANDIDATES_PER_STATEMENT + extra
+    pool = candidate_pool(memory, groups, replace.named_groups(statement), limit)
+    return [replace.Candidate(c.id, c.content, c.locked, c.score) for c in pool if c.id != besides]
 
 
 def write_verdict(memory: Memory, belief_id: str, verdict: Verdict) -> set[str]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from credo.agent.capture import CANDIDATES_PER_STATEMENT, candidate_pool, write_verdict
+from credo.agent.capture import statement_candidates, write_verdict
 
 if TYPE_CHECKING:
     from credo.memory import Memory
@@ -29,12 +29,6 @@ def replace_for(memory: Memory, belief_id: str, text: str) -> None:
     from credo.knowledge.capture import statement_of
 
     statement = statement_of(text, "correction")
-    terms = replace.search_terms(statement)
     # One more than capture reads: the new belief itself is the newest match.
-    pool = candidate_pool(
-        memory, [terms], replace.named_groups(statement), CANDIDATES_PER_STATEMENT + 1
-    )
-    candidates = [
-        replace.Candidate(c.id, c.content, c.locked, c.score) for c in pool if c.id != belief_id
-    ]
+    candidates = statement_candidates(memory, statement, extra=1, besides=belief_id)
     write_verdict(memory, belief_id, replace.judge(statement, candidates))

@@ -460,11 +460,12 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
     reverted: list[tuple[int, Candidate]] = []  # rule 6
     renewed: list[tuple[int, Candidate]] = []  # rule 7
     for candidate in candidates:
-        shared = len(topic & topic_terms(candidate.content))
+        held = topic_terms(candidate.content)
+        shared = len(topic & held)
         if (
             anew is not None
             and holds_other_value(candidate.content, *anew)
-            and (not of or of & topic_terms(candidate.content))
+            and (not of or of & held)
         ) or (owner is not None and _other_owner(candidate.content, owner[0], part)):
             renewed.append((shared, candidate))
         if shared < MIN_SHARED_CLEAR and not named and not back:
@@ -475,7 +476,7 @@ def judge(statement: Statement, candidates: Iterable[Candidate]) -> Verdict:
             continue  # it says what the statement prescribes: it agrees
         if any(_left(tokens, term) for term in back) or (
             again
-            and len(about & topic_terms(candidate.content)) >= MIN_SHARED_CLEAR
+            and len(about & held) >= MIN_SHARED_CLEAR
             and any(_left(tokens, term) for term in again)
         ):
             reverted.append((shared, candidate))  # the change that left what it goes back to

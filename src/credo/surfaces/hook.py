@@ -306,6 +306,7 @@ _RULE_KINDS = (
 
 # ... or a terse user's "forget the thing about X", "drop the stuff about redis" (days87).
 _THING_WORDS = ("thing", "bit", "stuff", "part", "note")
+_THING_DROP_WORDS = (*_DROP_WORDS, "ignore")
 
 
 def _may_take_back(prompt: str) -> bool:
@@ -313,10 +314,7 @@ def _may_take_back(prompt: str) -> bool:
     return (
         any(w in lower for w in _SAID_WORDS)
         or (any(w in lower for w in _DROP_WORDS) and any(w in lower for w in _RULE_KINDS))
-        or (
-            any(w in lower for w in (*_DROP_WORDS, "ignore"))
-            and any(w in lower for w in _THING_WORDS)
-        )
+        or (any(w in lower for w in _THING_DROP_WORDS) and any(w in lower for w in _THING_WORDS))
     )
 
 
