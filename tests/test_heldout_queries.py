@@ -228,3 +228,33 @@ def test_stop_61s_sets_are_typescript_code_and_mkdocs_docs_kept_out_of_a_plain_r
         queries, _ = load_queries(BENCH / "heldout" / "queries" / f"{name}.json")
         short = [q for q in queries if 3 <= len(q.text.split()) <= 10]
         assert len(queries) == 28 and len(short) == 9, name
+
+
+def test_stop_62s_reserve_is_a_sphinx_tree_and_go_code_kept_out_of_a_plain_run() -> None:
+    # (stop 62, heldout88: written blind ahead of need, so the check can be widened or a spent
+    # set replaced without waiting for new questions; no system has run on them)
+    from bench.heldout.corpora import RESERVE, UNSPENT
+    from bench.heldout.run import chosen_corpora
+
+    written = {"mypy": ("docs", ".rst"), "burntsushi-toml": ("code", ".go")}
+    assert set(written) <= set(RESERVE) and not set(written) & set(UNSPENT)
+    assert BY_NAME["burntsushi-toml"].url.startswith("deb:golang-")
+    assert "CHANGELOG.md" in BY_NAME["mypy"].include
+    plain = {c.name for c in chosen_corpora(HELDOUT, (), RESERVE)}
+    assert not plain & set(written)
+    for name, (kind, suffix) in written.items():
+        assert BY_NAME[name].kind == kind
+        first, firsts, multis = ("topical", 14, 8) if kind == "docs" else ("code", 18, 4)
+        queries, _ = load_queries(BENCH / "heldout" / "queries" / f"{name}.json")
+        kinds = [q.type for q in queries]
+        counts = (kinds.count(first), kinds.count("path"), kinds.count("multi"))
+        assert counts == (firsts, 6, multis), name
+        short = [q for q in queries if 3 <= len(q.text.split()) <= 10]
+        assert len(queries) == 28 and len(short) == 9, name
+        paths = {loc.path for q in queries for loc in q.labels}
+        assert any(p.endswith(suffix) for p in paths)
+        if kind == "docs":
+            # questions on the changelog too
+            assert "CHANGELOG.md" in paths
+        else:
+            assert all(p.endswith(suffix) and not p.endswith("_test.go") for p in paths)
