@@ -66,8 +66,8 @@ COUNTING = frozenset(
 EVIDENCE = frozenset(cue for cue, concept in CONCEPTS.items() if concept in COUNTING)
 _FACT = frozenset({"fact_subject", "bare_subject", "assertion"})
 # A token of the code or the machine: backticks, a path, snake_case, a dotted or camelCase
-# name, an option flag, a port number.
-_TECHNICAL = re.compile(r"`|\w/\w|/\w|\w_\w|[a-z]\.\w|\w\.[a-z]|[a-z][A-Z]|--\w|\bport\s+\d")
+# name, a call written "name()" ("external()": probe88), an option flag, a port number.
+_TECHNICAL = re.compile(r"`|\w/\w|/\w|\w_\w|[a-z]\.\w|\w\.[a-z]|[a-z][A-Z]|\w\(\)|--\w|\bport\s+\d")
 
 
 # Who holds a role on the project, named ("Maria is the release manager", "the release
