@@ -14,6 +14,10 @@ external() now?" had neither.
   hash." was still dropped: its label was read as an imperative ("change ..."), a directive
   on this turn's artefact, which costs more than the contrast earns. "Change of plan" is a
   lead-in, as "Heads up" is.
+- Without the call, "Decision: we keep hash as the default storage protocol." was still
+  lost: one fact cue in plain prose. The user's label "Decision:" is the second piece of
+  evidence ``evidence.lone`` asks for (the bench's own seeded decisions, "Decision: we keep
+  jobs in SQLAlchemy on our Postgres database.", were never captured when typed).
 """
 
 from __future__ import annotations
@@ -115,3 +119,28 @@ def test_through_the_installed_hook_the_decision_is_captured(tmp_path: Path) -> 
     hook(tmp_path, "prompt", base(project, "UserPromptSubmit", prompt=DECISION), project)
     wait_for(lambda: captured_count(project) > 0)
     assert captured_count(project) == 1
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Decision: we keep hash as the default storage protocol.",
+        "Decision: we keep jobs in SQLAlchemy on our Postgres database.",
+        "Our decision: the backend services use staging on the new cluster.",
+    ],
+)
+def test_a_fact_the_user_labels_a_decision_is_kept(prompt: str) -> None:
+    assert [s.kind for s in extract_statements(prompt)] == ["rule"]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "We keep hash as the default storage protocol.",  # no label: one fact cue alone
+        "Decision: ship on Friday",  # a label over no statement of the project
+        "The decision: the old endpoint still gets 200 calls a day.",
+        "Decision pending: we keep hash for now.",
+    ],
+)
+def test_a_bare_fact_or_a_label_over_no_statement_stays_out(prompt: str) -> None:
+    assert extract_statements(prompt) == []
