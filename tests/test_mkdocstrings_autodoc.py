@@ -55,6 +55,16 @@ def brief(text: str) -> list[tuple[str, int, int]]:
             [("Example", 1, 1), ("dirty_equals.IsNow", 3, 3), ("dirty_equals.IsDate", 5, 5)],
             id="several-objects",
         ),
+        # day-probe88: a package named alone, its members listed in the option block
+        # (inline-snapshot's docs/external/register_format.md read "::: inline_snapshot
+        # options: heading_level: 3 members: [register_format, ...] show_root_heading: false")
+        pytest.param(
+            "## Reference\n\n::: inline_snapshot\n    options:\n      heading_level: 3\n"
+            "      members: [register_format, register_format_alias, Format]\n"
+            "      show_source: false\n\nMore text.\n",
+            [("Reference", 1, 1), ("inline_snapshot", 3, 3), ("More text.", 9, 9)],
+            id="package-with-options",
+        ),
         pytest.param(
             "::: griffe.loader:GriffeLoader\n",
             [("griffe.loader:GriffeLoader", 1, 1)],
@@ -74,6 +84,9 @@ def test_an_autodoc_line_reads_as_its_object(
         "::: warning\nPandoc's fenced div keeps its words.\n:::\n",  # no dotted path
         "```md\n::: dirty_equals.IsNow\n    options:\n```\n",  # code shows it as written
         "Text ::: dirty_equals.IsNow\n",  # not at a line's start
+        "::: inline_snapshot\nNo options block follows.\n",  # a bare name alone: a div
+        "::: warning\n\n    options:\n",  # its option block must follow at once
+        "    ::: pkg\n    options:\n",  # options no deeper than the line
     ],
 )
 def test_other_colon_lines_are_left_alone(text: str) -> None:
@@ -92,6 +105,7 @@ _LINES = st.sampled_from(
         "::: pkg.mod.Obj",
         "::: a.b:C",
         "::: warning",
+        "::: pkg",
         ":::{note}",
         ":::",
         "    options:",

@@ -122,7 +122,9 @@ CHANGEOVER_TO = re.compile(
 # a purpose, though, and its contrast one of acts, not values (review87): "we're raising money
 # to hire rather than to build", "we're raising ValueError to signal bad input instead of
 # returning None", "we're raising our kids to be bilingual".
-_ONTO = r"""(?:[\w`'./@+-]+\s+){0,4}?(?:to|onto|over\s+to)\s+
+# Up to five words before "to", a call among them: "we are switching the default storage for
+# external() to uuid instead of hash" (probe88).
+_ONTO = r"""(?:[\w`'./@+-]+(?:\(\))?\s+){0,5}?(?:to|onto|over\s+to)\s+
     (?!(?:the|a|an|this|that|these|those|my|our|your|their|its|some|another|new)\b)"""
 _NEW_NOT = r"""[\w`.@][\w`.@/+-]*(?:\s+[\w`.@/+-]+){0,2}?,?\s+
     (?:not|instead\s+of|rather\s+than)\s+"""

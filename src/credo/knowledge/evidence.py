@@ -66,8 +66,8 @@ COUNTING = frozenset(
 EVIDENCE = frozenset(cue for cue, concept in CONCEPTS.items() if concept in COUNTING)
 _FACT = frozenset({"fact_subject", "bare_subject", "assertion"})
 # A token of the code or the machine: backticks, a path, snake_case, a dotted or camelCase
-# name, an option flag, a port number.
-_TECHNICAL = re.compile(r"`|\w/\w|/\w|\w_\w|[a-z]\.\w|\w\.[a-z]|[a-z][A-Z]|--\w|\bport\s+\d")
+# name, a call written "name()" ("external()": probe88), an option flag, a port number.
+_TECHNICAL = re.compile(r"`|\w/\w|/\w|\w_\w|[a-z]\.\w|\w\.[a-z]|[a-z][A-Z]|\w\(\)|--\w|\bport\s+\d")
 
 
 # Who holds a role on the project, named ("Maria is the release manager", "the release
@@ -119,6 +119,12 @@ ROLE = LazyPattern(
 )
 
 
+# The user labels the sentence a decision ("Decision: we keep jobs in SQLAlchemy on our Postgres
+# database."): the label is the second piece of evidence a bare fact lacks (probe88: "Decision:
+# we keep hash as the default storage protocol." was lost, and so was its later change's target).
+_DECISION_LABEL = re.compile(r"\W*(?:(?:our|the|team|final)\s+)?decision\s*:", re.IGNORECASE)
+
+
 def lone(fired: Iterable[str], sentence: str = "") -> bool:
     """Does ``sentence``, with these cues, rest on one fact cue alone, in prose that names
     nothing of the code ("the old endpoint still gets 200 calls a day", "we use it in the
@@ -129,6 +135,7 @@ def lone(fired: Iterable[str], sentence: str = "") -> bool:
         and evidence <= _FACT
         and not _TECHNICAL.search(sentence)
         and not ROLE.search(sentence)
+        and not _DECISION_LABEL.match(sentence)
     )
 
 

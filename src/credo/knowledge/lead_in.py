@@ -14,7 +14,7 @@ from credo.knowledge.signals import CORRECTION_LEAD
 __all__ = ["correction_lead", "lead_in"]
 
 _LEAD_WORDS = r"""(?:no|nope|nah|actually|ok|okay|also|and|but|so|anyways?|btw|fyi|note|important|
-    heads\s+up|reminder|pro\s+tip|one\s+more\s+thing|oh|hey|well|again|please\s+note|
+    heads\s+up|change\s+of\s+plans?|reminder|pro\s+tip|one\s+more\s+thing|oh|hey|well|again|please\s+note|
     tbh|honestly|seriously|fwiw|imo|imho|to\s+be\s+honest|
     just\s+so\s+you\s+know|for\s+the\s+record|as\s+a\s+reminder|wait|hm+|um+|uh+|
     like(?=,?\s+(?:is|are|was|were|do|does|did|can|could|would|will|should|how|what|why|where)\b)|

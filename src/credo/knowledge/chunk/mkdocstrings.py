@@ -18,7 +18,10 @@ place, so every line keeps its number, and every word left is a word of its line
 
 Only a dotted path is read so (``::: a.b``, ``::: a.b:C``): Pandoc's fenced div (``:::
 warning``) and MyST's colon fence (``:::{note}``, `credo.knowledge.chunk.colon_fence`) are
-other markup. A line inside a backtick or tilde code block is code and stays as written.
+other markup. A bare name is an object too when its option block follows (``::: pkg`` then
+``    options:``, a package's members listed there: inline-snapshot's docs, day-probe88); a
+fenced div has no such line. A line inside a backtick or tilde code block is code and stays
+as written.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from __future__ import annotations
 import re
 
 _AUTODOC = re.compile(r"[ \t]{0,3}:::[ \t]+([A-Za-z_]\w*(?:[.:][A-Za-z_]\w*)+)[ \t]*$")
+_BARE = re.compile(r"[ \t]{0,3}:::[ \t]+([A-Za-z_]\w*)[ \t]*$")
+_OPTIONS = re.compile(r"[ \t]+options:[ \t]*$")
 _INDENTED = re.compile(r"[ \t]+\S")
 _CODE = re.compile(r"[ \t]*(`{3,}|~{3,})")
 
@@ -42,7 +47,7 @@ def rewrite_autodoc_lines(lines: list[str]) -> list[str]:
         code = _CODE.match(line)
         if code and (not fence or code.group(1).startswith(fence)):
             fence = "" if fence else code.group(1)
-        found = None if fence else _AUTODOC.match(line)
+        found = None if fence else _AUTODOC.match(line) or _bare_autodoc(lines, index)
         index += 1
         if found is None:
             continue
@@ -62,3 +67,11 @@ def rewrite_autodoc_lines(lines: list[str]) -> list[str]:
 def _indent(line: str) -> int:
     """The columns of ``line``'s leading blanks (a tab to the next multiple of four)."""
     return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip(" "))
+
+
+def _bare_autodoc(lines: list[str], index: int) -> re.Match[str] | None:
+    """``lines[index]`` read as ``::: package`` when its option block follows, indented."""
+    found = _BARE.match(lines[index])
+    if found is None or index + 1 >= len(lines) or not _OPTIONS.match(lines[index + 1]):
+        return None
+    return found if _indent(lines[index + 1]) > _indent(lines[index]) else None
