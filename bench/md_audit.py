@@ -219,7 +219,7 @@ def nav_titles(root: Path) -> list[tuple[str, str, str]]:
     for config in root.rglob("mkdocs.y*ml"):
         try:
             data = yaml.load(config.read_text(), Loader=_Lenient)
-        except Exception:  # noqa: BLE001 (a bench: an unreadable config is skipped)
+        except Exception:  # (a bench: an unreadable config is skipped)
             continue
         docs = config.parent / str((data or {}).get("docs_dir", "docs"))
         for title, page in _nav_pages((data or {}).get("nav") or []):

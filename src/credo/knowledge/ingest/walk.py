@@ -492,6 +492,8 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     (``#![cfg_attr(feature = "std", doc = " ```")]`` in a crate doc) is one too (review87)
 # 64: a heading attribute's unquoted value holds no "{" ("## t {a={b }" keeps "{a={b" in its
 #     title; the pattern read "{a={a=..." in quadratic time: review88)
+# 65: a code fence's title (```yaml title="mkdocs.yml") and a MyST code directive's
+#     ":caption:" read as a paragraph at their line; "{: #\\6.0}" is an attribute list (md88)
 READER_VERSION = 65
 
 
