@@ -27,7 +27,9 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
   without the fences, its lines kept (unlike every other chunk's text, not normalised: a
   comment ends at its line's end), its range the whole block with its fence lines, its
   section the enclosing heading path. Passages fold code into their context, not their
-  text (`credo.knowledge.chunk.passage`).
+  text (`credo.knowledge.chunk.passage`). A code block's title, which the page shows over
+  it (a fence's ``title="mkdocs.yml"``, a MyST code directive's ``:caption:``), is a
+  "paragraph" chunk at its line, read as written.
 - MyST: target lines such as ``(label)=`` are dropped, roles such as ``{ref}`text```
   read as their text (`credo.knowledge.chunk.inline`), and a fence whose info string names
   a prose directive (``{note}``, ``{warning}``, ``{versionadded}``, ``{admonition}``...) is
