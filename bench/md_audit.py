@@ -194,7 +194,7 @@ def audit_file(path: Path, text: str) -> list[tuple[int, str, str, str]]:
             found = trail = every_trail
         if len(mine & found) * 2 < len(mine):
             verdict = "lost"
-        elif (title := words(titles[index])) and not title <= trail:
+        elif (title := shown_words(titles[index])) and not title <= trail:
             verdict = "title-less"
         out.append((number, kind, verdict, line))
     return out

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from credo.knowledge.chunk.markdown import split_markdown
+from credo.knowledge.chunk.model import source_lines
 from credo.knowledge.doctor import range_holds
 from credo.knowledge.ingest.split import split_passages
 
@@ -80,6 +81,6 @@ def test_a_caption_after_the_options_or_in_the_code_is_code() -> None:
 @given(st.text(alphabet=st.characters(blacklist_characters='"\n\r`'), max_size=40))
 def test_any_title_is_read_with_a_true_range(title: str) -> None:
     text = f'# T\n\n```text title="{title}"\nsome code here\n```\n'
-    lines = text.split("\n")
+    lines = source_lines(text)
     for chunk in split_markdown(text):
         assert range_holds(lines, chunk.start_line, chunk.end_line, chunk.text), chunk
