@@ -148,6 +148,10 @@ class BlockReader:
             elif kind == "html_block" and not _RAW_HTML.match(token.content):
                 self._paragraph(_html_lines(token, lines, base), "paragraph")
 
+    def open_page(self, line: int, title: str) -> None:
+        """Open the page's section with a title its front matter gives (`split_markdown`)."""
+        self._heading([(line, title)], 1)
+
     # -- what each block becomes ------------------------------------------------------------
     def _where(self) -> tuple[tuple[str, ...], int | None]:
         section = tuple(title for _, title, _ in self.headings)
