@@ -99,12 +99,12 @@ def split_markdown(text: str) -> list[Chunk]:
     lines = source_lines(text)
     if lines[0].startswith("\ufeff"):
         lines[0] = lines[0][1:]
+    if "\x00" in text:
+        lines = [line.replace("\x00", "\ufffd") for line in lines]
     first = _after_front_matter(lines)
     title = _front_matter_title(lines, first) if first > 1 else None
     if first > 1:
         lines[: first - 1] = [""] * (first - 1)  # blank, so line numbers stay as they are
-    if "\x00" in text:
-        lines = [line.replace("\x00", "\ufffd") for line in lines]
     if "===" in text or "!!!" in text or "???" in text:
         lines = rewrite_mkdocs_blocks(lines)  # MkDocs' tabs and admonitions, as Markdown
     if ":::" in text:

@@ -493,7 +493,8 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 64: a heading attribute's unquoted value holds no "{" ("## t {a={b }" keeps "{a={b" in its
 #     title; the pattern read "{a={a=..." in quadratic time: review88)
 # 65: a code fence's title (```yaml title="mkdocs.yml") and a MyST code directive's
-#     ":caption:" read as a paragraph at their line; "{: #\6.0}" is an attribute list (md88)
+#     ":caption:" read as a paragraph at their line; "{: #\6.0}" is an attribute list; a
+#     front-matter "title:" is the page's heading when it writes no H1 (md88)
 READER_VERSION = 65
 
 
