@@ -192,10 +192,10 @@ class BlockReader:
     ) -> None:
         """Code, or a MyST prose directive (``{note}``...), whose content is Markdown."""
         directive = _DIRECTIVE.match(token.info.strip())
-        start = _span(token, len(lines))[0]
         if directive is None:
             if "title=" in token.info and (title := _FENCE_TITLE.search(token.info)):
-                self._caption(base + start + 1, title.group(1) or title.group(2) or "")
+                line = base + _span(token, len(lines))[0] + 1
+                self._caption(line, title.group(1) or title.group(2) or "")
             self._code(token, lines, base)
             return
         content = token.content.split("\n")
@@ -203,9 +203,11 @@ class BlockReader:
         name, argument = directive.group(1).lower(), directive.group(2)
         if name not in PROSE_DIRECTIVES or depth >= MAX_DIRECTIVE_DEPTH:
             if name in _CAPTIONED_DIRECTIVES:
-                self._directive_caption(content, inner, base + start + 1)
+                line = base + _span(token, len(lines))[0] + 1
+                self._directive_caption(content, inner, line)
             self._code(token, lines, base, "\n".join(inner))
             return
+        start = _span(token, len(lines))[0]
         if name in _TITLED_DIRECTIVES and argument:
             self._paragraph([(base + start + 1, argument)], "paragraph")
         elif name in _VERSION_DIRECTIVES:
