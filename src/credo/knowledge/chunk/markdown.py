@@ -86,8 +86,8 @@ if TYPE_CHECKING:
 MAX_NESTING = 20
 # A reference definition as written: the label, then the target (``<...>`` or a word).
 # Front matter's page title: MkDocs, Docusaurus, Jekyll and Hugo show it as the page's title
-# (its H1, when the page writes none).
-_TITLE_KEY = re.compile(r"title[ \t]*[:=][ \t]*(.*)$")
+# (its H1, when the page writes none). Compiled on first use: few files have front matter.
+_TITLE_KEY = r"title[ \t]*[:=][ \t]*(.*)$"
 _REF_DEF = re.compile(r"[ \t]*\[((?:[^\[\]\\]|\\.)*)\]:[ \t]*\n?[ \t]*(<[^<>\n]*>|\S+)")
 
 
@@ -179,7 +179,7 @@ def _front_matter_title(lines: list[str], first: int) -> tuple[int, str] | None:
     """(line, value) of the front matter's ``title`` key (YAML ``title: X``, TOML ``title =
     "X"``; quotes dropped), or None. ``first`` is the line after the front matter."""
     for number, line in enumerate(lines[1 : first - 2], start=2):
-        found = _TITLE_KEY.match(line)
+        found = re.match(_TITLE_KEY, line) if line.startswith("title") else None
         if found is not None:
             value = found.group(1).strip()
             if len(value) > 1 and value[0] == value[-1] and value[0] in "'\"":

@@ -50,10 +50,12 @@ _HEADING_ATTRS = re.compile(
     rf"|\{{[ \t]*{_ATTR}(?:[ \t]+{_ATTR})*)[ \t]*\}}[ \t]*$"
 )
 # A fence's title (pymdownx.superfences, MkDocs Material): ```yaml title="mkdocs.yml".
-_FENCE_TITLE = re.compile(r"""(?:^|[ \t])title=(?:"([^"]*)"|'([^']*)')""")
+# (This and the caption are compiled on first use, by re's cache: few pages hold one, and
+# a compile at import costs every ingest.)
+_FENCE_TITLE = r"""(?:^|[ \t])title=(?:"([^"]*)"|'([^']*)')"""
 # MyST's code directives and their caption option, which Sphinx shows above the code.
 _CAPTIONED_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "literalinclude"})
-_CAPTION_OPTION = re.compile(r"[ \t]*:caption:[ \t]+(\S.*)$")
+_CAPTION_OPTION = r"[ \t]*:caption:[ \t]+(\S.*)$"
 _DIRECTIVE = re.compile(r"\{([A-Za-z][\w:.+-]*)\}[ \t]*(.*)$")
 OPTION_LINE = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")
 # MyST directives whose content is prose (read as Markdown); their argument, for the
@@ -193,7 +195,7 @@ class BlockReader:
         """Code, or a MyST prose directive (``{note}``...), whose content is Markdown."""
         directive = _DIRECTIVE.match(token.info.strip())
         if directive is None:
-            if "title=" in token.info and (title := _FENCE_TITLE.search(token.info)):
+            if "title=" in token.info and (title := re.search(_FENCE_TITLE, token.info)):
                 line = base + _span(token, len(lines))[0] + 1
                 self._caption(line, title.group(1) or title.group(2) or "")
             self._code(token, lines, base)
@@ -232,7 +234,7 @@ class BlockReader:
         for offset, (written, kept) in enumerate(zip(content, inner, strict=True)):
             if written == kept:
                 break
-            caption = _CAPTION_OPTION.match(written)
+            caption = re.match(_CAPTION_OPTION, written)
             if caption is not None:
                 self._caption(line + offset + 1, caption.group(1))
 
