@@ -191,7 +191,7 @@ CASES = [
         [("Real", 5, 5, "heading")],
         id="yaml-front-matter",
     ),
-    pytest.param("+++\ntitle = 'x'\n+++\nBody", [("Body", 4, 4, "paragraph")], id="toml-front"),
+    pytest.param("+++\ndate = 'x'\n+++\nBody", [("Body", 4, 4, "paragraph")], id="toml-front"),
     pytest.param(
         "---\nno closing front matter line",
         [("no closing front matter line", 2, 2, "paragraph")],

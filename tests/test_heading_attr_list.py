@@ -44,6 +44,8 @@ def sections(text: str) -> list[tuple[str, tuple[str, ...]]]:
         # after "{:" a bare word is an attribute (cibuildwheel's options page)
         ("### `test-skip` {: #test-skip env-var toml}", "`test-skip`"),
         ("### Flags {: toml }", "Flags"),
+        # an id escaped as attr_list reads it (pymdown's release notes: "{: #\\6.0}")
+        ("# 6.0 Migration Notes {: #\\6.0}", "6.0 Migration Notes"),
         # left alone: braces that are no attribute list
         ("## The {x} placeholder", "The {x} placeholder"),
         ("## Sets { a b }", "Sets { a b }"),

@@ -27,7 +27,9 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
   without the fences, its lines kept (unlike every other chunk's text, not normalised: a
   comment ends at its line's end), its range the whole block with its fence lines, its
   section the enclosing heading path. Passages fold code into their context, not their
-  text (`credo.knowledge.chunk.passage`).
+  text (`credo.knowledge.chunk.passage`). A code block's title, which the page shows over
+  it (a fence's ``title="mkdocs.yml"``, a MyST code directive's ``:caption:``), is a
+  "paragraph" chunk at its line, read as written.
 - MyST: target lines such as ``(label)=`` are dropped, roles such as ``{ref}`text```
   read as their text (`credo.knowledge.chunk.inline`), and a fence whose info string names
   a prose directive (``{note}``, ``{warning}``, ``{versionadded}``, ``{admonition}``...) is
@@ -45,7 +47,10 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
 - HTML blocks are paragraphs with their tags removed (so badge rows vanish); raw-text
   blocks (``<script>``, ``<style>``, ``<pre>``, ``<textarea>``), processing instructions,
   declarations, CDATA and comments leave nothing.
-- Skipped: YAML (``---``) and TOML (``+++``) front matter on line 1, link reference
+- Front matter: YAML (``---``) or TOML (``+++``) on line 1 is skipped, except its
+  ``title`` when the page has no level-1 heading of its own: the site shows that title as
+  the page's (MkDocs, Docusaurus, Jekyll, Hugo), so it is the page's heading, at its line.
+- Skipped: link reference
   definitions (their targets still resolve ``[text][label]`` links), thematic breaks, and
   any chunk with fewer than `MIN_MEANINGFUL_CHARS` letters or digits.
 - Hostile input: any string is read (NUL becomes U+FFFD as CommonMark says, a BOM is
@@ -80,6 +85,9 @@ if TYPE_CHECKING:
 # 200 KB of ten-deep "- - ... - x" lines took 8 s instead of 0.03 s).
 MAX_NESTING = 20
 # A reference definition as written: the label, then the target (``<...>`` or a word).
+# Front matter's page title: MkDocs, Docusaurus, Jekyll and Hugo show it as the page's title
+# (its H1, when the page writes none). Compiled on first use: few files have front matter.
+_TITLE_KEY = r"title[ \t]*[:=][ \t]*(.*)$"
 _REF_DEF = re.compile(r"[ \t]*\[((?:[^\[\]\\]|\\.)*)\]:[ \t]*\n?[ \t]*(<[^<>\n]*>|\S+)")
 
 
@@ -91,11 +99,12 @@ def split_markdown(text: str) -> list[Chunk]:
     lines = source_lines(text)
     if lines[0].startswith("\ufeff"):
         lines[0] = lines[0][1:]
-    first = _after_front_matter(lines)
-    if first > 1:
-        lines[: first - 1] = [""] * (first - 1)  # blank, so line numbers stay as they are
     if "\x00" in text:
         lines = [line.replace("\x00", "\ufffd") for line in lines]
+    first = _after_front_matter(lines)
+    title = _front_matter_title(lines, first) if first > 1 else None
+    if first > 1:
+        lines[: first - 1] = [""] * (first - 1)  # blank, so line numbers stay as they are
     if "===" in text or "!!!" in text or "???" in text:
         lines = rewrite_mkdocs_blocks(lines)  # MkDocs' tabs and admonitions, as Markdown
     if ":::" in text:
@@ -107,6 +116,8 @@ def split_markdown(text: str) -> list[Chunk]:
     tokens = md.parse(source, env)
     refs = _references(env, lines)
     reader = BlockReader(md, refs)
+    if title is not None and not _has_title(tokens):
+        reader.open_page(*title)
     reader.read(tokens, lines, 0, env)
     return reader.chunks
 
@@ -162,6 +173,24 @@ def _after_front_matter(lines: list[str]) -> int:
         if lines[index].rstrip() in closers:
             return index + 2
     return 1
+
+
+def _front_matter_title(lines: list[str], first: int) -> tuple[int, str] | None:
+    """(line, value) of the front matter's ``title`` key (YAML ``title: X``, TOML ``title =
+    "X"``; quotes dropped), or None. ``first`` is the line after the front matter."""
+    for number, line in enumerate(lines[1 : first - 2], start=2):
+        found = re.match(_TITLE_KEY, line) if line.startswith("title") else None
+        if found is not None:
+            value = found.group(1).strip()
+            if len(value) > 1 and value[0] == value[-1] and value[0] in "'\"":
+                value = value[1:-1]
+            return (number, value) if value[:1] not in ("", "|", ">") else None
+    return None
+
+
+def _has_title(tokens: list[Any]) -> bool:
+    """Whether the page has a level-1 heading of its own (outside lists and quotes)."""
+    return any(t.type == "heading_open" and t.tag == "h1" and t.level == 0 for t in tokens)
 
 
 def _references(env: dict[str, Any], lines: list[str]) -> dict[str, str]:

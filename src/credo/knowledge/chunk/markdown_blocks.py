@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from credo.knowledge.chunk.inline import clean_inline
-from credo.knowledge.chunk.model import Chunk, is_meaningful
+from credo.knowledge.chunk.model import Chunk, is_meaningful, normalise
 from credo.knowledge.chunk.sentence import Line, split_paragraph
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ _RAW_HTML = re.compile(
 # ways, '{ a="b" a="b" ... x' backtracked through 2^n readings: review86)
 # (an unquoted value holds no "{": read from each "{" of "{a={a={a=...", a value running to
 # the line's end was quadratic, 16 s for a 40 KB heading: review88)
-_ATTR = r"""(?:[#.][\w:.-]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s{}"'][^\s{}]*))"""
+_ATTR = r"""(?:[#.][\w:.\\-]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s{}"'][^\s{}]*))"""
 # (searched from each "{", not from each blank before it: a run of blanks read again from
 # each of its places was quadratic in a long heading)
 # After attr_list's "{:" a bare word is an attribute too ("{: #test-skip env-var toml}",
@@ -49,6 +49,13 @@ _HEADING_ATTRS = re.compile(
     rf"(?:\{{:[ \t]*{_BARE_OR_ATTR}(?:[ \t]+{_BARE_OR_ATTR})*"
     rf"|\{{[ \t]*{_ATTR}(?:[ \t]+{_ATTR})*)[ \t]*\}}[ \t]*$"
 )
+# A fence's title (pymdownx.superfences, MkDocs Material): ```yaml title="mkdocs.yml".
+# (This and the caption are compiled on first use, by re's cache: few pages hold one, and
+# a compile at import costs every ingest.)
+_FENCE_TITLE = r"""(?:^|[ \t])title=(?:"([^"]*)"|'([^']*)')"""
+# MyST's code directives and their caption option, which Sphinx shows above the code.
+_CAPTIONED_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "literalinclude"})
+_CAPTION_OPTION = r"[ \t]*:caption:[ \t]+(\S.*)$"
 _DIRECTIVE = re.compile(r"\{([A-Za-z][\w:.+-]*)\}[ \t]*(.*)$")
 OPTION_LINE = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")
 # MyST directives whose content is prose (read as Markdown); their argument, for the
@@ -143,6 +150,10 @@ class BlockReader:
             elif kind == "html_block" and not _RAW_HTML.match(token.content):
                 self._paragraph(_html_lines(token, lines, base), "paragraph")
 
+    def open_page(self, line: int, title: str) -> None:
+        """Open the page's section with a title its front matter gives (`split_markdown`)."""
+        self._heading([(line, title)], 1)
+
     # -- what each block becomes ------------------------------------------------------------
     def _where(self) -> tuple[tuple[str, ...], int | None]:
         section = tuple(title for _, title, _ in self.headings)
@@ -184,11 +195,18 @@ class BlockReader:
         """Code, or a MyST prose directive (``{note}``...), whose content is Markdown."""
         directive = _DIRECTIVE.match(token.info.strip())
         if directive is None:
+            if "title=" in token.info and (title := re.search(_FENCE_TITLE, token.info)):
+                line = base + _span(token, len(lines))[0] + 1
+                self._caption(line, title.group(1) or title.group(2) or "")
             self._code(token, lines, base)
             return
-        inner = _without_options(token.content.split("\n"))
+        content = token.content.split("\n")
+        inner = _without_options(content)
         name, argument = directive.group(1).lower(), directive.group(2)
         if name not in PROSE_DIRECTIVES or depth >= MAX_DIRECTIVE_DEPTH:
+            if name in _CAPTIONED_DIRECTIVES:
+                line = base + _span(token, len(lines))[0] + 1
+                self._directive_caption(content, inner, line)
             self._code(token, lines, base, "\n".join(inner))
             return
         start = _span(token, len(lines))[0]
@@ -199,6 +217,26 @@ class BlockReader:
         inner_env: dict[str, Any] = {"references": dict(env.get("references", {}))}
         tokens = self.md.parse("\n".join(inner), inner_env)
         self.read(tokens, inner, base + start + 1, inner_env, depth + 1)
+
+    def _caption(self, line: int, title: str) -> None:
+        """A code block's title, shown above it on the page ("copier.yml", "Special Lines"):
+        a paragraph at the fence's line, so a reader finds the example by the name the page
+        gives it. Its text as written: neither renderer reads markup in it
+        ("my_pkg/__init__.py")."""
+        text = normalise(title)
+        if is_meaningful(text):
+            section, parent = self._where()
+            self.chunks.append(Chunk(text, line, line, "paragraph", section, parent))
+
+    def _directive_caption(self, content: list[str], inner: list[str], line: int) -> None:
+        """A MyST code directive's ``:caption:`` option (its option lines are blanked in
+        `inner`): the title Sphinx shows above the code, at its option's line."""
+        for offset, (written, kept) in enumerate(zip(content, inner, strict=True)):
+            if written == kept:
+                break
+            caption = re.match(_CAPTION_OPTION, written)
+            if caption is not None:
+                self._caption(line + offset + 1, caption.group(1))
 
 
 def _span(token: Token, count: int) -> tuple[int, int]:

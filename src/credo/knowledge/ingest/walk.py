@@ -494,7 +494,10 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     title; the pattern read "{a={a=..." in quadratic time: review88)
 # 65: mkdocstrings' "::: package" named alone, its option block right under it, reads as the
 #     package's name as "::: pkg.mod.Obj" does (inline-snapshot's docs; probe88)
-READER_VERSION = 65
+# 66: a code fence's title (```yaml title="mkdocs.yml") and a MyST code directive's
+#     ":caption:" read as a paragraph at their line; "{: #\6.0}" is an attribute list; a
+#     front-matter "title:" is the page's heading when it writes no H1 (md88)
+READER_VERSION = 66
 
 
 class Read(NamedTuple):
