@@ -81,7 +81,7 @@ from credo.knowledge.chunk.model import (
     unique,
     with_heading_index,
 )
-from credo.knowledge.chunk.sentence import Cleaner, Line, split_paragraph, split_sentences
+from credo.knowledge.chunk.sentence import Cleaner, Line, split_paragraph
 from credo.store.stem import STEMS, tokens
 
 if TYPE_CHECKING:
@@ -355,7 +355,7 @@ def _definition_chunks(definition: Definition, clean: Cleaner) -> list[Chunk]:
         text = f"{doc} {signature}" if doc else signature
         links = unique([link for piece in pieces for link in piece.links])
         hidden = _kept_targets(pieces)
-        pieces = _cut_tail(definition.doc, doc, definition.trail, clean)
+        pieces = []
     elif pieces:
         text, links = f"{signature}: {pieces[0].text}", pieces[0].links
         hidden = pieces[0].context
@@ -397,43 +397,6 @@ def _kept_targets(pieces: list[Chunk]) -> str:
         if piece.context:
             kept.append(piece.context)
     return " ".join(kept)
-
-
-def _cut_tail(
-    paragraphs: list[list[Line]], head: str, trail: tuple[str, ...], clean: Cleaner
-) -> list[Chunk]:
-    """The doc above a signature that `_capped` cut from the head's text, as "docstring"
-    chunks over their own lines, as a Python docstring's later paragraphs are: a long doc
-    comment's warnings and details (chi's "only use this middleware if you can trust the
-    headers", semver's "# Total ordering") were in no row. A paragraph the cut fell
-    inside gives the sentences the head does not hold whole."""
-    tail: list[Chunk] = []
-    for paragraph in paragraphs:
-        for piece in _doc_chunks([paragraph], trail, clean):
-            shown = _as_shown(piece.text)
-            if shown in head:
-                continue
-            if not _started(shown, head):
-                tail.append(piece)
-                continue
-            for sentence, start, end in split_sentences(
-                [(n, row) for n, row in paragraph if piece.start_line <= n <= piece.end_line]
-            ):
-                text, found = clean(sentence)
-                if is_meaningful(text) and _as_shown(text) not in head:
-                    tail.append(Chunk(text, start, end, "docstring", trail, None, found))
-    return tail
-
-
-def _as_shown(text: str) -> str:
-    """A doc piece's text as the head shows it (`_definition_chunks`)."""
-    return normalise(_doc_markup().sub(" ", text))
-
-
-def _started(piece: str, head: str) -> bool:
-    """Whether the head's text holds the start of `piece` (the cut fell inside it)."""
-    opening = piece[: min(len(piece), 40)]
-    return bool(opening) and opening in head
 
 
 def _capped(text: str) -> str:

@@ -15,10 +15,12 @@ nothing here costs a process that never reads code (the read path never imports
   string); so are neither a comment that ends a line of code nor a licence at the top.
 - The file header is the comments above the first line of code (in Python, the module
   docstring).
-- A file whose root is an ERROR node, or that is more than half inside top-level ERROR
-  nodes with no definition found, is not this grammar's language (or not code): the
-  reader gives up and the caller falls back. A broken region in a file otherwise read
-  keeps the definitions tree-sitter recovered around and inside it.
+- A file whose root is an ERROR node with at most half of it in whole statements (`_WHOLE`),
+  or that is more than half inside top-level ERROR nodes with no definition found, is not
+  this grammar's language (or not code): the reader gives up and the caller falls back. A
+  broken region in a file otherwise read keeps the definitions tree-sitter recovered around
+  and inside it (a root ERROR over a file of whole declarations is one: immer's
+  types-external.ts, an interface's call signature after a property with no ``;``).
 """
 
 from __future__ import annotations
@@ -61,6 +63,9 @@ if TYPE_CHECKING:
     from credo.knowledge.chunk.code_config import ConfigValue
 
 _MAX_ERROR_SHARE = 0.5
+# Node types of a top-level unit that stands whole, across the grammars (``import_statement``,
+# ``type_alias_declaration``, ``function_item``, ``package_clause``, ``line_comment``...).
+_WHOLE = re.compile(r"(?:^|_)(?:statement|declaration|definition|item|clause|comment)$")
 _LICENCE_WORDS = re.compile(rb"copyright|licen[cs]e|all rights reserved", re.I)
 # A character past plane 1 (UTF-8 F0 A0.. to F4): tree-sitter-bash 0.25 crashes the process
 # (SIGSEGV) on "{" followed by most of them (U+2C800 and up, sampled). The parser reads a
@@ -107,7 +112,7 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
     if loaded.grammar.macro_items:
         tree = read_items(parsed, tree, functools.partial(_parse, parser))
     root = tree.root_node
-    if root.is_error:
+    if root.is_error and not _mostly_whole(root, len(source)):
         return None
     comments = QueryCursor(loaded.comments).captures(root).get("comment", [])
     reader = _Reader(lines, source, loaded, root, comments)
@@ -178,6 +183,17 @@ def _mostly_errors(root: Node, size: int) -> bool:
     or not code. (Querying every ERROR node costs quadratic time on deep broken input.)"""
     broken = sum(child.end_byte - child.start_byte for child in root.children if child.is_error)
     return broken > _MAX_ERROR_SHARE * max(size, 1)
+
+
+def _mostly_whole(root: Node, size: int) -> bool:
+    """True when most of a root ERROR's bytes are whole statements, declarations and comments
+    (one broken region: tree-sitter lost the root, not the file's structure)."""
+    whole = sum(
+        child.end_byte - child.start_byte
+        for child in root.children
+        if not child.has_error and _WHOLE.search(child.type)
+    )
+    return whole > _MAX_ERROR_SHARE * max(size, 1)
 
 
 def _declares_members(node: Node) -> bool:
