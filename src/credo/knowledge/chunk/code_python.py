@@ -134,13 +134,15 @@ def _definition(
         body_line = lead[0][0][0]
     header = _header(lines, node.lineno, node.col_offset, body, body_line)
     rows, said = _header_rows(header, by_line, lines, keep=True)
-    if said and signature(" ".join(rows)).endswith(" …"):
+    written = signature(" ".join(rows))
+    if said and written.endswith(" …"):
         # The cap (`signature`) cut the header: its comments stay comments, whole, rather
         # than lose their words (urllib3's ``def request(...) -> None:`` took the body's
         # first comment, "Update the inner socket's timeout value to …").
         rows, said = _header_rows(header, by_line, lines, keep=False)
+        written = signature(" ".join(rows))
     taken.update(said)
-    definition = Definition(trail, start, end, signature(" ".join(rows)), _docstring(node, lines))
+    definition = Definition(trail, start, end, written, _docstring(node, lines))
     definition.members = isinstance(node, ast.ClassDef)
     # (after the decorators' comments are taken: those above them are the definition's)
     if kept := _lead(node, start, lines, by_line, taken):
