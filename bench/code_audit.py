@@ -178,7 +178,8 @@ def _name(node, source: bytes) -> str:
         child = node.child_by_field_name(field)
         if child is not None:
             text = source[child.start_byte : child.end_byte].decode("utf-8", "replace")
-            return re.split(r"[.<\[( ]", text.split(".")[-1] if field == "left" else text)[0]
+            text = text.split(".")[-1] if field == "left" else text
+            return re.split(r"[.<\[( ]", text.strip("[]"))[0]  # ([Symbol.iterator]: Symbol)
     return ""
 
 

@@ -359,12 +359,15 @@ class _Reader:
         docs, first_row = self.leading(outer)
         end = body.start_byte if body is not None else opening.end_byte
         self.take_comments(outer.start_byte, opening.start_byte)  # among decorators: dropped
-        definition = Definition(
-            trail,
-            first_row + 1,
-            _end_row(outer) + 1,
-            signature(self.take_comments(opening.start_byte, end)),
-        )
+        body_span, start = None, opening.start_byte
+        if body is None and signature(self.take_comments(start, end, take=False)).endswith(" …"):
+            # A declaration the cap cuts (a long type alias) reads its names as a body's:
+            # past the cut they were in no chunk, nor were its comments, which stay comments.
+            written = signature(self.take_comments(start, end, keep=False, take=False))
+            body_span = (start, end)
+        else:
+            written = signature(self.take_comments(start, end))
+        definition = Definition(trail, first_row + 1, _end_row(outer) + 1, written)
         definition.members = _declares_members(node)
         if self.grammar.docstrings:
             definition.doc = self.docstring(body)
@@ -373,7 +376,7 @@ class _Reader:
             fragments = [f for doc in docs for f in self.fragments(doc)]
             definition.doc = self.paragraphs(fragments)
             definition.doc_first = True
-        span = (body.start_byte, body.end_byte) if body is not None else None
+        span = (body.start_byte, body.end_byte) if body is not None else body_span
         return _Found(definition, span)
 
     def call(self, call: Call, trail: tuple[str, ...]) -> _Found:
@@ -513,18 +516,20 @@ class _Reader:
         """A doc comment switched off by a line comment (``// /** @deprecated ... */``)."""
         return is_disabled_block(self.paragraphs(self.fragments(comment)))
 
-    def take_comments(self, start: int, end: int) -> str:
+    def take_comments(self, start: int, end: int, keep: bool = True, take: bool = True) -> str:
         """The source between two offsets. The comments there become part of it (a
         signature keeps a remark between its parameters, as written, so the definition's
-        text keeps the file's order); pragmas and separators are cut out."""
+        text keeps the file's order) and are taken (no comment chunk); pragmas and
+        separators are cut out. Without ``keep`` every comment is cut out."""
         pieces: list[str] = []
         position = start
         for index in range(bisect_left(self.comment_starts, start), len(self.comments)):
             comment = self.comments[index]
             if comment.start_byte >= end:
                 break
-            self.used.add(comment.id)
-            if all(is_noise(fragment, self.lines) for fragment in self.fragments(comment)):
+            if take:
+                self.used.add(comment.id)
+            if not keep or all(is_noise(f, self.lines) for f in self.fragments(comment)):
                 pieces.append(self.text(position, comment.start_byte))
                 position = comment.end_byte
         pieces.append(self.text(position, end))
