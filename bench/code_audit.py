@@ -3,7 +3,7 @@
     python bench/code_audit.py requests axios chi [--show 20] [--construct NAME]
 
 For each named corpus (docs_multi's, devsets', the spent held-out sets; never one of
-``heldout.corpora.UNSPENT``), every code file the bench ingests is split as the ingest
+``heldout.corpora.UNSPENT`` or ``RESERVE``), every code file the bench ingests is split as the ingest
 splits it (`credo.knowledge.chunk.language.split_file`) and parsed again here with its
 tree-sitter grammar, walked node by node with this file's own, wider list of what a
 definition is (`DEFINITIONS`: more than credo's queries name). Then:
@@ -103,8 +103,9 @@ _LICENCE = re.compile(r"copyright|licen[cs]e|all rights reserved", re.I)
 
 def corpus_files(name: str) -> tuple[Path, list[Path]]:
     """The root and files of a dev corpus, as its bench ingests them."""
-    if name in heldout_corpora.UNSPENT:
-        raise SystemExit(f"{name} is held out (heldout.corpora.UNSPENT): never audited")
+    held_out = (*heldout_corpora.UNSPENT, *getattr(heldout_corpora, "RESERVE", ()))
+    if name in held_out:
+        raise SystemExit(f"{name} is held out (heldout.corpora UNSPENT/RESERVE): never audited")
     every = {c.name: c for c in (*docs_corpora.CORPORA, *DEV, *heldout_corpora.HELDOUT)}
     corpus = every[name]
     root = docs_corpora.fetch(corpus)
