@@ -1,10 +1,10 @@
 """What a source tree loses on the way into the index (issue #14): a mechanical audit.
 
-    python bench/code_audit.py requests axios chi [--show 20] [--construct NAME]
+    python bench/code_audit.py requests axios chi [--show 20]
 
 For each named corpus (docs_multi's, devsets', the spent held-out sets; never one of
-``heldout.corpora.UNSPENT`` or ``RESERVE``), every code file the bench ingests is split as the ingest
-splits it (`credo.knowledge.chunk.language.split_file`) and parsed again here with its
+``heldout.corpora.UNSPENT`` or ``RESERVE``), every code file the bench ingests is split as
+the ingest splits it (`credo.knowledge.chunk.language.split_file`) and parsed again with its
 tree-sitter grammar, walked node by node with this file's own, wider list of what a
 definition is (`DEFINITIONS`: more than credo's queries name). Then:
 
