@@ -121,7 +121,8 @@ def _definition(
 ) -> Definition:
     """The definition of `node`. Comments in its header (between parameters, after the
     colon, before the docstring) stay in the signature as written, so the text keeps the
-    file's order; pragmas there, and comments among its decorators, are dropped."""
+    file's order, unless the signature's cap cuts it (then they are comments); pragmas
+    there, and comments among its decorators, are dropped."""
     start = _first_line(node)
     end = max(node.end_lineno or node.lineno, start)
     taken.update(number for number in range(start, node.lineno) if number in by_line)
@@ -131,15 +132,17 @@ def _definition(
     body_line = _first_line(body)
     if isinstance(body, _SCOPES) and (lead := _lead(body, body_line, lines, by_line, taken)):
         body_line = lead[0][0][0]
-    rows = []
-    for number, offset, row in _header(lines, node.lineno, node.col_offset, body, body_line):
-        comment = by_line.get(number)
-        if comment is not None and offset <= comment.column < offset + len(row):
-            taken.add(number)
-            if is_noise(comment, lines):
-                row = row[: comment.column - offset]
-        rows.append(row)
-    definition = Definition(trail, start, end, signature(" ".join(rows)), _docstring(node, lines))
+    header = _header(lines, node.lineno, node.col_offset, body, body_line)
+    rows, said = _header_rows(header, by_line, lines, keep=True)
+    written = signature(" ".join(rows))
+    if said and written.endswith(" …"):
+        # The cap (`signature`) cut the header: its comments stay comments, whole, rather
+        # than lose their words (urllib3's ``def request(...) -> None:`` took the body's
+        # first comment, "Update the inner socket's timeout value to …").
+        rows, said = _header_rows(header, by_line, lines, keep=False)
+        written = signature(" ".join(rows))
+    taken.update(said)
+    definition = Definition(trail, start, end, written, _docstring(node, lines))
     definition.members = isinstance(node, ast.ClassDef)
     # (after the decorators' comments are taken: those above them are the definition's)
     if kept := _lead(node, start, lines, by_line, taken):
@@ -148,6 +151,24 @@ def _definition(
         definition.start_line = first
         definition.above = kept
     return definition
+
+
+def _header_rows(
+    header: list[tuple[int, int, str]], by_line: dict[int, Fragment], lines: list[str], keep: bool
+) -> tuple[list[str], list[int]]:
+    """A header's rows, with its comments kept as written (``keep``) or cut out (pragmas
+    always), and the lines of the comments it takes."""
+    rows, said = [], []
+    for number, offset, row in header:
+        comment = by_line.get(number)
+        if comment is not None and offset <= comment.column < offset + len(row):
+            noise = is_noise(comment, lines)
+            if keep or noise:
+                said.append(number)
+            if noise or not keep:
+                row = row[: comment.column - offset]
+        rows.append(row)
+    return rows, said
 
 
 def _lead(

@@ -15,10 +15,12 @@ nothing here costs a process that never reads code (the read path never imports
   string); so are neither a comment that ends a line of code nor a licence at the top.
 - The file header is the comments above the first line of code (in Python, the module
   docstring).
-- A file whose root is an ERROR node, or that is more than half inside top-level ERROR
-  nodes with no definition found, is not this grammar's language (or not code): the
-  reader gives up and the caller falls back. A broken region in a file otherwise read
-  keeps the definitions tree-sitter recovered around and inside it.
+- A file whose root is an ERROR node with at most half of it in whole statements (`_WHOLE`),
+  or that is more than half inside top-level ERROR nodes with no definition found, is not
+  this grammar's language (or not code): the reader gives up and the caller falls back. A
+  broken region in a file otherwise read keeps the definitions tree-sitter recovered around
+  and inside it (a root ERROR over a file of whole declarations is one: immer's
+  types-external.ts, an interface's call signature after a property with no ``;``).
 """
 
 from __future__ import annotations
@@ -61,6 +63,9 @@ if TYPE_CHECKING:
     from credo.knowledge.chunk.code_config import ConfigValue
 
 _MAX_ERROR_SHARE = 0.5
+# Node types of a top-level unit that stands whole, across the grammars (``import_statement``,
+# ``type_alias_declaration``, ``function_item``, ``package_clause``, ``line_comment``...).
+_WHOLE = re.compile(r"(?:^|_)(?:statement|declaration|definition|item|clause|comment)$")
 _LICENCE_WORDS = re.compile(rb"copyright|licen[cs]e|all rights reserved", re.I)
 # A character past plane 1 (UTF-8 F0 A0.. to F4): tree-sitter-bash 0.25 crashes the process
 # (SIGSEGV) on "{" followed by most of them (U+2C800 and up, sampled). The parser reads a
@@ -107,7 +112,7 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
     if loaded.grammar.macro_items:
         tree = read_items(parsed, tree, functools.partial(_parse, parser))
     root = tree.root_node
-    if root.is_error:
+    if root.is_error and not _mostly_whole(root, len(source)):
         return None
     comments = QueryCursor(loaded.comments).captures(root).get("comment", [])
     reader = _Reader(lines, source, loaded, root, comments)
@@ -178,6 +183,17 @@ def _mostly_errors(root: Node, size: int) -> bool:
     or not code. (Querying every ERROR node costs quadratic time on deep broken input.)"""
     broken = sum(child.end_byte - child.start_byte for child in root.children if child.is_error)
     return broken > _MAX_ERROR_SHARE * max(size, 1)
+
+
+def _mostly_whole(root: Node, size: int) -> bool:
+    """True when most of a root ERROR's bytes are whole statements, declarations and comments
+    (one broken region: tree-sitter lost the root, not the file's structure)."""
+    whole = sum(
+        child.end_byte - child.start_byte
+        for child in root.children
+        if not child.has_error and _WHOLE.search(child.type)
+    )
+    return whole > _MAX_ERROR_SHARE * max(size, 1)
 
 
 def _declares_members(node: Node) -> bool:
@@ -343,12 +359,15 @@ class _Reader:
         docs, first_row = self.leading(outer)
         end = body.start_byte if body is not None else opening.end_byte
         self.take_comments(outer.start_byte, opening.start_byte)  # among decorators: dropped
-        definition = Definition(
-            trail,
-            first_row + 1,
-            _end_row(outer) + 1,
-            signature(self.take_comments(opening.start_byte, end)),
-        )
+        body_span, start = None, opening.start_byte
+        if body is None and signature(self.take_comments(start, end, take=False)).endswith(" …"):
+            # A declaration the cap cuts (a long type alias) reads its names as a body's:
+            # past the cut they were in no chunk, nor were its comments, which stay comments.
+            written = signature(self.take_comments(start, end, keep=False, take=False))
+            body_span = (start, end)
+        else:
+            written = signature(self.take_comments(start, end))
+        definition = Definition(trail, first_row + 1, _end_row(outer) + 1, written)
         definition.members = _declares_members(node)
         if self.grammar.docstrings:
             definition.doc = self.docstring(body)
@@ -357,7 +376,7 @@ class _Reader:
             fragments = [f for doc in docs for f in self.fragments(doc)]
             definition.doc = self.paragraphs(fragments)
             definition.doc_first = True
-        span = (body.start_byte, body.end_byte) if body is not None else None
+        span = (body.start_byte, body.end_byte) if body is not None else body_span
         return _Found(definition, span)
 
     def call(self, call: Call, trail: tuple[str, ...]) -> _Found:
@@ -497,18 +516,20 @@ class _Reader:
         """A doc comment switched off by a line comment (``// /** @deprecated ... */``)."""
         return is_disabled_block(self.paragraphs(self.fragments(comment)))
 
-    def take_comments(self, start: int, end: int) -> str:
+    def take_comments(self, start: int, end: int, keep: bool = True, take: bool = True) -> str:
         """The source between two offsets. The comments there become part of it (a
         signature keeps a remark between its parameters, as written, so the definition's
-        text keeps the file's order); pragmas and separators are cut out."""
+        text keeps the file's order) and are taken (no comment chunk); pragmas and
+        separators are cut out. Without ``keep`` every comment is cut out."""
         pieces: list[str] = []
         position = start
         for index in range(bisect_left(self.comment_starts, start), len(self.comments)):
             comment = self.comments[index]
             if comment.start_byte >= end:
                 break
-            self.used.add(comment.id)
-            if all(is_noise(fragment, self.lines) for fragment in self.fragments(comment)):
+            if take:
+                self.used.add(comment.id)
+            if not keep or all(is_noise(f, self.lines) for f in self.fragments(comment)):
                 pieces.append(self.text(position, comment.start_byte))
                 position = comment.end_byte
         pieces.append(self.text(position, end))

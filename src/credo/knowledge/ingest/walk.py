@@ -497,7 +497,10 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 66: a code fence's title (```yaml title="mkdocs.yml") and a MyST code directive's
 #     ":caption:" read as a paragraph at their line; "{: #\6.0}" is an attribute list; a
 #     front-matter "title:" is the page's heading when it writes no H1 (md88)
-READER_VERSION = 66
+# 67: a file tree-sitter gives no root but reads mostly as whole statements is read as code;
+#     comments the Python signature cap cut are kept; a long bodiless type alias keeps its
+#     names as context and its inner comments (code88)
+READER_VERSION = 67
 
 
 class Read(NamedTuple):
