@@ -80,6 +80,11 @@ VERSION_DIRECTIVES = frozenset("versionadded versionchanged deprecated versionre
 _CONTENT_ONLY = frozenset("only ifconfig tabs grid".split())
 # Sphinx directives with content and no argument: text on the first line is content.
 _BODY_ONLY = frozenset("seealso todo hlist glossary".split())
+# Names Sphinx takes over from docutils: ``.. class:: Name(args)`` is the Python domain's
+# class description (Sphinx styles an element with ``rst-class``). docutils' own ``class``
+# hands its content to a pending node the walker skips: a described class's whole body,
+# its nested methods and attributes too, was lost (scrapy's reference pages).
+_SPHINX_NAMES = frozenset(("class",))
 _OPTION = re.compile(r"\s*:[^:\s][^:]*:(?:\s|$)")
 _LOCK = threading.Lock()
 
@@ -377,6 +382,8 @@ class _Directives(dict[str, Any]):
             found = _ContentOnly
         elif name in _BODY_ONLY:
             found = _Body
+        elif name in _SPHINX_NAMES:
+            found = _Generic
         else:
             found = _builtin(directives._directive_registry, en.directives, name)  # type: ignore[attr-defined]
             found = found or _Generic

@@ -492,7 +492,7 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     (``#![cfg_attr(feature = "std", doc = " ```")]`` in a crate doc) is one too (review87)
 # 64: a heading attribute's unquoted value holds no "{" ("## t {a={b }" keeps "{a={b" in its
 #     title; the pattern read "{a={a=..." in quadratic time: review88)
-READER_VERSION = 64
+READER_VERSION = 65
 
 
 class Read(NamedTuple):
