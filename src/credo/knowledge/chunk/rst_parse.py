@@ -451,6 +451,7 @@ class _Generic(Directive):
         label = _without_options(self.arguments[0]) if self.arguments else ""
         if label and self.keep_label:
             node += self._label(label)
+            node["credo-named"] = True  # the label names what the content describes
         self.state.nested_parse(self.content, self.content_offset, node)
         return [node]
 
