@@ -61,3 +61,27 @@ def test_an_admonition_or_version_label_is_no_context() -> None:
         ".. versionchanged:: 2.1\n\n   First.\n\n   Second one.\n"
     )
     assert {c.context for c in split_rst(text)} == {""}
+
+
+def test_a_table_cell_beside_a_list_is_found_in_its_row() -> None:
+    """Each cell of a row is looked for from the row's start: the short cell beside a
+    cell holding a list was looked for after the list's last line, matched by its words
+    far down the file, and every block between was lost (600 lines of scrapy's
+    news.rst, from its "scrapy.extensions.*" row on)."""
+    text = (
+        "+--------------+-----------------+\n"
+        "| * old.one    | new.place       |\n"
+        "| * old.two    |                 |\n"
+        "+--------------+-----------------+\n"
+        "\n"
+        "Bug fixes in between.\n"
+        "\n"
+        "- Moved to new.place at last.\n"
+    )
+    assert brief(text) == [
+        ("old.one", 2, 2),
+        ("old.two", 3, 3),
+        ("new.place", 2, 2),
+        ("Bug fixes in between.", 6, 6),
+        ("Moved to new.place at last.", 8, 8),
+    ]

@@ -284,8 +284,18 @@ class _Walker:
                 cells.append(_Part(text, links, span, needle=_joined_words(parts), targets=targets))
             if self._emit(cells, "paragraph", " | ", strict=True):
                 return
-        for entry in entries:  # a cell at a time: its lines are shared with its neighbours
+        # A cell at a time. Its lines are shared with its neighbours: each cell is looked
+        # for from where the row starts, not after the cell before it (a cell of a list
+        # ends at the row's last line; the short cell beside it, looked for after that,
+        # was matched by its words far down the file, and every chunk after it was lost:
+        # 600 lines of scrapy's news.rst).
+        lo, after = self.lo, self.after
+        reached = lo, after
+        for entry in entries:
+            self.lo, self.after = lo, after
             self._children(entry)
+            reached = max(reached, (self.lo, self.after))
+        self.lo, self.after = reached
 
     # -- chunk assembly --------------------------------------------------------------------
     def _lead(
