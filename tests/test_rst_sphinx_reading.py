@@ -85,3 +85,12 @@ def test_a_table_cell_beside_a_list_is_found_in_its_row() -> None:
         ("Bug fixes in between.", 6, 6),
         ("Moved to new.place at last.", 8, 8),
     ]
+
+
+def test_a_code_tab_is_code_of_its_section() -> None:
+    """sphinx-tabs' ``code-tab`` holds code, as ``code-block`` does (it was skipped:
+    nox's usage page lost the commands it shows)."""
+    text = ".. tabs::\n\n   .. code-tab:: console CLI options\n\n      nox -s lint tests\n"
+    assert [(c.text, c.start_line, c.end_line, c.role) for c in split_rst(text)] == [
+        ("nox -s lint tests", 3, 5, "code")
+    ]

@@ -23,7 +23,10 @@ The chunks are the kinds `split_markdown` makes:
   paragraphs. Version directives lead their first paragraph with a label
   ("versionchanged 2.1: ..."); an unknown directive's argument (a signature, a tab name)
   leads its first paragraph the same way; such a chunk's range runs from the directive's
-  line to the paragraph's last. See `credo.knowledge.chunk.rst_parse`.
+  line to the paragraph's last. That argument (a signature, a setting's or a tab's name:
+  not a version label) is also the `Chunk.context` of every further chunk of the
+  directive's content, the innermost directive's where they nest. See
+  `credo.knowledge.chunk.rst_parse`.
 - Line blocks are one paragraph.
 - Literal blocks (``::``) and code directives are "code" chunks, their text's lines kept:
   their names and comments go to their passage's context and their lines to its range

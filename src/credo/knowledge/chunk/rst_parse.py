@@ -13,17 +13,18 @@ Sphinx documents use directives and roles docutils does not know. While credo pa
 docutils registries are swapped for credo's own (under a lock; the process's registries
 are put back afterwards, and nothing another docutils user registered leaks in):
 
-- a code directive (``code-block``, ``code``, ``sourcecode``) becomes a literal block,
-  as ``::`` makes one, carrying its lines: the walker gives its names to its passage's
-  context, never its text;
+- a code directive (``code-block``, ``code``, ``sourcecode``, ``code-tab``) becomes a
+  literal block, as ``::`` makes one, carrying its lines: the walker gives its names to
+  its passage's context, never its text;
 - other code and generated content is skipped: `SKIPPED_DIRECTIVES`; an autodoc directive
   (``autofunction:: pkg.name``) keeps its argument as a label and the prose written under
   it, like any other directive (its docstring is in the code, which credo reads itself);
 - ``versionadded``, ``versionchanged``, ``deprecated`` and ``versionremoved`` keep their
   text, led by a label such as "versionchanged 2.1";
-- any other unknown directive (``tab``, ``confval``, ``py:function``...) is parsed as a
-  container: its argument becomes a label (a signature, a tab name) and its content is
-  read as reStructuredText; its options are ignored. ``only``, ``ifconfig``, ``tabs``
+- any other unknown directive (``tab``, ``confval``, ``py:function``...; and ``class``,
+  which Sphinx takes over from docutils) is parsed as a container: its argument becomes
+  a label (a signature, a tab name) and its content is read as reStructuredText; its
+  options are ignored. ``only``, ``ifconfig``, ``tabs``
   and ``grid`` drop their argument (a condition, a layout); ``seealso``, ``todo``,
   ``hlist`` and ``glossary`` take none (text on their first line is content);
 - roles are `rst_roles.Roles`: any unknown role renders as its text (``:func:`~a.b``` as
@@ -69,12 +70,14 @@ SKIPPED_DIRECTIVES = frozenset(
     "plot graphviz graph digraph inheritance-diagram mermaid uml productionlist "
     "tabularcolumns module currentmodule py:module py:currentmodule program "
     "sectionauthor moduleauthor codeauthor default-domain rst-class cssclass "
-    "autosummary click prompt code-tab program-output command-output exec "
+    "autosummary click prompt program-output command-output exec "
     "literalinclude-diff only-html spelling:word-list".split()
 )
 # Directives whose content is code written in the page: read as a literal block. (Doctests
 # are skipped with their printed output: measured, their words mislead more than help.)
-CODE_DIRECTIVES = frozenset("code code-block sourcecode".split())
+# (sphinx-tabs' ``code-tab`` too: its argument is a language and a tab name, its content
+# code; skipped, nox's usage page lost every command it shows.)
+CODE_DIRECTIVES = frozenset("code code-block sourcecode code-tab".split())
 VERSION_DIRECTIVES = frozenset("versionadded versionchanged deprecated versionremoved".split())
 # Unknown directives whose argument is a condition or a layout, not text to keep.
 _CONTENT_ONLY = frozenset("only ifconfig tabs grid".split())
