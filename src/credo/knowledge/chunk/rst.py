@@ -287,11 +287,8 @@ class _Walker:
                 cells.append(_Part(text, links, span, needle=_joined_words(parts), targets=targets))
             if self._emit(cells, "paragraph", " | ", strict=True):
                 return
-        # A cell at a time. Its lines are shared with its neighbours: each cell is looked
-        # for from where the row starts, not after the cell before it (a cell of a list
-        # ends at the row's last line; the short cell beside it, looked for after that,
-        # was matched by its words far down the file, and every chunk after it was lost:
-        # 600 lines of scrapy's news.rst).
+        # A cell at a time, each looked for from the row's start: cells share lines (a short
+        # cell beside a list, looked for after it, matched words far down the file).
         lo, after = self.lo, self.after
         reached = lo, after
         for entry in entries:
