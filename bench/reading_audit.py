@@ -101,7 +101,7 @@ NO_PROSE = frozenset(
 )
 CODE = frozenset(
     "code-block code sourcecode doctest testcode testoutput testsetup testcleanup "
-    "ipython jupyter-execute parsed-literal console prompt".split()
+    "ipython jupyter-execute parsed-literal console prompt code-tab".split()
 )
 # A directive whose argument names what its content describes (a signature, a setting,
 # a tab's name): the content should be findable by that name.
