@@ -94,3 +94,15 @@ def test_a_code_tab_is_code_of_its_section() -> None:
     assert [(c.text, c.start_line, c.end_line, c.role) for c in split_rst(text)] == [
         ("nox -s lint tests", 3, 5, "code")
     ]
+
+
+def test_a_tab_s_name_leads_its_text_but_is_no_context() -> None:
+    """A tab's name picks one presentation of the same content ("pyproject.toml" beside
+    "setup.py"): it leads the tab's first paragraph, and names nothing further."""
+    text = (
+        ".. tab:: pyproject.toml\n\n   Write this.\n\n   .. code-block:: toml\n\n      value = 1\n"
+    )
+    assert [(c.text, c.context) for c in split_rst(text)] == [
+        ("pyproject.toml: Write this.", ""),
+        ("value = 1", ""),
+    ]

@@ -88,6 +88,10 @@ _BODY_ONLY = frozenset("seealso todo hlist glossary".split())
 # hands its content to a pending node the walker skips: a described class's whole body,
 # its nested methods and attributes too, was lost (scrapy's reference pages).
 _SPHINX_NAMES = frozenset(("class",))
+# Layout directives whose label picks one presentation of the same content (a tab's
+# "pyproject.toml" / "setup.py", "Linux" / "Windows"): the label leads its first paragraph
+# but is no context of the rest (it named every code example of setuptools' pages).
+_LAYOUT = frozenset("tab group-tab tab-item card dropdown grid-item-card".split())
 _OPTION = re.compile(r"\s*:[^:\s][^:]*:(?:\s|$)")
 _LOCK = threading.Lock()
 
@@ -454,7 +458,8 @@ class _Generic(Directive):
         label = _without_options(self.arguments[0]) if self.arguments else ""
         if label and self.keep_label:
             node += self._label(label)
-            node["credo-named"] = True  # the label names what the content describes
+            if self.name not in _LAYOUT:  # the label names what the content describes
+                node["credo-named"] = True
         self.state.nested_parse(self.content, self.content_offset, node)
         return [node]
 
