@@ -76,7 +76,9 @@ with Memory(db, root=root, settings=Settings()) as memory:
 """
 
 _WORD = re.compile(r"[^\W_]{2,}")
+# Three characters or more; two (``--`` under "S3") only as long as the title above it.
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}\s*$")
+_SHORT_ADORNMENT = re.compile(r"^([!-/;-@\[-`{-~])\1\s*$")
 _EXPLICIT = re.compile(r"^\.\.(?:\s|$)")
 _DIRECTIVE = re.compile(r"^\.\.\s+([\w:.+-]+?)\s?::(?:\s+(.*))?$")
 _SUBSTITUTION = re.compile(r"^\.\.\s+\|[^|]+\|")
@@ -197,7 +199,7 @@ def classify(lines: Sequence[str]) -> list[tuple[str, str, str, str]]:
         if (
             ind == 0
             and nxt
-            and _ADORNMENT.match(nxt)
+            and (_ADORNMENT.match(nxt) or (_SHORT_ADORNMENT.match(nxt) and len(body) <= 2))
             and len(nxt.strip()) >= min(len(body), 3)
             and not _ADORNMENT.match(line)
             and not simple_table
