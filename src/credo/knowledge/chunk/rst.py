@@ -89,7 +89,7 @@ _PROTECT = re.compile(r"`[^`\n]*`")
 # An escaped space (``:class:`Flask`\ s``) joins what surrounds it; between two words it
 # stays a space so that both words remain words of the source.
 _ESCAPED_SPACE = "\x01"
-_JOINED_WORDS, _ESCAPED_WORD = re.compile(r"(?<=\w)\x01+(?=\w)"), re.compile(r"\x00(?=[^\W_])")
+_JOINED_WORDS = re.compile(r"(?<=\w)\x01+(?=\w)")
 
 _SKIP = frozenset(
     "doctest_block comment substitution_definition target raw system_message "
@@ -548,12 +548,12 @@ def _union(spans: list[Span | None]) -> Span:
 
 
 def _unescape(text: str) -> str:
-    """docutils' null-escaped text, backslashes removed; escaped whitespace (dropped) and an
-    escaped letter (``Listener`\\s``: the source's words split) marked for `_render`."""
+    """docutils' null-escaped text with backslashes removed and escaped whitespace (which
+    reStructuredText drops) marked, for `_Walker._render` to resolve."""
     if "\x00" not in text:
         return text
     text = text.replace("\x00 ", _ESCAPED_SPACE).replace("\x00\n", _ESCAPED_SPACE)
-    return _ESCAPED_WORD.sub(_ESCAPED_SPACE, text).replace("\x00", "")
+    return text.replace("\x00", "")
 
 
 def _raw(node: Any) -> str:
