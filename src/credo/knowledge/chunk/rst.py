@@ -23,7 +23,10 @@ The chunks are the kinds `split_markdown` makes:
   paragraphs. Version directives lead their first paragraph with a label
   ("versionchanged 2.1: ..."); an unknown directive's argument (a signature, a tab name)
   leads its first paragraph the same way; such a chunk's range runs from the directive's
-  line to the paragraph's last. See `credo.knowledge.chunk.rst_parse`.
+  line to the paragraph's last. That argument (a signature, a setting's or a tab's name:
+  not a version label) is also the `Chunk.context` of every further chunk of the
+  directive's content, the innermost directive's where they nest. See
+  `credo.knowledge.chunk.rst_parse`.
 - Line blocks are one paragraph.
 - Literal blocks (``::``) and code directives are "code" chunks, their text's lines kept:
   their names and comments go to their passage's context and their lines to its range
@@ -152,6 +155,7 @@ class _Walker:
     trail: tuple[str, ...] = ()  # the open headings' titles: a chunk's section
     lo: int = 1  # no chunk starts before the previous chunk's start
     after: int = 1  # ... and most start after its end
+    names: str = ""  # the innermost open named directive's label: its body's context (`_lead`)
 
     def run(self, document: Any) -> list[Chunk]:
         self._children(document)
@@ -212,7 +216,7 @@ class _Walker:
             return
         section = self.trail
         parent = self.headings[-1][1] if self.headings else None
-        self.chunks.append(Chunk(text, span[0], span[1], "code", section, parent))
+        self.chunks.append(Chunk(text, span[0], span[1], "code", section, parent, (), self.names))
         self.lo, self.after = span[0], span[1] + 1
 
     def _topic(self, node: Any) -> None:
@@ -247,7 +251,7 @@ class _Walker:
             self._children(node)
             return
         label = [children.pop(0)] if "credo-label" in children[0].get("classes", ()) else []
-        self._lead(label, children, "paragraph")
+        self._lead(label, children, "paragraph", named=bool(label) and "credo-named" in node)
 
     def _line_block(self, node: Any) -> None:
         lines: list[Any] = []
@@ -283,17 +287,29 @@ class _Walker:
                 cells.append(_Part(text, links, span, needle=_joined_words(parts), targets=targets))
             if self._emit(cells, "paragraph", " | ", strict=True):
                 return
-        for entry in entries:  # a cell at a time: its lines are shared with its neighbours
+        # A cell at a time, each looked for from the row's start: cells share lines (a short
+        # cell beside a list, looked for after it, matched words far down the file).
+        lo, after = self.lo, self.after
+        reached = lo, after
+        for entry in entries:
+            self.lo, self.after = lo, after
             self._children(entry)
+            reached = max(reached, (self.lo, self.after))
+        self.lo, self.after = reached
 
     # -- chunk assembly --------------------------------------------------------------------
-    def _lead(self, heads: list[Any], body: list[Any], role: str, suffix: str = "") -> None:
+    def _lead(
+        self, heads: list[Any], body: list[Any], role: str, suffix: str = "", named: bool = False
+    ) -> None:
         """One chunk of `heads` (a term, a field name, a label...) and the first paragraph
         of `body`; the rest of `body` as blocks.
 
         The paragraph is placed first (docutils' line for a term is the end of its
         definition, a field name has none), then each head at the nearest line at or
-        before it that holds the head."""
+        before it that holds the head. When `named` (a Sphinx description's signature, a
+        setting's or a tab's name), the heads' text is the context of every chunk of the
+        rest of `body`, as a section's title is its passages' trail: the body of a long
+        ``.. method::`` is found by the method's name past its first paragraph."""
         parts: list[_Part] = []
         if body and body[0].tagname == "paragraph":
             parts.append(self._part(body.pop(0), self.lo, self.after))
@@ -317,8 +333,12 @@ class _Walker:
             parts[0].needle = None
         if parts:
             self._emit(parts, role)
+        names = self.names
+        if named and heads and parts and parts[0].text:
+            self.names = parts[0].text  # (the innermost: an outer one is its own context)
         for child in body:
             self._block(child)
+        self.names = names
 
     def _parts(self, nodes: list[Any], shared: bool = False) -> list[_Part]:
         """Render and place `nodes` in order, each at or after the previous one's start."""
@@ -383,6 +403,8 @@ class _Walker:
         if len(text) <= MAX_PARAGRAPH_CHARS:
             found = unique([link for link, _ in links])
             context = _context(targets) if targets else ""
+            if self.names:
+                context = f"{self.names} {context}" if context else self.names
             self.chunks.append(Chunk(text, span[0], span[1], role, section, parent, found, context))
             return
         lines = self.index.align(needle, *span) or [span[0]] * len(needle)
@@ -405,7 +427,7 @@ class _Walker:
                     section,
                     parent,
                     unique(mine),
-                    _context(named),
+                    " ".join(filter(None, (self.names, _context(named)))),
                 )
                 self.chunks.append(chunk)
             offset += count

@@ -41,6 +41,8 @@ _WORD = re.compile(r"[^\W_]+")
 # store's token fold (`ASCII_FOLD`: letters lower-cased, every other character but "\n" a
 # space), cut by `str.split` (a third of a regular expression's work; `words` was ~4% of a
 # Sphinx tree's ingest). "\n" stays, so that a whole file's lines are folded at once.
+# Inline markup's end glued to a suffix by an escape: "`\\s" after a word.
+_GLUED = re.compile(r"(?<=[^\W_])`\\(?=[^\W_])")
 # How many first-word positions a word search tries, and how far apart its words may lie.
 _MAX_CANDIDATES = 256
 _SPAN_FACTOR = 2
@@ -87,6 +89,8 @@ class SourceIndex:
             text = "\n".join(lines)  # (no line holds "\n")
             if text.isascii():
                 self._words = list(map(str.split, text.translate(ASCII_FOLD).split("\n")))
+                if "`\\" in text:
+                    self._glue_suffixes()
                 return self._words
             # The ASCII lines, the others left empty: `str.translate` reads a non-ASCII
             # string a character at a time through the table (a changelog with a few
@@ -96,7 +100,18 @@ class SourceIndex:
             self._words = list(map(str.split, text.translate(ASCII_FOLD).split("\n")))
             for index in compress(count(), map(not_, ascii_lines)):
                 self._words[index] = words(lines[index])
+            if "`\\" in text:
+                self._glue_suffixes()
         return self._words
+
+    def _glue_suffixes(self) -> None:
+        """A suffix escaped onto inline markup (``:class:`Listener`\\s``) is one word with
+        it, as Sphinx renders it and `credo.knowledge.doctor` reads it: "listeners", not
+        "listener" and "s" (its paragraph could not be placed, and was lost)."""
+        assert self._words is not None
+        for index, line in enumerate(self.lines):
+            if "`\\" in line and _GLUED.search(line):
+                self._words[index] = words(_GLUED.sub("", line))
 
     def place(
         self, needle: list[str], raw: str, hint: int | None, lo: int, after: int

@@ -13,9 +13,9 @@ Sphinx documents use directives and roles docutils does not know. While credo pa
 docutils registries are swapped for credo's own (under a lock; the process's registries
 are put back afterwards, and nothing another docutils user registered leaks in):
 
-- a code directive (``code-block``, ``code``, ``sourcecode``) becomes a literal block,
-  as ``::`` makes one, carrying its lines: the walker gives its names to its passage's
-  context, never its text;
+- a code directive (``code-block``, ``code``, ``sourcecode``, ``code-tab``) becomes a
+  literal block, as ``::`` makes one, carrying its lines: the walker gives its names to
+  its passage's context, never its text;
 - other code and generated content is skipped: `SKIPPED_DIRECTIVES`; an autodoc directive
   (``autofunction:: pkg.name``) keeps its argument as a label and the prose written under
   it, like any other directive (its docstring is in the code, which credo reads itself);
@@ -69,17 +69,23 @@ SKIPPED_DIRECTIVES = frozenset(
     "plot graphviz graph digraph inheritance-diagram mermaid uml productionlist "
     "tabularcolumns module currentmodule py:module py:currentmodule program "
     "sectionauthor moduleauthor codeauthor default-domain rst-class cssclass "
-    "autosummary click prompt code-tab program-output command-output exec "
+    "autosummary click prompt program-output command-output exec "
     "literalinclude-diff only-html spelling:word-list".split()
 )
 # Directives whose content is code written in the page: read as a literal block. (Doctests
 # are skipped with their printed output: measured, their words mislead more than help.)
-CODE_DIRECTIVES = frozenset("code code-block sourcecode".split())
+# (sphinx-tabs' ``code-tab`` too: its argument is a language and a tab name, its content
+# code; skipped, nox's usage page lost every command it shows.)
+CODE_DIRECTIVES = frozenset("code code-block sourcecode code-tab".split())
 VERSION_DIRECTIVES = frozenset("versionadded versionchanged deprecated versionremoved".split())
 # Unknown directives whose argument is a condition or a layout, not text to keep.
 _CONTENT_ONLY = frozenset("only ifconfig tabs grid".split())
 # Sphinx directives with content and no argument: text on the first line is content.
 _BODY_ONLY = frozenset("seealso todo hlist glossary".split())
+# Layout directives whose label picks one presentation of the same content (a tab's
+# "pyproject.toml" / "setup.py", "Linux" / "Windows"): the label leads its first paragraph
+# but is no context of the rest (it named every code example of setuptools' pages).
+_LAYOUT = frozenset("tab group-tab tab-item card dropdown grid-item-card".split())
 _OPTION = re.compile(r"\s*:[^:\s][^:]*:(?:\s|$)")
 _LOCK = threading.Lock()
 
@@ -444,6 +450,8 @@ class _Generic(Directive):
         label = _without_options(self.arguments[0]) if self.arguments else ""
         if label and self.keep_label:
             node += self._label(label)
+            if self.name not in _LAYOUT:  # the label names what the content describes
+                node["credo-named"] = True
         self.state.nested_parse(self.content, self.content_offset, node)
         return [node]
 

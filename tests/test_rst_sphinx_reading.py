@@ -1,0 +1,104 @@
+"""What a Sphinx page's markup must not lose on its way into chunks (bench/reading_audit.py
+found each case on a dev tree's reference pages)."""
+
+from __future__ import annotations
+
+from credo.knowledge.chunk import split_rst
+from credo.knowledge.doctor import range_holds
+
+
+def brief(text: str) -> list[tuple[str, int, int]]:
+    return [(c.text, c.start_line, c.end_line) for c in split_rst(text)]
+
+
+def test_a_named_directive_s_label_is_the_context_of_its_whole_body() -> None:
+    """A signature leads its first paragraph only; the rest of a long description (a
+    field list, more paragraphs, code) was found by no word of the name it describes
+    (scrapy's, flask's and setuptools' reference pages: 7% of the lines of a description).
+    Its label is now their context, as a section title is its passages' trail."""
+    text = (
+        ".. py:method:: Spider.from_crawler(crawler)\n\n"
+        "   Create a spider.\n\n"
+        "   :param crawler: the crawler\n\n"
+        "   More words.\n\n"
+        "   .. code-block:: python\n\n"
+        "      make()\n\n"
+        "   .. versionchanged:: 2.11\n\n"
+        "      Settings may change.\n\n"
+        "After the directive.\n"
+    )
+    chunks = split_rst(text)
+    assert [(c.text, c.context) for c in chunks] == [
+        ("Spider.from_crawler(crawler): Create a spider.", ""),
+        ("param crawler: the crawler", "Spider.from_crawler(crawler)"),
+        ("More words.", "Spider.from_crawler(crawler)"),
+        ("make()", "Spider.from_crawler(crawler)"),
+        ("versionchanged 2.11: Settings may change.", "Spider.from_crawler(crawler)"),
+        ("After the directive.", ""),
+    ]
+
+
+def test_an_admonition_or_version_label_is_no_context() -> None:
+    """Only a directive whose argument names its content passes it on: a note has no
+    argument, a version label says when, not what."""
+    text = (
+        ".. note::\n\n   First.\n\n   Second.\n\n"
+        ".. versionchanged:: 2.1\n\n   First.\n\n   Second one.\n"
+    )
+    assert {c.context for c in split_rst(text)} == {""}
+
+
+def test_a_table_cell_beside_a_list_is_found_in_its_row() -> None:
+    """Each cell of a row is looked for from the row's start: the short cell beside a
+    cell holding a list was looked for after the list's last line, matched by its words
+    far down the file, and every block between was lost (600 lines of scrapy's
+    news.rst, from its "scrapy.extensions.*" row on)."""
+    text = (
+        "+--------------+-----------------+\n"
+        "| * old.one    | new.place       |\n"
+        "| * old.two    |                 |\n"
+        "+--------------+-----------------+\n"
+        "\n"
+        "Bug fixes in between.\n"
+        "\n"
+        "- Moved to new.place at last.\n"
+    )
+    assert brief(text) == [
+        ("old.one", 2, 2),
+        ("old.two", 3, 3),
+        ("new.place", 2, 2),
+        ("Bug fixes in between.", 6, 6),
+        ("Moved to new.place at last.", 8, 8),
+    ]
+
+
+def test_a_code_tab_is_code_of_its_section() -> None:
+    """sphinx-tabs' ``code-tab`` holds code, as ``code-block`` does (it was skipped:
+    nox's usage page lost the commands it shows)."""
+    text = ".. tabs::\n\n   .. code-tab:: console CLI options\n\n      nox -s lint tests\n"
+    assert [(c.text, c.start_line, c.end_line, c.role) for c in split_rst(text)] == [
+        ("nox -s lint tests", 3, 5, "code")
+    ]
+
+
+def test_a_tab_s_name_leads_its_text_but_is_no_context() -> None:
+    """A tab's name picks one presentation of the same content ("pyproject.toml" beside
+    "setup.py"): it leads the tab's first paragraph, and names nothing further."""
+    text = (
+        ".. tab:: pyproject.toml\n\n   Write this.\n\n   .. code-block:: toml\n\n      value = 1\n"
+    )
+    assert [(c.text, c.context) for c in split_rst(text)] == [
+        ("pyproject.toml: Write this.", ""),
+        ("value = 1", ""),
+    ]
+
+
+def test_a_suffix_escaped_onto_a_role_keeps_the_paragraph() -> None:
+    r"""``:class:`~trio.abc.Listener`\s`` renders "Listeners" (as Sphinx shows it, and as
+    `credo doctor` reads the source), a word the placing index split in two: the paragraph
+    could not be placed and was lost (trio's reference-io.rst and history.rst, flask's
+    urlprocessors.rst)."""
+    text = "Helpers for one or more\n:class:`~trio.abc.Listener`\\s, and more words.\n"
+    chunks = split_rst(text)
+    assert brief(text) == [("Helpers for one or more trio.abc.Listeners, and more words.", 1, 2)]
+    assert range_holds(text.split("\n"), 1, 2, chunks[0].text)
