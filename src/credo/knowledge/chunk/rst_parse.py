@@ -21,9 +21,10 @@ are put back afterwards, and nothing another docutils user registered leaks in):
   it, like any other directive (its docstring is in the code, which credo reads itself);
 - ``versionadded``, ``versionchanged``, ``deprecated`` and ``versionremoved`` keep their
   text, led by a label such as "versionchanged 2.1";
-- any other unknown directive (``tab``, ``confval``, ``py:function``...) is parsed as a
-  container: its argument becomes a label (a signature, a tab name) and its content is
-  read as reStructuredText; its options are ignored. ``only``, ``ifconfig``, ``tabs``
+- any other unknown directive (``tab``, ``confval``, ``py:function``...; and ``class``,
+  which Sphinx takes over from docutils) is parsed as a container: its argument becomes
+  a label (a signature, a tab name) and its content is read as reStructuredText; its
+  options are ignored. ``only``, ``ifconfig``, ``tabs``
   and ``grid`` drop their argument (a condition, a layout); ``seealso``, ``todo``,
   ``hlist`` and ``glossary`` take none (text on their first line is content);
 - roles are `rst_roles.Roles`: any unknown role renders as its text (``:func:`~a.b``` as
@@ -82,6 +83,11 @@ VERSION_DIRECTIVES = frozenset("versionadded versionchanged deprecated versionre
 _CONTENT_ONLY = frozenset("only ifconfig tabs grid".split())
 # Sphinx directives with content and no argument: text on the first line is content.
 _BODY_ONLY = frozenset("seealso todo hlist glossary".split())
+# Names Sphinx takes over from docutils: ``.. class:: Name(args)`` is the Python domain's
+# class description (Sphinx styles an element with ``rst-class``). docutils' own ``class``
+# hands its content to a pending node the walker skips: a described class's whole body,
+# its nested methods and attributes too, was lost (scrapy's reference pages).
+_SPHINX_NAMES = frozenset(("class",))
 # Layout directives whose label picks one presentation of the same content (a tab's
 # "pyproject.toml" / "setup.py", "Linux" / "Windows"): the label leads its first paragraph
 # but is no context of the rest (it named every code example of setuptools' pages).
@@ -383,6 +389,8 @@ class _Directives(dict[str, Any]):
             found = _ContentOnly
         elif name in _BODY_ONLY:
             found = _Body
+        elif name in _SPHINX_NAMES:
+            found = _Generic
         else:
             found = _builtin(directives._directive_registry, en.directives, name)  # type: ignore[attr-defined]
             found = found or _Generic

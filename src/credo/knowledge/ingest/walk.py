@@ -502,7 +502,7 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     names as context and its inner comments (code88)
 # 68: reST: each cell of a table row is placed from the row's start; a named directive's label
 #     (a signature, a setting's name) is the context of its whole body; an escaped suffix on
-#     inline markup (":class:`Listener`\\s") is one word; sphinx-tabs' code-tab is code; Sphinx's
+#     inline markup (":class:`Listener`\s") is one word; sphinx-tabs' code-tab is code; Sphinx's
 #     ".. class::" keeps its signature and body (rst88)
 READER_VERSION = 68
 
