@@ -492,18 +492,13 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     (``#![cfg_attr(feature = "std", doc = " ```")]`` in a crate doc) is one too (review87)
 # 64: a heading attribute's unquoted value holds no "{" ("## t {a={b }" keeps "{a={b" in its
 #     title; the pattern read "{a={a=..." in quadratic time: review88)
-# 65: mkdocstrings' "::: package" named alone, its option block right under it, reads as the
-#     package's name as "::: pkg.mod.Obj" does (inline-snapshot's docs; probe88)
-# 66: a code fence's title (```yaml title="mkdocs.yml") and a MyST code directive's
-#     ":caption:" read as a paragraph at their line; "{: #\6.0}" is an attribute list; a
-#     front-matter "title:" is the page's heading when it writes no H1 (md88)
-# 67: a file tree-sitter gives no root but reads mostly as whole statements is read as code;
-#     comments the Python signature cap cut are kept; a long bodiless type alias keeps its
-#     names as context and its inner comments (code88)
-# 68: reST: each cell of a table row is placed from the row's start; a named directive's label
-#     (a signature, a setting's name) is the context of its whole body; an escaped suffix on
-#     inline markup (":class:`Listener`\s") is one word; sphinx-tabs' code-tab is code; Sphinx's
-#     ".. class::" keeps its signature and body (rst88)
+# 65: mkdocstrings' "::: package" over its option block names the package (probe88)
+# 66: a fence's title and a MyST ":caption:" are paragraphs; "{: #\6.0}" is an attribute
+#     list; a front-matter "title:" heads a page with no H1 (md88)
+# 67: a file with no tree-sitter root but mostly whole statements is code; comments past
+#     Python's signature cap kept; a long bodiless type alias keeps names, comments (code88)
+# 68: reST table cells placed from their row's start; a named directive's label is its whole
+#     body's context; ":class:`X`\s" one word; code-tab is code; ".. class::" read (rst88)
 READER_VERSION = 68
 
 
