@@ -126,7 +126,9 @@ def test_through_the_installed_hook_the_decision_is_captured(tmp_path: Path) -> 
     [
         "Decision: we keep hash as the default storage protocol.",
         "Decision: we keep jobs in SQLAlchemy on our Postgres database.",
-        "Our decision: the backend services use staging on the new cluster.",
+        "Our decision: we run the backend services on the new cluster.",
+        "DECISION: we keep hash as the default storage protocol.",
+        "Final decision: we ship releases on Tuesdays.",
     ],
 )
 def test_a_fact_the_user_labels_a_decision_is_kept(prompt: str) -> None:
@@ -143,4 +145,21 @@ def test_a_fact_the_user_labels_a_decision_is_kept(prompt: str) -> None:
     ],
 )
 def test_a_bare_fact_or_a_label_over_no_statement_stays_out(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # review89: the label's own word was read as the subject ("Decision: the server | is
+        # down"), so the label counted twice, as the fact cue and as the evidence beside it
+        "Decision: the server is down.",
+        "Decision: the PR is approved.",
+        "Decision: this is fine.",
+        "Decision: the answer is 42.",
+        "Decision: we go with option B.",
+        "Our decision: the tests are green again.",
+    ],
+)
+def test_a_label_over_a_state_or_a_bare_choice_stays_out(prompt: str) -> None:
     assert extract_statements(prompt) == []
