@@ -494,7 +494,9 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     title; the pattern read "{a={a=..." in quadratic time: review88)
 # 65: mkdocstrings' "::: package" named alone, its option block right under it, reads as the
 #     package's name as "::: pkg.mod.Obj" does (inline-snapshot's docs; probe88)
-READER_VERSION = 65
+# 66: a bare "::: name" reads as mkdocstrings' only when an option's name sits under its
+#     "options:" line ("::: details" then "  options:" and a list is a container: review89)
+READER_VERSION = 66
 
 
 class Read(NamedTuple):
