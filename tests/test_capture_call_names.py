@@ -163,3 +163,37 @@ def test_a_bare_fact_or_a_label_over_no_statement_stays_out(prompt: str) -> None
 )
 def test_a_label_over_a_state_or_a_bare_choice_stays_out(prompt: str) -> None:
     assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # review89: five words before "to" (probe88) reached past an event's qualifier, and
+        # "for the team" read as the project's scope: an event moved became a rule
+        "We're moving the standup for the team to Thursday instead of Friday.",
+        "We're moving the standup for the team to 10am instead of 9am.",
+        # (four words did before: the event's qualifier hid it from MOVED_EVENT)
+        "We're moving the standup for everyone to 10am instead of 9am.",
+        "We're moving our standup with design to 10am instead of 9am.",
+        "We're moving the meeting with Bob to Zoom instead of Teams.",
+        "We're switching the retro about the release to Miro, not FigJam.",
+    ],
+)
+def test_an_event_moved_with_a_qualifier_stays_out(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@given(
+    event=st.sampled_from(["standup", "meeting", "demo", "retro", "workshop"]),
+    qualifier=st.sampled_from(["for the team", "for everyone", "with design", "about fetch()"]),
+    new=st.sampled_from(["10am", "Zoom", "Thursday"]),
+    old=st.sampled_from(["9am", "Teams", "Friday"]),
+    ruling_out=st.sampled_from([", not", " instead of", " rather than"]),
+)
+def test_an_event_moved_is_no_change_of_the_project(
+    event: str, qualifier: str, new: str, old: str, ruling_out: str
+) -> None:
+    assert (
+        extract_statements(f"We're moving the {event} {qualifier} to {new}{ruling_out} {old}.")
+        == []
+    )
