@@ -129,6 +129,11 @@ def test_through_the_installed_hook_the_decision_is_captured(tmp_path: Path) -> 
         "Our decision: we run the backend services on the new cluster.",
         "DECISION: we keep hash as the default storage protocol.",
         "Final decision: we ship releases on Tuesdays.",
+        # review89: the label in bold or told with a dash
+        "**Decision**: we keep hash as the default storage protocol.",
+        "_Decision_: we keep hash as the default storage protocol.",
+        "Decision — we keep hash as the default storage protocol.",
+        "Decision - we keep hash as the default storage protocol.",
     ],
 )
 def test_a_fact_the_user_labels_a_decision_is_kept(prompt: str) -> None:
@@ -142,6 +147,7 @@ def test_a_fact_the_user_labels_a_decision_is_kept(prompt: str) -> None:
         "Decision: ship on Friday",  # a label over no statement of the project
         "The decision: the old endpoint still gets 200 calls a day.",
         "Decision pending: we keep hash for now.",
+        "Decision-making: we keep hash as the default storage protocol.",
     ],
 )
 def test_a_bare_fact_or_a_label_over_no_statement_stays_out(prompt: str) -> None:

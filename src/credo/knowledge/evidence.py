@@ -125,7 +125,11 @@ ROLE = LazyPattern(
 # Only beside how things are done here ("we keep", "our CI runs": ``assertion``): a subject cue
 # may be the label itself read as a subject ("Decision: the server | is down", "Decision: we go
 # with option B"), so the label would count twice (review89).
-_DECISION_LABEL = re.compile(r"\W*(?:(?:our|the|team|final)\s+)?decision\s*:", re.IGNORECASE)
+# The label may be set in bold or told with a dash ("**Decision**: we keep ...", "Decision —
+# we keep ..."), not joined to a word ("decision-making"): review89.
+_DECISION_LABEL = re.compile(
+    r"[\W_]*(?:(?:our|the|team|final)\s+)?decision[*_]*\s*(?::|[—–]|-{1,2}\s)", re.IGNORECASE
+)
 
 
 def lone(fired: Iterable[str], sentence: str = "") -> bool:
