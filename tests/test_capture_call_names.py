@@ -203,3 +203,31 @@ def test_an_event_moved_is_no_change_of_the_project(
         extract_statements(f"We're moving the {event} {qualifier} to {new}{ruling_out} {old}.")
         == []
     )
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # review89: a wish to do something first on this turn may name a call, as "external()"
+        "I want to look at parse() first.",
+        "I want to check load_config() first.",
+        # and a wish tried out on this turn says what it is for: to see what happens
+        "I want to call foo() to see what it returns.",
+        "I'd like to run the tests to see if the fix holds.",
+        "I want to try swapping the order of the args to see what happens.",
+    ],
+)
+def test_a_wish_for_this_turn_naming_a_call_or_tried_out_stays_out(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "For every schema change I want to read parse() first.",
+        "Before every release I want to run the smoke tests to see whether the build boots.",
+        "I want you to run tests to see if they pass before every commit.",
+    ],
+)
+def test_a_wish_with_a_scope_of_its_own_is_still_kept(prompt: str) -> None:
+    assert [s.kind for s in extract_statements(prompt)] == ["preference"]
