@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from credo.knowledge.lazy_pattern import LazyPattern
+
 __all__ = ["passing"]
 
 _DAY_FEELING = re.compile(
@@ -34,11 +36,12 @@ _DAY_FEELING = re.compile(
 _I_WANT_TO = r"\bi(?:\s+(?:want|need|would\s+like)|'d\s+like)\s+to\s+"
 _FIRST = re.compile(_I_WANT_TO + r"[\w\s().]{1,40}?\bfirst\b", re.IGNORECASE)
 # A wish tried out on this turn, for what it will show: "I want to call foo() to see what it
-# returns", "I'd like to run the tests to see if the fix holds" (review89).
-_TRY_OUT = re.compile(
+# returns", "I'd like to run the tests to see if the fix holds" (review89). It reads the
+# lower-cased sentence, compiled on first use (``credo.knowledge.lazy_pattern``).
+_TRY_OUT = LazyPattern(
     _I_WANT_TO
-    + r"""[^;!?]{1,60}?\bto\s+(?:see|check|find\s+out)\s+(?:if|whether|what|how|why|where)\b""",
-    re.IGNORECASE | re.VERBOSE,
+    + r"[^;!?]{1,60}?\bto\s+(?:see|check|find\s+out)\s+(?:if|whether|what|how|why|where)\b",
+    gate=("see", "check", "find"),
 )
 _OWN_SCOPE = re.compile(
     r"\b(?:every|each|all|any|when|whenever|always|never|in\s+general|generally)\b",
@@ -57,5 +60,5 @@ def passing(sentence: str) -> bool:
     try it out, or assent with a go-ahead?"""
     if _DAY_FEELING.search(sentence) or _ASSENT_GOING_ON.search(sentence):
         return True
-    wish = _FIRST.search(sentence) or _TRY_OUT.search(sentence)
+    wish = _FIRST.search(sentence) or _TRY_OUT.search(sentence.lower())
     return bool(wish) and not _OWN_SCOPE.search(sentence)
