@@ -165,6 +165,10 @@ def test_a_bare_fact_or_a_label_over_no_statement_stays_out(prompt: str) -> None
         "Decision: the answer is 42.",
         "Decision: we go with option B.",
         "Our decision: the tests are green again.",
+        # the label is a lead-in: "we keep it" alone is too short to say what is kept
+        "Decision: we keep it.",
+        "**Decision**: we keep it.",
+        "Decision — we keep it.",
     ],
 )
 def test_a_label_over_a_state_or_a_bare_choice_stays_out(prompt: str) -> None:
