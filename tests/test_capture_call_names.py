@@ -126,7 +126,14 @@ def test_through_the_installed_hook_the_decision_is_captured(tmp_path: Path) -> 
     [
         "Decision: we keep hash as the default storage protocol.",
         "Decision: we keep jobs in SQLAlchemy on our Postgres database.",
-        "Our decision: the backend services use staging on the new cluster.",
+        "Our decision: we run the backend services on the new cluster.",
+        "DECISION: we keep hash as the default storage protocol.",
+        "Final decision: we ship releases on Tuesdays.",
+        # review89: the label in bold or told with a dash
+        "**Decision**: we keep hash as the default storage protocol.",
+        "_Decision_: we keep hash as the default storage protocol.",
+        "Decision — we keep hash as the default storage protocol.",
+        "Decision - we keep hash as the default storage protocol.",
     ],
 )
 def test_a_fact_the_user_labels_a_decision_is_kept(prompt: str) -> None:
@@ -140,7 +147,91 @@ def test_a_fact_the_user_labels_a_decision_is_kept(prompt: str) -> None:
         "Decision: ship on Friday",  # a label over no statement of the project
         "The decision: the old endpoint still gets 200 calls a day.",
         "Decision pending: we keep hash for now.",
+        "Decision-making: we keep hash as the default storage protocol.",
     ],
 )
 def test_a_bare_fact_or_a_label_over_no_statement_stays_out(prompt: str) -> None:
     assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # review89: the label's own word was read as the subject ("Decision: the server | is
+        # down"), so the label counted twice, as the fact cue and as the evidence beside it
+        "Decision: the server is down.",
+        "Decision: the PR is approved.",
+        "Decision: this is fine.",
+        "Decision: the answer is 42.",
+        "Decision: we go with option B.",
+        "Our decision: the tests are green again.",
+        # the label is a lead-in: "we keep it" alone is too short to say what is kept
+        "Decision: we keep it.",
+        "**Decision**: we keep it.",
+        "Decision — we keep it.",
+    ],
+)
+def test_a_label_over_a_state_or_a_bare_choice_stays_out(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # review89: five words before "to" (probe88) reached past an event's qualifier, and
+        # "for the team" read as the project's scope: an event moved became a rule
+        "We're moving the standup for the team to Thursday instead of Friday.",
+        "We're moving the standup for the team to 10am instead of 9am.",
+        # (four words did before: the event's qualifier hid it from MOVED_EVENT)
+        "We're moving the standup for everyone to 10am instead of 9am.",
+        "We're moving our standup with design to 10am instead of 9am.",
+        "We're moving the meeting with Bob to Zoom instead of Teams.",
+        "We're switching the retro about the release to Miro, not FigJam.",
+    ],
+)
+def test_an_event_moved_with_a_qualifier_stays_out(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@given(
+    event=st.sampled_from(["standup", "meeting", "demo", "retro", "workshop"]),
+    qualifier=st.sampled_from(["for the team", "for everyone", "with design", "about fetch()"]),
+    new=st.sampled_from(["10am", "Zoom", "Thursday"]),
+    old=st.sampled_from(["9am", "Teams", "Friday"]),
+    ruling_out=st.sampled_from([", not", " instead of", " rather than"]),
+)
+def test_an_event_moved_is_no_change_of_the_project(
+    event: str, qualifier: str, new: str, old: str, ruling_out: str
+) -> None:
+    assert (
+        extract_statements(f"We're moving the {event} {qualifier} to {new}{ruling_out} {old}.")
+        == []
+    )
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # review89: a wish to do something first on this turn may name a call, as "external()"
+        "I want to look at parse() first.",
+        "I want to check load_config() first.",
+        # and a wish tried out on this turn says what it is for: to see what happens
+        "I want to call foo() to see what it returns.",
+        "I'd like to run the tests to see if the fix holds.",
+        "I want to try swapping the order of the args to see what happens.",
+    ],
+)
+def test_a_wish_for_this_turn_naming_a_call_or_tried_out_stays_out(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "For every schema change I want to read parse() first.",
+        "Before every release I want to run the smoke tests to see whether the build boots.",
+        "I want you to run tests to see if they pass before every commit.",
+    ],
+)
+def test_a_wish_with_a_scope_of_its_own_is_still_kept(prompt: str) -> None:
+    assert [s.kind for s in extract_statements(prompt)] == ["preference"]

@@ -142,9 +142,9 @@ def test_the_labelled_prompts_give_the_same_statements_after_a_compile() -> None
 def test_importing_capture_compiles_none_of_the_lazy_patterns() -> None:
     code = (
         "import credo.knowledge.capture\n"
-        "from credo.knowledge import changeover, evidence, lead_in\n"
+        "from credo.knowledge import changeover, evidence, lead_in, passing\n"
         "lazy = [changeover.CHANGEOVER, changeover.CHANGING_OVER, evidence.ROLE,\n"
-        "        lead_in._LEAD_IN_MIND, lead_in._CHANGED_MIND_LEAD]\n"
+        "        lead_in._LEAD_IN_MIND, lead_in._CHANGED_MIND_LEAD, passing._TRY_OUT]\n"
         "print(sum(p._compiled is not None for p in lazy))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

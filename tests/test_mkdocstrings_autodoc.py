@@ -87,6 +87,11 @@ def test_an_autodoc_line_reads_as_its_object(
         "::: inline_snapshot\nNo options block follows.\n",  # a bare name alone: a div
         "::: warning\n\n    options:\n",  # its option block must follow at once
         "    ::: pkg\n    options:\n",  # options no deeper than the line
+        # review89: a container whose body opens with the word "options:" (VitePress, Pandoc)
+        # holds no option names under it, as an option block does
+        "::: warning\n    options:\n:::\n",
+        "::: details\n  options:\n  - fast\n  - safe\n:::\n",
+        "::: details\n  options:\n    - fast\n:::\n",
     ],
 )
 def test_other_colon_lines_are_left_alone(text: str) -> None:

@@ -122,7 +122,14 @@ ROLE = LazyPattern(
 # The user labels the sentence a decision ("Decision: we keep jobs in SQLAlchemy on our Postgres
 # database."): the label is the second piece of evidence a bare fact lacks (probe88: "Decision:
 # we keep hash as the default storage protocol." was lost, and so was its later change's target).
-_DECISION_LABEL = re.compile(r"\W*(?:(?:our|the|team|final)\s+)?decision\s*:", re.IGNORECASE)
+# Only beside how things are done here ("we keep", "our CI runs": ``assertion``): a subject cue
+# may be the label itself read as a subject ("Decision: the server | is down", "Decision: we go
+# with option B"), so the label would count twice (review89).
+# The label may be set in bold or told with a dash ("**Decision**: we keep ...", "Decision —
+# we keep ..."), not joined to a word ("decision-making"): review89.
+_DECISION_LABEL = re.compile(
+    r"[\W_]*(?:(?:our|the|team|final)\s+)?decision[*_]*\s*(?::|[—–]|-{1,2}\s)", re.IGNORECASE
+)
 
 
 def lone(fired: Iterable[str], sentence: str = "") -> bool:
@@ -135,7 +142,7 @@ def lone(fired: Iterable[str], sentence: str = "") -> bool:
         and evidence <= _FACT
         and not _TECHNICAL.search(sentence)
         and not ROLE.search(sentence)
-        and not _DECISION_LABEL.match(sentence)
+        and not (evidence == {"assertion"} and _DECISION_LABEL.match(sentence))
     )
 
 

@@ -15,6 +15,7 @@ __all__ = ["correction_lead", "lead_in"]
 
 _LEAD_WORDS = r"""(?:no|nope|nah|actually|ok|okay|also|and|but|so|anyways?|btw|fyi|note|important|
     heads\s+up|change\s+of\s+plans?|reminder|pro\s+tip|one\s+more\s+thing|oh|hey|well|again|please\s+note|
+    (?:(?:our|the|final)\s+)?decision(?=[*_]*\s*(?::|[—–]|-{1,2}\s))[*_]*|
     tbh|honestly|seriously|fwiw|imo|imho|to\s+be\s+honest|
     just\s+so\s+you\s+know|for\s+the\s+record|as\s+a\s+reminder|wait|hm+|um+|uh+|
     like(?=,?\s+(?:is|are|was|were|do|does|did|can|could|would|will|should|how|what|why|where)\b)|
@@ -22,6 +23,8 @@ _LEAD_WORDS = r"""(?:no|nope|nah|actually|ok|okay|also|and|but|so|anyways?|btw|f
     in\s+(?:the\s+)?future|in\s+general|generally|by\s+default|as\s+a\s+rule|
     (?:in|for|across)\s+(?:this|our|the)\s+(?:repo|repository|project|codebase|team|monorepo)|
     (?:that'?s|that\s+is|this\s+is|you'?re|you\s+are|it'?s)\s+(?:wrong|incorrect|not\s+right)"""
+# A label "Decision:" ("**Decision**:", "Our decision:") opens what is decided, as "Heads up:"
+# opens the news: read with it, "Decision: we keep it." was long enough to count (review89).
 # "We changed our mind on X:" opens what the mind is changed to (days86).
 _CHANGED_MIND = r"""|(?:we|i)(?:'ve|\s+have)?\s+changed\s+(?:our|my)\s+minds?
     (?:\s+(?:on|about)\s+(?:the\s+|our\s+)?[\w.'-]+(?:\s+[\w.'-]+){0,3}?)?(?=\s*[,:;—–-])"""

@@ -119,12 +119,17 @@ _EVENT = re.compile(
 )
 # One event moved to another day, place or tool: "moving the call to Zoom", "pushing our
 # standup to 10am". Calls and syncs are only events here: "after the call" is often code. A
-# call moved to a name of code is a refactor ("the call to json.dumps to orjson"). A pattern's
-# text, read inside changeover.CHANGING_OVER (compiled there only: each hook compiles it).
+# call moved to a name of code is a refactor ("the call to json.dumps to orjson"). An event
+# may say whose or what it is first ("the standup for the team to 10am", "the meeting with
+# Bob to Zoom": review89); a call may not ("the call with retries to tenacity" is code). A
+# pattern's text, read inside changeover.CHANGING_OVER (compiled there only: each hook
+# compiles it).
+_WHOSE = r"""(?:\s+(?:for|with|about)(?:\s+[\w'-]+(?:\(\))?){1,3}?)?"""
 MOVED_EVENT = (
     r"""(?:the|this|that|our|my|tomorrow'?s|today'?s|tonight'?s|\w+day'?s|next\s+week'?s)\s+
     (?:[\w'-]+\s+)?"""
-    rf"(?:{'|'.join((*_EVENT_NOUNS, 'call', 'sync', 'catch-up', 'check-in', 'one-on-one'))})"
+    rf"(?:(?:{'|'.join(_EVENT_NOUNS)}){_WHOSE}"
+    rf"|{'|'.join(('call', 'sync', 'catch-up', 'check-in', 'one-on-one'))})"
     r"""\s+(?:to|onto|over\s+to)\s+(?![\w-]*[._(`/])"""
 )
 _CLOCK_TIME = re.compile(

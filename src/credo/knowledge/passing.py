@@ -11,6 +11,8 @@ costing no true positive in the 25 development files (but see "first"):
   speaker orders this turn's steps. Unless the sentence has a scope of its own ("every bug",
   "when a query is slow", "in general", "always"): "In general I want to see the failing test
   first, then the fix" is a rule. Blind false positives in dev15 (two) and dev23.
+- ``try_out``: "I want to call foo() to see what it returns": a wish tried out on this turn
+  for what it shows, with the same exception (review89).
 - ``assent_going_on``: "that works for me, carry on with the tests": round 18's assent
   (``beyond``) with a go-ahead after it; the go-ahead is this turn's.
 """
@@ -18,6 +20,8 @@ costing no true positive in the 25 development files (but see "first"):
 from __future__ import annotations
 
 import re
+
+from credo.knowledge.lazy_pattern import LazyPattern
 
 __all__ = ["passing"]
 
@@ -27,8 +31,17 @@ _DAY_FEELING = re.compile(
     mornings?|evenings?|winters?|summers?|autumn|daylight\s+saving|dst)\b""",
     re.IGNORECASE | re.VERBOSE,
 )
-_FIRST = re.compile(
-    r"\bi\s+(?:want|need|'d\s+like|would\s+like)\s+to\s+[\w\s]{1,40}?\bfirst\b", re.IGNORECASE
+# ("I'd like" has no blank before "'d"; a call among the words: "I want to look at parse()
+# first", review89)
+_I_WANT_TO = r"\bi(?:\s+(?:want|need|would\s+like)|'d\s+like)\s+to\s+"
+_FIRST = re.compile(_I_WANT_TO + r"[\w\s().]{1,40}?\bfirst\b", re.IGNORECASE)
+# A wish tried out on this turn, for what it will show: "I want to call foo() to see what it
+# returns", "I'd like to run the tests to see if the fix holds" (review89). It reads the
+# lower-cased sentence, compiled on first use (``credo.knowledge.lazy_pattern``).
+_TRY_OUT = LazyPattern(
+    _I_WANT_TO
+    + r"[^;!?]{1,60}?\bto\s+(?:see|check|find\s+out)\s+(?:if|whether|what|how|why|where)\b",
+    gate=("see", "check", "find"),
 )
 _OWN_SCOPE = re.compile(
     r"\b(?:every|each|all|any|when|whenever|always|never|in\s+general|generally)\b",
@@ -43,8 +56,9 @@ _ASSENT_GOING_ON = re.compile(
 
 
 def passing(sentence: str) -> bool:
-    """Is ``sentence`` a feeling about a day, a wish to do something first in this turn, or
-    assent with a go-ahead?"""
+    """Is ``sentence`` a feeling about a day, a wish to do something first in this turn or to
+    try it out, or assent with a go-ahead?"""
     if _DAY_FEELING.search(sentence) or _ASSENT_GOING_ON.search(sentence):
         return True
-    return bool(_FIRST.search(sentence)) and not _OWN_SCOPE.search(sentence)
+    wish = _FIRST.search(sentence) or _TRY_OUT.search(sentence.lower())
+    return bool(wish) and not _OWN_SCOPE.search(sentence)

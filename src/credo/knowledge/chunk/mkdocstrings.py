@@ -31,6 +31,7 @@ import re
 _AUTODOC = re.compile(r"[ \t]{0,3}:::[ \t]+([A-Za-z_]\w*(?:[.:][A-Za-z_]\w*)+)[ \t]*$")
 _BARE = re.compile(r"[ \t]{0,3}:::[ \t]+([A-Za-z_]\w*)[ \t]*$")
 _OPTIONS = re.compile(r"[ \t]+options:[ \t]*$")
+_OPTION_NAME = re.compile(r"[ \t]+[A-Za-z_]\w*:(?:[ \t]|$)")
 _INDENTED = re.compile(r"[ \t]+\S")
 _CODE = re.compile(r"[ \t]*(`{3,}|~{3,})")
 
@@ -70,8 +71,14 @@ def _indent(line: str) -> int:
 
 
 def _bare_autodoc(lines: list[str], index: int) -> re.Match[str] | None:
-    """``lines[index]`` read as ``::: package`` when its option block follows, indented."""
+    """``lines[index]`` read as ``::: package`` when its option block follows, indented: an
+    ``options:`` line, then an option's name deeper still. (A container whose body opens
+    with the word, ``::: details`` then ``  options:`` and a list, has no option names under
+    it: review89.)"""
     found = _BARE.match(lines[index])
-    if found is None or index + 1 >= len(lines) or not _OPTIONS.match(lines[index + 1]):
+    if found is None or index + 2 >= len(lines) or not _OPTIONS.match(lines[index + 1]):
         return None
-    return found if _indent(lines[index + 1]) > _indent(lines[index]) else None
+    if not _OPTION_NAME.match(lines[index + 2]):
+        return None
+    depths = [_indent(line) for line in lines[index : index + 3]]
+    return found if depths[0] < depths[1] < depths[2] else None

@@ -499,7 +499,8 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 #     Python's signature cap kept; a long bodiless type alias keeps names, comments (code88)
 # 68: reST table cells placed from their row's start; a named directive's label is its whole
 #     body's context; ":class:`X`\s" one word; code-tab is code; ".. class::" read (rst88)
-READER_VERSION = 68
+# 69: a bare "::: name" is mkdocstrings' only with an option's name under "options:" (review89)
+READER_VERSION = 69
 
 
 class Read(NamedTuple):
