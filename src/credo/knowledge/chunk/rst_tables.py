@@ -2,8 +2,9 @@
 
 ``.. table:: Truth table``, ``.. list-table:: Frozen Delights`` and ``.. csv-table::``
 give a table a title, which docutils makes the table's first child. The title is a
-paragraph chunk of its own; every row past the first, many lines below it, held no word
-of it (setuptools' distutils reference: a table of a command's options under its title).
+paragraph chunk of its own, which reached only the passage beside it: the rows further
+down held no word of it (trio's reference-io.rst, "Overview: abstract base classes for
+I/O" over a row per stream class).
 The title is therefore each row's `Chunk.context`, as a named directive's label is of
 its body (`_Walker._lead`): the innermost where they nest. Kept apart from `rst` (at its
 size cap); docutils is not imported here.
