@@ -17,7 +17,7 @@ The chunks are the kinds `split_markdown` makes:
 - Table rows (grid, simple, ``list-table``, ``csv-table``) are "paragraph" chunks with
   their cells joined by `` | `` when each cell holds only paragraphs and the row's words
   read in order from its lines (one-line rows); otherwise each cell's blocks are chunks
-  of their own.
+  of their own. A table's title is a paragraph and its rows' context (`rst_tables`).
 - Admonitions (``note``, ``warning``...) keep their text as paragraphs; a generic
   admonition's, topic's or sidebar's title, a rubric, a caption and an attribution are
   paragraphs. Version directives lead their first paragraph with a label
@@ -25,12 +25,11 @@ The chunks are the kinds `split_markdown` makes:
   leads its first paragraph the same way; such a chunk's range runs from the directive's
   line to the paragraph's last. That argument (a signature, a setting's or a tab's name:
   not a version label) is also the `Chunk.context` of every further chunk of the
-  directive's content, the innermost directive's where they nest. See
-  `credo.knowledge.chunk.rst_parse`.
+  directive's content, the innermost directive's where they nest (see `rst_parse`).
 - Line blocks are one paragraph.
 - Literal blocks (``::``) and code directives are "code" chunks, their text's lines kept:
   their names and comments go to their passage's context and their lines to its range
-  (`passage`), as a Markdown fence's do.
+  (`passage`), as a Markdown fence's do. A ``:caption:`` is a paragraph (`rst_parse`).
 - Skipped: doctest blocks, other skipped directives (file includes, doctests, generated
   content), comments, substitution definitions, hyperlink targets, images, math blocks,
   footnote labels, transitions, the ``contents`` topic, docutils' error reports.
@@ -58,7 +57,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
 
-from credo.knowledge.chunk import rst_import
+from credo.knowledge.chunk import rst_import, rst_tables
 from credo.knowledge.chunk.model import (
     MAX_PARAGRAPH_CHARS,
     Chunk,
@@ -495,6 +494,7 @@ _HANDLERS = {
     "line_block": _Walker._line_block,
     "figure": _Walker._figure,
     "row": _Walker._row,
+    "table": rst_tables.read_table,
 }
 
 

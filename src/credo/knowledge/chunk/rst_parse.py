@@ -15,7 +15,8 @@ are put back afterwards, and nothing another docutils user registered leaks in):
 
 - a code directive (``code-block``, ``code``, ``sourcecode``, ``code-tab``) becomes a
   literal block, as ``::`` makes one, carrying its lines: the walker gives its names to
-  its passage's context, never its text;
+  its passage's context, never its text; its ``:caption:`` (and ``literalinclude``'s,
+  whose file is not read) becomes a paragraph before it;
 - other code and generated content is skipped: `SKIPPED_DIRECTIVES`; an autodoc directive
   (``autofunction:: pkg.name``) keeps its argument as a label and the prose written under
   it, like any other directive (its docstring is in the code, which credo reads itself);
@@ -93,6 +94,7 @@ _SPHINX_NAMES = frozenset(("class",))
 # but is no context of the rest (it named every code example of setuptools' pages).
 _LAYOUT = frozenset("tab group-tab tab-item card dropdown grid-item-card".split())
 _OPTION = re.compile(r"\s*:[^:\s][^:]*:(?:\s|$)")
+_CAPTION = re.compile(r"\s*:caption:\s+(\S.*)$")
 _LOCK = threading.Lock()
 
 
@@ -377,8 +379,10 @@ class _Directives(dict[str, Any]):
         return True
 
     def __missing__(self, name: str) -> Any:
-        if name in SKIPPED_DIRECTIVES:
-            found: Any = _Skip
+        if name == "literalinclude":  # (skipped but for its caption)
+            found: Any = _Include
+        elif name in SKIPPED_DIRECTIVES:
+            found = _Skip
         elif name in CODE_DIRECTIVES:
             found = _Code
         elif name.startswith(("auto", "py:auto")):
@@ -441,7 +445,35 @@ class _Code(_Skip):
         node = nodes.literal_block(text, text)
         node.line = self.lineno
         node["credo-lines"] = (self.lineno, self.content_offset + len(lines))
-        return [node]
+        return [*_caption(self), node]
+
+
+class _Include(_Skip):
+    """``.. literalinclude:: path``: the file is not read (no other file is); its caption
+    is text of the page."""
+
+    def run(self) -> list[Any]:
+        return _caption(self)
+
+
+def _caption(directive: Directive) -> list[Any]:
+    """A code directive's ``:caption:``, the title Sphinx shows above the code (flask's
+    "``wsgi.py``", a file name readers search by): a paragraph at its option's line, its
+    inline markup read as Sphinx reads it. With no option spec, the option lines are in
+    the argument (`_Skip`)."""
+    if not directive.arguments or ":caption:" not in directive.arguments[0]:
+        return []
+    # The argument's first line is the directive's own, unless nothing follows its "::".
+    first = directive.block_text.split("\n", 1)[0].partition("::")[2]
+    line = directive.lineno + (not first.strip())
+    for offset, written in enumerate(directive.arguments[0].split("\n")):
+        found = _CAPTION.match(written)
+        if found is not None:
+            inline, _ = directive.state.inline_text(found.group(1), line + offset)
+            paragraph = nodes.paragraph(written.strip(), "", *inline)
+            paragraph.line = line + offset
+            return [paragraph]
+    return []
 
 
 class _Generic(Directive):

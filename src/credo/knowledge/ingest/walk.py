@@ -500,7 +500,8 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
 # 68: reST table cells placed from their row's start; a named directive's label is its whole
 #     body's context; ":class:`X`\s" one word; code-tab is code; ".. class::" read (rst88)
 # 69: a bare "::: name" is mkdocstrings' only with an option's name under "options:" (review89)
-READER_VERSION = 69
+# 71: a reST code's ":caption:" is a paragraph; a table's title is its rows' context (rst89)
+READER_VERSION = 71
 
 
 class Read(NamedTuple):
