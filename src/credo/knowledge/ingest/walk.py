@@ -15,6 +15,7 @@ from credo.errors import InvalidInputError
 from credo.knowledge.chunk import language_for
 from credo.knowledge.chunk.language import NAMES
 from credo.knowledge.encoding import UTF16_BOMS, decode_text
+from credo.knowledge.ingest.reader_version import READER_VERSION
 
 if TYPE_CHECKING:
     import pathspec
@@ -368,140 +369,7 @@ def unique_names(files: Iterable[Path]) -> dict[str, Path]:
     return {name: paths[0] for name, paths in counts.items() if len(paths) == 1}
 
 
-# The version of what a file is read into (chunks, passages, their contexts). Bump it when a
-# reader's output changes: a file's ledger key then matches no stored one, so the next ingest
-# reads every file once more (a text read as before keeps its belief: ids come from the text)
-# instead of keeping what an older credo made of it until the file itself changes.
-# 8: an acronym's plural is one word, combineURLs -> combine urls (docs45)
-# 9: a code example's comments and docstrings are prose (docs45)
-# 10: a glob's "dir/*" hides no comment; getURLs2 -> get urls2 (review45)
-# 11: code identifiers' abbreviations read as full words (abbrev59)
-# 12: rms, socks, lens are no plurals; temp, hist, ns out; folders expand nothing (review59)
-# 13: Go's ``var h = func(...)`` and C/C++ function-like macros are definitions (code63)
-# 14: configuration's secrets in more shapes are redacted: a k8s/ECS env entry's value,
-#     --requirepass X, a short password; a store read by 13 holds them until re-read;
-#     a YAML stream's documents are cut apart, named by kind and name (probe63)
-# 15: DB_PASS=..., PGPASSWORD=root and TOML's triple-quoted passwords are redacted (review64)
-# 16: a name/value pair written value first, mysql -pX, docker login -p X, sshpass -p X,
-#     redis-cli -a X and curl -u user:X are redacted; a name no longer reaches the next
-#     list item's value (lead65)
-# 17: a module-level JS/TS call with a callback is a definition (app.get('/users'),
-#     describe › it, chained hooks) (js65)
-# 18: a Makefile's ?=, :=, +=, ::= and a Dockerfile's ENV NAME value are redacted as = is;
-#     so is a lower-case pass key (smtp_pass = x, an INI's pass = x) (review65)
-# 19: a Rust trait impl of one undocumented function is read as that function, over the
-#     impl's lines (impl Display for T fn fmt...): each type's fmt is a belief (langs67)
-# 20: a JS/TS module's exported configuration object is read by key, as a JSON file is
-#     (module.exports = {...}, export default defineConfig({...}), eslint flat configs) (js67)
-# 21: a secret value with a comma or semicolon inside it is redacted whole (DB_SECRET=ab,cd)
-# 22: (trails68: a joined JS/TS config passage named its keys; reverted, its names were not
-#     always the keys at its path) 23: read as at 21 again
-# 24: JS/TS named exports read by key (export const x = {...}, exports.x, module.exports.x),
-#     a returned config before the function's end; commented-out code and positions out of
-#     a config's text and trails; a joined config passage's context holds its keys (jsconf69)
-# 25: reST's default role, :pep: and :rfc: with an explicit title read as the title, the
-#     target (a dotted name, a label) in the chunk's context, a URL dropped (rstlink70)
-# 26: doc comments other than Python's read as Markdown (`x`, [`Foo`], [text](target):
-#     a non-URL target in the context); a docstring's reST directives as their names, a
-#     code block's out (docstr71)
-# 27: MyST colon fences (:::{note} ... :::) are read as the backtick fences they mean: their
-#     lines are markup, not text, and a prose directive's headings no sections (probe71)
-# 28: a file that declares its encoding is read in it; TypeScript `export =`, chained and
-#     one-line exports read as configuration, a `// TODO:` note kept as prose (left71)
-# 29: a doc comment's code span glued to a word reads glued ("`Reading`s": "Readings", as
-#     doctor reads it); a UTF-8 BOM outweighs a declared encoding; colon fences nested
-#     past 32 stay text (review71)
-# 30: a Python definition's option decorators (a call with help=: click, typer) give their
-#     strings to its context field (probe73)
-# 31: a .pyi stub whose .py is read in the same walk gives no passages (tidy73)
-# 32: a bundler's annotation comment (/*@__PURE__*/, /* #__NO_SIDE_EFFECTS__ */) is a pragma,
-#     no passage; a banner comment's closing markers ("/////  Name  /////") are dropped;
-#     a doc comment switched off ("// /** ... */") is no doc and no passage (probe74)
-# 33: a module-level const/static with a doc comment (/** */, ///) above is a definition named
-#     by it; a merged Rust trait impl ends at its function's last line; a commented-out
-#     definition (`// export function f<A>(`, `#     return x * 2`) is no passage (reading75)
-# 34: a MyST colon fence whose argument holds a backtick is read as a tilde fence; a MyST
-#     version note (versionadded, versionchanged...) gives its label and its argument's
-#     text, as the reST reader does (probe75)
-# 35: a type's parameters in a doc comment (ErrorImpl<ContextError<C, E>>, Vec<Item>) are
-#     its words, not markup tags; a Rust doc comment's code fences and the lines rustdoc
-#     hides in a Rust code block ("# use ...", "# Ok(())") are no words (probe76)
-# 36: a reST :doc: role without a title shows its path without a leading "/" or "../"
-#     (":doc:`/signer`" reads "signer", not "/signer") (probe77)
-# 37: LICENSE, COPYING and NOTICE with a prose extension (LICENSE.txt, LICENSE.md) are left
-#     out as the bare names are; a file read before and unsupported now is retired (probe77)
-# 38: every HTML character reference (&ensp;, &mdash;, &eacute;) in Markdown text and in a
-#     doc comment outside a code span is its character; a comment on its own lines above a
-#     Go/Rust/TypeScript struct (interface, class) field ends its trail in the field's name
-#     and its text in the field's line (reading76)
-# 39: a commented line that opens as a definition but runs on as a sentence ("function
-#     render(view) is called once per frame") is a comment again, not dead code (review75)
-# 40: a passage naming its own file (an env.py comment on "the needs of env.py") holds no
-#     derived anchor to it (probe78)
-# 41: a Python cross-reference's leading "." is not shown (:meth:`.A.b` reads "A.b") (probe78)
-# 42: webpack's extracted licence comments (main.js.LICENSE.txt) are left out as LICENSE.txt
-#     is (probe78)
-# 43: rustdoc's hidden "# " lines are left out of a Rust file's doc code blocks only (a C++
-#     or Swift "///" example keeps them); an entity in a doc code block stays as written
-#     ("&amp;" in an example); pip-tools inputs (requirements/*.in) and Mako/Jinja templates
-#     of a page or configuration file (alembic.ini.mako) are read as text (tidy78)
-# 44: a multi-line JSDoc ends in the TypeScript member under it (its "*/" line is skipped),
-#     and an interface's method signature is such a member (probe80)
-# 45: a JSDoc/TSDoc {@link Target text} shows its text (else its target); a target that is no
-#     URL goes to the context (probe80)
-# 46: a comment's drawing strokes (box drawing, shapes) are no words; a line of strokes
-#     alone is no line of text (probe80)
-# 47: a Rust macro_rules! that stamps out items is read as a module of those items (probe81)
-# 48: a block doc comment's (/** */, /*! */) code fences, and in Rust the lines rustdoc
-#     hides, are no words, as a /// doc's were (probe81)
-# 49: a Rust impl for a reference (&'a T) is named T in the trail, not &'aT (probe81)
-# 50: a prose heading naming an identifier ("`customLevels` (Object)") repeats its words in
-#     the context as a heading in words does: they count twice (tidy81)
-# 51: a TypeScript function signature (a .d.ts `export function f(...): T`, `declare
-#     function`, an overload) is a definition, its JSDoc its doc (tidy81)
-# 52: a mkdocstrings autodoc line ("::: a.b.C") reads as the dotted path, its indented
-#     option block as nothing (probe82)
-# 53: the acronyms a file spells out ("version control systems (VCS)") are stored with it
-#     (store/acronyms.py, m015) (acro81)
-# 54: a Rust macro the item copy breaks is read as written, each macro on its own, and a
-#     file with a syntax error elsewhere keeps the copy only where it parses (review82)
-# 55: an autodoc line's option block is only the lines indented deeper than it: a list
-#     item's next lines are its text (review82)
-# 56: a Python module-level constant whose value is data (``DEFAULT_POOLSIZE = 10``) is a
-#     definition of its own, its comment above its lead (const78, const79)
-#     and a JavaScript/TypeScript ``const``, Go ``const``/``var`` or Rust ``const`` at
-#     a module's top without a doc comment is a definition too (code_declared; const79);
-#     such a constant takes nothing from its file's passages, and its own passage (kind
-#     "value") sits in the constants' keyword index (store/values.py, m016; const81, const82)
-# 57: a Markdown heading's attribute list ("## Name ## {: #name }") is not its title, HTML
-#     tags side by side are one gap between words, and MkDocs' content tabs and admonitions
-#     read as their title and their Markdown (chunk/mkdocs_blocks; probe86)
-# 58: a body's names split by letters of any script with a case, an acronym's version kept
-#     with it ("IPv6Address" -> ipv6 address, not pv6 address; store/identifier.py, fold86)
-# 59: a heading's attribute list value that opens a quote it never closes ('{ a="b }') is
-#     no attribute list (read both ways, such values backtracked exponentially; review86)
-# 60: a Rust doc attribute whose string is a fence (``#[cfg_attr(feature = "x", doc = " ```")]``)
-#     opens or closes a code block as a ``/// ```` line does, and a doc read in two parts
-#     (a module doc split by an inner ``#![doc = ...]`` attribute) keeps its fences (probe87)
-# 61: a heading-led passage that repeats an earlier one of its file ("Examples" over code
-#     alone) leads with its outer section titles, so it is a belief of its own (docs87)
-# 62: after attr_list's "{:" a bare word is an attribute too: "### `archs` {: #archs env-var }"
-#     reads as "`archs`" (cibuildwheel's options page; lead, stop 61)
-# 63: two plain ``#[doc = " ```"]`` in a row are a block's two fences (not one cfg_attr pair),
-#     a doc attribute fence is seen however many doc attributes follow it, and an inner one
-#     (``#![cfg_attr(feature = "std", doc = " ```")]`` in a crate doc) is one too (review87)
-# 64: a heading attribute's unquoted value holds no "{" ("## t {a={b }" keeps "{a={b" in its
-#     title; the pattern read "{a={a=..." in quadratic time: review88)
-# 65: mkdocstrings' "::: package" over its option block names the package (probe88)
-# 66: a fence's title and a MyST ":caption:" are paragraphs; "{: #\6.0}" is an attribute
-#     list; a front-matter "title:" heads a page with no H1 (md88)
-# 67: a file with no tree-sitter root but mostly whole statements is code; comments past
-#     Python's signature cap kept; a long bodiless type alias keeps names, comments (code88)
-# 68: reST table cells placed from their row's start; a named directive's label is its whole
-#     body's context; ":class:`X`\s" one word; code-tab is code; ".. class::" read (rst88)
-# 69: a bare "::: name" is mkdocstrings' only with an option's name under "options:" (review89)
-# 71: a reST code's ":caption:" is a paragraph; a table's title is its rows' context (rst89)
-READER_VERSION = 71
+# READER_VERSION and its history: reader_version.py (walk keeps the name: the ledger reads it here).
 
 
 class Read(NamedTuple):
