@@ -50,6 +50,13 @@ def test_three_levels_name_every_outer_object_outermost_first() -> None:
     assert contexts["Deeply."] == "Session Request copy()"
 
 
+def test_an_outer_name_the_label_qualifies_itself_with_is_not_repeated() -> None:
+    """setuptools' distutils reference writes ``.. method:: CCompiler.compile(...)``
+    inside ``.. class:: CCompiler``: "CCompiler CCompiler.compile(...)" said it twice."""
+    assert nest(("CCompiler",), "CCompiler.compile(sources)")[0] == "CCompiler.compile(sources)"
+    assert nest(("Spider",), "Request.copy()")[0] == "Spider Request.copy()"
+
+
 def test_object_names() -> None:
     assert object_name("scrapy.http.Request(url[, callback])") == "Request"
     assert object_name("async fetch(url)") == "fetch"
@@ -69,5 +76,5 @@ def test_an_object_name_is_short_and_from_its_label(label: str) -> None:
 @given(st.lists(st.text(min_size=1, max_size=10), max_size=4), st.text(min_size=1, max_size=20))
 def test_nesting_ends_with_the_label_whole(outer: list[str], label: str) -> None:
     context, names = nest(tuple(outer), label)
-    assert context.endswith(label)
+    assert context.endswith(label) and len(context) <= len(" ".join((*outer, label)))
     assert names[:-1] == tuple(outer) and names[-1] == object_name(label)

@@ -30,5 +30,9 @@ def object_name(label: str) -> str:
 
 def nest(outer: tuple[str, ...], label: str) -> tuple[str, tuple[str, ...]]:
     """The context of the body of a directive labelled `label` inside the named
-    directives whose object names are `outer`, and the names its own nested ones see."""
-    return " ".join(filter(None, (*outer, label))), (*outer, object_name(label))
+    directives whose object names are `outer`, and the names its own nested ones see.
+    An outer name the label already qualifies itself with ("CCompiler.compile(...)" in
+    ``.. class:: CCompiler``) is not said twice."""
+    path = label.partition("(")[0].split(".")[:-1]
+    said = [name for name in outer if name not in path]
+    return " ".join(filter(None, (*said, label))), (*outer, object_name(label))
