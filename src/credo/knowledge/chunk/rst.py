@@ -24,8 +24,8 @@ The chunks are the kinds `split_markdown` makes:
   ("versionchanged 2.1: ..."); an unknown directive's argument (a signature, a tab name)
   leads its first paragraph the same way; such a chunk's range runs from the directive's
   line to the paragraph's last. That argument (a signature, a setting's or a tab's name:
-  not a version label) is also the `Chunk.context` of every further chunk of the
-  directive's content, the innermost directive's where they nest (see `rst_parse`).
+  not a version label) is the `Chunk.context` of the rest of its content, led by the
+  outer ones' object names where they nest (`rst_names`; see `rst_parse`).
 - Line blocks are one paragraph.
 - Literal blocks (``::``) and code directives are "code" chunks, their text's lines kept:
   their names and comments go to their passage's context and their lines to its range
@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
 
-from credo.knowledge.chunk import rst_import, rst_tables
+from credo.knowledge.chunk import rst_import, rst_names, rst_tables
 from credo.knowledge.chunk.model import (
     MAX_PARAGRAPH_CHARS,
     Chunk,
@@ -154,7 +154,8 @@ class _Walker:
     trail: tuple[str, ...] = ()  # the open headings' titles: a chunk's section
     lo: int = 1  # no chunk starts before the previous chunk's start
     after: int = 1  # ... and most start after its end
-    names: str = ""  # the innermost open named directive's label: its body's context (`_lead`)
+    names: str = ""  # the open named directives' context for their body (`_lead`)
+    outer: tuple[str, ...] = ()  # ... and their object names, outermost first
 
     def run(self, document: Any) -> list[Chunk]:
         self._children(document)
@@ -306,9 +307,8 @@ class _Walker:
         The paragraph is placed first (docutils' line for a term is the end of its
         definition, a field name has none), then each head at the nearest line at or
         before it that holds the head. When `named` (a Sphinx description's signature, a
-        setting's or a tab's name), the heads' text is the context of every chunk of the
-        rest of `body`, as a section's title is its passages' trail: the body of a long
-        ``.. method::`` is found by the method's name past its first paragraph."""
+        setting's or a tab's name), the heads' text, led by outer ones' names (`rst_names`),
+        is the context of the rest of `body` as a title is its passages' trail."""
         parts: list[_Part] = []
         if body and body[0].tagname == "paragraph":
             parts.append(self._part(body.pop(0), self.lo, self.after))
@@ -332,12 +332,12 @@ class _Walker:
             parts[0].needle = None
         if parts:
             self._emit(parts, role)
-        names = self.names
+        names, outer = self.names, self.outer
         if named and heads and parts and parts[0].text:
-            self.names = parts[0].text  # (the innermost: an outer one is its own context)
+            self.names, self.outer = rst_names.nest(self.outer, parts[0].text)
         for child in body:
             self._block(child)
-        self.names = names
+        self.names, self.outer = names, outer
 
     def _parts(self, nodes: list[Any], shared: bool = False) -> list[_Part]:
         """Render and place `nodes` in order, each at or after the previous one's start."""

@@ -133,4 +133,6 @@
 #     body's context; ":class:`X`\s" one word; code-tab is code; ".. class::" read (rst88)
 # 69: a bare "::: name" is mkdocstrings' only with an option's name under "options:" (review89)
 # 71: a reST code's ":caption:" is a paragraph; a table's title is its rows' context (rst89)
-READER_VERSION = 71
+# 72: a nested named directive's body context leads with its outer ones' object names
+#     ("Request replace([url])" in a class's method: nest89)
+READER_VERSION = 72
