@@ -394,6 +394,8 @@ def audit_tree(root: Path, kind: str = "rst", src: str | None = None) -> list[Li
         for p in root.rglob("*")
         if p.is_file() and p.name.endswith(suffixes) and ".git" not in p.parts
     )
+    if not files:
+        return []  # (credo ingest refuses an empty list: a tree with none has nothing to lose)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "audit.db"
         build(src or str(ROOT / "src"), root, [str(p) for p in files], db)
