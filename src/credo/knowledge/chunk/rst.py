@@ -402,8 +402,7 @@ class _Walker:
         if len(text) <= MAX_PARAGRAPH_CHARS:
             found = unique([link for link, _ in links])
             context = _context(targets) if targets else ""
-            if self.names:
-                context = f"{self.names} {context}" if context else self.names
+            context = " ".join(filter(None, (self.names, context)))
             self.chunks.append(Chunk(text, span[0], span[1], role, section, parent, found, context))
             return
         lines = self.index.align(needle, *span) or [span[0]] * len(needle)
