@@ -380,6 +380,28 @@ def test_query_terms_drop_stopwords_and_operators() -> None:
     assert all(re.fullmatch(r"\w+", t) for t in query_terms("a:b^c*d(e)"))
 
 
+def test_query_terms_keep_a_stopword_written_as_code() -> None:
+    assert query_terms("Is()") == ["is"]
+    assert query_terms("what does `As` do, or `any` of `Is`?") == ["as", "any", "is"]
+    assert query_terms("is it all() or any") == ["all"]
+    # A query with other words keeps dropping them; so does prose alone.
+    assert query_terms("what does `errors.Is` return") == ["errors", "return"]
+    assert query_terms("is it ok to do it (then)?") == []
+    assert query_terms("`is") == []
+
+
+def test_a_function_named_by_a_stopword_is_found_when_called(memory: Memory) -> None:
+    memory.import_records(
+        [
+            {"kind": "belief", "id": "is", "content": "Is reports whether an error matches target"},
+            {"kind": "belief", "id": "as", "content": "As finds the first matching error"},
+        ]
+    )
+    assert [b.id for b in memory.retrieve("Is()").beliefs] == ["is"]
+    assert [b.id for b in memory.retrieve("what does `As` do").beliefs] == ["as"]
+    assert memory.retrieve("is it").beliefs == ()
+
+
 def test_trails_are_read_only_from_a_store_that_has_some(tmp_path: Path) -> None:
     memory = Memory(tmp_path / "m.db", root=tmp_path)
     memory.remember("the deploy script lives in ops")

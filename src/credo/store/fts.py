@@ -30,6 +30,8 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 # Words, and the private-use characters that stand for emoji (store/index_text.py): only
 # for a text the rule rewrote (a class with a range costs ~0.3% of a warm query more).
 _KEYED_WORD = re.compile(f"[\\w{TOKEN_CHARS}]+")
+# A word written as code: right before an opening parenthesis, or inside backticks.
+_CODE_MARKED = re.compile(r"(\w+)\(|`([^`\n]+)`")
 
 STOPWORDS = frozenset(
     """
@@ -60,7 +62,25 @@ def query_terms(text: str) -> list[str]:
         seen[term] = None
         if len(seen) >= MAX_QUERY_TERMS:
             break
+    if not seen and ("(" in cut or "`" in cut):
+        # Nothing but stopwords: the ones written as code are names ("Is()", "`As`").
+        return _code_names(cut)
     return list(seen)
+
+
+def _code_names(text: str) -> list[str]:
+    """The distinct lower-cased words ``text`` writes as code, in order: called (``Is()``,
+    ``any(x)``) or in backticks. Such a word names a function or a value (Go's
+    ``errors.Is``, Python's ``all``): a query of stopwords alone searches for these. Kept
+    out of a query that has other words: measured on the docs bench, "any((x for x in
+    xs))" as a term moved a question's right page from first to second (docs/BENCHMARKS.md
+    § "Stop 63")."""
+    names = (
+        word.lower()
+        for match in _CODE_MARKED.finditer(text)
+        for word in _WORD.findall(match.group(1) or match.group(2))
+    )
+    return list(dict.fromkeys(names))[:MAX_QUERY_TERMS]
 
 
 def quote(term: str) -> str:
