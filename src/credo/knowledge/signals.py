@@ -534,8 +534,16 @@ TOOL_KINDS = frozenset(
 )
 # A change of tool's verb and what may stand between it and "from": "migrated everything
 # from Consul to etcd", "switched over from yarn", "moved all services off Heroku onto Fly".
-_CHANGED = r"(?:moved|switched|migrated|changed|transitioned)"
-CHANGED_WORDS = frozenset({"moved", "switched", "migrated", "changed", "transitioned"})
+# (and under way: "we're switching from X to Y", probe89)
+_CHANGED = r"(?:mov|switch|migrat|chang|transition)(?:ed|ing)"
+_CHANGING = r"(?:mov|switch|migrat|chang|transition)ing"  # "are switching" asserts nothing
+CHANGED_WORDS = frozenset(
+    {
+        f"{stem}{end}"
+        for stem in ("mov", "switch", "migrat", "chang", "transition")
+        for end in ("ed", "ing")
+    }
+)
 _SPAN = r"(?:everything\s+|over\s+|all\s+(?:[\w-]+\s+)?)"
 # Going back to a value ("go back to black", "we switched back to yarn"): it is prescribed.
 _BACK = r"(?:go|going|went|gone|switch(?:ed|ing)?|mov(?:e|ed|ing)|revert(?:ed|ing)?|rolled|get)"
@@ -562,7 +570,7 @@ def term_patterns() -> TermPatterns:
         ),
         re.compile(
             rf"""\b(?:use|using|prefer|with|switch\s+to|switched\s+to|moved\s+to|migrate\s+to|
-            migrated\s+to|stick\s+(?:to|with)|go\s+with|is\s+on\s+port|on\s+port|is|are|be|
+            migrated\s+to|stick\s+(?:to|with)|go\s+with|is\s+on\s+port|on\s+port|(?:is|are|be)(?!\s+{_CHANGING}\b)|
             standardi[sz]ed\s+on|replaced\s+(?:by|with)|replaced\s+{_TERM_BARE}\s+with|
             {_CHANGED}\s+over\s+to|{_CHANGED}\s+onto|
             {_CHANGED}\s+{_SPAN}?(?:back\s+)?(?:(?:away\s+)?from|off(?:\s+of)?)\s+{_TERM_BARE}\s+
