@@ -27,7 +27,9 @@ settings.load_profile("credo")
 # white space or an angle bracket may stand: an invisible character a reader may drop
 # (zero-width, bidi, a soft hyphen, a combining mark: day-review73).
 _GAP = r"[^\w\s<>]*"
-TAG_REFERENCE = rf"<(?=[^\w<>]*(?:$|/|[a-z][^\s<>/]*-|{_GAP.join('credo')}))"
+# An HTML comment's opener before a word (not credo's) is none: ``<!-- markdownlint-disable -->``.
+_NOT_COMMENT = rf"(?!!--\s*(?!{_GAP.join('credo')})[a-z])"
+TAG_REFERENCE = rf"<{_NOT_COMMENT}(?=[^\w<>]*(?:$|/|[a-z][^\s<>/]*-|{_GAP.join('credo')}))"
 TAG_START = re.compile(TAG_REFERENCE, re.IGNORECASE)
 
 
