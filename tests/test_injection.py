@@ -149,5 +149,7 @@ def test_an_html_comment_in_a_passage_reads_as_written() -> None:
     block = memory_block(_result([("b1", text, False, ())]))
     _check_block(block, 1)
     assert text in block
+    code = r"const inlineCommentStartRe = /(<!--\s*markdownlint-(disable|enable))(?:\s|-->)/gi"
+    assert escape(code) == code
     for forged in ("<!-- /credo-memory>", "<!-- credo-memory x", "<!--\u200b/x>", "<!--"):
         assert not escape(forged).startswith("<")

@@ -62,12 +62,12 @@ def _tag_start() -> re.Pattern[str]:
     )
 
 
-# An HTML comment's opener before a word opens no tag: ``<!-- markdownlint-disable-line -->``,
-# ``<!-- prettier-ignore -->`` are what a Markdown project's docs teach (probe89: the block
-# showed ``&lt;!-- markdownlint-disable-file -->``, a text to copy that no longer works).
-# Only white space may stand between (an invisible character keeps the "<" escaped), and the
-# word is not credo's.
-_COMMENT = r"!--\s*(?!%s)[A-Za-z]"
+# An HTML comment's opener opens no tag: ``<!-- markdownlint-disable-line -->``, ``<!--
+# prettier-ignore -->`` are what a Markdown project's docs teach, and its code matches them
+# (``/<!--\s*markdownlint-/``): the block showed ``&lt;!-- markdownlint-disable-file -->``, a
+# text to copy that no longer works (probe89). Unless a closing tag's "/", credo's name or
+# the end follows it, as they would a plain "<".
+_COMMENT = r"!--(?![^\w<>]*(?:$|/|%s))"
 
 
 def _plain(text: str) -> bool:
