@@ -126,7 +126,7 @@ HABITUAL = re.compile(
         (?:\s+(?:in|on|for|of|from|under|with|to|at)\s+(?:the\s+)?(?:[\w/.`*-]+\s+){{0,2}}?[\w/.`*-]+)?
         (?:\s+here)?\s+
         (?:always\s+|never\s+|only\s+)?(?:are|aren'?t|go|follow|need|must|should|have|live|
-        get|use|run|stay|happen|never|always|only|don'?t)\b""",
+        get|use|run|set|stay|happen|never|always|only|don'?t)\b""",
     _L | re.VERBOSE,
 )
 
