@@ -342,6 +342,12 @@ REPLACED.append(UNDER_WAY)
         "are we switching from yarn to pnpm?",
         "we're thinking of switching from yarn to pnpm",
         "I'm switching from yarn to pnpm on my laptop",
+        # a stage of the work, a step, a quarter, or this turn's purpose
+        "we're moving from step 3 to step 4",
+        "we're moving from planning to implementation",
+        "We're transitioning from Q2 to Q3 goals.",
+        "we're moving from staging to prod now",
+        "we're switching from debug to release builds to measure it",
     ],
 )
 def test_a_change_under_way_hedged_to_come_or_of_a_view_is_not_captured(prompt: str) -> None:

@@ -87,11 +87,17 @@ _CODE_NAME = r"""(?<!\bafter)(?<!\bbefore)(?<!\buntil)(?<!\bonce)(?<!\bwhen)\s
 _LATER = r"""(?!.*\b(?:next\s+(?:week|month|quarter|year|sprint|release|version|cycle|major)|
     (?:later|sometime)\s+(?:this|next|in)|soon\b|eventually|at\s+some\s+point|some\s+day|
     someday|in\s+(?:q[1-4]|20\d\d|the\s+(?:future|coming))|once\b|after\s+the\b))"""
-# (a tool's name after "from": "from the list view to the grid view" is the app's behaviour)
-_NO_ARTICLE = r"(?!(?:the|a|an|this|that|these|those|my|your|his|her|their|its)\b)"
+# (a tool's name after "from": "from the list view to the grid view" is the app's behaviour;
+# nor a stage of the work, a step or a quarter, "from planning to implementation", "from
+# staging to prod"; nor a change made for this turn's purpose, "... to release builds to
+# measure it")
+_A_TOOL_FROM = r"""(?!(?:the|a|an|this|that|these|those|my|your|his|her|their|its|step|phase|
+    stage|planning|design|implementation|development|dev|testing|review|staging|prod|
+    production|q[1-4])\b)(?!.*\bto\s+(?:measure|test|check|see|try|compare|reproduce|profile|
+    benchmark|debug|time)\b)"""
 _CHANGING_FROM = rf"""{_IF}\b(?:we\s+are|we'?re)\s+(?:now\s+|finally\s+|officially\s+)?
         (?:moving|switching|migrating|changing|transitioning)\s+(?:everything\s+|over\s+)?
-        (?:from|off(?:\s+of)?|away\s+from)\s+{_LATER}{_NO_ARTICLE}[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?
+        (?:from|off(?:\s+of)?|away\s+from)\s+{_LATER}{_A_TOOL_FROM}[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?
         \s+(?:to|over\s+to|onto)\s+[\w`.@]"""
 CHANGEOVER = LazyPattern(
     rf"""{_IF}\b{_TEAM}\s+(?:has\s+|have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?
