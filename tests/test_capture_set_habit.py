@@ -35,6 +35,10 @@ def test_a_setting_the_teams_files_keep_is_captured(prompt: str) -> None:
         "the tests set the env var and CI broke",
         "set the line length to 80 in our docs",
         "if our docs set MD013 to 80, the tables wrap",
+        # an idiom of "set", not a setting
+        "our docs set a bad example with those long lines",
+        "our docs set expectations too high",
+        "our builds set off the alarm again",
     ],
 )
 def test_a_past_day_a_question_or_a_task_is_not(prompt: str) -> None:
