@@ -50,7 +50,8 @@ _VERBS = (
     "prefix|type|annotate|declare|define|structure|order|group|separate|generate|regenerate|"
     "create|open|review|squash|amend|force|switch|migrate|route|expose|hardcode|hard-code|"
     "inline|extract|refactor|write|read|assume|guess|invent|add|stop|quit|print|emit|"
-    "capitalize|lowercase|uppercase|spell|say|talk|use|pass|catch|wrap|await|block|set"
+    "capitalize|lowercase|uppercase|spell|say|talk|use|pass|catch|wrap|await|block|set|"
+    "disable|enable"
 )
 
 # A verb at the head of a sentence is an imperative only when no finite verb follows it:
@@ -564,7 +565,7 @@ def term_patterns() -> TermPatterns:
             rather\s+than|in\s+place\s+of|over(?!\s+(?:to|onto)\b)|without|ban|drop|remove|
             replaced(?!\s+(?:by|with)\b)|{_CHANGED}\s+{_SPAN}?(?:back\s+)?(?:(?:away\s+)?from|off(?:\s+of)?))
             (?:\s+(?:ever|again|use|using|run|running|add|adding|call|calling|install|installing|
-            import|importing|write|writing|touch|touching|commit|committing|put|putting|pick|
+            import|importing|write|writing|touch|touching|commit|committing|put|putting|pick|enable|enabling|
             choose|the|a|an|any|every|each|all|on|to|with|be|via|in|into))*\s+{MODIFIED_TERM}""",
             _I | re.VERBOSE,
         ),
