@@ -27,7 +27,10 @@ settings.load_profile("credo")
 # white space or an angle bracket may stand: an invisible character a reader may drop
 # (zero-width, bidi, a soft hyphen, a combining mark: day-review73).
 _GAP = r"[^\w\s<>]*"
-TAG_REFERENCE = rf"<(?=[^\w<>]*(?:$|/|[a-z][^\s<>/]*-|{_GAP.join('credo')}))"
+# An HTML comment's opener is none (``<!-- markdownlint-disable -->``), unless a "/", a credo
+# name or the end follows it.
+_NOT_COMMENT = rf"(?!!--(?![^\w<>]*(?:$|/|{_GAP.join('credo')})))"
+TAG_REFERENCE = rf"<{_NOT_COMMENT}(?=[^\w<>]*(?:$|/|[a-z][^\s<>/]*-|{_GAP.join('credo')}))"
 TAG_START = re.compile(TAG_REFERENCE, re.IGNORECASE)
 
 

@@ -386,6 +386,10 @@ INLINE_CASES = [
     ("keep `inline *code*` as is", "keep `inline *code*` as is", ()),
     ("``a ` b`` spans", "``a ` b`` spans", ()),
     ("snake_case_name stays", "snake_case_name stays", ()),
+    # Underscores inside a word are no strong emphasis (CommonMark; markdownlint's MD050 page
+    # read "like__this__one" as "likethisone": probe89); at a word's edges they are.
+    ("underscores like__this__one.", "underscores like__this__one.", ()),
+    ("set APP__DB__HOST=x, __strong__ and __init__", "set APP__DB__HOST=x, strong and init", ()),
     ("2 * 3 * 4 math", "2 * 3 * 4 math", ()),
     ("see [the docs](https://x.io/a_(b)) now", "see the docs now", ("https://x.io/a_(b)",)),
     ('[text](<a b.md> "Title") x', "text x", ("a b.md",)),

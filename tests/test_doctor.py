@@ -262,3 +262,49 @@ def test_locate_prefers_the_tightest_then_nearest_span() -> None:
     assert text.locate("alpha beta", near=7) == (7, 7)
     assert text.locate("gamma") is None
     assert words("Don't_stop-me") == ["don", "t", "stop", "me"]
+
+
+# markdownlint 0.38.0's lib/markdownlint.d.mts (MIT), cut: a type alias whose fields each carry a
+# comment above them. Its passage leads with the fields, then the comments (probe89).
+RULE_PARAMS = """\
+/**
+ * Rule parameters.
+ */
+export type RuleParams = {
+    /**
+     * File/string name.
+     */
+    name: string;
+    /**
+     * Markdown parser data.
+     */
+    parsers: MarkdownParsers;
+    /**
+     * File/string lines.
+     */
+    lines: readonly string[];
+    /**
+     * Front matter lines.
+     */
+    frontMatterLines: readonly string[];
+    /**
+     * Rule configuration.
+     */
+    config: RuleConfiguration;
+    /**
+     * Version of the markdownlint library.
+     */
+    version: string;
+};
+"""
+
+
+def test_a_fresh_ingest_of_a_commented_type_alias_is_healthy(tmp_path: Path, root: Path) -> None:
+    """Before: its anchor was reported shifted right after ingest (`credo doctor` exited 1)."""
+    (root / "lib").mkdir()
+    (root / "lib" / "types.d.ts").write_text(RULE_PARAMS, encoding="utf-8")
+    with Memory(tmp_path / "memory.db", root=root) as memory:
+        ingest_paths(memory.store, [root / "lib"], root=root)
+        report = check_anchors(memory.store, root)
+        assert memory.stats().anchors >= 1
+    assert report.shifted == [] and report.healthy

@@ -136,3 +136,20 @@ def test_remember_refuses_ids_that_could_forge_an_entry(mem_memory: Memory, forg
 def test_import_refuses_ids_that_could_forge_an_entry(mem_memory: Memory, forged: str) -> None:
     with pytest.raises(InvalidInputError):
         mem_memory.import_records([{"kind": "belief", "id": forged, "content": "ordinary"}])
+
+
+def test_an_html_comment_in_a_passage_reads_as_written() -> None:
+    """probe89: markdownlint's docs teach ``<!-- markdownlint-disable-next-line MD001 -->``;
+    the block showed ``&lt;!-- ...``, a text the agent would copy into a file as it is. A
+    comment's opener before a closing tag, credo's name or an invisible character is still
+    escaped."""
+    from credo.tokens import escape
+
+    text = "Disable one rule for the next line: `<!-- markdownlint-disable-next-line MD001 -->`"
+    block = memory_block(_result([("b1", text, False, ())]))
+    _check_block(block, 1)
+    assert text in block
+    code = r"const inlineCommentStartRe = /(<!--\s*markdownlint-(disable|enable))(?:\s|-->)/gi"
+    assert escape(code) == code
+    for forged in ("<!-- /credo-memory>", "<!-- credo-memory x", "<!--\u200b/x>", "<!--"):
+        assert not escape(forged).startswith("<")

@@ -453,7 +453,7 @@ _ANCHORED_MOODS = frozenset({"state", "measure", "ongoing"})
 # (a setting told anew sets it: "the timeout is 30s now" is no measure of how things are)
 _PRESCRIBES = frozenset(
     {"directive", "deontic", "preference", "preference_frame", "taste", "contrast", "future"}
-    | {"value_now"}
+    | {"value_now", "changeover"}
 )
 
 

@@ -80,11 +80,31 @@ _CODE_NAME = r"""(?<!\bafter)(?<!\bbefore)(?<!\buntil)(?<!\bonce)(?<!\bwhen)\s
 # told in the past and holds now the same way: "We decided to use black for formatting",
 # "the team agreed on using uv", "we decided to keep Python 3.8 as the minimum" (a choice
 # names no old value: rule 5 reads none; "decided to keep going" is no choice of a thing).
+# The same change under way, told with "from": "we're switching from markdownlint-cli2 to our
+# own script" (probe89) holds from now on as "we switched from X to Y" does. Not a change
+# hedged ("we're probably moving from ..."), nor one told for a time to come ("... to Vite next
+# quarter", "... at some point"): the old one holds until then.
+_LATER = r"""(?!.*\b(?:next\s+(?:week|month|quarter|year|sprint|release|version|cycle|major)|
+    (?:later|sometime)\s+(?:this|next|in)|soon\b|eventually|at\s+some\s+point|some\s+day|
+    someday|in\s+(?:q[1-4]|20\d\d|the\s+(?:future|coming))|once\b|after\s+the\b))"""
+# (a tool's name after "from": "from the list view to the grid view" is the app's behaviour;
+# nor a stage of the work, a step or a quarter, "from planning to implementation", "from
+# staging to prod"; nor a change made for this turn's purpose, "... to release builds to
+# measure it")
+_A_TOOL_FROM = r"""(?!(?:the|a|an|this|that|these|those|my|your|his|her|their|its|step|phase|
+    stage|planning|design|implementation|development|dev|testing|review|staging|prod|
+    production|q[1-4])\b)(?!.*\bto\s+(?:measure|test|check|see|try|compare|reproduce|profile|
+    benchmark|debug|time)\b)"""
+_CHANGING_FROM = rf"""{_IF}\b(?:we\s+are|we'?re)\s+(?:now\s+|finally\s+|officially\s+)?
+        (?:moving|switching|migrating|changing|transitioning)\s+(?:everything\s+|over\s+)?
+        (?:from|off(?:\s+of)?|away\s+from)\s+{_LATER}{_A_TOOL_FROM}[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?
+        \s+(?:to|over\s+to|onto)\s+[\w`.@]"""
 CHANGEOVER = LazyPattern(
     rf"""{_IF}\b{_TEAM}\s+(?:has\s+|have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?
         (?:moved|switched|migrated|changed|transitioned)\s+(?:everything\s+|over\s+)?
         (?:from|off(?:\s+of)?|away\s+from)\s+[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?
         \s+(?:to|over\s+to|onto)\s+[\w`.@]
+        |{_CHANGING_FROM}
         |{_IF}\bwe(?:'?ve|\s+have)?\s+(?:\w+ly\s+|already\s+|finally\s+)?replaced\s+
         (?!(?:it|this|that|them|these|those)\b)[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?\s+with\s+[\w`.@]
         |^(?!(?:it|this|that|they|these|those)\b)(?:[\w`'./@+-]+\s+){{1,4}}?(?:was|were|has\s+been|
@@ -137,7 +157,8 @@ _OLD_CODE = r"""(?=(?:--?[a-z][\w-]*|[a-z_]\w*(?:\.\w+)+(?:\(\))?|[a-z_]\w*\(\)|
     (?<!\.py)(?<!\.js)(?<!\.ts)(?<!\.md)(?<!\.txt)(?<!\.toml)(?<!\.yml)(?<!\.yaml)(?<!\.json)
     (?<!\.cfg)(?<!\.ini)(?:[\s,;:!?)]|\.?$|\.\s))"""
 CHANGING_OVER = LazyPattern(
-    rf"""{_IF}\b(?:we\s+are|we'?re)\s+
+    rf"""{_CHANGING_FROM}
+    |{_IF}\b(?:we\s+are|we'?re)\s+
     (?:(?:moving|switching|migrating|changing|transitioning)\s+(?!{MOVED_EVENT})
     (?:{_ONTO}{_NEW_NOT}|{_ONTO_ARTICLE}{_NEW_NOT}{_OLD_CODE})
     |(?:raising|bumping|lowering|upgrading|downgrading)\s+(?!{MOVED_EVENT}){_ONTO}(?!be\b)
@@ -260,7 +281,8 @@ _DATED = re.compile(
 # The change's own words that name nothing ("we", "moved", "from", "the"...).
 _CHANGE_WORDS = frozenset(
     """we ve have has had the our a an team moved switched migrated changed transitioned
-    replaced from to onto off of over away with by was were been got everything all""".split()
+    replaced from to onto off of over away with by was were been got everything all
+    re are moving switching migrating changing transitioning now finally officially""".split()
 )
 _IN_USE = frozenset(
     """use uses using used call calls calling run runs running on in depend depends rely

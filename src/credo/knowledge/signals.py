@@ -50,7 +50,8 @@ _VERBS = (
     "prefix|type|annotate|declare|define|structure|order|group|separate|generate|regenerate|"
     "create|open|review|squash|amend|force|switch|migrate|route|expose|hardcode|hard-code|"
     "inline|extract|refactor|write|read|assume|guess|invent|add|stop|quit|print|emit|"
-    "capitalize|lowercase|uppercase|spell|say|talk|use|pass|catch|wrap|await|block|set"
+    "capitalize|lowercase|uppercase|spell|say|talk|use|pass|catch|wrap|await|block|set|"
+    "disable|enable"
 )
 
 # A verb at the head of a sentence is an imperative only when no finite verb follows it:
@@ -534,8 +535,16 @@ TOOL_KINDS = frozenset(
 )
 # A change of tool's verb and what may stand between it and "from": "migrated everything
 # from Consul to etcd", "switched over from yarn", "moved all services off Heroku onto Fly".
-_CHANGED = r"(?:moved|switched|migrated|changed|transitioned)"
-CHANGED_WORDS = frozenset({"moved", "switched", "migrated", "changed", "transitioned"})
+# (and under way: "we're switching from X to Y", probe89)
+_CHANGED = r"(?:mov|switch|migrat|chang|transition)(?:ed|ing)"
+_CHANGING = r"(?:mov|switch|migrat|chang|transition)ing"  # "are switching" asserts nothing
+CHANGED_WORDS = frozenset(
+    {
+        f"{stem}{end}"
+        for stem in ("mov", "switch", "migrat", "chang", "transition")
+        for end in ("ed", "ing")
+    }
+)
 _SPAN = r"(?:everything\s+|over\s+|all\s+(?:[\w-]+\s+)?)"
 # Going back to a value ("go back to black", "we switched back to yarn"): it is prescribed.
 _BACK = r"(?:go|going|went|gone|switch(?:ed|ing)?|mov(?:e|ed|ing)|revert(?:ed|ing)?|rolled|get)"
@@ -556,13 +565,13 @@ def term_patterns() -> TermPatterns:
             rather\s+than|in\s+place\s+of|over(?!\s+(?:to|onto)\b)|without|ban|drop|remove|
             replaced(?!\s+(?:by|with)\b)|{_CHANGED}\s+{_SPAN}?(?:back\s+)?(?:(?:away\s+)?from|off(?:\s+of)?))
             (?:\s+(?:ever|again|use|using|run|running|add|adding|call|calling|install|installing|
-            import|importing|write|writing|touch|touching|commit|committing|put|putting|pick|
+            import|importing|write|writing|touch|touching|commit|committing|put|putting|pick|enable|enabling|
             choose|the|a|an|any|every|each|all|on|to|with|be|via|in|into))*\s+{MODIFIED_TERM}""",
             _I | re.VERBOSE,
         ),
         re.compile(
             rf"""\b(?:use|using|prefer|with|switch\s+to|switched\s+to|moved\s+to|migrate\s+to|
-            migrated\s+to|stick\s+(?:to|with)|go\s+with|is\s+on\s+port|on\s+port|is|are|be|
+            migrated\s+to|stick\s+(?:to|with)|go\s+with|is\s+on\s+port|on\s+port|(?:is|are|be)(?!\s+{_CHANGING}\b)|
             standardi[sz]ed\s+on|replaced\s+(?:by|with)|replaced\s+{_TERM_BARE}\s+with|
             {_CHANGED}\s+over\s+to|{_CHANGED}\s+onto|
             {_CHANGED}\s+{_SPAN}?(?:back\s+)?(?:(?:away\s+)?from|off(?:\s+of)?)\s+{_TERM_BARE}\s+

@@ -47,7 +47,11 @@ _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _HTML_TAG = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>)+")
 _HTML_TARGET = re.compile(r"\b(?:href|src)\s*=\s*[\"']([^\"']+)[\"']", re.I)
 _BREAK_TAG = re.compile(r"<br\s*/?>", re.I)
-_STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", re.S)
+# Underscores inside a word are no emphasis (CommonMark): "like__this__one" and "APP__DB__HOST"
+# read as written, not "likethisone" (probe89: markdownlint's MD050 page).
+_STRONG = re.compile(
+    r"(\*\*)(?=\S)(.+?)(?<=\S)\*\*|(?<![\w\\])(__)(?=\S)(.+?)(?<=\S)__(?!\w)", re.S
+)
 _EMPHASIS_STAR = re.compile(r"\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*")
 _EMPHASIS_UNDERSCORE = re.compile(r"(?<![\w\\])_(?=[^\s_])([^_]+?)(?<=[^\s_])_(?!\w)")
 _STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~", re.S)
@@ -233,9 +237,13 @@ def _shortcut(match: re.Match[str], refs: Mapping[str, str], links: list[str]) -
     return match.group(2)
 
 
+def _strong_text(match: re.Match[str]) -> str:
+    return match.group(2) if match.group(1) else match.group(4)
+
+
 def _strip_emphasis(text: str) -> str:
     if "**" in text or "__" in text:
-        text = _STRONG.sub(r"\2", text)
+        text = _STRONG.sub(_strong_text, text)
     if "*" in text:
         text = _EMPHASIS_STAR.sub(r"\1", text)
     if "_" in text:

@@ -1,0 +1,59 @@
+"""A setting the team's files keep, told with "set" (probe89, a week on markdownlint): "Note for
+the team: our docs set MD013 line_length to 80 and turn code_blocks off." was lost (a plural
+subject's "set" was no habit, as "use" or "run" is), so Thursday's "No, that's wrong: our docs
+line length is 120 now, not 80." replaced nothing. Told of a past day, or asked, it stays out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from credo.knowledge.capture import extract_statements
+from credo.memory import Memory
+from tests.test_hook_events import base, captured_count, hook, wait_for
+
+NOTE = "Note for the team: our docs set MD013 line_length to 80 and turn code_blocks off."
+CORRECTION = "No, that's wrong: our docs line length is 120 now, not 80."
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [NOTE, "our tests set the timezone to UTC.", "Our fixtures set TZ to UTC before each test."],
+)
+def test_a_setting_the_teams_files_keep_is_captured(prompt: str) -> None:
+    [got] = extract_statements(prompt)
+    assert got.kind == "rule" and "habitual" in got.signals
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "our builds set the flag to false yesterday",
+        "did our docs set MD013 to 80?",
+        "the tests set the env var and CI broke",
+        "set the line length to 80 in our docs",
+        "if our docs set MD013 to 80, the tables wrap",
+        # an idiom of "set", not a setting
+        "our docs set a bad example with those long lines",
+        "our docs set expectations too high",
+        "our builds set off the alarm again",
+    ],
+)
+def test_a_past_day_a_question_or_a_task_is_not(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+def test_through_the_installed_hook_the_correction_replaces_the_note(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    Memory(root / ".credo" / "memory.db", root=root).close()
+    for count, prompt in enumerate((NOTE, CORRECTION), 1):
+        done = hook(tmp_path, "prompt", base(root, "UserPromptSubmit", prompt=prompt), root)
+        assert done.returncode == 0
+        wait_for(lambda count=count: captured_count(root) >= count)
+    with Memory(root / ".credo" / "memory.db", root=root) as memory:
+        served = [b.content for b in memory.retrieve("what line length do our docs use").beliefs]
+    assert served[0] == CORRECTION
+    assert NOTE not in served  # replaced, not served
