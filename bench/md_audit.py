@@ -77,6 +77,12 @@ def words(text: str) -> set[str]:
     return {word.lower() for word in _WORD.findall(text)}
 
 
+def _fence_title(line: str) -> str:
+    """What a reader sees of a titled fence line: the title (not the language, hl_lines...)."""
+    found = re.search(r"title=(?:\"([^\"]*)\"|'([^']*)'|(\S+))", line)
+    return next((group for group in found.groups() if group), "") if found else line
+
+
 def shown_words(line: str) -> set[str]:
     return words(_HIDDEN.sub(" ", line))
 
@@ -124,6 +130,8 @@ def classify(lines: list[str]) -> list[str]:
             out.append("in-html-block")
             continue
         kind = next((name for name, pattern in _CONSTRUCTS if pattern.match(line)), "prose")
+        if kind == "html-line" and not _opens_html_block(line, out[-1] if out else ""):
+            kind = "prose+inline-html"  # ('<a id="x"></a>' alone opens no block: a heading may follow)
         if kind in ("html-line", "details/summary", "html-heading"):
             html = True
             raw = bool(re.match(r"[ \t]*<(?:script|style)[\s>]", line, re.I)) and not re.search(
@@ -134,6 +142,27 @@ def classify(lines: list[str]) -> list[str]:
             kind = "prose+inline-html"
         out.append(kind)
     return out
+
+
+# CommonMark's HTML block starts (types 1, 6 and 7): any other tag opens inline HTML in a paragraph.
+_BLOCK_TAGS = frozenset(
+    "address article aside base basefont blockquote body caption center col colgroup dd details"
+    " dialog dir div dl dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6"
+    " head header hr html iframe legend li link main menu menuitem nav noframes ol optgroup option"
+    " p param search section summary table tbody td tfoot th thead title tr track ul"
+    " pre script style textarea".split()
+)
+_TAG_NAME = re.compile(r"[ \t]*</?([A-Za-z][\w-]*)")
+_LONE_TAG = re.compile(r"[ \t]*(?:<[A-Za-z][\w-]*(?:\s[^<>]*)?/?>|</[A-Za-z][\w-]*\s*>)[ \t]*$")
+
+
+def _opens_html_block(line: str, before: str) -> bool:
+    """Whether the line starts a CommonMark HTML block (a lone complete tag cannot interrupt a
+    paragraph: ``before`` is the construct of the line above, "" when blank)."""
+    name = _TAG_NAME.match(line)
+    if name and name.group(1).lower() in _BLOCK_TAGS:
+        return True
+    return bool(_LONE_TAG.match(line)) and before == ""
 
 
 def headings_above(lines: list[str], kinds: list[str]) -> list[str]:
@@ -179,7 +208,7 @@ def audit_file(path: Path, text: str) -> list[tuple[int, str, str, str]]:
         if not kind:
             continue
         number = index + 1
-        mine = shown_words(line)
+        mine = shown_words(_fence_title(line) if kind == "code-fence+title" else line)
         if not mine:
             continue
         found: set[str] = set()
