@@ -131,7 +131,7 @@ def classify(lines: list[str]) -> list[str]:
             continue
         kind = next((name for name, pattern in _CONSTRUCTS if pattern.match(line)), "prose")
         if kind == "html-line" and not _opens_html_block(line, out[-1] if out else ""):
-            kind = "prose+inline-html"  # ('<a id="x"></a>' alone opens no block: a heading may follow)
+            kind = "prose+inline-html"  # ('<a id="x"></a>' opens no block: a heading may follow)
         if kind in ("html-line", "details/summary", "html-heading"):
             html = True
             raw = bool(re.match(r"[ \t]*<(?:script|style)[\s>]", line, re.I)) and not re.search(

@@ -11,6 +11,13 @@ Any other colon fence (``{glossary}``, ``{figure}``...) keeps its content as Mar
 reads a colon fence's content, and loses only its fence and option lines: a backtick fence
 would make that prose code. Lines are rewritten in place, so every line keeps its number.
 
+A container (markdown-it-container, as VitePress and Docusaurus write boxes: ``::: info
+Note``, ``:::tip[Use the cache]``, ``::: warning``) is the same fence without braces; the page
+shows its title (its type when it has none) over its Markdown. It becomes an ``{admonition}``
+fence with that title (``::: code-group``, which draws no box, loses its fence lines only):
+bump-my-version's VitePress docs gave passages such as "::: info Note This is only used with
+TOML configuration. :::" (md89).
+
 The rules, as MyST's colon fence has them: an opening line is three or more colons, then
 ``{name}`` and an optional argument; the closing line holds colons only, at least as many
 as the opening. Fences nest (``::::{tab-set}`` around ``:::{tab-item}``): each rewritten
@@ -28,6 +35,12 @@ import re
 from credo.knowledge.chunk.markdown_blocks import OPTION_LINE, PROSE_DIRECTIVES
 
 _OPEN = re.compile(r"([ \t]*)(:{3,})(\{([A-Za-z][\w:.+-]*)\}.*)$")
+# A container (markdown-it-container: VitePress' "::: info Title", Docusaurus' ":::tip[Title]"
+# or ":::tip Title"): a type word, then the title the page shows over the box.
+_CONTAINER = re.compile(r"([ \t]*)(:{3,})[ \t]*([A-Za-z][\w-]*)(?=[ \t\[{]|$)(.*)$")
+_ATTRIBUTES = re.compile(r"[ \t]*\{[^{}]*\}[ \t]*$")  # (VitePress' "{open}")
+# Containers that draw no box: their content is read as Markdown, their fences as nothing.
+_BARE_CONTAINERS = frozenset({"code-group"})
 _CLOSE = re.compile(r"([ \t]*)(:{3,})[ \t]*$")
 # A backtick or tilde code fence's opening or closing line (CommonMark: at most three
 # spaces of indent; within a list item more, which the rewrite does not need to tell apart).
@@ -42,13 +55,14 @@ def rewrite_colon_fences(lines: list[str]) -> list[str]:
         return lines
     out = list(lines)
     for start, end, longest in pairs:
-        opening = _OPEN.match(out[start])
+        opening = _opening(out[start])
         closing = _CLOSE.match(out[end])
         if opening is None or closing is None:  # (never: _pairs matched both)
             continue
-        if opening.group(4).lower() in PROSE_DIRECTIVES:
-            fence = fence_char(opening.group(3)) * max(3, longest + 1)
-            out[start] = opening.group(1) + fence + opening.group(3)
+        indent, info = opening
+        if info is not None:
+            fence = fence_char(info) * max(3, longest + 1)
+            out[start] = indent + fence + info
             out[end] = closing.group(1) + fence
             continue
         out[start] = out[end] = ""
@@ -62,6 +76,29 @@ def rewrite_colon_fences(lines: list[str]) -> list[str]:
 # Colon fences nested deeper than this stay text: MyST's pages nest two or three, and each
 # level's fence is one backtick longer, so 3,000 nested fences wrote 9 MB of backticks.
 MAX_NESTING = 32
+
+
+def _opening(line: str) -> tuple[str, str | None] | None:
+    """(indent, the info string of the backtick fence it becomes) of a colon fence's opening
+    line, the info None when its content is plain Markdown; None when it opens none.
+
+    A container reads as MyST's ``{admonition}`` with the title the page shows: the one
+    written, else its type ("::: warning" shows "WARNING"), so the title is a paragraph of
+    its own and the box's content Markdown, as a ``:::{note}``'s is."""
+    myst = _OPEN.match(line)
+    if myst is not None:
+        prose = myst.group(4).lower() in PROSE_DIRECTIVES
+        return myst.group(1), myst.group(3) if prose else None
+    box = _CONTAINER.match(line)
+    if box is None:
+        return None
+    kind = box.group(3)
+    if kind.lower() in _BARE_CONTAINERS:
+        return box.group(1), None
+    title = _ATTRIBUTES.sub("", box.group(4)).strip()
+    if title.startswith("[") and title.endswith("]"):
+        title = title[1:-1].strip()
+    return box.group(1), "{admonition} " + (title or kind)
 
 
 def fence_char(info: str) -> str:
@@ -107,17 +144,18 @@ def _pairs(lines: list[str]) -> list[tuple[int, int, int]]:
             if open_fences and open_fences[-1][1] <= len(closing.group(2)):
                 start, _, ticks, tildes = open_fences.pop()
                 if len(open_fences) < MAX_NESTING:
-                    opening = _OPEN.match(lines[start])
-                    tilde = opening is not None and fence_char(opening.group(3)) == "~"
+                    opening = _opening(lines[start])
+                    info = opening[1] if opening is not None else None
+                    tilde = info is not None and fence_char(info) == "~"
                     pairs.append((start, index, tildes if tilde else ticks))
-                    if opening is not None and opening.group(4).lower() in PROSE_DIRECTIVES:
+                    if info is not None:
                         own = max(3, (tildes if tilde else ticks) + 1)  # (once rewritten)
                         ticks, tildes = (ticks, own) if tilde else (own, tildes)
                 if open_fences:
                     outer = open_fences[-1]
                     outer[2], outer[3] = max(outer[2], ticks), max(outer[3], tildes)
             continue
-        opening = _OPEN.match(line)
+        opening = _OPEN.match(line) or _CONTAINER.match(line)
         if opening is not None:
             open_fences.append([index, len(opening.group(2)), 0, 0])
     return pairs

@@ -36,7 +36,8 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
   read as Markdown (its ``:option:`` lines dropped), not as code. Other directives
   (``{eval-rst}``, ``{code-block}``, ``{toctree}``...) are code. A colon fence
   (``:::{note}`` ... ``:::``) is read as the backtick fence it means
-  (`credo.knowledge.chunk.colon_fence`).
+  (`credo.knowledge.chunk.colon_fence`), and so is a container (VitePress' ``::: info
+  Note``, Docusaurus' ``:::tip[Title]``): its title, else its type, then its Markdown.
 - MkDocs: a mkdocstrings autodoc line (``::: package.Object``) reads as the object's
   dotted path, its indented option block as nothing
   (`credo.knowledge.chunk.mkdocstrings`). A heading's attribute list (attr_list's

@@ -135,4 +135,6 @@
 # 71: a reST code's ":caption:" is a paragraph; a table's title is its rows' context (rst89)
 # 72: a nested named directive's body context leads with its outer ones' object names
 #     ("Request replace([url])" in a class's method: nest89)
-READER_VERSION = 72
+# 73: a colon container (VitePress "::: info Note", Docusaurus ":::tip[Title]") reads as its
+#     title and Markdown content, its colon lines no text (md89)
+READER_VERSION = 73
