@@ -2,9 +2,10 @@
 
     PYTHONPATH=TREE/src python bench/md_audit.py DIR [DIR ...] [--show CONSTRUCT] [--limit N]
 
-Each ``.md`` file under each DIR (``node_modules`` and hidden folders skipped) is read as
-ingest reads it (`split_passages`: the Markdown reader, then passages). Every non-blank
-source line is then checked against the passages whose line range holds it:
+Each ``.md`` / ``.mdx`` / ``.markdown`` file under each DIR (``node_modules`` and hidden
+folders skipped) is read as ingest reads it (`split_passages`: the Markdown reader, then
+passages). Every non-blank source line is then checked against the passages whose line
+range holds it:
 
 - **lost**: no passage holds the line, or fewer than half of its words (letters, three or
   more) are among the words of those passages' text, context and trail;
@@ -232,8 +233,9 @@ def audit_file(path: Path, text: str) -> list[tuple[int, str, str, str]]:
 def markdown_files(root: Path) -> list[Path]:
     return sorted(
         path
-        for path in root.rglob("*.md")
-        if path.is_file()
+        for path in root.rglob("*.md*")
+        if path.suffix in (".md", ".mdx", ".markdown")
+        and path.is_file()
         and not any(
             part == "node_modules" or part.startswith(".") for part in path.relative_to(root).parts
         )

@@ -50,7 +50,8 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
   declarations, CDATA and comments leave nothing.
 - Front matter: YAML (``---``) or TOML (``+++``) on line 1 is skipped, except its
   ``title`` when the page has no level-1 heading of its own: the site shows that title as
-  the page's (MkDocs, Docusaurus, Jekyll, Hugo), so it is the page's heading, at its line.
+  the page's (MkDocs, Docusaurus, Jekyll, Hugo), so it is the page's heading, at its line,
+  and the ``description`` beside it is the first paragraph under it, at its line.
 - Skipped: link reference
   definitions (their targets still resolve ``[text][label]`` links), thematic breaks, and
   any chunk with fewer than `MIN_MEANINGFUL_CHARS` letters or digits.
@@ -89,6 +90,10 @@ MAX_NESTING = 20
 # Front matter's page title: MkDocs, Docusaurus, Jekyll and Hugo show it as the page's title
 # (its H1, when the page writes none). Compiled on first use: few files have front matter.
 _TITLE_KEY = r"title[ \t]*[:=][ \t]*(.*)$"
+# Its one-sentence summary of the page, read under that title: Mintlify shows it below the
+# title; MkDocs, Docusaurus, VitePress and Jekyll give it to search engines, link previews and
+# their own site search (fastmcp's 144 pages, md89).
+_DESCRIPTION_KEY = r"description[ \t]*[:=][ \t]*(.*)$"
 _REF_DEF = re.compile(r"[ \t]*\[((?:[^\[\]\\]|\\.)*)\]:[ \t]*\n?[ \t]*(<[^<>\n]*>|\S+)")
 
 
@@ -103,7 +108,8 @@ def split_markdown(text: str) -> list[Chunk]:
     if "\x00" in text:
         lines = [line.replace("\x00", "\ufffd") for line in lines]
     first = _after_front_matter(lines)
-    title = _front_matter_title(lines, first) if first > 1 else None
+    title = _front_matter_value(lines, first, _TITLE_KEY) if first > 1 else None
+    summary = None if title is None else _front_matter_value(lines, first, _DESCRIPTION_KEY)
     if first > 1:
         lines[: first - 1] = [""] * (first - 1)  # blank, so line numbers stay as they are
     if "===" in text or "!!!" in text or "???" in text:
@@ -119,6 +125,8 @@ def split_markdown(text: str) -> list[Chunk]:
     reader = BlockReader(md, refs)
     if title is not None and not _has_title(tokens):
         reader.open_page(*title)
+        if summary is not None:
+            reader.summary(*summary)
     reader.read(tokens, lines, 0, env)
     return reader.chunks
 
@@ -176,11 +184,12 @@ def _after_front_matter(lines: list[str]) -> int:
     return 1
 
 
-def _front_matter_title(lines: list[str], first: int) -> tuple[int, str] | None:
-    """(line, value) of the front matter's ``title`` key (YAML ``title: X``, TOML ``title =
-    "X"``; quotes dropped), or None. ``first`` is the line after the front matter."""
+def _front_matter_value(lines: list[str], first: int, pattern: str) -> tuple[int, str] | None:
+    """(line, value) of the front matter's key ``pattern`` reads (YAML ``title: X``, TOML
+    ``title = "X"``; quotes dropped), or None. ``first`` is the line after the front matter."""
+    key = pattern[:4]  # (a cheap test before the match: "titl", "desc")
     for number, line in enumerate(lines[1 : first - 2], start=2):
-        found = re.match(_TITLE_KEY, line) if line.startswith("title") else None
+        found = re.match(pattern, line) if line.startswith(key) else None
         if found is not None:
             value = found.group(1).strip()
             if len(value) > 1 and value[0] == value[-1] and value[0] in "'\"":

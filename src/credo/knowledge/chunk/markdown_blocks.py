@@ -154,6 +154,10 @@ class BlockReader:
         """Open the page's section with a title its front matter gives (`split_markdown`)."""
         self._heading([(line, title)], 1)
 
+    def summary(self, line: int, text: str) -> None:
+        """A paragraph the front matter gives the page it titles (`split_markdown`)."""
+        self._paragraph([(line, text)], "paragraph")
+
     # -- what each block becomes ------------------------------------------------------------
     def _where(self) -> tuple[tuple[str, ...], int | None]:
         section = tuple(title for _, title, _ in self.headings)

@@ -136,5 +136,6 @@
 # 72: a nested named directive's body context leads with its outer ones' object names
 #     ("Request replace([url])" in a class's method: nest89)
 # 73: a colon container (VitePress "::: info Note", Docusaurus ":::tip[Title]") reads as its
-#     title and Markdown content, its colon lines no text (md89)
+#     title and Markdown content, its colon lines no text; a front-matter "description:" is
+#     the first paragraph under the title the front matter gives a page with no H1 (md89)
 READER_VERSION = 73
