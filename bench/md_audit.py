@@ -84,7 +84,15 @@ def _fence_title(line: str) -> str:
     return next((group for group in found.groups() if group), "") if found else line
 
 
+# What an MDX component shows of its attributes (Mintlify's <ParamField body="name">, <Step
+# title="...">, Docusaurus' <TabItem label="...">): a capitalised tag's name and title values.
+_COMPONENT = re.compile(r"<[A-Z][A-Za-z0-9]*\s[^<>]*>")
+_SHOWN = re.compile(r"\b(?:title|label|caption|name|body|path|query|header)=\"([^\"]*)\"")
+
+
 def shown_words(line: str) -> set[str]:
+    if '="' in line and "<" in line:
+        line = _COMPONENT.sub(lambda tag: " " + " ".join(_SHOWN.findall(tag.group(0))) + " ", line)
     return words(_HIDDEN.sub(" ", line))
 
 

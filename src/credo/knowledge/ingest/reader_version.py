@@ -137,5 +137,6 @@
 #     ("Request replace([url])" in a class's method: nest89)
 # 73: a colon container (VitePress "::: info Note", Docusaurus ":::tip[Title]") reads as its
 #     title and Markdown content, its colon lines no text; a front-matter "description:" is
-#     the first paragraph under the title the front matter gives a page with no H1 (md89)
+#     the first paragraph under the title the front matter gives a page with no H1; an MDX
+#     component's name/title attributes are text (<ParamField body="timeout">) (md89)
 READER_VERSION = 73
