@@ -33,7 +33,8 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
 - MyST: target lines such as ``(label)=`` are dropped, roles such as ``{ref}`text```
   read as their text (`credo.knowledge.chunk.inline`), and a fence whose info string names
   a prose directive (``{note}``, ``{warning}``, ``{versionadded}``, ``{admonition}``...) is
-  read as Markdown (its ``:option:`` lines dropped), not as code. Other directives
+  read as Markdown (its ``:option:`` lines dropped; the text on an admonition's opening
+  line, ``{note} Text``, its first line), not as code. Other directives
   (``{eval-rst}``, ``{code-block}``, ``{toctree}``...) are code. A colon fence
   (``:::{note}`` ... ``:::``) is read as the backtick fence it means
   (`credo.knowledge.chunk.colon_fence`), and so is a container (VitePress' ``::: info

@@ -68,6 +68,13 @@ PROSE_DIRECTIVES = _TITLED_DIRECTIVES | frozenset(
     "versionadded versionchanged versionremoved deprecated epigraph pull-quote "
     "highlights tab-set grid div container".split()
 )
+# Directives that take no argument: MyST reads the text on their opening line as the first
+# line of their content ("```{note} If you find that ...", click's docs; "::::{note} Here's a
+# note!", sphinx-book-theme's).
+_CONTENT_ON_OPENING = frozenset(
+    "attention caution danger error hint important note seealso tip warning todo "
+    "epigraph pull-quote highlights".split()
+)
 # MyST's version notes: their argument is the version, then (on the opening line, as
 # Sphinx's ``.. versionchanged:: 2.1 text``) what changed; read as the reStructuredText
 # reader labels them (rst_parse ``_Version``): "versionchanged 2.1 text".
@@ -214,7 +221,7 @@ class BlockReader:
             self._code(token, lines, base, "\n".join(inner))
             return
         start = _span(token, len(lines))[0]
-        if name in _TITLED_DIRECTIVES and argument:
+        if argument and (name in _TITLED_DIRECTIVES or name in _CONTENT_ON_OPENING):
             self._paragraph([(base + start + 1, argument)], "paragraph")
         elif name in _VERSION_DIRECTIVES:
             self._paragraph([(base + start + 1, f"{name} {argument}".strip())], "paragraph")

@@ -138,5 +138,6 @@
 # 73: a colon container (VitePress "::: info Note", Docusaurus ":::tip[Title]") reads as its
 #     title and Markdown content, its colon lines no text; a front-matter "description:" is
 #     the first paragraph under the title the front matter gives a page with no H1; an MDX
-#     component's name/title attributes are text (<ParamField body="timeout">) (md89)
+#     component's name/title attributes are text (<ParamField body="timeout">); the text on
+#     a MyST admonition's opening line ("```{note} Text") is its content's first line (md89)
 READER_VERSION = 73
