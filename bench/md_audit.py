@@ -36,9 +36,11 @@ from credo.errors import InvalidInputError
 from credo.knowledge.ingest.split import split_passages
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{2,}")  # (an identifier's parts: "_Black_" is "Black")
-# What no reader sees on a rendered page: link targets, tags with their attributes, URLs.
+# What no reader sees on a rendered page: link targets, tags with their attributes, URLs,
+# a VitePress code group's fence (it draws tabs, no box).
 _HIDDEN = re.compile(
     r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)|<[^<>]*>|https?://\S+|\{[:#.][^{}]*\}|\]\[[^\]]*\]"
+    r"|^[ \t]*:{3,}[ \t]*code-group[ \t]*$"
 )
 _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)$")
 _ATX = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*(?:\{[^{}]*\})?[ \t]*$")
