@@ -46,6 +46,8 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
   content tab (``=== "macOS"`` and the block indented under it) reads as its title and
   the block's Markdown, and so does an admonition (``!!! note "Title"``)
   (`credo.knowledge.chunk.mkdocs_blocks`).
+- MDX: a paragraph of ES module imports alone (``import Tabs from '@theme/Tabs'``) is
+  dropped; a component's name and title attributes are text (`credo.knowledge.chunk.inline`).
 - HTML blocks are paragraphs with their tags removed (so badge rows vanish); raw-text
   blocks (``<script>``, ``<style>``, ``<pre>``, ``<textarea>``), processing instructions,
   declarations, CDATA and comments leave nothing.

@@ -68,6 +68,8 @@ PROSE_DIRECTIVES = _TITLED_DIRECTIVES | frozenset(
     "versionadded versionchanged versionremoved deprecated epigraph pull-quote "
     "highlights tab-set grid div container".split()
 )
+# An ES module import line, as MDX files open (a quoted module, "from" before it or not).
+_IMPORT = r"""import[ \t]+(?:[^'"\n]*?[ \t]from[ \t]*)?["'][^"'\n]+["'][ \t]*;?[ \t]*$"""
 # Directives that take no argument: MyST reads the text on their opening line as the first
 # line of their content ("```{note} If you find that ...", click's docs; "::::{note} Here's a
 # note!", sphinx-book-theme's).
@@ -126,6 +128,8 @@ class BlockReader:
                 items[-1] = False
             if kind == "paragraph_open":
                 text = _lines(tokens[index + 1], token, lines, base, 0)
+                if not (quotes or items or contained) and _imports(text):
+                    continue  # MDX's module imports: the page shows none of them
                 self._paragraph(_prose(text, quotes > 0), role)
             elif kind == "heading_open":
                 drop = 1 if token.markup in ("=", "-") else 0  # the setext underline
@@ -317,6 +321,14 @@ def _html_lines(token: Token, lines: list[str], base: int) -> list[Line]:
     start, end = _span(token, len(lines))
     parts = token.content.split("\n")[: end - start]
     return [(base + start + offset + 1, part.strip()) for offset, part in enumerate(parts)]
+
+
+def _imports(lines: list[Line]) -> bool:
+    """Whether a paragraph is MDX's ESM imports only (``import { Badge } from "/b.mdx"``,
+    ``import Tabs from '@theme/Tabs';``): fastmcp's Mintlify pages and Docusaurus' open so."""
+    return bool(lines) and all(
+        content.startswith("import") and re.match(_IMPORT, content) for _, content in lines
+    )
 
 
 def _without_options(content: list[str]) -> list[str]:

@@ -139,5 +139,6 @@
 #     title and Markdown content, its colon lines no text; a front-matter "description:" is
 #     the first paragraph under the title the front matter gives a page with no H1; an MDX
 #     component's name/title attributes are text (<ParamField body="timeout">); the text on
-#     a MyST admonition's opening line ("```{note} Text") is its content's first line (md89)
+#     a MyST admonition's opening line ("```{note} Text") is its content's first line; a
+#     paragraph of MDX imports alone is no text (md89)
 READER_VERSION = 73
