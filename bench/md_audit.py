@@ -69,6 +69,7 @@ _CONSTRUCTS: list[tuple[str, re.Pattern[str]]] = [
     ("quote", re.compile(r"[ \t]*>")),
     ("list-item", re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]+")),
     ("jinja/macro", re.compile(r"[ \t]*\{[{%#]")),
+    ("mdx-import", re.compile(r"import[ \t]+(?:[^'\"\n]*?[ \t]from[ \t]*)?['\"][^'\"\n]+['\"]")),
     ("indented", re.compile(r"(?: {4}|\t)")),
 ]
 
