@@ -46,8 +46,9 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
   content tab (``=== "macOS"`` and the block indented under it) reads as its title and
   the block's Markdown, and so does an admonition (``!!! note "Title"``)
   (`credo.knowledge.chunk.mkdocs_blocks`).
-- MDX: a paragraph of ES module imports alone (``import Tabs from '@theme/Tabs'``) is
-  dropped; a component's name and title attributes are text (`credo.knowledge.chunk.inline`).
+- MDX (a ``.mdx`` file: ``mdx=True``): no indented code, as MDX has none (a component's
+  indented content is Markdown); a paragraph of ES module imports alone (``import Tabs from
+  '@theme/Tabs'``, in any file) is dropped; a component's name and title attributes are text (`credo.knowledge.chunk.inline`).
 - HTML blocks are paragraphs with their tags removed (so badge rows vanish); raw-text
   blocks (``<script>``, ``<style>``, ``<pre>``, ``<textarea>``), processing instructions,
   declarations, CDATA and comments leave nothing.
@@ -100,8 +101,12 @@ _DESCRIPTION_KEY = r"description[ \t]*[:=][ \t]*(.*)$"
 _REF_DEF = re.compile(r"[ \t]*\[((?:[^\[\]\\]|\\.)*)\]:[ \t]*\n?[ \t]*(<[^<>\n]*>|\S+)")
 
 
-def split_markdown(text: str) -> list[Chunk]:
+def split_markdown(text: str, mdx: bool = False) -> list[Chunk]:
     """Split Markdown `text` into chunks; see the module docstring for the rules.
+
+    ``mdx``: the text is MDX (a ``.mdx`` file), which has no indented code: Mintlify and
+    Docusaurus indent a component's Markdown under it, and fastmcp's 392 such lines of prose,
+    fences and fields were read as code blocks.
 
     Pure and deterministic; never raises on any input string.
     """
@@ -121,7 +126,7 @@ def split_markdown(text: str) -> list[Chunk]:
         lines = rewrite_autodoc_lines(lines)  # mkdocstrings' "::: a.B" read as "a.B"
         lines = rewrite_colon_fences(lines)  # MyST's ":::{note}" read as "```{note}"
     source = "\n".join(lines)
-    md = _parser()
+    md = _parser(mdx)
     env: dict[str, Any] = {}
     tokens = md.parse(source, env)
     refs = _references(env, lines)
@@ -135,8 +140,10 @@ def split_markdown(text: str) -> list[Chunk]:
 
 
 @cache
-def _parser() -> MarkdownIt:
-    """CommonMark with tables, block rules only: inline text is cleaned by credo's rules.
+def _parser(mdx: bool = False) -> MarkdownIt:
+    """CommonMark with tables, block rules only: inline text is cleaned by credo's rules; for
+    MDX, without indented code (markdown-it then reads an indented fence, HTML block or list
+    as it reads one at the margin, as MDX does).
 
     Without the "normalize" core rule either: it rewrites ``\r\n``, ``\r`` and NUL, which
     `split_markdown` has already done to the text it parses (and so to a directive's content,
@@ -148,6 +155,8 @@ def _parser() -> MarkdownIt:
     ruler = md.block.ruler
     for rule in list(ruler.__rules__):
         ruler.at(rule.name, _quiet(rule.fn), {"alt": rule.alt})
+    if mdx:
+        md.disable("code")
     return md
 
 
