@@ -48,7 +48,8 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
   (`credo.knowledge.chunk.mkdocs_blocks`).
 - MDX (a ``.mdx`` file: ``mdx=True``): no indented code, as MDX has none (a component's
   indented content is Markdown); a paragraph of ES module imports alone (``import Tabs from
-  '@theme/Tabs'``, in any file) is dropped; a component's name and title attributes are text (`credo.knowledge.chunk.inline`).
+  '@theme/Tabs'``, in any file) is dropped; a component's name and title attributes are
+  text (`credo.knowledge.chunk.inline`).
 - HTML blocks are paragraphs with their tags removed (so badge rows vanish); raw-text
   blocks (``<script>``, ``<style>``, ``<pre>``, ``<textarea>``), processing instructions,
   declarations, CDATA and comments leave nothing.
