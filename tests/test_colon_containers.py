@@ -1,8 +1,9 @@
 """Colon containers (markdown-it-container: VitePress' ``::: info Note``, Docusaurus'
-``:::tip[Title]`` / ``:::tip Title``) are read as the box the page draws: its title (the one
-written, else its type) and its content as Markdown, never the colon lines. bump-my-version's
-and hishel's VitePress docs wrote "::: info Note This is only used with TOML configuration.
-:::" into passages (md89), the title glued to the box's text and the text around it.
+``:::tip[Title]`` / ``:::tip Title``) are read as the box the page draws: its title and its
+content as Markdown, never the colon lines (the type a style, as MyST's ``{note}`` reads).
+bump-my-version's and hishel's VitePress docs wrote "::: info Note This is only used with
+TOML configuration. :::" into passages (md89), the title glued to the box's text and the
+text around it.
 """
 
 from __future__ import annotations
@@ -11,8 +12,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from credo.knowledge.chunk.markdown import split_markdown
+from credo.knowledge.chunk.model import source_lines
+from credo.knowledge.doctor import range_holds
 from tests.conftest import CliRun
 
 FILE = """\
@@ -54,8 +59,18 @@ def brief(text: str) -> list[tuple[str, int, int]]:
         ),
         pytest.param(
             "::: warning\nDo not bump twice.\n:::",
-            [("warning", 1, 1), ("Do not bump twice.", 2, 2)],
-            id="vitepress-untitled-shows-its-type",
+            [("Do not bump twice.", 2, 2)],
+            id="untitled-its-type-a-style-as-myst-reads-it",
+        ),
+        pytest.param(
+            "Intro:\n::: my-box Custom title\nIts text.\n:::\nAfter.",
+            [("Intro: Custom title Its text.", 1, 3), ("After.", 5, 5)],
+            id="unknown-type-reads-its-title-in-place",
+        ),
+        pytest.param(
+            "::: my-box # Not a heading\nIts text.\n:::",
+            [("# Not a heading Its text.", 1, 2)],
+            id="unknown-type-title-stays-a-paragraph",
         ),
         pytest.param(
             ":::tip[Use the cache]\n\nCaching is fast.\n\n:::",
@@ -79,12 +94,7 @@ def brief(text: str) -> list[tuple[str, int, int]]:
         ),
         pytest.param(
             ":::: tip Outer box\n::: warning\nInner text.\n:::\nOuter text.\n::::",
-            [
-                ("Outer box", 1, 1),
-                ("warning", 2, 2),
-                ("Inner text.", 3, 3),
-                ("Outer text.", 5, 5),
-            ],
+            [("Outer box", 1, 1), ("Inner text.", 3, 3), ("Outer text.", 5, 5)],
             id="nested",
         ),
         pytest.param(
@@ -101,3 +111,34 @@ def brief(text: str) -> list[tuple[str, int, int]]:
 )
 def test_container_reading(text: str, expected: list[tuple[str, int, int]]) -> None:
     assert brief(text) == expected
+
+
+PIECES = [
+    "::: info Note",
+    ":::",
+    "::::",
+    ":::tip[Title `x`]",
+    "::: code-group",
+    "::: my-box Custom",
+    ":::{note} Text here",
+    "```",
+    "<div>",
+    "</div>",
+    "    indented line",
+    "text words here",
+    "- item one",
+    "> quote",
+    "# Head",
+    "",
+]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=20))
+def test_every_word_read_is_a_word_of_its_lines(pieces: list[str]) -> None:
+    """A container rewritten as a fence that markdown-it reads as text (in an HTML block, a
+    paragraph's lazy line) names no word its lines do not: the doctor's range check holds."""
+    text = "\n".join(pieces)
+    lines = source_lines(text)
+    for chunk in split_markdown(text):
+        if chunk.role != "code":
+            assert range_holds(lines, chunk.start_line, chunk.end_line, chunk.text), chunk

@@ -13,8 +13,10 @@ would make that prose code. Lines are rewritten in place, so every line keeps it
 
 A container (markdown-it-container, as VitePress and Docusaurus write boxes: ``::: info
 Note``, ``:::tip[Use the cache]``, ``::: warning``) is the same fence without braces; the page
-shows its title (its type when it has none) over its Markdown. It becomes an ``{admonition}``
-fence with that title (``::: code-group``, which draws no box, loses its fence lines only):
+shows its title over its Markdown. A box of a known type becomes the MyST fence of that name
+(``::: info Note`` reads as ``{info} Note``: the title a paragraph, the type a style, as
+MyST's ``{note}`` reads); another type's opening line becomes its title, else its type, and
+its closing line nothing; ``::: code-group``, which draws no box, loses its fence lines only.
 bump-my-version's VitePress docs gave passages such as "::: info Note This is only used with
 TOML configuration. :::" (md89).
 
@@ -32,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-from credo.knowledge.chunk.markdown_blocks import OPTION_LINE, PROSE_DIRECTIVES
+from credo.knowledge.chunk.markdown_blocks import CONTAINER_TYPES, OPTION_LINE, PROSE_DIRECTIVES
 
 _OPEN = re.compile(r"([ \t]*)(:{3,})(\{([A-Za-z][\w:.+-]*)\}.*)$")
 # A container (markdown-it-container: VitePress' "::: info Title", Docusaurus' ":::tip[Title]"
@@ -41,6 +43,8 @@ _CONTAINER = re.compile(r"([ \t]*)(:{3,})[ \t]*([A-Za-z][\w-]*)(?=[ \t\[{]|$)(.*
 _ATTRIBUTES = re.compile(r"[ \t]*\{[^{}]*\}[ \t]*$")  # (VitePress' "{open}")
 # Containers that draw no box: their content is read as Markdown, their fences as nothing.
 _BARE_CONTAINERS = frozenset({"code-group"})
+# What opens a block at a line's start: a title written so is escaped, to stay a paragraph.
+_BLOCK_MARKS = frozenset("#>-+*=|<`~:")
 _CLOSE = re.compile(r"([ \t]*)(:{3,})[ \t]*$")
 # A backtick or tilde code fence's opening or closing line (CommonMark: at most three
 # spaces of indent; within a list item more, which the rewrite does not need to tell apart).
@@ -59,13 +63,14 @@ def rewrite_colon_fences(lines: list[str]) -> list[str]:
         closing = _CLOSE.match(out[end])
         if opening is None or closing is None:  # (never: _pairs matched both)
             continue
-        indent, info = opening
+        indent, info, text = opening
         if info is not None:
             fence = fence_char(info) * max(3, longest + 1)
             out[start] = indent + fence + info
             out[end] = closing.group(1) + fence
             continue
-        out[start] = out[end] = ""
+        out[start] = "" if text is None else indent + text
+        out[end] = ""
         option = start + 1
         while option < end and OPTION_LINE.match(out[option]):
             out[option] = ""
@@ -78,27 +83,32 @@ def rewrite_colon_fences(lines: list[str]) -> list[str]:
 MAX_NESTING = 32
 
 
-def _opening(line: str) -> tuple[str, str | None] | None:
-    """(indent, the info string of the backtick fence it becomes) of a colon fence's opening
-    line, the info None when its content is plain Markdown; None when it opens none.
+def _opening(line: str) -> tuple[str, str | None, str | None] | None:
+    """(indent, the info string of the backtick fence it becomes, the text it becomes) of a
+    colon fence's opening line: the info None when its content is plain Markdown, the text
+    None when the line becomes blank; None when the line opens no fence.
 
-    A container reads as MyST's ``{admonition}`` with the title the page shows: the one
-    written, else its type ("::: warning" shows "WARNING"), so the title is a paragraph of
-    its own and the box's content Markdown, as a ``:::{note}``'s is."""
+    A container of a known type reads as MyST's ``{note} Title``: its title, when written,
+    a paragraph of its own and its content Markdown (``::: info Note`` becomes ``{info}
+    Note``: every word a word of its line, so a fence line read as text, in an HTML block,
+    names nothing the file does not). Another type's line becomes its title, else its type."""
     myst = _OPEN.match(line)
     if myst is not None:
         prose = myst.group(4).lower() in PROSE_DIRECTIVES
-        return myst.group(1), myst.group(3) if prose else None
+        return myst.group(1), myst.group(3) if prose else None, None
     box = _CONTAINER.match(line)
     if box is None:
         return None
     kind = box.group(3)
     if kind.lower() in _BARE_CONTAINERS:
-        return box.group(1), None
+        return box.group(1), None, None
     title = _ATTRIBUTES.sub("", box.group(4)).strip()
     if title.startswith("[") and title.endswith("]"):
         title = title[1:-1].strip()
-    return box.group(1), "{admonition} " + (title or kind)
+    if kind.lower() in CONTAINER_TYPES:
+        return box.group(1), f"{{{kind}}} {title}".rstrip(), None
+    text = title or kind
+    return box.group(1), None, "\\" + text if text[0] in _BLOCK_MARKS else text
 
 
 def fence_char(info: str) -> str:

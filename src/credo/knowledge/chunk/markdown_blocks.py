@@ -66,7 +66,7 @@ _TITLED_DIRECTIVES = frozenset(
 PROSE_DIRECTIVES = _TITLED_DIRECTIVES | frozenset(
     "attention caution danger error hint important note seealso tip warning todo "
     "versionadded versionchanged versionremoved deprecated epigraph pull-quote "
-    "highlights tab-set grid div container".split()
+    "highlights tab-set grid div container info details success".split()
 )
 # An ES module import line, as MDX files open (a quoted module, "from" before it or not).
 _IMPORT = r"""import[ \t]+(?:[^'"\n]*?[ \t]from[ \t]*)?["'][^"'\n]+["'][ \t]*;?[ \t]*$"""
@@ -75,7 +75,12 @@ _IMPORT = r"""import[ \t]+(?:[^'"\n]*?[ \t]from[ \t]*)?["'][^"'\n]+["'][ \t]*;?[
 # note!", sphinx-book-theme's).
 _CONTENT_ON_OPENING = frozenset(
     "attention caution danger error hint important note seealso tip warning todo "
-    "epigraph pull-quote highlights".split()
+    "epigraph pull-quote highlights info details success".split()
+)
+# The boxes VitePress and Docusaurus write as colon containers ("::: info Note"), read as
+# these directives (`colon_fence`): the title on the opening line is its first paragraph.
+CONTAINER_TYPES = frozenset(
+    "info details tip note warning danger caution important success".split()
 )
 # MyST's version notes: their argument is the version, then (on the opening line, as
 # Sphinx's ``.. versionchanged:: 2.1 text``) what changed; read as the reStructuredText
