@@ -127,7 +127,7 @@ def split_markdown(text: str, mdx: bool = False) -> list[Chunk]:
         lines = rewrite_autodoc_lines(lines)  # mkdocstrings' "::: a.B" read as "a.B"
         lines = rewrite_colon_fences(lines)  # MyST's ":::{note}" read as "```{note}"
     source = "\n".join(lines)
-    md = _parser(mdx)
+    md = _mdx_parser() if mdx else _parser()
     env: dict[str, Any] = {}
     tokens = md.parse(source, env)
     refs = _references(env, lines)
@@ -141,10 +141,17 @@ def split_markdown(text: str, mdx: bool = False) -> list[Chunk]:
 
 
 @cache
-def _parser(mdx: bool = False) -> MarkdownIt:
-    """CommonMark with tables, block rules only: inline text is cleaned by credo's rules; for
-    MDX, without indented code (markdown-it then reads an indented fence, HTML block or list
-    as it reads one at the margin, as MDX does).
+def _mdx_parser() -> MarkdownIt:
+    """`_parser`'s rules without indented code, for MDX: markdown-it then reads an indented
+    fence, HTML block or list as it reads one at the margin, as MDX does."""
+    md = _parser.__wrapped__()  # (a parser of its own: the cached one stays CommonMark's)
+    md.disable("code")
+    return md
+
+
+@cache
+def _parser() -> MarkdownIt:
+    """CommonMark with tables, block rules only: inline text is cleaned by credo's rules.
 
     Without the "normalize" core rule either: it rewrites ``\r\n``, ``\r`` and NUL, which
     `split_markdown` has already done to the text it parses (and so to a directive's content,
@@ -156,8 +163,6 @@ def _parser(mdx: bool = False) -> MarkdownIt:
     ruler = md.block.ruler
     for rule in list(ruler.__rules__):
         ruler.at(rule.name, _quiet(rule.fn), {"alt": rule.alt})
-    if mdx:
-        md.disable("code")
     return md
 
 
