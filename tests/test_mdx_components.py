@@ -42,7 +42,7 @@ def test_a_parameter_field_is_found_by_its_name(run: CliRun, tmp_path: Path) -> 
     run("ingest", "docs", check=True)
     found = json.loads(run("search", "upstream_client_id", "--json").stdout)
     contents = [b["content"] for b in found["beliefs"]]
-    assert any("upstream_client_id Client ID" in t for t in contents), contents
+    assert any("upstream_client_id\nClient ID" in t for t in contents), contents
     assert run("doctor").returncode == 0
 
 

@@ -50,7 +50,7 @@ _HTML_TAG = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>)+")
 # title="...">, Docusaurus' <TabItem label="...">) shows these attributes' values as text:
 # a field's name, a step's, tab's or card's title. An HTML tag's title is a hover tooltip.
 _COMPONENT = re.compile(r"<[A-Z][A-Za-z0-9]*\s([^<>]*)>")
-_SHOWN_ATTRIBUTE = re.compile(r"\b(?:title|label|caption|name|body|path|query|header)=\"([^\"]*)\"")
+SHOWN_ATTRIBUTE = re.compile(r"\b(?:title|label|caption|name|body|path|query|header)=\"([^\"]*)\"")
 _HTML_TARGET = re.compile(r"\b(?:href|src)\s*=\s*[\"']([^\"']+)[\"']", re.I)
 _BREAK_TAG = re.compile(r"<br\s*/?>", re.I)
 _STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", re.S)
@@ -200,7 +200,7 @@ def _component_text(tags: str) -> str:
     return " ".join(
         value.strip()
         for component in _COMPONENT.finditer(tags)
-        for value in _SHOWN_ATTRIBUTE.findall(component.group(1))
+        for value in SHOWN_ATTRIBUTE.findall(component.group(1))
         if value.strip()
     )
 

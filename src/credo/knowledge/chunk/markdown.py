@@ -143,9 +143,16 @@ def split_markdown(text: str, mdx: bool = False) -> list[Chunk]:
 @cache
 def _mdx_parser() -> MarkdownIt:
     """`_parser`'s rules without indented code, for MDX: markdown-it then reads an indented
-    fence, HTML block or list as it reads one at the margin, as MDX does."""
+    fence, HTML block or list as it reads one at the margin, as MDX does; and a line holding
+    one component tag alone is a block of its own (`credo.knowledge.chunk.mdx`)."""
+    from credo.knowledge.chunk.mdx import at_own_indent, mdx_tag
+
     md = _parser.__wrapped__()  # (a parser of its own: the cached one stays CommonMark's)
     md.disable("code")
+    ruler = md.block.ruler
+    paragraph = ruler.__rules__[ruler.__find__("paragraph")]
+    ruler.at("paragraph", at_own_indent(paragraph.fn), {"alt": paragraph.alt})
+    md.block.ruler.before("html_block", "mdx_tag", mdx_tag, {"alt": ["paragraph", "blockquote"]})
     return md
 
 

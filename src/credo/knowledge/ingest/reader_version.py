@@ -140,5 +140,6 @@
 #     the first paragraph under the title the front matter gives a page with no H1; an MDX
 #     component's name/title attributes are text (<ParamField body="timeout">); the text on
 #     a MyST admonition's opening line ("```{note} Text") is its content's first line; a
-#     paragraph of MDX imports alone is no text; a .mdx file has no indented code (md89)
+#     paragraph of MDX imports alone is no text; a .mdx file has no indented code, a
+#     component's tag line is a block of its own (md89)
 READER_VERSION = 73
