@@ -103,7 +103,7 @@ def classify(lines: list[str]) -> list[str]:
     """The construct of each line ("" for a blank one)."""
     out: list[str] = []
     fence = ""
-    html = comment = raw = False
+    html = comment = raw = jsx = False
     front = lines[0].rstrip() in ("---", "+++") if lines else False
     for index, line in enumerate(lines):
         stripped = line.strip()
@@ -137,6 +137,16 @@ def classify(lines: list[str]) -> list[str]:
         following = lines[index + 1] if index + 1 < len(lines) else ""
         if _SETEXT.match(following) and not _SETEXT.match(line) and out and out[-1] == "":
             out.append("setext-heading")
+            continue
+        if jsx:
+            out.append("jsx-tag")
+            jsx = ">" not in line
+            continue
+        if re.match(r"[ \t]*<[A-Z][\w.]*[ \t]*$", line) or (
+            re.match(r"[ \t]*<[A-Z][\w.]*[ \t]", line) and ">" not in line
+        ):
+            out.append("jsx-tag")  # an MDX component's tag over several lines
+            jsx = True
             continue
         if html and not stripped.startswith("<"):
             out.append("in-html-block")
@@ -220,6 +230,8 @@ def audit_file(path: Path, text: str) -> list[tuple[int, str, str, str]]:
         if not kind:
             continue
         number = index + 1
+        if kind == "jsx-tag":  # what a component shows of a tag's lines: its titles only
+            line = " ".join(_SHOWN.findall(line))
         mine = shown_words(_fence_title(line) if kind == "code-fence+title" else line)
         if not mine:
             continue
