@@ -39,8 +39,10 @@ from credo.knowledge.chunk.markdown_blocks import CONTAINER_TYPES, OPTION_LINE, 
 _OPEN = re.compile(r"([ \t]*)(:{3,})(\{([A-Za-z][\w:.+-]*)\}.*)$")
 # A container (markdown-it-container: VitePress' "::: info Title", Docusaurus' ":::tip[Title]"
 # or ":::tip Title"): a type word, then the title the page shows over the box.
-_CONTAINER = re.compile(r"([ \t]*)(:{3,})[ \t]*([A-Za-z][\w-]*)(?=[ \t\[{]|$)(.*)$")
-_ATTRIBUTES = re.compile(r"[ \t]*\{[^{}]*\}[ \t]*$")  # (VitePress' "{open}")
+# (Patterns compiled on first use, by re's cache: few pages hold a colon line, and a compile
+# at import costs every ingest.)
+_CONTAINER = r"([ \t]*)(:{3,})[ \t]*([A-Za-z][\w-]*)(?=[ \t\[{]|$)(.*)$"
+_ATTRIBUTES = r"[ \t]*\{[^{}]*\}[ \t]*$"  # (VitePress' "{open}")
 # Containers that draw no box: their content is read as Markdown, their fences as nothing.
 _BARE_CONTAINERS = frozenset({"code-group"})
 # What opens a block at a line's start: a title written so is escaped, to stay a paragraph.
@@ -96,13 +98,13 @@ def _opening(line: str) -> tuple[str, str | None, str | None] | None:
     if myst is not None:
         prose = myst.group(4).lower() in PROSE_DIRECTIVES
         return myst.group(1), myst.group(3) if prose else None, None
-    box = _CONTAINER.match(line)
+    box = re.match(_CONTAINER, line)
     if box is None:
         return None
     kind = box.group(3)
     if kind.lower() in _BARE_CONTAINERS:
         return box.group(1), None, None
-    title = _ATTRIBUTES.sub("", box.group(4)).strip()
+    title = re.sub(_ATTRIBUTES, "", box.group(4)).strip()
     if title.startswith("[") and title.endswith("]"):
         title = title[1:-1].strip()
     if kind.lower() in CONTAINER_TYPES:
@@ -165,7 +167,7 @@ def _pairs(lines: list[str]) -> list[tuple[int, int, int]]:
                     outer = open_fences[-1]
                     outer[2], outer[3] = max(outer[2], ticks), max(outer[3], tildes)
             continue
-        opening = _OPEN.match(line) or _CONTAINER.match(line)
+        opening = _OPEN.match(line) or re.match(_CONTAINER, line)
         if opening is not None:
             open_fences.append([index, len(opening.group(2)), 0, 0])
     return pairs

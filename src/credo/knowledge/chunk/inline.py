@@ -49,8 +49,9 @@ _HTML_TAG = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>)+")
 # An MDX component (a capitalised tag: Mintlify's <ParamField body="timeout">, <Step
 # title="...">, Docusaurus' <TabItem label="...">) shows these attributes' values as text:
 # a field's name, a step's, tab's or card's title. An HTML tag's title is a hover tooltip.
-_COMPONENT = re.compile(r"<[A-Z][A-Za-z0-9]*\s([^<>]*)>")
-SHOWN_ATTRIBUTE = re.compile(r"\b(?:title|label|caption|name|body|path|query|header)=\"([^\"]*)\"")
+# (Compiled on first use, by re's cache: few pages hold a component.)
+_COMPONENT = r"<[A-Z][A-Za-z0-9]*\s([^<>]*)>"
+SHOWN_ATTRIBUTE = r"\b(?:title|label|caption|name|body|path|query|header)=\"([^\"]*)\""
 _HTML_TARGET = re.compile(r"\b(?:href|src)\s*=\s*[\"']([^\"']+)[\"']", re.I)
 _BREAK_TAG = re.compile(r"<br\s*/?>", re.I)
 _STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", re.S)
@@ -199,8 +200,8 @@ def _component_text(tags: str) -> str:
     """The attribute values the MDX components among ``tags`` show, in order."""
     return " ".join(
         value.strip()
-        for component in _COMPONENT.finditer(tags)
-        for value in SHOWN_ATTRIBUTE.findall(component.group(1))
+        for component in re.finditer(_COMPONENT, tags)
+        for value in re.findall(SHOWN_ATTRIBUTE, component.group(1))
         if value.strip()
     )
 

@@ -47,7 +47,8 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
   the block's Markdown, and so does an admonition (``!!! note "Title"``)
   (`credo.knowledge.chunk.mkdocs_blocks`).
 - MDX (a ``.mdx`` file: ``mdx=True``): no indented code, as MDX has none (a component's
-  indented content is Markdown); a paragraph of ES module imports alone (``import Tabs from
+  indented content is Markdown), and a line holding one component tag alone is a block of
+  its own (`credo.knowledge.chunk.mdx`); a paragraph of ES module imports alone (``import Tabs from
   '@theme/Tabs'``, in any file) is dropped; a component's name and title attributes are
   text (`credo.knowledge.chunk.inline`).
 - HTML blocks are paragraphs with their tags removed (so badge rows vanish); raw-text
@@ -107,7 +108,7 @@ def split_markdown(text: str, mdx: bool = False) -> list[Chunk]:
 
     ``mdx``: the text is MDX (a ``.mdx`` file), which has no indented code: Mintlify and
     Docusaurus indent a component's Markdown under it, and fastmcp's 392 such lines of prose,
-    fences and fields were read as code blocks.
+    fences and fields were read as code blocks; a component's tag line is a block of its own.
 
     Pure and deterministic; never raises on any input string.
     """

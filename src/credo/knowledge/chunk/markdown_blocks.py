@@ -331,9 +331,9 @@ def _html_lines(token: Token, lines: list[str], base: int) -> list[Line]:
 def _imports(lines: list[Line]) -> bool:
     """Whether a paragraph is MDX's ESM imports only (``import { Badge } from "/b.mdx"``,
     ``import Tabs from '@theme/Tabs';``): fastmcp's Mintlify pages and Docusaurus' open so."""
-    return bool(lines) and all(
-        content.startswith("import") and re.match(_IMPORT, content) for _, content in lines
-    )
+    if not lines or not lines[0][1].startswith("import"):
+        return False  # (most paragraphs: no generator, no match)
+    return all(content.startswith("import") and re.match(_IMPORT, content) for _, content in lines)
 
 
 def _without_options(content: list[str]) -> list[str]:

@@ -52,7 +52,8 @@ def mdx_tag(state: Any, start: int, end: int, silent: bool) -> bool:
     token = state.push("html_block", "", 0)
     token.map = [start, last + 1]
     token.content = "\n".join(
-        " ".join(SHOWN_ATTRIBUTE.findall(_line(state, number))) for number in range(start, last + 1)
+        " ".join(re.findall(SHOWN_ATTRIBUTE, _line(state, number)))
+        for number in range(start, last + 1)
     )
     state.line = last + 1
     return True
