@@ -133,7 +133,9 @@ class BlockReader:
                 items[-1] = False
             if kind == "paragraph_open":
                 text = _lines(tokens[index + 1], token, lines, base, 0)
-                if not (quotes or items or contained) and _imports(text):
+                if tokens[index + 1].content[:6] == "import" and _imports(
+                    text, quotes or contained or items
+                ):
                     continue  # MDX's module imports: the page shows none of them
                 self._paragraph(_prose(text, quotes > 0), role)
             elif kind == "heading_open":
@@ -328,11 +330,12 @@ def _html_lines(token: Token, lines: list[str], base: int) -> list[Line]:
     return [(base + start + offset + 1, part.strip()) for offset, part in enumerate(parts)]
 
 
-def _imports(lines: list[Line]) -> bool:
-    """Whether a paragraph is MDX's ESM imports only (``import { Badge } from "/b.mdx"``,
-    ``import Tabs from '@theme/Tabs';``): fastmcp's Mintlify pages and Docusaurus' open so."""
-    if not lines or not lines[0][1].startswith("import"):
-        return False  # (most paragraphs: no generator, no match)
+def _imports(lines: list[Line], nested: object) -> bool:
+    """Whether a paragraph, not ``nested`` in a quote, list or directive, is MDX's ESM imports
+    only (``import { Badge } from "/b.mdx"``, ``import Tabs from '@theme/Tabs';``): fastmcp's
+    Mintlify pages and Docusaurus' open so. (Called for a paragraph that starts with the word.)"""
+    if nested or not lines:
+        return False
     return all(content.startswith("import") and re.match(_IMPORT, content) for _, content in lines)
 
 
