@@ -188,7 +188,8 @@ def _tag_gap(match: re.Match[str]) -> str:
     ("2<sup>30</sup>", "<li>Linux</li><li>Windows</li>"), or the values an MDX component
     shows, spaced."""
     text, start, end = match.string, match.start(), match.end()
-    if '="' in match.group(0) and (shown := _component_text(match.group(0))):
+    tags = match.group(0)
+    if '="' in tags and (shown := _component_text(tags)):
         return f" {shown} "
     joins_words = (
         start > 0 and end < len(text) and text[start - 1].isalnum() and text[end].isalnum()
@@ -198,6 +199,8 @@ def _tag_gap(match: re.Match[str]) -> str:
 
 def _component_text(tags: str) -> str:
     """The attribute values the MDX components among ``tags`` show, in order."""
+    if not any(tag[:1].isupper() for tag in tags.split("<")):
+        return ""  # (HTML tags only, most runs: no pattern compiled or run)
     return " ".join(
         value.strip()
         for component in re.finditer(_COMPONENT, tags)

@@ -133,7 +133,7 @@ class BlockReader:
                 items[-1] = False
             if kind == "paragraph_open":
                 text = _lines(tokens[index + 1], token, lines, base, 0)
-                if tokens[index + 1].content[:6] == "import" and _imports(
+                if "import" in tokens[index + 1].content[:6] and _imports(
                     text, quotes or contained or items
                 ):
                     continue  # MDX's module imports: the page shows none of them
