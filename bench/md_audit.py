@@ -2,9 +2,10 @@
 
     PYTHONPATH=TREE/src python bench/md_audit.py DIR [DIR ...] [--show CONSTRUCT] [--limit N]
 
-Each ``.md`` file under each DIR (``node_modules`` and hidden folders skipped) is read as
-ingest reads it (`split_passages`: the Markdown reader, then passages). Every non-blank
-source line is then checked against the passages whose line range holds it:
+Each ``.md`` / ``.mdx`` / ``.markdown`` file under each DIR (``node_modules`` and hidden
+folders skipped) is read as ingest reads it (`split_passages`: the Markdown reader, then
+passages). Every non-blank source line is then checked against the passages whose line
+range holds it:
 
 - **lost**: no passage holds the line, or fewer than half of its words (letters, three or
   more) are among the words of those passages' text, context and trail;
@@ -35,9 +36,11 @@ from credo.errors import InvalidInputError
 from credo.knowledge.ingest.split import split_passages
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{2,}")  # (an identifier's parts: "_Black_" is "Black")
-# What no reader sees on a rendered page: link targets, tags with their attributes, URLs.
+# What no reader sees on a rendered page: link targets, tags with their attributes, URLs,
+# a VitePress code group's fence (it draws tabs, no box).
 _HIDDEN = re.compile(
     r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)|<[^<>]*>|https?://\S+|\{[:#.][^{}]*\}|\]\[[^\]]*\]"
+    r"|^[ \t]*:{3,}[ \t]*code-group[ \t]*$"
 )
 _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)$")
 _ATX = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*(?:\{[^{}]*\})?[ \t]*$")
@@ -66,6 +69,7 @@ _CONSTRUCTS: list[tuple[str, re.Pattern[str]]] = [
     ("quote", re.compile(r"[ \t]*>")),
     ("list-item", re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]+")),
     ("jinja/macro", re.compile(r"[ \t]*\{[{%#]")),
+    ("mdx-import", re.compile(r"import[ \t]+(?:[^'\"\n]*?[ \t]from[ \t]*)?['\"][^'\"\n]+['\"]")),
     ("indented", re.compile(r"(?: {4}|\t)")),
 ]
 
@@ -77,7 +81,21 @@ def words(text: str) -> set[str]:
     return {word.lower() for word in _WORD.findall(text)}
 
 
+def _fence_title(line: str) -> str:
+    """What a reader sees of a titled fence line: the title (not the language, hl_lines...)."""
+    found = re.search(r"title=(?:\"([^\"]*)\"|'([^']*)'|(\S+))", line)
+    return next((group for group in found.groups() if group), "") if found else line
+
+
+# What an MDX component shows of its attributes (Mintlify's <ParamField body="name">, <Step
+# title="...">, Docusaurus' <TabItem label="...">): a capitalised tag's name and title values.
+_COMPONENT = re.compile(r"<[A-Z][A-Za-z0-9]*\s[^<>]*>")
+_SHOWN = re.compile(r"\b(?:title|label|caption|name|body|path|query|header)=\"([^\"]*)\"")
+
+
 def shown_words(line: str) -> set[str]:
+    if '="' in line and "<" in line:
+        line = _COMPONENT.sub(lambda tag: " " + " ".join(_SHOWN.findall(tag.group(0))) + " ", line)
     return words(_HIDDEN.sub(" ", line))
 
 
@@ -85,7 +103,7 @@ def classify(lines: list[str]) -> list[str]:
     """The construct of each line ("" for a blank one)."""
     out: list[str] = []
     fence = ""
-    html = comment = raw = False
+    html = comment = raw = jsx = False
     front = lines[0].rstrip() in ("---", "+++") if lines else False
     for index, line in enumerate(lines):
         stripped = line.strip()
@@ -120,10 +138,22 @@ def classify(lines: list[str]) -> list[str]:
         if _SETEXT.match(following) and not _SETEXT.match(line) and out and out[-1] == "":
             out.append("setext-heading")
             continue
+        if jsx:
+            out.append("jsx-tag")
+            jsx = ">" not in line
+            continue
+        if re.match(r"[ \t]*<[A-Z][\w.]*[ \t]*$", line) or (
+            re.match(r"[ \t]*<[A-Z][\w.]*[ \t]", line) and ">" not in line
+        ):
+            out.append("jsx-tag")  # an MDX component's tag over several lines
+            jsx = True
+            continue
         if html and not stripped.startswith("<"):
             out.append("in-html-block")
             continue
         kind = next((name for name, pattern in _CONSTRUCTS if pattern.match(line)), "prose")
+        if kind == "html-line" and not _opens_html_block(line, out[-1] if out else ""):
+            kind = "prose+inline-html"  # ('<a id="x"></a>' opens no block: a heading may follow)
         if kind in ("html-line", "details/summary", "html-heading"):
             html = True
             raw = bool(re.match(r"[ \t]*<(?:script|style)[\s>]", line, re.I)) and not re.search(
@@ -134,6 +164,27 @@ def classify(lines: list[str]) -> list[str]:
             kind = "prose+inline-html"
         out.append(kind)
     return out
+
+
+# CommonMark's HTML block starts (types 1, 6 and 7): any other tag opens inline HTML in a paragraph.
+_BLOCK_TAGS = frozenset(
+    "address article aside base basefont blockquote body caption center col colgroup dd details"
+    " dialog dir div dl dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6"
+    " head header hr html iframe legend li link main menu menuitem nav noframes ol optgroup option"
+    " p param search section summary table tbody td tfoot th thead title tr track ul"
+    " pre script style textarea".split()
+)
+_TAG_NAME = re.compile(r"[ \t]*</?([A-Za-z][\w-]*)")
+_LONE_TAG = re.compile(r"[ \t]*(?:<[A-Za-z][\w-]*(?:\s[^<>]*)?/?>|</[A-Za-z][\w-]*\s*>)[ \t]*$")
+
+
+def _opens_html_block(line: str, before: str) -> bool:
+    """Whether the line starts a CommonMark HTML block (a lone complete tag cannot interrupt a
+    paragraph: ``before`` is the construct of the line above, "" when blank)."""
+    name = _TAG_NAME.match(line)
+    if name and name.group(1).lower() in _BLOCK_TAGS:
+        return True
+    return bool(_LONE_TAG.match(line)) and before == ""
 
 
 def headings_above(lines: list[str], kinds: list[str]) -> list[str]:
@@ -179,7 +230,9 @@ def audit_file(path: Path, text: str) -> list[tuple[int, str, str, str]]:
         if not kind:
             continue
         number = index + 1
-        mine = shown_words(line)
+        if kind == "jsx-tag":  # what a component shows of a tag's lines: its titles only
+            line = " ".join(_SHOWN.findall(line))
+        mine = shown_words(_fence_title(line) if kind == "code-fence+title" else line)
         if not mine:
             continue
         found: set[str] = set()
@@ -203,8 +256,9 @@ def audit_file(path: Path, text: str) -> list[tuple[int, str, str, str]]:
 def markdown_files(root: Path) -> list[Path]:
     return sorted(
         path
-        for path in root.rglob("*.md")
-        if path.is_file()
+        for path in root.rglob("*.md*")
+        if path.suffix in (".md", ".mdx", ".markdown")
+        and path.is_file()
         and not any(
             part == "node_modules" or part.startswith(".") for part in path.relative_to(root).parts
         )

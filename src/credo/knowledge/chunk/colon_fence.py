@@ -11,6 +11,15 @@ Any other colon fence (``{glossary}``, ``{figure}``...) keeps its content as Mar
 reads a colon fence's content, and loses only its fence and option lines: a backtick fence
 would make that prose code. Lines are rewritten in place, so every line keeps its number.
 
+A container (markdown-it-container, as VitePress and Docusaurus write boxes: ``::: info
+Note``, ``:::tip[Use the cache]``, ``::: warning``) is the same fence without braces; the page
+shows its title over its Markdown. A box of a known type becomes the MyST fence of that name
+(``::: info Note`` reads as ``{info} Note``: the title a paragraph, the type a style, as
+MyST's ``{note}`` reads); another type's opening line becomes its title, else its type, and
+its closing line nothing; ``::: code-group``, which draws no box, loses its fence lines only.
+bump-my-version's VitePress docs gave passages such as "::: info Note This is only used with
+TOML configuration. :::" (md89).
+
 The rules, as MyST's colon fence has them: an opening line is three or more colons, then
 ``{name}`` and an optional argument; the closing line holds colons only, at least as many
 as the opening. Fences nest (``::::{tab-set}`` around ``:::{tab-item}``): each rewritten
@@ -25,9 +34,19 @@ from __future__ import annotations
 
 import re
 
-from credo.knowledge.chunk.markdown_blocks import OPTION_LINE, PROSE_DIRECTIVES
+from credo.knowledge.chunk.markdown_blocks import CONTAINER_TYPES, OPTION_LINE, PROSE_DIRECTIVES
 
 _OPEN = re.compile(r"([ \t]*)(:{3,})(\{([A-Za-z][\w:.+-]*)\}.*)$")
+# A container (markdown-it-container: VitePress' "::: info Title", Docusaurus' ":::tip[Title]"
+# or ":::tip Title"): a type word, then the title the page shows over the box.
+# (Patterns compiled on first use, by re's cache: few pages hold a colon line, and a compile
+# at import costs every ingest.)
+_CONTAINER = r"([ \t]*)(:{3,})[ \t]*([A-Za-z][\w-]*)(?=[ \t\[{]|$)(.*)$"
+_ATTRIBUTES = r"[ \t]*\{[^{}]*\}[ \t]*$"  # (VitePress' "{open}")
+# Containers that draw no box: their content is read as Markdown, their fences as nothing.
+_BARE_CONTAINERS = frozenset({"code-group"})
+# What opens a block at a line's start: a title written so is escaped, to stay a paragraph.
+_BLOCK_MARKS = frozenset("#>-+*=|<`~:")
 _CLOSE = re.compile(r"([ \t]*)(:{3,})[ \t]*$")
 # A backtick or tilde code fence's opening or closing line (CommonMark: at most three
 # spaces of indent; within a list item more, which the rewrite does not need to tell apart).
@@ -42,16 +61,18 @@ def rewrite_colon_fences(lines: list[str]) -> list[str]:
         return lines
     out = list(lines)
     for start, end, longest in pairs:
-        opening = _OPEN.match(out[start])
+        opening = _opening(out[start])
         closing = _CLOSE.match(out[end])
         if opening is None or closing is None:  # (never: _pairs matched both)
             continue
-        if opening.group(4).lower() in PROSE_DIRECTIVES:
-            fence = fence_char(opening.group(3)) * max(3, longest + 1)
-            out[start] = opening.group(1) + fence + opening.group(3)
+        indent, info, text = opening
+        if info is not None:
+            fence = fence_char(info) * max(3, longest + 1)
+            out[start] = indent + fence + info
             out[end] = closing.group(1) + fence
             continue
-        out[start] = out[end] = ""
+        out[start] = "" if text is None else indent + text
+        out[end] = ""
         option = start + 1
         while option < end and OPTION_LINE.match(out[option]):
             out[option] = ""
@@ -62,6 +83,34 @@ def rewrite_colon_fences(lines: list[str]) -> list[str]:
 # Colon fences nested deeper than this stay text: MyST's pages nest two or three, and each
 # level's fence is one backtick longer, so 3,000 nested fences wrote 9 MB of backticks.
 MAX_NESTING = 32
+
+
+def _opening(line: str) -> tuple[str, str | None, str | None] | None:
+    """(indent, the info string of the backtick fence it becomes, the text it becomes) of a
+    colon fence's opening line: the info None when its content is plain Markdown, the text
+    None when the line becomes blank; None when the line opens no fence.
+
+    A container of a known type reads as MyST's ``{note} Title``: its title, when written,
+    a paragraph of its own and its content Markdown (``::: info Note`` becomes ``{info}
+    Note``: every word a word of its line, so a fence line read as text, in an HTML block,
+    names nothing the file does not). Another type's line becomes its title, else its type."""
+    myst = _OPEN.match(line)
+    if myst is not None:
+        prose = myst.group(4).lower() in PROSE_DIRECTIVES
+        return myst.group(1), myst.group(3) if prose else None, None
+    box = re.match(_CONTAINER, line)
+    if box is None:
+        return None
+    kind = box.group(3)
+    if kind.lower() in _BARE_CONTAINERS:
+        return box.group(1), None, None
+    title = re.sub(_ATTRIBUTES, "", box.group(4)).strip()
+    if title.startswith("[") and title.endswith("]"):
+        title = title[1:-1].strip()
+    if kind.lower() in CONTAINER_TYPES:
+        return box.group(1), f"{{{kind}}} {title}".rstrip(), None
+    text = title or kind
+    return box.group(1), None, "\\" + text if text[0] in _BLOCK_MARKS else text
 
 
 def fence_char(info: str) -> str:
@@ -107,17 +156,18 @@ def _pairs(lines: list[str]) -> list[tuple[int, int, int]]:
             if open_fences and open_fences[-1][1] <= len(closing.group(2)):
                 start, _, ticks, tildes = open_fences.pop()
                 if len(open_fences) < MAX_NESTING:
-                    opening = _OPEN.match(lines[start])
-                    tilde = opening is not None and fence_char(opening.group(3)) == "~"
+                    opening = _opening(lines[start])
+                    info = opening[1] if opening is not None else None
+                    tilde = info is not None and fence_char(info) == "~"
                     pairs.append((start, index, tildes if tilde else ticks))
-                    if opening is not None and opening.group(4).lower() in PROSE_DIRECTIVES:
+                    if info is not None:
                         own = max(3, (tildes if tilde else ticks) + 1)  # (once rewritten)
                         ticks, tildes = (ticks, own) if tilde else (own, tildes)
                 if open_fences:
                     outer = open_fences[-1]
                     outer[2], outer[3] = max(outer[2], ticks), max(outer[3], tildes)
             continue
-        opening = _OPEN.match(line)
+        opening = _OPEN.match(line) or re.match(_CONTAINER, line)
         if opening is not None:
             open_fences.append([index, len(opening.group(2)), 0, 0])
     return pairs

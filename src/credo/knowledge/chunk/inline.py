@@ -1,8 +1,9 @@
 """Markdown inline markup to plain belief text, collecting link targets on the way.
 
 Kept: the words a reader sees, inline code with its backticks, link and image text,
-autolink URLs. Removed: emphasis and strikethrough marks, link and image targets (they go
-to `links`), HTML tags and comments, footnote references, backslash escapes, GitHub alert
+autolink URLs, the names and titles an MDX component shows (``<ParamField body="timeout">``,
+``<Step title="...">``). Removed: emphasis and strikethrough marks, link and image targets
+(they go to `links`), HTML tags and comments, footnote references, backslash escapes, GitHub alert
 markers. HTML character references (``&amp; &ensp; &mdash; &#39;``) become their
 characters (`model.decode_entities`; `doctor.words` decodes the file's lines alike).
 Text inside code spans is never touched. A MyST role (``{ref}`text```, ``{func}`~a.b```)
@@ -45,6 +46,12 @@ _AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*|[^<>\s@]+@[^<>\
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 # Tags side by side are one gap ("1.8.0_51</li><li>3.14.1" is two values, not one word).
 _HTML_TAG = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>)+")
+# An MDX component (a capitalised tag: Mintlify's <ParamField body="timeout">, <Step
+# title="...">, Docusaurus' <TabItem label="...">) shows these attributes' values as text:
+# a field's name, a step's, tab's or card's title. An HTML tag's title is a hover tooltip.
+# (Compiled on first use, by re's cache: few pages hold a component.)
+_COMPONENT = r"<[A-Z][A-Za-z0-9]*\s([^<>]*)>"
+SHOWN_ATTRIBUTE = r"\b(?:title|label|caption|name|body|path|query|header)=\"([^\"]*)\""
 _HTML_TARGET = re.compile(r"\b(?:href|src)\s*=\s*[\"']([^\"']+)[\"']", re.I)
 _BREAK_TAG = re.compile(r"<br\s*/?>", re.I)
 # Underscores inside a word are no emphasis (CommonMark): "like__this__one" and "APP__DB__HOST"
@@ -182,12 +189,28 @@ def _strip_html(text: str, links: list[str]) -> str:
 
 def _tag_gap(match: re.Match[str]) -> str:
     """A removed tag, or run of tags, leaves a space only between two word characters
-    ("2<sup>30</sup>", "<li>Linux</li><li>Windows</li>")."""
+    ("2<sup>30</sup>", "<li>Linux</li><li>Windows</li>"), or the values an MDX component
+    shows, spaced."""
     text, start, end = match.string, match.start(), match.end()
+    tags = match.group(0)
+    if '="' in tags and (shown := _component_text(tags)):
+        return f" {shown} "
     joins_words = (
         start > 0 and end < len(text) and text[start - 1].isalnum() and text[end].isalnum()
     )
     return " " if joins_words else ""
+
+
+def _component_text(tags: str) -> str:
+    """The attribute values the MDX components among ``tags`` show, in order."""
+    if not any(tag[:1].isupper() for tag in tags.split("<")):
+        return ""  # (HTML tags only, most runs: no pattern compiled or run)
+    return " ".join(
+        value.strip()
+        for component in re.finditer(_COMPONENT, tags)
+        for value in re.findall(SHOWN_ATTRIBUTE, component.group(1))
+        if value.strip()
+    )
 
 
 def _autolink(match: re.Match[str], links: list[str]) -> str:

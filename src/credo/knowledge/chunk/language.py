@@ -195,7 +195,7 @@ def split_file(path: str, text: str) -> list[Chunk]:
     if language == "markdown":
         from credo.knowledge.chunk.markdown import split_markdown
 
-        return split_markdown(text)
+        return split_markdown(text, mdx=path.lower().endswith(".mdx"))
     if language == "rst":
         from credo.knowledge.chunk.rst import split_rst
 

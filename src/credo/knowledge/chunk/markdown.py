@@ -33,10 +33,12 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
 - MyST: target lines such as ``(label)=`` are dropped, roles such as ``{ref}`text```
   read as their text (`credo.knowledge.chunk.inline`), and a fence whose info string names
   a prose directive (``{note}``, ``{warning}``, ``{versionadded}``, ``{admonition}``...) is
-  read as Markdown (its ``:option:`` lines dropped), not as code. Other directives
+  read as Markdown (its ``:option:`` lines dropped; the text on an admonition's opening
+  line, ``{note} Text``, its first line), not as code. Other directives
   (``{eval-rst}``, ``{code-block}``, ``{toctree}``...) are code. A colon fence
   (``:::{note}`` ... ``:::``) is read as the backtick fence it means
-  (`credo.knowledge.chunk.colon_fence`).
+  (`credo.knowledge.chunk.colon_fence`), and so is a container (VitePress' ``::: info
+  Note``, Docusaurus' ``:::tip[Title]``): its title, else its type, then its Markdown.
 - MkDocs: a mkdocstrings autodoc line (``::: package.Object``) reads as the object's
   dotted path, its indented option block as nothing
   (`credo.knowledge.chunk.mkdocstrings`). A heading's attribute list (attr_list's
@@ -44,12 +46,18 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
   content tab (``=== "macOS"`` and the block indented under it) reads as its title and
   the block's Markdown, and so does an admonition (``!!! note "Title"``)
   (`credo.knowledge.chunk.mkdocs_blocks`).
+- MDX (a ``.mdx`` file: ``mdx=True``): no indented code, as MDX has none (a component's
+  indented content is Markdown), and a line holding one component tag alone is a block of
+  its own (`credo.knowledge.chunk.mdx`); a paragraph of ES module imports alone (``import Tabs from
+  '@theme/Tabs'``, in any file) is dropped; a component's name and title attributes are
+  text (`credo.knowledge.chunk.inline`).
 - HTML blocks are paragraphs with their tags removed (so badge rows vanish); raw-text
   blocks (``<script>``, ``<style>``, ``<pre>``, ``<textarea>``), processing instructions,
   declarations, CDATA and comments leave nothing.
 - Front matter: YAML (``---``) or TOML (``+++``) on line 1 is skipped, except its
   ``title`` when the page has no level-1 heading of its own: the site shows that title as
-  the page's (MkDocs, Docusaurus, Jekyll, Hugo), so it is the page's heading, at its line.
+  the page's (MkDocs, Docusaurus, Jekyll, Hugo), so it is the page's heading, at its line,
+  and the ``description`` beside it is the first paragraph under it, at its line.
 - Skipped: link reference
   definitions (their targets still resolve ``[text][label]`` links), thematic breaks, and
   any chunk with fewer than `MIN_MEANINGFUL_CHARS` letters or digits.
@@ -88,11 +96,19 @@ MAX_NESTING = 20
 # Front matter's page title: MkDocs, Docusaurus, Jekyll and Hugo show it as the page's title
 # (its H1, when the page writes none). Compiled on first use: few files have front matter.
 _TITLE_KEY = r"title[ \t]*[:=][ \t]*(.*)$"
+# Its one-sentence summary of the page, read under that title: Mintlify shows it below the
+# title; MkDocs, Docusaurus, VitePress and Jekyll give it to search engines, link previews and
+# their own site search (fastmcp's 144 pages, md89).
+_DESCRIPTION_KEY = r"description[ \t]*[:=][ \t]*(.*)$"
 _REF_DEF = re.compile(r"[ \t]*\[((?:[^\[\]\\]|\\.)*)\]:[ \t]*\n?[ \t]*(<[^<>\n]*>|\S+)")
 
 
-def split_markdown(text: str) -> list[Chunk]:
+def split_markdown(text: str, mdx: bool = False) -> list[Chunk]:
     """Split Markdown `text` into chunks; see the module docstring for the rules.
+
+    ``mdx``: the text is MDX (a ``.mdx`` file), which has no indented code: Mintlify and
+    Docusaurus indent a component's Markdown under it, and fastmcp's 392 such lines of prose,
+    fences and fields were read as code blocks; a component's tag line is a block of its own.
 
     Pure and deterministic; never raises on any input string.
     """
@@ -102,7 +118,8 @@ def split_markdown(text: str) -> list[Chunk]:
     if "\x00" in text:
         lines = [line.replace("\x00", "\ufffd") for line in lines]
     first = _after_front_matter(lines)
-    title = _front_matter_title(lines, first) if first > 1 else None
+    title = _front_matter_value(lines, first, _TITLE_KEY) if first > 1 else None
+    summary = None if title is None else _front_matter_value(lines, first, _DESCRIPTION_KEY)
     if first > 1:
         lines[: first - 1] = [""] * (first - 1)  # blank, so line numbers stay as they are
     if "===" in text or "!!!" in text or "???" in text:
@@ -111,15 +128,33 @@ def split_markdown(text: str) -> list[Chunk]:
         lines = rewrite_autodoc_lines(lines)  # mkdocstrings' "::: a.B" read as "a.B"
         lines = rewrite_colon_fences(lines)  # MyST's ":::{note}" read as "```{note}"
     source = "\n".join(lines)
-    md = _parser()
+    md = _mdx_parser() if mdx else _parser()
     env: dict[str, Any] = {}
     tokens = md.parse(source, env)
     refs = _references(env, lines)
     reader = BlockReader(md, refs)
     if title is not None and not _has_title(tokens):
         reader.open_page(*title)
+        if summary is not None:
+            reader.summary(*summary)
     reader.read(tokens, lines, 0, env)
     return reader.chunks
+
+
+@cache
+def _mdx_parser() -> MarkdownIt:
+    """`_parser`'s rules without indented code, for MDX: markdown-it then reads an indented
+    fence, HTML block or list as it reads one at the margin, as MDX does; and a line holding
+    one component tag alone is a block of its own (`credo.knowledge.chunk.mdx`)."""
+    from credo.knowledge.chunk.mdx import at_own_indent, mdx_tag
+
+    md = _parser.__wrapped__()  # (a parser of its own: the cached one stays CommonMark's)
+    md.disable("code")
+    ruler = md.block.ruler
+    paragraph = ruler.__rules__[ruler.__find__("paragraph")]
+    ruler.at("paragraph", at_own_indent(paragraph.fn), {"alt": paragraph.alt})
+    md.block.ruler.before("html_block", "mdx_tag", mdx_tag, {"alt": ["paragraph", "blockquote"]})
+    return md
 
 
 @cache
@@ -175,11 +210,12 @@ def _after_front_matter(lines: list[str]) -> int:
     return 1
 
 
-def _front_matter_title(lines: list[str], first: int) -> tuple[int, str] | None:
-    """(line, value) of the front matter's ``title`` key (YAML ``title: X``, TOML ``title =
-    "X"``; quotes dropped), or None. ``first`` is the line after the front matter."""
+def _front_matter_value(lines: list[str], first: int, pattern: str) -> tuple[int, str] | None:
+    """(line, value) of the front matter's key ``pattern`` reads (YAML ``title: X``, TOML
+    ``title = "X"``; quotes dropped), or None. ``first`` is the line after the front matter."""
+    key = pattern[:4]  # (a cheap test before the match: "titl", "desc")
     for number, line in enumerate(lines[1 : first - 2], start=2):
-        found = re.match(_TITLE_KEY, line) if line.startswith("title") else None
+        found = re.match(pattern, line) if line.startswith(key) else None
         if found is not None:
             value = found.group(1).strip()
             if len(value) > 1 and value[0] == value[-1] and value[0] in "'\"":

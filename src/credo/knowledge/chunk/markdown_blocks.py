@@ -66,7 +66,21 @@ _TITLED_DIRECTIVES = frozenset(
 PROSE_DIRECTIVES = _TITLED_DIRECTIVES | frozenset(
     "attention caution danger error hint important note seealso tip warning todo "
     "versionadded versionchanged versionremoved deprecated epigraph pull-quote "
-    "highlights tab-set grid div container".split()
+    "highlights tab-set grid div container info details success".split()
+)
+# An ES module import line, as MDX files open (a quoted module, "from" before it or not).
+_IMPORT = r"""import[ \t]+(?:[^'"\n]*?[ \t]from[ \t]*)?["'][^"'\n]+["'][ \t]*;?[ \t]*$"""
+# Directives that take no argument: MyST reads the text on their opening line as the first
+# line of their content ("```{note} If you find that ...", click's docs; "::::{note} Here's a
+# note!", sphinx-book-theme's).
+_CONTENT_ON_OPENING = frozenset(
+    "attention caution danger error hint important note seealso tip warning todo "
+    "epigraph pull-quote highlights info details success".split()
+)
+# The boxes VitePress and Docusaurus write as colon containers ("::: info Note"), read as
+# these directives (`colon_fence`): the title on the opening line is its first paragraph.
+CONTAINER_TYPES = frozenset(
+    "info details tip note warning danger caution important success".split()
 )
 # MyST's version notes: their argument is the version, then (on the opening line, as
 # Sphinx's ``.. versionchanged:: 2.1 text``) what changed; read as the reStructuredText
@@ -119,6 +133,10 @@ class BlockReader:
                 items[-1] = False
             if kind == "paragraph_open":
                 text = _lines(tokens[index + 1], token, lines, base, 0)
+                if "import" in tokens[index + 1].content[:6] and _imports(
+                    text, quotes or contained or items
+                ):
+                    continue  # MDX's module imports: the page shows none of them
                 self._paragraph(_prose(text, quotes > 0), role)
             elif kind == "heading_open":
                 drop = 1 if token.markup in ("=", "-") else 0  # the setext underline
@@ -153,6 +171,10 @@ class BlockReader:
     def open_page(self, line: int, title: str) -> None:
         """Open the page's section with a title its front matter gives (`split_markdown`)."""
         self._heading([(line, title)], 1)
+
+    def summary(self, line: int, text: str) -> None:
+        """A paragraph the front matter gives the page it titles (`split_markdown`)."""
+        self._paragraph([(line, text)], "paragraph")
 
     # -- what each block becomes ------------------------------------------------------------
     def _where(self) -> tuple[tuple[str, ...], int | None]:
@@ -210,7 +232,7 @@ class BlockReader:
             self._code(token, lines, base, "\n".join(inner))
             return
         start = _span(token, len(lines))[0]
-        if name in _TITLED_DIRECTIVES and argument:
+        if argument and (name in _TITLED_DIRECTIVES or name in _CONTENT_ON_OPENING):
             self._paragraph([(base + start + 1, argument)], "paragraph")
         elif name in _VERSION_DIRECTIVES:
             self._paragraph([(base + start + 1, f"{name} {argument}".strip())], "paragraph")
@@ -306,6 +328,15 @@ def _html_lines(token: Token, lines: list[str], base: int) -> list[Line]:
     start, end = _span(token, len(lines))
     parts = token.content.split("\n")[: end - start]
     return [(base + start + offset + 1, part.strip()) for offset, part in enumerate(parts)]
+
+
+def _imports(lines: list[Line], nested: object) -> bool:
+    """Whether a paragraph, not ``nested`` in a quote, list or directive, is MDX's ESM imports
+    only (``import { Badge } from "/b.mdx"``, ``import Tabs from '@theme/Tabs';``): fastmcp's
+    Mintlify pages and Docusaurus' open so. (Called for a paragraph that starts with the word.)"""
+    if nested or not lines:
+        return False
+    return all(content.startswith("import") and re.match(_IMPORT, content) for _, content in lines)
 
 
 def _without_options(content: list[str]) -> list[str]:

@@ -136,4 +136,11 @@
 # 72: a nested named directive's body context leads with its outer ones' object names
 #     ("Request replace([url])" in a class's method: nest89)
 # 73: underscores inside a word are no strong emphasis ("like__this__one" kept: probe89)
-READER_VERSION = 73
+# 74: a colon container (VitePress "::: info Note", Docusaurus ":::tip[Title]") reads as its
+#     title and Markdown content, its colon lines no text; a front-matter "description:" is
+#     the first paragraph under the title the front matter gives a page with no H1; an MDX
+#     component's name/title attributes are text (<ParamField body="timeout">); the text on
+#     a MyST admonition's opening line ("```{note} Text") is its content's first line; a
+#     paragraph of MDX imports alone is no text; a .mdx file has no indented code, a
+#     component's tag line is a block of its own (md89)
+READER_VERSION = 74
