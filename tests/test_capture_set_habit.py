@@ -45,6 +45,36 @@ def test_a_past_day_a_question_or_a_task_is_not(prompt: str) -> None:
     assert extract_statements(prompt) == []
 
 
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # "set" is its own past: a time gone by tells what was (review90)
+        "Our docs set MD013 line_length to 80 last year, before the redesign.",
+        "Our docs set MD013 line_length to 80 two years ago.",
+        "Our docs set MD013 line_length to 80 back then.",
+        "Our docs set MD013 line_length to 80 in 2023.",
+        # an idiom or a phrasal verb of "set", no name set to a value
+        "Our docs set aside a section for migration notes.",
+        "Our docs set sail for a rewrite next quarter.",
+        "Our release notes set the stage for the 2.0 launch.",
+        "Our docs set fire to the build.",
+        "Our docs set up the build.",
+        "Our docs set in motion a rewrite.",
+        "Our docs set the trend.",
+        # others' settings
+        "Their docs set MD013 line_length to 100.",
+        "Their docs use tabs.",
+    ],
+)
+def test_a_time_gone_by_an_idiom_or_others_setting_is_not(prompt: str) -> None:
+    assert extract_statements(prompt) == []
+
+
+def test_a_name_set_to_a_value_is_kept() -> None:
+    [got] = extract_statements("Our repos set the line ending to LF via .gitattributes.")
+    assert "habitual" in got.signals
+
+
 def test_through_the_installed_hook_the_correction_replaces_the_note(tmp_path: Path) -> None:
     root = tmp_path / "proj"
     (root / ".git").mkdir(parents=True)
