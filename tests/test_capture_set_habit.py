@@ -61,6 +61,10 @@ def test_a_past_day_a_question_or_a_task_is_not(prompt: str) -> None:
         "Our docs set up the build.",
         "Our docs set in motion a rewrite.",
         "Our docs set the trend.",
+        "Our docs set the scene to come.",
+        "Our changes set the project back to square one.",
+        "Our parents set the rules to protect us.",
+        "Our builds set the version to 1.2.3 by mistake.",
         # others' settings
         "Their docs set MD013 line_length to 100.",
         "Their docs use tabs.",

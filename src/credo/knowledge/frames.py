@@ -123,9 +123,13 @@ _PLURAL = r"[a-z][\w-]*[^s'\W_]s"
 # "set aside a section", "set fire to the build"). "Set" is its own past: a time gone by
 # ("... to 80 last year", "two years ago", "back then", "in 2023") tells what was (review90).
 _SET = r"""set(?!\s+(?:fire|light|foot|eyes|sail|pen|sights?|minds?|hearts?|store|great)\b)
-    (?=\s+(?:[\w`'./*-]+\s+){1,3}?(?:to|=)\s+[\w`'"./*-])
+    (?!\s+(?:the\s+|a\s+|an\s+)?(?:scene|stage|tone|mood|pace|bar|record|trend|example|
+    precedent|standard|agenda|wheels)\b)
+    (?=\s+(?:[\w`'./*-]+\s+){1,3}?(?<!\bback\s)(?:to|=)\s+(?!(?:make|help|keep|avoid|ensure|
+    protect|prevent|come|fail|go|be)\b)[\w`'"./*-])
     (?!.*\b(?:ago|last\s+(?:year|week|month|night|time|sprint|quarter|release)|back\s+then|
-    at\s+the\s+time|in\s+(?:19|20)\d\d|originally|previously|formerly|until\s+recently)\b)"""
+    at\s+the\s+time|in\s+(?:19|20)\d\d|originally|previously|formerly|until\s+recently|
+    by\s+(?:mistake|accident)|accidentally)\b)"""
 HABITUAL = re.compile(
     rf"""^(?:our\s+|all\s+)?
         (?!(?:the|this|that|these|those|it|its|i|you|we|they|he|she|my|your|their|his|her|there|here|if|when|
