@@ -136,4 +136,5 @@
 # 72: a nested named directive's body context leads with its outer ones' object names
 #     ("Request replace([url])" in a class's method: nest89)
 # 73: underscores inside a word are no strong emphasis ("like__this__one" kept: probe89)
-READER_VERSION = 73
+# 74: strong emphasis nested in the other kind is taken too ("**a __b__ c**": review90)
+READER_VERSION = 74
