@@ -68,14 +68,24 @@ def test_a_past_day_a_question_or_a_task_is_not(prompt: str) -> None:
         # others' settings
         "Their docs set MD013 line_length to 100.",
         "Their docs use tabs.",
+        "Other projects set line_length to 120.",
+        "Upstream docs set line_length to 100.",
+        "Other teams use Jenkins.",
     ],
 )
 def test_a_time_gone_by_an_idiom_or_others_setting_is_not(prompt: str) -> None:
     assert extract_statements(prompt) == []
 
 
-def test_a_name_set_to_a_value_is_kept() -> None:
-    [got] = extract_statements("Our repos set the line ending to LF via .gitattributes.")
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Our repos set the line ending to LF via .gitattributes.",
+        "Our other services use Redis.",  # ours, told apart from others'
+    ],
+)
+def test_a_name_set_to_a_value_or_our_own_habit_is_kept(prompt: str) -> None:
+    [got] = extract_statements(prompt)
     assert "habitual" in got.signals
 
 

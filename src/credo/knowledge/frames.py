@@ -133,7 +133,7 @@ _SET = r"""set(?!\s+(?:fire|light|foot|eyes|sail|pen|sights?|minds?|hearts?|stor
 HABITUAL = re.compile(
     rf"""^(?:our\s+|all\s+)?
         (?!(?:the|this|that|these|those|it|its|i|you|we|they|he|she|my|your|their|his|her|there|here|if|when|
-        what|why|how|who|which|some|most|many|few|both|several)\b)
+        what|why|how|who|which|some|most|many|few|both|several|other|others|upstream)\b)
         (?:[\w'/.+`-]+\s+){{0,2}}?{_PLURAL}
         (?:\s+(?:in|on|for|of|from|under|with|to|at)\s+(?:the\s+)?(?:[\w/.`*-]+\s+){{0,2}}?[\w/.`*-]+)?
         (?:\s+here)?\s+
