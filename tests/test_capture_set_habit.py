@@ -71,6 +71,13 @@ def test_a_past_day_a_question_or_a_task_is_not(prompt: str) -> None:
         "Other projects set line_length to 120.",
         "Upstream docs set line_length to 100.",
         "Other teams use Jenkins.",
+        # "sets": an idiom, a slip, a question or a condition
+        "Our CI sets off alarms every night.",
+        "Our CI sets the tone for the whole team.",
+        "Our CI sets up the cluster.",
+        "Our CI sets the version to 1.2.3 by mistake.",
+        "Our CI sets NODE_ENV to test, right?",
+        "If our CI sets NODE_ENV to test, the build fails.",
     ],
 )
 def test_a_time_gone_by_an_idiom_or_others_setting_is_not(prompt: str) -> None:
@@ -82,6 +89,10 @@ def test_a_time_gone_by_an_idiom_or_others_setting_is_not(prompt: str) -> None:
     [
         "Our repos set the line ending to LF via .gitattributes.",
         "Our other services use Redis.",  # ours, told apart from others'
+        # one of ours, told with "sets" (which has no past)
+        "Our prettier config sets printWidth to 100.",
+        "Our Makefile sets CFLAGS to -O2 -Wall.",
+        "Our editorconfig sets indent_size to 2 for YAML files.",
     ],
 )
 def test_a_name_set_to_a_value_or_our_own_habit_is_kept(prompt: str) -> None:
