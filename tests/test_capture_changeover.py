@@ -367,6 +367,20 @@ def test_a_change_under_way_hedged_to_come_or_of_a_view_is_not_captured(prompt: 
     assert extract_statements(prompt) == []
 
 
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # a compound that starts with a word of a place or a side is a name (review90)
+        "We're moving from top-level imports to lazy imports.",
+        "We're migrating from start-stop-daemon to systemd.",
+        "We're migrating from file storage to S3.",
+    ],
+)
+def test_a_compound_name_after_from_is_a_tool(prompt: str) -> None:
+    [got] = extract_statements(prompt)
+    assert "changeover" in got.signals
+
+
 @pytest.mark.parametrize(("old", "prompt", "question"), REPLACED)
 def test_through_the_installed_hook_the_told_change_supersedes_and_is_served(
     tmp_path: Path, old: str, prompt: str, question: str

@@ -93,12 +93,13 @@ _LATER = r"""(?!.*\b(?:next\s+(?:week|month|quarter|year|sprint|release|version|
 # measure it"; nor a place in the work at hand, a side, a colour or one of a row, "from page 3
 # to page 4", "from task 1 to task 2", "from left to right", "from red to green", "from one
 # terminal to another", "from bug to bug", "from alpha to beta", "from debugging to writing
-# the fix", "... for the screenshots": review90)
+# the fix", "... for the screenshots": review90). A compound is a name: "from top-level
+# imports", "from line-based parsing", "from start-stop-daemon to systemd".
 _A_TOOL_FROM = r"""(?!(?:the|a|an|this|that|these|those|my|your|his|her|their|its|step|phase|
     stage|planning|design|implementation|development|dev|testing|review|staging|prod|
     production|q[1-4]|page|task|chapter|section|sprint|line|item|slide|part|round|level|row|
-    column|tab|room|floor|ticket|issue|screen|window|terminal|file|folder|one|bug|idea|left|
-    right|top|bottom|front|back|red|green|light|dark|alpha|beta|draft|start|scratch)\b)
+    column|tab|room|floor|ticket|issue|screen|window|terminal|one|bug|idea|left|right|top|
+    bottom|front|back|red|green|light|dark|alpha|beta|draft|start|scratch)(?![\w-]))
     (?![a-z]+ing\s+to\s+[a-z]+ing\b)
     (?!.*\bto\s+(?:measure|test|check|see|try|compare|reproduce|profile|benchmark|debug|
     time)\b)(?!.*\bfor\s+(?:the|this|a|our)\s+(?:screenshots?|demo|recording|presentation|talk|
