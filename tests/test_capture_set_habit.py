@@ -73,6 +73,7 @@ def test_a_past_day_a_question_or_a_task_is_not(prompt: str) -> None:
         "Other teams use Jenkins.",
         # "sets": an idiom, a slip, a question or a condition
         "Our CI sets off alarms every night.",
+        "Our docs set a bad example for others to follow.",
         "Our CI sets the tone for the whole team.",
         "Our CI sets up the cluster.",
         "Our CI sets the version to 1.2.3 by mistake.",
@@ -93,6 +94,8 @@ def test_a_time_gone_by_an_idiom_or_others_setting_is_not(prompt: str) -> None:
         "Our prettier config sets printWidth to 100.",
         "Our Makefile sets CFLAGS to -O2 -Wall.",
         "Our editorconfig sets indent_size to 2 for YAML files.",
+        # a longer name set ("set" was kept so at 0a800003)
+        "Our tests set the TZ environment variable to UTC.",
     ],
 )
 def test_a_name_set_to_a_value_or_our_own_habit_is_kept(prompt: str) -> None:

@@ -125,7 +125,8 @@ _PLURAL = r"[a-z][\w-]*[^s'\W_]s"
 _SET_VALUE = r"""(?!\s+(?:fire|light|foot|eyes|sail|pen|sights?|minds?|hearts?|store|great)\b)
     (?!\s+(?:the\s+|a\s+|an\s+)?(?:scene|stage|tone|mood|pace|bar|record|trend|example|
     precedent|standard|agenda|wheels)\b)
-    (?=\s+(?:[\w`'./*-]+\s+){1,3}?(?<!\bback\s)(?:to|=)\s+(?!(?:make|help|keep|avoid|ensure|
+    (?=\s+(?:(?!(?:for|with|at|by|from|about|into|onto|up|off|out|aside|back|apart|forth|in|
+    on)\b)[\w`'./*-]+\s+){1,5}?(?:to|=)\s+(?!(?:make|help|keep|avoid|ensure|
     protect|prevent|come|fail|go|be)\b)[\w`'"./*-])
     (?!.*\b(?:ago|last\s+(?:year|week|month|night|time|sprint|quarter|release)|back\s+then|
     at\s+the\s+time|in\s+(?:19|20)\d\d|originally|previously|formerly|until\s+recently|
