@@ -53,6 +53,7 @@ def test_a_past_day_a_question_or_a_task_is_not(prompt: str) -> None:
         "Our docs set MD013 line_length to 80 two years ago.",
         "Our docs set MD013 line_length to 80 back then.",
         "Our docs set MD013 line_length to 80 in 2023.",
+        "Our docs set MD013 line_length to 80 before the redesign.",
         # an idiom or a phrasal verb of "set", no name set to a value
         "Our docs set aside a section for migration notes.",
         "Our docs set sail for a rewrite next quarter.",

@@ -130,7 +130,8 @@ _SET_VALUE = r"""(?!\s+(?:fire|light|foot|eyes|sail|pen|sights?|minds?|hearts?|s
     protect|prevent|come|fail|go|be)\b)[\w`'"./*-])
     (?!.*\b(?:ago|last\s+(?:year|week|month|night|time|sprint|quarter|release)|back\s+then|
     at\s+the\s+time|in\s+(?:19|20)\d\d|originally|previously|formerly|until\s+recently|
-    by\s+(?:mistake|accident)|accidentally)\b)"""
+    by\s+(?:mistake|accident)|accidentally|before\s+(?:the|our)\s+(?:redesign|rewrite|migration|
+    refactor|switch|move|upgrade))\b)"""
 _SET = rf"set{_SET_VALUE}"
 HABITUAL = re.compile(
     rf"""^(?:our\s+|all\s+)?
