@@ -348,10 +348,37 @@ REPLACED.append(UNDER_WAY)
         "We're transitioning from Q2 to Q3 goals.",
         "we're moving from staging to prod now",
         "we're switching from debug to release builds to measure it",
+        # a place in the work at hand, a side, a colour, one of a row; heard or hedged (review90)
+        "We're changing from page 3 to page 4 of the spec.",
+        "We're moving from task 1 to task 2.",
+        "We're moving from sprint 4 to sprint 5.",
+        "We're moving from left to right through the list.",
+        "We're switching from red to green.",
+        "We're switching from one terminal to another.",
+        "We're moving from bug to bug without a plan.",
+        "We're moving from alpha to beta.",
+        "We're switching from debugging to writing the fix.",
+        "We're changing from light to dark mode for the screenshots.",
+        "We're moving from Jenkins to GitHub Actions, I think.",
+        "Rumor is we're switching from Slack to Teams.",
     ],
 )
 def test_a_change_under_way_hedged_to_come_or_of_a_view_is_not_captured(prompt: str) -> None:
     assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # a compound that starts with a word of a place or a side is a name (review90)
+        "We're moving from top-level imports to lazy imports.",
+        "We're migrating from start-stop-daemon to systemd.",
+        "We're migrating from file storage to S3.",
+    ],
+)
+def test_a_compound_name_after_from_is_a_tool(prompt: str) -> None:
+    [got] = extract_statements(prompt)
+    assert "changeover" in got.signals
 
 
 @pytest.mark.parametrize(("old", "prompt", "question"), REPLACED)

@@ -390,6 +390,10 @@ INLINE_CASES = [
     # read "like__this__one" as "likethisone": probe89); at a word's edges they are.
     ("underscores like__this__one.", "underscores like__this__one.", ()),
     ("set APP__DB__HOST=x, __strong__ and __init__", "set APP__DB__HOST=x, strong and init", ()),
+    # A strong inside a strong of the other kind (one pass left "a __b__ c", "a *b* c"); a
+    # run of markers, a blank to fill in, is none (review90)
+    ("**a __b__ c** and __x **y** z__", "a b c and x y z", ()),
+    ("**Name: ______**", "Name: ______", ()),
     ("2 * 3 * 4 math", "2 * 3 * 4 math", ()),
     ("see [the docs](https://x.io/a_(b)) now", "see the docs now", ("https://x.io/a_(b)",)),
     ('[text](<a b.md> "Title") x', "text x", ("a b.md",)),

@@ -308,3 +308,27 @@ def test_a_fresh_ingest_of_a_commented_type_alias_is_healthy(tmp_path: Path, roo
         report = check_anchors(memory.store, root)
         assert memory.stats().anchors >= 1
     assert report.shifted == [] and report.healthy
+
+
+def test_a_shifted_commented_type_alias_is_found_and_fixed(tmp_path: Path, root: Path) -> None:
+    """Its passage is out of its lines' order: held in place (above), and found again once its
+    file shifts, so `credo doctor --fix` moves it (before: found nowhere, never fixed; review90)."""
+    (root / "lib").mkdir()
+    path = root / "lib" / "types.d.ts"
+    path.write_text(RULE_PARAMS, encoding="utf-8")
+    with Memory(tmp_path / "memory.db", root=root) as memory:
+        ingest_paths(memory.store, [root / "lib"], root=root)
+        path.write_text("// header\n// added\n\n" + RULE_PARAMS, encoding="utf-8")
+        [problem] = check_anchors(memory.store, root).shifted
+        assert problem.found is not None
+        assert len(fix_anchors(memory.store, root).fixed) == 1
+        assert check_anchors(memory.store, root).healthy
+
+
+def test_locate_finds_lines_out_of_order_only_where_they_stand_together() -> None:
+    body = [f"filler line {number}" for number in range(200)]
+    body[10], body[11], body[150] = "name: string;", "version: string;", "kind: string;"
+    text = FileText("\n".join(body))
+    assert text.locate("version: string;\nname: string;", near=1) == (11, 12)
+    assert text.locate("kind: string;\nname: string;", near=1) is None  # scattered
+    assert text.locate("version: string;\nmissing: string;", near=1) is None

@@ -90,12 +90,27 @@ _LATER = r"""(?!.*\b(?:next\s+(?:week|month|quarter|year|sprint|release|version|
 # (a tool's name after "from": "from the list view to the grid view" is the app's behaviour;
 # nor a stage of the work, a step or a quarter, "from planning to implementation", "from
 # staging to prod"; nor a change made for this turn's purpose, "... to release builds to
-# measure it")
+# measure it"; nor a place in the work at hand, a side, a colour or one of a row, "from page 3
+# to page 4", "from task 1 to task 2", "from left to right", "from red to green", "from one
+# terminal to another", "from bug to bug", "from alpha to beta", "from debugging to writing
+# the fix", "... for the screenshots": review90). A compound is a name: "from top-level
+# imports", "from line-based parsing", "from start-stop-daemon to systemd".
 _A_TOOL_FROM = r"""(?!(?:the|a|an|this|that|these|those|my|your|his|her|their|its|step|phase|
     stage|planning|design|implementation|development|dev|testing|review|staging|prod|
-    production|q[1-4])\b)(?!.*\bto\s+(?:measure|test|check|see|try|compare|reproduce|profile|
-    benchmark|debug|time)\b)"""
-_CHANGING_FROM = rf"""{_IF}\b(?:we\s+are|we'?re)\s+(?:now\s+|finally\s+|officially\s+)?
+    production|q[1-4]|page|task|chapter|section|sprint|line|item|slide|part|round|level|row|
+    column|tab|room|floor|ticket|issue|screen|window|terminal|one|bug|idea|left|right|top|
+    bottom|front|back|red|green|light|dark|alpha|beta|draft|start|scratch)(?![\w-]))
+    (?![a-z]+ing\s+to\s+[a-z]+ing\b)
+    (?!.*\bto\s+(?:measure|test|check|see|try|compare|reproduce|profile|benchmark|debug|
+    time)\b)(?!.*\bfor\s+(?:the|this|a|our)\s+(?:screenshots?|demo|recording|presentation|talk|
+    meeting|call|run|experiment|benchmark|load\s+test|test\s+run)\b)"""
+# (nor one heard or hedged: "rumor is we're switching ...", "..., I think")
+_HEARD = r"""(?<!\brumor\sis\s)(?<!\brumour\sis\s)(?<!\bapparently\s)(?<!\bapparently,\s)
+    (?<!\bsupposedly\s)(?<!\bheard\s)"""
+_HEDGED = r"""(?!.*\b(?:i\s+think|i\s+guess|i\s+believe|i\s+suppose|probably|maybe|perhaps|
+    apparently|supposedly|or\s+so\s+i\s+(?:hear|heard))\b)"""
+_CHANGING_FROM = rf"""{_IF}{_HEARD}\b(?:we\s+are|we'?re)\s+{_HEDGED}
+        (?:now\s+|finally\s+|officially\s+)?
         (?:moving|switching|migrating|changing|transitioning)\s+(?:everything\s+|over\s+)?
         (?:from|off(?:\s+of)?|away\s+from)\s+{_LATER}{_A_TOOL_FROM}[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?
         \s+(?:to|over\s+to|onto)\s+[\w`.@]"""

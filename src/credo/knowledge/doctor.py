@@ -128,7 +128,8 @@ def own_texts(text: str) -> list[str]:
 
 def range_holds(lines: list[str], start: int, end: int, text: str) -> bool:
     """True when the 1-based lines ``start..end`` hold ``text``'s words in order (or the words
-    after its outer titles, ``own_texts``)."""
+    after its outer titles, ``own_texts``; or, for a passage of several lines, each of its
+    lines' words in order)."""
     if start < 1 or end < start or end > len(lines):
         return False
     held: list[str] | None = None  # the range's words, read once (only if a needle asks)
@@ -165,11 +166,32 @@ class FileText:
 
     def locate(self, text: str, near: int | None = None) -> tuple[int, int] | None:
         """The tightest line span holding ``text``'s words in order, nearest ``near`` (or the
-        words after its outer titles, ``own_texts``)."""
+        words after its outer titles, ``own_texts``; or, for a passage of several lines, the
+        span of each of its lines found one by one)."""
         for own in own_texts(text):
             if (found := self._locate(own, near)) is not None:
                 return found
-        return None
+        return self._locate_lines(text, near) if "\n" in text else None
+
+    def _locate_lines(self, text: str, near: int | None) -> tuple[int, int] | None:
+        """The span of each of ``text``'s lines, found one by one, when it holds them all (a
+        passage out of its lines' order, ``range_holds``: once its file shifts, ``--fix`` must
+        find it too; review90)."""
+        if any(word not in self.positions for word in belief_words(text)):
+            return None  # (a word the file lacks: no line-by-line search)
+        spans: list[tuple[int, int]] = []
+        for line in text.splitlines():
+            if not belief_words(line):
+                continue
+            if (found := self._locate(line, near)) is None:
+                return None
+            spans.append(found)
+        if not spans:
+            return None
+        start, end = min(s for s, _ in spans), max(e for _, e in spans)
+        if end - start > _SPAN_FACTOR * text.count("\n") + _SPAN_SLACK:
+            return None  # (its lines scattered over the file: no span of its own)
+        return (start, end) if range_holds(self.lines, start, end, text) else None
 
     def _locate(self, text: str, near: int | None) -> tuple[int, int] | None:
         needle = belief_words(text)

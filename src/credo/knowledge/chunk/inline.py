@@ -59,6 +59,13 @@ _BREAK_TAG = re.compile(r"<br\s*/?>", re.I)
 _STRONG = re.compile(
     r"(\*\*)(?=\S)(.+?)(?<=\S)\*\*|(?<![\w\\])(__)(?=\S)(.+?)(?<=\S)__(?!\w)", re.S
 )
+# A strong inside a strong of the other kind: "**a __b__ c**" (a run of markers, a blank to
+# fill in as "**Name: ______**", is none)
+_INNER_STRONG = re.compile(
+    r"(?<![*_])(\*\*)(?=[^\s*_])(.+?)(?<=[^\s*_])\*\*(?![*_])"
+    r"|(?<![\w\\*_])(__)(?=[^\s*_])(.+?)(?<=[^\s*_])__(?![\w*_])",
+    re.S,
+)
 _EMPHASIS_STAR = re.compile(r"\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*")
 _EMPHASIS_UNDERSCORE = re.compile(r"(?<![\w\\])_(?=[^\s_])([^_]+?)(?<=[^\s_])_(?!\w)")
 _STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~", re.S)
@@ -261,6 +268,14 @@ def _shortcut(match: re.Match[str], refs: Mapping[str, str], links: list[str]) -
 
 
 def _strong_text(match: re.Match[str]) -> str:
+    inner = match.group(2) if match.group(1) else match.group(4)
+    # (and a strong of the other kind inside it: "**a __b__ c**", "__a **b** c__", which one
+    # pass left as "a __b__ c" and "a *b* c": review90)
+    other = "__" if match.group(1) else "**"
+    return _INNER_STRONG.sub(_inner_strong, inner) if other in inner else inner
+
+
+def _inner_strong(match: re.Match[str]) -> str:
     return match.group(2) if match.group(1) else match.group(4)
 
 

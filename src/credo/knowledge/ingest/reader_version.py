@@ -143,4 +143,5 @@
 #     a MyST admonition's opening line ("```{note} Text") is its content's first line; a
 #     paragraph of MDX imports alone is no text; a .mdx file has no indented code, a
 #     component's tag line is a block of its own (md89)
-READER_VERSION = 74
+# 75: strong emphasis nested in the other kind is taken too ("**a __b__ c**": review90)
+READER_VERSION = 75
