@@ -1,9 +1,11 @@
 """What a source tree loses on the way into the index (issue #14): a mechanical audit.
 
     python bench/code_audit.py requests axios chi [--show 20]
+    python bench/code_audit.py --tree /tmp/trees/anyio-4.6.2 [--tree DIR...] [--language go]
 
 For each named corpus (docs_multi's, devsets', the spent held-out sets; never one of
-``heldout.corpora.UNSPENT`` or ``RESERVE``), every code file the bench ingests is split as
+``heldout.corpora.UNSPENT`` or ``RESERVE``) or tree (``--tree``: the files ``credo ingest
+DIR`` reads, by its walk rules), every code file is split as
 the ingest splits it (`credo.knowledge.chunk.language.split_file`) and parsed again with its
 tree-sitter grammar, walked node by node with this file's own, wider list of what a
 definition is (`DEFINITIONS`: more than credo's queries name). Then:
@@ -110,6 +112,16 @@ def corpus_files(name: str) -> tuple[Path, list[Path]]:
     corpus = every[name]
     root = docs_corpora.fetch(corpus)
     return root, corpus.files(root)
+
+
+def tree_files(root: Path) -> list[Path]:
+    """The files ``credo ingest ROOT`` reads: its walk (ignore files, vendored and skipped
+    folders), less what it skips (minified, generated, too large, a stub beside its source)."""
+    from credo.knowledge.ingest.walk import Read, read_file, stubs_beside_sources, walk_files
+
+    walked = walk_files([root], root)
+    stubs = set(stubs_beside_sources(walked.files))
+    return [p for p in walked.files if p not in stubs and isinstance(read_file(p), Read)]
 
 
 def grammar_of(path: Path, text: str) -> str:
@@ -308,6 +320,7 @@ class Audit:
         kind = "docstring" if node.type not in _COMMENT_TYPES else "comment"
         key = f"{kind} in {around}"
         lost_here: list[int] = []
+        block = _comment_block(node, source)
         doctest = False
         for number, row in enumerate(raw.split("\n"), first):
             # (a docstring's doctest, ``>>>`` to the next blank line, is dropped by rule)
@@ -330,7 +343,7 @@ class Audit:
             if len(words & held) >= 0.6 * len(words):
                 continue
             line = [(number, bare)]
-            if is_licence(line) or is_commented_out_code(line) or _LICENCE.search(raw):
+            if is_licence(line) or is_commented_out_code(line) or _LICENCE.search(block):
                 self.comments[grammar][key] -= 1
                 self.comments[grammar]["(skipped by rule: licence, code)"] += 1
                 continue
@@ -374,6 +387,25 @@ class Audit:
                     print(f"     {item}")
 
 
+def _comment_block(node, source: bytes) -> str:
+    """The text of the run of comments `node` is one of, line by line: Go and Rust give
+    each ``//`` line a node of its own, and a licence header's lines name no licence."""
+    first = last = node
+    while (
+        first.prev_sibling is not None
+        and first.prev_sibling.type in _COMMENT_TYPES
+        and first.prev_sibling.end_point[0] + 1 >= first.start_point[0]
+    ):
+        first = first.prev_sibling
+    while (
+        last.next_sibling is not None
+        and last.next_sibling.type in _COMMENT_TYPES
+        and last.next_sibling.start_point[0] <= last.end_point[0] + 1
+    ):
+        last = last.next_sibling
+    return source[first.start_byte : last.end_byte].decode("utf-8", "replace")
+
+
 def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
@@ -405,16 +437,26 @@ def _top_level_by_line(root) -> dict[int, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("corpora", nargs="+")
+    parser.add_argument("corpora", nargs="*")
+    parser.add_argument("--tree", action="append", default=[], help="a source tree's folder")
+    parser.add_argument("--language", action="append", default=[], help="only this grammar")
     parser.add_argument("--show", type=int, default=0, help="examples per group")
     args = parser.parse_args(argv)
+    if not args.corpora and not args.tree:
+        parser.error("name a corpus or a --tree")
     audit = Audit()
-    for name in args.corpora:
-        root, files = corpus_files(name)
+    sources = [(name, *corpus_files(name)) for name in args.corpora]
+    for folder in args.tree:
+        root = Path(folder).resolve()
+        held_out = {*heldout_corpora.UNSPENT, *getattr(heldout_corpora, "RESERVE", ())}
+        if any(part.lower() in held_out for part in root.parts):
+            raise SystemExit(f"{root} is a held-out set's tree: never audited")
+        sources.append((root.name, root, tree_files(root)))
+    for name, root, files in sources:
         for path in files:
             text = path.read_text(encoding="utf-8", errors="replace")
             grammar = grammar_of(path, text)
-            if grammar not in DEFINITIONS:
+            if grammar not in DEFINITIONS or (args.language and grammar not in args.language):
                 continue
             label = f"{name}/{path.relative_to(root)}"
             audit.file(label, text, grammar)

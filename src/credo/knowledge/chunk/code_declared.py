@@ -82,25 +82,30 @@ def declared_values(
         for outer, opening, name, value in _named_values(statement, declaration):
             if len(" ".join(reader.node_text(opening).split())) > MAX_SIGNATURE_CHARS:
                 continue  # (a signature would cut its text)
-            if declaration.type not in _BY_RULE and _computes(value):
+            if value is not None and declaration.type not in _BY_RULE and _computes(value):
                 continue
             definition = _definition(reader, outer, opening, (reader.name(name),))
-            out.append(_Found(definition, (value.start_byte, value.end_byte)))
+            body = None if value is None else (value.start_byte, value.end_byte)
+            out.append(_Found(definition, body))
     reader.used = used
     return out
 
 
-def _named_values(statement: Node, declaration: Node) -> list[tuple[Node, Node, Node, Node]]:
+def _named_values(
+    statement: Node, declaration: Node
+) -> list[tuple[Node, Node, Node, Node | None]]:
     """(outer node, node its text opens at, name, value) of each one-name declaration in
     `declaration`: a JavaScript declaration of one ``const`` declarator, a Rust item, or
-    each Go spec (the whole declaration when it holds one spec alone)."""
+    each Go spec (the whole declaration when it holds one spec alone). A Go spec may have
+    no value (None): a ``const`` in a group repeats the one above (``Info`` under
+    ``Debug = iota``), a ``var`` has its type's zero value (``var AnyError anyError``)."""
     kind = declaration.child_by_field_name("kind")
     if kind is not None and kind.type != "const":  # (a JavaScript ``let``)
         return []
     if declaration.child_by_field_name("name") is not None:  # (Rust)
         targets = [declaration]
     else:
-        targets = [c for c in declaration.named_children if c.type in _SPECS]
+        targets = _go_specs(declaration)
         if not targets:  # (JavaScript: its declarators, one alone)
             targets = [c for c in declaration.named_children if c.type == "variable_declarator"]
             if len(targets) != 1:
@@ -110,9 +115,11 @@ def _named_values(statement: Node, declaration: Node) -> list[tuple[Node, Node, 
     for target in targets:
         names = target.children_by_field_name("name")
         value = target.child_by_field_name("value")
-        if len(names) != 1 or names[0].type != "identifier" or value is None:
+        if len(names) != 1 or names[0].type != "identifier":
             continue
-        if value.type == "expression_list":  # (Go: ``a = 1``, not ``a, b = 1, 2``)
+        if value is None and target.type not in _SPECS:
+            continue  # (a Rust item without one does not parse as a declaration)
+        if value is not None and value.type == "expression_list":  # (Go: ``a = 1``)
             if value.named_child_count != 1:
                 continue
             value = value.named_children[0]
@@ -121,6 +128,19 @@ def _named_values(statement: Node, declaration: Node) -> list[tuple[Node, Node, 
         else:
             out.append((target, target, names[0], value))
     return out
+
+
+def _go_specs(declaration: Node) -> list[Node]:
+    """The specs of a Go ``const`` or ``var`` declaration, in order: a ``var ( ... )``
+    group holds them in a ``var_spec_list`` (tree-sitter-go 0.23 on), a ``const`` group
+    directly (before day-code89 a grouped ``var`` gave none: go-cmp's ``Deterministic``)."""
+    specs: list[Node] = []
+    for child in declaration.named_children:
+        if child.type in _SPECS:
+            specs.append(child)
+        elif child.type == "var_spec_list":
+            specs += [c for c in child.named_children if c.type in _SPECS]
+    return specs
 
 
 def _computes(value: Node) -> bool:

@@ -135,4 +135,6 @@
 # 71: a reST code's ":caption:" is a paragraph; a table's title is its rows' context (rst89)
 # 72: a nested named directive's body context leads with its outer ones' object names
 #     ("Request replace([url])" in a class's method: nest89)
-READER_VERSION = 72
+# 73: a Go "var ( ... )" group's specs and a spec without a value (an iota enumeration's
+#     names, a "var X T") are definitions (code89)
+READER_VERSION = 73
