@@ -143,21 +143,21 @@ _GO_GROUPS = textwrap.dedent(
 
     // Flags that change how a comparison runs.
     var (
-    	// Deterministic makes the output deterministic.
-    	Deterministic bool
+    \t// Deterministic makes the output deterministic.
+    \tDeterministic bool
 
-    	// AnyError is an error that matches any non-nil error.
-    	AnyError anyError = anyError{}
+    \t// AnyError is an error that matches any non-nil error.
+    \tAnyError anyError = anyError{}
     )
 
     type resultFlags uint
 
     const (
-    	_ resultFlags = (1 << iota) / 2
+    \t_ resultFlags = (1 << iota) / 2
 
-    	reportEqual
-    	// reportByCycle is set when a cycle was detected.
-    	reportByCycle
+    \treportEqual
+    \t// reportByCycle is set when a cycle was detected.
+    \treportByCycle
     )
     """
 )
