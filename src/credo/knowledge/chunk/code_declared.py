@@ -91,9 +91,7 @@ def declared_values(
     return out
 
 
-def _named_values(
-    statement: Node, declaration: Node
-) -> list[tuple[Node, Node, Node, Node | None]]:
+def _named_values(statement: Node, declaration: Node) -> list[tuple[Node, Node, Node, Node | None]]:
     """(outer node, node its text opens at, name, value) of each one-name declaration in
     `declaration`: a JavaScript declaration of one ``const`` declarator, a Rust item, or
     each Go spec (the whole declaration when it holds one spec alone). A Go spec may have
