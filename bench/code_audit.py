@@ -161,12 +161,15 @@ def _kind(node, grammar: str) -> str | None:
         if value.type == "class":
             return f"{kind}:class"
         top = node.parent is not None and node.parent.parent is not None
-        if (
-            value.type == "object"
-            and top
-            and node.parent.parent.type in ("program", "export_statement")
-        ):
+        top = top and node.parent.parent.type in ("program", "export_statement")
+        if value.type == "object" and top:
             return f"{kind}:object"
+        if value.type == "call_expression" and top and node.parent.type == "lexical_declaration":
+            arguments = value.child_by_field_name("arguments")
+            callbacks = [] if arguments is None else arguments.named_children
+            # (a callback of a module's ``const``: ``const Button = forwardRef((p, r) => ...)``)
+            if any(a.type == "arrow_function" for a in callbacks):
+                return f"{kind}:call"
         return None
     if kind == "pair":
         value = node.child_by_field_name("value")

@@ -136,5 +136,6 @@
 # 72: a nested named directive's body context leads with its outer ones' object names
 #     ("Request replace([url])" in a class's method: nest89)
 # 73: a Go "var ( ... )" group's specs and a spec without a value (an iota enumeration's
-#     names, a "var X T") are definitions (code89)
+#     names, a "var X T") are definitions; a JS/TS "const X = f(..., () => {...})" is a
+#     definition named X (code89)
 READER_VERSION = 73
