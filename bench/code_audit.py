@@ -93,6 +93,33 @@ DEFINITIONS: dict[str, set[str]] = {
         "static_item",
         "associated_type",
     },
+    "c_sharp": {
+        "class_declaration",
+        "struct_declaration",
+        "interface_declaration",
+        "record_declaration",
+        "enum_declaration",
+        "namespace_declaration",
+        "method_declaration",
+        "constructor_declaration",
+        "property_declaration",
+        "delegate_declaration",
+        "event_declaration",
+        "local_function_statement",
+    },
+    "cpp": {
+        "function_definition",
+        "class_specifier",
+        "struct_specifier",
+        "union_specifier",
+        "enum_specifier",
+        "namespace_definition",
+        "preproc_function_def",
+        "alias_declaration",
+        "type_definition",
+        "field_declaration",  # (only a method's: `_kind`)
+        "declaration",  # (only a function's, at namespace level: `_kind`)
+    },
 }
 _FUNCTION_VALUES = {"arrow_function", "function_expression", "function", "generator_function"}
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
@@ -171,6 +198,24 @@ def _kind(node, grammar: str) -> str | None:
             if any(a.type == "arrow_function" for a in callbacks):
                 return f"{kind}:call"
         return None
+    if kind in ("field_declaration", "declaration"):
+        declarator = node.child_by_field_name("declarator")
+        if declarator is None or declarator.type != "function_declarator":
+            return None
+        if (
+            kind == "declaration"
+            and node.parent is not None
+            and node.parent.type
+            not in (
+                "translation_unit",
+                "declaration_list",
+            )
+        ):
+            return None
+        return f"{kind}:function"
+    specifiers = ("class_specifier", "struct_specifier", "union_specifier", "enum_specifier")
+    if kind in specifiers and node.child_by_field_name("body") is None:
+        return None  # (a use of the type, ``struct foo x;``, or a forward declaration)
     if kind == "pair":
         value = node.child_by_field_name("value")
         return "pair:function" if value is not None and value.type in _FUNCTION_VALUES else None
@@ -190,6 +235,13 @@ def _kind(node, grammar: str) -> str | None:
 
 
 def _name(node, source: bytes) -> str:
+    declarator = node.child_by_field_name("declarator")
+    while declarator is not None and node.type != "alias_declaration":
+        inner = declarator.child_by_field_name("declarator")
+        if inner is None:
+            text = source[declarator.start_byte : declarator.end_byte].decode("utf-8", "replace")
+            return re.split(r"[<( ]", text.split("::")[-1])[0]
+        declarator = inner
     for field in ("name", "key", "left", "type"):
         child = node.child_by_field_name(field)
         if child is not None:

@@ -137,5 +137,6 @@
 #     ("Request replace([url])" in a class's method: nest89)
 # 73: a Go "var ( ... )" group's specs and a spec without a value (an iota enumeration's
 #     names, a "var X T") are definitions; a JS/TS "const X = f(..., () => {...})" is a
-#     definition named X (code89)
+#     definition named X; a C# property or delegate and a C++ "using" alias or "typedef"
+#     are definitions (code89)
 READER_VERSION = 73

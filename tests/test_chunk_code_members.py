@@ -1,0 +1,104 @@
+"""Members the C# and C++ readers made no definition of (day-code89's audits of pythonnet
+3.0.5 and libfmt-dev 9.1: 1,302 of pythonnet's 1,320 member properties, 216 of fmt's 240
+``using`` aliases): a C# property or delegate, a C++ ``using`` alias or ``typedef``. Each
+was in no definition; a doc comment above it was a comment naming nothing."""
+
+from __future__ import annotations
+
+import textwrap
+
+from credo.knowledge.chunk import split_code
+from tests.test_chunk_code import check
+
+_CSHARP = textwrap.dedent(
+    """\
+    namespace Demo
+    {
+        public class Counter
+        {
+            /// <summary>The number of items counted so far.</summary>
+            public int Count { get; private set; } = 0;
+
+            /// <summary>The counter's display name.</summary>
+            public string Name => _prefix + "-counter";
+
+            /// <summary>Called when the count changes.</summary>
+            public delegate void Changed(object sender, int count);
+
+            public void Add() { Count++; }
+        }
+    }
+    """
+)
+
+
+def test_csharp_properties_and_delegates_are_definitions() -> None:
+    chunks = split_code(_CSHARP, "csharp")
+    check(chunks, _CSHARP)
+    rows = [(c.section, c.start_line, c.end_line, c.text) for c in chunks]
+    assert (
+        ("Demo", "Counter", "Count"),
+        5,
+        6,
+        "The number of items counted so far. public int Count",
+    ) in rows
+    assert (
+        ("Demo", "Counter", "Name"),
+        8,
+        9,
+        "The counter's display name. public string Name",
+    ) in rows
+    assert (
+        ("Demo", "Counter", "Changed"),
+        11,
+        12,
+        "Called when the count changes. public delegate void Changed(object sender, int count)",
+    ) in rows
+    name = next(c for c in chunks if c.section == ("Demo", "Counter", "Name"))
+    assert "prefix" in name.context.split()  # (an expression body's names)
+
+
+_CPP = textwrap.dedent(
+    """\
+    #include <string>
+
+    namespace fmt {
+    /// A string view of chars.
+    using string_view = basic_string_view<char>;
+
+    /// Removes const, volatile and reference.
+    template <typename T> using remove_cvref_t = typename std::remove_cv<T>::type;
+
+    typedef unsigned long long ulong;
+
+    /** A point on the screen. */
+    typedef struct {
+      int x;  // across
+      int y;
+    } point;
+    }
+    """
+)
+
+
+def test_cpp_aliases_and_typedefs_are_definitions() -> None:
+    chunks = split_code(_CPP, "cpp")
+    check(chunks, _CPP)
+    rows = [(c.section, c.start_line, c.end_line, c.text) for c in chunks]
+    assert (
+        ("fmt", "string_view"),
+        4,
+        5,
+        "A string view of chars. using string_view = basic_string_view<char>",
+    ) in rows
+    assert (
+        ("fmt", "remove_cvref_t"),
+        7,
+        8,
+        "Removes const, volatile and reference."
+        " using remove_cvref_t = typename std::remove_cv<T>::type",
+    ) in rows
+    assert (("fmt", "ulong"), 10, 10, "typedef unsigned long long ulong") in rows
+    assert (("fmt", "point"), 12, 16, "A point on the screen. typedef struct") in rows
+    # a comment inside the anonymous struct is the typedef's
+    assert (("fmt", "point"), 14, 14, "across") in rows
