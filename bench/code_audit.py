@@ -221,9 +221,18 @@ def _kind(node, grammar: str) -> str | None:
         return "pair:function" if value is not None and value.type in _FUNCTION_VALUES else None
     if kind == "assignment_expression":
         value = node.child_by_field_name("right")
-        return (
-            "assignment:function" if value is not None and value.type in _FUNCTION_VALUES else None
-        )
+        if value is not None and value.type in _FUNCTION_VALUES:
+            return "assignment:function"
+        statement = node.parent
+        top = statement is not None and statement.parent is not None
+        if top and statement.parent.type == "program" and value is not None:
+            arguments = value.child_by_field_name("arguments")
+            callbacks = [] if arguments is None else arguments.named_children
+            if value.type == "call_expression" and any(
+                a.type == "arrow_function" for a in callbacks
+            ):
+                return "assignment:call"  # (``exports.X = f(..., () => ...)``)
+        return None
     if kind in ("const_spec", "var_spec", "const_item", "static_item"):
         # (module level only: a local constant is a statement of its function)
         above = node.parent

@@ -265,3 +265,29 @@ def test_a_constant_made_by_a_call_with_a_callback_is_a_definition() -> None:
     assert {"inst", "check"} <= set(zod.context.split())  # (its body's names)
     # a named callback is a definition by its own name already; a ``let`` varies
     assert [r[0] for r in rows[3:]] == [("renderNamed",)]
+
+
+def test_an_assignment_of_a_call_with_a_callback_is_a_definition() -> None:
+    """Fails before day-code89: the CommonJS a compiler writes for ``export const X =
+    f(..., () => {...})`` (zod's schemas.cjs, rxjs's dist) was in no chunk."""
+    source = textwrap.dedent(
+        """\
+        "use strict";
+        exports.ZodType = core.$constructor("ZodType", (inst, def) => {
+          inst.def = def;
+        });
+        exports.named = wrap(function named() { return 1; });
+        """
+    )
+    chunks = split_code(source, "javascript")
+    check(chunks, source)
+    rows = [(c.section, c.start_line, c.end_line, c.text) for c in chunks if c.role == "definition"]
+    assert rows == [
+        (
+            ("exports.ZodType",),
+            2,
+            4,
+            'exports.ZodType = core.$constructor("ZodType", (inst, def) =>',
+        ),
+        (("named",), 5, 5, "function named()"),  # (a named callback: its own, as before)
+    ]

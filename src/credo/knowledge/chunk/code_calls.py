@@ -24,7 +24,9 @@ it one like any other):
   ...)``, zod's ``export const ZodType = core.$constructor("ZodType", (inst, def) =>
   {...})``. Its callback was in no chunk unless a doc comment made the constant a value
   (`code_values`); it runs from the declaration (``export`` left out of its text) to the
-  call's end, its signature to the first anonymous callback's body (day-code89).
+  call's end, its signature to the first anonymous callback's body (day-code89). So is
+  an assignment to a name of such a call (``exports.ZodType = core.$constructor(...)``,
+  the CommonJS a compiler writes for it), named by what it assigns to.
 - **Chains.** Each call of ``fastify.get('/a', f).post('/b', g)`` is a call of its own,
   from its method's line to its closing parenthesis; the first runs from the statement's
   start.
@@ -112,6 +114,8 @@ def _statement_calls(statement: Node, source: bytes, *, nested: bool) -> list[Ca
     """The calls of `statement`'s chain that are definitions, first to last."""
     if statement.type in _DECLARATIONS and not nested:
         return _declared_call(statement, source)
+    if not nested and (assigned := _assigned_call(statement, source)) is not None:
+        return [assigned]
     if statement.type != "expression_statement" or statement.named_child_count == 0:
         return []
     expression: Node | None = statement.named_children[0]
@@ -168,6 +172,30 @@ def _declared_call(statement: Node, source: bytes) -> list[Call]:
     label = _text(source, name)[:MAX_NAME_CHARS]
     start, row = declaration.start_byte, declaration.start_point[0]
     return [Call(value, statement, start, row, label, (body.start_byte, value.end_byte))]
+
+
+def _assigned_call(statement: Node, source: bytes) -> Call | None:
+    """``exports.ZodType = core.$constructor("ZodType", (inst, def) => {...})``: a
+    module-level assignment to a name whose value is a call with an anonymous callback
+    (the CommonJS a compiler writes for `_declared_call`'s ``export const``), named by
+    what it assigns to, as an assigned function is; else None."""
+    if statement.type != "expression_statement" or statement.named_child_count != 1:
+        return None
+    assignment = statement.named_children[0]
+    if assignment.type != "assignment_expression":
+        return None
+    left, value = (assignment.child_by_field_name(f) for f in ("left", "right"))
+    if left is None or value is None or value.type != "call_expression":
+        return None
+    name = _dotted(source, left)
+    functions = [f for f in _functions(value) if _anonymous(f)]
+    body = functions[0].child_by_field_name("body") if functions else None
+    if not name or body is None:
+        return None
+    start, row = statement.start_byte, statement.start_point[0]
+    return Call(
+        value, statement, start, row, name[:MAX_NAME_CHARS], (body.start_byte, value.end_byte)
+    )
 
 
 def _call(
