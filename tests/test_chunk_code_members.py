@@ -102,3 +102,25 @@ def test_cpp_aliases_and_typedefs_are_definitions() -> None:
     assert (("fmt", "point"), 12, 16, "A point on the screen. typedef struct") in rows
     # a comment inside the anonymous struct is the typedef's
     assert (("fmt", "point"), 14, 14, "across") in rows
+
+
+def test_a_csharp_doc_reference_reads_as_the_name_it_holds() -> None:
+    """Fails before day-code89: ``<see cref="Normalize"/>`` and ``<paramref
+    name="count"/>`` were dropped with the tags around them: the doc read "see and , or
+    ." (pythonnet's 74 references)."""
+    source = textwrap.dedent(
+        """\
+        class A {
+            /// <summary>Returns the value; see <see cref="Normalize"/> and
+            /// <paramref name="count"/>, or <see langword="null"/>
+            /// (<seealso cref="T:System.String"/>).</summary>
+            public int Get(int count) { return 1; }
+        }
+        """
+    )
+    chunks = split_code(source, "csharp")
+    check(chunks, source)
+    [get] = [c for c in chunks if c.section == ("A", "Get")]
+    assert get.text.startswith(
+        "Returns the value; see Normalize and count , or null ( System.String )."
+    )

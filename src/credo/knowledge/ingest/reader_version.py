@@ -138,5 +138,5 @@
 # 73: a Go "var ( ... )" group's specs and a spec without a value (an iota enumeration's
 #     names, a "var X T") are definitions; a JS/TS "const X = f(..., () => {...})" is a
 #     definition named X; a C# property or delegate and a C++ "using" alias or "typedef"
-#     are definitions (code89)
+#     are definitions; a C# doc's <see cref="X"/> reads as X (code89)
 READER_VERSION = 73
