@@ -107,6 +107,17 @@ DEFINITIONS: dict[str, set[str]] = {
         "event_declaration",
         "local_function_statement",
     },
+    "java": {
+        "class_declaration",
+        "interface_declaration",
+        "enum_declaration",
+        "record_declaration",
+        "annotation_type_declaration",
+        "method_declaration",
+        "constructor_declaration",
+        "annotation_type_element_declaration",
+    },
+    "bash": {"function_definition"},
     "cpp": {
         "function_definition",
         "class_specifier",
@@ -396,7 +407,7 @@ class Audit:
             if len(words) < 2:
                 continue
             bare = _MARKER.sub("", row).strip()
-            if _PRAGMA.match(bare) or (number <= 2 and bare.startswith("!")):
+            if _PRAGMA.match(bare) or (number <= 2 and row.lstrip().startswith(("#!", "!"))):
                 self.comments[grammar]["(skipped by rule: pragma)"] += 1
                 continue
             self.comments[grammar][key] += 1
