@@ -372,7 +372,10 @@ class Audit:
             name_line = field.start_point[0] + 1
         bare = name.strip("'\"`#[]")
         for chunk in chunks:
-            if chunk.role != "definition" or not chunk.start_line <= name_line <= chunk.end_line:
+            # (a configuration object read key by key is held under its name: `code_config`)
+            if chunk.role not in ("definition", "config"):
+                continue
+            if not chunk.start_line <= name_line + (chunk.role == "config") <= chunk.end_line:
                 continue
             if chunk.section and bare and bare in chunk.section[-1]:
                 return
