@@ -124,3 +124,25 @@ def test_a_csharp_doc_reference_reads_as_the_name_it_holds() -> None:
     assert get.text.startswith(
         "Returns the value; see Normalize and count , or null ( System.String )."
     )
+
+
+def test_a_csharp_parameter_s_name_leads_its_description() -> None:
+    """Fails before day-code89: ``<param name="count">How many.</param>`` read "How many."
+    without the parameter it describes (JSDoc's ``@param count How many.`` keeps it), and
+    ``<exception cref="ArgumentNullException">`` lost the exception's name."""
+    source = textwrap.dedent(
+        """\
+        class A {
+            /// <summary>Gets it.</summary>
+            /// <param name="count">How many.</param>
+            /// <exception cref="ArgumentNullException">When null.</exception>
+            public int Get(int count) { return 1; }
+        }
+        """
+    )
+    chunks = split_code(source, "csharp")
+    check(chunks, source)
+    [get] = [c for c in chunks if c.section == ("A", "Get")]
+    assert get.text == (
+        "Gets it. count How many. ArgumentNullException When null. public int Get(int count)"
+    )

@@ -139,9 +139,12 @@ def _doc_markup() -> re.Pattern[str]:
 
 # A C# XML doc's reference: the page shows what it names (``<see cref="Normalize"/>``,
 # ``<paramref name="count"/>``, ``<see langword="null"/>``), a member's id prefix (``T:``)
-# left out.
+# left out. A parameter's or an exception's name leads its description the same way
+# (``<param name="count">``, ``<exception cref="ArgumentNullException">``), as JSDoc's
+# ``@param count`` keeps its name.
 _REFERENCE = re.compile(
-    r'<(?:see|seealso|paramref|typeparamref)\s[^<>]*?\b(?:cref|name|langword)\s*=\s*"'
+    r"<(?:see|seealso|paramref|typeparamref|param|typeparam|exception)"
+    r'\s[^<>]*?\b(?:cref|name|langword)\s*=\s*"'
     r'(?:[A-Z]:)?([^"<>]*)"[^<>]*>',
     re.I,
 )

@@ -136,7 +136,8 @@
 # 72: a nested named directive's body context leads with its outer ones' object names
 #     ("Request replace([url])" in a class's method: nest89)
 # 73: a Go "var ( ... )" group's specs and a spec without a value (an iota enumeration's
-#     names, a "var X T") are definitions; a JS/TS "const X = f(..., () => {...})" is a
-#     definition named X; a C# property or delegate and a C++ "using" alias or "typedef"
-#     are definitions; a C# doc's <see cref="X"/> reads as X (code89)
+#     names, a "var X T") are definitions; a JS/TS "const X = f(..., () => {...})" (and
+#     "exports.X = ...") is a definition named X; a C# property or delegate and a C++
+#     "using" alias or "typedef" are definitions; a C# doc's <see cref="X"/> and
+#     <param name="x"> read as X and x (code89)
 READER_VERSION = 73
