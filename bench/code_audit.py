@@ -192,6 +192,11 @@ def _kind(node, grammar: str) -> str | None:
         return None
     if kind in ("variable_declarator", "public_field_definition"):
         value = node.child_by_field_name("value")
+        above = node.parent.parent if node.parent is not None else None
+        if value is None and above is not None and above.type == "ambient_declaration":
+            # (``export declare const isEmpty: <A>(as: A[]) => boolean`` in a .d.ts)
+            top = above.parent is not None and above.parent.type in ("program", "export_statement")
+            return f"{kind}:declared" if top and node.child_by_field_name("type") else None
         if value is None:
             return None
         if value.type in _FUNCTION_VALUES:

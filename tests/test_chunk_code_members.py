@@ -146,3 +146,38 @@ def test_a_csharp_parameter_s_name_leads_its_description() -> None:
     assert get.text == (
         "Gets it. count How many. ArgumentNullException When null. public int Get(int count)"
     )
+
+
+_DTS = textwrap.dedent(
+    """\
+    import { NonEmptyArray } from "./NonEmptyArray";
+    /**
+     * Test whether an array is empty
+     *
+     * @since 2.0.0
+     */
+    export declare const isEmpty: <A>(as: Array<A>) => as is [];
+    export declare const ZodType: core.$constructor<ZodType>;
+    declare let later: string;
+    """
+)
+
+
+def test_a_declaration_file_s_declared_constants_are_definitions() -> None:
+    """Fails before day-code89: ``export declare const isEmpty: <A>(as: Array<A>) => ...``,
+    what tsc writes for an exported arrow, was in no chunk (fp-ts's .d.ts: 4,106 of them;
+    zod's: 954), its JSDoc a comment naming nothing. With a doc it is a definition as a
+    documented value is; without one, a constant's, its type its text; a ``let`` varies."""
+    chunks = split_code(_DTS, "typescript")
+    check(chunks, _DTS)
+    rows = [(c.section, c.start_line, c.end_line, c.text) for c in chunks if c.role == "definition"]
+    assert rows == [
+        (
+            ("isEmpty",),
+            2,
+            7,
+            "Test whether an array is empty @since 2.0.0"
+            " const isEmpty: <A>(as: Array<A>) => as is []",
+        ),
+        (("ZodType",), 8, 8, "const ZodType: core.$constructor<ZodType>"),
+    ]

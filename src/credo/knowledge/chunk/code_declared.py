@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from credo.knowledge.chunk.code_fallback import comment_paragraphs
 from credo.knowledge.chunk.code_outline import MAX_SIGNATURE_CHARS, Definition, signature
-from credo.knowledge.chunk.code_values import module_declarations, taken_spans
+from credo.knowledge.chunk.code_values import declared_type, module_declarations, taken_spans
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -115,7 +115,7 @@ def _named_values(statement: Node, declaration: Node) -> list[tuple[Node, Node, 
         value = target.child_by_field_name("value")
         if len(names) != 1 or names[0].type != "identifier":
             continue
-        if value is None and target.type not in _SPECS:
+        if value is None and target.type not in _SPECS and not declared_type(statement, target):
             continue  # (a Rust item without one does not parse as a declaration)
         if value is not None and value.type == "expression_list":  # (Go: ``a = 1``)
             if value.named_child_count != 1:

@@ -139,5 +139,5 @@
 #     names, a "var X T") are definitions; a JS/TS "const X = f(..., () => {...})" (and
 #     "exports.X = ...") is a definition named X; a C# property or delegate and a C++
 #     "using" alias or "typedef" are definitions; a C# doc's <see cref="X"/> and
-#     <param name="x"> read as X and x (code89)
+#     <param name="x"> read as X and x; a .d.ts "declare const X: T" is a definition (code89)
 READER_VERSION = 73
