@@ -14,7 +14,9 @@ declarations: a Go or Rust ``const`` (constants by the language's rules; a Rust
 JavaScript/TypeScript ``const`` or a Go ``var`` whose value is data written out,
 computing nothing as the module loads (no call, no function: a ``require(...)``,
 ``Symbol(...)`` or ``new Map()`` is setup code, and a function value is a definition
-already). One name each; a Go group (``const ( ... )``) gives one per spec. A
+already), and a declaration file's ``declare const X: T`` (its type is its text). One
+name each; a Go group (``const ( ... )``, ``var ( ... )``) gives one per spec, a spec
+without a value included (an ``iota`` enumeration's later names, ``var X T``). A
 declaration longer than a signature (`MAX_SIGNATURE_CHARS`: a help template, a keyword
 table) is left as it was, since a signature would cut its text.
 
@@ -116,7 +118,7 @@ def _named_values(statement: Node, declaration: Node) -> list[tuple[Node, Node, 
         if len(names) != 1 or names[0].type != "identifier":
             continue
         if value is None and target.type not in _SPECS and not declared_type(statement, target):
-            continue  # (a Rust item without one does not parse as a declaration)
+            continue  # (without a value: a Go spec, or a .d.ts ``declare const X: T``)
         if value is not None and value.type == "expression_list":  # (Go: ``a = 1``)
             if value.named_child_count != 1:
                 continue

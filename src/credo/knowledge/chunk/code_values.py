@@ -10,7 +10,9 @@ As a definition: its trail is the name, its text the doc then the declaration up
 value (``Practical email validation const email: RegExp``), its context the value's names
 and short strings, its lines the doc's first to the declaration's last. Only doc syntax
 (``/**``, ``///``) makes one: a plain comment above a constant often heads a group of
-them (godoc reads it so), and stays a comment. A declaration whose value is a function or
+them (godoc reads it so), and stays a comment. A declaration file's ``export declare const
+isEmpty: <A>(as: Array<A>) => as is []`` has no value: its type is its text (day-code89).
+A declaration whose value is a function or
 class is a definition already; one that holds a definition, declares several names or is
 read as configuration (`code_config`) is left as it was.
 """
