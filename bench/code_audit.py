@@ -1,9 +1,11 @@
 """What a source tree loses on the way into the index (issue #14): a mechanical audit.
 
     python bench/code_audit.py requests axios chi [--show 20]
+    python bench/code_audit.py --tree /tmp/trees/anyio-4.6.2 [--tree DIR...] [--language go]
 
 For each named corpus (docs_multi's, devsets', the spent held-out sets; never one of
-``heldout.corpora.UNSPENT`` or ``RESERVE``), every code file the bench ingests is split as
+``heldout.corpora.UNSPENT`` or ``RESERVE``) or tree (``--tree``: the files ``credo ingest
+DIR`` reads, by its walk rules), every code file is split as
 the ingest splits it (`credo.knowledge.chunk.language.split_file`) and parsed again with its
 tree-sitter grammar, walked node by node with this file's own, wider list of what a
 definition is (`DEFINITIONS`: more than credo's queries name). Then:
@@ -91,6 +93,44 @@ DEFINITIONS: dict[str, set[str]] = {
         "static_item",
         "associated_type",
     },
+    "c_sharp": {
+        "class_declaration",
+        "struct_declaration",
+        "interface_declaration",
+        "record_declaration",
+        "enum_declaration",
+        "namespace_declaration",
+        "method_declaration",
+        "constructor_declaration",
+        "property_declaration",
+        "delegate_declaration",
+        "event_declaration",
+        "local_function_statement",
+    },
+    "java": {
+        "class_declaration",
+        "interface_declaration",
+        "enum_declaration",
+        "record_declaration",
+        "annotation_type_declaration",
+        "method_declaration",
+        "constructor_declaration",
+        "annotation_type_element_declaration",
+    },
+    "bash": {"function_definition"},
+    "cpp": {
+        "function_definition",
+        "class_specifier",
+        "struct_specifier",
+        "union_specifier",
+        "enum_specifier",
+        "namespace_definition",
+        "preproc_function_def",
+        "alias_declaration",
+        "type_definition",
+        "field_declaration",  # (only a method's: `_kind`)
+        "declaration",  # (only a function's, at namespace level: `_kind`)
+    },
 }
 _FUNCTION_VALUES = {"arrow_function", "function_expression", "function", "generator_function"}
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
@@ -110,6 +150,16 @@ def corpus_files(name: str) -> tuple[Path, list[Path]]:
     corpus = every[name]
     root = docs_corpora.fetch(corpus)
     return root, corpus.files(root)
+
+
+def tree_files(root: Path) -> list[Path]:
+    """The files ``credo ingest ROOT`` reads: its walk (ignore files, vendored and skipped
+    folders), less what it skips (minified, generated, too large, a stub beside its source)."""
+    from credo.knowledge.ingest.walk import Read, read_file, stubs_beside_sources, walk_files
+
+    walked = walk_files([root], root)
+    stubs = set(stubs_beside_sources(walked.files))
+    return [p for p in walked.files if p not in stubs and isinstance(read_file(p), Read)]
 
 
 def grammar_of(path: Path, text: str) -> str:
@@ -142,6 +192,11 @@ def _kind(node, grammar: str) -> str | None:
         return None
     if kind in ("variable_declarator", "public_field_definition"):
         value = node.child_by_field_name("value")
+        above = node.parent.parent if node.parent is not None else None
+        if value is None and above is not None and above.type == "ambient_declaration":
+            # (``export declare const isEmpty: <A>(as: A[]) => boolean`` in a .d.ts)
+            top = above.parent is not None and above.parent.type in ("program", "export_statement")
+            return f"{kind}:declared" if top and node.child_by_field_name("type") else None
         if value is None:
             return None
         if value.type in _FUNCTION_VALUES:
@@ -149,21 +204,51 @@ def _kind(node, grammar: str) -> str | None:
         if value.type == "class":
             return f"{kind}:class"
         top = node.parent is not None and node.parent.parent is not None
-        if (
-            value.type == "object"
-            and top
-            and node.parent.parent.type in ("program", "export_statement")
-        ):
+        top = top and node.parent.parent.type in ("program", "export_statement")
+        if value.type == "object" and top:
             return f"{kind}:object"
+        if value.type == "call_expression" and top and node.parent.type == "lexical_declaration":
+            arguments = value.child_by_field_name("arguments")
+            callbacks = [] if arguments is None else arguments.named_children
+            # (a callback of a module's ``const``: ``const Button = forwardRef((p, r) => ...)``)
+            if any(a.type == "arrow_function" for a in callbacks):
+                return f"{kind}:call"
         return None
+    if kind in ("field_declaration", "declaration"):
+        declarator = node.child_by_field_name("declarator")
+        if declarator is None or declarator.type != "function_declarator":
+            return None
+        if (
+            kind == "declaration"
+            and node.parent is not None
+            and node.parent.type
+            not in (
+                "translation_unit",
+                "declaration_list",
+            )
+        ):
+            return None
+        return f"{kind}:function"
+    specifiers = ("class_specifier", "struct_specifier", "union_specifier", "enum_specifier")
+    if kind in specifiers and node.child_by_field_name("body") is None:
+        return None  # (a use of the type, ``struct foo x;``, or a forward declaration)
     if kind == "pair":
         value = node.child_by_field_name("value")
         return "pair:function" if value is not None and value.type in _FUNCTION_VALUES else None
     if kind == "assignment_expression":
         value = node.child_by_field_name("right")
-        return (
-            "assignment:function" if value is not None and value.type in _FUNCTION_VALUES else None
-        )
+        if value is not None and value.type in _FUNCTION_VALUES:
+            return "assignment:function"
+        statement = node.parent
+        top = statement is not None and statement.parent is not None
+        if top and statement.parent.type == "program" and value is not None:
+            arguments = value.child_by_field_name("arguments")
+            callbacks = [] if arguments is None else arguments.named_children
+            if value.type == "call_expression" and any(
+                a.type == "arrow_function" for a in callbacks
+            ):
+                return "assignment:call"  # (``exports.X = f(..., () => ...)``)
+        return None
     if kind in ("const_spec", "var_spec", "const_item", "static_item"):
         # (module level only: a local constant is a statement of its function)
         above = node.parent
@@ -175,6 +260,13 @@ def _kind(node, grammar: str) -> str | None:
 
 
 def _name(node, source: bytes) -> str:
+    declarator = node.child_by_field_name("declarator")
+    while declarator is not None and node.type != "alias_declaration":
+        inner = declarator.child_by_field_name("declarator")
+        if inner is None:
+            text = source[declarator.start_byte : declarator.end_byte].decode("utf-8", "replace")
+            return re.split(r"[<( ]", text.split("::")[-1])[0]
+        declarator = inner
     for field in ("name", "key", "left", "type"):
         child = node.child_by_field_name(field)
         if child is not None:
@@ -285,7 +377,10 @@ class Audit:
             name_line = field.start_point[0] + 1
         bare = name.strip("'\"`#[]")
         for chunk in chunks:
-            if chunk.role != "definition" or not chunk.start_line <= name_line <= chunk.end_line:
+            # (a configuration object read key by key is held under its name: `code_config`)
+            if chunk.role not in ("definition", "config"):
+                continue
+            if not chunk.start_line <= name_line + (chunk.role == "config") <= chunk.end_line:
                 continue
             if chunk.section and bare and bare in chunk.section[-1]:
                 return
@@ -308,6 +403,7 @@ class Audit:
         kind = "docstring" if node.type not in _COMMENT_TYPES else "comment"
         key = f"{kind} in {around}"
         lost_here: list[int] = []
+        block = _comment_block(node, source)
         doctest = False
         for number, row in enumerate(raw.split("\n"), first):
             # (a docstring's doctest, ``>>>`` to the next blank line, is dropped by rule)
@@ -319,7 +415,7 @@ class Audit:
             if len(words) < 2:
                 continue
             bare = _MARKER.sub("", row).strip()
-            if _PRAGMA.match(bare) or (number <= 2 and bare.startswith("!")):
+            if _PRAGMA.match(bare) or (number <= 2 and row.lstrip().startswith(("#!", "!"))):
                 self.comments[grammar]["(skipped by rule: pragma)"] += 1
                 continue
             self.comments[grammar][key] += 1
@@ -330,7 +426,7 @@ class Audit:
             if len(words & held) >= 0.6 * len(words):
                 continue
             line = [(number, bare)]
-            if is_licence(line) or is_commented_out_code(line) or _LICENCE.search(raw):
+            if is_licence(line) or is_commented_out_code(line) or _LICENCE.search(block):
                 self.comments[grammar][key] -= 1
                 self.comments[grammar]["(skipped by rule: licence, code)"] += 1
                 continue
@@ -374,6 +470,25 @@ class Audit:
                     print(f"     {item}")
 
 
+def _comment_block(node, source: bytes) -> str:
+    """The text of the run of comments `node` is one of, line by line: Go and Rust give
+    each ``//`` line a node of its own, and a licence header's lines name no licence."""
+    first = last = node
+    while (
+        first.prev_sibling is not None
+        and first.prev_sibling.type in _COMMENT_TYPES
+        and first.prev_sibling.end_point[0] + 1 >= first.start_point[0]
+    ):
+        first = first.prev_sibling
+    while (
+        last.next_sibling is not None
+        and last.next_sibling.type in _COMMENT_TYPES
+        and last.next_sibling.start_point[0] <= last.end_point[0] + 1
+    ):
+        last = last.next_sibling
+    return source[first.start_byte : last.end_byte].decode("utf-8", "replace")
+
+
 def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
@@ -405,16 +520,26 @@ def _top_level_by_line(root) -> dict[int, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("corpora", nargs="+")
+    parser.add_argument("corpora", nargs="*")
+    parser.add_argument("--tree", action="append", default=[], help="a source tree's folder")
+    parser.add_argument("--language", action="append", default=[], help="only this grammar")
     parser.add_argument("--show", type=int, default=0, help="examples per group")
     args = parser.parse_args(argv)
+    if not args.corpora and not args.tree:
+        parser.error("name a corpus or a --tree")
     audit = Audit()
-    for name in args.corpora:
-        root, files = corpus_files(name)
+    sources = [(name, *corpus_files(name)) for name in args.corpora]
+    for folder in args.tree:
+        root = Path(folder).resolve()
+        held_out = {*heldout_corpora.UNSPENT, *getattr(heldout_corpora, "RESERVE", ())}
+        if any(part.lower() in held_out for part in root.parts):
+            raise SystemExit(f"{root} is a held-out set's tree: never audited")
+        sources.append((root.name, root, tree_files(root)))
+    for name, root, files in sources:
         for path in files:
             text = path.read_text(encoding="utf-8", errors="replace")
             grammar = grammar_of(path, text)
-            if grammar not in DEFINITIONS:
+            if grammar not in DEFINITIONS or (args.language and grammar not in args.language):
                 continue
             label = f"{name}/{path.relative_to(root)}"
             audit.file(label, text, grammar)

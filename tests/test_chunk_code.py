@@ -1351,7 +1351,7 @@ TYPE_PARAMETER_CASES = [
         "csharp",
         'class A {\n  /// <summary>Returns <c>true</c> for a <see cref="List"/>.</summary>\n'
         "  bool Ok() { return true; }\n}",
-        "Returns true for a . bool Ok()",
+        "Returns true for a List . bool Ok()",  # (a reference reads as its name: code89)
         id="csharp-xml-doc",
     ),
     pytest.param(

@@ -217,3 +217,77 @@ def test_search_finds_the_route_that_handles_a_post(tmp_path: Path, run: CliRun)
     top = found["beliefs"][0]
     assert top["content"].startswith("app.post('/login'")
     assert any(a["doc_uri"].endswith("server.js#L11-L14") for a in top["doc_anchors"])
+
+
+_WRAPPED = textwrap.dedent(
+    """\
+    import { core } from "./core";
+
+    export const ZodType = core.$constructor("ZodType", (inst, def) => {
+      // The definition is the instance's own.
+      inst.def = def;
+    }, {
+      check(...chks) {
+        return this.def;
+      },
+    });
+
+    const handler = middy(async (event) => {
+      return { statusCode: 200, body: JSON.stringify(event) };
+    });
+
+    const Named = wrap(function renderNamed(props) {
+      return props.label;
+    });
+    let later = wrap(() => 1);
+    """
+)
+
+
+def test_a_constant_made_by_a_call_with_a_callback_is_a_definition() -> None:
+    """Fails before day-code89: ``const X = f(..., (a) => {...})`` was in no definition,
+    its callback's lines in no chunk at all (zod's ``$constructor`` schemas, a React
+    ``forwardRef`` component, a ``middy`` handler) unless a JSDoc made it a value."""
+    chunks = split_code(_WRAPPED, "typescript")
+    check(chunks, _WRAPPED)
+    rows = [(c.section, c.start_line, c.end_line, c.text) for c in chunks if c.role == "definition"]
+    assert rows[:3] == [
+        (
+            ("ZodType",),
+            3,
+            10,
+            'const ZodType = core.$constructor("ZodType", (inst, def) =>',
+        ),
+        (("ZodType", "check"), 7, 9, "check(...chks)"),
+        (("handler",), 12, 14, "const handler = middy(async (event) =>"),
+    ]
+    zod = next(c for c in chunks if c.section == ("ZodType",) and c.role == "definition")
+    assert {"inst", "check"} <= set(zod.context.split())  # (its body's names)
+    # a named callback is a definition by its own name already; a ``let`` varies
+    assert [r[0] for r in rows[3:]] == [("renderNamed",)]
+
+
+def test_an_assignment_of_a_call_with_a_callback_is_a_definition() -> None:
+    """Fails before day-code89: the CommonJS a compiler writes for ``export const X =
+    f(..., () => {...})`` (zod's schemas.cjs, rxjs's dist) was in no chunk."""
+    source = textwrap.dedent(
+        """\
+        "use strict";
+        exports.ZodType = core.$constructor("ZodType", (inst, def) => {
+          inst.def = def;
+        });
+        exports.named = wrap(function named() { return 1; });
+        """
+    )
+    chunks = split_code(source, "javascript")
+    check(chunks, source)
+    rows = [(c.section, c.start_line, c.end_line, c.text) for c in chunks if c.role == "definition"]
+    assert rows == [
+        (
+            ("exports.ZodType",),
+            2,
+            4,
+            'exports.ZodType = core.$constructor("ZodType", (inst, def) =>',
+        ),
+        (("named",), 5, 5, "function named()"),  # (a named callback: its own, as before)
+    ]

@@ -129,11 +129,69 @@ def test_go_declarations_are_definitions() -> None:
         ("VersionFlag prints the version.", 10, 10, "code_comment", ()),
         # ``time.Now()`` computes as the package loads: setup code, left as it was
         ("Levels of logging.", 17, 17, "code_comment", ()),
-        # A spec of a group is one definition (``Info`` has no value of its own)
+        # A spec of a group is one definition; ``Info`` repeats ``Debug``'s ``= iota``, a
+        # constant too (before day-code89 it was in no definition, its doc a bare comment)
         ("Debug is the chattiest. Debug = iota", 19, 20, "definition", ("Debug",)),
         ("Debug is the chattiest.", 19, 19, "code_comment", ()),
+        ("Info is the default. Info", 21, 22, "definition", ("Info",)),
         ("Info is the default.", 21, 21, "code_comment", ()),
     ]
+
+
+_GO_GROUPS = textwrap.dedent(
+    """    package cmp
+
+    // Flags that change how a comparison runs.
+    var (
+    \t// Deterministic makes the output deterministic.
+    \tDeterministic bool
+
+    \t// AnyError is an error that matches any non-nil error.
+    \tAnyError anyError = anyError{}
+    )
+
+    type resultFlags uint
+
+    const (
+    \t_ resultFlags = (1 << iota) / 2
+
+    \treportEqual
+    \t// reportByCycle is set when a cycle was detected.
+    \treportByCycle
+    )
+    """
+)
+
+
+def test_go_grouped_vars_and_valueless_specs_are_definitions() -> None:
+    """Fails before day-code89: a ``var ( ... )`` group gave no definition (tree-sitter-go
+    holds its specs in a ``var_spec_list``: go-cmp's ``Deterministic``, ``AnyError``), nor
+    a spec without a value (an ``iota`` enumeration's ``reportByCycle``, a ``var`` of a
+    type's zero value): each name was in no chunk, each doc a comment naming nothing."""
+    chunks = split_code(_GO_GROUPS, "go")
+    check(chunks, _GO_GROUPS)
+    definitions = [(c.text, c.start_line, c.end_line, c.section) for c in chunks]
+    assert (
+        "Deterministic makes the output deterministic. Deterministic bool",
+        5,
+        6,
+        ("Deterministic",),
+    ) in definitions
+    assert (
+        "AnyError is an error that matches any non-nil error. AnyError anyError = anyError{}",
+        8,
+        9,
+        ("AnyError",),
+    ) in definitions
+    assert ("reportEqual", 17, 17, ("reportEqual",)) in definitions
+    assert (
+        "reportByCycle is set when a cycle was detected. reportByCycle",
+        18,
+        19,
+        ("reportByCycle",),
+    ) in definitions
+    # the group's heading stays a comment, no one's doc
+    assert ("Flags that change how a comparison runs.", 3, 3, ()) in definitions
 
 
 def test_rust_consts_are_definitions_by_rule() -> None:

@@ -137,6 +137,26 @@ def _doc_markup() -> re.Pattern[str]:
     return re.compile(f"{closing}|{opening}|{glued}", re.I)
 
 
+# A C# XML doc's reference: the page shows what it names (``<see cref="Normalize"/>``,
+# ``<paramref name="count"/>``, ``<see langword="null"/>``), a member's id prefix (``T:``)
+# left out. A parameter's or an exception's name leads its description the same way
+# (``<param name="count">``, ``<exception cref="ArgumentNullException">``), as JSDoc's
+# ``@param count`` keeps its name.
+_REFERENCE = re.compile(
+    r"<(?:see|seealso|paramref|typeparamref|param|typeparam|exception)"
+    r'\s[^<>]*?\b(?:cref|name|langword)\s*=\s*"'
+    r'(?:[A-Z]:)?([^"<>]*)"[^<>]*>',
+    re.I,
+)
+
+
+def _without_markup(text: str) -> str:
+    """`text` with its doc markup out (`_doc_markup`), a reference tag read as the name it
+    holds (day-code89: pythonnet's ``see <see cref="Normalize"/>`` read "see ." while its
+    page shows "see Normalize")."""
+    return _doc_markup().sub(" ", _REFERENCE.sub(r" \1 ", text))
+
+
 # Kotlin, Scala, Swift and Groovy share Java's extension family but not its grammar.
 _NOT_JAVA = (
     r"^[ \t]*(?:[\w@]+[ \t]+)*(?:fun|func|def|object|trait)[ \t]+\w"
@@ -351,7 +371,7 @@ def _definition_chunks(definition: Definition, clean: Cleaner) -> list[Chunk]:
     if definition.doc_first:
         # The doc is above the signature: it leads the text, whole up to the paragraph cap,
         # so the text keeps the file's order (anchors are checked word by word, in order).
-        doc = _capped(normalise(_doc_markup().sub(" ", " ".join(p.text for p in pieces))))
+        doc = _capped(normalise(_without_markup(" ".join(p.text for p in pieces))))
         text = f"{doc} {signature}" if doc else signature
         links = unique([link for piece in pieces for link in piece.links])
         hidden = _kept_targets(pieces)

@@ -18,6 +18,15 @@ it one like any other):
   call, a statement whose call is labelled by a literal and has a callback is one too
   (``describe`` › ``it``, ``register`` › ``instance.get('/hello')``); a body's other calls
   (``list.forEach(x => ...)``) stay part of it.
+- **Declared.** A module-level ``const`` of one name whose value is a call with an
+  anonymous callback is one too, named by the constant: ``export const Button =
+  React.forwardRef((props, ref) => {...})``, ``const handler = middy(async (event) =>
+  ...)``, zod's ``export const ZodType = core.$constructor("ZodType", (inst, def) =>
+  {...})``. Its callback was in no chunk unless a doc comment made the constant a value
+  (`code_values`); it runs from the declaration (``export`` left out of its text) to the
+  call's end, its signature to the first anonymous callback's body (day-code89). So is
+  an assignment to a name of such a call (``exports.ZodType = core.$constructor(...)``,
+  the CommonJS a compiler writes for it), named by what it assigns to.
 - **Chains.** Each call of ``fastify.get('/a', f).post('/b', g)`` is a call of its own,
   from its method's line to its closing parenthesis; the first runs from the statement's
   start.
@@ -46,6 +55,18 @@ _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "ge
 _LITERALS = frozenset({"string", "template_string", "number", "regex"})
 # Wrappers of a statement's call: ``await app.listen(...)``.
 _UNWRAP = frozenset({"await_expression"})
+# Statements that declare a value a call makes (`_declared_call`).
+_DECLARATIONS = frozenset({"lexical_declaration", "export_statement"})
+# Wrappers of a declared value that say nothing of it (``f(...) as T``, ``await f(...)``).
+_VALUE_WRAPPERS = frozenset(
+    {
+        "as_expression",
+        "satisfies_expression",
+        "non_null_expression",
+        "parenthesized_expression",
+        "await_expression",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +112,10 @@ def find_calls(root: Node, source: bytes) -> list[Call]:
 
 def _statement_calls(statement: Node, source: bytes, *, nested: bool) -> list[Call]:
     """The calls of `statement`'s chain that are definitions, first to last."""
+    if statement.type in _DECLARATIONS and not nested:
+        return _declared_call(statement, source)
+    if not nested and (assigned := _assigned_call(statement, source)) is not None:
+        return [assigned]
     if statement.type != "expression_statement" or statement.named_child_count == 0:
         return []
     expression: Node | None = statement.named_children[0]
@@ -119,6 +144,58 @@ def _statement_calls(statement: Node, source: bytes, *, nested: bool) -> list[Ca
             label = _label(source, callee, prefix, first=index == 0) if callee else ""
             prefix = f"{label}()" if label else ""
     return found
+
+
+def _declared_call(statement: Node, source: bytes) -> list[Call]:
+    """A module-level ``const`` of one name whose value is a call with an anonymous
+    callback (`_declared_call` in the module docstring), as a one-call list; else []."""
+    declaration: Node | None = statement
+    if statement.type == "export_statement":
+        declaration = statement.child_by_field_name("declaration")
+    if declaration is None or declaration.type != "lexical_declaration":
+        return []
+    kind = declaration.child_by_field_name("kind")
+    declarators = [c for c in declaration.named_children if c.type == "variable_declarator"]
+    if kind is None or kind.type != "const" or len(declarators) != 1:
+        return []
+    name, value = (declarators[0].child_by_field_name(f) for f in ("name", "value"))
+    while value is not None and value.type in _VALUE_WRAPPERS and value.named_child_count:
+        value = value.named_children[0]
+    if name is None or name.type != "identifier" or value is None:
+        return []
+    if value.type != "call_expression":
+        return []
+    functions = [f for f in _functions(value) if _anonymous(f)]
+    body = functions[0].child_by_field_name("body") if functions else None
+    if body is None:
+        return []
+    label = _text(source, name)[:MAX_NAME_CHARS]
+    start, row = declaration.start_byte, declaration.start_point[0]
+    return [Call(value, statement, start, row, label, (body.start_byte, value.end_byte))]
+
+
+def _assigned_call(statement: Node, source: bytes) -> Call | None:
+    """``exports.ZodType = core.$constructor("ZodType", (inst, def) => {...})``: a
+    module-level assignment to a name whose value is a call with an anonymous callback
+    (the CommonJS a compiler writes for `_declared_call`'s ``export const``), named by
+    what it assigns to, as an assigned function is; else None."""
+    if statement.type != "expression_statement" or statement.named_child_count != 1:
+        return None
+    assignment = statement.named_children[0]
+    if assignment.type != "assignment_expression":
+        return None
+    left, value = (assignment.child_by_field_name(f) for f in ("left", "right"))
+    if left is None or value is None or value.type != "call_expression":
+        return None
+    name = _dotted(source, left)
+    functions = [f for f in _functions(value) if _anonymous(f)]
+    body = functions[0].child_by_field_name("body") if functions else None
+    if not name or body is None:
+        return None
+    start, row = statement.start_byte, statement.start_point[0]
+    return Call(
+        value, statement, start, row, name[:MAX_NAME_CHARS], (body.start_byte, value.end_byte)
+    )
 
 
 def _call(

@@ -14,7 +14,9 @@ declarations: a Go or Rust ``const`` (constants by the language's rules; a Rust
 JavaScript/TypeScript ``const`` or a Go ``var`` whose value is data written out,
 computing nothing as the module loads (no call, no function: a ``require(...)``,
 ``Symbol(...)`` or ``new Map()`` is setup code, and a function value is a definition
-already). One name each; a Go group (``const ( ... )``) gives one per spec. A
+already), and a declaration file's ``declare const X: T`` (its type is its text). One
+name each; a Go group (``const ( ... )``, ``var ( ... )``) gives one per spec, a spec
+without a value included (an ``iota`` enumeration's later names, ``var X T``). A
 declaration longer than a signature (`MAX_SIGNATURE_CHARS`: a help template, a keyword
 table) is left as it was, since a signature would cut its text.
 
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from credo.knowledge.chunk.code_fallback import comment_paragraphs
 from credo.knowledge.chunk.code_outline import MAX_SIGNATURE_CHARS, Definition, signature
-from credo.knowledge.chunk.code_values import module_declarations, taken_spans
+from credo.knowledge.chunk.code_values import declared_type, module_declarations, taken_spans
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -82,25 +84,28 @@ def declared_values(
         for outer, opening, name, value in _named_values(statement, declaration):
             if len(" ".join(reader.node_text(opening).split())) > MAX_SIGNATURE_CHARS:
                 continue  # (a signature would cut its text)
-            if declaration.type not in _BY_RULE and _computes(value):
+            if value is not None and declaration.type not in _BY_RULE and _computes(value):
                 continue
             definition = _definition(reader, outer, opening, (reader.name(name),))
-            out.append(_Found(definition, (value.start_byte, value.end_byte)))
+            body = None if value is None else (value.start_byte, value.end_byte)
+            out.append(_Found(definition, body))
     reader.used = used
     return out
 
 
-def _named_values(statement: Node, declaration: Node) -> list[tuple[Node, Node, Node, Node]]:
+def _named_values(statement: Node, declaration: Node) -> list[tuple[Node, Node, Node, Node | None]]:
     """(outer node, node its text opens at, name, value) of each one-name declaration in
     `declaration`: a JavaScript declaration of one ``const`` declarator, a Rust item, or
-    each Go spec (the whole declaration when it holds one spec alone)."""
+    each Go spec (the whole declaration when it holds one spec alone). A Go spec may have
+    no value (None): a ``const`` in a group repeats the one above (``Info`` under
+    ``Debug = iota``), a ``var`` has its type's zero value (``var AnyError anyError``)."""
     kind = declaration.child_by_field_name("kind")
     if kind is not None and kind.type != "const":  # (a JavaScript ``let``)
         return []
     if declaration.child_by_field_name("name") is not None:  # (Rust)
         targets = [declaration]
     else:
-        targets = [c for c in declaration.named_children if c.type in _SPECS]
+        targets = _go_specs(declaration)
         if not targets:  # (JavaScript: its declarators, one alone)
             targets = [c for c in declaration.named_children if c.type == "variable_declarator"]
             if len(targets) != 1:
@@ -110,9 +115,11 @@ def _named_values(statement: Node, declaration: Node) -> list[tuple[Node, Node, 
     for target in targets:
         names = target.children_by_field_name("name")
         value = target.child_by_field_name("value")
-        if len(names) != 1 or names[0].type != "identifier" or value is None:
+        if len(names) != 1 or names[0].type != "identifier":
             continue
-        if value.type == "expression_list":  # (Go: ``a = 1``, not ``a, b = 1, 2``)
+        if value is None and target.type not in _SPECS and not declared_type(statement, target):
+            continue  # (without a value: a Go spec, or a .d.ts ``declare const X: T``)
+        if value is not None and value.type == "expression_list":  # (Go: ``a = 1``)
             if value.named_child_count != 1:
                 continue
             value = value.named_children[0]
@@ -121,6 +128,19 @@ def _named_values(statement: Node, declaration: Node) -> list[tuple[Node, Node, 
         else:
             out.append((target, target, names[0], value))
     return out
+
+
+def _go_specs(declaration: Node) -> list[Node]:
+    """The specs of a Go ``const`` or ``var`` declaration, in order: a ``var ( ... )``
+    group holds them in a ``var_spec_list`` (tree-sitter-go 0.23 on), a ``const`` group
+    directly (before day-code89 a grouped ``var`` gave none: go-cmp's ``Deterministic``)."""
+    specs: list[Node] = []
+    for child in declaration.named_children:
+        if child.type in _SPECS:
+            specs.append(child)
+        elif child.type == "var_spec_list":
+            specs += [c for c in child.named_children if c.type in _SPECS]
+    return specs
 
 
 def _computes(value: Node) -> bool:

@@ -171,6 +171,9 @@ _CSHARP = """
 (method_declaration name: (_) @name) @definition
 (constructor_declaration name: (_) @name body: (_) @body) @definition
 (local_function_statement name: (_) @name body: (_) @body) @definition
+(property_declaration name: (_) @name accessors: (_) @body) @definition
+(property_declaration name: (_) @name value: (arrow_expression_clause) @body) @definition
+(delegate_declaration name: (_) @name) @definition
 """
 
 _CPP = """
@@ -184,6 +187,12 @@ _CPP = """
 (enum_specifier name: (_) @name body: (_) @body) @definition
 (namespace_definition name: (_) @name body: (_) @body) @definition
 (preproc_function_def name: (_) @name value: (_) @body) @definition
+(alias_declaration name: (_) @name) @definition
+(type_definition
+  type: [(struct_specifier !name body: (_) @body) (union_specifier !name body: (_) @body)
+         (enum_specifier !name body: (_) @body)]
+  declarator: (type_identifier) @name) @definition
+(type_definition declarator: (type_identifier) @name) @definition
 """
 
 _BASH = """

@@ -10,7 +10,9 @@ As a definition: its trail is the name, its text the doc then the declaration up
 value (``Practical email validation const email: RegExp``), its context the value's names
 and short strings, its lines the doc's first to the declaration's last. Only doc syntax
 (``/**``, ``///``) makes one: a plain comment above a constant often heads a group of
-them (godoc reads it so), and stays a comment. A declaration whose value is a function or
+them (godoc reads it so), and stays a comment. A declaration file's ``export declare const
+isEmpty: <A>(as: Array<A>) => as is []`` has no value: its type is its text (day-code89).
+A declaration whose value is a function or
 class is a definition already; one that holds a definition, declares several names or is
 read as configuration (`code_config`) is left as it was.
 """
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 # `////` are plain comments drawn long.
 DOC_SYNTAX = re.compile(rb"/\*\*(?!/)|///(?!/)")
 _DECLARATOR = "variable_declarator"
+_AMBIENT = "ambient_declaration"
 # Values that are read otherwise: functions and classes are definitions of their own.
 _DEFINED = frozenset(
     {"arrow_function", "function_expression", "generator_function", "function", "class"}
@@ -56,9 +59,11 @@ def documented_values(
         if target is None:
             continue
         name, value = target.child_by_field_name("name"), target.child_by_field_name("value")
-        if name is None or name.type != "identifier" or value is None:
+        if name is None or name.type != "identifier":
             continue  # (a destructuring ``const { isArray } = Array`` names no one value)
-        if _unwrapped(value).type in _DEFINED:
+        if value is None and not declared_type(statement, target):
+            continue
+        if value is not None and _unwrapped(value).type in _DEFINED:
             continue
         if taken.meets(statement.start_point[0], statement.end_point[0]):
             continue
@@ -86,10 +91,23 @@ def module_declarations(reader: _Reader, types: Collection[str]) -> Iterator[tup
     of one of `types`, with that declaration."""
     for statement in reader.root.named_children:
         declaration: Node | None = statement
-        if statement.type in reader.grammar.wrappers:  # (``export const``)
-            declaration = statement.child_by_field_name("declaration")
+        while declaration is not None and declaration.type in reader.grammar.wrappers:
+            # (``export const``; ``export declare const`` wraps twice, ``declare`` holds its
+            # declaration as its one child, no field)
+            inner = declaration.child_by_field_name("declaration")
+            if inner is None and declaration.type == _AMBIENT and declaration.named_child_count:
+                inner = declaration.named_children[0]
+            declaration = inner
         if declaration is not None and declaration.type in types:
             yield statement, declaration
+
+
+def declared_type(statement: Node, target: Node) -> bool:
+    """A ``declare const X: T`` of a declaration file (``export declare const isEmpty: <A>(as:
+    Array<A>) => as is []``, what tsc writes for an exported arrow): its type is all there
+    is to read, and its doc was a comment naming nothing (day-code89: fp-ts's API)."""
+    declared = statement.type == _AMBIENT or any(c.type == _AMBIENT for c in statement.children)
+    return declared and target.child_by_field_name("type") is not None
 
 
 class _Spans:

@@ -144,4 +144,9 @@
 #     paragraph of MDX imports alone is no text; a .mdx file has no indented code, a
 #     component's tag line is a block of its own (md89)
 # 75: strong emphasis nested in the other kind is taken too ("**a __b__ c**": review90)
-READER_VERSION = 75
+# 76: a Go "var ( ... )" group's specs and a spec without a value (an iota enumeration's
+#     names, a "var X T") are definitions; a JS/TS "const X = f(..., () => {...})" (and
+#     "exports.X = ...") is a definition named X; a C# property or delegate and a C++
+#     "using" alias or "typedef" are definitions; a C# doc's <see cref="X"/> and
+#     <param name="x"> read as X and x; a .d.ts "declare const X: T" is a definition (code89)
+READER_VERSION = 76
