@@ -92,6 +92,7 @@ _OPTION = re.compile(
 _GRID = re.compile(r"^\+[-=+]+\+\s*$")
 _SIMPLE_BORDER = re.compile(r"^=+(?: +=+)+\s*$|^=+\s*$")
 _ROLE = re.compile(r":([\w:+-]+):`")
+_ANCHOR = re.compile(r"#L(\d+)(?:-L(\d+))?$")
 
 # Directives whose content is no prose (or no content at all): their lines are skipped.
 NO_PROSE = frozenset(
@@ -369,11 +370,12 @@ def beliefs(db: Path) -> dict[str, list[tuple[int, int, set[str], set[str]]]]:
         "JOIN belief_documents d ON d.belief_id = b.id WHERE b.deleted_at IS NULL"
     )
     for uri, content, context in conn.execute(sql):
-        path, _, span = uri.partition("#L")
-        if not span:
+        anchor = _ANCHOR.search(uri)
+        if anchor is None:  # (no line range; a "#L" may be part of a name: "#LO-EXPORT")
             continue
-        start, _, end = span.partition("-L")
+        start, end = anchor.group(1), anchor.group(2)
         own = words(content)
+        path = uri[: anchor.start()]
         found[path].append((int(start), int(end or start), own, own | words(context or "")))
     conn.close()
     return found

@@ -118,3 +118,29 @@ def test_a_suffix_escaped_onto_a_role_keeps_the_paragraph() -> None:
     chunks = split_rst(text)
     assert brief(text) == [("Helpers for one or more trio.abc.Listeners, and more words.", 1, 2)]
     assert range_holds(text.split("\n"), 1, 2, chunks[0].text)
+
+
+def test_an_option_sphinx_adds_to_a_docutils_directive_keeps_its_content() -> None:
+    """Sphinx gives docutils' directives options docutils does not know (an admonition's
+    ``:collapsible:``, since Sphinx 8.2; a rubric's ``:heading-level:``, since 7.4):
+    docutils refused the whole directive, and its text was lost (sphinx's own directives
+    page, found by the reading audit of trees credo had never seen)."""
+    text = (
+        ".. note::\n"
+        "   :collapsible:\n\n"
+        "   This note folds.\n\n"
+        ".. admonition:: Example\n"
+        "   :collapsible: open\n\n"
+        "   This example folds too.\n\n"
+        ".. rubric:: A small heading\n"
+        "   :heading-level: 2\n"
+        "   :class: small\n\n"
+        "After them.\n"
+    )
+    assert brief(text) == [
+        ("This note folds.", 4, 4),
+        ("Example", 6, 6),
+        ("This example folds too.", 9, 9),
+        ("A small heading", 11, 11),
+        ("After them.", 15, 15),
+    ]

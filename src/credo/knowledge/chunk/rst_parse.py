@@ -28,6 +28,9 @@ are put back afterwards, and nothing another docutils user registered leaks in):
   options are ignored. ``only``, ``ifconfig``, ``tabs``
   and ``grid`` drop their argument (a condition, a layout); ``seealso``, ``todo``,
   ``hlist`` and ``glossary`` take none (text on their first line is content);
+- docutils' own directives take options they do not know, as Sphinx gives them (an
+  admonition's ``:collapsible:``, a rubric's ``:heading-level:``): docutils would refuse
+  the whole directive and its text was lost (`_tolerant`);
 - roles are `rst_roles.Roles`: any unknown role renders as its text (``:func:`~a.b``` as
   "a.b", ``:ref:`Label <target>``` as "Label"), ``:doc:`` and ``:download:`` targets
   become links; the default role, ``:pep:`` and ``:rfc:`` with an explicit title render
@@ -397,7 +400,7 @@ class _Directives(dict[str, Any]):
             found = _Generic
         else:
             found = _builtin(directives._directive_registry, en.directives, name)  # type: ignore[attr-defined]
-            found = found or _Generic
+            found = _tolerant(found) if found else _Generic
         self[name] = found
         return found
 
@@ -408,6 +411,33 @@ def _builtin(registry: dict[str, tuple[str, str]], names: dict[str, str], name: 
         return None
     module = import_module("docutils.parsers.rst.directives." + entry[0])
     return getattr(module, entry[1], None)
+
+
+class _AnyOption(dict[str, Any]):
+    """A docutils directive's option spec that takes any option: one it does not know is
+    kept as written (and unused)."""
+
+    def __missing__(self, name: str) -> Any:
+        return directives.unchanged
+
+
+# docutils' directive classes with `_AnyOption` specs, made once (a parse's registry is new).
+_TOLERANT: dict[Any, Any] = {}
+
+
+def _tolerant(directive: Any) -> Any:
+    """`directive` (docutils' own) taking options it does not know. Sphinx gives docutils'
+    directives options of its own (an admonition's ``:collapsible:``, a rubric's
+    ``:heading-level:``); docutils refused the whole directive for one, and its content was
+    lost."""
+    spec = directive.option_spec
+    if not spec:  # (no spec: docutils parses no options, so refuses none)
+        return directive
+    found = _TOLERANT.get(directive)
+    if found is None:
+        found = type(directive.__name__, (directive,), {"option_spec": _AnyOption(spec)})
+        _TOLERANT[directive] = found
+    return found
 
 
 def _without_options(argument: str) -> str:
