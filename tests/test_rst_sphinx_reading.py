@@ -144,3 +144,47 @@ def test_an_option_sphinx_adds_to_a_docutils_directive_keeps_its_content() -> No
         ("A small heading", 11, 11),
         ("After them.", 15, 15),
     ]
+
+
+def test_a_changelog_release_is_a_section_titled_by_its_version() -> None:
+    """The ``changelog`` extension (alembic, mako, dogpile.cache, SQLAlchemy) says a
+    release's version and each change's tags and tickets in options, which were dropped:
+    every change of alembic's 6,000-line changelog had "Changelog" as its only trail. A
+    release is now a section titled by its version, a change led by its tags and tickets,
+    which are the context of the rest of it."""
+    text = (
+        "Changelog\n=========\n\n"
+        ".. changelog::\n"
+        "    :version: 1.20.1\n"
+        "    :released: October 21, 2026\n\n"
+        "    .. change::\n"
+        "        :tags: bug, autogenerate\n"
+        "        :tickets: 1085, 1090\n\n"
+        "        Fixed comments.\n\n"
+        "        More about it.\n\n"
+        "    .. change::\n"
+        "        :tags: feature\n"
+        "        :tickets:\n\n"
+        "        Added a flag.\n\n"
+        ".. changelog::\n"
+        "    :version: 1.20.0\n\n"
+        "    .. change::\n\n"
+        "        Untagged.\n"
+    )
+    chunks = split_rst(text)
+    assert [(c.text, c.start_line, c.end_line, c.section, c.context) for c in chunks] == [
+        ("Changelog", 1, 1, ("Changelog",), ""),
+        ("1.20.1", 5, 5, ("Changelog", "1.20.1"), ""),
+        ("Released: October 21, 2026", 6, 6, ("Changelog", "1.20.1"), ""),
+        ("bug, autogenerate, #1085, #1090: Fixed comments.", 8, 12, ("Changelog", "1.20.1"), ""),
+        ("More about it.", 14, 14, ("Changelog", "1.20.1"), "bug, autogenerate, #1085, #1090"),
+        ("feature: Added a flag.", 16, 20, ("Changelog", "1.20.1"), ""),
+        ("1.20.0", 23, 23, ("Changelog", "1.20.0"), ""),
+        ("Untagged.", 27, 27, ("Changelog", "1.20.0"), ""),
+    ]
+
+
+def test_a_changelog_without_a_version_is_its_content() -> None:
+    """Another extension's ``changelog`` (no ``:version:``) keeps its content only."""
+    text = "Intro.\n\n.. changelog::\n    :towncrier: ../\n\n    Unreleased notes.\n"
+    assert brief(text) == [("Intro.", 1, 1), ("Unreleased notes.", 6, 6)]

@@ -31,6 +31,8 @@ are put back afterwards, and nothing another docutils user registered leaks in):
 - docutils' own directives take options they do not know, as Sphinx gives them (an
   admonition's ``:collapsible:``, a rubric's ``:heading-level:``): docutils would refuse
   the whole directive and its text was lost (`_tolerant`);
+- the ``changelog`` extension's ``changelog`` (a release: a section titled by its
+  ``:version:``) and ``change`` (led by its ``:tags:`` and ``:tickets:``): `rst_changelog`;
 - roles are `rst_roles.Roles`: any unknown role renders as its text (``:func:`~a.b``` as
   "a.b", ``:ref:`Label <target>``` as "Label"), ``:doc:`` and ``:download:`` targets
   become links; the default role, ``:pep:`` and ``:rfc:`` with an explicit title render
@@ -61,7 +63,7 @@ from docutils.parsers import rst
 from docutils.parsers.rst import Directive, directives, roles, states, tableparser
 from docutils.parsers.rst.languages import en
 
-from credo.knowledge.chunk import rst_inline, rst_nodes, rst_roles, rst_views
+from credo.knowledge.chunk import rst_changelog, rst_inline, rst_nodes, rst_roles, rst_views
 from credo.knowledge.chunk.rst_inline import ParseTimeout as ParseTimeout
 from credo.knowledge.chunk.rst_plain import one_line_cells as _one_line_cells
 from credo.knowledge.chunk.rst_plain import quick_bullets as _quick_bullets
@@ -398,6 +400,8 @@ class _Directives(dict[str, Any]):
             found = _Body
         elif name in _SPHINX_NAMES:
             found = _Generic
+        elif name in rst_changelog.DIRECTIVES:
+            found = rst_changelog.DIRECTIVES[name]
         else:
             found = _builtin(directives._directive_registry, en.directives, name)  # type: ignore[attr-defined]
             found = _tolerant(found) if found else _Generic
