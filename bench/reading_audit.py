@@ -13,8 +13,9 @@ Then every non-blank source line of a file of ``--kind`` is asked:
     title-less  the line is kept, but no belief holding it has half of the words of
                 the section title above it in its text or its trail (context)
     unlabelled  the line sits in a titled block (a Sphinx domain directive such as
-                ``confval``/``py:function``, a glossary term's definition, a tab): no
-                belief holding it has half of the block's label words
+                ``confval``/``py:function``, a glossary term's definition, a tab, a
+                ``changelog`` release by its ``:version:``): no belief holding it has
+                half of the block's label words
 
 Each line is filed under the innermost construct it sits in, found by indentation (a
 line scanner, not docutils: the audit must not share the reader's view of the file):
@@ -114,6 +115,11 @@ TITLED_NAMES = frozenset(
     "admonition topic sidebar table list-table csv-table tab-item dropdown card "
     "setting-group directive role".split()
 )
+
+# A directive whose option names what its content is about: the ``changelog`` extension's
+# release (alembic, mako: ``.. changelog::`` over ``:version: 1.2.3``) is a section of its
+# version, as Sphinx shows it.
+LABEL_OPTIONS = {"directive:changelog": "version"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +235,9 @@ def classify(lines: Sequence[str]) -> list[tuple[str, str, str, str]]:
             out.append(("table", "prose", title, label))
             continue
         if top and top.options and _FIELD.match(body):
+            option, _, value = body[1:].partition(":")
+            if LABEL_OPTIONS.get(top.kind) == option and words(value):
+                top.label = value.strip()
             out.append(("directive-option", "skip", title, label))
             continue
         if top and top.kind.startswith("directive:"):
