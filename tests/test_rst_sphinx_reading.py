@@ -188,3 +188,32 @@ def test_a_changelog_without_a_version_is_its_content() -> None:
     """Another extension's ``changelog`` (no ``:version:``) keeps its content only."""
     text = "Intro.\n\n.. changelog::\n    :towncrier: ../\n\n    Unreleased notes.\n"
     assert brief(text) == [("Intro.", 1, 1), ("Unreleased notes.", 6, 6)]
+
+
+def test_a_description_s_type_default_and_value_follow_its_label() -> None:
+    """A ``confval``'s ``:type:`` and ``:default:`` (Sphinx 7.4), an attribute's ``:type:``
+    and ``:value:``: Sphinx shows them under the name; dropped with the other options, the
+    default of every setting on Sphinx's configuration page was in no passage."""
+    text = (
+        ".. confval:: user_agent\n"
+        "   :type: :code-py:`str`\n"
+        "   :no-index:\n"
+        "   :default: :code-py:`'Mozilla/5.0\n"
+        "             Sphinx/X.Y.Z'`\n\n"
+        "   Set the User-Agent.\n\n"
+        "   More.\n\n"
+        ".. attribute:: Request.meta\n"
+        "   :value: {}\n\n"
+        "   Metadata.\n\n"
+        ".. confval:: plain\n\n"
+        "   No options.\n"
+    )
+    chunks = split_rst(text)
+    assert [(c.text, c.start_line, c.end_line, c.context) for c in chunks] == [
+        ("user_agent: Type: str; Default: 'Mozilla/5.0 Sphinx/X.Y.Z'", 1, 5, ""),
+        ("Set the User-Agent.", 7, 7, "user_agent"),
+        ("More.", 9, 9, "user_agent"),
+        ("Request.meta: Value: {}", 11, 12, ""),
+        ("Metadata.", 14, 14, "Request.meta"),
+        ("plain: No options.", 16, 18, ""),
+    ]

@@ -25,14 +25,15 @@ are put back afterwards, and nothing another docutils user registered leaks in):
 - any other unknown directive (``tab``, ``confval``, ``py:function``...; and ``class``,
   which Sphinx takes over from docutils) is parsed as a container: its argument becomes
   a label (a signature, a tab name) and its content is read as reStructuredText; its
-  options are ignored. ``only``, ``ifconfig``, ``tabs``
+  options are ignored, but for a description's ``:type:``, ``:default:`` and ``:value:``,
+  a paragraph after the label (`rst_options`). ``only``, ``ifconfig``, ``tabs``
   and ``grid`` drop their argument (a condition, a layout); ``seealso``, ``todo``,
   ``hlist`` and ``glossary`` take none (text on their first line is content);
 - docutils' own directives take options they do not know, as Sphinx gives them (an
   admonition's ``:collapsible:``, a rubric's ``:heading-level:``): docutils would refuse
   the whole directive and its text was lost (`_tolerant`);
 - the ``changelog`` extension's ``changelog`` (a release: a section titled by its
-  ``:version:``) and ``change`` (led by its ``:tags:`` and ``:tickets:``): `rst_changelog`;
+  ``:version:``) and ``change`` (led by its ``:tags:`` and ``:tickets:``): `rst_options`;
 - roles are `rst_roles.Roles`: any unknown role renders as its text (``:func:`~a.b``` as
   "a.b", ``:ref:`Label <target>``` as "Label"), ``:doc:`` and ``:download:`` targets
   become links; the default role, ``:pep:`` and ``:rfc:`` with an explicit title render
@@ -63,7 +64,7 @@ from docutils.parsers import rst
 from docutils.parsers.rst import Directive, directives, roles, states, tableparser
 from docutils.parsers.rst.languages import en
 
-from credo.knowledge.chunk import rst_changelog, rst_inline, rst_nodes, rst_roles, rst_views
+from credo.knowledge.chunk import rst_inline, rst_nodes, rst_options, rst_roles, rst_views
 from credo.knowledge.chunk.rst_inline import ParseTimeout as ParseTimeout
 from credo.knowledge.chunk.rst_plain import one_line_cells as _one_line_cells
 from credo.knowledge.chunk.rst_plain import quick_bullets as _quick_bullets
@@ -400,8 +401,8 @@ class _Directives(dict[str, Any]):
             found = _Body
         elif name in _SPHINX_NAMES:
             found = _Generic
-        elif name in rst_changelog.DIRECTIVES:
-            found = rst_changelog.DIRECTIVES[name]
+        elif name in rst_options.DIRECTIVES:
+            found = rst_options.DIRECTIVES[name]
         else:
             found = _builtin(directives._directive_registry, en.directives, name)  # type: ignore[attr-defined]
             found = _tolerant(found) if found else _Generic
@@ -526,6 +527,9 @@ class _Generic(Directive):
             node += self._label(label)
             if self.name not in _LAYOUT:  # the label names what the content describes
                 node["credo-named"] = True
+                described = rst_options.described(self)  # its type, default, value
+                if described is not None:
+                    node += described
         self.state.nested_parse(self.content, self.content_offset, node)
         return [node]
 

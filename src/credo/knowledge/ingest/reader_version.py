@@ -139,4 +139,6 @@
 #     rubric's ":heading-level:"): docutils refused the directive, its text lost (rst89)
 # 74: the "changelog" extension's release is a section titled by its :version:, a change led
 #     by its :tags: and :tickets: (options dropped: alembic's changes had no version; rst89)
-READER_VERSION = 74
+# 75: a Sphinx description's :type:, :default: and :value: options are a paragraph after its
+#     label (dropped: no confval default of Sphinx's configuration page was in a passage; rst89)
+READER_VERSION = 75

@@ -1,34 +1,40 @@
-"""The ``changelog`` Sphinx extension's directives, as Sphinx renders them.
+"""What directive options say, as Sphinx shows it.
 
-alembic, mako, dogpile.cache and SQLAlchemy write their changelogs with it: a release is
+A directive with no option spec (every directive docutils does not know: `rst_parse`)
+keeps its option lines in its argument; they are read from there (`option_lines`), each
+with its line, so that the walker places what is made of them at its own line. Most
+options say how to show a thing (``:no-index:``, ``:class:``) and are dropped; these say
+what it is:
 
-    .. changelog::
-        :version: 1.20.1
-        :released: October 21, 2026
+- A Sphinx description's ``:type:``, ``:default:`` and ``:value:`` (a ``confval``'s type
+  and default since Sphinx 7.4, an ``attribute``'s type and value): Sphinx shows them
+  under the name or in its signature; dropped, the default of every setting on Sphinx's
+  configuration page was in no passage. They are a paragraph after the label, in the
+  order written ("Type: str; Default: 'Author name not set'") (`described`).
+- The ``changelog`` extension's directives (alembic, mako, dogpile.cache, SQLAlchemy
+  write their changelogs with it):
 
-        .. change::
-            :tags: bug, autogenerate
-            :tickets: 1085
+      .. changelog::
+          :version: 1.20.1
+          :released: October 21, 2026
 
-            Fixed issue where ...
+          .. change::
+              :tags: bug, autogenerate
+              :tickets: 1085
 
-Everything that says which release a change belongs to, and what it is about, is in
-options. Read as any other unknown directive (options dropped), every change of a
-6,000-line changelog had the page's one title as its only trail: no version number, tag
-or ticket reached a passage. Sphinx shows a release as a section titled by its version,
-its date under it, and each change marked with its tags and tickets; so here:
+              Fixed issue where ...
 
-- ``changelog`` with a ``:version:`` is a section titled by the version (at the option's
-  line), its ``:released:`` date a paragraph ("Released: October 21, 2026"), then its
-  content; without a version (another extension's ``changelog``), only its content;
-- ``change`` with ``:tags:``, ``:tickets:`` or ``:pullreq:`` leads its first paragraph
-  with them, in the order written ("bug, autogenerate, #1085: Fixed issue where ..."),
-  and they are the context of the rest of its content, as a signature is its
+  Everything that says which release a change belongs to, and what it is about, is in
+  options: every change of alembic's 6,000-line changelog had the page's one title as
+  its only trail, no version number, tag or ticket. Sphinx shows a release as a section
+  titled by its version, its date under it, each change marked with its tags and
+  tickets; so here ``changelog`` with a ``:version:`` is a section titled by the version
+  (at the option's line), its ``:released:`` date a paragraph ("Released: October 21,
+  2026"), then its content (without a version, another extension's ``changelog``, only
+  its content); ``change`` with ``:tags:``, ``:tickets:`` or ``:pullreq:`` leads its first
+  paragraph with them, in the order written ("bug, autogenerate, #1085: Fixed issue where
+  ..."), and they are the context of the rest of its content, as a signature is its
   description's (`rst._Walker._lead`).
-
-The directives take no option spec: docutils leaves the option lines in the argument,
-and they are read from there (as `rst_parse._without_options` drops them), each with its
-line, so that the walker places a title or a label at its own line.
 """
 
 from __future__ import annotations
@@ -41,10 +47,11 @@ from docutils.parsers.rst import Directive
 
 _FIELD = re.compile(r"\s*:([\w-]+):(?:[ \t]+(.*?))?[ \t]*$")
 _LABELLED = ("tags", "tickets", "pullreq")
+_DESCRIBED = ("type", "default", "value")
 _TICKET = re.compile(r"\d+")
 
 
-def _fields(directive: Directive) -> list[tuple[str, str, str, int]]:
+def option_lines(directive: Directive) -> list[tuple[str, str, str, int]]:
     """The option lines of `directive`: (name, value, line as written, line number)."""
     if not directive.arguments:
         return []
@@ -56,6 +63,9 @@ def _fields(directive: Directive) -> list[tuple[str, str, str, int]]:
         match = _FIELD.match(written)
         if match is not None:
             found.append((match.group(1), match.group(2) or "", written.strip(), line + offset))
+        elif found and written[:1].isspace() and written.strip():  # a value's next line
+            name, value, raw, start = found[-1]
+            found[-1] = (name, f"{value} {written.strip()}".strip(), f"{raw}\n{written}", start)
     return found
 
 
@@ -66,6 +76,21 @@ def _paragraph(directive: Directive, text: str, raw: str, line: int, **attribute
     return paragraph
 
 
+def described(directive: Directive) -> Any:
+    """A paragraph of a description's ``:type:``, ``:default:`` and ``:value:`` options, as
+    written ("Type: str; Default: ''"); None without any."""
+    found = [
+        (name, value, raw, line)
+        for name, value, raw, line in option_lines(directive)
+        if name in _DESCRIBED and value
+    ]
+    if not found:
+        return None
+    text = "; ".join(f"{name.capitalize()}: {value}" for name, value, _, _ in found)
+    raw = "\n".join(raw for _, _, raw, _ in found)
+    return _paragraph(directive, text, raw, found[0][3])
+
+
 class Changelog(Directive):
     """``.. changelog::``: a section titled by its ``:version:`` (see the module)."""
 
@@ -74,7 +99,7 @@ class Changelog(Directive):
     final_argument_whitespace = True
 
     def run(self) -> list[Any]:
-        fields = {name: (value, raw, line) for name, value, raw, line in _fields(self)}
+        fields = {name: (value, raw, line) for name, value, raw, line in option_lines(self)}
         version = fields.get("version", ("", "", 0))
         if not version[0]:
             holder: Any = nodes.container()
@@ -102,7 +127,7 @@ class Change(Directive):
     def run(self) -> list[Any]:
         pieces: list[str] = []
         lines: list[int] = []
-        for name, value, _, line in _fields(self):
+        for name, value, _, line in option_lines(self):
             if name not in _LABELLED or not value.strip():
                 continue
             if name == "tags":
