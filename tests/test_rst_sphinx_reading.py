@@ -139,8 +139,7 @@ def test_an_option_sphinx_adds_to_a_docutils_directive_keeps_its_content() -> No
     )
     assert brief(text) == [
         ("This note folds.", 4, 4),
-        ("Example", 6, 6),
-        ("This example folds too.", 9, 9),
+        ("Example: This example folds too.", 6, 9),
         ("A small heading", 11, 11),
         ("After them.", 15, 15),
     ]
@@ -216,4 +215,30 @@ def test_a_description_s_type_default_and_value_follow_its_label() -> None:
         ("Request.meta: Value: {}", 11, 12, ""),
         ("Metadata.", 14, 14, "Request.meta"),
         ("plain: No options.", 16, 18, ""),
+    ]
+
+
+def test_a_topic_s_or_sidebar_s_title_is_the_context_of_its_body() -> None:
+    """A topic's, a sidebar's or a generic admonition's title was a paragraph of its own:
+    the body's later paragraphs were found by no word of it (alembic's "merge mechanics"
+    topic, pyramid's sidebars). It now leads the first paragraph and is the context of
+    the rest, as a named directive's label is."""
+    text = (
+        ".. sidebar:: Asset Specifications\n\n"
+        "   First.\n\n"
+        "   Second.\n\n"
+        ".. topic:: merge mechanics\n\n"
+        "   The upgrade.\n\n"
+        "   ::\n\n"
+        "      alembic upgrade\n\n"
+        ".. topic:: Contents\n"
+        "   :class: contents\n\n"
+        "   Skipped.\n"
+    )
+    chunks = split_rst(text)
+    assert [(c.text, c.start_line, c.end_line, c.context) for c in chunks] == [
+        ("Asset Specifications: First.", 1, 3, ""),
+        ("Second.", 5, 5, "Asset Specifications"),
+        ("merge mechanics: The upgrade.", 7, 9, ""),
+        ("alembic upgrade", 13, 13, "merge mechanics"),
     ]

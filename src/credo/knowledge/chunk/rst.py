@@ -18,14 +18,14 @@ The chunks are the kinds `split_markdown` makes:
   their cells joined by `` | `` when each cell holds only paragraphs and the row's words
   read in order from its lines (one-line rows); otherwise each cell's blocks are chunks
   of their own. A table's title is a paragraph and its rows' context (`rst_tables`).
-- Admonitions (``note``, ``warning``...) keep their text as paragraphs; a generic
-  admonition's, topic's or sidebar's title, a rubric, a caption and an attribution are
-  paragraphs. Version directives lead their first paragraph with a label
-  ("versionchanged 2.1: ..."); an unknown directive's argument (a signature, a tab name)
-  leads its first paragraph the same way; such a chunk's range runs from the directive's
-  line to the paragraph's last. That argument (a signature, a setting's or a tab's name:
-  not a version label) is the `Chunk.context` of the rest of its content, led by the
-  outer ones' object names where they nest (`rst_names`; see `rst_parse`).
+- Admonitions (``note``, ``warning``...) keep their text as paragraphs; a rubric, a
+  caption and an attribution are paragraphs. Version directives lead their first paragraph
+  with a label ("versionchanged 2.1: ..."); an unknown directive's argument (a signature,
+  a tab name) leads its first paragraph the same way; such a chunk's range runs from the
+  directive's line to the paragraph's last. That argument (a signature, a setting's or a
+  tab's name: not a version label) is the `Chunk.context` of the rest of its content, led
+  by the outer ones' object names where they nest (`rst_names`; see `rst_parse`); so is
+  a generic admonition's, a topic's or a sidebar's title (found by no later paragraph).
 - Line blocks are one paragraph.
 - Literal blocks (``::``) and code directives are "code" chunks, their text's lines kept:
   their names and comments go to their passage's context and their lines to its range
@@ -219,9 +219,10 @@ class _Walker:
         self.chunks.append(Chunk(text, span[0], span[1], "code", section, parent, (), self.names))
         self.lo, self.after = span[0], span[1] + 1
 
-    def _topic(self, node: Any) -> None:
+    def _topic(self, node: Any) -> None:  # (a sidebar, a generic admonition: a titled body)
         if "contents" not in node.get("classes", ()):
-            self._children(node)
+            head = [c for c in node.children[:1] if c.tagname == "title"]  # a label (`_lead`)
+            self._lead(head, list(node.children[len(head) :]), "paragraph", named=bool(head))
 
     def _item(self, node: Any) -> None:
         self._lead([], list(node.children), "bullet")
@@ -483,7 +484,7 @@ _HANDLERS = {
     "section": _Walker._section,
     "paragraph": _Walker._paragraph,
     **dict.fromkeys(_TITLE_LIKE, _Walker._paragraph),
-    "topic": _Walker._topic,
+    **dict.fromkeys(("topic", "sidebar", "admonition"), _Walker._topic),
     "literal_block": _Walker._code,
     "list_item": _Walker._item,
     "definition_list_item": _Walker._definition_item,

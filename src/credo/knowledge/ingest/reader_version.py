@@ -141,4 +141,6 @@
 #     by its :tags: and :tickets: (options dropped: alembic's changes had no version; rst89)
 # 75: a Sphinx description's :type:, :default: and :value: options are a paragraph after its
 #     label (dropped: no confval default of Sphinx's configuration page was in a passage; rst89)
-READER_VERSION = 75
+# 76: a topic's, a sidebar's or a generic admonition's title leads its first paragraph and is
+#     the context of the rest (a paragraph of its own: pyramid's sidebars; rst89)
+READER_VERSION = 76
