@@ -183,6 +183,23 @@ def test_a_changelog_release_is_a_section_titled_by_its_version() -> None:
     ]
 
 
+def test_an_old_change_s_name_leads_it_unless_a_ticket_number() -> None:
+    """alembic's older entries are named (``.. change:: fk_schema_compare``): the name was
+    their label before the options were read, and stays one; a number is its ticket's."""
+    text = (
+        ".. change:: fk_schema_compare\n"
+        "    :tags: bug\n\n"
+        "    Fixed it.\n\n"
+        ".. change:: 413\n"
+        "    :tickets: 413\n\n"
+        "    Fixed that.\n"
+    )
+    assert brief(text) == [
+        ("fk_schema_compare, bug: Fixed it.", 1, 4),
+        ("#413: Fixed that.", 6, 9),
+    ]
+
+
 def test_a_changelog_without_a_version_is_its_content() -> None:
     """Another extension's ``changelog`` (no ``:version:``) keeps its content only."""
     text = "Intro.\n\n.. changelog::\n    :towncrier: ../\n\n    Unreleased notes.\n"

@@ -31,9 +31,10 @@ what it is:
   tickets; so here ``changelog`` with a ``:version:`` is a section titled by the version
   (at the option's line), its ``:released:`` date a paragraph ("Released: October 21,
   2026"), then its content (without a version, another extension's ``changelog``, only
-  its content); ``change`` with ``:tags:``, ``:tickets:`` or ``:pullreq:`` leads its first
-  paragraph with them, in the order written ("bug, autogenerate, #1085: Fixed issue where
-  ..."), and they are the context of the rest of its content, as a signature is its
+  its content); ``change`` with a name (its argument, unless a ticket number),
+  ``:tags:``, ``:tickets:`` or ``:pullreq:`` leads its first paragraph with them, in the
+  order written ("bug, autogenerate, #1085: Fixed issue where ..."), and they are the
+  context of the rest of its content, as a signature is its
   description's (`rst._Walker._lead`).
 """
 
@@ -127,6 +128,11 @@ class Change(Directive):
     def run(self) -> list[Any]:
         pieces: list[str] = []
         lines: list[int] = []
+        own = self.block_text.split("\n", 1)[0].partition("::")[2].strip()
+        if own and not own.isdigit():  # an old entry's name ("fk_schema_compare"; a number
+            # is its ticket's, said by ``:tickets:``)
+            pieces.append(own)
+            lines.append(self.lineno)
         for name, value, _, line in option_lines(self):
             if name not in _LABELLED or not value.strip():
                 continue
