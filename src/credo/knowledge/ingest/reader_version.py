@@ -138,7 +138,7 @@
 # 73: docutils' directives take options Sphinx adds to them (a note's ":collapsible:", a
 #     rubric's ":heading-level:"): docutils refused the directive, its text lost (rst89)
 # 74: the "changelog" extension's release is a section titled by its :version:, a change led
-#     by its :tags: and :tickets: (options dropped: alembic's changes had no version; rst89)
+#     by its name, :tags: and :tickets: (options dropped: alembic's changes had no version; rst89)
 # 75: a Sphinx description's :type:, :default: and :value: options are a paragraph after its
 #     label (dropped: no confval default of Sphinx's configuration page was in a passage; rst89)
 # 76: a topic's, a sidebar's or a generic admonition's title leads its first paragraph and is
