@@ -174,7 +174,7 @@ def classify(lines: Sequence[str]) -> list[tuple[str, str, str, str]]:
     out: list[tuple[str, str, str, str]] = []
     stack: list[_Block] = []
     title = ""
-    simple_table = 0  # borders seen of the open simple table
+    simple_table = 0  # borders seen of the open simple table (0: none open)
     doctest = False  # in a doctest block (it ends at a blank line)
     n = len(lines)
     for i, raw in enumerate(lines):
@@ -183,8 +183,6 @@ def classify(lines: Sequence[str]) -> list[tuple[str, str, str, str]]:
             doctest = False
             for block in stack:
                 block.options = False
-            if simple_table >= 2:
-                simple_table = 0
             out.append(("blank", "skip", title, ""))
             continue
         ind = _indent(line)
@@ -218,7 +216,11 @@ def classify(lines: Sequence[str]) -> list[tuple[str, str, str, str]]:
         if (_SIMPLE_BORDER.match(line) and " " in body) or (
             simple_table and _SIMPLE_BORDER.match(line)
         ):
+            # As docutils isolates a simple table: it ends at its third border, or at a
+            # border a blank line follows (blank lines inside a row's cells do not end it).
             simple_table += 1
+            if simple_table > 1 and (simple_table == 3 or not nxt.strip()):
+                simple_table = 0
             out.append(("table", "skip", title, _label(stack)))
             continue
         while stack and ind <= stack[-1].indent:
