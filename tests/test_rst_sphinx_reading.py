@@ -259,3 +259,15 @@ def test_a_topic_s_or_sidebar_s_title_is_the_context_of_its_body() -> None:
         ("merge mechanics: The upgrade.", 7, 9, ""),
         ("alembic upgrade", 13, 13, "merge mechanics"),
     ]
+
+
+def test_a_line_block_with_an_indented_line_keeps_its_lines_in_order() -> None:
+    """An indented line is a nested line block: its lines were read before the outer
+    block's, the outer lines then placed after it were not found, and the lines above it
+    were lost (pydata-sphinx-theme's kitchen sink)."""
+    text = "Intro.\n\n| First line.\n|     Indented line.\n| Last line.\n\nAfter.\n"
+    assert brief(text) == [
+        ("Intro.", 1, 1),
+        ("First line. Indented line. Last line.", 3, 5),
+        ("After.", 7, 7),
+    ]

@@ -255,13 +255,8 @@ class _Walker:
         self._lead(label, children, "paragraph", named=bool(label) and "credo-named" in node)
 
     def _line_block(self, node: Any) -> None:
-        lines: list[Any] = []
-        stack = [node]
-        while stack:
-            current = stack.pop()
-            for child in reversed(current.children):
-                (stack if child.tagname == "line_block" else lines).append(child)
-        lines.reverse()  # children were pushed in reverse; restore document order
+        # In document order: a nested (indented) block's lines between its neighbours'.
+        lines = [line for line in node.findall(include_self=False) if line.tagname == "line"]
         self._emit(self._parts(lines), "paragraph", " ")
 
     def _figure(self, node: Any) -> None:

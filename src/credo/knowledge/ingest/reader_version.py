@@ -143,4 +143,6 @@
 #     label (dropped: no confval default of Sphinx's configuration page was in a passage; rst89)
 # 76: a topic's, a sidebar's or a generic admonition's title leads its first paragraph and is
 #     the context of the rest (a paragraph of its own: pyramid's sidebars; rst89)
-READER_VERSION = 76
+# 77: a reST line block with an indented (nested) line keeps its lines in order (the lines
+#     above it were lost, the rest read as source text: rst89)
+READER_VERSION = 77
