@@ -271,3 +271,15 @@ def test_a_line_block_with_an_indented_line_keeps_its_lines_in_order() -> None:
         ("First line. Indented line. Last line.", 3, 5),
         ("After.", 7, 7),
     ]
+
+
+def test_a_label_is_the_context_of_its_split_lead_s_later_sentences() -> None:
+    """A lead paragraph past the paragraph limit is split into sentences; the label led the
+    first only, and the later ones were found by no word of it (pyramid's "About Release
+    Numbering" sidebar)."""
+    sentence = "A minor release adds features and stays compatible with older releases. "
+    text = ".. confval:: numbering\n\n   " + sentence * 30 + "\n\n   Next paragraph.\n"
+    chunks = split_rst(text)
+    assert len(chunks) > 3
+    assert chunks[0].text.startswith("numbering: A minor release") and chunks[0].context == ""
+    assert {c.context for c in chunks[1:]} == {"numbering"}

@@ -156,6 +156,7 @@ class _Walker:
     after: int = 1  # ... and most start after its end
     names: str = ""  # the open named directives' context for their body (`_lead`)
     outer: tuple[str, ...] = ()  # ... and their object names, outermost first
+    rest: str | None = None  # a split lead's context after its first sentence (`_lead`)
 
     def run(self, document: Any) -> list[Chunk]:
         self._children(document)
@@ -326,11 +327,14 @@ class _Walker:
             parts[0].text += suffix
             parts[0].checked = False
             parts[0].needle = None
-        if parts:
-            self._emit(parts, role)
         names, outer = self.names, self.outer
-        if named and heads and parts and parts[0].text:
-            self.names, self.outer = rst_names.nest(self.outer, parts[0].text)
+        inner = rst_names.nest(outer, parts[0].text) if named and heads and parts[0].text else None
+        if parts:  # (a lead split into sentences: the label is the later ones' context too)
+            self.rest = inner[0] if inner else None
+            self._emit(parts, role)
+            self.rest = None
+        if inner:
+            self.names, self.outer = inner
         for child in body:
             self._block(child)
         self.names, self.outer = names, outer
@@ -403,7 +407,7 @@ class _Walker:
             return
         lines = self.index.align(needle, *span) or [span[0]] * len(needle)
         pending, waiting = list(links), list(targets)
-        offset = 0
+        offset, later = 0, None
         for piece, _, _ in split_sentences([(span[0], text)], _PROTECT):
             count = len(words(piece))
             piece_text = normalise(piece)
@@ -421,9 +425,10 @@ class _Walker:
                     section,
                     parent,
                     unique(mine),
-                    " ".join(filter(None, (self.names, _context(named)))),
+                    " ".join(filter(None, (later or self.names, _context(named)))),
                 )
                 self.chunks.append(chunk)
+                later = self.rest
             offset += count
 
     # -- inline ----------------------------------------------------------------------------

@@ -145,4 +145,6 @@
 #     the context of the rest (a paragraph of its own: pyramid's sidebars; rst89)
 # 77: a reST line block with an indented (nested) line keeps its lines in order (the lines
 #     above it were lost, the rest read as source text: rst89)
-READER_VERSION = 77
+# 78: a named directive's label is the context of its lead paragraph's later sentences when
+#     that paragraph is split (it led the first only: pyramid's sidebar; rst89)
+READER_VERSION = 78
