@@ -283,3 +283,22 @@ def test_a_label_is_the_context_of_its_split_lead_s_later_sentences() -> None:
     assert len(chunks) > 3
     assert chunks[0].text.startswith("numbering: A minor release") and chunks[0].context == ""
     assert {c.context for c in chunks[1:]} == {"numbering"}
+
+
+def test_a_section_title_in_a_description_s_body_is_kept() -> None:
+    """Sphinx allows a section title in a description's body (scrapy's "settings"
+    subsection inside a middleware's ``.. class::``); docutils refused it, and the walker
+    skipped the report, so the title was lost. It is now a rubric (a paragraph)."""
+    text = (
+        ".. class:: MetaCopyDetectionMiddleware\n\n"
+        "   Warns about meta keys.\n\n"
+        "   MetaCopyDetectionMiddleware settings\n"
+        "   ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n\n"
+        "   More.\n"
+    )
+    chunks = split_rst(text)
+    assert [(c.text, c.start_line, c.end_line, c.context) for c in chunks] == [
+        ("MetaCopyDetectionMiddleware: Warns about meta keys.", 1, 3, ""),
+        ("MetaCopyDetectionMiddleware settings", 5, 5, "MetaCopyDetectionMiddleware"),
+        ("More.", 8, 8, "MetaCopyDetectionMiddleware"),
+    ]

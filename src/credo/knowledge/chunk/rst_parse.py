@@ -64,7 +64,14 @@ from docutils.parsers import rst
 from docutils.parsers.rst import Directive, directives, roles, states, tableparser
 from docutils.parsers.rst.languages import en
 
-from credo.knowledge.chunk import rst_inline, rst_nodes, rst_options, rst_roles, rst_views
+from credo.knowledge.chunk import (
+    rst_inline,
+    rst_inner_titles,
+    rst_nodes,
+    rst_options,
+    rst_roles,
+    rst_views,
+)
 from credo.knowledge.chunk.rst_inline import ParseTimeout as ParseTimeout
 from credo.knowledge.chunk.rst_plain import one_line_cells as _one_line_cells
 from credo.knowledge.chunk.rst_plain import quick_bullets as _quick_bullets
@@ -531,6 +538,7 @@ class _Generic(Directive):
                 if described is not None:
                     node += described
         self.state.nested_parse(self.content, self.content_offset, node)
+        rst_inner_titles.keep(node, self.state)  # (a title docutils refused: a rubric)
         return [node]
 
     def _label(self, text: str, lines: int = 0) -> Any:
