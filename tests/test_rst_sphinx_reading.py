@@ -302,3 +302,15 @@ def test_a_section_title_in_a_description_s_body_is_kept() -> None:
         ("MetaCopyDetectionMiddleware settings", 5, 5, "MetaCopyDetectionMiddleware"),
         ("More.", 8, 8, "MetaCopyDetectionMiddleware"),
     ]
+
+
+def test_a_paragraph_of_a_thousand_addresses_is_read_as_rest() -> None:
+    """docutils reads e-mail addresses and URIs by recursing on the text after each one: a
+    paragraph of a thousand (celery's "Wall of Contributors") passed Python's recursion
+    limit, and the whole page fell back to plain text (no section, no markup read)."""
+    wall = "\n".join(f"Person {n} <person{n}@example.com>" for n in range(1200))
+    text = "Title\n=====\n\nThe ``intro``.\n\n" + wall + "\n"
+    chunks = split_rst(text)
+    assert chunks[0].text == "Title" and chunks[0].role == "heading"
+    assert chunks[1].text == "The `intro`."
+    assert {c.role for c in chunks} <= {"heading", "paragraph", "sentence"}

@@ -149,4 +149,6 @@
 #     that paragraph is split (it led the first only: pyramid's sidebar; rst89)
 # 79: a section title in a directive's body (Sphinx allows one; docutils refuses it) is a
 #     rubric, not lost (scrapy's middleware "settings" subsections; rst89)
-READER_VERSION = 79
+# 80: docutils' implicit markup (addresses, URIs) read in a loop, not a recursion per match: a
+#     paragraph of a thousand addresses sent celery's whole page to plain text (rst89)
+READER_VERSION = 80
