@@ -13,8 +13,9 @@ Then every non-blank source line of a file of ``--kind`` is asked:
     title-less  the line is kept, but no belief holding it has half of the words of
                 the section title above it in its text or its trail (context)
     unlabelled  the line sits in a titled block (a Sphinx domain directive such as
-                ``confval``/``py:function``, a glossary term's definition, a tab): no
-                belief holding it has half of the block's label words
+                ``confval``/``py:function``, a glossary term's definition, a tab, a
+                ``changelog`` release by its ``:version:``): no belief holding it has
+                half of the block's label words
 
 Each line is filed under the innermost construct it sits in, found by indentation (a
 line scanner, not docutils: the audit must not share the reader's view of the file):
@@ -92,6 +93,7 @@ _OPTION = re.compile(
 _GRID = re.compile(r"^\+[-=+]+\+\s*$")
 _SIMPLE_BORDER = re.compile(r"^=+(?: +=+)+\s*$|^=+\s*$")
 _ROLE = re.compile(r":([\w:+-]+):`")
+_ANCHOR = re.compile(r"#L(\d+)(?:-L(\d+))?$")
 
 # Directives whose content is no prose (or no content at all): their lines are skipped.
 NO_PROSE = frozenset(
@@ -113,6 +115,11 @@ TITLED_NAMES = frozenset(
     "admonition topic sidebar table list-table csv-table tab-item dropdown card "
     "setting-group directive role".split()
 )
+
+# A directive whose option names what its content is about: the ``changelog`` extension's
+# release (alembic, mako: ``.. changelog::`` over ``:version: 1.2.3``) is a section of its
+# version, as Sphinx shows it.
+LABEL_OPTIONS = {"directive:changelog": "version"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +174,7 @@ def classify(lines: Sequence[str]) -> list[tuple[str, str, str, str]]:
     out: list[tuple[str, str, str, str]] = []
     stack: list[_Block] = []
     title = ""
-    simple_table = 0  # borders seen of the open simple table
+    simple_table = 0  # borders seen of the open simple table (0: none open)
     doctest = False  # in a doctest block (it ends at a blank line)
     n = len(lines)
     for i, raw in enumerate(lines):
@@ -176,8 +183,6 @@ def classify(lines: Sequence[str]) -> list[tuple[str, str, str, str]]:
             doctest = False
             for block in stack:
                 block.options = False
-            if simple_table >= 2:
-                simple_table = 0
             out.append(("blank", "skip", title, ""))
             continue
         ind = _indent(line)
@@ -211,7 +216,11 @@ def classify(lines: Sequence[str]) -> list[tuple[str, str, str, str]]:
         if (_SIMPLE_BORDER.match(line) and " " in body) or (
             simple_table and _SIMPLE_BORDER.match(line)
         ):
+            # As docutils isolates a simple table: it ends at its third border, or at a
+            # border a blank line follows (blank lines inside a row's cells do not end it).
             simple_table += 1
+            if simple_table > 1 and (simple_table == 3 or not nxt.strip()):
+                simple_table = 0
             out.append(("table", "skip", title, _label(stack)))
             continue
         while stack and ind <= stack[-1].indent:
@@ -228,6 +237,9 @@ def classify(lines: Sequence[str]) -> list[tuple[str, str, str, str]]:
             out.append(("table", "prose", title, label))
             continue
         if top and top.options and _FIELD.match(body):
+            option, _, value = body[1:].partition(":")
+            if LABEL_OPTIONS.get(top.kind) == option and words(value):
+                top.label = value.strip()
             out.append(("directive-option", "skip", title, label))
             continue
         if top and top.kind.startswith("directive:"):
@@ -369,11 +381,12 @@ def beliefs(db: Path) -> dict[str, list[tuple[int, int, set[str], set[str]]]]:
         "JOIN belief_documents d ON d.belief_id = b.id WHERE b.deleted_at IS NULL"
     )
     for uri, content, context in conn.execute(sql):
-        path, _, span = uri.partition("#L")
-        if not span:
+        anchor = _ANCHOR.search(uri)
+        if anchor is None:  # (no line range; a "#L" may be part of a name: "#LO-EXPORT")
             continue
-        start, _, end = span.partition("-L")
+        start, end = anchor.group(1), anchor.group(2)
         own = words(content)
+        path = uri[: anchor.start()]
         found[path].append((int(start), int(end or start), own, own | words(context or "")))
     conn.close()
     return found

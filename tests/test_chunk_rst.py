@@ -134,8 +134,7 @@ CASES = [
         [
             ("Inline note text.", 1, 2, "paragraph"),
             ("Body of the warning.", 6, 6, "paragraph"),
-            ("Own title", 8, 8, "paragraph"),
-            ("Own body.", 10, 10, "paragraph"),
+            ("Own title: Own body.", 8, 10, "paragraph"),
         ],
         id="admonitions",
     ),
@@ -468,11 +467,10 @@ def test_a_realistic_sphinx_page() -> None:
             "bullet",
         ),
         ("Next we create an instance of this class.", 30, 30, "bullet"),
-        ("Debug Mode", 32, 32, "paragraph"),
         (
-            "The `flask run` command can do more than just start the development server. By "
-            "enabling debug mode, the server will automatically reload.",
-            34,
+            "Debug Mode: The `flask run` command can do more than just start the development "
+            "server. By enabling debug mode, the server will automatically reload.",
+            32,
             35,
             "paragraph",
         ),

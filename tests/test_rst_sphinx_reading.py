@@ -118,3 +118,199 @@ def test_a_suffix_escaped_onto_a_role_keeps_the_paragraph() -> None:
     chunks = split_rst(text)
     assert brief(text) == [("Helpers for one or more trio.abc.Listeners, and more words.", 1, 2)]
     assert range_holds(text.split("\n"), 1, 2, chunks[0].text)
+
+
+def test_an_option_sphinx_adds_to_a_docutils_directive_keeps_its_content() -> None:
+    """Sphinx gives docutils' directives options docutils does not know (an admonition's
+    ``:collapsible:``, since Sphinx 8.2; a rubric's ``:heading-level:``, since 7.4):
+    docutils refused the whole directive, and its text was lost (sphinx's own directives
+    page, found by the reading audit of trees credo had never seen)."""
+    text = (
+        ".. note::\n"
+        "   :collapsible:\n\n"
+        "   This note folds.\n\n"
+        ".. admonition:: Example\n"
+        "   :collapsible: open\n\n"
+        "   This example folds too.\n\n"
+        ".. rubric:: A small heading\n"
+        "   :heading-level: 2\n"
+        "   :class: small\n\n"
+        "After them.\n"
+    )
+    assert brief(text) == [
+        ("This note folds.", 4, 4),
+        ("Example: This example folds too.", 6, 9),
+        ("A small heading", 11, 11),
+        ("After them.", 15, 15),
+    ]
+
+
+def test_a_changelog_release_is_a_section_titled_by_its_version() -> None:
+    """The ``changelog`` extension (alembic, mako, dogpile.cache, SQLAlchemy) says a
+    release's version and each change's tags and tickets in options, which were dropped:
+    every change of alembic's 6,000-line changelog had "Changelog" as its only trail. A
+    release is now a section titled by its version, a change led by its tags and tickets,
+    which are the context of the rest of it."""
+    text = (
+        "Changelog\n=========\n\n"
+        ".. changelog::\n"
+        "    :version: 1.20.1\n"
+        "    :released: October 21, 2026\n\n"
+        "    .. change::\n"
+        "        :tags: bug, autogenerate\n"
+        "        :tickets: 1085, 1090\n\n"
+        "        Fixed comments.\n\n"
+        "        More about it.\n\n"
+        "    .. change::\n"
+        "        :tags: feature\n"
+        "        :tickets:\n\n"
+        "        Added a flag.\n\n"
+        ".. changelog::\n"
+        "    :version: 1.20.0\n\n"
+        "    .. change::\n\n"
+        "        Untagged.\n"
+    )
+    chunks = split_rst(text)
+    assert [(c.text, c.start_line, c.end_line, c.section, c.context) for c in chunks] == [
+        ("Changelog", 1, 1, ("Changelog",), ""),
+        ("1.20.1", 5, 5, ("Changelog", "1.20.1"), ""),
+        ("Released: October 21, 2026", 6, 6, ("Changelog", "1.20.1"), ""),
+        ("bug, autogenerate, #1085, #1090: Fixed comments.", 8, 12, ("Changelog", "1.20.1"), ""),
+        ("More about it.", 14, 14, ("Changelog", "1.20.1"), "bug, autogenerate, #1085, #1090"),
+        ("feature: Added a flag.", 16, 20, ("Changelog", "1.20.1"), ""),
+        ("1.20.0", 23, 23, ("Changelog", "1.20.0"), ""),
+        ("Untagged.", 27, 27, ("Changelog", "1.20.0"), ""),
+    ]
+
+
+def test_an_old_change_s_name_leads_it_unless_a_ticket_number() -> None:
+    """alembic's older entries are named (``.. change:: fk_schema_compare``): the name was
+    their label before the options were read, and stays one; a number is its ticket's."""
+    text = (
+        ".. change:: fk_schema_compare\n"
+        "    :tags: bug\n\n"
+        "    Fixed it.\n\n"
+        ".. change:: 413\n"
+        "    :tickets: 413\n\n"
+        "    Fixed that.\n"
+    )
+    assert brief(text) == [
+        ("fk_schema_compare, bug: Fixed it.", 1, 4),
+        ("#413: Fixed that.", 6, 9),
+    ]
+
+
+def test_a_changelog_without_a_version_is_its_content() -> None:
+    """Another extension's ``changelog`` (no ``:version:``) keeps its content only."""
+    text = "Intro.\n\n.. changelog::\n    :towncrier: ../\n\n    Unreleased notes.\n"
+    assert brief(text) == [("Intro.", 1, 1), ("Unreleased notes.", 6, 6)]
+
+
+def test_a_description_s_type_default_and_value_follow_its_label() -> None:
+    """A ``confval``'s ``:type:`` and ``:default:`` (Sphinx 7.4), an attribute's ``:type:``
+    and ``:value:``: Sphinx shows them under the name; dropped with the other options, the
+    default of every setting on Sphinx's configuration page was in no passage."""
+    text = (
+        ".. confval:: user_agent\n"
+        "   :type: :code-py:`str`\n"
+        "   :no-index:\n"
+        "   :default: :code-py:`'Mozilla/5.0\n"
+        "             Sphinx/X.Y.Z'`\n\n"
+        "   Set the User-Agent.\n\n"
+        "   More.\n\n"
+        ".. attribute:: Request.meta\n"
+        "   :value: {}\n\n"
+        "   Metadata.\n\n"
+        ".. confval:: plain\n\n"
+        "   No options.\n"
+    )
+    chunks = split_rst(text)
+    assert [(c.text, c.start_line, c.end_line, c.context) for c in chunks] == [
+        ("user_agent: Type: str; Default: 'Mozilla/5.0 Sphinx/X.Y.Z'", 1, 5, ""),
+        ("Set the User-Agent.", 7, 7, "user_agent"),
+        ("More.", 9, 9, "user_agent"),
+        ("Request.meta: Value: {}", 11, 12, ""),
+        ("Metadata.", 14, 14, "Request.meta"),
+        ("plain: No options.", 16, 18, ""),
+    ]
+
+
+def test_a_topic_s_or_sidebar_s_title_is_the_context_of_its_body() -> None:
+    """A topic's, a sidebar's or a generic admonition's title was a paragraph of its own:
+    the body's later paragraphs were found by no word of it (alembic's "merge mechanics"
+    topic, pyramid's sidebars). It now leads the first paragraph and is the context of
+    the rest, as a named directive's label is."""
+    text = (
+        ".. sidebar:: Asset Specifications\n\n"
+        "   First.\n\n"
+        "   Second.\n\n"
+        ".. topic:: merge mechanics\n\n"
+        "   The upgrade.\n\n"
+        "   ::\n\n"
+        "      alembic upgrade\n\n"
+        ".. topic:: Contents\n"
+        "   :class: contents\n\n"
+        "   Skipped.\n"
+    )
+    chunks = split_rst(text)
+    assert [(c.text, c.start_line, c.end_line, c.context) for c in chunks] == [
+        ("Asset Specifications: First.", 1, 3, ""),
+        ("Second.", 5, 5, "Asset Specifications"),
+        ("merge mechanics: The upgrade.", 7, 9, ""),
+        ("alembic upgrade", 13, 13, "merge mechanics"),
+    ]
+
+
+def test_a_line_block_with_an_indented_line_keeps_its_lines_in_order() -> None:
+    """An indented line is a nested line block: its lines were read before the outer
+    block's, the outer lines then placed after it were not found, and the lines above it
+    were lost (pydata-sphinx-theme's kitchen sink)."""
+    text = "Intro.\n\n| First line.\n|     Indented line.\n| Last line.\n\nAfter.\n"
+    assert brief(text) == [
+        ("Intro.", 1, 1),
+        ("First line. Indented line. Last line.", 3, 5),
+        ("After.", 7, 7),
+    ]
+
+
+def test_a_label_is_the_context_of_its_split_lead_s_later_sentences() -> None:
+    """A lead paragraph past the paragraph limit is split into sentences; the label led the
+    first only, and the later ones were found by no word of it (pyramid's "About Release
+    Numbering" sidebar)."""
+    sentence = "A minor release adds features and stays compatible with older releases. "
+    text = ".. confval:: numbering\n\n   " + sentence * 30 + "\n\n   Next paragraph.\n"
+    chunks = split_rst(text)
+    assert len(chunks) > 3
+    assert chunks[0].text.startswith("numbering: A minor release") and chunks[0].context == ""
+    assert {c.context for c in chunks[1:]} == {"numbering"}
+
+
+def test_a_section_title_in_a_description_s_body_is_kept() -> None:
+    """Sphinx allows a section title in a description's body (scrapy's "settings"
+    subsection inside a middleware's ``.. class::``); docutils refused it, and the walker
+    skipped the report, so the title was lost. It is now a rubric (a paragraph)."""
+    text = (
+        ".. class:: MetaCopyDetectionMiddleware\n\n"
+        "   Warns about meta keys.\n\n"
+        "   MetaCopyDetectionMiddleware settings\n"
+        "   ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n\n"
+        "   More.\n"
+    )
+    chunks = split_rst(text)
+    assert [(c.text, c.start_line, c.end_line, c.context) for c in chunks] == [
+        ("MetaCopyDetectionMiddleware: Warns about meta keys.", 1, 3, ""),
+        ("MetaCopyDetectionMiddleware settings", 5, 5, "MetaCopyDetectionMiddleware"),
+        ("More.", 8, 8, "MetaCopyDetectionMiddleware"),
+    ]
+
+
+def test_a_paragraph_of_a_thousand_addresses_is_read_as_rest() -> None:
+    """docutils reads e-mail addresses and URIs by recursing on the text after each one: a
+    paragraph of a thousand (celery's "Wall of Contributors") passed Python's recursion
+    limit, and the whole page fell back to plain text (no section, no markup read)."""
+    wall = "\n".join(f"Person {n} <person{n}@example.com>" for n in range(1200))
+    text = "Title\n=====\n\nThe ``intro``.\n\n" + wall + "\n"
+    chunks = split_rst(text)
+    assert chunks[0].text == "Title" and chunks[0].role == "heading"
+    assert chunks[1].text == "The `intro`."
+    assert {c.role for c in chunks} <= {"heading", "paragraph", "sentence"}

@@ -18,14 +18,14 @@ The chunks are the kinds `split_markdown` makes:
   their cells joined by `` | `` when each cell holds only paragraphs and the row's words
   read in order from its lines (one-line rows); otherwise each cell's blocks are chunks
   of their own. A table's title is a paragraph and its rows' context (`rst_tables`).
-- Admonitions (``note``, ``warning``...) keep their text as paragraphs; a generic
-  admonition's, topic's or sidebar's title, a rubric, a caption and an attribution are
-  paragraphs. Version directives lead their first paragraph with a label
-  ("versionchanged 2.1: ..."); an unknown directive's argument (a signature, a tab name)
-  leads its first paragraph the same way; such a chunk's range runs from the directive's
-  line to the paragraph's last. That argument (a signature, a setting's or a tab's name:
-  not a version label) is the `Chunk.context` of the rest of its content, led by the
-  outer ones' object names where they nest (`rst_names`; see `rst_parse`).
+- Admonitions (``note``, ``warning``...) keep their text as paragraphs; a rubric, a
+  caption and an attribution are paragraphs. Version directives lead their first paragraph
+  with a label ("versionchanged 2.1: ..."); an unknown directive's argument (a signature,
+  a tab name) leads its first paragraph the same way; such a chunk's range runs from the
+  directive's line to the paragraph's last. That argument (a signature, a setting's or a
+  tab's name: not a version label) is the `Chunk.context` of the rest of its content, led
+  by the outer ones' object names where they nest (`rst_names`; see `rst_parse`); so is
+  a generic admonition's, a topic's or a sidebar's title (found by no later paragraph).
 - Line blocks are one paragraph.
 - Literal blocks (``::``) and code directives are "code" chunks, their text's lines kept:
   their names and comments go to their passage's context and their lines to its range
@@ -156,6 +156,7 @@ class _Walker:
     after: int = 1  # ... and most start after its end
     names: str = ""  # the open named directives' context for their body (`_lead`)
     outer: tuple[str, ...] = ()  # ... and their object names, outermost first
+    rest: str | None = None  # a split lead's context after its first sentence (`_lead`)
 
     def run(self, document: Any) -> list[Chunk]:
         self._children(document)
@@ -219,9 +220,10 @@ class _Walker:
         self.chunks.append(Chunk(text, span[0], span[1], "code", section, parent, (), self.names))
         self.lo, self.after = span[0], span[1] + 1
 
-    def _topic(self, node: Any) -> None:
+    def _topic(self, node: Any) -> None:  # (a sidebar, a generic admonition: a titled body)
         if "contents" not in node.get("classes", ()):
-            self._children(node)
+            head = [c for c in node.children[:1] if c.tagname == "title"]  # a label (`_lead`)
+            self._lead(head, list(node.children[len(head) :]), "paragraph", named=bool(head))
 
     def _item(self, node: Any) -> None:
         self._lead([], list(node.children), "bullet")
@@ -254,13 +256,8 @@ class _Walker:
         self._lead(label, children, "paragraph", named=bool(label) and "credo-named" in node)
 
     def _line_block(self, node: Any) -> None:
-        lines: list[Any] = []
-        stack = [node]
-        while stack:
-            current = stack.pop()
-            for child in reversed(current.children):
-                (stack if child.tagname == "line_block" else lines).append(child)
-        lines.reverse()  # children were pushed in reverse; restore document order
+        # In document order: a nested (indented) block's lines between its neighbours'.
+        lines = [line for line in node.findall(include_self=False) if line.tagname == "line"]
         self._emit(self._parts(lines), "paragraph", " ")
 
     def _figure(self, node: Any) -> None:
@@ -330,11 +327,14 @@ class _Walker:
             parts[0].text += suffix
             parts[0].checked = False
             parts[0].needle = None
-        if parts:
-            self._emit(parts, role)
         names, outer = self.names, self.outer
-        if named and heads and parts and parts[0].text:
-            self.names, self.outer = rst_names.nest(self.outer, parts[0].text)
+        inner = rst_names.nest(outer, parts[0].text) if named and heads and parts[0].text else None
+        if parts:  # (a lead split into sentences: the label is the later ones' context too)
+            self.rest = inner[0] if inner else None
+            self._emit(parts, role)
+            self.rest = None
+        if inner:
+            self.names, self.outer = inner
         for child in body:
             self._block(child)
         self.names, self.outer = names, outer
@@ -407,7 +407,7 @@ class _Walker:
             return
         lines = self.index.align(needle, *span) or [span[0]] * len(needle)
         pending, waiting = list(links), list(targets)
-        offset = 0
+        offset, later = 0, None
         for piece, _, _ in split_sentences([(span[0], text)], _PROTECT):
             count = len(words(piece))
             piece_text = normalise(piece)
@@ -425,9 +425,10 @@ class _Walker:
                     section,
                     parent,
                     unique(mine),
-                    " ".join(filter(None, (self.names, _context(named)))),
+                    " ".join(filter(None, (later or self.names, _context(named)))),
                 )
                 self.chunks.append(chunk)
+                later = self.rest
             offset += count
 
     # -- inline ----------------------------------------------------------------------------
@@ -483,7 +484,7 @@ _HANDLERS = {
     "section": _Walker._section,
     "paragraph": _Walker._paragraph,
     **dict.fromkeys(_TITLE_LIKE, _Walker._paragraph),
-    "topic": _Walker._topic,
+    **dict.fromkeys(("topic", "sidebar", "admonition"), _Walker._topic),
     "literal_block": _Walker._code,
     "list_item": _Walker._item,
     "definition_list_item": _Walker._definition_item,

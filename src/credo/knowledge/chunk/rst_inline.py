@@ -74,7 +74,6 @@ def inliner(deadline: Deadline) -> Any:
     builds them again only when those change, and can serve parse after parse."""
     parser: Any = states.Inliner()
     parse_inline = parser.parse
-    implicit_inline = parser.implicit_inline
 
     def parse(text: str, lineno: int, memo: Any, parent: Any) -> Any:
         if time.thread_time() > deadline.at:
@@ -87,9 +86,25 @@ def inliner(deadline: Deadline) -> Any:
         return implicit(text, lineno), []
 
     def implicit(text: str, lineno: int) -> list[Any]:
-        if ":" in text or "@" in text:
-            return implicit_inline(text, lineno)  # (which recurses through `implicit`)
-        return [nodes.Text(text)] if text else []
+        # docutils' `implicit_inline`, its recursion on the text after each match made a
+        # loop: a paragraph of a thousand addresses (celery's "Wall of Contributors")
+        # passed Python's recursion limit, and the whole file went to plain text.
+        found: list[Any] = []
+        while ":" in text or "@" in text:
+            for pattern, method in parser.implicit_dispatch:
+                match = pattern.search(text)
+                if match is None:
+                    continue
+                try:
+                    made = method(match, lineno)
+                except states.MarkupMismatch:
+                    continue
+                found += [*implicit(text[: match.start()], lineno), *made]
+                text = text[match.end() :]
+                break
+            else:
+                return [*found, nodes.Text(text)]
+        return [*found, nodes.Text(text)] if text else found
 
     built: list[tuple[object, ...]] = []
 

@@ -25,9 +25,15 @@ are put back afterwards, and nothing another docutils user registered leaks in):
 - any other unknown directive (``tab``, ``confval``, ``py:function``...; and ``class``,
   which Sphinx takes over from docutils) is parsed as a container: its argument becomes
   a label (a signature, a tab name) and its content is read as reStructuredText; its
-  options are ignored. ``only``, ``ifconfig``, ``tabs``
+  options are ignored, but for a description's ``:type:``, ``:default:`` and ``:value:``,
+  a paragraph after the label (`rst_options`). ``only``, ``ifconfig``, ``tabs``
   and ``grid`` drop their argument (a condition, a layout); ``seealso``, ``todo``,
   ``hlist`` and ``glossary`` take none (text on their first line is content);
+- docutils' own directives take options they do not know, as Sphinx gives them (an
+  admonition's ``:collapsible:``, a rubric's ``:heading-level:``): docutils would refuse
+  the whole directive and its text was lost (`_tolerant`);
+- the ``changelog`` extension's ``changelog`` (a release: a section titled by its
+  ``:version:``) and ``change`` (led by its ``:tags:`` and ``:tickets:``): `rst_options`;
 - roles are `rst_roles.Roles`: any unknown role renders as its text (``:func:`~a.b``` as
   "a.b", ``:ref:`Label <target>``` as "Label"), ``:doc:`` and ``:download:`` targets
   become links; the default role, ``:pep:`` and ``:rfc:`` with an explicit title render
@@ -58,7 +64,14 @@ from docutils.parsers import rst
 from docutils.parsers.rst import Directive, directives, roles, states, tableparser
 from docutils.parsers.rst.languages import en
 
-from credo.knowledge.chunk import rst_inline, rst_nodes, rst_roles, rst_views
+from credo.knowledge.chunk import (
+    rst_inline,
+    rst_inner_titles,
+    rst_nodes,
+    rst_options,
+    rst_roles,
+    rst_views,
+)
 from credo.knowledge.chunk.rst_inline import ParseTimeout as ParseTimeout
 from credo.knowledge.chunk.rst_plain import one_line_cells as _one_line_cells
 from credo.knowledge.chunk.rst_plain import quick_bullets as _quick_bullets
@@ -395,9 +408,11 @@ class _Directives(dict[str, Any]):
             found = _Body
         elif name in _SPHINX_NAMES:
             found = _Generic
+        elif name in rst_options.DIRECTIVES:
+            found = rst_options.DIRECTIVES[name]
         else:
             found = _builtin(directives._directive_registry, en.directives, name)  # type: ignore[attr-defined]
-            found = found or _Generic
+            found = _tolerant(found) if found else _Generic
         self[name] = found
         return found
 
@@ -408,6 +423,33 @@ def _builtin(registry: dict[str, tuple[str, str]], names: dict[str, str], name: 
         return None
     module = import_module("docutils.parsers.rst.directives." + entry[0])
     return getattr(module, entry[1], None)
+
+
+class _AnyOption(dict[str, Any]):
+    """A docutils directive's option spec that takes any option: one it does not know is
+    kept as written (and unused)."""
+
+    def __missing__(self, name: str) -> Any:
+        return directives.unchanged
+
+
+# docutils' directive classes with `_AnyOption` specs, made once (a parse's registry is new).
+_TOLERANT: dict[Any, Any] = {}
+
+
+def _tolerant(directive: Any) -> Any:
+    """`directive` (docutils' own) taking options it does not know. Sphinx gives docutils'
+    directives options of its own (an admonition's ``:collapsible:``, a rubric's
+    ``:heading-level:``); docutils refused the whole directive for one, and its content was
+    lost."""
+    spec = directive.option_spec
+    if not spec:  # (no spec: docutils parses no options, so refuses none)
+        return directive
+    found = _TOLERANT.get(directive)
+    if found is None:
+        found = type(directive.__name__, (directive,), {"option_spec": _AnyOption(spec)})
+        _TOLERANT[directive] = found
+    return found
 
 
 def _without_options(argument: str) -> str:
@@ -492,7 +534,11 @@ class _Generic(Directive):
             node += self._label(label)
             if self.name not in _LAYOUT:  # the label names what the content describes
                 node["credo-named"] = True
+                described = rst_options.described(self)  # its type, default, value
+                if described is not None:
+                    node += described
         self.state.nested_parse(self.content, self.content_offset, node)
+        rst_inner_titles.keep(node, self.state)  # (a title docutils refused: a rubric)
         return [node]
 
     def _label(self, text: str, lines: int = 0) -> Any:
