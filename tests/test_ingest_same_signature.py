@@ -57,9 +57,7 @@ def test_each_method_of_the_same_signature_is_anchored_at_its_lines(tmp_path: Pa
     with Memory(tmp_path / "m.db", root=tmp_path) as memory:
         memory.ingest(tmp_path / "io.py")
         hints = {
-            a.position_hint
-            for a in memory.beliefs_for_doc("io.py")
-            if a.anchor_type == "ingest"
+            a.position_hint for a in memory.beliefs_for_doc("io.py") if a.anchor_type == "ingest"
         }
         assert "L7-L8" in hints  # (Writer.__init__: in no belief today)
 
