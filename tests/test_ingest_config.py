@@ -157,6 +157,8 @@ def test_cli_search_finds_a_yaml_key_with_its_trail(run: CliRun, tmp_path: Path)
         ("uv.lock", True),
         ("bun.lockb", True),
         ("packages.lock.json", True),
+        ("go.sum", True),  # (probe90: was "unsupported")
+        ("go.mod", False),
         ("package.json", False),
         ("lockfile.yaml", False),
         ("Cargo.toml", False),

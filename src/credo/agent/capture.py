@@ -170,7 +170,9 @@ def mark_listed(memory: Memory, belief_ids: Sequence[str]) -> None:
 
 def lock_captured(memory: Memory, *, session: str | None = None) -> list[str]:
     """Lock every captured belief that is not locked yet (of ``session``, or all), in one
-    transaction; returns their ids, oldest capture first (empty: nothing to lock)."""
+    transaction; returns their ids, oldest capture first (empty: nothing to lock). One a
+    live belief supersedes is history, not ground truth: it stays unlocked (probe90:
+    "staging runs logrus at debug level", corrected two days later, was locked too)."""
     _check(session=session, transcript=None, turn=None)
     now = time.time()
     locked: list[str] = []
@@ -178,9 +180,12 @@ def lock_captured(memory: Memory, *, session: str | None = None) -> list[str]:
     with store.transaction(), store.write_errors():
         records = store.capture_records(session=session)
         beliefs = store.get_beliefs(r.belief_id for r in records)
+        replaced = _replaced(memory, list(beliefs))
         for record in records:
             belief = beliefs.get(record.belief_id)
             if belief is None or belief.locked or belief.deleted_at is not None:
+                continue
+            if belief.id in replaced:
                 continue
             store.set_locked(belief.id, True, now)
             locked.append(belief.id)
@@ -189,6 +194,23 @@ def lock_captured(memory: Memory, *, session: str | None = None) -> list[str]:
 
 
 # -- internals -------------------------------------------------------------------------------
+def _replaced(memory: Memory, ids: list[str]) -> set[str]:
+    """Those of ``ids`` a live belief SUPERSEDES."""
+    from credo.edge_types import EdgeType
+
+    store = memory.store
+    wanted = set(ids)
+    edges = [
+        e
+        for e in (store.edges_touching(ids) if ids else [])
+        if e.type is EdgeType.SUPERSEDES and e.dst in wanted
+    ]
+    sources = store.get_beliefs({e.src for e in edges}) if edges else {}
+    return {
+        e.dst for e in edges if (src := sources.get(e.src)) is not None and src.deleted_at is None
+    }
+
+
 def _check(*, session: object, transcript: object, turn: object) -> None:
     for name, value in (("session", session), ("transcript", transcript)):
         if value is not None and (not isinstance(value, str) or not value.strip()):

@@ -104,6 +104,14 @@ _A_TOOL_FROM = r"""(?!(?:the|a|an|this|that|these|those|my|your|his|her|their|it
     (?!.*\bto\s+(?:measure|test|check|see|try|compare|reproduce|profile|benchmark|debug|
     time)\b)(?!.*\bfor\s+(?:the|this|a|our)\s+(?:screenshots?|demo|recording|presentation|talk|
     meeting|call|run|experiment|benchmark|load\s+test|test\s+run)\b)"""
+# What the team changes a tool of may be named between the verb and "from" when it is a part
+# of the project's system, not a thing or an event moved once: "we switched CI from Travis
+# to GitHub Actions", "we moved our docs from Sphinx to MkDocs", "we migrated the audit
+# service from logrus to slog" (probe90), never "we moved the standup from 9:30 to 10" nor
+# "I moved the tests from tests/unit to tests/" (a person's move, and paths: no tool after).
+_PART = r"""(?:(?:the|our)\s+)?(?:[\w-]+\s+)?(?:ci|docs|documentation|build|builds|logging|
+    linting|formatting|frontend|backend|service|services|app|api|cache|queue|database|db|
+    pipeline|infra|infrastructure|monorepo|repo|bundler|bundling|packaging)\s+"""
 # (nor one heard or hedged: "rumor is we're switching ...", "..., I think")
 _HEARD = r"""(?<!\brumor\sis\s)(?<!\brumour\sis\s)(?<!\bapparently\s)(?<!\bapparently,\s)
     (?<!\bsupposedly\s)(?<!\bheard\s)"""
@@ -111,12 +119,14 @@ _HEDGED = r"""(?!.*\b(?:i\s+think|i\s+guess|i\s+believe|i\s+suppose|probably|may
     apparently|supposedly|or\s+so\s+i\s+(?:hear|heard))\b)"""
 _CHANGING_FROM = rf"""{_IF}{_HEARD}\b(?:we\s+are|we'?re)\s+{_HEDGED}
         (?:now\s+|finally\s+|officially\s+)?
-        (?:moving|switching|migrating|changing|transitioning)\s+(?:everything\s+|over\s+)?
+        (?:moving|switching|migrating|changing|transitioning)\s+
+        (?:everything\s+|over\s+|{_PART})?
         (?:from|off(?:\s+of)?|away\s+from)\s+{_LATER}{_A_TOOL_FROM}[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?
         \s+(?:to|over\s+to|onto)\s+[\w`.@]"""
 CHANGEOVER = LazyPattern(
     rf"""{_IF}\b{_TEAM}\s+(?:has\s+|have\s+)?(?:\w+ly\s+|already\s+|finally\s+)?
-        (?:moved|switched|migrated|changed|transitioned)\s+(?:everything\s+|over\s+)?
+        (?:moved|switched|migrated|changed|transitioned)\s+
+        (?:everything\s+|over\s+|{_PART}(?=from\s+{_A_TOOL_FROM}))?
         (?:from|off(?:\s+of)?|away\s+from)\s+[\w`'./@+-]+(?:\s+[\w`'./@+-]+){{0,3}}?
         \s+(?:to|over\s+to|onto)\s+[\w`.@]
         |{_CHANGING_FROM}
