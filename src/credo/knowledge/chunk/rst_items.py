@@ -11,7 +11,8 @@ the body's first paragraph (`lead`), the rest of the body as blocks.
 - A topic, a sidebar and a generic admonition: their title, as a named directive's label.
   The ``contents`` topic is skipped.
 
-Kept apart from `rst` (at its size cap); docutils is not imported here.
+Kept apart from `rst`, whose walker hands these nodes here (and whose placing, `_part`
+and `_emit`, they use); docutils is not imported here.
 """
 
 from __future__ import annotations

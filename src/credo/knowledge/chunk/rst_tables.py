@@ -12,7 +12,7 @@ its body (`rst_items.lead`): the innermost where they nest.
 A row (grid, simple, ``list-table``, ``csv-table``) is one "paragraph" chunk, its cells
 joined by `` | ``, when each cell holds only paragraphs and the row's words read in order
 from its lines (one-line rows); otherwise each cell's blocks are chunks of their own.
-Kept apart from `rst` (at its size cap); docutils is not imported here.
+Kept apart from `rst`, whose walker hands these nodes here; docutils is not imported here.
 """
 
 from __future__ import annotations
