@@ -42,7 +42,7 @@ def test_a_files_lines_are_worded_at_once_as_one_at_a_time(lines: list[str]) -> 
     st.sampled_from([" ", ": ", " | "]),
 )
 def test_words_of_joined_parts_are_each_parts_words(parts: list[str], sep: str) -> None:
-    """The rst walker takes a chunk's words from its parts' (`rst._joined_words`)."""
+    """The rst walker takes a chunk's words from its parts' (`rst_part.joined_words`)."""
     assert words(sep.join(parts)) == [word for part in parts for word in words(part)]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from credo.knowledge import signals as sig
+from credo.knowledge import guards
 from credo.knowledge.capture import extract_statements
 from credo.knowledge.shape import shape_veto
 
@@ -59,7 +59,7 @@ def test_twins_are_captured(prompt: str) -> None:
     ],
 )
 def test_indirect_question_is_a_question(sentence: str) -> None:
-    assert sig.QUESTION_LEAD.match(sentence)
+    assert guards.QUESTION_LEAD.match(sentence)
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@ of "must" or "should" is the manner a rule prescribes, not haste for this turn.
 
 The user answered the agent's plan to call ``time.sleep`` inside a job with "No, don't put
 time.sleep in jobs: jobs must return quickly and retry through the scheduler instead." It
-was not kept: ``signals.ONE_OFF`` read "quickly" as "do it quickly" and vetoed the sentence.
+was not kept: ``guards.ONE_OFF`` read "quickly" as "do it quickly" and vetoed the sentence.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from credo.knowledge.capture import extract_statements
-from credo.knowledge.signals import LOG_LINE
+from credo.knowledge.paste import LOG_LINE
 from credo.knowledge.state import aside, unstanding
 
 

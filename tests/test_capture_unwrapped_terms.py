@@ -1,6 +1,6 @@
 """probe82 (a week on dirty-equals through the installed hook): a word that says a name is
 used unwrapped ("plain pytest", "raw SQL", "bare pip", "vanilla JS") is part of the term a
-statement rules out or prescribes, not the term itself (credo.knowledge.signals
+statement rules out or prescribes, not the term itself (credo.knowledge.term_patterns
 ``MODIFIED_TERM``). Before, "never plain pytest" ruled out "plain", so the rule retired the
 user's unrelated "I prefer plain assert statements ..." (a clear match: shared topic terms,
 mentions "plain")."""

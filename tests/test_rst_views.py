@@ -13,7 +13,7 @@ from docutils.parsers.rst import states
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from credo.knowledge.chunk import rst, rst_nodes, rst_parse, rst_views, split_rst
+from credo.knowledge.chunk import rst_links, rst_nodes, rst_parse, rst_views, split_rst
 from tests.test_rst_parse_fast import PAGES, dump
 
 # Sections, lists, definitions, fields, directives, literal blocks, tables, line blocks,
@@ -65,7 +65,7 @@ def test_quick_views_and_one_loop_set_up_give_docutils_own_doctree(
 
 def chunks_and_targets(text: str) -> tuple[list[Any], Any]:
     document = rst_parse.parse(text, 60.0)
-    return split_rst(text), rst._targets(document)
+    return split_rst(text), rst_links.targets(document)
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=SLOW)

@@ -2,4 +2,5 @@
 Parsers (``chunk/``), document ingest (``ingest/``), the records format and its importer,
 document URIs and anchors (``docuri``, ``linker``, ``doctor``), belief identity, the
 near-duplicate audit (``dedup``), and capture from what the user types (``capture`` with its
-``signals``, and ``redact``, which keeps secrets out of stored text)."""
+vocabulary: ``signals``, ``guards``, ``paste``, ``term_patterns``; and ``redact``, which
+keeps secrets out of stored text)."""

@@ -112,6 +112,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from credo.knowledge import frames as fr
+from credo.knowledge import guards
 from credo.knowledge import signals as sig
 from credo.knowledge.acknowledge import is_acknowledgement
 from credo.knowledge.addressed import trim_addressed
@@ -244,20 +245,20 @@ def _rows(prompt: str) -> tuple[str, list[tuple[int, int]], list[Row]]:
     for index, (start, end) in enumerate(spans):
         sentence = text[start:end]
         lower = sentence.lower()
-        if sig.DOUBT.search(lower) or sig.REMARK.match(lower):
+        if guards.DOUBT.search(lower) or guards.REMARK.match(lower):
             # "my lead says we should never use ORMs. I'm not convinced.", "... Classic.":
             # what came before was hearsay or an anecdote, so none of it is kept.
             out = [(kept, said, None) for kept, said, _ in out]
-        elif out and sig.UNDECIDED.search(lower):
+        elif out and guards.UNDECIDED.search(lower):
             out[-1] = (out[-1][0], out[-1][1], None)  # "... we'll talk Thursday": that one only
         if sig.BARE_CORRECTION.match(sentence):
             carry = start
             continue
         if index == 0:
             build = _BUILD_TASK.match(lead_in(_clean(sentence).lower())) is not None
-            report = sig.REPORT_FRAME.match(lower) is not None
+            report = guards.REPORT_FRAME.match(lower) is not None
         pointer = _DEMONSTRATIVE.match(sentence) is not None and after_paste(text, start)
-        if report and not sig.LATER_SESSIONS.search(lower):
+        if report and not guards.LATER_SESSIONS.search(lower):
             fired = None  # "Status: ...", "Here's the plan for today.": a report, not rules
         else:
             fired = cues(sentence, carried=carry is not None, spec=build, on_paste=pointer)
@@ -367,7 +368,7 @@ _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b")
 
 def _vetoed(clean: str, core: str) -> bool:
     """Hard vetoes: a question, or a rule with no content of its own ("Never do that again")."""
-    if clean.rstrip("\"')]*_ ").endswith("?") or sig.QUESTION_LEAD.match(core):
+    if clean.rstrip("\"')]*_ ").endswith("?") or guards.QUESTION_LEAD.match(core):
         return True
     return bool(sig.CONTENT_FREE.match(core))
 
@@ -375,11 +376,11 @@ def _vetoed(clean: str, core: str) -> bool:
 def _guard(clean: str, core: str) -> str | None:
     """The first of the round-2 guards that fires: each now vetoes only when no explicit
     framing for later sessions ("from now on") outweighs it."""
-    if sig.one_off(clean):
+    if guards.one_off(clean):
         return "one_off"
-    if sig.REPORT.search(clean):
+    if guards.REPORT.search(clean):
         return "report"
-    if sig.HYPOTHETICAL.search(core) and not _CONDITIONAL_RULE.match(core):
+    if guards.HYPOTHETICAL.search(core) and not _CONDITIONAL_RULE.match(core):
         return "hypothetical"
     if fr.REPORTED.search(clean):
         return "reported"
@@ -474,13 +475,13 @@ def cues(
     core = lead_in(clean)
     if not core or _vetoed(clean, core):
         return None
-    if sig.ASSENT_LEAD.match(clean) and not (
-        sig.LATER_SESSIONS.search(clean) or sig.ASSENT_KEEPS.search(clean)
+    if guards.ASSENT_LEAD.match(clean) and not (
+        guards.LATER_SESSIONS.search(clean) or guards.ASSENT_KEEPS.search(clean)
     ):
         return None  # "yes, but only the OpenAPI description": an answer for this turn
     future = fr.FUTURE_FRAME.search(clean) is not None
     veto = role_veto(shape_veto(clean, core), sentence, core)
-    if veto in HARD_VETOES or sig.DOUBT.search(clean) or sig.UNDECIDED.search(clean):
+    if veto in HARD_VETOES or guards.DOUBT.search(clean) or guards.UNDECIDED.search(clean):
         return None  # a scope word wins over a rule word: "from here on in this session"
     if not future and (veto or _guard(clean, core)):
         return None

@@ -12,7 +12,7 @@ import re
 from credo.knowledge.lazy_pattern import LazyPattern
 from credo.knowledge.occasion import MOVED_EVENT
 from credo.knowledge.shape_negative import NEGATIVE_CUES
-from credo.knowledge.signals import TOOL_KINDS
+from credo.knowledge.term_patterns import TOOL_KINDS
 
 __all__ = [
     "CHANGEOVER",

@@ -41,8 +41,9 @@ from __future__ import annotations
 
 import re
 
-from credo.knowledge import signals as sig
+from credo.knowledge import guards
 from credo.knowledge.occasion import names_one_event
+from credo.knowledge.prose import BULLET
 
 __all__ = ["FRAMES", "list_frames"]
 
@@ -115,7 +116,7 @@ _INTO_RULES = re.compile(
 
 def _frame(lead: str) -> str | None:
     """The frame a lead-in line names, or ``None`` (lower-cased text)."""
-    if sig.LATER_SESSIONS.search(lead):
+    if guards.LATER_SESSIONS.search(lead):
         return None
     if _ANSWERS.match(lead):
         return "answers"
@@ -129,7 +130,7 @@ def _frame(lead: str) -> str | None:
         return None
     if _SCOPED.search(lead) or names_one_event(lead):
         return "scope"
-    if _DOUBTED.search(lead) or sig.DOUBT.search(lead):
+    if _DOUBTED.search(lead) or guards.DOUBT.search(lead):
         return "source"
     if _SOURCE.search(lead) and not _INTO_RULES.search(lead):
         return "source"  # "..., these are our rules now:" hands over the speaker's own rules
@@ -149,7 +150,7 @@ def list_frames(text: str) -> list[tuple[int, int, str]]:
         offset += len(line)
     for index, (_, line) in enumerate(lines):
         stripped = line.strip()
-        if not stripped.endswith(":") or sig.BULLET.match(line):
+        if not stripped.endswith(":") or BULLET.match(line):
             continue
         frame = _frame(stripped.lower())
         if frame is None:
@@ -168,7 +169,7 @@ def _items(lines: list[tuple[int, str]], first: int) -> tuple[int, int] | None:
     for offset, line in lines[first:]:
         if not line.strip():
             continue
-        if sig.BULLET.match(line) or (start >= 0 and line[:1] in " \t"):
+        if BULLET.match(line) or (start >= 0 and line[:1] in " \t"):
             start = offset if start < 0 else start
             end = offset + len(line)
             continue
@@ -192,7 +193,7 @@ def framed(lists: list[tuple[int, int, str]], start: int, lower: str, fired: set
     an answer is kept too by a quantifier over what is to come."""
     for begin, end, frame in lists:
         if begin <= start < end:
-            if sig.LATER_SESSIONS.search(lower):
+            if guards.LATER_SESSIONS.search(lower):
                 return False
             keeps = bool(fired & _ANSWER_KEEPS) or _STANDING.search(lower) is not None
             return not (frame == "answers" and keeps)

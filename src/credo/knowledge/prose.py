@@ -10,9 +10,17 @@ from __future__ import annotations
 
 import re
 
-from credo.knowledge import signals as sig
+from credo.knowledge import paste
 
 _LINE = re.compile(r"[^\n]*\n?")
+# Where sentences split: a list bullet or heading mark, a sentence end (not after an
+# abbreviation).
+BULLET = re.compile(r"[ \t]*(?:[-*+•]\s+|\d+[.)]\s+|#{1,6}\s+|\[[ xX]\]\s+)")
+ABBREV = re.compile(
+    r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|fig|no|mr|mrs|ms|dr|st|jr|sr)\.|(?<!')\b[A-Za-z]\.)$",
+    re.IGNORECASE,
+)
+SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s+)")
 # An e-mail style quote ("> I moved formatPrice into utils"), not a shell prompt (">>>").
 _QUOTE_LINE = re.compile(r"^\s*>(?!>)")
 _WORD = re.compile(r"(?<![\w:./-])[A-Za-z]{2,}(?![\w:./-])")
@@ -53,18 +61,18 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
         if start == end:
             break
         line = text[start:end].rstrip("\r\n")
-        if sig.FENCE.match(line):
+        if paste.FENCE.match(line):
             in_fence = not in_fence
             rows.append((start, start, "fence"))
             continue
-        if not in_fence and block != "comment" and sig.COMMENT_OPEN.match(line):
+        if not in_fence and block != "comment" and paste.COMMENT_OPEN.match(line):
             block = "comment"  # a C comment block: its " * Never call ..." lines are code
         if not in_fence and not rows and line.startswith("#!"):
             block = "script"
-        elif not in_fence and (sig.DOC_HEADER.match(line) or _doc_intro(line)):
+        elif not in_fence and (paste.DOC_HEADER.match(line) or _doc_intro(line)):
             block = "doc"
         elif (block == "script" and not line.strip()) or (
-            block == "doc" and line.strip() and not sig.BULLET.match(line)
+            block == "doc" and line.strip() and not BULLET.match(line)
         ):
             block = ""
         if in_fence or block:
@@ -80,7 +88,7 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
         elif _pasted_line(line):
             state = "pasted"
         else:
-            state = "hash" if sig.HASH_COMMENT.match(line) else "prose"
+            state = "hash" if paste.HASH_COMMENT.match(line) else "prose"
         rows.append((start, start + len(line), state))
     for index, (start, end, state) in enumerate(rows):
         if state == "prose" and _heads_output(text, rows, index):
@@ -92,7 +100,7 @@ def _prose_lines(text: str) -> list[tuple[int, int, bool]]:
         if state in ("fence", "quoted"):
             state = "pasted"  # no sentence runs across it; the reply after a quote is prose
         if state in ("prose", "hash"):
-            lines.append((start, end, sig.BULLET.match(text, start, end) is not None))
+            lines.append((start, end, BULLET.match(text, start, end) is not None))
         elif lines and lines[-1][0] >= 0:
             lines.append((-1, -1, False))  # a break: no sentence runs across pasted lines
     return lines
@@ -110,16 +118,16 @@ def after_paste(text: str, start: int) -> bool:
     if not lines:
         return False
     last = lines[-1]
-    return bool(sig.FENCE.match(last)) or (not quoted_prose(last) and _pasted_line(last))
+    return bool(paste.FENCE.match(last)) or (not quoted_prose(last) and _pasted_line(last))
 
 
 def _pasted_line(line: str) -> bool:
     return bool(
         _COMMENT_LINE.match(line)
-        or sig.INDENTED_CODE.match(line)
-        or sig.LOG_LINE.match(line)
-        or sig.CODE_TAIL.search(line)
-        or sig.ASSIGNMENT.match(line)
+        or paste.INDENTED_CODE.match(line)
+        or paste.LOG_LINE.match(line)
+        or paste.CODE_TAIL.search(line)
+        or paste.ASSIGNMENT.match(line)
         or _ENV_LINE.match(line)
         or _machine_shaped(line)
         or _symbol_heavy(line)
@@ -138,8 +146,8 @@ def _doc_intro(line: str) -> bool:
     stripped = line.rstrip()
     return (
         stripped.endswith(":")
-        and len(stripped) <= sig.DOC_INTRO_CHARS
-        and sig.DOC_INTRO.search(stripped) is not None
+        and len(stripped) <= paste.DOC_INTRO_CHARS
+        and paste.DOC_INTRO.search(stripped) is not None
     )
 
 
@@ -170,9 +178,9 @@ def _machine_shaped(line: str) -> bool:
     """A log or config line by its shape: ``key=value`` pairs, a qualified exception name, a
     ``key: value`` line with a quoted, bracketed, block or one-token value."""
     return (
-        len(sig.KEY_VALUE.findall(sig.INLINE_CODE.sub(" ", line))) >= 2  # in backticks: prose
-        or sig.QUALIFIED_EXCEPTION.match(line) is not None
-        or sig.CONFIG_LINE.match(line) is not None
+        len(paste.KEY_VALUE.findall(paste.INLINE_CODE.sub(" ", line))) >= 2  # in backticks: prose
+        or paste.QUALIFIED_EXCEPTION.match(line) is not None
+        or paste.CONFIG_LINE.match(line) is not None
     )
 
 
@@ -222,7 +230,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
         units.append(current)
     spans: list[tuple[int, int]] = []
     for start, end in units:
-        bullet = sig.BULLET.match(text, start, end)
+        bullet = BULLET.match(text, start, end)
         spans.extend(_split(text, bullet.end() if bullet else start, end))
     return spans
 
@@ -231,10 +239,10 @@ def _split(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Split one unit at sentence ends, keeping abbreviations and decimals whole."""
     out: list[tuple[int, int]] = []
     begin = start
-    for match in sig.SENTENCE_END.finditer(text, start, end):
+    for match in SENTENCE_END.finditer(text, start, end):
         stop = match.end()
         head = text[begin:stop].rstrip()
-        if sig.ABBREV.search(head.rstrip("\"')]")):
+        if ABBREV.search(head.rstrip("\"')]")):
             continue
         out.append((begin, stop))
         begin = stop

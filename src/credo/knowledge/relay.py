@@ -10,7 +10,7 @@ development files, and each is a form, not a phrasing:
   wants all textures to be power of two from now on."), or an indefinite or earlier third party
   as the subject of a verb of saying ("Someone on reddit said you should always set ...", "The
   previous agent insisted we always use ..."). The older hearsay checks
-  (``shape_negative``, ``signals.HYPOTHETICAL``) know "someone said" and "my lead says" but
+  (``shape_negative``, ``guards.HYPOTHETICAL``) know "someone said" and "my lead says" but
   not a place between subject and verb, nor "insisted". Any other third party counts when it
   wants, said or suggested a norm for "we", "you" or "all" ("Rahul suggested we should always
   run the HIL tests before merge": blind false positives in dev15, dev18 and dev23, no true

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from credo.knowledge import signals as sig
+from credo.knowledge import paste
+from credo.knowledge import term_patterns as tp
 from credo.knowledge.retraction import RULE_RETRACTION, taken_back
 
 __all__ = ["clean_sentence", "statement_terms"]
@@ -20,7 +21,7 @@ _NEGATION_BEFORE = re.compile(r"(?:n't|\bnot|\bnever|\bstop|\bavoid|\bno)\s*$", 
 # asserted). The subject is a phrase: "the requests library was replaced by httpx" rules out
 # requests, not "library" (``_replaced_subject``).
 _REPLACED = re.compile(
-    rf"((?:{sig._TERM_BARE}\s+){{0,2}}{sig._TERM_BARE})\s+(?:was|were|has\s+been|have\s+been|got)"
+    rf"((?:{tp.TERM_BARE}\s+){{0,2}}{tp.TERM_BARE})\s+(?:was|were|has\s+been|have\s+been|got)"
     r"\s+replaced\s+(?:by|with)\b",
     re.IGNORECASE,
 )
@@ -39,8 +40,8 @@ def _replaced_subject(phrase: str) -> str:
     found: list[str] = []
     for word in phrase.split():
         low = word.lower()
-        found = [] if low in sig.STOP_TERMS or low in _NOT_NAME else [*found, word]
-    if len(found) > 1 and found[-1].lower() in sig.TOOL_KINDS:
+        found = [] if low in tp.STOP_TERMS or low in _NOT_NAME else [*found, word]
+    if len(found) > 1 and found[-1].lower() in tp.TOOL_KINDS:
         found.pop()
     return " ".join(found)
 
@@ -85,21 +86,21 @@ def _required(clean: str, match: re.Match[str]) -> bool:
 
 def _term(raw: str) -> str:
     term = raw.strip("`").strip().rstrip(".,;:!?)'\"").lower()
-    return "" if term in sig.STOP_TERMS or len(term) > 40 else term
+    return "" if term in tp.STOP_TERMS or len(term) > 40 else term
 
 
 def clean_sentence(sentence: str) -> str:
     """The sentence as the signals read it: quoted text out (someone else's words), inline
     code reduced to its content, emphasis marks gone, one space between words."""
-    clean = sig.INLINE_QUOTED.sub(" ", sentence)
-    clean = sig.INLINE_CODE.sub(r"\1", clean)
+    clean = paste.INLINE_QUOTED.sub(" ", sentence)
+    clean = paste.INLINE_CODE.sub(r"\1", clean)
     clean = clean.replace("**", "").replace("__", "").replace("’", "'")
     return _WS.sub(" ", clean).strip()
 
 
 def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What the statement rules out and what it prescribes, for supersession matching."""
-    patterns = sig.term_patterns()
+    patterns = tp.term_patterns()
     negated: list[str] = []
     found = [
         match.group(1)
@@ -118,7 +119,7 @@ def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     leading: list[tuple[int, int]] = []
     for match in patterns.leading.finditer(clean):
         group = 1 if match.group(1) else 2
-        if _term(match.group(group) or "") in sig.CHANGED_WORDS:
+        if _term(match.group(group) or "") in tp.CHANGED_WORDS:
             continue  # "we moved over to Poetry" is no "X over Y"
         leading.append(match.span(group))
     prescribed: list[tuple[int, int]] = []

@@ -2,7 +2,7 @@
 
 A ``.. method:: replace([url, ...])`` inside ``.. class:: Request(url, ...)`` describes
 ``Request.replace``; a reader asks for it by both names. The body of a named directive
-(`rst._Walker._lead`) takes as context the innermost label whole (the signature, as
+(`rst_items.lead`) takes as context the innermost label whole (the signature, as
 written) led by the outer labels' object names only ("Request", not its signature:
 the context stays short), outermost first.
 """

@@ -77,7 +77,7 @@ def no_section_ids() -> Iterator[None]:
     credo never runs), and reports every repeated title (a changelog's hundreds of "Bug
     fixes") as a message node of its own in the section. The walker reads a section's
     title, never its ids, names or messages, and hyperlink targets only from ``target``
-    nodes (`rst._targets`), whose names an implicit target never takes away (docutils'
+    nodes (`rst_links.targets`), whose names an implicit target never takes away (docutils'
     `document.set_duplicate_name_id`: an explicit target wins over an implicit one).
 
     Only while sections are docutils' one implicit target (0.19 to 0.21): from 0.22 an

@@ -35,7 +35,7 @@ what it is:
   ``:tags:``, ``:tickets:`` or ``:pullreq:`` leads its first paragraph with them, in the
   order written ("bug, autogenerate, #1085: Fixed issue where ..."), and they are the
   context of the rest of its content, as a signature is its
-  description's (`rst._Walker._lead`).
+  description's (`rst_items.lead`).
 """
 
 from __future__ import annotations
