@@ -33,6 +33,7 @@ and stay as written; a colon fence that is never closed is left as it is (text, 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from credo.knowledge.chunk.markdown_blocks import CONTAINER_TYPES, OPTION_LINE, PROSE_DIRECTIVES
 
@@ -53,10 +54,11 @@ _CLOSE = re.compile(r"([ \t]*)(:{3,})[ \t]*$")
 _CODE = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)$")
 
 
-def rewrite_colon_fences(lines: list[str]) -> list[str]:
+def rewrite_colon_fences(lines: list[str], code: frozenset[int] = frozenset()) -> list[str]:
     """``lines`` with every closed MyST colon fence written as a backtick fence (a new list
-    when one was rewritten, else ``lines`` itself)."""
-    pairs = _pairs(lines)
+    when one was rewritten, else ``lines`` itself); the lines at the indices ``code`` holds
+    (an indented code block's, `indented_code`) are code and no fence's."""
+    pairs = _pairs(lines, code)
     if not pairs:
         return lines
     out = list(lines)
@@ -121,7 +123,22 @@ def fence_char(info: str) -> str:
     return "~" if "`" in info else "`"
 
 
-def _pairs(lines: list[str]) -> list[tuple[int, int, int]]:
+def indented_code(tokens: list[Any], before: list[str], after: list[str]) -> frozenset[int]:
+    """The indices of the lines `rewrite_colon_fences` changed (``before`` into ``after``)
+    that markdown-it read as an indented code block's: a colon line indented four columns
+    is code there, as CommonMark reads it ("    ::: tip" read as "```{tip}" in the block,
+    and a ":::" under it, closing it, opened a fence that made the prose below it code:
+    review91). Indent alone cannot tell (a list item's box is indented as much), markdown-it
+    can; a rewrite's lines keep their numbers, so its map points at them."""
+    changed = {index for index, line in enumerate(after) if line is not before[index]}
+    code: set[int] = set()
+    for token in tokens:
+        if token.type == "code_block" and token.map:
+            code.update(index for index in range(*token.map) if index in changed)
+    return frozenset(code)
+
+
+def _pairs(lines: list[str], skip: frozenset[int] = frozenset()) -> list[tuple[int, int, int]]:
     """(opening, closing, longest fence of its own character inside) of the closed colon
     fences, inner ones first, code blocks skipped: one pass, each fence's longest backtick
     and tilde fences carried to the fence around it as it closes (a prose fence's own fence
@@ -131,7 +148,7 @@ def _pairs(lines: list[str]) -> list[tuple[int, int, int]]:
     open_fences: list[list[int]] = []
     code: tuple[str, int] | None = None  # the open code fence: (its character, its length)
     for index, line in enumerate(lines):
-        if ":::" not in line and "``" not in line and "~~~" not in line:
+        if index in skip or (":::" not in line and "``" not in line and "~~~" not in line):
             continue
         if open_fences:
             inner = open_fences[-1]
