@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -59,3 +60,15 @@ def test_a_paragraph_of_unclosed_strong_marks_reads_in_bounded_time() -> None:
     assert _paragraph_seconds("__" + "**a " * 20_000 + "__") < 2
     assert _paragraph_seconds("**x " + "__a " * 20_000 + "x**") < 2
     assert _paragraph_seconds("~~a " * 20_000) < 2
+
+
+def test_a_paragraph_of_addresses_keeps_the_rst_parse_budget() -> None:
+    from credo.knowledge.chunk import rst_import
+    from credo.knowledge.chunk.rst_inline import ParseTimeout
+
+    rst_parse = rst_import.rst_parse()
+    text = "Title\n=====\n\n" + "\n".join(f"a{i}@b.cd" for i in range(40_000)) + "\n"
+    started = time.process_time()
+    with pytest.raises(ParseTimeout):
+        rst_parse.parse(text, 0.5)
+    assert time.process_time() - started < 3  # (ran its 0.8 s to the end: no timeout)
