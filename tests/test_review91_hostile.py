@@ -72,3 +72,11 @@ def test_a_paragraph_of_addresses_keeps_the_rst_parse_budget() -> None:
     with pytest.raises(ParseTimeout):
         rst_parse.parse(text, 0.5)
     assert time.process_time() - started < 3  # (ran its 0.8 s to the end: no timeout)
+
+
+def test_mdx_lines_opening_tags_that_never_close_read_in_bounded_time() -> None:
+    text = "".join("<A " + "x" * 90 + "\n" for _ in range(20_000))
+    started = time.process_time()
+    chunks = split_markdown(text, mdx=True)
+    assert time.process_time() - started < 2  # (was 3.5 s: each line's dozen scanned by character)
+    assert len(chunks) == 1
