@@ -80,3 +80,26 @@ def test_mdx_lines_opening_tags_that_never_close_read_in_bounded_time() -> None:
     chunks = split_markdown(text, mdx=True)
     assert time.process_time() - started < 2  # (was 3.5 s: each line's dozen scanned by character)
     assert len(chunks) == 1
+
+
+def test_a_long_rst_paragraph_of_links_reads_in_bounded_time() -> None:
+    from credo.knowledge.chunk.rst import split_rst
+
+    text = "Title\n=====\n\n" + "\n".join(f"a{i}@b.cd" for i in range(40_000)) + "\n"
+    started = time.process_time()
+    chunks = split_rst(text)
+    assert time.process_time() - started < 5  # (was 12 s: each label looked for in it all)
+    assert chunks[0].text == "Title"
+    assert "a39999@b.cd" in chunks[-1].text
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from("abc"), st.text("ab.", max_size=3)), max_size=8),
+    st.text("ab. ", max_size=20),
+)
+def test_a_sentence_takes_the_links_it_did(pending: list[tuple[str, str]], text: str) -> None:
+    from credo.knowledge.chunk.rst_links import take_links
+
+    mine = [link for link, label in pending if label in text]
+    assert take_links(pending, text) == (mine, [p for p in pending if p[0] not in mine])

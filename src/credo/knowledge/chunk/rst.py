@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
 
-from credo.knowledge.chunk import rst_import, rst_names, rst_tables
+from credo.knowledge.chunk import rst_import, rst_links, rst_names, rst_tables
 from credo.knowledge.chunk.model import (
     MAX_PARAGRAPH_CHARS,
     Chunk,
@@ -413,8 +413,7 @@ class _Walker:
             piece_text = normalise(piece)
             if count and is_meaningful(piece_text):
                 start, end = lines[offset], lines[offset + count - 1]
-                mine = [link for link, label in pending if label in piece_text]
-                pending = [pair for pair in pending if pair[0] not in mine]
+                mine, pending = rst_links.take_links(pending, piece_text)
                 named = [pair for pair in waiting if pair[1] in piece_text]
                 waiting = [pair for pair in waiting if pair not in named]
                 chunk = Chunk(
