@@ -33,6 +33,7 @@ and stay as written; a colon fence that is never closed is left as it is (text, 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from credo.knowledge.chunk.markdown_blocks import CONTAINER_TYPES, OPTION_LINE, PROSE_DIRECTIVES
 
@@ -42,7 +43,9 @@ _OPEN = re.compile(r"([ \t]*)(:{3,})(\{([A-Za-z][\w:.+-]*)\}.*)$")
 # (Patterns compiled on first use, by re's cache: few pages hold a colon line, and a compile
 # at import costs every ingest.)
 _CONTAINER = r"([ \t]*)(:{3,})[ \t]*([A-Za-z][\w-]*)(?=[ \t\[{]|$)(.*)$"
-_ATTRIBUTES = r"[ \t]*\{[^{}]*\}[ \t]*$"  # (VitePress' "{open}")
+# (VitePress' "{open}"; matched on the title with its trailing blanks gone: a leading "[ \t]*"
+# was tried at every blank, and 30,000 blanks before a title's last word took 1.5 s, review91)
+_ATTRIBUTES = r"\{[^{}]*\}$"
 # Containers that draw no box: their content is read as Markdown, their fences as nothing.
 _BARE_CONTAINERS = frozenset({"code-group"})
 # What opens a block at a line's start: a title written so is escaped, to stay a paragraph.
@@ -53,10 +56,11 @@ _CLOSE = re.compile(r"([ \t]*)(:{3,})[ \t]*$")
 _CODE = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)$")
 
 
-def rewrite_colon_fences(lines: list[str]) -> list[str]:
+def rewrite_colon_fences(lines: list[str], code: frozenset[int] = frozenset()) -> list[str]:
     """``lines`` with every closed MyST colon fence written as a backtick fence (a new list
-    when one was rewritten, else ``lines`` itself)."""
-    pairs = _pairs(lines)
+    when one was rewritten, else ``lines`` itself); the lines at the indices ``code`` holds
+    (an indented code block's, `indented_code`) are code and no fence's."""
+    pairs = _pairs(lines, code)
     if not pairs:
         return lines
     out = list(lines)
@@ -104,7 +108,7 @@ def _opening(line: str) -> tuple[str, str | None, str | None] | None:
     kind = box.group(3)
     if kind.lower() in _BARE_CONTAINERS:
         return box.group(1), None, None
-    title = re.sub(_ATTRIBUTES, "", box.group(4)).strip()
+    title = re.sub(_ATTRIBUTES, "", box.group(4).rstrip(" \t")).strip()
     if title.startswith("[") and title.endswith("]"):
         title = title[1:-1].strip()
     if kind.lower() in CONTAINER_TYPES:
@@ -121,7 +125,22 @@ def fence_char(info: str) -> str:
     return "~" if "`" in info else "`"
 
 
-def _pairs(lines: list[str]) -> list[tuple[int, int, int]]:
+def indented_code(tokens: list[Any], before: list[str], after: list[str]) -> frozenset[int]:
+    """The indices of the lines `rewrite_colon_fences` changed (``before`` into ``after``)
+    that markdown-it read as an indented code block's: a colon line indented four columns
+    is code there, as CommonMark reads it ("    ::: tip" read as "```{tip}" in the block,
+    and a ":::" under it, closing it, opened a fence that made the prose below it code:
+    review91). Indent alone cannot tell (a list item's box is indented as much), markdown-it
+    can; a rewrite's lines keep their numbers, so its map points at them."""
+    changed = {index for index, line in enumerate(after) if line is not before[index]}
+    code: set[int] = set()
+    for token in tokens:
+        if token.type == "code_block" and token.map:
+            code.update(index for index in range(*token.map) if index in changed)
+    return frozenset(code)
+
+
+def _pairs(lines: list[str], skip: frozenset[int] = frozenset()) -> list[tuple[int, int, int]]:
     """(opening, closing, longest fence of its own character inside) of the closed colon
     fences, inner ones first, code blocks skipped: one pass, each fence's longest backtick
     and tilde fences carried to the fence around it as it closes (a prose fence's own fence
@@ -131,7 +150,7 @@ def _pairs(lines: list[str]) -> list[tuple[int, int, int]]:
     open_fences: list[list[int]] = []
     code: tuple[str, int] | None = None  # the open code fence: (its character, its length)
     for index, line in enumerate(lines):
-        if ":::" not in line and "``" not in line and "~~~" not in line:
+        if index in skip or (":::" not in line and "``" not in line and "~~~" not in line):
             continue
         if open_fences:
             inner = open_fences[-1]

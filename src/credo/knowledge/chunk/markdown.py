@@ -77,7 +77,7 @@ import types
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from credo.knowledge.chunk.colon_fence import rewrite_colon_fences
+from credo.knowledge.chunk.colon_fence import indented_code, rewrite_colon_fences
 from credo.knowledge.chunk.markdown_blocks import BlockReader
 from credo.knowledge.chunk.mkdocs_blocks import rewrite_mkdocs_blocks
 from credo.knowledge.chunk.mkdocstrings import rewrite_autodoc_lines
@@ -124,13 +124,18 @@ def split_markdown(text: str, mdx: bool = False) -> list[Chunk]:
         lines[: first - 1] = [""] * (first - 1)  # blank, so line numbers stay as they are
     if "===" in text or "!!!" in text or "???" in text:
         lines = rewrite_mkdocs_blocks(lines)  # MkDocs' tabs and admonitions, as Markdown
+    fenced = lines
     if ":::" in text:
         lines = rewrite_autodoc_lines(lines)  # mkdocstrings' "::: a.B" read as "a.B"
-        lines = rewrite_colon_fences(lines)  # MyST's ":::{note}" read as "```{note}"
-    source = "\n".join(lines)
+        fenced = rewrite_colon_fences(lines)  # MyST's ":::{note}" read as "```{note}"
     md = _mdx_parser() if mdx else _parser()
     env: dict[str, Any] = {}
-    tokens = md.parse(source, env)
+    tokens = md.parse("\n".join(fenced), env)
+    if fenced is not lines and (code := indented_code(tokens, lines, fenced)):
+        fenced = rewrite_colon_fences(lines, code)  # (rare: a colon line in indented code)
+        env = {}
+        tokens = md.parse("\n".join(fenced), env)
+    lines = fenced
     refs = _references(env, lines)
     reader = BlockReader(md, refs)
     if title is not None and not _has_title(tokens):

@@ -83,6 +83,16 @@ def _line(state: Any, number: int) -> str:
 def _tag_end(state: Any, start: int, stop: int) -> int | None:
     """The line the tag opened at ``start`` closes on, when nothing but blanks follow its
     ``>`` there; None when the tag is not alone (``<Note>Text</Note>``) or never closes."""
+    for number in range(start, stop):
+        # (no ">" before a blank line or the window's end: no tag ends, and the scan below
+        # need not step through each character of a dozen lines; review91)
+        text = _line(state, number)
+        if ">" in text:
+            break
+        if not text.strip():
+            return None
+    else:
+        return None
     quote = ""
     depth = 0  # inside {...} (a JSX expression)
     for number in range(start, stop):

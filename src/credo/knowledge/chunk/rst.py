@@ -56,7 +56,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from credo.knowledge.chunk import rst_import, rst_items, rst_tables
+from credo.knowledge.chunk import rst_import, rst_items, rst_sentence_links, rst_tables
 from credo.knowledge.chunk.model import (
     MAX_PARAGRAPH_CHARS,
     Chunk,
@@ -289,8 +289,7 @@ class _Walker:
             piece_text = normalise(piece)
             if count and is_meaningful(piece_text):
                 start, end = lines[offset], lines[offset + count - 1]
-                mine = [link for link, label in pending if label in piece_text]
-                pending = [pair for pair in pending if pair[0] not in mine]
+                mine, pending = rst_sentence_links.take_links(pending, piece_text)
                 named = [pair for pair in waiting if pair[1] in piece_text]
                 waiting = [pair for pair in waiting if pair not in named]
                 chunk = Chunk(

@@ -165,4 +165,6 @@
 #     rubric, not lost (scrapy's middleware "settings" subsections; rst89)
 # 84: docutils' implicit markup (addresses, URIs) read in a loop, not a recursion per match: a
 #     paragraph of a thousand addresses sent celery's whole page to plain text (rst89)
-READER_VERSION = 84
+# 85: a colon line in an indented code block is code as written, no box or MyST fence (a
+#     ':::' below it opened a fence that made the prose under it code; review91)
+READER_VERSION = 85
