@@ -225,6 +225,10 @@ def bench_work(corpora: str, trees: list[str]) -> list[tuple[str, Path, list[str
     ``corpora`` (every one when empty), then each folder of ``trees`` whole, named by its
     whole path (two trees may share a folder name)."""
     names = [n for n in corpora.split(",") if n]
+    if unknown := sorted(set(names) - {corpus.name for corpus in CORPORA}):
+        # (a name of another set ran nothing and said nothing: pass its tree with --tree)
+        known = ", ".join(corpus.name for corpus in CORPORA)
+        raise SystemExit(f"not a docs bench corpus: {', '.join(unknown)} (known: {known})")
     work: list[tuple[str, Path, list[str]]] = []
     for corpus in CORPORA:
         if not names or corpus.name in names:

@@ -258,3 +258,12 @@ def test_stop_62s_reserve_is_a_sphinx_tree_and_go_code_kept_out_of_a_plain_run()
             assert "CHANGELOG.md" in paths
         else:
             assert all(p.endswith(suffix) and not p.endswith("_test.go") for p in paths)
+
+
+def test_bench_work_refuses_a_corpus_it_does_not_hold() -> None:
+    # A held-out or dev set's name given to a docs-bench tool (store_diff, ...) ran nothing
+    # and said nothing (split90): it must stop with the names it knows.
+    from bench.docs_corpora import bench_work
+
+    with pytest.raises(SystemExit, match="not a docs bench corpus: pip"):
+        bench_work("flask,pip", [])
