@@ -31,7 +31,9 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 # for a text the rule rewrote (a class with a range costs ~0.3% of a warm query more).
 _KEYED_WORD = re.compile(f"[\\w{TOKEN_CHARS}]+")
 # A word written as code: right before an opening parenthesis, or inside backticks.
-_CODE_MARKED = re.compile(r"(\w+)\(|`([^`\n]+)`")
+# (Compiled on first use, by re's cache: only a query of stopwords alone reads it, and every
+# hook process imports this module.)
+_CODE_MARKED = r"(\w+)\(|`([^`\n]+)`"
 
 STOPWORDS = frozenset(
     """
@@ -77,7 +79,7 @@ def _code_names(text: str) -> list[str]:
     § "Stop 63")."""
     names = (
         word.lower()
-        for match in _CODE_MARKED.finditer(text)
+        for match in re.finditer(_CODE_MARKED, text)
         for word in _WORD.findall(match.group(1) or match.group(2))
     )
     return list(dict.fromkeys(names))[:MAX_QUERY_TERMS]
