@@ -12,7 +12,7 @@ import re
 from credo.knowledge.lazy_pattern import LazyPattern
 from credo.knowledge.occasion import MOVED_EVENT
 from credo.knowledge.shape_negative import NEGATIVE_CUES
-from credo.knowledge.term_patterns import TOOL_KINDS
+from credo.knowledge.term_patterns import SYSTEM_PART, TOOL_KINDS
 
 __all__ = [
     "CHANGEOVER",
@@ -104,14 +104,10 @@ _A_TOOL_FROM = r"""(?!(?:the|a|an|this|that|these|those|my|your|his|her|their|it
     (?!.*\bto\s+(?:measure|test|check|see|try|compare|reproduce|profile|benchmark|debug|
     time)\b)(?!.*\bfor\s+(?:the|this|a|our)\s+(?:screenshots?|demo|recording|presentation|talk|
     meeting|call|run|experiment|benchmark|load\s+test|test\s+run)\b)"""
-# What the team changes a tool of may be named between the verb and "from" when it is a part
-# of the project's system, not a thing or an event moved once: "we switched CI from Travis
-# to GitHub Actions", "we moved our docs from Sphinx to MkDocs", "we migrated the audit
-# service from logrus to slog" (probe90), never "we moved the standup from 9:30 to 10" nor
-# "I moved the tests from tests/unit to tests/" (a person's move, and paths: no tool after).
-_PART = r"""(?:(?:the|our)\s+)?(?:[\w-]+\s+)?(?:ci|docs|documentation|build|builds|logging|
-    linting|formatting|frontend|backend|service|services|app|api|cache|queue|database|db|
-    pipeline|infra|infrastructure|monorepo|repo|bundler|bundling|packaging)\s+"""
+# What the team changes a tool of (term_patterns.SYSTEM_PART) may stand between the verb and
+# "from" (probe90), never "we moved the standup from 9:30 to 10" nor "I moved the tests from
+# tests/unit to tests/" (a person's move, and paths: no tool after).
+_PART = SYSTEM_PART
 # (nor one heard or hedged: "rumor is we're switching ...", "..., I think")
 _HEARD = r"""(?<!\brumor\sis\s)(?<!\brumour\sis\s)(?<!\bapparently\s)(?<!\bapparently,\s)
     (?<!\bsupposedly\s)(?<!\bheard\s)"""

@@ -39,7 +39,14 @@ CHANGED_WORDS = frozenset(
         for end in ("ed", "ing")
     }
 )
-_SPAN = r"(?:everything\s+|over\s+|all\s+(?:[\w-]+\s+)?)"
+# What the team changes a tool of, when it is a part of the project's system, not a thing or
+# an event moved once: "we switched CI from Travis to GitHub Actions", "we moved our docs from
+# Sphinx to MkDocs", "we migrated the audit service from logrus to slog" (probe90).
+SYSTEM_PART = r"""(?:(?:the|our)\s+)?(?:[\w-]+\s+)?(?:ci|docs|documentation|build|builds|logging|
+    linting|formatting|frontend|backend|service|services|app|api|cache|queue|database|db|
+    pipeline|infra|infrastructure|monorepo|repo|bundler|bundling|packaging)\s+"""
+# (a part named there is read as the change's, its old and new tools as terms: stop 64)
+_SPAN = rf"(?:everything\s+|over\s+|all\s+(?:[\w-]+\s+)?|{SYSTEM_PART})"
 # Going back to a value ("go back to black", "we switched back to yarn"): it is prescribed.
 _BACK = r"(?:go|going|went|gone|switch(?:ed|ing)?|mov(?:e|ed|ing)|revert(?:ed|ing)?|rolled|get)"
 
