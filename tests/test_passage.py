@@ -396,13 +396,15 @@ def test_passage_invariants(sections: list[Section], limits: tuple[int, int]) ->
             members = _members(chunks, passage)
             texts = [m for m in members if m.role != "code"]
             # A passage's text is its chunks' text, in order, code left out; led by its
-            # outer section titles when a heading-led passage before it had that text.
+            # outer section titles when a passage before it had that text (heading- or
+            # definition-led).
             own_text = "\n".join(m.text for m in texts)
             if passage.text != own_text:
                 outer = passage.section[:-1]
                 leads = [SEP.join((*outer[-d:], own_text)) for d in range(1, len(outer) + 1)]
-                assert passage.role == "heading" and passage.text in leads
-                assert own_text in {p.text for p in out[:index]}
+                assert passage.role in ("heading", "definition") and passage.text in leads
+                if passage.role == "heading":  # (a definition: every copy is led, the first too)
+                    assert own_text in {p.text for p in out[:index]}
             assert (passage.start_line, passage.end_line) == (
                 members[0].start_line,
                 members[-1].end_line,
@@ -561,4 +563,33 @@ def test_a_repeated_heading_passage_leads_with_the_section_around_it() -> None:
         "p17 xxxxxxxxxxxxxxxx",
         "p18 xxxxxxxxxxxxxxxx",
         "p17 xxxxxxxxxxxxxxxx",
+    ]
+
+
+def test_definitions_of_one_text_each_lead_with_their_owners() -> None:
+    """``def __init__(self)`` in two classes, and ``def run(self)`` in two classes of two
+    modules' worth of nesting: one text, which ingest would make one belief anchored at the
+    first. Every copy leads with its owners, the first too, up to the first title that tells
+    it apart; a unique definition, and a copy no owner tells apart, stay as they are."""
+
+    def definition(line: int, *trail: str, text: str) -> Chunk:
+        return Chunk(text, line, line + 1, "definition", trail)
+
+    chunks = [
+        definition(1, "Reader", "__init__", text="def __init__(self)"),
+        definition(3, "Reader", "read", text="def read(self)"),
+        definition(5, "Writer", "__init__", text="def __init__(self)"),
+        definition(7, "a", "Job", "run", text="def run(self)"),
+        definition(9, "b", "Job", "run", text="def run(self)"),
+        definition(11, "main", text="def main()"),
+        definition(13, "main", text="def main()"),
+    ]
+    assert [p.text for p in passages(chunks)] == [
+        "Reader › def __init__(self)",
+        "def read(self)",
+        "Writer › def __init__(self)",
+        "Job › def run(self)",
+        "b › Job › def run(self)",
+        "def main()",
+        "def main()",
     ]

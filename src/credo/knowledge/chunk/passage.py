@@ -26,6 +26,12 @@ paragraph that explains. So consecutive chunks of one section are joined into pa
   with the titles of the sections around it, up to the first that tells it apart
   ("`test-skip` › Examples"): the same text is one belief, which ingest anchors at its first
   occurrence, so the later section, its examples' words and its lines were never found.
+- Code definitions of one file with the same text (``def __init__(self)`` in two classes)
+  each lead with their owners' names, up to the first that tells them apart (``Reader ›
+  def __init__(self)``, ``Writer › def __init__(self)``): the later copy, its body's words
+  and its lines were in no belief. Every copy is led, the first too, so no copy's owner
+  weighs in its text where a unique method's does not (only the first copy led cost
+  nothing more on the benches, and would mark one copy as the plain one).
 
 The passage keeps the exact line range of what it joined, its section trail, and the
 union of its chunks' links and context words, so anchors stay true and re-ingest stays
@@ -34,6 +40,7 @@ incremental (an unchanged passage has the same text, hence the same belief).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from credo.knowledge.chunk.example import example_words
@@ -80,7 +87,7 @@ def passages(
             out[index] = with_heading_index(out[index], parent if index == first else first)
         if group[0].role in _OPENERS or (first == 0 and _is_file_header(group[0])):
             parents.append((trail, first))
-    return _told_apart(out)
+    return _definitions_told_apart(_told_apart(out))
 
 
 def _told_apart(out: list[Chunk]) -> list[Chunk]:
@@ -101,6 +108,29 @@ def _told_apart(out: list[Chunk]) -> list[Chunk]:
                     text = told
                     break
         seen.add(text)
+    return out
+
+
+def _definitions_told_apart(out: list[Chunk]) -> list[Chunk]:
+    """``out`` with every definition-led passage whose text another one in the file repeats
+    led by its owners' names, the first copy too: led by the shortest run of outer titles
+    no other passage's text has (the module docstring). Every copy is told apart alike, so
+    no copy's owner weighs in its text where a unique method's does not."""
+    texts = [chunk.text for chunk in out if chunk.role == "definition"]
+    if len(texts) == len(set(texts)):
+        return out
+    repeated = {text for text, count in Counter(texts).items() if count > 1}
+    taken = {chunk.text for chunk in out}
+    for index, chunk in enumerate(out):
+        if chunk.role != "definition" or chunk.text not in repeated:
+            continue
+        outer = chunk.section[:-1]  # (its own name is in its signature)
+        for depth in range(1, len(outer) + 1):
+            told = _OUTER.join((*outer[-depth:], chunk.text))
+            if told not in taken:
+                out[index] = chunk._replace(text=told)
+                taken.add(told)
+                break
     return out
 
 

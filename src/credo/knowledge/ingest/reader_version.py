@@ -167,4 +167,6 @@
 #     paragraph of a thousand addresses sent celery's whole page to plain text (rst89)
 # 85: a colon line in an indented code block is code as written, no box or MyST fence (a
 #     ':::' below it opened a fence that made the prose under it code; review91)
-READER_VERSION = 85
+# 86: code definitions of one file with the same text each lead with their owners' names
+#     (``Writer › def __init__(self)``): a later copy had no belief, no anchor (probe90)
+READER_VERSION = 86
