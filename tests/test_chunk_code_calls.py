@@ -291,3 +291,25 @@ def test_an_assignment_of_a_call_with_a_callback_is_a_definition() -> None:
         ),
         (("named",), 5, 5, "function named()"),  # (a named callback: its own, as before)
     ]
+
+
+def test_an_object_constant_s_methods_are_named_under_it() -> None:
+    """Fails before day-code89: an object literal's methods were definitions named
+    alone (``get``, ``has``: immer's proxy traps, rxjs's providers), the constant that
+    holds them in no trail. It is a scope, as a class is; its data keys are left as they
+    were."""
+    source = textwrap.dedent(
+        """\
+        export const objectTraps = {
+          get(state, prop) {
+            return state[prop];
+          },
+          has: (state, prop) => prop in state,
+          size: 3,
+        };
+        """
+    )
+    chunks = split_code(source, "typescript")
+    check(chunks, source)
+    rows = [(c.section, c.start_line, c.end_line) for c in chunks if c.role == "definition"]
+    assert rows == [(("objectTraps", "get"), 2, 4), (("objectTraps", "has"), 5, 5)]

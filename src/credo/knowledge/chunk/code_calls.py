@@ -163,6 +163,11 @@ def _declared_call(statement: Node, source: bytes) -> list[Call]:
         value = value.named_children[0]
     if name is None or name.type != "identifier" or value is None:
         return []
+    if value.type == "object" and any(_member_function(m) for m in value.named_children):
+        # (only a scope: its methods are definitions already, named under it)
+        label, span = _text(source, name)[:MAX_NAME_CHARS], (value.start_byte, value.end_byte)
+        start, row = declaration.start_byte, declaration.start_point[0]
+        return [Call(value, statement, start, row, label, span, scope=True)]
     if value.type != "call_expression":
         return []
     functions = [f for f in _functions(value) if _anonymous(f)]
@@ -243,6 +248,14 @@ def _label(source: bytes, callee: Node, prefix: str, *, first: bool) -> str:
     if method is None or not prefix:
         return ""
     return f"{prefix}.{_text(source, method)}"
+
+
+def _member_function(member: Node) -> bool:
+    """An object literal's method (``get(target) {...}``) or function-valued key."""
+    if member.type == "method_definition":
+        return True
+    value = member.child_by_field_name("value") if member.type == "pair" else None
+    return value is not None and value.type in _FUNCTIONS
 
 
 def _functions(call: Node) -> list[Node]:
