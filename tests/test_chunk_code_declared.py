@@ -261,3 +261,33 @@ def test_generated_declarations(rows: list[tuple[str, str, bool]]) -> None:
     said = " ".join(c.text for c in chunks)
     for k, (stem, _, commented) in enumerate(rows):
         assert not commented or f"What {stem} {k} holds." in said
+
+
+_GO_TABLE = (
+    "package apidiff\n\n"
+    "// All pairs (old, new) of compatible basic types.\n"
+    "var compatibleBasics = map[[2]types.BasicKind]bool{\n"
+    + "".join(f"\t{{types.Int{n}, types.Int{2 * n}}}: true,\n" for n in (8, 16, 32, 64, 128))
+    + "".join(f"\t{{types.Uint{n}, types.Uint{2 * n}}}: true,\n" for n in (8, 16, 32, 64, 128))
+    + "}\n\n"
+    "var unnamed = []string{\n" + '\t"a long row of words",\n' * 20 + "}\n"
+)
+
+
+def test_a_long_declaration_with_a_doc_is_a_definition_of_its_head() -> None:
+    """Fails before day-code89: a declaration longer than a signature was in no chunk,
+    its name nowhere and its doc a comment naming nothing (golang.org/x/exp's
+    ``compatibleBasics``). With a doc it is a definition: the declaration up to its
+    value, the value's names as context; without one it is left as it was."""
+    chunks = split_code(_GO_TABLE, "go")
+    check(chunks, _GO_TABLE)
+    [table] = [c for c in chunks if c.role == "definition"]
+    assert (table.section, table.start_line, table.end_line) == (("compatibleBasics",), 3, 15)
+    assert table.text == (
+        "All pairs (old, new) of compatible basic types."
+        " var compatibleBasics = map[[2]types.BasicKind]bool"
+    )
+    assert {"int8", "uint128"} <= set(table.context.split())
+    assert table.value
+    # (a long value with no doc names nothing it could be asked by: left as it was)
+    assert not [c for c in chunks if "unnamed" in c.section]

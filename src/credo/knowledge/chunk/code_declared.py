@@ -18,7 +18,11 @@ already), and a declaration file's ``declare const X: T`` (its type is its text)
 name each; a Go group (``const ( ... )``, ``var ( ... )``) gives one per spec, a spec
 without a value included (an ``iota`` enumeration's later names, ``var X T``). A
 declaration longer than a signature (`MAX_SIGNATURE_CHARS`: a help template, a keyword
-table) is left as it was, since a signature would cut its text.
+table) is left as it was, since a signature would cut its text; with a doc comment
+above, its text is the declaration up to its value (a Go composite literal's type kept:
+``var compatibleBasics = map[[2]types.BasicKind]bool``), the value's names and short
+strings its context (day-code89: golang.org/x/exp's table was in no chunk, its doc a
+comment naming nothing).
 
 A plain comment directly above is the declaration's doc, as it is a function's (godoc
 reads it so), unless the next line declares another value: then it heads the group, and
@@ -82,11 +86,15 @@ def declared_values(
         if taken.meets(statement.start_point[0], _last_row(statement)):
             continue
         for outer, opening, name, value in _named_values(statement, declaration):
-            if len(" ".join(reader.node_text(opening).split())) > MAX_SIGNATURE_CHARS:
-                continue  # (a signature would cut its text)
             if value is not None and declaration.type not in _BY_RULE and _computes(value):
                 continue
-            definition = _definition(reader, outer, opening, (reader.name(name),))
+            cut = None
+            if len(" ".join(reader.node_text(opening).split())) > MAX_SIGNATURE_CHARS:
+                # (a signature would cut its text: read to its value when a doc names it)
+                cut = _value_start(value)
+                if cut is None or not _doc(reader, outer)[0]:
+                    continue
+            definition = _definition(reader, outer, opening, (reader.name(name),), cut)
             body = None if value is None else (value.start_byte, value.end_byte)
             out.append(_Found(definition, body))
     reader.used = used
@@ -154,11 +162,24 @@ def _computes(value: Node) -> bool:
     return False
 
 
-def _definition(reader: _Reader, outer: Node, opening: Node, trail: tuple[str, ...]) -> Definition:
+def _value_start(value: Node | None) -> int | None:
+    """Where a long declaration's text stops: at its value, after a composite literal's
+    type (Go's ``map[string]int{``...: the type says what the table holds)."""
+    if value is None:
+        return None
+    body = value.child_by_field_name("body") if value.type == "composite_literal" else None
+    return (body or value).start_byte
+
+
+def _definition(
+    reader: _Reader, outer: Node, opening: Node, trail: tuple[str, ...], cut: int | None = None
+) -> Definition:
     """The definition of one declaration: its text from `opening` as written (comments
-    in it kept), its lines from its doc and attributes (`_doc`) to `outer`'s last."""
+    in it kept) to its end or to `cut`, its lines from its doc and attributes (`_doc`) to
+    `outer`'s last."""
     docs, first_row = _doc(reader, outer)
-    text = reader.take_comments(opening.start_byte, opening.end_byte)
+    text = reader.take_comments(opening.start_byte, opening.end_byte if cut is None else cut)
+    text = text.rstrip().removesuffix("=").rstrip() if cut is not None else text
     definition = Definition(trail, first_row + 1, _last_row(outer) + 1, signature(text))
     definition.written = True
     if docs:
