@@ -169,4 +169,8 @@
 #     ':::' below it opened a fence that made the prose under it code; review91)
 # 86: code definitions of one file with the same text each lead with their owners' names
 #     (``Writer › def __init__(self)``): a later copy had no belief, no anchor (probe90)
-READER_VERSION = 86
+# 87: an object constant holding functions is a scope: its methods are named under it
+#     (immer's `objectTraps › get`; day-code89-objscope, held back at stop 63)
+# 88: a declaration longer than a signature with a doc comment above is a definition of its
+#     head (x/exp's `compatibleBasics` table was in no chunk; day-code89-long)
+READER_VERSION = 88
