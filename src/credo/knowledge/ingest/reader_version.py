@@ -167,4 +167,6 @@
 #     paragraph of a thousand addresses sent celery's whole page to plain text (rst89)
 # 85: a colon line in an indented code block is code as written, no box or MyST fence (a
 #     ':::' below it opened a fence that made the prose under it code; review91)
-READER_VERSION = 85
+# 86: a Markdown heading's title leaves out its images (badges), a reference badge reads as
+#     its text, and no image source or badge target is a link (logrus' README; gotrail92)
+READER_VERSION = 86
