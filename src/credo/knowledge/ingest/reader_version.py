@@ -168,5 +168,6 @@
 # 85: a colon line in an indented code block is code as written, no box or MyST fence (a
 #     ':::' below it opened a fence that made the prose under it code; review91)
 # 86: a Markdown heading's title leaves out its images (badges), a reference badge reads as
-#     its text, and no image source or badge target is a link (logrus' README; gotrail92)
+#     its text, and no image source or badge target is a link; go.mod and go.work are read as
+#     configuration (logrus' README and go.mod; gotrail92)
 READER_VERSION = 86
