@@ -169,6 +169,6 @@
 #     ':::' below it opened a fence that made the prose under it code; review91)
 # 86: a Markdown heading's title leaves out its images (badges), a reference badge reads as
 #     its text, and no image source or badge target is a link; go.mod and go.work are read as
-#     configuration; a Go spec of several names is a definition, and a declared value's doc
-#     is its own, no comment too (logrus' README, go.mod and entry.go; gotrail92)
+#     configuration; a Go spec of several names is a definition (its line was in no chunk;
+#     logrus' README and go.mod, review91; gotrail92)
 READER_VERSION = 86
