@@ -9,7 +9,10 @@ badges' image and link URLs were the sources of its first passage (probe90, stop
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from credo.knowledge.chunk.inline import clean_inline
 from credo.knowledge.chunk.markdown import split_markdown
 
 LOGRUS = (
@@ -94,3 +97,46 @@ def test_control_characters_in_the_text_are_no_image_marks() -> None:
     (chunk,) = split_markdown("# A \x01b\x02 c [d](e.md)\n")
     assert chunk.text == "A b c d"
     assert chunk.links == ("e.md",)
+
+
+_PIECES = st.sampled_from(
+    [
+        "word",
+        "Title",
+        "![alt](a.png)",
+        "![alt][img]",
+        "![img]",
+        "[![b](b.svg)](https://ci.io)",
+        "[![b][img]][ci]",
+        "[text](https://t.io)",
+        "[ci]",
+        '<img src="i.png" alt="x">',
+        '<a href="https://h.io"><img src="h.svg"></a>',
+        '<a href="https://d.io">Docs</a>',
+        "`![code](c)`",
+        "\x01",
+        "\x02",
+        "[",
+        "]",
+        "(",
+        ")",
+        "!",
+        " ",
+    ]
+)
+_REFS = {"img": "https://img.io/b.svg", "ci": "https://ci.io/page"}
+
+
+@given(st.lists(_PIECES, max_size=12).map("".join))
+@settings(max_examples=300)
+def test_a_title_without_images_keeps_the_links_and_a_subsequence_of_the_text(raw: str) -> None:
+    """Reading without images drops text, never adds any, and finds the same links; no
+    image mark is left in a text (a control character the file holds may be, as before)."""
+    with_images, links = clean_inline(raw, _REFS)
+    without, same_links = clean_inline(raw, _REFS, images=False)
+    assert same_links == links
+    shown = iter("".join(with_images.split()))  # (an image may sit inside a word: "a![b](c)")
+    assert all(any(c == d for d in shown) for c in "".join(without.split()))
+    for mark in ("\x01", "\x02"):
+        assert with_images.count(mark) <= raw.count(mark)
+        assert without.count(mark) <= raw.count(mark)
