@@ -397,11 +397,25 @@ INLINE_CASES = [
     ("2 * 3 * 4 math", "2 * 3 * 4 math", ()),
     ("see [the docs](https://x.io/a_(b)) now", "see the docs now", ("https://x.io/a_(b)",)),
     ('[text](<a b.md> "Title") x', "text x", ("a b.md",)),
-    ("![logo alt](img/logo.png) text", "logo alt text", ("img/logo.png",)),
+    # An image's source is no citation, nor a badge's target (a link of images alone): they
+    # showed as a README hit's sources (probe90, logrus). The text stays.
+    ("![logo alt](img/logo.png) text", "logo alt text", ()),
+    ("[![badge](https://b.io/x.svg)](https://ci.io) ok", "badge ok", ()),
     (
-        "[![badge](https://b.io/x.svg)](https://ci.io) ok",
-        "badge ok",
-        ("https://b.io/x.svg", "https://ci.io"),
+        "[![a](x.svg) ![b](y.svg)](https://ci.io) [![c](z.svg) and text](https://t.io)",
+        "a b c and text",
+        ("https://t.io",),
+    ),
+    ('[<img alt="gh" src="https://s.io/g.svg">](https://gh.io) ok then', "ok then", ()),
+    (
+        '<a href="https://ci.io"><img src="b.svg"></a> <a href="https://d.io">Docs</a>',
+        "Docs",
+        ("https://d.io",),
+    ),
+    (
+        'see <a href="https://d.io">the docs <img src="i.png"></a>',
+        "see the docs",
+        ("https://d.io",),
     ),
     ("visit <https://auto.io/p> now", "visit https://auto.io/p now", ("https://auto.io/p",)),
     ("mail <me@example.com> ok", "mail me@example.com ok", ()),

@@ -129,6 +129,13 @@ def test_line_chars_is_the_rendered_lines_length(
         ("FROM python:3.12 AS build\nRUN pip install .\n# why\nCOPY . /src", True),
         ("ifdef HAS_UV\n\tVENV := uv venv\nelse\n\tVENV := python -m venv\nendif", True),
         ("$(CSS): $(SCSS)\n\tpysassc $(SCSS) $@", True),  # a Makefile target named by a variable
+        # go.mod (read since gotrail92): its directives, each with a go.mod's shape after it
+        ("module github.com/x/y\nrequire (\n\ta.io/b v1.1.1 // indirect\ngo 1.13", True),
+        ("module a\ngo 1.22.1\ntoolchain go1.22.3\nrequire a.io/x v1.0.0", True),
+        ("replace a.io/x => ../x\nretract [v1.0.0, v1.0.5] // broken\ngodebug x=1\nuse (", True),
+        ("go to the store\nmodule is fine", False),  # prose starts with them too
+        ("module names are short\ngo 1.13", False),
+        ("use the force\ngo 1.13 please", False),
         ("function calls are cheap\nin JavaScript.", False),  # prose, not a definition
         ("class names are CamelCase.\nSee PEP 8.", False),
         ("Note: if x = 1 then\nit stays.", False),  # a sentence with an "="

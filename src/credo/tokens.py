@@ -119,6 +119,16 @@ _DOCKERFILE = (
     "|STOPSIGNAL|HEALTHCHECK|SHELL|MAINTAINER"
 )
 _MAKEFILE = "ifdef|ifndef|ifeq|ifneq|else|endif|define|endef|-?include|sinclude|override|vpath"
+# go.mod's directives, each with the shape of what follows it there (prose starts with "go"
+# and "use" too): ``module x``, ``go 1.13``, ``require (``, ``require x v1``, ``replace x =>``.
+_LINE_END = r"(?=[ \t]*+(?://|\n|$))"
+_GOMOD = (
+    rf"module[ \t]++[\w.~/-]++{_LINE_END}|go[ \t]++1\.\d++(?:\.\d++)?{_LINE_END}"
+    r"|toolchain[ \t]++go1\.|(?:require|exclude)[ \t]++[\w.~/-]++[ \t]++v\d"
+    r"|replace[ \t]++[\w.~/-]++(?:[ \t]++v\S++)?[ \t]++=>|retract[ \t]++\[?v\d"
+    r"|godebug[ \t]++\w++="
+    rf"|(?:require|replace|exclude|retract|godebug|use|tool)[ \t]*+\({_LINE_END}"
+)
 
 
 @cache
@@ -126,15 +136,17 @@ def _key_block() -> re.Pattern[str]:
     """Two lines or more, each a key block's: indented (a nested key, a list's or a long
     value's next line, a recipe's command), a table header, a bracket, a comment or a list
     item, a key then ``:`` or ``=`` (``name: test``, ``line-length = 88``, ``"strict": true``,
-    a Makefile's ``$(CSS): $(SCSS)``), a Dockerfile instruction (``FROM python:3.12``) or a
-    Makefile directive (``ifdef HAS_UV``). A Markdown passage's title or sentence is none of
-    these, nor an API list's ``CCompiler.warn(msg): Write a warning``."""
+    a Makefile's ``$(CSS): $(SCSS)``), a Dockerfile instruction (``FROM python:3.12``), a
+    Makefile directive (``ifdef HAS_UV``) or a go.mod one (``go 1.13``). A Markdown passage's
+    title or sentence is none of these, nor an API list's ``CCompiler.warn(msg): Write a
+    warning``."""
     name = r"(?:\$[({][^\s)}]*+[)}]|[\w.$@*/%-])[\w.$@*/%-]*+"  # ``$(CSS)``, never ``f(x)``
     key = rf"[\"']?{name}[\"']?[ \t]*+[:=]"
     # (a lookahead first: a prose line fails it in a few steps, not in each word's branch)
     docker = rf"(?=[A-Z]{{2}})(?:{_DOCKERFILE})[ \t]"
     make = rf"(?=[a-z-]{{4}})(?:{_MAKEFILE})\b"
-    line = rf"(?:[ \t]|[\[\]{{}}#;]|//|-[ \t]|{key}|{docker}|{make})[^\n]*"
+    gomod = rf"(?=[a-z]{{2}})(?:{_GOMOD})"
+    line = rf"(?:[ \t]|[\[\]{{}}#;]|//|-[ \t]|{key}|{docker}|{make}|{gomod})[^\n]*"
     return re.compile(rf"{line}(?:\n{line})+")
 
 

@@ -15,18 +15,22 @@ JavaScript/TypeScript ``const`` or a Go ``var`` whose value is data written out,
 computing nothing as the module loads (no call, no function: a ``require(...)``,
 ``Symbol(...)`` or ``new Map()`` is setup code, and a function value is a definition
 already), and a declaration file's ``declare const X: T`` (its type is its text). One
-name each; a Go group (``const ( ... )``, ``var ( ... )``) gives one per spec, a spec
-without a value included (an ``iota`` enumeration's later names, ``var X T``). A
-declaration longer than a signature (`MAX_SIGNATURE_CHARS`: a help template, a keyword
-table) is left as it was, since a signature would cut its text; with a doc comment
-above, its text is the declaration up to its value (a Go composite literal's type kept:
-``var compatibleBasics = map[[2]types.BasicKind]bool``), the value's names and short
-strings its context (day-code89: golang.org/x/exp's table was in no chunk, its doc a
-comment naming nothing).
+name each, but a Go spec may declare several (``var MaxB, MaxC int``, ``KB, MB = 1 << 10,
+1 << 20``): one definition named by them all (``MaxB, MaxC``), since one text cannot be two
+beliefs, and no definition left its line in no chunk at all (review91). A Go group
+(``const ( ... )``, ``var ( ... )``) gives one per spec, a spec without a value included
+(an ``iota`` enumeration's later names, ``var X T``). A declaration longer than a
+signature (`MAX_SIGNATURE_CHARS`: a help template, a keyword table) is left as it was,
+since a signature would cut its text; with a doc comment above, its text is the
+declaration up to its value (a Go composite literal's type kept: ``var compatibleBasics =
+map[[2]types.BasicKind]bool``), the value's names and short strings its context
+(day-code89: golang.org/x/exp's table was in no chunk, its doc a comment naming nothing).
 
 A plain comment directly above is the declaration's doc, as it is a function's (godoc
 reads it so), unless the next line declares another value: then it heads the group, and
-stays a comment.
+stays a comment. A doc is the definition's alone: kept as a comment too, its words were
+stored twice, and a hit showing both showed them twice (logrus' ``logrusPackage``;
+probe90, review91).
 """
 
 from __future__ import annotations
@@ -79,13 +83,12 @@ def declared_values(
         return []
     from credo.knowledge.chunk.code_treesitter import _Found
 
-    used = set(reader.used)  # (a value's comments stay the file's: it takes nothing from them)
     taken = taken_spans(found, held)
     out: list[_Found] = []
     for statement, declaration in module_declarations(reader, declared):
         if taken.meets(statement.start_point[0], _last_row(statement)):
             continue
-        for outer, opening, name, value in _named_values(statement, declaration):
+        for outer, opening, names, value in _named_values(statement, declaration):
             if value is not None and declaration.type not in _BY_RULE and _computes(value):
                 continue
             cut = None
@@ -94,19 +97,22 @@ def declared_values(
                 cut = _value_start(value)
                 if cut is None or not _doc(reader, outer)[0]:
                     continue
-            definition = _definition(reader, outer, opening, (reader.name(name),), cut)
+            name = ", ".join(reader.name(n) for n in names)
+            definition = _definition(reader, outer, opening, (name,), cut)
             body = None if value is None else (value.start_byte, value.end_byte)
             out.append(_Found(definition, body))
-    reader.used = used
     return out
 
 
-def _named_values(statement: Node, declaration: Node) -> list[tuple[Node, Node, Node, Node | None]]:
-    """(outer node, node its text opens at, name, value) of each one-name declaration in
+def _named_values(
+    statement: Node, declaration: Node
+) -> list[tuple[Node, Node, list[Node], Node | None]]:
+    """(outer node, node its text opens at, names, value) of each declaration in
     `declaration`: a JavaScript declaration of one ``const`` declarator, a Rust item, or
-    each Go spec (the whole declaration when it holds one spec alone). A Go spec may have
-    no value (None): a ``const`` in a group repeats the one above (``Info`` under
-    ``Debug = iota``), a ``var`` has its type's zero value (``var AnyError anyError``)."""
+    each Go spec (the whole declaration when it holds one spec alone), whose names may be
+    several (``var a, b = 1, 2``: a value each). A Go spec may have no value (None): a
+    ``const`` in a group repeats the one above (``Info`` under ``Debug = iota``), a ``var``
+    has its type's zero value (``var AnyError anyError``)."""
     kind = declaration.child_by_field_name("kind")
     if kind is not None and kind.type != "const":  # (a JavaScript ``let``)
         return []
@@ -121,20 +127,24 @@ def _named_values(statement: Node, declaration: Node) -> list[tuple[Node, Node, 
     alone = len(targets) == 1
     out = []
     for target in targets:
-        names = target.children_by_field_name("name")
+        # (tree-sitter-go gives a const spec's commas the field "name" too)
+        names = [n for n in target.children_by_field_name("name") if n.is_named]
         value = target.child_by_field_name("value")
-        if len(names) != 1 or names[0].type != "identifier":
+        if not names or any(name.type != "identifier" for name in names):
             continue
+        if len(names) > 1 and target.type not in _SPECS:
+            continue  # (one name each but a Go spec's)
         if value is None and target.type not in _SPECS and not declared_type(statement, target):
             continue  # (without a value: a Go spec, or a .d.ts ``declare const X: T``)
         if value is not None and value.type == "expression_list":  # (Go: ``a = 1``)
-            if value.named_child_count != 1:
+            if value.named_child_count != len(names):
                 continue
-            value = value.named_children[0]
+            if len(names) == 1:
+                value = value.named_children[0]
         if alone:
-            out.append((statement, declaration, names[0], value))
+            out.append((statement, declaration, names, value))
         else:
-            out.append((target, target, names[0], value))
+            out.append((target, target, names, value))
     return out
 
 

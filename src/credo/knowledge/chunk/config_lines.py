@@ -1,5 +1,5 @@
 """The key structure of the line-based project files: INI, Dockerfile, Makefile, Justfile,
-dotenv examples and Procfile, read line by line into `config_tree.Entry` blocks.
+dotenv examples, Procfile and Go's go.mod, read line by line into `config_tree.Entry` blocks.
 
 Why by hand, when `config_tree` reads YAML, TOML and JSON by their grammars: Python's
 ``configparser`` gives no line numbers; ``iniconfig`` 2.3 (pytest's reader of these very
@@ -23,6 +23,10 @@ these formats marks that at the start of a line:
   indented under it are its recipe. The lines between rules (variables, ``include``,
   ``ifdef`` ... ``endif``, ``define`` ... ``endef``) are one block of their own.
 - dotenv examples and Procfile: each ``NAME=value`` or ``name: command`` line is a key.
+- go.mod and go.work (Go's module and workspace files, ``golang.org/x/mod/modfile``'s
+  grammar): each directive starts a line (``module``, ``go 1.13``, ``require``,
+  ``replace``...) and is a key; a block, ``require (`` ... ``)``, holds one line per module,
+  each a key of its own, named by its module path (a long ``require`` block is cut at them).
 
 Comment lines stay with the block they sit in; `config` moves those directly above a key
 into that key's block. Never an exception: a line no rule knows is part of the block above.
@@ -35,7 +39,7 @@ import re
 from credo.knowledge.chunk.config_tree import MAX_KEY_CHARS, Entry
 
 # Languages read here (the others of `config` by their grammars, `config_tree`).
-LINE_LANGUAGES = frozenset({"ini", "dockerfile", "make", "just", "dotenv", "procfile"})
+LINE_LANGUAGES = frozenset({"ini", "dockerfile", "make", "just", "dotenv", "procfile", "gomod"})
 
 _INI_SECTION = re.compile(r"\[([^\]\n]*)\]")
 # Greedy, without a ``\s*`` before the sign: a lazy key and ``\s*`` both taking a run of
@@ -64,6 +68,8 @@ def read_lines(rows: list[str], language: str) -> list[Entry]:
         return _dockerfile(rows)
     if language in ("make", "just"):
         return _make(rows, any_indent=language == "just")
+    if language == "gomod":
+        return _gomod(rows)
     pattern = _ENV_KEY if language == "dotenv" else _PROCESS
     return _flat(rows, pattern)
 
@@ -236,6 +242,40 @@ def _flat(rows: list[str], pattern: re.Pattern[str]) -> list[Entry]:
             continue
         _close(entries, row - 1)
         entries.append(Entry((_key(match.group(1)),), row, row))
+    _close(entries, len(rows) - 1)
+    _trim(entries, rows)
+    return entries
+
+
+# -- go.mod, go.work -----------------------------------------------------------------------
+
+# A directive: its verb, then "(" when it opens a block, then the rest of its line.
+_GO_DIRECTIVE = re.compile(r"([A-Za-z][\w-]*)[ \t]*(\(?)(.*)")
+_GO_WORD = re.compile(r"[\"`]?([^\s\"`()]+)")
+
+
+def _gomod(rows: list[str]) -> list[Entry]:
+    """Directives, each a key named by its verb (``require``); a block's lines its children,
+    each named by its first word (a module path, a ``godebug`` setting, a version)."""
+    entries: list[Entry] = []
+    block = False
+    for row, line in enumerate(rows):
+        code = line.split("//", 1)[0].strip()  # (a comment: ``// indirect``)
+        if not code:
+            continue
+        if block:
+            if code.startswith(")"):
+                entries[-1].end = row
+                block = False
+            elif (word := _GO_WORD.match(code)) is not None:
+                entries[-1].children.append(Entry((_key(word.group(1)),), row, row))
+            continue
+        directive = _GO_DIRECTIVE.match(code)
+        if directive is None:
+            continue  # no directive: a line no rule knows, part of the entry above
+        _close(entries, row - 1)
+        entries.append(Entry((_key(directive.group(1)),), row, row))
+        block = bool(directive.group(2)) and ")" not in directive.group(3)
     _close(entries, len(rows) - 1)
     _trim(entries, rows)
     return entries

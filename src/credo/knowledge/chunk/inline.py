@@ -2,13 +2,21 @@
 
 Kept: the words a reader sees, inline code with its backticks, link and image text,
 autolink URLs, the names and titles an MDX component shows (``<ParamField body="timeout">``,
-``<Step title="...">``). Removed: emphasis and strikethrough marks, link and image targets
-(they go to `links`), HTML tags and comments, footnote references, backslash escapes, GitHub alert
-markers. HTML character references (``&amp; &ensp; &mdash; &#39;``) become their
-characters (`model.decode_entities`; `doctor.words` decodes the file's lines alike).
+``<Step title="...">``). Removed: emphasis and strikethrough marks, link targets (they go to
+`links`), image sources, HTML tags and comments, footnote references, backslash escapes,
+GitHub alert markers. HTML character references (``&amp; &ensp; &mdash; &#39;``) become
+their characters (`model.decode_entities`; `doctor.words` decodes the file's lines alike).
 Text inside code spans is never touched. A MyST role (``{ref}`text```, ``{func}`~a.b```)
 reads as its text, without the role name or backticks: its title when written
 ``title <target>``, else its content without a leading ``~`` or ``!``.
+
+An image's source is the picture's file, not a text the passage cites, and a link that holds
+images alone is a badge (``[![Build Status](.../badge.svg)](.../actions)``,
+``<a href=...><img src=...></a>``): decoration, whose targets went to `links` and showed as
+every README hit's sources, ~60 tokens each (probe90, logrus). Neither goes to `links`. A
+heading's title (``images=False``) reads without its images: logrus' ``# Logrus <img ...>
+[![Build Status](...)](...) [![Go Reference](...)](...)`` was the trail "Logrus Build Status
+Build Status Go Reference" of every passage of its README.
 """
 
 from __future__ import annotations
@@ -41,6 +49,18 @@ _IMAGE = re.compile("!" + _LABEL + _TARGET)
 _LINK = re.compile(_LABEL + _TARGET)
 _REFERENCE = re.compile(r"(!?)" + _LABEL + r"\[([^\[\]]*)\]")
 _SHORTCUT = re.compile(r"(!?)\[([^\[\]]+)\](?![\[(:])")
+# Reference images, read before the links around them (compiled on first use).
+_REFERENCE_IMAGE = "!" + _LABEL + r"\[([^\[\]]*)\]"
+_SHORTCUT_IMAGE = r"!\[([^\[\]]+)\]()(?![\[(:])"
+# An image's text is held between these while links are read (a link holding images alone is
+# a badge: `_badge`); neither can occur in the text read (`clean_inline` drops them).
+_IMAGE_OPEN, _IMAGE_CLOSE = "\x01", "\x02"
+_IMAGE_TEXT = re.compile("\x01([^\x01\x02]*)\x02")
+# What a badge link's text holds besides blanks: images, marked, or HTML ``<img>`` tags.
+# (This and the next are compiled on first use, by re's cache: few texts hold a badge.)
+_BADGE_PART = r"\x01[^\x01\x02]*\x02|<img\b[^<>]*>"
+# An HTML badge: a link around images alone (attrs' sponsors, a README's centred badge row).
+_HTML_BADGE = r"<a\s[^<>]*>(?:\s*<img\b[^<>]*>)+\s*</a>"
 _FOOTNOTE = re.compile(r"\[\^[^\[\]\s]+\]:?")
 _ALERT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]", re.I)
 _AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*|[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+)>")
@@ -53,7 +73,7 @@ _HTML_TAG = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>)+")
 # (Compiled on first use, by re's cache: few pages hold a component.)
 _COMPONENT = r"<[A-Z][A-Za-z0-9]*\s([^<>]*)>"
 SHOWN_ATTRIBUTE = r"\b(?:title|label|caption|name|body|path|query|header)=\"([^\"]*)\""
-_HTML_TARGET = re.compile(r"\b(?:href|src)\s*=\s*[\"']([^\"']+)[\"']", re.I)
+_HTML_TARGET = re.compile(r"\bhref\s*=\s*[\"']([^\"']+)[\"']", re.I)
 _BREAK_TAG = re.compile(r"<br\s*/?>", re.I)
 # Underscores inside a word are no emphasis (CommonMark): "like__this__one" and "APP__DB__HOST"
 # read as written, not "likethisone" (probe89: markdownlint's MD050 page).
@@ -84,19 +104,24 @@ _STRIKE_CLOSE = {"~": r"(?<=\S)(?=~~)"}
 _HARD_BREAK = re.compile(r"\\\n")
 
 
-def clean_inline(raw: str, refs: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
+def clean_inline(
+    raw: str, refs: Mapping[str, str], *, images: bool = True
+) -> tuple[str, tuple[str, ...]]:
     """Belief text and link targets of a piece of Markdown inline content.
 
     `refs` maps lower-cased reference labels to their targets, so ``[text][label]`` and
-    ``[label]`` resolve like inline links.
+    ``[label]`` resolve like inline links. Without `images`, an image reads as nothing (a
+    heading's badges are not its title); with them, as its text.
     """
     if not _MARKUP.search(raw):
         # Most paragraphs carry no markup at all: skip every rule (it keeps ingest fast).
         return normalise(raw), unique(find_urls(raw))
     raw = raw.replace("\x00", "")
+    if "\x01" in raw or "\x02" in raw:
+        raw = raw.replace("\x01", "").replace("\x02", "")  # (`_IMAGE_OPEN`'s, `_IMAGE_CLOSE`'s)
     masked, kept = _mask(raw)
     links: list[str] = []
-    prose = _strip_prose(masked, refs, links)
+    prose = _strip_prose(masked, refs, links, images)
     links.extend(find_urls(prose))
     text = _unmask(prose, kept) if kept else prose
     return normalise(text.replace("\x00", "")), unique(links)
@@ -179,7 +204,7 @@ def _unmask(text: str, kept: list[str]) -> str:
     return _PLACEHOLDER.sub(restore, text)
 
 
-def _strip_prose(text: str, refs: Mapping[str, str], links: list[str]) -> str:
+def _strip_prose(text: str, refs: Mapping[str, str], links: list[str], images: bool) -> str:
     """Apply every removal rule to text outside code spans.
 
     Order matters: comments go first (a link inside one is not a link), then links (a
@@ -188,7 +213,7 @@ def _strip_prose(text: str, refs: Mapping[str, str], links: list[str]) -> str:
     if "<!--" in text:
         text = _HTML_COMMENT.sub(" ", text)
     if "[" in text:
-        text = _strip_links(text, refs, links)
+        text = _strip_links(text, refs, links, images)
     if "<" in text:
         text = _strip_html(text, links)
     if "*" in text or "_" in text or "~" in text:
@@ -201,6 +226,8 @@ def _strip_prose(text: str, refs: Mapping[str, str], links: list[str]) -> str:
 def _strip_html(text: str, links: list[str]) -> str:
     text = _AUTOLINK.sub(lambda m: _autolink(m, links), text)
     if "=" in text:
+        if "<img" in text or "<IMG" in text:
+            text = re.sub(_HTML_BADGE, " ", text, flags=re.I)  # (a badge's link is no citation)
         links.extend(_HTML_TARGET.findall(text))
     text = _BREAK_TAG.sub(" ", text)
     return _HTML_TAG.sub(_tag_gap, text)
@@ -239,44 +266,79 @@ def _autolink(match: re.Match[str], links: list[str]) -> str:
     return target
 
 
-def _strip_links(text: str, refs: Mapping[str, str], links: list[str]) -> str:
+def _strip_links(text: str, refs: Mapping[str, str], links: list[str], images: bool) -> str:
     if "[^" in text:
         text = _FOOTNOTE.sub("", text)
     if "[!" in text:
         text = _ALERT.sub(" ", text)
-    # Images first: in a badge, [![alt](image)](target), the image sits inside the link.
-    if "![" in text:
-        text = _IMAGE.sub(lambda m: _inline_link(m, links), text)
+    # Images first, reference images too: in a badge, [![alt](image)](target) or
+    # [![alt][image]][target], the image sits inside the link (an outer reference link read
+    # first kept "![alt][image]" as its text, which read "![PyPI Version]pypi-v-image":
+    # mkdocs', express' badge rows).
+    marked = "![" in text
+    if marked:
+        text = _IMAGE.sub(_image, text)
+        if refs:
+            text = re.sub(_REFERENCE_IMAGE, lambda m: _reference_image(m, refs), text)
+            text = re.sub(_SHORTCUT_IMAGE, lambda m: _reference_image(m, refs), text)
     if "](" in text:
         text = _LINK.sub(lambda m: _inline_link(m, links), text)
     if refs:
         text = _REFERENCE.sub(lambda m: _reference(m, refs, links), text)
         text = _SHORTCUT.sub(lambda m: _shortcut(m, refs, links), text)
+    if marked:
+        text = _IMAGE_TEXT.sub(r"\1" if images else " ", text)
     return text
+
+
+def _image(match: re.Match[str]) -> str:
+    """An image's text, marked (its source is no citation: the module's docstring)."""
+    return f"{_IMAGE_OPEN}{match.group(1)}{_IMAGE_CLOSE}"
+
+
+def _badge(text: str) -> bool:
+    """Whether a link's `text` holds images alone (a badge: its target is decoration)."""
+    if _IMAGE_OPEN not in text and "<img" not in text and "<IMG" not in text:
+        return False
+    return not re.sub(_BADGE_PART, "", text, flags=re.I).strip()
 
 
 def _inline_link(match: re.Match[str], links: list[str]) -> str:
     target = match.group(2)
     if target.startswith("<") and target.endswith(">"):
         target = target[1:-1]
-    links.append(target)
+    if not _badge(match.group(1)):
+        links.append(target)
     return match.group(1)
 
 
 def _reference(match: re.Match[str], refs: Mapping[str, str], links: list[str]) -> str:
+    """A reference link (``[text][label]``, ``[text][]``); an image's is read before
+    (`_reference_image`), so one left here names no reference and stays as written."""
     label = normalise(match.group(3) or match.group(2)).lower()
-    if label not in refs:
+    if match.group(1) or label not in refs:
         return match.group()
-    links.append(refs[label])
+    if not _badge(match.group(2)):
+        links.append(refs[label])
     return match.group(2)
 
 
 def _shortcut(match: re.Match[str], refs: Mapping[str, str], links: list[str]) -> str:
     label = normalise(match.group(2)).lower()
+    if match.group(1) or label not in refs:
+        return match.group()
+    if not _badge(match.group(2)):
+        links.append(refs[label])
+    return match.group(2)
+
+
+def _reference_image(match: re.Match[str], refs: Mapping[str, str]) -> str:
+    """A reference image (``![alt][label]``, ``![alt][]``, ``![alt]``), its text marked."""
+    groups = match.groups()
+    label = normalise(groups[-1] or groups[0]).lower()
     if label not in refs:
         return match.group()
-    links.append(refs[label])
-    return match.group(2)
+    return f"{_IMAGE_OPEN}{groups[0]}{_IMAGE_CLOSE}"
 
 
 def _strong_text(match: re.Match[str]) -> str:

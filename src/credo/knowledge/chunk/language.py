@@ -47,6 +47,8 @@ NAMES: dict[str, str] = {
     ),
     **dict.fromkeys((".env.example", ".env.sample", ".env.template"), "dotenv"),
     "procfile": "procfile",
+    # Go's module and workspace files (go.sum, the checksums, is a lock file: ingest's walk)
+    **dict.fromkeys(("go.mod", "go.work"), "gomod"),
     **dict.fromkeys(
         (
             ".nvmrc",
@@ -91,13 +93,18 @@ NAME_WORDS: dict[str, str] = {
     ".env.sample": "environment variables",
     ".env.template": "environment variables",
     "procfile": "process",
+    "go.mod": "go module dependency versions",
+    "go.work": "go workspace modules",
 }
 # The languages that are prose (pages, not code): their passages get line statistics, and
 # their words are never read as code's abbreviations.
 PROSE_LANGUAGES = frozenset({"markdown", "rst", "text"})
 CONFIG_LANGUAGES = frozenset(
-    {"yaml", "toml", "json", "ini", "dockerfile", "make", "just", "dotenv", "procfile", "lines"}
-)
+    {
+        "yaml", "toml", "json", "ini", "dockerfile", "make", "just", "dotenv", "procfile",
+        "gomod", "lines",
+    }
+)  # fmt: skip
 _TEMPLATED_TEXT = PROSE_LANGUAGES | CONFIG_LANGUAGES
 
 
@@ -106,7 +113,7 @@ def language_for(path: str) -> str | None:
 
     One of "markdown", "rst", "python", "c", "js", "go", "rust", "java", "shell", "text",
     "yaml", "toml", "json", "ini", "dockerfile", "make", "just", "dotenv", "procfile",
-    "lines" (a file by its name: `NAMES`; ``Dockerfile.dev`` is a Dockerfile). A pip-tools
+    "gomod", "lines" (a file by its name: `NAMES`; ``Dockerfile.dev`` is a Dockerfile). A pip-tools
     input is told by its folder too (``requirements/dev.in``): pass the path, not the name.
     A template of a page or configuration file (``alembic.ini.mako``) is "text".
     """

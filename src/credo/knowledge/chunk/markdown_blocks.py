@@ -188,8 +188,16 @@ class BlockReader:
         self.chunks.extend(split_paragraph(lines, role, self.clean, section, parent, _PROTECTED))
 
     def _heading(self, lines: list[Line], level: int) -> None:
-        """Append a heading chunk and make it the innermost open section."""
-        text, links = self.clean("\n".join(content for _, content in _without_attrs(lines)))
+        """Append a heading chunk and make it the innermost open section.
+
+        Its title is its text without images: a badge or an emoji picture beside the name
+        (``# Logrus <img ...> [![Build Status](...)](...)``) is not the title, and a title
+        is in every passage's trail under it. A heading of images alone (a logo) is titled
+        by their text."""
+        raw = "\n".join(content for _, content in _without_attrs(lines))
+        text, links = clean_inline(raw, self.refs, images=False)
+        if not is_meaningful(text, 1) and "![" in raw:
+            text, links = self.clean(raw)
         while self.headings and self.headings[-1][0] >= level:
             self.headings.pop()
         if not lines or not is_meaningful(text, 1):

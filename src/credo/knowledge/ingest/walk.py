@@ -108,7 +108,14 @@ _MINIFIED_JSON_BYTES = 2048
 # nobody asks a question of: skipped by name, whatever their format.
 # (go.sum is Go's: the checksum of each module version go.mod requires, probe90)
 _LOCK_NAMES = frozenset(
-    {"package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "packages.lock.json", "go.sum"}
+    {
+        "package-lock.json",
+        "npm-shrinkwrap.json",
+        "pnpm-lock.yaml",
+        "packages.lock.json",
+        "go.sum",
+        "go.work.sum",
+    }
 )
 _LOCK_SUFFIXES = (".lock", ".lockb", "-lock.json", "-lock.yaml", ".lock.json")
 # A JSON data dump, not a configuration: a top-level array past 64 KB (records), or any
