@@ -76,6 +76,26 @@ def at_own_indent(paragraph: Any) -> Any:
     return rule
 
 
+def list_at_own_indent(listed: Any) -> Any:
+    """markdown-it's list rule, measuring a list's items from its first item's indent: with
+    indented code off, a list may open four or more columns in (under a component), and the
+    rule then read each later item ("      - b" under "      - a") as the first item's lazy
+    continuation, measured from the margin: every item of the list was one bullet. (As a
+    paragraph's terminator, the rule is asked as CommonMark asks it.)"""
+
+    def rule(state: Any, start: int, end: int, silent: bool) -> bool:
+        if silent and state.parentType == "paragraph":
+            return bool(listed(state, start, end, silent))
+        saved = state.blkIndent
+        state.blkIndent = max(saved, state.sCount[start])
+        try:
+            return bool(listed(state, start, end, silent))
+        finally:
+            state.blkIndent = saved
+
+    return rule
+
+
 def _line(state: Any, number: int) -> str:
     return str(state.src[state.bMarks[number] + state.tShift[number] : state.eMarks[number]])
 
