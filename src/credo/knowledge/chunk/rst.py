@@ -31,8 +31,9 @@ The chunks are the kinds `split_markdown` makes:
   their names and comments go to their passage's context and their lines to its range
   (`passage`), as a Markdown fence's do. A ``:caption:`` is a paragraph (`rst_parse`).
 - Skipped: doctest blocks, other skipped directives (file includes, doctests, generated
-  content), comments, substitution definitions, hyperlink targets, images, math blocks,
-  footnote labels, transitions, the ``contents`` topic, docutils' error reports.
+  content), comments, substitution definitions, hyperlink targets, math blocks,
+  footnote labels, transitions, the ``contents`` topic, docutils' error reports. An image
+  (a figure's too) is its ``:alt:`` text, a paragraph, as Markdown's ``![alt](src)`` is.
 - Inline markup (`rst_render`): emphasis marks go, inline literals keep single backticks
   (as Markdown's code spans do), roles render as their text (a role's explicit target,
   where kept, goes to `Chunk.context`: see `rst_parse`), footnote and citation
@@ -89,7 +90,7 @@ _PROTECT = re.compile(r"`[^`\n]*`")
 
 _SKIP = frozenset(
     "doctest_block comment substitution_definition target raw system_message "
-    "pending image math_block transition label meta decoration colspec".split()
+    "pending math_block transition label meta decoration colspec".split()
 )
 _TITLE_LIKE = frozenset("title subtitle rubric attribution caption".split())
 
@@ -215,6 +216,14 @@ class _Walker:
             else:
                 self._block(child)
 
+    def _image(self, node: Any) -> None:
+        # Its alt text stands for it, where a reader of the source or a screen reader sees
+        # it (Sphinx's own pages describe their diagrams so; rst89 left it unread).
+        if alt := node.get("alt"):
+            from docutils.nodes import paragraph
+
+            self._emit([self._part(paragraph(alt, alt), self.lo, self.after)], "paragraph")
+
     def _parts(self, nodes: list[Any], shared: bool = False) -> list[Part]:
         """Render and place `nodes` in order, each at or after the previous one's start."""
         parts: list[Part] = []
@@ -320,6 +329,7 @@ _HANDLERS = {
     "container": rst_items.read_directive,
     "line_block": _Walker._line_block,
     "figure": _Walker._figure,
+    "image": _Walker._image,
     "row": rst_tables.read_row,
     "table": rst_tables.read_table,
 }
