@@ -96,3 +96,53 @@ def test_an_image_s_alt_text_is_a_paragraph_at_its_line() -> None:
 def test_a_substituted_image_s_alt_stays_unread() -> None:
     text = "T\n=\n\n.. |logo| image:: logo.png\n   :alt: The project logo\n\nText |logo| here.\n"
     assert [t for _, _, _, t in rows(text)] == ["T", "Text logo here."]
+
+
+SUBSECTIONS = """Page
+====
+
+.. confval:: my_option
+
+   The option text.
+
+   Examples
+   --------
+
+   First example para.
+
+   Sub ex
+   ~~~~~~
+
+   Sub para.
+
+   Second
+   ------
+
+   Second para.
+
+After the directive.
+"""
+
+
+def test_a_title_in_a_directive_s_body_opens_a_subsection_of_it() -> None:
+    chunks = split_rst(SUBSECTIONS)
+    assert [(c.start_line, c.role, c.section, c.text, c.context) for c in chunks] == [
+        (1, "heading", ("Page",), "Page", ""),
+        (4, "paragraph", ("Page",), "my_option: The option text.", ""),
+        (8, "heading", ("Page", "Examples"), "Examples", "my_option"),
+        (11, "paragraph", ("Page", "Examples"), "First example para.", "my_option"),
+        (13, "heading", ("Page", "Examples", "Sub ex"), "Sub ex", "my_option"),
+        (16, "paragraph", ("Page", "Examples", "Sub ex"), "Sub para.", "my_option"),
+        (18, "heading", ("Page", "Second"), "Second", "my_option"),
+        (21, "paragraph", ("Page", "Second"), "Second para.", "my_option"),
+        (23, "paragraph", ("Page",), "After the directive.", ""),
+    ]
+
+
+def test_a_subsection_s_passage_carries_its_trail() -> None:
+    from credo.knowledge.ingest.split import split_passages
+
+    passages = split_passages("docs/conf.rst", SUBSECTIONS).chunks
+    trails = [(p.start_line, p.end_line, p.section) for p in passages]
+    assert (8, 11, ("Page", "Examples")) in trails
+    assert (23, 23, ("Page",)) in trails

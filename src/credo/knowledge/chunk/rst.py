@@ -176,7 +176,8 @@ class _Walker:
         section = (*self.trail, part.text)
         parent = self.headings[-1][1] if self.headings else None
         links = unique([link for link, _ in part.links])
-        context = role_context(part.targets)
+        # (a subsection in a named directive's body: the directive's name, as its blocks')
+        context = " ".join(filter(None, (self.names, role_context(part.targets))))
         self.chunks.append(Chunk(part.text, start, end, "heading", section, parent, links, context))
         self.headings.append((part.text, len(self.chunks) - 1))
         self.trail = section
