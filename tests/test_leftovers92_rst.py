@@ -93,6 +93,15 @@ def test_an_image_s_alt_text_is_a_paragraph_at_its_line() -> None:
     ]
 
 
+def test_a_linked_image_s_alt_stays_unread() -> None:
+    # A README's badges: ".. image:: https://img.shields.io/..." with ":target:".
+    text = (
+        "T\n=\n\n.. image:: https://img.shields.io/pypi/v/x.svg\n   :alt: PyPI version\n"
+        "   :target: https://pypi.org/project/x\n\nBody text.\n"
+    )
+    assert [t for _, _, _, t in rows(text)] == ["T", "Body text."]
+
+
 def test_a_substituted_image_s_alt_stays_unread() -> None:
     text = "T\n=\n\n.. |logo| image:: logo.png\n   :alt: The project logo\n\nText |logo| here.\n"
     assert [t for _, _, _, t in rows(text)] == ["T", "Text logo here."]

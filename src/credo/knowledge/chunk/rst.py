@@ -33,7 +33,8 @@ The chunks are the kinds `split_markdown` makes:
 - Skipped: doctest blocks, other skipped directives (file includes, doctests, generated
   content), comments, substitution definitions, hyperlink targets, math blocks,
   footnote labels, transitions, the ``contents`` topic, docutils' error reports. An image
-  (a figure's too) is its ``:alt:`` text, a paragraph, as Markdown's ``![alt](src)`` is.
+  (a figure's too) is its ``:alt:`` text, a paragraph, as Markdown's ``![alt](src)`` is,
+  unless it links somewhere (``:target:``: a badge).
 - Inline markup (`rst_render`): emphasis marks go, inline literals keep single backticks
   (as Markdown's code spans do), roles render as their text (a role's explicit target,
   where kept, goes to `Chunk.context`: see `rst_parse`), footnote and citation
@@ -219,8 +220,10 @@ class _Walker:
 
     def _image(self, node: Any) -> None:
         # Its alt text stands for it, where a reader of the source or a screen reader sees
-        # it (Sphinx's own pages describe their diagrams so; rst89 left it unread).
-        if alt := node.get("alt"):
+        # it (Sphinx's own pages describe their diagrams so; rst89 left it unread). Not a
+        # linked image's (``:target:``): a README's badges ("PyPI version", "Build Status").
+        linked = node.parent is not None and node.parent.tagname == "reference"
+        if (alt := node.get("alt")) and not linked:
             from docutils.nodes import paragraph
 
             self._emit([self._part(paragraph(alt, alt), self.lo, self.after)], "paragraph")
