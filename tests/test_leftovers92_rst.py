@@ -155,3 +155,17 @@ def test_a_subsection_s_passage_carries_its_trail() -> None:
     trails = [(p.start_line, p.end_line, p.section) for p in passages]
     assert (8, 11, ("Page", "Examples")) in trails
     assert (23, 23, ("Page",)) in trails
+
+
+def test_a_card_s_header_and_footer_lines_stay_paragraphs() -> None:
+    # sphinx-design: "^^^" ends a card's header, "+++" opens its footer; no sections.
+    text = (
+        "T\n=\n\n.. grid-item-card::\n\n    panel header\n    ^^^^^^^^^^^^\n"
+        "    panel content\n    +++++++++++++\n    panel footer\n"
+    )
+    assert [(c.role, c.section, c.text) for c in split_rst(text)] == [
+        ("heading", ("T",), "T"),
+        ("paragraph", ("T",), "panel header"),
+        ("paragraph", ("T",), "panel content"),
+        ("paragraph", ("T",), "panel footer"),
+    ]

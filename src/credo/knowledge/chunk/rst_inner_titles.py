@@ -12,7 +12,7 @@ own adornment styles, in the order they first appear, give the levels, as docuti
 page's. Sphinx's own reading would save and restore the page's title styles around the
 body's parse; the page's nesting is left as docutils read it, only the body's blocks are
 regrouped. (Stop 63 kept such a title as a rubric, a paragraph: its words, no trail for the
-blocks under it.)
+blocks under it; a card's header and footer lines still are.)
 """
 
 from __future__ import annotations
@@ -26,9 +26,23 @@ _REFUSED = "Unexpected section title."
 _ADORNMENT = re.compile(r"^\s*([!-/:-@\[-`{-~])\1*\s*$")
 
 
-def keep(body: Any, state: Any) -> None:
-    """Regroup `body`'s children under a section for each refused title among them
-    (`state`: the directive's, to read the title's inline markup)."""
+# sphinx-design's cards: a line of ``^^^`` ends the card's header, a line of ``+++`` opens its
+# footer. docutils reads both as title adornments; they are no sections: each is a rubric.
+CARDS = frozenset(("card", "grid-item-card"))
+
+
+def keep(body: Any, state: Any, sections: bool = True) -> None:
+    """Regroup `body`'s children under a section for each refused title among them, or,
+    not `sections` (a card), replace each by a rubric of its text (`state`: the directive's,
+    to read the title's inline markup)."""
+    if not sections:
+        for child in list(body.children):
+            if (found := _refused(child)) is not None:
+                inline, _ = state.inline_text(found[0], found[1])
+                rubric = nodes.rubric(found[0], "", *inline)
+                rubric.line = found[1]
+                body.replace(child, rubric)
+        return
     styles: list[tuple[bool, str]] = []
     open_: list[tuple[int, Any]] = []  # (level, section), outermost first
     kept: list[Any] = []

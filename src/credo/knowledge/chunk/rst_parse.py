@@ -539,7 +539,7 @@ class _Generic(Directive):
                 if described is not None:
                     node += described
         self.state.nested_parse(self.content, self.content_offset, node)
-        rst_inner_titles.keep(node, self.state)  # (a title docutils refused: a subsection)
+        rst_inner_titles.keep(node, self.state, self.name not in rst_inner_titles.CARDS)
         if self.name == "glossary":  # (an entry of several terms: one entry, as Sphinx's)
             rst_glossary.keep(node, self.state)
         return [node]
