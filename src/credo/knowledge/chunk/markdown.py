@@ -140,11 +140,12 @@ def split_markdown(text: str, mdx: bool = False) -> list[Chunk]:
     lines = fenced
     refs = _references(env, lines)
     reader = BlockReader(md, refs, mdx)
-    titled = _has_title(tokens)
-    if title is not None and not titled:
-        reader.open_page(*title)
-    if summary is not None:
-        reader.summary(*summary, under_title=titled)
+    if title is not None or summary is not None:  # (few pages: the scan reads every token)
+        titled = _has_title(tokens)
+        if title is not None and not titled:
+            reader.open_page(*title)
+        if summary is not None:
+            reader.summary(*summary, under_title=titled)
     reader.read(tokens, lines, 0, env)
     return reader.chunks
 
