@@ -177,8 +177,9 @@ class _Walker:
         section = (*self.trail, part.text)
         parent = self.headings[-1][1] if self.headings else None
         links = unique([link for link, _ in part.links])
-        # (a subsection in a named directive's body: the directive's name, as its blocks')
-        context = " ".join(filter(None, (self.names, role_context(part.targets))))
+        context = role_context(part.targets)
+        if self.names:  # (a subsection in a named directive's body: its name, as its blocks')
+            context = " ".join(filter(None, (self.names, context)))
         self.chunks.append(Chunk(part.text, start, end, "heading", section, parent, links, context))
         self.headings.append((part.text, len(self.chunks) - 1))
         self.trail = section

@@ -35,52 +35,57 @@ def keep(body: Any, state: Any, sections: bool = True) -> None:
     """Regroup `body`'s children under a section for each refused title among them, or,
     not `sections` (a card), replace each by a rubric of its text (`state`: the directive's,
     to read the title's inline markup)."""
+    refused = {
+        index: found
+        for index, child in enumerate(body.children)
+        if child.tagname == "system_message" and (found := _refused(child)) is not None
+    }
+    if not refused:
+        return
+    children = list(body.children)
     if not sections:
-        for child in list(body.children):
-            if (found := _refused(child)) is not None:
-                inline, _ = state.inline_text(found[0], found[1])
-                rubric = nodes.rubric(found[0], "", *inline)
-                rubric.line = found[1]
-                body.replace(child, rubric)
+        for index, (text, at, _) in refused.items():
+            body.replace(children[index], _node(nodes.rubric, text, at, state))
         return
     styles: list[tuple[bool, str]] = []
     open_: list[tuple[int, Any]] = []  # (level, section), outermost first
     kept: list[Any] = []
-    for child in list(body.children):
-        found = _refused(child)
-        if found is None:
+    for index, child in enumerate(children):
+        if index not in refused:
             if open_:
                 open_[-1][1].append(child)
             else:
                 kept.append(child)
             continue
-        text, at, style = found
+        text, at, style = refused[index]
         if style not in styles:
             styles.append(style)
         level = styles.index(style)
         while open_ and open_[-1][0] >= level:
             open_.pop()
-        inline, _ = state.inline_text(text, at)
-        title = nodes.title(text, "", *inline)
-        title.line = at
-        section = nodes.section("", title)
+        section = nodes.section("", _node(nodes.title, text, at, state))
         section.line = at
         if open_:
             open_[-1][1].append(section)
         else:
             kept.append(section)
         open_.append((level, section))
-    if styles:
-        body.children = []
-        body.extend(kept)
+    body.children = []
+    body.extend(kept)
+
+
+def _node(kind: Any, text: str, at: int, state: Any) -> Any:
+    """A title or rubric of `text` at line `at`, its inline markup read."""
+    inline, _ = state.inline_text(text, at)
+    node = kind(text, "", *inline)
+    node.line = at
+    return node
 
 
 def _refused(child: Any) -> tuple[str, int, tuple[bool, str]] | None:
-    """(title, line, adornment style) of a report of a refused title; None for any other
-    block."""
-    if child.tagname != "system_message" or len(child.children) < 2:
-        return None
-    if child.children[0].astext() != _REFUSED:
+    """(title, line, adornment style) of a report of a refused title; None for another
+    report."""
+    if len(child.children) < 2 or child.children[0].astext() != _REFUSED:
         return None
     lines = child.children[1].astext().split("\n")
     titles = [line.strip() for line in lines if line.strip() and not _ADORNMENT.match(line)]
