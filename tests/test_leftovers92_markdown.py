@@ -169,3 +169,52 @@ def test_renamed_and_namespace_imports_bind_their_new_names() -> None:
 
 def test_an_mdx_page_drops_its_imports_whatever_they_bind() -> None:
     assert [t for _, _, _, t in rows("import x from 'y'\n\nBody.\n", mdx=True)] == ["Body."]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "In your dashboard:\n    1. Open the servers section\n    2. Enter the details\n",
+            [
+                (1, "paragraph", "In your dashboard:"),
+                (2, "bullet", "Open the servers section"),
+                (3, "bullet", "Enter the details"),
+            ],
+            id="steps-under-a-line",
+        ),
+        pytest.param(
+            "Returns:\n    - If labels is a sequence\n        - a nested case\n",
+            [
+                (1, "paragraph", "Returns:"),
+                (2, "bullet", "If labels is a sequence"),
+                (3, "bullet", "a nested case"),
+            ],
+            id="docstring-returns",
+        ),
+        pytest.param(
+            "Examples:\n    ```python\n    cast(1, str)\n    ```\n\n### `cast_async`\n\nText.\n",
+            [
+                (1, "paragraph", "Examples:"),
+                (2, "code", "cast(1, str)"),
+                (6, "heading", "`cast_async`"),
+                (8, "paragraph", "Text."),
+            ],
+            id="a-fence-under-a-line-closes",
+        ),
+        pytest.param(
+            "A line of text\n    that wraps deeper\n    and on.\n",
+            [(1, "paragraph", "A line of text that wraps deeper and on.")],
+            id="a-deeper-continuation-stays",
+        ),
+    ],
+)
+def test_an_mdx_block_four_columns_under_a_paragraph_line_opens(
+    text: str, expected: list[tuple[int, str, str]]
+) -> None:
+    assert [(s, role, t) for s, _, role, t in rows(text, mdx=True)] == expected
+
+
+def test_markdown_still_reads_a_deeper_line_as_lazy_continuation() -> None:
+    text = "In your dashboard:\n    1. Open the servers section\n"
+    assert [t for _, _, _, t in rows(text)] == ["In your dashboard: 1. Open the servers section"]

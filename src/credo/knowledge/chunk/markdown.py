@@ -156,13 +156,12 @@ def _mdx_parser() -> MarkdownIt:
     fence, HTML block or list as it reads one at the margin, as MDX does (a list's items
     measured from its own indent); and a line holding
     one component tag alone is a block of its own (`credo.knowledge.chunk.mdx`)."""
-    from credo.knowledge.chunk.mdx import at_own_indent, list_at_own_indent, mdx_tag
+    from credo.knowledge.chunk.mdx import list_at_own_indent, mdx_tag, paragraph
 
     md = _parser.__wrapped__()  # (a parser of its own: the cached one stays CommonMark's)
     md.disable("code")
     ruler = md.block.ruler
-    paragraph = ruler.__rules__[ruler.__find__("paragraph")]
-    ruler.at("paragraph", at_own_indent(paragraph.fn), {"alt": paragraph.alt})
+    ruler.at("paragraph", paragraph, {"alt": ruler.__rules__[ruler.__find__("paragraph")].alt})
     listed = ruler.__rules__[ruler.__find__("list")]
     ruler.at("list", list_at_own_indent(listed.fn), {"alt": listed.alt})
     md.block.ruler.before("html_block", "mdx_tag", mdx_tag, {"alt": ["paragraph", "blockquote"]})
