@@ -4,7 +4,9 @@
   ``SKILL.md``: what the skill does and when to use it) was read nowhere: it is the first
   paragraph under that heading, at its own line.
 - An MDX list indented four or more columns (under a component) was one item: each item
-  is a bullet of its own.
+  is a bullet of its own. And a list or fence four or more columns under a paragraph line
+  ("Returns:" over "    - If labels ...") opens there, as micromark reads MDX: markdown-it
+  took the line as the paragraph's lazy continuation.
 - A plain ``.md`` paragraph ``import x from 'y'`` was dropped by the MDX import rule: in a
   ``.md`` page it is dropped only when the names it binds are the page's component tags
   (a Docusaurus page written in ``.md``).
