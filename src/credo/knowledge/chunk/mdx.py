@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from markdown_it.common.utils import mdTrim
+
 from credo.knowledge.chunk.inline import SHOWN_ATTRIBUTE
 
 _START = re.compile(r"</?[A-Z][\w.]*(?=[\s/>]|$)")
@@ -72,18 +74,21 @@ def paragraph(state: Any, start: int, end: int, silent: bool) -> bool:
     asking the list rule: fastmcp's steps, marvin's "Returns:" lists were one paragraph).
     (markdown-it-py's rule, its lazy-continuation test left out; ``silent`` is never asked.)
     """
-    from markdown_it.common.utils import mdTrim
-
     saved, parent = state.blkIndent, state.parentType
-    state.blkIndent = max(saved, state.sCount[start])
+    if state.sCount[start] > saved:
+        state.blkIndent = state.sCount[start]
     state.parentType = "paragraph"
     try:
         terminators = state.md.block.ruler.getRules("paragraph")
-        line = start + 1
-        while line < state.lineMax and not state.isEmpty(line):
-            if state.sCount[line] >= 0 and any(
-                rule(state, line, state.lineMax, True) for rule in terminators
-            ):
+        line, last = start + 1, state.lineMax
+        while line < last and not state.isEmpty(line):
+            if state.sCount[line] >= 0:  # (a loop, not any(): it runs for every line)
+                for rule in terminators:
+                    if rule(state, line, last, True):
+                        break
+                else:
+                    line += 1
+                    continue
                 break
             line += 1
         content = mdTrim(state.getLines(start, line, state.blkIndent, False))
@@ -108,10 +113,10 @@ def list_at_own_indent(listed: Any) -> Any:
     paragraph's terminator, the rule is asked as CommonMark asks it.)"""
 
     def rule(state: Any, start: int, end: int, silent: bool) -> bool:
-        if silent and state.parentType == "paragraph":
-            return bool(listed(state, start, end, silent))
         saved = state.blkIndent
-        state.blkIndent = max(saved, state.sCount[start])
+        if state.sCount[start] <= saved or (silent and state.parentType == "paragraph"):
+            return bool(listed(state, start, end, silent))
+        state.blkIndent = state.sCount[start]
         try:
             return bool(listed(state, start, end, silent))
         finally:
