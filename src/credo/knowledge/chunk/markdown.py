@@ -47,10 +47,13 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
   the block's Markdown, and so does an admonition (``!!! note "Title"``)
   (`credo.knowledge.chunk.mkdocs_blocks`).
 - MDX (a ``.mdx`` file: ``mdx=True``): no indented code, as MDX has none (a component's
-  indented content is Markdown), and a line holding one component tag alone is a block of
-  its own (`credo.knowledge.chunk.mdx`); a paragraph of ES module imports alone (``import Tabs from
-  '@theme/Tabs'``, in any file) is dropped; a component's name and title attributes are
-  text (`credo.knowledge.chunk.inline`).
+  indented content is Markdown: a list, fence or other block four or more columns in opens
+  there, under a paragraph's line too, and a list's items are measured from its own indent),
+  and a line holding one component tag alone is a block of its own
+  (`credo.knowledge.chunk.mdx`); a paragraph of ES module imports alone (``import Tabs from
+  '@theme/Tabs'``) is dropped, and in a ``.md`` page only when the names it binds are the
+  page's component tags (elsewhere a renderer shows it); a component's name and title
+  attributes are text (`credo.knowledge.chunk.inline`).
 - HTML blocks are paragraphs with their tags removed (so badge rows vanish); raw-text
   blocks (``<script>``, ``<style>``, ``<pre>``, ``<textarea>``), processing instructions,
   declarations, CDATA and comments leave nothing.
