@@ -5,8 +5,8 @@ Mintlify shows it below the page's title; MkDocs, Docusaurus, VitePress and Jeky
 search engines, link previews and their own site search. fastmcp's docs (Mintlify, 144 pages)
 open every page with ``title:`` and ``description:`` and no H1: the title headed the page and
 the author's one-line summary of it was never read (`bench/md_audit.py`: front-matter lines
-lost). A page that writes its own H1 keeps its front matter unread, as before: the summary
-would sit above that title, in no section.
+lost). A page that writes its own H1 reads it under that H1, a page with no title at all as
+its opening paragraph (leftovers92: tests/test_leftovers92_markdown.py).
 """
 
 from __future__ import annotations
@@ -77,8 +77,6 @@ def test_quotes_are_dropped_and_toml_reads_too(front: str, summary: str) -> None
 @pytest.mark.parametrize(
     "text",
     [
-        "---\ntitle: Options\ndescription: Not read\n---\n\n# Options\n\nBody text\n",  # its H1
-        "---\ndescription: No title to sit under\n---\n\nBody text\n",
         "---\ntitle: T\ndescription: >\n  folded summary\n---\nBody text\n",  # a block scalar
         "---\ntitle: T\nmeta:\n  description: nested\n---\nBody text\n",
     ],

@@ -15,7 +15,7 @@ from credo.knowledge.chunk.markdown import split_markdown
 
 
 def texts(text: str) -> list[str]:
-    return [c.text for c in split_markdown(text)]
+    return [c.text for c in split_markdown(text, mdx=True)]
 
 
 @pytest.mark.parametrize(

@@ -288,7 +288,8 @@ def test_a_label_is_the_context_of_its_split_lead_s_later_sentences() -> None:
 def test_a_section_title_in_a_description_s_body_is_kept() -> None:
     """Sphinx allows a section title in a description's body (scrapy's "settings"
     subsection inside a middleware's ``.. class::``); docutils refused it, and the walker
-    skipped the report, so the title was lost. It is now a rubric (a paragraph)."""
+    skipped the report, so the title was lost. It was then a rubric (a paragraph); it is now
+    a subsection of the body (leftovers92): its title in the trail of the blocks under it."""
     text = (
         ".. class:: MetaCopyDetectionMiddleware\n\n"
         "   Warns about meta keys.\n\n"

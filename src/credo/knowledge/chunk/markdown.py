@@ -47,17 +47,22 @@ documents (link targets, reference links included, go to `Chunk.links`). The rul
   the block's Markdown, and so does an admonition (``!!! note "Title"``)
   (`credo.knowledge.chunk.mkdocs_blocks`).
 - MDX (a ``.mdx`` file: ``mdx=True``): no indented code, as MDX has none (a component's
-  indented content is Markdown), and a line holding one component tag alone is a block of
-  its own (`credo.knowledge.chunk.mdx`); a paragraph of ES module imports alone (``import Tabs from
-  '@theme/Tabs'``, in any file) is dropped; a component's name and title attributes are
-  text (`credo.knowledge.chunk.inline`).
+  indented content is Markdown: a list, fence or other block four or more columns in opens
+  there, under a paragraph's line too, and a list's items are measured from its own indent),
+  and a line holding one component tag alone is a block of its own
+  (`credo.knowledge.chunk.mdx`); a paragraph of ES module imports alone (``import Tabs from
+  '@theme/Tabs'``) is dropped, and in a ``.md`` page only when the names it binds are the
+  page's component tags (elsewhere a renderer shows it); a component's name and title
+  attributes are text (`credo.knowledge.chunk.inline`).
 - HTML blocks are paragraphs with their tags removed (so badge rows vanish); raw-text
   blocks (``<script>``, ``<style>``, ``<pre>``, ``<textarea>``), processing instructions,
   declarations, CDATA and comments leave nothing.
 - Front matter: YAML (``---``) or TOML (``+++``) on line 1 is skipped, except its
   ``title`` when the page has no level-1 heading of its own: the site shows that title as
-  the page's (MkDocs, Docusaurus, Jekyll, Hugo), so it is the page's heading, at its line,
-  and the ``description`` beside it is the first paragraph under it, at its line.
+  the page's (MkDocs, Docusaurus, Jekyll, Hugo), so it is the page's heading, at its line.
+  Its ``description`` is the first paragraph under the page's title, at its line: under that
+  heading, or under the page's own level-1 heading (an agent skill's ``SKILL.md``, a
+  Docusaurus page), or the page's opening paragraph when it has no title at all.
 - Skipped: link reference
   definitions (their targets still resolve ``[text][label]`` links), thematic breaks, and
   any chunk with fewer than `MIN_MEANINGFUL_CHARS` letters or digits.
@@ -119,7 +124,7 @@ def split_markdown(text: str, mdx: bool = False) -> list[Chunk]:
         lines = [line.replace("\x00", "\ufffd") for line in lines]
     first = _after_front_matter(lines)
     title = _front_matter_value(lines, first, _TITLE_KEY) if first > 1 else None
-    summary = None if title is None else _front_matter_value(lines, first, _DESCRIPTION_KEY)
+    summary = _front_matter_value(lines, first, _DESCRIPTION_KEY) if first > 1 else None
     if first > 1:
         lines[: first - 1] = [""] * (first - 1)  # blank, so line numbers stay as they are
     if "===" in text or "!!!" in text or "???" in text:
@@ -137,11 +142,13 @@ def split_markdown(text: str, mdx: bool = False) -> list[Chunk]:
         tokens = md.parse("\n".join(fenced), env)
     lines = fenced
     refs = _references(env, lines)
-    reader = BlockReader(md, refs)
-    if title is not None and not _has_title(tokens):
-        reader.open_page(*title)
+    reader = BlockReader(md, refs, mdx)
+    if title is not None or summary is not None:  # (few pages: the scan reads every token)
+        titled = _has_title(tokens)
+        if title is not None and not titled:
+            reader.open_page(*title)
         if summary is not None:
-            reader.summary(*summary)
+            reader.summary(*summary, under_title=titled)
     reader.read(tokens, lines, 0, env)
     return reader.chunks
 
@@ -149,15 +156,17 @@ def split_markdown(text: str, mdx: bool = False) -> list[Chunk]:
 @cache
 def _mdx_parser() -> MarkdownIt:
     """`_parser`'s rules without indented code, for MDX: markdown-it then reads an indented
-    fence, HTML block or list as it reads one at the margin, as MDX does; and a line holding
+    fence, HTML block or list as it reads one at the margin, as MDX does (a list's items
+    measured from its own indent); and a line holding
     one component tag alone is a block of its own (`credo.knowledge.chunk.mdx`)."""
-    from credo.knowledge.chunk.mdx import at_own_indent, mdx_tag
+    from credo.knowledge.chunk.mdx import list_at_own_indent, mdx_tag, paragraph
 
     md = _parser.__wrapped__()  # (a parser of its own: the cached one stays CommonMark's)
     md.disable("code")
     ruler = md.block.ruler
-    paragraph = ruler.__rules__[ruler.__find__("paragraph")]
-    ruler.at("paragraph", at_own_indent(paragraph.fn), {"alt": paragraph.alt})
+    ruler.at("paragraph", paragraph, {"alt": ruler.__rules__[ruler.__find__("paragraph")].alt})
+    listed = ruler.__rules__[ruler.__find__("list")]
+    ruler.at("list", list_at_own_indent(listed.fn), {"alt": listed.alt})
     md.block.ruler.before("html_block", "mdx_tag", mdx_tag, {"alt": ["paragraph", "blockquote"]})
     return md
 

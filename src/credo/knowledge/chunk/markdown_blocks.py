@@ -70,6 +70,9 @@ PROSE_DIRECTIVES = _TITLED_DIRECTIVES | frozenset(
 )
 # An ES module import line, as MDX files open (a quoted module, "from" before it or not).
 _IMPORT = r"""import[ \t]+(?:[^'"\n]*?[ \t]from[ \t]*)?["'][^"'\n]+["'][ \t]*;?[ \t]*$"""
+# What an import line binds: its words before "from", bar a renamed name ("A as B" binds B),
+# the keywords and the quoted module of a side-effect import ("import './a.css'" binds none).
+_NOT_BOUND = r"""^import\b|\btype\b|(?:[\w$]+|\*)[ \t]+as\b|[ \t]from[ \t].*$|["'][^"']*["']"""
 # Directives that take no argument: MyST reads the text on their opening line as the first
 # line of their content ("```{note} If you find that ...", click's docs; "::::{note} Here's a
 # note!", sphinx-book-theme's).
@@ -96,12 +99,14 @@ _BLOCK_OPENERS = frozenset(
 class BlockReader:
     """Turns block tokens into chunks, keeping the open sections across every read."""
 
-    def __init__(self, md: MarkdownIt, refs: dict[str, str]) -> None:
+    def __init__(self, md: MarkdownIt, refs: dict[str, str], mdx: bool = False) -> None:
         self.md = md
         self.refs = refs
+        self.mdx = mdx  # (an ``.mdx`` page: its import paragraphs are module imports)
         self.chunks: list[Chunk] = []
         # Open headings, outermost first: (level, title, index of its chunk).
         self.headings: list[tuple[int, str, int]] = []
+        self.pending: Line | None = None  # a summary waiting for the page's level-1 heading
 
     def clean(self, raw: str) -> tuple[str, tuple[str, ...]]:
         return clean_inline(raw, self.refs)
@@ -133,8 +138,10 @@ class BlockReader:
                 items[-1] = False
             if kind == "paragraph_open":
                 text = _lines(tokens[index + 1], token, lines, base, 0)
-                if "import" in tokens[index + 1].content[:6] and _imports(
-                    text, quotes or contained or items
+                if (
+                    "import" in tokens[index + 1].content[:6]
+                    and _imports(text, quotes or contained or items)
+                    and (self.mdx or _components(text, lines))
                 ):
                     continue  # MDX's module imports: the page shows none of them
                 self._paragraph(_prose(text, quotes > 0), role)
@@ -145,6 +152,9 @@ class BlockReader:
                     self._paragraph(_prose(text, quotes > 0), role)
                 else:
                     self._heading(_prose(text, False), int(token.tag[1:] or 1))
+                    if self.pending is not None and token.tag == "h1":
+                        self._paragraph([self.pending], "paragraph")
+                        self.pending = None
             elif kind == "blockquote_open":
                 quotes += 1
             elif kind == "blockquote_close":
@@ -172,9 +182,15 @@ class BlockReader:
         """Open the page's section with a title its front matter gives (`split_markdown`)."""
         self._heading([(line, title)], 1)
 
-    def summary(self, line: int, text: str) -> None:
-        """A paragraph the front matter gives the page it titles (`split_markdown`)."""
-        self._paragraph([(line, text)], "paragraph")
+    def summary(self, line: int, text: str, under_title: bool = False) -> None:
+        """A paragraph the front matter gives the page (`split_markdown`): now, or, when the
+        page writes its own level-1 heading (``under_title``), as the first paragraph under it.
+        An agent skill's ``SKILL.md`` puts its ``description:`` (what the skill does and when
+        to use it) above its ``# Title``: it was read nowhere (md89)."""
+        if under_title:
+            self.pending = (line, text)
+        else:
+            self._paragraph([(line, text)], "paragraph")
 
     # -- what each block becomes ------------------------------------------------------------
     def _where(self) -> tuple[tuple[str, ...], int | None]:
@@ -345,6 +361,18 @@ def _imports(lines: list[Line], nested: object) -> bool:
     if nested or not lines:
         return False
     return all(content.startswith("import") and re.match(_IMPORT, content) for _, content in lines)
+
+
+def _components(imports: list[Line], page: list[str]) -> bool:
+    """Whether a plain Markdown page uses every name its import paragraph binds as a
+    component tag (``import Tabs from '@theme/Tabs'`` and ``<Tabs>``: a Docusaurus page written
+    in ``.md``, which Docusaurus reads as MDX). Elsewhere the paragraph is text a Markdown
+    renderer shows, as written (review91: a plain ``.md`` page's ``import x from 'y'`` was
+    dropped)."""
+    bound = " ".join(re.sub(_NOT_BOUND, " ", content) for _, content in imports)
+    names = re.findall(r"[A-Za-z_$][\w$]*", bound)
+    text = "\n".join(page)
+    return bool(names) and all(re.search(rf"<{re.escape(name)}[\s/>.]", text) for name in names)
 
 
 def _without_options(content: list[str]) -> list[str]:

@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from markdown_it.common.utils import mdTrim
+
 from credo.knowledge.chunk.inline import SHOWN_ATTRIBUTE
 
 _START = re.compile(r"</?[A-Z][\w.]*(?=[\s/>]|$)")
@@ -59,17 +61,64 @@ def mdx_tag(state: Any, start: int, end: int, silent: bool) -> bool:
     return True
 
 
-def at_own_indent(paragraph: Any) -> Any:
-    """markdown-it's paragraph rule, measuring the lines after the first from that line's
-    indent: MDX indents a component's Markdown under it, and CommonMark reads a line four
-    columns in as a paragraph's lazy continuation, so a list or fence under an indented line
-    ("    **Example:**" then "    ```json") was glued into the paragraph's text."""
+def paragraph(state: Any, start: int, end: int, silent: bool) -> bool:
+    """markdown-it's paragraph rule as MDX reads a paragraph.
+
+    Its lines after the first are measured from that line's indent: MDX indents a component's
+    Markdown under it, and CommonMark reads a line four columns in as a paragraph's lazy
+    continuation, so a list or fence under an indented line ("    **Example:**" then
+    "    ```json") was glued into the paragraph's text. And a line four or more columns deeper
+    than the paragraph is its continuation only when no block starts there: MDX has no
+    indented code, so "In your dashboard:" over "    1. Open the MCP Servers section" is a
+    list, as micromark reads it (markdown-it took any such line as a lazy continuation before
+    asking the list rule: fastmcp's steps, marvin's "Returns:" lists were one paragraph).
+    (markdown-it-py's rule, its lazy-continuation test left out; ``silent`` is never asked.)
+    """
+    saved, parent = state.blkIndent, state.parentType
+    if state.sCount[start] > saved:
+        state.blkIndent = state.sCount[start]
+    state.parentType = "paragraph"
+    try:
+        terminators = state.md.block.ruler.getRules("paragraph")
+        line, last = start + 1, state.lineMax
+        while line < last and not state.isEmpty(line):
+            if state.sCount[line] >= 0:  # (a loop, not any(): it runs for every line)
+                for rule in terminators:
+                    if rule(state, line, last, True):
+                        break
+                else:
+                    line += 1
+                    continue
+                break
+            line += 1
+        content = mdTrim(state.getLines(start, line, state.blkIndent, False))
+        state.line = line
+        token = state.push("paragraph_open", "p", 1)
+        token.map = [start, line]
+        token = state.push("inline", "", 0)
+        token.content = content
+        token.map = [start, line]
+        token.children = []
+        state.push("paragraph_close", "p", -1)
+        return True
+    finally:
+        state.blkIndent, state.parentType = saved, parent
+
+
+def list_at_own_indent(listed: Any) -> Any:
+    """markdown-it's list rule, measuring a list's items from its first item's indent: with
+    indented code off, a list may open four or more columns in (under a component), and the
+    rule then read each later item ("      - b" under "      - a") as the first item's lazy
+    continuation, measured from the margin: every item of the list was one bullet. (As a
+    paragraph's terminator, the rule is asked as CommonMark asks it.)"""
 
     def rule(state: Any, start: int, end: int, silent: bool) -> bool:
         saved = state.blkIndent
-        state.blkIndent = max(saved, state.sCount[start])
+        if state.sCount[start] <= saved or (silent and state.parentType == "paragraph"):
+            return bool(listed(state, start, end, silent))
+        state.blkIndent = state.sCount[start]
         try:
-            return bool(paragraph(state, start, end, silent))
+            return bool(listed(state, start, end, silent))
         finally:
             state.blkIndent = saved
 

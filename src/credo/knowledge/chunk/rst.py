@@ -31,8 +31,10 @@ The chunks are the kinds `split_markdown` makes:
   their names and comments go to their passage's context and their lines to its range
   (`passage`), as a Markdown fence's do. A ``:caption:`` is a paragraph (`rst_parse`).
 - Skipped: doctest blocks, other skipped directives (file includes, doctests, generated
-  content), comments, substitution definitions, hyperlink targets, images, math blocks,
-  footnote labels, transitions, the ``contents`` topic, docutils' error reports.
+  content), comments, substitution definitions, hyperlink targets, math blocks,
+  footnote labels, transitions, the ``contents`` topic, docutils' error reports. An image
+  (a figure's too) is its ``:alt:`` text, a paragraph, as Markdown's ``![alt](src)`` is,
+  unless it links somewhere (``:target:``: a badge).
 - Inline markup (`rst_render`): emphasis marks go, inline literals keep single backticks
   (as Markdown's code spans do), roles render as their text (a role's explicit target,
   where kept, goes to `Chunk.context`: see `rst_parse`), footnote and citation
@@ -89,7 +91,7 @@ _PROTECT = re.compile(r"`[^`\n]*`")
 
 _SKIP = frozenset(
     "doctest_block comment substitution_definition target raw system_message "
-    "pending image math_block transition label meta decoration colspec".split()
+    "pending math_block transition label meta decoration colspec".split()
 )
 _TITLE_LIKE = frozenset("title subtitle rubric attribution caption".split())
 
@@ -176,6 +178,8 @@ class _Walker:
         parent = self.headings[-1][1] if self.headings else None
         links = unique([link for link, _ in part.links])
         context = role_context(part.targets)
+        if self.names:  # (a subsection in a named directive's body: its name, as its blocks')
+            context = " ".join(filter(None, (self.names, context)))
         self.chunks.append(Chunk(part.text, start, end, "heading", section, parent, links, context))
         self.headings.append((part.text, len(self.chunks) - 1))
         self.trail = section
@@ -214,6 +218,16 @@ class _Walker:
                 self._emit([part], "paragraph")
             else:
                 self._block(child)
+
+    def _image(self, node: Any) -> None:
+        # Its alt text stands for it, where a reader of the source or a screen reader sees
+        # it (Sphinx's own pages describe their diagrams so; rst89 left it unread). Not a
+        # linked image's (``:target:``): a README's badges ("PyPI version", "Build Status").
+        linked = node.parent is not None and node.parent.tagname == "reference"
+        if (alt := node.get("alt")) and not linked:
+            from docutils.nodes import paragraph
+
+            self._emit([self._part(paragraph(alt, alt), self.lo, self.after)], "paragraph")
 
     def _parts(self, nodes: list[Any], shared: bool = False) -> list[Part]:
         """Render and place `nodes` in order, each at or after the previous one's start."""
@@ -320,6 +334,7 @@ _HANDLERS = {
     "container": rst_items.read_directive,
     "line_block": _Walker._line_block,
     "figure": _Walker._figure,
+    "image": _Walker._image,
     "row": rst_tables.read_row,
     "table": rst_tables.read_table,
 }

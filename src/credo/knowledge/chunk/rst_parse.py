@@ -65,6 +65,7 @@ from docutils.parsers.rst import Directive, directives, roles, states, tablepars
 from docutils.parsers.rst.languages import en
 
 from credo.knowledge.chunk import (
+    rst_glossary,
     rst_inline,
     rst_inner_titles,
     rst_nodes,
@@ -538,7 +539,9 @@ class _Generic(Directive):
                 if described is not None:
                     node += described
         self.state.nested_parse(self.content, self.content_offset, node)
-        rst_inner_titles.keep(node, self.state)  # (a title docutils refused: a rubric)
+        rst_inner_titles.keep(node, self.state, self.name not in rst_inner_titles.CARDS)
+        if self.name == "glossary":  # (an entry of several terms: one entry, as Sphinx's)
+            rst_glossary.keep(node, self.state)
         return [node]
 
     def _label(self, text: str, lines: int = 0) -> Any:
