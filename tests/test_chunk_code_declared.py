@@ -56,7 +56,8 @@ def test_javascript_constants_of_data_are_definitions() -> None:
             "definition",
             ("HANDSHAKE_MS",),
         ),
-        # (its doc is its own: kept as a comment too, its words were stored twice; review91)
+        # (its doc stays the file's comment too: a constant takes nothing from the passages)
+        ("How long a handshake may take.", 12, 12, "code_comment", ()),
         # A comment over a run of constants heads the group: a comment, no one's doc.
         ("Ready states, in order.", 15, 15, "code_comment", ()),
         ("const CONNECTING = 0", 16, 16, "definition", ("CONNECTING",)),
@@ -115,7 +116,8 @@ def test_go_declarations_are_definitions() -> None:
             "definition",
             ("OsExiter",),
         ),
-        # (each doc is its own, no comment too: review91, probe90)
+        # (each doc stays the file's comment too, as before: day-const81)
+        ("OsExiter is the function used when the app exits.", 7, 7, "code_comment", ()),
         (
             "VersionFlag prints the version."
             ' var VersionFlag Flag = BoolFlag{ Name: "version, v", }',
@@ -124,12 +126,15 @@ def test_go_declarations_are_definitions() -> None:
             "definition",
             ("VersionFlag",),
         ),
+        ("VersionFlag prints the version.", 10, 10, "code_comment", ()),
         # ``time.Now()`` computes as the package loads: setup code, left as it was
         ("Levels of logging.", 17, 17, "code_comment", ()),
         # A spec of a group is one definition; ``Info`` repeats ``Debug``'s ``= iota``, a
         # constant too (before day-code89 it was in no definition, its doc a bare comment)
         ("Debug is the chattiest. Debug = iota", 19, 20, "definition", ("Debug",)),
+        ("Debug is the chattiest.", 19, 19, "code_comment", ()),
         ("Info is the default. Info", 21, 22, "definition", ("Info",)),
+        ("Info is the default.", 21, 21, "code_comment", ()),
     ]
 
 

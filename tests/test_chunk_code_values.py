@@ -50,7 +50,15 @@ def test_a_documented_constant_is_a_definition_named_by_it() -> None:
             "definition",
             ("LIMIT",),
         ),
-        # (a plain comment over it is its doc alone, no comment too: review91)
+        # (a plain comment stays the file's comment too: a constant of data takes nothing
+        # from the passages, day-const81)
+        (
+            "A plain comment over one constant is its doc, as over a function (code_declared).",
+            7,
+            7,
+            "code_comment",
+            (),
+        ),
         ("Two names at once stay as they were.", 9, 9, "code_comment", ()),
         ("So does a destructuring.", 11, 11, "code_comment", ()),
     ]
@@ -76,6 +84,7 @@ def test_rust_documented_const_and_static_are_definitions() -> None:
         ("The default limit. pub const LIMIT: u32", 3, 4, "definition", ("LIMIT",)),
         ("The cap. static CAP: usize", 5, 6, "definition", ("CAP",)),
         ("A plain remark. const N: u8 = 1", 7, 8, "definition", ("N",)),  # (code_declared)
+        ("A plain remark.", 7, 7, "code_comment", ()),  # (and the file's comment, as before)
     ]
 
 

@@ -1,14 +1,19 @@
-"""Go value specs: several names in one spec (review91), and a doc read once (probe90).
+"""Go value specs: several names in one spec (review91), and a doc read twice (probe90).
 
 Before: ``var MaxB, MaxC int``, ``var x, y = 1, 2`` and ``const KB, MB = 1 << 10, 1 << 20``
 were in no chunk at all (a spec of one name alone was a definition), their doc a comment
-naming nothing. A documented ``var`` stored its doc twice, in its definition and as a
-comment of its own (logrus' entry.go ``logrusPackage``: a hit showing both showed it twice).
+naming nothing. A documented ``var`` still stores its doc twice, in its definition and as a
+comment of its own (logrus' entry.go ``logrusPackage``: a hit showing both shows it twice):
+taking the doc from the comments moved ranking both ways (axios-m05 up, urfave-cli-c12 down
+one rank), so it waits for the lead on branch day-gotrail92-doconce; its test here is a
+strict xfail that flips when it lands.
 """
 
 from __future__ import annotations
 
 import textwrap
+
+import pytest
 
 from credo.knowledge.chunk import split_code
 from tests.test_chunk_code import check, full
@@ -73,6 +78,7 @@ _LOGRUS_ENTRY = textwrap.dedent(
 )
 
 
+@pytest.mark.xfail(strict=True, reason="the doc stays a comment too: day-gotrail92-doconce")
 def test_a_documented_value_stores_its_doc_once() -> None:
     chunks = split_code(_LOGRUS_ENTRY, "go")
     check(chunks, _LOGRUS_ENTRY)

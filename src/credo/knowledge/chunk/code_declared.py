@@ -28,9 +28,8 @@ map[[2]types.BasicKind]bool``), the value's names and short strings its context
 
 A plain comment directly above is the declaration's doc, as it is a function's (godoc
 reads it so), unless the next line declares another value: then it heads the group, and
-stays a comment. A doc is the definition's alone: kept as a comment too, its words were
-stored twice, and a hit showing both showed them twice (logrus' ``logrusPackage``;
-probe90, review91).
+stays a comment. The doc stays the file's comment too (its words are stored twice: logrus'
+``logrusPackage``, probe90; taking it moved ranking both ways, gotrail92's report).
 """
 
 from __future__ import annotations
@@ -83,6 +82,7 @@ def declared_values(
         return []
     from credo.knowledge.chunk.code_treesitter import _Found
 
+    used = set(reader.used)  # (a value's comments stay the file's: it takes nothing from them)
     taken = taken_spans(found, held)
     out: list[_Found] = []
     for statement, declaration in module_declarations(reader, declared):
@@ -101,6 +101,7 @@ def declared_values(
             definition = _definition(reader, outer, opening, (name,), cut)
             body = None if value is None else (value.start_byte, value.end_byte)
             out.append(_Found(definition, body))
+    reader.used = used
     return out
 
 

@@ -177,9 +177,7 @@
 #     its text, and no image source or badge target is a link; go.mod and go.work are read as
 #     configuration; a Go spec of several names is a definition (its line was in no chunk;
 #     logrus' README and go.mod, review91; gotrail92)
-# 90: a declared value's doc is its own, no comment too (logrus' logrusPackage stored its
-#     doc twice; probe90, gotrail92)
-# 91: what stop 63 left: a front-matter description above a page's own H1 (SKILL.md), MDX
+# 90: what stop 63 left: a front-matter description above a page's own H1 (SKILL.md), MDX
 #     lists indented 4+ columns, .md import paragraphs kept, reST glossary entries of several
 #     terms, image alt text, titles in a directive's body as subsections (leftovers92)
-READER_VERSION = 91
+READER_VERSION = 90
