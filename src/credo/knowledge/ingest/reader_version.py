@@ -179,4 +179,6 @@
 #     logrus' README and go.mod, review91; gotrail92)
 # 90: a declared value's doc is its own, no comment too (logrus' logrusPackage stored its
 #     doc twice; probe90, gotrail92)
-READER_VERSION = 90
+# 91: copies of one definition text are told apart by one run of owners, the same depth for
+#     all (``A › run › def inner()``, not ``run › def inner()`` beside ``B › run › ...``; review92)
+READER_VERSION = 91
