@@ -39,3 +39,24 @@ def test_someone_elses_part_rules_out_nothing(prompt: str) -> None:
 def test_our_part_still_rules_out_the_old_tool(prompt: str, old: str) -> None:
     [statement] = extract_statements(prompt)
     assert old in statement.negated
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "We use Travis; we considered switching CI from Travis to GitHub Actions but stayed.",
+        "We use Travis; we tried switching CI from Travis to GitHub Actions to measure speed.",
+        "We use Travis; we considered switching from Travis to GitHub Actions but stayed.",
+    ],
+)
+def test_a_change_only_weighed_rules_out_nothing(prompt: str) -> None:
+    """Stop 64's part of the system made the first two rule Travis out (the third did at
+    BASE): kept for "We use Travis", they superseded "Our CI runs on Travis"."""
+    [statement] = extract_statements(prompt)
+    assert "travis" not in statement.negated
+    assert "github" not in statement.asserted
+
+
+def test_a_change_under_way_still_rules_out_the_old_tool() -> None:
+    [statement] = extract_statements("We're switching the frontend from webpack to Vite.")
+    assert "webpack" in statement.negated and "vite" in statement.asserted
