@@ -570,7 +570,7 @@ def test_definitions_of_one_text_each_lead_with_their_owners() -> None:
     """``def __init__(self)`` in two classes, and ``def run(self)`` in two classes of two
     modules' worth of nesting: one text, which ingest would make one belief anchored at the
     first. Every copy leads with its owners, the first too, up to the first title that tells
-    it apart; a unique definition, and a copy no owner tells apart, stay as they are."""
+    them all apart; a unique definition, and a copy no owner tells apart, stay as they are."""
 
     def definition(line: int, *trail: str, text: str) -> Chunk:
         return Chunk(text, line, line + 1, "definition", trail)
@@ -588,7 +588,7 @@ def test_definitions_of_one_text_each_lead_with_their_owners() -> None:
         "Reader › def __init__(self)",
         "def read(self)",
         "Writer › def __init__(self)",
-        "Job › def run(self)",
+        "a › Job › def run(self)",  # (by the run that tells every copy apart: review92)
         "b › Job › def run(self)",
         "def main()",
         "def main()",

@@ -122,12 +122,17 @@ _MAKEFILE = "ifdef|ifndef|ifeq|ifneq|else|endif|define|endef|-?include|sinclude|
 # go.mod's directives, each with the shape of what follows it there (prose starts with "go"
 # and "use" too): ``module x``, ``go 1.13``, ``require (``, ``require x v1``, ``replace x =>``.
 _LINE_END = r"(?=[ \t]*+(?://|\n|$))"
+# (and go.work's ``use ./dir``, Go 1.24's ``tool golang.org/x/...``, Go 1.25's ``ignore
+# ./dir``, a pre-release ``go 1.21rc1``: without them such a file showed as one run-on line)
 _GOMOD = (
-    rf"module[ \t]++[\w.~/-]++{_LINE_END}|go[ \t]++1\.\d++(?:\.\d++)?{_LINE_END}"
+    rf"module[ \t]++[\w.~/-]++{_LINE_END}"
+    rf"|go[ \t]++1\.\d++(?:\.\d++|(?:rc|beta)\d++)?{_LINE_END}"
     r"|toolchain[ \t]++go1\.|(?:require|exclude)[ \t]++[\w.~/-]++[ \t]++v\d"
     r"|replace[ \t]++[\w.~/-]++(?:[ \t]++v\S++)?[ \t]++=>|retract[ \t]++\[?v\d"
     r"|godebug[ \t]++\w++="
-    rf"|(?:require|replace|exclude|retract|godebug|use|tool)[ \t]*+\({_LINE_END}"
+    rf"|(?:use|ignore)[ \t]++(?:\.\.?+(?:/[\w.~/-]*+)?|/[\w.~/-]++){_LINE_END}"
+    rf"|tool[ \t]++[\w-]++\.[\w.~-]*+/[\w.~/-]++{_LINE_END}"
+    rf"|(?:require|replace|exclude|retract|godebug|use|tool|ignore)[ \t]*+\({_LINE_END}"
 )
 
 

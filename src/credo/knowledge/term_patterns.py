@@ -45,8 +45,9 @@ CHANGED_WORDS = frozenset(
 SYSTEM_PART = r"""(?:(?:the|our)\s+)?(?:[\w-]+\s+)?(?:ci|docs|documentation|build|builds|logging|
     linting|formatting|frontend|backend|service|services|app|api|cache|queue|database|db|
     pipeline|infra|infrastructure|monorepo|repo|bundler|bundling|packaging)\s+"""
-# (a part named there is read as the change's, its old and new tools as terms: stop 64)
-_SPAN = rf"(?:everything\s+|over\s+|all\s+(?:[\w-]+\s+)?|{SYSTEM_PART})"
+# (a part named there is read as the change's, its old and new tools as terms: stop 64; but
+# not someone else's, "the Django team switched their CI from Travis to ...": review92)
+_SPAN = rf"(?:everything\s+|over\s+|all\s+(?:[\w-]+\s+)?|(?!(?:his|her|their)\s){SYSTEM_PART})"
 # Going back to a value ("go back to black", "we switched back to yarn"): it is prescribed.
 _BACK = r"(?:go|going|went|gone|switch(?:ed|ing)?|mov(?:e|ed|ing)|revert(?:ed|ing)?|rolled|get)"
 

@@ -54,13 +54,26 @@ _DENIAL = r"(?:n't|\bnot|\bnever)(?:\s+(?:yet|ever|been|really|actually|fully))*
 _DENIED_BEFORE = re.compile(rf"{_DENIAL}\s+$", re.IGNORECASE)
 _DENIED_VERB = re.compile(rf"{_DENIAL}\s+{_CHANGE_VERB}", re.IGNORECASE)
 _IS_CHANGE_VERB = re.compile(_CHANGE_VERB, re.IGNORECASE)
+# A change only weighed or tried ("we considered switching CI from Travis to GitHub Actions
+# but stayed", "we tried moving the build from webpack to esbuild to measure it") makes no
+# change either: its old tool is still the one in use (review92).
+_WEIGHED_BEFORE = re.compile(
+    r"\b(?:consider(?:ed|ing)?|tried|trying|try|(?:think|thought|thinking|talk|talked|talking)"
+    r"\s+about|discuss(?:ed|ing)|propos(?:ed|ing)|suggest(?:ed|ing)|evaluat(?:ed|ing)|"
+    r"debat(?:ed|ing)|experiment(?:ed|ing)\s+with)\s+$",
+    re.IGNORECASE,
+)
+_IS_CHANGING_VERB = re.compile(r"(?:mov|switch|migrat|chang|transition)ing\b", re.IGNORECASE)
 
 
 def _denied_change(clean: str, match: re.Match[str]) -> bool:
-    """Whether a term ``match`` is part of a change of tool told as not made."""
+    """Whether a term ``match`` is part of a change of tool told as not made (or only
+    weighed)."""
     start = match.start()
     if _DENIED_VERB.match(clean, start):
         return True  # "not moved", "not yet migrated", "not been replaced"
+    if _IS_CHANGING_VERB.match(clean, start) and _WEIGHED_BEFORE.search(clean, 0, start):
+        return True  # "considered switching from ..."
     return _IS_CHANGE_VERB.match(clean, start) is not None and bool(
         _DENIED_BEFORE.search(clean, 0, start)
     )

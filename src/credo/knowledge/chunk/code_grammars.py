@@ -131,7 +131,7 @@ _GO = """
 (type_spec name: (_) @name type: (interface_type) @body) @definition
 (type_spec name: (_) @name) @definition
 (type_alias name: (_) @name) @definition
-(var_spec name: (_) @name value: (expression_list . (func_literal body: (_) @body) .)) @definition
+(var_spec . name: (_) @name value: (expression_list . (func_literal body: (_) @body) .)) @definition
 """
 
 _RUST = """

@@ -113,24 +113,38 @@ def _told_apart(out: list[Chunk]) -> list[Chunk]:
 
 def _definitions_told_apart(out: list[Chunk]) -> list[Chunk]:
     """``out`` with every definition-led passage whose text another one in the file repeats
-    led by its owners' names, the first copy too: led by the shortest run of outer titles
-    no other passage's text has (the module docstring). Every copy is told apart alike, so
-    no copy's owner weighs in its text where a unique method's does not."""
+    led by its owners' names, the first copy too: all copies of one text by the shortest
+    run of outer titles that tells every copy apart and that no other passage's text has
+    (the module docstring). Every copy is told apart alike, so no copy's owner weighs in
+    its text where a unique method's does not, and no copy's text hangs on another's:
+    ``A › run › def inner()`` and ``B › run › def inner()``, never ``run › def inner()``
+    for the first (review92). Copies no run tells apart (a class written twice) each take
+    the shortest run still free, as the first did."""
     texts = [chunk.text for chunk in out if chunk.role == "definition"]
     if len(texts) == len(set(texts)):
         return out
     repeated = {text for text, count in Counter(texts).items() if count > 1}
-    taken = {chunk.text for chunk in out}
+    copies: dict[str, list[int]] = {}
     for index, chunk in enumerate(out):
-        if chunk.role != "definition" or chunk.text not in repeated:
-            continue
-        outer = chunk.section[:-1]  # (its own name is in its signature)
-        for depth in range(1, len(outer) + 1):
-            told = _OUTER.join((*outer[-depth:], chunk.text))
-            if told not in taken:
-                out[index] = chunk._replace(text=told)
-                taken.add(told)
+        if chunk.role == "definition" and chunk.text in repeated:
+            copies.setdefault(chunk.text, []).append(index)
+    taken = {chunk.text for chunk in out}
+    for text, indexes in copies.items():
+        outers = [out[index].section[:-1] for index in indexes]  # (its name is its signature's)
+        for depth in range(1, max(len(outer) for outer in outers) + 1):
+            told = [_OUTER.join((*outer[-depth:], text)) for outer in outers]
+            if len(set(told)) == len(told) and taken.isdisjoint(told):
                 break
+        else:
+            told = []
+            for outer in outers:  # (none tells them all apart: each the shortest run free)
+                runs = (_OUTER.join((*outer[-depth:], text)) for depth in range(1, len(outer) + 1))
+                told.append(next((run for run in runs if run not in taken), text))
+                taken.add(told[-1])
+        for index, text_told in zip(indexes, told, strict=True):
+            if text_told != text:
+                out[index] = out[index]._replace(text=text_told)
+        taken.update(told)
     return out
 
 

@@ -180,4 +180,6 @@
 # 90: what stop 63 left: a front-matter description above a page's own H1 (SKILL.md), MDX
 #     lists indented 4+ columns, .md import paragraphs kept, reST glossary entries of several
 #     terms, image alt text, titles in a directive's body as subsections (leftovers92)
-READER_VERSION = 90
+# 91: copies of one definition text are told apart by one run of owners, the same depth for
+#     all (``A › run › def inner()``, not ``run › def inner()`` beside ``B › run › ...``; review92)
+READER_VERSION = 91
