@@ -32,7 +32,7 @@ keyword query (``Store.capture_candidates``) and one transaction for everything 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from credo.knowledge.transcript import Turn
     from credo.memory import Memory
     from credo.store.rows import CaptureCandidate, CaptureRecord
+    from credo.types import Belief
 
 # statement kind -> (belief kind, origin): DESIGN of issue #16.
 KINDS: dict[str, tuple[str, str]] = {
@@ -172,7 +173,10 @@ def lock_captured(memory: Memory, *, session: str | None = None) -> list[str]:
     """Lock every captured belief that is not locked yet (of ``session``, or all), in one
     transaction; returns their ids, oldest capture first (empty: nothing to lock). One a
     live belief supersedes is history, not ground truth: it stays unlocked (probe90:
-    "staging runs logrus at debug level", corrected two days later, was locked too)."""
+    "staging runs logrus at debug level", corrected two days later, was locked too). So
+    does one a live belief told after it CONTRADICTS: the user's later word disputes it
+    (probe92: "we use VerboseError", then "we don't use VerboseError anymore", locked side
+    by side); the later one, locked, outranks it until `credo resolve` settles the pair."""
     _check(session=session, transcript=None, turn=None)
     now = time.time()
     locked: list[str] = []
@@ -180,7 +184,7 @@ def lock_captured(memory: Memory, *, session: str | None = None) -> list[str]:
     with store.transaction(), store.write_errors():
         records = store.capture_records(session=session)
         beliefs = store.get_beliefs(r.belief_id for r in records)
-        replaced = _replaced(memory, list(beliefs))
+        replaced = _held_back(memory, beliefs)
         for record in records:
             belief = beliefs.get(record.belief_id)
             if belief is None or belief.locked or belief.deleted_at is not None:
@@ -194,20 +198,24 @@ def lock_captured(memory: Memory, *, session: str | None = None) -> list[str]:
 
 
 # -- internals -------------------------------------------------------------------------------
-def _replaced(memory: Memory, ids: list[str]) -> set[str]:
-    """Those of ``ids`` a live belief SUPERSEDES."""
+def _held_back(memory: Memory, beliefs: Mapping[str, Belief]) -> set[str]:
+    """Those of ``beliefs`` a live belief SUPERSEDES, or a live belief created after it
+    CONTRADICTS (a tie in time holds nothing back)."""
     from credo.edge_types import EdgeType
 
     store = memory.store
-    wanted = set(ids)
     edges = [
         e
-        for e in (store.edges_touching(ids) if ids else [])
-        if e.type is EdgeType.SUPERSEDES and e.dst in wanted
+        for e in (store.edges_touching(list(beliefs)) if beliefs else [])
+        if e.dst in beliefs and e.type in (EdgeType.SUPERSEDES, EdgeType.CONTRADICTS)
     ]
     sources = store.get_beliefs({e.src for e in edges}) if edges else {}
     return {
-        e.dst for e in edges if (src := sources.get(e.src)) is not None and src.deleted_at is None
+        e.dst
+        for e in edges
+        if (src := sources.get(e.src)) is not None
+        and src.deleted_at is None
+        and (e.type is EdgeType.SUPERSEDES or src.created_at > beliefs[e.dst].created_at)
     }
 
 
