@@ -272,6 +272,8 @@ def _capture(
     with store.transaction(), store.write_errors():
         pool = candidate_pool(memory, [list(g) for g in groups.values()], named, limit)
         stored: list[tuple[int | None, Statement, str, bool]] = []  # ..., id, written
+        texts: dict[str, str] = {}  # what the batch wrote: its text, whether it was locked
+        locks: dict[str, bool] = {}
         for turn, statement, text in prepared:
             existing = store.find_by_hash(identity.content_hash(text))
             if existing is not None and existing.deleted_at is not None:
@@ -297,7 +299,13 @@ def _capture(
                 store.append_log([(now, "capture", belief_id, memory.source, payload)])
             stored.append((turn, statement, belief_id, True))
             written.append(belief_id)
+            texts[belief_id] = text
+            locks[belief_id] = lock or (existing is not None and existing.locked)
         retired: set[str] = set()
+        # What the batch's earlier turns wrote is a candidate for its later ones, as it is
+        # when each turn is captured alone (Stop catching up on several turns, probe92).
+        pooled = {c.id for c in pool}
+        earlier: list[Candidate] = []
         for turn in dict.fromkeys(item[0] for item in stored):
             prompt = [item for item in stored if item[0] == turn]
             if not any(item[3] for item in prompt):
@@ -305,9 +313,15 @@ def _capture(
             own = {item[2] for item in prompt}
             candidates = [
                 replace.Candidate(c.id, c.content, c.locked, c.score)
-                for c in pool
+                for c in [*pool, *earlier]
                 if c.id not in own and c.id not in retired
             ]
+            earlier += [
+                replace.Candidate(item[2], texts[item[2]], locks[item[2]])
+                for item in prompt
+                if item[3] and item[2] not in pooled
+            ]
+            pooled |= own
             verdicts = replace.judge_prompt([item[1] for item in prompt], candidates)
             for (_, _, belief_id, new), verdict in zip(prompt, verdicts, strict=True):
                 if new:
