@@ -64,3 +64,16 @@ def test_lock_captured_locks_an_older_belief_that_disputes_a_newer_one(tmp_path:
         [second] = capture_prompt(memory, DECIDED, session="wed", transcript=None, turn=1)
         memory.relate(first.belief_id, second.belief_id, "CONTRADICTS")
         assert lock_captured(memory) == [first.belief_id, second.belief_id]
+
+
+def test_a_dispute_the_user_replaced_holds_nothing_back(tmp_path: Path) -> None:
+    """The later word is itself history (a live belief supersedes it): it disputes nothing
+    current, as `credo conflicts` counts it, so the decision is lockable again."""
+    with Memory(tmp_path / "m.db") as memory:
+        [old] = capture_prompt(memory, DECIDED, session="mon", transcript=None, turn=1)
+        [new] = capture_prompt(memory, TAKEN_BACK, session="wed", transcript=None, turn=1)
+        assert memory.conflicts()
+        back = memory.remember("We use VerboseError again: the allocation was not the problem.")
+        memory.relate(back, new.belief_id, "SUPERSEDES")
+        assert not memory.conflicts()
+        assert old.belief_id in lock_captured(memory)

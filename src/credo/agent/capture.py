@@ -199,8 +199,9 @@ def lock_captured(memory: Memory, *, session: str | None = None) -> list[str]:
 
 # -- internals -------------------------------------------------------------------------------
 def _held_back(memory: Memory, beliefs: Mapping[str, Belief]) -> set[str]:
-    """Those of ``beliefs`` a live belief SUPERSEDES, or a live belief created after it
-    CONTRADICTS (a tie in time holds nothing back)."""
+    """Those of ``beliefs`` a live belief SUPERSEDES, or a current belief created after it
+    CONTRADICTS (a tie in time holds nothing back; a disputer a live belief supersedes is
+    history and disputes nothing, as ``credo conflicts`` counts it)."""
     from credo.edge_types import EdgeType
 
     store = memory.store
@@ -210,12 +211,25 @@ def _held_back(memory: Memory, beliefs: Mapping[str, Belief]) -> set[str]:
         if e.dst in beliefs and e.type in (EdgeType.SUPERSEDES, EdgeType.CONTRADICTS)
     ]
     sources = store.get_beliefs({e.src for e in edges}) if edges else {}
+    live = {i for i, b in sources.items() if b.deleted_at is None}
+    disputers = {e.src for e in edges if e.type is EdgeType.CONTRADICTS and e.src in live}
+    history: set[str] = set()  # disputers a live belief supersedes
+    if disputers:
+        replacing = [
+            e
+            for e in store.edges_touching(list(disputers))
+            if e.type is EdgeType.SUPERSEDES and e.dst in disputers
+        ]
+        newer = store.get_beliefs({e.src for e in replacing}) if replacing else {}
+        history = {e.dst for e in replacing if (b := newer.get(e.src)) and b.deleted_at is None}
     return {
         e.dst
         for e in edges
-        if (src := sources.get(e.src)) is not None
-        and src.deleted_at is None
-        and (e.type is EdgeType.SUPERSEDES or src.created_at > beliefs[e.dst].created_at)
+        if e.src in live
+        and (
+            e.type is EdgeType.SUPERSEDES
+            or (e.src not in history and sources[e.src].created_at > beliefs[e.dst].created_at)
+        )
     }
 
 
