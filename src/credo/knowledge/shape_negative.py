@@ -198,7 +198,7 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"""\b(?:for|in|on|during)\s+this\s+(?!(?:repo|repository|project|codebase|code|team|
             company|org|organisation|organization|monorepo|firmware|app|site|game|service|
             package|workspace|stack|cluster|server|host|machine|board|device|mcu|network|
-            database|db|schema|platform|cloud|account|tenant|environment|library|lib)\b)\w+
+            database|db|schema|platform|cloud|account|tenant|environment|library|lib|crate)\b)\w+
             |\bthis\s+(?:once|one\s+time)\b""",
             _I,
         ),
