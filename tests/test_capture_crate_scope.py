@@ -36,3 +36,25 @@ def test_a_rule_for_this_crate_is_captured(prompt: str) -> None:
 )
 def test_a_scope_of_this_turn_is_still_no_rule(prompt: str) -> None:
     assert extract_statements(prompt) == []
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "We never use unwrap in this Rust crate.",
+        "We never use raw SQL in this Django project.",
+        "Always use pnpm in this Node monorepo.",
+        # (capture's dev6 v0300, a labelled correction this veto missed)
+        "The package env for this Julia project is the one in `./env`, not your global one.",
+    ],
+)
+def test_the_project_named_with_one_word_before_it_is_still_the_project(prompt: str) -> None:
+    assert len(extract_statements(prompt)) == 1
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["in this test file, use unwrap freely", "in this new function never unwrap"],
+)
+def test_a_turn_scope_named_with_one_word_before_it_is_still_this_turn(prompt: str) -> None:
+    assert extract_statements(prompt) == []
