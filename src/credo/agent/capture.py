@@ -32,7 +32,7 @@ keyword query (``Store.capture_candidates``) and one transaction for everything 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from credo.knowledge.transcript import Turn
     from credo.memory import Memory
     from credo.store.rows import CaptureCandidate, CaptureRecord
+    from credo.types import Belief
 
 # statement kind -> (belief kind, origin): DESIGN of issue #16.
 KINDS: dict[str, tuple[str, str]] = {
@@ -172,7 +173,10 @@ def lock_captured(memory: Memory, *, session: str | None = None) -> list[str]:
     """Lock every captured belief that is not locked yet (of ``session``, or all), in one
     transaction; returns their ids, oldest capture first (empty: nothing to lock). One a
     live belief supersedes is history, not ground truth: it stays unlocked (probe90:
-    "staging runs logrus at debug level", corrected two days later, was locked too)."""
+    "staging runs logrus at debug level", corrected two days later, was locked too). So
+    does one a live belief told after it CONTRADICTS: the user's later word disputes it
+    (probe92: "we use VerboseError", then "we don't use VerboseError anymore", locked side
+    by side); the later one, locked, outranks it until `credo resolve` settles the pair."""
     _check(session=session, transcript=None, turn=None)
     now = time.time()
     locked: list[str] = []
@@ -180,7 +184,7 @@ def lock_captured(memory: Memory, *, session: str | None = None) -> list[str]:
     with store.transaction(), store.write_errors():
         records = store.capture_records(session=session)
         beliefs = store.get_beliefs(r.belief_id for r in records)
-        replaced = _replaced(memory, list(beliefs))
+        replaced = _held_back(memory, beliefs)
         for record in records:
             belief = beliefs.get(record.belief_id)
             if belief is None or belief.locked or belief.deleted_at is not None:
@@ -194,20 +198,38 @@ def lock_captured(memory: Memory, *, session: str | None = None) -> list[str]:
 
 
 # -- internals -------------------------------------------------------------------------------
-def _replaced(memory: Memory, ids: list[str]) -> set[str]:
-    """Those of ``ids`` a live belief SUPERSEDES."""
+def _held_back(memory: Memory, beliefs: Mapping[str, Belief]) -> set[str]:
+    """Those of ``beliefs`` a live belief SUPERSEDES, or a current belief created after it
+    CONTRADICTS (a tie in time holds nothing back; a disputer a live belief supersedes is
+    history and disputes nothing, as ``credo conflicts`` counts it)."""
     from credo.edge_types import EdgeType
 
     store = memory.store
-    wanted = set(ids)
     edges = [
         e
-        for e in (store.edges_touching(ids) if ids else [])
-        if e.type is EdgeType.SUPERSEDES and e.dst in wanted
+        for e in (store.edges_touching(list(beliefs)) if beliefs else [])
+        if e.dst in beliefs and e.type in (EdgeType.SUPERSEDES, EdgeType.CONTRADICTS)
     ]
     sources = store.get_beliefs({e.src for e in edges}) if edges else {}
+    live = {i for i, b in sources.items() if b.deleted_at is None}
+    disputers = {e.src for e in edges if e.type is EdgeType.CONTRADICTS and e.src in live}
+    history: set[str] = set()  # disputers a live belief supersedes
+    if disputers:
+        replacing = [
+            e
+            for e in store.edges_touching(list(disputers))
+            if e.type is EdgeType.SUPERSEDES and e.dst in disputers
+        ]
+        newer = store.get_beliefs({e.src for e in replacing}) if replacing else {}
+        history = {e.dst for e in replacing if (b := newer.get(e.src)) and b.deleted_at is None}
     return {
-        e.dst for e in edges if (src := sources.get(e.src)) is not None and src.deleted_at is None
+        e.dst
+        for e in edges
+        if e.src in live
+        and (
+            e.type is EdgeType.SUPERSEDES
+            or (e.src not in history and sources[e.src].created_at > beliefs[e.dst].created_at)
+        )
     }
 
 
@@ -264,6 +286,8 @@ def _capture(
     with store.transaction(), store.write_errors():
         pool = candidate_pool(memory, [list(g) for g in groups.values()], named, limit)
         stored: list[tuple[int | None, Statement, str, bool]] = []  # ..., id, written
+        texts: dict[str, str] = {}  # what the batch wrote: its text, whether it was locked
+        locks: dict[str, bool] = {}
         for turn, statement, text in prepared:
             existing = store.find_by_hash(identity.content_hash(text))
             if existing is not None and existing.deleted_at is not None:
@@ -289,7 +313,13 @@ def _capture(
                 store.append_log([(now, "capture", belief_id, memory.source, payload)])
             stored.append((turn, statement, belief_id, True))
             written.append(belief_id)
+            texts[belief_id] = text
+            locks[belief_id] = lock or (existing is not None and existing.locked)
         retired: set[str] = set()
+        # What the batch's earlier turns wrote is a candidate for its later ones, as it is
+        # when each turn is captured alone (Stop catching up on several turns, probe92).
+        pooled = {c.id for c in pool}
+        earlier: list[Candidate] = []
         for turn in dict.fromkeys(item[0] for item in stored):
             prompt = [item for item in stored if item[0] == turn]
             if not any(item[3] for item in prompt):
@@ -297,9 +327,15 @@ def _capture(
             own = {item[2] for item in prompt}
             candidates = [
                 replace.Candidate(c.id, c.content, c.locked, c.score)
-                for c in pool
+                for c in [*pool, *earlier]
                 if c.id not in own and c.id not in retired
             ]
+            earlier += [
+                replace.Candidate(item[2], texts[item[2]], locks[item[2]])
+                for item in prompt
+                if item[3] and item[2] not in pooled
+            ]
+            pooled |= own
             verdicts = replace.judge_prompt([item[1] for item in prompt], candidates)
             for (_, _, belief_id, new), verdict in zip(prompt, verdicts, strict=True):
                 if new:

@@ -96,7 +96,8 @@ CUES: tuple[tuple[str, re.Pattern[str] | LazyPattern], ...] = (
         re.compile(
             r"""\b(?:in|on|for|across|throughout|within)\s+(?:this|our|the)\s+
             (?:repo|repository|codebase|code|project|monorepo|team|firmware|app|backend|
-            frontend|site|docs|pipeline|game|service|company|org|notebooks|package|stack|cli)\b
+            frontend|site|docs|pipeline|game|service|company|org|notebooks|package|crate|stack|
+            cli)\b
             |\bhere\b(?!\s+(?:is|are|'s))|\bin\s+ci\b|\bthis\s+(?:codebase|repo|project|team)\b""",
             _I,
         ),

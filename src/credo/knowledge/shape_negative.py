@@ -190,15 +190,17 @@ NEGATIVE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     # A scope of this turn: "for this debug run", "in this notebook" (not "in this repo", nor
-    # the project's environment: "on this cluster it's always `srun`"); and one occasion
+    # the project's environment: "on this cluster it's always `srun`"; nor named with one word
+    # before it, "in this Django project", "in this Rust crate", probe92); and one occasion
     # counted (round 14: "this once, go ahead and force-push", "this one time").
     (
         "turn_scope",
         re.compile(
-            r"""\b(?:for|in|on|during)\s+this\s+(?!(?:repo|repository|project|codebase|code|team|
-            company|org|organisation|organization|monorepo|firmware|app|site|game|service|
-            package|workspace|stack|cluster|server|host|machine|board|device|mcu|network|
-            database|db|schema|platform|cloud|account|tenant|environment|library|lib)\b)\w+
+            r"""\b(?:for|in|on|during)\s+this\s+(?!(?:[\w.+#-]+\s+)?
+            (?:repo|repository|project|codebase|code|team|company|org|organisation|organization|
+            monorepo|firmware|app|site|game|service|package|workspace|stack|cluster|server|host|
+            machine|board|device|mcu|network|database|db|schema|platform|cloud|account|tenant|
+            environment|library|lib|crate)\b)\w+
             |\bthis\s+(?:once|one\s+time)\b""",
             _I,
         ),

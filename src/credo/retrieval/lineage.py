@@ -77,9 +77,9 @@ def lineage(store: Store, belief_id: str) -> History:
 
 def open_conflicts(store: Store) -> list[Conflict]:
     """Every open contradiction, each pair once, sorted by (first id, second id). A pair's
-    first is a lock, or else the side that disputes the other and was told after it (the
-    edge's source, created later: the user's newer word, as the pack shows it,
-    retrieval/told_first.py), or else the lower id."""
+    first is a lock, or else (neither or both locked) the side that disputes the other and
+    was told after it (the edge's source, created later: the user's newer word, as the pack
+    shows it, retrieval/told_first.py), or else the lower id."""
     pairs = store.contradiction_ids()
     ends = {end for pair in pairs for end in pair}
     graph = TruthGraph(store.truth_reader().links)
@@ -96,7 +96,7 @@ def open_conflicts(store: Store) -> list[Conflict]:
         if first.locked != second.locked:
             if second.locked:
                 first, second = second, first
-        elif not first.locked and _newer_word(second, first, disputes):
+        elif _newer_word(second, first, disputes):  # (both locked too: probe92)
             first, second = second, first
         found[(min(a, b), max(a, b))] = Conflict(first, second)
     return sorted(found.values(), key=lambda c: (c.first.id, c.second.id))

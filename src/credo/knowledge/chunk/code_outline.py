@@ -69,6 +69,22 @@ _OPENS_DEFINITION = re.compile(
 )
 # A block comment written whole inside a line comment (``// /* ... */``).
 _DISABLED_BLOCK = re.compile(r"/\*.*\*/")
+# Rust as an editor comments it out (nom keeps a module of helpers in one ``/* */`` block,
+# probe92): an attribute line, a path call (``String::from_utf8_lossy(&v[..]).into_owned()``)
+# and a block's tail value (``true``, ``(off1, off2)``) are code whole; the keywords of a
+# binding, a cast or a loop read as three plain words ("let mut v", "start as usize",
+# "byte in chunk"), so PROSE reads the line without them (a loop only when it opens a
+# block: "for example in this case:" is a sentence).
+_RUST_WHOLE = re.compile(
+    r"""\#!?\[[A-Za-z_][\w:]*(?:\s*\(.*\))?\]
+    | [A-Za-z_]\w*(?:::[A-Za-z_][\w<>]*)+\s*\(.*\)[.,;?]?
+    | (?:true|false|\((?:\s*[\w.&*]+\s*,)+\s*[\w.&*]+\s*\))[;,]?""",
+    re.X,
+)
+_RUST_KEYWORDS = re.compile(
+    r"\b(?:let|ref)\s+mut\b|&mut\b|\bas\s+(?:[ui](?:8|16|32|64|128|size)|f32|f64|char|bool)\b"
+    r"|^for\s+&?\w+\s+in\b(?=.*\{$)"
+)
 
 
 # The three records below are plain classes with slots, not dataclasses: building a
@@ -209,9 +225,10 @@ def is_commented_out_code(paragraph: list[Line]) -> bool:
     """True when every line of a comment paragraph reads as code, not prose, or is a whole
     block comment (`is_disabled_block`)."""
     return all(
-        (CODE_LINE.match(line := text.strip()) and not PROSE.search(line))
+        (CODE_LINE.match(line := text.strip()) and not PROSE.search(_RUST_KEYWORDS.sub(" ", line)))
         or _opens_definition(line)
         or _DISABLED_BLOCK.fullmatch(line)
+        or _RUST_WHOLE.fullmatch(line)
         for _, text in paragraph
     )
 
