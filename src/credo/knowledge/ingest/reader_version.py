@@ -182,4 +182,7 @@
 # 91: what stop 63 left: a front-matter description above a page's own H1 (SKILL.md), MDX
 #     lists indented 4+ columns, .md import paragraphs kept, reST glossary entries of several
 #     terms, image alt text, titles in a directive's body as subsections (leftovers92)
-READER_VERSION = 91
+# 92: any other passage of one file with the same text (a changelog note under two versions,
+#     a configuration block under two parents) leads with the titles that tell it apart:
+#     the later copy, its lines and its trail were in no belief (dupes92)
+READER_VERSION = 92
