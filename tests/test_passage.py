@@ -607,7 +607,8 @@ def test_other_passages_of_one_text_each_lead_with_the_titles_that_tell_them_apa
     ingest made one belief anchored at the first (the later version's note, its lines and
     its trail were in no belief). Every copy leads with the shortest run of its titles no
     other copy's trail ends with, the first too; a configuration block's own key, in its
-    first line already, is not repeated; copies of one trail stay as they are."""
+    first line already, is not repeated; copies of one trail lead alike, and stay as they
+    are when no copy of another trail is there."""
 
     def config(line: int, *trail: str, text: str) -> Chunk:
         return Chunk(text, line, line + 2, "config", trail)
@@ -627,9 +628,14 @@ def test_other_passages_of_one_text_each_lead_with_the_titles_that_tell_them_apa
         Chunk("Same here.", 8, 8, "paragraph", older),
         config(10, "jobs", "build", "steps", "Login", text=step),
         config(13, "jobs", "push", "steps", "Login", text=step),
+        Chunk("Args: url.", 16, 16, "docstring", ("Client", "send")),
+        Chunk("Args: url.", 18, 18, "docstring", ("Client", "send")),
+        Chunk("Args: url.", 20, 20, "docstring", ("AsyncClient", "send")),
     ]
     texts = [p.text for p in passages(chunks, cap=20, floor=0)]
     assert texts[:2] == ["Security\nFixed in 2.6.2.", "2.6.2 › Security › " + note]
     assert texts[3] == "1.8.3 › Security › " + note
     assert texts.count("Same here.") == 2  # one trail: nothing tells them apart
-    assert texts[-2:] == ["build › steps › " + step, "push › steps › " + step]
+    assert texts[-5:-3] == ["build › steps › " + step, "push › steps › " + step]
+    # Two overloads' copies of one trail lead alike (one belief), their async twin apart.
+    assert texts[-3:] == ["Client › send › Args: url."] * 2 + ["AsyncClient › send › Args: url."]

@@ -146,11 +146,12 @@ def _definitions_told_apart(out: list[Chunk]) -> list[Chunk]:
 def _copies_told_apart(out: list[Chunk]) -> list[Chunk]:
     """``out`` with every other passage (not led by a heading or a definition) whose text
     another such passage of the file repeats led by the shortest run of its section titles
-    that no other copy's trail ends with, the first copy too (the module docstring): a
+    that no copy of another trail ends with, the first copy too (the module docstring): a
     passage of a changelog's version repeated under a later one, a configuration block
-    under two parents. Copies whose trails nothing tells apart stay as they are (one
-    belief); a configuration key or title the text's first line names already is not
-    repeated before it."""
+    under two parents, a docstring paragraph of a method and of its async twin. Copies of
+    one trail lead alike (one belief among them); when every copy has one trail, nothing
+    tells them apart and they stay as they are. A configuration key or title the text's
+    first line names already is not repeated before it."""
     texts = Counter(chunk.text for chunk in out if chunk.role not in _UNLED)
     if len(texts) == sum(texts.values()):
         return out
@@ -162,20 +163,22 @@ def _copies_told_apart(out: list[Chunk]) -> list[Chunk]:
     taken = {chunk.text for chunk in out}
     for text, indices in copies.items():
         outers = {index: _outer_titles(out[index]) for index in indices}
-        if len(set(outers.values())) == 1:
+        trails = set(outers.values())
+        if len(trails) == 1:
             continue  # nothing tells them apart
-        deepest = max(len(outer) for outer in outers.values())
-        tails = [
-            Counter(outer[-depth:] for outer in outers.values()) for depth in range(deepest + 1)
-        ]
-        for index, outer in outers.items():
+        leads: dict[tuple[str, ...], str] = {}
+        for outer in sorted(trails):
             for depth in range(1, len(outer) + 1):
-                if tails[depth][outer[-depth:]] == 1:
-                    told = _OUTER.join((*outer[-depth:], text))
+                tail = outer[-depth:]
+                if all(other[-depth:] != tail for other in trails if other != outer):
+                    told = _OUTER.join((*tail, text))
                     if told not in taken:
-                        out[index] = out[index]._replace(text=told)
-                        taken.add(told)
+                        leads[outer] = told
                     break
+        taken.update(leads.values())
+        for index, outer in outers.items():
+            if outer in leads:  # (copies of one trail alike: one belief among them)
+                out[index] = out[index]._replace(text=leads[outer])
     return out
 
 
