@@ -58,8 +58,9 @@ PASSAGE_FLOOR = 200
 # at one level share a trail; so do two overloads of one function).
 _OPENERS = frozenset({"heading", "definition"})
 # Roles `_copies_told_apart` leaves: heading- and definition-led passages (told apart by
-# their own rules) and plain text (no trail; it passes through).
-_UNLED = frozenset({*_OPENERS, "text"})
+# their own rules), plain text (no trail; it passes through) and configuration blocks (a
+# parent key in the text outranked black's schema on a question of config_questions).
+_UNLED = frozenset({*_OPENERS, "text", "config"})
 # A code example's names: at most this many per example.
 MAX_CODE_WORDS = 80
 # Between a repeated passage's outer titles and its text: credo.types.TRAIL_SEPARATOR, not
