@@ -167,12 +167,13 @@ def _copies_told_apart(out: list[Chunk]) -> list[Chunk]:
         trails = set(outers.values())
         if len(trails) == 1:
             continue  # nothing tells them apart
+        deepest = max(len(outer) for outer in trails)
+        tails = [Counter(outer[-depth:] for outer in trails) for depth in range(deepest + 1)]
         leads: dict[tuple[str, ...], str] = {}
         for outer in sorted(trails):
             for depth in range(1, len(outer) + 1):
-                tail = outer[-depth:]
-                if all(other[-depth:] != tail for other in trails if other != outer):
-                    told = _OUTER.join((*tail, text))
+                if tails[depth][outer[-depth:]] == 1:  # no other trail ends so
+                    told = _OUTER.join((*outer[-depth:], text))
                     if told not in taken:
                         leads[outer] = told
                     break
