@@ -37,7 +37,7 @@ sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH / "heldout"))
 import corpora as heldout_corpora  # noqa: E402  (bench/heldout/corpora.py)
 
-from code_audit import corpus_files, tree_files  # noqa: E402
+from code_audit import corpus_files, held_out_folder, tree_files  # noqa: E402
 from credo.knowledge.chunk.language import language_for  # noqa: E402
 from credo.knowledge.identity import content_hash  # noqa: E402
 from credo.knowledge.ingest.split import split_passages  # noqa: E402
@@ -124,12 +124,6 @@ class Audit:
                 print(f"  {key[0][:20]} {key[1]} {key[2]}: {line}")
 
 
-def _held_out(part: str, held_out: set[str]) -> bool:
-    """A folder named for a held-out set, bare or with its version (``lark-1.3.1``)."""
-    name = part.lower()
-    return any(name == h or name.startswith(f"{h}-") for h in held_out)
-
-
 def _role(chunk) -> str:
     return "value" if chunk.value else chunk.role
 
@@ -147,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     sources = [(name, *corpus_files(name)) for name in args.corpora]
     for folder in args.tree:
         root = Path(folder).resolve()
-        if any(_held_out(part, held_out) for part in root.parts):
+        if any(held_out_folder(part, held_out) for part in root.parts):
             raise SystemExit(f"{root} is a held-out set's tree: never audited")
         sources.append((root.name, root, tree_files(root)))
     audit = Audit()
