@@ -34,9 +34,10 @@ paragraph that explains. So consecutive chunks of one section are joined into pa
   nothing more on the benches, and would mark one copy as the plain one).
 - Any other passage of one file with the same text (a changelog's note repeated under two
   versions, a configuration block under two parents: a workflow's step in two jobs, a
-  schema's ``properties`` in two types) leads with the shortest run of its section titles
-  that no other copy's trail ends with, the first copy too (``Scrapy 1.8.3 › These
-  third-party...``, ``push › steps › - name: Login``); copies with one trail stay one belief.
+  schema's ``properties`` in two types; a docstring paragraph of a method and of its async
+  twin) leads with the shortest run of its section titles that no copy of another trail
+  ends with, the first copy too (``Scrapy 1.8.3 › These third-party...``, ``push › steps ›
+  - name: Login``); copies of one trail lead alike, and stay one belief.
 
 The passage keeps the exact line range of what it joined, its section trail, and the
 union of its chunks' links and context words, so anchors stay true and re-ingest stays
