@@ -33,11 +33,11 @@ paragraph that explains. So consecutive chunks of one section are joined into pa
   weighs in its text where a unique method's does not (only the first copy led cost
   nothing more on the benches, and would mark one copy as the plain one).
 - Any other passage of one file with the same text (a changelog's note repeated under two
-  versions, a configuration block under two parents: a workflow's step in two jobs, a
-  schema's ``properties`` in two types; a docstring paragraph of a method and of its async
-  twin) leads with the shortest run of its section titles that no copy of another trail
-  ends with, the first copy too (``Scrapy 1.8.3 › These third-party...``, ``push › steps ›
-  - name: Login``); copies of one trail lead alike, and stay one belief.
+  versions; a docstring paragraph of a method and of its async twin) leads with the
+  shortest run of its section titles that no copy of another trail ends with, the first
+  copy too (``Scrapy 1.8.3 › These third-party...``); copies of one trail lead alike, and
+  stay one belief. Configuration blocks are not led (a parent key in the text outranked
+  black's schema on a config question).
 
 The passage keeps the exact line range of what it joined, its section trail, and the
 union of its chunks' links and context words, so anchors stay true and re-ingest stays
@@ -76,8 +76,7 @@ def passages(
 
     Pure and deterministic. Plain-text chunks (role "text") are already paragraphs, and
     configuration chunks (role "config") already key blocks cut to size: both pass through
-    unchanged (a configuration block whose text another repeats leads with its parents'
-    keys, as any repeated passage does).
+    unchanged.
     """
     groups = _section_groups(chunks)
     out: list[Chunk] = []
