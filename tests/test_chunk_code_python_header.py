@@ -76,3 +76,21 @@ def test_every_header_comment_word_is_in_a_chunk_over_its_line(
                 held |= set(tokens(chunk.text))
         assert set(tokens(row)) <= held, (number, [c.text for c in chunks])
     check(chunks, source)
+
+
+def test_overloads_cut_at_the_cap_keep_their_return_annotations_apart() -> None:
+    """Two overloads of one long header that differ past the cap (openai's
+    ``Transcriptions.create``): cut alike, they were one text, one belief, the second in
+    none. The cut keeps each one's return annotation."""
+    long = ", ".join(f"option_{n}: str | None = None" for n in range(12))
+    source = f"""\
+class Client:
+    @overload
+    def create(self, {long}, stream: Literal[False]) -> Reply: ...
+
+    @overload
+    def create(self, {long}, stream: Literal[True]) -> Stream[Reply]: ...
+"""
+    heads = [c.text for c in split_code(source, "python") if c.role == "definition"][1:]
+    assert len(heads) == 2 and heads[0] != heads[1]
+    assert heads[0].endswith(" … ) -> Reply") and heads[1].endswith(" … ) -> Stream[Reply]")

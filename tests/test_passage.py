@@ -400,9 +400,16 @@ def test_passage_invariants(sections: list[Section], limits: tuple[int, int]) ->
             # definition-led).
             own_text = "\n".join(m.text for m in texts)
             if passage.text != own_text:
-                outer = passage.section[:-1]
+                # (any other passage: led by its trail's titles, its own too)
+                opens = passage.role in ("heading", "definition")
+                outer = passage.section[:-1] if opens else passage.section
                 leads = [SEP.join((*outer[-d:], own_text)) for d in range(1, len(outer) + 1)]
-                assert passage.role in ("heading", "definition") and passage.text in leads
+                assert passage.text in leads
+                assert (
+                    opens
+                    or own_text in {p.text for p in out if p is not passage}
+                    or any(p.text.endswith(SEP + own_text) for p in out if p is not passage)
+                )
                 if passage.role == "heading":  # (a definition: every copy is led, the first too)
                     assert own_text in {p.text for p in out[:index]}
             assert (passage.start_line, passage.end_line) == (
@@ -593,3 +600,42 @@ def test_definitions_of_one_text_each_lead_with_their_owners() -> None:
         "def main()",
         "def main()",
     ]
+
+
+def test_other_passages_of_one_text_each_lead_with_the_titles_that_tell_them_apart() -> None:
+    """A changelog's note under two versions, a workflow's step in two jobs: one text, which
+    ingest made one belief anchored at the first (the later version's note, its lines and
+    its trail were in no belief). Every copy leads with the shortest run of its titles no
+    other copy's trail ends with, the first too; a configuration block's own key, in its
+    first line already, is not repeated; copies of one trail lead alike, and stay as they
+    are when no copy of another trail is there."""
+
+    def config(line: int, *trail: str, text: str) -> Chunk:
+        return Chunk(text, line, line + 2, "config", trail)
+
+    note = "These middlewares could change the proxy."
+    step = "- name: Login\n  uses: docker/login-action@v3"
+    security = ("Notes", "2.6.2", "Security")
+    older = ("Notes", "1.8.3", "Security")
+    chunks = [
+        heading(1, *security),
+        Chunk("Fixed in 2.6.2.", 2, 2, "paragraph", security),
+        Chunk(note, 3, 3, "paragraph", security),
+        heading(4, *older),
+        Chunk("Fixed in 1.8.3.", 5, 5, "paragraph", older),
+        Chunk(note, 6, 6, "paragraph", older),
+        Chunk("Same here.", 7, 7, "paragraph", older),
+        Chunk("Same here.", 8, 8, "paragraph", older),
+        config(10, "jobs", "build", "steps", "Login", text=step),
+        config(13, "jobs", "push", "steps", "Login", text=step),
+        Chunk("Args: url.", 16, 16, "docstring", ("Client", "send")),
+        Chunk("Args: url.", 18, 18, "docstring", ("Client", "send")),
+        Chunk("Args: url.", 20, 20, "docstring", ("AsyncClient", "send")),
+    ]
+    texts = [p.text for p in passages(chunks, cap=20, floor=0)]
+    assert texts[:2] == ["Security\nFixed in 2.6.2.", "2.6.2 › Security › " + note]
+    assert texts[3] == "1.8.3 › Security › " + note
+    assert texts.count("Same here.") == 2  # one trail: nothing tells them apart
+    assert texts[-5:-3] == [step, step]  # (configuration blocks: not led)
+    # Two overloads' copies of one trail lead alike (one belief), their async twin apart.
+    assert texts[-3:] == ["Client › send › Args: url."] * 2 + ["AsyncClient › send › Args: url."]

@@ -30,6 +30,10 @@ _REFERENCE = re.compile(r"^&\s*(?:'\w+\s*)?(?:mut\s+)?")
 _LEADING_ANNOTATIONS = re.compile(r"^(?:(?:@[\w.]+(?:\([^()]*\))?|\[[^\[\]]*\])(?:\s+|(?=[@\[])))+")
 _OPEN_SPACE = re.compile(r"([(\[])\s+")
 _SPACE_CLOSE = re.compile(r"\s+([)\]])")
+# What a header cut at the cap keeps of its end: the return annotation after the parameters
+# (``) -> TranscriptionDiarized``), which tells overloads apart (their long parameter lists
+# differ past the cut: one text, one belief, the later overloads in none).
+_RETURNS = re.compile(r"\) -> [^()]{1,80}$")
 _DANGLING_COMMA = re.compile(r",\s*([)\]])")
 
 _LICENSE = re.compile(
@@ -204,8 +208,15 @@ def signature(raw: str) -> str:
     text = text.rstrip(":{; ").rstrip()
     if len(text) > MAX_SIGNATURE_CHARS:
         cut = text.rfind(" ", 0, MAX_SIGNATURE_CHARS)
-        text = text[: cut if cut > 0 else MAX_SIGNATURE_CHARS] + " …"
+        cut = cut if cut > 0 else MAX_SIGNATURE_CHARS
+        returns = _RETURNS.search(text, cut)
+        text = text[:cut] + " …" + (f" {returns.group()}" if returns else "")
     return text
+
+
+def is_cut(text: str) -> bool:
+    """Whether `signature` cut this header at the cap."""
+    return text.endswith(" …") or " … ) -> " in text
 
 
 def name(raw: str) -> str:

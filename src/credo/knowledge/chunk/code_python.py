@@ -43,6 +43,7 @@ from credo.knowledge.chunk.code_outline import (
     Outline,
     Statement,
     is_commented_out_code,
+    is_cut,
     is_licence,
     signature,
 )
@@ -135,7 +136,7 @@ def _definition(
     header = _header(lines, node.lineno, node.col_offset, body, body_line)
     rows, said = _header_rows(header, by_line, lines, keep=True)
     written = signature(" ".join(rows))
-    if said and written.endswith(" …"):
+    if said and is_cut(written):
         # The cap (`signature`) cut the header: its comments stay comments, whole, rather
         # than lose their words (urllib3's ``def request(...) -> None:`` took the body's
         # first comment, "Update the inner socket's timeout value to …").

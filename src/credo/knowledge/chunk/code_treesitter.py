@@ -48,6 +48,7 @@ from credo.knowledge.chunk.code_outline import (
     Definition,
     Outline,
     is_commented_out_code,
+    is_cut,
     is_disabled_block,
     name,
     signature,
@@ -360,7 +361,7 @@ class _Reader:
         end = body.start_byte if body is not None else opening.end_byte
         self.take_comments(outer.start_byte, opening.start_byte)  # among decorators: dropped
         body_span, start = None, opening.start_byte
-        if body is None and signature(self.take_comments(start, end, take=False)).endswith(" …"):
+        if body is None and is_cut(signature(self.take_comments(start, end, take=False))):
             # A declaration the cap cuts (a long type alias) reads its names as a body's:
             # past the cut they were in no chunk, nor were its comments, which stay comments.
             written = signature(self.take_comments(start, end, keep=False, take=False))

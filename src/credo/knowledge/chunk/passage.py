@@ -32,6 +32,12 @@ paragraph that explains. So consecutive chunks of one section are joined into pa
   and its lines were in no belief. Every copy is led, the first too, so no copy's owner
   weighs in its text where a unique method's does not (only the first copy led cost
   nothing more on the benches, and would mark one copy as the plain one).
+- Any other passage of one file with the same text (a changelog's note repeated under two
+  versions; a docstring paragraph of a method and of its async twin) leads with the
+  shortest run of its section titles that no copy of another trail ends with, the first
+  copy too (``Scrapy 1.8.3 › These third-party...``); copies of one trail lead alike, and
+  stay one belief. Configuration blocks are not led (a parent key in the text outranked
+  black's schema on a config question).
 
 The passage keeps the exact line range of what it joined, its section trail, and the
 union of its chunks' links and context words, so anchors stay true and re-ingest stays
@@ -52,6 +58,10 @@ PASSAGE_FLOOR = 200
 # Roles that open a new section group even when the trail repeats (two "Example" headings
 # at one level share a trail; so do two overloads of one function).
 _OPENERS = frozenset({"heading", "definition"})
+# Roles `_copies_told_apart` leaves: heading- and definition-led passages (told apart by
+# their own rules), plain text (no trail; it passes through) and configuration blocks (a
+# parent key in the text outranked black's schema on a question of config_questions).
+_UNLED = frozenset({*_OPENERS, "text", "config"})
 # A code example's names: at most this many per example.
 MAX_CODE_WORDS = 80
 # Between a repeated passage's outer titles and its text: credo.types.TRAIL_SEPARATOR, not
@@ -87,7 +97,7 @@ def passages(
             out[index] = with_heading_index(out[index], parent if index == first else first)
         if group[0].role in _OPENERS or (first == 0 and _is_file_header(group[0])):
             parents.append((trail, first))
-    return _definitions_told_apart(_told_apart(out))
+    return _copies_told_apart(_definitions_told_apart(_told_apart(out)))
 
 
 def _told_apart(out: list[Chunk]) -> list[Chunk]:
@@ -146,6 +156,55 @@ def _definitions_told_apart(out: list[Chunk]) -> list[Chunk]:
                 out[index] = out[index]._replace(text=text_told)
         taken.update(told)
     return out
+
+
+def _copies_told_apart(out: list[Chunk]) -> list[Chunk]:
+    """``out`` with every other passage (not led by a heading or a definition) whose text
+    another such passage of the file repeats led by the shortest run of its section titles
+    that no copy of another trail ends with, the first copy too (the module docstring): a
+    passage of a changelog's version repeated under a later one, a configuration block
+    under two parents, a docstring paragraph of a method and of its async twin. Copies of
+    one trail lead alike (one belief among them); when every copy has one trail, nothing
+    tells them apart and they stay as they are. A configuration key or title the text's
+    first line names already is not repeated before it."""
+    texts = Counter(chunk.text for chunk in out if chunk.role not in _UNLED)
+    if len(texts) == sum(texts.values()):
+        return out
+    repeated = {text for text, count in texts.items() if count > 1}
+    copies: dict[str, list[int]] = {}
+    for index, chunk in enumerate(out):
+        if chunk.role not in _UNLED and chunk.text in repeated:
+            copies.setdefault(chunk.text, []).append(index)
+    taken = {chunk.text for chunk in out}
+    for text, indices in copies.items():
+        outers = {index: _outer_titles(out[index]) for index in indices}
+        trails = set(outers.values())
+        if len(trails) == 1:
+            continue  # nothing tells them apart
+        deepest = max(len(outer) for outer in trails)
+        tails = [Counter(outer[-depth:] for outer in trails) for depth in range(deepest + 1)]
+        leads: dict[tuple[str, ...], str] = {}
+        for outer in sorted(trails):
+            for depth in range(1, len(outer) + 1):
+                if tails[depth][outer[-depth:]] == 1:  # no other trail ends so
+                    told = _OUTER.join((*outer[-depth:], text))
+                    if told not in taken:
+                        leads[outer] = told
+                    break
+        taken.update(leads.values())
+        for index, outer in outers.items():
+            if outer in leads:  # (copies of one trail alike: one belief among them)
+                out[index] = out[index]._replace(text=leads[outer])
+    return out
+
+
+def _outer_titles(chunk: Chunk) -> tuple[str, ...]:
+    """The titles that may lead a repeated passage: its trail, less its own title when the
+    text's first line holds it (a configuration block opens with its key)."""
+    section = chunk.section
+    if section and section[-1] in chunk.text.partition("\n")[0]:
+        return section[:-1]
+    return section
 
 
 def _is_file_header(chunk: Chunk) -> bool:
