@@ -118,7 +118,9 @@ def clean_inline(
         return normalise(raw), unique(find_urls(raw))
     raw = raw.replace("\x00", "")
     if "\x01" in raw or "\x02" in raw:
-        raw = raw.replace("\x01", "").replace("\x02", "")  # (`_IMAGE_OPEN`'s, `_IMAGE_CLOSE`'s)
+        # (`_IMAGE_OPEN`'s, `_IMAGE_CLOSE`'s: a space each, as the source's words are cut
+        # there: "00\x020_" dropped whole read "000_", a word its line does not hold)
+        raw = raw.replace("\x01", " ").replace("\x02", " ")
     masked, kept = _mask(raw)
     links: list[str] = []
     prose = _strip_prose(masked, refs, links, images)
